@@ -1,0 +1,189 @@
+"""The table options: one :class:`RuleSet` value holds every rule choice as data.
+
+Presets (RULES.md §6) are named RuleSets; optional extras combine freely where they make
+sense and a nonsensical combination is refused with a clear message
+(:class:`RuleSetError`, a ``ValueError``).
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+
+class CaptureMode(StrEnum):
+    """R15: which capture a player may choose when several are possible."""
+
+    TRADITIONAL = "traditional"
+    FEWEST = "fewest"
+    FREE = "free"
+
+
+class AssoPigliaTutto(StrEnum):
+    """V9/V10: whether an ace sweeps the table."""
+
+    OFF = "off"
+    SIMPLE = "simple"
+    TRADITIONAL = "traditional"
+
+
+class Preset(StrEnum):
+    """The classic games, by name (usable as ``scopa local --rules NAME``)."""
+
+    SCOPA = "scopa"
+    SCOPONE = "scopone"
+    SCOPONE_SCIENTIFICO = "scopone-scientifico"
+    QUINDICI = "quindici"
+    ESCOBA = "escoba"
+    CIRULLA = "cirulla"
+    FRAC = "frac"
+    TRENTINO = "trentino"
+
+
+class RuleSetError(ValueError):
+    """A combination of table options that makes no sense."""
+
+
+Target = Literal[11, 16, 21, 31, 51]
+
+
+class RuleSet(BaseModel):
+    """Every table option (R5, R9, R12, R15, R22 and V1-V13) as data."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
+
+    preset: Preset | None = Field(default=None, description="name of the classic game this was built from")
+    players: Literal[2, 3, 4, 6] = 2
+    teams: bool | None = Field(
+        default=None,
+        description="R5: play in two teams (seat parity); None = teams for 4 and 6 players",
+    )
+    hand_size: int = Field(default=3, ge=1, le=20, description="R9: cards dealt to each player per deal")
+    table_cards: int = Field(default=4, ge=0, le=10, description="R9: cards laid on the table at the first deal")
+    capture_mode: CaptureMode = CaptureMode.TRADITIONAL
+    refill_each_turn: bool = Field(default=False, description="R12: draw one card after each play")
+    target: Target = Field(default=11, description="R22: points that end the game")
+    max_two: bool = Field(default=False, description="V1: a sum capture takes at most two cards")
+    ponino: bool = Field(default=False, description="V2: all four Cavalli double the side's scope")
+    napola: bool = Field(default=False, description="V3: run of Denari from the ace scores 3+")
+    quindici: bool = Field(default=False, description="V6: capture when played + captured total 15")
+    escoba: bool = Field(default=False, description="V7: extra points for sevens")
+    trentino: bool = Field(default=False, description="V8: A/2/3 of Denari worth 1/2/3; all three wins")
+    asso_piglia_tutto: AssoPigliaTutto = AssoPigliaTutto.OFF
+    re_bello: bool = Field(default=False, description="V11: the king of Denari is worth 1 point")
+    frac: bool = Field(default=False, description="V12: only aces and court cards score, 1 each")
+    cirulla: bool = Field(default=False, description="V13: Cirulla")
+
+    @property
+    def has_teams(self) -> bool:
+        if self.teams is None:
+            return self.players in (4, 6)
+        return self.teams
+
+    @property
+    def num_sides(self) -> int:
+        return 2 if self.has_teams else self.players
+
+    def side_of(self, seat: int) -> int:
+        """R5/R23: the side (a player or a team) a seat plays for."""
+        return seat % 2 if self.has_teams else seat
+
+    @model_validator(mode="after")
+    def _check_sense(self) -> RuleSet:
+        problems = sense_problems(self)
+        if problems:
+            raise ValueError("; ".join(problems))
+        return self
+
+    def describe(self) -> str:
+        """A short human description, e.g. for the table listing."""
+        parts = [self.preset.value if self.preset else "custom"]
+        parts.append(f"{self.players}p" + (" teams" if self.has_teams and self.players > 2 else ""))
+        parts.append(f"to {self.target}")
+        if self.capture_mode is not CaptureMode.TRADITIONAL:
+            parts.append(f"capture {self.capture_mode.value}")
+        for flag in ("refill_each_turn", "max_two", "ponino", "napola", "re_bello"):
+            if getattr(self, flag):
+                parts.append(flag.replace("_", " "))
+        if self.asso_piglia_tutto is not AssoPigliaTutto.OFF:
+            parts.append(f"asso piglia tutto ({self.asso_piglia_tutto.value})")
+        return ", ".join(parts)
+
+    @classmethod
+    def build(cls, preset: Preset | str | None = None, **options: object) -> RuleSet:
+        """A RuleSet from a preset name plus options; errors as :class:`RuleSetError`."""
+        base: dict[str, object] = {}
+        if preset is not None:
+            try:
+                p = Preset(preset)
+            except ValueError:
+                names = ", ".join(x.value for x in Preset)
+                raise RuleSetError(f"unknown preset {preset!r}; choose one of: {names}") from None
+            base = dict(PRESETS[p])
+            base["preset"] = p
+        base.update(options)
+        try:
+            return cls.model_validate(base, strict=False)
+        except ValidationError as exc:
+            msgs = []
+            for err in exc.errors():
+                loc = ".".join(str(x) for x in err["loc"])
+                msg = err["msg"].removeprefix("Value error, ")
+                msgs.append(f"{loc}: {msg}" if loc else msg)
+            raise RuleSetError("; ".join(msgs)) from None
+
+
+def sense_problems(r: RuleSet) -> list[str]:
+    """Why a RuleSet makes no sense (empty list if it does)."""
+    out: list[str] = []
+    if r.players == 6 and r.teams is False:
+        out.append("6 players play in two teams of three")
+    if r.teams and r.players in (2, 3):
+        out.append(f"{r.players} players cannot form two teams")
+    dealt = r.players * r.hand_size + r.table_cards
+    if dealt > 40:
+        out.append(f"{r.players} players x {r.hand_size} cards + {r.table_cards} on the table is more than 40 cards")
+    elif not r.refill_each_turn and (40 - dealt) % (r.players * r.hand_size) != 0:
+        out.append(
+            f"the stock of {40 - dealt} cards does not divide into deals of "
+            f"{r.players} x {r.hand_size}; use another hand size or refill_each_turn"
+        )
+    if r.refill_each_turn and 40 - dealt < 0:
+        out.append("no stock to refill from")
+    if r.cirulla:
+        if r.quindici or r.escoba or r.frac or r.trentino:
+            out.append("cirulla has its own captures and scoring; it does not combine with quindici, escoba, frac or trentino")
+        if r.asso_piglia_tutto is not AssoPigliaTutto.OFF:
+            out.append("cirulla already has its own ace rule (asso piglia tutto is built in)")
+        if r.napola:
+            out.append("cirulla already scores the Denari run (the piccola); napola would count it twice")
+        if r.table_cards != 4:
+            out.append("cirulla deals 4 cards to the table")
+        if r.hand_size != 3:
+            out.append("cirulla deals 3 cards to each player")
+    if r.frac:
+        if r.napola or r.re_bello or r.ponino or r.escoba or r.trentino:
+            out.append("frac scores only aces and court cards; napola, re bello, ponino, escoba and trentino points make no sense with it")
+        if r.capture_mode is not CaptureMode.FREE:
+            out.append("frac captures follow the 'free' capture mode (V12)")
+    if r.escoba and not r.quindici:
+        out.append("escoba captures by fifteens: set quindici too (the preset does)")
+    if r.trentino and not r.has_teams:
+        out.append("trentino (scopone de trente) is a team game")
+    if r.quindici and r.asso_piglia_tutto is not AssoPigliaTutto.OFF:
+        out.append("asso piglia tutto does not combine with captures by fifteen")
+    return out
+
+
+PRESETS: dict[Preset, dict[str, object]] = {
+    Preset.SCOPA: {},
+    Preset.SCOPONE: {"players": 4, "hand_size": 9, "table_cards": 4, "target": 21},  # V4
+    Preset.SCOPONE_SCIENTIFICO: {"players": 4, "hand_size": 10, "table_cards": 0, "target": 21},  # V5
+    Preset.QUINDICI: {"quindici": True},  # V6
+    Preset.ESCOBA: {"quindici": True, "escoba": True, "target": 21},  # V7
+    Preset.CIRULLA: {"cirulla": True, "target": 51},  # V13
+    Preset.FRAC: {"frac": True, "capture_mode": "free"},  # V12
+    Preset.TRENTINO: {"players": 4, "hand_size": 9, "table_cards": 4, "target": 21, "trentino": True},  # V8
+}
