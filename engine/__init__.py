@@ -1,0 +1,42 @@
+"""scopa.engine: the pure rules of Scopa and its variants (RULES.md), with no I/O.
+
+Deterministic from a seed; a game is a replayable list of actions.
+"""
+
+from .actions import Action, Deal, DeclarationKind, Declare, Play
+from .cards import CARDS, Card, Suit, cards_in, format_cards, mask_of, parse_cards
+from .errors import (
+    BadDeclarationError,
+    CardNotInHandError,
+    IllegalCaptureError,
+    IllegalMoveError,
+    NotYourTurnError,
+    WrongPhaseError,
+)
+from .events import (
+    DealVoid,
+    Declared,
+    Event,
+    GameEnded,
+    GameStarted,
+    HandDealt,
+    Played,
+    RoundEnded,
+    RoundStarted,
+)
+from .master import GameMaster, GameRecord, play_local
+from .player import Player
+from .rules import AssoPigliaTutto, CaptureMode, Preset, RuleSet, RuleSetError
+from .scoring import Category, RoundScore, score_round
+from .state import EndReason, GameState, Phase, replay
+from .view import View, view
+
+__all__ = [
+    "Action", "AssoPigliaTutto", "BadDeclarationError", "CARDS", "Card", "CardNotInHandError",
+    "CaptureMode", "Category", "Deal", "DealVoid", "DeclarationKind", "Declare", "Declared",
+    "EndReason", "Event", "GameEnded", "GameMaster", "GameRecord", "GameStarted", "GameState",
+    "HandDealt", "IllegalCaptureError", "IllegalMoveError", "NotYourTurnError", "Phase", "Play",
+    "Played", "Player", "Preset", "RoundEnded", "RoundScore", "RoundStarted", "RuleSet",
+    "RuleSetError", "Suit", "View", "WrongPhaseError", "cards_in", "format_cards", "mask_of",
+    "parse_cards", "play_local", "replay", "score_round", "view",
+]  # fmt: skip

@@ -1,0 +1,83 @@
+"""What the game master tells players: public events and the private hand deal.
+
+Every event but :class:`HandDealt` is public (the same for every seat and spectator).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .actions import Declare
+from .cards import Card
+from .rules import RuleSet
+from .scoring import RoundScore
+from .state import EndReason
+
+
+@dataclass(frozen=True, slots=True)
+class GameStarted:
+    rules: RuleSet
+    names: tuple[str, ...]  # per seat
+    first_dealer: int
+
+
+@dataclass(frozen=True, slots=True)
+class DealVoid:
+    """R10/V13: the initial table was void (kings or aces); the same dealer deals again."""
+
+    dealer: int
+    table: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RoundStarted:
+    round_no: int
+    dealer: int
+    table: tuple[Card, ...]
+    dealer_bonus: int  # V13: scope the dealer's side took from a 15/30 table (0 otherwise)
+    bonus_cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class HandDealt:
+    """Private: only ``seat`` is told its cards."""
+
+    seat: int
+    hand: tuple[Card, ...]
+    stock_left: int
+
+
+@dataclass(frozen=True, slots=True)
+class Declared:
+    seat: int
+    declaration: Declare
+    hand: tuple[Card, ...]  # V13: declaring shows the hand to everyone
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    seat: int
+    card: Card
+    captured: tuple[Card, ...]
+    scopa: bool
+    table: tuple[Card, ...]  # the table after the play
+    forced: bool = False  # the game master played for this seat (e.g. after bad moves)
+
+
+@dataclass(frozen=True, slots=True)
+class RoundEnded:
+    round_no: int
+    score: RoundScore
+    leftovers: tuple[Card, ...]
+    leftovers_to: int | None  # side
+    totals: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class GameEnded:
+    winner: int | None  # side
+    totals: tuple[int, ...]
+    reason: EndReason
+
+
+Event = GameStarted | DealVoid | RoundStarted | HandDealt | Declared | Played | RoundEnded | GameEnded

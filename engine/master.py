@@ -1,0 +1,192 @@
+"""The game master (R7): the non-playing authority of one table.
+
+It shuffles (seeded), deals, asks the seat to move for an action through the
+:class:`~scopa.engine.player.Player` interface, checks it with the engine, applies it
+and tells every seat what it may see.  The same class runs local games and, behind the
+server, network games.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Awaitable, Callable, Sequence
+
+from .actions import Action, Deal, Declare, Play
+from .cards import CARDS, cards_in
+from .errors import IllegalMoveError
+from .events import (
+    DealVoid,
+    Declared,
+    Event,
+    GameEnded,
+    GameStarted,
+    HandDealt,
+    Played,
+    RoundEnded,
+    RoundStarted,
+)
+from .player import Player
+from .rules import RuleSet
+from .state import EndReason, GameState, Phase
+from .view import view
+
+# How many refused answers a seat gets in one turn before the game master plays for it.
+MAX_REFUSALS = 3
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """A finished game: enough to replay it (rules, first dealer, actions)."""
+
+    rules: RuleSet
+    seed: int
+    first_dealer: int
+    actions: tuple[Action, ...]
+    winner: int | None
+    totals: tuple[int, ...]
+    reason: EndReason | None
+    rounds: int
+
+
+Observer = Callable[[Event], Awaitable[None]]
+
+
+@dataclass
+class GameMaster:
+    """Runs one game between ``players`` (one per seat) from a seed."""
+
+    rules: RuleSet
+    players: Sequence[Player]
+    seed: int
+    observers: list[Observer] = field(default_factory=list)  # e.g. spectators, logs
+    state: GameState = field(init=False)
+    actions: list[Action] = field(init=False, default_factory=list)
+    first_dealer: int = field(init=False)
+
+    def __post_init__(self) -> None:
+        if len(self.players) != self.rules.players:
+            raise ValueError(f"{self.rules.players} players needed, {len(self.players)} given")
+        self._rng = random.Random(self.seed)
+        self.first_dealer = self._rng.randrange(self.rules.players)  # R8
+        self.state = GameState.new(self.rules, self.first_dealer)
+
+    async def run(self) -> GameRecord:
+        """Play the game to its end and return its record."""
+        names = tuple(getattr(p, "name", f"seat {i}") for i, p in enumerate(self.players))
+        await self._public(GameStarted(self.rules, names, self.first_dealer))
+        state = self.state
+        while state.phase is not Phase.OVER:
+            if state.phase is Phase.DEAL:
+                await self._deal()
+            else:
+                await self._turn()
+        return self.record()
+
+    def record(self) -> GameRecord:
+        s = self.state
+        return GameRecord(
+            rules=self.rules,
+            seed=self.seed,
+            first_dealer=self.first_dealer,
+            actions=tuple(self.actions),
+            winner=s.winner,
+            totals=tuple(s.totals),
+            reason=s.end_reason,
+            rounds=len(s.history),
+        )
+
+    # ------------------------------------------------------------------ internals
+
+    async def _public(self, event: Event) -> None:
+        for p in self.players:
+            await p.notify(event)
+        for obs in self.observers:
+            await obs(event)
+
+    async def _tell_hands(self, seats: Sequence[int]) -> None:
+        s = self.state
+        for seat in seats:
+            await self.players[seat].notify(
+                HandDealt(seat, tuple(cards_in(s.hands[seat])), len(s.stock))
+            )
+
+    def _apply(self, action: Action, seat: int | None = None) -> None:
+        self.state.apply(action, seat)
+        self.actions.append(action)
+
+    async def _deal(self) -> None:
+        s = self.state
+        order = list(range(40))
+        self._rng.shuffle(order)
+        self._apply(Deal(tuple(order)))
+        if s.phase is Phase.DEAL:
+            table = order[s.rules.players * s.rules.hand_size :][: s.rules.table_cards]
+            await self._public(DealVoid(s.dealer, tuple(CARDS[c] for c in table)))
+            return
+        bonus_cards: tuple = ()
+        if s.dealer_bonus:
+            bonus_cards = tuple(cards_in(s.piles[s.side[s.dealer]]))
+        await self._public(
+            RoundStarted(s.round_no, s.dealer, tuple(cards_in(s.table)), s.dealer_bonus, bonus_cards)
+        )
+        await self._tell_hands(range(s.n))
+
+    async def _turn(self) -> None:
+        s = self.state
+        seat = s.to_move
+        player = self.players[seat]
+        legal = s.legal_actions()
+        action: Play | Declare | None = None
+        forced = False
+        for _ in range(MAX_REFUSALS):
+            answer = await player.choose(view(s, seat), legal)
+            if answer in legal:
+                action = answer
+                break
+            try:  # not in the list: let the engine say precisely why
+                s.copy().apply(answer, seat)
+            except IllegalMoveError as exc:
+                await player.rejected(exc)
+            except Exception as exc:  # noqa: BLE001 - a player's garbage must not end the game
+                await player.rejected(IllegalMoveError(f"not an action: {exc}"))
+            else:  # engine accepted something not listed: should not happen; refuse anyway
+                await player.rejected(IllegalMoveError(f"{answer} is not among the legal moves"))
+        if action is None:
+            action = next(a for a in legal if isinstance(a, Play))
+            forced = True
+        await self.apply_and_announce(action, seat, forced)
+
+    async def apply_and_announce(self, action: Play | Declare, seat: int, forced: bool = False) -> None:
+        """Apply a checked action for ``seat`` and tell everyone what they may see."""
+        s = self.state
+        rounds_before = len(s.history)
+        stock_before = len(s.stock)
+        table_before = s.table
+        self._apply(action, seat)
+        if isinstance(action, Declare):
+            await self._public(Declared(seat, action, tuple(cards_in(s.declared_hands[seat]))))
+            return
+        table_after = table_before ^ action.capture if action.capture else table_before | (1 << action.card)
+        await self._public(
+            Played(seat, CARDS[action.card], tuple(cards_in(action.capture)), s.last_scopa,
+                   tuple(cards_in(table_after)), forced)
+        )
+        if len(s.history) > rounds_before:
+            left = tuple(cards_in(s.leftovers))
+            await self._public(
+                RoundEnded(len(s.history), s.history[-1], left, s.last_capturer if left else None, tuple(s.totals))
+            )
+        elif s.phase is Phase.PLAY and len(s.stock) < stock_before:
+            if s.rules.refill_each_turn:
+                await self._tell_hands([seat])
+            else:
+                await self._tell_hands(range(s.n))
+        if s.phase is Phase.OVER:
+            assert s.end_reason is not None
+            await self._public(GameEnded(s.winner, tuple(s.totals), s.end_reason))
+
+
+async def play_local(rules: RuleSet, players: Sequence[Player], seed: int) -> GameRecord:
+    """LocalGame: a GameMaster with in-process players, run to the end."""
+    return await GameMaster(rules, players, seed).run()

@@ -1,0 +1,155 @@
+"""Round scoring with a full breakdown per side: R21, R23 and the variant extras.
+
+Each category is worth points to one side; a tie gives the point to nobody (R21).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Sequence
+
+from .cards import (
+    DENARI_MASK,
+    PRIMIERA,
+    RE_BELLO,
+    SETTEBELLO,
+    SUIT_MASK,
+    VALUE_MASK,
+    Card,
+    Suit,
+)
+from .rules import RuleSet
+
+
+class Category(StrEnum):
+    """Where a round point came from (the names shown in a round breakdown)."""
+
+    CARTE = "carte"
+    DENARI = "denari"
+    SETTEBELLO = "settebello"
+    PRIMIERA = "primiera"
+    SCOPE = "scope"
+    PONINO = "ponino"  # V2: the extra scope from doubling
+    NAPOLA = "napola"  # V3
+    SEVENS = "sevens"  # V7: most sevens
+    ALL_SEVENS = "all_sevens"  # V7: all four sevens
+    TRENTINO = "trentino"  # V8: A/2/3 of Denari worth 1/2/3
+    RE_BELLO = "re_bello"  # V11
+    HONOURS = "honours"  # V12 frac: aces and court cards, 1 each
+    PICCOLA = "piccola"  # V13
+    GRANDE = "grande"  # V13
+    DECLARATIONS = "declarations"  # V13 hand bonuses
+
+
+@dataclass(frozen=True, slots=True)
+class RoundScore:
+    """A round's points: ``breakdown[side][category]`` and the totals per side."""
+
+    breakdown: tuple[dict[Category, int], ...]
+    cards: tuple[int, ...]  # cards captured per side, for display
+    primiera: tuple[int, ...]  # primiera sum per side (0 = a suit missing)
+
+    @property
+    def points(self) -> tuple[int, ...]:
+        return tuple(sum(b.values()) for b in self.breakdown)
+
+
+def primiera_sum(pile: int) -> int:
+    """R3/R21: best primiera value in each suit, summed; 0 if a suit is missing."""
+    total = 0
+    for suit_mask in SUIT_MASK:
+        best = 0
+        cards = pile & suit_mask
+        while cards:
+            low = cards & -cards
+            v = PRIMIERA[(low.bit_length() - 1) // 4 + 1]
+            if v > best:
+                best = v
+            cards ^= low
+        if not best:
+            return 0
+        total += best
+    return total
+
+
+def _award(breakdown: list[dict[Category, int]], cat: Category, counts: Sequence[int]) -> None:
+    """Give one point of ``cat`` to the single side with the highest count (R21 ties: nobody)."""
+    best = max(counts)
+    if best <= 0:
+        return
+    leaders = [i for i, c in enumerate(counts) if c == best]
+    if len(leaders) == 1:
+        breakdown[leaders[0]][cat] = breakdown[leaders[0]].get(cat, 0) + 1
+
+
+def denari_run(pile: int, start_needed: int = 3, top: int = 10) -> int:
+    """Length of the unbroken Denari run from the ace, if it reaches ``start_needed``."""
+    run = 0
+    for v in range(1, top + 1):
+        if pile & (1 << ((v - 1) * 4 + Suit.DENARI)):
+            run = v
+        else:
+            break
+    return run if run >= start_needed else 0
+
+
+_ACE23_DENARI = tuple(Card.from_parts(v, Suit.DENARI) for v in (1, 2, 3))
+_GRANDE = tuple(Card.from_parts(v, Suit.DENARI) for v in (8, 9, 10))
+_HONOURS_MASK = VALUE_MASK[1] | VALUE_MASK[8] | VALUE_MASK[9] | VALUE_MASK[10]
+_SEVENS_MASK = VALUE_MASK[7]
+_CAVALLI_MASK = VALUE_MASK[9]
+
+
+def score_round(
+    rules: RuleSet,
+    piles: Sequence[int],
+    scope: Sequence[int],
+    declarations: Sequence[int] | None = None,
+) -> RoundScore:
+    """Score one round from each side's captured pile, scope count and declarations."""
+    sides = len(piles)
+    bd: list[dict[Category, int]] = [{} for _ in range(sides)]
+    counts = [p.bit_count() for p in piles]
+    prim = [primiera_sum(p) for p in piles]
+    if rules.frac:
+        # V12: the sixteen honour cards are the only points.
+        for i, p in enumerate(piles):
+            n = (p & _HONOURS_MASK).bit_count()
+            if n:
+                bd[i][Category.HONOURS] = n
+        return RoundScore(tuple(bd), tuple(counts), tuple(prim))
+    _award(bd, Category.CARTE, counts)
+    _award(bd, Category.DENARI, [(p & DENARI_MASK).bit_count() for p in piles])
+    for i, p in enumerate(piles):
+        side = bd[i]
+        if p >> SETTEBELLO & 1:
+            side[Category.SETTEBELLO] = 1
+        if scope[i]:
+            side[Category.SCOPE] = scope[i]
+            if rules.ponino and p & _CAVALLI_MASK == _CAVALLI_MASK:
+                side[Category.PONINO] = scope[i]
+        if rules.re_bello and p >> RE_BELLO & 1:
+            side[Category.RE_BELLO] = 1
+        if rules.napola:
+            run = denari_run(p)
+            if run:
+                side[Category.NAPOLA] = run
+        if rules.trentino:
+            pts = sum(v for v, c in zip((1, 2, 3), _ACE23_DENARI) if p >> c & 1)
+            if pts:
+                side[Category.TRENTINO] = pts
+        if rules.escoba and p & _SEVENS_MASK == _SEVENS_MASK:
+            side[Category.ALL_SEVENS] = 1
+        if rules.cirulla:
+            run = denari_run(p, top=6)
+            if run:
+                side[Category.PICCOLA] = run
+            if all(p >> c & 1 for c in _GRANDE):
+                side[Category.GRANDE] = 5
+        if declarations and declarations[i]:
+            side[Category.DECLARATIONS] = declarations[i]
+    _award(bd, Category.PRIMIERA, prim)  # a side missing a suit has 0 and cannot win (R21)
+    if rules.escoba:
+        _award(bd, Category.SEVENS, [(p & _SEVENS_MASK).bit_count() for p in piles])
+    return RoundScore(tuple(bd), tuple(counts), tuple(prim))

@@ -1,0 +1,456 @@
+"""The game state and its transitions: deal (R8-R12), turns (R13-R19), round end
+(R20-R21), game end (R22) and the variants' instant wins (V8, V13).
+
+A :class:`GameState` is mutable for speed and cheap to :meth:`~GameState.copy`.  It
+changes only through :meth:`~GameState.apply` with an action; the list of actions from
+:meth:`GameState.new` is the game's replayable log.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from .actions import DECLARATION_POINTS, Action, Deal, DeclarationKind, Declare, Play
+from .captures import CaptureRules
+from .cards import (
+    BIT,
+    CARDS,
+    DENARI_MASK,
+    SETTE_COPPE,
+    VALUE,
+    VALUE_MASK,
+    Card,
+    Suit,
+    cards_in,
+)
+from .errors import (
+    BadDeclarationError,
+    CardNotInHandError,
+    IllegalCaptureError,
+    NotYourTurnError,
+    WrongPhaseError,
+)
+from .rules import RuleSet
+from .scoring import RoundScore, score_round
+
+
+class Phase(StrEnum):
+    DEAL = "deal"  # a shuffled deck (a Deal action) is due
+    PLAY = "play"  # ``to_move`` must play (or, in Cirulla, may first declare)
+    OVER = "over"  # the game has ended
+
+
+class EndReason(StrEnum):
+    TARGET = "target"  # R22
+    TRENTINO = "trentino"  # V8: A, 2 and 3 of Denari captured by one side
+    ALL_DENARI = "all_denari"  # V13: all ten Denari captured by one side
+
+
+_TRENTINO_MASK = BIT[Card.from_parts(1, Suit.DENARI)] | BIT[Card.from_parts(2, Suit.DENARI)] | BIT[
+    Card.from_parts(3, Suit.DENARI)
+]
+_KING_MASK = VALUE_MASK[10]
+_ACE_MASK = VALUE_MASK[1]
+_SETTE_COPPE_BIT = BIT[SETTE_COPPE]
+
+
+class GameState:
+    """Everything about one game; secrets (hands, stock order) are hidden by :func:`view`."""
+
+    __slots__ = (
+        "rules", "caps", "n", "side", "num_sides", "dealer", "to_move", "phase",
+        "hands", "table", "stock", "in_hands", "piles", "scope", "scopa_cards",
+        "declared", "fresh", "wild", "last_capturer", "plays", "round_no",
+        "totals", "history", "winner", "end_reason", "last_seat", "last_card",
+        "last_capture", "last_scopa", "dealer_bonus", "declared_hands", "leftovers",
+    )  # fmt: skip
+
+    rules: RuleSet
+    caps: CaptureRules
+    n: int
+    side: tuple[int, ...]
+    num_sides: int
+    dealer: int
+    to_move: int
+    phase: Phase
+    hands: list[int]
+    table: int
+    stock: list[int]
+    in_hands: int
+    piles: list[int]
+    scope: list[int]
+    scopa_cards: list[list[int]]
+    declared: list[int]
+    fresh: list[bool]
+    wild: list[int]
+    last_capturer: int
+    plays: int
+    round_no: int
+    totals: list[int]
+    history: list[RoundScore]
+    winner: int | None
+    end_reason: EndReason | None
+    last_seat: int
+    last_card: int
+    last_capture: int
+    last_scopa: bool
+    dealer_bonus: int
+    declared_hands: dict[int, int]
+    leftovers: int
+
+    @classmethod
+    def new(cls, rules: RuleSet, first_dealer: int) -> GameState:
+        """A game before its first deal; R8: ``first_dealer`` is chosen by the game master."""
+        if not 0 <= first_dealer < rules.players:
+            raise ValueError(f"dealer must be a seat 0..{rules.players - 1}")
+        s = cls.__new__(cls)
+        s.rules = rules
+        s.caps = CaptureRules(rules)
+        s.n = rules.players
+        s.side = tuple(rules.side_of(i) for i in range(rules.players))
+        s.num_sides = rules.num_sides
+        s.dealer = first_dealer
+        s.totals = [0] * s.num_sides
+        s.history = []
+        s.round_no = 0
+        s.winner = None
+        s.end_reason = None
+        s._clear_round()
+        s.phase = Phase.DEAL
+        return s
+
+    def _clear_round(self) -> None:
+        n, k = self.n, self.num_sides
+        self.to_move = (self.dealer + 1) % n
+        self.hands = [0] * n
+        self.table = 0
+        self.stock = []
+        self.in_hands = 0
+        self.piles = [0] * k
+        self.scope = [0] * k
+        self.scopa_cards = [[] for _ in range(k)]
+        self.declared = [0] * k
+        self.fresh = [False] * n
+        self.wild = [0] * n
+        self.last_capturer = -1
+        self.plays = 0
+        self.last_seat = -1
+        self.last_card = -1
+        self.last_capture = 0
+        self.last_scopa = False
+        self.dealer_bonus = 0
+        self.declared_hands = {}
+        self.leftovers = 0
+
+    def copy(self) -> GameState:
+        """An independent copy (cheap: a few list copies), e.g. for a bot's search."""
+        c = GameState.__new__(GameState)
+        for name in (
+            "rules", "caps", "n", "side", "num_sides", "dealer", "to_move", "phase",
+            "table", "in_hands", "last_capturer", "plays", "round_no", "winner",
+            "end_reason", "last_seat", "last_card", "last_capture", "last_scopa",
+            "dealer_bonus", "leftovers",
+        ):  # fmt: skip
+            setattr(c, name, getattr(self, name))
+        c.hands = self.hands[:]
+        c.stock = self.stock[:]
+        c.piles = self.piles[:]
+        c.scope = self.scope[:]
+        c.scopa_cards = [x[:] for x in self.scopa_cards]
+        c.declared = self.declared[:]
+        c.fresh = self.fresh[:]
+        c.wild = self.wild[:]
+        c.totals = self.totals[:]
+        c.history = self.history[:]
+        c.declared_hands = dict(self.declared_hands)
+        return c
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def game_over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    def hand(self, seat: int) -> list[Card]:
+        return cards_in(self.hands[seat])
+
+    def card_value(self, seat: int, card: int) -> int:
+        """Capture value of a card in a seat's hand (a declared wild 7 keeps its value, V13)."""
+        if card == SETTE_COPPE and self.wild[seat]:
+            return self.wild[seat]
+        return VALUE[card]
+
+    def capture_options(self, seat: int, card: int) -> list[int]:
+        """The capture masks ``card`` may take now (empty: it is laid on the table)."""
+        return self.caps.options(self.table, self.card_value(seat, card), self.plays == 0)
+
+    def legal_plays(self) -> list[Play]:
+        """Every legal play for the seat to move, one per capture choice (R13-R17)."""
+        if self.phase is not Phase.PLAY:
+            return []
+        seat = self.to_move
+        hand = self.hands[seat]
+        table = self.table
+        opts = self.caps.options
+        first = self.plays == 0
+        wild = self.wild[seat]
+        out: list[Play] = []
+        while hand:
+            low = hand & -hand
+            c = low.bit_length() - 1
+            hand ^= low
+            v = wild if (wild and c == SETTE_COPPE) else VALUE[c]
+            caps = opts(table, v, first) if table else ()
+            if caps:
+                for m in caps:
+                    out.append(Play(c, m))
+            else:
+                out.append(Play(c, 0))
+        return out
+
+    def legal_declarations(self) -> list[Declare]:
+        """V13: the hand bonuses the seat to move may declare now (the larger only)."""
+        if not self.rules.cirulla or self.phase is not Phase.PLAY:
+            return []
+        seat = self.to_move
+        if not self.fresh[seat] or self.declared_hands.get(seat) is not None:
+            return []
+        return declarations_for(self.hands[seat])
+
+    def legal_actions(self) -> list[Play | Declare]:
+        """All legal actions for the seat to move (declarations first in Cirulla)."""
+        if self.rules.cirulla:
+            return [*self.legal_declarations(), *self.legal_plays()]
+        return self.legal_plays()  # type: ignore[return-value]
+
+    # ------------------------------------------------------------------ transitions
+
+    def apply(self, action: Action, seat: int | None = None) -> None:
+        """Check and apply one action; ``seat`` (if given) must be the seat to move.
+
+        Raises an :class:`~scopa.engine.errors.IllegalMoveError` subclass and leaves the
+        state unchanged if the action is not allowed.
+        """
+        if isinstance(action, Deal):
+            if self.phase is not Phase.DEAL:
+                raise WrongPhaseError(f"no deal is due (phase {self.phase.value})")
+            self._deal(action.order)
+            return
+        if self.phase is not Phase.PLAY:
+            raise WrongPhaseError(f"no play is due (phase {self.phase.value})")
+        if seat is not None and seat != self.to_move:
+            raise NotYourTurnError(f"it is seat {self.to_move}'s turn, not seat {seat}'s")
+        if isinstance(action, Declare):
+            if action not in self.legal_declarations():
+                raise BadDeclarationError(f"cannot {action} with this hand now")
+            self._declare(action)
+            return
+        if not isinstance(action, Play):
+            raise WrongPhaseError(f"not an action: {action!r}")
+        card, capture = action
+        if not (0 <= card < 40) or not self.hands[self.to_move] >> card & 1:
+            name = str(CARDS[card]) if 0 <= card < 40 else repr(card)
+            raise CardNotInHandError(f"{name} is not in seat {self.to_move}'s hand")
+        options = self.capture_options(self.to_move, card)
+        if options:
+            if capture not in options:
+                shown = ", ".join("{" + " ".join(map(str, cards_in(m))) + "}" for m in options)
+                raise IllegalCaptureError(
+                    f"{CARDS[card]} cannot take {{{' '.join(map(str, cards_in(capture)))}}}; "
+                    f"it must take one of: {shown}"
+                )
+        elif capture:
+            raise IllegalCaptureError(f"{CARDS[card]} cannot capture anything; it is laid on the table")
+        self._play(card, capture)
+
+    def _deal(self, order: tuple[int, ...]) -> None:
+        if len(order) != 40 or set(order) != set(range(40)):
+            raise WrongPhaseError("a deal needs a permutation of the 40 cards")
+        r = self.rules
+        n = self.n
+        deck = list(order)
+        hands = [0] * n
+        pos = 0
+        for k in range(n):
+            seat = (self.dealer + 1 + k) % n
+            for c in deck[pos : pos + r.hand_size]:
+                hands[seat] |= BIT[c]
+            pos += r.hand_size
+        table = 0
+        for c in deck[pos : pos + r.table_cards]:
+            table |= BIT[c]
+        pos += r.table_cards
+        # R10 (three or four kings) / V13 (two or more aces): the deal is void, redeal.
+        if r.cirulla:
+            if (table & _ACE_MASK).bit_count() >= 2:
+                return
+        elif r.table_cards >= 3 and (table & _KING_MASK).bit_count() >= 3:
+            return
+        self._clear_round()
+        self.round_no += 1
+        self.hands = hands
+        self.table = table
+        self.stock = deck[pos:][::-1]  # the next card to draw is stock[-1]
+        self.in_hands = r.hand_size * n
+        self.fresh = [True] * n
+        self.phase = Phase.PLAY
+        if r.cirulla:
+            self._cirulla_dealer_bonus()
+
+    def _cirulla_dealer_bonus(self) -> None:
+        # V13: table totalling 15 (1 scopa) or 30 (2 scope) goes to the dealer's side;
+        # the 7 of Coppe counts as any value 1..10 for this.
+        table = self.table
+        total = sum(VALUE[c] for c in cards_in(table))
+        if table & _SETTE_COPPE_BIT:
+            rest = total - 7
+            reach = {rest + x for x in range(1, 11)}
+        else:
+            reach = {total}
+        bonus = 2 if 30 in reach else 1 if 15 in reach else 0
+        if bonus:
+            side = self.side[self.dealer]
+            self.piles[side] |= table
+            self.scope[side] += bonus
+            self.dealer_bonus = bonus
+            self.last_capturer = side
+            self.table = 0
+
+    def _declare(self, d: Declare) -> None:
+        seat = self.to_move
+        self.declared_hands[seat] = self.hands[seat]
+        self.declared[self.side[seat]] += DECLARATION_POINTS[d.kind]
+        if d.wild is not None:
+            self.wild[seat] = d.wild
+
+    def _play(self, card: int, capture: int) -> None:
+        """Apply a play already known to be legal (the hot path)."""
+        seat = self.to_move
+        bit = BIT[card]
+        self.hands[seat] ^= bit
+        self.in_hands -= 1
+        self.fresh[seat] = False
+        self.plays += 1
+        self.last_seat = seat
+        self.last_card = card
+        self.last_capture = capture
+        last_play = not self.in_hands and not self.stock
+        side = self.side[seat]
+        if capture:
+            table = self.table ^ capture
+            self.table = table
+            self.piles[side] |= capture | bit
+            self.last_capturer = side
+            # R18: a sweep is a scopa, except on the round's last play; in Cirulla the
+            # ace's take-all is not a scopa (Ligurian rule).
+            scopa = not table and not last_play
+            if scopa and self.rules.cirulla and self.card_value(seat, card) == 1:
+                scopa = self._is_value_capture(seat, card, capture)
+            self.last_scopa = scopa
+            if scopa:
+                self.scope[side] += 1
+                self.scopa_cards[side].append(card)
+            if self._instant_win(side):
+                return
+        else:
+            self.table |= bit
+            self.last_scopa = False
+        stock = self.stock
+        if self.rules.refill_each_turn and stock:
+            self.hands[seat] |= BIT[stock.pop()]
+            self.in_hands += 1
+        if self.in_hands:
+            self.to_move = (seat + 1) % self.n
+            return
+        if stock:
+            self._redeal()
+            return
+        self._end_round()
+
+    def _is_value_capture(self, seat: int, card: int, capture: int) -> bool:
+        """Whether a capture is also allowed by value or by fifteen (not only by ace)."""
+        v = self.card_value(seat, card)
+        total = sum(VALUE[c] for c in cards_in(capture))
+        return total == v or total + v == 15
+
+    def _redeal(self) -> None:
+        # R11: 3 more cards each (hand_size), starting with the seat after the dealer.
+        r = self.rules
+        n = self.n
+        stock = self.stock
+        hands = self.hands
+        for k in range(n):
+            seat = (self.dealer + 1 + k) % n
+            for _ in range(r.hand_size):
+                hands[seat] |= BIT[stock.pop()]
+        self.in_hands = r.hand_size * n
+        self.fresh = [True] * n
+        self.wild = [0] * n
+        self.declared_hands = {}
+        self.to_move = (self.dealer + 1) % n
+
+    def _instant_win(self, side: int) -> bool:
+        pile = self.piles[side]
+        r = self.rules
+        if r.trentino and pile & _TRENTINO_MASK == _TRENTINO_MASK:
+            self._finish(side, EndReason.TRENTINO)
+            return True
+        if r.cirulla and pile & DENARI_MASK == DENARI_MASK:
+            self._finish(side, EndReason.ALL_DENARI)
+            return True
+        return False
+
+    def _finish(self, winner: int | None, reason: EndReason) -> None:
+        self.winner = winner
+        self.end_reason = reason
+        self.phase = Phase.OVER
+
+    def _end_round(self) -> None:
+        # R20: leftovers go to the side that captured last (never a scopa).
+        if self.table and self.last_capturer >= 0:
+            self.leftovers = self.table
+            self.piles[self.last_capturer] |= self.table
+            self.table = 0
+            if self._instant_win(self.last_capturer):
+                return
+        score = score_round(self.rules, self.piles, self.scope, self.declared)
+        self.history.append(score)
+        for i, p in enumerate(score.points):
+            self.totals[i] += p
+        # R22: the game ends when a side reaches the target; highest total wins; a tie
+        # at the top means another round.
+        target = self.rules.target
+        best = max(self.totals)
+        if best >= target and self.totals.count(best) == 1:
+            self._finish(self.totals.index(best), EndReason.TARGET)
+            return
+        self.dealer = (self.dealer + 1) % self.n
+        self.phase = Phase.DEAL
+
+
+def declarations_for(hand: int) -> list[Declare]:
+    """V13 hand bonuses a 3-card hand supports, the 7 of Coppe wild; only the larger kind."""
+    cards = cards_in(hand)
+    if len(cards) != 3:
+        return []
+    has_wild = SETTE_COPPE in cards
+    others = [VALUE[c] for c in cards if c != SETTE_COPPE]
+    values = [VALUE[c] for c in cards]
+    if len(set(values)) == 1:
+        return [Declare(DeclarationKind.TRIS)]
+    if has_wild and len(others) == 2 and others[0] == others[1]:
+        return [Declare(DeclarationKind.TRIS, others[0])]
+    if sum(values) < 10:
+        return [Declare(DeclarationKind.UNDER_TEN)]
+    if has_wild:
+        room = 9 - sum(others)
+        return [Declare(DeclarationKind.UNDER_TEN, w) for w in range(1, room + 1)]
+    return []
+
+
+def replay(rules: RuleSet, first_dealer: int, actions: list[Action]) -> GameState:
+    """Rebuild a game from its log; the result equals the original state."""
+    s = GameState.new(rules, first_dealer)
+    for a in actions:
+        s.apply(a)
+    return s

@@ -1,0 +1,72 @@
+"""What one seat may see (R7, R19): its own hand, the table, the public record.
+
+Never another hand (except a hand declared in Cirulla, which the declaration shows to
+everyone) and never the stock's order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .cards import Card, cards_in
+from .rules import RuleSet
+from .scoring import RoundScore
+from .state import GameState, Phase
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """One seat's (or a spectator's, ``seat=None``) picture of the game."""
+
+    rules: RuleSet
+    seat: int | None
+    side: int | None
+    phase: Phase
+    round_no: int
+    dealer: int
+    to_move: int
+    hand: tuple[Card, ...]
+    table: tuple[Card, ...]
+    hand_sizes: tuple[int, ...]  # per seat
+    stock_left: int
+    captured: tuple[tuple[Card, ...], ...]  # per side: public (R19)
+    scope: tuple[int, ...]  # per side, this round
+    scopa_cards: tuple[tuple[Card, ...], ...]  # per side: the cards that made scope
+    totals: tuple[int, ...]  # per side, game score before this round
+    declared_hands: tuple[tuple[int, tuple[Card, ...]], ...]  # (seat, hand) shown by V13
+    last_round: RoundScore | None
+    winner: int | None
+
+    @property
+    def my_turn(self) -> bool:
+        return self.seat is not None and self.phase is Phase.PLAY and self.to_move == self.seat
+
+    @property
+    def pile_sizes(self) -> tuple[int, ...]:
+        return tuple(len(p) for p in self.captured)
+
+
+def view(state: GameState, seat: int | None) -> View:
+    """The view of ``seat`` (``None``: a spectator, who sees no hand at all)."""
+    return View(
+        rules=state.rules,
+        seat=seat,
+        side=None if seat is None else state.side[seat],
+        phase=state.phase,
+        round_no=state.round_no,
+        dealer=state.dealer,
+        to_move=state.to_move,
+        hand=tuple(cards_in(state.hands[seat])) if seat is not None else (),
+        table=tuple(cards_in(state.table)),
+        hand_sizes=tuple(h.bit_count() for h in state.hands),
+        stock_left=len(state.stock),
+        captured=tuple(tuple(cards_in(p)) for p in state.piles),
+        scope=tuple(state.scope),
+        scopa_cards=tuple(tuple(Card(c) for c in sc) for sc in state.scopa_cards),
+        totals=tuple(state.totals),
+        declared_hands=tuple(
+            (s, tuple(cards_in(h))) for s, h in sorted(state.declared_hands.items())
+        ),
+        last_round=state.history[-1] if state.history else None,
+        winner=state.winner,
+    )
