@@ -1,62 +1,103 @@
 """Which table cards a played card may capture: R13-R16, V1, V6, V9/V10, V13.
 
-This is the one home of the capture rules, and the engine's hot path: every function
-works on bitmasks and the subset search is memoised per (table, sum, size limit).
+This is the one home of the capture rules and the engine's hot path.  Captures depend
+only on the *values* on the table, so they are worked out once per value multiset and
+cached as templates: a template is a mask of whole value groups (``VALUE_MASK`` unions),
+and the capture is ``table & template``.  The multiset is read from the table mask in a
+few integer operations (the card count in each 4-bit value group).  Only when a capture
+takes some but not all table cards of one value (say one of two sixes) is the template
+split into one capture per choice of cards.
 """
 
 from __future__ import annotations
 
-from .cards import BIT, VALUE, VALUE_MASK
+from itertools import combinations, product
+
+from .cards import VALUE_MASK
 from .rules import AssoPigliaTutto, CaptureMode, RuleSet
 
-_SUBSET_CACHE: dict[tuple[int, int, int], tuple[int, ...]] = {}
-_CACHE_LIMIT = 1 << 18
+_M5 = 0x5555555555
+_M3 = 0x3333333333
+_ALL = (1 << 40) - 1
 _ACE_MASK = VALUE_MASK[1]
 
 
-def subsets_summing(table: int, total: int, max_cards: int = 40) -> tuple[int, ...]:
-    """Every set of table cards (as masks) whose values add up to ``total``."""
-    key = (table, total, max_cards)
-    hit = _SUBSET_CACHE.get(key)
-    if hit is not None:
-        return hit
-    cards: list[int] = []
-    m = table
-    while m:
-        low = m & -m
-        c = low.bit_length() - 1
-        if VALUE[c] > total:
-            break  # ids are value-major: every later card is bigger too
-        cards.append(c)
-        m ^= low
-    found: list[int] = []
-    n = len(cards)
-    # depth-first over cards in ascending value order: (next index, remaining sum, mask, size)
-    stack = [(0, total, 0, 0)]
-    while stack:
-        i, rest, mask, size = stack.pop()
-        if size >= max_cards:
-            continue
-        for j in range(i, n):
-            v = VALUE[cards[j]]
-            if v > rest:
+def value_counts(table: int) -> int:
+    """How many table cards of each value: value ``v``'s count sits in bits 4(v-1)..4v-1."""
+    m = table - ((table >> 1) & _M5)
+    return (m & _M3) + ((m >> 2) & _M3)
+
+
+# A template: (mask of value groups taken whole, ((value, how many of that value), ...)).
+Template = tuple[int, tuple[tuple[int, int], ...]]
+
+
+def _selections(counts: int, total: int, max_cards: int) -> list[tuple[tuple[int, int], ...]]:
+    """Every multiset of table values (as (value, count) pairs) that adds up to ``total``."""
+    out: list[tuple[tuple[int, int], ...]] = []
+
+    def walk(v: int, rest: int, size: int, chosen: tuple[tuple[int, int], ...]) -> None:
+        if rest == 0:
+            if chosen:
+                out.append(chosen)
+            return
+        if v > rest or v > 10:
+            return
+        have = (counts >> (4 * (v - 1))) & 15
+        for k in range(0, have + 1):
+            if k * v > rest or size + k > max_cards:
                 break
-            nm = mask | BIT[cards[j]]
-            if v == rest:
-                found.append(nm)
-            else:
-                stack.append((j + 1, rest - v, nm, size + 1))
-    result = tuple(found)
-    if len(_SUBSET_CACHE) >= _CACHE_LIMIT:
-        _SUBSET_CACHE.clear()
-    _SUBSET_CACHE[key] = result
-    return result
+            walk(v + 1, rest - k * v, size + k, chosen + ((v, k),) if k else chosen)
+
+    if total >= 1:
+        walk(1, total, 0, ())
+    return out
+
+
+def _template(counts: int, sel: tuple[tuple[int, int], ...]) -> Template:
+    whole = 0
+    partial: list[tuple[int, int]] = []
+    for v, k in sel:
+        if k == (counts >> (4 * (v - 1))) & 15:
+            whole |= VALUE_MASK[v]
+        else:
+            partial.append((v, k))
+    return whole, tuple(partial)
+
+
+def _size(sel: tuple[tuple[int, int], ...]) -> int:
+    return sum(k for _, k in sel)
+
+
+def expand(table: int, template: Template) -> list[int]:
+    """The capture masks a template stands for on this table."""
+    whole, partial = template
+    base = table & whole
+    if not partial:
+        return [base]
+    groups = []
+    for v, k in partial:
+        cards = [table & VALUE_MASK[v] & (1 << b) for b in range((v - 1) * 4, v * 4)]
+        groups.append([sum(c) for c in combinations([c for c in cards if c], k)])
+    return [base | sum(choice) for choice in product(*groups)]
+
+
+def subsets_summing(table: int, total: int, max_cards: int = 40) -> list[int]:
+    """Every set of table cards (as masks) whose values add up to ``total``."""
+    counts = value_counts(table)
+    out: list[int] = []
+    for sel in _selections(counts, total, max_cards):
+        out.extend(expand(table, _template(counts, sel)))
+    return out
+
+
+_CACHES: dict[tuple[object, ...], dict[int, tuple[tuple[Template, ...], ...]]] = {}
 
 
 class CaptureRules:
-    """A RuleSet's capture options, flattened into plain attributes for speed."""
+    """A RuleSet's capture rules with a per-rules template cache."""
 
-    __slots__ = ("mode", "max_cards", "quindici", "apt", "cirulla")
+    __slots__ = ("mode", "max_cards", "quindici", "apt", "cirulla", "cache")
 
     def __init__(self, rules: RuleSet) -> None:
         self.mode = rules.capture_mode
@@ -64,6 +105,10 @@ class CaptureRules:
         self.quindici = rules.quindici
         self.apt = rules.asso_piglia_tutto
         self.cirulla = rules.cirulla
+        # shared by every game with the same capture rules, so bots and servers warm it once
+        self.cache = _CACHES.setdefault(
+            (self.mode, self.max_cards, self.quindici, self.apt, self.cirulla), {}
+        )
 
     def options(self, table: int, value: int, first_play: bool) -> list[int]:
         """Capture masks allowed for a card of ``value``; empty means it is laid down (R17).
@@ -72,43 +117,59 @@ class CaptureRules:
         """
         if not table:
             return []
+        templates = self.templates(value_counts(table), value, first_play)
+        out: list[int] = []
+        for whole, partial in templates:
+            if partial:
+                out.extend(expand(table, (whole, partial)))
+            else:
+                out.append(table & whole)
+        return out
+
+    def templates(self, counts: int, value: int, first_play: bool) -> tuple[Template, ...]:
+        """Cached templates for a table's value counts (see :func:`value_counts`)."""
+        return self.by_value(counts << 1 | first_play)[value]
+
+    def by_value(self, key: int) -> tuple[tuple[Template, ...], ...]:
+        """Templates for every played value (index 1..10) on a table whose
+        ``value_counts << 1 | first_play`` is ``key``; cached."""
+        t = self.cache.get(key)
+        if t is None:
+            counts, first = key >> 1, bool(key & 1)
+            t = ((),) + tuple(self._templates(counts, v, first) for v in range(1, 11))
+            self.cache[key] = t
+        return t
+
+    def _templates(self, counts: int, value: int, first_play: bool) -> tuple[Template, ...]:
+        if not counts:
+            return ()
+        aces_on_table = counts & 15
+        sweep: Template = (_ALL, ())
         if self.cirulla:
-            return self._cirulla(table, value)
+            # V13: an ace takes the whole table unless an ace is on it; otherwise any
+            # capture by equal value / sum, or by fifteen, at the player's free choice.
+            if value == 1 and not aces_on_table:
+                return (sweep,)
+            sels = _selections(counts, value, self.max_cards)
+            sels += [s for s in _selections(counts, 15 - value, self.max_cards) if s not in sels]
+            return tuple(_template(counts, s) for s in sels)
         if value == 1 and self.apt is not AssoPigliaTutto.OFF:
             # V9: an ace sweeps the table.  V10: not when an ace lies on the table or the
             # ace is the round's first card; then R13 applies (an ace takes an ace).
-            if self.apt is AssoPigliaTutto.SIMPLE or not (table & _ACE_MASK or first_play):
-                return [table]
+            if self.apt is AssoPigliaTutto.SIMPLE or not (aces_on_table or first_play):
+                return (sweep,)
+        mode = self.mode
         if self.quindici:
             # V6/V7: played card + captured cards total 15; R13/R14 do not apply, so
             # 'traditional' leaves the choice free and 'fewest' keeps the smallest sets.
-            sets = list(subsets_summing(table, 15 - value, self.max_cards)) if value < 15 else []
-            if self.mode is CaptureMode.FEWEST and sets:
-                least = min(s.bit_count() for s in sets)
-                sets = [s for s in sets if s.bit_count() == least]
-            return sets
-        equal = table & VALUE_MASK[value]
-        singles = []
-        while equal:
-            low = equal & -equal
-            singles.append(low)
-            equal ^= low
-        mode = self.mode
-        if singles and mode is not CaptureMode.FREE:
-            return singles  # R13: an equal card binds (traditional and fewest)
-        sums = [s for s in subsets_summing(table, value, self.max_cards) if s & (s - 1)]
-        if mode is CaptureMode.FEWEST and sums:
-            least = min(s.bit_count() for s in sums)
-            sums = [s for s in sums if s.bit_count() == least]
-        return singles + sums if singles else sums
+            sels = _selections(counts, 15 - value, self.max_cards)
+        else:
+            sels = _selections(counts, value, self.max_cards)
+            singles = [s for s in sels if _size(s) == 1]
+            if singles and mode is not CaptureMode.FREE:
+                sels = singles  # R13: an equal card binds (traditional and fewest)
+        if mode is CaptureMode.FEWEST and sels:
+            least = min(_size(s) for s in sels)
+            sels = [s for s in sels if _size(s) == least]
+        return tuple(_template(counts, s) for s in sels)
 
-    def _cirulla(self, table: int, value: int) -> list[int]:
-        # V13: an ace takes the whole table unless an ace is on it; otherwise any capture
-        # by equal value / sum, or by fifteen, at the player's free choice.
-        if value == 1 and not table & _ACE_MASK:
-            return [table]
-        sets = list(subsets_summing(table, value, self.max_cards))
-        for s in subsets_summing(table, 15 - value, self.max_cards):
-            if s not in sets:
-                sets.append(s)
-        return sets

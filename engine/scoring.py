@@ -14,7 +14,6 @@ from .cards import (
     PRIMIERA,
     RE_BELLO,
     SETTEBELLO,
-    SUIT_MASK,
     VALUE_MASK,
     Card,
     Suit,
@@ -55,21 +54,26 @@ class RoundScore:
         return tuple(sum(b.values()) for b in self.breakdown)
 
 
+# Per suit, (card bit, primiera value) from the best primiera card down (R3).
+_PRIMIERA_ORDER = tuple(
+    tuple(
+        (1 << ((v - 1) * 4 + suit), PRIMIERA[v])
+        for v in sorted(range(1, 11), key=lambda v: -PRIMIERA[v])
+    )
+    for suit in range(4)
+)
+
+
 def primiera_sum(pile: int) -> int:
     """R3/R21: best primiera value in each suit, summed; 0 if a suit is missing."""
     total = 0
-    for suit_mask in SUIT_MASK:
-        best = 0
-        cards = pile & suit_mask
-        while cards:
-            low = cards & -cards
-            v = PRIMIERA[(low.bit_length() - 1) // 4 + 1]
-            if v > best:
-                best = v
-            cards ^= low
-        if not best:
+    for order in _PRIMIERA_ORDER:
+        for bit, value in order:
+            if pile & bit:
+                total += value
+                break
+        else:
             return 0
-        total += best
     return total
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from enum import StrEnum
 
 from .actions import DECLARATION_POINTS, Action, Deal, DeclarationKind, Declare, Play
-from .captures import CaptureRules
+from .captures import CaptureRules, expand, value_counts
 from .cards import (
     BIT,
     CARDS,
@@ -52,6 +52,8 @@ _TRENTINO_MASK = BIT[Card.from_parts(1, Suit.DENARI)] | BIT[Card.from_parts(2, S
 _KING_MASK = VALUE_MASK[10]
 _ACE_MASK = VALUE_MASK[1]
 _SETTE_COPPE_BIT = BIT[SETTE_COPPE]
+_DECK = frozenset(range(40))
+_PLAY = Phase.PLAY
 
 
 class GameState:
@@ -61,8 +63,8 @@ class GameState:
         "rules", "caps", "n", "side", "num_sides", "dealer", "to_move", "phase",
         "hands", "table", "stock", "in_hands", "piles", "scope", "scopa_cards",
         "declared", "fresh", "wild", "last_capturer", "plays", "round_no",
-        "totals", "history", "winner", "end_reason", "last_seat", "last_card",
-        "last_capture", "last_scopa", "dealer_bonus", "declared_hands", "leftovers",
+        "totals", "history", "winner", "end_reason", "last_scopa", "dealer_bonus",
+        "declared_hands", "leftovers", "cirulla", "refill", "instant",
     )  # fmt: skip
 
     rules: RuleSet
@@ -90,13 +92,13 @@ class GameState:
     history: list[RoundScore]
     winner: int | None
     end_reason: EndReason | None
-    last_seat: int
-    last_card: int
-    last_capture: int
     last_scopa: bool
     dealer_bonus: int
     declared_hands: dict[int, int]
     leftovers: int
+    cirulla: bool  # flags copied from the rules for the hot path
+    refill: bool
+    instant: bool
 
     @classmethod
     def new(cls, rules: RuleSet, first_dealer: int) -> GameState:
@@ -106,6 +108,9 @@ class GameState:
         s = cls.__new__(cls)
         s.rules = rules
         s.caps = CaptureRules(rules)
+        s.cirulla = rules.cirulla
+        s.refill = rules.refill_each_turn
+        s.instant = rules.trentino or rules.cirulla
         s.n = rules.players
         s.side = tuple(rules.side_of(i) for i in range(rules.players))
         s.num_sides = rules.num_sides
@@ -134,9 +139,6 @@ class GameState:
         self.wild = [0] * n
         self.last_capturer = -1
         self.plays = 0
-        self.last_seat = -1
-        self.last_card = -1
-        self.last_capture = 0
         self.last_scopa = False
         self.dealer_bonus = 0
         self.declared_hands = {}
@@ -148,8 +150,8 @@ class GameState:
         for name in (
             "rules", "caps", "n", "side", "num_sides", "dealer", "to_move", "phase",
             "table", "in_hands", "last_capturer", "plays", "round_no", "winner",
-            "end_reason", "last_seat", "last_card", "last_capture", "last_scopa",
-            "dealer_bonus", "leftovers",
+            "end_reason", "last_scopa", "dealer_bonus", "leftovers", "cirulla", "refill",
+            "instant",
         ):  # fmt: skip
             setattr(c, name, getattr(self, name))
         c.hands = self.hands[:]
@@ -186,26 +188,37 @@ class GameState:
 
     def legal_plays(self) -> list[Play]:
         """Every legal play for the seat to move, one per capture choice (R13-R17)."""
-        if self.phase is not Phase.PLAY:
+        if self.phase is not _PLAY:
             return []
         seat = self.to_move
         hand = self.hands[seat]
         table = self.table
-        opts = self.caps.options
-        first = self.plays == 0
         wild = self.wild[seat]
+        new = tuple.__new__
         out: list[Play] = []
+        if not table:
+            while hand:
+                low = hand & -hand
+                out.append(new(Play, (low.bit_length() - 1, 0)))
+                hand ^= low
+            return out
+        key = value_counts(table) << 1 | (self.plays == 0)
+        by_value = self.caps.cache.get(key) or self.caps.by_value(key)
         while hand:
             low = hand & -hand
             c = low.bit_length() - 1
             hand ^= low
             v = wild if (wild and c == SETTE_COPPE) else VALUE[c]
-            caps = opts(table, v, first) if table else ()
-            if caps:
-                for m in caps:
-                    out.append(Play(c, m))
-            else:
-                out.append(Play(c, 0))
+            caps = by_value[v]
+            if not caps:
+                out.append(new(Play, (c, 0)))
+                continue
+            for whole, partial in caps:
+                if partial:
+                    for m in expand(table, (whole, partial)):
+                        out.append(new(Play, (c, m)))
+                else:
+                    out.append(new(Play, (c, table & whole)))
         return out
 
     def legal_declarations(self) -> list[Declare]:
@@ -261,10 +274,11 @@ class GameState:
                 )
         elif capture:
             raise IllegalCaptureError(f"{CARDS[card]} cannot capture anything; it is laid on the table")
-        self._play(card, capture)
+        self.push(action)
+
 
     def _deal(self, order: tuple[int, ...]) -> None:
-        if len(order) != 40 or set(order) != set(range(40)):
+        if len(order) != 40 or set(order) != _DECK:
             raise WrongPhaseError("a deal needs a permutation of the 40 cards")
         r = self.rules
         n = self.n
@@ -323,40 +337,42 @@ class GameState:
         if d.wild is not None:
             self.wild[seat] = d.wild
 
-    def _play(self, card: int, capture: int) -> None:
-        """Apply a play already known to be legal (the hot path)."""
+    def push(self, play: Play) -> None:
+        """Apply a play taken from :meth:`legal_plays` without checking it again (the hot
+        path, for bots that search); anything else must go through :meth:`apply`."""
+        card, capture = play
         seat = self.to_move
         bit = BIT[card]
         self.hands[seat] ^= bit
-        self.in_hands -= 1
-        self.fresh[seat] = False
+        in_hands = self.in_hands - 1
+        self.in_hands = in_hands
         self.plays += 1
-        self.last_seat = seat
-        self.last_card = card
-        self.last_capture = capture
-        last_play = not self.in_hands and not self.stock
-        side = self.side[seat]
         if capture:
+            side = self.side[seat]
             table = self.table ^ capture
             self.table = table
             self.piles[side] |= capture | bit
             self.last_capturer = side
             # R18: a sweep is a scopa, except on the round's last play; in Cirulla the
             # ace's take-all is not a scopa (Ligurian rule).
-            scopa = not table and not last_play
-            if scopa and self.rules.cirulla and self.card_value(seat, card) == 1:
+            scopa = not table and (in_hands or self.stock)
+            if scopa and self.cirulla and self.card_value(seat, card) == 1:
                 scopa = self._is_value_capture(seat, card, capture)
-            self.last_scopa = scopa
             if scopa:
+                self.last_scopa = True
                 self.scope[side] += 1
                 self.scopa_cards[side].append(card)
-            if self._instant_win(side):
+            else:
+                self.last_scopa = False
+            if self.instant and self._instant_win(side):
                 return
         else:
             self.table |= bit
             self.last_scopa = False
+        if self.cirulla:
+            self.fresh[seat] = False
         stock = self.stock
-        if self.rules.refill_each_turn and stock:
+        if self.refill and stock:
             self.hands[seat] |= BIT[stock.pop()]
             self.in_hands += 1
         if self.in_hands:
@@ -374,19 +390,24 @@ class GameState:
         return total == v or total + v == 15
 
     def _redeal(self) -> None:
-        # R11: 3 more cards each (hand_size), starting with the seat after the dealer.
-        r = self.rules
+        # R11: hand_size more cards each, starting with the seat after the dealer.
+        size = self.rules.hand_size
         n = self.n
         stock = self.stock
         hands = self.hands
-        for k in range(n):
-            seat = (self.dealer + 1 + k) % n
-            for _ in range(r.hand_size):
-                hands[seat] |= BIT[stock.pop()]
-        self.in_hands = r.hand_size * n
+        seat = self.dealer
+        for _ in range(n):
+            seat = seat + 1 if seat + 1 < n else 0
+            m = 0
+            for c in stock[-size:]:
+                m |= BIT[c]
+            del stock[-size:]
+            hands[seat] = m
+        self.in_hands = size * n
         self.fresh = [True] * n
-        self.wild = [0] * n
-        self.declared_hands = {}
+        if self.cirulla:
+            self.wild = [0] * n
+            self.declared_hands = {}
         self.to_move = (self.dealer + 1) % n
 
     def _instant_win(self, side: int) -> bool:
