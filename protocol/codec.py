@@ -1,0 +1,196 @@
+"""Commands to bytes and back: msgpack payloads, whole frames, and a streaming decoder.
+
+Decoding checks, in order, and raises the first matching error:
+
+1. the payload is one msgpack value, without bin or ext types  → :class:`MalformedFrame`
+2. it is a map                                                   → :class:`MalformedFrame`
+3. ``v`` is an integer and ``name`` a string                     → :class:`BadEnvelope`
+4. ``v`` is :data:`PROTOCOL_VERSION`                             → :class:`BadVersion`
+5. ``name`` is a command name                                    → :class:`UnknownCommand`
+6. the envelope fields are complete, typed, and nothing extra    → :class:`BadEnvelope`
+7. the body matches the command's model                          → :class:`BadBody`
+
+Validation is strict: the decoded msgpack value is checked as JSON-like data (nil,
+bool, int, float, str, array, map with string keys), so ``"5"`` is never an integer
+and ``1.0`` never a seat.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import msgpack
+from pydantic import ValidationError
+
+from .commands import BODY_BY_NAME
+from .envelope import COMMAND_ADAPTER, PROTOCOL_VERSION, Command
+from .errors import (
+    BadBody,
+    BadEnvelope,
+    BadVersion,
+    LocalProtocolError,
+    MalformedFrame,
+    UnknownCommand,
+)
+from .framing import MAX_FRAME_SIZE, FrameBuffer, frame_payload
+
+# Limits well above anything a valid command needs, well below what hurts.
+_MAX_ARRAY_LEN = 4096
+_MAX_MAP_LEN = 256
+MAX_DEPTH = 16
+"""Deepest nesting of arrays and maps in a command (valid ones need 6)."""
+
+
+def pack_command(command: Command) -> bytes:
+    """The msgpack payload of ``command`` (no length prefix)."""
+    if command.name != command.body.NAME:
+        raise LocalProtocolError(
+            f"command name {command.name!r} does not match its {type(command.body).__name__} body; "
+            "build commands with make_command()"
+        )
+    return msgpack.packb(command.model_dump(mode="json"), use_bin_type=True)
+
+
+def encode(command: Command, *, max_frame_size: int = MAX_FRAME_SIZE) -> bytes:
+    """One whole frame: the 4-byte length prefix and the msgpack payload."""
+    return frame_payload(pack_command(command), max_frame_size=max_frame_size)
+
+
+def _unpack(payload: bytes) -> Any:
+    try:
+        return msgpack.unpackb(
+            payload,
+            raw=False,
+            strict_map_key=True,
+            use_list=True,
+            max_str_len=len(payload),
+            max_bin_len=0,
+            max_ext_len=0,
+            max_array_len=_MAX_ARRAY_LEN,
+            max_map_len=_MAX_MAP_LEN,
+        )
+    except (ValueError, TypeError, msgpack.UnpackException, RecursionError, MemoryError) as exc:
+        # ValueError covers ExtraData, FormatError, StackError, bad UTF-8 and over-limit lengths.
+        raise MalformedFrame(f"payload is not one msgpack value: {type(exc).__name__}: {exc}") from None
+
+
+def _seq_of(obj: dict[Any, Any]) -> int | None:
+    seq = obj.get("seq")
+    return seq if type(seq) is int and 0 <= seq <= 2**53 else None
+
+
+def _too_deep(value: Any, limit: int) -> bool:
+    """Whether arrays/maps nest deeper than ``limit`` (iterative: no recursion to exhaust)."""
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, (list, dict)):
+            if depth > limit:
+                return True
+            children = item.values() if isinstance(item, dict) else item
+            stack.extend((child, depth + 1) for child in children)
+    return False
+
+
+def _describe(exc: ValidationError) -> str:
+    parts = []
+    for err in exc.errors(include_url=False)[:5]:
+        loc = ".".join(str(x) for x in err["loc"][1:])  # [0] is the union tag
+        parts.append(f"{loc or 'command'}: {err['msg']}")
+    return "; ".join(parts)
+
+
+def unpack_command(payload: bytes) -> Command:
+    """Decode one msgpack payload into a typed command, or raise a :class:`ProtocolError`."""
+    obj = _unpack(payload)
+    if not isinstance(obj, dict):
+        raise MalformedFrame(f"payload is a msgpack {type(obj).__name__}, not a map")
+    seq = _seq_of(obj)
+    v, name = obj.get("v"), obj.get("name")
+    if type(v) is not int:
+        raise BadEnvelope("'v' (protocol version) must be an integer", seq=seq)
+    if v != PROTOCOL_VERSION:
+        raise BadVersion(f"protocol version {v} is not supported; this end speaks {PROTOCOL_VERSION}", seq=seq)
+    if type(name) is not str:
+        raise BadEnvelope("'name' must be a string", seq=seq)
+    if name not in BODY_BY_NAME:
+        raise UnknownCommand(f"unknown command {name[:40]!r}", seq=seq)
+    if "body" not in obj:
+        raise BadEnvelope(f"{name}: 'body' is missing", seq=seq)
+    if _too_deep(obj.get("body"), MAX_DEPTH - 1):
+        raise BadBody(f"body nests deeper than {MAX_DEPTH} levels", seq=seq)
+    if _too_deep({k: v for k, v in obj.items() if k != "body"}, MAX_DEPTH):
+        raise BadEnvelope(f"envelope nests deeper than {MAX_DEPTH} levels", seq=seq)
+    try:
+        text = json.dumps(obj, allow_nan=False, check_circular=False)
+    except (TypeError, ValueError, RecursionError) as exc:
+        raise BadBody(f"value not allowed in a command: {exc}", seq=seq) from None
+    try:
+        command: Command = COMMAND_ADAPTER.validate_json(text, strict=True)
+    except ValidationError as exc:
+        in_body = any(len(e["loc"]) > 1 and e["loc"][1] == "body" for e in exc.errors())
+        error = BadBody if in_body else BadEnvelope
+        raise error(f"{name}: {_describe(exc)}", seq=seq) from None
+    except (ValueError, RecursionError) as exc:  # pragma: no cover - defensive
+        raise BadBody(f"{name}: {exc}", seq=seq) from None
+    return command
+
+
+def decode(frame: bytes, *, max_frame_size: int = MAX_FRAME_SIZE) -> Command:
+    """Decode exactly one whole frame (prefix and payload)."""
+    buffer = FrameBuffer(max_frame_size=max_frame_size)
+    buffer.feed(frame)
+    payload = buffer.next_payload()
+    if payload is None:
+        buffer.close()
+        raise MalformedFrame("empty frame")
+    if buffer.buffered:
+        raise MalformedFrame(f"{buffer.buffered} bytes after the end of the frame")
+    return unpack_command(payload)
+
+
+class FrameDecoder:
+    """Feed bytes in any chunks; get whole typed commands out.
+
+    >>> from scopa.protocol import Ping, make_command
+    >>> frame = encode(make_command(Ping(nonce=1), seq=1, sender="lobby", recipient="player:bob"))
+    >>> d = FrameDecoder()
+    >>> d.feed(frame[:3]); d.next_command() is None
+    True
+    >>> d.feed(frame[3:]); d.next_command().body
+    Ping(nonce=1)
+
+    A bad frame raises its :class:`ProtocolError` once and is skipped, so the next
+    frame decodes normally; only :class:`FrameTooLarge` (``fatal``) ends the stream.
+    """
+
+    def __init__(self, *, max_frame_size: int = MAX_FRAME_SIZE) -> None:
+        self._frames = FrameBuffer(max_frame_size=max_frame_size)
+
+    def feed(self, data: bytes) -> None:
+        self._frames.feed(data)
+
+    def next_command(self) -> Command | None:
+        """The next whole command, ``None`` if more bytes are needed."""
+        payload = self._frames.next_payload()
+        return None if payload is None else unpack_command(payload)
+
+    def __iter__(self) -> Iterator[Command]:
+        """Every command now complete (stops at the first error, which it raises)."""
+        while (command := self.next_command()) is not None:
+            yield command
+
+    def close(self) -> None:
+        """End of stream: :class:`TruncatedFrame` if it stopped inside a frame."""
+        self._frames.close()
+
+    @property
+    def buffered(self) -> int:
+        return self._frames.buffered
+
+    @property
+    def broken(self) -> bool:
+        return self._frames.broken
+

@@ -1,0 +1,385 @@
+"""The command bodies: one strict pydantic model per command name.
+
+A body holds only plain wire values (card strings, seat numbers, names).  Each body
+class knows its wire ``NAME`` and which way it may travel (:class:`Flow`); the
+envelope around it (version, seq, sender, recipient) lives in
+:mod:`scopa.protocol.envelope`.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Annotated, ClassVar
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from scopa.engine.rules import Preset, RuleSet
+
+from .errors import ErrorCode
+from .fields import (
+    MAX_SEATS,
+    BotName,
+    Cards,
+    CardStr,
+    Count,
+    EventNo,
+    PartyStr,
+    Counts,
+    PointsList,
+    PlayerName,
+    PlayerParty,
+    Points,
+    Seat,
+    ShortText,
+    Side,
+    TableId,
+    Text,
+    Token,
+    Word,
+)
+
+
+class Flow(StrEnum):
+    """Which way a command may travel."""
+
+    TO_SERVER = "to_server"  # client -> server (lobby or a table)
+    TO_CLIENT = "to_client"  # server -> client
+    BOTH = "both"
+
+
+class WireModel(BaseModel):
+    """Base of every wire model: strict, closed, immutable."""
+
+    model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
+
+
+class Body(WireModel):
+    """Base of every command body."""
+
+    NAME: ClassVar[str]
+    FLOW: ClassVar[Flow]
+
+
+class TableEvent(Body):
+    """A body the game master sends about the game: numbered per table for resume."""
+
+    event: EventNo = Field(description="per-table event number, increasing")
+
+
+# --- values shared by several bodies -------------------------------------------------
+
+
+class Role(StrEnum):
+    PLAYER = "player"
+    SPECTATOR = "spectator"
+
+
+class TableState(StrEnum):
+    WAITING = "waiting"
+    PLAYING = "playing"
+    FINISHED = "finished"
+
+
+class DeclarationKind(StrEnum):
+    """V13 Cirulla hand bonuses."""
+
+    UNDER10 = "under10"
+    TRIS = "tris"
+
+
+class ResumeRequest(WireModel):
+    """Reserved for reconnecting to a seat (a later issue)."""
+
+    token: Token
+    last_event: EventNo
+
+
+class TableInfo(WireModel):
+    id: TableId
+    rules: RuleSet
+    description: ShortText
+    seats: Annotated[list[PlayerName | None], Field(min_length=2, max_length=MAX_SEATS)]
+    state: TableState
+    private: bool = False
+    spectators: Count = 0
+
+
+class SeatInfo(WireModel):
+    seat: Seat
+    name: PlayerName
+    side: Side
+    bot: bool = False
+
+
+class LegalMove(WireModel):
+    index: Annotated[int, Field(ge=0, le=1000)]
+    card: CardStr
+    capture: Cards
+
+
+class DeclarationOption(WireModel):
+    kind: DeclarationKind
+    wild: Annotated[int, Field(ge=1, le=10)] | None = None
+    points: Points
+
+
+class DeclaredHand(WireModel):
+    seat: Seat
+    hand: Cards
+
+
+class View(WireModel):
+    """What one seat may see (R7, R19): the state a bot needs to choose a move."""
+
+    seat: Seat
+    side: Side
+    round: Annotated[int, Field(ge=1, le=10_000)]
+    dealer: Seat
+    turn: Seat
+    hand: Cards
+    table: Cards
+    stock: Count
+    hand_sizes: Counts
+    captured: Annotated[list[Cards], Field(max_length=MAX_SEATS)]
+    scope: Counts
+    scopa_cards: Annotated[list[Cards], Field(max_length=MAX_SEATS)]
+    totals: PointsList
+    declared: Annotated[list[DeclaredHand], Field(max_length=MAX_SEATS)] = []
+
+
+RuleOptionValue = bool | int | str | None
+
+# --- connection and lobby ------------------------------------------------------------
+
+
+class Hello(Body):
+    NAME = "hello"
+    FLOW = Flow.TO_SERVER
+    name: PlayerName
+    role: Role = Role.PLAYER
+    client: ShortText = ""
+    resume: ResumeRequest | None = None
+
+
+class Welcome(Body):
+    NAME = "welcome"
+    FLOW = Flow.TO_CLIENT
+    you: PlayerParty
+    server: ShortText
+    protocol: Annotated[int, Field(ge=1, le=1000)]
+    motd: Text = ""
+
+
+class ListTables(Body):
+    NAME = "list_tables"
+    FLOW = Flow.TO_SERVER
+
+
+class Tables(Body):
+    NAME = "tables"
+    FLOW = Flow.TO_CLIENT
+    tables: Annotated[list[TableInfo], Field(max_length=64)]
+
+
+class CreateTable(Body):
+    NAME = "create_table"
+    FLOW = Flow.TO_SERVER
+    preset: Preset | None = None
+    options: Annotated[dict[Word, RuleOptionValue], Field(max_length=32)] = {}
+    rules: RuleSet | None = None
+    fill_with_bots: Annotated[list[BotName], Field(max_length=MAX_SEATS - 1)] = []
+    sit: bool = True
+    private: bool = False
+
+    @model_validator(mode="after")
+    def _rules_or_preset(self) -> CreateTable:
+        if self.rules is not None and (self.preset is not None or self.options):
+            raise ValueError("give either rules, or a preset and options, not both")
+        return self
+
+
+class TableCreated(Body):
+    NAME = "table_created"
+    FLOW = Flow.TO_CLIENT
+    table: TableInfo
+
+
+class JoinTable(Body):
+    NAME = "join_table"
+    FLOW = Flow.TO_SERVER
+    table: TableId
+
+
+class Joined(Body):
+    NAME = "joined"
+    FLOW = Flow.TO_CLIENT
+    table: TableId
+    seat: Seat
+    side: Side
+    token: Token
+
+
+class LeaveTable(Body):
+    NAME = "leave_table"
+    FLOW = Flow.TO_SERVER
+    table: TableId
+
+
+class Left(Body):
+    NAME = "left"
+    FLOW = Flow.TO_CLIENT
+    table: TableId
+    reason: Word = "left"
+
+
+class TableUpdate(Body):
+    NAME = "table_update"
+    FLOW = Flow.TO_CLIENT
+    table: TableInfo
+
+
+# --- the game ------------------------------------------------------------------------
+
+
+class GameStart(TableEvent):
+    NAME = "game_start"
+    FLOW = Flow.TO_CLIENT
+    rules: RuleSet
+    seats: Annotated[list[SeatInfo], Field(min_length=2, max_length=MAX_SEATS)]
+    sides: Annotated[list[Annotated[list[Seat], Field(max_length=MAX_SEATS)]], Field(max_length=MAX_SEATS)]
+
+
+class RoundStart(TableEvent):
+    NAME = "round_start"
+    FLOW = Flow.TO_CLIENT
+    round: Annotated[int, Field(ge=1, le=10_000)]
+    dealer: Seat
+    table: Cards
+    stock: Count
+    dealer_bonus_cards: Cards = []
+    dealer_bonus_scope: Annotated[int, Field(ge=0, le=2)] = 0
+
+
+class Deal(TableEvent):
+    NAME = "deal"
+    FLOW = Flow.TO_CLIENT
+    cards: Cards
+    hand: Cards
+    stock: Count
+
+
+class YourTurn(TableEvent):
+    NAME = "your_turn"
+    FLOW = Flow.TO_CLIENT
+    legal: Annotated[list[LegalMove], Field(min_length=1, max_length=1000)]
+    declarations: Annotated[list[DeclarationOption], Field(max_length=32)] = []
+    view: View
+
+
+class Play(Body):
+    NAME = "play"
+    FLOW = Flow.TO_SERVER
+    card: CardStr
+    capture: Cards = []
+
+
+class Declare(Body):
+    NAME = "declare"
+    FLOW = Flow.TO_SERVER
+    kind: DeclarationKind
+    wild: Annotated[int, Field(ge=1, le=10)] | None = None
+
+
+class Played(TableEvent):
+    NAME = "played"
+    FLOW = Flow.TO_CLIENT
+    seat: Seat
+    card: CardStr
+    captured: Cards
+    scopa: bool
+    table: Cards
+
+
+class Declared(TableEvent):
+    NAME = "declared"
+    FLOW = Flow.TO_CLIENT
+    seat: Seat
+    kind: DeclarationKind
+    hand: Cards
+    wild: Annotated[int, Field(ge=1, le=10)] | None = None
+    points: Points
+
+
+class RoundEnd(TableEvent):
+    NAME = "round_end"
+    FLOW = Flow.TO_CLIENT
+    round: Annotated[int, Field(ge=1, le=10_000)]
+    leftover: Cards = []
+    leftover_to: Side | None = None
+    cards: Counts
+    breakdown: Annotated[list[Annotated[dict[Word, Points], Field(max_length=32)]], Field(max_length=MAX_SEATS)]
+    points: PointsList
+    totals: PointsList
+
+
+class GameEnd(TableEvent):
+    NAME = "game_end"
+    FLOW = Flow.TO_CLIENT
+    winner: Side | None
+    totals: PointsList
+    reason: Word
+
+
+# --- any time ------------------------------------------------------------------------
+
+
+class Error(Body):
+    NAME = "error"
+    FLOW = Flow.BOTH
+    code: ErrorCode
+    message: Text
+    fatal: bool = False
+
+
+class Ping(Body):
+    NAME = "ping"
+    FLOW = Flow.BOTH
+    nonce: Annotated[int, Field(ge=0, le=2**32 - 1)] = 0
+
+
+class Pong(Body):
+    NAME = "pong"
+    FLOW = Flow.BOTH
+    nonce: Annotated[int, Field(ge=0, le=2**32 - 1)] = 0
+
+
+class Chat(Body):
+    NAME = "chat"
+    FLOW = Flow.TO_SERVER
+    text: Annotated[str, Field(min_length=1, max_length=500)]
+
+
+class ChatMessage(Body):
+    NAME = "chat_message"
+    FLOW = Flow.TO_CLIENT
+    author: PartyStr
+    text: Annotated[str, Field(min_length=1, max_length=500)]
+
+
+class Bye(Body):
+    NAME = "bye"
+    FLOW = Flow.BOTH
+    reason: ShortText = ""
+
+
+BODY_TYPES: tuple[type[Body], ...] = (
+    Hello, Welcome, ListTables, Tables, CreateTable, TableCreated, JoinTable, Joined,
+    LeaveTable, Left, TableUpdate, GameStart, RoundStart, Deal, YourTurn, Play, Declare,
+    Played, Declared, RoundEnd, GameEnd, Error, Ping, Pong, Chat, ChatMessage, Bye,
+)  # fmt: skip
+"""Every command body, in the order PROTOCOL.md documents them."""
+
+BODY_BY_NAME: dict[str, type[Body]] = {b.NAME: b for b in BODY_TYPES}
+COMMAND_NAMES: frozenset[str] = frozenset(BODY_BY_NAME)
+RESERVED_NAMES: frozenset[str] = frozenset({"resume", "watch_table", "unwatch_table", "snapshot"})
+"""Names kept for reconnect and spectating (a later issue); never used otherwise."""

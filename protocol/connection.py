@@ -1,0 +1,193 @@
+"""A small sans-I/O connection state machine on top of the codec (in the manner of h11).
+
+One :class:`Connection` per TCP stream, on each end.  It frames and decodes, numbers
+outgoing commands, and enforces the few rules every connection shares:
+
+* the client's first command is ``hello`` (``ping`` and ``bye`` are allowed before it);
+* a command only travels in its own direction (``play`` never comes from the server);
+* once welcomed, every command the client sends names its own party as ``sender``;
+* after ``bye`` or a fatal ``error`` (sent or received) nothing more is sent.
+
+States (the same names on both ends)::
+
+    AWAIT_HELLO --hello--> AWAIT_WELCOME --welcome--> READY --bye--> CLOSED
+                 <-error--   (e.g. name_taken: the client may try another hello)
+
+Game rules (whose turn it is, table membership) are the server's business, not this
+module's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from enum import StrEnum
+
+from .codec import FrameDecoder, encode
+from .commands import Body, Bye, Error, Flow, Hello, Ping, Pong, Welcome
+from .envelope import Command, make_command
+from .errors import (
+    ErrorCode,
+    ForgedSender,
+    LocalProtocolError,
+    NotHelloYet,
+    ProtocolError,
+    UnexpectedCommand,
+)
+from .framing import MAX_FRAME_SIZE
+from .parties import GUEST, LOBBY
+
+
+class ConnectionRole(StrEnum):
+    CLIENT = "client"
+    SERVER = "server"
+
+
+class ConnectionState(StrEnum):
+    AWAIT_HELLO = "await_hello"
+    AWAIT_WELCOME = "await_welcome"
+    READY = "ready"
+    CLOSED = "closed"
+
+
+# Commands allowed before the welcome, besides hello / welcome themselves.
+_ANY_TIME = (Ping, Pong, Error, Bye)
+_FLOW_FROM = {ConnectionRole.CLIENT: (Flow.TO_SERVER, Flow.BOTH), ConnectionRole.SERVER: (Flow.TO_CLIENT, Flow.BOTH)}
+
+
+class Connection:
+    """One end of a connection: ``feed(bytes)`` / ``next_command()`` in, ``send(...)`` out."""
+
+    def __init__(self, role: ConnectionRole, *, max_frame_size: int = MAX_FRAME_SIZE) -> None:
+        self.role = role
+        self.state = ConnectionState.AWAIT_HELLO
+        self.client_party: str | None = None
+        """The client's party once welcomed (``player:<name>``), on both ends."""
+        self.max_frame_size = max_frame_size
+        self._decoder = FrameDecoder(max_frame_size=max_frame_size)
+        self._next_seq = 1
+        self._peer_role = ConnectionRole.SERVER if role is ConnectionRole.CLIENT else ConnectionRole.CLIENT
+
+    # --- receiving -----------------------------------------------------------------
+
+    def feed(self, data: bytes) -> None:
+        """Bytes received from the peer, in any chunking."""
+        self._decoder.feed(data)
+
+    receive_data = feed
+
+    def next_command(self) -> Command | None:
+        """The next whole command from the peer (``None``: need more bytes).
+
+        Raises a :class:`RemoteProtocolError` for a bad frame or a command that breaks
+        the connection rules; the offending command is dropped and the connection stays
+        usable unless the error is ``fatal``.
+        """
+        command = self._decoder.next_command()
+        if command is not None:
+            self._check_received(command)
+        return command
+
+    def __iter__(self) -> Iterator[Command]:
+        while (command := self.next_command()) is not None:
+            yield command
+
+    def close(self) -> None:
+        """The peer closed the stream; raises :class:`TruncatedFrame` if it stopped mid-frame."""
+        self.state = ConnectionState.CLOSED
+        self._decoder.close()
+
+    def _check_received(self, command: Command) -> None:
+        body, seq = command.body, command.seq
+        if type(body).FLOW not in _FLOW_FROM[self._peer_role]:
+            raise UnexpectedCommand(f"{command.name!r} never comes from the {self._peer_role.value}", seq=seq)
+        if self.state is ConnectionState.CLOSED:
+            raise UnexpectedCommand(f"{command.name!r} after bye", seq=seq)
+        if self.role is ConnectionRole.SERVER:
+            self._server_receives(command)
+        else:
+            self._client_receives(command)
+        if isinstance(body, Bye) or (isinstance(body, Error) and body.fatal):
+            self.state = ConnectionState.CLOSED
+
+    def _server_receives(self, command: Command) -> None:
+        body, seq = command.body, command.seq
+        if self.state is ConnectionState.READY:
+            if isinstance(body, Hello):
+                raise UnexpectedCommand("hello was already accepted", seq=seq)
+            if command.sender != self.client_party:
+                raise ForgedSender(f"sender {command.sender!r} is not you ({self.client_party})", seq=seq)
+            return
+        # Before the welcome the client is a guest and may only say hello.
+        if command.sender != str(GUEST):
+            raise ForgedSender(f"before welcome the sender is 'guest', not {command.sender!r}", seq=seq)
+        if isinstance(body, Hello):
+            self.state = ConnectionState.AWAIT_WELCOME
+        elif not isinstance(body, _ANY_TIME):
+            raise NotHelloYet(f"{command.name!r} before hello", seq=seq)
+
+    def _client_receives(self, command: Command) -> None:
+        body = command.body
+        if isinstance(body, Welcome):
+            if self.state is not ConnectionState.AWAIT_WELCOME:
+                raise UnexpectedCommand("welcome without a hello", seq=command.seq)
+            self.client_party = body.you
+            self.state = ConnectionState.READY
+        elif isinstance(body, Error) and self.state is ConnectionState.AWAIT_WELCOME:
+            self.state = ConnectionState.AWAIT_HELLO  # hello refused: another may be tried
+
+    # --- sending -------------------------------------------------------------------
+
+    def command(self, body: Body, *, recipient: str, sender: str | None = None, re: int | None = None) -> Command:
+        """Wrap ``body`` in an envelope with this end's next ``seq``.
+
+        ``sender`` defaults to this end's own party: the client's ``guest`` /
+        ``player:<name>``, or ``lobby`` on the server (a table's game master passes
+        ``table:<id>``).
+        """
+        if sender is None:
+            if self.role is ConnectionRole.SERVER:
+                sender = str(LOBBY)
+            else:
+                sender = self.client_party or str(GUEST)
+        try:
+            return make_command(body, seq=self._next_seq, sender=sender, recipient=recipient, re=re)
+        except ValueError as exc:
+            raise LocalProtocolError(f"invalid envelope for {body.NAME!r}: {exc}") from None
+
+    def send(self, command: Command) -> bytes:
+        """Check ``command`` against the connection rules and return its frame."""
+        body = command.body
+        if self.state is ConnectionState.CLOSED:
+            raise LocalProtocolError("the connection is closed", code=ErrorCode.UNEXPECTED_COMMAND)
+        if type(body).FLOW not in _FLOW_FROM[self.role]:
+            raise LocalProtocolError(f"a {self.role.value} never sends {command.name!r}", code=ErrorCode.UNEXPECTED_COMMAND)
+        new_state = self.state
+        if self.role is ConnectionRole.CLIENT and self.state is ConnectionState.AWAIT_HELLO:
+            if isinstance(body, Hello):
+                new_state = ConnectionState.AWAIT_WELCOME
+            elif not isinstance(body, _ANY_TIME):
+                raise LocalProtocolError(f"{command.name!r} before hello", code=ErrorCode.NOT_HELLO_YET)
+        elif self.role is ConnectionRole.SERVER and isinstance(body, Welcome):
+            if self.state is not ConnectionState.AWAIT_WELCOME:
+                raise LocalProtocolError("welcome without a hello", code=ErrorCode.UNEXPECTED_COMMAND)
+            new_state = ConnectionState.READY
+        elif self.role is ConnectionRole.SERVER and isinstance(body, Error):
+            if self.state is ConnectionState.AWAIT_WELCOME:
+                new_state = ConnectionState.AWAIT_HELLO  # hello refused
+        if isinstance(body, Bye) or (isinstance(body, Error) and body.fatal):
+            new_state = ConnectionState.CLOSED
+        frame = encode(command, max_frame_size=self.max_frame_size)  # may raise: state unchanged
+        if isinstance(body, Welcome):
+            self.client_party = body.you
+        self.state = new_state
+        self._next_seq = max(self._next_seq, command.seq + 1)
+        return frame
+
+    def send_body(self, body: Body, *, recipient: str, sender: str | None = None, re: int | None = None) -> bytes:
+        """``send(command(body, ...))``: the usual way to send."""
+        return self.send(self.command(body, recipient=recipient, sender=sender, re=re))
+
+    def error_for(self, exc: ProtocolError, *, recipient: str, sender: str | None = None) -> bytes:
+        """The frame of an ``error`` command reporting ``exc`` (``re`` = its seq, if known)."""
+        body = Error(code=exc.code, message=exc.message[:500], fatal=exc.fatal)
+        return self.send_body(body, recipient=recipient, sender=sender, re=exc.seq)

@@ -1,0 +1,94 @@
+"""One valid, realistic command of every name: for PROTOCOL.md, tests and bot authors.
+
+A two-player game of plain scopa at table ``7`` between ``player:ada`` and a bot; the
+Cirulla declaration examples come from table ``9``.
+"""
+
+from __future__ import annotations
+
+from scopa.engine.rules import Preset, RuleSet
+
+from .commands import (
+    Bye, Chat, ChatMessage, CreateTable, Deal, DeclarationKind, Declare,
+    Declared, Error, GameEnd, GameStart, Hello, JoinTable, Joined, LeaveTable, Left, LegalMove,
+    ListTables, Ping, Play, Played, Pong, RoundEnd, RoundStart, SeatInfo, TableCreated,
+    TableInfo, Tables, TableState, TableUpdate, View, Welcome, YourTurn,
+)  # fmt: skip
+from .commands import Body
+from .envelope import Command, make_command
+from .errors import ErrorCode
+
+
+def example_commands() -> dict[str, Command]:
+    """Command name -> an example command of that name."""
+    rules = RuleSet.build(Preset.SCOPA)
+    waiting = TableInfo(
+        id="7", rules=rules, description=rules.describe(), seats=["ada", None], state=TableState.WAITING
+    )
+    full = waiting.model_copy(update={"seats": ["ada", "bot-greedy-1"], "state": TableState.PLAYING})
+    view = View(
+        seat=0, side=0, round=1, dealer=1, turn=0,
+        hand=["7d", "3c", "Rs"], table=["4s", "3b", "Fd", "2c"], stock=30,
+        hand_sizes=[3, 3], captured=[[], []], scope=[0, 0], scopa_cards=[[], []], totals=[0, 0],
+    )  # fmt: skip
+    ada, lobby, table, everyone = "player:ada", "lobby", "table:7", "table:7/all"
+
+    def cmd(body: Body, seq: int, sender: str, recipient: str, re: int | None = None) -> Command:
+        return make_command(body, seq=seq, sender=sender, recipient=recipient, re=re)
+
+    examples = [
+        cmd(Hello(name="ada", client="scopa-cli 0.1"), 1, "guest", lobby),
+        cmd(Welcome(you=ada, server="scopa 0.1.0", protocol=1, motd="Buon divertimento!"), 1, lobby, ada, 1),
+        cmd(ListTables(), 2, ada, lobby),
+        cmd(Tables(tables=[waiting]), 2, lobby, ada, 2),
+        cmd(CreateTable(preset=Preset.SCOPA, options={"target": 16}, fill_with_bots=["greedy"]), 3, ada, lobby),
+        cmd(TableCreated(table=waiting), 3, lobby, ada, 3),
+        cmd(JoinTable(table="7"), 4, ada, lobby),
+        cmd(Joined(table="7", seat=0, side=0, token="s3at-t0ken-7-0-a1b2c3"), 4, table, ada, 4),
+        cmd(LeaveTable(table="7"), 5, ada, lobby),
+        cmd(Left(table="7", reason="left"), 5, lobby, ada, 5),
+        cmd(TableUpdate(table=full), 6, table, everyone),
+        cmd(
+            GameStart(
+                event=1,
+                rules=rules,
+                seats=[SeatInfo(seat=0, name="ada", side=0), SeatInfo(seat=1, name="bot-greedy-1", side=1, bot=True)],
+                sides=[[0], [1]],
+            ),
+            7, table, everyone,
+        ),
+        cmd(RoundStart(event=2, round=1, dealer=1, table=["4s", "3b", "Fd", "2c"], stock=30), 8, table, everyone),
+        cmd(Deal(event=3, cards=["7d", "3c", "Rs"], hand=["7d", "3c", "Rs"], stock=30), 9, table, ada),
+        cmd(
+            YourTurn(
+                event=4,
+                legal=[
+                    LegalMove(index=0, card="7d", capture=["4s", "3b"]),
+                    LegalMove(index=1, card="3c", capture=["3b"]),
+                    LegalMove(index=2, card="Rs", capture=["Fd", "2c"]),
+                ],
+                view=view,
+            ),
+            10, table, ada,
+        ),
+        cmd(Play(card="7d", capture=["4s", "3b"]), 6, ada, table, 10),
+        cmd(Played(event=5, seat=0, card="7d", captured=["4s", "3b"], scopa=False, table=["Fd", "2c"]), 11, table, everyone),
+        cmd(Declare(kind=DeclarationKind.UNDER10), 7, ada, "table:9"),
+        cmd(Declared(event=6, seat=0, kind=DeclarationKind.UNDER10, hand=["Ad", "2s", "4c"], points=3), 12, "table:9", "table:9/all"),
+        cmd(
+            RoundEnd(
+                event=40, round=1, leftover=["5c"], leftover_to=0, cards=[22, 18],
+                breakdown=[{"carte": 1, "settebello": 1, "primiera": 1, "scope": 2}, {"denari": 1, "scope": 1}],
+                points=[5, 2], totals=[5, 2],
+            ),
+            44, table, everyone,
+        ),  # fmt: skip
+        cmd(GameEnd(event=160, winner=0, totals=[12, 7], reason="target"), 170, table, everyone),
+        cmd(Error(code=ErrorCode.NOT_YOUR_TURN, message="it is seat 1's turn"), 13, table, ada, 8),
+        cmd(Ping(nonce=42), 9, ada, lobby),
+        cmd(Pong(nonce=42), 14, lobby, ada, 9),
+        cmd(Chat(text="buona fortuna!"), 10, ada, table),
+        cmd(ChatMessage(author=ada, text="buona fortuna!"), 15, table, everyone),
+        cmd(Bye(reason="good game"), 11, ada, lobby),
+    ]
+    return {c.name: c for c in examples}

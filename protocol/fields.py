@@ -1,0 +1,41 @@
+"""The constrained value types used by command bodies (one definition each).
+
+Everything on the wire is a plain msgpack value: cards are notation strings, seats and
+sides small integers, names bounded ASCII strings.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import Field, StringConstraints
+
+from .parties import NAME_PATTERN, PARTY_MAX_LENGTH, PARTY_PATTERN, TABLE_ID_PATTERN
+
+MAX_SEATS = 6
+MAX_CARDS = 40
+
+CARD_PATTERN = r"^[A2-7FCR][dcsb]$"
+"""Canonical card notation: rank ``A 2 3 4 5 6 7 F C R`` then suit ``d c s b``."""
+
+CardStr = Annotated[str, StringConstraints(pattern=CARD_PATTERN, min_length=2, max_length=2)]
+Cards = Annotated[list[CardStr], Field(max_length=MAX_CARDS)]
+PartyStr = Annotated[str, StringConstraints(pattern=PARTY_PATTERN, max_length=PARTY_MAX_LENGTH)]
+PlayerParty = Annotated[str, StringConstraints(pattern=rf"^player:{NAME_PATTERN}$", max_length=PARTY_MAX_LENGTH)]
+PlayerName = Annotated[str, StringConstraints(pattern=rf"^{NAME_PATTERN}$", max_length=24)]
+TableId = Annotated[str, StringConstraints(pattern=rf"^{TABLE_ID_PATTERN}$", max_length=16)]
+BotName = Annotated[str, StringConstraints(pattern=r"^[a-z0-9_\-]{1,32}$", max_length=32)]
+Word = Annotated[str, StringConstraints(pattern=r"^[a-z0-9_]{1,32}$", max_length=32)]
+"""A lower-case identifier: a score category, an end reason, a rule option name."""
+Text = Annotated[str, Field(max_length=500)]
+ShortText = Annotated[str, Field(max_length=200)]
+Token = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_\-]{8,64}$")]
+
+Seat = Annotated[int, Field(ge=0, lt=MAX_SEATS)]
+Side = Annotated[int, Field(ge=0, lt=MAX_SEATS)]
+Count = Annotated[int, Field(ge=0, le=1_000_000)]
+Points = Annotated[int, Field(ge=-1_000_000, le=1_000_000)]
+SeqNo = Annotated[int, Field(ge=0, le=2**53)]
+EventNo = Annotated[int, Field(ge=0, le=2**53)]
+Counts = Annotated[list[Count], Field(max_length=MAX_SEATS)]
+PointsList = Annotated[list[Points], Field(max_length=MAX_SEATS)]

@@ -1,0 +1,130 @@
+"""Party names: who sends a command and who it is for.
+
+A party is a short ASCII string with a fixed grammar::
+
+    party      = "lobby"                      the server's lobby (tables, names, chat)
+               | "guest"                      a connection not yet welcomed (sends hello)
+               | "player:" NAME               one connected client (player or spectator)
+               | "table:" TABLE               the game master of one table
+               | "table:" TABLE "/all"        broadcast: everyone at the table
+               | "spectators:" TABLE          broadcast: the table's spectators only
+    NAME       = 1*24 ( ALPHA / DIGIT / "_" / "-" / "." )
+    TABLE      = 1*16 ( ALPHA / DIGIT / "_" / "-" )
+
+>>> parse_party("table:7/all")
+Party(kind=<PartyKind.TABLE_ALL: 'table_all'>, ident='7')
+>>> str(player("bob"))
+'player:bob'
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import StrEnum
+
+NAME_PATTERN = r"[A-Za-z0-9_.\-]{1,24}"
+TABLE_ID_PATTERN = r"[A-Za-z0-9_\-]{1,16}"
+PARTY_PATTERN = (
+    rf"^(?:lobby|guest|player:{NAME_PATTERN}|table:{TABLE_ID_PATTERN}(?:/all)?"
+    rf"|spectators:{TABLE_ID_PATTERN})$"
+)
+PARTY_MAX_LENGTH = 40
+
+_PARTY_RE = re.compile(
+    rf"^(?:(?P<lobby>lobby)|(?P<guest>guest)|player:(?P<player>{NAME_PATTERN})"
+    rf"|table:(?P<table>{TABLE_ID_PATTERN})(?P<all>/all)?|spectators:(?P<spectators>{TABLE_ID_PATTERN}))$"
+)
+
+
+class PartyKind(StrEnum):
+    LOBBY = "lobby"
+    GUEST = "guest"
+    PLAYER = "player"
+    TABLE = "table"
+    TABLE_ALL = "table_all"
+    SPECTATORS = "spectators"
+
+
+@dataclass(frozen=True, slots=True)
+class Party:
+    """A parsed party name; ``ident`` is the player name or the table id (or ``None``)."""
+
+    kind: PartyKind
+    ident: str | None = None
+
+    def __str__(self) -> str:
+        match self.kind:
+            case PartyKind.LOBBY | PartyKind.GUEST:
+                return self.kind.value
+            case PartyKind.PLAYER:
+                return f"player:{self.ident}"
+            case PartyKind.TABLE:
+                return f"table:{self.ident}"
+            case PartyKind.TABLE_ALL:
+                return f"table:{self.ident}/all"
+            case PartyKind.SPECTATORS:
+                return f"spectators:{self.ident}"
+        raise AssertionError(self.kind)  # pragma: no cover
+
+    @property
+    def is_broadcast(self) -> bool:
+        return self.kind in (PartyKind.TABLE_ALL, PartyKind.SPECTATORS)
+
+    @property
+    def table_id(self) -> str | None:
+        """The table this party belongs to (table, its broadcast, its spectators)."""
+        if self.kind in (PartyKind.TABLE, PartyKind.TABLE_ALL, PartyKind.SPECTATORS):
+            return self.ident
+        return None
+
+
+def is_party(text: str) -> bool:
+    """Whether ``text`` follows the party grammar."""
+    return _PARTY_RE.match(text) is not None
+
+
+def parse_party(text: str) -> Party:
+    """Parse a party name; ``ValueError`` if it does not follow the grammar."""
+    m = _PARTY_RE.match(text)
+    if m is None:
+        raise ValueError(f"not a party name: {text!r}")
+    if m["lobby"]:
+        return LOBBY
+    if m["guest"]:
+        return GUEST
+    if m["player"]:
+        return Party(PartyKind.PLAYER, m["player"])
+    if m["table"]:
+        return Party(PartyKind.TABLE_ALL if m["all"] else PartyKind.TABLE, m["table"])
+    return Party(PartyKind.SPECTATORS, m["spectators"])
+
+
+def _checked(pattern: str, value: str, what: str) -> str:
+    if re.fullmatch(pattern, value) is None:
+        raise ValueError(f"not a valid {what}: {value!r}")
+    return value
+
+
+def player(name: str) -> Party:
+    """``player:<name>``: one connected client."""
+    return Party(PartyKind.PLAYER, _checked(NAME_PATTERN, name, "player name"))
+
+
+def table(table_id: str) -> Party:
+    """``table:<id>``: the game master of a table."""
+    return Party(PartyKind.TABLE, _checked(TABLE_ID_PATTERN, table_id, "table id"))
+
+
+def table_all(table_id: str) -> Party:
+    """``table:<id>/all``: everyone seated at or watching a table."""
+    return Party(PartyKind.TABLE_ALL, _checked(TABLE_ID_PATTERN, table_id, "table id"))
+
+
+def spectators(table_id: str) -> Party:
+    """``spectators:<id>``: the spectators of a table."""
+    return Party(PartyKind.SPECTATORS, _checked(TABLE_ID_PATTERN, table_id, "table id"))
+
+
+LOBBY = Party(PartyKind.LOBBY)
+GUEST = Party(PartyKind.GUEST)

@@ -1,0 +1,199 @@
+"""The connection state machine, and party names."""
+
+from __future__ import annotations
+
+import pytest
+
+from scopa.protocol import (
+    Bye,
+    Connection,
+    ConnectionRole,
+    ConnectionState,
+    ErrorCode,
+    ForgedSender,
+    Hello,
+    ListTables,
+    LocalProtocolError,
+    NotHelloYet,
+    Party,
+    PartyKind,
+    Ping,
+    Play,
+    Played,
+    UnexpectedCommand,
+    Welcome,
+    Error,
+    decode,
+    is_party,
+    make_command,
+    parse_party,
+    player,
+    table,
+    table_all,
+    encode,
+)
+
+
+def handshake() -> tuple[Connection, Connection]:
+    client, server = Connection(ConnectionRole.CLIENT), Connection(ConnectionRole.SERVER)
+    server.feed(client.send_body(Hello(name="ada"), recipient="lobby"))
+    hello = server.next_command()
+    assert hello is not None and isinstance(hello.body, Hello) and hello.sender == "guest"
+    assert server.state is ConnectionState.AWAIT_WELCOME
+    client.feed(server.send_body(Welcome(you="player:ada", server="t", protocol=1), recipient="player:ada", re=hello.seq))
+    welcome = client.next_command()
+    assert welcome is not None and welcome.re == 1
+    return client, server
+
+
+def test_handshake_then_sender_is_the_welcomed_party() -> None:
+    client, server = handshake()
+    assert client.state is server.state is ConnectionState.READY
+    assert client.client_party == server.client_party == "player:ada"
+    server.feed(client.send_body(ListTables(), recipient="lobby"))
+    cmd = server.next_command()
+    assert cmd is not None and cmd.sender == "player:ada" and cmd.seq == 2
+
+
+def test_client_must_hello_first() -> None:
+    client = Connection(ConnectionRole.CLIENT)
+    with pytest.raises(LocalProtocolError) as info:
+        client.send_body(ListTables(), recipient="lobby")
+    assert info.value.code is ErrorCode.NOT_HELLO_YET
+    client.send_body(Ping(), recipient="lobby")  # allowed before hello
+
+
+def test_server_reports_command_before_hello_and_stays_usable() -> None:
+    server = Connection(ConnectionRole.SERVER)
+    server.feed(encode(make_command(ListTables(), seq=1, sender="guest", recipient="lobby")))
+    server.feed(encode(make_command(Hello(name="bob"), seq=2, sender="guest", recipient="lobby")))
+    with pytest.raises(NotHelloYet) as info:
+        server.next_command()
+    assert info.value.seq == 1
+    frame = server.error_for(info.value, recipient="guest")
+    error = decode(frame)
+    assert isinstance(error.body, Error) and error.body.code is ErrorCode.NOT_HELLO_YET and error.re == 1
+    cmd = server.next_command()
+    assert cmd is not None and isinstance(cmd.body, Hello)
+
+
+def test_forged_sender() -> None:
+    client, server = handshake()
+    forged = make_command(Play(card="7d"), seq=5, sender="player:bob", recipient="table:1")
+    server.feed(encode(forged))
+    with pytest.raises(ForgedSender) as info:
+        server.next_command()
+    assert info.value.code is ErrorCode.FORGED_SENDER and info.value.seq == 5
+    server.feed(encode(make_command(Play(card="7d"), seq=6, sender="lobby", recipient="table:1")))
+    with pytest.raises(ForgedSender):
+        server.next_command()
+
+
+def test_guest_must_not_claim_a_name_before_welcome() -> None:
+    server = Connection(ConnectionRole.SERVER)
+    server.feed(encode(make_command(Hello(name="bob"), seq=1, sender="player:bob", recipient="lobby")))
+    with pytest.raises(ForgedSender):
+        server.next_command()
+
+
+def test_wrong_direction() -> None:
+    client, server = handshake()
+    played = make_command(
+        Played(event=1, seat=0, card="7d", captured=[], scopa=False, table=["7d"]),
+        seq=9, sender="player:ada", recipient="table:1",
+    )  # fmt: skip
+    server.feed(encode(played))
+    with pytest.raises(UnexpectedCommand):
+        server.next_command()
+    with pytest.raises(LocalProtocolError):
+        client.send(played)
+    with pytest.raises(LocalProtocolError):
+        server.send_body(Play(card="7d"), recipient="player:ada")
+
+
+def test_second_hello_is_unexpected() -> None:
+    client, server = handshake()
+    server.feed(encode(make_command(Hello(name="ada"), seq=3, sender="player:ada", recipient="lobby")))
+    with pytest.raises(UnexpectedCommand):
+        server.next_command()
+
+
+def test_refused_hello_may_be_retried() -> None:
+    client, server = Connection(ConnectionRole.CLIENT), Connection(ConnectionRole.SERVER)
+    server.feed(client.send_body(Hello(name="ada"), recipient="lobby"))
+    assert server.next_command() is not None
+    client.feed(server.send_body(Error(code=ErrorCode.NAME_TAKEN, message="taken"), recipient="guest", re=1))
+    assert client.next_command() is not None
+    assert client.state is server.state is ConnectionState.AWAIT_HELLO
+    server.feed(client.send_body(Hello(name="ada2"), recipient="lobby"))
+    cmd = server.next_command()
+    assert cmd is not None and cmd.seq == 2
+
+
+def test_bye_closes_both_ends() -> None:
+    client, server = handshake()
+    server.feed(client.send_body(Bye(reason="done"), recipient="lobby"))
+    assert server.next_command() is not None
+    assert client.state is server.state is ConnectionState.CLOSED
+    with pytest.raises(LocalProtocolError):
+        client.send_body(Ping(), recipient="lobby")
+    server.feed(encode(make_command(Ping(), seq=99, sender="player:ada", recipient="lobby")))
+    with pytest.raises(UnexpectedCommand):
+        server.next_command()
+
+
+def test_seq_increases_per_sending_end() -> None:
+    client, server = handshake()
+    seqs = [decode(client.send_body(Ping(nonce=i), recipient="lobby")).seq for i in range(3)]
+    assert seqs == [2, 3, 4]
+
+
+@pytest.mark.parametrize(
+    ("text", "party"),
+    [
+        ("lobby", Party(PartyKind.LOBBY)),
+        ("guest", Party(PartyKind.GUEST)),
+        ("player:ada", player("ada")),
+        ("table:7", table("7")),
+        ("table:7/all", table_all("7")),
+        ("spectators:t-1", Party(PartyKind.SPECTATORS, "t-1")),
+    ],
+)
+def test_party_grammar(text: str, party: Party) -> None:
+    assert parse_party(text) == party
+    assert str(party) == text
+    assert is_party(text)
+
+
+@pytest.mark.parametrize(
+    "text", ["", "Lobby", "player:", "player:a b", "table:7/", "table:7/some", "player:a:b", "x" * 50, "table:" + "9" * 17]
+)
+def test_not_parties(text: str) -> None:
+    assert not is_party(text)
+    with pytest.raises(ValueError):
+        parse_party(text)
+
+
+def test_party_helpers_check_their_argument() -> None:
+    with pytest.raises(ValueError):
+        player("no spaces")
+    assert table_all("7").table_id == "7" and table_all("7").is_broadcast
+    assert player("ada").table_id is None
+
+
+def test_fatal_error_closes_and_too_large_send_leaves_state_alone() -> None:
+    client, server = handshake()
+    tiny = Connection(ConnectionRole.CLIENT, max_frame_size=10)
+    with pytest.raises(LocalProtocolError):
+        tiny.send_body(Hello(name="ada"), recipient="lobby")
+    assert tiny.state is ConnectionState.AWAIT_HELLO
+    frame = server.send_body(Error(code=ErrorCode.RATE_LIMITED, message="slow", fatal=True), recipient="player:ada")
+    assert server.state is ConnectionState.CLOSED
+    client.feed(frame)
+    assert client.next_command() is not None
+    assert client.state is ConnectionState.CLOSED
+
+
+def test_welcome_must_name_a_player_party() -> None:
+    with pytest.raises(ValueError):
+        Welcome(you="lobby", server="s", protocol=1)
