@@ -1,0 +1,79 @@
+"""The `scopa` command: `local`, `serve`, `play`, `bot`."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from typing import Sequence
+
+from rich.console import Console
+
+from scopa.engine import RuleSetError
+
+from .options import add_rules_arguments, rules_from_args
+from .render import DeckStyle
+
+
+def _display_arguments(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("display (RULES.md §7)")
+    g.add_argument("--deck", choices=[s.value for s in DeckStyle], default="italian",
+                   help="Italian card names and suits, or the French (classic) deck")
+    g.add_argument("--no-autoplay", action="store_true",
+                   help="do not play a forced last card automatically")
+    g.add_argument("--delay", type=float, default=0.0, metavar="S",
+                   help="seconds to pause after each shown event (slower animation)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="scopa", description="Scopa: play, host and script the Italian card game.")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    local = sub.add_parser("local", help="play in this terminal against bots (no server needed)")
+    local.add_argument("--seats", metavar="KINDS",
+                       help="who sits where, e.g. human,greedy or human,greedy,human,random "
+                            "(kinds: human, random, greedy); all bots = watch a game")
+    local.add_argument("--seed", type=int, help="seed for a reproducible game")
+    add_rules_arguments(local)
+    _display_arguments(local)
+
+    from scopa.client import netcli  # the network subcommands live with the network client
+
+    netcli.add_subcommands(sub, add_rules_arguments, _display_arguments)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    console = Console()
+    try:
+        if args.command == "local":
+            return _local(args, console)
+        from scopa.client import netcli
+
+        return netcli.run(args, console)
+    except RuleSetError as exc:
+        console.print(f"[red]Those rules do not work:[/red] {exc}")
+        return 2
+    except (KeyboardInterrupt, EOFError):
+        console.print("\n[dim]bye[/dim]")
+        return 130
+
+
+def _local(args: argparse.Namespace, console: Console) -> int:
+    from .local import parse_seats, run_local_game
+
+    rules = rules_from_args(args)
+    try:
+        kinds = parse_seats(args.seats, rules.players)
+    except ValueError as exc:
+        console.print(f"[red]{exc}[/red]")
+        return 2
+    asyncio.run(run_local_game(rules, kinds, args.seed, DeckStyle(args.deck),
+                               not args.no_autoplay, args.delay, console))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

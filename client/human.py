@@ -1,0 +1,99 @@
+"""A person at the terminal as a :class:`~scopa.engine.Player` (local or network game)."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Callable, Sequence
+
+from rich.console import Console
+
+from scopa.engine import Declare, Event, GameStarted, IllegalMoveError, Play, View, mask_of, parse_cards
+from scopa.engine.player import Player
+
+from .render import DeckStyle, event_line, render_moves, render_view
+
+InputFn = Callable[[str], str]
+
+
+def parse_choice(text: str, legal: Sequence[Play | Declare]) -> Play | Declare | str:
+    """The move a line of input names, or a hint (a ``str``) saying what is wrong.
+
+    Accepts a move number (``2``), a card (``7d``: fine when it has one capture choice)
+    or a card and the cards to take (``7d 3c 4s``).
+    """
+    text = text.strip()
+    if not text:
+        return "type a move number, or a card such as 7d (add the cards to take: 7d 3c 4s)"
+    if text.isdigit():
+        n = int(text)
+        if 1 <= n <= len(legal):
+            return legal[n - 1]
+        return f"there is no move {n}; choose 1 to {len(legal)}"
+    try:
+        cards = parse_cards(text)
+    except ValueError as exc:
+        return f"{exc}. Type a move number, or a card such as 7d"
+    card, take = cards[0], mask_of(cards[1:])
+    mine = [a for a in legal if isinstance(a, Play) and a.card == card]
+    if not mine:
+        return f"{card} is not a card you can play now"
+    if take:
+        exact = [a for a in mine if a.capture == take]
+        if exact:
+            return exact[0]
+        return f"{card} cannot take {' '.join(str(c) for c in cards[1:])}; see the numbered choices"
+    if len(mine) == 1:
+        return mine[0]
+    return f"{card} can take different sets of cards: pick one by its number"
+
+
+class TerminalPlayer(Player):
+    """Shows the game with rich and reads moves from the keyboard."""
+
+    def __init__(
+        self,
+        name: str = "you",
+        console: Console | None = None,
+        style: DeckStyle = DeckStyle.ITALIAN,
+        autoplay: bool = True,
+        delay: float = 0.0,
+        input_fn: InputFn | None = None,
+    ) -> None:
+        self.name = name
+        self.console = console or Console()
+        self.style = style
+        self.autoplay = autoplay
+        self.delay = delay
+        self.input_fn = input_fn or self.console.input
+        self.names: tuple[str, ...] = ()
+        self.seat: int | None = None
+
+    async def notify(self, event: Event) -> None:
+        if isinstance(event, GameStarted):
+            self.names = event.names
+        line = event_line(event, self.names, self.style, self.seat)
+        if line is not None:
+            self.console.print(line)
+            if self.delay:
+                await asyncio.sleep(self.delay)
+
+    async def rejected(self, error: IllegalMoveError) -> None:
+        self.console.print(f"[red]Not allowed:[/red] {error}")
+
+    async def choose(self, view: View, legal: Sequence[Play | Declare]) -> Play | Declare:
+        self.seat = view.seat
+        names = self.names or tuple(f"seat {i}" for i in range(len(view.hand_sizes)))
+        # §7: the last card in hand with only one possible move is played by itself.
+        if self.autoplay and len(legal) == 1 and len(view.hand) == 1:
+            self.console.print("[dim](your last card is played for you)[/dim]")
+            return legal[0]
+        self.console.print(render_view(view, names, self.style))
+        self.console.print(render_moves(legal, self.style))
+        while True:
+            line = await asyncio.to_thread(self.input_fn, "Your move: ")
+            choice = parse_choice(line, legal)
+            if isinstance(choice, str):
+                self.console.print(f"[yellow]{choice}[/yellow]")
+                continue
+            return choice
+

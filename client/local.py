@@ -1,0 +1,77 @@
+"""`scopa local`: a game in this terminal against bots (or watched, or hot-seat)."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from typing import Sequence
+
+from rich.console import Console
+
+from scopa.engine import Event, GameMaster, GameRecord, RuleSet
+from scopa.engine.player import Player
+
+from .bots import STRATEGIES, make_bot
+from .human import TerminalPlayer
+from .render import DeckStyle, event_line
+
+SEAT_KINDS = ("human", *STRATEGIES)
+
+
+def parse_seats(spec: str | None, players: int) -> list[str]:
+    """``human,greedy`` → one kind per seat; default: you against greedy bots."""
+    if not spec:
+        return ["human"] + ["greedy"] * (players - 1)
+    kinds = [k.strip().lower() for k in spec.split(",") if k.strip()]
+    bad = [k for k in kinds if k not in SEAT_KINDS]
+    if bad:
+        raise ValueError(f"unknown seat kind {bad[0]!r}; use: {', '.join(SEAT_KINDS)}")
+    if len(kinds) != players:
+        raise ValueError(f"--seats names {len(kinds)} seats but the table has {players} players "
+                         f"(set --players or --rules to match)")
+    return kinds
+
+
+def build_players(
+    kinds: Sequence[str], console: Console, style: DeckStyle, autoplay: bool, delay: float, seed: int
+) -> list[Player]:
+    humans = kinds.count("human")
+    players: list[Player] = []
+    for i, kind in enumerate(kinds):
+        if kind == "human":
+            name = "You" if humans == 1 else f"Player {i + 1}"
+            players.append(TerminalPlayer(name, console, style, autoplay, delay))
+        else:
+            players.append(make_bot(kind, f"{kind.capitalize()} {i + 1}", seed=seed * 100 + i))
+    return players
+
+
+async def run_local_game(
+    rules: RuleSet,
+    kinds: Sequence[str],
+    seed: int | None = None,
+    style: DeckStyle = DeckStyle.ITALIAN,
+    autoplay: bool = True,
+    delay: float = 0.0,
+    console: Console | None = None,
+) -> GameRecord:
+    """Play one local game; with no human seat every public event is printed."""
+    console = console or Console()
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**31)
+    players = build_players(kinds, console, style, autoplay, delay, seed)
+    master = GameMaster(rules, players, seed)
+    if "human" not in kinds:
+        names = tuple(p.name for p in players)
+
+        async def show(event: Event) -> None:
+            line = event_line(event, names, style)
+            if line is not None:
+                console.print(line)
+                if delay:
+                    await asyncio.sleep(delay)
+
+        master.observers.append(show)
+    record = await master.run()
+    console.print(f"[dim]seed {seed}: replay with --seed {seed}[/dim]")
+    return record

@@ -1,0 +1,186 @@
+"""Terminal rendering with rich: cards in Italian or French style (RULES.md §7), the
+table, a hand with what each card captures, events and the round breakdown."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Sequence
+
+from rich.console import Group, RenderableType
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from scopa.engine import (
+    DealVoid,
+    Declare,
+    Declared,
+    Event,
+    GameEnded,
+    GameStarted,
+    HandDealt,
+    Play,
+    Played,
+    RoundEnded,
+    RoundScore,
+    RoundStarted,
+    View,
+    cards_in,
+)
+from scopa.engine.cards import SETTEBELLO
+
+
+class DeckStyle(StrEnum):
+    """Display preference (§7): Italian names and suits, or the French ("classic") deck."""
+
+    ITALIAN = "italian"
+    FRENCH = "french"
+
+
+_IT_RANKS = ("A", "2", "3", "4", "5", "6", "7", "F", "C", "R")
+_FR_RANKS = ("A", "2", "3", "4", "5", "6", "7", "J", "Q", "K")
+_IT_SUITS = ("Den", "Cop", "Spa", "Bas")
+_FR_SUITS = ("♦", "♥", "♠", "♣")
+_SUIT_COLOURS = ("yellow", "red", "cyan", "green")
+
+
+def card_text(card: int, style: DeckStyle = DeckStyle.ITALIAN) -> Text:
+    """A coloured card label, e.g. ``7 Den`` or ``7♦``."""
+    value, suit = card // 4, card & 3
+    if style is DeckStyle.FRENCH:
+        label = f"{_FR_RANKS[value]}{_FR_SUITS[suit]}"
+    else:
+        label = f"{_IT_RANKS[value]} {_IT_SUITS[suit]}"
+    bold = " bold" if card == SETTEBELLO else ""
+    return Text(label, style=_SUIT_COLOURS[suit] + bold)
+
+
+def cards_text(cards: Sequence[int] | int, style: DeckStyle = DeckStyle.ITALIAN) -> Text:
+    seq = cards_in(cards) if isinstance(cards, int) else cards
+    if not seq:
+        return Text("—", style="dim")
+    return Text("  ").join(card_text(c, style) for c in seq)
+
+
+def action_text(action: Play | Declare, style: DeckStyle = DeckStyle.ITALIAN) -> Text:
+    if isinstance(action, Declare):
+        return Text(str(action), style="magenta")
+    t = Text("play ") + card_text(action.card, style)
+    if action.capture:
+        t += Text(" → takes ") + cards_text(action.capture, style)
+    else:
+        t += Text(" → on the table", style="dim")
+    return t
+
+
+def side_name(side: int, names: Sequence[str], teams: bool) -> str:
+    if teams:
+        return " & ".join(n for i, n in enumerate(names) if i % 2 == side)
+    return names[side]
+
+
+def render_view(view: View, names: Sequence[str], style: DeckStyle) -> RenderableType:
+    """The table, piles, scores and (for a seat) the hand with what each card takes."""
+    teams = view.rules.has_teams
+    head = Table.grid(padding=(0, 2))
+    head.add_row(
+        Text(f"Round {view.round_no}", style="bold"),
+        Text(f"dealer: {names[view.dealer]}"),
+        Text(f"stock: {view.stock_left}"),
+        Text(f"rules: {view.rules.describe()}", style="dim"),
+    )
+    sides = Table(box=None, padding=(0, 2))
+    sides.add_column("side")
+    sides.add_column("score", justify="right")
+    sides.add_column("pile", justify="right")
+    sides.add_column("scope", justify="right")
+    for side in range(len(view.totals)):
+        label = side_name(side, names, teams)
+        if view.side == side:
+            label += " (you)"
+        scopa_cards = cards_text(view.scopa_cards[side], style) if view.scopa_cards[side] else Text("")
+        sides.add_row(
+            label, str(view.totals[side]), str(len(view.captured[side])),
+            Text(f"{view.scope[side]} ") + scopa_cards,
+        )  # fmt: skip
+    parts: list[RenderableType] = [head, sides, Text("Table: ") + cards_text(view.table, style)]
+    others = [
+        f"{names[s]}: {n}" for s, n in enumerate(view.hand_sizes) if s != view.seat
+    ]
+    parts.append(Text("Cards in hand — " + ", ".join(others), style="dim"))
+    if view.seat is not None:
+        parts.append(Text("Your hand: ") + cards_text(view.hand, style))
+    return Panel(Group(*parts), title="Scopa", expand=False)
+
+
+def render_moves(legal: Sequence[Play | Declare], style: DeckStyle) -> RenderableType:
+    """Numbered legal moves: a capture choice is one line per set of cards."""
+    t = Table(box=None, show_header=False, padding=(0, 1))
+    for i, a in enumerate(legal, 1):
+        t.add_row(Text(f"{i:>2}.", style="bold"), action_text(a, style))
+    return t
+
+
+def render_round(score: RoundScore, names: Sequence[str], teams: bool) -> RenderableType:
+    """The round breakdown: one column per side, one row per category that scored."""
+    t = Table(title="Round score", expand=False)
+    t.add_column("")
+    sides = len(score.breakdown)
+    for side in range(sides):
+        t.add_column(side_name(side, names, teams), justify="right")
+    t.add_row("cards captured", *[str(n) for n in score.cards])
+    t.add_row("primiera sum", *[str(p) if p else "— (suit missing)" for p in score.primiera])
+    cats: list[str] = []
+    for b in score.breakdown:
+        for c in b:
+            if c not in cats:
+                cats.append(c)
+    for c in cats:
+        t.add_row(Text(str(c), style="bold"), *[str(b.get(c, 0)) for b in score.breakdown])  # type: ignore[call-overload]
+    t.add_row(Text("points", style="bold green"), *[str(p) for p in score.points])
+    return t
+
+
+def event_line(event: Event, names: Sequence[str], style: DeckStyle, me: int | None = None) -> RenderableType | None:
+    """One event as a line (or a table for a round end); ``None`` if nothing to show."""
+    who = (lambda s: "You" if s == me else names[s])
+    if isinstance(event, GameStarted):
+        return Text(f"Game starts: {event.rules.describe()}. Seats: " + ", ".join(event.names), style="bold")
+    if isinstance(event, DealVoid):
+        return Text("The table showed ") + cards_text(event.table, style) + Text(" — void deal, dealing again.")
+    if isinstance(event, RoundStarted):
+        t = Text(f"Round {event.round_no}: {names[event.dealer]} deals. Table: ", style="bold") + cards_text(event.table, style)
+        if event.dealer_bonus:
+            t += Text(f"  Dealer's bonus: {event.dealer_bonus} scopa(e)!", style="magenta")
+        return t
+    if isinstance(event, HandDealt):
+        return None
+    if isinstance(event, Declared):
+        return Text(f"{who(event.seat)} declared {event.declaration}: ") + cards_text(event.hand, style)
+    if isinstance(event, Played):
+        t = Text(f"{who(event.seat)} played ") + card_text(event.card, style)
+        if event.captured:
+            t += Text(" and took ") + cards_text(event.captured, style)
+        if event.scopa:
+            t += Text("  SCOPA!", style="bold magenta")
+        if event.forced:
+            t += Text(" (played by the game master)", style="dim")
+        return t
+    if isinstance(event, RoundEnded):
+        teams = len(event.totals) == 2 and len(names) > 2
+        parts: list[RenderableType] = []
+        if event.leftovers and event.leftovers_to is not None:
+            parts.append(
+                Text(f"Leftovers to {side_name(event.leftovers_to, names, teams)}: ") + cards_text(event.leftovers, style)
+            )
+        parts.append(render_round(event.score, names, teams))
+        parts.append(Text("Totals: " + ", ".join(
+            f"{side_name(i, names, teams)} {p}" for i, p in enumerate(event.totals)), style="bold"))
+        return Group(*parts)
+    if isinstance(event, GameEnded):
+        teams = len(event.totals) == 2 and len(names) > 2
+        winner = "nobody" if event.winner is None else side_name(event.winner, names, teams)
+        return Text(f"Game over ({event.reason.value}): {winner} wins — " + ", ".join(map(str, event.totals)),
+                    style="bold green")
+    return None
+
