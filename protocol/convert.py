@@ -1,0 +1,134 @@
+"""Engine values ⇄ wire bodies: the one place where the two meet.
+
+The server turns engine views and events into command bodies; a client turns
+``your_turn`` back into an engine :class:`~scopa.engine.View` and legal actions, so a
+bot or a terminal player written for local games runs unchanged over the network.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from scopa.engine import (
+    CARDS,
+    Card,
+    DeclarationKind as EngineDeclarationKind,
+    Declare as EngineDeclare,
+    Phase,
+    Play as EnginePlay,
+    RoundScore,
+    RuleSet,
+    View as EngineView,
+    mask_of,
+)
+from scopa.engine.actions import DECLARATION_POINTS
+from scopa.engine.scoring import Category
+
+from . import commands as wire
+
+
+def card_str(card: int) -> str:
+    return str(CARDS[card])
+
+
+def card_strs(cards: Sequence[int]) -> list[str]:
+    return [str(CARDS[c]) for c in cards]
+
+
+def parse_card_strs(cards: Sequence[str]) -> list[Card]:
+    return [Card.parse(c) for c in cards]
+
+
+def view_to_wire(v: EngineView) -> wire.View:
+    """A seat's engine view as the wire ``view`` (the seat must not be a spectator)."""
+    assert v.seat is not None and v.side is not None
+    return wire.View(
+        seat=v.seat,
+        side=v.side,
+        round=max(v.round_no, 1),
+        dealer=v.dealer,
+        turn=v.to_move,
+        hand=card_strs(v.hand),
+        table=card_strs(v.table),
+        stock=v.stock_left,
+        hand_sizes=list(v.hand_sizes),
+        captured=[card_strs(p) for p in v.captured],
+        scope=list(v.scope),
+        scopa_cards=[card_strs(p) for p in v.scopa_cards],
+        totals=list(v.totals),
+        declared=[wire.DeclaredHand(seat=s, hand=card_strs(h)) for s, h in v.declared_hands],
+    )
+
+
+def view_from_wire(w: wire.View, rules: RuleSet) -> EngineView:
+    """The engine view a local Player expects, rebuilt from the wire ``view``."""
+    return EngineView(
+        rules=rules,
+        seat=w.seat,
+        side=w.side,
+        phase=Phase.PLAY,
+        round_no=w.round,
+        dealer=w.dealer,
+        to_move=w.turn,
+        hand=tuple(parse_card_strs(w.hand)),
+        table=tuple(parse_card_strs(w.table)),
+        hand_sizes=tuple(w.hand_sizes),
+        stock_left=w.stock,
+        captured=tuple(tuple(parse_card_strs(p)) for p in w.captured),
+        scope=tuple(w.scope),
+        scopa_cards=tuple(tuple(parse_card_strs(p)) for p in w.scopa_cards),
+        totals=tuple(w.totals),
+        declared_hands=tuple((d.seat, tuple(parse_card_strs(d.hand))) for d in w.declared),
+        last_round=None,
+        winner=None,
+    )
+
+
+def legal_to_wire(legal: Sequence[EnginePlay | EngineDeclare]) -> tuple[list[wire.LegalMove], list[wire.DeclarationOption]]:
+    """Engine legal actions as the ``legal`` and ``declarations`` of ``your_turn``."""
+    moves: list[wire.LegalMove] = []
+    decls: list[wire.DeclarationOption] = []
+    for a in legal:
+        if isinstance(a, EngineDeclare):
+            decls.append(
+                wire.DeclarationOption(
+                    kind=wire.DeclarationKind(a.kind.value), wild=a.wild, points=DECLARATION_POINTS[a.kind]
+                )
+            )
+        else:
+            moves.append(wire.LegalMove(index=len(moves), card=card_str(a.card), capture=card_strs(a.captured)))
+    return moves, decls
+
+
+def legal_from_wire(turn: wire.YourTurn) -> list[EnginePlay | EngineDeclare]:
+    """``your_turn``'s moves and declarations as engine actions (declarations first)."""
+    out: list[EnginePlay | EngineDeclare] = [
+        EngineDeclare(EngineDeclarationKind(d.kind.value), d.wild) for d in turn.declarations
+    ]
+    for m in turn.legal:
+        out.append(EnginePlay(Card.parse(m.card), mask_of(parse_card_strs(m.capture))))
+    return out
+
+
+def action_to_wire(action: EnginePlay | EngineDeclare) -> wire.Play | wire.Declare:
+    """The command body a client sends for an engine action."""
+    if isinstance(action, EngineDeclare):
+        return wire.Declare(kind=wire.DeclarationKind(action.kind.value), wild=action.wild)
+    return wire.Play(card=card_str(action.card), capture=card_strs(action.captured))
+
+
+def action_from_wire(body: wire.Play | wire.Declare) -> EnginePlay | EngineDeclare:
+    """The engine action a ``play`` / ``declare`` asks for (not yet checked by the rules)."""
+    if isinstance(body, wire.Declare):
+        return EngineDeclare(EngineDeclarationKind(body.kind.value), body.wild)
+    return EnginePlay(Card.parse(body.card), mask_of(parse_card_strs(body.capture)))
+
+
+def breakdown_to_wire(score: RoundScore) -> list[dict[str, int]]:
+    return [{str(k): v for k, v in side.items()} for side in score.breakdown]
+
+
+def score_from_wire(body: wire.RoundEnd) -> RoundScore:
+    """A ``round_end`` as the engine's RoundScore (primiera sums are not on the wire)."""
+    bd = tuple({Category(k): v for k, v in side.items() if k in Category._value2member_map_} for side in body.breakdown)
+    return RoundScore(breakdown=bd, cards=tuple(body.cards), primiera=tuple(0 for _ in body.cards))
