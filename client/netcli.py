@@ -1,18 +1,145 @@
-"""The network subcommands of `scopa` (serve, play, bot): filled in by the network issue."""
+"""The network subcommands of `scopa`: ``serve``, ``play`` (the lobby and games in the
+terminal) and ``bot`` (a bot that plays over TCP)."""
 
 from __future__ import annotations
 
 import argparse
-from typing import Any, Callable
+import asyncio
+import getpass
+import re
+from collections.abc import Callable
+from typing import Any
 
 from rich.console import Console
 
+from scopa.engine import Player
 
-def add_subcommands(sub: Any, add_rules: Callable[[argparse.ArgumentParser], None],
-                    add_display: Callable[[argparse.ArgumentParser], None]) -> None:
-    """No network subcommands yet."""
+from .session import DEFAULT_PORT, ClientSession, ConnectionLost, ServerRefused, parse_address
+
+AddArguments = Callable[[argparse.ArgumentParser], None]
+
+
+def add_subcommands(sub: Any, add_rules: AddArguments, add_display: AddArguments) -> None:
+    """Add ``serve``, ``play`` and ``bot`` to the `scopa` command's subparsers."""
+    serve = sub.add_parser("serve", help="host games: run a server (Ctrl-C stops it)")
+    serve.add_argument("--host", default="127.0.0.1",
+                       help="address to listen on (0.0.0.0 to host on your LAN); default 127.0.0.1")
+    serve.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"TCP port; default {DEFAULT_PORT}")
+
+    play = sub.add_parser("play", help="connect to a server: the lobby, then games in this terminal")
+    _connection_arguments(play, default_name=_default_name())
+    add_rules(play)  # defaults for tables you create
+    add_display(play)
+
+    bot = sub.add_parser("bot", help="run a bot against a server")
+    _connection_arguments(bot, default_name=None)
+    who = bot.add_mutually_exclusive_group()
+    who.add_argument("--strategy", choices=("random", "greedy"), default="greedy", help="built-in bot; default greedy")
+    who.add_argument("--bot", metavar="MODULE:CLASS",
+                     help="your own Bot subclass, e.g. mybot:MyBot or path/to/mybot.py:MyBot")
+    bot.add_argument("--table", metavar="ID", help="join this table (default: the first waiting one, or a new one)")
+    bot.add_argument("--games", type=int, default=1, metavar="N", help="games to play before exiting; default 1")
+    bot.add_argument("--seed", type=int, help="seed of the random strategy")
+    bot.add_argument("--fill-with-bots", default="", metavar="NAMES",
+                     help="when creating a table, seat server bots too, e.g. greedy or random,greedy")
+    bot.add_argument("--quiet", action="store_true", help="print only errors")
+    add_rules(bot)  # tables it creates (and, when given, the only tables it joins)
+
+
+def _connection_arguments(p: argparse.ArgumentParser, default_name: str | None) -> None:
+    p.add_argument("--server", default=f"127.0.0.1:{DEFAULT_PORT}", metavar="HOST:PORT",
+                   help=f"the server; default 127.0.0.1:{DEFAULT_PORT}")
+    p.add_argument("--name", default=default_name,
+                   help="your name at the tables (a number is added if it is taken)")
+
+
+def _default_name() -> str:
+    try:
+        user = getpass.getuser()
+    except Exception:  # noqa: BLE001 - no user name: any name will do
+        user = ""
+    return re.sub(r"[^A-Za-z0-9_.-]", "", user)[:24] or "player"
 
 
 def run(args: argparse.Namespace, console: Console) -> int:
-    console.print(f"[red]unknown command {args.command}[/red]")
-    return 2
+    """Run ``serve``, ``play`` or ``bot``; the exit status."""
+    if args.command == "serve":
+        return _serve(args, console)
+    if args.command not in ("play", "bot"):
+        console.print(f"[red]unknown command {args.command}[/red]")
+        return 2
+    try:
+        host, port = parse_address(args.server)
+    except ValueError as exc:
+        console.print(f"[red]{exc}[/red]")
+        return 2
+    try:
+        if args.command == "play":
+            return asyncio.run(_play(args, host, port, console))
+        return asyncio.run(_bot(args, host, port, console))
+    except ConnectionLost as exc:
+        console.print(f"[red]{exc}[/red]")
+        return 1
+    except ServerRefused as exc:
+        console.print(f"[red]The server refused: {exc.message}[/red] ({exc.code.value})")
+        return 1
+
+
+def _serve(args: argparse.Namespace, console: Console) -> int:
+    from scopa.server import serve  # only the serve command needs the server
+
+    console.print(f"Scopa server on {args.host}:{args.port} (Ctrl-C to stop)")
+    try:
+        asyncio.run(serve(args.host, args.port))
+    except KeyboardInterrupt:
+        pass
+    except OSError as exc:
+        console.print(f"[red]cannot serve on {args.host}:{args.port}: {exc.strerror or exc}[/red]")
+        return 1
+    console.print("server stopped")
+    return 0
+
+
+async def _play(args: argparse.Namespace, host: str, port: int, console: Console) -> int:
+    from .human import TerminalPlayer
+    from .lobby_ui import Lobby
+    from .options import rules_from_args
+    from .render import DeckStyle
+
+    defaults = rules_from_args(args)
+    async with await ClientSession.connect(host, port, args.name) as session:
+        console.print(f"Connected to {host}:{port} as [bold]{session.name}[/bold]. {session.motd}")
+
+        def make_player() -> Player:
+            return TerminalPlayer(session.name, console, DeckStyle(args.deck), not args.no_autoplay, args.delay)
+
+        await Lobby(session, console, make_player, defaults).run()
+    console.print("[dim]bye[/dim]")
+    return 0
+
+
+async def _bot(args: argparse.Namespace, host: str, port: int, console: Console) -> int:
+    from .botrunner import BotRunner, load_bot_class
+    from .bots import make_bot
+    from .options import rules_from_args
+
+    if args.games < 1:
+        console.print("[red]--games must be at least 1[/red]")
+        return 2
+    if args.bot:
+        try:
+            player: Player = load_bot_class(args.bot)()
+        except (ValueError, TypeError) as exc:
+            console.print(f"[red]{exc}[/red]")
+            return 2
+    else:
+        player = make_bot(args.strategy, seed=args.seed)
+    explicit = args.rules or args.players or args.target or args.capture_mode or args.option
+    rules = rules_from_args(args) if explicit else None
+    fill = [n.strip() for n in args.fill_with_bots.split(",") if n.strip()]
+    name = args.name or f"{getattr(player, 'name', 'bot')}-bot"
+    log = (lambda line: None) if args.quiet else (lambda line: console.print(f"[dim]{session.name}:[/dim] {line}"))
+    async with await ClientSession.connect(host, port, name, client="scopa-bot 0.1") as session:
+        runner = BotRunner(session, player, args.games, args.table, rules, fill, log)
+        await runner.run()
+    return 0

@@ -1,0 +1,139 @@
+"""`scopa bot`: run a bot (built-in or a user's :class:`Bot` subclass) against a server.
+
+Without a table id the bot joins the first table waiting for players, or creates a
+2-player table and waits.  Two bots that both found nothing and both created a table
+would wait for ever, so a waiting bot looks at the lobby now and then: if another
+table is waiting too, the bot whose table sorts later moves to the one that sorts first
+(both apply the same order, so exactly one of them moves).
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from scopa.engine import Player, RuleSet
+from scopa.protocol import ErrorCode, TableInfo, TableState
+
+from .game import GameResult
+from .sdk import Bot
+from .session import ClientSession, ServerRefused
+
+LOBBY_POLL_SECONDS = 1.0
+"""How long a bot waits at its own empty table before looking at the lobby again."""
+
+
+def load_bot_class(spec: str) -> type[Bot]:
+    """``module:Class`` or ``path/to/file.py:Class`` → a :class:`Bot` subclass."""
+    module_name, sep, class_name = spec.rpartition(":")
+    if not sep or not module_name or not class_name:
+        raise ValueError(f"--bot wants MODULE:CLASS or FILE.py:CLASS, got {spec!r}")
+    if module_name.endswith(".py"):
+        path = Path(module_name)
+        if not path.is_file():
+            raise ValueError(f"no such file: {module_name}")
+        loader_spec = importlib.util.spec_from_file_location(path.stem, path)
+        assert loader_spec is not None and loader_spec.loader is not None
+        module = importlib.util.module_from_spec(loader_spec)
+        sys.modules[path.stem] = module
+        loader_spec.loader.exec_module(module)
+    else:
+        if "" not in sys.path:
+            sys.path.insert(0, "")  # a module in the current directory, as `python -m` would
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError as exc:
+            raise ValueError(f"cannot import {module_name!r}: {exc}") from None
+    cls = getattr(module, class_name, None)
+    if not (isinstance(cls, type) and issubclass(cls, Player)):
+        raise ValueError(f"{spec!r} is not a Bot (a scopa.client.Bot subclass)")
+    return cls  # type: ignore[return-value]
+
+
+def table_order(table: TableInfo) -> tuple[int, str]:
+    """The order bots agree on: numeric ids by number, then the rest by text."""
+    return (int(table.id), "") if table.id.isdigit() else (sys.maxsize, table.id)
+
+
+def joinable(table: TableInfo, rules: RuleSet | None) -> bool:
+    return (
+        table.state is TableState.WAITING
+        and None in table.seats
+        and (rules is None or table.rules == rules)
+    )
+
+
+@dataclass
+class BotRunner:
+    """Seats ``player`` and plays ``games`` games (each at a table found or made)."""
+
+    session: ClientSession
+    player: Player
+    games: int = 1
+    table: str | None = None
+    rules: RuleSet | None = None  # None: join any waiting table, create with default rules
+    fill_with_bots: Sequence[str] = ()
+    log: Callable[[str], None] = lambda line: None
+    results: list[GameResult] = field(default_factory=list)
+
+    async def run(self) -> list[GameResult]:
+        for n in range(1, self.games + 1):
+            await self.take_a_seat()
+            result = await self.session.play_game(self.player)
+            self.results.append(result)
+            outcome = "won" if result.won else ("no winner" if result.winner is None else "lost")
+            self.log(f"game {n}/{self.games} at table {result.table}: {outcome} "
+                     f"({result.reason}), totals {list(result.totals)}")
+        return self.results
+
+    async def take_a_seat(self) -> None:
+        """Sit at a table whose game has started (or will when the next seat fills)."""
+        if self.table is not None:
+            joined = await self.session.join_table(self.table)
+            self.log(f"joined table {joined.table} at seat {joined.seat}")
+            return
+        while True:
+            if await self._join_first_waiting():
+                return
+            created = await self.session.create_table(self.rules, fill_with_bots=self.fill_with_bots)
+            self.log(f"created table {created.id} ({created.description}); waiting for players")
+            if await self._wait_at_own_table(created.id):
+                return
+
+    async def _join_first_waiting(self, before: TableInfo | None = None) -> bool:
+        tables = sorted((t for t in await self.session.list_tables() if joinable(t, self.rules)), key=table_order)
+        for t in tables:
+            if before is not None and (t.id == before.id or table_order(t) >= table_order(before)):
+                continue
+            if before is not None:
+                await self.session.leave_table()
+                self.log(f"left table {before.id} for table {t.id}, which was waiting first")
+            try:
+                joined = await self.session.join_table(t.id)
+            except ServerRefused as exc:
+                if exc.code in (ErrorCode.TABLE_FULL, ErrorCode.NO_SUCH_TABLE):
+                    if before is not None:
+                        return False  # we gave up our table: look again from the start
+                    continue
+                raise
+            self.log(f"joined table {joined.table} at seat {joined.seat}")
+            return True
+        return False
+
+    async def _wait_at_own_table(self, table_id: str) -> bool:
+        """True when our table's game starts; False if we left it to look again."""
+        while not await self.session.wait_for_game_start(LOBBY_POLL_SECONDS):
+            if self.session.table_id != table_id:
+                return False
+            mine = next((t for t in await self.session.list_tables() if t.id == table_id), None)
+            if mine is None or mine.state is not TableState.WAITING:
+                continue  # it is starting: game_start is on its way
+            if await self._join_first_waiting(before=mine):
+                return True
+            if self.session.table_id is None:
+                return False
+        return True

@@ -1,0 +1,221 @@
+"""`scopa play`: the lobby in the terminal (list, create, join), then games at a table.
+
+Every prompt takes plain text and answers bad input with a hint, never a traceback.
+The game itself is shown and played by :class:`~scopa.client.human.TerminalPlayer`,
+the same as in ``scopa local``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Sequence
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from scopa.engine import Player, Preset, RuleSet, RuleSetError
+from scopa.protocol import TableInfo, TableState
+
+from .bots import STRATEGIES
+from .game import GameResult
+from .options import coerce
+from .session import ClientSession, ServerRefused
+
+InputFn = Callable[[str], str]
+
+MENU = "[bold]c[/bold] create a table · [bold]j ID[/bold] join a table · [bold]r[/bold] refresh · [bold]q[/bold] quit"
+
+
+def render_tables(tables: Sequence[TableInfo]) -> Table | Text:
+    """The lobby's tables: id, rules, who sits where, state."""
+    if not tables:
+        return Text("No tables yet: create one with c.", style="dim")
+    t = Table(title="Tables", expand=False)
+    for column in ("table", "rules", "seats", "state"):
+        t.add_column(column)
+    for info in tables:
+        seats = Text(", ").join(
+            Text(name) if name is not None else Text("free", style="green") for name in info.seats
+        )
+        style = {TableState.WAITING: "green", TableState.PLAYING: "yellow"}.get(info.state, "dim")
+        t.add_row(info.id, info.description or info.rules.describe(), seats, Text(info.state.value, style=style))
+    return t
+
+
+def parse_bots(text: str, empty_seats: int) -> list[str] | str:
+    """``greedy`` fills every empty seat; ``greedy,random`` one bot per name; a hint if bad."""
+    names = [n.strip().lower() for n in text.replace(" ", ",").split(",") if n.strip()]
+    if names in (["none"], ["no"], ["0"]):
+        return []
+    bad = [n for n in names if n not in STRATEGIES]
+    if bad:
+        return f"{bad[0]!r} is not a bot; choose from: {', '.join(STRATEGIES)} (or leave it blank)"
+    if len(names) == 1:
+        return names * empty_seats
+    if len(names) > empty_seats:
+        return f"only {empty_seats} seat(s) to fill, {len(names)} bots named"
+    return names
+
+
+def parse_options(text: str) -> dict[str, object] | str:
+    """``re_bello=true napola=on`` → options; a hint if a word is not NAME=VALUE."""
+    options: dict[str, object] = {}
+    for item in text.replace(",", " ").split():
+        if "=" not in item:
+            return f"options are NAME=VALUE, e.g. re_bello=true; {item!r} is not"
+        key, value = item.split("=", 1)
+        options[key.strip().replace("-", "_")] = coerce(value.strip())
+    return options
+
+
+class Lobby:
+    """The lobby loop of one connected session; returns when the person quits."""
+
+    def __init__(
+        self,
+        session: ClientSession,
+        console: Console,
+        make_player: Callable[[], Player],
+        defaults: RuleSet | None = None,
+        input_fn: InputFn | None = None,
+    ) -> None:
+        self.session = session
+        self.console = console
+        self.make_player = make_player
+        self.defaults = defaults or RuleSet()
+        self.input_fn = input_fn or console.input
+
+    async def ask(self, prompt: str) -> str:
+        # In a thread, so that the session keeps answering the server's pings meanwhile.
+        return (await asyncio.to_thread(self.input_fn, prompt)).strip()
+
+    async def run(self) -> None:
+        tables = await self.show()
+        while True:
+            line = await self.ask("Lobby> ")
+            word, _, rest = line.partition(" ")
+            word = word.lower()
+            if word in ("q", "quit", "exit"):
+                return
+            if word in ("r", "refresh", "l", "list", ""):
+                tables = await self.show()
+            elif word in ("c", "create", "new"):
+                if await self.create():
+                    tables = await self.show()
+            elif word in ("j", "join"):
+                table_id = rest.strip() or await self.ask("Table id: ")
+                if await self.join(table_id, tables):
+                    tables = await self.show()
+            elif any(t.id == line for t in tables):
+                if await self.join(line, tables):
+                    tables = await self.show()
+            else:
+                self.console.print(f"[yellow]{line!r}: not a lobby command.[/yellow] {MENU}")
+
+    async def show(self) -> list[TableInfo]:
+        tables = await self.session.list_tables()
+        self.console.print(render_tables(tables))
+        self.console.print(MENU)
+        return tables
+
+    async def create(self) -> bool:
+        """Ask for the rules and bots, open the table and play there; False if cancelled."""
+        rules = await self.ask_rules()
+        if rules is None:
+            return False
+        bots = await self.ask_bots(rules.players - 1)
+        if bots is None:
+            return False
+        try:
+            table = await self.session.create_table(rules, fill_with_bots=bots)
+        except ServerRefused as exc:
+            self.console.print(f"[red]The server refused:[/red] {exc.message}")
+            return False
+        self.console.print(f"Table [bold]{table.id}[/bold] is open: {table.description}.")
+        await self.play()
+        return True
+
+    async def ask_rules(self) -> RuleSet | None:
+        d = self.defaults
+        presets = ", ".join(p.value for p in Preset)
+        while True:
+            preset = await self.ask(f"Preset ({presets}) [{d.preset.value if d.preset else 'scopa'}]: ")
+            preset = preset.lower() or (d.preset.value if d.preset else "scopa")
+            base = self._build(preset, {})
+            if isinstance(base, str):
+                self.console.print(f"[yellow]{base}[/yellow]")
+                continue
+            if base.preset != d.preset:
+                d = base  # a new preset: its own players and target are the defaults now
+            # Options given on the command line (-o …) stay, unless the preset changed.
+            carried = {k: v for k, v in d.model_dump().items() if v != getattr(base, k) and k != "preset"}
+            options: dict[str, object] = dict(carried)
+            for field, choices in (("players", (2, 3, 4, 6)), ("target", (11, 16, 21, 31, 51))):
+                answer = await self._ask_choice(field.capitalize(), choices, getattr(d, field))
+                options[field] = answer
+            modes = ("traditional", "fewest", "free")
+            options["capture_mode"] = await self._ask_choice("Capture mode", modes, d.capture_mode.value)
+            extra = await self.ask("Other options, NAME=VALUE … (e.g. re_bello=true) [none]: ")
+            parsed = parse_options(extra)
+            if isinstance(parsed, str):
+                self.console.print(f"[yellow]{parsed}[/yellow]")
+                continue
+            options.update(parsed)
+            rules = self._build(preset, options)
+            if isinstance(rules, str):
+                self.console.print(f"[yellow]Those rules do not work: {rules}[/yellow] Let's try again.")
+                continue
+            self.console.print(f"Rules: [bold]{rules.describe()}[/bold]")
+            return rules
+
+    async def _ask_choice(self, label: str, choices: Sequence[object], default: object) -> object:
+        while True:
+            answer = await self.ask(f"{label} ({', '.join(map(str, choices))}) [{default}]: ")
+            if not answer:
+                return default
+            value = coerce(answer.lower())
+            if value in choices:
+                return value
+            self.console.print(f"[yellow]choose one of {', '.join(map(str, choices))}, or Enter for {default}[/yellow]")
+
+    def _build(self, preset: str, options: dict[str, object]) -> RuleSet | str:
+        try:
+            return RuleSet.build(preset, **options)
+        except RuleSetError as exc:
+            return str(exc)
+
+    async def ask_bots(self, empty_seats: int) -> list[str] | None:
+        while True:
+            answer = await self.ask(
+                f"Bots for the {empty_seats} other seat(s) ({', '.join(STRATEGIES)}; one name fills them all; "
+                "blank = wait for people): "
+            )
+            bots = parse_bots(answer, empty_seats)
+            if isinstance(bots, str):
+                self.console.print(f"[yellow]{bots}[/yellow]")
+                continue
+            return bots
+
+    async def join(self, table_id: str, tables: Sequence[TableInfo]) -> bool:
+        if not table_id:
+            return False
+        try:
+            joined = await self.session.join_table(table_id)
+        except ServerRefused as exc:
+            self.console.print(f"[yellow]Cannot join table {table_id!r}: {exc.message}[/yellow]")
+            return False
+        self.console.print(f"You sit at table [bold]{joined.table}[/bold], seat {joined.seat + 1}.")
+        await self.play()
+        return True
+
+    async def play(self) -> GameResult:
+        if not await self.session.wait_for_game_start(0):
+            self.console.print("[dim]Waiting for the other seats to fill…[/dim]")
+        result = await self.session.play_game(self.make_player())
+        if result.winner is None:
+            self.console.print(f"[bold]The game ended without a winner ({result.reason}).[/bold]")
+        else:
+            self.console.print("[bold green]You won![/bold green]" if result.won else "[bold]You lost.[/bold]")
+        self.console.print("[dim]Back in the lobby.[/dim]")
+        return result

@@ -1,0 +1,375 @@
+"""A client connection to a Scopa server: lobby calls and games driven by a local Player.
+
+:class:`ClientSession` speaks the protocol of docs/PROTOCOL.md over an asyncio TCP
+stream, through the sans-I/O :class:`~scopa.protocol.Connection`.  A background task
+reads the stream, answers ``ping`` at once (even while a person is thinking at a
+prompt) and queues every other command.  Lobby calls send one command and wait for the
+reply that names it in ``re``; anything else that arrives meanwhile (a ``game_start``,
+a ``table_update``) is kept, in order, for :meth:`ClientSession.play_game`, which
+turns the table's commands into engine events for any :class:`~scopa.engine.Player`
+(a bot, the terminal player), so the same Player runs locally and over TCP::
+
+    async with await ClientSession.connect("127.0.0.1", 7015, "ada") as session:
+        await session.create_table(preset="scopa", fill_with_bots=["greedy"])
+        result = await session.play_game(GreedyBot())
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections import deque
+from collections.abc import Awaitable, Callable, Iterable, Mapping
+from types import TracebackType
+
+from pydantic import ValidationError
+
+from scopa.engine import Player, RuleSet
+from scopa.protocol import (
+    LOBBY,
+    Body,
+    Bye,
+    Command,
+    Connection,
+    ConnectionRole,
+    CreateTable,
+    Error,
+    ErrorCode,
+    Hello,
+    JoinTable,
+    Joined,
+    LeaveTable,
+    Left,
+    ListTables,
+    Ping,
+    Pong,
+    ProtocolError,
+    TableCreated,
+    TableInfo,
+    Tables,
+    Welcome,
+)
+
+from .game import GameResult, GameTranslator
+
+CLIENT_SOFTWARE = "scopa-client 0.1"
+DEFAULT_PORT = 7015
+_MAX_NAME = 24
+
+
+class SessionError(Exception):
+    """Base of the client's errors."""
+
+
+class ConnectionLost(SessionError):
+    """The server closed the connection (or said ``bye``, or sent a fatal error)."""
+
+
+class ServerRefused(SessionError):
+    """The server answered a request with an ``error``; ``code`` is its ErrorCode."""
+
+    def __init__(self, code: ErrorCode, message: str) -> None:
+        super().__init__(f"{code.value}: {message}")
+        self.code = code
+        self.message = message
+
+
+_CLOSED = object()  # queue sentinel: the stream ended
+
+
+def parse_address(text: str, default_port: int = DEFAULT_PORT) -> tuple[str, int]:
+    """``host:port`` (or ``host``, or ``:port``) → ``(host, port)``; ValueError if bad."""
+    host, sep, port = text.strip().rpartition(":")
+    if not sep:
+        host, port = port, ""
+    host = host.strip("[]") or "127.0.0.1"
+    if not port:
+        return host, default_port
+    if not port.isdigit() or not 0 < int(port) < 65536:
+        raise ValueError(f"bad port in {text!r}: use HOST:PORT, e.g. 127.0.0.1:{default_port}")
+    return host, int(port)
+
+
+def name_variants(name: str) -> Iterable[str]:
+    """``ada``, then ``ada2``, ``ada3`` … (cut to the 24-character limit)."""
+    yield name[:_MAX_NAME]
+    n = 2
+    while True:
+        suffix = str(n)
+        yield name[: _MAX_NAME - len(suffix)] + suffix
+        n += 1
+
+
+class ClientSession:
+    """One connection to a server, after the welcome.  Use :meth:`connect` to make one."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self._reader = reader
+        self._writer = writer
+        self._conn = Connection(ConnectionRole.CLIENT)
+        self._inbox: asyncio.Queue[Command | object] = asyncio.Queue()
+        self._backlog: deque[Command] = deque()
+        self._closed_reason: str | None = None
+        self._reader_task: asyncio.Task[None] | None = None
+        self.name: str = ""
+        self.party: str = ""
+        self.motd: str = ""
+        self.server: str = ""
+        self.table_id: str | None = None
+        self.seat: int | None = None
+        self.on_chat: Callable[[str, str], Awaitable[None] | None] | None = None
+
+    # ------------------------------------------------------------------ connecting
+
+    @classmethod
+    async def connect(
+        cls, host: str, port: int, name: str, *, client: str = CLIENT_SOFTWARE, attempts: int = 20
+    ) -> ClientSession:
+        """Open a connection and say hello as ``name`` (``name2``, ``name3``… if taken)."""
+        try:
+            reader, writer = await asyncio.open_connection(host, port)
+        except OSError as exc:
+            raise ConnectionLost(f"cannot connect to {host}:{port}: {exc.strerror or exc}") from None
+        session = cls(reader, writer)
+        session._reader_task = asyncio.create_task(session._read_loop(), name="scopa-client-reader")
+        try:
+            await session._hello(name, client, attempts)
+        except BaseException:
+            await session.close()
+            raise
+        return session
+
+    async def _hello(self, name: str, client: str, attempts: int) -> None:
+        for _, candidate in zip(range(attempts), name_variants(name)):
+            seq = self._send(Hello(name=candidate, client=client), str(LOBBY))
+            reply = await self._reply_to(seq)
+            if isinstance(reply.body, Welcome):
+                self.name, self.party = candidate, reply.body.you
+                self.motd, self.server = reply.body.motd, reply.body.server
+                return
+            assert isinstance(reply.body, Error)
+            if reply.body.code is not ErrorCode.NAME_TAKEN:
+                raise ServerRefused(reply.body.code, reply.body.message)
+        raise ServerRefused(ErrorCode.NAME_TAKEN, f"no free name like {name!r} after {attempts} tries")
+
+    async def __aenter__(self) -> ClientSession:
+        return self
+
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        await self.close()
+
+    async def close(self, reason: str = "bye") -> None:
+        """Say ``bye`` (if the connection is still open) and close it."""
+        if self._closed_reason is None:
+            with contextlib.suppress(Exception):
+                self._send(Bye(reason=reason[:200]), str(LOBBY))
+                await self._writer.drain()
+            self._closed_reason = "closed by this client"
+        if self._reader_task is not None:
+            self._reader_task.cancel()
+            with contextlib.suppress(BaseException):
+                await self._reader_task
+        self._writer.close()
+        with contextlib.suppress(Exception):
+            await self._writer.wait_closed()
+
+    @property
+    def closed(self) -> bool:
+        return self._closed_reason is not None
+
+    # ------------------------------------------------------------------ the lobby
+
+    async def list_tables(self) -> list[TableInfo]:
+        """The server's tables (``list_tables`` → ``tables``)."""
+        reply = await self._request(ListTables(), str(LOBBY))
+        assert isinstance(reply.body, Tables)
+        return list(reply.body.tables)
+
+    async def create_table(
+        self,
+        rules: RuleSet | None = None,
+        *,
+        preset: str | None = None,
+        options: Mapping[str, bool | int | str | None] | None = None,
+        fill_with_bots: Iterable[str] = (),
+        sit: bool = True,
+    ) -> TableInfo:
+        """Open a table (full ``rules``, or ``preset`` + ``options``); seated at once if ``sit``."""
+        fields = {"rules": rules, "preset": preset, "options": dict(options or {}),
+                  "fill_with_bots": list(fill_with_bots), "sit": sit}
+        try:
+            body = CreateTable.model_validate(fields, strict=False)
+        except ValidationError as exc:
+            raise ValueError(f"cannot ask for that table: {exc.errors()[0]['msg']}") from None
+        seq = self._send(body, str(LOBBY))
+        created: TableInfo | None = None
+        joined = not sit
+        while created is None or not joined:
+            reply = await self._reply_to(seq)
+            if isinstance(reply.body, Error):
+                raise ServerRefused(reply.body.code, reply.body.message)
+            if isinstance(reply.body, TableCreated):
+                created = reply.body.table
+            elif isinstance(reply.body, Joined):
+                self._seated(reply.body)
+                joined = True
+        return created
+
+    async def join_table(self, table_id: str) -> Joined:
+        """Take the lowest free seat at ``table_id``."""
+        reply = await self._request(JoinTable(table=table_id), str(LOBBY))
+        assert isinstance(reply.body, Joined)
+        self._seated(reply.body)
+        return reply.body
+
+    async def leave_table(self) -> Left | None:
+        """Leave the current table (a game in progress is abandoned)."""
+        if self.table_id is None:
+            return None
+        reply = await self._request(LeaveTable(table=self.table_id), str(LOBBY))
+        assert isinstance(reply.body, Left)
+        self._unseated()
+        return reply.body
+
+    def _seated(self, joined: Joined) -> None:
+        self.table_id, self.seat = joined.table, joined.seat
+
+    def _unseated(self) -> None:
+        self.table_id = self.seat = None
+        # What a finished table still sent us is of no use at the next one.
+        self._backlog = deque(c for c in self._backlog if not c.sender.startswith("table:"))
+
+    # ------------------------------------------------------------------ a game
+
+    async def wait_for_game_start(self, timeout: float | None = None) -> bool:
+        """Whether the table's ``game_start`` has arrived (waiting up to ``timeout`` s)."""
+        return await self._peek(lambda c: c.name == "game_start", timeout) is not None
+
+    async def play_game(self, player: Player) -> GameResult:
+        """Play one game at the current table with ``player`` choosing the moves.
+
+        Waits for the game to start (the table's last seat to fill), then turns every
+        command into engine events for ``player.notify``, ``your_turn`` into
+        ``player.choose`` and a refused move into ``player.rejected``.  Returns when the
+        game ends, after the server has sent us back to the lobby.
+        """
+        if self.table_id is None or self.seat is None:
+            raise SessionError("not seated at a table: create_table or join_table first")
+        game = GameTranslator(player, self.seat, self.table_id)
+        while not game.over:
+            command = await self._next()
+            reply = await game.handle(command)
+            if reply is not None:
+                body, recipient, re = reply
+                self._send(body, recipient, re=re)
+            elif isinstance(command.body, Left) and command.body.table == self.table_id:
+                self._unseated()
+                return game.result(command.body.reason)
+        # After game_end the server sends `left` (game_over): wait for it so that the
+        # next lobby call does not race with the table letting us go.
+        left = await self._peek(lambda c: isinstance(c.body, Left), timeout=10.0)
+        if left is not None:
+            self._backlog.remove(left)
+        self._unseated()
+        return game.result(left.body.reason if left is not None else None)  # type: ignore[union-attr]
+
+    # ------------------------------------------------------------------ plumbing
+
+    def _send(self, body: Body, recipient: str, re: int | None = None) -> int:
+        if self._closed_reason is not None:
+            raise ConnectionLost(f"connection closed: {self._closed_reason}")
+        command = self._conn.command(body, recipient=recipient, re=re)
+        self._writer.write(self._conn.send(command))
+        return command.seq
+
+    async def _request(self, body: Body, recipient: str) -> Command:
+        reply = await self._reply_to(self._send(body, recipient))
+        if isinstance(reply.body, Error):
+            raise ServerRefused(reply.body.code, reply.body.message)
+        return reply
+
+    async def _reply_to(self, seq: int) -> Command:
+        """The next command answering our command ``seq``; others are kept for later."""
+        found = await self._peek(lambda c: c.re == seq)
+        assert found is not None
+        self._backlog.remove(found)
+        return found
+
+    async def _peek(self, match: Callable[[Command], bool], timeout: float | None = None) -> Command | None:
+        """The first kept or incoming command that ``match``es, left in the backlog."""
+        for command in self._backlog:
+            if match(command):
+                return command
+        try:
+            async with asyncio.timeout(timeout):
+                while True:
+                    command = await self._receive()
+                    self._backlog.append(command)
+                    if match(command):
+                        return command
+        except TimeoutError:
+            return None
+
+    async def _next(self) -> Command:
+        """The oldest command not yet consumed."""
+        if self._backlog:
+            return self._backlog.popleft()
+        return await self._receive()
+
+    async def _receive(self) -> Command:
+        item = await self._inbox.get()
+        if item is _CLOSED:
+            self._inbox.put_nowait(_CLOSED)  # every later read fails the same way
+            raise ConnectionLost(f"connection closed: {self._closed_reason}")
+        assert isinstance(item, Command)
+        return item
+
+    async def _read_loop(self) -> None:
+        try:
+            while True:
+                data = await self._reader.read(65536)
+                if not data:
+                    self._lost("the server closed the connection")
+                    return
+                self._conn.feed(data)
+                while True:
+                    try:
+                        command = self._conn.next_command()
+                    except ProtocolError as exc:
+                        if exc.fatal:
+                            self._lost(f"unreadable data from the server: {exc.message}")
+                            return
+                        with contextlib.suppress(ProtocolError):
+                            self._writer.write(self._conn.error_for(exc, recipient=str(LOBBY)))
+                        continue
+                    if command is None:
+                        break
+                    if not self._dispatch(command):
+                        return
+        except (ConnectionError, OSError) as exc:
+            self._lost(f"connection error: {exc}")
+
+    def _dispatch(self, command: Command) -> bool:
+        """Handle what needs no caller; False once the connection is over."""
+        body = command.body
+        if isinstance(body, Ping):
+            with contextlib.suppress(ProtocolError):
+                self._writer.write(self._conn.send_body(Pong(nonce=body.nonce), recipient=command.sender, re=command.seq))
+            return True
+        if isinstance(body, Pong):
+            return True
+        if isinstance(body, Bye):
+            self._lost(f"the server said bye ({body.reason or 'no reason given'})")
+            return False
+        if isinstance(body, Error) and body.fatal:
+            self._lost(f"the server ended the connection: {body.code.value}: {body.message}")
+            return False
+        self._inbox.put_nowait(command)
+        return True
+
+    def _lost(self, reason: str) -> None:
+        if self._closed_reason is None:
+            self._closed_reason = reason
+        self._inbox.put_nowait(_CLOSED)
