@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from rich.console import Console
 from rich.table import Table
@@ -88,7 +89,8 @@ class Lobby:
 
     async def ask(self, prompt: str) -> str:
         # In a thread, so that the session keeps answering the server's pings meanwhile.
-        return (await asyncio.to_thread(self.input_fn, prompt)).strip()
+        prompt_text: Any = Text(prompt) if self.input_fn == self.console.input else prompt  # no markup
+        return (await asyncio.to_thread(self.input_fn, prompt_text)).strip()
 
     async def run(self) -> None:
         tables = await self.show()

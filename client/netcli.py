@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import concurrent.futures
 import getpass
+import logging
 import re
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -88,6 +91,8 @@ def run(args: argparse.Namespace, console: Console) -> int:
 def _serve(args: argparse.Namespace, console: Console) -> int:
     from scopa.server import serve  # only the serve command needs the server
 
+    if not logging.getLogger().handlers:  # the server logs connections, tables and games
+        logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", datefmt="%H:%M:%S")
     console.print(f"Scopa server on {args.host}:{args.port} (Ctrl-C to stop)")
     try:
         asyncio.run(serve(args.host, args.port))
@@ -100,12 +105,38 @@ def _serve(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
+class DaemonExecutor(concurrent.futures.ThreadPoolExecutor):
+    """Runs each call (a blocking ``input()``) in its own daemon thread.
+
+    The default executor's threads are joined at exit, so after Ctrl-C a prompt still
+    waiting for a line would keep the program alive until Enter; daemon threads do not.
+    """
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> concurrent.futures.Future[Any]:
+        future: concurrent.futures.Future[Any] = concurrent.futures.Future()
+
+        def work() -> None:
+            if not future.set_running_or_notify_cancel():
+                return
+            try:
+                future.set_result(fn(*args, **kwargs))
+            except BaseException as exc:  # noqa: BLE001 - handed to the awaiting coroutine
+                future.set_exception(exc)
+
+        threading.Thread(target=work, daemon=True, name="scopa-input").start()
+        return future
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        """Nothing to join: a prompt still waiting is simply left behind."""
+
+
 async def _play(args: argparse.Namespace, host: str, port: int, console: Console) -> int:
     from .human import TerminalPlayer
     from .lobby_ui import Lobby
     from .options import rules_from_args
     from .render import DeckStyle
 
+    asyncio.get_running_loop().set_default_executor(DaemonExecutor())
     defaults = rules_from_args(args)
     async with await ClientSession.connect(host, port, args.name) as session:
         console.print(f"Connected to {host}:{port} as [bold]{session.name}[/bold]. {session.motd}")

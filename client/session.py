@@ -21,6 +21,7 @@ import contextlib
 from collections import deque
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from types import TracebackType
+from typing import TypeVar
 
 from pydantic import ValidationError
 
@@ -74,6 +75,8 @@ class ServerRefused(SessionError):
         self.message = message
 
 
+T = TypeVar("T")
+
 _CLOSED = object()  # queue sentinel: the stream ended
 
 
@@ -111,6 +114,7 @@ class ClientSession:
         self._backlog: deque[Command] = deque()
         self._closed_reason: str | None = None
         self._reader_task: asyncio.Task[None] | None = None
+        self._lost_event = asyncio.Event()
         self.name: str = ""
         self.party: str = ""
         self.motd: str = ""
@@ -260,7 +264,7 @@ class ClientSession:
         game = GameTranslator(player, self.seat, self.table_id)
         while not game.over:
             command = await self._next()
-            reply = await game.handle(command)
+            reply = await self._unless_lost(game.handle(command))
             if reply is not None:
                 body, recipient, re = reply
                 self._send(body, recipient, re=re)
@@ -276,6 +280,21 @@ class ClientSession:
         return game.result(left.body.reason if left is not None else None)  # type: ignore[union-attr]
 
     # ------------------------------------------------------------------ plumbing
+
+    async def _unless_lost(self, work: Awaitable[T]) -> T:
+        """``await work``, unless the connection is lost first (a Player thinking, a
+        person at the prompt): then it is cancelled and :class:`ConnectionLost` raised."""
+        task = asyncio.ensure_future(work)
+        lost = asyncio.ensure_future(self._lost_event.wait())
+        try:
+            await asyncio.wait((task, lost), return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            lost.cancel()
+            if not task.done():
+                task.cancel()
+        if task.done() and not task.cancelled():
+            return task.result()
+        raise ConnectionLost(f"connection closed: {self._closed_reason}")
 
     def _send(self, body: Body, recipient: str, re: int | None = None) -> int:
         if self._closed_reason is not None:
@@ -373,3 +392,4 @@ class ClientSession:
         if self._closed_reason is None:
             self._closed_reason = reason
         self._inbox.put_nowait(_CLOSED)
+        self._lost_event.set()

@@ -1,0 +1,37 @@
+"""A complete Scopa bot with the SDK: `python examples/sdk_bot.py [HOST:PORT] [GAMES]`
+joins the first table waiting for players (or opens one and waits) and plays.  The same
+Sweeper plays locally too: play_local(RuleSet(), [Sweeper(), GreedyBot()], seed).
+"""
+
+import asyncio
+import sys
+
+from scopa.client import Bot, ClientSession
+from scopa.engine import CARDS, Play
+
+
+class Sweeper(Bot):
+    """Takes as many cards as it can; with nothing to take, lays down its lowest card."""
+
+    def pick(self, view, legal):
+        plays = [a for a in legal if isinstance(a, Play)]
+        if len(plays) < len(legal):
+            return legal[0]  # a Cirulla declaration (they come first): free points
+        return max(plays, key=lambda p: (p.capture.bit_count(), -CARDS[p.card].value))
+
+
+async def main(address: str = "127.0.0.1:7015", games: str = "1") -> None:
+    host, port = address.rsplit(":", 1)
+    async with await ClientSession.connect(host, int(port), "sweeper") as session:
+        for n in range(1, int(games) + 1):
+            waiting = [t for t in await session.list_tables() if t.state == "waiting" and None in t.seats]
+            if waiting:
+                await session.join_table(waiting[0].id)
+            else:
+                await session.create_table()  # default rules, 2 seats: wait for an opponent
+            result = await session.play_game(Sweeper())
+            print(f"game {n}: {'won' if result.won else 'lost'}, totals {list(result.totals)}")
+
+
+if __name__ == "__main__":
+    asyncio.run(main(*sys.argv[1:]))
