@@ -158,7 +158,7 @@ class Lobby:
                 options[field] = answer
             modes = ("traditional", "fewest", "free")
             options["capture_mode"] = await self._ask_choice("Capture mode", modes, d.capture_mode.value)
-            extra = await self.ask("Other options, NAME=VALUE … (e.g. re_bello=true) [none]: ")
+            extra = await self.ask("Other options (NAME=VALUE …, e.g. re_bello=true) [none]: ")
             parsed = parse_options(extra)
             if isinstance(parsed, str):
                 self.console.print(f"[yellow]{parsed}[/yellow]")

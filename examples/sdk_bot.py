@@ -1,6 +1,6 @@
-"""A complete Scopa bot with the SDK: `python examples/sdk_bot.py [HOST:PORT] [GAMES]`
-joins the first table waiting for players (or opens one and waits) and plays.  The same
-Sweeper plays locally too: play_local(RuleSet(), [Sweeper(), GreedyBot()], seed).
+"""A complete Scopa bot with the SDK: `python examples/sdk_bot.py [HOST:PORT] [GAMES] [BOT]`
+joins the first table waiting for players, or opens one (against the server's BOT, e.g.
+greedy, if named) and plays.  It plays locally too: play_local(rules, [Sweeper(), ...], seed).
 """
 
 import asyncio
@@ -20,7 +20,7 @@ class Sweeper(Bot):
         return max(plays, key=lambda p: (p.capture.bit_count(), -CARDS[p.card].value))
 
 
-async def main(address: str = "127.0.0.1:7015", games: str = "1") -> None:
+async def main(address: str = "127.0.0.1:7015", games: str = "1", *opponent: str) -> None:
     host, port = address.rsplit(":", 1)
     async with await ClientSession.connect(host, int(port), "sweeper") as session:
         for n in range(1, int(games) + 1):
@@ -28,7 +28,7 @@ async def main(address: str = "127.0.0.1:7015", games: str = "1") -> None:
             if waiting:
                 await session.join_table(waiting[0].id)
             else:
-                await session.create_table()  # default rules, 2 seats: wait for an opponent
+                await session.create_table(fill_with_bots=opponent)  # default rules, 2 seats
             result = await session.play_game(Sweeper())
             print(f"game {n}: {'won' if result.won else 'lost'}, totals {list(result.totals)}")
 

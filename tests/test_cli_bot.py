@@ -1,0 +1,99 @@
+"""`scopa bot` and `scopa serve` as processes, against a real server."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pexpect
+
+from scopa.client.testing import ServerThread
+
+ROOT = Path(__file__).resolve().parent.parent
+SCOPA = [sys.executable, "-m", "scopa.client.cli"]
+SAFETY = 90
+
+
+def bot(address: str, *extra: str) -> subprocess.Popen[str]:
+    return subprocess.Popen([*SCOPA, "bot", "--server", address, *extra], cwd=ROOT, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=dict(os.environ, NO_COLOR="1"))
+
+
+def finish(proc: subprocess.Popen[str]) -> tuple[int, str]:
+    try:
+        out, _ = proc.communicate(timeout=SAFETY)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        out, _ = proc.communicate()
+        raise AssertionError(f"bot did not finish:\n{out}") from None
+    return proc.returncode, out
+
+
+def test_two_bot_processes_play_two_games_and_exit_0() -> None:
+    with ServerThread() as server:
+        first = bot(server.address, "--strategy", "random", "--games", "2", "--name", "alpha")
+        second = bot(server.address, "--strategy", "greedy", "--games", "2", "--name", "beta")
+        (rc1, out1), (rc2, out2) = finish(first), finish(second)
+    assert rc1 == 0 and rc2 == 0, out1 + out2
+    for out in (out1, out2):
+        assert "game 1/2" in out and "game 2/2" in out and "Traceback" not in out
+    totals1 = [line.rsplit("totals", 1)[1] for line in out1.splitlines() if "totals" in line]
+    totals2 = [line.rsplit("totals", 1)[1] for line in out2.splitlines() if "totals" in line]
+    assert totals1 == totals2  # they played each other
+
+
+def test_a_user_bot_class_joins_a_given_table() -> None:
+    with ServerThread() as server:
+        host = bot(server.address, "--games", "1", "--name", "host", "--target", "16")
+        first_line = host.stdout.readline()  # type: ignore[union-attr]
+        guest = bot(server.address, "--bot", "examples/sdk_bot.py:Sweeper", "--table", "1", "--quiet")
+        (rc1, out1), (rc2, out2) = finish(host), finish(guest)
+    assert rc1 == 0 and rc2 == 0, out1 + out2
+    assert "created table 1" in first_line and "waiting" in first_line
+    assert "game 1/1 at table 1" in out1 and out2.strip() == ""
+
+
+def test_bot_with_fill_and_rules_plays_alone_against_server_bots() -> None:
+    with ServerThread() as server:
+        rc, out = finish(bot(server.address, "--rules", "scopone", "--fill-with-bots", "random,greedy,random"))
+    assert rc == 0 and "game 1/1" in out, out
+
+
+def test_bot_errors_are_messages_not_tracebacks() -> None:
+    with socket.create_server(("127.0.0.1", 0)) as s:
+        free = s.getsockname()[1]
+    rc, out = finish(bot(f"127.0.0.1:{free}"))
+    assert rc == 1 and "cannot connect" in out and "Traceback" not in out
+    rc, out = finish(bot("127.0.0.1:notaport"))
+    assert rc == 2 and "bad port" in out
+    rc, out = finish(bot("127.0.0.1:1", "--bot", "nosuchmodule_zz:Bot"))
+    assert rc == 2 and "cannot import" in out
+    with ServerThread() as server:
+        rc, out = finish(bot(server.address, "--table", "nope"))
+        assert rc == 1 and "no_such_table" in out and "Traceback" not in out
+        rc, out = finish(bot(server.address, "--players", "6", "-o", "teams=false"))
+        assert rc == 2 and "Those rules do not work" in out
+
+
+def test_serve_stops_cleanly_on_ctrl_c() -> None:
+    with socket.create_server(("127.0.0.1", 0)) as s:
+        port = s.getsockname()[1]
+    child = pexpect.spawn(SCOPA[0], [*SCOPA[1:], "serve", "--port", str(port)], cwd=str(ROOT),
+                          encoding="utf-8", timeout=30, env=dict(os.environ, NO_COLOR="1"))
+    try:
+        child.expect("listening on")
+        finished = bot(f"127.0.0.1:{port}", "--fill-with-bots", "greedy")
+        assert finish(finished)[0] == 0
+        child.expect("closed")  # the server logs the bot's goodbye
+        child.kill(signal.SIGINT)
+        child.expect("server stopped")
+        child.expect(pexpect.EOF)
+        child.close()
+        assert child.exitstatus == 0
+    finally:
+        if child.isalive():
+            child.terminate(force=True)
