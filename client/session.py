@@ -121,7 +121,6 @@ class ClientSession:
         self.server: str = ""
         self.table_id: str | None = None
         self.seat: int | None = None
-        self.on_chat: Callable[[str, str], Awaitable[None] | None] | None = None
 
     # ------------------------------------------------------------------ connecting
 

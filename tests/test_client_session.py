@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import re
 from collections.abc import AsyncIterator, Sequence
 
 import pytest
@@ -275,3 +276,22 @@ async def test_connecting_to_nothing_is_connection_lost() -> None:
     await server.wait_closed()
     with pytest.raises(ConnectionLost, match="cannot connect"):
         await ClientSession.connect("127.0.0.1", free_port, "joe")
+
+
+async def test_cirulla_declarations_are_numbered_moves_for_a_person(port: int) -> None:
+    offered: list[int] = []
+
+    class Watching(TerminalPlayer):
+        async def choose(self, view: View, legal: Sequence[Play | Declare]) -> Play | Declare:
+            offered.append(sum(isinstance(a, Declare) for a in legal))
+            return await super().choose(view, legal)
+
+    out = io.StringIO()
+    console = Console(file=out, width=120, color_system=None)
+    async with asyncio.timeout(SAFETY):
+        async with await ClientSession.connect("127.0.0.1", port, "kim") as s:
+            await s.create_table(preset="cirulla", fill_with_bots=["greedy"])
+            result = await s.play_game(Watching("kim", console, input_fn=lambda prompt: "1"))
+    assert result.winner is not None and result.rejected == 0
+    if any(offered):  # a declaration is listed first, as move 1, and typing 1 makes it
+        assert re.search(r" 1\.\s+declare", out.getvalue()) and "You declared" in out.getvalue()
