@@ -1,0 +1,6 @@
+"""scopa.server: the asyncio NetworkEngine — lobby, tables, one game master per table."""
+
+from .network import DEFAULT_PORT, NetworkEngine, serve
+from .table import NetworkPlayer, Table
+
+__all__ = ["DEFAULT_PORT", "NetworkEngine", "NetworkPlayer", "Table", "serve"]

@@ -1,0 +1,283 @@
+"""The NetworkEngine: the asyncio TCP server, its lobby and its tables.
+
+It holds the authoritative state of every table; each table runs its own GameMaster
+(as a task) whose remote seats are NetworkPlayers.  Every command a client sends is
+checked against the connection it came on (``scopa.protocol.Connection`` rejects a
+forged sender) and against the table it names.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+import random
+
+from scopa.client.bots import STRATEGIES
+from scopa.engine import RuleSet, RuleSetError
+from scopa.protocol import PROTOCOL_VERSION, ProtocolError
+from scopa.protocol import commands as wire
+from scopa.protocol.errors import ErrorCode
+from scopa.protocol.parties import parse_party
+
+from .session import ClientSession
+from .table import Table
+
+log = logging.getLogger("scopa.server")
+
+DEFAULT_PORT = 7015
+SERVER_NAME = "scopa-server 0.1"
+READ_CHUNK = 65536
+MAX_FINISHED_TABLES = 64  # finished tables kept in the listing for a while
+
+
+class NetworkEngine:
+    """Many tables, one lobby, one TCP listener."""
+
+    def __init__(self, host: str = "127.0.0.1", port: int = DEFAULT_PORT, seed: int | None = None) -> None:
+        self.host = host
+        self.port = port
+        self._seeds = random.Random(seed) if seed is not None else random.SystemRandom()
+        self.sessions: dict[int, ClientSession] = {}
+        self.names: dict[str, ClientSession] = {}
+        self.tables: dict[str, Table] = {}
+        self._ids = itertools.count(1)
+        self._table_ids = itertools.count(1)
+        self._server: asyncio.Server | None = None
+        self._handlers: set[asyncio.Task[None]] = set()
+
+    # ------------------------------------------------------------------ lifecycle
+
+    async def start(self) -> None:
+        self._server = await asyncio.start_server(self._accept, self.host, self.port)
+        sock = self._server.sockets[0]
+        self.port = sock.getsockname()[1]
+        log.info("listening on %s:%s", self.host, self.port)
+
+    async def stop(self) -> None:
+        """Stop listening, say bye to every client, cancel the games, close everything."""
+        if self._server is not None:
+            self._server.close()
+        for table in list(self.tables.values()):
+            if table.task is not None:
+                table.task.cancel()
+        for sess in list(self.sessions.values()):
+            sess.send(wire.Bye(reason="server shutting down"))
+            sess.close()
+        for sess in list(self.sessions.values()):
+            try:
+                await asyncio.wait_for(sess.wait_closed(), 2)
+            except TimeoutError:
+                sess.abort()
+        for task in list(self._handlers):
+            task.cancel()
+        await asyncio.gather(*self._handlers, return_exceptions=True)
+        tasks = [t.task for t in self.tables.values() if t.task is not None]
+        await asyncio.gather(*tasks, return_exceptions=True)
+        if self._server is not None:
+            await self._server.wait_closed()
+        log.info("server stopped")
+
+    async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        task = asyncio.current_task()
+        assert task is not None
+        self._handlers.add(task)
+        sess = ClientSession(next(self._ids), reader, writer)
+        self.sessions[sess.id] = sess
+        log.info("connection %s from %s", sess.id, sess.peer)
+        try:
+            await self._read_loop(sess)
+        except (ConnectionError, OSError):
+            pass
+        except asyncio.CancelledError:
+            pass
+        except Exception:  # a bug in handling one client must not take the server down
+            log.exception("connection %s: unexpected error", sess.id)
+        finally:
+            self._disconnected(sess)
+            self._handlers.discard(task)
+            sess.close()  # flush what is queued (e.g. a fatal error), then close
+            try:
+                await asyncio.wait_for(sess.wait_closed(), 2)
+            except (TimeoutError, asyncio.CancelledError):
+                sess.abort()
+
+    async def _read_loop(self, sess: ClientSession) -> None:
+        while not sess.closed:
+            data = await sess.reader.read(READ_CHUNK)
+            if not data:
+                return
+            sess.proto.feed(data)
+            while not sess.closed:
+                try:
+                    cmd = sess.proto.next_command()
+                except ProtocolError as exc:
+                    sess.send(wire.Error(code=exc.code, message=exc.message[:500], fatal=exc.fatal), re=exc.seq)
+                    if exc.fatal:
+                        sess.close()
+                        return
+                    continue
+                if cmd is None:
+                    break
+                self._dispatch(sess, cmd.body, cmd.seq, cmd.recipient)
+
+    def _disconnected(self, sess: ClientSession) -> None:
+        table = sess.table
+        if table is not None:
+            if table.state is wire.TableState.PLAYING:
+                log.info("table %s: %s disconnected mid-game", table.id, sess.party)
+                table.abandon("disconnect")
+            else:
+                table.unseat(sess)
+                table.announce_seats()
+        if sess.name and self.names.get(sess.name) is sess:
+            del self.names[sess.name]
+        self.sessions.pop(sess.id, None)
+        log.info("connection %s (%s) closed", sess.id, sess.party)
+
+    # ------------------------------------------------------------------ commands
+
+    def _dispatch(self, sess: ClientSession, body: wire.Body, seq: int, recipient: str) -> None:
+        match body:
+            case wire.Hello():
+                self._hello(sess, body, seq)
+            case wire.Ping():
+                sess.send(wire.Pong(nonce=body.nonce), re=seq)
+            case wire.Pong() | wire.Error():
+                pass
+            case wire.Bye():
+                sess.close()
+            case wire.ListTables():
+                visible = [t.info() for t in self.tables.values() if not t.private][-64:]
+                sess.send(wire.Tables(tables=visible), re=seq)
+            case wire.CreateTable():
+                self._create(sess, body, seq)
+            case wire.JoinTable():
+                self._join(sess, body.table, seq)
+            case wire.LeaveTable():
+                self._leave(sess, body.table, seq)
+            case wire.Play() | wire.Declare():
+                self._move(sess, body, seq, recipient)
+            case wire.Chat():
+                self._chat(sess, body, recipient, seq)
+            case _:
+                sess.error(ErrorCode.UNEXPECTED_COMMAND, f"the server does not accept {body.NAME!r}", re=seq)
+
+    def _hello(self, sess: ClientSession, body: wire.Hello, seq: int) -> None:
+        if body.name in self.names:
+            sess.error(ErrorCode.NAME_TAKEN, f"the name {body.name!r} is taken; choose another", re=seq)
+            return
+        sess.name = body.name
+        self.names[body.name] = sess
+        sess.send(wire.Welcome(you=f"player:{body.name}", server=SERVER_NAME, protocol=PROTOCOL_VERSION), re=seq)
+        log.info("connection %s is %s", sess.id, sess.party)
+
+    def _create(self, sess: ClientSession, body: wire.CreateTable, seq: int) -> None:
+        if sess.table is not None and body.sit:
+            sess.error(ErrorCode.ALREADY_AT_TABLE, f"you are already at table {sess.table.id}", re=seq)
+            return
+        try:
+            rules = body.rules if body.rules is not None else RuleSet.build(body.preset, **body.options)
+        except RuleSetError as exc:
+            sess.error(ErrorCode.BAD_RULES, str(exc), re=seq)
+            return
+        unknown = [b for b in body.fill_with_bots if b not in STRATEGIES]
+        if unknown:
+            sess.error(ErrorCode.UNKNOWN_BOT, f"no bot called {unknown[0]!r}; there are: {', '.join(STRATEGIES)}", re=seq)
+            return
+        if len(body.fill_with_bots) + (1 if body.sit else 0) > rules.players:
+            sess.error(ErrorCode.BAD_RULES, f"{len(body.fill_with_bots)} bots do not fit at a {rules.players}-player table",
+                       re=seq)
+            return
+        table = Table(str(next(self._table_ids)), rules, self._seeds.randrange(2**63), private=body.private,
+                      on_finished=self._table_finished)
+        self.tables[table.id] = table
+        log.info("table %s created by %s: %s", table.id, sess.party, rules.describe())
+        joined: tuple[int, str] | None = None
+        if body.sit:
+            joined = table.seat_client(sess)
+        for strategy in body.fill_with_bots:
+            table.seat_bot(strategy)
+        sess.send(wire.TableCreated(table=table.info()), re=seq)
+        if joined is not None:
+            seat, token = joined
+            sess.send(wire.Joined(table=table.id, seat=seat, side=rules.side_of(seat), token=token), re=seq)
+        table.announce_seats()
+        if table.full:
+            table.start()
+
+    def _join(self, sess: ClientSession, table_id: str, seq: int) -> None:
+        table = self.tables.get(table_id)
+        if table is None:
+            sess.error(ErrorCode.NO_SUCH_TABLE, f"there is no table {table_id!r}", re=seq)
+            return
+        if sess.table is not None:
+            sess.error(ErrorCode.ALREADY_AT_TABLE, f"you are already at table {sess.table.id}", re=seq)
+            return
+        if table.state is not wire.TableState.WAITING or table.full:
+            sess.error(ErrorCode.TABLE_FULL, f"table {table_id} is {'full' if table.full else table.state.value}", re=seq)
+            return
+        seat, token = table.seat_client(sess)
+        sess.send(wire.Joined(table=table.id, seat=seat, side=table.rules.side_of(seat), token=token), re=seq)
+        log.info("table %s: %s sits at seat %s", table.id, sess.party, seat)
+        table.announce_seats()
+        if table.full:
+            table.start()
+
+    def _leave(self, sess: ClientSession, table_id: str, seq: int) -> None:
+        table = sess.table
+        if table is None or table.id != table_id:
+            sess.error(ErrorCode.NOT_AT_TABLE, f"you are not at table {table_id}", re=seq)
+            return
+        if table.state is wire.TableState.PLAYING:
+            table.abandon(f"{sess.party} left")  # sends game_end and left to everyone
+            return
+        table.unseat(sess)
+        sess.send(wire.Left(table=table.id, reason="left"), re=seq)
+        table.announce_seats()
+        if all(s is None or s.session is None for s in table.seats):
+            self.tables.pop(table.id, None)  # only bots (or nobody) left: the table closes
+
+    def _move(self, sess: ClientSession, body: wire.Play | wire.Declare, seq: int, recipient: str) -> None:
+        try:
+            table_id = parse_party(recipient).table_id
+        except ValueError:
+            table_id = None
+        table = self.tables.get(table_id or "")
+        if table is None or sess.table is not table:
+            sess.error(ErrorCode.NOT_AT_TABLE, f"you are not playing at {recipient}", re=seq)
+            return
+        table.receive(sess, body, seq)
+
+    def _chat(self, sess: ClientSession, body: wire.Chat, recipient: str, seq: int) -> None:
+        msg = wire.ChatMessage(author=sess.party, text=body.text)
+        if recipient == "lobby":
+            for other in self.sessions.values():
+                if other.welcomed:
+                    other.send(msg)
+            return
+        try:
+            table_id = parse_party(recipient).table_id
+        except ValueError:
+            table_id = None
+        table = self.tables.get(table_id or "")
+        if table is None or sess.table is not table:
+            sess.error(ErrorCode.NOT_AT_TABLE, f"you are not at {recipient}", re=seq)
+            return
+        for other in table.sessions():
+            other.send(msg, sender=table.party, recipient=table.everyone)
+
+    def _table_finished(self, table: Table) -> None:
+        finished = [t for t in self.tables.values() if t.state is wire.TableState.FINISHED]
+        for old in finished[:-MAX_FINISHED_TABLES]:
+            self.tables.pop(old.id, None)
+
+
+async def serve(host: str = "127.0.0.1", port: int = DEFAULT_PORT, seed: int | None = None) -> None:
+    """Run a server until cancelled (Ctrl-C), then shut down cleanly."""
+    engine = NetworkEngine(host, port, seed)
+    await engine.start()
+    try:
+        await asyncio.Event().wait()
+    finally:
+        await engine.stop()

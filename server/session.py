@@ -1,0 +1,96 @@
+"""One client connection on the server: the protocol state, a bounded outgoing queue
+and the task that writes it, so a slow reader never stalls the game masters."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING
+
+from scopa.protocol import Connection, ConnectionRole, ConnectionState, LocalProtocolError
+from scopa.protocol.commands import Body, Error
+from scopa.protocol.errors import ErrorCode
+
+if TYPE_CHECKING:
+    from .table import Table
+
+log = logging.getLogger("scopa.server")
+
+# Frames a client may have waiting before it counts as not reading and is dropped.
+MAX_QUEUED_FRAMES = 2048
+
+
+class ClientSession:
+    """A connected client as the server sees it."""
+
+    def __init__(self, conn_id: int, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.id = conn_id
+        self.reader = reader
+        self.writer = writer
+        self.proto = Connection(ConnectionRole.SERVER)
+        self.name: str | None = None
+        self.table: Table | None = None
+        self.peer = str(writer.get_extra_info("peername"))
+        self._queue: asyncio.Queue[bytes | None] = asyncio.Queue(MAX_QUEUED_FRAMES)
+        self._writer_task = asyncio.create_task(self._write_loop(), name=f"writer-{conn_id}")
+        self.closed = False
+
+    @property
+    def party(self) -> str:
+        return f"player:{self.name}" if self.name else "guest"
+
+    @property
+    def welcomed(self) -> bool:
+        return self.proto.state is ConnectionState.READY
+
+    def send(self, body: Body, *, sender: str = "lobby", recipient: str | None = None, re: int | None = None) -> None:
+        """Queue one command for this client (never blocks; a full queue drops the client)."""
+        if self.closed or self.proto.state is ConnectionState.CLOSED:
+            return  # after bye or a fatal error nothing more is sent (PROTOCOL.md §6)
+        try:
+            frame = self.proto.send_body(body, recipient=recipient or self.party, sender=sender, re=re)
+        except LocalProtocolError as exc:
+            log.error("could not send %s to %s: %s", body.NAME, self.party, exc)
+            return
+        try:
+            self._queue.put_nowait(frame)
+        except asyncio.QueueFull:
+            log.warning("%s does not read its frames; dropping the connection", self.party)
+            self.abort()
+
+    def error(self, code: ErrorCode, message: str, re: int | None = None, sender: str = "lobby", fatal: bool = False) -> None:
+        self.send(Error(code=code, message=message[:500], fatal=fatal), sender=sender, re=re)
+
+    async def _write_loop(self) -> None:
+        try:
+            while True:
+                frame = await self._queue.get()
+                if frame is None:
+                    break
+                self.writer.write(frame)
+                await self.writer.drain()
+        except (ConnectionError, OSError):
+            pass
+        finally:
+            self.closed = True
+            self.writer.close()
+
+    def close(self) -> None:
+        """Flush what is queued, then close."""
+        if not self.closed:
+            try:
+                self._queue.put_nowait(None)
+            except asyncio.QueueFull:
+                self.abort()
+
+    def abort(self) -> None:
+        """Close at once, dropping anything queued."""
+        self.closed = True
+        self._writer_task.cancel()
+        self.writer.transport.abort()
+
+    async def wait_closed(self) -> None:
+        try:
+            await self._writer_task
+        except asyncio.CancelledError:
+            pass

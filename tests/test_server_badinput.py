@@ -1,0 +1,163 @@
+"""Bad input gets a typed error, changes nothing, and the game goes on (issue 4)."""
+
+from __future__ import annotations
+
+import asyncio
+import struct
+
+import msgpack
+import pytest
+
+from scopa.client.bots import GreedyBot, RandomBot
+from scopa.engine import CARDS, Card, Preset
+from scopa.protocol import commands as wire
+from scopa.server import NetworkEngine
+
+from wire_client import WireClient
+
+
+@pytest.fixture
+async def server():
+    engine = NetworkEngine("127.0.0.1", 0, seed=99)
+    await engine.start()
+    yield engine
+    await engine.stop()
+
+
+async def _error_after(client: WireClient, seq: int) -> wire.Error:
+    reply = await client.recv_until("error")
+    assert reply.re == seq
+    return reply.body
+
+
+async def test_bad_moves_get_typed_errors_and_change_nothing_R7(server: NetworkEngine) -> None:
+    a = await WireClient.connect(server.port, "alice")
+    b = await WireClient.connect(server.port, "bob")
+    table = await a.create()
+    await b.join(table)
+    t = server.tables[table]
+    # Once the cards are dealt, the server state says who moves first.
+    await a.recv_until("deal")
+    mover, waiter = (a, b) if t.master.state.to_move == a.seat else (b, a)
+    turn_cmd = await mover.recv_until("your_turn")
+    assert mover is not None and waiter is not None
+    turn = turn_cmd.body
+    before = t.master.state.copy()
+    hand = [Card.parse(c) for c in turn.view.hand]
+    not_mine = next(c for c in CARDS if c not in hand and str(c) not in turn.view.table)
+    here = f"table:{table}"
+
+    # Out of turn: the other seat plays.
+    seq = waiter.send(wire.Play(card=str(not_mine), capture=[]), recipient=here)
+    assert (await _error_after(waiter, seq)).code == "not_your_turn"
+    # Card not in hand; then the same your_turn comes again (same event number).
+    seq = mover.send(wire.Play(card=str(not_mine), capture=[]), recipient=here)
+    assert (await _error_after(mover, seq)).code == "card_not_in_hand"
+    again = await mover.recv_until("your_turn")
+    assert again.body.event == turn.event and again.body.legal == turn.legal
+    # Illegal capture: take a card that is not on the table.
+    seq = mover.send(wire.Play(card=str(hand[0]), capture=[str(not_mine)]), recipient=here)
+    assert (await _error_after(mover, seq)).code == "illegal_capture"
+    await mover.recv_until("your_turn")
+    # A forged sender.
+    seq = mover.send_forged(wire.Play(card=turn.legal[0].card, capture=turn.legal[0].capture),
+                            sender=waiter.party, recipient=here)
+    assert (await _error_after(mover, seq)).code == "forged_sender"
+    # A play for a table the client is not at.
+    seq = mover.send(wire.Play(card=turn.legal[0].card, capture=turn.legal[0].capture), recipient="table:999")
+    assert (await _error_after(mover, seq)).code == "not_at_table"
+    # Not a legal Cirulla declaration in plain scopa.
+    seq = mover.send(wire.Declare(kind=wire.DeclarationKind.TRIS), recipient=here)
+    assert (await _error_after(mover, seq)).code == "illegal_declaration"
+    await mover.recv_until("your_turn")
+    # Nothing changed in the authoritative state.
+    after = t.master.state
+    assert after.hands == before.hands and after.table == before.table and after.piles == before.piles
+    assert after.to_move == before.to_move and len(t.master.actions) == len([*t.master.actions])
+    # The game still finishes: answer the pending turn and play on.
+    mover.send(wire.Play(card=turn.legal[0].card, capture=turn.legal[0].capture), recipient=here, re=again.seq)
+    ends = await asyncio.gather(mover.play_game(GreedyBot()), waiter.play_game(RandomBot(seed=1)))
+    assert ends[0][-1].body.reason == "target" and ends[1][-1].body.totals == ends[0][-1].body.totals
+    await a.close()
+    await b.close()
+
+
+async def test_malformed_and_unknown_frames_R7(server: NetworkEngine) -> None:
+    c = await WireClient.connect(server.port, "carol")
+    c.send_raw(struct.pack(">I", 3) + b"\xc1\xc1\xc1")  # not msgpack
+    assert (await c.recv_until("error")).body.code == "malformed_frame"
+    payload = msgpack.packb({"v": 1, "seq": 5, "sender": "player:carol", "recipient": "lobby",
+                             "name": "launch_missiles", "body": {}})
+    c.send_raw(struct.pack(">I", len(payload)) + payload)
+    err = await c.recv_until("error")
+    assert err.body.code == "unknown_command" and err.re == 5
+    payload = msgpack.packb([1, 2, 3])
+    c.send_raw(struct.pack(">I", len(payload)) + payload)
+    assert (await c.recv_until("error")).body.code == "malformed_frame"
+    # The connection still works.
+    seq = c.send(wire.Ping(nonce=7))
+    pong = await c.recv_until("pong")
+    assert pong.body.nonce == 7 and pong.re == seq
+    # An oversize length prefix is fatal: error, then the server closes the connection.
+    c.send_raw(struct.pack(">I", 10_000_000))
+    err = await c.recv_until("error")
+    assert err.body.code == "frame_too_large" and err.body.fatal
+    with pytest.raises(ConnectionError):
+        await c.recv()
+
+
+async def test_lobby_errors(server: NetworkEngine) -> None:
+    a = await WireClient.connect(server.port, "dave")
+    dup = await WireClient.connect(server.port)
+    reply = await dup.hello("dave")
+    assert reply.name == "error" and reply.body.code == "name_taken"
+    assert (await dup.hello("dave2")).name == "welcome"
+    seq = a.send(wire.JoinTable(table="nope"))
+    assert (await _error_after(a, seq)).code == "no_such_table"
+    seq = a.send(wire.CreateTable(preset=Preset.CIRULLA, options={"napola": True}))
+    err = await _error_after(a, seq)
+    assert err.code == "bad_rules" and "napola" in err.message
+    seq = a.send(wire.CreateTable(fill_with_bots=["skynet"]))
+    assert (await _error_after(a, seq)).code == "unknown_bot"
+    table = await a.create(bots=[], players=2)
+    seq = a.send(wire.JoinTable(table=table))
+    assert (await _error_after(a, seq)).code == "already_at_table"
+    e = await WireClient.connect(server.port, "erin")
+    await e.join(table)  # the table is now full and playing
+    f = await WireClient.connect(server.port, "frank")
+    seq = f.send(wire.JoinTable(table=table))
+    assert (await _error_after(f, seq)).code == "table_full"
+    seq = f.send(wire.LeaveTable(table=table))
+    assert (await _error_after(f, seq)).code == "not_at_table"
+    for c in (a, dup, e, f):
+        await c.close()
+
+
+async def test_before_hello_and_forged_guest(server: NetworkEngine) -> None:
+    c = await WireClient.connect(server.port)
+    c.send_forged(wire.ListTables(), sender="guest", recipient="lobby")
+    assert (await c.recv_until("error")).body.code == "not_hello_yet"
+
+
+async def test_client_killed_mid_game_leaves_other_tables_playing(server: NetworkEngine) -> None:
+    solo = await WireClient.connect(server.port, "solo")
+    await solo.create(bots=["greedy"])
+    a = await WireClient.connect(server.port, "gina")
+    b = await WireClient.connect(server.port, "hank")
+    table = await a.create()
+    await b.join(table)
+    solo_game = asyncio.create_task(solo.play_game(RandomBot(seed=2)))
+    # Let the doomed game get under way, then kill one client without a word.
+    await a.recv_until("your_turn", "deal")
+    b.writer.transport.abort()
+    end = await a.recv_until("game_end")
+    assert end.body.reason == "abandoned" and end.body.winner is None
+    assert (await a.recv_until("left")).body.reason == "abandoned"
+    events = await solo_game
+    assert events[-1].body.reason == "target"
+    # The lobby still answers.
+    seq = a.send(wire.ListTables())
+    listing = await a.recv_until("tables")
+    assert listing.re == seq and {t.id for t in listing.body.tables} >= {table}
+    await a.close()
+    await solo.close()
