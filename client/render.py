@@ -27,7 +27,8 @@ from scopa.engine import (
     View,
     cards_in,
 )
-from scopa.engine.cards import SETTEBELLO
+from scopa.engine.actions import DECLARATION_POINTS
+from scopa.engine.cards import SETTE_COPPE, SETTEBELLO
 
 
 class DeckStyle(StrEnum):
@@ -156,7 +157,11 @@ def event_line(event: Event, names: Sequence[str], style: DeckStyle, me: int | N
     if isinstance(event, HandDealt):
         return None
     if isinstance(event, Declared):
-        return Text(f"{who(event.seat)} declared {event.declaration}: ") + cards_text(event.hand, style)
+        d = event.declaration
+        t = Text(f"{who(event.seat)} declared {d.kind.value} ({DECLARATION_POINTS[d.kind]} points")
+        if d.wild is not None:
+            t += Text(", ") + card_text(SETTE_COPPE, style) + Text(f" as {d.wild}")
+        return t + Text("): ") + cards_text(event.hand, style)
     if isinstance(event, Played):
         t = Text(f"{who(event.seat)} played ") + card_text(event.card, style)
         if event.captured:

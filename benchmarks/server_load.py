@@ -1,0 +1,476 @@
+"""Server load: N concurrent tables of bot clients over loopback against one server.
+
+    python benchmarks/server_load.py [--tables N] [--games G] [--seconds S]
+                                     [--strategy random|greedy] [--preset NAME]
+
+The server (``scopa.server.NetworkEngine``) runs in a child process (this script with
+``--serve``), so it has its own event loop and its memory can be read from
+``/proc/<pid>/status``; the load generator runs here, one asyncio loop for every
+client.  Each table has one client per seat (2 for the default ``scopa``): the first
+creates the table, the others join; they play ``--games`` games in a row.
+
+The clients are lean: frames are read with the protocol's framing and plain
+``msgpack`` (no model validation), and ``random`` answers ``your_turn`` with a random
+entry of its ``legal`` list, copied back as is.  ``greedy`` runs the built-in
+GreedyBot, which needs the typed view: much more client CPU.
+
+Figures:
+- games/s and moves/s over the measured window (from the moment every table is
+  mid-game, see below, to the last game's end);
+- latency: from a ``play`` being written to the socket to the ``played`` event for
+  that move arriving back at its sender (p50, p90, p99, max);
+- server memory per table: (server RSS with every table mid-game - RSS of the idle
+  server) / tables.  To take it, every table pauses its first game after a few moves
+  until all tables have got there; the clock of the window starts when they resume.
+- CPU seconds used by the server and by the load generator in the window.  Client and
+  server share this machine's cores (2 on the reference machine), so the figures are
+  a lower bound of what the server alone could do.
+
+The last line printed is a JSON object with every figure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import resource
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgpack
+
+from scopa.protocol.framing import FrameBuffer, frame_payload
+
+CLIENT_NAME = "server_load 0.1"
+HOLD_AFTER_MOVES = 4  # each table's first game pauses after this many plays for the memory reading
+CONNECT_CONCURRENCY = 64  # stay under the listen backlog: no SYN retries while connecting
+SAFETY_TIMEOUT = 600.0  # seconds: a stuck run fails instead of hanging
+
+
+# --------------------------------------------------------------------------- the server
+
+
+async def _serve(seed: int) -> None:
+    from scopa.server import NetworkEngine
+
+    engine = NetworkEngine("127.0.0.1", 0, seed)
+    await engine.start()
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    loop.add_signal_handler(signal.SIGTERM, stop.set)
+    loop.add_signal_handler(signal.SIGINT, stop.set)
+
+    def stdin_ready() -> None:  # the parent closed our stdin (or died): stop
+        if not os.read(sys.stdin.fileno(), 4096):
+            loop.remove_reader(sys.stdin.fileno())
+            stop.set()
+
+    loop.add_reader(sys.stdin.fileno(), stdin_ready)
+    print(f"PORT {engine.port}", flush=True)
+    try:
+        await stop.wait()
+    finally:
+        await engine.stop()
+
+
+def _raise_fd_limit() -> None:
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < hard:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+
+
+class ServerProcess:
+    """This script with ``--serve`` in a child process."""
+
+    def __init__(self, seed: int) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, os.path.abspath(__file__), "--serve", "--seed", str(seed)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+        )  # fmt: skip
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline()
+        if not line.startswith("PORT "):
+            self.proc.kill()
+            raise RuntimeError(f"the server did not start: {line!r}")
+        self.port = int(line.split()[1])
+        self.pid = self.proc.pid
+
+    def stop(self) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.close()  # the server stops cleanly when its stdin closes
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
+
+def rss_kb(pid: int) -> int:
+    """Resident set size of a process, from /proc/<pid>/status (kB)."""
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    raise RuntimeError(f"no VmRSS for {pid}")
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process so far, from /proc/<pid>/stat."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+# --------------------------------------------------------------------------- the clients
+
+
+@dataclass
+class Stats:
+    latencies: list[float] = field(default_factory=list)  # seconds, measured window only
+    moves: int = 0  # plays sent in the window
+    games: int = 0  # games ended in the window
+    games_total: int = 0
+    end_reasons: dict[str, int] = field(default_factory=dict)
+    errors: int = 0  # error commands received (a lean client should never get one)
+    measuring: bool = False
+
+
+class Run:
+    """State shared by every table of one run."""
+
+    def __init__(self, args: argparse.Namespace, port: int, tables: int) -> None:
+        self.args = args
+        self.port = port
+        self.stats = Stats()
+        self.tables = tables
+        self.held = 0
+        self.active = tables  # tables still able to reach the hold point
+        self.all_held = asyncio.Event()
+        self.release = asyncio.Event()
+        self.connect_gate = asyncio.Semaphore(CONNECT_CONCURRENCY)
+        self.deadline: float | None = None  # no new game starts after this
+        self.rules: Any = None  # RuleSet, for the greedy strategy
+        self.options: dict[str, Any] = {}
+
+    def table_held(self) -> None:
+        self.held += 1
+        self._check()
+
+    def table_gone(self) -> None:
+        self.active -= 1
+        self._check()
+
+    def _check(self) -> None:
+        if self.held >= self.active:
+            self.all_held.set()
+
+
+class LeanClient:
+    """One connection: framing + msgpack by hand, no validation of what comes in."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, run: Run) -> None:
+        self.reader = reader
+        self.writer = writer
+        self.run = run
+        self.frames = FrameBuffer()
+        self.pending: list[dict[str, Any]] = []
+        self.seq = 0
+        self.party = "guest"
+        self.seat = -1
+        self.sent_at = 0.0
+        self.rng = random.Random()
+        self.bot: Any = None
+
+    @classmethod
+    async def connect(cls, run: Run, name: str) -> LeanClient:
+        async with run.connect_gate:
+            reader, writer = await asyncio.open_connection("127.0.0.1", run.port)
+            client = cls(reader, writer, run)
+            client.send("hello", "lobby", {"name": name, "client": CLIENT_NAME})
+            welcome = await client.expect("welcome")
+        client.party = welcome["body"]["you"]
+        return client
+
+    def send(self, name: str, recipient: str, body: dict[str, Any], re: int | None = None) -> None:
+        self.seq += 1
+        env = {"v": 1, "seq": self.seq, "sender": self.party, "recipient": recipient, "re": re, "name": name,
+               "body": body}
+        self.writer.write(frame_payload(msgpack.packb(env)))
+
+    async def recv(self) -> dict[str, Any]:
+        while not self.pending:
+            data = await self.reader.read(65536)
+            if not data:
+                raise ConnectionError("the server closed the connection")
+            self.frames.feed(data)
+            while (payload := self.frames.next_payload()) is not None:
+                self.pending.append(msgpack.unpackb(payload))
+            self.pending.reverse()  # pop() from the end = oldest first
+        cmd = self.pending.pop()
+        if cmd["name"] == "ping":
+            self.send("pong", cmd["sender"], {"nonce": cmd["body"].get("nonce", 0)}, re=cmd["seq"])
+            return await self.recv()
+        if cmd["name"] == "error":
+            self.run.stats.errors += 1
+            body = cmd["body"]
+            raise RuntimeError(f"{self.party}: server error {body['code']}: {body['message']}")
+        return cmd
+
+    async def expect(self, *names: str) -> dict[str, Any]:
+        while True:
+            cmd = await self.recv()
+            if cmd["name"] in names:
+                return cmd
+
+    async def create(self, preset: str, options: dict[str, Any]) -> str:
+        self.send("create_table", "lobby", {"preset": preset, "options": options})
+        joined = await self.expect("joined")
+        self.seat = joined["body"]["seat"]
+        return joined["body"]["table"]
+
+    async def join(self, table_id: str) -> None:
+        self.send("join_table", "lobby", {"table": table_id})
+        joined = await self.expect("joined")
+        self.seat = joined["body"]["seat"]
+
+    def choose(self, turn: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+        body = turn["body"]
+        if self.bot is None:
+            move = self.rng.choice(body["legal"])
+            return "play", {"card": move["card"], "capture": move["capture"]}
+        from scopa.protocol import commands as wire
+        from scopa.protocol.convert import action_to_wire, legal_from_wire, view_from_wire
+
+        typed = wire.YourTurn.model_validate(body, strict=False)
+        action = self.bot.pick(view_from_wire(typed.view, self.run.rules), legal_from_wire(typed))
+        out = action_to_wire(action)
+        return out.NAME, out.model_dump(mode="json")
+
+    async def play_game(self, table: TableRun) -> None:
+        """Answer every your_turn until the game ends and the server sends us back."""
+        stats = self.run.stats
+        while True:
+            cmd = await self.recv()
+            name = cmd["name"]
+            if name == "your_turn":
+                if table.hold and table.plays >= HOLD_AFTER_MOVES:
+                    table.hold = False
+                    self.run.table_held()
+                    await self.run.release.wait()
+                kind, body = self.choose(cmd)
+                self.sent_at = time.perf_counter()
+                self.send(kind, cmd["sender"], body, re=cmd["seq"])
+                if stats.measuring and kind == "play":
+                    stats.moves += 1
+            elif name == "played":
+                if self.seat == cmd["body"]["seat"]:
+                    table.plays += 1
+                    if stats.measuring:
+                        stats.latencies.append(time.perf_counter() - self.sent_at)
+            elif name == "declared":
+                pass
+            elif name == "game_end":
+                if self.seat == 0:
+                    reason = cmd["body"]["reason"]
+                    stats.end_reasons[reason] = stats.end_reasons.get(reason, 0) + 1
+                    stats.games_total += 1
+                    if stats.measuring:
+                        stats.games += 1
+            elif name == "left":
+                return
+
+    async def close(self) -> None:
+        try:
+            self.send("bye", "lobby", {"reason": "done"})
+            self.writer.close()
+            await self.writer.wait_closed()
+        except (ConnectionError, OSError):
+            pass
+
+
+@dataclass
+class TableRun:
+    hold: bool = True  # pause the first game once, for the memory reading
+    plays: int = 0
+
+
+async def run_table(run: Run, index: int, seats: int) -> None:
+    args = run.args
+    clients: list[LeanClient] = []
+    table = TableRun()
+    try:
+        for i in range(seats):
+            clients.append(await LeanClient.connect(run, f"load{index}-{i}"))
+        if args.strategy == "greedy":
+            from scopa.client.bots import GreedyBot
+
+            for c in clients:
+                c.bot = GreedyBot()
+        else:
+            for i, c in enumerate(clients):
+                c.rng.seed(args.seed * 1_000_003 + index * 7 + i)
+        games = 0
+        while args.games is None or games < args.games:
+            if games and run.deadline is not None and time.perf_counter() >= run.deadline:
+                break
+            table_id = await clients[0].create(args.preset, run.options)
+            for c in clients[1:]:
+                await c.join(table_id)
+            await asyncio.gather(*(c.play_game(table) for c in clients))
+            games += 1
+    finally:
+        if table.hold:  # never reached the hold point (an error): do not keep the others waiting
+            table.hold = False
+            run.table_gone()
+        for c in clients:
+            await c.close()
+
+
+def percentile(sorted_values: list[float], q: float) -> float:
+    if not sorted_values:
+        return float("nan")
+    return sorted_values[min(len(sorted_values) - 1, int(q * len(sorted_values)))]
+
+
+async def load(args: argparse.Namespace, port: int, server_pid: int | None) -> dict[str, Any]:
+    from scopa.engine import RuleSet
+
+    rules = RuleSet.build(args.preset, **args.options)
+    run = Run(args, port, args.tables)
+    run.rules = rules
+    run.options = args.options
+    rss_idle = rss_kb(server_pid) if server_pid else None
+    t0 = time.perf_counter()
+    tasks = [asyncio.create_task(run_table(run, i, rules.players)) for i in range(args.tables)]
+    done_early = asyncio.ensure_future(asyncio.gather(*tasks, return_exceptions=True))
+    await asyncio.wait([asyncio.ensure_future(run.all_held.wait()), done_early],
+                       return_when=asyncio.FIRST_COMPLETED)
+    setup_s = time.perf_counter() - t0
+    rss_mid = rss_kb(server_pid) if server_pid else None
+    held = run.held
+    # Every table is mid-game: start the clock and let them go.
+    cpu_server0 = cpu_seconds(server_pid) if server_pid else None
+    cpu_client0 = time.process_time()
+    start = time.perf_counter()
+    if args.seconds is not None:
+        run.deadline = start + args.seconds
+    run.stats.measuring = True
+    run.release.set()
+    results = await done_early
+    elapsed = time.perf_counter() - start
+    cpu_server = cpu_seconds(server_pid) - cpu_server0 if server_pid else None
+    cpu_client = time.process_time() - cpu_client0
+    rss_end = rss_kb(server_pid) if server_pid else None
+    failures = [r for r in results if isinstance(r, BaseException)]
+    for f in failures[:3]:
+        print(f"table failed: {type(f).__name__}: {f}", file=sys.stderr)
+
+    st = run.stats
+    lat = sorted(st.latencies)
+    ms = (lambda x: round(x * 1000, 3))
+    return {
+        "tables": args.tables,
+        "seats_per_table": rules.players,
+        "connections": args.tables * rules.players,
+        "preset": args.preset,
+        "strategy": args.strategy,
+        "games_per_table": args.games,
+        "seconds_limit": args.seconds,
+        "tables_held_mid_game": held,
+        "failed_tables": len(failures),
+        "errors": st.errors,
+        "setup_s": round(setup_s, 3),
+        "window_s": round(elapsed, 3),
+        "games": st.games,
+        "moves": st.moves,
+        "games_per_s": round(st.games / elapsed, 2) if elapsed else None,
+        "moves_per_s": round(st.moves / elapsed, 1) if elapsed else None,
+        "latency_ms": {"count": len(lat), "p50": ms(percentile(lat, 0.50)), "p90": ms(percentile(lat, 0.90)),
+                       "p99": ms(percentile(lat, 0.99)), "max": ms(lat[-1]) if lat else None},
+        "end_reasons": st.end_reasons,
+        "server_pid": server_pid,
+        "server_rss_idle_kb": rss_idle,
+        "server_rss_mid_game_kb": rss_mid,
+        "server_rss_end_kb": rss_end,
+        "server_kb_per_table": round((rss_mid - rss_idle) / args.tables, 1) if rss_mid and rss_idle else None,
+        "server_cpu_s": round(cpu_server, 2) if cpu_server is not None else None,
+        # CPU the server spent per move, and the share of one core it got: less
+        # sensitive than the rates to what else runs on the machine.
+        "server_cpu_ms_per_move": round(cpu_server / st.moves * 1000, 3) if cpu_server and st.moves else None,
+        "server_cpu_share": round(cpu_server / elapsed, 2) if cpu_server is not None and elapsed else None,
+        "client_cpu_s": round(cpu_client, 2),
+        "cpus": os.cpu_count(),
+        "note": f"load generator and server run on the same machine and share its {os.cpu_count()} cores",
+    }
+
+
+def _options(pairs: list[str]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for p in pairs:
+        k, _, v = p.partition("=")
+        out[k] = int(v) if v.isdigit() else {"true": True, "false": False}.get(v.lower(), v)
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--tables", type=int, default=50, help="concurrent tables (default 50)")
+    ap.add_argument("--games", type=int, default=None, help="games per table (default 2, or unlimited with --seconds)")
+    ap.add_argument("--seconds", type=float, default=None,
+                    help="start no new game after this many seconds of the window (games in progress finish)")
+    ap.add_argument("--strategy", choices=("random", "greedy"), default="random")
+    ap.add_argument("--preset", default="scopa", help="rules preset of every table (default scopa)")
+    ap.add_argument("--option", action="append", default=[], metavar="FIELD=VALUE", help="a RuleSet override")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--server", default=None, metavar="HOST:PORT",
+                    help="load a running server on 127.0.0.1:PORT instead of starting one")
+    ap.add_argument("--server-pid", type=int, default=None, help="with --server: its pid, for memory and CPU")
+    ap.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
+    args = ap.parse_args(argv)
+    _raise_fd_limit()
+    if args.serve:
+        asyncio.run(_serve(args.seed))
+        return 0
+    if args.games is None and args.seconds is None:
+        args.games = 2
+    args.options = _options(args.option)
+
+    server: ServerProcess | None = None
+    if args.server:
+        port, pid = int(args.server.rpartition(":")[2]), args.server_pid
+    else:
+        server = ServerProcess(args.seed)
+        port, pid = server.port, server.pid
+    try:
+        result = asyncio.run(asyncio.wait_for(load(args, port, pid), SAFETY_TIMEOUT))
+    finally:
+        if server is not None:
+            server.stop()
+
+    lat = result["latency_ms"]
+    print(f"{result['tables']} tables x {result['seats_per_table']} clients ({result['preset']}, {result['strategy']}),"
+          f" {result['games']} games, {result['moves']} moves in {result['window_s']} s"
+          f" (setup {result['setup_s']} s, {result['failed_tables']} failed tables, {result['errors']} errors)")
+    print(f"games/s: {result['games_per_s']}   moves/s: {result['moves_per_s']}")
+    print(f"play -> played latency (ms): p50 {lat['p50']}  p90 {lat['p90']}  p99 {lat['p99']}  max {lat['max']}"
+          f"  over {lat['count']} plays")
+    if result["server_kb_per_table"] is not None:
+        print(f"server RSS: idle {result['server_rss_idle_kb']} kB, all {result['tables_held_mid_game']} tables"
+              f" mid-game {result['server_rss_mid_game_kb']} kB, end {result['server_rss_end_kb']} kB"
+              f" -> {result['server_kb_per_table']} kB per table")
+        print(f"CPU in the window: server {result['server_cpu_s']} s ({result['server_cpu_share']} of a core,"
+              f" {result['server_cpu_ms_per_move']} ms per move), load generator {result['client_cpu_s']} s")
+    print(f"note: {result['note']}; figures are for both together")
+    print(json.dumps(result))
+    return 0 if not result["failed_tables"] and not result["errors"] else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
