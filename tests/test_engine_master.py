@@ -1,0 +1,90 @@
+"""The game master's public record (R7, R10, R18, R20-R22, V8, V13): what it announces
+matches what the engine did."""
+
+from __future__ import annotations
+
+import asyncio
+
+from conftest import make_players
+
+from scopa.engine import (
+    DealVoid,
+    EndReason,
+    GameEnded,
+    GameMaster,
+    Played,
+    RoundEnded,
+    RoundStarted,
+    RuleSet,
+    replay,
+)
+
+
+def _run(rules, seed):
+    events: list = []
+
+    async def observe(e):
+        events.append(e)
+
+    gm = GameMaster(rules, make_players(rules, ("random", "greedy"), seed), seed, observers=[observe])
+    record = asyncio.run(gm.run())
+    return gm, record, events
+
+
+def test_R21_R22_announced_rounds_match_the_record():
+    """R21/R22: RoundEnded totals accumulate the round points; GameEnded names the winner."""
+    for seed in range(3):
+        gm, record, events = _run(RuleSet.build(players=3), seed)
+        ends = [e for e in events if isinstance(e, RoundEnded)]
+        assert len(ends) == record.rounds
+        running = [0, 0, 0]
+        for e in ends:
+            running = [a + b for a, b in zip(running, e.score.points)]
+            assert list(e.totals) == running
+        final = events[-1]
+        assert isinstance(final, GameEnded)
+        assert final.winner == record.winner and final.totals == record.totals
+        assert final.reason is EndReason.TARGET
+
+
+def test_R18_announced_scope_match_the_round_breakdown():
+    """R18: the number of plays announced as scopa in a round equals its scope count."""
+    gm, record, events = _run(RuleSet.build(), 11)
+    scope = [0, 0]
+    for e in events:
+        if isinstance(e, Played) and e.scopa:
+            scope[e.seat % 2] += 1
+            assert e.table == ()
+        if isinstance(e, RoundEnded):
+            assert [e.score.breakdown[i].get("scope", 0) for i in range(2)] == scope
+            scope = [0, 0]
+
+
+def test_V13_void_deal_is_announced_and_same_dealer_deals_again():
+    """V13 (two aces) / R10: a void deal is announced and the same dealer deals again."""
+    rules = RuleSet.build("cirulla")
+    for seed in range(60):
+        gm, record, events = _run(rules, seed)
+        voids = [i for i, e in enumerate(events) if isinstance(e, DealVoid)]
+        if voids:
+            break
+    assert voids, "no void deal in 60 Cirulla games"
+    i = voids[0]
+    assert sum(1 for x in events[i].table if x.value == 1) >= 2
+    nxt = next(e for e in events[i + 1 :] if isinstance(e, (RoundStarted, DealVoid)))
+    assert nxt.dealer == events[i].dealer
+    assert replay(rules, record.first_dealer, list(record.actions)).totals == list(record.totals)
+
+
+def test_V8_instant_win_ends_the_game_with_its_reason():
+    """V8: a trentino game that ends by A-2-3 of Denari announces that reason."""
+    rules = RuleSet.build("trentino")
+    reasons = set()
+    for seed in range(12):
+        gm, record, events = _run(rules, seed)
+        assert isinstance(events[-1], GameEnded) and events[-1].reason is record.reason
+        reasons.add(record.reason)
+        if record.reason is EndReason.TRENTINO:
+            pile = gm.state.piles[record.winner]
+            assert all(pile >> c & 1 for c in (0, 4, 8))  # Ad, 2d, 3d
+    assert EndReason.TRENTINO in reasons
