@@ -33,13 +33,11 @@ def run(seconds: float, checked: bool, seed: int = 1) -> dict[str, float]:
         state.apply(Deal(tuple(sorted(order, key=lambda _: rand()))))  # a fast fair shuffle
         if state.phase is not Phase.PLAY:
             continue  # R10 void deal: deal again
+        legal_plays = state.legal_plays
+        do = state.apply if checked else state.push
         while state.phase is play_phase:
-            legal = state.legal_plays()
-            play = legal[int(rand() * len(legal))]
-            if checked:
-                state.apply(play)
-            else:
-                state.push(play)
+            legal = legal_plays()
+            do(legal[int(rand() * len(legal))])
             plays += 1
         rounds += 1
         if not rounds & 63 and time.perf_counter() >= deadline:

@@ -77,14 +77,12 @@ def primiera_sum(pile: int) -> int:
     return total
 
 
-def _award(breakdown: list[dict[Category, int]], cat: Category, counts: Sequence[int]) -> None:
+def _award(breakdown: list[dict[Category, int]], cat: Category, counts: list[int]) -> None:
     """Give one point of ``cat`` to the single side with the highest count (R21 ties: nobody)."""
     best = max(counts)
-    if best <= 0:
-        return
-    leaders = [i for i, c in enumerate(counts) if c == best]
-    if len(leaders) == 1:
-        breakdown[leaders[0]][cat] = breakdown[leaders[0]].get(cat, 0) + 1
+    if best > 0 and counts.count(best) == 1:
+        side = breakdown[counts.index(best)]
+        side[cat] = side.get(cat, 0) + 1
 
 
 def denari_run(pile: int, start_needed: int = 3, top: int = 10) -> int:
@@ -123,37 +121,49 @@ def score_round(
             if n:
                 bd[i][Category.HONOURS] = n
         return RoundScore(tuple(bd), tuple(counts), tuple(prim))
-    _award(bd, Category.CARTE, counts)
-    _award(bd, Category.DENARI, [(p & DENARI_MASK).bit_count() for p in piles])
+    _award(bd, _CARTE, counts)
+    _award(bd, _DENARI, [(p & DENARI_MASK).bit_count() for p in piles])
+    extras = rules.ponino or rules.re_bello or rules.napola or rules.trentino or rules.escoba or rules.cirulla
     for i, p in enumerate(piles):
         side = bd[i]
         if p >> SETTEBELLO & 1:
-            side[Category.SETTEBELLO] = 1
+            side[_SETTEBELLO] = 1
         if scope[i]:
-            side[Category.SCOPE] = scope[i]
-            if rules.ponino and p & _CAVALLI_MASK == _CAVALLI_MASK:
-                side[Category.PONINO] = scope[i]
-        if rules.re_bello and p >> RE_BELLO & 1:
-            side[Category.RE_BELLO] = 1
-        if rules.napola:
-            run = denari_run(p)
-            if run:
-                side[Category.NAPOLA] = run
-        if rules.trentino:
-            pts = sum(v for v, c in zip((1, 2, 3), _ACE23_DENARI) if p >> c & 1)
-            if pts:
-                side[Category.TRENTINO] = pts
-        if rules.escoba and p & _SEVENS_MASK == _SEVENS_MASK:
-            side[Category.ALL_SEVENS] = 1
-        if rules.cirulla:
-            run = denari_run(p, top=6)
-            if run:
-                side[Category.PICCOLA] = run
-            if all(p >> c & 1 for c in _GRANDE):
-                side[Category.GRANDE] = 5
+            side[_SCOPE] = scope[i]
+        if extras:
+            _extras(rules, side, p, scope[i])
         if declarations and declarations[i]:
             side[Category.DECLARATIONS] = declarations[i]
-    _award(bd, Category.PRIMIERA, prim)  # a side missing a suit has 0 and cannot win (R21)
+    _award(bd, _PRIMIERA, prim)  # a side missing a suit has 0 and cannot win (R21)
     if rules.escoba:
         _award(bd, Category.SEVENS, [(p & _SEVENS_MASK).bit_count() for p in piles])
     return RoundScore(tuple(bd), tuple(counts), tuple(prim))
+
+
+_CARTE, _DENARI, _SETTEBELLO, _PRIMIERA, _SCOPE = (
+    Category.CARTE, Category.DENARI, Category.SETTEBELLO, Category.PRIMIERA, Category.SCOPE
+)
+
+
+def _extras(rules: RuleSet, side: dict[Category, int], pile: int, scope: int) -> None:
+    """The variants' extra points of one side (V2, V3, V7, V8, V11, V13)."""
+    if rules.ponino and scope and pile & _CAVALLI_MASK == _CAVALLI_MASK:
+        side[Category.PONINO] = scope
+    if rules.re_bello and pile >> RE_BELLO & 1:
+        side[Category.RE_BELLO] = 1
+    if rules.napola:
+        run = denari_run(pile)
+        if run:
+            side[Category.NAPOLA] = run
+    if rules.trentino:
+        pts = sum(v for v, c in zip((1, 2, 3), _ACE23_DENARI) if pile >> c & 1)
+        if pts:
+            side[Category.TRENTINO] = pts
+    if rules.escoba and pile & _SEVENS_MASK == _SEVENS_MASK:
+        side[Category.ALL_SEVENS] = 1
+    if rules.cirulla:
+        run = denari_run(pile, top=6)
+        if run:
+            side[Category.PICCOLA] = run
+        if all(pile >> c & 1 for c in _GRANDE):
+            side[Category.GRANDE] = 5
