@@ -60,6 +60,9 @@ class GameMaster:
     players: Sequence[Player]
     seed: int
     observers: list[Observer] = field(default_factory=list)  # e.g. spectators, logs
+    journal: Callable[[Action], None] | None = None
+    """Called with each action once it is applied and before anyone is told of it, so a
+    server can make it durable before acknowledging it."""
     state: GameState = field(init=False)
     actions: list[Action] = field(init=False, default_factory=list)
     first_dealer: int = field(init=False)
@@ -71,11 +74,29 @@ class GameMaster:
         self.first_dealer = self._rng.randrange(self.rules.players)  # R8
         self.state = GameState.new(self.rules, self.first_dealer)
 
+    def restore(self, actions: Sequence[Action]) -> None:
+        """Bring a new game master to where a journaled game stood: replay ``actions``.
+
+        The seeded shuffles are drawn again and must match the journaled deals, so a
+        journal that does not belong to this seed is refused (``ValueError``).
+        """
+        if self.actions:
+            raise ValueError("restore() is for a game master that has not started")
+        for action in actions:
+            if isinstance(action, Deal):
+                order = list(range(40))
+                self._rng.shuffle(order)
+                if tuple(order) != tuple(action.order):
+                    raise ValueError("the journal's deal does not follow from the seed")
+            self.state.apply(action, None if isinstance(action, Deal) else self.state.to_move)
+            self.actions.append(action)
+
     async def run(self) -> GameRecord:
-        """Play the game to its end and return its record."""
-        names = tuple(getattr(p, "name", f"seat {i}") for i, p in enumerate(self.players))
-        await self._public(GameStarted(self.rules, names, self.first_dealer))
+        """Play the game (from its start, or from where :meth:`restore` left it) to its end."""
         state = self.state
+        if not self.actions:
+            names = tuple(getattr(p, "name", f"seat {i}") for i, p in enumerate(self.players))
+            await self._public(GameStarted(self.rules, names, self.first_dealer))
         while state.phase is not Phase.OVER:
             if state.phase is Phase.DEAL:
                 await self._deal()
@@ -114,6 +135,8 @@ class GameMaster:
     def _apply(self, action: Action, seat: int | None = None) -> None:
         self.state.apply(action, seat)
         self.actions.append(action)
+        if self.journal is not None:
+            self.journal(action)
 
     async def _deal(self) -> None:
         s = self.state

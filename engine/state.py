@@ -44,6 +44,7 @@ class EndReason(StrEnum):
     TARGET = "target"  # R22
     TRENTINO = "trentino"  # V8: A, 2 and 3 of Denari captured by one side
     ALL_DENARI = "all_denari"  # V13: all ten Denari captured by one side
+    ABANDONED = "abandoned"  # a server ended the game without a winner (a player left)
 
 
 _TRENTINO_MASK = BIT[Card.from_parts(1, Suit.DENARI)] | BIT[Card.from_parts(2, Suit.DENARI)] | BIT[
