@@ -129,7 +129,7 @@ class NetworkEngine:
                 table.abandon("disconnect")
             else:
                 table.unseat(sess)
-                table.announce_seats()
+                self._seat_freed(table)
         if sess.name and self.names.get(sess.name) is sess:
             del self.names[sess.name]
         self.sessions.pop(sess.id, None)
@@ -230,13 +230,18 @@ class NetworkEngine:
             sess.error(ErrorCode.NOT_AT_TABLE, f"you are not at table {table_id}", re=seq)
             return
         if table.state is wire.TableState.PLAYING:
-            table.abandon(f"{sess.party} left")  # sends game_end and left to everyone
+            table.abandon(f"{sess.party} left", leaver=sess, re=seq)  # game_end and left to all
             return
         table.unseat(sess)
         sess.send(wire.Left(table=table.id, reason="left"), re=seq)
-        table.announce_seats()
+        self._seat_freed(table)
+
+    def _seat_freed(self, table: Table) -> None:
+        """After a client left a waiting table: tell the others, or close a table of bots."""
         if all(s is None or s.session is None for s in table.seats):
             self.tables.pop(table.id, None)  # only bots (or nobody) left: the table closes
+        else:
+            table.announce_seats()
 
     def _move(self, sess: ClientSession, body: wire.Play | wire.Declare, seq: int, recipient: str) -> None:
         try:

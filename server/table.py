@@ -263,8 +263,9 @@ class Table:
             return
         player.receive(body, seq)
 
-    def abandon(self, reason: str) -> None:
-        """End a running game with no winner (a player left or the game master failed)."""
+    def abandon(self, reason: str, leaver: ClientSession | None = None, re: int | None = None) -> None:
+        """End a running game with no winner (a player left or the game master failed);
+        ``leaver`` (who asked to leave, with the seq of its leave_table) is told ``left``."""
         if self.state is not wire.TableState.PLAYING:
             return
         if self.task is not None and self.task is not asyncio.current_task():
@@ -277,12 +278,15 @@ class Table:
         for sess in self.sessions():
             sess.send(body, sender=self.party, recipient=self.everyone)
         log.info("table %s: game abandoned (%s)", self.id, reason)
-        self._finish("abandoned")
+        self._finish("abandoned", leaver, re)
 
-    def _finish(self, reason: str) -> None:
+    def _finish(self, reason: str, leaver: ClientSession | None = None, re: int | None = None) -> None:
         self.state = wire.TableState.FINISHED
         for sess in self.sessions():
-            sess.send(wire.Left(table=self.id, reason=reason), sender=self.party)
+            if sess is leaver:
+                sess.send(wire.Left(table=self.id, reason="left"), sender=self.party, re=re)
+            else:
+                sess.send(wire.Left(table=self.id, reason=reason), sender=self.party)
             sess.table = None
         if self.on_finished is not None:
             self.on_finished(self)

@@ -161,3 +161,33 @@ async def test_client_killed_mid_game_leaves_other_tables_playing(server: Networ
     assert listing.re == seq and {t.id for t in listing.body.tables} >= {table}
     await a.close()
     await solo.close()
+
+
+async def test_leave_mid_game_answers_the_leaver_and_tells_the_others(server: NetworkEngine) -> None:
+    a = await WireClient.connect(server.port, "ivy")
+    b = await WireClient.connect(server.port, "jack")
+    table = await a.create()
+    await b.join(table)
+    await a.recv_until("deal")
+    seq = a.send(wire.LeaveTable(table=table))
+    left = await a.recv_until("left")
+    assert left.re == seq and left.body.reason == "left"
+    end = await b.recv_until("game_end")
+    assert end.body.reason == "abandoned" and end.body.winner is None
+    assert (await b.recv_until("left")).body.reason == "abandoned"
+
+
+async def test_a_waiting_table_of_bots_closes_when_its_client_disconnects(server: NetworkEngine) -> None:
+    a = await WireClient.connect(server.port, "kim")
+    table = await a.create(bots=["random", "random"], players=4)
+    assert table in server.tables
+    await a.close()
+    probe = await WireClient.connect(server.port, "lee")
+    # The server notices the disconnect on its own schedule: ask until it has (bounded).
+    for _ in range(200):
+        probe.send(wire.ListTables())
+        listing = await probe.recv_until("tables")
+        if table not in {t.id for t in listing.body.tables}:
+            break
+    assert table not in {t.id for t in listing.body.tables}
+    assert table not in server.tables
