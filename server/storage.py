@@ -1,0 +1,436 @@
+"""Where the server keeps its tables so that games outlive the process.
+
+The server journals, through a :class:`Storage`, everything it needs to rebuild a game
+after a crash: each table's rules, seed and options when it is created, each seat when
+it is taken (a person's name and the sha256 digest of its seat token — never the token
+itself — or a built-in bot's strategy), every action of the game *before* the game
+master announces it (``GameMaster.journal`` runs after the action is applied and before
+any event is sent, so a play nobody has journaled is a play nobody was told of), and the
+result when the game ends.  On start the server asks for the unfinished tables and
+replays each one's action log from its seed (``GameMaster.restore``).
+
+The interface (:class:`Storage`) is small and synchronous on purpose: every call is one
+short transaction, made from the server's event loop.  A backend must guarantee that
+once a call has returned its effect survives the server *process* being killed.
+
+    create_table(table_id, rules, seed, private, options)   a new table (state "waiting")
+    set_seat(table_id, seat, name, token_digest, bot)       a seat taken (person or bot)
+    clear_seat(table_id, seat)                              a seat left before the game
+    start_table(table_id)                                   the game began ("playing")
+    append_action(table_id, index, action)                  action number ``index`` (0, 1, ...)
+    finish_table(table_id, winner, totals, reason)          the game ended ("finished")
+    close_table(table_id, reason)                           closed without a game ("closed")
+    load_unfinished() -> list[StoredTable]                  "waiting"/"playing" tables, seats, actions
+    load_results(limit) -> list[TableResult]                finished games, newest first
+    last_table_id() -> int                                  highest numeric table id ever used
+    close()
+
+``append_action`` must refuse (raise) an index that is already stored, so a resent play
+can never be journaled twice.  Actions travel as the compact lists of
+:func:`encode_action` (``["p", card, mask]``, ``["d", kind, wild]``, ``["s", order]``);
+rules as the RuleSet's JSON.
+
+Two backends live here: :class:`SQLiteStorage` (the embedded default: one file, WAL,
+standard-library ``sqlite3``) and :class:`MemoryStorage` (no file; for tests and as the
+reference of the semantics).  A PostgreSQL backend would implement the same methods on
+the same four relations (``tables``, ``seats``, ``actions``, ``meta``; see ``_SCHEMA``),
+with ``BIGINT`` for the seed and one autocommitted statement (or short transaction) per
+call; a pool or an async driver stays inside the backend.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any, Protocol, Sequence, runtime_checkable
+
+from scopa.engine import Action, Deal, DeclarationKind, Declare, Play, RuleSet
+
+SCHEMA_VERSION = 1
+
+WAITING, PLAYING, FINISHED, CLOSED = "waiting", "playing", "finished", "closed"
+
+
+# ---------------------------------------------------------------------- values
+
+
+@dataclass(frozen=True)
+class StoredSeat:
+    seat: int
+    name: str
+    token_digest: str | None  # sha256 hex of a person's seat token; None for a bot
+    bot: str | None  # the strategy of a built-in bot seat
+
+
+@dataclass
+class StoredTable:
+    """An unfinished table as journaled: enough to rebuild it and replay its game."""
+
+    id: str
+    rules: RuleSet
+    seed: int
+    private: bool
+    options: dict[str, Any]
+    status: str  # WAITING or PLAYING
+    seats: list[StoredSeat | None]
+    actions: list[Action] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class TableResult:
+    id: str
+    rules: RuleSet
+    seats: tuple[str | None, ...]
+    winner: int | None
+    totals: tuple[int, ...]
+    reason: str
+    finished_at: float
+
+
+class StorageError(RuntimeError):
+    """The storage refused or failed a write (e.g. an action index already journaled)."""
+
+
+# ---------------------------------------------------------------------- encoding
+
+
+def encode_action(action: Action) -> str:
+    """An action as compact JSON: Play ``["p",card,mask]``, Declare ``["d",kind,wild]``,
+    Deal ``["s",order]``."""
+    if isinstance(action, Deal):
+        return json.dumps(["s", list(action.order)], separators=(",", ":"))
+    if isinstance(action, Declare):
+        return json.dumps(["d", action.kind.value, action.wild], separators=(",", ":"))
+    if isinstance(action, Play):
+        return json.dumps(["p", action.card, action.capture], separators=(",", ":"))
+    raise TypeError(f"not an action: {action!r}")
+
+
+def decode_action(text: str) -> Action:
+    data = json.loads(text)
+    match data:
+        case ["p", int(card), int(mask)]:
+            return Play(card, mask)
+        case ["d", str(kind), wild] if wild is None or isinstance(wild, int):
+            return Declare(DeclarationKind(kind), wild)
+        case ["s", list(order)] if len(order) == 40 and all(isinstance(c, int) for c in order):
+            return Deal(tuple(order))
+    raise ValueError(f"not an encoded action: {text[:80]!r}")
+
+
+def _rules_json(rules: RuleSet) -> str:
+    return rules.model_dump_json()
+
+
+def _rules_from(text: str) -> RuleSet:
+    return RuleSet.model_validate_json(text)  # JSON mode: enums come back from their values
+
+
+def _table_number(table_id: str) -> int:
+    return int(table_id) if table_id.isdigit() else 0
+
+
+# ---------------------------------------------------------------------- interface
+
+
+@runtime_checkable
+class Storage(Protocol):
+    """What the server needs from a place that keeps tables (see the module docstring)."""
+
+    def create_table(self, table_id: str, rules: RuleSet, seed: int, private: bool = False,
+                     options: dict[str, Any] | None = None) -> None: ...
+
+    def set_seat(self, table_id: str, seat: int, name: str, token_digest: str | None = None,
+                 bot: str | None = None) -> None: ...
+
+    def clear_seat(self, table_id: str, seat: int) -> None: ...
+
+    def start_table(self, table_id: str) -> None: ...
+
+    def append_action(self, table_id: str, index: int, action: Action) -> None: ...
+
+    def finish_table(self, table_id: str, winner: int | None, totals: Sequence[int], reason: str) -> None: ...
+
+    def close_table(self, table_id: str, reason: str) -> None: ...
+
+    def load_unfinished(self) -> list[StoredTable]: ...
+
+    def load_results(self, limit: int = 100) -> list[TableResult]: ...
+
+    def last_table_id(self) -> int: ...
+
+    def close(self) -> None: ...
+
+
+# ---------------------------------------------------------------------- memory
+
+
+@dataclass
+class _MemTable:
+    rules: RuleSet
+    seed: int
+    private: bool
+    options: dict[str, Any]
+    status: str = WAITING
+    seats: dict[int, StoredSeat] = field(default_factory=dict)
+    actions: list[str] = field(default_factory=list)
+    result: TableResult | None = None
+
+
+class MemoryStorage:
+    """A Storage in a dict: nothing survives the process.  Same checks as SQLite."""
+
+    def __init__(self) -> None:
+        self._tables: dict[str, _MemTable] = {}
+
+    def _get(self, table_id: str) -> _MemTable:
+        try:
+            return self._tables[table_id]
+        except KeyError:
+            raise StorageError(f"no table {table_id!r} in storage") from None
+
+    def create_table(self, table_id: str, rules: RuleSet, seed: int, private: bool = False,
+                     options: dict[str, Any] | None = None) -> None:
+        if table_id in self._tables:
+            raise StorageError(f"table {table_id!r} already exists")
+        self._tables[table_id] = _MemTable(rules, seed, private, json.loads(json.dumps(options or {})))
+
+    def set_seat(self, table_id: str, seat: int, name: str, token_digest: str | None = None,
+                 bot: str | None = None) -> None:
+        self._get(table_id).seats[seat] = StoredSeat(seat, name, token_digest, bot)
+
+    def clear_seat(self, table_id: str, seat: int) -> None:
+        self._get(table_id).seats.pop(seat, None)
+
+    def start_table(self, table_id: str) -> None:
+        self._get(table_id).status = PLAYING
+
+    def append_action(self, table_id: str, index: int, action: Action) -> None:
+        t = self._get(table_id)
+        if index != len(t.actions):
+            raise StorageError(f"table {table_id}: action {index} given, {len(t.actions)} expected")
+        t.actions.append(encode_action(action))
+
+    def finish_table(self, table_id: str, winner: int | None, totals: Sequence[int], reason: str) -> None:
+        t = self._get(table_id)
+        t.status = FINISHED
+        names = tuple(t.seats[i].name if i in t.seats else None for i in range(t.rules.players))
+        t.result = TableResult(table_id, t.rules, names, winner, tuple(totals), reason, time.time())
+
+    def close_table(self, table_id: str, reason: str) -> None:
+        self._get(table_id).status = CLOSED
+
+    def load_unfinished(self) -> list[StoredTable]:
+        out = []
+        for tid, t in sorted(self._tables.items(), key=lambda kv: _table_number(kv[0])):
+            if t.status in (WAITING, PLAYING):
+                seats = [t.seats.get(i) for i in range(t.rules.players)]
+                out.append(StoredTable(tid, t.rules, t.seed, t.private, dict(t.options), t.status, seats,
+                                       [decode_action(a) for a in t.actions]))
+        return out
+
+    def load_results(self, limit: int = 100) -> list[TableResult]:
+        done = [t.result for t in self._tables.values() if t.result is not None]
+        done.sort(key=lambda r: (r.finished_at, _table_number(r.id)), reverse=True)
+        return done[:limit]
+
+    def last_table_id(self) -> int:
+        return max((_table_number(t) for t in self._tables), default=0)
+
+    def close(self) -> None:
+        pass
+
+
+# ---------------------------------------------------------------------- SQLite
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS tables (
+    id          TEXT PRIMARY KEY,
+    num         INTEGER NOT NULL,          -- the id as a number (0 if not numeric)
+    rules       TEXT NOT NULL,             -- RuleSet JSON
+    seed        INTEGER NOT NULL,          -- < 2**63
+    private     INTEGER NOT NULL DEFAULT 0,
+    options     TEXT NOT NULL DEFAULT '{}',
+    status      TEXT NOT NULL DEFAULT 'waiting',  -- waiting | playing | finished | closed
+    created_at  REAL NOT NULL,
+    finished_at REAL,
+    winner      INTEGER,
+    totals      TEXT,                      -- JSON list
+    reason      TEXT
+);
+CREATE INDEX IF NOT EXISTS tables_status ON tables(status);
+CREATE TABLE IF NOT EXISTS seats (
+    table_id     TEXT NOT NULL REFERENCES tables(id),
+    seat         INTEGER NOT NULL,
+    name         TEXT NOT NULL,
+    token_digest TEXT,                     -- sha256 hex of the seat token, never the token
+    bot          TEXT,                     -- strategy of a built-in bot
+    PRIMARY KEY (table_id, seat)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS actions (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    idx      INTEGER NOT NULL,
+    action   TEXT NOT NULL,                -- encode_action()
+    PRIMARY KEY (table_id, idx)
+) WITHOUT ROWID;
+"""
+
+
+class SQLiteStorage:
+    """The embedded default: one SQLite file in WAL mode.
+
+    Durability: every call is its own autocommitted transaction, so when it returns the
+    change is in the write-ahead log.  ``synchronous=NORMAL`` (the default here) skips
+    the fsync at each commit but the committed frames have been ``write()``-n to the WAL
+    file, i.e. they are in the operating system's page cache, which survives the server
+    *process* being killed (``kill -9``): nothing acknowledged is lost.  Only a power cut
+    or kernel crash could lose the last commits; a deployment that must survive those
+    passes ``synchronous="FULL"`` (an fsync per commit, so per play).
+    """
+
+    def __init__(self, path: str, synchronous: str = "NORMAL") -> None:
+        if synchronous.upper() not in ("NORMAL", "FULL", "EXTRA"):
+            raise ValueError("synchronous must be NORMAL, FULL or EXTRA")
+        self.path = str(path)
+        # Autocommit (isolation_level=None): each statement commits before it returns.
+        self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        self._lock = threading.Lock()
+        mode = self._db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+        if str(mode).lower() != "wal" and self.path != ":memory:":
+            raise StorageError(f"{self.path}: could not switch to WAL (journal_mode={mode})")
+        self._db.execute(f"PRAGMA synchronous={synchronous.upper()}")
+        self._db.execute("PRAGMA foreign_keys=ON")
+        self._db.execute("PRAGMA busy_timeout=5000")
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                # executescript() would commit on its own: run the statements one by one.
+                for stmt in _SCHEMA.split(";"):
+                    if stmt.strip():
+                        self._db.execute(stmt)
+                row = self._db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
+                if row is None:
+                    self._db.execute("INSERT INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
+                elif int(row[0]) != SCHEMA_VERSION:
+                    raise StorageError(f"{self.path}: schema version {row[0]}, this server knows {SCHEMA_VERSION}")
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+
+    def _exec(self, sql: str, args: Sequence[Any] = ()) -> sqlite3.Cursor:
+        with self._lock:
+            try:
+                return self._db.execute(sql, args)
+            except sqlite3.IntegrityError as exc:
+                raise StorageError(str(exc)) from exc
+
+    def _changed(self, cur: sqlite3.Cursor, table_id: str) -> None:
+        if cur.rowcount == 0:
+            raise StorageError(f"no table {table_id!r} in storage")
+
+    def create_table(self, table_id: str, rules: RuleSet, seed: int, private: bool = False,
+                     options: dict[str, Any] | None = None) -> None:
+        self._exec(
+            "INSERT INTO tables (id, num, rules, seed, private, options, status, created_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, 'waiting', ?)",
+            (table_id, _table_number(table_id), _rules_json(rules), seed, int(private),
+             json.dumps(options or {}, separators=(",", ":")), time.time()),
+        )
+
+    def set_seat(self, table_id: str, seat: int, name: str, token_digest: str | None = None,
+                 bot: str | None = None) -> None:
+        self._exec("INSERT OR REPLACE INTO seats (table_id, seat, name, token_digest, bot) VALUES (?, ?, ?, ?, ?)",
+                   (table_id, seat, name, token_digest, bot))
+
+    def clear_seat(self, table_id: str, seat: int) -> None:
+        self._exec("DELETE FROM seats WHERE table_id=? AND seat=?", (table_id, seat))
+
+    def start_table(self, table_id: str) -> None:
+        self._changed(self._exec("UPDATE tables SET status='playing' WHERE id=?", (table_id,)), table_id)
+
+    def append_action(self, table_id: str, index: int, action: Action) -> None:
+        # The primary key (table_id, idx) refuses an index journaled before: never twice.
+        self._exec("INSERT INTO actions (table_id, idx, action) VALUES (?, ?, ?)",
+                   (table_id, index, encode_action(action)))
+
+    def finish_table(self, table_id: str, winner: int | None, totals: Sequence[int], reason: str) -> None:
+        self._changed(self._exec(
+            "UPDATE tables SET status='finished', finished_at=?, winner=?, totals=?, reason=? WHERE id=?",
+            (time.time(), winner, json.dumps(list(totals)), reason, table_id),
+        ), table_id)
+
+    def close_table(self, table_id: str, reason: str) -> None:
+        self._changed(self._exec(
+            "UPDATE tables SET status='closed', finished_at=?, reason=? WHERE id=?",
+            (time.time(), reason, table_id),
+        ), table_id)
+
+    def load_unfinished(self) -> list[StoredTable]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT id, rules, seed, private, options, status FROM tables "
+                "WHERE status IN ('waiting', 'playing') ORDER BY num, id"
+            ).fetchall()
+            out = []
+            for tid, rules_text, seed, private, options, status in rows:
+                rules = _rules_from(rules_text)
+                seats: list[StoredSeat | None] = [None] * rules.players
+                for seat, name, digest, bot in self._db.execute(
+                    "SELECT seat, name, token_digest, bot FROM seats WHERE table_id=? ORDER BY seat", (tid,)
+                ):
+                    if 0 <= seat < rules.players:
+                        seats[seat] = StoredSeat(seat, name, digest, bot)
+                actions = []
+                for i, (idx, text) in enumerate(self._db.execute(
+                    "SELECT idx, action FROM actions WHERE table_id=? ORDER BY idx", (tid,)
+                )):
+                    if idx != i:
+                        raise StorageError(f"table {tid}: action {i} is missing from the journal")
+                    actions.append(decode_action(text))
+                out.append(StoredTable(tid, rules, seed, bool(private), json.loads(options), status, seats, actions))
+            return out
+
+    def load_results(self, limit: int = 100) -> list[TableResult]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT id, rules, winner, totals, reason, finished_at FROM tables WHERE status='finished' "
+                "ORDER BY finished_at DESC, num DESC LIMIT ?", (limit,)
+            ).fetchall()
+            out = []
+            for tid, rules_text, winner, totals, reason, finished_at in rows:
+                rules = _rules_from(rules_text)
+                names: list[str | None] = [None] * rules.players
+                for seat, name in self._db.execute("SELECT seat, name FROM seats WHERE table_id=?", (tid,)):
+                    if 0 <= seat < rules.players:
+                        names[seat] = name
+                out.append(TableResult(tid, rules, tuple(names), winner, tuple(json.loads(totals or "[]")),
+                                       reason or "", finished_at or 0.0))
+            return out
+
+    def last_table_id(self) -> int:
+        with self._lock:
+            row = self._db.execute("SELECT MAX(num) FROM tables").fetchone()
+        return int(row[0] or 0)
+
+    def integrity_check(self) -> str:
+        with self._lock:
+            return str(self._db.execute("PRAGMA integrity_check").fetchone()[0])
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+
+def open_storage(db: str | None) -> Storage | None:
+    """The storage for ``scopa serve --db``: None (no persistence) when no path is given."""
+    if not db:
+        return None
+    return SQLiteStorage(db)

@@ -1,0 +1,106 @@
+"""Storage backends (issue 6, persistence): round trips, refusals, SQLite file settings."""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+
+import pytest
+
+from scopa.engine import Deal, DeclarationKind, Declare, Play, RuleSet
+from scopa.server.storage import (
+    MemoryStorage,
+    SQLiteStorage,
+    Storage,
+    StorageError,
+    decode_action,
+    encode_action,
+)
+
+
+@pytest.fixture(params=["memory", "sqlite"])
+def storage(request, tmp_path):
+    s = MemoryStorage() if request.param == "memory" else SQLiteStorage(str(tmp_path / "t.db"))
+    yield s
+    s.close()
+
+
+def test_action_encoding_round_trip() -> None:
+    deal = Deal(tuple(reversed(range(40))))
+    for a in (Play(3, 0), Play(39, (1 << 5) | (1 << 17)), Declare(DeclarationKind.TRIS, None),
+              Declare(DeclarationKind.UNDER_TEN, 4), deal):
+        text = encode_action(a)
+        assert decode_action(text) == a and type(decode_action(text)) is type(a)
+    assert encode_action(Play(3, 5)) == '["p",3,5]'
+    assert encode_action(Declare(DeclarationKind.UNDER_TEN, 4)) == '["d","under10",4]'
+    for bad in ('["x",1]', '["p","3",0]', '["s",[1,2]]', '{}'):
+        with pytest.raises(ValueError):
+            decode_action(bad)
+
+
+def test_round_trip(storage: Storage) -> None:
+    assert isinstance(storage, Storage)
+    rules = RuleSet.build("cirulla", players=4)
+    seed = 2**63 - 1
+    digest = hashlib.sha256(b"secret-token").hexdigest()
+    storage.create_table("7", rules, seed, private=True, options={"grace": 120})
+    storage.set_seat("7", 0, "ada", token_digest=digest)
+    storage.set_seat("7", 1, "greedy-bot-1", bot="greedy")
+    storage.set_seat("7", 2, "bob", token_digest="00" * 32)
+    storage.clear_seat("7", 2)
+    storage.set_seat("7", 2, "cy", token_digest="11" * 32)
+    storage.set_seat("7", 3, "random-bot-3", bot="random")
+    storage.create_table("12", RuleSet.build("scopa"), 5)
+    storage.set_seat("12", 0, "dora", token_digest="22" * 32)
+    assert storage.last_table_id() == 12
+
+    waiting = storage.load_unfinished()
+    assert [t.id for t in waiting] == ["7", "12"] and {t.status for t in waiting} == {"waiting"}
+    t7 = waiting[0]
+    assert t7.rules == rules and t7.seed == seed and t7.private and t7.options == {"grace": 120}
+    assert [s.name if s else None for s in t7.seats] == ["ada", "greedy-bot-1", "cy", "random-bot-3"]
+    assert t7.seats[0].token_digest == digest and t7.seats[0].bot is None
+    assert t7.seats[1].bot == "greedy" and t7.seats[1].token_digest is None
+    assert waiting[1].seats == [waiting[1].seats[0], None]
+
+    storage.start_table("7")
+    actions = [Deal(tuple(range(40))), Play(1, 0), Declare(DeclarationKind.TRIS), Play(2, 6)]
+    for i, a in enumerate(actions):
+        storage.append_action("7", i, a)
+    with pytest.raises(StorageError):  # a resent play is never journaled twice
+        storage.append_action("7", 3, Play(2, 6))
+    t7 = storage.load_unfinished()[0]
+    assert t7.status == "playing" and t7.actions == actions
+
+    storage.finish_table("7", 1, [12, 51], "target")
+    storage.close_table("12", "server restart")
+    assert storage.load_unfinished() == []
+    [result] = storage.load_results()
+    assert result.id == "7" and result.winner == 1 and result.totals == (12, 51) and result.reason == "target"
+    assert result.seats == ("ada", "greedy-bot-1", "cy", "random-bot-3") and result.rules == rules
+    with pytest.raises(StorageError):
+        storage.create_table("7", rules, 1)
+    with pytest.raises(StorageError):
+        storage.finish_table("99", None, [], "abandoned")
+
+
+def test_sqlite_survives_reopen_and_stores_no_token(tmp_path) -> None:
+    path = str(tmp_path / "s.db")
+    s = SQLiteStorage(path)
+    s.create_table("1", RuleSet.build("scopa"), 42)
+    s.set_seat("1", 0, "ada", token_digest=hashlib.sha256(b"tok-ada").hexdigest())
+    s.start_table("1")
+    s.append_action("1", 0, Deal(tuple(range(40))))
+    # No close(): what a killed process leaves behind must be readable by the next one.
+    again = SQLiteStorage(path)
+    [t] = again.load_unfinished()
+    assert t.actions == [Deal(tuple(range(40)))] and t.seats[0].name == "ada"
+    assert again.integrity_check() == "ok"
+    raw = sqlite3.connect(path)
+    assert raw.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert raw.execute("SELECT COUNT(*) FROM seats WHERE token_digest LIKE '%tok-ada%'").fetchone()[0] == 0
+    raw.close()
+    s.close()
+    again.close()
+    with open(path, "rb") as f:
+        assert b"tok-ada" not in f.read()
