@@ -75,6 +75,11 @@ class Connection:
 
     receive_data = feed
 
+    @property
+    def buffered(self) -> int:
+        """Bytes received but not yet part of a whole command (a frame in progress)."""
+        return self._decoder.buffered
+
     def next_command(self) -> Command | None:
         """The next whole command from the peer (``None``: need more bytes).
 

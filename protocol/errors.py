@@ -63,6 +63,7 @@ class ErrorCode(StrEnum):
     ILLEGAL_DECLARATION = "illegal_declaration"
     # service
     RATE_LIMITED = "rate_limited"
+    TIMEOUT = "timeout"
     SHUTTING_DOWN = "shutting_down"
     INTERNAL = "internal"
 
