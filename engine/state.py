@@ -54,6 +54,11 @@ _KING_MASK = VALUE_MASK[10]
 _ACE_MASK = VALUE_MASK[1]
 _SETTE_COPPE_BIT = BIT[SETTE_COPPE]
 _DECK = frozenset(range(40))
+
+try:  # the optional C accelerator (setup.py); the pure-Python path gives the same plays
+    from ._speedups import legal_plays as _c_legal_plays
+except ImportError:  # pragma: no cover - depends on the install
+    _c_legal_plays = None
 _PLAY = Phase.PLAY
 
 
@@ -65,7 +70,7 @@ class GameState:
         "hands", "table", "stock", "in_hands", "piles", "scope", "scopa_cards",
         "declared", "fresh", "wild", "last_capturer", "plays", "round_no",
         "totals", "history", "winner", "end_reason", "last_scopa", "dealer_bonus",
-        "declared_hands", "leftovers", "cirulla", "refill", "instant",
+        "declared_hands", "leftovers", "cirulla", "refill", "instant", "special",
     )  # fmt: skip
 
     rules: RuleSet
@@ -100,6 +105,7 @@ class GameState:
     cirulla: bool  # flags copied from the rules for the hot path
     refill: bool
     instant: bool
+    special: bool
 
     @classmethod
     def new(cls, rules: RuleSet, first_dealer: int) -> GameState:
@@ -112,6 +118,7 @@ class GameState:
         s.cirulla = rules.cirulla
         s.refill = rules.refill_each_turn
         s.instant = rules.trentino or rules.cirulla
+        s.special = s.cirulla or s.refill
         s.n = rules.players
         s.side = tuple(rules.side_of(i) for i in range(rules.players))
         s.num_sides = rules.num_sides
@@ -169,6 +176,7 @@ class GameState:
         c.cirulla = self.cirulla
         c.refill = self.refill
         c.instant = self.instant
+        c.special = self.special
         c.hands = self.hands[:]
         c.stock = self.stock[:]
         c.piles = self.piles[:]
@@ -206,37 +214,17 @@ class GameState:
         if self.phase is not _PLAY:
             return []
         seat = self.to_move
-        hand = self.hands[seat]
+        caps = self.caps
+        if _c_legal_plays is not None:
+            return _c_legal_plays(
+                self.hands[seat], self.table, self.plays == 0, caps.cache, caps.by_value,
+                self.wild[seat], SETTE_COPPE, Play, expand,
+            )  # fmt: skip
         table = self.table
-        new = tuple.__new__
-        out: list[Play] = []
-        if not table:
-            while hand:
-                low = hand & -hand
-                out.append(new(Play, (low.bit_length() - 1, 0)))
-                hand ^= low
-            return out
-        # value_counts(table), inlined: the hot path of every search
-        m = table - ((table >> 1) & 0x5555555555)
+        m = table - ((table >> 1) & 0x5555555555)  # value_counts(table), inlined
         key = ((m & 0x3333333333) + ((m >> 2) & 0x3333333333)) << 1 | (self.plays == 0)
-        by_value = self.caps.cache.get(key) or self.caps.by_value(key)
-        wild = self.wild[seat]
-        append = out.append
-        while hand:
-            low = hand & -hand
-            c = low.bit_length() - 1
-            hand ^= low
-            caps = by_value[wild if (wild and c == SETTE_COPPE) else VALUE[c]]
-            if not caps:
-                append(new(Play, (c, 0)))
-                continue
-            for whole, partial in caps:
-                if partial:
-                    for mask in expand(table, (whole, partial)):
-                        append(new(Play, (c, mask)))
-                else:
-                    append(new(Play, (c, table & whole)))
-        return out
+        by_value = caps.cache.get(key) or caps.by_value(key)
+        return _expand_plays(self.hands[seat], table, by_value, self.wild[seat])
 
     def legal_declarations(self) -> list[Declare]:
         """V13: the hand bonuses the seat to move may declare now (the larger only)."""
@@ -360,7 +348,7 @@ class GameState:
         path, for bots that search); anything else must go through :meth:`apply`."""
         card, capture = play
         seat = self.to_move
-        bit = BIT[card]
+        bit = 1 << card
         self.hands[seat] ^= bit
         in_hands = self.in_hands - 1
         self.in_hands = in_hands
@@ -373,33 +361,31 @@ class GameState:
             self.last_capturer = side
             # R18: a sweep is a scopa, except on the round's last play; in Cirulla the
             # ace's take-all is not a scopa (Ligurian rule).
-            scopa = not table and (in_hands or self.stock)
-            if scopa and self.cirulla and self.card_value(seat, card) == 1:
-                scopa = self._is_value_capture(seat, card, capture)
-            if scopa:
+            if table or not (in_hands or self.stock):
+                self.last_scopa = False
+            elif self.cirulla and self.card_value(seat, card) == 1 and not self._is_value_capture(seat, card, capture):
+                self.last_scopa = False
+            else:
                 self.last_scopa = True
                 self.scope[side] += 1
                 self.scopa_cards[side].append(card)
-            else:
-                self.last_scopa = False
             if self.instant and self._instant_win(side):
                 return
         else:
             self.table |= bit
             self.last_scopa = False
-        if self.cirulla:
-            self.fresh[seat] = False
-        stock = self.stock
-        if self.refill and stock:
-            self.hands[seat] |= BIT[stock.pop()]
-            self.in_hands += 1
-        if self.in_hands:
-            self.to_move = (seat + 1) % self.n
-            return
-        if stock:
+        if self.special:  # V13 fresh hands, R12 refill
+            if self.cirulla:
+                self.fresh[seat] = False
+            if self.refill and self.stock:
+                self.hands[seat] |= BIT[self.stock.pop()]
+                self.in_hands = in_hands = in_hands + 1
+        if in_hands:
+            self.to_move = seat + 1 if seat + 1 < self.n else 0
+        elif self.stock:
             self._redeal()
-            return
-        self._end_round()
+        else:
+            self._end_round()
 
     def _is_value_capture(self, seat: int, card: int, capture: int) -> bool:
         """Whether a capture is also allowed by value or by fifteen (not only by ace)."""
@@ -463,6 +449,29 @@ class GameState:
             return
         self.dealer = (self.dealer + 1) % self.n
         self.phase = Phase.DEAL
+
+
+def _expand_plays(hand: int, table: int, by_value: tuple, wild: int) -> list[Play]:
+    """The plays of ``hand`` from the capture templates of each value (pure Python;
+    ``scopa.engine._speedups`` does the same in C when it is built)."""
+    new = tuple.__new__
+    out: list[Play] = []
+    append = out.append
+    while hand:
+        low = hand & -hand
+        c = low.bit_length() - 1
+        hand ^= low
+        caps = by_value[wild if (wild and c == SETTE_COPPE) else VALUE[c]]
+        if not caps:
+            append(new(Play, (c, 0)))
+            continue
+        for whole, partial in caps:
+            if partial:
+                for mask in expand(table, (whole, partial)):
+                    append(new(Play, (c, mask)))
+            else:
+                append(new(Play, (c, table & whole)))
+    return out
 
 
 def declarations_for(hand: int) -> list[Declare]:
