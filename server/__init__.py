@@ -1,6 +1,7 @@
 """scopa.server: the asyncio NetworkEngine — lobby, tables, one game master per table."""
 
+from .limits import Limits
 from .network import DEFAULT_PORT, NetworkEngine, serve
 from .table import NetworkPlayer, Table
 
-__all__ = ["DEFAULT_PORT", "NetworkEngine", "NetworkPlayer", "Table", "serve"]
+__all__ = ["DEFAULT_PORT", "Limits", "NetworkEngine", "NetworkPlayer", "Table", "serve"]

@@ -4,6 +4,15 @@ It holds the authoritative state of every table; each table runs its own GameMas
 (as a task) whose remote seats are NetworkPlayers.  Every command a client sends is
 checked against the connection it came on (``scopa.protocol.Connection`` rejects a
 forged sender) and against the table it names.
+
+Every connection lives under the server's :class:`~scopa.server.limits.Limits`
+(``NetworkEngine(..., limits=Limits(...))``): a ``hello`` within ``hello_timeout``, each
+frame whole within ``frame_timeout`` of its first byte, a ``ping`` after
+``ping_interval`` of silence and a close after ``ping_timeout`` more, caps on
+connections overall and per address, a bounded outgoing queue (a client that does not
+read is dropped; nobody waits for it) and a token bucket on commands (``rate_limited``,
+then a fatal ``rate_limited`` for a persistent flood).  The accept/read loop below
+enforces them; see ``server/limits.py`` for the defaults.
 """
 
 from __future__ import annotations
@@ -12,14 +21,16 @@ import asyncio
 import itertools
 import logging
 import random
+import socket
 
 from scopa.client.bots import STRATEGIES
 from scopa.engine import RuleSet, RuleSetError
-from scopa.protocol import PROTOCOL_VERSION, ProtocolError
+from scopa.protocol import PROTOCOL_VERSION, Connection, ConnectionRole, ProtocolError
 from scopa.protocol import commands as wire
 from scopa.protocol.errors import ErrorCode
 from scopa.protocol.parties import parse_party
 
+from .limits import Limits, RateLimiter
 from .session import ClientSession
 from .table import Table
 
@@ -34,7 +45,8 @@ MAX_FINISHED_TABLES = 64  # finished tables kept in the listing for a while
 class NetworkEngine:
     """Many tables, one lobby, one TCP listener."""
 
-    def __init__(self, host: str = "127.0.0.1", port: int = DEFAULT_PORT, seed: int | None = None) -> None:
+    def __init__(self, host: str = "127.0.0.1", port: int = DEFAULT_PORT, seed: int | None = None, *,
+                 limits: Limits | None = None) -> None:
         self.host = host
         self.port = port
         self._seeds = random.Random(seed) if seed is not None else random.SystemRandom()
@@ -45,6 +57,8 @@ class NetworkEngine:
         self._table_ids = itertools.count(1)
         self._server: asyncio.Server | None = None
         self._handlers: set[asyncio.Task[None]] = set()
+        self.limits = limits if limits is not None else Limits()
+        self._per_address: dict[str, int] = {}  # open connections by remote address
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -81,8 +95,20 @@ class NetworkEngine:
     async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         task = asyncio.current_task()
         assert task is not None
+        address = _address_of(writer)
+        refusal = self._connection_refusal(address)
+        if refusal is not None:
+            log.warning("refusing a connection from %s: %s", address, refusal)
+            self._handlers.add(task)
+            try:
+                await _refuse(writer, refusal)
+            finally:
+                self._handlers.discard(task)
+            return
+        self._per_address[address] = self._per_address.get(address, 0) + 1
         self._handlers.add(task)
-        sess = ClientSession(next(self._ids), reader, writer)
+        _bound_send_buffer(writer, self.limits.socket_send_buffer)
+        sess = ClientSession(next(self._ids), reader, writer, max_queued=self.limits.max_queued_frames)
         self.sessions[sess.id] = sess
         log.info("connection %s from %s", sess.id, sess.peer)
         try:
@@ -95,6 +121,7 @@ class NetworkEngine:
             log.exception("connection %s: unexpected error", sess.id)
         finally:
             self._disconnected(sess)
+            self._release_address(address)
             self._handlers.discard(task)
             sess.close()  # flush what is queued (e.g. a fatal error), then close
             try:
@@ -102,24 +129,116 @@ class NetworkEngine:
             except (TimeoutError, asyncio.CancelledError):
                 sess.abort()
 
+    def _connection_refusal(self, address: str) -> str | None:
+        """Why a new connection from ``address`` is refused (a cap is reached), or None."""
+        limits = self.limits
+        if limits.max_connections is not None and sum(self._per_address.values()) >= limits.max_connections:
+            return f"the server has its maximum of {limits.max_connections} connections; try later"
+        per = limits.max_connections_per_address
+        if per is not None and self._per_address.get(address, 0) >= per:
+            return f"{per} connections from your address are open already"
+        return None
+
+    def _release_address(self, address: str) -> None:
+        left = self._per_address.get(address, 0) - 1
+        if left > 0:
+            self._per_address[address] = left
+        else:
+            self._per_address.pop(address, None)
+
     async def _read_loop(self, sess: ClientSession) -> None:
+        """Read, decode and dispatch one client's commands under the deadlines and the
+        command rate of :attr:`limits` (returns when the connection is to be closed)."""
+        limits = self.limits
+        loop = asyncio.get_running_loop()
+        rate = limits.rate_limiter()
+        connected = last_heard = loop.time()
+        frame_started: float | None = None  # when the first byte of an unfinished frame came
+        ping_sent: float | None = None  # when an unanswered ping of ours went out
+        hello_seen = False
         while not sess.closed:
-            data = await sess.reader.read(READ_CHUNK)
+            due: list[tuple[float, str]] = []
+            if not hello_seen and limits.hello_timeout is not None:
+                due.append((connected + limits.hello_timeout, "hello"))
+            if frame_started is not None and limits.frame_timeout is not None:
+                due.append((frame_started + limits.frame_timeout, "frame"))
+            if limits.ping_interval is not None:
+                if ping_sent is None:
+                    due.append((last_heard + limits.ping_interval, "ping"))
+                elif limits.ping_timeout is not None:
+                    due.append((ping_sent + limits.ping_timeout, "pong"))
+            when, deadline = min(due) if due else (None, "")
+            try:
+                async with asyncio.timeout_at(when):
+                    data = await sess.reader.read(READ_CHUNK)
+            except TimeoutError:
+                if deadline == "ping":
+                    ping_sent = loop.time()
+                    sess.send(wire.Ping(nonce=random.randrange(2**32)))
+                    continue
+                self._deadline_passed(sess, deadline)
+                return
             if not data:
                 return
+            now = loop.time()
             sess.proto.feed(data)
+            completed = False
             while not sess.closed:
                 try:
                     cmd = sess.proto.next_command()
                 except ProtocolError as exc:
-                    sess.send(wire.Error(code=exc.code, message=exc.message[:500], fatal=exc.fatal), re=exc.seq)
+                    completed = True
                     if exc.fatal:
+                        sess.send(wire.Error(code=exc.code, message=exc.message[:500], fatal=True), re=exc.seq)
                         sess.close()
                         return
+                    verdict = self._rate_check(sess, rate, exc.seq)
+                    if verdict == "drop":
+                        return
+                    if verdict == "ok":
+                        sess.send(wire.Error(code=exc.code, message=exc.message[:500], fatal=False), re=exc.seq)
                     continue
                 if cmd is None:
                     break
-                self._dispatch(sess, cmd.body, cmd.seq, cmd.recipient)
+                completed = True
+                last_heard, ping_sent = now, None
+                if isinstance(cmd.body, wire.Hello):
+                    hello_seen = True
+                verdict = self._rate_check(sess, rate, cmd.seq)
+                if verdict == "drop":
+                    return
+                if verdict == "ok":
+                    self._dispatch(sess, cmd.body, cmd.seq, cmd.recipient)
+            if not sess.proto.buffered:
+                frame_started = None
+            elif completed or frame_started is None:
+                frame_started = now  # a new frame began in this chunk
+
+    def _rate_check(self, sess: ClientSession, rate: RateLimiter, seq: int | None) -> str:
+        """Charge one command to the client's token bucket: ``ok`` (run it), ``refused``
+        (answered ``rate_limited``) or ``drop`` (a persistent flood: fatal error sent)."""
+        if rate.allow():
+            return "ok"
+        if rate.flooding:
+            log.warning("connection %s (%s) floods commands; dropping it", sess.id, sess.party)
+            sess.error(ErrorCode.RATE_LIMITED, "too many commands refused; closing the connection", re=seq, fatal=True)
+            sess.close()
+            return "drop"
+        sess.error(ErrorCode.RATE_LIMITED, "too many commands; slow down", re=seq)
+        return "refused"
+
+    def _deadline_passed(self, sess: ClientSession, deadline: str) -> None:
+        """Tell the client which deadline it missed (a fatal error), then close."""
+        limits = self.limits
+        if deadline == "hello":
+            code, message = ErrorCode.NOT_HELLO_YET, f"no hello within {limits.hello_timeout:g} s of connecting"
+        elif deadline == "frame":
+            code, message = ErrorCode.TIMEOUT, f"a frame was not finished within {limits.frame_timeout:g} s"
+        else:
+            code, message = ErrorCode.TIMEOUT, f"no answer to ping within {limits.ping_timeout:g} s"
+        log.info("connection %s (%s): %s; closing", sess.id, sess.party, message)
+        sess.error(code, message, fatal=True)
+        sess.close()
 
     def _disconnected(self, sess: ClientSession) -> None:
         table = sess.table
@@ -277,6 +396,37 @@ class NetworkEngine:
         for old in finished[:-MAX_FINISHED_TABLES]:
             self.tables.pop(old.id, None)
 
+
+def _address_of(writer: asyncio.StreamWriter) -> str:
+    """The remote IP address of a connection (the key of the per-address cap)."""
+    peer = writer.get_extra_info("peername")
+    if isinstance(peer, tuple) and peer:
+        return str(peer[0])
+    return str(peer)
+
+
+def _bound_send_buffer(writer: asyncio.StreamWriter, size: int | None) -> None:
+    """Limits.socket_send_buffer: a small kernel buffer and write high-water mark."""
+    if size is None:
+        return
+    sock = writer.get_extra_info("socket")
+    if sock is not None:
+        try:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, size)
+        except OSError:
+            pass
+    writer.transport.set_write_buffer_limits(high=size)
+
+
+async def _refuse(writer: asyncio.StreamWriter, reason: str) -> None:
+    """Refuse a connection over a cap: one fatal ``rate_limited`` error, then close."""
+    body = wire.Error(code=ErrorCode.RATE_LIMITED, message=reason[:500], fatal=True)
+    try:
+        writer.write(Connection(ConnectionRole.SERVER).send_body(body, recipient="guest"))
+        writer.close()
+        await asyncio.wait_for(writer.wait_closed(), 2)
+    except (ConnectionError, OSError, TimeoutError):
+        writer.transport.abort()
 
 async def serve(host: str = "127.0.0.1", port: int = DEFAULT_PORT, seed: int | None = None) -> None:
     """Run a server until cancelled (Ctrl-C), then shut down cleanly."""

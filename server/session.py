@@ -16,14 +16,16 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("scopa.server")
 
-# Frames a client may have waiting before it counts as not reading and is dropped.
+# Frames a client may have waiting before it counts as not reading and is dropped
+# (the default; the server passes ``Limits.max_queued_frames``).
 MAX_QUEUED_FRAMES = 2048
 
 
 class ClientSession:
     """A connected client as the server sees it."""
 
-    def __init__(self, conn_id: int, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    def __init__(self, conn_id: int, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
+                 max_queued: int = MAX_QUEUED_FRAMES) -> None:
         self.id = conn_id
         self.reader = reader
         self.writer = writer
@@ -31,7 +33,9 @@ class ClientSession:
         self.name: str | None = None
         self.table: Table | None = None
         self.peer = str(writer.get_extra_info("peername"))
-        self._queue: asyncio.Queue[bytes | None] = asyncio.Queue(MAX_QUEUED_FRAMES)
+        self._queue: asyncio.Queue[bytes | None] = asyncio.Queue(max_queued)
+        self.dropped = False
+        """True once the client was dropped for not reading (its queue overflowed)."""
         self._writer_task = asyncio.create_task(self._write_loop(), name=f"writer-{conn_id}")
         self.closed = False
 
@@ -56,6 +60,7 @@ class ClientSession:
             self._queue.put_nowait(frame)
         except asyncio.QueueFull:
             log.warning("%s does not read its frames; dropping the connection", self.party)
+            self.dropped = True
             self.abort()
 
     def error(self, code: ErrorCode, message: str, re: int | None = None, sender: str = "lobby", fatal: bool = False) -> None:

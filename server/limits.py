@@ -1,0 +1,137 @@
+"""What the server tolerates from one client: deadlines, connection caps, queue bounds and
+a command rate, as one frozen value.
+
+Pass it to the server as ``NetworkEngine(..., limits=Limits(...))``; the defaults suit a
+public server.  Tests use small values (a tenth of a second, a queue of eight frames) so
+that every limit can be hit quickly and deterministically.
+
+What a client sees when it breaks a limit (PROTOCOL.md §7, "Limits"):
+
+=====================================  =================================================
+limit                                  what happens
+=====================================  =================================================
+``hello_timeout``                      no ``hello`` this long after connecting: ``error``
+                                       ``not_hello_yet`` (fatal), the server closes
+``frame_timeout``                      a frame begun (its first byte arrived) but not
+                                       finished this long after: ``error`` ``timeout``
+                                       (fatal), closed — a client trickling bytes is
+                                       dropped
+``ping_interval`` / ``ping_timeout``   nothing received for ``ping_interval``: the server
+                                       sends ``ping``; nothing received within
+                                       ``ping_timeout`` after it: ``error`` ``timeout``
+                                       (fatal), closed
+``max_connections``,                   one connection too many, overall or from one
+``max_connections_per_address``        address: ``error`` ``rate_limited`` (fatal) at
+                                       once, closed
+``max_queued_frames``                  more frames waiting to be written to a client than
+                                       this (it does not read): the connection is dropped
+                                       at once, nothing more is sent.  Nobody else waits
+                                       for it: every send to it is a non-blocking
+                                       ``put_nowait``
+``commands_per_second``,               a token bucket per connection: each command
+``command_burst``                      takes one token, ``commands_per_second`` tokens
+                                       come back per second, up to ``command_burst``.
+                                       Without a token the command is not executed and
+                                       is answered ``error`` ``rate_limited``
+``max_refused_commands``,              more than ``max_refused_commands`` refused
+``refused_window``                     commands within ``refused_window`` seconds (a
+                                       leaky count): ``error`` ``rate_limited`` (fatal),
+                                       closed
+=====================================  =================================================
+
+A limit set to ``None`` is not enforced.  ``clock`` (seconds, monotonic) drives the
+command rate only, so a test can run the token bucket on a fake clock; the deadlines
+are asyncio timeouts on the event loop's own clock.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Every limit the server enforces on a connection (see the module docstring)."""
+
+    hello_timeout: float | None = 10.0
+    """Seconds from connecting to a ``hello``."""
+    frame_timeout: float | None = 20.0
+    """Seconds from the first byte of a frame to its last."""
+    ping_interval: float | None = 30.0
+    """Seconds of silence from a client before the server pings it."""
+    ping_timeout: float | None = 30.0
+    """Seconds the server waits for anything (a ``pong``) after its ping."""
+    max_connections: int | None = 1000
+    """Open connections overall."""
+    max_connections_per_address: int | None = 50
+    """Open connections from one remote IP address."""
+    max_queued_frames: int = 2048
+    """Frames waiting to be written to one client before it counts as not reading."""
+    socket_send_buffer: int | None = None
+    """If set, the kernel send buffer (SO_SNDBUF) and the transport's write high-water
+    mark of each connection, in bytes: less memory held for a client that reads slowly,
+    and a non-reading client reaches ``max_queued_frames`` sooner."""
+    commands_per_second: float | None = 50.0
+    """Sustained commands per second per connection (the token bucket's refill rate)."""
+    command_burst: int = 200
+    """Commands a connection may send at once (the token bucket's size)."""
+    max_refused_commands: int = 100
+    """Refused (rate-limited) commands within ``refused_window`` before disconnecting."""
+    refused_window: float = 10.0
+    clock: Callable[[], float] = field(default=time.monotonic, compare=False)
+    """Seconds, monotonic: the rate limiter's clock (injectable for tests)."""
+
+    def __post_init__(self) -> None:
+        for name in ("hello_timeout", "frame_timeout", "ping_interval", "ping_timeout"):
+            value = getattr(self, name)
+            if value is not None and value <= 0:
+                raise ValueError(f"{name} must be positive (or None), not {value}")
+        if self.max_queued_frames < 1 or self.command_burst < 1 or self.max_refused_commands < 0:
+            raise ValueError("max_queued_frames and command_burst must be at least 1")
+        if self.commands_per_second is not None and self.commands_per_second <= 0:
+            raise ValueError("commands_per_second must be positive (or None)")
+        if self.refused_window <= 0:
+            raise ValueError("refused_window must be positive")
+
+    def rate_limiter(self) -> RateLimiter:
+        return RateLimiter(self)
+
+
+class RateLimiter:
+    """One connection's token bucket, and the leaky count of commands it refused."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self._clock = limits.clock
+        self._last = self._clock()
+        self.tokens = float(limits.command_burst)
+        self.refused = 0.0
+        """Refused commands, leaking away at ``max_refused_commands / refused_window`` per second."""
+
+    def _advance(self) -> None:
+        now = self._clock()
+        elapsed = max(0.0, now - self._last)
+        self._last = now
+        rate = self.limits.commands_per_second
+        if rate is not None:
+            self.tokens = min(float(self.limits.command_burst), self.tokens + elapsed * rate)
+        leak = self.limits.max_refused_commands / self.limits.refused_window
+        self.refused = max(0.0, self.refused - elapsed * leak)
+
+    def allow(self) -> bool:
+        """Take a token for one command: True if it may run, False if it is refused."""
+        if self.limits.commands_per_second is None:
+            return True
+        self._advance()
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return True
+        self.refused += 1.0
+        return False
+
+    @property
+    def flooding(self) -> bool:
+        """More refused commands than the limit allows: time to disconnect."""
+        return self.refused > self.limits.max_refused_commands
