@@ -32,6 +32,7 @@ from scopa.protocol.parties import parse_party
 
 from .limits import Limits, RateLimiter
 from .session import ClientSession
+from .storage import Storage, TableResult, open_storage
 from .table import Table
 
 log = logging.getLogger("scopa.server")
@@ -45,8 +46,11 @@ MAX_FINISHED_TABLES = 64  # finished tables kept in the listing for a while
 class NetworkEngine:
     """Many tables, one lobby, one TCP listener."""
 
-    def __init__(self, host: str = "127.0.0.1", port: int = DEFAULT_PORT, seed: int | None = None, *,
+    def __init__(self, host: str = "127.0.0.1", port: int = DEFAULT_PORT, seed: int | None = None,
+                 db: str | None = None, storage: Storage | None = None, *,
                  limits: Limits | None = None) -> None:
+        """``db``: an SQLite file journaling every table (unfinished games are restored
+        from it by :meth:`start`); or any ``storage``; neither: nothing persists."""
         self.host = host
         self.port = port
         self._seeds = random.Random(seed) if seed is not None else random.SystemRandom()
@@ -55,6 +59,7 @@ class NetworkEngine:
         self.tables: dict[str, Table] = {}
         self._ids = itertools.count(1)
         self._table_ids = itertools.count(1)
+        self.storage: Storage | None = storage if storage is not None else open_storage(db)
         self._server: asyncio.Server | None = None
         self._handlers: set[asyncio.Task[None]] = set()
         self.limits = limits if limits is not None else Limits()
@@ -63,6 +68,8 @@ class NetworkEngine:
     # ------------------------------------------------------------------ lifecycle
 
     async def start(self) -> None:
+        if self.storage is not None:
+            self._restore_tables()
         self._server = await asyncio.start_server(self._accept, self.host, self.port)
         sock = self._server.sockets[0]
         self.port = sock.getsockname()[1]
@@ -75,6 +82,11 @@ class NetworkEngine:
         for table in list(self.tables.values()):
             if table.task is not None:
                 table.task.cancel()
+            if self.storage is not None and table.state is wire.TableState.PLAYING:
+                # Journaled games are suspended, not abandoned: the next start resumes them.
+                table.storage = None
+                for sess in table.sessions():
+                    sess.table = None
         for sess in list(self.sessions.values()):
             sess.send(wire.Bye(reason="server shutting down"))
             sess.close()
@@ -90,7 +102,35 @@ class NetworkEngine:
         await asyncio.gather(*tasks, return_exceptions=True)
         if self._server is not None:
             await self._server.wait_closed()
+        if self.storage is not None:
+            self.storage.close()
+            self.storage = None
         log.info("server stopped")
+
+    # ------------------------------------------------------------------ persistence
+
+    def _restore_tables(self) -> None:
+        """Rebuild the journaled unfinished games and resume them; table ids go on after
+        the highest one ever stored."""
+        assert self.storage is not None
+        self._table_ids = itertools.count(self.storage.last_table_id() + 1)
+        for stored in self.storage.load_unfinished():
+            if stored.status != "playing" or any(s is None for s in stored.seats):
+                # A table still gathering players: its clients are gone with the old process.
+                self.storage.close_table(stored.id, "server restarted before the game began")
+                continue
+            try:
+                table = Table.from_storage(stored, self.storage, on_finished=self._table_finished)
+            except Exception:  # one bad journal must not keep the server (or other games) down
+                log.exception("table %s: could not be restored; recorded as abandoned", stored.id)
+                self.storage.finish_table(stored.id, None, [], "abandoned")
+                continue
+            self.tables[table.id] = table
+            log.info("table %s: restored at action %s", table.id, len(stored.actions))
+
+    def results(self, limit: int = 100) -> list[TableResult]:
+        """Finished games kept by the storage, newest first (none without storage)."""
+        return self.storage.load_results(limit) if self.storage is not None else []
 
     async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         task = asyncio.current_task()
@@ -310,6 +350,10 @@ class NetworkEngine:
             return
         table = Table(str(next(self._table_ids)), rules, self._seeds.randrange(2**63), private=body.private,
                       on_finished=self._table_finished)
+        if self.storage is not None:  # journaled before table_created is sent, seats after it
+            self.storage.create_table(table.id, rules, table.seed, table.private,
+                                      {"preset": body.preset, "options": body.options})
+            table.storage = self.storage
         self.tables[table.id] = table
         log.info("table %s created by %s: %s", table.id, sess.party, rules.describe())
         joined: tuple[int, str] | None = None
@@ -428,9 +472,11 @@ async def _refuse(writer: asyncio.StreamWriter, reason: str) -> None:
     except (ConnectionError, OSError, TimeoutError):
         writer.transport.abort()
 
-async def serve(host: str = "127.0.0.1", port: int = DEFAULT_PORT, seed: int | None = None) -> None:
-    """Run a server until cancelled (Ctrl-C), then shut down cleanly."""
-    engine = NetworkEngine(host, port, seed)
+async def serve(host: str = "127.0.0.1", port: int = DEFAULT_PORT, seed: int | None = None,
+                db: str | None = None) -> None:
+    """Run a server until cancelled (Ctrl-C), then shut down cleanly; ``db``: the SQLite
+    journal (games survive restarts) or None (nothing persists)."""
+    engine = NetworkEngine(host, port, seed, db=db)
     await engine.start()
     try:
         await asyncio.Event().wait()

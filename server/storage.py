@@ -22,6 +22,7 @@ once a call has returned its effect survives the server *process* being killed.
     close_table(table_id, reason)                           closed without a game ("closed")
     load_unfinished() -> list[StoredTable]                  "waiting"/"playing" tables, seats, actions
     load_results(limit) -> list[TableResult]                finished games, newest first
+    load_actions(table_id) -> list[Action]                  one table's journal (to replay it)
     last_table_id() -> int                                  highest numeric table id ever used
     close()
 
@@ -160,6 +161,8 @@ class Storage(Protocol):
 
     def load_results(self, limit: int = 100) -> list[TableResult]: ...
 
+    def load_actions(self, table_id: str) -> list[Action]: ...
+
     def last_table_id(self) -> int: ...
 
     def close(self) -> None: ...
@@ -236,6 +239,9 @@ class MemoryStorage:
         done = [t.result for t in self._tables.values() if t.result is not None]
         done.sort(key=lambda r: (r.finished_at, _table_number(r.id)), reverse=True)
         return done[:limit]
+
+    def load_actions(self, table_id: str) -> list[Action]:
+        return [decode_action(a) for a in self._get(table_id).actions]
 
     def last_table_id(self) -> int:
         return max((_table_number(t) for t in self._tables), default=0)
@@ -414,6 +420,15 @@ class SQLiteStorage:
                 out.append(TableResult(tid, rules, tuple(names), winner, tuple(json.loads(totals or "[]")),
                                        reason or "", finished_at or 0.0))
             return out
+
+    def load_actions(self, table_id: str) -> list[Action]:
+        with self._lock:
+            rows = self._db.execute("SELECT idx, action FROM actions WHERE table_id=? ORDER BY idx",
+                                    (table_id,)).fetchall()
+        for i, (idx, _) in enumerate(rows):
+            if idx != i:
+                raise StorageError(f"table {table_id}: action {i} is missing from the journal")
+        return [decode_action(text) for _, text in rows]
 
     def last_table_id(self) -> int:
         with self._lock:

@@ -4,6 +4,7 @@ game uses) and the NetworkPlayers that stand for its remote seats."""
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 import secrets
 from dataclasses import dataclass, field
@@ -11,6 +12,7 @@ from typing import Callable, Sequence
 
 from scopa.client.bots import make_bot
 from scopa.engine import (
+    Action,
     DealVoid,
     Declare,
     Declared,
@@ -40,6 +42,7 @@ from scopa.protocol.convert import (
 from scopa.protocol.errors import ErrorCode
 
 from .session import ClientSession
+from .storage import Storage, StoredTable
 
 log = logging.getLogger("scopa.server")
 
@@ -47,11 +50,11 @@ log = logging.getLogger("scopa.server")
 class NetworkPlayer(Player):
     """A remote seat: forwards "your turn" to its client and awaits the answer."""
 
-    def __init__(self, table: Table, seat: int, session: ClientSession) -> None:
+    def __init__(self, table: Table, seat: int, session: ClientSession | None, name: str = "") -> None:
         self.table = table
         self.seat = seat
-        self.session = session
-        self.name = session.name or f"seat{seat}"
+        self.session = session  # None: the seat is away (e.g. restored after a restart)
+        self.name = (session.name if session is not None else name) or f"seat{seat}"
         self._pending: asyncio.Future[Play | Declare] | None = None
         self._turn: wire.YourTurn | None = None
         self._legal: Sequence[Play | Declare] = ()
@@ -62,7 +65,8 @@ class NetworkPlayer(Player):
         self._legal = legal
         self._turn = wire.YourTurn(event=self.table.next_event(), legal=moves, declarations=decls, view=view_to_wire(view))
         self._pending = asyncio.get_running_loop().create_future()
-        self.session.send(self._turn, sender=self.table.party, recipient=self.session.party)
+        if self.session is not None:  # an away seat is asked when it comes back
+            self.session.send(self._turn, sender=self.table.party, recipient=self.session.party)
         try:
             return await self._pending
         finally:
@@ -76,7 +80,8 @@ class NetworkPlayer(Player):
             new = [c for c in hand if c not in self._hand]
             self._hand = set(hand)
             body = wire.Deal(event=self.table.next_event(), cards=new, hand=hand, stock=event.stock_left)
-            self.session.send(body, sender=self.table.party, recipient=self.session.party)
+            if self.session is not None:
+                self.session.send(body, sender=self.table.party, recipient=self.session.party)
 
     async def rejected(self, error: IllegalMoveError) -> None:
         """Not reached for network seats: answers are checked before they are accepted."""
@@ -126,9 +131,11 @@ def _error_code(exc: IllegalMoveError, action: Play | Declare) -> ErrorCode:
 @dataclass
 class Seat:
     name: str
-    session: ClientSession | None  # None: a built-in bot
+    session: ClientSession | None  # None: a built-in bot, or a person who is away
     token: str = ""
     bot: Player | None = None
+    token_digest: str = ""  # sha256 hex of the seat token (what the journal keeps)
+    strategy: str = ""  # a built-in bot's strategy
 
 
 @dataclass(eq=False)
@@ -145,6 +152,7 @@ class Table:
     master: GameMaster | None = None
     task: asyncio.Task[None] | None = None
     players: list[Player] = field(default_factory=list)
+    storage: Storage | None = None  # journal of this table (None: no persistence)
     _event: int = 0
 
     def __post_init__(self) -> None:
@@ -185,21 +193,28 @@ class Table:
         i = self.free_seat()
         assert i is not None and self.state is wire.TableState.WAITING
         token = secrets.token_urlsafe(24)
-        self.seats[i] = Seat(session.name or f"seat{i}", session, token)
+        self.seats[i] = Seat(session.name or f"seat{i}", session, token,
+                             token_digest=hashlib.sha256(token.encode()).hexdigest())
         session.table = self
+        if self.storage is not None:  # journaled before `joined` is sent
+            self.storage.set_seat(self.id, i, self.seats[i].name, token_digest=self.seats[i].token_digest)
         return i, token
 
     def seat_bot(self, strategy: str) -> int:
         i = self.free_seat()
         assert i is not None
         name = f"{strategy}-bot-{i}"
-        self.seats[i] = Seat(name, None, bot=make_bot(strategy, name, seed=self.seed + i))
+        self.seats[i] = Seat(name, None, bot=make_bot(strategy, name, seed=self.seed + i), strategy=strategy)
+        if self.storage is not None:
+            self.storage.set_seat(self.id, i, name, bot=strategy)
         return i
 
     def unseat(self, session: ClientSession) -> None:
         for i, s in enumerate(self.seats):
             if s is not None and s.session is session:
                 self.seats[i] = None
+                if self.storage is not None:
+                    self.storage.clear_seat(self.id, i)
         session.table = None
 
     def seat_of(self, session: ClientSession) -> int | None:
@@ -216,22 +231,50 @@ class Table:
 
     # ------------------------------------------------------------------ the game
 
-    def start(self) -> None:
-        """Start the game master (the seats are full)."""
+    def start(self, restore: Sequence[Action] = ()) -> None:
+        """Start the game master (the seats are full); ``restore``: the journaled actions
+        of a game to resume (after a server restart) instead of a new game."""
         self.players = []
         for i, s in enumerate(self.seats):
             assert s is not None
-            if s.session is None:
-                assert s.bot is not None
+            if s.bot is not None:
                 self.players.append(s.bot)
-            else:
-                self.players.append(NetworkPlayer(self, i, s.session))
+            else:  # a person; session None: away until they come back with their token
+                self.players.append(NetworkPlayer(self, i, s.session, s.name))
         self.master = GameMaster(self.rules, self.players, self.seed)
+        if restore:
+            self.master.restore(restore)  # the seed's deals must match the journal's
+        elif self.storage is not None:
+            self.storage.start_table(self.id)
+        if self.storage is not None:
+            self.master.journal = self._journal
         self.master.observers.append(self.broadcast)
         self.state = wire.TableState.PLAYING
         self.task = asyncio.create_task(self._run(), name=f"table-{self.id}")
         log.info("table %s: game started (%s) with %s", self.id, self.rules.describe(),
                  ", ".join(s.name for s in self.seats if s))
+
+    @classmethod
+    def from_storage(cls, stored: StoredTable, storage: Storage,
+                     on_finished: Callable[[Table], None] | None = None) -> Table:
+        """A journaled game, rebuilt after a restart and resumed where it stood: bots from
+        their strategy, people as away seats that keep their token digest."""
+        table = cls(stored.id, stored.rules, stored.seed, private=stored.private, on_finished=on_finished)
+        for i, st in enumerate(stored.seats):
+            assert st is not None
+            if st.bot:
+                table.seats[i] = Seat(st.name, None, bot=make_bot(st.bot, st.name, seed=stored.seed + i),
+                                      strategy=st.bot)
+            else:
+                table.seats[i] = Seat(st.name, None, token_digest=st.token_digest or "")
+        table.storage = storage
+        table.start(restore=stored.actions)
+        return table
+
+    def _journal(self, action: Action) -> None:
+        """GameMaster.journal: make the action durable before anyone is told of it."""
+        assert self.master is not None and self.storage is not None
+        self.storage.append_action(self.id, len(self.master.actions) - 1, action)
 
     async def _run(self) -> None:
         assert self.master is not None
@@ -282,6 +325,7 @@ class Table:
 
     def _finish(self, reason: str, leaver: ClientSession | None = None, re: int | None = None) -> None:
         self.state = wire.TableState.FINISHED
+        self._store_result(reason)
         for sess in self.sessions():
             if sess is leaver:
                 sess.send(wire.Left(table=self.id, reason="left"), sender=self.party, re=re)
@@ -290,6 +334,18 @@ class Table:
             sess.table = None
         if self.on_finished is not None:
             self.on_finished(self)
+
+    def _store_result(self, reason: str) -> None:
+        if self.storage is None:
+            return
+        st = self.master.state if self.master is not None else None
+        if reason == "game_over" and st is not None and st.end_reason is not None:
+            reason = st.end_reason.value  # target, trentino, all_denari
+        try:
+            self.storage.finish_table(self.id, st.winner if st is not None and reason != "abandoned" else None,
+                                      list(st.totals) if st is not None else [], reason)
+        except Exception:  # the game is over either way; a failed write is logged, not fatal
+            log.exception("table %s: could not record the result", self.id)
 
     async def broadcast(self, event: Event) -> None:
         """A public engine event, as its wire command, to everyone at the table."""
@@ -305,7 +361,7 @@ class Table:
             for seat in range(self.rules.players):
                 sides[self.rules.side_of(seat)].append(seat)
             seats = [
-                wire.SeatInfo(seat=i, name=s.name, side=self.rules.side_of(i), bot=s.session is None)
+                wire.SeatInfo(seat=i, name=s.name, side=self.rules.side_of(i), bot=s.bot is not None)
                 for i, s in enumerate(self.seats) if s is not None
             ]
             return wire.GameStart(event=self.next_event(), rules=self.rules, seats=seats, sides=sides)

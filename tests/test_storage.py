@@ -70,7 +70,7 @@ def test_round_trip(storage: Storage) -> None:
     with pytest.raises(StorageError):  # a resent play is never journaled twice
         storage.append_action("7", 3, Play(2, 6))
     t7 = storage.load_unfinished()[0]
-    assert t7.status == "playing" and t7.actions == actions
+    assert t7.status == "playing" and t7.actions == actions and storage.load_actions("7") == actions
 
     storage.finish_table("7", 1, [12, 51], "target")
     storage.close_table("12", "server restart")
