@@ -9,6 +9,7 @@ import concurrent.futures
 import getpass
 import logging
 import re
+import sqlite3
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -28,6 +29,9 @@ def add_subcommands(sub: Any, add_rules: AddArguments, add_display: AddArguments
     serve.add_argument("--host", default="127.0.0.1",
                        help="address to listen on (0.0.0.0 to host on your LAN); default 127.0.0.1")
     serve.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"TCP port; default {DEFAULT_PORT}")
+    serve.add_argument("--db", metavar="PATH", default=None,
+                       help="SQLite file journaling every game: after a crash or restart unfinished games "
+                            "resume from it (created if missing); default: none, nothing persists")
 
     play = sub.add_parser("play", help="connect to a server: the lobby, then games in this terminal")
     _connection_arguments(play, default_name=_default_name())
@@ -93,13 +97,18 @@ def _serve(args: argparse.Namespace, console: Console) -> int:
 
     if not logging.getLogger().handlers:  # the server logs connections, tables and games
         logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", datefmt="%H:%M:%S")
-    console.print(f"Scopa server on {args.host}:{args.port} (Ctrl-C to stop)")
+    db = getattr(args, "db", None)
+    console.print(f"Scopa server on {args.host}:{args.port}" + (f", games journaled to {db}" if db else "")
+                  + " (Ctrl-C to stop)")
     try:
-        asyncio.run(serve(args.host, args.port))
+        asyncio.run(serve(args.host, args.port, db=db))
     except KeyboardInterrupt:
         pass
     except OSError as exc:
         console.print(f"[red]cannot serve on {args.host}:{args.port}: {exc.strerror or exc}[/red]")
+        return 1
+    except sqlite3.Error as exc:
+        console.print(f"[red]cannot use the database {db}: {exc}[/red]")
         return 1
     console.print("server stopped")
     return 0
