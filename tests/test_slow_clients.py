@@ -1,0 +1,288 @@
+"""Slow and silent clients (issue 6, Hardening): each is dropped by its own limit while
+everyone else plays on.
+
+Every limit is made small through ``Limits`` so that hitting it takes a fraction of a
+second; nothing here sleeps to win a race: a test waits for the frame or the closed
+connection the limit produces.  (The trickling client sleeps between its bytes: that
+slowness is the behaviour under test.)  The token bucket runs on a frozen fake clock.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import struct
+
+import pytest
+
+from scopa.client.bots import RandomBot
+from scopa.protocol import Connection, ConnectionRole, encode, make_command
+from scopa.protocol import commands as wire
+from scopa.server import Limits, NetworkEngine
+from scopa.server.limits import RateLimiter
+
+from wire_client import TIMEOUT, WireClient
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def _server(limits: Limits):
+    engine = NetworkEngine("127.0.0.1", 0, seed=6, limits=limits)
+    await engine.start()
+    return engine
+
+
+async def _closed(client: WireClient) -> list[wire.Body]:
+    """Everything the server still sends, until it closes the connection."""
+    bodies: list[wire.Body] = []
+    with pytest.raises(ConnectionError):
+        while True:
+            bodies.append((await client.recv()).body)
+    return bodies
+
+
+def _fatal(bodies: list[wire.Body]) -> wire.Error:
+    errors = [b for b in bodies if isinstance(b, wire.Error) and b.fatal]
+    assert errors, bodies
+    return errors[-1]
+
+
+async def _bot_game(port: int, name: str, seed: int) -> str:
+    """One client plays a whole 2-player game against a server bot; its end reason."""
+    c = await WireClient.connect(port, name)
+    await c.create(bots=["greedy"])
+    events = await c.play_game(RandomBot(seed=seed))
+    await c.close()
+    return events[-1].body.reason
+
+
+# --------------------------------------------------------------------------- the limits value
+
+
+def test_limits_are_validated_and_frozen() -> None:
+    limits = Limits()
+    with pytest.raises(AttributeError):
+        limits.hello_timeout = 1  # type: ignore[misc]
+    with pytest.raises(ValueError):
+        Limits(frame_timeout=0)
+    with pytest.raises(ValueError):
+        Limits(max_queued_frames=0)
+
+
+def test_token_bucket_refills_with_the_clock_and_counts_refusals() -> None:
+    clock = FakeClock()
+    rate = RateLimiter(Limits(commands_per_second=2, command_burst=3, max_refused_commands=4,
+                              refused_window=2.0, clock=clock))
+    assert [rate.allow() for _ in range(4)] == [True, True, True, False]
+    clock.now = 0.5  # one token back
+    assert [rate.allow() for _ in range(2)] == [True, False]
+    assert not rate.flooding
+    clock.now = 10.0  # a long pause: the bucket is full again and refusals leaked away
+    assert [rate.allow() for _ in range(4)] == [True, True, True, False]
+    assert rate.refused == 1.0
+    for _ in range(4):
+        rate.allow()
+    assert rate.flooding  # five refusals with no time passing: more than four
+
+
+# --------------------------------------------------------------------------- deadlines
+
+
+async def test_no_hello_in_time_is_fatal_not_hello_yet() -> None:
+    server = await _server(Limits(hello_timeout=0.2))
+    try:
+        silent = await WireClient.connect(server.port)
+        err = _fatal(await _closed(silent))
+        assert err.code == "not_hello_yet" and "hello" in err.message
+        # A client that says hello in time is not affected, even long after.
+        ok = await WireClient.connect(server.port, "prompt")
+        ok.send(wire.Ping(nonce=1))
+        assert (await ok.recv_until("pong")).body.nonce == 1
+        await ok.close()
+    finally:
+        await server.stop()
+
+
+async def test_a_client_trickling_bytes_is_dropped_by_the_frame_deadline() -> None:
+    server = await _server(Limits(frame_timeout=0.3))
+    try:
+        other = asyncio.create_task(_bot_game(server.port, "steady", 1))
+        slow = await WireClient.connect(server.port, "trickle")
+        cmd = make_command(wire.Chat(text="x" * 400), seq=50, sender="player:trickle", recipient="lobby")
+        frame = encode(cmd)
+        sent = 0
+
+        async def trickle() -> None:
+            nonlocal sent
+            for byte in frame:  # about 20 s for the whole frame: far past the deadline
+                slow.send_raw(bytes([byte]))
+                sent += 1
+                await asyncio.sleep(0.05)
+
+        dribbler = asyncio.create_task(trickle())
+        try:
+            err = _fatal(await _closed(slow))
+        finally:
+            dribbler.cancel()
+        assert err.code == "timeout" and "frame" in err.message
+        assert sent < len(frame)
+        assert await other == "target"  # the other client's game played on to its end
+        # A prefix alone (two of its four bytes) is also a frame begun and not finished.
+        half = await WireClient.connect(server.port, "half")
+        half.send_raw(b"\x00\x00")
+        assert _fatal(await _closed(half)).code == "timeout"
+    finally:
+        await server.stop()
+
+
+async def test_an_idle_client_is_pinged_and_closed_if_it_does_not_answer() -> None:
+    server = await _server(Limits(ping_interval=0.2, ping_timeout=0.2))
+    try:
+        polite = await WireClient.connect(server.port, "polite")
+
+        async def answer_pings(times: int) -> None:
+            for _ in range(times):
+                ping = await polite.recv_until("ping")
+                polite.send(wire.Pong(nonce=ping.body.nonce), re=ping.seq)
+
+        answering = asyncio.create_task(answer_pings(4))
+        mute = await WireClient.connect(server.port, "mute")
+        ping = await mute.recv()
+        assert ping.name == "ping"  # the server asks after 0.2 s of silence ...
+        err = _fatal(await _closed(mute))  # ... and closes 0.2 s after that
+        assert err.code == "timeout" and "ping" in err.message
+        # One that answers each ping stays: four pings in a row, well past the deadlines.
+        await answering
+        seq = polite.send(wire.ListTables())
+        assert (await polite.recv_until("tables")).re == seq
+        await polite.close()
+    finally:
+        await server.stop()
+
+
+# --------------------------------------------------------------------------- connection caps
+
+
+async def _connect_from(port: int, source: str) -> WireClient:
+    reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(source, 0))
+    return WireClient(reader, writer)
+
+
+async def test_connection_caps_overall_and_per_address_refuse_with_a_fatal_error() -> None:
+    server = await _server(Limits(max_connections=3, max_connections_per_address=2))
+    try:
+        a1 = await _connect_from(server.port, "127.0.0.1")
+        a2 = await _connect_from(server.port, "127.0.0.1")
+        assert (await a1.hello("a1")).name == "welcome" and (await a2.hello("a2")).name == "welcome"
+        a3 = await _connect_from(server.port, "127.0.0.1")  # a third from one address
+        err = _fatal(await _closed(a3))
+        assert err.code == "rate_limited" and "your address" in err.message
+        b1 = await _connect_from(server.port, "127.0.0.2")  # another address: still room overall
+        assert (await b1.hello("b1")).name == "welcome"
+        b2 = await _connect_from(server.port, "127.0.0.2")  # the fourth overall
+        err = _fatal(await _closed(b2))
+        assert err.code == "rate_limited" and "maximum of 3" in err.message
+        # A connection that ends frees its place: bye, the server closes, and there is room.
+        a1.send(wire.Bye(reason="done"))
+        await _closed(a1)
+        a4 = await _connect_from(server.port, "127.0.0.1")
+        assert (await a4.hello("a4")).name == "welcome"
+        for c in (a2, b1, a4):
+            await c.close()
+    finally:
+        await server.stop()
+
+
+# --------------------------------------------------------------------------- command flood
+
+
+async def test_a_flooding_client_is_rate_limited_then_dropped_while_others_play() -> None:
+    clock = FakeClock()  # frozen: no token ever comes back, so the counts below are exact
+    server = await _server(Limits(command_burst=300, commands_per_second=1.0, max_refused_commands=20, clock=clock))
+    try:
+        other = asyncio.create_task(_bot_game(server.port, "steady", 2))
+        flood = await WireClient.connect(server.port, "flood")  # the hello took one token
+        for nonce in range(299):
+            flood.send(wire.Ping(nonce=nonce))
+        for nonce in range(299):
+            assert (await flood.recv_until("pong")).body.nonce == nonce
+        seqs = [flood.send(wire.Ping(nonce=1000 + i)) for i in range(40)]
+        bodies = await _closed(flood)
+        errors = [b for b in bodies if isinstance(b, wire.Error)]
+        assert not [b for b in bodies if isinstance(b, wire.Pong)]  # none of these ran
+        assert all(e.code == "rate_limited" for e in errors)
+        assert [e.fatal for e in errors] == [False] * 20 + [True]  # the 21st refusal ends it
+        assert [c.re for c in flood.inbox if c.name == "error"][-21:] == seqs[:21]
+        assert await other == "target"
+    finally:
+        await server.stop()
+
+
+# --------------------------------------------------------------------------- a client that never reads
+
+
+async def _silent_socket(port: int, rcvbuf: int = 4096) -> socket.socket:
+    """A connected socket nobody reads from (no asyncio reader to buffer on its behalf)."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
+    sock.setblocking(False)
+    await asyncio.get_running_loop().sock_connect(sock, ("127.0.0.1", port))
+    return sock
+
+
+async def test_a_client_that_never_reads_is_dropped_and_its_tablemates_do_not_stall() -> None:
+    limits = Limits(max_queued_frames=16, socket_send_buffer=4096, commands_per_second=None)
+    batch = 5  # chats sent before reading their echoes: fewer than the queue holds
+    server = await _server(limits)
+    loop = asyncio.get_running_loop()
+    try:
+        other = asyncio.create_task(_bot_game(server.port, "steady", 3))
+        host = await WireClient.connect(server.port, "host")
+        table = await host.create(players=3)
+        sock = await _silent_socket(server.port)
+        silent = Connection(ConnectionRole.CLIENT)
+        await loop.sock_sendall(sock, silent.send_body(wire.Hello(name="silent"), recipient="lobby"))
+        join = make_command(wire.JoinTable(table=table), seq=2, sender="player:silent", recipient="lobby")
+        await loop.sock_sendall(sock, encode(join))
+        while (await host.recv_until("table_update")).body.table.seats != ["host", "silent", None]:
+            pass
+        session = server.names["silent"]
+        # The host chats at the table: every chat_message goes to the silent seat too.
+        chats = 0
+        seats: list[str | None] = []
+        while "silent" in (seats or ["silent"]):
+            assert chats < 20_000, "the silent client was never dropped"
+            for _ in range(batch):
+                host.send(wire.Chat(text=f"{chats:05d} " + "x" * 490), recipient=f"table:{table}")
+                chats += 1
+            echoed = 0
+            while echoed < batch:  # the host itself never waits: its own echoes keep coming
+                cmd = await host.recv()
+                if cmd.name == "chat_message":
+                    echoed += 1
+                elif cmd.name == "table_update":
+                    seats = cmd.body.table.seats
+        assert seats == ["host", None, None]  # dropped: its seat is free again
+        assert session.dropped and "silent" not in server.names
+        # The silent client got at most what the buffers hold: a small part of the stream.
+        assert chats > limits.max_queued_frames
+        # Everyone else plays on: the host's lobby answers, the other table finished.
+        seq = host.send(wire.ListTables())
+        assert (await host.recv_until("tables")).re == seq
+        assert await asyncio.wait_for(other, TIMEOUT) == "target"
+        sock.close()
+        await host.close()
+    finally:
+        await server.stop()
+
+
+def test_frame_prefix_helper_sanity() -> None:
+    # The trickle test relies on a frame being prefix + payload.
+    frame = encode(make_command(wire.Ping(nonce=1), seq=1, sender="guest", recipient="lobby"))
+    assert struct.unpack(">I", frame[:4])[0] == len(frame) - 4
