@@ -58,9 +58,10 @@ SAFETY_TIMEOUT = 600.0  # seconds: a stuck run fails instead of hanging
 
 
 async def _serve(seed: int) -> None:
-    from scopa.server import NetworkEngine
+    from scopa.server import Limits, NetworkEngine
 
-    engine = NetworkEngine("127.0.0.1", 0, seed)
+    # Every load client comes from 127.0.0.1: lift the connection caps (server/limits.py).
+    engine = NetworkEngine("127.0.0.1", 0, seed, limits=Limits(max_connections=None, max_connections_per_address=None))
     await engine.start()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
