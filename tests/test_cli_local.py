@@ -1,0 +1,83 @@
+"""`scopa local`: bots-only games need no input; a person plays through a pty (issue 2)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pexpect
+import pytest
+
+from scopa.client.human import parse_choice
+from scopa.engine import Declare, DeclarationKind, Play, mask_of, parse_cards
+
+ROOT = Path(__file__).resolve().parent.parent
+ENV = dict(os.environ, TERM="dumb", COLUMNS="160")
+CLI = [sys.executable, "-m", "scopa.client.cli", "local"]
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*CLI, *args], capture_output=True, text=True, stdin=subprocess.DEVNULL,
+                          timeout=120, env=ENV, cwd=ROOT)
+
+
+@pytest.mark.parametrize("seats,extra", [
+    ("greedy,random", []),
+    ("greedy,random,greedy,random", ["--players", "4"]),  # R5: 2 v 2
+    ("random,greedy,random", ["--players", "3", "--rules", "quindici"]),
+])
+def test_a_game_of_bots_runs_to_the_end_with_no_input(seats: str, extra: list[str]) -> None:
+    done = run("--seats", seats, "--seed", "3", *extra)
+    assert done.returncode == 0, done.stderr
+    assert "Game over" in done.stdout and "Round score" in done.stdout
+    assert "Traceback" not in done.stdout + done.stderr
+
+
+def test_the_same_seed_gives_the_same_game() -> None:
+    a, b = run("--seats", "greedy,random", "--seed", "9"), run("--seats", "greedy,random", "--seed", "9")
+    assert a.stdout == b.stdout
+
+
+def test_nonsense_rules_and_seats_are_refused_with_a_message() -> None:
+    bad = run("--rules", "cirulla", "-o", "napola=true", "--seats", "greedy,random")
+    assert bad.returncode == 2 and "napola" in bad.stdout and "Traceback" not in bad.stderr
+    wrong = run("--seats", "greedy,random,random")
+    assert wrong.returncode == 2 and "3 seats" in wrong.stdout
+
+
+def test_a_person_plays_a_whole_game_at_the_terminal() -> None:
+    child = pexpect.spawn(sys.executable, [*CLI[1:], "--seed", "5", "--deck", "french"], cwd=str(ROOT),
+                          env=ENV, encoding="utf-8", timeout=30, dimensions=(50, 160))
+    try:
+        child.expect("Your move: ")
+        child.sendline("xyz")
+        child.expect("Type a move number")
+        child.sendline("99")
+        child.expect("there is no move 99")
+        for _ in range(400):
+            if child.expect(["Your move: ", "Game over"]) == 1:
+                break
+            child.sendline("1")
+        else:
+            raise AssertionError("the game did not end")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close()
+    assert child.exitstatus == 0
+
+
+def test_parse_choice_reads_numbers_cards_and_captures_R15() -> None:
+    legal = [Play(int(parse_cards("6d")[0]), mask_of(parse_cards("6c"))),
+             Play(int(parse_cards("6d")[0]), mask_of(parse_cards("2s 4b"))),
+             Play(int(parse_cards("Ab")[0]), 0),
+             Declare(DeclarationKind.UNDER_TEN)]
+    assert parse_choice("2", legal) == legal[1]
+    assert parse_choice("Ab", legal) == legal[2]
+    assert parse_choice("6d 4b 2s", legal) == legal[1]  # the order of the taken cards is free
+    assert "different sets" in parse_choice("6d", legal)  # a choice must be made (R15)
+    assert "not a card you can play" in parse_choice("7d", legal)
+    assert "cannot take" in parse_choice("6d 3c", legal)
+    assert "no move 9" in parse_choice("9", legal)
+    assert "not a card" in parse_choice("zz", legal)
