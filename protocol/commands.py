@@ -35,6 +35,7 @@ from .fields import (
     TableId,
     Text,
     Token,
+    TurnTimeout,
     Word,
 )
 
@@ -88,7 +89,7 @@ class DeclarationKind(StrEnum):
 
 
 class ResumeRequest(WireModel):
-    """Reserved for reconnecting to a seat (a later issue)."""
+    """Reconnecting to a seat: the token from ``joined`` and the last event number seen."""
 
     token: Token
     last_event: EventNo
@@ -102,6 +103,8 @@ class TableInfo(WireModel):
     state: TableState
     private: bool = False
     spectators: Count = 0
+    away: Annotated[list[Seat], Field(max_length=MAX_SEATS)] = []
+    turn_timeout: TurnTimeout | None = None
 
 
 class SeatInfo(WireModel):
@@ -137,6 +140,22 @@ class View(WireModel):
     dealer: Seat
     turn: Seat
     hand: Cards
+    table: Cards
+    stock: Count
+    hand_sizes: Counts
+    captured: Annotated[list[Cards], Field(max_length=MAX_SEATS)]
+    scope: Counts
+    scopa_cards: Annotated[list[Cards], Field(max_length=MAX_SEATS)]
+    totals: PointsList
+    declared: Annotated[list[DeclaredHand], Field(max_length=MAX_SEATS)] = []
+
+
+class PublicView(WireModel):
+    """What anyone may see of a game (a spectator's view): no hand, no stock order."""
+
+    round: Annotated[int, Field(ge=1, le=10_000)]
+    dealer: Seat
+    turn: Seat
     table: Cards
     stock: Count
     hand_sizes: Counts
@@ -190,6 +209,8 @@ class CreateTable(Body):
     fill_with_bots: Annotated[list[BotName], Field(max_length=MAX_SEATS - 1)] = []
     sit: bool = True
     private: bool = False
+    turn_timeout: TurnTimeout | None = None
+    bot_takeover: bool = True
 
     @model_validator(mode="after")
     def _rules_or_preset(self) -> CreateTable:
@@ -217,6 +238,7 @@ class Joined(Body):
     seat: Seat
     side: Side
     token: Token
+    resumed: bool = False
 
 
 class LeaveTable(Body):
@@ -281,6 +303,7 @@ class Play(Body):
     FLOW = Flow.TO_SERVER
     card: CardStr
     capture: Cards = []
+    turn: EventNo | None = None
 
 
 class Declare(Body):
@@ -288,6 +311,7 @@ class Declare(Body):
     FLOW = Flow.TO_SERVER
     kind: DeclarationKind
     wild: Annotated[int, Field(ge=1, le=10)] | None = None
+    turn: EventNo | None = None
 
 
 class Played(TableEvent):
@@ -298,6 +322,7 @@ class Played(TableEvent):
     captured: Cards
     scopa: bool
     table: Cards
+    forced: Word | None = None
 
 
 class Declared(TableEvent):
@@ -328,6 +353,32 @@ class GameEnd(TableEvent):
     winner: Side | None
     totals: PointsList
     reason: Word
+
+
+# --- reconnecting and watching --------------------------------------------------------
+
+
+class Snapshot(Body):
+    NAME = "snapshot"
+    FLOW = Flow.TO_CLIENT
+    event: EventNo = Field(description="the last event number this snapshot includes")
+    table: TableInfo
+    seats: Annotated[list[SeatInfo], Field(max_length=MAX_SEATS)] = []
+    sides: Annotated[list[Annotated[list[Seat], Field(max_length=MAX_SEATS)]], Field(max_length=MAX_SEATS)] = []
+    public: PublicView | None = None
+    you: View | None = None
+
+
+class WatchTable(Body):
+    NAME = "watch_table"
+    FLOW = Flow.TO_SERVER
+    table: TableId
+
+
+class UnwatchTable(Body):
+    NAME = "unwatch_table"
+    FLOW = Flow.TO_SERVER
+    table: TableId
 
 
 # --- any time ------------------------------------------------------------------------
@@ -375,11 +426,12 @@ class Bye(Body):
 BODY_TYPES: tuple[type[Body], ...] = (
     Hello, Welcome, ListTables, Tables, CreateTable, TableCreated, JoinTable, Joined,
     LeaveTable, Left, TableUpdate, GameStart, RoundStart, Deal, YourTurn, Play, Declare,
-    Played, Declared, RoundEnd, GameEnd, Error, Ping, Pong, Chat, ChatMessage, Bye,
+    Played, Declared, RoundEnd, GameEnd, Snapshot, WatchTable, UnwatchTable, Error, Ping, Pong, Chat,
+    ChatMessage, Bye,
 )  # fmt: skip
 """Every command body, in the order PROTOCOL.md documents them."""
 
 BODY_BY_NAME: dict[str, type[Body]] = {b.NAME: b for b in BODY_TYPES}
 COMMAND_NAMES: frozenset[str] = frozenset(BODY_BY_NAME)
-RESERVED_NAMES: frozenset[str] = frozenset({"resume", "watch_table", "unwatch_table", "snapshot"})
-"""Names kept for reconnect and spectating (a later issue); never used otherwise."""
+RESERVED_NAMES: frozenset[str] = frozenset({"resume"})
+"""Names kept for later; never used otherwise (reconnecting is ``hello.resume``)."""

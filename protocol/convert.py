@@ -60,6 +60,23 @@ def view_to_wire(v: EngineView) -> wire.View:
     )
 
 
+def public_view_to_wire(v: EngineView) -> wire.PublicView:
+    """Any engine view as what everyone may see (a spectator's view: no hand)."""
+    return wire.PublicView(
+        round=max(v.round_no, 1),
+        dealer=v.dealer,
+        turn=v.to_move,
+        table=card_strs(v.table),
+        stock=v.stock_left,
+        hand_sizes=list(v.hand_sizes),
+        captured=[card_strs(p) for p in v.captured],
+        scope=list(v.scope),
+        scopa_cards=[card_strs(p) for p in v.scopa_cards],
+        totals=list(v.totals),
+        declared=[wire.DeclaredHand(seat=s, hand=card_strs(h)) for s, h in v.declared_hands],
+    )
+
+
 def view_from_wire(w: wire.View, rules: RuleSet) -> EngineView:
     """The engine view a local Player expects, rebuilt from the wire ``view``."""
     return EngineView(

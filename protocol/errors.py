@@ -49,6 +49,7 @@ class ErrorCode(StrEnum):
     NAME_TAKEN = "name_taken"
     BAD_TOKEN = "bad_token"
     NO_SUCH_TABLE = "no_such_table"
+    PRIVATE_TABLE = "private_table"
     TABLE_FULL = "table_full"
     NOT_AT_TABLE = "not_at_table"
     ALREADY_AT_TABLE = "already_at_table"

@@ -11,8 +11,9 @@ from scopa.engine.rules import Preset, RuleSet
 from .commands import (
     Bye, Chat, ChatMessage, CreateTable, Deal, DeclarationKind, Declare,
     Declared, Error, GameEnd, GameStart, Hello, JoinTable, Joined, LeaveTable, Left, LegalMove,
-    ListTables, Ping, Play, Played, Pong, RoundEnd, RoundStart, SeatInfo, TableCreated,
-    TableInfo, Tables, TableState, TableUpdate, View, Welcome, YourTurn,
+    ListTables, Ping, Play, Played, Pong, PublicView, RoundEnd, RoundStart, SeatInfo, Snapshot,
+    TableCreated, TableInfo, Tables, TableState, TableUpdate, UnwatchTable, View, WatchTable, Welcome,
+    YourTurn,
 )  # fmt: skip
 from .commands import Body
 from .envelope import Command, make_command
@@ -71,7 +72,7 @@ def example_commands() -> dict[str, Command]:
             ),
             10, table, ada,
         ),
-        cmd(Play(card="7d", capture=["4s", "3b"]), 6, ada, table, 10),
+        cmd(Play(card="7d", capture=["4s", "3b"], turn=4), 6, ada, table, 10),
         cmd(Played(event=5, seat=0, card="7d", captured=["4s", "3b"], scopa=False, table=["Fd", "2c"]), 11, table, everyone),
         cmd(Declare(kind=DeclarationKind.UNDER10), 7, ada, "table:9"),
         cmd(Declared(event=6, seat=0, kind=DeclarationKind.UNDER10, hand=["Ad", "2s", "4c"], points=3), 12, "table:9", "table:9/all"),
@@ -84,6 +85,21 @@ def example_commands() -> dict[str, Command]:
             44, table, everyone,
         ),  # fmt: skip
         cmd(GameEnd(event=160, winner=0, totals=[12, 7], reason="target"), 170, table, everyone),
+        cmd(
+            Snapshot(
+                event=5,
+                table=full.model_copy(update={"spectators": 1}),
+                seats=[SeatInfo(seat=0, name="ada", side=0), SeatInfo(seat=1, name="bot-greedy-1", side=1, bot=True)],
+                sides=[[0], [1]],
+                public=PublicView(
+                    round=1, dealer=1, turn=1, table=["Fd", "2c"], stock=30, hand_sizes=[2, 3],
+                    captured=[["7d", "4s", "3b"], []], scope=[0, 0], scopa_cards=[[], []], totals=[0, 0],
+                ),
+            ),
+            2, table, "player:bea", 2,
+        ),  # fmt: skip
+        cmd(WatchTable(table="7"), 2, "player:bea", lobby),
+        cmd(UnwatchTable(table="7"), 3, "player:bea", lobby),
         cmd(Error(code=ErrorCode.NOT_YOUR_TURN, message="it is seat 1's turn"), 13, table, ada, 8),
         cmd(Ping(nonce=42), 9, ada, lobby),
         cmd(Pong(nonce=42), 14, lobby, ada, 9),

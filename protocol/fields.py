@@ -32,6 +32,8 @@ ShortText = Annotated[str, Field(max_length=200)]
 Token = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_\-]{8,64}$")]
 
 Seat = Annotated[int, Field(ge=0, lt=MAX_SEATS)]
+TurnTimeout = Annotated[float, Field(gt=0, le=3600)]
+"""Seconds a seat has for a move before the game master plays for it."""
 Side = Annotated[int, Field(ge=0, lt=MAX_SEATS)]
 Count = Annotated[int, Field(ge=0, le=1_000_000)]
 Points = Annotated[int, Field(ge=-1_000_000, le=1_000_000)]

@@ -30,6 +30,7 @@ from scopa.protocol import commands as wire
 from scopa.protocol.errors import ErrorCode
 from scopa.protocol.parties import parse_party
 
+from .clock import Clock, SystemClock
 from .limits import Limits, RateLimiter
 from .session import ClientSession
 from .storage import Storage, TableResult, open_storage
@@ -48,9 +49,18 @@ class NetworkEngine:
 
     def __init__(self, host: str = "127.0.0.1", port: int = DEFAULT_PORT, seed: int | None = None,
                  db: str | None = None, storage: Storage | None = None, *,
-                 limits: Limits | None = None) -> None:
+                 limits: Limits | None = None, grace: float = 120.0, turn_timeout: float | None = None,
+                 clock: Clock | None = None) -> None:
         """``db``: an SQLite file journaling every table (unfinished games are restored
-        from it by :meth:`start`); or any ``storage``; neither: nothing persists."""
+        from it by :meth:`start`); or any ``storage``; neither: nothing persists.
+
+        ``grace``: seconds a seat whose client dropped mid-game is kept for it (then a
+        bot plays it, or the game is abandoned: the table's ``bot_takeover``);
+        ``turn_timeout``: the default turn clock of new tables (None: none); ``clock``:
+        what those timers wait on (tests pass a ``FakeClock``)."""
+        self.grace = grace
+        self.turn_timeout = turn_timeout
+        self.clock: Clock = clock if clock is not None else SystemClock()
         self.host = host
         self.port = port
         self._seeds = random.Random(seed) if seed is not None else random.SystemRandom()
@@ -98,6 +108,8 @@ class NetworkEngine:
         for task in list(self._handlers):
             task.cancel()
         await asyncio.gather(*self._handlers, return_exceptions=True)
+        for table in self.tables.values():
+            table.cancel_timers()  # grace periods armed by the disconnections above
         tasks = [t.task for t in self.tables.values() if t.task is not None]
         await asyncio.gather(*tasks, return_exceptions=True)
         if self._server is not None:
@@ -120,7 +132,8 @@ class NetworkEngine:
                 self.storage.close_table(stored.id, "server restarted before the game began")
                 continue
             try:
-                table = Table.from_storage(stored, self.storage, on_finished=self._table_finished)
+                table = Table.from_storage(stored, self.storage, on_finished=self._table_finished,
+                                           grace=self.grace, clock=self.clock, turn_timeout=self.turn_timeout)
             except Exception:  # one bad journal must not keep the server (or other games) down
                 log.exception("table %s: could not be restored; recorded as abandoned", stored.id)
                 self.storage.finish_table(stored.id, None, [], "abandoned")
@@ -282,10 +295,13 @@ class NetworkEngine:
 
     def _disconnected(self, sess: ClientSession) -> None:
         table = sess.table
+        watched = self._watched_by(sess)
+        if watched is not None:
+            watched.unwatch(sess, tell=False)
         if table is not None:
             if table.state is wire.TableState.PLAYING:
                 log.info("table %s: %s disconnected mid-game", table.id, sess.party)
-                table.abandon("disconnect")
+                table.seat_away(sess)  # the seat waits for its client (PROTOCOL.md §7 Reconnecting)
             else:
                 table.unseat(sess)
                 self._seat_freed(table)
@@ -319,17 +335,88 @@ class NetworkEngine:
                 self._move(sess, body, seq, recipient)
             case wire.Chat():
                 self._chat(sess, body, recipient, seq)
+            case wire.WatchTable():
+                self._watch(sess, body.table, seq)
+            case wire.UnwatchTable():
+                self._unwatch(sess, body.table, seq)
             case _:
                 sess.error(ErrorCode.UNEXPECTED_COMMAND, f"the server does not accept {body.NAME!r}", re=seq)
 
     def _hello(self, sess: ClientSession, body: wire.Hello, seq: int) -> None:
-        if body.name in self.names:
+        if body.resume is not None:
+            self._resume(sess, body.resume, seq)
+            return
+        if body.name in self.names or self._away_name(body.name):
             sess.error(ErrorCode.NAME_TAKEN, f"the name {body.name!r} is taken; choose another", re=seq)
             return
         sess.name = body.name
         self.names[body.name] = sess
         sess.send(wire.Welcome(you=f"player:{body.name}", server=SERVER_NAME, protocol=PROTOCOL_VERSION), re=seq)
         log.info("connection %s is %s", sess.id, sess.party)
+
+    def _away_name(self, name: str) -> bool:
+        """Whether ``name`` belongs to a seat waiting for its client (kept for its return)."""
+        return any(s is not None and s.away and s.name == name
+                   for t in self.tables.values() for s in t.seats)
+
+    def _resume(self, sess: ClientSession, resume: wire.ResumeRequest, seq: int) -> None:
+        """hello with a seat token: the client gets its seat (and its name) back."""
+        found = None
+        for table in self.tables.values():
+            seat = table.find_token(resume.token)
+            if seat is not None:
+                found = (table, seat)
+        if found is None:
+            sess.error(ErrorCode.BAD_TOKEN, "that seat token is not valid (or its game is gone)", re=seq)
+            return
+        table, i = found
+        seat = table.seats[i]
+        assert seat is not None
+        old = seat.session
+        if old is not None and old is not sess:
+            # The old connection has not noticed it is dead (or the client opened a new
+            # one anyway): the seat goes with the token, the old connection is closed.
+            table.detach(old)
+            if old.name and self.names.get(old.name) is old:
+                del self.names[old.name]
+            old.send(wire.Bye(reason="your seat was resumed on another connection"))
+            old.close()
+        holder = self.names.get(seat.name)
+        if holder is not None and holder is not sess:
+            sess.error(ErrorCode.NAME_TAKEN, f"the seat's name {seat.name!r} is in use by another client", re=seq)
+            return
+        sess.name = seat.name
+        self.names[seat.name] = sess
+        sess.send(wire.Welcome(you=f"player:{seat.name}", server=SERVER_NAME, protocol=PROTOCOL_VERSION), re=seq)
+        log.info("connection %s resumes seat %s of table %s as %s", sess.id, i, table.id, sess.party)
+        table.resume(sess, i, resume.token, resume.last_event, re=seq)
+
+    def _watched_by(self, sess: ClientSession) -> Table | None:
+        return next((t for t in self.tables.values() if sess in t.spectators), None)
+
+    def _watch(self, sess: ClientSession, table_id: str, seq: int) -> None:
+        table = self.tables.get(table_id)
+        if table is None or table.state is wire.TableState.FINISHED:
+            sess.error(ErrorCode.NO_SUCH_TABLE, f"there is no table {table_id!r} to watch", re=seq)
+            return
+        if table.private:
+            sess.error(ErrorCode.PRIVATE_TABLE, f"table {table_id} is private: it cannot be watched", re=seq)
+            return
+        if sess.table is not None:
+            sess.error(ErrorCode.ALREADY_AT_TABLE, f"you are seated at table {sess.table.id}", re=seq)
+            return
+        before = self._watched_by(sess)
+        if before is not None and before is not table:
+            before.unwatch(sess, tell=False)  # one table at a time: watching another moves you
+        log.info("table %s: %s watches", table.id, sess.party)
+        table.watch(sess, re=seq)
+
+    def _unwatch(self, sess: ClientSession, table_id: str, seq: int) -> None:
+        table = self._watched_by(sess)
+        if table is None or table.id != table_id:
+            sess.error(ErrorCode.NOT_AT_TABLE, f"you are not watching table {table_id}", re=seq)
+            return
+        table.unwatch(sess, re=seq)
 
     def _create(self, sess: ClientSession, body: wire.CreateTable, seq: int) -> None:
         if sess.table is not None and body.sit:
@@ -349,10 +436,13 @@ class NetworkEngine:
                        re=seq)
             return
         table = Table(str(next(self._table_ids)), rules, self._seeds.randrange(2**63), private=body.private,
-                      on_finished=self._table_finished)
+                      on_finished=self._table_finished, grace=self.grace, bot_takeover=body.bot_takeover,
+                      turn_timeout=body.turn_timeout if body.turn_timeout is not None else self.turn_timeout,
+                      clock=self.clock)
         if self.storage is not None:  # journaled before table_created is sent, seats after it
             self.storage.create_table(table.id, rules, table.seed, table.private,
-                                      {"preset": body.preset, "options": body.options})
+                                      {"preset": body.preset, "options": body.options,
+                                       "bot_takeover": table.bot_takeover, "turn_timeout": table.turn_timeout})
             table.storage = self.storage
         self.tables[table.id] = table
         log.info("table %s created by %s: %s", table.id, sess.party, rules.describe())

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import hmac
 import logging
 import secrets
+from collections import deque
 from dataclasses import dataclass, field
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 from scopa.client.bots import make_bot
 from scopa.engine import (
@@ -31,16 +33,19 @@ from scopa.engine import (
     View,
 )
 from scopa.engine.actions import DECLARATION_POINTS
+from scopa.engine.view import view as seat_view
 from scopa.protocol import commands as wire
 from scopa.protocol.convert import (
     action_from_wire,
     breakdown_to_wire,
     card_strs,
     legal_to_wire,
+    public_view_to_wire,
     view_to_wire,
 )
 from scopa.protocol.errors import ErrorCode
 
+from .clock import Clock, SystemClock, start_timer
 from .session import ClientSession
 from .storage import Storage, StoredTable
 
@@ -58,20 +63,64 @@ class NetworkPlayer(Player):
         self._pending: asyncio.Future[Play | Declare] | None = None
         self._turn: wire.YourTurn | None = None
         self._legal: Sequence[Play | Declare] = ()
+        self._view: View | None = None
         self._hand: set[str] = set()
+        self.bot: Player | None = None
+        """A built-in bot that took the seat over when its grace period ran out."""
+        self._bot_move: asyncio.Task[Play | Declare] | None = None
 
     async def choose(self, view: View, legal: Sequence[Play | Declare]) -> Play | Declare:
+        if self.bot is not None:
+            return await self.bot.choose(view, legal)
         moves, decls = legal_to_wire(legal)
         self._legal = legal
+        self._view = view
         self._turn = wire.YourTurn(event=self.table.next_event(), legal=moves, declarations=decls, view=view_to_wire(view))
         self._pending = asyncio.get_running_loop().create_future()
-        if self.session is not None:  # an away seat is asked when it comes back
-            self.session.send(self._turn, sender=self.table.party, recipient=self.session.party)
+        timer = self.table.arm_turn_timer(self)  # armed before anyone hears of the turn
+        self.table.emit(self._turn, seat=self.seat)  # an away seat is asked again when it comes back
         try:
             return await self._pending
         finally:
+            if timer is not None:
+                timer.cancel()
             self._pending = None
             self._turn = None
+
+    @property
+    def pending_turn(self) -> wire.YourTurn | None:
+        return self._turn if self._pending is not None and not self._pending.done() else None
+
+    def resend_turn(self) -> None:
+        """After a reconnect: the turn still waiting for this seat's answer (same event)."""
+        turn = self.pending_turn
+        if turn is not None and self.session is not None:
+            self.session.send(turn, sender=self.table.party, recipient=self.session.party)
+
+    def force(self, reason: str) -> None:
+        """The game master plays for this seat (the turn timer ran out): the first legal play."""
+        if self._pending is None or self._pending.done():
+            return
+        self.table.forced_reason = reason
+        self._pending.set_result(next(a for a in self._legal if isinstance(a, Play)))
+
+    def takeover(self, bot: Player) -> None:
+        """A built-in bot plays this seat from now on (also the turn it is waiting for)."""
+        self.bot = bot
+        pending, view, legal = self._pending, self._view, self._legal
+        if pending is None or pending.done() or view is None:
+            return
+
+        def answer(task: asyncio.Task[Play | Declare]) -> None:
+            if pending.done():
+                return
+            if task.cancelled() or task.exception() is not None or task.result() not in legal:
+                pending.set_result(next(a for a in legal if isinstance(a, Play)))
+            else:
+                pending.set_result(task.result())
+
+        self._bot_move = asyncio.ensure_future(bot.choose(view, legal))
+        self._bot_move.add_done_callback(answer)
 
     async def notify(self, event: Event) -> None:
         # Public events go to the whole table once (Table.broadcast); only the hand is private.
@@ -80,8 +129,9 @@ class NetworkPlayer(Player):
             new = [c for c in hand if c not in self._hand]
             self._hand = set(hand)
             body = wire.Deal(event=self.table.next_event(), cards=new, hand=hand, stock=event.stock_left)
-            if self.session is not None:
-                self.session.send(body, sender=self.table.party, recipient=self.session.party)
+            self.table.emit(body, seat=self.seat)
+        if self.bot is not None:
+            await self.bot.notify(event)
 
     async def rejected(self, error: IllegalMoveError) -> None:
         """Not reached for network seats: answers are checked before they are accepted."""
@@ -90,6 +140,10 @@ class NetworkPlayer(Player):
         """A play or declaration from this seat's client: check it, then accept or refuse."""
         if self._pending is None or self._pending.done() or self._turn is None:
             self.session.error(ErrorCode.NOT_YOUR_TURN, "it is not your turn", re=seq, sender=self.table.party)
+            return
+        if body.turn is not None and body.turn != self._turn.event:
+            # A play for a turn that is over (e.g. resent after a reconnect): never applied twice.
+            self._refuse(ErrorCode.NOT_YOUR_TURN, f"turn {body.turn} is over; this is turn {self._turn.event}", seq)
             return
         try:
             action = action_from_wire(body)
@@ -132,9 +186,9 @@ def _error_code(exc: IllegalMoveError, action: Play | Declare) -> ErrorCode:
 class Seat:
     name: str
     session: ClientSession | None  # None: a built-in bot, or a person who is away
-    token: str = ""
     bot: Player | None = None
-    token_digest: str = ""  # sha256 hex of the seat token (what the journal keeps)
+    token_digest: str = ""  # sha256 hex of the seat token: the token itself is never kept
+    away: bool = False  # a person whose connection dropped mid-game (within the grace period)
     strategy: str = ""  # a built-in bot's strategy
 
 
@@ -153,7 +207,19 @@ class Table:
     task: asyncio.Task[None] | None = None
     players: list[Player] = field(default_factory=list)
     storage: Storage | None = None  # journal of this table (None: no persistence)
+    grace: float = 120.0  # seconds an away seat is kept before bot_takeover or abandoning
+    bot_takeover: bool = True  # after the grace period a built-in bot plays the seat
+    turn_timeout: float | None = None  # seconds a seat has to move; None: no turn clock
+    clock: Clock = field(default_factory=SystemClock)
+    log_limit: int = 10_000  # events kept for reconnecting clients (older ones: a snapshot)
+    spectators: list[ClientSession] = field(default_factory=list)
+    end: wire.GameEnd | None = None  # how the game ended (also when abandoned)
+    finish_reason: str = ""
+    forced_reason: str | None = None  # why the next Played was made by the game master
     _event: int = 0
+    _log: deque[tuple[int | None, wire.TableEvent]] = field(default_factory=deque)
+    _log_base: int = 0  # the log holds every event numbered above this
+    _grace_timers: dict[int, asyncio.Task[None]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.seats = [None] * self.rules.players
@@ -181,7 +247,177 @@ class Table:
             seats=[s.name if s else None for s in self.seats],
             state=self.state,
             private=self.private,
+            spectators=len(self.spectators),
+            away=[i for i, s in enumerate(self.seats) if s is not None and s.away],
+            turn_timeout=self.turn_timeout,
         )
+
+    def watchers(self) -> list[ClientSession]:
+        """Everyone who gets the table's public events: connected seats and spectators."""
+        return self.sessions() + self.spectators
+
+    # ------------------------------------------------------------------ events
+
+    def emit(self, body: wire.TableEvent, seat: int | None = None) -> None:
+        """Log a numbered table event and send it: to everyone (``seat`` None: public) or
+        to that seat only (a deal, a your_turn), if it is connected."""
+        self._log.append((seat, body))
+        while len(self._log) > self.log_limit:
+            _, old = self._log.popleft()
+            self._log_base = old.event
+        if isinstance(body, wire.GameEnd):
+            self.end = body
+        if seat is None:
+            for sess in self.watchers():
+                sess.send(body, sender=self.party, recipient=self.everyone)
+            return
+        s = self.seats[seat]
+        if s is not None and s.session is not None:
+            s.session.send(body, sender=self.party, recipient=s.session.party)
+
+    def missed(self, seat: int, last_event: int) -> list[tuple[int | None, wire.TableEvent]] | None:
+        """What ``seat`` may see after ``last_event`` (no stale your_turn: the pending one
+        is sent again after them); None if the log no longer covers it (then a snapshot)."""
+        if not self._log_base <= last_event <= self._event:
+            return None
+        return [(s, b) for s, b in self._log
+                if b.event > last_event and (s is None or s == seat) and not isinstance(b, wire.YourTurn)]
+
+    def snapshot(self, seat: int | None = None) -> wire.Snapshot:
+        """The table now: for a seat (its own view too) or a spectator (public only)."""
+        seats = [wire.SeatInfo(seat=i, name=s.name, side=self.rules.side_of(i), bot=s.bot is not None)
+                 for i, s in enumerate(self.seats) if s is not None]
+        sides: list[list[int]] = [[] for _ in range(self.rules.num_sides)]
+        for i in range(self.rules.players):
+            sides[self.rules.side_of(i)].append(i)
+        public = you = None
+        if self.master is not None:
+            public = public_view_to_wire(seat_view(self.master.state, None))
+            if seat is not None:
+                you = view_to_wire(seat_view(self.master.state, seat))
+        return wire.Snapshot(event=self._event, table=self.info(), seats=seats, sides=sides, public=public, you=you)
+
+    # ------------------------------------------------------------------ away, back, watching
+
+    def find_token(self, token: str) -> int | None:
+        """The seat whose token this is (digests compared in constant time), if any."""
+        digest = token_digest(token)
+        found = None
+        for i, s in enumerate(self.seats):
+            if s is not None and s.token_digest and hmac.compare_digest(s.token_digest, digest):
+                found = i
+        return found
+
+    def seat_away(self, session: ClientSession) -> None:
+        """A seated client's connection dropped mid-game: keep the seat, wait for it."""
+        i = self.seat_of(session)
+        session.table = None
+        if i is None:
+            return
+        seat = self.seats[i]
+        assert seat is not None
+        seat.session, seat.away = None, True
+        player = self.players[i] if i < len(self.players) else None
+        if isinstance(player, NetworkPlayer):
+            player.session = None
+        self._arm_grace(i)
+        log.info("table %s: seat %s (%s) is away; waiting %ss", self.id, i, seat.name, self.grace)
+        self.announce_seats()
+
+    def detach(self, session: ClientSession) -> None:
+        """Forget a connection that is being replaced by a resuming one (same seat)."""
+        for i, s in enumerate(self.seats):
+            if s is not None and s.session is session:
+                s.session = None
+                player = self.players[i] if i < len(self.players) else None
+                if isinstance(player, NetworkPlayer):
+                    player.session = None
+        session.table = None
+
+    def resume(self, session: ClientSession, i: int, token: str, last_event: int, re: int) -> None:
+        """The client of seat ``i`` is back: joined, what it missed (or a snapshot), then
+        its pending turn; if the game ended meanwhile, then ``left``."""
+        seat = self.seats[i]
+        assert seat is not None
+        timer = self._grace_timers.pop(i, None)
+        if timer is not None:
+            timer.cancel()
+        seat.session, seat.away = session, False
+        playing = self.state is wire.TableState.PLAYING
+        player = self.players[i] if i < len(self.players) else None
+        if isinstance(player, NetworkPlayer):
+            player.session = session
+        session.send(wire.Joined(table=self.id, seat=i, side=self.rules.side_of(i), token=token, resumed=True),
+                     sender=self.party, re=re)
+        missed = self.missed(i, last_event)
+        if missed is None:
+            session.send(self.snapshot(i), sender=self.party, recipient=session.party)
+        else:
+            for s, body in missed:
+                session.send(body, sender=self.party, recipient=self.everyone if s is None else session.party)
+        log.info("table %s: seat %s (%s) is back", self.id, i, seat.name)
+        if playing:
+            session.table = self
+            self.announce_seats()
+            if isinstance(player, NetworkPlayer):
+                player.resend_turn()
+        else:
+            seat.session = None
+            session.send(wire.Left(table=self.id, reason=self.finish_reason or "game_over"), sender=self.party)
+
+    def _arm_grace(self, i: int) -> None:
+        old = self._grace_timers.pop(i, None)
+        if old is not None:
+            old.cancel()
+        self._grace_timers[i] = start_timer(self.clock, self.grace, lambda: self._grace_expired(i),
+                                            name=f"grace-{self.id}-{i}")
+
+    def _grace_expired(self, i: int) -> None:
+        self._grace_timers.pop(i, None)
+        seat = self.seats[i]
+        if self.state is not wire.TableState.PLAYING or seat is None or not seat.away:
+            return
+        if not self.bot_takeover:
+            log.info("table %s: seat %s (%s) did not come back in %ss", self.id, i, seat.name, self.grace)
+            self.abandon(f"seat {i} did not come back")
+            return
+        bot = make_bot("greedy", seat.name, seed=self.seed + i)
+        seat.away, seat.bot, seat.strategy, seat.token_digest = False, bot, "greedy", ""
+        player = self.players[i] if i < len(self.players) else None
+        if isinstance(player, NetworkPlayer):
+            player.takeover(bot)
+        if self.storage is not None:
+            try:
+                self.storage.set_seat(self.id, i, seat.name, bot="greedy")
+            except Exception:  # noqa: BLE001 - the game goes on; only a restart would miss it
+                log.exception("table %s: could not journal the bot taking seat %s", self.id, i)
+        log.info("table %s: a bot takes seat %s (%s)", self.id, i, seat.name)
+        self.announce_seats()
+
+    def cancel_timers(self) -> None:
+        for timer in self._grace_timers.values():
+            timer.cancel()
+        self._grace_timers.clear()
+
+    def arm_turn_timer(self, player: NetworkPlayer) -> asyncio.Task[None] | None:
+        if self.turn_timeout is None:
+            return None
+        return start_timer(self.clock, self.turn_timeout, lambda: player.force("timeout"),
+                           name=f"turn-{self.id}-{player.seat}")
+
+    def watch(self, session: ClientSession, re: int) -> None:
+        """A spectator: a public snapshot now, then the public events."""
+        if session not in self.spectators:
+            self.spectators.append(session)
+        session.send(self.snapshot(None), sender=self.party, recipient=session.party, re=re)
+        self.announce_seats()
+
+    def unwatch(self, session: ClientSession, re: int | None = None, tell: bool = True) -> None:
+        if session in self.spectators:
+            self.spectators.remove(session)
+            if tell:
+                session.send(wire.Left(table=self.id, reason="unwatched"), sender=self.party, re=re)
+            self.announce_seats()
 
     # ------------------------------------------------------------------ seats
 
@@ -193,8 +429,7 @@ class Table:
         i = self.free_seat()
         assert i is not None and self.state is wire.TableState.WAITING
         token = secrets.token_urlsafe(24)
-        self.seats[i] = Seat(session.name or f"seat{i}", session, token,
-                             token_digest=hashlib.sha256(token.encode()).hexdigest())
+        self.seats[i] = Seat(session.name or f"seat{i}", session, token_digest=token_digest(token))
         session.table = self
         if self.storage is not None:  # journaled before `joined` is sent
             self.storage.set_seat(self.id, i, self.seats[i].name, token_digest=self.seats[i].token_digest)
@@ -226,7 +461,7 @@ class Table:
 
     def announce_seats(self) -> None:
         body = wire.TableUpdate(table=self.info())
-        for sess in self.sessions():
+        for sess in self.watchers():
             sess.send(body, sender=self.party, recipient=self.everyone)
 
     # ------------------------------------------------------------------ the game
@@ -250,25 +485,38 @@ class Table:
             self.master.journal = self._journal
         self.master.observers.append(self.broadcast)
         self.state = wire.TableState.PLAYING
+        if restore:  # event numbers go on above any the clients saw before the restart
+            self._event = self._log_base = 16 * (len(restore) + 2)
         self.task = asyncio.create_task(self._run(), name=f"table-{self.id}")
+        for i, s in enumerate(self.seats):  # restored people: away until they resume
+            if s is not None and s.bot is None and s.session is None:
+                s.away = True
+                self._arm_grace(i)
         log.info("table %s: game started (%s) with %s", self.id, self.rules.describe(),
                  ", ".join(s.name for s in self.seats if s))
 
     @classmethod
     def from_storage(cls, stored: StoredTable, storage: Storage,
-                     on_finished: Callable[[Table], None] | None = None) -> Table:
+                     on_finished: Callable[[Table], None] | None = None, **options: Any) -> Table:
         """A journaled game, rebuilt after a restart and resumed where it stood: bots from
-        their strategy, people as away seats that keep their token digest."""
-        table = cls(stored.id, stored.rules, stored.seed, private=stored.private, on_finished=on_finished)
+        their strategy, people as away seats that keep their token digest (``options``:
+        the server's grace, clock, turn_timeout)."""
+        for key in ("bot_takeover", "turn_timeout"):  # the table's own options, as created
+            if key in stored.options:
+                options[key] = stored.options[key]
+        table = cls(stored.id, stored.rules, stored.seed, private=stored.private, on_finished=on_finished, **options)
         for i, st in enumerate(stored.seats):
             assert st is not None
             if st.bot:
                 table.seats[i] = Seat(st.name, None, bot=make_bot(st.bot, st.name, seed=stored.seed + i),
                                       strategy=st.bot)
-            else:
-                table.seats[i] = Seat(st.name, None, token_digest=st.token_digest or "")
+            else:  # away until its client comes back with its token (hello resume)
+                table.seats[i] = Seat(st.name, None, token_digest=st.token_digest or "", away=True)
         table.storage = storage
         table.start(restore=stored.actions)
+        for i, s in enumerate(table.seats):
+            if s is not None and s.away:
+                table._arm_grace(i)  # the grace period starts again with the new process
         return table
 
     def _journal(self, action: Action) -> None:
@@ -317,14 +565,14 @@ class Table:
             if isinstance(p, NetworkPlayer):
                 p.abandon()
         totals = list(self.master.state.totals) if self.master else []
-        body = wire.GameEnd(event=self.next_event(), winner=None, totals=totals, reason="abandoned")
-        for sess in self.sessions():
-            sess.send(body, sender=self.party, recipient=self.everyone)
+        self.emit(wire.GameEnd(event=self.next_event(), winner=None, totals=totals, reason="abandoned"))
         log.info("table %s: game abandoned (%s)", self.id, reason)
         self._finish("abandoned", leaver, re)
 
     def _finish(self, reason: str, leaver: ClientSession | None = None, re: int | None = None) -> None:
         self.state = wire.TableState.FINISHED
+        self.finish_reason = reason
+        self.cancel_timers()
         self._store_result(reason)
         for sess in self.sessions():
             if sess is leaver:
@@ -332,6 +580,9 @@ class Table:
             else:
                 sess.send(wire.Left(table=self.id, reason=reason), sender=self.party)
             sess.table = None
+        for sess in self.spectators:
+            sess.send(wire.Left(table=self.id, reason=reason), sender=self.party)
+        self.spectators.clear()
         if self.on_finished is not None:
             self.on_finished(self)
 
@@ -352,8 +603,7 @@ class Table:
         body = self._event_body(event)
         if body is None:
             return
-        for sess in self.sessions():
-            sess.send(body, sender=self.party, recipient=self.everyone)
+        self.emit(body)
 
     def _event_body(self, event: Event) -> wire.Body | None:
         if isinstance(event, GameStarted):
@@ -372,8 +622,10 @@ class Table:
                 dealer_bonus_cards=card_strs(event.bonus_cards), dealer_bonus_scope=event.dealer_bonus,
             )
         if isinstance(event, Played):
+            forced, self.forced_reason = self.forced_reason or ("refused" if event.forced else None), None
             return wire.Played(event=self.next_event(), seat=event.seat, card=str(event.card),
-                               captured=card_strs(event.captured), scopa=event.scopa, table=card_strs(event.table))
+                               captured=card_strs(event.captured), scopa=event.scopa, table=card_strs(event.table),
+                               forced=forced)
         if isinstance(event, Declared):
             d = event.declaration
             return wire.Declared(event=self.next_event(), seat=event.seat, kind=wire.DeclarationKind(d.kind.value),
@@ -390,3 +642,8 @@ class Table:
         if isinstance(event, (DealVoid, HandDealt)):
             return None
         return None
+
+
+def token_digest(token: str) -> str:
+    """What the server keeps of a seat token (the token itself is never stored or logged)."""
+    return hashlib.sha256(token.encode()).hexdigest()

@@ -39,7 +39,7 @@ def frame_of(obj: Any) -> bytes:
 def play_map(**changes: Any) -> dict[str, Any]:
     obj: dict[str, Any] = {
         "v": 1, "seq": 6, "sender": "player:ada", "recipient": "table:7", "re": None,
-        "name": "play", "body": {"card": "7d", "capture": ["4s", "3b"]},
+        "name": "play", "body": {"card": "7d", "capture": ["4s", "3b"], "turn": 4},
     }  # fmt: skip
     obj.update(changes)
     return obj

@@ -57,7 +57,7 @@ def test_wire_shape_is_a_plain_map() -> None:
         "recipient": "table:7",
         "re": 10,
         "name": "play",
-        "body": {"card": "7d", "capture": ["4s", "3b"]},
+        "body": {"card": "7d", "capture": ["4s", "3b"], "turn": 4},
     }
 
 

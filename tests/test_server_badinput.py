@@ -150,11 +150,18 @@ async def test_client_killed_mid_game_leaves_other_tables_playing(server: Networ
     # Let the doomed game get under way, then kill one client without a word.
     await a.recv_until("your_turn", "deal")
     b.writer.transport.abort()
-    end = await a.recv_until("game_end")
-    assert end.body.reason == "abandoned" and end.body.winner is None
-    assert (await a.recv_until("left")).body.reason == "abandoned"
+    # The seat is kept for its client (issue 6: reconnect): the table is told it is away.
+    while True:
+        update = await a.recv_until("table_update")
+        if update.body.table.away == [b.seat]:
+            break
     events = await solo_game
     assert events[-1].body.reason == "target"
+    assert server.tables[table].state is wire.TableState.PLAYING  # still waiting for hank
+    a.send(wire.LeaveTable(table=table))
+    end = await a.recv_until("game_end")
+    assert end.body.reason == "abandoned" and end.body.winner is None
+    await a.recv_until("left")
     # The lobby still answers.
     seq = a.send(wire.ListTables())
     listing = await a.recv_until("tables")

@@ -24,6 +24,8 @@ class WireClient:
         self.party = "guest"
         self.table: str | None = None
         self.seat: int | None = None
+        self.token: str | None = None  # the seat token from `joined` (to resume)
+        self.last_event = 0  # the highest table event number received
 
     @classmethod
     async def connect(cls, port: int, name: str | None = None) -> WireClient:
@@ -59,6 +61,10 @@ class WireClient:
                 cmd = self.proto.next_command()
                 if cmd is not None:
                     self.inbox.append(cmd)
+                    if isinstance(cmd.body, (wire.TableEvent, wire.Snapshot)):
+                        self.last_event = max(self.last_event, cmd.body.event)
+                    if isinstance(cmd.body, wire.Joined):
+                        self.token = cmd.body.token
                     return cmd
                 data = await self.reader.read(65536)
                 if not data:
@@ -66,6 +72,18 @@ class WireClient:
                 self.proto.feed(data)
 
         return await asyncio.wait_for(one(), TIMEOUT)
+
+    async def resume(self, token: str, last_event: int, name: str = "anyone") -> Command:
+        """hello with resume={token, last_event}: the welcome (or an error)."""
+        self.send(wire.Hello(name=name, resume=wire.ResumeRequest(token=token, last_event=last_event)))
+        reply = await self.recv()
+        if isinstance(reply.body, wire.Welcome):
+            self.party = reply.body.you
+        return reply
+
+    def abort(self) -> None:
+        """Drop the connection at once (no bye, no FIN: an RST)."""
+        self.writer.transport.abort()
 
     async def recv_until(self, *names: str) -> Command:
         while True:
