@@ -1,0 +1,88 @@
+"""Turn timers (issue 6): on a fake clock, a seat that does not answer in time gets the
+first legal play made for it, announced as forced by timeout."""
+
+from __future__ import annotations
+
+import pytest
+
+from scopa.client.bots import RandomBot
+from scopa.protocol import commands as wire
+from scopa.server import NetworkEngine
+from scopa.server.clock import FakeClock
+
+from wire_client import WireClient
+
+
+@pytest.fixture
+async def clock():
+    return FakeClock()
+
+
+@pytest.fixture
+async def server(clock: FakeClock):
+    engine = NetworkEngine("127.0.0.1", 0, seed=77, clock=clock)
+    await engine.start()
+    yield engine
+    await engine.stop()
+
+
+async def test_turn_timer_plays_the_first_legal_move_and_says_so(server: NetworkEngine, clock: FakeClock) -> None:
+    a = await WireClient.connect(server.port, "slowpoke")
+    a.send(wire.CreateTable(fill_with_bots=["greedy"], turn_timeout=30))
+    info = (await a.recv_until("table_created")).body.table
+    assert info.turn_timeout == 30.0
+    a.table, a.seat = info.id, (await a.recv_until("joined")).body.seat
+    turn = await a.recv_until("your_turn")
+    clock.advance(29.9)  # not yet
+    assert clock.sleeping == 1
+    clock.advance(0.1)
+    played = await a.recv_until("played")
+    first = turn.body.legal[0]
+    assert played.body.seat == a.seat and played.body.forced == "timeout"
+    assert (played.body.card, sorted(played.body.captured)) == (first.card, sorted(first.capture))
+    t = server.tables[info.id]
+    assert t.master is not None and len([x for x in t.master.actions if hasattr(x, "card")]) >= 1
+    # The late answer to that turn is refused, never applied.
+    n = len(t.master.actions)
+    seq = a.send(wire.Play(card=first.card, capture=first.capture, turn=turn.body.event), recipient=f"table:{info.id}")
+    error = await a.recv_until("error")
+    assert error.re == seq and error.body.code == "not_your_turn"
+    assert len(t.master.actions) >= n
+    # A seat that answers in time is never forced: play the rest; the game ends.
+    events = await a.play_game(RandomBot(seed=1))
+    assert events[-1].body.reason == "target"
+    forced = [c for c in a.inbox if isinstance(c.body, wire.Played) and c.body.forced]
+    assert [c.body.event for c in forced] == [played.body.event]
+    await a.close()
+
+
+async def test_no_turn_timer_by_default(server: NetworkEngine, clock: FakeClock) -> None:
+    a = await WireClient.connect(server.port, "patient")
+    a.send(wire.CreateTable(fill_with_bots=["greedy"]))
+    joined = await a.recv_until("joined")
+    a.table, a.seat = joined.body.table, joined.body.seat
+    turn = await a.recv_until("your_turn")
+    clock.advance(10_000)
+    assert clock.sleeping == 0
+    # Nothing was played for us: our own answer is accepted.
+    first = turn.body.legal[0]
+    a.send(wire.Play(card=first.card, capture=first.capture, turn=turn.body.event), recipient=f"table:{a.table}",
+           re=turn.seq)
+    played = await a.recv_until("played")
+    assert played.body.seat == a.seat and played.body.forced is None
+    await a.close()
+
+
+async def test_server_default_turn_timeout_applies_to_new_tables(clock: FakeClock) -> None:
+    engine = NetworkEngine("127.0.0.1", 0, seed=5, clock=clock, turn_timeout=10.0)
+    await engine.start()
+    try:
+        a = await WireClient.connect(engine.port, "dflt")
+        a.send(wire.CreateTable(fill_with_bots=["random"]))
+        assert (await a.recv_until("table_created")).body.table.turn_timeout == 10.0
+        await a.recv_until("your_turn")
+        clock.advance(10.0)
+        assert (await a.recv_until("played")).body.forced == "timeout"
+        await a.close()
+    finally:
+        await engine.stop()
