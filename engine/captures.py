@@ -32,29 +32,38 @@ def value_counts(table: int) -> int:
 Template = tuple[int, tuple[tuple[int, int], ...]]
 
 
-def _selections(counts: int, total: int, max_cards: int) -> list[tuple[tuple[int, int], ...]]:
-    """Every multiset of table values (as (value, count) pairs) that adds up to ``total``."""
-    out: list[tuple[tuple[int, int], ...]] = []
+Selection = tuple[tuple[int, int], ...]  # (value, how many cards of it), values ascending
+_MAX_SUM = 14  # the largest sum a capture needs: 15 minus an ace (V6)
 
-    def walk(v: int, rest: int, size: int, chosen: tuple[tuple[int, int], ...]) -> None:
-        if rest == 0:
-            if chosen:
-                out.append(chosen)
-            return
-        if v > rest or v > 10:
-            return
+
+def _selections_by_sum(counts: int, max_cards: int) -> dict[int, list[Selection]]:
+    """Every multiset of table values (at most ``max_cards`` cards, sum 1..14), by sum."""
+    partial: list[tuple[Selection, int, int]] = [((), 0, 0)]  # (selection, sum, cards)
+    for v in range(1, 11):
         have = (counts >> (4 * (v - 1))) & 15
-        for k in range(0, have + 1):
-            if k * v > rest or size + k > max_cards:
-                break
-            walk(v + 1, rest - k * v, size + k, chosen + ((v, k),) if k else chosen)
-
-    if total >= 1:
-        walk(1, total, 0, ())
+        if not have:
+            continue
+        grown: list[tuple[Selection, int, int]] = []
+        for sel, total, size in partial:
+            grown.append((sel, total, size))
+            for k in range(1, have + 1):
+                if total + k * v > _MAX_SUM or size + k > max_cards:
+                    break
+                grown.append((sel + ((v, k),), total + k * v, size + k))
+        partial = grown
+    out: dict[int, list[Selection]] = {}
+    for sel, total, _ in partial:
+        if sel:
+            out.setdefault(total, []).append(sel)
     return out
 
 
-def _template(counts: int, sel: tuple[tuple[int, int], ...]) -> Template:
+def _selections(counts: int, total: int, max_cards: int) -> list[Selection]:
+    """Every multiset of table values that adds up to ``total``."""
+    return list(_selections_by_sum(counts, max_cards).get(total, ()))
+
+
+def _template(counts: int, sel: Selection) -> Template:
     whole = 0
     partial: list[tuple[int, int]] = []
     for v, k in sel:
@@ -65,7 +74,7 @@ def _template(counts: int, sel: tuple[tuple[int, int], ...]) -> Template:
     return whole, tuple(partial)
 
 
-def _size(sel: tuple[tuple[int, int], ...]) -> int:
+def _size(sel: Selection) -> int:
     return sum(k for _, k in sel)
 
 
@@ -91,6 +100,7 @@ def subsets_summing(table: int, total: int, max_cards: int = 40) -> list[int]:
     return out
 
 
+_CACHE_LIMIT = 1 << 17  # table value multisets kept per rule set
 _CACHES: dict[tuple[object, ...], dict[int, tuple[tuple[Template, ...], ...]]] = {}
 
 
@@ -136,11 +146,16 @@ class CaptureRules:
         t = self.cache.get(key)
         if t is None:
             counts, first = key >> 1, bool(key & 1)
-            t = ((),) + tuple(self._templates(counts, v, first) for v in range(1, 11))
+            by_sum = _selections_by_sum(counts, self.max_cards)
+            t = ((),) + tuple(self._templates(counts, v, first, by_sum) for v in range(1, 11))
+            if len(self.cache) >= _CACHE_LIMIT:
+                self.cache.clear()  # bounded memory; it refills with what is in use
             self.cache[key] = t
         return t
 
-    def _templates(self, counts: int, value: int, first_play: bool) -> tuple[Template, ...]:
+    def _templates(
+        self, counts: int, value: int, first_play: bool, by_sum: dict[int, list[Selection]]
+    ) -> tuple[Template, ...]:
         if not counts:
             return ()
         aces_on_table = counts & 15
@@ -150,8 +165,8 @@ class CaptureRules:
             # capture by equal value / sum, or by fifteen, at the player's free choice.
             if value == 1 and not aces_on_table:
                 return (sweep,)
-            sels = _selections(counts, value, self.max_cards)
-            sels += [s for s in _selections(counts, 15 - value, self.max_cards) if s not in sels]
+            sels = list(by_sum.get(value, ()))
+            sels += [s for s in by_sum.get(15 - value, ()) if s not in sels]
             return tuple(_template(counts, s) for s in sels)
         if value == 1 and self.apt is not AssoPigliaTutto.OFF:
             # V9: an ace sweeps the table.  V10: not when an ace lies on the table or the
@@ -162,9 +177,9 @@ class CaptureRules:
         if self.quindici:
             # V6/V7: played card + captured cards total 15; R13/R14 do not apply, so
             # 'traditional' leaves the choice free and 'fewest' keeps the smallest sets.
-            sels = _selections(counts, 15 - value, self.max_cards)
+            sels = list(by_sum.get(15 - value, ()))
         else:
-            sels = _selections(counts, value, self.max_cards)
+            sels = list(by_sum.get(value, ()))
             singles = [s for s in sels if _size(s) == 1]
             if singles and mode is not CaptureMode.FREE:
                 sels = singles  # R13: an equal card binds (traditional and fewest)
