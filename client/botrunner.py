@@ -9,6 +9,7 @@ table is waiting too, the bot whose table sorts later moves to the one that sort
 
 from __future__ import annotations
 
+import asyncio
 import importlib
 import importlib.util
 import sys
@@ -16,7 +17,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from scopa.engine import Player, RuleSet
+from scopa.engine import Event, IllegalMoveError, Player, RuleSet, View
+from scopa.engine.actions import Declare, Play
 from scopa.protocol import ErrorCode, TableInfo, TableState
 
 from .game import GameResult
@@ -25,6 +27,25 @@ from .session import ClientSession, ServerRefused
 
 LOBBY_POLL_SECONDS = 1.0
 """How long a bot waits at its own empty table before looking at the lobby again."""
+
+
+class DelayedPlayer(Player):
+    """Another Player that waits ``delay`` seconds before each move (`scopa bot --delay`)."""
+
+    def __init__(self, player: Player, delay: float) -> None:
+        self.player = player
+        self.delay = delay
+        self.name = getattr(player, "name", "bot")
+
+    async def choose(self, view: View, legal: Sequence[Play | Declare]) -> Play | Declare:
+        await asyncio.sleep(self.delay)
+        return await self.player.choose(view, legal)
+
+    async def notify(self, event: Event) -> None:
+        await self.player.notify(event)
+
+    async def rejected(self, error: IllegalMoveError) -> None:
+        await self.player.rejected(error)
 
 
 def load_bot_class(spec: str) -> type[Bot]:

@@ -30,7 +30,7 @@ from scopa.engine import (
     RoundStarted,
     RuleSet,
 )
-from scopa.protocol import Body, ChatMessage, Command, Deal, ErrorCode, GameStart, YourTurn
+from scopa.protocol import Body, ChatMessage, Command, Deal, ErrorCode, GameStart, Snapshot, YourTurn
 from scopa.protocol import Declared as WireDeclared
 from scopa.protocol import Error as WireError
 from scopa.protocol import GameEnd as WireGameEnd
@@ -122,6 +122,13 @@ class GameTranslator:
             await self._start(body.dealer)
             await self._public(RoundStarted(body.round, body.dealer, tuple(parse_card_strs(body.table)),
                                             body.dealer_bonus_scope, tuple(parse_card_strs(body.dealer_bonus_cards))))
+        elif isinstance(body, Snapshot) and body.you is not None:
+            # Back after a reconnect the server could not replay: start from where it stands.
+            self.rules = body.table.rules
+            self.names = tuple(s.name for s in sorted(body.seats, key=lambda s: s.seat))
+            self.side = body.you.side
+            await self._start(body.you.dealer)
+            await self.player.notify(HandDealt(self.seat, tuple(parse_card_strs(body.you.hand)), body.you.stock))
         elif isinstance(body, Deal):
             await self.player.notify(HandDealt(self.seat, tuple(parse_card_strs(body.hand)), body.stock))
         elif isinstance(body, YourTurn):
@@ -181,8 +188,9 @@ class GameTranslator:
             try:
                 if not isinstance(action, (Play, Declare)):
                     raise TypeError(f"{action!r} is not a Play or a Declare")
-                return action_to_wire(action), command.sender, command.seq
+                # `turn`: a play resent after a reconnect is never applied twice.
+                return action_to_wire(action).model_copy(update={"turn": body.event}), command.sender, command.seq
             except Exception as exc:  # noqa: BLE001 - a Player's garbage must not end the game
                 await self.player.rejected(IllegalMoveError(f"not a move: {exc}"))
         first = next(a for a in legal if isinstance(a, Play))
-        return action_to_wire(first), command.sender, command.seq
+        return action_to_wire(first).model_copy(update={"turn": body.event}), command.sender, command.seq

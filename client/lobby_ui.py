@@ -16,7 +16,8 @@ from rich.table import Table
 from rich.text import Text
 
 from scopa.engine import Player, Preset, RuleSet, RuleSetError
-from scopa.protocol import TableInfo, TableState
+from scopa.protocol import Command, TableInfo, TableState
+from scopa.protocol import commands as wire
 
 from .bots import STRATEGIES
 from .game import GameResult
@@ -25,7 +26,8 @@ from .session import ClientSession, ServerRefused
 
 InputFn = Callable[[str], str]
 
-MENU = "[bold]c[/bold] create a table · [bold]j ID[/bold] join a table · [bold]r[/bold] refresh · [bold]q[/bold] quit"
+MENU = ("[bold]c[/bold] create a table · [bold]j ID[/bold] join a table · [bold]w ID[/bold] watch a table · "
+        "[bold]r[/bold] refresh · [bold]q[/bold] quit")
 
 
 def render_tables(tables: Sequence[TableInfo]) -> Table | Text:
@@ -33,14 +35,16 @@ def render_tables(tables: Sequence[TableInfo]) -> Table | Text:
     if not tables:
         return Text("No tables yet: create one with c.", style="dim")
     t = Table(title="Tables", expand=False)
-    for column in ("table", "rules", "seats", "state"):
+    for column in ("table", "rules", "seats", "state", "watching"):
         t.add_column(column)
     for info in tables:
         seats = Text(", ").join(
             Text(name) if name is not None else Text("free", style="green") for name in info.seats
         )
         style = {TableState.WAITING: "green", TableState.PLAYING: "yellow"}.get(info.state, "dim")
-        t.add_row(info.id, info.description or info.rules.describe(), seats, Text(info.state.value, style=style))
+        state = info.state.value + (f" ({len(info.away)} away)" if info.away else "")
+        t.add_row(info.id, info.description or info.rules.describe(), seats, Text(state, style=style),
+                  str(info.spectators))
     return t
 
 
@@ -108,6 +112,11 @@ class Lobby:
             elif word in ("j", "join"):
                 table_id = rest.strip() or await self.ask("Table id: ")
                 if await self.join(table_id, tables):
+                    tables = await self.show()
+            elif word in ("w", "watch"):
+                table_id = rest.strip() or await self.ask("Table id: ")
+                if table_id:
+                    await watch_table(self.session, self.console, table_id)
                     tables = await self.show()
             elif any(t.id == line for t in tables):
                 if await self.join(line, tables):
@@ -221,3 +230,58 @@ class Lobby:
             self.console.print("[bold green]You won![/bold green]" if result.won else "[bold]You lost.[/bold]")
         self.console.print("[dim]Back in the lobby.[/dim]")
         return result
+
+
+def describe(command: Command, names: Sequence[str]) -> str | None:
+    """One line about a public table command, for a spectator."""
+    body = command.body
+
+    def who(seat: int) -> str:
+        return names[seat] if seat < len(names) else f"seat {seat}"
+
+    if isinstance(body, wire.GameStart):
+        return "Game starts: " + ", ".join(f"{s.name} (side {s.side})" for s in body.seats)
+    if isinstance(body, wire.RoundStart):
+        return f"Round {body.round}, dealer {who(body.dealer)}; on the table: {' '.join(body.table) or '-'}"
+    if isinstance(body, wire.Played):
+        took = f" takes {' '.join(body.captured)}" if body.captured else " (laid down)"
+        extra = (" — scopa!" if body.scopa else "") + (f" [played for them: {body.forced}]" if body.forced else "")
+        return f"{who(body.seat)} plays {body.card}{took}{extra}"
+    if isinstance(body, wire.Declared):
+        return f"{who(body.seat)} declares {body.kind.value} ({' '.join(body.hand)}): {body.points} points"
+    if isinstance(body, wire.RoundEnd):
+        return f"Round {body.round} over: points {body.points}, totals {body.totals}"
+    if isinstance(body, wire.GameEnd):
+        won = "no winner" if body.winner is None else f"side {body.winner} wins"
+        return f"Game over ({body.reason}): {won}, totals {body.totals}"
+    if isinstance(body, wire.TableUpdate) and body.table.away:
+        return "Waiting for " + ", ".join(who(s) for s in body.table.away) + " to come back"
+    if isinstance(body, wire.ChatMessage):
+        return f"{body.author}: {body.text}"
+    return None
+
+
+async def watch_table(session: ClientSession, console: Console, table_id: str) -> None:
+    """Watch a table until its game ends (public events only)."""
+    try:
+        snap = await session.watch_table(table_id)
+    except ServerRefused as exc:
+        console.print(f"[yellow]Cannot watch table {table_id!r}: {exc.message}[/yellow]")
+        return
+    names = [s.name for s in sorted(snap.seats, key=lambda s: s.seat)] or [n or "-" for n in snap.table.seats]
+    console.print(f"Watching table [bold]{table_id}[/bold]: {snap.table.description}")
+    if snap.public is not None:
+        p = snap.public
+        console.print(f"Round {p.round}, {names[p.turn] if p.turn < len(names) else p.turn} to play; "
+                      f"table: {' '.join(p.table) or '-'}; cards in hands {p.hand_sizes}; totals {p.totals}")
+
+    def show(command: Command) -> None:
+        nonlocal names
+        if isinstance(command.body, wire.GameStart):
+            names = [s.name for s in sorted(command.body.seats, key=lambda s: s.seat)]
+        line = describe(command, names)
+        if line is not None:
+            console.print(Text(line))
+
+    left = await session.watch(table_id, show)
+    console.print(f"[dim]No longer watching table {table_id} ({left.reason}).[/dim]")

@@ -50,6 +50,15 @@ def add_subcommands(sub: Any, add_rules: AddArguments, add_display: AddArguments
     bot.add_argument("--fill-with-bots", default="", metavar="NAMES",
                      help="when creating a table, seat server bots too, e.g. greedy or random,greedy")
     bot.add_argument("--quiet", action="store_true", help="print only errors")
+    bot.add_argument("--delay", type=float, default=0.0, metavar="S",
+                     help="wait S seconds before each move (to follow a game, or interrupt one)")
+    bot.add_argument("--reconnect-for", type=float, default=130.0, metavar="S",
+                     help="after a dropped connection or a server restart, keep trying to get the seat "
+                          "back for S seconds (0: give up at once); default 130")
+
+    watch = sub.add_parser("watch", help="watch a table's game (public events only)")
+    _connection_arguments(watch, default_name=_default_name() + "-watch")
+    watch.add_argument("--table", required=True, metavar="ID", help="the table to watch")
     add_rules(bot)  # tables it creates (and, when given, the only tables it joins)
 
 
@@ -72,7 +81,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
     """Run ``serve``, ``play`` or ``bot``; the exit status."""
     if args.command == "serve":
         return _serve(args, console)
-    if args.command not in ("play", "bot"):
+    if args.command not in ("play", "bot", "watch"):
         console.print(f"[red]unknown command {args.command}[/red]")
         return 2
     try:
@@ -83,6 +92,8 @@ def run(args: argparse.Namespace, console: Console) -> int:
     try:
         if args.command == "play":
             return asyncio.run(_play(args, host, port, console))
+        if args.command == "watch":
+            return asyncio.run(_watch(args, host, port, console))
         return asyncio.run(_bot(args, host, port, console))
     except ConnectionLost as exc:
         console.print(f"[red]{exc}[/red]")
@@ -174,12 +185,26 @@ async def _bot(args: argparse.Namespace, host: str, port: int, console: Console)
             return 2
     else:
         player = make_bot(args.strategy, seed=args.seed)
+    if args.delay > 0:
+        from .botrunner import DelayedPlayer
+
+        player = DelayedPlayer(player, args.delay)
     explicit = args.rules or args.players or args.target or args.capture_mode or args.option
     rules = rules_from_args(args) if explicit else None
     fill = [n.strip() for n in args.fill_with_bots.split(",") if n.strip()]
     name = args.name or f"{getattr(player, 'name', 'bot')}-bot"
     log = (lambda line: None) if args.quiet else (lambda line: console.print(f"[dim]{session.name}:[/dim] {line}"))
     async with await ClientSession.connect(host, port, name, client="scopa-bot 0.1") as session:
+        session.reconnect_for = args.reconnect_for
         runner = BotRunner(session, player, args.games, args.table, rules, fill, log)
         await runner.run()
+    return 0
+
+
+async def _watch(args: argparse.Namespace, host: str, port: int, console: Console) -> int:
+    from .lobby_ui import watch_table
+
+    async with await ClientSession.connect(host, port, args.name) as session:
+        console.print(f"Connected to {host}:{port} as [bold]{session.name}[/bold].")
+        await watch_table(session, console, args.table)
     return 0

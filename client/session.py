@@ -45,10 +45,16 @@ from scopa.protocol import (
     Ping,
     Pong,
     ProtocolError,
+    ResumeRequest,
+    Snapshot,
     TableCreated,
+    TableEvent,
     TableInfo,
     Tables,
+    UnwatchTable,
+    WatchTable,
     Welcome,
+    YourTurn,
 )
 
 from .game import GameResult, GameTranslator
@@ -121,6 +127,14 @@ class ClientSession:
         self.server: str = ""
         self.table_id: str | None = None
         self.seat: int | None = None
+        self.token: str | None = None  # the seat token (kept in memory only, to resume)
+        self.last_event = 0  # the highest table event number received
+        self.host, self.port, self.client = "", 0, CLIENT_SOFTWARE
+        self.reconnect_for = 130.0
+        """Seconds to keep trying to get back to a seat after the connection is lost
+        (a little over the server's default grace period); 0: do not reconnect."""
+        self.first_backoff, self.max_backoff = 0.1, 5.0
+        self.reconnects = 0  # how many times this session got its seat back
 
     # ------------------------------------------------------------------ connecting
 
@@ -134,6 +148,7 @@ class ClientSession:
         except OSError as exc:
             raise ConnectionLost(f"cannot connect to {host}:{port}: {exc.strerror or exc}") from None
         session = cls(reader, writer)
+        session.host, session.port, session.client = host, port, client
         session._reader_task = asyncio.create_task(session._read_loop(), name="scopa-client-reader")
         try:
             await session._hello(name, client, attempts)
@@ -237,14 +252,105 @@ class ClientSession:
         return reply.body
 
     def _seated(self, joined: Joined) -> None:
-        self.table_id, self.seat = joined.table, joined.seat
+        self.table_id, self.seat, self.token = joined.table, joined.seat, joined.token
 
     def _unseated(self) -> None:
-        self.table_id = self.seat = None
+        self.table_id = self.seat = self.token = None
+        self.last_event = 0
         # What a finished table still sent us is of no use at the next one.
         self._backlog = deque(c for c in self._backlog if not c.sender.startswith("table:"))
 
     # ------------------------------------------------------------------ a game
+
+    # ------------------------------------------------------------------ reconnecting
+
+    async def resume(self) -> None:
+        """Get back to our seat after the connection was lost: reconnect with exponential
+        backoff (``first_backoff`` doubling up to ``max_backoff``) for ``reconnect_for``
+        seconds, then ``hello`` with ``resume={token, last_event}``.  What the server
+        resends (missed events or a snapshot, the pending your_turn) is queued for
+        :meth:`play_game`.  Raises ConnectionLost when time runs out, ServerRefused
+        (``bad_token``) when the seat is gone."""
+        if self.token is None:
+            raise ConnectionLost(f"connection closed: {self._closed_reason}")
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.reconnect_for
+        delay = self.first_backoff
+        last_error = self._closed_reason
+        while True:
+            try:
+                await self._reopen()
+                hello = Hello(name=self.name or "player", client=self.client,
+                              resume=ResumeRequest(token=self.token, last_event=self.last_event))
+                seq = self._send(hello, str(LOBBY))
+                reply = await self._reply_to(seq)
+                if isinstance(reply.body, Error):
+                    raise ServerRefused(reply.body.code, reply.body.message)
+                assert isinstance(reply.body, Welcome)
+                self.party = reply.body.you
+                self.name = self.party.split(":", 1)[1]
+                joined = await self._reply_to(seq)
+                if isinstance(joined.body, Joined):
+                    self._seated(joined.body)
+                self.reconnects += 1
+                return
+            except ConnectionLost as exc:
+                last_error = str(exc)
+            if loop.time() + delay > deadline:
+                raise ConnectionLost(f"could not get back to the table: {last_error}")
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, self.max_backoff)
+
+    async def _reopen(self) -> None:
+        """A new TCP connection in place of the lost one; keeps what is still to be
+        handled of the old one (but not a your_turn: the server sends it again)."""
+        if self._reader_task is not None:
+            self._reader_task.cancel()
+            with contextlib.suppress(BaseException):
+                await self._reader_task
+        self._writer.close()
+        kept = list(self._backlog)
+        while not self._inbox.empty():
+            item = self._inbox.get_nowait()
+            if isinstance(item, Command):
+                kept.append(item)
+        self._backlog = deque(c for c in kept if c.sender.startswith("table:") and c.re is None
+                              and not isinstance(c.body, YourTurn))
+        try:
+            reader, writer = await asyncio.open_connection(self.host, self.port)
+        except OSError as exc:
+            raise ConnectionLost(f"cannot connect to {self.host}:{self.port}: {exc.strerror or exc}") from None
+        self._reader, self._writer = reader, writer
+        self._conn = Connection(ConnectionRole.CLIENT)
+        self._inbox = asyncio.Queue()
+        self._lost_event = asyncio.Event()
+        self._closed_reason = None
+        self._reader_task = asyncio.create_task(self._read_loop(), name="scopa-client-reader")
+
+    # ------------------------------------------------------------------ watching
+
+    async def watch_table(self, table_id: str) -> Snapshot:
+        """Watch a table: its public snapshot (then public events, see :meth:`watch`)."""
+        reply = await self._request(WatchTable(table=table_id), str(LOBBY))
+        assert isinstance(reply.body, Snapshot)
+        return reply.body
+
+    async def unwatch_table(self, table_id: str) -> Left:
+        reply = await self._request(UnwatchTable(table=table_id), str(LOBBY))
+        assert isinstance(reply.body, Left)
+        return reply.body
+
+    async def watch(self, table_id: str, show: Callable[[Command], Awaitable[None] | None]) -> Left:
+        """Pass each public command of the watched table to ``show`` until ``left``."""
+        while True:
+            command = await self._next()
+            if not command.sender.startswith(f"table:{table_id}"):
+                continue
+            shown = show(command)
+            if shown is not None:
+                await shown
+            if isinstance(command.body, Left):
+                return command.body
 
     async def wait_for_game_start(self, timeout: float | None = None) -> bool:
         """Whether the table's ``game_start`` has arrived (waiting up to ``timeout`` s)."""
@@ -262,14 +368,22 @@ class ClientSession:
             raise SessionError("not seated at a table: create_table or join_table first")
         game = GameTranslator(player, self.seat, self.table_id)
         while not game.over:
-            command = await self._next()
-            reply = await self._unless_lost(game.handle(command))
-            if reply is not None:
-                body, recipient, re = reply
-                self._send(body, recipient, re=re)
-            elif isinstance(command.body, Left) and command.body.table == self.table_id:
-                self._unseated()
-                return game.result(command.body.reason)
+            command: Command | None = None
+            try:
+                command = await self._next()
+                reply = await self._unless_lost(game.handle(command))
+                if reply is not None:
+                    body, recipient, re = reply
+                    self._send(body, recipient, re=re)
+                elif isinstance(command.body, Left) and command.body.table == self.table_id:
+                    self._unseated()
+                    return game.result(command.body.reason)
+            except ConnectionLost:
+                if self.token is None or self.reconnect_for <= 0:
+                    raise
+                if command is not None and not isinstance(command.body, YourTurn):
+                    self._backlog.appendleft(command)  # not handled yet: after the reconnect
+                await self.resume()
         # After game_end the server sends `left` (game_over): wait for it so that the
         # next lobby call does not race with the table letting us go.
         left = await self._peek(lambda c: isinstance(c.body, Left), timeout=10.0)
@@ -384,6 +498,10 @@ class ClientSession:
         if isinstance(body, Error) and body.fatal:
             self._lost(f"the server ended the connection: {body.code.value}: {body.message}")
             return False
+        if isinstance(body, Snapshot):
+            self.last_event = body.event  # numbering may have jumped (a server restart)
+        elif isinstance(body, TableEvent) and command.sender.startswith("table:"):
+            self.last_event = max(self.last_event, body.event)
         self._inbox.put_nowait(command)
         return True
 
