@@ -10,7 +10,10 @@ free text (error messages, chat) included.  A card the client itself named in th
 command an ``error`` answers is not a leak (echoing a guess tells nothing).
 
 Games mix server-side bots with remote bot clients that now and then send a card they
-do not hold and play out of turn, so error frames are tapped too.  A planted leak of
+do not hold and play out of turn, so error frames are tapped too; every table has a
+spectator (``watch_table``: a snapshot, then the public events), and at every third
+table one seat's connection is cut mid-game and a new connection resumes the seat with
+its token (``hello`` with ``resume``: the missed events or a snapshot).  A planted leak of
 each kind (stock, another hand, seed, token) makes the checker fail.
 """
 
@@ -76,6 +79,8 @@ class WireTap:
         self.seeds.update(t.seed for t in self.engine.tables.values())
         hidden: set[str] = set()
         table = sess.table if sess is not None else None
+        if table is None and sess is not None:  # a spectator: every hand is hidden from it
+            table = next((t for t in self.engine.tables.values() if sess in getattr(t, "spectators", ())), None)
         if table is not None and table.master is not None:
             state = table.master.state
             mine = table.seat_of(sess)
@@ -88,11 +93,15 @@ class WireTap:
     def violations(self) -> list[str]:
         """Every leak found in the tapped frames (empty: none)."""
         found: list[str] = []
-        tokens: dict[str, int | None] = {}  # each seat token, and the connection it was given to
+        tokens: dict[str, set[int | None]] = {}  # each seat token: the connections that hold it
         decoded = [(f, decode(f.frame)) for f in self.frames]
         for f, cmd in decoded:
             if isinstance(cmd.body, wire.Joined):
-                tokens[cmd.body.token] = f.conn
+                tokens.setdefault(cmd.body.token, set()).add(f.conn)
+        for (conn, _), said in self.said.items():  # a client resuming with a token holds it
+            for token in tokens:
+                if token in said:
+                    tokens[token].add(conn)
         for f, cmd in decoded:
             where = f"frame {cmd.name} #{cmd.seq} to connection {f.conn}"
             echo = self.said.get((f.conn, cmd.re), set()) if f.conn is not None and cmd.re is not None else set()
@@ -107,9 +116,9 @@ class WireTap:
             for number in _ints(data):
                 if number in f.seeds:
                     found.append(f"{where}: a table seed {number}")
-            for token, owner in tokens.items():
-                if owner != f.conn and token.encode() in f.frame:
-                    found.append(f"{where}: the seat token of connection {owner}")
+            for token, owners in tokens.items():
+                if f.conn not in owners and token.encode() in f.frame:
+                    found.append(f"{where}: the seat token of connection(s) {sorted(map(str, owners))}")
         return found
 
 
@@ -138,13 +147,15 @@ def _ints(value: Any):
             yield from _ints(v)
 
 
-async def play_noisy(client: WireClient, player: Any, rng: random.Random, noise: float) -> wire.GameEnd:
+async def play_noisy(client: WireClient, player: Any, rng: random.Random, noise: float,
+                     drop_after: int | None = None, rules: Any = None) -> wire.GameEnd | None:
     """Play a game like ``WireClient.play_game``, but now and then play a card not held
     or play out of turn (each answered by an error; the game goes on).
 
     A turn is answered once: a repeated ``your_turn`` (same event) only after an error
-    about our own answer to it, as PROTOCOL.md §7.5 intends."""
-    rules = None
+    about our own answer to it, as PROTOCOL.md §7.5 intends.  With ``drop_after`` the
+    connection is cut (no bye) after that many answers, and None is returned."""
+    answers = 0
     here = f"table:{client.table}"
     answered_event, answer_seq, retry = -1, -1, False
     hand: set[str] = set()
@@ -166,6 +177,10 @@ async def play_noisy(client: WireClient, player: Any, rng: random.Random, noise:
                 continue  # the error comes, then the same your_turn again
             action = await player.choose(view_from_wire(body.view, rules), legal_from_wire(body))
             answer_seq = client.send(action_to_wire(action), recipient=here, re=cmd.seq)
+            answers += 1
+            if drop_after is not None and answers >= drop_after:
+                client.writer.transport.abort()
+                return None
         elif isinstance(body, wire.Played) and body.seat != client.seat and rng.random() < noise:
             # Out of turn (or, if the turn has just come round, a card we do not hold).
             client.send(wire.Play(card=rng.choice([c for c in ALL_CARDS if c not in hand]), capture=[]), recipient=here)
@@ -194,12 +209,34 @@ async def _run_table(port: int, index: int, players: int, remote: int, bots: int
     clients[0].table, clients[0].seat = table, (await clients[0].recv_until("joined")).body.seat
     for c in clients[1:]:
         assert (await c.join(table)).name == "joined"
-    ends = await asyncio.gather(*(
-        play_noisy(c, GreedyBot() if i % 2 else RandomBot(seed=index * 10 + i), random.Random(index * 100 + i), noise)
-        for i, c in enumerate(clients)))
-    for c in clients:
+    spectator = await WireClient.connect(port, f"t{index}watch")
+    spectator.send(wire.WatchTable(table=table))
+
+    async def watch() -> wire.GameEnd:
+        return (await spectator.recv_until("game_end")).body
+
+    async def seat(i: int, c: WireClient) -> wire.GameEnd:
+        player = GreedyBot() if i % 2 else RandomBot(seed=index * 10 + i)
+        rng = random.Random(index * 100 + i)
+        if i != 1 or index % 3:
+            end = await play_noisy(c, player, rng, noise)
+            assert end is not None
+            return end
+        # This seat's connection dies mid-game; a new one resumes with the token.
+        assert await play_noisy(c, player, rng, noise, drop_after=3) is None
+        rules = next(x.body.rules for x in c.inbox if isinstance(x.body, wire.GameStart))
+        back = await WireClient.connect(port)
+        back.table, back.seat = c.table, c.seat
+        assert (await back.resume(c.token, c.last_event, name=f"t{index}p{i}")).name == "welcome"  # type: ignore[arg-type]
+        clients.append(back)
+        end = await play_noisy(back, player, rng, noise, rules=rules)
+        assert end is not None
+        return end
+
+    ends = await asyncio.gather(*(seat(i, c) for i, c in enumerate(clients)), watch())
+    for c in [*clients, spectator]:
         await c.close()
-    return ends
+    return list(ends)
 
 
 async def _tapped_games(monkeypatch: pytest.MonkeyPatch, tables: list, seed: int, noise: float = 0.1) -> WireTap:
@@ -224,9 +261,17 @@ async def test_no_frame_leaks_a_hidden_card_a_token_or_a_seed(monkeypatch: pytes
     # The tap saw what it had to see: deals, turns, errors to bad moves, every table size.
     names = {decode(f.frame).name for f in tap.frames}
     assert {"welcome", "joined", "deal", "your_turn", "played", "round_end", "game_end", "error"} <= names
+    assert "snapshot" in names  # spectators joining mid-game (and resumed seats) get one
+    tokens = _joined_tokens(tap)
+    resumed = [k for k, said in tap.said.items() if tokens & said]
+    assert len(resumed) >= 4  # a hello with a seat token per reconnecting seat
     codes = {decode(f.frame).body.code for f in tap.frames if decode(f.frame).name == "error"}
     assert {"card_not_in_hand", "not_your_turn"} <= codes
     assert sum(1 for f in tap.frames if f.hidden) > 1000  # frames produced mid-game, with secrets to keep
+
+
+def _joined_tokens(tap: WireTap) -> set[str]:
+    return {decode(f.frame).body.token for f in tap.frames if decode(f.frame).name == "joined"}
 
 
 # --------------------------------------------------------------------------- planted leaks
