@@ -52,6 +52,19 @@ def run(seconds: float, checked: bool, seed: int = 1) -> dict[str, float]:
     }
 
 
+def copy_cost(samples: int = 20000) -> float:
+    """Microseconds to copy a mid-round state (a searching bot copies before each try)."""
+    rules = RuleSet.build()
+    state = GameState.new(rules, 0)
+    state.apply(Deal(tuple(random.Random(5).sample(range(40), 40))))
+    while state.phase is Phase.PLAY and state.plays < 9:
+        state.push(state.legal_plays()[0])
+    start = time.perf_counter()
+    for _ in range(samples):
+        state.copy()
+    return (time.perf_counter() - start) / samples * 1e6
+
+
 def warm_up(seconds: float) -> None:
     """Fill the capture-template cache, as any long-running process will have it."""
     run(seconds, checked=False, seed=99)
@@ -66,8 +79,13 @@ def main() -> None:
     if args.warmup > 0:
         warm_up(args.warmup)
     result = run(args.seconds, args.checked)
+    result["copy_us"] = round(copy_cost(), 2)
+    from scopa.engine import state as state_module
+
+    result["c_accelerator"] = state_module._c_legal_plays is not None
     print(f"{result['rounds']} rounds in {result['seconds']} s: "
-          f"{result['rounds_per_s']:.0f} rounds/s, {result['plays_per_s']:.0f} plays/s")
+          f"{result['rounds_per_s']:.0f} rounds/s, {result['plays_per_s']:.0f} plays/s; "
+          f"copying a state: {result['copy_us']} us; C accelerator: {result['c_accelerator']}")
     print(json.dumps(result))
 
 

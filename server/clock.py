@@ -28,7 +28,13 @@ class SystemClock:
         return asyncio.get_running_loop().time()
 
     def sleep(self, seconds: float) -> Awaitable[None]:
-        return asyncio.sleep(seconds)
+        # A future armed now (like FakeClock), not a coroutine: a timer cancelled before
+        # its task first runs leaves no never-awaited coroutine behind.
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[None] = loop.create_future()
+        handle = loop.call_later(max(seconds, 0.0), lambda: future.done() or future.set_result(None))
+        future.add_done_callback(lambda _: handle.cancel())
+        return future
 
 
 class FakeClock:

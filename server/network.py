@@ -34,7 +34,7 @@ from .clock import Clock, SystemClock
 from .limits import Limits, RateLimiter
 from .session import ClientSession
 from .storage import Storage, TableResult, open_storage
-from .table import Table
+from .table import NetworkPlayer, Table
 
 log = logging.getLogger("scopa.server")
 
@@ -262,6 +262,8 @@ class NetworkEngine:
                     return
                 if verdict == "ok":
                     self._dispatch(sess, cmd.body, cmd.seq, cmd.recipient)
+                elif isinstance(cmd.body, (wire.Play, wire.Declare)):
+                    self._resend_turn(sess)  # the move was not run: ask for it again
             if not sess.proto.buffered:
                 frame_started = None
             elif completed or frame_started is None:
@@ -279,6 +281,19 @@ class NetworkEngine:
             return "drop"
         sess.error(ErrorCode.RATE_LIMITED, "too many commands; slow down", re=seq)
         return "refused"
+
+    @staticmethod
+    def _resend_turn(sess: ClientSession) -> None:
+        """The pending your_turn of this client's seat again (PROTOCOL.md §7.5), so a move
+        refused by the rate limit never leaves a game waiting for ever."""
+        table = sess.table
+        if table is None:
+            return
+        seat = table.seat_of(sess)
+        if seat is not None and seat < len(table.players):
+            player = table.players[seat]
+            if isinstance(player, NetworkPlayer):
+                player.resend_turn()
 
     def _deadline_passed(self, sess: ClientSession, deadline: str) -> None:
         """Tell the client which deadline it missed (a fatal error), then close."""

@@ -198,3 +198,37 @@ async def test_a_waiting_table_of_bots_closes_when_its_client_disconnects(server
             break
     assert table not in {t.id for t in listing.body.tables}
     assert table not in server.tables
+
+
+async def test_a_rate_limited_move_is_asked_for_again() -> None:
+    """A play refused by the command rate is not run and not lost: rate_limited, then the
+    same your_turn again (PROTOCOL.md §7.5), so the game never waits for ever."""
+    from scopa.server import Limits
+
+    now = [0.0]
+    limits = Limits(commands_per_second=1.0, command_burst=3, max_refused_commands=50, clock=lambda: now[0])
+    engine = NetworkEngine("127.0.0.1", 0, seed=5, limits=limits)
+    await engine.start()
+    try:
+        c = await WireClient.connect(engine.port, "mia")  # hello: token 1 of 3
+        await c.create(bots=["random"])  # create_table: token 2
+        turn = await c.recv_until("your_turn")
+        master = engine.tables[c.table].master
+        plays_before = len(master.actions)
+        c.send(wire.Ping(nonce=1))  # token 3: the bucket is now empty
+        move = turn.body.legal[0]
+        seq = c.send(wire.Play(card=move.card, capture=move.capture, turn=turn.body.event),
+                     recipient=f"table:{c.table}", re=turn.seq)
+        err = await c.recv_until("error")
+        assert err.re == seq and err.body.code == "rate_limited" and not err.body.fatal
+        again = await c.recv_until("your_turn")
+        assert again.body.event == turn.body.event and again.body.legal == turn.body.legal
+        assert len(master.actions) == plays_before  # the refused play changed nothing
+        now[0] = 10.0  # time passes: the bucket refills and the same move goes through
+        c.send(wire.Play(card=move.card, capture=move.capture, turn=turn.body.event),
+               recipient=f"table:{c.table}", re=again.seq)
+        played = await c.recv_until("played")
+        assert played.body.seat == c.seat and played.body.card == move.card
+        await c.close()
+    finally:
+        await engine.stop()
