@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 
 from scopa.engine import (
     CardNotInHandError,
-    DeclarationKind,
     Declare,
     Declared,
     EndReason,
@@ -142,7 +141,7 @@ class GameTranslator:
             await self._public(Played(body.seat, parse_card_strs([body.card])[0], tuple(parse_card_strs(body.captured)),
                                       body.scopa, tuple(parse_card_strs(body.table))))
         elif isinstance(body, WireDeclared):
-            declaration = Declare(DeclarationKind(body.kind.value), body.wild)
+            declaration = Declare(body.kind, body.wild)
             await self._public(Declared(body.seat, declaration, tuple(parse_card_strs(body.hand))))
         elif isinstance(body, WireRoundEnd):
             await self._public(RoundEnded(body.round, score_from_wire(body), tuple(parse_card_strs(body.leftover)),

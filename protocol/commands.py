@@ -13,6 +13,7 @@ from typing import Annotated, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from scopa.engine.actions import DeclarationKind  # V13: one definition, engine and wire
 from scopa.engine.rules import Preset, RuleSet
 
 from .errors import ErrorCode
@@ -79,13 +80,6 @@ class TableState(StrEnum):
     WAITING = "waiting"
     PLAYING = "playing"
     FINISHED = "finished"
-
-
-class DeclarationKind(StrEnum):
-    """V13 Cirulla hand bonuses."""
-
-    UNDER10 = "under10"
-    TRIS = "tris"
 
 
 class ResumeRequest(WireModel):

@@ -12,7 +12,6 @@ from typing import Sequence
 from scopa.engine import (
     CARDS,
     Card,
-    DeclarationKind as EngineDeclarationKind,
     Declare as EngineDeclare,
     Phase,
     Play as EnginePlay,
@@ -109,7 +108,7 @@ def legal_to_wire(legal: Sequence[EnginePlay | EngineDeclare]) -> tuple[list[wir
         if isinstance(a, EngineDeclare):
             decls.append(
                 wire.DeclarationOption(
-                    kind=wire.DeclarationKind(a.kind.value), wild=a.wild, points=DECLARATION_POINTS[a.kind]
+                    kind=a.kind, wild=a.wild, points=DECLARATION_POINTS[a.kind]
                 )
             )
         else:
@@ -120,7 +119,7 @@ def legal_to_wire(legal: Sequence[EnginePlay | EngineDeclare]) -> tuple[list[wir
 def legal_from_wire(turn: wire.YourTurn) -> list[EnginePlay | EngineDeclare]:
     """``your_turn``'s moves and declarations as engine actions (declarations first)."""
     out: list[EnginePlay | EngineDeclare] = [
-        EngineDeclare(EngineDeclarationKind(d.kind.value), d.wild) for d in turn.declarations
+        EngineDeclare(d.kind, d.wild) for d in turn.declarations
     ]
     for m in turn.legal:
         out.append(EnginePlay(Card.parse(m.card), mask_of(parse_card_strs(m.capture))))
@@ -130,14 +129,14 @@ def legal_from_wire(turn: wire.YourTurn) -> list[EnginePlay | EngineDeclare]:
 def action_to_wire(action: EnginePlay | EngineDeclare) -> wire.Play | wire.Declare:
     """The command body a client sends for an engine action."""
     if isinstance(action, EngineDeclare):
-        return wire.Declare(kind=wire.DeclarationKind(action.kind.value), wild=action.wild)
+        return wire.Declare(kind=action.kind, wild=action.wild)
     return wire.Play(card=card_str(action.card), capture=card_strs(action.captured))
 
 
 def action_from_wire(body: wire.Play | wire.Declare) -> EnginePlay | EngineDeclare:
     """The engine action a ``play`` / ``declare`` asks for (not yet checked by the rules)."""
     if isinstance(body, wire.Declare):
-        return EngineDeclare(EngineDeclarationKind(body.kind.value), body.wild)
+        return EngineDeclare(body.kind, body.wild)
     return EnginePlay(Card.parse(body.card), mask_of(parse_card_strs(body.capture)))
 
 

@@ -74,8 +74,8 @@ def example_commands() -> dict[str, Command]:
         ),
         cmd(Play(card="7d", capture=["4s", "3b"], turn=4), 6, ada, table, 10),
         cmd(Played(event=5, seat=0, card="7d", captured=["4s", "3b"], scopa=False, table=["Fd", "2c"]), 11, table, everyone),
-        cmd(Declare(kind=DeclarationKind.UNDER10), 7, ada, "table:9"),
-        cmd(Declared(event=6, seat=0, kind=DeclarationKind.UNDER10, hand=["Ad", "2s", "4c"], points=3), 12, "table:9", "table:9/all"),
+        cmd(Declare(kind=DeclarationKind.UNDER_TEN), 7, ada, "table:9"),
+        cmd(Declared(event=6, seat=0, kind=DeclarationKind.UNDER_TEN, hand=["Ad", "2s", "4c"], points=3), 12, "table:9", "table:9/all"),
         cmd(
             RoundEnd(
                 event=40, round=1, leftover=["5c"], leftover_to=0, cards=[22, 18],

@@ -511,12 +511,16 @@ class NetworkEngine:
         else:
             table.announce_seats()
 
-    def _move(self, sess: ClientSession, body: wire.Play | wire.Declare, seq: int, recipient: str) -> None:
+    def _table_named(self, recipient: str) -> Table | None:
+        """The table a recipient party (``table:<id>``) names, if it exists."""
         try:
             table_id = parse_party(recipient).table_id
         except ValueError:
-            table_id = None
-        table = self.tables.get(table_id or "")
+            return None
+        return self.tables.get(table_id or "")
+
+    def _move(self, sess: ClientSession, body: wire.Play | wire.Declare, seq: int, recipient: str) -> None:
+        table = self._table_named(recipient)
         if table is None or sess.table is not table:
             sess.error(ErrorCode.NOT_AT_TABLE, f"you are not playing at {recipient}", re=seq)
             return
@@ -529,11 +533,7 @@ class NetworkEngine:
                 if other.welcomed:
                     other.send(msg)
             return
-        try:
-            table_id = parse_party(recipient).table_id
-        except ValueError:
-            table_id = None
-        table = self.tables.get(table_id or "")
+        table = self._table_named(recipient)
         if table is None or sess.table is not table:
             sess.error(ErrorCode.NOT_AT_TABLE, f"you are not at {recipient}", re=seq)
             return

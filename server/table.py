@@ -628,7 +628,7 @@ class Table:
                                forced=forced)
         if isinstance(event, Declared):
             d = event.declaration
-            return wire.Declared(event=self.next_event(), seat=event.seat, kind=wire.DeclarationKind(d.kind.value),
+            return wire.Declared(event=self.next_event(), seat=event.seat, kind=d.kind,
                                  hand=card_strs(event.hand), wild=d.wild, points=DECLARATION_POINTS[d.kind])
         if isinstance(event, RoundEnded):
             return wire.RoundEnd(
