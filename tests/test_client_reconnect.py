@@ -20,7 +20,6 @@ from scopa.client.lobby_ui import describe
 from scopa.client.session import ClientSession
 from scopa.client.testing import ServerThread
 from scopa.engine import Deal, Declare, Play, Player, View, replay
-from scopa.protocol import commands as wire
 from scopa.server import NetworkEngine
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -7,7 +7,7 @@ import asyncio
 import pytest
 
 from scopa.client.bots import GreedyBot, RandomBot
-from scopa.engine import GameMaster, Play, Player, RuleSet, View, replay
+from scopa.engine import GameMaster, Play, Player, View, replay
 from scopa.server import NetworkEngine
 
 from wire_client import WireClient

@@ -104,7 +104,8 @@ async def test_a_seated_player_cannot_watch_and_a_spectator_disconnect_is_counte
     a = await WireClient.connect(server.port, "eli")
     table = await a.create()
     seq = a.send(wire.WatchTable(table=table))
-    assert (await a.recv_until("error")).body.code == "already_at_table"
+    err = await a.recv_until("error")
+    assert err.body.code == "already_at_table" and err.re == seq
     s = await WireClient.connect(server.port, "fox")
     s.send(wire.WatchTable(table=table))
     await s.recv_until("snapshot")
