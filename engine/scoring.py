@@ -5,9 +5,8 @@ Each category is worth points to one side; a tie gives the point to nobody (R21)
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import StrEnum
-from typing import Sequence
+from typing import NamedTuple, Sequence
 
 from .cards import (
     DENARI_MASK,
@@ -41,9 +40,10 @@ class Category(StrEnum):
     DECLARATIONS = "declarations"  # V13 hand bonuses
 
 
-@dataclass(frozen=True, slots=True)
-class RoundScore:
-    """A round's points: ``breakdown[side][category]`` and the totals per side."""
+class RoundScore(NamedTuple):
+    """A round's points: ``breakdown[side][category]`` and the totals per side.
+
+    (A named tuple rather than a dataclass: one is made every round of every search.)"""
 
     breakdown: tuple[dict[Category, int], ...]
     cards: tuple[int, ...]  # cards captured per side, for display

@@ -289,29 +289,27 @@ class GameState:
         n = self.n
         size = r.hand_size
         bits = BIT.__getitem__
-        hands = [0] * n
-        seat = self.dealer
-        pos = 0
-        for _ in range(n):  # R9: hands first, from the seat after the dealer
-            seat = seat + 1 if seat + 1 < n else 0
-            hands[seat] = sum(map(bits, order[pos : pos + size]))
-            pos += size
-        table = sum(map(bits, order[pos : pos + r.table_cards]))
-        pos += r.table_cards
+        start = n * size
+        table = sum(map(bits, order[start : start + r.table_cards]))
         # R10 (three or four kings) / V13 (two or more aces): the deal is void, redeal.
         if r.cirulla:
             if (table & _ACE_MASK).bit_count() >= 2:
                 return
         elif (table & _KING_MASK).bit_count() >= 3:
             return
+        hands = [0] * n
+        seat = self.dealer
+        for pos in range(0, start, size):  # R9: hands first, from the seat after the dealer
+            seat = seat + 1 if seat + 1 < n else 0
+            hands[seat] = sum(map(bits, order[pos : pos + size]))
         self._clear_round()
         self.round_no += 1
         self.hands = hands
         self.table = table
-        stock = list(order[pos:])
+        stock = list(order[start + r.table_cards :])
         stock.reverse()  # the next card to draw is stock[-1]
         self.stock = stock
-        self.in_hands = size * n
+        self.in_hands = start
         self.fresh = [True] * n
         self.phase = _PLAY
         if r.cirulla:
