@@ -22,7 +22,7 @@ from scopa.protocol import commands as wire
 from .bots import STRATEGIES
 from .game import GameResult
 from .options import coerce
-from .session import ClientSession, ServerRefused
+from .session import ClientSession, ConnectionLost, ServerRefused
 
 InputFn = Callable[[str], str]
 
@@ -97,6 +97,18 @@ class Lobby:
         return (await asyncio.to_thread(self.input_fn, prompt_text)).strip()
 
     async def run(self) -> None:
+        """The lobby loop; a lost connection is reopened by itself (issue 6) and the loop
+        goes on, until reconnecting runs out of time (ConnectionLost)."""
+        while True:
+            try:
+                await self._lobby()
+                return
+            except ConnectionLost as exc:
+                self.console.print(f"[yellow]Connection lost ({exc}); reconnecting…[/yellow]")
+                await self.session.reconnect()
+                self.console.print(f"[green]Reconnected as {self.session.name}.[/green]")
+
+    async def _lobby(self) -> None:
         tables = await self.show()
         while True:
             line = await self.ask("Lobby> ")

@@ -301,6 +301,31 @@ class ClientSession:
             await asyncio.sleep(delay)
             delay = min(delay * 2, self.max_backoff)
 
+    async def reconnect(self) -> None:
+        """After a lost connection: back to our seat (:meth:`resume`) or, when not seated,
+        back to the lobby under the same name, retrying with the same backoff."""
+        if self.token is not None:
+            await self.resume()
+            return
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.reconnect_for
+        delay = self.first_backoff
+        last_error = self._closed_reason
+        while True:
+            try:
+                await self._reopen()
+                # The server may not have noticed the old connection yet: then our name is
+                # still taken for a moment, and a variant of it serves.
+                await self._hello(self.name or "player", self.client, attempts=5)
+                self.reconnects += 1
+                return
+            except ConnectionLost as exc:
+                last_error = str(exc)
+            if loop.time() + delay > deadline:
+                raise ConnectionLost(f"could not reconnect: {last_error}")
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, self.max_backoff)
+
     async def _reopen(self) -> None:
         """A new TCP connection in place of the lost one; keeps what is still to be
         handled of the old one (but not a your_turn: the server sends it again)."""

@@ -174,3 +174,43 @@ def test_scopa_bot_reconnects_after_the_server_is_killed_and_restarted(tmp_path:
             server.kill()
     assert rc == 0, out
     assert "game 1/1 at table" in out and "(target)" in out and "Traceback" not in out
+
+
+async def test_the_lobby_reconnects_by_itself_after_a_dropped_connection() -> None:
+    """Issue 6: `scopa play` gets back to the lobby (not only to a seat) on its own."""
+    import io
+
+    from rich.console import Console
+
+    from scopa.client.lobby_ui import Lobby
+
+    engine = NetworkEngine("127.0.0.1", 0, seed=9)
+    await engine.start()
+    try:
+        async with asyncio.timeout(SAFETY):
+            s = await ClientSession.connect("127.0.0.1", engine.port, "lobbyist")
+            s.first_backoff = 0.01
+            answers = iter(["r", "q"])
+            loop = asyncio.get_running_loop()
+
+            async def kill() -> None:
+                engine.names["lobbyist"].abort()
+                await s._lost_event.wait()  # the client has seen its connection end
+
+            def typed(prompt: object) -> str:
+                answer = next(answers)
+                if answer == "r":  # the connection dies while the person is typing
+                    asyncio.run_coroutine_threadsafe(kill(), loop).result()
+                return answer
+
+            out = io.StringIO()
+            lobby = Lobby(s, Console(file=out, width=120), GreedyBot, input_fn=typed)
+            await lobby.run()
+            text = out.getvalue()
+            assert "reconnecting" in text and "Reconnected as" in text
+            assert s.reconnects == 1 and not s.closed
+            assert s.name is not None and s.name.startswith("lobbyist")
+            assert await s.list_tables() == []  # the new connection works
+            await s.close()
+    finally:
+        await engine.stop()
