@@ -260,8 +260,10 @@ class Table:
 
     def emit(self, body: wire.TableEvent, seat: int | None = None) -> None:
         """Log a numbered table event and send it: to everyone (``seat`` None: public) or
-        to that seat only (a deal, a your_turn), if it is connected."""
-        self._log.append((seat, body))
+        to that seat only (a deal, a your_turn), if it is connected.  A your_turn is not
+        logged: a returning seat is sent the pending one afresh, never an old one."""
+        if not isinstance(body, wire.YourTurn):
+            self._log.append((seat, body))
         while len(self._log) > self.log_limit:
             _, old = self._log.popleft()
             self._log_base = old.event
@@ -573,6 +575,7 @@ class Table:
         self.state = wire.TableState.FINISHED
         self.finish_reason = reason
         self.cancel_timers()
+        self._log.clear()  # nobody resumes a finished game: free its event log
         self._store_result(reason)
         for sess in self.sessions():
             if sess is leaver:
