@@ -54,27 +54,29 @@ class RoundScore(NamedTuple):
         return tuple(sum(b.values()) for b in self.breakdown)
 
 
-# Per suit, (card bit, primiera value) from the best primiera card down (R3).
-_PRIMIERA_ORDER = tuple(
-    tuple(
-        (1 << ((v - 1) * 4 + suit), PRIMIERA[v])
-        for v in sorted(range(1, 11), key=lambda v: -PRIMIERA[v])
-    )
-    for suit in range(4)
-)
+# A suit's cards, shifted down to bits 0, 4, 8 ... 36 (one bit per value): the best
+# primiera value (R3) among them, for each of the 1024 possible sets.
+_SUIT_BITS = sum(1 << (4 * k) for k in range(10))
+
+
+def _best_primiera(pattern: int) -> int:
+    return max((PRIMIERA[k + 1] for k in range(10) if pattern >> (4 * k) & 1), default=0)
+
+
+_BEST_PRIMIERA: dict[int, int] = {
+    p: _best_primiera(p)
+    for p in (sum(1 << (4 * k) for k in range(10) if subset >> k & 1) for subset in range(1024))
+}
 
 
 def primiera_sum(pile: int) -> int:
     """R3/R21: best primiera value in each suit, summed; 0 if a suit is missing."""
-    total = 0
-    for order in _PRIMIERA_ORDER:
-        for bit, value in order:
-            if pile & bit:
-                total += value
-                break
-        else:
-            return 0
-    return total
+    best = _BEST_PRIMIERA
+    d = best[pile & _SUIT_BITS]
+    c = best[pile >> 1 & _SUIT_BITS]
+    s = best[pile >> 2 & _SUIT_BITS]
+    b = best[pile >> 3 & _SUIT_BITS]
+    return d + c + s + b if d and c and s and b else 0
 
 
 def _award(breakdown: list[dict[Category, int]], cat: Category, counts: list[int]) -> None:
