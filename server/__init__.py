@@ -2,6 +2,7 @@
 
 from .limits import Limits
 from .network import DEFAULT_PORT, NetworkEngine, serve
-from .table import NetworkPlayer, Table
+from .netplayer import NetworkPlayer
+from .table import Table
 
 __all__ = ["DEFAULT_PORT", "Limits", "NetworkEngine", "NetworkPlayer", "Table", "serve"]

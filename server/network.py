@@ -34,7 +34,8 @@ from .clock import Clock, SystemClock
 from .limits import Limits, RateLimiter
 from .session import ClientSession
 from .storage import Storage, TableResult, open_storage
-from .table import NetworkPlayer, Table
+from .netplayer import NetworkPlayer
+from .table import Table
 
 log = logging.getLogger("scopa.server")
 
