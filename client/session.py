@@ -260,8 +260,6 @@ class ClientSession:
         # What a finished table still sent us is of no use at the next one.
         self._backlog = deque(c for c in self._backlog if not c.sender.startswith("table:"))
 
-    # ------------------------------------------------------------------ a game
-
     # ------------------------------------------------------------------ reconnecting
 
     async def resume(self) -> None:
@@ -273,33 +271,7 @@ class ClientSession:
         (``bad_token``) when the seat is gone."""
         if self.token is None:
             raise ConnectionLost(f"connection closed: {self._closed_reason}")
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + self.reconnect_for
-        delay = self.first_backoff
-        last_error = self._closed_reason
-        while True:
-            try:
-                await self._reopen()
-                hello = Hello(name=self.name or "player", client=self.client,
-                              resume=ResumeRequest(token=self.token, last_event=self.last_event))
-                seq = self._send(hello, str(LOBBY))
-                reply = await self._reply_to(seq)
-                if isinstance(reply.body, Error):
-                    raise ServerRefused(reply.body.code, reply.body.message)
-                assert isinstance(reply.body, Welcome)
-                self.party = reply.body.you
-                self.name = self.party.split(":", 1)[1]
-                joined = await self._reply_to(seq)
-                if isinstance(joined.body, Joined):
-                    self._seated(joined.body)
-                self.reconnects += 1
-                return
-            except ConnectionLost as exc:
-                last_error = str(exc)
-            if loop.time() + delay > deadline:
-                raise ConnectionLost(f"could not get back to the table: {last_error}")
-            await asyncio.sleep(delay)
-            delay = min(delay * 2, self.max_backoff)
+        await self._with_backoff(self._resume_hello, "could not get back to the table")
 
     async def reconnect(self) -> None:
         """After a lost connection: back to our seat (:meth:`resume`) or, when not seated,
@@ -307,6 +279,30 @@ class ClientSession:
         if self.token is not None:
             await self.resume()
             return
+        # The server may not have noticed the old connection yet: then our name is still
+        # taken for a moment, and a variant of it serves.
+        await self._with_backoff(lambda: self._hello(self.name or "player", self.client, attempts=5),
+                                 "could not reconnect")
+
+    async def _resume_hello(self) -> None:
+        assert self.token is not None
+        hello = Hello(name=self.name or "player", client=self.client,
+                      resume=ResumeRequest(token=self.token, last_event=self.last_event))
+        seq = self._send(hello, str(LOBBY))
+        reply = await self._reply_to(seq)
+        if isinstance(reply.body, Error):
+            raise ServerRefused(reply.body.code, reply.body.message)
+        assert isinstance(reply.body, Welcome)
+        self.party = reply.body.you
+        self.name = self.party.split(":", 1)[1]
+        joined = await self._reply_to(seq)
+        if isinstance(joined.body, Joined):
+            self._seated(joined.body)
+
+    async def _with_backoff(self, greet: Callable[[], Awaitable[None]], failure: str) -> None:
+        """Reopen the connection and ``greet`` the server until it works, waiting
+        ``first_backoff`` doubling up to ``max_backoff`` between tries, for at most
+        ``reconnect_for`` seconds (then ConnectionLost)."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.reconnect_for
         delay = self.first_backoff
@@ -314,15 +310,13 @@ class ClientSession:
         while True:
             try:
                 await self._reopen()
-                # The server may not have noticed the old connection yet: then our name is
-                # still taken for a moment, and a variant of it serves.
-                await self._hello(self.name or "player", self.client, attempts=5)
+                await greet()
                 self.reconnects += 1
                 return
             except ConnectionLost as exc:
                 last_error = str(exc)
             if loop.time() + delay > deadline:
-                raise ConnectionLost(f"could not reconnect: {last_error}")
+                raise ConnectionLost(f"{failure}: {last_error}")
             await asyncio.sleep(delay)
             delay = min(delay * 2, self.max_backoff)
 

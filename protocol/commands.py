@@ -125,25 +125,6 @@ class DeclaredHand(WireModel):
     hand: Cards
 
 
-class View(WireModel):
-    """What one seat may see (R7, R19): the state a bot needs to choose a move."""
-
-    seat: Seat
-    side: Side
-    round: Annotated[int, Field(ge=1, le=10_000)]
-    dealer: Seat
-    turn: Seat
-    hand: Cards
-    table: Cards
-    stock: Count
-    hand_sizes: Counts
-    captured: Annotated[list[Cards], Field(max_length=MAX_SEATS)]
-    scope: Counts
-    scopa_cards: Annotated[list[Cards], Field(max_length=MAX_SEATS)]
-    totals: PointsList
-    declared: Annotated[list[DeclaredHand], Field(max_length=MAX_SEATS)] = []
-
-
 class PublicView(WireModel):
     """What anyone may see of a game (a spectator's view): no hand, no stock order."""
 
@@ -158,6 +139,15 @@ class PublicView(WireModel):
     scopa_cards: Annotated[list[Cards], Field(max_length=MAX_SEATS)]
     totals: PointsList
     declared: Annotated[list[DeclaredHand], Field(max_length=MAX_SEATS)] = []
+
+
+class View(PublicView):
+    """What one seat may see (R7, R19): the public view plus the seat's own hand — the
+    state a bot needs to choose a move."""
+
+    seat: Seat
+    side: Side
+    hand: Cards
 
 
 RuleOptionValue = bool | int | str | None

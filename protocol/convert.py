@@ -38,16 +38,11 @@ def parse_card_strs(cards: Sequence[str]) -> list[Card]:
     return [Card.parse(c) for c in cards]
 
 
-def view_to_wire(v: EngineView) -> wire.View:
-    """A seat's engine view as the wire ``view`` (the seat must not be a spectator)."""
-    assert v.seat is not None and v.side is not None
-    return wire.View(
-        seat=v.seat,
-        side=v.side,
+def _public_fields(v: EngineView) -> dict[str, object]:
+    return dict(
         round=max(v.round_no, 1),
         dealer=v.dealer,
         turn=v.to_move,
-        hand=card_strs(v.hand),
         table=card_strs(v.table),
         stock=v.stock_left,
         hand_sizes=list(v.hand_sizes),
@@ -57,23 +52,17 @@ def view_to_wire(v: EngineView) -> wire.View:
         totals=list(v.totals),
         declared=[wire.DeclaredHand(seat=s, hand=card_strs(h)) for s, h in v.declared_hands],
     )
+
+
+def view_to_wire(v: EngineView) -> wire.View:
+    """A seat's engine view as the wire ``view`` (the seat must not be a spectator)."""
+    assert v.seat is not None and v.side is not None
+    return wire.View(seat=v.seat, side=v.side, hand=card_strs(v.hand), **_public_fields(v))  # type: ignore[arg-type]
 
 
 def public_view_to_wire(v: EngineView) -> wire.PublicView:
     """Any engine view as what everyone may see (a spectator's view: no hand)."""
-    return wire.PublicView(
-        round=max(v.round_no, 1),
-        dealer=v.dealer,
-        turn=v.to_move,
-        table=card_strs(v.table),
-        stock=v.stock_left,
-        hand_sizes=list(v.hand_sizes),
-        captured=[card_strs(p) for p in v.captured],
-        scope=list(v.scope),
-        scopa_cards=[card_strs(p) for p in v.scopa_cards],
-        totals=list(v.totals),
-        declared=[wire.DeclaredHand(seat=s, hand=card_strs(h)) for s, h in v.declared_hands],
-    )
+    return wire.PublicView(**_public_fields(v))  # type: ignore[arg-type]
 
 
 def view_from_wire(w: wire.View, rules: RuleSet) -> EngineView:
