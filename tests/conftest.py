@@ -9,7 +9,10 @@ bots synchronously, calling a hook after every action.
 from __future__ import annotations
 
 import random
+from collections.abc import AsyncIterator
 from typing import Callable, Iterable, Sequence
+
+import pytest
 
 from scopa.client.bots import GreedyBot, RandomBot
 from scopa.engine import (
@@ -362,3 +365,16 @@ def check_master(rules: RuleSet, seed: int, kinds: Sequence[str]) -> None:
     assert len(r.history) == record.rounds and r.end_reason == record.reason
     other = asyncio.run(play_local(rules, make_players(rules, kinds, seed + 1), seed + 1))
     assert other.actions != record.actions
+
+
+@pytest.fixture
+async def port() -> AsyncIterator[int]:
+    """A real server on 127.0.0.1 (port 0) for the test's duration: its port."""
+    from scopa.server import NetworkEngine
+
+    engine = NetworkEngine(host="127.0.0.1", port=0)
+    await engine.start()
+    try:
+        yield engine.port
+    finally:
+        await engine.stop()

@@ -5,32 +5,13 @@ from __future__ import annotations
 import os
 import signal
 import socket
-import subprocess
-import sys
-from pathlib import Path
 
 import pexpect
 
 from scopa.client.testing import ServerThread
 
-ROOT = Path(__file__).resolve().parent.parent
-SCOPA = [sys.executable, "-m", "scopa.client.cli"]
-SAFETY = 90
-
-
-def bot(address: str, *extra: str) -> subprocess.Popen[str]:
-    return subprocess.Popen([*SCOPA, "bot", "--server", address, *extra], cwd=ROOT, text=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=dict(os.environ, NO_COLOR="1"))
-
-
-def finish(proc: subprocess.Popen[str]) -> tuple[int, str]:
-    try:
-        out, _ = proc.communicate(timeout=SAFETY)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        out, _ = proc.communicate()
-        raise AssertionError(f"bot did not finish:\n{out}") from None
-    return proc.returncode, out
+from procs import ROOT, SCOPA, finish
+from procs import scopa_bot as bot
 
 
 def test_two_bot_processes_play_two_games_and_exit_0() -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -17,16 +16,6 @@ SAFETY = 60
 ROOT = Path(__file__).resolve().parent.parent
 
 
-@pytest.fixture
-async def port() -> AsyncIterator[int]:
-    from scopa.server import NetworkEngine
-
-    engine = NetworkEngine(host="127.0.0.1", port=0)
-    await engine.start()
-    try:
-        yield engine.port
-    finally:
-        await engine.stop()
 
 
 async def test_two_runners_find_each_other_for_several_games(port: int) -> None:

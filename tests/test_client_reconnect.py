@@ -22,9 +22,9 @@ from scopa.client.testing import ServerThread
 from scopa.engine import Deal, Declare, Play, Player, View, replay
 from scopa.server import NetworkEngine
 
-ROOT = Path(__file__).resolve().parent.parent
-SCOPA = [sys.executable, "-m", "scopa.client.cli"]
-SAFETY = 90
+from procs import ROOT, SAFETY, SCOPA
+from procs import finish as _finish
+from procs import scopa_bot as _bot
 
 
 class Saboteur(Player):
@@ -89,21 +89,6 @@ async def test_watching_with_the_client_session() -> None:
             await w.close()
     finally:
         await engine.stop()
-
-
-def _bot(address: str, *extra: str) -> subprocess.Popen[str]:
-    return subprocess.Popen([*SCOPA, "bot", "--server", address, *extra], cwd=ROOT, text=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=dict(os.environ, NO_COLOR="1"))
-
-
-def _finish(proc: subprocess.Popen[str]) -> tuple[int, str]:
-    try:
-        out, _ = proc.communicate(timeout=SAFETY)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        out, _ = proc.communicate()
-        raise AssertionError(f"bot did not finish:\n{out}") from None
-    return proc.returncode, out
 
 
 def _on_server(server: ServerThread, coro) -> object:  # type: ignore[no-untyped-def]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import io
 import re
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import Sequence
 
 import pytest
 from rich.console import Console
@@ -32,16 +32,6 @@ from scopa.protocol import Connection, ConnectionRole, ErrorCode, Hello, Ping, P
 SAFETY = 60  # seconds: a safety net only, games take well under a second
 
 
-@pytest.fixture
-async def port() -> AsyncIterator[int]:
-    from scopa.server import NetworkEngine
-
-    engine = NetworkEngine(host="127.0.0.1", port=0)
-    await engine.start()
-    try:
-        yield engine.port
-    finally:
-        await engine.stop()
 
 
 class Recorder(RandomBot):

@@ -6,29 +6,18 @@ import ast
 import asyncio
 import subprocess
 import sys
-from pathlib import Path
 
 from scopa.client import ClientSession
 from scopa.client.testing import ServerThread
 
-ROOT = Path(__file__).resolve().parent.parent
+from procs import ROOT, SAFETY, finish
+
 EXAMPLES = ROOT / "examples"
-SAFETY = 90
 
 
 def run_example(name: str, *args: str) -> subprocess.Popen[str]:
     return subprocess.Popen([sys.executable, str(EXAMPLES / name), *args], cwd=ROOT, text=True,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-
-
-def finish(proc: subprocess.Popen[str]) -> tuple[int, str]:
-    try:
-        out, _ = proc.communicate(timeout=SAFETY)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        out, _ = proc.communicate()
-        raise AssertionError(f"example did not finish:\n{out}") from None
-    return proc.returncode, out
 
 
 async def wait_for_waiting_table(address: str) -> str:
@@ -48,7 +37,7 @@ def test_raw_bot_and_sdk_bot_play_each_other_to_the_end() -> None:
         sdk = run_example("sdk_bot.py", server.address, "1")
         table = asyncio.run(wait_for_waiting_table(server.address))
         raw = run_example("raw_bot.py", server.address)
-        (rc_sdk, out_sdk), (rc_raw, out_raw) = finish(sdk), finish(raw)
+        (rc_sdk, out_sdk), (rc_raw, out_raw) = finish(sdk, "example"), finish(raw, "example")
     assert rc_sdk == 0 and rc_raw == 0, out_sdk + out_raw
     assert f"sits at table {table}, seat 1" in out_raw and "game over (target)" in out_raw
     totals_raw = out_raw.rsplit("totals", 1)[1].strip()

@@ -1,0 +1,29 @@
+"""Running the `scopa` command and the examples as child processes, for tests."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SCOPA = [sys.executable, "-m", "scopa.client.cli"]
+SAFETY = 90  # seconds: a safety net only; every process normally ends long before
+
+
+def scopa_bot(address: str, *extra: str) -> subprocess.Popen[str]:
+    """`scopa bot --server ADDRESS ...`, output captured as plain text."""
+    return subprocess.Popen([*SCOPA, "bot", "--server", address, *extra], cwd=ROOT, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=dict(os.environ, NO_COLOR="1"))
+
+
+def finish(proc: subprocess.Popen[str], what: str = "bot") -> tuple[int, str]:
+    """Wait for a child process: its exit code and output (killed, and an error, if stuck)."""
+    try:
+        out, _ = proc.communicate(timeout=SAFETY)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        out, _ = proc.communicate()
+        raise AssertionError(f"{what} did not finish:\n{out}") from None
+    return proc.returncode, out
