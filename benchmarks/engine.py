@@ -76,14 +76,14 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=5.0)
     ap.add_argument("--checked", action="store_true", help="validate every play (GameState.apply)")
     ap.add_argument("--no-accelerator", action="store_true",
-                    help="measure the pure-Python legal plays even if the C accelerator is built")
+                    help="measure the pure-Python engine even if the C accelerator is built")
     ap.add_argument("--warmup", type=float, default=3.0,
                     help="seconds of play before measuring (fills the capture-template cache, as in any long-running bot or server)")
     args = ap.parse_args()
     from scopa.engine import state as state_module
 
     if args.no_accelerator:
-        state_module._c_legal_plays = None
+        state_module._c_legal_plays = state_module._c_push_plain = None
     if args.warmup > 0:
         warm_up(args.warmup)
     result = run(args.seconds, args.checked)

@@ -1,10 +1,15 @@
-/* Optional C accelerator for the engine's hot path: expanding cached capture templates
- * into the legal plays of a hand.  It holds no rule: which captures are legal is decided
- * in captures.py (the templates); this only does the mechanical work that
- * GameState.legal_plays does in Python when this module is not built.
+/* Optional C accelerator for the engine's hot path.  It holds no rule:
+ *
+ * - legal_plays expands the capture templates (decided in captures.py) into the plays of
+ *   a hand, the mechanical work GameState.legal_plays does in Python otherwise;
+ * - push_plain moves the cards of an ordinary play (not a sweep, not the last card of a
+ *   hand, no variant bookkeeping) and passes the turn on; anything else it declines
+ *   without touching the state, and GameState.push (Python) decides it: scopa (R18),
+ *   redeal (R11), round end (R20), Cirulla, refill, instant wins.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <structmember.h>
 
 static PyObject *
 make_play(PyTypeObject *play_type, int card, PyObject *mask)
@@ -129,9 +134,114 @@ fail:
     return NULL;
 }
 
+/* ---- push_plain: GameState's __slots__ read and written at their offsets ---- */
+
+static PyTypeObject *state_type = NULL;
+enum { S_HANDS, S_TABLE, S_IN_HANDS, S_PLAYS, S_TO_MOVE, S_N, S_SIDE, S_PILES,
+       S_LAST_CAPTURER, S_LAST_SCOPA, S_SPECIAL, S_INSTANT, S_COUNT };
+static const char *slot_names[S_COUNT] = {
+    "hands", "table", "in_hands", "plays", "to_move", "n", "side", "piles",
+    "last_capturer", "last_scopa", "special", "instant",
+};
+static Py_ssize_t offsets[S_COUNT];
+
+#define SLOT(obj, i) (*(PyObject **)((char *)(obj) + offsets[i]))
+
+static int
+load_offsets(PyTypeObject *tp)
+{
+    for (int i = 0; i < S_COUNT; i++) {
+        PyObject *d = PyDict_GetItemString(tp->tp_dict, slot_names[i]);  /* borrowed */
+        if (d == NULL || !PyObject_TypeCheck(d, &PyMemberDescr_Type)) {
+            PyErr_Format(PyExc_TypeError, "%s has no slot %s", tp->tp_name, slot_names[i]);
+            return -1;
+        }
+        offsets[i] = ((PyMemberDescrObject *)d)->d_member->offset;
+    }
+    Py_XSETREF(state_type, (PyTypeObject *)Py_NewRef(tp));
+    return 0;
+}
+
+/* Store a new reference in a slot (NULL: an allocation failed). */
+static int
+set_slot(PyObject *obj, int i, PyObject *value)
+{
+    if (value == NULL)
+        return -1;
+    PyObject *old = SLOT(obj, i);
+    SLOT(obj, i) = value;
+    Py_XDECREF(old);
+    return 0;
+}
+
+/* push_plain(state, play) -> bool: True if the play was applied here. */
+static PyObject *
+push_plain(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2 || !PyTuple_Check(args[1]) || PyTuple_GET_SIZE(args[1]) != 2) {
+        PyErr_SetString(PyExc_TypeError, "push_plain(state, (card, capture))");
+        return NULL;
+    }
+    PyObject *st = args[0];
+    if (Py_TYPE(st) != state_type && load_offsets(Py_TYPE(st)) < 0)
+        return NULL;
+    for (int i = 0; i < S_COUNT; i++) {
+        if (SLOT(st, i) == NULL)
+            Py_RETURN_FALSE;  /* a state not fully set up: Python knows what to say */
+    }
+    if (SLOT(st, S_SPECIAL) != Py_False || SLOT(st, S_INSTANT) != Py_False)
+        Py_RETURN_FALSE;
+    long in_hands = PyLong_AsLong(SLOT(st, S_IN_HANDS));
+    long card = PyLong_AsLong(PyTuple_GET_ITEM(args[1], 0));
+    unsigned long long capture = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(args[1], 1));
+    unsigned long long table = PyLong_AsUnsignedLongLong(SLOT(st, S_TABLE));
+    long seat = PyLong_AsLong(SLOT(st, S_TO_MOVE));
+    long n = PyLong_AsLong(SLOT(st, S_N));
+    long plays = PyLong_AsLong(SLOT(st, S_PLAYS));
+    if (PyErr_Occurred())
+        return NULL;
+    if (in_hands <= 1 || (capture && !(table ^ capture)) || card < 0 || card >= 40)
+        Py_RETURN_FALSE;  /* the hand's last card, or a sweep: the rules decide (Python) */
+    PyObject *hands = SLOT(st, S_HANDS), *piles = SLOT(st, S_PILES), *sides = SLOT(st, S_SIDE);
+    if (!PyList_Check(hands) || !PyList_Check(piles) || !PyTuple_Check(sides)
+        || seat < 0 || seat >= PyList_GET_SIZE(hands) || seat >= PyTuple_GET_SIZE(sides))
+        Py_RETURN_FALSE;
+    unsigned long long bit = 1ULL << card;
+    unsigned long long hand = PyLong_AsUnsignedLongLong(PyList_GET_ITEM(hands, seat));
+    long side = PyLong_AsLong(PyTuple_GET_ITEM(sides, seat));
+    if (PyErr_Occurred())
+        return NULL;
+    if (side < 0 || side >= PyList_GET_SIZE(piles))
+        Py_RETURN_FALSE;
+    PyObject *v = PyLong_FromUnsignedLongLong(hand ^ bit);
+    if (v == NULL || PyList_SetItem(hands, seat, v) < 0)
+        return NULL;
+    if (capture) {
+        unsigned long long pile = PyLong_AsUnsignedLongLong(PyList_GET_ITEM(piles, side));
+        if (PyErr_Occurred())
+            return NULL;
+        v = PyLong_FromUnsignedLongLong(pile | capture | bit);
+        if (v == NULL || PyList_SetItem(piles, side, v) < 0)
+            return NULL;
+        if (set_slot(st, S_TABLE, PyLong_FromUnsignedLongLong(table ^ capture)) < 0
+            || set_slot(st, S_LAST_CAPTURER, PyLong_FromLong(side)) < 0)
+            return NULL;
+    } else if (set_slot(st, S_TABLE, PyLong_FromUnsignedLongLong(table | bit)) < 0) {
+        return NULL;
+    }
+    if (set_slot(st, S_LAST_SCOPA, Py_NewRef(Py_False)) < 0
+        || set_slot(st, S_IN_HANDS, PyLong_FromLong(in_hands - 1)) < 0
+        || set_slot(st, S_PLAYS, PyLong_FromLong(plays + 1)) < 0
+        || set_slot(st, S_TO_MOVE, PyLong_FromLong(seat + 1 < n ? seat + 1 : 0)) < 0)  /* R8 */
+        return NULL;
+    Py_RETURN_TRUE;
+}
+
 static PyMethodDef methods[] = {
     {"legal_plays", (PyCFunction)(void (*)(void))legal_plays, METH_FASTCALL,
      "Expand capture templates into the legal plays of a hand."},
+    {"push_plain", (PyCFunction)(void (*)(void))push_plain, METH_FASTCALL,
+     "Apply an ordinary play (no sweep, not a hand's last card, plain rules); False: declined."},
     {NULL, NULL, 0, NULL},
 };
 

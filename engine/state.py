@@ -55,10 +55,11 @@ _ACE_MASK = VALUE_MASK[1]
 _SETTE_COPPE_BIT = BIT[SETTE_COPPE]
 _DECK = frozenset(range(40))
 
-try:  # the optional C accelerator (setup.py); the pure-Python path gives the same plays
+try:  # the optional C accelerator (setup.py); the pure-Python paths give the same results
     from ._speedups import legal_plays as _c_legal_plays
+    from ._speedups import push_plain as _c_push_plain
 except ImportError:  # pragma: no cover - depends on the install
-    _c_legal_plays = None
+    _c_legal_plays = _c_push_plain = None
 _PLAY = Phase.PLAY
 
 
@@ -215,7 +216,7 @@ class GameState:
             return []
         seat = self.to_move
         caps = self.caps
-        if _c_legal_plays is not None:
+        if _c_legal_plays is not None:  # the same expansion of the same templates, in C
             return _c_legal_plays(
                 self.hands[seat], self.table, self.plays == 0, caps.cache, caps.by_value,
                 self.wild[seat], SETTE_COPPE, Play, expand,
@@ -344,6 +345,8 @@ class GameState:
     def push(self, play: Play) -> None:
         """Apply a play taken from :meth:`legal_plays` without checking it again (the hot
         path, for bots that search); anything else must go through :meth:`apply`."""
+        if _c_push_plain is not None and _c_push_plain(self, play):
+            return  # an ordinary play: cards moved and the turn passed on, in C
         card, capture = play
         seat = self.to_move
         bit = 1 << card
