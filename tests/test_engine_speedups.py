@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 import pytest
 
@@ -29,11 +30,11 @@ def _python_plays(s: GameState) -> list[Play]:
         state_module._c_legal_plays = saved
 
 
-@pytest.mark.parametrize("rules", RULES, ids=lambda r: r.describe())
-def test_accelerated_and_python_plays_agree(rules: RuleSet) -> None:
-    rng = random.Random(11)
-    checked = 0
-    for _ in range(25):
+def random_turns(rules: RuleSet, games: int, seed: int) -> Iterator[tuple[GameState, random.Random]]:
+    """Seeded random games: each time a seat is to move, the state (and the rng to pick
+    with); the caller makes the move."""
+    rng = random.Random(seed)
+    for _ in range(games):
         s = GameState.new(rules, rng.randrange(rules.players))
         while s.phase is not Phase.OVER:
             if s.phase is Phase.DEAL:
@@ -41,11 +42,20 @@ def test_accelerated_and_python_plays_agree(rules: RuleSet) -> None:
                 rng.shuffle(order)
                 s.apply(Deal(tuple(order)))
                 continue
-            fast, slow = s.legal_plays(), _python_plays(s)
-            assert fast == slow
-            assert all(type(p) is Play for p in fast)
-            checked += 1
-            s.apply(rng.choice(s.legal_actions()))
+            before = s.plays, s.round_no, len(s.declared_hands)
+            yield s, rng
+            assert (s.plays, s.round_no, len(s.declared_hands)) != before, "the caller must move"
+
+
+@pytest.mark.parametrize("rules", RULES, ids=lambda r: r.describe())
+def test_accelerated_and_python_plays_agree(rules: RuleSet) -> None:
+    checked = 0
+    for s, rng in random_turns(rules, 25, seed=11):
+        fast, slow = s.legal_plays(), _python_plays(s)
+        assert fast == slow
+        assert all(type(p) is Play for p in fast)
+        checked += 1
+        s.apply(rng.choice(s.legal_actions()))
     assert checked > 500
 
 
@@ -76,31 +86,22 @@ def test_accelerated_push_changes_the_state_exactly_as_python_push(rules: RuleSe
     state after each play is the one the pure-Python push gives."""
     if state_module._c_push_plain is None:  # not built: the Python path is the only path
         assert state_module._c_legal_plays is None
-    rng = random.Random(21)
     fast_steps = 0
-    for _ in range(20):
-        s = GameState.new(rules, rng.randrange(rules.players))
-        while s.phase is not Phase.OVER:
-            if s.phase is Phase.DEAL:
-                order = list(range(40))
-                rng.shuffle(order)
-                s.apply(Deal(tuple(order)))
-                continue
-            legal = s.legal_actions()
-            action = rng.choice(legal)
-            if not isinstance(action, Play):
-                s.apply(action)
-                continue
-            slow = s.copy()
-            saved = state_module._c_push_plain
-            state_module._c_push_plain = None
-            try:
-                slow.push(action)
-            finally:
-                state_module._c_push_plain = saved
-            if saved is not None and saved(s.copy(), action):
-                fast_steps += 1
-            s.push(action)
-            assert _snapshot(s) == _snapshot(slow)
+    for s, rng in random_turns(rules, 20, seed=21):
+        action = rng.choice(s.legal_actions())
+        if not isinstance(action, Play):
+            s.apply(action)
+            continue
+        slow = s.copy()
+        saved = state_module._c_push_plain
+        state_module._c_push_plain = None
+        try:
+            slow.push(action)
+        finally:
+            state_module._c_push_plain = saved
+        if saved is not None and saved(s.copy(), action):
+            fast_steps += 1
+        s.push(action)
+        assert _snapshot(s) == _snapshot(slow)
     assert fast_steps > 0 or state_module._c_push_plain is None or rules.cirulla or rules.trentino \
         or rules.refill_each_turn
