@@ -29,6 +29,7 @@ from scopa.engine import (
 )
 from scopa.engine.actions import DECLARATION_POINTS
 from scopa.engine.cards import SETTE_COPPE, SETTEBELLO
+from scopa.engine.scoring import Category
 
 
 class DeckStyle(StrEnum):
@@ -131,13 +132,13 @@ def render_round(score: RoundScore, names: Sequence[str], teams: bool) -> Render
         t.add_column(side_name(side, names, teams), justify="right")
     t.add_row("cards captured", *[str(n) for n in score.cards])
     t.add_row("primiera sum", *[str(p) if p else "— (suit missing)" for p in score.primiera])
-    cats: list[str] = []
+    cats: list[Category] = []
     for b in score.breakdown:
         for c in b:
             if c not in cats:
                 cats.append(c)
     for c in cats:
-        t.add_row(Text(str(c), style="bold"), *[str(b.get(c, 0)) for b in score.breakdown])  # type: ignore[call-overload]
+        t.add_row(Text(str(c), style="bold"), *[str(b.get(c, 0)) for b in score.breakdown])
     t.add_row(Text("points", style="bold green"), *[str(p) for p in score.points])
     return t
 

@@ -409,7 +409,8 @@ class ClientSession:
         if left is not None:
             self._backlog.remove(left)
         self._unseated()
-        return game.result(left.body.reason if left is not None else None)  # type: ignore[union-attr]
+        reason = left.body.reason if left is not None and isinstance(left.body, Left) else None
+        return game.result(reason)
 
     # ------------------------------------------------------------------ plumbing
 

@@ -32,7 +32,12 @@ class SystemClock:
         # its task first runs leaves no never-awaited coroutine behind.
         loop = asyncio.get_running_loop()
         future: asyncio.Future[None] = loop.create_future()
-        handle = loop.call_later(max(seconds, 0.0), lambda: future.done() or future.set_result(None))
+
+        def wake() -> None:
+            if not future.done():
+                future.set_result(None)
+
+        handle = loop.call_later(max(seconds, 0.0), wake)
         future.add_done_callback(lambda _: handle.cancel())
         return future
 

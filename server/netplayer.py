@@ -106,6 +106,8 @@ class NetworkPlayer(Player):
 
     def receive(self, body: wire.Play | wire.Declare, seq: int) -> None:
         """A play or declaration from this seat's client: check it, then accept or refuse."""
+        if self.session is None:
+            return  # an away seat sends nothing (its client resumes first)
         if self._pending is None or self._pending.done() or self._turn is None:
             self.session.error(ErrorCode.NOT_YOUR_TURN, "it is not your turn", re=seq, sender=self.table.party)
             return
@@ -132,9 +134,12 @@ class NetworkPlayer(Player):
         self._refuse(code, message, seq)
 
     def _refuse(self, code: ErrorCode, message: str, seq: int) -> None:
-        self.session.error(code, message, re=seq, sender=self.table.party)
+        session = self.session
+        if session is None:
+            return
+        session.error(code, message, re=seq, sender=self.table.party)
         if self._turn is not None:  # PROTOCOL.md §7.5: the same your_turn again
-            self.session.send(self._turn, sender=self.table.party, recipient=self.session.party)
+            session.send(self._turn, sender=self.table.party, recipient=session.party)
 
     def abandon(self) -> None:
         if self._pending is not None and not self._pending.done():

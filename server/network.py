@@ -379,9 +379,9 @@ class NetworkEngine:
         """hello with a seat token: the client gets its seat (and its name) back."""
         found = None
         for table in self.tables.values():
-            seat = table.find_token(resume.token)
-            if seat is not None:
-                found = (table, seat)
+            index = table.find_token(resume.token)
+            if index is not None:
+                found = (table, index)
         if found is None:
             sess.error(ErrorCode.BAD_TOKEN, "that seat token is not valid (or its game is gone)", re=seq)
             return

@@ -297,10 +297,10 @@ class Table:
         i = self.free_seat()
         assert i is not None and self.state is wire.TableState.WAITING
         token = secrets.token_urlsafe(24)
-        self.seats[i] = Seat(session.name or f"seat{i}", session, token_digest=token_digest(token))
+        seat = self.seats[i] = Seat(session.name or f"seat{i}", session, token_digest=token_digest(token))
         session.table = self
         if self.storage is not None:  # journaled before `joined` is sent
-            self.storage.set_seat(self.id, i, self.seats[i].name, token_digest=self.seats[i].token_digest)
+            self.storage.set_seat(self.id, i, seat.name, token_digest=seat.token_digest)
         return i, token
 
     def seat_bot(self, strategy: str) -> int:
@@ -474,7 +474,7 @@ class Table:
             return
         self.emit(body)
 
-    def _event_body(self, event: Event) -> wire.Body | None:
+    def _event_body(self, event: Event) -> wire.TableEvent | None:
         if isinstance(event, GameStarted):
             sides: list[list[int]] = [[] for _ in range(self.rules.num_sides)]
             for seat in range(self.rules.players):
