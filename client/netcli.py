@@ -193,9 +193,13 @@ async def _bot(args: argparse.Namespace, host: str, port: int, console: Console)
     rules = rules_from_args(args) if explicit else None
     fill = [n.strip() for n in args.fill_with_bots.split(",") if n.strip()]
     name = args.name or f"{getattr(player, 'name', 'bot')}-bot"
-    log = (lambda line: None) if args.quiet else (lambda line: console.print(f"[dim]{session.name}:[/dim] {line}"))
     async with await ClientSession.connect(host, port, name, client="scopa-bot 0.1") as session:
         session.reconnect_for = args.reconnect_for
+
+        def log(line: str) -> None:
+            if not args.quiet:
+                console.print(f"[dim]{session.name}:[/dim] {line}")
+
         runner = BotRunner(session, player, args.games, args.table, rules, fill, log)
         await runner.run()
     return 0

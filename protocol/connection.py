@@ -166,7 +166,7 @@ class Connection:
             raise LocalProtocolError("the connection is closed", code=ErrorCode.UNEXPECTED_COMMAND)
         if type(body).FLOW not in _FLOW_FROM[self.role]:
             raise LocalProtocolError(f"a {self.role.value} never sends {command.name!r}", code=ErrorCode.UNEXPECTED_COMMAND)
-        new_state = self.state
+        new_state: ConnectionState = self.state
         if self.role is ConnectionRole.CLIENT and self.state is ConnectionState.AWAIT_HELLO:
             if isinstance(body, Hello):
                 new_state = ConnectionState.AWAIT_WELCOME
