@@ -58,11 +58,6 @@ def _selections_by_sum(counts: int, max_cards: int) -> dict[int, list[Selection]
     return out
 
 
-def _selections(counts: int, total: int, max_cards: int) -> list[Selection]:
-    """Every multiset of table values that adds up to ``total``."""
-    return list(_selections_by_sum(counts, max_cards).get(total, ()))
-
-
 def _template(counts: int, sel: Selection) -> Template:
     whole = 0
     partial: list[tuple[int, int]] = []
@@ -89,15 +84,6 @@ def expand(table: int, template: Template) -> list[int]:
         cards = [table & VALUE_MASK[v] & (1 << b) for b in range((v - 1) * 4, v * 4)]
         groups.append([sum(c) for c in combinations([c for c in cards if c], k)])
     return [base | sum(choice) for choice in product(*groups)]
-
-
-def subsets_summing(table: int, total: int, max_cards: int = 40) -> list[int]:
-    """Every set of table cards (as masks) whose values add up to ``total``."""
-    counts = value_counts(table)
-    out: list[int] = []
-    for sel in _selections(counts, total, max_cards):
-        out.extend(expand(table, _template(counts, sel)))
-    return out
 
 
 _CACHE_LIMIT = 1 << 17  # table value multisets kept per rule set
@@ -127,18 +113,10 @@ class CaptureRules:
         """
         if not table:
             return []
-        templates = self.templates(value_counts(table), value, first_play)
         out: list[int] = []
-        for whole, partial in templates:
-            if partial:
-                out.extend(expand(table, (whole, partial)))
-            else:
-                out.append(table & whole)
+        for template in self.by_value(value_counts(table) << 1 | first_play)[value]:
+            out.extend(expand(table, template))
         return out
-
-    def templates(self, counts: int, value: int, first_play: bool) -> tuple[Template, ...]:
-        """Cached templates for a table's value counts (see :func:`value_counts`)."""
-        return self.by_value(counts << 1 | first_play)[value]
 
     def by_value(self, key: int) -> tuple[tuple[Template, ...], ...]:
         """Templates for every played value (index 1..10) on a table whose

@@ -19,7 +19,7 @@ so ``7d`` is the settebello and ``Rd`` the re bello.
 from __future__ import annotations
 
 from enum import IntEnum
-from typing import Iterable, Iterator
+from typing import Iterable
 
 
 class Suit(IntEnum):
@@ -137,13 +137,6 @@ def cards_in(mask: int) -> list[Card]:
     return out
 
 
-def iter_bits(mask: int) -> Iterator[int]:
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
-
-
 def parse_cards(text: str) -> list[Card]:
     """Parse a space- or comma-separated list of cards: ``"7d Rc 3s"``."""
     return [Card.parse(t) for t in text.replace(",", " ").split()]
@@ -153,7 +146,3 @@ def format_cards(cards: Iterable[int] | int) -> str:
     """Cards (or a mask) in notation, space separated."""
     seq = cards_in(cards) if isinstance(cards, int) and not isinstance(cards, Card) else cards
     return " ".join(str(CARDS[int(c)]) for c in seq)  # type: ignore[union-attr]
-
-
-def full_deck() -> list[Card]:
-    return list(CARDS)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from enum import StrEnum
 
 from .actions import DECLARATION_POINTS, Action, Deal, DeclarationKind, Declare, Play
-from .captures import CaptureRules, expand
+from .captures import CaptureRules, expand, value_counts
 from .cards import (
     BIT,
     CARDS,
@@ -222,9 +222,7 @@ class GameState:
                 self.wild[seat], SETTE_COPPE, Play, expand,
             )  # fmt: skip
         table = self.table
-        m = table - ((table >> 1) & 0x5555555555)  # value_counts(table), inlined
-        key = ((m & 0x3333333333) + ((m >> 2) & 0x3333333333)) << 1 | (self.plays == 0)
-        by_value = caps.cache.get(key) or caps.by_value(key)
+        by_value = caps.by_value(value_counts(table) << 1 | (self.plays == 0))
         return _expand_plays(self.hands[seat], table, by_value, self.wild[seat])
 
     def legal_declarations(self) -> list[Declare]:
