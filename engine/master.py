@@ -133,7 +133,12 @@ class GameMaster:
             )
 
     def _apply(self, action: Action, seat: int | None = None) -> None:
-        self.state.apply(action, seat)
+        """Apply a deal, or an action taken from ``legal_actions()``: a play from that list
+        needs no second check, so it goes straight to ``push``."""
+        if isinstance(action, Play):
+            self.state.push(action)
+        else:
+            self.state.apply(action, seat)
         self.actions.append(action)
         if self.journal is not None:
             self.journal(action)
@@ -165,7 +170,7 @@ class GameMaster:
         for _ in range(MAX_REFUSALS):
             answer = await player.choose(view(s, seat), legal)
             if answer in legal:
-                action = answer
+                action = legal[legal.index(answer)]  # the engine's own value (a plain tuple may be equal)
                 break
             try:  # not in the list: let the engine say precisely why
                 s.copy().apply(answer, seat)
@@ -178,10 +183,11 @@ class GameMaster:
         if action is None:
             action = next(a for a in legal if isinstance(a, Play))
             forced = True
-        await self.apply_and_announce(action, seat, forced)
+        await self._apply_and_announce(action, seat, forced)
 
-    async def apply_and_announce(self, action: Play | Declare, seat: int, forced: bool = False) -> None:
-        """Apply a checked action for ``seat`` and tell everyone what they may see."""
+    async def _apply_and_announce(self, action: Play | Declare, seat: int, forced: bool = False) -> None:
+        """Apply an action taken from ``legal_actions()`` for ``seat`` and tell everyone
+        what they may see."""
         s = self.state
         rounds_before = len(s.history)
         stock_before = len(s.stock)

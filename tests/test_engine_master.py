@@ -88,3 +88,20 @@ def test_V8_instant_win_ends_the_game_with_its_reason():
             pile = gm.state.piles[record.winner]
             assert all(pile >> c & 1 for c in (0, 4, 8))  # Ad, 2d, 3d
     assert EndReason.TRENTINO in reasons
+
+
+async def test_a_player_answering_with_a_plain_tuple_is_understood_R7() -> None:
+    """A Player may answer ``(card, capture)`` as a plain tuple equal to a legal Play: the
+    game master plays the engine's own Play (and journals it as such)."""
+    from scopa.engine import GameMaster, Play, Player, RuleSet, View
+
+    class Plain(Player):
+        async def choose(self, view: View, legal):  # type: ignore[override]
+            first = next(a for a in legal if isinstance(a, Play))
+            return (int(first.card), first.capture)
+
+    journal: list = []
+    master = GameMaster(RuleSet.build(), [Plain(), Plain()], seed=3, journal=journal.append)
+    record = await master.run()
+    assert record.reason is not None and max(record.totals) >= 11
+    assert all(type(a) is not tuple for a in journal)
