@@ -54,7 +54,7 @@ _MOVE_ERRORS: dict[ErrorCode, type[IllegalMoveError]] = {
 
 @dataclass(frozen=True, slots=True)
 class OtherEndReason:
-    """A game end the engine has no :class:`EndReason` for (``abandoned``); shows like one."""
+    """A game end reason this engine does not know (from a newer server); shows like one."""
 
     value: str
 

@@ -24,7 +24,7 @@ import random
 import socket
 
 from scopa.client.bots import STRATEGIES
-from scopa.engine import RuleSet, RuleSetError
+from scopa.engine import EndReason, RuleSet, RuleSetError
 from scopa.protocol import PROTOCOL_VERSION, Connection, ConnectionRole, ProtocolError
 from scopa.protocol import commands as wire
 from scopa.protocol.errors import ErrorCode
@@ -137,7 +137,7 @@ class NetworkEngine:
                                            grace=self.grace, clock=self.clock, turn_timeout=self.turn_timeout)
             except Exception:  # one bad journal must not keep the server (or other games) down
                 log.exception("table %s: could not be restored; recorded as abandoned", stored.id)
-                self.storage.finish_table(stored.id, None, [], "abandoned")
+                self.storage.finish_table(stored.id, None, [], EndReason.ABANDONED.value)
                 continue
             self.tables[table.id] = table
             log.info("table %s: restored at action %s", table.id, len(stored.actions))

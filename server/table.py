@@ -15,6 +15,7 @@ from typing import Any, Callable, Sequence
 
 from scopa.client.bots import make_bot
 from scopa.engine import (
+    EndReason,
     Action,
     DealVoid,
     Declared,
@@ -433,7 +434,7 @@ class Table:
             if isinstance(p, NetworkPlayer):
                 p.abandon()
         totals = list(self.master.state.totals) if self.master else []
-        self.emit(wire.GameEnd(event=self.next_event(), winner=None, totals=totals, reason="abandoned"))
+        self.emit(wire.GameEnd(event=self.next_event(), winner=None, totals=totals, reason=EndReason.ABANDONED.value))
         log.info("table %s: game abandoned (%s)", self.id, reason)
         self._finish("abandoned", leaver, re)
 
