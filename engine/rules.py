@@ -90,6 +90,13 @@ class RuleSet(BaseModel):
         """R5/R23: the side (a player or a team) a seat plays for."""
         return seat % 2 if self.has_teams else seat
 
+    def seats_by_side(self) -> list[list[int]]:
+        """R5: the seats of each side, e.g. ``[[0, 2], [1, 3]]`` for two teams of two."""
+        sides: list[list[int]] = [[] for _ in range(self.num_sides)]
+        for seat in range(self.players):
+            sides[self.side_of(seat)].append(seat)
+        return sides
+
     @model_validator(mode="after")
     def _check_sense(self) -> RuleSet:
         problems = sense_problems(self)

@@ -13,9 +13,16 @@ from scopa.engine import (
     CARDS,
     Card,
     Declare as EngineDeclare,
+    Declared,
+    Event,
+    GameEnded,
+    GameStarted,
     Phase,
     Play as EnginePlay,
+    Played,
+    RoundEnded,
     RoundScore,
+    RoundStarted,
     RuleSet,
     View as EngineView,
     mask_of,
@@ -137,3 +144,32 @@ def score_from_wire(body: wire.RoundEnd) -> RoundScore:
     """A ``round_end`` as the engine's RoundScore (primiera sums are not on the wire)."""
     bd = tuple({Category(k): v for k, v in side.items() if k in Category._value2member_map_} for side in body.breakdown)
     return RoundScore(breakdown=bd, cards=tuple(body.cards), primiera=tuple(0 for _ in body.cards))
+
+
+def event_to_wire(
+    event: Event, number: int, *, seats: list[wire.SeatInfo], stock: int, forced: str | None = None
+) -> wire.TableEvent:
+    """A public engine event as its numbered wire command.  The server adds what the
+    engine does not know: who sits where (``seats``: names, bots), the stock count at a
+    round start, and why the game master made a play (``forced``)."""
+    if isinstance(event, GameStarted):
+        return wire.GameStart(event=number, rules=event.rules, seats=seats, sides=event.rules.seats_by_side())
+    if isinstance(event, RoundStarted):
+        return wire.RoundStart(event=number, round=event.round_no, dealer=event.dealer, table=card_strs(event.table),
+                               stock=stock, dealer_bonus_cards=card_strs(event.bonus_cards),
+                               dealer_bonus_scope=event.dealer_bonus)
+    if isinstance(event, Played):
+        return wire.Played(event=number, seat=event.seat, card=str(event.card), captured=card_strs(event.captured),
+                           scopa=event.scopa, table=card_strs(event.table), forced=forced)
+    if isinstance(event, Declared):
+        d = event.declaration
+        return wire.Declared(event=number, seat=event.seat, kind=d.kind, hand=card_strs(event.hand), wild=d.wild,
+                             points=DECLARATION_POINTS[d.kind])
+    if isinstance(event, RoundEnded):
+        return wire.RoundEnd(event=number, round=event.round_no, leftover=card_strs(event.leftovers),
+                             leftover_to=event.leftovers_to, cards=list(event.score.cards),
+                             breakdown=breakdown_to_wire(event.score), points=list(event.score.points),
+                             totals=list(event.totals))
+    if isinstance(event, GameEnded):
+        return wire.GameEnd(event=number, winner=event.winner, totals=list(event.totals), reason=event.reason.value)
+    raise ValueError(f"{type(event).__name__} has no public wire command")

@@ -18,24 +18,17 @@ from scopa.engine import (
     EndReason,
     Action,
     DealVoid,
-    Declared,
     Event,
-    GameEnded,
     GameMaster,
-    GameStarted,
     HandDealt,
     Played,
     Player,
-    RoundEnded,
-    RoundStarted,
     RuleSet,
 )
-from scopa.engine.actions import DECLARATION_POINTS
 from scopa.engine.view import view as seat_view
 from scopa.protocol import commands as wire
 from scopa.protocol.convert import (
-    breakdown_to_wire,
-    card_strs,
+    event_to_wire,
     public_view_to_wire,
     view_to_wire,
 )
@@ -106,6 +99,10 @@ class Table:
     def sessions(self) -> list[ClientSession]:
         return [s.session for s in self.seats if s is not None and s.session is not None]
 
+    def seat_infos(self) -> list[wire.SeatInfo]:
+        return [wire.SeatInfo(seat=i, name=s.name, side=self.rules.side_of(i), bot=s.bot is not None)
+                for i, s in enumerate(self.seats) if s is not None]
+
     def info(self) -> wire.TableInfo:
         return wire.TableInfo(
             id=self.id,
@@ -154,11 +151,7 @@ class Table:
 
     def snapshot(self, seat: int | None = None) -> wire.Snapshot:
         """The table now: for a seat (its own view too) or a spectator (public only)."""
-        seats = [wire.SeatInfo(seat=i, name=s.name, side=self.rules.side_of(i), bot=s.bot is not None)
-                 for i, s in enumerate(self.seats) if s is not None]
-        sides: list[list[int]] = [[] for _ in range(self.rules.num_sides)]
-        for i in range(self.rules.players):
-            sides[self.rules.side_of(i)].append(i)
+        seats, sides = self.seat_infos(), self.rules.seats_by_side()
         public = you = None
         if self.master is not None:
             public = public_view_to_wire(seat_view(self.master.state, None))
@@ -470,48 +463,13 @@ class Table:
 
     async def broadcast(self, event: Event) -> None:
         """A public engine event, as its wire command, to everyone at the table."""
-        body = self._event_body(event)
-        if body is None:
-            return
-        self.emit(body)
-
-    def _event_body(self, event: Event) -> wire.TableEvent | None:
-        if isinstance(event, GameStarted):
-            sides: list[list[int]] = [[] for _ in range(self.rules.num_sides)]
-            for seat in range(self.rules.players):
-                sides[self.rules.side_of(seat)].append(seat)
-            seats = [
-                wire.SeatInfo(seat=i, name=s.name, side=self.rules.side_of(i), bot=s.bot is not None)
-                for i, s in enumerate(self.seats) if s is not None
-            ]
-            return wire.GameStart(event=self.next_event(), rules=self.rules, seats=seats, sides=sides)
-        if isinstance(event, RoundStarted):
-            return wire.RoundStart(
-                event=self.next_event(), round=event.round_no, dealer=event.dealer, table=card_strs(event.table),
-                stock=len(self.master.state.stock) if self.master else 0,
-                dealer_bonus_cards=card_strs(event.bonus_cards), dealer_bonus_scope=event.dealer_bonus,
-            )
+        if isinstance(event, (DealVoid, HandDealt)):
+            return  # a void deal has no wire command; hands go to their seats only
+        forced = None
         if isinstance(event, Played):
             forced, self.forced_reason = self.forced_reason or ("refused" if event.forced else None), None
-            return wire.Played(event=self.next_event(), seat=event.seat, card=str(event.card),
-                               captured=card_strs(event.captured), scopa=event.scopa, table=card_strs(event.table),
-                               forced=forced)
-        if isinstance(event, Declared):
-            d = event.declaration
-            return wire.Declared(event=self.next_event(), seat=event.seat, kind=d.kind,
-                                 hand=card_strs(event.hand), wild=d.wild, points=DECLARATION_POINTS[d.kind])
-        if isinstance(event, RoundEnded):
-            return wire.RoundEnd(
-                event=self.next_event(), round=event.round_no, leftover=card_strs(event.leftovers),
-                leftover_to=event.leftovers_to, cards=list(event.score.cards),
-                breakdown=breakdown_to_wire(event.score), points=list(event.score.points), totals=list(event.totals),
-            )
-        if isinstance(event, GameEnded):
-            return wire.GameEnd(event=self.next_event(), winner=event.winner, totals=list(event.totals),
-                                reason=event.reason.value)
-        if isinstance(event, (DealVoid, HandDealt)):
-            return None
-        return None
+        self.emit(event_to_wire(event, self.next_event(), seats=self.seat_infos(),
+                                stock=len(self.master.state.stock) if self.master else 0, forced=forced))
 
 
 def token_digest(token: str) -> str:
