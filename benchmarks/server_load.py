@@ -310,7 +310,7 @@ async def run_table(run: Run, index: int, seats: int) -> None:
         for i in range(seats):
             clients.append(await LeanClient.connect(run, f"load{index}-{i}"))
         if args.strategy == "greedy":
-            from scopa.client.bots import GreedyBot
+            from scopa.bots import GreedyBot
 
             for c in clients:
                 c.bot = GreedyBot()

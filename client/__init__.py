@@ -19,9 +19,9 @@ _EXPORTS = {
     "SessionError": "session",
     "GameResult": "game",
     "BotRunner": "botrunner",
-    "RandomBot": "bots",
-    "GreedyBot": "bots",
-    "make_bot": "bots",
+    "RandomBot": "sdk",
+    "GreedyBot": "sdk",
+    "make_bot": "sdk",
 }
 
 __all__ = sorted(_EXPORTS)

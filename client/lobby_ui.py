@@ -19,7 +19,7 @@ from scopa.engine import Player, Preset, RuleSet, RuleSetError
 from scopa.protocol import Command, TableInfo, TableState
 from scopa.protocol import commands as wire
 
-from .bots import STRATEGIES
+from scopa.bots import STRATEGIES
 from .game import GameResult
 from .options import coerce
 from .session import ClientSession, ConnectionLost, ServerRefused

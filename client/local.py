@@ -11,7 +11,7 @@ from rich.console import Console
 from scopa.engine import Event, GameMaster, GameRecord, RuleSet
 from scopa.engine.player import Player
 
-from .bots import STRATEGIES, make_bot
+from scopa.bots import STRATEGIES, make_bot
 from .human import TerminalPlayer
 from .render import DeckStyle, event_line
 

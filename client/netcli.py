@@ -171,7 +171,7 @@ async def _play(args: argparse.Namespace, host: str, port: int, console: Console
 
 async def _bot(args: argparse.Namespace, host: str, port: int, console: Console) -> int:
     from .botrunner import BotRunner, load_bot_class
-    from .bots import make_bot
+    from scopa.bots import make_bot
     from .options import rules_from_args
 
     if args.games < 1:

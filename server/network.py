@@ -23,7 +23,7 @@ import logging
 import random
 import socket
 
-from scopa.client.bots import STRATEGIES
+from scopa.bots import STRATEGIES
 from scopa.engine import EndReason, RuleSet, RuleSetError
 from scopa.protocol import PROTOCOL_VERSION, Connection, ConnectionRole, ProtocolError
 from scopa.protocol import commands as wire

@@ -13,7 +13,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
-from scopa.client.bots import make_bot
+from scopa.bots import make_bot
 from scopa.engine import (
     EndReason,
     Action,

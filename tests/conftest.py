@@ -14,7 +14,7 @@ from typing import Callable, Iterable, Sequence
 
 import pytest
 
-from scopa.client.bots import GreedyBot, RandomBot
+from scopa.bots import GreedyBot, RandomBot
 from scopa.engine import (
     Deal,
     GameState,

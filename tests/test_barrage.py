@@ -12,7 +12,7 @@ from typing import Any, Awaitable, Callable
 import msgpack
 import pytest
 
-from scopa.client.bots import GreedyBot, RandomBot
+from scopa.bots import GreedyBot, RandomBot
 from scopa.protocol import encode, make_command
 from scopa.protocol import commands as wire
 from scopa.server import Limits, NetworkEngine

@@ -66,8 +66,8 @@ async def test_a_runner_with_rules_joins_only_matching_tables(port: int) -> None
 def test_load_bot_class_from_a_file_and_a_module() -> None:
     cls = load_bot_class(f"{ROOT / 'examples' / 'sdk_bot.py'}:Sweeper")
     assert issubclass(cls, Bot)
-    assert load_bot_class("scopa.client.bots:GreedyBot") is GreedyBot
-    for bad in ("nocolon", "scopa.client.bots:Nope", "scopa.engine:RuleSet", "no/such/file.py:X", "nosuchmodule_x:Y"):
+    assert load_bot_class("scopa.bots:GreedyBot") is GreedyBot
+    for bad in ("nocolon", "scopa.bots:Nope", "scopa.engine:RuleSet", "no/such/file.py:X", "nosuchmodule_x:Y"):
         with pytest.raises(ValueError):
             load_bot_class(bad)
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from scopa.client.bots import GreedyBot
+from scopa.bots import GreedyBot
 from scopa.client.lobby_ui import describe
 from scopa.client.session import ClientSession
 from scopa.client.testing import ServerThread

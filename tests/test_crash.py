@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
-from scopa.client.bots import RandomBot
+from scopa.bots import RandomBot
 from scopa.engine import CARDS, Play, replay
 from scopa.protocol import commands as wire
 from scopa.server import NetworkEngine

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from scopa.client.bots import GreedyBot, RandomBot
+from scopa.bots import GreedyBot, RandomBot
 from scopa.engine import Deal, GameMaster, Player, RuleSet, View
 
 

@@ -7,7 +7,7 @@ import asyncio
 import pytest
 from conftest import c, cs, deal_order, m, masks, position
 
-from scopa.client.bots import RandomBot
+from scopa.bots import RandomBot
 from scopa.engine import (
     CARDS,
     Card,

@@ -13,7 +13,7 @@ import asyncio
 
 import pytest
 
-from scopa.client.bots import GreedyBot, RandomBot
+from scopa.bots import GreedyBot, RandomBot
 from scopa.engine import Declare, EndReason, Preset, RuleSet, replay
 from scopa.engine.cards import DENARI_MASK, Card, Suit, cards_in
 from scopa.protocol import commands as wire

@@ -8,7 +8,7 @@ import logging
 
 import pytest
 
-from scopa.client.bots import GreedyBot
+from scopa.bots import GreedyBot
 from scopa.engine import Deal, replay
 from scopa.protocol import commands as wire
 from scopa.protocol.codec import encode

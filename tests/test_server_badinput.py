@@ -8,7 +8,7 @@ import struct
 import msgpack
 import pytest
 
-from scopa.client.bots import GreedyBot, RandomBot
+from scopa.bots import GreedyBot, RandomBot
 from scopa.engine import CARDS, Card, Preset
 from scopa.protocol import commands as wire
 from scopa.server import NetworkEngine

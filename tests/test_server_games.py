@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from scopa.client.bots import GreedyBot, RandomBot
+from scopa.bots import GreedyBot, RandomBot
 from scopa.engine import GameMaster, Play, Player, View, replay
 from scopa.server import NetworkEngine
 

@@ -15,7 +15,7 @@ import struct
 
 import pytest
 
-from scopa.client.bots import RandomBot
+from scopa.bots import RandomBot
 from scopa.protocol import Connection, ConnectionRole, encode, make_command
 from scopa.protocol import commands as wire
 from scopa.server import Limits, NetworkEngine

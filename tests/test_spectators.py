@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from scopa.client.bots import GreedyBot, RandomBot
+from scopa.bots import GreedyBot, RandomBot
 from scopa.protocol import commands as wire
 from scopa.server import NetworkEngine
 

@@ -9,8 +9,8 @@ from typing import Sequence
 
 import pytest
 
-from scopa.client import bots
-from scopa.client.bots import GreedyBot, RandomBot
+from scopa import bots
+from scopa.bots import GreedyBot, RandomBot
 from scopa.client.sdk import Bot
 from scopa.engine import Declare, Play, View
 from scopa.server import NetworkEngine

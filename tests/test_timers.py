@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from scopa.client.bots import RandomBot
+from scopa.bots import RandomBot
 from scopa.protocol import commands as wire
 from scopa.server import NetworkEngine
 from scopa.server.clock import FakeClock

@@ -27,7 +27,7 @@ from typing import Any
 
 import pytest
 
-from scopa.client.bots import GreedyBot, RandomBot
+from scopa.bots import GreedyBot, RandomBot
 from scopa.engine import CARDS, Card, Preset
 from scopa.engine.cards import cards_in
 from scopa.protocol import Connection, ConnectionRole, decode

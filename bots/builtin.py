@@ -8,7 +8,7 @@ from typing import Callable, Sequence
 from scopa.engine import Declare, Play, View
 from scopa.engine.cards import DENARI_MASK, RE_BELLO, SETTEBELLO, VALUE, cards_in, mask_of
 
-from .sdk import Bot
+from .base import Bot
 
 
 class RandomBot(Bot):

@@ -1,0 +1,12 @@
+"""``scopa.bots``: the built-in bots and the :class:`Bot` interface they share.
+
+Bots see only the engine: the client, the server, local games and the arena all use
+them from here.
+"""
+
+from __future__ import annotations
+
+from .base import Bot
+from .builtin import STRATEGIES, GreedyBot, RandomBot, make_bot
+
+__all__ = ["STRATEGIES", "Bot", "GreedyBot", "RandomBot", "make_bot"]

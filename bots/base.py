@@ -1,0 +1,28 @@
+"""The bot interface: subclass :class:`Bot`, implement :meth:`Bot.pick`, and the same bot
+plays in ``scopa local``, in the arena and over TCP (``scopa bot``).
+
+>>> class FirstMove(Bot):
+...     def pick(self, view, legal):
+...         return legal[0]
+"""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+from typing import Sequence
+
+from scopa.engine import Declare, Play, Player, View
+
+
+class Bot(Player):
+    """A Player whose decision is one synchronous method."""
+
+    def __init__(self, name: str | None = None) -> None:
+        self.name = name or type(self).__name__.lower()
+
+    @abstractmethod
+    def pick(self, view: View, legal: Sequence[Play | Declare]) -> Play | Declare:
+        """Return one of ``legal``.  ``view`` is everything this seat may see."""
+
+    async def choose(self, view: View, legal: Sequence[Play | Declare]) -> Play | Declare:
+        return self.pick(view, legal)
