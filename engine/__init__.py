@@ -29,14 +29,14 @@ from .player import Player
 from .rules import AssoPigliaTutto, CaptureMode, Preset, RuleSet, RuleSetError
 from .scoring import Category, RoundScore, score_round
 from .state import EndReason, GameState, Phase, replay
-from .view import View, view
+from .view import RoundPlay, SidePile, View, view
 
 __all__ = [
     "Action", "AssoPigliaTutto", "BadDeclarationError", "CARDS", "Card", "CardNotInHandError",
     "CaptureMode", "Category", "Deal", "DealVoid", "DeclarationKind", "Declare", "Declared",
     "EndReason", "Event", "GameEnded", "GameMaster", "GameRecord", "GameStarted", "GameState",
     "HandDealt", "IllegalCaptureError", "IllegalMoveError", "NotYourTurnError", "Phase", "Play",
-    "Played", "Player", "Preset", "RoundEnded", "RoundScore", "RoundStarted", "RuleSet",
-    "RuleSetError", "Suit", "View", "WrongPhaseError", "cards_in", "format_cards", "mask_of",
+    "Played", "Player", "Preset", "RoundEnded", "RoundPlay", "RoundScore", "RoundStarted", "RuleSet",
+    "RuleSetError", "SidePile", "Suit", "View", "WrongPhaseError", "cards_in", "format_cards", "mask_of",
     "parse_cards", "play_local", "replay", "score_round", "view",
 ]  # fmt: skip

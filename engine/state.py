@@ -72,6 +72,7 @@ class GameState:
         "declared", "fresh", "wild", "last_capturer", "plays", "round_no",
         "totals", "history", "winner", "end_reason", "last_scopa", "dealer_bonus",
         "declared_hands", "leftovers", "cirulla", "refill", "instant", "special",
+        "round_plays",
     )  # fmt: skip
 
     rules: RuleSet
@@ -107,6 +108,7 @@ class GameState:
     refill: bool
     instant: bool
     special: bool
+    round_plays: list[tuple[int, int, int]]  # (seat, card, capture mask) this round, in order
 
     @classmethod
     def new(cls, rules: RuleSet, first_dealer: int) -> GameState:
@@ -152,6 +154,7 @@ class GameState:
         self.dealer_bonus = 0
         self.declared_hands = {}
         self.leftovers = 0
+        self.round_plays = []
 
     def copy(self) -> GameState:
         """An independent copy (cheap: a few list copies), e.g. for a bot's search."""
@@ -189,6 +192,7 @@ class GameState:
         c.totals = self.totals[:]
         c.history = self.history[:]
         c.declared_hands = dict(self.declared_hands)
+        c.round_plays = self.round_plays[:]
         return c
 
     # ------------------------------------------------------------------ queries
@@ -343,6 +347,7 @@ class GameState:
     def push(self, play: Play) -> None:
         """Apply a play taken from :meth:`legal_plays` without checking it again (the hot
         path, for bots that search); anything else must go through :meth:`apply`."""
+        self.round_plays.append((self.to_move, play[0], play[1]))
         if _c_push_plain is not None and _c_push_plain(self, play):
             return  # an ordinary play: cards moved and the turn passed on, in C
         card, capture = play

@@ -7,11 +7,31 @@ everyone) and never the stock's order.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
-from .cards import Card, cards_in
+from .cards import DENARI_MASK, SETTEBELLO, Card, cards_in
 from .rules import RuleSet
-from .scoring import RoundScore
+from .scoring import RoundScore, primiera_sum
 from .state import GameState, Phase
+
+
+class RoundPlay(NamedTuple):
+    """One play of the current round, as everyone at the table saw it."""
+
+    seat: int
+    card: Card
+    captured: tuple[Card, ...]  # empty: the card was laid on the table
+
+
+@dataclass(frozen=True, slots=True)
+class SidePile:
+    """What anyone can count in one side's captured pile this round (R19)."""
+
+    cards: int
+    denari: int
+    settebello: bool
+    primiera: int  # R21's sum so far; 0 while a suit is missing
+    scope: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +56,9 @@ class View:
     declared_hands: tuple[tuple[int, tuple[Card, ...]], ...]  # (seat, hand) shown by V13
     last_round: RoundScore | None
     winner: int | None
+    round_plays: tuple[RoundPlay, ...] = ()  # this round's plays, in order
+    last_capture_side: int | None = None  # the side that takes the leftovers (R20)
+    piles: tuple[SidePile, ...] = ()  # per side
 
     @property
     def my_turn(self) -> bool:
@@ -69,4 +92,19 @@ def view(state: GameState, seat: int | None) -> View:
         ),
         last_round=state.history[-1] if state.history else None,
         winner=state.winner,
+        round_plays=tuple(
+            RoundPlay(seat, Card(card), tuple(cards_in(capture)))
+            for seat, card, capture in state.round_plays
+        ),
+        last_capture_side=state.last_capturer if state.last_capturer >= 0 else None,
+        piles=tuple(
+            SidePile(
+                cards=pile.bit_count(),
+                denari=(pile & DENARI_MASK).bit_count(),
+                settebello=bool(pile >> SETTEBELLO & 1),
+                primiera=primiera_sum(pile),
+                scope=state.scope[i],
+            )
+            for i, pile in enumerate(state.piles)
+        ),
     )
