@@ -143,7 +143,7 @@ def scripted_server(listener: socket.socket, log: list[str]) -> None:
 
     hello = receive()
     assert isinstance(hello.body, Hello)  # type: ignore[attr-defined]
-    send(Welcome(you=me, server="test", protocol=1), me, re=hello.seq)  # type: ignore[attr-defined]
+    send(Welcome(you=me, server="test", protocol=2), me, re=hello.seq)  # type: ignore[attr-defined]
     ask = receive()
     assert isinstance(ask.body, ListTables)  # type: ignore[attr-defined]
     send(Tables(tables=[]), me, re=ask.seq)  # type: ignore[attr-defined]

@@ -86,7 +86,7 @@ async def test_malformed_and_unknown_frames_R7(server: NetworkEngine) -> None:
     c = await WireClient.connect(server.port, "carol")
     c.send_raw(struct.pack(">I", 3) + b"\xc1\xc1\xc1")  # not msgpack
     assert (await c.recv_until("error")).body.code == "malformed_frame"
-    payload = msgpack.packb({"v": 1, "seq": 5, "sender": "player:carol", "recipient": "lobby",
+    payload = msgpack.packb({"v": 2, "seq": 5, "sender": "player:carol", "recipient": "lobby",
                              "name": "launch_missiles", "body": {}})
     c.send_raw(struct.pack(">I", len(payload)) + payload)
     err = await c.recv_until("error")
