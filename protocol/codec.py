@@ -23,7 +23,7 @@ so a newer server's additions do not break it.  Types stay strict.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 import types
 import typing
 from typing import Any
@@ -86,38 +86,81 @@ def _map_from_pairs(pairs: list[tuple[Any, Any]]) -> dict[Any, Any]:
     return marked
 
 
-def _duplicate_key(value: Any) -> str | None:
-    """The first key found twice in a map anywhere inside ``value`` (iterative)."""
-    stack = [value]
+def _inspect(value: Any, limit: int) -> tuple[bool, str | None]:
+    """Whether arrays/maps nest deeper than ``limit``, and the first key found twice in a
+    map anywhere inside ``value`` (one iterative walk: no recursion to exhaust)."""
+    duplicate: str | None = None
+    stack: list[tuple[Any, int]] = [(value, 1)] if isinstance(value, (list, dict)) else []
     while stack:
-        item = stack.pop()
-        if isinstance(item, _DuplicateKeyMap):
-            return item.duplicate
+        item, depth = stack.pop()
+        if depth > limit:
+            return True, duplicate
         if isinstance(item, dict):
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
+            if duplicate is None and type(item) is _DuplicateKeyMap:
+                duplicate = item.duplicate
+            children: Any = item.values()
+        else:
+            children = item
+        deeper = depth + 1
+        stack.extend((child, deeper) for child in children if isinstance(child, (list, dict)))
+    return False, duplicate
+
+
+Pruner = Callable[[Any], Any]
+_PRUNERS: dict[int, tuple[Any, Pruner | None]] = {}
+
+
+def _pruner(annotation: Any) -> Pruner | None:
+    """A function dropping the map keys ``annotation`` (a wire type) does not know from a
+    value of that type; None when nothing inside it can hold a map.  Built once per type."""
+    cached = _PRUNERS.get(id(annotation))
+    if cached is not None and cached[0] is annotation:
+        return cached[1]
+    made = _make_pruner(annotation)
+    _PRUNERS[id(annotation)] = (annotation, made)
+    return made
+
+
+def _make_pruner(annotation: Any) -> Pruner | None:
+    origin = typing.get_origin(annotation)
+    if origin is typing.Annotated:
+        return _pruner(typing.get_args(annotation)[0])
+    if origin is typing.Union or origin is types.UnionType:
+        models = [a for a in typing.get_args(annotation) if isinstance(a, type) and issubclass(a, BaseModel)]
+        return _pruner(models[0]) if len(models) == 1 else None
+    if origin is list:
+        item = _pruner(typing.get_args(annotation)[0])
+        if item is None:
+            return None
+        return lambda value: [item(v) for v in value] if isinstance(value, list) else value
+    if origin is dict:
+        inner = _pruner(typing.get_args(annotation)[1])
+        if inner is None:
+            return None
+        return lambda value: {k: inner(v) for k, v in value.items()} if isinstance(value, dict) else value
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        fields: dict[str, Pruner | None] = {}
+        _PRUNERS[id(annotation)] = (annotation, lambda value: prune_model(value))  # recursive models
+        fields.update({name: _pruner(f.annotation) for name, f in annotation.model_fields.items()})
+
+        def prune_model(value: Any) -> Any:
+            if not isinstance(value, dict):
+                return value
+            out = {}
+            for key, item in value.items():
+                if key in fields:
+                    inner = fields[key]
+                    out[key] = item if inner is None else inner(item)
+            return out
+
+        return prune_model
     return None
 
 
 def _prune(value: Any, annotation: Any) -> Any:
     """``value`` without the map keys that ``annotation`` (a wire model type) does not know."""
-    origin = typing.get_origin(annotation)
-    if origin is typing.Annotated:
-        return _prune(value, typing.get_args(annotation)[0])
-    if origin is typing.Union or origin is types.UnionType:
-        models = [a for a in typing.get_args(annotation) if isinstance(a, type) and issubclass(a, BaseModel)]
-        return _prune(value, models[0]) if len(models) == 1 and isinstance(value, dict) else value
-    if origin is list and isinstance(value, list):
-        (item,) = typing.get_args(annotation)
-        return [_prune(v, item) for v in value]
-    if origin is dict and isinstance(value, dict):
-        _, item = typing.get_args(annotation)
-        return {k: _prune(v, item) for k, v in value.items()}
-    if isinstance(annotation, type) and issubclass(annotation, BaseModel) and isinstance(value, dict):
-        fields = annotation.model_fields
-        return {k: _prune(v, fields[k].annotation) for k, v in value.items() if k in fields}
-    return value
+    pruner = _pruner(annotation)
+    return value if pruner is None else pruner(value)
 
 
 def _unpack(payload: bytes) -> Any:
@@ -142,19 +185,6 @@ def _unpack(payload: bytes) -> Any:
 def _seq_of(obj: dict[Any, Any]) -> int | None:
     seq = obj.get("seq")
     return seq if type(seq) is int and 0 <= seq <= 2**53 else None
-
-
-def _too_deep(value: Any, limit: int) -> bool:
-    """Whether arrays/maps nest deeper than ``limit`` (iterative: no recursion to exhaust)."""
-    stack: list[tuple[Any, int]] = [(value, 1)]
-    while stack:
-        item, depth = stack.pop()
-        if isinstance(item, (list, dict)):
-            if depth > limit:
-                return True
-            children = item.values() if isinstance(item, dict) else item
-            stack.extend((child, depth + 1) for child in children)
-    return False
 
 
 def _describe(exc: ValidationError) -> str:
@@ -192,16 +222,16 @@ def unpack_command(payload: bytes, *, lenient: bool = False) -> Command:
         raise BadEnvelope(f"{name}: the key {obj.duplicate!r} appears twice in the envelope", **about)
     if "body" not in obj:
         raise BadEnvelope(f"{name}: 'body' is missing", **about)
-    if _too_deep(obj.get("body"), MAX_DEPTH - 1):
+    body_deep, body_duplicate = _inspect(obj["body"], MAX_DEPTH - 1)
+    if body_deep:
         raise BadBody(f"body nests deeper than {MAX_DEPTH} levels", **about)
-    if _too_deep({k: v for k, v in obj.items() if k != "body"}, MAX_DEPTH):
+    envelope_deep, envelope_duplicate = _inspect({k: v for k, v in obj.items() if k != "body"}, MAX_DEPTH)
+    if envelope_deep:
         raise BadEnvelope(f"envelope nests deeper than {MAX_DEPTH} levels", **about)
-    duplicate = _duplicate_key({k: v for k, v in obj.items() if k != "body"})
-    if duplicate is not None:
-        raise BadEnvelope(f"{name}: the key {duplicate!r} appears twice in a map", **about)
-    duplicate = _duplicate_key(obj["body"])
-    if duplicate is not None:
-        raise BadBody(f"{name}: the key {duplicate!r} appears twice in a map", **about)
+    if envelope_duplicate is not None:
+        raise BadEnvelope(f"{name}: the key {envelope_duplicate!r} appears twice in a map", **about)
+    if body_duplicate is not None:
+        raise BadBody(f"{name}: the key {body_duplicate!r} appears twice in a map", **about)
     if lenient:
         obj = {k: v for k, v in obj.items() if k in ENVELOPE_KEYS}
         obj["body"] = _prune(obj["body"], BODY_BY_NAME[name])

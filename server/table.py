@@ -464,7 +464,11 @@ class Table:
         self.cancel_timers()
         self._log.clear()  # nobody resumes a finished game: free its event log
         self._store_result(reason)
-        self.announce_seats()  # the state is now "finished" (sent before anyone leaves)
+        # The state is now "finished": told to the table at once, before anyone leaves it
+        # (the coalesced update then reaches only the lobby watchers).
+        self.send_update()
+        if self.on_changed is not None:
+            self.on_changed(self)
         for sess in self.sessions():
             if sess is leaver:
                 sess.send(wire.Left(table=self.id, reason="left"), re=re)
