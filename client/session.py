@@ -341,8 +341,8 @@ class ClientSession:
             item = self._inbox.get_nowait()
             if isinstance(item, Command):
                 kept.append(item)
-        self._backlog = deque(c for c in kept if c.sender.startswith("table:") and c.re is None
-                              and not isinstance(c.body, YourTurn))
+        self._backlog = deque(c for c in kept if (c.sender.startswith("table:") or isinstance(c.body, Left))
+                              and c.re is None and not isinstance(c.body, YourTurn))
         try:
             reader, writer = await asyncio.open_connection(self.host, self.port)
         except OSError as exc:

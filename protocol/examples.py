@@ -47,7 +47,7 @@ def example_commands() -> dict[str, Command]:
         cmd(CreateTable(preset=Preset.SCOPA, options={"target": 16}, fill_with_bots=["greedy"]), 3, ada, lobby),
         cmd(TableCreated(table=waiting), 3, lobby, ada, 3),
         cmd(JoinTable(table="7"), 4, ada, lobby),
-        cmd(Joined(table="7", seat=0, side=0, token="s3at-t0ken-7-0-a1b2c3"), 4, table, ada, 4),
+        cmd(Joined(table="7", seat=0, side=0, token="s3at-t0ken-7-0-a1b2c3"), 4, lobby, ada, 4),
         cmd(LeaveTable(table="7"), 5, ada, lobby),
         cmd(Left(table="7", reason="left"), 5, lobby, ada, 5),
         cmd(TableUpdate(table=full), 6, table, everyone),

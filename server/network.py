@@ -267,10 +267,11 @@ class NetworkEngine:
                 if cmd is None:
                     break
                 completed = True
+                ping_outstanding = ping_sent is not None
                 last_heard, ping_sent = now, None
                 if isinstance(cmd.body, wire.Hello):
                     hello_seen = True
-                if not self._solicited(sess, cmd):
+                if not self._solicited(sess, cmd, ping_outstanding):
                     verdict = self._rate_check(sess, rate, cmd.seq, self._answering(sess, cmd.recipient))
                     if verdict == "drop":
                         return
@@ -318,13 +319,19 @@ class NetworkEngine:
         player = table.players[seat]
         return player if isinstance(player, NetworkPlayer) and player.awaits_answer() else None
 
-    def _solicited(self, sess: ClientSession, cmd: Command) -> bool:
+    def _solicited(self, sess: ClientSession, cmd: Command, ping_outstanding: bool) -> bool:
         """Whether the command answers a question of the server (not rate-limited): a
-        ``pong``, or a play or declare while the seat's your_turn waits (at most
-        MAX_REFUSALS refused answers per turn, then the game master plays)."""
-        if isinstance(cmd.body, wire.Pong):
-            return True
-        return isinstance(cmd.body, (wire.Play, wire.Declare)) and self._awaited_player(sess, cmd.recipient) is not None
+        ``pong`` to our ping, or a play or declare for the turn this seat's your_turn
+        waits on (at most MAX_REFUSALS refused answers per turn, then the game master
+        plays; one for a turn that is over is charged like anything else)."""
+        body = cmd.body
+        if isinstance(body, wire.Pong):
+            return ping_outstanding
+        if not isinstance(body, (wire.Play, wire.Declare)):
+            return False
+        player = self._awaited_player(sess, cmd.recipient)
+        turn = player.pending_turn if player is not None else None
+        return turn is not None and (body.turn is None or body.turn == turn.event)
 
     def _deadline_passed(self, sess: ClientSession, deadline: str) -> None:
         """Tell the client which deadline it missed (a fatal error), then close."""

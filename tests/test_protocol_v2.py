@@ -33,6 +33,7 @@ from scopa.protocol import (
     encode,
     example_commands,
     make_command,
+    route_allowed,
     unpack_command,
 )
 from scopa.protocol.convert import event_to_wire, score_from_wire, side_tallies, view_from_wire, view_to_wire
@@ -185,6 +186,8 @@ def test_an_integer_is_accepted_where_a_float_is_expected_but_not_the_reverse() 
 
 def test_commands_travel_only_their_routes() -> None:
     assert set(ROUTES) == set(wire.BODY_BY_NAME)
+    for command in example_commands().values():
+        assert route_allowed(command.name, command.sender, command.recipient), command
     assert ROUTES["joined"] == {Route(PartyKind.LOBBY, PartyKind.PLAYER)}
     assert ROUTES["left"] == {Route(PartyKind.LOBBY, PartyKind.PLAYER)}
     server = Connection(ConnectionRole.SERVER)

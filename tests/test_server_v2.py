@@ -448,3 +448,32 @@ async def test_network_round_breakdown_equals_the_local_one_and_views_carry_publ
         assert [p.cards for p in view.piles] == [len(c) for c in view.captured]
         assert [p.scope for p in view.piles] == list(view.scope)
         assert [p.settebello for p in view.piles] == [any(str(c) == "7d" for c in pile) for pile in view.captured]
+
+
+async def test_only_real_answers_skip_the_rate_limit() -> None:
+    """With the token bucket empty: a pong nobody asked for and a play for a turn that is
+    over are charged (rate_limited); the answer to the pending your_turn is not."""
+    from scopa.server import Limits
+
+    limits = Limits(commands_per_second=1.0, command_burst=3, max_refused_commands=50, clock=lambda: 0.0)
+    engine = NetworkEngine("127.0.0.1", 0, seed=5, limits=limits)
+    await engine.start()
+    try:
+        c = await WireClient.connect(engine.port, "pia")  # token 1
+        c.send(wire.CreateTable(rules=FRAC, fill_with_bots=["greedy"]))  # token 2
+        c.table = (await c.recv_until("table_created")).body.table.id
+        turn = await c.recv_until("your_turn")
+        c.send(wire.Ping(nonce=1))  # token 3: empty now
+        await c.recv_until("pong")
+        here = f"table:{c.table}"
+        for body in (wire.Pong(nonce=5), wire.Play(card=turn.body.legal[0].card, turn=turn.body.event - 1)):
+            seq = c.send(body, recipient="lobby" if isinstance(body, wire.Pong) else here)
+            err = await c.recv_until("error")
+            assert (err.re, err.body.code) == (seq, "rate_limited")
+        move = turn.body.legal[0]
+        c.send(wire.Play(card=move.card, capture=move.capture, turn=turn.body.event), recipient=here, re=turn.seq)
+        played = await c.recv_until("played", "error")
+        assert played.name == "played" and played.body.card == move.card
+        await c.close()
+    finally:
+        await engine.stop()
