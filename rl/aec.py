@@ -58,6 +58,10 @@ class ScopaEnv(AECEnv[str, dict[str, np.ndarray], int]):
     mean of the other sides' (zero-sum); ``"win"`` gives +1 to the winning side's seats
     and -1 to the others when the game ends.  ``rounds=N`` ends the episode (as a
     truncation) after N rounds instead of at the end of the game.
+
+    ``reset(seed=S)`` seeds the sequence of games; ``reset(options={"game_seed": G})``
+    deals the very game a ``GameMaster`` with seed ``G`` deals (``self.game_seed`` is the
+    seed of the game in progress either way).
     """
 
     metadata = {"name": "scopa_v0", "render_modes": ["human", "ansi"], "is_parallelizable": False}
@@ -111,7 +115,10 @@ class ScopaEnv(AECEnv[str, dict[str, np.ndarray], int]):
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
             self._seeds = random.Random(seed)
-        self.game_seed = self._seeds.getrandbits(63)
+        game_seed = (options or {}).get("game_seed")
+        if game_seed is not None and not isinstance(game_seed, int):
+            raise ValueError(f"options['game_seed'] must be an int, not {game_seed!r}")
+        self.game_seed = self._seeds.getrandbits(63) if game_seed is None else game_seed
         self._deck = random.Random(self.game_seed)
         first_dealer = self._deck.randrange(self.rules.players)  # R8, as GameMaster draws it
         self.first_dealer = first_dealer
