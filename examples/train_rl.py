@@ -17,7 +17,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import time
-from typing import Callable, Mapping
+from collections.abc import Callable, Mapping
 
 import numpy as np
 

@@ -18,8 +18,9 @@ capture (or none) is a single decision.  ``docs/RL.md`` proves the bound.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
+from typing import TypeAlias
 
 from scopa.engine import DeclarationKind, Declare, Play
 
@@ -30,7 +31,7 @@ DECLARATION_KINDS: tuple[DeclarationKind, ...] = (DeclarationKind.UNDER_TEN, Dec
 WILD_SLOTS = 11  # no wild seven, or a wild value 1..10
 NUM_ACTIONS = DECLARE_BASE + len(DECLARATION_KINDS) * WILD_SLOTS  # 63
 
-Move = Play | Declare
+Move: TypeAlias = Play | Declare
 
 
 class IllegalActionError(ValueError):

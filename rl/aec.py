@@ -8,7 +8,7 @@ from the environment's seed), so any game it plays can be replayed at a real tab
 from __future__ import annotations
 
 import random
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 import numpy as np
 from gymnasium import spaces
@@ -64,7 +64,9 @@ class ScopaEnv(AECEnv[str, dict[str, np.ndarray], int]):
     seed of the game in progress either way).
     """
 
-    metadata = {"name": "scopa_v0", "render_modes": ["human", "ansi"], "is_parallelizable": False}
+    metadata: ClassVar[dict[str, Any]] = {
+        "name": "scopa_v0", "render_modes": ["human", "ansi"], "is_parallelizable": False,
+    }  # fmt: skip
 
     def __init__(
         self,
@@ -130,7 +132,7 @@ class ScopaEnv(AECEnv[str, dict[str, np.ndarray], int]):
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._deal()
         self._next_decision()
         if self.render_mode == "human":

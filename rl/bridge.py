@@ -8,14 +8,22 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
 from scopa.bots import Bot, make_bot
 from scopa.engine import Declare, Play, View
 
-from .actions import DONE, NUM_ACTIONS, IllegalActionError, Move, Selection, declaration_action
+from .actions import (
+    DONE,
+    NUM_ACTIONS,
+    IllegalActionError,
+    Move,
+    Selection,
+    declaration_action,
+)
 from .observation import observe
 
 Policy = Callable[[Mapping[str, np.ndarray]], int]

@@ -10,7 +10,7 @@ table; :data:`LAYOUT` is the same table as data.
 
 from __future__ import annotations
 
-from typing import Mapping
+from collections.abc import Mapping
 
 import numpy as np
 

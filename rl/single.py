@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import gymnasium
 import numpy as np
@@ -24,7 +25,7 @@ class ScopaGymEnv(gymnasium.Env[dict[str, np.ndarray], int]):
     included.  ``info["action_mask"]`` repeats the observation's mask.
     """
 
-    metadata = {"render_modes": ["human", "ansi"]}
+    metadata: dict[str, Any] = {"render_modes": ["human", "ansi"]}  # noqa: RUF012 - gymnasium declares it per instance
 
     def __init__(
         self,

@@ -21,7 +21,14 @@ from scopa.bots import Bot, GreedyBot, RandomBot
 from scopa.client import ClientSession
 from scopa.client.testing import ServerThread
 from scopa.engine import Declare, GameMaster, Phase, Play, RuleSet, View, play_local
-from scopa.rl import BotPolicy, PolicyBot, ScopaGymEnv, bot_policies, encode_move, raw_env
+from scopa.rl import (
+    BotPolicy,
+    PolicyBot,
+    ScopaGymEnv,
+    bot_policies,
+    encode_move,
+    raw_env,
+)
 
 
 def first_allowed(obs) -> int:
@@ -86,7 +93,7 @@ def test_gymnasium_env_is_seeded_bots_included() -> None:
 
 def test_gymnasium_env_in_teams_has_partner_and_opponents_and_refuses_bad_settings() -> None:
     g = ScopaGymEnv("scopone", opponents=["random", "greedy", "random"], seat=2, seed=1, rounds=1)
-    obs, _ = g.reset()
+    g.reset()
     assert g.aec.agent_selection == "player_2"
     assert [type(g._policies[f"player_{s}"].bot) for s in (3, 0, 1)] == [RandomBot, GreedyBot, RandomBot]
     for bad in ({"opponents": ["greedy", "greedy"]}, {"opponents": ["nobody"]}, {"seat": 4}):

@@ -13,7 +13,7 @@ DOC = (ROOT / "docs" / "RL.md").read_text()
 
 
 def test_observation_table_matches_the_layout() -> None:
-    rows = re.findall(r"^\| (\d+) \| (\d+) \| `(\w+)` \|", DOC, flags=re.M)
+    rows = re.findall(r"^\| (\d+) \| (\d+) \| `(\w+)` \|", DOC, flags=re.MULTILINE)
     documented = [(name, int(offset), int(size)) for offset, size, name in rows]
     actual = [(name, s.start, s.stop - s.start) for name, s in LAYOUT.items()]
     assert documented == actual

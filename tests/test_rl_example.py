@@ -40,4 +40,4 @@ def test_training_example_needs_no_deep_learning_framework() -> None:
             roots |= {a.name.split(".")[0] for a in node.names}
         elif isinstance(node, ast.ImportFrom):
             roots.add((node.module or "").split(".")[0])
-    assert roots <= {"__future__", "argparse", "asyncio", "time", "typing", "numpy", "scopa"}, roots
+    assert roots <= {"__future__", "argparse", "asyncio", "collections", "time", "typing", "numpy", "scopa"}, roots

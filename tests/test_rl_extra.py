@@ -20,7 +20,7 @@ sys.meta_path.insert(0, Block())
 
 
 def run(code: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-c", BLOCK + code], cwd=ROOT, text=True,
+    return subprocess.run([sys.executable, "-c", BLOCK + code], cwd=ROOT, text=True, check=False,
                           capture_output=True, timeout=60)
 
 
