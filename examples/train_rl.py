@@ -10,12 +10,16 @@ episodes of ``ScopaGymEnv`` against the random bot, rewarded with the round's po
 margin. Then it sits at the table as an SDK bot (``PolicyBot``) and plays whole games
 against ``RandomBot`` on paired deals (every deal twice, seats swapped), and the example
 prints the agent's point margin per game, before and after training.
+
+With ``--save agent.npy`` the weights are kept, and the trained agent plays at a server
+like any SDK bot: ``SCOPA_AGENT=agent.npy scopa bot --bot examples/train_rl.py:TrainedAgent``.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import time
 from collections.abc import Callable, Mapping
 
@@ -62,8 +66,10 @@ def action_features(observation: np.ndarray) -> np.ndarray:
 class LinearPolicy:
     """Softmax over the allowed actions of ``features . theta``."""
 
-    def __init__(self) -> None:
-        self.theta = np.zeros(NUM_FEATURES)
+    def __init__(self, theta: np.ndarray | None = None) -> None:
+        self.theta = np.zeros(NUM_FEATURES) if theta is None else np.asarray(theta, dtype=float)
+        if self.theta.shape != (NUM_FEATURES,):
+            raise ValueError(f"the policy has {NUM_FEATURES} weights, not {self.theta.shape}")
 
     def probabilities(self, obs: Mapping[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
         feats = action_features(obs["observation"])
@@ -75,6 +81,15 @@ class LinearPolicy:
         """The most likely allowed action (how the trained agent plays)."""
         p, _ = self.probabilities(obs)
         return int(np.argmax(p))
+
+
+class TrainedAgent(PolicyBot):
+    """The trained policy as an SDK bot; its weights come from the file named by the
+    ``SCOPA_AGENT`` environment variable (default ``agent.npy``)."""
+
+    def __init__(self, weights: str | None = None) -> None:
+        policy = LinearPolicy(np.load(weights or os.environ.get("SCOPA_AGENT", "agent.npy")))
+        super().__init__(policy.best, name="numpy-agent")
 
 
 def train(policy: LinearPolicy, rules: str, rounds: int, seed: int, lr: float = 0.02) -> float:
@@ -130,6 +145,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200, help="evaluation games (paired: an even number)")
     parser.add_argument("--rules", default="scopa", help="a two-player preset (scopa, quindici, escoba, cirulla, frac)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--save", metavar="FILE.npy", help="keep the trained weights (for TrainedAgent)")
     args = parser.parse_args()
     if RuleSet.build(args.rules).players != 2:
         parser.error(f"{args.rules} is not a two-player game; the evaluation pairs one agent with one bot")
@@ -145,6 +161,9 @@ def main() -> None:
     after, se, won = evaluate(policy.best, args.rules, deals, 10_000 + args.seed)
     print(f"margin vs random: {after:+.2f} ± {se:.2f} points per game over {2 * deals} games "
           f"({deals} paired deals), {won:.0%} won")
+    if args.save:
+        np.save(args.save, policy.theta)
+        print(f"weights saved to {args.save}")
 
 
 if __name__ == "__main__":
