@@ -11,6 +11,7 @@ table; :data:`LAYOUT` is the same table as data.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 
 import numpy as np
 
@@ -87,7 +88,12 @@ def _mask_bits(out: np.ndarray, start: int, mask: int) -> None:
 
 
 def rules_features(rules: RuleSet) -> np.ndarray:
-    """The rules part of the observation (constant for a table)."""
+    """The rules part of the observation (constant for a table), zero elsewhere."""
+    return _rules_features(rules).copy()
+
+
+@lru_cache(maxsize=64)
+def _rules_features(rules: RuleSet) -> np.ndarray:
     out = np.zeros(OBS_SIZE, dtype=np.float32)
     out[LAYOUT["players"].start + PLAYER_COUNTS.index(rules.players)] = 1.0
     out[LAYOUT["teams"].start] = float(rules.has_teams)
