@@ -44,10 +44,11 @@ def test_pettingzoo_api_test(rules: str) -> None:
         api_test(env(rules=rules), num_cycles=1000)
 
 
-def test_pettingzoo_api_test_six_players() -> None:
+@pytest.mark.parametrize("rules,options", CONFIGS, ids=lambda x: str(x))
+def test_pettingzoo_api_test_every_preset_and_player_count(rules: str, options: dict) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        api_test(env(players=6), num_cycles=300)
+        api_test(env(rules=rules, **options), num_cycles=300)
 
 
 @pytest.mark.parametrize("rules", ["scopa", "scopone", "cirulla"])
