@@ -110,8 +110,11 @@ class Selection:
 
     def advance(self, action: int) -> Selection | Move:
         """Take one decision: the finished move, or the selection that follows."""
-        a = int(action)
-        if a not in self.allowed():
+        try:
+            a = int(action)
+        except (TypeError, ValueError):
+            raise IllegalActionError(f"an action is an integer id, not {action!r}") from None
+        if a != action or a not in self.allowed():
             raise IllegalActionError(
                 f"action {action} is not allowed here; allowed: {self.allowed()}"
             )

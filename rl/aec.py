@@ -101,6 +101,8 @@ class ScopaEnv(AECEnv[str, dict[str, np.ndarray], int]):
         self.action_spaces = dict.fromkeys(self.possible_agents, self._act_space)
         self._seeds = random.Random(seed)
         self.game_seed = 0
+        self.first_dealer = 0
+        self._deck = random.Random(0)
         self._game: GameState | None = None
         self.actions: list[Action] = []
         self.selection: Selection | None = None
@@ -156,7 +158,7 @@ class ScopaEnv(AECEnv[str, dict[str, np.ndarray], int]):
         if action is None:
             raise IllegalActionError(f"{agent} is still playing; None is only for finished agents")
         assert self.selection is not None
-        result = self.selection.advance(int(action))  # raises before anything changes
+        result = self.selection.advance(action)  # raises before anything changes
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
         if isinstance(result, Selection):

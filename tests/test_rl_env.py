@@ -237,7 +237,7 @@ def test_a_masked_action_is_refused_and_changes_nothing() -> None:
     before = (e.observe(agent)["observation"].copy(), list(e.actions), e.selection)
     mask = e.observe(agent)["action_mask"]
     bad = int(np.flatnonzero(mask == 0)[0])
-    for action in (bad, 63, -1, None):
+    for action in (bad, 63, -1, None, "3", 2.5, [1]):
         with pytest.raises(IllegalActionError):
             e.step(action)
     assert np.array_equal(before[0], e.observe(agent)["observation"])
