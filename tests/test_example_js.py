@@ -65,7 +65,8 @@ def test_js_bot_plays_a_whole_game_against_scopa_bot() -> None:
     node = node_ready()
     with ServerThread() as server:
         host = scopa_bot(server.address, "--games", "1", "--name", "pybot")
-        first_line = host.stdout.readline()  # type: ignore[union-attr]
+        assert host.stdout is not None
+        first_line = host.stdout.readline()
         assert "created table 1" in first_line and "waiting" in first_line, first_line
         js = run_js(node, server.address, "--name", "jsbot")
         (rc_js, out_js), (rc_py, out_py) = finish(js, "the JavaScript bot"), finish(host)

@@ -48,7 +48,8 @@ def test_schema_names_every_command_of_this_version(schema: dict[str, Any]) -> N
 
 
 def as_json(name: str) -> dict[str, Any]:
-    return json.loads(example_commands()[name].model_dump_json())
+    command: dict[str, Any] = json.loads(example_commands()[name].model_dump_json())
+    return command
 
 
 @pytest.mark.parametrize("name", sorted(COMMAND_NAMES))

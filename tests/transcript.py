@@ -19,7 +19,6 @@ import asyncio
 import json
 import struct
 import sys
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -173,9 +172,13 @@ def transcript(seed: int = SEED) -> dict[str, Any]:
     }  # fmt: skip
 
 
+def _one_line(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
 def render(doc: dict[str, Any]) -> str:
     """JSON with one frame per line, so that a change shows as a change of lines."""
-    one = lambda value: json.dumps(value, ensure_ascii=False)  # noqa: E731
+    one = _one_line
     head = ",\n".join(f"  {one(k)}: {one(v)}" for k, v in doc.items() if k != "connections")
     blocks = []
     for conn in doc["connections"]:
@@ -184,16 +187,17 @@ def render(doc: dict[str, Any]) -> str:
     return "{\n" + head + ',\n  "connections": [\n' + ",\n".join(blocks) + "\n  ]\n}\n"
 
 
+def _by_client(doc: dict[str, Any]) -> dict[str, list[Any]]:
+    return {conn["client"]: conn["frames"] for conn in doc.get("connections", [])}
+
+
 def differences(got: dict[str, Any], want: dict[str, Any], limit: int = 5) -> list[str]:
     """Where two transcripts differ, frame by frame (at most ``limit`` places)."""
     out: list[str] = []
     for key in sorted(set(got) | set(want)):
         if key != "connections" and got.get(key) != want.get(key):
             out.append(f"{key}: {got.get(key)!r} != {want.get(key)!r}")
-    by_client: Callable[[dict[str, Any]], dict[str, list[Any]]] = lambda d: {
-        c["client"]: c["frames"] for c in d.get("connections", [])
-    }  # noqa: E731
-    mine, theirs = by_client(got), by_client(want)
+    mine, theirs = _by_client(got), _by_client(want)
     if set(mine) != set(theirs):
         out.append(f"connections: {sorted(mine)} != {sorted(theirs)}")
     for client in sorted(set(mine) & set(theirs)):
