@@ -40,7 +40,7 @@ def run(args: list[str | Path], cwd: Path, what: str) -> str:
 def installed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     """(the wheel, the fresh environment's bin folder)."""
     tmp = tmp_path_factory.mktemp("wheel")
-    src = tmp / "src"
+    src = tmp / "source"
     shutil.copytree(ROOT, src, ignore=NOT_SOURCE)
     run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--wheel-dir", tmp / "dist", src], tmp,
         "building the wheel")  # fmt: skip
