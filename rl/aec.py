@@ -8,7 +8,7 @@ from the environment's seed), so any game it plays can be replayed at a real tab
 from __future__ import annotations
 
 import random
-from typing import Any, ClassVar, Literal
+from typing import Any, Literal
 
 import numpy as np
 from gymnasium import spaces
@@ -46,7 +46,7 @@ def build_rules(rules: RuleSet | Preset | str, options: dict[str, Any]) -> RuleS
     return RuleSet.build(rules, **options)
 
 
-class ScopaEnv(AECEnv[str, dict[str, np.ndarray], int]):
+class ScopaEnv(AECEnv[str, dict[str, Any], Any]):
     """Scopa (any preset, any player count) as a PettingZoo AEC environment.
 
     Observations are dicts: ``observation`` (``OBS_SIZE`` float32 in [0, 1], see
@@ -64,7 +64,7 @@ class ScopaEnv(AECEnv[str, dict[str, np.ndarray], int]):
     seed of the game in progress either way).
     """
 
-    metadata: ClassVar[dict[str, Any]] = {
+    metadata: dict[str, Any] = {  # noqa: RUF012 - PettingZoo declares it per instance
         "name": "scopa_v0", "render_modes": ["human", "ansi"], "is_parallelizable": False,
     }  # fmt: skip
 
@@ -110,10 +110,10 @@ class ScopaEnv(AECEnv[str, dict[str, np.ndarray], int]):
 
     # ------------------------------------------------------------------ PettingZoo API
 
-    def observation_space(self, agent: str) -> spaces.Space:
+    def observation_space(self, agent: str) -> spaces.Space[dict[str, Any]]:
         return self.observation_spaces[agent]
 
-    def action_space(self, agent: str) -> spaces.Space:
+    def action_space(self, agent: str) -> spaces.Space[Any]:
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
@@ -306,7 +306,7 @@ def env(
     seed: int | None = None,
     render_mode: RenderMode | None = None,
     **kwargs: Any,
-) -> AECEnv:
+) -> AECEnv[str, dict[str, Any], Any]:
     """Scopa as a PettingZoo AEC environment: ``rules`` is a preset name (``"scopone"``,
     ``"cirulla"`` …) or a ``RuleSet``; keyword options go to ``RuleSet.build``
     (``players=3``), and ``reward=`` / ``rounds=`` to :class:`ScopaEnv`."""
