@@ -32,6 +32,8 @@ def add_subcommands(sub: Any, add_rules: AddArguments, add_display: AddArguments
     serve.add_argument("--db", metavar="PATH", default=None,
                        help="SQLite file journaling every game: after a crash or restart unfinished games "
                             "resume from it (created if missing); default: none, nothing persists")
+    serve.add_argument("--accounts", action="store_true",
+                       help="let players claim their names with a password (kept in the --db file)")
 
     play = sub.add_parser("play", help="connect to a server: the lobby, then games in this terminal")
     _connection_arguments(play, default_name=_default_name())
@@ -109,10 +111,14 @@ def _serve(args: argparse.Namespace, console: Console) -> int:
     if not logging.getLogger().handlers:  # the server logs connections, tables and games
         logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", datefmt="%H:%M:%S")
     db = getattr(args, "db", None)
+    accounts = bool(getattr(args, "accounts", False))
+    if accounts and not db:
+        console.print("[red]--accounts needs --db: the accounts are kept in the database[/red]")
+        return 2
     console.print(f"Scopa server on {args.host}:{args.port}" + (f", games journaled to {db}" if db else "")
                   + " (Ctrl-C to stop)")
     try:
-        asyncio.run(serve(args.host, args.port, db=db))
+        asyncio.run(serve(args.host, args.port, db=db, accounts=accounts))
     except KeyboardInterrupt:
         pass
     except OSError as exc:

@@ -80,6 +80,8 @@ class Table:
     _log: deque[tuple[int | None, wire.TableEvent]] = field(default_factory=deque)
     _log_base: int = 0  # the log holds every event numbered above this
     _grace_timers: dict[int, asyncio.Task[None]] = field(default_factory=dict)
+    taken_over: dict[int, str] = field(default_factory=dict)
+    """Seats a bot took over during the game -> the person's seat token digest."""
 
     def __post_init__(self) -> None:
         self.seats = [None] * self.rules.players
@@ -243,6 +245,7 @@ class Table:
             log.info("table %s: seat %s (%s) did not come back in %ss", self.id, i, seat.name, self.grace)
             self.abandon(f"seat {i} did not come back")
             return
+        self.taken_over[i] = seat.token_digest
         bot = make_bot("greedy", seat.name, seed=self.seed + i)
         seat.away, seat.bot, seat.strategy, seat.token_digest = False, bot, "greedy", ""
         player = self.players[i] if i < len(self.players) else None
