@@ -8,6 +8,7 @@ import asyncio
 import concurrent.futures
 import getpass
 import logging
+import os
 import re
 import sqlite3
 import threading
@@ -71,6 +72,11 @@ def _connection_arguments(p: argparse.ArgumentParser, default_name: str | None) 
                    help="your name at the tables (a number is added if it is taken)")
 
 
+def _password() -> str | None:
+    """A claimed name's password (a server with accounts), from $SCOPA_PASSWORD."""
+    return os.environ.get("SCOPA_PASSWORD") or None
+
+
 def _default_name() -> str:
     try:
         user = getpass.getuser()
@@ -90,6 +96,10 @@ def run(args: argparse.Namespace, console: Console) -> int:
         host, port = parse_address(args.server)
     except ValueError as exc:
         console.print(f"[red]{exc}[/red]")
+        return 2
+    secret = _password()
+    if secret is not None and not 8 <= len(secret) <= 200:
+        console.print("[red]$SCOPA_PASSWORD must be 8-200 characters[/red]")
         return 2
     try:
         if args.command == "play":
@@ -164,7 +174,7 @@ async def _play(args: argparse.Namespace, host: str, port: int, console: Console
 
     asyncio.get_running_loop().set_default_executor(DaemonExecutor())
     defaults = rules_from_args(args)
-    async with await ClientSession.connect(host, port, args.name) as session:
+    async with await ClientSession.connect(host, port, args.name, password=_password()) as session:
         console.print(f"Connected to {host}:{port} as [bold]{session.name}[/bold]. {session.motd}")
 
         def make_player() -> Player:
@@ -199,7 +209,8 @@ async def _bot(args: argparse.Namespace, host: str, port: int, console: Console)
     rules = rules_from_args(args) if explicit else None
     fill = [n.strip() for n in args.fill_with_bots.split(",") if n.strip()]
     name = args.name or f"{getattr(player, 'name', 'bot')}-bot"
-    async with await ClientSession.connect(host, port, name, client="scopa-bot 0.1") as session:
+    async with await ClientSession.connect(host, port, name, client="scopa-bot 0.1",
+                                           password=_password()) as session:
         session.reconnect_for = args.reconnect_for
 
         def log(line: str) -> None:
@@ -214,7 +225,7 @@ async def _bot(args: argparse.Namespace, host: str, port: int, console: Console)
 async def _watch(args: argparse.Namespace, host: str, port: int, console: Console) -> int:
     from .lobby_ui import watch_table
 
-    async with await ClientSession.connect(host, port, args.name) as session:
+    async with await ClientSession.connect(host, port, args.name, password=_password()) as session:
         console.print(f"Connected to {host}:{port} as [bold]{session.name}[/bold].")
         await watch_table(session, console, args.table)
     return 0

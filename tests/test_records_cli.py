@@ -120,3 +120,20 @@ async def test_a_server_without_a_database_says_it_keeps_no_games(port: int) -> 
     for command in ("games", "leaderboard"):
         done = await scopa(command, "--server", f"127.0.0.1:{port}")
         assert done.returncode == 1 and "keeps no finished games" in " ".join(done.stdout.split())
+
+
+async def test_the_lobby_shows_the_leaderboard(server: NetworkEngine) -> None:
+    import io
+
+    from rich.console import Console
+
+    from scopa.client.lobby_ui import Lobby
+
+    answers = iter(["b", "b cirulla", "b poker", "q"])
+    out = io.StringIO()
+    async with await ClientSession.connect("127.0.0.1", server.port, "ada") as s:
+        await Lobby(s, Console(file=out, width=120), GreedyBot, input_fn=lambda prompt: next(answers)).run()
+    text = out.getvalue()
+    assert "rank  name" in text and "greedy" in text and "random-bot-1" in text
+    assert "no rated games of cirulla yet" in text
+    assert "'poker' is not a preset" in text
