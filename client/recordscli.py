@@ -244,14 +244,14 @@ def replay(args: argparse.Namespace, console: Console) -> int:
         console.print(f"[red]{escape(str(exc))}[/red]")
         return EXIT_BAD_INPUT
     if args.check:
-        steps = 0
+        count = 0
         try:
             for _ in replay_steps(record):
-                steps += 1
+                count += 1
         except RecordMismatch as exc:
             console.print(f"[red]inconsistent:[/red] {escape(str(exc))}", highlight=False)
             return EXIT_MISMATCH
-        console.print(f"consistent: {len(record.rounds)} rounds, {steps} steps, result "
+        console.print(f"consistent: {len(record.rounds)} rounds, {count} steps, result "
                       f"{'-'.join(map(str, record.result.totals))} ({record.result.reason.value})", highlight=False)
         return EXIT_OK
     if args.plain or not sys.stdout.isatty():

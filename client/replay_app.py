@@ -59,6 +59,7 @@ class ReplayApp(App[None]):
         self.problem = problem
         self.style = style
         self.names = record.names()
+        self._shown = False  # the widgets exist only once mounted
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -72,6 +73,7 @@ class ReplayApp(App[None]):
         yield Footer()
 
     def on_mount(self) -> None:
+        self._shown = True
         self._show()
 
     # ------------------------------------------------------------------ moving
@@ -126,7 +128,7 @@ class ReplayApp(App[None]):
         self.set_focus(None)
 
     def watch_index(self) -> None:
-        if self.is_mounted:
+        if self._shown:
             self._show()
 
     # ------------------------------------------------------------------ drawing

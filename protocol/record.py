@@ -40,7 +40,7 @@ from scopa.engine import (
 
 from .fields import Cards, CardStr, Points, PointsList, Seat, Side, Word
 
-RECORD_FORMAT = 1
+RECORD_FORMAT: Literal[1] = 1
 """The version of the record format; a change that alters a field's meaning raises it."""
 
 Deck = Annotated[list[CardStr], Field(min_length=40, max_length=40)]
@@ -119,7 +119,7 @@ class RecordResult(RecordModel):
 class Record(RecordModel):
     """A whole game (docs/RECORDS.md)."""
 
-    format: Literal[1] = RECORD_FORMAT
+    format: Literal[1] = 1
     game: Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_\-]{1,16}$")] | None = Field(
         default=None, description="the server's game (table) id, when the game was played on a server"
     )
