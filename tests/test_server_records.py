@@ -3,6 +3,7 @@ names that played (PROTOCOL.md §13), on loopback."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -193,3 +194,46 @@ async def test_abandoned_games_and_taken_over_seats_are_not_rated(tmp_path: Path
         assert cut.result.reason.value == "abandoned" and check_record(cut) > 0
     finally:
         await engine.stop()
+
+
+async def test_a_seat_taken_over_before_a_restart_stays_unrated(tmp_path: Path) -> None:
+    db = str(tmp_path / "g.db")
+    clock = FakeClock()
+    first = NetworkEngine("127.0.0.1", 0, seed=6, db=db, grace=30.0, clock=clock, limits=UNLIMITED)
+    await first.start()
+    a = await WireClient.connect(first.port, "gus")
+    a.send(wire.CreateTable(fill_with_bots=["random"]))
+    table_id = (await a.recv_until("table_created")).body.table.id
+    await a.recv_until("your_turn")
+    watcher = await WireClient.connect(first.port, "watcher")
+    watcher.send(wire.WatchTable(table=table_id))
+    await watcher.recv_until("snapshot")
+    a.abort()
+    while (await watcher.recv_until("table_update")).body.table.away != [0]:
+        pass
+    table = first.tables[table_id]
+    # Stop the game master once the bot has taken the seat (before it plays on), then restart.
+    table.players[1].choose = _never  # type: ignore[method-assign]
+    clock.advance(30.0)
+    while (await watcher.recv_until("table_update")).body.table.away != []:
+        pass
+    await watcher.close()
+    await first.stop()
+    again = NetworkEngine("127.0.0.1", 0, db=db, limits=UNLIMITED)
+    await again.start()
+    try:
+        restored = again.tables[table_id]
+        assert list(restored.taken_over) == [0] and restored.seats[0].bot is not None  # type: ignore[union-attr]
+        assert restored.task is not None
+        await restored.task  # bots play it to the end
+        storage = again.storage
+        assert isinstance(storage, SQLiteStorage)
+        (game,) = storage.finished_games(player="gus")
+        assert game.players[0].taken_over and game.reason == "target"
+        assert storage.ratings("scopa", ["gus", "random-bot-1"]) == {}
+    finally:
+        await again.stop()
+
+
+async def _never(*args: object) -> None:
+    await asyncio.Event().wait()
