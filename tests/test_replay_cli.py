@@ -105,3 +105,21 @@ def test_replay_of_a_missing_file_and_record_to_a_missing_folder_are_refused(tmp
     assert done.returncode == 2 and "cannot read" in done.stdout
     done = scopa("local", "--seats", "greedy,random", "--record", str(tmp_path / "no" / "where.json"))
     assert done.returncode == 2 and "cannot write a record" in done.stdout
+
+
+def test_replay_in_a_terminal_steps_through_the_game(recorded: Path) -> None:
+    import pexpect
+
+    rounds = len(json.loads(recorded.read_text())["rounds"])
+    env = dict(os.environ, TERM="xterm-256color", COLUMNS="120", LINES="40")
+    child = pexpect.spawn(sys.executable, ["-m", "scopa.client.cli", "replay", str(recorded)], cwd=str(ROOT),
+                          env=env, encoding="utf-8", timeout=30, dimensions=(40, 120))
+    try:
+        child.expect(f"Round 1/{rounds}")
+        child.send("n")
+        child.expect(f"Round 2/{rounds}")
+        child.send("q")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close()
+    assert child.exitstatus == 0
