@@ -27,6 +27,7 @@ from .errors import (
     BadDeclarationError,
     CardNotInHandError,
     IllegalCaptureError,
+    IllegalMoveError,
     NotYourTurnError,
     WrongPhaseError,
 )
@@ -246,44 +247,64 @@ class GameState:
 
     # ------------------------------------------------------------------ transitions
 
-    def apply(self, action: Action, seat: int | None = None) -> None:
-        """Check and apply one action; ``seat`` (if given) must be the seat to move.
+    def explain(self, action: object, seat: int | None = None) -> IllegalMoveError | None:
+        """Why ``action`` by ``seat`` (if given) is not allowed now, or ``None`` if it is.
 
-        Raises an :class:`~scopa.engine.errors.IllegalMoveError` subclass and leaves the
-        state unchanged if the action is not allowed.
+        The one place that decides legality: :meth:`apply` raises what this returns, and
+        the game master and the server ask it instead of copying the state to find out.
         """
         if isinstance(action, Deal):
             if self.phase is not Phase.DEAL:
-                raise WrongPhaseError(f"no deal is due (phase {self.phase.value})")
-            self._deal(action.order)
-            return
+                return WrongPhaseError(f"no deal is due (phase {self.phase.value})")
+            return None
         if self.phase is not Phase.PLAY:
-            raise WrongPhaseError(f"no play is due (phase {self.phase.value})")
+            return WrongPhaseError(f"no play is due (phase {self.phase.value})")
         if seat is not None and seat != self.to_move:
-            raise NotYourTurnError(f"it is seat {self.to_move}'s turn, not seat {seat}'s")
+            return NotYourTurnError(f"it is seat {self.to_move}'s turn, not seat {seat}'s")
         if isinstance(action, Declare):
             if action not in self.legal_declarations():
-                raise BadDeclarationError(f"cannot {action} with this hand now")
-            self._declare(action)
-            return
+                return BadDeclarationError(f"cannot {action} with this hand now")
+            return None
         if not isinstance(action, Play):
-            raise WrongPhaseError(f"not an action: {action!r}")
+            return WrongPhaseError(f"not an action: {action!r}")
         card, capture = action
+        if not isinstance(card, int) or not isinstance(capture, int):
+            return WrongPhaseError(f"not an action: {action!r}")
         if not (0 <= card < 40) or not self.hands[self.to_move] >> card & 1:
             name = str(CARDS[card]) if 0 <= card < 40 else repr(card)
-            raise CardNotInHandError(f"{name} is not in seat {self.to_move}'s hand")
+            return CardNotInHandError(f"{name} is not in seat {self.to_move}'s hand")
         options = self.capture_options(self.to_move, card)
         if options:
             if capture not in options:
                 shown = ", ".join("{" + " ".join(map(str, cards_in(m))) + "}" for m in options)
-                raise IllegalCaptureError(
+                return IllegalCaptureError(
                     f"{CARDS[card]} cannot take {{{' '.join(map(str, cards_in(capture)))}}}; "
                     f"it must take one of: {shown}"
                 )
         elif capture:
-            raise IllegalCaptureError(f"{CARDS[card]} cannot capture anything; it is laid on the table")
-        self.push(action)
+            return IllegalCaptureError(f"{CARDS[card]} cannot capture anything; it is laid on the table")
+        return None
 
+    def default_action(self) -> Play:
+        """The move the game master makes for a seat that does not answer in time or keeps
+        answering wrongly: the first legal play (never a declaration, which is a choice)."""
+        return self.legal_plays()[0]
+
+    def apply(self, action: Action, seat: int | None = None) -> None:
+        """Check and apply one action; ``seat`` (if given) must be the seat to move.
+
+        Raises the :class:`~scopa.engine.errors.IllegalMoveError` that :meth:`explain`
+        gives and leaves the state unchanged if the action is not allowed.
+        """
+        error = self.explain(action, seat)
+        if error is not None:
+            raise error
+        if isinstance(action, Deal):
+            self._deal(action.order)
+        elif isinstance(action, Declare):
+            self._declare(action)
+        else:
+            self.push(action)
 
     def _deal(self, order: tuple[int, ...]) -> None:
         if len(order) != 40 or set(order) != _DECK:
