@@ -1,6 +1,6 @@
 """Claimed names (``scopa serve --accounts``): a password per name, kept only as a salted
 scrypt hash, hashed in an executor so the event loop never waits for it, and wrong
-attempts rate-limited per name and per address."""
+attempts rate-limited per name and per address (and one check at a time per address)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from enum import StrEnum
 from .archive import Account, Archive
 from .clock import Clock
 
-SCRYPT_N, SCRYPT_R, SCRYPT_P = 2**14, 8, 1  # about 16 MiB and a few tens of ms per hash
+SCRYPT_N, SCRYPT_R, SCRYPT_P = 2**14, 8, 1  # 16 MiB of memory per hash (128 * n * r bytes)
 SALT_BYTES = 16
 HASH_BYTES = 32
 
@@ -66,20 +66,33 @@ class Accounts:
         self.archive = archive
         self.limiter = AttemptLimiter(clock, max_failures, window)
         self._claiming: set[str] = set()
+        self._checking: set[str] = set()  # addresses with a password check under way
 
     def claimed(self, name: str) -> bool:
         return name in self._claiming or self.archive.account(name) is not None
 
-    async def verify(self, name: str, password: str, address: str) -> Verdict:
+    def begin_check(self, name: str, address: str) -> bool:
+        """Whether a password for ``name`` from ``address`` may be checked now (not too
+        many wrong ones lately, and no other check from that address under way); if so
+        the address is busy until :meth:`check` returns."""
+        address_key = f"address:{address}"
+        if self.limiter.blocked(f"name:{name}", address_key) or address_key in self._checking:
+            return False
+        self._checking.add(address_key)
+        return True
+
+    async def check(self, name: str, password: str, address: str) -> Verdict:
+        """Check a password after :meth:`begin_check` said yes (off the event loop)."""
         keys = (f"name:{name}", f"address:{address}")
-        if self.limiter.blocked(*keys):
-            return Verdict.LIMITED
-        account = self.archive.account(name)
-        if account is None:
-            return Verdict.UNCLAIMED
-        digest = await asyncio.get_running_loop().run_in_executor(
-            None, functools.partial(scrypt_hash, password, account.salt, account.n, account.r, account.p)
-        )
+        try:
+            account = self.archive.account(name)
+            if account is None:
+                return Verdict.UNCLAIMED
+            digest = await asyncio.get_running_loop().run_in_executor(
+                None, functools.partial(scrypt_hash, password, account.salt, account.n, account.r, account.p)
+            )
+        finally:
+            self._checking.discard(keys[1])
         if hmac.compare_digest(digest, account.hash):
             self.limiter.forget(keys[0])
             return Verdict.OK

@@ -177,17 +177,19 @@ class Records:
             sess.error(ErrorCode.NAME_TAKEN, f"the name {body.name!r} is claimed: give its password, or choose "
                                              "another name", re=seq)
             return True
+        if not self.accounts.begin_check(body.name, _address(sess)):
+            sess.error(ErrorCode.RATE_LIMITED, "too many wrong passwords, or another check under way: try again "
+                                               "later", re=seq)
+            return True
         self._spawn(self._verify(sess, body, seq, welcome))
         return True
 
     async def _verify(self, sess: ClientSession, body: wire.Hello, seq: int, welcome: Callable[[], None]) -> None:
         assert self.accounts is not None and body.password is not None
-        verdict = await self.accounts.verify(body.name, body.password, _address(sess))
+        verdict = await self.accounts.check(body.name, body.password, _address(sess))
         if sess.closed:
             return
-        if verdict is Verdict.LIMITED:
-            sess.error(ErrorCode.RATE_LIMITED, "too many wrong passwords: try again later", re=seq)
-        elif verdict is Verdict.WRONG:
+        if verdict is Verdict.WRONG:
             log.info("connection %s: wrong password for %s", sess.id, body.name)
             sess.error(ErrorCode.BAD_PASSWORD, f"that is not the password of {body.name!r}", re=seq)
         else:

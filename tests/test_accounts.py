@@ -167,3 +167,16 @@ async def test_scopa_claim_then_connecting_with_the_password(server: NetworkEngi
     assert right.returncode == 0 and "no finished games" in right.stdout
     short = await scopa("short", "games", "--name", "ada")
     assert short.returncode == 2 and "SCOPA_PASSWORD must be 8-200 characters" in short.stdout
+
+
+async def test_one_password_check_at_a_time_per_address(server: NetworkEngine) -> None:
+    import asyncio
+
+    await claim(server.port, "ada")
+    clients = [await WireClient.connect(server.port) for _ in range(3)]
+    for c in clients:  # three guesses at once from one address
+        c.send(wire.Hello(name="ada", password="guess number one"))
+    replies = [(await c.recv()).body for c in clients]
+    codes = sorted(r.code.value for r in replies if isinstance(r, wire.Error))
+    assert codes.count("bad_password") == 1 and codes.count("rate_limited") == 2
+    await asyncio.gather(*(c.close() for c in clients))
