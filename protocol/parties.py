@@ -185,6 +185,14 @@ ROUTES: dict[str, frozenset[Route]] = {
     "chat": _routes((_P, _L), (_P, _T)),
     "chat_message": _routes((_L, _P), (_T, _A)),
     "bye": _routes((_L, _G), (_L, _P), (_G, _L), (_P, _L)),
+    "list_games": _TO_LOBBY,
+    "games": _routes((_L, _P)),
+    "get_record": _TO_LOBBY,
+    "record": _routes((_L, _P)),
+    "get_leaderboard": _TO_LOBBY,
+    "leaderboard": _routes((_L, _P)),
+    "claim_name": _TO_LOBBY,
+    "name_claimed": _routes((_L, _P)),
 }
 """For every command name, the (sender kind, recipient kind) pairs it may travel with
 (PROTOCOL.md §3).  A server's error or pong comes from the party its request was sent
