@@ -200,7 +200,7 @@ def test_the_documented_bot_plays_a_game() -> None:
 
 from pydantic import BaseModel  # noqa: E402
 
-from scopa.protocol import ROUTES, PartyKind, Route  # noqa: E402
+from scopa.protocol import ROUTES, PartyKind, Route, route_allowed  # noqa: E402
 from scopa.protocol.commands import BODY_TYPES  # noqa: E402
 
 TOKENS = {"guest": PartyKind.GUEST, "lobby": PartyKind.LOBBY, "player:<you>": PartyKind.PLAYER,
@@ -329,3 +329,14 @@ def test_the_changelog_lists_every_addition_since_version_1() -> None:
             for field in _wire_models()[model].model_fields:
                 assert f"`{field}`" in log, f"{model}.{field} not in the changelog"
     assert "`closed`" in log and "`v` is `2`" in log
+
+
+def test_the_recorded_transcript_follows_the_routes() -> None:
+    """docs/transcript.json (a whole game recorded from a live server, both ways) uses
+    only the routes of §3."""
+    recorded = json.loads((DOC.parent / "transcript.json").read_text(encoding="utf-8"))
+    frames = [f["frame"] for c in recorded["connections"] for f in c["frames"]]
+    assert len(frames) > 400
+    for frame in frames:
+        assert frame["v"] == 2
+        assert route_allowed(frame["name"], frame["sender"], frame["recipient"]), frame
