@@ -26,7 +26,7 @@ import json
 from collections.abc import Callable, Iterator
 import types
 import typing
-from typing import Any
+from typing import Any, TypedDict
 
 import msgpack
 from pydantic import BaseModel, ValidationError
@@ -66,7 +66,7 @@ def encode(command: Command, *, max_frame_size: int = MAX_FRAME_SIZE) -> bytes:
     return frame_payload(pack_command(command), max_frame_size=max_frame_size)
 
 
-class _DuplicateKeyMap(dict):  # type: ignore[type-arg]
+class _DuplicateKeyMap(dict[Any, Any]):
     """A decoded msgpack map in which a key appeared more than once."""
 
     duplicate: str = ""
@@ -195,6 +195,14 @@ def _describe(exc: ValidationError) -> str:
     return "; ".join(parts)
 
 
+class _About(TypedDict):
+    """What an error about a command can say of it (the keywords of a ProtocolError)."""
+
+    seq: int | None
+    name: str | None
+    recipient: str | None
+
+
 def _recipient_of(obj: dict[Any, Any]) -> str | None:
     recipient = obj.get("recipient")
     return recipient if type(recipient) is str and is_party(recipient) else None
@@ -217,7 +225,7 @@ def unpack_command(payload: bytes, *, lenient: bool = False) -> Command:
         raise BadEnvelope("'name' must be a string", seq=seq)
     if name not in BODY_BY_NAME:
         raise UnknownCommand(f"unknown command {name[:40]!r}", seq=seq, name=name[:40])
-    about = {"seq": seq, "name": name, "recipient": _recipient_of(obj)}
+    about: _About = {"seq": seq, "name": name, "recipient": _recipient_of(obj)}
     if isinstance(obj, _DuplicateKeyMap):
         raise BadEnvelope(f"{name}: the key {obj.duplicate!r} appears twice in the envelope", **about)
     if "body" not in obj:

@@ -13,7 +13,7 @@ from typing import Annotated, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from scopa.engine.actions import DeclarationKind  # V13: one definition, engine and wire
+from scopa.engine.actions import DeclarationKind as DeclarationKind  # V13: one definition, engine and wire
 from scopa.engine.rules import Preset, RuleSet
 
 from .errors import ErrorCode

@@ -47,8 +47,9 @@ def parse_card_strs(cards: Sequence[str]) -> list[Card]:
     return [Card.parse(c) for c in cards]
 
 
-def _public_fields(v: EngineView) -> dict[str, object]:
-    return dict(
+def public_view_to_wire(v: EngineView) -> wire.PublicView:
+    """Any engine view as what everyone may see (a spectator's view: no hand)."""
+    return wire.PublicView(
         round=max(v.round_no, 1),
         dealer=v.dealer,
         turn=v.to_move,
@@ -71,12 +72,7 @@ def _public_fields(v: EngineView) -> dict[str, object]:
 def view_to_wire(v: EngineView) -> wire.View:
     """A seat's engine view as the wire ``view`` (the seat must not be a spectator)."""
     assert v.seat is not None and v.side is not None
-    return wire.View(seat=v.seat, side=v.side, hand=card_strs(v.hand), **_public_fields(v))  # type: ignore[arg-type]
-
-
-def public_view_to_wire(v: EngineView) -> wire.PublicView:
-    """Any engine view as what everyone may see (a spectator's view: no hand)."""
-    return wire.PublicView(**_public_fields(v))  # type: ignore[arg-type]
+    return wire.View(**dict(public_view_to_wire(v)), seat=v.seat, side=v.side, hand=card_strs(v.hand))
 
 
 def view_from_wire(w: wire.View, rules: RuleSet) -> EngineView:

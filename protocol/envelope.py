@@ -5,22 +5,26 @@ On the wire a command is one msgpack map::
     {"v": 2, "seq": 7, "sender": "player:bob", "recipient": "table:3",
      "re": null, "name": "play", "body": {"card": "7d", "capture": ["3c", "4s"]}}
 
-In Python it is a :class:`Command`; each command name has its own subclass (generated
-from the body models) whose ``name`` is a ``Literal``, and :data:`COMMAND_ADAPTER`
-decodes any of them in one call, discriminated on ``name``.  Build commands with
-:func:`make_command`.
+In Python it is a :class:`Command`; each command name has its own subclass, written out
+below, whose ``name`` is a ``Literal`` and whose ``body`` is that command's body model.
+:data:`AnyCommand` is their union, discriminated on ``name``, and :data:`COMMAND_ADAPTER`
+decodes any of them in one call.  Build commands with :func:`make_command`.
+
+A new body in :data:`~scopa.protocol.commands.BODY_TYPES` needs its command class here
+and a place in :data:`AnyCommand`; the tests check that every body has both.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Final, Literal, Union
 
-from pydantic import Field, TypeAdapter, create_model
+from pydantic import Field, TypeAdapter
 
-from .commands import BODY_TYPES, Body, WireModel
+from . import commands as wire
+from .commands import Body, WireModel
 from .fields import PartyStr, SeqNo
 
-PROTOCOL_VERSION = 2
+PROTOCOL_VERSION: Final = 2
 ENVELOPE_KEYS: frozenset[str] = frozenset({"v", "seq", "sender", "recipient", "re", "name", "body"})
 
 
@@ -40,25 +44,417 @@ class Command(WireModel):
     body: Body
 
 
-def _command_class(body_type: type[Body]) -> type[Command]:
-    name = body_type.NAME
-    cls: type[Command] = create_model(  # type: ignore[call-overload]
-        f"{body_type.__name__}Command",
-        __base__=Command,
-        __module__=__name__,
-        __doc__=f"The ``{name}`` command.",
-        name=(Literal[name], name),
-        body=(body_type, ...),
-    )
-    return cls
+class HelloCommand(Command):
+    """The ``hello`` command."""
+
+    name: Literal["hello"] = "hello"
+    body: wire.Hello
 
 
-COMMAND_CLASSES: dict[type[Body], type[Command]] = {b: _command_class(b) for b in BODY_TYPES}
+class WelcomeCommand(Command):
+    """The ``welcome`` command."""
 
-AnyCommand = Annotated[Union[tuple(COMMAND_CLASSES.values())], Field(discriminator="name")]  # type: ignore[valid-type]
+    name: Literal["welcome"] = "welcome"
+    body: wire.Welcome
+
+
+class ListTablesCommand(Command):
+    """The ``list_tables`` command."""
+
+    name: Literal["list_tables"] = "list_tables"
+    body: wire.ListTables
+
+
+class TablesCommand(Command):
+    """The ``tables`` command."""
+
+    name: Literal["tables"] = "tables"
+    body: wire.Tables
+
+
+class CreateTableCommand(Command):
+    """The ``create_table`` command."""
+
+    name: Literal["create_table"] = "create_table"
+    body: wire.CreateTable
+
+
+class TableCreatedCommand(Command):
+    """The ``table_created`` command."""
+
+    name: Literal["table_created"] = "table_created"
+    body: wire.TableCreated
+
+
+class JoinTableCommand(Command):
+    """The ``join_table`` command."""
+
+    name: Literal["join_table"] = "join_table"
+    body: wire.JoinTable
+
+
+class JoinedCommand(Command):
+    """The ``joined`` command."""
+
+    name: Literal["joined"] = "joined"
+    body: wire.Joined
+
+
+class LeaveTableCommand(Command):
+    """The ``leave_table`` command."""
+
+    name: Literal["leave_table"] = "leave_table"
+    body: wire.LeaveTable
+
+
+class LeftCommand(Command):
+    """The ``left`` command."""
+
+    name: Literal["left"] = "left"
+    body: wire.Left
+
+
+class TableUpdateCommand(Command):
+    """The ``table_update`` command."""
+
+    name: Literal["table_update"] = "table_update"
+    body: wire.TableUpdate
+
+
+class WatchLobbyCommand(Command):
+    """The ``watch_lobby`` command."""
+
+    name: Literal["watch_lobby"] = "watch_lobby"
+    body: wire.WatchLobby
+
+
+class UnwatchLobbyCommand(Command):
+    """The ``unwatch_lobby`` command."""
+
+    name: Literal["unwatch_lobby"] = "unwatch_lobby"
+    body: wire.UnwatchLobby
+
+
+class GameStartCommand(Command):
+    """The ``game_start`` command."""
+
+    name: Literal["game_start"] = "game_start"
+    body: wire.GameStart
+
+
+class RoundStartCommand(Command):
+    """The ``round_start`` command."""
+
+    name: Literal["round_start"] = "round_start"
+    body: wire.RoundStart
+
+
+class DealCommand(Command):
+    """The ``deal`` command."""
+
+    name: Literal["deal"] = "deal"
+    body: wire.Deal
+
+
+class YourTurnCommand(Command):
+    """The ``your_turn`` command."""
+
+    name: Literal["your_turn"] = "your_turn"
+    body: wire.YourTurn
+
+
+class PlayCommand(Command):
+    """The ``play`` command."""
+
+    name: Literal["play"] = "play"
+    body: wire.Play
+
+
+class DeclareCommand(Command):
+    """The ``declare`` command."""
+
+    name: Literal["declare"] = "declare"
+    body: wire.Declare
+
+
+class PlayedCommand(Command):
+    """The ``played`` command."""
+
+    name: Literal["played"] = "played"
+    body: wire.Played
+
+
+class DeclaredCommand(Command):
+    """The ``declared`` command."""
+
+    name: Literal["declared"] = "declared"
+    body: wire.Declared
+
+
+class RoundEndCommand(Command):
+    """The ``round_end`` command."""
+
+    name: Literal["round_end"] = "round_end"
+    body: wire.RoundEnd
+
+
+class GameEndCommand(Command):
+    """The ``game_end`` command."""
+
+    name: Literal["game_end"] = "game_end"
+    body: wire.GameEnd
+
+
+class SeatAwayCommand(Command):
+    """The ``seat_away`` command."""
+
+    name: Literal["seat_away"] = "seat_away"
+    body: wire.SeatAway
+
+
+class SeatBackCommand(Command):
+    """The ``seat_back`` command."""
+
+    name: Literal["seat_back"] = "seat_back"
+    body: wire.SeatBack
+
+
+class SeatReplacedCommand(Command):
+    """The ``seat_replaced`` command."""
+
+    name: Literal["seat_replaced"] = "seat_replaced"
+    body: wire.SeatReplaced
+
+
+class SnapshotCommand(Command):
+    """The ``snapshot`` command."""
+
+    name: Literal["snapshot"] = "snapshot"
+    body: wire.Snapshot
+
+
+class WatchTableCommand(Command):
+    """The ``watch_table`` command."""
+
+    name: Literal["watch_table"] = "watch_table"
+    body: wire.WatchTable
+
+
+class UnwatchTableCommand(Command):
+    """The ``unwatch_table`` command."""
+
+    name: Literal["unwatch_table"] = "unwatch_table"
+    body: wire.UnwatchTable
+
+
+class ErrorCommand(Command):
+    """The ``error`` command."""
+
+    name: Literal["error"] = "error"
+    body: wire.Error
+
+
+class PingCommand(Command):
+    """The ``ping`` command."""
+
+    name: Literal["ping"] = "ping"
+    body: wire.Ping
+
+
+class PongCommand(Command):
+    """The ``pong`` command."""
+
+    name: Literal["pong"] = "pong"
+    body: wire.Pong
+
+
+class ChatCommand(Command):
+    """The ``chat`` command."""
+
+    name: Literal["chat"] = "chat"
+    body: wire.Chat
+
+
+class ChatMessageCommand(Command):
+    """The ``chat_message`` command."""
+
+    name: Literal["chat_message"] = "chat_message"
+    body: wire.ChatMessage
+
+
+class ByeCommand(Command):
+    """The ``bye`` command."""
+
+    name: Literal["bye"] = "bye"
+    body: wire.Bye
+
+
+class ListGamesCommand(Command):
+    """The ``list_games`` command."""
+
+    name: Literal["list_games"] = "list_games"
+    body: wire.ListGames
+
+
+class GamesCommand(Command):
+    """The ``games`` command."""
+
+    name: Literal["games"] = "games"
+    body: wire.Games
+
+
+class GetRecordCommand(Command):
+    """The ``get_record`` command."""
+
+    name: Literal["get_record"] = "get_record"
+    body: wire.GetRecord
+
+
+class RecordReplyCommand(Command):
+    """The ``record`` command."""
+
+    name: Literal["record"] = "record"
+    body: wire.RecordReply
+
+
+class GetLeaderboardCommand(Command):
+    """The ``get_leaderboard`` command."""
+
+    name: Literal["get_leaderboard"] = "get_leaderboard"
+    body: wire.GetLeaderboard
+
+
+class LeaderboardCommand(Command):
+    """The ``leaderboard`` command."""
+
+    name: Literal["leaderboard"] = "leaderboard"
+    body: wire.Leaderboard
+
+
+class ClaimNameCommand(Command):
+    """The ``claim_name`` command."""
+
+    name: Literal["claim_name"] = "claim_name"
+    body: wire.ClaimName
+
+
+class NameClaimedCommand(Command):
+    """The ``name_claimed`` command."""
+
+    name: Literal["name_claimed"] = "name_claimed"
+    body: wire.NameClaimed
+
+
+AnyCommand = Annotated[
+    Union[
+    HelloCommand,
+    WelcomeCommand,
+    ListTablesCommand,
+    TablesCommand,
+    CreateTableCommand,
+    TableCreatedCommand,
+    JoinTableCommand,
+    JoinedCommand,
+    LeaveTableCommand,
+    LeftCommand,
+    TableUpdateCommand,
+    WatchLobbyCommand,
+    UnwatchLobbyCommand,
+    GameStartCommand,
+    RoundStartCommand,
+    DealCommand,
+    YourTurnCommand,
+    PlayCommand,
+    DeclareCommand,
+    PlayedCommand,
+    DeclaredCommand,
+    RoundEndCommand,
+    GameEndCommand,
+    SeatAwayCommand,
+    SeatBackCommand,
+    SeatReplacedCommand,
+    SnapshotCommand,
+    WatchTableCommand,
+    UnwatchTableCommand,
+    ErrorCommand,
+    PingCommand,
+    PongCommand,
+    ChatCommand,
+    ChatMessageCommand,
+    ByeCommand,
+    ListGamesCommand,
+    GamesCommand,
+    GetRecordCommand,
+    RecordReplyCommand,
+    GetLeaderboardCommand,
+    LeaderboardCommand,
+    ClaimNameCommand,
+    NameClaimedCommand,
+    ],
+    Field(discriminator="name"),
+]
 """The tagged union of every command class, discriminated on ``name``."""
 
-COMMAND_ADAPTER: TypeAdapter[Any] = TypeAdapter(AnyCommand)
+COMMAND_TYPES: tuple[type[Command], ...] = (
+    HelloCommand,
+    WelcomeCommand,
+    ListTablesCommand,
+    TablesCommand,
+    CreateTableCommand,
+    TableCreatedCommand,
+    JoinTableCommand,
+    JoinedCommand,
+    LeaveTableCommand,
+    LeftCommand,
+    TableUpdateCommand,
+    WatchLobbyCommand,
+    UnwatchLobbyCommand,
+    GameStartCommand,
+    RoundStartCommand,
+    DealCommand,
+    YourTurnCommand,
+    PlayCommand,
+    DeclareCommand,
+    PlayedCommand,
+    DeclaredCommand,
+    RoundEndCommand,
+    GameEndCommand,
+    SeatAwayCommand,
+    SeatBackCommand,
+    SeatReplacedCommand,
+    SnapshotCommand,
+    WatchTableCommand,
+    UnwatchTableCommand,
+    ErrorCommand,
+    PingCommand,
+    PongCommand,
+    ChatCommand,
+    ChatMessageCommand,
+    ByeCommand,
+    ListGamesCommand,
+    GamesCommand,
+    GetRecordCommand,
+    RecordReplyCommand,
+    GetLeaderboardCommand,
+    LeaderboardCommand,
+    ClaimNameCommand,
+    NameClaimedCommand,
+)
+"""Every command class, in the order of :data:`~scopa.protocol.commands.BODY_TYPES`."""
+
+
+def body_type_of(command_type: type[Command]) -> type[Body]:
+    """The body model a command class carries."""
+    annotation = command_type.model_fields["body"].annotation
+    if not (isinstance(annotation, type) and issubclass(annotation, Body)):
+        raise TypeError(f"{command_type.__name__}.body is not a Body model")
+    return annotation
+
+
+COMMAND_CLASSES: dict[type[Body], type[Command]] = {body_type_of(c): c for c in COMMAND_TYPES}
+"""The command class of each body type."""
+
+COMMAND_ADAPTER: TypeAdapter[AnyCommand] = TypeAdapter(AnyCommand)
 
 
 def make_command(
@@ -71,4 +467,4 @@ def make_command(
 ) -> Command:
     """Wrap ``body`` in its envelope; ``ValueError`` (a pydantic one) if a field is invalid."""
     cls = COMMAND_CLASSES[type(body)]
-    return cls(seq=seq, sender=sender, recipient=recipient, re=re, body=body)
+    return cls(seq=seq, sender=sender, recipient=recipient, re=re, name=body.NAME, body=body)
