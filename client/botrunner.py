@@ -20,6 +20,7 @@ from pathlib import Path
 from scopa.engine import Event, IllegalMoveError, Player, RuleSet, View
 from scopa.engine.actions import Declare, Play
 from scopa.protocol import ErrorCode, TableInfo, TableState
+from scopa.protocol.convert import rules_to_wire
 
 from .game import GameResult
 from .sdk import Bot
@@ -84,7 +85,7 @@ def joinable(table: TableInfo, rules: RuleSet | None) -> bool:
     return (
         table.state is TableState.WAITING
         and None in table.seats
-        and (rules is None or table.rules == rules)
+        and (rules is None or table.rules == rules_to_wire(rules))
     )
 
 

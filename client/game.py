@@ -37,7 +37,14 @@ from scopa.protocol import GameEnd as WireGameEnd
 from scopa.protocol import Played as WirePlayed
 from scopa.protocol import RoundEnd as WireRoundEnd
 from scopa.protocol import RoundStart as WireRoundStart
-from scopa.protocol.convert import action_to_wire, legal_from_wire, parse_card_strs, score_from_wire, view_from_wire
+from scopa.protocol.convert import (
+    action_to_wire,
+    legal_from_wire,
+    parse_card_strs,
+    rules_from_wire,
+    score_from_wire,
+    view_from_wire,
+)
 
 from .notices import SeatNotice, notice_from_wire
 
@@ -122,7 +129,7 @@ class GameTranslator:
     async def handle(self, command: Command) -> Reply | None:
         body = command.body
         if isinstance(body, GameStart):
-            self.rules = body.rules
+            self.rules = rules_from_wire(body.rules)
             self.names = tuple(s.name for s in sorted(body.seats, key=lambda s: s.seat))
             self.side = next((s.side for s in body.seats if s.seat == self.seat), None)
         elif isinstance(body, WireRoundStart):
@@ -131,7 +138,7 @@ class GameTranslator:
                                             body.dealer_bonus_scope, tuple(parse_card_strs(body.dealer_bonus_cards))))
         elif isinstance(body, Snapshot) and body.you is not None:
             # Back after a reconnect the server could not replay: start from where it stands.
-            self.rules = body.table.rules
+            self.rules = rules_from_wire(body.table.rules)
             self.names = tuple(s.name for s in sorted(body.seats, key=lambda s: s.seat))
             self.side = body.you.side
             await self._start(body.you.dealer)

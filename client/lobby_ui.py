@@ -19,6 +19,7 @@ from rich.text import Text
 from scopa.engine import Player, Preset, RuleSet, RuleSetError
 from scopa.protocol import Command, TableInfo, TableState
 from scopa.protocol import commands as wire
+from scopa.protocol.convert import rules_from_wire
 
 from scopa.bots import STRATEGIES
 from .game import GameResult
@@ -46,7 +47,7 @@ def render_tables(tables: Sequence[TableInfo]) -> Table | Text:
         )
         style = {TableState.WAITING: "green", TableState.PLAYING: "yellow"}.get(info.state, "dim")
         state = info.state.value + (f" ({len(info.away)} away)" if info.away else "")
-        t.add_row(info.id, info.description or info.rules.describe(), seats, Text(state, style=style),
+        t.add_row(info.id, info.description or rules_from_wire(info.rules).describe(), seats, Text(state, style=style),
                   str(info.spectators))
     return t
 

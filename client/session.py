@@ -59,6 +59,7 @@ from scopa.protocol import (
     Welcome,
     YourTurn,
 )
+from scopa.protocol.convert import rules_to_wire
 
 from .game import GameResult, GameTranslator
 from .notices import SeatNotice
@@ -227,7 +228,7 @@ class ClientSession:
         sit: bool = True,
     ) -> TableInfo:
         """Open a table (full ``rules``, or ``preset`` + ``options``); seated at once if ``sit``."""
-        fields = {"rules": rules, "preset": preset, "options": dict(options or {}),
+        fields = {"rules": rules_to_wire(rules) if rules is not None else None, "preset": preset, "options": dict(options or {}),
                   "fill_with_bots": list(fill_with_bots), "sit": sit}
         try:
             body = CreateTable.model_validate(fields, strict=False)

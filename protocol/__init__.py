@@ -94,6 +94,7 @@ from .errors import (
 from .examples import example_commands
 from .fields import CARD_PATTERN, MAX_CARDS, MAX_SEATS
 from .framing import MAX_FRAME_SIZE, PREFIX_SIZE, FrameBuffer, frame_payload
+from .rules import WireRules
 from .parties import (
     GUEST,
     LOBBY,
@@ -113,6 +114,7 @@ from .parties import (
 
 __all__ = [
     "AnyCommand",
+    "WireRules",
     "BODY_BY_NAME",
     "BODY_TYPES",
     "BadBody",

@@ -14,10 +14,11 @@ from typing import Annotated, ClassVar
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from scopa.engine.actions import DeclarationKind as DeclarationKind  # V13: one definition, engine and wire
-from scopa.engine.rules import Preset, RuleSet
+from scopa.engine.rules import Preset
 
 from .errors import ErrorCode
 from .record import Record
+from .rules import WireRules
 from .fields import (
     MAX_CARDS,
     MAX_SEATS,
@@ -94,7 +95,7 @@ class ResumeRequest(WireModel):
 
 class TableInfo(WireModel):
     id: TableId
-    rules: RuleSet
+    rules: WireRules
     description: ShortText
     seats: Annotated[list[PlayerName | None], Field(min_length=2, max_length=MAX_SEATS)]
     state: TableState
@@ -228,7 +229,7 @@ class CreateTable(Body):
     FLOW = Flow.TO_SERVER
     preset: Preset | None = None
     options: Annotated[dict[Word, RuleOptionValue], Field(max_length=32)] = {}
-    rules: RuleSet | None = None
+    rules: WireRules | None = None
     fill_with_bots: Annotated[list[BotName], Field(max_length=MAX_SEATS - 1)] = []
     sit: bool = True
     private: bool = False
@@ -299,7 +300,7 @@ class UnwatchLobby(Body):
 class GameStart(TableEvent):
     NAME = "game_start"
     FLOW = Flow.TO_CLIENT
-    rules: RuleSet
+    rules: WireRules
     seats: Annotated[list[SeatInfo], Field(min_length=2, max_length=MAX_SEATS)]
     sides: Annotated[list[Annotated[list[Seat], Field(max_length=MAX_SEATS)]], Field(max_length=MAX_SEATS)]
 

@@ -33,6 +33,7 @@ from scopa.engine.cards import DENARI_MASK, SETTEBELLO, VALUE_MASK
 from scopa.engine.scoring import Category, denari_run, primiera_sum
 
 from . import commands as wire
+from .rules import WireRules
 
 
 def card_str(card: int) -> str:
@@ -73,6 +74,16 @@ def view_to_wire(v: EngineView) -> wire.View:
     """A seat's engine view as the wire ``view`` (the seat must not be a spectator)."""
     assert v.seat is not None and v.side is not None
     return wire.View(**dict(public_view_to_wire(v)), seat=v.seat, side=v.side, hand=card_strs(v.hand))
+
+
+def rules_to_wire(rules: RuleSet) -> WireRules:
+    """The engine's rule set as the wire carries it."""
+    return WireRules.model_validate(rules.model_dump())
+
+
+def rules_from_wire(rules: WireRules) -> RuleSet:
+    """The engine's rule set from the wire's (which the engine has already found sound)."""
+    return RuleSet.model_validate(rules.model_dump())
 
 
 def view_from_wire(w: wire.View, rules: RuleSet) -> EngineView:
@@ -189,7 +200,7 @@ def event_to_wire(
     round start, why the game master made a play (``forced``) and, at a round end, each
     side's raw numbers (``tallies``, from :func:`side_tallies`)."""
     if isinstance(event, GameStarted):
-        return wire.GameStart(event=number, rules=event.rules, seats=seats, sides=event.rules.seats_by_side())
+        return wire.GameStart(event=number, rules=rules_to_wire(event.rules), seats=seats, sides=event.rules.seats_by_side())
     if isinstance(event, RoundStarted):
         return wire.RoundStart(event=number, round=event.round_no, dealer=event.dealer, table=card_strs(event.table),
                                stock=stock, dealer_bonus_cards=card_strs(event.bonus_cards),

@@ -24,6 +24,7 @@ from .commands import (
     RatingEntry, RecordReply,
 )  # fmt: skip
 from .commands import Body
+from .convert import rules_to_wire
 from .record import PlayerKind, Record, RecordPlay, RecordPlayer, RecordResult, RecordRound
 from .envelope import Command, make_command
 from .errors import ErrorCode
@@ -31,9 +32,10 @@ from .errors import ErrorCode
 
 def example_commands() -> dict[str, Command]:
     """Command name -> an example command of that name."""
-    rules = RuleSet.build(Preset.SCOPA)
+    engine_rules = RuleSet.build(Preset.SCOPA)
+    rules = rules_to_wire(engine_rules)
     waiting = TableInfo(
-        id="7", rules=rules, description=rules.describe(), seats=["ada", None], state=TableState.WAITING
+        id="7", rules=rules, description=engine_rules.describe(), seats=["ada", None], state=TableState.WAITING
     )
     full = waiting.model_copy(update={"seats": ["ada", "bot-greedy-1"], "state": TableState.PLAYING})
     empty = SidePile(cards=0, denari=0, settebello=False, primiera=0, scope=0)

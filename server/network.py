@@ -28,6 +28,7 @@ from scopa.bots import STRATEGIES
 from scopa.engine import EndReason, RuleSet, RuleSetError
 from scopa.protocol import PROTOCOL_VERSION, Command, Connection, ConnectionRole, ProtocolError
 from scopa.protocol import commands as wire
+from scopa.protocol.convert import rules_from_wire
 from scopa.protocol.errors import ErrorCode
 from scopa.protocol.parties import PartyKind, parse_party
 
@@ -521,7 +522,7 @@ class NetworkEngine:
             sess.error(ErrorCode.ALREADY_AT_TABLE, f"you are already at table {sess.table.id}", re=seq)
             return
         try:
-            rules = body.rules if body.rules is not None else RuleSet.build(body.preset, **body.options)
+            rules = rules_from_wire(body.rules) if body.rules is not None else RuleSet.build(body.preset, **body.options)
         except RuleSetError as exc:
             sess.error(ErrorCode.BAD_RULES, str(exc), re=seq)
             return

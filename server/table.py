@@ -31,6 +31,7 @@ from scopa.protocol import commands as wire
 from scopa.protocol.convert import (
     event_to_wire,
     public_view_to_wire,
+    rules_to_wire,
     side_tallies,
     view_to_wire,
 )
@@ -114,7 +115,7 @@ class Table:
     def info(self) -> wire.TableInfo:
         return wire.TableInfo(
             id=self.id,
-            rules=self.rules,
+            rules=rules_to_wire(self.rules),
             description=self.rules.describe()[:200],
             seats=[s.name if s else None for s in self.seats],
             state=wire.TableState.CLOSED if self.closed else self.state,

@@ -8,6 +8,7 @@ import asyncio
 from scopa.bots import RandomBot
 from scopa.engine import CARDS, Play, replay
 from scopa.protocol import commands as wire
+from scopa.protocol.convert import rules_from_wire
 from scopa.server import NetworkEngine
 from scopa.server.storage import MemoryStorage, SQLiteStorage, StorageError, decode_action
 
@@ -209,9 +210,9 @@ class RemotePlayer:
             if isinstance(body, wire.TableEvent):
                 self.last_event = max(self.last_event, body.event)
             if isinstance(body, wire.GameStart):
-                self.rules = body.rules
+                self.rules = rules_from_wire(body.rules)
             elif isinstance(body, wire.Snapshot):
-                self.rules = body.table.rules
+                self.rules = rules_from_wire(body.table.rules)
             elif isinstance(body, wire.Played):
                 acks.append((body.seat, body.card, list(body.captured)))
                 if stop_after is not None and len(acks) >= stop_after and not stop_after_send:

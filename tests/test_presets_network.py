@@ -17,6 +17,7 @@ from scopa.bots import GreedyBot, RandomBot
 from scopa.engine import Declare, EndReason, Preset, RuleSet, replay
 from scopa.engine.cards import DENARI_MASK, Card, Suit, cards_in
 from scopa.protocol import commands as wire
+from scopa.protocol.convert import rules_from_wire
 from scopa.server import NetworkEngine
 
 from wire_client import WireClient
@@ -94,7 +95,7 @@ def _check_game(preset: Preset, clients: list[WireClient], results: list[list], 
     names = [c.name for c in results[0]]
     assert names[0] == "game_start" and names[-1] == "game_end" and names.count("game_end") == 1
     start = results[0][0].body
-    assert start.rules == rules and start.sides == [[0, 2], [1, 3]]
+    assert rules_from_wire(start.rules) == rules and start.sides == [[0, 2], [1, 3]]
     # Nobody's move was refused (every bot answered with a listed move).
     for c in clients:
         assert not [x for x in c.inbox if x.name == "error"]

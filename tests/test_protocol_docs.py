@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from scopa.engine.rules import Preset, RuleSet
+from scopa.protocol.convert import rules_to_wire
 from scopa.protocol import (
     COMMAND_ADAPTER,
     COMMAND_NAMES,
@@ -125,7 +126,7 @@ def scripted_server(listener: socket.socket, log: list[str]) -> None:
     """A tiny server playing one one-turn game by the doc's promises (§7)."""
     sock, _ = listener.accept()
     conn = Connection(ConnectionRole.SERVER)
-    rules = RuleSet.build("scopa")
+    rules = rules_to_wire(RuleSet.build("scopa"))
     info = TableInfo(id="7", rules=rules, description="scopa", seats=["anybot", None], state=TableState.WAITING)
     me, table, everyone = "player:anybot", "table:7", "table:7/all"
     legal = [LegalMove(index=0, card="7d", capture=["4s", "3b"]), LegalMove(index=1, card="3c", capture=["3b"])]

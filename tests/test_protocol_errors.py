@@ -264,7 +264,9 @@ def test_largest_table_listing_fits_in_a_frame() -> None:
     from scopa.engine.rules import RuleSet
     from scopa.protocol import TableInfo, Tables, TableState, make_command
 
-    rules = RuleSet.build("scopone", re_bello=True, napola=True, ponino=True, max_two=True)
+    from scopa.protocol.convert import rules_to_wire
+
+    rules = rules_to_wire(RuleSet.build("scopone", re_bello=True, napola=True, ponino=True, max_two=True))
     info = TableInfo(
         id="t" * 16, rules=rules, description="d" * 200, seats=["n" * 24] * 6, state=TableState.PLAYING,
         spectators=999,

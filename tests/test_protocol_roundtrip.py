@@ -5,6 +5,8 @@ from __future__ import annotations
 import msgpack
 import pytest
 
+from scopa.protocol.convert import rules_from_wire, rules_to_wire
+
 from scopa.engine.rules import RuleSet
 from scopa.protocol import (
     BODY_TYPES,
@@ -61,13 +63,13 @@ def test_wire_shape_is_a_plain_map() -> None:
     }
 
 
-def test_rules_travel_as_the_engine_ruleset() -> None:
+def test_rules_travel_as_the_wire_rules_and_convert_back() -> None:
     rules = RuleSet.build("cirulla", players=4)
-    cmd = make_command(CreateTable(rules=rules), seq=1, sender="player:a", recipient="lobby")
+    cmd = make_command(CreateTable(rules=rules_to_wire(rules)), seq=1, sender="player:a", recipient="lobby")
     back = decode(encode(cmd))
-    assert isinstance(back.body, CreateTable)
-    assert back.body.rules == rules
-    assert back.body.rules.has_teams
+    assert isinstance(back.body, CreateTable) and back.body.rules is not None
+    assert rules_from_wire(back.body.rules) == rules
+    assert rules_from_wire(back.body.rules).has_teams
 
 
 def test_make_command_rejects_bad_envelope_values() -> None:
@@ -85,7 +87,7 @@ def test_bodies_reject_bad_values_at_construction() -> None:
     with pytest.raises(ValueError):
         Hello(name="x" * 25)
     with pytest.raises(ValueError):
-        CreateTable(rules=RuleSet.build("scopa"), preset="scopa")  # type: ignore[arg-type]
+        CreateTable(rules=rules_to_wire(RuleSet.build("scopa")), preset="scopa")  # type: ignore[arg-type]
 
 
 def test_mismatched_name_is_refused_on_encode() -> None:

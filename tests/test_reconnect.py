@@ -13,6 +13,7 @@ from scopa.engine import Deal, replay
 from scopa.protocol import commands as wire
 from scopa.protocol.codec import encode
 from scopa.protocol.convert import action_to_wire, card_str, card_strs, legal_from_wire, view_from_wire
+from scopa.protocol.convert import rules_from_wire
 from scopa.server import NetworkEngine
 from scopa.server.clock import FakeClock
 
@@ -85,7 +86,7 @@ def _played(*clients: WireClient) -> list[wire.Played]:
 
 async def test_killed_mid_frame_comes_back_and_the_play_is_made_once(server: NetworkEngine) -> None:
     a = await _solo(server, "ada")
-    rules = (await a.recv_until("game_start")).body.rules
+    rules = rules_from_wire((await a.recv_until("game_start")).body.rules)
     turn = await a.recv_until("your_turn")
     play = await _answer(a, turn, rules)
     frame = encode(a.proto.command(play, recipient=f"table:{a.table}", re=turn.seq))
@@ -113,7 +114,7 @@ async def test_killed_mid_frame_comes_back_and_the_play_is_made_once(server: Net
 
 async def test_killed_after_a_play_before_its_ack_the_resent_play_is_refused(server: NetworkEngine) -> None:
     a = await _solo(server, "bea")
-    rules = (await a.recv_until("game_start")).body.rules
+    rules = rules_from_wire((await a.recv_until("game_start")).body.rules)
     turn = await a.recv_until("your_turn")
     seen_before_play = a.last_event
     play = await _answer(a, turn, rules)
@@ -144,7 +145,7 @@ async def test_killed_after_a_play_before_its_ack_the_resent_play_is_refused(ser
 
 async def test_killed_between_turns_gets_what_it_missed(server: NetworkEngine) -> None:
     a = await _solo(server, "cleo")
-    rules = (await a.recv_until("game_start")).body.rules
+    rules = rules_from_wire((await a.recv_until("game_start")).body.rules)
     for _ in range(3):  # a few turns, then die right after a play is acknowledged
         turn = await a.recv_until("your_turn")
         a.send(await _answer(a, turn, rules), recipient=f"table:{a.table}", re=turn.seq)
@@ -174,7 +175,7 @@ async def test_killed_between_turns_gets_what_it_missed(server: NetworkEngine) -
 
 async def test_a_log_that_no_longer_covers_it_gives_a_snapshot(server: NetworkEngine) -> None:
     a = await _solo(server, "dora")
-    rules = (await a.recv_until("game_start")).body.rules
+    rules = rules_from_wire((await a.recv_until("game_start")).body.rules)
     turn = await a.recv_until("your_turn")
     server.tables[a.table].log_limit = 1  # type: ignore[index]
     a.send(await _answer(a, turn, rules), recipient=f"table:{a.table}", re=turn.seq)
@@ -230,7 +231,7 @@ async def test_the_token_is_kept_only_as_a_digest_and_never_logged(
 
 async def test_a_resume_while_the_old_connection_lingers_takes_the_seat(server: NetworkEngine) -> None:
     a = await _solo(server, "fay")
-    rules = (await a.recv_until("game_start")).body.rules
+    rules = rules_from_wire((await a.recv_until("game_start")).body.rules)
     turn = await a.recv_until("your_turn")
     b = await WireClient.connect(server.port)  # the old connection is still open
     b.table, b.seat = a.table, a.seat
@@ -295,7 +296,7 @@ async def test_grace_expiry_without_bot_takeover_abandons_and_records(server: Ne
 
 async def test_coming_back_in_time_cancels_the_grace_period(server: NetworkEngine, clock: FakeClock) -> None:
     a = await _solo(server, "ivo", bot_takeover=False)
-    rules = (await a.recv_until("game_start")).body.rules
+    rules = rules_from_wire((await a.recv_until("game_start")).body.rules)
     await a.recv_until("your_turn")
     s = await _watcher(server, a.table)  # type: ignore[arg-type]
     a.abort()

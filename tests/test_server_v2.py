@@ -20,6 +20,7 @@ from scopa.client.notices import SeatCameBack, SeatTakenByBot, SeatWentAway
 from scopa.client.render import DeckStyle, event_line
 from scopa.client.session import ClientSession
 from scopa.protocol import ROUTES, commands as wire, encode, make_command, route_allowed
+from scopa.protocol.convert import rules_to_wire
 from scopa.server import NetworkEngine
 from scopa.server.clock import FakeClock
 
@@ -193,7 +194,7 @@ async def _updates_until(c: WireClient, *names: str) -> tuple[list[wire.TableInf
 async def test_table_update_when_a_game_starts_and_ends_coalesced_per_turn(server: NetworkEngine) -> None:
     a = await WireClient.connect(server.port, "pat")
     b = await WireClient.connect(server.port, "quin")
-    a.send(wire.CreateTable(rules=FRAC))
+    a.send(wire.CreateTable(rules=rules_to_wire(FRAC)))
     table = (await a.recv_until("table_created")).body.table.id
     a.table, a.seat = table, (await a.recv_until("joined")).body.seat
     a.send(wire.Ping(nonce=1))
@@ -215,7 +216,7 @@ async def test_lobby_watchers_hear_of_every_table_change(server: NetworkEngine) 
     assert (await w.recv_until("tables")).body.tables == []
     a = await WireClient.connect(server.port, "rosa")
     b = await WireClient.connect(server.port, "sam")
-    a.send(wire.CreateTable(rules=FRAC))
+    a.send(wire.CreateTable(rules=rules_to_wire(FRAC)))
     table = (await a.recv_until("table_created")).body.table.id
     a.table, a.seat = table, (await a.recv_until("joined")).body.seat
     update = await w.recv_until("table_update")
@@ -226,7 +227,7 @@ async def test_lobby_watchers_hear_of_every_table_change(server: NetworkEngine) 
     await asyncio.gather(a.play_game(RandomBot(seed=3)), b.play_game(RandomBot(seed=4)))
     assert (await w.recv_until("table_update")).body.table.state == "finished"
     # A table that closes (its only person leaves before the game) is announced as closed.
-    a.send(wire.CreateTable(fill_with_bots=["random"], rules=RuleSet.build("scopa", players=3)))
+    a.send(wire.CreateTable(fill_with_bots=["random"], rules=rules_to_wire(RuleSet.build("scopa", players=3))))
     other = (await a.recv_until("table_created")).body.table.id
     await a.recv_until("joined")
     update = await w.recv_until("table_update")
@@ -238,7 +239,7 @@ async def test_lobby_watchers_hear_of_every_table_change(server: NetworkEngine) 
     # After unwatch_lobby nothing more comes: a new table is not announced before the pong.
     w.send(wire.UnwatchLobby())
     await w.recv_until("tables")
-    a.send(wire.CreateTable(rules=FRAC))
+    a.send(wire.CreateTable(rules=rules_to_wire(FRAC)))
     await a.recv_until("joined")
     b.send(wire.Ping(nonce=1))
     await b.recv_until("pong")  # the lobby has handled the creation by now
@@ -259,7 +260,7 @@ async def test_seat_away_back_and_replaced_reach_every_seat_spectator_and_the_cl
     await server.start()
     try:
         a = await WireClient.connect(server.port, "tess")
-        a.send(wire.CreateTable(rules=FRAC))
+        a.send(wire.CreateTable(rules=rules_to_wire(FRAC)))
         table = (await a.recv_until("table_created")).body.table.id
         a.table, a.seat = table, (await a.recv_until("joined")).body.seat
         b = await ClientSession.connect("127.0.0.1", server.port, "ugo")
@@ -297,7 +298,7 @@ async def test_seat_away_back_and_replaced_reach_every_seat_spectator_and_the_cl
 
 async def test_spectators_get_table_chat_but_only_seats_send_it(server: NetworkEngine) -> None:
     a = await WireClient.connect(server.port, "wim")
-    a.send(wire.CreateTable(rules=RuleSet.build("scopa", players=3), fill_with_bots=["greedy"]))
+    a.send(wire.CreateTable(rules=rules_to_wire(RuleSet.build("scopa", players=3)), fill_with_bots=["greedy"]))
     table = (await a.recv_until("table_created")).body.table.id
     await a.recv_until("joined")
     s = await WireClient.connect(server.port, "xia")
@@ -356,7 +357,7 @@ async def test_a_recorded_session_follows_the_routes_table(server: NetworkEngine
     w.send(wire.WatchLobby())
     a = await WireClient.connect(server.port, "ann")
     b = await WireClient.connect(server.port, "ben")
-    a.send(wire.CreateTable(rules=FRAC))
+    a.send(wire.CreateTable(rules=rules_to_wire(FRAC)))
     table = (await a.recv_until("table_created")).body.table.id
     a.table, a.seat = table, (await a.recv_until("joined")).body.seat
     s = await WireClient.connect(server.port, "spy")
@@ -460,7 +461,7 @@ async def test_only_real_answers_skip_the_rate_limit() -> None:
     await engine.start()
     try:
         c = await WireClient.connect(engine.port, "pia")  # token 1
-        c.send(wire.CreateTable(rules=FRAC, fill_with_bots=["greedy"]))  # token 2
+        c.send(wire.CreateTable(rules=rules_to_wire(FRAC), fill_with_bots=["greedy"]))  # token 2
         c.table = (await c.recv_until("table_created")).body.table.id
         turn = await c.recv_until("your_turn")
         c.send(wire.Ping(nonce=1))  # token 3: empty now

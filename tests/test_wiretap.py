@@ -33,6 +33,7 @@ from scopa.engine.cards import cards_in
 from scopa.protocol import Connection, ConnectionRole, decode
 from scopa.protocol import commands as wire
 from scopa.protocol.convert import action_to_wire, legal_from_wire, view_from_wire
+from scopa.protocol.convert import rules_from_wire
 from scopa.server import NetworkEngine
 from scopa.server.session import ClientSession
 
@@ -163,7 +164,7 @@ async def play_noisy(client: WireClient, player: Any, rng: random.Random, noise:
         cmd = await client.recv()
         body = cmd.body
         if isinstance(body, wire.GameStart):
-            rules = body.rules
+            rules = rules_from_wire(body.rules)
         elif isinstance(body, wire.Deal):
             hand = set(body.hand)
         elif isinstance(body, wire.Error) and cmd.re == answer_seq:
@@ -224,7 +225,7 @@ async def _run_table(port: int, index: int, players: int, remote: int, bots: int
             return end
         # This seat's connection dies mid-game; a new one resumes with the token.
         assert await play_noisy(c, player, rng, noise, drop_after=3) is None
-        rules = next(x.body.rules for x in c.inbox if isinstance(x.body, wire.GameStart))
+        rules = rules_from_wire(next(x.body.rules for x in c.inbox if isinstance(x.body, wire.GameStart)))
         back = await WireClient.connect(port)
         back.table, back.seat = c.table, c.seat
         assert (await back.resume(c.token, c.last_event, name=f"t{index}p{i}")).name == "welcome"  # type: ignore[arg-type]

@@ -11,6 +11,7 @@ from scopa.engine.player import Player
 from scopa.protocol import Command, Connection, ConnectionRole, encode, make_command
 from scopa.protocol import commands as wire
 from scopa.protocol.convert import action_to_wire, legal_from_wire, view_from_wire
+from scopa.protocol.convert import rules_from_wire
 
 TIMEOUT = 30.0  # a safety net only: every wait normally ends on a message
 
@@ -117,7 +118,7 @@ class WireClient:
             cmd = await self.recv()
             body = cmd.body
             if isinstance(body, wire.GameStart):
-                rules = body.rules
+                rules = rules_from_wire(body.rules)
             if cmd.recipient.endswith("/all") and isinstance(body, wire.TableEvent):
                 public.append(cmd)
             if isinstance(body, wire.YourTurn):
