@@ -172,7 +172,11 @@ class ClientSession:
         session.host, session.port, session.client = host, port, client
         session._start_tasks()
         try:
-            await session._hello(name, client, attempts)
+            try:
+                await session._hello(name, client, attempts)
+            except ConnectionLost:  # lost during the hello: the server is there, try again
+                session.name = name
+                await session._reconnect_or_raise()
         except BaseException:
             await session.close()
             raise
