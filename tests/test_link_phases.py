@@ -14,7 +14,6 @@ import pytest
 from rich.console import Console
 
 from scopa.bots import GreedyBot
-from scopa.client import botrunner
 from scopa.client.liveness import LinkEvent, LinkStatus
 from scopa.client.lobby_ui import Lobby
 from scopa.client.session import ClientSession
@@ -26,7 +25,7 @@ from scopa.server.storage import MemoryStorage
 
 from faultproxy import FaultProxy, Faults
 from procs import ROOT, SAFETY, SCOPA
-from test_faults import check_against_journal, journal_of_memory, run_bot
+from test_faults import check_against_journal, journal_of_memory, quick_lobby_polls, run_bot  # noqa: F401
 from wire_client import WireClient
 
 # (server command, how many of them pass first): one phase of a bot's life each.
@@ -44,15 +43,10 @@ PHASES = {
 }
 
 
-@pytest.fixture(autouse=True)
-def quick_lobby_polls(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A bot waiting at its table looks at the lobby every 0.05 s instead of every 1 s."""
-    monkeypatch.setattr(botrunner, "LOBBY_POLL_SECONDS", 0.05)
-
-
 @pytest.mark.parametrize("phase", list(PHASES))
 async def test_bots_get_back_in_every_phase(phase: str) -> None:
     command, skip = PHASES[phase]
+    games = 2 if phase == "second game" else 1
     storage = MemoryStorage()
     engine = NetworkEngine("127.0.0.1", 0, seed=31, storage=storage)
     await engine.start()
@@ -60,12 +54,12 @@ async def test_bots_get_back_in_every_phase(phase: str) -> None:
     try:
         async with FaultProxy(engine.port, Faults(latency=0.001)) as proxy, asyncio.timeout(SAFETY):
             proxy.reset_before(command, skip)
-            a, b = await asyncio.gather(run_bot(proxy.port, "ann", 1, 2, events),
-                                        run_bot(proxy.port, "bea", 2, 2, events))
+            a, b = await asyncio.gather(run_bot(proxy.port, "ann", 1, games, events),
+                                        run_bot(proxy.port, "bea", 2, games, events))
     finally:
         await engine.stop()
     assert proxy.fired.is_set() and proxy.stats.rule_resets == 1  # the fault did happen
-    check_against_journal(journal_of_memory(storage), [*a, *b], 4)
+    check_against_journal(journal_of_memory(storage), [*a, *b], 2 * games)
 
 
 async def test_scopa_bot_processes_get_back_and_print_the_journal_result() -> None:
@@ -284,3 +278,30 @@ async def test_a_chosen_token_in_use_is_refused() -> None:
             await x.close()
     finally:
         await engine.stop()
+
+
+@pytest.mark.parametrize("command", ["table_created", "game_end", "left"])
+async def test_scopa_play_lobby_gets_back_when_creating_and_at_the_end(command: str) -> None:
+    """`scopa play`'s lobby (a bot at its prompts): the connection dies as the table is
+    made, as the game ends or just after; the person sees it, and the result shown is
+    the journal's."""
+    storage = MemoryStorage()
+    engine = NetworkEngine("127.0.0.1", 0, seed=21, storage=storage)
+    await engine.start()
+    try:
+        async with FaultProxy(engine.port, Faults(latency=0.001)) as proxy, asyncio.timeout(SAFETY):
+            s = await ClientSession.connect("127.0.0.1", proxy.port, "pat")
+            s.first_backoff = 0.01
+            proxy.reset_before(command)
+            answers = iter(["c", "", "", "", "", "", "greedy", "q"])
+            out = io.StringIO()
+            lobby = Lobby(s, Console(file=out, width=120), GreedyBot, input_fn=lambda prompt: next(answers))
+            await lobby.run()
+            await s.close()
+    finally:
+        await engine.stop()
+    text = out.getvalue()
+    assert proxy.fired.is_set() and "Connection lost" in text and "Reconnected as" in text
+    [game] = [j for j in journal_of_memory(storage) if j.status == "finished"]
+    assert game.reason == "target" and game.winner is not None
+    assert ("You won!" in text) == (game.winner == 0) and ("You lost." in text) == (game.winner == 1)
