@@ -22,6 +22,7 @@ import itertools
 import logging
 import random
 import socket
+import time
 
 from scopa.bots import STRATEGIES
 from scopa.engine import EndReason, RuleSet, RuleSetError
@@ -141,6 +142,13 @@ class NetworkEngine:
                 continue
             self.tables[table.id] = table
             log.info("table %s: restored at action %s", table.id, len(stored.actions))
+        now = time.time()
+        for done in self.storage.load_finished_since(now - self.grace)[-MAX_FINISHED_TABLES:]:
+            if done.table.id in self.tables:
+                continue
+            expires_in = done.result.finished_at + self.grace - now
+            self.tables[done.table.id] = Table.finished_from_storage(done, expires_in, grace=self.grace,
+                                                                     clock=self.clock)
 
     def results(self, limit: int = 100) -> list[TableResult]:
         """Finished games kept by the storage, newest first (none without storage)."""
@@ -568,6 +576,7 @@ class NetworkEngine:
         finished = [t for t in self.tables.values() if t.state is wire.TableState.FINISHED]
         for old in finished[:-MAX_FINISHED_TABLES]:
             self.tables.pop(old.id, None)
+            old.cancel_timers()
 
 
 def _address_of(writer: asyncio.StreamWriter) -> str:

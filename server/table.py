@@ -37,7 +37,7 @@ from scopa.protocol.errors import ErrorCode
 from .clock import Clock, SystemClock, start_timer
 from .netplayer import NetworkPlayer
 from .session import ClientSession
-from .storage import Storage, StoredTable
+from .storage import FinishedTable, Storage, StoredTable
 
 log = logging.getLogger("scopa.server")
 
@@ -419,6 +419,26 @@ class Table:
                 table._arm_grace(i)  # the grace period starts again with the new process
         return table
 
+    @classmethod
+    def finished_from_storage(cls, done: FinishedTable, expires_in: float, **options: Any) -> Table:
+        """A game that ended shortly before a restart, kept so that a client which missed
+        its end can still resume: a snapshot, the ``game_end``, then ``left``, until
+        ``expires_in`` seconds from now (``options``: the server's grace, clock)."""
+        stored, result = done.table, done.result
+        table = cls(stored.id, stored.rules, stored.seed, private=stored.private, **options)
+        for i, st in enumerate(stored.seats):
+            if st is not None:
+                bot = make_bot(st.bot, st.name, seed=stored.seed + i) if st.bot else None
+                table.seats[i] = Seat(st.name, None, bot=bot, token_digest=st.token_digest or "",
+                                      strategy=st.bot or "")
+        table.state, table.finish_reason = wire.TableState.FINISHED, "game_over"
+        table._event = table._log_base = _RESTORED_EVENTS  # any event a client saw is older
+        table.end = wire.GameEnd(event=table.next_event(), winner=result.winner, totals=list(result.totals),
+                                 reason=result.reason)
+        table._expiry = start_timer(table.clock, max(expires_in, 0.0), table._expire_tokens,
+                                    name=f"expiry-{table.id}")
+        return table
+
     def _journal(self, action: Action) -> None:
         """GameMaster.journal: make the action durable before anyone is told of it."""
         assert self.master is not None and self.storage is not None
@@ -510,6 +530,11 @@ class Table:
             forced, self.forced_reason = self.forced_reason or ("refused" if event.forced else None), None
         self.emit(event_to_wire(event, self.next_event(), seats=self.seat_infos(),
                                 stock=len(self.master.state.stock) if self.master else 0, forced=forced))
+
+
+_RESTORED_EVENTS = 1 << 40
+"""Where a finished game restored after a restart numbers its events: above any event its
+clients saw, so what they missed is always sent as a snapshot and the game_end."""
 
 
 def token_digest(token: str) -> str:

@@ -9,17 +9,20 @@ import asyncio
 import io
 import os
 import re
+from pathlib import Path
 
 import pytest
 from rich.console import Console
 
 from scopa.bots import GreedyBot
-from scopa.client.liveness import LinkEvent, LinkStatus
+from scopa.client.liveness import DEAD_AFTER, PING_AFTER, LinkEvent, LinkStatus
 from scopa.client.lobby_ui import Lobby
 from scopa.client.session import ClientSession
+from scopa.protocol import Command
 from scopa.protocol import commands as wire
+from scopa.protocol.convert import action_to_wire, legal_from_wire, view_from_wire
 from scopa.protocol.errors import ErrorCode
-from scopa.server import Limits, NetworkEngine
+from scopa.server import Limits, NetworkEngine, Table
 from scopa.server.clock import FakeClock
 from scopa.server.storage import MemoryStorage
 
@@ -146,9 +149,7 @@ def test_the_default_intervals_notice_a_dead_link_within_15_seconds() -> None:
     limits = Limits()
     assert limits.ping_interval is not None and limits.ping_timeout is not None
     assert limits.ping_interval + limits.ping_timeout <= 15
-    session = ClientSession.__new__(ClientSession)
-    ClientSession.__init__(session, None, None)  # type: ignore[arg-type]
-    assert 0 < session.ping_after and session.ping_after + session.dead_after <= 15
+    assert 0 < PING_AFTER and PING_AFTER + DEAD_AFTER <= 15  # the client's defaults
 
 
 async def test_the_lobby_says_connection_lost_at_once() -> None:
@@ -187,6 +188,32 @@ async def test_the_lobby_says_connection_lost_at_once() -> None:
 # ---------------------------------------------------------------------- the server's side
 
 
+async def _play_until_the_end_is_near(c: WireClient, table: Table) -> int:
+    """Play (greedy) until the game is over on the server, but stop reading before its
+    ``game_end``; the last event number read."""
+    last = 0
+    while True:
+        cmd = await c.recv()
+        if isinstance(cmd.body, wire.TableEvent):
+            last = max(last, cmd.body.event)
+        if isinstance(cmd.body, wire.YourTurn):
+            action = await GreedyBot().choose(view_from_wire(cmd.body.view, table.rules), legal_from_wire(cmd.body))
+            c.send(action_to_wire(action).model_copy(update={"turn": cmd.body.event}),
+                   recipient=f"table:{c.table}", re=cmd.seq)
+        if isinstance(cmd.body, wire.RoundEnd) and table.state is wire.TableState.FINISHED:
+            return last
+
+
+async def _resumed_names(engine: NetworkEngine, token: str, last: int) -> list[Command]:
+    back = await WireClient.connect(engine.port)
+    assert isinstance((await back.resume(token, last)).body, wire.Welcome)
+    got: list[Command] = []
+    while not got or got[-1].name != "left":
+        got.append(await back.recv())
+    await back.close()
+    return got
+
+
 async def test_a_seat_that_resumes_after_the_end_gets_the_result_then_left() -> None:
     clock = FakeClock()
     engine = NetworkEngine("127.0.0.1", 0, seed=4242, grace=60.0, clock=clock)
@@ -197,37 +224,47 @@ async def test_a_seat_that_resumes_after_the_end_gets_the_result_then_left() -> 
         token = c.token
         assert token is not None
         table = engine.tables[c.table]  # type: ignore[index]
-        seen = 0
-        while True:  # play until the last round_end; then drop before the game_end arrives
-            cmd = await c.recv()
-            if isinstance(cmd.body, wire.TableEvent) and cmd.body.event:
-                seen = max(seen, cmd.body.event)
-            if isinstance(cmd.body, wire.YourTurn):
-                from scopa.protocol.convert import action_to_wire, legal_from_wire, view_from_wire
-
-                action = await GreedyBot().choose(view_from_wire(cmd.body.view, table.rules), legal_from_wire(cmd.body))
-                c.send(action_to_wire(action).model_copy(update={"turn": cmd.body.event}),
-                       recipient=f"table:{c.table}", re=cmd.seq)
-            if isinstance(cmd.body, wire.RoundEnd) and table.state is wire.TableState.FINISHED:
-                break
-        last = cmd.body.event
+        last = await _play_until_the_end_is_near(c, table)
         c.abort()
-        back = await WireClient.connect(engine.port)
-        assert isinstance((await back.resume(token, last)).body, wire.Welcome)
-        names = []
-        while not names or names[-1] != "left":
-            names.append((await back.recv()).name)
-        assert names[0] == "joined" and names[-2:] == ["game_end", "left"]
-        assert table.end is not None
+        got = await _resumed_names(engine, token, last)
+        assert [x.name for x in got][0] == "joined" and [x.name for x in got][-2:] == ["game_end", "left"]
+        assert table.end is not None and got[-2].body == table.end
         # After the grace period the finished table's tokens are void.
         clock.advance(60.0)
         later = await WireClient.connect(engine.port)
         refused = await later.resume(token, last)
         assert isinstance(refused.body, wire.Error) and refused.body.code is ErrorCode.BAD_TOKEN
-        for x in (back, later):
-            await x.close()
+        await later.close()
     finally:
         await engine.stop()
+
+
+async def test_a_seat_that_missed_the_end_learns_it_after_a_server_restart(tmp_path: Path) -> None:
+    db = str(tmp_path / "scopa.db")
+    engine = NetworkEngine("127.0.0.1", 0, seed=17, db=db)
+    await engine.start()
+    try:
+        c = await WireClient.connect(engine.port, "rex")
+        await c.create(bots=["random"])
+        token = c.token
+        assert token is not None
+        table = engine.tables[c.table]  # type: ignore[index]
+        last = await _play_until_the_end_is_near(c, table)
+        c.abort()
+    finally:
+        await engine.stop()
+    again = NetworkEngine("127.0.0.1", 0, seed=18, db=db)
+    await again.start()
+    try:
+        got = await _resumed_names(again, token, last)
+        names = [x.name for x in got]
+        assert names == ["joined", "snapshot", "game_end", "left"]
+        [result] = [r for r in again.results() if r.id == c.table]
+        end = got[2].body
+        assert isinstance(end, wire.GameEnd)
+        assert (end.winner, tuple(end.totals), end.reason) == (result.winner, result.totals, result.reason)
+    finally:
+        await again.stop()
 
 
 async def test_a_waiting_seat_resumes_and_its_game_starts_while_it_is_away() -> None:
