@@ -160,16 +160,19 @@ class ClientSession:
     @classmethod
     async def connect(
         cls, host: str, port: int, name: str, *, client: str = CLIENT_SOFTWARE, attempts: int = 20,
-        clock: Clock | None = None,
+        clock: Clock | None = None, listener: LinkListener | None = None,
     ) -> ClientSession:
         """Open a connection and say hello as ``name`` (``name2``, ``name3``… if taken).
-        ``clock``: what the liveness check waits on (tests pass a fake one)."""
+        ``clock``: what the liveness check waits on (tests pass a fake one); ``listener``:
+        added with :meth:`add_listener` before the first byte is sent."""
         try:
             reader, writer = await asyncio.open_connection(host, port)
         except OSError as exc:
             raise ConnectionLost(f"cannot connect to {host}:{port}: {exc.strerror or exc}") from None
         session = cls(reader, writer, clock)
         session.host, session.port, session.client = host, port, client
+        if listener is not None:
+            session.add_listener(listener)
         session._start_tasks()
         try:
             try:
