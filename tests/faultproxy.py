@@ -221,6 +221,8 @@ class FaultProxy:
                 data = await reader.read(65536)
                 if not data:
                     break
+                if link.cut:
+                    return  # the other direction ran out of budget: the reset is on its way
                 if link.silent:
                     self.stats.held += len(data)
                     continue
