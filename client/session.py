@@ -45,6 +45,7 @@ from scopa.protocol import (
     CreateTable,
     Error,
     ErrorCode,
+    GameStart,
     Hello,
     JoinTable,
     Joined,
@@ -60,6 +61,7 @@ from scopa.protocol import (
     TableEvent,
     TableInfo,
     Tables,
+    TableState,
     UnwatchTable,
     WatchTable,
     Welcome,
@@ -348,16 +350,21 @@ class ClientSession:
         self.last_event = 0
 
     async def _table_info_after_resume(self) -> TableInfo:
-        """The table we are back at after a create whose answer was lost."""
-        snap = await self._peek(lambda c: isinstance(c.body, Snapshot) and c.body.table.id == self.table_id, 0)
-        if snap is not None:
-            self._backlog.remove(snap)
-            assert isinstance(snap.body, Snapshot)
-            return snap.body.table
-        listed = next((t for t in await self.list_tables() if t.id == self.table_id), None)
-        if listed is not None:
-            return listed
-        raise SessionError(f"back at table {self.table_id}, which is no longer listed")
+        """The table we are back at after a create whose answer was lost: from the
+        snapshot the server sends after ``joined`` (the table still waiting), or from
+        the ``game_start`` among the missed events (its game began meanwhile)."""
+        mine = f"table:{self.table_id}"
+        found = await self._peek(lambda c: c.sender == mine and isinstance(c.body, (Snapshot, GameStart)))
+        assert found is not None and self.table_id is not None
+        if isinstance(found.body, Snapshot):
+            self._backlog.remove(found)
+            return found.body.table
+        assert isinstance(found.body, GameStart)
+        seats: list[str | None] = [None] * found.body.rules.players
+        for s in found.body.seats:
+            seats[s.seat] = s.name
+        return TableInfo(id=self.table_id, rules=found.body.rules, description=found.body.rules.describe()[:200],
+                         seats=seats, state=TableState.PLAYING)
 
     def _seated(self, joined: Joined) -> None:
         self.table_id, self.seat, self.token = joined.table, joined.seat, joined.token
