@@ -375,7 +375,8 @@ class ClientSession:
         self.joined = None
         self.last_event = 0
         # What a finished table still sent us is of no use at the next one.
-        self._backlog = deque(c for c in self._backlog if not c.sender.startswith("table:"))
+        self._backlog = deque(c for c in self._backlog
+                              if not c.sender.startswith("table:") and not isinstance(c.body, Left))
 
     # ------------------------------------------------------------------ reconnecting
 
@@ -474,8 +475,8 @@ class ClientSession:
             item = self._inbox.get_nowait()
             if isinstance(item, Command):
                 kept.append(item)
-        self._backlog = deque(c for c in kept if c.sender.startswith("table:") and c.re is None
-                              and not isinstance(c.body, YourTurn))
+        self._backlog = deque(c for c in kept if c.re is None and not isinstance(c.body, YourTurn)
+                              and (c.sender.startswith("table:") or isinstance(c.body, Left)))
         try:
             reader, writer = await asyncio.open_connection(self.host, self.port)
         except OSError as exc:
@@ -578,18 +579,18 @@ class ClientSession:
                 await self.resume()
         # After game_end the server sends `left` (game_over): wait for it so that the
         # next lobby call does not race with the table letting us go.
-        left = await self._left_after_the_end()
+        left = await self._left_after_the_end(self.table_id)
         if left is not None:
             self._backlog.remove(left)
         self._unseated()
         reason = left.body.reason if left is not None and isinstance(left.body, Left) else None
         return game.result(reason)
 
-    async def _left_after_the_end(self) -> Command | None:
+    async def _left_after_the_end(self, table: str | None) -> Command | None:
         """The table's ``left`` after its ``game_end`` (a lost connection resumes for it)."""
         while True:
             try:
-                return await self._peek(lambda c: isinstance(c.body, Left), timeout=10.0)
+                return await self._peek(lambda c: isinstance(c.body, Left) and c.body.table == table, timeout=10.0)
             except ConnectionLost:
                 await self._reconnect_or_raise()
                 if self.token is None:
