@@ -156,17 +156,19 @@ class ClientSession:
         self._listeners: list[LinkListener] = []
         self._watchdog: Watchdog | None = None
         self._watchdog_task: asyncio.Task[None] | None = None
+        self._password: str | None = None  # a claimed name's password, for reconnecting
 
     # ------------------------------------------------------------------ connecting
 
     @classmethod
     async def connect(
         cls, host: str, port: int, name: str, *, client: str = CLIENT_SOFTWARE, attempts: int = 20,
-        clock: Clock | None = None, listener: LinkListener | None = None,
+        clock: Clock | None = None, listener: LinkListener | None = None, password: str | None = None,
     ) -> ClientSession:
-        """Open a connection and say hello as ``name`` (``name2``, ``name3``… if taken).
-        ``clock``: what the liveness check waits on (tests pass a fake one); ``listener``:
-        added with :meth:`add_listener` before the first byte is sent."""
+        """Open a connection and say hello as ``name`` (``name2``, ``name3``… if taken;
+        with the ``password`` of a claimed name, only ``name`` itself).  ``clock``: what
+        the liveness check waits on (tests pass a fake one); ``listener``: added with
+        :meth:`add_listener` before the first byte is sent."""
         try:
             reader, writer = await asyncio.open_connection(host, port)
         except OSError as exc:
@@ -177,8 +179,9 @@ class ClientSession:
             session.add_listener(listener)
         session._start_tasks()
         try:
+            session._password = password
             try:
-                await session._hello(name, client, attempts)
+                await session._hello(name, client, 1 if password else attempts, password)
             except ConnectionLost:  # lost during the hello: the server is there, try again
                 session.name = name
                 await session._reconnect_or_raise()
@@ -187,9 +190,9 @@ class ClientSession:
             raise
         return session
 
-    async def _hello(self, name: str, client: str, attempts: int) -> None:
+    async def _hello(self, name: str, client: str, attempts: int, password: str | None = None) -> None:
         for _, candidate in zip(range(attempts), name_variants(name)):
-            seq = self._send(Hello(name=candidate, client=client), str(LOBBY))
+            seq = self._send(Hello(name=candidate, client=client, password=password), str(LOBBY))
             reply = await self._reply_to(seq)
             if isinstance(reply.body, Welcome):
                 self.name, self.party = candidate, reply.body.you
@@ -408,7 +411,7 @@ class ClientSession:
                 self._unseated()  # never seated, left already, or the seat's time is up
         # The server may not have noticed the old connection yet: then our name is still
         # taken for a moment, and a variant of it serves.
-        await self._hello(self.name or "player", self.client, attempts=5)
+        await self._hello(self.name or "player", self.client, attempts=5, password=self._password)
 
     async def _reconnect_or_raise(self) -> None:
         """Reconnect after a lost connection, or re-raise it when reconnecting is off."""
