@@ -411,7 +411,15 @@ class ClientSession:
                 self._unseated()  # never seated, left already, or the seat's time is up
         # The server may not have noticed the old connection yet: then our name is still
         # taken for a moment, and a variant of it serves.
-        await self._hello(self.name or "player", self.client, attempts=5, password=self._password)
+        if self._password is None:
+            await self._hello(self.name or "player", self.client, attempts=5)
+            return
+        try:  # a claimed name is ours alone: wait until the server lets the old connection go
+            await self._hello(self.name or "player", self.client, attempts=1, password=self._password)
+        except ServerRefused as exc:
+            if exc.code is not ErrorCode.NAME_TAKEN:
+                raise
+            raise ConnectionLost(f"the name {self.name!r} is still held by the lost connection") from None
 
     async def _reconnect_or_raise(self) -> None:
         """Reconnect after a lost connection, or re-raise it when reconnecting is off."""
