@@ -280,18 +280,23 @@ class ClientSession:
         if self.table_id is not None:  # seated already: the server says so
             return await self._create(body, sit)
         while True:
-            self._pending_seat(token)
-            try:
-                return await self._create(body, sit)
+            if self.table_id is None:
+                self._pending_seat(token)
+                try:
+                    return await self._create(body, sit)
+                except ConnectionLost:
+                    await self._reconnect_or_raise()
+                    if not sit:
+                        raise
+                    if self.table_id is None:
+                        continue  # the table was not made: ask again
+                except ServerRefused:
+                    self._pending_seat(None)
+                    raise
+            try:  # the table was made and we are back at our seat: which table is it?
+                return await self._table_info_after_resume()
             except ConnectionLost:
                 await self._reconnect_or_raise()
-                if not sit:
-                    raise
-                if self.table_id is not None:  # the table was made: we are back at our seat
-                    return await self._table_info_after_resume()
-            except ServerRefused:
-                self._pending_seat(None)
-                raise
 
     async def _create(self, body: CreateTable, sit: bool) -> TableInfo:
         seq = self._send(body, str(LOBBY))

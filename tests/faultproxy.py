@@ -93,7 +93,7 @@ class FaultProxy:
         self._server: asyncio.Server | None = None
         self._links: set[_Link] = set()
         self._handlers: set[asyncio.Task[None]] = set()
-        self._rule: tuple[bytes, int] | None = None  # (msgpack of a command name, how many to let by)
+        self._rules: list[tuple[bytes, int]] = []  # (msgpack of a command name, how many to let by)
         self.fired = asyncio.Event()
         """Set when the :meth:`reset_before` rule has reset its connection."""
 
@@ -137,11 +137,17 @@ class FaultProxy:
 
     def reset_before(self, command: str, skip: int = 0) -> None:
         """Reset whichever connection is about to deliver the server's ``skip``+1-th
-        ``command`` (counting over all connections); it and what follows are not sent."""
+        ``command`` (counting over all connections); it and what follows are not sent.
+        Called again before that happened, the next rule is armed once this one fired
+        (counting from then on)."""
         import msgpack
 
-        self._rule = (msgpack.packb("name") + msgpack.packb(command), skip)
+        self._rules.append((msgpack.packb("name") + msgpack.packb(command), skip))
         self.fired.clear()
+
+    @property
+    def _rule(self) -> tuple[bytes, int] | None:
+        return self._rules[0] if self._rules else None
 
     def _frames_pass(self, link: _Link, data: bytes) -> tuple[bytes, bool]:
         """Under a reset_before rule: the whole frames of ``data`` that may pass, and
@@ -153,12 +159,12 @@ class FaultProxy:
             if len(link.frames) < 4 + size:
                 break
             frame = bytes(link.frames[:4 + size])
-            marker, skip = self._rule
+            marker, skip = self._rules[0]
             if marker in frame:
                 if skip == 0:
-                    self._rule = None
+                    self._rules.pop(0)
                     return bytes(out), True
-                self._rule = (marker, skip - 1)
+                self._rules[0] = (marker, skip - 1)
             del link.frames[:4 + size]
             out += frame
         if self._rule is None:  # no rule any more: the rest goes as it is

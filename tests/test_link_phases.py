@@ -46,9 +46,17 @@ PHASES = {
 }
 
 
-@pytest.mark.parametrize("phase", list(PHASES))
+# Two faults in a row: the second one hits the connection that came back from the first.
+TWICE = {
+    "creating, then what was missed": [("table_created", 0), ("snapshot", 0)],
+    "joining, then the game start": [("joined", 1), ("game_start", 0)],
+    "the end, then the end again": [("game_end", 0), ("game_end", 0)],
+}
+
+
+@pytest.mark.parametrize("phase", list(PHASES) + list(TWICE))
 async def test_bots_get_back_in_every_phase(phase: str) -> None:
-    command, skip = PHASES[phase]
+    rules = TWICE.get(phase) or [PHASES[phase]]
     games = 2 if phase == "second game" else 1
     storage = MemoryStorage()
     engine = NetworkEngine("127.0.0.1", 0, seed=31, storage=storage)
@@ -56,12 +64,13 @@ async def test_bots_get_back_in_every_phase(phase: str) -> None:
     events: list[LinkEvent] = []
     try:
         async with FaultProxy(engine.port, Faults(latency=0.001)) as proxy, asyncio.timeout(SAFETY):
-            proxy.reset_before(command, skip)
+            for command, skip in rules:
+                proxy.reset_before(command, skip)
             a, b = await asyncio.gather(run_bot(proxy.port, "ann", 1, games, events),
                                         run_bot(proxy.port, "bea", 2, games, events))
     finally:
         await engine.stop()
-    assert proxy.fired.is_set() and proxy.stats.rule_resets == 1  # the fault did happen
+    assert proxy.fired.is_set() and proxy.stats.rule_resets == len(rules)  # the faults did happen
     check_against_journal(journal_of_memory(storage), [*a, *b], 2 * games)
 
 
