@@ -14,23 +14,17 @@ from dataclasses import dataclass, field
 from scopa.engine import (
     CardNotInHandError,
     Declare,
-    Declared,
-    EndReason,
     Event,
-    GameEnded,
     GameStarted,
     HandDealt,
     IllegalCaptureError,
     IllegalMoveError,
     NotYourTurnError,
     Play,
-    Played,
     Player,
-    RoundEnded,
-    RoundStarted,
     RuleSet,
 )
-from scopa.protocol import Body, ChatMessage, Command, Deal, ErrorCode, GameStart, Snapshot, YourTurn
+from scopa.protocol import Body, ChatMessage, Command, ErrorCode, HandDeal, GameStart, Snapshot, YourTurn
 from scopa.protocol import Declared as WireDeclared
 from scopa.protocol import Error as WireError
 from scopa.protocol import GameEnd as WireGameEnd
@@ -39,10 +33,10 @@ from scopa.protocol import RoundEnd as WireRoundEnd
 from scopa.protocol import RoundStart as WireRoundStart
 from scopa.protocol.convert import (
     action_to_wire,
+    event_from_wire,
     legal_from_wire,
     parse_card_strs,
     rules_from_wire,
-    score_from_wire,
     view_from_wire,
 )
 
@@ -60,23 +54,6 @@ _MOVE_ERRORS: dict[ErrorCode, type[IllegalMoveError]] = {
     ErrorCode.GAME_NOT_STARTED: IllegalMoveError,
     ErrorCode.BAD_BODY: IllegalMoveError,
 }
-
-
-@dataclass(frozen=True, slots=True)
-class OtherEndReason:
-    """A game end reason this engine does not know (from a newer server); shows like one."""
-
-    value: str
-
-    def __str__(self) -> str:
-        return self.value
-
-
-def end_reason(word: str) -> EndReason | OtherEndReason:
-    try:
-        return EndReason(word)
-    except ValueError:
-        return OtherEndReason(word)
 
 
 @dataclass
@@ -134,8 +111,7 @@ class GameTranslator:
             self.side = next((s.side for s in body.seats if s.seat == self.seat), None)
         elif isinstance(body, WireRoundStart):
             await self._start(body.dealer)
-            await self._public(RoundStarted(body.round, body.dealer, tuple(parse_card_strs(body.table)),
-                                            body.dealer_bonus_scope, tuple(parse_card_strs(body.dealer_bonus_cards))))
+            await self._public(event_from_wire(body, self.seat))
         elif isinstance(body, Snapshot) and body.you is not None:
             # Back after a reconnect the server could not replay: start from where it stands.
             self.rules = rules_from_wire(body.table.rules)
@@ -143,8 +119,8 @@ class GameTranslator:
             self.side = body.you.side
             await self._start(body.you.dealer)
             await self.player.notify(HandDealt(self.seat, tuple(parse_card_strs(body.you.hand)), body.you.stock))
-        elif isinstance(body, Deal):
-            await self.player.notify(HandDealt(self.seat, tuple(parse_card_strs(body.hand)), body.stock))
+        elif isinstance(body, HandDeal):
+            await self.player.notify(event_from_wire(body, self.seat))
         elif isinstance(body, YourTurn):
             return await self._turn(command, body)
         elif isinstance(body, WireError):
@@ -152,21 +128,13 @@ class GameTranslator:
             if error_type is not None:
                 self.rejected += 1
                 await self.player.rejected(error_type(body.message))
-        elif isinstance(body, WirePlayed):
-            await self._public(Played(body.seat, parse_card_strs([body.card])[0], tuple(parse_card_strs(body.captured)),
-                                      body.scopa, tuple(parse_card_strs(body.table))))
-        elif isinstance(body, WireDeclared):
-            declaration = Declare(body.kind, body.wild)
-            await self._public(Declared(body.seat, declaration, tuple(parse_card_strs(body.hand))))
-        elif isinstance(body, WireRoundEnd):
-            await self._public(RoundEnded(body.round, score_from_wire(body), tuple(parse_card_strs(body.leftover)),
-                                          body.leftover_to, tuple(body.totals)))
+        elif isinstance(body, (WirePlayed, WireDeclared, WireRoundEnd)):
+            await self._public(event_from_wire(body, self.seat))
         elif isinstance(body, WireGameEnd):
             await self._start(0)
             self._end = body
             self.over = True
-            reason = end_reason(body.reason)
-            await self._public(GameEnded(body.winner, tuple(body.totals), reason))  # type: ignore[arg-type]
+            await self._public(event_from_wire(body, self.seat))
         elif isinstance(body, ChatMessage):
             self.chat.append((body.author, body.text))
         elif (notice := notice_from_wire(body)) is not None:

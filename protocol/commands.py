@@ -319,7 +319,9 @@ class RoundStart(TableEvent):
     dealer_bonus_scope: Annotated[int, Field(ge=0, le=2)] = 0
 
 
-class Deal(TableEvent):
+class HandDeal(TableEvent):
+    """A seat's hand after a deal (``deal`` on the wire; the engine's ``Deal`` is a shuffled deck)."""
+
     NAME = "deal"
     FLOW = Flow.TO_CLIENT
     cards: Cards
@@ -585,7 +587,7 @@ ARCHIVE_BODY_TYPES: tuple[type[Body], ...] = (
 
 BODY_TYPES: tuple[type[Body], ...] = (
     Hello, Welcome, ListTables, Tables, CreateTable, TableCreated, JoinTable, Joined,
-    LeaveTable, Left, TableUpdate, WatchLobby, UnwatchLobby, GameStart, RoundStart, Deal, YourTurn,
+    LeaveTable, Left, TableUpdate, WatchLobby, UnwatchLobby, GameStart, RoundStart, HandDeal, YourTurn,
     Play, Declare, Played, Declared, RoundEnd, GameEnd, SeatAway, SeatBack, SeatReplaced, Snapshot,
     WatchTable, UnwatchTable, Error, Ping, Pong, Chat, ChatMessage, Bye,
 )  # fmt: skip

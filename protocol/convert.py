@@ -7,16 +7,19 @@ bot or a terminal player written for local games runs unchanged over the network
 
 from __future__ import annotations
 
-from typing import Sequence
+from dataclasses import dataclass
+from typing import Sequence, cast
 
 from scopa.engine import (
     CARDS,
     Card,
     Declare as EngineDeclare,
     Declared,
+    EndReason,
     Event,
     GameEnded,
     GameStarted,
+    HandDealt,
     Phase,
     Play as EnginePlay,
     Played,
@@ -221,3 +224,46 @@ def event_to_wire(
     if isinstance(event, GameEnded):
         return wire.GameEnd(event=number, winner=event.winner, totals=list(event.totals), reason=event.reason.value)
     raise ValueError(f"{type(event).__name__} has no public wire command")
+
+
+@dataclass(frozen=True, slots=True)
+class OtherEndReason:
+    """A game end reason this engine does not know (from a newer server); shows like one."""
+
+    value: str
+
+    def __str__(self) -> str:
+        return self.value
+
+
+def end_reason(word: str) -> EndReason | OtherEndReason:
+    """The engine's reason for a ``game_end``'s word, or the word kept as it came."""
+    try:
+        return EndReason(word)
+    except ValueError:
+        return OtherEndReason(word)
+
+
+def event_from_wire(body: wire.TableEvent, seat: int) -> Event:
+    """A table event as the engine event a local Player is told (``seat``: whose hand a
+    ``deal`` is).  ``ValueError`` for a body that is no engine event: ``game_start`` (the
+    engine's GameStarted names the first dealer, which the wire tells only in the first
+    ``round_start``) and ``your_turn`` (a question, not an event)."""
+    if isinstance(body, wire.RoundStart):
+        return RoundStarted(body.round, body.dealer, tuple(parse_card_strs(body.table)), body.dealer_bonus_scope,
+                            tuple(parse_card_strs(body.dealer_bonus_cards)))
+    if isinstance(body, wire.HandDeal):
+        return HandDealt(seat, tuple(parse_card_strs(body.hand)), body.stock)
+    if isinstance(body, wire.Played):
+        return Played(body.seat, Card.parse(body.card), tuple(parse_card_strs(body.captured)), body.scopa,
+                      tuple(parse_card_strs(body.table)))
+    if isinstance(body, wire.Declared):
+        return Declared(body.seat, EngineDeclare(body.kind, body.wild), tuple(parse_card_strs(body.hand)))
+    if isinstance(body, wire.RoundEnd):
+        return RoundEnded(body.round, score_from_wire(body), tuple(parse_card_strs(body.leftover)), body.leftover_to,
+                          tuple(body.totals))
+    if isinstance(body, wire.GameEnd):
+        # A reason from a newer server stays its word: it reads like an EndReason (value, str).
+        reason = cast(EndReason, end_reason(body.reason))
+        return GameEnded(body.winner, tuple(body.totals), reason)
+    raise ValueError(f"{body.NAME} has no engine event")

@@ -149,11 +149,11 @@ class RoundStartCommand(Command):
     body: wire.RoundStart
 
 
-class DealCommand(Command):
+class HandDealCommand(Command):
     """The ``deal`` command."""
 
     name: Literal["deal"] = "deal"
-    body: wire.Deal
+    body: wire.HandDeal
 
 
 class YourTurnCommand(Command):
@@ -362,7 +362,7 @@ AnyCommand = Annotated[
     UnwatchLobbyCommand,
     GameStartCommand,
     RoundStartCommand,
-    DealCommand,
+    HandDealCommand,
     YourTurnCommand,
     PlayCommand,
     DeclareCommand,
@@ -411,7 +411,7 @@ COMMAND_TYPES: tuple[type[Command], ...] = (
     UnwatchLobbyCommand,
     GameStartCommand,
     RoundStartCommand,
-    DealCommand,
+    HandDealCommand,
     YourTurnCommand,
     PlayCommand,
     DeclareCommand,

@@ -13,7 +13,7 @@ from scopa.engine import EndReason
 from scopa.engine.rules import Preset, RuleSet
 
 from .commands import (
-    Bye, Chat, ChatMessage, CreateTable, Deal, DeclarationKind, Declare,
+    Bye, Chat, ChatMessage, CreateTable, HandDeal, DeclarationKind, Declare,
     Declared, Error, GameEnd, GameStart, Hello, JoinTable, Joined, LeaveTable, Left, LegalMove,
     ListTables, Ping, Play, Played, Pong, PublicView, RoundEnd, RoundPlay, RoundStart, SeatAway, SeatBack,
     SeatInfo, SeatReplaced, SidePile, SideTally, Snapshot, TableCreated, TableInfo, Tables, TableState,
@@ -74,7 +74,7 @@ def example_commands() -> dict[str, Command]:
             7, table, everyone,
         ),
         cmd(RoundStart(event=2, round=1, dealer=1, table=["4s", "3b", "Fd", "2c"], stock=30), 8, table, everyone),
-        cmd(Deal(event=3, cards=["7d", "3c", "Rs"], hand=["7d", "3c", "Rs"], stock=30), 9, table, ada),
+        cmd(HandDeal(event=3, cards=["7d", "3c", "Rs"], hand=["7d", "3c", "Rs"], stock=30), 9, table, ada),
         cmd(
             YourTurn(
                 event=4,

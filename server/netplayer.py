@@ -105,7 +105,7 @@ class NetworkPlayer(Player):
             hand = card_strs(event.hand)
             new = [c for c in hand if c not in self._hand]
             self._hand = set(hand)
-            body = wire.Deal(event=self.table.next_event(), cards=new, hand=hand, stock=event.stock_left)
+            body = wire.HandDeal(event=self.table.next_event(), cards=new, hand=hand, stock=event.stock_left)
             self.table.emit(body, seat=self.seat)
         if self.bot is not None:
             await self.bot.notify(event)

@@ -165,7 +165,7 @@ async def play_noisy(client: WireClient, player: Any, rng: random.Random, noise:
         body = cmd.body
         if isinstance(body, wire.GameStart):
             rules = rules_from_wire(body.rules)
-        elif isinstance(body, wire.Deal):
+        elif isinstance(body, wire.HandDeal):
             hand = set(body.hand)
         elif isinstance(body, wire.Error) and cmd.re == answer_seq:
             retry = True
