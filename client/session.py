@@ -70,7 +70,7 @@ from scopa.protocol import (
     Welcome,
     YourTurn,
 )
-from scopa.protocol.convert import rules_to_wire
+from scopa.protocol.convert import rules_from_wire, rules_to_wire
 
 from .game import GameResult, GameTranslator
 from .liveness import DEAD_AFTER, PING_AFTER, Clock, LinkEvent, LinkListener, LinkStatus, LoopClock, Watchdog
@@ -381,7 +381,8 @@ class ClientSession:
         seats: list[str | None] = [None] * found.body.rules.players
         for s in found.body.seats:
             seats[s.seat] = s.name
-        return TableInfo(id=self.table_id, rules=found.body.rules, description=found.body.rules.describe()[:200],
+        description = rules_from_wire(found.body.rules).describe()[:200]
+        return TableInfo(id=self.table_id, rules=found.body.rules, description=description,
                          seats=seats, state=TableState.PLAYING)
 
     def _seated(self, joined: Joined) -> None:
