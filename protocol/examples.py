@@ -15,7 +15,7 @@ from .commands import (
     TableCreated, TableInfo, Tables, TableState, TableUpdate, UnwatchTable, View, WatchTable, Welcome,
     YourTurn,
 )  # fmt: skip
-from .commands import Body
+from .commands import Admin, AdminOp, AdminReply, Body, ConnectionInfo
 from .envelope import Command, make_command
 from .errors import ErrorCode
 
@@ -106,5 +106,13 @@ def example_commands() -> dict[str, Command]:
         cmd(Chat(text="buona fortuna!"), 10, ada, table),
         cmd(ChatMessage(author=ada, text="buona fortuna!"), 15, table, everyone),
         cmd(Bye(reason="good game"), 11, ada, lobby),
+        cmd(Admin(token="0pErAt0r-t0ken-f1le-s3cret", op=AdminOp.CONNECTIONS), 2, "player:admin-1", lobby),
+        cmd(
+            AdminReply(
+                op=AdminOp.CONNECTIONS, total=1,
+                connections=[ConnectionInfo(id=4, name="ada", peer="127.0.0.1:50122", table="7", queued_bytes=0)],
+            ),
+            2, lobby, "player:admin-1", 2,
+        ),  # fmt: skip
     ]
     return {c.name: c for c in examples}

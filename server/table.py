@@ -38,6 +38,7 @@ from .clock import Clock, SystemClock, start_timer
 from .netplayer import NetworkPlayer
 from .session import ClientSession
 from .storage import Storage, StoredTable
+from .text import bot_name
 
 log = logging.getLogger("scopa.server")
 
@@ -73,6 +74,8 @@ class Table:
     clock: Clock = field(default_factory=SystemClock)
     log_limit: int = 10_000  # events kept for reconnecting clients (older ones: a snapshot)
     spectators: list[ClientSession] = field(default_factory=list)
+    invite_digest: str = ""  # a private table: sha256 hex of its invite code (the code is never kept)
+    update_interval: float = 0.0  # Limits.table_update_interval: spectator changes are coalesced
     end: wire.GameEnd | None = None  # how the game ended (also when abandoned)
     finish_reason: str = ""
     forced_reason: str | None = None  # why the next Played was made by the game master
@@ -80,6 +83,8 @@ class Table:
     _log: deque[tuple[int | None, wire.TableEvent]] = field(default_factory=deque)
     _log_base: int = 0  # the log holds every event numbered above this
     _grace_timers: dict[int, asyncio.Task[None]] = field(default_factory=dict)
+    _update_timer: asyncio.Task[None] | None = None
+    _last_update: float | None = None
 
     def __post_init__(self) -> None:
         self.seats = [None] * self.rules.players
@@ -161,6 +166,19 @@ class Table:
 
     # ------------------------------------------------------------------ away, back, watching
 
+    def new_invite(self) -> str:
+        """Make the table private with a fresh invite code (returned once, kept as a digest)."""
+        code = secrets.token_urlsafe(18)
+        self.private, self.invite_digest = True, token_digest(code)
+        return code
+
+    def admits(self, invite: str | None) -> bool:
+        """Whether a client giving ``invite`` may join or watch (always, if public)."""
+        if not self.private:
+            return True
+        return bool(invite) and bool(self.invite_digest) and hmac.compare_digest(
+            self.invite_digest, token_digest(invite or ""))
+
     def find_token(self, token: str) -> int | None:
         """The seat whose token this is (digests compared in constant time), if any."""
         digest = token_digest(token)
@@ -218,7 +236,10 @@ class Table:
             for s, body in missed:
                 session.send(body, sender=self.party, recipient=self.everyone if s is None else session.party)
         log.info("table %s: seat %s (%s) is back", self.id, i, seat.name)
-        if playing:
+        if self.state is wire.TableState.WAITING:  # the seat is still theirs: no game to leave
+            session.table = self
+            self.announce_seats()
+        elif playing:
             session.table = self
             self.announce_seats()
             if isinstance(player, NetworkPlayer):
@@ -260,6 +281,9 @@ class Table:
         for timer in self._grace_timers.values():
             timer.cancel()
         self._grace_timers.clear()
+        if self._update_timer is not None:
+            self._update_timer.cancel()
+            self._update_timer = None
 
     def arm_turn_timer(self, player: NetworkPlayer) -> asyncio.Task[None] | None:
         if self.turn_timeout is None:
@@ -272,13 +296,32 @@ class Table:
         if session not in self.spectators:
             self.spectators.append(session)
         session.send(self.snapshot(None), sender=self.party, recipient=session.party, re=re)
-        self.announce_seats()
+        self.announce_spectators()
 
     def unwatch(self, session: ClientSession, re: int | None = None, tell: bool = True) -> None:
         if session in self.spectators:
             self.spectators.remove(session)
             if tell:
                 session.send(wire.Left(table=self.id, reason="unwatched"), sender=self.party, re=re)
+            self.announce_spectators()
+
+    def announce_spectators(self) -> None:
+        """Spectators came or went: a ``table_update``, but at most one per
+        ``update_interval`` (the changes of an interval go out as one, at its end)."""
+        if self._update_timer is not None and not self._update_timer.done():
+            return  # one is due already; it will carry this change too
+        now = self.clock.now()
+        wait = 0.0 if self._last_update is None else self._last_update + self.update_interval - now
+        if wait <= 0:
+            self._last_update = now
+            self.announce_seats()
+            return
+        self._update_timer = start_timer(self.clock, wait, self._flush_update, name=f"update-{self.id}")
+
+    def _flush_update(self) -> None:
+        self._update_timer = None
+        self._last_update = self.clock.now()
+        if self.state is not wire.TableState.FINISHED:
             self.announce_seats()
 
     # ------------------------------------------------------------------ seats
@@ -300,7 +343,7 @@ class Table:
     def seat_bot(self, strategy: str) -> int:
         i = self.free_seat()
         assert i is not None
-        name = f"{strategy}-bot-{i}"
+        name = bot_name(strategy, i)
         self.seats[i] = Seat(name, None, bot=make_bot(strategy, name, seed=self.seed + i), strategy=strategy)
         if self.storage is not None:
             self.storage.set_seat(self.id, i, name, bot=strategy)
@@ -366,7 +409,8 @@ class Table:
         for key in ("bot_takeover", "turn_timeout"):  # the table's own options, as created
             if key in stored.options:
                 options[key] = stored.options[key]
-        table = cls(stored.id, stored.rules, stored.seed, private=stored.private, on_finished=on_finished, **options)
+        table = cls(stored.id, stored.rules, stored.seed, private=stored.private, on_finished=on_finished,
+                    invite_digest=str(stored.options.get("invite_digest") or ""), **options)
         for i, st in enumerate(stored.seats):
             assert st is not None
             if st.bot:
