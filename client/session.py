@@ -50,6 +50,7 @@ from scopa.protocol import (
     TableCreated,
     TableEvent,
     TableInfo,
+    TableState,
     Tables,
     UnwatchTable,
     WatchTable,
@@ -199,9 +200,10 @@ class ClientSession:
 
     # ------------------------------------------------------------------ the lobby
 
-    async def list_tables(self) -> list[TableInfo]:
-        """The server's tables (``list_tables`` → ``tables``)."""
-        reply = await self._request(ListTables(), str(LOBBY))
+    async def list_tables(self, state: TableState | None = None) -> list[TableInfo]:
+        """The server's public tables, the first page (``list_tables`` → ``tables``);
+        ``state``: only the tables in that state."""
+        reply = await self._request(ListTables(state=state), str(LOBBY))
         assert isinstance(reply.body, Tables)
         return list(reply.body.tables)
 

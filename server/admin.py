@@ -29,16 +29,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("scopa.server")
 
-DEFAULT_TOKEN_FILE = "default"
-"""``token_file`` meaning :func:`default_token_file` of the server's port."""
-
-
-def default_token_file(port: int) -> Path:
-    """Where a server on ``port`` writes its operator token unless told otherwise (the
-    user's state directory, so ``scopa admin`` on the same machine finds it)."""
-    import platformdirs
-
-    return Path(platformdirs.user_state_dir("scopa")) / f"admin-{port}.token"
 
 
 def write_secret(path: Path, secret: str) -> None:
@@ -64,10 +54,7 @@ class Operator:
     def write_token(self) -> None:
         if self._token_file is None:
             return
-        if self._token_file == DEFAULT_TOKEN_FILE:
-            path = default_token_file(self.engine.port)
-        else:
-            path = Path(self._token_file)
+        path = Path(self._token_file.replace("{port}", str(self.engine.port)))
         try:
             write_secret(path, self.token)
         except OSError as exc:

@@ -55,7 +55,8 @@ are asyncio timeouts on the event loop's own clock.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
 from typing import Callable
 
 
@@ -126,6 +127,27 @@ class Limits:
             raise ValueError("commands_per_second must be positive (or None)")
         if self.refused_window <= 0:
             raise ValueError("refused_window must be positive")
+
+    @classmethod
+    def from_options(cls, options: Mapping[str, str]) -> Limits:
+        """Limits from ``name -> text`` (``scopa serve`` options): a number, or ``none``
+        for no limit; every other field keeps its default.  ``ValueError`` says what is wrong."""
+        kinds = {f.name: f for f in fields(cls) if f.name != "clock"}
+        defaults = cls()
+        chosen: dict[str, object] = {}
+        for name, text in options.items():
+            if name not in kinds:
+                raise ValueError(f"no limit called {name!r}; the limits are: {', '.join(kinds)}")
+            if str(text).strip().lower() == "none":
+                chosen[name] = None
+                continue
+            number = float(text) if isinstance(getattr(defaults, name), float) or "float" in str(kinds[name].type) \
+                else int(text)
+            chosen[name] = number
+        try:
+            return cls(**chosen)  # type: ignore[arg-type]
+        except TypeError as exc:
+            raise ValueError(str(exc)) from None
 
     def rate_limiter(self) -> RateLimiter:
         return RateLimiter(self)

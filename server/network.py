@@ -64,9 +64,9 @@ class NetworkEngine:
         ``turn_timeout``: the turn clock of new tables (a table may ask for a shorter one;
         only a private table may have none; None: no turn clock unless a table asks);
         ``clock``: what those timers wait on (tests pass a ``FakeClock``);
-        ``admin_token_file``: where :meth:`start` writes the operator's token (0600;
-        :data:`~scopa.server.admin.DEFAULT_TOKEN_FILE`: the user's state directory, by
-        port; None: nowhere, and ``scopa admin`` cannot reach this server)."""
+        ``admin_token_file``: where :meth:`start` writes the operator's token (0600; a
+        ``{port}`` in it becomes the port listened on; None: nowhere, and no operator
+        can act on this server)."""
         self.grace = grace
         self.turn_timeout = turn_timeout
         self.clock: Clock = clock if clock is not None else SystemClock()
@@ -681,7 +681,7 @@ async def _refuse(writer: asyncio.StreamWriter, reason: str) -> None:
 
 async def serve(host: str = "127.0.0.1", port: int = DEFAULT_PORT, seed: int | None = None,
                 db: str | None = None, *, limits: Limits | None = None,
-                turn_timeout: float | None = DEFAULT_TURN_TIMEOUT, admin_token_file: str | None = admin.DEFAULT_TOKEN_FILE) -> None:
+                turn_timeout: float | None = DEFAULT_TURN_TIMEOUT, admin_token_file: str | None = None) -> None:
     """Run a server until cancelled (Ctrl-C) or stopped by the operator, then shut down
     cleanly; ``db``: the SQLite journal (games survive restarts) or None (nothing persists)."""
     engine = NetworkEngine(host, port, seed, db=db, limits=limits, turn_timeout=turn_timeout,

@@ -19,18 +19,13 @@ import unicodedata
 from collections.abc import Iterable
 
 _CONTROL_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co"})
-_SPACES = frozenset("\t\n\r\x0b\x0c\x85\u2028\u2029")
+_BREAKS = re.compile("[\t\n\r\x0b\x0c\x85\u2028\u2029]+")
 
 
 def clean_text(text: str) -> str:
-    """``text`` without control characters (line breaks and tabs become one space)."""
-    out = []
-    for ch in text:
-        if ch in _SPACES:
-            out.append(" ")
-        elif unicodedata.category(ch) not in _CONTROL_CATEGORIES:
-            out.append(ch)
-    return "".join(out).strip()
+    """``text`` without control characters (a run of line breaks and tabs becomes one space)."""
+    text = _BREAKS.sub(" ", text)
+    return "".join(ch for ch in text if unicodedata.category(ch) not in _CONTROL_CATEGORIES).strip()
 
 
 def name_key(name: str) -> str:
