@@ -130,7 +130,7 @@ def _serve(args: argparse.Namespace, console: Console) -> int:
     except KeyboardInterrupt:
         pass
     except StorageError as exc:  # e.g. a journal from a newer server: one clear line, no traceback
-        console.print(f"[red]cannot use the journal {db}: {exc}[/red]")
+        console.print(f"[red]cannot use the journal {db}: {exc}[/red]", soft_wrap=True)
         return 1
     except OSError as exc:
         console.print(f"[red]cannot serve on {args.host}:{args.port}: {exc.strerror or exc}[/red]")

@@ -385,8 +385,8 @@ class SQLiteStorage:
     def _migrate(self, version: int) -> None:
         """Bring a journal of an older schema up to this one (inside the opening transaction)."""
         if version > SCHEMA_VERSION:
-            raise JournalTooNew(f"the journal {self.path} was written by a newer version of the server "
-                                f"(format {version}; this server reads up to {SCHEMA_VERSION}): upgrade the server")
+            raise JournalTooNew(f"it was written by a newer version of the server (format {version}; "
+                                f"this server reads up to {SCHEMA_VERSION}): upgrade the server")
         if version < 2:
             columns = {r[1] for r in self._db.execute("PRAGMA table_info(tables)")}
             if "record" not in columns:
