@@ -93,7 +93,7 @@ class Limits:
     table_update_interval: float = 1.0
     """Seconds between two ``table_update``s caused by spectators coming and going
     (changes within an interval are sent as one, at its end)."""
-    socket_send_buffer: int | None = None
+    socket_send_buffer: int | None = 64 * 1024
     """If set, the kernel send buffer (SO_SNDBUF) and the transport's write high-water
     mark of each connection, in bytes: less memory held for a client that reads slowly,
     and a non-reading client reaches ``max_queued_frames`` sooner."""

@@ -21,10 +21,12 @@ from scopa.engine import (
     Event,
     GameMaster,
     HandDealt,
+    IllegalMoveError,
     Played,
     Player,
     RuleSet,
 )
+from scopa.engine import View
 from scopa.engine.view import view as seat_view
 from scopa.protocol import commands as wire
 from scopa.protocol.convert import (
@@ -84,6 +86,7 @@ class Table:
     _log_base: int = 0  # the log holds every event numbered above this
     _grace_timers: dict[int, asyncio.Task[None]] = field(default_factory=dict)
     _update_timer: asyncio.Task[None] | None = None
+    _info: tuple[tuple[Any, ...], wire.TableInfo] | None = None
     _last_update: float | None = None
 
     def __post_init__(self) -> None:
@@ -109,6 +112,15 @@ class Table:
                 for i, s in enumerate(self.seats) if s is not None]
 
     def info(self) -> wire.TableInfo:
+        """The table map of the lobby (kept until something in it changes: a listing
+        page costs its page, not a model per table per call)."""
+        key = (self.state, self.private, self.turn_timeout, len(self.spectators),
+               tuple((s.name, s.away) if s is not None else None for s in self.seats))
+        if self._info is None or self._info[0] != key:
+            self._info = (key, self._make_info())
+        return self._info[1]
+
+    def _make_info(self) -> wire.TableInfo:
         return wire.TableInfo(
             id=self.id,
             rules=self.rules,
@@ -378,7 +390,7 @@ class Table:
         for i, s in enumerate(self.seats):
             assert s is not None
             if s.bot is not None:
-                self.players.append(s.bot)
+                self.players.append(YieldingBot(s.bot))
             else:  # a person; session None: away until they come back with their token
                 self.players.append(NetworkPlayer(self, i, s.session, s.name))
         self.master = GameMaster(self.rules, self.players, self.seed)
@@ -514,6 +526,26 @@ class Table:
             forced, self.forced_reason = self.forced_reason or ("refused" if event.forced else None), None
         self.emit(event_to_wire(event, self.next_event(), seats=self.seat_infos(),
                                 stock=len(self.master.state.stock) if self.master else 0, forced=forced))
+
+
+class YieldingBot(Player):
+    """A built-in bot at a server table.  It lets the event loop run before each of its
+    moves: a bot answers at once, so without this a table of bots would play its whole
+    game in one step of the loop and hold every other client up until it ended."""
+
+    def __init__(self, bot: Player) -> None:
+        self.bot = bot
+        self.name = bot.name
+
+    async def choose(self, view: View, legal: Sequence[Action]) -> Any:
+        await asyncio.sleep(0)
+        return await self.bot.choose(view, legal)  # type: ignore[arg-type]
+
+    async def notify(self, event: Event) -> None:
+        await self.bot.notify(event)
+
+    async def rejected(self, error: IllegalMoveError) -> None:
+        await self.bot.rejected(error)
 
 
 def token_digest(token: str) -> str:

@@ -155,6 +155,7 @@ async def test_a_finished_two_player_game_to_11_takes_at_most_8_kilobytes(tmp_pa
         return os.path.getsize(db) + (os.path.getsize(db + "-wal") if os.path.exists(db + "-wal") else 0)
 
     per_game = (settled_size(path) - settled_size(empty)) / games
+    print(f"journal bytes per finished game: {per_game:.0f}")
     assert per_game <= 8 * 1024, per_game
     # Still all a record needs: rules, seed, every deal and action, the result.
     db = SQLiteStorage(path)
