@@ -137,7 +137,8 @@ class Lobby:
                 self.console.print(f"[yellow]{line!r}: not a lobby command.[/yellow] {MENU}")
 
     async def show(self) -> list[TableInfo]:
-        tables = await self.session.list_tables()
+        # The open tables: those waiting for players, then the games to watch.
+        tables = await self.session.list_tables(TableState.WAITING) + await self.session.list_tables(TableState.PLAYING)
         self.console.print(render_tables(tables))
         self.console.print(MENU)
         return tables

@@ -68,6 +68,11 @@ from scopa.engine import Action, Deal, DeclarationKind, Declare, Play, RuleSet
 SCHEMA_VERSION = 2
 """1: actions as rows only; 2: a finished table's actions compacted into ``tables.record``."""
 
+WAL_CHECKPOINT_PAGES = 64
+"""Pages in the write-ahead log before SQLite copies them into the database file."""
+WAL_SIZE_LIMIT = 256 * 1024
+"""Bytes the write-ahead log file is cut back to after a checkpoint."""
+
 WAITING, PLAYING, FINISHED, CLOSED, DAMAGED = "waiting", "playing", "finished", "closed", "damaged"
 
 
@@ -365,6 +370,10 @@ class SQLiteStorage:
         self._db.execute(f"PRAGMA synchronous={synchronous.upper()}")
         self._db.execute("PRAGMA foreign_keys=ON")
         self._db.execute("PRAGMA busy_timeout=5000")
+        # A short write-ahead log, truncated after each checkpoint: every play is its own
+        # commit (a page in the log), and without these the log grows to some megabytes.
+        self._db.execute(f"PRAGMA wal_autocheckpoint={WAL_CHECKPOINT_PAGES}")
+        self._db.execute(f"PRAGMA journal_size_limit={WAL_SIZE_LIMIT}")
         with self._lock:
             self._db.execute("BEGIN IMMEDIATE")
             try:

@@ -13,7 +13,6 @@ from scopa.engine import Preset, RuleSet
 from scopa.protocol import commands as wire
 from scopa.protocol.errors import ErrorCode
 from scopa.server import Limits, NetworkEngine
-from scopa.server.lobby import build_rules
 from scopa.engine import RuleSetError
 
 from test_hardening import RecordingSession
@@ -32,6 +31,8 @@ PRESETS = st.one_of(st.none(), st.sampled_from(list(Preset)))
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(preset=PRESETS, options=OPTIONS)
 def test_build_rules_raises_only_rule_set_errors(preset: Preset | None, options: dict[str, Any]) -> None:
+    from scopa.server.lobby import build_rules
+
     try:
         rules = build_rules(preset, options)
     except RuleSetError as exc:

@@ -24,7 +24,9 @@ from scopa.server.table import Table
 
 from wire_client import WireClient
 
-UNCAPPED = Limits(max_waiting_tables_per_client=None, max_waiting_tables=None, max_connections_per_address=None,
+def uncapped() -> Limits:
+    """No caps on tables, connections or the command rate (a test makes many tables)."""
+    return Limits(max_waiting_tables_per_client=None, max_waiting_tables=None, max_connections_per_address=None,
                   commands_per_second=None)
 
 
@@ -157,7 +159,7 @@ async def test_a_clients_empty_waiting_tables_close_when_it_leaves(engine: Netwo
 
 
 async def test_the_listing_is_paged_filtered_and_costs_its_page(monkeypatch: pytest.MonkeyPatch) -> None:
-    server = NetworkEngine("127.0.0.1", 0, seed=3, limits=UNCAPPED)
+    server = NetworkEngine("127.0.0.1", 0, seed=3, limits=uncapped())
     await server.start()
     try:
         owner = RecordingSession(1, "owner")
@@ -223,7 +225,7 @@ async def test_the_index_follows_tables_that_start_and_finish(engine: NetworkEng
 
 
 async def test_a_client_that_does_not_read_is_dropped_at_256_kilobytes() -> None:
-    server = NetworkEngine("127.0.0.1", 0, seed=4, limits=UNCAPPED)
+    server = NetworkEngine("127.0.0.1", 0, seed=4, limits=uncapped())
     await server.start()
     try:
         owner = RecordingSession(1, "owner")
