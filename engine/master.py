@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Awaitable, Callable, Sequence
 
 from .actions import Action, Deal, Declare, Play
-from .cards import CARDS, cards_in
+from .cards import CARDS, Card, cards_in
 from .errors import IllegalMoveError
 from .events import (
     DealVoid,
@@ -152,7 +152,7 @@ class GameMaster:
             table = order[s.rules.players * s.rules.hand_size :][: s.rules.table_cards]
             await self._public(DealVoid(s.dealer, tuple(CARDS[c] for c in table)))
             return
-        bonus_cards: tuple = ()
+        bonus_cards: tuple[Card, ...] = ()
         if s.dealer_bonus:
             bonus_cards = tuple(cards_in(s.piles[s.side[s.dealer]]))
         await self._public(

@@ -8,10 +8,11 @@ changes only through :meth:`~GameState.apply` with an action; the list of action
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from enum import StrEnum
 
 from .actions import DECLARATION_POINTS, Action, Deal, DeclarationKind, Declare, Play
-from .captures import CaptureRules, expand, value_counts
+from .captures import CaptureRules, Template, expand, value_counts
 from .cards import (
     BIT,
     CARDS,
@@ -56,6 +57,8 @@ _ACE_MASK = VALUE_MASK[1]
 _SETTE_COPPE_BIT = BIT[SETTE_COPPE]
 _DECK = frozenset(range(40))
 
+_c_legal_plays: Callable[..., list[Play]] | None
+_c_push_plain: Callable[[GameState, tuple[int, int]], bool] | None
 try:  # the optional C accelerator (setup.py); the pure-Python paths give the same results
     from ._speedups import legal_plays as _c_legal_plays
     from ._speedups import push_plain as _c_push_plain
@@ -476,7 +479,7 @@ class GameState:
         self.phase = Phase.DEAL
 
 
-def _expand_plays(hand: int, table: int, by_value: tuple, wild: int) -> list[Play]:
+def _expand_plays(hand: int, table: int, by_value: tuple[tuple[Template, ...], ...], wild: int) -> list[Play]:
     """The plays of ``hand`` from the capture templates of each value (pure Python;
     ``scopa.engine._speedups`` does the same in C when it is built)."""
     new = tuple.__new__
