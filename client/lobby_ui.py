@@ -137,8 +137,9 @@ class Lobby:
                 self.console.print(f"[yellow]{line!r}: not a lobby command.[/yellow] {MENU}")
 
     async def show(self) -> list[TableInfo]:
-        # The open tables: those waiting for players, then the games to watch.
-        tables = await self.session.list_tables(TableState.WAITING) + await self.session.list_tables(TableState.PLAYING)
+        # A page of each: the tables waiting for players, the games to watch, the ones just over.
+        tables = [t for state in (TableState.WAITING, TableState.PLAYING, TableState.FINISHED)
+                  for t in await self.session.list_tables(state)]
         self.console.print(render_tables(tables))
         self.console.print(MENU)
         return tables

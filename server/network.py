@@ -153,7 +153,8 @@ class NetworkEngine:
                 continue
             try:
                 table = Table.from_storage(stored, self.storage, on_finished=self._table_finished,
-                                           grace=self.grace, clock=self.clock, turn_timeout=self.turn_timeout)
+                                           grace=self.grace, clock=self.clock, turn_timeout=self.turn_timeout,
+                                           update_interval=self.limits.table_update_interval)
             except Exception as exc:  # noqa: BLE001 - one bad journal must not keep other games down
                 self._mark_damaged(stored.id, f"its game does not replay: {type(exc).__name__}: {exc}")
                 continue
