@@ -9,9 +9,11 @@ interpreter), so the same attack can be run against another checkout's server.  
 memory is read from ``/proc/<pid>/status``.
 
 One *victim* client (a process of its own) plays 2-player games against a server bot,
-answering every ``your_turn`` 30 ms after it arrives with its first legal move; its latency is the time from writing
-a ``play`` to receiving the ``played`` for it.  After ``--warmup`` seconds alone, these
-attacks run together for ``--seconds`` (every attacker reconnects when dropped):
+answering every ``your_turn`` 30 ms after it arrives with its first legal move; its
+latency is the time from writing a ``play`` to receiving the ``played`` for it (a play
+still unanswered when the run ends counts with the time it has waited).  After
+``--warmup`` seconds alone, these attacks run together for ``--seconds`` (every
+attacker reconnects when dropped):
 
 - malformed: 4 connections sending garbage frames, bad bodies, unknown commands,
   deeply nested and oversized values, over and over;
@@ -158,7 +160,13 @@ async def victim(port: int, seconds: float) -> list[tuple[float, float]]:
         table = None
         seat = None
         while True:
-            msg = await c.recv()
+            try:
+                msg = await asyncio.wait_for(c.recv(), max(0.0, end - time.time()))
+            except TimeoutError:  # the time is up with a move unanswered: it counts, as a lower bound
+                if sent_at is not None:
+                    latencies.append((time.time(), time.perf_counter() - sent_at))
+                c.close()
+                return latencies
             name, body = msg["name"], msg["body"]
             if name == "joined":
                 table, seat = body["table"], body["seat"]
