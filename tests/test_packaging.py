@@ -47,7 +47,8 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     (wheel,) = (tmp / "dist").glob("scopa-*.whl")
     run([sys.executable, "-m", "venv", tmp / "venv"], tmp, "creating a virtual environment")
     bin_dir = tmp / "venv" / "bin"
-    run([bin_dir / "python", "-m", "pip", "install", "--quiet", wheel], tmp, "installing the wheel")
+    extras = "[rl]" if (ROOT / "rl" / "__init__.py").exists() else ""  # scopa.rl needs its extra to import
+    run([bin_dir / "python", "-m", "pip", "install", "--quiet", f"{wheel}{extras}"], tmp, "installing the wheel")
     return wheel, bin_dir
 
 
