@@ -395,3 +395,29 @@ async def test_flapping_spectators_cost_a_seated_player_one_update_per_interval(
         await s.close()
     finally:
         await server.stop()
+
+
+# ------------------------------------------------------------------ every limit documented and settable
+
+
+def test_every_limit_is_in_the_readme_and_settable_from_scopa_serve() -> None:
+    from dataclasses import fields
+    from pathlib import Path
+
+    from scopa.client.admincli import limit_options
+    from scopa.client.cli import build_parser
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    table = readme[readme.index("### Limits"):readme.index("### The operator")]
+    for f in fields(Limits):
+        if f.name != "clock":
+            option = "--" + f.name.replace("_", "-")
+            assert f"`{f.name}`" in table or f"`{option}`" in table, f.name
+    args = build_parser().parse_args(["serve", "--max-bot-tables", "3", "--max-waiting-tables", "none",
+                                      "--limit", "ping_interval=12.5", "--limit", "max_queued_frames=99"])
+    limits = Limits.from_options(limit_options(args))
+    assert (limits.max_bot_tables, limits.max_waiting_tables) == (3, None)
+    assert (limits.ping_interval, limits.max_queued_frames) == (12.5, 99)
+    assert limits.max_bot_tables_per_client == 2  # untouched: the default
+    with pytest.raises(ValueError):
+        Limits.from_options({"max_tables_of_doom": "1"})
