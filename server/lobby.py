@@ -65,6 +65,7 @@ class TableDirectory:
         self._owned: dict[int, set[str]] = {}  # connection -> the tables it created
         self._waiting: set[str] = set()
         self._bot_games: set[str] = set()
+        self._with_away: set[str] = set()  # playing tables with a seat waiting for its client
         self._finished: deque[str] = deque()
 
     # ------------------------------------------------------------------ dict-like
@@ -144,6 +145,10 @@ class TableDirectory:
         state = table.state
         self._waiting.discard(table.id)
         self._bot_games.discard(table.id)
+        if state is wire.TableState.PLAYING and any(s is not None and s.away for s in table.seats):
+            self._with_away.add(table.id)
+        else:
+            self._with_away.discard(table.id)
         if state is wire.TableState.WAITING:
             self._waiting.add(table.id)
         elif state is wire.TableState.PLAYING and bot_only(table):
@@ -166,6 +171,7 @@ class TableDirectory:
         self._unindex(table_id)
         self._waiting.discard(table_id)
         self._bot_games.discard(table_id)
+        self._with_away.discard(table_id)
         owner = self._owner.pop(table_id, None)
         if owner is not None:
             self._owned.get(owner, set()).discard(table_id)
@@ -195,6 +201,10 @@ class TableDirectory:
         tables = [bucket[k] for k in keys]
         more = start + limit < len(bucket)
         return Page(tables, tables[-1].id if more and tables else None, len(bucket))
+
+    def with_away_seats(self) -> list[Table]:
+        """The playing tables where a seat waits for its client to come back."""
+        return [self.tables[t] for t in self._with_away if t in self.tables]
 
     @property
     def waiting_count(self) -> int:

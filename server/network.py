@@ -154,7 +154,8 @@ class NetworkEngine:
             try:
                 table = Table.from_storage(stored, self.storage, on_finished=self._table_finished,
                                            grace=self.grace, clock=self.clock, turn_timeout=self.turn_timeout,
-                                           update_interval=self.limits.table_update_interval)
+                                           update_interval=self.limits.table_update_interval,
+                                           on_seats=self.tables.update)
             except Exception as exc:  # noqa: BLE001 - one bad journal must not keep other games down
                 self._mark_damaged(stored.id, f"its game does not replay: {type(exc).__name__}: {exc}")
                 continue
@@ -419,7 +420,7 @@ class NetworkEngine:
         """Whether ``name`` (in any case) belongs to a seat waiting for its client."""
         key = name_key(name)
         return any(s is not None and s.away and name_key(s.name) == key
-                   for t in self.tables.values() for s in t.seats)
+                   for t in self.tables.with_away_seats() for s in t.seats)
 
     def _resume(self, sess: ClientSession, resume: wire.ResumeRequest, seq: int) -> None:
         """hello with a seat token: the client gets its seat (and its name) back."""
@@ -509,7 +510,7 @@ class NetworkEngine:
         table = Table(str(next(self._table_ids)), rules, self._seeds.randrange(2**63),
                       on_finished=self._table_finished, grace=self.grace, bot_takeover=body.bot_takeover,
                       turn_timeout=turn_timeout, clock=self.clock,
-                      update_interval=self.limits.table_update_interval)
+                      update_interval=self.limits.table_update_interval, on_seats=self.tables.update)
         invite = table.new_invite() if body.private else None
         if self.storage is not None:  # journaled before table_created is sent, seats after it
             options = {"preset": body.preset, "options": body.options, "bot_takeover": table.bot_takeover,

@@ -64,6 +64,7 @@ class Table:
     seed: int
     private: bool = False
     on_finished: Callable[[Table], None] | None = None
+    on_seats: Callable[[Table], None] | None = None  # after who sits (or is away) where changed
     seats: list[Seat | None] = field(default_factory=list)
     state: wire.TableState = wire.TableState.WAITING
     master: GameMaster | None = None
@@ -377,6 +378,8 @@ class Table:
         return all(s is not None for s in self.seats)
 
     def announce_seats(self) -> None:
+        if self.on_seats is not None:
+            self.on_seats(self)
         body = wire.TableUpdate(table=self.info())
         for sess in self.watchers():
             sess.send(body, sender=self.party, recipient=self.everyone)

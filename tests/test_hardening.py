@@ -421,3 +421,19 @@ def test_every_limit_is_in_the_readme_and_settable_from_scopa_serve() -> None:
     assert limits.max_bot_tables_per_client == 2  # untouched: the default
     with pytest.raises(ValueError):
         Limits.from_options({"max_tables_of_doom": "1"})
+
+
+async def test_the_name_of_an_away_seat_stays_taken_in_any_case(engine: NetworkEngine) -> None:
+    a = await WireClient.connect(engine.port, "Ann")
+    table = await a.create(bots=["greedy"])
+    await a.recv_until("game_start")
+    a.abort()
+    await _until(lambda: engine.tables[table].seats[0].away, "the seat away")
+    assert engine.tables.with_away_seats() == [engine.tables[table]]
+    c = await WireClient.connect(engine.port)
+    reply = await c.hello("aNN")
+    assert reply.name == "error" and reply.body.code == "name_taken"
+    assert a.token is not None
+    assert (await c.resume(a.token, a.last_event, "x")).name == "welcome"
+    await _until(lambda: not engine.tables.with_away_seats(), "the seat back")
+    await c.close()
