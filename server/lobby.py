@@ -66,6 +66,8 @@ class TableDirectory:
         self._waiting: set[str] = set()
         self._bot_games: set[str] = set()
         self._with_away: set[str] = set()  # playing tables with a seat waiting for its client
+        self._tokens: dict[str, str] = {}  # seat token digest -> the table holding that seat
+        self._digests: dict[str, set[str]] = {}  # table id -> its seats' token digests
         self._finished: deque[str] = deque()
 
     # ------------------------------------------------------------------ dict-like
@@ -145,6 +147,7 @@ class TableDirectory:
         state = table.state
         self._waiting.discard(table.id)
         self._bot_games.discard(table.id)
+        self._file_tokens(table)
         if state is wire.TableState.PLAYING and any(s is not None and s.away for s in table.seats):
             self._with_away.add(table.id)
         else:
@@ -172,6 +175,9 @@ class TableDirectory:
         self._waiting.discard(table_id)
         self._bot_games.discard(table_id)
         self._with_away.discard(table_id)
+        for digest in self._digests.pop(table_id, set()):
+            if self._tokens.get(digest) == table_id:
+                del self._tokens[digest]
         owner = self._owner.pop(table_id, None)
         if owner is not None:
             self._owned.get(owner, set()).discard(table_id)
@@ -201,6 +207,22 @@ class TableDirectory:
         tables = [bucket[k] for k in keys]
         more = start + limit < len(bucket)
         return Page(tables, tables[-1].id if more and tables else None, len(bucket))
+
+    def _file_tokens(self, table: Table) -> None:
+        now = {s.token_digest for s in table.seats if s is not None and s.token_digest}
+        before = self._digests.get(table.id, set())
+        for digest in before - now:
+            if self._tokens.get(digest) == table.id:
+                del self._tokens[digest]
+        for digest in now:
+            self._tokens[digest] = table.id
+        self._digests[table.id] = now
+
+    def table_of_token(self, digest: str) -> Table | None:
+        """The table with a seat whose token has this digest (one lookup, whatever the
+        number of tables: a client guessing tokens costs next to nothing)."""
+        table_id = self._tokens.get(digest)
+        return self.tables.get(table_id) if table_id is not None else None
 
     def with_away_seats(self) -> list[Table]:
         """The playing tables where a seat waits for its client to come back."""

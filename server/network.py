@@ -37,7 +37,7 @@ from .lobby import TableDirectory, build_rules
 from .session import ClientSession
 from .storage import Storage, TableResult, open_storage
 from .netplayer import NetworkPlayer
-from .table import Table
+from .table import Table, token_digest
 from .text import clean_text, name_key, reserved_name
 
 log = logging.getLogger("scopa.server")
@@ -425,10 +425,11 @@ class NetworkEngine:
     def _resume(self, sess: ClientSession, resume: wire.ResumeRequest, seq: int) -> None:
         """hello with a seat token: the client gets its seat (and its name) back."""
         found = None
-        for table in self.tables.values():
-            index = table.find_token(resume.token)
-            if index is not None:
-                found = (table, index)
+        digest = token_digest(resume.token)
+        table = self.tables.table_of_token(digest)
+        index = table.find_digest(digest) if table is not None else None
+        if table is not None and index is not None:
+            found = (table, index)
         if found is None:
             sess.error(ErrorCode.BAD_TOKEN, "that seat token is not valid (or its game is gone)", re=seq)
             return

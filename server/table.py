@@ -194,7 +194,10 @@ class Table:
 
     def find_token(self, token: str) -> int | None:
         """The seat whose token this is (digests compared in constant time), if any."""
-        digest = token_digest(token)
+        return self.find_digest(token_digest(token))
+
+    def find_digest(self, digest: str) -> int | None:
+        """The seat whose token has this sha256 digest, if any."""
         found = None
         for i, s in enumerate(self.seats):
             if s is not None and s.token_digest and hmac.compare_digest(s.token_digest, digest):

@@ -437,3 +437,33 @@ async def test_the_name_of_an_away_seat_stays_taken_in_any_case(engine: NetworkE
     assert (await c.resume(a.token, a.last_event, "x")).name == "welcome"
     await _until(lambda: not engine.tables.with_away_seats(), "the seat back")
     await c.close()
+
+
+async def test_a_guessed_seat_token_costs_one_lookup_not_a_walk_over_the_tables(monkeypatch: pytest.MonkeyPatch) -> None:
+    server = NetworkEngine("127.0.0.1", 0, seed=6, limits=uncapped())
+    await server.start()
+    try:
+        owner = RecordingSession(1, "owner")
+        for i in range(1000):
+            server._dispatch(owner, wire.CreateTable(options={"players": 3}, sit=False), i, "lobby")  # type: ignore[arg-type]
+        a = await WireClient.connect(server.port, "ann")
+        await a.create()
+        looked = [0]
+        find = Table.find_digest
+
+        def counted(self: Table, digest: str) -> int | None:
+            looked[0] += 1
+            return find(self, digest)
+
+        monkeypatch.setattr(Table, "find_digest", counted)
+        guesser = await WireClient.connect(server.port)
+        for n in range(20):
+            reply = await guesser.resume(f"guessed-token-{n:04d}", 0, "x")
+            assert reply.name == "error" and reply.body.code == "bad_token"
+        assert looked[0] == 0
+        assert a.token is not None
+        assert (await guesser.resume(a.token, a.last_event, "x")).name == "welcome"
+        assert looked[0] == 1
+        await guesser.close()
+    finally:
+        await server.stop()
