@@ -56,6 +56,7 @@ class ErrorCode(StrEnum):
     BAD_RULES = "bad_rules"
     UNKNOWN_BOT = "unknown_bot"
     TOO_MANY_TABLES = "too_many_tables"
+    BAD_PASSWORD = "bad_password"
     # a move (decided by the game master)
     GAME_NOT_STARTED = "game_not_started"
     NOT_YOUR_TURN = "not_your_turn"

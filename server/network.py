@@ -37,6 +37,7 @@ from .lobby import TableDirectory, build_rules
 from .session import ClientSession
 from .storage import Storage, TableResult, open_storage
 from .netplayer import NetworkPlayer
+from .records import Records
 from .table import Table, token_digest
 from .text import clean_text, name_key, reserved_name
 
@@ -55,7 +56,7 @@ class NetworkEngine:
                  db: str | None = None, storage: Storage | None = None, *,
                  limits: Limits | None = None, grace: float = 120.0,
                  turn_timeout: float | None = DEFAULT_TURN_TIMEOUT, clock: Clock | None = None,
-                 admin_token_file: str | None = None) -> None:
+                 admin_token_file: str | None = None, accounts: bool = False) -> None:
         """``db``: an SQLite file journaling every table (unfinished games are restored
         from it by :meth:`start`); or any ``storage``; neither: nothing persists.
 
@@ -66,7 +67,8 @@ class NetworkEngine:
         ``clock``: what those timers wait on (tests pass a ``FakeClock``);
         ``admin_token_file``: where :meth:`start` writes the operator's token (0600; a
         ``{port}`` in it becomes the port listened on; None: nowhere, and no operator
-        can act on this server)."""
+        can act on this server); ``accounts``: names may be claimed with a password
+        (kept in the storage, which is then needed)."""
         self.grace = grace
         self.turn_timeout = turn_timeout
         self.clock: Clock = clock if clock is not None else SystemClock()
@@ -88,6 +90,7 @@ class NetworkEngine:
         self._server: asyncio.Server | None = None
         self._handlers: set[asyncio.Task[None]] = set()
         self._per_address: dict[str, int] = {}  # open connections by remote address
+        self.records = Records(self.storage, self.clock, accounts=accounts)  # finished games, ratings
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -120,6 +123,7 @@ class NetworkEngine:
                 await asyncio.wait_for(sess.wait_closed(), 2)
             except TimeoutError:
                 sess.abort()
+        await self.records.close()
         for task in list(self._handlers):
             task.cancel()
         await asyncio.gather(*self._handlers, return_exceptions=True)
@@ -396,13 +400,17 @@ class NetworkEngine:
                 self.admin.handle(sess, body, seq)
             case wire.UnwatchTable():
                 self._unwatch(sess, body.table, seq)
+            case _ if self.records.handles(body):
+                self.records.dispatch(sess, body, seq)
             case _:
                 sess.error(ErrorCode.UNEXPECTED_COMMAND, f"the server does not accept {body.NAME!r}", re=seq)
 
-    def _hello(self, sess: ClientSession, body: wire.Hello, seq: int) -> None:
+    def _hello(self, sess: ClientSession, body: wire.Hello, seq: int, verified: bool = False) -> None:
         if body.resume is not None:
             self._resume(sess, body.resume, seq)
             return
+        if not verified and self.records.hello_deferred(sess, body, seq, lambda: self._hello(sess, body, seq, True)):
+            return  # a claimed name: its password is checked first
         if name_key(body.name) in self.names or self._away_name(body.name):
             sess.error(ErrorCode.NAME_TAKEN, f"the name {body.name!r} is taken; choose another", re=seq)
             return
@@ -648,6 +656,7 @@ class NetworkEngine:
             other.send(msg, sender=table.party, recipient=table.everyone)
 
     def _table_finished(self, table: Table) -> None:
+        self.records.game_finished(table)
         self.tables.update(table)  # refiled as finished; the oldest finished tables are forgotten
 
 
@@ -683,12 +692,13 @@ async def _refuse(writer: asyncio.StreamWriter, reason: str) -> None:
         writer.transport.abort()
 
 async def serve(host: str = "127.0.0.1", port: int = DEFAULT_PORT, seed: int | None = None,
-                db: str | None = None, *, limits: Limits | None = None,
+                db: str | None = None, accounts: bool = False, *, limits: Limits | None = None,
                 turn_timeout: float | None = DEFAULT_TURN_TIMEOUT, admin_token_file: str | None = None) -> None:
     """Run a server until cancelled (Ctrl-C) or stopped by the operator, then shut down
-    cleanly; ``db``: the SQLite journal (games survive restarts) or None (nothing persists)."""
+    cleanly; ``db``: the SQLite journal (games survive restarts) or None (nothing
+    persists); ``accounts``: names may be claimed with a password (needs ``db``)."""
     engine = NetworkEngine(host, port, seed, db=db, limits=limits, turn_timeout=turn_timeout,
-                           admin_token_file=admin_token_file)
+                           admin_token_file=admin_token_file, accounts=accounts)
     await engine.start()
     try:
         await engine.stopped.wait()
