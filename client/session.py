@@ -129,6 +129,7 @@ class ClientSession:
         self.table_id: str | None = None
         self.seat: int | None = None
         self.token: str | None = None  # the seat token (kept in memory only, to resume)
+        self.invite: str | None = None  # the invite code of the private table created last
         self.last_event = 0  # the highest table event number received
         self.host, self.port, self.client = "", 0, CLIENT_SOFTWARE
         self.reconnect_for = 130.0
@@ -219,10 +220,13 @@ class ClientSession:
         options: Mapping[str, bool | int | str | None] | None = None,
         fill_with_bots: Iterable[str] = (),
         sit: bool = True,
+        private: bool = False,
     ) -> TableInfo:
-        """Open a table (full ``rules``, or ``preset`` + ``options``); seated at once if ``sit``."""
+        """Open a table (full ``rules``, or ``preset`` + ``options``); seated at once if ``sit``.
+        A ``private`` table's invite code (for :meth:`join_table` and :meth:`watch_table`
+        of the people invited) is kept in :attr:`invite`."""
         fields = {"rules": rules, "preset": preset, "options": dict(options or {}),
-                  "fill_with_bots": list(fill_with_bots), "sit": sit}
+                  "fill_with_bots": list(fill_with_bots), "sit": sit, "private": private}
         try:
             body = CreateTable.model_validate(fields, strict=False)
         except ValidationError as exc:
@@ -236,14 +240,15 @@ class ClientSession:
                 raise ServerRefused(reply.body.code, reply.body.message)
             if isinstance(reply.body, TableCreated):
                 created = reply.body.table
+                self.invite = reply.body.invite
             elif isinstance(reply.body, Joined):
                 self._seated(reply.body)
                 joined = True
         return created
 
-    async def join_table(self, table_id: str) -> Joined:
-        """Take the lowest free seat at ``table_id``."""
-        reply = await self._request(JoinTable(table=table_id), str(LOBBY))
+    async def join_table(self, table_id: str, invite: str | None = None) -> Joined:
+        """Take the lowest free seat at ``table_id`` (a private table: with its ``invite``)."""
+        reply = await self._request(JoinTable(table=table_id, invite=invite), str(LOBBY))
         assert isinstance(reply.body, Joined)
         self._seated(reply.body)
         return reply.body
@@ -355,9 +360,10 @@ class ClientSession:
 
     # ------------------------------------------------------------------ watching
 
-    async def watch_table(self, table_id: str) -> Snapshot:
-        """Watch a table: its public snapshot (then public events, see :meth:`watch`)."""
-        reply = await self._request(WatchTable(table=table_id), str(LOBBY))
+    async def watch_table(self, table_id: str, invite: str | None = None) -> Snapshot:
+        """Watch a table: its public snapshot (then public events, see :meth:`watch`); a
+        private table: with its ``invite``."""
+        reply = await self._request(WatchTable(table=table_id, invite=invite), str(LOBBY))
         assert isinstance(reply.body, Snapshot)
         return reply.body
 

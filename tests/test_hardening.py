@@ -467,3 +467,18 @@ async def test_a_guessed_seat_token_costs_one_lookup_not_a_walk_over_the_tables(
         await guesser.close()
     finally:
         await server.stop()
+
+
+async def test_the_client_sdk_creates_joins_and_watches_a_private_table(engine: NetworkEngine) -> None:
+    from scopa.client.session import ClientSession, ServerRefused
+
+    async with await ClientSession.connect("127.0.0.1", engine.port, "host") as host:
+        info = await host.create_table(private=True)
+        assert info.private and host.invite is not None
+        async with await ClientSession.connect("127.0.0.1", engine.port, "friend") as friend:
+            with pytest.raises(ServerRefused) as refused:
+                await friend.watch_table(info.id)
+            assert refused.value.code == ErrorCode.NO_SUCH_TABLE
+            assert (await friend.watch_table(info.id, invite=host.invite)).table.id == info.id
+            joined = await friend.join_table(info.id, invite=host.invite)
+            assert joined.table == info.id
