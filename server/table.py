@@ -287,7 +287,7 @@ class Table:
         seat.away, seat.bot, seat.strategy, seat.token_digest = False, bot, "greedy", ""
         player = self.players[i] if i < len(self.players) else None
         if isinstance(player, NetworkPlayer):
-            player.takeover(bot)
+            player.takeover(YieldingBot(bot))
         if self.storage is not None:
             try:
                 # The person's digest stays beside the bot: a restart still knows a bot took over.
