@@ -60,7 +60,7 @@ class TableDirectory:
         self.limits = limits
         self.tables: dict[str, Table] = {}
         self._index: dict[FilterKey, SortedDict] = {}
-        self._indexed: dict[str, FilterKey] = {}  # table id -> (state, players) it is filed under
+        self._indexed: dict[str, tuple[wire.TableState, int]] = {}  # table id -> (state, players) filed under
         self._owner: dict[str, int] = {}  # table id -> the connection that created it
         self._owned: dict[int, set[str]] = {}  # connection -> the tables it created
         self._waiting: set[str] = set()
