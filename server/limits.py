@@ -94,9 +94,10 @@ class Limits:
     """Seconds between two ``table_update``s caused by spectators coming and going
     (changes within an interval are sent as one, at its end)."""
     socket_send_buffer: int | None = 64 * 1024
-    """If set, the kernel send buffer (SO_SNDBUF) and the transport's write high-water
-    mark of each connection, in bytes: less memory held for a client that reads slowly,
-    and a non-reading client reaches ``max_queued_frames`` sooner."""
+    """The kernel send buffer (SO_SNDBUF) and the transport's write high-water mark of
+    each connection, in bytes (None: the system's, which grows to megabytes): less
+    memory held for a client that reads slowly, and a non-reading client reaches
+    ``max_queued_bytes`` after a bounded amount of work."""
     commands_per_second: float | None = 50.0
     """Sustained commands per second per connection (the token bucket's refill rate)."""
     command_burst: int = 200
