@@ -482,3 +482,22 @@ async def test_the_client_sdk_creates_joins_and_watches_a_private_table(engine: 
             assert (await friend.watch_table(info.id, invite=host.invite)).table.id == info.id
             joined = await friend.join_table(info.id, invite=host.invite)
             assert joined.table == info.id
+
+
+async def test_a_claimed_name_is_claimed_in_every_case(tmp_path: Any) -> None:
+    from scopa.client import archive
+
+    from scopa.client.session import ClientSession
+
+    server = NetworkEngine("127.0.0.1", 0, seed=7, db=str(tmp_path / "games.db"), accounts=True,
+                           limits=Limits(commands_per_second=None))
+    await server.start()
+    try:
+        async with await ClientSession.connect("127.0.0.1", server.port, "ada") as s:
+            assert await archive.claim_name(s, "correct horse battery") == "ada"
+        c = await WireClient.connect(server.port)
+        reply = await c.hello("ADA")
+        assert reply.name == "error" and reply.body.code == "name_taken" and "claimed" in reply.body.message
+        await c.close()
+    finally:
+        await server.stop()
