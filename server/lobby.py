@@ -158,8 +158,6 @@ class TableDirectory:
             self._bot_games.add(table.id)
         elif state is wire.TableState.FINISHED and table.id not in self._finished:
             self._finished.append(table.id)
-            while len(self._finished) > self.limits.finished_tables_kept:
-                self.remove(self._finished.popleft())
         if not table.private:
             key = (state, table.rules.players)
             if self._indexed.get(table.id) != key:
@@ -168,6 +166,15 @@ class TableDirectory:
                 number = table_number(table.id)
                 for k in _keys(*key):
                     self._index.setdefault(k, SortedDict())[number] = table
+
+    def prune_finished(self) -> list[Table]:
+        """Forget the oldest finished tables beyond ``finished_tables_kept``: the ones removed."""
+        gone = []
+        while len(self._finished) > self.limits.finished_tables_kept:
+            table = self.remove(self._finished.popleft())
+            if table is not None:
+                gone.append(table)
+        return gone
 
     def remove(self, table_id: str) -> Table | None:
         table = self.tables.pop(table_id, None)

@@ -4,6 +4,7 @@ never an exception (which would log a traceback and drop the connection)."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
@@ -45,13 +46,18 @@ def test_build_rules_raises_only_rule_set_errors(preset: Preset | None, options:
 @given(preset=PRESETS, options=OPTIONS, private=st.booleans())
 def test_every_create_table_option_map_gets_a_table_or_bad_rules(preset: Preset | None, options: dict[str, Any],
                                                                    private: bool) -> None:
-    engine = NetworkEngine("127.0.0.1", 0, limits=Limits(max_waiting_tables_per_client=None))
-    sess = RecordingSession(1, "fuzzer")
     try:
         body = wire.CreateTable(preset=preset, options=options, private=private)
     except ValueError:
         return  # the wire model itself refuses it (bad_body): never reaches the handler
-    engine._dispatch(sess, body, 1, "lobby")  # type: ignore[arg-type]
+    sess = RecordingSession(1, "fuzzer")
+
+    async def create() -> NetworkEngine:  # on an event loop, as the server runs
+        engine = NetworkEngine("127.0.0.1", 0, limits=Limits(max_waiting_tables_per_client=None))
+        engine._dispatch(sess, body, 1, "lobby")  # type: ignore[arg-type]
+        return engine
+
+    engine = asyncio.run(create())
     [first, *_] = sess.sent
     if isinstance(first, wire.Error):
         assert first.code == ErrorCode.BAD_RULES and first.message
