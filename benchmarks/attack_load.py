@@ -2,6 +2,7 @@
 clients send malformed input and try to exhaust the server.
 
     python benchmarks/attack_load.py [--seconds S] [--warmup W] [--server-python PATH] [--db]
+                                     [--only NAMES] [--wire-version V]
 
 The server runs in a child process (this script with ``--serve``, default ``Limits``,
 as ``scopa serve`` runs it), started with ``--server-python`` (default: this
@@ -25,6 +26,7 @@ attacker reconnects when dropped):
   ``{"preset": ...}`` options.
 
 Printed: the victim's p50/p99/max latency alone and under attack, its moves, the
+longest time it went without completing a move during the attack, the
 server's RSS idle, at its peak and at the end, and the tables it held; the last line is
 a JSON object with every figure.
 """
@@ -46,6 +48,7 @@ import msgpack
 
 CHILD_SERVE = "--serve"
 THINK = 0.03  # seconds the victim waits before answering its your_turn
+WIRE_VERSION = 2  # the envelope's v (--wire-version: 1 for a server of protocol version 1)
 
 
 # ---------------------------------------------------------------------- the server child
@@ -120,7 +123,7 @@ class Lean:
 
     def send(self, name: str, recipient: str, body: dict[str, Any]) -> None:
         self.seq += 1
-        self.writer.write(frame({"v": 1, "seq": self.seq, "sender": self.party, "recipient": recipient,
+        self.writer.write(frame({"v": WIRE_VERSION, "seq": self.seq, "sender": self.party, "recipient": recipient,
                                  "re": None, "name": name, "body": body}))
 
     async def recv(self) -> dict[str, Any]:
@@ -319,7 +322,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         # The victim runs in a process of its own: the attackers' CPU here does not delay it.
         v = await asyncio.create_subprocess_exec(
             sys.executable, os.path.abspath(__file__), "--victim", str(port), "--seconds",
-            str(args.warmup + args.seconds + 0.5), stdout=asyncio.subprocess.PIPE)
+            str(args.warmup + args.seconds + 0.5), "--wire-version", str(args.wire_version),
+            stdout=asyncio.subprocess.PIPE)
         await asyncio.sleep(args.warmup)
         t_attack = time.time()
         rss_before = rss_kb(child.pid)
@@ -342,7 +346,12 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         latencies = [tuple(x) for x in json.loads(out.decode().strip().splitlines()[-1])]
         alone = [lat for when, lat in latencies if when < t_attack]
         attacked = [lat for when, lat in latencies if t_attack <= when <= t_end]
+        # The longest the victim went without completing a move during the attack (a
+        # server that never answers shows here, not in the latencies of the moves made).
+        times = [t_attack] + [when for when, _ in latencies if t_attack <= when <= t_end] + [t_end]
+        longest = max(b - a for a, b in zip(times, times[1:]))
         return {"alone": percentiles(alone), "under_attack": percentiles(attacked),
+                "longest_stall_ms": round(longest * 1000, 1),
                 "rss_idle_mb": round(rss_idle / 1024, 1), "rss_before_attack_mb": round(rss_before / 1024, 1),
                 "rss_peak_mb": round(peak / 1024, 1), "rss_end_mb": round(rss_end / 1024, 1),
                 "server_tables_max": tables[0], "attack_seconds": args.seconds, "db": bool(db)}
@@ -369,7 +378,15 @@ def main() -> None:
     ap.add_argument(CHILD_SERVE, action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--db-path", default=None, help=argparse.SUPPRESS)
     ap.add_argument("--victim", type=int, default=None, help=argparse.SUPPRESS)
+    ap.add_argument("--wire-version", type=int, default=None, metavar="V",
+                    help="the protocol version the clients speak; default this checkout's")
     args = ap.parse_args()
+    global WIRE_VERSION
+    if args.wire_version is None:
+        from scopa.protocol import PROTOCOL_VERSION
+
+        args.wire_version = PROTOCOL_VERSION
+    WIRE_VERSION = args.wire_version
     if args.serve:
         asyncio.run(_serve(args.db_path))
         return
@@ -379,7 +396,8 @@ def main() -> None:
     figures = asyncio.run(run(args))
     a, u = figures["alone"], figures["under_attack"]
     print(f"victim alone:        p50 {a['p50_ms']} ms  p99 {a['p99_ms']} ms  max {a['max_ms']} ms  ({a['moves']} moves)")
-    print(f"victim under attack: p50 {u['p50_ms']} ms  p99 {u['p99_ms']} ms  max {u['max_ms']} ms  ({u['moves']} moves)")
+    print(f"victim under attack: p50 {u['p50_ms']} ms  p99 {u['p99_ms']} ms  max {u['max_ms']} ms  ({u['moves']} moves; "
+          f"longest time without a move {figures['longest_stall_ms']} ms)")
     print(f"server RSS: idle {figures['rss_idle_mb']} MB, before the attack {figures['rss_before_attack_mb']} MB, "
           f"peak {figures['rss_peak_mb']} MB, at the end {figures['rss_end_mb']} MB; "
           f"tables held at most {figures['server_tables_max']}")
