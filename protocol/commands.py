@@ -24,6 +24,7 @@ from .fields import (
     BotName,
     Cards,
     CardStr,
+    ChosenToken,
     Count,
     EventNo,
     PartyStr,
@@ -248,6 +249,7 @@ class CreateTable(Body):
     turn_timeout: TurnTimeout | None = None
     bot_takeover: bool = True
     no_turn_timer: bool = False
+    token: ChosenToken | None = None
 
     @model_validator(mode="after")
     def _rules_or_preset(self) -> CreateTable:
@@ -268,6 +270,7 @@ class JoinTable(Body):
     FLOW = Flow.TO_SERVER
     table: TableId
     invite: InviteCode | None = None
+    token: ChosenToken | None = None
 
 
 class Joined(Body):

@@ -34,6 +34,8 @@ InviteCode = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_\-]{8,64}$")
 """The secret that lets a client join or watch a private table."""
 AdminToken = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_\-]{16,128}$")]
 """The operator's secret (the server writes it to a 0600 file when it starts)."""
+ChosenToken = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_\-]{22,64}$")]
+"""A seat token the client picks itself (create_table, join_table): at least 22 characters."""
 
 Seat = Annotated[int, Field(ge=0, lt=MAX_SEATS)]
 TurnTimeout = Annotated[float, Field(gt=0, le=3600)]

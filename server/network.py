@@ -23,6 +23,7 @@ import itertools
 import logging
 import random
 import socket
+import time
 
 from scopa.bots import STRATEGIES
 from scopa.engine import RuleSetError
@@ -171,6 +172,13 @@ class NetworkEngine:
                 continue
             self.tables.add(table)
             log.info("table %s: restored at action %s", table.id, len(stored.actions))
+        now = time.time()
+        for done in self.storage.load_finished_since(now - self.grace)[-self.limits.finished_tables_kept:]:
+            if done.table.id in self.tables:
+                continue
+            expires_in = done.result.finished_at + self.grace - now
+            self.tables[done.table.id] = Table.finished_from_storage(done, expires_in, grace=self.grace,
+                                                                     clock=self.clock)
 
     def _mark_damaged(self, table_id: str, reason: str) -> None:
         """A journaled table that cannot be restored: said once in the log, kept for the
@@ -389,8 +397,9 @@ class NetworkEngine:
             watched.unwatch(sess, tell=False)
         self.lobby_watchers.discard(sess)
         if table is not None:
-            if table.state is wire.TableState.PLAYING:
-                log.info("table %s: %s disconnected mid-game", table.id, sess.party)
+            waiting = table.state is wire.TableState.WAITING
+            if table.state is wire.TableState.PLAYING or (waiting and not sess.said_bye):
+                log.info("table %s: %s disconnected (%s)", table.id, sess.party, table.state.value)
                 table.seat_away(sess)  # the seat waits for its client (PROTOCOL.md §7 Reconnecting)
             else:
                 table.unseat(sess)
@@ -416,6 +425,7 @@ class NetworkEngine:
             case wire.Pong() | wire.Error():
                 pass
             case wire.Bye():
+                sess.said_bye = True
                 sess.close()
             case wire.ListTables():
                 page = self.tables.page(body.state, body.players, body.after, body.limit)
@@ -430,7 +440,7 @@ class NetworkEngine:
             case wire.CreateTable():
                 self._create(sess, body, seq)
             case wire.JoinTable():
-                self._join(sess, body.table, seq, body.invite)
+                self._join(sess, body, seq)
             case wire.LeaveTable():
                 self._leave(sess, body.table, seq)
             case wire.Play() | wire.Declare():
@@ -588,14 +598,17 @@ class NetworkEngine:
             sess.error(ErrorCode.BAD_RULES, f"{len(body.fill_with_bots)} bots do not fit at a {rules.players}-player table",
                        re=seq)
             return
+        if body.sit and not self._token_free(sess, body.token, seq):
+            return
         bot_game = not body.sit and len(body.fill_with_bots) == rules.players
         refusal = self.tables.refusal(sess.id, bot_game)
         if refusal is not None:
             sess.error(ErrorCode.TOO_MANY_TABLES, refusal, re=seq)
             return
         table = Table(str(next(self._table_ids)), rules, self._seeds.randrange(2**63),
-                      on_finished=self._table_finished, on_changed=self._table_changed,
-                      grace=self.grace, bot_takeover=body.bot_takeover, turn_timeout=turn_timeout, clock=self.clock,
+                      on_finished=self._table_finished, on_vacated=self._seat_freed,
+                      on_changed=self._table_changed, grace=self.grace, bot_takeover=body.bot_takeover,
+                      turn_timeout=turn_timeout, clock=self.clock,
                       update_interval=self.limits.table_update_interval)
         invite = table.new_invite() if body.private else None
         if self.storage is not None:  # journaled before table_created is sent, seats after it
@@ -612,7 +625,7 @@ class NetworkEngine:
         log.info("table %s created by %s: %s", table.id, sess.party, rules.describe())
         joined: tuple[int, str] | None = None
         if body.sit:
-            joined = table.seat_client(sess)
+            joined = table.seat_client(sess, body.token)
         for strategy in body.fill_with_bots:
             table.seat_bot(strategy)
         sess.send(wire.TableCreated(table=table.info(), invite=invite), re=seq)
@@ -661,9 +674,17 @@ class NetworkEngine:
                 log.error("table %s: could not journal its closing: %s", table.id, exc)
         log.info("table %s: closed (%s)", table.id, reason)
 
-    def _join(self, sess: ClientSession, table_id: str, seq: int, invite: str | None = None) -> None:
+    def _token_free(self, sess: ClientSession, token: str | None, seq: int) -> bool:
+        """A seat token the client chose must not be one a seat holds already."""
+        if token is None or self.tables.table_of_token(token_digest(token)) is None:
+            return True
+        sess.error(ErrorCode.BAD_TOKEN, "that seat token is in use; choose another", re=seq)
+        return False
+
+    def _join(self, sess: ClientSession, body: wire.JoinTable, seq: int) -> None:
+        table_id = body.table
         table = self.tables.get(table_id)
-        if table is None or not table.admits(invite):
+        if table is None or not table.admits(body.invite):
             sess.error(ErrorCode.NO_SUCH_TABLE, f"there is no table {table_id!r}", re=seq)
             return
         if sess.table is not None:
@@ -673,7 +694,9 @@ class NetworkEngine:
             sess.error(ErrorCode.TABLE_FULL, f"table {table_id} is {'full' if table.full else table.state.value}", re=seq)
             return
         self._stop_watching(sess)
-        seat, token = table.seat_client(sess)
+        if not self._token_free(sess, body.token, seq):
+            return
+        seat, token = table.seat_client(sess, body.token)
         sess.send(wire.Joined(table=table.id, seat=seat, side=table.rules.side_of(seat), token=token), re=seq)
         log.info("table %s: %s sits at seat %s", table.id, sess.party, seat)
         table.announce_seats()
@@ -694,11 +717,21 @@ class NetworkEngine:
         self._seat_freed(table)
 
     def _seat_freed(self, table: Table) -> None:
-        """After a client left a waiting table: tell the others, or close a table of bots."""
-        if all(s is None or s.session is None for s in table.seats):
-            self._close_waiting(table, "nobody left at it")  # only bots (or nobody) left: the table closes
-        else:
+        """After a person left a waiting table (or did not come back to it): tell the
+        others, or close a table with nobody but bots left (in the journal too)."""
+        if any(s is not None and s.bot is None for s in table.seats):
             table.announce_seats()
+            return
+        if table.id not in self.tables:
+            return
+        self._close_table(table)
+        table.cancel_timers()
+        log.info("table %s closed: nobody is waiting at it", table.id)
+        if self.storage is not None and table.storage is not None:
+            try:
+                self.storage.close_table(table.id, "everyone left before the game began")
+            except Exception:  # noqa: BLE001 - the lobby goes on; the journal keeps a stale row
+                log.exception("table %s: could not record its closing", table.id)
 
     def _table_named(self, recipient: str) -> Table | None:
         """The table a recipient party (``table:<id>``) names, if it exists."""
@@ -739,6 +772,7 @@ class NetworkEngine:
         for old in self.tables.prune_finished():  # the oldest finished tables leave the lobby
             old.closed = True
             self._table_changed(old)
+            old.cancel_timers()
 
 
 def _address_of(writer: asyncio.StreamWriter) -> str:
