@@ -587,8 +587,12 @@ class Table:
         self.finish_reason = reason
         self.cancel_timers()
         # A seat whose client is away (or drops right now) may still resume to learn how
-        # the game ended: the log and the tokens are kept for the grace period.
-        self._expiry = start_timer(self.clock, self.grace, self._expire_tokens, name=f"expiry-{self.id}")
+        # the game ended: the log and the tokens are kept for the grace period.  With no
+        # seat token at the table (bots only) nobody can come back: free it now.
+        if any(st is not None and st.token_digest for st in self.seats):
+            self._expiry = start_timer(self.clock, self.grace, self._expire_tokens, name=f"expiry-{self.id}")
+        else:
+            self._expire_tokens()
         self._store_result(reason)
         # The state is now "finished": told to the table at once, before anyone leaves it
         # (the coalesced update then reaches only the lobby watchers).

@@ -113,6 +113,19 @@ async def test_a_finished_bot_game_frees_its_place(engine: NetworkEngine) -> Non
     await c.close()
 
 
+async def test_a_finished_bot_only_game_keeps_no_event_log(engine: NetworkEngine) -> None:
+    c = await WireClient.connect(engine.port, "solo")
+    c.send(wire.CreateTable(fill_with_bots=["greedy", "random"], sit=False))
+    created = (await c.recv_until("table_created", "error")).body
+    assert isinstance(created, wire.TableCreated), created
+    table = engine.tables[created.table.id]
+    await table.task
+    # Nobody holds a seat token, so nobody can resume to read the end: nothing is kept.
+    assert table.state is wire.TableState.FINISHED
+    assert len(table._log) == 0
+    await c.close()
+
+
 # ------------------------------------------------------------------ waiting tables
 
 
