@@ -289,6 +289,20 @@ class ByeCommand(Command):
     body: wire.Bye
 
 
+class AdminCommand(Command):
+    """The ``admin`` command."""
+
+    name: Literal["admin"] = "admin"
+    body: wire.Admin
+
+
+class AdminReplyCommand(Command):
+    """The ``admin_reply`` command."""
+
+    name: Literal["admin_reply"] = "admin_reply"
+    body: wire.AdminReply
+
+
 class ListGamesCommand(Command):
     """The ``list_games`` command."""
 
@@ -382,6 +396,8 @@ AnyCommand = Annotated[
     ChatCommand,
     ChatMessageCommand,
     ByeCommand,
+    AdminCommand,
+    AdminReplyCommand,
     ListGamesCommand,
     GamesCommand,
     GetRecordCommand,
@@ -431,6 +447,8 @@ COMMAND_TYPES: tuple[type[Command], ...] = (
     ChatCommand,
     ChatMessageCommand,
     ByeCommand,
+    AdminCommand,
+    AdminReplyCommand,
     ListGamesCommand,
     GamesCommand,
     GetRecordCommand,
