@@ -14,7 +14,7 @@ import random
 import statistics
 import time
 from dataclasses import dataclass, field
-from multiprocessing import get_context
+from multiprocessing import get_all_start_methods, get_context
 from typing import Any, Callable, Sequence
 
 from scopa.engine import Deal, Declare, GameState, Phase, Play, Player, RuleSet, view
@@ -172,7 +172,7 @@ def play_deal(rules: RuleSet, a: BotFactory, b: BotFactory, seed: int, index: in
     for a_side in (0, 1):
         bots = []
         for seat in range(rules.players):
-            bot_seed = hash_seed(seed, index, a_side, seat)
+            bot_seed = hash_seed(seed, index, seat)  # the seat's seed, whoever sits there
             bots.append(a(bot_seed) if rules.side_of(seat) == a_side else b(bot_seed))
         games.append(play_round(rules, order, dealer, bots, a_side))
     return DealOutcome(index, (games[0], games[1]))
@@ -262,7 +262,8 @@ def run_arena(
             if progress:
                 progress(i + 1)
         return report
-    ctx = get_context("spawn")
+    # fork (where there is one) starts workers without re-running the caller's script
+    ctx = get_context("fork" if "fork" in get_all_start_methods() else "spawn")
     with ctx.Pool(workers, _init_worker, (rules, a, b, seed)) as pool:
         for outcome in pool.imap(_run_one, range(deals), chunksize=max(1, min(8, deals // (4 * workers)))):
             report.deals.append(outcome)

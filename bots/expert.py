@@ -75,8 +75,8 @@ class ExpertBot(Bot):
             state = sampler.sample()
             left = remaining_plies(state)
             depth = plies_within(state, self.leaves)
-            if depth < left and plies_within(state, EXACT_LEAVES) >= left:
-                depth = left
+            if depth < left and not state.stock and plies_within(state, EXACT_LEAVES) >= left:
+                depth = left  # the last cards: search to the round's end
             for i, p in enumerate(plays):
                 totals[i] += search.value(state, p, depth, -1e9, 1e9)
             samples += 1
