@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from math import erf, sqrt
 
-from scopa.engine import Category, EndReason, GameState, Phase
-from scopa.engine.cards import DENARI_MASK, VALUE_MASK
-from scopa.engine.scoring import primiera_sum, score_round
+from scopa.engine import Category, EndReason, GameState, Phase, RuleSet
+from scopa.engine.cards import DENARI_MASK, SETTEBELLO, VALUE_MASK
+from scopa.engine.scoring import _BEST_PRIMIERA, _SUIT_BITS, score_round
 
 # Value of an instant win (V8 trentino, V13 all Denari): the game, worth more than any round.
 INSTANT_WIN = 30.0
@@ -55,6 +55,15 @@ def estimate(state: GameState, side: int) -> float:
     """Heuristic value of an unfinished round for ``side``."""
     rules = state.rules
     piles = state.piles
+    if len(piles) == 2 and not (rules.frac or _has_extras(rules)):
+        return _estimate_plain(piles, state.scope, side)
+    return estimate_general(state, side)
+
+
+def estimate_general(state: GameState, side: int) -> float:
+    """:func:`estimate` for any rules and number of sides (from the engine's scoring)."""
+    rules = state.rules
+    piles = state.piles
     now = score_round(rules, piles, state.scope, state.declared)
     if rules.frac:  # V12: every point is a card already counted
         return margin(now.points, side)
@@ -91,13 +100,40 @@ def estimate(state: GameState, side: int) -> float:
     return margin(total, side)
 
 
+def _has_extras(rules: RuleSet) -> bool:
+    return bool(rules.ponino or rules.re_bello or rules.napola or rules.trentino or rules.escoba or rules.cirulla)
+
+
+_SQRT = [sqrt(i) for i in range(41)]
+
+
+def _estimate_plain(piles: list[int], scope: list[int], side: int) -> float:
+    """:func:`estimate` for two sides and R21's plain scoring, without building a score."""
+    mine, theirs = piles[side], piles[1 - side]
+    value = float(scope[side] - scope[1 - side])
+    if mine >> SETTEBELLO & 1:
+        value += 1.0
+    elif theirs >> SETTEBELLO & 1:
+        value -= 1.0
+    rest = _ALL & ~(mine | theirs)
+    value += contest(mine.bit_count() - theirs.bit_count(), _SQRT[rest.bit_count()])
+    value += contest(
+        (mine & DENARI_MASK).bit_count() - (theirs & DENARI_MASK).bit_count(),
+        _SQRT[(rest & DENARI_MASK).bit_count()],
+    )
+    left_prim = (rest & _PRIMIERA_CARDS).bit_count()
+    value += contest(
+        _primiera_estimate(mine) - _primiera_estimate(theirs),
+        3.0 * _SQRT[left_prim] + 0.01 * rest.bit_count(),
+    )
+    return value
+
+
 def _primiera_estimate(pile: int) -> float:
-    """R21's sum where every suit is present; a missing suit counts as a weak card."""
-    full = primiera_sum(pile)
-    if full:
-        return float(full)
-    total = 0.0
-    for s in range(4):
-        suit = pile >> s & 0x1111111111
-        total += primiera_sum(suit * 0xF) / 4 if suit else 8.0
-    return total
+    """R21's sum, where a missing suit counts as a card weaker than any (8)."""
+    best = _BEST_PRIMIERA
+    total = 0
+    for shift in range(4):
+        b = best[pile >> shift & _SUIT_BITS]
+        total += b if b else 8
+    return float(total)

@@ -21,7 +21,7 @@ from scopa.engine import Declare, Play, View
 from .base import Bot
 from .determinize import Sampler
 from .knowledge import knowledge
-from .search import Search, plies_within, remaining_plies
+from .search import SWEEP_THREAT, Search, plies_within, remaining_plies
 
 DEFAULT_BUDGET = 6000
 """Plays pushed per decision: about 100 ms of CPU per move on a 2020s laptop core."""
@@ -67,7 +67,7 @@ class ExpertBot(Bot):
         if len(plays) == 1 or view.seat is None:
             return plays[0]
         sampler = Sampler(view, knowledge(view), self.rng, self.infer)
-        search = Search(view.rules.side_of(view.seat))
+        search = Search(view.rules.side_of(view.seat), 0.0 if view.rules.frac else SWEEP_THREAT)
         totals = [0.0] * len(plays)
         start = self.clock()
         samples = 0

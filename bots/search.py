@@ -13,15 +13,30 @@ from .evaluate import estimate, terminal_value
 
 _PLAY = Phase.PLAY
 
+SWEEP_THREAT = 0.8
+"""A sweep the player to move holds at the search horizon, in round points (a scopa is
+1, less the chance that something better or worse follows)."""
+
 
 class Search:
     """One search's settings and its work counter (nodes = plays pushed)."""
 
-    __slots__ = ("side", "nodes")
+    __slots__ = ("side", "nodes", "threat")
 
-    def __init__(self, side: int) -> None:
+    def __init__(self, side: int, threat: float = SWEEP_THREAT) -> None:
         self.side = side
         self.nodes = 0
+        self.threat = threat
+
+    def _sweep_threat(self, state: GameState) -> float:
+        """R18 at the horizon: the player to move would take a sweep it holds."""
+        table = state.table
+        if not table or not self.threat or state.in_hands + len(state.stock) <= 1:
+            return 0.0
+        for p in state.legal_plays():
+            if p[1] == table:
+                return self.threat if state.side[state.to_move] == self.side else -self.threat
+        return 0.0
 
     def value(self, state: GameState, play: Play, depth: int, alpha: float, beta: float) -> float:
         """The value of ``play`` in ``state`` (not changed), searched ``depth`` plies deep
@@ -35,7 +50,7 @@ class Search:
         if state.phase is not _PLAY:
             return terminal_value(state, self.side)
         if depth <= 0:
-            return estimate(state, self.side)
+            return estimate(state, self.side) + self._sweep_threat(state)
         plays = ordered(state)
         if state.side[state.to_move] == self.side:
             best = -1e9

@@ -125,3 +125,15 @@ def test_search_depth_grows_as_hands_shrink() -> None:
     s = position(rules, ["Ac 2c 3c", "4c 5c 6c"], table="Rd", stock="")
     assert plies_within(s, 10**6) == 6  # to the round's end
     assert plies_within(s, 5) < 6
+
+
+def test_the_plain_estimate_agrees_with_the_general_one() -> None:
+    """R21 scoring: the fast two-player estimate and the one built on score_round agree."""
+    from scopa.bots.evaluate import _estimate_plain, estimate, estimate_general
+
+    rules = RuleSet.build("scopa")
+    for seed in range(30):
+        s = _midgame(rules, seed, plays=seed % 34)
+        for side in (0, 1):
+            assert estimate(s, side) == _estimate_plain(s.piles, s.scope, side)
+            assert abs(estimate(s, side) - estimate_general(s, side)) < 1e-9
