@@ -12,6 +12,7 @@ plays the same way; ``time_limit`` may stop it earlier when a person is waiting.
 
 from __future__ import annotations
 
+import asyncio
 import random
 import time
 from typing import Callable, Sequence
@@ -57,6 +58,11 @@ class ExpertBot(Bot):
         self.infer = infer
         self.last_nodes = 0  # work done for the last decision
         self.last_samples = 0
+
+    async def choose(self, view: View, legal: Sequence[Play | Declare]) -> Play | Declare:
+        """Think in a thread, so that an event loop (a server, a terminal) keeps serving
+        others while the search runs (the interpreter switches threads every few ms)."""
+        return await asyncio.to_thread(self.pick, view, legal)
 
     def pick(self, view: View, legal: Sequence[Play | Declare]) -> Play | Declare:
         declarations = [a for a in legal if isinstance(a, Declare)]

@@ -19,6 +19,7 @@ ALL_CARDS = (1 << 40) - 1
 # How much less likely a card becomes after its holder passed up a scopa / the settebello.
 PASSED_SCOPA = 0.15
 PASSED_SETTEBELLO = 0.3
+PASSED_CAPTURE = 0.7  # laid a card on the table while this one could have captured
 
 _CAPTURE_RULES: dict[object, CaptureRules] = {}
 
@@ -73,7 +74,8 @@ def inference_weights(view: View, unseen: int) -> dict[int, list[float]]:
     """For each other seat, a weight per card (index 0..39) of holding it now.
 
     Weights start at 1 for every unseen card; each play of the current deal by that seat
-    lowers the cards it could have swept the table with, or taken the settebello with.
+    lowers the cards it could have swept the table with, taken the settebello with, or
+    (when it laid its card down) captured anything with.
     """
     seat = view.seat
     weights = {s: [1.0] * 40 for s in range(view.rules.players) if s != seat}
@@ -114,4 +116,6 @@ def inference_weights(view: View, unseen: int) -> dict[int, list[float]]:
                 w[c] *= PASSED_SCOPA
             elif not took_sette and before >> SETTEBELLO & 1 and any(o >> SETTEBELLO & 1 for o in options):
                 w[c] *= PASSED_SETTEBELLO
+            elif not captured:
+                w[c] *= PASSED_CAPTURE
     return weights

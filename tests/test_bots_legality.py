@@ -80,3 +80,12 @@ def test_levels_name_strategies_people_can_choose() -> None:
     assert make_bot("hard", name="Hal").name == "Hal"
     with pytest.raises(ValueError, match="unknown strategy"):
         make_bot("grandmaster")
+
+
+async def test_the_expert_plays_a_whole_game_through_the_game_master() -> None:
+    """``choose`` thinks in a thread; the game master gets legal answers all game long (R22)."""
+    from scopa.engine import play_local
+
+    rules = RuleSet.build("scopa")
+    record = await play_local(rules, [ExpertBot(seed=1, budget=30, leaves=8), make_bot("greedy")], seed=3)
+    assert record.winner is not None and max(record.totals) >= rules.target
