@@ -249,7 +249,7 @@ def _run_one(index: int) -> DealOutcome:
 
 def run_arena(
     a: str, b: str, rules: RuleSet, deals: int, seed: int = 0, workers: int = 1,
-    progress: Callable[[int], None] | None = None,
+    progress: Callable[[Report], None] | None = None,
 ) -> Report:
     """Play ``deals`` paired deals; the result does not depend on ``workers``."""
     if deals < 1:
@@ -260,7 +260,7 @@ def run_arena(
         for i in range(deals):
             report.deals.append(play_deal(rules, fa, fb, seed, i))
             if progress:
-                progress(i + 1)
+                progress(report)
         return report
     # fork (where there is one) starts workers without re-running the caller's script
     ctx = get_context("fork" if "fork" in get_all_start_methods() else "spawn")
@@ -268,5 +268,5 @@ def run_arena(
         for outcome in pool.imap(_run_one, range(deals), chunksize=max(1, min(8, deals // (4 * workers)))):
             report.deals.append(outcome)
             if progress:
-                progress(len(report.deals))
+                progress(report)
     return report

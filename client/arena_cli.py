@@ -9,7 +9,7 @@ import sys
 
 from rich.console import Console
 
-from scopa.bots.arena import ArenaError, format_report, run_arena
+from scopa.bots.arena import ArenaError, Report, format_report, mean_interval, run_arena
 
 from .options import add_rules_arguments, rules_from_args
 
@@ -38,9 +38,12 @@ def run(args: argparse.Namespace, console: Console) -> int:
     err = Console(file=sys.stderr)
     step = max(1, args.deals // 20)
 
-    def progress(done: int) -> None:
+    def progress(report: Report) -> None:
+        done = len(report.deals)
         if done % step == 0 or done == args.deals:
-            err.print(f"[dim]{done}/{args.deals} deals[/dim]")
+            ci = mean_interval([d.margin for d in report.deals])
+            err.print(f"[dim]{done}/{args.deals} deals: A margin {ci.mean:+.3f} "
+                      f"[{ci.low:+.3f}, {ci.high:+.3f}][/dim]")
 
     try:
         report = run_arena(args.bot_a, args.bot_b, rules, args.deals, args.seed, args.workers,
