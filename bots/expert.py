@@ -24,13 +24,15 @@ from .determinize import Sampler
 from .knowledge import knowledge
 from .search import SWEEP_THREAT, Search, plies_within, remaining_plies
 
-DEFAULT_BUDGET = 6000
-"""Plays pushed per decision: about 100 ms of CPU per move on a 2020s laptop core."""
+DEFAULT_BUDGET = 20000
+"""Work per decision, in plays pushed (a sample's dealing counts as half a play per hidden
+card): about 100 ms of CPU per searched move on the machine it was
+calibrated on (a shared 2-core x86-64 server, 5 µs per play pushed)."""
 
-DEFAULT_LEAVES = 150
+DEFAULT_LEAVES = 50
 """Full-width leaves one determinization's search may reach before it stops deeper."""
 
-EXACT_LEAVES = 20000
+EXACT_LEAVES = 2000
 """A search this small or smaller runs to the round's end (exact for that deal)."""
 
 
@@ -77,8 +79,10 @@ class ExpertBot(Bot):
         totals = [0.0] * len(plays)
         start = self.clock()
         samples = 0
+        draw_cost = sampler.know.unseen_count // 2  # dealing hidden cards counts as work too
         while True:
             state = sampler.sample()
+            search.nodes += draw_cost
             left = remaining_plies(state)
             depth = plies_within(state, self.leaves)
             if depth < left and not state.stock and plies_within(state, EXACT_LEAVES) >= left:
