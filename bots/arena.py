@@ -190,6 +190,7 @@ class Report:
     rules: str
     seed: int
     deals: list[DealOutcome] = field(default_factory=list)
+    planned: int = 0  # deals asked for; more than len(deals) if the run was interrupted
 
     def summary(self) -> dict[str, Any]:
         margins = [d.margin for d in self.deals]
@@ -203,6 +204,7 @@ class Report:
             "rules": self.rules,
             "seed": self.seed,
             "deals": len(self.deals),
+            "planned": max(self.planned, len(self.deals)),
             "rounds": len(games),
             "margin": ci.mean,
             "ci95": [ci.low, ci.high],
@@ -223,7 +225,8 @@ def format_report(s: dict[str, Any]) -> str:
     lo, hi = s["ci95"]
     rows = [
         f"arena: {s['a']} (A) vs {s['b']} (B), rules {s['rules']}, seed {s['seed']}",
-        f"deals {s['deals']} (rounds {s['rounds']}, each deal played with seats swapped)",
+        f"deals {s['deals']} (rounds {s['rounds']}, each deal played with seats swapped)"
+        + (f", interrupted: {s['deals']} of {s['planned']} deals played" if s["planned"] > s["deals"] else ""),
         f"A margin per round  {s['margin']:+.3f}  95% CI [{lo:+.3f}, {hi:+.3f}]",
         f"points per round    A {s['a_points']:.3f}   B {s['b_points']:.3f}",
         f"A win/draw/loss     {s['wins']} / {s['draws']} / {s['losses']} rounds",
@@ -251,17 +254,31 @@ def run_arena(
     a: str, b: str, rules: RuleSet, deals: int, seed: int = 0, workers: int = 1,
     progress: Callable[[Report], None] | None = None,
 ) -> Report:
-    """Play ``deals`` paired deals; the result does not depend on ``workers``."""
+    """Play ``deals`` paired deals; the result does not depend on ``workers``.  Stopped
+    by Ctrl-C (KeyboardInterrupt) after some deals, it returns the deals played so far."""
     if deals < 1:
         raise ArenaError("deals must be at least 1")
     fa, fb = bot_factory(a), bot_factory(b)  # fail early on a bad name
-    report = Report(a, b, rules.describe(), seed)
+    report = Report(a, b, rules.describe(), seed, planned=deals)
+    try:
+        _play_all(report, rules, fa, fb, deals, workers, progress)
+    except KeyboardInterrupt:
+        if not report.deals:
+            raise
+    return report
+
+
+def _play_all(
+    report: Report, rules: RuleSet, fa: BotFactory, fb: BotFactory, deals: int, workers: int,
+    progress: Callable[[Report], None] | None,
+) -> None:
+    a, b, seed = report.a, report.b, report.seed
     if workers <= 1:
         for i in range(deals):
             report.deals.append(play_deal(rules, fa, fb, seed, i))
             if progress:
                 progress(report)
-        return report
+        return
     # fork (where there is one) starts workers without re-running the caller's script
     ctx = get_context("fork" if "fork" in get_all_start_methods() else "spawn")
     with ctx.Pool(workers, _init_worker, (rules, a, b, seed)) as pool:
@@ -269,4 +286,3 @@ def run_arena(
             report.deals.append(outcome)
             if progress:
                 progress(report)
-    return report

@@ -36,7 +36,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
         console.print("[red]--deals and --workers must be at least 1[/red]")
         return 2
     err = Console(file=sys.stderr)
-    step = max(1, args.deals // 20)
+    step = max(1, args.deals // 100)
 
     def progress(report: Report) -> None:
         done = len(report.deals)

@@ -176,3 +176,16 @@ def test_an_illegal_answer_is_reported_with_the_bot() -> None:
     rules = RuleSet.build("scopa")
     with pytest.raises(ArenaError, match="not a legal move"):
         play_round(rules, deal_order(0, 0, rules, 0), 0, [Cheat("cheat"), Cheat("cheat")], 0)
+
+
+def test_an_interrupted_run_keeps_the_deals_played() -> None:
+    rules = RuleSet.build("scopa")
+
+    def stop_after_two(report) -> None:
+        if len(report.deals) == 2:
+            raise KeyboardInterrupt
+
+    report = run_arena("random", "greedy-v1", rules, deals=5, seed=1, progress=stop_after_two)
+    s = report.summary()
+    assert s["deals"] == 2 and s["planned"] == 5
+    assert "interrupted: 2 of 5 deals played" in format_report(s)
