@@ -172,8 +172,11 @@ def play_deal(rules: RuleSet, a: BotFactory, b: BotFactory, seed: int, index: in
     for a_side in (0, 1):
         bots = []
         for seat in range(rules.players):
-            bot_seed = hash_seed(seed, index, seat)  # the seat's seed, whoever sits there
-            bots.append(a(bot_seed) if rules.side_of(seat) == a_side else b(bot_seed))
+            # seeds by seat and by bot: the same bot on both sides still draws differently
+            if rules.side_of(seat) == a_side:
+                bots.append(a(hash_seed(seed, index, seat, 0)))
+            else:
+                bots.append(b(hash_seed(seed, index, seat, 1)))
         games.append(play_round(rules, order, dealer, bots, a_side))
     return DealOutcome(index, (games[0], games[1]))
 

@@ -99,16 +99,23 @@ def test_each_deal_is_played_twice_with_the_seats_swapped() -> None:
 
 def test_play_deal_margin_is_the_mean_of_both_games_and_symmetric() -> None:
     rules = RuleSet.build("scopa")
-    first = bot_factory("greedy-v1")
-    second = bot_factory("random")
-    d = play_deal(rules, first, second, seed=3, index=4)
+    d = play_deal(rules, bot_factory("greedy-v1"), bot_factory("random"), seed=3, index=4)
     assert d.margin == (d.games[0].margin + d.games[1].margin) / 2
     for g in d.games:
         assert g.margin == g.a_points - g.b_points
         assert g.a_ms and g.b_ms  # both bots moved and were timed
+    # deterministic bots: swapping A and B swaps the two games
+    first, second = bot_factory("greedy-v1"), bot_factory("greedy")
+    d = play_deal(rules, first, second, seed=3, index=4)
     mirrored = play_deal(rules, second, first, seed=3, index=4)
-    # swapping A and B swaps the two games (a seat's seed goes with the seat)
     assert [g.margin for g in mirrored.games] == [-g.margin for g in reversed(d.games)]
+
+
+def test_the_same_seeded_bot_on_both_sides_draws_differently() -> None:
+    """A bot against itself is a real sanity check, not a mirror: A and B get other seeds."""
+    rules = RuleSet.build("scopa")
+    margins = [play_deal(rules, bot_factory("random"), bot_factory("random"), 0, i).margin for i in range(6)]
+    assert any(m != 0 for m in margins)
 
 
 def test_scopone_teams_are_made_of_the_same_bot() -> None:
