@@ -17,9 +17,10 @@ from dataclasses import dataclass, field
 from multiprocessing import get_all_start_methods, get_context
 from typing import Any, Callable, Sequence
 
-from scopa.engine import Deal, Declare, GameState, Phase, Play, Player, RuleSet, view
+from scopa.engine import Deal, Declare, GameState, Phase, Play, Player, RuleSet, View, view
 from scopa.engine.scoring import score_round
 
+from .base import Bot
 from .loader import load_bot_class
 from .registry import STRATEGIES, make_bot
 
@@ -110,15 +111,14 @@ def bot_factory(spec: str) -> BotFactory:
         try:
             return cls(seed=seed)  # type: ignore[call-arg]
         except TypeError:
-            return cls()  # type: ignore[call-arg]
+            return cls()
 
     return build
 
 
-def _decide(bot: Player, v: Any, legal: list[Play | Declare], loop: asyncio.AbstractEventLoop | None) -> Play | Declare:
-    pick = getattr(bot, "pick", None)
-    if pick is not None:
-        return pick(v, legal)
+def _decide(bot: Player, v: View, legal: list[Play | Declare], loop: asyncio.AbstractEventLoop | None) -> Play | Declare:
+    if isinstance(bot, Bot):
+        return bot.pick(v, legal)
     if loop is None:
         raise ArenaError("an asynchronous bot needs an event loop")
     return loop.run_until_complete(bot.choose(v, legal))
@@ -132,7 +132,7 @@ def play_round(
     state = GameState.new(rules, dealer)
     state.apply(Deal(order))
     times: dict[int, list[float]] = {0: [], 1: []}
-    loop = None if all(hasattr(b, "pick") for b in bots) else asyncio.new_event_loop()
+    loop = None if all(isinstance(b, Bot) for b in bots) else asyncio.new_event_loop()
     try:
         while state.phase is Phase.PLAY:
             seat = state.to_move

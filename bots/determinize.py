@@ -47,7 +47,7 @@ class Sampler:
         for s, m in self.know.declared.items():
             hands[s] = m
             pool &= ~m
-        cards = cards_in(pool)
+        cards: list[int] = list(cards_in(pool))
         order = list(self.others)
         rng.shuffle(order)  # no seat always draws first
         for s in order:

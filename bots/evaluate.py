@@ -88,8 +88,8 @@ def estimate_general(state: GameState, side: int) -> float:
         soft[i] += contest(counts[i] - best, sqrt(left_cards))
         best = max(denari[j] for j in others)
         soft[i] += contest(denari[i] - best, sqrt(left_denari))
-        best = max(prim[j] for j in others)
-        soft[i] += contest(prim[i] - best, 3.0 * sqrt(left_prim) + 0.01 * left_cards)
+        best_prim = max(prim[j] for j in others)
+        soft[i] += contest(prim[i] - best_prim, 3.0 * sqrt(left_prim) + 0.01 * left_cards)
         if rules.escoba:
             sevens = [(p & _SEVENS).bit_count() for p in piles]
             best = max(sevens[j] for j in others)

@@ -196,3 +196,15 @@ def test_an_interrupted_run_keeps_the_deals_played() -> None:
     s = report.summary()
     assert s["deals"] == 2 and s["planned"] == 5
     assert "interrupted: 2 of 5 deals played" in format_report(s)
+
+
+def test_an_asynchronous_player_plays_in_the_arena() -> None:
+    from scopa.engine import Player
+
+    class AsyncFirst(Player):
+        async def choose(self, view, legal):
+            return legal[0]
+
+    rules = RuleSet.build("scopa")
+    out = play_round(rules, deal_order(0, 0, rules, 0), 0, [AsyncFirst(), AsyncFirst()], 0)
+    assert out.a_ms and out.b_ms
