@@ -32,6 +32,10 @@ calibrated on (a shared 2-core x86-64 server, 5 µs per play pushed)."""
 DEFAULT_LEAVES = 50
 """Full-width leaves one determinization's search may reach before it stops deeper."""
 
+MIN_DEPTH = 2
+"""Plies every search sees at least: a play and the next player's answer (with long
+hands, as in scopone, the leaf budget alone would stop after the play)."""
+
 EXACT_LEAVES = 2000
 """A search this small or smaller runs to the round's end (exact for that deal)."""
 
@@ -84,7 +88,7 @@ class ExpertBot(Bot):
             state = sampler.sample()
             search.nodes += draw_cost
             left = remaining_plies(state)
-            depth = plies_within(state, self.leaves)
+            depth = max(plies_within(state, self.leaves), min(MIN_DEPTH, left))
             if depth < left and not state.stock and plies_within(state, EXACT_LEAVES) >= left:
                 depth = left  # the last cards: search to the round's end
             for i, p in enumerate(plays):
