@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
+from pathlib import Path
 from typing import Sequence
 
 from rich.console import Console
@@ -34,8 +35,13 @@ def build_parser() -> argparse.ArgumentParser:
                        help="who sits where, e.g. human,greedy or human,greedy,human,random "
                             "(kinds: human, random, greedy, expert, greedy-v1, or the levels easy, medium, hard); all bots = watch a game")
     local.add_argument("--seed", type=int, help="seed for a reproducible game")
+    local.add_argument("--record", metavar="FILE", help="write the game's record to FILE (docs/RECORDS.md)")
     add_rules_arguments(local)
     _display_arguments(local)
+
+    from scopa.client import recordscli  # game records: replay, games, record, leaderboard
+
+    recordscli.add_subcommands(sub)
 
     from scopa.client import netcli  # the network subcommands live with the network client
 
@@ -57,6 +63,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from scopa.client import arena_cli
 
             return arena_cli.run(args, console)
+        if args.command in recordscli_commands():
+            from scopa.client import recordscli
+
+            return recordscli.run(args, console)
         from scopa.client import netcli
 
         return netcli.run(args, console)
@@ -77,9 +87,19 @@ def _local(args: argparse.Namespace, console: Console) -> int:
     except ValueError as exc:
         console.print(f"[red]{exc}[/red]")
         return 2
+    record_to = Path(args.record) if args.record else None
+    if record_to is not None and (record_to.is_dir() or not record_to.parent.is_dir()):
+        console.print(f"[red]cannot write a record to {record_to}: no such folder, or it is a folder[/red]")
+        return 2
     asyncio.run(run_local_game(rules, kinds, args.seed, DeckStyle(args.deck),
-                               not args.no_autoplay, args.delay, console))
+                               not args.no_autoplay, args.delay, console, record_to))
     return 0
+
+
+def recordscli_commands() -> tuple[str, ...]:
+    from scopa.client.recordscli import COMMANDS
+
+    return COMMANDS
 
 
 if __name__ == "__main__":
