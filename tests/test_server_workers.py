@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from scopa.bots import GreedyBot, RandomBot
+from scopa.bots import GreedyBot, RandomBot, make_bot
 from scopa.engine import Deal, GameState, RuleSet, play_local, view
 from scopa.server.workers import BotPool
 
@@ -54,12 +54,12 @@ async def test_a_pooled_bot_picks_what_the_same_bot_picks_in_process(pool: BotPo
         state = _mid_round(seed)
         seat = state.to_move
         v, legal = view(state, seat), state.legal_actions()
-        assert await pool.pick("greedy", "g", None, v, legal) == GreedyBot("g").pick(v, legal)
+        assert await pool.pick("greedy", "g", None, v, legal) == make_bot("greedy", "g").pick(v, legal)
 
 
 async def test_a_whole_game_with_a_pooled_seat_matches_the_in_process_game(pool: BotPool) -> None:
     pooled = await play_local(RuleSet(), [pool.player("greedy", "g"), RandomBot(seed=4)], seed=11)
-    local = await play_local(RuleSet(), [GreedyBot("g"), RandomBot(seed=4)], seed=11)
+    local = await play_local(RuleSet(), [make_bot("greedy", "g"), RandomBot(seed=4)], seed=11)
     assert pooled.actions == local.actions
     assert pooled.totals == local.totals and pooled.winner == local.winner
 
