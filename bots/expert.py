@@ -43,6 +43,8 @@ EXACT_LEAVES = 2000
 class ExpertBot(Bot):
     """Determinized alpha-beta search with inference; see the module documentation."""
 
+    thinks = True
+
     def __init__(
         self,
         name: str | None = None,
