@@ -9,7 +9,7 @@ from typing import Sequence
 
 from rich.console import Console
 
-from scopa.engine import RuleSetError
+from scopa.engine import Preset, RuleSetError
 
 from .options import add_rules_arguments, rules_from_args
 from .render import DeckStyle
@@ -37,6 +37,11 @@ def build_parser() -> argparse.ArgumentParser:
     add_rules_arguments(local)
     _display_arguments(local)
 
+    rules = sub.add_parser("rules", help="print the rules (of every game, or of one by name)")
+    rules.add_argument("preset", nargs="?", choices=[p.value for p in Preset], metavar="PRESET",
+                       help="one game: " + ", ".join(p.value for p in Preset))
+    sub.add_parser("options", help="list every table option (-o NAME=VALUE) and what it means")
+
     from scopa.client import netcli  # the network subcommands live with the network client
 
     netcli.add_subcommands(sub, add_rules_arguments, _display_arguments)
@@ -50,6 +55,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command == "local":
             return _local(args, console)
+        if args.command in ("rules", "options"):
+            return _rules(args)
         from scopa.client import netcli
 
         return netcli.run(args, console)
@@ -61,9 +68,26 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
 
 
+def _rules(args: argparse.Namespace) -> int:
+    from .rulebook import book, options_text, preset_rules
+
+    if args.command == "options":
+        text = options_text()
+    else:
+        text = preset_rules(Preset(args.preset)) if args.preset else book()
+    sys.stdout.write(text)
+    return 0
+
+
 def _local(args: argparse.Namespace, console: Console) -> int:
     from .local import parse_seats, run_local_game
 
+    if args.seats and args.players is None:  # --seats alone decides how many play
+        count = len([k for k in args.seats.split(",") if k.strip()])
+        if count not in (2, 3, 4, 6):
+            console.print(f"[red]--seats names {count} seats; a table has 2, 3, 4 or 6[/red]")
+            return 2
+        args.players = count
     rules = rules_from_args(args)
     try:
         kinds = parse_seats(args.seats, rules.players)
