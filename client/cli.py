@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import random
 import sys
 from typing import Sequence
 
@@ -21,8 +22,12 @@ def _display_arguments(p: argparse.ArgumentParser) -> None:
                    help="Italian card names and suits, or the French (classic) deck")
     g.add_argument("--no-autoplay", action="store_true",
                    help="do not play a forced last card automatically")
-    g.add_argument("--delay", type=float, default=0.0, metavar="S",
-                   help="seconds to pause after each shown event (slower animation)")
+    g.add_argument("--delay", type=float, default=None, metavar="S",
+                   help="seconds to pause after each play by someone else (default: 0.6 in the "
+                        "full-screen app, none in the plain log)")
+    g.add_argument("--plain", action="store_true",
+                   help="the plain scrolling interface (a prompt and printed lines) instead of the "
+                        "full-screen app; also for screen readers")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -94,8 +99,22 @@ def _local(args: argparse.Namespace, console: Console) -> int:
     except ValueError as exc:
         console.print(f"[red]{exc}[/red]")
         return 2
-    asyncio.run(run_local_game(rules, kinds, args.seed, DeckStyle(args.deck),
-                               not args.no_autoplay, args.delay, console))
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
+    person = "human" in kinds
+    if args.plain or not sys.stdout.isatty():
+        if person and not args.plain:
+            console.print("[red]The output is not a terminal: scopa local cannot draw the board.[/red] "
+                          "Seat only bots (e.g. --seats greedy,random) to print a game, or add --plain "
+                          "to play with typed lines.")
+            return 2
+        asyncio.run(run_local_game(rules, kinds, seed, DeckStyle(args.deck),
+                                   not args.no_autoplay, args.delay or 0.0, console))
+        return 0
+    from .tui.app import LocalGameApp
+
+    app = LocalGameApp(rules, kinds, seed, DeckStyle(args.deck), not args.no_autoplay, args.delay)
+    app.run()
+    print(f"{app.result_line or 'Game left.'} Seed {seed}: replay with --seed {seed}")
     return 0
 
 
