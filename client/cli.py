@@ -17,7 +17,7 @@ from .render import DeckStyle
 
 
 def _display_arguments(p: argparse.ArgumentParser) -> None:
-    g = p.add_argument_group("display (RULES.md §7)")
+    g = p.add_argument_group("display")
     g.add_argument("--deck", choices=[s.value for s in DeckStyle], default="italian",
                    help="Italian card names and suits, or the French (classic) deck")
     g.add_argument("--no-autoplay", action="store_true",

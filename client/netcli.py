@@ -10,6 +10,7 @@ import getpass
 import logging
 import re
 import sqlite3
+import sys
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -35,6 +36,9 @@ def add_subcommands(sub: Any, add_rules: AddArguments, add_display: AddArguments
 
     play = sub.add_parser("play", help="connect to a server: the lobby, then games in this terminal")
     _connection_arguments(play, default_name=_default_name())
+    play.add_argument("--state-dir", metavar="DIR", default=None,
+                      help="where seat tokens are kept so that a restarted client can return to its game "
+                           "(default: your user state directory, or $SCOPA_STATE_DIR)")
     add_rules(play)  # defaults for tables you create
     add_display(play)
 
@@ -59,6 +63,7 @@ def add_subcommands(sub: Any, add_rules: AddArguments, add_display: AddArguments
     watch = sub.add_parser("watch", help="watch a table's game (public events only)")
     _connection_arguments(watch, default_name=_default_name() + "-watch")
     watch.add_argument("--table", required=True, metavar="ID", help="the table to watch")
+    add_display(watch)
     add_rules(bot)  # tables it creates (and, when given, the only tables it joins)
 
 
@@ -90,6 +95,8 @@ def run(args: argparse.Namespace, console: Console) -> int:
         console.print(f"[red]{exc}[/red]")
         return 2
     try:
+        if args.command in ("play", "watch") and full_screen(args):
+            return _run_app(args, host, port, console, args.table if args.command == "watch" else None)
         if args.command == "play":
             return asyncio.run(_play(args, host, port, console))
         if args.command == "watch":
@@ -148,6 +155,27 @@ class DaemonExecutor(concurrent.futures.ThreadPoolExecutor):
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         """Nothing to join: a prompt still waiting is simply left behind."""
+
+
+def full_screen(args: argparse.Namespace) -> bool:
+    """The Textual app, unless --plain or the output is not a terminal."""
+    return not getattr(args, "plain", False) and sys.stdout.isatty() and sys.stdin.isatty()
+
+
+def _run_app(args: argparse.Namespace, host: str, port: int, console: Console, watch: str | None) -> int:
+    from pathlib import Path
+
+    from .notation import DeckStyle
+    from .options import rules_from_args
+    from .tokens import FileTokenStore
+    from .tui.netapp import NetApp
+
+    state_dir = getattr(args, "state_dir", None)
+    store = FileTokenStore(Path(state_dir) if state_dir else None)
+    defaults = rules_from_args(args) if watch is None else None
+    app = NetApp(host, port, args.name, store, defaults, DeckStyle(args.deck), not args.no_autoplay, watch=watch)
+    status = app.run()
+    return 0 if status is None else int(status)
 
 
 async def _play(args: argparse.Namespace, host: str, port: int, console: Console) -> int:

@@ -30,6 +30,7 @@ from scopa.protocol import (
     LOBBY,
     Body,
     Bye,
+    Chat,
     Command,
     Connection,
     ConnectionRole,
@@ -135,6 +136,12 @@ class ClientSession:
         (a little over the server's default grace period); 0: do not reconnect."""
         self.first_backoff, self.max_backoff = 0.1, 5.0
         self.reconnects = 0  # how many times this session got its seat back
+        self.observers: list[Callable[[Command], None]] = []
+        """Called with every command the server sends (but ping and pong) as it arrives:
+        a user interface follows the table (and the lobby) this way; must not block."""
+        self.link_observers: list[Callable[[bool, str], None]] = []
+        """Called with ``(False, reason)`` when the connection is lost and ``(True, "")``
+        when it is back (reconnected)."""
 
     # ------------------------------------------------------------------ connecting
 
@@ -169,6 +176,36 @@ class ClientSession:
             if reply.body.code is not ErrorCode.NAME_TAKEN:
                 raise ServerRefused(reply.body.code, reply.body.message)
         raise ServerRefused(ErrorCode.NAME_TAKEN, f"no free name like {name!r} after {attempts} tries")
+
+    @classmethod
+    async def resume_seat(
+        cls, host: str, port: int, name: str, token: str, *, client: str = CLIENT_SOFTWARE
+    ) -> ClientSession:
+        """Open a connection straight back to a seat (a restarted client with a saved
+        seat token): ``hello`` with ``resume``.  ServerRefused (``bad_token``) if the
+        seat is gone."""
+        try:
+            reader, writer = await asyncio.open_connection(host, port)
+        except OSError as exc:
+            raise ConnectionLost(f"cannot connect to {host}:{port}: {exc.strerror or exc}") from None
+        session = cls(reader, writer)
+        session.host, session.port, session.client = host, port, client
+        session.name, session.token = name, token
+        session._reader_task = asyncio.create_task(session._read_loop(), name="scopa-client-reader")
+        try:
+            await session._resume_hello()
+        except BaseException:
+            await session.close()
+            raise
+        return session
+
+    async def send_chat(self, text: str, to: str = str(LOBBY)) -> None:
+        """Say ``text`` to the lobby (or to a table: ``table:<id>``)."""
+        self._send(Chat(text=text[:500]), to)
+
+    async def next_command(self) -> Command:
+        """The oldest command nobody has consumed yet (the lobby's pushes, chat)."""
+        return await self._next()
 
     async def __aenter__(self) -> ClientSession:
         return self
@@ -312,6 +349,8 @@ class ClientSession:
                 await self._reopen()
                 await greet()
                 self.reconnects += 1
+                for observer in self.link_observers:
+                    observer(True, "")
                 return
             except ConnectionLost as exc:
                 last_error = str(exc)
@@ -518,6 +557,8 @@ class ClientSession:
         if isinstance(body, Error) and body.fatal:
             self._lost(f"the server ended the connection: {body.code.value}: {body.message}")
             return False
+        for observer in self.observers:
+            observer(command)
         if isinstance(body, Snapshot):
             self.last_event = body.event  # numbering may have jumped (a server restart)
         elif isinstance(body, TableEvent) and command.sender.startswith("table:"):
@@ -528,5 +569,7 @@ class ClientSession:
     def _lost(self, reason: str) -> None:
         if self._closed_reason is None:
             self._closed_reason = reason
+            for observer in self.link_observers:
+                observer(False, reason)
         self._inbox.put_nowait(_CLOSED)
         self._lost_event.set()

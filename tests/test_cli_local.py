@@ -95,3 +95,19 @@ def test_parse_choice_reads_numbers_cards_and_captures_R15() -> None:
     assert "cannot take" in parse_choice("6d 3c", legal)
     assert "no move 9" in parse_choice("9", legal)
     assert "not a card" in parse_choice("zz", legal)
+
+
+def test_in_a_terminal_scopa_local_is_the_full_screen_app_and_ctrl_c_leaves_with_0() -> None:
+    env = dict(os.environ, TERM="xterm-256color", COLUMNS="80", LINES="24")
+    child = pexpect.spawn(sys.executable, [*CLI[1:], "--seed", "5"], cwd=str(ROOT), env=env,
+                          encoding="utf-8", timeout=30, dimensions=(24, 80))
+    try:
+        child.expect("Your turn")
+        child.sendcontrol("c")
+        child.expect(pexpect.EOF)
+        output = child.before
+    finally:
+        child.close()
+    assert child.exitstatus == 0
+    assert "\x1b[?1049l" in output  # the terminal's normal screen is back
+    assert "replay with --seed 5" in output and "Traceback" not in output

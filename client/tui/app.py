@@ -41,6 +41,7 @@ class ScopaApp(App[int]):
         Binding("ctrl+c", "leave_now", "leave", show=False, priority=True),
         Binding("question_mark,f1", "help", "rules & keys"),
         Binding("q", "leave", "leave"),
+        Binding("b", "stop_watching", "back to the lobby", show=False),
     ]
 
     def current_rules(self) -> RuleSet | None:
@@ -55,6 +56,9 @@ class ScopaApp(App[int]):
 
     async def action_leave(self) -> None:
         self.exit(0)
+
+    def action_stop_watching(self) -> None:
+        """Only a watching app has somewhere to go back to."""
 
 
 class AppPlayer(Player):

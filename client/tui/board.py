@@ -70,6 +70,8 @@ class BoardScreen(Screen[None]):
         self._status = Text("")
         self._ready = False
         self.lit_play: Play | None = None  # a capture being considered in the choice dialog
+        self.hold_on_cancel = False
+        self._held: asyncio.Future[Play | Declare] | None = None
 
     # ------------------------------------------------------------------ layout
 
@@ -236,8 +238,10 @@ class BoardScreen(Screen[None]):
         return t
 
     def _prompt(self) -> Text | None:
-        if self._answer is None or self._answer.done():
+        if self._answer is None:
             return None
+        if self._answer.done():
+            return Text("Your move is kept: it is sent when the connection is back.", style="yellow")
         n = len(self.board.hand)
         keys = f"1–{n}" if n > 1 else "1"
         return Text(f"Your turn: press {keys}, click a card, or / to type one. ? help", style="bold green")
@@ -261,19 +265,39 @@ class BoardScreen(Screen[None]):
     # ------------------------------------------------------------------ asking for a move
 
     async def ask(self, legal: Sequence[Play | Declare]) -> Play | Declare:
-        """Wait for the person's move (one of ``legal``)."""
-        self.legal = list(legal)
-        self.selected = None
-        self._answer = asyncio.get_running_loop().create_future()
+        """Wait for the person's move (one of ``legal``).
+
+        If the wait is cancelled while ``hold_on_cancel`` is set (the connection dropped),
+        the question stays open: a move chosen meanwhile is the answer to the same
+        question asked again after the reconnect, so no keystroke is lost."""
+        legal = list(legal)
+        held = self._held
+        if held is not None and legal == self.legal:
+            answer = held
+        else:
+            answer = asyncio.get_running_loop().create_future()
+            self.legal = legal
+            self.selected = None
+        self._held = None
+        self._answer = answer
         self.refresh_board()
         try:
-            return await self._answer
-        finally:
-            self._answer = None
-            self.legal = []
-            self.selected = None
-            if self.is_attached:
-                self.refresh_board()
+            result = await asyncio.shield(answer)
+        except asyncio.CancelledError:
+            if self.hold_on_cancel and not answer.cancelled():
+                self._held = answer
+            else:
+                self._clear_question()
+            raise
+        self._clear_question()
+        return result
+
+    def _clear_question(self) -> None:
+        self._answer = None
+        self.legal = []
+        self.selected = None
+        if self.is_attached:
+            self.refresh_board()
 
     def cancel_ask(self) -> None:
         if self._answer is not None and not self._answer.done():
