@@ -2,6 +2,8 @@
 
     python benchmarks/server_load.py [--tables N] [--games G] [--seconds S]
                                      [--strategy random|greedy] [--preset NAME]
+                                     [--think-ms T] [--loop asyncio|uvloop] [--db]
+    python benchmarks/server_load.py --sweep --tables 250 --preset scopone
 
 The server (``scopa.server.NetworkEngine``) runs in a child process (this script with
 ``--serve``), so it has its own event loop and its memory can be read from
@@ -26,6 +28,15 @@ Figures:
   server share this machine's cores (2 on the reference machine), so the figures are
   a lower bound of what the server alone could do.
 
+Open loop (``--think-ms T``): each seat answers T ms after its ``your_turn`` arrives,
+as a person or a thinking bot would, so the offered load is set by the think time and
+not by how fast the server answers; the latency then says how long a move waits in the
+server at that load.  ``--sweep`` runs the open loop at falling think times and prints
+the highest load (moves/s) at which p99 stays under 10 ms.
+
+``--loop uvloop`` runs the server on uvloop (``pip install -e ".[fast]"``); ``--db``
+journals every game to a fresh SQLite file, as ``scopa serve --db`` does.
+
 The last line printed is a JSON object with every figure.
 """
 
@@ -40,6 +51,7 @@ import resource
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -57,11 +69,12 @@ SAFETY_TIMEOUT = 600.0  # seconds: a stuck run fails instead of hanging
 # --------------------------------------------------------------------------- the server
 
 
-async def _serve(seed: int) -> None:
+async def _serve(seed: int, db: str | None) -> None:
     from scopa.server import Limits, NetworkEngine
 
     # Every load client comes from 127.0.0.1: lift the connection caps (server/limits.py).
-    engine = NetworkEngine("127.0.0.1", 0, seed, limits=Limits(max_connections=None, max_connections_per_address=None))
+    engine = NetworkEngine("127.0.0.1", 0, seed, limits=Limits(max_connections=None, max_connections_per_address=None),
+                           db=db)
     await engine.start()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -90,9 +103,10 @@ def _raise_fd_limit() -> None:
 class ServerProcess:
     """This script with ``--serve`` in a child process."""
 
-    def __init__(self, seed: int) -> None:
+    def __init__(self, seed: int, loop: str = "asyncio", db: str | None = None) -> None:
+        extra = ["--loop", loop] + (["--db-file", db] if db else [])
         self.proc = subprocess.Popen(
-            [sys.executable, os.path.abspath(__file__), "--serve", "--seed", str(seed)],
+            [sys.executable, os.path.abspath(__file__), "--serve", "--seed", str(seed), *extra],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
         )  # fmt: skip
         assert self.proc.stdout is not None
@@ -265,6 +279,8 @@ class LeanClient:
                     table.hold = False
                     self.run.table_held()
                     await self.run.release.wait()
+                if self.run.args.think_ms:
+                    await asyncio.sleep(self.run.args.think_ms / 1000)
                 kind, body = self.choose(cmd)
                 self.sent_at = time.perf_counter()
                 self.send(kind, cmd["sender"], body, re=cmd["seq"])
@@ -407,6 +423,9 @@ async def load(args: argparse.Namespace, port: int, server_pid: int | None) -> d
         "server_cpu_ms_per_move": round(cpu_server / st.moves * 1000, 3) if cpu_server and st.moves else None,
         "server_cpu_share": round(cpu_server / elapsed, 2) if cpu_server is not None and elapsed else None,
         "client_cpu_s": round(cpu_client, 2),
+        "think_ms": args.think_ms,
+        "server_loop": args.loop,
+        "journal": bool(args.db),
         "cpus": os.cpu_count(),
         "note": f"load generator and server run on the same machine and share its {os.cpu_count()} cores",
     }
@@ -433,32 +452,55 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--server", default=None, metavar="HOST:PORT",
                     help="load a running server on 127.0.0.1:PORT instead of starting one")
     ap.add_argument("--server-pid", type=int, default=None, help="with --server: its pid, for memory and CPU")
+    ap.add_argument("--think-ms", type=float, default=0.0,
+                    help="open loop: every seat answers this many ms after its your_turn (default 0: at once)")
+    ap.add_argument("--loop", choices=("asyncio", "uvloop"), default="asyncio", help="the server's event loop")
+    ap.add_argument("--db", action="store_true", help="journal every game to a fresh SQLite file")
+    ap.add_argument("--sweep", action="store_true",
+                    help="open loop at falling think times; print the highest load with p99 under 10 ms")
     ap.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--db-file", default=None, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     _raise_fd_limit()
     if args.serve:
-        asyncio.run(_serve(args.seed))
+        if args.loop == "uvloop":
+            import uvloop
+
+            uvloop.run(_serve(args.seed, args.db_file))
+        else:
+            asyncio.run(_serve(args.seed, args.db_file))
         return 0
     if args.games is None and args.seconds is None:
         args.games = 2
     args.options = _options(args.option)
+    if args.sweep:
+        return sweep(args)
+    result = run_once(args)
+    report(result)
+    return 0 if not result["failed_tables"] and not result["errors"] else 1
 
+
+def run_once(args: argparse.Namespace) -> dict[str, Any]:
     server: ServerProcess | None = None
-    if args.server:
-        port, pid = int(args.server.rpartition(":")[2]), args.server_pid
-    else:
-        server = ServerProcess(args.seed)
-        port, pid = server.port, server.pid
-    try:
-        result = asyncio.run(asyncio.wait_for(load(args, port, pid), SAFETY_TIMEOUT))
-    finally:
-        if server is not None:
-            server.stop()
+    with tempfile.TemporaryDirectory() as tmp:
+        if args.server:
+            port, pid = int(args.server.rpartition(":")[2]), args.server_pid
+        else:
+            server = ServerProcess(args.seed, args.loop, os.path.join(tmp, "load.db") if args.db else None)
+            port, pid = server.port, server.pid
+        try:
+            return asyncio.run(asyncio.wait_for(load(args, port, pid), SAFETY_TIMEOUT))
+        finally:
+            if server is not None:
+                server.stop()
 
+
+def report(result: dict[str, Any]) -> None:
     lat = result["latency_ms"]
     print(f"{result['tables']} tables x {result['seats_per_table']} clients ({result['preset']}, {result['strategy']}),"
           f" {result['games']} games, {result['moves']} moves in {result['window_s']} s"
           f" (setup {result['setup_s']} s, {result['failed_tables']} failed tables, {result['errors']} errors)")
+    print(f"server loop: {result['server_loop']}   journal: {result['journal']}   think time: {result['think_ms']} ms")
     print(f"games/s: {result['games_per_s']}   moves/s: {result['moves_per_s']}")
     print(f"play -> played latency (ms): p50 {lat['p50']}  p90 {lat['p90']}  p99 {lat['p99']}  max {lat['max']}"
           f"  over {lat['count']} plays")
@@ -470,7 +512,37 @@ def main(argv: list[str] | None = None) -> int:
               f" {result['server_cpu_ms_per_move']} ms per move), load generator {result['client_cpu_s']} s")
     print(f"note: {result['note']}; figures are for both together")
     print(json.dumps(result))
-    return 0 if not result["failed_tables"] and not result["errors"] else 1
+
+
+SWEEP_THINK_MS = (400.0, 200.0, 100.0, 50.0, 25.0)
+SWEEP_P99_MS = 10.0
+
+
+def sweep(args: argparse.Namespace) -> int:
+    """Open-loop runs at falling think times; the highest load whose p99 stays under 10 ms."""
+    best: dict[str, Any] | None = None
+    rows = []
+    for think in SWEEP_THINK_MS:
+        args.think_ms = think
+        result = run_once(args)
+        lat = result["latency_ms"]
+        rows.append({"think_ms": think, "moves_per_s": result["moves_per_s"], "p99_ms": lat["p99"],
+                     "server_cpu_ms_per_move": result["server_cpu_ms_per_move"]})
+        print(f"think {think:6.1f} ms: {result['moves_per_s']} moves/s, p50 {lat['p50']} ms, p99 {lat['p99']} ms,"
+              f" server {result['server_cpu_ms_per_move']} ms CPU per move", flush=True)
+        if lat["p99"] is not None and lat["p99"] < SWEEP_P99_MS:
+            if best is None or (result["moves_per_s"] or 0) > (best["moves_per_s"] or 0):
+                best = rows[-1]
+        else:
+            break  # past the knee: lower think times only load it more
+    if best is None:
+        print(f"p99 was over {SWEEP_P99_MS} ms at every load tried")
+    else:
+        print(f"highest load with p99 under {SWEEP_P99_MS} ms: {best['moves_per_s']} moves/s"
+              f" (think {best['think_ms']} ms, p99 {best['p99_ms']} ms)")
+    print(json.dumps({"sweep": rows, "best": best, "tables": args.tables, "preset": args.preset,
+                      "server_loop": args.loop}))
+    return 0
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import random
 import sys
+from pathlib import Path
 from typing import Sequence
 
 from rich.console import Console
@@ -39,6 +40,7 @@ def build_parser() -> argparse.ArgumentParser:
                        help="who sits where, e.g. human,greedy or human,greedy,human,random "
                             "(kinds: human, random, greedy); all bots = watch a game")
     local.add_argument("--seed", type=int, help="seed for a reproducible game")
+    local.add_argument("--record", metavar="FILE", help="write the game's record to FILE (docs/RECORDS.md)")
     add_rules_arguments(local)
     _display_arguments(local)
 
@@ -46,6 +48,10 @@ def build_parser() -> argparse.ArgumentParser:
     rules.add_argument("preset", nargs="?", choices=[p.value for p in Preset], metavar="PRESET",
                        help="one game: " + ", ".join(p.value for p in Preset))
     sub.add_parser("options", help="list every table option (-o NAME=VALUE) and what it means")
+
+    from scopa.client import recordscli  # game records: replay, games, record, leaderboard
+
+    recordscli.add_subcommands(sub)
 
     from scopa.client import netcli  # the network subcommands live with the network client
 
@@ -62,6 +68,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _local(args, console)
         if args.command in ("rules", "options"):
             return _rules(args)
+        if args.command in recordscli_commands():
+            from scopa.client import recordscli
+
+            return recordscli.run(args, console)
         from scopa.client import netcli
 
         return netcli.run(args, console)
@@ -99,6 +109,10 @@ def _local(args: argparse.Namespace, console: Console) -> int:
     except ValueError as exc:
         console.print(f"[red]{exc}[/red]")
         return 2
+    record_to = Path(args.record) if args.record else None
+    if record_to is not None and (record_to.is_dir() or not record_to.parent.is_dir()):
+        console.print(f"[red]cannot write a record to {record_to}: no such folder, or it is a folder[/red]")
+        return 2
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     person = "human" in kinds
     if args.plain or not sys.stdout.isatty():
@@ -108,14 +122,23 @@ def _local(args: argparse.Namespace, console: Console) -> int:
                           "to play with typed lines.")
             return 2
         asyncio.run(run_local_game(rules, kinds, seed, DeckStyle(args.deck),
-                                   not args.no_autoplay, args.delay or 0.0, console))
+                                   not args.no_autoplay, args.delay or 0.0, console, record_to))
         return 0
+    if record_to is not None:
+        console.print("[red]--record is written by the scrolling interface: add --plain[/red]")
+        return 2
     from .tui.app import LocalGameApp
 
     app = LocalGameApp(rules, kinds, seed, DeckStyle(args.deck), not args.no_autoplay, args.delay)
     app.run()
     print(f"{app.result_line or 'Game left.'} Seed {seed}: replay with --seed {seed}")
     return 0
+
+
+def recordscli_commands() -> tuple[str, ...]:
+    from scopa.client.recordscli import COMMANDS
+
+    return COMMANDS
 
 
 if __name__ == "__main__":

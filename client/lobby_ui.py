@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
@@ -27,7 +28,7 @@ from .session import ClientSession, ConnectionLost, ServerRefused
 InputFn = Callable[[str], str]
 
 MENU = ("[bold]c[/bold] create a table · [bold]j ID[/bold] join a table · [bold]w ID[/bold] watch a table · "
-        "[bold]r[/bold] refresh · [bold]q[/bold] quit")
+        "[bold]b [PRESET][/bold] leaderboard · [bold]r[/bold] refresh · [bold]q[/bold] quit")
 
 
 def render_tables(tables: Sequence[TableInfo]) -> Table | Text:
@@ -130,11 +131,30 @@ class Lobby:
                 if table_id:
                     await watch_table(self.session, self.console, table_id)
                     tables = await self.show()
+            elif word in ("b", "board", "leaderboard"):
+                await self.leaderboard(rest.strip() or "scopa")
             elif any(t.id == line for t in tables):
                 if await self.join(line, tables):
                     tables = await self.show()
             else:
                 self.console.print(f"[yellow]{line!r}: not a lobby command.[/yellow] {MENU}")
+
+    async def leaderboard(self, preset: str) -> None:
+        """The server's ratings of ``preset`` (a server that keeps its games)."""
+        from .archive import leaderboard
+        from .recordscli import leaderboard_lines
+
+        try:
+            board = await leaderboard(self.session, preset)
+        except ServerRefused as exc:
+            self.console.print(f"[yellow]{escape(exc.message)}[/yellow]")
+            return
+        except ValueError:
+            self.console.print(f"[yellow]{escape(preset)!r} is not a preset; try one of: "
+                               f"{', '.join(p.value for p in Preset)}[/yellow]")
+            return
+        for line in leaderboard_lines(board):
+            self.console.print(line, markup=False, highlight=False)
 
     async def show(self) -> list[TableInfo]:
         tables = await self.session.list_tables()

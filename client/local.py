@@ -6,12 +6,17 @@ import asyncio
 import random
 from typing import Sequence
 
+from datetime import datetime, timezone
+from pathlib import Path
+
 from rich.console import Console
 
 from scopa.engine import Event, GameMaster, GameRecord, RuleSet
 from scopa.engine.player import Player
 
 from scopa.bots import STRATEGIES, make_bot
+from scopa.protocol.record import PlayerKind, RecordPlayer, build_record, write_record
+
 from .human import TerminalPlayer
 from .render import DeckStyle, event_line
 
@@ -54,8 +59,10 @@ async def run_local_game(
     autoplay: bool = True,
     delay: float = 0.0,
     console: Console | None = None,
+    record_to: Path | None = None,
 ) -> GameRecord:
-    """Play one local game; with no human seat every public event is printed."""
+    """Play one local game; with no human seat every public event is printed;
+    ``record_to``: write the game's record there (docs/RECORDS.md)."""
     console = console or Console()
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
@@ -74,4 +81,14 @@ async def run_local_game(
         master.observers.append(show)
     record = await master.run()
     console.print(f"[dim]seed {seed}: replay with --seed {seed}[/dim]")
+    if record_to is not None:
+        seats = [
+            RecordPlayer(seat=i, name=getattr(p, "name", f"seat {i}"), side=rules.side_of(i),
+                         kind=PlayerKind.PERSON if kind == "human" else PlayerKind.BOT,
+                         strategy=None if kind == "human" else kind)
+            for i, (kind, p) in enumerate(zip(kinds, players))
+        ]
+        write_record(build_record(rules, seed, master.first_dealer, master.actions, seats,
+                                  played_at=datetime.now(timezone.utc).replace(microsecond=0)), record_to)
+        console.print(f"[dim]record written to {record_to}[/dim]")
     return record

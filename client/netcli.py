@@ -8,6 +8,7 @@ import asyncio
 import concurrent.futures
 import getpass
 import logging
+import os
 import re
 import sqlite3
 import sys
@@ -33,6 +34,8 @@ def add_subcommands(sub: Any, add_rules: AddArguments, add_display: AddArguments
     serve.add_argument("--db", metavar="PATH", default=None,
                        help="SQLite file journaling every game: after a crash or restart unfinished games "
                             "resume from it (created if missing); default: none, nothing persists")
+    serve.add_argument("--accounts", action="store_true",
+                       help="let players claim their names with a password (kept in the --db file)")
 
     play = sub.add_parser("play", help="connect to a server: the lobby, then games in this terminal")
     _connection_arguments(play, default_name=_default_name())
@@ -74,6 +77,11 @@ def _connection_arguments(p: argparse.ArgumentParser, default_name: str | None) 
                    help="your name at the tables (a number is added if it is taken)")
 
 
+def _password() -> str | None:
+    """A claimed name's password (a server with accounts), from $SCOPA_PASSWORD."""
+    return os.environ.get("SCOPA_PASSWORD") or None
+
+
 def _default_name() -> str:
     try:
         user = getpass.getuser()
@@ -93,6 +101,10 @@ def run(args: argparse.Namespace, console: Console) -> int:
         host, port = parse_address(args.server)
     except ValueError as exc:
         console.print(f"[red]{exc}[/red]")
+        return 2
+    secret = _password()
+    if secret is not None and not 8 <= len(secret) <= 200:
+        console.print("[red]$SCOPA_PASSWORD must be 8-200 characters[/red]")
         return 2
     try:
         if args.command in ("play", "watch") and full_screen(args):
@@ -116,10 +128,14 @@ def _serve(args: argparse.Namespace, console: Console) -> int:
     if not logging.getLogger().handlers:  # the server logs connections, tables and games
         logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", datefmt="%H:%M:%S")
     db = getattr(args, "db", None)
+    accounts = bool(getattr(args, "accounts", False))
+    if accounts and not db:
+        console.print("[red]--accounts needs --db: the accounts are kept in the database[/red]")
+        return 2
     console.print(f"Scopa server on {args.host}:{args.port}" + (f", games journaled to {db}" if db else "")
                   + " (Ctrl-C to stop)")
     try:
-        asyncio.run(serve(args.host, args.port, db=db))
+        asyncio.run(serve(args.host, args.port, db=db, accounts=accounts))
     except KeyboardInterrupt:
         pass
     except OSError as exc:
@@ -186,7 +202,7 @@ async def _play(args: argparse.Namespace, host: str, port: int, console: Console
 
     asyncio.get_running_loop().set_default_executor(DaemonExecutor())
     defaults = rules_from_args(args)
-    async with await ClientSession.connect(host, port, args.name) as session:
+    async with await ClientSession.connect(host, port, args.name, password=_password()) as session:
         console.print(f"Connected to {host}:{port} as [bold]{session.name}[/bold]. {session.motd}")
 
         def make_player() -> Player:
@@ -221,7 +237,8 @@ async def _bot(args: argparse.Namespace, host: str, port: int, console: Console)
     rules = rules_from_args(args) if explicit else None
     fill = [n.strip() for n in args.fill_with_bots.split(",") if n.strip()]
     name = args.name or f"{getattr(player, 'name', 'bot')}-bot"
-    async with await ClientSession.connect(host, port, name, client="scopa-bot 0.1") as session:
+    async with await ClientSession.connect(host, port, name, client="scopa-bot 0.1",
+                                           password=_password()) as session:
         session.reconnect_for = args.reconnect_for
 
         def log(line: str) -> None:
@@ -236,7 +253,7 @@ async def _bot(args: argparse.Namespace, host: str, port: int, console: Console)
 async def _watch(args: argparse.Namespace, host: str, port: int, console: Console) -> int:
     from .lobby_ui import watch_table
 
-    async with await ClientSession.connect(host, port, args.name) as session:
+    async with await ClientSession.connect(host, port, args.name, password=_password()) as session:
         console.print(f"Connected to {host}:{port} as [bold]{session.name}[/bold].")
         await watch_table(session, console, args.table)
     return 0

@@ -142,14 +142,17 @@ class ClientSession:
         self.link_observers: list[Callable[[bool, str], None]] = []
         """Called with ``(False, reason)`` when the connection is lost and ``(True, "")``
         when it is back (reconnected)."""
+        self._password: str | None = None  # a claimed name's password, for reconnecting
 
     # ------------------------------------------------------------------ connecting
 
     @classmethod
     async def connect(
-        cls, host: str, port: int, name: str, *, client: str = CLIENT_SOFTWARE, attempts: int = 20
+        cls, host: str, port: int, name: str, *, client: str = CLIENT_SOFTWARE, attempts: int = 20,
+        password: str | None = None,
     ) -> ClientSession:
-        """Open a connection and say hello as ``name`` (``name2``, ``name3``… if taken)."""
+        """Open a connection and say hello as ``name`` (``name2``, ``name3``… if taken;
+        with the ``password`` of a claimed name, only ``name`` itself)."""
         try:
             reader, writer = await asyncio.open_connection(host, port)
         except OSError as exc:
@@ -158,15 +161,16 @@ class ClientSession:
         session.host, session.port, session.client = host, port, client
         session._reader_task = asyncio.create_task(session._read_loop(), name="scopa-client-reader")
         try:
-            await session._hello(name, client, attempts)
+            session._password = password
+            await session._hello(name, client, 1 if password else attempts, password)
         except BaseException:
             await session.close()
             raise
         return session
 
-    async def _hello(self, name: str, client: str, attempts: int) -> None:
+    async def _hello(self, name: str, client: str, attempts: int, password: str | None = None) -> None:
         for _, candidate in zip(range(attempts), name_variants(name)):
-            seq = self._send(Hello(name=candidate, client=client), str(LOBBY))
+            seq = self._send(Hello(name=candidate, client=client, password=password), str(LOBBY))
             reply = await self._reply_to(seq)
             if isinstance(reply.body, Welcome):
                 self.name, self.party = candidate, reply.body.you
@@ -318,7 +322,8 @@ class ClientSession:
             return
         # The server may not have noticed the old connection yet: then our name is still
         # taken for a moment, and a variant of it serves.
-        await self._with_backoff(lambda: self._hello(self.name or "player", self.client, attempts=5),
+        await self._with_backoff(lambda: self._hello(self.name or "player", self.client, attempts=5,
+                                                        password=self._password),
                                  "could not reconnect")
 
     async def _resume_hello(self) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import NamedTuple
 
-from .cards import CARDS, cards_in, format_cards
+from .cards import CARDS, Card, cards_in, format_cards
 
 
 class Play(NamedTuple):
@@ -19,7 +19,7 @@ class Play(NamedTuple):
     capture: int = 0
 
     @property
-    def captured(self) -> list:
+    def captured(self) -> list[Card]:
         return cards_in(self.capture)
 
     def __str__(self) -> str:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Awaitable, Callable, Sequence
 
 from .actions import Action, Deal, Declare, Play
-from .cards import CARDS, cards_in
+from .cards import CARDS, Card, cards_in
 from .errors import IllegalMoveError
 from .events import (
     DealVoid,
@@ -152,7 +152,7 @@ class GameMaster:
             table = order[s.rules.players * s.rules.hand_size :][: s.rules.table_cards]
             await self._public(DealVoid(s.dealer, tuple(CARDS[c] for c in table)))
             return
-        bonus_cards: tuple = ()
+        bonus_cards: tuple[Card, ...] = ()
         if s.dealer_bonus:
             bonus_cards = tuple(cards_in(s.piles[s.side[s.dealer]]))
         await self._public(
@@ -172,16 +172,11 @@ class GameMaster:
             if answer in legal:
                 action = legal[legal.index(answer)]  # the engine's own value (a plain tuple may be equal)
                 break
-            try:  # not in the list: let the engine say precisely why
-                s.copy().apply(answer, seat)
-            except IllegalMoveError as exc:
-                await player.rejected(exc)
-            except Exception as exc:  # noqa: BLE001 - a player's garbage must not end the game
-                await player.rejected(IllegalMoveError(f"not an action: {exc}"))
-            else:  # engine accepted something not listed: should not happen; refuse anyway
-                await player.rejected(IllegalMoveError(f"{answer} is not among the legal moves"))
+            # Not in the list: the engine says precisely why.
+            error = s.explain(answer, seat) or IllegalMoveError(f"{answer!r} is not among the legal moves")
+            await player.rejected(error)
         if action is None:
-            action = next(a for a in legal if isinstance(a, Play))
+            action = s.default_action()
             forced = True
         await self._apply_and_announce(action, seat, forced)
 

@@ -8,10 +8,11 @@ changes only through :meth:`~GameState.apply` with an action; the list of action
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from enum import StrEnum
 
 from .actions import DECLARATION_POINTS, Action, Deal, DeclarationKind, Declare, Play
-from .captures import CaptureRules, expand, value_counts
+from .captures import CaptureRules, Template, expand, value_counts
 from .cards import (
     BIT,
     CARDS,
@@ -27,6 +28,7 @@ from .errors import (
     BadDeclarationError,
     CardNotInHandError,
     IllegalCaptureError,
+    IllegalMoveError,
     NotYourTurnError,
     WrongPhaseError,
 )
@@ -55,6 +57,8 @@ _ACE_MASK = VALUE_MASK[1]
 _SETTE_COPPE_BIT = BIT[SETTE_COPPE]
 _DECK = frozenset(range(40))
 
+_c_legal_plays: Callable[..., list[Play]] | None
+_c_push_plain: Callable[[GameState, tuple[int, int]], bool] | None
 try:  # the optional C accelerator (setup.py); the pure-Python paths give the same results
     from ._speedups import legal_plays as _c_legal_plays
     from ._speedups import push_plain as _c_push_plain
@@ -246,44 +250,64 @@ class GameState:
 
     # ------------------------------------------------------------------ transitions
 
-    def apply(self, action: Action, seat: int | None = None) -> None:
-        """Check and apply one action; ``seat`` (if given) must be the seat to move.
+    def explain(self, action: object, seat: int | None = None) -> IllegalMoveError | None:
+        """Why ``action`` by ``seat`` (if given) is not allowed now, or ``None`` if it is.
 
-        Raises an :class:`~scopa.engine.errors.IllegalMoveError` subclass and leaves the
-        state unchanged if the action is not allowed.
+        The one place that decides legality: :meth:`apply` raises what this returns, and
+        the game master and the server ask it instead of copying the state to find out.
         """
         if isinstance(action, Deal):
             if self.phase is not Phase.DEAL:
-                raise WrongPhaseError(f"no deal is due (phase {self.phase.value})")
-            self._deal(action.order)
-            return
+                return WrongPhaseError(f"no deal is due (phase {self.phase.value})")
+            return None
         if self.phase is not Phase.PLAY:
-            raise WrongPhaseError(f"no play is due (phase {self.phase.value})")
+            return WrongPhaseError(f"no play is due (phase {self.phase.value})")
         if seat is not None and seat != self.to_move:
-            raise NotYourTurnError(f"it is seat {self.to_move}'s turn, not seat {seat}'s")
+            return NotYourTurnError(f"it is seat {self.to_move}'s turn, not seat {seat}'s")
         if isinstance(action, Declare):
             if action not in self.legal_declarations():
-                raise BadDeclarationError(f"cannot {action} with this hand now")
-            self._declare(action)
-            return
+                return BadDeclarationError(f"cannot {action} with this hand now")
+            return None
         if not isinstance(action, Play):
-            raise WrongPhaseError(f"not an action: {action!r}")
+            return WrongPhaseError(f"not an action: {action!r}")
         card, capture = action
+        if not isinstance(card, int) or not isinstance(capture, int):
+            return WrongPhaseError(f"not an action: {action!r}")
         if not (0 <= card < 40) or not self.hands[self.to_move] >> card & 1:
             name = str(CARDS[card]) if 0 <= card < 40 else repr(card)
-            raise CardNotInHandError(f"{name} is not in seat {self.to_move}'s hand")
+            return CardNotInHandError(f"{name} is not in seat {self.to_move}'s hand")
         options = self.capture_options(self.to_move, card)
         if options:
             if capture not in options:
                 shown = ", ".join("{" + " ".join(map(str, cards_in(m))) + "}" for m in options)
-                raise IllegalCaptureError(
+                return IllegalCaptureError(
                     f"{CARDS[card]} cannot take {{{' '.join(map(str, cards_in(capture)))}}}; "
                     f"it must take one of: {shown}"
                 )
         elif capture:
-            raise IllegalCaptureError(f"{CARDS[card]} cannot capture anything; it is laid on the table")
-        self.push(action)
+            return IllegalCaptureError(f"{CARDS[card]} cannot capture anything; it is laid on the table")
+        return None
 
+    def default_action(self) -> Play:
+        """The move the game master makes for a seat that does not answer in time or keeps
+        answering wrongly: the first legal play (never a declaration, which is a choice)."""
+        return self.legal_plays()[0]
+
+    def apply(self, action: Action, seat: int | None = None) -> None:
+        """Check and apply one action; ``seat`` (if given) must be the seat to move.
+
+        Raises the :class:`~scopa.engine.errors.IllegalMoveError` that :meth:`explain`
+        gives and leaves the state unchanged if the action is not allowed.
+        """
+        error = self.explain(action, seat)
+        if error is not None:
+            raise error
+        if isinstance(action, Deal):
+            self._deal(action.order)
+        elif isinstance(action, Declare):
+            self._declare(action)
+        else:
+            self.push(action)
 
     def _deal(self, order: tuple[int, ...]) -> None:
         if len(order) != 40 or set(order) != _DECK:
@@ -455,7 +479,7 @@ class GameState:
         self.phase = Phase.DEAL
 
 
-def _expand_plays(hand: int, table: int, by_value: tuple, wild: int) -> list[Play]:
+def _expand_plays(hand: int, table: int, by_value: tuple[tuple[Template, ...], ...], wild: int) -> list[Play]:
     """The plays of ``hand`` from the capture templates of each value (pure Python;
     ``scopa.engine._speedups`` does the same in C when it is built)."""
     new = tuple.__new__

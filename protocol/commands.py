@@ -17,6 +17,7 @@ from scopa.engine.actions import DeclarationKind  # V13: one definition, engine 
 from scopa.engine.rules import Preset, RuleSet
 
 from .errors import ErrorCode
+from .record import Record
 from .fields import (
     MAX_SEATS,
     BotName,
@@ -162,6 +163,7 @@ class Hello(Body):
     role: Role = Role.PLAYER
     client: ShortText = ""
     resume: ResumeRequest | None = None
+    password: Annotated[str, Field(min_length=8, max_length=200)] | None = None
 
 
 class Welcome(Body):
@@ -407,6 +409,95 @@ class Bye(Body):
     reason: ShortText = ""
 
 
+# --- finished games, records, ratings and accounts (PROTOCOL.md §13) ------------------
+
+Password = Annotated[str, Field(min_length=8, max_length=200)]
+
+
+class GameSummary(WireModel):
+    """One finished game in a ``games`` listing."""
+
+    id: TableId
+    ended: ShortText = Field(description="when the game ended, ISO 8601 UTC")
+    preset: Word = Field(description="the rules' preset, or custom")
+    description: ShortText
+    players: Annotated[list[PlayerName], Field(min_length=2, max_length=MAX_SEATS)]
+    winner: Side | None
+    totals: PointsList
+    reason: Word
+    private: bool = False
+
+
+class ListGames(Body):
+    NAME = "list_games"
+    FLOW = Flow.TO_SERVER
+    player: PlayerName | None = None
+    preset: Preset | None = None
+    limit: Annotated[int, Field(ge=1, le=100)] = 50
+    tokens: Annotated[list[Token], Field(max_length=16)] = []
+
+
+class Games(Body):
+    NAME = "games"
+    FLOW = Flow.TO_CLIENT
+    games: Annotated[list[GameSummary], Field(max_length=100)]
+
+
+class GetRecord(Body):
+    NAME = "get_record"
+    FLOW = Flow.TO_SERVER
+    game: TableId
+    token: Token | None = None
+
+
+class RecordReply(Body):
+    NAME = "record"
+    FLOW = Flow.TO_CLIENT
+    game: TableId
+    record: Record
+
+
+class GetLeaderboard(Body):
+    NAME = "get_leaderboard"
+    FLOW = Flow.TO_SERVER
+    preset: Preset = Preset.SCOPA
+    limit: Annotated[int, Field(ge=1, le=100)] = 20
+
+
+class RatingEntry(WireModel):
+    rank: Annotated[int, Field(ge=1)]
+    name: PlayerName
+    rating: float = Field(description="mu - 3 sigma")
+    mu: float
+    sigma: Annotated[float, Field(ge=0)]
+    games: Count
+    wins: Count
+
+
+class Leaderboard(Body):
+    NAME = "leaderboard"
+    FLOW = Flow.TO_CLIENT
+    preset: Preset
+    entries: Annotated[list[RatingEntry], Field(max_length=100)]
+
+
+class ClaimName(Body):
+    NAME = "claim_name"
+    FLOW = Flow.TO_SERVER
+    password: Password
+
+
+class NameClaimed(Body):
+    NAME = "name_claimed"
+    FLOW = Flow.TO_CLIENT
+    name: PlayerName
+
+
+ARCHIVE_BODY_TYPES: tuple[type[Body], ...] = (
+    ListGames, Games, GetRecord, RecordReply, GetLeaderboard, Leaderboard, ClaimName, NameClaimed,
+)
+
+
 BODY_TYPES: tuple[type[Body], ...] = (
     Hello, Welcome, ListTables, Tables, CreateTable, TableCreated, JoinTable, Joined,
     LeaveTable, Left, TableUpdate, GameStart, RoundStart, Deal, YourTurn, Play, Declare,
@@ -414,6 +505,7 @@ BODY_TYPES: tuple[type[Body], ...] = (
     ChatMessage, Bye,
 )  # fmt: skip
 """Every command body, in the order PROTOCOL.md documents them."""
+BODY_TYPES += ARCHIVE_BODY_TYPES
 
 BODY_BY_NAME: dict[str, type[Body]] = {b.NAME: b for b in BODY_TYPES}
 COMMAND_NAMES: frozenset[str] = frozenset(BODY_BY_NAME)

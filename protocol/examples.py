@@ -6,6 +6,10 @@ Cirulla declaration examples come from table ``9``.
 
 from __future__ import annotations
 
+from datetime import datetime, timezone
+from typing import Callable
+
+from scopa.engine import EndReason
 from scopa.engine.rules import Preset, RuleSet
 
 from .commands import (
@@ -15,7 +19,12 @@ from .commands import (
     TableCreated, TableInfo, Tables, TableState, TableUpdate, UnwatchTable, View, WatchTable, Welcome,
     YourTurn,
 )  # fmt: skip
+from .commands import (
+    ClaimName, GameSummary, Games, GetLeaderboard, GetRecord, Leaderboard, ListGames, NameClaimed,
+    RatingEntry, RecordReply,
+)  # fmt: skip
 from .commands import Body
+from .record import PlayerKind, Record, RecordPlay, RecordPlayer, RecordResult, RecordRound
 from .envelope import Command, make_command
 from .errors import ErrorCode
 
@@ -107,4 +116,55 @@ def example_commands() -> dict[str, Command]:
         cmd(ChatMessage(author=ada, text="buona fortuna!"), 15, table, everyone),
         cmd(Bye(reason="good game"), 11, ada, lobby),
     ]
+    examples += _archive_examples(cmd, ada, lobby)
     return {c.name: c for c in examples}
+
+
+def _archive_examples(cmd: Callable[..., Command], ada: str, lobby: str) -> list[Command]:
+    """Finished games, records, ratings and accounts (PROTOCOL.md §13)."""
+    summary = GameSummary(
+        id="7", ended="2026-11-30T12:05:09Z", preset="scopa", description="scopa, 2p, to 11",
+        players=["ada", "greedy-bot-1"], winner=0, totals=[12, 7], reason="target",
+    )  # fmt: skip
+    record = example_record()
+    return [
+        cmd(ListGames(player="ada", limit=10), 20, ada, lobby),
+        cmd(Games(games=[summary]), 30, lobby, ada, 20),
+        cmd(GetRecord(game="7"), 21, ada, lobby),
+        cmd(RecordReply(game="42", record=record), 31, lobby, ada, 21),
+        cmd(GetLeaderboard(preset=Preset.SCOPA, limit=3), 22, ada, lobby),
+        cmd(Leaderboard(preset=Preset.SCOPA, entries=[
+            RatingEntry(rank=1, name="ada", rating=9.5, mu=28.1, sigma=6.2, games=14, wins=10),
+            RatingEntry(rank=2, name="greedy-bot-1", rating=6.25, mu=25.0, sigma=6.25, games=20, wins=9),
+        ]), 32, lobby, ada, 22),
+        cmd(ClaimName(password="correct horse battery"), 23, ada, lobby),
+        cmd(NameClaimed(name="ada"), 33, lobby, ada, 23),
+    ]
+
+
+def example_record() -> Record:
+    """A real record: a game of trentino that ended after three plays (docs/RECORDS.md)."""
+    deck = ("2c 2d Cs Rc Fb Rb 5c 4c 5d Cb Fc 5b 7s 5s 7b Cd 6d Fd 6c 2s "
+            "Fs 7c 7d 4d 3d 3b 6s 4s Rd Rs 2b 6b 3c Ab Ac 4b 3s As Cc Ad").split()
+    return Record(
+        game="42",
+        played_at=datetime(2026, 11, 30, 12, 5, 9, tzinfo=timezone.utc),
+        rules=RuleSet.build(Preset.TRENTINO),
+        seed=15,
+        first_dealer=1,
+        players=[
+            RecordPlayer(seat=0, name="ada", side=0, kind=PlayerKind.PERSON),
+            RecordPlayer(seat=1, name="greedy-bot-1", side=1, kind=PlayerKind.BOT, strategy="greedy"),
+            RecordPlayer(seat=2, name="bea", side=0, kind=PlayerKind.PERSON),
+            RecordPlayer(seat=3, name="greedy-bot-3", side=1, kind=PlayerKind.BOT, strategy="greedy"),
+        ],
+        rounds=[RecordRound(
+            number=1, dealer=1, deck=deck, totals=[0, 0],
+            actions=[
+                RecordPlay(seat=2, card="2d", capture=["Ad", "As"]),
+                RecordPlay(seat=3, card="Fc"),
+                RecordPlay(seat=0, card="3d", capture=["3s"]),
+            ],
+        )],
+        result=RecordResult(totals=[0, 0], winner=0, reason=EndReason.TRENTINO),
+    )

@@ -35,6 +35,7 @@ from .limits import Limits, RateLimiter
 from .session import ClientSession
 from .storage import Storage, TableResult, open_storage
 from .netplayer import NetworkPlayer
+from .records import Records
 from .table import Table
 
 log = logging.getLogger("scopa.server")
@@ -51,14 +52,15 @@ class NetworkEngine:
     def __init__(self, host: str = "127.0.0.1", port: int = DEFAULT_PORT, seed: int | None = None,
                  db: str | None = None, storage: Storage | None = None, *,
                  limits: Limits | None = None, grace: float = 120.0, turn_timeout: float | None = None,
-                 clock: Clock | None = None) -> None:
+                 clock: Clock | None = None, accounts: bool = False) -> None:
         """``db``: an SQLite file journaling every table (unfinished games are restored
         from it by :meth:`start`); or any ``storage``; neither: nothing persists.
 
         ``grace``: seconds a seat whose client dropped mid-game is kept for it (then a
         bot plays it, or the game is abandoned: the table's ``bot_takeover``);
         ``turn_timeout``: the default turn clock of new tables (None: none); ``clock``:
-        what those timers wait on (tests pass a ``FakeClock``)."""
+        what those timers wait on (tests pass a ``FakeClock``); ``accounts``: names may be
+        claimed with a password (kept in the storage, which is then needed)."""
         self.grace = grace
         self.turn_timeout = turn_timeout
         self.clock: Clock = clock if clock is not None else SystemClock()
@@ -75,6 +77,7 @@ class NetworkEngine:
         self._handlers: set[asyncio.Task[None]] = set()
         self.limits = limits if limits is not None else Limits()
         self._per_address: dict[str, int] = {}  # open connections by remote address
+        self.records = Records(self.storage, self.clock, accounts=accounts)  # finished games, ratings
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -106,6 +109,7 @@ class NetworkEngine:
                 await asyncio.wait_for(sess.wait_closed(), 2)
             except TimeoutError:
                 sess.abort()
+        await self.records.close()
         for task in list(self._handlers):
             task.cancel()
         await asyncio.gather(*self._handlers, return_exceptions=True)
@@ -355,13 +359,17 @@ class NetworkEngine:
                 self._watch(sess, body.table, seq)
             case wire.UnwatchTable():
                 self._unwatch(sess, body.table, seq)
+            case _ if self.records.handles(body):
+                self.records.dispatch(sess, body, seq)
             case _:
                 sess.error(ErrorCode.UNEXPECTED_COMMAND, f"the server does not accept {body.NAME!r}", re=seq)
 
-    def _hello(self, sess: ClientSession, body: wire.Hello, seq: int) -> None:
+    def _hello(self, sess: ClientSession, body: wire.Hello, seq: int, verified: bool = False) -> None:
         if body.resume is not None:
             self._resume(sess, body.resume, seq)
             return
+        if not verified and self.records.hello_deferred(sess, body, seq, lambda: self._hello(sess, body, seq, True)):
+            return  # a claimed name: its password is checked first
         if body.name in self.names or self._away_name(body.name):
             sess.error(ErrorCode.NAME_TAKEN, f"the name {body.name!r} is taken; choose another", re=seq)
             return
@@ -542,6 +550,7 @@ class NetworkEngine:
             other.send(msg, sender=table.party, recipient=table.everyone)
 
     def _table_finished(self, table: Table) -> None:
+        self.records.game_finished(table)
         finished = [t for t in self.tables.values() if t.state is wire.TableState.FINISHED]
         for old in finished[:-MAX_FINISHED_TABLES]:
             self.tables.pop(old.id, None)
@@ -579,10 +588,11 @@ async def _refuse(writer: asyncio.StreamWriter, reason: str) -> None:
         writer.transport.abort()
 
 async def serve(host: str = "127.0.0.1", port: int = DEFAULT_PORT, seed: int | None = None,
-                db: str | None = None) -> None:
+                db: str | None = None, accounts: bool = False) -> None:
     """Run a server until cancelled (Ctrl-C), then shut down cleanly; ``db``: the SQLite
-    journal (games survive restarts) or None (nothing persists)."""
-    engine = NetworkEngine(host, port, seed, db=db)
+    journal (games survive restarts) or None (nothing persists); ``accounts``: names may
+    be claimed with a password (needs ``db``)."""
+    engine = NetworkEngine(host, port, seed, db=db, accounts=accounts)
     await engine.start()
     try:
         await asyncio.Event().wait()

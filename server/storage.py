@@ -34,7 +34,8 @@ rules as the RuleSet's JSON.
 Two backends live here: :class:`SQLiteStorage` (the embedded default: one file, WAL,
 standard-library ``sqlite3``) and :class:`MemoryStorage` (no file; for tests and as the
 reference of the semantics).  A PostgreSQL backend would implement the same methods on
-the same four relations (``tables``, ``seats``, ``actions``, ``meta``; see ``_SCHEMA``),
+the same four relations (``tables``, ``seats``, ``actions``, ``meta``; see ``_SCHEMA``)
+and those of :mod:`.archive` (finished games' players, ratings, accounts),
 with ``BIGINT`` for the seed and one autocommitted statement (or short transaction) per
 call; a pool or an async driver stays inside the backend.
 """
@@ -49,6 +50,8 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, Sequence, runtime_checkable
 
 from scopa.engine import Action, Deal, DeclarationKind, Declare, Play, RuleSet
+
+from .archive import ARCHIVE_SCHEMA, MemoryArchive, SQLiteArchive
 
 SCHEMA_VERSION = 1
 
@@ -183,7 +186,7 @@ class _MemTable:
     result: TableResult | None = None
 
 
-class MemoryStorage:
+class MemoryStorage(MemoryArchive):
     """A Storage in a dict: nothing survives the process.  Same checks as SQLite."""
 
     def __init__(self) -> None:
@@ -289,7 +292,7 @@ CREATE TABLE IF NOT EXISTS actions (
 """
 
 
-class SQLiteStorage:
+class SQLiteStorage(SQLiteArchive):
     """The embedded default: one SQLite file in WAL mode.
 
     Durability: every call is its own autocommitted transaction, so when it returns the
@@ -318,7 +321,7 @@ class SQLiteStorage:
             self._db.execute("BEGIN IMMEDIATE")
             try:
                 # executescript() would commit on its own: run the statements one by one.
-                for stmt in _SCHEMA.split(";"):
+                for stmt in (_SCHEMA + ARCHIVE_SCHEMA).split(";"):
                     if stmt.strip():
                         self._db.execute(stmt)
                 row = self._db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()

@@ -80,6 +80,8 @@ class Table:
     _log: deque[tuple[int | None, wire.TableEvent]] = field(default_factory=deque)
     _log_base: int = 0  # the log holds every event numbered above this
     _grace_timers: dict[int, asyncio.Task[None]] = field(default_factory=dict)
+    taken_over: dict[int, str] = field(default_factory=dict)
+    """Seats a bot took over during the game -> the person's seat token digest."""
 
     def __post_init__(self) -> None:
         self.seats = [None] * self.rules.players
@@ -243,6 +245,7 @@ class Table:
             log.info("table %s: seat %s (%s) did not come back in %ss", self.id, i, seat.name, self.grace)
             self.abandon(f"seat {i} did not come back")
             return
+        self.taken_over[i] = seat.token_digest
         bot = make_bot("greedy", seat.name, seed=self.seed + i)
         seat.away, seat.bot, seat.strategy, seat.token_digest = False, bot, "greedy", ""
         player = self.players[i] if i < len(self.players) else None
@@ -250,7 +253,8 @@ class Table:
             player.takeover(bot)
         if self.storage is not None:
             try:
-                self.storage.set_seat(self.id, i, seat.name, bot="greedy")
+                # The person's digest stays beside the bot: a restart still knows a bot took over.
+                self.storage.set_seat(self.id, i, seat.name, token_digest=self.taken_over[i], bot="greedy")
             except Exception:  # noqa: BLE001 - the game goes on; only a restart would miss it
                 log.exception("table %s: could not journal the bot taking seat %s", self.id, i)
         log.info("table %s: a bot takes seat %s (%s)", self.id, i, seat.name)
@@ -372,6 +376,8 @@ class Table:
             if st.bot:
                 table.seats[i] = Seat(st.name, None, bot=make_bot(st.bot, st.name, seed=stored.seed + i),
                                       strategy=st.bot)
+                if st.token_digest:  # a person's seat a bot took over (the token opens it no more)
+                    table.taken_over[i] = st.token_digest
             else:  # away until its client comes back with its token (hello resume)
                 table.seats[i] = Seat(st.name, None, token_digest=st.token_digest or "", away=True)
         table.storage = storage

@@ -1,0 +1,278 @@
+"""The game-record subcommands of `scopa`: ``replay`` (a record file: step through it,
+print it, or check it against the rules), and, from a server that keeps its games,
+``games`` (list them), ``record`` (fetch one), ``leaderboard`` and ``claim`` (a name,
+with a password)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import getpass
+import os
+import re
+import sys
+from collections.abc import Awaitable, Callable
+from datetime import datetime
+from pathlib import Path
+from typing import Any, TypeVar
+
+from rich.console import Console
+from rich.markup import escape
+
+from scopa.engine import Preset
+from scopa.protocol import ErrorCode
+from scopa.protocol.commands import GameSummary, Leaderboard
+from scopa.protocol.parties import NAME_PATTERN, TABLE_ID_PATTERN
+from scopa.protocol.record import RecordError, load_record, write_record
+from scopa.protocol.record_replay import RecordMismatch, Step, plain_log, replay_steps
+
+from .render import DeckStyle
+from .session import DEFAULT_PORT, ClientSession, ConnectionLost, ServerRefused, parse_address
+
+COMMANDS: tuple[str, ...] = ("replay", "games", "record", "leaderboard", "claim")
+PASSWORD_ENV = "SCOPA_PASSWORD"
+"""Where the network commands find the password of a claimed name (never on the command line)."""
+T = TypeVar("T")
+
+EXIT_OK, EXIT_MISMATCH, EXIT_BAD_INPUT = 0, 1, 2
+
+
+def add_subcommands(sub: Any) -> None:
+    """Add ``replay`` to the `scopa` command's subparsers."""
+    replay = sub.add_parser("replay", help="step through a game record (or print or check it)")
+    replay.add_argument("file", metavar="FILE", help="a game record (docs/RECORDS.md)")
+    how = replay.add_mutually_exclusive_group()
+    how.add_argument("--plain", action="store_true", help="print the game as a log")
+    how.add_argument("--check", action="store_true",
+                     help="replay every action through the rules: exit 0 when the record is consistent, "
+                          "1 with the first difference when it is not")
+    replay.add_argument("--deck", choices=[s.value for s in DeckStyle], default="italian",
+                        help="card style of the step-through viewer")
+
+    presets = [p.value for p in Preset]
+    games = sub.add_parser("games", help="list a server's finished games (newest first)")
+    _server_arguments(games)
+    games.add_argument("--player", metavar="NAME", help="only games where NAME had a seat")
+    games.add_argument("--rules", metavar="PRESET", choices=presets, help="only games of this preset")
+    games.add_argument("--limit", type=int, default=50, metavar="N", help="at most N games (1-100); default 50")
+    games.add_argument("--token", action="append", default=[], metavar="TOKEN",
+                       help="a seat token you held: that private table's games are listed too")
+
+    record = sub.add_parser("record", help="fetch a finished game's record from a server")
+    _server_arguments(record)
+    record.add_argument("game", metavar="GAME_ID", help="the game id (the first column of scopa games)")
+    record.add_argument("-o", "--output", required=True, metavar="FILE", help="where to write the record")
+    record.add_argument("--token", metavar="TOKEN", help="a seat token of the game's table (a private table)")
+
+    board = sub.add_parser("leaderboard", help="a server's ratings: rank, name, mu - 3 sigma, games, wins")
+    _server_arguments(board)
+    board.add_argument("--rules", metavar="PRESET", choices=presets, default="scopa",
+                       help="the preset whose ratings to show; default scopa")
+    board.add_argument("--limit", type=int, default=20, metavar="N", help="at most N names (1-100); default 20")
+
+    claim = sub.add_parser("claim", help=f"claim a name on a server with accounts (password from ${PASSWORD_ENV} "
+                                         "or a prompt)")
+    _server_arguments(claim, name_required=True)
+
+
+def _server_arguments(p: argparse.ArgumentParser, name_required: bool = False) -> None:
+    p.add_argument("--server", default=f"127.0.0.1:{DEFAULT_PORT}", metavar="HOST:PORT",
+                   help=f"the server; default 127.0.0.1:{DEFAULT_PORT}")
+    p.add_argument("--name", required=name_required, metavar="NAME",
+                   help=f"your name on the server (with ${PASSWORD_ENV}: a claimed name, to see its private games)")
+
+
+def run(args: argparse.Namespace, console: Console) -> int:
+    if args.command == "replay":
+        return replay(args, console)
+    problem = _bad_input(args)
+    if problem is not None:
+        console.print(f"[red]{escape(problem)}[/red]")
+        return EXIT_BAD_INPUT
+    host, port = parse_address(args.server)
+    try:
+        if args.command == "games":
+            return _games(args, host, port, console)
+        if args.command == "record":
+            return _record(args, host, port, console)
+        if args.command == "leaderboard":
+            return _leaderboard(args, host, port, console)
+        return _claim(args, host, port, console)
+    except ConnectionLost as exc:
+        console.print(f"[red]{escape(str(exc))}[/red]")
+        return EXIT_MISMATCH
+    except ServerRefused as exc:
+        console.print(f"[red]The server refused: {escape(exc.message)}[/red] ({exc.code.value})")
+        return EXIT_MISMATCH
+
+
+def _bad_input(args: argparse.Namespace) -> str | None:
+    """What is wrong with the network commands' arguments, before connecting."""
+    try:
+        parse_address(args.server)
+    except ValueError as exc:
+        return str(exc)
+    if args.name is not None and not re.fullmatch(NAME_PATTERN, args.name):
+        return f"not a valid name: {args.name!r} (1-24 letters, digits, _ . -)"
+    if getattr(args, "player", None) is not None and not re.fullmatch(NAME_PATTERN, args.player):
+        return f"not a valid player name: {args.player!r} (1-24 letters, digits, _ . -)"
+    if hasattr(args, "limit") and not 1 <= args.limit <= 100:
+        return f"--limit must be 1-100, not {args.limit}"
+    if args.command == "record":
+        if not re.fullmatch(TABLE_ID_PATTERN, args.game):
+            return f"not a game id: {args.game!r} (the first column of scopa games, e.g. 7)"
+        out = Path(args.output)
+        if out.is_dir() or not out.parent.is_dir():
+            return f"cannot write the record to {out}: no such folder, or it is a folder"
+    tokens = list(getattr(args, "token", None) or []) if args.command != "record" else [args.token] if args.token else []
+    for token in tokens:
+        if not re.fullmatch(r"[A-Za-z0-9_\-]{8,64}", token):
+            return "not a seat token: a token is 8-64 letters, digits, _ and -"
+    password = os.environ.get(PASSWORD_ENV)
+    if password is not None and not 8 <= len(password) <= 200:
+        return f"${PASSWORD_ENV} must be 8-200 characters"
+    return None
+
+
+def _connect_and(args: argparse.Namespace, host: str, port: int,
+                 work: Callable[[ClientSession], Awaitable[T]], password: str | None = None) -> T:
+    from .netcli import _default_name
+
+    async def go() -> T:
+        name = args.name or _default_name()[:16] + "-records"
+        secret = password or (os.environ.get(PASSWORD_ENV) if args.name else None)
+        async with await ClientSession.connect(host, port, name, client="scopa-records 0.1",
+                                               password=secret) as session:
+            return await work(session)
+
+    return asyncio.run(go())
+
+
+def _games(args: argparse.Namespace, host: str, port: int, console: Console) -> int:
+    from .archive import list_games
+
+    games = _connect_and(args, host, port, lambda s: list_games(s, args.player, args.rules, args.limit, args.token))
+    if not games:
+        console.print("no finished games" + (f" of {args.player}" if args.player else ""), highlight=False)
+    for line in game_lines(games):
+        console.print(line, markup=False, highlight=False, soft_wrap=True)
+    return EXIT_OK
+
+
+def game_lines(games: list[GameSummary]) -> list[str]:
+    """One line per game: id, date, players, preset, result (columns aligned)."""
+    rows = []
+    for g in games:
+        when = datetime.fromisoformat(g.ended.replace("Z", "+00:00")).strftime("%Y-%m-%d %H:%M")
+        totals = "-".join(str(t) for t in g.totals)
+        if g.winner is None:
+            result = f"{g.reason} {totals}".strip()
+        else:
+            seats = [p for i, p in enumerate(g.players) if _side_of(i, len(g.players), len(g.totals)) == g.winner]
+            result = f"{' & '.join(seats)} won {totals} ({g.reason})"
+        rows.append((g.id, when, ", ".join(g.players) + (" (private)" if g.private else ""), g.preset, result))
+    widths = [max((len(r[c]) for r in rows), default=0) for c in range(4)]
+    return ["  ".join(r[c].ljust(widths[c]) for c in range(4)) + "  " + r[4] for r in rows]
+
+
+def _side_of(seat: int, seats: int, sides: int) -> int:
+    return seat % 2 if sides == 2 and seats > 2 else seat
+
+
+def _record(args: argparse.Namespace, host: str, port: int, console: Console) -> int:
+    from .archive import fetch_record
+
+    record = _connect_and(args, host, port, lambda s: fetch_record(s, args.game, args.token))
+    try:
+        write_record(record, args.output)
+    except OSError as exc:
+        console.print(f"[red]cannot write {escape(args.output)}: {escape(exc.strerror or str(exc))}[/red]")
+        return EXIT_BAD_INPUT
+    console.print(f"game {args.game}: record written to {args.output} ({len(record.rounds)} rounds)",
+                  highlight=False, markup=False)
+    return EXIT_OK
+
+
+def _leaderboard(args: argparse.Namespace, host: str, port: int, console: Console) -> int:
+    from .archive import leaderboard
+
+    board = _connect_and(args, host, port, lambda s: leaderboard(s, args.rules, args.limit))
+    for line in leaderboard_lines(board):
+        console.print(line, markup=False, highlight=False, soft_wrap=True)
+    return EXIT_OK
+
+
+def leaderboard_lines(board: Leaderboard) -> list[str]:
+    if not board.entries:
+        return [f"no rated games of {board.preset.value} yet"]
+    width = max(len(e.name) for e in board.entries)
+    lines = [f"{'rank':>4}  {'name':<{width}}  {'rating':>7}  {'games':>5}  {'wins':>5}"]
+    for e in board.entries:
+        lines.append(f"{e.rank:>4}  {e.name:<{width}}  {e.rating:>7.2f}  {e.games:>5}  {e.wins:>5}")
+    return lines
+
+
+def _claim(args: argparse.Namespace, host: str, port: int, console: Console) -> int:
+    from .archive import claim_name
+
+    password = os.environ.get(PASSWORD_ENV)
+    if password is None:
+        password = getpass.getpass(f"password for {args.name}: ")
+        if getpass.getpass("again: ") != password:
+            console.print("[red]the two passwords differ[/red]")
+            return EXIT_BAD_INPUT
+        if not 8 <= len(password) <= 200:
+            console.print("[red]a password is 8-200 characters[/red]")
+            return EXIT_BAD_INPUT
+
+    async def claim(session: ClientSession) -> str:
+        if session.name != args.name:  # connected under a variant: the name is in use
+            raise ServerRefused(ErrorCode.NAME_TAKEN, f"the name {args.name!r} is in use on this server")
+        return await claim_name(session, password)
+
+    name = _connect_and(args, host, port, claim)
+    console.print(f"the name {name} is yours: give its password (${PASSWORD_ENV}) when you connect as {name}",
+                  highlight=False, markup=False)
+    return EXIT_OK
+
+
+
+def replay(args: argparse.Namespace, console: Console) -> int:
+    try:
+        record = load_record(args.file)
+    except RecordError as exc:
+        console.print(f"[red]{escape(str(exc))}[/red]")
+        return EXIT_BAD_INPUT
+    if args.check:
+        count = 0
+        try:
+            for _ in replay_steps(record):
+                count += 1
+        except RecordMismatch as exc:
+            console.print(f"[red]inconsistent:[/red] {escape(str(exc))}", highlight=False)
+            return EXIT_MISMATCH
+        console.print(f"consistent: {len(record.rounds)} rounds, {count} steps, result "
+                      f"{'-'.join(map(str, record.result.totals))} ({record.result.reason.value})", highlight=False)
+        return EXIT_OK
+    if args.plain or not sys.stdout.isatty():
+        try:
+            for line in plain_log(record):
+                console.print(line, highlight=False, markup=False)
+        except RecordMismatch as exc:
+            console.print(f"[red]the record stops making sense here: {escape(str(exc))}[/red]", highlight=False)
+            return EXIT_MISMATCH
+        return EXIT_OK
+    from .replay_app import ReplayApp
+
+    steps: list[Step] = []
+    problem: RecordMismatch | None = None
+    try:
+        for step in replay_steps(record):
+            steps.append(step)
+    except RecordMismatch as exc:
+        problem = exc
+    if not steps:
+        console.print(f"[red]nothing to show: {escape(str(problem))}[/red]")
+        return EXIT_MISMATCH
+    ReplayApp(record, steps, problem, DeckStyle(args.deck)).run()
+    return EXIT_OK if problem is None else EXIT_MISMATCH

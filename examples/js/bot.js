@@ -1,0 +1,177 @@
+#!/usr/bin/env node
+// A Scopa bot in JavaScript: a TCP socket, @msgpack/msgpack and docs/PROTOCOL.md.
+//
+//   npm ci                                  # once, in this folder
+//   node bot.js [HOST:PORT] [--name NAME] [--protocol N] [--solo]
+//
+// It says hello, joins the first table waiting for players (or, with --solo or when
+// none waits, creates one with a server bot as the opponent), answers every
+// `your_turn` with the legal move that captures the most cards, and exits after the
+// game ends: status 0 when the game finished, 1 otherwise.  Keys and command names it
+// does not know are ignored, as the protocol asks of clients.
+
+import net from "node:net";
+import process from "node:process";
+import { decode, encode } from "@msgpack/msgpack";
+
+const MAX_FRAME = 64 * 1024; // §1: the largest payload
+
+function parseArgs(argv) {
+  const opts = { address: "127.0.0.1:7015", name: "jsbot", protocol: 1, solo: false };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === "--name") opts.name = argv[++i];
+    else if (arg === "--protocol") opts.protocol = Number.parseInt(argv[++i], 10);
+    else if (arg === "--solo") opts.solo = true;
+    else if (arg === "--help" || arg === "-h") {
+      console.log("usage: node bot.js [HOST:PORT] [--name NAME] [--protocol N] [--solo]");
+      process.exit(0);
+    } else opts.address = arg;
+  }
+  const cut = opts.address.lastIndexOf(":");
+  opts.host = opts.address.slice(0, cut);
+  opts.port = Number.parseInt(opts.address.slice(cut + 1), 10);
+  if (!opts.host || !Number.isInteger(opts.port) || !Number.isInteger(opts.protocol)) {
+    console.error(`bad arguments: ${argv.join(" ")}`);
+    process.exit(2);
+  }
+  return opts;
+}
+
+// §1: each frame is a 4-byte big-endian length, then one msgpack map of that many bytes.
+class Wire {
+  constructor(socket, protocol) {
+    this.socket = socket;
+    this.protocol = protocol;
+    this.me = "guest"; // §3: our party; "guest" until the welcome
+    this.seq = 0; // §2: we number the commands we send 1, 2, 3 ...
+    this.buffer = Buffer.alloc(0);
+  }
+
+  send(name, body, recipient, re = null) {
+    this.seq += 1;
+    const payload = encode({ v: this.protocol, seq: this.seq, sender: this.me, recipient, re, name, body });
+    const prefix = Buffer.alloc(4);
+    prefix.writeUInt32BE(payload.length, 0);
+    this.socket.write(Buffer.concat([prefix, Buffer.from(payload)]));
+    return this.seq;
+  }
+
+  // Bytes in (any chunking), whole commands out.
+  *commands(chunk) {
+    this.buffer = Buffer.concat([this.buffer, chunk]);
+    while (this.buffer.length >= 4) {
+      const size = this.buffer.readUInt32BE(0);
+      if (size > MAX_FRAME) throw new Error(`the server announced a ${size}-byte frame`);
+      if (this.buffer.length < 4 + size) return;
+      const payload = this.buffer.subarray(4, 4 + size);
+      this.buffer = this.buffer.subarray(4 + size);
+      const command = decode(payload);
+      if (command !== null && typeof command === "object" && !Array.isArray(command)) yield command;
+    }
+  }
+}
+
+// The legal move taking the most cards (the settebello counts double); the first on a tie.
+function pickMove(legal) {
+  const worth = (move) => move.capture.length + (move.capture.includes("7d") || move.card === "7d" ? 1 : 0);
+  return legal.reduce((best, move) => (worth(move) > worth(best) ? move : best), legal[0]);
+}
+
+function main() {
+  const opts = parseArgs(process.argv.slice(2));
+  const socket = net.createConnection({ host: opts.host, port: opts.port });
+  const wire = new Wire(socket, opts.protocol);
+  let name = opts.name;
+  let tries = 1;
+  let turns = 0;
+  let finished = false;
+
+  const stop = (status, message) => {
+    if (message) (status === 0 ? console.log : console.error)(message);
+    process.exitCode = status;
+    socket.end(() => socket.destroy()); // §6: the sender of bye closes the connection
+  };
+
+  const handle = (cmd) => {
+    const body = cmd.body ?? {};
+    switch (cmd.name) {
+      case "welcome":
+        wire.me = body.you;
+        console.log(`connected as ${wire.me}`);
+        if (opts.solo) wire.send("create_table", { preset: "scopa", fill_with_bots: ["random"] }, "lobby");
+        else wire.send("list_tables", {}, "lobby");
+        break;
+      case "tables": {
+        const waiting = body.tables.filter((t) => t.state === "waiting" && t.seats.includes(null));
+        if (waiting.length > 0) wire.send("join_table", { table: waiting[0].id }, "lobby");
+        else wire.send("create_table", { preset: "scopa", fill_with_bots: ["random"] }, "lobby");
+        break;
+      }
+      case "joined":
+        console.log(`${wire.me} sits at table ${body.table}, seat ${body.seat}`);
+        break;
+      case "your_turn": {
+        // Any listed move is legal; `turn` says which your_turn this answers (§7).
+        const move = pickMove(body.legal);
+        turns += 1;
+        wire.send("play", { card: move.card, capture: move.capture, turn: body.event }, cmd.sender, cmd.seq);
+        break;
+      }
+      case "ping":
+        wire.send("pong", { nonce: body.nonce ?? 0 }, cmd.sender, cmd.seq);
+        break;
+      case "error":
+        console.error(`error: ${body.code}: ${body.message}`);
+        if (body.code === "name_taken" && wire.me === "guest") {
+          tries += 1;
+          name = `${opts.name}${tries}`;
+          wire.send("hello", { name, client: "examples/js/bot.js" }, "lobby");
+        } else if (body.fatal) {
+          stop(1);
+        }
+        break;
+      case "game_end":
+        finished = body.reason !== "abandoned";
+        console.log(
+          `game over (${body.reason}): winner side ${body.winner}, totals ${JSON.stringify(body.totals)}; ` +
+            `answered ${turns} turns`,
+        );
+        wire.send("bye", { reason: "good game" }, "lobby");
+        stop(finished ? 0 : 1);
+        break;
+      case "bye":
+        stop(1, `the server said bye: ${body.reason}`);
+        break;
+      default:
+        // deal, played, round_start, table_update ... and anything newer: nothing to do.
+        break;
+    }
+  };
+
+  socket.on("connect", () => {
+    wire.send("hello", { name, client: "examples/js/bot.js" }, "lobby");
+  });
+  socket.on("data", (chunk) => {
+    try {
+      for (const cmd of wire.commands(chunk)) {
+        if (socket.writableEnded) return;
+        handle(cmd);
+      }
+    } catch (err) {
+      stop(1, `cannot read the server: ${err.message}`);
+    }
+  });
+  socket.on("error", (err) => {
+    console.error(`connection error: ${err.message}`);
+    process.exitCode = 1;
+  });
+  socket.on("close", () => {
+    if (!finished && process.exitCode === undefined) {
+      console.error("the server closed the connection before the game ended");
+      process.exitCode = 1;
+    }
+  });
+}
+
+main();

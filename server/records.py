@@ -1,0 +1,241 @@
+"""Finished games, their records and the ratings, as a server with storage serves them
+(PROTOCOL.md §13), and the accounts of ``--accounts``.
+
+The NetworkEngine hands this module the commands of §13 (:meth:`Records.dispatch`), each
+finished table (:meth:`Records.game_finished`: who played is kept, the game is rated)
+and, with accounts, each ``hello`` for a claimed name (:meth:`Records.hello_deferred`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import weakref
+from collections.abc import Callable
+from datetime import datetime, timezone
+
+from scopa.bots import make_bot
+from scopa.engine import GameMaster, Phase
+from scopa.protocol import commands as wire
+from scopa.protocol.errors import ErrorCode
+from scopa.protocol.record import PlayerKind, Record, RecordPlayer, build_record
+
+from .accounts import Accounts, Verdict
+from .archive import Archive, FinishedGame, GamePlayer, preset_key
+from .clock import Clock
+from .ratings import rate_game
+from .session import ClientSession
+from .storage import Storage
+from .table import Table, token_digest
+
+log = logging.getLogger("scopa.server")
+
+REQUESTS = (wire.ListGames, wire.GetRecord, wire.GetLeaderboard, wire.ClaimName)
+MAX_RECORD_BYTES = 60_000  # a record must fit in one frame (64 KiB) with its envelope
+
+
+class Records:
+    """The finished-games, ratings and accounts side of a server."""
+
+    def __init__(self, storage: Storage | None, clock: Clock, *, accounts: bool = False) -> None:
+        self.archive: Archive | None = storage if isinstance(storage, Archive) else None
+        if accounts and self.archive is None:
+            raise ValueError("accounts are kept in the server's database: give it one (--db)")
+        self.accounts = Accounts(self.archive, clock) if accounts and self.archive is not None else None
+        self.verified: weakref.WeakSet[ClientSession] = weakref.WeakSet()
+        """Connections that gave their claimed name's password."""
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    @staticmethod
+    def handles(body: wire.Body) -> bool:
+        return isinstance(body, REQUESTS)
+
+    def dispatch(self, sess: ClientSession, body: wire.Body, seq: int) -> None:
+        if isinstance(body, wire.ClaimName):
+            self._claim(sess, body, seq)
+            return
+        if self.archive is None:
+            sess.error(ErrorCode.UNEXPECTED_COMMAND,
+                       "this server keeps no finished games or ratings (it runs without a database)", re=seq)
+            return
+        if isinstance(body, wire.ListGames):
+            self._list(sess, body, seq)
+        elif isinstance(body, wire.GetRecord):
+            self._record(sess, body, seq)
+        elif isinstance(body, wire.GetLeaderboard):
+            self._leaderboard(sess, body, seq)
+
+    # ------------------------------------------------------------------ games and records
+
+    def _visible(self, sess: ClientSession, game: FinishedGame, digests: set[str]) -> bool:
+        """A private table's game: only to a holder of one of its seat tokens, or to one
+        of its players logged in with a password."""
+        if not game.private:
+            return True
+        if any(p.token_digest and p.token_digest in digests for p in game.players):
+            return True
+        return sess in self.verified and any(p.name == sess.name for p in game.players)
+
+    def _list(self, sess: ClientSession, body: wire.ListGames, seq: int) -> None:
+        assert self.archive is not None
+        digests = {token_digest(t) for t in body.tokens}
+        preset = body.preset.value if body.preset is not None else None
+        found = [g for g in self.archive.finished_games(body.player, preset) if self._visible(sess, g, digests)]
+        sess.send(wire.Games(games=[_summary(g) for g in found[: body.limit]]), re=seq)
+
+    def _record(self, sess: ClientSession, body: wire.GetRecord, seq: int) -> None:
+        assert self.archive is not None
+        game = self.archive.finished_game(body.game)
+        if game is None:
+            sess.error(ErrorCode.NO_SUCH_TABLE, f"there is no finished game {body.game!r}", re=seq)
+            return
+        if not self._visible(sess, game, {token_digest(body.token)} if body.token else set()):
+            sess.error(ErrorCode.PRIVATE_TABLE,
+                       f"game {body.game} was played at a private table: give one of its seat tokens", re=seq)
+            return
+        try:
+            record = self.record_of(game)
+        except Exception:  # noqa: BLE001 - a journal that does not replay must not hurt the server
+            log.exception("game %s: its journal does not make a record", game.id)
+            sess.error(ErrorCode.INTERNAL, f"the journal of game {game.id} could not be replayed", re=seq)
+            return
+        if len(record.model_dump_json()) > MAX_RECORD_BYTES:
+            sess.error(ErrorCode.INTERNAL, f"the record of game {game.id} is too large to send", re=seq)
+            return
+        sess.send(wire.RecordReply(game=game.id, record=record), re=seq)
+
+    def record_of(self, game: FinishedGame) -> Record:
+        """A finished game's record, rebuilt from its journal (whose deals must follow
+        from its seed: ``GameMaster.restore`` checks them)."""
+        assert self.archive is not None
+        storage: Storage = self.archive  # type: ignore[assignment]
+        actions = storage.load_actions(game.id)
+        stand_ins = [make_bot("random", p.name) for p in game.players]  # restore asks nobody to move
+        master = GameMaster(game.rules, stand_ins, game.seed)
+        master.restore(actions)
+        players = [
+            RecordPlayer(seat=p.seat, name=p.name, side=game.rules.side_of(p.seat), kind=PlayerKind(p.kind),
+                         strategy=p.strategy, taken_over=p.taken_over)
+            for p in game.players
+        ]
+        return build_record(game.rules, game.seed, master.first_dealer, actions, players, game=game.id,
+                            played_at=datetime.fromtimestamp(round(game.finished_at), timezone.utc))
+
+    # ------------------------------------------------------------------ ratings
+
+    def _leaderboard(self, sess: ClientSession, body: wire.GetLeaderboard, seq: int) -> None:
+        assert self.archive is not None
+        best = self.archive.leaderboard(body.preset.value, body.limit)
+        entries = [wire.RatingEntry(rank=i + 1, name=r.name, rating=round(r.ordinal, 3), mu=round(r.mu, 3),
+                                    sigma=round(r.sigma, 3), games=r.games, wins=r.wins)
+                   for i, r in enumerate(best)]
+        sess.send(wire.Leaderboard(preset=body.preset, entries=entries), re=seq)
+
+    def game_finished(self, table: Table) -> None:
+        """A table's game ended (or was abandoned): keep who played, rate the game."""
+        if self.archive is None or table.storage is None or table.master is None:
+            return
+        players = []
+        for i, seat in enumerate(table.seats):
+            if seat is None:
+                return
+            taken = i in table.taken_over
+            person = seat.bot is None or taken
+            players.append(GamePlayer(i, seat.name, PlayerKind.PERSON.value if person else PlayerKind.BOT.value,
+                                      None if person else seat.strategy or None, taken,
+                                      table.taken_over.get(i) or seat.token_digest or None))
+        try:
+            self.archive.save_players(table.id, players)
+            self._rate(table, players)
+        except Exception:  # noqa: BLE001 - the game is over either way
+            log.exception("table %s: could not keep its players or ratings", table.id)
+
+    def _rate(self, table: Table, players: list[GamePlayer]) -> None:
+        assert self.archive is not None and table.master is not None
+        state = table.master.state
+        if table.finish_reason != "game_over" or state.phase is not Phase.OVER or state.winner is None:
+            return  # abandoned: not rated
+        names = [p.name for p in players]
+        if len(set(names)) != len(names):
+            return  # one name in two seats cannot be rated against itself
+        sides = [[players[s].name for s in seats if not players[s].taken_over]
+                 for seats in table.rules.seats_by_side()]
+        if any(not side for side in sides):
+            return  # a side a bot played all along after taking it over: nobody to rate there
+        preset = preset_key(table.rules)
+        known = self.archive.ratings(preset, [n for side in sides for n in side])
+        self.archive.save_ratings(preset, rate_game(sides, state.winner, state.totals, known))
+
+    # ------------------------------------------------------------------ accounts
+
+    def hello_deferred(self, sess: ClientSession, body: wire.Hello, seq: int, welcome: Callable[[], None]) -> bool:
+        """With accounts, a hello for a claimed name: True when this module answers it
+        (an error, or ``welcome()`` once the password checked out off the event loop)."""
+        if self.accounts is None or not self.accounts.claimed(body.name):
+            return False
+        if body.password is None:
+            sess.error(ErrorCode.NAME_TAKEN, f"the name {body.name!r} is claimed: give its password, or choose "
+                                             "another name", re=seq)
+            return True
+        if not self.accounts.begin_check(body.name, _address(sess)):
+            sess.error(ErrorCode.RATE_LIMITED, "too many wrong passwords, or another check under way: try again "
+                                               "later", re=seq)
+            return True
+        self._spawn(self._verify(sess, body, seq, welcome))
+        return True
+
+    async def _verify(self, sess: ClientSession, body: wire.Hello, seq: int, welcome: Callable[[], None]) -> None:
+        assert self.accounts is not None and body.password is not None
+        verdict = await self.accounts.check(body.name, body.password, _address(sess))
+        if sess.closed:
+            return
+        if verdict is Verdict.WRONG:
+            log.info("connection %s: wrong password for %s", sess.id, body.name)
+            sess.error(ErrorCode.BAD_PASSWORD, f"that is not the password of {body.name!r}", re=seq)
+        else:
+            welcome()
+            if sess.name == body.name and verdict is Verdict.OK:
+                self.verified.add(sess)
+
+    def _claim(self, sess: ClientSession, body: wire.ClaimName, seq: int) -> None:
+        if self.accounts is None:
+            sess.error(ErrorCode.UNEXPECTED_COMMAND, "this server has no accounts (it runs without --accounts)",
+                       re=seq)
+            return
+        self._spawn(self._claim_name(sess, body, seq))
+
+    async def _claim_name(self, sess: ClientSession, body: wire.ClaimName, seq: int) -> None:
+        assert self.accounts is not None and sess.name is not None
+        name = sess.name
+        verdict = await self.accounts.claim(name, body.password, _address(sess))
+        if verdict is Verdict.LIMITED:
+            sess.error(ErrorCode.RATE_LIMITED, "too many refused attempts: try again later", re=seq)
+        elif verdict is not Verdict.OK:
+            sess.error(ErrorCode.NAME_TAKEN, f"the name {name!r} is claimed already", re=seq)
+        else:
+            log.info("connection %s claims the name %s", sess.id, name)
+            self.verified.add(sess)
+            sess.send(wire.NameClaimed(name=name), re=seq)
+
+    def _spawn(self, work: object) -> None:
+        task: asyncio.Task[None] = asyncio.create_task(work)  # type: ignore[arg-type]
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def close(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+
+
+def _address(sess: ClientSession) -> str:
+    peer = sess.writer.get_extra_info("peername")
+    return str(peer[0]) if isinstance(peer, tuple) and peer else str(peer)
+
+
+def _summary(game: FinishedGame) -> wire.GameSummary:
+    ended = datetime.fromtimestamp(game.finished_at, timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return wire.GameSummary(id=game.id, ended=ended, preset=preset_key(game.rules),
+                            description=game.rules.describe()[:200], players=[p.name for p in game.players],
+                            winner=game.winner, totals=list(game.totals), reason=game.reason or "abandoned",
+                            private=game.private)

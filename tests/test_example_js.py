@@ -1,0 +1,212 @@
+"""examples/js: the JavaScript bot (Node and @msgpack/msgpack, written from
+docs/PROTOCOL.md) plays a whole game against `scopa bot` on a real server, and keeps
+playing when the server sends keys and commands it does not know.
+
+Its npm packages are installed here (`npm ci`) when they are missing; without Node or
+npm the tests fail, they are not skipped."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import socket
+import struct
+import subprocess
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import msgpack
+import pytest
+
+from scopa.client.testing import ServerThread
+from scopa.protocol import PROTOCOL_VERSION
+
+from procs import ROOT, SAFETY, finish, scopa_bot
+
+JS = ROOT / "examples" / "js"
+TIMEOUT = 30.0  # seconds: a safety net for each read of the scripted server
+
+
+def node_ready() -> Path:
+    """The path of `node`, after `npm ci` if the packages are missing; a failure if it cannot."""
+    node, npm = shutil.which("node"), shutil.which("npm")
+    if node is None or npm is None:
+        pytest.fail("examples/js needs Node.js 20+ and npm on PATH (scripts/test says how to get them)")
+    version = subprocess.run([node, "--version"], capture_output=True, text=True, check=True).stdout
+    assert int(version.strip().lstrip("v").split(".")[0]) >= 20, f"Node.js 20 or newer is needed, not {version}"
+    if not (JS / "node_modules" / "@msgpack" / "msgpack" / "package.json").exists():
+        done = subprocess.run([npm, "ci", "--no-audit", "--no-fund"], cwd=JS, capture_output=True, text=True,
+                              timeout=SAFETY)  # fmt: skip
+        if done.returncode != 0:
+            pytest.fail(f"npm ci in examples/js failed:\n{done.stdout}\n{done.stderr}")
+    return Path(node)
+
+
+def run_js(node: Path, *args: str) -> subprocess.Popen[str]:
+    return subprocess.Popen([str(node), str(JS / "bot.js"), *args, "--protocol", str(PROTOCOL_VERSION)], cwd=JS,
+                            text=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)  # fmt: skip
+
+
+def numbers(text: str) -> list[int]:
+    return [int(x) for x in re.findall(r"\d+", text)]
+
+
+def test_package_lock_pins_the_msgpack_package() -> None:
+    lock = json.loads((JS / "package-lock.json").read_text())
+    package = json.loads((JS / "package.json").read_text())
+    assert package["dependencies"] == {"@msgpack/msgpack": lock["packages"]["node_modules/@msgpack/msgpack"]["version"]}
+    assert lock["packages"]["node_modules/@msgpack/msgpack"]["integrity"].startswith("sha512-")
+
+
+def test_js_bot_plays_a_whole_game_against_scopa_bot() -> None:
+    node = node_ready()
+    with ServerThread() as server:
+        host = scopa_bot(server.address, "--games", "1", "--name", "pybot")
+        assert host.stdout is not None
+        first_line = host.stdout.readline()
+        assert "created table 1" in first_line and "waiting" in first_line, first_line
+        js = run_js(node, server.address, "--name", "jsbot")
+        (rc_js, out_js), (rc_py, out_py) = finish(js, "the JavaScript bot"), finish(host)
+    assert rc_js == 0 and rc_py == 0, out_js + out_py
+    assert "player:jsbot sits at table 1, seat 1" in out_js
+    assert "game over (target)" in out_js and "game 1/1 at table 1" in out_py
+    totals_js = numbers(out_js.split("totals", 1)[1].split(";")[0])
+    totals_py = numbers(out_py.rsplit("totals", 1)[1])
+    assert totals_js == totals_py and max(totals_js) >= 11  # the same game, seen from both seats (R22)
+
+
+# ---------------------------------------------------------------- a scripted server
+
+
+class ScriptedPeer:
+    """One connection on 127.0.0.1:0 spoken to frame by frame, msgpack by hand."""
+
+    def __init__(self) -> None:
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.listener.settimeout(TIMEOUT)
+        self.port = self.listener.getsockname()[1]
+        self.conn: socket.socket | None = None
+        self.seq = 0
+
+    def accept(self) -> None:
+        self.conn, _ = self.listener.accept()
+        self.conn.settimeout(TIMEOUT)
+
+    def send(self, name: str, body: dict[str, Any], sender: str, recipient: str, re: int | None = None,
+             **extra: Any) -> int:  # fmt: skip
+        assert self.conn is not None
+        self.seq += 1
+        command = {"v": PROTOCOL_VERSION, "seq": self.seq, "sender": sender, "recipient": recipient, "re": re,
+                   "name": name, "body": body, **extra}  # fmt: skip
+        payload = msgpack.packb(command, use_bin_type=True)
+        self.conn.sendall(struct.pack(">I", len(payload)) + payload)
+        return self.seq
+
+    def _exactly(self, n: int) -> bytes:
+        assert self.conn is not None
+        data = b""
+        while len(data) < n:
+            chunk = self.conn.recv(n - len(data))
+            if not chunk:
+                raise ConnectionError("the bot closed the connection")
+            data += chunk
+        return data
+
+    def recv(self) -> dict[str, Any]:
+        (size,) = struct.unpack(">I", self._exactly(4))
+        command = msgpack.unpackb(self._exactly(size), raw=False)
+        assert isinstance(command, dict)
+        assert set(command) == {"v", "seq", "sender", "recipient", "re", "name", "body"}, command
+        assert command["v"] == PROTOCOL_VERSION
+        return command
+
+    def close(self) -> None:
+        if self.conn is not None:
+            self.conn.close()
+        self.listener.close()
+
+
+def in_thread(script: Callable[[], None]) -> tuple[threading.Thread, list[BaseException]]:
+    errors: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            script()
+        except BaseException as exc:  # noqa: BLE001 - reported to the test
+            errors.append(exc)
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    return thread, errors
+
+
+RULES = {"preset": "scopa", "players": 2, "target": 11, "capture_mode": "traditional"}
+
+
+def test_js_bot_ignores_unknown_keys_and_commands_and_answers_every_turn() -> None:
+    node = node_ready()
+    peer = ScriptedPeer()
+    seen: list[dict[str, Any]] = []
+
+    def script() -> None:
+        peer.accept()
+        hello = peer.recv()
+        seen.append(hello)
+        me = "player:jsbot"
+        peer.send("welcome", {"you": me, "server": "scripted", "protocol": PROTOCOL_VERSION, "motd": "",
+                              "features": ["later"]}, "lobby", me, re=hello["seq"], trace="a1")  # fmt: skip
+        ask = peer.recv()
+        seen.append(ask)
+        table = {"id": "t9", "rules": {**RULES, "new_rule": True}, "description": "scopa", "seats": ["pybot", None],
+                 "state": "waiting", "private": False, "spectators": 0, "away": [], "turn_timeout": None,
+                 "stakes": "none"}  # fmt: skip
+        peer.send("tables", {"tables": [table]}, "lobby", me, re=ask["seq"])
+        join = peer.recv()
+        seen.append(join)
+        peer.send("joined", {"table": "t9", "seat": 1, "side": 1, "token": "x" * 24, "resumed": False,
+                             "colour": "red"}, "table:t9", me, re=join["seq"])  # fmt: skip
+        peer.send("seat_away", {"event": 3, "seat": 0, "grace": 120.0}, "table:t9", "table:t9/all")
+        peer.send("played", {"event": 4, "seat": 0, "card": "Rs", "captured": [], "scopa": False, "table": ["Rs"],
+                             "forced": None, "thinking_ms": 800}, "table:t9", "table:t9/all")  # fmt: skip
+        view = {"seat": 1, "side": 1, "hand": ["7d", "3c", "Rb"], "table": ["4s", "3b", "Rs"], "mood": "calm"}
+        legal = [{"index": 0, "card": "3c", "capture": ["3b"], "hint": 0},
+                 {"index": 1, "card": "7d", "capture": ["4s", "3b"], "hint": 1},
+                 {"index": 2, "card": "Rb", "capture": ["Rs"], "hint": 2}]  # fmt: skip
+        turn = peer.send("your_turn", {"event": 5, "legal": legal, "declarations": [], "view": view,
+                                       "deadline": None}, "table:t9", me)  # fmt: skip
+        seen.append(peer.recv())
+        seen.append({"asked": turn})
+        ping = peer.send("ping", {"nonce": 77, "why": "idle"}, "lobby", me)
+        seen.append(peer.recv())
+        seen.append({"asked": ping})
+        peer.send("somebody_new_event", {"event": 6, "anything": [1, {"deep": None}]}, "table:t9", "table:t9/all")
+        turn = peer.send("your_turn", {"event": 7, "legal": [{"index": 0, "card": "Rb", "capture": []}],
+                                       "declarations": [], "view": view}, "table:t9", me)  # fmt: skip
+        seen.append(peer.recv())
+        seen.append({"asked": turn})
+        peer.send("game_end", {"event": 9, "winner": 1, "totals": [3, 11], "reason": "target", "ratings": {}},
+                  "table:t9", "table:t9/all")  # fmt: skip
+        seen.append(peer.recv())
+
+    thread, errors = in_thread(script)
+    try:
+        rc, out = finish(run_js(node, f"127.0.0.1:{peer.port}", "--name", "jsbot"), "the JavaScript bot")
+        thread.join(TIMEOUT)
+    finally:
+        peer.close()
+    assert not errors, f"{errors[0]!r}\n{out}"
+    assert rc == 0 and "game over (target): winner side 1, totals [3,11]" in out, out
+    hello, ask, join, play1, turn1, pong, ping, play2, turn2, bye = seen
+    assert hello["name"] == "hello" and hello["sender"] == "guest" and hello["body"]["name"] == "jsbot"
+    assert ask["name"] == "list_tables" and ask["sender"] == "player:jsbot"
+    assert join["name"] == "join_table" and join["body"] == {"table": "t9"}
+    # the legal move that takes the most cards (PROTOCOL.md §8 your_turn), answering that turn
+    assert play1["name"] == "play" and play1["recipient"] == "table:t9" and play1["re"] == turn1["asked"]
+    assert play1["body"] == {"card": "7d", "capture": ["4s", "3b"], "turn": 5}
+    assert pong["name"] == "pong" and pong["body"] == {"nonce": 77} and pong["re"] == ping["asked"]
+    assert play2["body"] == {"card": "Rb", "capture": [], "turn": 7} and play2["re"] == turn2["asked"]
+    assert bye["name"] == "bye"
+    assert [c["seq"] for c in (hello, ask, join, play1, pong, play2, bye)] == [1, 2, 3, 4, 5, 6, 7]

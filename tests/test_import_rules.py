@@ -1,0 +1,112 @@
+"""The import rules of the architecture: who may import whom, read from the source.
+
+Every import counts, including those made only for type checking and those inside a
+function; the client may reach the server only where it starts one (``scopa serve``)
+or in its test helpers.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = {"engine": "engine", "protocol": "protocol", "bots": "bots", "rl": "rl",
+            "server": "server", "client": "client"}  # fmt: skip
+ALLOWED: dict[str, set[str]] = {
+    "engine": set(),
+    "protocol": {"engine"},
+    "bots": {"engine"},
+    "rl": {"engine", "bots"},
+    "server": {"engine", "protocol", "bots"},
+    "client": {"engine", "protocol", "bots"},
+}
+# (module, function) pairs where the client may import the server.
+SERVER_ENTRY_POINTS = {("client.netcli", "_serve"), ("client.testing", None)}
+
+
+def _modules() -> dict[str, Path]:
+    found: dict[str, Path] = {}
+    for folder in PACKAGES:
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            rel = path.relative_to(ROOT).with_suffix("")
+            parts = list(rel.parts)
+            if parts[-1] == "__init__":
+                parts.pop()
+            found[".".join(parts)] = path
+    return found
+
+
+def _imports(module: str, path: Path) -> list[tuple[str, str | None]]:
+    """(imported ``scopa``-relative module, enclosing function or None) for every import."""
+    tree = ast.parse(path.read_text(), str(path))
+    is_package = path.name == "__init__.py"
+    out: list[tuple[str, str | None]] = []
+
+    def visit(node: ast.AST, func: str | None) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                visit(child, func or child.name)
+                continue
+            if isinstance(child, ast.Import):
+                for alias in child.names:
+                    if alias.name.startswith("scopa."):
+                        out.append((alias.name.removeprefix("scopa."), func))
+            elif isinstance(child, ast.ImportFrom):
+                if child.level:
+                    base = module.split(".")
+                    if not is_package:
+                        base = base[:-1]
+                    base = base[: len(base) - (child.level - 1)]
+                    target = ".".join(base + ([child.module] if child.module else []))
+                    names = [target] if child.module else [f"{target}.{a.name}" for a in child.names]
+                    out.extend((n, func) for n in names)
+                elif child.module == "scopa":
+                    out.extend((a.name, func) for a in child.names)
+                elif child.module and child.module.startswith("scopa."):
+                    out.append((child.module.removeprefix("scopa."), func))
+            visit(child, func)
+
+    visit(tree, None)
+    return out
+
+
+def _violations(modules: dict[str, Path]) -> list[str]:
+    bad: list[str] = []
+    for module, path in modules.items():
+        package = module.split(".")[0]
+        for target, func in _imports(module, path):
+            target_package = target.split(".")[0]
+            if target_package == package:
+                continue
+            if target_package == "server" and package == "client" and (
+                (module, func) in SERVER_ENTRY_POINTS or (module, None) in SERVER_ENTRY_POINTS
+            ):
+                continue
+            if target_package not in ALLOWED[package]:
+                where = f"{module}" + (f" (in {func})" if func else "")
+                bad.append(f"{where} imports scopa.{target}")
+    return bad
+
+
+def test_every_package_imports_only_what_the_architecture_allows() -> None:
+    modules = _modules()
+    assert {m.split(".")[0] for m in modules} >= {"engine", "protocol", "bots", "server", "client"}
+    assert _violations(modules) == []
+
+
+def test_the_checker_catches_a_forbidden_import(tmp_path: Path) -> None:
+    (tmp_path / "server").mkdir()
+    bad = tmp_path / "server" / "x.py"
+    bad.write_text(
+        "from typing import TYPE_CHECKING\n"
+        "if TYPE_CHECKING:\n    from scopa.client.session import ClientSession\n"
+        "def f():\n    from scopa import client\n"
+    )
+    assert _violations({"server.x": bad}) == [
+        "server.x imports scopa.client.session",
+        "server.x (in f) imports scopa.client",
+    ]
+    engine_bad = tmp_path / "e.py"
+    engine_bad.write_text("from ..protocol import codec\n")
+    assert _violations({"engine.e": engine_bad}) == ["engine.e imports scopa.protocol"]

@@ -1,0 +1,95 @@
+"""The replay viewer (client/replay_app.py), driven by Textual pilots."""
+
+from __future__ import annotations
+
+import json
+
+from rich.text import Text
+from textual.widgets import Static
+
+from scopa.bots import make_bot
+from scopa.engine import GameMaster, RuleSet, cards_in
+from scopa.client.replay_app import ReplayApp
+from scopa.protocol.record import PlayerKind, Record, RecordPlayer, build_record, dumps_record, parse_record
+from scopa.protocol.record_replay import RecordMismatch, Step, replay_steps
+
+
+async def game(seed: int = 5, preset: str = "scopa") -> Record:
+    rules = RuleSet.build(preset)
+    bots = [make_bot("greedy", f"G{i}", seed=i) for i in range(rules.players)]
+    master = GameMaster(rules, bots, seed)
+    await master.run()
+    players = [RecordPlayer(seat=i, name=b.name, side=rules.side_of(i), kind=PlayerKind.BOT, strategy="greedy")
+               for i, b in enumerate(bots)]
+    return build_record(rules, seed, master.first_dealer, master.actions, players)
+
+
+def steps_of(record: Record) -> list[Step]:
+    return list(replay_steps(record))
+
+
+def text_of(app: ReplayApp, widget: str) -> str:
+    """What a Static shows, as plain text."""
+    content = app.query_one(widget, Static).content
+    return content.plain if isinstance(content, Text) else str(content)
+
+
+async def test_forwards_backwards_and_every_hand_shown() -> None:
+    record = await game()
+    steps = steps_of(record)
+    app = ReplayApp(record, steps)
+    async with app.run_test(size=(120, 40)) as pilot:
+        assert app.index == 0 and "Round 1/" in text_of(app, "#position")
+        board = text_of(app, "#board")
+        for seat in range(2):  # every hand is shown, both seats
+            for card in cards_in(steps[0].state.hands[seat]):
+                assert app.board_text().plain.count(f"{'A234567FCR'[card // 4]} {('Den', 'Cop', 'Spa', 'Bas')[card & 3]}") == 1
+        assert "G0" in board and "G1" in board
+        await pilot.press("right", "right", "l", "space")
+        assert app.index == 4
+        assert steps[4].text in text_of(app, "#position")
+        await pilot.press("left", "h")
+        assert app.index == 2
+        await pilot.press("left", "left", "left")
+        assert app.index == 0  # not before the first step
+
+
+async def test_rounds_jump_and_the_end_shows_the_result() -> None:
+    record = await game()
+    assert len(record.rounds) >= 3
+    steps = steps_of(record)
+    app = ReplayApp(record, steps)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("n")
+        assert app.step.round_index == 1 and app.step.action_index is None
+        await pilot.press("n", "p")
+        assert app.step.round_index == 1
+        await pilot.press("g")
+        await pilot.press(*str(len(record.rounds)), "enter")
+        assert app.step.round_index == len(record.rounds) - 1 and app.step.action_index is None
+        await pilot.press("g", "9", "9", "enter")  # no such round: stays, says so
+        assert app.step.round_index == len(record.rounds) - 1
+        await pilot.press("escape", "end")
+        assert app.index == len(steps) - 1
+        score = text_of(app, "#score")
+        winner = record.players[record.result.winner or 0].name
+        assert f"Game over: {winner} won" in score and "Round score" in score
+
+
+async def test_a_broken_record_is_shown_up_to_its_first_difference() -> None:
+    data = json.loads(dumps_record(await game()))
+    data["rounds"][1]["actions"][0]["seat"] = 1 - data["rounds"][1]["actions"][0]["seat"]
+    record = parse_record(json.dumps(data))
+    steps: list[Step] = []
+    problem = None
+    try:
+        for step in replay_steps(record):
+            steps.append(step)
+    except RecordMismatch as exc:
+        problem = exc
+    assert problem is not None
+    app = ReplayApp(record, steps, problem)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("end")
+        assert app.step.round_index == 1
+        assert "round 2, action 1" in text_of(app, "#problem")

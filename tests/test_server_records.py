@@ -1,0 +1,239 @@
+"""A server with a database keeps finished games, serves their records and rates the
+names that played (PROTOCOL.md §13), on loopback."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from scopa.bots import GreedyBot
+from scopa.engine import Preset
+from scopa.client import archive
+from scopa.client.session import ClientSession, ServerRefused
+from scopa.protocol import ErrorCode
+from scopa.protocol import commands as wire
+from scopa.protocol.record_replay import check_record
+from scopa.server import Limits, NetworkEngine
+from scopa.server.clock import FakeClock
+from scopa.server.storage import SQLiteStorage
+
+from wire_client import WireClient
+
+# Bots answer at once: no command rate limit, so a dozen games in a row stay on one connection.
+UNLIMITED = Limits(commands_per_second=None)
+
+
+@pytest.fixture
+async def server(tmp_path: Path) -> AsyncIterator[NetworkEngine]:
+    engine = NetworkEngine("127.0.0.1", 0, seed=7, db=str(tmp_path / "games.db"), limits=UNLIMITED)
+    await engine.start()
+    try:
+        yield engine
+    finally:
+        await engine.stop()
+
+
+async def play_games(port: int, name: str, count: int, preset: str = "scopa",
+                     bots: tuple[str, ...] = ("random",)) -> None:
+    """``count`` games of ``name`` (GreedyBot) against server bots."""
+    async with await ClientSession.connect("127.0.0.1", port, name) as s:
+        for _ in range(count):
+            await s.create_table(preset=preset, fill_with_bots=bots)
+            await s.play_game(GreedyBot())
+
+
+async def play_private_game(port: int, name: str) -> str:
+    """One game of ``name`` at a private table against a random bot; its seat token."""
+    c = await WireClient.connect(port, name)
+    c.send(wire.CreateTable(preset=Preset.SCOPA, fill_with_bots=["random"], private=True))
+    c.table = (await c.recv_until("table_created")).body.table.id
+    token = (await c.recv_until("joined")).body.token
+    await c.play_game(GreedyBot())
+    await c.recv_until("left")
+    await c.close()
+    return token
+
+
+async def test_a_dozen_greedy_vs_random_games_are_listed_served_and_rated(server: NetworkEngine) -> None:
+    await play_games(server.port, "greedy", 12)
+    async with await ClientSession.connect("127.0.0.1", server.port, "viewer") as s:
+        games = await archive.list_games(s)
+        assert len(games) == 12
+        assert [int(g.id) for g in games] == sorted((int(g.id) for g in games), reverse=True)  # newest first
+        assert all(g.players == ["greedy", "random-bot-1"] and g.preset == "scopa" for g in games)
+        assert all(g.reason == "target" and g.winner in (0, 1) for g in games)
+        assert len(await archive.list_games(s, player="random-bot-1", limit=5)) == 5
+        assert await archive.list_games(s, player="nobody") == []
+        assert await archive.list_games(s, preset="cirulla") == []
+        for g in games[:3]:
+            record = await archive.fetch_record(s, g.id)
+            assert record.game == g.id and record.result.totals == g.totals and record.result.winner == g.winner
+            assert [p.kind.value for p in record.players] == ["person", "bot"]
+            assert record.players[1].strategy == "random"
+            assert check_record(record) > 0  # R7: the served record replays through the engine
+        board = await archive.leaderboard(s, "scopa")
+        names = [e.name for e in board.entries]
+        assert names == ["greedy", "random-bot-1"]  # greedy above random after a dozen games
+        wins = sum(1 for g in games if g.winner == 0)
+        top, second = board.entries
+        assert (top.games, top.wins, second.games, second.wins) == (12, wins, 12, 12 - wins)
+        assert top.rating == pytest.approx(top.mu - 3 * top.sigma, abs=0.01)
+        assert top.rating > second.rating
+        assert (await archive.leaderboard(s, "cirulla")).entries == []
+
+
+async def test_team_games_rate_each_teammate(server: NetworkEngine) -> None:
+    await play_games(server.port, "ada", 1, preset="scopone", bots=("random", "greedy", "random"))
+    async with await ClientSession.connect("127.0.0.1", server.port, "viewer") as s:
+        (game,) = await archive.list_games(s)
+        board = await archive.leaderboard(s, "scopone")
+        assert (await archive.leaderboard(s, "scopa")).entries == []
+    by_name = {e.name: e for e in board.entries}
+    assert set(by_name) == {"ada", "random-bot-1", "greedy-bot-2", "random-bot-3"}
+    # R5: seats 0 and 2 against 1 and 3; teammates win (or lose) together
+    assert by_name["ada"].wins == by_name["greedy-bot-2"].wins == (1 if game.winner == 0 else 0)
+    assert by_name["random-bot-1"].wins == by_name["random-bot-3"].wins == (1 if game.winner == 1 else 0)
+    assert all(e.games == 1 for e in board.entries)
+
+
+async def test_the_archive_survives_a_restart(tmp_path: Path) -> None:
+    db = str(tmp_path / "games.db")
+    first = NetworkEngine("127.0.0.1", 0, seed=3, db=db, limits=UNLIMITED)
+    await first.start()
+    await play_games(first.port, "ada", 2)
+    await first.stop()
+    again = NetworkEngine("127.0.0.1", 0, db=db, limits=UNLIMITED)
+    await again.start()
+    try:
+        async with await ClientSession.connect("127.0.0.1", again.port, "bea") as s:
+            games = await archive.list_games(s, player="ada")
+            assert len(games) == 2
+            check_record(await archive.fetch_record(s, games[-1].id))
+            assert [e.games for e in (await archive.leaderboard(s)).entries] == [2, 2]
+    finally:
+        await again.stop()
+
+
+async def test_private_games_only_for_a_seat_token_holder(server: NetworkEngine) -> None:
+    token = await play_private_game(server.port, "ada")
+    await play_games(server.port, "bea", 1)
+    async with await ClientSession.connect("127.0.0.1", server.port, "eve") as s:
+        listed = await archive.list_games(s)
+        assert [g.players[0] for g in listed] == ["bea"]  # ada's private game is not listed
+        private_id = str(int(listed[0].id) - 1)
+        with pytest.raises(ServerRefused) as refused:
+            await archive.fetch_record(s, private_id)
+        assert refused.value.code is ErrorCode.PRIVATE_TABLE
+        with pytest.raises(ServerRefused):
+            await archive.fetch_record(s, private_id, token="not-the-token-123")
+        mine = await archive.list_games(s, tokens=[token])
+        assert [g.players[0] for g in mine] == ["bea", "ada"] and mine[1].private
+        record = await archive.fetch_record(s, private_id, token=token)
+        assert record.game == private_id and record.players[0].name == "ada"
+
+
+async def test_unfinished_and_unknown_games_are_refused(server: NetworkEngine) -> None:
+    c = await WireClient.connect(server.port, "ada")
+    table = await c.create(bots=["greedy"])  # the game is on: its hands are secret
+    await c.recv_until("your_turn")
+    c.send(wire.GetRecord(game=table))
+    err = await c.recv_until("error")
+    assert err.body.code == "no_such_table" and "no finished game" in err.body.message
+    c.send(wire.GetRecord(game="999"))
+    assert (await c.recv_until("error")).body.code == "no_such_table"
+    c.send(wire.ListGames())
+    assert (await c.recv_until("games")).body.games == []
+    await c.close()
+
+
+async def test_a_server_without_a_database_says_so(port: int) -> None:
+    c = await WireClient.connect(port, "ada")
+    for body in (wire.ListGames(), wire.GetRecord(game="1"), wire.GetLeaderboard()):
+        c.send(body)
+        err = await c.recv_until("error")
+        assert err.body.code == "unexpected_command" and "database" in err.body.message
+    c.send(wire.ClaimName(password="long enough"))
+    err = await c.recv_until("error")
+    assert err.body.code == "unexpected_command" and "accounts" in err.body.message
+    await c.close()
+
+
+async def test_abandoned_games_and_taken_over_seats_are_not_rated(tmp_path: Path) -> None:
+    clock = FakeClock()
+    engine = NetworkEngine("127.0.0.1", 0, seed=5, db=str(tmp_path / "g.db"), grace=30.0, clock=clock,
+                           limits=UNLIMITED)
+    await engine.start()
+    try:
+        for takeover in (True, False):
+            a = await WireClient.connect(engine.port, "gus")
+            a.send(wire.CreateTable(fill_with_bots=["random"], bot_takeover=takeover))
+            table_id = (await a.recv_until("table_created")).body.table.id
+            await a.recv_until("your_turn")
+            watcher = await WireClient.connect(engine.port, "watcher")
+            watcher.send(wire.WatchTable(table=table_id))
+            await watcher.recv_until("snapshot")
+            a.abort()
+            while (await watcher.recv_until("table_update")).body.table.away != [0]:
+                pass
+            clock.advance(30.0)  # the grace period ends: a bot plays gus's seat, or the game is abandoned
+            end = await watcher.recv_until("game_end")
+            assert end.body.reason == ("target" if takeover else "abandoned")
+            await watcher.close()
+        storage = engine.storage
+        assert isinstance(storage, SQLiteStorage)
+        taken, abandoned = storage.finished_games(player="gus")[::-1]
+        assert taken.players[0].taken_over and taken.players[0].kind == "person"
+        assert abandoned.reason == "abandoned"
+        assert storage.ratings("scopa", ["gus", "random-bot-1"]) == {}  # nothing rated
+        record = engine.records.record_of(taken)
+        assert record.players[0].taken_over and check_record(record) > 0
+        cut = engine.records.record_of(abandoned)
+        assert cut.result.reason.value == "abandoned" and check_record(cut) > 0
+    finally:
+        await engine.stop()
+
+
+async def test_a_seat_taken_over_before_a_restart_stays_unrated(tmp_path: Path) -> None:
+    db = str(tmp_path / "g.db")
+    clock = FakeClock()
+    first = NetworkEngine("127.0.0.1", 0, seed=6, db=db, grace=30.0, clock=clock, limits=UNLIMITED)
+    await first.start()
+    a = await WireClient.connect(first.port, "gus")
+    a.send(wire.CreateTable(fill_with_bots=["random"]))
+    table_id = (await a.recv_until("table_created")).body.table.id
+    await a.recv_until("your_turn")
+    watcher = await WireClient.connect(first.port, "watcher")
+    watcher.send(wire.WatchTable(table=table_id))
+    await watcher.recv_until("snapshot")
+    a.abort()
+    while (await watcher.recv_until("table_update")).body.table.away != [0]:
+        pass
+    table = first.tables[table_id]
+    # Stop the game master once the bot has taken the seat (before it plays on), then restart.
+    table.players[1].choose = _never  # type: ignore[method-assign]
+    clock.advance(30.0)
+    while (await watcher.recv_until("table_update")).body.table.away != []:
+        pass
+    await watcher.close()
+    await first.stop()
+    again = NetworkEngine("127.0.0.1", 0, db=db, limits=UNLIMITED)
+    await again.start()
+    try:
+        restored = again.tables[table_id]
+        assert list(restored.taken_over) == [0] and restored.seats[0].bot is not None  # type: ignore[union-attr]
+        assert restored.task is not None
+        await restored.task  # bots play it to the end
+        storage = again.storage
+        assert isinstance(storage, SQLiteStorage)
+        (game,) = storage.finished_games(player="gus")
+        assert game.players[0].taken_over and game.reason == "target"
+        assert storage.ratings("scopa", ["gus", "random-bot-1"]) == {}
+    finally:
+        await again.stop()
+
+
+async def _never(*args: object) -> None:
+    await asyncio.Event().wait()

@@ -1,0 +1,71 @@
+"""Bots that think run in a pool of worker processes, so a search never stalls the
+server's event loop; a pooled bot plays exactly as the same bot in process."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from pathlib import Path
+
+import pytest
+
+from scopa.bots import GreedyBot, RandomBot
+from scopa.engine import Deal, GameState, RuleSet, play_local, view
+from scopa.server.workers import BotPool
+
+from pool_bots import GATE_ENV
+
+
+@pytest.fixture
+def pool():
+    p = BotPool(size=1)
+    yield p
+    p.close()
+
+
+def _mid_round(seed: int) -> GameState:
+    rng = random.Random(seed)
+    state = GameState.new(RuleSet(), first_dealer=0)
+    deck = list(range(40))
+    rng.shuffle(deck)
+    state.apply(Deal(tuple(deck)))
+    for _ in range(5):
+        state.apply(rng.choice(state.legal_plays()))
+    return state
+
+
+async def test_the_loop_runs_on_while_a_pooled_bot_thinks(pool: BotPool, tmp_path: Path, monkeypatch) -> None:
+    gate = tmp_path / "gate"
+    monkeypatch.setenv(GATE_ENV, str(gate))  # the spawned worker inherits the environment
+    state = _mid_round(1)
+    legal = state.legal_actions()
+    thinking = asyncio.ensure_future(pool.pick("pool_bots:GatedBot", "gated", None, view(state, state.to_move), legal))
+    # A whole game between two in-process bots runs on this loop while the worker thinks;
+    # only then does the gate open.  Run inline, the pick would never see the gate.
+    record = await play_local(RuleSet(), [GreedyBot(), RandomBot(seed=2)], seed=3)
+    assert record.totals and record.reason is not None
+    assert not thinking.done()
+    gate.touch()
+    assert await thinking == legal[0]
+
+
+async def test_a_pooled_bot_picks_what_the_same_bot_picks_in_process(pool: BotPool) -> None:
+    for seed in range(6):
+        state = _mid_round(seed)
+        seat = state.to_move
+        v, legal = view(state, seat), state.legal_actions()
+        assert await pool.pick("greedy", "g", None, v, legal) == GreedyBot("g").pick(v, legal)
+
+
+async def test_a_whole_game_with_a_pooled_seat_matches_the_in_process_game(pool: BotPool) -> None:
+    pooled = await play_local(RuleSet(), [pool.player("greedy", "g"), RandomBot(seed=4)], seed=11)
+    local = await play_local(RuleSet(), [GreedyBot("g"), RandomBot(seed=4)], seed=11)
+    assert pooled.actions == local.actions
+    assert pooled.totals == local.totals and pooled.winner == local.winner
+
+
+def test_an_unknown_strategy_is_refused_before_it_reaches_a_worker(pool: BotPool) -> None:
+    with pytest.raises(ValueError):
+        pool.player("no-such-bot", "x")
+    with pytest.raises(ValueError):
+        BotPool(size=0)

@@ -1,0 +1,3 @@
+"""Types for the parts of PettingZoo (which ships none) that scopa.rl uses."""
+
+from .utils.env import AECEnv as AECEnv

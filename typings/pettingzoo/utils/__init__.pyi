@@ -1,0 +1,2 @@
+from . import wrappers as wrappers
+from .env import AECEnv as AECEnv
