@@ -143,22 +143,26 @@ class ClientSession:
         """Called with ``(False, reason)`` when the connection is lost and ``(True, "")``
         when it is back (reconnected)."""
         self._password: str | None = None  # a claimed name's password, for reconnecting
+        self.proxied_for: str | None = None
+        """Sent in every hello by a front end (``scopa web``): whom this connection is for."""
 
     # ------------------------------------------------------------------ connecting
 
     @classmethod
     async def connect(
         cls, host: str, port: int, name: str, *, client: str = CLIENT_SOFTWARE, attempts: int = 20,
-        password: str | None = None,
+        password: str | None = None, proxied_for: str | None = None,
     ) -> ClientSession:
         """Open a connection and say hello as ``name`` (``name2``, ``name3``… if taken;
-        with the ``password`` of a claimed name, only ``name`` itself)."""
+        with the ``password`` of a claimed name, only ``name`` itself); ``proxied_for``:
+        see :attr:`proxied_for`."""
         try:
             reader, writer = await asyncio.open_connection(host, port)
         except OSError as exc:
             raise ConnectionLost(f"cannot connect to {host}:{port}: {exc.strerror or exc}") from None
         session = cls(reader, writer)
         session.host, session.port, session.client = host, port, client
+        session.proxied_for = proxied_for
         session._reader_task = asyncio.create_task(session._read_loop(), name="scopa-client-reader")
         try:
             session._password = password
@@ -170,7 +174,8 @@ class ClientSession:
 
     async def _hello(self, name: str, client: str, attempts: int, password: str | None = None) -> None:
         for _, candidate in zip(range(attempts), name_variants(name)):
-            seq = self._send(Hello(name=candidate, client=client, password=password), str(LOBBY))
+            seq = self._send(Hello(name=candidate, client=client, password=password, proxied_for=self.proxied_for),
+                             str(LOBBY))
             reply = await self._reply_to(seq)
             if isinstance(reply.body, Welcome):
                 self.name, self.party = candidate, reply.body.you
@@ -183,7 +188,8 @@ class ClientSession:
 
     @classmethod
     async def resume_seat(
-        cls, host: str, port: int, name: str, token: str, *, client: str = CLIENT_SOFTWARE
+        cls, host: str, port: int, name: str, token: str, *, client: str = CLIENT_SOFTWARE,
+        proxied_for: str | None = None,
     ) -> ClientSession:
         """Open a connection straight back to a seat (a restarted client with a saved
         seat token): ``hello`` with ``resume``.  ServerRefused (``bad_token``) if the
@@ -195,6 +201,7 @@ class ClientSession:
         session = cls(reader, writer)
         session.host, session.port, session.client = host, port, client
         session.name, session.token = name, token
+        session.proxied_for = proxied_for
         session._reader_task = asyncio.create_task(session._read_loop(), name="scopa-client-reader")
         try:
             await session._resume_hello()
@@ -328,7 +335,7 @@ class ClientSession:
 
     async def _resume_hello(self) -> None:
         assert self.token is not None
-        hello = Hello(name=self.name or "player", client=self.client,
+        hello = Hello(name=self.name or "player", client=self.client, proxied_for=self.proxied_for,
                       resume=ResumeRequest(token=self.token, last_event=self.last_event))
         seq = self._send(hello, str(LOBBY))
         reply = await self._reply_to(seq)

@@ -22,6 +22,7 @@ import itertools
 import logging
 import random
 import socket
+from collections.abc import Awaitable, Callable, Sequence
 
 from scopa.bots import STRATEGIES
 from scopa.engine import EndReason, RuleSet, RuleSetError
@@ -35,6 +36,7 @@ from .limits import Limits, RateLimiter
 from .session import ClientSession
 from .storage import Storage, TableResult, open_storage
 from .netplayer import NetworkPlayer
+from .proxied import ProxiedClients
 from .records import Records
 from .table import Table
 
@@ -52,7 +54,7 @@ class NetworkEngine:
     def __init__(self, host: str = "127.0.0.1", port: int = DEFAULT_PORT, seed: int | None = None,
                  db: str | None = None, storage: Storage | None = None, *,
                  limits: Limits | None = None, grace: float = 120.0, turn_timeout: float | None = None,
-                 clock: Clock | None = None, accounts: bool = False) -> None:
+                 clock: Clock | None = None, accounts: bool = False, trusted_proxies: Sequence[str] = ()) -> None:
         """``db``: an SQLite file journaling every table (unfinished games are restored
         from it by :meth:`start`); or any ``storage``; neither: nothing persists.
 
@@ -60,7 +62,9 @@ class NetworkEngine:
         bot plays it, or the game is abandoned: the table's ``bot_takeover``);
         ``turn_timeout``: the default turn clock of new tables (None: none); ``clock``:
         what those timers wait on (tests pass a ``FakeClock``); ``accounts``: names may be
-        claimed with a password (kept in the storage, which is then needed)."""
+        claimed with a password (kept in the storage, which is then needed);
+        ``trusted_proxies``: addresses (or networks) of front ends whose connections say
+        whom they are for and are capped per identity (server/proxied.py)."""
         self.grace = grace
         self.turn_timeout = turn_timeout
         self.clock: Clock = clock if clock is not None else SystemClock()
@@ -77,6 +81,7 @@ class NetworkEngine:
         self._handlers: set[asyncio.Task[None]] = set()
         self.limits = limits if limits is not None else Limits()
         self._per_address: dict[str, int] = {}  # open connections by remote address
+        self.proxied = ProxiedClients(trusted_proxies, self.limits.max_connections_per_address)
         self.records = Records(self.storage, self.clock, accounts=accounts)  # finished games, ratings
 
     # ------------------------------------------------------------------ lifecycle
@@ -180,6 +185,7 @@ class NetworkEngine:
         finally:
             self._disconnected(sess)
             self._release_address(address)
+            self.proxied.release(sess.id)
             self._handlers.discard(task)
             sess.close()  # flush what is queued (e.g. a fatal error), then close
             try:
@@ -193,7 +199,7 @@ class NetworkEngine:
         if limits.max_connections is not None and sum(self._per_address.values()) >= limits.max_connections:
             return f"the server has its maximum of {limits.max_connections} connections; try later"
         per = limits.max_connections_per_address
-        if per is not None and self._per_address.get(address, 0) >= per:
+        if per is not None and self._per_address.get(address, 0) >= per and not self.proxied.trusts(address):
             return f"{per} connections from your address are open already"
         return None
 
@@ -335,6 +341,12 @@ class NetworkEngine:
     def _dispatch(self, sess: ClientSession, body: wire.Body, seq: int, recipient: str) -> None:
         match body:
             case wire.Hello():
+                refusal = self.proxied.admit(sess.id, _address_of(sess.writer), body.proxied_for)
+                if refusal is not None:
+                    log.warning("refusing connection %s: %s", sess.id, refusal)
+                    sess.error(ErrorCode.RATE_LIMITED, refusal, re=seq, fatal=True)
+                    sess.close()
+                    return
                 self._hello(sess, body, seq)
             case wire.Ping():
                 sess.send(wire.Pong(nonce=body.nonce), re=seq)
@@ -588,13 +600,22 @@ async def _refuse(writer: asyncio.StreamWriter, reason: str) -> None:
         writer.transport.abort()
 
 async def serve(host: str = "127.0.0.1", port: int = DEFAULT_PORT, seed: int | None = None,
-                db: str | None = None, accounts: bool = False) -> None:
+                db: str | None = None, accounts: bool = False, *, trusted_proxies: Sequence[str] = (),
+                beside: Callable[[NetworkEngine], Awaitable[None]] | None = None) -> None:
     """Run a server until cancelled (Ctrl-C), then shut down cleanly; ``db``: the SQLite
     journal (games survive restarts) or None (nothing persists); ``accounts``: names may
-    be claimed with a password (needs ``db``)."""
-    engine = NetworkEngine(host, port, seed, db=db, accounts=accounts)
+    be claimed with a password (needs ``db``); ``trusted_proxies``: see NetworkEngine;
+    ``beside``: run with the started engine (a web front end) until the server stops
+    (its failure stops the server too)."""
+    engine = NetworkEngine(host, port, seed, db=db, accounts=accounts, trusted_proxies=trusted_proxies)
     await engine.start()
+    companion = asyncio.create_task(beside(engine), name="beside-the-server") if beside is not None else None
     try:
+        if companion is not None:
+            await companion
         await asyncio.Event().wait()
     finally:
+        if companion is not None and not companion.done():
+            companion.cancel()
+            await asyncio.gather(companion, return_exceptions=True)
         await engine.stop()
