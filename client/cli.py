@@ -56,6 +56,10 @@ def build_parser() -> argparse.ArgumentParser:
     from scopa.client import netcli  # the network subcommands live with the network client
 
     netcli.add_subcommands(sub, add_rules_arguments, _display_arguments)
+
+    from scopa.client import webcli  # scopa web: the client for browsers
+
+    webcli.add_web_subcommand(sub)
     return parser
 
 
@@ -72,6 +76,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from scopa.client import recordscli
 
             return recordscli.run(args, console)
+        if args.command == "web":
+            from scopa.client import webcli
+
+            return webcli.run_web(args, console)
         from scopa.client import netcli
 
         return netcli.run(args, console)

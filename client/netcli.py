@@ -20,6 +20,7 @@ from rich.console import Console
 
 from scopa.engine import Player
 
+from . import webcli
 from .session import DEFAULT_PORT, ClientSession, ConnectionLost, ServerRefused, parse_address
 
 AddArguments = Callable[[argparse.ArgumentParser], None]
@@ -36,6 +37,7 @@ def add_subcommands(sub: Any, add_rules: AddArguments, add_display: AddArguments
                             "resume from it (created if missing); default: none, nothing persists")
     serve.add_argument("--accounts", action="store_true",
                        help="let players claim their names with a password (kept in the --db file)")
+    webcli.add_serve_options(serve)
 
     play = sub.add_parser("play", help="connect to a server: the lobby, then games in this terminal")
     _connection_arguments(play, default_name=_default_name())
@@ -132,12 +134,18 @@ def _serve(args: argparse.Namespace, console: Console) -> int:
     if accounts and not db:
         console.print("[red]--accounts needs --db: the accounts are kept in the database[/red]")
         return 2
+    options = webcli.serve_options(args, console)  # --web, --trust-proxy
+    if options is None:
+        return 2
     console.print(f"Scopa server on {args.host}:{args.port}" + (f", games journaled to {db}" if db else "")
                   + " (Ctrl-C to stop)")
     try:
-        asyncio.run(serve(args.host, args.port, db=db, accounts=accounts))
+        asyncio.run(serve(args.host, args.port, db=db, accounts=accounts, **options))
     except KeyboardInterrupt:
         pass
+    except webcli.WebStartError as exc:
+        console.print(f"[red]{exc}[/red]")
+        return 1
     except OSError as exc:
         console.print(f"[red]cannot serve on {args.host}:{args.port}: {exc.strerror or exc}[/red]")
         return 1

@@ -106,6 +106,8 @@ class NetApp(ScopaApp):
         self.messages: list[str] = []  # what the app told the person, in order (also for tests)
         self._away_until: dict[int, float] = {}
         self.seat_events = False  # the server tells of seats going away and coming back
+        self.proxied_for: str | None = None  # a web host's: whom the connection is for
+        self.ask_before_resuming = True  # False: back to a saved seat without asking
 
     # ------------------------------------------------------------------ frame
 
@@ -155,16 +157,18 @@ class NetApp(ScopaApp):
         if saved is not None:
             question = (f"You have an unfinished game at table {saved.table} on {self.server} "
                         f"(seat {saved.seat + 1}, as {saved.name}). Go back to it?")
-            if await self.push_screen(ConfirmScreen(question), wait_for_dismiss=True):
+            if not self.ask_before_resuming or await self.push_screen(ConfirmScreen(question), wait_for_dismiss=True):
                 try:
-                    session = await ClientSession.resume_seat(self.host, self.port, saved.name, saved.token)
+                    session = await ClientSession.resume_seat(self.host, self.port, saved.name, saved.token,
+                                                              proxied_for=self.proxied_for)
                 except ServerRefused as exc:
                     self.messages.append(f"That game is over or gone ({exc.message}).")
                     self.store.forget(self.server, self.player_name)
             else:
                 self.store.forget(self.server, self.player_name)
         if session is None:
-            session = await ClientSession.connect(self.host, self.port, self.player_name)
+            session = await ClientSession.connect(self.host, self.port, self.player_name,
+                                                  proxied_for=self.proxied_for)
         self.session = session
         session.observers.append(lambda c: self.call_later(self.on_server_command, c))
         session.link_observers.append(lambda up, why: self.call_later(self.on_link, up, why))
