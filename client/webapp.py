@@ -21,7 +21,8 @@ from typing import Any
 
 from textual import events
 from textual.widget import Widget
-from textual.widgets import Button, Footer
+from textual.geometry import Region
+from textual.widgets import Button, Footer, OptionList
 
 from .notation import DeckStyle
 from .session import parse_address
@@ -36,8 +37,8 @@ LAYOUT_EVERY = 0.1  # seconds between two looks at the screen (written only when
 Box = list[int]  # [x, y, width, height] in terminal cells
 
 
-def _box(widget: Widget) -> Box:
-    r = widget.region
+def _box(where: Widget | Region) -> Box:
+    r = where.region if isinstance(where, Widget) else where
     return [r.x, r.y, r.width, r.height]
 
 
@@ -52,10 +53,11 @@ def card_boxes(row: CardRow) -> list[Box]:
 
 def layout_map(app: NetApp) -> dict[str, Any]:
     """The screen's size, its name, each card row's cards (``[x, y, w, h]`` cells), the
-    buttons and footer keys that can be tapped, and whether a move is awaited."""
+    buttons, footer keys and option lists (``[x, y, w, h, options]``, one line each)
+    that can be tapped, whether a move is awaited, and the table, seat and name."""
     screen = app.screen
     out: dict[str, Any] = {"size": [app.size.width, app.size.height], "screen": type(screen).__name__,
-                           "cards": {}, "cards_shown": {}, "buttons": {}, "keys": {}, "asking": False}
+                           "cards": {}, "cards_shown": {}, "buttons": {}, "keys": {}, "lists": {}, "asking": False}
     for row in screen.query(CardRow):
         if row.id and row.display:
             out["cards"][row.id] = card_boxes(row)
@@ -71,7 +73,13 @@ def layout_map(app: NetApp) -> dict[str, Any]:
     if app.board_screen is not None and screen is app.board_screen:
         out["asking"] = app.board_screen.asking
         out["selected"] = app.board_screen.selected
-    out["table_id"] = app.session.table_id if app.session is not None else None
+    for options in screen.query(OptionList):
+        if options.id and options.display:
+            out["lists"][options.id] = [*_box(options.content_region), options.option_count]
+    session = app.session
+    out["table_id"] = session.table_id if session is not None else None
+    out["seat"] = session.seat if session is not None else None
+    out["name"] = session.name if session is not None else None
     return out
 
 

@@ -72,6 +72,7 @@ class BrowserApp(AppService):
 
     def _build_environment(self, width: int = 80, height: int = 24) -> dict[str, str]:
         env = super()._build_environment(width=width, height=height)
+        env.pop("NO_COLOR", None)  # the web host's own output may be plain; the page is in colour
         env.update(self.browser_environment)
         return env
 

@@ -264,7 +264,9 @@ class NetApp(ScopaApp):
             result = await session.play_game(NetPlayer(session.name, self, screen))
         finally:
             self.in_game = False
-            self.store.forget(self.server, self.player_name)
+        # Only a game that is over forgets its seat: an app closed mid-game (Ctrl+C, a
+        # reloaded web page) finds it again when it starts.
+        self.store.forget(self.server, self.player_name)
         line = result_line(board) if board.over else f"The game ended without a winner ({result.reason})."
         await self.push_screen(GameOverScreen(line, "press any key to go back to the lobby"), wait_for_dismiss=True)
         self.board_screen = None
