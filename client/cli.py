@@ -107,8 +107,8 @@ def _local(args: argparse.Namespace, console: Console) -> int:
                           "Seat only bots (e.g. --seats greedy,random) to print a game, or add --plain "
                           "to play with typed lines.")
             return 2
-        asyncio.run(run_local_game(rules, kinds, seed, DeckStyle(args.deck),
-                                   not args.no_autoplay, args.delay or 0.0, console))
+        delay = (args.delay or 0.0) if sys.stdout.isatty() else 0.0  # a log to a file needs no pauses
+        asyncio.run(run_local_game(rules, kinds, seed, DeckStyle(args.deck), not args.no_autoplay, delay, console))
         return 0
     from .tui.app import LocalGameApp
 
