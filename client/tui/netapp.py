@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from rich.text import Text
 
-from scopa.engine import Declare, Event, IllegalMoveError, Play, RoundEnded, RuleSet, View, mask_of
+from scopa.engine import Declare, Event, IllegalMoveError, Play, Played, RoundEnded, RuleSet, View, mask_of
 from scopa.engine.player import Player
 from scopa.protocol import ChatMessage, Command, Snapshot, TableUpdate
 from scopa.protocol.convert import parse_card_strs, view_from_wire
@@ -88,6 +88,7 @@ class NetApp(ScopaApp):
         style: DeckStyle = DeckStyle.ITALIAN,
         autoplay: bool = True,
         watch: str | None = None,
+        pace: float = 0.0,
     ) -> None:
         super().__init__()
         self.host, self.port, self.player_name = host, port, name
@@ -96,6 +97,7 @@ class NetApp(ScopaApp):
         self.defaults = defaults or RuleSet()
         self.deck = style
         self.autoplay = autoplay
+        self.pace = pace  # seconds to leave each play by someone else on screen
         self.watch_only = watch
         self.session: ClientSession | None = None
         self.lobby: LobbyScreen | None = None
@@ -285,6 +287,8 @@ class NetApp(ScopaApp):
         if line is not None:
             screen.say(line)
         screen.refresh_board()
+        if isinstance(event, Played) and self.pace and event.seat != screen.board.viewer:
+            await asyncio.sleep(self.pace)  # the next commands wait in the session's queue
         if isinstance(event, RoundEnded) and screen.board.last_round is not None:
             pause = 4.0 if self.watching else None
             # Waits for the person (the next commands wait in the session's queue).
