@@ -129,8 +129,9 @@ def _local(args: argparse.Namespace, console: Console) -> int:
                           "Seat only bots (e.g. --seats greedy,random) to print a game, or add --plain "
                           "to play with typed lines.")
             return 2
-        asyncio.run(run_local_game(rules, kinds, seed, DeckStyle(args.deck),
-                                   not args.no_autoplay, args.delay or 0.0, console, record_to))
+        delay = (args.delay or 0.0) if sys.stdout.isatty() else 0.0  # a log to a file needs no pauses
+        asyncio.run(run_local_game(rules, kinds, seed, DeckStyle(args.deck), not args.no_autoplay, delay, console,
+                                   record_to))
         return 0
     if record_to is not None:
         console.print("[red]--record is written by the scrolling interface: add --plain[/red]")

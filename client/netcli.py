@@ -197,7 +197,9 @@ def _run_app(args: argparse.Namespace, host: str, port: int, console: Console, w
     state_dir = getattr(args, "state_dir", None)
     store = FileTokenStore(Path(state_dir) if state_dir else None)
     defaults = rules_from_args(args) if watch is None else None
-    app = NetApp(host, port, args.name, store, defaults, DeckStyle(args.deck), not args.no_autoplay, watch=watch)
+    pace = args.delay if getattr(args, "delay", None) is not None else 0.5
+    app = NetApp(host, port, args.name, store, defaults, DeckStyle(args.deck), not args.no_autoplay, watch=watch,
+                 pace=pace)
     status = app.run()
     return 0 if status is None else int(status)
 

@@ -6,7 +6,6 @@ descriptions; this module adds the longer explanations players need."""
 from __future__ import annotations
 
 from scopa.engine import AssoPigliaTutto, CaptureMode, Category, DeclarationKind, Preset, RuleSet
-from scopa.engine.rules import PRESETS
 
 BASICS = """\
 ## The cards

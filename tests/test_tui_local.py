@@ -245,3 +245,17 @@ async def test_a_whole_game_against_a_bot_through_the_pilot_R22() -> None:
     state = app.master.state
     assert state.winner is not None and max(state.totals) >= 11
     assert app.result_line.startswith(("You win", "Greedy 2 wins"))
+
+
+async def test_a_cirulla_declaration_has_the_number_after_the_hand_cards_V13() -> None:
+    from scopa.engine import DeclarationKind, Declare
+
+    app = BoardHarness(position("7c 3s", "Ad 2b 3c", RuleSet.build("cirulla")))
+    async with app.run_test(size=(80, 24)) as pilot:
+        legal = plays("Ad", "") + plays("2b", "") + plays("3c", "3s") + [Declare(DeclarationKind.UNDER_TEN)]
+        task = await ask(app, legal)
+        await pilot.pause()
+        assert "4 declare under ten" in str(app.board_screen.query_one("#moves", Static).render())
+        await pilot.press("4")
+        await pilot.pause()
+        assert task.result() == legal[3]

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
+from typing import TypeVar
 
 from textual.app import App
 from textual.binding import Binding
+from textual.screen import Screen
 
 from scopa.bots import make_bot
 from scopa.engine import (
@@ -32,6 +34,9 @@ from .dialogs import GameOverScreen, HandOverScreen, HelpScreen, RoundEndScreen
 from .text import event_text, result_line
 
 
+T = TypeVar("T")
+
+
 class ScopaApp(App[int]):
     """Keys every screen shares: help, Ctrl+C (leave at once), q."""
 
@@ -46,6 +51,10 @@ class ScopaApp(App[int]):
 
     def current_rules(self) -> RuleSet | None:
         return None
+
+    async def show_and_wait(self, screen: Screen[T]) -> T:
+        """Push ``screen`` and wait for its answer; call from a worker."""
+        return await self.push_screen(screen, wait_for_dismiss=True)
 
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):
@@ -122,7 +131,7 @@ class LocalGameApp(ScopaApp):
         self.master.observers.append(self.show_event)
         await self.master.run()
         self.result_line = result_line(self.board)
-        await self.push_screen(GameOverScreen(self.result_line), wait_for_dismiss=True)
+        await self.show_and_wait(GameOverScreen(self.result_line))
         self.exit(0)
 
     async def show_event(self, event: Event) -> None:
@@ -138,7 +147,7 @@ class LocalGameApp(ScopaApp):
             await asyncio.sleep(self.pace)
         if isinstance(event, RoundEnded) and board.last_round is not None:
             pause = None if self.humans else self.round_pause
-            await self.push_screen(RoundEndScreen(board.last_round, board, self.deck, pause), wait_for_dismiss=True)
+            await self.show_and_wait(RoundEndScreen(board.last_round, board, self.deck, pause))
 
     async def human_turn(self, seat_view: View, legal: Sequence[Play | Declare]) -> Play | Declare:
         seat = seat_view.seat
@@ -148,7 +157,7 @@ class LocalGameApp(ScopaApp):
             screen.hide_hand = True
             self.board.viewer = seat
             screen.refresh_board()
-            await self.push_screen(HandOverScreen(self.board.names[seat]), wait_for_dismiss=True)
+            await self.show_and_wait(HandOverScreen(self.board.names[seat]))
             self.shown_seat = seat
             screen.hide_hand = False
         self.board.viewer = seat

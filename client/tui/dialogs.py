@@ -33,7 +33,18 @@ def dialog_css(screen: str, width: str = "60", where: str = "middle") -> str:
     """
 
 
-class CaptureChoiceScreen(ModalScreen[Play | None]):
+class Once:
+    """A screen that closes once, however many keys arrive before it is gone."""
+
+    _once_done = False
+
+    def close(self, result: object = None) -> None:
+        if not self._once_done:
+            self._once_done = True
+            self.dismiss(result)  # type: ignore[attr-defined]
+
+
+class CaptureChoiceScreen(Once, ModalScreen[Play | None]):
     """Several captures for one card: pick one (number key, arrows + Enter, or a click)."""
 
     DEFAULT_CSS = dialog_css("CaptureChoiceScreen", "50", "bottom") + "CaptureChoiceScreen OptionList { height: auto; max-height: 12; }"
@@ -58,20 +69,20 @@ class CaptureChoiceScreen(ModalScreen[Play | None]):
             yield Static("number, or ↑↓ and Enter, or click · Esc: another card", classes="dialog-hint")
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        self.dismiss(self.options[event.option_index])
+        self.close(self.options[event.option_index])
 
     def on_key(self, event: events.Key) -> None:
         if event.character and event.character.isdigit():
             n = int(event.character)
             if 1 <= n <= len(self.options):
                 event.stop()
-                self.dismiss(self.options[n - 1])
+                self.close(self.options[n - 1])
 
     def action_cancel(self) -> None:
-        self.dismiss(None)
+        self.close(None)
 
 
-class RoundEndScreen(ModalScreen[None]):
+class RoundEndScreen(Once, ModalScreen[None]):
     """The round's breakdown; any key (or, in a game of bots only, a short pause) goes on."""
 
     DEFAULT_CSS = dialog_css("RoundEndScreen", "64")
@@ -97,19 +108,19 @@ class RoundEndScreen(ModalScreen[None]):
 
     def on_mount(self) -> None:
         if self.pause is not None:
-            self.set_timer(self.pause, lambda: self.dismiss(None))
+            self.set_timer(self.pause, lambda: self.close(None))
 
     def on_key(self, event: events.Key) -> None:
         if event.key in ("question_mark", "f1", "ctrl+c"):
             return
         event.stop()
-        self.dismiss(None)
+        self.close(None)
 
     def on_click(self) -> None:
-        self.dismiss(None)
+        self.close(None)
 
 
-class GameOverScreen(ModalScreen[None]):
+class GameOverScreen(Once, ModalScreen[None]):
     DEFAULT_CSS = dialog_css("GameOverScreen")
 
     def __init__(self, line: str, then: str = "press any key to leave") -> None:
@@ -126,10 +137,10 @@ class GameOverScreen(ModalScreen[None]):
         if event.key in ("question_mark", "f1", "ctrl+c"):
             return
         event.stop()
-        self.dismiss(None)
+        self.close(None)
 
     def on_click(self) -> None:
-        self.dismiss(None)
+        self.close(None)
 
 
 KEYS_HELP = """\
@@ -146,7 +157,7 @@ KEYS_HELP = """\
 """
 
 
-class HelpScreen(ModalScreen[None]):
+class HelpScreen(Once, ModalScreen[None]):
     """The current table's rules and the keys."""
 
     DEFAULT_CSS = dialog_css("HelpScreen", "90%") + "HelpScreen .dialog { height: 90%; }"
@@ -163,10 +174,10 @@ class HelpScreen(ModalScreen[None]):
             yield Static("Esc, ? or q: back", classes="dialog-hint")
 
     def action_close(self) -> None:
-        self.dismiss(None)
+        self.close(None)
 
 
-class HandOverScreen(Screen[None]):
+class HandOverScreen(Once, Screen[None]):
     """Hot seat: the board is hidden until the next person is at the keyboard."""
 
     DEFAULT_CSS = """
@@ -186,13 +197,13 @@ class HandOverScreen(Screen[None]):
     def on_key(self, event: events.Key) -> None:
         if event.key in ("enter", "space"):
             event.stop()
-            self.dismiss(None)
+            self.close(None)
 
     def on_click(self) -> None:
-        self.dismiss(None)
+        self.close(None)
 
 
-class ConfirmScreen(ModalScreen[bool]):
+class ConfirmScreen(Once, ModalScreen[bool]):
     DEFAULT_CSS = dialog_css("ConfirmScreen", "50")
     BINDINGS = [Binding("y", "answer(True)", "yes"), Binding("n,escape", "answer(False)", "no")]
 
@@ -206,4 +217,4 @@ class ConfirmScreen(ModalScreen[bool]):
             yield Static("y: yes · n: no", classes="dialog-hint")
 
     def action_answer(self, yes: bool) -> None:
-        self.dismiss(yes)
+        self.close(yes)

@@ -3,11 +3,12 @@ opens a table, each preset and option explained in a line."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
@@ -20,7 +21,7 @@ from scopa.engine import AssoPigliaTutto, CaptureMode, Preset, RuleSet, RuleSetE
 from scopa.protocol import TableInfo, TableState
 
 from ..rulebook import ASSO_TEXT, CAPTURE_MODE_NAMES, CAPTURE_MODE_TEXT, PRESET_TEXT
-from .dialogs import dialog_css
+from .dialogs import Once, dialog_css
 
 
 def seats_text(info: TableInfo) -> Text:
@@ -66,6 +67,7 @@ class LobbyScreen(Screen[None]):
         super().__init__()
         self.who = who
         self.tables: dict[str, TableInfo] = {}
+        self._question: asyncio.Future[bool] | None = None
 
     def compose(self) -> ComposeResult:
         yield Static(Text.assemble(("Scopa lobby", "bold"), f" · {self.who}"), id="lobby-top")
@@ -81,6 +83,20 @@ class LobbyScreen(Screen[None]):
         self.query_one("#tables", DataTable).focus()
         self.say("c: create a table · Enter or j: join the selected table · w: watch it · ?: rules")
 
+    def ask(self, question: Text, answer: asyncio.Future[bool]) -> None:
+        """A yes/no question on the status line; y or n answers it."""
+        self._question = answer
+        self.say(question)
+
+    def on_key(self, event: events.Key) -> None:
+        question = self._question
+        if question is None or question.done() or event.key not in ("y", "n"):
+            return
+        event.stop()
+        self._question = None
+        question.set_result(event.key == "y")
+        self.say("")
+
     def say(self, text: str | Text) -> None:
         self.query_one("#lobby-status", Static).update(text)
 
@@ -88,7 +104,7 @@ class LobbyScreen(Screen[None]):
         self.query_one("#chat", RichLog).write(Text.assemble((author, "bold"), ": ", text))
 
     def show_tables(self, tables: Sequence[TableInfo]) -> None:
-        self.tables = {t.id: t for t in tables}
+        self.tables = {t.id: t for t in tables if t.state is not TableState.FINISHED}
         self._redraw()
 
     def update_table(self, info: TableInfo) -> None:
@@ -170,7 +186,7 @@ class NewTable:
 BOOL_OPTIONS = ("refill_each_turn", "max_two", "ponino", "napola", "re_bello")
 
 
-class CreateTableScreen(ModalScreen[NewTable | None]):
+class CreateTableScreen(Once, ModalScreen[NewTable | None]):
     """A preset, the main choices and the optional extras, each with a line saying what it does."""
 
     DEFAULT_CSS = dialog_css("CreateTableScreen", "76") + """
@@ -265,9 +281,9 @@ class CreateTableScreen(ModalScreen[NewTable | None]):
             self.query_one("#form-error", Static).update(f"Those rules do not work: {exc}")
             return
         bots = str(self.query_one("#bots", Select).value)
-        self.dismiss(NewTable(rules, [] if bots == "none" else [bots] * (rules.players - 1)))
+        self.close(NewTable(rules, [] if bots == "none" else [bots] * (rules.players - 1)))
 
     @on(Button.Pressed, "#cancel")
     def action_cancel(self) -> None:
-        self.dismiss(None)
+        self.close(None)
 

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from rich.text import Text
 
-from scopa.engine import Declare, Event, IllegalMoveError, Play, RoundEnded, RuleSet, View, mask_of
+from scopa.engine import Declare, Event, IllegalMoveError, Play, Played, RoundEnded, RuleSet, View, mask_of
 from scopa.engine.player import Player
 from scopa.protocol import ChatMessage, Command, Snapshot, TableUpdate
 from scopa.protocol.convert import parse_card_strs, view_from_wire
@@ -88,6 +88,7 @@ class NetApp(ScopaApp):
         style: DeckStyle = DeckStyle.ITALIAN,
         autoplay: bool = True,
         watch: str | None = None,
+        pace: float = 0.0,
     ) -> None:
         super().__init__()
         self.host, self.port, self.player_name = host, port, name
@@ -96,6 +97,7 @@ class NetApp(ScopaApp):
         self.defaults = defaults or RuleSet()
         self.deck = style
         self.autoplay = autoplay
+        self.pace = pace  # seconds to leave each play by someone else on screen
         self.watch_only = watch
         self.session: ClientSession | None = None
         self.lobby: LobbyScreen | None = None
@@ -133,7 +135,7 @@ class NetApp(ScopaApp):
             self.exit(0)
             return
         question = "Leave the game? Your seat goes to a bot or the game ends, as the table says."
-        if await self.push_screen(ConfirmScreen(question), wait_for_dismiss=True):
+        if await self.show_and_wait(ConfirmScreen(question)):
             if self.session is not None and self.watching is None:
                 with contextlib.suppress(Exception):
                     await asyncio.wait_for(self.session.leave_table(), 5)
@@ -154,17 +156,15 @@ class NetApp(ScopaApp):
     async def _main(self) -> None:
         saved = self.store.load(self.server, self.player_name) if self.watch_only is None else None
         session: ClientSession | None = None
-        if saved is not None:
-            question = (f"You have an unfinished game at table {saved.table} on {self.server} "
-                        f"(seat {saved.seat + 1}, as {saved.name}). Go back to it?")
-            if not self.ask_before_resuming or await self.push_screen(ConfirmScreen(question), wait_for_dismiss=True):
-                try:
-                    session = await ClientSession.resume_seat(self.host, self.port, saved.name, saved.token,
-                                                              proxied_for=self.proxied_for)
-                except ServerRefused as exc:
-                    self.messages.append(f"That game is over or gone ({exc.message}).")
-                    self.store.forget(self.server, self.player_name)
-            else:
+        if self.watch_only is None:
+            self.lobby = LobbyScreen(f"{self.player_name} on {self.server}")
+            await self.push_screen(self.lobby)
+        if saved is not None and (not self.ask_before_resuming or await self.offer_return(saved)):
+            try:
+                session = await ClientSession.resume_seat(self.host, self.port, saved.name, saved.token,
+                                                          proxied_for=self.proxied_for)
+            except ServerRefused as exc:
+                self.tell(f"That game is over or gone ({exc.message}).")
                 self.store.forget(self.server, self.player_name)
         if session is None:
             session = await ClientSession.connect(self.host, self.port, self.player_name,
@@ -176,12 +176,23 @@ class NetApp(ScopaApp):
             await self.watch_game(self.watch_only)
             self.exit(0)
             return
-        self.lobby = LobbyScreen(f"{session.name} on {self.server}")
-        await self.push_screen(self.lobby)
         if session.table_id is not None:  # resumed: straight back to the game
             await self.play_at_table()
         await self.subscribe_lobby()
         await self.refresh_tables()
+
+    async def offer_return(self, saved: SavedSeat) -> bool:
+        """Ask on the lobby screen (y/n) whether to go back to a saved seat."""
+        assert self.lobby is not None
+        answer: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        self.lobby.ask(Text.assemble(
+            ("You have an unfinished game at table ", "bold"), (saved.table, "bold"),
+            (f" on {self.server} (seat {saved.seat + 1}, as {saved.name}). ", "bold"),
+            ("y: go back to it · n: forget it", "bold green")), answer)
+        yes = await answer
+        if not yes:
+            self.store.forget(self.server, self.player_name)
+        return yes
 
     async def subscribe_lobby(self) -> None:
         """Ask a server that knows the lobby subscription to push table changes."""
@@ -215,7 +226,7 @@ class NetApp(ScopaApp):
             elif kind == "say":
                 await session.send_chat(arg)
             elif kind == "create":
-                new: NewTable | None = await self.push_screen(CreateTableScreen(self.defaults), wait_for_dismiss=True)
+                new: NewTable | None = await self.show_and_wait(CreateTableScreen(self.defaults))
                 if new is None:
                     return
                 info = await session.create_table(new.rules, fill_with_bots=new.bots)
@@ -268,9 +279,10 @@ class NetApp(ScopaApp):
         # reloaded web page) finds it again when it starts.
         self.store.forget(self.server, self.player_name)
         line = result_line(board) if board.over else f"The game ended without a winner ({result.reason})."
-        await self.push_screen(GameOverScreen(line, "press any key to go back to the lobby"), wait_for_dismiss=True)
+        await self.show_and_wait(GameOverScreen(line, "press any key to go back to the lobby"))
         self.board_screen = None
-        self.pop_screen()
+        while self.screen is not self.lobby and len(self.screen_stack) > 1:
+            self.pop_screen()
 
     async def show_event(self, event: Event) -> None:
         screen = self.board_screen
@@ -281,9 +293,12 @@ class NetApp(ScopaApp):
         if line is not None:
             screen.say(line)
         screen.refresh_board()
+        if isinstance(event, Played) and self.pace and event.seat != screen.board.viewer:
+            await asyncio.sleep(self.pace)  # the next commands wait in the session's queue
         if isinstance(event, RoundEnded) and screen.board.last_round is not None:
             pause = 4.0 if self.watching else None
-            self.push_screen(RoundEndScreen(screen.board.last_round, screen.board, self.deck, pause))
+            # Waits for the person (the next commands wait in the session's queue).
+            await self.show_and_wait(RoundEndScreen(screen.board.last_round, screen.board, self.deck, pause))
 
     # ------------------------------------------------------------------ watching
 
