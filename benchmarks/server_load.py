@@ -215,7 +215,7 @@ class LeanClient:
 
     def send(self, name: str, recipient: str, body: dict[str, Any], re: int | None = None) -> None:
         self.seq += 1
-        env = {"v": 1, "seq": self.seq, "sender": self.party, "recipient": recipient, "re": re, "name": name,
+        env = {"v": 2, "seq": self.seq, "sender": self.party, "recipient": recipient, "re": re, "name": name,
                "body": body}
         self.writer.write(frame_payload(msgpack.packb(env)))
 

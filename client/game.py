@@ -8,6 +8,7 @@ events a :class:`~scopa.engine.GameMaster` sends in a local game), asks it for a
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 from scopa.engine import (
@@ -37,6 +38,8 @@ from scopa.protocol import Played as WirePlayed
 from scopa.protocol import RoundEnd as WireRoundEnd
 from scopa.protocol import RoundStart as WireRoundStart
 from scopa.protocol.convert import action_to_wire, legal_from_wire, parse_card_strs, score_from_wire, view_from_wire
+
+from .notices import SeatNotice, notice_from_wire
 
 # How often a Player may answer with something that is not a move before we pick for it.
 _MAX_GARBAGE = 3
@@ -84,6 +87,7 @@ class GameResult:
     events: list[Event] = field(default_factory=list)  # the public events, in order
     rejected: int = 0  # moves the server refused
     chat: list[tuple[str, str]] = field(default_factory=list)  # (author, text)
+    notices: list[SeatNotice] = field(default_factory=list)  # seats away, back, taken by a bot
 
     @property
     def won(self) -> bool:
@@ -97,8 +101,12 @@ Reply = tuple[Body, str, int]
 class GameTranslator:
     """Feeds one game's commands to a Player; :meth:`handle` returns what to send back."""
 
-    def __init__(self, player: Player, seat: int, table: str) -> None:
+    def __init__(self, player: Player, seat: int, table: str,
+                 on_notice: Callable[[SeatNotice], Awaitable[None] | None] | None = None) -> None:
         self.player = player
+        self.on_notice = on_notice
+        """Told of every seat notice as it arrives (e.g. a terminal UI showing it)."""
+        self.notices: list[SeatNotice] = []
         self.seat = seat
         self.table = table
         self.rules: RuleSet | None = None
@@ -154,6 +162,12 @@ class GameTranslator:
             await self._public(GameEnded(body.winner, tuple(body.totals), reason))  # type: ignore[arg-type]
         elif isinstance(body, ChatMessage):
             self.chat.append((body.author, body.text))
+        elif (notice := notice_from_wire(body)) is not None:
+            self.notices.append(notice)
+            if self.on_notice is not None:
+                shown = self.on_notice(notice)
+                if shown is not None:
+                    await shown
         return None
 
     def result(self, left_reason: str | None = None) -> GameResult:
@@ -162,7 +176,7 @@ class GameTranslator:
             table=self.table, seat=self.seat, side=self.side, names=self.names, rules=self.rules,
             winner=end.winner if end else None, totals=tuple(end.totals) if end else (),
             reason=end.reason if end else (left_reason or "abandoned"),
-            events=self.events, rejected=self.rejected, chat=self.chat,
+            events=self.events, rejected=self.rejected, chat=self.chat, notices=self.notices,
         )  # fmt: skip
 
     async def _start(self, first_dealer: int) -> None:

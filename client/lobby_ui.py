@@ -22,7 +22,9 @@ from scopa.protocol import commands as wire
 
 from scopa.bots import STRATEGIES
 from .game import GameResult
+from .notices import notice_from_wire
 from .options import coerce
+from .render import notice_line
 from .session import ClientSession, ConnectionLost, ServerRefused
 
 InputFn = Callable[[str], str]
@@ -255,7 +257,8 @@ class Lobby:
     async def play(self) -> GameResult:
         if not await self.session.wait_for_game_start(0):
             self.console.print("[dim]Waiting for the other seats to fill…[/dim]")
-        result = await self.session.play_game(self.make_player())
+        result = await self.session.play_game(self.make_player(),
+                                              on_notice=lambda n: self.console.print(notice_line(n)))
         if result.winner is None:
             self.console.print(f"[bold]The game ended without a winner ({result.reason}).[/bold]")
         else:
@@ -290,6 +293,9 @@ def describe(command: Command, names: Sequence[str]) -> str | None:
         return "Waiting for " + ", ".join(who(s) for s in body.table.away) + " to come back"
     if isinstance(body, wire.ChatMessage):
         return f"{body.author}: {body.text}"
+    notice = notice_from_wire(body)
+    if notice is not None:
+        return notice_line(notice).plain
     return None
 
 

@@ -31,6 +31,7 @@ from scopa.engine.cards import SETTE_COPPE, SETTEBELLO
 from scopa.engine.scoring import Category
 
 from .notation import SUIT_COLOURS, DeckStyle, label
+from .notices import SeatCameBack, SeatNotice, SeatTakenByBot, SeatWentAway
 
 __all__ = ["DeckStyle", "action_text", "card_text", "cards_text", "event_line", "render_moves", "render_round", "render_view"]
 
@@ -174,3 +175,14 @@ def event_line(event: Event, names: Sequence[str], style: DeckStyle, me: int | N
                     style="bold green")
     return None
 
+
+
+def notice_line(notice: SeatNotice) -> Text:
+    """A seat going away, coming back or being taken over by a bot, as one line."""
+    if isinstance(notice, SeatWentAway):
+        return Text(f"{notice.name} lost the connection; the table waits up to {notice.grace_seconds:g} s.",
+                    style="yellow")
+    if isinstance(notice, SeatCameBack):
+        return Text(f"{notice.name} is back.", style="green")
+    assert isinstance(notice, SeatTakenByBot)
+    return Text(f"{notice.name} did not come back: a {notice.strategy} bot plays the seat.", style="yellow")

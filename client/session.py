@@ -52,13 +52,17 @@ from scopa.protocol import (
     TableEvent,
     TableInfo,
     Tables,
+    TableUpdate,
+    UnwatchLobby,
     UnwatchTable,
+    WatchLobby,
     WatchTable,
     Welcome,
     YourTurn,
 )
 
 from .game import GameResult, GameTranslator
+from .notices import SeatNotice
 
 CLIENT_SOFTWARE = "scopa-client 0.1"
 DEFAULT_PORT = 7015
@@ -85,6 +89,10 @@ class ServerRefused(SessionError):
 T = TypeVar("T")
 
 _CLOSED = object()  # queue sentinel: the stream ended
+
+
+def _lobby_update(command: Command) -> bool:
+    return isinstance(command.body, TableUpdate) and command.sender == str(LOBBY)
 
 
 def parse_address(text: str, default_port: int = DEFAULT_PORT) -> tuple[str, int]:
@@ -384,8 +392,8 @@ class ClientSession:
             item = self._inbox.get_nowait()
             if isinstance(item, Command):
                 kept.append(item)
-        self._backlog = deque(c for c in kept if c.sender.startswith("table:") and c.re is None
-                              and not isinstance(c.body, YourTurn))
+        self._backlog = deque(c for c in kept if (c.sender.startswith("table:") or isinstance(c.body, Left))
+                              and c.re is None and not isinstance(c.body, YourTurn))
         try:
             reader, writer = await asyncio.open_connection(self.host, self.port)
         except OSError as exc:
@@ -414,7 +422,8 @@ class ClientSession:
         """Pass each public command of the watched table to ``show`` until ``left``."""
         while True:
             command = await self._next()
-            if not command.sender.startswith(f"table:{table_id}"):
+            ours = command.sender == f"table:{table_id}"
+            if not ours and not (isinstance(command.body, Left) and command.body.table == table_id):
                 continue
             shown = show(command)
             if shown is not None:
@@ -422,21 +431,50 @@ class ClientSession:
             if isinstance(command.body, Left):
                 return command.body
 
+    # ------------------------------------------------------------------ the lobby, live
+
+    async def watch_lobby(self) -> list[TableInfo]:
+        """Subscribe to the lobby: the tables now; then every change to a listed table
+        arrives as a ``table_update`` (see :meth:`next_lobby_update`)."""
+        reply = await self._request(WatchLobby(), str(LOBBY))
+        assert isinstance(reply.body, Tables)
+        return list(reply.body.tables)
+
+    async def unwatch_lobby(self) -> list[TableInfo]:
+        """No more lobby updates; the tables as they are now."""
+        reply = await self._request(UnwatchLobby(), str(LOBBY))
+        assert isinstance(reply.body, Tables)
+        self._backlog = deque(c for c in self._backlog if not _lobby_update(c))
+        return list(reply.body.tables)
+
+    async def next_lobby_update(self, timeout: float | None = None) -> TableInfo | None:
+        """The next table change the lobby told us of (state ``closed``: the table is
+        gone); None if none came within ``timeout`` seconds."""
+        found = await self._peek(_lobby_update, timeout)
+        if found is None:
+            return None
+        self._backlog.remove(found)
+        assert isinstance(found.body, TableUpdate)
+        return found.body.table
+
     async def wait_for_game_start(self, timeout: float | None = None) -> bool:
         """Whether the table's ``game_start`` has arrived (waiting up to ``timeout`` s)."""
         return await self._peek(lambda c: c.name == "game_start", timeout) is not None
 
-    async def play_game(self, player: Player) -> GameResult:
+    async def play_game(
+        self, player: Player, on_notice: Callable[[SeatNotice], Awaitable[None] | None] | None = None
+    ) -> GameResult:
         """Play one game at the current table with ``player`` choosing the moves.
 
         Waits for the game to start (the table's last seat to fill), then turns every
         command into engine events for ``player.notify``, ``your_turn`` into
         ``player.choose`` and a refused move into ``player.rejected``.  Returns when the
-        game ends, after the server has sent us back to the lobby.
+        game ends, after the server has sent us back to the lobby.  ``on_notice`` is
+        told when a seat goes away, comes back or is taken over by a bot.
         """
         if self.table_id is None or self.seat is None:
             raise SessionError("not seated at a table: create_table or join_table first")
-        game = GameTranslator(player, self.seat, self.table_id)
+        game = GameTranslator(player, self.seat, self.table_id, on_notice)
         while not game.over:
             command: Command | None = None
             try:

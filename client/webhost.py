@@ -14,7 +14,7 @@ size.  :class:`WebHost` wraps it:
 
 The game server must trust the web host's address (``scopa serve --trust-proxy``;
 ``scopa serve --web`` does so by itself) to cap browsers one by one rather than as one
-client (PROTOCOL.md, "Front ends").
+client (PROTOCOL.md §7, "Front ends").
 """
 
 from __future__ import annotations

@@ -4,8 +4,9 @@ following docs/PROTOCOL.md.  Run a server (`scopa serve`), then:
     python examples/raw_bot.py [HOST:PORT] [NAME]
 
 It says hello, joins the first table waiting for players (or creates one with a
-server bot as the opponent), plays the first legal move every turn and exits after
-the game ends.
+server bot as the opponent), plays the first legal move every turn, the moment the
+turn arrives, and exits after the game ends.  Commands and keys it does not know are
+ignored, as the protocol requires of every client (PROTOCOL.md §1).
 """
 
 import socket
@@ -25,7 +26,7 @@ class Wire:
 
     def send(self, name: str, body: dict, recipient: str, re: int | None = None) -> int:
         self.seq += 1
-        payload = msgpack.packb({"v": 1, "seq": self.seq, "sender": self.me, "recipient": recipient,
+        payload = msgpack.packb({"v": 2, "seq": self.seq, "sender": self.me, "recipient": recipient,
                                  "re": re, "name": name, "body": body}, use_bin_type=True)
         self.sock.sendall(struct.pack(">I", len(payload)) + payload)
         return self.seq
@@ -68,7 +69,8 @@ def main(address: str = "127.0.0.1:7015", name: str = "rawbot") -> int:
             print(f"{wire.me} sits at table {body['table']}, seat {body['seat']}")
         elif kind == "your_turn":
             move = body["legal"][0]  # every listed move is legal
-            wire.send("play", {"card": move["card"], "capture": move["capture"]}, cmd["sender"], re=cmd["seq"])
+            play = {"card": move["card"], "capture": move["capture"], "turn": body["event"]}
+            wire.send("play", play, cmd["sender"], re=cmd["seq"])
         elif kind == "ping":
             wire.send("pong", {"nonce": body["nonce"]}, cmd["sender"], re=cmd["seq"])
         elif kind == "error":
@@ -78,6 +80,8 @@ def main(address: str = "127.0.0.1:7015", name: str = "rawbot") -> int:
         elif kind == "bye":
             print("the server said bye:", body["reason"])
             return 1
+        elif kind in ("seat_away", "seat_back", "seat_replaced"):
+            print(f"{kind.replace('_', ' ')}: {body['name']} (seat {body['seat']})")
         elif kind == "game_end":
             print(f"game over ({body['reason']}): winner side {body['winner']}, totals {body['totals']}")
             wire.send("bye", {"reason": "good game"}, "lobby")

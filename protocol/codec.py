@@ -7,25 +7,32 @@ Decoding checks, in order, and raises the first matching error:
 3. ``v`` is an integer and ``name`` a string                     → :class:`BadEnvelope`
 4. ``v`` is :data:`PROTOCOL_VERSION`                             → :class:`BadVersion`
 5. ``name`` is a command name                                    → :class:`UnknownCommand`
-6. the envelope fields are complete, typed, and nothing extra    → :class:`BadEnvelope`
-7. the body matches the command's model                          → :class:`BadBody`
+6. no map holds a key twice                                      → :class:`BadEnvelope` / :class:`BadBody`
+7. the envelope fields are complete, typed, and nothing extra    → :class:`BadEnvelope`
+8. the body matches the command's model                          → :class:`BadBody`
 
 Validation is strict: the decoded msgpack value is checked as JSON-like data (nil,
 bool, int, float, str, array, map with string keys), so ``"5"`` is never an integer
 and ``1.0`` never a seat.
+
+``lenient=True`` is how a client reads what a server sends (PROTOCOL.md §2): keys it
+does not know, in the envelope or anywhere in a body, are dropped before validation,
+so a newer server's additions do not break it.  Types stay strict.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+import types
+import typing
 from typing import Any
 
 import msgpack
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from .commands import BODY_BY_NAME
-from .envelope import COMMAND_ADAPTER, PROTOCOL_VERSION, Command
+from .envelope import COMMAND_ADAPTER, ENVELOPE_KEYS, PROTOCOL_VERSION, Command
 from .errors import (
     BadBody,
     BadEnvelope,
@@ -35,6 +42,7 @@ from .errors import (
     UnknownCommand,
 )
 from .framing import MAX_FRAME_SIZE, FrameBuffer, frame_payload
+from .parties import is_party
 
 # Limits well above anything a valid command needs, well below what hurts.
 _MAX_ARRAY_LEN = 4096
@@ -58,12 +66,110 @@ def encode(command: Command, *, max_frame_size: int = MAX_FRAME_SIZE) -> bytes:
     return frame_payload(pack_command(command), max_frame_size=max_frame_size)
 
 
+class _DuplicateKeyMap(dict):  # type: ignore[type-arg]
+    """A decoded msgpack map in which a key appeared more than once."""
+
+    duplicate: str = ""
+
+
+def _map_from_pairs(pairs: list[tuple[Any, Any]]) -> dict[Any, Any]:
+    out = dict(pairs)
+    if len(out) == len(pairs):
+        return out
+    seen: set[Any] = set()
+    marked = _DuplicateKeyMap(out)
+    for key, _ in pairs:
+        if key in seen:
+            marked.duplicate = str(key)[:40]
+            break
+        seen.add(key)
+    return marked
+
+
+def _inspect(value: Any, limit: int) -> tuple[bool, str | None]:
+    """Whether arrays/maps nest deeper than ``limit``, and the first key found twice in a
+    map anywhere inside ``value`` (one iterative walk: no recursion to exhaust)."""
+    duplicate: str | None = None
+    stack: list[tuple[Any, int]] = [(value, 1)] if isinstance(value, (list, dict)) else []
+    while stack:
+        item, depth = stack.pop()
+        if depth > limit:
+            return True, duplicate
+        if isinstance(item, dict):
+            if duplicate is None and type(item) is _DuplicateKeyMap:
+                duplicate = item.duplicate
+            children: Any = item.values()
+        else:
+            children = item
+        deeper = depth + 1
+        stack.extend((child, deeper) for child in children if isinstance(child, (list, dict)))
+    return False, duplicate
+
+
+Pruner = Callable[[Any], Any]
+_PRUNERS: dict[int, tuple[Any, Pruner | None]] = {}
+
+
+def _pruner(annotation: Any) -> Pruner | None:
+    """A function dropping the map keys ``annotation`` (a wire type) does not know from a
+    value of that type; None when nothing inside it can hold a map.  Built once per type."""
+    cached = _PRUNERS.get(id(annotation))
+    if cached is not None and cached[0] is annotation:
+        return cached[1]
+    made = _make_pruner(annotation)
+    _PRUNERS[id(annotation)] = (annotation, made)
+    return made
+
+
+def _make_pruner(annotation: Any) -> Pruner | None:
+    origin = typing.get_origin(annotation)
+    if origin is typing.Annotated:
+        return _pruner(typing.get_args(annotation)[0])
+    if origin is typing.Union or origin is types.UnionType:
+        models = [a for a in typing.get_args(annotation) if isinstance(a, type) and issubclass(a, BaseModel)]
+        return _pruner(models[0]) if len(models) == 1 else None
+    if origin is list:
+        item = _pruner(typing.get_args(annotation)[0])
+        if item is None:
+            return None
+        return lambda value: [item(v) for v in value] if isinstance(value, list) else value
+    if origin is dict:
+        inner = _pruner(typing.get_args(annotation)[1])
+        if inner is None:
+            return None
+        return lambda value: {k: inner(v) for k, v in value.items()} if isinstance(value, dict) else value
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        fields: dict[str, Pruner | None] = {}
+        _PRUNERS[id(annotation)] = (annotation, lambda value: prune_model(value))  # recursive models
+        fields.update({name: _pruner(f.annotation) for name, f in annotation.model_fields.items()})
+
+        def prune_model(value: Any) -> Any:
+            if not isinstance(value, dict):
+                return value
+            out = {}
+            for key, item in value.items():
+                if key in fields:
+                    inner = fields[key]
+                    out[key] = item if inner is None else inner(item)
+            return out
+
+        return prune_model
+    return None
+
+
+def _prune(value: Any, annotation: Any) -> Any:
+    """``value`` without the map keys that ``annotation`` (a wire model type) does not know."""
+    pruner = _pruner(annotation)
+    return value if pruner is None else pruner(value)
+
+
 def _unpack(payload: bytes) -> Any:
     try:
         return msgpack.unpackb(
             payload,
             raw=False,
             strict_map_key=True,
+            object_pairs_hook=_map_from_pairs,
             use_list=True,
             max_str_len=len(payload),
             max_bin_len=0,
@@ -81,19 +187,6 @@ def _seq_of(obj: dict[Any, Any]) -> int | None:
     return seq if type(seq) is int and 0 <= seq <= 2**53 else None
 
 
-def _too_deep(value: Any, limit: int) -> bool:
-    """Whether arrays/maps nest deeper than ``limit`` (iterative: no recursion to exhaust)."""
-    stack: list[tuple[Any, int]] = [(value, 1)]
-    while stack:
-        item, depth = stack.pop()
-        if isinstance(item, (list, dict)):
-            if depth > limit:
-                return True
-            children = item.values() if isinstance(item, dict) else item
-            stack.extend((child, depth + 1) for child in children)
-    return False
-
-
 def _describe(exc: ValidationError) -> str:
     parts = []
     for err in exc.errors(include_url=False)[:5]:
@@ -102,8 +195,15 @@ def _describe(exc: ValidationError) -> str:
     return "; ".join(parts)
 
 
-def unpack_command(payload: bytes) -> Command:
-    """Decode one msgpack payload into a typed command, or raise a :class:`ProtocolError`."""
+def _recipient_of(obj: dict[Any, Any]) -> str | None:
+    recipient = obj.get("recipient")
+    return recipient if type(recipient) is str and is_party(recipient) else None
+
+
+def unpack_command(payload: bytes, *, lenient: bool = False) -> Command:
+    """Decode one msgpack payload into a typed command, or raise a :class:`ProtocolError`.
+
+    ``lenient``: drop unknown keys instead of refusing them (a client reading a server)."""
     obj = _unpack(payload)
     if not isinstance(obj, dict):
         raise MalformedFrame(f"payload is a msgpack {type(obj).__name__}, not a map")
@@ -116,29 +216,41 @@ def unpack_command(payload: bytes) -> Command:
     if type(name) is not str:
         raise BadEnvelope("'name' must be a string", seq=seq)
     if name not in BODY_BY_NAME:
-        raise UnknownCommand(f"unknown command {name[:40]!r}", seq=seq)
+        raise UnknownCommand(f"unknown command {name[:40]!r}", seq=seq, name=name[:40])
+    about = {"seq": seq, "name": name, "recipient": _recipient_of(obj)}
+    if isinstance(obj, _DuplicateKeyMap):
+        raise BadEnvelope(f"{name}: the key {obj.duplicate!r} appears twice in the envelope", **about)
     if "body" not in obj:
-        raise BadEnvelope(f"{name}: 'body' is missing", seq=seq)
-    if _too_deep(obj.get("body"), MAX_DEPTH - 1):
-        raise BadBody(f"body nests deeper than {MAX_DEPTH} levels", seq=seq)
-    if _too_deep({k: v for k, v in obj.items() if k != "body"}, MAX_DEPTH):
-        raise BadEnvelope(f"envelope nests deeper than {MAX_DEPTH} levels", seq=seq)
+        raise BadEnvelope(f"{name}: 'body' is missing", **about)
+    body_deep, body_duplicate = _inspect(obj["body"], MAX_DEPTH - 1)
+    if body_deep:
+        raise BadBody(f"body nests deeper than {MAX_DEPTH} levels", **about)
+    envelope_deep, envelope_duplicate = _inspect({k: v for k, v in obj.items() if k != "body"}, MAX_DEPTH)
+    if envelope_deep:
+        raise BadEnvelope(f"envelope nests deeper than {MAX_DEPTH} levels", **about)
+    if envelope_duplicate is not None:
+        raise BadEnvelope(f"{name}: the key {envelope_duplicate!r} appears twice in a map", **about)
+    if body_duplicate is not None:
+        raise BadBody(f"{name}: the key {body_duplicate!r} appears twice in a map", **about)
+    if lenient:
+        obj = {k: v for k, v in obj.items() if k in ENVELOPE_KEYS}
+        obj["body"] = _prune(obj["body"], BODY_BY_NAME[name])
     try:
         text = json.dumps(obj, allow_nan=False, check_circular=False)
     except (TypeError, ValueError, RecursionError) as exc:
-        raise BadBody(f"value not allowed in a command: {exc}", seq=seq) from None
+        raise BadBody(f"value not allowed in a command: {exc}", **about) from None
     try:
         command: Command = COMMAND_ADAPTER.validate_json(text, strict=True)
     except ValidationError as exc:
         in_body = any(len(e["loc"]) > 1 and e["loc"][1] == "body" for e in exc.errors())
         error = BadBody if in_body else BadEnvelope
-        raise error(f"{name}: {_describe(exc)}", seq=seq) from None
+        raise error(f"{name}: {_describe(exc)}", **about) from None
     except (ValueError, RecursionError) as exc:  # pragma: no cover - defensive
-        raise BadBody(f"{name}: {exc}", seq=seq) from None
+        raise BadBody(f"{name}: {exc}", **about) from None
     return command
 
 
-def decode(frame: bytes, *, max_frame_size: int = MAX_FRAME_SIZE) -> Command:
+def decode(frame: bytes, *, max_frame_size: int = MAX_FRAME_SIZE, lenient: bool = False) -> Command:
     """Decode exactly one whole frame (prefix and payload)."""
     buffer = FrameBuffer(max_frame_size=max_frame_size)
     buffer.feed(frame)
@@ -148,7 +260,7 @@ def decode(frame: bytes, *, max_frame_size: int = MAX_FRAME_SIZE) -> Command:
         raise MalformedFrame("empty frame")
     if buffer.buffered:
         raise MalformedFrame(f"{buffer.buffered} bytes after the end of the frame")
-    return unpack_command(payload)
+    return unpack_command(payload, lenient=lenient)
 
 
 class FrameDecoder:
@@ -166,8 +278,9 @@ class FrameDecoder:
     frame decodes normally; only :class:`FrameTooLarge` (``fatal``) ends the stream.
     """
 
-    def __init__(self, *, max_frame_size: int = MAX_FRAME_SIZE) -> None:
+    def __init__(self, *, max_frame_size: int = MAX_FRAME_SIZE, lenient: bool = False) -> None:
         self._frames = FrameBuffer(max_frame_size=max_frame_size)
+        self.lenient = lenient
 
     def feed(self, data: bytes) -> None:
         self._frames.feed(data)
@@ -175,7 +288,7 @@ class FrameDecoder:
     def next_command(self) -> Command | None:
         """The next whole command, ``None`` if more bytes are needed."""
         payload = self._frames.next_payload()
-        return None if payload is None else unpack_command(payload)
+        return None if payload is None else unpack_command(payload, lenient=self.lenient)
 
     def __iter__(self) -> Iterator[Command]:
         """Every command now complete (stops at the first error, which it raises)."""

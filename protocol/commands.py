@@ -11,7 +11,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Annotated, ClassVar
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from scopa.engine.actions import DeclarationKind  # V13: one definition, engine and wire
 from scopa.engine.rules import Preset, RuleSet
@@ -19,6 +19,7 @@ from scopa.engine.rules import Preset, RuleSet
 from .errors import ErrorCode
 from .record import Record
 from .fields import (
+    MAX_CARDS,
     MAX_SEATS,
     BotName,
     Cards,
@@ -81,6 +82,7 @@ class TableState(StrEnum):
     WAITING = "waiting"
     PLAYING = "playing"
     FINISHED = "finished"
+    CLOSED = "closed"  # the table is gone (only in a table_update to lobby watchers)
 
 
 class ResumeRequest(WireModel):
@@ -126,6 +128,38 @@ class DeclaredHand(WireModel):
     hand: Cards
 
 
+class RoundPlay(WireModel):
+    """One play of the current round, as everyone at the table saw it."""
+
+    seat: Seat
+    card: CardStr
+    captured: Cards
+
+
+class SidePile(WireModel):
+    """What anyone can count in one side's captured pile this round (R19)."""
+
+    cards: Count
+    denari: Count
+    settebello: bool
+    primiera: Count  # R21's sum so far; 0 while a suit is missing
+    scope: Count
+
+
+class SideTally(WireModel):
+    """The raw numbers behind one side's round score (R21 and the variant extras)."""
+
+    cards: Count
+    denari: Count
+    primiera: Count  # 0: a suit is missing
+    settebello: bool
+    scope: Count
+    sevens: Count = 0  # V7: sevens captured
+    honours: Count = 0  # V12: aces and court cards captured
+    denari_run: Count = 0  # V3/V13: Denari in an unbroken run from the ace
+    declarations: Points = 0  # V13: points declared this round
+
+
 class PublicView(WireModel):
     """What anyone may see of a game (a spectator's view): no hand, no stock order."""
 
@@ -140,6 +174,9 @@ class PublicView(WireModel):
     scopa_cards: Annotated[list[Cards], Field(max_length=MAX_SEATS)]
     totals: PointsList
     declared: Annotated[list[DeclaredHand], Field(max_length=MAX_SEATS)] = []
+    round_plays: Annotated[list[RoundPlay], Field(max_length=MAX_CARDS)] = []
+    last_capture_side: Side | None = None
+    piles: Annotated[list[SidePile], Field(max_length=MAX_SEATS)] = []
 
 
 class View(PublicView):
@@ -166,7 +203,7 @@ class Hello(Body):
     password: Annotated[str, Field(min_length=8, max_length=200)] | None = None
     proxied_for: Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]{8,64}$")] | None = None
     """Set by a front end the server trusts (a web host): the opaque identity of the user
-    this connection is for; capped per identity instead of per address (PROTOCOL.md)."""
+    this connection is for; capped per identity instead of per address (PROTOCOL.md §7, "Front ends")."""
 
 
 class Welcome(Body):
@@ -249,6 +286,16 @@ class TableUpdate(Body):
     table: TableInfo
 
 
+class WatchLobby(Body):
+    NAME = "watch_lobby"
+    FLOW = Flow.TO_SERVER
+
+
+class UnwatchLobby(Body):
+    NAME = "unwatch_lobby"
+    FLOW = Flow.TO_SERVER
+
+
 # --- the game ------------------------------------------------------------------------
 
 
@@ -294,6 +341,13 @@ class Play(Body):
     capture: Cards = []
     turn: EventNo | None = None
 
+    @field_validator("capture")
+    @classmethod
+    def _distinct(cls, capture: list[str]) -> list[str]:
+        if len(set(capture)) != len(capture):
+            raise ValueError("a card appears twice in capture")
+        return capture
+
 
 class Declare(Body):
     NAME = "declare"
@@ -332,6 +386,7 @@ class RoundEnd(TableEvent):
     leftover_to: Side | None = None
     cards: Counts
     breakdown: Annotated[list[Annotated[dict[Word, Points], Field(max_length=32)]], Field(max_length=MAX_SEATS)]
+    tallies: Annotated[list[SideTally], Field(max_length=MAX_SEATS)] = []
     points: PointsList
     totals: PointsList
 
@@ -342,6 +397,32 @@ class GameEnd(TableEvent):
     winner: Side | None
     totals: PointsList
     reason: Word
+
+
+# --- who is at the table --------------------------------------------------------------
+
+
+class SeatAway(Body):
+    NAME = "seat_away"
+    FLOW = Flow.TO_CLIENT
+    seat: Seat
+    name: PlayerName
+    grace_seconds: Annotated[float, Field(ge=0, le=86_400)]
+
+
+class SeatBack(Body):
+    NAME = "seat_back"
+    FLOW = Flow.TO_CLIENT
+    seat: Seat
+    name: PlayerName
+
+
+class SeatReplaced(Body):
+    NAME = "seat_replaced"
+    FLOW = Flow.TO_CLIENT
+    seat: Seat
+    name: PlayerName
+    strategy: BotName
 
 
 # --- reconnecting and watching --------------------------------------------------------
@@ -503,9 +584,9 @@ ARCHIVE_BODY_TYPES: tuple[type[Body], ...] = (
 
 BODY_TYPES: tuple[type[Body], ...] = (
     Hello, Welcome, ListTables, Tables, CreateTable, TableCreated, JoinTable, Joined,
-    LeaveTable, Left, TableUpdate, GameStart, RoundStart, Deal, YourTurn, Play, Declare,
-    Played, Declared, RoundEnd, GameEnd, Snapshot, WatchTable, UnwatchTable, Error, Ping, Pong, Chat,
-    ChatMessage, Bye,
+    LeaveTable, Left, TableUpdate, WatchLobby, UnwatchLobby, GameStart, RoundStart, Deal, YourTurn,
+    Play, Declare, Played, Declared, RoundEnd, GameEnd, SeatAway, SeatBack, SeatReplaced, Snapshot,
+    WatchTable, UnwatchTable, Error, Ping, Pong, Chat, ChatMessage, Bye,
 )  # fmt: skip
 """Every command body, in the order PROTOCOL.md documents them."""
 BODY_TYPES += ARCHIVE_BODY_TYPES

@@ -6,7 +6,9 @@ outgoing commands, and enforces the few rules every connection shares:
 * the client's first command is ``hello`` (``ping`` and ``bye`` are allowed before it);
 * a command only travels in its own direction (``play`` never comes from the server);
 * once welcomed, every command the client sends names its own party as ``sender``;
-* after ``bye`` or a fatal ``error`` (sent or received) nothing more is sent.
+* after ``bye`` or a fatal ``error`` (sent or received) nothing more is sent;
+* a client ignores what it does not know in what the server sends (unknown keys are
+  dropped, commands of an unknown name skipped); the server accepts nothing unknown.
 
 States (the same names on both ends)::
 
@@ -32,9 +34,10 @@ from .errors import (
     NotHelloYet,
     ProtocolError,
     UnexpectedCommand,
+    UnknownCommand,
 )
 from .framing import MAX_FRAME_SIZE
-from .parties import GUEST, LOBBY
+from .parties import GUEST, LOBBY, ROUTES, route_allowed
 
 
 class ConnectionRole(StrEnum):
@@ -63,7 +66,7 @@ class Connection:
         self.client_party: str | None = None
         """The client's party once welcomed (``player:<name>``), on both ends."""
         self.max_frame_size = max_frame_size
-        self._decoder = FrameDecoder(max_frame_size=max_frame_size)
+        self._decoder = FrameDecoder(max_frame_size=max_frame_size, lenient=role is ConnectionRole.CLIENT)
         self._next_seq = 1
         self._peer_role = ConnectionRole.SERVER if role is ConnectionRole.CLIENT else ConnectionRole.CLIENT
 
@@ -87,10 +90,16 @@ class Connection:
         the connection rules; the offending command is dropped and the connection stays
         usable unless the error is ``fatal``.
         """
-        command = self._decoder.next_command()
-        if command is not None:
-            self._check_received(command)
-        return command
+        while True:
+            try:
+                command = self._decoder.next_command()
+            except UnknownCommand:
+                if self.role is ConnectionRole.CLIENT:
+                    continue  # a command of a newer server: ignored (PROTOCOL.md §2)
+                raise
+            if command is not None:
+                self._check_received(command)
+            return command
 
     def __iter__(self) -> Iterator[Command]:
         while (command := self.next_command()) is not None:
@@ -121,14 +130,25 @@ class Connection:
                 raise UnexpectedCommand("hello was already accepted", seq=seq)
             if command.sender != self.client_party:
                 raise ForgedSender(f"sender {command.sender!r} is not you ({self.client_party})", seq=seq)
+            self._check_route(command)
             return
         # Before the welcome the client is a guest and may only say hello.
         if command.sender != str(GUEST):
             raise ForgedSender(f"before welcome the sender is 'guest', not {command.sender!r}", seq=seq)
+        if not isinstance(body, (Hello, *_ANY_TIME)):
+            raise NotHelloYet(f"{command.name!r} before hello", seq=seq)
+        self._check_route(command)
         if isinstance(body, Hello):
             self.state = ConnectionState.AWAIT_WELCOME
-        elif not isinstance(body, _ANY_TIME):
-            raise NotHelloYet(f"{command.name!r} before hello", seq=seq)
+
+    @staticmethod
+    def _check_route(command: Command) -> None:
+        """The command goes to a party it may be sent to (ROUTES, PROTOCOL.md §3)."""
+        if not route_allowed(command.name, command.sender, command.recipient):
+            allowed = sorted({r.recipient.value for r in ROUTES[command.name]})
+            raise UnexpectedCommand(f"{command.name!r} is never sent to {command.recipient!r} "
+                                    f"(it goes to: {', '.join(allowed)})", seq=command.seq,
+                                    name=command.name, recipient=command.recipient)
 
     def _client_receives(self, command: Command) -> None:
         body = command.body
@@ -179,6 +199,9 @@ class Connection:
         elif self.role is ConnectionRole.SERVER and isinstance(body, Error):
             if self.state is ConnectionState.AWAIT_WELCOME:
                 new_state = ConnectionState.AWAIT_HELLO  # hello refused
+        if not route_allowed(command.name, command.sender, command.recipient):
+            raise LocalProtocolError(f"{command.name!r} never goes from {command.sender!r} to {command.recipient!r}",
+                                     code=ErrorCode.UNEXPECTED_COMMAND)
         if isinstance(body, Bye) or (isinstance(body, Error) and body.fatal):
             new_state = ConnectionState.CLOSED
         frame = encode(command, max_frame_size=self.max_frame_size)  # may raise: state unchanged

@@ -27,8 +27,10 @@ from scopa.engine import (
     View as EngineView,
     mask_of,
 )
+from scopa.engine import GameState, RoundPlay, SidePile
 from scopa.engine.actions import DECLARATION_POINTS
-from scopa.engine.scoring import Category
+from scopa.engine.cards import DENARI_MASK, SETTEBELLO, VALUE_MASK
+from scopa.engine.scoring import Category, denari_run, primiera_sum
 
 from . import commands as wire
 
@@ -58,6 +60,11 @@ def _public_fields(v: EngineView) -> dict[str, object]:
         scopa_cards=[card_strs(p) for p in v.scopa_cards],
         totals=list(v.totals),
         declared=[wire.DeclaredHand(seat=s, hand=card_strs(h)) for s, h in v.declared_hands],
+        round_plays=[wire.RoundPlay(seat=p.seat, card=str(p.card), captured=card_strs(p.captured))
+                     for p in v.round_plays],
+        last_capture_side=v.last_capture_side,
+        piles=[wire.SidePile(cards=p.cards, denari=p.denari, settebello=p.settebello, primiera=p.primiera,
+                             scope=p.scope) for p in v.piles],
     )
 
 
@@ -93,6 +100,11 @@ def view_from_wire(w: wire.View, rules: RuleSet) -> EngineView:
         declared_hands=tuple((d.seat, tuple(parse_card_strs(d.hand))) for d in w.declared),
         last_round=None,
         winner=None,
+        round_plays=tuple(RoundPlay(p.seat, Card.parse(p.card), tuple(parse_card_strs(p.captured)))
+                          for p in w.round_plays),
+        last_capture_side=w.last_capture_side,
+        piles=tuple(SidePile(cards=p.cards, denari=p.denari, settebello=p.settebello, primiera=p.primiera,
+                             scope=p.scope) for p in w.piles),
     )
 
 
@@ -140,18 +152,46 @@ def breakdown_to_wire(score: RoundScore) -> list[dict[str, int]]:
     return [{str(k): v for k, v in side.items()} for side in score.breakdown]
 
 
+_HONOURS_MASK = VALUE_MASK[1] | VALUE_MASK[8] | VALUE_MASK[9] | VALUE_MASK[10]
+
+
+def side_tallies(state: GameState) -> list[wire.SideTally]:
+    """The raw numbers of each side's pile at the end of a round (before the next deal)."""
+    return [
+        wire.SideTally(
+            cards=pile.bit_count(),
+            denari=(pile & DENARI_MASK).bit_count(),
+            primiera=primiera_sum(pile),
+            settebello=bool(pile >> SETTEBELLO & 1),
+            scope=state.scope[side],
+            sevens=(pile & VALUE_MASK[7]).bit_count(),
+            honours=(pile & _HONOURS_MASK).bit_count(),
+            denari_run=denari_run(pile, start_needed=1),
+            declarations=state.declared[side],
+        )
+        for side, pile in enumerate(state.piles)
+    ]
+
+
 def score_from_wire(body: wire.RoundEnd) -> RoundScore:
-    """A ``round_end`` as the engine's RoundScore (primiera sums are not on the wire)."""
+    """A ``round_end`` as the engine's RoundScore (categories this engine does not know
+    are left out; primiera sums come from the tallies)."""
     bd = tuple({Category(k): v for k, v in side.items() if k in Category._value2member_map_} for side in body.breakdown)
-    return RoundScore(breakdown=bd, cards=tuple(body.cards), primiera=tuple(0 for _ in body.cards))
+    if len(body.tallies) == len(body.cards):
+        primiera = tuple(t.primiera for t in body.tallies)
+    else:  # a server that sends no tallies: the sums are unknown
+        primiera = tuple(0 for _ in body.cards)
+    return RoundScore(breakdown=bd, cards=tuple(body.cards), primiera=primiera)
 
 
 def event_to_wire(
-    event: Event, number: int, *, seats: list[wire.SeatInfo], stock: int, forced: str | None = None
+    event: Event, number: int, *, seats: list[wire.SeatInfo], stock: int, forced: str | None = None,
+    tallies: Sequence[wire.SideTally] = (),
 ) -> wire.TableEvent:
     """A public engine event as its numbered wire command.  The server adds what the
     engine does not know: who sits where (``seats``: names, bots), the stock count at a
-    round start, and why the game master made a play (``forced``)."""
+    round start, why the game master made a play (``forced``) and, at a round end, each
+    side's raw numbers (``tallies``, from :func:`side_tallies`)."""
     if isinstance(event, GameStarted):
         return wire.GameStart(event=number, rules=event.rules, seats=seats, sides=event.rules.seats_by_side())
     if isinstance(event, RoundStarted):
@@ -168,7 +208,8 @@ def event_to_wire(
     if isinstance(event, RoundEnded):
         return wire.RoundEnd(event=number, round=event.round_no, leftover=card_strs(event.leftovers),
                              leftover_to=event.leftovers_to, cards=list(event.score.cards),
-                             breakdown=breakdown_to_wire(event.score), points=list(event.score.points),
+                             breakdown=breakdown_to_wire(event.score), tallies=list(tallies),
+                             points=list(event.score.points),
                              totals=list(event.totals))
     if isinstance(event, GameEnded):
         return wire.GameEnd(event=number, winner=event.winner, totals=list(event.totals), reason=event.reason.value)

@@ -2,7 +2,7 @@
 
 On the wire a command is one msgpack map::
 
-    {"v": 1, "seq": 7, "sender": "player:bob", "recipient": "table:3",
+    {"v": 2, "seq": 7, "sender": "player:bob", "recipient": "table:3",
      "re": null, "name": "play", "body": {"card": "7d", "capture": ["3c", "4s"]}}
 
 In Python it is a :class:`Command`; each command name has its own subclass (generated
@@ -20,7 +20,7 @@ from pydantic import Field, TypeAdapter, create_model
 from .commands import BODY_TYPES, Body, WireModel
 from .fields import PartyStr, SeqNo
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 ENVELOPE_KEYS: frozenset[str] = frozenset({"v", "seq", "sender", "recipient", "re", "name", "body"})
 
 
@@ -31,7 +31,7 @@ class Command(WireModel):
     ``re`` is the ``seq`` of the peer's command this one answers, if any.
     """
 
-    v: Literal[1] = PROTOCOL_VERSION
+    v: Literal[2] = PROTOCOL_VERSION
     seq: SeqNo
     sender: PartyStr
     recipient: PartyStr

@@ -81,10 +81,15 @@ class ProtocolError(Exception):
     code: ErrorCode = ErrorCode.INTERNAL
     fatal: bool = False
 
-    def __init__(self, message: str, *, seq: int | None = None, fatal: bool | None = None) -> None:
+    def __init__(self, message: str, *, seq: int | None = None, fatal: bool | None = None,
+                 name: str | None = None, recipient: str | None = None) -> None:
         super().__init__(message)
         self.message = message
         self.seq = seq
+        self.name = name
+        """The offending command's name, when it could be read (e.g. ``play`` for a bad body)."""
+        self.recipient = recipient
+        """The party the offending command was sent to, when it could be read."""
         if fatal is not None:
             self.fatal = fatal
 

@@ -15,9 +15,9 @@ from scopa.engine.rules import Preset, RuleSet
 from .commands import (
     Bye, Chat, ChatMessage, CreateTable, Deal, DeclarationKind, Declare,
     Declared, Error, GameEnd, GameStart, Hello, JoinTable, Joined, LeaveTable, Left, LegalMove,
-    ListTables, Ping, Play, Played, Pong, PublicView, RoundEnd, RoundStart, SeatInfo, Snapshot,
-    TableCreated, TableInfo, Tables, TableState, TableUpdate, UnwatchTable, View, WatchTable, Welcome,
-    YourTurn,
+    ListTables, Ping, Play, Played, Pong, PublicView, RoundEnd, RoundPlay, RoundStart, SeatAway, SeatBack,
+    SeatInfo, SeatReplaced, SidePile, SideTally, Snapshot, TableCreated, TableInfo, Tables, TableState,
+    TableUpdate, UnwatchLobby, UnwatchTable, View, WatchLobby, WatchTable, Welcome, YourTurn,
 )  # fmt: skip
 from .commands import (
     ClaimName, GameSummary, Games, GetLeaderboard, GetRecord, Leaderboard, ListGames, NameClaimed,
@@ -36,10 +36,12 @@ def example_commands() -> dict[str, Command]:
         id="7", rules=rules, description=rules.describe(), seats=["ada", None], state=TableState.WAITING
     )
     full = waiting.model_copy(update={"seats": ["ada", "bot-greedy-1"], "state": TableState.PLAYING})
+    empty = SidePile(cards=0, denari=0, settebello=False, primiera=0, scope=0)
     view = View(
         seat=0, side=0, round=1, dealer=1, turn=0,
         hand=["7d", "3c", "Rs"], table=["4s", "3b", "Fd", "2c"], stock=30,
         hand_sizes=[3, 3], captured=[[], []], scope=[0, 0], scopa_cards=[[], []], totals=[0, 0],
+        round_plays=[], last_capture_side=None, piles=[empty, empty],
     )  # fmt: skip
     ada, lobby, table, everyone = "player:ada", "lobby", "table:7", "table:7/all"
 
@@ -48,16 +50,18 @@ def example_commands() -> dict[str, Command]:
 
     examples = [
         cmd(Hello(name="ada", client="scopa-cli 0.1"), 1, "guest", lobby),
-        cmd(Welcome(you=ada, server="scopa 0.1.0", protocol=1, motd="Buon divertimento!"), 1, lobby, ada, 1),
+        cmd(Welcome(you=ada, server="scopa 0.1.0", protocol=2, motd="Buon divertimento!"), 1, lobby, ada, 1),
         cmd(ListTables(), 2, ada, lobby),
         cmd(Tables(tables=[waiting]), 2, lobby, ada, 2),
         cmd(CreateTable(preset=Preset.SCOPA, options={"target": 16}, fill_with_bots=["greedy"]), 3, ada, lobby),
         cmd(TableCreated(table=waiting), 3, lobby, ada, 3),
         cmd(JoinTable(table="7"), 4, ada, lobby),
-        cmd(Joined(table="7", seat=0, side=0, token="s3at-t0ken-7-0-a1b2c3"), 4, table, ada, 4),
+        cmd(Joined(table="7", seat=0, side=0, token="s3at-t0ken-7-0-a1b2c3"), 4, lobby, ada, 4),
         cmd(LeaveTable(table="7"), 5, ada, lobby),
         cmd(Left(table="7", reason="left"), 5, lobby, ada, 5),
         cmd(TableUpdate(table=full), 6, table, everyone),
+        cmd(WatchLobby(), 12, ada, lobby),
+        cmd(UnwatchLobby(), 13, ada, lobby),
         cmd(
             GameStart(
                 event=1,
@@ -89,11 +93,16 @@ def example_commands() -> dict[str, Command]:
             RoundEnd(
                 event=40, round=1, leftover=["5c"], leftover_to=0, cards=[22, 18],
                 breakdown=[{"carte": 1, "settebello": 1, "primiera": 1, "scope": 2}, {"denari": 1, "scope": 1}],
+                tallies=[SideTally(cards=22, denari=4, primiera=78, settebello=True, scope=2),
+                         SideTally(cards=18, denari=6, primiera=0, settebello=False, scope=1)],
                 points=[5, 2], totals=[5, 2],
             ),
             44, table, everyone,
         ),  # fmt: skip
         cmd(GameEnd(event=160, winner=0, totals=[12, 7], reason="target"), 170, table, everyone),
+        cmd(SeatAway(seat=1, name="bob", grace_seconds=120.0), 30, table, everyone),
+        cmd(SeatBack(seat=1, name="bob"), 31, table, everyone),
+        cmd(SeatReplaced(seat=1, name="bob", strategy="greedy"), 32, table, everyone),
         cmd(
             Snapshot(
                 event=5,
@@ -103,6 +112,8 @@ def example_commands() -> dict[str, Command]:
                 public=PublicView(
                     round=1, dealer=1, turn=1, table=["Fd", "2c"], stock=30, hand_sizes=[2, 3],
                     captured=[["7d", "4s", "3b"], []], scope=[0, 0], scopa_cards=[[], []], totals=[0, 0],
+                    round_plays=[RoundPlay(seat=0, card="7d", captured=["4s", "3b"])], last_capture_side=0,
+                    piles=[SidePile(cards=3, denari=1, settebello=True, primiera=0, scope=0), empty],
                 ),
             ),
             2, table, "player:bea", 2,

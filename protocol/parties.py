@@ -128,3 +128,85 @@ def spectators(table_id: str) -> Party:
 
 LOBBY = Party(PartyKind.LOBBY)
 GUEST = Party(PartyKind.GUEST)
+
+
+# --- who sends each command, and to whom ----------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Route:
+    """One way a command travels: from a kind of party to a kind of party."""
+
+    sender: PartyKind
+    recipient: PartyKind
+
+
+def _routes(*pairs: tuple[PartyKind, PartyKind]) -> frozenset[Route]:
+    return frozenset(Route(s, r) for s, r in pairs)
+
+
+_L, _G, _P, _T, _A = PartyKind.LOBBY, PartyKind.GUEST, PartyKind.PLAYER, PartyKind.TABLE, PartyKind.TABLE_ALL
+_TO_LOBBY = _routes((_P, _L))
+_GAME = _routes((_T, _A))
+
+ROUTES: dict[str, frozenset[Route]] = {
+    "hello": _routes((_G, _L)),
+    "welcome": _routes((_L, _P)),
+    "list_tables": _TO_LOBBY,
+    "tables": _routes((_L, _P)),
+    "create_table": _TO_LOBBY,
+    "table_created": _routes((_L, _P)),
+    "join_table": _TO_LOBBY,
+    "joined": _routes((_L, _P)),
+    "leave_table": _TO_LOBBY,
+    "left": _routes((_L, _P)),
+    "table_update": _routes((_T, _A), (_L, _P)),
+    "watch_lobby": _TO_LOBBY,
+    "unwatch_lobby": _TO_LOBBY,
+    "game_start": _GAME,
+    "round_start": _GAME,
+    "deal": _routes((_T, _P)),
+    "your_turn": _routes((_T, _P)),
+    "play": _routes((_P, _T)),
+    "declare": _routes((_P, _T)),
+    "played": _GAME,
+    "declared": _GAME,
+    "round_end": _GAME,
+    "game_end": _GAME,
+    "seat_away": _GAME,
+    "seat_back": _GAME,
+    "seat_replaced": _GAME,
+    "snapshot": _routes((_T, _P)),
+    "watch_table": _TO_LOBBY,
+    "unwatch_table": _TO_LOBBY,
+    "error": _routes((_L, _G), (_L, _P), (_T, _P), (_G, _L), (_P, _L), (_P, _T)),
+    "ping": _routes((_L, _G), (_L, _P), (_G, _L), (_P, _L), (_P, _T)),
+    "pong": _routes((_L, _G), (_L, _P), (_T, _P), (_G, _L), (_P, _L)),
+    "chat": _routes((_P, _L), (_P, _T)),
+    "chat_message": _routes((_L, _P), (_T, _A)),
+    "bye": _routes((_L, _G), (_L, _P), (_G, _L), (_P, _L)),
+    "list_games": _TO_LOBBY,
+    "games": _routes((_L, _P)),
+    "get_record": _TO_LOBBY,
+    "record": _routes((_L, _P)),
+    "get_leaderboard": _TO_LOBBY,
+    "leaderboard": _routes((_L, _P)),
+    "claim_name": _TO_LOBBY,
+    "name_claimed": _routes((_L, _P)),
+}
+"""For every command name, the (sender kind, recipient kind) pairs it may travel with
+(PROTOCOL.md §3).  A server's error or pong comes from the party its request was sent
+to; a command sent to ``table:<id>/all`` reaches each connection there as its own copy."""
+
+
+def route_of(sender: str, recipient: str) -> Route:
+    """The route of a sender and recipient party (``ValueError`` if either is not a party)."""
+    return Route(parse_party(sender).kind, parse_party(recipient).kind)
+
+
+def route_allowed(name: str, sender: str, recipient: str) -> bool:
+    """Whether command ``name`` may go from ``sender`` to ``recipient`` (by ROUTES)."""
+    try:
+        return route_of(sender, recipient) in ROUTES.get(name, frozenset())
+    except ValueError:
+        return False

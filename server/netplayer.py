@@ -8,6 +8,7 @@ import logging
 from typing import TYPE_CHECKING, Sequence
 
 from scopa.engine import Declare, Event, HandDealt, IllegalMoveError, Play, Player, View
+from scopa.engine.master import MAX_REFUSALS
 from scopa.protocol import commands as wire
 from scopa.protocol.convert import action_from_wire, card_strs, legal_to_wire, view_to_wire
 from scopa.protocol.errors import ErrorCode
@@ -36,6 +37,8 @@ class NetworkPlayer(Player):
         self.bot: Player | None = None
         """A built-in bot that took the seat over when its grace period ran out."""
         self._bot_move: asyncio.Task[Play | Declare] | None = None
+        self.refusals = 0
+        """Answers refused in the pending turn (MAX_REFUSALS: the game master plays)."""
 
     async def choose(self, view: View, legal: Sequence[Play | Declare]) -> Play | Declare:
         if self.bot is not None:
@@ -45,6 +48,7 @@ class NetworkPlayer(Player):
         self._view = view
         self._turn = wire.YourTurn(event=self.table.next_event(), legal=moves, declarations=decls, view=view_to_wire(view))
         self._pending = asyncio.get_running_loop().create_future()
+        self.refusals = 0
         timer = self.table.arm_turn_timer(self)  # armed before anyone hears of the turn
         self.table.emit(self._turn, seat=self.seat)  # an away seat is asked again when it comes back
         try:
@@ -59,6 +63,10 @@ class NetworkPlayer(Player):
     def pending_turn(self) -> wire.YourTurn | None:
         return self._turn if self._pending is not None and not self._pending.done() else None
 
+    def awaits_answer(self) -> bool:
+        """Whether a your_turn of this seat is waiting for its client's answer."""
+        return self.bot is None and self.session is not None and self.pending_turn is not None
+
     def resend_turn(self) -> None:
         """After a reconnect: the turn still waiting for this seat's answer (same event)."""
         turn = self.pending_turn
@@ -66,7 +74,8 @@ class NetworkPlayer(Player):
             self.session.send(turn, sender=self.table.party, recipient=self.session.party)
 
     def force(self, reason: str) -> None:
-        """The game master plays for this seat (the turn timer ran out): the first legal play."""
+        """The game master plays for this seat (the turn timer ran out, or too many refused
+        answers): the first legal play."""
         if self._pending is None or self._pending.done():
             return
         self.table.forced_reason = reason
@@ -113,7 +122,8 @@ class NetworkPlayer(Player):
             return
         if body.turn is not None and body.turn != self._turn.event:
             # A play for a turn that is over (e.g. resent after a reconnect): never applied twice.
-            self._refuse(ErrorCode.NOT_YOUR_TURN, f"turn {body.turn} is over; this is turn {self._turn.event}", seq)
+            self._refuse(ErrorCode.NOT_YOUR_TURN, f"turn {body.turn} is over; this is turn {self._turn.event}", seq,
+                         counted=False)
             return
         try:
             action = action_from_wire(body)
@@ -133,12 +143,30 @@ class NetworkPlayer(Player):
                 code, message = _error_code(exc, action), str(exc)
         self._refuse(code, message, seq)
 
-    def _refuse(self, code: ErrorCode, message: str, seq: int) -> None:
+    def refuse_unreadable(self, code: ErrorCode, message: str, seq: int | None) -> None:
+        """A play or declare of this seat that could not be decoded (``bad_body``): refused
+        like any other answer, so the same your_turn follows (or the default move)."""
+        if self.pending_turn is None or self.session is None:
+            if self.session is not None:
+                self.session.error(code, message, re=seq, sender=self.table.party)
+            return
+        self._refuse(code, message, seq, counted=True)
+
+    def _refuse(self, code: ErrorCode, message: str, seq: int | None, counted: bool = True) -> None:
+        """Refuse an answer: the error, then the same your_turn; the MAX_REFUSALS-th refused
+        answer of a turn makes the game master play the default move instead."""
         session = self.session
         if session is None:
             return
         session.error(code, message, re=seq, sender=self.table.party)
-        if self._turn is not None:  # PROTOCOL.md §7.5: the same your_turn again
+        if counted:
+            self.refusals += 1
+            if self.refusals >= MAX_REFUSALS:
+                log.info("table %s: seat %s refused %s times; the game master plays", self.table.id, self.seat,
+                         self.refusals)
+                self.force("refused")
+                return
+        if self._turn is not None:  # PROTOCOL.md §7: the same your_turn again
             session.send(self._turn, sender=self.table.party, recipient=session.party)
 
     def abandon(self) -> None:

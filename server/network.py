@@ -18,6 +18,7 @@ enforces them; see ``server/limits.py`` for the defaults.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import logging
 import random
@@ -26,10 +27,10 @@ from collections.abc import Awaitable, Callable, Sequence
 
 from scopa.bots import STRATEGIES
 from scopa.engine import EndReason, RuleSet, RuleSetError
-from scopa.protocol import PROTOCOL_VERSION, Connection, ConnectionRole, ProtocolError
+from scopa.protocol import PROTOCOL_VERSION, Command, Connection, ConnectionRole, ProtocolError
 from scopa.protocol import commands as wire
 from scopa.protocol.errors import ErrorCode
-from scopa.protocol.parties import parse_party
+from scopa.protocol.parties import PartyKind, parse_party
 
 from .clock import Clock, SystemClock
 from .limits import Limits, RateLimiter
@@ -46,6 +47,7 @@ DEFAULT_PORT = 7015
 SERVER_NAME = "scopa-server 0.1"
 READ_CHUNK = 65536
 MAX_FINISHED_TABLES = 64  # finished tables kept in the listing for a while
+_ANSWERS = frozenset({wire.Play.NAME, wire.Declare.NAME})  # what answers a your_turn
 
 
 class NetworkEngine:
@@ -82,6 +84,10 @@ class NetworkEngine:
         self.limits = limits if limits is not None else Limits()
         self._per_address: dict[str, int] = {}  # open connections by remote address
         self.proxied = ProxiedClients(trusted_proxies, self.limits.max_connections_per_address)
+        self.lobby_watchers: set[ClientSession] = set()
+        """Connections that asked (watch_lobby) for a table_update on every table change."""
+        self._changed: dict[str, Table] = {}  # tables changed in this event-loop turn
+        self._flush: asyncio.Handle | None = None
         self.records = Records(self.storage, self.clock, accounts=accounts)  # finished games, ratings
 
     # ------------------------------------------------------------------ lifecycle
@@ -143,7 +149,8 @@ class NetworkEngine:
                 continue
             try:
                 table = Table.from_storage(stored, self.storage, on_finished=self._table_finished,
-                                           grace=self.grace, clock=self.clock, turn_timeout=self.turn_timeout)
+                                           grace=self.grace, clock=self.clock, turn_timeout=self.turn_timeout,
+                                           on_changed=self._table_changed)
             except Exception:  # one bad journal must not keep the server (or other games) down
                 log.exception("table %s: could not be restored; recorded as abandoned", stored.id)
                 self.storage.finish_table(stored.id, None, [], EndReason.ABANDONED.value)
@@ -252,59 +259,89 @@ class NetworkEngine:
                     cmd = sess.proto.next_command()
                 except ProtocolError as exc:
                     completed = True
+                    sender = self._answering(sess, exc.recipient)
                     if exc.fatal:
-                        sess.send(wire.Error(code=exc.code, message=exc.message[:500], fatal=True), re=exc.seq)
+                        sess.error(exc.code, exc.message, re=exc.seq, sender=sender, fatal=True)
                         sess.close()
                         return
-                    verdict = self._rate_check(sess, rate, exc.seq)
+                    player = self._awaited_player(sess, exc.recipient) if exc.name in _ANSWERS else None
+                    if player is not None:  # an unreadable answer to your_turn: refused like any other
+                        player.refuse_unreadable(exc.code, exc.message, exc.seq)
+                        continue
+                    verdict = self._rate_check(sess, rate, exc.seq, sender)
                     if verdict == "drop":
                         return
                     if verdict == "ok":
-                        sess.send(wire.Error(code=exc.code, message=exc.message[:500], fatal=False), re=exc.seq)
+                        sess.error(exc.code, exc.message, re=exc.seq, sender=sender)
                     continue
                 if cmd is None:
                     break
                 completed = True
+                ping_outstanding = ping_sent is not None
                 last_heard, ping_sent = now, None
                 if isinstance(cmd.body, wire.Hello):
                     hello_seen = True
-                verdict = self._rate_check(sess, rate, cmd.seq)
-                if verdict == "drop":
-                    return
-                if verdict == "ok":
-                    self._dispatch(sess, cmd.body, cmd.seq, cmd.recipient)
-                elif isinstance(cmd.body, (wire.Play, wire.Declare)):
-                    self._resend_turn(sess)  # the move was not run: ask for it again
+                if not self._solicited(sess, cmd, ping_outstanding):
+                    verdict = self._rate_check(sess, rate, cmd.seq, self._answering(sess, cmd.recipient))
+                    if verdict == "drop":
+                        return
+                    if verdict != "ok":
+                        continue
+                self._dispatch(sess, cmd.body, cmd.seq, cmd.recipient)
             if not sess.proto.buffered:
                 frame_started = None
             elif completed or frame_started is None:
                 frame_started = now  # a new frame began in this chunk
 
-    def _rate_check(self, sess: ClientSession, rate: RateLimiter, seq: int | None) -> str:
+    def _rate_check(self, sess: ClientSession, rate: RateLimiter, seq: int | None, sender: str = "lobby") -> str:
         """Charge one command to the client's token bucket: ``ok`` (run it), ``refused``
         (answered ``rate_limited``) or ``drop`` (a persistent flood: fatal error sent)."""
         if rate.allow():
             return "ok"
         if rate.flooding:
             log.warning("connection %s (%s) floods commands; dropping it", sess.id, sess.party)
-            sess.error(ErrorCode.RATE_LIMITED, "too many commands refused; closing the connection", re=seq, fatal=True)
+            sess.error(ErrorCode.RATE_LIMITED, "too many commands refused; closing the connection", re=seq,
+                       sender=sender, fatal=True)
             sess.close()
             return "drop"
-        sess.error(ErrorCode.RATE_LIMITED, "too many commands; slow down", re=seq)
+        sess.error(ErrorCode.RATE_LIMITED, "too many commands; slow down", re=seq, sender=sender)
         return "refused"
 
     @staticmethod
-    def _resend_turn(sess: ClientSession) -> None:
-        """The pending your_turn of this client's seat again (PROTOCOL.md §7.5), so a move
-        refused by the rate limit never leaves a game waiting for ever."""
+    def _answering(sess: ClientSession, recipient: str | None) -> str:
+        """Who answers a command sent to ``recipient``: that table's game master for a
+        command sent to ``table:<id>`` (once welcomed), the lobby otherwise (§3)."""
+        if recipient is not None and sess.welcomed:
+            with contextlib.suppress(ValueError):
+                if parse_party(recipient).kind is PartyKind.TABLE:
+                    return recipient
+        return "lobby"
+
+    def _awaited_player(self, sess: ClientSession, recipient: str | None) -> NetworkPlayer | None:
+        """This client's seat, if the command went to its table and a your_turn of that
+        seat is waiting for an answer."""
         table = sess.table
-        if table is None:
-            return
+        if table is None or recipient != table.party:
+            return None
         seat = table.seat_of(sess)
-        if seat is not None and seat < len(table.players):
-            player = table.players[seat]
-            if isinstance(player, NetworkPlayer):
-                player.resend_turn()
+        if seat is None or seat >= len(table.players):
+            return None
+        player = table.players[seat]
+        return player if isinstance(player, NetworkPlayer) and player.awaits_answer() else None
+
+    def _solicited(self, sess: ClientSession, cmd: Command, ping_outstanding: bool) -> bool:
+        """Whether the command answers a question of the server (not rate-limited): a
+        ``pong`` to our ping, or a play or declare for the turn this seat's your_turn
+        waits on (at most MAX_REFUSALS refused answers per turn, then the game master
+        plays; one for a turn that is over is charged like anything else)."""
+        body = cmd.body
+        if isinstance(body, wire.Pong):
+            return ping_outstanding
+        if not isinstance(body, (wire.Play, wire.Declare)):
+            return False
+        player = self._awaited_player(sess, cmd.recipient)
+        turn = player.pending_turn if player is not None else None
+        return turn is not None and (body.turn is None or body.turn == turn.event)
 
     def _deadline_passed(self, sess: ClientSession, deadline: str) -> None:
         """Tell the client which deadline it missed (a fatal error), then close."""
@@ -324,6 +361,7 @@ class NetworkEngine:
         watched = self._watched_by(sess)
         if watched is not None:
             watched.unwatch(sess, tell=False)
+        self.lobby_watchers.discard(sess)
         if table is not None:
             if table.state is wire.TableState.PLAYING:
                 log.info("table %s: %s disconnected mid-game", table.id, sess.party)
@@ -349,14 +387,19 @@ class NetworkEngine:
                     return
                 self._hello(sess, body, seq)
             case wire.Ping():
-                sess.send(wire.Pong(nonce=body.nonce), re=seq)
+                sess.send(wire.Pong(nonce=body.nonce), re=seq, sender=self._answering(sess, recipient))
             case wire.Pong() | wire.Error():
                 pass
             case wire.Bye():
                 sess.close()
             case wire.ListTables():
-                visible = [t.info() for t in self.tables.values() if not t.private][-64:]
-                sess.send(wire.Tables(tables=visible), re=seq)
+                sess.send(wire.Tables(tables=self._listing()), re=seq)
+            case wire.WatchLobby():
+                self.lobby_watchers.add(sess)
+                sess.send(wire.Tables(tables=self._listing()), re=seq)
+            case wire.UnwatchLobby():
+                self.lobby_watchers.discard(sess)
+                sess.send(wire.Tables(tables=self._listing()), re=seq)
             case wire.CreateTable():
                 self._create(sess, body, seq)
             case wire.JoinTable():
@@ -375,6 +418,37 @@ class NetworkEngine:
                 self.records.dispatch(sess, body, seq)
             case _:
                 sess.error(ErrorCode.UNEXPECTED_COMMAND, f"the server does not accept {body.NAME!r}", re=seq)
+
+    def _listing(self) -> list[wire.TableInfo]:
+        """The tables a ``tables`` reply lists: the public ones, newest 64."""
+        return [t.info() for t in self.tables.values() if not t.private][-64:]
+
+    # ------------------------------------------------------------------ table updates
+
+    def _table_changed(self, table: Table) -> None:
+        """Table.on_changed: one table_update per changed table at the end of this
+        event-loop turn, however many changes it saw meanwhile."""
+        self._changed[table.id] = table
+        if self._flush is None:
+            self._flush = asyncio.get_running_loop().call_soon(self._send_updates)
+
+    def _send_updates(self) -> None:
+        self._flush = None
+        changed, self._changed = list(self._changed.values()), {}
+        for table in changed:
+            table.send_update()
+            if table.private:
+                continue
+            body = wire.TableUpdate(table=table.info())
+            for sess in self.lobby_watchers:
+                if sess.table is not table and sess not in table.spectators:  # else sent by the table
+                    sess.send(body)
+
+    def _close_table(self, table: Table) -> None:
+        """The table leaves the lobby: lobby watchers get its last update (``closed``)."""
+        self.tables.pop(table.id, None)
+        table.closed = True
+        self._table_changed(table)
 
     def _hello(self, sess: ClientSession, body: wire.Hello, seq: int, verified: bool = False) -> None:
         if body.resume is not None:
@@ -472,7 +546,8 @@ class NetworkEngine:
                        re=seq)
             return
         table = Table(str(next(self._table_ids)), rules, self._seeds.randrange(2**63), private=body.private,
-                      on_finished=self._table_finished, grace=self.grace, bot_takeover=body.bot_takeover,
+                      on_finished=self._table_finished, on_changed=self._table_changed,
+                      grace=self.grace, bot_takeover=body.bot_takeover,
                       turn_timeout=body.turn_timeout if body.turn_timeout is not None else self.turn_timeout,
                       clock=self.clock)
         if self.storage is not None:  # journaled before table_created is sent, seats after it
@@ -481,6 +556,7 @@ class NetworkEngine:
                                        "bot_takeover": table.bot_takeover, "turn_timeout": table.turn_timeout})
             table.storage = self.storage
         self.tables[table.id] = table
+        self._table_changed(table)
         log.info("table %s created by %s: %s", table.id, sess.party, rules.describe())
         joined: tuple[int, str] | None = None
         if body.sit:
@@ -528,7 +604,7 @@ class NetworkEngine:
     def _seat_freed(self, table: Table) -> None:
         """After a client left a waiting table: tell the others, or close a table of bots."""
         if all(s is None or s.session is None for s in table.seats):
-            self.tables.pop(table.id, None)  # only bots (or nobody) left: the table closes
+            self._close_table(table)  # only bots (or nobody) left: the table closes
         else:
             table.announce_seats()
 
@@ -543,7 +619,8 @@ class NetworkEngine:
     def _move(self, sess: ClientSession, body: wire.Play | wire.Declare, seq: int, recipient: str) -> None:
         table = self._table_named(recipient)
         if table is None or sess.table is not table:
-            sess.error(ErrorCode.NOT_AT_TABLE, f"you are not playing at {recipient}", re=seq)
+            sess.error(ErrorCode.NOT_AT_TABLE, f"you are not playing at {recipient}", re=seq,
+                       sender=self._answering(sess, recipient))
             return
         table.receive(sess, body, seq)
 
@@ -556,16 +633,16 @@ class NetworkEngine:
             return
         table = self._table_named(recipient)
         if table is None or sess.table is not table:
-            sess.error(ErrorCode.NOT_AT_TABLE, f"you are not at {recipient}", re=seq)
+            sess.error(ErrorCode.NOT_AT_TABLE, f"you are not seated at {recipient}", re=seq,
+                       sender=self._answering(sess, recipient))
             return
-        for other in table.sessions():
-            other.send(msg, sender=table.party, recipient=table.everyone)
+        table.tell_all(msg)  # seats and spectators
 
     def _table_finished(self, table: Table) -> None:
         self.records.game_finished(table)
         finished = [t for t in self.tables.values() if t.state is wire.TableState.FINISHED]
         for old in finished[:-MAX_FINISHED_TABLES]:
-            self.tables.pop(old.id, None)
+            self._close_table(old)
 
 
 def _address_of(writer: asyncio.StreamWriter) -> str:

@@ -13,7 +13,7 @@ ADDRESS``; ``scopa serve --web`` trusts its own).  A connection from such an add
   identity instead.
 
 ``proxied_for`` from an address that is not trusted is ignored: that connection is an
-ordinary client, already counted by its address (PROTOCOL.md, "Front ends").
+ordinary client, already counted by its address (PROTOCOL.md §7, "Front ends").
 """
 
 from __future__ import annotations

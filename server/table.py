@@ -23,6 +23,7 @@ from scopa.engine import (
     HandDealt,
     Played,
     Player,
+    RoundEnded,
     RuleSet,
 )
 from scopa.engine.view import view as seat_view
@@ -30,6 +31,7 @@ from scopa.protocol import commands as wire
 from scopa.protocol.convert import (
     event_to_wire,
     public_view_to_wire,
+    side_tallies,
     view_to_wire,
 )
 from scopa.protocol.errors import ErrorCode
@@ -61,6 +63,9 @@ class Table:
     seed: int
     private: bool = False
     on_finished: Callable[[Table], None] | None = None
+    on_changed: Callable[[Table], None] | None = None
+    """Told whenever what ``info()`` shows changes; the server coalesces these into one
+    table_update per table and event-loop turn.  None: the update is sent at once."""
     seats: list[Seat | None] = field(default_factory=list)
     state: wire.TableState = wire.TableState.WAITING
     master: GameMaster | None = None
@@ -80,6 +85,7 @@ class Table:
     _log: deque[tuple[int | None, wire.TableEvent]] = field(default_factory=deque)
     _log_base: int = 0  # the log holds every event numbered above this
     _grace_timers: dict[int, asyncio.Task[None]] = field(default_factory=dict)
+    closed: bool = False  # removed from the lobby (a table_update says state "closed")
     taken_over: dict[int, str] = field(default_factory=dict)
     """Seats a bot took over during the game -> the person's seat token digest."""
 
@@ -111,7 +117,7 @@ class Table:
             rules=self.rules,
             description=self.rules.describe()[:200],
             seats=[s.name if s else None for s in self.seats],
-            state=self.state,
+            state=wire.TableState.CLOSED if self.closed else self.state,
             private=self.private,
             spectators=len(self.spectators),
             away=[i for i, s in enumerate(self.seats) if s is not None and s.away],
@@ -186,6 +192,7 @@ class Table:
             player.session = None
         self._arm_grace(i)
         log.info("table %s: seat %s (%s) is away; waiting %ss", self.id, i, seat.name, self.grace)
+        self.tell_all(wire.SeatAway(seat=i, name=seat.name, grace_seconds=self.grace))
         self.announce_seats()
 
     def detach(self, session: ClientSession) -> None:
@@ -212,7 +219,7 @@ class Table:
         if isinstance(player, NetworkPlayer):
             player.session = session
         session.send(wire.Joined(table=self.id, seat=i, side=self.rules.side_of(i), token=token, resumed=True),
-                     sender=self.party, re=re)
+                     re=re)
         missed = self.missed(i, last_event)
         if missed is None:
             session.send(self.snapshot(i), sender=self.party, recipient=session.party)
@@ -222,12 +229,13 @@ class Table:
         log.info("table %s: seat %s (%s) is back", self.id, i, seat.name)
         if playing:
             session.table = self
+            self.tell_all(wire.SeatBack(seat=i, name=seat.name))
             self.announce_seats()
             if isinstance(player, NetworkPlayer):
                 player.resend_turn()
         else:
             seat.session = None
-            session.send(wire.Left(table=self.id, reason=self.finish_reason or "game_over"), sender=self.party)
+            session.send(wire.Left(table=self.id, reason=self.finish_reason or "game_over"))
 
     def _arm_grace(self, i: int) -> None:
         old = self._grace_timers.pop(i, None)
@@ -258,6 +266,7 @@ class Table:
             except Exception:  # noqa: BLE001 - the game goes on; only a restart would miss it
                 log.exception("table %s: could not journal the bot taking seat %s", self.id, i)
         log.info("table %s: a bot takes seat %s (%s)", self.id, i, seat.name)
+        self.tell_all(wire.SeatReplaced(seat=i, name=seat.name, strategy="greedy"))
         self.announce_seats()
 
     def cancel_timers(self) -> None:
@@ -282,7 +291,7 @@ class Table:
         if session in self.spectators:
             self.spectators.remove(session)
             if tell:
-                session.send(wire.Left(table=self.id, reason="unwatched"), sender=self.party, re=re)
+                session.send(wire.Left(table=self.id, reason="unwatched"), re=re)
             self.announce_seats()
 
     # ------------------------------------------------------------------ seats
@@ -326,7 +335,24 @@ class Table:
         return all(s is not None for s in self.seats)
 
     def announce_seats(self) -> None:
+        """What the table map shows changed (seats, state, away, spectators): a
+        table_update to everyone at the table (and to lobby watchers), coalesced by the
+        server when it set ``on_changed``."""
+        if self.on_changed is not None:
+            self.on_changed(self)
+        else:
+            self.send_update()
+
+    def send_update(self) -> None:
+        """The table_update, now, to everyone seated at or watching the table (not to the
+        players a finished table already sent back to the lobby)."""
         body = wire.TableUpdate(table=self.info())
+        for sess in self.watchers():
+            if sess.table is self or sess in self.spectators:
+                sess.send(body, sender=self.party, recipient=self.everyone)
+
+    def tell_all(self, body: wire.Body) -> None:
+        """A public command that is not a numbered game event, to the whole table."""
         for sess in self.watchers():
             sess.send(body, sender=self.party, recipient=self.everyone)
 
@@ -358,6 +384,7 @@ class Table:
             if s is not None and s.bot is None and s.session is None:
                 s.away = True
                 self._arm_grace(i)
+        self.announce_seats()  # the state is now "playing"
         log.info("table %s: game started (%s) with %s", self.id, self.rules.describe(),
                  ", ".join(s.name for s in self.seats if s))
 
@@ -443,14 +470,19 @@ class Table:
         self.cancel_timers()
         self._log.clear()  # nobody resumes a finished game: free its event log
         self._store_result(reason)
+        # The state is now "finished": told to the table at once, before anyone leaves it
+        # (the coalesced update then reaches only the lobby watchers).
+        self.send_update()
+        if self.on_changed is not None:
+            self.on_changed(self)
         for sess in self.sessions():
             if sess is leaver:
-                sess.send(wire.Left(table=self.id, reason="left"), sender=self.party, re=re)
+                sess.send(wire.Left(table=self.id, reason="left"), re=re)
             else:
-                sess.send(wire.Left(table=self.id, reason=reason), sender=self.party)
+                sess.send(wire.Left(table=self.id, reason=reason))
             sess.table = None
         for sess in self.spectators:
-            sess.send(wire.Left(table=self.id, reason=reason), sender=self.party)
+            sess.send(wire.Left(table=self.id, reason=reason))
         self.spectators.clear()
         if self.on_finished is not None:
             self.on_finished(self)
@@ -474,8 +506,11 @@ class Table:
         forced = None
         if isinstance(event, Played):
             forced, self.forced_reason = self.forced_reason or ("refused" if event.forced else None), None
+        # At a round end the piles are still the round's (they are cleared at the next deal).
+        tallies = side_tallies(self.master.state) if isinstance(event, RoundEnded) and self.master else []
         self.emit(event_to_wire(event, self.next_event(), seats=self.seat_infos(),
-                                stock=len(self.master.state.stock) if self.master else 0, forced=forced))
+                                stock=len(self.master.state.stock) if self.master else 0, forced=forced,
+                                tallies=tallies))
 
 
 def token_digest(token: str) -> str:

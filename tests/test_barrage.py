@@ -28,7 +28,7 @@ def _frame(obj: Any) -> bytes:
 
 
 def _env(name: str, body: Any, sender: str, seq: int = 77, **extra: Any) -> dict[str, Any]:
-    return {"v": 1, "seq": seq, "sender": sender, "recipient": "lobby", "re": None, "name": name, "body": body,
+    return {"v": 2, "seq": seq, "sender": sender, "recipient": "lobby", "re": None, "name": name, "body": body,
             **extra}
 
 
@@ -48,7 +48,7 @@ ATTACKS: dict[str, tuple[Callable[[str], bytes], Expect]] = {
     "empty_payload": (lambda me: struct.pack(">I", 0), ("malformed_frame", False)),
     "oversize_prefix": (lambda me: struct.pack(">I", 2**31), ("frame_too_large", True)),
     "non_map": (lambda me: _frame([1, 2, 3]), ("malformed_frame", False)),
-    "bin_type": (lambda me: _frame({"v": 1, "name": b"ping"}), ("malformed_frame", False)),
+    "bin_type": (lambda me: _frame({"v": 2, "name": b"ping"}), ("malformed_frame", False)),
     "two_values": (lambda me: struct.pack(">I", 2) + b"\x01\x02", ("malformed_frame", False)),
     "bad_version": (lambda me: _frame(_env("ping", {"nonce": 1}, me) | {"v": 9}), ("bad_version", False)),
     "unknown_name": (lambda me: _frame(_env("launch_missiles", {}, me)), ("unknown_command", False)),

@@ -215,7 +215,7 @@ async def test_pings_are_answered_and_a_dropped_connection_is_connection_lost() 
     async def script(receive, send) -> None:  # type: ignore[no-untyped-def]
         hello = await receive()
         assert isinstance(hello.body, Hello)
-        send(Welcome(you="player:hal", server="fake", protocol=1), "player:hal", re=hello.seq)
+        send(Welcome(you="player:hal", server="fake", protocol=2), "player:hal", re=hello.seq)
         send(Ping(nonce=77), "player:hal")
         pong = await receive()
         seen.append(pong)

@@ -25,11 +25,11 @@ async def wait_for_waiting_table(address: str) -> str:
     host, port = address.rsplit(":", 1)
     async with asyncio.timeout(SAFETY):
         async with await ClientSession.connect(host, int(port), "watcher") as s:
-            while True:
-                waiting = [t for t in await s.list_tables() if t.state == "waiting"]
-                if waiting:
-                    return waiting[0].id
-                await asyncio.sleep(0.05)  # polling the lobby: the protocol has no lobby events
+            waiting = [t for t in await s.watch_lobby() if t.state == "waiting"]
+            while not waiting:  # the lobby tells its watchers of every new table
+                update = await s.next_lobby_update()
+                waiting = [update] if update is not None and update.state == "waiting" else []
+            return waiting[0].id
 
 
 def test_raw_bot_and_sdk_bot_play_each_other_to_the_end() -> None:

@@ -40,7 +40,7 @@ def handshake() -> tuple[Connection, Connection]:
     hello = server.next_command()
     assert hello is not None and isinstance(hello.body, Hello) and hello.sender == "guest"
     assert server.state is ConnectionState.AWAIT_WELCOME
-    client.feed(server.send_body(Welcome(you="player:ada", server="t", protocol=1), recipient="player:ada", re=hello.seq))
+    client.feed(server.send_body(Welcome(you="player:ada", server="t", protocol=2), recipient="player:ada", re=hello.seq))
     welcome = client.next_command()
     assert welcome is not None and welcome.re == 1
     return client, server
@@ -196,4 +196,4 @@ def test_fatal_error_closes_and_too_large_send_leaves_state_alone() -> None:
 
 def test_welcome_must_name_a_player_party() -> None:
     with pytest.raises(ValueError):
-        Welcome(you="lobby", server="s", protocol=1)
+        Welcome(you="lobby", server="s", protocol=2)

@@ -143,14 +143,14 @@ def scripted_server(listener: socket.socket, log: list[str]) -> None:
 
     hello = receive()
     assert isinstance(hello.body, Hello)  # type: ignore[attr-defined]
-    send(Welcome(you=me, server="test", protocol=1), me, re=hello.seq)  # type: ignore[attr-defined]
+    send(Welcome(you=me, server="test", protocol=2), me, re=hello.seq)  # type: ignore[attr-defined]
     ask = receive()
     assert isinstance(ask.body, ListTables)  # type: ignore[attr-defined]
     send(Tables(tables=[]), me, re=ask.seq)  # type: ignore[attr-defined]
     create = receive()
     assert isinstance(create.body, CreateTable) and create.body.fill_with_bots == ["random"]  # type: ignore[attr-defined]
     send(TableCreated(table=info), me, re=create.seq)  # type: ignore[attr-defined]
-    send(Joined(table="7", seat=0, side=0, token="tok-12345678"), me, re=create.seq, sender=table)  # type: ignore[attr-defined]
+    send(Joined(table="7", seat=0, side=0, token="tok-12345678"), me, re=create.seq)  # type: ignore[attr-defined]
     seats = [SeatInfo(seat=0, name="anybot", side=0), SeatInfo(seat=1, name="random-1", side=1, bot=True)]
     send(GameStart(event=1, rules=rules, seats=seats, sides=[[0], [1]]), everyone, sender=table)
     send(RoundStart(event=2, round=1, dealer=1, table=["4s", "3b"], stock=30), everyone, sender=table)
@@ -186,8 +186,157 @@ def test_the_documented_bot_plays_a_game() -> None:
     server.start()
     listener.settimeout(10)
     namespace: dict[str, object] = {"__name__": "doc_bot", "print": lambda *a: None}
-    exec(compile(bot_source(port), "PROTOCOL.md bot", "exec"), namespace)  # noqa: S102
+    try:
+        exec(compile(bot_source(port), "PROTOCOL.md bot", "exec"), namespace)  # noqa: S102
+    except SystemExit as exc:  # the bot's way to say the server hung up
+        pytest.fail(f"the documented bot stopped: {exc}; server errors: {errors}")
     server.join(10)
     listener.close()
     assert not errors, errors
     assert log == ["hello", "list_tables", "create_table", "play", "bye"]
+
+
+# --- the doc is what the server does: routes, refusals, the changelog -----------------
+
+from pydantic import BaseModel  # noqa: E402
+
+from scopa.protocol import ROUTES, PartyKind, Route, route_allowed  # noqa: E402
+from scopa.protocol.commands import BODY_TYPES  # noqa: E402
+
+TOKENS = {"guest": PartyKind.GUEST, "lobby": PartyKind.LOBBY, "player:<you>": PartyKind.PLAYER,
+          "table:<id>": PartyKind.TABLE, "table:<id>/all": PartyKind.TABLE_ALL}
+PAIR = re.compile(r"`([^`]+)` → `([^`]+)`")
+
+
+def _section(start: str, end: str) -> str:
+    return TEXT[TEXT.index(start) : TEXT.index(end)]
+
+
+def test_section_3_table_is_the_routes_table_in_code() -> None:
+    rows = re.findall(r"^\| `([^`]+)` → `([^`]+)` \| (.+) \|$", _section("## 3. Parties", "## 4."), re.M)
+    assert rows
+    documented = {(name, Route(TOKENS[s], TOKENS[r])) for s, r, names in rows for name in re.findall(r"`([a-z_]+)`", names)}
+    assert documented == {(name, route) for name, routes in ROUTES.items() for route in routes}
+
+
+@pytest.mark.parametrize("name", sorted(COMMAND_NAMES))
+def test_section_8_says_who_sends_each_command_to_whom(name: str) -> None:
+    line = re.search(r"^\*\*Route:\*\* (.+)$", sections()[name], re.M)
+    assert line is not None, f"{name}: no Route line"
+    assert {Route(TOKENS[s], TOKENS[r]) for s, r in PAIR.findall(line[1])} == ROUTES[name]
+
+
+def _kinds(label: str) -> set[PartyKind]:
+    """The party kinds a diagram participant stands for (a connection is ``guest`` until
+    its welcome, then ``player:``)."""
+    if "(guest" in label:
+        return {PartyKind.GUEST} | ({PartyKind.PLAYER} if "player:" in label else set())
+    if label.startswith("player:"):
+        return {PartyKind.PLAYER}
+    if label.startswith("table:"):
+        return {PartyKind.TABLE}
+    assert label == "lobby", label
+    return {PartyKind.LOBBY}
+
+
+def test_section_10_diagrams_follow_the_routes() -> None:
+    diagrams = [body for lang, body in FENCE.findall(_section("## 10.", "## 11.")) if lang == "mermaid"]
+    assert len(diagrams) >= 10
+    arrows = 0
+    for diagram in diagrams:
+        kinds = {alias: _kinds(label) for alias, label in re.findall(r"participant (\w+) as (.+)$", diagram, re.M)}
+        for a, b, message in re.findall(r"^\s*(\w+)->>(\w+): (.+)$", diagram, re.M):
+            name = message.split()[0].rstrip(",")
+            assert name in COMMAND_NAMES, message
+            recipients = {PartyKind.TABLE_ALL} if re.search(r"\(to table:\w+/all", message) else kinds[b]
+            routes = {Route(s, r) for s in kinds[a] for r in recipients}
+            assert routes & ROUTES[name], (message, routes)
+            arrows += 1
+    assert arrows > 60
+
+
+def test_every_refusal_is_in_the_per_state_table() -> None:
+    table = _section("**Every refusal.**", "## 8. Commands")
+    rows = [line for line in table.splitlines() if line.startswith("| ") and not line.startswith("| state")]
+    codes = {code for line in rows for code in re.findall(r"`([a-z_]+)`", line.split("|")[3])}
+    assert codes == {code.value for code in ErrorCode}
+    for line in rows:
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        assert len(cells) == 6, line
+        assert cells[4].rstrip("²") in ("yes", "no") and cells[5] in ("yes", "no", "only when late"), line
+
+
+def test_the_doc_states_the_version_2_rules() -> None:
+    assert TEXT.startswith("# The Scopa wire protocol (version 2)")
+    assert "A client MUST ignore keys it does not know" in TEXT
+    assert "MUST NOT be rate-limited" in TEXT
+    assert "**its own number**" in _section("## 2. The envelope", "## 3.")  # one event per seat's deal
+    assert "Spectators **do** get the table's chat" in TEXT
+    assert "a repeated `seq` is run like any other command" in TEXT
+    assert "`83` = a map of 3" in TEXT
+    pacing = TEXT[TEXT.index("**Client pacing and backoff.**") :]
+    assert "exponential backoff" in pacing[:1500] and "SHOULD" in pacing[:1500]
+
+
+# The commands and body fields of version 1, to hold the changelog to every addition.
+V1_COMMANDS = frozenset({
+    "bye", "chat", "chat_message", "create_table", "deal", "declare", "declared", "error", "game_end",
+    "game_start", "hello", "join_table", "joined", "leave_table", "left", "list_tables", "ping", "play",
+    "played", "pong", "round_end", "round_start", "snapshot", "table_created", "table_update", "tables",
+    "unwatch_table", "watch_table", "welcome", "your_turn",
+})  # fmt: skip
+V1_FIELDS = {
+    "View": {"captured", "dealer", "declared", "hand", "hand_sizes", "round", "scopa_cards", "scope", "seat",
+             "side", "stock", "table", "totals", "turn"},
+    "PublicView": {"captured", "dealer", "declared", "hand_sizes", "round", "scopa_cards", "scope", "stock",
+                   "table", "totals", "turn"},
+    "RoundEnd": {"breakdown", "cards", "event", "leftover", "leftover_to", "points", "round", "totals"},
+    "TableInfo": {"away", "description", "id", "private", "rules", "seats", "spectators", "state", "turn_timeout"},
+    "Play": {"capture", "card", "turn"},
+}
+
+
+def _wire_models() -> dict[str, type[BaseModel]]:
+    """Every wire model reachable from the command bodies, by class name."""
+    import typing
+
+    found: dict[str, type[BaseModel]] = {}
+
+    def visit(annotation: object) -> None:
+        for arg in typing.get_args(annotation):
+            visit(arg)
+        if isinstance(annotation, type) and issubclass(annotation, BaseModel) \
+                and annotation.__module__.startswith("scopa.protocol") and annotation.__name__ not in found:
+            found[annotation.__name__] = annotation
+            for f in annotation.model_fields.values():
+                visit(f.annotation)
+
+    for body in BODY_TYPES:
+        visit(body)
+    return found
+
+
+def test_the_changelog_lists_every_addition_since_version_1() -> None:
+    log = TEXT[TEXT.index("## 14. Changelog") :]
+    for name in sorted(COMMAND_NAMES - V1_COMMANDS):
+        assert f"`{name}`" in log, f"new command {name} not in the changelog"
+    for model, fields in V1_FIELDS.items():
+        for field in sorted(set(_wire_models()[model].model_fields) - fields):
+            assert f"`{field}`" in log, f"{model}.{field} not in the changelog"
+    for model in sorted(set(_wire_models()) - set(V1_FIELDS)):
+        if _wire_models()[model].__module__ == "scopa.protocol.commands" and model in ("RoundPlay", "SidePile",
+                                                                                      "SideTally"):
+            for field in _wire_models()[model].model_fields:
+                assert f"`{field}`" in log, f"{model}.{field} not in the changelog"
+    assert "`closed`" in log and "`v` is `2`" in log
+
+
+def test_the_recorded_transcript_follows_the_routes() -> None:
+    """docs/transcript.json (a whole game recorded from a live server, both ways) uses
+    only the routes of §3."""
+    recorded = json.loads((DOC.parent / "transcript.json").read_text(encoding="utf-8"))
+    frames = [f["frame"] for c in recorded["connections"] for f in c["frames"]]
+    assert len(frames) > 400
+    for frame in frames:
+        assert frame["v"] == 2
+        assert route_allowed(frame["name"], frame["sender"], frame["recipient"]), frame

@@ -38,7 +38,7 @@ def frame_of(obj: Any) -> bytes:
 
 def play_map(**changes: Any) -> dict[str, Any]:
     obj: dict[str, Any] = {
-        "v": 1, "seq": 6, "sender": "player:ada", "recipient": "table:7", "re": None,
+        "v": 2, "seq": 6, "sender": "player:ada", "recipient": "table:7", "re": None,
         "name": "play", "body": {"card": "7d", "capture": ["4s", "3b"], "turn": 4},
     }  # fmt: skip
     obj.update(changes)
@@ -134,7 +134,7 @@ def test_reserved_name_is_unknown_in_this_version() -> None:
 
 
 def test_bad_version() -> None:
-    err = expect(frame_of(play_map(v=2)), BadVersion, ErrorCode.BAD_VERSION)
+    err = expect(frame_of(play_map(v=1)), BadVersion, ErrorCode.BAD_VERSION)
     assert err.seq == 6
 
 
@@ -203,7 +203,7 @@ def test_overlong_string_in_body() -> None:
 
 def nested_body_frame(depth: int) -> bytes:
     """A play whose card is ``depth`` nested one-element arrays around nil."""
-    head = msgpack.packb({"v": 1, "seq": 1, "sender": "player:a", "recipient": "table:1", "name": "play"})
+    head = msgpack.packb({"v": 2, "seq": 1, "sender": "player:a", "recipient": "table:1", "name": "play"})
     payload = b"\x86" + head[1:] + msgpack.packb("body") + b"\x81" + msgpack.packb("card") + b"\x91" * depth + b"\xc0"
     return frame_payload(payload)
 

@@ -51,7 +51,7 @@ def test_wire_shape_is_a_plain_map() -> None:
     assert int.from_bytes(frame[:4], "big") == len(frame) - 4
     obj = msgpack.unpackb(frame[4:], raw=False)
     assert obj == {
-        "v": 1,
+        "v": 2,
         "seq": 6,
         "sender": "player:ada",
         "recipient": "table:7",
@@ -89,7 +89,7 @@ def test_bodies_reject_bad_values_at_construction() -> None:
 
 
 def test_mismatched_name_is_refused_on_encode() -> None:
-    body = Welcome(you="player:ada", server="s", protocol=1)
+    body = Welcome(you="player:ada", server="s", protocol=2)
     cmd = Command(seq=1, sender="lobby", recipient="player:ada", name="play", body=body)
     with pytest.raises(LocalProtocolError):
         pack_command(cmd)

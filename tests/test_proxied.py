@@ -1,6 +1,6 @@
 """Front ends the server trusts (``scopa web``): their connections say whom they are for
 and are capped per identity, not per address; ``proxied_for`` from anyone else is
-ignored (server/proxied.py, PROTOCOL.md "Front ends")."""
+ignored (server/proxied.py, PROTOCOL.md §7, "Front ends")."""
 
 from __future__ import annotations
 

@@ -66,16 +66,19 @@ async def test_bad_moves_get_typed_errors_and_change_nothing_R7(server: NetworkE
     # A play for a table the client is not at.
     seq = mover.send(wire.Play(card=turn.legal[0].card, capture=turn.legal[0].capture), recipient="table:999")
     assert (await _error_after(mover, seq)).code == "not_at_table"
-    # Not a legal Cirulla declaration in plain scopa.
-    seq = mover.send(wire.Declare(kind=wire.DeclarationKind.TRIS), recipient=here)
-    assert (await _error_after(mover, seq)).code == "illegal_declaration"
-    await mover.recv_until("your_turn")
     # Nothing changed in the authoritative state.
     after = t.master.state
     assert after.hands == before.hands and after.table == before.table and after.piles == before.piles
     assert after.to_move == before.to_move and len(t.master.actions) == len([*t.master.actions])
-    # The game still finishes: answer the pending turn and play on.
-    mover.send(wire.Play(card=turn.legal[0].card, capture=turn.legal[0].capture), recipient=here, re=again.seq)
+    # Not a legal Cirulla declaration in plain scopa: the third refused answer of this
+    # turn, so the game master plays the first legal play for the seat (forced: refused).
+    seq = mover.send(wire.Declare(kind=wire.DeclarationKind.TRIS), recipient=here)
+    assert (await _error_after(mover, seq)).code == "illegal_declaration"
+    forced = await mover.recv_until("played", "your_turn")
+    assert forced.name == "played" and forced.body.forced == "refused"
+    assert (forced.body.seat, forced.body.card, forced.body.captured) == (
+        mover.seat, turn.legal[0].card, turn.legal[0].capture)
+    # The game still finishes.
     ends = await asyncio.gather(mover.play_game(GreedyBot()), waiter.play_game(RandomBot(seed=1)))
     assert ends[0][-1].body.reason == "target" and ends[1][-1].body.totals == ends[0][-1].body.totals
     await a.close()
@@ -86,7 +89,7 @@ async def test_malformed_and_unknown_frames_R7(server: NetworkEngine) -> None:
     c = await WireClient.connect(server.port, "carol")
     c.send_raw(struct.pack(">I", 3) + b"\xc1\xc1\xc1")  # not msgpack
     assert (await c.recv_until("error")).body.code == "malformed_frame"
-    payload = msgpack.packb({"v": 1, "seq": 5, "sender": "player:carol", "recipient": "lobby",
+    payload = msgpack.packb({"v": 2, "seq": 5, "sender": "player:carol", "recipient": "lobby",
                              "name": "launch_missiles", "body": {}})
     c.send_raw(struct.pack(">I", len(payload)) + payload)
     err = await c.recv_until("error")
@@ -200,9 +203,10 @@ async def test_a_waiting_table_of_bots_closes_when_its_client_disconnects(server
     assert table not in server.tables
 
 
-async def test_a_rate_limited_move_is_asked_for_again() -> None:
-    """A play refused by the command rate is not run and not lost: rate_limited, then the
-    same your_turn again (PROTOCOL.md §7.5), so the game never waits for ever."""
+async def test_an_answer_to_your_turn_is_never_rate_limited_an_unsolicited_play_is() -> None:
+    """Only what the server did not ask for is charged to the command rate: a play that
+    answers the pending your_turn goes through with an empty bucket; a play when no turn
+    waits, or a lobby query, is charged (here: answered rate_limited and not run)."""
     from scopa.server import Limits
 
     now = [0.0]
@@ -214,21 +218,19 @@ async def test_a_rate_limited_move_is_asked_for_again() -> None:
         await c.create(bots=["random"])  # create_table: token 2
         turn = await c.recv_until("your_turn")
         master = engine.tables[c.table].master
-        plays_before = len(master.actions)
         c.send(wire.Ping(nonce=1))  # token 3: the bucket is now empty
+        await c.recv_until("pong")
         move = turn.body.legal[0]
-        seq = c.send(wire.Play(card=move.card, capture=move.capture, turn=turn.body.event),
-                     recipient=f"table:{c.table}", re=turn.seq)
-        err = await c.recv_until("error")
-        assert err.re == seq and err.body.code == "rate_limited" and not err.body.fatal
-        again = await c.recv_until("your_turn")
-        assert again.body.event == turn.body.event and again.body.legal == turn.body.legal
-        assert len(master.actions) == plays_before  # the refused play changed nothing
-        now[0] = 10.0  # time passes: the bucket refills and the same move goes through
         c.send(wire.Play(card=move.card, capture=move.capture, turn=turn.body.event),
-               recipient=f"table:{c.table}", re=again.seq)
-        played = await c.recv_until("played")
-        assert played.body.seat == c.seat and played.body.card == move.card
+               recipient=f"table:{c.table}", re=turn.seq)
+        played = await c.recv_until("played", "error")
+        assert played.name == "played" and played.body.seat == c.seat and played.body.card == move.card
+        assert len(master.actions) > 0
+        # Not asked for: a lobby query with the bucket still empty.
+        seq = c.send(wire.ListTables())
+        err = await c.recv_until("error", "tables")
+        assert err.name == "error" and err.re == seq and err.body.code == "rate_limited" and not err.body.fatal
+        assert err.sender == "lobby"
         await c.close()
     finally:
         await engine.stop()

@@ -17,7 +17,7 @@ import { decode, encode } from "@msgpack/msgpack";
 const MAX_FRAME = 64 * 1024; // §1: the largest payload
 
 function parseArgs(argv) {
-  const opts = { address: "127.0.0.1:7015", name: "jsbot", protocol: 1, solo: false };
+  const opts = { address: "127.0.0.1:7015", name: "jsbot", protocol: 2, solo: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === "--name") opts.name = argv[++i];

@@ -1,0 +1,49 @@
+"""What a client is told about the people at its table, besides the game itself: a seat
+whose connection dropped, came back, or was taken over by a bot (PROTOCOL.md §8,
+``seat_away``, ``seat_back``, ``seat_replaced``).  Values for a terminal UI to show."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from scopa.protocol import Body, SeatAway, SeatBack, SeatReplaced
+
+
+@dataclass(frozen=True, slots=True)
+class SeatWentAway:
+    """A seat's connection dropped; the table waits up to ``grace_seconds`` for it."""
+
+    seat: int
+    name: str
+    grace_seconds: float
+
+
+@dataclass(frozen=True, slots=True)
+class SeatCameBack:
+    """The seat's player is back at the table."""
+
+    seat: int
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class SeatTakenByBot:
+    """The seat's grace period ran out: a built-in bot (``strategy``) plays it now."""
+
+    seat: int
+    name: str
+    strategy: str
+
+
+SeatNotice = SeatWentAway | SeatCameBack | SeatTakenByBot
+
+
+def notice_from_wire(body: Body) -> SeatNotice | None:
+    """The notice a ``seat_away`` / ``seat_back`` / ``seat_replaced`` body stands for."""
+    if isinstance(body, SeatAway):
+        return SeatWentAway(body.seat, body.name, body.grace_seconds)
+    if isinstance(body, SeatBack):
+        return SeatCameBack(body.seat, body.name)
+    if isinstance(body, SeatReplaced):
+        return SeatTakenByBot(body.seat, body.name, body.strategy)
+    return None
