@@ -97,8 +97,7 @@ class WebApp(NetApp):
         goes away, and a blurred app shows no keys in its footer (nothing to tap)."""
         event.prevent_default()  # App's own handler would mark the app blurred
 
-    def on_mount(self) -> None:
-        super().on_mount()
+    def on_mount(self) -> None:  # NetApp's own on_mount runs too (Textual calls each class's)
         if self.layout_file is not None:
             self.set_interval(LAYOUT_EVERY, self._write_layout)
 

@@ -10,9 +10,9 @@ from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical, VerticalScroll
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Markdown, OptionList, Static
+from textual.widgets import Button, Markdown, OptionList, Static
 from textual.widgets.option_list import Option
 
 from scopa.engine import Play, RuleSet
@@ -170,8 +170,13 @@ class HelpScreen(Once, ModalScreen[None]):
     def compose(self) -> ComposeResult:
         head = "## This table\n\n" + table_rules(self.rules) if self.rules else ""
         with VerticalScroll(classes="dialog"):
+            yield Button("Back", compact=True, id="back")  # a touch screen has no Esc
             yield Markdown(head + "\n" + KEYS_HELP + "\n" + BASICS)
             yield Static("Esc, ? or q: back", classes="dialog-hint")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.close(None)
 
     def action_close(self) -> None:
         self.close(None)
@@ -204,7 +209,10 @@ class HandOverScreen(Once, Screen[None]):
 
 
 class ConfirmScreen(Once, ModalScreen[bool]):
-    DEFAULT_CSS = dialog_css("ConfirmScreen", "50")
+    DEFAULT_CSS = dialog_css("ConfirmScreen", "50") + """
+    ConfirmScreen .answers { height: auto; }
+    ConfirmScreen Button { margin-right: 2; }
+    """
     BINDINGS = [Binding("y", "answer(True)", "yes"), Binding("n,escape", "answer(False)", "no")]
 
     def __init__(self, question: str) -> None:
@@ -214,7 +222,14 @@ class ConfirmScreen(Once, ModalScreen[bool]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Static(self.question, classes="dialog-title")
+            with Horizontal(classes="answers"):  # to tap, on a touch screen
+                yield Button("Yes", variant="primary", compact=True, id="yes")
+                yield Button("No", compact=True, id="no")
             yield Static("y: yes · n: no", classes="dialog-hint")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.close(event.button.id == "yes")
 
     def action_answer(self, yes: bool) -> None:
         self.close(yes)

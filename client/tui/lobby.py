@@ -209,6 +209,10 @@ class CreateTableScreen(Once, ModalScreen[NewTable | None]):
         preset = d.preset.value if d.preset else Preset.SCOPA.value
         with VerticalScroll(classes="dialog"):
             yield Static("Open a table", classes="dialog-title")
+            with Horizontal(classes="row"):  # first: on a small (touch) screen, without scrolling
+                yield Button("Create", variant="primary", compact=True, id="create")
+                yield Button("Cancel", compact=True, id="cancel")
+            yield Static("", id="form-error")
             with Horizontal(classes="row"):
                 yield Label("Game")
                 yield Select([(p.value, p.value) for p in Preset], value=preset, allow_blank=False, compact=True, id="preset")
@@ -237,12 +241,8 @@ class CreateTableScreen(Once, ModalScreen[NewTable | None]):
                 yield Label("Other seats")
                 yield Select([("wait for people", "none")] + [(f"{s} bots", s) for s in STRATEGIES],
                              value="greedy", allow_blank=False, compact=True, id="bots")
-            yield Static("", id="form-error")
             yield Static("Tab: next field · Enter: open a list or press a button · Space: tick · "
                          "Ctrl+S: create · Esc: cancel", classes="dialog-hint")
-            with Horizontal(classes="row"):
-                yield Button("Create", variant="primary", compact=True, id="create")
-                yield Button("Cancel", compact=True, id="cancel")
 
     def on_select_changed(self, event: Select.Changed) -> None:
         if event.select.id == "preset" and isinstance(event.value, str):
