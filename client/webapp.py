@@ -21,6 +21,7 @@ from typing import Any
 
 from textual import events
 from textual.widget import Widget
+from textual.containers import ScrollableContainer
 from textual.geometry import Region
 from textual.widgets import Button, Footer, OptionList
 
@@ -54,7 +55,8 @@ def card_boxes(row: CardRow) -> list[Box]:
 def layout_map(app: NetApp) -> dict[str, Any]:
     """The screen's size, its name, each card row's cards (``[x, y, w, h]`` cells), the
     buttons, footer keys and option lists (``[x, y, w, h, options]``, one line each)
-    that can be tapped, whether a move is awaited, and the table, seat and name."""
+    that can be tapped, how far each scrollable part is scrolled, whether a move is
+    awaited, and the table, seat and name."""
     screen = app.screen
     out: dict[str, Any] = {"size": [app.size.width, app.size.height], "screen": type(screen).__name__,
                            "cards": {}, "cards_shown": {}, "buttons": {}, "keys": {}, "lists": {}, "asking": False}
@@ -73,6 +75,7 @@ def layout_map(app: NetApp) -> dict[str, Any]:
     if app.board_screen is not None and screen is app.board_screen:
         out["asking"] = app.board_screen.asking
         out["selected"] = app.board_screen.selected
+    out["scrolls"] = [int(w.scroll_y) for w in screen.query(ScrollableContainer) if w.max_scroll_y > 0]
     for options in screen.query(OptionList):
         if options.id and options.display:
             out["lists"][options.id] = [*_box(options.content_region), options.option_count]

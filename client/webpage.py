@@ -116,6 +116,24 @@ body.-closed #ended {{ display: flex; }}
     if (document.body.classList.contains("-loaded")) {{ observer.disconnect(); setKeyboard(false); }}
   }}).observe(document.body, {{ attributes: true, attributeFilter: ["class"] }});
   document.getElementById("again").addEventListener("click", function () {{ location.reload(); }});
+  // A swipe scrolls what is under the finger: the app reads the mouse, so the terminal
+  // ignores touch moves; each line's worth of finger travel becomes a wheel turn.
+  var lastY = null;
+  term.addEventListener("touchstart", function (e) {{
+    lastY = e.touches.length === 1 ? e.touches[0].clientY : null;
+  }}, {{ passive: true }});
+  term.addEventListener("touchmove", function (e) {{
+    if (lastY === null || e.touches.length !== 1) return;
+    var touch = e.touches[0], line = wanted * 1.2, under = document.elementFromPoint(touch.clientX, touch.clientY);
+    e.preventDefault();
+    while (under && Math.abs(touch.clientY - lastY) >= line) {{
+      var up = touch.clientY < lastY;  // the finger goes up: the page goes on downwards
+      lastY += up ? -line : line;
+      under.dispatchEvent(new WheelEvent("wheel", {{ deltaY: up ? 100 : -100, deltaMode: 0, bubbles: true,
+        cancelable: true, clientX: touch.clientX, clientY: touch.clientY }}));
+    }}
+  }}, {{ passive: false }});
+  term.addEventListener("touchend", function () {{ lastY = null; }}, {{ passive: true }});
 }})();
 </script>
 </body>

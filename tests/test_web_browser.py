@@ -1,7 +1,7 @@
 """`scopa serve --web` in a real browser: Debian's headless Chromium, driven by
-Playwright, at a phone's size with touch.  A person picks a name, opens a table with a
-bot, plays a round by tapping cards, turns the phone, reloads the page and is back at
-the same seat.  The cards are found through the app's own map of its widget regions
+Playwright, at a phone's size with touch.  A person picks a name, reads the help by
+swiping, opens a table with a bot, plays a round by tapping cards, turns the phone,
+reloads the page and is back at the same seat.  The cards are found through the app's own map of its widget regions
 (SCOPA_LAYOUT_DIR, scopa.client.webapp) and the terminal's size in cells.
 
 scripts/test installs chromium for this file (it is marked ``browser``); without it the
@@ -141,6 +141,18 @@ class Phone:
             assert time.monotonic() < deadline, "the app never stopped drawing"
             self.page.wait_for_timeout(50)
 
+    def swipe_up(self, layout: dict[str, Any]) -> None:
+        """A finger drawn up the middle of the screen (real touch events, through CDP)."""
+        screen = self.page.locator("#terminal .xterm-screen").bounding_box()
+        assert screen is not None
+        x, bottom = screen["x"] + screen["width"] / 2, screen["y"] + screen["height"] * 0.7
+        cdp = self.page.context.new_cdp_session(self.page)
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": bottom}]})
+        for step in range(1, 21):
+            cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": bottom - 12 * step}]})
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+        cdp.detach()
+
     def shot(self, path: Path) -> None:
         self.settled()
         self.page.screenshot(path=str(path))
@@ -201,6 +213,15 @@ def test_a_phone_plays_a_round_by_touch_and_a_reload_returns_to_the_seat(host: H
             # The lobby: tap "create" in the footer, then the form's Create (the other seat: a greedy bot).
             lobby = phone.wait("the lobby", lambda l: l["screen"] == "LobbyScreen" and _shown(l["keys"].get("c")))
             assert lobby["size"][0] >= 40, lobby["size"]
+            # Help, read by swiping (touch moves become wheel turns), closed with its Back button.
+            x, y, _w, _h = lobby["keys"]["question_mark"]
+            phone.tap([x, y, 2, 1], lobby)  # its start: the footer runs off a narrow screen
+            helped = phone.wait("the help", lambda l: l["screen"] == "HelpScreen" and _shown(l["buttons"].get("back")))
+            assert helped["scrolls"] == [0]
+            phone.swipe_up(helped)
+            helped = phone.wait("the help scrolled", lambda l: l["screen"] == "HelpScreen" and l["scrolls"][0] > 0)
+            phone.tap(helped["buttons"]["back"], helped)
+            lobby = phone.wait("the lobby again", lambda l: l["screen"] == "LobbyScreen" and _shown(l["keys"].get("c")))
             phone.tap(lobby["keys"]["c"], lobby)
             form = phone.wait("the form", lambda l: l["screen"] == "CreateTableScreen"
                               and _shown(l["buttons"].get("create")))

@@ -169,10 +169,11 @@ class HelpScreen(Once, ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         head = "## This table\n\n" + table_rules(self.rules) if self.rules else ""
-        with VerticalScroll(classes="dialog"):
-            yield Button("Back", compact=True, id="back")  # a touch screen has no Esc
-            yield Markdown(head + "\n" + KEYS_HELP + "\n" + BASICS)
-            yield Static("Esc, ? or q: back", classes="dialog-hint")
+        with Vertical(classes="dialog"):
+            yield Button("Back", compact=True, id="back")  # always in sight: a touch screen has no Esc
+            with VerticalScroll():
+                yield Markdown(head + "\n" + KEYS_HELP + "\n" + BASICS)
+                yield Static("Esc, ? or q: back", classes="dialog-hint")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
