@@ -102,7 +102,8 @@ class LocalGameApp(ScopaApp):
         self.humans = [i for i, k in enumerate(kinds) if k == "human"]
         self.pace = pace if pace is not None else (0.6 if self.humans else 0.4)
         self.round_pause = round_pause
-        self.board = BoardState(viewer=self.humans[0] if self.humans else None)
+        self.board = BoardState(viewer=self.humans[0] if self.humans else None,
+                                you_label="You" if len(self.humans) <= 1 else "")
         self.board_screen = BoardScreen(self.board, style, title=f"Scopa · seed {seed}")
         self.board_screen.hide_hand = len(self.humans) > 1
         self.shown_seat: int | None = None if len(self.humans) > 1 else self.board.viewer

@@ -139,9 +139,8 @@ class BoardScreen(Screen[None]):
         else:
             hidden = len(b.hand) if self.hide_hand else 0
             hand_row.show(hand, selected=self.selected, hidden=hidden)
-            me = b.seat_name(b.viewer, you="You")
-            self.query_one("#hand-label", Static).update(
-                "Your hand" if me == "You" else f"{b.names[b.viewer]}'s hand")
+            label = "Your hand" if b.you_label else f"{b.seat_name(b.viewer)}'s hand"
+            self.query_one("#hand-label", Static).update(label)
         self.query_one("#moves", Static).update(self._moves(hand, options))
         self.query_one("#plays", Static).update(self._plays())
         self.query_one("#plays-box", VerticalScroll).scroll_end(animate=False)

@@ -62,6 +62,7 @@ class BoardState:
     over: bool = False
     end_reason: str = ""
     away: dict[int, str] = field(default_factory=dict)  # seat -> what the table said about it
+    you_label: str = "You"  # how the shown seat is named ("": by its name, as in hot seat)
 
     # ------------------------------------------------------------------ derived
 
@@ -79,13 +80,13 @@ class BoardState:
     def side_seats(self, side: int) -> list[int]:
         return [s for s in range(self.players) if self.side_of(s) == side]
 
-    def side_name(self, side: int, you: str = "You") -> str:
-        names = [you if s == self.viewer else self.names[s] for s in self.side_seats(side)]
+    def side_name(self, side: int) -> str:
+        names = [self.seat_name(s) for s in self.side_seats(side)]
         return " & ".join(names) if names else f"side {side + 1}"
 
-    def seat_name(self, seat: int, you: str = "You") -> str:
-        if seat == self.viewer:
-            return you
+    def seat_name(self, seat: int) -> str:
+        if seat == self.viewer and self.you_label:
+            return self.you_label
         return self.names[seat] if seat < len(self.names) else f"seat {seat + 1}"
 
     def pile(self, side: int) -> SidePile:

@@ -24,7 +24,7 @@ def cards_span(cards: tuple[int, ...] | list[int], style: DeckStyle, joiner: str
 
 
 def _verb(board: BoardState, seat: int, you: str, other: str) -> str:
-    return you if seat == board.viewer else other
+    return you if seat == board.viewer and board.you_label else other
 
 
 def event_text(event: Event, board: BoardState, style: DeckStyle) -> Text | None:
