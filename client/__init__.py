@@ -18,6 +18,8 @@ _EXPORTS = {
     "ServerRefused": "session",
     "SessionError": "session",
     "GameResult": "game",
+    "LinkEvent": "liveness",
+    "LinkStatus": "liveness",
     "BotRunner": "botrunner",
     "RandomBot": "sdk",
     "GreedyBot": "sdk",

@@ -22,6 +22,7 @@ from scopa.protocol import commands as wire
 
 from scopa.bots import STRATEGIES
 from .game import GameResult
+from .liveness import LinkEvent, LinkStatus
 from .notices import notice_from_wire
 from .options import coerce
 from .render import notice_line
@@ -93,6 +94,16 @@ class Lobby:
         self.make_player = make_player
         self.defaults = defaults or RuleSet()
         self.input_fn = input_fn or console.input
+        session.add_listener(self.show_link)
+
+    def show_link(self, event: LinkEvent) -> None:
+        """Say at once that the connection is lost, back, or given up on."""
+        if event.status is LinkStatus.LOST:
+            self.console.print(f"[yellow]Connection lost ({event.reason}); reconnecting…[/yellow]")
+        elif event.status is LinkStatus.RECONNECTED:
+            self.console.print(f"[green]Reconnected as {self.session.name}[/green] ({event.reason}).")
+        else:
+            self.console.print(f"[red]Could not reconnect: {event.reason}[/red]")
 
     async def ask(self, prompt: str) -> str:
         # In a thread, so that the session keeps answering the server's pings meanwhile.
@@ -100,16 +111,15 @@ class Lobby:
         return (await asyncio.to_thread(self.input_fn, prompt_text)).strip()
 
     async def run(self) -> None:
-        """The lobby loop; a lost connection is reopened by itself (issue 6) and the loop
-        goes on, until reconnecting runs out of time (ConnectionLost)."""
+        """The lobby loop; a lost connection is reopened by the session (at the lobby,
+        the table or the game where it was lost) and the loop goes on, until reconnecting
+        runs out of time (ConnectionLost)."""
         while True:
             try:
                 await self._lobby()
                 return
-            except ConnectionLost as exc:
-                self.console.print(f"[yellow]Connection lost ({exc}); reconnecting…[/yellow]")
+            except ConnectionLost:
                 await self.session.reconnect()
-                self.console.print(f"[green]Reconnected as {self.session.name}.[/green]")
 
     async def _lobby(self) -> None:
         tables = await self.show()

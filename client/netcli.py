@@ -21,6 +21,7 @@ from rich.console import Console
 from scopa.engine import Player
 
 from . import webcli
+from .liveness import LinkEvent, LinkStatus
 from .session import DEFAULT_PORT, ClientSession, ConnectionLost, ServerRefused, parse_address
 
 AddArguments = Callable[[argparse.ArgumentParser], None]
@@ -255,9 +256,19 @@ async def _bot(args: argparse.Namespace, host: str, port: int, console: Console)
             if not args.quiet:
                 console.print(f"[dim]{session.name}:[/dim] {line}")
 
+        session.add_listener(lambda event: log(_link_line(event)))
+
         runner = BotRunner(session, player, args.games, args.table, rules, fill, log)
         await runner.run()
     return 0
+
+
+def _link_line(event: LinkEvent) -> str:
+    if event.status is LinkStatus.LOST:
+        return f"connection lost ({event.reason}); reconnecting…"
+    if event.status is LinkStatus.RECONNECTED:
+        return f"reconnected: {event.reason}"
+    return f"could not reconnect: {event.reason}"
 
 
 async def _watch(args: argparse.Namespace, host: str, port: int, console: Console) -> int:

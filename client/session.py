@@ -12,12 +12,21 @@ turns the table's commands into engine events for any :class:`~scopa.engine.Play
     async with await ClientSession.connect("127.0.0.1", 7015, "ada") as session:
         await session.create_table(preset="scopa", fill_with_bots=["greedy"])
         result = await session.play_game(GreedyBot())
+
+A lost connection is won back by the session itself in every phase (docs/PROTOCOL.md
+§7): a lobby call is asked again on a new connection; a seat (at a waiting table, in a
+game, just after one) is resumed with its token, which the session chooses itself when
+it joins or creates a table, so even a connection lost before ``joined`` arrived ends
+with the seat or with certainty that there was none.  A silent link is noticed by a
+:class:`~scopa.client.liveness.Watchdog`; :meth:`ClientSession.add_listener` hears
+of every loss and return at once (for a user interface).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import secrets
 from collections import deque
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from types import TracebackType
@@ -37,6 +46,7 @@ from scopa.protocol import (
     CreateTable,
     Error,
     ErrorCode,
+    GameStart,
     Hello,
     JoinTable,
     Joined,
@@ -52,6 +62,7 @@ from scopa.protocol import (
     TableEvent,
     TableInfo,
     Tables,
+    TableState,
     TableUpdate,
     UnwatchLobby,
     UnwatchTable,
@@ -62,6 +73,7 @@ from scopa.protocol import (
 )
 
 from .game import GameResult, GameTranslator
+from .liveness import DEAD_AFTER, PING_AFTER, Clock, LinkEvent, LinkListener, LinkStatus, LoopClock, Watchdog
 from .notices import SeatNotice
 
 CLIENT_SOFTWARE = "scopa-client 0.1"
@@ -121,7 +133,8 @@ def name_variants(name: str) -> Iterable[str]:
 class ClientSession:
     """One connection to a server, after the welcome.  Use :meth:`connect` to make one."""
 
-    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
+                 clock: Clock | None = None) -> None:
         self._reader = reader
         self._writer = writer
         self._conn = Connection(ConnectionRole.CLIENT)
@@ -150,6 +163,14 @@ class ClientSession:
         self.link_observers: list[Callable[[bool, str], None]] = []
         """Called with ``(False, reason)`` when the connection is lost and ``(True, "")``
         when it is back (reconnected)."""
+        self.clock: Clock = clock if clock is not None else LoopClock()
+        self.ping_after, self.dead_after = PING_AFTER, DEAD_AFTER
+        """Liveness (PROTOCOL.md §7): ping after ``ping_after`` s of silence, give the link
+        up ``dead_after`` s later if nothing came back."""
+        self.joined: Joined | None = None  # the last `joined` (fresh or resumed)
+        self._listeners: list[LinkListener] = []
+        self._watchdog: Watchdog | None = None
+        self._watchdog_task: asyncio.Task[None] | None = None
         self._password: str | None = None  # a claimed name's password, for reconnecting
         self.proxied_for: str | None = None
         """Sent in every hello by a front end (``scopa web``): whom this connection is for."""
@@ -159,22 +180,31 @@ class ClientSession:
     @classmethod
     async def connect(
         cls, host: str, port: int, name: str, *, client: str = CLIENT_SOFTWARE, attempts: int = 20,
-        password: str | None = None, proxied_for: str | None = None,
+        clock: Clock | None = None, listener: LinkListener | None = None, password: str | None = None,
+        proxied_for: str | None = None,
     ) -> ClientSession:
         """Open a connection and say hello as ``name`` (``name2``, ``name3``… if taken;
-        with the ``password`` of a claimed name, only ``name`` itself); ``proxied_for``:
-        see :attr:`proxied_for`."""
+        with the ``password`` of a claimed name, only ``name`` itself).  ``clock``: what
+        the liveness check waits on (tests pass a fake one); ``listener``: added with
+        :meth:`add_listener` before the first byte is sent; ``proxied_for``: see
+        :attr:`proxied_for`."""
         try:
             reader, writer = await asyncio.open_connection(host, port)
         except OSError as exc:
             raise ConnectionLost(f"cannot connect to {host}:{port}: {exc.strerror or exc}") from None
-        session = cls(reader, writer)
+        session = cls(reader, writer, clock)
         session.host, session.port, session.client = host, port, client
         session.proxied_for = proxied_for
-        session._reader_task = asyncio.create_task(session._read_loop(), name="scopa-client-reader")
+        if listener is not None:
+            session.add_listener(listener)
+        session._start_tasks()
         try:
             session._password = password
-            await session._hello(name, client, 1 if password else attempts, password)
+            try:
+                await session._hello(name, client, 1 if password else attempts, password)
+            except ConnectionLost:  # lost during the hello: the server is there, try again
+                session.name = name
+                await session._reconnect_or_raise()
         except BaseException:
             await session.close()
             raise
@@ -210,7 +240,7 @@ class ClientSession:
         session.host, session.port, session.client = host, port, client
         session.name, session.token = name, token
         session.proxied_for = proxied_for
-        session._reader_task = asyncio.create_task(session._read_loop(), name="scopa-client-reader")
+        session._start_tasks()
         try:
             await session._resume_hello()
         except BaseException:
@@ -241,6 +271,7 @@ class ClientSession:
                 self._send(Bye(reason=reason[:200]), str(LOBBY))
                 await self._writer.drain()
             self._closed_reason = "closed by this client"
+        self._stop_watchdog()
         if self._reader_task is not None:
             self._reader_task.cancel()
             with contextlib.suppress(BaseException):
@@ -253,13 +284,29 @@ class ClientSession:
     def closed(self) -> bool:
         return self._closed_reason is not None
 
+    def add_listener(self, listener: LinkListener) -> None:
+        """Call ``listener`` with a :class:`LinkEvent` the moment the connection is lost
+        (``lost``), when it is back (``reconnected``) and when reconnecting gave up
+        (``gave_up``).  It runs in the event loop and must not block."""
+        self._listeners.append(listener)
+
+    def _tell(self, status: LinkStatus, reason: str) -> None:
+        event = LinkEvent(status, reason)
+        for listener in list(self._listeners):
+            listener(event)
+
     # ------------------------------------------------------------------ the lobby
 
     async def list_tables(self) -> list[TableInfo]:
         """The server's tables (``list_tables`` → ``tables``)."""
-        reply = await self._request(ListTables(), str(LOBBY))
-        assert isinstance(reply.body, Tables)
-        return list(reply.body.tables)
+        while True:
+            try:
+                reply = await self._request(ListTables(), str(LOBBY))
+            except ConnectionLost:
+                await self._reconnect_or_raise()
+                continue
+            assert isinstance(reply.body, Tables)
+            return list(reply.body.tables)
 
     async def create_table(
         self,
@@ -270,13 +317,41 @@ class ClientSession:
         fill_with_bots: Iterable[str] = (),
         sit: bool = True,
     ) -> TableInfo:
-        """Open a table (full ``rules``, or ``preset`` + ``options``); seated at once if ``sit``."""
+        """Open a table (full ``rules``, or ``preset`` + ``options``); seated at once if ``sit``.
+
+        If the connection is lost meanwhile, the session reconnects: seated (``sit``), it
+        resumes the seat if the table was made, or asks again if it was not; without a
+        seat it raises :class:`ConnectionLost` once reconnected (asking again might open
+        a second table)."""
+        token = new_token() if sit and self.table_id is None else None
         fields = {"rules": rules, "preset": preset, "options": dict(options or {}),
-                  "fill_with_bots": list(fill_with_bots), "sit": sit}
+                  "fill_with_bots": list(fill_with_bots), "sit": sit, "token": token}
         try:
             body = CreateTable.model_validate(fields, strict=False)
         except ValidationError as exc:
             raise ValueError(f"cannot ask for that table: {exc.errors()[0]['msg']}") from None
+        if self.table_id is not None:  # seated already: the server says so
+            return await self._create(body, sit)
+        while True:
+            if self.table_id is None:
+                self._pending_seat(token)
+                try:
+                    return await self._create(body, sit)
+                except ConnectionLost:
+                    await self._reconnect_or_raise()
+                    if not sit:
+                        raise
+                    if self.table_id is None:
+                        continue  # the table was not made: ask again
+                except ServerRefused:
+                    self._pending_seat(None)
+                    raise
+            try:  # the table was made and we are back at our seat: which table is it?
+                return await self._table_info_after_resume()
+            except ConnectionLost:
+                await self._reconnect_or_raise()
+
+    async def _create(self, body: CreateTable, sit: bool) -> TableInfo:
         seq = self._send(body, str(LOBBY))
         created: TableInfo | None = None
         joined = not sit
@@ -292,29 +367,77 @@ class ClientSession:
         return created
 
     async def join_table(self, table_id: str) -> Joined:
-        """Take the lowest free seat at ``table_id``."""
-        reply = await self._request(JoinTable(table=table_id), str(LOBBY))
-        assert isinstance(reply.body, Joined)
-        self._seated(reply.body)
-        return reply.body
+        """Take the lowest free seat at ``table_id`` (after a lost connection: the seat
+        resumed if the server gave it, else asked for again)."""
+        if self.table_id is not None:  # seated already: the server says so
+            reply = await self._request(JoinTable(table=table_id), str(LOBBY))
+            raise SessionError(f"the server seated us twice ({reply.name})")
+        token = new_token()
+        while True:
+            self._pending_seat(token)
+            try:
+                reply = await self._request(JoinTable(table=table_id, token=token), str(LOBBY))
+            except ConnectionLost:
+                await self._reconnect_or_raise()
+                if self.table_id is not None and self.joined is not None:
+                    return self.joined  # the join had been made: resumed
+                continue
+            except ServerRefused:
+                self._pending_seat(None)
+                raise
+            assert isinstance(reply.body, Joined)
+            self._seated(reply.body)
+            return reply.body
 
     async def leave_table(self) -> Left | None:
         """Leave the current table (a game in progress is abandoned)."""
-        if self.table_id is None:
-            return None
-        reply = await self._request(LeaveTable(table=self.table_id), str(LOBBY))
-        assert isinstance(reply.body, Left)
-        self._unseated()
-        return reply.body
+        while self.table_id is not None:
+            table = self.table_id
+            try:
+                reply = await self._request(LeaveTable(table=table), str(LOBBY))
+            except ConnectionLost:
+                await self._reconnect_or_raise()
+                continue  # resumed: leave again; the seat gone: left already
+            assert isinstance(reply.body, Left)
+            self._unseated()
+            return reply.body
+        return None
+
+    def _pending_seat(self, token: str | None) -> None:
+        """A join or create under way with our own ``token``: a lost connection resumes
+        with it (seat given) or learns ``bad_token`` (no seat: ask again)."""
+        self.table_id = self.seat = None
+        self.token = token
+        self.last_event = 0
+
+    async def _table_info_after_resume(self) -> TableInfo:
+        """The table we are back at after a create whose answer was lost: from the
+        snapshot the server sends after ``joined`` (the table still waiting), or from
+        the ``game_start`` among the missed events (its game began meanwhile)."""
+        mine = f"table:{self.table_id}"
+        found = await self._peek(lambda c: c.sender == mine and isinstance(c.body, (Snapshot, GameStart)))
+        assert found is not None and self.table_id is not None
+        if isinstance(found.body, Snapshot):
+            self._backlog.remove(found)
+            return found.body.table
+        assert isinstance(found.body, GameStart)
+        seats: list[str | None] = [None] * found.body.rules.players
+        for s in found.body.seats:
+            seats[s.seat] = s.name
+        return TableInfo(id=self.table_id, rules=found.body.rules, description=found.body.rules.describe()[:200],
+                         seats=seats, state=TableState.PLAYING)
 
     def _seated(self, joined: Joined) -> None:
         self.table_id, self.seat, self.token = joined.table, joined.seat, joined.token
+        self.joined = joined
 
     def _unseated(self) -> None:
         self.table_id = self.seat = self.token = None
+        self.joined = None
         self.last_event = 0
         # What a finished table still sent us is of no use at the next one.
-        self._backlog = deque(c for c in self._backlog if not c.sender.startswith("table:"))
+        self._backlog = deque(c for c in self._backlog
+                              if not c.sender.startswith("table:") and not isinstance(c.body, Left))
 
     # ------------------------------------------------------------------ reconnecting
 
@@ -327,19 +450,49 @@ class ClientSession:
         (``bad_token``) when the seat is gone."""
         if self.token is None:
             raise ConnectionLost(f"connection closed: {self._closed_reason}")
-        await self._with_backoff(self._resume_hello, "could not get back to the table")
+        await self._reconnecting(self._resume_hello, "could not get back to the table")
 
     async def reconnect(self) -> None:
-        """After a lost connection: back to our seat (:meth:`resume`) or, when not seated,
-        back to the lobby under the same name, retrying with the same backoff."""
+        """After a lost connection: back to our seat (the token's ``hello`` resume) or,
+        when not seated or the seat is gone (``bad_token``: then unseated), back to the
+        lobby under the same name, retrying with the same backoff."""
+        await self._reconnecting(self._greet, "could not reconnect")
+
+    async def _greet(self) -> None:
         if self.token is not None:
-            await self.resume()
-            return
+            try:
+                await self._resume_hello()
+                return
+            except ServerRefused as exc:
+                if exc.code is not ErrorCode.BAD_TOKEN:
+                    raise
+                self._unseated()  # never seated, left already, or the seat's time is up
         # The server may not have noticed the old connection yet: then our name is still
         # taken for a moment, and a variant of it serves.
-        await self._with_backoff(lambda: self._hello(self.name or "player", self.client, attempts=5,
-                                                        password=self._password),
-                                 "could not reconnect")
+        if self._password is None:
+            await self._hello(self.name or "player", self.client, attempts=5)
+            return
+        try:  # a claimed name is ours alone: wait until the server lets the old connection go
+            await self._hello(self.name or "player", self.client, attempts=1, password=self._password)
+        except ServerRefused as exc:
+            if exc.code is not ErrorCode.NAME_TAKEN:
+                raise
+            raise ConnectionLost(f"the name {self.name!r} is still held by the lost connection") from None
+
+    async def _reconnect_or_raise(self) -> None:
+        """Reconnect after a lost connection, or re-raise it when reconnecting is off."""
+        if self.reconnect_for <= 0:
+            raise ConnectionLost(f"connection closed: {self._closed_reason}")
+        await self.reconnect()
+
+    async def _reconnecting(self, greet: Callable[[], Awaitable[None]], failure: str) -> None:
+        try:
+            await self._with_backoff(greet, failure)
+        except (ConnectionLost, ServerRefused) as exc:
+            self._tell(LinkStatus.GAVE_UP, str(exc))
+            raise
+        where = f"table {self.table_id}" if self.table_id is not None else "the lobby"
+        self._tell(LinkStatus.RECONNECTED, f"back in {where} as {self.name}")
 
     async def _resume_hello(self) -> None:
         assert self.token is not None
@@ -382,6 +535,7 @@ class ClientSession:
     async def _reopen(self) -> None:
         """A new TCP connection in place of the lost one; keeps what is still to be
         handled of the old one (but not a your_turn: the server sends it again)."""
+        self._stop_watchdog()
         if self._reader_task is not None:
             self._reader_task.cancel()
             with contextlib.suppress(BaseException):
@@ -392,8 +546,8 @@ class ClientSession:
             item = self._inbox.get_nowait()
             if isinstance(item, Command):
                 kept.append(item)
-        self._backlog = deque(c for c in kept if (c.sender.startswith("table:") or isinstance(c.body, Left))
-                              and c.re is None and not isinstance(c.body, YourTurn))
+        self._backlog = deque(c for c in kept if c.re is None and not isinstance(c.body, YourTurn)
+                              and (c.sender.startswith("table:") or isinstance(c.body, Left)))
         try:
             reader, writer = await asyncio.open_connection(self.host, self.port)
         except OSError as exc:
@@ -403,7 +557,30 @@ class ClientSession:
         self._inbox = asyncio.Queue()
         self._lost_event = asyncio.Event()
         self._closed_reason = None
+        self._start_tasks()
+
+    def _start_tasks(self) -> None:
+        """The reader of the current connection, and its liveness watchdog."""
         self._reader_task = asyncio.create_task(self._read_loop(), name="scopa-client-reader")
+        if self.ping_after > 0 and self.dead_after > 0:
+            self._watchdog = Watchdog(self.clock, self.ping_after, self.dead_after, self._ping, self._dead)
+            self._watchdog_task = asyncio.create_task(self._watchdog.run(), name="scopa-client-watchdog")
+
+    def _stop_watchdog(self) -> None:
+        if self._watchdog_task is not None:
+            self._watchdog_task.cancel()
+            self._watchdog_task = None
+        self._watchdog = None
+
+    def _ping(self) -> None:
+        with contextlib.suppress(ConnectionLost, ProtocolError):
+            self._send(Ping(nonce=secrets.randbelow(2**32)), str(LOBBY))
+
+    def _dead(self, reason: str) -> None:
+        """The watchdog heard nothing after its ping: drop the connection (and reconnect)."""
+        self._watchdog_task = None  # it ends by itself
+        self._lost(reason)
+        self._writer.transport.abort()
 
     # ------------------------------------------------------------------ watching
 
@@ -458,8 +635,17 @@ class ClientSession:
         return found.body.table
 
     async def wait_for_game_start(self, timeout: float | None = None) -> bool:
-        """Whether the table's ``game_start`` has arrived (waiting up to ``timeout`` s)."""
-        return await self._peek(lambda c: c.name == "game_start", timeout) is not None
+        """Whether the table's ``game_start`` has arrived (waiting up to ``timeout`` s).
+        A lost connection is resumed meanwhile; False if the seat was lost with it."""
+        while True:
+            try:
+                return await self._peek(lambda c: c.name == "game_start", timeout) is not None
+            except ConnectionLost:
+                if self.token is None:
+                    raise
+                await self._reconnect_or_raise()
+                if self.token is None:
+                    return False
 
     async def play_game(
         self, player: Player, on_notice: Callable[[SeatNotice], Awaitable[None] | None] | None = None
@@ -494,12 +680,22 @@ class ClientSession:
                 await self.resume()
         # After game_end the server sends `left` (game_over): wait for it so that the
         # next lobby call does not race with the table letting us go.
-        left = await self._peek(lambda c: isinstance(c.body, Left), timeout=10.0)
+        left = await self._left_after_the_end(self.table_id)
         if left is not None:
             self._backlog.remove(left)
         self._unseated()
         reason = left.body.reason if left is not None and isinstance(left.body, Left) else None
         return game.result(reason)
+
+    async def _left_after_the_end(self, table: str | None) -> Command | None:
+        """The table's ``left`` after its ``game_end`` (a lost connection resumes for it)."""
+        while True:
+            try:
+                return await self._peek(lambda c: isinstance(c.body, Left) and c.body.table == table, timeout=10.0)
+            except ConnectionLost:
+                await self._reconnect_or_raise()
+                if self.token is None:
+                    return None  # the seat's time is up: nothing more to hear from the table
 
     # ------------------------------------------------------------------ plumbing
 
@@ -574,6 +770,8 @@ class ClientSession:
                 if not data:
                     self._lost("the server closed the connection")
                     return
+                if self._watchdog is not None:
+                    self._watchdog.heard()
                 self._conn.feed(data)
                 while True:
                     try:
@@ -617,9 +815,24 @@ class ClientSession:
         return True
 
     def _lost(self, reason: str) -> None:
-        if self._closed_reason is None:
+        first = self._closed_reason is None
+        if first:
             self._closed_reason = reason
             for observer in self.link_observers:
                 observer(False, reason)
         self._inbox.put_nowait(_CLOSED)
         self._lost_event.set()
+        if first:
+            self._stop_watchdog_soon()
+            self._tell(LinkStatus.LOST, reason)
+
+    def _stop_watchdog_soon(self) -> None:
+        task = self._watchdog_task
+        if task is not None and task is not asyncio.current_task():
+            task.cancel()
+        self._watchdog_task = self._watchdog = None
+
+
+def new_token() -> str:
+    """A seat token chosen by the client (32 URL-safe characters)."""
+    return secrets.token_urlsafe(24)

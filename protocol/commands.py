@@ -24,6 +24,7 @@ from .fields import (
     BotName,
     Cards,
     CardStr,
+    ChosenToken,
     Count,
     EventNo,
     PartyStr,
@@ -237,6 +238,7 @@ class CreateTable(Body):
     private: bool = False
     turn_timeout: TurnTimeout | None = None
     bot_takeover: bool = True
+    token: ChosenToken | None = None
 
     @model_validator(mode="after")
     def _rules_or_preset(self) -> CreateTable:
@@ -255,6 +257,7 @@ class JoinTable(Body):
     NAME = "join_table"
     FLOW = Flow.TO_SERVER
     table: TableId
+    token: ChosenToken | None = None
 
 
 class Joined(Body):

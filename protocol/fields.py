@@ -30,6 +30,8 @@ Word = Annotated[str, StringConstraints(pattern=r"^[a-z0-9_]{1,32}$", max_length
 Text = Annotated[str, Field(max_length=500)]
 ShortText = Annotated[str, Field(max_length=200)]
 Token = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_\-]{8,64}$")]
+ChosenToken = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_\-]{22,64}$")]
+"""A seat token the client picks itself (create_table, join_table): at least 22 characters."""
 
 Seat = Annotated[int, Field(ge=0, lt=MAX_SEATS)]
 TurnTimeout = Annotated[float, Field(gt=0, le=3600)]

@@ -59,9 +59,9 @@ class Limits:
     """Seconds from connecting to a ``hello``."""
     frame_timeout: float | None = 20.0
     """Seconds from the first byte of a frame to its last."""
-    ping_interval: float | None = 30.0
+    ping_interval: float | None = 5.0
     """Seconds of silence from a client before the server pings it."""
-    ping_timeout: float | None = 30.0
+    ping_timeout: float | None = 10.0
     """Seconds the server waits for anything (a ``pong``) after its ping."""
     max_connections: int | None = 1000
     """Open connections overall."""

@@ -23,6 +23,7 @@ import itertools
 import logging
 import random
 import socket
+import time
 from collections.abc import Awaitable, Callable, Sequence
 
 from scopa.bots import STRATEGIES
@@ -157,6 +158,13 @@ class NetworkEngine:
                 continue
             self.tables[table.id] = table
             log.info("table %s: restored at action %s", table.id, len(stored.actions))
+        now = time.time()
+        for done in self.storage.load_finished_since(now - self.grace)[-MAX_FINISHED_TABLES:]:
+            if done.table.id in self.tables:
+                continue
+            expires_in = done.result.finished_at + self.grace - now
+            self.tables[done.table.id] = Table.finished_from_storage(done, expires_in, grace=self.grace,
+                                                                     clock=self.clock)
 
     def results(self, limit: int = 100) -> list[TableResult]:
         """Finished games kept by the storage, newest first (none without storage)."""
@@ -363,8 +371,9 @@ class NetworkEngine:
             watched.unwatch(sess, tell=False)
         self.lobby_watchers.discard(sess)
         if table is not None:
-            if table.state is wire.TableState.PLAYING:
-                log.info("table %s: %s disconnected mid-game", table.id, sess.party)
+            waiting = table.state is wire.TableState.WAITING
+            if table.state is wire.TableState.PLAYING or (waiting and not sess.said_bye):
+                log.info("table %s: %s disconnected (%s)", table.id, sess.party, table.state.value)
                 table.seat_away(sess)  # the seat waits for its client (PROTOCOL.md §7 Reconnecting)
             else:
                 table.unseat(sess)
@@ -391,6 +400,7 @@ class NetworkEngine:
             case wire.Pong() | wire.Error():
                 pass
             case wire.Bye():
+                sess.said_bye = True
                 sess.close()
             case wire.ListTables():
                 sess.send(wire.Tables(tables=self._listing()), re=seq)
@@ -403,7 +413,7 @@ class NetworkEngine:
             case wire.CreateTable():
                 self._create(sess, body, seq)
             case wire.JoinTable():
-                self._join(sess, body.table, seq)
+                self._join(sess, body, seq)
             case wire.LeaveTable():
                 self._leave(sess, body.table, seq)
             case wire.Play() | wire.Declare():
@@ -545,9 +555,11 @@ class NetworkEngine:
             sess.error(ErrorCode.BAD_RULES, f"{len(body.fill_with_bots)} bots do not fit at a {rules.players}-player table",
                        re=seq)
             return
+        if body.sit and not self._token_free(sess, body.token, seq):
+            return
         table = Table(str(next(self._table_ids)), rules, self._seeds.randrange(2**63), private=body.private,
-                      on_finished=self._table_finished, on_changed=self._table_changed,
-                      grace=self.grace, bot_takeover=body.bot_takeover,
+                      on_finished=self._table_finished, on_vacated=self._seat_freed,
+                      on_changed=self._table_changed, grace=self.grace, bot_takeover=body.bot_takeover,
                       turn_timeout=body.turn_timeout if body.turn_timeout is not None else self.turn_timeout,
                       clock=self.clock)
         if self.storage is not None:  # journaled before table_created is sent, seats after it
@@ -560,7 +572,7 @@ class NetworkEngine:
         log.info("table %s created by %s: %s", table.id, sess.party, rules.describe())
         joined: tuple[int, str] | None = None
         if body.sit:
-            joined = table.seat_client(sess)
+            joined = table.seat_client(sess, body.token)
         for strategy in body.fill_with_bots:
             table.seat_bot(strategy)
         sess.send(wire.TableCreated(table=table.info()), re=seq)
@@ -571,7 +583,15 @@ class NetworkEngine:
         if table.full:
             table.start()
 
-    def _join(self, sess: ClientSession, table_id: str, seq: int) -> None:
+    def _token_free(self, sess: ClientSession, token: str | None, seq: int) -> bool:
+        """A seat token the client chose must not be one a seat holds already."""
+        if token is None or all(t.find_token(token) is None for t in self.tables.values()):
+            return True
+        sess.error(ErrorCode.BAD_TOKEN, "that seat token is in use; choose another", re=seq)
+        return False
+
+    def _join(self, sess: ClientSession, body: wire.JoinTable, seq: int) -> None:
+        table_id = body.table
         table = self.tables.get(table_id)
         if table is None:
             sess.error(ErrorCode.NO_SUCH_TABLE, f"there is no table {table_id!r}", re=seq)
@@ -582,7 +602,9 @@ class NetworkEngine:
         if table.state is not wire.TableState.WAITING or table.full:
             sess.error(ErrorCode.TABLE_FULL, f"table {table_id} is {'full' if table.full else table.state.value}", re=seq)
             return
-        seat, token = table.seat_client(sess)
+        if not self._token_free(sess, body.token, seq):
+            return
+        seat, token = table.seat_client(sess, body.token)
         sess.send(wire.Joined(table=table.id, seat=seat, side=table.rules.side_of(seat), token=token), re=seq)
         log.info("table %s: %s sits at seat %s", table.id, sess.party, seat)
         table.announce_seats()
@@ -602,11 +624,21 @@ class NetworkEngine:
         self._seat_freed(table)
 
     def _seat_freed(self, table: Table) -> None:
-        """After a client left a waiting table: tell the others, or close a table of bots."""
-        if all(s is None or s.session is None for s in table.seats):
-            self._close_table(table)  # only bots (or nobody) left: the table closes
-        else:
+        """After a person left a waiting table (or did not come back to it): tell the
+        others, or close a table with nobody but bots left (in the journal too)."""
+        if any(s is not None and s.bot is None for s in table.seats):
             table.announce_seats()
+            return
+        if table.id not in self.tables:
+            return
+        self._close_table(table)
+        table.cancel_timers()
+        log.info("table %s closed: nobody is waiting at it", table.id)
+        if self.storage is not None and table.storage is not None:
+            try:
+                self.storage.close_table(table.id, "everyone left before the game began")
+            except Exception:  # noqa: BLE001 - the lobby goes on; the journal keeps a stale row
+                log.exception("table %s: could not record its closing", table.id)
 
     def _table_named(self, recipient: str) -> Table | None:
         """The table a recipient party (``table:<id>``) names, if it exists."""
@@ -643,6 +675,7 @@ class NetworkEngine:
         finished = [t for t in self.tables.values() if t.state is wire.TableState.FINISHED]
         for old in finished[:-MAX_FINISHED_TABLES]:
             self._close_table(old)
+            old.cancel_timers()
 
 
 def _address_of(writer: asyncio.StreamWriter) -> str:

@@ -38,6 +38,8 @@ class ClientSession:
         """True once the client was dropped for not reading (its queue overflowed)."""
         self._writer_task = asyncio.create_task(self._write_loop(), name=f"writer-{conn_id}")
         self.closed = False
+        self.said_bye = False
+        """True once the client said ``bye``: it left on purpose (a waiting seat is freed)."""
 
     @property
     def party(self) -> str:

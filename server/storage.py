@@ -22,6 +22,7 @@ once a call has returned its effect survives the server *process* being killed.
     close_table(table_id, reason)                           closed without a game ("closed")
     load_unfinished() -> list[StoredTable]                  "waiting"/"playing" tables, seats, actions
     load_results(limit) -> list[TableResult]                finished games, newest first
+    load_finished_since(t) -> list[FinishedTable]           games finished at or after t, with seats
     load_actions(table_id) -> list[Action]                  one table's journal (to replay it)
     last_table_id() -> int                                  highest numeric table id ever used
     close()
@@ -78,7 +79,7 @@ class StoredTable:
     seed: int
     private: bool
     options: dict[str, Any]
-    status: str  # WAITING or PLAYING
+    status: str  # WAITING or PLAYING (FINISHED in a FinishedTable)
     seats: list[StoredSeat | None]
     actions: list[Action] = field(default_factory=list)
 
@@ -92,6 +93,15 @@ class TableResult:
     totals: tuple[int, ...]
     reason: str
     finished_at: float
+
+
+@dataclass(frozen=True)
+class FinishedTable:
+    """A recently finished game as journaled: its seats (token digests included, so a
+    client that missed the end may still resume to learn it) and its result."""
+
+    table: StoredTable
+    result: TableResult
 
 
 class StorageError(RuntimeError):
@@ -165,6 +175,8 @@ class Storage(Protocol):
     def load_results(self, limit: int = 100) -> list[TableResult]: ...
 
     def load_actions(self, table_id: str) -> list[Action]: ...
+
+    def load_finished_since(self, since: float) -> list[FinishedTable]: ...
 
     def last_table_id(self) -> int: ...
 
@@ -245,6 +257,15 @@ class MemoryStorage(MemoryArchive):
 
     def load_actions(self, table_id: str) -> list[Action]:
         return [decode_action(a) for a in self._get(table_id).actions]
+
+    def load_finished_since(self, since: float) -> list[FinishedTable]:
+        out = []
+        for tid, t in sorted(self._tables.items(), key=lambda kv: _table_number(kv[0])):
+            if t.status == FINISHED and t.result is not None and t.result.finished_at >= since:
+                seats = [t.seats.get(i) for i in range(t.rules.players)]
+                out.append(FinishedTable(StoredTable(tid, t.rules, t.seed, t.private, dict(t.options), FINISHED,
+                                                     seats), t.result))
+        return out
 
     def last_table_id(self) -> int:
         return max((_table_number(t) for t in self._tables), default=0)
@@ -422,6 +443,27 @@ class SQLiteStorage(SQLiteArchive):
                         names[seat] = name
                 out.append(TableResult(tid, rules, tuple(names), winner, tuple(json.loads(totals or "[]")),
                                        reason or "", finished_at or 0.0))
+            return out
+
+    def load_finished_since(self, since: float) -> list[FinishedTable]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT id, rules, seed, private, options, winner, totals, reason, finished_at FROM tables "
+                "WHERE status='finished' AND finished_at >= ? ORDER BY num, id", (since,)
+            ).fetchall()
+            out = []
+            for tid, rules_text, seed, private, options, winner, totals, reason, finished_at in rows:
+                rules = _rules_from(rules_text)
+                seats: list[StoredSeat | None] = [None] * rules.players
+                for seat, name, digest, bot in self._db.execute(
+                    "SELECT seat, name, token_digest, bot FROM seats WHERE table_id=? ORDER BY seat", (tid,)
+                ):
+                    if 0 <= seat < rules.players:
+                        seats[seat] = StoredSeat(seat, name, digest, bot)
+                result = TableResult(tid, rules, tuple(s.name if s else None for s in seats), winner,
+                                     tuple(json.loads(totals or "[]")), reason or "", finished_at or 0.0)
+                stored = StoredTable(tid, rules, seed, bool(private), json.loads(options), FINISHED, seats)
+                out.append(FinishedTable(stored, result))
             return out
 
     def load_actions(self, table_id: str) -> list[Action]:

@@ -39,7 +39,7 @@ from scopa.protocol.errors import ErrorCode
 from .clock import Clock, SystemClock, start_timer
 from .netplayer import NetworkPlayer
 from .session import ClientSession
-from .storage import Storage, StoredTable
+from .storage import FinishedTable, Storage, StoredTable
 
 log = logging.getLogger("scopa.server")
 
@@ -50,7 +50,7 @@ class Seat:
     session: ClientSession | None  # None: a built-in bot, or a person who is away
     bot: Player | None = None
     token_digest: str = ""  # sha256 hex of the seat token: the token itself is never kept
-    away: bool = False  # a person whose connection dropped mid-game (within the grace period)
+    away: bool = False  # a person whose connection dropped (within the grace period)
     strategy: str = ""  # a built-in bot's strategy
 
 
@@ -63,6 +63,7 @@ class Table:
     seed: int
     private: bool = False
     on_finished: Callable[[Table], None] | None = None
+    on_vacated: Callable[[Table], None] | None = None  # a waiting table lost an away seat
     on_changed: Callable[[Table], None] | None = None
     """Told whenever what ``info()`` shows changes; the server coalesces these into one
     table_update per table and event-loop turn.  None: the update is sent at once."""
@@ -85,6 +86,7 @@ class Table:
     _log: deque[tuple[int | None, wire.TableEvent]] = field(default_factory=deque)
     _log_base: int = 0  # the log holds every event numbered above this
     _grace_timers: dict[int, asyncio.Task[None]] = field(default_factory=dict)
+    _expiry: asyncio.Task[None] | None = None  # a finished table's tokens: void when it fires
     closed: bool = False  # removed from the lobby (a table_update says state "closed")
     taken_over: dict[int, str] = field(default_factory=dict)
     """Seats a bot took over during the game -> the person's seat token digest."""
@@ -179,7 +181,8 @@ class Table:
         return found
 
     def seat_away(self, session: ClientSession) -> None:
-        """A seated client's connection dropped mid-game: keep the seat, wait for it."""
+        """A seated client's connection dropped (the game waiting or running): keep the
+        seat for the grace period and wait for its client."""
         i = self.seat_of(session)
         session.table = None
         if i is None:
@@ -206,8 +209,10 @@ class Table:
         session.table = None
 
     def resume(self, session: ClientSession, i: int, token: str, last_event: int, re: int) -> None:
-        """The client of seat ``i`` is back: joined, what it missed (or a snapshot), then
-        its pending turn; if the game ended meanwhile, then ``left``."""
+        """The client of seat ``i`` is back: joined, then at a waiting table a snapshot
+        (who sits where), else what it missed (or a snapshot, followed by the
+        ``game_end`` if the game is over), then its pending turn; if the game ended
+        meanwhile, then ``left``."""
         seat = self.seats[i]
         assert seat is not None
         timer = self._grace_timers.pop(i, None)
@@ -220,9 +225,18 @@ class Table:
             player.session = session
         session.send(wire.Joined(table=self.id, seat=i, side=self.rules.side_of(i), token=token, resumed=True),
                      re=re)
+        if self.state is wire.TableState.WAITING:
+            session.table = self
+            session.send(self.snapshot(i), sender=self.party, recipient=session.party)
+            log.info("table %s: seat %s (%s) is back", self.id, i, seat.name)
+            self.tell_all(wire.SeatBack(seat=i, name=seat.name))
+            self.announce_seats()
+            return
         missed = self.missed(i, last_event)
         if missed is None:
             session.send(self.snapshot(i), sender=self.party, recipient=session.party)
+            if not playing and self.end is not None:
+                session.send(self.end, sender=self.party, recipient=self.everyone)
         else:
             for s, body in missed:
                 session.send(body, sender=self.party, recipient=self.everyone if s is None else session.party)
@@ -247,7 +261,18 @@ class Table:
     def _grace_expired(self, i: int) -> None:
         self._grace_timers.pop(i, None)
         seat = self.seats[i]
-        if self.state is not wire.TableState.PLAYING or seat is None or not seat.away:
+        if seat is None or not seat.away:
+            return
+        if self.state is wire.TableState.WAITING:
+            log.info("table %s: seat %s (%s) did not come back in %ss; it is free again",
+                     self.id, i, seat.name, self.grace)
+            self.seats[i] = None
+            if self.storage is not None:
+                self.storage.clear_seat(self.id, i)
+            if self.on_vacated is not None:
+                self.on_vacated(self)
+            return
+        if self.state is not wire.TableState.PLAYING:
             return
         if not self.bot_takeover:
             log.info("table %s: seat %s (%s) did not come back in %ss", self.id, i, seat.name, self.grace)
@@ -273,6 +298,19 @@ class Table:
         for timer in self._grace_timers.values():
             timer.cancel()
         self._grace_timers.clear()
+        if self._expiry is not None:
+            self._expiry.cancel()
+            self._expiry = None
+
+    def _expire_tokens(self) -> None:
+        """The grace period after the end is over: the seat tokens are void and the event
+        log is freed (a client that comes back later gets ``bad_token``)."""
+        self._expiry = None
+        for s in self.seats:
+            if s is not None:
+                s.token_digest = ""
+        self._log.clear()
+        self._log_base = self._event
 
     def arm_turn_timer(self, player: NetworkPlayer) -> asyncio.Task[None] | None:
         if self.turn_timeout is None:
@@ -299,11 +337,12 @@ class Table:
     def free_seat(self) -> int | None:
         return next((i for i, s in enumerate(self.seats) if s is None), None)
 
-    def seat_client(self, session: ClientSession) -> tuple[int, str]:
-        """Seat a client at the lowest free seat (R6: order of arrival); returns seat, token."""
+    def seat_client(self, session: ClientSession, token: str | None = None) -> tuple[int, str]:
+        """Seat a client at the lowest free seat (R6: order of arrival); returns seat, token
+        (the one the client chose, or a new random one)."""
         i = self.free_seat()
         assert i is not None and self.state is wire.TableState.WAITING
-        token = secrets.token_urlsafe(24)
+        token = token or secrets.token_urlsafe(24)
         seat = self.seats[i] = Seat(session.name or f"seat{i}", session, token_digest=token_digest(token))
         session.table = self
         if self.storage is not None:  # journaled before `joined` is sent
@@ -414,6 +453,26 @@ class Table:
                 table._arm_grace(i)  # the grace period starts again with the new process
         return table
 
+    @classmethod
+    def finished_from_storage(cls, done: FinishedTable, expires_in: float, **options: Any) -> Table:
+        """A game that ended shortly before a restart, kept so that a client which missed
+        its end can still resume: a snapshot, the ``game_end``, then ``left``, until
+        ``expires_in`` seconds from now (``options``: the server's grace, clock)."""
+        stored, result = done.table, done.result
+        table = cls(stored.id, stored.rules, stored.seed, private=stored.private, **options)
+        for i, st in enumerate(stored.seats):
+            if st is not None:
+                bot = make_bot(st.bot, st.name, seed=stored.seed + i) if st.bot else None
+                table.seats[i] = Seat(st.name, None, bot=bot, token_digest=st.token_digest or "",
+                                      strategy=st.bot or "")
+        table.state, table.finish_reason = wire.TableState.FINISHED, "game_over"
+        table._event = table._log_base = _RESTORED_EVENTS  # any event a client saw is older
+        table.end = wire.GameEnd(event=table.next_event(), winner=result.winner, totals=list(result.totals),
+                                 reason=result.reason)
+        table._expiry = start_timer(table.clock, max(expires_in, 0.0), table._expire_tokens,
+                                    name=f"expiry-{table.id}")
+        return table
+
     def _journal(self, action: Action) -> None:
         """GameMaster.journal: make the action durable before anyone is told of it."""
         assert self.master is not None and self.storage is not None
@@ -468,7 +527,9 @@ class Table:
         self.state = wire.TableState.FINISHED
         self.finish_reason = reason
         self.cancel_timers()
-        self._log.clear()  # nobody resumes a finished game: free its event log
+        # A seat whose client is away (or drops right now) may still resume to learn how
+        # the game ended: the log and the tokens are kept for the grace period.
+        self._expiry = start_timer(self.clock, self.grace, self._expire_tokens, name=f"expiry-{self.id}")
         self._store_result(reason)
         # The state is now "finished": told to the table at once, before anyone leaves it
         # (the coalesced update then reaches only the lobby watchers).
@@ -511,6 +572,11 @@ class Table:
         self.emit(event_to_wire(event, self.next_event(), seats=self.seat_infos(),
                                 stock=len(self.master.state.stock) if self.master else 0, forced=forced,
                                 tallies=tallies))
+
+
+_RESTORED_EVENTS = 1 << 40
+"""Where a finished game restored after a restart numbers its events: above any event its
+clients saw, so what they missed is always sent as a snapshot and the game_end."""
 
 
 def token_digest(token: str) -> str:

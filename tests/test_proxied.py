@@ -9,7 +9,7 @@ import asyncio
 import pytest
 from pydantic import ValidationError
 
-from scopa.client.session import ClientSession, ConnectionLost
+from scopa.client.session import ClientSession
 from scopa.protocol import commands as wire
 from scopa.server import Limits, NetworkEngine
 from scopa.server.proxied import ProxiedClients, parse_networks
@@ -95,8 +95,10 @@ async def test_the_client_session_says_whom_it_is_for_also_when_it_resumes_a_sea
         extra = await WireClient.connect(server.port)
         assert isinstance(await _hello(extra, "ana-b", "browser-ana1"), wire.Welcome)
         # The same identity over its cap of two is refused, whatever the name.
-        with pytest.raises(ConnectionLost, match="rate_limited: 2 connections for you"):
-            await ClientSession.connect("127.0.0.1", server.port, "ana-c", proxied_for="browser-ana1")
+        over = await WireClient.connect(server.port)
+        err = await _hello(over, "ana-c", "browser-ana1")
+        assert isinstance(err, wire.Error) and err.code == "rate_limited" and "2 connections for you" in err.message
+        await _closed(over)
         extra.send(wire.Bye(reason="done"))
         await _closed(extra)  # closed by the server once it has forgotten the connection
         assert server.proxied.open_for("127.0.0.1", "browser-ana1") == 1

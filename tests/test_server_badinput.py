@@ -12,6 +12,8 @@ from scopa.bots import GreedyBot, RandomBot
 from scopa.engine import CARDS, Card, Preset
 from scopa.protocol import commands as wire
 from scopa.server import NetworkEngine
+from scopa.server.clock import FakeClock
+from scopa.server.storage import MemoryStorage
 
 from wire_client import WireClient
 
@@ -187,20 +189,47 @@ async def test_leave_mid_game_answers_the_leaver_and_tells_the_others(server: Ne
     assert (await b.recv_until("left")).body.reason == "abandoned"
 
 
-async def test_a_waiting_table_of_bots_closes_when_its_client_disconnects(server: NetworkEngine) -> None:
+async def test_a_waiting_table_of_bots_closes_when_its_client_does_not_come_back() -> None:
+    """A dropped seat at a waiting table is kept for the grace period (like one in a game);
+    when it runs out the seat is freed, and a table of bots closes, in the journal too."""
+    clock, storage = FakeClock(), MemoryStorage()
+    server = NetworkEngine("127.0.0.1", 0, seed=99, clock=clock, grace=30.0, storage=storage)
+    await server.start()
+    try:
+        a = await WireClient.connect(server.port, "kim")
+        table = await a.create(bots=["random", "random"], players=4)
+        assert table in server.tables
+        await a.close()
+        probe = await WireClient.connect(server.port, "lee")
+        for _ in range(200):  # the server notices the drop and arms the grace timer (bounded)
+            if clock.sleeping:
+                break
+            probe.send(wire.ListTables())
+            await probe.recv_until("tables")
+        assert server.tables[table].info().away == [0] and storage._tables[table].status == "waiting"
+        clock.advance(30.0)
+        probe.send(wire.ListTables())
+        listing = await probe.recv_until("tables")
+        assert table not in {t.id for t in listing.body.tables} and table not in server.tables
+        assert storage._tables[table].status == "closed"
+        await probe.close()
+    finally:
+        await server.stop()
+
+
+async def test_a_waiting_seat_whose_client_says_bye_is_freed_at_once(server: NetworkEngine) -> None:
     a = await WireClient.connect(server.port, "kim")
     table = await a.create(bots=["random", "random"], players=4)
-    assert table in server.tables
-    await a.close()
+    a.send(wire.Bye(reason="done"))
     probe = await WireClient.connect(server.port, "lee")
-    # The server notices the disconnect on its own schedule: ask until it has (bounded).
-    for _ in range(200):
+    for _ in range(200):  # the server handles the bye on its own schedule: ask (bounded)
         probe.send(wire.ListTables())
         listing = await probe.recv_until("tables")
         if table not in {t.id for t in listing.body.tables}:
             break
     assert table not in {t.id for t in listing.body.tables}
-    assert table not in server.tables
+    await a.close()
+    await probe.close()
 
 
 async def test_an_answer_to_your_turn_is_never_rate_limited_an_unsolicited_play_is() -> None:
