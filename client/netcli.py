@@ -138,6 +138,13 @@ def _serve(args: argparse.Namespace, console: Console) -> int:
     options = webcli.serve_options(args, console)  # --web, --trust-proxy
     if options is None:
         return 2
+    from scopa.server.proxied import parse_networks
+
+    try:
+        parse_networks(options.get("trusted_proxies", ()))
+    except ValueError as exc:
+        console.print(f"[red]--trust-proxy: {exc}[/red]")
+        return 2
     console.print(f"Scopa server on {args.host}:{args.port}" + (f", games journaled to {db}" if db else "")
                   + " (Ctrl-C to stop)")
     try:

@@ -104,13 +104,6 @@ def serve_options(args: argparse.Namespace, console: Console) -> dict[str, Any] 
 
         options["beside"] = beside
     if trusted:
-        from scopa.server.proxied import parse_networks
-
-        try:
-            parse_networks(trusted)
-        except ValueError as exc:
-            console.print(f"[red]--trust-proxy: {exc}[/red]")
-            return None
-        options["trusted_proxies"] = trusted
+        options["trusted_proxies"] = trusted  # checked by `scopa serve` (the server's own parser)
     return options
 

@@ -26,6 +26,7 @@ import re
 import secrets
 import shlex
 import socket
+import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -257,15 +258,22 @@ def _same_origin(request: web.Request) -> bool:
 
 
 def lan_addresses() -> list[str]:
-    """This machine's IPv4 addresses other than loopback (what phones on the LAN type)."""
-    found: list[str] = []
+    """This machine's IPv4 addresses other than loopback (what phones on the LAN type):
+    from its host name, else from ``hostname -I`` (Linux)."""
+    candidates: list[str] = []
     try:
-        infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
+        candidates += [str(info[4][0]) for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)]
     except OSError:
-        return found
-    for info in infos:
-        address = str(info[4][0])
-        if not address.startswith("127.") and address not in found:
+        pass
+    if not any(not a.startswith("127.") for a in candidates):
+        try:
+            listed = subprocess.run(["hostname", "-I"], capture_output=True, text=True, timeout=5, check=False)
+            candidates += listed.stdout.split()
+        except (OSError, subprocess.SubprocessError):
+            pass
+    found: list[str] = []
+    for address in candidates:
+        if "." in address and not address.startswith("127.") and address not in found:
             found.append(address)
     return found
 

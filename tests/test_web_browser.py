@@ -157,15 +157,30 @@ class Phone:
         self.settled()
         self.page.screenshot(path=str(path))
 
-    def wait(self, what: str, ok: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
-        deadline = time.monotonic() + WAIT
+    def wait(self, what: str, ok: Callable[[dict[str, Any]], bool], within: float = WAIT,
+             must: bool = True) -> dict[str, Any] | None:
+        deadline = time.monotonic() + within
         last = None
         while time.monotonic() < deadline:
             last = self.host.layout()
             if last is not None and ok(last):
                 return last
             self.page.wait_for_timeout(50)  # the browser keeps running meanwhile
+        if not must:
+            return None
         raise AssertionError(f"waited for {what}; the app's screen: {last}\n{self.host.log()[-3000:]}")
+
+    def tap_until(self, what: str, box: Callable[[dict[str, Any]], list[int]], layout: dict[str, Any],
+                  ok: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+        """Tap, and tap again if nothing came of it: a finger that did not register (a
+        busy machine) is tried again, as a person would."""
+        for _ in range(4):
+            self.tap(box(layout), layout)
+            done = self.wait(what, ok, within=WAIT / 4, must=False)
+            if done is not None:
+                return done
+            layout = self.host.layout() or layout
+        return self.wait(what, ok, within=1)  # type: ignore[return-value]
 
     def tap(self, box: list[int], layout: dict[str, Any]) -> None:
         """Tap the middle of a box of cells, from the terminal's place and size on the page."""
@@ -244,15 +259,15 @@ def test_a_phone_plays_a_round_by_touch_and_a_reload_returns_to_the_seat(host: H
                     phone.tap([x, y, w, 1], now)
                 else:
                     hand_before = now["cards_shown"]["hand"]
-                    phone.tap(now["cards"]["hand"][0], now)
-                    chosen = phone.wait("the card selected", lambda l: l.get("selected") == 0 or
-                                        l["screen"] != "BoardScreen" or not l["asking"])
+                    chosen = phone.tap_until("the card selected", lambda l: l["cards"]["hand"][0], now,
+                                             lambda l: l.get("selected") == 0 or l["screen"] != "BoardScreen"
+                                             or not l["asking"])
                     if chosen["screen"] == "BoardScreen" and chosen["asking"]:
                         if not played:
                             phone.shot(shots / "selected.png")  # what the first tap lights up
-                        phone.tap(chosen["cards"]["hand"][0], chosen)
-                    phone.wait("the card played", lambda l: l["screen"] != "BoardScreen" or not l["asking"]
-                               or l["cards_shown"].get("hand") != hand_before)
+                        phone.tap_until("the card played", lambda l: l["cards"]["hand"][0], chosen,
+                                        lambda l: l["screen"] != "BoardScreen" or not l["asking"]
+                                        or l["cards_shown"].get("hand") != hand_before)
                     played += 1
             else:
                 raise AssertionError("the round did not end")
