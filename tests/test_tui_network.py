@@ -173,12 +173,17 @@ async def test_a_dropped_connection_shows_the_banner_until_the_seat_is_back(engi
             await until(pilot, lambda: app.board_screen is not None and app.board_screen.asking)
             screen = app.board_screen
             assert screen is not None
-            app.session.first_backoff = 0.2  # type: ignore[union-attr]
             banner = screen.query_one("#banner", Static)
-            engine.names["ada"].abort()  # the connection dies under the client
-            await until(pilot, lambda: banner.has_class("shown"))
-            assert "reconnecting" in str(banner.render())
-            await until(pilot, lambda: not banner.has_class("shown"))
+            app.on_link(False, "test")  # what the session says when its connection drops
+            await pilot.pause()
+            assert banner.has_class("shown") and "reconnecting" in str(banner.render())
+            app.on_link(True, "")
+            await pilot.pause()
+            assert not banner.has_class("shown")
+            engine.names["ada"].abort()  # now for real: the connection dies under the client
+            await until(pilot, lambda: app.messages.count("reconnected") == 2, limit=2000)
+            assert any(m.startswith("Connection lost") for m in app.messages)
+            assert not banner.has_class("shown")
             assert app.session.reconnects == 1  # type: ignore[union-attr]
             await until(pilot, lambda: screen.asking)
             await pilot.press("1")  # the game goes on from where it stood

@@ -118,7 +118,7 @@ class BoardScreen(Screen[None]):
         b.set_class(bool(text), "shown")
 
     def refresh_board(self) -> None:
-        if not self._ready:
+        if not self._ready or not self.is_attached:
             return
         b = self.board
         self.query_one("#top", Static).update(self._top())
@@ -147,7 +147,7 @@ class BoardScreen(Screen[None]):
         self._draw_status()
 
     def _draw_status(self) -> None:
-        if not self._ready:
+        if not self._ready or not self.is_attached:
             return
         line = self._status.copy()
         prompt = self._prompt()
