@@ -126,7 +126,8 @@ class BotRunner:
                 return
 
     async def _join_first_waiting(self, before: TableInfo | None = None) -> bool:
-        tables = sorted((t for t in await self.session.list_tables() if joinable(t, self.rules)), key=table_order)
+        tables = sorted((t for t in await self.session.list_tables(TableState.WAITING) if joinable(t, self.rules)),
+                        key=table_order)
         for t in tables:
             if before is not None and (t.id == before.id or table_order(t) >= table_order(before)):
                 continue

@@ -169,7 +169,9 @@ class Lobby:
             self.console.print(line, markup=False, highlight=False)
 
     async def show(self) -> list[TableInfo]:
-        tables = await self.session.list_tables()
+        # A page of each: the tables waiting for players, the games to watch, the ones just over.
+        tables = [t for state in (TableState.WAITING, TableState.PLAYING, TableState.FINISHED)
+                  for t in await self.session.list_tables(state)]
         self.console.print(render_tables(tables))
         self.console.print(MENU)
         return tables

@@ -20,6 +20,7 @@ from rich.console import Console
 
 from scopa.engine import Player
 
+from . import admincli
 from . import webcli
 from .liveness import LinkEvent, LinkStatus
 from .session import DEFAULT_PORT, ClientSession, ConnectionLost, ServerRefused, parse_address
@@ -35,9 +36,11 @@ def add_subcommands(sub: Any, add_rules: AddArguments, add_display: AddArguments
     serve.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"TCP port; default {DEFAULT_PORT}")
     serve.add_argument("--db", metavar="PATH", default=None,
                        help="SQLite file journaling every game: after a crash or restart unfinished games "
-                            "resume from it (created if missing); default: none, nothing persists")
+                            "resume from it (created if missing, readable by you only); default: none, nothing persists")
     serve.add_argument("--accounts", action="store_true",
                        help="let players claim their names with a password (kept in the --db file)")
+    admincli.add_serve_options(serve)
+    admincli.add_admin_subcommand(sub)
     webcli.add_serve_options(serve)
 
     play = sub.add_parser("play", help="connect to a server: the lobby, then games in this terminal")
@@ -97,6 +100,8 @@ def run(args: argparse.Namespace, console: Console) -> int:
     """Run ``serve``, ``play`` or ``bot``; the exit status."""
     if args.command == "serve":
         return _serve(args, console)
+    if args.command == "admin":
+        return admincli.run_admin(args, console)
     if args.command not in ("play", "bot", "watch"):
         console.print(f"[red]unknown command {args.command}[/red]")
         return 2
@@ -126,8 +131,15 @@ def run(args: argparse.Namespace, console: Console) -> int:
 
 
 def _serve(args: argparse.Namespace, console: Console) -> int:
-    from scopa.server import serve  # only the serve command needs the server
+    from scopa.server import Limits, serve  # only the serve command needs the server
+    from scopa.server.storage import StorageError
 
+    try:
+        limits = Limits.from_options(admincli.limit_options(args))
+    except ValueError as exc:
+        console.print(f"[red]{exc}[/red]")
+        return 2
+    turn_timeout = getattr(args, "turn_timeout", 60.0)
     if not logging.getLogger().handlers:  # the server logs connections, tables and games
         logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", datefmt="%H:%M:%S")
     db = getattr(args, "db", None)
@@ -148,11 +160,16 @@ def _serve(args: argparse.Namespace, console: Console) -> int:
     console.print(f"Scopa server on {args.host}:{args.port}" + (f", games journaled to {db}" if db else "")
                   + " (Ctrl-C to stop)")
     try:
-        asyncio.run(serve(args.host, args.port, db=db, accounts=accounts, **options))
+        asyncio.run(serve(args.host, args.port, db=db, accounts=accounts, limits=limits,
+                          turn_timeout=turn_timeout if turn_timeout and turn_timeout > 0 else None,
+                          admin_token_file=getattr(args, "admin_token_file", None), **options))
     except KeyboardInterrupt:
         pass
     except webcli.WebStartError as exc:
         console.print(f"[red]{exc}[/red]")
+        return 1
+    except StorageError as exc:  # e.g. a journal from a newer server: one clear line, no traceback
+        console.print(f"[red]cannot use the journal {db}: {exc}[/red]", soft_wrap=True)
         return 1
     except OSError as exc:
         console.print(f"[red]cannot serve on {args.host}:{args.port}: {exc.strerror or exc}[/red]")

@@ -61,6 +61,7 @@ from scopa.protocol import (
     TableCreated,
     TableEvent,
     TableInfo,
+    TableState,
     Tables,
     TableState,
     TableUpdate,
@@ -150,6 +151,7 @@ class ClientSession:
         self.table_id: str | None = None
         self.seat: int | None = None
         self.token: str | None = None  # the seat token (kept in memory only, to resume)
+        self.invite: str | None = None  # the invite code of the private table created last
         self.last_event = 0  # the highest table event number received
         self.host, self.port, self.client = "", 0, CLIENT_SOFTWARE
         self.reconnect_for = 130.0
@@ -297,11 +299,12 @@ class ClientSession:
 
     # ------------------------------------------------------------------ the lobby
 
-    async def list_tables(self) -> list[TableInfo]:
-        """The server's tables (``list_tables`` → ``tables``)."""
+    async def list_tables(self, state: TableState | None = None) -> list[TableInfo]:
+        """The server's public tables, the first page (``list_tables`` → ``tables``);
+        ``state``: only the tables in that state."""
         while True:
             try:
-                reply = await self._request(ListTables(), str(LOBBY))
+                reply = await self._request(ListTables(state=state), str(LOBBY))
             except ConnectionLost:
                 await self._reconnect_or_raise()
                 continue
@@ -316,16 +319,19 @@ class ClientSession:
         options: Mapping[str, bool | int | str | None] | None = None,
         fill_with_bots: Iterable[str] = (),
         sit: bool = True,
+        private: bool = False,
     ) -> TableInfo:
         """Open a table (full ``rules``, or ``preset`` + ``options``); seated at once if ``sit``.
 
         If the connection is lost meanwhile, the session reconnects: seated (``sit``), it
         resumes the seat if the table was made, or asks again if it was not; without a
         seat it raises :class:`ConnectionLost` once reconnected (asking again might open
-        a second table)."""
+        a second table).  A ``private`` table's invite code (for :meth:`join_table` and
+        :meth:`watch_table` of the people invited) is kept in :attr:`invite`."""
         token = new_token() if sit and self.table_id is None else None
         fields = {"rules": rules, "preset": preset, "options": dict(options or {}),
-                  "fill_with_bots": list(fill_with_bots), "sit": sit, "token": token}
+                  "fill_with_bots": list(fill_with_bots), "sit": sit, "token": token,
+                  "private": private}
         try:
             body = CreateTable.model_validate(fields, strict=False)
         except ValidationError as exc:
@@ -361,22 +367,24 @@ class ClientSession:
                 raise ServerRefused(reply.body.code, reply.body.message)
             if isinstance(reply.body, TableCreated):
                 created = reply.body.table
+                self.invite = reply.body.invite
             elif isinstance(reply.body, Joined):
                 self._seated(reply.body)
                 joined = True
         return created
 
-    async def join_table(self, table_id: str) -> Joined:
-        """Take the lowest free seat at ``table_id`` (after a lost connection: the seat
-        resumed if the server gave it, else asked for again)."""
+    async def join_table(self, table_id: str, invite: str | None = None) -> Joined:
+        """Take the lowest free seat at ``table_id`` (a private table: with its ``invite``;
+        after a lost connection: the seat resumed if the server gave it, else asked for
+        again)."""
         if self.table_id is not None:  # seated already: the server says so
-            reply = await self._request(JoinTable(table=table_id), str(LOBBY))
+            reply = await self._request(JoinTable(table=table_id, invite=invite), str(LOBBY))
             raise SessionError(f"the server seated us twice ({reply.name})")
         token = new_token()
         while True:
             self._pending_seat(token)
             try:
-                reply = await self._request(JoinTable(table=table_id, token=token), str(LOBBY))
+                reply = await self._request(JoinTable(table=table_id, token=token, invite=invite), str(LOBBY))
             except ConnectionLost:
                 await self._reconnect_or_raise()
                 if self.table_id is not None and self.joined is not None:
@@ -584,9 +592,10 @@ class ClientSession:
 
     # ------------------------------------------------------------------ watching
 
-    async def watch_table(self, table_id: str) -> Snapshot:
-        """Watch a table: its public snapshot (then public events, see :meth:`watch`)."""
-        reply = await self._request(WatchTable(table=table_id), str(LOBBY))
+    async def watch_table(self, table_id: str, invite: str | None = None) -> Snapshot:
+        """Watch a table: its public snapshot (then public events, see :meth:`watch`); a
+        private table: with its ``invite``."""
+        reply = await self._request(WatchTable(table=table_id, invite=invite), str(LOBBY))
         assert isinstance(reply.body, Snapshot)
         return reply.body
 

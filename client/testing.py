@@ -17,7 +17,10 @@ from typing import Any
 class ServerThread:
     """Runs ``scopa.server.NetworkEngine`` on its own event loop in a daemon thread."""
 
-    def __init__(self, host: str = "127.0.0.1", port: int = 0, seed: int | None = None, timeout: float = 10.0) -> None:
+    def __init__(self, host: str = "127.0.0.1", port: int = 0, seed: int | None = None, timeout: float = 10.0,
+                 **engine_options: Any) -> None:
+        """``engine_options``: more keyword arguments of ``NetworkEngine`` (e.g. ``db``)."""
+        self.engine_options = engine_options
         self.host = host
         self.port = port
         self.seed = seed
@@ -64,7 +67,7 @@ class ServerThread:
     async def _main(self) -> None:
         from scopa.server import NetworkEngine
 
-        kwargs: dict[str, Any] = {"host": self.host, "port": self.port}
+        kwargs: dict[str, Any] = {"host": self.host, "port": self.port, **self.engine_options}
         if self.seed is not None:
             kwargs["seed"] = self.seed
         self.engine = NetworkEngine(**kwargs)

@@ -41,7 +41,14 @@ from .fields import (
     Token,
     TurnTimeout,
     Word,
+    AdminToken,
+    InviteCode,
 )
+
+MAX_PAGE = 50
+"""Tables in one page of a listing (``list_tables``, the operator's ``tables``)."""
+MAX_ADMIN_ROWS = 200
+"""Connections or damaged tables in one ``admin_reply``."""
 
 
 class Flow(StrEnum):
@@ -219,12 +226,18 @@ class Welcome(Body):
 class ListTables(Body):
     NAME = "list_tables"
     FLOW = Flow.TO_SERVER
+    state: TableState | None = None
+    players: Annotated[int, Field(ge=2, le=MAX_SEATS)] | None = None
+    after: TableId | None = None
+    limit: Annotated[int, Field(ge=1, le=MAX_PAGE)] = MAX_PAGE
 
 
 class Tables(Body):
     NAME = "tables"
     FLOW = Flow.TO_CLIENT
     tables: Annotated[list[TableInfo], Field(max_length=64)]
+    next: TableId | None = None
+    total: Count = 0
 
 
 class CreateTable(Body):
@@ -238,6 +251,7 @@ class CreateTable(Body):
     private: bool = False
     turn_timeout: TurnTimeout | None = None
     bot_takeover: bool = True
+    no_turn_timer: bool = False
     token: ChosenToken | None = None
 
     @model_validator(mode="after")
@@ -251,12 +265,14 @@ class TableCreated(Body):
     NAME = "table_created"
     FLOW = Flow.TO_CLIENT
     table: TableInfo
+    invite: InviteCode | None = None
 
 
 class JoinTable(Body):
     NAME = "join_table"
     FLOW = Flow.TO_SERVER
     table: TableId
+    invite: InviteCode | None = None
     token: ChosenToken | None = None
 
 
@@ -446,6 +462,7 @@ class WatchTable(Body):
     NAME = "watch_table"
     FLOW = Flow.TO_SERVER
     table: TableId
+    invite: InviteCode | None = None
 
 
 class UnwatchTable(Body):
@@ -494,6 +511,57 @@ class Bye(Body):
     NAME = "bye"
     FLOW = Flow.BOTH
     reason: ShortText = ""
+
+
+# --- hardening: the operator's commands ----------------------------------------------
+# (the paged ``list_tables``, invite codes of private tables and ``no_turn_timer`` are
+# fields of the lobby commands above; see PROTOCOL.md "Limits, private tables and the
+# operator")
+
+
+class AdminOp(StrEnum):
+    """What the operator asks of the server (``scopa admin``)."""
+
+    CONNECTIONS = "connections"  # list the open connections
+    TABLES = "tables"  # list every table, private ones too (paged: target = the id after which)
+    CLOSE_TABLE = "close_table"  # close table ``target`` (a running game is recorded as abandoned)
+    KICK = "kick"  # disconnect the client named ``target``
+    DAMAGED = "damaged"  # the journaled tables that could not be restored
+    STOP = "stop"  # stop gracefully: running games are journaled and resume on the next start
+
+
+class ConnectionInfo(WireModel):
+    id: Count
+    name: PlayerName | None = None
+    peer: ShortText
+    table: TableId | None = None
+    watching: TableId | None = None
+    queued_bytes: Count = 0
+
+
+class DamagedTable(WireModel):
+    id: TableId
+    reason: Text
+
+
+class Admin(Body):
+    NAME = "admin"
+    FLOW = Flow.TO_SERVER
+    token: AdminToken
+    op: AdminOp
+    target: ShortText = ""
+
+
+class AdminReply(Body):
+    NAME = "admin_reply"
+    FLOW = Flow.TO_CLIENT
+    op: AdminOp
+    message: ShortText = ""
+    connections: Annotated[list[ConnectionInfo], Field(max_length=MAX_ADMIN_ROWS)] = []
+    tables: Annotated[list[TableInfo], Field(max_length=MAX_PAGE)] = []
+    damaged: Annotated[list[DamagedTable], Field(max_length=MAX_ADMIN_ROWS)] = []
+    next: TableId | None = None
+    total: Count = 0
 
 
 # --- finished games, records, ratings and accounts (PROTOCOL.md §13) ------------------
@@ -589,7 +657,7 @@ BODY_TYPES: tuple[type[Body], ...] = (
     Hello, Welcome, ListTables, Tables, CreateTable, TableCreated, JoinTable, Joined,
     LeaveTable, Left, TableUpdate, WatchLobby, UnwatchLobby, GameStart, RoundStart, Deal, YourTurn,
     Play, Declare, Played, Declared, RoundEnd, GameEnd, SeatAway, SeatBack, SeatReplaced, Snapshot,
-    WatchTable, UnwatchTable, Error, Ping, Pong, Chat, ChatMessage, Bye,
+    WatchTable, UnwatchTable, Error, Ping, Pong, Chat, ChatMessage, Bye, Admin, AdminReply,
 )  # fmt: skip
 """Every command body, in the order PROTOCOL.md documents them."""
 BODY_TYPES += ARCHIVE_BODY_TYPES

@@ -55,6 +55,7 @@ class ErrorCode(StrEnum):
     ALREADY_AT_TABLE = "already_at_table"
     BAD_RULES = "bad_rules"
     UNKNOWN_BOT = "unknown_bot"
+    TOO_MANY_TABLES = "too_many_tables"
     BAD_PASSWORD = "bad_password"
     # a move (decided by the game master)
     GAME_NOT_STARTED = "game_not_started"

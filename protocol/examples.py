@@ -23,7 +23,7 @@ from .commands import (
     ClaimName, GameSummary, Games, GetLeaderboard, GetRecord, Leaderboard, ListGames, NameClaimed,
     RatingEntry, RecordReply,
 )  # fmt: skip
-from .commands import Body
+from .commands import Admin, AdminOp, AdminReply, Body, ConnectionInfo
 from .record import PlayerKind, Record, RecordPlay, RecordPlayer, RecordResult, RecordRound
 from .envelope import Command, make_command
 from .errors import ErrorCode
@@ -126,6 +126,14 @@ def example_commands() -> dict[str, Command]:
         cmd(Chat(text="buona fortuna!"), 10, ada, table),
         cmd(ChatMessage(author=ada, text="buona fortuna!"), 15, table, everyone),
         cmd(Bye(reason="good game"), 11, ada, lobby),
+        cmd(Admin(token="0pErAt0r-t0ken-f1le-s3cret", op=AdminOp.CONNECTIONS), 2, "player:admin-1", lobby),
+        cmd(
+            AdminReply(
+                op=AdminOp.CONNECTIONS, total=1,
+                connections=[ConnectionInfo(id=4, name="ada", peer="127.0.0.1:50122", table="7", queued_bytes=0)],
+            ),
+            2, lobby, "player:admin-1", 2,
+        ),  # fmt: skip
     ]
     examples += _archive_examples(cmd, ada, lobby)
     return {c.name: c for c in examples}

@@ -30,6 +30,10 @@ Word = Annotated[str, StringConstraints(pattern=r"^[a-z0-9_]{1,32}$", max_length
 Text = Annotated[str, Field(max_length=500)]
 ShortText = Annotated[str, Field(max_length=200)]
 Token = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_\-]{8,64}$")]
+InviteCode = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_\-]{8,64}$")]
+"""The secret that lets a client join or watch a private table."""
+AdminToken = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_\-]{16,128}$")]
+"""The operator's secret (the server writes it to a 0600 file when it starts)."""
 ChosenToken = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_\-]{22,64}$")]
 """A seat token the client picks itself (create_table, join_table): at least 22 characters."""
 

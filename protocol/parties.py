@@ -193,6 +193,8 @@ ROUTES: dict[str, frozenset[Route]] = {
     "leaderboard": _routes((_L, _P)),
     "claim_name": _TO_LOBBY,
     "name_claimed": _routes((_L, _P)),
+    "admin": _TO_LOBBY,
+    "admin_reply": _routes((_L, _P)),
 }
 """For every command name, the (sender kind, recipient kind) pairs it may travel with
 (PROTOCOL.md §3).  A server's error or pong comes from the party its request was sent

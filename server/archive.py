@@ -243,8 +243,9 @@ class SQLiteArchive:
 
     def account(self, name: str) -> Account | None:
         with self._lock:
-            row = self._db.execute("SELECT name, salt, hash, n, r, p, created_at FROM accounts WHERE name=?",
-                                   (name,)).fetchone()
+            # A claimed name is claimed in every case (names are unique regardless of case).
+            row = self._db.execute("SELECT name, salt, hash, n, r, p, created_at FROM accounts "
+                                   "WHERE name=? COLLATE NOCASE", (name,)).fetchone()
         return Account(*row) if row is not None else None
 
     def save_account(self, account: Account) -> None:
@@ -313,7 +314,8 @@ class MemoryArchive:
         return _ranked([r for (p, _), r in self._archive.ratings.items() if p == preset], limit)
 
     def account(self, name: str) -> Account | None:
-        return self._archive.accounts.get(name)
+        key = name.casefold()  # claimed in every case, as in SQLite
+        return next((a for n, a in self._archive.accounts.items() if n.casefold() == key), None)
 
     def save_account(self, account: Account) -> None:
         if account.name in self._archive.accounts:

@@ -23,11 +23,11 @@ limit                                  what happens
 ``max_connections``,                   one connection too many, overall or from one
 ``max_connections_per_address``        address: ``error`` ``rate_limited`` (fatal) at
                                        once, closed
-``max_queued_frames``                  more frames waiting to be written to a client than
-                                       this (it does not read): the connection is dropped
-                                       at once, nothing more is sent.  Nobody else waits
-                                       for it: every send to it is a non-blocking
-                                       ``put_nowait``
+``max_queued_frames``,                 more frames, or more bytes, waiting to be written
+``max_queued_bytes``                   to a client than this (it does not read): the
+                                       connection is dropped at once, nothing more is
+                                       sent.  Nobody else waits for it: every send to it
+                                       is a non-blocking ``put_nowait``
 ``commands_per_second``,               a token bucket per connection: each command
 ``command_burst``                      takes one token, ``commands_per_second`` tokens
                                        come back per second, up to ``command_burst``.
@@ -37,6 +37,14 @@ limit                                  what happens
 ``refused_window``                     commands within ``refused_window`` seconds (a
                                        leaky count): ``error`` ``rate_limited`` (fatal),
                                        closed
+``max_waiting_tables_per_client``,     a ``create_table`` that would give its client (or
+``max_waiting_tables``                 the server) one table waiting for players too
+                                       many: ``error`` ``too_many_tables``
+``max_bot_tables_per_client``,         the same for bot-only games (``sit`` false and
+``max_bot_tables``                     every seat a server bot)
+``finished_tables_kept``               finished tables listed (the oldest go first)
+``table_update_interval``              a seated player hears of spectators coming and
+                                       going at most once per interval (coalesced)
 =====================================  =================================================
 
 A limit set to ``None`` is not enforced.  ``clock`` (seconds, monotonic) drives the
@@ -47,7 +55,8 @@ are asyncio timeouts on the event loop's own clock.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
 from typing import Callable
 
 
@@ -69,10 +78,26 @@ class Limits:
     """Open connections from one remote IP address."""
     max_queued_frames: int = 2048
     """Frames waiting to be written to one client before it counts as not reading."""
-    socket_send_buffer: int | None = None
-    """If set, the kernel send buffer (SO_SNDBUF) and the transport's write high-water
-    mark of each connection, in bytes: less memory held for a client that reads slowly,
-    and a non-reading client reaches ``max_queued_frames`` sooner."""
+    max_queued_bytes: int = 256 * 1024
+    """Bytes waiting to be written to one client before it counts as not reading."""
+    max_waiting_tables_per_client: int | None = 4
+    """Tables one connection has created that wait for players."""
+    max_waiting_tables: int | None = 500
+    """Tables waiting for players on the whole server."""
+    max_bot_tables_per_client: int | None = 2
+    """Bot-only games (every seat a server bot) one connection has running at once."""
+    max_bot_tables: int | None = 16
+    """Bot-only games running on the whole server."""
+    finished_tables_kept: int = 64
+    """Finished tables still listed in the lobby (the oldest are forgotten first)."""
+    table_update_interval: float = 1.0
+    """Seconds between two ``table_update``s caused by spectators coming and going
+    (changes within an interval are sent as one, at its end)."""
+    socket_send_buffer: int | None = 64 * 1024
+    """The kernel send buffer (SO_SNDBUF) and the transport's write high-water mark of
+    each connection, in bytes (None: the system's, which grows to megabytes): less
+    memory held for a client that reads slowly, and a non-reading client reaches
+    ``max_queued_bytes`` after a bounded amount of work."""
     commands_per_second: float | None = 50.0
     """Sustained commands per second per connection (the token bucket's refill rate)."""
     command_burst: int = 200
@@ -90,10 +115,40 @@ class Limits:
                 raise ValueError(f"{name} must be positive (or None), not {value}")
         if self.max_queued_frames < 1 or self.command_burst < 1 or self.max_refused_commands < 0:
             raise ValueError("max_queued_frames and command_burst must be at least 1")
+        if self.max_queued_bytes < 1024:
+            raise ValueError("max_queued_bytes must be at least 1024")
+        for name in ("max_waiting_tables_per_client", "max_waiting_tables", "max_bot_tables_per_client",
+                     "max_bot_tables"):
+            value = getattr(self, name)
+            if value is not None and value < 0:
+                raise ValueError(f"{name} must be at least 0 (or None), not {value}")
+        if self.finished_tables_kept < 0 or self.table_update_interval < 0:
+            raise ValueError("finished_tables_kept and table_update_interval must not be negative")
         if self.commands_per_second is not None and self.commands_per_second <= 0:
             raise ValueError("commands_per_second must be positive (or None)")
         if self.refused_window <= 0:
             raise ValueError("refused_window must be positive")
+
+    @classmethod
+    def from_options(cls, options: Mapping[str, str]) -> Limits:
+        """Limits from ``name -> text`` (``scopa serve`` options): a number, or ``none``
+        for no limit; every other field keeps its default.  ``ValueError`` says what is wrong."""
+        kinds = {f.name: f for f in fields(cls) if f.name != "clock"}
+        defaults = cls()
+        chosen: dict[str, object] = {}
+        for name, text in options.items():
+            if name not in kinds:
+                raise ValueError(f"no limit called {name!r}; the limits are: {', '.join(kinds)}")
+            if str(text).strip().lower() == "none":
+                chosen[name] = None
+                continue
+            number = float(text) if isinstance(getattr(defaults, name), float) or "float" in str(kinds[name].type) \
+                else int(text)
+            chosen[name] = number
+        try:
+            return cls(**chosen)  # type: ignore[arg-type]
+        except TypeError as exc:
+            raise ValueError(str(exc)) from None
 
     def rate_limiter(self) -> RateLimiter:
         return RateLimiter(self)

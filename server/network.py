@@ -27,27 +27,30 @@ import time
 from collections.abc import Awaitable, Callable, Sequence
 
 from scopa.bots import STRATEGIES
-from scopa.engine import EndReason, RuleSet, RuleSetError
+from scopa.engine import RuleSetError
 from scopa.protocol import PROTOCOL_VERSION, Command, Connection, ConnectionRole, ProtocolError
 from scopa.protocol import commands as wire
 from scopa.protocol.errors import ErrorCode
 from scopa.protocol.parties import PartyKind, parse_party
 
+from . import admin
 from .clock import Clock, SystemClock
 from .limits import Limits, RateLimiter
+from .lobby import TableDirectory, build_rules
 from .session import ClientSession
 from .storage import Storage, TableResult, open_storage
 from .netplayer import NetworkPlayer
 from .proxied import ProxiedClients
 from .records import Records
-from .table import Table
+from .table import Table, token_digest
+from .text import clean_text, name_key, reserved_name
 
 log = logging.getLogger("scopa.server")
 
 DEFAULT_PORT = 7015
 SERVER_NAME = "scopa-server 0.1"
 READ_CHUNK = 65536
-MAX_FINISHED_TABLES = 64  # finished tables kept in the listing for a while
+DEFAULT_TURN_TIMEOUT = 60.0  # seconds a seat at a public table has for a move
 _ANSWERS = frozenset({wire.Play.NAME, wire.Declare.NAME})  # what answers a your_turn
 
 
@@ -56,33 +59,44 @@ class NetworkEngine:
 
     def __init__(self, host: str = "127.0.0.1", port: int = DEFAULT_PORT, seed: int | None = None,
                  db: str | None = None, storage: Storage | None = None, *,
-                 limits: Limits | None = None, grace: float = 120.0, turn_timeout: float | None = None,
-                 clock: Clock | None = None, accounts: bool = False, trusted_proxies: Sequence[str] = ()) -> None:
+                 limits: Limits | None = None, grace: float = 120.0,
+                 turn_timeout: float | None = DEFAULT_TURN_TIMEOUT, clock: Clock | None = None,
+                 admin_token_file: str | None = None, accounts: bool = False,
+                 trusted_proxies: Sequence[str] = ()) -> None:
         """``db``: an SQLite file journaling every table (unfinished games are restored
         from it by :meth:`start`); or any ``storage``; neither: nothing persists.
 
         ``grace``: seconds a seat whose client dropped mid-game is kept for it (then a
         bot plays it, or the game is abandoned: the table's ``bot_takeover``);
-        ``turn_timeout``: the default turn clock of new tables (None: none); ``clock``:
-        what those timers wait on (tests pass a ``FakeClock``); ``accounts``: names may be
-        claimed with a password (kept in the storage, which is then needed);
-        ``trusted_proxies``: addresses (or networks) of front ends whose connections say
-        whom they are for and are capped per identity (server/proxied.py)."""
+        ``turn_timeout``: the turn clock of new tables (a table may ask for a shorter one;
+        only a private table may have none; None: no turn clock unless a table asks);
+        ``clock``: what those timers wait on (tests pass a ``FakeClock``);
+        ``admin_token_file``: where :meth:`start` writes the operator's token (0600; a
+        ``{port}`` in it becomes the port listened on; None: nowhere, and no operator
+        can act on this server); ``accounts``: names may be claimed with a password
+        (kept in the storage, which is then needed); ``trusted_proxies``: addresses (or
+        networks) of front ends whose connections say whom they are for and are capped
+        per identity (server/proxied.py)."""
         self.grace = grace
         self.turn_timeout = turn_timeout
         self.clock: Clock = clock if clock is not None else SystemClock()
         self.host = host
         self.port = port
         self._seeds = random.Random(seed) if seed is not None else random.SystemRandom()
+        self.limits = limits if limits is not None else Limits()
         self.sessions: dict[int, ClientSession] = {}
-        self.names: dict[str, ClientSession] = {}
-        self.tables: dict[str, Table] = {}
+        self.names: dict[str, ClientSession] = {}  # by name_key(): unique regardless of case
+        self.tables = TableDirectory(self.limits)
+        self._watching: dict[int, Table] = {}  # connection id -> the table it watches
+        self.damaged: dict[str, str] = {}  # table id -> why the journal could not restore it
+        self.admin = admin.Operator(self, admin_token_file)
+        self.stopped = asyncio.Event()
+        """Set when the operator asked the server to stop (``serve`` then shuts down)."""
         self._ids = itertools.count(1)
         self._table_ids = itertools.count(1)
         self.storage: Storage | None = storage if storage is not None else open_storage(db)
         self._server: asyncio.Server | None = None
         self._handlers: set[asyncio.Task[None]] = set()
-        self.limits = limits if limits is not None else Limits()
         self._per_address: dict[str, int] = {}  # open connections by remote address
         self.proxied = ProxiedClients(trusted_proxies, self.limits.max_connections_per_address)
         self.lobby_watchers: set[ClientSession] = set()
@@ -99,6 +113,7 @@ class NetworkEngine:
         self._server = await asyncio.start_server(self._accept, self.host, self.port)
         sock = self._server.sockets[0]
         self.port = sock.getsockname()[1]
+        self.admin.write_token()
         log.info("listening on %s:%s", self.host, self.port)
 
     async def stop(self) -> None:
@@ -134,6 +149,7 @@ class NetworkEngine:
         if self.storage is not None:
             self.storage.close()
             self.storage = None
+        self.admin.remove_token()
         log.info("server stopped")
 
     # ------------------------------------------------------------------ persistence
@@ -143,7 +159,11 @@ class NetworkEngine:
         the highest one ever stored."""
         assert self.storage is not None
         self._table_ids = itertools.count(self.storage.last_table_id() + 1)
+        self.damaged = dict(self.storage.load_damaged())
         for stored in self.storage.load_unfinished():
+            if stored.damage is not None:
+                self._mark_damaged(stored.id, stored.damage)
+                continue
             if stored.status != "playing" or any(s is None for s in stored.seats):
                 # A table still gathering players: its clients are gone with the old process.
                 self.storage.close_table(stored.id, "server restarted before the game began")
@@ -151,20 +171,32 @@ class NetworkEngine:
             try:
                 table = Table.from_storage(stored, self.storage, on_finished=self._table_finished,
                                            grace=self.grace, clock=self.clock, turn_timeout=self.turn_timeout,
+                                           update_interval=self.limits.table_update_interval,
                                            on_changed=self._table_changed)
-            except Exception:  # one bad journal must not keep the server (or other games) down
-                log.exception("table %s: could not be restored; recorded as abandoned", stored.id)
-                self.storage.finish_table(stored.id, None, [], EndReason.ABANDONED.value)
+            except Exception as exc:  # noqa: BLE001 - one bad journal must not keep other games down
+                self._mark_damaged(stored.id, f"its game does not replay: {type(exc).__name__}: {exc}")
                 continue
-            self.tables[table.id] = table
+            self.tables.add(table)
             log.info("table %s: restored at action %s", table.id, len(stored.actions))
         now = time.time()
-        for done in self.storage.load_finished_since(now - self.grace)[-MAX_FINISHED_TABLES:]:
+        for done in self.storage.load_finished_since(now - self.grace)[-self.limits.finished_tables_kept:]:
             if done.table.id in self.tables:
                 continue
             expires_in = done.result.finished_at + self.grace - now
             self.tables[done.table.id] = Table.finished_from_storage(done, expires_in, grace=self.grace,
                                                                      clock=self.clock)
+
+    def _mark_damaged(self, table_id: str, reason: str) -> None:
+        """A journaled table that cannot be restored: said once in the log, kept for the
+        operator (``scopa admin ... damaged``), never tried again."""
+        reason = (reason.strip().splitlines() or ["unreadable"])[0][:300]
+        log.error("table %s: damaged in the journal, not restored: %s", table_id, reason)
+        self.damaged[table_id] = reason
+        assert self.storage is not None
+        try:
+            self.storage.mark_damaged(table_id, reason)
+        except Exception as exc:  # noqa: BLE001 - the log line above is what matters
+            log.error("table %s: could not mark it damaged: %s", table_id, exc)
 
     def results(self, limit: int = 100) -> list[TableResult]:
         """Finished games kept by the storage, newest first (none without storage)."""
@@ -186,7 +218,8 @@ class NetworkEngine:
         self._per_address[address] = self._per_address.get(address, 0) + 1
         self._handlers.add(task)
         _bound_send_buffer(writer, self.limits.socket_send_buffer)
-        sess = ClientSession(next(self._ids), reader, writer, max_queued=self.limits.max_queued_frames)
+        sess = ClientSession(next(self._ids), reader, writer, max_queued=self.limits.max_queued_frames,
+                             max_queued_bytes=self.limits.max_queued_bytes)
         self.sessions[sess.id] = sess
         log.info("connection %s from %s", sess.id, sess.peer)
         try:
@@ -378,8 +411,13 @@ class NetworkEngine:
             else:
                 table.unseat(sess)
                 self._seat_freed(table)
-        if sess.name and self.names.get(sess.name) is sess:
-            del self.names[sess.name]
+        for own in self.tables.owned_by(sess.id):  # its waiting tables where no person sits close
+            if own.state is wire.TableState.WAITING and not any(s is not None and s.bot is None for s in own.seats):
+                self._close_waiting(own, "its creator left")
+        self.tables.disown(sess.id)
+        self._watching.pop(sess.id, None)
+        if sess.name and self.names.get(name_key(sess.name)) is sess:
+            del self.names[name_key(sess.name)]
         self.sessions.pop(sess.id, None)
         log.info("connection %s (%s) closed", sess.id, sess.party)
 
@@ -403,13 +441,15 @@ class NetworkEngine:
                 sess.said_bye = True
                 sess.close()
             case wire.ListTables():
-                sess.send(wire.Tables(tables=self._listing()), re=seq)
+                page = self.tables.page(body.state, body.players, body.after, body.limit)
+                sess.send(wire.Tables(tables=[t.info() for t in page.tables], next=page.next, total=page.total),
+                          re=seq)
             case wire.WatchLobby():
                 self.lobby_watchers.add(sess)
-                sess.send(wire.Tables(tables=self._listing()), re=seq)
+                sess.send(self._listing(), re=seq)
             case wire.UnwatchLobby():
                 self.lobby_watchers.discard(sess)
-                sess.send(wire.Tables(tables=self._listing()), re=seq)
+                sess.send(self._listing(), re=seq)
             case wire.CreateTable():
                 self._create(sess, body, seq)
             case wire.JoinTable():
@@ -421,7 +461,9 @@ class NetworkEngine:
             case wire.Chat():
                 self._chat(sess, body, recipient, seq)
             case wire.WatchTable():
-                self._watch(sess, body.table, seq)
+                self._watch(sess, body.table, seq, body.invite)
+            case wire.Admin():
+                self.admin.handle(sess, body, seq)
             case wire.UnwatchTable():
                 self._unwatch(sess, body.table, seq)
             case _ if self.records.handles(body):
@@ -429,15 +471,18 @@ class NetworkEngine:
             case _:
                 sess.error(ErrorCode.UNEXPECTED_COMMAND, f"the server does not accept {body.NAME!r}", re=seq)
 
-    def _listing(self) -> list[wire.TableInfo]:
-        """The tables a ``tables`` reply lists: the public ones, newest 64."""
-        return [t.info() for t in self.tables.values() if not t.private][-64:]
+    def _listing(self) -> wire.Tables:
+        """The answer to watch_lobby and unwatch_lobby: the first page of the public
+        tables, as ``list_tables`` without a filter."""
+        page = self.tables.page()
+        return wire.Tables(tables=[t.info() for t in page.tables], next=page.next, total=page.total)
 
     # ------------------------------------------------------------------ table updates
 
     def _table_changed(self, table: Table) -> None:
         """Table.on_changed: one table_update per changed table at the end of this
         event-loop turn, however many changes it saw meanwhile."""
+        self.tables.update(table)  # the lobby's index, caps and away/token lookups follow at once
         self._changed[table.id] = table
         if self._flush is None:
             self._flush = asyncio.get_running_loop().call_soon(self._send_updates)
@@ -466,26 +511,33 @@ class NetworkEngine:
             return
         if not verified and self.records.hello_deferred(sess, body, seq, lambda: self._hello(sess, body, seq, True)):
             return  # a claimed name: its password is checked first
-        if body.name in self.names or self._away_name(body.name):
+        if name_key(body.name) in self.names or self._away_name(body.name):
             sess.error(ErrorCode.NAME_TAKEN, f"the name {body.name!r} is taken; choose another", re=seq)
             return
+        if reserved_name(body.name, STRATEGIES):
+            sess.error(ErrorCode.NAME_TAKEN, f"names like {body.name!r} are the server's bots'; choose another",
+                       re=seq)
+            return
         sess.name = body.name
-        self.names[body.name] = sess
+        sess.client = clean_text(body.client)[:100]
+        self.names[name_key(body.name)] = sess
         sess.send(wire.Welcome(you=f"player:{body.name}", server=SERVER_NAME, protocol=PROTOCOL_VERSION), re=seq)
-        log.info("connection %s is %s", sess.id, sess.party)
+        log.info("connection %s is %s (client %r)", sess.id, sess.party, sess.client)
 
     def _away_name(self, name: str) -> bool:
-        """Whether ``name`` belongs to a seat waiting for its client (kept for its return)."""
-        return any(s is not None and s.away and s.name == name
-                   for t in self.tables.values() for s in t.seats)
+        """Whether ``name`` (in any case) belongs to a seat waiting for its client."""
+        key = name_key(name)
+        return any(s is not None and s.away and name_key(s.name) == key
+                   for t in self.tables.with_away_seats() for s in t.seats)
 
     def _resume(self, sess: ClientSession, resume: wire.ResumeRequest, seq: int) -> None:
         """hello with a seat token: the client gets its seat (and its name) back."""
         found = None
-        for table in self.tables.values():
-            index = table.find_token(resume.token)
-            if index is not None:
-                found = (table, index)
+        digest = token_digest(resume.token)
+        table = self.tables.table_of_token(digest)
+        index = table.find_digest(digest) if table is not None else None
+        if table is not None and index is not None:
+            found = (table, index)
         if found is None:
             sess.error(ErrorCode.BAD_TOKEN, "that seat token is not valid (or its game is gone)", re=seq)
             return
@@ -497,30 +549,29 @@ class NetworkEngine:
             # The old connection has not noticed it is dead (or the client opened a new
             # one anyway): the seat goes with the token, the old connection is closed.
             table.detach(old)
-            if old.name and self.names.get(old.name) is old:
-                del self.names[old.name]
+            if old.name and self.names.get(name_key(old.name)) is old:
+                del self.names[name_key(old.name)]
             old.send(wire.Bye(reason="your seat was resumed on another connection"))
             old.close()
-        holder = self.names.get(seat.name)
+        holder = self.names.get(name_key(seat.name))
         if holder is not None and holder is not sess:
             sess.error(ErrorCode.NAME_TAKEN, f"the seat's name {seat.name!r} is in use by another client", re=seq)
             return
         sess.name = seat.name
-        self.names[seat.name] = sess
+        self.names[name_key(seat.name)] = sess
         sess.send(wire.Welcome(you=f"player:{seat.name}", server=SERVER_NAME, protocol=PROTOCOL_VERSION), re=seq)
         log.info("connection %s resumes seat %s of table %s as %s", sess.id, i, table.id, sess.party)
         table.resume(sess, i, resume.token, resume.last_event, re=seq)
 
     def _watched_by(self, sess: ClientSession) -> Table | None:
-        return next((t for t in self.tables.values() if sess in t.spectators), None)
+        table = self._watching.get(sess.id)
+        return table if table is not None and sess in table.spectators else None
 
-    def _watch(self, sess: ClientSession, table_id: str, seq: int) -> None:
+    def _watch(self, sess: ClientSession, table_id: str, seq: int, invite: str | None = None) -> None:
         table = self.tables.get(table_id)
-        if table is None or table.state is wire.TableState.FINISHED:
+        if table is None or table.state is wire.TableState.FINISHED or not table.admits(invite):
+            # A private table without its invite code is no table at all to this client.
             sess.error(ErrorCode.NO_SUCH_TABLE, f"there is no table {table_id!r} to watch", re=seq)
-            return
-        if table.private:
-            sess.error(ErrorCode.PRIVATE_TABLE, f"table {table_id} is private: it cannot be watched", re=seq)
             return
         if sess.table is not None:
             sess.error(ErrorCode.ALREADY_AT_TABLE, f"you are seated at table {sess.table.id}", re=seq)
@@ -529,6 +580,7 @@ class NetworkEngine:
         if before is not None and before is not table:
             before.unwatch(sess, tell=False)  # one table at a time: watching another moves you
         log.info("table %s: %s watches", table.id, sess.party)
+        self._watching[sess.id] = table
         table.watch(sess, re=seq)
 
     def _unwatch(self, sess: ClientSession, table_id: str, seq: int) -> None:
@@ -543,9 +595,13 @@ class NetworkEngine:
             sess.error(ErrorCode.ALREADY_AT_TABLE, f"you are already at table {sess.table.id}", re=seq)
             return
         try:
-            rules = body.rules if body.rules is not None else RuleSet.build(body.preset, **body.options)
+            rules = body.rules if body.rules is not None else build_rules(body.preset, body.options)
         except RuleSetError as exc:
             sess.error(ErrorCode.BAD_RULES, str(exc), re=seq)
+            return
+        turn_timeout, refusal = self._turn_timeout_for(body)
+        if refusal is not None:
+            sess.error(ErrorCode.BAD_RULES, refusal, re=seq)
             return
         unknown = [b for b in body.fill_with_bots if b not in STRATEGIES]
         if unknown:
@@ -557,17 +613,27 @@ class NetworkEngine:
             return
         if body.sit and not self._token_free(sess, body.token, seq):
             return
-        table = Table(str(next(self._table_ids)), rules, self._seeds.randrange(2**63), private=body.private,
+        bot_game = not body.sit and len(body.fill_with_bots) == rules.players
+        refusal = self.tables.refusal(sess.id, bot_game)
+        if refusal is not None:
+            sess.error(ErrorCode.TOO_MANY_TABLES, refusal, re=seq)
+            return
+        table = Table(str(next(self._table_ids)), rules, self._seeds.randrange(2**63),
                       on_finished=self._table_finished, on_vacated=self._seat_freed,
                       on_changed=self._table_changed, grace=self.grace, bot_takeover=body.bot_takeover,
-                      turn_timeout=body.turn_timeout if body.turn_timeout is not None else self.turn_timeout,
-                      clock=self.clock)
+                      turn_timeout=turn_timeout, clock=self.clock,
+                      update_interval=self.limits.table_update_interval)
+        invite = table.new_invite() if body.private else None
         if self.storage is not None:  # journaled before table_created is sent, seats after it
-            self.storage.create_table(table.id, rules, table.seed, table.private,
-                                      {"preset": body.preset, "options": body.options,
-                                       "bot_takeover": table.bot_takeover, "turn_timeout": table.turn_timeout})
+            options = {"preset": body.preset, "options": body.options, "bot_takeover": table.bot_takeover,
+                       "turn_timeout": table.turn_timeout}
+            if invite is not None:
+                options["invite_digest"] = table.invite_digest
+            self.storage.create_table(table.id, rules, table.seed, table.private, options)
             table.storage = self.storage
-        self.tables[table.id] = table
+        if body.sit:
+            self._stop_watching(sess)
+        self.tables.add(table, owner=sess.id)
         self._table_changed(table)
         log.info("table %s created by %s: %s", table.id, sess.party, rules.describe())
         joined: tuple[int, str] | None = None
@@ -575,17 +641,55 @@ class NetworkEngine:
             joined = table.seat_client(sess, body.token)
         for strategy in body.fill_with_bots:
             table.seat_bot(strategy)
-        sess.send(wire.TableCreated(table=table.info()), re=seq)
+        sess.send(wire.TableCreated(table=table.info(), invite=invite), re=seq)
         if joined is not None:
             seat, token = joined
             sess.send(wire.Joined(table=table.id, seat=seat, side=rules.side_of(seat), token=token), re=seq)
         table.announce_seats()
         if table.full:
             table.start()
+            self.tables.update(table)
+
+    def _turn_timeout_for(self, body: wire.CreateTable) -> tuple[float | None, str | None]:
+        """The turn clock a new table gets, or why it may not have the one it asks for."""
+        server = self.turn_timeout
+        if body.no_turn_timer:
+            if not body.private:
+                return None, "only a private table may play without a turn timer"
+            return None, None
+        if body.turn_timeout is None:
+            return server, None
+        if server is not None and body.turn_timeout > server:
+            return None, (f"turn_timeout {body.turn_timeout:g} s is longer than this server's {server:g} s; "
+                          "a table may only shorten it")
+        return body.turn_timeout, None
+
+    def _stop_watching(self, sess: ClientSession) -> None:
+        """A spectator who sits down stops watching (or it would get every event twice)."""
+        watched = self._watched_by(sess)
+        if watched is not None:
+            watched.unwatch(sess, tell=False)
+        self._watching.pop(sess.id, None)
+
+    def _close_waiting(self, table: Table, reason: str) -> None:
+        """Close a table that waits for players: its seated clients are told ``left``."""
+        for s in table.sessions():
+            s.send(wire.Left(table=table.id, reason="closed"))
+            s.table = None
+        for s in list(table.spectators):
+            table.unwatch(s, tell=True)
+        table.cancel_timers()
+        self._close_table(table)
+        if self.storage is not None and table.storage is not None:
+            try:
+                self.storage.close_table(table.id, reason)
+            except Exception as exc:  # noqa: BLE001 - the table is gone either way
+                log.error("table %s: could not journal its closing: %s", table.id, exc)
+        log.info("table %s: closed (%s)", table.id, reason)
 
     def _token_free(self, sess: ClientSession, token: str | None, seq: int) -> bool:
         """A seat token the client chose must not be one a seat holds already."""
-        if token is None or all(t.find_token(token) is None for t in self.tables.values()):
+        if token is None or self.tables.table_of_token(token_digest(token)) is None:
             return True
         sess.error(ErrorCode.BAD_TOKEN, "that seat token is in use; choose another", re=seq)
         return False
@@ -593,7 +697,7 @@ class NetworkEngine:
     def _join(self, sess: ClientSession, body: wire.JoinTable, seq: int) -> None:
         table_id = body.table
         table = self.tables.get(table_id)
-        if table is None:
+        if table is None or not table.admits(body.invite):
             sess.error(ErrorCode.NO_SUCH_TABLE, f"there is no table {table_id!r}", re=seq)
             return
         if sess.table is not None:
@@ -602,6 +706,7 @@ class NetworkEngine:
         if table.state is not wire.TableState.WAITING or table.full:
             sess.error(ErrorCode.TABLE_FULL, f"table {table_id} is {'full' if table.full else table.state.value}", re=seq)
             return
+        self._stop_watching(sess)
         if not self._token_free(sess, body.token, seq):
             return
         seat, token = table.seat_client(sess, body.token)
@@ -610,6 +715,7 @@ class NetworkEngine:
         table.announce_seats()
         if table.full:
             table.start()
+            self.tables.update(table)
 
     def _leave(self, sess: ClientSession, table_id: str, seq: int) -> None:
         table = sess.table
@@ -657,7 +763,11 @@ class NetworkEngine:
         table.receive(sess, body, seq)
 
     def _chat(self, sess: ClientSession, body: wire.Chat, recipient: str, seq: int) -> None:
-        msg = wire.ChatMessage(author=sess.party, text=body.text)
+        text = clean_text(body.text)  # no escape sequence reaches anyone's terminal
+        if not text:
+            sess.error(ErrorCode.BAD_BODY, "the chat text is empty once control characters are removed", re=seq)
+            return
+        msg = wire.ChatMessage(author=sess.party, text=text)
         if recipient == "lobby":
             for other in self.sessions.values():
                 if other.welcomed:
@@ -672,9 +782,9 @@ class NetworkEngine:
 
     def _table_finished(self, table: Table) -> None:
         self.records.game_finished(table)
-        finished = [t for t in self.tables.values() if t.state is wire.TableState.FINISHED]
-        for old in finished[:-MAX_FINISHED_TABLES]:
-            self._close_table(old)
+        for old in self.tables.prune_finished():  # the oldest finished tables leave the lobby
+            old.closed = True
+            self._table_changed(old)
             old.cancel_timers()
 
 
@@ -710,20 +820,28 @@ async def _refuse(writer: asyncio.StreamWriter, reason: str) -> None:
         writer.transport.abort()
 
 async def serve(host: str = "127.0.0.1", port: int = DEFAULT_PORT, seed: int | None = None,
-                db: str | None = None, accounts: bool = False, *, trusted_proxies: Sequence[str] = (),
+                db: str | None = None, accounts: bool = False, *, limits: Limits | None = None,
+                turn_timeout: float | None = DEFAULT_TURN_TIMEOUT, admin_token_file: str | None = None,
+                trusted_proxies: Sequence[str] = (),
                 beside: Callable[[NetworkEngine], Awaitable[None]] | None = None) -> None:
-    """Run a server until cancelled (Ctrl-C), then shut down cleanly; ``db``: the SQLite
-    journal (games survive restarts) or None (nothing persists); ``accounts``: names may
-    be claimed with a password (needs ``db``); ``trusted_proxies``: see NetworkEngine;
-    ``beside``: run with the started engine (a web front end) until the server stops
-    (its failure stops the server too)."""
-    engine = NetworkEngine(host, port, seed, db=db, accounts=accounts, trusted_proxies=trusted_proxies)
+    """Run a server until cancelled (Ctrl-C) or stopped by the operator, then shut down
+    cleanly; ``db``: the SQLite journal (games survive restarts) or None (nothing
+    persists); ``accounts``: names may be claimed with a password (needs ``db``);
+    ``trusted_proxies``: see NetworkEngine; ``beside``: run with the started engine (a
+    web front end) until the server stops (its failure stops the server too)."""
+    engine = NetworkEngine(host, port, seed, db=db, limits=limits, turn_timeout=turn_timeout,
+                           admin_token_file=admin_token_file, accounts=accounts, trusted_proxies=trusted_proxies)
     await engine.start()
     companion = asyncio.create_task(beside(engine), name="beside-the-server") if beside is not None else None
     try:
-        if companion is not None:
-            await companion
-        await asyncio.Event().wait()
+        if companion is None:
+            await engine.stopped.wait()
+        else:
+            stopped = asyncio.ensure_future(engine.stopped.wait())
+            await asyncio.wait({companion, stopped}, return_when=asyncio.FIRST_COMPLETED)
+            stopped.cancel()
+            if companion.done():
+                companion.result()  # the companion's failure is the server's
     finally:
         if companion is not None and not companion.done():
             companion.cancel()

@@ -19,13 +19,14 @@ log = logging.getLogger("scopa.server")
 # Frames a client may have waiting before it counts as not reading and is dropped
 # (the default; the server passes ``Limits.max_queued_frames``).
 MAX_QUEUED_FRAMES = 2048
+MAX_QUEUED_BYTES = 256 * 1024  # Limits.max_queued_bytes
 
 
 class ClientSession:
     """A connected client as the server sees it."""
 
     def __init__(self, conn_id: int, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
-                 max_queued: int = MAX_QUEUED_FRAMES) -> None:
+                 max_queued: int = MAX_QUEUED_FRAMES, max_queued_bytes: int = MAX_QUEUED_BYTES) -> None:
         self.id = conn_id
         self.reader = reader
         self.writer = writer
@@ -34,6 +35,9 @@ class ClientSession:
         self.table: Table | None = None
         self.peer = str(writer.get_extra_info("peername"))
         self._queue: asyncio.Queue[bytes | None] = asyncio.Queue(max_queued)
+        self.max_queued_bytes = max_queued_bytes
+        self._queued_bytes = 0  # in the queue, not yet handed to the transport
+        self.client = ""  # hello.client, without control characters
         self.dropped = False
         """True once the client was dropped for not reading (its queue overflowed)."""
         self._writer_task = asyncio.create_task(self._write_loop(), name=f"writer-{conn_id}")
@@ -58,12 +62,29 @@ class ClientSession:
         except LocalProtocolError as exc:
             log.error("could not send %s to %s: %s", body.NAME, self.party, exc)
             return
+        if self.queued_bytes + len(frame) > self.max_queued_bytes:
+            self._drop(f"{self.queued_bytes + len(frame)} bytes would wait for it")
+            return
         try:
             self._queue.put_nowait(frame)
         except asyncio.QueueFull:
-            log.warning("%s does not read its frames; dropping the connection", self.party)
-            self.dropped = True
-            self.abort()
+            self._drop(f"{self._queue.qsize()} frames wait for it")
+            return
+        self._queued_bytes += len(frame)
+
+    @property
+    def queued_bytes(self) -> int:
+        """Bytes waiting for this client: in the queue and in the transport's buffer."""
+        try:
+            buffered = self.writer.transport.get_write_buffer_size()
+        except (AttributeError, RuntimeError):
+            buffered = 0
+        return self._queued_bytes + buffered
+
+    def _drop(self, why: str) -> None:
+        log.warning("%s does not read (%s); dropping the connection", self.party, why)
+        self.dropped = True
+        self.abort()
 
     def error(self, code: ErrorCode, message: str, re: int | None = None, sender: str = "lobby", fatal: bool = False) -> None:
         self.send(Error(code=code, message=message[:500], fatal=fatal), sender=sender, re=re)
@@ -74,6 +95,7 @@ class ClientSession:
                 frame = await self._queue.get()
                 if frame is None:
                     break
+                self._queued_bytes -= len(frame)
                 self.writer.write(frame)
                 await self.writer.drain()
         except (ConnectionError, OSError):

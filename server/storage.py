@@ -25,7 +25,20 @@ once a call has returned its effect survives the server *process* being killed.
     load_finished_since(t) -> list[FinishedTable]           games finished at or after t, with seats
     load_actions(table_id) -> list[Action]                  one table's journal (to replay it)
     last_table_id() -> int                                  highest numeric table id ever used
+    mark_damaged(table_id, reason)                          unreadable: never restored ("damaged")
+    load_damaged() -> list[tuple[str, str]]                 the damaged tables and why
     close()
+
+A journaled table that cannot be read back (garbage rules or action row, a gap in the
+actions) comes back from ``load_unfinished`` with its ``damage`` said instead of its
+actions: the server marks it damaged and restores every other game.
+
+When a table is finished or closed its actions are compacted: the rows are replaced by
+one zlib-compressed record on the table's row (``record``), so a finished 2-player game
+to 11 keeps its rules, seed, every deal and action, and its result in a few kilobytes.
+A journal file is created readable and writable by its owner only (0600): it holds the
+card order of every deal.  A journal written by a newer server is refused
+(:class:`JournalTooNew`); an older one is migrated when opened.
 
 ``append_action`` must refuse (raise) an index that is already stored, so a resent play
 can never be journaled twice.  Actions travel as the compact lists of
@@ -44,9 +57,11 @@ call; a pool or an async driver stays inside the backend.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import threading
 import time
+import zlib
 from dataclasses import dataclass, field
 from typing import Any, Protocol, Sequence, runtime_checkable
 
@@ -54,9 +69,15 @@ from scopa.engine import Action, Deal, DeclarationKind, Declare, Play, RuleSet
 
 from .archive import ARCHIVE_SCHEMA, MemoryArchive, SQLiteArchive
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+"""1: actions as rows only; 2: a finished table's actions compacted into ``tables.record``."""
 
-WAITING, PLAYING, FINISHED, CLOSED = "waiting", "playing", "finished", "closed"
+WAL_CHECKPOINT_PAGES = 64
+"""Pages in the write-ahead log before SQLite copies them into the database file."""
+WAL_SIZE_LIMIT = 256 * 1024
+"""Bytes the write-ahead log file is cut back to after a checkpoint."""
+
+WAITING, PLAYING, FINISHED, CLOSED, DAMAGED = "waiting", "playing", "finished", "closed", "damaged"
 
 
 # ---------------------------------------------------------------------- values
@@ -82,6 +103,7 @@ class StoredTable:
     status: str  # WAITING or PLAYING (FINISHED in a FinishedTable)
     seats: list[StoredSeat | None]
     actions: list[Action] = field(default_factory=list)
+    damage: str | None = None  # why this table cannot be restored (None: it can)
 
 
 @dataclass(frozen=True)
@@ -106,6 +128,19 @@ class FinishedTable:
 
 class StorageError(RuntimeError):
     """The storage refused or failed a write (e.g. an action index already journaled)."""
+
+
+class JournalTooNew(StorageError):
+    """The journal was written by a newer server: this one does not know its format."""
+
+
+def _compact(actions: Sequence[str]) -> bytes:
+    """A table's encoded actions as one compressed record."""
+    return zlib.compress(("[" + ",".join(actions) + "]").encode(), 9)
+
+
+def _uncompact(record: bytes) -> list[str]:
+    return [json.dumps(a, separators=(",", ":")) for a in json.loads(zlib.decompress(record))]
 
 
 # ---------------------------------------------------------------------- encoding
@@ -180,6 +215,10 @@ class Storage(Protocol):
 
     def last_table_id(self) -> int: ...
 
+    def mark_damaged(self, table_id: str, reason: str) -> None: ...
+
+    def load_damaged(self) -> list[tuple[str, str]]: ...
+
     def close(self) -> None: ...
 
 
@@ -196,6 +235,7 @@ class _MemTable:
     seats: dict[int, StoredSeat] = field(default_factory=dict)
     actions: list[str] = field(default_factory=list)
     result: TableResult | None = None
+    damage: str = ""
 
 
 class MemoryStorage(MemoryArchive):
@@ -241,13 +281,25 @@ class MemoryStorage(MemoryArchive):
     def close_table(self, table_id: str, reason: str) -> None:
         self._get(table_id).status = CLOSED
 
+    def mark_damaged(self, table_id: str, reason: str) -> None:
+        t = self._get(table_id)
+        t.status, t.damage = DAMAGED, reason
+
+    def load_damaged(self) -> list[tuple[str, str]]:
+        return [(tid, t.damage) for tid, t in sorted(self._tables.items(), key=lambda kv: _table_number(kv[0]))
+                if t.status == DAMAGED]
+
     def load_unfinished(self) -> list[StoredTable]:
         out = []
         for tid, t in sorted(self._tables.items(), key=lambda kv: _table_number(kv[0])):
             if t.status in (WAITING, PLAYING):
                 seats = [t.seats.get(i) for i in range(t.rules.players)]
-                out.append(StoredTable(tid, t.rules, t.seed, t.private, dict(t.options), t.status, seats,
-                                       [decode_action(a) for a in t.actions]))
+                stored = StoredTable(tid, t.rules, t.seed, t.private, dict(t.options), t.status, seats)
+                try:
+                    stored.actions = [decode_action(a) for a in t.actions]
+                except (ValueError, TypeError) as exc:
+                    stored.damage = f"an action cannot be read: {exc}"
+                out.append(stored)
         return out
 
     def load_results(self, limit: int = 100) -> list[TableResult]:
@@ -293,7 +345,8 @@ CREATE TABLE IF NOT EXISTS tables (
     finished_at REAL,
     winner      INTEGER,
     totals      TEXT,                      -- JSON list
-    reason      TEXT
+    reason      TEXT,                      -- how it ended (damaged: why it cannot be restored)
+    record      BLOB                       -- a finished table's actions, compacted (zlib JSON)
 );
 CREATE INDEX IF NOT EXISTS tables_status ON tables(status);
 CREATE TABLE IF NOT EXISTS seats (
@@ -329,6 +382,9 @@ class SQLiteStorage(SQLiteArchive):
         if synchronous.upper() not in ("NORMAL", "FULL", "EXTRA"):
             raise ValueError("synchronous must be NORMAL, FULL or EXTRA")
         self.path = str(path)
+        if self.path != ":memory:" and not os.path.exists(self.path):
+            # Owner-only from the first byte (SQLite gives its -wal and -shm files the same mode).
+            os.close(os.open(self.path, os.O_CREAT | os.O_WRONLY, 0o600))
         # Autocommit (isolation_level=None): each statement commits before it returns.
         self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         self._lock = threading.Lock()
@@ -338,6 +394,10 @@ class SQLiteStorage(SQLiteArchive):
         self._db.execute(f"PRAGMA synchronous={synchronous.upper()}")
         self._db.execute("PRAGMA foreign_keys=ON")
         self._db.execute("PRAGMA busy_timeout=5000")
+        # A short write-ahead log, truncated after each checkpoint: every play is its own
+        # commit (a page in the log), and without these the log grows to some megabytes.
+        self._db.execute(f"PRAGMA wal_autocheckpoint={WAL_CHECKPOINT_PAGES}")
+        self._db.execute(f"PRAGMA journal_size_limit={WAL_SIZE_LIMIT}")
         with self._lock:
             self._db.execute("BEGIN IMMEDIATE")
             try:
@@ -348,12 +408,24 @@ class SQLiteStorage(SQLiteArchive):
                 row = self._db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
                 if row is None:
                     self._db.execute("INSERT INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
-                elif int(row[0]) != SCHEMA_VERSION:
-                    raise StorageError(f"{self.path}: schema version {row[0]}, this server knows {SCHEMA_VERSION}")
+                else:
+                    self._migrate(int(row[0]))
                 self._db.execute("COMMIT")
             except BaseException:
                 self._db.execute("ROLLBACK")
                 raise
+
+    def _migrate(self, version: int) -> None:
+        """Bring a journal of an older schema up to this one (inside the opening transaction)."""
+        if version > SCHEMA_VERSION:
+            raise JournalTooNew(f"it was written by a newer version of the server (format {version}; "
+                                f"this server reads up to {SCHEMA_VERSION}): upgrade the server")
+        if version < 2:
+            columns = {r[1] for r in self._db.execute("PRAGMA table_info(tables)")}
+            if "record" not in columns:
+                self._db.execute("ALTER TABLE tables ADD COLUMN record BLOB")
+        if version != SCHEMA_VERSION:
+            self._db.execute("UPDATE meta SET value=? WHERE key='schema_version'", (str(SCHEMA_VERSION),))
 
     def _exec(self, sql: str, args: Sequence[Any] = ()) -> sqlite3.Cursor:
         with self._lock:
@@ -392,16 +464,38 @@ class SQLiteStorage(SQLiteArchive):
                    (table_id, index, encode_action(action)))
 
     def finish_table(self, table_id: str, winner: int | None, totals: Sequence[int], reason: str) -> None:
-        self._changed(self._exec(
-            "UPDATE tables SET status='finished', finished_at=?, winner=?, totals=?, reason=? WHERE id=?",
-            (time.time(), winner, json.dumps(list(totals)), reason, table_id),
-        ), table_id)
+        self._end(table_id, "UPDATE tables SET status='finished', finished_at=?, winner=?, totals=?, reason=?, "
+                            "record=? WHERE id=?", (time.time(), winner, json.dumps(list(totals)), reason))
 
     def close_table(self, table_id: str, reason: str) -> None:
-        self._changed(self._exec(
-            "UPDATE tables SET status='closed', finished_at=?, reason=? WHERE id=?",
-            (time.time(), reason, table_id),
-        ), table_id)
+        self._end(table_id, "UPDATE tables SET status='closed', finished_at=?, reason=?, record=? WHERE id=?",
+                  (time.time(), reason))
+
+    def _end(self, table_id: str, sql: str, args: tuple[Any, ...]) -> None:
+        """Finish or close a table and compact its actions into its row, in one transaction."""
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                rows = self._db.execute("SELECT action FROM actions WHERE table_id=? ORDER BY idx",
+                                        (table_id,)).fetchall()
+                record = _compact([r[0] for r in rows]) if rows else None
+                cur = self._db.execute(sql, (*args, record, table_id))
+                if cur.rowcount == 0:
+                    raise StorageError(f"no table {table_id!r} in storage")
+                self._db.execute("DELETE FROM actions WHERE table_id=?", (table_id,))
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+
+    def mark_damaged(self, table_id: str, reason: str) -> None:
+        self._changed(self._exec("UPDATE tables SET status='damaged', reason=? WHERE id=?",
+                                 (reason[:500], table_id)), table_id)
+
+    def load_damaged(self) -> list[tuple[str, str]]:
+        with self._lock:
+            rows = self._db.execute("SELECT id, reason FROM tables WHERE status='damaged' ORDER BY num, id").fetchall()
+        return [(str(tid), str(reason or "")) for tid, reason in rows]
 
     def load_unfinished(self) -> list[StoredTable]:
         with self._lock:
@@ -411,22 +505,46 @@ class SQLiteStorage(SQLiteArchive):
             ).fetchall()
             out = []
             for tid, rules_text, seed, private, options, status in rows:
-                rules = _rules_from(rules_text)
-                seats: list[StoredSeat | None] = [None] * rules.players
-                for seat, name, digest, bot in self._db.execute(
-                    "SELECT seat, name, token_digest, bot FROM seats WHERE table_id=? ORDER BY seat", (tid,)
-                ):
-                    if 0 <= seat < rules.players:
-                        seats[seat] = StoredSeat(seat, name, digest, bot)
-                actions = []
-                for i, (idx, text) in enumerate(self._db.execute(
-                    "SELECT idx, action FROM actions WHERE table_id=? ORDER BY idx", (tid,)
-                )):
-                    if idx != i:
-                        raise StorageError(f"table {tid}: action {i} is missing from the journal")
-                    actions.append(decode_action(text))
-                out.append(StoredTable(tid, rules, seed, bool(private), json.loads(options), status, seats, actions))
+                out.append(self._load_one(str(tid), rules_text, seed, private, options, status))
             return out
+
+    def _load_one(self, tid: str, rules_text: Any, seed: Any, private: Any, options: Any, status: str) -> StoredTable:
+        """One unfinished table; what cannot be read makes it damaged (``damage`` says why)."""
+        try:
+            rules = _rules_from(rules_text)
+        except Exception as exc:  # noqa: BLE001 - garbage in the journal, of any kind
+            return StoredTable(tid, RuleSet(), 0, False, {}, status, [], damage=f"its rules cannot be read: {_first_line(exc)}")
+        table = StoredTable(tid, rules, 0, bool(private), {}, status, [None] * rules.players)
+        try:
+            if not isinstance(seed, int) or not 0 <= seed < 2**63:
+                raise ValueError(f"seed {seed!r}")
+            table.seed = seed
+            parsed = json.loads(options)
+            if not isinstance(parsed, dict):
+                raise ValueError(f"options {options!r}")
+            table.options = parsed
+        except (ValueError, TypeError) as exc:
+            table.damage = f"its seed or options cannot be read: {_first_line(exc)}"
+            return table
+        for seat, name, digest, bot in self._db.execute(
+            "SELECT seat, name, token_digest, bot FROM seats WHERE table_id=? ORDER BY seat", (tid,)
+        ):
+            if isinstance(seat, int) and 0 <= seat < rules.players:
+                table.seats[seat] = StoredSeat(seat, str(name), digest, bot)
+        for i, (idx, text) in enumerate(self._db.execute(
+            "SELECT idx, action FROM actions WHERE table_id=? ORDER BY idx", (tid,)
+        )):
+            if idx != i:
+                table.damage = f"action {i} is missing from the journal"
+                break
+            try:
+                table.actions.append(decode_action(text))
+            except (ValueError, TypeError) as exc:
+                table.damage = f"action {i} cannot be read: {_first_line(exc)}"
+                break
+        if table.damage is not None:
+            table.actions = []
+        return table
 
     def load_results(self, limit: int = 100) -> list[TableResult]:
         with self._lock:
@@ -470,6 +588,9 @@ class SQLiteStorage(SQLiteArchive):
         with self._lock:
             rows = self._db.execute("SELECT idx, action FROM actions WHERE table_id=? ORDER BY idx",
                                     (table_id,)).fetchall()
+            record = self._db.execute("SELECT record FROM tables WHERE id=?", (table_id,)).fetchone()
+        if not rows and record is not None and record[0] is not None:
+            return [decode_action(text) for text in _uncompact(record[0])]
         for i, (idx, _) in enumerate(rows):
             if idx != i:
                 raise StorageError(f"table {table_id}: action {i} is missing from the journal")
@@ -487,6 +608,10 @@ class SQLiteStorage(SQLiteArchive):
     def close(self) -> None:
         with self._lock:
             self._db.close()
+
+
+def _first_line(exc: BaseException) -> str:
+    return (str(exc).strip().splitlines() or [type(exc).__name__])[0][:200]
 
 
 def open_storage(db: str | None) -> Storage | None:

@@ -21,11 +21,13 @@ from scopa.engine import (
     Event,
     GameMaster,
     HandDealt,
+    IllegalMoveError,
     Played,
     Player,
     RoundEnded,
     RuleSet,
 )
+from scopa.engine import View
 from scopa.engine.view import view as seat_view
 from scopa.protocol import commands as wire
 from scopa.protocol.convert import (
@@ -40,6 +42,7 @@ from .clock import Clock, SystemClock, start_timer
 from .netplayer import NetworkPlayer
 from .session import ClientSession
 from .storage import FinishedTable, Storage, StoredTable
+from .text import bot_name
 
 log = logging.getLogger("scopa.server")
 
@@ -79,6 +82,8 @@ class Table:
     clock: Clock = field(default_factory=SystemClock)
     log_limit: int = 10_000  # events kept for reconnecting clients (older ones: a snapshot)
     spectators: list[ClientSession] = field(default_factory=list)
+    invite_digest: str = ""  # a private table: sha256 hex of its invite code (the code is never kept)
+    update_interval: float = 0.0  # Limits.table_update_interval: spectator changes are coalesced
     end: wire.GameEnd | None = None  # how the game ended (also when abandoned)
     finish_reason: str = ""
     forced_reason: str | None = None  # why the next Played was made by the game master
@@ -88,6 +93,9 @@ class Table:
     _grace_timers: dict[int, asyncio.Task[None]] = field(default_factory=dict)
     _expiry: asyncio.Task[None] | None = None  # a finished table's tokens: void when it fires
     closed: bool = False  # removed from the lobby (a table_update says state "closed")
+    _update_timer: asyncio.Task[None] | None = None
+    _info: tuple[tuple[Any, ...], wire.TableInfo] | None = None
+    _last_update: float | None = None
     taken_over: dict[int, str] = field(default_factory=dict)
     """Seats a bot took over during the game -> the person's seat token digest."""
 
@@ -114,6 +122,15 @@ class Table:
                 for i, s in enumerate(self.seats) if s is not None]
 
     def info(self) -> wire.TableInfo:
+        """The table map of the lobby (kept until something in it changes: a listing
+        page costs its page, not a model per table per call)."""
+        key = (self.state, self.closed, self.private, self.turn_timeout, len(self.spectators),
+               tuple((s.name, s.away) if s is not None else None for s in self.seats))
+        if self._info is None or self._info[0] != key:
+            self._info = (key, self._make_info())
+        return self._info[1]
+
+    def _make_info(self) -> wire.TableInfo:
         return wire.TableInfo(
             id=self.id,
             rules=self.rules,
@@ -171,9 +188,25 @@ class Table:
 
     # ------------------------------------------------------------------ away, back, watching
 
+    def new_invite(self) -> str:
+        """Make the table private with a fresh invite code (returned once, kept as a digest)."""
+        code = secrets.token_urlsafe(18)
+        self.private, self.invite_digest = True, token_digest(code)
+        return code
+
+    def admits(self, invite: str | None) -> bool:
+        """Whether a client giving ``invite`` may join or watch (always, if public)."""
+        if not self.private:
+            return True
+        return bool(invite) and bool(self.invite_digest) and hmac.compare_digest(
+            self.invite_digest, token_digest(invite or ""))
+
     def find_token(self, token: str) -> int | None:
         """The seat whose token this is (digests compared in constant time), if any."""
-        digest = token_digest(token)
+        return self.find_digest(token_digest(token))
+
+    def find_digest(self, digest: str) -> int | None:
+        """The seat whose token has this sha256 digest, if any."""
         found = None
         for i, s in enumerate(self.seats):
             if s is not None and s.token_digest and hmac.compare_digest(s.token_digest, digest):
@@ -241,7 +274,10 @@ class Table:
             for s, body in missed:
                 session.send(body, sender=self.party, recipient=self.everyone if s is None else session.party)
         log.info("table %s: seat %s (%s) is back", self.id, i, seat.name)
-        if playing:
+        if self.state is wire.TableState.WAITING:  # the seat is still theirs: no game to leave
+            session.table = self
+            self.announce_seats()
+        elif playing:
             session.table = self
             self.tell_all(wire.SeatBack(seat=i, name=seat.name))
             self.announce_seats()
@@ -283,7 +319,7 @@ class Table:
         seat.away, seat.bot, seat.strategy, seat.token_digest = False, bot, "greedy", ""
         player = self.players[i] if i < len(self.players) else None
         if isinstance(player, NetworkPlayer):
-            player.takeover(bot)
+            player.takeover(YieldingBot(bot))
         if self.storage is not None:
             try:
                 # The person's digest stays beside the bot: a restart still knows a bot took over.
@@ -298,6 +334,9 @@ class Table:
         for timer in self._grace_timers.values():
             timer.cancel()
         self._grace_timers.clear()
+        if self._update_timer is not None:
+            self._update_timer.cancel()
+            self._update_timer = None
         if self._expiry is not None:
             self._expiry.cancel()
             self._expiry = None
@@ -323,13 +362,32 @@ class Table:
         if session not in self.spectators:
             self.spectators.append(session)
         session.send(self.snapshot(None), sender=self.party, recipient=session.party, re=re)
-        self.announce_seats()
+        self.announce_spectators()
 
     def unwatch(self, session: ClientSession, re: int | None = None, tell: bool = True) -> None:
         if session in self.spectators:
             self.spectators.remove(session)
             if tell:
                 session.send(wire.Left(table=self.id, reason="unwatched"), re=re)
+            self.announce_spectators()
+
+    def announce_spectators(self) -> None:
+        """Spectators came or went: a ``table_update``, but at most one per
+        ``update_interval`` (the changes of an interval go out as one, at its end)."""
+        if self._update_timer is not None and not self._update_timer.done():
+            return  # one is due already; it will carry this change too
+        now = self.clock.now()
+        wait = 0.0 if self._last_update is None else self._last_update + self.update_interval - now
+        if wait <= 0:
+            self._last_update = now
+            self.announce_seats()
+            return
+        self._update_timer = start_timer(self.clock, wait, self._flush_update, name=f"update-{self.id}")
+
+    def _flush_update(self) -> None:
+        self._update_timer = None
+        self._last_update = self.clock.now()
+        if self.state is not wire.TableState.FINISHED:
             self.announce_seats()
 
     # ------------------------------------------------------------------ seats
@@ -352,7 +410,7 @@ class Table:
     def seat_bot(self, strategy: str) -> int:
         i = self.free_seat()
         assert i is not None
-        name = f"{strategy}-bot-{i}"
+        name = bot_name(strategy, i)
         self.seats[i] = Seat(name, None, bot=make_bot(strategy, name, seed=self.seed + i), strategy=strategy)
         if self.storage is not None:
             self.storage.set_seat(self.id, i, name, bot=strategy)
@@ -404,7 +462,7 @@ class Table:
         for i, s in enumerate(self.seats):
             assert s is not None
             if s.bot is not None:
-                self.players.append(s.bot)
+                self.players.append(YieldingBot(s.bot))
             else:  # a person; session None: away until they come back with their token
                 self.players.append(NetworkPlayer(self, i, s.session, s.name))
         self.master = GameMaster(self.rules, self.players, self.seed)
@@ -436,7 +494,8 @@ class Table:
         for key in ("bot_takeover", "turn_timeout"):  # the table's own options, as created
             if key in stored.options:
                 options[key] = stored.options[key]
-        table = cls(stored.id, stored.rules, stored.seed, private=stored.private, on_finished=on_finished, **options)
+        table = cls(stored.id, stored.rules, stored.seed, private=stored.private, on_finished=on_finished,
+                    invite_digest=str(stored.options.get("invite_digest") or ""), **options)
         for i, st in enumerate(stored.seats):
             assert st is not None
             if st.bot:
@@ -528,8 +587,12 @@ class Table:
         self.finish_reason = reason
         self.cancel_timers()
         # A seat whose client is away (or drops right now) may still resume to learn how
-        # the game ended: the log and the tokens are kept for the grace period.
-        self._expiry = start_timer(self.clock, self.grace, self._expire_tokens, name=f"expiry-{self.id}")
+        # the game ended: the log and the tokens are kept for the grace period.  With no
+        # seat token at the table (bots only) nobody can come back: free it now.
+        if any(st is not None and st.token_digest for st in self.seats):
+            self._expiry = start_timer(self.clock, self.grace, self._expire_tokens, name=f"expiry-{self.id}")
+        else:
+            self._expire_tokens()
         self._store_result(reason)
         # The state is now "finished": told to the table at once, before anyone leaves it
         # (the coalesced update then reaches only the lobby watchers).
@@ -572,6 +635,26 @@ class Table:
         self.emit(event_to_wire(event, self.next_event(), seats=self.seat_infos(),
                                 stock=len(self.master.state.stock) if self.master else 0, forced=forced,
                                 tallies=tallies))
+
+
+class YieldingBot(Player):
+    """A built-in bot at a server table.  It lets the event loop run before each of its
+    moves: a bot answers at once, so without this a table of bots would play its whole
+    game in one step of the loop and hold every other client up until it ended."""
+
+    def __init__(self, bot: Player) -> None:
+        self.bot = bot
+        self.name = bot.name
+
+    async def choose(self, view: View, legal: Sequence[Action]) -> Any:
+        await asyncio.sleep(0)
+        return await self.bot.choose(view, legal)  # type: ignore[arg-type]
+
+    async def notify(self, event: Event) -> None:
+        await self.bot.notify(event)
+
+    async def rejected(self, error: IllegalMoveError) -> None:
+        await self.bot.rejected(error)
 
 
 _RESTORED_EVENTS = 1 << 40

@@ -42,6 +42,13 @@ NEEDS_A_PERSON_OR_RUNS_UNTIL_STOPPED = {
     "scopa replay game.json",
     "scopa replay game.json --check",
     "scopa replay game.json --plain",
+    # the operator's commands: a running server and its token file (tests/test_admin.py)
+    "scopa admin --server 127.0.0.1:7015 tables",
+    "scopa admin --server 127.0.0.1:7015 connections",
+    "scopa admin --server 127.0.0.1:7015 damaged",
+    "scopa admin --server 127.0.0.1:7015 kick bob",
+    "scopa admin --server 127.0.0.1:7015 close 12",
+    "scopa admin --server 127.0.0.1:7015 stop",
 }
 
 

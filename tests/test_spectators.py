@@ -86,16 +86,22 @@ async def test_watching_mid_game_starts_with_a_public_snapshot(server: NetworkEn
     await s.close()
 
 
-async def test_private_table_refuses_watchers(server: NetworkEngine) -> None:
+async def test_private_table_refuses_watchers_without_its_invite(server: NetworkEngine) -> None:
     a = await WireClient.connect(server.port, "dan")
     a.send(wire.CreateTable(fill_with_bots=["greedy"], private=True))
-    table = (await a.recv_until("table_created")).body.table.id
+    created = (await a.recv_until("table_created")).body
+    table, invite = created.table.id, created.invite
+    assert invite is not None
     s = await WireClient.connect(server.port, "spy")
     seq = s.send(wire.WatchTable(table=table))
     error = await s.recv_until("error", "snapshot")
-    assert error.name == "error" and error.re == seq and error.body.code == "private_table"
-    seq = s.send(wire.WatchTable(table="999"))
+    # Answered exactly as a table that does not exist: the id says nothing.
+    assert error.name == "error" and error.re == seq and error.body.code == "no_such_table"
+    assert error.body.message == f"there is no table {table!r} to watch"
+    seq = s.send(wire.WatchTable(table=table, invite="not-the-invite-code"))
     assert (await s.recv_until("error")).body.code == "no_such_table"
+    seq = s.send(wire.WatchTable(table=table, invite=invite))
+    assert (await s.recv_until("snapshot", "error")).name == "snapshot"
     await a.close()
     await s.close()
 

@@ -56,9 +56,33 @@ async def test_turn_timer_plays_the_first_legal_move_and_says_so(server: Network
     await a.close()
 
 
-async def test_no_turn_timer_by_default(server: NetworkEngine, clock: FakeClock) -> None:
+async def test_public_tables_get_a_60_second_turn_timer_by_default(server: NetworkEngine, clock: FakeClock) -> None:
     a = await WireClient.connect(server.port, "patient")
     a.send(wire.CreateTable(fill_with_bots=["greedy"]))
+    assert (await a.recv_until("table_created")).body.table.turn_timeout == 60.0
+    joined = await a.recv_until("joined")
+    a.table, a.seat = joined.body.table, joined.body.seat
+    turn = await a.recv_until("your_turn")
+    clock.advance(59.9)
+    assert clock.sleeping >= 1  # still armed: nothing played yet
+    clock.advance(0.2)
+    played = await a.recv_until("played")
+    assert played.body.seat == a.seat and played.body.forced == "timeout"
+    assert played.body.card == turn.body.legal[0].card
+    await a.close()
+
+
+async def test_only_a_private_table_plays_without_a_turn_timer(server: NetworkEngine, clock: FakeClock) -> None:
+    a = await WireClient.connect(server.port, "patient")
+    seq = a.send(wire.CreateTable(fill_with_bots=["greedy"], no_turn_timer=True))
+    err = await a.recv_until("error", "table_created")
+    assert err.name == "error" and err.re == seq and err.body.code == "bad_rules"
+    assert "private" in err.body.message
+    seq = a.send(wire.CreateTable(fill_with_bots=["greedy"], turn_timeout=61))  # longer than the server's
+    err = await a.recv_until("error", "table_created")
+    assert err.name == "error" and err.body.code == "bad_rules" and "shorten" in err.body.message
+    a.send(wire.CreateTable(fill_with_bots=["greedy"], private=True, no_turn_timer=True))
+    assert (await a.recv_until("table_created")).body.table.turn_timeout is None
     joined = await a.recv_until("joined")
     a.table, a.seat = joined.body.table, joined.body.seat
     turn = await a.recv_until("your_turn")

@@ -1,0 +1,184 @@
+"""``scopa admin``: the operator's commands, and the ``scopa serve`` options for every
+server limit.
+
+The server writes a secret token to an owner-only file when it starts (by default
+``<user state dir>/scopa/admin-<port>.token``); ``scopa admin --server HOST:PORT OP``
+reads it from there (or ``--token-file``) and sends one ``admin`` command.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import secrets
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table as RichTable
+
+from scopa.protocol import Connection, ConnectionRole
+from scopa.protocol import commands as wire
+
+from .session import DEFAULT_PORT, parse_address
+
+TIMEOUT = 10.0
+
+
+def default_token_file() -> str:
+    """Where ``scopa serve`` writes, and ``scopa admin`` reads, the operator token
+    (``{port}``: the server's port)."""
+    import platformdirs
+
+    return str(Path(platformdirs.user_state_dir("scopa")) / "admin-{port}.token")
+
+
+# ---------------------------------------------------------------------- scopa serve options
+
+# The limits that get an option of their own (any other: --limit NAME=VALUE).
+_NAMED_LIMITS = {
+    "max_waiting_tables_per_client": "tables a client may have waiting for players",
+    "max_waiting_tables": "tables waiting for players on the whole server",
+    "max_bot_tables_per_client": "bot-only games a client may have running at once",
+    "max_bot_tables": "bot-only games running on the whole server",
+    "max_queued_bytes": "bytes waiting for a client that does not read before it is dropped",
+    "max_connections": "open connections overall",
+    "max_connections_per_address": "open connections from one IP address",
+}
+
+
+def add_serve_options(serve: argparse.ArgumentParser) -> None:
+    """The server's turn clock, its limits and the operator token file."""
+    serve.add_argument("--turn-timeout", type=float, default=60.0, metavar="S",
+                       help="seconds a seat at a public table has for a move (a table may ask for less; "
+                            "only a private table may have none); 0: no turn clock by default; default 60")
+    serve.add_argument("--admin-token-file", default=default_token_file(), metavar="PATH",
+                       help="where to write the operator token for `scopa admin` (0600; {port} is replaced "
+                            "by the port); default %(default)s")
+    g = serve.add_argument_group("limits (defaults: the table of limits in the README; 'none': no limit)")
+    for name, text in _NAMED_LIMITS.items():
+        g.add_argument("--" + name.replace("_", "-"), default=None, metavar="N", help=text)
+    g.add_argument("--limit", action="append", default=[], metavar="NAME=VALUE",
+                   help="any other limit of the README's table, e.g. --limit ping_interval=20")
+
+
+def limit_options(args: argparse.Namespace) -> dict[str, str]:
+    """The limits ``scopa serve`` was given, by name, as typed (``ValueError`` if malformed)."""
+    chosen = {name: getattr(args, name) for name in _NAMED_LIMITS if getattr(args, name, None) is not None}
+    for item in getattr(args, "limit", []):
+        name, sep, text = item.partition("=")
+        if not sep or not name.strip():
+            raise ValueError(f"--limit {item!r}: expected NAME=VALUE")
+        chosen[name.strip().replace("-", "_")] = text.strip()
+    return chosen
+
+
+# ---------------------------------------------------------------------- scopa admin
+
+_OPS = {
+    "connections": (wire.AdminOp.CONNECTIONS, "list the open connections"),
+    "tables": (wire.AdminOp.TABLES, "list every table, private ones too (ARG: list the tables after this id)"),
+    "close": (wire.AdminOp.CLOSE_TABLE, "close table ARG (a running game is recorded as abandoned)"),
+    "kick": (wire.AdminOp.KICK, "disconnect the client named ARG"),
+    "damaged": (wire.AdminOp.DAMAGED, "the journaled tables that could not be restored, and why"),
+    "stop": (wire.AdminOp.STOP, "stop the server; running games resume on its next start"),
+}
+
+
+def add_admin_subcommand(sub: Any) -> None:
+    admin = sub.add_parser("admin", help="act on a running server as its operator (the token file is needed)")
+    admin.add_argument("--server", default=f"127.0.0.1:{DEFAULT_PORT}", metavar="HOST:PORT",
+                       help=f"the server; default 127.0.0.1:{DEFAULT_PORT}")
+    admin.add_argument("--token-file", default=None, metavar="PATH",
+                       help="the operator token file the server wrote; default: where `scopa serve` writes it")
+    admin.add_argument("op", choices=list(_OPS), help="; ".join(f"{k}: {v[1]}" for k, v in _OPS.items()))
+    admin.add_argument("arg", nargs="?", default="", help="the table id (close, tables) or name (kick)")
+
+
+def run_admin(args: argparse.Namespace, console: Console) -> int:
+    try:
+        host, port = parse_address(args.server)
+    except ValueError as exc:
+        console.print(f"[red]{exc}[/red]")
+        return 2
+    op = _OPS[args.op][0]
+    if op in (wire.AdminOp.CLOSE_TABLE, wire.AdminOp.KICK) and not args.arg:
+        console.print(f"[red]{args.op} needs an argument[/red]")
+        return 2
+    path = (args.token_file or default_token_file()).replace("{port}", str(port))
+    try:
+        token = Path(path).read_text().strip()
+    except OSError as exc:
+        console.print(f"[red]cannot read the operator token {path}: {exc.strerror or exc}[/red]")
+        return 1
+    try:
+        reply = asyncio.run(admin_request(host, port, token, op, args.arg))
+    except (OSError, ConnectionError, TimeoutError) as exc:
+        console.print(f"[red]cannot reach {host}:{port}: {exc}[/red]")
+        return 1
+    if isinstance(reply, wire.Error):
+        console.print(f"[red]The server refused: {reply.message}[/red] ({reply.code.value})")
+        return 1
+    _show(reply, console)
+    return 0
+
+
+async def admin_request(host: str, port: int, token: str, op: wire.AdminOp, target: str = "") -> wire.AdminReply | wire.Error:
+    """Connect, say hello, send one ``admin`` command; its reply (or the error)."""
+    reader, writer = await asyncio.open_connection(host, port)
+    conn = Connection(ConnectionRole.CLIENT)
+    try:
+        name = f"admin-{secrets.token_hex(4)}-{os.getpid() % 10000}"
+        writer.write(conn.send_body(wire.Hello(name=name, client="scopa-admin"), recipient="lobby"))
+        welcome = await _next(reader, conn)
+        if isinstance(welcome, wire.Error):
+            return welcome
+        writer.write(conn.send_body(wire.Admin(token=token, op=op, target=target), recipient="lobby"))
+        while True:
+            body = await _next(reader, conn)
+            if isinstance(body, (wire.AdminReply, wire.Error)):
+                return body
+    finally:
+        writer.close()
+        try:
+            await writer.wait_closed()
+        except (ConnectionError, OSError):
+            pass
+
+
+async def _next(reader: asyncio.StreamReader, conn: Connection) -> wire.Body:
+    async def one() -> wire.Body:
+        while True:
+            cmd = conn.next_command()
+            if cmd is not None:
+                return cmd.body
+            data = await reader.read(65536)
+            if not data:
+                raise ConnectionError("the server closed the connection")
+            conn.feed(data)
+
+    return await asyncio.wait_for(one(), TIMEOUT)
+
+
+def _show(reply: wire.AdminReply, console: Console) -> None:
+    if reply.message:
+        console.print(reply.message)
+    if reply.op is wire.AdminOp.CONNECTIONS:
+        t = RichTable("id", "name", "peer", "table", "watching", "queued bytes", title=f"{reply.total} connections")
+        for c in reply.connections:
+            t.add_row(str(c.id), c.name or "-", c.peer, c.table or "-", c.watching or "-", str(c.queued_bytes))
+        console.print(t)
+    elif reply.op is wire.AdminOp.TABLES:
+        t = RichTable("id", "state", "seats", "private", "spectators", "rules", title=f"{reply.total} tables")
+        for info in reply.tables:
+            t.add_row(info.id, info.state.value, ", ".join(s or "-" for s in info.seats), "yes" if info.private else "",
+                      str(info.spectators), info.description)
+        console.print(t)
+        if reply.next:
+            console.print(f"more: scopa admin tables {reply.next}")
+    elif reply.op is wire.AdminOp.DAMAGED:
+        if not reply.damaged:
+            console.print("no damaged tables")
+        for d in reply.damaged:
+            console.print(f"table {d.id}: {d.reason}")

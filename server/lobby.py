@@ -1,0 +1,264 @@
+"""The table directory: every table of the server, who created it, the caps on how many
+one client (and the server) may have, and the index the lobby listing is paged from.
+
+Caps (``Limits``): a client may have ``max_waiting_tables_per_client`` tables waiting
+for players and ``max_bot_tables_per_client`` bot-only games running (tables whose
+every seat is a server bot); the server as a whole ``max_waiting_tables`` and
+``max_bot_tables``.  A table over a cap is refused with ``too_many_tables`` and costs
+nothing.  When a client leaves, its waiting tables where no person sits close.
+
+The listing index is kept as tables come, change state and go: one sorted map (table
+number -> table) per filter (``state`` x ``players``, each possibly "any"), so a page of
+``list_tables`` costs a binary search plus the page itself, whatever the table count.
+Private tables are never indexed: they are not listed.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from sortedcontainers import SortedDict
+
+from scopa.engine import RuleSet, RuleSetError
+from scopa.protocol import commands as wire
+
+from .limits import Limits
+
+if TYPE_CHECKING:
+    from .table import Table
+
+FilterKey = tuple[wire.TableState | None, int | None]
+
+
+@dataclass(frozen=True)
+class Page:
+    """One page of a listing: the tables, the cursor of the next page, the match count."""
+
+    tables: list[Table]
+    next: str | None
+    total: int
+
+
+def table_number(table_id: str) -> int:
+    """The sort key of a table id (ids are numbers; anything else sorts first)."""
+    return int(table_id) if table_id.isdigit() else -1
+
+
+def bot_only(table: Table) -> bool:
+    """Every seat is taken by a server bot (nobody but the server plays)."""
+    return all(s is not None and s.bot is not None and s.session is None and not s.token_digest
+               for s in table.seats)
+
+
+class TableDirectory:
+    """Every table by id, its creator, the caps, and the paged listing index."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self.tables: dict[str, Table] = {}
+        self._index: dict[FilterKey, SortedDict] = {}
+        self._indexed: dict[str, tuple[wire.TableState, int]] = {}  # table id -> (state, players) filed under
+        self._owner: dict[str, int] = {}  # table id -> the connection that created it
+        self._owned: dict[int, set[str]] = {}  # connection -> the tables it created
+        self._waiting: set[str] = set()
+        self._bot_games: set[str] = set()
+        self._with_away: set[str] = set()  # playing tables with a seat waiting for its client
+        self._tokens: dict[str, str] = {}  # seat token digest -> the table holding that seat
+        self._digests: dict[str, set[str]] = {}  # table id -> its seats' token digests
+        self._finished: deque[str] = deque()
+
+    # ------------------------------------------------------------------ dict-like
+
+    def get(self, table_id: str) -> Table | None:
+        return self.tables.get(table_id)
+
+    def __contains__(self, table_id: object) -> bool:
+        return table_id in self.tables
+
+    def __len__(self) -> int:
+        return len(self.tables)
+
+    def __getitem__(self, table_id: str) -> Table:
+        return self.tables[table_id]
+
+    def __setitem__(self, table_id: str, table: Table) -> None:
+        assert table.id == table_id
+        self.add(table)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(list(self.tables))
+
+    def values(self) -> list[Table]:
+        return list(self.tables.values())
+
+    def items(self) -> list[tuple[str, Table]]:
+        return list(self.tables.items())
+
+    def pop(self, table_id: str, default: Table | None = None) -> Table | None:
+        table = self.remove(table_id)
+        return table if table is not None else default
+
+    # ------------------------------------------------------------------ caps
+
+    def refusal(self, owner: int, bot_game: bool) -> str | None:
+        """Why ``owner`` may not create one more table of this kind now, or None."""
+        lim = self.limits
+        mine = self._owned.get(owner, set())
+        if bot_game:
+            per, total = lim.max_bot_tables_per_client, lim.max_bot_tables
+            have = sum(1 for t in mine if t in self._bot_games)
+            if per is not None and have >= per:
+                return f"you have {have} bot-only games running (at most {per} at once); wait for one to end"
+            if total is not None and len(self._bot_games) >= total:
+                return f"the server runs its maximum of {total} bot-only games; try later"
+            return None
+        per, total = lim.max_waiting_tables_per_client, lim.max_waiting_tables
+        have = sum(1 for t in mine if t in self._waiting)
+        if per is not None and have >= per:
+            return f"you have {have} tables waiting for players (at most {per}); start or leave one first"
+        if total is not None and len(self._waiting) >= total:
+            return f"the server has its maximum of {total} tables waiting for players; join one of them"
+        return None
+
+    def owned_by(self, owner: int) -> list[Table]:
+        return [self.tables[t] for t in sorted(self._owned.get(owner, ())) if t in self.tables]
+
+    def disown(self, owner: int) -> None:
+        """The creator left: its tables are nobody's (they no longer count against it)."""
+        for table_id in self._owned.pop(owner, set()):
+            self._owner.pop(table_id, None)
+
+    # ------------------------------------------------------------------ changes
+
+    def add(self, table: Table, owner: int | None = None) -> None:
+        self.tables[table.id] = table
+        if owner is not None:
+            self._owner[table.id] = owner
+            self._owned.setdefault(owner, set()).add(table.id)
+        self.update(table)
+
+    def update(self, table: Table) -> None:
+        """File the table again after its state (or its seats) changed."""
+        if self.tables.get(table.id) is not table:
+            return
+        state = table.state
+        self._waiting.discard(table.id)
+        self._bot_games.discard(table.id)
+        self._file_tokens(table)
+        if state is wire.TableState.PLAYING and any(s is not None and s.away for s in table.seats):
+            self._with_away.add(table.id)
+        else:
+            self._with_away.discard(table.id)
+        if state is wire.TableState.WAITING:
+            self._waiting.add(table.id)
+        elif state is wire.TableState.PLAYING and bot_only(table):
+            self._bot_games.add(table.id)
+        elif state is wire.TableState.FINISHED and table.id not in self._finished:
+            self._finished.append(table.id)
+        if not table.private:
+            key = (state, table.rules.players)
+            if self._indexed.get(table.id) != key:
+                self._unindex(table.id)
+                self._indexed[table.id] = key
+                number = table_number(table.id)
+                for k in _keys(*key):
+                    self._index.setdefault(k, SortedDict())[number] = table
+
+    def prune_finished(self) -> list[Table]:
+        """Forget the oldest finished tables beyond ``finished_tables_kept``: the ones removed."""
+        gone = []
+        while len(self._finished) > self.limits.finished_tables_kept:
+            table = self.remove(self._finished.popleft())
+            if table is not None:
+                gone.append(table)
+        return gone
+
+    def remove(self, table_id: str) -> Table | None:
+        table = self.tables.pop(table_id, None)
+        self._unindex(table_id)
+        self._waiting.discard(table_id)
+        self._bot_games.discard(table_id)
+        self._with_away.discard(table_id)
+        for digest in self._digests.pop(table_id, set()):
+            if self._tokens.get(digest) == table_id:
+                del self._tokens[digest]
+        owner = self._owner.pop(table_id, None)
+        if owner is not None:
+            self._owned.get(owner, set()).discard(table_id)
+        return table
+
+    def _unindex(self, table_id: str) -> None:
+        key = self._indexed.pop(table_id, None)
+        if key is None:
+            return
+        number = table_number(table_id)
+        for k in _keys(*key):
+            bucket = self._index.get(k)
+            if bucket is not None:
+                bucket.pop(number, None)
+
+    # ------------------------------------------------------------------ the listing
+
+    def page(self, state: wire.TableState | None = None, players: int | None = None,
+             after: str | None = None, limit: int = wire.MAX_PAGE) -> Page:
+        """Public tables matching the filter, in id order, after the table ``after``."""
+        limit = max(1, min(limit, wire.MAX_PAGE))
+        bucket = self._index.get((state, players))
+        if not bucket:
+            return Page([], None, 0)
+        start = bucket.bisect_right(table_number(after)) if after is not None else 0
+        keys = list(bucket.islice(start, start + limit))
+        tables = [bucket[k] for k in keys]
+        more = start + limit < len(bucket)
+        return Page(tables, tables[-1].id if more and tables else None, len(bucket))
+
+    def _file_tokens(self, table: Table) -> None:
+        now = {s.token_digest for s in table.seats if s is not None and s.token_digest}
+        before = self._digests.get(table.id, set())
+        for digest in before - now:
+            if self._tokens.get(digest) == table.id:
+                del self._tokens[digest]
+        for digest in now:
+            self._tokens[digest] = table.id
+        self._digests[table.id] = now
+
+    def table_of_token(self, digest: str) -> Table | None:
+        """The table with a seat whose token has this digest (one lookup, whatever the
+        number of tables: a client guessing tokens costs next to nothing)."""
+        table_id = self._tokens.get(digest)
+        return self.tables.get(table_id) if table_id is not None else None
+
+    def with_away_seats(self) -> list[Table]:
+        """The playing tables where a seat waits for its client to come back."""
+        return [self.tables[t] for t in self._with_away if t in self.tables]
+
+    @property
+    def waiting_count(self) -> int:
+        return len(self._waiting)
+
+    @property
+    def bot_game_count(self) -> int:
+        return len(self._bot_games)
+
+
+def _keys(state: wire.TableState, players: int) -> tuple[FilterKey, ...]:
+    return ((None, None), (state, None), (None, players), (state, players))
+
+
+def build_rules(preset: str | None, options: Mapping[str, object]) -> RuleSet:
+    """The rules a ``create_table`` asks for; anything wrong is a :class:`RuleSetError`
+    that says what (never another exception, whatever the option map holds)."""
+    if "preset" in options:
+        raise RuleSetError("the preset is given as create_table's own field, not as an option")
+    unknown = sorted(k for k in options if k not in RuleSet.model_fields)
+    if unknown:
+        raise RuleSetError(f"no rule option called {unknown[0]!r}")
+    try:
+        return RuleSet.build(preset, **dict(options))
+    except RuleSetError:
+        raise
+    except (TypeError, ValueError, ArithmeticError) as exc:
+        raise RuleSetError(f"those options do not make rules: {exc}") from None
