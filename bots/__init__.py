@@ -7,6 +7,9 @@ them from here.
 from __future__ import annotations
 
 from .base import Bot
-from .builtin import STRATEGIES, GreedyBot, RandomBot, make_bot
+from .builtin import GreedyBot, RandomBot
+from .expert import ExpertBot
+from .greedy import CarefulGreedyBot
+from .registry import LEVELS, STRATEGIES, make_bot
 
-__all__ = ["STRATEGIES", "Bot", "GreedyBot", "RandomBot", "make_bot"]
+__all__ = ["LEVELS", "STRATEGIES", "Bot", "CarefulGreedyBot", "ExpertBot", "GreedyBot", "RandomBot", "make_bot"]

@@ -17,6 +17,10 @@ from scopa.engine import Declare, Play, Player, View
 class Bot(Player):
     """A Player whose decision is one synchronous method."""
 
+    thinks: bool = False
+    """True for a bot that searches (a long, CPU-bound ``pick``): a server runs such a
+    bot in its worker pool rather than on its event loop."""
+
     def __init__(self, name: str | None = None) -> None:
         self.name = name or type(self).__name__.lower()
 

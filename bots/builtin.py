@@ -1,4 +1,4 @@
-"""Built-in bots: ``random`` and ``greedy`` (a one-ply heuristic)."""
+"""The first built-in bots: ``random`` and the one-ply heuristic kept as ``greedy-v1``."""
 
 from __future__ import annotations
 
@@ -113,15 +113,3 @@ class GreedyBot(Bot):
         if (r.quindici or r.cirulla) and 1 <= 15 - total <= 10:
             needed.add(15 - total)
         return min(1.0, sum(unseen[v] for v in needed) / 4)
-
-
-STRATEGIES: dict[str, Callable[..., Bot]] = {"random": RandomBot, "greedy": GreedyBot}
-
-
-def make_bot(strategy: str, name: str | None = None, seed: int | None = None) -> Bot:
-    """A built-in bot by strategy name."""
-    if strategy == "random":
-        return RandomBot(name, seed)
-    if strategy in STRATEGIES:
-        return STRATEGIES[strategy](name)
-    raise ValueError(f"unknown strategy {strategy!r}; choose one of: {', '.join(STRATEGIES)}")

@@ -53,6 +53,9 @@ def add_serve_options(serve: argparse.ArgumentParser) -> None:
     serve.add_argument("--turn-timeout", type=float, default=60.0, metavar="S",
                        help="seconds a seat at a public table has for a move (a table may ask for less; "
                             "only a private table may have none); 0: no turn clock by default; default 60")
+    serve.add_argument("--bot-workers", type=int, default=1, metavar="N",
+                       help="processes in which the bots that search (expert, hard) think, so their moves never "
+                            "hold up other tables; default 1")
     serve.add_argument("--admin-token-file", default=default_token_file(), metavar="PATH",
                        help="where to write the operator token for `scopa admin` (0600; {port} is replaced "
                             "by the port); default %(default)s")

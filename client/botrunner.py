@@ -10,19 +10,16 @@ table is waiting too, the bot whose table sorts later moves to the one that sort
 from __future__ import annotations
 
 import asyncio
-import importlib
-import importlib.util
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 
+from scopa.bots.loader import load_bot_class
 from scopa.engine import Event, IllegalMoveError, Player, RuleSet, View
 from scopa.engine.actions import Declare, Play
 from scopa.protocol import ErrorCode, TableInfo, TableState
 
 from .game import GameResult
-from .sdk import Bot
 from .session import ClientSession, ServerRefused
 
 LOBBY_POLL_SECONDS = 1.0
@@ -46,33 +43,6 @@ class DelayedPlayer(Player):
 
     async def rejected(self, error: IllegalMoveError) -> None:
         await self.player.rejected(error)
-
-
-def load_bot_class(spec: str) -> type[Bot]:
-    """``module:Class`` or ``path/to/file.py:Class`` → a :class:`Bot` subclass."""
-    module_name, sep, class_name = spec.rpartition(":")
-    if not sep or not module_name or not class_name:
-        raise ValueError(f"--bot wants MODULE:CLASS or FILE.py:CLASS, got {spec!r}")
-    if module_name.endswith(".py"):
-        path = Path(module_name)
-        if not path.is_file():
-            raise ValueError(f"no such file: {module_name}")
-        loader_spec = importlib.util.spec_from_file_location(path.stem, path)
-        assert loader_spec is not None and loader_spec.loader is not None
-        module = importlib.util.module_from_spec(loader_spec)
-        sys.modules[path.stem] = module
-        loader_spec.loader.exec_module(module)
-    else:
-        if "" not in sys.path:
-            sys.path.insert(0, "")  # a module in the current directory, as `python -m` would
-        try:
-            module = importlib.import_module(module_name)
-        except ImportError as exc:
-            raise ValueError(f"cannot import {module_name!r}: {exc}") from None
-    cls = getattr(module, class_name, None)
-    if not (isinstance(cls, type) and issubclass(cls, Player)):
-        raise ValueError(f"{spec!r} is not a Bot (a scopa.client.Bot subclass)")
-    return cls  # type: ignore[return-value]
 
 
 def table_order(table: TableInfo) -> tuple[int, str]:

@@ -1,4 +1,4 @@
-"""The `scopa` command: `local`, `serve`, `play`, `bot`."""
+"""The `scopa` command: `local`, `serve`, `play`, `bot`, `arena`."""
 
 from __future__ import annotations
 
@@ -38,7 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
     local = sub.add_parser("local", help="play in this terminal against bots (no server needed)")
     local.add_argument("--seats", metavar="KINDS",
                        help="who sits where, e.g. human,greedy or human,greedy,human,random "
-                            "(kinds: human, random, greedy); all bots = watch a game")
+                            "(kinds: human, random, greedy, expert, greedy-v1, or the levels easy, medium, hard); all bots = watch a game")
     local.add_argument("--seed", type=int, help="seed for a reproducible game")
     local.add_argument("--record", metavar="FILE", help="write the game's record to FILE (docs/RECORDS.md)")
     add_rules_arguments(local)
@@ -56,6 +56,9 @@ def build_parser() -> argparse.ArgumentParser:
     from scopa.client import netcli  # the network subcommands live with the network client
 
     netcli.add_subcommands(sub, add_rules_arguments, _display_arguments)
+    from scopa.client import arena_cli
+
+    arena_cli.add_subcommand(sub)
 
     from scopa.client import webcli  # scopa web: the client for browsers
 
@@ -72,6 +75,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _local(args, console)
         if args.command in ("rules", "options"):
             return _rules(args)
+        if args.command == "arena":
+            from scopa.client import arena_cli
+
+            return arena_cli.run(args, console)
         if args.command in recordscli_commands():
             from scopa.client import recordscli
 

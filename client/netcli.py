@@ -162,7 +162,8 @@ def _serve(args: argparse.Namespace, console: Console) -> int:
     try:
         asyncio.run(serve(args.host, args.port, db=db, accounts=accounts, limits=limits,
                           turn_timeout=turn_timeout if turn_timeout and turn_timeout > 0 else None,
-                          admin_token_file=getattr(args, "admin_token_file", None), **options))
+                          admin_token_file=getattr(args, "admin_token_file", None),
+                          bot_workers=getattr(args, "bot_workers", 1), **options))
     except KeyboardInterrupt:
         pass
     except webcli.WebStartError as exc:

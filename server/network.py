@@ -26,8 +26,8 @@ import socket
 import time
 from collections.abc import Awaitable, Callable, Sequence
 
-from scopa.bots import STRATEGIES
-from scopa.engine import RuleSetError
+from scopa.bots import STRATEGIES, make_bot
+from scopa.engine import Player, RuleSetError
 from scopa.protocol import PROTOCOL_VERSION, Command, Connection, ConnectionRole, ProtocolError
 from scopa.protocol import commands as wire
 from scopa.protocol.errors import ErrorCode
@@ -44,6 +44,7 @@ from .proxied import ProxiedClients
 from .records import Records
 from .table import Table, token_digest
 from .text import clean_text, name_key, reserved_name
+from .workers import BotPool
 
 log = logging.getLogger("scopa.server")
 
@@ -61,7 +62,7 @@ class NetworkEngine:
                  db: str | None = None, storage: Storage | None = None, *,
                  limits: Limits | None = None, grace: float = 120.0,
                  turn_timeout: float | None = DEFAULT_TURN_TIMEOUT, clock: Clock | None = None,
-                 admin_token_file: str | None = None, accounts: bool = False,
+                 admin_token_file: str | None = None, accounts: bool = False, bot_workers: int = 1,
                  trusted_proxies: Sequence[str] = ()) -> None:
         """``db``: an SQLite file journaling every table (unfinished games are restored
         from it by :meth:`start`); or any ``storage``; neither: nothing persists.
@@ -74,9 +75,14 @@ class NetworkEngine:
         ``admin_token_file``: where :meth:`start` writes the operator's token (0600; a
         ``{port}`` in it becomes the port listened on; None: nowhere, and no operator
         can act on this server); ``accounts``: names may be claimed with a password
-        (kept in the storage, which is then needed); ``trusted_proxies``: addresses (or
+        (kept in the storage, which is then needed); ``bot_workers``: processes in the
+        pool where bots that search (``expert``) think, made when the first one sits; ``trusted_proxies``: addresses (or
         networks) of front ends whose connections say whom they are for and are capped
         per identity (server/proxied.py)."""
+        if bot_workers < 1:
+            raise ValueError("bot_workers must be at least 1")
+        self.bot_workers = bot_workers
+        self._bot_pool: BotPool | None = None
         self.grace = grace
         self.turn_timeout = turn_timeout
         self.clock: Clock = clock if clock is not None else SystemClock()
@@ -144,6 +150,9 @@ class NetworkEngine:
             table.cancel_timers()  # grace periods armed by the disconnections above
         tasks = [t.task for t in self.tables.values() if t.task is not None]
         await asyncio.gather(*tasks, return_exceptions=True)
+        if self._bot_pool is not None:
+            await asyncio.to_thread(self._bot_pool.close)
+            self._bot_pool = None
         if self._server is not None:
             await self._server.wait_closed()
         if self.storage is not None:
@@ -170,7 +179,7 @@ class NetworkEngine:
                 continue
             try:
                 table = Table.from_storage(stored, self.storage, on_finished=self._table_finished,
-                                           grace=self.grace, clock=self.clock, turn_timeout=self.turn_timeout,
+                                           bot_factory=self._make_bot, grace=self.grace, clock=self.clock, turn_timeout=self.turn_timeout,
                                            update_interval=self.limits.table_update_interval,
                                            on_changed=self._table_changed)
             except Exception as exc:  # noqa: BLE001 - one bad journal must not keep other games down
@@ -185,6 +194,15 @@ class NetworkEngine:
             expires_in = done.result.finished_at + self.grace - now
             self.tables[done.table.id] = Table.finished_from_storage(done, expires_in, grace=self.grace,
                                                                      clock=self.clock)
+
+    def _make_bot(self, strategy: str, name: str, seed: int) -> Player:
+        """A table's built-in bot: one that searches thinks in the worker pool, so its
+        moves never hold up this event loop; the others play in process."""
+        if getattr(STRATEGIES.get(strategy), "thinks", False):
+            if self._bot_pool is None:
+                self._bot_pool = BotPool(self.bot_workers)
+            return self._bot_pool.player(strategy, name, seed)
+        return make_bot(strategy, name, seed=seed)
 
     def _mark_damaged(self, table_id: str, reason: str) -> None:
         """A journaled table that cannot be restored: said once in the log, kept for the
@@ -621,7 +639,7 @@ class NetworkEngine:
         table = Table(str(next(self._table_ids)), rules, self._seeds.randrange(2**63),
                       on_finished=self._table_finished, on_vacated=self._seat_freed,
                       on_changed=self._table_changed, grace=self.grace, bot_takeover=body.bot_takeover,
-                      turn_timeout=turn_timeout, clock=self.clock,
+                      turn_timeout=turn_timeout, clock=self.clock, bot_factory=self._make_bot,
                       update_interval=self.limits.table_update_interval)
         invite = table.new_invite() if body.private else None
         if self.storage is not None:  # journaled before table_created is sent, seats after it
@@ -822,7 +840,7 @@ async def _refuse(writer: asyncio.StreamWriter, reason: str) -> None:
 async def serve(host: str = "127.0.0.1", port: int = DEFAULT_PORT, seed: int | None = None,
                 db: str | None = None, accounts: bool = False, *, limits: Limits | None = None,
                 turn_timeout: float | None = DEFAULT_TURN_TIMEOUT, admin_token_file: str | None = None,
-                trusted_proxies: Sequence[str] = (),
+                bot_workers: int = 1, trusted_proxies: Sequence[str] = (),
                 beside: Callable[[NetworkEngine], Awaitable[None]] | None = None) -> None:
     """Run a server until cancelled (Ctrl-C) or stopped by the operator, then shut down
     cleanly; ``db``: the SQLite journal (games survive restarts) or None (nothing
@@ -830,7 +848,8 @@ async def serve(host: str = "127.0.0.1", port: int = DEFAULT_PORT, seed: int | N
     ``trusted_proxies``: see NetworkEngine; ``beside``: run with the started engine (a
     web front end) until the server stops (its failure stops the server too)."""
     engine = NetworkEngine(host, port, seed, db=db, limits=limits, turn_timeout=turn_timeout,
-                           admin_token_file=admin_token_file, accounts=accounts, trusted_proxies=trusted_proxies)
+                           admin_token_file=admin_token_file, accounts=accounts, bot_workers=bot_workers,
+                           trusted_proxies=trusted_proxies)
     await engine.start()
     companion = asyncio.create_task(beside(engine), name="beside-the-server") if beside is not None else None
     try:

@@ -97,6 +97,7 @@ class Table:
     _info: tuple[tuple[Any, ...], wire.TableInfo] | None = None
     _last_update: float | None = None
     taken_over: dict[int, str] = field(default_factory=dict)
+    bot_factory: Callable[[str, str, int], Player] = make_bot  # (strategy, name, seed): the server's pool for bots that think
     """Seats a bot took over during the game -> the person's seat token digest."""
 
     def __post_init__(self) -> None:
@@ -315,7 +316,7 @@ class Table:
             self.abandon(f"seat {i} did not come back")
             return
         self.taken_over[i] = seat.token_digest
-        bot = make_bot("greedy", seat.name, seed=self.seed + i)
+        bot = self.bot_factory("greedy", seat.name, self.seed + i)
         seat.away, seat.bot, seat.strategy, seat.token_digest = False, bot, "greedy", ""
         player = self.players[i] if i < len(self.players) else None
         if isinstance(player, NetworkPlayer):
@@ -411,7 +412,7 @@ class Table:
         i = self.free_seat()
         assert i is not None
         name = bot_name(strategy, i)
-        self.seats[i] = Seat(name, None, bot=make_bot(strategy, name, seed=self.seed + i), strategy=strategy)
+        self.seats[i] = Seat(name, None, bot=self.bot_factory(strategy, name, self.seed + i), strategy=strategy)
         if self.storage is not None:
             self.storage.set_seat(self.id, i, name, bot=strategy)
         return i
@@ -499,7 +500,7 @@ class Table:
         for i, st in enumerate(stored.seats):
             assert st is not None
             if st.bot:
-                table.seats[i] = Seat(st.name, None, bot=make_bot(st.bot, st.name, seed=stored.seed + i),
+                table.seats[i] = Seat(st.name, None, bot=table.bot_factory(st.bot, st.name, stored.seed + i),
                                       strategy=st.bot)
                 if st.token_digest:  # a person's seat a bot took over (the token opens it no more)
                     table.taken_over[i] = st.token_digest

@@ -17,7 +17,7 @@ from gymnasium.utils.env_checker import (
     env_step_passive_checker,
 )
 
-from scopa.bots import Bot, GreedyBot, RandomBot
+from scopa.bots import STRATEGIES, Bot, GreedyBot, RandomBot
 from scopa.client import ClientSession
 from scopa.client.testing import ServerThread
 from scopa.engine import Declare, GameMaster, Phase, Play, RuleSet, View, play_local
@@ -95,7 +95,7 @@ def test_gymnasium_env_in_teams_has_partner_and_opponents_and_refuses_bad_settin
     g = ScopaGymEnv("scopone", opponents=["random", "greedy", "random"], seat=2, seed=1, rounds=1)
     g.reset()
     assert g.aec.agent_selection == "player_2"
-    assert [type(g._policies[f"player_{s}"].bot) for s in (3, 0, 1)] == [RandomBot, GreedyBot, RandomBot]
+    assert [type(g._policies[f"player_{s}"].bot) for s in (3, 0, 1)] == [RandomBot, STRATEGIES["greedy"], RandomBot]
     for bad in ({"opponents": ["greedy", "greedy"]}, {"opponents": ["nobody"]}, {"seat": 4}):
         with pytest.raises(ValueError):
             ScopaGymEnv("scopone", **bad)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from scopa.bots import GreedyBot, RandomBot
+from scopa.bots import GreedyBot, RandomBot, make_bot
 from scopa.engine import Deal, GameState, RuleSet, play_local, view
 from scopa.server.workers import BotPool
 
@@ -54,12 +54,12 @@ async def test_a_pooled_bot_picks_what_the_same_bot_picks_in_process(pool: BotPo
         state = _mid_round(seed)
         seat = state.to_move
         v, legal = view(state, seat), state.legal_actions()
-        assert await pool.pick("greedy", "g", None, v, legal) == GreedyBot("g").pick(v, legal)
+        assert await pool.pick("greedy", "g", None, v, legal) == make_bot("greedy", "g").pick(v, legal)
 
 
 async def test_a_whole_game_with_a_pooled_seat_matches_the_in_process_game(pool: BotPool) -> None:
     pooled = await play_local(RuleSet(), [pool.player("greedy", "g"), RandomBot(seed=4)], seed=11)
-    local = await play_local(RuleSet(), [GreedyBot("g"), RandomBot(seed=4)], seed=11)
+    local = await play_local(RuleSet(), [make_bot("greedy", "g"), RandomBot(seed=4)], seed=11)
     assert pooled.actions == local.actions
     assert pooled.totals == local.totals and pooled.winner == local.winner
 
@@ -69,3 +69,40 @@ def test_an_unknown_strategy_is_refused_before_it_reaches_a_worker(pool: BotPool
         pool.player("no-such-bot", "x")
     with pytest.raises(ValueError):
         BotPool(size=0)
+
+
+async def test_the_server_seats_a_searching_bot_in_its_pool_and_others_in_process() -> None:
+    from scopa.protocol import commands as wire
+    from scopa.server import NetworkEngine
+    from scopa.server.workers import PooledBot
+
+    from wire_client import WireClient
+
+    server = NetworkEngine("127.0.0.1", 0, seed=5, bot_workers=1)
+    await server.start()
+    try:
+        c = await WireClient.connect(server.port, "ann")
+        c.send(wire.CreateTable(fill_with_bots=["greedy"], sit=True))
+        created = (await c.recv_until("table_created", "error")).body
+        assert isinstance(created, wire.TableCreated), created
+        in_process = server.tables[created.table.id]
+        assert not any(isinstance(s.bot, PooledBot) for s in in_process.seats if s is not None)
+        await c.close()
+        d = await WireClient.connect(server.port, "bea")
+        d.send(wire.CreateTable(fill_with_bots=["expert", "random"], sit=False))
+        created = (await d.recv_until("table_created", "error")).body
+        assert isinstance(created, wire.TableCreated), created
+        table = server.tables[created.table.id]
+        kinds = [type(s.bot) for s in table.seats if s is not None]
+        assert PooledBot in kinds and len(kinds) == 2
+        expert_seat = kinds.index(PooledBot)
+        for _ in range(6000):  # the pool's first moves (a spawned worker starts first), a minute at most
+            if table.master is not None and any(p.seat == expert_seat for p in view(table.master.state, None).round_plays):
+                break
+            await asyncio.sleep(0.01)
+        else:
+            raise AssertionError("the pooled expert never moved")
+        assert not table.task.done()
+        await d.close()
+    finally:
+        await server.stop()

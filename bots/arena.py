@@ -1,0 +1,291 @@
+"""The arena: two bots over paired deals, on the engine directly.
+
+A deal is one round's shuffle.  Each deal is played twice with the seats swapped, so
+both bots hold the same cards once; with teams (scopone) each side is a team of the same
+bot.  The report gives A's mean round-point margin per round with a 95% interval over
+deals, win/draw/loss per round, and each bot's mean and 95th-percentile CPU time per move.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import random
+import statistics
+import time
+from dataclasses import dataclass, field
+from multiprocessing import get_all_start_methods, get_context
+from typing import Any, Callable, Sequence
+
+from scopa.engine import Deal, Declare, GameState, Phase, Play, Player, RuleSet, View, view
+from scopa.engine.scoring import score_round
+
+from .base import Bot
+from .loader import load_bot_class
+from .registry import STRATEGIES, make_bot
+
+Z95 = 1.959963984540054  # the normal distribution's 97.5th percentile
+
+
+class ArenaError(ValueError):
+    """A bot that cannot be found or built, or that answered with an illegal move."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameOutcome:
+    """One round of a deal: A's margin (A's side points minus B's), and CPU per move."""
+
+    margin: float
+    a_points: int
+    b_points: int
+    a_ms: tuple[float, ...]
+    b_ms: tuple[float, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class DealOutcome:
+    index: int
+    games: tuple[GameOutcome, GameOutcome]  # A on the first seats, then on the others
+
+    @property
+    def margin(self) -> float:
+        return (self.games[0].margin + self.games[1].margin) / 2
+
+
+@dataclass(frozen=True, slots=True)
+class Interval:
+    mean: float
+    low: float
+    high: float
+
+
+def mean_interval(values: Sequence[float], z: float = Z95) -> Interval:
+    """The mean and its normal-approximation confidence interval (sample sd / sqrt n)."""
+    n = len(values)
+    if n == 0:
+        raise ValueError("no values")
+    m = statistics.fmean(values)
+    if n == 1:
+        return Interval(m, -math.inf, math.inf)
+    half = z * statistics.stdev(values) / math.sqrt(n)
+    return Interval(m, m - half, m + half)
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    """The ``q`` (0..1) quantile by the nearest-rank method."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    rank = max(1, math.ceil(q * len(ordered)))
+    return ordered[rank - 1]
+
+
+def deal_order(seed: int, index: int, rules: RuleSet, dealer: int) -> tuple[int, ...]:
+    """The shuffle of deal ``index``: reproducible, and never a void deal (R10, V13)."""
+    rng = random.Random(f"arena:{seed}:{index}")
+    while True:
+        order = list(range(40))
+        rng.shuffle(order)
+        probe = GameState.new(rules, dealer)
+        probe.apply(Deal(tuple(order)))
+        if probe.phase is Phase.PLAY:
+            return tuple(order)
+
+
+BotFactory = Callable[[int], Player]  # seed -> a fresh bot
+
+
+def bot_factory(spec: str) -> BotFactory:
+    """A built-in strategy name, ``module:Class`` or ``file.py:Class``."""
+    if spec in STRATEGIES:
+        return lambda seed: make_bot(spec, seed=seed)
+    if ":" not in spec:
+        raise ArenaError(f"no bot called {spec!r}; built-in: {', '.join(STRATEGIES)}; "
+                         f"or MODULE:CLASS, FILE.py:CLASS")
+    try:
+        cls = load_bot_class(spec)
+    except ValueError as exc:
+        raise ArenaError(str(exc)) from None
+
+    def build(seed: int) -> Player:
+        try:
+            return cls(seed=seed)  # type: ignore[call-arg]
+        except TypeError:
+            return cls()
+
+    return build
+
+
+def _decide(bot: Player, v: View, legal: list[Play | Declare], loop: asyncio.AbstractEventLoop | None) -> Play | Declare:
+    if isinstance(bot, Bot):
+        return bot.pick(v, legal)
+    if loop is None:
+        raise ArenaError("an asynchronous bot needs an event loop")
+    return loop.run_until_complete(bot.choose(v, legal))
+
+
+def play_round(
+    rules: RuleSet, order: tuple[int, ...], dealer: int, bots: Sequence[Player], a_side: int,
+    clock: Callable[[], float] = time.process_time,
+) -> GameOutcome:
+    """Play one round from ``order``; ``bots[seat]``; A plays for side ``a_side``."""
+    state = GameState.new(rules, dealer)
+    state.apply(Deal(order))
+    times: dict[int, list[float]] = {0: [], 1: []}
+    loop = None if all(isinstance(b, Bot) for b in bots) else asyncio.new_event_loop()
+    try:
+        while state.phase is Phase.PLAY:
+            seat = state.to_move
+            legal = state.legal_actions()
+            v = view(state, seat)
+            t0 = clock()
+            answer = _decide(bots[seat], v, legal, loop)
+            elapsed = (clock() - t0) * 1000.0
+            if answer not in legal:
+                raise ArenaError(f"{getattr(bots[seat], 'name', 'a bot')} (seat {seat}) answered "
+                                 f"{answer!r}, which is not a legal move")
+            times[0 if state.side[seat] == a_side else 1].append(elapsed)
+            chosen = legal[legal.index(answer)]
+            if isinstance(chosen, Play):
+                state.push(chosen)
+            else:
+                state.apply(chosen, seat)
+    finally:
+        if loop is not None:
+            loop.close()
+    if state.history:
+        points = state.history[-1].points
+    else:  # an instant win (V8, V13) ended the game mid-round: score the piles as they are
+        points = score_round(rules, state.piles, state.scope, state.declared).points
+    b_side = 1 - a_side
+    a_pts, b_pts = points[a_side], points[b_side]
+    return GameOutcome(float(a_pts - b_pts), a_pts, b_pts, tuple(times[0]), tuple(times[1]))
+
+
+def play_deal(rules: RuleSet, a: BotFactory, b: BotFactory, seed: int, index: int) -> DealOutcome:
+    """Deal ``index`` played twice: A's side first on the even seats (side 0), then side 1."""
+    if rules.num_sides != 2:
+        raise ArenaError("the arena plays two sides: 2 players, or two teams")
+    dealer = index % rules.players
+    order = deal_order(seed, index, rules, dealer)
+    games = []
+    for a_side in (0, 1):
+        bots = []
+        for seat in range(rules.players):
+            # seeds by seat and by bot: the same bot on both sides still draws differently
+            if rules.side_of(seat) == a_side:
+                bots.append(a(hash_seed(seed, index, seat, 0)))
+            else:
+                bots.append(b(hash_seed(seed, index, seat, 1)))
+        games.append(play_round(rules, order, dealer, bots, a_side))
+    return DealOutcome(index, (games[0], games[1]))
+
+
+def hash_seed(*parts: int) -> int:
+    """A stable seed from integers (``hash`` of ints is stable across processes)."""
+    return random.Random(":".join(map(str, parts))).randrange(2**31)
+
+
+@dataclass
+class Report:
+    a: str
+    b: str
+    rules: str
+    seed: int
+    deals: list[DealOutcome] = field(default_factory=list)
+    planned: int = 0  # deals asked for; more than len(deals) if the run was interrupted
+
+    def summary(self) -> dict[str, Any]:
+        margins = [d.margin for d in self.deals]
+        games = [g for d in self.deals for g in d.games]
+        ci = mean_interval(margins)
+        a_ms = [t for g in games for t in g.a_ms]
+        b_ms = [t for g in games for t in g.b_ms]
+        return {
+            "a": self.a,
+            "b": self.b,
+            "rules": self.rules,
+            "seed": self.seed,
+            "deals": len(self.deals),
+            "planned": max(self.planned, len(self.deals)),
+            "rounds": len(games),
+            "margin": ci.mean,
+            "ci95": [ci.low, ci.high],
+            "a_points": statistics.fmean(g.a_points for g in games),
+            "b_points": statistics.fmean(g.b_points for g in games),
+            "wins": sum(g.margin > 0 for g in games),
+            "draws": sum(g.margin == 0 for g in games),
+            "losses": sum(g.margin < 0 for g in games),
+            "a_ms_mean": statistics.fmean(a_ms) if a_ms else 0.0,
+            "a_ms_p95": percentile(a_ms, 0.95),
+            "b_ms_mean": statistics.fmean(b_ms) if b_ms else 0.0,
+            "b_ms_p95": percentile(b_ms, 0.95),
+        }
+
+
+def format_report(s: dict[str, Any]) -> str:
+    """The arena's table as plain text."""
+    lo, hi = s["ci95"]
+    rows = [
+        f"arena: {s['a']} (A) vs {s['b']} (B), rules {s['rules']}, seed {s['seed']}",
+        f"deals {s['deals']} (rounds {s['rounds']}, each deal played with seats swapped)"
+        + (f", interrupted: {s['deals']} of {s['planned']} deals played" if s["planned"] > s["deals"] else ""),
+        f"A margin per round  {s['margin']:+.3f}  95% CI [{lo:+.3f}, {hi:+.3f}]",
+        f"points per round    A {s['a_points']:.3f}   B {s['b_points']:.3f}",
+        f"A win/draw/loss     {s['wins']} / {s['draws']} / {s['losses']} rounds",
+        f"CPU ms per move     A mean {s['a_ms_mean']:.2f} p95 {s['a_ms_p95']:.2f}   "
+        f"B mean {s['b_ms_mean']:.2f} p95 {s['b_ms_p95']:.2f}",
+    ]
+    return "\n".join(rows)
+
+
+# ---------------------------------------------------------------- running many deals
+
+_WORKER: dict[str, Any] = {}
+
+
+def _init_worker(rules: RuleSet, a: str, b: str, seed: int) -> None:
+    _WORKER.update(rules=rules, a=bot_factory(a), b=bot_factory(b), seed=seed)
+
+
+def _run_one(index: int) -> DealOutcome:
+    w = _WORKER
+    return play_deal(w["rules"], w["a"], w["b"], w["seed"], index)
+
+
+def run_arena(
+    a: str, b: str, rules: RuleSet, deals: int, seed: int = 0, workers: int = 1,
+    progress: Callable[[Report], None] | None = None,
+) -> Report:
+    """Play ``deals`` paired deals; the result does not depend on ``workers``.  Stopped
+    by Ctrl-C (KeyboardInterrupt) after some deals, it returns the deals played so far."""
+    if deals < 1:
+        raise ArenaError("deals must be at least 1")
+    fa, fb = bot_factory(a), bot_factory(b)  # fail early on a bad name
+    report = Report(a, b, rules.describe(), seed, planned=deals)
+    try:
+        _play_all(report, rules, fa, fb, deals, workers, progress)
+    except KeyboardInterrupt:
+        if not report.deals:
+            raise
+    return report
+
+
+def _play_all(
+    report: Report, rules: RuleSet, fa: BotFactory, fb: BotFactory, deals: int, workers: int,
+    progress: Callable[[Report], None] | None,
+) -> None:
+    a, b, seed = report.a, report.b, report.seed
+    if workers <= 1:
+        for i in range(deals):
+            report.deals.append(play_deal(rules, fa, fb, seed, i))
+            if progress:
+                progress(report)
+        return
+    # fork (where there is one) starts workers without re-running the caller's script
+    ctx = get_context("fork" if "fork" in get_all_start_methods() else "spawn")
+    with ctx.Pool(workers, _init_worker, (rules, a, b, seed)) as pool:
+        for outcome in pool.imap(_run_one, range(deals), chunksize=max(1, min(8, deals // (4 * workers)))):
+            report.deals.append(outcome)
+            if progress:
+                progress(report)

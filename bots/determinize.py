@@ -1,0 +1,108 @@
+"""Determinization: a full GameState consistent with everything one seat has seen, the
+hidden cards (other hands, the stock's order) drawn at random, weighted by inference."""
+
+from __future__ import annotations
+
+import random
+
+from scopa.engine import GameState, Phase, View
+from scopa.engine.cards import cards_in
+
+from .knowledge import Knowledge, capture_rules, inference_weights
+
+
+class Sampler:
+    """Draws hidden-card assignments for one decision (the weights are worked out once)."""
+
+    def __init__(self, view: View, know: Knowledge, rng: random.Random, infer: bool = True) -> None:
+        if view.seat is None:
+            raise ValueError("a spectator's view has no seat to decide for")
+        self.view = view
+        self.know = know
+        self.rng = rng
+        self.seat = view.seat
+        self.others = [s for s in range(view.rules.players) if s != view.seat]
+        self.weights = inference_weights(view, know.unseen) if infer else None
+        self.template = _template_state(view, know)
+
+    @property
+    def exact(self) -> bool:
+        """True when the hidden cards can sit only one way (2 players, stock empty)."""
+        free = self.know.unseen
+        for m in self.know.declared.values():
+            free &= ~m
+        holders = [s for s in self.others if self.view.hand_sizes[s] > self._known_count(s)]
+        return self.view.stock_left == 0 and len(holders) <= 1 or not free
+
+    def _known_count(self, seat: int) -> int:
+        return self.know.declared.get(seat, 0).bit_count()
+
+    def sample(self) -> GameState:
+        """One determinized state (a fresh copy the caller may play on)."""
+        rng = self.rng
+        sizes = self.view.hand_sizes
+        hands = [0] * len(sizes)
+        hands[self.seat] = self.know.hand
+        pool = self.know.unseen
+        for s, m in self.know.declared.items():
+            hands[s] = m
+            pool &= ~m
+        cards: list[int] = list(cards_in(pool))
+        order = list(self.others)
+        rng.shuffle(order)  # no seat always draws first
+        for s in order:
+            need = sizes[s] - hands[s].bit_count()
+            if need <= 0:
+                continue
+            if self.weights is None:
+                picked = rng.sample(cards, need)
+            else:
+                picked = _weighted_sample(cards, self.weights[s], need, rng)
+            for c in picked:
+                hands[s] |= 1 << c
+            chosen = set(picked)
+            cards = [c for c in cards if c not in chosen]
+        rng.shuffle(cards)
+        state = self.template.copy()
+        state.hands = hands
+        state.stock = [int(c) for c in cards]
+        return state
+
+
+def _weighted_sample(cards: list[int], weight: list[float], k: int, rng: random.Random) -> list[int]:
+    """``k`` distinct cards, each draw proportional to its weight."""
+    pool = list(cards)
+    w = [weight[c] for c in pool]
+    out: list[int] = []
+    for _ in range(min(k, len(pool))):
+        total = sum(w)
+        x = rng.random() * total
+        i = 0
+        acc = w[0]
+        while acc < x and i < len(pool) - 1:
+            i += 1
+            acc += w[i]
+        out.append(pool.pop(i))
+        w.pop(i)
+    return out
+
+
+def _template_state(view: View, know: Knowledge) -> GameState:
+    """A GameState of the view's public part; hands and stock are filled per sample."""
+    rules = view.rules
+    s = GameState.new(rules, view.dealer)
+    s.caps = capture_rules(view)
+    s.phase = Phase.PLAY
+    s.round_no = view.round_no
+    s.to_move = view.to_move
+    s.table = know.table
+    s.piles = list(know.piles)
+    s.scope = list(view.scope)
+    s.scopa_cards = [[int(c) for c in sc] for sc in view.scopa_cards]
+    s.totals = list(view.totals)
+    s.in_hands = sum(view.hand_sizes)
+    s.plays = len(view.round_plays)
+    s.last_capturer = -1 if view.last_capture_side is None else view.last_capture_side
+    s.hands = [0] * rules.players
+    s.stock = []
+    return s

@@ -1,0 +1,119 @@
+"""Alpha-beta over one determinized (perfect-information) round.
+
+The searching side maximises; every other side minimises its value (for two sides this
+is plain minimax; for three it is the cautious "paranoid" assumption).  Leaves are the
+round's end (exact) or a depth limit (:func:`~scopa.bots.evaluate.estimate`).
+"""
+
+from __future__ import annotations
+
+from scopa.engine import GameState, Phase, Play
+
+from .evaluate import estimate, terminal_value
+
+_PLAY = Phase.PLAY
+
+SWEEP_THREAT = 0.8
+"""A sweep the player to move holds at the search horizon, in round points (a scopa is
+1, less the chance that something better or worse follows)."""
+
+
+class Search:
+    """One search's settings and its work counter (nodes = plays pushed)."""
+
+    __slots__ = ("side", "nodes", "threat")
+
+    def __init__(self, side: int, threat: float = SWEEP_THREAT) -> None:
+        self.side = side
+        self.nodes = 0
+        self.threat = threat
+
+    def _sweep_threat(self, state: GameState) -> float:
+        """R18 at the horizon: the player to move would take a sweep it holds."""
+        table = state.table
+        if not table or not self.threat or state.in_hands + len(state.stock) <= 1:
+            return 0.0
+        for p in state.legal_plays():
+            if p[1] == table:
+                return self.threat if state.side[state.to_move] == self.side else -self.threat
+        return 0.0
+
+    def value(self, state: GameState, play: Play, depth: int, alpha: float, beta: float) -> float:
+        """The value of ``play`` in ``state`` (not changed), searched ``depth`` plies deep
+        counting this play."""
+        child = state.copy()
+        child.push(play)
+        self.nodes += 1
+        return self._node(child, depth - 1, alpha, beta)
+
+    def _node(self, state: GameState, depth: int, alpha: float, beta: float) -> float:
+        if state.phase is not _PLAY:
+            return terminal_value(state, self.side)
+        if depth <= 0:
+            return estimate(state, self.side) + self._sweep_threat(state)
+        plays = ordered(state)
+        if state.side[state.to_move] == self.side:
+            best = -1e9
+            for p in plays:
+                v = self.value(state, p, depth, alpha, beta)
+                if v > best:
+                    best = v
+                    if v > alpha:
+                        alpha = v
+                        if alpha >= beta:
+                            break
+            return best
+        best = 1e9
+        for p in plays:
+            v = self.value(state, p, depth, alpha, beta)
+            if v < best:
+                best = v
+                if v < beta:
+                    beta = v
+                    if alpha >= beta:
+                        break
+        return best
+
+
+def ordered(state: GameState) -> list[Play]:
+    """Legal plays, sweeps and bigger captures first (better cut-offs)."""
+    plays = state.legal_plays()
+    if len(plays) > 1:
+        table = state.table
+        plays.sort(key=lambda p: -(p[1].bit_count() + (8 if p[1] == table else 0)) if p[1] else 0)
+    return plays
+
+
+def plies_within(state: GameState, leaves: int) -> int:
+    """How many plies deep a full-width search of about ``leaves`` leaves reaches (the
+    product of hand sizes along the turn order, across redeals, to the round's end)."""
+    hands = [h.bit_count() for h in state.hands]
+    stock = len(state.stock)
+    size = state.rules.hand_size
+    n = state.n
+    seat = state.to_move
+    width = 1
+    depth = 0
+    left = sum(hands) + stock
+    while depth < left:
+        if not any(hands):
+            hands = [size] * n  # R11: the next deal
+            stock -= size * n
+            seat = (state.dealer + 1) % n
+        if not hands[seat]:
+            seat = (seat + 1) % n
+            continue
+        width *= hands[seat]
+        if width > leaves and depth > 0:
+            break
+        if not (state.refill and stock > 0):
+            hands[seat] -= 1
+        else:
+            stock -= 1
+        depth += 1
+        seat = (seat + 1) % n
+    return max(depth, 1)
+
+
+def remaining_plies(state: GameState) -> int:
+    return sum(h.bit_count() for h in state.hands) + len(state.stock)

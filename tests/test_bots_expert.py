@@ -1,0 +1,139 @@
+"""The expert's parts: determinizations consistent with the view (R19 public piles, V13
+declared hands), inference from passed-up sweeps (R18), the exact endgame, the work budget."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+from conftest import m, position
+
+from scopa.bots import ExpertBot
+from scopa.bots.determinize import Sampler
+from scopa.bots.knowledge import PASSED_SCOPA, inference_weights, knowledge
+from scopa.bots.search import plies_within
+from scopa.engine import Deal, GameState, Phase, Play, RuleSet, view
+from scopa.engine.cards import cards_in
+
+
+def _midgame(rules: RuleSet, seed: int, plays: int) -> GameState:
+    rng = random.Random(seed)
+    s = GameState.new(rules, 0)
+    while s.phase is Phase.DEAL:
+        order = list(range(40))
+        rng.shuffle(order)
+        s.apply(Deal(tuple(order)))
+    for _ in range(plays):
+        s.push(rng.choice(s.legal_plays()))
+    return s
+
+
+def test_samples_agree_with_everything_public() -> None:
+    for preset, plays in (("scopa", 7), ("scopone", 5), ("cirulla", 3)):
+        rules = RuleSet.build(preset)
+        s = _midgame(rules, seed=4, plays=plays)
+        seat = s.to_move
+        v = view(s, seat)
+        sampler = Sampler(v, knowledge(v), random.Random(1))
+        hidden = sum(s.hands[i] for i in range(s.n) if i != seat) + sum(1 << c for c in s.stock)
+        for _ in range(20):
+            d = sampler.sample()
+            assert d.hands[seat] == s.hands[seat]
+            assert d.table == s.table and d.piles == s.piles and d.scope == s.scope
+            assert [h.bit_count() for h in d.hands] == [h.bit_count() for h in s.hands]
+            assert len(d.stock) == len(s.stock)
+            others = sum(d.hands[i] for i in range(d.n) if i != seat) + sum(1 << c for c in d.stock)
+            assert others == hidden  # exactly the cards this seat has not seen
+
+
+def test_declared_hands_stay_with_their_seat() -> None:
+    """V13: a declared hand is public, so every sample deals it to its owner."""
+    rules = RuleSet.build("cirulla")
+    s = position(rules, ["Ad 2d 3d", "4c 5c 6c"], table="Rc Rs", stock="", dealer=1, to_move=0)
+    s.declared_hands = {1: m("4c 5c 6c")}
+    v = view(s, 0)
+    sampler = Sampler(v, knowledge(v), random.Random(0))
+    for _ in range(5):
+        assert sampler.sample().hands[1] == m("4c 5c 6c")
+
+
+def test_a_passed_up_scopa_makes_those_cards_unlikely() -> None:
+    """R18: seat 1 laid a 2 on a table of a lone 5 it could have swept with a 5."""
+    rules = RuleSet.build("scopa")
+    s = position(rules, ["Ac Rs Cs", "2b 4b 6b"], table="5d", stock="", dealer=1, to_move=1, plays=1)
+    s.push(Play(int(cards_in(m("2b"))[0]), 0))  # seat 1 lays the 2; the table is 5d 2b
+    v = view(s, 0)
+    know = knowledge(v)
+    w = inference_weights(v, know.unseen)[1]
+    for card in cards_in(m("5c 5s 5b") & know.unseen):
+        assert w[card] == PASSED_SCOPA
+    assert w[cards_in(m("4b"))[0]] == 1.0
+
+
+def _minimax(s: GameState, side: int) -> float:
+    if s.phase is not Phase.PLAY:
+        p = s.history[-1].points
+        return p[side] - p[1 - side]
+    vals = []
+    for play in s.legal_plays():
+        c = s.copy()
+        c.push(play)
+        vals.append(_minimax(c, side))
+    return max(vals) if s.side[s.to_move] == side else min(vals)
+
+
+def test_with_the_stock_empty_two_players_are_solved_exactly() -> None:
+    """Every unseen card is in the other hand: the expert's move is a minimax-best move."""
+    rules = RuleSet.build("scopa")
+    checked = 0
+    for seed in range(40):
+        s = _midgame(rules, seed, plays=30)
+        if s.phase is not Phase.PLAY or len(s.legal_plays()) < 2:
+            continue
+        side = s.side[s.to_move]
+        bot = ExpertBot(seed=seed, budget=1)
+        move = bot.pick(view(s, s.to_move), s.legal_plays())
+        assert bot.last_samples == 1  # one deal is possible, searched once
+        values = {}
+        for play in s.legal_plays():
+            c = s.copy()
+            c.push(play)
+            values[play] = _minimax(c, side)
+        assert values[move] == max(values.values())
+        checked += 1
+    assert checked >= 10
+
+
+def test_the_budget_counts_work_and_the_clock_can_stop_early() -> None:
+    rules = RuleSet.build("scopa")
+    s = _midgame(rules, 2, plays=2)
+    legal = s.legal_plays()
+    small = ExpertBot(seed=1, budget=50)
+    small.pick(view(s, s.to_move), legal)
+    big = ExpertBot(seed=1, budget=2000)
+    big.pick(view(s, s.to_move), legal)
+    assert small.last_nodes >= 50 and big.last_nodes >= 2000
+    assert big.last_samples > small.last_samples
+    ticks = itertools.count()
+    capped = ExpertBot(seed=1, budget=10**9, time_limit=3.0, clock=lambda: float(next(ticks)))
+    capped.pick(view(s, s.to_move), legal)
+    assert capped.last_samples == 3  # the injected clock advanced one second per sample
+
+
+def test_search_depth_grows_as_hands_shrink() -> None:
+    rules = RuleSet.build("scopa")
+    s = position(rules, ["Ac 2c 3c", "4c 5c 6c"], table="Rd", stock="")
+    assert plies_within(s, 10**6) == 6  # to the round's end
+    assert plies_within(s, 5) < 6
+
+
+def test_the_plain_estimate_agrees_with_the_general_one() -> None:
+    """R21 scoring: the fast two-player estimate and the one built on score_round agree."""
+    from scopa.bots.evaluate import _estimate_plain, estimate, estimate_general
+
+    rules = RuleSet.build("scopa")
+    for seed in range(30):
+        s = _midgame(rules, seed, plays=seed % 34)
+        for side in (0, 1):
+            assert estimate(s, side) == _estimate_plain(s.piles, s.scope, side)
+            assert abs(estimate(s, side) - estimate_general(s, side)) < 1e-9
