@@ -4,26 +4,31 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import random
 import sys
 from pathlib import Path
 from typing import Sequence
 
 from rich.console import Console
 
-from scopa.engine import RuleSetError
+from scopa.engine import Preset, RuleSetError
 
 from .options import add_rules_arguments, rules_from_args
 from .render import DeckStyle
 
 
 def _display_arguments(p: argparse.ArgumentParser) -> None:
-    g = p.add_argument_group("display (RULES.md §7)")
+    g = p.add_argument_group("display")
     g.add_argument("--deck", choices=[s.value for s in DeckStyle], default="italian",
                    help="Italian card names and suits, or the French (classic) deck")
     g.add_argument("--no-autoplay", action="store_true",
                    help="do not play a forced last card automatically")
-    g.add_argument("--delay", type=float, default=0.0, metavar="S",
-                   help="seconds to pause after each shown event (slower animation)")
+    g.add_argument("--delay", type=float, default=None, metavar="S",
+                   help="seconds to pause after each play by someone else (default: 0.6 in the "
+                        "full-screen app, none in the plain log)")
+    g.add_argument("--plain", action="store_true",
+                   help="the plain scrolling interface (a prompt and printed lines) instead of the "
+                        "full-screen app; also for screen readers")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -39,6 +44,11 @@ def build_parser() -> argparse.ArgumentParser:
     add_rules_arguments(local)
     _display_arguments(local)
 
+    rules = sub.add_parser("rules", help="print the rules (of every game, or of one by name)")
+    rules.add_argument("preset", nargs="?", choices=[p.value for p in Preset], metavar="PRESET",
+                       help="one game: " + ", ".join(p.value for p in Preset))
+    sub.add_parser("options", help="list every table option (-o NAME=VALUE) and what it means")
+
     from scopa.client import recordscli  # game records: replay, games, record, leaderboard
 
     recordscli.add_subcommands(sub)
@@ -49,6 +59,10 @@ def build_parser() -> argparse.ArgumentParser:
     from scopa.client import arena_cli
 
     arena_cli.add_subcommand(sub)
+
+    from scopa.client import webcli  # scopa web: the client for browsers
+
+    webcli.add_web_subcommand(sub)
     return parser
 
 
@@ -59,6 +73,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command == "local":
             return _local(args, console)
+        if args.command in ("rules", "options"):
+            return _rules(args)
         if args.command == "arena":
             from scopa.client import arena_cli
 
@@ -67,6 +83,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from scopa.client import recordscli
 
             return recordscli.run(args, console)
+        if args.command == "web":
+            from scopa.client import webcli
+
+            return webcli.run_web(args, console)
         from scopa.client import netcli
 
         return netcli.run(args, console)
@@ -78,9 +98,26 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
 
 
+def _rules(args: argparse.Namespace) -> int:
+    from .rulebook import book, options_text, preset_rules
+
+    if args.command == "options":
+        text = options_text()
+    else:
+        text = preset_rules(Preset(args.preset)) if args.preset else book()
+    sys.stdout.write(text)
+    return 0
+
+
 def _local(args: argparse.Namespace, console: Console) -> int:
     from .local import parse_seats, run_local_game
 
+    if args.seats and args.players is None:  # --seats alone decides how many play
+        count = len([k for k in args.seats.split(",") if k.strip()])
+        if count not in (2, 3, 4, 6):
+            console.print(f"[red]--seats names {count} seats; a table has 2, 3, 4 or 6[/red]")
+            return 2
+        args.players = count
     rules = rules_from_args(args)
     try:
         kinds = parse_seats(args.seats, rules.players)
@@ -91,8 +128,26 @@ def _local(args: argparse.Namespace, console: Console) -> int:
     if record_to is not None and (record_to.is_dir() or not record_to.parent.is_dir()):
         console.print(f"[red]cannot write a record to {record_to}: no such folder, or it is a folder[/red]")
         return 2
-    asyncio.run(run_local_game(rules, kinds, args.seed, DeckStyle(args.deck),
-                               not args.no_autoplay, args.delay, console, record_to))
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
+    person = "human" in kinds
+    if args.plain or not sys.stdout.isatty():
+        if person and not args.plain:
+            console.print("[red]The output is not a terminal: scopa local cannot draw the board.[/red] "
+                          "Seat only bots (e.g. --seats greedy,random) to print a game, or add --plain "
+                          "to play with typed lines.")
+            return 2
+        delay = (args.delay or 0.0) if sys.stdout.isatty() else 0.0  # a log to a file needs no pauses
+        asyncio.run(run_local_game(rules, kinds, seed, DeckStyle(args.deck), not args.no_autoplay, delay, console,
+                                   record_to))
+        return 0
+    if record_to is not None:
+        console.print("[red]--record is written by the scrolling interface: add --plain[/red]")
+        return 2
+    from .tui.app import LocalGameApp
+
+    app = LocalGameApp(rules, kinds, seed, DeckStyle(args.deck), not args.no_autoplay, args.delay)
+    app.run()
+    print(f"{app.result_line or 'Game left.'} Seed {seed}: replay with --seed {seed}")
     return 0
 
 

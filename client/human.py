@@ -7,19 +7,24 @@ from typing import Callable, Sequence
 
 from rich.console import Console
 
-from scopa.engine import Declare, Event, GameStarted, IllegalMoveError, Play, View, mask_of, parse_cards
+from scopa.engine import Declare, Event, GameStarted, IllegalMoveError, Play, View, mask_of
+from scopa.engine.cards import CARDS
 from scopa.engine.player import Player
 
-from .render import DeckStyle, event_line, render_moves, render_view
+from .notation import DeckStyle, label, labels, parse_cards
+from .render import event_line, render_moves, render_view
 
 InputFn = Callable[[str], str]
 
 
-def parse_choice(text: str, legal: Sequence[Play | Declare]) -> Play | Declare | str:
+def parse_choice(
+    text: str, legal: Sequence[Play | Declare], style: DeckStyle = DeckStyle.ITALIAN
+) -> Play | Declare | str:
     """The move a line of input names, or a hint (a ``str``) saying what is wrong.
 
-    Accepts a move number (``2``), a card (``7d``: fine when it has one capture choice)
-    or a card and the cards to take (``7d 3c 4s``).
+    Accepts a move number (``2``), a card in the deck's notation (``7 Den`` or ``7d``;
+    ``7♦`` with the French deck: fine when it has one capture choice) or a card and the
+    cards to take (``7d 3c 4s``).
     """
     text = text.strip()
     if not text:
@@ -30,21 +35,21 @@ def parse_choice(text: str, legal: Sequence[Play | Declare]) -> Play | Declare |
             return legal[n - 1]
         return f"there is no move {n}; choose 1 to {len(legal)}"
     try:
-        cards = parse_cards(text)
+        cards = parse_cards(text, style)
     except ValueError as exc:
-        return f"{exc}. Type a move number, or a card such as 7d"
+        return f"{exc}. Type a move number, or a card such as {label(CARDS[24], style)}"
     card, take = cards[0], mask_of(cards[1:])
     mine = [a for a in legal if isinstance(a, Play) and a.card == card]
     if not mine:
-        return f"{card} is not a card you can play now"
+        return f"{label(card, style)} is not a card you can play now"
     if take:
         exact = [a for a in mine if a.capture == take]
         if exact:
             return exact[0]
-        return f"{card} cannot take {' '.join(str(c) for c in cards[1:])}; see the numbered choices"
+        return f"{label(card, style)} cannot take {labels(cards[1:], style)}; see the numbered choices"
     if len(mine) == 1:
         return mine[0]
-    return f"{card} can take different sets of cards: pick one by its number"
+    return f"{label(card, style)} can take different sets of cards: pick one by its number"
 
 
 class TerminalPlayer(Player):
@@ -91,7 +96,7 @@ class TerminalPlayer(Player):
         self.console.print(render_moves(legal, self.style))
         while True:
             line = await asyncio.to_thread(self.input_fn, "Your move: ")
-            choice = parse_choice(line, legal)
+            choice = parse_choice(line, legal, self.style)
             if isinstance(choice, str):
                 self.console.print(f"[yellow]{choice}[/yellow]")
                 continue

@@ -11,6 +11,7 @@ import logging
 import os
 import re
 import sqlite3
+import sys
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -20,6 +21,7 @@ from rich.console import Console
 from scopa.engine import Player
 
 from . import admincli
+from . import webcli
 from .liveness import LinkEvent, LinkStatus
 from .session import DEFAULT_PORT, ClientSession, ConnectionLost, ServerRefused, parse_address
 
@@ -39,9 +41,13 @@ def add_subcommands(sub: Any, add_rules: AddArguments, add_display: AddArguments
                        help="let players claim their names with a password (kept in the --db file)")
     admincli.add_serve_options(serve)
     admincli.add_admin_subcommand(sub)
+    webcli.add_serve_options(serve)
 
     play = sub.add_parser("play", help="connect to a server: the lobby, then games in this terminal")
     _connection_arguments(play, default_name=_default_name())
+    play.add_argument("--state-dir", metavar="DIR", default=None,
+                      help="where seat tokens are kept so that a restarted client can return to its game "
+                           "(default: your user state directory, or $SCOPA_STATE_DIR)")
     add_rules(play)  # defaults for tables you create
     add_display(play)
 
@@ -66,6 +72,7 @@ def add_subcommands(sub: Any, add_rules: AddArguments, add_display: AddArguments
     watch = sub.add_parser("watch", help="watch a table's game (public events only)")
     _connection_arguments(watch, default_name=_default_name() + "-watch")
     watch.add_argument("--table", required=True, metavar="ID", help="the table to watch")
+    add_display(watch)
     add_rules(bot)  # tables it creates (and, when given, the only tables it joins)
 
 
@@ -108,6 +115,8 @@ def run(args: argparse.Namespace, console: Console) -> int:
         console.print("[red]$SCOPA_PASSWORD must be 8-200 characters[/red]")
         return 2
     try:
+        if args.command in ("play", "watch") and full_screen(args):
+            return _run_app(args, host, port, console, args.table if args.command == "watch" else None)
         if args.command == "play":
             return asyncio.run(_play(args, host, port, console))
         if args.command == "watch":
@@ -138,15 +147,28 @@ def _serve(args: argparse.Namespace, console: Console) -> int:
     if accounts and not db:
         console.print("[red]--accounts needs --db: the accounts are kept in the database[/red]")
         return 2
+    options = webcli.serve_options(args, console)  # --web, --trust-proxy
+    if options is None:
+        return 2
+    from scopa.server.proxied import parse_networks
+
+    try:
+        parse_networks(options.get("trusted_proxies", ()))
+    except ValueError as exc:
+        console.print(f"[red]--trust-proxy: {exc}[/red]")
+        return 2
     console.print(f"Scopa server on {args.host}:{args.port}" + (f", games journaled to {db}" if db else "")
                   + " (Ctrl-C to stop)")
     try:
         asyncio.run(serve(args.host, args.port, db=db, accounts=accounts, limits=limits,
                           turn_timeout=turn_timeout if turn_timeout and turn_timeout > 0 else None,
                           admin_token_file=getattr(args, "admin_token_file", None),
-                          bot_workers=getattr(args, "bot_workers", 1)))
+                          bot_workers=getattr(args, "bot_workers", 1), **options))
     except KeyboardInterrupt:
         pass
+    except webcli.WebStartError as exc:
+        console.print(f"[red]{exc}[/red]")
+        return 1
     except StorageError as exc:  # e.g. a journal from a newer server: one clear line, no traceback
         console.print(f"[red]cannot use the journal {db}: {exc}[/red]", soft_wrap=True)
         return 1
@@ -183,6 +205,29 @@ class DaemonExecutor(concurrent.futures.ThreadPoolExecutor):
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         """Nothing to join: a prompt still waiting is simply left behind."""
+
+
+def full_screen(args: argparse.Namespace) -> bool:
+    """The Textual app, unless --plain or the output is not a terminal."""
+    return not getattr(args, "plain", False) and sys.stdout.isatty() and sys.stdin.isatty()
+
+
+def _run_app(args: argparse.Namespace, host: str, port: int, console: Console, watch: str | None) -> int:
+    from pathlib import Path
+
+    from .notation import DeckStyle
+    from .options import rules_from_args
+    from .tokens import FileTokenStore
+    from .tui.netapp import NetApp
+
+    state_dir = getattr(args, "state_dir", None)
+    store = FileTokenStore(Path(state_dir) if state_dir else None)
+    defaults = rules_from_args(args) if watch is None else None
+    pace = args.delay if getattr(args, "delay", None) is not None else 0.5
+    app = NetApp(host, port, args.name, store, defaults, DeckStyle(args.deck), not args.no_autoplay, watch=watch,
+                 pace=pace)
+    status = app.run()
+    return 0 if status is None else int(status)
 
 
 async def _play(args: argparse.Namespace, host: str, port: int, console: Console) -> int:

@@ -3,7 +3,6 @@ table, a hand with what each card captures, events and the round breakdown."""
 
 from __future__ import annotations
 
-from enum import StrEnum
 from typing import Sequence
 
 from rich.console import Group, RenderableType
@@ -31,32 +30,16 @@ from scopa.engine.actions import DECLARATION_POINTS
 from scopa.engine.cards import SETTE_COPPE, SETTEBELLO
 from scopa.engine.scoring import Category
 
+from .notation import SUIT_COLOURS, DeckStyle, label
 from .notices import SeatCameBack, SeatNotice, SeatTakenByBot, SeatWentAway
 
-
-class DeckStyle(StrEnum):
-    """Display preference (§7): Italian names and suits, or the French ("classic") deck."""
-
-    ITALIAN = "italian"
-    FRENCH = "french"
-
-
-_IT_RANKS = ("A", "2", "3", "4", "5", "6", "7", "F", "C", "R")
-_FR_RANKS = ("A", "2", "3", "4", "5", "6", "7", "J", "Q", "K")
-_IT_SUITS = ("Den", "Cop", "Spa", "Bas")
-_FR_SUITS = ("♦", "♥", "♠", "♣")
-_SUIT_COLOURS = ("yellow", "red", "cyan", "green")
+__all__ = ["DeckStyle", "action_text", "card_text", "cards_text", "event_line", "render_moves", "render_round", "render_view"]
 
 
 def card_text(card: int, style: DeckStyle = DeckStyle.ITALIAN) -> Text:
-    """A coloured card label, e.g. ``7 Den`` or ``7♦``."""
-    value, suit = card // 4, card & 3
-    if style is DeckStyle.FRENCH:
-        label = f"{_FR_RANKS[value]}{_FR_SUITS[suit]}"
-    else:
-        label = f"{_IT_RANKS[value]} {_IT_SUITS[suit]}"
+    """A coloured card label, e.g. ``7 Den`` or ``7♦`` (what the player may type back)."""
     bold = " bold" if card == SETTEBELLO else ""
-    return Text(label, style=_SUIT_COLOURS[suit] + bold)
+    return Text(label(card, style), style=SUIT_COLOURS[card & 3] + bold)
 
 
 def cards_text(cards: Sequence[int] | int, style: DeckStyle = DeckStyle.ITALIAN) -> Text:

@@ -39,6 +39,7 @@ from scopa.protocol import (
     LOBBY,
     Body,
     Bye,
+    Chat,
     Command,
     Connection,
     ConnectionRole,
@@ -159,6 +160,12 @@ class ClientSession:
         (a little over the server's default grace period); 0: do not reconnect."""
         self.first_backoff, self.max_backoff = 0.1, 5.0
         self.reconnects = 0  # how many times this session got its seat back
+        self.observers: list[Callable[[Command], None]] = []
+        """Called with every command the server sends (but ping and pong) as it arrives:
+        a user interface follows the table (and the lobby) this way; must not block."""
+        self.link_observers: list[Callable[[bool, str], None]] = []
+        """Called with ``(False, reason)`` when the connection is lost and ``(True, "")``
+        when it is back (reconnected)."""
         self.clock: Clock = clock if clock is not None else LoopClock()
         self.ping_after, self.dead_after = PING_AFTER, DEAD_AFTER
         """Liveness (PROTOCOL.md §7): ping after ``ping_after`` s of silence, give the link
@@ -168,6 +175,8 @@ class ClientSession:
         self._watchdog: Watchdog | None = None
         self._watchdog_task: asyncio.Task[None] | None = None
         self._password: str | None = None  # a claimed name's password, for reconnecting
+        self.proxied_for: str | None = None
+        """Sent in every hello by a front end (``scopa web``): whom this connection is for."""
 
     # ------------------------------------------------------------------ connecting
 
@@ -175,17 +184,20 @@ class ClientSession:
     async def connect(
         cls, host: str, port: int, name: str, *, client: str = CLIENT_SOFTWARE, attempts: int = 20,
         clock: Clock | None = None, listener: LinkListener | None = None, password: str | None = None,
+        proxied_for: str | None = None,
     ) -> ClientSession:
         """Open a connection and say hello as ``name`` (``name2``, ``name3``… if taken;
         with the ``password`` of a claimed name, only ``name`` itself).  ``clock``: what
         the liveness check waits on (tests pass a fake one); ``listener``: added with
-        :meth:`add_listener` before the first byte is sent."""
+        :meth:`add_listener` before the first byte is sent; ``proxied_for``: see
+        :attr:`proxied_for`."""
         try:
             reader, writer = await asyncio.open_connection(host, port)
         except OSError as exc:
             raise ConnectionLost(f"cannot connect to {host}:{port}: {exc.strerror or exc}") from None
         session = cls(reader, writer, clock)
         session.host, session.port, session.client = host, port, client
+        session.proxied_for = proxied_for
         if listener is not None:
             session.add_listener(listener)
         session._start_tasks()
@@ -203,7 +215,8 @@ class ClientSession:
 
     async def _hello(self, name: str, client: str, attempts: int, password: str | None = None) -> None:
         for _, candidate in zip(range(attempts), name_variants(name)):
-            seq = self._send(Hello(name=candidate, client=client, password=password), str(LOBBY))
+            seq = self._send(Hello(name=candidate, client=client, password=password, proxied_for=self.proxied_for),
+                             str(LOBBY))
             reply = await self._reply_to(seq)
             if isinstance(reply.body, Welcome):
                 self.name, self.party = candidate, reply.body.you
@@ -213,6 +226,38 @@ class ClientSession:
             if reply.body.code is not ErrorCode.NAME_TAKEN:
                 raise ServerRefused(reply.body.code, reply.body.message)
         raise ServerRefused(ErrorCode.NAME_TAKEN, f"no free name like {name!r} after {attempts} tries")
+
+    @classmethod
+    async def resume_seat(
+        cls, host: str, port: int, name: str, token: str, *, client: str = CLIENT_SOFTWARE,
+        proxied_for: str | None = None,
+    ) -> ClientSession:
+        """Open a connection straight back to a seat (a restarted client with a saved
+        seat token): ``hello`` with ``resume``.  ServerRefused (``bad_token``) if the
+        seat is gone."""
+        try:
+            reader, writer = await asyncio.open_connection(host, port)
+        except OSError as exc:
+            raise ConnectionLost(f"cannot connect to {host}:{port}: {exc.strerror or exc}") from None
+        session = cls(reader, writer)
+        session.host, session.port, session.client = host, port, client
+        session.name, session.token = name, token
+        session.proxied_for = proxied_for
+        session._start_tasks()
+        try:
+            await session._resume_hello()
+        except BaseException:
+            await session.close()
+            raise
+        return session
+
+    async def send_chat(self, text: str, to: str = str(LOBBY)) -> None:
+        """Say ``text`` to the lobby (or to a table: ``table:<id>``)."""
+        self._send(Chat(text=text[:500]), to)
+
+    async def next_command(self) -> Command:
+        """The oldest command nobody has consumed yet (the lobby's pushes, chat)."""
+        return await self._next()
 
     async def __aenter__(self) -> ClientSession:
         return self
@@ -462,7 +507,7 @@ class ClientSession:
 
     async def _resume_hello(self) -> None:
         assert self.token is not None
-        hello = Hello(name=self.name or "player", client=self.client,
+        hello = Hello(name=self.name or "player", client=self.client, proxied_for=self.proxied_for,
                       resume=ResumeRequest(token=self.token, last_event=self.last_event))
         seq = self._send(hello, str(LOBBY))
         reply = await self._reply_to(seq)
@@ -488,6 +533,8 @@ class ClientSession:
                 await self._reopen()
                 await greet()
                 self.reconnects += 1
+                for observer in self.link_observers:
+                    observer(True, "")
                 return
             except ConnectionLost as exc:
                 last_error = str(exc)
@@ -770,6 +817,8 @@ class ClientSession:
         if isinstance(body, Error) and body.fatal:
             self._lost(f"the server ended the connection: {body.code.value}: {body.message}")
             return False
+        for observer in self.observers:
+            observer(command)
         if isinstance(body, Snapshot):
             self.last_event = body.event  # numbering may have jumped (a server restart)
         elif isinstance(body, TableEvent) and command.sender.startswith("table:"):
@@ -781,6 +830,8 @@ class ClientSession:
         first = self._closed_reason is None
         if first:
             self._closed_reason = reason
+            for observer in self.link_observers:
+                observer(False, reason)
         self._inbox.put_nowait(_CLOSED)
         self._lost_event.set()
         if first:

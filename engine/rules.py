@@ -54,27 +54,33 @@ class RuleSet(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
 
-    preset: Preset | None = Field(default=None, description="name of the classic game this was built from")
-    players: Literal[2, 3, 4, 6] = 2
+    preset: Preset | None = Field(default=None, description="the classic game these rules start from")
+    players: Literal[2, 3, 4, 6] = Field(default=2, description="how many people (or bots) sit at the table")
     teams: bool | None = Field(
         default=None,
-        description="R5: play in two teams (seat parity); None = teams for 4 and 6 players",
+        description="play in two teams, partners sitting opposite; unset: teams with 4 or 6 players",
     )
-    hand_size: int = Field(default=3, ge=1, le=20, description="R9: cards dealt to each player per deal")
-    table_cards: int = Field(default=4, ge=0, le=10, description="R9: cards laid on the table at the first deal")
-    capture_mode: CaptureMode = CaptureMode.TRADITIONAL
-    refill_each_turn: bool = Field(default=False, description="R12: draw one card after each play")
-    target: Target = Field(default=11, description="R22: points that end the game")
-    max_two: bool = Field(default=False, description="V1: a sum capture takes at most two cards")
-    ponino: bool = Field(default=False, description="V2: all four Cavalli double the side's scope")
-    napola: bool = Field(default=False, description="V3: run of Denari from the ace scores 3+")
-    quindici: bool = Field(default=False, description="V6: capture when played + captured total 15")
-    escoba: bool = Field(default=False, description="V7: extra points for sevens")
-    trentino: bool = Field(default=False, description="V8: A/2/3 of Denari worth 1/2/3; all three wins")
-    asso_piglia_tutto: AssoPigliaTutto = AssoPigliaTutto.OFF
-    re_bello: bool = Field(default=False, description="V11: the king of Denari is worth 1 point")
-    frac: bool = Field(default=False, description="V12: only aces and court cards score, 1 each")
-    cirulla: bool = Field(default=False, description="V13: Cirulla")
+    hand_size: int = Field(default=3, ge=1, le=20, description="cards dealt to each player at every deal")
+    table_cards: int = Field(default=4, ge=0, le=10, description="cards laid face up on the table at the first deal of a round")
+    capture_mode: CaptureMode = Field(
+        default=CaptureMode.TRADITIONAL,
+        description="which capture you must take when there are several: traditional, fewest or free",
+    )
+    refill_each_turn: bool = Field(default=False, description="draw a card after each play, so hands stay full while the stock lasts")
+    target: Target = Field(default=11, description="points a side needs to win the game")
+    max_two: bool = Field(default=False, description="a capture by sum takes at most two table cards")
+    ponino: bool = Field(default=False, description="Ponino: a side that takes all four Cavalli doubles its scope of the round")
+    napola: bool = Field(default=False, description="Napola: Asso, 2 and 3 of Denari score 3, plus 1 for each next Denaro in an unbroken run")
+    quindici: bool = Field(default=False, description="Scopa a quindici: capture when your card and the cards taken add up to 15")
+    escoba: bool = Field(default=False, description="Escoba: a point for most sevens and one more for all four")
+    trentino: bool = Field(default=False, description="Trentino: Asso, 2 and 3 of Denari are worth 1, 2 and 3 points; all three win the game")
+    asso_piglia_tutto: AssoPigliaTutto = Field(
+        default=AssoPigliaTutto.OFF,
+        description="Asso piglia tutto: an ace sweeps the whole table (off, simple or traditional)",
+    )
+    re_bello: bool = Field(default=False, description="Re bello: the Re (king) of Denari is worth a point")
+    frac: bool = Field(default=False, description="Scopa Frac: only aces and court cards score, a point each; captures are free")
+    cirulla: bool = Field(default=False, description="Cirulla: declared hands, the dealer's 15, the 7 of Coppe as a wild card, piccola and grande")
 
     @property
     def has_teams(self) -> bool:

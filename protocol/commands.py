@@ -210,6 +210,9 @@ class Hello(Body):
     client: ShortText = ""
     resume: ResumeRequest | None = None
     password: Annotated[str, Field(min_length=8, max_length=200)] | None = None
+    proxied_for: Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]{8,64}$")] | None = None
+    """Set by a front end the server trusts (a web host): the opaque identity of the user
+    this connection is for; capped per identity instead of per address (PROTOCOL.md §7, "Front ends")."""
 
 
 class Welcome(Body):

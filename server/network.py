@@ -24,6 +24,7 @@ import logging
 import random
 import socket
 import time
+from collections.abc import Awaitable, Callable, Sequence
 
 from scopa.bots import STRATEGIES, make_bot
 from scopa.engine import Player, RuleSetError
@@ -40,6 +41,7 @@ from .lobby import TableDirectory, build_rules
 from .session import ClientSession
 from .storage import Storage, TableResult, open_storage
 from .netplayer import NetworkPlayer
+from .proxied import ProxiedClients
 from .records import Records
 from .table import Table, token_digest
 from .text import clean_text, name_key, reserved_name
@@ -61,7 +63,8 @@ class NetworkEngine:
                  db: str | None = None, storage: Storage | None = None, *,
                  limits: Limits | None = None, grace: float = 120.0,
                  turn_timeout: float | None = DEFAULT_TURN_TIMEOUT, clock: Clock | None = None,
-                 admin_token_file: str | None = None, accounts: bool = False, bot_workers: int = 1) -> None:
+                 admin_token_file: str | None = None, accounts: bool = False, bot_workers: int = 1,
+                 trusted_proxies: Sequence[str] = ()) -> None:
         """``db``: an SQLite file journaling every table (unfinished games are restored
         from it by :meth:`start`); or any ``storage``; neither: nothing persists.
 
@@ -74,7 +77,9 @@ class NetworkEngine:
         ``{port}`` in it becomes the port listened on; None: nowhere, and no operator
         can act on this server); ``accounts``: names may be claimed with a password
         (kept in the storage, which is then needed); ``bot_workers``: processes in the
-        pool where bots that search (``expert``) think, made when the first one sits."""
+        pool where bots that search (``expert``) think, made when the first one sits; ``trusted_proxies``: addresses (or
+        networks) of front ends whose connections say whom they are for and are capped
+        per identity (server/proxied.py)."""
         if bot_workers < 1:
             raise ValueError("bot_workers must be at least 1")
         self.bot_workers = bot_workers
@@ -100,6 +105,7 @@ class NetworkEngine:
         self._server: asyncio.Server | None = None
         self._handlers: set[asyncio.Task[None]] = set()
         self._per_address: dict[str, int] = {}  # open connections by remote address
+        self.proxied = ProxiedClients(trusted_proxies, self.limits.max_connections_per_address)
         self.lobby_watchers: set[ClientSession] = set()
         """Connections that asked (watch_lobby) for a table_update on every table change."""
         self._changed: dict[str, Table] = {}  # tables changed in this event-loop turn
@@ -246,6 +252,7 @@ class NetworkEngine:
         finally:
             self._disconnected(sess)
             self._release_address(address)
+            self.proxied.release(sess.id)
             self._handlers.discard(task)
             sess.close()  # flush what is queued (e.g. a fatal error), then close
             try:
@@ -259,7 +266,7 @@ class NetworkEngine:
         if limits.max_connections is not None and sum(self._per_address.values()) >= limits.max_connections:
             return f"the server has its maximum of {limits.max_connections} connections; try later"
         per = limits.max_connections_per_address
-        if per is not None and self._per_address.get(address, 0) >= per:
+        if per is not None and self._per_address.get(address, 0) >= per and not self.proxied.trusts(address):
             return f"{per} connections from your address are open already"
         return None
 
@@ -438,6 +445,12 @@ class NetworkEngine:
     def _dispatch(self, sess: ClientSession, body: wire.Body, seq: int, recipient: str) -> None:
         match body:
             case wire.Hello():
+                refusal = self.proxied.admit(sess.id, _address_of(sess.writer), body.proxied_for)
+                if refusal is not None:
+                    log.warning("refusing connection %s: %s", sess.id, refusal)
+                    sess.error(ErrorCode.RATE_LIMITED, refusal, re=seq, fatal=True)
+                    sess.close()
+                    return
                 self._hello(sess, body, seq)
             case wire.Ping():
                 sess.send(wire.Pong(nonce=body.nonce), re=seq, sender=self._answering(sess, recipient))
@@ -828,14 +841,29 @@ async def _refuse(writer: asyncio.StreamWriter, reason: str) -> None:
 async def serve(host: str = "127.0.0.1", port: int = DEFAULT_PORT, seed: int | None = None,
                 db: str | None = None, accounts: bool = False, *, limits: Limits | None = None,
                 turn_timeout: float | None = DEFAULT_TURN_TIMEOUT, admin_token_file: str | None = None,
-                bot_workers: int = 1) -> None:
+                bot_workers: int = 1, trusted_proxies: Sequence[str] = (),
+                beside: Callable[[NetworkEngine], Awaitable[None]] | None = None) -> None:
     """Run a server until cancelled (Ctrl-C) or stopped by the operator, then shut down
     cleanly; ``db``: the SQLite journal (games survive restarts) or None (nothing
-    persists); ``accounts``: names may be claimed with a password (needs ``db``)."""
+    persists); ``accounts``: names may be claimed with a password (needs ``db``);
+    ``trusted_proxies``: see NetworkEngine; ``beside``: run with the started engine (a
+    web front end) until the server stops (its failure stops the server too)."""
     engine = NetworkEngine(host, port, seed, db=db, limits=limits, turn_timeout=turn_timeout,
-                           admin_token_file=admin_token_file, accounts=accounts, bot_workers=bot_workers)
+                           admin_token_file=admin_token_file, accounts=accounts, bot_workers=bot_workers,
+                           trusted_proxies=trusted_proxies)
     await engine.start()
+    companion = asyncio.create_task(beside(engine), name="beside-the-server") if beside is not None else None
     try:
-        await engine.stopped.wait()
+        if companion is None:
+            await engine.stopped.wait()
+        else:
+            stopped = asyncio.ensure_future(engine.stopped.wait())
+            await asyncio.wait({companion, stopped}, return_when=asyncio.FIRST_COMPLETED)
+            stopped.cancel()
+            if companion.done():
+                companion.result()  # the companion's failure is the server's
     finally:
+        if companion is not None and not companion.done():
+            companion.cancel()
+            await asyncio.gather(companion, return_exceptions=True)
         await engine.stop()

@@ -43,12 +43,26 @@ def test_the_same_seed_gives_the_same_game() -> None:
 def test_nonsense_rules_and_seats_are_refused_with_a_message() -> None:
     bad = run("--rules", "cirulla", "-o", "napola=true", "--seats", "greedy,random")
     assert bad.returncode == 2 and "napola" in bad.stdout and "Traceback" not in bad.stderr
-    wrong = run("--seats", "greedy,random,random")
+    wrong = run("--players", "2", "--seats", "greedy,random,random")
     assert wrong.returncode == 2 and "3 seats" in wrong.stdout
+    five = run("--seats", "greedy,random,random,greedy,random")
+    assert five.returncode == 2 and "5 seats" in five.stdout
 
 
-def test_a_person_plays_a_whole_game_at_the_terminal() -> None:
-    child = pexpect.spawn(sys.executable, [*CLI[1:], "--seed", "5", "--deck", "french"], cwd=str(ROOT),
+def test_seats_alone_decide_the_player_count_R5() -> None:
+    done = run("--seats", "greedy,random,greedy,random", "--seed", "4")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "Seats: Greedy 1, Random 2, Greedy 3, Random 4" in done.stdout and "Game over" in done.stdout
+
+
+def test_a_person_seated_with_output_not_a_terminal_gets_a_clear_message() -> None:
+    done = run("--seats", "human,greedy", "--seed", "1")
+    assert done.returncode == 2
+    assert "not a terminal" in done.stdout and "--seats greedy,random" in done.stdout
+
+
+def test_a_person_plays_a_whole_game_with_the_plain_interface() -> None:
+    child = pexpect.spawn(sys.executable, [*CLI[1:], "--plain", "--seed", "5", "--deck", "french"], cwd=str(ROOT),
                           env=ENV, encoding="utf-8", timeout=30, dimensions=(50, 160))
     try:
         child.expect("Your move: ")
@@ -81,3 +95,19 @@ def test_parse_choice_reads_numbers_cards_and_captures_R15() -> None:
     assert "cannot take" in parse_choice("6d 3c", legal)
     assert "no move 9" in parse_choice("9", legal)
     assert "not a card" in parse_choice("zz", legal)
+
+
+def test_in_a_terminal_scopa_local_is_the_full_screen_app_and_ctrl_c_leaves_with_0() -> None:
+    env = dict(os.environ, TERM="xterm-256color", COLUMNS="80", LINES="24")
+    child = pexpect.spawn(sys.executable, [*CLI[1:], "--seed", "5"], cwd=str(ROOT), env=env,
+                          encoding="utf-8", timeout=30, dimensions=(24, 80))
+    try:
+        child.expect("Your turn")
+        child.sendcontrol("c")
+        child.expect(pexpect.EOF)
+        output = child.before
+    finally:
+        child.close()
+    assert child.exitstatus == 0
+    assert "\x1b[?1049l" in output  # the terminal's normal screen is back
+    assert "replay with --seed 5" in output and "Traceback" not in output

@@ -24,7 +24,7 @@ def server() -> Iterator[ServerThread]:
 
 
 def spawn(server: ServerThread, *args: str) -> pexpect.spawn:
-    child = pexpect.spawn(sys.executable, ["-m", "scopa.client.cli", "play", "--server", server.address, *args],
+    child = pexpect.spawn(sys.executable, ["-m", "scopa.client.cli", "play", "--plain", "--server", server.address, *args],
                           cwd=str(ROOT), env=ENV, encoding="utf-8", timeout=30, dimensions=(50, 160))
     return child
 

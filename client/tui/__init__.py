@@ -1,0 +1,1 @@
+"""The full-screen terminal app (Textual): board, lobby and their screens."""

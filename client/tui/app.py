@@ -1,0 +1,170 @@
+"""The app's common frame (keys every screen shares) and `scopa local` as a Textual app:
+people and bots at one table, the game master running inside the app."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from typing import TypeVar
+
+from textual.app import App
+from textual.binding import Binding
+from textual.screen import Screen
+
+from scopa.bots import make_bot
+from scopa.engine import (
+    Declare,
+    Event,
+    GameEnded,
+    GameMaster,
+    IllegalMoveError,
+    Play,
+    Played,
+    RoundEnded,
+    RuleSet,
+    View,
+    view,
+)
+from scopa.engine.player import Player
+
+from ..notation import DeckStyle
+from .board import BoardScreen
+from .boardstate import BoardState
+from .dialogs import GameOverScreen, HandOverScreen, HelpScreen, RoundEndScreen
+from .text import event_text, result_line
+
+
+T = TypeVar("T")
+
+
+class ScopaApp(App[int]):
+    """Keys every screen shares: help, Ctrl+C (leave at once), q."""
+
+    TITLE = "Scopa"
+    ENABLE_COMMAND_PALETTE = False
+    BINDINGS = [
+        Binding("ctrl+c", "leave_now", "leave", show=False, priority=True),
+        Binding("question_mark,f1", "help", "rules & keys"),
+        Binding("q", "leave", "leave"),
+        Binding("b", "stop_watching", "back to the lobby", show=False),
+    ]
+
+    def current_rules(self) -> RuleSet | None:
+        return None
+
+    async def show_and_wait(self, screen: Screen[T]) -> T:
+        """Push ``screen`` and wait for its answer; call from a worker."""
+        return await self.push_screen(screen, wait_for_dismiss=True)
+
+    def action_help(self) -> None:
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen(self.current_rules()))
+
+    def action_leave_now(self) -> None:
+        self.exit(0)
+
+    async def action_leave(self) -> None:
+        self.exit(0)
+
+    def action_stop_watching(self) -> None:
+        """Only a watching app has somewhere to go back to."""
+
+
+class AppPlayer(Player):
+    """A person at this keyboard, playing one seat through the board."""
+
+    def __init__(self, name: str, app: LocalGameApp) -> None:
+        self.name = name
+        self.game_app = app
+
+    async def choose(self, view: View, legal: Sequence[Play | Declare]) -> Play | Declare:
+        return await self.game_app.human_turn(view, legal)
+
+    async def rejected(self, error: IllegalMoveError) -> None:
+        self.game_app.board_screen.say(f"Not allowed: {error}")
+
+
+class LocalGameApp(ScopaApp):
+    """``scopa local``: one game at this terminal (you against bots, hot seat, or bots only)."""
+
+    def __init__(
+        self,
+        rules: RuleSet,
+        kinds: Sequence[str],
+        seed: int,
+        style: DeckStyle = DeckStyle.ITALIAN,
+        autoplay: bool = True,
+        pace: float | None = None,
+        round_pause: float = 2.5,
+    ) -> None:
+        super().__init__()
+        self.rules, self.kinds, self.seed, self.deck, self.autoplay = rules, list(kinds), seed, style, autoplay
+        self.humans = [i for i, k in enumerate(kinds) if k == "human"]
+        self.pace = pace if pace is not None else (0.6 if self.humans else 0.4)
+        self.round_pause = round_pause
+        self.board = BoardState(viewer=self.humans[0] if self.humans else None,
+                                you_label="You" if len(self.humans) <= 1 else "")
+        self.board_screen = BoardScreen(self.board, style, title=f"Scopa · seed {seed}")
+        self.board_screen.hide_hand = len(self.humans) > 1
+        self.shown_seat: int | None = None if len(self.humans) > 1 else self.board.viewer
+        self.master: GameMaster | None = None
+        self.result_line = ""
+
+    def current_rules(self) -> RuleSet | None:
+        return self.rules
+
+    def players(self) -> list[Player]:
+        out: list[Player] = []
+        many = len(self.humans) > 1
+        for i, kind in enumerate(self.kinds):
+            if kind == "human":
+                out.append(AppPlayer(f"Player {i + 1}" if many else "You", self))
+            else:
+                out.append(make_bot(kind, f"{kind.capitalize()} {i + 1}", seed=self.seed * 100 + i))
+        return out
+
+    def on_mount(self) -> None:
+        self.push_screen(self.board_screen)
+        self.run_worker(self.play_game(), exclusive=True, name="game")
+
+    async def play_game(self) -> None:
+        self.master = GameMaster(self.rules, self.players(), self.seed)
+        self.master.observers.append(self.show_event)
+        await self.master.run()
+        self.result_line = result_line(self.board)
+        await self.show_and_wait(GameOverScreen(self.result_line))
+        self.exit(0)
+
+    async def show_event(self, event: Event) -> None:
+        board = self.board
+        board.apply(event)
+        if self.master is not None and not isinstance(event, (RoundEnded, GameEnded)):
+            board.sync(view(self.master.state, board.viewer))
+        line = event_text(event, board, self.deck)
+        if line is not None:
+            self.board_screen.say(line)
+        self.board_screen.refresh_board()
+        if isinstance(event, Played) and self.pace and (event.seat not in self.humans or not self.humans):
+            await asyncio.sleep(self.pace)
+        if isinstance(event, RoundEnded) and board.last_round is not None:
+            pause = None if self.humans else self.round_pause
+            await self.show_and_wait(RoundEndScreen(board.last_round, board, self.deck, pause))
+
+    async def human_turn(self, seat_view: View, legal: Sequence[Play | Declare]) -> Play | Declare:
+        seat = seat_view.seat
+        assert seat is not None
+        screen = self.board_screen
+        if self.shown_seat != seat:  # hot seat: hide the hands until the next person is there
+            screen.hide_hand = True
+            self.board.viewer = seat
+            screen.refresh_board()
+            await self.show_and_wait(HandOverScreen(self.board.names[seat]))
+            self.shown_seat = seat
+            screen.hide_hand = False
+        self.board.viewer = seat
+        self.board.sync(seat_view)
+        screen.refresh_board()
+        if self.autoplay and len(legal) == 1 and len(seat_view.hand) == 1:
+            screen.say("Your last card is played for you.")
+            return legal[0]
+        return await screen.ask(legal)

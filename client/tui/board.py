@@ -1,0 +1,459 @@
+"""The board: always on screen — the table, your hand (also while others think), every
+seat, each side's pile, the stock, the round's plays, scores and target — and the ways to
+make a move (number key, typed card, mouse)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+from textual import events
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Input, Static
+
+from scopa.engine import Card, Declare, Play, mask_of
+from scopa.engine.captures import CaptureRules
+from scopa.engine.cards import SETTEBELLO, VALUE
+
+from ..human import parse_choice
+from ..notation import DeckStyle, FR_RANKS, IT_RANKS, label
+from ..rulebook import DECLARATION_NAMES
+from .boardstate import BoardState
+from .cards import CardRow
+from .dialogs import CaptureChoiceScreen
+from .text import card_span, cards_span
+
+NARROW = 70  # below this width the plays panel moves out of the way
+
+
+class BoardScreen(Screen[None]):
+    """Shows a :class:`BoardState`; :meth:`ask` waits for the shown seat's move."""
+
+    DEFAULT_CSS = """
+    BoardScreen { layout: vertical; }
+    #top { height: auto; max-height: 2; background: $primary-background; color: $text; padding: 0 1; }
+    #banner { height: auto; display: none; background: $warning; color: $background; padding: 0 1; }
+    #banner.shown { display: block; }
+    #main { height: 1fr; }
+    #left { width: 1fr; padding: 0 1; }
+    #plays-box { width: 28; border-left: solid $primary; padding: 0 1; }
+    BoardScreen.narrow #plays-box { display: none; }
+    #seats { height: auto; }
+    .label { color: $text-muted; height: 1; }
+    #moves { height: auto; }
+    #status { height: auto; min-height: 1; padding: 0 1; background: $boost; }
+    #typed { display: none; height: 3; }
+    #typed.shown { display: block; }
+    """
+
+    BINDINGS = [
+        Binding("slash", "type_card", "type a card"),
+        Binding("enter", "play_selected", "play", show=False),
+        Binding("escape", "deselect", "back", show=False),
+    ]
+
+    def __init__(self, board: BoardState, style: DeckStyle = DeckStyle.ITALIAN, title: str = "Scopa") -> None:
+        super().__init__()
+        self.board = board
+        self.deck = style
+        self.title_text = title
+        self.legal: list[Play | Declare] = []
+        self.selected: int | None = None
+        self.hide_hand = False
+        self._answer: asyncio.Future[Play | Declare] | None = None
+        self._status = Text("")
+        self._ready = False
+        self.lit_play: Play | None = None  # a capture being considered in the choice dialog
+        self.hold_on_cancel = False
+        self._held: asyncio.Future[Play | Declare] | None = None
+
+    # ------------------------------------------------------------------ layout
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="top")
+        yield Static(id="banner")
+        with Horizontal(id="main"):
+            with VerticalScroll(id="left"):
+                yield Static(id="seats")
+                yield Static("Table", classes="label", id="table-label")
+                yield CardRow(self.deck, empty="(the table is empty)", id="table")
+                yield Static("Your hand", classes="label", id="hand-label")
+                yield CardRow(self.deck, numbered=True, empty="(no cards in hand)", id="hand")
+                yield Static(id="moves")
+            with VerticalScroll(id="plays-box"):
+                yield Static(id="plays")
+        yield Static(id="status")
+        yield Input(placeholder="a card, e.g. 7 Den or 7d; Esc to cancel", id="typed", select_on_focus=False)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self._ready = True
+        self._fit(self.app.size.width)
+        self.refresh_board()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._fit(event.size.width)
+
+    def _fit(self, width: int) -> None:
+        self.set_class(width < NARROW, "narrow")
+
+    # ------------------------------------------------------------------ drawing
+
+    def say(self, text: Text | str) -> None:
+        self._status = text if isinstance(text, Text) else Text(text)
+        self._draw_status()
+
+    def banner(self, text: str | None) -> None:
+        """A line across the top (e.g. reconnecting); ``None`` hides it."""
+        if not self._ready:
+            return
+        b = self.query_one("#banner", Static)
+        b.update(text or "")
+        b.set_class(bool(text), "shown")
+
+    def refresh_board(self) -> None:
+        if not self._ready or not self.is_attached:
+            return
+        b = self.board
+        self.query_one("#top", Static).update(self._top())
+        self.query_one("#seats", Static).update(self._seats())
+        hand = () if self.hide_hand else b.hand
+        options = self._options_by_card()
+        lit: set[int] = set()
+        if self.lit_play is not None:
+            lit.update(i for i, c in enumerate(b.table) if c in self.lit_play.captured)
+        elif self.selected is not None and self.selected < len(hand):
+            for play in options.get(hand[self.selected], []):
+                lit.update(i for i, c in enumerate(b.table) if c in play.captured)
+        self.query_one("#table", CardRow).show(b.table, lit)
+        hand_row = self.query_one("#hand", CardRow)
+        if b.viewer is None:
+            hand_row.display = False
+            self.query_one("#hand-label", Static).display = False
+        else:
+            hidden = len(b.hand) if self.hide_hand else 0
+            hand_row.show(hand, selected=self.selected, hidden=hidden)
+            label = "Your hand" if b.you_label else f"{b.seat_name(b.viewer)}'s hand"
+            self.query_one("#hand-label", Static).update(label)
+        self.query_one("#moves", Static).update(self._moves(hand, options))
+        self.query_one("#plays", Static).update(self._plays())
+        self.query_one("#plays-box", VerticalScroll).scroll_end(animate=False)
+        self._draw_status()
+
+    def _draw_status(self) -> None:
+        if not self._ready or not self.is_attached:
+            return
+        line = self._status.copy()
+        prompt = self._prompt()
+        if prompt:
+            if line:
+                line.append("\n")
+            line.append_text(prompt)
+        self.query_one("#status", Static).update(line)
+
+    def _top(self) -> Text:
+        b = self.board
+        t = Text()
+        for side, points in enumerate(b.totals):
+            t.append(f"{b.side_name(side)} ")
+            t.append(f" {points} ", style="bold reverse")
+            t.append("  ")
+        if b.rules is not None:
+            t.append(f"to {b.rules.target}", style="bold")
+        if b.round_no:
+            t.append(f" · round {b.round_no} · stock {b.stock_left}")
+        if b.rules is not None:
+            t.append(f" · {b.rules.describe()}", style="dim")
+        t.append(f" · {self.title_text}", style="dim")
+        return t
+
+    def _seats(self) -> Group:
+        b = self.board
+        seats = Table.grid(padding=(0, 1))
+        for seat in range(b.players):
+            turn = seat == b.to_move and not b.over
+            size = b.hand_sizes[seat] if seat < len(b.hand_sizes) else 0
+            notes = Text()
+            if seat == b.dealer:
+                notes.append("deals  ", style="dim")
+            if seat in b.away:
+                notes.append(b.away[seat] + " ", style="bold yellow")
+            if turn:
+                notes.append("to play", style="green")
+            seats.add_row(Text("▶" if turn else " ", style="bold green"),
+                          Text(b.seat_name(seat), style="bold" if turn else ""),
+                          Text(f"{'▮' * size} {size}", style="blue"), notes)
+        piles = Table(box=None, padding=(0, 1), show_edge=False, pad_edge=False)
+        piles.add_column("pile", style="dim")
+        for head in ("cards", "den", "prim", "scope"):
+            piles.add_column(head, justify="right", header_style="dim")
+        piles.add_column("")
+        for side in range(b.num_sides):
+            p = b.pile(side)
+            piles.add_row(b.side_name(side), str(p.cards), str(p.denari), str(p.primiera or "-"), str(p.scope),
+                          Text(label(SETTEBELLO, self.deck), style="bold yellow") if p.settebello else "")
+        return Group(seats, piles)
+
+    def _options_by_card(self) -> dict[Card, list[Play]]:
+        out: dict[Card, list[Play]] = {}
+        for a in self.legal:
+            if isinstance(a, Play):
+                out.setdefault(Card(a.card), []).append(a)
+        return out
+
+    def _moves(self, hand: Sequence[Card], options: dict[Card, list[Play]]) -> Text:
+        """What each card would take (always shown, so a person can think ahead)."""
+        b = self.board
+        if b.viewer is None or not hand:
+            return Text("")
+        t = Text()
+        compact = len(hand) > 5
+        for i, card in enumerate(hand):
+            key = str(i + 1) if i < 9 else "0"
+            piece = Text(f"{key} ", style="bold") + card_span(card, self.deck)
+            plays = options.get(card)
+            if plays is None:
+                plays = preview(card, b)
+            takes = [p for p in plays if p.captured]
+            if takes:
+                piece += Text(" takes ") + Text(" or ").join(cards_span(p.captured, self.deck, "+") for p in takes)
+            else:
+                piece += Text(" lays down", style="dim")
+            t.append_text(piece)
+            t.append("   " if compact and i % 2 == 0 else "\n")
+        for j, a in enumerate((a for a in self.legal if isinstance(a, Declare)), len(hand) + 1):
+            t.append(f"{j} ", style="bold")
+            t.append(f"declare {DECLARATION_NAMES[a.kind]}", style="magenta")
+            if a.wild is not None:
+                t.append(f" (7 of Coppe as {a.wild})")
+            t.append("\n")
+        t.rstrip()
+        return t
+
+    def _prompt(self) -> Text | None:
+        if self._answer is None:
+            return None
+        if self._answer.done():
+            return Text("Your move is kept: it is sent when the connection is back.", style="yellow")
+        n = len(self.board.hand)
+        keys = f"1–{n}" if n > 1 else "1"
+        return Text(f"Your turn: press {keys}, click a card, or / to type one. ? help", style="bold green")
+
+    def _plays(self) -> Text:
+        b = self.board
+        t = Text("This round\n", style="bold")
+        for play in b.plays:
+            t.append(b.seat_name(play.seat)[:10])
+            t.append(": ")
+            t.append_text(card_span(play.card, self.deck))
+            if play.captured:
+                t.append(" ×")
+                t.append_text(cards_span(play.captured, self.deck, " "))
+            t.append("\n")
+        if not b.plays:
+            t.append("no plays yet", style="dim")
+        t.rstrip()
+        return t
+
+    # ------------------------------------------------------------------ asking for a move
+
+    async def ask(self, legal: Sequence[Play | Declare]) -> Play | Declare:
+        """Wait for the person's move (one of ``legal``).
+
+        If the wait is cancelled while ``hold_on_cancel`` is set (the connection dropped),
+        the question stays open: a move chosen meanwhile is the answer to the same
+        question asked again after the reconnect, so no keystroke is lost."""
+        legal = list(legal)
+        held = self._held
+        if held is not None and legal == self.legal:
+            answer = held
+        else:
+            answer = asyncio.get_running_loop().create_future()
+            self.legal = legal
+            self.selected = None
+        self._held = None
+        self._answer = answer
+        self.refresh_board()
+        try:
+            result = await asyncio.shield(answer)
+        except asyncio.CancelledError:
+            if self.hold_on_cancel and not answer.cancelled():
+                self._held = answer
+            else:
+                self._clear_question()
+            raise
+        self._clear_question()
+        return result
+
+    def _clear_question(self) -> None:
+        self._answer = None
+        self.legal = []
+        self.selected = None
+        if self.is_attached:
+            self.refresh_board()
+
+    def cancel_ask(self) -> None:
+        if self._answer is not None and not self._answer.done():
+            self._answer.cancel()
+
+    @property
+    def asking(self) -> bool:
+        return self._answer is not None and not self._answer.done()
+
+    def _answer_with(self, action: Play | Declare) -> None:
+        if self._answer is not None and not self._answer.done():
+            self._answer.set_result(action)
+
+    def choose_card(self, index: int) -> None:
+        """Play the hand's card ``index``: at once, or after choosing what it takes."""
+        hand = self.board.hand
+        declares = [a for a in self.legal if isinstance(a, Declare)]
+        if index >= len(hand):
+            if 0 <= index - len(hand) < len(declares):
+                self._answer_with(declares[index - len(hand)])
+            return
+        card = hand[index]
+        plays = self._options_by_card().get(card, [])
+        if not plays:
+            self.say(Text(f"{label(card, self.deck)} cannot be played now.", style="yellow"))
+            return
+        if len(plays) == 1:
+            self._answer_with(plays[0])
+            return
+        self.selected = index
+        self.refresh_board()
+        self.choose_capture(card, plays)
+
+    def choose_capture(self, card: Card, plays: Sequence[Play]) -> None:
+        def chosen(play: Play | None) -> None:
+            self.lit_play = None
+            self.refresh_board()
+            if play is not None:
+                self._answer_with(play)
+
+        def light(play: Play | None) -> None:
+            self.lit_play = play
+            self.refresh_board()
+
+        self.app.push_screen(CaptureChoiceScreen(card, plays, self.deck, light), chosen)
+
+    def on_key(self, event: events.Key) -> None:
+        box = self.query_one("#typed", Input)
+        if box.has_focus:
+            return
+        if box.has_class("shown"):  # typed before the box took the focus: no keystroke is lost
+            if event.character and event.character.isprintable():
+                event.stop()
+                box.insert_text_at_cursor(event.character)
+            elif event.key == "enter":
+                event.stop()
+                self.run_worker(box.action_submit())
+            return
+        ch = event.character or ""
+        if ch.isdigit() and self.asking:
+            event.stop()
+            index = 9 if ch == "0" else int(ch) - 1
+            self.choose_card(index)
+        elif ch and ch.upper() in self._court_letters() and self.asking:
+            event.stop()
+            self.action_type_card(ch)
+
+    def _court_letters(self) -> set[str]:
+        ranks = FR_RANKS if self.deck is DeckStyle.FRENCH else IT_RANKS
+        return {r for r in ranks if r.isalpha()}
+
+    def action_type_card(self, start: str = "") -> None:
+        if not self.asking:
+            return
+        box = self.query_one("#typed", Input)
+        box.add_class("shown")
+        box.value = start
+        box.cursor_position = len(start)
+        box.focus()
+
+    def action_deselect(self) -> None:
+        box = self.query_one("#typed", Input)
+        if box.has_class("shown"):
+            box.remove_class("shown")
+            box.value = ""
+        self.selected = None
+        self.refresh_board()
+
+    def action_play_selected(self) -> None:
+        if self.selected is not None and self.asking:
+            self.choose_card(self.selected)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        text = event.value.strip()
+        box = event.input
+        if not self.asking or not text:
+            return
+        choice = parse_choice(text, self.legal, self.deck) if not text.isdigit() else None
+        if text.isdigit():
+            box.value = ""
+            box.remove_class("shown")
+            self.choose_card(9 if text == "0" else int(text) - 1)
+            return
+        if isinstance(choice, str):
+            if "different sets" in choice:  # a card with several captures: choose among them
+                card = _first_card(text, self.deck)
+                if card is not None:
+                    box.value = ""
+                    box.remove_class("shown")
+                    self.choose_capture(card, self._options_by_card().get(card, []))
+                    return
+            self.say(Text(choice, style="yellow"))
+            return
+        box.value = ""
+        box.remove_class("shown")
+        self._answer_with(choice)
+
+    def on_card_row_clicked(self, event: CardRow.Clicked) -> None:
+        hand = self.board.hand
+        if event.row.id == "hand":
+            if self.selected == event.index and self.asking:
+                self.choose_card(event.index)
+                return
+            self.selected = event.index
+            self.refresh_board()
+            if self.asking and event.index < len(hand):
+                card = hand[event.index]
+                plays = self._options_by_card().get(card, [])
+                if len(plays) == 1 and not plays[0].captured:
+                    self.say(Text("Click it again or press Enter to lay ") + card_span(card, self.deck)
+                             + Text(" down."))
+                else:
+                    self.say(Text("Click it again, press Enter, or click a lit table card."))
+        elif event.row.id == "table" and self.selected is not None and self.asking:
+            table_card = self.board.table[event.index]
+            card = hand[self.selected]
+            plays = [p for p in self._options_by_card().get(card, []) if table_card in p.captured]
+            if len(plays) == 1:
+                self._answer_with(plays[0])
+            elif plays:
+                self.choose_capture(card, plays)
+
+
+def _first_card(text: str, style: DeckStyle) -> Card | None:
+    from ..notation import parse_cards
+
+    try:
+        return parse_cards(text, style)[0]
+    except ValueError:
+        return None
+
+
+def preview(card: Card, board: BoardState) -> list[Play]:
+    """What ``card`` would take from the table now (shown while others think)."""
+    if board.rules is None:
+        return []
+    caps = CaptureRules(board.rules)
+    masks = caps.options(mask_of(board.table), VALUE[card], not board.plays)
+    return [Play(int(card), m) for m in masks] or [Play(int(card), 0)]

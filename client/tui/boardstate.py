@@ -1,0 +1,192 @@
+"""What the board shows, kept up to date from the game's events (and, when one comes, a
+seat's :class:`~scopa.engine.View`).  No Textual here: the same state serves a local
+game, a network game and a watched one."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from scopa.engine import (
+    Card,
+    DealVoid,
+    Declared,
+    Event,
+    GameEnded,
+    GameStarted,
+    HandDealt,
+    Phase,
+    Played,
+    RoundEnded,
+    RoundPlay,
+    RoundStarted,
+    RuleSet,
+    SidePile,
+    View,
+    mask_of,
+)
+from scopa.engine.cards import DENARI_MASK, SETTEBELLO
+from scopa.engine.scoring import primiera_sum
+
+
+@dataclass(frozen=True, slots=True)
+class RoundResult:
+    """A finished round, as the round-end screen shows it."""
+
+    event: RoundEnded
+    piles: tuple[SidePile, ...]  # each side's pile with the leftovers added
+    totals_before: tuple[int, ...]
+
+
+@dataclass
+class BoardState:
+    """The public picture of one game, plus the hand of the seat being shown."""
+
+    rules: RuleSet | None = None
+    names: tuple[str, ...] = ()
+    viewer: int | None = None  # the seat whose hand is shown; None: a spectator
+    round_no: int = 0
+    dealer: int = 0
+    to_move: int | None = None
+    table: tuple[Card, ...] = ()
+    hand: tuple[Card, ...] = ()
+    hand_sizes: list[int] = field(default_factory=list)
+    stock_left: int = 0
+    captured: list[int] = field(default_factory=list)  # per side: a card mask
+    scope: list[int] = field(default_factory=list)
+    totals: tuple[int, ...] = ()
+    plays: list[RoundPlay] = field(default_factory=list)
+    declared: dict[int, tuple[Card, ...]] = field(default_factory=dict)
+    last_capture_side: int | None = None
+    last_round: RoundResult | None = None
+    winner: int | None = None
+    over: bool = False
+    end_reason: str = ""
+    away: dict[int, str] = field(default_factory=dict)  # seat -> what the table said about it
+    you_label: str = "You"  # how the shown seat is named ("": by its name, as in hot seat)
+
+    # ------------------------------------------------------------------ derived
+
+    @property
+    def players(self) -> int:
+        return len(self.names)
+
+    @property
+    def num_sides(self) -> int:
+        return self.rules.num_sides if self.rules else max(1, len(self.names))
+
+    def side_of(self, seat: int) -> int:
+        return self.rules.side_of(seat) if self.rules else seat
+
+    def side_seats(self, side: int) -> list[int]:
+        return [s for s in range(self.players) if self.side_of(s) == side]
+
+    def side_name(self, side: int) -> str:
+        names = [self.seat_name(s) for s in self.side_seats(side)]
+        return " & ".join(names) if names else f"side {side + 1}"
+
+    def seat_name(self, seat: int) -> str:
+        if seat == self.viewer and self.you_label:
+            return self.you_label
+        return self.names[seat] if seat < len(self.names) else f"seat {seat + 1}"
+
+    def pile(self, side: int) -> SidePile:
+        mask = self.captured[side] if side < len(self.captured) else 0
+        return SidePile(
+            cards=mask.bit_count(),
+            denari=(mask & DENARI_MASK).bit_count(),
+            settebello=bool(mask >> SETTEBELLO & 1),
+            primiera=primiera_sum(mask),
+            scope=self.scope[side] if side < len(self.scope) else 0,
+        )
+
+    # ------------------------------------------------------------------ updates
+
+    def _reset_round(self) -> None:
+        n = self.num_sides
+        self.captured = [0] * n
+        self.scope = [0] * n
+        self.plays = []
+        self.declared = {}
+        self.last_capture_side = None
+
+    def apply(self, event: Event) -> None:
+        """Follow one event (public, or the shown seat's own deal)."""
+        if isinstance(event, GameStarted):
+            self.rules, self.names = event.rules, event.names
+            self.dealer, self.totals = event.first_dealer, (0,) * event.rules.num_sides
+            self.hand_sizes = [0] * len(event.names)
+            self.over, self.winner, self.last_round = False, None, None
+            self._reset_round()
+        elif isinstance(event, DealVoid):
+            self.dealer, self.table = event.dealer, event.table
+        elif isinstance(event, RoundStarted):
+            self.round_no, self.dealer, self.table = event.round_no, event.dealer, event.table
+            self._reset_round()
+            if event.bonus_cards:
+                side = self.side_of(event.dealer)
+                self.captured[side] |= mask_of(event.bonus_cards)
+                self.scope[side] += event.dealer_bonus
+            if self.rules is not None:
+                n = self.players
+                self.hand_sizes = [self.rules.hand_size] * n
+                self.stock_left = 40 - n * self.rules.hand_size - self.rules.table_cards
+                self.to_move = (event.dealer + 1) % n
+        elif isinstance(event, HandDealt):
+            if event.seat == self.viewer:
+                self.hand = event.hand
+            self.stock_left = event.stock_left
+            if self.hand_sizes and not any(self.hand_sizes):  # a new deal: everyone gets as many
+                self.hand_sizes = [len(event.hand)] * len(self.hand_sizes)
+            elif event.seat < len(self.hand_sizes):
+                self.hand_sizes[event.seat] = len(event.hand)
+        elif isinstance(event, Declared):
+            self.declared[event.seat] = event.hand
+        elif isinstance(event, Played):
+            self._played(event)
+        elif isinstance(event, RoundEnded):
+            if event.leftovers and event.leftovers_to is not None:
+                self.captured[event.leftovers_to] |= mask_of(event.leftovers)
+            piles = tuple(self.pile(s) for s in range(len(event.totals)))
+            self.last_round = RoundResult(event, piles, self.totals)
+            self.totals = event.totals
+            self.table = ()
+            self.to_move = None
+        elif isinstance(event, GameEnded):
+            self.over, self.winner, self.totals = True, event.winner, event.totals
+            self.end_reason = str(event.reason)
+            self.to_move = None
+
+    def _played(self, event: Played) -> None:
+        side = self.side_of(event.seat)
+        if event.seat < len(self.hand_sizes):
+            self.hand_sizes[event.seat] = max(0, self.hand_sizes[event.seat] - 1)
+        if event.seat == self.viewer:
+            self.hand = tuple(c for c in self.hand if c != event.card)
+        if self.rules is not None and self.rules.refill_each_turn and self.stock_left > 0:
+            self.stock_left -= 1
+            self.hand_sizes[event.seat] += 1
+        if event.captured:
+            self.captured[side] |= mask_of((event.card, *event.captured))
+            self.last_capture_side = side
+        if event.scopa:
+            self.scope[side] += 1
+        self.table = event.table
+        self.plays.append(RoundPlay(event.seat, event.card, event.captured))
+        if self.players:
+            self.to_move = (event.seat + 1) % self.players
+
+    def sync(self, view: View) -> None:
+        """Take the exact figures of a seat's (or a spectator's) view."""
+        self.rules = view.rules
+        self.round_no, self.dealer, self.table = view.round_no, view.dealer, view.table
+        self.hand_sizes = list(view.hand_sizes)
+        self.stock_left = view.stock_left
+        self.totals = view.totals
+        if view.seat is not None and view.seat == self.viewer:
+            self.hand = view.hand
+        if view.round_plays or not self.plays:
+            self.plays = list(view.round_plays)
+            self.captured = [mask_of(p) for p in view.captured]
+            self.scope = list(view.scope)
+            self.last_capture_side = view.last_capture_side
+        self.to_move = view.to_move if view.phase is Phase.PLAY else None

@@ -1,0 +1,236 @@
+"""The screens that come over the board: capture choice, round end, game over, help,
+hand-over (hot seat) and the question before leaving."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from rich.console import Group
+from rich.text import Text
+from textual import events
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Button, Markdown, OptionList, Static
+from textual.widgets.option_list import Option
+
+from scopa.engine import Play, RuleSet
+
+from ..notation import DeckStyle
+from ..rulebook import BASICS, table_rules
+from .boardstate import BoardState, RoundResult
+from .text import card_span, cards_span, round_table, tie_note
+
+def dialog_css(screen: str, width: str = "60", where: str = "middle") -> str:
+    """A dialog box in the middle of ``screen`` (a class name: a screen's CSS is scoped to it)."""
+    return f"""
+    {screen} {{ align: center {where}; background: $background 60%; }}
+    {screen} .dialog {{ width: {width}; max-width: 100%; height: auto; max-height: 100%;
+                       border: thick $accent; background: $surface; padding: 0 1; }}
+    {screen} .dialog-title {{ text-style: bold; margin-bottom: 1; }}
+    {screen} .dialog-hint {{ color: $text-muted; margin-top: 1; }}
+    """
+
+
+class Once:
+    """A screen that closes once, however many keys arrive before it is gone."""
+
+    _once_done = False
+
+    def close(self, result: object = None) -> None:
+        if not self._once_done:
+            self._once_done = True
+            self.dismiss(result)  # type: ignore[attr-defined]
+
+
+class CaptureChoiceScreen(Once, ModalScreen[Play | None]):
+    """Several captures for one card: pick one (number key, arrows + Enter, or a click)."""
+
+    DEFAULT_CSS = dialog_css("CaptureChoiceScreen", "50", "bottom") + "CaptureChoiceScreen OptionList { height: auto; max-height: 12; }"
+    BINDINGS = [Binding("escape", "cancel", "back")]
+
+    def __init__(self, card: int, options: Sequence[Play], style: DeckStyle,
+                 light: Callable[[Play | None], None] | None = None) -> None:
+        super().__init__()
+        self.card, self.options, self.deck = card, list(options), style
+        self.light = light  # lights up an option's cards on the board behind
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        if self.light is not None:
+            self.light(self.options[event.option_index])
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static(Text("Which cards does ") + card_span(self.card, self.deck) + Text(" take?"),
+                         classes="dialog-title")
+            prompts = [Text(f"{i}  ") + cards_span(p.captured, self.deck, " + ") for i, p in enumerate(self.options, 1)]
+            yield OptionList(*[Option(p, id=str(i)) for i, p in enumerate(prompts)], id="choices")
+            yield Static("number, or ↑↓ and Enter, or click · Esc: another card", classes="dialog-hint")
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.close(self.options[event.option_index])
+
+    def on_key(self, event: events.Key) -> None:
+        if event.character and event.character.isdigit():
+            n = int(event.character)
+            if 1 <= n <= len(self.options):
+                event.stop()
+                self.close(self.options[n - 1])
+
+    def action_cancel(self) -> None:
+        self.close(None)
+
+
+class RoundEndScreen(Once, ModalScreen[None]):
+    """The round's breakdown; any key (or, in a game of bots only, a short pause) goes on."""
+
+    DEFAULT_CSS = dialog_css("RoundEndScreen", "64")
+
+    def __init__(self, result: RoundResult, board: BoardState, style: DeckStyle, pause: float | None = None) -> None:
+        super().__init__()
+        self.result, self.board, self.deck, self.pause = result, board, style, pause
+
+    def compose(self) -> ComposeResult:
+        parts: list[object] = [round_table(self.result, self.board, self.deck)]
+        ev = self.result.event
+        if ev.leftovers and ev.leftovers_to is not None:
+            parts.insert(0, Text(f"Left on the table, to {self.board.side_name(ev.leftovers_to)}: ")
+                         + cards_span(ev.leftovers, self.deck))
+        note = tie_note(self.board)
+        if note:
+            parts.append(Text(note, style="yellow"))
+        hint = "a moment…" if self.pause is not None else "press any key to go on"
+        self.body = Group(*parts)  # type: ignore[arg-type]
+        with Vertical(classes="dialog"):
+            yield Static(self.body, id="round-table")
+            yield Static(hint, classes="dialog-hint")
+
+    def on_mount(self) -> None:
+        if self.pause is not None:
+            self.set_timer(self.pause, lambda: self.close(None))
+
+    def on_key(self, event: events.Key) -> None:
+        if event.key in ("question_mark", "f1", "ctrl+c"):
+            return
+        event.stop()
+        self.close(None)
+
+    def on_click(self) -> None:
+        self.close(None)
+
+
+class GameOverScreen(Once, ModalScreen[None]):
+    DEFAULT_CSS = dialog_css("GameOverScreen")
+
+    def __init__(self, line: str, then: str = "press any key to leave") -> None:
+        super().__init__()
+        self.line, self.then = line, then
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static("Game over", classes="dialog-title")
+            yield Static(Text(self.line, style="bold green"), id="result")
+            yield Static(self.then, classes="dialog-hint")
+
+    def on_key(self, event: events.Key) -> None:
+        if event.key in ("question_mark", "f1", "ctrl+c"):
+            return
+        event.stop()
+        self.close(None)
+
+    def on_click(self) -> None:
+        self.close(None)
+
+
+KEYS_HELP = """\
+## Keys
+
+- `1`…`9` (`0` for the tenth): play that card of your hand; if it can take different
+  sets of cards you choose which next.
+- `/` then a card (`7 Den`, `7d`; French deck `7♦`, `Kc`), Enter: play it; add the cards
+  to take (`7d 3c 4s`) to choose the capture at once. Typing a court-card letter opens
+  the box by itself.
+- Click a card in your hand: what it can take lights up on the table; click it again
+  (or Enter) to play it, or click one of the lit table cards.
+- `?` or F1: this help. Ctrl+C: leave at once. `q`: leave.
+"""
+
+
+class HelpScreen(Once, ModalScreen[None]):
+    """The current table's rules and the keys."""
+
+    DEFAULT_CSS = dialog_css("HelpScreen", "90%") + "HelpScreen .dialog { height: 90%; }"
+    BINDINGS = [Binding("escape,q,question_mark,f1", "close", "close")]
+
+    def __init__(self, rules: RuleSet | None) -> None:
+        super().__init__()
+        self.rules = rules
+
+    def compose(self) -> ComposeResult:
+        head = "## This table\n\n" + table_rules(self.rules) if self.rules else ""
+        with Vertical(classes="dialog"):
+            yield Button("Back", compact=True, id="back")  # always in sight: a touch screen has no Esc
+            with VerticalScroll():
+                yield Markdown(head + "\n" + KEYS_HELP + "\n" + BASICS)
+                yield Static("Esc, ? or q: back", classes="dialog-hint")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.close(None)
+
+    def action_close(self) -> None:
+        self.close(None)
+
+
+class HandOverScreen(Once, Screen[None]):
+    """Hot seat: the board is hidden until the next person is at the keyboard."""
+
+    DEFAULT_CSS = """
+    HandOverScreen { align: center middle; }
+    HandOverScreen Static { width: auto; text-align: center; }
+    """
+
+    def __init__(self, name: str) -> None:
+        super().__init__()
+        self.person = name
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text.assemble(("Pass the keyboard to ", ""), (self.person, "bold"),
+                                   (".\n\nThe other hands are hidden.\n", ""),
+                                   (f"{self.person}: press Enter when ready.", "bold green")), id="handover")
+
+    def on_key(self, event: events.Key) -> None:
+        if event.key in ("enter", "space"):
+            event.stop()
+            self.close(None)
+
+    def on_click(self) -> None:
+        self.close(None)
+
+
+class ConfirmScreen(Once, ModalScreen[bool]):
+    DEFAULT_CSS = dialog_css("ConfirmScreen", "50") + """
+    ConfirmScreen .answers { height: auto; }
+    ConfirmScreen Button { margin-right: 2; }
+    """
+    BINDINGS = [Binding("y", "answer(True)", "yes"), Binding("n,escape", "answer(False)", "no")]
+
+    def __init__(self, question: str) -> None:
+        super().__init__()
+        self.question = question
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static(self.question, classes="dialog-title")
+            with Horizontal(classes="answers"):  # to tap, on a touch screen
+                yield Button("Yes", variant="primary", compact=True, id="yes")
+                yield Button("No", compact=True, id="no")
+            yield Static("y: yes · n: no", classes="dialog-hint")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.close(event.button.id == "yes")
+
+    def action_answer(self, yes: bool) -> None:
+        self.close(yes)

@@ -1,0 +1,434 @@
+"""`scopa play` and `scopa watch` as a Textual app: the lobby, games at a table through
+:class:`~scopa.client.session.ClientSession`, watching, what happens to the other seats,
+a reconnecting banner and a return to an unfinished game after a restart."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Sequence
+
+from rich.text import Text
+
+from scopa.engine import Declare, Event, IllegalMoveError, Play, Played, RoundEnded, RuleSet, View, mask_of
+from scopa.engine.player import Player
+from scopa.protocol import ChatMessage, Command, Snapshot, TableUpdate
+from scopa.protocol.convert import parse_card_strs, view_from_wire
+
+from ..game import GameTranslator
+from ..notation import DeckStyle
+from ..session import ClientSession, ConnectionLost, ServerRefused
+from ..tokens import SavedSeat, TokenStore
+from .app import ScopaApp
+from .board import BoardScreen
+from .boardstate import BoardState
+from .dialogs import ConfirmScreen, GameOverScreen, RoundEndScreen
+from .lobby import CreateTableScreen, LobbyScreen, NewTable
+from .text import event_text, result_line
+
+# Events a newer server sends about the other seats: rendered when they come.
+SEAT_AWAY, SEAT_BACK, SEAT_REPLACED = "seat_away", "seat_back", "seat_replaced"
+LOBBY_SUBSCRIBE = "watch_lobby"
+
+
+def clock(seconds: float) -> str:
+    s = max(0, int(seconds))
+    return f"{s // 60}:{s % 60:02d}"
+
+
+class NetPlayer(Player):
+    """The person at this keyboard, seated at a server's table."""
+
+    def __init__(self, name: str, app: NetApp, screen: BoardScreen) -> None:
+        self.name = name
+        self.net_app = app
+        self.screen = screen
+
+    async def notify(self, event: Event) -> None:
+        await self.net_app.show_event(event)
+
+    async def choose(self, view: View, legal: Sequence[Play | Declare]) -> Play | Declare:
+        board = self.screen.board
+        board.viewer = view.seat
+        board.sync(view)
+        self.screen.refresh_board()
+        if self.net_app.autoplay and len(legal) == 1 and len(view.hand) == 1:
+            self.screen.say("Your last card is played for you.")
+            return legal[0]
+        return await self.screen.ask(legal)
+
+    async def rejected(self, error: IllegalMoveError) -> None:
+        self.screen.say(Text(f"Not allowed: {error}", style="yellow"))
+
+
+class Watcher(Player):
+    """A spectator's seatless player: it only follows the public events."""
+
+    def __init__(self, app: NetApp) -> None:
+        self.net_app = app
+
+    async def notify(self, event: Event) -> None:
+        await self.net_app.show_event(event)
+
+    async def choose(self, view: View, legal: Sequence[Play | Declare]) -> Play | Declare:
+        raise RuntimeError("a spectator is never asked to play")
+
+
+class NetApp(ScopaApp):
+    """The lobby and network games (``scopa play``), or one watched table (``scopa watch``)."""
+
+    def __init__(
+        self,
+        host: str,
+        port: int,
+        name: str,
+        store: TokenStore,
+        defaults: RuleSet | None = None,
+        style: DeckStyle = DeckStyle.ITALIAN,
+        autoplay: bool = True,
+        watch: str | None = None,
+        pace: float = 0.0,
+    ) -> None:
+        super().__init__()
+        self.host, self.port, self.player_name = host, port, name
+        self.server = f"{host}:{port}"
+        self.store = store
+        self.defaults = defaults or RuleSet()
+        self.deck = style
+        self.autoplay = autoplay
+        self.pace = pace  # seconds to leave each play by someone else on screen
+        self.watch_only = watch
+        self.session: ClientSession | None = None
+        self.lobby: LobbyScreen | None = None
+        self.board_screen: BoardScreen | None = None
+        self.watching: str | None = None
+        self.in_game = False
+        self.lobby_pushes = False  # the server pushes table changes to the lobby
+        self.messages: list[str] = []  # what the app told the person, in order (also for tests)
+        self._away_until: dict[int, float] = {}
+        self.seat_events = False  # the server tells of seats going away and coming back
+        self.proxied_for: str | None = None  # a web host's: whom the connection is for
+        self.ask_before_resuming = True  # False: back to a saved seat without asking
+
+    # ------------------------------------------------------------------ frame
+
+    def current_rules(self) -> RuleSet | None:
+        if self.board_screen is not None and self.board_screen.board.rules is not None:
+            return self.board_screen.board.rules
+        if self.lobby is not None and self.screen is self.lobby:
+            return self.lobby.selected_rules() or self.defaults
+        return self.defaults
+
+    def tell(self, text: str | Text) -> None:
+        self.messages.append(str(text))
+        if self.board_screen is not None and self.screen is self.board_screen:
+            self.board_screen.say(text)
+        elif self.lobby is not None:
+            self.lobby.say(text)
+
+    def action_leave(self) -> None:  # type: ignore[override]
+        self.run_worker(self._leave(), group="leave")
+
+    async def _leave(self) -> None:
+        if not self.in_game:
+            self.exit(0)
+            return
+        question = "Leave the game? Your seat goes to a bot or the game ends, as the table says."
+        if await self.show_and_wait(ConfirmScreen(question)):
+            if self.session is not None and self.watching is None:
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(self.session.leave_table(), 5)
+                self.store.forget(self.server, self.player_name)
+            self.exit(0)
+
+    # ------------------------------------------------------------------ start
+
+    def on_mount(self) -> None:
+        self.run_worker(self.main(), name="main", exclusive=True, group="main")
+
+    async def main(self) -> None:
+        try:
+            await self._main()
+        except (ConnectionLost, ServerRefused) as exc:
+            self.exit(1, message=f"{exc}")
+
+    async def _main(self) -> None:
+        saved = self.store.load(self.server, self.player_name) if self.watch_only is None else None
+        session: ClientSession | None = None
+        if self.watch_only is None:
+            self.lobby = LobbyScreen(f"{self.player_name} on {self.server}")
+            await self.push_screen(self.lobby)
+        if saved is not None and (not self.ask_before_resuming or await self.offer_return(saved)):
+            try:
+                session = await ClientSession.resume_seat(self.host, self.port, saved.name, saved.token,
+                                                          proxied_for=self.proxied_for)
+            except ServerRefused as exc:
+                self.tell(f"That game is over or gone ({exc.message}).")
+                self.store.forget(self.server, self.player_name)
+        if session is None:
+            session = await ClientSession.connect(self.host, self.port, self.player_name,
+                                                  proxied_for=self.proxied_for)
+        self.session = session
+        session.observers.append(lambda c: self.call_later(self.on_server_command, c))
+        session.link_observers.append(lambda up, why: self.call_later(self.on_link, up, why))
+        if self.watch_only is not None:
+            await self.watch_game(self.watch_only)
+            self.exit(0)
+            return
+        if session.table_id is not None:  # resumed: straight back to the game
+            await self.play_at_table()
+        await self.subscribe_lobby()
+        await self.refresh_tables()
+
+    async def offer_return(self, saved: SavedSeat) -> bool:
+        """Ask on the lobby screen (y/n) whether to go back to a saved seat."""
+        assert self.lobby is not None
+        answer: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        self.lobby.ask(Text.assemble(
+            ("You have an unfinished game at table ", "bold"), (saved.table, "bold"),
+            (f" on {self.server} (seat {saved.seat + 1}, as {saved.name}). ", "bold"),
+            ("y: go back to it · n: forget it", "bold green")), answer)
+        yes = await answer
+        if not yes:
+            self.store.forget(self.server, self.player_name)
+        return yes
+
+    async def subscribe_lobby(self) -> None:
+        """Ask a server that knows the lobby subscription to push table changes."""
+        from scopa import protocol
+
+        body_type = getattr(protocol, "WatchLobby", None)
+        if body_type is None or self.session is None:
+            return
+        with contextlib.suppress(Exception):
+            await self.session._request(body_type(), "lobby")  # noqa: SLF001 - the subscription's reply
+            self.lobby_pushes = True
+
+    # ------------------------------------------------------------------ the lobby
+
+    async def refresh_tables(self) -> None:
+        if self.session is None or self.lobby is None:
+            return
+        tables = await self.session.list_tables()
+        self.lobby.show_tables(tables)
+
+    def on_lobby_screen_action(self, message: LobbyScreen.Action) -> None:
+        self.run_worker(self.lobby_action(message.kind, message.arg), group="lobby", exclusive=True)
+
+    async def lobby_action(self, kind: str, arg: str) -> None:
+        session = self.session
+        if session is None or self.lobby is None:
+            return
+        try:
+            if kind == "refresh":
+                await self.refresh_tables()
+            elif kind == "say":
+                await session.send_chat(arg)
+            elif kind == "create":
+                new: NewTable | None = await self.show_and_wait(CreateTableScreen(self.defaults))
+                if new is None:
+                    return
+                info = await session.create_table(new.rules, fill_with_bots=new.bots)
+                self.tell(f"Table {info.id} is open: {info.description}.")
+                await self.play_at_table()
+            elif kind == "join":
+                joined = await session.join_table(arg)
+                self.tell(f"You sit at table {joined.table}, seat {joined.seat + 1}.")
+                await self.play_at_table()
+            elif kind == "watch":
+                await self.watch_game(arg)
+            await self.refresh_tables()
+        except ServerRefused as exc:
+            self.tell(Text(f"The server says no: {exc.message}", style="yellow"))
+        except ConnectionLost:
+            await self.reconnect_lobby()
+
+    async def reconnect_lobby(self) -> None:
+        if self.session is None:
+            return
+        self.on_link(False, "connection lost")
+        await self.session.reconnect()
+        await self.refresh_tables()
+
+    # ------------------------------------------------------------------ a game
+
+    def save_seat(self) -> None:
+        s = self.session
+        if s is not None and s.token is not None and s.table_id is not None and s.seat is not None:
+            self.store.save(SavedSeat(server=self.server, name=self.player_name, table=s.table_id, seat=s.seat,
+                                      token=s.token))
+
+    async def play_at_table(self) -> None:
+        session = self.session
+        assert session is not None
+        self.save_seat()
+        board = BoardState(viewer=session.seat)
+        screen = BoardScreen(board, self.deck, title=f"table {session.table_id}")
+        screen.hold_on_cancel = True
+        self.board_screen = screen
+        self.in_game = True
+        await self.push_screen(screen)
+        if not await session.wait_for_game_start(0):
+            screen.say("Waiting for the other seats to fill…")
+        try:
+            result = await session.play_game(NetPlayer(session.name, self, screen))
+        finally:
+            self.in_game = False
+        # Only a game that is over forgets its seat: an app closed mid-game (Ctrl+C, a
+        # reloaded web page) finds it again when it starts.
+        self.store.forget(self.server, self.player_name)
+        line = result_line(board) if board.over else f"The game ended without a winner ({result.reason})."
+        await self.show_and_wait(GameOverScreen(line, "press any key to go back to the lobby"))
+        self.board_screen = None
+        while self.screen is not self.lobby and len(self.screen_stack) > 1:
+            self.pop_screen()
+
+    async def show_event(self, event: Event) -> None:
+        screen = self.board_screen
+        if screen is None:
+            return
+        screen.board.apply(event)
+        line = event_text(event, screen.board, self.deck)
+        if line is not None:
+            screen.say(line)
+        screen.refresh_board()
+        if isinstance(event, Played) and self.pace and event.seat != screen.board.viewer:
+            await asyncio.sleep(self.pace)  # the next commands wait in the session's queue
+        if isinstance(event, RoundEnded) and screen.board.last_round is not None:
+            pause = 4.0 if self.watching else None
+            # Waits for the person (the next commands wait in the session's queue).
+            await self.show_and_wait(RoundEndScreen(screen.board.last_round, screen.board, self.deck, pause))
+
+    # ------------------------------------------------------------------ watching
+
+    async def watch_game(self, table_id: str) -> None:
+        session = self.session
+        assert session is not None
+        snap = await session.watch_table(table_id)
+        board = BoardState(viewer=None)
+        screen = BoardScreen(board, self.deck, title=f"watching table {table_id} (b: back)")
+        self.board_screen, self.watching = screen, table_id
+        translator = GameTranslator(Watcher(self), -1, table_id)
+        translator.rules = board.rules = snap.table.rules
+        translator.names = board.names = tuple(s.name for s in sorted(snap.seats, key=lambda s: s.seat))
+        if snap.public is not None:
+            translator.started = True
+            apply_public(board, snap)
+        await self.push_screen(screen)
+        screen.refresh_board()
+
+        async def follow(command: Command) -> None:
+            await translator.handle(command)
+
+        try:
+            left = await session.watch(table_id, follow)
+            self.tell(f"No longer watching table {table_id} ({left.reason}).")
+        finally:
+            self.watching = None
+            self.board_screen = None
+            if self.screen is screen:
+                self.pop_screen()
+
+    def action_stop_watching(self) -> None:
+        if self.session is not None and self.watching is not None:
+            self.run_worker(self.session.unwatch_table(self.watching), group="unwatch")
+
+    # ------------------------------------------------------------------ what the server says
+
+    def on_server_command(self, command: Command) -> None:
+        body = command.body
+        screen = self.board_screen
+        if isinstance(body, ChatMessage):
+            author = body.author.split(":", 1)[-1]
+            if self.lobby is not None:
+                self.lobby.chat(author, body.text)
+            if screen is not None:
+                screen.say(Text.assemble((author, "bold"), ": ", body.text))
+            if not self.lobby_pushes and self.screen is self.lobby:
+                self.run_worker(self.refresh_tables(), group="refresh", exclusive=True)
+        elif isinstance(body, TableUpdate):
+            if self.lobby is not None and (self.lobby_pushes or command.sender == "lobby"):
+                self.lobby.update_table(body.table)
+            at_table = screen is not None and command.sender == f"table:{body.table.id}"
+            if at_table and not self.seat_events and screen is not None:
+                self._away_from_update(screen, body.table.away)
+        elif isinstance(body, Snapshot) and screen is not None:
+            apply_public(screen.board, body)
+            screen.refresh_board()
+        elif command.name in (SEAT_AWAY, SEAT_BACK, SEAT_REPLACED) and screen is not None:
+            self.seat_events = True
+            self._seat_news(screen, command.name, body)
+
+    def _away_from_update(self, screen: BoardScreen, away: Sequence[int]) -> None:
+        board = screen.board
+        for seat in list(board.away):
+            if seat not in away:
+                board.away.pop(seat)
+                self.tell(f"{board.seat_name(seat)} is back.")
+        for seat in away:
+            if seat not in board.away and seat != board.viewer:
+                board.away[seat] = "away"
+                self.tell(f"{board.seat_name(seat)} disconnected; the table waits for them.")
+        screen.refresh_board()
+
+    def _seat_news(self, screen: BoardScreen, kind: str, body: object) -> None:
+        board = screen.board
+        seat = int(getattr(body, "seat", -1))
+        name = str(getattr(body, "name", board.seat_name(seat) if seat >= 0 else "someone"))
+        if kind == SEAT_AWAY:
+            grace = float(getattr(body, "grace_seconds", 0) or 0)
+            self._away_until[seat] = time.monotonic() + grace
+            board.away[seat] = f"away, a bot in {clock(grace)}" if grace else "away"
+            self.tell(f"{name} disconnected — a bot takes the seat in {clock(grace)} unless they return.")
+            self.set_interval(1.0, lambda: self._tick_away(screen, seat), repeat=int(grace) + 1)
+        elif kind == SEAT_BACK:
+            board.away.pop(seat, None)
+            self._away_until.pop(seat, None)
+            self.tell(f"{name} is back.")
+        else:
+            board.away.pop(seat, None)
+            self._away_until.pop(seat, None)
+            strategy = getattr(body, "strategy", "a")
+            self.tell(f"A {strategy} bot now plays for {name}.")
+        screen.refresh_board()
+
+    def _tick_away(self, screen: BoardScreen, seat: int) -> None:
+        until = self._away_until.get(seat)
+        if until is None or seat not in screen.board.away:
+            return
+        screen.board.away[seat] = f"away, a bot in {clock(until - time.monotonic())}"
+        screen.refresh_board()
+
+    def on_link(self, up: bool, why: str) -> None:
+        screen = self.board_screen
+        if up:
+            text = None
+            self.messages.append("reconnected")
+        else:
+            text = f"Connection lost ({why}): reconnecting… your moves are kept until it is back."
+            self.messages.append(text)
+        if screen is not None:
+            screen.banner(text)
+        elif self.lobby is not None:
+            self.lobby.say(text or "Reconnected.")
+
+
+def apply_public(board: BoardState, snap: Snapshot) -> None:
+    """Set the board from a snapshot (a spectator's, or a seat's after a restart)."""
+    if snap.table.rules is not None:
+        board.rules = snap.table.rules
+    if snap.seats:
+        board.names = tuple(s.name for s in sorted(snap.seats, key=lambda s: s.seat))
+    if snap.you is not None and board.rules is not None:
+        board.sync(view_from_wire(snap.you, board.rules))
+        return
+    p = snap.public
+    if p is None:
+        return
+    board.round_no, board.dealer, board.to_move = p.round, p.dealer, p.turn
+    board.table = tuple(parse_card_strs(p.table))
+    board.stock_left, board.hand_sizes = p.stock, list(p.hand_sizes)
+    board.captured = [mask_of(parse_card_strs(c)) for c in p.captured]
+    board.scope, board.totals = list(p.scope), tuple(p.totals)
+

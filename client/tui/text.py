@@ -1,0 +1,120 @@
+"""Words and tables the screens show: event lines, the round breakdown, the game result."""
+
+from __future__ import annotations
+
+from rich.table import Table
+from rich.text import Text
+
+from scopa.engine import Category, DealVoid, Declared, Event, GameEnded, Played, RoundEnded, RoundStarted
+from scopa.engine.cards import SETTEBELLO
+
+from ..notation import SUIT_COLOURS, DeckStyle, label
+from ..rulebook import CATEGORY_NAMES, DECLARATION_NAMES
+from .boardstate import BoardState, RoundResult
+
+
+def card_span(card: int, style: DeckStyle) -> Text:
+    return Text(label(card, style), style=SUIT_COLOURS[card & 3])
+
+
+def cards_span(cards: tuple[int, ...] | list[int], style: DeckStyle, joiner: str = " ") -> Text:
+    if not cards:
+        return Text("nothing", style="dim")
+    return Text(joiner).join(card_span(c, style) for c in cards)
+
+
+def _verb(board: BoardState, seat: int, you: str, other: str) -> str:
+    return you if seat == board.viewer and board.you_label else other
+
+
+def event_text(event: Event, board: BoardState, style: DeckStyle) -> Text | None:
+    """One line about an event, for the status bar (``None``: nothing worth saying)."""
+    if isinstance(event, RoundStarted):
+        who = board.seat_name(event.dealer)
+        t = Text(f"Round {event.round_no}: {who} {_verb(board, event.dealer, 'deal', 'deals')}.", style="bold")
+        if event.dealer_bonus:
+            t.append(f" The table adds up to {15 * event.dealer_bonus}: {event.dealer_bonus} scopa"
+                     f"{'e' if event.dealer_bonus > 1 else ''} for the dealer.", style="magenta")
+        return t
+    if isinstance(event, DealVoid):
+        return Text("Three or more kings on the table: the deal is void and dealt again.")
+    if isinstance(event, Played):
+        who = board.seat_name(event.seat)
+        t = Text(f"{who} {_verb(board, event.seat, 'play', 'plays')} ") + card_span(event.card, style)
+        if event.captured:
+            t += Text(f" and {_verb(board, event.seat, 'take', 'takes')} ") + cards_span(event.captured, style)
+        else:
+            t += Text(" on the table")
+        if event.scopa:
+            t += Text("  SCOPA!", style="bold magenta")
+        if event.forced:
+            t += Text(" (played for them)", style="dim")
+        return t
+    if isinstance(event, Declared):
+        who = board.seat_name(event.seat)
+        name = DECLARATION_NAMES[event.declaration.kind]
+        return Text(f"{who} {_verb(board, event.seat, 'declare', 'declares')} {name}: ") + cards_span(event.hand, style)
+    if isinstance(event, RoundEnded):
+        return Text(f"Round {event.round_no} is over.", style="bold")
+    if isinstance(event, GameEnded):
+        return Text(result_line(board), style="bold green")
+    return None
+
+
+def result_line(board: BoardState) -> str:
+    """``You win 11–7.``, ``Ada & Bob win …``, or why nobody won."""
+    score = "–".join(map(str, board.totals))
+    if board.winner is None:
+        return f"The game ended without a winner ({board.end_reason or 'abandoned'}); {score}."
+    name = board.side_name(board.winner)
+    plural = name == "You" or " & " in name
+    how = {"trentino": " with the Asso, 2 and 3 of Denari", "all_denari": " with all ten Denari"}.get(board.end_reason, "")
+    return f"{name} {'win' if plural else 'wins'}{how}, {score}."
+
+
+def tie_note(board: BoardState) -> str | None:
+    """At 11–11 (the highest totals level at or over the target): why the game goes on."""
+    if board.rules is None or board.over or not board.totals:
+        return None
+    top = max(board.totals)
+    if top >= board.rules.target and board.totals.count(top) > 1:
+        return (f"{'–'.join(map(str, board.totals))}: the highest totals are level at or over "
+                f"{board.rules.target}, so nobody has won yet and another round is played.")
+    return None
+
+
+def round_table(result: RoundResult, board: BoardState, style: DeckStyle) -> Table:
+    """Each category in a fixed order with the raw numbers, then the points and totals."""
+    ev = result.event
+    sides = len(ev.totals)
+    t = Table(title=f"Round {ev.round_no}", expand=False, padding=(0, 1))
+    t.add_column("")
+    for side in range(sides):
+        t.add_column(board.side_name(side), justify="right")
+    breakdown = ev.score.breakdown
+
+    def pts(cat: Category, side: int) -> str:
+        p = breakdown[side].get(cat, 0)
+        return f" +{p}" if p else ""
+
+    def row(cat: Category, raw: list[str]) -> None:
+        t.add_row(CATEGORY_NAMES[cat], *[Text(raw[s] + pts(cat, s), style="bold" if breakdown[s].get(cat) else "")
+                                         for s in range(sides)])
+
+    frac = board.rules is not None and board.rules.frac
+    if not frac:
+        row(Category.CARTE, [str(n) for n in ev.score.cards])
+        row(Category.DENARI, [str(p.denari) for p in result.piles])
+        row(Category.SETTEBELLO, [label(SETTEBELLO, style) if p.settebello else "-" for p in result.piles])
+        row(Category.PRIMIERA, [str(p) if p else "no suit" for p in ev.score.primiera])
+        row(Category.SCOPE, [str(p.scope) for p in result.piles])
+    for cat in CATEGORY_NAMES:
+        if cat in (Category.CARTE, Category.DENARI, Category.SETTEBELLO, Category.PRIMIERA, Category.SCOPE) and not frac:
+            continue
+        if any(cat in b for b in breakdown):
+            row(cat, ["" for _ in range(sides)])
+    t.add_row(Text("Round points", style="bold"), *[Text(str(p), style="bold") for p in ev.score.points])
+    target = f" (to {board.rules.target})" if board.rules else ""
+    t.add_row(Text("Game" + target, style="bold green"),
+              *[Text(f"{b} → {a}", style="bold green") for b, a in zip(result.totals_before, ev.totals)])
+    return t

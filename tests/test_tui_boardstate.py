@@ -1,0 +1,64 @@
+"""The board's state follows the game from its events alone (as over the network) and
+agrees with the engine's own view of every seat (R19: piles are public)."""
+
+from __future__ import annotations
+
+import pytest
+
+from scopa.bots import GreedyBot, RandomBot
+from scopa.client.tui.boardstate import BoardState
+from scopa.client.tui.text import result_line, tie_note
+from scopa.engine import EndReason, Event, GameEnded, GameMaster, GameStarted, RuleSet
+from scopa.engine.player import Player
+
+
+class Recorder(Player):
+    def __init__(self, inner: Player, board: BoardState, seat: int) -> None:
+        self.inner, self.board, self.seat = inner, board, seat
+        self.name = inner.name
+        self.checked = 0
+
+    async def notify(self, event: Event) -> None:
+        self.board.apply(event)
+
+    async def choose(self, v, legal):  # type: ignore[no-untyped-def]
+        # Asked to play: what the events built must be what the engine shows this seat.
+        self.checked += 1
+        assert self.board.table == v.table and self.board.hand == v.hand
+        assert self.board.to_move == v.to_move and self.board.hand_sizes == list(v.hand_sizes)
+        assert self.board.stock_left == v.stock_left and self.board.totals == v.totals
+        for side, pile in enumerate(v.piles):
+            assert self.board.pile(side) == pile
+        assert self.board.plays == list(v.round_plays)
+        return await self.inner.choose(v, legal)
+
+
+@pytest.mark.parametrize("preset,players", [("scopa", 2), ("scopone", 4), ("cirulla", 2), ("scopa", 3)])
+async def test_events_alone_rebuild_what_the_engine_shows_R19(preset: str, players: int) -> None:
+    rules = RuleSet.build(preset, players=players)
+    board = BoardState(viewer=0)
+    me = Recorder(GreedyBot(), board, 0)
+    master = GameMaster(rules, [me, *[RandomBot(seed=i) for i in range(1, players)]], seed=17)
+    await master.run()
+    assert me.checked > 10
+    assert board.over and board.totals == tuple(master.state.totals)
+    assert board.winner == master.state.winner
+
+
+def test_the_round_end_explains_eleven_all_R22() -> None:
+    board = BoardState(viewer=0)
+    board.apply(GameStarted(RuleSet(), ("You", "Bob"), 0))
+    board.totals = (11, 11)
+    note = tie_note(board)
+    assert note is not None and "11–11" in note and "another round" in note
+    board.totals = (11, 9)
+    assert tie_note(board) is None
+
+
+def test_result_lines_speak_to_the_player() -> None:
+    board = BoardState(viewer=0)
+    board.apply(GameStarted(RuleSet(), ("ada", "Bob"), 0))
+    board.apply(GameEnded(0, (11, 7), EndReason.TARGET))
+    assert result_line(board) == "You win, 11–7."
+    board.viewer = 1
+    assert result_line(board) == "ada wins, 11–7."

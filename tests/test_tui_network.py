@@ -1,0 +1,232 @@
+"""`scopa play` and `scopa watch` as the Textual app, against a real server on loopback:
+the lobby, the create-table form, a whole game, watching, seat news and the reconnecting
+banner (pilot tests)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Callable
+from types import SimpleNamespace
+
+import pytest
+from textual.widgets import DataTable, Select, Static
+
+from scopa.client.session import ClientSession
+from scopa.client.tokens import MemoryTokenStore, SavedSeat
+from scopa.client.tui.board import BoardScreen
+from scopa.client.tui.dialogs import ConfirmScreen, GameOverScreen, RoundEndScreen
+from scopa.client.tui.lobby import CreateTableScreen, LobbyScreen
+from scopa.client.tui.netapp import NetApp
+from scopa.server import NetworkEngine
+
+SAFETY = 60
+
+
+@pytest.fixture
+async def engine() -> AsyncIterator[NetworkEngine]:
+    e = NetworkEngine("127.0.0.1", 0, seed=31)
+    await e.start()
+    try:
+        yield e
+    finally:
+        await e.stop()
+
+
+async def until(pilot, check: Callable[[], bool], limit: int = 400) -> None:  # type: ignore[no-untyped-def]
+    for _ in range(limit):
+        if check():
+            return
+        await pilot.pause(0.02)
+    raise AssertionError("the app did not get there")
+
+
+def app_for(engine: NetworkEngine, name: str = "ada", store: MemoryTokenStore | None = None,
+            watch: str | None = None) -> NetApp:
+    return NetApp("127.0.0.1", engine.port, name, store or MemoryTokenStore(), watch=watch)
+
+
+async def test_the_lobby_lists_the_servers_tables(engine: NetworkEngine) -> None:
+    async with asyncio.timeout(SAFETY):
+        bob = await ClientSession.connect("127.0.0.1", engine.port, "bob")
+        await bob.create_table(preset="scopa")  # bob waits for a second player
+        app = app_for(engine)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and bool(app.screen.tables))
+            lobby = app.screen
+            assert isinstance(lobby, LobbyScreen)
+            assert list(lobby.tables) == [bob.table_id]
+            assert lobby.query_one("#tables", DataTable).row_count == 1
+        await bob.close()
+
+
+async def test_the_create_form_explains_presets_and_options_from_the_rules_model(engine: NetworkEngine) -> None:
+    async with asyncio.timeout(SAFETY):
+        app = app_for(engine)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+            await pilot.press("c")
+            await until(pilot, lambda: isinstance(app.screen, CreateTableScreen))
+            form = app.screen
+            form.query_one("#preset", Select).value = "cirulla"
+            await pilot.pause()
+            explain = str(form.query_one("#preset-explain", Static).render())
+            assert "Ligurian" in explain
+            assert form.query_one("#target", Select).value == 51  # the preset's own target
+            form.query_one("#capture_mode", Select).value = "fewest"
+            await pilot.pause()
+            assert "as few cards as possible" in str(form.query_one("#capture-explain", Static).render())
+            texts = [str(w.render()) for w in form.query(".explain")]
+            assert any("Re bello" in t for t in texts)  # each option's line is its field description
+            form.query_one("#napola", expect_type=None).value = True  # type: ignore[attr-defined]
+            await pilot.press("ctrl+s")
+            await pilot.pause()
+            assert "napola" in str(form.query_one("#form-error", Static).render())  # cirulla + napola: refused
+            await pilot.press("escape")
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+
+
+async def play_through(app: NetApp, pilot, done: Callable[[], bool]) -> None:  # type: ignore[no-untyped-def]
+    for _ in range(4000):
+        if done():
+            return
+        if isinstance(app.screen, (RoundEndScreen, GameOverScreen)):
+            await pilot.press("enter")
+        elif app.board_screen is not None and app.board_screen.asking:
+            await pilot.press("1")  # the first card (and, when asked, its first capture)
+        await pilot.pause(0.01)
+    raise AssertionError(f"the game did not end: {app.screen} {app.messages[-3:]} "
+                         f"{app.board_screen and app.board_screen.board.totals}")
+
+
+async def test_a_whole_network_game_against_a_server_bot_then_back_to_the_lobby(engine: NetworkEngine) -> None:
+    store = MemoryTokenStore()
+    async with asyncio.timeout(SAFETY):
+        app = app_for(engine, store=store)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+            await pilot.press("c")
+            await until(pilot, lambda: isinstance(app.screen, CreateTableScreen))
+            await pilot.press("ctrl+s")  # the defaults: scopa against a greedy bot
+            await until(pilot, lambda: isinstance(app.screen, BoardScreen))
+            saved = store.load(app.server, "ada")
+            assert saved is not None and saved.table == app.session.table_id  # type: ignore[union-attr]
+            seen_board = app.board_screen
+            await play_through(app, pilot, lambda: isinstance(app.screen, GameOverScreen))
+            assert seen_board is not None and seen_board.board.over
+            assert max(seen_board.board.totals) >= 11
+            await pilot.press("enter")
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+            assert store.load(app.server, "ada") is None  # the game is over: nothing to return to
+
+
+async def test_watching_a_game_and_going_back_to_the_lobby(engine: NetworkEngine) -> None:
+    async with asyncio.timeout(SAFETY):
+        bob = await ClientSession.connect("127.0.0.1", engine.port, "bob")
+        await bob.create_table(preset="scopa")
+        app = app_for(engine)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and bool(app.screen.tables))
+            await pilot.press("w")
+            await until(pilot, lambda: isinstance(app.screen, BoardScreen))
+            assert app.watching == bob.table_id and app.board_screen is not None
+            assert app.board_screen.board.viewer is None  # a spectator sees no hand
+            await pilot.press("b")
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+            assert app.watching is None
+        await bob.close()
+
+
+async def test_seat_news_are_told_with_the_time_left(engine: NetworkEngine) -> None:
+    async with asyncio.timeout(SAFETY):
+        app = app_for(engine)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+            await pilot.press("c")
+            await until(pilot, lambda: isinstance(app.screen, CreateTableScreen))
+            await pilot.press("ctrl+s")
+            await until(pilot, lambda: isinstance(app.screen, BoardScreen))
+            table = f"table:{app.session.table_id}"  # type: ignore[union-attr]
+            away = SimpleNamespace(name="seat_away", sender=table,
+                                   body=SimpleNamespace(seat=1, name="bob", grace_seconds=112))
+            app.on_server_command(away)  # type: ignore[arg-type]
+            await pilot.pause()
+            assert "bob disconnected — a bot takes the seat in 1:52 unless they return." in app.messages
+            assert app.board_screen is not None and "1:5" in app.board_screen.board.away[1]
+            back = SimpleNamespace(name="seat_back", sender=table, body=SimpleNamespace(seat=1, name="bob"))
+            app.on_server_command(back)  # type: ignore[arg-type]
+            await pilot.pause()
+            assert "bob is back." in app.messages and 1 not in app.board_screen.board.away
+            gone = SimpleNamespace(name="seat_replaced", sender=table,
+                                   body=SimpleNamespace(seat=1, name="bob", strategy="greedy"))
+            app.on_server_command(gone)  # type: ignore[arg-type]
+            assert "A greedy bot now plays for bob." in app.messages
+
+
+async def test_a_dropped_connection_shows_the_banner_until_the_seat_is_back(engine: NetworkEngine) -> None:
+    async with asyncio.timeout(SAFETY):
+        app = app_for(engine)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+            await pilot.press("c")
+            await until(pilot, lambda: isinstance(app.screen, CreateTableScreen))
+            await pilot.press("ctrl+s")
+            await until(pilot, lambda: app.board_screen is not None and app.board_screen.asking)
+            screen = app.board_screen
+            assert screen is not None
+            banner = screen.query_one("#banner", Static)
+            app.on_link(False, "test")  # what the session says when its connection drops
+            await pilot.pause()
+            assert banner.has_class("shown") and "reconnecting" in str(banner.render())
+            app.on_link(True, "")
+            await pilot.pause()
+            assert not banner.has_class("shown")
+            engine.names["ada"].abort()  # now for real: the connection dies under the client
+            await until(pilot, lambda: app.messages.count("reconnected") == 2, limit=2000)
+            assert any(m.startswith("Connection lost") for m in app.messages)
+            assert not banner.has_class("shown")
+            assert app.session.reconnects == 1  # type: ignore[union-attr]
+            await until(pilot, lambda: screen.asking)
+            await pilot.press("1")  # the game goes on from where it stood
+            await until(pilot, lambda: any(p.seat == screen.board.viewer for p in screen.board.plays))
+
+
+async def test_a_saved_seat_is_offered_and_taken_back(engine: NetworkEngine) -> None:
+    async with asyncio.timeout(SAFETY):
+        first = await ClientSession.connect("127.0.0.1", engine.port, "ada")
+        await first.create_table(preset="scopa", fill_with_bots=["greedy"])
+        store = MemoryTokenStore()
+        assert first.token is not None and first.table_id is not None and first.seat is not None
+        server = f"127.0.0.1:{engine.port}"
+        store.save(SavedSeat(server=server, name="ada", table=first.table_id, seat=first.seat, token=first.token))
+        first._writer.transport.abort()  # type: ignore[attr-defined]  # the old client is gone
+        app = app_for(engine, store=store)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: app.lobby is not None and app.lobby._question is not None)
+            status = str(app.lobby.query_one("#lobby-status", Static).render())  # type: ignore[union-attr]
+            assert "unfinished game at table" in status
+            await pilot.press("y")
+            await until(pilot, lambda: app.board_screen is not None and app.board_screen.asking)
+            assert app.session is not None and app.session.name == "ada" and app.session.seat == first.seat
+            screen = app.board_screen
+            await pilot.press("1")  # the seat plays on
+            await until(pilot, lambda: any(p.seat == screen.board.viewer for p in screen.board.plays))
+        await first.close()
+
+
+async def test_q_asks_before_leaving_a_network_game_and_no_goes_back_to_it(engine: NetworkEngine) -> None:
+    async with asyncio.timeout(SAFETY):
+        app = app_for(engine)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+            await pilot.press("c")
+            await until(pilot, lambda: isinstance(app.screen, CreateTableScreen))
+            await pilot.press("ctrl+s")
+            await until(pilot, lambda: app.board_screen is not None and app.board_screen.asking)
+            screen = app.board_screen
+            await pilot.press("q")
+            await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+            await pilot.press("n")
+            await until(pilot, lambda: app.screen is screen)
+            await pilot.press("1")
+            await until(pilot, lambda: any(p.seat == screen.board.viewer for p in screen.board.plays))
+            assert app.return_value is None
