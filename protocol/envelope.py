@@ -16,7 +16,7 @@ and a place in :data:`AnyCommand`; the tests check that every body has both.
 
 from __future__ import annotations
 
-from typing import Annotated, Final, Literal, Union
+from typing import Annotated, Final, Literal, Union, get_args
 
 from pydantic import Field, TypeAdapter
 
@@ -411,53 +411,7 @@ AnyCommand = Annotated[
 ]
 """The tagged union of every command class, discriminated on ``name``."""
 
-COMMAND_TYPES: tuple[type[Command], ...] = (
-    HelloCommand,
-    WelcomeCommand,
-    ListTablesCommand,
-    TablesCommand,
-    CreateTableCommand,
-    TableCreatedCommand,
-    JoinTableCommand,
-    JoinedCommand,
-    LeaveTableCommand,
-    LeftCommand,
-    TableUpdateCommand,
-    WatchLobbyCommand,
-    UnwatchLobbyCommand,
-    GameStartCommand,
-    RoundStartCommand,
-    HandDealCommand,
-    YourTurnCommand,
-    PlayCommand,
-    DeclareCommand,
-    PlayedCommand,
-    DeclaredCommand,
-    RoundEndCommand,
-    GameEndCommand,
-    SeatAwayCommand,
-    SeatBackCommand,
-    SeatReplacedCommand,
-    SnapshotCommand,
-    WatchTableCommand,
-    UnwatchTableCommand,
-    ErrorCommand,
-    PingCommand,
-    PongCommand,
-    ChatCommand,
-    ChatMessageCommand,
-    ByeCommand,
-    AdminCommand,
-    AdminReplyCommand,
-    ListGamesCommand,
-    GamesCommand,
-    GetRecordCommand,
-    RecordReplyCommand,
-    GetLeaderboardCommand,
-    LeaderboardCommand,
-    ClaimNameCommand,
-    NameClaimedCommand,
-)
+COMMAND_TYPES: tuple[type[Command], ...] = get_args(get_args(AnyCommand)[0])
 """Every command class, in the order of :data:`~scopa.protocol.commands.BODY_TYPES`."""
 
 
