@@ -136,7 +136,7 @@ class ReplayApp(App[None]):
     def _title(self) -> str:
         r = self.record
         game = f"game {r.game} · " if r.game else ""
-        return f"{game}{r.rules.describe()} · seed {r.seed}"
+        return f"{game}{r.engine_rules.describe()} · seed {r.seed}"
 
     def position_text(self) -> str:
         step = self.step
@@ -171,7 +171,7 @@ class ReplayApp(App[None]):
         lines: list[Text] = []
         if step.score is not None:
             lines.append(Text("Round score", style="bold underline"))
-            for side, seats in enumerate(self.record.rules.seats_by_side()):
+            for side, seats in enumerate(self.record.engine_rules.seats_by_side()):
                 who = " & ".join(self.names[i] for i in seats)
                 bd = step.score.breakdown[side]
                 detail = ", ".join(f"{k} {v}" for k, v in bd.items()) or "nothing"
@@ -185,7 +185,7 @@ class ReplayApp(App[None]):
         totals = "-".join(str(t) for t in result.totals)
         if result.winner is None:
             return f"Game over: {result.reason.value}, {totals}"
-        seats = self.record.rules.seats_by_side()[result.winner]
+        seats = self.record.engine_rules.seats_by_side()[result.winner]
         return f"Game over: {' & '.join(self.names[i] for i in seats)} won {totals} ({result.reason.value})"
 
     def _show(self) -> None:

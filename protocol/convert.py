@@ -36,7 +36,7 @@ from scopa.engine.cards import DENARI_MASK, SETTEBELLO, VALUE_MASK
 from scopa.engine.scoring import Category, denari_run, primiera_sum
 
 from . import commands as wire
-from .rules import WireRules
+from .rules import WireRules, rules_from_wire, rules_to_wire
 
 
 def card_str(card: int) -> str:
@@ -77,16 +77,6 @@ def view_to_wire(v: EngineView) -> wire.View:
     """A seat's engine view as the wire ``view`` (the seat must not be a spectator)."""
     assert v.seat is not None and v.side is not None
     return wire.View(**dict(public_view_to_wire(v)), seat=v.seat, side=v.side, hand=card_strs(v.hand))
-
-
-def rules_to_wire(rules: RuleSet) -> WireRules:
-    """The engine's rule set as the wire carries it."""
-    return WireRules.model_validate(rules.model_dump())
-
-
-def rules_from_wire(rules: WireRules) -> RuleSet:
-    """The engine's rule set from the wire's (which the engine has already found sound)."""
-    return RuleSet.model_validate(rules.model_dump())
 
 
 def view_from_wire(w: wire.View, rules: RuleSet) -> EngineView:

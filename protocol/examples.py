@@ -170,7 +170,7 @@ def example_record() -> Record:
     return Record(
         game="42",
         played_at=datetime(2026, 11, 30, 12, 5, 9, tzinfo=timezone.utc),
-        rules=RuleSet.build(Preset.TRENTINO),
+        rules=rules_to_wire(RuleSet.build(Preset.TRENTINO)),
         seed=15,
         first_dealer=1,
         players=[

@@ -39,6 +39,7 @@ from scopa.engine import (
 )
 
 from .fields import Cards, CardStr, Points, PointsList, Seat, Side, Word
+from .rules import WireRules, rules_from_wire, rules_to_wire
 
 RECORD_FORMAT: Literal[1] = 1
 """The version of the record format; a change that alters a field's meaning raises it."""
@@ -124,21 +125,27 @@ class Record(RecordModel):
         default=None, description="the server's game (table) id, when the game was played on a server"
     )
     played_at: datetime | None = Field(default=None, description="when the game ended (ISO 8601)")
-    rules: RuleSet
+    rules: WireRules
     seed: Seed
     first_dealer: Seat
     players: Annotated[list[RecordPlayer], Field(min_length=2, max_length=6)]
     rounds: Annotated[list[RecordRound], Field(max_length=10_000)]
     result: RecordResult
 
+    @property
+    def engine_rules(self) -> RuleSet:
+        """The rules as the engine plays them."""
+        return rules_from_wire(self.rules)
+
     @model_validator(mode="after")
     def _seats_match_rules(self) -> Record:
         n = self.rules.players
+        rules = self.engine_rules
         if [p.seat for p in self.players] != list(range(n)):
             raise ValueError(f"players must list seats 0..{n - 1} in order, once each")
         for p in self.players:
-            if p.side != self.rules.side_of(p.seat):
-                raise ValueError(f"seat {p.seat} plays for side {self.rules.side_of(p.seat)}, not {p.side}")
+            if p.side != rules.side_of(p.seat):
+                raise ValueError(f"seat {p.seat} plays for side {rules.side_of(p.seat)}, not {p.side}")
         if not 0 <= self.first_dealer < n:
             raise ValueError(f"first_dealer must be a seat 0..{n - 1}")
         return self
@@ -221,7 +228,7 @@ def build_record(
         result = RecordResult(totals=list(state.totals), winner=state.winner, reason=state.end_reason)
     else:
         result = RecordResult(totals=list(state.totals), winner=None, reason=EndReason.ABANDONED)
-    return Record(game=game, played_at=played_at, rules=rules, seed=seed, first_dealer=first_dealer,
+    return Record(game=game, played_at=played_at, rules=rules_to_wire(rules), seed=seed, first_dealer=first_dealer,
                   players=list(players), rounds=[RecordRound(**r) for r in rounds], result=result)
 
 

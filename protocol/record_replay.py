@@ -57,7 +57,7 @@ def describe(action: RecordAction, names: list[str], scopa: bool = False) -> str
 def replay_steps(record: Record) -> Iterator[Step]:
     """Replay ``record`` step by step; raises :class:`RecordMismatch` at the first
     place the record and the engine disagree (after yielding every step before it)."""
-    rules = record.rules
+    rules = record.engine_rules
     names = record.names()
     state = GameState.new(rules, record.first_dealer)
     last = len(record.rounds) - 1
@@ -160,11 +160,11 @@ def plain_log(record: Record) -> Iterator[str]:
         for p in record.players
     )
     header = f"Game {record.game}: " if record.game else "Game: "
-    yield header + record.rules.describe() + f"; seed {record.seed}"
+    yield header + record.engine_rules.describe() + f"; seed {record.seed}"
     if record.played_at is not None:
         yield f"Played: {record.played_at.isoformat(timespec='seconds')}"
     yield f"Players: {players}"
-    sides = record.rules.seats_by_side()
+    sides = record.engine_rules.seats_by_side()
     side_names = [" & ".join(names[s] for s in seats) for seats in sides]
     hands_before: list[int] = []
     for step in replay_steps(record):

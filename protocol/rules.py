@@ -3,7 +3,8 @@
 :class:`WireRules` is the protocol's own model of a rule set: the engine's
 :class:`~scopa.engine.RuleSet` may grow a field, but the wire changes only when this
 model does (a test compares the two, so that change is a deliberate one).  Conversion
-both ways is in :mod:`scopa.protocol.convert` (``rules_to_wire``, ``rules_from_wire``).
+both ways is :func:`rules_to_wire` and :func:`rules_from_wire` (also offered by
+:mod:`scopa.protocol.convert` with the other conversions).
 Whether a combination makes sense is the engine's call: a combination the engine refuses
 is an invalid body, so every ``WireRules`` value converts.
 """
@@ -16,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from scopa.engine.rules import AssoPigliaTutto, CaptureMode, Preset, RuleSet, sense_problems
 
-__all__ = ["WireRules"]
+__all__ = ["WireRules", "rules_from_wire", "rules_to_wire"]
 
 
 class WireRules(BaseModel):
@@ -54,3 +55,13 @@ class WireRules(BaseModel):
         if problems:
             raise ValueError("; ".join(problems))
         return self
+
+
+def rules_to_wire(rules: RuleSet) -> WireRules:
+    """The engine's rule set as the wire carries it."""
+    return WireRules.model_validate(rules.model_dump())
+
+
+def rules_from_wire(rules: WireRules) -> RuleSet:
+    """The engine's rule set from the wire's (which the engine has already found sound)."""
+    return RuleSet.model_validate(rules.model_dump())

@@ -59,3 +59,18 @@ def test_a_combination_the_engine_refuses_is_not_a_wire_rule_set() -> None:
 def test_the_wire_model_is_not_the_engine_model() -> None:
     with pytest.raises(ValueError):
         CreateTable.model_validate({"rules": RuleSet.build("scopa")})
+
+
+def test_no_engine_rule_set_is_part_of_any_wire_schema() -> None:
+    """Every body (the game record's included) carries the wire's rules, never the
+    engine's model, so the engine can change without changing the protocol."""
+    import json
+    from pathlib import Path
+
+    from scopa.protocol.record import Record
+
+    root = Path(__file__).resolve().parent.parent
+    for schema in (json.loads((root / "docs" / "protocol.schema.json").read_text()),
+                   Record.model_json_schema()):
+        titles = {d.get("title") for d in schema.get("$defs", {}).values()}
+        assert "RuleSet" not in titles and "WireRules" in titles
