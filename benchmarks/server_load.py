@@ -3,6 +3,7 @@
     python benchmarks/server_load.py [--tables N] [--games G] [--seconds S]
                                      [--strategy random|greedy] [--preset NAME]
                                      [--think-ms T] [--loop asyncio|uvloop] [--db]
+                                     [--expert-tables N] [--bot-workers W]
     python benchmarks/server_load.py --sweep --tables 250 --preset scopone
 
 The server (``scopa.server.NetworkEngine``) runs in a child process (this script with
@@ -36,6 +37,9 @@ the highest load (moves/s) at which p99 stays under 10 ms.
 
 ``--loop uvloop`` runs the server on uvloop (``pip install -e ".[fast]"``); ``--db``
 journals every game to a fresh SQLite file, as ``scopa serve --db`` does.
+``--expert-tables N`` has the server play N more games of two ``expert`` bots, which
+think in its worker pool (``--bot-workers``), while the measured tables play: compare
+their latency with and without.
 
 The last line printed is a JSON object with every figure.
 """
@@ -69,12 +73,13 @@ SAFETY_TIMEOUT = 600.0  # seconds: a stuck run fails instead of hanging
 # --------------------------------------------------------------------------- the server
 
 
-async def _serve(seed: int, db: str | None) -> None:
+async def _serve(seed: int, db: str | None, bot_workers: int = 1) -> None:
     from scopa.server import Limits, NetworkEngine
 
     # Every load client comes from 127.0.0.1: lift the connection caps (server/limits.py).
-    engine = NetworkEngine("127.0.0.1", 0, seed, limits=Limits(max_connections=None, max_connections_per_address=None),
-                           db=db)
+    engine = NetworkEngine("127.0.0.1", 0, seed, limits=Limits(max_connections=None, max_connections_per_address=None,
+                                         max_bot_tables=None, max_bot_tables_per_client=None),
+                           db=db, bot_workers=bot_workers)
     await engine.start()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -103,8 +108,8 @@ def _raise_fd_limit() -> None:
 class ServerProcess:
     """This script with ``--serve`` in a child process."""
 
-    def __init__(self, seed: int, loop: str = "asyncio", db: str | None = None) -> None:
-        extra = ["--loop", loop] + (["--db-file", db] if db else [])
+    def __init__(self, seed: int, loop: str = "asyncio", db: str | None = None, bot_workers: int = 1) -> None:
+        extra = ["--loop", loop, "--bot-workers", str(bot_workers)] + (["--db-file", db] if db else [])
         self.proc = subprocess.Popen(
             [sys.executable, os.path.abspath(__file__), "--serve", "--seed", str(seed), *extra],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
@@ -350,6 +355,16 @@ async def run_table(run: Run, index: int, seats: int) -> None:
             await c.close()
 
 
+async def start_expert_tables(run: Run, count: int) -> None:
+    """Bot-only tables of two experts, thinking in the server's worker pool while the
+    measured tables play (their creator leaves at once; the games go on)."""
+    client = await LeanClient.connect(run, "experts")
+    for _ in range(count):
+        client.send("create_table", "lobby", {"preset": "scopa", "fill_with_bots": ["expert", "expert"], "sit": False})
+        await client.expect("table_created")
+    await client.close()
+
+
 def percentile(sorted_values: list[float], q: float) -> float:
     if not sorted_values:
         return float("nan")
@@ -364,6 +379,8 @@ async def load(args: argparse.Namespace, port: int, server_pid: int | None) -> d
     run.rules = rules
     run.options = args.options
     rss_idle = rss_kb(server_pid) if server_pid else None
+    if args.expert_tables:
+        await start_expert_tables(run, args.expert_tables)
     t0 = time.perf_counter()
     tasks = [asyncio.create_task(run_table(run, i, rules.players)) for i in range(args.tables)]
     done_early = asyncio.ensure_future(asyncio.gather(*tasks, return_exceptions=True))
@@ -424,6 +441,8 @@ async def load(args: argparse.Namespace, port: int, server_pid: int | None) -> d
         "server_cpu_share": round(cpu_server / elapsed, 2) if cpu_server is not None and elapsed else None,
         "client_cpu_s": round(cpu_client, 2),
         "think_ms": args.think_ms,
+        "expert_tables": args.expert_tables,
+        "bot_workers": args.bot_workers,
         "server_loop": args.loop,
         "journal": bool(args.db),
         "cpus": os.cpu_count(),
@@ -458,6 +477,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--db", action="store_true", help="journal every game to a fresh SQLite file")
     ap.add_argument("--sweep", action="store_true",
                     help="open loop at falling think times; print the highest load with p99 under 10 ms")
+    ap.add_argument("--expert-tables", type=int, default=0, metavar="N",
+                    help="N more tables where two expert bots play each other on the server, beside the measured ones")
+    ap.add_argument("--bot-workers", type=int, default=1, help="the server's pool for bots that search (default 1)")
     ap.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--db-file", default=None, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
@@ -466,9 +488,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.loop == "uvloop":
             import uvloop
 
-            uvloop.run(_serve(args.seed, args.db_file))
+            uvloop.run(_serve(args.seed, args.db_file, args.bot_workers))
         else:
-            asyncio.run(_serve(args.seed, args.db_file))
+            asyncio.run(_serve(args.seed, args.db_file, args.bot_workers))
         return 0
     if args.games is None and args.seconds is None:
         args.games = 2
@@ -486,7 +508,8 @@ def run_once(args: argparse.Namespace) -> dict[str, Any]:
         if args.server:
             port, pid = int(args.server.rpartition(":")[2]), args.server_pid
         else:
-            server = ServerProcess(args.seed, args.loop, os.path.join(tmp, "load.db") if args.db else None)
+            server = ServerProcess(args.seed, args.loop, os.path.join(tmp, "load.db") if args.db else None,
+                                   args.bot_workers)
             port, pid = server.port, server.pid
         try:
             return asyncio.run(asyncio.wait_for(load(args, port, pid), SAFETY_TIMEOUT))
@@ -500,7 +523,8 @@ def report(result: dict[str, Any]) -> None:
     print(f"{result['tables']} tables x {result['seats_per_table']} clients ({result['preset']}, {result['strategy']}),"
           f" {result['games']} games, {result['moves']} moves in {result['window_s']} s"
           f" (setup {result['setup_s']} s, {result['failed_tables']} failed tables, {result['errors']} errors)")
-    print(f"server loop: {result['server_loop']}   journal: {result['journal']}   think time: {result['think_ms']} ms")
+    print(f"server loop: {result['server_loop']}   journal: {result['journal']}   think time: {result['think_ms']} ms"
+          f"   expert tables beside: {result['expert_tables']} (bot workers {result['bot_workers']})")
     print(f"games/s: {result['games_per_s']}   moves/s: {result['moves_per_s']}")
     print(f"play -> played latency (ms): p50 {lat['p50']}  p90 {lat['p90']}  p99 {lat['p99']}  max {lat['max']}"
           f"  over {lat['count']} plays")

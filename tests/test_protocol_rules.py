@@ -16,8 +16,11 @@ from scopa.protocol.convert import rules_from_wire, rules_to_wire
 
 
 def _field_schemas(model: type[Any]) -> dict[str, Any]:
+    """Each field's type, bounds and default (its description is prose for people: the
+    engine's speaks to players, the wire's to client authors)."""
     schema: dict[str, Any] = model.model_json_schema()
-    return {name: prop for name, prop in schema["properties"].items()}
+    return {name: {k: v for k, v in prop.items() if k not in ("description", "title")}
+            for name, prop in schema["properties"].items()}
 
 
 def test_the_wire_model_knows_every_field_of_the_engines_rule_set() -> None:

@@ -19,6 +19,7 @@ from textual.widgets import Button, Checkbox, DataTable, Footer, Input, Label, R
 from scopa.bots import STRATEGIES
 from scopa.engine import AssoPigliaTutto, CaptureMode, Preset, RuleSet, RuleSetError
 from scopa.protocol import TableInfo, TableState
+from scopa.protocol.convert import rules_from_wire
 
 from ..rulebook import ASSO_TEXT, CAPTURE_MODE_NAMES, CAPTURE_MODE_TEXT, PRESET_TEXT
 from .dialogs import Once, dialog_css
@@ -121,7 +122,7 @@ class LobbyScreen(Screen[None]):
         dt.clear()
         for info in self.tables.values():
             style = {TableState.WAITING: "green", TableState.PLAYING: "yellow"}.get(info.state, "dim")
-            dt.add_row(info.id, info.description or info.rules.describe(), seats_text(info),
+            dt.add_row(info.id, info.description or rules_from_wire(info.rules).describe(), seats_text(info),
                        Text(info.state.value, style=style), str(info.spectators), key=info.id)
         if not self.tables:
             self.say("No tables yet: press c to create one.")

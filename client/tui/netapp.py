@@ -14,7 +14,7 @@ from rich.text import Text
 from scopa.engine import Declare, Event, IllegalMoveError, Play, Played, RoundEnded, RuleSet, View, mask_of
 from scopa.engine.player import Player
 from scopa.protocol import ChatMessage, Command, Snapshot, TableUpdate
-from scopa.protocol.convert import parse_card_strs, view_from_wire
+from scopa.protocol.convert import parse_card_strs, rules_from_wire, view_from_wire
 
 from ..game import GameTranslator
 from ..notation import DeckStyle
@@ -310,7 +310,7 @@ class NetApp(ScopaApp):
         screen = BoardScreen(board, self.deck, title=f"watching table {table_id} (b: back)")
         self.board_screen, self.watching = screen, table_id
         translator = GameTranslator(Watcher(self), -1, table_id)
-        translator.rules = board.rules = snap.table.rules
+        translator.rules = board.rules = rules_from_wire(snap.table.rules)
         translator.names = board.names = tuple(s.name for s in sorted(snap.seats, key=lambda s: s.seat))
         if snap.public is not None:
             translator.started = True
@@ -417,7 +417,7 @@ class NetApp(ScopaApp):
 def apply_public(board: BoardState, snap: Snapshot) -> None:
     """Set the board from a snapshot (a spectator's, or a seat's after a restart)."""
     if snap.table.rules is not None:
-        board.rules = snap.table.rules
+        board.rules = rules_from_wire(snap.table.rules)
     if snap.seats:
         board.names = tuple(s.name for s in sorted(snap.seats, key=lambda s: s.seat))
     if snap.you is not None and board.rules is not None:
