@@ -10,8 +10,10 @@ the round, so nothing else needs to cross the process boundary.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import importlib
 import multiprocessing
+import os
 from concurrent.futures import ProcessPoolExecutor
 from typing import Sequence
 
@@ -35,6 +37,16 @@ def _make(strategy: str, name: str, seed: int | None) -> Bot:
     return make_bot(strategy, name, seed=seed)
 
 
+WORKER_NICENESS = 10
+"""How much lower the workers' CPU priority is than the server's: a search waits for the
+event loop, never the other way round."""
+
+
+def _lower_priority() -> None:
+    with contextlib.suppress(OSError):
+        os.nice(WORKER_NICENESS)
+
+
 def _pick(strategy: str, name: str, seed: int | None, view: View, legal: Sequence[Play | Declare]) -> Play | Declare:
     key = (strategy, name, seed)
     bot = _WORKER_BOTS.get(key)
@@ -51,7 +63,8 @@ class BotPool:
             raise ValueError("a bot pool needs at least one worker")
         self.size = size
         # "spawn": a fork of a running event loop (sockets, tasks) is not a safe child.
-        self._executor = ProcessPoolExecutor(size, mp_context=multiprocessing.get_context("spawn"))
+        self._executor = ProcessPoolExecutor(size, mp_context=multiprocessing.get_context("spawn"),
+                                             initializer=_lower_priority)
 
     def player(self, strategy: str, name: str, seed: int | None = None) -> Player:
         """A seat's Player whose every decision is made in the pool."""

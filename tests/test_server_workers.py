@@ -106,3 +106,15 @@ async def test_the_server_seats_a_searching_bot_in_its_pool_and_others_in_proces
         await d.close()
     finally:
         await server.stop()
+
+
+async def test_workers_think_at_a_lower_priority_than_the_server(pool: BotPool) -> None:
+    import os
+
+    from scopa.server.workers import WORKER_NICENESS
+
+    state = _mid_round(2)
+    v, legal = view(state, state.to_move), state.legal_actions()
+    await pool.pick("greedy", "g", None, v, legal)  # the worker is up
+    [pid] = list(pool._executor._processes)  # noqa: SLF001 - the one worker of a pool of 1
+    assert os.getpriority(os.PRIO_PROCESS, pid) == os.getpriority(os.PRIO_PROCESS, 0) + WORKER_NICENESS
