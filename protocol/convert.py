@@ -36,7 +36,7 @@ from scopa.engine.cards import DENARI_MASK, SETTEBELLO, VALUE_MASK
 from scopa.engine.scoring import Category, denari_run, primiera_sum
 
 from . import commands as wire
-from .rules import WireRules, rules_from_wire, rules_to_wire
+from .rules import WireRules, rules_from_wire as rules_from_wire, rules_to_wire as rules_to_wire
 
 
 def card_str(card: int) -> str:
