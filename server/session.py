@@ -96,6 +96,8 @@ class ClientSession:
                 if frame is None:
                     break
                 self._queued_bytes -= len(frame)
+                if self.writer.transport.is_closing():
+                    break  # the peer is gone: writing on would only log asyncio's warnings
                 self.writer.write(frame)
                 await self.writer.drain()
         except (ConnectionError, OSError):
