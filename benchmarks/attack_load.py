@@ -46,6 +46,9 @@ from typing import Any
 
 import msgpack
 
+from scopa.protocol.framing import FrameBuffer, frame_payload
+from server_load import rss_kb  # this folder is on sys.path when a benchmark is run as a script
+
 CHILD_SERVE = "--serve"
 THINK = 0.03  # seconds the victim waits before answering its your_turn
 WIRE_VERSION = 2  # the envelope's v (--wire-version: 1 for a server of protocol version 1)
@@ -83,20 +86,11 @@ async def _serve(db: str | None) -> None:
         await engine.stop()
 
 
-def rss_kb(pid: int) -> int:
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    raise RuntimeError(f"no VmRSS for {pid}")
-
-
 # ---------------------------------------------------------------------- a lean wire client
 
 
 def frame(obj: Any) -> bytes:
-    payload = msgpack.packb(obj, use_bin_type=True)
-    return struct.pack(">I", len(payload)) + payload
+    return frame_payload(msgpack.packb(obj, use_bin_type=True))
 
 
 class Lean:
@@ -106,7 +100,7 @@ class Lean:
         self.reader, self.writer = reader, writer
         self.seq = 0
         self.party = "guest"
-        self.buf = bytearray()
+        self.frames = FrameBuffer()
 
     @classmethod
     async def connect(cls, port: int, name: str) -> Lean:
@@ -127,17 +121,12 @@ class Lean:
                                  "re": None, "name": name, "body": body}))
 
     async def recv(self) -> dict[str, Any]:
-        while True:
-            if len(self.buf) >= 4:
-                size = struct.unpack(">I", self.buf[:4])[0]
-                if len(self.buf) >= 4 + size:
-                    payload = bytes(self.buf[4:4 + size])
-                    del self.buf[:4 + size]
-                    return msgpack.unpackb(payload, raw=False)
+        while (payload := self.frames.next_payload()) is None:
             data = await self.reader.read(65536)
             if not data:
                 raise ConnectionError("closed")
-            self.buf.extend(data)
+            self.frames.feed(data)
+        return msgpack.unpackb(payload, raw=False)
 
     async def drain_replies(self) -> None:
         """Read and drop whatever comes (keeps a reading attacker reading), unparsed."""
