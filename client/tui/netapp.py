@@ -29,7 +29,6 @@ from .text import event_text, result_line
 
 # Events a newer server sends about the other seats: rendered when they come.
 SEAT_AWAY, SEAT_BACK, SEAT_REPLACED = "seat_away", "seat_back", "seat_replaced"
-LOBBY_SUBSCRIBE = "watch_lobby"
 
 
 def clock(seconds: float) -> str:
@@ -195,15 +194,11 @@ class NetApp(ScopaApp):
         return yes
 
     async def subscribe_lobby(self) -> None:
-        """Ask a server that knows the lobby subscription to push table changes."""
-        from scopa import protocol
-
-        body_type = getattr(protocol, "WatchLobby", None)
-        if body_type is None or self.session is None:
+        """Have the server push every table change to the lobby (``watch_lobby``)."""
+        if self.session is None:
             return
-        with contextlib.suppress(Exception):
-            await self.session._request(body_type(), "lobby")  # noqa: SLF001 - the subscription's reply
-            self.lobby_pushes = True
+        await self.session.watch_lobby()
+        self.lobby_pushes = True
 
     # ------------------------------------------------------------------ the lobby
 
