@@ -30,3 +30,9 @@ class Bot(Player):
 
     async def choose(self, view: View, legal: Sequence[Play | Declare]) -> Play | Declare:
         return self.pick(view, legal)
+
+
+def first_declaration(legal: Sequence[Play | Declare]) -> Declare | None:
+    """The first Cirulla declaration on offer, if any: its points (V13) cannot be taken
+    back, so every built-in bot makes it at once."""
+    return next((a for a in legal if isinstance(a, Declare)), None)

@@ -8,7 +8,7 @@ from typing import Callable, Sequence
 from scopa.engine import Declare, Play, View
 from scopa.engine.cards import DENARI_MASK, RE_BELLO, SETTEBELLO, VALUE, cards_in, mask_of
 
-from .base import Bot
+from .base import Bot, first_declaration
 
 
 class RandomBot(Bot):
@@ -36,9 +36,9 @@ class GreedyBot(Bot):
         super().__init__(name or "greedy")
 
     def pick(self, view: View, legal: Sequence[Play | Declare]) -> Play | Declare:
-        for a in legal:
-            if isinstance(a, Declare):
-                return a  # V13 bonuses are free points
+        declaration = first_declaration(legal)
+        if declaration is not None:
+            return declaration
         plays = [a for a in legal if isinstance(a, Play)]
         worth = self._card_worth(view)
         unseen = self._unseen_by_value(view)

@@ -19,7 +19,7 @@ from typing import Callable, Sequence
 
 from scopa.engine import Declare, Play, View
 
-from .base import Bot
+from .base import Bot, first_declaration
 from .determinize import Sampler
 from .knowledge import knowledge
 from .search import SWEEP_THREAT, Search, plies_within, remaining_plies
@@ -73,9 +73,9 @@ class ExpertBot(Bot):
         return await asyncio.to_thread(self.pick, view, legal)
 
     def pick(self, view: View, legal: Sequence[Play | Declare]) -> Play | Declare:
-        declarations = [a for a in legal if isinstance(a, Declare)]
-        if declarations:  # V13 hand bonuses are points that nothing can take back
-            return declarations[0]
+        declaration = first_declaration(legal)
+        if declaration is not None:
+            return declaration
         plays = [a for a in legal if isinstance(a, Play)]
         self.last_nodes = self.last_samples = 0
         if len(plays) == 1 or view.seat is None:

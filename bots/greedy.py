@@ -15,7 +15,7 @@ from typing import Sequence
 from scopa.engine import Declare, Play, RuleSet, View
 from scopa.engine.cards import DENARI_MASK, RE_BELLO, SETTEBELLO, VALUE, mask_of
 
-from .base import Bot
+from .base import Bot, first_declaration
 from .knowledge import capture_rules, knowledge
 
 SCOPA = 1.0  # R18: one point
@@ -66,9 +66,9 @@ class CarefulGreedyBot(Bot):
         super().__init__(name or "greedy")
 
     def pick(self, view: View, legal: Sequence[Play | Declare]) -> Play | Declare:
-        for a in legal:
-            if isinstance(a, Declare):
-                return a  # V13 bonuses are free points
+        declaration = first_declaration(legal)
+        if declaration is not None:
+            return declaration
         plays = [a for a in legal if isinstance(a, Play)]
         if len(plays) == 1:
             return plays[0]
