@@ -25,10 +25,10 @@ from scopa.engine import (
     RuleSet,
 )
 from scopa.protocol import Body, ChatMessage, Command, ErrorCode, HandDeal, GameStart, Snapshot, YourTurn
-from scopa.protocol import Declared as WireDeclared
+from scopa.protocol import DeclarationMade as WireDeclared
 from scopa.protocol import Error as WireError
 from scopa.protocol import GameEnd as WireGameEnd
-from scopa.protocol import Played as WirePlayed
+from scopa.protocol import CardPlayed as WirePlayed
 from scopa.protocol import RoundEnd as WireRoundEnd
 from scopa.protocol import RoundStart as WireRoundStart
 from scopa.protocol.convert import (

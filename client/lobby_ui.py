@@ -291,11 +291,11 @@ def describe(command: Command, names: Sequence[str]) -> str | None:
         return "Game starts: " + ", ".join(f"{s.name} (side {s.side})" for s in body.seats)
     if isinstance(body, wire.RoundStart):
         return f"Round {body.round}, dealer {who(body.dealer)}; on the table: {' '.join(body.table) or '-'}"
-    if isinstance(body, wire.Played):
+    if isinstance(body, wire.CardPlayed):
         took = f" takes {' '.join(body.captured)}" if body.captured else " (laid down)"
         extra = (" — scopa!" if body.scopa else "") + (f" [played for them: {body.forced}]" if body.forced else "")
         return f"{who(body.seat)} plays {body.card}{took}{extra}"
-    if isinstance(body, wire.Declared):
+    if isinstance(body, wire.DeclarationMade):
         return f"{who(body.seat)} declares {body.kind.value} ({' '.join(body.hand)}): {body.points} points"
     if isinstance(body, wire.RoundEnd):
         return f"Round {body.round} over: points {body.points}, totals {body.totals}"

@@ -137,7 +137,7 @@ class DeclaredHand(WireModel):
     hand: Cards
 
 
-class RoundPlay(WireModel):
+class PlayLogEntry(WireModel):
     """One play of the current round, as everyone at the table saw it."""
 
     seat: Seat
@@ -145,7 +145,7 @@ class RoundPlay(WireModel):
     captured: Cards
 
 
-class SidePile(WireModel):
+class PileInfo(WireModel):
     """What anyone can count in one side's captured pile this round (R19)."""
 
     cards: Count
@@ -183,12 +183,12 @@ class PublicView(WireModel):
     scopa_cards: Annotated[list[Cards], Field(max_length=MAX_SEATS)]
     totals: PointsList
     declared: Annotated[list[DeclaredHand], Field(max_length=MAX_SEATS)] = []
-    round_plays: Annotated[list[RoundPlay], Field(max_length=MAX_CARDS)] = []
+    round_plays: Annotated[list[PlayLogEntry], Field(max_length=MAX_CARDS)] = []
     last_capture_side: Side | None = None
-    piles: Annotated[list[SidePile], Field(max_length=MAX_SEATS)] = []
+    piles: Annotated[list[PileInfo], Field(max_length=MAX_SEATS)] = []
 
 
-class View(PublicView):
+class SeatView(PublicView):
     """What one seat may see (R7, R19): the public view plus the seat's own hand — the
     state a bot needs to choose a move."""
 
@@ -353,10 +353,10 @@ class YourTurn(TableEvent):
     FLOW = Flow.TO_CLIENT
     legal: Annotated[list[LegalMove], Field(min_length=1, max_length=1000)]
     declarations: Annotated[list[DeclarationOption], Field(max_length=32)] = []
-    view: View
+    view: SeatView
 
 
-class Play(Body):
+class PlayCard(Body):
     NAME = "play"
     FLOW = Flow.TO_SERVER
     card: CardStr
@@ -371,7 +371,7 @@ class Play(Body):
         return capture
 
 
-class Declare(Body):
+class MakeDeclaration(Body):
     NAME = "declare"
     FLOW = Flow.TO_SERVER
     kind: DeclarationKind
@@ -379,7 +379,7 @@ class Declare(Body):
     turn: EventNo | None = None
 
 
-class Played(TableEvent):
+class CardPlayed(TableEvent):
     NAME = "played"
     FLOW = Flow.TO_CLIENT
     seat: Seat
@@ -390,7 +390,7 @@ class Played(TableEvent):
     forced: Word | None = None
 
 
-class Declared(TableEvent):
+class DeclarationMade(TableEvent):
     NAME = "declared"
     FLOW = Flow.TO_CLIENT
     seat: Seat
@@ -458,7 +458,7 @@ class Snapshot(Body):
     seats: Annotated[list[SeatInfo], Field(max_length=MAX_SEATS)] = []
     sides: Annotated[list[Annotated[list[Seat], Field(max_length=MAX_SEATS)]], Field(max_length=MAX_SEATS)] = []
     public: PublicView | None = None
-    you: View | None = None
+    you: SeatView | None = None
 
 
 class WatchTable(Body):
@@ -659,7 +659,7 @@ ARCHIVE_BODY_TYPES: tuple[type[Body], ...] = (
 BODY_TYPES: tuple[type[Body], ...] = (
     Hello, Welcome, ListTables, Tables, CreateTable, TableCreated, JoinTable, Joined,
     LeaveTable, Left, TableUpdate, WatchLobby, UnwatchLobby, GameStart, RoundStart, HandDeal, YourTurn,
-    Play, Declare, Played, Declared, RoundEnd, GameEnd, SeatAway, SeatBack, SeatReplaced, Snapshot,
+    PlayCard, MakeDeclaration, CardPlayed, DeclarationMade, RoundEnd, GameEnd, SeatAway, SeatBack, SeatReplaced, Snapshot,
     WatchTable, UnwatchTable, Error, Ping, Pong, Chat, ChatMessage, Bye, Admin, AdminReply,
 )  # fmt: skip
 """Every command body, in the order PROTOCOL.md documents them."""

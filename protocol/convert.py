@@ -65,21 +65,21 @@ def public_view_to_wire(v: EngineView) -> wire.PublicView:
         scopa_cards=[card_strs(p) for p in v.scopa_cards],
         totals=list(v.totals),
         declared=[wire.DeclaredHand(seat=s, hand=card_strs(h)) for s, h in v.declared_hands],
-        round_plays=[wire.RoundPlay(seat=p.seat, card=str(p.card), captured=card_strs(p.captured))
+        round_plays=[wire.PlayLogEntry(seat=p.seat, card=str(p.card), captured=card_strs(p.captured))
                      for p in v.round_plays],
         last_capture_side=v.last_capture_side,
-        piles=[wire.SidePile(cards=p.cards, denari=p.denari, settebello=p.settebello, primiera=p.primiera,
+        piles=[wire.PileInfo(cards=p.cards, denari=p.denari, settebello=p.settebello, primiera=p.primiera,
                              scope=p.scope) for p in v.piles],
     )
 
 
-def view_to_wire(v: EngineView) -> wire.View:
+def view_to_wire(v: EngineView) -> wire.SeatView:
     """A seat's engine view as the wire ``view`` (the seat must not be a spectator)."""
     assert v.seat is not None and v.side is not None
-    return wire.View(**dict(public_view_to_wire(v)), seat=v.seat, side=v.side, hand=card_strs(v.hand))
+    return wire.SeatView(**dict(public_view_to_wire(v)), seat=v.seat, side=v.side, hand=card_strs(v.hand))
 
 
-def view_from_wire(w: wire.View, rules: RuleSet) -> EngineView:
+def view_from_wire(w: wire.SeatView, rules: RuleSet) -> EngineView:
     """The engine view a local Player expects, rebuilt from the wire ``view``."""
     return EngineView(
         rules=rules,
@@ -134,16 +134,16 @@ def legal_from_wire(turn: wire.YourTurn) -> list[EnginePlay | EngineDeclare]:
     return out
 
 
-def action_to_wire(action: EnginePlay | EngineDeclare) -> wire.Play | wire.Declare:
+def action_to_wire(action: EnginePlay | EngineDeclare) -> wire.PlayCard | wire.MakeDeclaration:
     """The command body a client sends for an engine action."""
     if isinstance(action, EngineDeclare):
-        return wire.Declare(kind=action.kind, wild=action.wild)
-    return wire.Play(card=card_str(action.card), capture=card_strs(action.captured))
+        return wire.MakeDeclaration(kind=action.kind, wild=action.wild)
+    return wire.PlayCard(card=card_str(action.card), capture=card_strs(action.captured))
 
 
-def action_from_wire(body: wire.Play | wire.Declare) -> EnginePlay | EngineDeclare:
+def action_from_wire(body: wire.PlayCard | wire.MakeDeclaration) -> EnginePlay | EngineDeclare:
     """The engine action a ``play`` / ``declare`` asks for (not yet checked by the rules)."""
-    if isinstance(body, wire.Declare):
+    if isinstance(body, wire.MakeDeclaration):
         return EngineDeclare(body.kind, body.wild)
     return EnginePlay(Card.parse(body.card), mask_of(parse_card_strs(body.capture)))
 
@@ -199,11 +199,11 @@ def event_to_wire(
                                stock=stock, dealer_bonus_cards=card_strs(event.bonus_cards),
                                dealer_bonus_scope=event.dealer_bonus)
     if isinstance(event, Played):
-        return wire.Played(event=number, seat=event.seat, card=str(event.card), captured=card_strs(event.captured),
+        return wire.CardPlayed(event=number, seat=event.seat, card=str(event.card), captured=card_strs(event.captured),
                            scopa=event.scopa, table=card_strs(event.table), forced=forced)
     if isinstance(event, Declared):
         d = event.declaration
-        return wire.Declared(event=number, seat=event.seat, kind=d.kind, hand=card_strs(event.hand), wild=d.wild,
+        return wire.DeclarationMade(event=number, seat=event.seat, kind=d.kind, hand=card_strs(event.hand), wild=d.wild,
                              points=DECLARATION_POINTS[d.kind])
     if isinstance(event, RoundEnded):
         return wire.RoundEnd(event=number, round=event.round_no, leftover=card_strs(event.leftovers),
@@ -244,10 +244,10 @@ def event_from_wire(body: wire.TableEvent, seat: int) -> Event:
                             tuple(parse_card_strs(body.dealer_bonus_cards)))
     if isinstance(body, wire.HandDeal):
         return HandDealt(seat, tuple(parse_card_strs(body.hand)), body.stock)
-    if isinstance(body, wire.Played):
+    if isinstance(body, wire.CardPlayed):
         return Played(body.seat, Card.parse(body.card), tuple(parse_card_strs(body.captured)), body.scopa,
                       tuple(parse_card_strs(body.table)))
-    if isinstance(body, wire.Declared):
+    if isinstance(body, wire.DeclarationMade):
         return Declared(body.seat, EngineDeclare(body.kind, body.wild), tuple(parse_card_strs(body.hand)))
     if isinstance(body, wire.RoundEnd):
         return RoundEnded(body.round, score_from_wire(body), tuple(parse_card_strs(body.leftover)), body.leftover_to,

@@ -163,32 +163,32 @@ class YourTurnCommand(Command):
     body: wire.YourTurn
 
 
-class PlayCommand(Command):
+class PlayCardCommand(Command):
     """The ``play`` command."""
 
     name: Literal["play"] = "play"
-    body: wire.Play
+    body: wire.PlayCard
 
 
-class DeclareCommand(Command):
+class MakeDeclarationCommand(Command):
     """The ``declare`` command."""
 
     name: Literal["declare"] = "declare"
-    body: wire.Declare
+    body: wire.MakeDeclaration
 
 
-class PlayedCommand(Command):
+class CardPlayedCommand(Command):
     """The ``played`` command."""
 
     name: Literal["played"] = "played"
-    body: wire.Played
+    body: wire.CardPlayed
 
 
-class DeclaredCommand(Command):
+class DeclarationMadeCommand(Command):
     """The ``declared`` command."""
 
     name: Literal["declared"] = "declared"
-    body: wire.Declared
+    body: wire.DeclarationMade
 
 
 class RoundEndCommand(Command):
@@ -378,10 +378,10 @@ AnyCommand = Annotated[
     RoundStartCommand,
     HandDealCommand,
     YourTurnCommand,
-    PlayCommand,
-    DeclareCommand,
-    PlayedCommand,
-    DeclaredCommand,
+    PlayCardCommand,
+    MakeDeclarationCommand,
+    CardPlayedCommand,
+    DeclarationMadeCommand,
     RoundEndCommand,
     GameEndCommand,
     SeatAwayCommand,

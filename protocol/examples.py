@@ -13,11 +13,11 @@ from scopa.engine import EndReason
 from scopa.engine.rules import Preset, RuleSet
 
 from .commands import (
-    Bye, Chat, ChatMessage, CreateTable, HandDeal, DeclarationKind, Declare,
-    Declared, Error, GameEnd, GameStart, Hello, JoinTable, Joined, LeaveTable, Left, LegalMove,
-    ListTables, Ping, Play, Played, Pong, PublicView, RoundEnd, RoundPlay, RoundStart, SeatAway, SeatBack,
-    SeatInfo, SeatReplaced, SidePile, SideTally, Snapshot, TableCreated, TableInfo, Tables, TableState,
-    TableUpdate, UnwatchLobby, UnwatchTable, View, WatchLobby, WatchTable, Welcome, YourTurn,
+    Bye, Chat, ChatMessage, CreateTable, HandDeal, DeclarationKind, MakeDeclaration,
+    DeclarationMade, Error, GameEnd, GameStart, Hello, JoinTable, Joined, LeaveTable, Left, LegalMove,
+    ListTables, Ping, PlayCard, CardPlayed, Pong, PublicView, RoundEnd, PlayLogEntry, RoundStart, SeatAway, SeatBack,
+    SeatInfo, SeatReplaced, PileInfo, SideTally, Snapshot, TableCreated, TableInfo, Tables, TableState,
+    TableUpdate, UnwatchLobby, UnwatchTable, SeatView, WatchLobby, WatchTable, Welcome, YourTurn,
 )  # fmt: skip
 from .commands import (
     ClaimName, GameSummary, Games, GetLeaderboard, GetRecord, Leaderboard, ListGames, NameClaimed,
@@ -38,8 +38,8 @@ def example_commands() -> dict[str, Command]:
         id="7", rules=rules, description=engine_rules.describe(), seats=["ada", None], state=TableState.WAITING
     )
     full = waiting.model_copy(update={"seats": ["ada", "bot-greedy-1"], "state": TableState.PLAYING})
-    empty = SidePile(cards=0, denari=0, settebello=False, primiera=0, scope=0)
-    view = View(
+    empty = PileInfo(cards=0, denari=0, settebello=False, primiera=0, scope=0)
+    view = SeatView(
         seat=0, side=0, round=1, dealer=1, turn=0,
         hand=["7d", "3c", "Rs"], table=["4s", "3b", "Fd", "2c"], stock=30,
         hand_sizes=[3, 3], captured=[[], []], scope=[0, 0], scopa_cards=[[], []], totals=[0, 0],
@@ -87,10 +87,10 @@ def example_commands() -> dict[str, Command]:
             ),
             10, table, ada,
         ),
-        cmd(Play(card="7d", capture=["4s", "3b"], turn=4), 6, ada, table, 10),
-        cmd(Played(event=5, seat=0, card="7d", captured=["4s", "3b"], scopa=False, table=["Fd", "2c"]), 11, table, everyone),
-        cmd(Declare(kind=DeclarationKind.UNDER_TEN), 7, ada, "table:9"),
-        cmd(Declared(event=6, seat=0, kind=DeclarationKind.UNDER_TEN, hand=["Ad", "2s", "4c"], points=3), 12, "table:9", "table:9/all"),
+        cmd(PlayCard(card="7d", capture=["4s", "3b"], turn=4), 6, ada, table, 10),
+        cmd(CardPlayed(event=5, seat=0, card="7d", captured=["4s", "3b"], scopa=False, table=["Fd", "2c"]), 11, table, everyone),
+        cmd(MakeDeclaration(kind=DeclarationKind.UNDER_TEN), 7, ada, "table:9"),
+        cmd(DeclarationMade(event=6, seat=0, kind=DeclarationKind.UNDER_TEN, hand=["Ad", "2s", "4c"], points=3), 12, "table:9", "table:9/all"),
         cmd(
             RoundEnd(
                 event=40, round=1, leftover=["5c"], leftover_to=0, cards=[22, 18],
@@ -114,8 +114,8 @@ def example_commands() -> dict[str, Command]:
                 public=PublicView(
                     round=1, dealer=1, turn=1, table=["Fd", "2c"], stock=30, hand_sizes=[2, 3],
                     captured=[["7d", "4s", "3b"], []], scope=[0, 0], scopa_cards=[[], []], totals=[0, 0],
-                    round_plays=[RoundPlay(seat=0, card="7d", captured=["4s", "3b"])], last_capture_side=0,
-                    piles=[SidePile(cards=3, denari=1, settebello=True, primiera=0, scope=0), empty],
+                    round_plays=[PlayLogEntry(seat=0, card="7d", captured=["4s", "3b"])], last_capture_side=0,
+                    piles=[PileInfo(cards=3, denari=1, settebello=True, primiera=0, scope=0), empty],
                 ),
             ),
             2, table, "player:bea", 2,

@@ -113,7 +113,7 @@ class NetworkPlayer(Player):
     async def rejected(self, error: IllegalMoveError) -> None:
         """Not reached for network seats: answers are checked before they are accepted."""
 
-    def receive(self, body: wire.Play | wire.Declare, seq: int) -> None:
+    def receive(self, body: wire.PlayCard | wire.MakeDeclaration, seq: int) -> None:
         """A play or declaration from this seat's client: check it, then accept or refuse."""
         if self.session is None:
             return  # an away seat sends nothing (its client resumes first)

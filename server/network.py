@@ -53,7 +53,7 @@ DEFAULT_PORT = 7015
 SERVER_NAME = "scopa-server 0.1"
 READ_CHUNK = 65536
 DEFAULT_TURN_TIMEOUT = 60.0  # seconds a seat at a public table has for a move
-_ANSWERS = frozenset({wire.Play.NAME, wire.Declare.NAME})  # what answers a your_turn
+_ANSWERS = frozenset({wire.PlayCard.NAME, wire.MakeDeclaration.NAME})  # what answers a your_turn
 
 
 class NetworkEngine:
@@ -397,7 +397,7 @@ class NetworkEngine:
         body = cmd.body
         if isinstance(body, wire.Pong):
             return ping_outstanding
-        if not isinstance(body, (wire.Play, wire.Declare)):
+        if not isinstance(body, (wire.PlayCard, wire.MakeDeclaration)):
             return False
         player = self._awaited_player(sess, cmd.recipient)
         turn = player.pending_turn if player is not None else None
@@ -475,7 +475,7 @@ class NetworkEngine:
                 self._join(sess, body, seq)
             case wire.LeaveTable():
                 self._leave(sess, body.table, seq)
-            case wire.Play() | wire.Declare():
+            case wire.PlayCard() | wire.MakeDeclaration():
                 self._move(sess, body, seq, recipient)
             case wire.Chat():
                 self._chat(sess, body, recipient, seq)
@@ -773,7 +773,7 @@ class NetworkEngine:
             return None
         return self.tables.get(table_id or "")
 
-    def _move(self, sess: ClientSession, body: wire.Play | wire.Declare, seq: int, recipient: str) -> None:
+    def _move(self, sess: ClientSession, body: wire.PlayCard | wire.MakeDeclaration, seq: int, recipient: str) -> None:
         table = self._table_named(recipient)
         if table is None or sess.table is not table:
             sess.error(ErrorCode.NOT_AT_TABLE, f"you are not playing at {recipient}", re=seq,

@@ -552,7 +552,7 @@ class Table:
             log.exception("table %s: game master failed; the game is abandoned", self.id)
             self.abandon("internal_error")
 
-    def receive(self, session: ClientSession, body: wire.Play | wire.Declare, seq: int) -> None:
+    def receive(self, session: ClientSession, body: wire.PlayCard | wire.MakeDeclaration, seq: int) -> None:
         seat = self.seat_of(session)
         if seat is None:
             session.error(ErrorCode.NOT_AT_TABLE, f"you are not seated at table {self.id}", re=seq, sender=self.party)

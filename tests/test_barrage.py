@@ -122,11 +122,11 @@ async def _out_of_turn(port: int, i: int) -> None:
     first = (start.body.dealer + 1) % 2  # the seat after the dealer moves first
     mover, waiter = (a, b) if a.seat == first else (b, a)
     turn = (await mover.recv_until("your_turn")).body
-    seq = waiter.send(wire.Play(card=turn.legal[0].card, capture=[]), recipient=here)
+    seq = waiter.send(wire.PlayCard(card=turn.legal[0].card, capture=[]), recipient=here)
     err = await waiter.recv_until("error")
     assert err.re == seq and err.body.code == "not_your_turn"
     foreign = next(c for c in ("Ad", "2d", "3d", "4d", "5d") if c not in turn.view.hand and c not in turn.view.table)
-    seq = mover.send(wire.Play(card=foreign, capture=[]), recipient=here)
+    seq = mover.send(wire.PlayCard(card=foreign, capture=[]), recipient=here)
     err = await mover.recv_until("error")
     assert err.re == seq and err.body.code == "card_not_in_hand"
     again = await mover.recv_until("your_turn")

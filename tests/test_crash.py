@@ -39,7 +39,7 @@ async def test_a_play_that_cannot_be_journaled_is_never_announced() -> None:
         a = await WireClient.connect(engine.port, "ada")
         table = await a.create(bots=["greedy"])
         events = await a.play_game(RandomBot(seed=2))
-        played = [c.body for c in events if isinstance(c.body, wire.Played)]
+        played = [c.body for c in events if isinstance(c.body, wire.CardPlayed)]
         assert events[-1].body.reason == "abandoned"  # the table ends; nothing unjournaled was told
         [stored] = [t for t in storage._tables.values()]
         journaled = [x for x in map(decode_action, stored.actions) if isinstance(x, Play)]
@@ -213,7 +213,7 @@ class RemotePlayer:
                 self.rules = rules_from_wire(body.rules)
             elif isinstance(body, wire.Snapshot):
                 self.rules = rules_from_wire(body.table.rules)
-            elif isinstance(body, wire.Played):
+            elif isinstance(body, wire.CardPlayed):
                 acks.append((body.seat, body.card, list(body.captured)))
                 if stop_after is not None and len(acks) >= stop_after and not stop_after_send:
                     return

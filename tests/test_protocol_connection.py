@@ -18,8 +18,8 @@ from scopa.protocol import (
     Party,
     PartyKind,
     Ping,
-    Play,
-    Played,
+    PlayCard,
+    CardPlayed,
     UnexpectedCommand,
     Welcome,
     Error,
@@ -79,12 +79,12 @@ def test_server_reports_command_before_hello_and_stays_usable() -> None:
 
 def test_forged_sender() -> None:
     client, server = handshake()
-    forged = make_command(Play(card="7d"), seq=5, sender="player:bob", recipient="table:1")
+    forged = make_command(PlayCard(card="7d"), seq=5, sender="player:bob", recipient="table:1")
     server.feed(encode(forged))
     with pytest.raises(ForgedSender) as info:
         server.next_command()
     assert info.value.code is ErrorCode.FORGED_SENDER and info.value.seq == 5
-    server.feed(encode(make_command(Play(card="7d"), seq=6, sender="lobby", recipient="table:1")))
+    server.feed(encode(make_command(PlayCard(card="7d"), seq=6, sender="lobby", recipient="table:1")))
     with pytest.raises(ForgedSender):
         server.next_command()
 
@@ -99,7 +99,7 @@ def test_guest_must_not_claim_a_name_before_welcome() -> None:
 def test_wrong_direction() -> None:
     client, server = handshake()
     played = make_command(
-        Played(event=1, seat=0, card="7d", captured=[], scopa=False, table=["7d"]),
+        CardPlayed(event=1, seat=0, card="7d", captured=[], scopa=False, table=["7d"]),
         seq=9, sender="player:ada", recipient="table:1",
     )  # fmt: skip
     server.feed(encode(played))
@@ -108,7 +108,7 @@ def test_wrong_direction() -> None:
     with pytest.raises(LocalProtocolError):
         client.send(played)
     with pytest.raises(LocalProtocolError):
-        server.send_body(Play(card="7d"), recipient="player:ada")
+        server.send_body(PlayCard(card="7d"), recipient="player:ada")
 
 
 def test_second_hello_is_unexpected() -> None:

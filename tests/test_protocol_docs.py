@@ -26,15 +26,15 @@ from scopa.protocol import (
     Joined,
     LegalMove,
     ListTables,
-    Play,
-    Played,
+    PlayCard,
+    CardPlayed,
     RoundStart,
     SeatInfo,
     TableCreated,
     TableInfo,
     Tables,
     TableState,
-    View,
+    SeatView,
     Welcome,
     YourTurn,
     decode,
@@ -155,16 +155,16 @@ def scripted_server(listener: socket.socket, log: list[str]) -> None:
     seats = [SeatInfo(seat=0, name="anybot", side=0), SeatInfo(seat=1, name="random-1", side=1, bot=True)]
     send(GameStart(event=1, rules=rules, seats=seats, sides=[[0], [1]]), everyone, sender=table)
     send(RoundStart(event=2, round=1, dealer=1, table=["4s", "3b"], stock=30), everyone, sender=table)
-    view = View(
+    view = SeatView(
         seat=0, side=0, round=1, dealer=1, turn=0, hand=["7d", "3c"], table=["4s", "3b"], stock=30,
         hand_sizes=[2, 3], captured=[[], []], scope=[0, 0], scopa_cards=[[], []], totals=[0, 0],
     )  # fmt: skip
     send(YourTurn(event=3, legal=legal, view=view), me, sender=table)
     play = receive()
-    assert isinstance(play.body, Play)  # type: ignore[attr-defined]
+    assert isinstance(play.body, PlayCard)  # type: ignore[attr-defined]
     assert (play.body.card, sorted(play.body.capture)) == ("7d", ["3b", "4s"])  # type: ignore[attr-defined]
     assert play.recipient == table and play.sender == me  # type: ignore[attr-defined]
-    send(Played(event=4, seat=0, card="7d", captured=["4s", "3b"], scopa=True, table=[]), everyone, sender=table)
+    send(CardPlayed(event=4, seat=0, card="7d", captured=["4s", "3b"], scopa=True, table=[]), everyone, sender=table)
     send(GameEnd(event=5, winner=0, totals=[11, 3], reason="target"), everyone, sender=table)
     bye = receive()
     assert isinstance(bye.body, Bye)  # type: ignore[attr-defined]
@@ -287,13 +287,13 @@ V1_COMMANDS = frozenset({
     "unwatch_table", "watch_table", "welcome", "your_turn",
 })  # fmt: skip
 V1_FIELDS = {
-    "View": {"captured", "dealer", "declared", "hand", "hand_sizes", "round", "scopa_cards", "scope", "seat",
+    "SeatView": {"captured", "dealer", "declared", "hand", "hand_sizes", "round", "scopa_cards", "scope", "seat",
              "side", "stock", "table", "totals", "turn"},
     "PublicView": {"captured", "dealer", "declared", "hand_sizes", "round", "scopa_cards", "scope", "stock",
                    "table", "totals", "turn"},
     "RoundEnd": {"breakdown", "cards", "event", "leftover", "leftover_to", "points", "round", "totals"},
     "TableInfo": {"away", "description", "id", "private", "rules", "seats", "spectators", "state", "turn_timeout"},
-    "Play": {"capture", "card", "turn"},
+    "PlayCard": {"capture", "card", "turn"},
 }
 
 
@@ -325,7 +325,7 @@ def test_the_changelog_lists_every_addition_since_version_1() -> None:
         for field in sorted(set(_wire_models()[model].model_fields) - fields):
             assert f"`{field}`" in log, f"{model}.{field} not in the changelog"
     for model in sorted(set(_wire_models()) - set(V1_FIELDS)):
-        if _wire_models()[model].__module__ == "scopa.protocol.commands" and model in ("RoundPlay", "SidePile",
+        if _wire_models()[model].__module__ == "scopa.protocol.commands" and model in ("PlayLogEntry", "PileInfo",
                                                                                       "SideTally"):
             for field in _wire_models()[model].model_fields:
                 assert f"`{field}`" in log, f"{model}.{field} not in the changelog"

@@ -18,7 +18,7 @@ from scopa.protocol import (
     FrameDecoder,
     Hello,
     LocalProtocolError,
-    Play,
+    PlayCard,
     Welcome,
     decode,
     encode,
@@ -74,16 +74,16 @@ def test_rules_travel_as_the_wire_rules_and_convert_back() -> None:
 
 def test_make_command_rejects_bad_envelope_values() -> None:
     with pytest.raises(ValueError):
-        make_command(Play(card="7d"), seq=1, sender="player:bad name", recipient="table:7")
+        make_command(PlayCard(card="7d"), seq=1, sender="player:bad name", recipient="table:7")
     with pytest.raises(ValueError):
-        make_command(Play(card="7d"), seq=-1, sender="player:ada", recipient="table:7")
+        make_command(PlayCard(card="7d"), seq=-1, sender="player:ada", recipient="table:7")
 
 
 def test_bodies_reject_bad_values_at_construction() -> None:
     with pytest.raises(ValueError):
-        Play(card="7x")
+        PlayCard(card="7x")
     with pytest.raises(ValueError):
-        Play(card="7d", capture=["Ad"] * 41)
+        PlayCard(card="7d", capture=["Ad"] * 41)
     with pytest.raises(ValueError):
         Hello(name="x" * 25)
     with pytest.raises(ValueError):

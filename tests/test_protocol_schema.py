@@ -99,7 +99,7 @@ def test_write_and_check_from_the_command_line(tmp_path: Path, capsys: pytest.Ca
     assert path.read_text(encoding="utf-8") == COMMITTED.read_text(encoding="utf-8")
     assert main(["--check", "--path", str(path)]) == 0
     stale = json.loads(path.read_text(encoding="utf-8"))
-    stale["$defs"]["Play"]["properties"].pop("turn")
+    stale["$defs"]["PlayCard"]["properties"].pop("turn")
     path.write_text(json.dumps(stale), encoding="utf-8")
     assert main(["--check", "--path", str(path)]) == 1
     assert REGENERATE in capsys.readouterr().err

@@ -23,7 +23,7 @@ from scopa.protocol import (
     ConnectionRole,
     ErrorCode,
     PartyKind,
-    Play,
+    PlayCard,
     ProtocolError,
     Route,
     UnexpectedCommand,
@@ -147,7 +147,7 @@ def test_a_card_twice_in_a_capture_is_bad_body() -> None:
         unpack_command(_payload(obj))
     assert info.value.name == "play" and info.value.seq == obj["seq"] and info.value.recipient == "table:7"
     with pytest.raises(ValidationError):
-        Play(card="4s", capture=["2c", "2c"])
+        PlayCard(card="4s", capture=["2c", "2c"])
 
 
 def _packed_map(pairs: list[tuple[str, bytes]]) -> bytes:

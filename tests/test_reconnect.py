@@ -44,14 +44,14 @@ async def _solo(server: NetworkEngine, name: str, **create: object) -> WireClien
     return c
 
 
-async def _answer(c: WireClient, turn_cmd, rules) -> wire.Play:
+async def _answer(c: WireClient, turn_cmd, rules) -> wire.PlayCard:
     body = turn_cmd.body
     action = await GreedyBot().choose(view_from_wire(body.view, rules), legal_from_wire(body))
     play = action_to_wire(action).model_copy(update={"turn": body.event})
     return play
 
 
-def _check_log(server: NetworkEngine, table_id: str, played: list[wire.Played]) -> None:
+def _check_log(server: NetworkEngine, table_id: str, played: list[wire.CardPlayed]) -> None:
     """The server's action log holds each play exactly once, and replays to its state."""
     t = server.tables[table_id]
     assert t.master is not None
@@ -74,12 +74,12 @@ async def _play_to_end(c: WireClient, rules) -> wire.GameEnd:
             return cmd.body
 
 
-def _played(*clients: WireClient) -> list[wire.Played]:
+def _played(*clients: WireClient) -> list[wire.CardPlayed]:
     """Every distinct played event the clients saw, by event number."""
-    seen: dict[int, wire.Played] = {}
+    seen: dict[int, wire.CardPlayed] = {}
     for c in clients:
         for cmd in c.inbox:
-            if isinstance(cmd.body, wire.Played):
+            if isinstance(cmd.body, wire.CardPlayed):
                 assert seen.setdefault(cmd.body.event, cmd.body) == cmd.body  # never two versions
     return [seen[k] for k in sorted(seen)]
 

@@ -50,23 +50,23 @@ async def test_bad_moves_get_typed_errors_and_change_nothing_R7(server: NetworkE
     here = f"table:{table}"
 
     # Out of turn: the other seat plays.
-    seq = waiter.send(wire.Play(card=str(not_mine), capture=[]), recipient=here)
+    seq = waiter.send(wire.PlayCard(card=str(not_mine), capture=[]), recipient=here)
     assert (await _error_after(waiter, seq)).code == "not_your_turn"
     # Card not in hand; then the same your_turn comes again (same event number).
-    seq = mover.send(wire.Play(card=str(not_mine), capture=[]), recipient=here)
+    seq = mover.send(wire.PlayCard(card=str(not_mine), capture=[]), recipient=here)
     assert (await _error_after(mover, seq)).code == "card_not_in_hand"
     again = await mover.recv_until("your_turn")
     assert again.body.event == turn.event and again.body.legal == turn.legal
     # Illegal capture: take a card that is not on the table.
-    seq = mover.send(wire.Play(card=str(hand[0]), capture=[str(not_mine)]), recipient=here)
+    seq = mover.send(wire.PlayCard(card=str(hand[0]), capture=[str(not_mine)]), recipient=here)
     assert (await _error_after(mover, seq)).code == "illegal_capture"
     await mover.recv_until("your_turn")
     # A forged sender.
-    seq = mover.send_forged(wire.Play(card=turn.legal[0].card, capture=turn.legal[0].capture),
+    seq = mover.send_forged(wire.PlayCard(card=turn.legal[0].card, capture=turn.legal[0].capture),
                             sender=waiter.party, recipient=here)
     assert (await _error_after(mover, seq)).code == "forged_sender"
     # A play for a table the client is not at.
-    seq = mover.send(wire.Play(card=turn.legal[0].card, capture=turn.legal[0].capture), recipient="table:999")
+    seq = mover.send(wire.PlayCard(card=turn.legal[0].card, capture=turn.legal[0].capture), recipient="table:999")
     assert (await _error_after(mover, seq)).code == "not_at_table"
     # Nothing changed in the authoritative state.
     after = t.master.state
@@ -74,7 +74,7 @@ async def test_bad_moves_get_typed_errors_and_change_nothing_R7(server: NetworkE
     assert after.to_move == before.to_move and len(t.master.actions) == len([*t.master.actions])
     # Not a legal Cirulla declaration in plain scopa: the third refused answer of this
     # turn, so the game master plays the first legal play for the seat (forced: refused).
-    seq = mover.send(wire.Declare(kind=wire.DeclarationKind.TRIS), recipient=here)
+    seq = mover.send(wire.MakeDeclaration(kind=wire.DeclarationKind.TRIS), recipient=here)
     assert (await _error_after(mover, seq)).code == "illegal_declaration"
     forced = await mover.recv_until("played", "your_turn")
     assert forced.name == "played" and forced.body.forced == "refused"
@@ -250,7 +250,7 @@ async def test_an_answer_to_your_turn_is_never_rate_limited_an_unsolicited_play_
         c.send(wire.Ping(nonce=1))  # token 3: the bucket is now empty
         await c.recv_until("pong")
         move = turn.body.legal[0]
-        c.send(wire.Play(card=move.card, capture=move.capture, turn=turn.body.event),
+        c.send(wire.PlayCard(card=move.card, capture=move.capture, turn=turn.body.event),
                recipient=f"table:{c.table}", re=turn.seq)
         played = await c.recv_until("played", "error")
         assert played.name == "played" and played.body.seat == c.seat and played.body.card == move.card

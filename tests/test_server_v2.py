@@ -331,10 +331,10 @@ async def test_errors_and_replies_come_from_the_party_the_command_was_sent_to(se
     seq = a.send(wire.JoinTable(table="404"))
     err = await a.recv_until("error")
     assert (err.re, err.body.code, err.sender) == (seq, "no_such_table", "lobby")
-    seq = a.send(wire.Play(card="7d"), recipient="table:404")
+    seq = a.send(wire.PlayCard(card="7d"), recipient="table:404")
     err = await a.recv_until("error")
     assert (err.re, err.body.code, err.sender) == (seq, "not_at_table", "table:404")
-    raw = make_command(wire.Play(card="7d"), seq=77, sender=a.party, recipient="lobby")
+    raw = make_command(wire.PlayCard(card="7d"), seq=77, sender=a.party, recipient="lobby")
     a.send_raw(encode(raw))
     err = await a.recv_until("error")
     assert (err.re, err.body.code, err.sender) == (77, "unexpected_command", "lobby")
@@ -366,7 +366,7 @@ async def test_a_recorded_session_follows_the_routes_table(server: NetworkEngine
     await b.join(table)
     a.send(wire.Chat(text="buon gioco"), recipient=f"table:{table}")
     b.send(wire.Chat(text="ciao a tutti"))
-    seq = a.send(wire.Play(card="7d", capture=["7d"]), recipient=f"table:{table}")
+    seq = a.send(wire.PlayCard(card="7d", capture=["7d"]), recipient=f"table:{table}")
     a.send(wire.ListTables())
     a.send(wire.Ping(nonce=9))
     await asyncio.gather(a.play_game(GreedyBot()), b.play_game(RandomBot(seed=5)))
@@ -467,12 +467,12 @@ async def test_only_real_answers_skip_the_rate_limit() -> None:
         c.send(wire.Ping(nonce=1))  # token 3: empty now
         await c.recv_until("pong")
         here = f"table:{c.table}"
-        for body in (wire.Pong(nonce=5), wire.Play(card=turn.body.legal[0].card, turn=turn.body.event - 1)):
+        for body in (wire.Pong(nonce=5), wire.PlayCard(card=turn.body.legal[0].card, turn=turn.body.event - 1)):
             seq = c.send(body, recipient="lobby" if isinstance(body, wire.Pong) else here)
             err = await c.recv_until("error")
             assert (err.re, err.body.code) == (seq, "rate_limited")
         move = turn.body.legal[0]
-        c.send(wire.Play(card=move.card, capture=move.capture, turn=turn.body.event), recipient=here, re=turn.seq)
+        c.send(wire.PlayCard(card=move.card, capture=move.capture, turn=turn.body.event), recipient=here, re=turn.seq)
         played = await c.recv_until("played", "error")
         assert played.name == "played" and played.body.card == move.card
         await c.close()

@@ -44,14 +44,14 @@ async def test_turn_timer_plays_the_first_legal_move_and_says_so(server: Network
     assert t.master is not None and len([x for x in t.master.actions if hasattr(x, "card")]) >= 1
     # The late answer to that turn is refused, never applied.
     n = len(t.master.actions)
-    seq = a.send(wire.Play(card=first.card, capture=first.capture, turn=turn.body.event), recipient=f"table:{info.id}")
+    seq = a.send(wire.PlayCard(card=first.card, capture=first.capture, turn=turn.body.event), recipient=f"table:{info.id}")
     error = await a.recv_until("error")
     assert error.re == seq and error.body.code == "not_your_turn"
     assert len(t.master.actions) >= n
     # A seat that answers in time is never forced: play the rest; the game ends.
     events = await a.play_game(RandomBot(seed=1))
     assert events[-1].body.reason == "target"
-    forced = [c for c in a.inbox if isinstance(c.body, wire.Played) and c.body.forced]
+    forced = [c for c in a.inbox if isinstance(c.body, wire.CardPlayed) and c.body.forced]
     assert [c.body.event for c in forced] == [played.body.event]
     await a.close()
 
@@ -90,7 +90,7 @@ async def test_only_a_private_table_plays_without_a_turn_timer(server: NetworkEn
     assert clock.sleeping == 0
     # Nothing was played for us: our own answer is accepted.
     first = turn.body.legal[0]
-    a.send(wire.Play(card=first.card, capture=first.capture, turn=turn.body.event), recipient=f"table:{a.table}",
+    a.send(wire.PlayCard(card=first.card, capture=first.capture, turn=turn.body.event), recipient=f"table:{a.table}",
            re=turn.seq)
     played = await a.recv_until("played")
     assert played.body.seat == a.seat and played.body.forced is None

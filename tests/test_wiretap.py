@@ -174,7 +174,7 @@ async def play_noisy(client: WireClient, player: Any, rng: random.Random, noise:
             answered_event, retry, hand = body.event, False, set(body.view.hand)
             not_mine = [c for c in ALL_CARDS if c not in body.view.hand]
             if rng.random() < noise:  # a card from someone else's hand, the stock or nowhere
-                answer_seq = client.send(wire.Play(card=rng.choice(not_mine), capture=[]), recipient=here, re=cmd.seq)
+                answer_seq = client.send(wire.PlayCard(card=rng.choice(not_mine), capture=[]), recipient=here, re=cmd.seq)
                 continue  # the error comes, then the same your_turn again
             action = await player.choose(view_from_wire(body.view, rules), legal_from_wire(body))
             answer_seq = client.send(action_to_wire(action), recipient=here, re=cmd.seq)
@@ -182,9 +182,9 @@ async def play_noisy(client: WireClient, player: Any, rng: random.Random, noise:
             if drop_after is not None and answers >= drop_after:
                 client.writer.transport.abort()
                 return None
-        elif isinstance(body, wire.Played) and body.seat != client.seat and rng.random() < noise:
+        elif isinstance(body, wire.CardPlayed) and body.seat != client.seat and rng.random() < noise:
             # Out of turn (or, if the turn has just come round, a card we do not hold).
-            client.send(wire.Play(card=rng.choice([c for c in ALL_CARDS if c not in hand]), capture=[]), recipient=here)
+            client.send(wire.PlayCard(card=rng.choice([c for c in ALL_CARDS if c not in hand]), capture=[]), recipient=here)
         elif isinstance(body, wire.GameEnd):
             return body
 
