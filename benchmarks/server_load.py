@@ -47,6 +47,7 @@ The last line printed is a JSON object with every figure.
 from __future__ import annotations
 
 import argparse
+import cProfile
 import asyncio
 import json
 import os
@@ -108,8 +109,10 @@ def _raise_fd_limit() -> None:
 class ServerProcess:
     """This script with ``--serve`` in a child process."""
 
-    def __init__(self, seed: int, loop: str = "asyncio", db: str | None = None, bot_workers: int = 1) -> None:
+    def __init__(self, seed: int, loop: str = "asyncio", db: str | None = None, bot_workers: int = 1,
+                 profile: str | None = None) -> None:
         extra = ["--loop", loop, "--bot-workers", str(bot_workers)] + (["--db-file", db] if db else [])
+        extra += ["--profile", profile] if profile else []
         self.proc = subprocess.Popen(
             [sys.executable, os.path.abspath(__file__), "--serve", "--seed", str(seed), *extra],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
@@ -480,17 +483,22 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--expert-tables", type=int, default=0, metavar="N",
                     help="N more tables where two expert bots play each other on the server, beside the measured ones")
     ap.add_argument("--bot-workers", type=int, default=1, help="the server's pool for bots that search (default 1)")
+    ap.add_argument("--profile", default=None, metavar="PATH",
+                    help="write a cProfile of the server process to PATH (read it with python -m pstats)")
     ap.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--db-file", default=None, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     _raise_fd_limit()
     if args.serve:
-        if args.loop == "uvloop":
-            import uvloop
-
-            uvloop.run(_serve(args.seed, args.db_file, args.bot_workers))
-        else:
-            asyncio.run(_serve(args.seed, args.db_file, args.bot_workers))
+        profiler = cProfile.Profile() if args.profile else None
+        if profiler is not None:
+            profiler.enable()
+        try:
+            _serve_with_loop(args)
+        finally:
+            if profiler is not None:
+                profiler.disable()
+                profiler.dump_stats(args.profile)
         return 0
     if args.games is None and args.seconds is None:
         args.games = 2
@@ -502,6 +510,15 @@ def main(argv: list[str] | None = None) -> int:
     return 0 if not result["failed_tables"] and not result["errors"] else 1
 
 
+def _serve_with_loop(args: argparse.Namespace) -> None:
+    if args.loop == "uvloop":
+        import uvloop
+
+        uvloop.run(_serve(args.seed, args.db_file, args.bot_workers))
+    else:
+        asyncio.run(_serve(args.seed, args.db_file, args.bot_workers))
+
+
 def run_once(args: argparse.Namespace) -> dict[str, Any]:
     server: ServerProcess | None = None
     with tempfile.TemporaryDirectory() as tmp:
@@ -509,7 +526,7 @@ def run_once(args: argparse.Namespace) -> dict[str, Any]:
             port, pid = int(args.server.rpartition(":")[2]), args.server_pid
         else:
             server = ServerProcess(args.seed, args.loop, os.path.join(tmp, "load.db") if args.db else None,
-                                   args.bot_workers)
+                                   args.bot_workers, getattr(args, "profile", None))
             port, pid = server.port, server.pid
         try:
             return asyncio.run(asyncio.wait_for(load(args, port, pid), SAFETY_TIMEOUT))
