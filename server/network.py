@@ -280,10 +280,9 @@ class NetworkEngine:
     async def _read_loop(self, sess: ClientSession) -> None:
         """Read, decode and dispatch one client's commands under the deadlines and the
         command rate of :attr:`limits` (returns when the connection is to be closed)."""
-        limits = self.limits
-        loop = asyncio.get_running_loop()
-        rate = limits.rate_limiter()
-        connected = last_heard = loop.time()
+        limits, clock = self.limits, self.clock
+        rate = limits.rate_limiter(clock)
+        connected = last_heard = clock.now()
         frame_started: float | None = None  # when the first byte of an unfinished frame came
         ping_sent: float | None = None  # when an unanswered ping of ours went out
         hello_seen = False
@@ -300,18 +299,18 @@ class NetworkEngine:
                     due.append((ping_sent + limits.ping_timeout, "pong"))
             when, deadline = min(due) if due else (None, "")
             try:
-                async with asyncio.timeout_at(when):
+                async with clock.timeout(None if when is None else when - clock.now()):
                     data = await sess.reader.read(READ_CHUNK)
             except TimeoutError:
                 if deadline == "ping":
-                    ping_sent = loop.time()
+                    ping_sent = clock.now()
                     sess.send(wire.Ping(nonce=random.randrange(2**32)))
                     continue
                 self._deadline_passed(sess, deadline)
                 return
             if not data:
                 return
-            now = loop.time()
+            now = clock.now()
             sess.proto.feed(data)
             completed = False
             while not sess.closed:

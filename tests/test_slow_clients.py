@@ -4,7 +4,7 @@ everyone else plays on.
 Every limit is made small through ``Limits`` so that hitting it takes a fraction of a
 second; nothing here sleeps to win a race: a test waits for the frame or the closed
 connection the limit produces.  (The trickling client sleeps between its bytes: that
-slowness is the behaviour under test.)  The token bucket runs on a frozen fake clock.
+slowness is the behaviour under test.)  The token bucket runs on a fake clock.
 """
 
 from __future__ import annotations
@@ -19,21 +19,14 @@ from scopa.bots import RandomBot
 from scopa.protocol import Connection, ConnectionRole, encode, make_command
 from scopa.protocol import commands as wire
 from scopa.server import Limits, NetworkEngine
+from scopa.protocol.clock import FakeClock
 from scopa.server.limits import RateLimiter
 
 from wire_client import TIMEOUT, WireClient
 
 
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-async def _server(limits: Limits):
-    engine = NetworkEngine("127.0.0.1", 0, seed=6, limits=limits)
+async def _server(limits: Limits, clock: FakeClock | None = None):
+    engine = NetworkEngine("127.0.0.1", 0, seed=6, limits=limits, clock=clock)
     await engine.start()
     return engine
 
@@ -78,12 +71,12 @@ def test_limits_are_validated_and_frozen() -> None:
 def test_token_bucket_refills_with_the_clock_and_counts_refusals() -> None:
     clock = FakeClock()
     rate = RateLimiter(Limits(commands_per_second=2, command_burst=3, max_refused_commands=4,
-                              refused_window=2.0, clock=clock))
+                              refused_window=2.0), clock)
     assert [rate.allow() for _ in range(4)] == [True, True, True, False]
-    clock.now = 0.5  # one token back
+    clock.advance(0.5)  # one token back
     assert [rate.allow() for _ in range(2)] == [True, False]
     assert not rate.flooding
-    clock.now = 10.0  # a long pause: the bucket is full again and refusals leaked away
+    clock.advance(9.5)  # a long pause: the bucket is full again and refusals leaked away
     assert [rate.allow() for _ in range(4)] == [True, True, True, False]
     assert rate.refused == 1.0
     for _ in range(4):
@@ -204,7 +197,7 @@ async def test_connection_caps_overall_and_per_address_refuse_with_a_fatal_error
 
 async def test_a_flooding_client_is_rate_limited_then_dropped_while_others_play() -> None:
     clock = FakeClock()  # frozen: no token ever comes back, so the counts below are exact
-    server = await _server(Limits(command_burst=300, commands_per_second=1.0, max_refused_commands=20, clock=clock))
+    server = await _server(Limits(command_burst=300, commands_per_second=1.0, max_refused_commands=20), clock)
     try:
         other = asyncio.create_task(_bot_game(server.port, "steady", 2))
         flood = await WireClient.connect(server.port, "flood")  # the hello took one token
