@@ -1,0 +1,89 @@
+"""A journaled server in a child process that kills itself (SIGKILL) at a chosen
+journal position, for the crash test (tests/test_crash.py).
+
+    python crash_server.py DB SEED KILL_AT COUNT_FROM
+
+It listens on 127.0.0.1 (port 0) and prints its port on the first line of stdout.
+Every statement the process sends to SQLite is watched: at the start of the
+``KILL_AT``-th insert of an action with index >= 1 into a table numbered ``COUNT_FROM``
+or more, the process sends itself SIGKILL, so that insert never commits and the table it
+belongs to is cut mid-game.  ``KILL_AT`` 0: no kill; the process stops by itself once
+every game it holds has ended.
+
+Its clock is a :class:`FakeClock` nobody advances: no turn timer, grace period, ping or
+token refill depends on how fast the machine is.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import signal
+import sqlite3
+import sys
+from typing import Any
+
+from scopa.protocol.clock import FakeClock
+from scopa.server import Limits, NetworkEngine
+
+_INSERT = re.compile(r"\s*INSERT INTO actions\b", re.IGNORECASE)
+_VALUES = re.compile(r"VALUES\s*\(\s*'(\d+)'\s*,\s*(\d+)\s*,", re.IGNORECASE)
+
+
+class JournalKiller:
+    """Counts the journal's action inserts and kills the process at the chosen one."""
+
+    def __init__(self, kill_at: int, count_from: int) -> None:
+        self.kill_at = kill_at
+        self.count_from = count_from
+        self.counted = 0
+
+    def __call__(self, statement: str) -> None:
+        if not _INSERT.match(statement):
+            return
+        values = _VALUES.search(statement)
+        if values is None:  # a journal this helper cannot read: say so, do not guess
+            os.write(2, f"crash_server: unrecognised insert: {statement[:200]}\n".encode())
+            os._exit(3)
+        table, index = int(values[1]), int(values[2])
+        if table >= self.count_from and index >= 1:
+            self.counted += 1
+            if self.counted == self.kill_at:
+                os.kill(os.getpid(), signal.SIGKILL)
+
+
+def _watch_sqlite(killer: JournalKiller) -> None:
+    """Every SQLite connection this process opens reports its statements to ``killer``."""
+    connect = sqlite3.connect
+
+    def watched(*args: Any, **kwargs: Any) -> sqlite3.Connection:
+        connection = connect(*args, **kwargs)
+        connection.set_trace_callback(killer)
+        return connection
+
+    sqlite3.connect = watched  # type: ignore[assignment]
+
+
+async def _serve(db: str, seed: int, kill_at: int) -> None:
+    limits = Limits(commands_per_second=None, max_bot_tables_per_client=None, max_bot_tables=None)
+    engine = NetworkEngine("127.0.0.1", 0, seed=seed, db=db, grace=3600.0, turn_timeout=None,
+                           clock=FakeClock(), limits=limits)
+    await engine.start()
+    print(engine.port, flush=True)
+    if kill_at:
+        await asyncio.Event().wait()  # until the journal position kills the process
+    tasks = [t.task for t in engine.tables.values() if t.task is not None]
+    await asyncio.gather(*tasks, return_exceptions=True)
+    await engine.stop()
+
+
+def main(argv: list[str]) -> None:
+    db, seed, kill_at, count_from = argv[0], int(argv[1]), int(argv[2]), int(argv[3])
+    if kill_at:
+        _watch_sqlite(JournalKiller(kill_at, count_from))
+    asyncio.run(_serve(db, seed, kill_at))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
