@@ -752,7 +752,7 @@ class ClientSession:
             if match(command):
                 return command
         try:
-            async with asyncio.timeout(timeout):
+            async with self.clock.timeout(timeout):
                 while True:
                     command = await self._receive()
                     self._backlog.append(command)
