@@ -139,11 +139,11 @@ class _ClockTimeout:
         return self
 
     async def __aexit__(self, kind: type[BaseException] | None, exc: BaseException | None,
-                        tb: TracebackType | None) -> bool | None:
+                        tb: TracebackType | None) -> None:
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
-        return await self._inner.__aexit__(kind, exc, tb)
+        await self._inner.__aexit__(kind, exc, tb)  # raises TimeoutError if the deadline cut the body
 
 
 class FakeClock:
