@@ -37,6 +37,7 @@ from scopa.protocol.convert import (
     side_tallies,
     view_to_wire,
 )
+from scopa.protocol.codec import pack_body
 from scopa.protocol.errors import ErrorCode
 
 from .clock import Clock, SystemClock, Timer, start_timer
@@ -163,8 +164,7 @@ class Table:
         if isinstance(body, wire.GameEnd):
             self.end = body
         if seat is None:
-            for sess in self.watchers():
-                sess.send(body, sender=self.party, recipient=self.everyone)
+            self.send_all(body)
             return
         s = self.seats[seat]
         if s is not None and s.session is not None:
@@ -452,8 +452,17 @@ class Table:
 
     def tell_all(self, body: wire.Body) -> None:
         """A public command that is not a numbered game event, to the whole table."""
-        for sess in self.watchers():
-            sess.send(body, sender=self.party, recipient=self.everyone)
+        self.send_all(body)
+
+    def send_all(self, body: wire.Body) -> None:
+        """``body`` to every connected seat and spectator, packed once for all of them."""
+        watchers = self.watchers()
+        if not watchers:
+            return
+        payload = pack_body(body)
+        sender, everyone = self.party, self.everyone
+        for sess in watchers:
+            sess.send(body, sender=sender, recipient=everyone, payload=payload)
 
     # ------------------------------------------------------------------ the game
 

@@ -2,7 +2,7 @@
 the server sends to a connection carries a card of another seat's hand or of the stock,
 another seat's token, or any table's seed.
 
-The tap wraps ``Connection.send`` on the server side: every frame is recorded as the
+The tap wraps ``Connection.send_body`` on the server side: every frame is recorded as the
 bytes that go on the wire, together with the truth at the moment it was produced (the
 hands and the stock of the recipient's table, read from the authoritative GameState).
 The checker then decodes each frame and looks at every string and integer in it,
@@ -60,10 +60,10 @@ class WireTap:
 
     def install(self, monkeypatch: pytest.MonkeyPatch) -> None:
         tap = self
-        send, dispatch = Connection.send, NetworkEngine._dispatch
+        send, dispatch = Connection.send_body, NetworkEngine._dispatch
 
-        def tapped_send(conn: Connection, command: Any) -> bytes:
-            frame = send(conn, command)
+        def tapped_send(conn: Connection, body: Any, **envelope: Any) -> bytes:
+            frame = send(conn, body, **envelope)
             if conn.role is ConnectionRole.SERVER:
                 tap.record(conn, frame)
             return frame
@@ -72,7 +72,7 @@ class WireTap:
             tap.said[(sess.id, seq)] = set(_strings(body.model_dump(mode="json")))
             dispatch(engine, sess, body, seq, recipient)
 
-        monkeypatch.setattr(Connection, "send", tapped_send)
+        monkeypatch.setattr(Connection, "send_body", tapped_send)
         monkeypatch.setattr(NetworkEngine, "_dispatch", tapped_dispatch)
 
     def record(self, conn: Connection, frame: bytes) -> None:
@@ -284,6 +284,7 @@ def _plant(monkeypatch: pytest.MonkeyPatch, kind: str) -> None:
     tokens: dict[str, str] = {}  # table id -> the first seat token handed out there
 
     def leaky(sess: ClientSession, body: wire.Body, **kw: Any) -> None:
+        original = body
         table = sess.table
         state = table.master.state if table is not None and table.master is not None else None
         if kind == "stock" and isinstance(body, wire.RoundStart) and state is not None and state.stock:
@@ -299,6 +300,8 @@ def _plant(monkeypatch: pytest.MonkeyPatch, kind: str) -> None:
             tokens.setdefault(body.table, body.token)
         elif kind == "token" and isinstance(body, wire.TableUpdate) and body.table.id in tokens:
             body = body.model_copy(update={"table": body.table.model_copy(update={"description": tokens[body.table.id]})})
+        if body is not original:
+            kw.pop("payload", None)  # a broadcast's body packed once is the unplanted one
         send(sess, body, **kw)
 
     monkeypatch.setattr(ClientSession, "send", leaky)
