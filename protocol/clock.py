@@ -40,8 +40,8 @@ class Clock(Protocol):
         """Seconds, from any fixed origin."""
 
     def call_later(self, seconds: float, callback: Callable[[], object]) -> Timer:
-        """Call ``callback`` ``seconds`` from now (at once for ``seconds`` <= 0, on the next
-        turn of the loop for the system clock)."""
+        """Call ``callback`` ``seconds`` from now (never from inside this call: for
+        ``seconds`` <= 0 on the loop's next turn, or a fake clock's next ``advance``)."""
 
     def sleep(self, seconds: float) -> Awaitable[None]:
         """An awaitable that completes ``seconds`` from now (armed now)."""
@@ -134,7 +134,9 @@ class _ClockTimeout:
 
     async def __aenter__(self) -> _ClockTimeout:
         await self._inner.__aenter__()
-        if self._seconds is not None:
+        if self._seconds is not None and self._seconds <= 0:
+            self._expire()  # due already, as asyncio.timeout(0) is
+        elif self._seconds is not None:
             self._timer = self._clock.call_later(self._seconds, self._expire)
         return self
 
@@ -169,6 +171,10 @@ class FakeClock:
         return timer
 
     def sleep(self, seconds: float) -> Awaitable[None]:
+        if seconds <= 0:  # due now: no need to wait for the next advance
+            done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            done.set_result(None)
+            return done
         return _future_sleep(self, seconds)
 
     def timeout(self, seconds: float | None) -> _ClockTimeout:

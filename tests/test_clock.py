@@ -123,6 +123,10 @@ async def test_fake_sleep_and_timeout_wake_only_when_the_clock_moves() -> None:
     clock.advance(0.1)
     with pytest.raises(TimeoutError):
         await deadline
+    await clock.sleep(0.0)  # due now: no advance needed
+    with pytest.raises(TimeoutError):
+        async with clock.timeout(-1.0):  # a deadline already passed cuts the body at once
+            await asyncio.get_running_loop().create_future()
     cancelled = asyncio.ensure_future(clock.sleep(10.0))
     cancelled.cancel()
     await asyncio.sleep(0)
