@@ -71,6 +71,21 @@ class ClientSession:
         except LocalProtocolError as exc:
             log.error("could not send %s to %s: %s", body.NAME, self.party, exc)
             return
+        self._queue_frame(frame)
+
+    def send_packed(self, name: str, payload: bytes, *, sender: str, recipient: str | None = None,
+                    re: int | None = None) -> None:
+        """Like :meth:`send`, for a body already packed (see ``Connection.send_payload``)."""
+        if self.closed or self.proto.state is ConnectionState.CLOSED:
+            return
+        try:
+            frame = self.proto.send_payload(name, payload, recipient=recipient or self.party, sender=sender, re=re)
+        except LocalProtocolError as exc:
+            log.error("could not send %s to %s: %s", name, self.party, exc)
+            return
+        self._queue_frame(frame)
+
+    def _queue_frame(self, frame: bytes) -> None:
         if self.queued_bytes + len(frame) > self.max_queued_bytes:
             self._drop(f"{self.queued_bytes + len(frame)} bytes would wait for it")
             return
