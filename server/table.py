@@ -23,6 +23,7 @@ from scopa.engine import (
     DealVoid,
     Event,
     GameMaster,
+    GameStarted,
     HandDealt,
     IllegalMoveError,
     Played,
@@ -768,7 +769,8 @@ class Table:
             forced, self.forced_reason = self.forced_reason or ("refused" if event.forced else None), None
         # At a round end the piles are still the round's (they are cleared at the next deal).
         tallies = side_tallies(self.master.state) if isinstance(event, RoundEnded) and self.master else []
-        self.emit(event_to_wire(event, self.next_event(), seats=self.seat_infos(),
+        seats = self.seat_infos() if isinstance(event, GameStarted) else []
+        self.emit(event_to_wire(event, self.next_event(), seats=seats,
                                 stock=len(self.master.state.stock) if self.master else 0, forced=forced,
                                 tallies=tallies))
 
