@@ -130,7 +130,7 @@ class NetworkEngine:
                 # Journaled games are suspended, not abandoned: the next start resumes them.
                 table.storage = None
                 for sess in table.sessions():
-                    sess.table = None
+                    sess.table_id = None
         for sess in list(self.sessions.values()):
             sess.send(wire.Bye(reason="server shutting down"))
             sess.close()
@@ -243,6 +243,10 @@ class NetworkEngine:
         else:
             self._per_address.pop(address, None)
 
+    def table_of(self, sess: ClientSession) -> Table | None:
+        """The table ``sess`` is seated at, if any."""
+        return self.tables.get(sess.table_id) if sess.table_id is not None else None
+
     def dispatch(self, sess: ClientSession, command: Command) -> None:
         """Carry out one command a connection accepted."""
         self._dispatch(sess, command.body, command.seq, command.recipient)
@@ -259,7 +263,7 @@ class NetworkEngine:
     def _awaiting_table(self, sess: ClientSession, recipient: str | None) -> Table | None:
         """This client's table, if the command went to it and a your_turn of this
         client's seat there is waiting for an answer."""
-        table = sess.table
+        table = self.table_of(sess)
         if table is None or recipient != table.party:
             return None
         seat = table.seat_of(sess)
@@ -284,8 +288,8 @@ class NetworkEngine:
         """A connection is gone: its seat waits for it (or is freed), it leaves everything it watched."""
         self._release_address(sess.address)
         self.proxied.release(sess.id)
-        table = sess.table
-        watched = self._watched_by(sess)
+        table = self.table_of(sess)
+        watched = self.watched_by(sess)
         if watched is not None:
             watched.unwatch(sess, tell=False)
         self.lobby_watchers.discard(sess)
@@ -299,7 +303,7 @@ class NetworkEngine:
                 self._seat_freed(table)
         for own in self.tables.owned_by(sess.id):  # its waiting tables where no person sits close
             if own.state is wire.TableState.WAITING and not any(s is not None and s.bot is None for s in own.seats):
-                self._close_waiting(own, "its creator left")
+                self.close_waiting(own, "its creator left")
         self.tables.disown(sess.id)
         self._watching.pop(sess.id, None)
         if sess.name and self.names.get(name_key(sess.name)) is sess:
@@ -377,7 +381,7 @@ class NetworkEngine:
                 continue
             body = wire.TableUpdate(table=table.info())
             for sess in self.lobby_watchers:
-                if sess.table is not table and sess not in table.spectators:  # else sent by the table
+                if sess.table_id != table.id and sess not in table.spectators:  # else sent by the table
                     sess.send(body)
 
     def _close_table(self, table: Table) -> None:
@@ -444,7 +448,7 @@ class NetworkEngine:
         log.info("connection %s resumes seat %s of table %s as %s", sess.id, i, table.id, sess.party)
         table.resume(sess, i, resume.token, resume.last_event, re=seq)
 
-    def _watched_by(self, sess: ClientSession) -> Table | None:
+    def watched_by(self, sess: ClientSession) -> Table | None:
         table = self._watching.get(sess.id)
         return table if table is not None and sess in table.spectators else None
 
@@ -454,10 +458,10 @@ class NetworkEngine:
             # A private table without its invite code is no table at all to this client.
             sess.error(ErrorCode.NO_SUCH_TABLE, f"there is no table {table_id!r} to watch", re=seq)
             return
-        if sess.table is not None:
-            sess.error(ErrorCode.ALREADY_AT_TABLE, f"you are seated at table {sess.table.id}", re=seq)
+        if sess.table_id is not None:
+            sess.error(ErrorCode.ALREADY_AT_TABLE, f"you are seated at table {sess.table_id}", re=seq)
             return
-        before = self._watched_by(sess)
+        before = self.watched_by(sess)
         if before is not None and before is not table:
             before.unwatch(sess, tell=False)  # one table at a time: watching another moves you
         log.info("table %s: %s watches", table.id, sess.party)
@@ -465,15 +469,15 @@ class NetworkEngine:
         table.watch(sess, re=seq)
 
     def _unwatch(self, sess: ClientSession, table_id: str, seq: int) -> None:
-        table = self._watched_by(sess)
+        table = self.watched_by(sess)
         if table is None or table.id != table_id:
             sess.error(ErrorCode.NOT_AT_TABLE, f"you are not watching table {table_id}", re=seq)
             return
         table.unwatch(sess, re=seq)
 
     def _create(self, sess: ClientSession, body: wire.CreateTable, seq: int) -> None:
-        if sess.table is not None and body.sit:
-            sess.error(ErrorCode.ALREADY_AT_TABLE, f"you are already at table {sess.table.id}", re=seq)
+        if sess.table_id is not None and body.sit:
+            sess.error(ErrorCode.ALREADY_AT_TABLE, f"you are already at table {sess.table_id}", re=seq)
             return
         try:
             rules = rules_from_wire(body.rules) if body.rules is not None else build_rules(body.preset, body.options)
@@ -547,16 +551,16 @@ class NetworkEngine:
 
     def _stop_watching(self, sess: ClientSession) -> None:
         """A spectator who sits down stops watching (or it would get every event twice)."""
-        watched = self._watched_by(sess)
+        watched = self.watched_by(sess)
         if watched is not None:
             watched.unwatch(sess, tell=False)
         self._watching.pop(sess.id, None)
 
-    def _close_waiting(self, table: Table, reason: str) -> None:
+    def close_waiting(self, table: Table, reason: str) -> None:
         """Close a table that waits for players: its seated clients are told ``left``."""
         for s in table.sessions():
             s.send(wire.Left(table=table.id, reason="closed"))
-            s.table = None
+            s.table_id = None
         for s in list(table.spectators):
             table.unwatch(s, tell=True)
         table.cancel_timers()
@@ -581,8 +585,8 @@ class NetworkEngine:
         if table is None or not table.admits(body.invite):
             sess.error(ErrorCode.NO_SUCH_TABLE, f"there is no table {table_id!r}", re=seq)
             return
-        if sess.table is not None:
-            sess.error(ErrorCode.ALREADY_AT_TABLE, f"you are already at table {sess.table.id}", re=seq)
+        if sess.table_id is not None:
+            sess.error(ErrorCode.ALREADY_AT_TABLE, f"you are already at table {sess.table_id}", re=seq)
             return
         if table.state is not wire.TableState.WAITING or table.full:
             sess.error(ErrorCode.TABLE_FULL, f"table {table_id} is {'full' if table.full else table.state.value}", re=seq)
@@ -599,7 +603,7 @@ class NetworkEngine:
             self.tables.update(table)
 
     def _leave(self, sess: ClientSession, table_id: str, seq: int) -> None:
-        table = sess.table
+        table = self.table_of(sess)
         if table is None or table.id != table_id:
             sess.error(ErrorCode.NOT_AT_TABLE, f"you are not at table {table_id}", re=seq)
             return
@@ -637,7 +641,7 @@ class NetworkEngine:
 
     def _move(self, sess: ClientSession, body: wire.PlayCard | wire.MakeDeclaration, seq: int, recipient: str) -> None:
         table = self._table_named(recipient)
-        if table is None or sess.table is not table:
+        if table is None or sess.table_id != table.id:
             sess.error(ErrorCode.NOT_AT_TABLE, f"you are not playing at {recipient}", re=seq,
                        sender=sess.proto.answering(recipient))
             return
@@ -655,7 +659,7 @@ class NetworkEngine:
                     other.send(msg)
             return
         table = self._table_named(recipient)
-        if table is None or sess.table is not table:
+        if table is None or sess.table_id != table.id:
             sess.error(ErrorCode.NOT_AT_TABLE, f"you are not seated at {recipient}", re=seq,
                        sender=sess.proto.answering(recipient))
             return

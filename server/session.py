@@ -14,16 +14,13 @@ import asyncio
 import logging
 import random
 import socket
-from typing import TYPE_CHECKING, Literal, Protocol
+from typing import Literal, Protocol
 
 from scopa.protocol import Command, Connection, ConnectionRole, ConnectionState, LocalProtocolError, ProtocolError
 from scopa.protocol.commands import Body, Error, Hello, Ping
 from scopa.protocol.errors import ErrorCode
 
 from .limits import Limits, RateLimiter
-
-if TYPE_CHECKING:
-    from .table import Table
 
 log = logging.getLogger("scopa.server")
 
@@ -68,7 +65,8 @@ class ClientSession(asyncio.Protocol):
         self.limits = limits
         self.proto = Connection(ConnectionRole.SERVER)
         self.name: str | None = None
-        self.table: Table | None = None
+        self.table_id: str | None = None
+        """The table this client is seated at (the server's TableDirectory has it)."""
         self.peer = ""
         self.address = ""
         """The remote IP address (the key of the per-address cap)."""
