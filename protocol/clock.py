@@ -1,15 +1,15 @@
 """The one clock every timer and deadline waits on, on the server and in the client.
 
-A :class:`Clock` tells the time (``now``), calls a function later (``call_later``,
-returning a :class:`Timer` to ``cancel``), and gives awaitables for coroutines that
-wait (``sleep``, and ``timeout`` for a deadline around an ``await``).
+A :class:`Clock` tells the time (``now``), calls a function later (``call_later``, or
+``call_at`` a time of its own, returning a :class:`Timer` to ``cancel``), and gives
+awaitables for coroutines that wait (``sleep``, and ``timeout`` for a deadline around
+an ``await``).
 
-- :class:`SystemClock` is the running event loop's monotonic clock; ``call_later`` is
-  the loop's own ``call_later`` (a timer is one heap entry in the loop, no task).
+- :class:`SystemClock` is the running event loop's monotonic clock; ``call_later`` and
+  ``call_at`` are the loop's own (a timer is one heap entry in the loop, no task).
 - :class:`FakeClock` only moves when told to (``advance``): its timers sit in a sorted
-  list, and ``advance`` fires the due ones in order of their deadline, each seeing
-  ``now()`` at its own deadline, so a test can drive every timer, deadline, backoff
-  and liveness check without waiting for real.
+  list, and ``advance`` fires the due ones in order of their deadline, so a test can
+  drive every timer, deadline, backoff and liveness check without waiting for real.
 
 A clock does no I/O; it needs a running event loop only for ``sleep`` and ``timeout``
 (they hand out futures and cancel the waiting task), so the server, the client and
@@ -42,6 +42,10 @@ class Clock(Protocol):
     def call_later(self, seconds: float, callback: Callable[[], object]) -> Timer:
         """Call ``callback`` ``seconds`` from now (never from inside this call: for
         ``seconds`` <= 0 on the loop's next turn, or a fake clock's next ``advance``)."""
+
+    def call_at(self, when: float, callback: Callable[[], object]) -> Timer:
+        """Call ``callback`` when :meth:`now` reaches ``when`` (a deadline kept as a time
+        of this clock, so re-arming it never drifts)."""
 
     def sleep(self, seconds: float) -> Awaitable[None]:
         """An awaitable that completes ``seconds`` from now (armed now)."""
@@ -82,6 +86,9 @@ class SystemClock:
 
     def call_later(self, seconds: float, callback: Callable[[], object]) -> asyncio.TimerHandle:
         return asyncio.get_running_loop().call_later(max(seconds, 0.0), callback)
+
+    def call_at(self, when: float, callback: Callable[[], object]) -> asyncio.TimerHandle:
+        return asyncio.get_running_loop().call_at(when, callback)
 
     def sleep(self, seconds: float) -> Awaitable[None]:
         # A future armed now (not a coroutine): a sleep dropped before it is awaited
@@ -161,7 +168,10 @@ class FakeClock:
         return self._now
 
     def call_later(self, seconds: float, callback: Callable[[], object]) -> FakeTimer:
-        timer = FakeTimer(self, self._now + max(seconds, 0.0), next(self._order), callback)
+        return self.call_at(self._now + max(seconds, 0.0), callback)
+
+    def call_at(self, when: float, callback: Callable[[], object]) -> FakeTimer:
+        timer = FakeTimer(self, max(when, self._now), next(self._order), callback)
         if len(self._timers) > 64 and len(self._timers) > 2 * self._armed:
             # Mostly cancelled timers (a turn timer is armed and cancelled on every move).
             self._timers = [t for t in self._timers if t.armed]
@@ -193,17 +203,16 @@ class FakeClock:
         return self._timers[0].when if self._timers else None
 
     def advance(self, seconds: float) -> None:
-        """Move time on by ``seconds``, firing every timer that falls due on the way in
-        order of its deadline (timers armed on equal deadlines: in the order armed), with
-        ``now()`` at that deadline; a timer armed by a callback fires too if it falls due
-        within the same advance."""
+        """Move time on by ``seconds`` at once, then fire every timer now due, in order of
+        its deadline (equal deadlines: in the order armed), as an event loop that was held
+        up for ``seconds`` would: ``now()`` is already the new time, so a timer armed by a
+        callback counts from it (and fires within this call only if due at once).  Step
+        through in smaller advances to see each deadline at its own time."""
         if seconds < 0:
             raise ValueError(f"a clock does not go back ({seconds} s)")
-        target = self._now + seconds
+        self._now += seconds
         timers = self._timers
-        while timers and timers[0].when <= target:
+        while timers and timers[0].when <= self._now:
             timer = heapq.heappop(timers)
             if timer.armed:
-                self._now = max(self._now, timer.when)
                 timer._fire()
-        self._now = target

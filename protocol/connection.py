@@ -25,7 +25,7 @@ from collections.abc import Iterator
 from enum import StrEnum
 
 from .codec import FrameDecoder, pack_body, pack_envelope
-from .commands import Body, Bye, Error, Flow, Hello, Ping, Pong, Welcome
+from .commands import BODY_BY_NAME, Body, Bye, Error, Flow, Hello, Ping, Pong, Welcome
 from .envelope import Command, make_command
 from .errors import (
     ErrorCode,
@@ -38,7 +38,7 @@ from .errors import (
 )
 from .fields import MAX_SEQ
 from .framing import MAX_FRAME_SIZE, frame_payload
-from .parties import GUEST, LOBBY, ROUTES, route_allowed
+from .parties import GUEST, LOBBY, ROUTES, PartyKind, parse_party, route_allowed
 
 
 class ConnectionRole(StrEnum):
@@ -55,6 +55,7 @@ class ConnectionState(StrEnum):
 
 # Commands allowed before the welcome, besides hello / welcome themselves.
 _ANY_TIME = (Ping, Pong, Error, Bye)
+_STATEFUL = (Hello, Welcome, Error, Bye)  # commands that move the connection's state
 _FLOW_FROM = {ConnectionRole.CLIENT: (Flow.TO_SERVER, Flow.BOTH), ConnectionRole.SERVER: (Flow.TO_CLIENT, Flow.BOTH)}
 
 
@@ -236,6 +237,64 @@ class Connection:
         self.state = new_state
         self._next_seq = max(self._next_seq, seq + 1)
         return frame
+
+    def send_payload(self, name: str, payload: bytes, *, recipient: str, sender: str | None = None,
+                     re: int | None = None) -> bytes:
+        """The frame of command ``name`` whose body is already packed (msgpack of the data
+        its model dumps to): for a body built as plain data on a hot path, such as the
+        server's ``your_turn``.  The connection rules are checked as in :meth:`send_body`;
+        a command that changes the connection's state (``hello``, ``welcome``, ``error``,
+        ``bye``) must go through :meth:`send_body`."""
+        kind = BODY_BY_NAME.get(name)
+        if kind is None or kind in _STATEFUL:
+            raise LocalProtocolError(f"{name!r} cannot be sent as a packed body", code=ErrorCode.UNEXPECTED_COMMAND)
+        if sender is None:
+            sender = str(LOBBY) if self.role is ConnectionRole.SERVER else self.client_party or str(GUEST)
+        if self.state is ConnectionState.CLOSED:
+            raise LocalProtocolError("the connection is closed", code=ErrorCode.UNEXPECTED_COMMAND)
+        if kind.FLOW not in _FLOW_FROM[self.role]:
+            raise LocalProtocolError(f"a {self.role.value} never sends {name!r}", code=ErrorCode.UNEXPECTED_COMMAND)
+        if self.role is ConnectionRole.CLIENT and self.state is ConnectionState.AWAIT_HELLO \
+                and not issubclass(kind, _ANY_TIME):
+            raise LocalProtocolError(f"{name!r} before hello", code=ErrorCode.NOT_HELLO_YET)
+        if not route_allowed(name, sender, recipient):
+            raise LocalProtocolError(f"{name!r} never goes from {sender!r} to {recipient!r}",
+                                     code=ErrorCode.UNEXPECTED_COMMAND)
+        if re is not None and not 0 <= re <= MAX_SEQ:
+            raise LocalProtocolError(f"invalid envelope for {name!r}: re {re} out of range")
+        seq = self._next_seq
+        packed = pack_envelope(seq=seq, sender=sender, recipient=recipient, re=re, name=name, body=payload)
+        frame = frame_payload(packed, max_frame_size=self.max_frame_size)
+        self._next_seq = seq + 1
+        return frame
+
+    def answering(self, recipient: str | None) -> str:
+        """Who answers a command the peer sent to ``recipient``: on the server, that
+        table's game master for a command sent to ``table:<id>`` once welcomed, else the
+        lobby (PROTOCOL.md §3); on the client, the client itself."""
+        if self.role is ConnectionRole.CLIENT:
+            return self.client_party or str(GUEST)
+        if recipient is not None and self.state is ConnectionState.READY:
+            try:
+                if parse_party(recipient).kind is PartyKind.TABLE:
+                    return recipient
+            except ValueError:
+                pass
+        return str(LOBBY)
+
+    def reply(self, command: Command) -> bytes | None:
+        """The protocol's own answer to a command received from the peer, framed: a
+        ``pong`` (same nonce, from whoever the ``ping`` was sent to) for a ``ping``;
+        nothing for anything else.  A ``bye`` needs no answer: it has closed the
+        connection (``state`` is CLOSED), and the shell closes the stream."""
+        body = command.body
+        if not isinstance(body, Ping) or self.state is ConnectionState.CLOSED:
+            return None
+        if self.role is ConnectionRole.SERVER:
+            sender, recipient = self.answering(command.recipient), self.client_party or str(GUEST)
+        else:
+            sender, recipient = self.client_party or str(GUEST), command.sender
+        return self.send_body(Pong(nonce=body.nonce), recipient=recipient, sender=sender, re=command.seq)
 
     def error_for(self, exc: ProtocolError, *, recipient: str, sender: str | None = None) -> bytes:
         """The frame of an ``error`` command reporting ``exc`` (``re`` = its seq, if known)."""

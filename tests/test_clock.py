@@ -32,7 +32,7 @@ async def _until(condition: Callable[[], bool]) -> None:
 # --------------------------------------------------------------------------- the fake clock
 
 
-def test_fake_timers_fire_in_deadline_order_each_at_its_own_time() -> None:
+def test_fake_timers_fire_in_deadline_order() -> None:
     clock = FakeClock(start=100.0)
     fired: list[tuple[str, float]] = []
 
@@ -41,17 +41,17 @@ def test_fake_timers_fire_in_deadline_order_each_at_its_own_time() -> None:
 
     clock.call_later(3.0, note("c"))
     clock.call_later(1.0, note("a"))
-    clock.call_later(2.0, note("b1"))
+    clock.call_at(102.0, note("b1"))
     clock.call_later(2.0, note("b2"))  # the same deadline: in the order armed
     clock.call_later(-5.0, note("now"))  # a deadline in the past: due at once
     assert clock.sleeping == 5 and clock.next_deadline == 100.0
     clock.advance(0.0)
     assert fired == [("now", 100.0)]
-    clock.advance(2.5)
-    assert fired[1:] == [("a", 101.0), ("b1", 102.0), ("b2", 102.0)]
-    assert clock.now() == 102.5 and clock.sleeping == 1
+    clock.advance(2.5)  # the loop was held up 2.5 s: what fell due fires now, in order
+    assert fired[1:] == [("a", 102.5), ("b1", 102.5), ("b2", 102.5)]
+    assert clock.now() == 102.5 and clock.sleeping == 1 and clock.next_deadline == 103.0
     clock.advance(10.0)
-    assert fired[-1] == ("c", 103.0) and clock.sleeping == 0 and clock.next_deadline is None
+    assert fired[-1] == ("c", 112.5) and clock.sleeping == 0 and clock.next_deadline is None
 
 
 def test_a_cancelled_fake_timer_never_fires() -> None:
@@ -67,7 +67,7 @@ def test_a_cancelled_fake_timer_never_fires() -> None:
     assert fired == ["kept"] and clock.sleeping == 0
 
 
-def test_a_timer_armed_by_a_timer_fires_within_the_same_advance() -> None:
+def test_a_timer_armed_by_a_timer_counts_from_the_advanced_time() -> None:
     clock = FakeClock()
     ticks: list[float] = []
 
@@ -77,10 +77,15 @@ def test_a_timer_armed_by_a_timer_fires_within_the_same_advance() -> None:
             clock.call_later(1.5, tick)
 
     clock.call_later(1.5, tick)
-    clock.advance(6.0)
-    assert ticks == [1.5, 3.0, 4.5, 6.0]
-    clock.advance(100.0)
-    assert len(ticks) == 10 and clock.sleeping == 0
+    clock.advance(6.0)  # one late tick, not four: the next counts from 6.0
+    assert ticks == [6.0] and clock.next_deadline == 7.5
+    for _ in range(4):
+        clock.advance(1.5)  # stepping: each tick at its own time
+    assert ticks == [6.0, 7.5, 9.0, 10.5, 12.0]
+    now: list[float] = []
+    clock.call_later(1.0, lambda: clock.call_later(0.0, lambda: now.append(clock.now())))
+    clock.advance(1.0)  # a timer due at once, armed by a timer, fires in the same advance
+    assert now == [13.0]
 
 
 def test_a_fake_clock_does_not_go_back_and_forgets_cancelled_timers() -> None:
