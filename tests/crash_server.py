@@ -4,11 +4,12 @@ journal position, for the crash test (tests/test_crash.py).
     python crash_server.py DB SEED KILL_AT COUNT_FROM
 
 It listens on 127.0.0.1 (port 0) and prints its port on the first line of stdout.
-Every statement the process sends to SQLite is watched: at the start of the
-``KILL_AT``-th insert of an action with index >= 1 into a table numbered ``COUNT_FROM``
-or more, the process sends itself SIGKILL, so that insert never commits and the table it
-belongs to is cut mid-game.  ``KILL_AT`` 0: no kill; the process stops by itself once
-every game it holds has ended.
+Every statement the process sends to SQLite is watched.  Once the ``KILL_AT``-th insert
+of an action with index >= 1 into a table numbered ``COUNT_FROM`` or more has been
+committed, the process sends itself SIGKILL at the start of its next statement: that
+action is journaled (perhaps not yet announced to anyone) and its table is cut mid-game,
+whether the journal commits each action alone or several in one transaction.
+``KILL_AT`` 0: no kill; the process stops by itself once every game it holds has ended.
 
 Its clock is a :class:`FakeClock` nobody advances: no turn timer, grace period, ping or
 token refill depends on how fast the machine is.
@@ -32,14 +33,26 @@ _VALUES = re.compile(r"VALUES\s*\(\s*'(\d+)'\s*,\s*(\d+)\s*,", re.IGNORECASE)
 
 
 class JournalKiller:
-    """Counts the journal's action inserts and kills the process at the chosen one."""
+    """Counts the journal's action inserts and kills the process once the chosen one
+    is committed."""
 
     def __init__(self, kill_at: int, count_from: int) -> None:
         self.kill_at = kill_at
         self.count_from = count_from
         self.counted = 0
+        self.armed = False  # the chosen insert has run
+        self.in_transaction = False  # an explicit transaction is open (not yet committed)
 
     def __call__(self, statement: str) -> None:
+        # Called as each statement starts: a kill here comes before it runs.
+        if self.armed and not self.in_transaction:
+            os.kill(os.getpid(), signal.SIGKILL)
+        words = statement.split(None, 1)
+        first = words[0].upper() if words else ""
+        if first == "BEGIN":
+            self.in_transaction = True
+        elif first in ("COMMIT", "END", "ROLLBACK"):
+            self.in_transaction = False
         if not _INSERT.match(statement):
             return
         values = _VALUES.search(statement)
@@ -50,7 +63,7 @@ class JournalKiller:
         if table >= self.count_from and index >= 1:
             self.counted += 1
             if self.counted == self.kill_at:
-                os.kill(os.getpid(), signal.SIGKILL)
+                self.armed = True
 
 
 def _watch_sqlite(killer: JournalKiller) -> None:

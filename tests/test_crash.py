@@ -107,8 +107,8 @@ async def test_bot_game_restored_from_a_cut_journal_runs_to_the_end(tmp_path) ->
 # ---------------------------------------------------------------------- the crash test
 #
 # Each server process is tests/crash_server.py: a journaled server that kills itself with
-# SIGKILL at a chosen journal position (the start of the n-th insert of a bot game's
-# action), with a fixed seed and a clock that never moves.  Every kill point is a journal
+# SIGKILL at a chosen journal position (right after the n-th action of its bot games is
+# committed), with a fixed seed and a clock that never moves.  Every kill point is a journal
 # position and every wait ends on a message or on the process ending, so the test runs
 # the same however busy the machine is.
 
@@ -258,7 +258,7 @@ async def test_crash_kill_9_at_chosen_journal_positions_loses_no_acknowledged_pl
     async with asyncio.timeout(SAFETY):
         for life in range(4):
             # The kill comes inside this life's new bot games (numbered count_from on; in
-            # the first life ada's table is number 1), at the start of a journal insert.
+            # the first life ada's table is number 1), right after a journal commit.
             count_from = _last_table_number(db) + 1 + (1 if life == 0 else 0)
             kill_at = rng.randint(1, BOT_TABLES_PER_LIFE * (MIN_BOT_GAME - 1))
             server = await ServerProcess.start(db, 1000 + life, kill_at, count_from, tmp_path / f"life{life}.err")
