@@ -174,7 +174,7 @@ class FakeClock:
         timer = FakeTimer(self, max(when, self._now), next(self._order), callback)
         if len(self._timers) > 64 and len(self._timers) > 2 * self._armed:
             # Mostly cancelled timers (a turn timer is armed and cancelled on every move).
-            self._timers = [t for t in self._timers if t.armed]
+            self._timers[:] = [t for t in self._timers if t.armed]  # in place: advance may be iterating it
             heapq.heapify(self._timers)
         heapq.heappush(self._timers, timer)
         self._armed += 1

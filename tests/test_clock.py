@@ -88,6 +88,22 @@ def test_a_timer_armed_by_a_timer_counts_from_the_advanced_time() -> None:
     assert now == [13.0]
 
 
+def test_timers_armed_and_cancelled_by_callbacks_during_an_advance() -> None:
+    clock = FakeClock()
+    fired: list[int] = []
+
+    def churn(i: int) -> None:
+        fired.append(i)
+        for _ in range(100):  # enough cancelled timers to make the clock tidy its list
+            clock.call_later(1.0, lambda: fired.append(-1)).cancel()
+        clock.call_later(0.0, lambda: fired.append(100 + i))
+
+    for i in range(3):
+        clock.call_later(1.0, lambda i=i: churn(i))
+    clock.advance(1.0)
+    assert fired == [0, 1, 2, 100, 101, 102] and clock.sleeping == 0
+
+
 def test_a_fake_clock_does_not_go_back_and_forgets_cancelled_timers() -> None:
     clock = FakeClock()
     with pytest.raises(ValueError):
