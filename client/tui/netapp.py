@@ -10,6 +10,7 @@ import time
 from collections.abc import Sequence
 
 from rich.text import Text
+from textual.timer import Timer
 
 from scopa.engine import Declare, Event, IllegalMoveError, Play, Played, RoundEnded, RuleSet, View, mask_of
 from scopa.engine.player import Player
@@ -18,6 +19,7 @@ from scopa.protocol.convert import parse_card_strs, rules_from_wire, view_from_w
 
 from ..game import GameTranslator
 from ..notation import DeckStyle
+from ..notices import SeatCameBack, SeatNotice, SeatTakenByBot, SeatWentAway, notice_from_wire
 from ..session import ClientSession, ConnectionLost, ServerRefused
 from ..tokens import SavedSeat, TokenStore
 from .app import ScopaApp
@@ -25,15 +27,8 @@ from .board import BoardScreen
 from .boardstate import BoardState
 from .dialogs import ConfirmScreen, GameOverScreen, RoundEndScreen
 from .lobby import CreateTableScreen, LobbyScreen, NewTable
-from .text import event_text, result_line
+from .text import clock, event_text, notice_text, result_line
 
-# Events a newer server sends about the other seats: rendered when they come.
-SEAT_AWAY, SEAT_BACK, SEAT_REPLACED = "seat_away", "seat_back", "seat_replaced"
-
-
-def clock(seconds: float) -> str:
-    s = max(0, int(seconds))
-    return f"{s // 60}:{s % 60:02d}"
 
 
 class NetPlayer(Player):
@@ -106,6 +101,7 @@ class NetApp(ScopaApp):
         self.lobby_pushes = False  # the server pushes table changes to the lobby
         self.messages: list[str] = []  # what the app told the person, in order (also for tests)
         self._away_until: dict[int, float] = {}
+        self._countdowns: dict[int, Timer] = {}  # the seat rows counting an away seat's time down
         self.seat_events = False  # the server tells of seats going away and coming back
         self.proxied_for: str | None = None  # a web host's: whom the connection is for
         self.ask_before_resuming = True  # False: back to a saved seat without asking
@@ -261,6 +257,7 @@ class NetApp(ScopaApp):
         board = BoardState(viewer=session.seat)
         screen = BoardScreen(board, self.deck, title=f"table {session.table_id}")
         screen.hold_on_cancel = True
+        screen.chat = self.say_at_table
         self.board_screen = screen
         self.in_game = True
         await self.push_screen(screen)
@@ -331,15 +328,38 @@ class NetApp(ScopaApp):
 
     # ------------------------------------------------------------------ what the server says
 
+    def table_party(self) -> str | None:
+        """Who speaks for the table this app sits at or watches (``table:<id>``)."""
+        if self.watching is not None:
+            return f"table:{self.watching}"
+        if self.session is not None and self.session.table_id is not None:
+            return f"table:{self.session.table_id}"
+        return None
+
+    def say_at_table(self, text: str) -> None:
+        """Send a chat line to the people at this table (the board's chat box)."""
+        session, table = self.session, self.table_party()
+        if session is None or table is None or self.watching is not None:
+            return
+
+        async def send() -> None:
+            try:
+                await session.send_chat(text, to=table)
+            except ConnectionLost:
+                self.tell(Text(f"Not sent while reconnecting: {text}", style="yellow"))
+
+        self.run_worker(send(), group="chat")
+
     def on_server_command(self, command: Command) -> None:
         body = command.body
         screen = self.board_screen
         if isinstance(body, ChatMessage):
             author = body.author.split(":", 1)[-1]
+            if screen is not None and command.sender == self.table_party():
+                screen.chat_line(author, body.text)
+                return
             if self.lobby is not None:
                 self.lobby.chat(author, body.text)
-            if screen is not None:
-                screen.say(Text.assemble((author, "bold"), ": ", body.text))
             if not self.lobby_pushes and self.screen is self.lobby:
                 self.run_worker(self.refresh_tables(), group="refresh", exclusive=True)
         elif isinstance(body, TableUpdate):
@@ -351,9 +371,10 @@ class NetApp(ScopaApp):
         elif isinstance(body, Snapshot) and screen is not None:
             apply_public(screen.board, body)
             screen.refresh_board()
-        elif command.name in (SEAT_AWAY, SEAT_BACK, SEAT_REPLACED) and screen is not None:
-            self.seat_events = True
-            self._seat_news(screen, command.name, body)
+        elif (notice := notice_from_wire(body)) is not None and screen is not None:
+            if command.sender == self.table_party():
+                self.seat_events = True
+                self.seat_notice(screen, notice)
 
     def _away_from_update(self, screen: BoardScreen, away: Sequence[int]) -> None:
         board = screen.board
@@ -367,26 +388,27 @@ class NetApp(ScopaApp):
                 self.tell(f"{board.seat_name(seat)} disconnected; the table waits for them.")
         screen.refresh_board()
 
-    def _seat_news(self, screen: BoardScreen, kind: str, body: object) -> None:
+    def seat_notice(self, screen: BoardScreen, notice: SeatNotice) -> None:
+        """Show what became of another seat: away (with the time it has left), back, or a bot's now."""
         board = screen.board
-        seat = int(getattr(body, "seat", -1))
-        name = str(getattr(body, "name", board.seat_name(seat) if seat >= 0 else "someone"))
-        if kind == SEAT_AWAY:
-            grace = float(getattr(body, "grace_seconds", 0) or 0)
-            self._away_until[seat] = time.monotonic() + grace
-            board.away[seat] = f"away, a bot in {clock(grace)}" if grace else "away"
-            self.tell(f"{name} disconnected — a bot takes the seat in {clock(grace)} unless they return.")
-            self.set_interval(1.0, lambda: self._tick_away(screen, seat), repeat=int(grace) + 1)
-        elif kind == SEAT_BACK:
-            board.away.pop(seat, None)
-            self._away_until.pop(seat, None)
-            self.tell(f"{name} is back.")
-        else:
-            board.away.pop(seat, None)
-            self._away_until.pop(seat, None)
-            strategy = getattr(body, "strategy", "a")
-            self.tell(f"A {strategy} bot now plays for {name}.")
+        match notice:
+            case SeatWentAway(seat=seat, grace_seconds=grace):
+                self._away_until[seat] = time.monotonic() + grace
+                board.away[seat] = f"away, a bot in {clock(grace)}" if grace else "away"
+                self._stop_countdown(seat)
+                self._countdowns[seat] = screen.set_interval(1.0, lambda: self._tick_away(screen, seat),
+                                                             repeat=int(grace) + 1)
+            case SeatCameBack(seat=seat) | SeatTakenByBot(seat=seat):
+                board.away.pop(seat, None)
+                self._away_until.pop(seat, None)
+                self._stop_countdown(seat)
+        self.tell(notice_text(notice))
         screen.refresh_board()
+
+    def _stop_countdown(self, seat: int) -> None:
+        timer = self._countdowns.pop(seat, None)
+        if timer is not None:
+            timer.stop()
 
     def _tick_away(self, screen: BoardScreen, seat: int) -> None:
         until = self._away_until.get(seat)
