@@ -290,7 +290,8 @@ class BoardScreen(Screen[None]):
         if self._answer is None:
             return None
         if self._answer.done():
-            return Text("Your move is kept: it is sent when the connection is back.", style="yellow")
+            return Text("Your move, ", style="yellow") + self._move_span(self._answer) + Text(
+                ", is kept: it is played when the connection is back.", style="yellow")
         n = len(self.board.hand)
         keys = f"1–{n}" if n > 1 else "1"
         return Text(f"Your turn: press {keys}, click a card, or / to type one. ? help", style="bold green")
@@ -356,9 +357,16 @@ class BoardScreen(Screen[None]):
     def asking(self) -> bool:
         return self._answer is not None and not self._answer.done()
 
+    def _move_span(self, answer: asyncio.Future[Play | Declare]) -> Text:
+        action = answer.result()
+        if isinstance(action, Play):
+            return card_span(action.card, self.deck)
+        return Text(f"declare {DECLARATION_NAMES[action.kind]}", style="magenta")
+
     def _answer_with(self, action: Play | Declare) -> None:
         if self._answer is not None and not self._answer.done():
             self._answer.set_result(action)
+            self._draw_status()  # a move kept during a reconnect says so at once
 
     def choose_card(self, index: int) -> None:
         """Play the hand's card ``index``: at once, or after choosing what it takes."""

@@ -18,7 +18,7 @@ from scopa.protocol import ChatMessage, Command, Snapshot, TableUpdate
 from scopa.protocol.convert import parse_card_strs, rules_from_wire, view_from_wire
 
 from ..game import GameTranslator
-from ..notation import DeckStyle
+from ..notation import DeckStyle, label
 from ..notices import SeatCameBack, SeatNotice, SeatTakenByBot, SeatWentAway, notice_from_wire
 from ..session import ClientSession, ConnectionLost, ServerRefused
 from ..tokens import SavedSeat, TokenStore
@@ -50,9 +50,15 @@ class NetPlayer(Player):
         if self.net_app.autoplay and len(legal) == 1 and len(view.hand) == 1:
             self.screen.say("Your last card is played for you.")
             return legal[0]
-        return await self.screen.ask(legal)
+        again = self.net_app.move_to_replay(legal)
+        if again is not None:
+            return again
+        action = await self.screen.ask(legal)
+        self.net_app.last_move = (list(legal), action)
+        return action
 
     async def rejected(self, error: IllegalMoveError) -> None:
+        self.net_app.last_move = None
         self.screen.say(Text(f"Not allowed: {error}", style="yellow"))
 
 
@@ -103,6 +109,9 @@ class NetApp(ScopaApp):
         self._away_until: dict[int, float] = {}
         self._countdowns: dict[int, Timer] = {}  # the seat rows counting an away seat's time down
         self.seat_events = False  # the server tells of seats going away and coming back
+        self.last_move: tuple[list[Play | Declare], Play | Declare] | None = None
+        """The move sent last, with the choice it answered, until the table shows an event."""
+        self._just_reconnected = False
         self.proxied_for: str | None = None  # a web host's: whom the connection is for
         self.ask_before_resuming = True  # False: back to a saved seat without asking
 
@@ -166,6 +175,7 @@ class NetApp(ScopaApp):
                                                   proxied_for=self.proxied_for)
         self.session = session
         session.observers.append(lambda c: self.call_later(self.on_server_command, c))
+        session.link_observers.append(self._link_changed)
         session.link_observers.append(lambda up, why: self.call_later(self.on_link, up, why))
         if self.watch_only is not None:
             await self.watch_game(self.watch_only)
@@ -276,7 +286,24 @@ class NetApp(ScopaApp):
         while self.screen is not self.lobby and len(self.screen_stack) > 1:
             self.pop_screen()
 
+    def _link_changed(self, up: bool, why: str) -> None:
+        """Told at once (before the table's first command on the new connection)."""
+        self._just_reconnected = up
+
+    def move_to_replay(self, legal: Sequence[Play | Declare]) -> Play | Declare | None:
+        """The move to send again when, just after a reconnect, the server asks the very
+        question it answered: the move left on a connection that was already dead."""
+        again, self._just_reconnected = self._just_reconnected, False
+        if not again or self.last_move is None or self.last_move[0] != list(legal):
+            return None
+        action = self.last_move[1]
+        what = label(action.card, self.deck) if isinstance(action, Play) else "your declaration"
+        self.tell(Text(f"Your move, {what}, is played again: the connection dropped as it was sent.",
+                       style="yellow"))
+        return action
+
     async def show_event(self, event: Event) -> None:
+        self.last_move = None  # the table has moved on: nothing to send again
         screen = self.board_screen
         if screen is None:
             return
