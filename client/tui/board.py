@@ -132,11 +132,13 @@ class BoardScreen(Screen[None]):
     def _draw_chat(self) -> None:
         if not self._ready or not self.is_attached or not self.query("#table-chat"):
             return
-        t = Text("Chat", style="bold") if self.chat_lines else Text("")
+        t = Text("Chat", style="bold")
         for line in self.chat_lines:
             t.append("\n")
             t.append_text(line)
-        self.query_one("#table-chat", Static).update(t)
+        panel = self.query_one("#table-chat", Static)
+        panel.display = bool(self.chat_lines)  # no room taken before anybody speaks
+        panel.update(t)
         self.query_one("#plays-box", VerticalScroll).scroll_end(animate=False)
 
     def action_talk(self) -> None:
