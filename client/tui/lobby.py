@@ -267,7 +267,7 @@ class CreateTableScreen(Once, ModalScreen[NewTable | None]):
                 yield Button("Create", variant="primary", compact=True, id="create")
                 yield Button("Cancel", compact=True, id="cancel")
             yield Static("", id="form-error")
-            with VerticalScroll(id="form-fields"):
+            with VerticalScroll(id="form-fields", can_focus=False):
                 for name, field in RuleSet.model_fields.items():
                     if is_flag(name):
                         yield Checkbox(option_label(name), value=getattr(d, name), compact=True, id=name)
