@@ -342,7 +342,7 @@ class CreateTableScreen(Once, ModalScreen[NewTable | None]):
             self.query_one("#form-error", Static).update("")
 
     def _problem(self, exc: RuleSetError) -> None:
-        self.query_one("#form-error", Static).update(Text(f"Those options do not go together: {exc}"))
+        self.query_one("#form-error", Static).update(Text(f"Those rules do not work: {exc}"))
 
     def options(self) -> dict[str, object]:
         """Every option as the form shows it."""
