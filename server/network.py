@@ -40,7 +40,6 @@ from .limits import Limits, RateLimiter
 from .lobby import TableDirectory, build_rules
 from .session import ClientSession
 from .storage import Storage, TableResult, open_storage
-from .netplayer import NetworkPlayer
 from .proxied import ProxiedClients
 from .records import Records
 from .table import Table, token_digest
@@ -324,9 +323,9 @@ class NetworkEngine:
                         sess.error(exc.code, exc.message, re=exc.seq, sender=sender, fatal=True)
                         sess.close()
                         return
-                    player = self._awaited_player(sess, exc.recipient) if exc.name in _ANSWERS else None
-                    if player is not None:  # an unreadable answer to your_turn: refused like any other
-                        player.refuse_unreadable(exc.code, exc.message, exc.seq)
+                    table = self._awaiting_table(sess, exc.recipient) if exc.name in _ANSWERS else None
+                    if table is not None:  # an unreadable answer to your_turn: refused like any other
+                        table.refuse_unreadable(sess, exc.code, exc.message, exc.seq)
                         continue
                     verdict = self._rate_check(sess, rate, exc.seq, sender)
                     if verdict == "drop":
@@ -377,17 +376,14 @@ class NetworkEngine:
                     return recipient
         return "lobby"
 
-    def _awaited_player(self, sess: ClientSession, recipient: str | None) -> NetworkPlayer | None:
-        """This client's seat, if the command went to its table and a your_turn of that
-        seat is waiting for an answer."""
+    def _awaiting_table(self, sess: ClientSession, recipient: str | None) -> Table | None:
+        """This client's table, if the command went to it and a your_turn of this
+        client's seat there is waiting for an answer."""
         table = sess.table
         if table is None or recipient != table.party:
             return None
         seat = table.seat_of(sess)
-        if seat is None or seat >= len(table.players):
-            return None
-        player = table.players[seat]
-        return player if isinstance(player, NetworkPlayer) and player.awaits_answer() else None
+        return table if seat is not None and table.pending(seat) is not None else None
 
     def _solicited(self, sess: ClientSession, cmd: Command, ping_outstanding: bool) -> bool:
         """Whether the command answers a question of the server (not rate-limited): a
@@ -399,8 +395,9 @@ class NetworkEngine:
             return ping_outstanding
         if not isinstance(body, (wire.PlayCard, wire.MakeDeclaration)):
             return False
-        player = self._awaited_player(sess, cmd.recipient)
-        turn = player.pending_turn if player is not None else None
+        table = self._awaiting_table(sess, cmd.recipient)
+        seat = table.seat_of(sess) if table is not None else None
+        turn = table.pending(seat) if table is not None and seat is not None else None
         return turn is not None and (body.turn is None or body.turn == turn.event)
 
     def _deadline_passed(self, sess: ClientSession, deadline: str) -> None:
