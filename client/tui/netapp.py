@@ -30,7 +30,6 @@ from .lobby import CreateTableScreen, LobbyScreen, NewTable
 from .text import clock, event_text, notice_text, result_line
 
 
-
 class NetPlayer(Player):
     """The person at this keyboard, seated at a server's table."""
 
