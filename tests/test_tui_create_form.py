@@ -9,7 +9,7 @@ import asyncio
 from collections.abc import AsyncIterator
 
 import pytest
-from textual.widgets import Checkbox, Select, Static
+from textual.widgets import Checkbox, DataTable, Select, Static
 
 from scopa.client.session import ClientSession
 from scopa.client.tui.board import BoardScreen
@@ -130,6 +130,12 @@ async def test_a_preset_chosen_in_the_form_is_the_tables_game(engine: NetworkEng
             await until(pilot, lambda: isinstance(app.screen, BoardScreen))
             info = await listed(engine, app.session.table_id)  # type: ignore[union-attr, arg-type]
             assert rules_from_wire(info.rules) == RuleSet.build("escoba")  # V7: quindici and escoba, to 21
+            assert f"Table {info.id} is open: Escoba, 2p, to 21." in app.messages  # the name players know
+            lobby = app.lobby
+            assert lobby is not None
+            await until(pilot, lambda: info.id in lobby.tables)
+            row = lobby.query_one("#tables", DataTable).get_row(info.id)
+            assert str(row[1]).startswith("Escoba, 2p, to 21")
 
 
 async def test_options_that_do_not_go_together_are_explained_and_nothing_is_opened(engine: NetworkEngine) -> None:

@@ -25,7 +25,7 @@ from scopa.protocol.convert import rules_from_wire
 
 from ..rulebook import ASSO_TEXT, CAPTURE_MODE_NAMES, CAPTURE_MODE_TEXT, PRESET_TEXT
 from .dialogs import Once, dialog_css
-from .text import PRESET_NAMES, matching_preset
+from .text import PRESET_NAMES, matching_preset, rules_line
 
 
 def seats_text(info: TableInfo) -> Text:
@@ -125,7 +125,7 @@ class LobbyScreen(Screen[None]):
         dt.clear()
         for info in self.tables.values():
             style = {TableState.WAITING: "green", TableState.PLAYING: "yellow"}.get(info.state, "dim")
-            dt.add_row(info.id, info.description or rules_from_wire(info.rules).describe(), seats_text(info),
+            dt.add_row(info.id, rules_line(rules_from_wire(info.rules)), seats_text(info),
                        Text(info.state.value, style=style), str(info.spectators), key=info.id)
         if not self.tables:
             self.say("No tables yet: press c to create one.")

@@ -27,7 +27,7 @@ from .board import BoardScreen
 from .boardstate import BoardState
 from .dialogs import ConfirmScreen, GameOverScreen, RoundEndScreen
 from .lobby import CreateTableScreen, LobbyScreen, NewTable
-from .text import clock, event_text, notice_text, result_line
+from .text import clock, event_text, notice_text, result_line, rules_line
 
 
 class NetPlayer(Player):
@@ -230,7 +230,7 @@ class NetApp(ScopaApp):
                 if new is None:
                     return
                 info = await session.create_table(new.rules, fill_with_bots=new.bots)
-                self.tell(f"Table {info.id} is open: {info.description}.")
+                self.tell(f"Table {info.id} is open: {rules_line(rules_from_wire(info.rules))}.")
                 await self.play_at_table()
             elif kind == "join":
                 joined = await session.join_table(arg)
