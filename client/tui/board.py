@@ -321,7 +321,9 @@ class BoardScreen(Screen[None]):
 
         If the wait is cancelled while ``hold_on_cancel`` is set (the connection dropped),
         the question stays open: a move chosen meanwhile is the answer to the same
-        question asked again after the reconnect, so no keystroke is lost."""
+        question asked again after the reconnect, so no keystroke is lost.  Asked
+        something else, a kept move that is still allowed is played; one that is not is
+        said to be refused, and the person chooses again."""
         legal = list(legal)
         held = self._held
         if held is not None and legal == self.legal:
@@ -330,6 +332,13 @@ class BoardScreen(Screen[None]):
             answer = asyncio.get_running_loop().create_future()
             self.legal = legal
             self.selected = None
+            if held is not None and held.done() and not held.cancelled():
+                if held.result() in legal:
+                    answer.set_result(held.result())
+                else:
+                    self.say(Text("Your move, ", style="yellow") + self._move_span(held) + Text(
+                        ", cannot be played now: the table changed while the connection was down. "
+                        "Choose again.", style="yellow"))
         self._held = None
         self._answer = answer
         self.refresh_board()
