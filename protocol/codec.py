@@ -22,6 +22,7 @@ so a newer server's additions do not break it.  Types stay strict.
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable, Iterator
 import types
@@ -69,6 +70,13 @@ def pack_body(body: Body) -> bytes:
 
 _PACKED_V = msgpack.packb("v") + msgpack.packb(PROTOCOL_VERSION)
 _PACKED_KEYS = {key: msgpack.packb(key) for key in ("seq", "sender", "recipient", "re", "name", "body")}
+_PACKED_NIL = msgpack.packb(None)
+
+
+@functools.lru_cache(maxsize=65536)
+def _packed_text(text: str) -> bytes:
+    """A party or command name, packed (a server sends the same few thousand again and again)."""
+    return msgpack.packb(text)
 
 
 def pack_envelope(*, seq: int, sender: str, recipient: str, re: int | None, name: str, body: bytes) -> bytes:
@@ -78,9 +86,9 @@ def pack_envelope(*, seq: int, sender: str, recipient: str, re: int | None, name
     checks the parties and numbers the commands)."""
     k = _PACKED_KEYS
     return b"".join((
-        b"\x87", _PACKED_V, k["seq"], msgpack.packb(seq), k["sender"], msgpack.packb(sender),
-        k["recipient"], msgpack.packb(recipient), k["re"], msgpack.packb(re), k["name"], msgpack.packb(name),
-        k["body"], body,
+        b"\x87", _PACKED_V, k["seq"], msgpack.packb(seq), k["sender"], _packed_text(sender),
+        k["recipient"], _packed_text(recipient), k["re"], _PACKED_NIL if re is None else msgpack.packb(re),
+        k["name"], _packed_text(name), k["body"], body,
     ))  # fmt: skip
 
 

@@ -38,7 +38,7 @@ from .errors import (
 )
 from .fields import MAX_SEQ
 from .framing import MAX_FRAME_SIZE, frame_payload
-from .parties import GUEST, LOBBY, ROUTES, route_allowed
+from .parties import GUEST, LOBBY, ROUTES, PartyKind, parse_party, route_allowed
 
 
 class ConnectionRole(StrEnum):
@@ -267,6 +267,34 @@ class Connection:
         frame = frame_payload(packed, max_frame_size=self.max_frame_size)
         self._next_seq = seq + 1
         return frame
+
+    def answering(self, recipient: str | None) -> str:
+        """Who answers a command the peer sent to ``recipient``: on the server, that
+        table's game master for a command sent to ``table:<id>`` once welcomed, else the
+        lobby (PROTOCOL.md §3); on the client, the client itself."""
+        if self.role is ConnectionRole.CLIENT:
+            return self.client_party or str(GUEST)
+        if recipient is not None and self.state is ConnectionState.READY:
+            try:
+                if parse_party(recipient).kind is PartyKind.TABLE:
+                    return recipient
+            except ValueError:
+                pass
+        return str(LOBBY)
+
+    def reply(self, command: Command) -> bytes | None:
+        """The protocol's own answer to a command received from the peer, framed: a
+        ``pong`` (same nonce, from whoever the ``ping`` was sent to) for a ``ping``;
+        nothing for anything else.  A ``bye`` needs no answer: it has closed the
+        connection (``state`` is CLOSED), and the shell closes the stream."""
+        body = command.body
+        if not isinstance(body, Ping) or self.state is ConnectionState.CLOSED:
+            return None
+        if self.role is ConnectionRole.SERVER:
+            sender, recipient = self.answering(command.recipient), self.client_party or str(GUEST)
+        else:
+            sender, recipient = self.client_party or str(GUEST), command.sender
+        return self.send_body(Pong(nonce=body.nonce), recipient=recipient, sender=sender, re=command.seq)
 
     def error_for(self, exc: ProtocolError, *, recipient: str, sender: str | None = None) -> bytes:
         """The frame of an ``error`` command reporting ``exc`` (``re`` = its seq, if known)."""

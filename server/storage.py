@@ -67,7 +67,7 @@ from typing import Any, Protocol, Sequence, runtime_checkable
 
 from scopa.engine import Action, Deal, DeclarationKind, Declare, Play, RuleSet
 
-from .archive import ARCHIVE_SCHEMA, MemoryArchive, SQLiteArchive
+from .archive import ARCHIVE_SCHEMA, MemoryArchive, SQLiteArchive, StorageError
 
 SCHEMA_VERSION = 2
 """1: actions as rows only; 2: a finished table's actions compacted into ``tables.record``."""
@@ -124,10 +124,6 @@ class FinishedTable:
 
     table: StoredTable
     result: TableResult
-
-
-class StorageError(RuntimeError):
-    """The storage refused or failed a write (e.g. an action index already journaled)."""
 
 
 class JournalTooNew(StorageError):

@@ -23,6 +23,7 @@ from scopa.engine import (
     DealVoid,
     Event,
     GameMaster,
+    GameStarted,
     HandDealt,
     IllegalMoveError,
     Played,
@@ -229,7 +230,7 @@ class Table:
         """A seated client's connection dropped (the game waiting or running): keep the
         seat for the grace period and wait for its client."""
         i = self.seat_of(session)
-        session.table = None
+        session.table_id = None
         if i is None:
             return
         seat = self.seats[i]
@@ -245,7 +246,7 @@ class Table:
         for i, s in enumerate(self.seats):
             if s is not None and s.session is session:
                 s.session = None
-        session.table = None
+        session.table_id = None
 
     def resume(self, session: ClientSession, i: int, token: str, last_event: int, re: int) -> None:
         """The client of seat ``i`` is back: joined, then at a waiting table a snapshot
@@ -262,7 +263,7 @@ class Table:
         session.send(wire.Joined(table=self.id, seat=i, side=self.rules.side_of(i), token=token, resumed=True),
                      re=re)
         if self.state is wire.TableState.WAITING:
-            session.table = self
+            session.table_id = self.id
             session.send(self.snapshot(i), sender=self.party, recipient=session.party)
             log.info("table %s: seat %s (%s) is back", self.id, i, seat.name)
             self.tell_all(wire.SeatBack(seat=i, name=seat.name))
@@ -278,10 +279,10 @@ class Table:
                 session.send(body, sender=self.party, recipient=self.everyone if s is None else session.party)
         log.info("table %s: seat %s (%s) is back", self.id, i, seat.name)
         if self.state is wire.TableState.WAITING:  # the seat is still theirs: no game to leave
-            session.table = self
+            session.table_id = self.id
             self.announce_seats()
         elif playing:
-            session.table = self
+            session.table_id = self.id
             self.tell_all(wire.SeatBack(seat=i, name=seat.name))
             self.announce_seats()
             self._ask_again(i)
@@ -402,7 +403,7 @@ class Table:
         assert i is not None and self.state is wire.TableState.WAITING
         token = token or secrets.token_urlsafe(24)
         seat = self.seats[i] = Seat(session.name or f"seat{i}", session, token_digest=token_digest(token))
-        session.table = self
+        session.table_id = self.id
         if self.storage is not None:  # journaled before `joined` is sent
             self.storage.set_seat(self.id, i, seat.name, token_digest=seat.token_digest)
         return i, token
@@ -422,7 +423,7 @@ class Table:
                 self.seats[i] = None
                 if self.storage is not None:
                     self.storage.clear_seat(self.id, i)
-        session.table = None
+        session.table_id = None
 
     def seat_of(self, session: ClientSession) -> int | None:
         return next((i for i, s in enumerate(self.seats) if s is not None and s.session is session), None)
@@ -445,7 +446,7 @@ class Table:
         players a finished table already sent back to the lobby)."""
         body = wire.TableUpdate(table=self.info())
         for sess in self.watchers():
-            if sess.table is self or sess in self.spectators:
+            if sess.table_id == self.id or sess in self.spectators:
                 sess.send(body, sender=self.party, recipient=self.everyone)
 
     def tell_all(self, body: wire.Body) -> None:
@@ -740,7 +741,7 @@ class Table:
                 sess.send(wire.Left(table=self.id, reason="left"), re=re)
             else:
                 sess.send(wire.Left(table=self.id, reason=reason))
-            sess.table = None
+            sess.table_id = None
         for sess in self.spectators:
             sess.send(wire.Left(table=self.id, reason=reason))
         self.spectators.clear()
@@ -768,7 +769,8 @@ class Table:
             forced, self.forced_reason = self.forced_reason or ("refused" if event.forced else None), None
         # At a round end the piles are still the round's (they are cleared at the next deal).
         tallies = side_tallies(self.master.state) if isinstance(event, RoundEnded) and self.master else []
-        self.emit(event_to_wire(event, self.next_event(), seats=self.seat_infos(),
+        seats = self.seat_infos() if isinstance(event, GameStarted) else []
+        self.emit(event_to_wire(event, self.next_event(), seats=seats,
                                 stock=len(self.master.state.stock) if self.master else 0, forced=forced,
                                 tallies=tallies))
 

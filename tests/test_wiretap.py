@@ -87,7 +87,7 @@ class WireTap:
         sess = next((s for s in self.engine.sessions.values() if s.proto is conn), None)
         self.seeds.update(t.seed for t in self.engine.tables.values())
         hidden: set[str] = set()
-        table = sess.table if sess is not None else None
+        table = self.engine.table_of(sess) if sess is not None else None
         if table is None and sess is not None:  # a spectator: every hand is hidden from it
             table = next((t for t in self.engine.tables.values() if sess in getattr(t, "spectators", ())), None)
         if table is not None and table.master is not None:
@@ -293,7 +293,7 @@ def _plant(monkeypatch: pytest.MonkeyPatch, kind: str) -> None:
 
     def leaky_packed(sess: ClientSession, name: str, payload: bytes, **kw: Any) -> None:
         # The your_turn goes out as a body packed once: plant the leak in its data.
-        table = sess.table
+        table = sess.host.table_of(sess)  # type: ignore[attr-defined]
         state = table.master.state if table is not None and table.master is not None else None
         if kind == "hand" and name == wire.YourTurn.NAME and state is not None:
             data = msgpack.unpackb(payload)
@@ -304,7 +304,7 @@ def _plant(monkeypatch: pytest.MonkeyPatch, kind: str) -> None:
 
     def leaky(sess: ClientSession, body: wire.Body, **kw: Any) -> None:
         original = body
-        table = sess.table
+        table = sess.host.table_of(sess)  # type: ignore[attr-defined]
         state = table.master.state if table is not None and table.master is not None else None
         if kind == "stock" and isinstance(body, wire.RoundStart) and state is not None and state.stock:
             body = body.model_copy(update={"table": [*body.table, str(Card(state.stock[0]))]})
