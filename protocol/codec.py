@@ -317,6 +317,8 @@ class FrameDecoder:
     frame decodes normally; only :class:`FrameTooLarge` (``fatal``) ends the stream.
     """
 
+    __slots__ = ('_frames', 'lenient')
+
     def __init__(self, *, max_frame_size: int = MAX_FRAME_SIZE, lenient: bool = False) -> None:
         self._frames = FrameBuffer(max_frame_size=max_frame_size)
         self.lenient = lenient

@@ -62,6 +62,8 @@ _FLOW_FROM = {ConnectionRole.CLIENT: (Flow.TO_SERVER, Flow.BOTH), ConnectionRole
 class Connection:
     """One end of a connection: ``feed(bytes)`` / ``next_command()`` in, ``send(...)`` out."""
 
+    __slots__ = ('_decoder', '_next_seq', '_peer_role', 'client_party', 'max_frame_size', 'role', 'state')
+
     def __init__(self, role: ConnectionRole, *, max_frame_size: int = MAX_FRAME_SIZE) -> None:
         self.role = role
         self.state = ConnectionState.AWAIT_HELLO

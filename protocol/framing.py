@@ -33,6 +33,8 @@ def frame_payload(payload: bytes, *, max_frame_size: int = MAX_FRAME_SIZE) -> by
 class FrameBuffer:
     """Bytes in (any chunking), whole payloads out."""
 
+    __slots__ = ('_broken', '_buf', 'max_frame_size')
+
     def __init__(self, *, max_frame_size: int = MAX_FRAME_SIZE) -> None:
         self.max_frame_size = max_frame_size
         self._buf = bytearray()

@@ -158,6 +158,8 @@ class Limits:
 class RateLimiter:
     """One connection's token bucket, and the leaky count of commands it refused."""
 
+    __slots__ = ('_clock', '_last', 'limits', 'refused', 'tokens')
+
     def __init__(self, limits: Limits, clock: Clock) -> None:
         self.limits = limits
         self._clock = clock
