@@ -84,6 +84,8 @@ SCHEMA_VERSION = 2
 """1: actions as rows only; 2: a finished table's actions compacted into ``tables.record``.
 A file of an older format is brought up to this one by :data:`MIGRATIONS`."""
 
+_ROWS_PER_INSERT = 256  # actions in one INSERT statement (3 parameters each)
+
 WAL_CHECKPOINT_PAGES = 64
 """Pages in the write-ahead log before SQLite copies them into the database file."""
 WAL_SIZE_LIMIT = 256 * 1024
@@ -596,14 +598,41 @@ class SQLiteStorage(SQLiteArchive):
     def run_batch(self, calls: Sequence[Call]) -> list[Any]:
         """The calls in one transaction, so one commit (one write to the log) for all of
         them; a single statement that fails undoes only itself, a call of several
-        statements runs in a savepoint.  If the commit fails, every call fails."""
+        statements runs in a savepoint.  Consecutive actions go in as one statement
+        (each SQLite statement hands the interpreter lock to the event loop and waits to
+        get it back: a batch of moves is a few statements, not one per move).  If the
+        commit fails, every call fails."""
         with self._lock:
             try:
                 with self._transaction():
-                    return run_calls(self, calls)
+                    out: list[Any] = []
+                    start = 0
+                    while start < len(calls):
+                        end = start
+                        while end < len(calls) and end - start < _ROWS_PER_INSERT and calls[end][0] == "append_action":
+                            end += 1
+                        if end - start > 1:
+                            out += self._append_actions(calls[start:end])
+                        else:
+                            end = start + 1
+                            out += run_calls(self, calls[start:end])
+                        start = end
+                    return out
             except sqlite3.Error as exc:
                 failed = StorageError(f"the journal could not commit: {exc}")
                 return [failed] * len(calls)
+
+    def _append_actions(self, calls: Sequence[Call]) -> list[Any]:
+        """Several ``append_action`` calls in one INSERT; if it is refused, one by one
+        (so only the refused ones fail)."""
+        try:
+            rows = [(table_id, index, encode_action(action)) for table_id, index, action in (c[1] for c in calls)]
+            with self._transaction():
+                self._db.execute("INSERT INTO actions (table_id, idx, action) VALUES "
+                                 + ",".join(["(?, ?, ?)"] * len(rows)), [v for row in rows for v in row])
+        except (sqlite3.IntegrityError, TypeError, ValueError):
+            return run_calls(self, calls)
+        return [None] * len(calls)
 
     def _exec(self, sql: str, args: Sequence[Any] = ()) -> sqlite3.Cursor:
         with self._lock:
