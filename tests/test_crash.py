@@ -287,7 +287,9 @@ async def test_crash_kill_9_at_random_points_loses_no_acknowledged_play(tmp_path
         await ada.play(stop_after=None)
         check = SQLiteStorage(db)
         deadline = time.monotonic() + 20
-        while any(t.id in cut_bot_tables for t in check.load_unfinished()):
+        # The remote game's end is announced once its last action is journaled; its result
+        # row follows (a restart would finish it from those actions): wait for it too.
+        while any(t.id in cut_bot_tables | {ada.table} for t in check.load_unfinished()):
             assert time.monotonic() < deadline, "restored bot games did not finish"
             await asyncio.sleep(0.05)  # observing the journal, not waiting out a race
     finally:

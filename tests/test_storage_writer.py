@@ -147,3 +147,36 @@ async def test_a_stuck_commit_holds_up_only_the_table_waiting_for_it() -> None:
         await engine.stop()
     [stored] = storage._tables.values()
     assert action in [decode_action(a) for a in stored.actions]  # the play was journaled
+
+
+async def test_a_game_whose_last_action_is_journaled_but_not_its_result_ends_on_restart(tmp_path) -> None:
+    """The game_end is announced once the last action is durable; the result is written
+    after it.  A server killed in between leaves a "playing" table whose actions reach
+    the end: the next start finishes it with the result the actions give."""
+    from scopa.bots import GreedyBot, RandomBot
+    from scopa.engine import GameMaster
+
+    journal: list = []
+    record = await GameMaster(RuleSet(), [RandomBot(seed=3), GreedyBot()], 9, journal=journal.append).run()
+    path = str(tmp_path / "j.db")
+    db = SQLiteStorage(path)
+    db.create_table("3", RuleSet(), 9)
+    db.set_seat("3", 0, "random-bot-0", bot="random")
+    db.set_seat("3", 1, "greedy-bot-1", bot="greedy")
+    db.start_table("3")
+    for i, action in enumerate(journal):
+        db.append_action("3", i, action)
+    db.close()
+    engine = NetworkEngine("127.0.0.1", 0, seed=1, db=path)
+    await engine.start()
+    try:
+        table = engine.tables["3"]
+        assert table.task is not None
+        await table.task
+        assert engine.storage is not None
+        assert await engine.storage.load_unfinished() == []
+        [result] = await engine.results()
+        assert (result.id, result.winner, result.totals) == ("3", record.winner, record.totals)
+        assert await engine.storage.load_actions("3") == journal
+    finally:
+        await engine.stop()
