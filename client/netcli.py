@@ -6,10 +6,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import concurrent.futures
-import getpass
 import logging
 import os
-import re
 import sqlite3
 import sys
 import threading
@@ -24,6 +22,7 @@ from . import admincli
 from . import webcli
 from .liveness import LinkEvent, LinkStatus
 from .session import DEFAULT_PORT, ClientSession, ConnectionLost, ServerRefused, parse_address
+from .username import default_name
 
 AddArguments = Callable[[argparse.ArgumentParser], None]
 
@@ -44,7 +43,7 @@ def add_subcommands(sub: Any, add_rules: AddArguments, add_display: AddArguments
     webcli.add_serve_options(serve)
 
     play = sub.add_parser("play", help="connect to a server: the lobby, then games in this terminal")
-    _connection_arguments(play, default_name=_default_name())
+    _connection_arguments(play, default_name=default_name())
     play.add_argument("--state-dir", metavar="DIR", default=None,
                       help="where seat tokens are kept so that a restarted client can return to its game "
                            "(default: your user state directory, or $SCOPA_STATE_DIR)")
@@ -70,7 +69,7 @@ def add_subcommands(sub: Any, add_rules: AddArguments, add_display: AddArguments
                           "back for S seconds (0: give up at once); default 130")
 
     watch = sub.add_parser("watch", help="watch a table's game (public events only)")
-    _connection_arguments(watch, default_name=_default_name() + "-watch")
+    _connection_arguments(watch, default_name=default_name() + "-watch")
     watch.add_argument("--table", required=True, metavar="ID", help="the table to watch")
     add_display(watch)
     add_rules(bot)  # tables it creates (and, when given, the only tables it joins)
@@ -86,14 +85,6 @@ def _connection_arguments(p: argparse.ArgumentParser, default_name: str | None) 
 def _password() -> str | None:
     """A claimed name's password (a server with accounts), from $SCOPA_PASSWORD."""
     return os.environ.get("SCOPA_PASSWORD") or None
-
-
-def _default_name() -> str:
-    try:
-        user = getpass.getuser()
-    except Exception:  # noqa: BLE001 - no user name: any name will do
-        user = ""
-    return re.sub(r"[^A-Za-z0-9_.-]", "", user)[:24] or "player"
 
 
 def run(args: argparse.Namespace, console: Console) -> int:

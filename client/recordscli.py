@@ -136,10 +136,10 @@ def _bad_input(args: argparse.Namespace) -> str | None:
 
 def _connect_and(args: argparse.Namespace, host: str, port: int,
                  work: Callable[[ClientSession], Awaitable[T]], password: str | None = None) -> T:
-    from .netcli import _default_name
+    from .username import default_name
 
     async def go() -> T:
-        name = args.name or _default_name()[:16] + "-records"
+        name = args.name or default_name()[:16] + "-records"
         secret = password or (os.environ.get(PASSWORD_ENV) if args.name else None)
         async with await ClientSession.connect(host, port, name, client="scopa-records 0.1",
                                                password=secret) as session:

@@ -807,7 +807,9 @@ class ClientSession:
         body = command.body
         if isinstance(body, Ping):
             with contextlib.suppress(ProtocolError):
-                self._writer.write(self._conn.send_body(Pong(nonce=body.nonce), recipient=command.sender, re=command.seq))
+                reply = self._conn.reply(command)  # the protocol answers a ping itself
+                if reply is not None:
+                    self._writer.write(reply)
             return True
         if isinstance(body, Pong):
             return True

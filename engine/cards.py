@@ -18,6 +18,7 @@ so ``7d`` is the settebello and ``Rd`` the re bello.
 
 from __future__ import annotations
 
+import functools
 from enum import IntEnum
 from typing import Iterable
 
@@ -135,6 +136,13 @@ def cards_in(mask: int) -> list[Card]:
         out.append(CARDS[low.bit_length() - 1])
         mask ^= low
     return out
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def cards_of(mask: int) -> tuple[Card, ...]:
+    """The cards of a mask as a tuple, in id order; remembered, for the masks a game
+    shows again and again (a pile, the table, a capture)."""
+    return tuple(cards_in(mask))
 
 
 def parse_cards(text: str) -> list[Card]:

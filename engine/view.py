@@ -6,10 +6,11 @@ everyone) and never the stock's order.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from .cards import DENARI_MASK, SETTEBELLO, Card, cards_in
+from .cards import CARDS, DENARI_MASK, SETTEBELLO, Card, cards_of
 from .rules import RuleSet
 from .scoring import RoundScore, primiera_sum
 from .state import GameState, Phase
@@ -79,32 +80,34 @@ def view(state: GameState, seat: int | None) -> View:
         round_no=state.round_no,
         dealer=state.dealer,
         to_move=state.to_move,
-        hand=tuple(cards_in(state.hands[seat])) if seat is not None else (),
-        table=tuple(cards_in(state.table)),
+        hand=cards_of(state.hands[seat]) if seat is not None else (),
+        table=cards_of(state.table),
         hand_sizes=tuple(h.bit_count() for h in state.hands),
         stock_left=len(state.stock),
-        captured=tuple(tuple(cards_in(p)) for p in state.piles),
+        captured=tuple(cards_of(p) for p in state.piles),
         scope=tuple(state.scope),
-        scopa_cards=tuple(tuple(Card(c) for c in sc) for sc in state.scopa_cards),
+        scopa_cards=tuple(tuple(CARDS[c] for c in sc) for sc in state.scopa_cards),
         totals=tuple(state.totals),
-        declared_hands=tuple(
-            (s, tuple(cards_in(h))) for s, h in sorted(state.declared_hands.items())
-        ),
+        declared_hands=tuple((s, cards_of(h)) for s, h in sorted(state.declared_hands.items())),
         last_round=state.history[-1] if state.history else None,
         winner=state.winner,
-        round_plays=tuple(
-            RoundPlay(seat, Card(card), tuple(cards_in(capture)))
-            for seat, card, capture in state.round_plays
-        ),
+        round_plays=tuple(_round_play(seat, card, capture) for seat, card, capture in state.round_plays),
         last_capture_side=state.last_capturer if state.last_capturer >= 0 else None,
-        piles=tuple(
-            SidePile(
-                cards=pile.bit_count(),
-                denari=(pile & DENARI_MASK).bit_count(),
-                settebello=bool(pile >> SETTEBELLO & 1),
-                primiera=primiera_sum(pile),
-                scope=state.scope[i],
-            )
-            for i, pile in enumerate(state.piles)
-        ),
+        piles=tuple(_side_pile(pile, state.scope[i]) for i, pile in enumerate(state.piles)),
+    )
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _round_play(seat: int, card: int, capture: int) -> RoundPlay:
+    return RoundPlay(seat, CARDS[card], cards_of(capture))
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _side_pile(pile: int, scope: int) -> SidePile:
+    return SidePile(
+        cards=pile.bit_count(),
+        denari=(pile & DENARI_MASK).bit_count(),
+        settebello=bool(pile >> SETTEBELLO & 1),
+        primiera=primiera_sum(pile),
+        scope=scope,
     )

@@ -22,6 +22,7 @@ so a newer server's additions do not break it.  Types stay strict.
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable, Iterator
 import types
@@ -31,7 +32,7 @@ from typing import Any, TypedDict
 import msgpack
 from pydantic import BaseModel, ValidationError
 
-from .commands import BODY_BY_NAME
+from .commands import BODY_BY_NAME, Body
 from .envelope import COMMAND_ADAPTER, ENVELOPE_KEYS, PROTOCOL_VERSION, Command
 from .errors import (
     BadBody,
@@ -59,6 +60,36 @@ def pack_command(command: Command) -> bytes:
             "build commands with make_command()"
         )
     return msgpack.packb(command.model_dump(mode="json"), use_bin_type=True)
+
+
+def pack_body(body: Body) -> bytes:
+    """The msgpack value of a body alone: pack it once and send it to many (a table's
+    broadcast) with :func:`pack_envelope`."""
+    return msgpack.packb(body.model_dump(mode="json"), use_bin_type=True)
+
+
+_PACKED_V = msgpack.packb("v") + msgpack.packb(PROTOCOL_VERSION)
+_PACKED_KEYS = {key: msgpack.packb(key) for key in ("seq", "sender", "recipient", "re", "name", "body")}
+_PACKED_NIL = msgpack.packb(None)
+
+
+@functools.lru_cache(maxsize=65536)
+def _packed_text(text: str) -> bytes:
+    """A party or command name, packed (a server sends the same few thousand again and again)."""
+    return msgpack.packb(text)
+
+
+def pack_envelope(*, seq: int, sender: str, recipient: str, re: int | None, name: str, body: bytes) -> bytes:
+    """The payload of a command whose body is packed already (:func:`pack_body`): the same
+    bytes :func:`pack_command` makes of that command, with no model built for the
+    envelope.  The caller vouches for the envelope fields (:class:`~scopa.protocol.Connection`
+    checks the parties and numbers the commands)."""
+    k = _PACKED_KEYS
+    return b"".join((
+        b"\x87", _PACKED_V, k["seq"], msgpack.packb(seq), k["sender"], _packed_text(sender),
+        k["recipient"], _packed_text(recipient), k["re"], _PACKED_NIL if re is None else msgpack.packb(re),
+        k["name"], _packed_text(name), k["body"], body,
+    ))  # fmt: skip
 
 
 def encode(command: Command, *, max_frame_size: int = MAX_FRAME_SIZE) -> bytes:

@@ -24,8 +24,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from enum import StrEnum
 
-from .codec import FrameDecoder, encode
-from .commands import Body, Bye, Error, Flow, Hello, Ping, Pong, Welcome
+from .codec import FrameDecoder, pack_body, pack_envelope
+from .commands import BODY_BY_NAME, Body, Bye, Error, Flow, Hello, Ping, Pong, Welcome
 from .envelope import Command, make_command
 from .errors import (
     ErrorCode,
@@ -36,8 +36,9 @@ from .errors import (
     UnexpectedCommand,
     UnknownCommand,
 )
-from .framing import MAX_FRAME_SIZE
-from .parties import GUEST, LOBBY, ROUTES, route_allowed
+from .fields import MAX_SEQ
+from .framing import MAX_FRAME_SIZE, frame_payload
+from .parties import GUEST, LOBBY, ROUTES, PartyKind, parse_party, route_allowed
 
 
 class ConnectionRole(StrEnum):
@@ -54,6 +55,7 @@ class ConnectionState(StrEnum):
 
 # Commands allowed before the welcome, besides hello / welcome themselves.
 _ANY_TIME = (Ping, Pong, Error, Bye)
+_STATEFUL = (Hello, Welcome, Error, Bye)  # commands that move the connection's state
 _FLOW_FROM = {ConnectionRole.CLIENT: (Flow.TO_SERVER, Flow.BOTH), ConnectionRole.SERVER: (Flow.TO_CLIENT, Flow.BOTH)}
 
 
@@ -181,39 +183,118 @@ class Connection:
 
     def send(self, command: Command) -> bytes:
         """Check ``command`` against the connection rules and return its frame."""
-        body = command.body
+        return self.send_body(command.body, recipient=command.recipient, sender=command.sender, re=command.re,
+                              seq=command.seq, name=command.name)
+
+    def send_body(self, body: Body, *, recipient: str, sender: str | None = None, re: int | None = None,
+                  payload: bytes | None = None, seq: int | None = None, name: str | None = None) -> bytes:
+        """Wrap ``body`` in an envelope with this end's next ``seq``, check it against the
+        connection rules and return its frame: the usual way to send.
+
+        ``payload``: the body packed already by :func:`~scopa.protocol.codec.pack_body`
+        (one broadcast, many connections: packed once).  ``sender`` defaults as in
+        :meth:`command`.  Nothing changes when it raises :class:`LocalProtocolError`.
+        """
+        if sender is None:
+            sender = str(LOBBY) if self.role is ConnectionRole.SERVER else self.client_party or str(GUEST)
+        kind = type(body)
+        if name is None:
+            name = kind.NAME
+        elif name != kind.NAME:
+            raise LocalProtocolError(f"command name {name!r} does not match its {kind.__name__} body; "
+                                     "build commands with make_command()")
         if self.state is ConnectionState.CLOSED:
             raise LocalProtocolError("the connection is closed", code=ErrorCode.UNEXPECTED_COMMAND)
-        if type(body).FLOW not in _FLOW_FROM[self.role]:
-            raise LocalProtocolError(f"a {self.role.value} never sends {command.name!r}", code=ErrorCode.UNEXPECTED_COMMAND)
+        if kind.FLOW not in _FLOW_FROM[self.role]:
+            raise LocalProtocolError(f"a {self.role.value} never sends {name!r}", code=ErrorCode.UNEXPECTED_COMMAND)
         new_state: ConnectionState = self.state
         if self.role is ConnectionRole.CLIENT and self.state is ConnectionState.AWAIT_HELLO:
-            if isinstance(body, Hello):
+            if kind is Hello:
                 new_state = ConnectionState.AWAIT_WELCOME
-            elif not isinstance(body, _ANY_TIME):
-                raise LocalProtocolError(f"{command.name!r} before hello", code=ErrorCode.NOT_HELLO_YET)
-        elif self.role is ConnectionRole.SERVER and isinstance(body, Welcome):
+            elif not issubclass(kind, _ANY_TIME):
+                raise LocalProtocolError(f"{name!r} before hello", code=ErrorCode.NOT_HELLO_YET)
+        elif self.role is ConnectionRole.SERVER and kind is Welcome:
             if self.state is not ConnectionState.AWAIT_WELCOME:
                 raise LocalProtocolError("welcome without a hello", code=ErrorCode.UNEXPECTED_COMMAND)
             new_state = ConnectionState.READY
-        elif self.role is ConnectionRole.SERVER and isinstance(body, Error):
+        elif self.role is ConnectionRole.SERVER and kind is Error:
             if self.state is ConnectionState.AWAIT_WELCOME:
                 new_state = ConnectionState.AWAIT_HELLO  # hello refused
-        if not route_allowed(command.name, command.sender, command.recipient):
-            raise LocalProtocolError(f"{command.name!r} never goes from {command.sender!r} to {command.recipient!r}",
+        if not route_allowed(name, sender, recipient):
+            raise LocalProtocolError(f"{name!r} never goes from {sender!r} to {recipient!r}",
                                      code=ErrorCode.UNEXPECTED_COMMAND)
         if isinstance(body, Bye) or (isinstance(body, Error) and body.fatal):
             new_state = ConnectionState.CLOSED
-        frame = encode(command, max_frame_size=self.max_frame_size)  # may raise: state unchanged
+        if seq is None:
+            seq = self._next_seq
+        if not 0 <= seq <= MAX_SEQ or (re is not None and not 0 <= re <= MAX_SEQ):
+            raise LocalProtocolError(f"invalid envelope for {name!r}: seq {seq} / re {re} out of range")
+        packed = pack_envelope(seq=seq, sender=sender, recipient=recipient, re=re, name=name,
+                               body=pack_body(body) if payload is None else payload)
+        frame = frame_payload(packed, max_frame_size=self.max_frame_size)  # may raise: state unchanged
         if isinstance(body, Welcome):
             self.client_party = body.you
         self.state = new_state
-        self._next_seq = max(self._next_seq, command.seq + 1)
+        self._next_seq = max(self._next_seq, seq + 1)
         return frame
 
-    def send_body(self, body: Body, *, recipient: str, sender: str | None = None, re: int | None = None) -> bytes:
-        """``send(command(body, ...))``: the usual way to send."""
-        return self.send(self.command(body, recipient=recipient, sender=sender, re=re))
+    def send_payload(self, name: str, payload: bytes, *, recipient: str, sender: str | None = None,
+                     re: int | None = None) -> bytes:
+        """The frame of command ``name`` whose body is already packed (msgpack of the data
+        its model dumps to): for a body built as plain data on a hot path, such as the
+        server's ``your_turn``.  The connection rules are checked as in :meth:`send_body`;
+        a command that changes the connection's state (``hello``, ``welcome``, ``error``,
+        ``bye``) must go through :meth:`send_body`."""
+        kind = BODY_BY_NAME.get(name)
+        if kind is None or kind in _STATEFUL:
+            raise LocalProtocolError(f"{name!r} cannot be sent as a packed body", code=ErrorCode.UNEXPECTED_COMMAND)
+        if sender is None:
+            sender = str(LOBBY) if self.role is ConnectionRole.SERVER else self.client_party or str(GUEST)
+        if self.state is ConnectionState.CLOSED:
+            raise LocalProtocolError("the connection is closed", code=ErrorCode.UNEXPECTED_COMMAND)
+        if kind.FLOW not in _FLOW_FROM[self.role]:
+            raise LocalProtocolError(f"a {self.role.value} never sends {name!r}", code=ErrorCode.UNEXPECTED_COMMAND)
+        if self.role is ConnectionRole.CLIENT and self.state is ConnectionState.AWAIT_HELLO \
+                and not issubclass(kind, _ANY_TIME):
+            raise LocalProtocolError(f"{name!r} before hello", code=ErrorCode.NOT_HELLO_YET)
+        if not route_allowed(name, sender, recipient):
+            raise LocalProtocolError(f"{name!r} never goes from {sender!r} to {recipient!r}",
+                                     code=ErrorCode.UNEXPECTED_COMMAND)
+        if re is not None and not 0 <= re <= MAX_SEQ:
+            raise LocalProtocolError(f"invalid envelope for {name!r}: re {re} out of range")
+        seq = self._next_seq
+        packed = pack_envelope(seq=seq, sender=sender, recipient=recipient, re=re, name=name, body=payload)
+        frame = frame_payload(packed, max_frame_size=self.max_frame_size)
+        self._next_seq = seq + 1
+        return frame
+
+    def answering(self, recipient: str | None) -> str:
+        """Who answers a command the peer sent to ``recipient``: on the server, that
+        table's game master for a command sent to ``table:<id>`` once welcomed, else the
+        lobby (PROTOCOL.md §3); on the client, the client itself."""
+        if self.role is ConnectionRole.CLIENT:
+            return self.client_party or str(GUEST)
+        if recipient is not None and self.state is ConnectionState.READY:
+            try:
+                if parse_party(recipient).kind is PartyKind.TABLE:
+                    return recipient
+            except ValueError:
+                pass
+        return str(LOBBY)
+
+    def reply(self, command: Command) -> bytes | None:
+        """The protocol's own answer to a command received from the peer, framed: a
+        ``pong`` (same nonce, from whoever the ``ping`` was sent to) for a ``ping``;
+        nothing for anything else.  A ``bye`` needs no answer: it has closed the
+        connection (``state`` is CLOSED), and the shell closes the stream."""
+        body = command.body
+        if not isinstance(body, Ping) or self.state is ConnectionState.CLOSED:
+            return None
+        if self.role is ConnectionRole.SERVER:
+            sender, recipient = self.answering(command.recipient), self.client_party or str(GUEST)
+        else:
+            sender, recipient = self.client_party or str(GUEST), command.sender
+        return self.send_body(Pong(nonce=body.nonce), recipient=recipient, sender=sender, re=command.seq)
 
     def error_for(self, exc: ProtocolError, *, recipient: str, sender: str | None = None) -> bytes:
         """The frame of an ``error`` command reporting ``exc`` (``re`` = its seq, if known)."""

@@ -8,7 +8,7 @@ bot or a terminal player written for local games runs unchanged over the network
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence, cast
+from typing import Any, Sequence, cast
 
 from scopa.engine import (
     CARDS,
@@ -39,44 +39,63 @@ from . import commands as wire
 from .rules import WireRules, rules_from_wire as rules_from_wire, rules_to_wire as rules_to_wire
 
 
+CARD_STRS: tuple[str, ...] = tuple(str(c) for c in CARDS)
+"""Each card's wire notation, by card id."""
+
+
 def card_str(card: int) -> str:
-    return str(CARDS[card])
+    return CARD_STRS[card]
 
 
 def card_strs(cards: Sequence[int]) -> list[str]:
-    return [str(CARDS[c]) for c in cards]
+    return [CARD_STRS[c] for c in cards]
 
 
 def parse_card_strs(cards: Sequence[str]) -> list[Card]:
     return [Card.parse(c) for c in cards]
 
 
+def public_view_data(v: EngineView) -> dict[str, Any]:
+    """Any engine view as the plain data of the wire ``PublicView`` (no hand): what
+    ``model_dump(mode="json")`` of :func:`public_view_to_wire` gives, made without
+    building a model (a your_turn is sent on every move)."""
+    s = CARD_STRS
+    return {
+        "round": max(v.round_no, 1),
+        "dealer": v.dealer,
+        "turn": v.to_move,
+        "table": [s[c] for c in v.table],
+        "stock": v.stock_left,
+        "hand_sizes": list(v.hand_sizes),
+        "captured": [[s[c] for c in p] for p in v.captured],
+        "scope": list(v.scope),
+        "scopa_cards": [[s[c] for c in p] for p in v.scopa_cards],
+        "totals": list(v.totals),
+        "declared": [{"seat": seat, "hand": [s[c] for c in h]} for seat, h in v.declared_hands],
+        "round_plays": [{"seat": p.seat, "card": s[p.card], "captured": [s[c] for c in p.captured]}
+                        for p in v.round_plays],
+        "last_capture_side": v.last_capture_side,
+        "piles": [{"cards": p.cards, "denari": p.denari, "settebello": p.settebello, "primiera": p.primiera,
+                   "scope": p.scope} for p in v.piles],
+    }
+
+
+def seat_view_data(v: EngineView) -> dict[str, Any]:
+    """A seat's engine view as the plain data of the wire ``SeatView``."""
+    assert v.seat is not None and v.side is not None
+    data = public_view_data(v)
+    data["seat"], data["side"], data["hand"] = v.seat, v.side, [CARD_STRS[c] for c in v.hand]
+    return data
+
+
 def public_view_to_wire(v: EngineView) -> wire.PublicView:
     """Any engine view as what everyone may see (a spectator's view: no hand)."""
-    return wire.PublicView(
-        round=max(v.round_no, 1),
-        dealer=v.dealer,
-        turn=v.to_move,
-        table=card_strs(v.table),
-        stock=v.stock_left,
-        hand_sizes=list(v.hand_sizes),
-        captured=[card_strs(p) for p in v.captured],
-        scope=list(v.scope),
-        scopa_cards=[card_strs(p) for p in v.scopa_cards],
-        totals=list(v.totals),
-        declared=[wire.DeclaredHand(seat=s, hand=card_strs(h)) for s, h in v.declared_hands],
-        round_plays=[wire.PlayLogEntry(seat=p.seat, card=str(p.card), captured=card_strs(p.captured))
-                     for p in v.round_plays],
-        last_capture_side=v.last_capture_side,
-        piles=[wire.PileInfo(cards=p.cards, denari=p.denari, settebello=p.settebello, primiera=p.primiera,
-                             scope=p.scope) for p in v.piles],
-    )
+    return wire.PublicView.model_validate(public_view_data(v))
 
 
 def view_to_wire(v: EngineView) -> wire.SeatView:
     """A seat's engine view as the wire ``view`` (the seat must not be a spectator)."""
-    assert v.seat is not None and v.side is not None
-    return wire.SeatView(**dict(public_view_to_wire(v)), seat=v.seat, side=v.side, hand=card_strs(v.hand))
+    return wire.SeatView.model_validate(seat_view_data(v))
 
 
 def view_from_wire(w: wire.SeatView, rules: RuleSet) -> EngineView:
@@ -108,20 +127,31 @@ def view_from_wire(w: wire.SeatView, rules: RuleSet) -> EngineView:
     )
 
 
-def legal_to_wire(legal: Sequence[EnginePlay | EngineDeclare]) -> tuple[list[wire.LegalMove], list[wire.DeclarationOption]]:
-    """Engine legal actions as the ``legal`` and ``declarations`` of ``your_turn``."""
-    moves: list[wire.LegalMove] = []
-    decls: list[wire.DeclarationOption] = []
+def legal_data(legal: Sequence[EnginePlay | EngineDeclare]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Engine legal actions as the plain data of ``your_turn``'s ``legal`` and
+    ``declarations`` (what their models dump to)."""
+    s = CARD_STRS
+    moves: list[dict[str, Any]] = []
+    decls: list[dict[str, Any]] = []
     for a in legal:
         if isinstance(a, EngineDeclare):
-            decls.append(
-                wire.DeclarationOption(
-                    kind=a.kind, wild=a.wild, points=DECLARATION_POINTS[a.kind]
-                )
-            )
+            decls.append({"kind": a.kind.value, "wild": a.wild, "points": DECLARATION_POINTS[a.kind]})
         else:
-            moves.append(wire.LegalMove(index=len(moves), card=card_str(a.card), capture=card_strs(a.captured)))
+            moves.append({"index": len(moves), "card": s[a.card], "capture": [s[c] for c in a.captured]})
     return moves, decls
+
+
+def legal_to_wire(legal: Sequence[EnginePlay | EngineDeclare]) -> tuple[list[wire.LegalMove], list[wire.DeclarationOption]]:
+    """Engine legal actions as the ``legal`` and ``declarations`` of ``your_turn``."""
+    moves, decls = legal_data(legal)
+    return ([wire.LegalMove.model_validate(m) for m in moves],
+            [wire.DeclarationOption.model_validate(d, strict=False) for d in decls])
+
+
+def your_turn_data(event: int, view: EngineView, legal: Sequence[EnginePlay | EngineDeclare]) -> dict[str, Any]:
+    """The plain data of a ``your_turn`` body (pack it with msgpack as it is)."""
+    moves, decls = legal_data(legal)
+    return {"event": event, "legal": moves, "declarations": decls, "view": seat_view_data(view)}
 
 
 def legal_from_wire(turn: wire.YourTurn) -> list[EnginePlay | EngineDeclare]:

@@ -6,7 +6,7 @@ sides small integers, names bounded ASCII strings.
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Final, Annotated
 
 from pydantic import Field, StringConstraints
 
@@ -43,7 +43,9 @@ TurnTimeout = Annotated[float, Field(gt=0, le=3600)]
 Side = Annotated[int, Field(ge=0, lt=MAX_SEATS)]
 Count = Annotated[int, Field(ge=0, le=1_000_000)]
 Points = Annotated[int, Field(ge=-1_000_000, le=1_000_000)]
-SeqNo = Annotated[int, Field(ge=0, le=2**53)]
+MAX_SEQ: Final = 2**53
+"""The largest sequence number (exact in every JSON number implementation)."""
+SeqNo = Annotated[int, Field(ge=0, le=MAX_SEQ)]
 EventNo = Annotated[int, Field(ge=0, le=2**53)]
 Counts = Annotated[list[Count], Field(max_length=MAX_SEATS)]
 PointsList = Annotated[list[Points], Field(max_length=MAX_SEATS)]

@@ -19,6 +19,7 @@ Party(kind=<PartyKind.TABLE_ALL: 'table_all'>, ident='7')
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from enum import StrEnum
@@ -206,8 +207,12 @@ def route_of(sender: str, recipient: str) -> Route:
     return Route(parse_party(sender).kind, parse_party(recipient).kind)
 
 
+@functools.lru_cache(maxsize=16384)
 def route_allowed(name: str, sender: str, recipient: str) -> bool:
-    """Whether command ``name`` may go from ``sender`` to ``recipient`` (by ROUTES)."""
+    """Whether command ``name`` may go from ``sender`` to ``recipient`` (by ROUTES).
+
+    Remembered per triple: a server sends the same few thousand (one per command name,
+    table and player) over and over."""
     try:
         return route_of(sender, recipient) in ROUTES.get(name, frozenset())
     except ValueError:

@@ -10,12 +10,13 @@ A wrong token is a fatal ``bad_token``: the connection is closed.
 
 from __future__ import annotations
 
+import asyncio
 import hmac
 import logging
 import os
 import secrets
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from scopa.protocol import commands as wire
 from scopa.protocol.errors import ErrorCode
@@ -24,11 +25,28 @@ from .lobby import table_number
 from .text import name_key
 
 if TYPE_CHECKING:
-    from .network import NetworkEngine
+    from .lobby import TableDirectory
     from .session import ClientSession
+    from .table import Table
 
 log = logging.getLogger("scopa.server")
 
+
+class Operated(Protocol):
+    """What the operator acts on: the server (``NetworkEngine``)."""
+
+    port: int
+    damaged: dict[str, str]
+    stopped: asyncio.Event
+    sessions: dict[int, ClientSession]
+    tables: TableDirectory
+    names: dict[str, ClientSession]
+
+    def watched_by(self, sess: ClientSession) -> Table | None:
+        """The table ``sess`` watches, if any."""
+
+    def close_waiting(self, table: Table, reason: str) -> None:
+        """Close a table whose game has not begun."""
 
 
 def write_secret(path: Path, secret: str) -> None:
@@ -45,7 +63,7 @@ def write_secret(path: Path, secret: str) -> None:
 class Operator:
     """The server's side of ``scopa admin``."""
 
-    def __init__(self, engine: NetworkEngine, token_file: str | None = None) -> None:
+    def __init__(self, engine: Operated, token_file: str | None = None) -> None:
         self.engine = engine
         self.token = secrets.token_urlsafe(32)
         self._token_file = token_file
@@ -107,9 +125,9 @@ class Operator:
     def _connections(self, sess: ClientSession, seq: int) -> None:
         rows = []
         for s in list(self.engine.sessions.values())[: wire.MAX_ADMIN_ROWS]:
-            watched = self.engine._watched_by(s)
+            watched = self.engine.watched_by(s)
             rows.append(wire.ConnectionInfo(id=s.id, name=s.name, peer=s.peer[:200],
-                                            table=s.table.id if s.table is not None else None,
+                                            table=s.table_id,
                                             watching=watched.id if watched is not None else None,
                                             queued_bytes=min(s.queued_bytes, 1_000_000)))
         self._reply(sess, seq, wire.AdminReply(op=wire.AdminOp.CONNECTIONS, connections=rows,
@@ -133,7 +151,7 @@ class Operator:
             table.abandon("closed by the operator")  # recorded as abandoned; everyone told
             message = f"table {table_id}: the game is abandoned"
         else:
-            self.engine._close_waiting(table, "closed by the operator")
+            self.engine.close_waiting(table, "closed by the operator")
             message = f"table {table_id}: closed"
         self._reply(sess, seq, wire.AdminReply(op=wire.AdminOp.CLOSE_TABLE, message=message))
 

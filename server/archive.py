@@ -62,6 +62,10 @@ CREATE TABLE IF NOT EXISTS accounts (
 """
 
 
+
+class StorageError(RuntimeError):
+    """The storage refused or failed a write (e.g. an action index already journaled)."""
+
 @dataclass(frozen=True)
 class GamePlayer:
     seat: int
@@ -270,8 +274,6 @@ class MemoryArchive:
 
     def save_players(self, table_id: str, players: Sequence[GamePlayer]) -> None:
         if table_id not in self._tables:
-            from .storage import StorageError
-
             raise StorageError(f"no table {table_id!r} in storage")
         self._archive.players[table_id] = tuple(sorted(players, key=lambda p: p.seat))
 
@@ -311,7 +313,5 @@ class MemoryArchive:
 
     def save_account(self, account: Account) -> None:
         if account.name in self._archive.accounts:
-            from .storage import StorageError
-
             raise StorageError(f"the name {account.name!r} is claimed already")
         self._archive.accounts[account.name] = account

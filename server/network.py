@@ -18,30 +18,27 @@ enforces them; see ``server/limits.py`` for the defaults.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import itertools
 import logging
 import random
-import socket
 import time
 from collections.abc import Awaitable, Callable, Sequence
 
 from scopa.bots import STRATEGIES, make_bot
 from scopa.engine import Player, RuleSetError
-from scopa.protocol import PROTOCOL_VERSION, Command, Connection, ConnectionRole, ProtocolError
+from scopa.protocol import PROTOCOL_VERSION, Command, ProtocolError
 from scopa.protocol import commands as wire
 from scopa.protocol.convert import rules_from_wire
 from scopa.protocol.errors import ErrorCode
-from scopa.protocol.parties import PartyKind, parse_party
+from scopa.protocol.parties import parse_party
 
 from . import admin
 from .clock import Clock, SystemClock
-from .limits import Limits, RateLimiter
+from .limits import Limits
 from .lobby import TableDirectory, build_rules
 from .session import ClientSession
 from .storage import Storage, StorageBackend, TableResult
 from .writer import open_storage
-from .netplayer import NetworkPlayer
 from .proxied import ProxiedClients
 from .records import Records
 from .table import Table, token_digest
@@ -52,7 +49,6 @@ log = logging.getLogger("scopa.server")
 
 DEFAULT_PORT = 7015
 SERVER_NAME = "scopa-server 0.1"
-READ_CHUNK = 65536
 DEFAULT_TURN_TIMEOUT = 60.0  # seconds a seat at a public table has for a move
 _ANSWERS = frozenset({wire.PlayCard.NAME, wire.MakeDeclaration.NAME})  # what answers a your_turn
 
@@ -104,7 +100,6 @@ class NetworkEngine:
         self._table_ids = itertools.count(1)
         self.storage: Storage | None = open_storage(db, storage)
         self._server: asyncio.Server | None = None
-        self._handlers: set[asyncio.Task[None]] = set()
         self._per_address: dict[str, int] = {}  # open connections by remote address
         self.proxied = ProxiedClients(trusted_proxies, self.limits.max_connections_per_address)
         self.lobby_watchers: set[ClientSession] = set()
@@ -118,7 +113,8 @@ class NetworkEngine:
     async def start(self) -> None:
         if self.storage is not None:
             await self._restore_tables()
-        self._server = await asyncio.start_server(self._accept, self.host, self.port)
+        loop = asyncio.get_running_loop()
+        self._server = await loop.create_server(lambda: ClientSession(next(self._ids), self), self.host, self.port)
         sock = self._server.sockets[0]
         self.port = sock.getsockname()[1]
         self.admin.write_token()
@@ -135,7 +131,7 @@ class NetworkEngine:
                 # Journaled games are suspended, not abandoned: the next start resumes them.
                 table.storage = None
                 for sess in table.sessions():
-                    sess.table = None
+                    sess.table_id = None
         for sess in list(self.sessions.values()):
             sess.send(wire.Bye(reason="server shutting down"))
             sess.close()
@@ -145,9 +141,6 @@ class NetworkEngine:
             except TimeoutError:
                 sess.abort()
         await self.records.close()
-        for task in list(self._handlers):
-            task.cancel()
-        await asyncio.gather(*self._handlers, return_exceptions=True)
         for table in self.tables.values():
             table.cancel_timers()  # grace periods armed by the disconnections above
         tasks = [t.task for t in self.tables.values() if t.task is not None]
@@ -222,44 +215,17 @@ class NetworkEngine:
         """Finished games kept by the storage, newest first (none without storage)."""
         return await self.storage.load_results(limit) if self.storage is not None else []
 
-    async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        task = asyncio.current_task()
-        assert task is not None
-        address = _address_of(writer)
-        refusal = self._connection_refusal(address)
+    # ------------------------------------------------------------------ connections (SessionHost)
+
+    def connected(self, sess: ClientSession) -> str | None:
+        """A new connection: why it is refused (a cap is reached), or None to keep it."""
+        refusal = self._connection_refusal(sess.address)
         if refusal is not None:
-            log.warning("refusing a connection from %s: %s", address, refusal)
-            self._handlers.add(task)
-            try:
-                await _refuse(writer, refusal)
-            finally:
-                self._handlers.discard(task)
-            return
-        self._per_address[address] = self._per_address.get(address, 0) + 1
-        self._handlers.add(task)
-        _bound_send_buffer(writer, self.limits.socket_send_buffer)
-        sess = ClientSession(next(self._ids), reader, writer, max_queued=self.limits.max_queued_frames,
-                             max_queued_bytes=self.limits.max_queued_bytes)
+            return refusal
+        self._per_address[sess.address] = self._per_address.get(sess.address, 0) + 1
         self.sessions[sess.id] = sess
         log.info("connection %s from %s", sess.id, sess.peer)
-        try:
-            await self._read_loop(sess)
-        except (ConnectionError, OSError):
-            pass
-        except asyncio.CancelledError:
-            pass
-        except Exception:  # a bug in handling one client must not take the server down
-            log.exception("connection %s: unexpected error", sess.id)
-        finally:
-            self._disconnected(sess)
-            self._release_address(address)
-            self.proxied.release(sess.id)
-            self._handlers.discard(task)
-            sess.close()  # flush what is queued (e.g. a fatal error), then close
-            try:
-                await asyncio.wait_for(sess.wait_closed(), 2)
-            except (TimeoutError, asyncio.CancelledError):
-                sess.abort()
+        return None
 
     def _connection_refusal(self, address: str) -> str | None:
         """Why a new connection from ``address`` is refused (a cap is reached), or None."""
@@ -278,119 +244,33 @@ class NetworkEngine:
         else:
             self._per_address.pop(address, None)
 
-    async def _read_loop(self, sess: ClientSession) -> None:
-        """Read, decode and dispatch one client's commands under the deadlines and the
-        command rate of :attr:`limits` (returns when the connection is to be closed)."""
-        limits = self.limits
-        loop = asyncio.get_running_loop()
-        rate = limits.rate_limiter()
-        connected = last_heard = loop.time()
-        frame_started: float | None = None  # when the first byte of an unfinished frame came
-        ping_sent: float | None = None  # when an unanswered ping of ours went out
-        hello_seen = False
-        while not sess.closed:
-            due: list[tuple[float, str]] = []
-            if not hello_seen and limits.hello_timeout is not None:
-                due.append((connected + limits.hello_timeout, "hello"))
-            if frame_started is not None and limits.frame_timeout is not None:
-                due.append((frame_started + limits.frame_timeout, "frame"))
-            if limits.ping_interval is not None:
-                if ping_sent is None:
-                    due.append((last_heard + limits.ping_interval, "ping"))
-                elif limits.ping_timeout is not None:
-                    due.append((ping_sent + limits.ping_timeout, "pong"))
-            when, deadline = min(due) if due else (None, "")
-            try:
-                async with asyncio.timeout_at(when):
-                    data = await sess.reader.read(READ_CHUNK)
-            except TimeoutError:
-                if deadline == "ping":
-                    ping_sent = loop.time()
-                    sess.send(wire.Ping(nonce=random.randrange(2**32)))
-                    continue
-                self._deadline_passed(sess, deadline)
-                return
-            if not data:
-                return
-            now = loop.time()
-            sess.proto.feed(data)
-            completed = False
-            while not sess.closed:
-                try:
-                    cmd = sess.proto.next_command()
-                except ProtocolError as exc:
-                    completed = True
-                    sender = self._answering(sess, exc.recipient)
-                    if exc.fatal:
-                        sess.error(exc.code, exc.message, re=exc.seq, sender=sender, fatal=True)
-                        sess.close()
-                        return
-                    player = self._awaited_player(sess, exc.recipient) if exc.name in _ANSWERS else None
-                    if player is not None:  # an unreadable answer to your_turn: refused like any other
-                        player.refuse_unreadable(exc.code, exc.message, exc.seq)
-                        continue
-                    verdict = self._rate_check(sess, rate, exc.seq, sender)
-                    if verdict == "drop":
-                        return
-                    if verdict == "ok":
-                        sess.error(exc.code, exc.message, re=exc.seq, sender=sender)
-                    continue
-                if cmd is None:
-                    break
-                completed = True
-                ping_outstanding = ping_sent is not None
-                last_heard, ping_sent = now, None
-                if isinstance(cmd.body, wire.Hello):
-                    hello_seen = True
-                if not self._solicited(sess, cmd, ping_outstanding):
-                    verdict = self._rate_check(sess, rate, cmd.seq, self._answering(sess, cmd.recipient))
-                    if verdict == "drop":
-                        return
-                    if verdict != "ok":
-                        continue
-                self._dispatch(sess, cmd.body, cmd.seq, cmd.recipient)
-            if not sess.proto.buffered:
-                frame_started = None
-            elif completed or frame_started is None:
-                frame_started = now  # a new frame began in this chunk
+    def table_of(self, sess: ClientSession) -> Table | None:
+        """The table ``sess`` is seated at, if any."""
+        return self.tables.get(sess.table_id) if sess.table_id is not None else None
 
-    def _rate_check(self, sess: ClientSession, rate: RateLimiter, seq: int | None, sender: str = "lobby") -> str:
-        """Charge one command to the client's token bucket: ``ok`` (run it), ``refused``
-        (answered ``rate_limited``) or ``drop`` (a persistent flood: fatal error sent)."""
-        if rate.allow():
-            return "ok"
-        if rate.flooding:
-            log.warning("connection %s (%s) floods commands; dropping it", sess.id, sess.party)
-            sess.error(ErrorCode.RATE_LIMITED, "too many commands refused; closing the connection", re=seq,
-                       sender=sender, fatal=True)
-            sess.close()
-            return "drop"
-        sess.error(ErrorCode.RATE_LIMITED, "too many commands; slow down", re=seq, sender=sender)
-        return "refused"
+    def dispatch(self, sess: ClientSession, command: Command) -> None:
+        """Carry out one command a connection accepted."""
+        self._dispatch(sess, command.body, command.seq, command.recipient)
 
-    @staticmethod
-    def _answering(sess: ClientSession, recipient: str | None) -> str:
-        """Who answers a command sent to ``recipient``: that table's game master for a
-        command sent to ``table:<id>`` (once welcomed), the lobby otherwise (§3)."""
-        if recipient is not None and sess.welcomed:
-            with contextlib.suppress(ValueError):
-                if parse_party(recipient).kind is PartyKind.TABLE:
-                    return recipient
-        return "lobby"
+    def unreadable_answer(self, sess: ClientSession, error: ProtocolError) -> bool:
+        """An answer to a your_turn that could not be decoded is refused by the table
+        like any other answer (the same your_turn follows)."""
+        table = self._awaiting_table(sess, error.recipient) if error.name in _ANSWERS else None
+        if table is None:
+            return False
+        table.refuse_unreadable(sess, error.code, error.message, error.seq)
+        return True
 
-    def _awaited_player(self, sess: ClientSession, recipient: str | None) -> NetworkPlayer | None:
-        """This client's seat, if the command went to its table and a your_turn of that
-        seat is waiting for an answer."""
-        table = sess.table
+    def _awaiting_table(self, sess: ClientSession, recipient: str | None) -> Table | None:
+        """This client's table, if the command went to it and a your_turn of this
+        client's seat there is waiting for an answer."""
+        table = self.table_of(sess)
         if table is None or recipient != table.party:
             return None
         seat = table.seat_of(sess)
-        if seat is None or seat >= len(table.players):
-            return None
-        player = table.players[seat]
-        return player if isinstance(player, NetworkPlayer) and player.awaits_answer() else None
+        return table if seat is not None and table.pending(seat) is not None else None
 
-    def _solicited(self, sess: ClientSession, cmd: Command, ping_outstanding: bool) -> bool:
+    def solicited(self, sess: ClientSession, cmd: Command, ping_outstanding: bool) -> bool:
         """Whether the command answers a question of the server (not rate-limited): a
         ``pong`` to our ping, or a play or declare for the turn this seat's your_turn
         waits on (at most MAX_REFUSALS refused answers per turn, then the game master
@@ -400,26 +280,17 @@ class NetworkEngine:
             return ping_outstanding
         if not isinstance(body, (wire.PlayCard, wire.MakeDeclaration)):
             return False
-        player = self._awaited_player(sess, cmd.recipient)
-        turn = player.pending_turn if player is not None else None
+        table = self._awaiting_table(sess, cmd.recipient)
+        seat = table.seat_of(sess) if table is not None else None
+        turn = table.pending(seat) if table is not None and seat is not None else None
         return turn is not None and (body.turn is None or body.turn == turn.event)
 
-    def _deadline_passed(self, sess: ClientSession, deadline: str) -> None:
-        """Tell the client which deadline it missed (a fatal error), then close."""
-        limits = self.limits
-        if deadline == "hello":
-            code, message = ErrorCode.NOT_HELLO_YET, f"no hello within {limits.hello_timeout:g} s of connecting"
-        elif deadline == "frame":
-            code, message = ErrorCode.TIMEOUT, f"a frame was not finished within {limits.frame_timeout:g} s"
-        else:
-            code, message = ErrorCode.TIMEOUT, f"no answer to ping within {limits.ping_timeout:g} s"
-        log.info("connection %s (%s): %s; closing", sess.id, sess.party, message)
-        sess.error(code, message, fatal=True)
-        sess.close()
-
-    def _disconnected(self, sess: ClientSession) -> None:
-        table = sess.table
-        watched = self._watched_by(sess)
+    def disconnected(self, sess: ClientSession) -> None:
+        """A connection is gone: its seat waits for it (or is freed), it leaves everything it watched."""
+        self._release_address(sess.address)
+        self.proxied.release(sess.id)
+        table = self.table_of(sess)
+        watched = self.watched_by(sess)
         if watched is not None:
             watched.unwatch(sess, tell=False)
         self.lobby_watchers.discard(sess)
@@ -433,7 +304,7 @@ class NetworkEngine:
                 self._seat_freed(table)
         for own in self.tables.owned_by(sess.id):  # its waiting tables where no person sits close
             if own.state is wire.TableState.WAITING and not any(s is not None and s.bot is None for s in own.seats):
-                self._close_waiting(own, "its creator left")
+                self.close_waiting(own, "its creator left")
         self.tables.disown(sess.id)
         self._watching.pop(sess.id, None)
         if sess.name and self.names.get(name_key(sess.name)) is sess:
@@ -446,20 +317,15 @@ class NetworkEngine:
     def _dispatch(self, sess: ClientSession, body: wire.Body, seq: int, recipient: str) -> None:
         match body:
             case wire.Hello():
-                refusal = self.proxied.admit(sess.id, _address_of(sess.writer), body.proxied_for)
+                refusal = self.proxied.admit(sess.id, sess.address, body.proxied_for)
                 if refusal is not None:
                     log.warning("refusing connection %s: %s", sess.id, refusal)
                     sess.error(ErrorCode.RATE_LIMITED, refusal, re=seq, fatal=True)
                     sess.close()
                     return
                 self._hello(sess, body, seq)
-            case wire.Ping():
-                sess.send(wire.Pong(nonce=body.nonce), re=seq, sender=self._answering(sess, recipient))
             case wire.Pong() | wire.Error():
                 pass
-            case wire.Bye():
-                sess.said_bye = True
-                sess.close()
             case wire.ListTables():
                 page = self.tables.page(body.state, body.players, body.after, body.limit)
                 sess.send(wire.Tables(tables=[t.info() for t in page.tables], next=page.next, total=page.total),
@@ -516,7 +382,7 @@ class NetworkEngine:
                 continue
             body = wire.TableUpdate(table=table.info())
             for sess in self.lobby_watchers:
-                if sess.table is not table and sess not in table.spectators:  # else sent by the table
+                if sess.table_id != table.id and sess not in table.spectators:  # else sent by the table
                     sess.send(body)
 
     def _close_table(self, table: Table) -> None:
@@ -583,7 +449,7 @@ class NetworkEngine:
         log.info("connection %s resumes seat %s of table %s as %s", sess.id, i, table.id, sess.party)
         table.resume(sess, i, resume.token, resume.last_event, re=seq)
 
-    def _watched_by(self, sess: ClientSession) -> Table | None:
+    def watched_by(self, sess: ClientSession) -> Table | None:
         table = self._watching.get(sess.id)
         return table if table is not None and sess in table.spectators else None
 
@@ -593,10 +459,10 @@ class NetworkEngine:
             # A private table without its invite code is no table at all to this client.
             sess.error(ErrorCode.NO_SUCH_TABLE, f"there is no table {table_id!r} to watch", re=seq)
             return
-        if sess.table is not None:
-            sess.error(ErrorCode.ALREADY_AT_TABLE, f"you are seated at table {sess.table.id}", re=seq)
+        if sess.table_id is not None:
+            sess.error(ErrorCode.ALREADY_AT_TABLE, f"you are seated at table {sess.table_id}", re=seq)
             return
-        before = self._watched_by(sess)
+        before = self.watched_by(sess)
         if before is not None and before is not table:
             before.unwatch(sess, tell=False)  # one table at a time: watching another moves you
         log.info("table %s: %s watches", table.id, sess.party)
@@ -604,15 +470,15 @@ class NetworkEngine:
         table.watch(sess, re=seq)
 
     def _unwatch(self, sess: ClientSession, table_id: str, seq: int) -> None:
-        table = self._watched_by(sess)
+        table = self.watched_by(sess)
         if table is None or table.id != table_id:
             sess.error(ErrorCode.NOT_AT_TABLE, f"you are not watching table {table_id}", re=seq)
             return
         table.unwatch(sess, re=seq)
 
     def _create(self, sess: ClientSession, body: wire.CreateTable, seq: int) -> None:
-        if sess.table is not None and body.sit:
-            sess.error(ErrorCode.ALREADY_AT_TABLE, f"you are already at table {sess.table.id}", re=seq)
+        if sess.table_id is not None and body.sit:
+            sess.error(ErrorCode.ALREADY_AT_TABLE, f"you are already at table {sess.table_id}", re=seq)
             return
         try:
             rules = rules_from_wire(body.rules) if body.rules is not None else build_rules(body.preset, body.options)
@@ -686,16 +552,16 @@ class NetworkEngine:
 
     def _stop_watching(self, sess: ClientSession) -> None:
         """A spectator who sits down stops watching (or it would get every event twice)."""
-        watched = self._watched_by(sess)
+        watched = self.watched_by(sess)
         if watched is not None:
             watched.unwatch(sess, tell=False)
         self._watching.pop(sess.id, None)
 
-    def _close_waiting(self, table: Table, reason: str) -> None:
+    def close_waiting(self, table: Table, reason: str) -> None:
         """Close a table that waits for players: its seated clients are told ``left``."""
         for s in table.sessions():
             s.send(wire.Left(table=table.id, reason="closed"))
-            s.table = None
+            s.table_id = None
         for s in list(table.spectators):
             table.unwatch(s, tell=True)
         table.cancel_timers()
@@ -720,8 +586,8 @@ class NetworkEngine:
         if table is None or not table.admits(body.invite):
             sess.error(ErrorCode.NO_SUCH_TABLE, f"there is no table {table_id!r}", re=seq)
             return
-        if sess.table is not None:
-            sess.error(ErrorCode.ALREADY_AT_TABLE, f"you are already at table {sess.table.id}", re=seq)
+        if sess.table_id is not None:
+            sess.error(ErrorCode.ALREADY_AT_TABLE, f"you are already at table {sess.table_id}", re=seq)
             return
         if table.state is not wire.TableState.WAITING or table.full:
             sess.error(ErrorCode.TABLE_FULL, f"table {table_id} is {'full' if table.full else table.state.value}", re=seq)
@@ -738,7 +604,7 @@ class NetworkEngine:
             self.tables.update(table)
 
     def _leave(self, sess: ClientSession, table_id: str, seq: int) -> None:
-        table = sess.table
+        table = self.table_of(sess)
         if table is None or table.id != table_id:
             sess.error(ErrorCode.NOT_AT_TABLE, f"you are not at table {table_id}", re=seq)
             return
@@ -776,9 +642,9 @@ class NetworkEngine:
 
     def _move(self, sess: ClientSession, body: wire.PlayCard | wire.MakeDeclaration, seq: int, recipient: str) -> None:
         table = self._table_named(recipient)
-        if table is None or sess.table is not table:
+        if table is None or sess.table_id != table.id:
             sess.error(ErrorCode.NOT_AT_TABLE, f"you are not playing at {recipient}", re=seq,
-                       sender=self._answering(sess, recipient))
+                       sender=sess.proto.answering(recipient))
             return
         table.receive(sess, body, seq)
 
@@ -794,9 +660,9 @@ class NetworkEngine:
                     other.send(msg)
             return
         table = self._table_named(recipient)
-        if table is None or sess.table is not table:
+        if table is None or sess.table_id != table.id:
             sess.error(ErrorCode.NOT_AT_TABLE, f"you are not seated at {recipient}", re=seq,
-                       sender=self._answering(sess, recipient))
+                       sender=sess.proto.answering(recipient))
             return
         table.tell_all(msg)  # seats and spectators
 
@@ -807,37 +673,6 @@ class NetworkEngine:
             self._table_changed(old)
             old.cancel_timers()
 
-
-def _address_of(writer: asyncio.StreamWriter) -> str:
-    """The remote IP address of a connection (the key of the per-address cap)."""
-    peer = writer.get_extra_info("peername")
-    if isinstance(peer, tuple) and peer:
-        return str(peer[0])
-    return str(peer)
-
-
-def _bound_send_buffer(writer: asyncio.StreamWriter, size: int | None) -> None:
-    """Limits.socket_send_buffer: a small kernel buffer and write high-water mark."""
-    if size is None:
-        return
-    sock = writer.get_extra_info("socket")
-    if sock is not None:
-        try:
-            sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, size)
-        except OSError:
-            pass
-    writer.transport.set_write_buffer_limits(high=size)
-
-
-async def _refuse(writer: asyncio.StreamWriter, reason: str) -> None:
-    """Refuse a connection over a cap: one fatal ``rate_limited`` error, then close."""
-    body = wire.Error(code=ErrorCode.RATE_LIMITED, message=reason[:500], fatal=True)
-    try:
-        writer.write(Connection(ConnectionRole.SERVER).send_body(body, recipient="guest"))
-        writer.close()
-        await asyncio.wait_for(writer.wait_closed(), 2)
-    except (ConnectionError, OSError, TimeoutError):
-        writer.transport.abort()
 
 async def serve(host: str = "127.0.0.1", port: int = DEFAULT_PORT, seed: int | None = None,
                 db: str | None = None, accounts: bool = False, *, limits: Limits | None = None,

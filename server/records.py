@@ -252,8 +252,7 @@ class Records:
 
 
 def _address(sess: ClientSession) -> str:
-    peer = sess.writer.get_extra_info("peername")
-    return str(peer[0]) if isinstance(peer, tuple) and peer else str(peer)
+    return sess.address
 
 
 def _summary(game: FinishedGame) -> wire.GameSummary:

@@ -1,49 +1,287 @@
-"""One client connection on the server: the protocol state, a bounded outgoing queue
-and the task that writes it, so a slow reader never stalls the game masters."""
+"""One client connection on the server: the one object that owns its bytes in and out,
+its protocol state, its deadlines (hello, frame, ping), its command rate and its unsent
+frames.  It is an ``asyncio.Protocol``: the event loop hands it what arrives, it decodes
+and checks it and hands each command to the server (its :class:`SessionHost`).
+
+What is sent to a client is framed at once and written in one write at the end of the
+event-loop turn (a move's played, deal and your_turn go out together); a client whose
+unsent bytes pass ``max_queued_bytes`` does not read and is dropped, so a slow reader
+never stalls anyone else."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING
+import random
+import socket
+from typing import Literal, Protocol
 
-from scopa.protocol import Connection, ConnectionRole, ConnectionState, LocalProtocolError
-from scopa.protocol.commands import Body, Error
+from scopa.protocol import Command, Connection, ConnectionRole, ConnectionState, LocalProtocolError, ProtocolError
+from scopa.protocol.commands import Body, Error, Hello, Ping
 from scopa.protocol.errors import ErrorCode
 
-if TYPE_CHECKING:
-    from .table import Table
+from .limits import Limits, RateLimiter
 
 log = logging.getLogger("scopa.server")
 
-# Frames a client may have waiting before it counts as not reading and is dropped
+# Frames a client may have waiting in one loop turn before it counts as not reading
 # (the default; the server passes ``Limits.max_queued_frames``).
 MAX_QUEUED_FRAMES = 2048
 MAX_QUEUED_BYTES = 256 * 1024  # Limits.max_queued_bytes
 
+Deadline = Literal["hello", "frame", "ping", "pong"]
+Verdict = Literal["ok", "refused", "drop"]
 
-class ClientSession:
+
+class SessionHost(Protocol):
+    """What a connection needs of the server it belongs to."""
+
+    limits: Limits
+
+    def connected(self, sess: ClientSession) -> str | None:
+        """A new connection: why it is refused (a cap is reached), or None to keep it."""
+
+    def dispatch(self, sess: ClientSession, command: Command) -> None:
+        """Carry out one command the connection accepted."""
+
+    def solicited(self, sess: ClientSession, command: Command, ping_outstanding: bool) -> bool:
+        """Whether the command answers a question of the server (not rate-limited)."""
+
+    def unreadable_answer(self, sess: ClientSession, error: ProtocolError) -> bool:
+        """An answer to a your_turn that could not be decoded: True if a table refused
+        it (as it refuses any answer), False to report it as a plain error."""
+
+    def disconnected(self, sess: ClientSession) -> None:
+        """The connection is gone (after everything it sent was handled)."""
+
+
+class ClientSession(asyncio.Protocol):
     """A connected client as the server sees it."""
 
-    def __init__(self, conn_id: int, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
-                 max_queued: int = MAX_QUEUED_FRAMES, max_queued_bytes: int = MAX_QUEUED_BYTES) -> None:
+    def __init__(self, conn_id: int, host: SessionHost) -> None:
         self.id = conn_id
-        self.reader = reader
-        self.writer = writer
+        self.host = host
+        limits = host.limits
+        self.limits = limits
         self.proto = Connection(ConnectionRole.SERVER)
         self.name: str | None = None
-        self.table: Table | None = None
-        self.peer = str(writer.get_extra_info("peername"))
-        self._queue: asyncio.Queue[bytes | None] = asyncio.Queue(max_queued)
-        self.max_queued_bytes = max_queued_bytes
-        self._queued_bytes = 0  # in the queue, not yet handed to the transport
+        self.table_id: str | None = None
+        """The table this client is seated at (the server's TableDirectory has it)."""
+        self.peer = ""
+        self.address = ""
+        """The remote IP address (the key of the per-address cap)."""
         self.client = ""  # hello.client, without control characters
+        self.max_queued = limits.max_queued_frames
+        self.max_queued_bytes = limits.max_queued_bytes
         self.dropped = False
         """True once the client was dropped for not reading (its queue overflowed)."""
-        self._writer_task = asyncio.create_task(self._write_loop(), name=f"writer-{conn_id}")
         self.closed = False
         self.said_bye = False
         """True once the client said ``bye``: it left on purpose (a waiting seat is freed)."""
+        self.refused = False
+        """True if the server refused the connection as it came (a cap was reached)."""
+        self.transport: asyncio.Transport | None = None
+        self._loop = asyncio.get_running_loop()
+        self._out: list[bytes] = []  # frames of this loop turn, written together by _flush
+        self._out_bytes = 0
+        self._flush_handle: asyncio.Handle | None = None
+        self._lost: asyncio.Future[None] = self._loop.create_future()
+        self._rate: RateLimiter = limits.rate_limiter()
+        now = self._loop.time()
+        self._connected_at = self._last_heard = now
+        self._frame_started: float | None = None  # when the first byte of an unfinished frame came
+        self._ping_sent: float | None = None  # when an unanswered ping of ours went out
+        self._hello_seen = False
+        self._deadline: asyncio.TimerHandle | None = None
+        self._deadline_at: float | None = None
+
+    # ------------------------------------------------------------------ asyncio.Protocol
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self.transport = transport
+        peer = transport.get_extra_info("peername")
+        self.peer = str(peer)
+        self.address = str(peer[0]) if isinstance(peer, tuple) and peer else str(peer)
+        refusal = self.host.connected(self)
+        if refusal is not None:
+            self.refused = True
+            log.warning("refusing a connection from %s: %s", self.address, refusal)
+            self.error(ErrorCode.RATE_LIMITED, refusal, fatal=True)
+            self.close()
+            return
+        _bound_send_buffer(transport, self.limits.socket_send_buffer)
+        self._arm_deadline()
+
+    def data_received(self, data: bytes) -> None:
+        if self.closed:
+            return
+        try:
+            self._received(data)
+        except Exception:  # a bug in handling one client must not take the server down
+            log.exception("connection %s: unexpected error", self.id)
+            self.abort()
+
+    def eof_received(self) -> bool:
+        return False  # the client closed its side: close ours too
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.closed = True
+        self._cancel_deadline()
+        if self._flush_handle is not None:
+            self._flush_handle.cancel()
+            self._flush_handle = None
+        self._out.clear()
+        self._out_bytes = 0
+        if not self.refused:
+            try:
+                self.host.disconnected(self)
+            except Exception:  # noqa: BLE001 - the server goes on
+                log.exception("connection %s: error while forgetting it", self.id)
+        if not self._lost.done():
+            self._lost.set_result(None)
+
+    # ------------------------------------------------------------------ receiving
+
+    def _received(self, data: bytes) -> None:
+        now = self._loop.time()
+        self.proto.feed(data)
+        completed = False
+        host = self.host
+        while not self.closed:
+            try:
+                command = self.proto.next_command()
+            except ProtocolError as exc:
+                completed = True
+                if not self._refuse_error(exc):
+                    return
+                continue
+            if command is None:
+                break
+            completed = True
+            ping_outstanding = self._ping_sent is not None
+            self._last_heard, self._ping_sent = now, None
+            if isinstance(command.body, Hello):
+                self._hello_seen = True
+            if not host.solicited(self, command, ping_outstanding):
+                verdict = self.charge(command.seq, self.proto.answering(command.recipient))
+                if verdict == "drop":
+                    return
+                if verdict != "ok":
+                    continue
+            reply = self.proto.reply(command)
+            if reply is not None:  # a ping: the protocol answers it
+                self._queue_frame(reply)
+                continue
+            if self.proto.state is ConnectionState.CLOSED and not isinstance(command.body, Error):
+                self.said_bye = True  # bye: the client leaves on purpose
+                self.close()
+                return
+            host.dispatch(self, command)
+        if not self.proto.buffered:
+            self._frame_started = None
+        elif completed or self._frame_started is None:
+            self._frame_started = now  # a new frame began in this chunk
+        self._arm_deadline()
+
+    def _refuse_error(self, exc: ProtocolError) -> bool:
+        """Answer a command that broke the protocol; False if the connection is closing."""
+        sender = self.proto.answering(exc.recipient)
+        if exc.fatal:
+            self.error(exc.code, exc.message, re=exc.seq, sender=sender, fatal=True)
+            self.close()
+            return False
+        if self.host.unreadable_answer(self, exc):
+            return True
+        verdict = self.charge(exc.seq, sender)
+        if verdict == "drop":
+            return False
+        if verdict == "ok":
+            self.error(exc.code, exc.message, re=exc.seq, sender=sender)
+        return True
+
+    def charge(self, seq: int | None, sender: str = "lobby") -> Verdict:
+        """Charge one command to the token bucket: ``ok`` (run it), ``refused`` (answered
+        ``rate_limited``) or ``drop`` (a persistent flood: fatal error sent, closing)."""
+        rate = self._rate
+        if rate.allow():
+            return "ok"
+        if rate.flooding:
+            log.warning("connection %s (%s) floods commands; dropping it", self.id, self.party)
+            self.error(ErrorCode.RATE_LIMITED, "too many commands refused; closing the connection", re=seq,
+                       sender=sender, fatal=True)
+            self.close()
+            return "drop"
+        self.error(ErrorCode.RATE_LIMITED, "too many commands; slow down", re=seq, sender=sender)
+        return "refused"
+
+    # ------------------------------------------------------------------ deadlines
+
+    def _next_deadline(self) -> tuple[float, Deadline] | None:
+        limits = self.limits
+        due: list[tuple[float, Deadline]] = []
+        if not self._hello_seen and limits.hello_timeout is not None:
+            due.append((self._connected_at + limits.hello_timeout, "hello"))
+        if self._frame_started is not None and limits.frame_timeout is not None:
+            due.append((self._frame_started + limits.frame_timeout, "frame"))
+        if limits.ping_interval is not None:
+            if self._ping_sent is None:
+                due.append((self._last_heard + limits.ping_interval, "ping"))
+            elif limits.ping_timeout is not None:
+                due.append((self._ping_sent + limits.ping_timeout, "pong"))
+        return min(due) if due else None
+
+    def _arm_deadline(self) -> None:
+        """One timer per connection, at its earliest deadline.  Activity only pushes
+        deadlines later, so the timer is moved only when one comes earlier; a timer that
+        fires early (the client spoke meanwhile) re-arms itself."""
+        if self.closed:
+            return
+        nxt = self._next_deadline()
+        if nxt is None:
+            self._cancel_deadline()
+            return
+        when = nxt[0]
+        if self._deadline is not None and self._deadline_at is not None and self._deadline_at <= when:
+            return
+        self._cancel_deadline()
+        self._deadline_at = when
+        self._deadline = self._loop.call_at(when, self._deadline_fired)
+
+    def _cancel_deadline(self) -> None:
+        if self._deadline is not None:
+            self._deadline.cancel()
+        self._deadline = self._deadline_at = None
+
+    def _deadline_fired(self) -> None:
+        self._deadline = self._deadline_at = None
+        if self.closed:
+            return
+        nxt = self._next_deadline()
+        now = self._loop.time()
+        if nxt is None:
+            return
+        when, kind = nxt
+        if when > now:
+            self._arm_deadline()
+            return
+        if kind == "ping":
+            self._ping_sent = now
+            self.send(Ping(nonce=random.randrange(2**32)))
+            self._arm_deadline()
+            return
+        limits = self.limits
+        if kind == "hello":
+            code, message = ErrorCode.NOT_HELLO_YET, f"no hello within {limits.hello_timeout:g} s of connecting"
+        elif kind == "frame":
+            code, message = ErrorCode.TIMEOUT, f"a frame was not finished within {limits.frame_timeout:g} s"
+        else:
+            code, message = ErrorCode.TIMEOUT, f"no answer to ping within {limits.ping_timeout:g} s"
+        log.info("connection %s (%s): %s; closing", self.id, self.party, message)
+        self.error(code, message, fatal=True)
+        self.close()
+
+    # ------------------------------------------------------------------ sending
 
     @property
     def party(self) -> str:
@@ -53,75 +291,112 @@ class ClientSession:
     def welcomed(self) -> bool:
         return self.proto.state is ConnectionState.READY
 
-    def send(self, body: Body, *, sender: str = "lobby", recipient: str | None = None, re: int | None = None) -> None:
-        """Queue one command for this client (never blocks; a full queue drops the client)."""
+    def send(self, body: Body, *, sender: str = "lobby", recipient: str | None = None, re: int | None = None,
+             payload: bytes | None = None) -> None:
+        """Send one command to this client (never blocks; a client that does not read is
+        dropped).  ``payload``: ``body`` packed already, for a broadcast packed once."""
         if self.closed or self.proto.state is ConnectionState.CLOSED:
             return  # after bye or a fatal error nothing more is sent (PROTOCOL.md §6)
         try:
-            frame = self.proto.send_body(body, recipient=recipient or self.party, sender=sender, re=re)
+            frame = self.proto.send_body(body, recipient=recipient or self.party, sender=sender, re=re,
+                                         payload=payload)
         except LocalProtocolError as exc:
             log.error("could not send %s to %s: %s", body.NAME, self.party, exc)
             return
+        self._queue_frame(frame)
+
+    def send_packed(self, name: str, payload: bytes, *, sender: str, recipient: str | None = None,
+                    re: int | None = None) -> None:
+        """Like :meth:`send`, for a body already packed (see ``Connection.send_payload``)."""
+        if self.closed or self.proto.state is ConnectionState.CLOSED:
+            return
+        try:
+            frame = self.proto.send_payload(name, payload, recipient=recipient or self.party, sender=sender, re=re)
+        except LocalProtocolError as exc:
+            log.error("could not send %s to %s: %s", name, self.party, exc)
+            return
+        self._queue_frame(frame)
+
+    def error(self, code: ErrorCode, message: str, re: int | None = None, sender: str = "lobby",
+              fatal: bool = False) -> None:
+        self.send(Error(code=code, message=message[:500], fatal=fatal), sender=sender, re=re)
+
+    def _queue_frame(self, frame: bytes) -> None:
         if self.queued_bytes + len(frame) > self.max_queued_bytes:
             self._drop(f"{self.queued_bytes + len(frame)} bytes would wait for it")
             return
-        try:
-            self._queue.put_nowait(frame)
-        except asyncio.QueueFull:
-            self._drop(f"{self._queue.qsize()} frames wait for it")
+        if len(self._out) >= self.max_queued:
+            self._drop(f"{len(self._out)} frames wait for it")
             return
-        self._queued_bytes += len(frame)
+        self._out.append(frame)
+        self._out_bytes += len(frame)
+        if self._flush_handle is None:
+            self._flush_handle = self._loop.call_soon(self._flush)
+
+    def _flush(self) -> None:
+        """Write this loop turn's frames in one go."""
+        self._flush_handle = None
+        if not self._out:
+            return
+        data = b"".join(self._out) if len(self._out) > 1 else self._out[0]
+        self._out.clear()
+        self._out_bytes = 0
+        transport = self.transport
+        if transport is None or transport.is_closing():
+            return  # the peer is gone: writing on would only log asyncio's warnings
+        transport.write(data)
 
     @property
     def queued_bytes(self) -> int:
-        """Bytes waiting for this client: in the queue and in the transport's buffer."""
-        try:
-            buffered = self.writer.transport.get_write_buffer_size()
-        except (AttributeError, RuntimeError):
-            buffered = 0
-        return self._queued_bytes + buffered
+        """Bytes waiting for this client: not yet written, and in the transport's buffer."""
+        transport = self.transport
+        buffered = transport.get_write_buffer_size() if transport is not None and not transport.is_closing() else 0
+        return self._out_bytes + buffered
 
     def _drop(self, why: str) -> None:
         log.warning("%s does not read (%s); dropping the connection", self.party, why)
         self.dropped = True
         self.abort()
 
-    def error(self, code: ErrorCode, message: str, re: int | None = None, sender: str = "lobby", fatal: bool = False) -> None:
-        self.send(Error(code=code, message=message[:500], fatal=fatal), sender=sender, re=re)
-
-    async def _write_loop(self) -> None:
-        try:
-            while True:
-                frame = await self._queue.get()
-                if frame is None:
-                    break
-                self._queued_bytes -= len(frame)
-                if self.writer.transport.is_closing():
-                    break  # the peer is gone: writing on would only log asyncio's warnings
-                self.writer.write(frame)
-                await self.writer.drain()
-        except (ConnectionError, OSError):
-            pass
-        finally:
-            self.closed = True
-            self.writer.close()
+    # ------------------------------------------------------------------ closing
 
     def close(self) -> None:
-        """Flush what is queued, then close."""
-        if not self.closed:
-            try:
-                self._queue.put_nowait(None)
-            except asyncio.QueueFull:
-                self.abort()
+        """Write what is waiting, then close (the transport sends its buffer first)."""
+        if self.closed:
+            return
+        if self._flush_handle is not None:
+            self._flush_handle.cancel()
+        self._flush()
+        self.closed = True
+        self._cancel_deadline()
+        if self.transport is not None:
+            self.transport.close()
 
     def abort(self) -> None:
-        """Close at once, dropping anything queued."""
+        """Close at once, dropping anything waiting."""
         self.closed = True
-        self._writer_task.cancel()
-        self.writer.transport.abort()
+        self._cancel_deadline()
+        if self._flush_handle is not None:
+            self._flush_handle.cancel()
+            self._flush_handle = None
+        self._out.clear()
+        self._out_bytes = 0
+        if self.transport is not None:
+            self.transport.abort()
 
     async def wait_closed(self) -> None:
+        """Until the connection is gone (the transport told us so)."""
+        await asyncio.shield(self._lost)
+
+
+def _bound_send_buffer(transport: asyncio.Transport, size: int | None) -> None:
+    """Limits.socket_send_buffer: a small kernel buffer and write high-water mark."""
+    if size is None:
+        return
+    sock = transport.get_extra_info("socket")
+    if sock is not None:
         try:
-            await self._writer_task
-        except asyncio.CancelledError:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, size)
+        except OSError:
             pass
+    transport.set_write_buffer_limits(high=size)

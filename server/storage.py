@@ -78,7 +78,16 @@ from typing import Any, Awaitable, Callable, Iterator, Protocol, Sequence, runti
 
 from scopa.engine import Action, Deal, DeclarationKind, Declare, Play, RuleSet
 
-from .archive import ARCHIVE_SCHEMA, Account, FinishedGame, GamePlayer, MemoryArchive, Rating, SQLiteArchive
+from .archive import (
+    ARCHIVE_SCHEMA,
+    Account,
+    FinishedGame,
+    GamePlayer,
+    MemoryArchive,
+    Rating,
+    SQLiteArchive,
+    StorageError,
+)
 
 SCHEMA_VERSION = 2
 """1: actions as rows only; 2: a finished table's actions compacted into ``tables.record``.
@@ -138,10 +147,6 @@ class FinishedTable:
 
     table: StoredTable
     result: TableResult
-
-
-class StorageError(RuntimeError):
-    """The storage refused or failed a write (e.g. an action index already journaled)."""
 
 
 class JournalTooNew(StorageError):

@@ -13,13 +13,17 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable, Sequence
 
+import msgpack
+
 from scopa.bots import make_bot
 from scopa.engine import (
     EndReason,
     Action,
+    Declare,
     DealVoid,
     Event,
     GameMaster,
+    GameStarted,
     HandDealt,
     IllegalMoveError,
     Played,
@@ -30,13 +34,18 @@ from scopa.engine import (
 from scopa.engine import View
 from scopa.engine.view import view as seat_view
 from scopa.protocol import commands as wire
+from scopa.engine.master import MAX_REFUSALS
 from scopa.protocol.convert import (
+    action_from_wire,
+    card_strs,
     event_to_wire,
     public_view_to_wire,
     rules_to_wire,
     side_tallies,
     view_to_wire,
+    your_turn_data,
 )
+from scopa.protocol.codec import pack_body
 from scopa.protocol.errors import ErrorCode
 
 from .clock import Clock, SystemClock, start_timer
@@ -97,6 +106,9 @@ class Table:
     _update_timer: asyncio.Task[None] | None = None
     _info: tuple[tuple[Any, ...], wire.TableInfo] | None = None
     _last_update: float | None = None
+    _turns: dict[int, PendingTurn] = field(default_factory=dict)  # seat -> its turn waiting for an answer
+    _hands: dict[int, set[str]] = field(default_factory=dict)  # seat -> its hand as last dealt
+    _bot_moves: set[asyncio.Task[None]] = field(default_factory=set)
     taken_over: dict[int, str] = field(default_factory=dict)
     bot_factory: Callable[[str, str, int], Player] = make_bot  # (strategy, name, seed): the server's pool for bots that think
     """Seats a bot took over during the game -> the person's seat token digest."""
@@ -163,8 +175,7 @@ class Table:
         if isinstance(body, wire.GameEnd):
             self.end = body
         if seat is None:
-            for sess in self.watchers():
-                sess.send(body, sender=self.party, recipient=self.everyone)
+            self.send_all(body)
             return
         s = self.seats[seat]
         if s is not None and s.session is not None:
@@ -219,15 +230,12 @@ class Table:
         """A seated client's connection dropped (the game waiting or running): keep the
         seat for the grace period and wait for its client."""
         i = self.seat_of(session)
-        session.table = None
+        session.table_id = None
         if i is None:
             return
         seat = self.seats[i]
         assert seat is not None
         seat.session, seat.away = None, True
-        player = self.players[i] if i < len(self.players) else None
-        if isinstance(player, NetworkPlayer):
-            player.session = None
         self._arm_grace(i)
         log.info("table %s: seat %s (%s) is away; waiting %ss", self.id, i, seat.name, self.grace)
         self.tell_all(wire.SeatAway(seat=i, name=seat.name, grace_seconds=self.grace))
@@ -238,10 +246,7 @@ class Table:
         for i, s in enumerate(self.seats):
             if s is not None and s.session is session:
                 s.session = None
-                player = self.players[i] if i < len(self.players) else None
-                if isinstance(player, NetworkPlayer):
-                    player.session = None
-        session.table = None
+        session.table_id = None
 
     def resume(self, session: ClientSession, i: int, token: str, last_event: int, re: int) -> None:
         """The client of seat ``i`` is back: joined, then at a waiting table a snapshot
@@ -255,13 +260,10 @@ class Table:
             timer.cancel()
         seat.session, seat.away = session, False
         playing = self.state is wire.TableState.PLAYING
-        player = self.players[i] if i < len(self.players) else None
-        if isinstance(player, NetworkPlayer):
-            player.session = session
         session.send(wire.Joined(table=self.id, seat=i, side=self.rules.side_of(i), token=token, resumed=True),
                      re=re)
         if self.state is wire.TableState.WAITING:
-            session.table = self
+            session.table_id = self.id
             session.send(self.snapshot(i), sender=self.party, recipient=session.party)
             log.info("table %s: seat %s (%s) is back", self.id, i, seat.name)
             self.tell_all(wire.SeatBack(seat=i, name=seat.name))
@@ -277,14 +279,13 @@ class Table:
                 session.send(body, sender=self.party, recipient=self.everyone if s is None else session.party)
         log.info("table %s: seat %s (%s) is back", self.id, i, seat.name)
         if self.state is wire.TableState.WAITING:  # the seat is still theirs: no game to leave
-            session.table = self
+            session.table_id = self.id
             self.announce_seats()
         elif playing:
-            session.table = self
+            session.table_id = self.id
             self.tell_all(wire.SeatBack(seat=i, name=seat.name))
             self.announce_seats()
-            if isinstance(player, NetworkPlayer):
-                player.resend_turn()
+            self._ask_again(i)
         else:
             seat.session = None
             session.send(wire.Left(table=self.id, reason=self.finish_reason or "game_over"))
@@ -321,7 +322,7 @@ class Table:
         seat.away, seat.bot, seat.strategy, seat.token_digest = False, bot, "greedy", ""
         player = self.players[i] if i < len(self.players) else None
         if isinstance(player, NetworkPlayer):
-            player.takeover(YieldingBot(bot))
+            self._take_over(player, YieldingBot(bot))
         if self.storage is not None:
             try:
                 # The person's digest stays beside the bot: a restart still knows a bot took over.
@@ -336,6 +337,10 @@ class Table:
         for timer in self._grace_timers.values():
             timer.cancel()
         self._grace_timers.clear()
+        for turn in list(self._turns.values()):
+            self._settle(turn, None)
+        for task in list(self._bot_moves):
+            task.cancel()
         if self._update_timer is not None:
             self._update_timer.cancel()
             self._update_timer = None
@@ -352,12 +357,6 @@ class Table:
                 s.token_digest = ""
         self._log.clear()
         self._log_base = self._event
-
-    def arm_turn_timer(self, player: NetworkPlayer) -> asyncio.Task[None] | None:
-        if self.turn_timeout is None:
-            return None
-        return start_timer(self.clock, self.turn_timeout, lambda: player.force("timeout"),
-                           name=f"turn-{self.id}-{player.seat}")
 
     def watch(self, session: ClientSession, re: int) -> None:
         """A spectator: a public snapshot now, then the public events."""
@@ -404,7 +403,7 @@ class Table:
         assert i is not None and self.state is wire.TableState.WAITING
         token = token or secrets.token_urlsafe(24)
         seat = self.seats[i] = Seat(session.name or f"seat{i}", session, token_digest=token_digest(token))
-        session.table = self
+        session.table_id = self.id
         if self.storage is not None:  # journaled before `joined` is sent
             self.storage.set_seat(self.id, i, seat.name, token_digest=seat.token_digest)
         return i, token
@@ -424,7 +423,7 @@ class Table:
                 self.seats[i] = None
                 if self.storage is not None:
                     self.storage.clear_seat(self.id, i)
-        session.table = None
+        session.table_id = None
 
     def seat_of(self, session: ClientSession) -> int | None:
         return next((i for i, s in enumerate(self.seats) if s is not None and s.session is session), None)
@@ -447,13 +446,22 @@ class Table:
         players a finished table already sent back to the lobby)."""
         body = wire.TableUpdate(table=self.info())
         for sess in self.watchers():
-            if sess.table is self or sess in self.spectators:
+            if sess.table_id == self.id or sess in self.spectators:
                 sess.send(body, sender=self.party, recipient=self.everyone)
 
     def tell_all(self, body: wire.Body) -> None:
         """A public command that is not a numbered game event, to the whole table."""
-        for sess in self.watchers():
-            sess.send(body, sender=self.party, recipient=self.everyone)
+        self.send_all(body)
+
+    def send_all(self, body: wire.Body) -> None:
+        """``body`` to every connected seat and spectator, packed once for all of them."""
+        watchers = self.watchers()
+        if not watchers:
+            return
+        payload = pack_body(body)
+        sender, everyone = self.party, self.everyone
+        for sess in watchers:
+            sess.send(body, sender=sender, recipient=everyone, payload=payload)
 
     # ------------------------------------------------------------------ the game
 
@@ -466,7 +474,7 @@ class Table:
             if s.bot is not None:
                 self.players.append(YieldingBot(s.bot))
             else:  # a person; session None: away until they come back with their token
-                self.players.append(NetworkPlayer(self, i, s.session, s.name))
+                self.players.append(NetworkPlayer(i, s.name, self._ask, self._deal_hand))
         self.master = GameMaster(self.rules, self.players, self.seed)
         if restore:
             self.master.restore(restore)  # the seed's deals must match the journal's
@@ -553,7 +561,58 @@ class Table:
             log.exception("table %s: game master failed; the game is abandoned", self.id)
             self.abandon("internal_error")
 
+    # ------------------------------------------------------------------ turns
+
+    def _ask(self, player: NetworkPlayer) -> None:
+        """NetworkPlayer.on_turn: number the turn, arm its clock (before anyone hears of
+        it), then send the your_turn, packed once (a refusal or a reconnect sends the same
+        bytes again).  An away seat is asked when it comes back."""
+        assert player.view is not None
+        event = self.next_event()
+        payload = msgpack.packb(your_turn_data(event, player.view, player.legal))
+        timer = None
+        if self.turn_timeout is not None:
+            timer = start_timer(self.clock, self.turn_timeout, lambda: self.force(player.seat, "timeout", event),
+                                name=f"turn-{self.id}-{player.seat}")
+        self._turns[player.seat] = PendingTurn(player, event, payload, timer)
+        self._ask_again(player.seat)
+
+    def _ask_again(self, seat: int) -> None:
+        """The waiting your_turn of ``seat`` to its client, if both are there."""
+        turn = self.pending(seat)
+        s = self.seats[seat]
+        if turn is not None and s is not None and s.session is not None:
+            s.session.send_packed(wire.YourTurn.NAME, turn.payload, sender=self.party)
+
+    def pending(self, seat: int) -> PendingTurn | None:
+        """The turn of ``seat`` waiting for its client's answer, if any."""
+        turn = self._turns.get(seat)
+        if turn is not None and not turn.player.waiting:  # the game master moved on (abandoned)
+            self._settle(turn, None)
+            return None
+        return turn
+
+    def _settle(self, turn: PendingTurn, action: Action | None) -> None:
+        """The turn is over: its clock stops, and ``action`` (one of its legal moves) is
+        the seat's answer to the game master."""
+        if self._turns.get(turn.player.seat) is turn:
+            del self._turns[turn.player.seat]
+        if turn.timer is not None:
+            turn.timer.cancel()
+        if action is not None:
+            turn.player.answer(action)
+
+    def _deal_hand(self, seat: int, event: HandDealt) -> None:
+        """NetworkPlayer.on_hand: the seat's hand, and which cards are new, to that seat."""
+        hand = card_strs(event.hand)
+        known = self._hands.get(seat, set())
+        self._hands[seat] = set(hand)
+        self.emit(wire.HandDeal(event=self.next_event(), cards=[c for c in hand if c not in known], hand=hand,
+                                stock=event.stock_left), seat=seat)
+
     def receive(self, session: ClientSession, body: wire.PlayCard | wire.MakeDeclaration, seq: int) -> None:
+        """A play or declaration from a seated client: the one place where the server
+        decides whether to take it (then the game master applies it) or refuse it."""
         seat = self.seat_of(session)
         if seat is None:
             session.error(ErrorCode.NOT_AT_TABLE, f"you are not seated at table {self.id}", re=seq, sender=self.party)
@@ -562,13 +621,89 @@ class Table:
             session.error(ErrorCode.GAME_NOT_STARTED, f"the game at table {self.id} has not started", re=seq,
                           sender=self.party)
             return
-        player = self.players[seat]
-        assert isinstance(player, NetworkPlayer)
-        if self.master.state.to_move != seat:
+        turn = self.pending(seat)
+        if turn is None:
             session.error(ErrorCode.NOT_YOUR_TURN, f"it is seat {self.master.state.to_move}'s turn, not yours",
                           re=seq, sender=self.party)
             return
-        player.receive(body, seq)
+        if body.turn is not None and body.turn != turn.event:
+            # A play for a turn that is over (e.g. resent after a reconnect): never applied twice.
+            self._refuse(turn, ErrorCode.NOT_YOUR_TURN, f"turn {body.turn} is over; this is turn {turn.event}", seq,
+                         counted=False)
+            return
+        try:
+            action = action_from_wire(body)
+        except ValueError as exc:
+            self._refuse(turn, ErrorCode.BAD_BODY, str(exc), seq)
+            return
+        if action in turn.player.legal:
+            self._settle(turn, action)
+            return
+        error = self.master.state.explain(action, seat)
+        code, message = ErrorCode.ILLEGAL_MOVE, f"{body.NAME} is not one of the legal moves"
+        if error is not None:
+            code, message = _error_code(error, action), str(error)
+        self._refuse(turn, code, message, seq)
+
+    def refuse_unreadable(self, session: ClientSession, code: ErrorCode, message: str, seq: int | None) -> None:
+        """A play or declare that could not be decoded (``bad_body``): refused like any
+        other answer when a turn of the sender waits for one."""
+        seat = self.seat_of(session)
+        turn = self.pending(seat) if seat is not None else None
+        if turn is None:
+            session.error(code, message, re=seq, sender=self.party)
+            return
+        self._refuse(turn, code, message, seq)
+
+    def _refuse(self, turn: PendingTurn, code: ErrorCode, message: str, seq: int | None,
+                counted: bool = True) -> None:
+        """Refuse an answer: the error, then the same your_turn; the MAX_REFUSALS-th refused
+        answer of a turn makes the game master play the default move instead."""
+        seat = turn.player.seat
+        s = self.seats[seat]
+        if s is None or s.session is None:
+            return
+        s.session.error(code, message, re=seq, sender=self.party)
+        if counted:
+            turn.refusals += 1
+            if turn.refusals >= MAX_REFUSALS:
+                log.info("table %s: seat %s refused %s times; the game master plays", self.id, seat, turn.refusals)
+                self.force(seat, "refused")
+                return
+        self._ask_again(seat)  # PROTOCOL.md §7: the same your_turn again
+
+    def force(self, seat: int, reason: str, event: int | None = None) -> None:
+        """The game master plays the default move for ``seat`` (its turn clock ran out, or
+        it sent too many refused answers); ``reason`` goes out with the ``played``.
+        ``event``: only if the waiting turn is that one."""
+        turn = self.pending(seat)
+        if turn is None or self.master is None or (event is not None and turn.event != event):
+            return
+        self.forced_reason = reason
+        self._settle(turn, self.master.state.default_action())
+
+    def _take_over(self, player: NetworkPlayer, bot: Player) -> None:
+        """A built-in bot plays ``player``'s seat from now on, the waiting turn too."""
+        turn = self.pending(player.seat)
+        player.bot = bot
+        if turn is None or player.view is None:
+            return
+        view, legal = player.view, player.legal
+
+        async def move() -> None:
+            try:
+                action = await bot.choose(view, legal)
+            except Exception:  # noqa: BLE001 - a failing bot must not stop the game
+                log.exception("table %s: the bot of seat %s failed; the default move is played", self.id, player.seat)
+                action = None
+            if action not in legal and self.master is not None:
+                action = self.master.state.default_action()
+            if action is not None:
+                player.answer(action)
+
+        self._settle(turn, None)
+        self._bot_moves.add(task := asyncio.create_task(move(), name=f"takeover-{self.id}-{player.seat}"))
+        task.add_done_callback(self._bot_moves.discard)
 
     def abandon(self, reason: str, leaver: ClientSession | None = None, re: int | None = None) -> None:
         """End a running game with no winner (a player left or the game master failed);
@@ -607,7 +742,7 @@ class Table:
                 sess.send(wire.Left(table=self.id, reason="left"), re=re)
             else:
                 sess.send(wire.Left(table=self.id, reason=reason))
-            sess.table = None
+            sess.table_id = None
         for sess in self.spectators:
             sess.send(wire.Left(table=self.id, reason=reason))
         self.spectators.clear()
@@ -635,9 +770,31 @@ class Table:
             forced, self.forced_reason = self.forced_reason or ("refused" if event.forced else None), None
         # At a round end the piles are still the round's (they are cleared at the next deal).
         tallies = side_tallies(self.master.state) if isinstance(event, RoundEnded) and self.master else []
-        self.emit(event_to_wire(event, self.next_event(), seats=self.seat_infos(),
+        seats = self.seat_infos() if isinstance(event, GameStarted) else []
+        self.emit(event_to_wire(event, self.next_event(), seats=seats,
                                 stock=len(self.master.state.stock) if self.master else 0, forced=forced,
                                 tallies=tallies))
+
+
+@dataclass(eq=False)
+class PendingTurn:
+    """A seat's turn waiting for its client's answer."""
+
+    player: NetworkPlayer
+    event: int
+    payload: bytes  # the your_turn body, packed once
+    timer: asyncio.Task[None] | None = None
+    refusals: int = 0
+    """Answers refused in this turn (MAX_REFUSALS: the game master plays)."""
+
+
+def _error_code(exc: IllegalMoveError, action: Action) -> ErrorCode:
+    if isinstance(action, Declare):
+        return ErrorCode.ILLEGAL_DECLARATION
+    try:
+        return ErrorCode(exc.code)
+    except ValueError:
+        return ErrorCode.ILLEGAL_MOVE
 
 
 class YieldingBot(Player):

@@ -110,3 +110,50 @@ def test_the_checker_catches_a_forbidden_import(tmp_path: Path) -> None:
     engine_bad = tmp_path / "e.py"
     engine_bad.write_text("from ..protocol import codec\n")
     assert _violations({"engine.e": engine_bad}) == ["engine.e imports scopa.protocol"]
+
+
+def _cycles(modules: dict[str, Path]) -> list[list[str]]:
+    graph = {m: sorted({t for t, _ in _imports(m, p) if t in modules and t != m}) for m, p in modules.items()}
+    cycles: list[list[str]] = []
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def walk(m: str) -> None:
+        state[m] = 1
+        stack.append(m)
+        for t in graph[m]:
+            if state.get(t) == 1:
+                # A package's __init__ re-exporting its own modules is not a cycle.
+                cycle = stack[stack.index(t):] + [t]
+                if not any(c == m.split(".")[0] or "." not in c for c in cycle):
+                    cycles.append(cycle)
+            elif t not in state:
+                walk(t)
+        stack.pop()
+        state[m] = 2
+
+    for m in graph:
+        if m not in state:
+            walk(m)
+    return cycles
+
+
+def test_no_import_cycles_inside_a_package() -> None:
+    assert _cycles(_modules()) == []
+
+
+def test_the_checker_catches_a_forbidden_import(tmp_path: Path) -> None:
+    (tmp_path / "server").mkdir()
+    bad = tmp_path / "server" / "x.py"
+    bad.write_text(
+        "from typing import TYPE_CHECKING\n"
+        "if TYPE_CHECKING:\n    from scopa.client.session import ClientSession\n"
+        "def f():\n    from scopa import client\n"
+    )
+    assert _violations({"server.x": bad}) == [
+        "server.x imports scopa.client.session",
+        "server.x (in f) imports scopa.client",
+    ]
+    engine_bad = tmp_path / "e.py"
+    engine_bad.write_text("from ..protocol import codec\n")
+    assert _violations({"engine.e": engine_bad}) == ["engine.e imports scopa.protocol"]

@@ -197,3 +197,54 @@ def test_fatal_error_closes_and_too_large_send_leaves_state_alone() -> None:
 def test_welcome_must_name_a_player_party() -> None:
     with pytest.raises(ValueError):
         Welcome(you="lobby", server="s", protocol=2)
+
+
+# --- the protocol's own replies: ping is answered by the connection, not by its shell
+
+
+@pytest.mark.parametrize(("recipient", "answerer"), [("lobby", "lobby"), ("table:4", "table:4")])
+def test_the_server_connection_answers_a_ping_from_whoever_it_was_sent_to(recipient: str, answerer: str) -> None:
+    client, server = handshake()
+    server.feed(client.send_body(Ping(nonce=99), recipient=recipient))
+    ping = server.next_command()
+    assert ping is not None
+    reply = server.reply(ping)
+    assert reply is not None
+    client.feed(reply)
+    pong = client.next_command()
+    assert pong is not None and pong.name == "pong" and pong.body.nonce == 99
+    assert (pong.sender, pong.recipient, pong.re) == (answerer, "player:ada", ping.seq)
+
+
+def test_the_client_connection_answers_the_servers_ping() -> None:
+    client, server = handshake()
+    client.feed(server.send_body(Ping(nonce=5), recipient="player:ada"))
+    ping = client.next_command()
+    assert ping is not None
+    reply = client.reply(ping)
+    assert reply is not None
+    server.feed(reply)
+    pong = server.next_command()
+    assert pong is not None and (pong.name, pong.sender, pong.recipient) == ("pong", "player:ada", "lobby")
+
+
+def test_nothing_but_a_ping_gets_a_reply_from_the_protocol() -> None:
+    client, server = handshake()
+    server.feed(client.send_body(ListTables(), recipient="lobby"))
+    listing = server.next_command()
+    assert listing is not None and server.reply(listing) is None
+    server.feed(client.send_body(Bye(reason="done"), recipient="lobby"))
+    bye = server.next_command()
+    assert bye is not None and server.reply(bye) is None
+    assert server.state is ConnectionState.CLOSED  # the shell closes the stream
+
+
+def test_a_guest_ping_before_hello_is_answered_by_the_lobby() -> None:
+    client, server = Connection(ConnectionRole.CLIENT), Connection(ConnectionRole.SERVER)
+    server.feed(client.send_body(Ping(nonce=1), recipient="lobby"))
+    ping = server.next_command()
+    assert ping is not None
+    reply = server.reply(ping)
+    assert reply is not None
+    pong = decode(reply)
+    assert (pong.sender, pong.recipient) == ("lobby", "guest")

@@ -2,7 +2,7 @@
 the server sends to a connection carries a card of another seat's hand or of the stock,
 another seat's token, or any table's seed.
 
-The tap wraps ``Connection.send`` on the server side: every frame is recorded as the
+The tap wraps ``Connection.send_body`` on the server side: every frame is recorded as the
 bytes that go on the wire, together with the truth at the moment it was produced (the
 hands and the stock of the recipient's table, read from the authoritative GameState).
 The checker then decodes each frame and looks at every string and integer in it,
@@ -25,6 +25,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+import msgpack
 import pytest
 
 from scopa.bots import GreedyBot, RandomBot
@@ -60,10 +61,16 @@ class WireTap:
 
     def install(self, monkeypatch: pytest.MonkeyPatch) -> None:
         tap = self
-        send, dispatch = Connection.send, NetworkEngine._dispatch
+        send, send_payload, dispatch = Connection.send_body, Connection.send_payload, NetworkEngine._dispatch
 
-        def tapped_send(conn: Connection, command: Any) -> bytes:
-            frame = send(conn, command)
+        def tapped_send(conn: Connection, body: Any, **envelope: Any) -> bytes:
+            frame = send(conn, body, **envelope)
+            if conn.role is ConnectionRole.SERVER:
+                tap.record(conn, frame)
+            return frame
+
+        def tapped_send_payload(conn: Connection, name: str, payload: bytes, **envelope: Any) -> bytes:
+            frame = send_payload(conn, name, payload, **envelope)
             if conn.role is ConnectionRole.SERVER:
                 tap.record(conn, frame)
             return frame
@@ -72,14 +79,15 @@ class WireTap:
             tap.said[(sess.id, seq)] = set(_strings(body.model_dump(mode="json")))
             dispatch(engine, sess, body, seq, recipient)
 
-        monkeypatch.setattr(Connection, "send", tapped_send)
+        monkeypatch.setattr(Connection, "send_body", tapped_send)
+        monkeypatch.setattr(Connection, "send_payload", tapped_send_payload)
         monkeypatch.setattr(NetworkEngine, "_dispatch", tapped_dispatch)
 
     def record(self, conn: Connection, frame: bytes) -> None:
         sess = next((s for s in self.engine.sessions.values() if s.proto is conn), None)
         self.seeds.update(t.seed for t in self.engine.tables.values())
         hidden: set[str] = set()
-        table = sess.table if sess is not None else None
+        table = self.engine.table_of(sess) if sess is not None else None
         if table is None and sess is not None:  # a spectator: every hand is hidden from it
             table = next((t for t in self.engine.tables.values() if sess in getattr(t, "spectators", ())), None)
         if table is not None and table.master is not None:
@@ -280,11 +288,23 @@ def _joined_tokens(tap: WireTap) -> set[str]:
 
 def _plant(monkeypatch: pytest.MonkeyPatch, kind: str) -> None:
     """Make the server leak one kind of secret (the checker must catch it)."""
-    send = ClientSession.send
+    send, send_packed = ClientSession.send, ClientSession.send_packed
     tokens: dict[str, str] = {}  # table id -> the first seat token handed out there
 
+    def leaky_packed(sess: ClientSession, name: str, payload: bytes, **kw: Any) -> None:
+        # The your_turn goes out as a body packed once: plant the leak in its data.
+        table = sess.host.table_of(sess)  # type: ignore[attr-defined]
+        state = table.master.state if table is not None and table.master is not None else None
+        if kind == "hand" and name == wire.YourTurn.NAME and state is not None:
+            data = msgpack.unpackb(payload)
+            other = (data["view"]["seat"] + 1) % len(state.hands)
+            data["view"]["hand"] += [str(c) for c in cards_in(state.hands[other])][:1]
+            payload = msgpack.packb(data)
+        send_packed(sess, name, payload, **kw)
+
     def leaky(sess: ClientSession, body: wire.Body, **kw: Any) -> None:
-        table = sess.table
+        original = body
+        table = sess.host.table_of(sess)  # type: ignore[attr-defined]
         state = table.master.state if table is not None and table.master is not None else None
         if kind == "stock" and isinstance(body, wire.RoundStart) and state is not None and state.stock:
             body = body.model_copy(update={"table": [*body.table, str(Card(state.stock[0]))]})
@@ -299,9 +319,12 @@ def _plant(monkeypatch: pytest.MonkeyPatch, kind: str) -> None:
             tokens.setdefault(body.table, body.token)
         elif kind == "token" and isinstance(body, wire.TableUpdate) and body.table.id in tokens:
             body = body.model_copy(update={"table": body.table.model_copy(update={"description": tokens[body.table.id]})})
+        if body is not original:
+            kw.pop("payload", None)  # a broadcast's body packed once is the unplanted one
         send(sess, body, **kw)
 
     monkeypatch.setattr(ClientSession, "send", leaky)
+    monkeypatch.setattr(ClientSession, "send_packed", leaky_packed)
 
 
 @pytest.mark.parametrize("kind", ["stock", "hand", "seed", "token"])

@@ -1,0 +1,61 @@
+"""A body packed once and sent to many: the same bytes as packing each command whole."""
+
+from __future__ import annotations
+
+import pytest
+
+from scopa.protocol import Connection, ConnectionRole, LocalProtocolError, commands as wire
+from scopa.protocol.codec import decode, encode, pack_body, pack_command, pack_envelope
+from scopa.protocol.examples import example_commands
+
+EXAMPLES = example_commands()
+
+
+@pytest.mark.parametrize("name", sorted(EXAMPLES))
+def test_an_envelope_around_a_packed_body_is_the_whole_command(name: str) -> None:
+    cmd = EXAMPLES[name]
+    packed = pack_envelope(seq=cmd.seq, sender=cmd.sender, recipient=cmd.recipient, re=cmd.re, name=cmd.name,
+                           body=pack_body(cmd.body))
+    assert packed == pack_command(cmd)
+
+
+def _ready_server() -> Connection:
+    conn = Connection(ConnectionRole.SERVER)
+    client = Connection(ConnectionRole.CLIENT)
+    conn.feed(client.send_body(wire.Hello(name="ada", client="t"), recipient="lobby"))
+    assert conn.next_command() is not None
+    conn.send_body(wire.Welcome(you="player:ada", server="s", motd="", protocol=2), recipient="player:ada")
+    return conn
+
+
+def test_a_broadcast_packed_once_decodes_to_the_same_command_on_each_connection() -> None:
+    body = wire.CardPlayed(event=5, seat=0, card="7d", captured=["4s", "3b"], scopa=False, table=["Fd"])
+    payload = pack_body(body)
+    for conn in (_ready_server(), _ready_server()):
+        frame = conn.send_body(body, sender="table:3", recipient="table:3/all", payload=payload)
+        plain = _ready_server().send_body(body, sender="table:3", recipient="table:3/all")
+        assert frame == plain
+        assert decode(frame).body == body
+
+
+def test_a_command_sent_whole_and_by_body_make_the_same_frame() -> None:
+    cmd = EXAMPLES["played"]
+    assert _ready_server().send(cmd) == encode(cmd)
+
+
+@pytest.mark.parametrize(("sender", "recipient"), [("table:3", "lobby"), ("nobody", "table:3/all"),
+                                                   ("table:3", "table:3/all/x")])
+def test_a_route_the_protocol_does_not_have_is_refused_and_nothing_changes(sender: str, recipient: str) -> None:
+    conn = _ready_server()
+    body = wire.CardPlayed(event=5, seat=0, card="7d", captured=[], scopa=False, table=["Fd"])
+    before = conn.send_body(wire.Ping(nonce=1), recipient="player:ada")
+    with pytest.raises(LocalProtocolError):
+        conn.send_body(body, sender=sender, recipient=recipient, payload=pack_body(body))
+    after = conn.send_body(wire.Ping(nonce=1), recipient="player:ada")
+    assert decode(after).seq == decode(before).seq + 1
+
+
+def test_a_sequence_number_out_of_range_is_refused() -> None:
+    conn = _ready_server()
+    with pytest.raises(LocalProtocolError):
+        conn.send_body(wire.Ping(nonce=1), recipient="player:ada", seq=2**53 + 1)
