@@ -23,14 +23,13 @@ from typing import Any, Sequence
 
 from scopa.engine import Action, RuleSet
 
-from .archive import Account, FinishedGame, GamePlayer, Rating
+from .archive import Account, FinishedGame, GamePlayer, Rating, StorageError
 from .storage import (
     Call,
     FinishedTable,
     SQLiteStorage,
     Storage,
     StorageBackend,
-    StorageError,
     StoredTable,
     TableResult,
     WRITES,
