@@ -186,7 +186,10 @@ class StorageWriter:
                     return
                 batch, self._handed = self._handed, []
             calls: list[Call] = [(name, args) for name, args, _ in batch if name is not None]
-            done = iter(self.backend.run_batch(calls) if calls else [])
+            try:
+                done = iter(self.backend.run_batch(calls) if calls else [])
+            except Exception as exc:  # noqa: BLE001 - a backend's bug fails its batch, not the thread
+                done = iter([StorageError(f"the storage failed: {type(exc).__name__}: {exc}")] * len(calls))
             results = [next(done) if name is not None else None for name, _, _ in batch]
             try:
                 loop.call_soon_threadsafe(self._settle_batch, batch, results)

@@ -180,3 +180,23 @@ async def test_a_game_whose_last_action_is_journaled_but_not_its_result_ends_on_
         assert await engine.storage.load_actions("3") == journal
     finally:
         await engine.stop()
+
+
+async def test_a_backend_that_breaks_fails_its_batch_and_the_writer_goes_on(caplog: pytest.LogCaptureFixture) -> None:
+    class Breaks(GatedStorage):
+        broken = True
+
+        def run_batch(self, calls: Sequence[Call]) -> list[Any]:
+            if self.broken:
+                self.broken = False
+                raise RuntimeError("a bug in the backend (test)")
+            return super().run_batch(calls)
+
+    caplog.set_level(logging.ERROR, logger="scopa.server")
+    writer = StorageWriter(Breaks())
+    with pytest.raises(StorageError, match="a bug in the backend"):
+        await writer.create_table("1", RuleSet(), 7)
+    await writer.create_table("1", RuleSet(), 7)  # the next batch is written
+    assert await writer.last_table_id() == 1
+    assert len(caplog.records) == 1
+    await writer.close()
