@@ -11,7 +11,7 @@ import logging
 import secrets
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any, Awaitable, Callable, Sequence
+from typing import Any, Awaitable, Callable, NamedTuple, Sequence
 
 import msgpack
 
@@ -98,7 +98,7 @@ class Table:
     finish_reason: str = ""
     forced_reason: str | None = None  # why the next Played was made by the game master
     _event: int = 0
-    _log: deque[tuple[int | None, wire.TableEvent]] = field(default_factory=deque)
+    _log: deque[LoggedEvent] = field(default_factory=deque)
     _log_base: int = 0  # the log holds every event numbered above this
     _grace_timers: dict[int, asyncio.Task[None]] = field(default_factory=dict)
     _expiry: asyncio.Task[None] | None = None  # a finished table's tokens: void when it fires
@@ -165,29 +165,28 @@ class Table:
 
     def emit(self, body: wire.TableEvent, seat: int | None = None) -> None:
         """Log a numbered table event and send it: to everyone (``seat`` None: public) or
-        to that seat only (a deal, a your_turn), if it is connected.  A your_turn is not
-        logged: a returning seat is sent the pending one afresh, never an old one."""
-        if not isinstance(body, wire.YourTurn):
-            self._log.append((seat, body))
+        to that seat only (a deal), if it is connected.  The body is packed once, and the
+        log keeps it packed (a game's log is a few kilobytes, not a model per event)."""
+        payload = pack_body(body)
+        self._log.append(LoggedEvent(seat, body.event, body.NAME, payload))
         while len(self._log) > self.log_limit:
-            _, old = self._log.popleft()
-            self._log_base = old.event
+            self._log_base = self._log.popleft().event
         if isinstance(body, wire.GameEnd):
             self.end = body
         if seat is None:
-            self.send_all(body)
+            self.send_all(body, payload)
             return
         s = self.seats[seat]
         if s is not None and s.session is not None:
-            s.session.send(body, sender=self.party, recipient=s.session.party)
+            s.session.send(body, sender=self.party, recipient=s.session.party, payload=payload)
 
-    def missed(self, seat: int, last_event: int) -> list[tuple[int | None, wire.TableEvent]] | None:
-        """What ``seat`` may see after ``last_event`` (no stale your_turn: the pending one
-        is sent again after them); None if the log no longer covers it (then a snapshot)."""
+    def missed(self, seat: int, last_event: int) -> list[LoggedEvent] | None:
+        """What ``seat`` may see after ``last_event`` (a your_turn is never logged: the
+        pending one is sent again after them); None if the log no longer covers it (then
+        a snapshot)."""
         if not self._log_base <= last_event <= self._event:
             return None
-        return [(s, b) for s, b in self._log
-                if b.event > last_event and (s is None or s == seat) and not isinstance(b, wire.YourTurn)]
+        return [e for e in self._log if e.event > last_event and (e.seat is None or e.seat == seat)]
 
     def snapshot(self, seat: int | None = None) -> wire.Snapshot:
         """The table now: for a seat (its own view too) or a spectator (public only)."""
@@ -275,8 +274,9 @@ class Table:
             if not playing and self.end is not None:
                 session.send(self.end, sender=self.party, recipient=self.everyone)
         else:
-            for s, body in missed:
-                session.send(body, sender=self.party, recipient=self.everyone if s is None else session.party)
+            for e in missed:
+                session.send_packed(e.name, e.payload, sender=self.party,
+                                    recipient=self.everyone if e.seat is None else session.party)
         log.info("table %s: seat %s (%s) is back", self.id, i, seat.name)
         if self.state is wire.TableState.WAITING:  # the seat is still theirs: no game to leave
             session.table_id = self.id
@@ -453,12 +453,14 @@ class Table:
         """A public command that is not a numbered game event, to the whole table."""
         self.send_all(body)
 
-    def send_all(self, body: wire.Body) -> None:
-        """``body`` to every connected seat and spectator, packed once for all of them."""
+    def send_all(self, body: wire.Body, payload: bytes | None = None) -> None:
+        """``body`` to every connected seat and spectator, packed once for all of them
+        (``payload``: packed already)."""
         watchers = self.watchers()
         if not watchers:
             return
-        payload = pack_body(body)
+        if payload is None:
+            payload = pack_body(body)
         sender, everyone = self.party, self.everyone
         for sess in watchers:
             sess.send(body, sender=sender, recipient=everyone, payload=payload)
@@ -774,6 +776,15 @@ class Table:
         self.emit(event_to_wire(event, self.next_event(), seats=seats,
                                 stock=len(self.master.state.stock) if self.master else 0, forced=forced,
                                 tallies=tallies))
+
+
+class LoggedEvent(NamedTuple):
+    """A numbered table event as it went out, kept for clients that come back."""
+
+    seat: int | None  # None: public; else only that seat saw it (its deal)
+    event: int
+    name: str
+    payload: bytes  # the body, packed
 
 
 @dataclass(eq=False)

@@ -36,7 +36,7 @@ class RecordingSession:
     def __init__(self, conn_id: int, name: str) -> None:
         self.id = conn_id
         self.name = name
-        self.table: Table | None = None
+        self.table_id: str | None = None
         self.sent: list[wire.Body] = []
         self.peer = "test"
         self.closed = False

@@ -117,4 +117,5 @@ async def test_workers_think_at_a_lower_priority_than_the_server(pool: BotPool) 
     v, legal = view(state, state.to_move), state.legal_actions()
     await pool.pick("greedy", "g", None, v, legal)  # the worker is up
     [pid] = list(pool._executor._processes)  # noqa: SLF001 - the one worker of a pool of 1
-    assert os.getpriority(os.PRIO_PROCESS, pid) == os.getpriority(os.PRIO_PROCESS, 0) + WORKER_NICENESS
+    # Niceness stops at 19: a server already running niced gets workers at the bottom.
+    assert os.getpriority(os.PRIO_PROCESS, pid) == min(19, os.getpriority(os.PRIO_PROCESS, 0) + WORKER_NICENESS)
