@@ -1,12 +1,11 @@
 """`scopa play` and `scopa watch` as the Textual app, against a real server on loopback:
-the lobby, the create-table form, a whole game, watching, seat news and the reconnecting
-banner (pilot tests)."""
+the lobby, the create-table form, a whole game, watching and the reconnecting banner
+(pilot tests; seat news and table chat: test_tui_table_life.py)."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Callable
-from types import SimpleNamespace
 
 import pytest
 from textual.widgets import DataTable, Select, Static
@@ -134,32 +133,6 @@ async def test_watching_a_game_and_going_back_to_the_lobby(engine: NetworkEngine
             await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
             assert app.watching is None
         await bob.close()
-
-
-async def test_seat_news_are_told_with_the_time_left(engine: NetworkEngine) -> None:
-    async with asyncio.timeout(SAFETY):
-        app = app_for(engine)
-        async with app.run_test(size=(80, 24)) as pilot:
-            await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
-            await pilot.press("c")
-            await until(pilot, lambda: isinstance(app.screen, CreateTableScreen))
-            await pilot.press("ctrl+s")
-            await until(pilot, lambda: isinstance(app.screen, BoardScreen))
-            table = f"table:{app.session.table_id}"  # type: ignore[union-attr]
-            away = SimpleNamespace(name="seat_away", sender=table,
-                                   body=SimpleNamespace(seat=1, name="bob", grace_seconds=112))
-            app.on_server_command(away)  # type: ignore[arg-type]
-            await pilot.pause()
-            assert "bob disconnected — a bot takes the seat in 1:52 unless they return." in app.messages
-            assert app.board_screen is not None and "1:5" in app.board_screen.board.away[1]
-            back = SimpleNamespace(name="seat_back", sender=table, body=SimpleNamespace(seat=1, name="bob"))
-            app.on_server_command(back)  # type: ignore[arg-type]
-            await pilot.pause()
-            assert "bob is back." in app.messages and 1 not in app.board_screen.board.away
-            gone = SimpleNamespace(name="seat_replaced", sender=table,
-                                   body=SimpleNamespace(seat=1, name="bob", strategy="greedy"))
-            app.on_server_command(gone)  # type: ignore[arg-type]
-            assert "A greedy bot now plays for bob." in app.messages
 
 
 async def test_a_dropped_connection_shows_the_banner_until_the_seat_is_back(engine: NetworkEngine) -> None:

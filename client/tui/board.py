@@ -5,7 +5,7 @@ make a move (number key, typed card, mouse)."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from rich.console import Group
 from rich.table import Table
@@ -13,6 +13,7 @@ from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.css.query import NoMatches
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Static
@@ -27,7 +28,7 @@ from ..rulebook import DECLARATION_NAMES
 from .boardstate import BoardState
 from .cards import CardRow
 from .dialogs import CaptureChoiceScreen
-from .text import card_span, cards_span
+from .text import card_span, cards_span, rules_line
 
 NARROW = 70  # below this width the plays panel moves out of the way
 
@@ -50,13 +51,18 @@ class BoardScreen(Screen[None]):
     #status { height: auto; min-height: 1; padding: 0 1; background: $boost; }
     #typed { display: none; height: 3; }
     #typed.shown { display: block; }
+    #table-chat { height: auto; margin-top: 1; }
+    #chat-say { display: none; height: 3; }
+    #chat-say.shown { display: block; }
     """
 
     BINDINGS = [
         Binding("slash", "type_card", "type a card"),
         Binding("enter", "play_selected", "play", show=False),
         Binding("escape", "deselect", "back", show=False),
+        Binding("t", "talk", "chat"),
     ]
+    CHAT_LINES = 8  # the table's last chat lines in the side panel
 
     def __init__(self, board: BoardState, style: DeckStyle = DeckStyle.ITALIAN, title: str = "Scopa") -> None:
         super().__init__()
@@ -72,6 +78,8 @@ class BoardScreen(Screen[None]):
         self.lit_play: Play | None = None  # a capture being considered in the choice dialog
         self.hold_on_cancel = False
         self._held: asyncio.Future[Play | Declare] | None = None
+        self.chat: Callable[[str], None] | None = None  # sends a line to the table (a network game)
+        self.chat_lines: list[Text] = []
 
     # ------------------------------------------------------------------ layout
 
@@ -88,8 +96,11 @@ class BoardScreen(Screen[None]):
                 yield Static(id="moves")
             with VerticalScroll(id="plays-box"):
                 yield Static(id="plays")
+                yield Static(id="table-chat")
         yield Static(id="status")
         yield Input(placeholder="a card, e.g. 7 Den or 7d; Esc to cancel", id="typed", select_on_focus=False)
+        yield Input(placeholder="say something to the table; Enter sends, Esc closes", id="chat-say",
+                    max_length=500)
         yield Footer()
 
     def on_mount(self) -> None:
@@ -102,6 +113,40 @@ class BoardScreen(Screen[None]):
 
     def _fit(self, width: int) -> None:
         self.set_class(width < NARROW, "narrow")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "talk":
+            return self.chat is not None
+        return True
+
+    # ------------------------------------------------------------------ chat
+
+    def chat_line(self, author: str, text: str) -> None:
+        """A line someone said at the table: in the side panel (in the status line when narrow)."""
+        line = Text.assemble((author[:12], "bold"), ": ", text)
+        self.chat_lines = [*self.chat_lines, line][-self.CHAT_LINES:]
+        if self.has_class("narrow"):
+            self.say(line)
+        self._draw_chat()
+
+    def _draw_chat(self) -> None:
+        if not self._ready or not self.is_attached or not self.query("#table-chat"):
+            return
+        t = Text("Chat", style="bold")
+        for line in self.chat_lines:
+            t.append("\n")
+            t.append_text(line)
+        panel = self.query_one("#table-chat", Static)
+        panel.display = bool(self.chat_lines)  # no room taken before anybody speaks
+        panel.update(t)
+        self.query_one("#plays-box", VerticalScroll).scroll_end(animate=False)
+
+    def action_talk(self) -> None:
+        if self.chat is None:
+            return
+        box = self.query_one("#chat-say", Input)
+        box.add_class("shown")
+        box.focus()
 
     # ------------------------------------------------------------------ drawing
 
@@ -120,6 +165,12 @@ class BoardScreen(Screen[None]):
     def refresh_board(self) -> None:
         if not self._ready or not self.is_attached:
             return
+        try:
+            self._draw_board()
+        except NoMatches:  # the app is closing and took the screen's widgets away first
+            return
+
+    def _draw_board(self) -> None:
         b = self.board
         self.query_one("#top", Static).update(self._top())
         self.query_one("#seats", Static).update(self._seats())
@@ -143,11 +194,12 @@ class BoardScreen(Screen[None]):
             self.query_one("#hand-label", Static).update(label)
         self.query_one("#moves", Static).update(self._moves(hand, options))
         self.query_one("#plays", Static).update(self._plays())
+        self._draw_chat()
         self.query_one("#plays-box", VerticalScroll).scroll_end(animate=False)
         self._draw_status()
 
     def _draw_status(self) -> None:
-        if not self._ready or not self.is_attached:
+        if not self._ready or not self.is_attached or not self.query("#status"):
             return
         line = self._status.copy()
         prompt = self._prompt()
@@ -169,7 +221,7 @@ class BoardScreen(Screen[None]):
         if b.round_no:
             t.append(f" · round {b.round_no} · stock {b.stock_left}")
         if b.rules is not None:
-            t.append(f" · {b.rules.describe()}", style="dim")
+            t.append(f" · {rules_line(b.rules)}", style="dim")
         t.append(f" · {self.title_text}", style="dim")
         return t
 
@@ -240,7 +292,8 @@ class BoardScreen(Screen[None]):
         if self._answer is None:
             return None
         if self._answer.done():
-            return Text("Your move is kept: it is sent when the connection is back.", style="yellow")
+            return Text("Your move, ", style="yellow") + self._move_span(self._answer) + Text(
+                ", is kept: it is played when the connection is back.", style="yellow")
         n = len(self.board.hand)
         keys = f"1–{n}" if n > 1 else "1"
         return Text(f"Your turn: press {keys}, click a card, or / to type one. ? help", style="bold green")
@@ -268,7 +321,9 @@ class BoardScreen(Screen[None]):
 
         If the wait is cancelled while ``hold_on_cancel`` is set (the connection dropped),
         the question stays open: a move chosen meanwhile is the answer to the same
-        question asked again after the reconnect, so no keystroke is lost."""
+        question asked again after the reconnect, so no keystroke is lost.  Asked
+        something else, a kept move that is still allowed is played; one that is not is
+        said to be refused, and the person chooses again."""
         legal = list(legal)
         held = self._held
         if held is not None and legal == self.legal:
@@ -277,6 +332,13 @@ class BoardScreen(Screen[None]):
             answer = asyncio.get_running_loop().create_future()
             self.legal = legal
             self.selected = None
+            if held is not None and held.done() and not held.cancelled():
+                if held.result() in legal:
+                    answer.set_result(held.result())
+                else:
+                    self.say(Text("Your move, ", style="yellow") + self._move_span(held) + Text(
+                        ", cannot be played now: the table changed while the connection was down. "
+                        "Choose again.", style="yellow"))
         self._held = None
         self._answer = answer
         self.refresh_board()
@@ -306,9 +368,16 @@ class BoardScreen(Screen[None]):
     def asking(self) -> bool:
         return self._answer is not None and not self._answer.done()
 
+    def _move_span(self, answer: asyncio.Future[Play | Declare]) -> Text:
+        action = answer.result()
+        if isinstance(action, Play):
+            return card_span(action.card, self.deck)
+        return Text(f"declare {DECLARATION_NAMES[action.kind]}", style="magenta")
+
     def _answer_with(self, action: Play | Declare) -> None:
         if self._answer is not None and not self._answer.done():
             self._answer.set_result(action)
+            self._draw_status()  # a move kept during a reconnect says so at once
 
     def choose_card(self, index: int) -> None:
         """Play the hand's card ``index``: at once, or after choosing what it takes."""
@@ -345,7 +414,7 @@ class BoardScreen(Screen[None]):
 
     def on_key(self, event: events.Key) -> None:
         box = self.query_one("#typed", Input)
-        if box.has_focus:
+        if box.has_focus or self.query_one("#chat-say", Input).has_focus:
             return
         if box.has_class("shown"):  # typed before the box took the focus: no keystroke is lost
             if event.character and event.character.isprintable():
@@ -378,6 +447,12 @@ class BoardScreen(Screen[None]):
         box.focus()
 
     def action_deselect(self) -> None:
+        talk = self.query_one("#chat-say", Input)
+        if talk.has_class("shown"):
+            talk.value = ""
+            talk.remove_class("shown")
+            self.set_focus(None)
+            return
         box = self.query_one("#typed", Input)
         if box.has_class("shown"):
             box.remove_class("shown")
@@ -393,6 +468,13 @@ class BoardScreen(Screen[None]):
         event.stop()
         text = event.value.strip()
         box = event.input
+        if box.id == "chat-say":
+            box.value = ""
+            box.remove_class("shown")
+            self.set_focus(None)
+            if text and self.chat is not None:
+                self.chat(text)
+            return
         if not self.asking or not text:
             return
         choice = parse_choice(text, self.legal, self.deck) if not text.isdigit() else None

@@ -153,6 +153,8 @@ KEYS_HELP = """\
   the box by itself.
 - Click a card in your hand: what it can take lights up on the table; click it again
   (or Enter) to play it, or click one of the lit table cards.
+- `t` at a network table: say something to the table (Enter sends, Esc closes the box);
+  what people say shows in the side panel.
 - `?` or F1: this help. Ctrl+C: leave at once. `q`: leave.
 """
 

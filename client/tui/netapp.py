@@ -10,6 +10,7 @@ import time
 from collections.abc import Sequence
 
 from rich.text import Text
+from textual.timer import Timer
 
 from scopa.engine import Declare, Event, IllegalMoveError, Play, Played, RoundEnded, RuleSet, View, mask_of
 from scopa.engine.player import Player
@@ -17,7 +18,8 @@ from scopa.protocol import ChatMessage, Command, Snapshot, TableUpdate
 from scopa.protocol.convert import parse_card_strs, rules_from_wire, view_from_wire
 
 from ..game import GameTranslator
-from ..notation import DeckStyle
+from ..notation import DeckStyle, label
+from ..notices import SeatCameBack, SeatNotice, SeatTakenByBot, SeatWentAway, notice_from_wire
 from ..session import ClientSession, ConnectionLost, ServerRefused
 from ..tokens import SavedSeat, TokenStore
 from .app import ScopaApp
@@ -25,15 +27,7 @@ from .board import BoardScreen
 from .boardstate import BoardState
 from .dialogs import ConfirmScreen, GameOverScreen, RoundEndScreen
 from .lobby import CreateTableScreen, LobbyScreen, NewTable
-from .text import event_text, result_line
-
-# Events a newer server sends about the other seats: rendered when they come.
-SEAT_AWAY, SEAT_BACK, SEAT_REPLACED = "seat_away", "seat_back", "seat_replaced"
-
-
-def clock(seconds: float) -> str:
-    s = max(0, int(seconds))
-    return f"{s // 60}:{s % 60:02d}"
+from .text import clock, event_text, notice_text, result_line, rules_line
 
 
 class NetPlayer(Player):
@@ -55,9 +49,15 @@ class NetPlayer(Player):
         if self.net_app.autoplay and len(legal) == 1 and len(view.hand) == 1:
             self.screen.say("Your last card is played for you.")
             return legal[0]
-        return await self.screen.ask(legal)
+        again = self.net_app.move_to_replay(legal)
+        if again is not None:
+            return again
+        action = await self.screen.ask(legal)
+        self.net_app.last_move = (list(legal), action)
+        return action
 
     async def rejected(self, error: IllegalMoveError) -> None:
+        self.net_app.last_move = None
         self.screen.say(Text(f"Not allowed: {error}", style="yellow"))
 
 
@@ -106,7 +106,11 @@ class NetApp(ScopaApp):
         self.lobby_pushes = False  # the server pushes table changes to the lobby
         self.messages: list[str] = []  # what the app told the person, in order (also for tests)
         self._away_until: dict[int, float] = {}
+        self._countdowns: dict[int, Timer] = {}  # the seat rows counting an away seat's time down
         self.seat_events = False  # the server tells of seats going away and coming back
+        self.last_move: tuple[list[Play | Declare], Play | Declare] | None = None
+        """The move sent last, with the choice it answered, until the table shows an event."""
+        self._just_reconnected = False
         self.proxied_for: str | None = None  # a web host's: whom the connection is for
         self.ask_before_resuming = True  # False: back to a saved seat without asking
 
@@ -170,6 +174,7 @@ class NetApp(ScopaApp):
                                                   proxied_for=self.proxied_for)
         self.session = session
         session.observers.append(lambda c: self.call_later(self.on_server_command, c))
+        session.link_observers.append(self._link_changed)
         session.link_observers.append(lambda up, why: self.call_later(self.on_link, up, why))
         if self.watch_only is not None:
             await self.watch_game(self.watch_only)
@@ -225,7 +230,7 @@ class NetApp(ScopaApp):
                 if new is None:
                     return
                 info = await session.create_table(new.rules, fill_with_bots=new.bots)
-                self.tell(f"Table {info.id} is open: {info.description}.")
+                self.tell(f"Table {info.id} is open: {rules_line(rules_from_wire(info.rules))}.")
                 await self.play_at_table()
             elif kind == "join":
                 joined = await session.join_table(arg)
@@ -261,6 +266,7 @@ class NetApp(ScopaApp):
         board = BoardState(viewer=session.seat)
         screen = BoardScreen(board, self.deck, title=f"table {session.table_id}")
         screen.hold_on_cancel = True
+        screen.chat = self.say_at_table
         self.board_screen = screen
         self.in_game = True
         await self.push_screen(screen)
@@ -279,7 +285,24 @@ class NetApp(ScopaApp):
         while self.screen is not self.lobby and len(self.screen_stack) > 1:
             self.pop_screen()
 
+    def _link_changed(self, up: bool, why: str) -> None:
+        """Told at once (before the table's first command on the new connection)."""
+        self._just_reconnected = up
+
+    def move_to_replay(self, legal: Sequence[Play | Declare]) -> Play | Declare | None:
+        """The move to send again when, just after a reconnect, the server asks the very
+        question it answered: the move left on a connection that was already dead."""
+        again, self._just_reconnected = self._just_reconnected, False
+        if not again or self.last_move is None or self.last_move[0] != list(legal):
+            return None
+        action = self.last_move[1]
+        what = label(action.card, self.deck) if isinstance(action, Play) else "your declaration"
+        self.tell(Text(f"Your move, {what}, is played again: the connection dropped as it was sent.",
+                       style="yellow"))
+        return action
+
     async def show_event(self, event: Event) -> None:
+        self.last_move = None  # the table has moved on: nothing to send again
         screen = self.board_screen
         if screen is None:
             return
@@ -331,15 +354,38 @@ class NetApp(ScopaApp):
 
     # ------------------------------------------------------------------ what the server says
 
+    def table_party(self) -> str | None:
+        """Who speaks for the table this app sits at or watches (``table:<id>``)."""
+        if self.watching is not None:
+            return f"table:{self.watching}"
+        if self.session is not None and self.session.table_id is not None:
+            return f"table:{self.session.table_id}"
+        return None
+
+    def say_at_table(self, text: str) -> None:
+        """Send a chat line to the people at this table (the board's chat box)."""
+        session, table = self.session, self.table_party()
+        if session is None or table is None or self.watching is not None:
+            return
+
+        async def send() -> None:
+            try:
+                await session.send_chat(text, to=table)
+            except ConnectionLost:
+                self.tell(Text(f"Not sent while reconnecting: {text}", style="yellow"))
+
+        self.run_worker(send(), group="chat")
+
     def on_server_command(self, command: Command) -> None:
         body = command.body
         screen = self.board_screen
         if isinstance(body, ChatMessage):
             author = body.author.split(":", 1)[-1]
+            if screen is not None and command.sender == self.table_party():
+                screen.chat_line(author, body.text)
+                return
             if self.lobby is not None:
                 self.lobby.chat(author, body.text)
-            if screen is not None:
-                screen.say(Text.assemble((author, "bold"), ": ", body.text))
             if not self.lobby_pushes and self.screen is self.lobby:
                 self.run_worker(self.refresh_tables(), group="refresh", exclusive=True)
         elif isinstance(body, TableUpdate):
@@ -351,9 +397,10 @@ class NetApp(ScopaApp):
         elif isinstance(body, Snapshot) and screen is not None:
             apply_public(screen.board, body)
             screen.refresh_board()
-        elif command.name in (SEAT_AWAY, SEAT_BACK, SEAT_REPLACED) and screen is not None:
-            self.seat_events = True
-            self._seat_news(screen, command.name, body)
+        elif (notice := notice_from_wire(body)) is not None and screen is not None:
+            if command.sender == self.table_party():
+                self.seat_events = True
+                self.seat_notice(screen, notice)
 
     def _away_from_update(self, screen: BoardScreen, away: Sequence[int]) -> None:
         board = screen.board
@@ -367,26 +414,27 @@ class NetApp(ScopaApp):
                 self.tell(f"{board.seat_name(seat)} disconnected; the table waits for them.")
         screen.refresh_board()
 
-    def _seat_news(self, screen: BoardScreen, kind: str, body: object) -> None:
+    def seat_notice(self, screen: BoardScreen, notice: SeatNotice) -> None:
+        """Show what became of another seat: away (with the time it has left), back, or a bot's now."""
         board = screen.board
-        seat = int(getattr(body, "seat", -1))
-        name = str(getattr(body, "name", board.seat_name(seat) if seat >= 0 else "someone"))
-        if kind == SEAT_AWAY:
-            grace = float(getattr(body, "grace_seconds", 0) or 0)
-            self._away_until[seat] = time.monotonic() + grace
-            board.away[seat] = f"away, a bot in {clock(grace)}" if grace else "away"
-            self.tell(f"{name} disconnected — a bot takes the seat in {clock(grace)} unless they return.")
-            self.set_interval(1.0, lambda: self._tick_away(screen, seat), repeat=int(grace) + 1)
-        elif kind == SEAT_BACK:
-            board.away.pop(seat, None)
-            self._away_until.pop(seat, None)
-            self.tell(f"{name} is back.")
-        else:
-            board.away.pop(seat, None)
-            self._away_until.pop(seat, None)
-            strategy = getattr(body, "strategy", "a")
-            self.tell(f"A {strategy} bot now plays for {name}.")
+        match notice:
+            case SeatWentAway(seat=seat, grace_seconds=grace):
+                self._away_until[seat] = time.monotonic() + grace
+                board.away[seat] = f"away, a bot in {clock(grace)}" if grace else "away"
+                self._stop_countdown(seat)
+                self._countdowns[seat] = screen.set_interval(1.0, lambda: self._tick_away(screen, seat),
+                                                             repeat=int(grace) + 1)
+            case SeatCameBack(seat=seat) | SeatTakenByBot(seat=seat):
+                board.away.pop(seat, None)
+                self._away_until.pop(seat, None)
+                self._stop_countdown(seat)
+        self.tell(notice_text(notice))
         screen.refresh_board()
+
+    def _stop_countdown(self, seat: int) -> None:
+        timer = self._countdowns.pop(seat, None)
+        if timer is not None:
+            timer.stop()
 
     def _tick_away(self, screen: BoardScreen, seat: int) -> None:
         until = self._away_until.get(seat)

@@ -5,12 +5,86 @@ from __future__ import annotations
 from rich.table import Table
 from rich.text import Text
 
-from scopa.engine import Category, DealVoid, Declared, Event, GameEnded, Played, RoundEnded, RoundStarted
+from scopa.engine import (
+    Category,
+    DealVoid,
+    Declared,
+    Event,
+    GameEnded,
+    Played,
+    Preset,
+    RoundEnded,
+    RoundStarted,
+    RuleSet,
+)
 from scopa.engine.cards import SETTEBELLO
 
 from ..notation import SUIT_COLOURS, DeckStyle, label
+from ..notices import SeatCameBack, SeatNotice, SeatTakenByBot, SeatWentAway
 from ..rulebook import CATEGORY_NAMES, DECLARATION_NAMES
 from .boardstate import BoardState, RoundResult
+
+
+PRESET_NAMES: dict[Preset, str] = {
+    Preset.SCOPA: "Scopa",
+    Preset.SCOPONE: "Scopone",
+    Preset.SCOPONE_SCIENTIFICO: "Scopone scientifico",
+    Preset.QUINDICI: "Scopa a quindici",
+    Preset.ESCOBA: "Escoba",
+    Preset.CIRULLA: "Cirulla",
+    Preset.FRAC: "Scopa Frac",
+    Preset.TRENTINO: "Scopone de trente",
+}
+"""The classic games as players call them."""
+
+
+def _game_of(rules: RuleSet) -> dict[str, object]:
+    """What decides how a game plays: every option but the preset's name, teams as played."""
+    out = rules.model_dump(exclude={"preset"})
+    out["teams"] = rules.has_teams
+    return out
+
+
+def matching_preset(rules: RuleSet) -> Preset | None:
+    """The classic game these rules are, option for option (None: a custom game)."""
+    game = _game_of(rules)
+    candidates = ([rules.preset] if rules.preset is not None else []) + list(Preset)
+    for preset in candidates:
+        if _game_of(RuleSet.build(preset)) == game:
+            return preset
+    return None
+
+
+def rules_name(rules: RuleSet) -> str:
+    """The game's name for a title: a classic game's own ("Scopa"), else "custom"."""
+    preset = matching_preset(rules)
+    if preset is not None:
+        return PRESET_NAMES[preset]
+    return f"custom ({PRESET_NAMES[rules.preset]} changed)" if rules.preset is not None else "custom"
+
+
+def rules_line(rules: RuleSet) -> str:
+    """The game's name, then its settings (e.g. "Scopa, 2p, to 11")."""
+    settings = rules.describe().split(", ")[1:]  # the first item is the preset's code name
+    return ", ".join([rules_name(rules), *settings])
+
+
+def clock(seconds: float) -> str:
+    """Seconds as M:SS (e.g. 1:52)."""
+    s = max(0, int(seconds))
+    return f"{s // 60}:{s % 60:02d}"
+
+
+def notice_text(notice: SeatNotice) -> str:
+    """What a person at the table is told when another seat drops, returns or goes to a bot."""
+    match notice:
+        case SeatWentAway(name=name, grace_seconds=grace):
+            return f"{name} disconnected — a bot takes his seat in {clock(grace)} unless he returns."
+        case SeatCameBack(name=name):
+            return f"{name} is back."
+        case SeatTakenByBot(name=name, strategy=strategy):
+            return f"A {strategy} bot now plays for {name}."
+    raise TypeError(f"not a seat notice: {notice!r}")
 
 
 def card_span(card: int, style: DeckStyle) -> Text:

@@ -1,0 +1,166 @@
+"""The create-table form of the Textual lobby: every table option of the rules model, each
+with its own field description; presets fill the form; the table the server opens carries
+what was chosen (R5, R9, R12, R15, R22, V1-V13); options that do not go together are
+explained in the form."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+
+import pytest
+from textual.widgets import Checkbox, DataTable, Select, Static
+
+from scopa.client.session import ClientSession
+from scopa.client.tui.board import BoardScreen
+from scopa.client.tui.lobby import CreateTableScreen, LobbyScreen
+from scopa.engine import AssoPigliaTutto, CaptureMode, Preset, RuleSet
+from scopa.protocol import TableInfo
+from scopa.protocol.convert import rules_from_wire
+from scopa.protocol.rules import WireRules
+from scopa.server import NetworkEngine
+
+from test_tui_network import app_for, until
+
+SAFETY = 60
+
+
+@pytest.fixture
+async def engine() -> AsyncIterator[NetworkEngine]:
+    e = NetworkEngine("127.0.0.1", 0, seed=47)
+    await e.start()
+    try:
+        yield e
+    finally:
+        await e.stop()
+
+
+async def open_form(app, pilot) -> CreateTableScreen:  # type: ignore[no-untyped-def]
+    await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+    await pilot.press("c")
+    await until(pilot, lambda: isinstance(app.screen, CreateTableScreen))
+    form = app.screen
+    assert isinstance(form, CreateTableScreen)
+    return form
+
+
+def text_of(form: CreateTableScreen, selector: str) -> str:
+    return str(form.query_one(selector, Static).render())
+
+
+async def listed(engine: NetworkEngine, table_id: str) -> TableInfo:
+    """The table as the lobby lists it to somebody else."""
+    async with await ClientSession.connect("127.0.0.1", engine.port, "eve") as eve:
+        tables = {t.id: t for t in await eve.list_tables()}
+    return tables[table_id]
+
+
+async def test_every_option_of_the_rules_model_is_in_the_form_with_its_own_description(engine: NetworkEngine) -> None:
+    async with asyncio.timeout(SAFETY):
+        app = app_for(engine)
+        async with app.run_test(size=(80, 24)) as pilot:
+            form = await open_form(app, pilot)
+            assert set(WireRules.model_fields) == set(RuleSet.model_fields)
+            for name, field in RuleSet.model_fields.items():
+                widget = form.query_one(f"#{name}")
+                assert isinstance(widget, Checkbox if field.annotation is bool else Select), name
+                assert field.description and text_of(form, f"#{name}-about") == field.description
+            captures = dict((str(v), label) for label, v in form.query_one("#capture_mode", Select)._options)
+            assert captures["traditional"].startswith("Traditional") and captures["fewest"] == "Fewest cards"
+            assert captures["free"] == "Free choice"  # R15 as players call it, not the code names
+            hand = [v for _, v in form.query_one("#hand_size", Select)._options]
+            assert hand == list(range(1, 21))  # the model's own bounds (R9)
+            assert [v for _, v in form.query_one("#target", Select)._options] == [11, 16, 21, 31, 51]
+
+
+async def test_a_preset_fills_every_field(engine: NetworkEngine) -> None:
+    async with asyncio.timeout(SAFETY):
+        app = app_for(engine)
+        async with app.run_test(size=(80, 24)) as pilot:
+            form = await open_form(app, pilot)
+            for preset in (Preset.SCOPONE_SCIENTIFICO, Preset.ESCOBA, Preset.FRAC, Preset.TRENTINO, Preset.SCOPA):
+                form.query_one("#preset", Select).value = preset.value
+                await pilot.pause()
+                await pilot.pause()
+                assert form.rules() == RuleSet.build(preset), preset
+            form.query_one("#preset", Select).value = Preset.CIRULLA.value
+            await pilot.pause()
+            await pilot.pause()
+            assert form.query_one("#cirulla", Checkbox).value is True
+            assert form.query_one("#target", Select).value == 51
+            assert "Ligurian" in text_of(form, "#preset-explain")
+            assert text_of(form, "#form-error") == ""
+
+
+async def test_the_chosen_options_reach_the_server(engine: NetworkEngine) -> None:
+    async with asyncio.timeout(SAFETY):
+        app = app_for(engine)
+        async with app.run_test(size=(80, 24)) as pilot:
+            form = await open_form(app, pilot)
+            choices: dict[str, object] = {"players": 3, "teams": "no", "hand_size": 4, "table_cards": 4,
+                                          "target": 16, "capture_mode": "fewest", "asso_piglia_tutto": "traditional",
+                                          "bots": "none"}
+            for name, value in choices.items():
+                form.query_one(f"#{name}", Select).value = value
+            for name in ("max_two", "re_bello", "ponino"):
+                form.query_one(f"#{name}", Checkbox).value = True
+            await pilot.pause()
+            await pilot.press("ctrl+s")
+            await until(pilot, lambda: isinstance(app.screen, BoardScreen))
+            table_id = app.session.table_id  # type: ignore[union-attr]
+            assert table_id is not None
+            rules = rules_from_wire((await listed(engine, table_id)).rules)
+            assert (rules.players, rules.has_teams, rules.hand_size, rules.table_cards, rules.target) == (3, False, 4, 4, 16)
+            assert rules.capture_mode is CaptureMode.FEWEST
+            assert rules.asso_piglia_tutto is AssoPigliaTutto.TRADITIONAL
+            assert rules.max_two and rules.re_bello and rules.ponino
+            assert not (rules.napola or rules.quindici or rules.refill_each_turn)
+
+
+async def test_a_preset_chosen_in_the_form_is_the_tables_game(engine: NetworkEngine) -> None:
+    async with asyncio.timeout(SAFETY):
+        app = app_for(engine)
+        async with app.run_test(size=(80, 24)) as pilot:
+            form = await open_form(app, pilot)
+            form.query_one("#preset", Select).value = "escoba"
+            await pilot.pause()
+            form.query_one("#bots", Select).value = "none"
+            await pilot.pause()
+            await pilot.press("ctrl+s")
+            await until(pilot, lambda: isinstance(app.screen, BoardScreen))
+            info = await listed(engine, app.session.table_id)  # type: ignore[union-attr, arg-type]
+            assert rules_from_wire(info.rules) == RuleSet.build("escoba")  # V7: quindici and escoba, to 21
+            assert f"Table {info.id} is open: Escoba, 2p, to 21." in app.messages  # the name players know
+            lobby = app.lobby
+            assert lobby is not None
+            await until(pilot, lambda: info.id in lobby.tables)
+            row = lobby.query_one("#tables", DataTable).get_row(info.id)
+            assert str(row[1]).startswith("Escoba, 2p, to 21")
+
+
+async def test_options_that_do_not_go_together_are_explained_and_nothing_is_opened(engine: NetworkEngine) -> None:
+    async with asyncio.timeout(SAFETY):
+        app = app_for(engine)
+        async with app.run_test(size=(80, 24)) as pilot:
+            form = await open_form(app, pilot)
+            form.query_one("#teams", Select).value = "yes"  # two players, two teams: R5 says no
+            await pilot.pause()
+            await pilot.pause()
+            assert "2 players cannot form two teams" in text_of(form, "#form-error")
+            await pilot.press("ctrl+s")
+            await pilot.pause()
+            assert app.screen is form and not engine.tables
+            form.query_one("#teams", Select).value = "auto"
+            form.query_one("#hand_size", Select).value = 5  # 40 - 14 = 26 cards do not deal in tens (R9)
+            await pilot.pause()
+            await pilot.pause()
+            assert "does not divide" in text_of(form, "#form-error")
+            form.query_one("#refill_each_turn", Checkbox).value = True  # R12: refilling after each play works
+            await pilot.pause()
+            await pilot.pause()
+            assert text_of(form, "#form-error") == ""
+            await pilot.press("ctrl+s")
+            await until(pilot, lambda: isinstance(app.screen, BoardScreen))
+            info = await listed(engine, app.session.table_id)  # type: ignore[union-attr, arg-type]
+            rules = rules_from_wire(info.rules)
+            assert rules.hand_size == 5 and rules.refill_each_turn

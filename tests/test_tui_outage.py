@@ -1,0 +1,104 @@
+"""No keystroke is lost across a real outage (PROTOCOL.md §7): the server stops while it
+is the person's turn, and a card pressed while the client reconnects is played once the
+restarted server (same journal) has given the seat back; a move that left the client on a
+connection already dead is played once the seat is back."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from textual.widgets import Static
+
+from scopa.client.notation import label
+from scopa.client.tokens import MemoryTokenStore
+from scopa.client.tui.board import BoardScreen
+from scopa.client.tui.dialogs import CaptureChoiceScreen
+from scopa.client.tui.lobby import CreateTableScreen, LobbyScreen
+from scopa.client.tui.netapp import NetApp
+from scopa.server import NetworkEngine
+
+from faultproxy import FaultProxy
+from test_tui_network import app_for, until
+
+SAFETY = 90
+
+
+async def test_a_card_pressed_while_the_server_is_down_is_played_after_the_restart(tmp_path: Path) -> None:
+    db = str(tmp_path / "scopa.db")
+    engine = NetworkEngine("127.0.0.1", 0, seed=5, db=db)
+    await engine.start()
+    port = engine.port
+    restarted: NetworkEngine | None = None
+    try:
+        async with asyncio.timeout(SAFETY):
+            app = app_for(engine)
+            async with app.run_test(size=(80, 24)) as pilot:
+                await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+                await pilot.press("c")
+                await until(pilot, lambda: isinstance(app.screen, CreateTableScreen))
+                await pilot.press("ctrl+s")  # scopa against a greedy bot
+                await until(pilot, lambda: app.board_screen is not None and app.board_screen.asking)
+                screen = app.board_screen
+                assert isinstance(screen, BoardScreen)
+                me = screen.board.viewer
+                mine_before = [p for p in screen.board.plays if p.seat == me]
+                card = screen.board.hand[0]
+
+                await engine.stop()  # the server goes away in the middle of the person's turn
+                banner = screen.query_one("#banner", Static)
+                await until(pilot, lambda: banner.has_class("shown"))
+                assert "reconnecting" in str(banner.render())
+                await pilot.press("1")  # typed while the client cannot reach the server
+                await pilot.pause()
+                status = str(screen.query_one("#status", Static).render())
+                shown = label(card, screen.deck)
+                assert f"Your move, {shown}, is kept: it is played when the connection is back." in status
+                assert [p for p in screen.board.plays if p.seat == me] == mine_before  # not played yet
+
+                restarted = NetworkEngine("127.0.0.1", port, seed=6, db=db)  # the same journal
+                await restarted.start()
+                await until(pilot, lambda: len([p for p in screen.board.plays if p.seat == me]) > len(mine_before)
+                            or screen.board.round_no > 1, limit=2000)
+                assert not banner.has_class("shown") and app.session is not None and app.session.reconnects == 1
+                mine = [p for p in screen.board.plays if p.seat == me]
+                assert mine[len(mine_before)].card == card  # the card pressed, played once
+                assert [p.card for p in mine].count(card) == 1
+                assert card not in screen.board.hand
+    finally:
+        if restarted is not None:
+            await restarted.stop()
+
+
+async def test_a_move_sent_into_a_dead_connection_is_played_after_the_reconnect() -> None:
+    engine = NetworkEngine("127.0.0.1", 0, seed=5)
+    await engine.start()
+    try:
+        async with asyncio.timeout(SAFETY), FaultProxy(engine.port) as proxy:
+            app = NetApp("127.0.0.1", proxy.port, "ada", MemoryTokenStore())
+            async with app.run_test(size=(80, 24)) as pilot:
+                await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.lobby_pushes)
+                await pilot.press("c")
+                await until(pilot, lambda: isinstance(app.screen, CreateTableScreen))
+                await pilot.press("ctrl+s")
+                await until(pilot, lambda: app.board_screen is not None and app.board_screen.asking)
+                screen = app.board_screen
+                assert isinstance(screen, BoardScreen)
+                me = screen.board.viewer
+                mine_before = [p for p in screen.board.plays if p.seat == me]
+                card = screen.board.hand[0]
+                assert proxy.blackhole() == 1  # the route dies silently: nothing tells the client yet
+                held = proxy.stats.held
+                await pilot.press("1")  # the move leaves the client and is lost on the way
+                await until(pilot, lambda: not screen.asking and proxy.stats.held > held)
+                if isinstance(app.screen, CaptureChoiceScreen):
+                    raise AssertionError("the first card has several captures: choose another seed")
+                proxy.reset_all()  # now the client hears of it, reconnects and gets its seat back
+                await until(pilot, lambda: len([p for p in screen.board.plays if p.seat == me]) > len(mine_before)
+                            or screen.board.round_no > 1, limit=2000)
+                assert app.session is not None and app.session.reconnects == 1
+                mine = [p for p in screen.board.plays if p.seat == me]
+                assert mine[len(mine_before)].card == card and [p.card for p in mine].count(card) == 1
+                assert any(label(card, screen.deck) in m and "again" in m for m in app.messages)
+    finally:
+        await engine.stop()

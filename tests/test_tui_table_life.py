@@ -1,0 +1,124 @@
+"""Life at a network table in the Textual client, through a real server on loopback with
+two clients: the other seat dropping, coming back or going to a bot (typed seat notices),
+and chat at the table (the board's chat box and side panel)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+
+import pytest
+from textual.widgets import Input, Static
+
+from scopa.client.session import ClientSession
+from scopa.client.tui.lobby import LobbyScreen
+from scopa.client.tui.netapp import NetApp
+from scopa.protocol import ChatMessage
+from scopa.server import NetworkEngine
+
+from test_tui_network import app_for, until
+
+SAFETY = 60
+
+
+async def serve(grace: float) -> NetworkEngine:
+    e = NetworkEngine("127.0.0.1", 0, seed=23, grace=grace)
+    await e.start()
+    return e
+
+
+@pytest.fixture
+async def engine() -> AsyncIterator[NetworkEngine]:
+    e = await serve(grace=112)
+    try:
+        yield e
+    finally:
+        await e.stop()
+
+
+async def bob_waits(engine: NetworkEngine) -> ClientSession:
+    bob = await ClientSession.connect("127.0.0.1", engine.port, "bob")
+    await bob.create_table(preset="scopa")
+    return bob
+
+
+async def ada_joins(app: NetApp, pilot) -> None:  # type: ignore[no-untyped-def]
+    await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and bool(app.screen.tables))
+    await pilot.press("j")
+    await until(pilot, lambda: app.board_screen is not None and len(app.board_screen.board.names) == 2)
+
+
+async def test_the_other_seat_drops_and_comes_back(engine: NetworkEngine) -> None:
+    async with asyncio.timeout(SAFETY):
+        bob = await bob_waits(engine)
+        app = app_for(engine)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await ada_joins(app, pilot)
+            screen = app.board_screen
+            assert screen is not None and bob.seat is not None
+            engine.names["bob"].abort()  # bob's connection dies
+            said = "bob disconnected — a bot takes his seat in 1:52 unless he returns."
+            await until(pilot, lambda: said in app.messages)
+            assert said in str(screen.query_one("#status", Static).render())
+            assert screen.board.away[bob.seat].startswith("away, a bot in 1:5")  # the seat row counts down
+            await bob.resume()  # his client gets the seat back with its token
+            await until(pilot, lambda: "bob is back." in app.messages)
+            assert bob.seat not in screen.board.away
+            assert app.messages.index(said) < app.messages.index("bob is back.")
+        await bob.close()
+
+
+async def test_a_seat_whose_time_runs_out_is_played_by_a_bot() -> None:
+    engine = await serve(grace=0.3)
+    try:
+        async with asyncio.timeout(SAFETY):
+            bob = await bob_waits(engine)
+            app = app_for(engine)
+            async with app.run_test(size=(80, 24)) as pilot:
+                await ada_joins(app, pilot)
+                engine.names["bob"].abort()
+                await until(pilot, lambda: any(m.startswith("A ") and m.endswith("bot now plays for bob.")
+                                               for m in app.messages), limit=1000)
+                assert any(m.startswith("bob disconnected — a bot takes his seat in 0:00") for m in app.messages)
+                assert app.board_screen is not None and bob.seat not in app.board_screen.board.away
+            await bob.close()
+    finally:
+        await engine.stop()
+
+
+async def chat_from(session: ClientSession, author: str, text: str, sender: str) -> ChatMessage:
+    """The next chat line ``text`` by ``author`` that ``session`` hears (skipping the rest)."""
+    while True:
+        command = await session.next_command()
+        body = command.body
+        if isinstance(body, ChatMessage) and body.author.endswith(f":{author}") and body.text == text:
+            assert command.sender == sender
+            return body
+
+
+async def test_chat_at_the_table_both_ways(engine: NetworkEngine) -> None:
+    async with asyncio.timeout(SAFETY):
+        bob = await bob_waits(engine)
+        app = app_for(engine)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await ada_joins(app, pilot)
+            screen = app.board_screen
+            assert screen is not None
+            await bob.send_chat("good luck ada", to=f"table:{bob.table_id}")
+            panel = screen.query_one("#table-chat", Static)
+            await until(pilot, lambda: "bob: good luck ada" in str(panel.render()))
+            lobby_chat = "hello lobby"
+            await bob.send_chat(lobby_chat)  # said in the lobby, not at the table: not in the side panel
+            await chat_from(bob, "bob", lobby_chat, "lobby")
+            await pilot.press("t")
+            box = screen.query_one("#chat-say", Input)
+            await until(pilot, lambda: box.has_focus)
+            await pilot.press(*"you too, 1 2 q?")  # keys that are moves and commands elsewhere
+            await pilot.press("enter")
+            said = await chat_from(bob, "ada", "you too, 1 2 q?", f"table:{bob.table_id}")
+            assert said.text == "you too, 1 2 q?"
+            await until(pilot, lambda: "ada: you too, 1 2 q?" in str(panel.render()))
+            assert lobby_chat not in str(panel.render())
+            assert not box.has_focus and not box.has_class("shown")
+            assert app.return_value is None  # the q went into the chat line, not to "leave"
+        await bob.close()
