@@ -6,8 +6,9 @@ a ``ping`` to be sent, and when nothing at all has arrived ``dead_after`` second
 that ping it declares the link dead (docs/PROTOCOL.md §7, "Liveness").  Every received
 chunk counts as hearing the server, so a busy game sends no pings.
 
-Time comes from a :class:`Clock` (``now`` and ``sleep``): the event loop's by default,
-a fake one in tests (``scopa.server.clock.FakeClock`` fits), so no test waits for real.
+Time comes from a :class:`~scopa.protocol.clock.Clock` (``now`` and ``sleep``): the
+event loop's by default, a :class:`~scopa.protocol.clock.FakeClock` in tests, so no
+test waits for real.
 
 :class:`LinkEvent` is what :class:`~scopa.client.session.ClientSession` reports to its
 listeners when the connection is lost, back, or given up on, so a user interface can
@@ -16,34 +17,16 @@ say "connection lost, reconnecting…" the moment it happens.
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Protocol
+
+from scopa.protocol.clock import Clock
 
 PING_AFTER = 5.0
 """Seconds of silence from the server before the client pings it."""
 DEAD_AFTER = 10.0
 """Seconds after that ping with nothing received before the link counts as dead."""
-
-
-class Clock(Protocol):
-    def now(self) -> float:
-        """Seconds, from any fixed origin."""
-
-    def sleep(self, seconds: float) -> Awaitable[None]:
-        """An awaitable that completes ``seconds`` from now."""
-
-
-class LoopClock:
-    """The running event loop's monotonic clock."""
-
-    def now(self) -> float:
-        return asyncio.get_running_loop().time()
-
-    def sleep(self, seconds: float) -> Awaitable[None]:
-        return asyncio.sleep(max(seconds, 0.0))
 
 
 class LinkStatus(StrEnum):

@@ -72,10 +72,11 @@ from scopa.protocol import (
     Welcome,
     YourTurn,
 )
+from scopa.protocol.clock import Clock, SystemClock
 from scopa.protocol.convert import rules_from_wire, rules_to_wire
 
 from .game import GameResult, GameTranslator
-from .liveness import DEAD_AFTER, PING_AFTER, Clock, LinkEvent, LinkListener, LinkStatus, LoopClock, Watchdog
+from .liveness import DEAD_AFTER, PING_AFTER, LinkEvent, LinkListener, LinkStatus, Watchdog
 from .notices import SeatNotice
 
 CLIENT_SOFTWARE = "scopa-client 0.1"
@@ -166,7 +167,7 @@ class ClientSession:
         self.link_observers: list[Callable[[bool, str], None]] = []
         """Called with ``(False, reason)`` when the connection is lost and ``(True, "")``
         when it is back (reconnected)."""
-        self.clock: Clock = clock if clock is not None else LoopClock()
+        self.clock: Clock = clock if clock is not None else SystemClock()
         self.ping_after, self.dead_after = PING_AFTER, DEAD_AFTER
         """Liveness (PROTOCOL.md §7): ping after ``ping_after`` s of silence, give the link
         up ``dead_after`` s later if nothing came back."""
@@ -188,9 +189,9 @@ class ClientSession:
     ) -> ClientSession:
         """Open a connection and say hello as ``name`` (``name2``, ``name3``… if taken;
         with the ``password`` of a claimed name, only ``name`` itself).  ``clock``: what
-        the liveness check waits on (tests pass a fake one); ``listener``: added with
-        :meth:`add_listener` before the first byte is sent; ``proxied_for``: see
-        :attr:`proxied_for`."""
+        the liveness check and the reconnect backoff wait on (tests pass a fake one);
+        ``listener``: added with :meth:`add_listener` before the first byte is sent;
+        ``proxied_for``: see :attr:`proxied_for`."""
         try:
             reader, writer = await asyncio.open_connection(host, port)
         except OSError as exc:
@@ -523,9 +524,8 @@ class ClientSession:
     async def _with_backoff(self, greet: Callable[[], Awaitable[None]], failure: str) -> None:
         """Reopen the connection and ``greet`` the server until it works, waiting
         ``first_backoff`` doubling up to ``max_backoff`` between tries, for at most
-        ``reconnect_for`` seconds (then ConnectionLost)."""
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + self.reconnect_for
+        ``reconnect_for`` seconds (then ConnectionLost), all on :attr:`clock`."""
+        deadline = self.clock.now() + self.reconnect_for
         delay = self.first_backoff
         last_error = self._closed_reason
         while True:
@@ -538,9 +538,9 @@ class ClientSession:
                 return
             except ConnectionLost as exc:
                 last_error = str(exc)
-            if loop.time() + delay > deadline:
+            if self.clock.now() + delay > deadline:
                 raise ConnectionLost(f"{failure}: {last_error}")
-            await asyncio.sleep(delay)
+            await self.clock.sleep(delay)
             delay = min(delay * 2, self.max_backoff)
 
     async def _reopen(self) -> None:
@@ -752,7 +752,7 @@ class ClientSession:
             if match(command):
                 return command
         try:
-            async with asyncio.timeout(timeout):
+            async with self.clock.timeout(timeout):
                 while True:
                     command = await self._receive()
                     self._backlog.append(command)

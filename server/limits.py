@@ -47,17 +47,17 @@ limit                                  what happens
                                        going at most once per interval (coalesced)
 =====================================  =================================================
 
-A limit set to ``None`` is not enforced.  ``clock`` (seconds, monotonic) drives the
-command rate only, so a test can run the token bucket on a fake clock; the deadlines
-are asyncio timeouts on the event loop's own clock.
+A limit set to ``None`` is not enforced.  The deadlines and the token bucket run on
+the server's clock (``NetworkEngine(..., clock=...)``), so a test can drive every one
+of them with a :class:`~scopa.protocol.clock.FakeClock`.
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields
-from typing import Callable
+from dataclasses import dataclass, fields
+
+from scopa.protocol.clock import Clock
 
 
 @dataclass(frozen=True)
@@ -105,8 +105,8 @@ class Limits:
     max_refused_commands: int = 100
     """Refused (rate-limited) commands within ``refused_window`` before disconnecting."""
     refused_window: float = 10.0
-    clock: Callable[[], float] = field(default=time.monotonic, compare=False)
-    """Seconds, monotonic: the rate limiter's clock (injectable for tests)."""
+    """Seconds over which refused commands are counted (they leak away at
+    ``max_refused_commands`` per ``refused_window``)."""
 
     def __post_init__(self) -> None:
         for name in ("hello_timeout", "frame_timeout", "ping_interval", "ping_timeout"):
@@ -133,7 +133,7 @@ class Limits:
     def from_options(cls, options: Mapping[str, str]) -> Limits:
         """Limits from ``name -> text`` (``scopa serve`` options): a number, or ``none``
         for no limit; every other field keeps its default.  ``ValueError`` says what is wrong."""
-        kinds = {f.name: f for f in fields(cls) if f.name != "clock"}
+        kinds = {f.name: f for f in fields(cls)}
         defaults = cls()
         chosen: dict[str, object] = {}
         for name, text in options.items():
@@ -150,23 +150,24 @@ class Limits:
         except TypeError as exc:
             raise ValueError(str(exc)) from None
 
-    def rate_limiter(self) -> RateLimiter:
-        return RateLimiter(self)
+    def rate_limiter(self, clock: Clock) -> RateLimiter:
+        """A new connection's token bucket, refilled as ``clock`` moves."""
+        return RateLimiter(self, clock)
 
 
 class RateLimiter:
     """One connection's token bucket, and the leaky count of commands it refused."""
 
-    def __init__(self, limits: Limits) -> None:
+    def __init__(self, limits: Limits, clock: Clock) -> None:
         self.limits = limits
-        self._clock = limits.clock
-        self._last = self._clock()
+        self._clock = clock
+        self._last = clock.now()
         self.tokens = float(limits.command_burst)
         self.refused = 0.0
         """Refused commands, leaking away at ``max_refused_commands / refused_window`` per second."""
 
     def _advance(self) -> None:
-        now = self._clock()
+        now = self._clock.now()
         elapsed = max(0.0, now - self._last)
         self._last = now
         rate = self.limits.commands_per_second

@@ -17,6 +17,7 @@ import socket
 from typing import Literal, Protocol
 
 from scopa.protocol import Command, Connection, ConnectionRole, ConnectionState, LocalProtocolError, ProtocolError
+from scopa.protocol.clock import Clock, Timer
 from scopa.protocol.commands import Body, Error, Hello, Ping
 from scopa.protocol.errors import ErrorCode
 
@@ -37,6 +38,8 @@ class SessionHost(Protocol):
     """What a connection needs of the server it belongs to."""
 
     limits: Limits
+    clock: Clock
+    """What the deadlines and the command rate run on."""
 
     def connected(self, sess: ClientSession) -> str | None:
         """A new connection: why it is refused (a cap is reached), or None to keep it."""
@@ -86,13 +89,14 @@ class ClientSession(asyncio.Protocol):
         self._out_bytes = 0
         self._flush_handle: asyncio.Handle | None = None
         self._lost: asyncio.Future[None] = self._loop.create_future()
-        self._rate: RateLimiter = limits.rate_limiter()
-        now = self._loop.time()
+        self._clock = clock = host.clock
+        self._rate: RateLimiter = limits.rate_limiter(clock)
+        now = clock.now()
         self._connected_at = self._last_heard = now
         self._frame_started: float | None = None  # when the first byte of an unfinished frame came
         self._ping_sent: float | None = None  # when an unanswered ping of ours went out
         self._hello_seen = False
-        self._deadline: asyncio.TimerHandle | None = None
+        self._deadline: Timer | None = None
         self._deadline_at: float | None = None
 
     # ------------------------------------------------------------------ asyncio.Protocol
@@ -144,7 +148,7 @@ class ClientSession(asyncio.Protocol):
     # ------------------------------------------------------------------ receiving
 
     def _received(self, data: bytes) -> None:
-        now = self._loop.time()
+        now = self._clock.now()
         self.proto.feed(data)
         completed = False
         host = self.host
@@ -246,7 +250,7 @@ class ClientSession(asyncio.Protocol):
             return
         self._cancel_deadline()
         self._deadline_at = when
-        self._deadline = self._loop.call_at(when, self._deadline_fired)
+        self._deadline = self._clock.call_at(when, self._deadline_fired)
 
     def _cancel_deadline(self) -> None:
         if self._deadline is not None:
@@ -258,7 +262,7 @@ class ClientSession(asyncio.Protocol):
         if self.closed:
             return
         nxt = self._next_deadline()
-        now = self._loop.time()
+        now = self._clock.now()
         if nxt is None:
             return
         when, kind = nxt

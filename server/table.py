@@ -48,7 +48,7 @@ from scopa.protocol.convert import (
 from scopa.protocol.codec import pack_body
 from scopa.protocol.errors import ErrorCode
 
-from .clock import Clock, SystemClock, start_timer
+from .clock import Clock, SystemClock, Timer, start_timer
 from .netplayer import NetworkPlayer
 from .session import ClientSession
 from .storage import FinishedTable, Storage, StoredTable
@@ -100,10 +100,10 @@ class Table:
     _event: int = 0
     _log: deque[LoggedEvent] = field(default_factory=deque)
     _log_base: int = 0  # the log holds every event numbered above this
-    _grace_timers: dict[int, asyncio.Task[None]] = field(default_factory=dict)
-    _expiry: asyncio.Task[None] | None = None  # a finished table's tokens: void when it fires
+    _grace_timers: dict[int, Timer] = field(default_factory=dict)
+    _expiry: Timer | None = None  # a finished table's tokens: void when it fires
     closed: bool = False  # removed from the lobby (a table_update says state "closed")
-    _update_timer: asyncio.Task[None] | None = None
+    _update_timer: Timer | None = None
     _info: tuple[tuple[Any, ...], wire.TableInfo] | None = None
     _last_update: float | None = None
     _turns: dict[int, PendingTurn] = field(default_factory=dict)  # seat -> its turn waiting for an answer
@@ -375,7 +375,7 @@ class Table:
     def announce_spectators(self) -> None:
         """Spectators came or went: a ``table_update``, but at most one per
         ``update_interval`` (the changes of an interval go out as one, at its end)."""
-        if self._update_timer is not None and not self._update_timer.done():
+        if self._update_timer is not None:
             return  # one is due already; it will carry this change too
         now = self.clock.now()
         wait = 0.0 if self._last_update is None else self._last_update + self.update_interval - now
@@ -794,7 +794,7 @@ class PendingTurn:
     player: NetworkPlayer
     event: int
     payload: bytes  # the your_turn body, packed once
-    timer: asyncio.Task[None] | None = None
+    timer: Timer | None = None
     refusals: int = 0
     """Answers refused in this turn (MAX_REFUSALS: the game master plays)."""
 

@@ -1,5 +1,5 @@
-"""Persistence (issue 6): journal before acknowledgement, restore after a stop, and the
-crash test (the server process killed with SIGKILL at random points and restarted)."""
+"""Persistence: journal before acknowledgement, restore after a stop, and the crash
+test (the server process killed with SIGKILL at chosen journal positions and restarted)."""
 
 from __future__ import annotations
 
@@ -105,55 +105,62 @@ async def test_bot_game_restored_from_a_cut_journal_runs_to_the_end(tmp_path) ->
 
 
 # ---------------------------------------------------------------------- the crash test
+#
+# Each server process is tests/crash_server.py: a journaled server that kills itself with
+# SIGKILL at a chosen journal position (right after the n-th action of its bot games is
+# committed), with a fixed seed and a clock that never moves.  Every kill point is a journal
+# position and every wait ends on a message or on the process ending, so the test runs
+# the same however busy the machine is.
 
-import os  # noqa: E402
 import random  # noqa: E402
 import signal  # noqa: E402
-import socket  # noqa: E402
-import subprocess  # noqa: E402
+import sqlite3  # noqa: E402
 import sys  # noqa: E402
-import time  # noqa: E402
+from pathlib import Path  # noqa: E402
 
 from scopa.engine import GameMaster, GameState  # noqa: E402
 from scopa.engine.cards import cards_in  # noqa: E402
 
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+CRASH_SERVER = Path(__file__).resolve().parent / "crash_server.py"
+SAFETY = 120.0  # a safety net only: every wait ends on a message or on the process ending
+BOT_TABLES_PER_LIFE = 2
+MIN_BOT_GAME = 36  # plays in one round of a two-seat game: no game is shorter
+"""The kill point is at most this many bot actions into a life, so it always comes."""
 
 
 class ServerProcess:
-    """`scopa serve --db PATH` in a child process, killed with SIGKILL."""
+    """A crash_server.py child: journaled to ``db``, killed at ``kill_at`` (0: never)."""
 
-    def __init__(self, db: str) -> None:
-        self.db = db
-        self.port = _free_port()
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "scopa.client.cli", "serve", "--port", str(self.port), "--db", db],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-        )
+    def __init__(self, proc: asyncio.subprocess.Process, port: int, stderr: Path) -> None:
+        self.proc = proc
+        self.port = port
+        self.stderr = stderr
+
+    @classmethod
+    async def start(cls, db: str, seed: int, kill_at: int, count_from: int, stderr: Path) -> ServerProcess:
+        with stderr.open("wb") as err:
+            proc = await asyncio.create_subprocess_exec(
+                sys.executable, str(CRASH_SERVER), db, str(seed), str(kill_at), str(count_from),
+                stdout=asyncio.subprocess.PIPE, stderr=err)
+        assert proc.stdout is not None
+        line = await proc.stdout.readline()
+        assert line.strip().isdigit(), f"server did not start: {stderr.read_text()[-2000:]}"
+        return cls(proc, int(line), stderr)
 
     async def connect(self, name: str | None) -> WireClient:
-        deadline = time.monotonic() + 15
-        while True:  # until the child listens (it restores the journal first)
-            try:
-                client = await WireClient.connect(self.port)
-                break
-            except OSError:
-                if self.proc.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"server did not start: {self.proc.stderr.read().decode()[-2000:]}")
-                await asyncio.sleep(0.05)
+        client = await WireClient.connect(self.port)
         if name is not None:
             reply = await client.hello(name)
             assert reply.name == "welcome", reply
         return client
 
+    async def ended(self) -> int:
+        """The process's exit status once it has ended (-SIGKILL: killed at its journal position)."""
+        return await self.proc.wait()
+
     def kill(self) -> None:
-        os.kill(self.proc.pid, signal.SIGKILL)
-        self.proc.wait()
-        self.proc.stderr.close()
+        if self.proc.returncode is None:
+            self.proc.kill()
 
 
 def _journal_plays(stored_rules, seed: int, actions) -> list[tuple[int, str, list[str]]]:
@@ -239,62 +246,69 @@ class RemotePlayer:
             pos = start + len(life)
 
 
-async def test_crash_kill_9_at_random_points_loses_no_acknowledged_play(tmp_path) -> None:
+async def test_crash_kill_9_at_chosen_journal_positions_loses_no_acknowledged_play(tmp_path) -> None:
+    """Four server processes, each killed with SIGKILL at a seeded journal position in the
+    middle of its bot games, then a fifth that plays every cut game to its end: no play
+    a client heard of is missing from the journal, and every game replays from its seed."""
     db = str(tmp_path / "crash.db")
     rng = random.Random(20240607)
     ada = RemotePlayer(seed=7)
     cut_bot_tables: set[str] = set()  # bot tables unfinished when a kill came
     mid_game: set[str] = set()  # ... with part of their game journaled
-    started = time.monotonic()
-    for round_no in range(4):
-        server = ServerProcess(db)
+    async with asyncio.timeout(SAFETY):
+        for life in range(4):
+            # The kill comes inside this life's new bot games (numbered count_from on; in
+            # the first life ada's table is number 1), right after a journal commit.
+            count_from = _last_table_number(db) + 1 + (1 if life == 0 else 0)
+            kill_at = rng.randint(1, BOT_TABLES_PER_LIFE * (MIN_BOT_GAME - 1))
+            server = await ServerProcess.start(db, 1000 + life, kill_at, count_from, tmp_path / f"life{life}.err")
+            try:
+                if life == 0:
+                    await ada.sit(server)
+                    assert ada.table == "1"
+                else:
+                    await ada.resume(server)
+                await ada.play(stop_after=rng.randint(2, 25), stop_after_send=rng.random() < 0.5)
+                # Bot games (server-side bots only) in full swing when the kill comes; it
+                # may come before the server has answered, or even read, every request.
+                feeder = await server.connect("feeder")
+                for _ in range(BOT_TABLES_PER_LIFE):
+                    feeder.send(wire.CreateTable(fill_with_bots=["random", "greedy"], sit=False))
+                status = await server.ended()
+                assert status == -signal.SIGKILL, f"exit {status}: {server.stderr.read_text()[-2000:]}"
+            finally:
+                server.kill()
+            # The server is dead: what the journal holds is all the next one will know.
+            check = SQLiteStorage(db)
+            try:
+                assert check.integrity_check() == "ok"
+                unfinished = {t.id: t for t in check.load_unfinished()}
+                stored = unfinished.get(ada.table)
+                if stored is not None:
+                    ada.check_against(_journal_plays(stored.rules, stored.seed, stored.actions))
+                cut = {t_id for t_id, t in unfinished.items() if t_id != ada.table and t.status == "playing"}
+                cut_bot_tables |= cut
+                mid_game |= {t_id for t_id, t in unfinished.items() if t_id != ada.table and t.actions}
+                assert any(int(t_id) >= count_from and unfinished[t_id].actions for t_id in cut), \
+                    "the kill did not cut a bot game of this life mid-way"
+            finally:
+                check.close()
+            assert not ada.over, "the remote game ended before the last kill; use later kill points"
+
+        # A last process: the remote player comes back and plays to the end; every cut
+        # bot game is restored and played to its end by the server's bots; then the
+        # process stops by itself.
+        server = await ServerProcess.start(db, 2000, 0, 0, tmp_path / "last.err")
         try:
-            if round_no == 0:
-                await ada.sit(server)
-            else:
-                await ada.resume(server)
-            await ada.play(stop_after=rng.randint(2, 25), stop_after_send=rng.random() < 0.5)
-            # Bot tables (server-side bots only) in full swing when the kill comes.
-            # Kill once the journal has grown by a seeded random number of bot actions.
-            feeder = await server.connect("feeder")
-            target = _journal_size(db) + rng.randint(10, 400)
-            for _ in range(12):
-                feeder.send(wire.CreateTable(fill_with_bots=["random", "greedy"], sit=False))
-            deadline = time.monotonic() + 10
-            while _journal_size(db) < target and time.monotonic() < deadline:
-                await asyncio.sleep(0.002)  # watching the journal grow; the kill point is random anyway
+            await ada.resume(server)
+            await ada.play(stop_after=None)
+            await ada.client.close()
+            status = await server.ended()
+            assert status == 0, f"exit {status}: {server.stderr.read_text()[-2000:]}"
         finally:
             server.kill()
-        # The server is dead: what the journal holds is all the next one will know.
-        check = SQLiteStorage(db)
-        try:
-            assert check.integrity_check() == "ok"
-            unfinished = {t.id: t for t in check.load_unfinished()}
-            stored = unfinished.get(ada.table)
-            if stored is not None:
-                ada.check_against(_journal_plays(stored.rules, stored.seed, stored.actions))
-            cut_bot_tables |= {t_id for t_id, t in unfinished.items() if t_id != ada.table and t.status == "playing"}
-            mid_game |= {t_id for t_id, t in unfinished.items() if t_id != ada.table and t.actions}
-        finally:
-            check.close()
-        assert not ada.over, "the remote game ended before the last kill; use later kill points"
-
-    # A last restart: the remote player comes back and plays to the end; every cut bot
-    # game is restored and played to its end by the server's bots.
-    server = ServerProcess(db)
-    try:
-        await ada.resume(server)
-        await ada.play(stop_after=None)
-        check = SQLiteStorage(db)
-        deadline = time.monotonic() + 20
-        # The remote game's end is announced once its last action is journaled; its result
-        # row follows (a restart would finish it from those actions): wait for it too.
-        while any(t.id in cut_bot_tables | {ada.table} for t in check.load_unfinished()):
-            assert time.monotonic() < deadline, "restored bot games did not finish"
-            await asyncio.sleep(0.05)  # observing the journal, not waiting out a race
-    finally:
-        server.kill()
-    assert mid_game, "no kill caught a bot game mid-way (the test proved nothing)"
+    assert ada.over and mid_game
+    check = SQLiteStorage(db)
     try:
         assert check.integrity_check() == "ok"
         assert check.load_unfinished() == []
@@ -310,15 +324,15 @@ async def test_crash_kill_9_at_random_points_loses_no_acknowledged_play(tmp_path
                 assert r.reason == "target"
     finally:
         check.close()
-    assert time.monotonic() - started < 60
 
 
-def _journal_size(db: str) -> int:
-    import sqlite3
-
+def _last_table_number(db: str) -> int:
+    """The highest table number in the journal (0: none yet, or no journal)."""
+    if not Path(db).exists():
+        return 0
     con = sqlite3.connect(db)
     try:
-        return con.execute("SELECT COUNT(*) FROM actions").fetchone()[0]
+        return con.execute("SELECT COALESCE(MAX(num), 0) FROM tables").fetchone()[0]
     finally:
         con.close()
 

@@ -423,9 +423,8 @@ def test_every_limit_is_in_the_readme_and_settable_from_scopa_serve() -> None:
     readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
     table = readme[readme.index("### Limits"):readme.index("### The operator")]
     for f in fields(Limits):
-        if f.name != "clock":
-            option = "--" + f.name.replace("_", "-")
-            assert f"`{f.name}`" in table or f"`{option}`" in table, f.name
+        option = "--" + f.name.replace("_", "-")
+        assert f"`{f.name}`" in table or f"`{option}`" in table, f.name
     args = build_parser().parse_args(["serve", "--max-bot-tables", "3", "--max-waiting-tables", "none",
                                       "--limit", "ping_interval=12.5", "--limit", "max_queued_frames=99"])
     limits = Limits.from_options(limit_options(args))

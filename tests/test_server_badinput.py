@@ -238,9 +238,8 @@ async def test_an_answer_to_your_turn_is_never_rate_limited_an_unsolicited_play_
     waits, or a lobby query, is charged (here: answered rate_limited and not run)."""
     from scopa.server import Limits
 
-    now = [0.0]
-    limits = Limits(commands_per_second=1.0, command_burst=3, max_refused_commands=50, clock=lambda: now[0])
-    engine = NetworkEngine("127.0.0.1", 0, seed=5, limits=limits)
+    limits = Limits(commands_per_second=1.0, command_burst=3, max_refused_commands=50)
+    engine = NetworkEngine("127.0.0.1", 0, seed=5, limits=limits, clock=FakeClock())  # frozen: no token comes back
     await engine.start()
     try:
         c = await WireClient.connect(engine.port, "mia")  # hello: token 1 of 3

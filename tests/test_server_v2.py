@@ -456,8 +456,8 @@ async def test_only_real_answers_skip_the_rate_limit() -> None:
     over are charged (rate_limited); the answer to the pending your_turn is not."""
     from scopa.server import Limits
 
-    limits = Limits(commands_per_second=1.0, command_burst=3, max_refused_commands=50, clock=lambda: 0.0)
-    engine = NetworkEngine("127.0.0.1", 0, seed=5, limits=limits)
+    limits = Limits(commands_per_second=1.0, command_burst=3, max_refused_commands=50)
+    engine = NetworkEngine("127.0.0.1", 0, seed=5, limits=limits, clock=FakeClock())  # frozen: no token comes back
     await engine.start()
     try:
         c = await WireClient.connect(engine.port, "pia")  # token 1

@@ -1,10 +1,9 @@
 """Slow and silent clients (issue 6, Hardening): each is dropped by its own limit while
 everyone else plays on.
 
-Every limit is made small through ``Limits`` so that hitting it takes a fraction of a
-second; nothing here sleeps to win a race: a test waits for the frame or the closed
-connection the limit produces.  (The trickling client sleeps between its bytes: that
-slowness is the behaviour under test.)  The token bucket runs on a frozen fake clock.
+The deadlines and the token bucket run on a fake clock that a test moves itself, so no
+test waits for real time; nothing here sleeps to win a race: a test waits for the frame
+or the closed connection the limit produces.
 """
 
 from __future__ import annotations
@@ -12,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import socket
 import struct
+from collections.abc import Callable
 
 import pytest
 
@@ -19,21 +19,14 @@ from scopa.bots import RandomBot
 from scopa.protocol import Connection, ConnectionRole, encode, make_command
 from scopa.protocol import commands as wire
 from scopa.server import Limits, NetworkEngine
+from scopa.protocol.clock import FakeClock
 from scopa.server.limits import RateLimiter
 
 from wire_client import TIMEOUT, WireClient
 
 
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-async def _server(limits: Limits):
-    engine = NetworkEngine("127.0.0.1", 0, seed=6, limits=limits)
+async def _server(limits: Limits, clock: FakeClock | None = None):
+    engine = NetworkEngine("127.0.0.1", 0, seed=6, limits=limits, clock=clock)
     await engine.start()
     return engine
 
@@ -78,12 +71,12 @@ def test_limits_are_validated_and_frozen() -> None:
 def test_token_bucket_refills_with_the_clock_and_counts_refusals() -> None:
     clock = FakeClock()
     rate = RateLimiter(Limits(commands_per_second=2, command_burst=3, max_refused_commands=4,
-                              refused_window=2.0, clock=clock))
+                              refused_window=2.0), clock)
     assert [rate.allow() for _ in range(4)] == [True, True, True, False]
-    clock.now = 0.5  # one token back
+    clock.advance(0.5)  # one token back
     assert [rate.allow() for _ in range(2)] == [True, False]
     assert not rate.flooding
-    clock.now = 10.0  # a long pause: the bucket is full again and refusals leaked away
+    clock.advance(9.5)  # a long pause: the bucket is full again and refusals leaked away
     assert [rate.allow() for _ in range(4)] == [True, True, True, False]
     assert rate.refused == 1.0
     for _ in range(4):
@@ -94,71 +87,82 @@ def test_token_bucket_refills_with_the_clock_and_counts_refusals() -> None:
 # --------------------------------------------------------------------------- deadlines
 
 
+async def _until(condition: Callable[[], bool]) -> None:
+    """Let the loop run (sockets included) until ``condition`` holds."""
+    while not condition():
+        await asyncio.sleep(0)
+
+
 async def test_no_hello_in_time_is_fatal_not_hello_yet() -> None:
-    server = await _server(Limits(hello_timeout=0.2))
+    clock = FakeClock()
+    server = await _server(Limits(hello_timeout=10.0, ping_interval=None), clock)
     try:
         silent = await WireClient.connect(server.port)
-        err = _fatal(await _closed(silent))
-        assert err.code == "not_hello_yet" and "hello" in err.message
-        # A client that says hello in time is not affected, even long after.
-        ok = await WireClient.connect(server.port, "prompt")
+        ok = await WireClient.connect(server.port, "prompt")  # says hello at once
+        await _until(lambda: clock.sleeping == 1)  # the silent one's hello deadline, armed
+        clock.advance(9.9)
         ok.send(wire.Ping(nonce=1))
         assert (await ok.recv_until("pong")).body.nonce == 1
+        clock.advance(0.1)
+        err = _fatal(await _closed(silent))
+        assert err.code == "not_hello_yet" and "hello" in err.message
+        # A client that said hello in time is not affected, even long after.
+        clock.advance(3600.0)
+        ok.send(wire.Ping(nonce=2))
+        assert (await ok.recv_until("pong")).body.nonce == 2
         await ok.close()
     finally:
         await server.stop()
 
 
 async def test_a_client_trickling_bytes_is_dropped_by_the_frame_deadline() -> None:
-    server = await _server(Limits(frame_timeout=0.3))
+    clock = FakeClock()
+    server = await _server(Limits(frame_timeout=3.0, ping_interval=None), clock)
     try:
         other = asyncio.create_task(_bot_game(server.port, "steady", 1))
         slow = await WireClient.connect(server.port, "trickle")
         cmd = make_command(wire.Chat(text="x" * 400), seq=50, sender="player:trickle", recipient="lobby")
         frame = encode(cmd)
-        sent = 0
-
-        async def trickle() -> None:
-            nonlocal sent
-            for byte in frame:  # about 20 s for the whole frame: far past the deadline
-                slow.send_raw(bytes([byte]))
-                sent += 1
-                await asyncio.sleep(0.05)
-
-        dribbler = asyncio.create_task(trickle())
-        try:
-            err = _fatal(await _closed(slow))
-        finally:
-            dribbler.cancel()
+        slow.send_raw(frame[:1])
+        await _until(lambda: clock.sleeping >= 1 and clock.next_deadline == 3.0)  # from the first byte
+        sent = 1
+        for byte in frame[1:12]:  # a byte every quarter second: the frame is not finished in 3 s
+            slow.send_raw(bytes([byte]))
+            sent += 1
+            clock.advance(0.25)
+        assert clock.now() == 2.75 and not slow.reader.at_eof()
+        clock.advance(0.25)
+        err = _fatal(await _closed(slow))
         assert err.code == "timeout" and "frame" in err.message
         assert sent < len(frame)
         assert await other == "target"  # the other client's game played on to its end
         # A prefix alone (two of its four bytes) is also a frame begun and not finished.
         half = await WireClient.connect(server.port, "half")
         half.send_raw(b"\x00\x00")
+        await _until(lambda: clock.next_deadline == clock.now() + 3.0)
+        clock.advance(3.0)
         assert _fatal(await _closed(half)).code == "timeout"
     finally:
         await server.stop()
 
 
 async def test_an_idle_client_is_pinged_and_closed_if_it_does_not_answer() -> None:
-    server = await _server(Limits(ping_interval=0.2, ping_timeout=0.2))
+    clock = FakeClock()
+    server = await _server(Limits(ping_interval=5.0, ping_timeout=10.0), clock)
     try:
         polite = await WireClient.connect(server.port, "polite")
-
-        async def answer_pings(times: int) -> None:
-            for _ in range(times):
-                ping = await polite.recv_until("ping")
-                polite.send(wire.Pong(nonce=ping.body.nonce), re=ping.seq)
-
-        answering = asyncio.create_task(answer_pings(4))
         mute = await WireClient.connect(server.port, "mute")
-        ping = await mute.recv()
-        assert ping.name == "ping"  # the server asks after 0.2 s of silence ...
-        err = _fatal(await _closed(mute))  # ... and closes 0.2 s after that
+        await _until(lambda: clock.sleeping == 2 and clock.next_deadline == 5.0)  # both ping deadlines
+        for n in range(4):  # four pings in a row, answered: well past the deadlines
+            clock.advance(5.0)  # five seconds of silence: pinged
+            ping = await polite.recv_until("ping")
+            polite.send(wire.Pong(nonce=ping.body.nonce), re=ping.seq)
+            # A round trip after the pong: the server has taken it and set its next deadline.
+            polite.send(wire.Ping(nonce=n))
+            assert (await polite.recv_until("pong")).body.nonce == n
+        assert (await mute.recv()).name == "ping"  # the server asked after 5 s of silence ...
+        err = _fatal(await _closed(mute))  # ... and closed 10 s after that
         assert err.code == "timeout" and "ping" in err.message
-        # One that answers each ping stays: four pings in a row, well past the deadlines.
-        await answering
         seq = polite.send(wire.ListTables())
         assert (await polite.recv_until("tables")).re == seq
         await polite.close()
@@ -204,7 +208,7 @@ async def test_connection_caps_overall_and_per_address_refuse_with_a_fatal_error
 
 async def test_a_flooding_client_is_rate_limited_then_dropped_while_others_play() -> None:
     clock = FakeClock()  # frozen: no token ever comes back, so the counts below are exact
-    server = await _server(Limits(command_burst=300, commands_per_second=1.0, max_refused_commands=20, clock=clock))
+    server = await _server(Limits(command_burst=300, commands_per_second=1.0, max_refused_commands=20), clock)
     try:
         other = asyncio.create_task(_bot_game(server.port, "steady", 2))
         flood = await WireClient.connect(server.port, "flood")  # the hello took one token

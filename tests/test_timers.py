@@ -7,7 +7,7 @@ import pytest
 
 from scopa.bots import RandomBot
 from scopa.protocol import commands as wire
-from scopa.server import NetworkEngine
+from scopa.server import Limits, NetworkEngine
 from scopa.server.clock import FakeClock
 
 from wire_client import WireClient
@@ -20,7 +20,9 @@ async def clock():
 
 @pytest.fixture
 async def server(clock: FakeClock):
-    engine = NetworkEngine("127.0.0.1", 0, seed=77, clock=clock)
+    # No keepalive pings: the connection deadlines run on the same clock, and here only
+    # the turn timers are to be armed on it (``clock.sleeping`` counts them).
+    engine = NetworkEngine("127.0.0.1", 0, seed=77, clock=clock, limits=Limits(ping_interval=None))
     await engine.start()
     yield engine
     await engine.stop()
