@@ -632,9 +632,9 @@ class SQLiteStorage(SQLiteArchive):
         (so only the refused ones fail)."""
         try:
             rows = [(table_id, index, encode_action(action)) for table_id, index, action in (c[1] for c in calls)]
-            with self._transaction():
-                self._db.execute("INSERT INTO actions (table_id, idx, action) VALUES "
-                                 + ",".join(["(?, ?, ?)"] * len(rows)), [v for row in rows for v in row])
+            # One statement: if it fails, SQLite undoes it alone (no savepoint needed).
+            self._db.execute("INSERT INTO actions (table_id, idx, action) VALUES "
+                             + ",".join(["(?, ?, ?)"] * len(rows)), [v for row in rows for v in row])
         except (sqlite3.IntegrityError, TypeError, ValueError):
             return run_calls(self, calls)
         return [None] * len(calls)
