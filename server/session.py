@@ -29,6 +29,8 @@ log = logging.getLogger("scopa.server")
 # (the default; the server passes ``Limits.max_queued_frames``).
 MAX_QUEUED_FRAMES = 2048
 MAX_QUEUED_BYTES = 256 * 1024  # Limits.max_queued_bytes
+FLUSH_AT = 64 * 1024
+"""Bytes of one loop turn after which they are written at once rather than at its end."""
 
 Deadline = Literal["hello", "frame", "ping", "pong"]
 Verdict = Literal["ok", "refused", "drop"]
@@ -326,6 +328,11 @@ class ClientSession(asyncio.Protocol):
         self.send(Error(code=code, message=message[:500], fatal=fatal), sender=sender, re=re)
 
     def _queue_frame(self, frame: bytes) -> None:
+        if self._out_bytes + len(frame) > FLUSH_AT:
+            # Much to say in one turn (a burst of requests): the socket takes it now.
+            if self._flush_handle is not None:
+                self._flush_handle.cancel()
+            self._flush()
         if self.queued_bytes + len(frame) > self.max_queued_bytes:
             self._drop(f"{self.queued_bytes + len(frame)} bytes would wait for it")
             return
