@@ -60,9 +60,10 @@ class GameMaster:
     players: Sequence[Player]
     seed: int
     observers: list[Observer] = field(default_factory=list)  # e.g. spectators, logs
-    journal: Callable[[Action], None] | None = None
+    journal: Callable[[Action], Awaitable[None] | None] | None = None
     """Called with each action once it is applied and before anyone is told of it, so a
-    server can make it durable before acknowledging it."""
+    server can make it durable before acknowledging it; if it returns an awaitable, that
+    is awaited before the action is announced."""
     state: GameState = field(init=False)
     actions: list[Action] = field(init=False, default_factory=list)
     first_dealer: int = field(init=False)
@@ -132,22 +133,26 @@ class GameMaster:
                 HandDealt(seat, tuple(cards_in(s.hands[seat])), len(s.stock))
             )
 
-    def _apply(self, action: Action, seat: int | None = None) -> None:
+    def _apply(self, action: Action, seat: int | None = None) -> Awaitable[None] | None:
         """Apply a deal, or an action taken from ``legal_actions()``: a play from that list
-        needs no second check, so it goes straight to ``push``."""
+        needs no second check, so it goes straight to ``push``.  Returns what the journal
+        returned: the caller awaits it before announcing the action."""
         if isinstance(action, Play):
             self.state.push(action)
         else:
             self.state.apply(action, seat)
         self.actions.append(action)
         if self.journal is not None:
-            self.journal(action)
+            return self.journal(action)
+        return None
 
     async def _deal(self) -> None:
         s = self.state
         order = list(range(40))
         self._rng.shuffle(order)
-        self._apply(Deal(tuple(order)))
+        durable = self._apply(Deal(tuple(order)))
+        if durable is not None:
+            await durable
         if s.phase is Phase.DEAL:
             table = order[s.rules.players * s.rules.hand_size :][: s.rules.table_cards]
             await self._public(DealVoid(s.dealer, tuple(CARDS[c] for c in table)))
@@ -187,7 +192,9 @@ class GameMaster:
         rounds_before = len(s.history)
         stock_before = len(s.stock)
         table_before = s.table
-        self._apply(action, seat)
+        durable = self._apply(action, seat)
+        if durable is not None:
+            await durable
         if isinstance(action, Declare):
             await self._public(Declared(seat, action, tuple(cards_in(s.declared_hands[seat]))))
             return

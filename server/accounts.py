@@ -12,7 +12,8 @@ import os
 from collections import deque
 from enum import StrEnum
 
-from .archive import Account, Archive
+from .archive import Account
+from .storage import Storage
 from .clock import Clock
 
 SCRYPT_N, SCRYPT_R, SCRYPT_P = 2**14, 8, 1  # 16 MiB of memory per hash (128 * n * r bytes)
@@ -62,14 +63,14 @@ class AttemptLimiter:
 class Accounts:
     """Claim a name, check a name's password (both off the event loop)."""
 
-    def __init__(self, archive: Archive, clock: Clock, *, max_failures: int = 5, window: float = 300.0) -> None:
+    def __init__(self, archive: Storage, clock: Clock, *, max_failures: int = 5, window: float = 300.0) -> None:
         self.archive = archive
         self.limiter = AttemptLimiter(clock, max_failures, window)
         self._claiming: set[str] = set()
         self._checking: set[str] = set()  # addresses with a password check under way
 
-    def claimed(self, name: str) -> bool:
-        return name in self._claiming or self.archive.account(name) is not None
+    async def claimed(self, name: str) -> bool:
+        return name in self._claiming or await self.archive.account(name) is not None
 
     def begin_check(self, name: str, address: str) -> bool:
         """Whether a password for ``name`` from ``address`` may be checked now (not too
@@ -85,7 +86,7 @@ class Accounts:
         """Check a password after :meth:`begin_check` said yes (off the event loop)."""
         keys = (f"name:{name}", f"address:{address}")
         try:
-            account = self.archive.account(name)
+            account = await self.archive.account(name)
             if account is None:
                 return Verdict.UNCLAIMED
             digest = await asyncio.get_running_loop().run_in_executor(
@@ -104,7 +105,7 @@ class Accounts:
         key = f"address:{address}"
         if self.limiter.blocked(key):
             return Verdict.LIMITED
-        if self.claimed(name):
+        if await self.claimed(name):
             self.limiter.failed(key)
             return Verdict.WRONG
         self._claiming.add(name)  # a second claim while this one is hashing is refused
@@ -113,7 +114,7 @@ class Accounts:
             digest = await asyncio.get_running_loop().run_in_executor(
                 None, functools.partial(scrypt_hash, password, salt)
             )
-            self.archive.save_account(Account(name, salt, digest, SCRYPT_N, SCRYPT_R, SCRYPT_P))
+            await self.archive.save_account(Account(name, salt, digest, SCRYPT_N, SCRYPT_R, SCRYPT_P))
         finally:
             self._claiming.discard(name)
         return Verdict.OK

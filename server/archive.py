@@ -21,6 +21,7 @@ import json
 import sqlite3
 import threading
 import time
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import Any, Protocol, Sequence, runtime_checkable
 
@@ -147,28 +148,25 @@ def _ranked(ratings: Sequence[Rating], limit: int) -> list[Rating]:
 
 class SQLiteArchive:
     """The archive methods of :class:`~scopa.server.storage.SQLiteStorage` (same file,
-    same connection and lock; one autocommitted statement or short transaction each)."""
+    same connection and lock; one statement or short transaction each)."""
 
     _db: sqlite3.Connection
-    _lock: threading.Lock
+    _lock: threading.RLock
 
     def _exec(self, sql: str, args: Sequence[Any] = ()) -> sqlite3.Cursor:  # pragma: no cover - the storage's
         raise NotImplementedError
 
+    def _transaction(self) -> AbstractContextManager[None]:  # pragma: no cover - the storage's
+        raise NotImplementedError
+
     def save_players(self, table_id: str, players: Sequence[GamePlayer]) -> None:
-        with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                for p in players:
-                    self._db.execute(
-                        "INSERT OR REPLACE INTO game_players (table_id, seat, name, kind, strategy, taken_over, "
-                        "token_digest) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                        (table_id, p.seat, p.name, p.kind, p.strategy, int(p.taken_over), p.token_digest),
-                    )
-                self._db.execute("COMMIT")
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
+        with self._transaction():
+            for p in players:
+                self._db.execute(
+                    "INSERT OR REPLACE INTO game_players (table_id, seat, name, kind, strategy, taken_over, "
+                    "token_digest) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (table_id, p.seat, p.name, p.kind, p.strategy, int(p.taken_over), p.token_digest),
+                )
 
     def _players_of(self, table_id: str) -> tuple[GamePlayer, ...]:
         rows = self._db.execute(
@@ -224,18 +222,12 @@ class SQLiteArchive:
         return out
 
     def save_ratings(self, preset: str, ratings: Sequence[Rating]) -> None:
-        with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                for r in ratings:
-                    self._db.execute(
-                        "INSERT OR REPLACE INTO ratings (preset, name, mu, sigma, games, wins) VALUES (?, ?, ?, ?, ?, ?)",
-                        (preset, r.name, r.mu, r.sigma, r.games, r.wins),
-                    )
-                self._db.execute("COMMIT")
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
+        with self._transaction():
+            for r in ratings:
+                self._db.execute(
+                    "INSERT OR REPLACE INTO ratings (preset, name, mu, sigma, games, wins) VALUES (?, ?, ?, ?, ?, ?)",
+                    (preset, r.name, r.mu, r.sigma, r.games, r.wins),
+                )
 
     def leaderboard(self, preset: str, limit: int = 20) -> list[Rating]:
         with self._lock:

@@ -37,7 +37,8 @@ from .clock import Clock, SystemClock
 from .limits import Limits
 from .lobby import TableDirectory, build_rules
 from .session import ClientSession
-from .storage import Storage, TableResult, open_storage
+from .storage import Storage, StorageBackend, TableResult
+from .writer import open_storage
 from .proxied import ProxiedClients
 from .records import Records
 from .table import Table, token_digest
@@ -56,7 +57,7 @@ class NetworkEngine:
     """Many tables, one lobby, one TCP listener."""
 
     def __init__(self, host: str = "127.0.0.1", port: int = DEFAULT_PORT, seed: int | None = None,
-                 db: str | None = None, storage: Storage | None = None, *,
+                 db: str | None = None, storage: Storage | StorageBackend | None = None, *,
                  limits: Limits | None = None, grace: float = 120.0,
                  turn_timeout: float | None = DEFAULT_TURN_TIMEOUT, clock: Clock | None = None,
                  admin_token_file: str | None = None, accounts: bool = False, bot_workers: int = 1,
@@ -97,7 +98,7 @@ class NetworkEngine:
         """Set when the operator asked the server to stop (``serve`` then shuts down)."""
         self._ids = itertools.count(1)
         self._table_ids = itertools.count(1)
-        self.storage: Storage | None = storage if storage is not None else open_storage(db)
+        self.storage: Storage | None = open_storage(db, storage)
         self._server: asyncio.Server | None = None
         self._per_address: dict[str, int] = {}  # open connections by remote address
         self.proxied = ProxiedClients(trusted_proxies, self.limits.max_connections_per_address)
@@ -111,7 +112,7 @@ class NetworkEngine:
 
     async def start(self) -> None:
         if self.storage is not None:
-            self._restore_tables()
+            await self._restore_tables()
         loop = asyncio.get_running_loop()
         self._server = await loop.create_server(lambda: ClientSession(next(self._ids), self), self.host, self.port)
         sock = self._server.sockets[0]
@@ -150,20 +151,20 @@ class NetworkEngine:
         if self._server is not None:
             await self._server.wait_closed()
         if self.storage is not None:
-            self.storage.close()
+            await self.storage.close()
             self.storage = None
         self.admin.remove_token()
         log.info("server stopped")
 
     # ------------------------------------------------------------------ persistence
 
-    def _restore_tables(self) -> None:
+    async def _restore_tables(self) -> None:
         """Rebuild the journaled unfinished games and resume them; table ids go on after
         the highest one ever stored."""
         assert self.storage is not None
-        self._table_ids = itertools.count(self.storage.last_table_id() + 1)
-        self.damaged = dict(self.storage.load_damaged())
-        for stored in self.storage.load_unfinished():
+        self._table_ids = itertools.count(await self.storage.last_table_id() + 1)
+        self.damaged = dict(await self.storage.load_damaged())
+        for stored in await self.storage.load_unfinished():
             if stored.damage is not None:
                 self._mark_damaged(stored.id, stored.damage)
                 continue
@@ -182,7 +183,7 @@ class NetworkEngine:
             self.tables.add(table)
             log.info("table %s: restored at action %s", table.id, len(stored.actions))
         now = time.time()
-        for done in self.storage.load_finished_since(now - self.grace)[-self.limits.finished_tables_kept:]:
+        for done in (await self.storage.load_finished_since(now - self.grace))[-self.limits.finished_tables_kept:]:
             if done.table.id in self.tables:
                 continue
             expires_in = done.result.finished_at + self.grace - now
@@ -210,9 +211,9 @@ class NetworkEngine:
         except Exception as exc:  # noqa: BLE001 - the log line above is what matters
             log.error("table %s: could not mark it damaged: %s", table_id, exc)
 
-    def results(self, limit: int = 100) -> list[TableResult]:
+    async def results(self, limit: int = 100) -> list[TableResult]:
         """Finished games kept by the storage, newest first (none without storage)."""
-        return self.storage.load_results(limit) if self.storage is not None else []
+        return await self.storage.load_results(limit) if self.storage is not None else []
 
     # ------------------------------------------------------------------ connections (SessionHost)
 

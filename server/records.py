@@ -21,7 +21,7 @@ from scopa.protocol.errors import ErrorCode
 from scopa.protocol.record import PlayerKind, Record, RecordPlayer, build_record
 
 from .accounts import Accounts, Verdict
-from .archive import Archive, FinishedGame, GamePlayer, preset_key
+from .archive import FinishedGame, GamePlayer, preset_key
 from .clock import Clock
 from .ratings import rate_game
 from .session import ClientSession
@@ -38,13 +38,14 @@ class Records:
     """The finished-games, ratings and accounts side of a server."""
 
     def __init__(self, storage: Storage | None, clock: Clock, *, accounts: bool = False) -> None:
-        self.archive: Archive | None = storage if isinstance(storage, Archive) else None
+        self.archive: Storage | None = storage  # the archive's calls are the storage's
         if accounts and self.archive is None:
             raise ValueError("accounts are kept in the server's database: give it one (--db)")
         self.accounts = Accounts(self.archive, clock) if accounts and self.archive is not None else None
         self.verified: weakref.WeakSet[ClientSession] = weakref.WeakSet()
         """Connections that gave their claimed name's password."""
         self._tasks: set[asyncio.Task[None]] = set()
+        self._rating: set[asyncio.Task[None]] = set()  # games being rated (a leaderboard waits for them)
 
     @staticmethod
     def handles(body: wire.Body) -> bool:
@@ -59,11 +60,11 @@ class Records:
                        "this server keeps no finished games or ratings (it runs without a database)", re=seq)
             return
         if isinstance(body, wire.ListGames):
-            self._list(sess, body, seq)
+            self._spawn(self._list(sess, body, seq))
         elif isinstance(body, wire.GetRecord):
-            self._record(sess, body, seq)
+            self._spawn(self._record(sess, body, seq))
         elif isinstance(body, wire.GetLeaderboard):
-            self._leaderboard(sess, body, seq)
+            self._spawn(self._leaderboard(sess, body, seq))
 
     # ------------------------------------------------------------------ games and records
 
@@ -76,16 +77,17 @@ class Records:
             return True
         return sess in self.verified and any(p.name == sess.name for p in game.players)
 
-    def _list(self, sess: ClientSession, body: wire.ListGames, seq: int) -> None:
+    async def _list(self, sess: ClientSession, body: wire.ListGames, seq: int) -> None:
         assert self.archive is not None
         digests = {token_digest(t) for t in body.tokens}
         preset = body.preset.value if body.preset is not None else None
-        found = [g for g in self.archive.finished_games(body.player, preset) if self._visible(sess, g, digests)]
+        games = await self.archive.finished_games(body.player, preset)
+        found = [g for g in games if self._visible(sess, g, digests)]
         sess.send(wire.Games(games=[_summary(g) for g in found[: body.limit]]), re=seq)
 
-    def _record(self, sess: ClientSession, body: wire.GetRecord, seq: int) -> None:
+    async def _record(self, sess: ClientSession, body: wire.GetRecord, seq: int) -> None:
         assert self.archive is not None
-        game = self.archive.finished_game(body.game)
+        game = await self.archive.finished_game(body.game)
         if game is None:
             sess.error(ErrorCode.NO_SUCH_TABLE, f"there is no finished game {body.game!r}", re=seq)
             return
@@ -94,7 +96,7 @@ class Records:
                        f"game {body.game} was played at a private table: give one of its seat tokens", re=seq)
             return
         try:
-            record = self.record_of(game)
+            record = await self.record_of(game)
         except Exception:  # noqa: BLE001 - a journal that does not replay must not hurt the server
             log.exception("game %s: its journal does not make a record", game.id)
             sess.error(ErrorCode.INTERNAL, f"the journal of game {game.id} could not be replayed", re=seq)
@@ -104,12 +106,11 @@ class Records:
             return
         sess.send(wire.RecordReply(game=game.id, record=record), re=seq)
 
-    def record_of(self, game: FinishedGame) -> Record:
+    async def record_of(self, game: FinishedGame) -> Record:
         """A finished game's record, rebuilt from its journal (whose deals must follow
         from its seed: ``GameMaster.restore`` checks them)."""
         assert self.archive is not None
-        storage: Storage = self.archive  # type: ignore[assignment]
-        actions = storage.load_actions(game.id)
+        actions = await self.archive.load_actions(game.id)
         stand_ins = [make_bot("random", p.name) for p in game.players]  # restore asks nobody to move
         master = GameMaster(game.rules, stand_ins, game.seed)
         master.restore(actions)
@@ -123,9 +124,10 @@ class Records:
 
     # ------------------------------------------------------------------ ratings
 
-    def _leaderboard(self, sess: ClientSession, body: wire.GetLeaderboard, seq: int) -> None:
+    async def _leaderboard(self, sess: ClientSession, body: wire.GetLeaderboard, seq: int) -> None:
         assert self.archive is not None
-        best = self.archive.leaderboard(body.preset.value, body.limit)
+        await asyncio.gather(*self._rating, return_exceptions=True)  # games that ended before this asked
+        best = await self.archive.leaderboard(body.preset.value, body.limit)
         entries = [wire.RatingEntry(rank=i + 1, name=r.name, rating=round(r.ordinal, 3), mu=round(r.mu, 3),
                                     sigma=round(r.sigma, 3), games=r.games, wins=r.wins)
                    for i, r in enumerate(best)]
@@ -144,13 +146,18 @@ class Records:
             players.append(GamePlayer(i, seat.name, PlayerKind.PERSON.value if person else PlayerKind.BOT.value,
                                       None if person else seat.strategy or None, taken,
                                       table.taken_over.get(i) or seat.token_digest or None))
-        try:
-            self.archive.save_players(table.id, players)
-            self._rate(table, players)
-        except Exception:  # noqa: BLE001 - the game is over either way
-            log.exception("table %s: could not keep its players or ratings", table.id)
+        self.archive.save_players(table.id, players)  # a failure is logged by the storage
+        rating = asyncio.create_task(self._rate(table, players))
+        self._rating.add(rating)
+        rating.add_done_callback(self._rating.discard)
 
-    def _rate(self, table: Table, players: list[GamePlayer]) -> None:
+    async def _rate(self, table: Table, players: list[GamePlayer]) -> None:
+        try:
+            await self._rate_game(table, players)
+        except Exception:  # noqa: BLE001 - the game is over either way
+            log.exception("table %s: could not keep its ratings", table.id)
+
+    async def _rate_game(self, table: Table, players: list[GamePlayer]) -> None:
         assert self.archive is not None and table.master is not None
         state = table.master.state
         if table.finish_reason != "game_over" or state.phase is not Phase.OVER or state.winner is None:
@@ -163,26 +170,37 @@ class Records:
         if any(not side for side in sides):
             return  # a side a bot played all along after taking it over: nobody to rate there
         preset = preset_key(table.rules)
-        known = self.archive.ratings(preset, [n for side in sides for n in side])
-        self.archive.save_ratings(preset, rate_game(sides, state.winner, state.totals, known))
+        known = await self.archive.ratings(preset, [n for side in sides for n in side])
+        await self.archive.save_ratings(preset, rate_game(sides, state.winner, state.totals, known))
 
     # ------------------------------------------------------------------ accounts
 
     def hello_deferred(self, sess: ClientSession, body: wire.Hello, seq: int, welcome: Callable[[], None]) -> bool:
         """With accounts, a hello for a claimed name: True when this module answers it
         (an error, or ``welcome()`` once the password checked out off the event loop)."""
-        if self.accounts is None or not self.accounts.claimed(body.name):
+        if self.accounts is None:
             return False
+        self._spawn(self._hello_claimed(sess, body, seq, welcome))
+        return True
+
+    async def _hello_claimed(self, sess: ClientSession, body: wire.Hello, seq: int,
+                             welcome: Callable[[], None]) -> None:
+        assert self.accounts is not None
+        if not await self.accounts.claimed(body.name):
+            if not sess.closed:
+                welcome()
+            return
+        if sess.closed:
+            return
         if body.password is None:
             sess.error(ErrorCode.NAME_TAKEN, f"the name {body.name!r} is claimed: give its password, or choose "
                                              "another name", re=seq)
-            return True
+            return
         if not self.accounts.begin_check(body.name, _address(sess)):
             sess.error(ErrorCode.RATE_LIMITED, "too many wrong passwords, or another check under way: try again "
                                                "later", re=seq)
-            return True
-        self._spawn(self._verify(sess, body, seq, welcome))
-        return True
+            return
+        await self._verify(sess, body, seq, welcome)
 
     async def _verify(self, sess: ClientSession, body: wire.Hello, seq: int, welcome: Callable[[], None]) -> None:
         assert self.accounts is not None and body.password is not None
@@ -222,7 +240,12 @@ class Records:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
+    async def settled(self) -> None:
+        """Wait until every game that has finished is rated."""
+        await asyncio.gather(*self._rating, return_exceptions=True)
+
     async def close(self) -> None:
+        await asyncio.gather(*self._rating, return_exceptions=True)  # finished games are rated before the end
         for task in list(self._tasks):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)

@@ -9,9 +9,15 @@ any event is sent, so a play nobody has journaled is a play nobody was told of),
 result when the game ends.  On start the server asks for the unfinished tables and
 replays each one's action log from its seed (``GameMaster.restore``).
 
-The interface (:class:`Storage`) is small and synchronous on purpose: every call is one
-short transaction, made from the server's event loop.  A backend must guarantee that
-once a call has returned its effect survives the server *process* being killed.
+Two layers.  A backend (:class:`StorageBackend`: :class:`SQLiteStorage`,
+:class:`MemoryStorage`) is synchronous: every call is one short transaction, and once it
+has returned its effect survives the server *process* being killed.  The server talks to
+:class:`Storage`, the asynchronous interface over a backend (:mod:`.writer`): a write is
+queued in call order and returns at once with an awaitable that resolves when the write
+is committed; the writes of one event-loop turn (of every table) are committed together
+on one writer thread, so the event loop never waits on the disk and a slow disk holds up
+only the tables that wait for their own writes.  A read is awaited and sees every write
+queued before it.
 
     create_table(table_id, rules, seed, private, options)   a new table (state "waiting")
     set_seat(table_id, seat, name, token_digest, bot)       a seat taken (person or bot)
@@ -29,6 +35,9 @@ once a call has returned its effect survives the server *process* being killed.
     load_damaged() -> list[tuple[str, str]]                 the damaged tables and why
     close()
 
+A backend also runs a batch of these calls in one transaction (``run_batch``), each call
+isolated from the others (a savepoint each in SQLite): one refused write fails alone.
+
 A journaled table that cannot be read back (garbage rules or action row, a gap in the
 actions) comes back from ``load_unfinished`` with its ``damage`` said instead of its
 actions: the server marks it damaged and restores every other game.
@@ -38,7 +47,8 @@ one zlib-compressed record on the table's row (``record``), so a finished 2-play
 to 11 keeps its rules, seed, every deal and action, and its result in a few kilobytes.
 A journal file is created readable and writable by its owner only (0600): it holds the
 card order of every deal.  A journal written by a newer server is refused
-(:class:`JournalTooNew`); an older one is migrated when opened.
+(:class:`JournalTooNew`); an older one is migrated when opened, by the steps of
+:data:`MIGRATIONS` in order, in the transaction that opens it.
 
 ``append_action`` must refuse (raise) an index that is already stored, so a resent play
 can never be journaled twice.  Actions travel as the compact lists of
@@ -51,7 +61,7 @@ reference of the semantics).  A PostgreSQL backend would implement the same meth
 the same four relations (``tables``, ``seats``, ``actions``, ``meta``; see ``_SCHEMA``)
 and those of :mod:`.archive` (finished games' players, ratings, accounts),
 with ``BIGINT`` for the seed and one autocommitted statement (or short transaction) per
-call; a pool or an async driver stays inside the backend.
+call; an async driver would implement :class:`Storage` itself.
 """
 
 from __future__ import annotations
@@ -63,14 +73,27 @@ import threading
 import time
 import zlib
 from dataclasses import dataclass, field
-from typing import Any, Protocol, Sequence, runtime_checkable
+from contextlib import contextmanager
+from typing import Any, Awaitable, Callable, Iterator, Protocol, Sequence, runtime_checkable
 
 from scopa.engine import Action, Deal, DeclarationKind, Declare, Play, RuleSet
 
-from .archive import ARCHIVE_SCHEMA, MemoryArchive, SQLiteArchive, StorageError
+from .archive import (
+    ARCHIVE_SCHEMA,
+    Account,
+    FinishedGame,
+    GamePlayer,
+    MemoryArchive,
+    Rating,
+    SQLiteArchive,
+    StorageError,
+)
 
 SCHEMA_VERSION = 2
-"""1: actions as rows only; 2: a finished table's actions compacted into ``tables.record``."""
+"""1: actions as rows only; 2: a finished table's actions compacted into ``tables.record``.
+A file of an older format is brought up to this one by :data:`MIGRATIONS`."""
+
+_ROWS_PER_INSERT = 256  # actions in one INSERT statement (3 parameters each)
 
 WAL_CHECKPOINT_PAGES = 64
 """Pages in the write-ahead log before SQLite copies them into the database file."""
@@ -181,9 +204,23 @@ def _table_number(table_id: str) -> int:
 # ---------------------------------------------------------------------- interface
 
 
+Call = tuple[str, tuple[Any, ...]]
+"""One storage call as a batch holds it: the method's name and its arguments."""
+
+WRITES = frozenset({"create_table", "set_seat", "clear_seat", "start_table", "append_action", "finish_table",
+                    "close_table", "mark_damaged", "save_players", "save_ratings", "save_account"})
+READS = frozenset({"load_unfinished", "load_results", "load_actions", "load_finished_since", "last_table_id",
+                   "load_damaged", "finished_games", "finished_game", "ratings", "leaderboard", "account"})
+
+
 @runtime_checkable
-class Storage(Protocol):
-    """What the server needs from a place that keeps tables (see the module docstring)."""
+class StorageBackend(Protocol):
+    """A place that keeps tables, called synchronously: each call one short transaction
+    (see the module docstring).  The server reaches it through a :class:`Storage`."""
+
+    blocks: bool
+    """Whether its calls may wait on a disk or a network (then they run on a writer
+    thread); False: they are instant and run where they are called."""
 
     def create_table(self, table_id: str, rules: RuleSet, seed: int, private: bool = False,
                      options: dict[str, Any] | None = None) -> None: ...
@@ -215,7 +252,94 @@ class Storage(Protocol):
 
     def load_damaged(self) -> list[tuple[str, str]]: ...
 
+    def run_batch(self, calls: Sequence[Call]) -> list[Any]:
+        """Run ``calls`` in order in one transaction; each one's result, or the exception
+        it raised (that call alone is undone)."""
+        ...
+
     def close(self) -> None: ...
+
+
+@runtime_checkable
+class Storage(Protocol):
+    """What the server needs from a place that keeps tables: asynchronous.
+
+    A write is queued at once, in call order, and returns an awaitable that resolves
+    when the write is durable (or raises :class:`StorageError`); a caller that does not
+    wait still has it committed before any write queued after it.  A read sees every
+    write queued before it.  The archive's calls (:mod:`.archive`) are here too."""
+
+    backend: StorageBackend
+
+    def create_table(self, table_id: str, rules: RuleSet, seed: int, private: bool = False,
+                     options: dict[str, Any] | None = None) -> Awaitable[None]: ...
+
+    def set_seat(self, table_id: str, seat: int, name: str, token_digest: str | None = None,
+                 bot: str | None = None) -> Awaitable[None]: ...
+
+    def clear_seat(self, table_id: str, seat: int) -> Awaitable[None]: ...
+
+    def start_table(self, table_id: str) -> Awaitable[None]: ...
+
+    def append_action(self, table_id: str, index: int, action: Action) -> Awaitable[None]: ...
+
+    def finish_table(self, table_id: str, winner: int | None, totals: Sequence[int],
+                     reason: str) -> Awaitable[None]: ...
+
+    def close_table(self, table_id: str, reason: str) -> Awaitable[None]: ...
+
+    def mark_damaged(self, table_id: str, reason: str) -> Awaitable[None]: ...
+
+    def save_players(self, table_id: str, players: Sequence[GamePlayer]) -> Awaitable[None]: ...
+
+    def save_ratings(self, preset: str, ratings: Sequence[Rating]) -> Awaitable[None]: ...
+
+    def save_account(self, account: Account) -> Awaitable[None]: ...
+
+    async def load_unfinished(self) -> list[StoredTable]: ...
+
+    async def load_results(self, limit: int = 100) -> list[TableResult]: ...
+
+    async def load_actions(self, table_id: str) -> list[Action]: ...
+
+    async def load_finished_since(self, since: float) -> list[FinishedTable]: ...
+
+    async def last_table_id(self) -> int: ...
+
+    async def load_damaged(self) -> list[tuple[str, str]]: ...
+
+    async def finished_games(self, player: str | None = None, preset: str | None = None,
+                             limit: int = 1000) -> list[FinishedGame]: ...
+
+    async def finished_game(self, table_id: str) -> FinishedGame | None: ...
+
+    async def ratings(self, preset: str, names: Sequence[str]) -> dict[str, Rating]: ...
+
+    async def leaderboard(self, preset: str, limit: int = 20) -> list[Rating]: ...
+
+    async def account(self, name: str) -> Account | None: ...
+
+    async def flush(self) -> None:
+        """Wait until every write queued so far is committed."""
+        ...
+
+    async def close(self) -> None:
+        """Commit what is queued, then close the backend."""
+        ...
+
+
+def run_calls(backend: Any, calls: Sequence[Call]) -> list[Any]:
+    """Each call of a batch on ``backend``: its result or the exception it raised."""
+    out: list[Any] = []
+    for name, args in calls:
+        if name not in WRITES and name not in READS:
+            out.append(StorageError(f"not a storage call: {name!r}"))
+            continue
+        try:
+            out.append(getattr(backend, name)(*args))
+        except Exception as exc:  # noqa: BLE001 - handed to whoever waits for this call
+            out.append(exc)
+    return out
 
 
 # ---------------------------------------------------------------------- memory
@@ -235,7 +359,9 @@ class _MemTable:
 
 
 class MemoryStorage(MemoryArchive):
-    """A Storage in a dict: nothing survives the process.  Same checks as SQLite."""
+    """A storage backend in a dict: nothing survives the process.  Same checks as SQLite."""
+
+    blocks = False
 
     def __init__(self) -> None:
         self._tables: dict[str, _MemTable] = {}
@@ -318,6 +444,9 @@ class MemoryStorage(MemoryArchive):
     def last_table_id(self) -> int:
         return max((_table_number(t) for t in self._tables), default=0)
 
+    def run_batch(self, calls: Sequence[Call]) -> list[Any]:
+        return run_calls(self, calls)
+
     def close(self) -> None:
         pass
 
@@ -362,8 +491,28 @@ CREATE TABLE IF NOT EXISTS actions (
 """
 
 
+def _compact_record_column(db: sqlite3.Connection) -> None:
+    """1 -> 2: the ``record`` column, and the finished or closed tables' action rows
+    compacted into it (as format 2 keeps them)."""
+    if "record" not in {r[1] for r in db.execute("PRAGMA table_info(tables)")}:
+        db.execute("ALTER TABLE tables ADD COLUMN record BLOB")
+    done = db.execute("SELECT id FROM tables WHERE status IN ('finished', 'closed') AND record IS NULL").fetchall()
+    for (table_id,) in done:
+        rows = db.execute("SELECT action FROM actions WHERE table_id=? ORDER BY idx", (table_id,)).fetchall()
+        if rows:
+            db.execute("UPDATE tables SET record=? WHERE id=?", (_compact([r[0] for r in rows]), table_id))
+            db.execute("DELETE FROM actions WHERE table_id=?", (table_id,))
+
+
+MIGRATIONS: tuple[tuple[int, Callable[[sqlite3.Connection], None]], ...] = (
+    (1, _compact_record_column),
+)
+"""(from format, step): applied in this order to a file of that format or older, all in
+one transaction; the steps cover every format from 1 to :data:`SCHEMA_VERSION`."""
+
+
 class SQLiteStorage(SQLiteArchive):
-    """The embedded default: one SQLite file in WAL mode.
+    """The embedded default backend: one SQLite file in WAL mode.
 
     Durability: every call is its own autocommitted transaction, so when it returns the
     change is in the write-ahead log.  ``synchronous=NORMAL`` (the default here) skips
@@ -371,8 +520,10 @@ class SQLiteStorage(SQLiteArchive):
     file, i.e. they are in the operating system's page cache, which survives the server
     *process* being killed (``kill -9``): nothing acknowledged is lost.  Only a power cut
     or kernel crash could lose the last commits; a deployment that must survive those
-    passes ``synchronous="FULL"`` (an fsync per commit, so per play).
+    passes ``synchronous="FULL"`` (an fsync per commit: per batch, behind a :class:`Storage`).
     """
+
+    blocks = True
 
     def __init__(self, path: str, synchronous: str = "NORMAL") -> None:
         if synchronous.upper() not in ("NORMAL", "FULL", "EXTRA"):
@@ -383,7 +534,8 @@ class SQLiteStorage(SQLiteArchive):
             os.close(os.open(self.path, os.O_CREAT | os.O_WRONLY, 0o600))
         # Autocommit (isolation_level=None): each statement commits before it returns.
         self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()  # a batch holds it while its calls take it again
+        self._savepoints = 0
         mode = self._db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
         if str(mode).lower() != "wal" and self.path != ":memory:":
             raise StorageError(f"{self.path}: could not switch to WAL (journal_mode={mode})")
@@ -394,34 +546,98 @@ class SQLiteStorage(SQLiteArchive):
         # commit (a page in the log), and without these the log grows to some megabytes.
         self._db.execute(f"PRAGMA wal_autocheckpoint={WAL_CHECKPOINT_PAGES}")
         self._db.execute(f"PRAGMA journal_size_limit={WAL_SIZE_LIMIT}")
+        with self._transaction():
+            self._open_schema()
+
+    def _open_schema(self) -> None:
+        """Create the schema in a new file, or bring an older one up to this server's by
+        the steps of :data:`MIGRATIONS`; refuse a newer one (inside the opening transaction)."""
+        has_meta = self._db.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='meta'").fetchone()
+        row = self._db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone() if has_meta else None
+        if row is not None:
+            try:
+                version = int(row[0])
+            except (TypeError, ValueError):
+                raise StorageError(f"{self.path}: its format {row[0]!r} is not one this server knows") from None
+            if version > SCHEMA_VERSION:
+                raise JournalTooNew(f"it was written by a newer version of the server (format {version}; "
+                                    f"this server reads up to {SCHEMA_VERSION}): upgrade the server")
+            for since, step in MIGRATIONS:
+                if since >= version:
+                    step(self._db)
+        # executescript() would commit on its own: run the statements one by one.  In a file
+        # of an older format this adds only what it lacks (e.g. the archive's relations).
+        for stmt in (_SCHEMA + ARCHIVE_SCHEMA).split(";"):
+            if stmt.strip():
+                self._db.execute(stmt)
+        self._db.execute("INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
+
+    @contextmanager
+    def _transaction(self) -> Iterator[None]:
+        """One transaction; inside another (a batch), a savepoint: undone alone if it fails."""
         with self._lock:
+            if self._db.in_transaction:
+                self._savepoints += 1
+                name = f"call{self._savepoints}"
+                self._db.execute(f"SAVEPOINT {name}")
+                try:
+                    yield
+                except BaseException:
+                    self._db.execute(f"ROLLBACK TO {name}")
+                    self._db.execute(f"RELEASE {name}")
+                    raise
+                else:
+                    self._db.execute(f"RELEASE {name}")
+                finally:
+                    self._savepoints -= 1
+                return
             self._db.execute("BEGIN IMMEDIATE")
             try:
-                # executescript() would commit on its own: run the statements one by one.
-                for stmt in (_SCHEMA + ARCHIVE_SCHEMA).split(";"):
-                    if stmt.strip():
-                        self._db.execute(stmt)
-                row = self._db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
-                if row is None:
-                    self._db.execute("INSERT INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
-                else:
-                    self._migrate(int(row[0]))
+                yield
                 self._db.execute("COMMIT")
             except BaseException:
-                self._db.execute("ROLLBACK")
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
                 raise
 
-    def _migrate(self, version: int) -> None:
-        """Bring a journal of an older schema up to this one (inside the opening transaction)."""
-        if version > SCHEMA_VERSION:
-            raise JournalTooNew(f"it was written by a newer version of the server (format {version}; "
-                                f"this server reads up to {SCHEMA_VERSION}): upgrade the server")
-        if version < 2:
-            columns = {r[1] for r in self._db.execute("PRAGMA table_info(tables)")}
-            if "record" not in columns:
-                self._db.execute("ALTER TABLE tables ADD COLUMN record BLOB")
-        if version != SCHEMA_VERSION:
-            self._db.execute("UPDATE meta SET value=? WHERE key='schema_version'", (str(SCHEMA_VERSION),))
+    def run_batch(self, calls: Sequence[Call]) -> list[Any]:
+        """The calls in one transaction, so one commit (one write to the log) for all of
+        them; a single statement that fails undoes only itself, a call of several
+        statements runs in a savepoint.  Consecutive actions go in as one statement
+        (each SQLite statement hands the interpreter lock to the event loop and waits to
+        get it back: a batch of moves is a few statements, not one per move).  If the
+        commit fails, every call fails."""
+        with self._lock:
+            try:
+                with self._transaction():
+                    out: list[Any] = []
+                    start = 0
+                    while start < len(calls):
+                        end = start
+                        while end < len(calls) and end - start < _ROWS_PER_INSERT and calls[end][0] == "append_action":
+                            end += 1
+                        if end - start > 1:
+                            out += self._append_actions(calls[start:end])
+                        else:
+                            end = start + 1
+                            out += run_calls(self, calls[start:end])
+                        start = end
+                    return out
+            except sqlite3.Error as exc:
+                failed = StorageError(f"the journal could not commit: {exc}")
+                return [failed] * len(calls)
+
+    def _append_actions(self, calls: Sequence[Call]) -> list[Any]:
+        """Several ``append_action`` calls in one INSERT; if it is refused, one by one
+        (so only the refused ones fail)."""
+        try:
+            rows = [(table_id, index, encode_action(action)) for table_id, index, action in (c[1] for c in calls)]
+            # One statement: if it fails, SQLite undoes it alone (no savepoint needed).
+            self._db.execute("INSERT INTO actions (table_id, idx, action) VALUES "
+                             + ",".join(["(?, ?, ?)"] * len(rows)), [v for row in rows for v in row])
+        except (sqlite3.IntegrityError, TypeError, ValueError):
+            return run_calls(self, calls)
+        return [None] * len(calls)
 
     def _exec(self, sql: str, args: Sequence[Any] = ()) -> sqlite3.Cursor:
         with self._lock:
@@ -469,20 +685,14 @@ class SQLiteStorage(SQLiteArchive):
 
     def _end(self, table_id: str, sql: str, args: tuple[Any, ...]) -> None:
         """Finish or close a table and compact its actions into its row, in one transaction."""
-        with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                rows = self._db.execute("SELECT action FROM actions WHERE table_id=? ORDER BY idx",
-                                        (table_id,)).fetchall()
-                record = _compact([r[0] for r in rows]) if rows else None
-                cur = self._db.execute(sql, (*args, record, table_id))
-                if cur.rowcount == 0:
-                    raise StorageError(f"no table {table_id!r} in storage")
-                self._db.execute("DELETE FROM actions WHERE table_id=?", (table_id,))
-                self._db.execute("COMMIT")
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
+        with self._transaction():
+            rows = self._db.execute("SELECT action FROM actions WHERE table_id=? ORDER BY idx",
+                                    (table_id,)).fetchall()
+            record = _compact([r[0] for r in rows]) if rows else None
+            cur = self._db.execute(sql, (*args, record, table_id))
+            if cur.rowcount == 0:
+                raise StorageError(f"no table {table_id!r} in storage")
+            self._db.execute("DELETE FROM actions WHERE table_id=?", (table_id,))
 
     def mark_damaged(self, table_id: str, reason: str) -> None:
         self._changed(self._exec("UPDATE tables SET status='damaged', reason=? WHERE id=?",
@@ -608,10 +818,3 @@ class SQLiteStorage(SQLiteArchive):
 
 def _first_line(exc: BaseException) -> str:
     return (str(exc).strip().splitlines() or [type(exc).__name__])[0][:200]
-
-
-def open_storage(db: str | None) -> Storage | None:
-    """The storage for ``scopa serve --db``: None (no persistence) when no path is given."""
-    if not db:
-        return None
-    return SQLiteStorage(db)

@@ -11,7 +11,7 @@ import logging
 import secrets
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any, Callable, NamedTuple, Sequence
+from typing import Any, Awaitable, Callable, NamedTuple, Sequence
 
 import msgpack
 
@@ -544,10 +544,11 @@ class Table:
                                     name=f"expiry-{table.id}")
         return table
 
-    def _journal(self, action: Action) -> None:
-        """GameMaster.journal: make the action durable before anyone is told of it."""
+    def _journal(self, action: Action) -> Awaitable[None]:
+        """GameMaster.journal: the action's write, which the game master awaits before
+        anyone is told of it."""
         assert self.master is not None and self.storage is not None
-        self.storage.append_action(self.id, len(self.master.actions) - 1, action)
+        return self.storage.append_action(self.id, len(self.master.actions) - 1, action)
 
     async def _run(self) -> None:
         assert self.master is not None

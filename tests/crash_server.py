@@ -8,7 +8,8 @@ Every statement the process sends to SQLite is watched.  Once the ``KILL_AT``-th
 of an action with index >= 1 into a table numbered ``COUNT_FROM`` or more has been
 committed, the process sends itself SIGKILL at the start of its next statement: that
 action is journaled (perhaps not yet announced to anyone) and its table is cut mid-game,
-whether the journal commits each action alone or several in one transaction.
+whether the journal commits each action alone or several in one transaction (or in one
+multi-row insert).
 ``KILL_AT`` 0: no kill; the process stops by itself once every game it holds has ended.
 
 Its clock is a :class:`FakeClock` nobody advances: no turn timer, grace period, ping or
@@ -30,6 +31,7 @@ from scopa.server import Limits, NetworkEngine
 
 _INSERT = re.compile(r"\s*INSERT INTO actions\b", re.IGNORECASE)
 _VALUES = re.compile(r"VALUES\s*\(\s*'(\d+)'\s*,\s*(\d+)\s*,", re.IGNORECASE)
+_ROW = re.compile(r"(?:VALUES|,)\s*\(\s*'(\d+)'\s*,\s*(\d+)\s*,", re.IGNORECASE)  # each row of a multi-row insert
 
 
 class JournalKiller:
@@ -55,15 +57,15 @@ class JournalKiller:
             self.in_transaction = False
         if not _INSERT.match(statement):
             return
-        values = _VALUES.search(statement)
-        if values is None:  # a journal this helper cannot read: say so, do not guess
+        if _VALUES.search(statement) is None:  # a journal this helper cannot read: say so, do not guess
             os.write(2, f"crash_server: unrecognised insert: {statement[:200]}\n".encode())
             os._exit(3)
-        table, index = int(values[1]), int(values[2])
-        if table >= self.count_from and index >= 1:
-            self.counted += 1
-            if self.counted == self.kill_at:
-                self.armed = True
+        for row in _ROW.finditer(statement):  # one action per row
+            table, index = int(row[1]), int(row[2])
+            if table >= self.count_from and index >= 1:
+                self.counted += 1
+                if self.counted == self.kill_at:
+                    self.armed = True
 
 
 def _watch_sqlite(killer: JournalKiller) -> None:

@@ -76,8 +76,8 @@ async def test_only_a_salted_scrypt_hash_is_kept(server: NetworkEngine, tmp_path
     await claim(server.port, "ada")
     await claim(server.port, "bea")
     storage = server.storage
-    assert isinstance(storage, SQLiteStorage)
-    ada, bea = storage.account("ada"), storage.account("bea")
+    assert storage is not None and isinstance(storage.backend, SQLiteStorage)
+    ada, bea = await storage.account("ada"), await storage.account("bea")
     assert ada is not None and bea is not None
     assert len(ada.salt) == 16 and ada.salt != bea.salt and ada.hash != bea.hash  # same password, other salt
     assert ada.hash == accounts_module.scrypt_hash(SECRET, ada.salt, ada.n, ada.r, ada.p)

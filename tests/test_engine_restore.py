@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from scopa.bots import GreedyBot, RandomBot
-from scopa.engine import Deal, GameMaster, Player, RuleSet, View
+from scopa.engine import Deal, Event, GameMaster, Played, Player, RoundStarted, RuleSet, View
 
 
 class Scripted(Player):
@@ -47,3 +49,64 @@ def test_restore_refuses_a_journal_of_another_seed() -> None:
     with pytest.raises(ValueError, match="seed"):
         master.restore([Deal(tuple(order))])
     assert not master.actions and master.state.round_no == 0
+
+
+async def test_an_action_is_announced_only_once_its_journal_awaitable_is_done() -> None:
+    """R7: a journal hook may return an awaitable (a write to a disk); the game master
+    tells nobody of the action until it is done."""
+    loop = asyncio.get_running_loop()
+    written: list[tuple[object, asyncio.Future[None]]] = []
+    called, started = asyncio.Event(), asyncio.Event()
+    heard: list[Event] = []
+
+    def journal(action: object) -> asyncio.Future[None]:
+        done: asyncio.Future[None] = loop.create_future()
+        written.append((action, done))
+        called.set()
+        return done
+
+    async def observe(event: Event) -> None:
+        heard.append(event)
+        if isinstance(event, RoundStarted):
+            started.set()
+
+    master = GameMaster(RuleSet.build(), [GreedyBot(), RandomBot(seed=4)], seed=77, observers=[observe],
+                        journal=journal)
+    game = asyncio.create_task(master.run())
+    await called.wait()
+    [(deal, done)] = written
+    assert isinstance(deal, Deal) and master.actions == [deal]  # applied, not yet durable
+    kinds = [type(e).__name__ for e in heard]
+    assert kinds == ["GameStarted"]  # the deal is not announced while its write is pending
+    done.set_result(None)
+    await started.wait()
+    assert [type(e).__name__ for e in heard][:2] == ["GameStarted", "RoundStarted"]
+    # From here on every write completes at once: the game runs to its end.
+    for _, pending in written:
+        if not pending.done():
+            pending.set_result(None)
+    master.journal = lambda action: None
+    record = await game
+    assert record.actions[0] == deal and len(written) >= 2
+
+
+async def test_a_failed_journal_write_stops_the_game_before_it_is_announced() -> None:
+    heard: list[Event] = []
+    plays = 0
+
+    async def observe(event: Event) -> None:
+        heard.append(event)
+
+    async def refuse_the_third_play(action: object) -> None:
+        nonlocal plays
+        if not isinstance(action, Deal):
+            plays += 1
+            if plays == 3:
+                raise OSError("disk full (test)")
+
+    master = GameMaster(RuleSet.build(), [GreedyBot(), RandomBot(seed=4)], seed=77, observers=[observe],
+                        journal=refuse_the_third_play)
+    with pytest.raises(OSError):
+        await master.run()
+    assert sum(isinstance(e, Played) for e in heard) == 2  # the third play was applied, never announced
+    assert sum(not isinstance(a, Deal) for a in master.actions) == 3

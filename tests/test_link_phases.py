@@ -268,7 +268,7 @@ async def test_a_seat_that_missed_the_end_learns_it_after_a_server_restart(tmp_p
         got = await _resumed_names(again, token, last)
         names = [x.name for x in got]
         assert names == ["joined", "snapshot", "game_end", "left"]
-        [result] = [r for r in again.results() if r.id == c.table]
+        [result] = [r for r in await again.results() if r.id == c.table]
         end = got[2].body
         assert isinstance(end, wire.GameEnd)
         assert (end.winner, tuple(end.totals), end.reason) == (result.winner, result.totals, result.reason)

@@ -183,14 +183,15 @@ async def test_abandoned_games_and_taken_over_seats_are_not_rated(tmp_path: Path
             assert end.body.reason == ("target" if takeover else "abandoned")
             await watcher.close()
         storage = engine.storage
-        assert isinstance(storage, SQLiteStorage)
-        taken, abandoned = storage.finished_games(player="gus")[::-1]
+        assert storage is not None and isinstance(storage.backend, SQLiteStorage)
+        await engine.records.settled()
+        taken, abandoned = (await storage.finished_games(player="gus"))[::-1]
         assert taken.players[0].taken_over and taken.players[0].kind == "person"
         assert abandoned.reason == "abandoned"
-        assert storage.ratings("scopa", ["gus", "random-bot-1"]) == {}  # nothing rated
-        record = engine.records.record_of(taken)
+        assert await storage.ratings("scopa", ["gus", "random-bot-1"]) == {}  # nothing rated
+        record = await engine.records.record_of(taken)
         assert record.players[0].taken_over and check_record(record) > 0
-        cut = engine.records.record_of(abandoned)
+        cut = await engine.records.record_of(abandoned)
         assert cut.result.reason.value == "abandoned" and check_record(cut) > 0
     finally:
         await engine.stop()
@@ -227,10 +228,11 @@ async def test_a_seat_taken_over_before_a_restart_stays_unrated(tmp_path: Path) 
         assert restored.task is not None
         await restored.task  # bots play it to the end
         storage = again.storage
-        assert isinstance(storage, SQLiteStorage)
-        (game,) = storage.finished_games(player="gus")
+        assert storage is not None and isinstance(storage.backend, SQLiteStorage)
+        await again.records.settled()
+        (game,) = await storage.finished_games(player="gus")
         assert game.players[0].taken_over and game.reason == "target"
-        assert storage.ratings("scopa", ["gus", "random-bot-1"]) == {}
+        assert await storage.ratings("scopa", ["gus", "random-bot-1"]) == {}
     finally:
         await again.stop()
 

@@ -11,7 +11,7 @@ from scopa.engine import Deal, DeclarationKind, Declare, Play, RuleSet
 from scopa.server.storage import (
     MemoryStorage,
     SQLiteStorage,
-    Storage,
+    StorageBackend,
     StorageError,
     decode_action,
     encode_action,
@@ -38,8 +38,8 @@ def test_action_encoding_round_trip() -> None:
             decode_action(bad)
 
 
-def test_round_trip(storage: Storage) -> None:
-    assert isinstance(storage, Storage)
+def test_round_trip(storage: StorageBackend) -> None:
+    assert isinstance(storage, StorageBackend)
     rules = RuleSet.build("cirulla", players=4)
     seed = 2**63 - 1
     digest = hashlib.sha256(b"secret-token").hexdigest()
