@@ -63,7 +63,7 @@ class SessionHost(Protocol):
 class ClientSession(asyncio.Protocol):
     """A connected client as the server sees it."""
 
-    __slots__ = ('_clock', '_connected_at', '_deadline', '_deadline_at', '_flush_handle', '_frame_started', '_hello_seen', '_last_heard', '_loop', '_lost', '_out', '_out_bytes', '_ping_sent', '_rate', 'address', 'client', 'closed', 'dropped', 'host', 'id', 'limits', 'max_queued', 'max_queued_bytes', 'name', 'peer', 'proto', 'refused', 'said_bye', 'table_id', 'transport')
+    __slots__ = ('__weakref__', '_clock', '_connected_at', '_deadline', '_deadline_at', '_flush_handle', '_frame_started', '_hello_seen', '_last_heard', '_loop', '_lost', '_out', '_out_bytes', '_ping_sent', '_rate', 'address', 'client', 'closed', 'dropped', 'host', 'id', 'limits', 'max_queued', 'max_queued_bytes', 'name', 'peer', 'proto', 'refused', 'said_bye', 'table_id', 'transport')
 
     def __init__(self, conn_id: int, host: SessionHost) -> None:
         self.id = conn_id
