@@ -14,7 +14,7 @@ import asyncio
 import logging
 import random
 import socket
-from typing import Literal, Protocol
+from typing import Literal, Protocol, cast
 
 from scopa.protocol import Command, Connection, ConnectionRole, ConnectionState, LocalProtocolError, ProtocolError
 from scopa.protocol.clock import Clock, Timer
@@ -106,8 +106,8 @@ class ClientSession(asyncio.Protocol):
     # ------------------------------------------------------------------ asyncio.Protocol
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        assert isinstance(transport, asyncio.Transport)
-        self.transport = transport
+        self.transport = cast(asyncio.Transport, transport)  # a stream transport (uvloop's is not a subclass)
+        transport = self.transport
         peer = transport.get_extra_info("peername")
         self.peer = str(peer)
         self.address = str(peer[0]) if isinstance(peer, tuple) and peer else str(peer)
