@@ -57,6 +57,7 @@ from scopa.protocol import (
     Pong,
     ProtocolError,
     ResumeRequest,
+    SeatBack,
     Snapshot,
     TableCreated,
     TableEvent,
@@ -106,6 +107,13 @@ T = TypeVar("T")
 _CLOSED = object()  # queue sentinel: the stream ended
 
 
+class _Inbox(asyncio.Queue[object]):
+    """The queue of received commands, which can also say what is waiting in it."""
+
+    def waiting(self) -> list[object]:
+        return list(self._queue)
+
+
 def _lobby_update(command: Command) -> bool:
     return isinstance(command.body, TableUpdate) and command.sender == str(LOBBY)
 
@@ -141,7 +149,7 @@ class ClientSession:
         self._reader = reader
         self._writer = writer
         self._conn = Connection(ConnectionRole.CLIENT)
-        self._inbox: asyncio.Queue[Command | object] = asyncio.Queue()
+        self._inbox: _Inbox = _Inbox()
         self._backlog: deque[Command] = deque()
         self._closed_reason: str | None = None
         self._reader_task: asyncio.Task[None] | None = None
@@ -255,6 +263,15 @@ class ClientSession:
     async def send_chat(self, text: str, to: str = str(LOBBY)) -> None:
         """Say ``text`` to the lobby (or to a table: ``table:<id>``)."""
         self._send(Chat(text=text[:500]), to)
+
+    def replaying(self) -> bool:
+        """Whether what is being handled now is history: the commands received but not
+        handled yet include this seat's own ``seat_back``, which the server sends right
+        after the events a returning seat missed (PROTOCOL.md §7, Reconnecting)."""
+        if self.seat is None:
+            return False
+        return any(isinstance(c, Command) and isinstance(c.body, SeatBack) and c.body.seat == self.seat
+                   for c in [*self._backlog, *self._inbox.waiting()])
 
     async def next_command(self) -> Command:
         """The oldest command nobody has consumed yet (the lobby's pushes, chat)."""
@@ -565,7 +582,7 @@ class ClientSession:
             raise ConnectionLost(f"cannot connect to {self.host}:{self.port}: {exc.strerror or exc}") from None
         self._reader, self._writer = reader, writer
         self._conn = Connection(ConnectionRole.CLIENT)
-        self._inbox = asyncio.Queue()
+        self._inbox = _Inbox()
         self._lost_event = asyncio.Event()
         self._closed_reason = None
         self._start_tasks()

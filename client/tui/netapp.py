@@ -314,6 +314,8 @@ class NetApp(ScopaApp):
         if isinstance(event, Played) and self.pace and event.seat != screen.board.viewer:
             await asyncio.sleep(self.pace)  # the next commands wait in the session's queue
         if isinstance(event, RoundEnded) and screen.board.last_round is not None:
+            if self.session is not None and self.session.replaying():
+                return  # a round that ended before this client came back: nothing to wait for
             pause = 4.0 if self.watching else None
             # Waits for the person (the next commands wait in the session's queue).
             await self.show_and_wait(RoundEndScreen(screen.board.last_round, screen.board, self.deck, pause))
