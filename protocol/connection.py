@@ -197,14 +197,32 @@ class Connection:
         (one broadcast, many connections: packed once).  ``sender`` defaults as in
         :meth:`command`.  Nothing changes when it raises :class:`LocalProtocolError`.
         """
-        if sender is None:
-            sender = str(LOBBY) if self.role is ConnectionRole.SERVER else self.client_party or str(GUEST)
         kind = type(body)
-        if name is None:
-            name = kind.NAME
-        elif name != kind.NAME:
+        if name is not None and name != kind.NAME:
             raise LocalProtocolError(f"command name {name!r} does not match its {kind.__name__} body; "
                                      "build commands with make_command()")
+        return self._frame(kind, body, pack_body(body) if payload is None else payload,
+                           recipient=recipient, sender=sender, re=re, seq=seq)
+
+    def send_payload(self, name: str, payload: bytes, *, recipient: str, sender: str | None = None,
+                     re: int | None = None) -> bytes:
+        """The frame of command ``name`` whose body is already packed (msgpack of the data
+        its model dumps to): for a body built as plain data on a hot path, such as the
+        server's ``your_turn``.  The connection rules are checked as in :meth:`send_body`;
+        a command that changes the connection's state (``hello``, ``welcome``, ``error``,
+        ``bye``) must go through :meth:`send_body`."""
+        kind = BODY_BY_NAME.get(name)
+        if kind is None or kind in _STATEFUL:
+            raise LocalProtocolError(f"{name!r} cannot be sent as a packed body", code=ErrorCode.UNEXPECTED_COMMAND)
+        return self._frame(kind, None, payload, recipient=recipient, sender=sender, re=re, seq=None)
+
+    def _frame(self, kind: type[Body], body: Body | None, payload: bytes, *, recipient: str, sender: str | None,
+               re: int | None, seq: int | None) -> bytes:
+        """Check one outgoing command against the connection rules, frame it and move the
+        connection on (``body``: for the commands that change its state)."""
+        name = kind.NAME
+        if sender is None:
+            sender = str(LOBBY) if self.role is ConnectionRole.SERVER else self.client_party or str(GUEST)
         if self.state is ConnectionState.CLOSED:
             raise LocalProtocolError("the connection is closed", code=ErrorCode.UNEXPECTED_COMMAND)
         if kind.FLOW not in _FLOW_FROM[self.role]:
@@ -219,9 +237,8 @@ class Connection:
             if self.state is not ConnectionState.AWAIT_WELCOME:
                 raise LocalProtocolError("welcome without a hello", code=ErrorCode.UNEXPECTED_COMMAND)
             new_state = ConnectionState.READY
-        elif self.role is ConnectionRole.SERVER and kind is Error:
-            if self.state is ConnectionState.AWAIT_WELCOME:
-                new_state = ConnectionState.AWAIT_HELLO  # hello refused
+        elif self.role is ConnectionRole.SERVER and kind is Error and self.state is ConnectionState.AWAIT_WELCOME:
+            new_state = ConnectionState.AWAIT_HELLO  # hello refused
         if not route_allowed(name, sender, recipient):
             raise LocalProtocolError(f"{name!r} never goes from {sender!r} to {recipient!r}",
                                      code=ErrorCode.UNEXPECTED_COMMAND)
@@ -231,43 +248,12 @@ class Connection:
             seq = self._next_seq
         if not 0 <= seq <= MAX_SEQ or (re is not None and not 0 <= re <= MAX_SEQ):
             raise LocalProtocolError(f"invalid envelope for {name!r}: seq {seq} / re {re} out of range")
-        packed = pack_envelope(seq=seq, sender=sender, recipient=recipient, re=re, name=name,
-                               body=pack_body(body) if payload is None else payload)
+        packed = pack_envelope(seq=seq, sender=sender, recipient=recipient, re=re, name=name, body=payload)
         frame = frame_payload(packed, max_frame_size=self.max_frame_size)  # may raise: state unchanged
         if isinstance(body, Welcome):
             self.client_party = body.you
         self.state = new_state
         self._next_seq = max(self._next_seq, seq + 1)
-        return frame
-
-    def send_payload(self, name: str, payload: bytes, *, recipient: str, sender: str | None = None,
-                     re: int | None = None) -> bytes:
-        """The frame of command ``name`` whose body is already packed (msgpack of the data
-        its model dumps to): for a body built as plain data on a hot path, such as the
-        server's ``your_turn``.  The connection rules are checked as in :meth:`send_body`;
-        a command that changes the connection's state (``hello``, ``welcome``, ``error``,
-        ``bye``) must go through :meth:`send_body`."""
-        kind = BODY_BY_NAME.get(name)
-        if kind is None or kind in _STATEFUL:
-            raise LocalProtocolError(f"{name!r} cannot be sent as a packed body", code=ErrorCode.UNEXPECTED_COMMAND)
-        if sender is None:
-            sender = str(LOBBY) if self.role is ConnectionRole.SERVER else self.client_party or str(GUEST)
-        if self.state is ConnectionState.CLOSED:
-            raise LocalProtocolError("the connection is closed", code=ErrorCode.UNEXPECTED_COMMAND)
-        if kind.FLOW not in _FLOW_FROM[self.role]:
-            raise LocalProtocolError(f"a {self.role.value} never sends {name!r}", code=ErrorCode.UNEXPECTED_COMMAND)
-        if self.role is ConnectionRole.CLIENT and self.state is ConnectionState.AWAIT_HELLO \
-                and not issubclass(kind, _ANY_TIME):
-            raise LocalProtocolError(f"{name!r} before hello", code=ErrorCode.NOT_HELLO_YET)
-        if not route_allowed(name, sender, recipient):
-            raise LocalProtocolError(f"{name!r} never goes from {sender!r} to {recipient!r}",
-                                     code=ErrorCode.UNEXPECTED_COMMAND)
-        if re is not None and not 0 <= re <= MAX_SEQ:
-            raise LocalProtocolError(f"invalid envelope for {name!r}: re {re} out of range")
-        seq = self._next_seq
-        packed = pack_envelope(seq=seq, sender=sender, recipient=recipient, re=re, name=name, body=payload)
-        frame = frame_payload(packed, max_frame_size=self.max_frame_size)
-        self._next_seq = seq + 1
         return frame
 
     def answering(self, recipient: str | None) -> str:

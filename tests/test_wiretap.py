@@ -308,10 +308,6 @@ def _plant(monkeypatch: pytest.MonkeyPatch, kind: str) -> None:
         state = table.master.state if table is not None and table.master is not None else None
         if kind == "stock" and isinstance(body, wire.RoundStart) and state is not None and state.stock:
             body = body.model_copy(update={"table": [*body.table, str(Card(state.stock[0]))]})
-        elif kind == "hand" and isinstance(body, wire.YourTurn) and state is not None:
-            other = (body.view.seat + 1) % len(state.hands)
-            stolen = [str(c) for c in cards_in(state.hands[other])][:1]
-            body = body.model_copy(update={"view": body.view.model_copy(update={"hand": [*body.view.hand, *stolen]})})
         elif kind == "seed" and isinstance(body, wire.TableCreated) and table is not None:
             body = body.model_copy(update={"table": body.table.model_copy(
                 update={"description": f"{body.table.description} #{table.seed}"})})
