@@ -43,7 +43,7 @@ from scopa.protocol.convert import (
     rules_to_wire,
     side_tallies,
     view_to_wire,
-    your_turn_data,
+    your_turn_data_of,
 )
 from scopa.protocol import ConnectionRole, LocalProtocolError, prepare
 from scopa.protocol.codec import pack_body
@@ -574,9 +574,9 @@ class Table:
         """NetworkPlayer.on_turn: number the turn, arm its clock (before anyone hears of
         it), then send the your_turn, packed once (a refusal or a reconnect sends the same
         bytes again).  An away seat is asked when it comes back."""
-        assert player.view is not None
+        assert self.master is not None
         event = self.next_event()
-        payload = msgpack.packb(your_turn_data(event, player.view, player.legal))
+        payload = msgpack.packb(your_turn_data_of(event, self.master.state, player.seat, player.legal))
         timer = None
         if self.turn_timeout is not None:
             timer = start_timer(self.clock, self.turn_timeout, lambda: self.force(player.seat, "timeout", event),
@@ -693,9 +693,9 @@ class Table:
         """A built-in bot plays ``player``'s seat from now on, the waiting turn too."""
         turn = self.pending(player.seat)
         player.bot = bot
-        if turn is None or player.view is None:
+        if turn is None or self.master is None:
             return
-        view, legal = player.view, player.legal
+        view, legal = seat_view(self.master.state, player.seat), player.legal
 
         async def move() -> None:
             try:
