@@ -263,6 +263,13 @@ def score_from_wire(body: wire.RoundEnd) -> RoundScore:
     return RoundScore(breakdown=bd, cards=tuple(body.cards), primiera=primiera)
 
 
+def played_data(event: Played, number: int, forced: str | None = None) -> dict[str, Any]:
+    """The plain data of the ``played`` body :func:`event_to_wire` makes of ``event`` (what
+    its model dumps to), made without a model: every move sends one."""
+    return {"event": number, "seat": event.seat, "card": CARD_STRS[event.card], "captured": card_strs(event.captured),
+            "scopa": event.scopa, "table": card_strs(event.table), "forced": forced}
+
+
 def event_to_wire(
     event: Event, number: int, *, seats: list[wire.SeatInfo], stock: int, forced: str | None = None,
     tallies: Sequence[wire.SideTally] = (),
