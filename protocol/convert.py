@@ -52,8 +52,13 @@ def card_strs(cards: Sequence[int]) -> list[str]:
     return [CARD_STRS[c] for c in cards]
 
 
+_CARD_BY_STR: dict[str, Card] = {s: c for s, c in zip(CARD_STRS, CARDS)}
+
+
 def parse_card_strs(cards: Sequence[str]) -> list[Card]:
-    return [Card.parse(c) for c in cards]
+    """Cards from their wire notation (``ValueError`` for one that is not a card)."""
+    by_str = _CARD_BY_STR
+    return [by_str[c] if c in by_str else Card.parse(c) for c in cards]
 
 
 def public_view_data(v: EngineView) -> dict[str, Any]:
@@ -224,7 +229,7 @@ def action_from_wire(body: wire.PlayCard | wire.MakeDeclaration) -> EnginePlay |
     """The engine action a ``play`` / ``declare`` asks for (not yet checked by the rules)."""
     if isinstance(body, wire.MakeDeclaration):
         return EngineDeclare(body.kind, body.wild)
-    return EnginePlay(Card.parse(body.card), mask_of(parse_card_strs(body.capture)))
+    return EnginePlay(parse_card_strs((body.card,))[0], mask_of(parse_card_strs(body.capture)))
 
 
 def breakdown_to_wire(score: RoundScore) -> list[dict[str, int]]:
