@@ -70,9 +70,25 @@ class GameMaster:
     def __post_init__(self) -> None:
         if len(self.players) != self.rules.players:
             raise ValueError(f"{self.rules.players} players needed, {len(self.players)} given")
-        self._rng = random.Random(self.seed)
-        self.first_dealer = self._rng.randrange(self.rules.players)  # R8
+        self.first_dealer = self._generator().randrange(self.rules.players)  # R8
         self.state = GameState.new(self.rules, self.first_dealer)
+        self._shuffles = 0  # deals shuffled so far
+
+    def _generator(self) -> random.Random:
+        """The seeded generator, from its start: the first dealer, then one shuffle per deal."""
+        return random.Random(self.seed)
+
+    def _next_order(self) -> list[int]:
+        """The next deal's shuffle.  No generator is kept between deals (its state is
+        2.5 kB, for every table of a server): it is drawn again from the seed, and gives
+        the same orders as one generator drawn in turn."""
+        rng = self._generator()
+        rng.randrange(self.rules.players)
+        for _ in range(self._shuffles + 1):
+            order = list(range(40))
+            rng.shuffle(order)
+        self._shuffles += 1
+        return order
 
     def restore(self, actions: Sequence[Action]) -> None:
         """Bring a new game master to where a journaled game stood: replay ``actions``.
@@ -82,12 +98,15 @@ class GameMaster:
         """
         if self.actions:
             raise ValueError("restore() is for a game master that has not started")
+        rng = self._generator()
+        rng.randrange(self.rules.players)
         for action in actions:
             if isinstance(action, Deal):
                 order = list(range(40))
-                self._rng.shuffle(order)
+                rng.shuffle(order)
                 if tuple(order) != tuple(action.order):
                     raise ValueError("the journal's deal does not follow from the seed")
+                self._shuffles += 1
             self.state.apply(action, None if isinstance(action, Deal) else self.state.to_move)
             self.actions.append(action)
 
@@ -147,8 +166,7 @@ class GameMaster:
 
     async def _deal(self) -> None:
         s = self.state
-        order = list(range(40))
-        self._rng.shuffle(order)
+        order = self._next_order()
         durable = self._apply(Deal(tuple(order)))
         if durable is not None:
             await durable

@@ -31,7 +31,7 @@ from scopa.engine import (
     RoundEnded,
     RuleSet,
 )
-from scopa.engine import View
+from scopa.engine import View, mask_of
 from scopa.engine.view import view as seat_view
 from scopa.protocol import commands as wire
 from scopa.engine.master import MAX_REFUSALS
@@ -109,7 +109,7 @@ class Table:
     _info: tuple[tuple[Any, ...], wire.TableInfo] | None = None
     _last_update: float | None = None
     _turns: dict[int, PendingTurn] = field(default_factory=dict)  # seat -> its turn waiting for an answer
-    _hands: dict[int, set[str]] = field(default_factory=dict)  # seat -> its hand as last dealt
+    _hands: dict[int, int] = field(default_factory=dict)  # seat -> its hand as last dealt (a card mask)
     _bot_moves: set[asyncio.Task[None]] = field(default_factory=set)
     taken_over: dict[int, str] = field(default_factory=dict)
     bot_factory: Callable[[str, str, int], Player] = make_bot  # (strategy, name, seed): the server's pool for bots that think
@@ -622,10 +622,10 @@ class Table:
 
     def _deal_hand(self, seat: int, event: HandDealt) -> None:
         """NetworkPlayer.on_hand: the seat's hand, and which cards are new, to that seat."""
-        hand = card_strs(event.hand)
-        known = self._hands.get(seat, set())
-        self._hands[seat] = set(hand)
-        self.emit(wire.HandDeal(event=self.next_event(), cards=[c for c in hand if c not in known], hand=hand,
+        known = self._hands.get(seat, 0)
+        self._hands[seat] = mask_of(event.hand)
+        self.emit(wire.HandDeal(event=self.next_event(), cards=card_strs([c for c in event.hand if not known >> c & 1]),
+                                hand=card_strs(event.hand),
                                 stock=event.stock_left), seat=seat)
 
     def receive(self, session: ClientSession, body: wire.PlayCard | wire.MakeDeclaration, seq: int) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import random
 
 import pytest
 
@@ -43,12 +44,31 @@ async def test_restore_from_journal_reaches_the_same_end(cut: int) -> None:
 def test_restore_refuses_a_journal_of_another_seed() -> None:
     rules = RuleSet.build()
     other = GameMaster(rules, [GreedyBot(), GreedyBot()], seed=1)
-    order = list(range(40))
-    other._rng.shuffle(order)
+    order = other._next_order()
     master = GameMaster(rules, [GreedyBot(), GreedyBot()], seed=2)
     with pytest.raises(ValueError, match="seed"):
         master.restore([Deal(tuple(order))])
     assert not master.actions and master.state.round_no == 0
+
+
+def test_the_deals_of_a_seed_are_the_ones_one_generator_draws_in_turn() -> None:
+    """R8: a seed gives the first dealer, then one shuffle per deal, as a single seeded
+    generator drawn in turn does; journals written that way restore (the game master
+    keeps no generator between deals, so it draws them again from the seed)."""
+    rules = RuleSet.build(target=21)
+    for seed in (3, 4, 5):
+        record = asyncio.run(GameMaster(rules, [GreedyBot(), GreedyBot()], seed=seed).run())
+        rng = random.Random(seed)
+        assert record.first_dealer == rng.randrange(rules.players)
+        deals = [a for a in record.actions if isinstance(a, Deal)]
+        assert len(deals) > 3
+        for deal in deals:
+            order = list(range(40))
+            rng.shuffle(order)
+            assert deal.order == tuple(order)
+        again = GameMaster(rules, [GreedyBot(), GreedyBot()], seed=seed)
+        again.restore(record.actions[: record.actions.index(deals[2]) + 1])
+        assert again._next_order() == list(deals[3].order)
 
 
 async def test_an_action_is_announced_only_once_its_journal_awaitable_is_done() -> None:
