@@ -66,6 +66,11 @@ def sample_your_turn(rules: RuleSet, seed: int = 1) -> tuple[dict[str, Any], lis
     return data, list(data["view"]["table"])
 
 
+def _body(cmd: dict[str, Any]) -> dict[str, Any]:
+    body = cmd.get("body")
+    return body if isinstance(body, dict) else {}
+
+
 @dataclass(eq=False)
 class LeanTable:
     id: str
@@ -110,8 +115,7 @@ class LeanServer:
     # ------------------------------------------------------------------ lobby
 
     def hello(self, conn: LeanConnection, cmd: dict[str, Any]) -> None:
-        body = cmd.get("body")
-        wanted = str(body.get("name") or "guest") if isinstance(body, dict) else "guest"
+        wanted = str(_body(cmd).get("name") or "guest")
         name, n = wanted, 1
         while name in self.names:
             n += 1
@@ -132,7 +136,7 @@ class LeanServer:
         return found
 
     def create_table(self, conn: LeanConnection, cmd: dict[str, Any]) -> None:
-        body = cmd.get("body") if isinstance(cmd.get("body"), dict) else {}
+        body = _body(cmd)
         re = cmd.get("seq")
         if conn.table is not None:
             conn.send_error("already_at_table", "you are at a table already", re)
@@ -155,7 +159,7 @@ class LeanServer:
         self._seat(table, conn, re)
 
     def join_table(self, conn: LeanConnection, cmd: dict[str, Any]) -> None:
-        body = cmd.get("body") if isinstance(cmd.get("body"), dict) else {}
+        body = _body(cmd)
         re = cmd.get("seq")
         table = self.tables.get(str(body.get("table")))
         if table is None:
@@ -201,7 +205,7 @@ class LeanServer:
         if table.turn != conn.seat:
             conn.send_error("not_your_turn", "it is not your turn", re, sender=table.party)
             return
-        body = cmd.get("body") if isinstance(cmd.get("body"), dict) else {}
+        body = _body(cmd)
         self._broadcast(table, "played", {"event": 0, "seat": conn.seat, "card": body.get("card"),
                                           "captured": body.get("capture") or [], "scopa": False,
                                           "table": table.table_cards, "forced": None})
