@@ -267,7 +267,7 @@ class LeanConnection(asyncio.Protocol):
             while (payload := self.frames.next_payload()) is not None:
                 cmd = msgpack.unpackb(payload)
                 if not isinstance(cmd, dict):
-                    continue
+                    raise ValueError("a command is a map")
                 name = cmd.get("name")
                 if name == "play" and self.name:
                     server.play(self, cmd)
