@@ -73,7 +73,7 @@ from .commands import (
     Welcome,
     YourTurn,
 )
-from .connection import Connection, ConnectionRole, ConnectionState
+from .connection import Connection, ConnectionRole, ConnectionState, Prepared, prepare
 from .envelope import COMMAND_ADAPTER, COMMAND_CLASSES, PROTOCOL_VERSION, AnyCommand, Command, make_command
 from .errors import (
     BadBody,
@@ -130,6 +130,8 @@ __all__ = [
     "ChatMessage",
     "Command",
     "Connection",
+    "Prepared",
+    "prepare",
     "ConnectionRole",
     "ConnectionState",
     "CreateTable",

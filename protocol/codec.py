@@ -71,6 +71,7 @@ def pack_body(body: Body) -> bytes:
 _PACKED_V = msgpack.packb("v") + msgpack.packb(PROTOCOL_VERSION)
 _PACKED_KEYS = {key: msgpack.packb(key) for key in ("seq", "sender", "recipient", "re", "name", "body")}
 _PACKED_NIL = msgpack.packb(None)
+_PACKED_HEAD = b"\x87" + _PACKED_V + _PACKED_KEYS["seq"]  # a map of the 7 envelope keys, v, then seq's key
 
 
 @functools.lru_cache(maxsize=65536)
@@ -84,11 +85,21 @@ def pack_envelope(*, seq: int, sender: str, recipient: str, re: int | None, name
     bytes :func:`pack_command` makes of that command, with no model built for the
     envelope.  The caller vouches for the envelope fields (:class:`~scopa.protocol.Connection`
     checks the parties and numbers the commands)."""
+    return envelope_head(seq) + envelope_tail(sender=sender, recipient=recipient, re=re, name=name, body=body)
+
+
+def envelope_head(seq: int) -> bytes:
+    """The packed start of an envelope, up to and including its ``seq``: the only part
+    of a broadcast that differs from one connection to the next."""
+    return _PACKED_HEAD + msgpack.packb(seq)
+
+
+def envelope_tail(*, sender: str, recipient: str, re: int | None, name: str, body: bytes) -> bytes:
+    """The packed rest of an envelope after its ``seq`` (see :func:`envelope_head`)."""
     k = _PACKED_KEYS
     return b"".join((
-        b"\x87", _PACKED_V, k["seq"], msgpack.packb(seq), k["sender"], _packed_text(sender),
-        k["recipient"], _packed_text(recipient), k["re"], _PACKED_NIL if re is None else msgpack.packb(re),
-        k["name"], _packed_text(name), k["body"], body,
+        k["sender"], _packed_text(sender), k["recipient"], _packed_text(recipient),
+        k["re"], _PACKED_NIL if re is None else msgpack.packb(re), k["name"], _packed_text(name), k["body"], body,
     ))  # fmt: skip
 
 

@@ -22,9 +22,10 @@ module's.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 from enum import StrEnum
 
-from .codec import FrameDecoder, pack_body, pack_envelope
+from .codec import FrameDecoder, envelope_head, envelope_tail, pack_body, pack_envelope
 from .commands import BODY_BY_NAME, Body, Bye, Error, Flow, Hello, Ping, Pong, Welcome
 from .envelope import Command, make_command
 from .errors import (
@@ -37,7 +38,7 @@ from .errors import (
     UnknownCommand,
 )
 from .fields import MAX_SEQ
-from .framing import MAX_FRAME_SIZE, frame_payload
+from .framing import MAX_FRAME_SIZE, frame_parts, frame_payload
 from .parties import GUEST, LOBBY, ROUTES, PartyKind, parse_party, route_allowed
 
 
@@ -53,10 +54,38 @@ class ConnectionState(StrEnum):
     CLOSED = "closed"
 
 
+@dataclass(frozen=True, slots=True)
+class Prepared:
+    """A command packed once for many connections (a table's broadcast): everything but
+    the ``seq`` each connection gives it.  Made by :meth:`Connection.prepare`, which
+    checks once what does not depend on the connection; sent with
+    :meth:`Connection.send_prepared`."""
+
+    name: str
+    role: ConnectionRole
+    tail: bytes  # the packed envelope after seq (sender, recipient, re, name, body)
+
+
 # Commands allowed before the welcome, besides hello / welcome themselves.
 _ANY_TIME = (Ping, Pong, Error, Bye)
 _STATEFUL = (Hello, Welcome, Error, Bye)  # commands that move the connection's state
 _FLOW_FROM = {ConnectionRole.CLIENT: (Flow.TO_SERVER, Flow.BOTH), ConnectionRole.SERVER: (Flow.TO_CLIENT, Flow.BOTH)}
+
+
+def prepare(role: ConnectionRole, name: str, payload: bytes, *, recipient: str, sender: str) -> Prepared:
+    """Command ``name`` with its body packed already (``payload``), checked and packed
+    once for every connection of ``role`` it goes to (a broadcast): only
+    :meth:`Connection.send_prepared` is left to do per connection.  The rules of
+    :meth:`Connection.send_payload` apply; :class:`LocalProtocolError` if one is broken."""
+    kind = BODY_BY_NAME.get(name)
+    if kind is None or kind in _STATEFUL:
+        raise LocalProtocolError(f"{name!r} cannot be sent as a packed body", code=ErrorCode.UNEXPECTED_COMMAND)
+    if kind.FLOW not in _FLOW_FROM[role]:
+        raise LocalProtocolError(f"a {role.value} never sends {name!r}", code=ErrorCode.UNEXPECTED_COMMAND)
+    if not route_allowed(name, sender, recipient):
+        raise LocalProtocolError(f"{name!r} never goes from {sender!r} to {recipient!r}",
+                                 code=ErrorCode.UNEXPECTED_COMMAND)
+    return Prepared(name, role, envelope_tail(sender=sender, recipient=recipient, re=None, name=name, body=payload))
 
 
 class Connection:
@@ -215,6 +244,26 @@ class Connection:
         if kind is None or kind in _STATEFUL:
             raise LocalProtocolError(f"{name!r} cannot be sent as a packed body", code=ErrorCode.UNEXPECTED_COMMAND)
         return self._frame(kind, None, payload, recipient=recipient, sender=sender, re=re, seq=None)
+
+    def prepare(self, name: str, payload: bytes, *, recipient: str, sender: str) -> Prepared:
+        """:func:`prepare` for this end's role."""
+        return prepare(self.role, name, payload, recipient=recipient, sender=sender)
+
+    def send_prepared(self, prepared: Prepared) -> bytes:
+        """The frame of a :meth:`prepare`-d command on this connection, with its next ``seq``."""
+        if prepared.role is not self.role:
+            raise LocalProtocolError(f"{prepared.name!r} was prepared for a {prepared.role.value}",
+                                     code=ErrorCode.UNEXPECTED_COMMAND)
+        if self.state is ConnectionState.CLOSED:
+            raise LocalProtocolError("the connection is closed", code=ErrorCode.UNEXPECTED_COMMAND)
+        if self.role is ConnectionRole.CLIENT and self.state is ConnectionState.AWAIT_HELLO:
+            raise LocalProtocolError(f"{prepared.name!r} before hello", code=ErrorCode.NOT_HELLO_YET)
+        seq = self._next_seq
+        if seq > MAX_SEQ:
+            raise LocalProtocolError(f"invalid envelope for {prepared.name!r}: seq {seq} out of range")
+        frame = frame_parts(envelope_head(seq), prepared.tail, max_frame_size=self.max_frame_size)
+        self._next_seq = seq + 1
+        return frame
 
     def _frame(self, kind: type[Body], body: Body | None, payload: bytes, *, recipient: str, sender: str | None,
                re: int | None, seq: int | None) -> bytes:

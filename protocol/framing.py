@@ -22,12 +22,18 @@ _PREFIX = struct.Struct(">I")
 
 def frame_payload(payload: bytes, *, max_frame_size: int = MAX_FRAME_SIZE) -> bytes:
     """Prefix ``payload`` with its length; :class:`LocalProtocolError` if it is too large."""
-    if len(payload) > max_frame_size:
+    return frame_parts(payload, max_frame_size=max_frame_size)
+
+
+def frame_parts(*parts: bytes, max_frame_size: int = MAX_FRAME_SIZE) -> bytes:
+    """One frame of the payload made of ``parts`` put together (see :func:`frame_payload`)."""
+    size = sum(map(len, parts))
+    if size > max_frame_size:
         raise LocalProtocolError(
-            f"payload of {len(payload)} bytes exceeds the {max_frame_size}-byte frame limit",
+            f"payload of {size} bytes exceeds the {max_frame_size}-byte frame limit",
             code=ErrorCode.FRAME_TOO_LARGE,
         )
-    return _PREFIX.pack(len(payload)) + payload
+    return b"".join((_PREFIX.pack(size), *parts))
 
 
 class FrameBuffer:

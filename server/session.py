@@ -14,9 +14,18 @@ import asyncio
 import logging
 import random
 import socket
+import weakref
 from typing import Literal, Protocol, cast
 
-from scopa.protocol import Command, Connection, ConnectionRole, ConnectionState, LocalProtocolError, ProtocolError
+from scopa.protocol import (
+    Command,
+    Connection,
+    ConnectionRole,
+    ConnectionState,
+    LocalProtocolError,
+    Prepared,
+    ProtocolError,
+)
 from scopa.protocol.clock import Clock, Timer
 from scopa.protocol.commands import Body, Error, Hello, Ping
 from scopa.protocol.errors import ErrorCode
@@ -60,10 +69,42 @@ class SessionHost(Protocol):
         """The connection is gone (after everything it sent was handled)."""
 
 
+class WriteBatch:
+    """The connections with frames waiting in this loop turn, written by one callback at
+    its end (one scheduled call per turn for the whole server, not one per connection)."""
+
+    __slots__ = ("_loop", "_waiting", "_handle")
+    _by_loop: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, WriteBatch] = weakref.WeakKeyDictionary()
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._loop = loop
+        self._waiting: list[ClientSession] = []
+        self._handle: asyncio.Handle | None = None
+
+    @classmethod
+    def of(cls, loop: asyncio.AbstractEventLoop) -> WriteBatch:
+        """The batch of ``loop`` (one per event loop)."""
+        batch = cls._by_loop.get(loop)
+        if batch is None:
+            batch = cls._by_loop[loop] = cls(loop)
+        return batch
+
+    def add(self, sess: ClientSession) -> None:
+        self._waiting.append(sess)
+        if self._handle is None:
+            self._handle = self._loop.call_soon(self._write)
+
+    def _write(self) -> None:
+        self._handle = None
+        waiting, self._waiting = self._waiting, []
+        for sess in waiting:
+            sess._flush()
+
+
 class ClientSession(asyncio.Protocol):
     """A connected client as the server sees it."""
 
-    __slots__ = ('__weakref__', '_clock', '_connected_at', '_deadline', '_deadline_at', '_flush_handle', '_frame_started', '_hello_seen', '_last_heard', '_loop', '_lost', '_out', '_out_bytes', '_ping_sent', '_rate', 'address', 'client', 'closed', 'dropped', 'host', 'id', 'limits', 'max_queued', 'max_queued_bytes', 'name', 'peer', 'proto', 'refused', 'said_bye', 'table_id', 'transport')
+    __slots__ = ('__weakref__', '_clock', '_connected_at', '_deadline', '_deadline_at', '_batch', '_frame_started', '_hello_seen', '_last_heard', '_loop', '_lost', '_out', '_out_bytes', '_queued', '_ping_sent', '_rate', 'address', 'client', 'closed', 'dropped', 'host', 'id', 'limits', 'max_queued', 'max_queued_bytes', 'name', 'peer', 'proto', 'refused', 'said_bye', 'table_id', 'transport')
 
     def __init__(self, conn_id: int, host: SessionHost) -> None:
         self.id = conn_id
@@ -91,7 +132,8 @@ class ClientSession(asyncio.Protocol):
         self._loop = asyncio.get_running_loop()
         self._out: list[bytes] = []  # frames of this loop turn, written together by _flush
         self._out_bytes = 0
-        self._flush_handle: asyncio.Handle | None = None
+        self._queued = False  # in this loop turn's write batch
+        self._batch = WriteBatch.of(self._loop)
         self._lost: asyncio.Future[None] = self._loop.create_future()
         self._clock = clock = host.clock
         self._rate: RateLimiter = limits.rate_limiter(clock)
@@ -136,9 +178,6 @@ class ClientSession(asyncio.Protocol):
     def connection_lost(self, exc: Exception | None) -> None:
         self.closed = True
         self._cancel_deadline()
-        if self._flush_handle is not None:
-            self._flush_handle.cancel()
-            self._flush_handle = None
         self._out.clear()
         self._out_bytes = 0
         if not self.refused:
@@ -325,6 +364,17 @@ class ClientSession(asyncio.Protocol):
             return
         self._queue_frame(frame)
 
+    def send_prepared(self, prepared: Prepared) -> None:
+        """Like :meth:`send`, for a command packed once for many (``protocol.prepare``)."""
+        if self.closed or self.proto.state is ConnectionState.CLOSED:
+            return
+        try:
+            frame = self.proto.send_prepared(prepared)
+        except LocalProtocolError as exc:
+            log.error("could not send %s to %s: %s", prepared.name, self.party, exc)
+            return
+        self._queue_frame(frame)
+
     def error(self, code: ErrorCode, message: str, re: int | None = None, sender: str = "lobby",
               fatal: bool = False) -> None:
         self.send(Error(code=code, message=message[:500], fatal=fatal), sender=sender, re=re)
@@ -332,8 +382,6 @@ class ClientSession(asyncio.Protocol):
     def _queue_frame(self, frame: bytes) -> None:
         if self._out_bytes + len(frame) > FLUSH_AT:
             # Much to say in one turn (a burst of requests): the socket takes it now.
-            if self._flush_handle is not None:
-                self._flush_handle.cancel()
             self._flush()
         if self.queued_bytes + len(frame) > self.max_queued_bytes:
             self._drop(f"{self.queued_bytes + len(frame)} bytes would wait for it")
@@ -343,12 +391,13 @@ class ClientSession(asyncio.Protocol):
             return
         self._out.append(frame)
         self._out_bytes += len(frame)
-        if self._flush_handle is None:
-            self._flush_handle = self._loop.call_soon(self._flush)
+        if not self._queued:
+            self._queued = True
+            self._batch.add(self)
 
     def _flush(self) -> None:
         """Write this loop turn's frames in one go."""
-        self._flush_handle = None
+        self._queued = False
         if not self._out:
             return
         data = b"".join(self._out) if len(self._out) > 1 else self._out[0]
@@ -377,8 +426,6 @@ class ClientSession(asyncio.Protocol):
         """Write what is waiting, then close (the transport sends its buffer first)."""
         if self.closed:
             return
-        if self._flush_handle is not None:
-            self._flush_handle.cancel()
         self._flush()
         self.closed = True
         self._cancel_deadline()
@@ -389,9 +436,6 @@ class ClientSession(asyncio.Protocol):
         """Close at once, dropping anything waiting."""
         self.closed = True
         self._cancel_deadline()
-        if self._flush_handle is not None:
-            self._flush_handle.cancel()
-            self._flush_handle = None
         self._out.clear()
         self._out_bytes = 0
         if self.transport is not None:

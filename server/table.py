@@ -45,6 +45,7 @@ from scopa.protocol.convert import (
     view_to_wire,
     your_turn_data,
 )
+from scopa.protocol import ConnectionRole, LocalProtocolError, prepare
 from scopa.protocol.codec import pack_body
 from scopa.protocol.errors import ErrorCode
 
@@ -461,9 +462,13 @@ class Table:
             return
         if payload is None:
             payload = pack_body(body)
-        sender, everyone = self.party, self.everyone
+        try:
+            prepared = prepare(ConnectionRole.SERVER, body.NAME, payload, recipient=self.everyone, sender=self.party)
+        except LocalProtocolError as exc:
+            log.error("table %s: could not send %s: %s", self.id, body.NAME, exc)
+            return
         for sess in watchers:
-            sess.send(body, sender=sender, recipient=everyone, payload=payload)
+            sess.send_prepared(prepared)
 
     # ------------------------------------------------------------------ the game
 

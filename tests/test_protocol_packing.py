@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from scopa.protocol import Connection, ConnectionRole, LocalProtocolError, commands as wire
+from scopa.protocol import Connection, ConnectionRole, LocalProtocolError, commands as wire, prepare
 from scopa.protocol.codec import decode, encode, pack_body, pack_command, pack_envelope
 from scopa.protocol.examples import example_commands
 
@@ -59,3 +59,54 @@ def test_a_sequence_number_out_of_range_is_refused() -> None:
     conn = _ready_server()
     with pytest.raises(LocalProtocolError):
         conn.send_body(wire.Ping(nonce=1), recipient="player:ada", seq=2**53 + 1)
+
+
+@pytest.mark.parametrize("name", sorted(n for n, c in EXAMPLES.items() if c.body.FLOW is not wire.Flow.TO_SERVER
+                                        and n not in {"hello", "welcome", "error", "bye"}))
+def test_a_prepared_broadcast_is_the_same_frame_as_sending_it_whole(name: str) -> None:
+    cmd = EXAMPLES[name]
+    prepared = prepare(ConnectionRole.SERVER, cmd.name, pack_body(cmd.body), recipient=cmd.recipient,
+                       sender=cmd.sender)
+    for extra in (0, 1, 200):  # each connection numbers it with its own next seq
+        conn, plain = _ready_server(), _ready_server()
+        for _ in range(extra):
+            conn.send_body(wire.Ping(nonce=1), recipient="player:ada")
+            plain.send_body(wire.Ping(nonce=1), recipient="player:ada")
+        frame = conn.send_prepared(prepared)
+        assert frame == plain.send_body(cmd.body, recipient=cmd.recipient, sender=cmd.sender)
+        assert decode(frame).body == cmd.body
+        assert decode(conn.send_body(wire.Ping(nonce=2), recipient="player:ada")).seq == decode(frame).seq + 1
+
+
+@pytest.mark.parametrize(("role", "name", "sender", "recipient"), [
+    (ConnectionRole.SERVER, "bye", "lobby", "player:ada"),  # changes the connection's state
+    (ConnectionRole.SERVER, "play", "table:3", "table:3/all"),  # never from the server
+    (ConnectionRole.SERVER, "played", "table:3", "lobby"),  # no such route
+    (ConnectionRole.SERVER, "nonsense", "table:3", "table:3/all"),
+])
+def test_a_broadcast_that_breaks_a_rule_is_refused_when_prepared(role: ConnectionRole, name: str, sender: str,
+                                                                 recipient: str) -> None:
+    with pytest.raises(LocalProtocolError):
+        prepare(role, name, pack_body(wire.Ping(nonce=1)), recipient=recipient, sender=sender)
+
+
+def test_a_prepared_broadcast_is_not_sent_on_a_closed_connection_or_by_the_other_role() -> None:
+    body = wire.CardPlayed(event=5, seat=0, card="7d", captured=[], scopa=False, table=["Fd"])
+    prepared = prepare(ConnectionRole.SERVER, "played", pack_body(body), recipient="table:3/all", sender="table:3")
+    client = Connection(ConnectionRole.CLIENT)
+    with pytest.raises(LocalProtocolError):
+        client.send_prepared(prepared)
+    conn = _ready_server()
+    conn.send_body(wire.Bye(reason="done"), recipient="player:ada")
+    with pytest.raises(LocalProtocolError):
+        conn.send_prepared(prepared)
+
+
+def test_a_prepared_broadcast_too_large_for_the_frame_limit_is_refused_and_nothing_changes() -> None:
+    conn = _ready_server()
+    conn.max_frame_size = 300
+    prepared = prepare(ConnectionRole.SERVER, "played", b"\xc0" * 400, recipient="table:3/all", sender="table:3")
+    before = conn.send_body(wire.Ping(nonce=1), recipient="player:ada")
+    with pytest.raises(LocalProtocolError):
+        conn.send_prepared(prepared)
+    assert decode(conn.send_body(wire.Ping(nonce=1), recipient="player:ada")).seq == decode(before).seq + 1

@@ -1,9 +1,9 @@
-"""No-leak wire tap (issue 6): over many seeded 2-, 3-, 4- and 6-player games, no frame
+"""No-leak wire tap: over many seeded 2-, 3-, 4- and 6-player games, no frame
 the server sends to a connection carries a card of another seat's hand or of the stock,
 another seat's token, or any table's seed.
 
-The tap wraps ``Connection.send_body`` on the server side: every frame is recorded as the
-bytes that go on the wire, together with the truth at the moment it was produced (the
+The tap wraps ``ClientSession._queue_frame``, where every frame the server sends a client
+passes: each is recorded as the bytes that go on the wire, together with the truth at the moment it was produced (the
 hands and the stock of the recipient's table, read from the authoritative GameState).
 The checker then decodes each frame and looks at every string and integer in it,
 free text (error messages, chat) included.  A card the client itself named in the
@@ -31,12 +31,13 @@ import pytest
 from scopa.bots import GreedyBot, RandomBot
 from scopa.engine import CARDS, Card, Preset
 from scopa.engine.cards import cards_in
-from scopa.protocol import Connection, ConnectionRole, decode
+from scopa.protocol import decode
 from scopa.protocol import commands as wire
 from scopa.protocol.convert import action_to_wire, legal_from_wire, view_from_wire
 from scopa.protocol.convert import rules_from_wire
 from scopa.server import NetworkEngine
 from scopa.server.session import ClientSession
+from scopa.server.table import Table
 
 from wire_client import WireClient
 
@@ -61,30 +62,21 @@ class WireTap:
 
     def install(self, monkeypatch: pytest.MonkeyPatch) -> None:
         tap = self
-        send, send_payload, dispatch = Connection.send_body, Connection.send_payload, NetworkEngine._dispatch
+        queue_frame, dispatch = ClientSession._queue_frame, NetworkEngine._dispatch
 
-        def tapped_send(conn: Connection, body: Any, **envelope: Any) -> bytes:
-            frame = send(conn, body, **envelope)
-            if conn.role is ConnectionRole.SERVER:
-                tap.record(conn, frame)
-            return frame
-
-        def tapped_send_payload(conn: Connection, name: str, payload: bytes, **envelope: Any) -> bytes:
-            frame = send_payload(conn, name, payload, **envelope)
-            if conn.role is ConnectionRole.SERVER:
-                tap.record(conn, frame)
-            return frame
+        def tapped_queue_frame(sess: ClientSession, frame: bytes) -> None:
+            # Every frame the server sends to a client passes here, whatever built it.
+            tap.record(sess, frame)
+            queue_frame(sess, frame)
 
         def tapped_dispatch(engine: NetworkEngine, sess: ClientSession, body: Any, seq: int, recipient: str) -> None:
             tap.said[(sess.id, seq)] = set(_strings(body.model_dump(mode="json")))
             dispatch(engine, sess, body, seq, recipient)
 
-        monkeypatch.setattr(Connection, "send_body", tapped_send)
-        monkeypatch.setattr(Connection, "send_payload", tapped_send_payload)
+        monkeypatch.setattr(ClientSession, "_queue_frame", tapped_queue_frame)
         monkeypatch.setattr(NetworkEngine, "_dispatch", tapped_dispatch)
 
-    def record(self, conn: Connection, frame: bytes) -> None:
-        sess = next((s for s in self.engine.sessions.values() if s.proto is conn), None)
+    def record(self, sess: ClientSession, frame: bytes) -> None:
         self.seeds.update(t.seed for t in self.engine.tables.values())
         hidden: set[str] = set()
         table = self.engine.table_of(sess) if sess is not None else None
@@ -288,7 +280,7 @@ def _joined_tokens(tap: WireTap) -> set[str]:
 
 def _plant(monkeypatch: pytest.MonkeyPatch, kind: str) -> None:
     """Make the server leak one kind of secret (the checker must catch it)."""
-    send, send_packed = ClientSession.send, ClientSession.send_packed
+    send, send_packed, send_all = ClientSession.send, ClientSession.send_packed, Table.send_all
     tokens: dict[str, str] = {}  # table id -> the first seat token handed out there
 
     def leaky_packed(sess: ClientSession, name: str, payload: bytes, **kw: Any) -> None:
@@ -319,8 +311,16 @@ def _plant(monkeypatch: pytest.MonkeyPatch, kind: str) -> None:
             kw.pop("payload", None)  # a broadcast's body packed once is the unplanted one
         send(sess, body, **kw)
 
+    def leaky_broadcast(table: Table, body: wire.Body, payload: bytes | None = None) -> None:
+        state = table.master.state if table.master is not None else None
+        if kind == "stock" and isinstance(body, wire.RoundStart) and state is not None and state.stock:
+            body = body.model_copy(update={"table": [*body.table, str(Card(state.stock[0]))]})
+            payload = None  # a broadcast's body packed once is the unplanted one
+        send_all(table, body, payload)
+
     monkeypatch.setattr(ClientSession, "send", leaky)
     monkeypatch.setattr(ClientSession, "send_packed", leaky_packed)
+    monkeypatch.setattr(Table, "send_all", leaky_broadcast)
 
 
 @pytest.mark.parametrize("kind", ["stock", "hand", "seed", "token"])
