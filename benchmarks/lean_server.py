@@ -9,13 +9,15 @@ with the same framing and fan-out reaches on this machine:
 
 - one ``asyncio.Protocol`` per connection; bytes go into the protocol's ``FrameBuffer``
   and each payload is read with plain ``msgpack.unpackb`` (no model validation);
-- what a connection is sent in one event-loop turn goes out in one ``transport.write``;
+- what a connection is sent in one event-loop turn goes out in one ``transport.write``,
+  and one scheduled call at the end of the turn writes for every connection;
 - ``hello`` -> ``welcome``; ``create_table`` -> ``table_created`` and ``joined`` (seat 0);
   ``join_table`` -> ``joined`` (the next seat); the game starts when the seats (from
   the preset) are full;
 - a game is ``--moves`` moves with no rules: any ``play`` of the seat to move is taken.
-  Each move broadcasts ``played`` (body packed once, envelope per connection with
-  ``pack_envelope``) and sends ``your_turn`` to the next seat.  That body is a real
+  Each move broadcasts ``played`` (body and envelope after ``seq`` packed once for the
+  table, only ``seq`` and the frame per connection) and sends ``your_turn`` to the next
+  seat (envelope by ``pack_envelope``).  That body is a real
   one, made once per preset by the engine in the middle of a round, and packed again
   for every send, as the real server packs a fresh one each move.  The last move is
   followed by ``game_end`` (reason ``target``) to all and ``left`` to each seat;
@@ -40,10 +42,10 @@ from typing import Any
 import msgpack
 
 from scopa.engine import Deal, GameState, RuleSet, RuleSetError, view
-from scopa.protocol.codec import pack_envelope
+from scopa.protocol.codec import envelope_head, envelope_tail, pack_envelope
 from scopa.protocol.convert import your_turn_data
 from scopa.protocol.errors import ProtocolError
-from scopa.protocol.framing import FrameBuffer, frame_payload
+from scopa.protocol.framing import FrameBuffer, frame_parts, frame_payload
 
 DEFAULT_MOVES = 36  # the plays of one round of scopa (40 cards, 4 on the table)
 SAMPLE_PLAYS = 18  # the sample your_turn is taken after this many plays of a round
@@ -99,6 +101,8 @@ class LeanServer:
         self.next_table = 0
         self.server: asyncio.AbstractServer | None = None
         self.port = 0
+        self.waiting: list[LeanConnection] = []  # connections with frames of this loop turn
+        self.write_handle: asyncio.Handle | None = None
 
     async def start(self, host: str = "127.0.0.1", port: int = 0) -> None:
         loop = asyncio.get_running_loop()
@@ -111,6 +115,18 @@ class LeanServer:
         if self.server is not None:
             self.server.close()
             await self.server.wait_closed()
+
+    def queue(self, conn: LeanConnection) -> None:
+        """``conn`` has frames to write at the end of this loop turn (one call for all)."""
+        self.waiting.append(conn)
+        if self.write_handle is None:
+            self.write_handle = asyncio.get_running_loop().call_soon(self.write)
+
+    def write(self) -> None:
+        self.write_handle = None
+        waiting, self.waiting = self.waiting, []
+        for conn in waiting:
+            conn.flush()
 
     # ------------------------------------------------------------------ lobby
 
@@ -192,9 +208,9 @@ class LeanServer:
     def _broadcast(self, table: LeanTable, name: str, body: dict[str, Any]) -> None:
         table.event += 1
         body["event"] = table.event
-        payload = msgpack.packb(body)
+        tail = envelope_tail(sender=table.party, recipient=table.everyone, re=None, name=name, body=msgpack.packb(body))
         for c in table.conns:
-            c.send_packed(name, table.party, payload, recipient=table.everyone)
+            c.send_tail(tail)
 
     def play(self, conn: LeanConnection, cmd: dict[str, Any]) -> None:
         table = conn.table
@@ -243,14 +259,14 @@ class LeanServer:
 class LeanConnection(asyncio.Protocol):
     """One client: frames in through a FrameBuffer, one write per loop turn out."""
 
-    __slots__ = ("flush_handle", "frames", "name", "out", "party", "seat", "seq", "server", "table", "transport")
+    __slots__ = ("frames", "name", "out", "party", "queued", "seat", "seq", "server", "table", "transport")
 
     def __init__(self, server: LeanServer) -> None:
         self.server = server
         self.frames = FrameBuffer()
         self.transport: asyncio.Transport | None = None
         self.out: list[bytes] = []
-        self.flush_handle: asyncio.Handle | None = None
+        self.queued = False  # in the server's write batch of this loop turn
         self.seq = 0
         self.name = ""
         self.party = "guest"
@@ -289,9 +305,6 @@ class LeanConnection(asyncio.Protocol):
             self.close()  # a broken stream: this reference server just hangs up
 
     def connection_lost(self, exc: Exception | None) -> None:
-        if self.flush_handle is not None:
-            self.flush_handle.cancel()
-            self.flush_handle = None
         self.out.clear()
         self.transport = None
         self.server.gone(self)
@@ -307,13 +320,24 @@ class LeanConnection(asyncio.Protocol):
         if self.transport is None:
             return
         self.seq += 1
-        self.out.append(frame_payload(pack_envelope(seq=self.seq, sender=sender, recipient=recipient or self.party,
-                                                    re=re, name=name, body=body)))
-        if self.flush_handle is None:
-            self.flush_handle = asyncio.get_running_loop().call_soon(self.flush)
+        self._queue(frame_payload(pack_envelope(seq=self.seq, sender=sender, recipient=recipient or self.party,
+                                                re=re, name=name, body=body)))
+
+    def send_tail(self, tail: bytes) -> None:
+        """A broadcast whose envelope after ``seq`` is packed once for the table."""
+        if self.transport is None:
+            return
+        self.seq += 1
+        self._queue(frame_parts(envelope_head(self.seq), tail))
+
+    def _queue(self, frame: bytes) -> None:
+        self.out.append(frame)
+        if not self.queued:
+            self.queued = True
+            self.server.queue(self)
 
     def flush(self) -> None:
-        self.flush_handle = None
+        self.queued = False
         out = self.out
         if not out or self.transport is None or self.transport.is_closing():
             out.clear()
@@ -322,8 +346,6 @@ class LeanConnection(asyncio.Protocol):
         out.clear()
 
     def close(self) -> None:
-        if self.flush_handle is not None:
-            self.flush_handle.cancel()
         self.flush()
         if self.transport is not None:
             self.transport.close()

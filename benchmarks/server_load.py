@@ -44,8 +44,8 @@ their latency with and without.
 
 ``--lean`` loads ``benchmarks/lean_server.py`` (in a child process, on ``--loop``) in
 place of the real server.  It has the same framing (FrameBuffer, one write per
-connection and loop turn) and fan-out (``played`` packed once per table, an envelope per
-connection; a real ``your_turn`` body packed for every send), and no game logic: no
+connection and loop turn) and fan-out (``played`` packed once per table up to each
+connection's ``seq``; a real ``your_turn`` body packed for every send), and no game logic: no
 validation, rules, tables' event logs, timers or journal.  Its CPU per move and memory
 per table are the floor a lean asyncio server reaches on this machine: compare the real
 server's figures with them.  Its games are a fixed number of moves (``--lean-moves``).

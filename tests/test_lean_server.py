@@ -12,6 +12,7 @@ from typing import Any
 
 import msgpack
 
+from scopa.protocol.codec import unpack_command
 from scopa.protocol.framing import FrameBuffer, frame_payload
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -60,6 +61,7 @@ class RawClient:
             assert data, "the server closed the connection"
             self.frames.feed(data)
             while (payload := self.frames.next_payload()) is not None:
+                unpack_command(payload)  # what the lean server sends is valid protocol, strictly read
                 self.pending.append(msgpack.unpackb(payload))
         cmd = self.pending.pop(0)
         self.seen.append(cmd)
