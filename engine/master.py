@@ -29,7 +29,6 @@ from .events import (
 from .player import Player
 from .rules import RuleSet
 from .state import EndReason, GameState, Phase
-from .view import view
 
 # How many refused answers a seat gets in one turn before the game master plays for it.
 MAX_REFUSALS = 3
@@ -173,7 +172,7 @@ class GameMaster:
         action: Play | Declare | None = None
         forced = False
         for _ in range(MAX_REFUSALS):
-            answer = await player.choose(view(s, seat), legal)
+            answer = await player.take_turn(s, seat, legal)
             if answer in legal:
                 action = legal[legal.index(answer)]  # the engine's own value (a plain tuple may be equal)
                 break

@@ -8,7 +8,8 @@ from typing import Sequence
 from .actions import Declare, Play
 from .errors import IllegalMoveError
 from .events import Event
-from .view import View
+from .state import GameState
+from .view import View, view
 
 
 class Player(ABC):
@@ -19,6 +20,12 @@ class Player(ABC):
     @abstractmethod
     async def choose(self, view: View, legal: Sequence[Play | Declare]) -> Play | Declare:
         """Pick one of ``legal`` (the game master checks it all the same)."""
+
+    async def take_turn(self, state: GameState, seat: int, legal: Sequence[Play | Declare]) -> Play | Declare:
+        """How the game master asks: :meth:`choose` from what ``seat`` may see of ``state``.
+        Only a seat the game's own host runs overrides it (the server's mailbox for a
+        remote client builds the message it sends from the state, not from a View)."""
+        return await self.choose(view(state, seat), legal)
 
     async def notify(self, event: Event) -> None:  # noqa: B027 - optional hook
         """Told about every public event and about this seat's own hand."""

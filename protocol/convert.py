@@ -7,6 +7,7 @@ bot or a terminal player written for local games runs unchanged over the network
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any, Sequence, cast
 
@@ -32,7 +33,7 @@ from scopa.engine import (
 )
 from scopa.engine import GameState, RoundPlay, SidePile
 from scopa.engine.actions import DECLARATION_POINTS
-from scopa.engine.cards import DENARI_MASK, SETTEBELLO, VALUE_MASK
+from scopa.engine.cards import DENARI_MASK, SETTEBELLO, VALUE_MASK, cards_in
 from scopa.engine.scoring import Category, denari_run, primiera_sum
 
 from . import commands as wire
@@ -51,8 +52,13 @@ def card_strs(cards: Sequence[int]) -> list[str]:
     return [CARD_STRS[c] for c in cards]
 
 
+_CARD_BY_STR: dict[str, Card] = {s: c for s, c in zip(CARD_STRS, CARDS)}
+
+
 def parse_card_strs(cards: Sequence[str]) -> list[Card]:
-    return [Card.parse(c) for c in cards]
+    """Cards from their wire notation (``ValueError`` for one that is not a card)."""
+    by_str = _CARD_BY_STR
+    return [by_str[c] if c in by_str else Card.parse(c) for c in cards]
 
 
 def public_view_data(v: EngineView) -> dict[str, Any]:
@@ -86,6 +92,51 @@ def seat_view_data(v: EngineView) -> dict[str, Any]:
     data = public_view_data(v)
     data["seat"], data["side"], data["hand"] = v.seat, v.side, [CARD_STRS[c] for c in v.hand]
     return data
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _mask_strs(mask: int) -> tuple[str, ...]:
+    """The cards of a mask in notation, in id order (the order of ``cards_of``)."""
+    return tuple(CARD_STRS[c] for c in cards_in(mask))
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _play_data(play: tuple[int, int, int]) -> dict[str, Any]:
+    seat, card, capture = play
+    return {"seat": seat, "card": CARD_STRS[card], "captured": _mask_strs(capture)}
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _pile_data(pile: int, scope: int) -> dict[str, Any]:
+    return {"cards": pile.bit_count(), "denari": (pile & DENARI_MASK).bit_count(),
+            "settebello": bool(pile >> SETTEBELLO & 1), "primiera": primiera_sum(pile), "scope": scope}
+
+
+def seat_view_data_of(state: GameState, seat: int) -> dict[str, Any]:
+    """What :func:`seat_view_data` gives for ``view(state, seat)``, made from the state
+    without building the View (the server does it on every move).  The View stays what
+    defines what a seat sees: the two are checked equal over many games."""
+    s = CARD_STRS
+    scope = state.scope
+    return {
+        "round": max(state.round_no, 1),
+        "dealer": state.dealer,
+        "turn": state.to_move,
+        "table": _mask_strs(state.table),
+        "stock": len(state.stock),
+        "hand_sizes": [h.bit_count() for h in state.hands],
+        "captured": [_mask_strs(p) for p in state.piles],
+        "scope": list(scope),
+        "scopa_cards": [[s[c] for c in sc] for sc in state.scopa_cards],
+        "totals": list(state.totals),
+        "declared": [{"seat": seat_, "hand": _mask_strs(h)} for seat_, h in sorted(state.declared_hands.items())],
+        "round_plays": list(map(_play_data, state.round_plays)),
+        "last_capture_side": state.last_capturer if state.last_capturer >= 0 else None,
+        "piles": [_pile_data(p, scope[i]) for i, p in enumerate(state.piles)],
+        "seat": seat,
+        "side": state.side[seat],
+        "hand": _mask_strs(state.hands[seat]),
+    }
 
 
 def public_view_to_wire(v: EngineView) -> wire.PublicView:
@@ -148,10 +199,13 @@ def legal_to_wire(legal: Sequence[EnginePlay | EngineDeclare]) -> tuple[list[wir
             [wire.DeclarationOption.model_validate(d, strict=False) for d in decls])
 
 
-def your_turn_data(event: int, view: EngineView, legal: Sequence[EnginePlay | EngineDeclare]) -> dict[str, Any]:
-    """The plain data of a ``your_turn`` body (pack it with msgpack as it is)."""
+def your_turn_data_of(event: int, state: GameState, seat: int,
+                      legal: Sequence[EnginePlay | EngineDeclare]) -> dict[str, Any]:
+    """The plain data of a ``your_turn`` body (pack it with msgpack as it is): what the
+    ``YourTurn`` model of ``view(state, seat)`` and ``legal`` dumps to, made without a
+    View or a model (see :func:`seat_view_data_of`)."""
     moves, decls = legal_data(legal)
-    return {"event": event, "legal": moves, "declarations": decls, "view": seat_view_data(view)}
+    return {"event": event, "legal": moves, "declarations": decls, "view": seat_view_data_of(state, seat)}
 
 
 def legal_from_wire(turn: wire.YourTurn) -> list[EnginePlay | EngineDeclare]:
@@ -175,7 +229,7 @@ def action_from_wire(body: wire.PlayCard | wire.MakeDeclaration) -> EnginePlay |
     """The engine action a ``play`` / ``declare`` asks for (not yet checked by the rules)."""
     if isinstance(body, wire.MakeDeclaration):
         return EngineDeclare(body.kind, body.wild)
-    return EnginePlay(Card.parse(body.card), mask_of(parse_card_strs(body.capture)))
+    return EnginePlay(parse_card_strs((body.card,))[0], mask_of(parse_card_strs(body.capture)))
 
 
 def breakdown_to_wire(score: RoundScore) -> list[dict[str, int]]:
@@ -212,6 +266,13 @@ def score_from_wire(body: wire.RoundEnd) -> RoundScore:
     else:  # a server that sends no tallies: the sums are unknown
         primiera = tuple(0 for _ in body.cards)
     return RoundScore(breakdown=bd, cards=tuple(body.cards), primiera=primiera)
+
+
+def played_data(event: Played, number: int, forced: str | None = None) -> dict[str, Any]:
+    """The plain data of the ``played`` body :func:`event_to_wire` makes of ``event`` (what
+    its model dumps to), made without a model: every move sends one."""
+    return {"event": number, "seat": event.seat, "card": CARD_STRS[event.card], "captured": card_strs(event.captured),
+            "scopa": event.scopa, "table": card_strs(event.table), "forced": forced}
 
 
 def event_to_wire(

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Sequence
 
-from scopa.engine import Declare, Event, HandDealt, IllegalMoveError, Play, Player, View
+from scopa.engine import Declare, Event, GameState, HandDealt, IllegalMoveError, Play, Player, View
 
 Action = Play | Declare
 
@@ -26,23 +26,31 @@ class NetworkPlayer(Player):
         self._on_turn = on_turn
         self._on_hand = on_hand
         self._answer: asyncio.Future[Action] | None = None
-        self.view: View | None = None
-        """The view of the turn waiting for an answer (None between turns)."""
         self.legal: Sequence[Action] = ()
+        """The legal moves of the turn waiting for an answer (empty between turns)."""
         self.bot: Player | None = None
         """A built-in bot that took the seat over when its grace period ran out."""
+
+    async def take_turn(self, state: GameState, seat: int, legal: Sequence[Action]) -> Action:
+        # The table builds the your_turn from the game it runs: no View is made here.
+        if self.bot is not None:
+            return await self.bot.take_turn(state, seat, legal)
+        return await self._wait(legal)
 
     async def choose(self, view: View, legal: Sequence[Action]) -> Action:
         if self.bot is not None:
             return await self.bot.choose(view, legal)
-        self.view, self.legal = view, legal
+        return await self._wait(legal)
+
+    async def _wait(self, legal: Sequence[Action]) -> Action:
+        self.legal = legal
         self._answer = asyncio.get_running_loop().create_future()
         self._on_turn(self)  # the table numbers the turn, arms its clock and asks the client
         try:
             return await self._answer
         finally:
             self._answer = None
-            self.view, self.legal = None, ()
+            self.legal = ()
 
     @property
     def waiting(self) -> bool:

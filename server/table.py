@@ -39,11 +39,12 @@ from scopa.protocol.convert import (
     action_from_wire,
     card_strs,
     event_to_wire,
+    played_data,
     public_view_to_wire,
     rules_to_wire,
     side_tallies,
     view_to_wire,
-    your_turn_data,
+    your_turn_data_of,
 )
 from scopa.protocol import ConnectionRole, LocalProtocolError, prepare
 from scopa.protocol.codec import pack_body
@@ -169,9 +170,7 @@ class Table:
         to that seat only (a deal), if it is connected.  The body is packed once, and the
         log keeps it packed (a game's log is a few kilobytes, not a model per event)."""
         payload = pack_body(body)
-        self._log.append(LoggedEvent(seat, body.event, body.NAME, payload))
-        while len(self._log) > self.log_limit:
-            self._log_base = self._log.popleft().event
+        self._log_event(LoggedEvent(seat, body.event, body.NAME, payload))
         if isinstance(body, wire.GameEnd):
             self.end = body
         if seat is None:
@@ -180,6 +179,17 @@ class Table:
         s = self.seats[seat]
         if s is not None and s.session is not None:
             s.session.send(body, sender=self.party, recipient=s.session.party, payload=payload)
+
+    def emit_public(self, name: str, event: int, payload: bytes) -> None:
+        """Like :meth:`emit` of a public event, for a body made as plain data and packed
+        (``payload``) with no model built: the table's most frequent event, ``played``."""
+        self._log_event(LoggedEvent(None, event, name, payload))
+        self._send_all_packed(name, payload)
+
+    def _log_event(self, logged: LoggedEvent) -> None:
+        self._log.append(logged)
+        while len(self._log) > self.log_limit:
+            self._log_base = self._log.popleft().event
 
     def missed(self, seat: int, last_event: int) -> list[LoggedEvent] | None:
         """What ``seat`` may see after ``last_event`` (a your_turn is never logged: the
@@ -457,15 +467,16 @@ class Table:
     def send_all(self, body: wire.Body, payload: bytes | None = None) -> None:
         """``body`` to every connected seat and spectator, packed once for all of them
         (``payload``: packed already)."""
+        self._send_all_packed(body.NAME, pack_body(body) if payload is None else payload)
+
+    def _send_all_packed(self, name: str, payload: bytes) -> None:
         watchers = self.watchers()
         if not watchers:
             return
-        if payload is None:
-            payload = pack_body(body)
         try:
-            prepared = prepare(ConnectionRole.SERVER, body.NAME, payload, recipient=self.everyone, sender=self.party)
+            prepared = prepare(ConnectionRole.SERVER, name, payload, recipient=self.everyone, sender=self.party)
         except LocalProtocolError as exc:
-            log.error("table %s: could not send %s: %s", self.id, body.NAME, exc)
+            log.error("table %s: could not send %s: %s", self.id, name, exc)
             return
         for sess in watchers:
             sess.send_prepared(prepared)
@@ -574,9 +585,9 @@ class Table:
         """NetworkPlayer.on_turn: number the turn, arm its clock (before anyone hears of
         it), then send the your_turn, packed once (a refusal or a reconnect sends the same
         bytes again).  An away seat is asked when it comes back."""
-        assert player.view is not None
+        assert self.master is not None
         event = self.next_event()
-        payload = msgpack.packb(your_turn_data(event, player.view, player.legal))
+        payload = msgpack.packb(your_turn_data_of(event, self.master.state, player.seat, player.legal))
         timer = None
         if self.turn_timeout is not None:
             timer = start_timer(self.clock, self.turn_timeout, lambda: self.force(player.seat, "timeout", event),
@@ -693,9 +704,9 @@ class Table:
         """A built-in bot plays ``player``'s seat from now on, the waiting turn too."""
         turn = self.pending(player.seat)
         player.bot = bot
-        if turn is None or player.view is None:
+        if turn is None or self.master is None:
             return
-        view, legal = player.view, player.legal
+        view, legal = seat_view(self.master.state, player.seat), player.legal
 
         async def move() -> None:
             try:
@@ -772,15 +783,16 @@ class Table:
         """A public engine event, as its wire command, to everyone at the table."""
         if isinstance(event, (DealVoid, HandDealt)):
             return  # a void deal has no wire command; hands go to their seats only
-        forced = None
         if isinstance(event, Played):
             forced, self.forced_reason = self.forced_reason or ("refused" if event.forced else None), None
+            number = self.next_event()
+            self.emit_public(wire.CardPlayed.NAME, number, msgpack.packb(played_data(event, number, forced)))
+            return
         # At a round end the piles are still the round's (they are cleared at the next deal).
         tallies = side_tallies(self.master.state) if isinstance(event, RoundEnded) and self.master else []
         seats = self.seat_infos() if isinstance(event, GameStarted) else []
         self.emit(event_to_wire(event, self.next_event(), seats=seats,
-                                stock=len(self.master.state.stock) if self.master else 0, forced=forced,
-                                tallies=tallies))
+                                stock=len(self.master.state.stock) if self.master else 0, tallies=tallies))
 
 
 class LoggedEvent(NamedTuple):
