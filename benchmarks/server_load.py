@@ -5,6 +5,7 @@
                                      [--think-ms T] [--loop asyncio|uvloop] [--db]
                                      [--expert-tables N] [--bot-workers W]
     python benchmarks/server_load.py --sweep --tables 250 --preset scopone
+    python benchmarks/server_load.py --lean [--lean-moves N] [--tables N] [--preset NAME] ...
 
 The server (``scopa.server.NetworkEngine``) runs in a child process (this script with
 ``--serve``), so it has its own event loop and its memory can be read from
@@ -40,6 +41,14 @@ journals every game to a fresh SQLite file, as ``scopa serve --db`` does.
 ``--expert-tables N`` has the server play N more games of two ``expert`` bots, which
 think in its worker pool (``--bot-workers``), while the measured tables play: compare
 their latency with and without.
+
+``--lean`` loads ``benchmarks/lean_server.py`` (in a child process, on ``--loop``) in
+place of the real server.  It has the same framing (FrameBuffer, one write per
+connection and loop turn) and fan-out (``played`` packed once per table up to each
+connection's ``seq``; a real ``your_turn`` body packed for every send), and no game logic: no
+validation, rules, tables' event logs, timers or journal.  Its CPU per move and memory
+per table are the floor a lean asyncio server reaches on this machine: compare the real
+server's figures with them.  Its games are a fixed number of moves (``--lean-moves``).
 
 The last line printed is a JSON object with every figure.
 """
@@ -133,6 +142,23 @@ class ServerProcess:
         except subprocess.TimeoutExpired:
             self.proc.kill()
             self.proc.wait()
+
+
+class LeanServerProcess(ServerProcess):
+    """``benchmarks/lean_server.py`` in a child process: its first line is ``HOST:PORT PID``."""
+
+    def __init__(self, loop: str = "asyncio", moves: int | None = None) -> None:
+        extra = ["--loop", loop] + (["--moves", str(moves)] if moves else [])
+        path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "lean_server.py")
+        self.proc = subprocess.Popen([sys.executable, path, "--port", "0", *extra],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline().split()
+        if len(line) != 2 or ":" not in line[0]:
+            self.proc.kill()
+            raise RuntimeError(f"the lean server did not start: {line!r}")
+        self.port = int(line[0].rpartition(":")[2])
+        self.pid = int(line[1])
 
 
 def rss_kb(pid: int) -> int:
@@ -447,6 +473,7 @@ async def load(args: argparse.Namespace, port: int, server_pid: int | None) -> d
         "expert_tables": args.expert_tables,
         "bot_workers": args.bot_workers,
         "server_loop": args.loop,
+        "server": "external" if args.server else "lean" if getattr(args, "lean", False) else "scopa",
         "journal": bool(args.db),
         "cpus": os.cpu_count(),
         "note": f"load generator and server run on the same machine and share its {os.cpu_count()} cores",
@@ -485,9 +512,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--bot-workers", type=int, default=1, help="the server's pool for bots that search (default 1)")
     ap.add_argument("--profile", default=None, metavar="PATH",
                     help="write a cProfile of the server process to PATH (read it with python -m pstats)")
+    ap.add_argument("--lean", action="store_true",
+                    help="load benchmarks/lean_server.py (framing and fan-out, no game logic) instead: the floor")
+    ap.add_argument("--lean-moves", type=int, default=None, metavar="N",
+                    help="with --lean: moves per game (default: the lean server's, 36)")
     ap.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--db-file", default=None, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
+    if args.lean and (args.server or args.db or args.expert_tables or args.profile):
+        ap.error("--lean starts the lean server, which has no journal, bots or profile: not with --server, --db,"
+                 " --expert-tables or --profile")
     _raise_fd_limit()
     if args.serve:
         profiler = cProfile.Profile() if args.profile else None
@@ -524,6 +558,9 @@ def run_once(args: argparse.Namespace) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as tmp:
         if args.server:
             port, pid = int(args.server.rpartition(":")[2]), args.server_pid
+        elif getattr(args, "lean", False):
+            server = LeanServerProcess(args.loop, getattr(args, "lean_moves", None))
+            port, pid = server.port, server.pid
         else:
             server = ServerProcess(args.seed, args.loop, os.path.join(tmp, "load.db") if args.db else None,
                                    args.bot_workers, getattr(args, "profile", None))
@@ -542,6 +579,8 @@ def report(result: dict[str, Any]) -> None:
           f" (setup {result['setup_s']} s, {result['failed_tables']} failed tables, {result['errors']} errors)")
     print(f"server loop: {result['server_loop']}   journal: {result['journal']}   think time: {result['think_ms']} ms"
           f"   expert tables beside: {result['expert_tables']} (bot workers {result['bot_workers']})")
+    if result["server"] == "lean":
+        print("server: benchmarks/lean_server.py (framing and fan-out, no game logic): the floor")
     print(f"games/s: {result['games_per_s']}   moves/s: {result['moves_per_s']}")
     print(f"play -> played latency (ms): p50 {lat['p50']}  p90 {lat['p90']}  p99 {lat['p99']}  max {lat['max']}"
           f"  over {lat['count']} plays")
