@@ -51,7 +51,7 @@ class GameRecord:
 Observer = Callable[[Event], Awaitable[None]]
 
 
-@dataclass
+@dataclass(slots=True)
 class GameMaster:
     """Runs one game between ``players`` (one per seat) from a seed."""
 
@@ -66,13 +66,13 @@ class GameMaster:
     state: GameState = field(init=False)
     actions: list[Action] = field(init=False, default_factory=list)
     first_dealer: int = field(init=False)
+    _shuffles: int = field(init=False, default=0, repr=False)  # deals shuffled so far
 
     def __post_init__(self) -> None:
         if len(self.players) != self.rules.players:
             raise ValueError(f"{self.rules.players} players needed, {len(self.players)} given")
         self.first_dealer = self._generator().randrange(self.rules.players)  # R8
         self.state = GameState.new(self.rules, self.first_dealer)
-        self._shuffles = 0  # deals shuffled so far
 
     def _generator(self) -> random.Random:
         """The seeded generator, from its start: the first dealer, then one shuffle per deal."""

@@ -69,7 +69,7 @@ class Seat:
     strategy: str = ""  # a built-in bot's strategy
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Table:
     """One table of the lobby."""
 
@@ -804,7 +804,7 @@ class LoggedEvent(NamedTuple):
     payload: bytes  # the body, packed
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class PendingTurn:
     """A seat's turn waiting for its client's answer."""
 
