@@ -30,8 +30,10 @@ Figures:
   server share this machine's cores (2 on the reference machine), so the figures are
   a lower bound of what the server alone could do.
 
-Open loop (``--think-ms T``): each seat answers T ms after its ``your_turn`` arrives,
-as a person or a thinking bot would, so the offered load is set by the think time and
+Open loop (``--think-ms T``): each seat answers a think time after its ``your_turn``
+arrives, drawn evenly between T/2 and 3T/2 ms (T on average, so the tables, which all
+resume at once after the memory reading, do not go on moving in step), as a person or a
+thinking bot would, so the offered load is set by the think time and
 not by how fast the server answers; the latency then says how long a move waits in the
 server at that load.  ``--sweep`` runs the open loop at falling think times and prints
 the highest load (moves/s) at which p99 stays under 10 ms.
@@ -235,6 +237,7 @@ class LeanClient:
         self.seat = -1
         self.sent_at = 0.0
         self.rng = random.Random()
+        self.think_rng = random.Random(id(self))  # think times: the tables do not move in step
         self.bot: Any = None
 
     @classmethod
@@ -314,7 +317,7 @@ class LeanClient:
                     self.run.table_held()
                     await self.run.release.wait()
                 if self.run.args.think_ms:
-                    await asyncio.sleep(self.run.args.think_ms / 1000)
+                    await asyncio.sleep(self.run.args.think_ms / 1000 * self.think_rng.uniform(0.5, 1.5))
                 kind, body = self.choose(cmd)
                 self.sent_at = time.perf_counter()
                 self.send(kind, cmd["sender"], body, re=cmd["seq"])
