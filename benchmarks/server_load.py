@@ -38,6 +38,9 @@ not by how fast the server answers; the latency then says how long a move waits 
 server at that load.  ``--sweep`` runs the open loop at falling think times and prints
 the highest load (moves/s) at which p99 stays under 10 ms.
 
+``--memory-profile PATH`` traces the server's memory and writes to PATH, at the
+mid-game reading, which lines allocated what it holds beyond its idle start.
+
 ``--loop uvloop`` runs the server on uvloop (``pip install -e ".[fast]"``); ``--db``
 journals every game to a fresh SQLite file, as ``scopa serve --db`` does.
 ``--expert-tables N`` has the server play N more games of two ``expert`` bots, which
@@ -85,7 +88,7 @@ SAFETY_TIMEOUT = 600.0  # seconds: a stuck run fails instead of hanging
 # --------------------------------------------------------------------------- the server
 
 
-async def _serve(seed: int, db: str | None, bot_workers: int = 1) -> None:
+async def _serve(seed: int, db: str | None, bot_workers: int = 1, memory_profile: str | None = None) -> None:
     from scopa.server import Limits, NetworkEngine
 
     # Every load client comes from 127.0.0.1: lift the connection caps (server/limits.py).
@@ -104,11 +107,35 @@ async def _serve(seed: int, db: str | None, bot_workers: int = 1) -> None:
             stop.set()
 
     loop.add_reader(sys.stdin.fileno(), stdin_ready)
+    if memory_profile is not None:
+        _trace_memory(loop, memory_profile)
     print(f"PORT {engine.port}", flush=True)
     try:
         await stop.wait()
     finally:
         await engine.stop()
+
+
+def _trace_memory(loop: asyncio.AbstractEventLoop, path: str) -> None:
+    """--memory-profile: on SIGUSR1 (sent with every table mid-game), write to ``path``
+    the lines that allocated what the server holds beyond its idle start."""
+    import tracemalloc
+
+    tracemalloc.start(4)
+    idle = tracemalloc.take_snapshot()
+
+    def dump() -> None:
+        now = tracemalloc.take_snapshot()
+        with open(path, "w", encoding="utf-8") as out:
+            for kind in ("lineno", "traceback"):
+                diffs = now.compare_to(idle, kind)
+                out.write(f"# by {kind}: {sum(d.size_diff for d in diffs) / 1024:.0f} KiB more than idle\n")
+                for d in diffs[:40]:
+                    out.write(f"{d.size_diff / 1024:9.1f} KiB {d.count_diff:8d} objects  {d.traceback.format()[-1].strip()}\n")
+                    if kind == "traceback":
+                        out.write("".join(f"          {line}\n" for line in d.traceback.format()[:-1]))
+
+    loop.add_signal_handler(signal.SIGUSR1, dump)
 
 
 def _raise_fd_limit() -> None:
@@ -121,9 +148,10 @@ class ServerProcess:
     """This script with ``--serve`` in a child process."""
 
     def __init__(self, seed: int, loop: str = "asyncio", db: str | None = None, bot_workers: int = 1,
-                 profile: str | None = None) -> None:
+                 profile: str | None = None, memory_profile: str | None = None) -> None:
         extra = ["--loop", loop, "--bot-workers", str(bot_workers)] + (["--db-file", db] if db else [])
         extra += ["--profile", profile] if profile else []
+        extra += ["--memory-profile", memory_profile] if memory_profile else []
         self.proc = subprocess.Popen(
             [sys.executable, os.path.abspath(__file__), "--serve", "--seed", str(seed), *extra],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
@@ -420,6 +448,8 @@ async def load(args: argparse.Namespace, port: int, server_pid: int | None) -> d
                        return_when=asyncio.FIRST_COMPLETED)
     setup_s = time.perf_counter() - t0
     rss_mid = rss_kb(server_pid) if server_pid else None
+    if getattr(args, "memory_profile", None) and server_pid and not args.server:
+        os.kill(server_pid, signal.SIGUSR1)  # the server writes what it holds now
     held = run.held
     # Every table is mid-game: start the clock and let them go.
     cpu_server0 = cpu_seconds(server_pid) if server_pid else None
@@ -515,6 +545,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--bot-workers", type=int, default=1, help="the server's pool for bots that search (default 1)")
     ap.add_argument("--profile", default=None, metavar="PATH",
                     help="write a cProfile of the server process to PATH (read it with python -m pstats)")
+    ap.add_argument("--memory-profile", default=None, metavar="PATH",
+                    help="trace the memory of the server this starts and write to PATH what it holds with every "
+                         "table mid-game, by the lines that allocated it (tracing slows the server: take the other "
+                         "figures without it)")
     ap.add_argument("--lean", action="store_true",
                     help="load benchmarks/lean_server.py (framing and fan-out, no game logic) instead: the floor")
     ap.add_argument("--lean-moves", type=int, default=None, metavar="N",
@@ -522,7 +556,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--db-file", default=None, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
-    if args.lean and (args.server or args.db or args.expert_tables or args.profile):
+    if args.lean and (args.server or args.db or args.expert_tables or args.profile or args.memory_profile):
         ap.error("--lean starts the lean server, which has no journal, bots or profile: not with --server, --db,"
                  " --expert-tables or --profile")
     _raise_fd_limit()
@@ -551,9 +585,9 @@ def _serve_with_loop(args: argparse.Namespace) -> None:
     if args.loop == "uvloop":
         import uvloop
 
-        uvloop.run(_serve(args.seed, args.db_file, args.bot_workers))
+        uvloop.run(_serve(args.seed, args.db_file, args.bot_workers, args.memory_profile))
     else:
-        asyncio.run(_serve(args.seed, args.db_file, args.bot_workers))
+        asyncio.run(_serve(args.seed, args.db_file, args.bot_workers, args.memory_profile))
 
 
 def run_once(args: argparse.Namespace) -> dict[str, Any]:
@@ -566,7 +600,8 @@ def run_once(args: argparse.Namespace) -> dict[str, Any]:
             port, pid = server.port, server.pid
         else:
             server = ServerProcess(args.seed, args.loop, os.path.join(tmp, "load.db") if args.db else None,
-                                   args.bot_workers, getattr(args, "profile", None))
+                                   args.bot_workers, getattr(args, "profile", None),
+                                   getattr(args, "memory_profile", None))
             port, pid = server.port, server.pid
         try:
             return asyncio.run(asyncio.wait_for(load(args, port, pid), SAFETY_TIMEOUT))

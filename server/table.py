@@ -109,6 +109,8 @@ class Table:
     _info: tuple[tuple[Any, ...], wire.TableInfo] | None = None
     _last_update: float | None = None
     _turns: dict[int, PendingTurn] = field(default_factory=dict)  # seat -> its turn waiting for an answer
+    _turn_clock: Timer | None = None  # rings at _turn_clock_at, by the earliest deadline of a waiting turn
+    _turn_clock_at: float | None = None
     _hands: dict[int, int] = field(default_factory=dict)  # seat -> its hand as last dealt (a card mask)
     _bot_moves: set[asyncio.Task[None]] = field(default_factory=set)
     taken_over: dict[int, str] = field(default_factory=dict)
@@ -358,6 +360,9 @@ class Table:
         if self._expiry is not None:
             self._expiry.cancel()
             self._expiry = None
+        if self._turn_clock is not None:
+            self._turn_clock.cancel()
+            self._turn_clock = self._turn_clock_at = None
 
     def _expire_tokens(self) -> None:
         """The grace period after the end is over: the seat tokens are void and the event
@@ -437,7 +442,10 @@ class Table:
         session.table_id = None
 
     def seat_of(self, session: ClientSession) -> int | None:
-        return next((i for i, s in enumerate(self.seats) if s is not None and s.session is session), None)
+        for i, s in enumerate(self.seats):
+            if s is not None and s.session is session:
+                return i
+        return None
 
     @property
     def full(self) -> bool:
@@ -588,12 +596,34 @@ class Table:
         assert self.master is not None
         event = self.next_event()
         payload = msgpack.packb(your_turn_data_of(event, self.master.state, player.seat, player.legal))
-        timer = None
-        if self.turn_timeout is not None:
-            timer = start_timer(self.clock, self.turn_timeout, lambda: self.force(player.seat, "timeout", event),
-                                name=f"turn-{self.id}-{player.seat}")
-        self._turns[player.seat] = PendingTurn(player, event, payload, timer)
+        deadline = None if self.turn_timeout is None else self.clock.now() + self.turn_timeout
+        self._turns[player.seat] = PendingTurn(player, event, payload, deadline)
+        if deadline is not None:
+            self._arm_turn_clock(deadline)
         self._ask_again(player.seat)
+
+    def _arm_turn_clock(self, deadline: float) -> None:
+        """Make the table's one turn clock ring by ``deadline``.  A clock already set to
+        ring earlier is left as it is (when it rings for a turn that is over, it sets
+        itself for the turns still waiting), so a move costs no timer of its own."""
+        if self._turn_clock is not None and self._turn_clock_at is not None and self._turn_clock_at <= deadline:
+            return
+        if self._turn_clock is not None:
+            self._turn_clock.cancel()
+        self._turn_clock_at = deadline
+        self._turn_clock = self.clock.call_at(deadline, self._turn_clock_rang)
+
+    def _turn_clock_rang(self) -> None:
+        """Every turn whose time is up is played by the game master (the default move);
+        the clock is set again for the turns still waiting."""
+        self._turn_clock = self._turn_clock_at = None
+        now = self.clock.now()
+        for turn in list(self._turns.values()):
+            if turn.deadline is not None and turn.deadline <= now:
+                self.force(turn.player.seat, "timeout", turn.event)
+        waiting = [t.deadline for t in self._turns.values() if t.deadline is not None]
+        if waiting:
+            self._arm_turn_clock(min(waiting))
 
     def _ask_again(self, seat: int) -> None:
         """The waiting your_turn of ``seat`` to its client, if both are there."""
@@ -615,8 +645,6 @@ class Table:
         the seat's answer to the game master."""
         if self._turns.get(turn.player.seat) is turn:
             del self._turns[turn.player.seat]
-        if turn.timer is not None:
-            turn.timer.cancel()
         if action is not None:
             turn.player.answer(action)
 
@@ -811,7 +839,7 @@ class PendingTurn:
     player: NetworkPlayer
     event: int
     payload: bytes  # the your_turn body, packed once
-    timer: Timer | None = None
+    deadline: float | None = None  # on the table's clock; None: no turn clock
     refusals: int = 0
     """Answers refused in this turn (MAX_REFUSALS: the game master plays)."""
 

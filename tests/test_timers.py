@@ -1,4 +1,4 @@
-"""Turn timers (issue 6): on a fake clock, a seat that does not answer in time gets the
+"""Turn timers: on a fake clock, a seat that does not answer in time gets the
 first legal play made for it, announced as forced by timeout."""
 
 from __future__ import annotations
@@ -55,6 +55,30 @@ async def test_turn_timer_plays_the_first_legal_move_and_says_so(server: Network
     assert events[-1].body.reason == "target"
     forced = [c for c in a.inbox if isinstance(c.body, wire.CardPlayed) and c.body.forced]
     assert [c.body.event for c in forced] == [played.body.event]
+    await a.close()
+
+
+async def test_each_turn_gets_its_whole_time_after_a_late_answer(server: NetworkEngine, clock: FakeClock) -> None:
+    """A table has one turn clock: set for the first turn, it must not cut short the
+    turns that follow when that turn was answered just in time."""
+    a = await WireClient.connect(server.port, "lastminute")
+    a.send(wire.CreateTable(fill_with_bots=["greedy"], turn_timeout=30))
+    info = (await a.recv_until("table_created")).body.table
+    a.table, a.seat = info.id, (await a.recv_until("joined")).body.seat
+    first = await a.recv_until("your_turn")
+    clock.advance(29.5)  # answered with half a second to spare
+    move = first.body.legal[0]
+    a.send(wire.PlayCard(card=move.card, capture=move.capture, turn=first.body.event), recipient=f"table:{info.id}")
+    second = await a.recv_until("your_turn")  # the bot has played in between
+    clock.advance(29.9)  # long past the first turn's deadline, not yet past this one's
+    a.send(wire.Ping(nonce=7))
+    await a.recv_until("pong")  # anything the clock made the server send came before
+    plays = [c.body for c in a.inbox if isinstance(c.body, wire.CardPlayed)]
+    assert plays and not any(p.forced for p in plays)
+    clock.advance(0.1)
+    played = await a.recv_until("played")
+    assert played.body.seat == a.seat and played.body.forced == "timeout"
+    assert played.body.event > second.body.event
     await a.close()
 
 
