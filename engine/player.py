@@ -15,6 +15,7 @@ from .view import View, view
 class Player(ABC):
     """A seat's decision maker.  Asynchronous, so a GameMaster can await anything."""
 
+    __slots__ = ()  # a subclass may keep its fields in slots (one per seat on a server)
     name: str = "player"
 
     @abstractmethod

@@ -207,13 +207,25 @@ def route_of(sender: str, recipient: str) -> Route:
     return Route(parse_party(sender).kind, parse_party(recipient).kind)
 
 
-@functools.lru_cache(maxsize=16384)
-def route_allowed(name: str, sender: str, recipient: str) -> bool:
-    """Whether command ``name`` may go from ``sender`` to ``recipient`` (by ROUTES).
-
-    Remembered per triple: a server sends the same few thousand (one per command name,
-    table and player) over and over."""
+@functools.lru_cache(maxsize=8192)
+def _kind_of(party: str) -> PartyKind | None:
+    """A party name's kind, None if it is not one (remembered per party: a server names
+    the same tables and players again and again)."""
     try:
-        return route_of(sender, recipient) in ROUTES.get(name, frozenset())
+        return parse_party(party).kind
     except ValueError:
+        return None
+
+
+def route_allowed(name: str, sender: str, recipient: str) -> bool:
+    """Whether command ``name`` may go from ``sender`` to ``recipient`` (by ROUTES)."""
+    sender_kind, recipient_kind = _kind_of(sender), _kind_of(recipient)
+    if sender_kind is None or recipient_kind is None:
         return False
+    return (sender_kind, recipient_kind) in _KIND_PAIRS.get(name, _NO_PAIRS)
+
+
+_KIND_PAIRS: dict[str, frozenset[tuple[PartyKind, PartyKind]]] = {
+    name: frozenset((r.sender, r.recipient) for r in routes) for name, routes in ROUTES.items()
+}  # ROUTES as plain pairs, for the check made on every command
+_NO_PAIRS: frozenset[tuple[PartyKind, PartyKind]] = frozenset()

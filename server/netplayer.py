@@ -19,6 +19,8 @@ class NetworkPlayer(Player):
     """A remote seat: a turn is handed to its table (``on_turn``), its answer comes back
     through :meth:`answer`; a dealt hand is handed to the table too (``on_hand``)."""
 
+    __slots__ = ("seat", "name", "_on_turn", "_on_hand", "_answer", "legal", "bot")
+
     def __init__(self, seat: int, name: str, on_turn: Callable[[NetworkPlayer], None],
                  on_hand: Callable[[int, HandDealt], None]) -> None:
         self.seat = seat

@@ -104,7 +104,7 @@ class WriteBatch:
 class ClientSession(asyncio.Protocol):
     """A connected client as the server sees it."""
 
-    __slots__ = ('__weakref__', '_clock', '_connected_at', '_deadline', '_deadline_at', '_batch', '_frame_started', '_hello_seen', '_last_heard', '_loop', '_lost', '_out', '_out_bytes', '_queued', '_ping_sent', '_rate', 'address', 'client', 'closed', 'dropped', 'host', 'id', 'limits', 'max_queued', 'max_queued_bytes', 'name', 'peer', 'proto', 'refused', 'said_bye', 'table_id', 'transport')
+    __slots__ = ('__weakref__', '_clock', '_connected_at', '_deadline', '_deadline_at', '_batch', '_frame_started', '_hello_seen', '_last_heard', '_gone', '_loop', '_lost', '_out', '_out_bytes', '_queued', '_ping_sent', '_rate', 'address', 'client', 'closed', 'dropped', 'host', 'id', 'limits', 'max_queued', 'max_queued_bytes', 'name', 'peer', 'proto', 'refused', 'said_bye', 'table_id', 'transport')
 
     def __init__(self, conn_id: int, host: SessionHost) -> None:
         self.id = conn_id
@@ -134,7 +134,8 @@ class ClientSession(asyncio.Protocol):
         self._out_bytes = 0
         self._queued = False  # in this loop turn's write batch
         self._batch = WriteBatch.of(self._loop)
-        self._lost: asyncio.Future[None] = self._loop.create_future()
+        self._gone = False  # connection_lost was called
+        self._lost: asyncio.Future[None] | None = None  # made for whoever waits for the end
         self._clock = clock = host.clock
         self._rate: RateLimiter = limits.rate_limiter(clock)
         now = clock.now()
@@ -185,7 +186,8 @@ class ClientSession(asyncio.Protocol):
                 self.host.disconnected(self)
             except Exception:  # noqa: BLE001 - the server goes on
                 log.exception("connection %s: error while forgetting it", self.id)
-        if not self._lost.done():
+        self._gone = True
+        if self._lost is not None and not self._lost.done():
             self._lost.set_result(None)
 
     # ------------------------------------------------------------------ receiving
@@ -443,6 +445,10 @@ class ClientSession(asyncio.Protocol):
 
     async def wait_closed(self) -> None:
         """Until the connection is gone (the transport told us so)."""
+        if self._gone:
+            return
+        if self._lost is None:
+            self._lost = self._loop.create_future()
         await asyncio.shield(self._lost)
 
 

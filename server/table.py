@@ -59,7 +59,7 @@ from .text import bot_name
 log = logging.getLogger("scopa.server")
 
 
-@dataclass
+@dataclass(slots=True)
 class Seat:
     name: str
     session: ClientSession | None  # None: a built-in bot, or a person who is away
