@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Awaitable, Callable, Sequence
 
 from .actions import Action, Deal, Declare, Play
-from .cards import CARDS, Card, cards_in
+from .cards import CARDS, Card, cards_of
 from .errors import IllegalMoveError
 from .events import (
     DealVoid,
@@ -148,7 +148,7 @@ class GameMaster:
         s = self.state
         for seat in seats:
             await self.players[seat].notify(
-                HandDealt(seat, tuple(cards_in(s.hands[seat])), len(s.stock))
+                HandDealt(seat, cards_of(s.hands[seat]), len(s.stock))
             )
 
     def _apply(self, action: Action, seat: int | None = None) -> Awaitable[None] | None:
@@ -176,9 +176,9 @@ class GameMaster:
             return
         bonus_cards: tuple[Card, ...] = ()
         if s.dealer_bonus:
-            bonus_cards = tuple(cards_in(s.piles[s.side[s.dealer]]))
+            bonus_cards = cards_of(s.piles[s.side[s.dealer]])
         await self._public(
-            RoundStarted(s.round_no, s.dealer, tuple(cards_in(s.table)), s.dealer_bonus, bonus_cards)
+            RoundStarted(s.round_no, s.dealer, cards_of(s.table), s.dealer_bonus, bonus_cards)
         )
         await self._tell_hands(range(s.n))
 
@@ -213,15 +213,15 @@ class GameMaster:
         if durable is not None:
             await durable
         if isinstance(action, Declare):
-            await self._public(Declared(seat, action, tuple(cards_in(s.declared_hands[seat]))))
+            await self._public(Declared(seat, action, cards_of(s.declared_hands[seat])))
             return
         table_after = table_before ^ action.capture if action.capture else table_before | (1 << action.card)
         await self._public(
-            Played(seat, CARDS[action.card], tuple(cards_in(action.capture)), s.last_scopa,
-                   tuple(cards_in(table_after)), forced)
+            Played(seat, CARDS[action.card], cards_of(action.capture), s.last_scopa,
+                   cards_of(table_after), forced)
         )
         if len(s.history) > rounds_before:
-            left = tuple(cards_in(s.leftovers))
+            left = cards_of(s.leftovers)
             await self._public(
                 RoundEnded(len(s.history), s.history[-1], left, s.last_capturer if left else None, tuple(s.totals))
             )

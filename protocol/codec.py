@@ -65,7 +65,35 @@ def pack_command(command: Command) -> bytes:
 def pack_body(body: Body) -> bytes:
     """The msgpack value of a body alone: pack it once and send it to many (a table's
     broadcast) with :func:`pack_envelope`."""
-    return msgpack.packb(body.model_dump(mode="json"), use_bin_type=True)
+    return pack_data(body.model_dump(mode="json"))
+
+
+_PACKER = msgpack.Packer(use_bin_type=True)
+
+
+def pack_data(data: Any) -> bytes:
+    """``msgpack.packb(data)``, with one packer kept for every call (building a packer
+    costs more than packing a small body); a failed call leaves it empty."""
+    return _PACKER.pack(data)
+
+
+_SMALL_UINTS = tuple(bytes((n,)) for n in range(0x80))
+
+
+def pack_uint(n: int) -> bytes:
+    """A non-negative integer as msgpack packs it (its shortest form), made without a
+    packer: every frame's ``seq``."""
+    if 0 <= n < 0x80:
+        return _SMALL_UINTS[n]
+    if n < 0:
+        raise ValueError(f"{n} is negative")
+    if n <= 0xFF:
+        return b"\xcc" + n.to_bytes(1, "big")
+    if n <= 0xFFFF:
+        return b"\xcd" + n.to_bytes(2, "big")
+    if n <= 0xFFFFFFFF:
+        return b"\xce" + n.to_bytes(4, "big")
+    return b"\xcf" + n.to_bytes(8, "big")
 
 
 _PACKED_V = msgpack.packb("v") + msgpack.packb(PROTOCOL_VERSION)
@@ -91,7 +119,7 @@ def pack_envelope(*, seq: int, sender: str, recipient: str, re: int | None, name
 def envelope_head(seq: int) -> bytes:
     """The packed start of an envelope, up to and including its ``seq``: the only part
     of a broadcast that differs from one connection to the next."""
-    return _PACKED_HEAD + msgpack.packb(seq)
+    return _PACKED_HEAD + pack_uint(seq)
 
 
 def envelope_tail(*, sender: str, recipient: str, re: int | None, name: str, body: bytes) -> bytes:
@@ -99,7 +127,7 @@ def envelope_tail(*, sender: str, recipient: str, re: int | None, name: str, bod
     k = _PACKED_KEYS
     return b"".join((
         k["sender"], _packed_text(sender), k["recipient"], _packed_text(recipient),
-        k["re"], _PACKED_NIL if re is None else msgpack.packb(re), k["name"], _packed_text(name), k["body"], body,
+        k["re"], _PACKED_NIL if re is None else pack_uint(re), k["name"], _packed_text(name), k["body"], body,
     ))  # fmt: skip
 
 

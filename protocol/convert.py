@@ -188,14 +188,14 @@ def legal_data(legal: Sequence[EnginePlay | EngineDeclare]) -> tuple[list[dict[s
         if isinstance(a, EngineDeclare):
             decls.append({"kind": a.kind.value, "wild": a.wild, "points": DECLARATION_POINTS[a.kind]})
         else:
-            moves.append({"index": len(moves), "card": s[a.card], "capture": [s[c] for c in a.captured]})
+            moves.append({"index": len(moves), "card": s[a.card], "capture": _mask_strs(a.capture)})
     return moves, decls
 
 
 def legal_to_wire(legal: Sequence[EnginePlay | EngineDeclare]) -> tuple[list[wire.LegalMove], list[wire.DeclarationOption]]:
     """Engine legal actions as the ``legal`` and ``declarations`` of ``your_turn``."""
     moves, decls = legal_data(legal)
-    return ([wire.LegalMove.model_validate(m) for m in moves],
+    return ([wire.LegalMove.model_validate({**m, "capture": list(m["capture"])}) for m in moves],
             [wire.DeclarationOption.model_validate(d, strict=False) for d in decls])
 
 

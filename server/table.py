@@ -47,7 +47,7 @@ from scopa.protocol.convert import (
     your_turn_data_of,
 )
 from scopa.protocol import ConnectionRole, LocalProtocolError, prepare
-from scopa.protocol.codec import pack_body
+from scopa.protocol.codec import pack_body, pack_data
 from scopa.protocol.errors import ErrorCode
 
 from .clock import Clock, SystemClock, Timer, start_timer
@@ -595,7 +595,7 @@ class Table:
         bytes again).  An away seat is asked when it comes back."""
         assert self.master is not None
         event = self.next_event()
-        payload = msgpack.packb(your_turn_data_of(event, self.master.state, player.seat, player.legal))
+        payload = pack_data(your_turn_data_of(event, self.master.state, player.seat, player.legal))
         deadline = None if self.turn_timeout is None else self.clock.now() + self.turn_timeout
         self._turns[player.seat] = PendingTurn(player, event, payload, deadline)
         if deadline is not None:
@@ -814,7 +814,7 @@ class Table:
         if isinstance(event, Played):
             forced, self.forced_reason = self.forced_reason or ("refused" if event.forced else None), None
             number = self.next_event()
-            self.emit_public(wire.CardPlayed.NAME, number, msgpack.packb(played_data(event, number, forced)))
+            self.emit_public(wire.CardPlayed.NAME, number, pack_data(played_data(event, number, forced)))
             return
         # At a round end the piles are still the round's (they are cleared at the next deal).
         tallies = side_tallies(self.master.state) if isinstance(event, RoundEnded) and self.master else []

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import msgpack
 import pytest
 
 from scopa.protocol import Connection, ConnectionRole, LocalProtocolError, commands as wire, prepare
-from scopa.protocol.codec import decode, encode, pack_body, pack_command, pack_envelope
+from scopa.protocol.codec import decode, encode, pack_body, pack_command, pack_data, pack_envelope, pack_uint
 from scopa.protocol.examples import example_commands
 
 EXAMPLES = example_commands()
@@ -110,3 +111,20 @@ def test_a_prepared_broadcast_too_large_for_the_frame_limit_is_refused_and_nothi
     with pytest.raises(LocalProtocolError):
         conn.send_prepared(prepared)
     assert decode(conn.send_body(wire.Ping(nonce=1), recipient="player:ada")).seq == decode(before).seq + 1
+
+
+@pytest.mark.parametrize("n", [0, 1, 127, 128, 255, 256, 65535, 65536, 2**32 - 1, 2**32, 2**53, 2**64 - 1])
+def test_an_unsigned_integer_packs_as_msgpack_packs_it(n: int) -> None:
+    assert pack_uint(n) == msgpack.packb(n)
+
+
+def test_a_negative_integer_is_not_packed_as_an_unsigned_one() -> None:
+    with pytest.raises(ValueError):
+        pack_uint(-1)
+
+
+def test_the_kept_packer_packs_as_a_new_one_even_after_a_failure() -> None:
+    with pytest.raises(TypeError):
+        pack_data({"a": object()})
+    data = {"event": 3, "legal": [{"card": "7d", "capture": ("3s", "4c")}], "x": None}
+    assert pack_data(data) == msgpack.packb(data)
