@@ -95,47 +95,47 @@ def seat_view_data(v: EngineView) -> dict[str, Any]:
 
 
 @functools.lru_cache(maxsize=1 << 14)
-def mask_strs(mask: int) -> tuple[str, ...]:
+def _mask_strs(mask: int) -> tuple[str, ...]:
     """The cards of a mask in notation, in id order (the order of ``cards_of``)."""
     return tuple(CARD_STRS[c] for c in cards_in(mask))
 
 
+@functools.lru_cache(maxsize=1 << 14)
 def _play_data(play: tuple[int, int, int]) -> dict[str, Any]:
     seat, card, capture = play
-    return {"seat": seat, "card": CARD_STRS[card], "captured": mask_strs(capture)}
+    return {"seat": seat, "card": CARD_STRS[card], "captured": _mask_strs(capture)}
 
 
-def pile_data(pile: int, scope: int) -> dict[str, Any]:
-    """The plain data of one side's ``PileInfo``: its pile (a mask) and scope."""
+@functools.lru_cache(maxsize=1 << 12)
+def _pile_data(pile: int, scope: int) -> dict[str, Any]:
     return {"cards": pile.bit_count(), "denari": (pile & DENARI_MASK).bit_count(),
             "settebello": bool(pile >> SETTEBELLO & 1), "primiera": primiera_sum(pile), "scope": scope}
 
 
 def seat_view_data_of(state: GameState, seat: int) -> dict[str, Any]:
     """What :func:`seat_view_data` gives for ``view(state, seat)``, made from the state
-    without building the View.  The View stays what defines what a seat sees: the two
-    are checked equal over many games (and the server packs this straight from the
-    state: :mod:`scopa.protocol.turnpack`)."""
+    without building the View (the server does it on every move).  The View stays what
+    defines what a seat sees: the two are checked equal over many games."""
     s = CARD_STRS
     scope = state.scope
     return {
         "round": max(state.round_no, 1),
         "dealer": state.dealer,
         "turn": state.to_move,
-        "table": mask_strs(state.table),
+        "table": _mask_strs(state.table),
         "stock": len(state.stock),
         "hand_sizes": [h.bit_count() for h in state.hands],
-        "captured": [mask_strs(p) for p in state.piles],
+        "captured": [_mask_strs(p) for p in state.piles],
         "scope": list(scope),
         "scopa_cards": [[s[c] for c in sc] for sc in state.scopa_cards],
         "totals": list(state.totals),
-        "declared": [{"seat": seat_, "hand": mask_strs(h)} for seat_, h in sorted(state.declared_hands.items())],
+        "declared": [{"seat": seat_, "hand": _mask_strs(h)} for seat_, h in sorted(state.declared_hands.items())],
         "round_plays": list(map(_play_data, state.round_plays)),
         "last_capture_side": state.last_capturer if state.last_capturer >= 0 else None,
-        "piles": [pile_data(p, scope[i]) for i, p in enumerate(state.piles)],
+        "piles": [_pile_data(p, scope[i]) for i, p in enumerate(state.piles)],
         "seat": seat,
         "side": state.side[seat],
-        "hand": mask_strs(state.hands[seat]),
+        "hand": _mask_strs(state.hands[seat]),
     }
 
 
@@ -188,7 +188,7 @@ def legal_data(legal: Sequence[EnginePlay | EngineDeclare]) -> tuple[list[dict[s
         if isinstance(a, EngineDeclare):
             decls.append({"kind": a.kind.value, "wild": a.wild, "points": DECLARATION_POINTS[a.kind]})
         else:
-            moves.append({"index": len(moves), "card": s[a.card], "capture": mask_strs(a.capture)})
+            moves.append({"index": len(moves), "card": s[a.card], "capture": _mask_strs(a.capture)})
     return moves, decls
 
 
