@@ -11,6 +11,8 @@ is an invalid body, so every ``WireRules`` value converts.
 
 from __future__ import annotations
 
+import functools
+
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -57,8 +59,10 @@ class WireRules(BaseModel):
         return self
 
 
+@functools.lru_cache(maxsize=256)
 def rules_to_wire(rules: RuleSet) -> WireRules:
-    """The engine's rule set as the wire carries it."""
+    """The engine's rule set as the wire carries it (one frozen model per rule set, shared
+    by every table that plays it)."""
     return WireRules.model_validate(rules.model_dump())
 
 
