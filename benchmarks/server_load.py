@@ -90,12 +90,15 @@ SAFETY_TIMEOUT = 600.0  # seconds: a stuck run fails instead of hanging
 
 async def _serve(seed: int, db: str | None, bot_workers: int = 1, memory_profile: str | None = None) -> None:
     from scopa.server import Limits, NetworkEngine
+    from scopa.server.collector import Collector
 
     # Every load client comes from 127.0.0.1: lift the connection caps (server/limits.py).
     engine = NetworkEngine("127.0.0.1", 0, seed, limits=Limits(max_connections=None, max_connections_per_address=None,
                                          max_bot_tables=None, max_bot_tables_per_client=None),
                            db=db, bot_workers=bot_workers)
     await engine.start()
+    collector = Collector(engine.clock)  # as `scopa serve` sets the garbage collector
+    collector.start()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     loop.add_signal_handler(signal.SIGTERM, stop.set)
@@ -113,6 +116,7 @@ async def _serve(seed: int, db: str | None, bot_workers: int = 1, memory_profile
     try:
         await stop.wait()
     finally:
+        collector.stop()
         await engine.stop()
 
 

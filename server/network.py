@@ -34,6 +34,7 @@ from scopa.protocol.parties import parse_party
 
 from . import admin
 from .clock import Clock, SystemClock
+from .collector import Collector
 from .limits import Limits
 from .lobby import TableDirectory, build_rules
 from .session import ClientSession
@@ -688,6 +689,8 @@ async def serve(host: str = "127.0.0.1", port: int = DEFAULT_PORT, seed: int | N
                            admin_token_file=admin_token_file, accounts=accounts, bot_workers=bot_workers,
                            trusted_proxies=trusted_proxies)
     await engine.start()
+    collector = Collector(engine.clock)
+    collector.start()
     companion = asyncio.create_task(beside(engine), name="beside-the-server") if beside is not None else None
     try:
         if companion is None:
@@ -702,4 +705,5 @@ async def serve(host: str = "127.0.0.1", port: int = DEFAULT_PORT, seed: int | N
         if companion is not None and not companion.done():
             companion.cancel()
             await asyncio.gather(companion, return_exceptions=True)
+        collector.stop()
         await engine.stop()
