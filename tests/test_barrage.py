@@ -1,4 +1,4 @@
-"""Malformed-input barrage (issue 6): many kinds of bad frames from many connections at
+"""Malformed-input barrage: many kinds of bad frames from many connections at
 once while bot tables play.  The server stays up, every bot game finishes, and every
 bad client gets its typed error (fatal ones: and the connection is closed) or, for a
 stream it cannot read at all, is closed."""

@@ -1,4 +1,4 @@
-"""`scopa local`: bots-only games need no input; a person plays through a pty (issue 2)."""
+"""`scopa local`: bots-only games need no input; a person plays through a pty."""
 
 from __future__ import annotations
 

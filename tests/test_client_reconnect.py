@@ -1,4 +1,4 @@
-"""The client gets its seat back by itself (issue 6): ClientSession.play_game after a
+"""The client gets its seat back by itself: ClientSession.play_game after a
 killed connection, `scopa bot` after its connection is killed and after the server
 process is killed and restarted; `scopa watch` / ClientSession.watch."""
 
@@ -162,7 +162,7 @@ def test_scopa_bot_reconnects_after_the_server_is_killed_and_restarted(tmp_path:
 
 
 async def test_the_lobby_reconnects_by_itself_after_a_dropped_connection() -> None:
-    """Issue 6: `scopa play` gets back to the lobby (not only to a seat) on its own."""
+    """`scopa play` gets back to the lobby (not only to a seat) on its own."""
     import io
 
     from rich.console import Console

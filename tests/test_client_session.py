@@ -249,7 +249,7 @@ async def test_server_shutdown_mid_game_is_connection_lost() -> None:
 
     async with asyncio.timeout(SAFETY):
         s = await ClientSession.connect("127.0.0.1", engine.port, "ian")
-        s.reconnect_for = 0.3  # tries to get back (issue 6), then gives up: the server is gone
+        s.reconnect_for = 0.3  # tries to get back, then gives up: the server is gone
         await s.create_table(fill_with_bots=["random"])
         game = asyncio.create_task(s.play_game(Stalling()))
         await started.wait()

@@ -1,5 +1,5 @@
 """A 2v2 network game of every preset, played to the end by four bot clients over real
-sockets on 127.0.0.1 (port 0): issue 5's last test line (V4-V8, V12, V13 over the wire).
+sockets on 127.0.0.1 (port 0): the presets and variants over the wire (V4-V8, V12, V13).
 
 Each game: every client sees the same public events; the game ends for a valid reason;
 the final totals are the sum of the rounds' points (and each round's points the sum of

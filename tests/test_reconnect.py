@@ -1,4 +1,4 @@
-"""Reconnect (issue 6): a seated client whose connection dies comes back with its seat
+"""Reconnect: a seated client whose connection dies comes back with its seat
 token and loses or doubles no play; grace expiry hands the seat to a bot or abandons."""
 
 from __future__ import annotations

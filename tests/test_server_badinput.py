@@ -1,4 +1,4 @@
-"""Bad input gets a typed error, changes nothing, and the game goes on (issue 4)."""
+"""Bad input gets a typed error, changes nothing, and the game goes on."""
 
 from __future__ import annotations
 
@@ -155,7 +155,7 @@ async def test_client_killed_mid_game_leaves_other_tables_playing(server: Networ
     # Let the doomed game get under way, then kill one client without a word.
     await a.recv_until("your_turn", "deal")
     b.writer.transport.abort()
-    # The seat is kept for its client (issue 6: reconnect): the table is told it is away.
+    # The seat is kept for its client (it may reconnect): the table is told it is away.
     while True:
         update = await a.recv_until("table_update")
         if update.body.table.away == [b.seat]:

@@ -1,4 +1,4 @@
-"""Network games over real sockets on 127.0.0.1 (port 0): issue 4's end-to-end checks."""
+"""Network games over real sockets on 127.0.0.1 (port 0), end to end."""
 
 from __future__ import annotations
 

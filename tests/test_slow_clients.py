@@ -1,4 +1,4 @@
-"""Slow and silent clients (issue 6, Hardening): each is dropped by its own limit while
+"""Slow and silent clients: each is dropped by its own limit while
 everyone else plays on.
 
 The deadlines and the token bucket run on a fake clock that a test moves itself, so no

@@ -1,4 +1,4 @@
-"""Spectators (issue 6): public events only, a public snapshot first, never a secret."""
+"""Spectators: public events only, a public snapshot first, never a secret."""
 
 from __future__ import annotations
 

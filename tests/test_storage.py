@@ -1,4 +1,4 @@
-"""Storage backends (issue 6, persistence): round trips, refusals, SQLite file settings."""
+"""Storage backends: round trips, refusals, SQLite file settings."""
 
 from __future__ import annotations
 

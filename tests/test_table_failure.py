@@ -1,5 +1,5 @@
 """An exception inside one table's game master ends that table with a logged error and
-touches no other table (issue 6, Hardening)."""
+touches no other table."""
 
 from __future__ import annotations
 
