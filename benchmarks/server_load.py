@@ -19,8 +19,10 @@ entry of its ``legal`` list, copied back as is.  ``greedy`` runs the built-in
 GreedyBot, which needs the typed view: much more client CPU.
 
 Figures:
-- games/s and moves/s over the measured window (from the moment every table is
-  mid-game, see below, to the last game's end);
+- games/s and moves/s over the measured window: from the moment every table is
+  mid-game (see below) to the last game's end, or with ``--seconds S`` to S seconds
+  later (no game starts after that; the games in progress finish unmeasured, so the
+  window is one where every table plays and the offered load is steady);
 - latency: from a ``play`` being written to the socket to the ``played`` event for
   that move arriving back at its sender (p50, p90, p99, max);
 - server memory per table: (server RSS with every table mid-game - RSS of the idle
@@ -463,10 +465,16 @@ async def load(args: argparse.Namespace, port: int, server_pid: int | None) -> d
         run.deadline = start + args.seconds
     run.stats.measuring = True
     run.release.set()
-    results = await done_early
+    if args.seconds is not None:
+        # A steady window: every table plays all through it.  The games still in
+        # progress at its end finish unmeasured (the tables stop one by one then, which
+        # would lower the load offered in the window and hide it behind the tail).
+        await asyncio.wait([done_early], timeout=args.seconds)
+        run.stats.measuring = False
     elapsed = time.perf_counter() - start
     cpu_server = cpu_seconds(server_pid) - cpu_server0 if server_pid else None
     cpu_client = time.process_time() - cpu_client0
+    results = await done_early
     rss_end = rss_kb(server_pid) if server_pid else None
     failures = [r for r in results if isinstance(r, BaseException)]
     for f in failures[:3]:
@@ -579,6 +587,8 @@ def main(argv: list[str] | None = None) -> int:
         args.games = 2
     args.options = _options(args.option)
     if args.sweep:
+        if args.seconds is None:
+            args.seconds, args.games = SWEEP_SECONDS, None
         return sweep(args)
     result = run_once(args)
     report(result)
@@ -638,6 +648,7 @@ def report(result: dict[str, Any]) -> None:
 
 SWEEP_THINK_MS = (400.0, 200.0, 100.0, 50.0, 25.0)
 SWEEP_P99_MS = 10.0
+SWEEP_SECONDS = 15.0  # the steady window of each step, unless --seconds says otherwise
 
 
 def sweep(args: argparse.Namespace) -> int:
