@@ -471,6 +471,8 @@ async def load(args: argparse.Namespace, port: int, server_pid: int | None) -> d
         # would lower the load offered in the window and hide it behind the tail).
         await asyncio.wait([done_early], timeout=args.seconds)
         run.stats.measuring = False
+    else:
+        await asyncio.wait([done_early])
     elapsed = time.perf_counter() - start
     cpu_server = cpu_seconds(server_pid) - cpu_server0 if server_pid else None
     cpu_client = time.process_time() - cpu_client0
