@@ -1,7 +1,8 @@
-"""Only the optional C accelerator lives here; everything else is in pyproject.toml.
+"""Only the optional C accelerators live here; everything else is in pyproject.toml.
 
 ``optional=True``: without a C compiler the install still succeeds and the engine
-uses its pure-Python path (same results, slower).
+uses its pure-Python path, and the server packs its your_turn in Python (same
+results, slower).
 """
 
 from setuptools import Extension, setup
@@ -9,5 +10,6 @@ from setuptools import Extension, setup
 setup(
     ext_modules=[
         Extension("scopa.engine._speedups", ["engine/_speedups.c"], optional=True),
+        Extension("scopa.protocol._turnpack", ["protocol/_turnpack.c"], optional=True),
     ]
 )

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from typing import Any, Sequence, cast
+from typing import Any, Callable, Sequence, cast
 
 from scopa.engine import (
     CARDS,
@@ -37,11 +37,20 @@ from scopa.engine.cards import DENARI_MASK, SETTEBELLO, VALUE_MASK, cards_in
 from scopa.engine.scoring import Category, denari_run, primiera_sum
 
 from . import commands as wire
+from .codec import pack_data
 from .rules import WireRules, rules_from_wire as rules_from_wire, rules_to_wire as rules_to_wire
 
 
 CARD_STRS: tuple[str, ...] = tuple(str(c) for c in CARDS)
 """Each card's wire notation, by card id."""
+
+_c_your_turn: Callable[..., bytes | None] | None
+try:  # the optional C accelerator (setup.py); the Python path makes the same bytes
+    from ._turnpack import init as _c_init, your_turn as _c_your_turn
+except ImportError:  # pragma: no cover - depends on the install
+    _c_your_turn = None
+else:
+    _c_init(CARD_STRS, DENARI_MASK, SETTEBELLO)
 
 
 def card_str(card: int) -> str:
@@ -206,6 +215,22 @@ def your_turn_data_of(event: int, state: GameState, seat: int,
     View or a model (see :func:`seat_view_data_of`)."""
     moves, decls = legal_data(legal)
     return {"event": event, "legal": moves, "declarations": decls, "view": seat_view_data_of(state, seat)}
+
+
+def your_turn_payload(event: int, state: GameState, seat: int,
+                      legal: Sequence[EnginePlay | EngineDeclare]) -> bytes:
+    """The ``your_turn`` body, packed: ``pack_data(your_turn_data_of(...))``, written
+    by the C accelerator when it is built (it declines a turn with declarations, which
+    the Python path then makes)."""
+    if _c_your_turn is not None and not state.declared_hands:
+        packed = _c_your_turn(
+            event, legal, state.round_no, state.dealer, state.to_move, state.table, len(state.stock),
+            state.hands, state.piles, state.scope, state.scopa_cards, state.totals, state.round_plays,
+            state.last_capturer, [primiera_sum(p) for p in state.piles], seat, state.side[seat],
+        )
+        if packed is not None:
+            return packed
+    return pack_data(your_turn_data_of(event, state, seat, legal))
 
 
 def legal_from_wire(turn: wire.YourTurn) -> list[EnginePlay | EngineDeclare]:

@@ -44,7 +44,7 @@ from scopa.protocol.convert import (
     rules_to_wire,
     side_tallies,
     view_to_wire,
-    your_turn_data_of,
+    your_turn_payload,
 )
 from scopa.protocol import ConnectionRole, LocalProtocolError, prepare
 from scopa.protocol.codec import pack_body, pack_data
@@ -595,7 +595,7 @@ class Table:
         bytes again).  An away seat is asked when it comes back."""
         assert self.master is not None
         event = self.next_event()
-        payload = pack_data(your_turn_data_of(event, self.master.state, player.seat, player.legal))
+        payload = your_turn_payload(event, self.master.state, player.seat, player.legal)
         deadline = None if self.turn_timeout is None else self.clock.now() + self.turn_timeout
         self._turns[player.seat] = PendingTurn(player, event, payload, deadline)
         if deadline is not None:

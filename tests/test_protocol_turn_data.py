@@ -7,16 +7,21 @@ from __future__ import annotations
 
 import asyncio
 import random
+import types
 from collections.abc import Sequence
 
 import msgpack
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from scopa.engine import Deal, Declare, Event, GameMaster, GameState, Phase, Play, Played, Player, Preset, RuleSet, View
 from scopa.engine.view import view
 from scopa.protocol import commands as wire
 from scopa.protocol.codec import pack_body
-from scopa.protocol.convert import event_to_wire, legal_to_wire, played_data, view_to_wire, your_turn_data_of
+from scopa.protocol import convert
+from scopa.protocol.convert import (
+    event_to_wire, legal_to_wire, played_data, view_to_wire, your_turn_data_of, your_turn_payload,
+)
 
 
 def _turn_by_model(event: int, state: GameState, seat: int) -> bytes:
@@ -40,6 +45,7 @@ def _games(rules: RuleSet, seed: int, count: int) -> int:
             seat, legal = state.to_move, state.legal_actions()
             fast = msgpack.packb(your_turn_data_of(checked, state, seat, legal))
             assert fast == _turn_by_model(checked, state, seat), (rules, game, state.round_no, seat)
+            assert your_turn_payload(checked, state, seat, legal) == fast, (rules, game, state.round_no, seat)
             checked += 1
             state.apply(rng.choice(legal), seat)
     return checked
@@ -58,6 +64,45 @@ def test_the_turn_made_from_the_state_is_the_turn_the_view_makes(preset: Preset)
 def test_the_turn_made_from_the_state_matches_in_variants(options: dict[str, object]) -> None:
     rules = RuleSet.build(None, **options)
     assert _games(rules, seed=12, count=2) > 30
+
+
+def test_the_packed_turn_is_written_by_the_accelerator_when_built() -> None:
+    try:
+        from scopa.protocol._turnpack import your_turn
+    except ImportError:  # no C compiler at install time: the Python path serves
+        assert convert._c_your_turn is None
+    else:
+        assert convert._c_your_turn is your_turn
+
+
+_masks = st.integers(0, (1 << 40) - 1)
+_small = st.integers(-(1 << 40), 1 << 40)  # every width msgpack has for an integer, both signs
+_cards = st.integers(0, 39)
+
+
+@settings(max_examples=300, deadline=None)
+@given(event=st.integers(0, 1 << 53), legal=st.lists(st.tuples(_cards, _masks), max_size=20),
+       round_no=_small, dealer=_small, table=_masks, stock=st.integers(0, 40),
+       hands=st.lists(_masks, min_size=1, max_size=6), piles=st.lists(_masks, min_size=1, max_size=3),
+       scope=_small, scopa_cards=st.lists(st.lists(_cards, max_size=20), min_size=1, max_size=3),
+       totals=st.lists(_small, max_size=3), round_plays=st.lists(st.tuples(_small, _cards, _masks), max_size=40),
+       last_capturer=st.integers(-1, 3), data=st.data())
+def test_the_packed_turn_is_what_msgpack_makes_of_its_data_for_any_values(
+        event: int, legal: list[tuple[int, int]], round_no: int, dealer: int, table: int, stock: int,
+        hands: list[int], piles: list[int], scope: int, scopa_cards: list[list[int]], totals: list[int],
+        round_plays: list[tuple[int, int, int]], last_capturer: int, data: st.DataObject) -> None:
+    """Beyond what games reach: long arrays, large and negative numbers (every msgpack
+    width), empty lists: the packed bytes stay the ones msgpack makes of the data."""
+    seat = data.draw(st.integers(0, len(hands) - 1))
+    state = types.SimpleNamespace(
+        round_no=round_no, dealer=dealer, to_move=seat, table=table, stock=[0] * stock, hands=hands,
+        piles=piles, scope=[scope + i for i in range(len(piles))], scopa_cards=scopa_cards, totals=totals,
+        declared_hands={}, round_plays=round_plays, last_capturer=last_capturer,
+        side=[i % len(piles) for i in range(len(hands))],
+    )
+    plays = [Play(card, capture) for card, capture in legal]
+    expected = msgpack.packb(your_turn_data_of(event, state, seat, plays))  # type: ignore[arg-type]
+    assert your_turn_payload(event, state, seat, plays) == expected  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("forced", [None, "timeout"])
