@@ -142,10 +142,16 @@ class _DuplicateKeyMap(dict[Any, Any]):
     duplicate: str = ""
 
 
+_duplicate_maps = [0]
+"""How many maps with a key twice the decoder has met: a decode after which it has not
+changed met none (one that has may have, and takes the full checks)."""
+
+
 def _map_from_pairs(pairs: list[tuple[Any, Any]]) -> dict[Any, Any]:
     out = dict(pairs)
     if len(out) == len(pairs):
         return out
+    _duplicate_maps[0] += 1
     seen: set[Any] = set()
     marked = _DuplicateKeyMap(out)
     for key, _ in pairs:
@@ -289,6 +295,7 @@ def unpack_command(payload: bytes, *, lenient: bool = False) -> Command:
     """Decode one msgpack payload into a typed command, or raise a :class:`ProtocolError`.
 
     ``lenient``: drop unknown keys instead of refusing them (a client reading a server)."""
+    duplicates = _duplicate_maps[0]
     obj = _unpack(payload)
     if not isinstance(obj, dict):
         raise MalformedFrame(f"payload is a msgpack {type(obj).__name__}, not a map")
@@ -307,6 +314,16 @@ def unpack_command(payload: bytes, *, lenient: bool = False) -> Command:
         raise BadEnvelope(f"{name}: the key {obj.duplicate!r} appears twice in the envelope", **about)
     if "body" not in obj:
         raise BadEnvelope(f"{name}: 'body' is missing", **about)
+    shortcut = name in _PLAIN_BODIES
+    if shortcut and not lenient and duplicates == _duplicate_maps[0]:
+        # No map had a key twice, and nothing nested deeper than a list of strings passes
+        # the validation of these bodies: the walk below could not refuse what it takes.
+        shortcut = False
+        try:
+            command: Command = COMMAND_ADAPTER.validate_python(obj, strict=True)
+            return command
+        except ValidationError:
+            pass  # the JSON path below says what is wrong
     body_deep, body_duplicate = _inspect(obj["body"], MAX_DEPTH - 1)
     if body_deep:
         raise BadBody(f"body nests deeper than {MAX_DEPTH} levels", **about)
@@ -320,9 +337,9 @@ def unpack_command(payload: bytes, *, lenient: bool = False) -> Command:
     if lenient:
         obj = {k: v for k, v in obj.items() if k in ENVELOPE_KEYS}
         obj["body"] = _prune(obj["body"], BODY_BY_NAME[name])
-    if name in _PLAIN_BODIES:
+    if shortcut:
         try:  # the usual case, without the JSON text: the same rules hold for these bodies
-            command: Command = COMMAND_ADAPTER.validate_python(obj, strict=True)
+            command = COMMAND_ADAPTER.validate_python(obj, strict=True)
             return command
         except ValidationError:
             pass  # the JSON path below says what is wrong, as for every command

@@ -38,7 +38,7 @@ from .errors import (
     UnknownCommand,
 )
 from .fields import MAX_SEQ
-from .framing import MAX_FRAME_SIZE, frame_parts, frame_payload
+from .framing import MAX_FRAME_SIZE, frame_parts, frame_payload, pack_length
 from .parties import GUEST, LOBBY, ROUTES, PartyKind, parse_party, route_allowed
 
 
@@ -251,19 +251,28 @@ class Connection:
 
     def send_prepared(self, prepared: Prepared) -> bytes:
         """The frame of a :meth:`prepare`-d command on this connection, with its next ``seq``."""
+        state = self.state
+        if prepared.role is not self.role or state is ConnectionState.CLOSED or (
+                state is ConnectionState.AWAIT_HELLO and self.role is ConnectionRole.CLIENT):
+            self._refuse_prepared(prepared)
+        seq = self._next_seq
+        if seq > MAX_SEQ:
+            raise LocalProtocolError(f"invalid envelope for {prepared.name!r}: seq {seq} out of range")
+        head = envelope_head(seq)
+        size = len(head) + len(prepared.tail)
+        if size > self.max_frame_size:
+            frame_parts(head, prepared.tail, max_frame_size=self.max_frame_size)  # raises: too large
+        self._next_seq = seq + 1
+        return b"".join((pack_length(size), head, prepared.tail))
+
+    def _refuse_prepared(self, prepared: Prepared) -> None:
+        """Why a prepared command may not go out on this connection (raised)."""
         if prepared.role is not self.role:
             raise LocalProtocolError(f"{prepared.name!r} was prepared for a {prepared.role.value}",
                                      code=ErrorCode.UNEXPECTED_COMMAND)
         if self.state is ConnectionState.CLOSED:
             raise LocalProtocolError("the connection is closed", code=ErrorCode.UNEXPECTED_COMMAND)
-        if self.role is ConnectionRole.CLIENT and self.state is ConnectionState.AWAIT_HELLO:
-            raise LocalProtocolError(f"{prepared.name!r} before hello", code=ErrorCode.NOT_HELLO_YET)
-        seq = self._next_seq
-        if seq > MAX_SEQ:
-            raise LocalProtocolError(f"invalid envelope for {prepared.name!r}: seq {seq} out of range")
-        frame = frame_parts(envelope_head(seq), prepared.tail, max_frame_size=self.max_frame_size)
-        self._next_seq = seq + 1
-        return frame
+        raise LocalProtocolError(f"{prepared.name!r} before hello", code=ErrorCode.NOT_HELLO_YET)
 
     def _frame(self, kind: type[Body], body: Body | None, payload: bytes, *, recipient: str, sender: str | None,
                re: int | None, seq: int | None) -> bytes:

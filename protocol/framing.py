@@ -18,6 +18,8 @@ MAX_FRAME_SIZE = 64 * 1024
 """Largest payload (not counting the 4 prefix bytes) either end may send."""
 
 _PREFIX = struct.Struct(">I")
+pack_length = _PREFIX.pack
+"""The 4-byte length prefix of a frame whose payload has this many bytes (checked already)."""
 
 
 def frame_payload(payload: bytes, *, max_frame_size: int = MAX_FRAME_SIZE) -> bytes:

@@ -104,7 +104,7 @@ class WriteBatch:
 class ClientSession(asyncio.Protocol):
     """A connected client as the server sees it."""
 
-    __slots__ = ('__weakref__', '_clock', '_connected_at', '_deadline', '_deadline_at', '_batch', '_frame_started', '_hello_seen', '_last_heard', '_gone', '_loop', '_lost', '_out', '_out_bytes', '_queued', '_ping_sent', '_rate', 'address', 'client', 'closed', 'dropped', 'host', 'id', 'limits', 'max_queued', 'max_queued_bytes', 'name', 'peer', 'proto', 'refused', 'said_bye', 'table_id', 'transport')
+    __slots__ = ('__weakref__', '_clock', '_connected_at', '_deadline', '_deadline_at', '_batch', '_frame_started', '_hello_seen', '_last_heard', '_gone', '_loop', '_lost', '_out', '_out_bytes', '_queued', '_written', '_ping_sent', '_rate', 'address', 'client', 'closed', 'dropped', 'host', 'id', 'limits', 'max_queued', 'max_queued_bytes', 'name', 'peer', 'proto', 'refused', 'said_bye', 'table_id', 'transport')
 
     def __init__(self, conn_id: int, host: SessionHost) -> None:
         self.id = conn_id
@@ -132,6 +132,7 @@ class ClientSession(asyncio.Protocol):
         self._loop = asyncio.get_running_loop()
         self._out: list[bytes] = []  # frames of this loop turn, written together by _flush
         self._out_bytes = 0
+        self._written = 0  # the transport's buffer after our last write
         self._queued = False  # in this loop turn's write batch
         self._batch = WriteBatch.of(self._loop)
         self._gone = False  # connection_lost was called
@@ -382,17 +383,21 @@ class ClientSession(asyncio.Protocol):
         self.send(Error(code=code, message=message[:500], fatal=fatal), sender=sender, re=re)
 
     def _queue_frame(self, frame: bytes) -> None:
-        if self._out_bytes + len(frame) > FLUSH_AT:
+        size = len(frame)
+        if self._out_bytes + size > FLUSH_AT:
             # Much to say in one turn (a burst of requests): the socket takes it now.
             self._flush()
-        if self.queued_bytes + len(frame) > self.max_queued_bytes:
-            self._drop(f"{self.queued_bytes + len(frame)} bytes would wait for it")
+        # The transport's buffer only drains between our writes: what it held after the
+        # last one bounds it, and the exact figure is only needed near the limit.
+        if self._out_bytes + size + self._written > self.max_queued_bytes \
+                and self.queued_bytes + size > self.max_queued_bytes:
+            self._drop(f"{self.queued_bytes + size} bytes would wait for it")
             return
         if len(self._out) >= self.max_queued:
             self._drop(f"{len(self._out)} frames wait for it")
             return
         self._out.append(frame)
-        self._out_bytes += len(frame)
+        self._out_bytes += size
         if not self._queued:
             self._queued = True
             self._batch.add(self)
@@ -409,6 +414,7 @@ class ClientSession(asyncio.Protocol):
         if transport is None or transport.is_closing():
             return  # the peer is gone: writing on would only log asyncio's warnings
         transport.write(data)
+        self._written = transport.get_write_buffer_size()
 
     @property
     def queued_bytes(self) -> int:
