@@ -281,9 +281,11 @@ class NetworkEngine:
             return ping_outstanding
         if not isinstance(body, (wire.PlayCard, wire.MakeDeclaration)):
             return False
-        table = self._awaiting_table(sess, cmd.recipient)
-        seat = table.seat_of(sess) if table is not None else None
-        turn = table.pending(seat) if table is not None and seat is not None else None
+        table = self.table_of(sess)
+        if table is None or cmd.recipient != table.party:
+            return False
+        seat = table.seat_of(sess)
+        turn = table.pending(seat) if seat is not None else None
         return turn is not None and (body.turn is None or body.turn == turn.event)
 
     def disconnected(self, sess: ClientSession) -> None:
@@ -317,6 +319,8 @@ class NetworkEngine:
 
     def _dispatch(self, sess: ClientSession, body: wire.Body, seq: int, recipient: str) -> None:
         match body:
+            case wire.PlayCard() | wire.MakeDeclaration():  # first: by far the most frequent
+                self._move(sess, body, seq, recipient)
             case wire.Hello():
                 refusal = self.proxied.admit(sess.id, sess.address, body.proxied_for)
                 if refusal is not None:
@@ -343,8 +347,6 @@ class NetworkEngine:
                 self._join(sess, body, seq)
             case wire.LeaveTable():
                 self._leave(sess, body.table, seq)
-            case wire.PlayCard() | wire.MakeDeclaration():
-                self._move(sess, body, seq, recipient)
             case wire.Chat():
                 self._chat(sess, body, recipient, seq)
             case wire.WatchTable():
@@ -642,11 +644,13 @@ class NetworkEngine:
         return self.tables.get(table_id or "")
 
     def _move(self, sess: ClientSession, body: wire.PlayCard | wire.MakeDeclaration, seq: int, recipient: str) -> None:
-        table = self._table_named(recipient)
-        if table is None or sess.table_id != table.id:
-            sess.error(ErrorCode.NOT_AT_TABLE, f"you are not playing at {recipient}", re=seq,
-                       sender=sess.proto.answering(recipient))
-            return
+        table = self.table_of(sess)
+        if table is None or recipient != table.party:  # the usual case is the seat's own table
+            table = self._table_named(recipient)
+            if table is None or sess.table_id != table.id:
+                sess.error(ErrorCode.NOT_AT_TABLE, f"you are not playing at {recipient}", re=seq,
+                           sender=sess.proto.answering(recipient))
+                return
         table.receive(sess, body, seq)
 
     def _chat(self, sess: ClientSession, body: wire.Chat, recipient: str, seq: int) -> None:

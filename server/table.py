@@ -114,19 +114,16 @@ class Table:
     _hands: dict[int, int] = field(default_factory=dict)  # seat -> its hand as last dealt (a card mask)
     _bot_moves: set[asyncio.Task[None]] = field(default_factory=set)
     taken_over: dict[int, str] = field(default_factory=dict)
-    bot_factory: Callable[[str, str, int], Player] = make_bot  # (strategy, name, seed): the server's pool for bots that think
     """Seats a bot took over during the game -> the person's seat token digest."""
+    bot_factory: Callable[[str, str, int], Player] = make_bot  # (strategy, name, seed): the server's pool for bots that think
+    party: str = field(init=False)  # table:<id>, its party on the wire
+    everyone: str = field(init=False)  # table:<id>/all, the party of its public events
 
     def __post_init__(self) -> None:
         self.seats = [None] * self.rules.players
+        self.party = f"table:{self.id}"
+        self.everyone = f"table:{self.id}/all"
 
-    @property
-    def party(self) -> str:
-        return f"table:{self.id}"
-
-    @property
-    def everyone(self) -> str:
-        return f"table:{self.id}/all"
 
     def next_event(self) -> int:
         self._event += 1
