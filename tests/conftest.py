@@ -9,7 +9,7 @@ bots synchronously, calling a hook after every action.
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from typing import Callable, Iterable, Sequence
 
 import pytest
@@ -378,3 +378,20 @@ async def port() -> AsyncIterator[int]:
         yield engine.port
     finally:
         await engine.stop()
+
+
+def random_turns(rules: RuleSet, games: int, seed: int) -> Iterator[tuple[GameState, random.Random]]:
+    """Seeded random games: each time a seat is to move, the state (and the rng to pick
+    with); the caller makes the move."""
+    rng = random.Random(seed)
+    for _ in range(games):
+        s = GameState.new(rules, rng.randrange(rules.players))
+        while s.phase is not Phase.OVER:
+            if s.phase is Phase.DEAL:
+                order = list(range(40))
+                rng.shuffle(order)
+                s.apply(Deal(tuple(order)))
+                continue
+            before = s.plays, s.round_no, len(s.declared_hands)
+            yield s, rng
+            assert (s.plays, s.round_no, len(s.declared_hands)) != before, "the caller must move"

@@ -81,21 +81,12 @@ def test_R13_R17_capture_options_match_the_rules(rules, table, value, first_play
 def _consistency_game(rules: RuleSet, seed: int) -> int:
     """Play a seeded game; at every turn legal_plays must be exactly one Play per
     (card, capture option) and push must equal apply.  Returns the number of turns."""
-    import random
+    from conftest import random_turns, snapshot
 
-    from conftest import snapshot
+    from scopa.engine import Play
 
-    from scopa.engine import Deal, GameState, Phase, Play
-
-    rng = random.Random(seed)
-    s = GameState.new(rules, rng.randrange(rules.players))
     turns = 0
-    while s.phase is not Phase.OVER:
-        if s.phase is Phase.DEAL:
-            order = list(range(40))
-            rng.shuffle(order)
-            s.apply(Deal(tuple(order)))
-            continue
+    for s, rng in random_turns(rules, 1, seed):
         seat = s.to_move
         expected = set()
         hand = s.hands[seat]

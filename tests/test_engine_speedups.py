@@ -3,12 +3,11 @@
 
 from __future__ import annotations
 
-import random
-from collections.abc import Iterator
-
 import pytest
 
-from scopa.engine import Deal, GameState, Phase, Play, RuleSet
+from conftest import random_turns
+
+from scopa.engine import GameState, Play, RuleSet
 from scopa.engine import state as state_module
 
 RULES = [
@@ -28,23 +27,6 @@ def _python_plays(s: GameState) -> list[Play]:
         return s.legal_plays()
     finally:
         state_module._c_legal_plays = saved
-
-
-def random_turns(rules: RuleSet, games: int, seed: int) -> Iterator[tuple[GameState, random.Random]]:
-    """Seeded random games: each time a seat is to move, the state (and the rng to pick
-    with); the caller makes the move."""
-    rng = random.Random(seed)
-    for _ in range(games):
-        s = GameState.new(rules, rng.randrange(rules.players))
-        while s.phase is not Phase.OVER:
-            if s.phase is Phase.DEAL:
-                order = list(range(40))
-                rng.shuffle(order)
-                s.apply(Deal(tuple(order)))
-                continue
-            before = s.plays, s.round_no, len(s.declared_hands)
-            yield s, rng
-            assert (s.plays, s.round_no, len(s.declared_hands)) != before, "the caller must move"
 
 
 @pytest.mark.parametrize("rules", RULES, ids=lambda r: r.describe())

@@ -12,8 +12,8 @@ from typing import Any
 
 import msgpack
 
-from scopa.protocol.codec import unpack_command
-from scopa.protocol.framing import FrameBuffer, frame_payload
+from scopa.protocol.codec import FrameDecoder
+from scopa.protocol.framing import frame_payload
 
 ROOT = Path(__file__).resolve().parent.parent
 MOVES = 6
@@ -34,7 +34,7 @@ class RawClient:
 
     def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self.reader, self.writer = reader, writer
-        self.frames = FrameBuffer()
+        self.decoder = FrameDecoder()
         self.pending: list[dict[str, Any]] = []
         self.seq = 0
         self.party = "guest"
@@ -59,10 +59,8 @@ class RawClient:
         while not self.pending:
             data = await asyncio.wait_for(self.reader.read(65536), TIMEOUT)
             assert data, "the server closed the connection"
-            self.frames.feed(data)
-            while (payload := self.frames.next_payload()) is not None:
-                unpack_command(payload)  # what the lean server sends is valid protocol, strictly read
-                self.pending.append(msgpack.unpackb(payload))
+            self.decoder.feed(data)  # what the lean server sends is valid protocol, strictly read
+            self.pending.extend(command.model_dump(mode="json") for command in self.decoder)
         cmd = self.pending.pop(0)
         self.seen.append(cmd)
         return cmd

@@ -12,9 +12,10 @@ from collections.abc import Sequence
 
 import msgpack
 import pytest
+from conftest import random_turns
 from hypothesis import given, settings, strategies as st
 
-from scopa.engine import Deal, Declare, Event, GameMaster, GameState, Phase, Play, Played, Player, Preset, RuleSet, View
+from scopa.engine import Declare, Event, GameMaster, GameState, Play, Played, Player, Preset, RuleSet, View
 from scopa.engine.view import view
 from scopa.protocol import commands as wire
 from scopa.protocol.codec import pack_body
@@ -32,22 +33,14 @@ def _turn_by_model(event: int, state: GameState, seat: int) -> bytes:
 
 def _games(rules: RuleSet, seed: int, count: int) -> int:
     """Play ``count`` random games; check every turn; return how many turns were checked."""
-    rng = random.Random(seed)
     checked = 0
-    for game in range(count):
-        state = GameState.new(rules, game % rules.players)
-        while state.phase is not Phase.OVER:
-            if state.phase is Phase.DEAL:
-                order = list(range(40))
-                rng.shuffle(order)
-                state.apply(Deal(tuple(order)))
-                continue
-            seat, legal = state.to_move, state.legal_actions()
-            fast = msgpack.packb(your_turn_data_of(checked, state, seat, legal))
-            assert fast == _turn_by_model(checked, state, seat), (rules, game, state.round_no, seat)
-            assert your_turn_payload(checked, state, seat, legal) == fast, (rules, game, state.round_no, seat)
-            checked += 1
-            state.apply(rng.choice(legal), seat)
+    for state, rng in random_turns(rules, count, seed):
+        seat, legal = state.to_move, state.legal_actions()
+        fast = msgpack.packb(your_turn_data_of(checked, state, seat, legal))
+        assert fast == _turn_by_model(checked, state, seat), (rules, state.round_no, seat)
+        assert your_turn_payload(checked, state, seat, legal) == fast, (rules, state.round_no, seat)
+        checked += 1
+        state.apply(rng.choice(legal), seat)
     return checked
 
 
