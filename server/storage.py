@@ -168,12 +168,12 @@ def _uncompact(record: bytes) -> list[str]:
 def encode_action(action: Action) -> str:
     """An action as compact JSON: Play ``["p",card,mask]``, Declare ``["d",kind,wild]``,
     Deal ``["s",order]``."""
+    if isinstance(action, Play):  # every move: written out, as json.dumps writes it
+        return f'["p",{int(action.card)},{int(action.capture)}]'
     if isinstance(action, Deal):
         return json.dumps(["s", list(action.order)], separators=(",", ":"))
     if isinstance(action, Declare):
         return json.dumps(["d", action.kind.value, action.wild], separators=(",", ":"))
-    if isinstance(action, Play):
-        return json.dumps(["p", action.card, action.capture], separators=(",", ":"))
     raise TypeError(f"not an action: {action!r}")
 
 
@@ -608,6 +608,14 @@ class SQLiteStorage(SQLiteArchive):
         get it back: a batch of moves is a few statements, not one per move).  If the
         commit fails, every call fails."""
         with self._lock:
+            if 1 < len(calls) <= _ROWS_PER_INSERT and not self._db.in_transaction \
+                    and all(call[0] == "append_action" for call in calls):
+                # Moves only (the usual batch): one statement, a transaction by itself
+                # (autocommit), with no BEGIN and COMMIT around it.
+                try:
+                    return self._append_actions(calls)
+                except sqlite3.Error as exc:
+                    return [StorageError(f"the journal could not commit: {exc}")] * len(calls)
             try:
                 with self._transaction():
                     out: list[Any] = []
