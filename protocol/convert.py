@@ -300,6 +300,12 @@ def played_data(event: Played, number: int, forced: str | None = None) -> dict[s
             "scopa": event.scopa, "table": card_strs(event.table), "forced": forced}
 
 
+def hand_deal_data(number: int, hand: Sequence[int], new: Sequence[int], stock: int) -> dict[str, Any]:
+    """The plain data of a ``deal`` body (what the ``HandDeal`` model dumps to): the
+    seat's ``hand`` after the deal and the ``new`` cards in it, made without a model."""
+    return {"event": number, "cards": card_strs(new), "hand": card_strs(hand), "stock": stock}
+
+
 def event_to_wire(
     event: Event, number: int, *, seats: list[wire.SeatInfo], stock: int, forced: str | None = None,
     tallies: Sequence[wire.SideTally] = (),

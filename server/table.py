@@ -37,8 +37,8 @@ from scopa.protocol import commands as wire
 from scopa.engine.master import MAX_REFUSALS
 from scopa.protocol.convert import (
     action_from_wire,
-    card_strs,
     event_to_wire,
+    hand_deal_data,
     played_data,
     public_view_to_wire,
     rules_to_wire,
@@ -649,9 +649,13 @@ class Table:
         """NetworkPlayer.on_hand: the seat's hand, and which cards are new, to that seat."""
         known = self._hands.get(seat, 0)
         self._hands[seat] = mask_of(event.hand)
-        self.emit(wire.HandDeal(event=self.next_event(), cards=card_strs([c for c in event.hand if not known >> c & 1]),
-                                hand=card_strs(event.hand),
-                                stock=event.stock_left), seat=seat)
+        number = self.next_event()
+        payload = pack_data(hand_deal_data(number, event.hand, [c for c in event.hand if not known >> c & 1],
+                                           event.stock_left))
+        self._log_event(LoggedEvent(seat, number, wire.HandDeal.NAME, payload))
+        s = self.seats[seat]
+        if s is not None and s.session is not None:
+            s.session.send_packed(wire.HandDeal.NAME, payload, sender=self.party)
 
     def receive(self, session: ClientSession, body: wire.PlayCard | wire.MakeDeclaration, seq: int) -> None:
         """A play or declaration from a seated client: the one place where the server

@@ -15,13 +15,13 @@ import pytest
 from conftest import random_turns
 from hypothesis import given, settings, strategies as st
 
-from scopa.engine import Declare, Event, GameMaster, GameState, Play, Played, Player, Preset, RuleSet, View
+from scopa.engine import Declare, Event, GameMaster, HandDealt, GameState, Play, Played, Player, Preset, RuleSet, View
 from scopa.engine.view import view
 from scopa.protocol import commands as wire
 from scopa.protocol.codec import pack_body
 from scopa.protocol import convert
 from scopa.protocol.convert import (
-    event_to_wire, legal_to_wire, played_data, view_to_wire, your_turn_data_of, your_turn_payload,
+    card_strs, event_to_wire, hand_deal_data, legal_to_wire, played_data, view_to_wire, your_turn_data_of, your_turn_payload,
 )
 
 
@@ -111,6 +111,29 @@ def test_a_played_made_as_data_is_the_played_its_model_makes(forced: str | None)
                 assert msgpack.packb(played_data(event, number, forced)) == pack_body(by_model)
                 checked += 1
     assert checked > 100
+
+
+def test_a_deal_made_as_data_is_the_deal_its_model_makes() -> None:
+    """Every hand dealt in a few games of every preset, with the cards new in it: the
+    same bytes as the HandDeal model's."""
+    checked = 0
+    for preset in Preset:
+        rules = RuleSet.build(preset)
+        players = [_Recorder() for _ in range(rules.players)]
+        asyncio.run(GameMaster(rules, players, seed=23).run())
+        for seat, player in enumerate(players):
+            known: list[int] = []
+            for number, event in enumerate(player.events):
+                if isinstance(event, HandDealt):
+                    assert event.seat == seat
+                    new = [c for c in event.hand if c not in known]
+                    by_model = wire.HandDeal(event=number, cards=card_strs(new), hand=card_strs(event.hand),
+                                             stock=event.stock_left)
+                    assert msgpack.packb(hand_deal_data(number, event.hand, new, event.stock_left)) == \
+                        pack_body(by_model)
+                    known = list(event.hand)
+                    checked += 1
+    assert checked > 50
 
 
 class _Recorder(Player):
