@@ -1,0 +1,26 @@
+"""Types of the optional C accelerator (``_turnpack.c``); ``convert.your_turn_data_of``,
+packed, is the reference for the bytes it writes."""
+
+from collections.abc import Sequence
+
+def init(card_strs: Sequence[str], denari_mask: int, settebello: int, /) -> None: ...
+def your_turn(
+    event: int,
+    legal: Sequence[tuple[int, int] | tuple[object, object]],
+    round_no: int,
+    dealer: int,
+    to_move: int,
+    table: int,
+    stock: int,
+    hands: Sequence[int],
+    piles: Sequence[int],
+    scope: Sequence[int],
+    scopa_cards: Sequence[Sequence[int]],
+    totals: Sequence[int],
+    round_plays: Sequence[tuple[int, int, int]],
+    last_capturer: int,
+    primiera: Sequence[int],
+    seat: int,
+    side: int,
+    /,
+) -> bytes | None: ...
