@@ -648,7 +648,7 @@ def report(result: dict[str, Any]) -> None:
     print(json.dumps(result))
 
 
-SWEEP_THINK_MS = (400.0, 200.0, 100.0, 50.0, 25.0)
+SWEEP_THINK_MS = (400.0, 200.0, 100.0, 75.0, 60.0, 50.0, 25.0)
 SWEEP_P99_MS = 10.0
 SWEEP_SECONDS = 15.0  # the steady window of each step, unless --seconds says otherwise
 
