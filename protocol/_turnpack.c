@@ -200,275 +200,217 @@ item_ll(PyObject *seq, Py_ssize_t i, long long *out)
     return rc;
 }
 
+/* A key, then an integer: given, or read from a Python int. */
+static int
+w_key_int(Buf *b, const char *key, long long v)
+{
+    return w_key(b, key) < 0 ? -1 : w_int(b, v);
+}
+
+static int
+w_key_obj(Buf *b, const char *key, PyObject *o)
+{
+    long long v;
+    return as_ll(o, &v) < 0 ? -1 : w_key_int(b, key, v);
+}
+
+/* A key, then the cards of a mask (a Python int). */
+static int
+w_key_mask(Buf *b, const char *key, PyObject *o)
+{
+    unsigned long long m;
+    if (as_mask(o, &m) < 0 || w_key(b, key) < 0)
+        return -1;
+    return w_mask(b, m);
+}
+
+/* The cards of a sequence of card ids, in its order. */
+static int
+w_cards(Buf *b, PyObject *seq)
+{
+    PyObject *cards = PySequence_Fast(seq, "cards must be a sequence");
+    if (cards == NULL)
+        return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(cards);
+    int rc = w_array(b, n);
+    for (Py_ssize_t i = 0; rc == 0 && i < n; i++) {
+        long long card;
+        rc = as_ll(PySequence_Fast_GET_ITEM(cards, i), &card);
+        if (rc == 0)
+            rc = w_card(b, (long)card);
+    }
+    Py_DECREF(cards);
+    return rc;
+}
+
+#define TRY(x)              \
+    do {                    \
+        if ((x) < 0)        \
+            goto fail;      \
+    } while (0)
+
+/* One play of the round: (seat, card, capture mask). */
+static int
+w_round_play(Buf *b, PyObject *play)
+{
+    long long seat, card;
+    unsigned long long m;
+    PyObject *capture = NULL;
+    TRY(item_ll(play, 0, &seat));
+    TRY(item_ll(play, 1, &card));
+    capture = PySequence_GetItem(play, 2);
+    if (capture == NULL)
+        goto fail;
+    TRY(as_mask(capture, &m));
+    Py_CLEAR(capture);
+    TRY(w_map(b, 3));
+    TRY(w_key_int(b, "seat", seat));
+    TRY(w_key(b, "card"));
+    TRY(w_card(b, (long)card));
+    TRY(w_key(b, "captured"));
+    TRY(w_mask(b, m));
+    return 0;
+fail:
+    Py_XDECREF(capture);
+    return -1;
+}
+
+/* The numbers of side ``i``'s pile. */
+static int
+w_pile(Buf *b, PyObject *pile, PyObject *primieras, PyObject *scopes, Py_ssize_t i)
+{
+    unsigned long long m;
+    long long primiera, scope;
+    TRY(as_mask(pile, &m));
+    TRY(item_ll(primieras, i, &primiera));
+    TRY(item_ll(scopes, i, &scope));
+    TRY(w_map(b, 5));
+    TRY(w_key_int(b, "cards", __builtin_popcountll(m)));
+    TRY(w_key_int(b, "denari", __builtin_popcountll(m & denari_mask)));
+    TRY(w_key(b, "settebello"));
+    TRY(w_bool(b, (int)(m >> settebello_bit & 1)));
+    TRY(w_key_int(b, "primiera", primiera));
+    TRY(w_key_int(b, "scope", scope));
+    return 0;
+fail:
+    return -1;
+}
+
 enum {
     A_EVENT, A_LEGAL, A_ROUND, A_DEALER, A_TURN, A_TABLE, A_STOCK, A_HANDS, A_PILES, A_SCOPE,
     A_SCOPA_CARDS, A_TOTALS, A_ROUND_PLAYS, A_LAST_CAPTURER, A_PRIMIERA, A_SEAT, A_SIDE, A_COUNT
 };
 
-/* The body, or 1 when a move is not a plain play (declined), or -1 on error. */
+/* The body, or 1 when a move is not a plain play (declined), or -1 on error.  The keys
+ * go in the order your_turn_data_of gives them. */
 static int
 write_turn(Buf *b, PyObject *const *a)
 {
-    long long v;
+    long long v, seat;
     unsigned long long m;
+    Py_ssize_t i, n, npiles;
+    PyObject **items, **pile_items;
+    PyObject *legal = NULL, *piles = NULL, *sides = NULL, *plays = NULL, *hand = NULL;
+    int rc = -1;
 
-    PyObject *legal = PySequence_Fast(a[A_LEGAL], "legal must be a sequence");
+    legal = PySequence_Fast(a[A_LEGAL], "legal must be a sequence");
     if (legal == NULL)
-        return -1;
-    Py_ssize_t nlegal = PySequence_Fast_GET_SIZE(legal);
-    PyObject **moves = PySequence_Fast_ITEMS(legal);
-    for (Py_ssize_t i = 0; i < nlegal; i++) {
-        PyObject *mv = moves[i];
+        goto done;
+    n = PySequence_Fast_GET_SIZE(legal);
+    items = PySequence_Fast_ITEMS(legal);
+    for (i = 0; i < n; i++) {
+        PyObject *mv = items[i];
         if (!PyTuple_Check(mv) || PyTuple_GET_SIZE(mv) != 2 || !PyLong_CheckExact(PyTuple_GET_ITEM(mv, 0))) {
-            Py_DECREF(legal);
-            return 1; /* a declaration: the Python path writes it */
+            rc = 1; /* a declaration: the Python path writes it */
+            goto done;
         }
     }
-    int rc = w_map(b, 4);
-    if (rc == 0)
-        rc = w_key(b, "event");
-    if (rc == 0)
-        rc = as_ll(a[A_EVENT], &v);
-    if (rc == 0)
-        rc = w_int(b, v);
-    if (rc == 0)
-        rc = w_key(b, "legal");
-    if (rc == 0)
-        rc = w_array(b, nlegal);
-    for (Py_ssize_t i = 0; rc == 0 && i < nlegal; i++) {
-        long card = PyLong_AsLong(PyTuple_GET_ITEM(moves[i], 0));
-        rc = (card == -1 && PyErr_Occurred()) ? -1 : 0;
-        if (rc == 0)
-            rc = as_mask(PyTuple_GET_ITEM(moves[i], 1), &m);
-        if (rc == 0)
-            rc = w_map(b, 3);
-        if (rc == 0)
-            rc = w_key(b, "index");
-        if (rc == 0)
-            rc = w_int(b, i);
-        if (rc == 0)
-            rc = w_key(b, "card");
-        if (rc == 0)
-            rc = w_card(b, card);
-        if (rc == 0)
-            rc = w_key(b, "capture");
-        if (rc == 0)
-            rc = w_mask(b, m);
+    TRY(w_map(b, 4));
+    TRY(w_key_obj(b, "event", a[A_EVENT]));
+    TRY(w_key(b, "legal"));
+    TRY(w_array(b, n));
+    for (i = 0; i < n; i++) {
+        TRY(as_ll(PyTuple_GET_ITEM(items[i], 0), &v));
+        TRY(as_mask(PyTuple_GET_ITEM(items[i], 1), &m));
+        TRY(w_map(b, 3));
+        TRY(w_key_int(b, "index", i));
+        TRY(w_key(b, "card"));
+        TRY(w_card(b, (long)v));
+        TRY(w_key(b, "capture"));
+        TRY(w_mask(b, m));
     }
-    Py_DECREF(legal);
-    if (rc == 0)
-        rc = w_key(b, "declarations");
-    if (rc == 0)
-        rc = w_array(b, 0);
-    if (rc == 0)
-        rc = w_key(b, "view");
-    if (rc == 0)
-        rc = w_map(b, 17);
+    TRY(w_key(b, "declarations"));
+    TRY(w_array(b, 0));
 
-    /* round, dealer, turn, table, stock */
-    if (rc == 0)
-        rc = w_key(b, "round");
-    if (rc == 0)
-        rc = as_ll(a[A_ROUND], &v);
-    if (rc == 0)
-        rc = w_int(b, v < 1 ? 1 : v);
-    if (rc == 0)
-        rc = w_key(b, "dealer");
-    if (rc == 0)
-        rc = as_ll(a[A_DEALER], &v);
-    if (rc == 0)
-        rc = w_int(b, v);
-    if (rc == 0)
-        rc = w_key(b, "turn");
-    if (rc == 0)
-        rc = as_ll(a[A_TURN], &v);
-    if (rc == 0)
-        rc = w_int(b, v);
-    if (rc == 0)
-        rc = w_key(b, "table");
-    if (rc == 0)
-        rc = as_mask(a[A_TABLE], &m);
-    if (rc == 0)
-        rc = w_mask(b, m);
-    if (rc == 0)
-        rc = w_key(b, "stock");
-    if (rc == 0)
-        rc = as_ll(a[A_STOCK], &v);
-    if (rc == 0)
-        rc = w_int(b, v);
-    if (rc == 0)
-        rc = w_key(b, "hand_sizes");
-    if (rc == 0)
-        rc = w_ints(b, a[A_HANDS], 1);
+    TRY(w_key(b, "view"));
+    TRY(w_map(b, 17));
+    TRY(as_ll(a[A_ROUND], &v));
+    TRY(w_key_int(b, "round", v < 1 ? 1 : v));
+    TRY(w_key_obj(b, "dealer", a[A_DEALER]));
+    TRY(w_key_obj(b, "turn", a[A_TURN]));
+    TRY(w_key_mask(b, "table", a[A_TABLE]));
+    TRY(w_key_obj(b, "stock", a[A_STOCK]));
+    TRY(w_key(b, "hand_sizes"));
+    TRY(w_ints(b, a[A_HANDS], 1));
 
-    /* captured: each side's pile */
-    PyObject *piles = rc == 0 ? PySequence_Fast(a[A_PILES], "piles must be a sequence") : NULL;
+    piles = PySequence_Fast(a[A_PILES], "piles must be a sequence");
     if (piles == NULL)
-        return -1;
-    Py_ssize_t npiles = PySequence_Fast_GET_SIZE(piles);
-    PyObject **pile_items = PySequence_Fast_ITEMS(piles);
-    rc = w_key(b, "captured");
-    if (rc == 0)
-        rc = w_array(b, npiles);
-    for (Py_ssize_t i = 0; rc == 0 && i < npiles; i++) {
-        rc = as_mask(pile_items[i], &m);
-        if (rc == 0)
-            rc = w_mask(b, m);
+        goto fail;
+    npiles = PySequence_Fast_GET_SIZE(piles);
+    pile_items = PySequence_Fast_ITEMS(piles);
+    TRY(w_key(b, "captured"));
+    TRY(w_array(b, npiles));
+    for (i = 0; i < npiles; i++) {
+        TRY(as_mask(pile_items[i], &m));
+        TRY(w_mask(b, m));
     }
-    if (rc == 0)
-        rc = w_key(b, "scope");
-    if (rc == 0)
-        rc = w_ints(b, a[A_SCOPE], 0);
+    TRY(w_key(b, "scope"));
+    TRY(w_ints(b, a[A_SCOPE], 0));
 
-    /* scopa_cards: each side's sweeping cards, in the order they swept */
-    if (rc == 0)
-        rc = w_key(b, "scopa_cards");
-    if (rc == 0) {
-        PyObject *sides = PySequence_Fast(a[A_SCOPA_CARDS], "scopa_cards must be a sequence");
-        if (sides == NULL)
-            rc = -1;
-        else {
-            Py_ssize_t ns = PySequence_Fast_GET_SIZE(sides);
-            rc = w_array(b, ns);
-            for (Py_ssize_t i = 0; rc == 0 && i < ns; i++) {
-                PyObject *cards = PySequence_Fast(PySequence_Fast_GET_ITEM(sides, i), "cards must be a sequence");
-                if (cards == NULL) {
-                    rc = -1;
-                    break;
-                }
-                Py_ssize_t nc = PySequence_Fast_GET_SIZE(cards);
-                rc = w_array(b, nc);
-                for (Py_ssize_t j = 0; rc == 0 && j < nc; j++) {
-                    rc = as_ll(PySequence_Fast_GET_ITEM(cards, j), &v);
-                    if (rc == 0)
-                        rc = w_card(b, (long)v);
-                }
-                Py_DECREF(cards);
-            }
-            Py_DECREF(sides);
-        }
-    }
-    if (rc == 0)
-        rc = w_key(b, "totals");
-    if (rc == 0)
-        rc = w_ints(b, a[A_TOTALS], 0);
-    if (rc == 0)
-        rc = w_key(b, "declared");
-    if (rc == 0)
-        rc = w_array(b, 0); /* the caller sends a game with declared hands the Python way */
+    sides = PySequence_Fast(a[A_SCOPA_CARDS], "scopa_cards must be a sequence");
+    if (sides == NULL)
+        goto fail;
+    TRY(w_key(b, "scopa_cards"));
+    TRY(w_array(b, PySequence_Fast_GET_SIZE(sides)));
+    for (i = 0; i < PySequence_Fast_GET_SIZE(sides); i++)
+        TRY(w_cards(b, PySequence_Fast_GET_ITEM(sides, i)));
+    TRY(w_key(b, "totals"));
+    TRY(w_ints(b, a[A_TOTALS], 0));
+    TRY(w_key(b, "declared"));
+    TRY(w_array(b, 0)); /* the caller sends a game with declared hands the Python way */
 
-    /* round_plays: (seat, card, capture mask) of each play of the round */
-    if (rc == 0)
-        rc = w_key(b, "round_plays");
-    if (rc == 0) {
-        PyObject *plays = PySequence_Fast(a[A_ROUND_PLAYS], "round_plays must be a sequence");
-        if (plays == NULL)
-            rc = -1;
-        else {
-            Py_ssize_t np = PySequence_Fast_GET_SIZE(plays);
-            rc = w_array(b, np);
-            for (Py_ssize_t i = 0; rc == 0 && i < np; i++) {
-                PyObject *play = PySequence_Fast_GET_ITEM(plays, i);
-                long long seat, card;
-                rc = item_ll(play, 0, &seat);
-                if (rc == 0)
-                    rc = item_ll(play, 1, &card);
-                PyObject *cap = rc == 0 ? PySequence_GetItem(play, 2) : NULL;
-                if (cap == NULL) {
-                    rc = -1;
-                    break;
-                }
-                rc = as_mask(cap, &m);
-                Py_DECREF(cap);
-                if (rc == 0)
-                    rc = w_map(b, 3);
-                if (rc == 0)
-                    rc = w_key(b, "seat");
-                if (rc == 0)
-                    rc = w_int(b, seat);
-                if (rc == 0)
-                    rc = w_key(b, "card");
-                if (rc == 0)
-                    rc = w_card(b, (long)card);
-                if (rc == 0)
-                    rc = w_key(b, "captured");
-                if (rc == 0)
-                    rc = w_mask(b, m);
-            }
-            Py_DECREF(plays);
-        }
-    }
-    if (rc == 0)
-        rc = w_key(b, "last_capture_side");
-    if (rc == 0)
-        rc = as_ll(a[A_LAST_CAPTURER], &v);
-    if (rc == 0)
-        rc = v < 0 ? w_nil(b) : w_int(b, v);
+    plays = PySequence_Fast(a[A_ROUND_PLAYS], "round_plays must be a sequence");
+    if (plays == NULL)
+        goto fail;
+    TRY(w_key(b, "round_plays"));
+    TRY(w_array(b, PySequence_Fast_GET_SIZE(plays)));
+    for (i = 0; i < PySequence_Fast_GET_SIZE(plays); i++)
+        TRY(w_round_play(b, PySequence_Fast_GET_ITEM(plays, i)));
+    TRY(as_ll(a[A_LAST_CAPTURER], &v));
+    TRY(w_key(b, "last_capture_side"));
+    TRY(v < 0 ? w_nil(b) : w_int(b, v));
+    TRY(w_key(b, "piles"));
+    TRY(w_array(b, npiles));
+    for (i = 0; i < npiles; i++)
+        TRY(w_pile(b, pile_items[i], a[A_PRIMIERA], a[A_SCOPE], i));
 
-    /* piles: the numbers of each side's pile */
-    if (rc == 0)
-        rc = w_key(b, "piles");
-    if (rc == 0)
-        rc = w_array(b, npiles);
-    for (Py_ssize_t i = 0; rc == 0 && i < npiles; i++) {
-        long long primiera, scope;
-        rc = as_mask(pile_items[i], &m);
-        if (rc == 0)
-            rc = item_ll(a[A_PRIMIERA], i, &primiera);
-        if (rc == 0)
-            rc = item_ll(a[A_SCOPE], i, &scope);
-        if (rc == 0)
-            rc = w_map(b, 5);
-        if (rc == 0)
-            rc = w_key(b, "cards");
-        if (rc == 0)
-            rc = w_int(b, __builtin_popcountll(m));
-        if (rc == 0)
-            rc = w_key(b, "denari");
-        if (rc == 0)
-            rc = w_int(b, __builtin_popcountll(m & denari_mask));
-        if (rc == 0)
-            rc = w_key(b, "settebello");
-        if (rc == 0)
-            rc = w_bool(b, (int)(m >> settebello_bit & 1));
-        if (rc == 0)
-            rc = w_key(b, "primiera");
-        if (rc == 0)
-            rc = w_int(b, primiera);
-        if (rc == 0)
-            rc = w_key(b, "scope");
-        if (rc == 0)
-            rc = w_int(b, scope);
-    }
-    Py_DECREF(piles);
-
-    /* seat, side, hand */
-    long long seat = 0;
-    if (rc == 0)
-        rc = w_key(b, "seat");
-    if (rc == 0)
-        rc = as_ll(a[A_SEAT], &seat);
-    if (rc == 0)
-        rc = w_int(b, seat);
-    if (rc == 0)
-        rc = w_key(b, "side");
-    if (rc == 0)
-        rc = as_ll(a[A_SIDE], &v);
-    if (rc == 0)
-        rc = w_int(b, v);
-    if (rc == 0)
-        rc = w_key(b, "hand");
-    if (rc == 0) {
-        PyObject *hand = PySequence_GetItem(a[A_HANDS], (Py_ssize_t)seat);
-        if (hand == NULL)
-            rc = -1;
-        else {
-            rc = as_mask(hand, &m);
-            Py_DECREF(hand);
-            if (rc == 0)
-                rc = w_mask(b, m);
-        }
-    }
+    TRY(as_ll(a[A_SEAT], &seat));
+    TRY(w_key_int(b, "seat", seat));
+    TRY(w_key_obj(b, "side", a[A_SIDE]));
+    hand = PySequence_GetItem(a[A_HANDS], (Py_ssize_t)seat);
+    if (hand == NULL)
+        goto fail;
+    TRY(w_key_mask(b, "hand", hand));
+    rc = 0;
+    goto done;
+fail:
+    rc = -1;
+done:
+    Py_XDECREF(legal);
+    Py_XDECREF(piles);
+    Py_XDECREF(sides);
+    Py_XDECREF(plays);
+    Py_XDECREF(hand);
     return rc;
 }
 
