@@ -465,14 +465,11 @@ async def load(args: argparse.Namespace, port: int, server_pid: int | None) -> d
         run.deadline = start + args.seconds
     run.stats.measuring = True
     run.release.set()
-    if args.seconds is not None:
-        # A steady window: every table plays all through it.  The games still in
-        # progress at its end finish unmeasured (the tables stop one by one then, which
-        # would lower the load offered in the window and hide it behind the tail).
-        await asyncio.wait([done_early], timeout=args.seconds)
-        run.stats.measuring = False
-    else:
-        await asyncio.wait([done_early])
+    # With --seconds, a steady window: every table plays all through it.  The games still
+    # in progress at its end finish unmeasured (the tables stop one by one then, which
+    # would lower the load offered in the window and hide it behind the tail).
+    await asyncio.wait([done_early], timeout=args.seconds)
+    run.stats.measuring = False
     elapsed = time.perf_counter() - start
     cpu_server = cpu_seconds(server_pid) - cpu_server0 if server_pid else None
     cpu_client = time.process_time() - cpu_client0

@@ -314,16 +314,16 @@ def unpack_command(payload: bytes, *, lenient: bool = False) -> Command:
         raise BadEnvelope(f"{name}: the key {obj.duplicate!r} appears twice in the envelope", **about)
     if "body" not in obj:
         raise BadEnvelope(f"{name}: 'body' is missing", **about)
-    shortcut = name in _PLAIN_BODIES
-    if shortcut and not lenient and duplicates == _duplicate_maps[0]:
+    if name in _PLAIN_BODIES and duplicates == _duplicate_maps[0]:
+        # The usual case, without the JSON text (the same rules hold for these bodies).
         # No map had a key twice, and nothing nested deeper than a list of strings passes
-        # the validation of these bodies: the walk below could not refuse what it takes.
-        shortcut = False
+        # their validation: the walk below could not refuse what it takes.  One with keys
+        # this end does not know (lenient) is refused here and pruned below.
         try:
             command: Command = COMMAND_ADAPTER.validate_python(obj, strict=True)
             return command
         except ValidationError:
-            pass  # the JSON path below says what is wrong
+            pass  # the JSON path below says what is wrong, as for every command
     body_deep, body_duplicate = _inspect(obj["body"], MAX_DEPTH - 1)
     if body_deep:
         raise BadBody(f"body nests deeper than {MAX_DEPTH} levels", **about)
@@ -337,12 +337,6 @@ def unpack_command(payload: bytes, *, lenient: bool = False) -> Command:
     if lenient:
         obj = {k: v for k, v in obj.items() if k in ENVELOPE_KEYS}
         obj["body"] = _prune(obj["body"], BODY_BY_NAME[name])
-    if shortcut:
-        try:  # the usual case, without the JSON text: the same rules hold for these bodies
-            command = COMMAND_ADAPTER.validate_python(obj, strict=True)
-            return command
-        except ValidationError:
-            pass  # the JSON path below says what is wrong, as for every command
     try:
         text = json.dumps(obj, allow_nan=False, check_circular=False)
     except (TypeError, ValueError, RecursionError) as exc:

@@ -38,7 +38,7 @@ from .errors import (
     UnknownCommand,
 )
 from .fields import MAX_SEQ
-from .framing import MAX_FRAME_SIZE, frame_parts, frame_payload, pack_length
+from .framing import MAX_FRAME_SIZE, frame_prefix, frame_payload
 from .parties import GUEST, LOBBY, ROUTES, PartyKind, parse_party, route_allowed
 
 
@@ -259,11 +259,9 @@ class Connection:
         if seq > MAX_SEQ:
             raise LocalProtocolError(f"invalid envelope for {prepared.name!r}: seq {seq} out of range")
         head = envelope_head(seq)
-        size = len(head) + len(prepared.tail)
-        if size > self.max_frame_size:
-            frame_parts(head, prepared.tail, max_frame_size=self.max_frame_size)  # raises: too large
+        prefix = frame_prefix(len(head) + len(prepared.tail), self.max_frame_size)
         self._next_seq = seq + 1
-        return b"".join((pack_length(size), head, prepared.tail))
+        return b"".join((prefix, head, prepared.tail))
 
     def _refuse_prepared(self, prepared: Prepared) -> None:
         """Why a prepared command may not go out on this connection (raised)."""

@@ -18,8 +18,6 @@ MAX_FRAME_SIZE = 64 * 1024
 """Largest payload (not counting the 4 prefix bytes) either end may send."""
 
 _PREFIX = struct.Struct(">I")
-pack_length = _PREFIX.pack
-"""The 4-byte length prefix of a frame whose payload has this many bytes (checked already)."""
 
 
 def frame_payload(payload: bytes, *, max_frame_size: int = MAX_FRAME_SIZE) -> bytes:
@@ -30,12 +28,18 @@ def frame_payload(payload: bytes, *, max_frame_size: int = MAX_FRAME_SIZE) -> by
 def frame_parts(*parts: bytes, max_frame_size: int = MAX_FRAME_SIZE) -> bytes:
     """One frame of the payload made of ``parts`` put together (see :func:`frame_payload`)."""
     size = sum(map(len, parts))
+    return b"".join((frame_prefix(size, max_frame_size), *parts))
+
+
+def frame_prefix(size: int, max_frame_size: int = MAX_FRAME_SIZE) -> bytes:
+    """The 4-byte length prefix of a payload of ``size`` bytes; :class:`LocalProtocolError`
+    if it is too large."""
     if size > max_frame_size:
         raise LocalProtocolError(
             f"payload of {size} bytes exceeds the {max_frame_size}-byte frame limit",
             code=ErrorCode.FRAME_TOO_LARGE,
         )
-    return b"".join((_PREFIX.pack(size), *parts))
+    return _PREFIX.pack(size)
 
 
 class FrameBuffer:

@@ -265,11 +265,13 @@ class NetworkEngine:
     def _awaiting_table(self, sess: ClientSession, recipient: str | None) -> Table | None:
         """This client's table, if the command went to it and a your_turn of this
         client's seat there is waiting for an answer."""
+        table = self._own_table(sess, recipient)
+        return table if table is not None and table.turn_of(sess) is not None else None
+
+    def _own_table(self, sess: ClientSession, recipient: str | None) -> Table | None:
+        """The table ``sess`` is seated at, if ``recipient`` names it."""
         table = self.table_of(sess)
-        if table is None or recipient != table.party:
-            return None
-        seat = table.seat_of(sess)
-        return table if seat is not None and table.pending(seat) is not None else None
+        return table if table is not None and recipient == table.party else None
 
     def solicited(self, sess: ClientSession, cmd: Command, ping_outstanding: bool) -> bool:
         """Whether the command answers a question of the server (not rate-limited): a
@@ -281,11 +283,8 @@ class NetworkEngine:
             return ping_outstanding
         if not isinstance(body, (wire.PlayCard, wire.MakeDeclaration)):
             return False
-        table = self.table_of(sess)
-        if table is None or cmd.recipient != table.party:
-            return False
-        seat = table.seat_of(sess)
-        turn = table.pending(seat) if seat is not None else None
+        table = self._own_table(sess, cmd.recipient)
+        turn = table.turn_of(sess) if table is not None else None
         return turn is not None and (body.turn is None or body.turn == turn.event)
 
     def disconnected(self, sess: ClientSession) -> None:
@@ -644,8 +643,8 @@ class NetworkEngine:
         return self.tables.get(table_id or "")
 
     def _move(self, sess: ClientSession, body: wire.PlayCard | wire.MakeDeclaration, seq: int, recipient: str) -> None:
-        table = self.table_of(sess)
-        if table is None or recipient != table.party:  # the usual case is the seat's own table
+        table = self._own_table(sess, recipient)  # the usual case: the seat's own table
+        if table is None:
             table = self._table_named(recipient)
             if table is None or sess.table_id != table.id:
                 sess.error(ErrorCode.NOT_AT_TABLE, f"you are not playing at {recipient}", re=seq,

@@ -73,7 +73,7 @@ import threading
 import time
 import zlib
 from dataclasses import dataclass, field
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from typing import Any, Awaitable, Callable, Iterator, Protocol, Sequence, runtime_checkable
 
 from scopa.engine import Action, Deal, DeclarationKind, Declare, Play, RuleSet
@@ -608,16 +608,12 @@ class SQLiteStorage(SQLiteArchive):
         get it back: a batch of moves is a few statements, not one per move).  If the
         commit fails, every call fails."""
         with self._lock:
-            if 1 < len(calls) <= _ROWS_PER_INSERT and not self._db.in_transaction \
-                    and all(call[0] == "append_action" for call in calls):
-                # Moves only (the usual batch): one statement, a transaction by itself
-                # (autocommit), with no BEGIN and COMMIT around it.
-                try:
-                    return self._append_actions(calls)
-                except sqlite3.Error as exc:
-                    return [StorageError(f"the journal could not commit: {exc}")] * len(calls)
+            # Moves only (the usual batch) make one statement: a transaction by itself
+            # (autocommit), with no BEGIN and COMMIT around it.
+            one_statement = 1 < len(calls) <= _ROWS_PER_INSERT and not self._db.in_transaction \
+                and all(call[0] == "append_action" for call in calls)
             try:
-                with self._transaction():
+                with nullcontext() if one_statement else self._transaction():
                     out: list[Any] = []
                     start = 0
                     while start < len(calls):

@@ -168,22 +168,25 @@ class Table:
         """Log a numbered table event and send it: to everyone (``seat`` None: public) or
         to that seat only (a deal), if it is connected.  The body is packed once, and the
         log keeps it packed (a game's log is a few kilobytes, not a model per event)."""
-        payload = pack_body(body)
-        self._log_event(LoggedEvent(seat, body.event, body.NAME, payload))
         if isinstance(body, wire.GameEnd):
             self.end = body
+        payload = pack_body(body)
+        if seat is not None:
+            self.emit_packed(body.NAME, body.event, payload, seat)
+            return
+        self._log_event(LoggedEvent(None, body.event, body.NAME, payload))
+        self.send_all(body, payload)
+
+    def emit_packed(self, name: str, event: int, payload: bytes, seat: int | None = None) -> None:
+        """Like :meth:`emit`, for a body made as plain data and packed (``payload``) with
+        no model built: the table's most frequent events, ``played`` and ``deal``."""
+        self._log_event(LoggedEvent(seat, event, name, payload))
         if seat is None:
-            self.send_all(body, payload)
+            self._send_all_packed(name, payload)
             return
         s = self.seats[seat]
         if s is not None and s.session is not None:
-            s.session.send(body, sender=self.party, recipient=s.session.party, payload=payload)
-
-    def emit_public(self, name: str, event: int, payload: bytes) -> None:
-        """Like :meth:`emit` of a public event, for a body made as plain data and packed
-        (``payload``) with no model built: the table's most frequent event, ``played``."""
-        self._log_event(LoggedEvent(None, event, name, payload))
-        self._send_all_packed(name, payload)
+            s.session.send_packed(name, payload, sender=self.party)
 
     def _log_event(self, logged: LoggedEvent) -> None:
         self._log.append(logged)
@@ -629,6 +632,11 @@ class Table:
         if turn is not None and s is not None and s.session is not None:
             s.session.send_packed(wire.YourTurn.NAME, turn.payload, sender=self.party)
 
+    def turn_of(self, session: ClientSession) -> PendingTurn | None:
+        """The turn of the seat of ``session`` waiting for its answer, if any."""
+        seat = self.seat_of(session)
+        return self.pending(seat) if seat is not None else None
+
     def pending(self, seat: int) -> PendingTurn | None:
         """The turn of ``seat`` waiting for its client's answer, if any."""
         turn = self._turns.get(seat)
@@ -650,12 +658,9 @@ class Table:
         known = self._hands.get(seat, 0)
         self._hands[seat] = mask_of(event.hand)
         number = self.next_event()
-        payload = pack_data(hand_deal_data(number, event.hand, [c for c in event.hand if not known >> c & 1],
-                                           event.stock_left))
-        self._log_event(LoggedEvent(seat, number, wire.HandDeal.NAME, payload))
-        s = self.seats[seat]
-        if s is not None and s.session is not None:
-            s.session.send_packed(wire.HandDeal.NAME, payload, sender=self.party)
+        new = [c for c in event.hand if not known >> c & 1]
+        self.emit_packed(wire.HandDeal.NAME, number, pack_data(hand_deal_data(number, event.hand, new, event.stock_left)),
+                         seat)
 
     def receive(self, session: ClientSession, body: wire.PlayCard | wire.MakeDeclaration, seq: int) -> None:
         """A play or declaration from a seated client: the one place where the server
@@ -695,8 +700,7 @@ class Table:
     def refuse_unreadable(self, session: ClientSession, code: ErrorCode, message: str, seq: int | None) -> None:
         """A play or declare that could not be decoded (``bad_body``): refused like any
         other answer when a turn of the sender waits for one."""
-        seat = self.seat_of(session)
-        turn = self.pending(seat) if seat is not None else None
+        turn = self.turn_of(session)
         if turn is None:
             session.error(code, message, re=seq, sender=self.party)
             return
@@ -815,7 +819,7 @@ class Table:
         if isinstance(event, Played):
             forced, self.forced_reason = self.forced_reason or ("refused" if event.forced else None), None
             number = self.next_event()
-            self.emit_public(wire.CardPlayed.NAME, number, pack_data(played_data(event, number, forced)))
+            self.emit_packed(wire.CardPlayed.NAME, number, pack_data(played_data(event, number, forced)))
             return
         # At a round end the piles are still the round's (they are cleared at the next deal).
         tallies = side_tallies(self.master.state) if isinstance(event, RoundEnded) and self.master else []
