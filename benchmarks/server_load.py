@@ -207,10 +207,24 @@ def rss_kb(pid: int) -> int:
 
 
 def cpu_seconds(pid: int) -> float:
-    """User + system CPU time of a process so far, from /proc/<pid>/stat."""
+    """User + system CPU time so far of a process and of its children (the journal's
+    writer, bot workers): those alive, from /proc, and those ended and waited for."""
     with open(f"/proc/{pid}/stat") as f:
         fields = f.read().rpartition(")")[2].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    ticks = sum(int(x) for x in fields[11:15])
+    seconds = ticks / os.sysconf("SC_CLK_TCK")
+    for task in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{task}/children") as f:
+                children = [int(c) for c in f.read().split()]
+        except FileNotFoundError:
+            continue
+        for child in children:
+            try:
+                seconds += cpu_seconds(child)
+            except FileNotFoundError:  # ended meanwhile: its time is in the parent's once waited for
+                pass
+    return seconds
 
 
 # --------------------------------------------------------------------------- the clients

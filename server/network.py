@@ -39,7 +39,7 @@ from .limits import Limits
 from .lobby import TableDirectory, build_rules
 from .session import ClientSession
 from .storage import Storage, StorageBackend, TableResult
-from .writer import open_storage
+from .writer_process import open_storage
 from .proxied import ProxiedClients
 from .records import Records
 from .table import Table, token_digest

@@ -15,9 +15,10 @@ has returned its effect survives the server *process* being killed.  The server 
 :class:`Storage`, the asynchronous interface over a backend (:mod:`.writer`): a write is
 queued in call order and returns at once with an awaitable that resolves when the write
 is committed; the writes of one event-loop turn (of every table) are committed together
-on one writer thread, so the event loop never waits on the disk and a slow disk holds up
-only the tables that wait for their own writes.  A read is awaited and sees every write
-queued before it.
+off the event loop (for the SQLite file, by a child process: :mod:`.writer_process`;
+for any other backend, by one writer thread: :mod:`.writer`), so the event loop never
+waits on the disk and a slow disk holds up only the tables that wait for their own
+writes.  A read is awaited and sees every write queued before it.
 
     create_table(table_id, rules, seed, private, options)   a new table (state "waiting")
     set_seat(table_id, seat, name, token_digest, bot)       a seat taken (person or bot)
@@ -97,7 +98,7 @@ _ROWS_PER_INSERT = 256  # actions in one INSERT statement (3 parameters each)
 
 WAL_CHECKPOINT_PAGES = 64
 """Pages in the write-ahead log before SQLite copies them into the database file."""
-WAL_SIZE_LIMIT = 256 * 1024
+WAL_SIZE_LIMIT = 1024 * 1024
 """Bytes the write-ahead log file is cut back to after a checkpoint."""
 
 WAITING, PLAYING, FINISHED, CLOSED, DAMAGED = "waiting", "playing", "finished", "closed", "damaged"
@@ -207,7 +208,10 @@ def _table_number(table_id: str) -> int:
 Call = tuple[str, tuple[Any, ...]]
 """One storage call as a batch holds it: the method's name and its arguments."""
 
-WRITES = frozenset({"create_table", "set_seat", "clear_seat", "start_table", "append_action", "finish_table",
+_APPENDS = frozenset({"append_action", "append_encoded"})
+"""The calls that add one action: an Action, or its :func:`encode_action` text (what a
+process that writes for the server is sent)."""
+WRITES = frozenset({"create_table", "set_seat", "clear_seat", "start_table", "append_action", "append_encoded", "finish_table",
                     "close_table", "mark_damaged", "save_players", "save_ratings", "save_account"})
 READS = frozenset({"load_unfinished", "load_results", "load_actions", "load_finished_since", "last_table_id",
                    "load_damaged", "finished_games", "finished_game", "ratings", "leaderboard", "account"})
@@ -268,8 +272,6 @@ class Storage(Protocol):
     when the write is durable (or raises :class:`StorageError`); a caller that does not
     wait still has it committed before any write queued after it.  A read sees every
     write queued before it.  The archive's calls (:mod:`.archive`) are here too."""
-
-    backend: StorageBackend
 
     def create_table(self, table_id: str, rules: RuleSet, seed: int, private: bool = False,
                      options: dict[str, Any] | None = None) -> Awaitable[None]: ...
@@ -611,14 +613,14 @@ class SQLiteStorage(SQLiteArchive):
             # Moves only (the usual batch) make one statement: a transaction by itself
             # (autocommit), with no BEGIN and COMMIT around it.
             one_statement = 1 < len(calls) <= _ROWS_PER_INSERT and not self._db.in_transaction \
-                and all(call[0] == "append_action" for call in calls)
+                and all(call[0] in _APPENDS for call in calls)
             try:
                 with nullcontext() if one_statement else self._transaction():
                     out: list[Any] = []
                     start = 0
                     while start < len(calls):
                         end = start
-                        while end < len(calls) and end - start < _ROWS_PER_INSERT and calls[end][0] == "append_action":
+                        while end < len(calls) and end - start < _ROWS_PER_INSERT and calls[end][0] in _APPENDS:
                             end += 1
                         if end - start > 1:
                             out += self._append_actions(calls[start:end])
@@ -632,10 +634,11 @@ class SQLiteStorage(SQLiteArchive):
                 return [failed] * len(calls)
 
     def _append_actions(self, calls: Sequence[Call]) -> list[Any]:
-        """Several ``append_action`` calls in one INSERT; if it is refused, one by one
-        (so only the refused ones fail)."""
+        """Several ``append_action`` (or ``append_encoded``) calls in one INSERT; if it is
+        refused, one by one (so only the refused ones fail)."""
         try:
-            rows = [(table_id, index, encode_action(action)) for table_id, index, action in (c[1] for c in calls)]
+            rows = [(args[0], args[1], args[2] if name == "append_encoded" else encode_action(args[2]))
+                    for name, args in calls]
             # One statement: if it fails, SQLite undoes it alone (no savepoint needed).
             self._db.execute("INSERT INTO actions (table_id, idx, action) VALUES "
                              + ",".join(["(?, ?, ?)"] * len(rows)), [v for row in rows for v in row])
@@ -675,9 +678,12 @@ class SQLiteStorage(SQLiteArchive):
         self._changed(self._exec("UPDATE tables SET status='playing' WHERE id=?", (table_id,)), table_id)
 
     def append_action(self, table_id: str, index: int, action: Action) -> None:
+        self.append_encoded(table_id, index, encode_action(action))
+
+    def append_encoded(self, table_id: str, index: int, encoded: str) -> None:
+        """:meth:`append_action` with the action as :func:`encode_action` wrote it."""
         # The primary key (table_id, idx) refuses an index journaled before: never twice.
-        self._exec("INSERT INTO actions (table_id, idx, action) VALUES (?, ?, ?)",
-                   (table_id, index, encode_action(action)))
+        self._exec("INSERT INTO actions (table_id, idx, action) VALUES (?, ?, ?)", (table_id, index, encoded))
 
     def finish_table(self, table_id: str, winner: int | None, totals: Sequence[int], reason: str) -> None:
         self._end(table_id, "UPDATE tables SET status='finished', finished_at=?, winner=?, totals=?, reason=?, "

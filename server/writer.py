@@ -27,7 +27,6 @@ from .archive import Account, FinishedGame, GamePlayer, Rating, StorageError
 from .storage import (
     Call,
     FinishedTable,
-    SQLiteStorage,
     Storage,
     StorageBackend,
     StoredTable,
@@ -157,7 +156,7 @@ class StorageWriter:
             return future
         if not self.backend.blocks:
             results = self.backend.run_batch([(name, args)]) if name is not None else [None]
-            self._settle(name, args, future, results[0])
+            settle(name, args, future, results[0])
             return future
         if not self._turn:
             loop.call_soon(self._hand_off)
@@ -198,26 +197,18 @@ class StorageWriter:
 
     def _settle_batch(self, batch: list[_Pending], results: list[Any]) -> None:
         for (name, args, future), result in zip(batch, results):
-            self._settle(name, args, future, result)
-
-    @staticmethod
-    def _settle(name: str | None, args: tuple[Any, ...], future: asyncio.Future[Any], result: Any) -> None:
-        if isinstance(result, BaseException):
-            if name in WRITES:
-                about = f" (table {args[0]})" if name not in ("save_account", "save_ratings") and args else ""
-                log.error("storage: %s%s failed: %s", name, about, result)
-            if not future.done():
-                future.set_exception(result)
-                future.exception()  # logged above; an awaiting caller still gets it
-        elif not future.done():  # done: its waiter was cancelled
-            future.set_result(result)
+            settle(name, args, future, result)
 
 
-def open_storage(db: str | None = None, storage: Storage | StorageBackend | None = None) -> Storage | None:
-    """The server's storage: ``storage`` (a backend is put behind a :class:`StorageWriter`),
-    or the SQLite file ``db`` (``scopa serve --db``); None (no persistence) with neither."""
-    if storage is None and db:
-        storage = SQLiteStorage(db)
-    if isinstance(storage, StorageBackend):
-        return StorageWriter(storage)
-    return storage
+def settle(name: str | None, args: tuple[Any, ...], future: asyncio.Future[Any], result: Any) -> None:
+    """Settle a storage call's future with its result, or with the exception it
+    raised (a failed write is logged here, in one line)."""
+    if isinstance(result, BaseException):
+        if name in WRITES:
+            about = f" (table {args[0]})" if name not in ("save_account", "save_ratings") and args else ""
+            log.error("storage: %s%s failed: %s", name, about, result)
+        if not future.done():
+            future.set_exception(result)
+            future.exception()  # logged above; an awaiting caller still gets it
+    elif not future.done():  # done: its waiter was cancelled
+        future.set_result(result)

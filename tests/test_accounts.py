@@ -17,7 +17,7 @@ from scopa.protocol import commands as wire
 from scopa.server import Limits, NetworkEngine
 from scopa.server import accounts as accounts_module
 from scopa.server.clock import FakeClock
-from scopa.server.storage import SQLiteStorage
+from scopa.server.writer_process import StorageProcess
 
 from wire_client import WireClient
 
@@ -76,7 +76,7 @@ async def test_only_a_salted_scrypt_hash_is_kept(server: NetworkEngine, tmp_path
     await claim(server.port, "ada")
     await claim(server.port, "bea")
     storage = server.storage
-    assert storage is not None and isinstance(storage.backend, SQLiteStorage)
+    assert storage is not None and isinstance(storage, StorageProcess)
     ada, bea = await storage.account("ada"), await storage.account("bea")
     assert ada is not None and bea is not None
     assert len(ada.salt) == 16 and ada.salt != bea.salt and ada.hash != bea.hash  # same password, other salt

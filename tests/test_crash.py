@@ -106,9 +106,9 @@ async def test_bot_game_restored_from_a_cut_journal_runs_to_the_end(tmp_path) ->
 
 # ---------------------------------------------------------------------- the crash test
 #
-# Each server process is tests/crash_server.py: a journaled server that kills itself with
-# SIGKILL at a chosen journal position (right after the n-th action of its bot games is
-# committed), with a fixed seed and a clock that never moves.  Every kill point is a journal
+# Each server process is tests/crash_server.py: a journaled server whose journal writer
+# kills it (and itself) with SIGKILL at a chosen journal position (right after the n-th
+# action of its bot games is committed), with a fixed seed and a clock that never moves.  Every kill point is a journal
 # position and every wait ends on a message or on the process ending, so the test runs
 # the same however busy the machine is.
 

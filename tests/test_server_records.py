@@ -19,6 +19,7 @@ from scopa.protocol.record_replay import check_record
 from scopa.server import Limits, NetworkEngine
 from scopa.server.clock import FakeClock
 from scopa.server.storage import SQLiteStorage
+from scopa.server.writer_process import StorageProcess
 
 from wire_client import WireClient
 
@@ -183,7 +184,7 @@ async def test_abandoned_games_and_taken_over_seats_are_not_rated(tmp_path: Path
             assert end.body.reason == ("target" if takeover else "abandoned")
             await watcher.close()
         storage = engine.storage
-        assert storage is not None and isinstance(storage.backend, SQLiteStorage)
+        assert storage is not None and isinstance(storage, StorageProcess)
         await engine.records.settled()
         taken, abandoned = (await storage.finished_games(player="gus"))[::-1]
         assert taken.players[0].taken_over and taken.players[0].kind == "person"
@@ -228,7 +229,7 @@ async def test_a_seat_taken_over_before_a_restart_stays_unrated(tmp_path: Path) 
         assert restored.task is not None
         await restored.task  # bots play it to the end
         storage = again.storage
-        assert storage is not None and isinstance(storage.backend, SQLiteStorage)
+        assert storage is not None and isinstance(storage, StorageProcess)
         await again.records.settled()
         (game,) = await storage.finished_games(player="gus")
         assert game.players[0].taken_over and game.reason == "target"

@@ -18,7 +18,8 @@ from scopa.protocol.convert import action_to_wire, legal_from_wire
 from scopa.server import NetworkEngine
 from scopa.server.clock import FakeClock
 from scopa.server.storage import Call, MemoryStorage, SQLiteStorage, StorageError, decode_action
-from scopa.server.writer import StorageWriter, open_storage
+from scopa.server.writer import StorageWriter
+from scopa.server.writer_process import open_storage
 
 from wire_client import WireClient
 

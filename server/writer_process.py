@@ -1,0 +1,376 @@
+"""The server's :class:`~.storage.Storage` for its SQLite file (``scopa serve --db``): the
+file is written by a child process, so a commit never competes with the event loop for
+the interpreter lock.
+
+Every call is queued at once, in call order, with a future for its result.  At the end
+of the event-loop turn the turn's calls (of every table) go to the child as one frame on
+its standard input; the child runs every frame that has arrived since its last commit in
+one transaction (:meth:`~.storage.SQLiteStorage.run_batch`) and writes back one frame of
+results, which settle the futures in order.  So a busy server commits many moves at
+once, the loop never waits on the disk, and while a commit is slow only what waits for
+it waits: a table's next announcement (its game master awaits the journaling of the
+action), not the lobby or a ping.
+
+A frame is a 4-byte big-endian length and a pickle: from the server, a list of
+``(name, args)`` calls (name None: a barrier, answered None); from the child, first
+None (the file is open) or the exception that refused it, then one list of results per
+batch, an exception standing for a call that failed.  If the child ends, every call
+waiting on it and every later one fails with :class:`~.archive.StorageError`.
+
+Run as ``python -m scopa.server.writer_process PATH SYNCHRONOUS`` it is that child.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import logging
+import os
+import pickle
+import signal
+import struct
+import subprocess
+import sys
+from typing import IO, Any, BinaryIO, Sequence
+
+from scopa.engine import Action, RuleSet
+
+from .archive import Account, FinishedGame, GamePlayer, Rating, StorageError
+from .storage import (
+    Call,
+    FinishedTable,
+    SQLiteStorage,
+    Storage,
+    StorageBackend,
+    StoredTable,
+    TableResult,
+    encode_action,
+)
+from .writer import StorageWriter, settle
+
+log = logging.getLogger("scopa.server")
+
+_LENGTH = struct.Struct("!I")
+_READ_SIZE = 1 << 16
+
+_Pending = tuple[str | None, tuple[Any, ...], "asyncio.Future[Any]"]
+
+
+def _frame(value: object) -> bytes:
+    body = pickle.dumps(value, pickle.HIGHEST_PROTOCOL)
+    return _LENGTH.pack(len(body)) + body
+
+
+def _frames(buffer: bytearray) -> list[Any]:
+    """The complete frames at the start of ``buffer``, removed from it."""
+    out: list[Any] = []
+    start = 0
+    while len(buffer) - start >= _LENGTH.size:
+        (size,) = _LENGTH.unpack_from(buffer, start)
+        end = start + _LENGTH.size + size
+        if end > len(buffer):
+            break
+        out.append(pickle.loads(buffer[start + _LENGTH.size:end]))
+        start = end
+    del buffer[:start]
+    return out
+
+
+def _read_first(stream: IO[bytes]) -> Any:
+    """The child's first frame, read blocking (it opens the file); EOFError if it ended."""
+    head = stream.read(_LENGTH.size)
+    if len(head) < _LENGTH.size:
+        raise EOFError
+    (size,) = _LENGTH.unpack(head)
+    body = stream.read(size)
+    if len(body) < size:
+        raise EOFError
+    return pickle.loads(body)
+
+
+class StorageProcess:
+    """A :class:`~.storage.Storage` over a :class:`~.storage.SQLiteStorage` in a child
+    process.  ``command``: the child's program (default: this module), which gets the
+    path and the synchronous mode as its last two arguments."""
+
+    def __init__(self, path: str, synchronous: str = "NORMAL", command: Sequence[str] | None = None) -> None:
+        self.path = path
+        argv = [*(command or (sys.executable, "-m", __name__)), path, synchronous]
+        self._proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        assert self._proc.stdin is not None and self._proc.stdout is not None
+        try:
+            first = _read_first(self._proc.stdout)
+        except EOFError:
+            self._proc.stdin.close()
+            status = self._proc.wait()
+            raise StorageError(f"{path}: the journal's process ended as it started (exit status {status})") from None
+        if first is not None:
+            self._proc.stdin.close()
+            self._proc.wait()
+            raise first
+        self._out = self._proc.stdin.fileno()
+        self._in = self._proc.stdout.fileno()
+        os.set_blocking(self._out, False)
+        os.set_blocking(self._in, False)
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._turn: list[_Pending] = []  # queued in this loop turn, not yet sent
+        self._sent: collections.deque[_Pending] = collections.deque()  # sent, in order, not yet answered
+        self._unsent = bytearray()  # what the pipe did not take yet
+        self._received = bytearray()
+        self._ended: StorageError | None = None  # why every call fails from now on
+        self._closed = False
+
+    # ------------------------------------------------------------------ writes
+
+    def create_table(self, table_id: str, rules: RuleSet, seed: int, private: bool = False,
+                     options: dict[str, Any] | None = None) -> asyncio.Future[None]:
+        return self._call("create_table", (table_id, rules, seed, private, options))
+
+    def set_seat(self, table_id: str, seat: int, name: str, token_digest: str | None = None,
+                 bot: str | None = None) -> asyncio.Future[None]:
+        return self._call("set_seat", (table_id, seat, name, token_digest, bot))
+
+    def clear_seat(self, table_id: str, seat: int) -> asyncio.Future[None]:
+        return self._call("clear_seat", (table_id, seat))
+
+    def start_table(self, table_id: str) -> asyncio.Future[None]:
+        return self._call("start_table", (table_id,))
+
+    def append_action(self, table_id: str, index: int, action: Action) -> asyncio.Future[None]:
+        # Sent as its text (see _send_turn): a short string is quicker to pickle than an Action.
+        return self._call("append_action", (table_id, index, encode_action(action)))
+
+    def finish_table(self, table_id: str, winner: int | None, totals: Sequence[int],
+                     reason: str) -> asyncio.Future[None]:
+        return self._call("finish_table", (table_id, winner, list(totals), reason))
+
+    def close_table(self, table_id: str, reason: str) -> asyncio.Future[None]:
+        return self._call("close_table", (table_id, reason))
+
+    def mark_damaged(self, table_id: str, reason: str) -> asyncio.Future[None]:
+        return self._call("mark_damaged", (table_id, reason))
+
+    def save_players(self, table_id: str, players: Sequence[GamePlayer]) -> asyncio.Future[None]:
+        return self._call("save_players", (table_id, tuple(players)))
+
+    def save_ratings(self, preset: str, ratings: Sequence[Rating]) -> asyncio.Future[None]:
+        return self._call("save_ratings", (preset, tuple(ratings)))
+
+    def save_account(self, account: Account) -> asyncio.Future[None]:
+        return self._call("save_account", (account,))
+
+    # ------------------------------------------------------------------ reads
+
+    async def load_unfinished(self) -> list[StoredTable]:
+        return await self._call("load_unfinished", ())  # type: ignore[no-any-return]
+
+    async def load_results(self, limit: int = 100) -> list[TableResult]:
+        return await self._call("load_results", (limit,))  # type: ignore[no-any-return]
+
+    async def load_actions(self, table_id: str) -> list[Action]:
+        return await self._call("load_actions", (table_id,))  # type: ignore[no-any-return]
+
+    async def load_finished_since(self, since: float) -> list[FinishedTable]:
+        return await self._call("load_finished_since", (since,))  # type: ignore[no-any-return]
+
+    async def last_table_id(self) -> int:
+        return await self._call("last_table_id", ())  # type: ignore[no-any-return]
+
+    async def load_damaged(self) -> list[tuple[str, str]]:
+        return await self._call("load_damaged", ())  # type: ignore[no-any-return]
+
+    async def finished_games(self, player: str | None = None, preset: str | None = None,
+                             limit: int = 1000) -> list[FinishedGame]:
+        return await self._call("finished_games", (player, preset, limit))  # type: ignore[no-any-return]
+
+    async def finished_game(self, table_id: str) -> FinishedGame | None:
+        return await self._call("finished_game", (table_id,))  # type: ignore[no-any-return]
+
+    async def ratings(self, preset: str, names: Sequence[str]) -> dict[str, Rating]:
+        return await self._call("ratings", (preset, tuple(names)))  # type: ignore[no-any-return]
+
+    async def leaderboard(self, preset: str, limit: int = 20) -> list[Rating]:
+        return await self._call("leaderboard", (preset, limit))  # type: ignore[no-any-return]
+
+    async def account(self, name: str) -> Account | None:
+        return await self._call("account", (name,))  # type: ignore[no-any-return]
+
+    # ------------------------------------------------------------------ flow
+
+    async def flush(self) -> None:
+        await self._call(None, ())
+
+    async def close(self) -> None:
+        if self._closed:
+            return
+        if self._ended is None:
+            try:
+                await self.flush()
+            except StorageError:
+                pass  # the child ended: nothing more to write
+        self._closed = True
+        self._stop_watching()
+        assert self._proc.stdin is not None and self._proc.stdout is not None
+        self._proc.stdin.close()  # the child closes the file and ends
+        await asyncio.to_thread(self._proc.wait)
+        self._proc.stdout.close()
+
+    def _call(self, name: str | None, args: tuple[Any, ...]) -> asyncio.Future[Any]:
+        loop = self._loop
+        if loop is None:
+            loop = self._loop = asyncio.get_running_loop()
+            loop.add_reader(self._in, self._readable)
+        future: asyncio.Future[Any] = loop.create_future()
+        if self._closed or self._ended is not None:
+            future.set_exception(self._ended or StorageError("the storage is closed"))
+            future.exception()  # the caller may not wait for it: nothing to report twice
+            return future
+        if not self._turn:
+            loop.call_soon(self._send_turn)
+        self._turn.append((name, args, future))
+        return future
+
+    def _send_turn(self) -> None:
+        """End of the loop turn: the turn's calls go to the child in one frame."""
+        turn, self._turn = self._turn, []
+        if self._ended is not None:
+            for name, args, future in turn:
+                settle(name, args, future, self._ended)
+            return
+        self._sent.extend(turn)
+        data = _frame([("append_encoded" if name == "append_action" else name, args) for name, args, _ in turn])
+        if self._unsent:
+            self._unsent += data
+            return
+        try:
+            written = os.write(self._out, data)
+        except BlockingIOError:
+            written = 0
+        except OSError as exc:
+            self._end(f"the journal's process cannot be written to: {exc}")
+            return
+        if written < len(data):
+            self._unsent += data[written:]
+            assert self._loop is not None
+            self._loop.add_writer(self._out, self._writable)
+
+    def _writable(self) -> None:
+        try:
+            written = os.write(self._out, self._unsent)
+        except BlockingIOError:
+            return
+        except OSError as exc:
+            self._end(f"the journal's process cannot be written to: {exc}")
+            return
+        del self._unsent[:written]
+        if not self._unsent:
+            assert self._loop is not None
+            self._loop.remove_writer(self._out)
+
+    def _readable(self) -> None:
+        try:
+            data = os.read(self._in, _READ_SIZE)
+        except BlockingIOError:
+            return
+        except OSError as exc:
+            self._end(f"the journal's process cannot be read: {exc}")
+            return
+        if not data:
+            self._end(f"the journal's process ended (exit status {self._proc.poll()})")
+            return
+        self._received += data
+        for results in _frames(self._received):
+            for result in results:
+                name, args, future = self._sent.popleft()
+                settle(name, args, future, result)
+
+    def _end(self, why: str) -> None:
+        """The child is gone: every call waiting on it fails, and every later one."""
+        if self._ended is not None:
+            return
+        self._ended = StorageError(why)
+        if not self._closed:
+            log.error("storage: %s", why)
+        self._stop_watching()
+        waiting, self._sent = self._sent, collections.deque()
+        for name, args, future in waiting:
+            settle(name, args, future, self._ended)
+
+    def _stop_watching(self) -> None:
+        if self._loop is not None and not self._loop.is_closed():
+            self._loop.remove_reader(self._in)
+            if self._unsent:
+                self._loop.remove_writer(self._out)
+
+
+def open_storage(db: str | None = None, storage: Storage | StorageBackend | None = None) -> Storage | None:
+    """The server's storage: ``storage`` (a backend is put behind a :class:`~.writer.StorageWriter`),
+    or the SQLite file ``db`` (``scopa serve --db``) behind a :class:`StorageProcess`;
+    None (no persistence) with neither."""
+    if storage is None and db:
+        return StorageProcess(db)
+    if isinstance(storage, StorageBackend):
+        return StorageWriter(storage)
+    return storage
+
+
+# ---------------------------------------------------------------------- the child
+
+
+def _portable(result: Any) -> Any:
+    """A result the server can unpickle: another exception than a StorageError becomes one
+    with its text."""
+    if isinstance(result, BaseException) and not isinstance(result, StorageError):
+        return StorageError(f"{type(result).__name__}: {result}")
+    return result
+
+
+def serve_file(path: str, synchronous: str, requests: BinaryIO, answers: BinaryIO) -> None:
+    """The child: open ``path``, then run each batch that comes on ``requests`` and answer
+    on ``answers`` until ``requests`` ends."""
+    try:
+        backend = SQLiteStorage(path, synchronous)
+    except Exception as exc:  # noqa: BLE001 - told to the server, which raises it
+        answers.write(_frame(_portable(exc)))
+        answers.flush()
+        return
+    answers.write(_frame(None))
+    answers.flush()
+    fd = requests.fileno()
+    received = bytearray()
+    try:
+        while True:
+            data = os.read(fd, _READ_SIZE)
+            if not data:
+                return
+            received += data
+            batches = _frames(received)
+            if not batches:
+                continue
+            calls: list[Call] = [call for batch in batches for call in batch]
+            answers.write(_frame(run(backend, calls)))
+            answers.flush()
+    finally:
+        backend.close()
+
+
+def run(backend: SQLiteStorage, calls: Sequence[tuple[str | None, tuple[Any, ...]]]) -> list[Any]:
+    """Each call's result (None for a barrier), the writes in one transaction."""
+    real: list[Call] = [(name, args) for name, args in calls if name is not None]
+    try:
+        done = iter(backend.run_batch(real) if real else [])
+    except Exception as exc:  # noqa: BLE001 - a backend's bug fails its batch, not the process
+        done = iter([StorageError(f"the storage failed: {type(exc).__name__}: {exc}")] * len(real))
+    return [_portable(next(done)) if name is not None else None for name, _ in calls]
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    path, synchronous = (sys.argv[1:] if argv is None else list(argv))[-2:]
+    # Ctrl-C at the terminal reaches the whole process group: the server stops, then
+    # ends this child by closing its input, after the last batch.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    serve_file(path, synchronous, sys.stdin.buffer, sys.stdout.buffer)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,139 @@
+"""The journal of ``scopa serve --db`` (server/writer_process.py): a child process writes
+the SQLite file.  A turn's writes share one commit, a reply of any size comes back whole,
+a batch larger than the pipe holds goes through, and if the child ends every waiting and
+later call fails with a StorageError while the server carries on (R7: an action is
+journaled before anyone is told of it)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from scopa.engine import Deal, Play, RuleSet
+from scopa.protocol import commands as wire
+from scopa.server import NetworkEngine
+from scopa.server.storage import SCHEMA_VERSION, JournalTooNew, SQLiteStorage, StorageError, decode_action
+from scopa.server.writer_process import StorageProcess
+
+from wire_client import WireClient
+
+DEAL = Deal(tuple(range(40)))
+
+
+def _rows(path: Path) -> list[tuple[str, int, str]]:
+    con = sqlite3.connect(path)
+    try:
+        return con.execute("SELECT table_id, idx, action FROM actions ORDER BY table_id, idx").fetchall()
+    finally:
+        con.close()
+
+
+async def test_writes_are_committed_by_the_child_before_their_futures_resolve(tmp_path: Path) -> None:
+    path = tmp_path / "j.db"
+    storage = StorageProcess(str(path))
+    try:
+        await asyncio.gather(*(storage.create_table(t, RuleSet(), 7) for t in ("1", "2")))
+        play = Play(3, 0)
+        await asyncio.gather(storage.append_action("1", 0, DEAL), storage.append_action("2", 0, DEAL),
+                             storage.append_action("1", 1, play))
+        # Committed: another connection to the file sees the three rows now.
+        rows = _rows(path)
+        assert [(t, i) for t, i, _ in rows] == [("1", 0), ("1", 1), ("2", 0)]
+        assert decode_action(rows[1][2]) == play
+        assert storage._proc.pid != 0 and storage._proc.poll() is None  # another process did it
+    finally:
+        await storage.close()
+    assert storage._proc.returncode == 0  # closing its input ends the child cleanly
+
+
+async def test_an_index_written_twice_fails_alone(tmp_path: Path) -> None:
+    storage = StorageProcess(str(tmp_path / "j.db"))
+    try:
+        await storage.create_table("1", RuleSet(), 7)
+        first = storage.append_action("1", 0, DEAL)
+        again = storage.append_action("1", 0, DEAL)  # the same index: refused
+        after = storage.append_action("1", 1, Play(3, 0))
+        await first
+        with pytest.raises(StorageError):
+            await again
+        await after
+        [stored] = await storage.load_unfinished()
+        assert stored.actions == [DEAL, Play(3, 0)]
+    finally:
+        await storage.close()
+
+
+async def test_a_batch_larger_than_the_pipe_and_a_large_reply_go_through(tmp_path: Path) -> None:
+    storage = StorageProcess(str(tmp_path / "j.db"))
+    try:
+        tables = [str(n) for n in range(1, 301)]
+        written = [storage.create_table(t, RuleSet(), n) for n, t in enumerate(tables)]
+        written += [storage.append_action(t, i, DEAL if i == 0 else Play(i % 40, 0))
+                    for t in tables for i in range(40)]  # 12,000 calls in one loop turn
+        assert storage._turn and not storage._sent
+        await asyncio.gather(*written)
+        assert not storage._unsent  # what the pipe did not take at once was written later
+        stored = await storage.load_unfinished()  # a reply of hundreds of kilobytes
+        assert sorted(s.id for s in stored) == sorted(tables)
+        assert all(len(s.actions) == 40 for s in stored)
+    finally:
+        await storage.close()
+
+
+async def test_a_file_the_child_cannot_open_is_refused_at_once(tmp_path: Path) -> None:
+    path = tmp_path / "new.db"
+    SQLiteStorage(str(path)).close()
+    con = sqlite3.connect(path)
+    con.execute("UPDATE meta SET value=? WHERE key='schema_version'", (str(SCHEMA_VERSION + 1),))
+    con.commit()
+    con.close()
+    with pytest.raises(JournalTooNew, match="newer version"):
+        StorageProcess(str(path))
+    with pytest.raises(StorageError):
+        StorageProcess(str(tmp_path / "no such folder" / "j.db"))
+
+
+async def test_a_child_that_ends_fails_every_call_and_the_server_carries_on(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    engine = NetworkEngine("127.0.0.1", 0, seed=4, db=str(tmp_path / "j.db"))
+    await engine.start()
+    try:
+        storage = engine.storage
+        assert isinstance(storage, StorageProcess)
+        a = await WireClient.connect(engine.port, "ada")
+        table = await a.create(bots=["random"])
+        turn = (await a.recv_until("your_turn")).body
+        storage._proc.send_signal(signal.SIGKILL)
+        storage._proc.wait()
+        with caplog.at_level(logging.ERROR, logger="scopa.server"):
+            a.send(wire.PlayCard(card=turn.legal[0].card, capture=turn.legal[0].capture), recipient=f"table:{table}")
+            end = await a.recv_until("game_end")  # the play was not journaled: never announced
+            assert end.body.reason == "abandoned"
+        assert any("journal's process ended" in r.getMessage() for r in caplog.records)
+        with pytest.raises(StorageError):
+            await storage.flush()  # later calls fail at once
+        # The lobby still answers: another table can be made (it is not journaled).
+        b = await WireClient.connect(engine.port, "bea")
+        b.send(wire.ListTables())
+        listed = (await b.recv_until("tables")).body
+        assert [t.id for t in listed.tables] == [table]
+        await a.close()
+        await b.close()
+    finally:
+        await engine.stop()
+
+
+async def test_the_child_ignores_ctrl_c_so_the_server_can_flush_on_its_way_out(tmp_path: Path) -> None:
+    storage = StorageProcess(str(tmp_path / "j.db"))
+    try:
+        storage._proc.send_signal(signal.SIGINT)  # what a terminal's Ctrl-C sends the whole group
+        await storage.create_table("1", RuleSet(), 7)
+        assert storage._proc.poll() is None
+    finally:
+        await storage.close()
+    assert storage._proc.returncode == 0
