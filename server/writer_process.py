@@ -17,7 +17,8 @@ None (the file is open) or the exception that refused it, then one list of resul
 batch, an exception standing for a call that failed.  If the child ends, every call
 waiting on it and every later one fails with :class:`~.archive.StorageError`.
 
-Run as ``python -m scopa.server.writer_process PATH SYNCHRONOUS`` it is that child.
+The child is ``python -c "from scopa.server.writer_process import main; main()" PATH
+SYNCHRONOUS``.
 """
 
 from __future__ import annotations
@@ -95,7 +96,7 @@ class StorageProcess:
 
     def __init__(self, path: str, synchronous: str = "NORMAL", command: Sequence[str] | None = None) -> None:
         self.path = path
-        argv = [*(command or (sys.executable, "-m", __name__)), path, synchronous]
+        argv = [*(command or (sys.executable, "-c", f"from {__name__} import main; main()")), path, synchronous]
         self._proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
         assert self._proc.stdin is not None and self._proc.stdout is not None
         try:
