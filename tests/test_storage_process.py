@@ -8,7 +8,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
+import select
 import signal
+import subprocess
+import sys
 import sqlite3
 from pathlib import Path
 
@@ -137,3 +141,26 @@ async def test_the_child_ignores_ctrl_c_so_the_server_can_flush_on_its_way_out(t
     finally:
         await storage.close()
     assert storage._proc.returncode == 0
+
+
+def test_the_child_ends_when_its_server_is_killed(tmp_path: Path) -> None:
+    """A server killed with SIGKILL cannot close the child's input; the kernel does, and
+    the child ends by itself (no orphan holding the file)."""
+    server = subprocess.run(
+        [sys.executable, "-c", "import os, signal, sys\n"
+         "from scopa.server.writer_process import StorageProcess\n"
+         "storage = StorageProcess(sys.argv[1])\n"
+         "print(storage._proc.pid, flush=True)\n"
+         "os.kill(os.getpid(), signal.SIGKILL)\n", str(tmp_path / "j.db")],
+        capture_output=True, text=True, timeout=60)
+    assert server.returncode == -signal.SIGKILL
+    child = int(server.stdout.split()[0])
+    try:
+        ended = os.pidfd_open(child)
+    except ProcessLookupError:
+        return  # already gone
+    try:
+        readable, _, _ = select.select([ended], [], [], 60)  # readable once the process has ended
+        assert readable, "the journal's process outlived its server"
+    finally:
+        os.close(ended)
