@@ -250,7 +250,7 @@ def test_a_phone_plays_a_round_by_touch_and_a_reload_returns_to_the_seat(host: H
             for _ in range(ROUND_MOVES):
                 now = phone.wait("my turn or the round's end", lambda l: l["screen"] == "RoundEndScreen"
                                  or (l["screen"] == "BoardScreen" and l["asking"] and l["cards"].get("hand"))
-                                 or l["screen"] == "CaptureChoiceScreen")
+                                 or (l["screen"] == "CaptureChoiceScreen" and _shown(l["lists"].get("choices"))))
                 if now["screen"] == "RoundEndScreen":
                     break
                 if now["screen"] == "CaptureChoiceScreen":  # several captures: tap the first one
