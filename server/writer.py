@@ -40,18 +40,12 @@ _Pending = tuple[str | None, tuple[Any, ...], "asyncio.Future[Any]"]
 """A queued call: name (None: a barrier that only waits for what is before it), args, future."""
 
 
-class StorageWriter:
-    """A :class:`~.storage.Storage` over a :class:`~.storage.StorageBackend`."""
+class QueuedStorage:
+    """The :class:`~.storage.Storage` calls, each queued by :meth:`_call` (name and
+    arguments; a name of None is a barrier) with a future for its result."""
 
-    def __init__(self, backend: StorageBackend) -> None:
-        self.backend = backend
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._turn: list[_Pending] = []  # queued in this loop turn (loop thread only)
-        self._handed: list[_Pending] = []  # handed to the writer thread, not yet taken (under _ready)
-        self._ready = threading.Condition()
-        self._thread: threading.Thread | None = None
-        self._stopping = False
-        self._closed = False
+    def _call(self, name: str | None, args: tuple[Any, ...]) -> asyncio.Future[Any]:
+        raise NotImplementedError
 
     # ------------------------------------------------------------------ writes
 
@@ -127,10 +121,25 @@ class StorageWriter:
     async def account(self, name: str) -> Account | None:
         return await self._call("account", (name,))  # type: ignore[no-any-return]
 
-    # ------------------------------------------------------------------ flow
-
     async def flush(self) -> None:
+        """Wait until every call queued before this one is done."""
         await self._call(None, ())
+
+
+class StorageWriter(QueuedStorage):
+    """A :class:`~.storage.Storage` over a :class:`~.storage.StorageBackend`."""
+
+    def __init__(self, backend: StorageBackend) -> None:
+        self.backend = backend
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._turn: list[_Pending] = []  # queued in this loop turn (loop thread only)
+        self._handed: list[_Pending] = []  # handed to the writer thread, not yet taken (under _ready)
+        self._ready = threading.Condition()
+        self._thread: threading.Thread | None = None
+        self._stopping = False
+        self._closed = False
+
+    # ------------------------------------------------------------------ flow
 
     async def close(self) -> None:
         if self._closed:

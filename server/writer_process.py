@@ -34,20 +34,11 @@ import subprocess
 import sys
 from typing import IO, Any, BinaryIO, Sequence
 
-from scopa.engine import Action, RuleSet
+from scopa.engine import Action
 
-from .archive import Account, FinishedGame, GamePlayer, Rating, StorageError
-from .storage import (
-    Call,
-    FinishedTable,
-    SQLiteStorage,
-    Storage,
-    StorageBackend,
-    StoredTable,
-    TableResult,
-    encode_action,
-)
-from .writer import StorageWriter, settle
+from .archive import StorageError
+from .storage import Call, SQLiteStorage, Storage, StorageBackend, encode_action
+from .writer import QueuedStorage, StorageWriter, settle
 
 log = logging.getLogger("scopa.server")
 
@@ -89,7 +80,7 @@ def _read_first(stream: IO[bytes]) -> Any:
     return pickle.loads(body)
 
 
-class StorageProcess:
+class StorageProcess(QueuedStorage):
     """A :class:`~.storage.Storage` over a :class:`~.storage.SQLiteStorage` in a child
     process.  ``command``: the child's program (default: this module), which gets the
     path and the synchronous mode as its last two arguments."""
@@ -121,85 +112,11 @@ class StorageProcess:
         self._ended: StorageError | None = None  # why every call fails from now on
         self._closed = False
 
-    # ------------------------------------------------------------------ writes
-
-    def create_table(self, table_id: str, rules: RuleSet, seed: int, private: bool = False,
-                     options: dict[str, Any] | None = None) -> asyncio.Future[None]:
-        return self._call("create_table", (table_id, rules, seed, private, options))
-
-    def set_seat(self, table_id: str, seat: int, name: str, token_digest: str | None = None,
-                 bot: str | None = None) -> asyncio.Future[None]:
-        return self._call("set_seat", (table_id, seat, name, token_digest, bot))
-
-    def clear_seat(self, table_id: str, seat: int) -> asyncio.Future[None]:
-        return self._call("clear_seat", (table_id, seat))
-
-    def start_table(self, table_id: str) -> asyncio.Future[None]:
-        return self._call("start_table", (table_id,))
-
     def append_action(self, table_id: str, index: int, action: Action) -> asyncio.Future[None]:
         # Sent as its text (see _send_turn): a short string is quicker to pickle than an Action.
         return self._call("append_action", (table_id, index, encode_action(action)))
 
-    def finish_table(self, table_id: str, winner: int | None, totals: Sequence[int],
-                     reason: str) -> asyncio.Future[None]:
-        return self._call("finish_table", (table_id, winner, list(totals), reason))
-
-    def close_table(self, table_id: str, reason: str) -> asyncio.Future[None]:
-        return self._call("close_table", (table_id, reason))
-
-    def mark_damaged(self, table_id: str, reason: str) -> asyncio.Future[None]:
-        return self._call("mark_damaged", (table_id, reason))
-
-    def save_players(self, table_id: str, players: Sequence[GamePlayer]) -> asyncio.Future[None]:
-        return self._call("save_players", (table_id, tuple(players)))
-
-    def save_ratings(self, preset: str, ratings: Sequence[Rating]) -> asyncio.Future[None]:
-        return self._call("save_ratings", (preset, tuple(ratings)))
-
-    def save_account(self, account: Account) -> asyncio.Future[None]:
-        return self._call("save_account", (account,))
-
-    # ------------------------------------------------------------------ reads
-
-    async def load_unfinished(self) -> list[StoredTable]:
-        return await self._call("load_unfinished", ())  # type: ignore[no-any-return]
-
-    async def load_results(self, limit: int = 100) -> list[TableResult]:
-        return await self._call("load_results", (limit,))  # type: ignore[no-any-return]
-
-    async def load_actions(self, table_id: str) -> list[Action]:
-        return await self._call("load_actions", (table_id,))  # type: ignore[no-any-return]
-
-    async def load_finished_since(self, since: float) -> list[FinishedTable]:
-        return await self._call("load_finished_since", (since,))  # type: ignore[no-any-return]
-
-    async def last_table_id(self) -> int:
-        return await self._call("last_table_id", ())  # type: ignore[no-any-return]
-
-    async def load_damaged(self) -> list[tuple[str, str]]:
-        return await self._call("load_damaged", ())  # type: ignore[no-any-return]
-
-    async def finished_games(self, player: str | None = None, preset: str | None = None,
-                             limit: int = 1000) -> list[FinishedGame]:
-        return await self._call("finished_games", (player, preset, limit))  # type: ignore[no-any-return]
-
-    async def finished_game(self, table_id: str) -> FinishedGame | None:
-        return await self._call("finished_game", (table_id,))  # type: ignore[no-any-return]
-
-    async def ratings(self, preset: str, names: Sequence[str]) -> dict[str, Rating]:
-        return await self._call("ratings", (preset, tuple(names)))  # type: ignore[no-any-return]
-
-    async def leaderboard(self, preset: str, limit: int = 20) -> list[Rating]:
-        return await self._call("leaderboard", (preset, limit))  # type: ignore[no-any-return]
-
-    async def account(self, name: str) -> Account | None:
-        return await self._call("account", (name,))  # type: ignore[no-any-return]
-
     # ------------------------------------------------------------------ flow
-
-    async def flush(self) -> None:
-        await self._call(None, ())
 
     async def close(self) -> None:
         if self._closed:
