@@ -36,16 +36,46 @@ from .storage import (
 
 log = logging.getLogger("scopa.server")
 
-_Pending = tuple[str | None, tuple[Any, ...], "asyncio.Future[Any]"]
+Pending = tuple[str | None, tuple[Any, ...], "asyncio.Future[Any]"]
 """A queued call: name (None: a barrier that only waits for what is before it), args, future."""
 
 
 class QueuedStorage:
     """The :class:`~.storage.Storage` calls, each queued by :meth:`_call` (name and
-    arguments; a name of None is a barrier) with a future for its result."""
+    arguments; a name of None is a barrier) with a future for its result.  The calls of
+    one event-loop turn go on together at its end (:meth:`_end_turn`)."""
+
+    def __init__(self) -> None:
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._turn: list[Pending] = []  # queued in this loop turn (loop thread only)
+        self._closed = False
+
+    def _refusal(self) -> StorageError | None:
+        """Why a call fails at once (None: it is queued)."""
+        return StorageError("the storage is closed") if self._closed else None
+
+    def _attach(self, loop: asyncio.AbstractEventLoop) -> None:
+        """The first call: the event loop the calls come from is ``loop``."""
+
+    def _end_turn(self) -> None:
+        """End of the loop turn: take ``_turn`` and send it on."""
+        raise NotImplementedError
 
     def _call(self, name: str | None, args: tuple[Any, ...]) -> asyncio.Future[Any]:
-        raise NotImplementedError
+        loop = self._loop
+        if loop is None:
+            loop = self._loop = asyncio.get_running_loop()
+            self._attach(loop)
+        future: asyncio.Future[Any] = loop.create_future()
+        refused = self._refusal()
+        if refused is not None:
+            future.set_exception(refused)
+            future.exception()  # the caller may not wait for it: nothing to report twice
+            return future
+        if not self._turn:
+            loop.call_soon(self._end_turn)
+        self._turn.append((name, args, future))
+        return future
 
     # ------------------------------------------------------------------ writes
 
@@ -130,14 +160,12 @@ class StorageWriter(QueuedStorage):
     """A :class:`~.storage.Storage` over a :class:`~.storage.StorageBackend`."""
 
     def __init__(self, backend: StorageBackend) -> None:
+        super().__init__()
         self.backend = backend
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._turn: list[_Pending] = []  # queued in this loop turn (loop thread only)
-        self._handed: list[_Pending] = []  # handed to the writer thread, not yet taken (under _ready)
+        self._handed: list[Pending] = []  # handed to the writer thread, not yet taken (under _ready)
         self._ready = threading.Condition()
         self._thread: threading.Thread | None = None
         self._stopping = False
-        self._closed = False
 
     # ------------------------------------------------------------------ flow
 
@@ -155,26 +183,19 @@ class StorageWriter(QueuedStorage):
         self.backend.close()
 
     def _call(self, name: str | None, args: tuple[Any, ...]) -> asyncio.Future[Any]:
-        loop = self._loop
-        if loop is None:
-            loop = self._loop = asyncio.get_running_loop()
-        future: asyncio.Future[Any] = loop.create_future()
-        if self._closed:
-            future.set_exception(StorageError("the storage is closed"))
-            future.exception()  # the caller may not wait for it: nothing to report twice
-            return future
-        if not self.backend.blocks:
-            results = self.backend.run_batch([(name, args)]) if name is not None else [None]
-            settle(name, args, future, results[0])
-            return future
-        if not self._turn:
-            loop.call_soon(self._hand_off)
-        self._turn.append((name, args, future))
+        future = super()._call(name, args)
+        if not self.backend.blocks and not future.done():  # instant: run now, settled before returning
+            self._end_turn()
         return future
 
-    def _hand_off(self) -> None:
-        """End of the loop turn: the turn's calls go to the writer thread."""
+    def _end_turn(self) -> None:
+        """The turn's calls go to the writer thread (an instant backend runs them here)."""
         turn, self._turn = self._turn, []
+        if not turn:  # run at the call already
+            return
+        if not self.backend.blocks:
+            self._settle_batch(turn, run_batch(self.backend, [(name, args) for name, args, _ in turn]))
+            return
         with self._ready:
             self._handed.extend(turn)
             self._ready.notify()
@@ -193,18 +214,13 @@ class StorageWriter(QueuedStorage):
                 if not self._handed:
                     return
                 batch, self._handed = self._handed, []
-            calls: list[Call] = [(name, args) for name, args, _ in batch if name is not None]
-            try:
-                done = iter(self.backend.run_batch(calls) if calls else [])
-            except Exception as exc:  # noqa: BLE001 - a backend's bug fails its batch, not the thread
-                done = iter([StorageError(f"the storage failed: {type(exc).__name__}: {exc}")] * len(calls))
-            results = [next(done) if name is not None else None for name, _, _ in batch]
+            results = run_batch(self.backend, [(name, args) for name, args, _ in batch])
             try:
                 loop.call_soon_threadsafe(self._settle_batch, batch, results)
             except RuntimeError:  # the loop is closed: nobody is waiting any more
                 return
 
-    def _settle_batch(self, batch: list[_Pending], results: list[Any]) -> None:
+    def _settle_batch(self, batch: list[Pending], results: list[Any]) -> None:
         for (name, args, future), result in zip(batch, results):
             settle(name, args, future, result)
 
@@ -221,3 +237,15 @@ def settle(name: str | None, args: tuple[Any, ...], future: asyncio.Future[Any],
             future.exception()  # logged above; an awaiting caller still gets it
     elif not future.done():  # done: its waiter was cancelled
         future.set_result(result)
+
+
+def run_batch(backend: StorageBackend, calls: Sequence[tuple[str | None, tuple[Any, ...]]]) -> list[Any]:
+    """Each call's result (None for a barrier) or the exception it raised, the calls run
+    in one transaction (:meth:`~.storage.StorageBackend.run_batch`); a backend that
+    raises fails every call of the batch."""
+    real: list[Call] = [(name, args) for name, args in calls if name is not None]
+    try:
+        done = iter(backend.run_batch(real) if real else [])
+    except Exception as exc:  # noqa: BLE001 - a backend's bug fails its batch, not its caller
+        done = iter([StorageError(f"the storage failed: {type(exc).__name__}: {exc}")] * len(real))
+    return [next(done) if name is not None else None for name, _ in calls]

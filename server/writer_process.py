@@ -32,20 +32,18 @@ import signal
 import struct
 import subprocess
 import sys
-from typing import IO, Any, BinaryIO, Sequence
+from typing import Any, BinaryIO, Sequence
 
 from scopa.engine import Action
 
 from .archive import StorageError
-from .storage import Call, SQLiteStorage, Storage, StorageBackend, encode_action
-from .writer import QueuedStorage, StorageWriter, settle
+from .storage import SQLiteStorage, Storage, StorageBackend, encode_action
+from .writer import QueuedStorage, StorageWriter, Pending, run_batch, settle
 
 log = logging.getLogger("scopa.server")
 
 _LENGTH = struct.Struct("!I")
 _READ_SIZE = 1 << 16
-
-_Pending = tuple[str | None, tuple[Any, ...], "asyncio.Future[Any]"]
 
 
 def _frame(value: object) -> bytes:
@@ -68,16 +66,15 @@ def _frames(buffer: bytearray) -> list[Any]:
     return out
 
 
-def _read_first(stream: IO[bytes]) -> Any:
+def _read_first(fd: int) -> Any:
     """The child's first frame, read blocking (it opens the file); EOFError if it ended."""
-    head = stream.read(_LENGTH.size)
-    if len(head) < _LENGTH.size:
-        raise EOFError
-    (size,) = _LENGTH.unpack(head)
-    body = stream.read(size)
-    if len(body) < size:
-        raise EOFError
-    return pickle.loads(body)
+    buffer = bytearray()
+    while not (frames := _frames(buffer)):
+        data = os.read(fd, _READ_SIZE)
+        if not data:
+            raise EOFError
+        buffer += data
+    return frames[0]
 
 
 class StorageProcess(QueuedStorage):
@@ -86,12 +83,13 @@ class StorageProcess(QueuedStorage):
     path and the synchronous mode as its last two arguments."""
 
     def __init__(self, path: str, synchronous: str = "NORMAL", command: Sequence[str] | None = None) -> None:
+        super().__init__()
         self.path = path
         argv = [*(command or (sys.executable, "-c", f"from {__name__} import main; main()")), path, synchronous]
         self._proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
         assert self._proc.stdin is not None and self._proc.stdout is not None
         try:
-            first = _read_first(self._proc.stdout)
+            first = _read_first(self._proc.stdout.fileno())
         except EOFError:
             self._proc.stdin.close()
             status = self._proc.wait()
@@ -104,17 +102,14 @@ class StorageProcess(QueuedStorage):
         self._in = self._proc.stdout.fileno()
         os.set_blocking(self._out, False)
         os.set_blocking(self._in, False)
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._turn: list[_Pending] = []  # queued in this loop turn, not yet sent
-        self._sent: collections.deque[_Pending] = collections.deque()  # sent, in order, not yet answered
+        self._sent: collections.deque[Pending] = collections.deque()  # sent, in order, not yet answered
         self._unsent = bytearray()  # what the pipe did not take yet
         self._received = bytearray()
         self._ended: StorageError | None = None  # why every call fails from now on
-        self._closed = False
 
     def append_action(self, table_id: str, index: int, action: Action) -> asyncio.Future[None]:
-        # Sent as its text (see _send_turn): a short string is quicker to pickle than an Action.
-        return self._call("append_action", (table_id, index, encode_action(action)))
+        # Sent as its text: a short string is quicker to pickle than an Action.
+        return self._call("append_encoded", (table_id, index, encode_action(action)))
 
     # ------------------------------------------------------------------ flow
 
@@ -133,22 +128,13 @@ class StorageProcess(QueuedStorage):
         await asyncio.to_thread(self._proc.wait)
         self._proc.stdout.close()
 
-    def _call(self, name: str | None, args: tuple[Any, ...]) -> asyncio.Future[Any]:
-        loop = self._loop
-        if loop is None:
-            loop = self._loop = asyncio.get_running_loop()
-            loop.add_reader(self._in, self._readable)
-        future: asyncio.Future[Any] = loop.create_future()
-        if self._closed or self._ended is not None:
-            future.set_exception(self._ended or StorageError("the storage is closed"))
-            future.exception()  # the caller may not wait for it: nothing to report twice
-            return future
-        if not self._turn:
-            loop.call_soon(self._send_turn)
-        self._turn.append((name, args, future))
-        return future
+    def _attach(self, loop: asyncio.AbstractEventLoop) -> None:
+        loop.add_reader(self._in, self._readable)
 
-    def _send_turn(self) -> None:
+    def _refusal(self) -> StorageError | None:
+        return self._ended or super()._refusal()
+
+    def _end_turn(self) -> None:
         """End of the loop turn: the turn's calls go to the child in one frame."""
         turn, self._turn = self._turn, []
         if self._ended is not None:
@@ -156,7 +142,7 @@ class StorageProcess(QueuedStorage):
                 settle(name, args, future, self._ended)
             return
         self._sent.extend(turn)
-        data = _frame([("append_encoded" if name == "append_action" else name, args) for name, args, _ in turn])
+        data = _frame([(name, args) for name, args, _ in turn])
         if self._unsent:
             self._unsent += data
             return
@@ -265,21 +251,11 @@ def serve_file(path: str, synchronous: str, requests: BinaryIO, answers: BinaryI
             batches = _frames(received)
             if not batches:
                 continue
-            calls: list[Call] = [call for batch in batches for call in batch]
-            answers.write(_frame(run(backend, calls)))
+            results = run_batch(backend, [call for batch in batches for call in batch])
+            answers.write(_frame([_portable(result) for result in results]))
             answers.flush()
     finally:
         backend.close()
-
-
-def run(backend: SQLiteStorage, calls: Sequence[tuple[str | None, tuple[Any, ...]]]) -> list[Any]:
-    """Each call's result (None for a barrier), the writes in one transaction."""
-    real: list[Call] = [(name, args) for name, args in calls if name is not None]
-    try:
-        done = iter(backend.run_batch(real) if real else [])
-    except Exception as exc:  # noqa: BLE001 - a backend's bug fails its batch, not the process
-        done = iter([StorageError(f"the storage failed: {type(exc).__name__}: {exc}")] * len(real))
-    return [_portable(next(done)) if name is not None else None for name, _ in calls]
 
 
 def main(argv: Sequence[str] | None = None) -> None:
