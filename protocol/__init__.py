@@ -73,7 +73,7 @@ from .commands import (
     Welcome,
     YourTurn,
 )
-from .connection import Connection, ConnectionRole, ConnectionState, Prepared, prepare
+from .connection import Addressed, Connection, ConnectionRole, ConnectionState, Prepared, address, prepare
 from .envelope import COMMAND_ADAPTER, COMMAND_CLASSES, PROTOCOL_VERSION, AnyCommand, Command, make_command
 from .errors import (
     BadBody,
@@ -131,6 +131,8 @@ __all__ = [
     "Command",
     "Connection",
     "Prepared",
+    "Addressed",
+    "address",
     "prepare",
     "ConnectionRole",
     "ConnectionState",

@@ -309,12 +309,7 @@ def unpack_command(payload: bytes, *, lenient: bool = False) -> Command:
         raise BadEnvelope("'name' must be a string", seq=seq)
     if name not in BODY_BY_NAME:
         raise UnknownCommand(f"unknown command {name[:40]!r}", seq=seq, name=name[:40])
-    about: _About = {"seq": seq, "name": name, "recipient": _recipient_of(obj)}
-    if isinstance(obj, _DuplicateKeyMap):
-        raise BadEnvelope(f"{name}: the key {obj.duplicate!r} appears twice in the envelope", **about)
-    if "body" not in obj:
-        raise BadEnvelope(f"{name}: 'body' is missing", **about)
-    if name in _PLAIN_BODIES and duplicates == _duplicate_maps[0]:
+    if name in _PLAIN_BODIES and duplicates == _duplicate_maps[0] and "body" in obj:
         # The usual case, without the JSON text (the same rules hold for these bodies).
         # No map had a key twice, and nothing nested deeper than a list of strings passes
         # their validation: the walk below could not refuse what it takes.  One with keys
@@ -324,6 +319,11 @@ def unpack_command(payload: bytes, *, lenient: bool = False) -> Command:
             return command
         except ValidationError:
             pass  # the JSON path below says what is wrong, as for every command
+    about: _About = {"seq": seq, "name": name, "recipient": _recipient_of(obj)}
+    if isinstance(obj, _DuplicateKeyMap):
+        raise BadEnvelope(f"{name}: the key {obj.duplicate!r} appears twice in the envelope", **about)
+    if "body" not in obj:
+        raise BadEnvelope(f"{name}: 'body' is missing", **about)
     body_deep, body_duplicate = _inspect(obj["body"], MAX_DEPTH - 1)
     if body_deep:
         raise BadBody(f"body nests deeper than {MAX_DEPTH} levels", **about)

@@ -22,8 +22,8 @@ module's.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 from enum import StrEnum
+from typing import NamedTuple
 
 from .codec import FrameDecoder, envelope_head, envelope_tail, pack_body, pack_envelope
 from .commands import BODY_BY_NAME, Body, Bye, Error, Flow, Hello, Ping, Pong, Welcome
@@ -54,16 +54,30 @@ class ConnectionState(StrEnum):
     CLOSED = "closed"
 
 
-@dataclass(frozen=True, slots=True)
-class Prepared:
+class Prepared(NamedTuple):
     """A command packed once for many connections (a table's broadcast): everything but
-    the ``seq`` each connection gives it.  Made by :meth:`Connection.prepare`, which
-    checks once what does not depend on the connection; sent with
-    :meth:`Connection.send_prepared`."""
+    the ``seq`` each connection gives it.  Made by :meth:`Addressed.prepare` (or
+    :func:`prepare`), which checked once what does not depend on the connection; sent
+    with :meth:`Connection.send_prepared`."""
 
     name: str
     role: ConnectionRole
     tail: bytes  # the packed envelope after seq (sender, recipient, re, name, body)
+
+
+class Addressed(NamedTuple):
+    """Command ``name`` from one sender to one recipient, checked against the connection
+    rules and packed up to its body, for a sender that sends it again and again (a
+    table's ``played`` to everyone, its ``your_turn`` to a seat).  Made by
+    :func:`address`."""
+
+    name: str
+    role: ConnectionRole
+    head: bytes  # the packed envelope after seq, up to and including the body's key
+
+    def prepare(self, payload: bytes) -> Prepared:
+        """This command with its body packed already (``payload``), ready to send."""
+        return Prepared(self.name, self.role, self.head + payload)
 
 
 # Commands allowed before the welcome, besides hello / welcome themselves.
@@ -72,11 +86,11 @@ _STATEFUL = (Hello, Welcome, Error, Bye)  # commands that move the connection's 
 _FLOW_FROM = {ConnectionRole.CLIENT: (Flow.TO_SERVER, Flow.BOTH), ConnectionRole.SERVER: (Flow.TO_CLIENT, Flow.BOTH)}
 
 
-def prepare(role: ConnectionRole, name: str, payload: bytes, *, recipient: str, sender: str) -> Prepared:
-    """Command ``name`` with its body packed already (``payload``), checked and packed
-    once for every connection of ``role`` it goes to (a broadcast): only
-    :meth:`Connection.send_prepared` is left to do per connection.  The rules of
-    :meth:`Connection.send_payload` apply; :class:`LocalProtocolError` if one is broken."""
+def address(role: ConnectionRole, name: str, *, recipient: str, sender: str) -> Addressed:
+    """Command ``name`` from ``sender`` to ``recipient``, sent by a connection of ``role``
+    with a body packed already: the rules of :meth:`Connection.send_payload` are checked
+    here, once (:class:`LocalProtocolError` if one is broken), and
+    :meth:`Addressed.prepare` gives each body its :class:`Prepared` command."""
     kind = BODY_BY_NAME.get(name)
     if kind is None or kind in _STATEFUL:
         raise LocalProtocolError(f"{name!r} cannot be sent as a packed body", code=ErrorCode.UNEXPECTED_COMMAND)
@@ -85,7 +99,14 @@ def prepare(role: ConnectionRole, name: str, payload: bytes, *, recipient: str, 
     if not route_allowed(name, sender, recipient):
         raise LocalProtocolError(f"{name!r} never goes from {sender!r} to {recipient!r}",
                                  code=ErrorCode.UNEXPECTED_COMMAND)
-    return Prepared(name, role, envelope_tail(sender=sender, recipient=recipient, re=None, name=name, body=payload))
+    return Addressed(name, role, envelope_tail(sender=sender, recipient=recipient, re=None, name=name, body=b""))
+
+
+def prepare(role: ConnectionRole, name: str, payload: bytes, *, recipient: str, sender: str) -> Prepared:
+    """Command ``name`` with its body packed already (``payload``), checked and packed
+    once for every connection of ``role`` it goes to (a broadcast): only
+    :meth:`Connection.send_prepared` is left to do per connection (see :func:`address`)."""
+    return address(role, name, recipient=recipient, sender=sender).prepare(payload)
 
 
 class Connection:

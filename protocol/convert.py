@@ -226,7 +226,7 @@ def your_turn_payload(event: int, state: GameState, seat: int,
         packed = _c_your_turn(
             event, legal, state.round_no, state.dealer, state.to_move, state.table, len(state.stock),
             state.hands, state.piles, state.scope, state.scopa_cards, state.totals, state.round_plays,
-            state.last_capturer, [primiera_sum(p) for p in state.piles], seat, state.side[seat],
+            state.last_capturer, list(map(primiera_sum, state.piles)), seat, state.side[seat],
         )
         if packed is not None:
             return packed

@@ -46,7 +46,7 @@ from scopa.protocol.convert import (
     view_to_wire,
     your_turn_payload,
 )
-from scopa.protocol import ConnectionRole, LocalProtocolError, prepare
+from scopa.protocol import Addressed, ConnectionRole, LocalProtocolError, address
 from scopa.protocol.codec import pack_body, pack_data
 from scopa.protocol.errors import ErrorCode
 
@@ -112,6 +112,10 @@ class Table:
     _turn_clock: Timer | None = None  # rings at _turn_clock_at, by the earliest deadline of a waiting turn
     _turn_clock_at: float | None = None
     _hands: dict[int, int] = field(default_factory=dict)  # seat -> its hand as last dealt (a card mask)
+    _addressed: dict[tuple[str, str], Addressed] = field(default_factory=dict)
+    """(command name, recipient) -> that command from this table, checked and packed up to
+    its body: what the table sends on every move (played to everyone, your_turn and deal
+    to a seat; a table plays one game, so a few per seat at most)."""
     _bot_moves: set[asyncio.Task[None]] = field(default_factory=set)
     taken_over: dict[int, str] = field(default_factory=dict)
     """Seats a bot took over during the game -> the person's seat token digest."""
@@ -186,7 +190,26 @@ class Table:
             return
         s = self.seats[seat]
         if s is not None and s.session is not None:
-            s.session.send_packed(name, payload, sender=self.party)
+            self._send_to(s.session, name, payload)
+
+    def _send_to(self, session: ClientSession, name: str, payload: bytes) -> None:
+        """Command ``name`` from this table to one client, its body packed already."""
+        addressed = self._address(name, session.party)
+        if addressed is not None:
+            session.send_prepared(addressed.prepare(payload))
+
+    def _address(self, name: str, recipient: str) -> Addressed | None:
+        """Command ``name`` from this table to ``recipient`` (remembered: checked once)."""
+        key = (name, recipient)
+        addressed = self._addressed.get(key)
+        if addressed is None:
+            try:
+                addressed = address(ConnectionRole.SERVER, name, recipient=recipient, sender=self.party)
+            except LocalProtocolError as exc:
+                log.error("table %s: could not send %s to %s: %s", self.id, name, recipient, exc)
+                return None
+            self._addressed[key] = addressed
+        return addressed
 
     def _log_event(self, logged: LoggedEvent) -> None:
         self._log.append(logged)
@@ -478,15 +501,14 @@ class Table:
         self._send_all_packed(body.NAME, pack_body(body) if payload is None else payload)
 
     def _send_all_packed(self, name: str, payload: bytes) -> None:
-        watchers = self.watchers()
-        if not watchers:
+        addressed = self._address(name, self.everyone)
+        if addressed is None:
             return
-        try:
-            prepared = prepare(ConnectionRole.SERVER, name, payload, recipient=self.everyone, sender=self.party)
-        except LocalProtocolError as exc:
-            log.error("table %s: could not send %s: %s", self.id, name, exc)
-            return
-        for sess in watchers:
+        prepared = addressed.prepare(payload)
+        for s in self.seats:
+            if s is not None and s.session is not None:
+                s.session.send_prepared(prepared)
+        for sess in self.spectators:
             sess.send_prepared(prepared)
 
     # ------------------------------------------------------------------ the game
@@ -600,7 +622,9 @@ class Table:
         self._turns[player.seat] = PendingTurn(player, event, payload, deadline)
         if deadline is not None:
             self._arm_turn_clock(deadline)
-        self._ask_again(player.seat)
+        s = self.seats[player.seat]
+        if s is not None and s.session is not None:
+            self._send_to(s.session, wire.YourTurn.NAME, payload)
 
     def _arm_turn_clock(self, deadline: float) -> None:
         """Make the table's one turn clock ring by ``deadline``.  A clock already set to
@@ -630,7 +654,7 @@ class Table:
         turn = self.pending(seat)
         s = self.seats[seat]
         if turn is not None and s is not None and s.session is not None:
-            s.session.send_packed(wire.YourTurn.NAME, turn.payload, sender=self.party)
+            self._send_to(s.session, wire.YourTurn.NAME, turn.payload)
 
     def turn_of(self, session: ClientSession) -> PendingTurn | None:
         """The turn of the seat of ``session`` waiting for its answer, if any."""

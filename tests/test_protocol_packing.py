@@ -5,7 +5,7 @@ from __future__ import annotations
 import msgpack
 import pytest
 
-from scopa.protocol import Connection, ConnectionRole, LocalProtocolError, commands as wire, prepare
+from scopa.protocol import Connection, ConnectionRole, LocalProtocolError, address, commands as wire, prepare
 from scopa.protocol.codec import decode, encode, pack_body, pack_command, pack_data, pack_envelope, pack_uint
 from scopa.protocol.examples import example_commands
 
@@ -79,6 +79,16 @@ def test_a_prepared_broadcast_is_the_same_frame_as_sending_it_whole(name: str) -
         assert decode(conn.send_body(wire.Ping(nonce=2), recipient="player:ada")).seq == decode(frame).seq + 1
 
 
+def test_one_address_serves_every_body_of_a_command_and_each_frame_is_the_command_sent_whole() -> None:
+    addressed = address(ConnectionRole.SERVER, "played", recipient="table:3/all", sender="table:3")
+    conn, plain = _ready_server(), _ready_server()
+    for event, card in ((5, "7d"), (6, "Rc"), (7, "As")):
+        body = wire.CardPlayed(event=event, seat=event % 2, card=card, captured=[], scopa=False, table=[card])
+        frame = conn.send_prepared(addressed.prepare(pack_body(body)))
+        assert frame == plain.send_body(body, recipient="table:3/all", sender="table:3")
+        assert decode(frame).body == body
+
+
 @pytest.mark.parametrize(("role", "name", "sender", "recipient"), [
     (ConnectionRole.SERVER, "bye", "lobby", "player:ada"),  # changes the connection's state
     (ConnectionRole.SERVER, "play", "table:3", "table:3/all"),  # never from the server
@@ -89,6 +99,8 @@ def test_a_broadcast_that_breaks_a_rule_is_refused_when_prepared(role: Connectio
                                                                  recipient: str) -> None:
     with pytest.raises(LocalProtocolError):
         prepare(role, name, pack_body(wire.Ping(nonce=1)), recipient=recipient, sender=sender)
+    with pytest.raises(LocalProtocolError):
+        address(role, name, recipient=recipient, sender=sender)
 
 
 def test_a_prepared_broadcast_is_not_sent_on_a_closed_connection_or_by_the_other_role() -> None:

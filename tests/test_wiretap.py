@@ -280,19 +280,18 @@ def _joined_tokens(tap: WireTap) -> set[str]:
 
 def _plant(monkeypatch: pytest.MonkeyPatch, kind: str) -> None:
     """Make the server leak one kind of secret (the checker must catch it)."""
-    send, send_packed, send_all = ClientSession.send, ClientSession.send_packed, Table.send_all
+    send, send_to, send_all = ClientSession.send, Table._send_to, Table.send_all
     tokens: dict[str, str] = {}  # table id -> the first seat token handed out there
 
-    def leaky_packed(sess: ClientSession, name: str, payload: bytes, **kw: Any) -> None:
+    def leaky_to(table: Table, sess: ClientSession, name: str, payload: bytes) -> None:
         # The your_turn goes out as a body packed once: plant the leak in its data.
-        table = sess.host.table_of(sess)  # type: ignore[attr-defined]
-        state = table.master.state if table is not None and table.master is not None else None
+        state = table.master.state if table.master is not None else None
         if kind == "hand" and name == wire.YourTurn.NAME and state is not None:
             data = msgpack.unpackb(payload)
             other = (data["view"]["seat"] + 1) % len(state.hands)
             data["view"]["hand"] += [str(c) for c in cards_in(state.hands[other])][:1]
             payload = msgpack.packb(data)
-        send_packed(sess, name, payload, **kw)
+        send_to(table, sess, name, payload)
 
     def leaky(sess: ClientSession, body: wire.Body, **kw: Any) -> None:
         original = body
@@ -319,7 +318,7 @@ def _plant(monkeypatch: pytest.MonkeyPatch, kind: str) -> None:
         send_all(table, body, payload)
 
     monkeypatch.setattr(ClientSession, "send", leaky)
-    monkeypatch.setattr(ClientSession, "send_packed", leaky_packed)
+    monkeypatch.setattr(Table, "_send_to", leaky_to)
     monkeypatch.setattr(Table, "send_all", leaky_broadcast)
 
 
