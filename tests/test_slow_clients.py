@@ -115,6 +115,27 @@ async def test_no_hello_in_time_is_fatal_not_hello_yet() -> None:
         await server.stop()
 
 
+async def test_frames_cut_across_the_reads_of_many_connections_arrive_whole() -> None:
+    """Every connection of the server reads into its event loop's one buffer: the start
+    of a frame one connection holds stays its own whatever the others read meanwhile."""
+    server = await _server(Limits(ping_interval=None))
+    try:
+        names = ["ada", "bea", "cy"]
+        clients = [await WireClient.connect(server.port) for _ in names]
+        frames = [c.proto.send(c.proto.command(wire.Hello(name=n), recipient="lobby")) for c, n in zip(clients, names)]
+        for client, frame in zip(clients, frames):
+            client.send_raw(frame[:7])
+        await _until(lambda: len(server.sessions) == 3 and all(s.proto.buffered == 7 for s in server.sessions.values()))
+        for client, frame in zip(reversed(clients), reversed(frames)):
+            client.send_raw(frame[7:])
+        for client, name in zip(clients, names):
+            reply = await client.recv()
+            assert isinstance(reply.body, wire.Welcome) and reply.body.you == f"player:{name}"
+            await client.close()
+    finally:
+        await server.stop()
+
+
 async def test_a_client_trickling_bytes_is_dropped_by_the_frame_deadline() -> None:
     clock = FakeClock()
     server = await _server(Limits(frame_timeout=3.0, ping_interval=None), clock)
