@@ -73,6 +73,7 @@ class Addressed(NamedTuple):
 
     name: str
     role: ConnectionRole
+    recipient: str
     head: bytes  # the packed envelope after seq, up to and including the body's key
 
     def prepare(self, payload: bytes) -> Prepared:
@@ -99,7 +100,8 @@ def address(role: ConnectionRole, name: str, *, recipient: str, sender: str) -> 
     if not route_allowed(name, sender, recipient):
         raise LocalProtocolError(f"{name!r} never goes from {sender!r} to {recipient!r}",
                                  code=ErrorCode.UNEXPECTED_COMMAND)
-    return Addressed(name, role, envelope_tail(sender=sender, recipient=recipient, re=None, name=name, body=b""))
+    return Addressed(name, role, recipient, envelope_tail(sender=sender, recipient=recipient, re=None, name=name,
+                                                          body=b""))
 
 
 def prepare(role: ConnectionRole, name: str, payload: bytes, *, recipient: str, sender: str) -> Prepared:

@@ -67,6 +67,7 @@ class Seat:
     token_digest: str = ""  # sha256 hex of the seat token: the token itself is never kept
     away: bool = False  # a person whose connection dropped (within the grace period)
     strategy: str = ""  # a built-in bot's strategy
+    your_turn: Addressed | None = None  # the table's your_turn to this seat, addressed once
 
 
 @dataclass(eq=False, slots=True)
@@ -112,10 +113,7 @@ class Table:
     _turn_clock: Timer | None = None  # rings at _turn_clock_at, by the earliest deadline of a waiting turn
     _turn_clock_at: float | None = None
     _hands: dict[int, int] = field(default_factory=dict)  # seat -> its hand as last dealt (a card mask)
-    _addressed: dict[tuple[str, str], Addressed] = field(default_factory=dict)
-    """(command name, recipient) -> that command from this table, checked and packed up to
-    its body: what the table sends on every move (played to everyone, your_turn and deal
-    to a seat; a table plays one game, so a few per seat at most)."""
+    _played: Addressed | None = None  # played, from this table to everyone, addressed once
     _bot_moves: set[asyncio.Task[None]] = field(default_factory=set)
     taken_over: dict[int, str] = field(default_factory=dict)
     """Seats a bot took over during the game -> the person's seat token digest."""
@@ -198,18 +196,25 @@ class Table:
         if addressed is not None:
             session.send_prepared(addressed.prepare(payload))
 
+    def _ask_seat(self, seat: Seat, payload: bytes) -> None:
+        """A your_turn (its body packed) to the client of ``seat``, which is connected.
+        It goes out on every move: it is addressed once per seat and client."""
+        assert seat.session is not None
+        addressed = seat.your_turn
+        if addressed is None or addressed.recipient != seat.session.party:
+            addressed = seat.your_turn = self._address(wire.YourTurn.NAME, seat.session.party)
+            if addressed is None:
+                return
+        seat.session.send_prepared(addressed.prepare(payload))
+
     def _address(self, name: str, recipient: str) -> Addressed | None:
-        """Command ``name`` from this table to ``recipient`` (remembered: checked once)."""
-        key = (name, recipient)
-        addressed = self._addressed.get(key)
-        if addressed is None:
-            try:
-                addressed = address(ConnectionRole.SERVER, name, recipient=recipient, sender=self.party)
-            except LocalProtocolError as exc:
-                log.error("table %s: could not send %s to %s: %s", self.id, name, recipient, exc)
-                return None
-            self._addressed[key] = addressed
-        return addressed
+        """Command ``name`` from this table to ``recipient``, checked and packed up to its
+        body (None, logged, if the protocol does not allow it)."""
+        try:
+            return address(ConnectionRole.SERVER, name, recipient=recipient, sender=self.party)
+        except LocalProtocolError as exc:
+            log.error("table %s: could not send %s to %s: %s", self.id, name, recipient, exc)
+            return None
 
     def _log_event(self, logged: LoggedEvent) -> None:
         self._log.append(logged)
@@ -501,7 +506,10 @@ class Table:
         self._send_all_packed(body.NAME, pack_body(body) if payload is None else payload)
 
     def _send_all_packed(self, name: str, payload: bytes) -> None:
-        addressed = self._address(name, self.everyone)
+        if name == wire.CardPlayed.NAME:  # on every move: addressed once
+            addressed = self._played = self._played or self._address(name, self.everyone)
+        else:
+            addressed = self._address(name, self.everyone)
         if addressed is None:
             return
         prepared = addressed.prepare(payload)
@@ -624,7 +632,7 @@ class Table:
             self._arm_turn_clock(deadline)
         s = self.seats[player.seat]
         if s is not None and s.session is not None:
-            self._send_to(s.session, wire.YourTurn.NAME, payload)
+            self._ask_seat(s, payload)
 
     def _arm_turn_clock(self, deadline: float) -> None:
         """Make the table's one turn clock ring by ``deadline``.  A clock already set to
@@ -654,7 +662,7 @@ class Table:
         turn = self.pending(seat)
         s = self.seats[seat]
         if turn is not None and s is not None and s.session is not None:
-            self._send_to(s.session, wire.YourTurn.NAME, turn.payload)
+            self._ask_seat(s, turn.payload)
 
     def turn_of(self, session: ClientSession) -> PendingTurn | None:
         """The turn of the seat of ``session`` waiting for its answer, if any."""

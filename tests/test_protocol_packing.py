@@ -81,6 +81,7 @@ def test_a_prepared_broadcast_is_the_same_frame_as_sending_it_whole(name: str) -
 
 def test_one_address_serves_every_body_of_a_command_and_each_frame_is_the_command_sent_whole() -> None:
     addressed = address(ConnectionRole.SERVER, "played", recipient="table:3/all", sender="table:3")
+    assert addressed.recipient == "table:3/all"
     conn, plain = _ready_server(), _ready_server()
     for event, card in ((5, "7d"), (6, "Rc"), (7, "As")):
         body = wire.CardPlayed(event=event, seat=event % 2, card=card, captured=[], scopa=False, table=[card])

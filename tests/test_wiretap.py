@@ -280,18 +280,18 @@ def _joined_tokens(tap: WireTap) -> set[str]:
 
 def _plant(monkeypatch: pytest.MonkeyPatch, kind: str) -> None:
     """Make the server leak one kind of secret (the checker must catch it)."""
-    send, send_to, send_all = ClientSession.send, Table._send_to, Table.send_all
+    send, ask_seat, send_all = ClientSession.send, Table._ask_seat, Table.send_all
     tokens: dict[str, str] = {}  # table id -> the first seat token handed out there
 
-    def leaky_to(table: Table, sess: ClientSession, name: str, payload: bytes) -> None:
+    def leaky_ask(table: Table, seat: Any, payload: bytes) -> None:
         # The your_turn goes out as a body packed once: plant the leak in its data.
         state = table.master.state if table.master is not None else None
-        if kind == "hand" and name == wire.YourTurn.NAME and state is not None:
+        if kind == "hand" and state is not None:
             data = msgpack.unpackb(payload)
             other = (data["view"]["seat"] + 1) % len(state.hands)
             data["view"]["hand"] += [str(c) for c in cards_in(state.hands[other])][:1]
             payload = msgpack.packb(data)
-        send_to(table, sess, name, payload)
+        ask_seat(table, seat, payload)
 
     def leaky(sess: ClientSession, body: wire.Body, **kw: Any) -> None:
         original = body
@@ -318,7 +318,7 @@ def _plant(monkeypatch: pytest.MonkeyPatch, kind: str) -> None:
         send_all(table, body, payload)
 
     monkeypatch.setattr(ClientSession, "send", leaky)
-    monkeypatch.setattr(Table, "_send_to", leaky_to)
+    monkeypatch.setattr(Table, "_ask_seat", leaky_ask)
     monkeypatch.setattr(Table, "send_all", leaky_broadcast)
 
 
