@@ -46,8 +46,8 @@ FLUSH_AT = 64 * 1024
 READ_BUFFER_SIZE = 64 * 1024
 """Bytes one read takes at most.  Every connection of an event loop reads into the same
 buffer and copies its bytes out at once, so no connection keeps one of its own, and no
-read allocates the 256 KB that a plain ``asyncio.Protocol`` read does (on Linux a fresh
-mapping for each read, most of the cost of a small one)."""
+read allocates the 256 KB that a plain ``asyncio.Protocol`` read does (most of the cost
+of a small read: ``python benchmarks/socket_reads.py``)."""
 
 _read_buffers: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, memoryview] = weakref.WeakKeyDictionary()
 
