@@ -294,27 +294,18 @@ class ClientSession(asyncio.BufferedProtocol):
     # ------------------------------------------------------------------ deadlines
 
     def _next_deadline(self) -> tuple[float, Deadline] | None:
-        """The earliest of this connection's deadlines, and which it is."""
         limits = self.limits
-        when: float | None = None
-        kind: Deadline = "ping"
-        what: Deadline
+        due: list[tuple[float, Deadline]] = []
         if not self._hello_seen and limits.hello_timeout is not None:
-            when, kind = self._connected_at + limits.hello_timeout, "hello"
+            due.append((self._connected_at + limits.hello_timeout, "hello"))
         if self._frame_started is not None and limits.frame_timeout is not None:
-            at = self._frame_started + limits.frame_timeout
-            if when is None or at <= when:  # on a tie, as min() of (when, kind) would
-                when, kind = at, "frame"
+            due.append((self._frame_started + limits.frame_timeout, "frame"))
         if limits.ping_interval is not None:
             if self._ping_sent is None:
-                at, what = self._last_heard + limits.ping_interval, "ping"
+                due.append((self._last_heard + limits.ping_interval, "ping"))
             elif limits.ping_timeout is not None:
-                at, what = self._ping_sent + limits.ping_timeout, "pong"
-            else:
-                return None if when is None else (when, kind)
-            if when is None or at < when:
-                when, kind = at, what
-        return None if when is None else (when, kind)
+                due.append((self._ping_sent + limits.ping_timeout, "pong"))
+        return min(due) if due else None
 
     def _arm_deadline(self) -> None:
         """One timer per connection, at its earliest deadline.  Activity only pushes

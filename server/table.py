@@ -513,10 +513,7 @@ class Table:
         if addressed is None:
             return
         prepared = addressed.prepare(payload)
-        for s in self.seats:
-            if s is not None and s.session is not None:
-                s.session.send_prepared(prepared)
-        for sess in self.spectators:
+        for sess in self.watchers():
             sess.send_prepared(prepared)
 
     # ------------------------------------------------------------------ the game
@@ -630,9 +627,7 @@ class Table:
         self._turns[player.seat] = PendingTurn(player, event, payload, deadline)
         if deadline is not None:
             self._arm_turn_clock(deadline)
-        s = self.seats[player.seat]
-        if s is not None and s.session is not None:
-            self._ask_seat(s, payload)
+        self._ask_again(player.seat)
 
     def _arm_turn_clock(self, deadline: float) -> None:
         """Make the table's one turn clock ring by ``deadline``.  A clock already set to
