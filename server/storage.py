@@ -15,7 +15,8 @@ has returned its effect survives the server *process* being killed.  The server 
 :class:`Storage`, the asynchronous interface over a backend (:mod:`.writer`): a write is
 queued in call order and returns at once with an awaitable that resolves when the write
 is committed; the writes of one event-loop turn (of every table) are committed together
-off the event loop (for the SQLite file, by a child process: :mod:`.writer_process`;
+off the event loop (for the SQLite file, by a child process that journals the moves in
+a file of their own first: :mod:`.writer_process`, :mod:`.movelog`;
 for any other backend, by one writer thread: :mod:`.writer`), so the event loop never
 waits on the disk and a slow disk holds up only the tables that wait for their own
 writes.  A read is awaited and sees every write queued before it.
@@ -89,6 +90,7 @@ from .archive import (
     SQLiteArchive,
     StorageError,
 )
+from .movelog import MoveLog, restore_moves
 
 SCHEMA_VERSION = 2
 """1: actions as rows only; 2: a finished table's actions compacted into ``tables.record``.
@@ -523,11 +525,16 @@ class SQLiteStorage(SQLiteArchive):
     *process* being killed (``kill -9``): nothing acknowledged is lost.  Only a power cut
     or kernel crash could lose the last commits; a deployment that must survive those
     passes ``synchronous="FULL"`` (an fsync per commit: per batch, behind a :class:`Storage`).
+
+    ``move_file`` (the journal's own process, :mod:`.writer_process`): moves are journaled
+    in the move file beside this one (:mod:`.movelog`), with the same promise, and come
+    into this file when their table ends or in large batches.  Without it, opening the
+    file takes in what a stopped server left in its move file.
     """
 
     blocks = True
 
-    def __init__(self, path: str, synchronous: str = "NORMAL") -> None:
+    def __init__(self, path: str, synchronous: str = "NORMAL", move_file: bool = False) -> None:
         if synchronous.upper() not in ("NORMAL", "FULL", "EXTRA"):
             raise ValueError("synchronous must be NORMAL, FULL or EXTRA")
         self.path = str(path)
@@ -550,6 +557,12 @@ class SQLiteStorage(SQLiteArchive):
         self._db.execute(f"PRAGMA journal_size_limit={WAL_SIZE_LIMIT}")
         with self._transaction():
             self._open_schema()
+        self._moves: MoveLog | None = None
+        if self.path != ":memory:":
+            if move_file:
+                self._moves = MoveLog(self, synchronous)
+            else:
+                restore_moves(self)
 
     def _open_schema(self) -> None:
         """Create the schema in a new file, or bring an older one up to this server's by
@@ -609,6 +622,11 @@ class SQLiteStorage(SQLiteArchive):
         (each SQLite statement hands the interpreter lock to the event loop and waits to
         get it back: a batch of moves is a few statements, not one per move).  If the
         commit fails, every call fails."""
+        if self._moves is not None:
+            return self._run_with_moves(calls, self._moves)
+        return self._run_in_one(calls)
+
+    def _run_in_one(self, calls: Sequence[Call]) -> list[Any]:
         with self._lock:
             # Moves only (the usual batch) make one statement: a transaction by itself
             # (autocommit), with no BEGIN and COMMIT around it.
@@ -633,6 +651,31 @@ class SQLiteStorage(SQLiteArchive):
                 failed = StorageError(f"the journal could not commit: {exc}")
                 return [failed] * len(calls)
 
+    def _run_with_moves(self, calls: Sequence[Call], moves: MoveLog) -> list[Any]:
+        """:meth:`run_batch` with a move file: each run of actions in it as one record, each
+        run of other calls in one transaction."""
+        out: list[Any] = []
+        start = 0
+        with self._lock:
+            while start < len(calls):
+                appends = calls[start][0] in _APPENDS
+                end = start + 1
+                while end < len(calls) and (calls[end][0] in _APPENDS) == appends:
+                    end += 1
+                out += moves.append(calls[start:end]) if appends else self._run_in_one(calls[start:end])
+                start = end
+        return out
+
+    def trim_moves(self) -> None:
+        """With a move file that holds enough moves: take them into this file, and empty
+        it (a StorageError leaves them there, to be taken in later)."""
+        if self._moves is not None and self._moves.full:
+            self._moves.take_in()
+
+    def _take_in_moves(self) -> None:
+        if self._moves is not None:
+            self._moves.take_in()
+
     def _append_actions(self, calls: Sequence[Call]) -> list[Any]:
         """Several ``append_action`` (or ``append_encoded``) calls in one INSERT; if it is
         refused, one by one (so only the refused ones fail)."""
@@ -645,6 +688,33 @@ class SQLiteStorage(SQLiteArchive):
         except (sqlite3.IntegrityError, TypeError, ValueError):
             return run_calls(self, calls)
         return [None] * len(calls)
+
+    def insert_actions(self, rows: Sequence[tuple[str, int, str]], restoring: bool = False) -> None:
+        """Encoded actions (``(table_id, index, text)``) in one transaction: all or none
+        (StorageError).  ``restoring``: rows from a move file, of which those already
+        stored or of a table that is gone or has ended are left out."""
+        with self._lock:
+            try:
+                with self._transaction():
+                    if restoring:
+                        self._db.executemany(
+                            "INSERT OR IGNORE INTO actions (table_id, idx, action) SELECT ?, ?, ? WHERE EXISTS "
+                            "(SELECT 1 FROM tables WHERE id=? AND status NOT IN ('finished', 'closed', 'damaged'))",
+                            [(t, i, a, t) for t, i, a in rows])
+                        return
+                    for start in range(0, len(rows), _ROWS_PER_INSERT):
+                        chunk = rows[start:start + _ROWS_PER_INSERT]
+                        self._db.execute("INSERT INTO actions (table_id, idx, action) VALUES "
+                                         + ",".join(["(?, ?, ?)"] * len(chunk)), [v for row in chunk for v in row])
+            except sqlite3.Error as exc:
+                raise StorageError(f"the journal could not commit: {exc}") from exc
+
+    def action_indices(self, table_id: str) -> set[int]:
+        """The indices of the actions stored for ``table_id``; StorageError if there is no such table."""
+        with self._lock:
+            if self._db.execute("SELECT 1 FROM tables WHERE id=?", (table_id,)).fetchone() is None:
+                raise StorageError(f"no table {table_id!r} in storage")
+            return {idx for (idx,) in self._db.execute("SELECT idx FROM actions WHERE table_id=?", (table_id,))}
 
     def _exec(self, sql: str, args: Sequence[Any] = ()) -> sqlite3.Cursor:
         with self._lock:
@@ -682,6 +752,11 @@ class SQLiteStorage(SQLiteArchive):
 
     def append_encoded(self, table_id: str, index: int, encoded: str) -> None:
         """:meth:`append_action` with the action as :func:`encode_action` wrote it."""
+        if self._moves is not None:
+            [refused] = self._moves.append([("append_encoded", (table_id, index, encoded))])
+            if refused is not None:
+                raise refused
+            return
         # The primary key (table_id, idx) refuses an index journaled before: never twice.
         self._exec("INSERT INTO actions (table_id, idx, action) VALUES (?, ?, ?)", (table_id, index, encoded))
 
@@ -696,17 +771,22 @@ class SQLiteStorage(SQLiteArchive):
     def _end(self, table_id: str, sql: str, args: tuple[Any, ...]) -> None:
         """Finish or close a table and compact its actions into its row, in one transaction."""
         with self._transaction():
-            rows = self._db.execute("SELECT action FROM actions WHERE table_id=? ORDER BY idx",
-                                    (table_id,)).fetchall()
-            record = _compact([r[0] for r in rows]) if rows else None
+            rows = dict(self._db.execute("SELECT idx, action FROM actions WHERE table_id=?", (table_id,)).fetchall())
+            if self._moves is not None:
+                rows.update(self._moves.pending_of(table_id))
+            record = _compact([rows[i] for i in sorted(rows)]) if rows else None
             cur = self._db.execute(sql, (*args, record, table_id))
             if cur.rowcount == 0:
                 raise StorageError(f"no table {table_id!r} in storage")
             self._db.execute("DELETE FROM actions WHERE table_id=?", (table_id,))
+        if self._moves is not None:
+            self._moves.forget(table_id)
 
     def mark_damaged(self, table_id: str, reason: str) -> None:
         self._changed(self._exec("UPDATE tables SET status='damaged', reason=? WHERE id=?",
                                  (reason[:500], table_id)), table_id)
+        if self._moves is not None:
+            self._moves.forget(table_id)
 
     def load_damaged(self) -> list[tuple[str, str]]:
         with self._lock:
@@ -715,6 +795,7 @@ class SQLiteStorage(SQLiteArchive):
 
     def load_unfinished(self) -> list[StoredTable]:
         with self._lock:
+            self._take_in_moves()
             rows = self._db.execute(
                 "SELECT id, rules, seed, private, options, status FROM tables "
                 "WHERE status IN ('waiting', 'playing') ORDER BY num, id"
@@ -802,6 +883,7 @@ class SQLiteStorage(SQLiteArchive):
 
     def load_actions(self, table_id: str) -> list[Action]:
         with self._lock:
+            self._take_in_moves()
             rows = self._db.execute("SELECT idx, action FROM actions WHERE table_id=? ORDER BY idx",
                                     (table_id,)).fetchall()
             record = self._db.execute("SELECT record FROM tables WHERE id=?", (table_id,)).fetchone()
@@ -823,6 +905,9 @@ class SQLiteStorage(SQLiteArchive):
 
     def close(self) -> None:
         with self._lock:
+            if self._moves is not None:
+                self._moves.close()
+                self._moves = None
             self._db.close()
 
 

@@ -4,12 +4,13 @@ the interpreter lock.
 
 Every call is queued at once, in call order, with a future for its result.  At the end
 of the event-loop turn the turn's calls (of every table) go to the child as one frame on
-its standard input; the child runs every frame that has arrived since its last commit in
-one transaction (:meth:`~.storage.SQLiteStorage.run_batch`) and writes back one frame of
-results, which settle the futures in order.  So a busy server commits many moves at
-once, the loop never waits on the disk, and while a commit is slow only what waits for
-it waits: a table's next announcement (its game master awaits the journaling of the
-action), not the lobby or a ping.
+its standard input; the child runs every frame that has arrived since its last answer
+(:meth:`~.storage.SQLiteStorage.run_batch`: the moves appended to the journal's move
+file in one write, :mod:`.movelog`; other calls in one transaction) and writes back one
+frame of results, which settle the futures in order.  So a busy server journals many
+moves at once, the loop never waits on the disk, and while a write is slow only what
+waits for it waits: a table's next announcement (its game master awaits the journaling
+of the action), not the lobby or a ping.
 
 A frame is a 4-byte big-endian length and a pickle: from the server, a list of
 ``(name, args)`` calls (name None: a barrier, answered None); from the child, first
@@ -230,10 +231,10 @@ def _portable(result: Any) -> Any:
 
 
 def serve_file(path: str, synchronous: str, requests: BinaryIO, answers: BinaryIO) -> None:
-    """The child: open ``path``, then run each batch that comes on ``requests`` and answer
-    on ``answers`` until ``requests`` ends."""
+    """The child: open ``path`` with its move file (:mod:`.movelog`), then run each batch
+    that comes on ``requests`` and answer on ``answers`` until ``requests`` ends."""
     try:
-        backend = SQLiteStorage(path, synchronous)
+        backend = SQLiteStorage(path, synchronous, move_file=True)
     except Exception as exc:  # noqa: BLE001 - told to the server, which raises it
         answers.write(_frame(_portable(exc)))
         answers.flush()
@@ -254,6 +255,10 @@ def serve_file(path: str, synchronous: str, requests: BinaryIO, answers: BinaryI
             results = run_batch(backend, [call for batch in batches for call in batch])
             answers.write(_frame([_portable(result) for result in results]))
             answers.flush()
+            try:
+                backend.trim_moves()  # after the answer: nobody waits for it
+            except StorageError:
+                pass  # the moves stay in the move file; the next call that reads them says why
     finally:
         backend.close()
 

@@ -1,6 +1,7 @@
 """The journal's writer process for tests/crash_server.py: the server's own
-(``scopa.server.writer_process``), with every SQLite statement watched; at the chosen
-journal position it kills the server and itself with SIGKILL.
+(``scopa.server.writer_process``), with every move it journals and every SQLite
+statement watched; once the chosen move is in the journal (its move file), it kills the
+server and itself with SIGKILL as the next journal write or statement starts.
 
     python crash_writer.py KILL_AT COUNT_FROM PATH SYNCHRONOUS
 """
@@ -8,17 +9,13 @@ journal position it kills the server and itself with SIGKILL.
 from __future__ import annotations
 
 import os
-import re
 import signal
 import sqlite3
 import sys
-from typing import Any
+from typing import Any, Sequence
 
 from scopa.server import writer_process
-
-_INSERT = re.compile(r"\s*INSERT INTO actions\b", re.IGNORECASE)
-_VALUES = re.compile(r"VALUES\s*\(\s*'(\d+)'\s*,\s*(\d+)\s*,", re.IGNORECASE)
-_ROW = re.compile(r"(?:VALUES|,)\s*\(\s*'(\d+)'\s*,\s*(\d+)\s*,", re.IGNORECASE)  # each row of a multi-row insert
+from scopa.server.movelog import MoveLog
 
 
 def _kill_all() -> None:
@@ -27,17 +24,17 @@ def _kill_all() -> None:
 
 
 class JournalKiller:
-    """Counts the journal's action inserts and kills the server and this process once
-    the chosen one is committed."""
+    """Counts the actions the journal takes (of tables numbered ``count_from`` on, after
+    their deal) and kills the server and this process once the chosen one is journaled."""
 
     def __init__(self, kill_at: int, count_from: int) -> None:
         self.kill_at = kill_at
         self.count_from = count_from
         self.counted = 0
-        self.armed = False  # the chosen insert has run
+        self.armed = False  # the chosen action is journaled
         self.in_transaction = False  # an explicit transaction is open (not yet committed)
 
-    def __call__(self, statement: str) -> None:
+    def statement(self, statement: str) -> None:
         # Called as each statement starts: a kill here comes before it runs.
         if self.armed and not self.in_transaction:
             _kill_all()
@@ -47,36 +44,42 @@ class JournalKiller:
             self.in_transaction = True
         elif first in ("COMMIT", "END", "ROLLBACK"):
             self.in_transaction = False
-        if not _INSERT.match(statement):
-            return
-        if _VALUES.search(statement) is None:  # a journal this helper cannot read: say so, do not guess
-            os.write(2, f"crash_writer: unrecognised insert: {statement[:200]}\n".encode())
-            os.kill(os.getppid(), signal.SIGABRT)  # not the SIGKILL the test waits for
-            os._exit(3)
-        for row in _ROW.finditer(statement):  # one action per row
-            table, index = int(row[1]), int(row[2])
-            if table >= self.count_from and index >= 1:
-                self.counted += 1
-                if self.counted == self.kill_at:
-                    self.armed = True
+
+    def watch(self, append: Any) -> Any:
+        """``MoveLog.append``, counting what it journals."""
+
+        def watched(log: MoveLog, calls: Sequence[Any]) -> list[Any]:
+            if self.armed:
+                _kill_all()
+            results = append(log, calls)
+            for (_, (table, index, _)), result in zip(calls, results):
+                if result is None and int(table) >= self.count_from and index >= 1:
+                    self.counted += 1
+                    if self.counted == self.kill_at:
+                        self.armed = True
+            return results
+
+        return watched
 
 
-def _watch_sqlite(killer: JournalKiller) -> None:
-    """Every SQLite connection this process opens reports its statements to ``killer``."""
+def _watch(killer: JournalKiller) -> None:
+    """Every move journaled and every statement of every SQLite connection of this
+    process reported to ``killer``."""
     connect = sqlite3.connect
 
     def watched(*args: Any, **kwargs: Any) -> sqlite3.Connection:
         connection = connect(*args, **kwargs)
-        connection.set_trace_callback(killer)
+        connection.set_trace_callback(killer.statement)
         return connection
 
     sqlite3.connect = watched  # type: ignore[assignment]
+    MoveLog.append = killer.watch(MoveLog.append)  # type: ignore[method-assign]
 
 
 def main(argv: list[str]) -> None:
     kill_at, count_from = int(argv[0]), int(argv[1])
     if kill_at:
-        _watch_sqlite(JournalKiller(kill_at, count_from))
+        _watch(JournalKiller(kill_at, count_from))
     writer_process.main(argv[2:])
 
 

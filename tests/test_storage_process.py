@@ -22,6 +22,7 @@ from scopa.engine import Deal, Play, RuleSet
 from scopa.protocol import commands as wire
 from scopa.server import NetworkEngine
 from scopa.server.storage import SCHEMA_VERSION, JournalTooNew, SQLiteStorage, StorageError, decode_action
+from scopa.server.movelog import moves_path
 from scopa.server.writer_process import StorageProcess
 
 from wire_client import WireClient
@@ -45,14 +46,31 @@ async def test_writes_are_committed_by_the_child_before_their_futures_resolve(tm
         play = Play(3, 0)
         await asyncio.gather(storage.append_action("1", 0, DEAL), storage.append_action("2", 0, DEAL),
                              storage.append_action("1", 1, play))
-        # Committed: another connection to the file sees the three rows now.
+        assert storage._proc.pid != 0 and storage._proc.poll() is None  # another process did it
+        # Journaled: with the child killed at once, the file and its move file hold all three.
+        storage._proc.send_signal(signal.SIGKILL)
+        storage._proc.wait()
+        assert Path(moves_path(str(path))).stat().st_size > 0  # not yet in the SQLite file itself
+        reopened = SQLiteStorage(str(path))
+        reopened.close()
         rows = _rows(path)
         assert [(t, i) for t, i, _ in rows] == [("1", 0), ("1", 1), ("2", 0)]
         assert decode_action(rows[1][2]) == play
-        assert storage._proc.pid != 0 and storage._proc.poll() is None  # another process did it
+    finally:
+        await storage.close()
+
+
+async def test_closing_the_journal_ends_its_child_with_every_move_in_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "j.db"
+    storage = StorageProcess(str(path))
+    try:
+        await storage.create_table("1", RuleSet(), 7)
+        await asyncio.gather(storage.append_action("1", 0, DEAL), storage.append_action("1", 1, Play(3, 0)))
     finally:
         await storage.close()
     assert storage._proc.returncode == 0  # closing its input ends the child cleanly
+    assert [(t, i) for t, i, _ in _rows(path)] == [("1", 0), ("1", 1)]
+    assert not Path(moves_path(str(path))).exists()  # taken in, and removed
 
 
 async def test_an_index_written_twice_fails_alone(tmp_path: Path) -> None:

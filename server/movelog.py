@@ -1,0 +1,231 @@
+"""The moves of the SQLite journal's running games, kept first in a file of their own.
+
+A move is journaled when it is in the *move file* beside the SQLite file (``PATH-moves``):
+one ``write()`` of a record for all the moves of a batch, before the server is answered.
+That is the same promise as a commit to SQLite's write-ahead log with
+``synchronous=NORMAL``: the bytes are in the operating system's page cache, which
+survives the server and its journal's process being killed; with ``FULL`` or ``EXTRA``
+each record is also flushed to the disk (``fdatasync``) before the answer.
+
+A table that ends takes its pending moves from here straight into its compacted record,
+so most moves never become rows of the SQLite file.  The rest go into its ``actions``
+table in one transaction (:meth:`MoveLog.take_in`), after which the move file is emptied:
+when the file holds :data:`FILE_ROWS` moves, before a call that reads the actions of
+running tables, and when the journal closes.
+
+A record is an 8-byte header (the payload's length and its CRC-32, big-endian) and a
+payload, the JSON list of ``[table_id, index, action]`` rows (``action`` as
+:func:`~.storage.encode_action` writes it).  A record cut short or damaged (a crash in the
+middle of a write, a power cut) ends what is read: the moves of its batch were never
+acknowledged.  Moves taken in and still in the file when a crash came are taken in again
+without harm (a row already stored is left as it is), and those of a table that has
+ended since are passed over.
+
+The process that writes the journal holds an exclusive lock (``flock``) on the move file
+for its whole life, and a second one is refused.  Whoever else opens the SQLite file
+(:class:`~.storage.SQLiteStorage`) takes in what a stopped server left there, and leaves
+the file alone while a server holds it.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import struct
+import zlib
+from typing import TYPE_CHECKING, Any, Sequence
+
+from .archive import StorageError
+
+if TYPE_CHECKING:
+    from .storage import SQLiteStorage
+
+MOVES_SUFFIX = "-moves"
+FILE_ROWS = 8192
+"""Moves in the move file (about 200 KB) before those of the running games are taken
+into the SQLite file and the file is emptied."""
+
+_HEADER = struct.Struct("!II")  # payload length, CRC-32 of the payload
+
+Row = tuple[str, int, str]
+
+
+def moves_path(path: str) -> str:
+    """The move file of the SQLite file ``path``."""
+    return path + MOVES_SUFFIX
+
+
+def record(rows: Sequence[Row]) -> bytes:
+    """One record of the move file: the header and the rows."""
+    payload = json.dumps(rows, separators=(",", ":")).encode()
+    return _HEADER.pack(len(payload), zlib.crc32(payload)) + payload
+
+
+def read_rows(data: bytes) -> list[Row]:
+    """The rows of every whole, undamaged record at the start of ``data``."""
+    rows: list[Row] = []
+    start = 0
+    while len(data) - start >= _HEADER.size:
+        size, crc = _HEADER.unpack_from(data, start)
+        payload = data[start + _HEADER.size:start + _HEADER.size + size]
+        if len(payload) < size or zlib.crc32(payload) != crc:
+            break
+        try:
+            batch = json.loads(payload)
+            rows += [(str(t), int(i), str(a)) for t, i, a in batch]
+        except (ValueError, TypeError):
+            break
+        start += _HEADER.size + size
+    return rows
+
+
+def _read_all(fd: int) -> bytes:
+    os.lseek(fd, 0, os.SEEK_SET)
+    chunks = []
+    while chunk := os.read(fd, 1 << 20):
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _restore(fd: int, storage: SQLiteStorage) -> int:
+    """Take the rows of the move file ``fd`` (its lock held) into ``storage`` and empty it;
+    the number of rows read."""
+    rows = read_rows(_read_all(fd))
+    if rows:
+        storage.insert_actions(rows, restoring=True)
+    os.ftruncate(fd, 0)
+    return len(rows)
+
+
+def restore_moves(storage: SQLiteStorage) -> int:
+    """Take into ``storage`` the moves a stopped server left in its move file; nothing if
+    there is none or a running server holds it.  The number of rows read."""
+    try:
+        fd = os.open(moves_path(storage.path), os.O_RDWR)
+    except FileNotFoundError:
+        return 0
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return 0  # a server is writing it: its moves are its own to take in
+        return _restore(fd, storage)
+    finally:
+        os.close(fd)  # and the lock with it
+
+
+class MoveLog:
+    """The move file of ``storage`` while a server journals to it (its lock held): moves
+    are appended to it, and taken into the SQLite file when it holds :data:`FILE_ROWS`
+    (:meth:`take_in`), or read from it when their table ends (:meth:`pending_of`)."""
+
+    def __init__(self, storage: SQLiteStorage, synchronous: str = "NORMAL") -> None:
+        self.storage = storage
+        self.path = moves_path(storage.path)
+        self._sync = synchronous.upper() in ("FULL", "EXTRA")
+        self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o600)
+        try:
+            fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(self._fd)
+            raise StorageError(f"{storage.path}: another server is journaling to this file") from None
+        try:
+            _restore(self._fd, storage)
+        except BaseException:
+            os.close(self._fd)
+            raise
+        self._pending: dict[str, dict[int, str]] = {}  # per table: index -> action, not yet in the SQLite file
+        self._indices: dict[str, set[int]] = {}  # per table: the indices stored or pending
+        self.rows_in_file = 0  # rows appended since the file was last emptied
+
+    @property
+    def full(self) -> bool:
+        """Whether the file holds enough rows to be taken in."""
+        return self.rows_in_file >= FILE_ROWS
+
+    def append(self, calls: Sequence[Any]) -> list[Any]:
+        """``append_action`` or ``append_encoded`` calls, each refused (a StorageError in
+        its place) if its table is unknown or its index is journaled already; the accepted
+        ones in one record."""
+        from .storage import encode_action
+
+        out: list[Any] = []
+        rows: list[Row] = []
+        for name, args in calls:
+            try:
+                table_id, index, action = args
+                text = action if name == "append_encoded" else encode_action(action)
+                if not (isinstance(table_id, str) and type(index) is int and isinstance(text, str)):
+                    raise TypeError("an action is a table id, an index and an action")
+                taken = self._taken(table_id)
+                if index in taken:
+                    raise StorageError(f"table {table_id}: action {index} is journaled already")
+            except (StorageError, TypeError, ValueError) as exc:
+                out.append(exc if isinstance(exc, StorageError) else StorageError(str(exc)))
+                continue
+            taken.add(index)
+            rows.append((table_id, index, text))
+            out.append(None)
+        if rows:
+            try:
+                self._write(record(rows))
+            except OSError as exc:
+                failed = StorageError(f"the journal could not write its moves: {exc}")
+                for table_id, index, _ in rows:
+                    self._indices[table_id].discard(index)
+                return [failed if result is None else result for result in out]
+            for table_id, index, text in rows:
+                self._pending.setdefault(table_id, {})[index] = text
+            self.rows_in_file += len(rows)
+        return out
+
+    def _taken(self, table_id: str) -> set[int]:
+        """The indices of ``table_id`` stored or pending; StorageError if there is no such table."""
+        taken = self._indices.get(table_id)
+        if taken is None:
+            taken = self.storage.action_indices(table_id)
+            taken.update(self._pending.get(table_id, ()))
+            self._indices[table_id] = taken
+        return taken
+
+    def _write(self, data: bytes) -> None:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(self._fd, view):]
+        if self._sync:
+            os.fdatasync(self._fd)
+
+    def pending_of(self, table_id: str) -> dict[int, str]:
+        """The moves of ``table_id`` not yet in the SQLite file, by index."""
+        return self._pending.get(table_id, {})
+
+    def forget(self, table_id: str) -> None:
+        """``table_id`` has ended: its pending moves are stored with it (or no longer
+        count).  They stay in the file until it is emptied; a crash before that leaves
+        them there, and the next opening passes them over, as the rows of an ended table."""
+        self._pending.pop(table_id, None)
+        self._indices.pop(table_id, None)
+
+    def take_in(self) -> None:
+        """Every pending move into the SQLite file (one transaction), and the file emptied.
+        If that fails (StorageError) they stay pending, and in the file."""
+        rows = [(t, i, a) for t, moves in self._pending.items() for i, a in moves.items()]
+        if rows:
+            self.storage.insert_actions(rows)
+        self._pending = {}
+        try:
+            os.ftruncate(self._fd, 0)
+        except OSError:
+            return  # taken in again, harmlessly, when the file is next opened
+        self.rows_in_file = 0
+
+    def close(self) -> None:
+        """Take in what is pending; the file is removed when that worked."""
+        try:
+            self.take_in()
+            os.unlink(self.path)
+        except (StorageError, OSError):
+            pass  # kept: the next opening takes it in
+        finally:
+            os.close(self._fd)

@@ -1,0 +1,172 @@
+"""The SQLite journal's move file (server/movelog.py): a move is journaled when its record
+is in the file (R7: before the game master tells anyone of it); a record cut short by a
+crash is left out, moves taken in twice are stored once, the moves of an ended table are
+passed over, and a file a running journal holds is left to it."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from scopa.engine import Deal, Play, RuleSet
+from scopa.server import movelog
+from scopa.server.movelog import moves_path, read_rows, record
+from scopa.server.storage import SQLiteStorage, StorageError, decode_action, encode_action
+from scopa.server.writer_process import StorageProcess
+
+DEAL = Deal(tuple(range(40)))
+PLAYS = [Play(c, 0) for c in (3, 7, 12, 25)]
+
+
+def _stored(path: Path, table: str = "1") -> list[int]:
+    con = sqlite3.connect(path)
+    try:
+        return [i for (i,) in con.execute("SELECT idx FROM actions WHERE table_id=? ORDER BY idx", (table,))]
+    finally:
+        con.close()
+
+
+def _playing(path: Path, tables: tuple[str, ...] = ("1",)) -> None:
+    db = SQLiteStorage(str(path))
+    for t in tables:
+        db.create_table(t, RuleSet(), 7)
+        db.start_table(t)
+    db.close()
+
+
+def _rows(actions: list, table: str = "1", first: int = 0) -> list[tuple[str, int, str]]:
+    return [(table, first + i, encode_action(a)) for i, a in enumerate(actions)]
+
+
+def test_a_record_cut_short_by_a_crash_is_left_out_and_the_whole_ones_are_taken_in(tmp_path: Path) -> None:
+    path = tmp_path / "j.db"
+    _playing(path)
+    whole = record(_rows([DEAL, PLAYS[0]])) + record(_rows(PLAYS[1:3], first=2))
+    cut = record(_rows([PLAYS[3]], first=4))
+    Path(moves_path(str(path))).write_bytes(whole + cut[:-3])
+    assert read_rows(whole + cut[:-3]) == read_rows(whole)
+    damaged = bytearray(whole + cut)
+    damaged[-2] ^= 0xFF  # a byte of the last payload changed: its checksum fails
+    assert read_rows(bytes(damaged)) == read_rows(whole)
+
+    db = SQLiteStorage(str(path))  # opening takes in what a stopped server left
+    try:
+        [table] = db.load_unfinished()
+        assert table.actions == [DEAL, *PLAYS[:3]]
+    finally:
+        db.close()
+    assert Path(moves_path(str(path))).stat().st_size == 0
+
+
+def test_moves_taken_in_twice_are_stored_once(tmp_path: Path) -> None:
+    """A crash after the moves were committed to the SQLite file and before the move file
+    was emptied: they are taken in again, harmlessly."""
+    path = tmp_path / "j.db"
+    _playing(path)
+    db = SQLiteStorage(str(path))
+    for i, action in enumerate([DEAL, *PLAYS[:2]]):
+        db.append_action("1", i, action)
+    db.close()
+    Path(moves_path(str(path))).write_bytes(record(_rows([DEAL, *PLAYS])))
+    db = SQLiteStorage(str(path))
+    try:
+        assert _stored(path) == [0, 1, 2, 3, 4]
+        assert db.load_actions("1") == [DEAL, *PLAYS]
+    finally:
+        db.close()
+
+
+def test_the_moves_of_an_ended_table_left_in_the_move_file_are_passed_over(tmp_path: Path) -> None:
+    path = tmp_path / "j.db"
+    _playing(path, ("1", "2"))
+    db = SQLiteStorage(str(path), move_file=True)
+    db.run_batch([("append_action", ("1", i, a)) for i, a in enumerate([DEAL, *PLAYS])]
+                 + [("append_action", ("2", 0, DEAL))])
+    db.finish_table("1", 0, [11, 4], "target")  # its record is written from the move file
+    kept = Path(moves_path(str(path))).read_bytes()  # as a crash would leave it
+    db.close()
+    Path(moves_path(str(path))).write_bytes(kept)
+    again = SQLiteStorage(str(path))
+    try:
+        assert _stored(path, "1") == [] and _stored(path, "2") == [0]
+        assert again.load_actions("1") == [DEAL, *PLAYS]
+        assert [t.id for t in again.load_unfinished()] == ["2"]
+    finally:
+        again.close()
+
+
+def test_moves_go_into_the_sqlite_file_when_the_move_file_is_full(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(movelog, "FILE_ROWS", 3)
+    path = tmp_path / "j.db"
+    _playing(path, ("1", "2"))
+    db = SQLiteStorage(str(path), move_file=True)
+    try:
+        assert db.run_batch([("append_encoded", ("1", 0, encode_action(DEAL))),
+                             ("append_action", ("1", 1, PLAYS[0]))]) == [None, None]
+        db.trim_moves()
+        assert _stored(path) == [] and Path(moves_path(str(path))).stat().st_size > 0  # not full yet
+        db.append_action("1", 2, PLAYS[1])
+        db.trim_moves()
+        assert _stored(path) == [0, 1, 2] and Path(moves_path(str(path))).stat().st_size == 0
+        db.append_action("1", 3, PLAYS[2])
+        assert db.load_actions("1") == [DEAL, *PLAYS[:3]]  # a read takes in what is pending
+    finally:
+        db.close()
+    assert not Path(moves_path(str(path))).exists()
+
+
+def test_a_move_of_an_unknown_table_or_an_index_journaled_before_fails_alone(tmp_path: Path) -> None:
+    path = tmp_path / "j.db"
+    _playing(path)
+    db = SQLiteStorage(str(path), move_file=True)
+    try:
+        db.append_action("1", 0, DEAL)
+        out = db.run_batch([("append_action", ("1", 0, DEAL)), ("append_action", ("9", 0, DEAL)),
+                            ("append_action", ("1", 1, PLAYS[0])), ("append_encoded", ("1", "2", "[]"))])
+        assert out[2] is None
+        assert all(isinstance(e, StorageError) for e in (out[0], out[1], out[3]))
+        with pytest.raises(StorageError, match="journaled already"):
+            db.append_action("1", 1, PLAYS[0])
+        assert [decode_action(a) for _, _, a in read_rows(Path(moves_path(str(path))).read_bytes())] \
+            == [DEAL, PLAYS[0]]
+    finally:
+        db.close()
+
+
+def test_full_synchronous_flushes_each_record_to_the_disk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    flushed: list[int] = []
+    real = os.fdatasync
+    monkeypatch.setattr(os, "fdatasync", lambda fd: (flushed.append(fd), real(fd))[1])
+    for mode, expected in (("NORMAL", 0), ("FULL", 2)):
+        path = tmp_path / f"{mode}.db"
+        _playing(path)
+        db = SQLiteStorage(str(path), mode, move_file=True)
+        flushed.clear()
+        db.run_batch([("append_action", ("1", 0, DEAL)), ("append_action", ("1", 1, PLAYS[0]))])
+        db.append_action("1", 2, PLAYS[1])
+        assert len(flushed) == expected, mode
+        db.close()
+
+
+async def test_a_running_journal_keeps_its_move_file_and_a_second_server_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "j.db"
+    storage = StorageProcess(str(path))
+    try:
+        await storage.create_table("1", RuleSet(), 7)
+        await storage.start_table("1")
+        await asyncio.gather(*(storage.append_action("1", i, a) for i, a in enumerate([DEAL, *PLAYS])))
+        size = Path(moves_path(str(path))).stat().st_size
+        reader = SQLiteStorage(str(path))  # e.g. a tool reading the file while the server runs
+        reader.close()
+        assert Path(moves_path(str(path))).stat().st_size == size and _stored(path) == []
+        with pytest.raises(StorageError, match="another server"):
+            StorageProcess(str(path))
+        await storage.finish_table("1", 0, [11, 2], "target")
+        assert await storage.load_actions("1") == [DEAL, *PLAYS]
+    finally:
+        await storage.close()
