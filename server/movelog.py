@@ -34,12 +34,10 @@ import json
 import os
 import struct
 import zlib
-from typing import TYPE_CHECKING, Any, Sequence
+import time
+from typing import Any, Protocol, Sequence
 
 from .archive import StorageError
-
-if TYPE_CHECKING:
-    from .storage import SQLiteStorage
 
 MOVES_SUFFIX = "-moves"
 FILE_ROWS = 8192
@@ -48,7 +46,21 @@ into the SQLite file and the file is emptied."""
 
 _HEADER = struct.Struct("!II")  # payload length, CRC-32 of the payload
 
+LOCK_WAIT_SECONDS = 10.0
+"""How long a journal being opened waits for the move file's lock: the process of a
+server that was just killed still holds it while it takes in what is left and ends."""
+
 Row = tuple[str, int, str]
+
+
+class ActionStore(Protocol):
+    """What the move file needs of the SQLite file (:class:`~.storage.SQLiteStorage`)."""
+
+    path: str
+
+    def insert_actions(self, rows: Sequence[Row], restoring: bool = False) -> None: ...
+
+    def action_indices(self, table_id: str) -> set[int]: ...
 
 
 def moves_path(path: str) -> str:
@@ -88,7 +100,7 @@ def _read_all(fd: int) -> bytes:
     return b"".join(chunks)
 
 
-def _restore(fd: int, storage: SQLiteStorage) -> int:
+def _restore(fd: int, storage: ActionStore) -> int:
     """Take the rows of the move file ``fd`` (its lock held) into ``storage`` and empty it;
     the number of rows read."""
     rows = read_rows(_read_all(fd))
@@ -98,7 +110,7 @@ def _restore(fd: int, storage: SQLiteStorage) -> int:
     return len(rows)
 
 
-def restore_moves(storage: SQLiteStorage) -> int:
+def restore_moves(storage: ActionStore) -> int:
     """Take into ``storage`` the moves a stopped server left in its move file; nothing if
     there is none or a running server holds it.  The number of rows read."""
     try:
@@ -115,21 +127,38 @@ def restore_moves(storage: SQLiteStorage) -> int:
         os.close(fd)  # and the lock with it
 
 
+def _locked(path: str, give_up: float) -> int:
+    """The move file ``path``, opened (made if need be) with its lock held; StorageError
+    if another process holds it until ``give_up`` (``time.monotonic``)."""
+    while True:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            if time.monotonic() >= give_up:
+                raise StorageError(f"{path}: another server is journaling to this file") from None
+            time.sleep(0.05)
+            continue
+        try:
+            same = os.stat(path).st_ino == os.fstat(fd).st_ino
+        except FileNotFoundError:
+            same = False
+        if same:
+            return fd
+        os.close(fd)  # the holder removed it as it closed: lock the file now at ``path``
+
+
 class MoveLog:
     """The move file of ``storage`` while a server journals to it (its lock held): moves
     are appended to it, and taken into the SQLite file when it holds :data:`FILE_ROWS`
     (:meth:`take_in`), or read from it when their table ends (:meth:`pending_of`)."""
 
-    def __init__(self, storage: SQLiteStorage, synchronous: str = "NORMAL") -> None:
+    def __init__(self, storage: ActionStore, synchronous: str = "NORMAL") -> None:
         self.storage = storage
         self.path = moves_path(storage.path)
         self._sync = synchronous.upper() in ("FULL", "EXTRA")
-        self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o600)
-        try:
-            fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            os.close(self._fd)
-            raise StorageError(f"{storage.path}: another server is journaling to this file") from None
+        self._fd = _locked(self.path, time.monotonic() + LOCK_WAIT_SECONDS)
         try:
             _restore(self._fd, storage)
         except BaseException:
@@ -145,17 +174,13 @@ class MoveLog:
         return self.rows_in_file >= FILE_ROWS
 
     def append(self, calls: Sequence[Any]) -> list[Any]:
-        """``append_action`` or ``append_encoded`` calls, each refused (a StorageError in
-        its place) if its table is unknown or its index is journaled already; the accepted
-        ones in one record."""
-        from .storage import encode_action
-
+        """``append_encoded`` calls, each refused (a StorageError in its place) if its table
+        is unknown or its index is journaled already; the accepted ones in one record."""
         out: list[Any] = []
         rows: list[Row] = []
-        for name, args in calls:
+        for _, args in calls:
             try:
-                table_id, index, action = args
-                text = action if name == "append_encoded" else encode_action(action)
+                table_id, index, text = args
                 if not (isinstance(table_id, str) and type(index) is int and isinstance(text, str)):
                     raise TypeError("an action is a table id, an index and an action")
                 taken = self._taken(table_id)

@@ -662,7 +662,8 @@ class SQLiteStorage(SQLiteArchive):
                 end = start + 1
                 while end < len(calls) and (calls[end][0] in _APPENDS) == appends:
                     end += 1
-                out += moves.append(calls[start:end]) if appends else self._run_in_one(calls[start:end])
+                out += moves.append([_encoded(call) for call in calls[start:end]]) if appends \
+                    else self._run_in_one(calls[start:end])
                 start = end
         return out
 
@@ -909,6 +910,18 @@ class SQLiteStorage(SQLiteArchive):
                 self._moves.close()
                 self._moves = None
             self._db.close()
+
+
+def _encoded(call: Call) -> Call:
+    """An ``append_action`` call as the ``append_encoded`` one (a bad action is left for
+    the move file to refuse)."""
+    name, args = call
+    if name != "append_action" or len(args) != 3:
+        return call
+    try:
+        return "append_encoded", (args[0], args[1], encode_action(args[2]))
+    except (TypeError, ValueError, AttributeError):
+        return call
 
 
 def _first_line(exc: BaseException) -> str:

@@ -6,6 +6,7 @@ passed over, and a file a running journal holds is left to it."""
 from __future__ import annotations
 
 import asyncio
+import fcntl
 import os
 import sqlite3
 from pathlib import Path
@@ -153,7 +154,9 @@ def test_full_synchronous_flushes_each_record_to_the_disk(tmp_path: Path, monkey
         db.close()
 
 
-async def test_a_running_journal_keeps_its_move_file_and_a_second_server_is_refused(tmp_path: Path) -> None:
+async def test_a_running_journal_keeps_its_move_file_and_a_second_server_is_refused(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(movelog, "LOCK_WAIT_SECONDS", 0.2)  # a second server waits this long, then gives up
     path = tmp_path / "j.db"
     storage = StorageProcess(str(path))
     try:
@@ -165,8 +168,35 @@ async def test_a_running_journal_keeps_its_move_file_and_a_second_server_is_refu
         reader.close()
         assert Path(moves_path(str(path))).stat().st_size == size and _stored(path) == []
         with pytest.raises(StorageError, match="another server"):
-            StorageProcess(str(path))
+            SQLiteStorage(str(path), move_file=True)  # what a second server's journal process opens
         await storage.finish_table("1", 0, [11, 2], "target")
         assert await storage.load_actions("1") == [DEAL, *PLAYS]
     finally:
         await storage.close()
+
+
+def test_a_journal_opened_as_the_last_one_closes_writes_to_the_file_that_stays(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The journal of a server restarted at once after a kill opens the move file while
+    the old journal's process still holds it; that one then removes it as it ends."""
+    path = tmp_path / "j.db"
+    _playing(path)
+    first = SQLiteStorage(str(path), move_file=True)
+    first.append_action("1", 0, DEAL)
+    real = fcntl.flock
+    closed: list[bool] = []
+
+    def flock(fd: int, operation: int) -> None:
+        if not closed:  # between the new journal's open and its lock, the old one ends
+            closed.append(True)
+            first.close()
+        real(fd, operation)
+
+    monkeypatch.setattr(fcntl, "flock", flock)
+    second = SQLiteStorage(str(path), move_file=True)
+    try:
+        second.append_action("1", 1, PLAYS[0])
+        assert closed and _stored(path) == [0]
+        assert read_rows(Path(moves_path(str(path))).read_bytes()) == _rows([PLAYS[0]], first=1)
+    finally:
+        second.close()
