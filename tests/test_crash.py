@@ -112,6 +112,8 @@ async def test_bot_game_restored_from_a_cut_journal_runs_to_the_end(tmp_path) ->
 # position and every wait ends on a message or on the process ending, so the test runs
 # the same however busy the machine is.
 
+import fcntl  # noqa: E402
+import os  # noqa: E402
 import random  # noqa: E402
 import signal  # noqa: E402
 import sqlite3  # noqa: E402
@@ -120,6 +122,7 @@ from pathlib import Path  # noqa: E402
 
 from scopa.engine import GameMaster, GameState  # noqa: E402
 from scopa.engine.cards import cards_in  # noqa: E402
+from scopa.server.movelog import moves_path  # noqa: E402
 
 CRASH_SERVER = Path(__file__).resolve().parent / "crash_server.py"
 SAFETY = 120.0  # a safety net only: every wait ends on a message or on the process ending
@@ -278,7 +281,9 @@ async def test_crash_kill_9_at_chosen_journal_positions_loses_no_acknowledged_pl
                 assert status == -signal.SIGKILL, f"exit {status}: {server.stderr.read_text()[-2000:]}"
             finally:
                 server.kill()
-            # The server is dead: what the journal holds is all the next one will know.
+            # The server is dead, and once its journal's process (killed too) lets go of the
+            # move file, what the journal holds is all the next one will know.
+            await asyncio.to_thread(_wait_for_the_journal_process, db)
             check = SQLiteStorage(db)
             try:
                 assert check.integrity_check() == "ok"
@@ -324,6 +329,18 @@ async def test_crash_kill_9_at_chosen_journal_positions_loses_no_acknowledged_pl
                 assert r.reason == "target"
     finally:
         check.close()
+
+
+def _wait_for_the_journal_process(db: str) -> None:
+    """Until no process holds the journal's move file (its lock is free)."""
+    try:
+        fd = os.open(moves_path(db), os.O_RDONLY)
+    except FileNotFoundError:
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)  # waits for the holder to end
+    finally:
+        os.close(fd)
 
 
 def _last_table_number(db: str) -> int:
