@@ -213,6 +213,8 @@ Call = tuple[str, tuple[Any, ...]]
 _APPENDS = frozenset({"append_action", "append_encoded"})
 """The calls that add one action: an Action, or its :func:`encode_action` text (what a
 process that writes for the server is sent)."""
+_ENDS = frozenset({"finish_table", "close_table", "mark_damaged"})
+"""The calls that end a table (its actions compacted, or no longer to be restored)."""
 WRITES = frozenset({"create_table", "set_seat", "clear_seat", "start_table", "append_action", "append_encoded", "finish_table",
                     "close_table", "mark_damaged", "save_players", "save_ratings", "save_account"})
 READS = frozenset({"load_unfinished", "load_results", "load_actions", "load_finished_since", "last_table_id",
@@ -662,8 +664,15 @@ class SQLiteStorage(SQLiteArchive):
                 end = start + 1
                 while end < len(calls) and (calls[end][0] in _APPENDS) == appends:
                     end += 1
-                out += moves.append([_encoded(call) for call in calls[start:end]]) if appends \
-                    else self._run_in_one(calls[start:end])
+                run = calls[start:end]
+                if appends:
+                    out += moves.append([_encoded(call) for call in run])
+                else:
+                    done = self._run_in_one(run)
+                    for (name, args), result in zip(run, done):
+                        if name in _ENDS and result is None:
+                            moves.forget(args[0])  # committed: its moves are in its record
+                    out += done
                 start = end
         return out
 
@@ -780,13 +789,17 @@ class SQLiteStorage(SQLiteArchive):
             if cur.rowcount == 0:
                 raise StorageError(f"no table {table_id!r} in storage")
             self._db.execute("DELETE FROM actions WHERE table_id=?", (table_id,))
-        if self._moves is not None:
-            self._moves.forget(table_id)
+        self._ended(table_id)
 
     def mark_damaged(self, table_id: str, reason: str) -> None:
         self._changed(self._exec("UPDATE tables SET status='damaged', reason=? WHERE id=?",
                                  (reason[:500], table_id)), table_id)
-        if self._moves is not None:
+        self._ended(table_id)
+
+    def _ended(self, table_id: str) -> None:
+        """``table_id`` has ended: once that is committed (outside a batch; a batch says it
+        after its commit), the move file forgets its moves."""
+        if self._moves is not None and not self._db.in_transaction:
             self._moves.forget(table_id)
 
     def load_damaged(self) -> list[tuple[str, str]]:

@@ -200,3 +200,19 @@ def test_a_journal_opened_as_the_last_one_closes_writes_to_the_file_that_stays(
         assert read_rows(Path(moves_path(str(path))).read_bytes()) == _rows([PLAYS[0]], first=1)
     finally:
         second.close()
+
+
+def test_a_table_ended_in_a_batch_leaves_no_rows_behind(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(movelog, "FILE_ROWS", 1)
+    path = tmp_path / "j.db"
+    _playing(path, ("1", "2"))
+    db = SQLiteStorage(str(path), move_file=True)
+    try:
+        out = db.run_batch([*(("append_action", ("1", i, a)) for i, a in enumerate([DEAL, *PLAYS])),
+                            ("finish_table", ("1", 1, [3, 11], "target")), ("append_action", ("2", 0, DEAL))])
+        assert out == [None] * 7
+        db.trim_moves()  # the file is full: what is pending goes into the SQLite file
+        assert _stored(path, "1") == [] and _stored(path, "2") == [0]
+        assert db.load_actions("1") == [DEAL, *PLAYS]
+    finally:
+        db.close()
