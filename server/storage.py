@@ -676,14 +676,11 @@ class SQLiteStorage(SQLiteArchive):
                 start = end
         return out
 
-    def trim_moves(self) -> None:
-        """With a move file that holds enough moves: take them into this file, and empty
-        it (a StorageError leaves them there, to be taken in later)."""
-        if self._moves is not None and self._moves.full:
-            self._moves.take_in()
-
-    def _take_in_moves(self) -> None:
-        if self._moves is not None:
+    def take_in_moves(self, when_full: bool = False) -> None:
+        """With a move file (that holds enough moves, if ``when_full``): its pending moves
+        into this file, and the move file emptied (a StorageError leaves them there, to be
+        taken in later)."""
+        if self._moves is not None and (self._moves.full or not when_full):
             self._moves.take_in()
 
     def _append_actions(self, calls: Sequence[Call]) -> list[Any]:
@@ -693,8 +690,7 @@ class SQLiteStorage(SQLiteArchive):
             rows = [(args[0], args[1], args[2] if name == "append_encoded" else encode_action(args[2]))
                     for name, args in calls]
             # One statement: if it fails, SQLite undoes it alone (no savepoint needed).
-            self._db.execute("INSERT INTO actions (table_id, idx, action) VALUES "
-                             + ",".join(["(?, ?, ?)"] * len(rows)), [v for row in rows for v in row])
+            self._insert_rows(rows)
         except (sqlite3.IntegrityError, TypeError, ValueError):
             return run_calls(self, calls)
         return [None] * len(calls)
@@ -713,11 +709,14 @@ class SQLiteStorage(SQLiteArchive):
                             [(t, i, a, t) for t, i, a in rows])
                         return
                     for start in range(0, len(rows), _ROWS_PER_INSERT):
-                        chunk = rows[start:start + _ROWS_PER_INSERT]
-                        self._db.execute("INSERT INTO actions (table_id, idx, action) VALUES "
-                                         + ",".join(["(?, ?, ?)"] * len(chunk)), [v for row in chunk for v in row])
+                        self._insert_rows(rows[start:start + _ROWS_PER_INSERT])
             except sqlite3.Error as exc:
                 raise StorageError(f"the journal could not commit: {exc}") from exc
+
+    def _insert_rows(self, rows: Sequence[tuple[str, int, str]]) -> None:
+        """Encoded actions in one INSERT statement (at most :data:`_ROWS_PER_INSERT`)."""
+        self._db.execute("INSERT INTO actions (table_id, idx, action) VALUES " + ",".join(["(?, ?, ?)"] * len(rows)),
+                         [v for row in rows for v in row])
 
     def action_indices(self, table_id: str) -> set[int]:
         """The indices of the actions stored for ``table_id``; StorageError if there is no such table."""
@@ -809,7 +808,7 @@ class SQLiteStorage(SQLiteArchive):
 
     def load_unfinished(self) -> list[StoredTable]:
         with self._lock:
-            self._take_in_moves()
+            self.take_in_moves()
             rows = self._db.execute(
                 "SELECT id, rules, seed, private, options, status FROM tables "
                 "WHERE status IN ('waiting', 'playing') ORDER BY num, id"
@@ -897,7 +896,7 @@ class SQLiteStorage(SQLiteArchive):
 
     def load_actions(self, table_id: str) -> list[Action]:
         with self._lock:
-            self._take_in_moves()
+            self.take_in_moves()
             rows = self._db.execute("SELECT idx, action FROM actions WHERE table_id=? ORDER BY idx",
                                     (table_id,)).fetchall()
             record = self._db.execute("SELECT record FROM tables WHERE id=?", (table_id,)).fetchone()

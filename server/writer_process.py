@@ -256,7 +256,7 @@ def serve_file(path: str, synchronous: str, requests: BinaryIO, answers: BinaryI
             answers.write(_frame([_portable(result) for result in results]))
             answers.flush()
             try:
-                backend.trim_moves()  # after the answer: nobody waits for it
+                backend.take_in_moves(when_full=True)  # after the answer: nobody waits for it
             except StorageError:
                 pass  # the moves stay in the move file; the next call that reads them says why
     finally:

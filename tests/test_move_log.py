@@ -109,10 +109,10 @@ def test_moves_go_into_the_sqlite_file_when_the_move_file_is_full(tmp_path: Path
     try:
         assert db.run_batch([("append_encoded", ("1", 0, encode_action(DEAL))),
                              ("append_action", ("1", 1, PLAYS[0]))]) == [None, None]
-        db.trim_moves()
+        db.take_in_moves(when_full=True)
         assert _stored(path) == [] and Path(moves_path(str(path))).stat().st_size > 0  # not full yet
         db.append_action("1", 2, PLAYS[1])
-        db.trim_moves()
+        db.take_in_moves(when_full=True)
         assert _stored(path) == [0, 1, 2] and Path(moves_path(str(path))).stat().st_size == 0
         db.append_action("1", 3, PLAYS[2])
         assert db.load_actions("1") == [DEAL, *PLAYS[:3]]  # a read takes in what is pending
@@ -211,7 +211,7 @@ def test_a_table_ended_in_a_batch_leaves_no_rows_behind(tmp_path: Path, monkeypa
         out = db.run_batch([*(("append_action", ("1", i, a)) for i, a in enumerate([DEAL, *PLAYS])),
                             ("finish_table", ("1", 1, [3, 11], "target")), ("append_action", ("2", 0, DEAL))])
         assert out == [None] * 7
-        db.trim_moves()  # the file is full: what is pending goes into the SQLite file
+        db.take_in_moves(when_full=True)  # the file is full: what is pending goes into the SQLite file
         assert _stored(path, "1") == [] and _stored(path, "2") == [0]
         assert db.load_actions("1") == [DEAL, *PLAYS]
     finally:
