@@ -19,9 +19,10 @@ from rich.console import Console
 from scopa.engine import Player
 
 from . import admincli
+from . import lancli
 from . import webcli
 from .liveness import LinkEvent, LinkStatus
-from .session import DEFAULT_PORT, ClientSession, ConnectionLost, ServerRefused, parse_address
+from .session import DEFAULT_PORT, ClientSession, ConnectionLost, ServerRefused
 from .username import default_name
 
 AddArguments = Callable[[argparse.ArgumentParser], None]
@@ -41,9 +42,11 @@ def add_subcommands(sub: Any, add_rules: AddArguments, add_display: AddArguments
     admincli.add_serve_options(serve)
     admincli.add_admin_subcommand(sub)
     webcli.add_serve_options(serve)
+    lancli.add_serve_options(serve)
+    lancli.add_servers_subcommand(sub)
 
     play = sub.add_parser("play", help="connect to a server: the lobby, then games in this terminal")
-    _connection_arguments(play, default_name=default_name())
+    _connection_arguments(play, default_name=default_name(), default_server=None)
     play.add_argument("--state-dir", metavar="DIR", default=None,
                       help="where seat tokens are kept so that a restarted client can return to its game "
                            "(default: your user state directory, or $SCOPA_STATE_DIR)")
@@ -75,9 +78,11 @@ def add_subcommands(sub: Any, add_rules: AddArguments, add_display: AddArguments
     add_rules(bot)  # tables it creates (and, when given, the only tables it joins)
 
 
-def _connection_arguments(p: argparse.ArgumentParser, default_name: str | None) -> None:
-    p.add_argument("--server", default=f"127.0.0.1:{DEFAULT_PORT}", metavar="HOST:PORT",
-                   help=f"the server; default 127.0.0.1:{DEFAULT_PORT}")
+def _connection_arguments(p: argparse.ArgumentParser, default_name: str | None,
+                          default_server: str | None = f"127.0.0.1:{DEFAULT_PORT}") -> None:
+    p.add_argument("--server", default=default_server, metavar="HOST:PORT",
+                   help="the server, or auto: the one announced on the LAN; default "
+                        + (default_server or "auto (a list to choose from if there are several)"))
     p.add_argument("--name", default=default_name,
                    help="your name at the tables (a number is added if it is taken)")
 
@@ -93,14 +98,15 @@ def run(args: argparse.Namespace, console: Console) -> int:
         return _serve(args, console)
     if args.command == "admin":
         return admincli.run_admin(args, console)
+    if args.command == "servers":
+        return lancli.run_servers(args, console)
     if args.command not in ("play", "bot", "watch"):
         console.print(f"[red]unknown command {args.command}[/red]")
         return 2
-    try:
-        host, port = parse_address(args.server)
-    except ValueError as exc:
-        console.print(f"[red]{exc}[/red]")
-        return 2
+    found = lancli.find_server(args, console, may_ask=args.command == "play" and sys.stdin.isatty())
+    if found is None:
+        return 2 if args.server and args.server.strip().lower() != "auto" else 1
+    host, port = found
     secret = _password()
     if secret is not None and not 8 <= len(secret) <= 200:
         console.print("[red]$SCOPA_PASSWORD must be 8-200 characters[/red]")
@@ -123,6 +129,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
 
 def _serve(args: argparse.Namespace, console: Console) -> int:
     from scopa.server import Limits, serve  # only the serve command needs the server
+    from scopa.server.announce import LanIdentity, announces
     from scopa.server.storage import StorageError
 
     try:
@@ -148,13 +155,16 @@ def _serve(args: argparse.Namespace, console: Console) -> int:
     except ValueError as exc:
         console.print(f"[red]--trust-proxy: {exc}[/red]")
         return 2
+    lan_options = lancli.lan_identity_options(args)
+    lan = LanIdentity(**lan_options) if lan_options else None
     console.print(f"Scopa server on {args.host}:{args.port}" + (f", games journaled to {db}" if db else "")
-                  + " (Ctrl-C to stop)")
+                  + (f", announced on the LAN as {lan.name!r}" if lan and announces(args.host) else "")
+                  + " (Ctrl-C to stop)", soft_wrap=True)
     try:
         asyncio.run(serve(args.host, args.port, db=db, accounts=accounts, limits=limits,
                           turn_timeout=turn_timeout if turn_timeout and turn_timeout > 0 else None,
                           admin_token_file=getattr(args, "admin_token_file", None),
-                          bot_workers=getattr(args, "bot_workers", 1), **options))
+                          bot_workers=getattr(args, "bot_workers", 1), lan=lan, **options))
     except KeyboardInterrupt:
         pass
     except webcli.WebStartError as exc:

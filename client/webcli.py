@@ -73,6 +73,21 @@ def run_web(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
+def print_qr(console: Console, urls: list[str]) -> None:
+    """The page's first LAN address as a QR code, for a phone's camera."""
+    lan = [u for u in urls if "://127." not in u and "://[::1]" not in u]
+    if not lan:
+        return
+    import io
+
+    import segno
+
+    out = io.StringIO()
+    segno.make(lan[0], error="l").terminal(out=out, compact=True, border=2)
+    console.print(f"Point a phone's camera at this to open {lan[0]}:")
+    console.print(out.getvalue(), highlight=False, markup=False, soft_wrap=True, end="")
+
+
 class WebStartError(Exception):
     """The web page of ``scopa serve --web`` could not start (its port is taken…)."""
 
@@ -96,8 +111,15 @@ def serve_options(args: argparse.Namespace, console: Console) -> dict[str, Any] 
         async def beside(engine: Any) -> None:
             where = f"127.0.0.1:{engine.port}" if engine.host in ("0.0.0.0", "", "::") else \
                 f"{engine.host}:{engine.port}"
+
+            def listening(port: int, urls: list[str]) -> None:
+                if engine.announcer is not None:
+                    engine.announcer.set_web_port(port)
+                print_qr(console, urls)
+
             try:
-                await serve_pages(where, web_host, web_port, seats, lambda line: console.print(line, soft_wrap=True))
+                await serve_pages(where, web_host, web_port, seats, lambda line: console.print(line, soft_wrap=True),
+                                  listening)
             except OSError as exc:
                 raise WebStartError(f"cannot serve the web page on {web_host}:{web_port}: "
                                     f"{exc.strerror or exc}") from None

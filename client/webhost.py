@@ -285,14 +285,18 @@ def default_seats_dir() -> Path:
 
 
 async def run_web(game_server: str, host: str = "0.0.0.0", port: int = 8000, seats_dir: Path | None = None,
-                  announce: Callable[[str], None] = print) -> None:
-    """Serve the client to browsers until cancelled."""
+                  announce: Callable[[str], None] = print,
+                  listening: Callable[[int, list[str]], None] | None = None) -> None:
+    """Serve the client to browsers until cancelled; ``listening`` is told the port and
+    the addresses once the page is served."""
     webhost = WebHost(game_server, seats_dir or default_seats_dir(), host, port)
     webhost.announce = announce
     runner = await webhost.start()
     try:
         urls = webhost.addresses()
         announce(f"Scopa for browsers on port {webhost.port}, playing on {game_server}. Open: " + "  ".join(urls))
+        if listening is not None:
+            listening(webhost.port, urls)
         await asyncio.Event().wait()
     finally:
         await runner.cleanup()

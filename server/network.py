@@ -33,6 +33,7 @@ from scopa.protocol.errors import ErrorCode
 from scopa.protocol.parties import parse_party
 
 from . import admin
+from .announce import Announcer, LanIdentity, lan_announcer
 from .clock import Clock, SystemClock
 from .collector import Collector
 from .limits import Limits
@@ -107,6 +108,9 @@ class NetworkEngine:
         """Connections that asked (watch_lobby) for a table_update on every table change."""
         self._changed: dict[str, Table] = {}  # tables changed in this event-loop turn
         self._flush: asyncio.Handle | None = None
+        self.lobby_listeners: list[Callable[[], None]] = []
+        """Called when the tables or the clients may have changed (the LAN announcement)."""
+        self.announcer: Announcer | None = None
         self.records = Records(self.storage, self.clock, accounts=accounts)  # finished games, ratings
 
     # ------------------------------------------------------------------ lifecycle
@@ -312,7 +316,12 @@ class NetworkEngine:
         if sess.name and self.names.get(name_key(sess.name)) is sess:
             del self.names[name_key(sess.name)]
         self.sessions.pop(sess.id, None)
+        self._lobby_changed()
         log.info("connection %s (%s) closed", sess.id, sess.party)
+
+    def _lobby_changed(self) -> None:
+        for listener in self.lobby_listeners:
+            listener()
 
     # ------------------------------------------------------------------ commands
 
@@ -378,6 +387,7 @@ class NetworkEngine:
     def _send_updates(self) -> None:
         self._flush = None
         changed, self._changed = list(self._changed.values()), {}
+        self._lobby_changed()
         for table in changed:
             table.send_update()
             if table.private:
@@ -410,6 +420,7 @@ class NetworkEngine:
         sess.client = clean_text(body.client)[:100]
         self.names[name_key(body.name)] = sess
         sess.send(wire.Welcome(you=f"player:{body.name}", server=SERVER_NAME, protocol=PROTOCOL_VERSION), re=seq)
+        self._lobby_changed()
         log.info("connection %s is %s (client %r)", sess.id, sess.party, sess.client)
 
     def _away_name(self, name: str) -> bool:
@@ -682,16 +693,22 @@ async def serve(host: str = "127.0.0.1", port: int = DEFAULT_PORT, seed: int | N
                 db: str | None = None, accounts: bool = False, *, limits: Limits | None = None,
                 turn_timeout: float | None = DEFAULT_TURN_TIMEOUT, admin_token_file: str | None = None,
                 bot_workers: int = 1, trusted_proxies: Sequence[str] = (),
-                beside: Callable[[NetworkEngine], Awaitable[None]] | None = None) -> None:
+                beside: Callable[[NetworkEngine], Awaitable[None]] | None = None,
+                lan: LanIdentity | None = None) -> None:
     """Run a server until cancelled (Ctrl-C) or stopped by the operator, then shut down
     cleanly; ``db``: the SQLite journal (games survive restarts) or None (nothing
     persists); ``accounts``: names may be claimed with a password (needs ``db``);
     ``trusted_proxies``: see NetworkEngine; ``beside``: run with the started engine (a
-    web front end) until the server stops (its failure stops the server too)."""
+    web front end) until the server stops (its failure stops the server too); ``lan``:
+    announce the server on the LAN under this name (never when it listens on loopback
+    only; withdrawn when it stops)."""
     engine = NetworkEngine(host, port, seed, db=db, limits=limits, turn_timeout=turn_timeout,
                            admin_token_file=admin_token_file, accounts=accounts, bot_workers=bot_workers,
                            trusted_proxies=trusted_proxies)
     await engine.start()
+    engine.announcer = lan_announcer(engine, lan) if lan is not None else None
+    if engine.announcer is not None:
+        engine.announcer.start()
     collector = Collector(engine.clock)
     collector.start()
     companion = asyncio.create_task(beside(engine), name="beside-the-server") if beside is not None else None
@@ -709,4 +726,6 @@ async def serve(host: str = "127.0.0.1", port: int = DEFAULT_PORT, seed: int | N
             companion.cancel()
             await asyncio.gather(companion, return_exceptions=True)
         collector.stop()
+        if engine.announcer is not None:
+            await engine.announcer.stop()  # the goodbye goes out while the server still answers
         await engine.stop()
