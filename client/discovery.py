@@ -191,7 +191,7 @@ async def resolve_server(server: str, seconds: float = BROWSE_SECONDS,
         raise SeveralServersFound(servers)
     chosen = choose(servers)
     if chosen is None:
-        raise NoServerFound("no server chosen")
+        raise NoServerFound("No server chosen; give one with --server HOST:PORT")
     return chosen.host, chosen.port
 
 

@@ -11,8 +11,8 @@ address: ``scopa play`` and ``scopa servers`` find it.
   announcer can stand for any set of servers that plays as one (it is told what to
   publish, not where the figures come from).
 - :class:`ZeroconfPublisher` is the :class:`Publisher` of the ``zeroconf`` library.
-- :func:`engine_record` and :func:`lan_announcer` join an announcer to a
-  :class:`~scopa.server.network.NetworkEngine`.
+- :func:`lobby_record` is a server's record; :func:`lan_announcer` makes the announcer
+  of a server listening on an address (none for loopback).
 """
 
 from __future__ import annotations
@@ -24,16 +24,14 @@ import re
 import socket
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from scopa.protocol import PROTOCOL_VERSION
 from scopa.protocol import commands as wire
 from scopa.protocol.lan import SERVICE_TYPE, LanRecord, clean_server_name
 
 from .clock import Clock, Timer
-
-if TYPE_CHECKING:
-    from .network import NetworkEngine
+from .lobby import TableDirectory
 
 log = logging.getLogger("scopa.server")
 
@@ -265,18 +263,15 @@ class LanIdentity:
     web_port: int | None = None
 
 
-def engine_record(engine: NetworkEngine, identity: LanIdentity) -> LanRecord:
-    """The record of ``engine`` now: its public tables waiting for players, its clients."""
-    waiting = engine.tables.page(wire.TableState.WAITING, limit=1).total
-    return LanRecord(identity.name, PROTOCOL_VERSION, waiting, len(engine.names), identity.web_port)
+def lobby_record(tables: TableDirectory, clients: int, identity: LanIdentity) -> LanRecord:
+    """A server's record: its public tables waiting for players, its named ``clients``."""
+    waiting = tables.page(wire.TableState.WAITING, limit=1).total
+    return LanRecord(identity.name, PROTOCOL_VERSION, waiting, clients, identity.web_port)
 
 
-def lan_announcer(engine: NetworkEngine, identity: LanIdentity, clock: Clock | None = None) -> Announcer | None:
-    """An announcer of ``engine`` (told of every lobby change), or None when the engine
-    listens on loopback only."""
-    if not announces(engine.host):
+def lan_announcer(host: str, port: int, figures: Callable[[], LanRecord], clock: Clock) -> Announcer | None:
+    """The announcer of a server listening on ``host``:``port`` (started by the caller,
+    and told of every change), or None when it listens on loopback only."""
+    if not announces(host):
         return None
-    announcer = Announcer(ZeroconfPublisher(engine.host, engine.port), lambda: engine_record(engine, identity),
-                          clock or engine.clock)
-    engine.lobby_listeners.append(announcer.changed)
-    return announcer
+    return Announcer(ZeroconfPublisher(host, port), figures, clock)

@@ -33,7 +33,7 @@ from scopa.protocol.errors import ErrorCode
 from scopa.protocol.parties import parse_party
 
 from . import admin
-from .announce import Announcer, LanIdentity, lan_announcer
+from .announce import Announcer, LanIdentity, lan_announcer, lobby_record
 from .clock import Clock, SystemClock
 from .collector import Collector
 from .limits import Limits
@@ -706,8 +706,11 @@ async def serve(host: str = "127.0.0.1", port: int = DEFAULT_PORT, seed: int | N
                            admin_token_file=admin_token_file, accounts=accounts, bot_workers=bot_workers,
                            trusted_proxies=trusted_proxies)
     await engine.start()
-    engine.announcer = lan_announcer(engine, lan) if lan is not None else None
+    if lan is not None:
+        engine.announcer = lan_announcer(engine.host, engine.port,
+                                         lambda: lobby_record(engine.tables, len(engine.names), lan), engine.clock)
     if engine.announcer is not None:
+        engine.lobby_listeners.append(engine.announcer.changed)
         engine.announcer.start()
     collector = Collector(engine.clock)
     collector.start()

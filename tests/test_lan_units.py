@@ -17,7 +17,7 @@ from scopa.protocol import PROTOCOL_VERSION
 from scopa.protocol.clock import FakeClock
 from scopa.protocol.lan import MAX_NAME_BYTES, LanRecord, clean_server_name
 from scopa.server import NetworkEngine
-from scopa.server.announce import Announcer, LanIdentity, RefreshPacer, announces, engine_record, lan_announcer
+from scopa.server.announce import Announcer, LanIdentity, RefreshPacer, announces, lan_announcer, lobby_record
 
 # --------------------------------------------------------------------------- the TXT record
 
@@ -67,17 +67,19 @@ def test_only_a_server_listening_beyond_loopback_is_announced(host: str, announc
     assert announces(host) is announced
 
 
-async def test_a_loopback_engine_gets_no_announcer() -> None:
-    assert lan_announcer(NetworkEngine("127.0.0.1", 0), LanIdentity("x")) is None
-    engine = NetworkEngine("0.0.0.0", 0)
-    announcer = lan_announcer(engine, LanIdentity("x"))
-    assert announcer is not None and announcer.changed in engine.lobby_listeners
+def test_a_loopback_server_gets_no_announcer() -> None:
+    def figures() -> LanRecord:
+        return LanRecord("x", PROTOCOL_VERSION, 0, 0)
+
+    assert lan_announcer("127.0.0.1", 7015, figures, FakeClock()) is None
+    assert lan_announcer("::1", 7015, figures, FakeClock()) is None
+    assert lan_announcer("0.0.0.0", 7015, figures, FakeClock()) is not None
 
 
-def test_the_engine_record_counts_open_public_tables_and_named_clients() -> None:
+def test_a_server_record_counts_open_public_tables_and_named_clients() -> None:
     engine = NetworkEngine("0.0.0.0", 0)
-    record = engine_record(engine, LanIdentity("alpha", web_port=8000))
-    assert record == LanRecord("alpha", PROTOCOL_VERSION, tables=0, players=0, web_port=8000)
+    record = lobby_record(engine.tables, 3, LanIdentity("alpha", web_port=8000))
+    assert record == LanRecord("alpha", PROTOCOL_VERSION, tables=0, players=3, web_port=8000)
 
 
 # --------------------------------------------------------------------------- paced refreshes
@@ -227,3 +229,14 @@ def test_no_qr_code_for_a_page_on_loopback_only() -> None:
     console = Console(record=True, width=120)
     print_qr(console, ["http://127.0.0.1:8000/"])
     assert console.export_text() == ""
+
+
+def test_the_protocol_document_lists_every_txt_key() -> None:
+    from pathlib import Path
+    import re
+
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "PROTOCOL.md").read_text(encoding="utf-8")
+    section = doc[doc.index("### Finding a server on the LAN"):doc.index("### A real frame")]
+    documented = re.findall(r"^\| `([a-z]+)` \|", section, flags=re.M)
+    assert documented == list(LanRecord("a", PROTOCOL_VERSION, 0, 0, web_port=1).to_txt())
+    assert f"(this document: {PROTOCOL_VERSION})" in section and "`_scopa._tcp`" in section

@@ -27,10 +27,12 @@ NEEDS_A_PERSON_OR_RUNS_UNTIL_STOPPED = {
     "scopa local --rules scopone",
     "scopa local --capture-mode fewest --target 21 -o re_bello=true --seed 7",
     "scopa local --deck french --no-autoplay",
-    "scopa serve",
     "scopa serve --port 7015",
     "scopa serve --port 7015 --db scopa.db",
-    "scopa play --server 192.168.1.10:7015 --name ada",
+    # the LAN: tests/test_lan_netns.py runs these between two network namespaces
+    "scopa serve --host 0.0.0.0",
+    "scopa play --name ada",
+    "scopa servers",
     "scopa watch --server 192.168.1.10:7015 --table 3",
     "scopa bot --strategy greedy --games 5 --delay 0.5",  # paced to be followed: minutes by design
     "scopa serve --host 0.0.0.0 --web 8000",  # tests/test_web_browser.py runs it on loopback
