@@ -150,8 +150,8 @@ class Announcer:
                 await asyncio.gather(before, return_exceptions=True)
             try:
                 await step()
-            except Exception:  # noqa: BLE001 - the network's trouble never stops a game server
-                log.exception("the LAN announcement failed")
+            except Exception as exc:  # noqa: BLE001 - the network's trouble never stops a game server
+                log.warning("the LAN announcement failed: %s", exc or type(exc).__name__)
 
         self._work = asyncio.ensure_future(run())
 

@@ -154,7 +154,10 @@ def test_a_lan_server_is_found_joined_and_played_then_gone_when_it_stops(lan: La
     bot.expect("created table 1")
     watcher.expect(f"found: Casa Rossi {address} tables=1 players=1")  # the announcement follows the lobby
 
-    listing = lan.start(lan.client, "servers")
+    code, listed = output(lan.start(lan.client, "servers"))
+    assert code == 0, listed
+    assert f"1. Casa Rossi  {address}  1 open table, 1 player" in listed
+
     play = lan.spawn(lan.client, "play", "--plain", "--name", "ada", "--state-dir", str(lan.tmp / "state"))
     play.expect("Looking for Scopa servers")
     play.expect(f"Connected to {address} as ada")
@@ -171,9 +174,6 @@ def test_a_lan_server_is_found_joined_and_played_then_gone_when_it_stops(lan: La
     play.expect(pexpect.EOF)
     bot.expect("game 1/1")
     bot.expect(pexpect.EOF)
-    code, listed = output(listing)
-    assert code == 0, listed
-    assert f"1. Casa Rossi  {address}  1 open table, 1 player" in listed
 
     last_words = stop(server)
     assert "Traceback" not in last_words and "server stopped" in last_words

@@ -17,7 +17,7 @@ from scopa.protocol import PROTOCOL_VERSION
 from scopa.protocol.clock import FakeClock
 from scopa.protocol.lan import MAX_NAME_BYTES, LanRecord, clean_server_name
 from scopa.server import NetworkEngine
-from scopa.server.announce import Announcer, LanIdentity, RefreshPacer, announces, lan_announcer, lobby_record
+from scopa.server.announce import REFRESH_INTERVAL, Announcer, LanIdentity, RefreshPacer, announces, lan_announcer, lobby_record
 
 # --------------------------------------------------------------------------- the TXT record
 
@@ -174,6 +174,36 @@ async def test_the_announcer_registers_refreshes_what_changed_paced_and_withdraw
     clock.advance(10.0)
     await announcer.settled()
     assert publisher.calls[-1] == ("unregister", None) and len(publisher.calls) == 5
+
+
+async def test_the_lobby_tells_the_announcer_of_clients_and_tables() -> None:
+    from scopa.client import ClientSession
+
+    engine = NetworkEngine("127.0.0.1", 0)
+    await engine.start()
+    clock = FakeClock()
+    publisher = NotePublisher()
+    announcer = Announcer(publisher, lambda: lobby_record(engine.tables, len(engine.names), LanIdentity("a")), clock)
+    engine.lobby_listeners.append(announcer.changed)
+    announcer.start()
+    try:
+        async with asyncio.timeout(30):
+            session = await ClientSession.connect("127.0.0.1", engine.port, "ada")
+            await announcer.settled()
+            assert publisher.calls[-1] == ("update", LanRecord("a", PROTOCOL_VERSION, tables=0, players=1))
+            await session.create_table(sit=True)
+            clock.advance(REFRESH_INTERVAL)
+            await announcer.settled()
+            assert publisher.calls[-1] == ("update", LanRecord("a", PROTOCOL_VERSION, tables=1, players=1))
+            await session.close()
+            while len(engine.names):  # the server sees the connection go
+                await asyncio.sleep(0)
+            clock.advance(REFRESH_INTERVAL)
+            await announcer.settled()
+            assert publisher.calls[-1] == ("update", LanRecord("a", PROTOCOL_VERSION, tables=0, players=0))
+    finally:
+        await announcer.stop()
+        await engine.stop()
 
 
 async def test_a_failing_publisher_never_stops_the_server() -> None:
