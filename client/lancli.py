@@ -37,7 +37,7 @@ def lan_identity_options(args: argparse.Namespace) -> dict[str, Any]:
     if getattr(args, "no_announce", False):
         return {}
     web = getattr(args, "web", None)
-    return {"name": (getattr(args, "name", None) or socket.gethostname()),
+    return {"name": (getattr(args, "name", None) or socket.gethostname().split(".")[0]),
             "web_port": web if web else None}
 
 

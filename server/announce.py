@@ -38,6 +38,9 @@ log = logging.getLogger("scopa.server")
 REFRESH_INTERVAL = 2.0
 """Seconds between two refreshes of the announcement at most."""
 
+STOP_TIMEOUT = 5.0
+"""Seconds a stopping server waits for its goodbye to go out at most."""
+
 _EVERY_ADDRESS = ("", "0.0.0.0", "::")
 
 
@@ -195,7 +198,11 @@ class Announcer:
         self.pacer.cancel()
         if self.published is not None:
             self._then(self.publisher.unregister)
-        await self.settled()
+        try:
+            async with self.pacer.clock.timeout(STOP_TIMEOUT):
+                await self.settled()
+        except TimeoutError:
+            log.warning("the LAN announcement was not withdrawn within %g s", STOP_TIMEOUT)
 
 
 def host_label(name: str) -> str:

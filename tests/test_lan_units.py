@@ -17,7 +17,7 @@ from scopa.protocol import PROTOCOL_VERSION
 from scopa.protocol.clock import FakeClock
 from scopa.protocol.lan import MAX_NAME_BYTES, LanRecord, clean_server_name
 from scopa.server import NetworkEngine
-from scopa.server.announce import REFRESH_INTERVAL, Announcer, LanIdentity, RefreshPacer, announces, lan_announcer, lobby_record
+from scopa.server.announce import REFRESH_INTERVAL, STOP_TIMEOUT, Announcer, LanIdentity, RefreshPacer, announces, lan_announcer, lobby_record
 
 # --------------------------------------------------------------------------- the TXT record
 
@@ -270,3 +270,20 @@ def test_the_protocol_document_lists_every_txt_key() -> None:
     documented = re.findall(r"^\| `([a-z]+)` \|", section, flags=re.M)
     assert documented == list(LanRecord("a", PROTOCOL_VERSION, 0, 0, web_port=1).to_txt())
     assert f"(this document: {PROTOCOL_VERSION})" in section and "`_scopa._tcp`" in section
+
+
+async def test_a_goodbye_that_never_goes_out_holds_up_the_stop_only_so_long() -> None:
+    class Stuck(NotePublisher):
+        async def unregister(self) -> None:
+            await asyncio.Event().wait()
+
+    clock = FakeClock()
+    announcer = Announcer(Stuck(), lambda: LanRecord("a", PROTOCOL_VERSION, 0, 0), clock)
+    announcer.start()
+    await announcer.settled()
+    stopping = asyncio.ensure_future(announcer.stop())
+    while clock.sleeping == 0:  # the stop's deadline is armed
+        await asyncio.sleep(0)
+    assert not stopping.done()
+    clock.advance(STOP_TIMEOUT)
+    await asyncio.wait_for(stopping, 30)
