@@ -226,5 +226,5 @@ PRESETS: dict[Preset, dict[str, object]] = {
 
 _GAME_FIELDS = tuple(name for name in RuleSet.model_fields if name != "preset")
 _PRESET_OF_GAME: dict[tuple[object, ...], Preset] = {
-    game_key(RuleSet.model_construct(**options)): p for p, options in PRESETS.items()
+    game_key(RuleSet.model_construct(None, **options)): p for p, options in PRESETS.items()
 }
