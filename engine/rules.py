@@ -55,7 +55,9 @@ class RuleSet(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
 
-    preset: Preset | None = Field(default=None, description="the classic game these rules start from")
+    preset: Preset | None = Field(
+        default=None, description="the classic game these rules start from (rules equal to one are that game)"
+    )
     players: Literal[2, 3, 4, 6] = Field(default=2, description="how many people (or bots) sit at the table")
     teams: bool | None = Field(
         default=None,
