@@ -99,13 +99,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _rules(args: argparse.Namespace) -> int:
+    from .pager import show_markdown
     from .rulebook import book, options_text, preset_rules
 
     if args.command == "options":
-        text = options_text()
+        sys.stdout.write(options_text())
     else:
-        text = preset_rules(Preset(args.preset)) if args.preset else book()
-    sys.stdout.write(text)
+        show_markdown(preset_rules(Preset(args.preset)) if args.preset else book())
     return 0
 
 

@@ -47,8 +47,10 @@ last.
 Play one card from your hand.
 
 - **Same value first.** If a table card has the same value as yours, you take it (one of
-  them, your choice, if there are several). You may not take a sum instead: with a
-  Cavallo in hand and Cavallo, 5 and 4 on the table, you take the Cavallo.
+  them, your choice, if there are several) and not cards that add up to it: with a
+  Cavallo in hand and Cavallo, 5 and 4 on the table, you take the Cavallo. That is the
+  usual capture rule; the `free` capture rule, Frac, quindici, escoba and Cirulla let
+  you take a sum (or a fifteen) instead.
 - **Sums.** Otherwise, if two or more table cards add up to your card, you take them.
 - **A capture is compulsory** for the card you play; you may still play another card
   that takes nothing.
@@ -62,8 +64,9 @@ When several captures are possible the table's capture rule decides which you ma
 
 ## End of a round
 
-Cards left on the table go to the side that captured last (never a scopa). Then each
-category below gives a point to the side that wins it; a tie gives it to nobody:
+Cards left on the table go to the side that captured last (never a scopa); if nobody
+captured anything in the round, they go to nobody. Then each category below gives a
+point to the side that wins it; a tie gives it to nobody:
 
 - **Cards:** most cards taken.
 - **Denari:** most coins taken.
@@ -78,10 +81,14 @@ category below gives a point to the side that wins it; a tie gives it to nobody:
 Rounds go on until, at the end of a round, a side has reached the target (11 unless the
 table says otherwise). If several sides reach it, the highest total wins; if the highest
 totals are equal (say 11 to 11), nobody has won yet and another round is played.
+
+Some games also have an outright win (trentino, Cirulla): the side that makes it wins at
+once, in the middle of the round, and the game ends there, without scoring that round.
 """
 
 PRESET_TEXT: dict[Preset, str] = {
-    Preset.SCOPA: "The classic game above: two, three, four or six players, three cards each, to 11.",
+    Preset.SCOPA: "The classic game, as the basics describe it: two, three, four or six players, three "
+                  "cards each, to 11.",
     Preset.SCOPONE: "Four players in two teams. Nine cards each and four on the table, all dealt at "
                     "once (no later deals). Played to 21.",
     Preset.SCOPONE_SCIENTIFICO: "Scopone a 10: four players in two teams, ten cards each and none on "
@@ -100,20 +107,31 @@ PRESET_TEXT: dict[Preset, str] = {
 }
 
 CAPTURE_MODE_TEXT: dict[CaptureMode, str] = {
-    CaptureMode.TRADITIONAL: "Traditional: a same-value card must be taken first; among sums you pick "
-                             "any set you like.",
-    CaptureMode.FEWEST: "Fewest cards: you must take a capture with as few cards as possible (so a "
-                        "same-value card first); among equally small sets you pick.",
-    CaptureMode.FREE: "Free choice: any capture, a single same-value card or any set that adds up, "
-                      "even when a same-value card lies on the table.",
+    CaptureMode.TRADITIONAL: "a same-value card must be taken first; among sums you pick any set you like.",
+    CaptureMode.FEWEST: "you must take a capture with as few cards as possible (so a same-value card "
+                        "first); among equally small sets you pick.",
+    CaptureMode.FREE: "any capture, a single same-value card or any set that adds up, even when a "
+                      "same-value card lies on the table.",
 }
 
+FIFTEEN_CAPTURE_TEXT: dict[CaptureMode, str] = {
+    CaptureMode.TRADITIONAL: "any set of table cards that makes 15 with your card; you pick.",
+    CaptureMode.FEWEST: "a set that makes 15 with your card with as few cards as possible; among "
+                        "equally small sets you pick.",
+    CaptureMode.FREE: "any set of table cards that makes 15 with your card; you pick.",
+}
+"""R15 under captures by fifteen (V6, V7), where no same-value rule applies."""
+
+CAPTURE_MODE_NOTE = ("With captures by fifteen (quindici, escoba) there is no same-value rule: `traditional` "
+                     "and `free` let you take any set that makes 15, `fewest` one with the fewest cards. "
+                     "Cirulla has a capture rule of its own and takes no capture_mode.")
+
 ASSO_TEXT: dict[AssoPigliaTutto, str] = {
-    AssoPigliaTutto.OFF: "Off: an ace is a card worth 1 like any other.",
-    AssoPigliaTutto.SIMPLE: "Simple: an ace takes every card on the table, which counts as a scopa "
-                            "(not on the round's last play); on an empty table it is laid down.",
-    AssoPigliaTutto.TRADITIONAL: "Traditional: as simple, but when an ace is already on the table, or "
-                                 "when the ace is the round's first card, it takes only another ace.",
+    AssoPigliaTutto.OFF: "an ace is a card worth 1 like any other.",
+    AssoPigliaTutto.SIMPLE: "an ace takes every card on the table, which counts as a scopa (not on the "
+                            "round's last play); on an empty table it is laid down.",
+    AssoPigliaTutto.TRADITIONAL: "as simple, but when an ace is already on the table, or when the ace is "
+                                 "the round's first card, it takes only another ace.",
 }
 
 DECLARATION_NAMES: dict[DeclarationKind, str] = {
@@ -130,9 +148,11 @@ CIRULLA_TEXT = """\
   10 points); only the
   larger counts. Declaring shows your hand to everyone. The 7 of Coppe is wild for
   these, and keeps the value you gave it for your captures in that hand.
-- **Captures:** by equal value or by sum, by fifteen (your card plus the cards taken make
-  15), and an ace takes the whole table unless an ace lies on it. Any valid capture may
-  be chosen.
+- **Captures:** by equal value or by sum, or by fifteen (your card plus the cards taken
+  make 15); any valid capture may be chosen, even one with more cards than another. An
+  ace takes the whole table unless an ace lies on it, or it may take a fifteen instead
+  (or any other valid capture). The ace's sweep is not a scopa unless the same cards
+  also make 15 with the ace. A wild 7 of Coppe declared as 1 acts as an ace.
 - **Piccola:** Asso, 2 and 3 of Denari score 3; with the 4, 4; and so on up to the 6.
   **Grande:** Fante, Cavallo and Re of Denari score 5. A side that takes all ten Denari
   wins the game at once.
@@ -140,7 +160,8 @@ CIRULLA_TEXT = """\
 
 # Longer explanations for options whose one-line description is not enough.
 OPTION_NOTES: dict[str, str] = {
-    "capture_mode": "\n".join(f"  - `{m.value}`: {t}" for m, t in CAPTURE_MODE_TEXT.items()),
+    "capture_mode": "\n".join([*(f"  - `{m.value}`: {t}" for m, t in CAPTURE_MODE_TEXT.items()),
+                                f"  {CAPTURE_MODE_NOTE}"]),
     "asso_piglia_tutto": "\n".join(f"  - `{m.value}`: {t}" for m, t in ASSO_TEXT.items()),
     "napola": "  A side with Asso, 2 and 3 of Denari scores 3; with the 4 as well, 4; and so on up the run.",
     "ponino": "  Its scopa points of that round count twice.",
@@ -247,17 +268,22 @@ def table_rules(rules: RuleSet) -> str:
     the classic game is spelled out."""
     sides = "two teams, partners opposite" if rules.has_teams else "each alone"
     lines = [
-        f"- {rules.players} players, {sides}; first to {rules.target} points wins.",
+        f"- {rules.players} players, {sides}; a side with {rules.target} points or more at the end of a "
+        "round wins (the highest total if several have; if the highest totals are equal, another round "
+        "is played).",
         f"- Deal: {rules.hand_size} cards each, {rules.table_cards} on the table."
         + (" You draw a card after each play." if rules.refill_each_turn else ""),
     ]
-    if not rules.cirulla:
-        lines.append(f"- When several captures are possible: {CAPTURE_MODE_TEXT[rules.capture_mode]}")
+    if rules.quindici:
+        lines.append(f"- When several captures are possible: {FIFTEEN_CAPTURE_TEXT[rules.capture_mode]}")
+    elif not rules.cirulla:
+        mode = rules.capture_mode
+        lines.append(f"- When several captures are possible ({CAPTURE_MODE_NAMES[mode]}): {CAPTURE_MODE_TEXT[mode]}")
     for name, field in RuleSet.model_fields.items():
         if field.annotation is bool and name not in ("refill_each_turn",) and getattr(rules, name):
             lines.append(f"- {field.description}.")
     if rules.asso_piglia_tutto is not AssoPigliaTutto.OFF:
-        lines.append(f"- Asso piglia tutto. {ASSO_TEXT[rules.asso_piglia_tutto]}")
+        lines.append(f"- Asso piglia tutto ({rules.asso_piglia_tutto.value}): {ASSO_TEXT[rules.asso_piglia_tutto]}")
     if rules.cirulla:
         lines.append(CIRULLA_TEXT.rstrip())
     return "\n".join(lines) + "\n"

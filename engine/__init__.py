@@ -26,7 +26,7 @@ from .events import (
 )
 from .master import GameMaster, GameRecord, play_local
 from .player import Player
-from .rules import AssoPigliaTutto, CaptureMode, Preset, RuleSet, RuleSetError
+from .rules import AssoPigliaTutto, CaptureMode, Preset, RuleSet, RuleSetError, preset_of
 from .scoring import Category, RoundScore, score_round
 from .state import EndReason, GameState, Phase, replay
 from .view import RoundPlay, SidePile, View, view
@@ -38,5 +38,5 @@ __all__ = [
     "HandDealt", "IllegalCaptureError", "IllegalMoveError", "NotYourTurnError", "Phase", "Play",
     "Played", "Player", "Preset", "RoundEnded", "RoundPlay", "RoundScore", "RoundStarted", "RuleSet",
     "RuleSetError", "SidePile", "Suit", "View", "WrongPhaseError", "cards_in", "format_cards", "mask_of",
-    "parse_cards", "play_local", "replay", "score_round", "view",
+    "parse_cards", "play_local", "preset_of", "replay", "score_round", "view",
 ]  # fmt: skip

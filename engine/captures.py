@@ -139,12 +139,14 @@ class CaptureRules:
         aces_on_table = counts & 15
         sweep: Template = (_ALL, ())
         if self.cirulla:
-            # V13: an ace takes the whole table unless an ace is on it; otherwise any
-            # capture by equal value / sum, or by fifteen, at the player's free choice.
-            if value == 1 and not aces_on_table:
-                return (sweep,)
+            # V13: any capture by equal value / sum, or by fifteen, at the player's free
+            # choice; an ace may also take the whole table unless an ace is on it.
             sels = list(by_sum.get(value, ()))
             sels += [s for s in by_sum.get(15 - value, ()) if s not in sels]
+            if value == 1 and not aces_on_table:
+                on_table = sum((counts >> (4 * (v - 1))) & 15 for v in range(1, 11))
+                # a fifteen of every table card is the sweep itself, listed once
+                return (sweep, *(_template(counts, s) for s in sels if _size(s) < on_table))
             return tuple(_template(counts, s) for s in sels)
         if value == 1 and self.apt is not AssoPigliaTutto.OFF:
             # V9: an ace sweeps the table.  V10: not when an ace lies on the table or the

@@ -2,7 +2,8 @@
 
 Presets (RULES.md §6) are named RuleSets; optional extras combine freely where they make
 sense and a nonsensical combination is refused with a clear message
-(:class:`RuleSetError`, a ``ValueError``).
+(:class:`RuleSetError`, a ``ValueError``).  Rules that play exactly as a preset are that
+preset: their ``preset`` field names it however they were built (:func:`preset_of`).
 """
 
 from __future__ import annotations
@@ -54,7 +55,9 @@ class RuleSet(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
 
-    preset: Preset | None = Field(default=None, description="the classic game these rules start from")
+    preset: Preset | None = Field(
+        default=None, description="the classic game these rules start from (rules equal to one are that game)"
+    )
     players: Literal[2, 3, 4, 6] = Field(default=2, description="how many people (or bots) sit at the table")
     teams: bool | None = Field(
         default=None,
@@ -108,6 +111,9 @@ class RuleSet(BaseModel):
         problems = sense_problems(self)
         if problems:
             raise ValueError("; ".join(problems))
+        named = preset_of(self)
+        if named is not None and named is not self.preset:
+            self.__dict__["preset"] = named  # still being validated: not yet seen by anyone
         return self
 
     def describe(self) -> str:
@@ -125,9 +131,14 @@ class RuleSet(BaseModel):
         return ", ".join(parts)
 
     @classmethod
-    def build(cls, preset: Preset | str | None = None, **options: object) -> RuleSet:
+    def build(cls, preset: Preset | str | None = None, /, **options: object) -> RuleSet:
         """A RuleSet from a preset name plus options; errors as :class:`RuleSetError`."""
         base: dict[str, object] = {}
+        if "preset" in options:  # e.g. ``-o preset=cirulla``: the preset with its options
+            named = options.pop("preset")
+            if preset is not None and named is not None and str(named) != str(preset):
+                raise RuleSetError(f"two presets given: {preset} and {named}")
+            preset = preset if named is None else str(named)
         if preset is not None:
             try:
                 p = Preset(preset)
@@ -146,6 +157,17 @@ class RuleSet(BaseModel):
                 msg = err["msg"].removeprefix("Value error, ")
                 msgs.append(f"{loc}: {msg}" if loc else msg)
             raise RuleSetError("; ".join(msgs)) from None
+
+
+def game_key(r: RuleSet) -> tuple[object, ...]:
+    """What decides how a game plays: every option but the preset's name, with teams as
+    played (unset teams and the count's own default are the same game)."""
+    return tuple(r.has_teams if name == "teams" else getattr(r, name) for name in _GAME_FIELDS)
+
+
+def preset_of(r: RuleSet) -> Preset | None:
+    """The classic game these rules are, option for option (None: a custom game)."""
+    return _PRESET_OF_GAME.get(game_key(r))
 
 
 def sense_problems(r: RuleSet) -> list[str]:
@@ -176,6 +198,9 @@ def sense_problems(r: RuleSet) -> list[str]:
             out.append("cirulla deals 4 cards to the table")
         if r.hand_size != 3:
             out.append("cirulla deals 3 cards to each player")
+        if r.capture_mode is not CaptureMode.TRADITIONAL:
+            out.append("cirulla has its own capture rule (any valid capture may be chosen, V13); "
+                       "capture_mode does not apply")
     if r.frac:
         if r.napola or r.re_bello or r.ponino or r.escoba or r.trentino:
             out.append("frac scores only aces and court cards; napola, re bello, ponino, escoba and trentino points make no sense with it")
@@ -197,6 +222,11 @@ PRESETS: dict[Preset, dict[str, object]] = {
     Preset.QUINDICI: {"quindici": True},  # V6
     Preset.ESCOBA: {"quindici": True, "escoba": True, "target": 21},  # V7
     Preset.CIRULLA: {"cirulla": True, "target": 51},  # V13
-    Preset.FRAC: {"frac": True, "capture_mode": "free"},  # V12
+    Preset.FRAC: {"frac": True, "capture_mode": CaptureMode.FREE},  # V12
     Preset.TRENTINO: {"players": 4, "hand_size": 9, "table_cards": 4, "target": 21, "trentino": True},  # V8
+}
+
+_GAME_FIELDS = tuple(name for name in RuleSet.model_fields if name != "preset")
+_PRESET_OF_GAME: dict[tuple[object, ...], Preset] = {
+    game_key(RuleSet.model_construct(None, **options)): p for p, options in PRESETS.items()
 }

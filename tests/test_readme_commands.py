@@ -5,6 +5,7 @@ command fails this test until someone decides which it is."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shlex
@@ -51,13 +52,14 @@ NEEDS_A_PERSON_OR_RUNS_UNTIL_STOPPED = {
     "scopa admin --server 127.0.0.1:7015 kick bob",
     "scopa admin --server 127.0.0.1:7015 close 12",
     "scopa admin --server 127.0.0.1:7015 stop",
+    "scopa arena expert greedy-v1 --deals 1000",  # minutes of search; tests/test_arena_cli.py runs the arena
 }
 
 
 def readme_commands() -> list[str]:
-    """The `scopa …` lines of the README's ``sh`` blocks, comments and redirections cut."""
+    """The `scopa …` lines of the README's shell blocks, comments and redirections cut."""
     out = []
-    for block in re.findall(r"```sh\n(.*?)```", README, flags=re.S):
+    for block in re.findall(r"```(?:sh|bash)\n(.*?)```", README, flags=re.S):
         for line in block.splitlines():
             line = line.split("#", 1)[0].strip()
             if "&&" in line:
@@ -93,6 +95,7 @@ RUN_HERE = [
     "scopa local --seats greedy,random --seed 3 > game.log",
     "scopa local --seats greedy,random --delay 0.3",
     "scopa bot --bot mybot.py:FirstMove --games 10",
+    "scopa arena mybot.py:FirstMove greedy --rules scopone --workers 2 --json",
 ]
 
 
@@ -104,6 +107,7 @@ def test_a_readme_command_that_needs_nobody_runs_as_written(command: str, tmp_pa
     if "game.log" in command:
         log = (tmp_path / "game.log").read_text()
         assert "Game over" in log and "seed 3" in log
+        assert "Game starts: scopa, 2p, to 11" in log and "custom" not in log  # the ordinary game is scopa
 
 
 def test_watching_two_bots_in_a_file_has_no_pauses_and_ends(tmp_path: Path) -> None:
@@ -133,3 +137,11 @@ def test_the_readme_bot_and_a_builtin_bot_play_each_other_on_a_loopback_server(t
     for code, out in results:
         assert code == 0, out
         assert "game 10/10" in out and "Traceback" not in out
+
+
+def test_the_readme_bot_plays_in_the_arena(tmp_path: Path) -> None:
+    first_move_module(tmp_path)
+    done = run_cli(RUN_HERE[6], tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    summary = json.loads(done.stdout)
+    assert summary["a"] == "mybot.py:FirstMove" and summary["rules"].startswith("scopone, 4p teams")

@@ -57,7 +57,7 @@ def test_scopa_rules_refuses_an_unknown_game() -> None:
 
 def test_table_rules_spell_out_what_a_table_changes_R15_V11() -> None:
     text = table_rules(RuleSet.build("scopa", capture_mode="fewest", re_bello=True, target=21))
-    assert "first to 21" in text and "Fewest cards" in text and "Re bello" in text
+    assert "21 points or more" in text and "Fewest cards" in text and "Re bello" in text
     assert "Traditional" in table_rules(RuleSet())
 
 

@@ -16,6 +16,7 @@ from scopa.engine import (
     RoundEnded,
     RoundStarted,
     RuleSet,
+    preset_of,
 )
 from scopa.engine.cards import SETTEBELLO
 
@@ -38,21 +39,9 @@ PRESET_NAMES: dict[Preset, str] = {
 """The classic games as players call them."""
 
 
-def _game_of(rules: RuleSet) -> dict[str, object]:
-    """What decides how a game plays: every option but the preset's name, teams as played."""
-    out = rules.model_dump(exclude={"preset"})
-    out["teams"] = rules.has_teams
-    return out
-
-
 def matching_preset(rules: RuleSet) -> Preset | None:
     """The classic game these rules are, option for option (None: a custom game)."""
-    game = _game_of(rules)
-    candidates = ([rules.preset] if rules.preset is not None else []) + list(Preset)
-    for preset in candidates:
-        if _game_of(RuleSet.build(preset)) == game:
-            return preset
-    return None
+    return preset_of(rules)
 
 
 def rules_name(rules: RuleSet) -> str:
