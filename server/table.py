@@ -221,8 +221,8 @@ class Table:
         while len(self._log) > self.log_limit:
             self._log_base = self._log.popleft().event
 
-    def missed(self, seat: int, last_event: int) -> list[LoggedEvent] | None:
-        """What ``seat`` may see after ``last_event`` (a your_turn is never logged: the
+    def missed(self, seat: int | None, last_event: int) -> list[LoggedEvent] | None:
+        """What ``seat`` (None: a spectator) may see after ``last_event`` (a your_turn is never logged: the
         pending one is sent again after them); None if the log no longer covers it (then
         a snapshot)."""
         if not self._log_base <= last_event <= self._event:
@@ -278,7 +278,7 @@ class Table:
         seat.session, seat.away = None, True
         self._arm_grace(i)
         log.info("table %s: seat %s (%s) is away; waiting %ss", self.id, i, seat.name, self.grace)
-        self.tell_all(wire.SeatAway(seat=i, name=seat.name, grace_seconds=self.grace))
+        self.tell_seat(wire.SeatAway(seat=i, name=seat.name, grace_seconds=self.grace))
         self.announce_seats()
 
     def detach(self, session: ClientSession) -> None:
@@ -306,7 +306,7 @@ class Table:
             session.table_id = self.id
             session.send(self.snapshot(i), sender=self.party, recipient=session.party)
             log.info("table %s: seat %s (%s) is back", self.id, i, seat.name)
-            self.tell_all(wire.SeatBack(seat=i, name=seat.name))
+            self.tell_seat(wire.SeatBack(seat=i, name=seat.name))
             self.announce_seats()
             return
         missed = self.missed(i, last_event)
@@ -324,7 +324,7 @@ class Table:
             self.announce_seats()
         elif playing:
             session.table_id = self.id
-            self.tell_all(wire.SeatBack(seat=i, name=seat.name))
+            self.tell_seat(wire.SeatBack(seat=i, name=seat.name))
             self.announce_seats()
             self._ask_again(i)
         else:
@@ -371,7 +371,7 @@ class Table:
             except Exception:  # noqa: BLE001 - the game goes on; only a restart would miss it
                 log.exception("table %s: could not journal the bot taking seat %s", self.id, i)
         log.info("table %s: a bot takes seat %s (%s)", self.id, i, seat.name)
-        self.tell_all(wire.SeatReplaced(seat=i, name=seat.name, strategy="greedy"))
+        self.tell_seat(wire.SeatReplaced(seat=i, name=seat.name, strategy="greedy"))
         self.announce_seats()
 
     def cancel_timers(self) -> None:
@@ -402,11 +402,22 @@ class Table:
         self._log.clear()
         self._log_base = self._event
 
-    def watch(self, session: ClientSession, re: int) -> None:
-        """A spectator: a public snapshot now, then the public events."""
+    def watch(self, session: ClientSession, re: int, last_event: int | None = None) -> None:
+        """A spectator: a public snapshot now, then the public events.  Watching again
+        (``last_event``: the last event it saw): the public events after it first, when
+        the log still has them; a game that ended meanwhile ends with ``left``."""
+        over = self.state is wire.TableState.FINISHED
+        missed = self.missed(None, last_event) if last_event is not None else None
+        for e in missed or ():
+            session.send_packed(e.name, e.payload, sender=self.party, recipient=self.everyone)
+        session.send(self.snapshot(None), sender=self.party, recipient=session.party, re=re)
+        if over:
+            if missed is None and self.end is not None:
+                session.send(self.end, sender=self.party, recipient=self.everyone)
+            session.send(wire.Left(table=self.id, reason=self.finish_reason or "game_over"))
+            return
         if session not in self.spectators:
             self.spectators.append(session)
-        session.send(self.snapshot(None), sender=self.party, recipient=session.party, re=re)
         self.announce_spectators()
 
     def unwatch(self, session: ClientSession, re: int | None = None, tell: bool = True) -> None:
@@ -495,6 +506,17 @@ class Table:
         for sess in self.watchers():
             if sess.table_id == self.id or sess in self.spectators:
                 sess.send(body, sender=self.party, recipient=self.everyone)
+
+    def tell_seat(self, body: wire.SeatAway | wire.SeatBack | wire.SeatReplaced) -> None:
+        """Who is at the table, to the whole table; once the game has begun, a numbered
+        event of the log, so that a client coming back learns of what it missed."""
+        if self.master is None:
+            self.send_all(body)
+            return
+        body = body.model_copy(update={"event": self.next_event()})
+        payload = pack_body(body)
+        self._log_event(LoggedEvent(None, self._event, body.NAME, payload))
+        self.send_all(body, payload)
 
     def tell_all(self, body: wire.Body) -> None:
         """A public command that is not a numbered game event, to the whole table."""
