@@ -322,14 +322,19 @@ class ClientSession:
     async def list_tables(self, state: TableState | None = None) -> list[TableInfo]:
         """The server's public tables, the first page (``list_tables`` → ``tables``);
         ``state``: only the tables in that state."""
+        return list((await self.tables_page(state)).tables)
+
+    async def tables_page(self, state: TableState | None = None, players: int | None = None,
+                          after: str | None = None) -> Tables:
+        """One page of the public tables (``after``: the ``next`` of the page before)."""
         while True:
             try:
-                reply = await self._request(ListTables(state=state), str(LOBBY))
+                reply = await self._request(ListTables(state=state, players=players, after=after), str(LOBBY))
             except ConnectionLost:
                 await self._reconnect_or_raise()
                 continue
             assert isinstance(reply.body, Tables)
-            return list(reply.body.tables)
+            return reply.body
 
     async def create_table(
         self,
