@@ -87,6 +87,24 @@ class Role(StrEnum):
     SPECTATOR = "spectator"
 
 
+class LeftReason(StrEnum):
+    """Why ``left`` says a client is no longer at a table (the wire keeps it a word:
+    a later version may add reasons, and clients ignore what they do not know)."""
+
+    LEFT = "left"  # it asked (leave_table)
+    GAME_OVER = "game_over"
+    ABANDONED = "abandoned"  # another seat ended the game
+    UNWATCHED = "unwatched"  # it stopped watching
+    CLOSED = "closed"  # the waiting table was closed
+
+
+class ForcedBy(StrEnum):
+    """Why the game master made a ``played`` for a seat (``forced``)."""
+
+    TIMEOUT = "timeout"  # the turn clock ran out
+    REFUSED = "refused"  # the seat's answers were refused too often
+
+
 class TableState(StrEnum):
     WAITING = "waiting"
     PLAYING = "playing"

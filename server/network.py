@@ -564,7 +564,7 @@ class NetworkEngine:
     def close_waiting(self, table: Table, reason: str) -> None:
         """Close a table that waits for players: its seated clients are told ``left``."""
         for s in table.sessions():
-            s.send(wire.Left(table=table.id, reason="closed"))
+            s.send(wire.Left(table=table.id, reason=wire.LeftReason.CLOSED.value))
             s.table_id = None
         for s in list(table.spectators):
             table.unwatch(s, tell=True)
@@ -616,7 +616,7 @@ class NetworkEngine:
             table.abandon(f"{sess.party} left", leaver=sess, re=seq)  # game_end and left to all
             return
         table.unseat(sess)
-        sess.send(wire.Left(table=table.id, reason="left"), re=seq)
+        sess.send(wire.Left(table=table.id, reason=wire.LeftReason.LEFT.value), re=seq)
         self._seat_freed(table)
 
     def _seat_freed(self, table: Table) -> None:

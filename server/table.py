@@ -329,7 +329,7 @@ class Table:
             self._ask_again(i)
         else:
             seat.session = None
-            session.send(wire.Left(table=self.id, reason=self.finish_reason or "game_over"))
+            session.send(wire.Left(table=self.id, reason=self.finish_reason or wire.LeftReason.GAME_OVER.value))
 
     def _arm_grace(self, i: int) -> None:
         old = self._grace_timers.pop(i, None)
@@ -414,7 +414,7 @@ class Table:
         if over:
             if missed is None and self.end is not None:
                 session.send(self.end, sender=self.party, recipient=self.everyone)
-            session.send(wire.Left(table=self.id, reason=self.finish_reason or "game_over"))
+            session.send(wire.Left(table=self.id, reason=self.finish_reason or wire.LeftReason.GAME_OVER.value))
             return
         if session not in self.spectators:
             self.spectators.append(session)
@@ -424,7 +424,7 @@ class Table:
         if session in self.spectators:
             self.spectators.remove(session)
             if tell:
-                session.send(wire.Left(table=self.id, reason="unwatched"), re=re)
+                session.send(wire.Left(table=self.id, reason=wire.LeftReason.UNWATCHED.value), re=re)
             self.announce_spectators()
 
     def announce_spectators(self) -> None:
@@ -609,7 +609,7 @@ class Table:
                 bot = make_bot(st.bot, st.name, seed=stored.seed + i) if st.bot else None
                 table.seats[i] = Seat(st.name, None, bot=bot, token_digest=st.token_digest or "",
                                       strategy=st.bot or "")
-        table.state, table.finish_reason = wire.TableState.FINISHED, "game_over"
+        table.state, table.finish_reason = wire.TableState.FINISHED, wire.LeftReason.GAME_OVER.value
         table._event = table._log_base = _RESTORED_EVENTS  # any event a client saw is older
         table.end = wire.GameEnd(event=table.next_event(), winner=result.winner, totals=list(result.totals),
                                  reason=result.reason)
@@ -629,7 +629,7 @@ class Table:
             record = await self.master.run()
             log.info("table %s: game finished, winner side %s, totals %s (%s)",
                      self.id, record.winner, list(record.totals), record.reason)
-            self._finish("game_over")
+            self._finish(wire.LeftReason.GAME_OVER.value)
         except asyncio.CancelledError:
             raise
         except Exception:  # one table's failure must not touch any other table
@@ -669,7 +669,7 @@ class Table:
         now = self.clock.now()
         for turn in list(self._turns.values()):
             if turn.deadline is not None and turn.deadline <= now:
-                self.force(turn.player.seat, "timeout", turn.event)
+                self.force(turn.player.seat, wire.ForcedBy.TIMEOUT, turn.event)
         waiting = [t.deadline for t in self._turns.values() if t.deadline is not None]
         if waiting:
             self._arm_turn_clock(min(waiting))
@@ -768,18 +768,18 @@ class Table:
             turn.refusals += 1
             if turn.refusals >= MAX_REFUSALS:
                 log.info("table %s: seat %s refused %s times; the game master plays", self.id, seat, turn.refusals)
-                self.force(seat, "refused")
+                self.force(seat, wire.ForcedBy.REFUSED)
                 return
         self._ask_again(seat)  # PROTOCOL.md §7: the same your_turn again
 
-    def force(self, seat: int, reason: str, event: int | None = None) -> None:
+    def force(self, seat: int, reason: wire.ForcedBy, event: int | None = None) -> None:
         """The game master plays the default move for ``seat`` (its turn clock ran out, or
         it sent too many refused answers); ``reason`` goes out with the ``played``.
         ``event``: only if the waiting turn is that one."""
         turn = self.pending(seat)
         if turn is None or self.master is None or (event is not None and turn.event != event):
             return
-        self.forced_reason = reason
+        self.forced_reason = reason.value
         self._settle(turn, self.master.state.default_action())
 
     def _take_over(self, player: NetworkPlayer, bot: Player) -> None:
@@ -818,7 +818,7 @@ class Table:
         totals = list(self.master.state.totals) if self.master else []
         self.emit(wire.GameEnd(event=self.next_event(), winner=None, totals=totals, reason=EndReason.ABANDONED.value))
         log.info("table %s: game abandoned (%s)", self.id, reason)
-        self._finish("abandoned", leaver, re)
+        self._finish(wire.LeftReason.ABANDONED.value, leaver, re)
 
     def _finish(self, reason: str, leaver: ClientSession | None = None, re: int | None = None) -> None:
         self.state = wire.TableState.FINISHED
@@ -839,7 +839,7 @@ class Table:
             self.on_changed(self)
         for sess in self.sessions():
             if sess is leaver:
-                sess.send(wire.Left(table=self.id, reason="left"), re=re)
+                sess.send(wire.Left(table=self.id, reason=wire.LeftReason.LEFT.value), re=re)
             else:
                 sess.send(wire.Left(table=self.id, reason=reason))
             sess.table_id = None
@@ -866,7 +866,7 @@ class Table:
         if isinstance(event, (DealVoid, HandDealt)):
             return  # a void deal has no wire command; hands go to their seats only
         if isinstance(event, Played):
-            forced, self.forced_reason = self.forced_reason or ("refused" if event.forced else None), None
+            forced, self.forced_reason = self.forced_reason or (wire.ForcedBy.REFUSED.value if event.forced else None), None
             number = self.next_event()
             self.emit_packed(wire.CardPlayed.NAME, number, pack_data(played_data(event, number, forced)))
             return
