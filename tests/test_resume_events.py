@@ -118,6 +118,10 @@ async def test_seat_events_before_the_game_are_not_numbered(server: NetworkEngin
     a.abort()
     away = await w.recv_until("seat_away")
     assert away.body.event is None  # no game yet: game_start stays event 1 (§8)
+    # its creator sat there: the seat is kept for the grace period, the table stays (§15)
+    update = await w.recv_until("table_update")
+    assert update.body.table.state == "waiting" and update.body.table.away == [0]
+    assert server.tables[a.table].state == "waiting"  # type: ignore[index]
     await w.close()
 
 
