@@ -5,10 +5,14 @@ it missed, with no gap and nothing twice."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 import pytest
 
+from scopa.bots import GreedyBot
+from scopa.client.notices import SeatWentAway
+from scopa.client.session import ClientSession
+from scopa.engine import Declare, Play, Player, View
 from scopa.protocol import Command
 from scopa.protocol import commands as wire
 from scopa.server import NetworkEngine
@@ -186,3 +190,34 @@ async def test_watching_again_a_game_that_ended_meanwhile_ends_with_left(server:
     ends = [c for c in got if c.name == "game_end"]
     assert len(ends) == 1 and ends[0].body == cmd.body
     await w2.close()
+
+
+class DropsItself(Player):
+    """Greedy; on its second turn the server drops its own connection first."""
+
+    def __init__(self, engine: NetworkEngine, name: str) -> None:
+        self.engine, self.me, self.turns, self.bot = engine, name, 0, GreedyBot()
+
+    async def choose(self, view: View, legal: Sequence[Play | Declare]) -> Play | Declare:
+        self.turns += 1
+        if self.turns == 2:
+            self.engine.names[self.me].abort()
+        return await self.bot.choose(view, legal)
+
+
+async def test_a_resumed_session_is_not_told_of_its_own_absence() -> None:
+    """The missed events replayed after a resume include the seat's own seat_away: the
+    game a session plays does not show it (it is back already)."""
+    engine = NetworkEngine("127.0.0.1", 0, seed=12)
+    await engine.start()
+    try:
+        s = await ClientSession.connect("127.0.0.1", engine.port, "ivy")
+        s.first_backoff = 0.01
+        await s.create_table(fill_with_bots=["greedy"])
+        seat = s.seat
+        result = await s.play_game(DropsItself(engine, "ivy"))
+        assert s.reconnects == 1 and result.reason == "target"
+        assert not [n for n in result.notices if isinstance(n, SeatWentAway) and n.seat == seat]
+        await s.close()
+    finally:
+        await engine.stop()
