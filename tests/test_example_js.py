@@ -148,6 +148,18 @@ def in_thread(script: Callable[[], None]) -> tuple[threading.Thread, list[BaseEx
     return thread, errors
 
 
+def run_scripted(node: Path, peer: ScriptedPeer, script: Callable[[], None]) -> tuple[int, str]:
+    """The bot against ``peer`` playing ``script``: the bot's exit status and output."""
+    thread, errors = in_thread(script)
+    try:
+        rc, out = finish(run_js(node, f"127.0.0.1:{peer.port}", "--name", "jsbot"), "the JavaScript bot")
+        thread.join(TIMEOUT)
+    finally:
+        peer.close()
+    assert not errors, f"{errors[0]!r}\n{out}"
+    return rc, out
+
+
 RULES = {"preset": "scopa", "players": 2, "target": 11, "capture_mode": "traditional"}
 
 
@@ -199,13 +211,7 @@ def test_js_bot_ignores_unknown_keys_and_commands_and_answers_every_turn() -> No
                   "table:t9", "table:t9/all")  # fmt: skip
         seen.append(peer.recv())
 
-    thread, errors = in_thread(script)
-    try:
-        rc, out = finish(run_js(node, f"127.0.0.1:{peer.port}", "--name", "jsbot"), "the JavaScript bot")
-        thread.join(TIMEOUT)
-    finally:
-        peer.close()
-    assert not errors, f"{errors[0]!r}\n{out}"
+    rc, out = run_scripted(node, peer, script)
     assert rc == 0 and "game over (target): winner side 1, totals [3,11]" in out, out
     # unknown keys everywhere, an unknown command: no schema violation (the clients' schema is open)
     assert "checked 9 commands against the schema, 0 schema violations, 1 of unknown names skipped" in out, out
@@ -239,12 +245,6 @@ def test_js_bot_reports_a_command_that_breaks_the_schema() -> None:
                   "table:t9/all")  # fmt: skip
         peer.recv()  # bye
 
-    thread, errors = in_thread(script)
-    try:
-        rc, out = finish(run_js(node, f"127.0.0.1:{peer.port}", "--name", "jsbot"), "the JavaScript bot")
-        thread.join(TIMEOUT)
-    finally:
-        peer.close()
-    assert not errors, f"{errors[0]!r}\n{out}"
+    rc, out = run_scripted(node, peer, script)
     assert "schema violation in played (seq 2): /body/card must match pattern" in out, out
     assert "1 schema violations" in out and rc == 1, out

@@ -129,12 +129,17 @@ async def test_seat_events_before_the_game_are_not_numbered(server: NetworkEngin
     await w.close()
 
 
-async def test_a_spectator_watching_again_gets_every_missed_public_event_once(server: NetworkEngine) -> None:
-    a = await WireClient.connect(server.port, "dee")
+async def watched_game(server: NetworkEngine, person: str, spectator: str) -> tuple[WireClient, WireClient, int]:
+    """A person playing a server bot, a spectator watching: both, and the snapshot's event."""
+    a = await WireClient.connect(server.port, person)
     await a.create(bots=["greedy"])
-    w = await WireClient.connect(server.port, "wyn")
+    w = await WireClient.connect(server.port, spectator)
     w.send(wire.WatchTable(table=a.table))  # type: ignore[arg-type]
-    first = (await w.recv_until("snapshot")).body.event
+    return a, w, (await w.recv_until("snapshot")).body.event
+
+
+async def test_a_spectator_watching_again_gets_every_missed_public_event_once(server: NetworkEngine) -> None:
+    a, w, first = await watched_game(server, "dee", "wyn")
     table = server.tables[a.table]  # type: ignore[index]
     plays = 0
     while plays < 6:  # a few moves by the person; the spectator reads some of them, then drops
@@ -166,12 +171,8 @@ async def test_a_spectator_watching_again_gets_every_missed_public_event_once(se
 
 
 async def test_watching_again_a_game_that_ended_meanwhile_ends_with_left(server: NetworkEngine) -> None:
-    a = await WireClient.connect(server.port, "eve")
-    await a.create(bots=["greedy"])
-    w = await WireClient.connect(server.port, "wil")
-    w.send(wire.WatchTable(table=a.table))  # type: ignore[arg-type]
-    await w.recv_until("snapshot")
-    seen = last_seen(w)
+    a, w, first = await watched_game(server, "eve", "wil")
+    seen = max(first, last_seen(w))  # the snapshot's event counts too
     w.abort()
     while True:
         cmd = await a.recv()
