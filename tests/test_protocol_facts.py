@@ -7,7 +7,6 @@ doc cannot drift from it again."""
 from __future__ import annotations
 
 import ast
-import asyncio
 import json
 import re
 import struct
@@ -113,14 +112,12 @@ async def test_after_the_welcome_a_trickled_frame_is_cut_by_the_ping_deadline_fi
     try:
         c = await WireClient.connect(server.port, "slow")
         c.send_raw(b"\x00\x00\x00\x20\x87")  # a frame begun, never finished
-        for _ in range(400):  # let the server read it and set its deadlines
-            await asyncio.sleep(0)
         clock.advance(d.ping_interval)
         assert (await c.recv()).name == "ping"
         clock.advance(d.ping_timeout)
         error = await c.recv()
         assert error.name == "error" and error.body.code == "timeout" and error.body.fatal
-        assert clock.now() < d.frame_timeout
+        assert "ping" in error.body.message and clock.now() < d.frame_timeout
     finally:
         await server.stop()
 
