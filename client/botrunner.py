@@ -2,9 +2,10 @@
 
 Without a table id the bot joins the first table waiting for players, or creates a
 2-player table and waits.  Two bots that both found nothing and both created a table
-would wait for ever, so a waiting bot looks at the lobby now and then: if another
-table is waiting too, the bot whose table sorts later moves to the one that sorts first
-(both apply the same order, so exactly one of them moves).
+would wait for ever, so a waiting bot looks at the lobby now and then (every page of
+the waiting tables: a busy server lists many): if another table is waiting too, the bot
+whose table sorts later moves to the one that sorts first (both apply the same order,
+so exactly one of them moves).
 """
 
 from __future__ import annotations
@@ -96,15 +97,34 @@ class BotRunner:
             if await self._wait_at_own_table(created.id):
                 return
 
-    async def _join_first_waiting(self, before: TableInfo | None = None) -> bool:
-        tables = sorted((t for t in await self.session.list_tables(TableState.WAITING) if joinable(t, self.rules)),
-                        key=table_order)
-        for t in tables:
-            if before is not None and (t.id == before.id or table_order(t) >= table_order(before)):
-                continue
+    async def _waiting_tables(self, upto: str | None = None) -> tuple[list[TableInfo], bool]:
+        """The joinable waiting tables in the bots' order, every page of them (a server
+        may list many); with ``upto``: only those before that table, and whether that
+        table itself is still waiting."""
+        players = self.rules.players if self.rules is not None else None
+        found: list[TableInfo] = []
+        after: str | None = None
+        while True:
+            page = await self.session.tables_page(TableState.WAITING, players, after)
+            for t in page.tables:
+                if upto is not None and t.id == upto:
+                    return sorted(found, key=table_order), True
+                if joinable(t, self.rules) and t.id != upto:
+                    found.append(t)
+            if page.next is None or not page.tables:
+                return sorted(found, key=table_order), False
+            after = page.next
+
+    async def _join_first_waiting(self, before: str | None = None) -> bool:
+        """Join the first joinable waiting table (``before``: our own waiting table, left
+        for one that comes first in the bots' order)."""
+        tables, mine_waits = await self._waiting_tables(before)
+        if before is not None and not mine_waits:
+            return False  # our table is starting (or gone): nothing to move to
+        for t in tables:  # with ``before``: only the tables listed before ours
             if before is not None:
                 await self.session.leave_table()
-                self.log(f"left table {before.id} for table {t.id}, which was waiting first")
+                self.log(f"left table {before} for table {t.id}, which was waiting first")
             try:
                 joined = await self.session.join_table(t.id)
             except ServerRefused as exc:
@@ -122,10 +142,7 @@ class BotRunner:
         while not await self.session.wait_for_game_start(LOBBY_POLL_SECONDS):
             if self.session.table_id != table_id:
                 return False
-            mine = next((t for t in await self.session.list_tables() if t.id == table_id), None)
-            if mine is None or mine.state is not TableState.WAITING:
-                continue  # it is starting: game_start is on its way
-            if await self._join_first_waiting(before=mine):
+            if await self._join_first_waiting(before=table_id):
                 return True
             if self.session.table_id is None:
                 return False

@@ -24,7 +24,7 @@ from scopa.engine import (
     Player,
     RuleSet,
 )
-from scopa.protocol import Body, ChatMessage, Command, ErrorCode, HandDeal, GameStart, Snapshot, YourTurn
+from scopa.protocol import Body, ChatMessage, Command, ErrorCode, HandDeal, GameStart, SeatAway, Snapshot, YourTurn
 from scopa.protocol import DeclarationMade as WireDeclared
 from scopa.protocol import Error as WireError
 from scopa.protocol import GameEnd as WireGameEnd
@@ -138,6 +138,8 @@ class GameTranslator:
         elif isinstance(body, ChatMessage):
             self.chat.append((body.author, body.text))
         elif (notice := notice_from_wire(body)) is not None:
+            if isinstance(body, SeatAway) and body.seat == self.seat:
+                return None  # our own, told again after a resume: we are back already
             self.notices.append(notice)
             if self.on_notice is not None:
                 shown = self.on_notice(notice)

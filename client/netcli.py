@@ -302,5 +302,6 @@ async def _watch(args: argparse.Namespace, host: str, port: int, console: Consol
 
     async with await ClientSession.connect(host, port, args.name, password=_password()) as session:
         console.print(f"Connected to {host}:{port} as [bold]{session.name}[/bold].")
+        session.add_listener(lambda event: console.print(f"[dim]{_link_line(event)}[/dim]"))
         await watch_table(session, console, args.table)
     return 0

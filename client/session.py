@@ -60,7 +60,7 @@ from scopa.protocol import (
     SeatBack,
     Snapshot,
     TableCreated,
-    TableEvent,
+    event_number,
     TableInfo,
     TableState,
     Tables,
@@ -162,6 +162,7 @@ class ClientSession:
         self.seat: int | None = None
         self.token: str | None = None  # the seat token (kept in memory only, to resume)
         self.invite: str | None = None  # the invite code of the private table created last
+        self._watch_invite: str | None = None  # the invite of the table watched (to watch it again)
         self.last_event = 0  # the highest table event number received
         self.host, self.port, self.client = "", 0, CLIENT_SOFTWARE
         self.reconnect_for = 130.0
@@ -321,14 +322,19 @@ class ClientSession:
     async def list_tables(self, state: TableState | None = None) -> list[TableInfo]:
         """The server's public tables, the first page (``list_tables`` → ``tables``);
         ``state``: only the tables in that state."""
+        return list((await self.tables_page(state)).tables)
+
+    async def tables_page(self, state: TableState | None = None, players: int | None = None,
+                          after: str | None = None) -> Tables:
+        """One page of the public tables (``after``: the ``next`` of the page before)."""
         while True:
             try:
-                reply = await self._request(ListTables(state=state), str(LOBBY))
+                reply = await self._request(ListTables(state=state, players=players, after=after), str(LOBBY))
             except ConnectionLost:
                 await self._reconnect_or_raise()
                 continue
             assert isinstance(reply.body, Tables)
-            return list(reply.body.tables)
+            return reply.body
 
     async def create_table(
         self,
@@ -617,6 +623,7 @@ class ClientSession:
         private table: with its ``invite``."""
         reply = await self._request(WatchTable(table=table_id, invite=invite), str(LOBBY))
         assert isinstance(reply.body, Snapshot)
+        self._watch_invite = invite
         return reply.body
 
     async def unwatch_table(self, table_id: str) -> Left:
@@ -625,9 +632,17 @@ class ClientSession:
         return reply.body
 
     async def watch(self, table_id: str, show: Callable[[Command], Awaitable[None] | None]) -> Left:
-        """Pass each public command of the watched table to ``show`` until ``left``."""
+        """Pass each public command of the watched table to ``show`` until ``left``.  A
+        lost connection is reconnected (unless ``reconnect_for`` is 0) and the table
+        watched again from the last event seen: the events missed meanwhile come first,
+        then the table's snapshot; none is lost and none comes twice."""
         while True:
-            command = await self._next()
+            try:
+                command = await self._next()
+            except ConnectionLost:
+                await self._reconnect_or_raise()
+                await self._watch_again(table_id)
+                continue
             ours = command.sender == f"table:{table_id}"
             if not ours and not (isinstance(command.body, Left) and command.body.table == table_id):
                 continue
@@ -636,6 +651,16 @@ class ClientSession:
                 await shown
             if isinstance(command.body, Left):
                 return command.body
+
+    async def _watch_again(self, table_id: str) -> None:
+        """``watch_table`` with ``last_event``: the missed events, then the snapshot,
+        are left queued for :meth:`watch`."""
+        seq = self._send(WatchTable(table=table_id, invite=self._watch_invite, last_event=self.last_event), str(LOBBY))
+        reply = await self._peek(lambda c: c.re == seq)
+        assert reply is not None
+        if isinstance(reply.body, Error):
+            self._backlog.remove(reply)
+            raise ServerRefused(reply.body.code, reply.body.message)
 
     # ------------------------------------------------------------------ the lobby, live
 
@@ -840,8 +865,8 @@ class ClientSession:
             observer(command)
         if isinstance(body, Snapshot):
             self.last_event = body.event  # numbering may have jumped (a server restart)
-        elif isinstance(body, TableEvent) and command.sender.startswith("table:"):
-            self.last_event = max(self.last_event, body.event)
+        elif (number := event_number(body)) is not None and command.sender.startswith("table:"):
+            self.last_event = max(self.last_event, number)
         self._inbox.put_nowait(command)
         return True
 

@@ -55,7 +55,7 @@ def main(address: str = "127.0.0.1:7015", name: str = "rawbot") -> int:
         kind, body = cmd["name"], cmd["body"]
         if kind == "welcome":
             wire.me = body["you"]
-            wire.send("list_tables", {}, "lobby")
+            wire.send("list_tables", {"state": "waiting"}, "lobby")  # tables with a free seat
         elif kind == "error" and body["code"] == "name_taken":
             tries += 1
             wire.send("hello", {"name": f"{name}{tries}", "client": "raw_bot.py"}, "lobby")
@@ -63,6 +63,8 @@ def main(address: str = "127.0.0.1:7015", name: str = "rawbot") -> int:
             waiting = [t for t in body["tables"] if t["state"] == "waiting" and None in t["seats"]]
             if waiting:
                 wire.send("join_table", {"table": waiting[0]["id"]}, "lobby")
+            elif body.get("next"):  # a busy server: the next page of waiting tables
+                wire.send("list_tables", {"state": "waiting", "after": body["next"]}, "lobby")
             else:
                 wire.send("create_table", {"preset": "scopa", "fill_with_bots": ["random"]}, "lobby")
         elif kind == "joined":

@@ -87,6 +87,24 @@ class Role(StrEnum):
     SPECTATOR = "spectator"
 
 
+class LeftReason(StrEnum):
+    """Why ``left`` says a client is no longer at a table (the wire keeps it a word:
+    a later version may add reasons, and clients ignore what they do not know)."""
+
+    LEFT = "left"  # it asked (leave_table)
+    GAME_OVER = "game_over"
+    ABANDONED = "abandoned"  # another seat ended the game
+    UNWATCHED = "unwatched"  # it stopped watching
+    CLOSED = "closed"  # the waiting table was closed
+
+
+class ForcedBy(StrEnum):
+    """Why the game master made a ``played`` for a seat (``forced``)."""
+
+    TIMEOUT = "timeout"  # the turn clock ran out
+    REFUSED = "refused"  # the seat's answers were refused too often
+
+
 class TableState(StrEnum):
     WAITING = "waiting"
     PLAYING = "playing"
@@ -427,6 +445,7 @@ class GameEnd(TableEvent):
 class SeatAway(Body):
     NAME = "seat_away"
     FLOW = Flow.TO_CLIENT
+    event: EventNo | None = None  # numbered once the game has begun (PROTOCOL.md §2)
     seat: Seat
     name: PlayerName
     grace_seconds: Annotated[float, Field(ge=0, le=86_400)]
@@ -435,6 +454,7 @@ class SeatAway(Body):
 class SeatBack(Body):
     NAME = "seat_back"
     FLOW = Flow.TO_CLIENT
+    event: EventNo | None = None  # numbered once the game has begun (PROTOCOL.md §2)
     seat: Seat
     name: PlayerName
 
@@ -442,6 +462,7 @@ class SeatBack(Body):
 class SeatReplaced(Body):
     NAME = "seat_replaced"
     FLOW = Flow.TO_CLIENT
+    event: EventNo | None = None  # numbered once the game has begun (PROTOCOL.md §2)
     seat: Seat
     name: PlayerName
     strategy: BotName
@@ -466,6 +487,9 @@ class WatchTable(Body):
     FLOW = Flow.TO_SERVER
     table: TableId
     invite: InviteCode | None = None
+    last_event: EventNo | None = None
+    """Watching again after a lost connection: the highest event number seen; the
+    public events after it come first, then the snapshot (PROTOCOL.md §7, Watching)."""
 
 
 class UnwatchTable(Body):
@@ -664,6 +688,20 @@ BODY_TYPES: tuple[type[Body], ...] = (
 )  # fmt: skip
 """Every command body, in the order PROTOCOL.md documents them."""
 BODY_TYPES += ARCHIVE_BODY_TYPES
+
+SEAT_EVENT_TYPES: tuple[type[Body], ...] = (SeatAway, SeatBack, SeatReplaced)
+"""Who is at the table: numbered in the table's event log once its game has begun."""
+
+
+def event_number(body: Body) -> int | None:
+    """The table event number ``body`` carries: a game event's, a numbered seat event's."""
+    if isinstance(body, TableEvent):
+        return body.event
+    if isinstance(body, SEAT_EVENT_TYPES):
+        number = getattr(body, "event", None)
+        return number if isinstance(number, int) else None
+    return None
+
 
 BODY_BY_NAME: dict[str, type[Body]] = {b.NAME: b for b in BODY_TYPES}
 COMMAND_NAMES: frozenset[str] = frozenset(BODY_BY_NAME)

@@ -37,7 +37,7 @@ def example_commands() -> dict[str, Command]:
     waiting = TableInfo(
         id="7", rules=rules, description=engine_rules.describe(), seats=["ada", None], state=TableState.WAITING
     )
-    full = waiting.model_copy(update={"seats": ["ada", "bot-greedy-1"], "state": TableState.PLAYING})
+    full = waiting.model_copy(update={"seats": ["ada", "greedy-bot-1"], "state": TableState.PLAYING})
     empty = PileInfo(cards=0, denari=0, settebello=False, primiera=0, scope=0)
     view = SeatView(
         seat=0, side=0, round=1, dealer=1, turn=0,
@@ -68,7 +68,7 @@ def example_commands() -> dict[str, Command]:
             GameStart(
                 event=1,
                 rules=rules,
-                seats=[SeatInfo(seat=0, name="ada", side=0), SeatInfo(seat=1, name="bot-greedy-1", side=1, bot=True)],
+                seats=[SeatInfo(seat=0, name="ada", side=0), SeatInfo(seat=1, name="greedy-bot-1", side=1, bot=True)],
                 sides=[[0], [1]],
             ),
             7, table, everyone,
@@ -109,7 +109,7 @@ def example_commands() -> dict[str, Command]:
             Snapshot(
                 event=5,
                 table=full.model_copy(update={"spectators": 1}),
-                seats=[SeatInfo(seat=0, name="ada", side=0), SeatInfo(seat=1, name="bot-greedy-1", side=1, bot=True)],
+                seats=[SeatInfo(seat=0, name="ada", side=0), SeatInfo(seat=1, name="greedy-bot-1", side=1, bot=True)],
                 sides=[[0], [1]],
                 public=PublicView(
                     round=1, dealer=1, turn=1, table=["Fd", "2c"], stock=30, hand_sizes=[2, 3],

@@ -204,8 +204,11 @@ class TableDirectory:
 
     def page(self, state: wire.TableState | None = None, players: int | None = None,
              after: str | None = None, limit: int = wire.MAX_PAGE) -> Page:
-        """Public tables matching the filter, in id order, after the table ``after``."""
+        """Public tables matching the filter, after the cursor ``after``: in id order for
+        one state; with any state, the tables waiting for players first (PROTOCOL.md §15)."""
         limit = max(1, min(limit, wire.MAX_PAGE))
+        if state is None:
+            return self._open_first(players, after, limit)
         bucket = self._index.get((state, players))
         if not bucket:
             return Page([], None, 0)
@@ -214,6 +217,36 @@ class TableDirectory:
         tables = [bucket[k] for k in keys]
         more = start + limit < len(bucket)
         return Page(tables, tables[-1].id if more and tables else None, len(bucket))
+
+    def _open_first(self, players: int | None, after: str | None, limit: int) -> Page:
+        """Every state: waiting tables, then playing, then finished, each in id order.
+        The cursor names the group and the id (``w12``: after waiting table 12); a bare
+        id is looked for in the group its table is in now."""
+        buckets = [self._index.get((g, players)) for g in _LISTED]
+        group, number = self._cursor(after)
+        found: list[tuple[int, Table]] = []
+        for g in range(group, len(_LISTED)):
+            bucket = buckets[g]
+            if not bucket:
+                continue
+            start = bucket.bisect_right(number) if g == group and number is not None else 0
+            found += [(g, bucket[k]) for k in bucket.islice(start, start + limit + 1 - len(found))]
+            if len(found) > limit:
+                break
+        more = len(found) > limit
+        page = found[:limit]
+        cursor = f"{_LISTED[page[-1][0]].value[0]}{page[-1][1].id}" if more and page else None
+        return Page([t for _, t in page], cursor, sum(len(b) for b in buckets if b))
+
+    def _cursor(self, after: str | None) -> tuple[int, int | None]:
+        if after is None:
+            return 0, None
+        marks = [g.value[0] for g in _LISTED]
+        if after[:1] in marks and after[1:].isdigit():
+            return marks.index(after[:1]), int(after[1:])
+        key = self._indexed.get(after)
+        group = _LISTED.index(key[0]) if key is not None and key[0] in _LISTED else 0
+        return group, table_number(after)
 
     def _file_tokens(self, table: Table) -> None:
         now = {s.token_digest for s in table.seats if s is not None and s.token_digest}
@@ -242,6 +275,10 @@ class TableDirectory:
     @property
     def bot_game_count(self) -> int:
         return len(self._bot_games)
+
+
+_LISTED = (wire.TableState.WAITING, wire.TableState.PLAYING, wire.TableState.FINISHED)
+"""The order of a listing of every state: open tables first (their initials make the cursor)."""
 
 
 def _keys(state: wire.TableState, players: int) -> tuple[FilterKey, ...]:

@@ -358,7 +358,7 @@ class NetworkEngine:
             case wire.Chat():
                 self._chat(sess, body, recipient, seq)
             case wire.WatchTable():
-                self._watch(sess, body.table, seq, body.invite)
+                self._watch(sess, body, seq)
             case wire.Admin():
                 self.admin.handle(sess, body, seq)
             case wire.UnwatchTable():
@@ -466,9 +466,10 @@ class NetworkEngine:
         table = self._watching.get(sess.id)
         return table if table is not None and sess in table.spectators else None
 
-    def _watch(self, sess: ClientSession, table_id: str, seq: int, invite: str | None = None) -> None:
-        table = self.tables.get(table_id)
-        if table is None or table.state is wire.TableState.FINISHED or not table.admits(invite):
+    def _watch(self, sess: ClientSession, body: wire.WatchTable, seq: int) -> None:
+        table_id, table = body.table, self.tables.get(body.table)
+        over = table is not None and table.state is wire.TableState.FINISHED and body.last_event is None
+        if table is None or over or not table.admits(body.invite):
             # A private table without its invite code is no table at all to this client.
             sess.error(ErrorCode.NO_SUCH_TABLE, f"there is no table {table_id!r} to watch", re=seq)
             return
@@ -479,8 +480,9 @@ class NetworkEngine:
         if before is not None and before is not table:
             before.unwatch(sess, tell=False)  # one table at a time: watching another moves you
         log.info("table %s: %s watches", table.id, sess.party)
-        self._watching[sess.id] = table
-        table.watch(sess, re=seq)
+        if table.state is not wire.TableState.FINISHED:
+            self._watching[sess.id] = table
+        table.watch(sess, re=seq, last_event=body.last_event)
 
     def _unwatch(self, sess: ClientSession, table_id: str, seq: int) -> None:
         table = self.watched_by(sess)
@@ -573,7 +575,7 @@ class NetworkEngine:
     def close_waiting(self, table: Table, reason: str) -> None:
         """Close a table that waits for players: its seated clients are told ``left``."""
         for s in table.sessions():
-            s.send(wire.Left(table=table.id, reason="closed"))
+            s.send(wire.Left(table=table.id, reason=wire.LeftReason.CLOSED.value))
             s.table_id = None
         for s in list(table.spectators):
             table.unwatch(s, tell=True)
@@ -625,7 +627,7 @@ class NetworkEngine:
             table.abandon(f"{sess.party} left", leaver=sess, re=seq)  # game_end and left to all
             return
         table.unseat(sess)
-        sess.send(wire.Left(table=table.id, reason="left"), re=seq)
+        sess.send(wire.Left(table=table.id, reason=wire.LeftReason.LEFT.value), re=seq)
         self._seat_freed(table)
 
     def _seat_freed(self, table: Table) -> None:

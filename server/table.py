@@ -221,8 +221,8 @@ class Table:
         while len(self._log) > self.log_limit:
             self._log_base = self._log.popleft().event
 
-    def missed(self, seat: int, last_event: int) -> list[LoggedEvent] | None:
-        """What ``seat`` may see after ``last_event`` (a your_turn is never logged: the
+    def missed(self, seat: int | None, last_event: int) -> list[LoggedEvent] | None:
+        """What ``seat`` (None: a spectator) may see after ``last_event`` (a your_turn is never logged: the
         pending one is sent again after them); None if the log no longer covers it (then
         a snapshot)."""
         if not self._log_base <= last_event <= self._event:
@@ -278,7 +278,7 @@ class Table:
         seat.session, seat.away = None, True
         self._arm_grace(i)
         log.info("table %s: seat %s (%s) is away; waiting %ss", self.id, i, seat.name, self.grace)
-        self.tell_all(wire.SeatAway(seat=i, name=seat.name, grace_seconds=self.grace))
+        self.tell_seat(wire.SeatAway(seat=i, name=seat.name, grace_seconds=self.grace))
         self.announce_seats()
 
     def detach(self, session: ClientSession) -> None:
@@ -306,7 +306,7 @@ class Table:
             session.table_id = self.id
             session.send(self.snapshot(i), sender=self.party, recipient=session.party)
             log.info("table %s: seat %s (%s) is back", self.id, i, seat.name)
-            self.tell_all(wire.SeatBack(seat=i, name=seat.name))
+            self.tell_seat(wire.SeatBack(seat=i, name=seat.name))
             self.announce_seats()
             return
         missed = self.missed(i, last_event)
@@ -324,12 +324,12 @@ class Table:
             self.announce_seats()
         elif playing:
             session.table_id = self.id
-            self.tell_all(wire.SeatBack(seat=i, name=seat.name))
+            self.tell_seat(wire.SeatBack(seat=i, name=seat.name))
             self.announce_seats()
             self._ask_again(i)
         else:
             seat.session = None
-            session.send(wire.Left(table=self.id, reason=self.finish_reason or "game_over"))
+            session.send(wire.Left(table=self.id, reason=self.finish_reason or wire.LeftReason.GAME_OVER.value))
 
     def _arm_grace(self, i: int) -> None:
         old = self._grace_timers.pop(i, None)
@@ -371,7 +371,7 @@ class Table:
             except Exception:  # noqa: BLE001 - the game goes on; only a restart would miss it
                 log.exception("table %s: could not journal the bot taking seat %s", self.id, i)
         log.info("table %s: a bot takes seat %s (%s)", self.id, i, seat.name)
-        self.tell_all(wire.SeatReplaced(seat=i, name=seat.name, strategy="greedy"))
+        self.tell_seat(wire.SeatReplaced(seat=i, name=seat.name, strategy="greedy"))
         self.announce_seats()
 
     def cancel_timers(self) -> None:
@@ -402,18 +402,29 @@ class Table:
         self._log.clear()
         self._log_base = self._event
 
-    def watch(self, session: ClientSession, re: int) -> None:
-        """A spectator: a public snapshot now, then the public events."""
+    def watch(self, session: ClientSession, re: int, last_event: int | None = None) -> None:
+        """A spectator: a public snapshot now, then the public events.  Watching again
+        (``last_event``: the last event it saw): the public events after it first, when
+        the log still has them; a game that ended meanwhile ends with ``left``."""
+        over = self.state is wire.TableState.FINISHED
+        missed = self.missed(None, last_event) if last_event is not None else None
+        for e in missed or ():
+            session.send_packed(e.name, e.payload, sender=self.party, recipient=self.everyone)
+        session.send(self.snapshot(None), sender=self.party, recipient=session.party, re=re)
+        if over:
+            if missed is None and self.end is not None:
+                session.send(self.end, sender=self.party, recipient=self.everyone)
+            session.send(wire.Left(table=self.id, reason=self.finish_reason or wire.LeftReason.GAME_OVER.value))
+            return
         if session not in self.spectators:
             self.spectators.append(session)
-        session.send(self.snapshot(None), sender=self.party, recipient=session.party, re=re)
         self.announce_spectators()
 
     def unwatch(self, session: ClientSession, re: int | None = None, tell: bool = True) -> None:
         if session in self.spectators:
             self.spectators.remove(session)
             if tell:
-                session.send(wire.Left(table=self.id, reason="unwatched"), re=re)
+                session.send(wire.Left(table=self.id, reason=wire.LeftReason.UNWATCHED.value), re=re)
             self.announce_spectators()
 
     def announce_spectators(self) -> None:
@@ -495,6 +506,17 @@ class Table:
         for sess in self.watchers():
             if sess.table_id == self.id or sess in self.spectators:
                 sess.send(body, sender=self.party, recipient=self.everyone)
+
+    def tell_seat(self, body: wire.SeatAway | wire.SeatBack | wire.SeatReplaced) -> None:
+        """Who is at the table, to the whole table; once the game has begun, a numbered
+        event of the log, so that a client coming back learns of what it missed."""
+        if self.master is None:
+            self.send_all(body)
+            return
+        body = body.model_copy(update={"event": self.next_event()})
+        payload = pack_body(body)
+        self._log_event(LoggedEvent(None, self._event, body.NAME, payload))
+        self.send_all(body, payload)
 
     def tell_all(self, body: wire.Body) -> None:
         """A public command that is not a numbered game event, to the whole table."""
@@ -587,7 +609,7 @@ class Table:
                 bot = make_bot(st.bot, st.name, seed=stored.seed + i) if st.bot else None
                 table.seats[i] = Seat(st.name, None, bot=bot, token_digest=st.token_digest or "",
                                       strategy=st.bot or "")
-        table.state, table.finish_reason = wire.TableState.FINISHED, "game_over"
+        table.state, table.finish_reason = wire.TableState.FINISHED, wire.LeftReason.GAME_OVER.value
         table._event = table._log_base = _RESTORED_EVENTS  # any event a client saw is older
         table.end = wire.GameEnd(event=table.next_event(), winner=result.winner, totals=list(result.totals),
                                  reason=result.reason)
@@ -607,7 +629,7 @@ class Table:
             record = await self.master.run()
             log.info("table %s: game finished, winner side %s, totals %s (%s)",
                      self.id, record.winner, list(record.totals), record.reason)
-            self._finish("game_over")
+            self._finish(wire.LeftReason.GAME_OVER.value)
         except asyncio.CancelledError:
             raise
         except Exception:  # one table's failure must not touch any other table
@@ -647,7 +669,7 @@ class Table:
         now = self.clock.now()
         for turn in list(self._turns.values()):
             if turn.deadline is not None and turn.deadline <= now:
-                self.force(turn.player.seat, "timeout", turn.event)
+                self.force(turn.player.seat, wire.ForcedBy.TIMEOUT, turn.event)
         waiting = [t.deadline for t in self._turns.values() if t.deadline is not None]
         if waiting:
             self._arm_turn_clock(min(waiting))
@@ -746,18 +768,18 @@ class Table:
             turn.refusals += 1
             if turn.refusals >= MAX_REFUSALS:
                 log.info("table %s: seat %s refused %s times; the game master plays", self.id, seat, turn.refusals)
-                self.force(seat, "refused")
+                self.force(seat, wire.ForcedBy.REFUSED)
                 return
         self._ask_again(seat)  # PROTOCOL.md §7: the same your_turn again
 
-    def force(self, seat: int, reason: str, event: int | None = None) -> None:
+    def force(self, seat: int, reason: wire.ForcedBy, event: int | None = None) -> None:
         """The game master plays the default move for ``seat`` (its turn clock ran out, or
         it sent too many refused answers); ``reason`` goes out with the ``played``.
         ``event``: only if the waiting turn is that one."""
         turn = self.pending(seat)
         if turn is None or self.master is None or (event is not None and turn.event != event):
             return
-        self.forced_reason = reason
+        self.forced_reason = reason.value
         self._settle(turn, self.master.state.default_action())
 
     def _take_over(self, player: NetworkPlayer, bot: Player) -> None:
@@ -796,7 +818,7 @@ class Table:
         totals = list(self.master.state.totals) if self.master else []
         self.emit(wire.GameEnd(event=self.next_event(), winner=None, totals=totals, reason=EndReason.ABANDONED.value))
         log.info("table %s: game abandoned (%s)", self.id, reason)
-        self._finish("abandoned", leaver, re)
+        self._finish(wire.LeftReason.ABANDONED.value, leaver, re)
 
     def _finish(self, reason: str, leaver: ClientSession | None = None, re: int | None = None) -> None:
         self.state = wire.TableState.FINISHED
@@ -817,7 +839,7 @@ class Table:
             self.on_changed(self)
         for sess in self.sessions():
             if sess is leaver:
-                sess.send(wire.Left(table=self.id, reason="left"), re=re)
+                sess.send(wire.Left(table=self.id, reason=wire.LeftReason.LEFT.value), re=re)
             else:
                 sess.send(wire.Left(table=self.id, reason=reason))
             sess.table_id = None
@@ -844,7 +866,7 @@ class Table:
         if isinstance(event, (DealVoid, HandDealt)):
             return  # a void deal has no wire command; hands go to their seats only
         if isinstance(event, Played):
-            forced, self.forced_reason = self.forced_reason or ("refused" if event.forced else None), None
+            forced, self.forced_reason = self.forced_reason or (wire.ForcedBy.REFUSED.value if event.forced else None), None
             number = self.next_event()
             self.emit_packed(wire.CardPlayed.NAME, number, pack_data(played_data(event, number, forced)))
             return

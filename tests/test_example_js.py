@@ -37,7 +37,7 @@ def node_ready() -> Path:
         pytest.fail("examples/js needs Node.js 20+ and npm on PATH (scripts/test says how to get them)")
     version = subprocess.run([node, "--version"], capture_output=True, text=True, check=True).stdout
     assert int(version.strip().lstrip("v").split(".")[0]) >= 20, f"Node.js 20 or newer is needed, not {version}"
-    if not (JS / "node_modules" / "@msgpack" / "msgpack" / "package.json").exists():
+    if not all((JS / "node_modules" / pkg / "package.json").exists() for pkg in ("@msgpack/msgpack", "ajv")):
         done = subprocess.run([npm, "ci", "--no-audit", "--no-fund"], cwd=JS, capture_output=True, text=True,
                               timeout=SAFETY)  # fmt: skip
         if done.returncode != 0:
@@ -57,8 +57,10 @@ def numbers(text: str) -> list[int]:
 def test_package_lock_pins_the_msgpack_package() -> None:
     lock = json.loads((JS / "package-lock.json").read_text())
     package = json.loads((JS / "package.json").read_text())
-    assert package["dependencies"] == {"@msgpack/msgpack": lock["packages"]["node_modules/@msgpack/msgpack"]["version"]}
-    assert lock["packages"]["node_modules/@msgpack/msgpack"]["integrity"].startswith("sha512-")
+    assert package["dependencies"] == {pkg: lock["packages"][f"node_modules/{pkg}"]["version"]
+                                       for pkg in ("@msgpack/msgpack", "ajv")}  # fmt: skip
+    for pkg in ("@msgpack/msgpack", "ajv"):
+        assert lock["packages"][f"node_modules/{pkg}"]["integrity"].startswith("sha512-")
 
 
 def test_js_bot_plays_a_whole_game_against_scopa_bot() -> None:
@@ -76,6 +78,9 @@ def test_js_bot_plays_a_whole_game_against_scopa_bot() -> None:
     totals_js = numbers(out_js.split("totals", 1)[1].split(";")[0])
     totals_py = numbers(out_py.rsplit("totals", 1)[1])
     assert totals_js == totals_py and max(totals_js) >= 11  # the same game, seen from both seats (R22)
+    # every command it received, checked against the clients' schema (docs/protocol.client.schema.json)
+    checked = re.search(r"checked (\d+) commands against the schema, (\d+) schema violations", out_js)
+    assert checked is not None and int(checked[1]) > 50 and checked[2] == "0", out_js
 
 
 # ---------------------------------------------------------------- a scripted server
@@ -143,6 +148,18 @@ def in_thread(script: Callable[[], None]) -> tuple[threading.Thread, list[BaseEx
     return thread, errors
 
 
+def run_scripted(node: Path, peer: ScriptedPeer, script: Callable[[], None]) -> tuple[int, str]:
+    """The bot against ``peer`` playing ``script``: the bot's exit status and output."""
+    thread, errors = in_thread(script)
+    try:
+        rc, out = finish(run_js(node, f"127.0.0.1:{peer.port}", "--name", "jsbot"), "the JavaScript bot")
+        thread.join(TIMEOUT)
+    finally:
+        peer.close()
+    assert not errors, f"{errors[0]!r}\n{out}"
+    return rc, out
+
+
 RULES = {"preset": "scopa", "players": 2, "target": 11, "capture_mode": "traditional"}
 
 
@@ -168,10 +185,13 @@ def test_js_bot_ignores_unknown_keys_and_commands_and_answers_every_turn() -> No
         seen.append(join)
         peer.send("joined", {"table": "t9", "seat": 1, "side": 1, "token": "x" * 24, "resumed": False,
                              "colour": "red"}, "table:t9", me, re=join["seq"])  # fmt: skip
-        peer.send("seat_away", {"event": 3, "seat": 0, "grace": 120.0}, "table:t9", "table:t9/all")
+        peer.send("seat_away", {"event": 3, "seat": 0, "name": "pybot", "grace_seconds": 120.0, "grace": 120.0},
+                  "table:t9", "table:t9/all")  # fmt: skip
         peer.send("played", {"event": 4, "seat": 0, "card": "Rs", "captured": [], "scopa": False, "table": ["Rs"],
                              "forced": None, "thinking_ms": 800}, "table:t9", "table:t9/all")  # fmt: skip
-        view = {"seat": 1, "side": 1, "hand": ["7d", "3c", "Rb"], "table": ["4s", "3b", "Rs"], "mood": "calm"}
+        view = {"seat": 1, "side": 1, "hand": ["7d", "3c", "Rb"], "table": ["4s", "3b", "Rs"], "mood": "calm",
+                "round": 1, "dealer": 0, "turn": 1, "stock": 30, "hand_sizes": [2, 3], "captured": [[], []],
+                "scope": [0, 0], "scopa_cards": [[], []], "totals": [0, 0]}  # fmt: skip
         legal = [{"index": 0, "card": "3c", "capture": ["3b"], "hint": 0},
                  {"index": 1, "card": "7d", "capture": ["4s", "3b"], "hint": 1},
                  {"index": 2, "card": "Rb", "capture": ["Rs"], "hint": 2}]  # fmt: skip
@@ -191,14 +211,10 @@ def test_js_bot_ignores_unknown_keys_and_commands_and_answers_every_turn() -> No
                   "table:t9", "table:t9/all")  # fmt: skip
         seen.append(peer.recv())
 
-    thread, errors = in_thread(script)
-    try:
-        rc, out = finish(run_js(node, f"127.0.0.1:{peer.port}", "--name", "jsbot"), "the JavaScript bot")
-        thread.join(TIMEOUT)
-    finally:
-        peer.close()
-    assert not errors, f"{errors[0]!r}\n{out}"
+    rc, out = run_scripted(node, peer, script)
     assert rc == 0 and "game over (target): winner side 1, totals [3,11]" in out, out
+    # unknown keys everywhere, an unknown command: no schema violation (the clients' schema is open)
+    assert "checked 9 commands against the schema, 0 schema violations, 1 of unknown names skipped" in out, out
     hello, ask, join, play1, turn1, pong, ping, play2, turn2, bye = seen
     assert hello["name"] == "hello" and hello["sender"] == "guest" and hello["body"]["name"] == "jsbot"
     assert ask["name"] == "list_tables" and ask["sender"] == "player:jsbot"
@@ -210,3 +226,25 @@ def test_js_bot_ignores_unknown_keys_and_commands_and_answers_every_turn() -> No
     assert play2["body"] == {"card": "Rb", "capture": [], "turn": 7} and play2["re"] == turn2["asked"]
     assert bye["name"] == "bye"
     assert [c["seq"] for c in (hello, ask, join, play1, pong, play2, bye)] == [1, 2, 3, 4, 5, 6, 7]
+
+
+def test_js_bot_reports_a_command_that_breaks_the_schema() -> None:
+    node = node_ready()
+    peer = ScriptedPeer()
+
+    def script() -> None:
+        peer.accept()
+        hello = peer.recv()
+        me = "player:jsbot"
+        peer.send("welcome", {"you": me, "server": "scripted", "protocol": PROTOCOL_VERSION}, "lobby", me,
+                  re=hello["seq"])  # fmt: skip
+        peer.recv()  # list_tables
+        peer.send("played", {"event": 4, "seat": 0, "card": "Zz", "captured": [], "scopa": False, "table": []},
+                  "table:t9", "table:t9/all")  # fmt: skip
+        peer.send("game_end", {"event": 9, "winner": 1, "totals": [3, 11], "reason": "target"}, "table:t9",
+                  "table:t9/all")  # fmt: skip
+        peer.recv()  # bye
+
+    rc, out = run_scripted(node, peer, script)
+    assert "schema violation in played (seq 2): /body/card must match pattern" in out, out
+    assert "1 schema violations" in out and rc == 1, out

@@ -12,7 +12,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from scopa.protocol import COMMAND_NAMES, PROTOCOL_VERSION, example_commands
-from scopa.protocol.schema import main, protocol_schema, render
+from scopa.protocol.schema import CLIENT_FILE, client_schema, main, protocol_schema, render
 
 from procs import ROOT
 
@@ -103,3 +103,25 @@ def test_write_and_check_from_the_command_line(tmp_path: Path, capsys: pytest.Ca
     path.write_text(json.dumps(stale), encoding="utf-8")
     assert main(["--check", "--path", str(path)]) == 1
     assert REGENERATE in capsys.readouterr().err
+
+
+def test_the_clients_schema_allows_unknown_keys_at_every_depth() -> None:
+    """PROTOCOL.md §1: a client MUST ignore keys it does not know; the schema published
+    for clients says the same, so a validating client survives a key-adding change."""
+    schema = client_schema()
+    committed = ROOT / "docs" / CLIENT_FILE
+    assert committed.read_text(encoding="utf-8") == render(schema), f"run `{REGENERATE}`"
+    assert '"additionalProperties": false' not in render(schema)
+    assert schema["$defs"].keys() == protocol_schema()["$defs"].keys()
+    turn = as_json("your_turn")
+    turn["trace"] = "x"
+    turn["body"]["deadline"] = 30
+    turn["body"]["view"]["mood"] = "calm"
+    turn["body"]["legal"][0]["hint"] = 1
+    own = Draft202012Validator({"$defs": schema["$defs"], "$ref": schema["discriminator"]["mapping"]["your_turn"]})
+    assert not list(own.iter_errors(turn))
+    strict = protocol_schema()
+    closed = Draft202012Validator({"$defs": strict["$defs"], "$ref": strict["discriminator"]["mapping"]["your_turn"]})
+    assert not closed.is_valid(turn)  # the server's schema: closed maps
+    turn["body"]["legal"][0]["card"] = "7x"
+    assert not own.is_valid(turn)  # types and patterns still hold

@@ -192,7 +192,8 @@ async def test_a_log_that_no_longer_covers_it_gives_a_snapshot(server: NetworkEn
     assert snap.body.you is not None and snap.body.you.seat == a.seat
     assert sorted(snap.body.you.hand) == sorted(str(c) for c in _cards(state.hands[a.seat]))
     assert snap.body.public is not None and snap.body.public.hand_sizes == [h.bit_count() for h in state.hands]
-    assert snap.body.event == server.tables[a.table]._event  # type: ignore[index]
+    back = await b.recv_until("seat_back")  # numbered after the snapshot (PROTOCOL.md §7)
+    assert snap.body.event + 1 == back.body.event == server.tables[a.table]._event  # type: ignore[index]
     end = await _play_to_end(b, rules)
     assert end.reason == "target"
     await b.close()

@@ -277,12 +277,16 @@ async def test_seat_away_back_and_replaced_reach_every_seat_spectator_and_the_cl
         assert (away.body.seat, away.body.name, away.body.grace_seconds) == (a.seat, "tess", 60.0)
         back = await WireClient.connect(server.port)
         assert (await back.resume(a.token, a.last_event)).name == "welcome"  # type: ignore[arg-type]
-        assert (await s.recv_until("seat_back")).body == wire.SeatBack(seat=a.seat, name="tess")
+        seat_back = (await s.recv_until("seat_back")).body
+        assert seat_back == wire.SeatBack(event=seat_back.event, seat=a.seat, name="tess")
+        assert away.body.event is not None and seat_back.event is not None and seat_back.event > away.body.event
         back.abort()
         await s.recv_until("seat_away")
         clock.advance(60.0)
         replaced = await s.recv_until("seat_replaced")
-        assert replaced.body == wire.SeatReplaced(seat=a.seat, name="tess", strategy="greedy")
+        assert replaced.body == wire.SeatReplaced(event=replaced.body.event, seat=a.seat, name="tess",
+                                                  strategy="greedy")
+        assert replaced.body.event is not None and replaced.body.event > seat_back.event
         result = await asyncio.wait_for(game, TIMEOUT)
         expected = [SeatWentAway(a.seat, "tess", 60.0), SeatCameBack(a.seat, "tess"),
                     SeatWentAway(a.seat, "tess", 60.0), SeatTakenByBot(a.seat, "tess", "greedy")]

@@ -9,6 +9,7 @@ import json
 from typing import Any
 
 import pytest
+from jsonschema import Draft202012Validator
 
 from scopa.protocol import PROTOCOL_VERSION
 
@@ -74,3 +75,21 @@ def test_the_transcript_is_one_whole_game_with_every_turn_answered(committed: di
         for item in frames:
             if item["frame"]["name"] == "joined":
                 assert item["frame"]["body"]["token"] == MASKED["token"]
+
+
+def test_every_recorded_frame_is_valid_by_the_published_schemas(committed: dict[str, Any]) -> None:
+    """What the server sent, by the clients' schema, each against its own definition;
+    what the clients sent, by the server's; masked values included."""
+    docs = TRANSCRIPT.parent
+    schemas = {d: json.loads((docs / f).read_text(encoding="utf-8"))
+               for d, f in (("to_client", "protocol.client.schema.json"), ("to_server", "protocol.schema.json"))}
+    checked = 0
+    for conn in committed["connections"]:
+        for item in conn["frames"]:
+            schema = schemas[item["dir"]]
+            ref = schema["discriminator"]["mapping"][item["frame"]["name"]]
+            validator = Draft202012Validator({"$defs": schema["$defs"], "$ref": ref})
+            errors = [e.message for e in validator.iter_errors(item["frame"])]
+            assert not errors, (item, errors)
+            checked += 1
+    assert checked > 400

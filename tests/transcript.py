@@ -34,10 +34,11 @@ SEED = 2026
 TIMEOUT = 60.0  # seconds: a safety net for the whole game
 REGENERATE = "python tests/transcript.py --write"
 
-# What is random by design, whatever the seed: the key and what stands in its place.
-MASKED: dict[str, str] = {
-    "token": "<seat token>",  # joined.token, hello.resume.token: secrets drawn at random
-    "nonce": "<ping nonce>",  # ping/pong: a random number chosen by the pinger
+# What is random by design, whatever the seed: the key and what stands in its place (a
+# value of the field's own type, so that every recorded frame stays valid by the schema).
+MASKED: dict[str, str | int] = {
+    "token": "MASKED-seat-token-0000000000000",  # joined.token, hello.resume.token: secrets drawn at random
+    "nonce": 0,  # ping/pong: a random number chosen by the pinger
 }
 # The limits of a default server, except the idle ping: it depends on time, not on the game.
 LIMITS = Limits(ping_interval=None)

@@ -107,7 +107,6 @@ class NetApp(ScopaApp):
         self.messages: list[str] = []  # what the app told the person, in order (also for tests)
         self._away_until: dict[int, float] = {}
         self._countdowns: dict[int, Timer] = {}  # the seat rows counting an away seat's time down
-        self.seat_events = False  # the server tells of seats going away and coming back
         self.last_move: tuple[list[Play | Declare], Play | Declare] | None = None
         """The move sent last, with the choice it answered, until the table shows an event."""
         self._just_reconnected = False
@@ -394,14 +393,13 @@ class NetApp(ScopaApp):
             if self.lobby is not None and (self.lobby_pushes or command.sender == "lobby"):
                 self.lobby.update_table(body.table)
             at_table = screen is not None and command.sender == f"table:{body.table.id}"
-            if at_table and not self.seat_events and screen is not None:
+            if at_table and screen is not None:  # who is away: the table map is the truth
                 self._away_from_update(screen, body.table.away)
         elif isinstance(body, Snapshot) and screen is not None:
             apply_public(screen.board, body)
-            screen.refresh_board()
+            self._away_from_update(screen, body.table.away)
         elif (notice := notice_from_wire(body)) is not None and screen is not None:
             if command.sender == self.table_party():
-                self.seat_events = True
                 self.seat_notice(screen, notice)
 
     def _away_from_update(self, screen: BoardScreen, away: Sequence[int]) -> None:
@@ -419,6 +417,8 @@ class NetApp(ScopaApp):
     def seat_notice(self, screen: BoardScreen, notice: SeatNotice) -> None:
         """Show what became of another seat: away (with the time it has left), back, or a bot's now."""
         board = screen.board
+        if notice.seat == board.viewer:  # our own seat (told again after a resume): the link status says it
+            return
         match notice:
             case SeatWentAway(seat=seat, grace_seconds=grace):
                 self._away_until[seat] = time.monotonic() + grace

@@ -2,29 +2,41 @@
 // A Scopa bot in JavaScript: a TCP socket, @msgpack/msgpack and docs/PROTOCOL.md.
 //
 //   npm ci                                  # once, in this folder
-//   node bot.js [HOST:PORT] [--name NAME] [--protocol N] [--solo]
+//   node bot.js [HOST:PORT] [--name NAME] [--protocol N] [--solo] [--schema PATH | --no-schema]
 //
 // It says hello, joins the first table waiting for players (or, with --solo or when
 // none waits, creates one with a server bot as the opponent), answers every
 // `your_turn` with the legal move that captures the most cards, and exits after the
 // game ends: status 0 when the game finished, 1 otherwise.  Keys and command names it
 // does not know are ignored, as the protocol asks of clients.
+//
+// Every command it receives is checked against the published clients' schema
+// (docs/protocol.client.schema.json, or --schema PATH): a command whose name the schema
+// knows, against that command's own definition (unknown keys are allowed there).  Each
+// violation is printed; any makes the exit status 1.
 
+import fs from "node:fs";
 import net from "node:net";
 import process from "node:process";
+import { fileURLToPath } from "node:url";
 import { decode, encode } from "@msgpack/msgpack";
+import Ajv2020 from "ajv/dist/2020.js";
+
+const DEFAULT_SCHEMA = fileURLToPath(new URL("../../docs/protocol.client.schema.json", import.meta.url));
 
 const MAX_FRAME = 64 * 1024; // §1: the largest payload
 
 function parseArgs(argv) {
-  const opts = { address: "127.0.0.1:7015", name: "jsbot", protocol: 2, solo: false };
+  const opts = { address: "127.0.0.1:7015", name: "jsbot", protocol: 2, solo: false, schema: DEFAULT_SCHEMA };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === "--name") opts.name = argv[++i];
+    else if (arg === "--schema") opts.schema = argv[++i];
+    else if (arg === "--no-schema") opts.schema = null;
     else if (arg === "--protocol") opts.protocol = Number.parseInt(argv[++i], 10);
     else if (arg === "--solo") opts.solo = true;
     else if (arg === "--help" || arg === "-h") {
-      console.log("usage: node bot.js [HOST:PORT] [--name NAME] [--protocol N] [--solo]");
+      console.log("usage: node bot.js [HOST:PORT] [--name NAME] [--protocol N] [--solo] [--schema PATH | --no-schema]");
       process.exit(0);
     } else opts.address = arg;
   }
@@ -72,6 +84,40 @@ class Wire {
   }
 }
 
+// The clients' schema: each received command against its own definition, found by its
+// name in discriminator.mapping (validators ignore `discriminator`: going through the
+// whole oneOf would try every definition).  Names the schema does not know are skipped.
+class SchemaCheck {
+  constructor(path) {
+    this.schema = JSON.parse(fs.readFileSync(path, "utf8"));
+    this.ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
+    this.ajv.addSchema(this.schema, "client");
+    this.checked = 0;
+    this.skipped = 0;
+    this.violations = 0;
+  }
+
+  check(command) {
+    const ref = this.schema.discriminator.mapping[command.name];
+    if (ref === undefined) {
+      this.skipped += 1;
+      return;
+    }
+    const validate = this.ajv.getSchema(`client${ref}`);
+    this.checked += 1;
+    if (!validate(command)) {
+      this.violations += 1;
+      const why = validate.errors.map((e) => `${e.instancePath || "/"} ${e.message}`).join("; ");
+      console.error(`schema violation in ${command.name} (seq ${command.seq}): ${why}`);
+    }
+  }
+
+  summary() {
+    return `checked ${this.checked} commands against the schema, ${this.violations} schema violations` +
+      (this.skipped ? `, ${this.skipped} of unknown names skipped` : "");
+  }
+}
+
 // The legal move taking the most cards (the settebello counts double); the first on a tie.
 function pickMove(legal) {
   const worth = (move) => move.capture.length + (move.capture.includes("7d") || move.card === "7d" ? 1 : 0);
@@ -82,6 +128,7 @@ function main() {
   const opts = parseArgs(process.argv.slice(2));
   const socket = net.createConnection({ host: opts.host, port: opts.port });
   const wire = new Wire(socket, opts.protocol);
+  const schema = opts.schema ? new SchemaCheck(opts.schema) : null;
   let name = opts.name;
   let tries = 1;
   let turns = 0;
@@ -89,7 +136,8 @@ function main() {
 
   const stop = (status, message) => {
     if (message) (status === 0 ? console.log : console.error)(message);
-    process.exitCode = status;
+    if (schema) console.log(schema.summary());
+    process.exitCode = schema && schema.violations > 0 ? 1 : status;
     socket.end(() => socket.destroy()); // §6: the sender of bye closes the connection
   };
 
@@ -156,6 +204,7 @@ function main() {
     try {
       for (const cmd of wire.commands(chunk)) {
         if (socket.writableEnded) return;
+        if (schema) schema.check(cmd);
         handle(cmd);
       }
     } catch (err) {
