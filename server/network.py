@@ -107,7 +107,7 @@ class NetworkEngine:
         """Connections that asked (watch_lobby) for a table_update on every table change."""
         self._changed: dict[str, Table] = {}  # tables changed in this event-loop turn
         self._flush: asyncio.Handle | None = None
-        self.records = Records(self.storage, self.clock, accounts=accounts)  # finished games, ratings
+        self.records = Records(self.storage, self.clock, accounts=accounts, limits=self.limits)  # finished games, ratings
 
     # ------------------------------------------------------------------ lifecycle
 

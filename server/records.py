@@ -23,6 +23,7 @@ from scopa.protocol.record import PlayerKind, Record, RecordPlayer, build_record
 from .accounts import Accounts, Verdict
 from .archive import FinishedGame, GamePlayer, preset_key
 from .clock import Clock
+from .limits import Limits
 from .ratings import rate_game
 from .session import ClientSession
 from .storage import Storage
@@ -37,11 +38,12 @@ MAX_RECORD_BYTES = 60_000  # a record must fit in one frame (64 KiB) with its en
 class Records:
     """The finished-games, ratings and accounts side of a server."""
 
-    def __init__(self, storage: Storage | None, clock: Clock, *, accounts: bool = False) -> None:
+    def __init__(self, storage: Storage | None, clock: Clock, *, accounts: bool = False,
+                 limits: Limits | None = None) -> None:
         self.archive: Storage | None = storage  # the archive's calls are the storage's
         if accounts and self.archive is None:
             raise ValueError("accounts are kept in the server's database: give it one (--db)")
-        self.accounts = Accounts(self.archive, clock) if accounts and self.archive is not None else None
+        self.accounts = Accounts(self.archive, clock, limits) if accounts and self.archive is not None else None
         self.verified: weakref.WeakSet[ClientSession] = weakref.WeakSet()
         """Connections that gave their claimed name's password."""
         self._tasks: set[asyncio.Task[None]] = set()
