@@ -42,9 +42,9 @@ limit                                  what happens
                                        many: ``error`` ``too_many_tables``
 ``max_waiting_tables_per_address``     the same per source address (for a connection
                                        through a trusted front end: per identity)
-``waiting_tables_reserved``            an address that holds a waiting table already
-                                       may not take the last ones of
-                                       ``max_waiting_tables``: they are kept for
+``waiting_tables_reserve``             an address that holds a waiting table already
+                                       may not take the last tenth (by default) of
+                                       ``max_waiting_tables``: it is kept for
                                        addresses that hold none (``too_many_tables``)
 ``waiting_table_expiry``               a table where nobody sat down for this long
                                        while it waited for players is closed (its
@@ -101,11 +101,11 @@ class Limits:
     """Tables one connection has created that wait for players."""
     max_waiting_tables: int | None = 500
     """Tables waiting for players on the whole server."""
-    max_waiting_tables_per_address: int | None = 8
+    max_waiting_tables_per_address: int | None = 16
     """Tables waiting for players created from one source address (or one identity
     behind a trusted front end)."""
-    waiting_tables_reserved: int = 50
-    """Of ``max_waiting_tables``, the last ones only an address holding no waiting
+    waiting_tables_reserve: float = 0.1
+    """The share of ``max_waiting_tables`` that only an address holding no waiting
     table may take (room for the players who hold none)."""
     waiting_table_expiry: float | None = 600.0
     """Seconds a table may wait for players with nobody sitting down, then it closes."""
@@ -160,7 +160,9 @@ class Limits:
                 raise ValueError(f"{name} must be at least 0 (or None), not {value}")
         if self.waiting_table_expiry is not None and self.waiting_table_expiry <= 0:
             raise ValueError("waiting_table_expiry must be positive (or None)")
-        if min(self.waiting_tables_reserved, self.password_failures_per_address, self.password_failures_per_name,
+        if not 0 <= self.waiting_tables_reserve <= 1:
+            raise ValueError("waiting_tables_reserve is a share of max_waiting_tables, from 0 to 1")
+        if min(self.password_failures_per_address, self.password_failures_per_name,
                self.name_claims_per_address) < 0 or min(self.password_window, self.name_claims_window) <= 0:
             raise ValueError("the password and claim limits must not be negative, their windows positive")
         if self.finished_tables_kept < 0 or self.table_update_interval < 0:

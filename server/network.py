@@ -91,7 +91,7 @@ class NetworkEngine:
         self.limits = limits if limits is not None else Limits()
         self.sessions: dict[int, ClientSession] = {}
         self.names: dict[str, ClientSession] = {}  # by name_key(): unique regardless of case
-        self.tables = TableDirectory(self.limits)
+        self.tables = TableDirectory(self.limits, self.clock, on_expired=self._waited_too_long)
         self._watching: dict[int, Table] = {}  # connection id -> the table it watches
         self.damaged: dict[str, str] = {}  # table id -> why the journal could not restore it
         self.admin = admin.Operator(self, admin_token_file)
@@ -125,6 +125,7 @@ class NetworkEngine:
         """Stop listening, say bye to every client, cancel the games, close everything."""
         if self._server is not None:
             self._server.close()
+        self.tables.stop_expiry()
         for table in list(self.tables.values()):
             if table.task is not None:
                 table.task.cancel()
@@ -502,7 +503,8 @@ class NetworkEngine:
         if body.sit and not self._token_free(sess, body.token, seq):
             return
         bot_game = not body.sit and len(body.fill_with_bots) == rules.players
-        refusal = self.tables.refusal(sess.id, bot_game)
+        origin = self.proxied.origin(sess.id, sess.address)
+        refusal = self.tables.refusal(sess.id, bot_game, origin)
         if refusal is not None:
             sess.error(ErrorCode.TOO_MANY_TABLES, refusal, re=seq)
             return
@@ -521,7 +523,7 @@ class NetworkEngine:
             table.storage = self.storage
         if body.sit:
             self._stop_watching(sess)
-        self.tables.add(table, owner=sess.id)
+        self.tables.add(table, owner=sess.id, origin=origin)
         self._table_changed(table)
         log.info("table %s created by %s: %s", table.id, sess.party, rules.describe())
         joined: tuple[int, str] | None = None
@@ -574,6 +576,9 @@ class NetworkEngine:
             except Exception as exc:  # noqa: BLE001 - the table is gone either way
                 log.error("table %s: could not journal its closing: %s", table.id, exc)
         log.info("table %s: closed (%s)", table.id, reason)
+
+    def _waited_too_long(self, table: Table) -> None:
+        self.close_waiting(table, f"nobody sat down at it for {self.limits.waiting_table_expiry:g} s")
 
     def _token_free(self, sess: ClientSession, token: str | None, seq: int) -> bool:
         """A seat token the client chose must not be one a seat holds already."""

@@ -64,6 +64,13 @@ class ProxiedClients:
         key = self._of.get(conn_id)
         return key[1] or None if key is not None else None
 
+    def origin(self, conn_id: int, address: str) -> str:
+        """Where connection ``conn_id`` from ``address`` comes from, for the per-address
+        caps and the ratings: its address, or, for one admitted for an identity behind a
+        trusted front end, that identity at that front end."""
+        key = self._of.get(conn_id)
+        return f"{key[0]}/{key[1]}" if key is not None and key[1] else address
+
     def admit(self, conn_id: int, address: str, identity: str | None) -> str | None:
         """A ``hello`` on connection ``conn_id`` from ``address`` saying it is for
         ``identity``: count it, or say why it is refused (the identity's cap is reached).
