@@ -62,7 +62,7 @@ class NetworkEngine:
                  limits: Limits | None = None, grace: float = 120.0,
                  turn_timeout: float | None = DEFAULT_TURN_TIMEOUT, clock: Clock | None = None,
                  admin_token_file: str | None = None, accounts: bool = False, bot_workers: int = 1,
-                 trusted_proxies: Sequence[str] = ()) -> None:
+                 trusted_proxies: Sequence[str] = (), rate_shared_addresses: Sequence[str] = ()) -> None:
         """``db``: an SQLite file journaling every table (unfinished games are restored
         from it by :meth:`start`); or any ``storage``; neither: nothing persists.
 
@@ -77,7 +77,8 @@ class NetworkEngine:
         (kept in the storage, which is then needed); ``bot_workers``: processes in the
         pool where bots that search (``expert``) think, made when the first one sits; ``trusted_proxies``: addresses (or
         networks) of front ends whose connections say whom they are for and are capped
-        per identity (server/proxied.py)."""
+        per identity (server/proxied.py); ``rate_shared_addresses``: addresses (or networks)
+        whose players are rated against one another (server/rated.py)."""
         if bot_workers < 1:
             raise ValueError("bot_workers must be at least 1")
         self.bot_workers = bot_workers
@@ -107,7 +108,8 @@ class NetworkEngine:
         """Connections that asked (watch_lobby) for a table_update on every table change."""
         self._changed: dict[str, Table] = {}  # tables changed in this event-loop turn
         self._flush: asyncio.Handle | None = None
-        self.records = Records(self.storage, self.clock, accounts=accounts, limits=self.limits)  # finished games, ratings
+        self.records = Records(self.storage, self.clock, accounts=accounts, limits=self.limits,
+                               shared_addresses=rate_shared_addresses)  # finished games, ratings
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -391,6 +393,7 @@ class NetworkEngine:
     def _close_table(self, table: Table) -> None:
         """The table leaves the lobby: lobby watchers get its last update (``closed``)."""
         self.tables.pop(table.id, None)
+        self.records.fair.forget(table.id)
         table.closed = True
         self._table_changed(table)
 
@@ -450,6 +453,7 @@ class NetworkEngine:
         self.names[name_key(seat.name)] = sess
         sess.send(wire.Welcome(you=f"player:{seat.name}", server=SERVER_NAME, protocol=PROTOCOL_VERSION), re=seq)
         log.info("connection %s resumes seat %s of table %s as %s", sess.id, i, table.id, sess.party)
+        self.records.fair.seen(table.id, i, self.proxied.origin(sess.id, sess.address))
         table.resume(sess, i, resume.token, resume.last_event, re=seq)
 
     def watched_by(self, sess: ClientSession) -> Table | None:
@@ -529,6 +533,7 @@ class NetworkEngine:
         joined: tuple[int, str] | None = None
         if body.sit:
             joined = table.seat_client(sess, body.token)
+            self.records.fair.seen(table.id, joined[0], origin, fresh=True)
         for strategy in body.fill_with_bots:
             table.seat_bot(strategy)
         sess.send(wire.TableCreated(table=table.info(), invite=invite), re=seq)
@@ -603,6 +608,7 @@ class NetworkEngine:
         if not self._token_free(sess, body.token, seq):
             return
         seat, token = table.seat_client(sess, body.token)
+        self.records.fair.seen(table.id, seat, self.proxied.origin(sess.id, sess.address), fresh=True)
         sess.send(wire.Joined(table=table.id, seat=seat, side=table.rules.side_of(seat), token=token), re=seq)
         log.info("table %s: %s sits at seat %s", table.id, sess.party, seat)
         table.announce_seats()
@@ -686,16 +692,16 @@ class NetworkEngine:
 async def serve(host: str = "127.0.0.1", port: int = DEFAULT_PORT, seed: int | None = None,
                 db: str | None = None, accounts: bool = False, *, limits: Limits | None = None,
                 turn_timeout: float | None = DEFAULT_TURN_TIMEOUT, admin_token_file: str | None = None,
-                bot_workers: int = 1, trusted_proxies: Sequence[str] = (),
+                bot_workers: int = 1, trusted_proxies: Sequence[str] = (), rate_shared_addresses: Sequence[str] = (),
                 beside: Callable[[NetworkEngine], Awaitable[None]] | None = None) -> None:
     """Run a server until cancelled (Ctrl-C) or stopped by the operator, then shut down
     cleanly; ``db``: the SQLite journal (games survive restarts) or None (nothing
     persists); ``accounts``: names may be claimed with a password (needs ``db``);
-    ``trusted_proxies``: see NetworkEngine; ``beside``: run with the started engine (a
+    ``trusted_proxies``, ``rate_shared_addresses``: see NetworkEngine; ``beside``: run with the started engine (a
     web front end) until the server stops (its failure stops the server too)."""
     engine = NetworkEngine(host, port, seed, db=db, limits=limits, turn_timeout=turn_timeout,
                            admin_token_file=admin_token_file, accounts=accounts, bot_workers=bot_workers,
-                           trusted_proxies=trusted_proxies)
+                           trusted_proxies=trusted_proxies, rate_shared_addresses=rate_shared_addresses)
     await engine.start()
     collector = Collector(engine.clock)
     collector.start()
