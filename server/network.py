@@ -43,7 +43,7 @@ from .writer_process import open_storage
 from .proxied import ProxiedClients
 from .records import Records
 from .table import Table, token_digest
-from .text import clean_text, name_key, reserved_name
+from .text import Names, clean_text, name_key, reserved_name
 from .workers import BotPool
 
 log = logging.getLogger("scopa.server")
@@ -91,7 +91,7 @@ class NetworkEngine:
         self._seeds = random.Random(seed) if seed is not None else random.SystemRandom()
         self.limits = limits if limits is not None else Limits()
         self.sessions: dict[int, ClientSession] = {}
-        self.names: dict[str, ClientSession] = {}  # by name_key(): unique regardless of case
+        self.names: dict[str, ClientSession] = Names()  # by name_key(): names that look alike are one
         self.tables = TableDirectory(self.limits, self.clock, on_expired=self._waited_too_long)
         self._watching: dict[int, Table] = {}  # connection id -> the table it watches
         self.damaged: dict[str, str] = {}  # table id -> why the journal could not restore it

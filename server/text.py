@@ -24,8 +24,11 @@ import re
 import string
 import unicodedata
 from collections.abc import Iterable
+from typing import TypeVar
 
 from confusable_homoglyphs.confusables import confusables_data
+
+V = TypeVar("V")
 
 _CONTROL_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co"})
 _BREAKS = re.compile("[\t\n\r\x0b\x0c\x85\u2028\u2029]+")
@@ -83,6 +86,29 @@ def name_key(name: str) -> str:
     for sequence, char in sequences.items():
         text = text.replace(sequence, char)
     return "".join(same.get(c, c) for c in text if c not in SEPARATORS)
+
+
+class Names(dict[str, V]):
+    """A dict whose keys are names, stored under :func:`name_key`: ``names["b1ll"]``
+    finds what ``names["bill"]`` holds."""
+
+    def __getitem__(self, name: str) -> V:
+        return super().__getitem__(name_key(name))
+
+    def __setitem__(self, name: str, value: V) -> None:
+        super().__setitem__(name_key(name), value)
+
+    def __delitem__(self, name: str) -> None:
+        super().__delitem__(name_key(name))
+
+    def __contains__(self, name: object) -> bool:
+        return isinstance(name, str) and super().__contains__(name_key(name))
+
+    def get(self, name: str, default: V | None = None) -> V | None:  # type: ignore[override]
+        return super().get(name_key(name), default)
+
+    def pop(self, name: str, *default: V) -> V:  # type: ignore[override]
+        return super().pop(name_key(name), *default)
 
 
 def bot_name(strategy: str, seat: int) -> str:

@@ -6,9 +6,6 @@ to the limit, claims bounded per address, and look-alike names one name (PROTOCO
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
-from pathlib import Path
-
 import pytest
 
 from scopa.protocol import ErrorCode
@@ -16,29 +13,13 @@ from scopa.protocol import commands as wire
 from scopa.server import Limits, NetworkEngine
 from scopa.server.clock import FakeClock
 
+from test_accounts import SECRET, clock, server  # noqa: F401 - the same server (accounts, fake clock)
 from wire_client import WireClient
 
-SECRET = "correct horse battery"
-LIMITS = Limits(commands_per_second=None)
+LIMITS = Limits(commands_per_second=None)  # the server fixture's
 # The defaults of Limits' password_failures_per_address, password_failures_per_name,
 # password_window, name_claims_per_address, name_claims_window (checked last in each test).
 PER_ADDRESS, PER_NAME, WINDOW, CLAIMS, CLAIMS_WINDOW = 5, 20, 300.0, 3, 3600.0
-
-
-@pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock()
-
-
-@pytest.fixture
-async def server(tmp_path: Path, clock: FakeClock) -> AsyncIterator[NetworkEngine]:
-    engine = NetworkEngine("127.0.0.1", 0, seed=2, db=str(tmp_path / "games.db"), accounts=True, clock=clock,
-                           limits=LIMITS)
-    await engine.start()
-    try:
-        yield engine
-    finally:
-        await engine.stop()
 
 
 async def connect_from(port: int, source: str) -> WireClient:

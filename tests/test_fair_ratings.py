@@ -13,6 +13,7 @@ import pytest
 
 from scopa.bots import GreedyBot, RandomBot
 from scopa.engine import Preset
+from scopa.protocol import Command
 from scopa.protocol import commands as wire
 from scopa.server import Limits, NetworkEngine
 from scopa.server.clock import FakeClock
@@ -146,14 +147,20 @@ async def test_two_connections_of_one_identity_behind_a_front_end_are_not_rated(
         await engine.stop()
 
 
+async def mid_game(engine: NetworkEngine, takeover: bool = True) -> tuple[WireClient, WireClient, str,
+                                                                         asyncio.Task[list[Command]]]:
+    """ada and bea at a table, the game on, bea playing it out in a task."""
+    ada = await connect_from(engine.port, "127.0.0.2", "ada")
+    bea = await connect_from(engine.port, "127.0.0.3", "bea")
+    table = await seat_everyone([ada, bea], takeover=takeover)
+    await ada.recv_until("game_start")
+    return ada, bea, table, asyncio.create_task(bea.play_game(RandomBot(seed=1)))
+
+
 async def test_leaving_a_rated_game_is_its_loss() -> None:
     engine = await start()
     try:
-        ada = await connect_from(engine.port, "127.0.0.2", "ada")
-        bea = await connect_from(engine.port, "127.0.0.3", "bea")
-        table = await seat_everyone([ada, bea])
-        await ada.recv_until("game_start")
-        playing = asyncio.create_task(bea.play_game(RandomBot(seed=1)))
+        ada, bea, table, playing = await mid_game(engine)
         ada.send(wire.LeaveTable(table=table))
         assert (await ada.recv_until("left")).body.reason == "left"
         events = await playing
@@ -170,11 +177,7 @@ async def test_dropping_out_of_a_rated_game_is_its_loss(takeover: bool) -> None:
     clock = FakeClock()
     engine = await start(clock)
     try:
-        ada = await connect_from(engine.port, "127.0.0.2", "ada")
-        bea = await connect_from(engine.port, "127.0.0.3", "bea")
-        table = await seat_everyone([ada, bea], takeover=takeover)
-        await ada.recv_until("game_start")
-        playing = asyncio.create_task(bea.play_game(RandomBot(seed=1)))
+        ada, bea, table, playing = await mid_game(engine, takeover)
         ada.abort()
         seats = engine.tables[table].seats
         await until(lambda: seats[0] is not None and seats[0].away, "ada's seat waiting for her")
