@@ -10,6 +10,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
+from scopa.client.session import ClientSession
 from scopa.protocol import ErrorCode
 from scopa.protocol import commands as wire
 from scopa.server import Limits, NetworkEngine
@@ -98,3 +99,17 @@ async def test_a_waiting_table_nobody_sits_down_at_closes(clock: FakeClock) -> N
             await client.close()
     finally:
         await engine.stop()
+
+
+async def test_a_client_waiting_at_a_table_that_closes_is_told_so(clock: FakeClock) -> None:
+    engine = NetworkEngine("127.0.0.1", 0, seed=5, clock=clock, limits=Limits(ping_interval=None))
+    await engine.start()
+    try:
+        async with await ClientSession.connect("127.0.0.1", engine.port, "patient") as s:
+            await s.create_table(preset="scopa")
+            waiting = asyncio.create_task(s.wait_for_game_start())
+            clock.advance(EXPIRY)
+            assert await asyncio.wait_for(waiting, 30) is False and s.table_id is None  # scopa bot looks again
+    finally:
+        await engine.stop()
+
