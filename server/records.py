@@ -29,6 +29,7 @@ from .ratings import rate_ranked
 from .session import ClientSession
 from .storage import Storage
 from .table import Table, token_digest
+from .text import name_key
 
 log = logging.getLogger("scopa.server")
 
@@ -81,7 +82,7 @@ class Records:
             return True
         if any(p.token_digest and p.token_digest in digests for p in game.players):
             return True
-        return sess in self.verified and any(p.name == sess.name for p in game.players)
+        return sess in self.verified and any(name_key(p.name) == name_key(sess.name or "") for p in game.players)
 
     async def _list(self, sess: ClientSession, body: wire.ListGames, seq: int) -> None:
         assert self.archive is not None
