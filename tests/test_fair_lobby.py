@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 
 import pytest
 
@@ -26,6 +27,17 @@ def clock() -> FakeClock:
     return FakeClock()
 
 
+@asynccontextmanager
+async def running(**options: object) -> AsyncIterator[NetworkEngine]:
+    """A server on loopback, stopped at the end."""
+    engine = NetworkEngine("127.0.0.1", 0, seed=5, **options)  # type: ignore[arg-type]
+    await engine.start()
+    try:
+        yield engine
+    finally:
+        await engine.stop()
+
+
 async def connect_from(port: int, source: str, name: str) -> WireClient:
     reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(source, 0))
     client = WireClient(reader, writer)
@@ -43,9 +55,7 @@ async def test_a_few_addresses_cannot_crowd_out_the_others(clock: FakeClock) -> 
     limits = Limits(max_waiting_tables=40, commands_per_second=None)
     per_address = limits.max_waiting_tables_per_address
     assert per_address is not None
-    engine = NetworkEngine("127.0.0.1", 0, seed=5, clock=clock, limits=limits)
-    await engine.start()
-    try:
+    async with running(clock=clock, limits=limits) as engine:
         made: dict[str, int] = {}
         crowd = []
         for a in range(2, 6):  # 4 source addresses x 5 connections x 4 tables each
@@ -70,14 +80,10 @@ async def test_a_few_addresses_cannot_crowd_out_the_others(clock: FakeClock) -> 
         assert isinstance(await create(other), wire.TableCreated)
         for client in (*crowd, person, other):
             await client.close()
-    finally:
-        await engine.stop()
 
 
 async def test_a_waiting_table_nobody_sits_down_at_closes(clock: FakeClock) -> None:
-    engine = NetworkEngine("127.0.0.1", 0, seed=5, clock=clock, limits=Limits(ping_interval=None))
-    await engine.start()
-    try:
+    async with running(clock=clock, limits=Limits(ping_interval=None)) as engine:
         host = await connect_from(engine.port, "127.0.0.2", "host")
         table = await host.create(players=4)
         idle = await connect_from(engine.port, "127.0.0.3", "idle")
@@ -97,19 +103,13 @@ async def test_a_waiting_table_nobody_sits_down_at_closes(clock: FakeClock) -> N
         assert table not in engine.tables and engine.tables.waiting_count == 0
         for client in (host, idle, guest):
             await client.close()
-    finally:
-        await engine.stop()
 
 
 async def test_a_client_waiting_at_a_table_that_closes_is_told_so(clock: FakeClock) -> None:
-    engine = NetworkEngine("127.0.0.1", 0, seed=5, clock=clock, limits=Limits(ping_interval=None))
-    await engine.start()
-    try:
+    async with running(clock=clock, limits=Limits(ping_interval=None)) as engine:
         async with await ClientSession.connect("127.0.0.1", engine.port, "patient") as s:
             await s.create_table(preset="scopa")
             waiting = asyncio.create_task(s.wait_for_game_start())
             clock.advance(EXPIRY)
             assert await asyncio.wait_for(waiting, 30) is False and s.table_id is None  # scopa bot looks again
-    finally:
-        await engine.stop()
 

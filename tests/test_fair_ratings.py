@@ -7,7 +7,8 @@ loopback source addresses; the grace period runs on the server's fake clock."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import asynccontextmanager
 
 import pytest
 
@@ -26,11 +27,16 @@ LIMITS = Limits(commands_per_second=None, ping_interval=None)
 GRACE = 30.0
 
 
-async def start(clock: FakeClock | None = None, **options: object) -> NetworkEngine:
+@asynccontextmanager
+async def running(clock: FakeClock | None = None, **options: object) -> AsyncIterator[NetworkEngine]:
+    """A server with ratings (kept in memory), stopped at the end."""
     engine = NetworkEngine("127.0.0.1", 0, seed=9, storage=MemoryStorage(), limits=LIMITS, grace=GRACE,
                            clock=clock, **options)  # type: ignore[arg-type]
     await engine.start()
-    return engine
+    try:
+        yield engine
+    finally:
+        await engine.stop()
 
 
 async def connect_from(port: int, source: str, name: str, identity: str | None = None) -> WireClient:
@@ -84,8 +90,7 @@ async def until(condition: Callable[[], bool], what: str) -> None:
 
 
 async def test_games_between_people_are_rated_and_games_against_bots_are_not() -> None:
-    engine = await start()
-    try:
+    async with running() as engine:
         ada = await connect_from(engine.port, "127.0.0.2", "ada")
         await play([ada], bots=["random"])  # a win (or a loss) against a bot: nothing
         assert await board(engine) == {}
@@ -95,13 +100,10 @@ async def test_games_between_people_are_rated_and_games_against_bots_are_not() -
         assert await board(engine) == {"ada": (1, int(winner == 0)), "bea": (1, int(winner == 1))}
         for c in (ada, bea):
             await c.close()
-    finally:
-        await engine.stop()
 
 
 async def test_a_team_game_of_four_people_rates_each_teammate() -> None:
-    engine = await start()
-    try:
+    async with running() as engine:
         people = [await connect_from(engine.port, f"127.0.0.{2 + i}", name)
                   for i, name in enumerate(("ada", "bea", "cy", "dan"))]
         table = await play(people, Preset.SCOPONE)
@@ -112,14 +114,11 @@ async def test_a_team_game_of_four_people_rates_each_teammate() -> None:
                          "bea": (1, int(winner == 1)), "dan": (1, int(winner == 1))}
         for c in people:
             await c.close()
-    finally:
-        await engine.stop()
 
 
 async def test_two_connections_from_one_address_are_not_rated_unless_the_server_allows_it() -> None:
     for shared in ((), ("127.0.0.0/30",)):
-        engine = await start(rate_shared_addresses=shared)
-        try:
+        async with running(rate_shared_addresses=shared) as engine:
             me = await connect_from(engine.port, "127.0.0.2", "me")
             also_me = await connect_from(engine.port, "127.0.0.2", "alt")
             await play([me, also_me])
@@ -127,13 +126,10 @@ async def test_two_connections_from_one_address_are_not_rated_unless_the_server_
             assert ({name: games for name, (games, _) in rated.items()} == {"me": 1, "alt": 1}) if shared else not rated
             for c in (me, also_me):
                 await c.close()
-        finally:
-            await engine.stop()
 
 
 async def test_two_connections_of_one_identity_behind_a_front_end_are_not_rated() -> None:
-    engine = await start(trusted_proxies=["127.0.0.5"])
-    try:
+    async with running(trusted_proxies=["127.0.0.5"]) as engine:
         one = await connect_from(engine.port, "127.0.0.5", "phone", "browser-0001")
         same = await connect_from(engine.port, "127.0.0.5", "tablet", "browser-0001")
         other = await connect_from(engine.port, "127.0.0.5", "friend", "browser-0002")
@@ -143,8 +139,6 @@ async def test_two_connections_of_one_identity_behind_a_front_end_are_not_rated(
         assert set(await board(engine)) == {"phone", "friend"}
         for c in (one, same, other):
             await c.close()
-    finally:
-        await engine.stop()
 
 
 async def mid_game(engine: NetworkEngine, takeover: bool = True) -> tuple[WireClient, WireClient, str,
@@ -158,8 +152,7 @@ async def mid_game(engine: NetworkEngine, takeover: bool = True) -> tuple[WireCl
 
 
 async def test_leaving_a_rated_game_is_its_loss() -> None:
-    engine = await start()
-    try:
+    async with running() as engine:
         ada, bea, table, playing = await mid_game(engine)
         ada.send(wire.LeaveTable(table=table))
         assert (await ada.recv_until("left")).body.reason == "left"
@@ -168,15 +161,12 @@ async def test_leaving_a_rated_game_is_its_loss() -> None:
         assert await board(engine) == {"bea": (1, 1), "ada": (1, 0)}
         for c in (ada, bea):
             await c.close()
-    finally:
-        await engine.stop()
 
 
 @pytest.mark.parametrize("takeover", [True, False])
 async def test_dropping_out_of_a_rated_game_is_its_loss(takeover: bool) -> None:
     clock = FakeClock()
-    engine = await start(clock)
-    try:
+    async with running(clock) as engine:
         ada, bea, table, playing = await mid_game(engine, takeover)
         ada.abort()
         seats = engine.tables[table].seats
@@ -186,13 +176,10 @@ async def test_dropping_out_of_a_rated_game_is_its_loss(takeover: bool) -> None:
         assert (events[-1].body.reason == "abandoned") is not takeover
         assert await board(engine) == {"bea": (1, 1), "ada": (1, 0)}  # whatever the bot made of her seat
         await bea.close()
-    finally:
-        await engine.stop()
 
 
 async def test_look_alike_names_are_one_leaderboard_row() -> None:
-    engine = await start()
-    try:
+    async with running() as engine:
         bea = await connect_from(engine.port, "127.0.0.3", "bea")
         for spelling in ("Bill", "b1ll"):
             him = await connect_from(engine.port, "127.0.0.2", spelling)
@@ -202,8 +189,6 @@ async def test_look_alike_names_are_one_leaderboard_row() -> None:
         rated = await board(engine)
         assert set(rated) == {"Bill", "bea"} and rated["Bill"][0] == 2
         await bea.close()
-    finally:
-        await engine.stop()
 
 
 def test_scopa_serve_takes_rate_shared_address_and_refuses_a_bad_one() -> None:
