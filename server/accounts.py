@@ -110,7 +110,7 @@ class Accounts:
         self.name_limiter = AttemptLimiter(clock, lim.password_failures_per_name, lim.password_window)
         self.claims = AttemptLimiter(clock, lim.name_claims_per_address, lim.name_claims_window)
         self._claiming: set[str] = set()  # name keys being claimed
-        self._checking: set[str] = set()  # addresses with a password check under way
+        self._checking: dict[str, tuple[str, ...]] = {}  # address under check -> the name keys it counts under
         self._owners: dict[str, set[str]] = {}  # name key -> addresses that logged in to it
 
     async def account(self, name: str) -> Account | None:
@@ -135,7 +135,7 @@ class Accounts:
         if (self.limiter.blocked(address_key) or self.name_limiter.blocked(*name_keys)
                 or address_key in self._checking):
             return False
-        self._checking.add(address_key)
+        self._checking[address_key] = name_keys
         self.limiter.begin(address_key)
         self.name_limiter.begin(*name_keys)
         return True
@@ -143,24 +143,24 @@ class Accounts:
     async def check(self, name: str, password: str, address: str) -> Verdict:
         """Check a password after :meth:`begin_check` said yes (off the event loop)."""
         address_key = f"address:{address}"
-        name_keys = self._keys(name, address)
-        verdict = Verdict.WRONG
+        name_keys = self._checking.get(address_key, ())
+        wrong = False
         try:
             account = await self.account(name)
             if account is None:
-                verdict = Verdict.UNCLAIMED
-                return verdict
+                return Verdict.UNCLAIMED
             digest = await asyncio.get_running_loop().run_in_executor(
                 None, functools.partial(scrypt_hash, password, account.salt, account.n, account.r, account.p)
             )
-            if hmac.compare_digest(digest, account.hash):
-                verdict = Verdict.OK
-                self._owners.setdefault(name_key(name), set()).add(address)
-            return verdict
+            if not hmac.compare_digest(digest, account.hash):
+                wrong = True
+                return Verdict.WRONG
+            self._owners.setdefault(name_key(name), set()).add(address)
+            return Verdict.OK
         finally:
-            self._checking.discard(address_key)
-            self.limiter.end(address_key, failed=verdict is Verdict.WRONG)
-            self.name_limiter.end(*name_keys, failed=verdict is Verdict.WRONG)
+            self._checking.pop(address_key, None)
+            self.limiter.end(address_key, failed=wrong)
+            self.name_limiter.end(*name_keys, failed=wrong)
 
     async def claim(self, name: str, password: str, address: str) -> Verdict:
         """Claim ``name``: OK, or WRONG if it (or a look-alike) is claimed already, or
