@@ -86,9 +86,6 @@ class AttemptLimiter:
         for k in keys:
             self._failures.setdefault(k, deque()).append(now)
 
-    def forget(self, key: str) -> None:
-        self._failures.pop(key, None)
-
 
 class Accounts:
     """Claim a name, check a name's password (both off the event loop).
