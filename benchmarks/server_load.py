@@ -96,7 +96,8 @@ async def _serve(seed: int, db: str | None, bot_workers: int = 1, memory_profile
 
     # Every load client comes from 127.0.0.1: lift the connection caps (server/limits.py).
     engine = NetworkEngine("127.0.0.1", 0, seed, limits=Limits(max_connections=None, max_connections_per_address=None,
-                                         max_bot_tables=None, max_bot_tables_per_client=None),
+                                         max_bot_tables=None, max_bot_tables_per_client=None,
+                                         max_waiting_tables_per_address=None),
                            db=db, bot_workers=bot_workers)
     await engine.start()
     collector = Collector(engine.clock)  # as `scopa serve` sets the garbage collector

@@ -39,6 +39,10 @@ def add_subcommands(sub: Any, add_rules: AddArguments, add_display: AddArguments
                             "resume from it (created if missing, readable by you only); default: none, nothing persists")
     serve.add_argument("--accounts", action="store_true",
                        help="let players claim their names with a password (kept in the --db file)")
+    serve.add_argument("--rate-shared-address", action="append", default=[], metavar="ADDRESS",
+                       help="rate games between players who all connect from this address or network (a class "
+                            "behind one router); otherwise two seats played from one address are not rated "
+                            "(repeatable)")
     admincli.add_serve_options(serve)
     admincli.add_admin_subcommand(sub)
     webcli.add_serve_options(serve)
@@ -150,11 +154,13 @@ def _serve(args: argparse.Namespace, console: Console) -> int:
         return 2
     from scopa.server.proxied import parse_networks
 
-    try:
-        parse_networks(options.get("trusted_proxies", ()))
-    except ValueError as exc:
-        console.print(f"[red]--trust-proxy: {exc}[/red]")
-        return 2
+    for option, given in (("--trust-proxy", options.get("trusted_proxies", ())),
+                          ("--rate-shared-address", args.rate_shared_address)):
+        try:
+            parse_networks(given)
+        except ValueError as exc:
+            console.print(f"[red]{option}: {exc}[/red]")
+            return 2
     lan_options = lancli.lan_identity_options(args)
     lan = LanIdentity(**lan_options) if lan_options else None
     console.print(f"Scopa server on {args.host}:{args.port}" + (f", games journaled to {db}" if db else "")
@@ -164,7 +170,8 @@ def _serve(args: argparse.Namespace, console: Console) -> int:
         asyncio.run(serve(args.host, args.port, db=db, accounts=accounts, limits=limits,
                           turn_timeout=turn_timeout if turn_timeout and turn_timeout > 0 else None,
                           admin_token_file=getattr(args, "admin_token_file", None),
-                          bot_workers=getattr(args, "bot_workers", 1), lan=lan, **options))
+                          bot_workers=getattr(args, "bot_workers", 1), lan=lan,
+                          rate_shared_addresses=args.rate_shared_address, **options))
     except KeyboardInterrupt:
         pass
     except webcli.WebStartError as exc:

@@ -690,10 +690,17 @@ class ClientSession:
 
     async def wait_for_game_start(self, timeout: float | None = None) -> bool:
         """Whether the table's ``game_start`` has arrived (waiting up to ``timeout`` s).
-        A lost connection is resumed meanwhile; False if the seat was lost with it."""
+        A lost connection is resumed meanwhile; False if the seat was lost with it, or
+        if the server closed the table (``left``: e.g. nobody came for too long)."""
         while True:
             try:
-                return await self._peek(lambda c: c.name == "game_start", timeout) is not None
+                table = self.table_id
+                found = await self._peek(lambda c: c.name == "game_start" or (
+                    isinstance(c.body, Left) and c.body.table == table), timeout)
+                if found is not None and isinstance(found.body, Left):
+                    self._unseated()
+                    return False
+                return found is not None
             except ConnectionLost:
                 if self.token is None:
                     raise

@@ -235,22 +235,37 @@ def build_record(
 # ---------------------------------------------------------------------- files
 
 
+MAX_RECORD_FILE_BYTES = 4 * 1024 * 1024
+"""The largest record file read (a long game's record is well under 100 KB): a larger
+file is refused before it is read."""
+
+
 def load_record(path: str | Path) -> Record:
-    """Read a record file; :class:`RecordError` with a readable reason if it is not one."""
+    """Read a record file; :class:`RecordError` with a readable reason if it is not one
+    (also, at once, for a file over :data:`MAX_RECORD_FILE_BYTES`)."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        with open(path, "rb") as file:
+            data = file.read(MAX_RECORD_FILE_BYTES + 1)
     except OSError as exc:
         raise RecordError(f"cannot read {path}: {exc.strerror or exc}") from None
+    if len(data) > MAX_RECORD_FILE_BYTES:
+        raise RecordError(f"{path} is too large for a record (over {MAX_RECORD_FILE_BYTES // (1024 * 1024)} MiB)")
+    try:
+        text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise RecordError(f"{path} is not a text file") from None
     return parse_record(text, str(path))
 
 
 def parse_record(text: str, where: str = "the record") -> Record:
+    if len(text) > MAX_RECORD_FILE_BYTES:
+        raise RecordError(f"{where} is too large for a record (over {MAX_RECORD_FILE_BYTES // (1024 * 1024)} MiB)")
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise RecordError(f"{where} is not JSON: {exc.msg} at line {exc.lineno}") from None
+    except RecursionError:
+        raise RecordError(f"{where} is not a record: its JSON is nested far too deeply") from None
     if not isinstance(data, dict):
         raise RecordError(f"{where} is not a record: a JSON object is expected")
     if data.get("format") != RECORD_FORMAT:

@@ -1,6 +1,7 @@
 """Claimed names (``scopa serve --accounts``): a password per name, kept only as a salted
-scrypt hash, hashed in an executor so the event loop never waits for it, and wrong
-attempts rate-limited per name and per address (and one check at a time per address)."""
+scrypt hash, hashed in an executor so the event loop never waits for it, wrong
+attempts rate-limited per address and per name (never for the owner's own address),
+one check at a time per address, and claims bounded per address (see :class:`Accounts`)."""
 
 from __future__ import annotations
 
@@ -13,8 +14,10 @@ from collections import deque
 from enum import StrEnum
 
 from .archive import Account
-from .storage import Storage
 from .clock import Clock
+from .limits import Limits
+from .storage import Storage
+from .text import name_key
 
 SCRYPT_N, SCRYPT_R, SCRYPT_P = 2**14, 8, 1  # 16 MiB of memory per hash (128 * n * r bytes)
 SALT_BYTES = 16
@@ -33,88 +36,148 @@ def scrypt_hash(password: str, salt: bytes, n: int = SCRYPT_N, r: int = SCRYPT_R
 
 
 class AttemptLimiter:
-    """At most ``max_failures`` wrong attempts per key within ``window`` seconds."""
+    """At most ``max_failures`` wrong attempts per key within ``window`` seconds; a check
+    under way counts as a failure until it is known to be right (so checks started at
+    the same moment cannot get past the limit together)."""
 
     def __init__(self, clock: Clock, max_failures: int = 5, window: float = 300.0) -> None:
         self.clock = clock
         self.max_failures = max_failures
         self.window = window
         self._failures: dict[str, deque[float]] = {}
+        self._pending: dict[str, int] = {}
 
     def _recent(self, key: str) -> deque[float]:
-        times = self._failures.setdefault(key, deque())
+        times = self._failures.get(key)
+        if times is None:
+            return deque()
         cutoff = self.clock.now() - self.window
         while times and times[0] <= cutoff:
             times.popleft()
+        if not times:
+            del self._failures[key]
         return times
 
+    def count(self, key: str) -> int:
+        """Recent failures of ``key``, with the checks of it under way."""
+        return len(self._recent(key)) + self._pending.get(key, 0)
+
     def blocked(self, *keys: str) -> bool:
-        return any(len(self._recent(k)) >= self.max_failures for k in keys)
+        return any(self.count(k) >= self.max_failures for k in keys)
+
+    def begin(self, *keys: str) -> None:
+        """A check of these keys starts (it counts until :meth:`end`)."""
+        for k in keys:
+            self._pending[k] = self._pending.get(k, 0) + 1
+
+    def end(self, *keys: str, failed: bool) -> None:
+        now = self.clock.now()
+        for k in keys:
+            left = self._pending.get(k, 0) - 1
+            if left > 0:
+                self._pending[k] = left
+            else:
+                self._pending.pop(k, None)
+            if failed:
+                self._failures.setdefault(k, deque()).append(now)
 
     def failed(self, *keys: str) -> None:
         now = self.clock.now()
         for k in keys:
-            self._recent(k).append(now)
-
-    def forget(self, key: str) -> None:
-        self._failures.pop(key, None)
+            self._failures.setdefault(k, deque()).append(now)
 
 
 class Accounts:
-    """Claim a name, check a name's password (both off the event loop)."""
+    """Claim a name, check a name's password (both off the event loop).
 
-    def __init__(self, archive: Storage, clock: Clock, *, max_failures: int = 5, window: float = 300.0) -> None:
+    Guessing is limited three ways (the numbers are :class:`~.limits.Limits` fields):
+    an address with ``password_failures_per_address`` wrong passwords (for any names)
+    within ``password_window`` is not checked again until they age out; a name with
+    ``password_failures_per_name`` wrong passwords (from any addresses) is not checked
+    for addresses that never logged in to it — its owner, at an address it logged in
+    from (or claimed it from), still gets in; and one check at a time per address.
+    An address claims at most ``name_claims_per_address`` names per ``name_claims_window``.
+    A name is claimed, and looked up, under its :func:`~.text.name_key`: look-alikes of
+    a claimed name are claimed too."""
+
+    def __init__(self, archive: Storage, clock: Clock, limits: Limits | None = None) -> None:
+        lim = limits if limits is not None else Limits()
         self.archive = archive
-        self.limiter = AttemptLimiter(clock, max_failures, window)
-        self._claiming: set[str] = set()
-        self._checking: set[str] = set()  # addresses with a password check under way
+        self.limiter = AttemptLimiter(clock, lim.password_failures_per_address, lim.password_window)
+        self.name_limiter = AttemptLimiter(clock, lim.password_failures_per_name, lim.password_window)
+        self.claims = AttemptLimiter(clock, lim.name_claims_per_address, lim.name_claims_window)
+        self._claiming: set[str] = set()  # name keys being claimed
+        self._checking: dict[str, tuple[str, ...]] = {}  # address under check -> the name keys it counts under
+        self._owners: dict[str, set[str]] = {}  # name key -> addresses that logged in to it
+
+    async def account(self, name: str) -> Account | None:
+        """The account of ``name`` or of a look-alike of it."""
+        return await self.archive.account(name_key(name)) or await self.archive.account(name)
 
     async def claimed(self, name: str) -> bool:
-        return name in self._claiming or await self.archive.account(name) is not None
+        return name_key(name) in self._claiming or await self.account(name) is not None
+
+    def _keys(self, name: str, address: str) -> tuple[str, ...]:
+        """The limiter keys a check of ``name`` from ``address`` counts under: the
+        name's only for an address its owner has not logged in from."""
+        key = name_key(name)
+        return () if address in self._owners.get(key, ()) else (f"name:{key}",)
 
     def begin_check(self, name: str, address: str) -> bool:
         """Whether a password for ``name`` from ``address`` may be checked now (not too
         many wrong ones lately, and no other check from that address under way); if so
         the address is busy until :meth:`check` returns."""
         address_key = f"address:{address}"
-        if self.limiter.blocked(f"name:{name}", address_key) or address_key in self._checking:
+        name_keys = self._keys(name, address)
+        if (self.limiter.blocked(address_key) or self.name_limiter.blocked(*name_keys)
+                or address_key in self._checking):
             return False
-        self._checking.add(address_key)
+        self._checking[address_key] = name_keys
+        self.limiter.begin(address_key)
+        self.name_limiter.begin(*name_keys)
         return True
 
     async def check(self, name: str, password: str, address: str) -> Verdict:
         """Check a password after :meth:`begin_check` said yes (off the event loop)."""
-        keys = (f"name:{name}", f"address:{address}")
+        address_key = f"address:{address}"
+        name_keys = self._checking.get(address_key, ())
+        wrong = False
         try:
-            account = await self.archive.account(name)
+            account = await self.account(name)
             if account is None:
                 return Verdict.UNCLAIMED
             digest = await asyncio.get_running_loop().run_in_executor(
                 None, functools.partial(scrypt_hash, password, account.salt, account.n, account.r, account.p)
             )
-        finally:
-            self._checking.discard(keys[1])
-        if hmac.compare_digest(digest, account.hash):
-            self.limiter.forget(keys[0])
+            if not hmac.compare_digest(digest, account.hash):
+                wrong = True
+                return Verdict.WRONG
+            self._owners.setdefault(name_key(name), set()).add(address)
             return Verdict.OK
-        self.limiter.failed(*keys)
-        return Verdict.WRONG
+        finally:
+            self._checking.pop(address_key, None)
+            self.limiter.end(address_key, failed=wrong)
+            self.name_limiter.end(*name_keys, failed=wrong)
 
     async def claim(self, name: str, password: str, address: str) -> Verdict:
-        """Claim ``name``: OK, or WRONG if it is claimed already, or LIMITED."""
+        """Claim ``name``: OK, or WRONG if it (or a look-alike) is claimed already, or
+        LIMITED (too many refused claims, or too many names claimed, from ``address``)."""
         key = f"address:{address}"
-        if self.limiter.blocked(key):
+        if self.limiter.blocked(key) or self.claims.blocked(key):
             return Verdict.LIMITED
         if await self.claimed(name):
             self.limiter.failed(key)
             return Verdict.WRONG
-        self._claiming.add(name)  # a second claim while this one is hashing is refused
+        folded = name_key(name)
+        self._claiming.add(folded)  # a second claim while this one is hashing is refused
+        self.claims.failed(key)  # every claim counts against the address's allowance
         try:
             salt = os.urandom(SALT_BYTES)
             digest = await asyncio.get_running_loop().run_in_executor(
                 None, functools.partial(scrypt_hash, password, salt)
             )
-            await self.archive.save_account(Account(name, salt, digest, SCRYPT_N, SCRYPT_R, SCRYPT_P))
+            await self.archive.save_account(Account(folded, salt, digest, SCRYPT_N, SCRYPT_R, SCRYPT_P))
         finally:
-            self._claiming.discard(name)
+            self._claiming.discard(folded)
+        self._owners.setdefault(folded, set()).add(address)
         return Verdict.OK

@@ -40,8 +40,25 @@ limit                                  what happens
 ``max_waiting_tables_per_client``,     a ``create_table`` that would give its client (or
 ``max_waiting_tables``                 the server) one table waiting for players too
                                        many: ``error`` ``too_many_tables``
+``max_waiting_tables_per_address``     the same per source address (for a connection
+                                       through a trusted front end: per identity)
+``waiting_tables_reserve``             an address that holds a waiting table already
+                                       may not take the last tenth (by default) of
+                                       ``max_waiting_tables``: it is kept for
+                                       addresses that hold none (``too_many_tables``)
+``waiting_table_expiry``               a table where nobody sat down for this long
+                                       while it waited for players is closed (its
+                                       seated clients get ``left`` ``closed``)
 ``max_bot_tables_per_client``,         the same for bot-only games (``sit`` false and
 ``max_bot_tables``                     every seat a server bot)
+``password_failures_per_address``,     wrong passwords within ``password_window``
+``password_failures_per_name``,        from one address (for any names), or for one
+``password_window``                    name (from addresses that never logged in to
+                                       it): the next check is refused with
+                                       ``rate_limited``; the owner's own address still
+                                       gets in
+``name_claims_per_address``,           names one address may claim within the window:
+``name_claims_window``                 then ``claim_name`` gets ``rate_limited``
 ``finished_tables_kept``               finished tables listed (the oldest go first)
 ``table_update_interval``              a seated player hears of spectators coming and
                                        going at most once per interval (coalesced)
@@ -84,6 +101,14 @@ class Limits:
     """Tables one connection has created that wait for players."""
     max_waiting_tables: int | None = 500
     """Tables waiting for players on the whole server."""
+    max_waiting_tables_per_address: int | None = 16
+    """Tables waiting for players created from one source address (or one identity
+    behind a trusted front end)."""
+    waiting_tables_reserve: float = 0.1
+    """The share of ``max_waiting_tables`` that only an address holding no waiting
+    table may take (room for the players who hold none)."""
+    waiting_table_expiry: float | None = 600.0
+    """Seconds a table may wait for players with nobody sitting down, then it closes."""
     max_bot_tables_per_client: int | None = 2
     """Bot-only games (every seat a server bot) one connection has running at once."""
     max_bot_tables: int | None = 16
@@ -98,6 +123,17 @@ class Limits:
     each connection, in bytes (None: the system's, which grows to megabytes): less
     memory held for a client that reads slowly, and a non-reading client reaches
     ``max_queued_bytes`` after a bounded amount of work."""
+    password_failures_per_address: int = 5
+    """Wrong passwords from one address (for any names) within ``password_window``."""
+    password_failures_per_name: int = 20
+    """Wrong passwords for one name within ``password_window`` (its owner's own
+    addresses are not refused for it)."""
+    password_window: float = 300.0
+    """Seconds over which wrong passwords are counted."""
+    name_claims_per_address: int = 3
+    """Names one address may claim within ``name_claims_window``."""
+    name_claims_window: float = 3600.0
+    """Seconds over which claimed names are counted."""
     commands_per_second: float | None = 50.0
     """Sustained commands per second per connection (the token bucket's refill rate)."""
     command_burst: int = 200
@@ -118,10 +154,17 @@ class Limits:
         if self.max_queued_bytes < 1024:
             raise ValueError("max_queued_bytes must be at least 1024")
         for name in ("max_waiting_tables_per_client", "max_waiting_tables", "max_bot_tables_per_client",
-                     "max_bot_tables"):
+                     "max_bot_tables", "max_waiting_tables_per_address"):
             value = getattr(self, name)
             if value is not None and value < 0:
                 raise ValueError(f"{name} must be at least 0 (or None), not {value}")
+        if self.waiting_table_expiry is not None and self.waiting_table_expiry <= 0:
+            raise ValueError("waiting_table_expiry must be positive (or None)")
+        if not 0 <= self.waiting_tables_reserve <= 1:
+            raise ValueError("waiting_tables_reserve is a share of max_waiting_tables, from 0 to 1")
+        if min(self.password_failures_per_address, self.password_failures_per_name,
+               self.name_claims_per_address) < 0 or min(self.password_window, self.name_claims_window) <= 0:
+            raise ValueError("the password and claim limits must not be negative, their windows positive")
         if self.finished_tables_kept < 0 or self.table_update_interval < 0:
             raise ValueError("finished_tables_kept and table_update_interval must not be negative")
         if self.commands_per_second is not None and self.commands_per_second <= 0:

@@ -4,8 +4,13 @@ one client (and the server) may have, and the index the lobby listing is paged f
 Caps (``Limits``): a client may have ``max_waiting_tables_per_client`` tables waiting
 for players and ``max_bot_tables_per_client`` bot-only games running (tables whose
 every seat is a server bot); the server as a whole ``max_waiting_tables`` and
-``max_bot_tables``.  A table over a cap is refused with ``too_many_tables`` and costs
-nothing.  When a client leaves, its waiting tables where no person sits close.
+``max_bot_tables``.  Waiting tables are capped per source address too
+(``max_waiting_tables_per_address``; a connection through a trusted front end counts
+under its identity), and the last ``waiting_tables_reserve`` of the server's are kept
+for addresses that hold none, so that many connections from a few addresses cannot
+fill the lobby.  A table over a cap is refused with ``too_many_tables`` and costs
+nothing.  When a client leaves, its waiting tables where no person sits close; a
+table where nobody sat down for ``waiting_table_expiry`` closes (on the server's clock).
 
 The listing index is kept as tables come, change state and go: one sorted map (table
 number -> table) per filter (``state`` x ``players``, each possibly "any"), so a page of
@@ -16,7 +21,7 @@ Private tables are never indexed: they are not listed.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -25,6 +30,7 @@ from sortedcontainers import SortedDict
 from scopa.engine import RuleSet, RuleSetError
 from scopa.protocol import commands as wire
 
+from .clock import Clock, SystemClock, Timer, start_timer
 from .limits import Limits
 
 if TYPE_CHECKING:
@@ -56,8 +62,16 @@ def bot_only(table: Table) -> bool:
 class TableDirectory:
     """Every table by id, its creator, the caps, and the paged listing index."""
 
-    def __init__(self, limits: Limits) -> None:
+    def __init__(self, limits: Limits, clock: Clock | None = None,
+                 on_expired: Callable[[Table], None] | None = None) -> None:
+        """``on_expired``: told of a waiting table nobody sat down at for
+        ``waiting_table_expiry`` seconds of ``clock`` (it closes the table)."""
         self.limits = limits
+        self.clock: Clock = clock if clock is not None else SystemClock()
+        self.on_expired = on_expired
+        self._origin: dict[str, str] = {}  # table id -> where its creator connected from
+        self._by_origin: dict[str, set[str]] = {}  # origin -> the tables created from there
+        self._expiry: dict[str, tuple[int, Timer]] = {}  # waiting table -> (people seated, its timer)
         self.tables: dict[str, Table] = {}
         self._index: dict[FilterKey, SortedDict] = {}
         self._indexed: dict[str, tuple[wire.TableState, int]] = {}  # table id -> (state, players) filed under
@@ -103,8 +117,9 @@ class TableDirectory:
 
     # ------------------------------------------------------------------ caps
 
-    def refusal(self, owner: int, bot_game: bool) -> str | None:
-        """Why ``owner`` may not create one more table of this kind now, or None."""
+    def refusal(self, owner: int, bot_game: bool, origin: str = "") -> str | None:
+        """Why ``owner`` (connected from ``origin``) may not create one more table of
+        this kind now, or None."""
         lim = self.limits
         mine = self._owned.get(owner, set())
         if bot_game:
@@ -119,8 +134,17 @@ class TableDirectory:
         have = sum(1 for t in mine if t in self._waiting)
         if per is not None and have >= per:
             return f"you have {have} tables waiting for players (at most {per}); start or leave one first"
+        from_there = sum(1 for t in self._by_origin.get(origin, ()) if t in self._waiting)
+        per_origin = lim.max_waiting_tables_per_address
+        if per_origin is not None and from_there >= per_origin:
+            return (f"{from_there} tables created from your address wait for players (at most {per_origin}); "
+                    "start or leave one first")
         if total is not None and len(self._waiting) >= total:
             return f"the server has its maximum of {total} tables waiting for players; join one of them"
+        reserve = int(total * lim.waiting_tables_reserve) if total is not None else 0
+        if total is not None and from_there and len(self._waiting) >= total - reserve:
+            return (f"the server keeps its last {reserve} waiting tables for players who have none; "
+                    "start or leave one of yours first, or join one")
         return None
 
     def owned_by(self, owner: int) -> list[Table]:
@@ -133,11 +157,14 @@ class TableDirectory:
 
     # ------------------------------------------------------------------ changes
 
-    def add(self, table: Table, owner: int | None = None) -> None:
+    def add(self, table: Table, owner: int | None = None, origin: str | None = None) -> None:
         self.tables[table.id] = table
         if owner is not None:
             self._owner[table.id] = owner
             self._owned.setdefault(owner, set()).add(table.id)
+        if origin is not None:
+            self._origin[table.id] = origin
+            self._by_origin.setdefault(origin, set()).add(table.id)
         self.update(table)
 
     def update(self, table: Table) -> None:
@@ -152,8 +179,11 @@ class TableDirectory:
             self._with_away.add(table.id)
         else:
             self._with_away.discard(table.id)
+        if state is not wire.TableState.WAITING:
+            self._disarm_expiry(table.id)
         if state is wire.TableState.WAITING:
             self._waiting.add(table.id)
+            self._arm_expiry(table)
         elif state is wire.TableState.PLAYING and bot_only(table):
             self._bot_games.add(table.id)
         elif state is wire.TableState.FINISHED and table.id not in self._finished:
@@ -188,7 +218,48 @@ class TableDirectory:
         owner = self._owner.pop(table_id, None)
         if owner is not None:
             self._owned.get(owner, set()).discard(table_id)
+        origin = self._origin.pop(table_id, None)
+        if origin is not None:
+            mine = self._by_origin.get(origin, set())
+            mine.discard(table_id)
+            if not mine:
+                self._by_origin.pop(origin, None)
+        self._disarm_expiry(table_id)
         return table
+
+    # ------------------------------------------------------------------ expiry
+
+    def _arm_expiry(self, table: Table) -> None:
+        """A waiting table closes ``waiting_table_expiry`` seconds after the last person
+        sat down at it (or after it was made)."""
+        ttl = self.limits.waiting_table_expiry
+        if ttl is None:
+            return
+        people = sum(1 for s in table.seats if s is not None and s.bot is None)
+        armed = self._expiry.get(table.id)
+        if armed is not None and armed[0] >= people:
+            return
+        if armed is not None:
+            armed[1].cancel()
+        timer = start_timer(self.clock, ttl, lambda: self._expired(table.id), name=f"waiting-{table.id}")
+        self._expiry[table.id] = (people, timer)
+
+    def stop_expiry(self) -> None:
+        """Disarm every waiting table's expiry (the server stops)."""
+        for _, timer in self._expiry.values():
+            timer.cancel()
+        self._expiry.clear()
+
+    def _disarm_expiry(self, table_id: str) -> None:
+        armed = self._expiry.pop(table_id, None)
+        if armed is not None:
+            armed[1].cancel()
+
+    def _expired(self, table_id: str) -> None:
+        self._expiry.pop(table_id, None)
+        table = self.tables.get(table_id)
+        if table is not None and table.state is wire.TableState.WAITING and self.on_expired is not None:
+            self.on_expired(table)
 
     def _unindex(self, table_id: str) -> None:
         key = self._indexed.pop(table_id, None)

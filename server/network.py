@@ -44,7 +44,7 @@ from .writer_process import open_storage
 from .proxied import ProxiedClients
 from .records import Records
 from .table import Table, token_digest
-from .text import clean_text, name_key, reserved_name
+from .text import Names, clean_text, name_key, reserved_name
 from .workers import BotPool
 
 log = logging.getLogger("scopa.server")
@@ -63,7 +63,7 @@ class NetworkEngine:
                  limits: Limits | None = None, grace: float = 120.0,
                  turn_timeout: float | None = DEFAULT_TURN_TIMEOUT, clock: Clock | None = None,
                  admin_token_file: str | None = None, accounts: bool = False, bot_workers: int = 1,
-                 trusted_proxies: Sequence[str] = ()) -> None:
+                 trusted_proxies: Sequence[str] = (), rate_shared_addresses: Sequence[str] = ()) -> None:
         """``db``: an SQLite file journaling every table (unfinished games are restored
         from it by :meth:`start`); or any ``storage``; neither: nothing persists.
 
@@ -78,7 +78,8 @@ class NetworkEngine:
         (kept in the storage, which is then needed); ``bot_workers``: processes in the
         pool where bots that search (``expert``) think, made when the first one sits; ``trusted_proxies``: addresses (or
         networks) of front ends whose connections say whom they are for and are capped
-        per identity (server/proxied.py)."""
+        per identity (server/proxied.py); ``rate_shared_addresses``: addresses (or networks)
+        whose players are rated against one another (server/rated.py)."""
         if bot_workers < 1:
             raise ValueError("bot_workers must be at least 1")
         self.bot_workers = bot_workers
@@ -91,8 +92,8 @@ class NetworkEngine:
         self._seeds = random.Random(seed) if seed is not None else random.SystemRandom()
         self.limits = limits if limits is not None else Limits()
         self.sessions: dict[int, ClientSession] = {}
-        self.names: dict[str, ClientSession] = {}  # by name_key(): unique regardless of case
-        self.tables = TableDirectory(self.limits)
+        self.names: dict[str, ClientSession] = Names()  # by name_key(): names that look alike are one
+        self.tables = TableDirectory(self.limits, self.clock, on_expired=self._waited_too_long)
         self._watching: dict[int, Table] = {}  # connection id -> the table it watches
         self.damaged: dict[str, str] = {}  # table id -> why the journal could not restore it
         self.admin = admin.Operator(self, admin_token_file)
@@ -111,7 +112,8 @@ class NetworkEngine:
         self.lobby_listeners: list[Callable[[], None]] = []
         """Called when the tables or the clients may have changed (the LAN announcement)."""
         self.announcer: Announcer | None = None
-        self.records = Records(self.storage, self.clock, accounts=accounts)  # finished games, ratings
+        self.records = Records(self.storage, self.clock, accounts=accounts, limits=self.limits,
+                               shared_addresses=rate_shared_addresses)  # finished games, ratings
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -129,6 +131,7 @@ class NetworkEngine:
         """Stop listening, say bye to every client, cancel the games, close everything."""
         if self._server is not None:
             self._server.close()
+        self.tables.stop_expiry()
         for table in list(self.tables.values()):
             if table.task is not None:
                 table.task.cancel()
@@ -400,6 +403,7 @@ class NetworkEngine:
     def _close_table(self, table: Table) -> None:
         """The table leaves the lobby: lobby watchers get its last update (``closed``)."""
         self.tables.pop(table.id, None)
+        self.records.fair.forget(table.id)
         table.closed = True
         self._table_changed(table)
 
@@ -460,6 +464,7 @@ class NetworkEngine:
         self.names[name_key(seat.name)] = sess
         sess.send(wire.Welcome(you=f"player:{seat.name}", server=SERVER_NAME, protocol=PROTOCOL_VERSION), re=seq)
         log.info("connection %s resumes seat %s of table %s as %s", sess.id, i, table.id, sess.party)
+        self.records.fair.seen(table.id, i, self.proxied.origin(sess.id, sess.address))
         table.resume(sess, i, resume.token, resume.last_event, re=seq)
 
     def watched_by(self, sess: ClientSession) -> Table | None:
@@ -515,7 +520,8 @@ class NetworkEngine:
         if body.sit and not self._token_free(sess, body.token, seq):
             return
         bot_game = not body.sit and len(body.fill_with_bots) == rules.players
-        refusal = self.tables.refusal(sess.id, bot_game)
+        origin = self.proxied.origin(sess.id, sess.address)
+        refusal = self.tables.refusal(sess.id, bot_game, origin)
         if refusal is not None:
             sess.error(ErrorCode.TOO_MANY_TABLES, refusal, re=seq)
             return
@@ -534,12 +540,13 @@ class NetworkEngine:
             table.storage = self.storage
         if body.sit:
             self._stop_watching(sess)
-        self.tables.add(table, owner=sess.id)
+        self.tables.add(table, owner=sess.id, origin=origin)
         self._table_changed(table)
         log.info("table %s created by %s: %s", table.id, sess.party, rules.describe())
         joined: tuple[int, str] | None = None
         if body.sit:
             joined = table.seat_client(sess, body.token)
+            self.records.fair.seen(table.id, joined[0], origin, fresh=True)
         for strategy in body.fill_with_bots:
             table.seat_bot(strategy)
         sess.send(wire.TableCreated(table=table.info(), invite=invite), re=seq)
@@ -588,6 +595,9 @@ class NetworkEngine:
                 log.error("table %s: could not journal its closing: %s", table.id, exc)
         log.info("table %s: closed (%s)", table.id, reason)
 
+    def _waited_too_long(self, table: Table) -> None:
+        self.close_waiting(table, f"nobody sat down at it for {self.limits.waiting_table_expiry:g} s")
+
     def _token_free(self, sess: ClientSession, token: str | None, seq: int) -> bool:
         """A seat token the client chose must not be one a seat holds already."""
         if token is None or self.tables.table_of_token(token_digest(token)) is None:
@@ -611,6 +621,7 @@ class NetworkEngine:
         if not self._token_free(sess, body.token, seq):
             return
         seat, token = table.seat_client(sess, body.token)
+        self.records.fair.seen(table.id, seat, self.proxied.origin(sess.id, sess.address), fresh=True)
         sess.send(wire.Joined(table=table.id, seat=seat, side=table.rules.side_of(seat), token=token), re=seq)
         log.info("table %s: %s sits at seat %s", table.id, sess.party, seat)
         table.announce_seats()
@@ -694,19 +705,19 @@ class NetworkEngine:
 async def serve(host: str = "127.0.0.1", port: int = DEFAULT_PORT, seed: int | None = None,
                 db: str | None = None, accounts: bool = False, *, limits: Limits | None = None,
                 turn_timeout: float | None = DEFAULT_TURN_TIMEOUT, admin_token_file: str | None = None,
-                bot_workers: int = 1, trusted_proxies: Sequence[str] = (),
+                bot_workers: int = 1, trusted_proxies: Sequence[str] = (), rate_shared_addresses: Sequence[str] = (),
                 beside: Callable[[NetworkEngine], Awaitable[None]] | None = None,
                 lan: LanIdentity | None = None) -> None:
     """Run a server until cancelled (Ctrl-C) or stopped by the operator, then shut down
     cleanly; ``db``: the SQLite journal (games survive restarts) or None (nothing
     persists); ``accounts``: names may be claimed with a password (needs ``db``);
-    ``trusted_proxies``: see NetworkEngine; ``beside``: run with the started engine (a
-    web front end) until the server stops (its failure stops the server too); ``lan``:
-    announce the server on the LAN under this name (never when it listens on loopback
-    only; withdrawn when it stops)."""
+    ``trusted_proxies``, ``rate_shared_addresses``: see NetworkEngine; ``beside``: run with
+    the started engine (a web front end) until the server stops (its failure stops the
+    server too); ``lan``: announce the server on the LAN under this name (never when it
+    listens on loopback only; withdrawn when it stops)."""
     engine = NetworkEngine(host, port, seed, db=db, limits=limits, turn_timeout=turn_timeout,
                            admin_token_file=admin_token_file, accounts=accounts, bot_workers=bot_workers,
-                           trusted_proxies=trusted_proxies)
+                           trusted_proxies=trusted_proxies, rate_shared_addresses=rate_shared_addresses)
     await engine.start()
     if lan is not None:
         engine.announcer = lan_announcer(engine.host, engine.port,

@@ -10,7 +10,9 @@ ADDRESS``; ``scopa serve --web`` trusts its own).  A connection from such an add
   counts it);
 - says in its ``hello`` whom it is for (``proxied_for``: an opaque identity the front
   end gives each browser), and ``max_connections_per_address`` applies to each such
-  identity instead.
+  identity instead;
+- without ``proxied_for`` it is an ordinary client of the front end's address: such
+  connections together are capped by ``max_connections_per_address``, as any client.
 
 ``proxied_for`` from an address that is not trusted is ignored: that connection is an
 ordinary client, already counted by its address (PROTOCOL.md §7, "Front ends").
@@ -60,18 +62,29 @@ class ProxiedClients:
     def identity_of(self, conn_id: int) -> str | None:
         """The identity a connection was admitted for (None: an ordinary client)."""
         key = self._of.get(conn_id)
-        return key[1] if key is not None else None
+        return key[1] or None if key is not None else None
+
+    def origin(self, conn_id: int, address: str) -> str:
+        """Where connection ``conn_id`` from ``address`` comes from, for the per-address
+        caps and the ratings: its address, or, for one admitted for an identity behind a
+        trusted front end, that identity at that front end."""
+        key = self._of.get(conn_id)
+        return f"{key[0]}/{key[1]}" if key is not None and key[1] else address
 
     def admit(self, conn_id: int, address: str, identity: str | None) -> str | None:
         """A ``hello`` on connection ``conn_id`` from ``address`` saying it is for
         ``identity``: count it, or say why it is refused (the identity's cap is reached).
-        Nothing is counted (and nothing refused) for an untrusted address, for a hello
-        without an identity, or for a connection already admitted."""
-        if identity is None or conn_id in self._of or not self.trusts(address):
+        A hello from a trusted address without an identity counts for the front end's
+        own address, under the same cap.  Nothing is counted (and nothing refused) for
+        an untrusted address (its connections are counted by address when they open),
+        or for a connection already admitted."""
+        if conn_id in self._of or not self.trusts(address):
             return None
-        key = (address, identity)
+        key = (address, identity if identity is not None else "")
         count = self._open.get(key, 0)
         if self.per_identity is not None and count >= self.per_identity:
+            if identity is None:
+                return f"{self.per_identity} connections from {address} are open already"
             return f"{self.per_identity} connections for you through {address} are open already"
         self._open[key] = count + 1
         self._of[conn_id] = key

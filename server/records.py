@@ -11,11 +11,11 @@ from __future__ import annotations
 import asyncio
 import logging
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime, timezone
 
 from scopa.bots import make_bot
-from scopa.engine import GameMaster, Phase
+from scopa.engine import GameMaster
 from scopa.protocol import commands as wire
 from scopa.protocol.errors import ErrorCode
 from scopa.protocol.record import PlayerKind, Record, RecordPlayer, build_record
@@ -23,10 +23,13 @@ from scopa.protocol.record import PlayerKind, Record, RecordPlayer, build_record
 from .accounts import Accounts, Verdict
 from .archive import FinishedGame, GamePlayer, preset_key
 from .clock import Clock
-from .ratings import rate_game
+from .limits import Limits
+from .rated import FairRatings, Outcome, RatingNames, one_row_per_name
+from .ratings import rate_ranked
 from .session import ClientSession
 from .storage import Storage
 from .table import Table, token_digest
+from .text import name_key
 
 log = logging.getLogger("scopa.server")
 
@@ -37,15 +40,19 @@ MAX_RECORD_BYTES = 60_000  # a record must fit in one frame (64 KiB) with its en
 class Records:
     """The finished-games, ratings and accounts side of a server."""
 
-    def __init__(self, storage: Storage | None, clock: Clock, *, accounts: bool = False) -> None:
+    def __init__(self, storage: Storage | None, clock: Clock, *, accounts: bool = False,
+                 limits: Limits | None = None, shared_addresses: Sequence[str] = ()) -> None:
         self.archive: Storage | None = storage  # the archive's calls are the storage's
         if accounts and self.archive is None:
             raise ValueError("accounts are kept in the server's database: give it one (--db)")
-        self.accounts = Accounts(self.archive, clock) if accounts and self.archive is not None else None
+        self.accounts = Accounts(self.archive, clock, limits) if accounts and self.archive is not None else None
         self.verified: weakref.WeakSet[ClientSession] = weakref.WeakSet()
         """Connections that gave their claimed name's password."""
         self._tasks: set[asyncio.Task[None]] = set()
         self._rating: set[asyncio.Task[None]] = set()  # games being rated (a leaderboard waits for them)
+        self.fair = FairRatings(shared_addresses)
+        """Where each seat was played from; which games are rated (server/rated.py)."""
+        self._names = RatingNames()
 
     @staticmethod
     def handles(body: wire.Body) -> bool:
@@ -75,7 +82,7 @@ class Records:
             return True
         if any(p.token_digest and p.token_digest in digests for p in game.players):
             return True
-        return sess in self.verified and any(p.name == sess.name for p in game.players)
+        return sess in self.verified and any(name_key(p.name) == name_key(sess.name or "") for p in game.players)
 
     async def _list(self, sess: ClientSession, body: wire.ListGames, seq: int) -> None:
         assert self.archive is not None
@@ -127,7 +134,7 @@ class Records:
     async def _leaderboard(self, sess: ClientSession, body: wire.GetLeaderboard, seq: int) -> None:
         assert self.archive is not None
         await asyncio.gather(*self._rating, return_exceptions=True)  # games that ended before this asked
-        best = await self.archive.leaderboard(body.preset.value, body.limit)
+        best = one_row_per_name(await self.archive.leaderboard(body.preset.value, 2 * body.limit), body.limit)
         entries = [wire.RatingEntry(rank=i + 1, name=r.name, rating=round(r.ordinal, 3), mu=round(r.mu, 3),
                                     sigma=round(r.sigma, 3), games=r.games, wins=r.wins)
                    for i, r in enumerate(best)]
@@ -136,10 +143,12 @@ class Records:
     def game_finished(self, table: Table) -> None:
         """A table's game ended (or was abandoned): keep who played, rate the game."""
         if self.archive is None or table.storage is None or table.master is None:
+            self.fair.forget(table.id)
             return
         players = []
         for i, seat in enumerate(table.seats):
             if seat is None:
+                self.fair.forget(table.id)
                 return
             taken = i in table.taken_over
             person = seat.bot is None or taken
@@ -147,31 +156,30 @@ class Records:
                                       None if person else seat.strategy or None, taken,
                                       table.taken_over.get(i) or seat.token_digest or None))
         self.archive.save_players(table.id, players)  # a failure is logged by the storage
-        rating = asyncio.create_task(self._rate(table, players))
+        outcome = self.fair.outcome(table, players)
+        if outcome is None:
+            log.info("table %s: not rated (%s)", table.id,
+                     self.fair.unrated_because(table, players) or "it did not end by the rules")
+        self.fair.forget(table.id)
+        rating = asyncio.create_task(self._rate(table, outcome))
         self._rating.add(rating)
         rating.add_done_callback(self._rating.discard)
 
-    async def _rate(self, table: Table, players: list[GamePlayer]) -> None:
+    async def _rate(self, table: Table, outcome: Outcome | None) -> None:
+        if outcome is None:
+            return
         try:
-            await self._rate_game(table, players)
+            await self._rate_game(table, outcome)
         except Exception:  # noqa: BLE001 - the game is over either way
             log.exception("table %s: could not keep its ratings", table.id)
 
-    async def _rate_game(self, table: Table, players: list[GamePlayer]) -> None:
-        assert self.archive is not None and table.master is not None
-        state = table.master.state
-        if table.finish_reason != "game_over" or state.phase is not Phase.OVER or state.winner is None:
-            return  # abandoned: not rated
-        names = [p.name for p in players]
-        if len(set(names)) != len(names):
-            return  # one name in two seats cannot be rated against itself
-        sides = [[players[s].name for s in seats if not players[s].taken_over]
-                 for seats in table.rules.seats_by_side()]
-        if any(not side for side in sides):
-            return  # a side a bot played all along after taking it over: nobody to rate there
+    async def _rate_game(self, table: Table, outcome: Outcome) -> None:
+        assert self.archive is not None
         preset = preset_key(table.rules)
+        stored = iter(await self._names.stored(self.archive, preset, [n for side in outcome.sides for n in side]))
+        sides = [[next(stored) for _ in side] for side in outcome.sides]
         known = await self.archive.ratings(preset, [n for side in sides for n in side])
-        await self.archive.save_ratings(preset, rate_game(sides, state.winner, state.totals, known))
+        await self.archive.save_ratings(preset, rate_ranked(sides, outcome.ranks, known))
 
     # ------------------------------------------------------------------ accounts
 

@@ -117,6 +117,8 @@ class Table:
     _bot_moves: set[asyncio.Task[None]] = field(default_factory=set)
     taken_over: dict[int, str] = field(default_factory=dict)
     """Seats a bot took over during the game -> the person's seat token digest."""
+    forfeits: list[int] = field(default_factory=list)
+    """Seats whose person left the running game or did not come back to it, in order."""
     bot_factory: Callable[[str, str, int], Player] = make_bot  # (strategy, name, seed): the server's pool for bots that think
     party: str = field(init=False)  # table:<id>, its party on the wire
     everyone: str = field(init=False)  # table:<id>/all, the party of its public events
@@ -354,6 +356,7 @@ class Table:
             return
         if self.state is not wire.TableState.PLAYING:
             return
+        self.forfeits.append(i)
         if not self.bot_takeover:
             log.info("table %s: seat %s (%s) did not come back in %ss", self.id, i, seat.name, self.grace)
             self.abandon(f"seat {i} did not come back")
@@ -812,6 +815,9 @@ class Table:
             return
         if self.task is not None and self.task is not asyncio.current_task():
             self.task.cancel()
+        seat = self.seat_of(leaver) if leaver is not None else None
+        if seat is not None:
+            self.forfeits.append(seat)
         for p in self.players:
             if isinstance(p, NetworkPlayer):
                 p.abandon()

@@ -27,7 +27,7 @@ from wire_client import WireClient
 def uncapped() -> Limits:
     """No caps on tables, connections or the command rate (a test makes many tables)."""
     return Limits(max_waiting_tables_per_client=None, max_waiting_tables=None, max_connections_per_address=None,
-                  commands_per_second=None)
+                  max_waiting_tables_per_address=None, commands_per_second=None)
 
 
 class RecordingSession:
@@ -39,6 +39,7 @@ class RecordingSession:
         self.table_id: str | None = None
         self.sent: list[wire.Body] = []
         self.peer = "test"
+        self.address = "127.0.0.1"
         self.closed = False
 
     @property

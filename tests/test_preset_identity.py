@@ -47,7 +47,7 @@ def test_a_default_game_between_two_scopa_bots_is_listed_filed_and_rated_as_scop
     """`scopa bot` with no rules creates the ordinary game: its output and the table list
     say scopa, the finished game is filed under scopa and both players (two names) are on
     scopa's leaderboard."""
-    with ServerThread(db=str(tmp_path / "games.db")) as server:
+    with ServerThread(db=str(tmp_path / "games.db"), rate_shared_addresses=["127.0.0.1"]) as server:
         ada = bot(server.address, "--strategy", "greedy", "--games", "1", "--name", "ada")
         created = ada.stdout.readline()  # type: ignore[union-attr]
         assert "created table 1 (scopa, 2p, to 11)" in created, created

@@ -110,6 +110,27 @@ async def test_the_client_session_says_whom_it_is_for_also_when_it_resumes_a_sea
         await server.stop()
 
 
+async def test_a_trusted_front_end_without_proxied_for_is_capped_as_any_client() -> None:
+    server = await _server(["127.0.0.2"], per_address=2)
+    try:
+        plain = [await _connect_from(server.port, "127.0.0.2") for _ in range(2)]
+        for i, client in enumerate(plain):
+            assert isinstance(await _hello(client, f"plain{i}", None), wire.Welcome)
+        over = await _connect_from(server.port, "127.0.0.2")
+        err = await _hello(over, "plain2", None)
+        assert isinstance(err, wire.Error) and err.code == "rate_limited" and err.fatal
+        assert "2 connections from 127.0.0.2" in err.message
+        await _closed(over)
+        # The identities behind the front end keep their own places.
+        phone = await _connect_from(server.port, "127.0.0.2")
+        assert isinstance(await _hello(phone, "phone", "browser-0001"), wire.Welcome)
+        assert server.proxied.identity_of(max(server.sessions)) == "browser-0001"
+        for c in (*plain, phone):
+            await c.close()
+    finally:
+        await server.stop()
+
+
 def test_an_identity_is_8_to_64_letters_digits_dashes_or_underscores() -> None:
     assert wire.Hello(name="a", proxied_for="abcdEFGH_-12").proxied_for == "abcdEFGH_-12"
     for bad in ("short", "x" * 65, "has space", "semi;colon"):

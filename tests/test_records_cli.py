@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from scopa.bots import GreedyBot
+from scopa.bots import GreedyBot, RandomBot
 from scopa.client.session import ClientSession
 from scopa.server import Limits, NetworkEngine
 
@@ -28,13 +28,16 @@ async def scopa(*args: str) -> subprocess.CompletedProcess[str]:
 
 @pytest.fixture
 async def server(tmp_path: Path) -> AsyncIterator[NetworkEngine]:
+    # Two people on one machine: rated only because the server allows their address.
     engine = NetworkEngine("127.0.0.1", 0, seed=11, db=str(tmp_path / "games.db"),
-                           limits=Limits(commands_per_second=None))
+                           limits=Limits(commands_per_second=None), rate_shared_addresses=["127.0.0.1"])
     await engine.start()
-    async with await ClientSession.connect("127.0.0.1", engine.port, "greedy") as s:
+    async with await ClientSession.connect("127.0.0.1", engine.port, "greedy") as s, \
+            await ClientSession.connect("127.0.0.1", engine.port, "randy") as r:
         for _ in range(3):
-            await s.create_table(preset="scopa", fill_with_bots=["random"])
-            await s.play_game(GreedyBot())
+            info = await s.create_table(preset="scopa")
+            await r.join_table(info.id)
+            await asyncio.gather(s.play_game(GreedyBot()), r.play_game(RandomBot(seed=1)))
     try:
         yield engine
     finally:
@@ -54,9 +57,9 @@ async def test_games_lists_id_first_then_date_players_preset_result(server: Netw
         game_id, date, time, *rest = line.split()
         assert len(date) == 10 and date[4] == "-" and len(time) == 5
         text = " ".join(rest)
-        assert text.startswith("greedy, random-bot-1 scopa ")
+        assert text.startswith("greedy, randy scopa ")
         assert " won " in text and text.endswith("(target)")
-    only = await scopa("games", "--server", address(server), "--player", "random-bot-1", "--limit", "2")
+    only = await scopa("games", "--server", address(server), "--player", "randy", "--limit", "2")
     assert [line.split()[0] for line in only.stdout.splitlines()] == ["3", "2"]
     none = await scopa("games", "--server", address(server), "--player", "nobody")
     assert none.returncode == 0 and "no finished games of nobody" in none.stdout
@@ -79,7 +82,7 @@ async def test_leaderboard_prints_rank_name_rating_games_wins(server: NetworkEng
     header, *rows = done.stdout.splitlines()
     assert header.split() == ["rank", "name", "rating", "games", "wins"]
     assert [r.split()[0] for r in rows] == ["1", "2"]
-    assert {r.split()[1] for r in rows} == {"greedy", "random-bot-1"}
+    assert {r.split()[1] for r in rows} == {"greedy", "randy"}
     assert all(r.split()[3] == "3" for r in rows)
     assert sum(int(r.split()[4]) for r in rows) == 3
     ratings = [float(r.split()[2]) for r in rows]
@@ -134,6 +137,6 @@ async def test_the_lobby_shows_the_leaderboard(server: NetworkEngine) -> None:
     async with await ClientSession.connect("127.0.0.1", server.port, "ada") as s:
         await Lobby(s, Console(file=out, width=120), GreedyBot, input_fn=lambda prompt: next(answers)).run()
     text = out.getvalue()
-    assert "rank  name" in text and "greedy" in text and "random-bot-1" in text
+    assert "rank  name" in text and "greedy" in text and "randy" in text
     assert "no rated games of cirulla yet" in text
     assert "'poker' is not a preset" in text

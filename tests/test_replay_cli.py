@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from scopa.protocol.record import RecordError, parse_record
+
 ROOT = Path(__file__).resolve().parent.parent
 ENV = dict(os.environ, TERM="dumb", COLUMNS="160")
 
@@ -98,6 +100,20 @@ def test_replay_refuses_a_file_that_is_not_a_record(tmp_path: Path, content: str
     for mode in ("--check", "--plain"):
         done = scopa("replay", str(bad), mode)
         assert done.returncode == 2 and needle in done.stdout and "Traceback" not in done.stderr
+
+
+def test_replay_refuses_hostile_files_at_once_with_one_line(tmp_path: Path, recorded: Path) -> None:
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 200_000 + "]" * 200_000)
+    huge = tmp_path / "huge.json"  # a real record padded past the size bound with whitespace
+    huge.write_text(recorded.read_text() + " " * (33 * 1024 * 1024))
+    for path, needle in ((deep, "nested far too deeply"), (huge, "too large")):
+        done = scopa("replay", str(path), "--check")
+        assert done.returncode == 2, done.stdout + done.stderr
+        assert needle in done.stdout and "Traceback" not in done.stderr + done.stdout
+        assert len(done.stdout.strip().splitlines()) == 1
+    with pytest.raises(RecordError, match="nested far too deeply"):  # deep inside a record's own fields
+        parse_record('{"format": 1, "rules": ' + '{"a": ' * 200_000 + "1" + "}" * 200_001)
 
 
 def test_replay_of_a_missing_file_and_record_to_a_missing_folder_are_refused(tmp_path: Path) -> None:
