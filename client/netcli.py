@@ -149,6 +149,10 @@ def _serve(args: argparse.Namespace, console: Console) -> int:
     if options is None:
         return 2
     from scopa.server.proxied import parse_networks
+    from scopa.server.web import WebOptions
+
+    if "web" in options:
+        options["web"] = WebOptions(**options["web"])
 
     try:
         parse_networks(options.get("trusted_proxies", ()))

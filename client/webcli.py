@@ -29,9 +29,9 @@ def add_web_subcommand(sub: Any) -> None:
 
 def add_serve_options(serve: argparse.ArgumentParser) -> None:
     serve.add_argument("--web", type=int, metavar="PORT", default=None,
-                       help="also serve the client to browsers on this port (e.g. 8000; 0: any free port)")
-    serve.add_argument("--web-host", default="0.0.0.0", metavar="ADDRESS",
-                       help="address the web page listens on; default 0.0.0.0 (your LAN)")
+                       help="also serve the browser client (a page and its WebSocket) on this port (e.g. 8000; 0: any free port)")
+    serve.add_argument("--web-host", default=None, metavar="ADDRESS",
+                       help="address the web page listens on; default: --host's")
     serve.add_argument("--trust-proxy", action="append", default=[], metavar="ADDRESS",
                        help="a web host (scopa web) at this address or network connects for many browsers: "
                             "cap its connections per browser, not per address (repeatable); "
@@ -92,40 +92,40 @@ class WebStartError(Exception):
     """The web page of ``scopa serve --web`` could not start (its port is taken…)."""
 
 
+def web_root() -> Path:
+    """The browser client's built files (index.html, app.js, app.css), shipped in the package."""
+    return Path(__file__).resolve().parent / "webdist"
+
+
 def serve_options(args: argparse.Namespace, console: Console) -> dict[str, Any] | None:
     """The keyword arguments ``scopa serve`` adds to ``scopa.server.serve`` for
-    ``--trust-proxy`` and ``--web`` (None: a bad option, already reported)."""
+    ``--trust-proxy`` and ``--web`` (None: a bad option, already reported).  ``web`` is
+    given as the fields of ``scopa.server.web.WebOptions``."""
     trusted = list(getattr(args, "trust_proxy", []) or [])
     web_port = getattr(args, "web", None)
     options: dict[str, Any] = {}
     if web_port is not None:
-        try:
-            from .webhost import run_web as serve_pages
-        except ImportError:
-            console.print(f"[red]--web: {NEEDS_EXTRA}[/red]")
-            return None
-        trusted.extend(a for a in LOOPBACK if a not in trusted)  # its web host connects over loopback
-        seats = _seats_dir(args)
-        web_host = getattr(args, "web_host", "0.0.0.0")
+        web_host = getattr(args, "web_host", None) or args.host
 
-        async def beside(engine: Any) -> None:
-            where = f"127.0.0.1:{engine.port}" if engine.host in ("0.0.0.0", "", "::") else \
-                f"{engine.host}:{engine.port}"
+        def listening(port: int) -> None:
+            urls = page_urls(web_host, port)
+            for url in urls:
+                console.print(f"Open: {url}", soft_wrap=True)
+            print_qr(console, urls)
 
-            def listening(port: int, urls: list[str]) -> None:
-                if engine.announcer is not None:
-                    engine.announcer.set_web_port(port)
-                print_qr(console, urls)
-
-            try:
-                await serve_pages(where, web_host, web_port, seats, lambda line: console.print(line, soft_wrap=True),
-                                  listening)
-            except OSError as exc:
-                raise WebStartError(f"cannot serve the web page on {web_host}:{web_port}: "
-                                    f"{exc.strerror or exc}") from None
-
-        options["beside"] = beside
+        options["web"] = {"port": web_port, "host": web_host, "root": web_root(), "listening": listening}
     if trusted:
         options["trusted_proxies"] = trusted  # checked by `scopa serve` (the server's own parser)
     return options
 
+
+def page_urls(host: str, port: int) -> list[str]:
+    """The addresses a browser opens to reach the page served on ``host:port``."""
+    if host not in ("0.0.0.0", "", "::"):
+        shown = f"[{host}]" if ":" in host else host
+        return [f"http://{shown}:{port}/"]
+    import ifaddr
+
+    urls = [f"http://{ip.ip}:{port}/" for adapter in ifaddr.get_adapters() for ip in adapter.ips
+            if isinstance(ip.ip, str) and not ip.ip.startswith("127.")]
+    return urls + [f"http://127.0.0.1:{port}/"]
