@@ -171,9 +171,6 @@ def _serve(args: argparse.Namespace, console: Console) -> int:
                           bot_workers=getattr(args, "bot_workers", 1), lan=lan, **options))
     except KeyboardInterrupt:
         pass
-    except webcli.WebStartError as exc:
-        console.print(f"[red]{exc}[/red]")
-        return 1
     except StorageError as exc:  # e.g. a journal from a newer server: one clear line, no traceback
         console.print(f"[red]cannot use the journal {db}: {exc}[/red]", soft_wrap=True)
         return 1

@@ -1,30 +1,31 @@
-"""The browser parts of the `scopa` command: ``scopa web`` and ``scopa serve --web``,
-``--trust-proxy``.  The web host itself (:mod:`scopa.client.webhost`) needs the ``web``
-extra (``pip install 'scopa[web]'``); without it these say so in one line."""
+"""The browser parts of the `scopa` command: ``scopa serve --web PORT`` (the server
+serves the browser client, ``client/webdist``, and its WebSocket: scopa.server.web),
+``scopa web`` (the same on this computer, opened in its browser) and
+``--trust-proxy``."""
 
 from __future__ import annotations
 
 import argparse
-import asyncio
+import socket
+import threading
+import time
+import webbrowser
 from pathlib import Path
 from typing import Any
 
 from rich.console import Console
 
-from .session import parse_address
-
 WEB_PORT = 8000
-LOOPBACK = ("127.0.0.1", "::1")
-NEEDS_EXTRA = "the web host needs the web extra: pip install 'scopa[web]'"
 
 
 def add_web_subcommand(sub: Any) -> None:
-    web = sub.add_parser("web", help="let browsers (phones, laptops) play: serve the client as a web page")
-    web.add_argument("--server", required=True, metavar="HOST:PORT", help="the game server the browsers play on")
-    web.add_argument("--host", default="0.0.0.0",
-                     help="address the web page listens on; default 0.0.0.0 (every address: your LAN)")
+    web = sub.add_parser("web", help="play in a browser: a server with its web page, opened in this computer's browser")
+    web.add_argument("--host", default="127.0.0.1",
+                     help="address the server and its page listen on; default 127.0.0.1 (this computer only; "
+                          "0.0.0.0: your LAN)")
     web.add_argument("--port", type=int, default=WEB_PORT, help=f"the web page's TCP port; default {WEB_PORT}")
-    _state_dir_argument(web)
+    web.add_argument("--game-port", type=int, default=7015, help="the game server's TCP port; default 7015")
+    web.add_argument("--no-open", action="store_true", help="do not open the page in this computer's browser")
 
 
 def add_serve_options(serve: argparse.ArgumentParser) -> None:
@@ -33,44 +34,30 @@ def add_serve_options(serve: argparse.ArgumentParser) -> None:
     serve.add_argument("--web-host", default=None, metavar="ADDRESS",
                        help="address the web page listens on; default: --host's")
     serve.add_argument("--trust-proxy", action="append", default=[], metavar="ADDRESS",
-                       help="a web host (scopa web) at this address or network connects for many browsers: "
-                            "cap its connections per browser, not per address (repeatable); "
-                            "--web trusts its own")
-    _state_dir_argument(serve)
-
-
-def _state_dir_argument(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--state-dir", metavar="DIR", default=None,
-                   help="where the web host keeps each browser's seat tokens (default: your user state "
-                        "directory, or $SCOPA_STATE_DIR)")
-
-
-def _seats_dir(args: argparse.Namespace) -> Path | None:
-    state = getattr(args, "state_dir", None)
-    return Path(state) / "web-seats" if state else None
+                       help="a front end at this address or network connects for many users: "
+                            "cap its connections per user (hello.proxied_for), not per address (repeatable)")
 
 
 def run_web(args: argparse.Namespace, console: Console) -> int:
-    """``scopa web``."""
-    try:
-        parse_address(args.server)
-    except ValueError as exc:
-        console.print(f"[red]{exc}[/red]")
-        return 2
-    try:
-        from .webhost import run_web as serve_pages
-    except ImportError:
-        console.print(f"[red]{NEEDS_EXTRA}[/red]")
-        return 2
-    try:
-        asyncio.run(serve_pages(args.server, args.host, args.port, _seats_dir(args),
-                                lambda line: console.print(line, soft_wrap=True)))
-    except KeyboardInterrupt:
-        pass
-    except OSError as exc:
-        console.print(f"[red]cannot serve the web page on {args.host}:{args.port}: {exc.strerror or exc}[/red]")
-        return 1
-    return 0
+    """``scopa web``: ``scopa serve --web`` on this computer, its page opened in the browser."""
+    from .cli import main
+
+    if not args.no_open:
+        host = "127.0.0.1" if args.host in ("0.0.0.0", "", "::") else args.host
+        threading.Thread(target=_open_when_listening, args=(host, args.port), daemon=True).start()
+    return main(["serve", "--host", args.host, "--port", str(args.game_port), "--web", str(args.port)])
+
+
+def _open_when_listening(host: str, port: int, wait: float = 10.0) -> None:
+    """Open the page in this computer's browser once its port answers."""
+    deadline = time.monotonic() + wait
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection((host, port), timeout=1):
+                webbrowser.open(f"http://{host}:{port}/")
+                return
+        except OSError:
+            time.sleep(0.2)
 
 
 def print_qr(console: Console, urls: list[str]) -> None:
@@ -86,10 +73,6 @@ def print_qr(console: Console, urls: list[str]) -> None:
     segno.make(lan[0], error="l").terminal(out=out, compact=True, border=2)
     console.print(f"Point a phone's camera at this to open {lan[0]}:")
     console.print(out.getvalue(), highlight=False, markup=False, soft_wrap=True, end="")
-
-
-class WebStartError(Exception):
-    """The web page of ``scopa serve --web`` could not start (its port is taken…)."""
 
 
 def web_root() -> Path:

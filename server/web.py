@@ -25,18 +25,17 @@ import ipaddress
 import logging
 import mimetypes
 import socket
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Protocol
 from urllib.parse import urlsplit
 
 from aiohttp import web
 
+from .limits import Limits
+from .session import ClientSession
 from .websocket import MAX_MESSAGE, run_session
-
-if TYPE_CHECKING:
-    from .network import NetworkEngine
 
 log = logging.getLogger("scopa.server.web")
 
@@ -47,6 +46,15 @@ listener and clients, the journal, the bot workers' pipes)."""
 _BUSY = b"HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
 _CSP = ("default-src 'self'; connect-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
         "script-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+
+
+class NetworkEngine(Protocol):
+    """What the front needs of the server (scopa.server.network.NetworkEngine)."""
+
+    limits: Limits
+
+    def new_session(self) -> ClientSession:
+        """A new connection of the server."""
 
 
 @dataclass(frozen=True)
@@ -245,12 +253,11 @@ class WebFront:
     # ------------------------------------------------------------------ requests
 
     @web.middleware
-    async def _guard_host(self, request: web.Request, handler: web.RequestHandler) -> web.StreamResponse:
-        host = request.headers.get("Host")
-        if not allowed_host(host, self.names):
+    async def _guard_host(self, request: web.Request,
+                          handler: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> web.StreamResponse:
+        if not allowed_host(request.headers.get("Host"), self.names):
             return web.Response(status=403, text="this server does not answer to that name\n")
-        response: web.StreamResponse = await handler(request)  # type: ignore[operator]
-        return response
+        return await handler(request)
 
     async def _file(self, request: web.Request) -> web.StreamResponse:
         name = request.match_info.get("name", "index.html")

@@ -208,3 +208,33 @@ async def test_an_oversized_message_closes_the_websocket(front: WebFront) -> Non
         await client.close()
     again = await WsClient.open(front.port, "cid2")  # the server goes on
     await again.close()
+
+
+def test_scopa_serve_web_serves_the_client_on_loopback() -> None:
+    """`scopa serve --web PORT` listens where --host says (loopback by default), prints
+    the address to open, serves the shipped client and stops cleanly on Ctrl-C."""
+    import re
+    import signal
+    import subprocess
+    import urllib.request
+
+    from procs import ROOT, SCOPA
+
+    proc = subprocess.Popen([*SCOPA, "serve", "--port", "0", "--web", "0", "--admin-token-file", "",
+                             "--no-announce"], cwd=ROOT, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    assert proc.stdout is not None
+    seen = []
+    try:
+        for line in proc.stdout:
+            seen.append(line)
+            found = re.search(r"Open: http://127\.0\.0\.1:(\d+)/", line)
+            if found:
+                break
+        assert found, "".join(seen)
+        page = urllib.request.urlopen(f"http://127.0.0.1:{found.group(1)}/", timeout=SAFETY).read().decode()
+        assert '<script src="app.js">' in page
+    finally:
+        proc.send_signal(signal.SIGINT)
+        out, _ = proc.communicate(timeout=SAFETY)
+    assert "Traceback" not in "".join(seen) + out
