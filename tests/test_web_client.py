@@ -232,3 +232,24 @@ async def test_a_server_restart_returns_to_the_seat(site: Site, browser: Browser
     await page.wait_for_selector(MINE, timeout=WAIT)  # back at the seat, the same turn
     assert await page.locator("[aria-label='Your hand'] .card").evaluate_all("cs => cs.map(c => c.ariaLabel)") == labels
     await play_one(page)
+
+
+async def test_a_second_tab_takes_the_seat_and_the_first_stays_put(site: Site, browser: Browser) -> None:
+    """Two tabs of one browser share the seat token: the newer one holds the seat, the
+    older one says so and does not take it back by itself (no tug of war)."""
+    first = await open_page(browser, site, "ada")
+    await create(first)
+    await first.wait_for_selector(MINE, timeout=WAIT)
+    second = await first.context.new_page()
+    second.on("console", lambda m: site.errors.append(f"second: {m.text}") if m.type == "error" else None)
+    await second.goto(site.url)
+    await second.wait_for_selector(MINE, timeout=WAIT)
+    await first.get_by_role("button", name="Play here").wait_for(timeout=WAIT)
+    plays = "document.querySelectorAll(\"[aria-label='This round'] li\").length"
+    before = await second.evaluate(plays)
+    await play_one(second)  # the seat plays on in the second tab
+    await second.wait_for_function(f"{plays} > {before}", timeout=WAIT)
+    assert await first.get_by_role("button", name="Play here").count() == 1  # still put
+    await first.get_by_role("button", name="Play here").tap()
+    await second.get_by_role("button", name="Play here").wait_for(timeout=WAIT)
+    await first.wait_for_selector("#turn", timeout=WAIT)
