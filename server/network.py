@@ -711,7 +711,11 @@ async def serve(host: str = "127.0.0.1", port: int = DEFAULT_PORT, seed: int | N
                            admin_token_file=admin_token_file, accounts=accounts, bot_workers=bot_workers,
                            trusted_proxies=trusted_proxies)
     await engine.start()
-    front = await start_front(engine, web) if web is not None else None
+    try:
+        front = await start_front(engine, web) if web is not None else None
+    except BaseException:
+        await engine.stop()  # its web port is taken (or refused): the server does not run half
+        raise
     if lan is not None:
         engine.announcer = lan_announcer(engine.host, engine.port,
                                          lambda: lobby_record(engine.tables, len(engine.names), lan), engine.clock)

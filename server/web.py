@@ -319,7 +319,11 @@ class WebOptions:
 async def start_front(engine: NetworkEngine, options: WebOptions) -> WebFront:
     """A started :class:`WebFront` of ``engine``."""
     front = WebFront(engine, options.root, options.limits, options.names)
-    await front.start(options.host, options.port)
+    try:
+        await front.start(options.host, options.port)
+    except OSError as exc:
+        await front.stop()
+        raise OSError(exc.errno, f"the web page's port {options.port}: {exc.strerror or exc}") from None
     if options.listening is not None:
         options.listening(front.port)
     return front

@@ -238,3 +238,19 @@ def test_scopa_serve_web_serves_the_client_on_loopback() -> None:
         proc.send_signal(signal.SIGINT)
         out, _ = proc.communicate(timeout=SAFETY)
     assert "Traceback" not in "".join(seen) + out
+
+
+async def test_a_taken_web_port_stops_the_server_with_one_line(root: Path) -> None:
+    import socket
+
+    from scopa.server import serve
+    from scopa.server.web import WebOptions
+
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen()
+    try:
+        with pytest.raises(OSError, match="the web page's port"):
+            await serve("127.0.0.1", 0, web=WebOptions(port=taken.getsockname()[1], root=root))
+    finally:
+        taken.close()
