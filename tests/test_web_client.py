@@ -60,9 +60,7 @@ class Site:
         await self.front.start("127.0.0.1", web_port)
 
 
-@pytest.fixture
-async def site(tmp_path: Path) -> AsyncIterator[Site]:
-    db = str(tmp_path / "games.db")
+async def _site(db: str | None) -> AsyncIterator[Site]:
     engine = NetworkEngine(host="127.0.0.1", port=0, db=db)
     await engine.start()
     front = WebFront(engine, web_root())
@@ -75,6 +73,20 @@ async def site(tmp_path: Path) -> AsyncIterator[Site]:
         await s.front.stop()
     errors = [e for e in s.errors if not (s.offline and "WebSocket connection to" in e)]
     assert errors == []  # no console error, no uncaught exception, on any page
+
+
+@pytest.fixture
+async def site() -> AsyncIterator[Site]:
+    """A server (games in memory) with its web front."""
+    async for s in _site(None):
+        yield s
+
+
+@pytest.fixture
+async def journaled(tmp_path: Path) -> AsyncIterator[Site]:
+    """A server journaling its games (they survive a restart) with its web front."""
+    async for s in _site(str(tmp_path / "games.db")):
+        yield s
 
 
 @pytest.fixture
@@ -105,6 +117,17 @@ async def create(page: Page, bots: str = "easy") -> None:
     await page.select_option("#bots", bots)
     await page.locator("form button[type=submit]", has_text="Create a table").click()
     await page.wait_for_selector("#turn", timeout=WAIT)
+
+
+async def play_by_keys(page: Page) -> None:
+    """It is this page's turn: 1 picks the first card, 1 again plays it (the first set
+    when asked)."""
+    await page.keyboard.press("1")
+    await page.wait_for_selector("[aria-label='Your hand'] .card.picked", timeout=WAIT)
+    await page.keyboard.press("1")
+    choice = page.locator("dialog[open] div button")
+    if await choice.count():
+        await choice.first.click()
 
 
 async def play_one(page: Page, touch: bool = True) -> None:
@@ -200,7 +223,7 @@ async def test_two_browsers_play_a_round_while_a_third_watches(site: Site, brows
         page = await first_ready([ada, bob], f"{MINE}, dialog[open]")
         if await page.locator("dialog[open]").count():
             break
-        await play_one(page, touch=False)
+        await (play_by_keys(page) if page is ada else play_one(page, touch=False))  # a desktop's keys, or clicks
         await page.wait_for_selector(f"main:not([data-mine]), dialog[open]", timeout=WAIT)
     await cid.wait_for_selector("dialog[open]", timeout=WAIT)  # the round end, seen by the spectator too
     for page in (ada, bob, cid):
@@ -218,10 +241,14 @@ async def test_a_reload_mid_turn_returns_to_the_seat(site: Site, browser: Browse
     assert await page.locator("[aria-label='Your hand'] .card").evaluate_all("cs => cs.map(c => c.ariaLabel)") == labels
     assert "Your turn" in (await page.locator("#turn").text_content() or "")
     assert len(hand) == len(labels)
+    await page.set_viewport_size({"width": 844, "height": 390})  # the phone turned to landscape
+    assert await small_targets(page) == []
+    assert await page.locator("[aria-label='Your hand'] .card").first.is_visible()
     await play_one(page)  # the seat plays on
 
 
-async def test_a_server_restart_returns_to_the_seat(site: Site, browser: Browser) -> None:
+async def test_a_server_restart_returns_to_the_seat(journaled: Site, browser: Browser) -> None:
+    site = journaled
     page = await open_page(browser, site, "ada")
     await create(page)
     await page.wait_for_selector(MINE, timeout=WAIT)
