@@ -80,6 +80,16 @@ def web_root() -> Path:
     return Path(__file__).resolve().parent / "webdist"
 
 
+def web_files() -> dict[str, bytes]:
+    """Files the page reads besides the built ones: ``options.json``, every table option
+    as ``[name, values, meaning]`` (what ``scopa options`` prints)."""
+    import json
+
+    from .rulebook import option_lines
+
+    return {"options.json": json.dumps(option_lines()).encode()}
+
+
 def serve_options(args: argparse.Namespace, console: Console) -> dict[str, Any] | None:
     """The keyword arguments ``scopa serve`` adds to ``scopa.server.serve`` for
     ``--trust-proxy`` and ``--web`` (None: a bad option, already reported).  ``web`` is
@@ -96,7 +106,8 @@ def serve_options(args: argparse.Namespace, console: Console) -> dict[str, Any] 
                 console.print(f"Open: {url}", soft_wrap=True)
             print_qr(console, urls)
 
-        options["web"] = {"port": web_port, "host": web_host, "root": web_root(), "listening": listening}
+        options["web"] = {"port": web_port, "host": web_host, "root": web_root(), "extra": web_files(),
+                          "listening": listening}
     if trusted:
         options["trusted_proxies"] = trusted  # checked by `scopa serve` (the server's own parser)
     return options

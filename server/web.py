@@ -25,7 +25,7 @@ import ipaddress
 import logging
 import mimetypes
 import socket
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
@@ -180,14 +180,16 @@ class WebFront:
     """The web port of one :class:`NetworkEngine`."""
 
     def __init__(self, engine: NetworkEngine, root: Path | None, limits: WebLimits = WebLimits(),
-                 names: frozenset[str] | None = None) -> None:
+                 names: frozenset[str] | None = None, extra: Mapping[str, bytes] | None = None) -> None:
         """``root``: the folder of the client's files (``index.html`` …; None: only the
         WebSocket); ``names``: the host names a request may use besides IP addresses
-        (default: this machine's)."""
+        (default: this machine's); ``extra``: more files by name (made by the caller)."""
         self.engine = engine
         self.limits = limits
         self.names = names if names is not None else machine_names()
         self.files = _load(root) if root is not None else {}
+        for name, body in (extra or {}).items():
+            self.files[name] = _entry(name, body)
         engine_cap = engine.limits.max_connections
         self.max_sessions = None if engine_cap is None else max(1, engine_cap - limits.tcp_reserve)
         """WebSocket sessions at once: the server's cap less the TCP port's reserve."""
@@ -293,14 +295,18 @@ def _load(root: Path) -> dict[str, tuple[bytes, bytes, str]]:
     for path in sorted(root.iterdir()):
         if not path.is_file() or path.name.startswith("."):
             continue
-        body = path.read_bytes()
-        kind = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
-        if kind.startswith("text/") or kind in ("application/javascript", "image/svg+xml"):
-            kind += "; charset=utf-8"
-        files[path.name] = (body, gzip.compress(body, 9, mtime=0), kind)
+        files[path.name] = _entry(path.name, path.read_bytes())
     if "index.html" not in files:
         raise FileNotFoundError(f"no index.html in {root}")
     return files
+
+
+def _entry(name: str, body: bytes) -> tuple[bytes, bytes, str]:
+    """A file as served: its bytes, gzipped, and its content type."""
+    kind = mimetypes.guess_type(name)[0] or "application/octet-stream"
+    if kind.startswith("text/") or kind in ("application/javascript", "application/json", "image/svg+xml"):
+        kind += "; charset=utf-8"
+    return body, gzip.compress(body, 9, mtime=0), kind
 
 
 @dataclass(frozen=True)
@@ -312,13 +318,14 @@ class WebOptions:
     root: Path | None = None
     limits: WebLimits = WebLimits()
     names: frozenset[str] | None = None
+    extra: Mapping[str, bytes] | None = None
     listening: Callable[[int], None] | None = None
     """Told the port once the front listens (to print the address)."""
 
 
 async def start_front(engine: NetworkEngine, options: WebOptions) -> WebFront:
     """A started :class:`WebFront` of ``engine``."""
-    front = WebFront(engine, options.root, options.limits, options.names)
+    front = WebFront(engine, options.root, options.limits, options.names, options.extra)
     try:
         await front.start(options.host, options.port)
     except OSError as exc:

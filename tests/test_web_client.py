@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from playwright.async_api import Browser, BrowserContext, Page, async_playwright
 
-from scopa.client.webcli import web_root
+from scopa.client.webcli import web_files, web_root
 from scopa.server import NetworkEngine
 from scopa.server.web import WebFront
 
@@ -56,14 +56,14 @@ class Site:
         await self.front.stop()
         self.engine = NetworkEngine(host="127.0.0.1", port=port, db=self.db)
         await self.engine.start()
-        self.front = WebFront(self.engine, web_root())
+        self.front = WebFront(self.engine, web_root(), extra=web_files())
         await self.front.start("127.0.0.1", web_port)
 
 
 async def _site(db: str | None) -> AsyncIterator[Site]:
     engine = NetworkEngine(host="127.0.0.1", port=0, db=db)
     await engine.start()
-    front = WebFront(engine, web_root())
+    front = WebFront(engine, web_root(), extra=web_files())
     await front.start("127.0.0.1", 0)
     s = Site(engine, front, db)
     try:
@@ -187,6 +187,10 @@ async def axe_violations(page: Page) -> list[str]:
 async def test_a_person_plays_a_whole_game_against_a_bot_by_tapping(site: Site, browser: Browser) -> None:
     """R1 to the end of the game (R-target), every move a tap, on a phone."""
     page = await open_page(browser, site, "ada", bypass_csp=True)  # axe-core is injected as a script
+    await page.locator("#more summary").tap()  # every option of `scopa options`, each with its meaning
+    await page.wait_for_selector("#opt-target", timeout=WAIT)
+    assert await page.locator("#more [data-option]").count() >= 10
+    assert "points a side needs to win the game" in (await page.locator("#more").text_content() or "")
     assert await small_targets(page) == []
     assert await axe_violations(page) == []
     await create(page)

@@ -345,18 +345,28 @@ function createForm(): HTMLElement {
   const bots = h("select", { id: "bots" }, h("option", { value: "" }, t.none), ...Object.keys(LEVELS).map((l) => h("option", { value: l, selected: l === "medium" }, t[l as "easy"])));
   const priv = h("input", { id: "private", type: "checkbox" });
   const timer = h("select", { id: "timer" }, h("option", { value: "" }, t.serverDefault), h("option", { value: "30" }, "30 s"), h("option", { value: "15" }, "15 s"), h("option", { value: "off" }, t.noTimer));
-  const more = h("input", { id: "more", placeholder: "target=21, re_bello=true" });
+  const more = h("details", { id: "more" }, h("summary", { class: "quiet" }, t.more));
+  fetch("options.json").then((r) => r.json()).then((list: [string, string, string][]) => {
+    for (const [name, values, meaning] of list) {
+      if (name === "preset" || name === "players") continue;
+      const id = `opt-${name}`;
+      const choices = values.includes("|") ? values.split("|") : null;
+      const input = choices
+        ? h("select", { id, "data-option": name }, h("option", { value: "" }, "—"), ...choices.map((c) => h("option", { value: c }, c)))
+        : h("input", { id, "data-option": name, inputmode: /^\d+-\d+$/.test(values) ? "numeric" : "text" });
+      more.append(h("label", { for: id }, `${name}${values ? ` (${values})` : ""}`, h("small", {}, meaning), input));
+    }
+  });
   const field = (id: string, label: string, el: HTMLElement) => h("label", { for: id }, label, el);
   form = h("form", { class: "panel" }, h("h2", {}, t.create), field("preset", t.game, preset), field("players", t.players, players),
     field("bots", t.bots, bots), h("label", { for: "private", class: "bar" }, priv, t.private), field("timer", t.timer, timer),
-    field("more", t.more, more), h("button", { type: "submit" }, t.create));
+    more, h("button", { type: "submit" }, t.create));
   form.addEventListener("submit", (e) => {
     e.preventDefault();
     const options: Record<string, unknown> = {};
-    for (const part of more.value.split(",")) {
-      const [k, v] = part.split("=").map((s) => s.trim());
-      if (!k || v === undefined) continue;
-      options[k] = v === "true" ? true : v === "false" ? false : /^-?\d+$/.test(v) ? Number(v) : v;
+    for (const input of more.querySelectorAll<HTMLInputElement | HTMLSelectElement>("[data-option]")) {
+      const v = input.value.trim();
+      if (v) options[input.dataset.option as string] = v === "true" ? true : v === "false" ? false : /^-?\d+$/.test(v) ? Number(v) : v;
     }
     if (players.value) options.players = Number(players.value);
     const count = Number(players.value) || (FOUR.has(preset.value) ? 4 : 2);
