@@ -42,3 +42,8 @@ def test_the_page_is_light_and_self_contained() -> None:
     page = files["index.html"].decode() + files["app.js"].decode() + files["app.css"].decode()
     assert not re.search(r"""(src|href)=["']?(https?:)?//""", page)
     assert "fonts.googleapis" not in page and "cdn." not in page
+
+
+def test_the_client_type_checks() -> None:
+    """tsc --strict over the sources and the generated protocol types (npm run check)."""
+    _node(str(WEB / "node_modules" / "typescript" / "bin" / "tsc"), "-p", ".")

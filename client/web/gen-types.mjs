@@ -25,8 +25,8 @@ function type(s) {
     case "object":
       if (s.properties) return inline(s);
       return s.additionalProperties && s.additionalProperties !== true
-        ? `Record<string, ${type(s.additionalProperties)}>`
-        : "Record<string, unknown>";
+        ? `{ [key: string]: ${type(s.additionalProperties)} }`
+        : "{ [key: string]: unknown }";
     default:
       return "unknown";
   }

@@ -249,7 +249,7 @@ function h<K extends keyof HTMLElementTagNameMap>(tag: K, props: Record<string, 
   return e;
 }
 function button(label: string, onclick: () => void, cls = ""): HTMLButtonElement { return h("button", { onclick, class: cls, type: "button" }, label); }
-function seatName(i: number): string { return st.seats[i]?.name ?? st.info?.seats?.[i]?.name ?? `${t.seat} ${i + 1}`; }
+function seatName(i: number): string { return st.seats[i]?.name ?? st.info?.seats?.[i] ?? `${t.seat} ${i + 1}`; }
 
 function dialog(title: string, closeLabel = t.close): { body: HTMLElement; close: () => void } {
   const d = h("dialog", { "aria-label": title });
@@ -326,7 +326,7 @@ function lobbyScreen(): void {
   app.removeAttribute("data-mine");
   const list = [...st.tables.values()];
   const tables = h("ul", { class: "tables" }, ...list.map((x) => h("li", {},
-    h("span", { class: "grow" }, `#${x.id} ${x.description} · ${x.seats.map((s) => s ? s.name : "—").join(", ")}${x.spectators ? ` · ${x.spectators} ${t.spectators}` : ""}`),
+    h("span", { class: "grow" }, `#${x.id} ${x.description} · ${x.seats.map((s) => s ?? "—").join(", ")}${x.spectators ? ` · ${x.spectators} ${t.spectators}` : ""}`),
     x.state === "waiting" && x.seats.includes(null) ? button(t.join, () => send("join_table", { table: x.id })) : "",
     button(t.watch, () => { st.watching = true; st.tableId = x.id; st.seats = []; send("watch_table", { table: x.id }); render(); }, "quiet"))));
   if (!list.length) tables.append(h("li", {}, t.noTables));

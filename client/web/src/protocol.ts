@@ -132,7 +132,7 @@ export interface CreateTable {
   bot_takeover?: boolean;
   fill_with_bots?: Array<string>;
   no_turn_timer?: boolean;
-  options?: Record<string, unknown>;
+  options?: { [key: string]: unknown };
   preset?: Preset | null;
   private?: boolean;
   rules?: WireRules | null;
@@ -627,7 +627,7 @@ export interface RecordResult {
 
 export interface RecordRound {
   actions: Array<RecordPlay | RecordDeclaration>;
-  breakdown?: Array<Record<string, unknown>> | null;
+  breakdown?: Array<{ [key: string]: unknown }> | null;
   dealer: number;
   deck: Array<string>;
   leftover?: Array<string>;
@@ -646,7 +646,7 @@ export interface ResumeRequest {
 export type Role = "player" | "spectator";
 
 export interface RoundEnd {
-  breakdown: Array<Record<string, unknown>>;
+  breakdown: Array<{ [key: string]: unknown }>;
   cards: Array<number>;
   event: number;
   leftover?: Array<string>;
