@@ -379,6 +379,7 @@ function createForm(): HTMLElement {
 }
 
 let timerEl: HTMLElement | null = null;
+let shownOnTable = new Set<string>(); // the table's cards last drawn: a new one arrives animated
 setInterval(() => {
   const limit = st.info?.turn_timeout;
   if (timerEl && limit && !st.gameEnd) timerEl.textContent = ` · ${Math.max(0, Math.ceil(limit - (Date.now() - st.turnStarted) / 1000))} s`;
@@ -394,7 +395,9 @@ function tableScreen(): void {
   }, `${seatName(i)}${i === st.seat ? ` (${t.me})` : ""} · ${v?.hand_sizes?.[i] ?? 0} ${t.inHand}`)));
   timerEl = h("span");
   const turnText = st.gameEnd ? t.gameEnd : !v ? t.waiting : mine ? t.yourTurn : `${t.turnOf} ${seatName(v.turn)}`;
-  const table = h("div", { class: "cards", "aria-label": t.table }, ...(v?.table ?? []).map((c) => cardButton(c, lit.has(c) ? "lit" : "", () => tapTable(c))));
+  const table = h("div", { class: "cards", "aria-label": t.table }, ...(v?.table ?? []).map((c) => cardButton(c,
+    `${lit.has(c) ? "lit" : ""}${shownOnTable.has(c) ? "" : " arrived"}`, () => tapTable(c))));
+  shownOnTable = new Set(v?.table ?? []);
   const hand = h("div", { class: "cards", "aria-label": t.hand }, ...(v?.hand ?? []).map((c) => cardButton(c, c === st.picked ? "picked" : "", () => tapHand(c))));
   const decl = h("div", { class: "bar" }, ...st.declarations.map((d) => button(`${t.declare} ${d.kind} (+${d.points})`, () => {
     send("declare", { kind: d.kind, wild: d.wild ?? null, turn: st.turnEvent }, `table:${st.tableId}`); st.declarations = []; render();
