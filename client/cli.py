@@ -60,7 +60,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     arena_cli.add_subcommand(sub)
 
-    from scopa.client import webcli  # scopa web: the client for browsers
+    from scopa.client import webcli  # scopa web, scopa serve --web: the browser client
 
     webcli.add_web_subcommand(sub)
     return parser

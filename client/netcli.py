@@ -153,6 +153,10 @@ def _serve(args: argparse.Namespace, console: Console) -> int:
     if options is None:
         return 2
     from scopa.server.proxied import parse_networks
+    from scopa.server.web import WebOptions
+
+    if "web" in options:
+        options["web"] = WebOptions(**options["web"])
 
     for option, given in (("--trust-proxy", options.get("trusted_proxies", ())),
                           ("--rate-shared-address", args.rate_shared_address)):
@@ -174,9 +178,6 @@ def _serve(args: argparse.Namespace, console: Console) -> int:
                           rate_shared_addresses=args.rate_shared_address, **options))
     except KeyboardInterrupt:
         pass
-    except webcli.WebStartError as exc:
-        console.print(f"[red]{exc}[/red]")
-        return 1
     except StorageError as exc:  # e.g. a journal from a newer server: one clear line, no traceback
         console.print(f"[red]cannot use the journal {db}: {exc}[/red]", soft_wrap=True)
         return 1

@@ -186,7 +186,7 @@ class ClientSession:
         self._watchdog_task: asyncio.Task[None] | None = None
         self._password: str | None = None  # a claimed name's password, for reconnecting
         self.proxied_for: str | None = None
-        """Sent in every hello by a front end (``scopa web``): whom this connection is for."""
+        """Sent in every hello by a front end (a web host in front of the server): whom this connection is for."""
 
     # ------------------------------------------------------------------ connecting
 

@@ -41,6 +41,7 @@ from .lobby import TableDirectory, build_rules
 from .session import ClientSession
 from .storage import Storage, StorageBackend, TableResult
 from .writer_process import open_storage
+from .web import WebOptions, start_front
 from .proxied import ProxiedClients
 from .records import Records
 from .table import Table, token_digest
@@ -121,11 +122,15 @@ class NetworkEngine:
         if self.storage is not None:
             await self._restore_tables()
         loop = asyncio.get_running_loop()
-        self._server = await loop.create_server(lambda: ClientSession(next(self._ids), self), self.host, self.port)
+        self._server = await loop.create_server(self.new_session, self.host, self.port)
         sock = self._server.sockets[0]
         self.port = sock.getsockname()[1]
         self.admin.write_token()
         log.info("listening on %s:%s", self.host, self.port)
+
+    def new_session(self) -> ClientSession:
+        """A connection of this server (TCP, or a browser's WebSocket: server/web.py)."""
+        return ClientSession(next(self._ids), self)
 
     async def stop(self) -> None:
         """Stop listening, say bye to every client, cancel the games, close everything."""
@@ -707,22 +712,30 @@ async def serve(host: str = "127.0.0.1", port: int = DEFAULT_PORT, seed: int | N
                 turn_timeout: float | None = DEFAULT_TURN_TIMEOUT, admin_token_file: str | None = None,
                 bot_workers: int = 1, trusted_proxies: Sequence[str] = (), rate_shared_addresses: Sequence[str] = (),
                 beside: Callable[[NetworkEngine], Awaitable[None]] | None = None,
-                lan: LanIdentity | None = None) -> None:
+                lan: LanIdentity | None = None, web: WebOptions | None = None) -> None:
     """Run a server until cancelled (Ctrl-C) or stopped by the operator, then shut down
     cleanly; ``db``: the SQLite journal (games survive restarts) or None (nothing
     persists); ``accounts``: names may be claimed with a password (needs ``db``);
     ``trusted_proxies``, ``rate_shared_addresses``: see NetworkEngine; ``beside``: run with
     the started engine (a web front end) until the server stops (its failure stops the
     server too); ``lan``: announce the server on the LAN under this name (never when it
-    listens on loopback only; withdrawn when it stops)."""
+    listens on loopback only; withdrawn when it stops);
+    ``web``: also serve browsers (server/web.py)."""
     engine = NetworkEngine(host, port, seed, db=db, limits=limits, turn_timeout=turn_timeout,
                            admin_token_file=admin_token_file, accounts=accounts, bot_workers=bot_workers,
                            trusted_proxies=trusted_proxies, rate_shared_addresses=rate_shared_addresses)
     await engine.start()
+    try:
+        front = await start_front(engine, web) if web is not None else None
+    except BaseException:
+        await engine.stop()  # its web port is taken (or refused): the server does not run half
+        raise
     if lan is not None:
         engine.announcer = lan_announcer(engine.host, engine.port,
                                          lambda: lobby_record(engine.tables, len(engine.names), lan), engine.clock)
     if engine.announcer is not None:
+        if front is not None:
+            engine.announcer.set_web_port(front.port)
         engine.lobby_listeners.append(engine.announcer.changed)
         engine.announcer.start()
     collector = Collector(engine.clock)
@@ -745,3 +758,5 @@ async def serve(host: str = "127.0.0.1", port: int = DEFAULT_PORT, seed: int | N
         if engine.announcer is not None:
             await engine.announcer.stop()  # the goodbye goes out while the server still answers
         await engine.stop()
+        if front is not None:
+            await front.stop()

@@ -1,10 +1,10 @@
 """Connections that a trusted front end opens on behalf of its users.
 
-A web front end (``scopa web``) runs one client per browser, and every one of them
+A web front end in front of the server runs one client per browser, and every one of them
 reaches the server from the front end's own address: counted by address, a family
 table on phones would be one client against ``max_connections_per_address``.  So the
 operator names the addresses of the front ends they run (``scopa serve --trust-proxy
-ADDRESS``; ``scopa serve --web`` trusts its own).  A connection from such an address:
+ADDRESS``).  A connection from such an address:
 
 - is not counted against ``max_connections_per_address`` (``max_connections`` still
   counts it);

@@ -1,4 +1,4 @@
-"""Front ends the server trusts (``scopa web``): their connections say whom they are for
+"""Front ends the server trusts (a web host in front of the server): their connections say whom they are for
 and are capped per identity, not per address; ``proxied_for`` from anyone else is
 ignored (server/proxied.py, PROTOCOL.md §7, "Front ends")."""
 

@@ -36,7 +36,7 @@ NEEDS_A_PERSON_OR_RUNS_UNTIL_STOPPED = {
     "scopa servers",
     "scopa watch --server 192.168.1.10:7015 --table 3",
     "scopa bot --strategy greedy --games 5 --delay 0.5",  # paced to be followed: minutes by design
-    "scopa serve --host 0.0.0.0 --web 8000",  # tests/test_web_browser.py runs it on loopback
+    "scopa serve --host 0.0.0.0 --web 8000",  # tests/test_web_client.py plays on its web front
     # game records: a server with finished games or a record file (tests/test_records_cli.py)
     "scopa games --server HOST:PORT [--player NAME]",
     "scopa leaderboard --server HOST:PORT [--rules PRESET]",

@@ -1,0 +1,968 @@
+// Generated from docs/protocol.schema.json by gen-types.mjs: do not edit.
+
+export interface Admin {
+  op: AdminOp;
+  target?: string;
+  token: string;
+}
+
+export interface AdminCommand {
+  body: Admin;
+  name: "admin";
+  re?: number | null;
+  recipient: string;
+  sender: string;
+  seq: number;
+  v: 2;
+}
+
+export type AdminOp = "connections" | "tables" | "close_table" | "kick" | "damaged" | "stop";
+
+export interface AdminReply {
+  connections?: Array<ConnectionInfo>;
+  damaged?: Array<DamagedTable>;
+  message?: string;
+  next?: string | null;
+  op: AdminOp;
+  tables?: Array<TableInfo>;
+  total?: number;
+}
+
+export interface AdminReplyCommand {
+  body: AdminReply;
+  name: "admin_reply";
+  re?: number | null;
+  recipient: string;
+  sender: string;
+  seq: number;
+  v: 2;
+}
+
+export type AssoPigliaTutto = "off" | "simple" | "traditional";
+
+export interface Bye {
+  reason?: string;
+}
+
+export interface ByeCommand {
+  body: Bye;
+  name: "bye";
+  re?: number | null;
+  recipient: string;
+  sender: string;
+  seq: number;
+  v: 2;
+}
+
+export type CaptureMode = "traditional" | "fewest" | "free";
+
+export interface CardPlayed {
+  captured: Array<string>;
+  card: string;
+  event: number;
+  forced?: string | null;
+  scopa: boolean;
+  seat: number;
+  table: Array<string>;
+}
+
+export interface CardPlayedCommand {
+  body: CardPlayed;
+  name: "played";
+  re?: number | null;
+  recipient: string;
+  sender: string;
+  seq: number;
+  v: 2;
+}
+
+export interface Chat {
+  text: string;
+}
+
+export interface ChatCommand {
+  body: Chat;
+  name: "chat";
+  re?: number | null;
+  recipient: string;
+  sender: string;
+  seq: number;
+  v: 2;
+}
+
+export interface ChatMessage {
+  author: string;
+  text: string;
+}
+
+export interface ChatMessageCommand {
+  body: ChatMessage;
+  name: "chat_message";
+  re?: number | null;
+  recipient: string;
+  sender: string;
+  seq: number;
+  v: 2;
+}
+
+export interface ClaimName {
+  password: string;
+}
+
+export interface ClaimNameCommand {
+  body: ClaimName;
+  name: "claim_name";
+  re?: number | null;
+  recipient: string;
+  sender: string;
+  seq: number;
+  v: 2;
+}
+
+export interface ConnectionInfo {
+  id: number;
+  name?: string | null;
+  peer: string;
+  queued_bytes?: number;
+  table?: string | null;
+  watching?: string | null;
+}
+
+export interface CreateTable {
+  bot_takeover?: boolean;
+  fill_with_bots?: Array<string>;
+  no_turn_timer?: boolean;
+  options?: { [key: string]: unknown };
+  preset?: Preset | null;
+  private?: boolean;
+  rules?: WireRules | null;
+  sit?: boolean;
+  token?: string | null;
+  turn_timeout?: number | null;
+}
+
+export interface CreateTableCommand {
+  body: CreateTable;
+  name: "create_table";
+  re?: number | null;
+  recipient: string;
+  sender: string;
+  seq: number;
+  v: 2;
+}
+
+export interface DamagedTable {
+  id: string;
+  reason: string;
+}
+
+export type DeclarationKind = "under10" | "tris";
+
+export interface DeclarationMade {
+  event: number;
+  hand: Array<string>;
+  kind: DeclarationKind;
+  points: number;
+  seat: number;
+  wild?: number | null;
+}
+
+export interface DeclarationMadeCommand {
+  body: DeclarationMade;
+  name: "declared";
+  re?: number | null;
+  recipient: string;
+  sender: string;
+  seq: number;
+  v: 2;
+}
+
+export interface DeclarationOption {
+  kind: DeclarationKind;
+  points: number;
+  wild?: number | null;
+}
+
+export interface DeclaredHand {
+  hand: Array<string>;
+  seat: number;
+}
+
+export type EndReason = "target" | "trentino" | "all_denari" | "abandoned";
+
+export interface Error {
+  code: ErrorCode;
+  fatal?: boolean;
+  message: string;
+}
+
+export type ErrorCode = "malformed_frame" | "frame_too_large" | "bad_envelope" | "bad_version" | "unknown_command" | "bad_body" | "unexpected_command" | "not_hello_yet" | "forged_sender" | "name_taken" | "bad_token" | "no_such_table" | "private_table" | "table_full" | "not_at_table" | "already_at_table" | "bad_rules" | "unknown_bot" | "too_many_tables" | "bad_password" | "game_not_started" | "not_your_turn" | "card_not_in_hand" | "illegal_capture" | "illegal_move" | "illegal_declaration" | "rate_limited" | "timeout" | "shutting_down" | "internal";
+
+export interface ErrorCommand {
+  body: Error;
+  name: "error";
+  re?: number | null;
+  recipient: string;
+  sender: string;
+  seq: number;
+  v: 2;
+}
+
+export interface GameEnd {
+  event: number;
+  reason: string;
+  totals: Array<number>;
+  winner: number | null;
+}
+
+export interface GameEndCommand {
+  body: GameEnd;
+  name: "game_end";
+  re?: number | null;
+  recipient: string;
+  sender: string;
+  seq: number;
+  v: 2;
+}
+
+export interface Games {
+  games: Array<GameSummary>;
+}
+
+export interface GamesCommand {
+  body: Games;
+  name: "games";
+  re?: number | null;
+  recipient: string;
+  sender: string;
+  seq: number;
+  v: 2;
+}
+
+export interface GameStart {
+  event: number;
+  rules: WireRules;
+  seats: Array<SeatInfo>;
+  sides: Array<Array<number>>;
+}
+
+export interface GameStartCommand {
+  body: GameStart;
+  name: "game_start";
+  re?: number | null;
+  recipient: string;
+  sender: string;
+  seq: number;
+  v: 2;
+}
+
+export interface GameSummary {
+  description: string;
+  ended: string;
+  id: string;
+  players: Array<string>;
+  preset: string;
+  private?: boolean;
+  reason: string;
+  totals: Array<number>;
+  winner: number | null;
+}
+
+export interface GetLeaderboard {
+  limit?: number;
+  preset?: Preset;
+}
+
+export interface GetLeaderboardCommand {
+  body: GetLeaderboard;
+  name: "get_leaderboard";
+  re?: number | null;
+  recipient: string;
+  sender: string;
+  seq: number;
+  v: 2;
+}
+
+export interface GetRecord {
+  game: string;
+  token?: string | null;
+}
+
+export interface GetRecordCommand {
+  body: GetRecord;
+  name: "get_record";
+  re?: number | null;
+  recipient: string;
+  sender: string;
+  seq: number;
+  v: 2;
+}
+
+export interface HandDeal {
+  cards: Array<string>;
+  event: number;
+  hand: Array<string>;
+  stock: number;
+}
+
+export interface HandDealCommand {
+  body: HandDeal;
+  name: "deal";
+  re?: number | null;
+  recipient: string;
+  sender: string;
+  seq: number;
+  v: 2;
+}
+
+export interface Hello {
+  client?: string;
+  name: string;
+  password?: string | null;
+  proxied_for?: string | null;
+  resume?: ResumeRequest | null;
+  role?: Role;
+}
+
+export interface HelloCommand {
+  body: Hello;
+  name: "hello";
+  re?: number | null;
+  recipient: string;
+  sender: string;
+  seq: number;
+  v: 2;
+}
+
+export interface Joined {
+  resumed?: boolean;
+  seat: number;
+  side: number;
+  table: string;
+  token: string;
+}
+
+export interface JoinedCommand {
+  body: Joined;
+  name: "joined";
+  re?: number | null;
+  recipient: string;
+  sender: string;
+  seq: number;
+  v: 2;
+}
+
+export interface JoinTable {
+  invite?: string | null;
+  table: string;
+  token?: string | null;
+}
+
+export interface JoinTableCommand {
+  body: JoinTable;
+  name: "join_table";
+  re?: number | null;
+  recipient: string;
+  sender: string;
+  seq: number;
+  v: 2;
+}
+
+export interface Leaderboard {
+  entries: Array<RatingEntry>;
+  preset: Preset;
+}
+
+export interface LeaderboardCommand {
+  body: Leaderboard;
+  name: "leaderboard";
+  re?: number | null;
+  recipient: string;
+  sender: string;
+  seq: number;
+  v: 2;
+}
+
+export interface LeaveTable {
+  table: string;
+}
+
+export interface LeaveTableCommand {
+  body: LeaveTable;
+  name: "leave_table";
+  re?: number | null;
+  recipient: string;
+  sender: string;
+  seq: number;
+  v: 2;
+}
+
+export interface Left {
+  reason?: string;
+  table: string;
+}
+
+export interface LeftCommand {
+  body: Left;
+  name: "left";
+  re?: number | null;
+  recipient: string;
+  sender: string;
+  seq: number;
+  v: 2;
+}
+
+export interface LegalMove {
+  capture: Array<string>;
+  card: string;
+  index: number;
+}
+
+export interface ListGames {
+  limit?: number;
+  player?: string | null;
+  preset?: Preset | null;
+  tokens?: Array<string>;
+}
+
+export interface ListGamesCommand {
+  body: ListGames;
+  name: "list_games";
+  re?: number | null;
+  recipient: string;
+  sender: string;
+  seq: number;
+  v: 2;
+}
+
+export interface ListTables {
+  after?: string | null;
+  limit?: number;
+  players?: number | null;
+  state?: TableState | null;
+}
+
+export interface ListTablesCommand {
+  body: ListTables;
+  name: "list_tables";
+  re?: number | null;
+  recipient: string;
+  sender: string;
+  seq: number;
+  v: 2;
+}
+
+export interface MakeDeclaration {
+  kind: DeclarationKind;
+  turn?: number | null;
+  wild?: number | null;
+}
+
+export interface MakeDeclarationCommand {
+  body: MakeDeclaration;
+  name: "declare";
+  re?: number | null;
+  recipient: string;
+  sender: string;
+  seq: number;
+  v: 2;
+}
+
+export interface NameClaimed {
+  name: string;
+}
+
+export interface NameClaimedCommand {
+  body: NameClaimed;
+  name: "name_claimed";
+  re?: number | null;
+  recipient: string;
+  sender: string;
+  seq: number;
+  v: 2;
+}
+
+export interface PileInfo {
+  cards: number;
+  denari: number;
+  primiera: number;
+  scope: number;
+  settebello: boolean;
+}
+
+export interface Ping {
+  nonce?: number;
+}
+
+export interface PingCommand {
+  body: Ping;
+  name: "ping";
+  re?: number | null;
+  recipient: string;
+  sender: string;
+  seq: number;
+  v: 2;
+}
+
+export interface PlayCard {
+  capture?: Array<string>;
+  card: string;
+  turn?: number | null;
+}
+
+export interface PlayCardCommand {
+  body: PlayCard;
+  name: "play";
+  re?: number | null;
+  recipient: string;
+  sender: string;
+  seq: number;
+  v: 2;
+}
+
+export type PlayerKind = "person" | "bot";
+
+export interface PlayLogEntry {
+  captured: Array<string>;
+  card: string;
+  seat: number;
+}
+
+export interface Pong {
+  nonce?: number;
+}
+
+export interface PongCommand {
+  body: Pong;
+  name: "pong";
+  re?: number | null;
+  recipient: string;
+  sender: string;
+  seq: number;
+  v: 2;
+}
+
+export type Preset = "scopa" | "scopone" | "scopone-scientifico" | "quindici" | "escoba" | "cirulla" | "frac" | "trentino";
+
+export interface PublicView {
+  captured: Array<Array<string>>;
+  dealer: number;
+  declared?: Array<DeclaredHand>;
+  hand_sizes: Array<number>;
+  last_capture_side?: number | null;
+  piles?: Array<PileInfo>;
+  round: number;
+  round_plays?: Array<PlayLogEntry>;
+  scopa_cards: Array<Array<string>>;
+  scope: Array<number>;
+  stock: number;
+  table: Array<string>;
+  totals: Array<number>;
+  turn: number;
+}
+
+export interface RatingEntry {
+  games: number;
+  mu: number;
+  name: string;
+  rank: number;
+  rating: number;
+  sigma: number;
+  wins: number;
+}
+
+export interface Record {
+  first_dealer: number;
+  format?: 1;
+  game?: string | null;
+  played_at?: string | null;
+  players: Array<RecordPlayer>;
+  result: RecordResult;
+  rounds: Array<RecordRound>;
+  rules: WireRules;
+  seed: number;
+}
+
+export interface RecordDeclaration {
+  declare: DeclarationKind;
+  seat: number;
+  wild?: number | null;
+}
+
+export interface RecordPlay {
+  capture?: Array<string>;
+  card: string;
+  seat: number;
+}
+
+export interface RecordPlayer {
+  kind: PlayerKind;
+  name: string;
+  seat: number;
+  side: number;
+  strategy?: string | null;
+  taken_over?: boolean;
+}
+
+export interface RecordReply {
+  game: string;
+  record: Record;
+}
+
+export interface RecordReplyCommand {
+  body: RecordReply;
+  name: "record";
+  re?: number | null;
+  recipient: string;
+  sender: string;
+  seq: number;
+  v: 2;
+}
+
+export interface RecordResult {
+  reason: EndReason;
+  totals: Array<number>;
+  winner: number | null;
+}
+
+export interface RecordRound {
+  actions: Array<RecordPlay | RecordDeclaration>;
+  breakdown?: Array<{ [key: string]: unknown }> | null;
+  dealer: number;
+  deck: Array<string>;
+  leftover?: Array<string>;
+  leftover_to?: number | null;
+  number: number;
+  points?: Array<number> | null;
+  totals: Array<number>;
+  void_deals?: Array<Array<string>>;
+}
+
+export interface ResumeRequest {
+  last_event: number;
+  token: string;
+}
+
+export type Role = "player" | "spectator";
+
+export interface RoundEnd {
+  breakdown: Array<{ [key: string]: unknown }>;
+  cards: Array<number>;
+  event: number;
+  leftover?: Array<string>;
+  leftover_to?: number | null;
+  points: Array<number>;
+  round: number;
+  tallies?: Array<SideTally>;
+  totals: Array<number>;
+}
+
+export interface RoundEndCommand {
+  body: RoundEnd;
+  name: "round_end";
+  re?: number | null;
+  recipient: string;
+  sender: string;
+  seq: number;
+  v: 2;
+}
+
+export interface RoundStart {
+  dealer: number;
+  dealer_bonus_cards?: Array<string>;
+  dealer_bonus_scope?: number;
+  event: number;
+  round: number;
+  stock: number;
+  table: Array<string>;
+}
+
+export interface RoundStartCommand {
+  body: RoundStart;
+  name: "round_start";
+  re?: number | null;
+  recipient: string;
+  sender: string;
+  seq: number;
+  v: 2;
+}
+
+export interface SeatAway {
+  event?: number | null;
+  grace_seconds: number;
+  name: string;
+  seat: number;
+}
+
+export interface SeatAwayCommand {
+  body: SeatAway;
+  name: "seat_away";
+  re?: number | null;
+  recipient: string;
+  sender: string;
+  seq: number;
+  v: 2;
+}
+
+export interface SeatBack {
+  event?: number | null;
+  name: string;
+  seat: number;
+}
+
+export interface SeatBackCommand {
+  body: SeatBack;
+  name: "seat_back";
+  re?: number | null;
+  recipient: string;
+  sender: string;
+  seq: number;
+  v: 2;
+}
+
+export interface SeatInfo {
+  bot?: boolean;
+  name: string;
+  seat: number;
+  side: number;
+}
+
+export interface SeatReplaced {
+  event?: number | null;
+  name: string;
+  seat: number;
+  strategy: string;
+}
+
+export interface SeatReplacedCommand {
+  body: SeatReplaced;
+  name: "seat_replaced";
+  re?: number | null;
+  recipient: string;
+  sender: string;
+  seq: number;
+  v: 2;
+}
+
+export interface SeatView {
+  captured: Array<Array<string>>;
+  dealer: number;
+  declared?: Array<DeclaredHand>;
+  hand: Array<string>;
+  hand_sizes: Array<number>;
+  last_capture_side?: number | null;
+  piles?: Array<PileInfo>;
+  round: number;
+  round_plays?: Array<PlayLogEntry>;
+  scopa_cards: Array<Array<string>>;
+  scope: Array<number>;
+  seat: number;
+  side: number;
+  stock: number;
+  table: Array<string>;
+  totals: Array<number>;
+  turn: number;
+}
+
+export interface SideTally {
+  cards: number;
+  declarations?: number;
+  denari: number;
+  denari_run?: number;
+  honours?: number;
+  primiera: number;
+  scope: number;
+  settebello: boolean;
+  sevens?: number;
+}
+
+export interface Snapshot {
+  event: number;
+  public?: PublicView | null;
+  seats?: Array<SeatInfo>;
+  sides?: Array<Array<number>>;
+  table: TableInfo;
+  you?: SeatView | null;
+}
+
+export interface SnapshotCommand {
+  body: Snapshot;
+  name: "snapshot";
+  re?: number | null;
+  recipient: string;
+  sender: string;
+  seq: number;
+  v: 2;
+}
+
+export interface TableCreated {
+  invite?: string | null;
+  table: TableInfo;
+}
+
+export interface TableCreatedCommand {
+  body: TableCreated;
+  name: "table_created";
+  re?: number | null;
+  recipient: string;
+  sender: string;
+  seq: number;
+  v: 2;
+}
+
+export interface TableInfo {
+  away?: Array<number>;
+  description: string;
+  id: string;
+  private?: boolean;
+  rules: WireRules;
+  seats: Array<string | null>;
+  spectators?: number;
+  state: TableState;
+  turn_timeout?: number | null;
+}
+
+export interface Tables {
+  next?: string | null;
+  tables: Array<TableInfo>;
+  total?: number;
+}
+
+export interface TablesCommand {
+  body: Tables;
+  name: "tables";
+  re?: number | null;
+  recipient: string;
+  sender: string;
+  seq: number;
+  v: 2;
+}
+
+export type TableState = "waiting" | "playing" | "finished" | "closed";
+
+export interface TableUpdate {
+  table: TableInfo;
+}
+
+export interface TableUpdateCommand {
+  body: TableUpdate;
+  name: "table_update";
+  re?: number | null;
+  recipient: string;
+  sender: string;
+  seq: number;
+  v: 2;
+}
+
+export interface UnwatchLobby {
+
+}
+
+export interface UnwatchLobbyCommand {
+  body: UnwatchLobby;
+  name: "unwatch_lobby";
+  re?: number | null;
+  recipient: string;
+  sender: string;
+  seq: number;
+  v: 2;
+}
+
+export interface UnwatchTable {
+  table: string;
+}
+
+export interface UnwatchTableCommand {
+  body: UnwatchTable;
+  name: "unwatch_table";
+  re?: number | null;
+  recipient: string;
+  sender: string;
+  seq: number;
+  v: 2;
+}
+
+export interface WatchLobby {
+
+}
+
+export interface WatchLobbyCommand {
+  body: WatchLobby;
+  name: "watch_lobby";
+  re?: number | null;
+  recipient: string;
+  sender: string;
+  seq: number;
+  v: 2;
+}
+
+export interface WatchTable {
+  invite?: string | null;
+  last_event?: number | null;
+  table: string;
+}
+
+export interface WatchTableCommand {
+  body: WatchTable;
+  name: "watch_table";
+  re?: number | null;
+  recipient: string;
+  sender: string;
+  seq: number;
+  v: 2;
+}
+
+export interface Welcome {
+  motd?: string;
+  protocol: number;
+  server: string;
+  you: string;
+}
+
+export interface WelcomeCommand {
+  body: Welcome;
+  name: "welcome";
+  re?: number | null;
+  recipient: string;
+  sender: string;
+  seq: number;
+  v: 2;
+}
+
+export interface WireRules {
+  asso_piglia_tutto?: AssoPigliaTutto;
+  capture_mode?: CaptureMode;
+  cirulla?: boolean;
+  escoba?: boolean;
+  frac?: boolean;
+  hand_size?: number;
+  max_two?: boolean;
+  napola?: boolean;
+  players?: 2 | 3 | 4 | 6;
+  ponino?: boolean;
+  preset?: Preset | null;
+  quindici?: boolean;
+  re_bello?: boolean;
+  refill_each_turn?: boolean;
+  table_cards?: number;
+  target?: 11 | 16 | 21 | 31 | 51;
+  teams?: boolean | null;
+  trentino?: boolean;
+}
+
+export interface YourTurn {
+  declarations?: Array<DeclarationOption>;
+  event: number;
+  legal: Array<LegalMove>;
+  view: SeatView;
+}
+
+export interface YourTurnCommand {
+  body: YourTurn;
+  name: "your_turn";
+  re?: number | null;
+  recipient: string;
+  sender: string;
+  seq: number;
+  v: 2;
+}

@@ -1,0 +1,336 @@
+"""The web front: the browser client's files over HTTP and the protocol over a
+WebSocket (``/ws``), served by the server process itself (``scopa serve --web PORT``).
+
+A browser's WebSocket is an ordinary connection of the server (a
+:class:`~scopa.server.session.ClientSession`, :mod:`scopa.server.websocket`): the
+server's limits, caps per address and resuming a seat apply to it as to TCP.  Before
+that, the front guards the port itself:
+
+- every request must name this machine in ``Host`` (an IP address, ``localhost`` or
+  one of the machine's names) and a WebSocket's ``Origin`` must be the page's own, so a
+  page of another site whose name was pointed at this address (DNS rebinding) is
+  refused (403);
+- connections are capped per source address and in total, the total below the
+  process's open-files limit (raised to its hard limit at start) and leaving
+  ``tcp_reserve`` of the server's ``max_connections`` to the TCP port; one over a cap is
+  answered 503 and closed;
+- a connection that sends no request for ``idle_timeout`` seconds is closed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gzip
+import ipaddress
+import logging
+import mimetypes
+import socket
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+from urllib.parse import urlsplit
+
+from aiohttp import web
+
+from .limits import Limits
+from .session import ClientSession
+from .websocket import MAX_MESSAGE, run_session
+
+log = logging.getLogger("scopa.server.web")
+
+FILES_RESERVE = 128
+"""Open files the process keeps for everything but web connections (the TCP port's
+listener and clients, the journal, the bot workers' pipes)."""
+
+_BUSY = b"HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+_CSP = ("default-src 'self'; connect-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
+        "script-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+
+
+class NetworkEngine(Protocol):
+    """What the front needs of the server (scopa.server.network.NetworkEngine)."""
+
+    limits: Limits
+
+    def new_session(self) -> ClientSession:
+        """A new connection of the server."""
+
+
+@dataclass(frozen=True)
+class WebLimits:
+    """What the web port tolerates (None: no cap of this kind)."""
+
+    idle_timeout: float = 15.0
+    """Seconds a connection may stay without a request (HTTP keep-alive included)."""
+    per_address: int | None = 32
+    """Open connections (HTTP and WebSocket) from one address."""
+    total: int | None = 2000
+    """Open connections overall (lowered to fit the open-files limit)."""
+    tcp_reserve: int = 64
+    """Connections of the server's ``max_connections`` that WebSockets never take."""
+
+
+def raise_open_files() -> int:
+    """Raise this process's soft open-files limit to its hard limit; the new soft limit
+    (a large number where the system sets none)."""
+    try:
+        import resource
+    except ImportError:  # not on this system
+        return 1 << 20
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and soft != hard:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+            soft = hard
+        except (ValueError, OSError):
+            pass
+    return soft if soft != resource.RLIM_INFINITY else 1 << 20
+
+
+def machine_names() -> frozenset[str]:
+    """The names by which this machine may be asked for, lower case."""
+    names = {"localhost"}
+    for name in (socket.gethostname(), socket.getfqdn()):
+        name = name.lower().rstrip(".")
+        if name:
+            names.update({name, name.split(".")[0], name.split(".")[0] + ".local"})
+    return frozenset(names)
+
+
+def host_name(value: str) -> str:
+    """The name in a ``Host`` header or an origin's network location, without the port."""
+    value = value.strip().lower()
+    if value.startswith("["):
+        return value[1:value.find("]")] if "]" in value else value
+    return value.rsplit(":", 1)[0] if value.count(":") == 1 else value
+
+
+def allowed_host(value: str | None, names: frozenset[str]) -> bool:
+    """Whether a ``Host`` header names this machine: an IP address or one of ``names``."""
+    if not value:
+        return False
+    name = host_name(value)
+    if name in names:
+        return True
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return True
+
+
+def same_origin(origin: str | None, host: str) -> bool:
+    """Whether a WebSocket's ``Origin`` is the page's own (no ``Origin``: not a browser)."""
+    if origin is None:
+        return True
+    parts = urlsplit(origin)
+    return parts.scheme in ("http", "https") and parts.netloc.lower() == host.strip().lower()
+
+
+class _Guard(asyncio.Protocol):
+    """aiohttp's protocol for one connection, behind the front's caps."""
+
+    def __init__(self, front: WebFront) -> None:
+        self._front = front
+        self._handler: asyncio.Protocol | None = None
+        self._address: str | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        peer = transport.get_extra_info("peername")
+        address = str(peer[0]) if isinstance(peer, tuple) and peer else str(peer)
+        refusal = self._front.admit(address)
+        if refusal is not None:
+            log.warning("web: refusing a connection from %s: %s", address, refusal)
+            assert isinstance(transport, asyncio.WriteTransport)
+            transport.write(_BUSY)
+            transport.close()
+            return
+        self._address = address
+        server = self._front.http
+        assert server is not None
+        handler = server()
+        self._handler = handler
+        handler.connection_made(transport)
+
+    def data_received(self, data: bytes) -> None:
+        if self._handler is not None:
+            self._handler.data_received(data)
+
+    def eof_received(self) -> bool | None:
+        return self._handler.eof_received() if self._handler is not None else None
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self._address is not None:
+            self._front.release(self._address)
+            self._address = None
+        if self._handler is not None:
+            self._handler.connection_lost(exc)
+
+    def pause_writing(self) -> None:
+        if self._handler is not None:
+            self._handler.pause_writing()
+
+    def resume_writing(self) -> None:
+        if self._handler is not None:
+            self._handler.resume_writing()
+
+
+class WebFront:
+    """The web port of one :class:`NetworkEngine`."""
+
+    def __init__(self, engine: NetworkEngine, root: Path | None, limits: WebLimits = WebLimits(),
+                 names: frozenset[str] | None = None, extra: Mapping[str, bytes] | None = None) -> None:
+        """``root``: the folder of the client's files (``index.html`` …; None: only the
+        WebSocket); ``names``: the host names a request may use besides IP addresses
+        (default: this machine's); ``extra``: more files by name (made by the caller)."""
+        self.engine = engine
+        self.limits = limits
+        self.names = names if names is not None else machine_names()
+        self.files = _load(root) if root is not None else {}
+        for name, body in (extra or {}).items():
+            self.files[name] = _entry(name, body)
+        engine_cap = engine.limits.max_connections
+        self.max_sessions = None if engine_cap is None else max(1, engine_cap - limits.tcp_reserve)
+        """WebSocket sessions at once: the server's cap less the TCP port's reserve."""
+        self.total = limits.total
+        self.per_address: dict[str, int] = {}
+        self.sessions = 0
+        self.http: web.Server | None = None
+        self._runner: web.AppRunner | None = None
+        self._listener: asyncio.Server | None = None
+        self.port = 0
+
+    # ------------------------------------------------------------------ caps
+
+    def admit(self, address: str) -> str | None:
+        """Count a new connection from ``address``, or say why it is refused."""
+        open_now = sum(self.per_address.values())
+        if self.total is not None and open_now >= self.total:
+            return f"{self.total} web connections are open"
+        per = self.limits.per_address
+        if per is not None and self.per_address.get(address, 0) >= per:
+            return f"{per} web connections from this address are open"
+        self.per_address[address] = self.per_address.get(address, 0) + 1
+        return None
+
+    def release(self, address: str) -> None:
+        left = self.per_address.get(address, 0) - 1
+        if left > 0:
+            self.per_address[address] = left
+        else:
+            self.per_address.pop(address, None)
+
+    # ------------------------------------------------------------------ lifecycle
+
+    async def start(self, host: str, port: int) -> int:
+        """Listen on ``host:port`` (0: any free port); the port listened on."""
+        files = raise_open_files() - FILES_RESERVE
+        engine_cap = self.engine.limits.max_connections or 0
+        room = max(16, files - engine_cap)  # what the TCP port may hold stays free
+        self.total = room if self.total is None else min(self.total, room)
+        app = web.Application(client_max_size=64 * 1024)
+        app.router.add_get("/ws", self._websocket)
+        app.router.add_get("/", self._file)
+        app.router.add_get("/{name}", self._file)
+        app.middlewares.append(self._guard_host)
+        self._runner = web.AppRunner(app, keepalive_timeout=self.limits.idle_timeout, access_log=None,
+                                     handle_signals=False)
+        await self._runner.setup()
+        self.http = self._runner.server
+        loop = asyncio.get_running_loop()
+        self._listener = await loop.create_server(lambda: _Guard(self), host, port)
+        self.port = self._listener.sockets[0].getsockname()[1]
+        log.info("web page on http://%s:%s/ (WebSocket /ws)", host, self.port)
+        return self.port
+
+    async def stop(self) -> None:
+        if self._listener is not None:
+            self._listener.close()
+        if self._runner is not None:
+            await self._runner.cleanup()
+        if self._listener is not None:
+            await self._listener.wait_closed()
+
+    # ------------------------------------------------------------------ requests
+
+    @web.middleware
+    async def _guard_host(self, request: web.Request,
+                          handler: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> web.StreamResponse:
+        if not allowed_host(request.headers.get("Host"), self.names):
+            return web.Response(status=403, text="this server does not answer to that name\n")
+        return await handler(request)
+
+    async def _file(self, request: web.Request) -> web.StreamResponse:
+        name = request.match_info.get("name", "index.html")
+        found = self.files.get(name)
+        if found is None:
+            return web.Response(status=404, text="not found\n")
+        body, packed, kind = found
+        headers = {"Content-Type": kind, "Cache-Control": "no-cache", "X-Content-Type-Options": "nosniff",
+                   "Content-Security-Policy": _CSP, "Referrer-Policy": "no-referrer"}
+        if "gzip" in request.headers.get("Accept-Encoding", ""):
+            headers["Content-Encoding"] = "gzip"
+            return web.Response(body=packed, headers=headers)
+        return web.Response(body=body, headers=headers)
+
+    async def _websocket(self, request: web.Request) -> web.StreamResponse:
+        if not same_origin(request.headers.get("Origin"), request.headers.get("Host", "")):
+            return web.Response(status=403, text="a page of another site may not connect\n")
+        if self.max_sessions is not None and self.sessions >= self.max_sessions:
+            return web.Response(status=503, text="the server is full; try later\n")
+        ws = web.WebSocketResponse(max_msg_size=MAX_MESSAGE, autoping=True, heartbeat=None)
+        await ws.prepare(request)
+        self.sessions += 1
+        try:
+            await run_session(request, self.engine.new_session(), ws)
+        finally:
+            self.sessions -= 1
+        return ws
+
+
+def _load(root: Path) -> dict[str, tuple[bytes, bytes, str]]:
+    """The client's files by name: their bytes, gzipped, and their content type."""
+    files: dict[str, tuple[bytes, bytes, str]] = {}
+    for path in sorted(root.iterdir()):
+        if not path.is_file() or path.name.startswith("."):
+            continue
+        files[path.name] = _entry(path.name, path.read_bytes())
+    if "index.html" not in files:
+        raise FileNotFoundError(f"no index.html in {root}")
+    return files
+
+
+def _entry(name: str, body: bytes) -> tuple[bytes, bytes, str]:
+    """A file as served: its bytes, gzipped, and its content type."""
+    kind = mimetypes.guess_type(name)[0] or "application/octet-stream"
+    if kind.startswith("text/") or kind in ("application/javascript", "application/json", "image/svg+xml"):
+        kind += "; charset=utf-8"
+    return body, gzip.compress(body, 9, mtime=0), kind
+
+
+@dataclass(frozen=True)
+class WebOptions:
+    """``serve(web=...)``: where the web front listens and what it serves."""
+
+    port: int
+    host: str = "127.0.0.1"
+    root: Path | None = None
+    limits: WebLimits = WebLimits()
+    names: frozenset[str] | None = None
+    extra: Mapping[str, bytes] | None = None
+    listening: Callable[[int], None] | None = None
+    """Told the port once the front listens (to print the address)."""
+
+
+async def start_front(engine: NetworkEngine, options: WebOptions) -> WebFront:
+    """A started :class:`WebFront` of ``engine``."""
+    front = WebFront(engine, options.root, options.limits, options.names, options.extra)
+    try:
+        await front.start(options.host, options.port)
+    except OSError as exc:
+        await front.stop()
+        raise OSError(exc.errno, f"the web page's port {options.port}: {exc.strerror or exc}") from None
+    if options.listening is not None:
+        options.listening(front.port)
+    return front
