@@ -4,11 +4,13 @@ there), else the pure-Python twin in :mod:`scopa.engine.plays`; both give the sa
 results for the same arguments.
 
 ``EXPAND_PLAYS`` holds every twin that can be imported here, by name, for tests that
-run each over the same inputs; ``IMPLEMENTATION`` names the one in use.
+run each over the same inputs; ``IMPLEMENTATION`` names the one in use
+(``SCOPA_SPEEDUPS=python`` in the environment picks the Python twin, to measure it).
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from typing import Literal
 
@@ -27,6 +29,6 @@ except ImportError:  # pragma: no cover - depends on the install
 else:
     EXPAND_PLAYS["c"] = _c_expand_plays
 
-IMPLEMENTATION: Twin = "c" if "c" in EXPAND_PLAYS else "python"
+IMPLEMENTATION: Twin = "c" if "c" in EXPAND_PLAYS and os.environ.get("SCOPA_SPEEDUPS") != "python" else "python"
 expand_plays: ExpandPlays = EXPAND_PLAYS[IMPLEMENTATION]
 """See :func:`scopa.engine.plays.expand_plays`."""

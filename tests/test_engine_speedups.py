@@ -81,9 +81,11 @@ def test_the_c_twin_is_in_use_when_built_and_always_when_required() -> None:
     built = importlib.util.find_spec("scopa.engine._speedups") is not None
     if os.environ.get("SCOPA_REQUIRE_C") == "1":
         assert built, "SCOPA_REQUIRE_C=1 but scopa.engine._speedups was not built"
-    assert speedups.IMPLEMENTATION == ("c" if built else "python")
+        assert speedups.IMPLEMENTATION == "c"
+    chosen = "c" if built and os.environ.get("SCOPA_SPEEDUPS") != "python" else "python"
+    assert speedups.IMPLEMENTATION == chosen
     assert speedups.expand_plays is EXPAND_PLAYS[speedups.IMPLEMENTATION]
-    if built:
+    if chosen == "c":
         from scopa.engine._speedups import expand_plays
 
         assert speedups.expand_plays is expand_plays
