@@ -5,8 +5,6 @@ use is the C one whenever the C is required (``SCOPA_REQUIRE_C=1``, as CI sets i
 
 from __future__ import annotations
 
-import importlib.util
-import os
 
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -14,7 +12,6 @@ from hypothesis import given, settings, strategies as st
 from conftest import random_turns
 
 from scopa.engine import Play, RuleSet
-from scopa.engine import speedups
 from scopa.engine.captures import CaptureRules, value_counts
 from scopa.engine.cards import SETTE_COPPE
 from scopa.engine.speedups import EXPAND_PLAYS, ExpandPlays
@@ -75,18 +72,3 @@ def test_the_twins_agree_value_for_value_on_any_hand_and_table(
         plays = _twin_plays(EXPAND_PLAYS[twin], caps, hand, table, first_play, wild)
         assert plays == expected, twin
         assert all(type(p) is Play for p in plays), twin
-
-
-def test_the_c_twin_is_in_use_when_built_and_always_when_required() -> None:
-    built = importlib.util.find_spec("scopa.engine._speedups") is not None
-    if os.environ.get("SCOPA_REQUIRE_C") == "1":
-        assert built, "SCOPA_REQUIRE_C=1 but scopa.engine._speedups was not built"
-        assert speedups.IMPLEMENTATION == "c"
-    chosen = "c" if built and os.environ.get("SCOPA_SPEEDUPS") != "python" else "python"
-    assert speedups.IMPLEMENTATION == chosen
-    assert speedups.expand_plays is EXPAND_PLAYS[speedups.IMPLEMENTATION]
-    if chosen == "c":
-        from scopa.engine._speedups import expand_plays
-
-        assert speedups.expand_plays is expand_plays
-

@@ -6,8 +6,6 @@ seat may see; the fast path must never show more, or less)."""
 from __future__ import annotations
 
 import asyncio
-import importlib.util
-import os
 import random
 import types
 from collections.abc import Sequence
@@ -22,7 +20,6 @@ from scopa.engine.view import view
 from scopa.protocol import commands as wire
 from scopa.protocol.codec import pack_body
 from scopa.engine.scoring import primiera_sum
-from scopa.protocol import speedups
 from scopa.protocol.speedups import YOUR_TURN
 from scopa.protocol.convert import (
     card_strs, event_to_wire, hand_deal_data, legal_to_wire, played_data, view_to_wire, your_turn_data_of, your_turn_payload,
@@ -64,20 +61,6 @@ def test_the_turn_made_from_the_state_is_the_turn_the_view_makes(preset: Preset)
 def test_the_turn_made_from_the_state_matches_in_variants(options: dict[str, object]) -> None:
     rules = RuleSet.build(None, **options)
     assert _games(rules, seed=12, count=2) > 30
-
-
-def test_the_c_twin_packs_the_turn_when_built_and_always_when_required() -> None:
-    built = importlib.util.find_spec("scopa.protocol._turnpack") is not None
-    if os.environ.get("SCOPA_REQUIRE_C") == "1":
-        assert built, "SCOPA_REQUIRE_C=1 but scopa.protocol._turnpack was not built"
-        assert speedups.IMPLEMENTATION == "c"
-    chosen = "c" if built and os.environ.get("SCOPA_SPEEDUPS") != "python" else "python"
-    assert speedups.IMPLEMENTATION == chosen
-    assert speedups.your_turn is YOUR_TURN[speedups.IMPLEMENTATION]
-    if chosen == "c":
-        from scopa.protocol._turnpack import your_turn
-
-        assert speedups.your_turn is your_turn
 
 
 _masks = st.integers(0, (1 << 40) - 1)
