@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
+import sys
 import time
 
 from scopa.engine import Deal, GameState, Phase, RuleSet
@@ -80,15 +82,16 @@ def main() -> None:
     ap.add_argument("--warmup", type=float, default=3.0,
                     help="seconds of play before measuring (fills the capture-template cache, as in any long-running bot or server)")
     args = ap.parse_args()
-    from scopa.engine import state as state_module
+    from scopa.engine import speedups
 
-    if args.no_accelerator:
-        state_module._c_legal_plays = state_module._c_push_plain = None
+    if args.no_accelerator and speedups.IMPLEMENTATION != "python":  # the twin is chosen at import
+        os.environ["SCOPA_SPEEDUPS"] = "python"
+        os.execv(sys.executable, [sys.executable, *sys.argv])
     if args.warmup > 0:
         warm_up(args.warmup)
     result = run(args.seconds, args.checked)
     result["copy_us"] = round(copy_cost(), 2)
-    result["c_accelerator"] = state_module._c_legal_plays is not None
+    result["c_accelerator"] = speedups.IMPLEMENTATION == "c"
     print(f"{result['rounds']} rounds in {result['seconds']} s: "
           f"{result['rounds_per_s']:.0f} rounds/s, {result['plays_per_s']:.0f} plays/s; "
           f"copying a state: {result['copy_us']} us; C accelerator: {result['c_accelerator']}")

@@ -1,36 +1,35 @@
-/* Optional C accelerator for the engine's hot path.  It holds no rule:
+/* The C twin of scopa.engine.plays: pure functions over integers and tuples of them,
+ * which read no game object and hold no rule.  The Python twin in plays.py is the
+ * reference; tests/test_engine_speedups.py runs both over the same inputs.
  *
- * - legal_plays expands the capture templates (decided in captures.py) into the plays of
- *   a hand, the mechanical work GameState.legal_plays does in Python otherwise;
- * - push_plain moves the cards of an ordinary play (not a sweep, not the last card of a
- *   hand, no variant bookkeeping) and passes the turn on; anything else it declines
- *   without touching the state, and GameState.push (Python) decides it: scopa (R18),
- *   redeal (R11), round end (R20), Cirulla, refill, instant wins.
+ * A card is a bit 0..39 of a mask; value v's four cards are bits 4(v-1)..4v-1.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
-#include <structmember.h>
 
+/* A new play_type(card, capture), or NULL (the capture reference is always taken). */
 static PyObject *
-make_play(PyTypeObject *play_type, int card, PyObject *mask)
+make_play(PyTypeObject *play_type, long card, PyObject *capture)
 {
-    /* Play is a NamedTuple: a tuple subclass without a __dict__. */
+    if (capture == NULL)
+        return NULL;
     PyObject *obj = play_type->tp_alloc(play_type, 2);
-    if (obj == NULL) {
-        Py_DECREF(mask);
+    PyObject *c = PyLong_FromLong(card);
+    if (obj == NULL || c == NULL) {
+        Py_XDECREF(obj);
+        Py_XDECREF(c);
+        Py_DECREF(capture);
         return NULL;
     }
-    PyTuple_SET_ITEM(obj, 0, PyLong_FromLong(card));
-    PyTuple_SET_ITEM(obj, 1, mask);
+    PyTuple_SET_ITEM(obj, 0, c);
+    PyTuple_SET_ITEM(obj, 1, capture);
     return obj;
 }
 
 static int
-append_play(PyObject *out, PyTypeObject *play_type, int card, PyObject *mask)
+append_play(PyObject *out, PyTypeObject *play_type, long card, unsigned long long capture)
 {
-    if (mask == NULL)
-        return -1;
-    PyObject *play = make_play(play_type, card, mask);
+    PyObject *play = make_play(play_type, card, PyLong_FromUnsignedLongLong(capture));
     if (play == NULL)
         return -1;
     int rc = PyList_Append(out, play);
@@ -38,215 +37,168 @@ append_play(PyObject *out, PyTypeObject *play_type, int card, PyObject *mask)
     return rc;
 }
 
-/* legal_plays(hand, table, first_play, cache, by_value, wild, sette_coppe, Play, expand)
- *   -> list[Play]
- * ``cache`` maps value_counts(table) << 1 | first_play to the templates of every value;
- * ``by_value(key)`` fills it on a miss (captures.CaptureRules). */
-static PyObject *
-legal_plays(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+#define MAX_GROUPS 10
+#define MAX_CHOICES 6 /* C(4, 2): the most ways to pick some of one value's cards */
+
+/* The choices of ``k`` of the cards in ``cards`` (a mask), in the order
+ * itertools.combinations gives them over the cards in bit order. */
+static int
+choices(unsigned long long cards, long k, unsigned long long *out)
 {
-    if (nargs != 9) {
-        PyErr_SetString(PyExc_TypeError, "legal_plays takes 9 arguments");
+    int bits[4], n = 0, count = 0;
+    while (cards && n < 4) {
+        bits[n++] = __builtin_ctzll(cards);
+        cards &= cards - 1;
+    }
+    if (cards || k < 1 || k > n)
+        return -1;
+    int idx[4];
+    for (int i = 0; i < k; i++)
+        idx[i] = i;
+    for (;;) {
+        unsigned long long m = 0;
+        for (int i = 0; i < k; i++)
+            m |= 1ULL << bits[idx[i]];
+        if (count == MAX_CHOICES)
+            return -1;
+        out[count++] = m;
+        int i = (int)k - 1;
+        while (i >= 0 && idx[i] == i + n - k)
+            i--;
+        if (i < 0)
+            return count;
+        idx[i]++;
+        for (int j = i + 1; j < k; j++)
+            idx[j] = idx[j - 1] + 1;
+    }
+}
+
+/* The plays of ``card`` with a template that takes some but not all cards of a value:
+ * every choice of those cards, in the order of itertools.product over the groups. */
+static int
+append_partial(PyObject *out, PyTypeObject *play_type, long card, unsigned long long table,
+               unsigned long long base, PyObject *partial)
+{
+    Py_ssize_t g = PyTuple_GET_SIZE(partial);
+    unsigned long long options[MAX_GROUPS][MAX_CHOICES];
+    int sizes[MAX_GROUPS], idx[MAX_GROUPS];
+    if (g > MAX_GROUPS) {
+        PyErr_SetString(PyExc_ValueError, "too many partial value groups");
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < g; i++) {
+        PyObject *vk = PyTuple_GET_ITEM(partial, i);
+        if (!PyTuple_Check(vk) || PyTuple_GET_SIZE(vk) != 2) {
+            PyErr_SetString(PyExc_TypeError, "a partial group is (value, how many)");
+            return -1;
+        }
+        long v = PyLong_AsLong(PyTuple_GET_ITEM(vk, 0));
+        long k = PyLong_AsLong(PyTuple_GET_ITEM(vk, 1));
+        if (PyErr_Occurred())
+            return -1;
+        if (v < 1 || v > 10) {
+            PyErr_SetString(PyExc_ValueError, "a value is 1..10");
+            return -1;
+        }
+        sizes[i] = choices(table & (0xFULL << (4 * (v - 1))), k, options[i]);
+        if (sizes[i] < 0) {
+            PyErr_SetString(PyExc_ValueError, "a partial group asks for more cards than the table has");
+            return -1;
+        }
+        idx[i] = 0;
+    }
+    for (;;) {
+        unsigned long long m = base;
+        for (Py_ssize_t i = 0; i < g; i++)
+            m |= options[i][idx[i]];
+        if (append_play(out, play_type, card, m) < 0)
+            return -1;
+        Py_ssize_t i = g - 1;
+        while (i >= 0 && ++idx[i] == sizes[i])
+            idx[i--] = 0;
+        if (i < 0)
+            return 0;
+    }
+}
+
+/* expand_plays(hand, table, by_value, wild, sette_coppe, play_type) -> list[play_type] */
+static PyObject *
+expand_plays(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 6) {
+        PyErr_SetString(PyExc_TypeError, "expand_plays takes 6 arguments");
         return NULL;
     }
     unsigned long long hand = PyLong_AsUnsignedLongLong(args[0]);
     unsigned long long table = PyLong_AsUnsignedLongLong(args[1]);
-    int first = PyObject_IsTrue(args[2]);
-    PyObject *cache = args[3];
-    long wild = PyLong_AsLong(args[5]);
-    long sette = PyLong_AsLong(args[6]);
-    if (PyErr_Occurred() || first < 0)
+    PyObject *by_value = args[2];
+    long wild = PyLong_AsLong(args[3]);
+    long sette = PyLong_AsLong(args[4]);
+    if (PyErr_Occurred())
         return NULL;
-    if (!PyDict_Check(cache) || !PyType_Check(args[7])) {
-        PyErr_SetString(PyExc_TypeError, "bad template cache or Play type");
+    if (hand >> 40 || table >> 40) {
+        PyErr_SetString(PyExc_ValueError, "not a card mask");
         return NULL;
     }
-    /* the card count of each value: 4-bit groups, as captures.value_counts */
-    unsigned long long m = table - ((table >> 1) & 0x5555555555ULL);
-    unsigned long long counts = (m & 0x3333333333ULL) + ((m >> 2) & 0x3333333333ULL);
-    PyObject *key = PyLong_FromUnsignedLongLong(counts << 1 | (unsigned long long)first);
-    if (key == NULL)
-        return NULL;
-    PyObject *by_value = PyDict_GetItemWithError(cache, key);  /* borrowed */
-    if (by_value != NULL) {
-        Py_INCREF(by_value);
-    } else if (!PyErr_Occurred()) {
-        by_value = PyObject_CallOneArg(args[4], key);
-    }
-    Py_DECREF(key);
-    if (by_value == NULL)
-        return NULL;
     if (!PyTuple_Check(by_value) || PyTuple_GET_SIZE(by_value) != 11) {
-        Py_DECREF(by_value);
-        PyErr_SetString(PyExc_TypeError, "templates must be a tuple of 11");
+        PyErr_SetString(PyExc_TypeError, "by_value must be a tuple of 11");
         return NULL;
     }
-    PyTypeObject *play_type = (PyTypeObject *)args[7];
-    PyObject *expand = args[8];
+    if (!PyType_Check(args[5]) || !PyType_IsSubtype((PyTypeObject *)args[5], &PyTuple_Type)) {
+        PyErr_SetString(PyExc_TypeError, "play_type must be a tuple type");
+        return NULL;
+    }
+    PyTypeObject *play_type = (PyTypeObject *)args[5];
     PyObject *out = PyList_New(0);
-    if (out == NULL) {
-        Py_DECREF(by_value);
+    if (out == NULL)
         return NULL;
-    }
     while (hand) {
-        int card = __builtin_ctzll(hand);
+        long card = __builtin_ctzll(hand);
         hand &= hand - 1;
         long value = (wild && card == sette) ? wild : card / 4 + 1;
-        PyObject *caps = PyTuple_GET_ITEM(by_value, value);
-        Py_ssize_t n = PyTuple_GET_SIZE(caps);
-        if (n == 0) {
-            if (append_play(out, play_type, card, PyLong_FromLong(0)) < 0)
-                goto fail;
-            continue;
+        if (value < 1 || value > 10) {
+            PyErr_SetString(PyExc_ValueError, "a wild value is 1..10");
+            goto fail;
         }
+        PyObject *caps = PyTuple_GET_ITEM(by_value, value);
+        if (!PyTuple_Check(caps)) {
+            PyErr_SetString(PyExc_TypeError, "templates must be tuples");
+            goto fail;
+        }
+        Py_ssize_t n = PyTuple_GET_SIZE(caps);
+        if (n == 0 && append_play(out, play_type, card, 0) < 0)
+            goto fail;
         for (Py_ssize_t i = 0; i < n; i++) {
             PyObject *tmpl = PyTuple_GET_ITEM(caps, i);
-            PyObject *partial = PyTuple_GET_ITEM(tmpl, 1);
-            if (PyTuple_GET_SIZE(partial) == 0) {
-                unsigned long long whole = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(tmpl, 0));
-                if (PyErr_Occurred())
-                    goto fail;
-                if (append_play(out, play_type, card, PyLong_FromUnsignedLongLong(table & whole)) < 0)
-                    goto fail;
-                continue;
-            }
-            /* Some but not all cards of a value are taken: let Python list the choices. */
-            PyObject *masks = PyObject_CallFunction(expand, "KO", table, tmpl);
-            if (masks == NULL)
+            if (!PyTuple_Check(tmpl) || PyTuple_GET_SIZE(tmpl) != 2 || !PyTuple_Check(PyTuple_GET_ITEM(tmpl, 1))) {
+                PyErr_SetString(PyExc_TypeError, "a template is (mask, partial groups)");
                 goto fail;
-            Py_ssize_t m = PyList_GET_SIZE(masks);
-            for (Py_ssize_t j = 0; j < m; j++) {
-                PyObject *mask = PyList_GET_ITEM(masks, j);
-                Py_INCREF(mask);
-                if (append_play(out, play_type, card, mask) < 0) {
-                    Py_DECREF(masks);
-                    goto fail;
-                }
             }
-            Py_DECREF(masks);
+            unsigned long long whole = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(tmpl, 0));
+            if (PyErr_Occurred())
+                goto fail;
+            PyObject *partial = PyTuple_GET_ITEM(tmpl, 1);
+            int rc = PyTuple_GET_SIZE(partial)
+                ? append_partial(out, play_type, card, table, table & whole, partial)
+                : append_play(out, play_type, card, table & whole);
+            if (rc < 0)
+                goto fail;
         }
     }
-    Py_DECREF(by_value);
     return out;
 fail:
-    Py_DECREF(by_value);
     Py_DECREF(out);
     return NULL;
 }
 
-/* ---- push_plain: GameState's __slots__ read and written at their offsets ---- */
-
-static PyTypeObject *state_type = NULL;
-enum { S_HANDS, S_TABLE, S_IN_HANDS, S_PLAYS, S_TO_MOVE, S_N, S_SIDE, S_PILES,
-       S_LAST_CAPTURER, S_LAST_SCOPA, S_SPECIAL, S_INSTANT, S_COUNT };
-static const char *slot_names[S_COUNT] = {
-    "hands", "table", "in_hands", "plays", "to_move", "n", "side", "piles",
-    "last_capturer", "last_scopa", "special", "instant",
-};
-static Py_ssize_t offsets[S_COUNT];
-
-#define SLOT(obj, i) (*(PyObject **)((char *)(obj) + offsets[i]))
-
-static int
-load_offsets(PyTypeObject *tp)
-{
-    for (int i = 0; i < S_COUNT; i++) {
-        PyObject *d = PyDict_GetItemString(tp->tp_dict, slot_names[i]);  /* borrowed */
-        if (d == NULL || !PyObject_TypeCheck(d, &PyMemberDescr_Type)) {
-            PyErr_Format(PyExc_TypeError, "%s has no slot %s", tp->tp_name, slot_names[i]);
-            return -1;
-        }
-        offsets[i] = ((PyMemberDescrObject *)d)->d_member->offset;
-    }
-    Py_XSETREF(state_type, (PyTypeObject *)Py_NewRef(tp));
-    return 0;
-}
-
-/* Store a new reference in a slot (NULL: an allocation failed). */
-static int
-set_slot(PyObject *obj, int i, PyObject *value)
-{
-    if (value == NULL)
-        return -1;
-    PyObject *old = SLOT(obj, i);
-    SLOT(obj, i) = value;
-    Py_XDECREF(old);
-    return 0;
-}
-
-/* push_plain(state, play) -> bool: True if the play was applied here. */
-static PyObject *
-push_plain(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
-{
-    if (nargs != 2 || !PyTuple_Check(args[1]) || PyTuple_GET_SIZE(args[1]) != 2) {
-        PyErr_SetString(PyExc_TypeError, "push_plain(state, (card, capture))");
-        return NULL;
-    }
-    PyObject *st = args[0];
-    if (Py_TYPE(st) != state_type && load_offsets(Py_TYPE(st)) < 0)
-        return NULL;
-    for (int i = 0; i < S_COUNT; i++) {
-        if (SLOT(st, i) == NULL)
-            Py_RETURN_FALSE;  /* a state not fully set up: Python knows what to say */
-    }
-    if (SLOT(st, S_SPECIAL) != Py_False || SLOT(st, S_INSTANT) != Py_False)
-        Py_RETURN_FALSE;
-    long in_hands = PyLong_AsLong(SLOT(st, S_IN_HANDS));
-    long card = PyLong_AsLong(PyTuple_GET_ITEM(args[1], 0));
-    unsigned long long capture = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(args[1], 1));
-    unsigned long long table = PyLong_AsUnsignedLongLong(SLOT(st, S_TABLE));
-    long seat = PyLong_AsLong(SLOT(st, S_TO_MOVE));
-    long n = PyLong_AsLong(SLOT(st, S_N));
-    long plays = PyLong_AsLong(SLOT(st, S_PLAYS));
-    if (PyErr_Occurred())
-        return NULL;
-    if (in_hands <= 1 || (capture && !(table ^ capture)) || card < 0 || card >= 40)
-        Py_RETURN_FALSE;  /* the hand's last card, or a sweep: the rules decide (Python) */
-    PyObject *hands = SLOT(st, S_HANDS), *piles = SLOT(st, S_PILES), *sides = SLOT(st, S_SIDE);
-    if (!PyList_Check(hands) || !PyList_Check(piles) || !PyTuple_Check(sides)
-        || seat < 0 || seat >= PyList_GET_SIZE(hands) || seat >= PyTuple_GET_SIZE(sides))
-        Py_RETURN_FALSE;
-    unsigned long long bit = 1ULL << card;
-    unsigned long long hand = PyLong_AsUnsignedLongLong(PyList_GET_ITEM(hands, seat));
-    long side = PyLong_AsLong(PyTuple_GET_ITEM(sides, seat));
-    if (PyErr_Occurred())
-        return NULL;
-    if (side < 0 || side >= PyList_GET_SIZE(piles))
-        Py_RETURN_FALSE;
-    PyObject *v = PyLong_FromUnsignedLongLong(hand ^ bit);
-    if (v == NULL || PyList_SetItem(hands, seat, v) < 0)
-        return NULL;
-    if (capture) {
-        unsigned long long pile = PyLong_AsUnsignedLongLong(PyList_GET_ITEM(piles, side));
-        if (PyErr_Occurred())
-            return NULL;
-        v = PyLong_FromUnsignedLongLong(pile | capture | bit);
-        if (v == NULL || PyList_SetItem(piles, side, v) < 0)
-            return NULL;
-        if (set_slot(st, S_TABLE, PyLong_FromUnsignedLongLong(table ^ capture)) < 0
-            || set_slot(st, S_LAST_CAPTURER, PyLong_FromLong(side)) < 0)
-            return NULL;
-    } else if (set_slot(st, S_TABLE, PyLong_FromUnsignedLongLong(table | bit)) < 0) {
-        return NULL;
-    }
-    if (set_slot(st, S_LAST_SCOPA, Py_NewRef(Py_False)) < 0
-        || set_slot(st, S_IN_HANDS, PyLong_FromLong(in_hands - 1)) < 0
-        || set_slot(st, S_PLAYS, PyLong_FromLong(plays + 1)) < 0
-        || set_slot(st, S_TO_MOVE, PyLong_FromLong(seat + 1 < n ? seat + 1 : 0)) < 0)  /* R8 */
-        return NULL;
-    Py_RETURN_TRUE;
-}
-
 static PyMethodDef methods[] = {
-    {"legal_plays", (PyCFunction)(void (*)(void))legal_plays, METH_FASTCALL,
-     "Expand capture templates into the legal plays of a hand."},
-    {"push_plain", (PyCFunction)(void (*)(void))push_plain, METH_FASTCALL,
-     "Apply an ordinary play (no sweep, not a hand's last card, plain rules); False: declined."},
+    {"expand_plays", (PyCFunction)(void (*)(void))expand_plays, METH_FASTCALL,
+     "The plays of a hand from the capture templates of each value (see plays.py)."},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_speedups", "C accelerator for scopa.engine's legal plays.", -1, methods,
+    PyModuleDef_HEAD_INIT, "_speedups", "The C twin of scopa.engine.plays.", -1, methods,
 };
 
 PyMODINIT_FUNC

@@ -8,11 +8,10 @@ changes only through :meth:`~GameState.apply` with an action; the list of action
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from enum import StrEnum
 
 from .actions import DECLARATION_POINTS, Action, Deal, DeclarationKind, Declare, Play
-from .captures import CaptureRules, Template, expand, value_counts
+from .captures import CaptureRules, value_counts
 from .cards import (
     BIT,
     CARDS,
@@ -34,6 +33,7 @@ from .errors import (
 )
 from .rules import RuleSet
 from .scoring import RoundScore, score_round
+from .speedups import expand_plays
 
 
 class Phase(StrEnum):
@@ -57,13 +57,6 @@ _ACE_MASK = VALUE_MASK[1]
 _SETTE_COPPE_BIT = BIT[SETTE_COPPE]
 _DECK = frozenset(range(40))
 
-_c_legal_plays: Callable[..., list[Play]] | None
-_c_push_plain: Callable[[GameState, tuple[int, int]], bool] | None
-try:  # the optional C accelerator (setup.py); the pure-Python paths give the same results
-    from ._speedups import legal_plays as _c_legal_plays
-    from ._speedups import push_plain as _c_push_plain
-except ImportError:  # pragma: no cover - depends on the install
-    _c_legal_plays = _c_push_plain = None
 _PLAY = Phase.PLAY
 
 
@@ -224,14 +217,9 @@ class GameState:
             return []
         seat = self.to_move
         caps = self.caps
-        if _c_legal_plays is not None:  # the same expansion of the same templates, in C
-            return _c_legal_plays(
-                self.hands[seat], self.table, self.plays == 0, caps.cache, caps.by_value,
-                self.wild[seat], SETTE_COPPE, Play, expand,
-            )  # fmt: skip
-        table = self.table
-        by_value = caps.by_value(value_counts(table) << 1 | (self.plays == 0))
-        return _expand_plays(self.hands[seat], table, by_value, self.wild[seat])
+        key = value_counts(self.table) << 1 | (self.plays == 0)
+        by_value = caps.cache.get(key) or caps.by_value(key)
+        return expand_plays(self.hands[seat], self.table, by_value, self.wild[seat], SETTE_COPPE, Play)
 
     def legal_declarations(self) -> list[Declare]:
         """V13: the hand bonuses the seat to move may declare now (the larger only)."""
@@ -372,8 +360,6 @@ class GameState:
         """Apply a play taken from :meth:`legal_plays` without checking it again (the hot
         path, for bots that search); anything else must go through :meth:`apply`."""
         self.round_plays.append((self.to_move, play[0], play[1]))
-        if _c_push_plain is not None and _c_push_plain(self, play):
-            return  # an ordinary play: cards moved and the turn passed on, in C
         card, capture = play
         seat = self.to_move
         bit = 1 << card
@@ -477,29 +463,6 @@ class GameState:
             return
         self.dealer = (self.dealer + 1) % self.n
         self.phase = Phase.DEAL
-
-
-def _expand_plays(hand: int, table: int, by_value: tuple[tuple[Template, ...], ...], wild: int) -> list[Play]:
-    """The plays of ``hand`` from the capture templates of each value (pure Python;
-    ``scopa.engine._speedups`` does the same in C when it is built)."""
-    new = tuple.__new__
-    out: list[Play] = []
-    append = out.append
-    while hand:
-        low = hand & -hand
-        c = low.bit_length() - 1
-        hand ^= low
-        caps = by_value[wild if (wild and c == SETTE_COPPE) else VALUE[c]]
-        if not caps:
-            append(new(Play, (c, 0)))
-            continue
-        for whole, partial in caps:
-            if partial:
-                for mask in expand(table, (whole, partial)):
-                    append(new(Play, (c, mask)))
-            else:
-                append(new(Play, (c, table & whole)))
-    return out
 
 
 def declarations_for(hand: int) -> list[Declare]:

@@ -1,12 +1,12 @@
-/* Optional C accelerator for the server's most frequent message: the msgpack bytes of a
- * your_turn body, written straight from the game state's fields.
+/* The C twin of scopa.protocol.seatdata.your_turn: the msgpack bytes of a your_turn body
+ * (the server's most frequent message), written from integers and sequences of them.
  *
- * It holds no rule and decides nothing a seat may see: convert.your_turn_payload hands it
- * the fields seat_view_data_of reads, and it writes what msgpack makes of the data
- * your_turn_data_of builds from them, byte for byte (tests/test_protocol_turn_data.py
- * compares the two at every turn of many games, and on arbitrary values).  Anything
- * unusual (a declaration among the moves) it declines by returning None, and the Python
- * path makes the message.
+ * It reads no game object, holds no rule and decides nothing a seat may see: the caller
+ * hands it the fields seatdata.seat_view_fields_data reads, and it writes what msgpack
+ * makes of the data the Python twin builds from them, byte for byte
+ * (tests/test_protocol_turn_data.py runs both twins over every turn of many games, and
+ * over arbitrary values).  Like its twin it packs plays only: a turn with a declaration
+ * or a declared hand is the caller's to pack the general way.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -301,7 +301,7 @@ enum {
     A_SCOPA_CARDS, A_TOTALS, A_ROUND_PLAYS, A_LAST_CAPTURER, A_PRIMIERA, A_SEAT, A_SIDE, A_COUNT
 };
 
-/* The body, or 1 when a move is not a plain play (declined), or -1 on error.  The keys
+/* The body (0), or -1 on error.  The keys
  * go in the order your_turn_data_of gives them. */
 static int
 write_turn(Buf *b, PyObject *const *a)
@@ -320,8 +320,8 @@ write_turn(Buf *b, PyObject *const *a)
     items = PySequence_Fast_ITEMS(legal);
     for (i = 0; i < n; i++) {
         PyObject *mv = items[i];
-        if (!PyTuple_Check(mv) || PyTuple_GET_SIZE(mv) != 2 || !PyLong_CheckExact(PyTuple_GET_ITEM(mv, 0))) {
-            rc = 1; /* a declaration: the Python path writes it */
+        if (!PyTuple_Check(mv) || PyTuple_GET_SIZE(mv) != 2) {
+            PyErr_SetString(PyExc_TypeError, "legal holds (card, capture) pairs");
             goto done;
         }
     }
@@ -416,7 +416,7 @@ done:
 
 /* your_turn(event, legal, round_no, dealer, to_move, table, stock, hands, piles, scope,
  *           scopa_cards, totals, round_plays, last_capturer, primiera, seat, side)
- *   -> bytes | None */
+ *   -> bytes */
 static PyObject *
 your_turn(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
@@ -433,8 +433,6 @@ your_turn(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     PyObject *out = NULL;
     if (rc == 0)
         out = PyBytes_FromStringAndSize((const char *)b.p, b.n);
-    else if (rc > 0)
-        out = Py_NewRef(Py_None);
     PyMem_Free(b.p);
     return out;
 }
@@ -485,14 +483,14 @@ init(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 
 static PyMethodDef methods[] = {
     {"your_turn", (PyCFunction)(void (*)(void))your_turn, METH_FASTCALL,
-     "The packed body of a your_turn, from the game state's fields (None: declined)."},
+     "The packed body of a your_turn of plays only (see seatdata.your_turn)."},
     {"init", (PyCFunction)(void (*)(void))init, METH_FASTCALL,
      "The card notations and the engine's masks the packer writes with."},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_turnpack", "The packed your_turn, written in C.", -1, methods,
+    PyModuleDef_HEAD_INIT, "_turnpack", "The C twin of scopa.protocol.seatdata.your_turn.", -1, methods,
 };
 
 PyMODINIT_FUNC

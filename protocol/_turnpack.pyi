@@ -1,12 +1,11 @@
-"""Types of the optional C accelerator (``_turnpack.c``); ``convert.your_turn_data_of``,
-packed, is the reference for the bytes it writes."""
+"""Types of the C twin (``_turnpack.c``) of :func:`scopa.protocol.seatdata.your_turn`."""
 
 from collections.abc import Sequence
 
 def init(card_strs: Sequence[str], denari_mask: int, settebello: int, /) -> None: ...
 def your_turn(
     event: int,
-    legal: Sequence[tuple[int, int] | tuple[object, object]],
+    legal: Sequence[tuple[int, int]],
     round_no: int,
     dealer: int,
     to_move: int,
@@ -23,4 +22,4 @@ def your_turn(
     seat: int,
     side: int,
     /,
-) -> bytes | None: ...
+) -> bytes: ...

@@ -7,9 +7,8 @@ bot or a terminal player written for local games runs unchanged over the network
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence, cast
+from typing import Any, Sequence, cast
 
 from scopa.engine import (
     CARDS,
@@ -33,24 +32,15 @@ from scopa.engine import (
 )
 from scopa.engine import GameState, RoundPlay, SidePile
 from scopa.engine.actions import DECLARATION_POINTS
-from scopa.engine.cards import DENARI_MASK, SETTEBELLO, VALUE_MASK, cards_in
+from scopa.engine.cards import DENARI_MASK, SETTEBELLO, VALUE_MASK
 from scopa.engine.scoring import Category, denari_run, primiera_sum
 
 from . import commands as wire
 from .codec import pack_data
 from .rules import WireRules, rules_from_wire as rules_from_wire, rules_to_wire as rules_to_wire
+from .seatdata import CARD_STRS as CARD_STRS, mask_strs as _mask_strs, seat_view_fields_data
+from .speedups import your_turn as _pack_plain_turn
 
-
-CARD_STRS: tuple[str, ...] = tuple(str(c) for c in CARDS)
-"""Each card's wire notation, by card id."""
-
-_c_your_turn: Callable[..., bytes | None] | None
-try:  # the optional C accelerator (setup.py); the Python path makes the same bytes
-    from ._turnpack import init as _c_init, your_turn as _c_your_turn
-except ImportError:  # pragma: no cover - depends on the install
-    _c_your_turn = None
-else:
-    _c_init(CARD_STRS, DENARI_MASK, SETTEBELLO)
 
 
 def card_str(card: int) -> str:
@@ -103,49 +93,15 @@ def seat_view_data(v: EngineView) -> dict[str, Any]:
     return data
 
 
-@functools.lru_cache(maxsize=1 << 14)
-def _mask_strs(mask: int) -> tuple[str, ...]:
-    """The cards of a mask in notation, in id order (the order of ``cards_of``)."""
-    return tuple(CARD_STRS[c] for c in cards_in(mask))
-
-
-@functools.lru_cache(maxsize=1 << 14)
-def _play_data(play: tuple[int, int, int]) -> dict[str, Any]:
-    seat, card, capture = play
-    return {"seat": seat, "card": CARD_STRS[card], "captured": _mask_strs(capture)}
-
-
-@functools.lru_cache(maxsize=1 << 12)
-def _pile_data(pile: int, scope: int) -> dict[str, Any]:
-    return {"cards": pile.bit_count(), "denari": (pile & DENARI_MASK).bit_count(),
-            "settebello": bool(pile >> SETTEBELLO & 1), "primiera": primiera_sum(pile), "scope": scope}
-
-
 def seat_view_data_of(state: GameState, seat: int) -> dict[str, Any]:
     """What :func:`seat_view_data` gives for ``view(state, seat)``, made from the state
     without building the View (the server does it on every move).  The View stays what
     defines what a seat sees: the two are checked equal over many games."""
-    s = CARD_STRS
-    scope = state.scope
-    return {
-        "round": max(state.round_no, 1),
-        "dealer": state.dealer,
-        "turn": state.to_move,
-        "table": _mask_strs(state.table),
-        "stock": len(state.stock),
-        "hand_sizes": [h.bit_count() for h in state.hands],
-        "captured": [_mask_strs(p) for p in state.piles],
-        "scope": list(scope),
-        "scopa_cards": [[s[c] for c in sc] for sc in state.scopa_cards],
-        "totals": list(state.totals),
-        "declared": [{"seat": seat_, "hand": _mask_strs(h)} for seat_, h in sorted(state.declared_hands.items())],
-        "round_plays": list(map(_play_data, state.round_plays)),
-        "last_capture_side": state.last_capturer if state.last_capturer >= 0 else None,
-        "piles": [_pile_data(p, scope[i]) for i, p in enumerate(state.piles)],
-        "seat": seat,
-        "side": state.side[seat],
-        "hand": _mask_strs(state.hands[seat]),
-    }
+    return seat_view_fields_data(
+        state.round_no, state.dealer, state.to_move, state.table, len(state.stock), state.hands, state.piles,
+        state.scope, state.scopa_cards, state.totals, sorted(state.declared_hands.items()), state.round_plays,
+        state.last_capturer, list(map(primiera_sum, state.piles)), seat, state.side[seat],
+    )
 
 
 def public_view_to_wire(v: EngineView) -> wire.PublicView:
@@ -219,17 +175,15 @@ def your_turn_data_of(event: int, state: GameState, seat: int,
 
 def your_turn_payload(event: int, state: GameState, seat: int,
                       legal: Sequence[EnginePlay | EngineDeclare]) -> bytes:
-    """The ``your_turn`` body, packed: ``pack_data(your_turn_data_of(...))``, written
-    by the C accelerator when it is built (it declines a turn with declarations, which
-    the Python path then makes)."""
-    if _c_your_turn is not None and not state.declared_hands:
-        packed = _c_your_turn(
-            event, legal, state.round_no, state.dealer, state.to_move, state.table, len(state.stock),
+    """The ``your_turn`` body, packed: ``pack_data(your_turn_data_of(...))``.  A turn of
+    plays only, with no declared hand (every turn but some of Cirulla's), is packed by
+    :func:`scopa.protocol.speedups.your_turn` from the state's fields."""
+    if not state.declared_hands and EngineDeclare not in map(type, legal):
+        return _pack_plain_turn(
+            event, legal, state.round_no, state.dealer, state.to_move, state.table, len(state.stock),  # type: ignore[arg-type]
             state.hands, state.piles, state.scope, state.scopa_cards, state.totals, state.round_plays,
             state.last_capturer, list(map(primiera_sum, state.piles)), seat, state.side[seat],
         )
-        if packed is not None:
-            return packed
     return pack_data(your_turn_data_of(event, state, seat, legal))
 
 

@@ -1,14 +1,20 @@
-"""The optional C accelerator lists exactly the plays the pure-Python path lists
-(R13-R17, V1, V6, V9/V10, V13 captures come from the same cached templates)."""
+"""The engine's accelerated function and its twins: each twin of ``expand_plays`` (the C
+one in ``_speedups.c`` when built, and the pure-Python one) lists exactly the plays the
+capture rules allow (R13-R17, V1, V6, V9/V10, V13), in the same order, and the twin in
+use is the C one whenever the C is required (``SCOPA_REQUIRE_C=1``, as CI sets it)."""
 
 from __future__ import annotations
 
+
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from conftest import random_turns
 
-from scopa.engine import GameState, Play, RuleSet
-from scopa.engine import state as state_module
+from scopa.engine import Play, RuleSet
+from scopa.engine.captures import CaptureRules, value_counts
+from scopa.engine.cards import SETTE_COPPE
+from scopa.engine.speedups import EXPAND_PLAYS, ExpandPlays
 
 RULES = [
     RuleSet.build(),
@@ -18,72 +24,51 @@ RULES = [
     RuleSet.build("cirulla"),
     RuleSet.build("scopone"),
 ]
+TWINS = sorted(EXPAND_PLAYS)
 
 
-def _python_plays(s: GameState) -> list[Play]:
-    saved = state_module._c_legal_plays
-    state_module._c_legal_plays = None
-    try:
-        return s.legal_plays()
-    finally:
-        state_module._c_legal_plays = saved
+def _by_rules(caps: CaptureRules, hand: int, table: int, first_play: bool, wild: int) -> list[Play]:
+    """The plays as the capture rules list them, one card at a time (the reference)."""
+    out = []
+    for card in range(40):
+        if hand >> card & 1:
+            value = wild if wild and card == SETTE_COPPE else card // 4 + 1
+            options = caps.options(table, value, first_play)
+            out.extend(Play(card, m) for m in options) if options else out.append(Play(card, 0))
+    return out
 
 
+def _twin_plays(twin: ExpandPlays, caps: CaptureRules, hand: int, table: int, first_play: bool, wild: int) -> list[Play]:
+    by_value = caps.by_value(value_counts(table) << 1 | first_play)
+    return twin(hand, table, by_value, wild, SETTE_COPPE, Play)
+
+
+@pytest.mark.parametrize("twin", TWINS)
 @pytest.mark.parametrize("rules", RULES, ids=lambda r: r.describe())
-def test_accelerated_and_python_plays_agree(rules: RuleSet) -> None:
+def test_each_twin_lists_the_plays_the_capture_rules_allow_in_games(rules: RuleSet, twin: str) -> None:
     checked = 0
-    for s, rng in random_turns(rules, 25, seed=11):
-        fast, slow = s.legal_plays(), _python_plays(s)
-        assert fast == slow
-        assert all(type(p) is Play for p in fast)
+    for s, rng in random_turns(rules, 15, seed=11):
+        seat = s.to_move
+        plays = _twin_plays(EXPAND_PLAYS[twin], s.caps, s.hands[seat], s.table, s.plays == 0, s.wild[seat])
+        assert plays == _by_rules(s.caps, s.hands[seat], s.table, s.plays == 0, s.wild[seat])
+        assert plays == s.legal_plays()
+        assert all(type(p) is Play for p in plays)
         checked += 1
         s.apply(rng.choice(s.legal_actions()))
-    assert checked > 500
+    assert checked > 300
 
 
-def test_the_accelerator_is_in_use_when_built() -> None:
-    try:
-        from scopa.engine._speedups import legal_plays, push_plain
-    except ImportError:  # no C compiler at install time: the Python paths serve
-        assert state_module._c_legal_plays is None and state_module._c_push_plain is None
-    else:
-        assert state_module._c_legal_plays is legal_plays and state_module._c_push_plain is push_plain
-
-
-SLOTS = [name for name in GameState.__slots__ if name not in ("rules", "caps")]
-
-
-def _snapshot(s: GameState) -> dict[str, object]:
-    return {name: getattr(s, name) for name in SLOTS}
-
-
-ALL_RULES = [*RULES, RuleSet.build("trentino"), RuleSet.build(refill_each_turn=True), RuleSet.build(players=6),
-             RuleSet.build("escoba", players=3, napola=False)]
-
-
-@pytest.mark.parametrize("rules", ALL_RULES, ids=lambda r: r.describe())
-def test_accelerated_push_changes_the_state_exactly_as_python_push(rules: RuleSet) -> None:
-    """push_plain moves the cards of ordinary plays; every other play (a sweep, R18; a
-    hand's last card, R11/R20; variant bookkeeping) is left to Python.  Either way the
-    state after each play is the one the pure-Python push gives."""
-    if state_module._c_push_plain is None:  # not built: the Python path is the only path
-        assert state_module._c_legal_plays is None
-    fast_steps = 0
-    for s, rng in random_turns(rules, 20, seed=21):
-        action = rng.choice(s.legal_actions())
-        if not isinstance(action, Play):
-            s.apply(action)
-            continue
-        slow = s.copy()
-        saved = state_module._c_push_plain
-        state_module._c_push_plain = None
-        try:
-            slow.push(action)
-        finally:
-            state_module._c_push_plain = saved
-        if saved is not None and saved(s.copy(), action):
-            fast_steps += 1
-        s.push(action)
-        assert _snapshot(s) == _snapshot(slow)
-    assert fast_steps > 0 or state_module._c_push_plain is None or rules.cirulla or rules.trentino \
-        or rules.refill_each_turn
+@settings(max_examples=300, deadline=None)
+@given(rules=st.sampled_from(RULES), hand=st.integers(0, (1 << 40) - 1), table=st.integers(0, (1 << 40) - 1),
+       first_play=st.booleans(), wild=st.sampled_from([0, *range(1, 11)]))
+def test_the_twins_agree_value_for_value_on_any_hand_and_table(
+        rules: RuleSet, hand: int, table: int, first_play: bool, wild: int) -> None:
+    """Beyond what games reach (big hands, crowded tables with some cards of a value
+    taken, a wild 7 of any value): every twin gives the rules' list, as Play values."""
+    hand &= ~table
+    caps = CaptureRules(rules)
+    expected = _by_rules(caps, hand, table, first_play, wild)
+    for twin in TWINS:
+        plays = _twin_plays(EXPAND_PLAYS[twin], caps, hand, table, first_play, wild)
+        assert plays == expected, twin
+        assert all(type(p) is Play for p in plays), twin

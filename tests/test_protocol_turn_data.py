@@ -19,7 +19,8 @@ from scopa.engine import Declare, Event, GameMaster, HandDealt, GameState, Play,
 from scopa.engine.view import view
 from scopa.protocol import commands as wire
 from scopa.protocol.codec import pack_body
-from scopa.protocol import convert
+from scopa.engine.scoring import primiera_sum
+from scopa.protocol.speedups import YOUR_TURN
 from scopa.protocol.convert import (
     card_strs, event_to_wire, hand_deal_data, legal_to_wire, played_data, view_to_wire, your_turn_data_of, your_turn_payload,
 )
@@ -39,6 +40,9 @@ def _games(rules: RuleSet, seed: int, count: int) -> int:
         fast = msgpack.packb(your_turn_data_of(checked, state, seat, legal))
         assert fast == _turn_by_model(checked, state, seat), (rules, state.round_no, seat)
         assert your_turn_payload(checked, state, seat, legal) == fast, (rules, state.round_no, seat)
+        if not state.declared_hands and all(isinstance(a, Play) for a in legal):
+            for name, twin in YOUR_TURN.items():
+                assert twin(checked, legal, *_fields(state, seat)) == fast, (name, rules, state.round_no, seat)
         checked += 1
         state.apply(rng.choice(legal), seat)
     return checked
@@ -57,15 +61,6 @@ def test_the_turn_made_from_the_state_is_the_turn_the_view_makes(preset: Preset)
 def test_the_turn_made_from_the_state_matches_in_variants(options: dict[str, object]) -> None:
     rules = RuleSet.build(None, **options)
     assert _games(rules, seed=12, count=2) > 30
-
-
-def test_the_packed_turn_is_written_by_the_accelerator_when_built() -> None:
-    try:
-        from scopa.protocol._turnpack import your_turn
-    except ImportError:  # no C compiler at install time: the Python path serves
-        assert convert._c_your_turn is None
-    else:
-        assert convert._c_your_turn is your_turn
 
 
 _masks = st.integers(0, (1 << 40) - 1)
@@ -96,6 +91,22 @@ def test_the_packed_turn_is_what_msgpack_makes_of_its_data_for_any_values(
     plays = [Play(card, capture) for card, capture in legal]
     expected = msgpack.packb(your_turn_data_of(event, state, seat, plays))  # type: ignore[arg-type]
     assert your_turn_payload(event, state, seat, plays) == expected  # type: ignore[arg-type]
+    for name, twin in YOUR_TURN.items():
+        assert twin(event, plays, *_fields(state, seat)) == expected, name  # type: ignore[arg-type]
+
+
+def _fields(state: GameState, seat: int) -> tuple[object, ...]:
+    """The arguments of a your_turn twin after ``event`` and ``legal``."""
+    return (state.round_no, state.dealer, state.to_move, state.table, len(state.stock), state.hands, state.piles,
+            state.scope, state.scopa_cards, state.totals, state.round_plays, state.last_capturer,
+            [primiera_sum(p) for p in state.piles], seat, state.side[seat])
+
+
+@pytest.mark.parametrize("twin", sorted(YOUR_TURN))
+def test_a_twin_refuses_a_move_that_is_not_a_play_with_a_typed_error(twin: str) -> None:
+    state = GameState.new(RuleSet.build(), 0)
+    with pytest.raises((TypeError, ValueError)):
+        YOUR_TURN[twin](0, [("tris", None)], *_fields(state, 0))  # type: ignore[list-item]
 
 
 @pytest.mark.parametrize("forced", [None, "timeout"])

@@ -1,0 +1,35 @@
+"""Each accelerated function is chosen once, at import: its C twin when that was built
+and not turned off (``SCOPA_SPEEDUPS=python``), else its Python twin.  When the C is
+required (``SCOPA_REQUIRE_C=1``, as ``.ci/run`` sets it) a missing build fails here, so
+CI cannot pass by comparing the Python twin with itself."""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import os
+import types
+
+import pytest
+
+from scopa.engine import speedups as engine_speedups
+from scopa.protocol import speedups as protocol_speedups
+
+ACCELERATED = [  # (selecting module, its twins by name, the C module, the function)
+    (engine_speedups, engine_speedups.EXPAND_PLAYS, "scopa.engine._speedups", "expand_plays"),
+    (protocol_speedups, protocol_speedups.YOUR_TURN, "scopa.protocol._turnpack", "your_turn"),
+]
+
+
+@pytest.mark.parametrize(("selector", "twins", "c_module", "function"), ACCELERATED, ids=["engine", "protocol"])
+def test_the_c_twin_is_in_use_when_built_and_always_when_required(
+        selector: types.ModuleType, twins: dict[str, object], c_module: str, function: str) -> None:
+    built = importlib.util.find_spec(c_module) is not None
+    if os.environ.get("SCOPA_REQUIRE_C") == "1":
+        assert built, f"SCOPA_REQUIRE_C=1 but {c_module} was not built"
+        assert selector.IMPLEMENTATION == "c"
+    chosen = "c" if built and os.environ.get("SCOPA_SPEEDUPS") != "python" else "python"
+    assert selector.IMPLEMENTATION == chosen
+    assert getattr(selector, function) is twins[chosen]
+    if built:
+        assert twins["c"] is getattr(importlib.import_module(c_module), function)
