@@ -37,8 +37,8 @@ def reference_options(rules: RuleSet, table: list, value: int, first_play: bool)
     everything = frozenset(table)
     limit = 2 if rules.max_two else 40
     if rules.cirulla:
-        if value == 1 and not ace_on_table:
-            return {everything}
+        if value == 1 and not ace_on_table:  # V13: the sweep, or any fifteen instead
+            return {everything} | {s for s in subsets if total(s) + value == 15 and len(s) <= limit}
         return {s for s in subsets if (total(s) == value or total(s) + value == 15) and len(s) <= limit}
     apt = rules.asso_piglia_tutto.value
     if value == 1 and (apt == "simple" or (apt == "traditional" and not ace_on_table and not first_play)):
