@@ -259,3 +259,12 @@ async def test_a_cirulla_declaration_has_the_number_after_the_hand_cards_V13() -
         await pilot.press("4")
         await pilot.pause()
         assert task.result() == legal[3]
+
+
+async def test_the_round_end_shows_each_sides_game_total_before_and_after_the_round_R21() -> None:
+    app = LocalGameApp(RuleSet(), ["human", "greedy"], seed=5, pace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await play_until(app, pilot, lambda: isinstance(app.screen, RoundEndScreen))
+        points = app.master.state.history[0].points
+        game_row = next(line for line in text_of(app.screen.body).splitlines() if "Game (to 11)" in line)
+        assert [f"0 → {p}" in game_row for p in points] == [True, True], game_row

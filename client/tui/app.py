@@ -18,6 +18,7 @@ from scopa.engine import (
     GameEnded,
     GameMaster,
     IllegalMoveError,
+    Phase,
     Play,
     Played,
     RoundEnded,
@@ -138,7 +139,7 @@ class LocalGameApp(ScopaApp):
     async def show_event(self, event: Event) -> None:
         board = self.board
         board.apply(event)
-        if self.master is not None and not isinstance(event, (RoundEnded, GameEnded)):
+        if self.master is not None and self.master.state.phase is Phase.PLAY:  # not a round already scored
             board.sync(view(self.master.state, board.viewer))
         line = event_text(event, board, self.deck)
         if line is not None:
