@@ -31,7 +31,7 @@ from scopa.engine.player import Player
 from ..notation import DeckStyle
 from .board import BoardScreen
 from .boardstate import BoardState
-from .dialogs import GameOverScreen, HandOverScreen, HelpScreen, RoundEndScreen
+from .dialogs import ConfirmScreen, GameOverScreen, HandOverScreen, HelpScreen, RoundEndScreen
 from .text import event_text, result_line
 
 
@@ -64,8 +64,19 @@ class ScopaApp(App[int]):
     def action_leave_now(self) -> None:
         self.exit(0)
 
-    async def action_leave(self) -> None:
-        self.exit(0)
+    def action_leave(self) -> None:
+        if not isinstance(self.screen, ConfirmScreen):  # a second q while asked: the same question
+            self.run_worker(self._leave(), group="leave")
+
+    async def _leave(self) -> None:
+        if not self.in_game() or await self.show_and_wait(ConfirmScreen(self.LEAVE_QUESTION)):
+            self.exit(0)
+
+    LEAVE_QUESTION = "Leave the game? It ends here: a local game is not kept."
+
+    def in_game(self) -> bool:
+        """Whether leaving now gives up a game (then ``q`` asks first)."""
+        return False
 
     def action_stop_watching(self) -> None:
         """Only a watching app has somewhere to go back to."""
@@ -113,6 +124,9 @@ class LocalGameApp(ScopaApp):
 
     def current_rules(self) -> RuleSet | None:
         return self.rules
+
+    def in_game(self) -> bool:
+        return self.master is not None and self.master.state.phase is not Phase.OVER
 
     def players(self) -> list[Player]:
         out: list[Player] = []

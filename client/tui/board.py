@@ -429,7 +429,7 @@ class BoardScreen(Screen[None]):
             event.stop()
             index = 9 if ch == "0" else int(ch) - 1
             self.choose_card(index)
-        elif ch and ch.upper() in self._court_letters() and self.asking:
+        elif ch and ch != "q" and ch.upper() in self._court_letters() and self.asking:  # q: leave; Q: queen
             event.stop()
             self.action_type_card(ch)
 

@@ -150,12 +150,12 @@ KEYS_HELP = """\
   sets of cards you choose which next.
 - `/` then a card (`7 Den`, `7d`; French deck `7♦`, `Kc`), Enter: play it; add the cards
   to take (`7d 3c 4s`) to choose the capture at once. Typing a court-card letter opens
-  the box by itself.
+  the box by itself (the French deck's queen with a capital `Q`: `q` is leave).
 - Click a card in your hand: what it can take lights up on the table; click it again
   (or Enter) to play it, or click one of the lit table cards.
 - `t` at a network table: say something to the table (Enter sends, Esc closes the box);
   what people say shows in the side panel.
-- `?` or F1: this help. Ctrl+C: leave at once. `q`: leave.
+- `?` or F1: this help. `q`: leave (after a question). Ctrl+C: leave at once.
 """
 
 
@@ -226,9 +226,12 @@ class ConfirmScreen(Once, ModalScreen[bool]):
         with Vertical(classes="dialog"):
             yield Static(self.question, classes="dialog-title")
             with Horizontal(classes="answers"):  # to tap, on a touch screen
-                yield Button("Yes", variant="primary", compact=True, id="yes")
-                yield Button("No", compact=True, id="no")
+                yield Button("Yes", compact=True, id="yes")
+                yield Button("No", variant="primary", compact=True, id="no")
             yield Static("y: yes · n: no", classes="dialog-hint")
+
+    def on_mount(self) -> None:
+        self.query_one("#no", Button).focus()  # Enter or Space on a stray key must not say yes
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()

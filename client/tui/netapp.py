@@ -102,7 +102,7 @@ class NetApp(ScopaApp):
         self.lobby: LobbyScreen | None = None
         self.board_screen: BoardScreen | None = None
         self.watching: str | None = None
-        self.in_game = False
+        self.playing = False
         self.lobby_pushes = False  # the server pushes table changes to the lobby
         self.messages: list[str] = []  # what the app told the person, in order (also for tests)
         self._away_until: dict[int, float] = {}
@@ -130,15 +130,16 @@ class NetApp(ScopaApp):
         elif self.lobby is not None:
             self.lobby.say(text)
 
-    def action_leave(self) -> None:  # type: ignore[override]
-        self.run_worker(self._leave(), group="leave")
+    LEAVE_QUESTION = "Leave the game? Your seat goes to a bot or the game ends, as the table says."
+
+    def in_game(self) -> bool:
+        return self.playing
 
     async def _leave(self) -> None:
-        if not self.in_game:
+        if not self.playing:
             self.exit(0)
             return
-        question = "Leave the game? Your seat goes to a bot or the game ends, as the table says."
-        if await self.show_and_wait(ConfirmScreen(question)):
+        if await self.show_and_wait(ConfirmScreen(self.LEAVE_QUESTION)):
             if self.session is not None and self.watching is None:
                 with contextlib.suppress(Exception):
                     await asyncio.wait_for(self.session.leave_table(), 5)
@@ -268,14 +269,14 @@ class NetApp(ScopaApp):
         screen.hold_on_cancel = True
         screen.chat = self.say_at_table
         self.board_screen = screen
-        self.in_game = True
+        self.playing = True
         await self.push_screen(screen)
         if not await session.wait_for_game_start(0):
             screen.say("Waiting for the other seats to fill…")
         try:
             result = await session.play_game(NetPlayer(session.name, self, screen))
         finally:
-            self.in_game = False
+            self.playing = False
         # Only a game that is over forgets its seat: an app closed mid-game (Ctrl+C, a
         # reloaded web page) finds it again when it starts.
         self.store.forget(self.server, self.player_name)
