@@ -677,7 +677,8 @@ class ClientSession:
                     return False
 
     async def play_game(
-        self, player: Player, on_notice: Callable[[SeatNotice], Awaitable[None] | None] | None = None
+        self, player: Player, on_notice: Callable[[SeatNotice], Awaitable[None] | None] | None = None,
+        on_snapshot: Callable[[Snapshot], Awaitable[None] | None] | None = None,
     ) -> GameResult:
         """Play one game at the current table with ``player`` choosing the moves.
 
@@ -685,11 +686,12 @@ class ClientSession:
         command into engine events for ``player.notify``, ``your_turn`` into
         ``player.choose`` and a refused move into ``player.rejected``.  Returns when the
         game ends, after the server has sent us back to the lobby.  ``on_notice`` is
-        told when a seat goes away, comes back or is taken over by a bot.
+        told when a seat goes away, comes back or is taken over by a bot; ``on_snapshot``
+        of a snapshot that stands for the events missed while away (after a restart).
         """
         if self.table_id is None or self.seat is None:
             raise SessionError("not seated at a table: create_table or join_table first")
-        game = GameTranslator(player, self.seat, self.table_id, on_notice)
+        game = GameTranslator(player, self.seat, self.table_id, on_notice, on_snapshot)
         while not game.over:
             command: Command | None = None
             try:

@@ -77,6 +77,7 @@ class BoardScreen(Screen[None]):
         self._held: asyncio.Future[Play | Declare] | None = None
         self.chat: Callable[[str], None] | None = None  # sends a line to the table (a network game)
         self.chat_lines: list[Text] = []
+        self.held = False  # events being caught up with after a time away: drawn once, at the end
 
     # ------------------------------------------------------------------ layout
 
@@ -160,7 +161,7 @@ class BoardScreen(Screen[None]):
         b.set_class(bool(text), "shown")
 
     def refresh_board(self) -> None:
-        if not self._ready or not self.is_attached:
+        if not self._ready or not self.is_attached or self.held:
             return
         try:
             self._draw_board()

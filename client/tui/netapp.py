@@ -12,7 +12,8 @@ from collections.abc import Sequence
 from rich.text import Text
 from textual.timer import Timer
 
-from scopa.engine import Declare, Event, IllegalMoveError, Play, Played, RoundEnded, RuleSet, View, mask_of
+from scopa.engine import (Declare, Event, GameEnded, IllegalMoveError, Play, Played, RoundEnded, RoundStarted, RuleSet,
+                          View, mask_of)
 from scopa.engine.player import Player
 from scopa.protocol import ChatMessage, Command, Snapshot, TableUpdate
 from scopa.protocol.convert import parse_card_strs, rules_from_wire, view_from_wire
@@ -42,6 +43,7 @@ class NetPlayer(Player):
         await self.net_app.show_event(event)
 
     async def choose(self, view: View, legal: Sequence[Play | Declare]) -> Play | Declare:
+        self.net_app.caught_up(self.screen)  # a turn comes after the history
         board = self.screen.board
         board.viewer = view.seat
         board.sync(view)
@@ -111,6 +113,8 @@ class NetApp(ScopaApp):
         self.last_move: tuple[list[Play | Declare], Play | Declare] | None = None
         """The move sent last, with the choice it answered, until the table shows an event."""
         self._just_reconnected = False
+        self.missed_plays = 0  # plays of the current round caught up with after a time away
+        self._snapshot: Snapshot | None = None  # one that stands for the missed events, shown at the end
         self.proxied_for: str | None = None  # a web host's: whom the connection is for
         self.ask_before_resuming = True  # False: back to a saved seat without asking
 
@@ -270,13 +274,17 @@ class NetApp(ScopaApp):
         screen.chat = self.say_at_table
         self.board_screen = screen
         self.playing = True
+        if session.joined is not None and session.joined.resumed:
+            self.catch_up(screen)
         await self.push_screen(screen)
         if not await session.wait_for_game_start(0):
             screen.say("Waiting for the other seats to fill…")
         try:
-            result = await session.play_game(NetPlayer(session.name, self, screen))
+            result = await session.play_game(NetPlayer(session.name, self, screen), on_notice=self._notice_in_turn,
+                                             on_snapshot=self._snapshot_in_turn)
         finally:
             self.playing = False
+            self.caught_up(screen)
         # Only a game that is over forgets its seat: an app closed mid-game (Ctrl+C, a
         # reloaded web page) finds it again when it starts.
         self.store.forget(self.server, self.player_name)
@@ -289,6 +297,49 @@ class NetApp(ScopaApp):
     def _link_changed(self, up: bool, why: str) -> None:
         """Told at once (before the table's first command on the new connection)."""
         self._just_reconnected = up
+        if up and self.playing and self.watching is None and self.board_screen is not None:
+            self.catch_up(self.board_screen)
+
+    # ------------------------------------------------------------------ back after a time away
+
+    def catch_up(self, screen: BoardScreen) -> None:
+        """What comes next happened while this client was away (up to the seat's own
+        ``seat_back``): it goes onto the board and into the round's list without being
+        drawn play by play; the board is drawn once, as it stands, at the end."""
+        screen.held = True
+        self.missed_plays = 0
+
+    def caught_up(self, screen: BoardScreen) -> None:
+        if not screen.held:
+            return
+        screen.held = False
+        snap, self._snapshot = self._snapshot, None
+        if snap is not None:
+            apply_public(screen.board, snap)
+        screen.refresh_board()
+        if screen.board.round_no and self.session is not None:
+            n = self.missed_plays
+            plays = f"the {n} plays you missed are" if n != 1 else "the play you missed is"
+            self.tell(f"Back at table {self.session.table_id}, as it stands now: "
+                      + (f"{plays} in this round's list." if n else "nothing was played meanwhile."))
+
+    def _notice_in_turn(self, notice: SeatNotice) -> None:
+        """A seat notice in its place among the table's events: our own ``seat_back``
+        ends what was missed."""
+        screen, session = self.board_screen, self.session
+        if isinstance(notice, SeatCameBack) and screen is not None and session is not None \
+                and notice.seat == session.seat:
+            self.caught_up(screen)
+
+    def _snapshot_in_turn(self, snapshot: Snapshot) -> None:
+        screen = self.board_screen
+        if screen is None:
+            return
+        if screen.held:
+            self._snapshot = snapshot
+        else:
+            apply_public(screen.board, snapshot)
+            screen.refresh_board()
 
     def move_to_replay(self, legal: Sequence[Play | Declare]) -> Play | Declare | None:
         """The move to send again when, just after a reconnect, the server asks the very
@@ -307,6 +358,14 @@ class NetApp(ScopaApp):
         screen = self.board_screen
         if screen is None:
             return
+        if screen.held and not isinstance(event, GameEnded):  # history: onto the board, not drawn
+            screen.board.apply(event)
+            if isinstance(event, RoundStarted):
+                self.missed_plays = 0
+            elif isinstance(event, Played):
+                self.missed_plays += 1
+            return
+        self.caught_up(screen)
         screen.board.apply(event)
         line = event_text(event, screen.board, self.deck)
         if line is not None:
@@ -397,7 +456,7 @@ class NetApp(ScopaApp):
             at_table = screen is not None and command.sender == f"table:{body.table.id}"
             if at_table and not self.seat_events and screen is not None:
                 self._away_from_update(screen, body.table.away)
-        elif isinstance(body, Snapshot) and screen is not None:
+        elif isinstance(body, Snapshot) and screen is not None and self.watching is not None:
             apply_public(screen.board, body)
             screen.refresh_board()
         elif (notice := notice_from_wire(body)) is not None and screen is not None:
