@@ -234,11 +234,14 @@ class NetApp(ScopaApp):
                 new: NewTable | None = await self.show_and_wait(CreateTableScreen(self.defaults))
                 if new is None:
                     return
-                info = await session.create_table(new.rules, fill_with_bots=new.bots)
+                info = await session.create_table(new.rules, fill_with_bots=new.bots, private=new.private,
+                                                  turn_timeout=new.turn_timeout, no_turn_timer=new.no_turn_timer,
+                                                  bot_takeover=new.bot_takeover)
                 self.tell(f"Table {info.id} is open: {rules_line(rules_from_wire(info.rules))}.")
-                await self.play_at_table()
+                await self.play_at_table(f"{info.id} {session.invite}" if new.private and session.invite else None)
             elif kind == "join":
-                joined = await session.join_table(arg)
+                table_id, _, invite = arg.partition(" ")
+                joined = await session.join_table(table_id, invite=invite or None)
                 self.tell(f"You sit at table {joined.table}, seat {joined.seat + 1}.")
                 await self.play_at_table()
             elif kind == "watch":
@@ -264,7 +267,9 @@ class NetApp(ScopaApp):
             self.store.save(SavedSeat(server=self.server, name=self.player_name, table=s.table_id, seat=s.seat,
                                       token=s.token))
 
-    async def play_at_table(self) -> None:
+    async def play_at_table(self, invite: str | None = None) -> None:
+        """Play the game at the table this session sits at (``invite``: a private table's
+        number and code, to show while its seats fill)."""
         session = self.session
         assert session is not None
         self.save_seat()
@@ -278,7 +283,9 @@ class NetApp(ScopaApp):
             self.catch_up(screen)
         await self.push_screen(screen)
         if not await session.wait_for_game_start(0):
-            screen.say("Waiting for the other seats to fill…")
+            screen.say("Waiting for the other seats to fill…" if invite is None else Text.assemble(
+                "Waiting for the other seats to fill. A private table: the people you invite press i in "
+                "the lobby and type ", (invite, "bold")))
         try:
             result = await session.play_game(NetPlayer(session.name, self, screen), on_notice=self._notice_in_turn,
                                              on_snapshot=self._snapshot_in_turn)
