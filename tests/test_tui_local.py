@@ -153,15 +153,34 @@ async def test_what_each_card_takes_is_shown_also_when_it_is_not_your_turn() -> 
         assert "7 Den takes 7 Cop" in moves and "A Bas lays down" in moves
 
 
-async def test_the_board_fits_40_columns_and_hides_the_plays_panel() -> None:
+async def test_the_board_fits_40_columns_with_the_rounds_plays_under_the_hand() -> None:
     app = BoardHarness(position("7c 3s 4b Fd Cc", "7d Ab 2b"))
-    async with app.run_test(size=(40, 24)) as pilot:
+    async with app.run_test(size=(40, 30)) as pilot:
         await pilot.pause()
         screen = app.board_screen
         assert screen.has_class("narrow")
-        assert not screen.query_one("#plays-box").display
         table = screen.query_one("#table", CardRow)
         assert table.size.width <= 40 and table.size.height == 6  # five cards wrap onto two lines
+        box = screen.query_one("#plays-box")
+        hand = screen.query_one("#hand", CardRow)
+        assert box.display and box.region.height >= 3 and box.region.y > hand.region.y  # the rows left over
+        assert box.region.bottom <= screen.query_one("#status").region.y
+
+
+async def test_at_40_columns_a_name_stays_on_one_line() -> None:
+    board = BoardState(viewer=0)
+    board.apply(GameStarted(RuleSet.build("scopone"), ("You", "Greedy 2", "Random 3", "Expert 4"), 1))
+    board.apply(RoundStarted(1, 1, cards("7c 3s 4b 5d"), 0, ()))
+    board.away[1] = "away, a bot in 1:52"
+    app = BoardHarness(board)
+    async with app.run_test(size=(40, 30)) as pilot:
+        await pilot.pause()
+        seats = app.board_screen.query_one("#seats", Static)
+        console = Console(width=seats.size.width, record=True, file=io.StringIO())
+        console.print(seats.content)
+        lines = console.export_text().splitlines()
+        assert any("Greedy 2" in line for line in lines), lines  # never "Greedy" over "2"
+        assert any(line.startswith("You & R") for line in lines), lines  # a side's name: one line too
 
 
 async def test_help_opens_with_the_tables_rules_and_closes() -> None:

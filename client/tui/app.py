@@ -15,7 +15,6 @@ from scopa.bots import make_bot
 from scopa.engine import (
     Declare,
     Event,
-    GameEnded,
     GameMaster,
     IllegalMoveError,
     Phase,
@@ -32,7 +31,7 @@ from ..notation import DeckStyle
 from .board import BoardScreen
 from .boardstate import BoardState
 from .dialogs import ConfirmScreen, GameOverScreen, HandOverScreen, HelpScreen, RoundEndScreen
-from .text import event_text, result_line
+from .text import result_line
 
 
 T = TypeVar("T")
@@ -155,12 +154,12 @@ class LocalGameApp(ScopaApp):
         board.apply(event)
         if self.master is not None and self.master.state.phase is Phase.PLAY:  # not a round already scored
             board.sync(view(self.master.state, board.viewer))
-        line = event_text(event, board, self.deck)
-        if line is not None:
-            self.board_screen.say(line)
+        autoplayed = self.board_screen.autoplayed
+        self.board_screen.tell_event(event)
         self.board_screen.refresh_board()
-        if isinstance(event, Played) and self.pace and (event.seat not in self.humans or not self.humans):
-            await asyncio.sleep(self.pace)
+        if isinstance(event, Played) and self.pace and (event.seat not in self.humans or not self.humans
+                                                        or autoplayed):
+            await asyncio.sleep(self.pace)  # a play nobody made here stays on screen a moment
         if isinstance(event, RoundEnded) and board.last_round is not None:
             pause = None if self.humans else self.round_pause
             await self.show_and_wait(RoundEndScreen(board.last_round, board, self.deck, pause))
@@ -180,6 +179,6 @@ class LocalGameApp(ScopaApp):
         self.board.sync(seat_view)
         screen.refresh_board()
         if self.autoplay and len(legal) == 1 and len(seat_view.hand) == 1:
-            screen.say("Your last card is played for you.")
+            screen.autoplayed = True
             return legal[0]
         return await screen.ask(legal)

@@ -16,7 +16,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Static
 
-from scopa.engine import Card, Declare, Play
+from scopa.engine import Card, Declare, Event, Play, Played
 
 from ..human import parse_choice
 from ..notation import DeckStyle, FR_RANKS, IT_RANKS, label
@@ -25,9 +25,9 @@ from .boardstate import BoardState
 from .cards import CardRow
 from .dialogs import CaptureChoiceScreen
 from .boardtext import moves_text, plays_text, seats_panel, top_line
-from .text import card_span, cards_span
+from .text import card_span, cards_span, event_text
 
-NARROW = 70  # below this width the plays panel moves out of the way
+NARROW = 70  # below this width the plays panel goes under the hand, in the rows left over
 
 
 class BoardScreen(Screen[None]):
@@ -41,7 +41,9 @@ class BoardScreen(Screen[None]):
     #main { height: 1fr; }
     #left { width: 1fr; padding: 0 1; }
     #plays-box { width: 28; border-left: solid $primary; padding: 0 1; }
-    BoardScreen.narrow #plays-box { display: none; }
+    BoardScreen.narrow #main { layout: vertical; }
+    BoardScreen.narrow #left { height: auto; max-height: 100%; }
+    BoardScreen.narrow #plays-box { width: 1fr; height: 1fr; border-left: none; border-top: solid $primary; }
     #seats { height: auto; }
     .label { color: $text-muted; height: 1; }
     #moves { height: auto; }
@@ -78,6 +80,8 @@ class BoardScreen(Screen[None]):
         self.chat: Callable[[str], None] | None = None  # sends a line to the table (a network game)
         self.chat_lines: list[Text] = []
         self.held = False  # events being caught up with after a time away: drawn once, at the end
+        self.autoplayed = False  # the shown seat's last card is being played for it
+        self._played_for: tuple[int, Text] | None = None  # (seat, what was played for it) until its next move
 
     # ------------------------------------------------------------------ layout
 
@@ -115,6 +119,8 @@ class BoardScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "talk":
             return self.chat is not None
+        if action in ("type_card", "play_selected"):
+            return self.board.viewer is not None  # a spectator has no cards to play
         return True
 
     # ------------------------------------------------------------------ chat
@@ -147,6 +153,16 @@ class BoardScreen(Screen[None]):
         box.focus()
 
     # ------------------------------------------------------------------ drawing
+
+    def tell_event(self, event: Event) -> None:
+        """What ``event`` was, on the status line (a last card played for the person says so)."""
+        line = event_text(event, self.board, self.deck)
+        if isinstance(event, Played) and event.seat == self.board.viewer and self.autoplayed:
+            self.autoplayed = False
+            self._played_for = (event.seat, Text("Your last card, ", style="yellow") + card_span(event.card, self.deck)
+                                + Text(", was played for you.", style="yellow"))
+        if line is not None:
+            self.say(line)
 
     def say(self, text: Text | str) -> None:
         self._status = text if isinstance(text, Text) else Text(text)
@@ -199,13 +215,10 @@ class BoardScreen(Screen[None]):
     def _draw_status(self) -> None:
         if not self._ready or not self.is_attached or not self.query("#status"):
             return
-        line = self._status.copy()
-        prompt = self._prompt()
-        if prompt:
-            if line:
-                line.append("\n")
-            line.append_text(prompt)
-        self.query_one("#status", Static).update(line)
+        parts = [self._status, self._prompt()]
+        if self._played_for is not None and self._played_for[0] == self.board.viewer:
+            parts.insert(0, self._played_for[1])  # stays until that seat's next move
+        self.query_one("#status", Static).update(Text("\n").join(p for p in parts if p))
 
     def _options_by_card(self) -> dict[Card, list[Play]]:
         out: dict[Card, list[Play]] = {}
@@ -220,7 +233,7 @@ class BoardScreen(Screen[None]):
         if self._answer.done():
             return Text("Your move, ", style="yellow") + self._move_span(self._answer) + Text(
                 ", is kept: it is played when the connection is back.", style="yellow")
-        n = len(self.board.hand)
+        n = len(self.board.hand) + sum(isinstance(a, Declare) for a in self.legal)
         keys = f"1–{n}" if n > 1 else "1"
         return Text(f"Your turn: press {keys}, click a card, or / to type one. ? help", style="bold green")
 
@@ -287,6 +300,7 @@ class BoardScreen(Screen[None]):
     def _answer_with(self, action: Play | Declare) -> None:
         if self._answer is not None and not self._answer.done():
             self._answer.set_result(action)
+            self._played_for = None
             self._draw_status()  # a move kept during a reconnect says so at once
 
     def choose_card(self, index: int) -> None:

@@ -42,21 +42,25 @@ def top_line(b: BoardState, title: str) -> Text:
 def seats_panel(b: BoardState, deck: DeckStyle) -> Group:
     """A row per seat (cards in hand, dealer, away, whose turn) and a row per side's pile."""
     seats = Table.grid(padding=(0, 1))
+    seats.add_column(no_wrap=True)
+    seats.add_column(no_wrap=True, overflow="ellipsis", max_width=2 * NAME_WIDTH)  # a name never wraps
+    seats.add_column(no_wrap=True)
+    seats.add_column()  # the notes wrap instead
     for seat in range(b.players):
         turn = seat == b.to_move and not b.over
         size = b.hand_sizes[seat] if seat < len(b.hand_sizes) else 0
         notes = Text()
         if seat == b.dealer:
-            notes.append("deals  ", style="dim")
+            notes.append("dealer  ", style="dim")
         if seat in b.away:
             notes.append(b.away[seat] + " ", style="bold yellow")
         if turn:
             notes.append("to play", style="green")
         seats.add_row(Text("▶" if turn else " ", style="bold green"),
                       Text(b.seat_name(seat), style="bold" if turn else ""),
-                      Text(f"{'▮' * size} {size}", style="blue"), notes)
+                      Text(f"{'▮' * size} {size} card{'' if size == 1 else 's'}", style="blue"), notes)
     piles = Table(box=None, padding=(0, 1), show_edge=False, pad_edge=False)
-    piles.add_column("pile", style="dim")
+    piles.add_column("pile", style="dim", no_wrap=True, overflow="ellipsis")
     for head in ("cards", "den", "prim", "scope"):
         piles.add_column(head, justify="right", header_style="dim")
     piles.add_column("")

@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from rich.text import Text
 from textual.timer import Timer
 
-from scopa.engine import (Declare, Event, GameEnded, IllegalMoveError, Play, Played, RoundEnded, RoundStarted, RuleSet,
-                          View, mask_of)
+from scopa.engine import (Card, Declare, Event, GameEnded, IllegalMoveError, Play, Played, RoundEnded, RoundPlay,
+                          RoundStarted, RuleSet, View, mask_of)
 from scopa.engine.player import Player
 from scopa.protocol import ChatMessage, Command, Snapshot, TableUpdate
 from scopa.protocol.convert import parse_card_strs, rules_from_wire, view_from_wire
@@ -28,7 +28,7 @@ from .board import BoardScreen
 from .boardstate import BoardState
 from .dialogs import ConfirmScreen, GameOverScreen, RoundEndScreen
 from .lobby import CreateTableScreen, LobbyScreen, NewTable
-from .text import clock, event_text, notice_text, result_line, rules_line
+from .text import clock, notice_text, result_line, rules_line
 
 
 class NetPlayer(Player):
@@ -49,7 +49,7 @@ class NetPlayer(Player):
         board.sync(view)
         self.screen.refresh_board()
         if self.net_app.autoplay and len(legal) == 1 and len(view.hand) == 1:
-            self.screen.say("Your last card is played for you.")
+            self.screen.autoplayed = True
             return legal[0]
         again = self.net_app.move_to_replay(legal)
         if again is not None:
@@ -374,11 +374,10 @@ class NetApp(ScopaApp):
             return
         self.caught_up(screen)
         screen.board.apply(event)
-        line = event_text(event, screen.board, self.deck)
-        if line is not None:
-            screen.say(line)
+        autoplayed = screen.autoplayed
+        screen.tell_event(event)
         screen.refresh_board()
-        if isinstance(event, Played) and self.pace and event.seat != screen.board.viewer:
+        if isinstance(event, Played) and self.pace and (event.seat != screen.board.viewer or autoplayed):
             await asyncio.sleep(self.pace)  # the next commands wait in the session's queue
         if isinstance(event, RoundEnded) and screen.board.last_round is not None:
             if self.session is not None and self.session.replaying():
@@ -543,4 +542,7 @@ def apply_public(board: BoardState, snap: Snapshot) -> None:
     board.stock_left, board.hand_sizes = p.stock, list(p.hand_sizes)
     board.captured = [mask_of(parse_card_strs(c)) for c in p.captured]
     board.scope, board.totals = list(p.scope), tuple(p.totals)
+    board.plays = [RoundPlay(e.seat, Card.parse(e.card), tuple(parse_card_strs(e.captured))) for e in p.round_plays]
+    board.declared = {d.seat: tuple(parse_card_strs(d.hand)) for d in p.declared}
+    board.last_capture_side = p.last_capture_side
 
