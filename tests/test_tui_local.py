@@ -191,7 +191,7 @@ async def test_help_opens_with_the_tables_rules_and_closes() -> None:
         await pilot.press("question_mark")
         await pilot.pause()
         assert isinstance(app.screen, HelpScreen)
-        text = app.screen.query_one("Markdown").source  # type: ignore[attr-defined]
+        text = app.screen.source  # type: ignore[attr-defined]
         assert "Fewest cards" in text and "Re bello" in text
         await pilot.press("escape")
         await pilot.pause()
@@ -287,3 +287,22 @@ async def test_the_round_end_shows_each_sides_game_total_before_and_after_the_ro
         points = app.master.state.history[0].points
         game_row = next(line for line in text_of(app.screen.body).splitlines() if "Game (to 11)" in line)
         assert [f"0 → {p}" in game_row for p in points] == [True, True], game_row
+
+
+async def test_help_scrolls_with_the_arrows_and_page_down_at_once() -> None:
+    app = LocalGameApp(RuleSet(), ["human", "greedy"], seed=5, pace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await play_until(app, pilot, lambda: app.board_screen.asking)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        body = app.screen.query_one("VerticalScroll")
+        assert body.scroll_y == 0 and body.max_scroll_y > 0
+        await pilot.press("pagedown")
+        await pilot.pause()
+        paged = body.scroll_y
+        assert paged > 0
+        await pilot.press("down")
+        await pilot.pause()
+        assert body.scroll_y > paged
+

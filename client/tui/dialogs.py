@@ -6,13 +6,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from rich.console import Group
+from rich.markdown import Markdown as RichMarkdown
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, Markdown, OptionList, Static
+from textual.widgets import Button, OptionList, Static
 from textual.widgets.option_list import Option
 
 from scopa.engine import Play, RuleSet
@@ -171,11 +172,16 @@ class HelpScreen(Once, ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         head = "## This table\n\n" + table_rules(self.rules) if self.rules else ""
+        self.source = head + "\n" + KEYS_HELP + "\n" + BASICS
         with Vertical(classes="dialog"):
             yield Button("Back", compact=True, id="back")  # always in sight: a touch screen has no Esc
-            with VerticalScroll():
-                yield Markdown(head + "\n" + KEYS_HELP + "\n" + BASICS)
-                yield Static("Esc, ? or q: back", classes="dialog-hint")
+            with VerticalScroll(id="help-text"):
+                # Rich draws the Markdown at once (a widget per paragraph would take seconds).
+                yield Static(RichMarkdown(self.source, code_theme="ansi_dark"), id="help-body")
+                yield Static("↑↓ PgUp PgDn: scroll · Esc, ? or q: back", classes="dialog-hint")
+
+    def on_mount(self) -> None:
+        self.query_one("#help-text", VerticalScroll).focus()  # the arrows and PgDn scroll at once
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
