@@ -22,7 +22,7 @@ from . import admincli
 from . import webcli
 from .liveness import LinkEvent, LinkStatus
 from .session import DEFAULT_PORT, ClientSession, ConnectionLost, ServerRefused, parse_address
-from .username import default_name
+from .username import default_name, player_name
 
 AddArguments = Callable[[argparse.ArgumentParser], None]
 
@@ -78,8 +78,9 @@ def add_subcommands(sub: Any, add_rules: AddArguments, add_display: AddArguments
 def _connection_arguments(p: argparse.ArgumentParser, default_name: str | None) -> None:
     p.add_argument("--server", default=f"127.0.0.1:{DEFAULT_PORT}", metavar="HOST:PORT",
                    help=f"the server; default 127.0.0.1:{DEFAULT_PORT}")
-    p.add_argument("--name", default=default_name,
-                   help="your name at the tables (a number is added if it is taken)")
+    p.add_argument("--name", default=default_name, type=player_name,
+                   help="your name at the tables: letters (accented ones too), digits, . _ -, at most 24 "
+                        "(a number is added if it is taken)")
 
 
 def _password() -> str | None:

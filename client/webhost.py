@@ -31,10 +31,13 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote, unquote
 
 from aiohttp import WSMsgType, web
 from textual_serve.app_service import AppService
 from textual_serve.server import Server
+
+from scopa.protocol.parties import NAME_PATTERN, normal_name
 
 from .webpage import game_page, name_page
 
@@ -43,7 +46,6 @@ log = logging.getLogger("scopa.web")
 ID_COOKIE, NAME_COOKIE = "scopa_id", "scopa_name"
 COOKIE_AGE = 400 * 24 * 3600  # seconds: about as long as browsers keep a cookie
 _ID = re.compile(r"^[A-Za-z0-9_-]{32,64}$")
-_NAME = re.compile(r"^[A-Za-z0-9_.\-]{1,24}$")
 # What the app process of one browser is told (read by scopa.client.webapp).
 ENV_SERVER, ENV_NAME = "SCOPA_WEB_SERVER", "SCOPA_WEB_NAME"
 ENV_IDENTITY, ENV_SEATS = "SCOPA_WEB_IDENTITY", "SCOPA_WEB_SEATS"
@@ -61,7 +63,17 @@ def valid_identity(value: str | None) -> str | None:
 
 
 def valid_name(value: str | None) -> str | None:
-    return value if value is not None and _NAME.match(value) else None
+    """``value`` as a player's name (NFC, as the wire carries it), or None if it is not one."""
+    if value is None:
+        return None
+    name = normal_name(value)
+    return name if re.fullmatch(NAME_PATTERN, name) else None
+
+
+def cookie_name(request: web.Request) -> str | None:
+    """The name this browser chose (kept percent-encoded in its cookie), if valid."""
+    raw = request.cookies.get(NAME_COOKIE)
+    return valid_name(unquote(raw)) if raw is not None else None
 
 
 class BrowserApp(AppService):
@@ -143,7 +155,7 @@ class WebHost(Server):
         return response
 
     async def handle_index(self, request: web.Request) -> web.StreamResponse:
-        name = valid_name(request.cookies.get(NAME_COOKIE))
+        name = cookie_name(request)
         if name is None:
             return self._with_identity(request, _see_other("/name"))
         page = web.Response(text=game_page(name, self.title), content_type="text/html",
@@ -151,7 +163,7 @@ class WebHost(Server):
         return self._with_identity(request, page)
 
     async def handle_name_form(self, request: web.Request) -> web.StreamResponse:
-        name = valid_name(request.cookies.get(NAME_COOKIE)) or ""
+        name = cookie_name(request) or ""
         return self._with_identity(request, web.Response(text=name_page(name, title=self.title),
                                                          content_type="text/html"))
 
@@ -160,13 +172,14 @@ class WebHost(Server):
             raise web.HTTPForbidden(text="a name is set from this host's own page")
         form = await request.post()
         raw = form.get("name")
-        name = valid_name(raw.strip() if isinstance(raw, str) else None)
+        name = valid_name(raw if isinstance(raw, str) else None)
         if name is None:
             shown = raw if isinstance(raw, str) else ""
-            page = name_page(shown[:24], "Use 1 to 24 letters, digits, dots, dashes or underscores.", self.title)
+            page = name_page(shown[:24], "Use 1 to 24 letters (accented ones too), digits, dots, dashes or "
+                             "underscores.", self.title)
             return self._with_identity(request, web.Response(text=page, content_type="text/html", status=400))
         response = _see_other("/")
-        self._set_cookie(response, NAME_COOKIE, name)
+        self._set_cookie(response, NAME_COOKIE, quote(name))
         return self._with_identity(request, response)
 
     # ------------------------------------------------------------------ the terminal
@@ -184,7 +197,7 @@ class WebHost(Server):
         identity = self._identity(request)
         if identity is None or not _same_origin(request):
             raise web.HTTPForbidden(text="open the page first: it gives this browser its identity")
-        name = valid_name(request.cookies.get(NAME_COOKIE)) or "player"
+        name = cookie_name(request) or "player"
         key = digest("player", identity)
         if sum(self.apps.values()) >= MAX_APPS or self.apps.get(key, 0) >= MAX_APPS_PER_BROWSER:
             raise web.HTTPTooManyRequests(text="too many open pages; close one and reload")

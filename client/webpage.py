@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from html import escape
 
+from scopa.protocol.parties import NAME_PATTERN
+
 FONT = "/static/fonts/RobotoMono-VariableFont_wght.ttf"
 BAR_HEIGHT = 34  # px: the strip above the terminal
 
@@ -50,9 +52,9 @@ button {{ margin-top: 1em; width: 100%; padding: .8em; font-size: 1.2em; border:
 <p class="hint">The Italian card game. Choose the name the other players will see.</p>
 <form method="post" action="/name">
 <label for="name">Your name</label>
-<input id="name" name="name" value="{name}" maxlength="24" pattern="[A-Za-z0-9_.\\-]{{1,24}}"
+<input id="name" name="name" value="{name}" maxlength="24" pattern="{pattern}"
   autocomplete="nickname" autocapitalize="none" spellcheck="false" required autofocus>
-<p class="hint">Letters, digits, dot, dash or underscore; at most 24.</p>
+<p class="hint">Letters (accented ones too), digits, dot, dash or underscore; at most 24.</p>
 <p class="error">{error}</p>
 <button type="submit" id="play">Play</button>
 </form>
@@ -143,7 +145,8 @@ body.-closed #ended {{ display: flex; }}
 
 def name_page(name: str = "", error: str = "", title: str = "Scopa") -> str:
     """The form that asks for (or changes) the name shown at the tables."""
-    return NAME_PAGE.format(title=escape(title), font=FONT, name=escape(name, quote=True), error=escape(error))
+    return NAME_PAGE.format(title=escape(title), font=FONT, name=escape(name, quote=True), error=escape(error),
+                            pattern=escape(NAME_PATTERN, quote=True))
 
 
 def game_page(name: str, title: str = "Scopa") -> str:

@@ -7,7 +7,8 @@ the window title, write the clipboard), so the server removes every control char
 zero-width characters) before relaying or logging a client's text.  Without its ESC or
 BEL the rest of a sequence is harmless printable text.
 
-Names are already restricted to ``[A-Za-z0-9_.-]`` by the protocol; two names are the
+Names are already restricted by the protocol (letters, accented Latin ones too, digits,
+``_``, ``.``, ``-``; ``protocol.parties.NAME_PATTERN``); two names are the
 same name when they differ only in case (``Ada`` and ``ada``), and the names the server
 gives its own bots (``greedy-bot-1``) are never a client's.
 """
