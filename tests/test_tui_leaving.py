@@ -1,10 +1,9 @@
 """Leaving a game with `q`, as a person at the keyboard does it: a stray `q` (right under
 the 1 and 2 that play) never ends a game without a question, the question's default is
-"No", and with the French deck `q` stays "leave" (a capital `Q` types the queen)."""
+"No" (a network game's: test_tui_network.py), and with the French deck `q` stays "leave" (a capital `Q` types the queen)."""
 
 from __future__ import annotations
 
-import asyncio
 
 import pytest
 from textual.widgets import Button, Input
@@ -13,13 +12,9 @@ from scopa.client.notation import DeckStyle
 from scopa.client.tui.app import LocalGameApp
 from scopa.client.tui.board import BoardScreen
 from scopa.client.tui.dialogs import ConfirmScreen, HandOverScreen
-from scopa.client.tui.lobby import CreateTableScreen, LobbyScreen
 from scopa.engine import RuleSet
-from scopa.server import NetworkEngine
 
-from test_tui_network import app_for, engine, until  # noqa: F401 - engine: the server fixture
-
-SAFETY = 60
+from test_tui_network import until
 
 
 async def first_turn(app: LocalGameApp, pilot) -> None:  # type: ignore[no-untyped-def]
@@ -72,20 +67,3 @@ async def test_q_with_the_french_deck_asks_to_leave_and_a_capital_q_types_the_qu
         await pilot.press("Q")
         await pilot.pause()
         assert box.has_class("shown") and box.value == "Q"
-
-
-async def test_enter_on_the_leave_question_of_a_network_game_keeps_the_seat(engine: NetworkEngine) -> None:  # noqa: F811
-    async with asyncio.timeout(SAFETY):
-        app = app_for(engine)
-        async with app.run_test(size=(80, 24)) as pilot:
-            await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
-            await pilot.press("c")
-            await until(pilot, lambda: isinstance(app.screen, CreateTableScreen))
-            await pilot.press("ctrl+s")
-            await until(pilot, lambda: app.board_screen is not None and app.board_screen.asking)
-            screen = app.board_screen
-            await pilot.press("q")
-            await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
-            await pilot.press("enter")
-            await until(pilot, lambda: app.screen is screen)
-            assert app.return_value is None and app.session is not None and app.session.table_id is not None

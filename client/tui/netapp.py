@@ -326,9 +326,10 @@ class NetApp(ScopaApp):
         screen.refresh_board()
         if screen.board.round_no and self.session is not None:
             n = self.missed_plays
-            plays = f"the {n} plays you missed are" if n != 1 else "the play you missed is"
+            plays = f"its {n} plays so far are" if n != 1 else "its one play so far is"
             self.tell(f"Back at table {self.session.table_id}, as it stands now: "
-                      + (f"{plays} in this round's list." if n else "nothing was played meanwhile."))
+                      + (f"{plays} in this round's list, those you missed too." if n
+                         else "nothing was played meanwhile."))
 
     def _notice_in_turn(self, notice: SeatNotice) -> None:
         """A seat notice in its place among the table's events: our own ``seat_back``
