@@ -143,7 +143,12 @@ class BoardScreen(Screen[None]):
         panel = self.query_one("#table-chat", Static)
         panel.display = bool(self.chat_lines)  # no room taken before anybody speaks
         panel.update(t)
-        self.query_one("#plays-box", VerticalScroll).scroll_end(animate=False)
+        self._show_latest()
+
+    def _show_latest(self) -> None:
+        """The round's latest plays (and chat) in sight, once the panel has its new size."""
+        box = self.query_one("#plays-box", VerticalScroll)
+        self.call_after_refresh(box.scroll_end, animate=False)
 
     def action_talk(self) -> None:
         if self.chat is None:
@@ -209,7 +214,7 @@ class BoardScreen(Screen[None]):
         self.query_one("#moves", Static).update(moves_text(b, hand, options, self.legal, self.deck))
         self.query_one("#plays", Static).update(plays_text(b, self.deck))
         self._draw_chat()
-        self.query_one("#plays-box", VerticalScroll).scroll_end(animate=False)
+        self._show_latest()
         self._draw_status()
 
     def _draw_status(self) -> None:

@@ -63,7 +63,7 @@ def seats_panel(b: BoardState, deck: DeckStyle) -> Group:
     piles.add_column("pile", style="dim", no_wrap=True, overflow="ellipsis")
     for head in ("cards", "den", "prim", "scope"):
         piles.add_column(head, justify="right", header_style="dim")
-    piles.add_column("")
+    piles.add_column("", no_wrap=True)
     for side in range(b.num_sides):
         p = b.pile(side)
         piles.add_row(b.side_name(side), str(p.cards), str(p.denari), str(p.primiera or "-"), str(p.scope),
