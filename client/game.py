@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from scopa.engine import (
     CardNotInHandError,
@@ -41,6 +42,8 @@ from scopa.protocol.convert import (
 )
 
 from .notices import SeatNotice, notice_from_wire
+
+T = TypeVar("T")
 
 # How often a Player may answer with something that is not a move before we pick for it.
 _MAX_GARBAGE = 3
@@ -86,10 +89,13 @@ class GameTranslator:
     """Feeds one game's commands to a Player; :meth:`handle` returns what to send back."""
 
     def __init__(self, player: Player, seat: int, table: str,
-                 on_notice: Callable[[SeatNotice], Awaitable[None] | None] | None = None) -> None:
+                 on_notice: Callable[[SeatNotice], Awaitable[None] | None] | None = None,
+                 on_snapshot: Callable[[Snapshot], Awaitable[None] | None] | None = None) -> None:
         self.player = player
         self.on_notice = on_notice
         """Told of every seat notice as it arrives (e.g. a terminal UI showing it)."""
+        self.on_snapshot = on_snapshot
+        """Told of a snapshot standing for missed events, in its place among the events."""
         self.notices: list[SeatNotice] = []
         self.seat = seat
         self.table = table
@@ -119,6 +125,7 @@ class GameTranslator:
             self.side = body.you.side
             await self._start(body.you.dealer)
             await self.player.notify(HandDealt(self.seat, tuple(parse_card_strs(body.you.hand)), body.you.stock))
+            await _told(self.on_snapshot, body)
         elif isinstance(body, HandDeal):
             await self.player.notify(event_from_wire(body, self.seat))
         elif isinstance(body, YourTurn):
@@ -141,10 +148,7 @@ class GameTranslator:
             if isinstance(body, SeatAway) and body.seat == self.seat:
                 return None  # our own, told again after a resume: we are back already
             self.notices.append(notice)
-            if self.on_notice is not None:
-                shown = self.on_notice(notice)
-                if shown is not None:
-                    await shown
+            await _told(self.on_notice, notice)
         return None
 
     def result(self, left_reason: str | None = None) -> GameResult:
@@ -184,3 +188,11 @@ class GameTranslator:
                 await self.player.rejected(IllegalMoveError(f"not a move: {exc}"))
         first = next(a for a in legal if isinstance(a, Play))
         return action_to_wire(first).model_copy(update={"turn": body.event}), command.sender, command.seq
+
+
+async def _told(listener: Callable[[T], Awaitable[None] | None] | None, what: T) -> None:
+    """Tell ``listener`` (if any) of ``what``, awaiting it when it answers with an awaitable."""
+    if listener is not None:
+        shown = listener(what)
+        if shown is not None:
+            await shown

@@ -23,7 +23,7 @@ from . import lancli
 from . import webcli
 from .liveness import LinkEvent, LinkStatus
 from .session import DEFAULT_PORT, ClientSession, ConnectionLost, ServerRefused
-from .username import default_name
+from .username import default_name, player_name
 
 AddArguments = Callable[[argparse.ArgumentParser], None]
 
@@ -87,8 +87,9 @@ def _connection_arguments(p: argparse.ArgumentParser, default_name: str | None,
     p.add_argument("--server", default=default_server, metavar="HOST:PORT",
                    help="the server, or auto: the one announced on the LAN; default "
                         + (default_server or "auto (a list to choose from if there are several)"))
-    p.add_argument("--name", default=default_name,
-                   help="your name at the tables (a number is added if it is taken)")
+    p.add_argument("--name", default=default_name, type=player_name,
+                   help="your name at the tables: letters (accented ones too), digits, . _ -, at most 24 "
+                        "(a number is added if it is taken)")
 
 
 def _password() -> str | None:

@@ -345,6 +345,9 @@ class ClientSession:
         fill_with_bots: Iterable[str] = (),
         sit: bool = True,
         private: bool = False,
+        turn_timeout: float | None = None,
+        no_turn_timer: bool = False,
+        bot_takeover: bool = True,
     ) -> TableInfo:
         """Open a table (full ``rules``, or ``preset`` + ``options``); seated at once if ``sit``.
 
@@ -352,12 +355,16 @@ class ClientSession:
         resumes the seat if the table was made, or asks again if it was not; without a
         seat it raises :class:`ConnectionLost` once reconnected (asking again might open
         a second table).  A ``private`` table's invite code (for :meth:`join_table` and
-        :meth:`watch_table` of the people invited) is kept in :attr:`invite`."""
+        :meth:`watch_table` of the people invited) is kept in :attr:`invite`.  The turn
+        clock: ``turn_timeout`` seconds (None: the server's), or none at all at a private
+        table (``no_turn_timer``); ``bot_takeover``: a bot plays a seat left empty past
+        the grace period (else the game is abandoned)."""
         token = new_token() if sit and self.table_id is None else None
         wire_rules = rules_to_wire(rules) if rules is not None else None
         fields = {"rules": wire_rules, "preset": preset, "options": dict(options or {}),
                   "fill_with_bots": list(fill_with_bots), "sit": sit, "token": token,
-                  "private": private}
+                  "private": private, "turn_timeout": turn_timeout, "no_turn_timer": no_turn_timer,
+                  "bot_takeover": bot_takeover}
         try:
             body = CreateTable.model_validate(fields, strict=False)
         except ValidationError as exc:
@@ -709,7 +716,8 @@ class ClientSession:
                     return False
 
     async def play_game(
-        self, player: Player, on_notice: Callable[[SeatNotice], Awaitable[None] | None] | None = None
+        self, player: Player, on_notice: Callable[[SeatNotice], Awaitable[None] | None] | None = None,
+        on_snapshot: Callable[[Snapshot], Awaitable[None] | None] | None = None,
     ) -> GameResult:
         """Play one game at the current table with ``player`` choosing the moves.
 
@@ -717,11 +725,12 @@ class ClientSession:
         command into engine events for ``player.notify``, ``your_turn`` into
         ``player.choose`` and a refused move into ``player.rejected``.  Returns when the
         game ends, after the server has sent us back to the lobby.  ``on_notice`` is
-        told when a seat goes away, comes back or is taken over by a bot.
+        told when a seat goes away, comes back or is taken over by a bot; ``on_snapshot``
+        of a snapshot that stands for the events missed while away (after a restart).
         """
         if self.table_id is None or self.seat is None:
             raise SessionError("not seated at a table: create_table or join_table first")
-        game = GameTranslator(player, self.seat, self.table_id, on_notice)
+        game = GameTranslator(player, self.seat, self.table_id, on_notice, on_snapshot)
         while not game.over:
             command: Command | None = None
             try:

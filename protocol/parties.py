@@ -1,6 +1,6 @@
 """Party names: who sends a command and who it is for.
 
-A party is a short ASCII string with a fixed grammar::
+A party is a short string with a fixed grammar::
 
     party      = "lobby"                      the server's lobby (tables, names, chat)
                | "guest"                      a connection not yet welcomed (sends hello)
@@ -8,7 +8,8 @@ A party is a short ASCII string with a fixed grammar::
                | "table:" TABLE               the game master of one table
                | "table:" TABLE "/all"        broadcast: everyone at the table
                | "spectators:" TABLE          broadcast: the table's spectators only
-    NAME       = 1*24 ( ALPHA / DIGIT / "_" / "-" / "." )
+    NAME       = 1*24 ( ALPHA / LATIN / DIGIT / "_" / "-" / "." )
+    LATIN      = the accented Latin letters U+00C0-U+024F but × and ÷ (Niccolò, Zoë, Łukasz)
     TABLE      = 1*16 ( ALPHA / DIGIT / "_" / "-" )
 
 >>> parse_party("table:7/all")
@@ -21,10 +22,14 @@ from __future__ import annotations
 
 import functools
 import re
+import unicodedata
 from dataclasses import dataclass
 from enum import StrEnum
 
-NAME_PATTERN = r"[A-Za-z0-9_.\-]{1,24}"
+NAME_CHARS = r"A-Za-z0-9_.\-À-ÖØ-öø-ɏ"
+NAME_PATTERN = rf"[{NAME_CHARS}]{{1,24}}"
+"""A player's name: letters (accented Latin ones too), digits, ``_``, ``.`` and ``-``;
+compared after Unicode NFC normalisation (:func:`normal_name`), as a person types it."""
 TABLE_ID_PATTERN = r"[A-Za-z0-9_\-]{1,16}"
 PARTY_PATTERN = (
     rf"^(?:lobby|guest|player:{NAME_PATTERN}|table:{TABLE_ID_PATTERN}(?:/all)?"
@@ -105,6 +110,12 @@ def _checked(pattern: str, value: str, what: str) -> str:
     if re.fullmatch(pattern, value) is None:
         raise ValueError(f"not a valid {what}: {value!r}")
     return value
+
+
+def normal_name(name: str) -> str:
+    """``name`` as the wire carries it: NFC (an ``ò`` typed as ``o`` and a combining
+    accent becomes the one letter ``ò``), without surrounding blanks."""
+    return unicodedata.normalize("NFC", name.strip())
 
 
 def player(name: str) -> Party:

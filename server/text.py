@@ -7,14 +7,15 @@ the window title, write the clipboard), so the server removes every control char
 zero-width characters) before relaying or logging a client's text.  Without its ESC or
 BEL the rest of a sequence is harmless printable text.
 
-Names are already restricted to ``[A-Za-z0-9_.-]`` by the protocol.  Two names are the
-same name when they look alike: :func:`name_key` folds letter case, the characters that
-Unicode's confusables data (the ``confusable_homoglyphs`` package) says can be mistaken
-for one another (``l``, ``I`` and ``1``; ``O`` and ``0``; ``rn`` and ``m``) and the
-separators ``.``, ``_`` and ``-`` — so ``bill``, ``BILL``, ``biII``, ``bi1l``, ``b1ll``
-and ``bil.l`` are one name, online, for a claimed account and on the leaderboard.  The
-names the server gives its own bots (``greedy-bot-1``) are never a client's, in any of
-their look-alikes either.
+Names are already restricted by the protocol (letters, accented Latin ones too, digits,
+``_``, ``.``, ``-``; ``protocol.parties.NAME_PATTERN``).  Two names are the same name when
+they look alike: :func:`name_key` folds letter case, the characters that Unicode's
+confusables data (the ``confusable_homoglyphs`` package) says can be mistaken for one
+another (``l``, ``I`` and ``1``; ``O`` and ``0``; ``rn`` and ``m``) and the separators
+``.``, ``_`` and ``-`` — so ``bill``, ``BILL``, ``biII``, ``bi1l``, ``b1ll`` and ``bil.l``
+are one name, online, for a claimed account and on the leaderboard.  The names the
+server gives its own bots (``greedy-bot-1``) are never a client's, in any of their
+look-alikes either.
 """
 
 from __future__ import annotations

@@ -164,3 +164,96 @@ async def test_options_that_do_not_go_together_are_explained_and_nothing_is_open
             info = await listed(engine, app.session.table_id)  # type: ignore[union-attr, arg-type]
             rules = rules_from_wire(info.rules)
             assert rules.hand_size == 5 and rules.refill_each_turn
+
+
+async def test_a_private_table_with_a_turn_timer_and_its_invite_code_joined_from_the_lobby(engine: NetworkEngine) -> None:
+    async with asyncio.timeout(SAFETY):
+        app = app_for(engine)
+        async with app.run_test(size=(80, 24)) as pilot:
+            form = await open_form(app, pilot)
+            form.query_one("#bots", Select).value = "none"
+            form.query_one("#turn_timeout", Select).value = 30.0
+            form.query_one("#bot_takeover", Select).value = False
+            form.query_one("#private", Checkbox).focus()
+            await pilot.press("space")  # ticked as a person ticks it
+            await pilot.press("ctrl+s")
+            await until(pilot, lambda: isinstance(app.screen, BoardScreen))
+            table = engine.tables[app.session.table_id]  # type: ignore[union-attr, index]
+            assert table.private and table.turn_timeout == 30.0 and not table.bot_takeover
+            invite = app.session.invite  # type: ignore[union-attr]
+            status = str(app.screen.query_one("#status", Static).render())
+            assert f"type {table.id} {invite}" in status.replace("\n", " ")
+            guest = app_for(engine, name="bea")
+            async with guest.run_test(size=(80, 24)) as guest_pilot:
+                await until(guest_pilot, lambda: isinstance(guest.screen, LobbyScreen))
+                await guest_pilot.press("i")
+                await guest_pilot.press(*f"{table.id} {invite}", "enter")
+                await until(guest_pilot, lambda: isinstance(guest.screen, BoardScreen))
+                assert guest.session.table_id == table.id  # type: ignore[union-attr]
+
+
+async def test_an_invite_code_with_no_table_number_is_explained(engine: NetworkEngine) -> None:
+    from scopa.client.tui.lobby import InviteScreen
+
+    async with asyncio.timeout(SAFETY):
+        app = app_for(engine)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+            await pilot.press("i", *"Xq3abcdefgh", "enter")
+            await pilot.pause()
+            assert isinstance(app.screen, InviteScreen)
+            assert "table's number" in text_of(app.screen, "#invite-error")  # type: ignore[arg-type]
+
+
+async def test_unticked_boxes_are_empty_and_ticked_ones_show_a_tick(engine: NetworkEngine) -> None:
+    async with asyncio.timeout(SAFETY):
+        app = app_for(engine)
+        async with app.run_test(size=(80, 24)) as pilot:
+            form = await open_form(app, pilot)
+            box = form.query_one("#max_two", Checkbox)
+            assert "X" not in str(box.render()) and "✓" not in str(box.render())
+            box.focus()
+            await pilot.press("space")
+            await pilot.pause()
+            assert "✓" in str(box.render())
+
+
+async def test_the_game_named_in_the_form_follows_the_options(engine: NetworkEngine) -> None:
+    async with asyncio.timeout(SAFETY):
+        app = app_for(engine)
+        async with app.run_test(size=(80, 24)) as pilot:
+            form = await open_form(app, pilot)
+            preset = form.query_one("#preset", Select)
+            assert preset.value == "scopa"
+            form.query_one("#target", Select).value = 21
+            await until(pilot, lambda: preset.value == "custom")
+            assert "Your own game" in text_of(form, "#preset-explain")
+            form.query_one("#target", Select).value = 11
+            await until(pilot, lambda: preset.value == "scopa")
+            form.query_one("#escoba", Checkbox).value = True  # with quindici and 21: Escoba (V7)
+            form.query_one("#quindici", Checkbox).value = True
+            form.query_one("#target", Select).value = 21
+            await until(pilot, lambda: preset.value in ("escoba", "custom") and preset.value != "scopa")
+
+
+async def test_the_bots_offered_are_the_levels_not_a_benchmark_baseline(engine: NetworkEngine) -> None:
+    async with asyncio.timeout(SAFETY):
+        app = app_for(engine)
+        async with app.run_test(size=(80, 24)) as pilot:
+            form = await open_form(app, pilot)
+            offered = [v for _, v in form.query_one("#bots", Select)._options]
+            assert offered == ["none", "random", "greedy", "expert"]
+
+
+async def test_an_open_list_has_a_border_of_its_own(engine: NetworkEngine) -> None:
+    async with asyncio.timeout(SAFETY):
+        app = app_for(engine)
+        async with app.run_test(size=(80, 24)) as pilot:
+            form = await open_form(app, pilot)
+            select = form.query_one("#players", Select)
+            select.focus()
+            await pilot.press("enter")
+            await until(pilot, lambda: select.expanded)
+            overlay = select.query_one("SelectOverlay")
+            assert overlay.styles.border_top[0] not in ("", "none", "hidden")
+            assert overlay.styles.border_left[0] not in ("", "none", "hidden")

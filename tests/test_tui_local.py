@@ -153,15 +153,34 @@ async def test_what_each_card_takes_is_shown_also_when_it_is_not_your_turn() -> 
         assert "7 Den takes 7 Cop" in moves and "A Bas lays down" in moves
 
 
-async def test_the_board_fits_40_columns_and_hides_the_plays_panel() -> None:
+async def test_the_board_fits_40_columns_with_the_rounds_plays_under_the_hand() -> None:
     app = BoardHarness(position("7c 3s 4b Fd Cc", "7d Ab 2b"))
-    async with app.run_test(size=(40, 24)) as pilot:
+    async with app.run_test(size=(40, 30)) as pilot:
         await pilot.pause()
         screen = app.board_screen
         assert screen.has_class("narrow")
-        assert not screen.query_one("#plays-box").display
         table = screen.query_one("#table", CardRow)
         assert table.size.width <= 40 and table.size.height == 6  # five cards wrap onto two lines
+        box = screen.query_one("#plays-box")
+        hand = screen.query_one("#hand", CardRow)
+        assert box.display and box.region.height >= 3 and box.region.y > hand.region.y  # the rows left over
+        assert box.region.bottom <= screen.query_one("#status").region.y
+
+
+async def test_at_40_columns_a_name_stays_on_one_line() -> None:
+    board = BoardState(viewer=0)
+    board.apply(GameStarted(RuleSet.build("scopone"), ("You", "Greedy 2", "Random 3", "Expert 4"), 1))
+    board.apply(RoundStarted(1, 1, cards("7c 3s 4b 5d"), 0, ()))
+    board.away[1] = "away, a bot in 1:52"
+    app = BoardHarness(board)
+    async with app.run_test(size=(40, 30)) as pilot:
+        await pilot.pause()
+        seats = app.board_screen.query_one("#seats", Static)
+        console = Console(width=seats.size.width, record=True, file=io.StringIO())
+        console.print(seats.content)
+        lines = console.export_text().splitlines()
+        assert any("Greedy 2" in line for line in lines), lines  # never "Greedy" over "2"
+        assert any(line.startswith("You & R") for line in lines), lines  # a side's name: one line too
 
 
 async def test_help_opens_with_the_tables_rules_and_closes() -> None:
@@ -172,7 +191,7 @@ async def test_help_opens_with_the_tables_rules_and_closes() -> None:
         await pilot.press("question_mark")
         await pilot.pause()
         assert isinstance(app.screen, HelpScreen)
-        text = app.screen.query_one("Markdown").source  # type: ignore[attr-defined]
+        text = app.screen.source  # type: ignore[attr-defined]
         assert "Fewest cards" in text and "Re bello" in text
         await pilot.press("escape")
         await pilot.pause()
@@ -259,3 +278,31 @@ async def test_a_cirulla_declaration_has_the_number_after_the_hand_cards_V13() -
         await pilot.press("4")
         await pilot.pause()
         assert task.result() == legal[3]
+
+
+async def test_the_round_end_shows_each_sides_game_total_before_and_after_the_round_R21() -> None:
+    app = LocalGameApp(RuleSet(), ["human", "greedy"], seed=5, pace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await play_until(app, pilot, lambda: isinstance(app.screen, RoundEndScreen))
+        points = app.master.state.history[0].points
+        game_row = next(line for line in text_of(app.screen.body).splitlines() if "Game (to 11)" in line)
+        assert [f"0 → {p}" in game_row for p in points] == [True, True], game_row
+
+
+async def test_help_scrolls_with_the_arrows_and_page_down_at_once() -> None:
+    app = LocalGameApp(RuleSet(), ["human", "greedy"], seed=5, pace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await play_until(app, pilot, lambda: app.board_screen.asking)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        body = app.screen.query_one("VerticalScroll")
+        assert body.scroll_y == 0 and body.max_scroll_y > 0
+        await pilot.press("pagedown")
+        await pilot.pause()
+        paged = body.scroll_y
+        assert paged > 0
+        await pilot.press("down")
+        await pilot.pause()
+        assert body.scroll_y > paged
+

@@ -39,6 +39,15 @@ async def until(pilot, check: Callable[[], bool], limit: int = 400) -> None:  # 
     raise AssertionError("the app did not get there")
 
 
+async def sit_at_a_new_table(app: NetApp, pilot) -> None:  # type: ignore[no-untyped-def]
+    """From the lobby: c, then Ctrl+S (the form's defaults: scopa against a greedy bot), until the first turn."""
+    await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+    await pilot.press("c")
+    await until(pilot, lambda: isinstance(app.screen, CreateTableScreen))
+    await pilot.press("ctrl+s")
+    await until(pilot, lambda: app.board_screen is not None and app.board_screen.asking)
+
+
 def app_for(engine: NetworkEngine, name: str = "ada", store: MemoryTokenStore | None = None,
             watch: str | None = None) -> NetApp:
     return NetApp("127.0.0.1", engine.port, name, store or MemoryTokenStore(), watch=watch)
@@ -186,19 +195,16 @@ async def test_a_saved_seat_is_offered_and_taken_back(engine: NetworkEngine) -> 
         await first.close()
 
 
-async def test_q_asks_before_leaving_a_network_game_and_no_goes_back_to_it(engine: NetworkEngine) -> None:
+@pytest.mark.parametrize("answer", ["n", "enter"])  # Enter on the question means no
+async def test_q_asks_before_leaving_a_network_game_and_no_goes_back_to_it(engine: NetworkEngine, answer: str) -> None:
     async with asyncio.timeout(SAFETY):
         app = app_for(engine)
         async with app.run_test(size=(80, 24)) as pilot:
-            await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
-            await pilot.press("c")
-            await until(pilot, lambda: isinstance(app.screen, CreateTableScreen))
-            await pilot.press("ctrl+s")
-            await until(pilot, lambda: app.board_screen is not None and app.board_screen.asking)
+            await sit_at_a_new_table(app, pilot)
             screen = app.board_screen
             await pilot.press("q")
             await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
-            await pilot.press("n")
+            await pilot.press(answer)
             await until(pilot, lambda: app.screen is screen)
             await pilot.press("1")
             await until(pilot, lambda: any(p.seat == screen.board.viewer for p in screen.board.plays))

@@ -15,9 +15,9 @@ from scopa.bots import make_bot
 from scopa.engine import (
     Declare,
     Event,
-    GameEnded,
     GameMaster,
     IllegalMoveError,
+    Phase,
     Play,
     Played,
     RoundEnded,
@@ -30,8 +30,8 @@ from scopa.engine.player import Player
 from ..notation import DeckStyle
 from .board import BoardScreen
 from .boardstate import BoardState
-from .dialogs import GameOverScreen, HandOverScreen, HelpScreen, RoundEndScreen
-from .text import event_text, result_line
+from .dialogs import ConfirmScreen, GameOverScreen, HandOverScreen, HelpScreen, RoundEndScreen
+from .text import result_line
 
 
 T = TypeVar("T")
@@ -63,8 +63,19 @@ class ScopaApp(App[int]):
     def action_leave_now(self) -> None:
         self.exit(0)
 
-    async def action_leave(self) -> None:
-        self.exit(0)
+    def action_leave(self) -> None:
+        if not isinstance(self.screen, ConfirmScreen):  # a second q while asked: the same question
+            self.run_worker(self._leave(), group="leave")
+
+    async def _leave(self) -> None:
+        if not self.in_game() or await self.show_and_wait(ConfirmScreen(self.LEAVE_QUESTION)):
+            self.exit(0)
+
+    LEAVE_QUESTION = "Leave the game? It ends here: a local game is not kept."
+
+    def in_game(self) -> bool:
+        """Whether leaving now gives up a game (then ``q`` asks first)."""
+        return False
 
     def action_stop_watching(self) -> None:
         """Only a watching app has somewhere to go back to."""
@@ -113,6 +124,9 @@ class LocalGameApp(ScopaApp):
     def current_rules(self) -> RuleSet | None:
         return self.rules
 
+    def in_game(self) -> bool:
+        return self.master is not None and self.master.state.phase is not Phase.OVER
+
     def players(self) -> list[Player]:
         out: list[Player] = []
         many = len(self.humans) > 1
@@ -138,14 +152,14 @@ class LocalGameApp(ScopaApp):
     async def show_event(self, event: Event) -> None:
         board = self.board
         board.apply(event)
-        if self.master is not None and not isinstance(event, (RoundEnded, GameEnded)):
+        if self.master is not None and self.master.state.phase is Phase.PLAY:  # not a round already scored
             board.sync(view(self.master.state, board.viewer))
-        line = event_text(event, board, self.deck)
-        if line is not None:
-            self.board_screen.say(line)
+        autoplayed = self.board_screen.autoplayed
+        self.board_screen.tell_event(event)
         self.board_screen.refresh_board()
-        if isinstance(event, Played) and self.pace and (event.seat not in self.humans or not self.humans):
-            await asyncio.sleep(self.pace)
+        if isinstance(event, Played) and self.pace and (event.seat not in self.humans or not self.humans
+                                                        or autoplayed):
+            await asyncio.sleep(self.pace)  # a play nobody made here stays on screen a moment
         if isinstance(event, RoundEnded) and board.last_round is not None:
             pause = None if self.humans else self.round_pause
             await self.show_and_wait(RoundEndScreen(board.last_round, board, self.deck, pause))
@@ -165,6 +179,6 @@ class LocalGameApp(ScopaApp):
         self.board.sync(seat_view)
         screen.refresh_board()
         if self.autoplay and len(legal) == 1 and len(seat_view.hand) == 1:
-            screen.say("Your last card is played for you.")
+            screen.autoplayed = True
             return legal[0]
         return await screen.ask(legal)

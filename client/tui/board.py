@@ -7,8 +7,6 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Sequence
 
-from rich.console import Group
-from rich.table import Table
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
@@ -18,9 +16,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Static
 
-from scopa.engine import Card, Declare, Play, mask_of
-from scopa.engine.captures import CaptureRules
-from scopa.engine.cards import SETTEBELLO, VALUE
+from scopa.engine import Card, Declare, Event, Play, Played
 
 from ..human import parse_choice
 from ..notation import DeckStyle, FR_RANKS, IT_RANKS, label
@@ -28,9 +24,10 @@ from ..rulebook import DECLARATION_NAMES
 from .boardstate import BoardState
 from .cards import CardRow
 from .dialogs import CaptureChoiceScreen
-from .text import card_span, cards_span, rules_line
+from .boardtext import moves_text, plays_text, seats_panel, top_line
+from .text import card_span, cards_span, event_text
 
-NARROW = 70  # below this width the plays panel moves out of the way
+NARROW = 70  # below this width the plays panel goes under the hand, in the rows left over
 
 
 class BoardScreen(Screen[None]):
@@ -44,7 +41,9 @@ class BoardScreen(Screen[None]):
     #main { height: 1fr; }
     #left { width: 1fr; padding: 0 1; }
     #plays-box { width: 28; border-left: solid $primary; padding: 0 1; }
-    BoardScreen.narrow #plays-box { display: none; }
+    BoardScreen.narrow #main { layout: vertical; }
+    BoardScreen.narrow #left { height: auto; max-height: 100%; }
+    BoardScreen.narrow #plays-box { width: 1fr; height: 1fr; border-left: none; border-top: solid $primary; }
     #seats { height: auto; }
     .label { color: $text-muted; height: 1; }
     #moves { height: auto; }
@@ -80,6 +79,9 @@ class BoardScreen(Screen[None]):
         self._held: asyncio.Future[Play | Declare] | None = None
         self.chat: Callable[[str], None] | None = None  # sends a line to the table (a network game)
         self.chat_lines: list[Text] = []
+        self.held = False  # events being caught up with after a time away: drawn once, at the end
+        self.autoplayed = False  # the shown seat's last card is being played for it
+        self._played_for: tuple[int, Text] | None = None  # (seat, what was played for it) until its next move
 
     # ------------------------------------------------------------------ layout
 
@@ -117,6 +119,8 @@ class BoardScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "talk":
             return self.chat is not None
+        if action in ("type_card", "play_selected"):
+            return self.board.viewer is not None  # a spectator has no cards to play
         return True
 
     # ------------------------------------------------------------------ chat
@@ -139,7 +143,12 @@ class BoardScreen(Screen[None]):
         panel = self.query_one("#table-chat", Static)
         panel.display = bool(self.chat_lines)  # no room taken before anybody speaks
         panel.update(t)
-        self.query_one("#plays-box", VerticalScroll).scroll_end(animate=False)
+        self._show_latest()
+
+    def _show_latest(self) -> None:
+        """The round's latest plays (and chat) in sight, once the panel has its new size."""
+        box = self.query_one("#plays-box", VerticalScroll)
+        self.call_after_refresh(box.scroll_end, animate=False)
 
     def action_talk(self) -> None:
         if self.chat is None:
@@ -149,6 +158,16 @@ class BoardScreen(Screen[None]):
         box.focus()
 
     # ------------------------------------------------------------------ drawing
+
+    def tell_event(self, event: Event) -> None:
+        """What ``event`` was, on the status line (a last card played for the person says so)."""
+        line = event_text(event, self.board, self.deck)
+        if isinstance(event, Played) and event.seat == self.board.viewer and self.autoplayed:
+            self.autoplayed = False
+            self._played_for = (event.seat, Text("Your last card, ", style="yellow") + card_span(event.card, self.deck)
+                                + Text(", was played for you.", style="yellow"))
+        if line is not None:
+            self.say(line)
 
     def say(self, text: Text | str) -> None:
         self._status = text if isinstance(text, Text) else Text(text)
@@ -163,7 +182,7 @@ class BoardScreen(Screen[None]):
         b.set_class(bool(text), "shown")
 
     def refresh_board(self) -> None:
-        if not self._ready or not self.is_attached:
+        if not self._ready or not self.is_attached or self.held:
             return
         try:
             self._draw_board()
@@ -172,8 +191,8 @@ class BoardScreen(Screen[None]):
 
     def _draw_board(self) -> None:
         b = self.board
-        self.query_one("#top", Static).update(self._top())
-        self.query_one("#seats", Static).update(self._seats())
+        self.query_one("#top", Static).update(top_line(b, self.title_text))
+        self.query_one("#seats", Static).update(seats_panel(b, self.deck))
         hand = () if self.hide_hand else b.hand
         options = self._options_by_card()
         lit: set[int] = set()
@@ -192,65 +211,19 @@ class BoardScreen(Screen[None]):
             hand_row.show(hand, selected=self.selected, hidden=hidden)
             label = "Your hand" if b.you_label else f"{b.seat_name(b.viewer)}'s hand"
             self.query_one("#hand-label", Static).update(label)
-        self.query_one("#moves", Static).update(self._moves(hand, options))
-        self.query_one("#plays", Static).update(self._plays())
+        self.query_one("#moves", Static).update(moves_text(b, hand, options, self.legal, self.deck))
+        self.query_one("#plays", Static).update(plays_text(b, self.deck))
         self._draw_chat()
-        self.query_one("#plays-box", VerticalScroll).scroll_end(animate=False)
+        self._show_latest()
         self._draw_status()
 
     def _draw_status(self) -> None:
         if not self._ready or not self.is_attached or not self.query("#status"):
             return
-        line = self._status.copy()
-        prompt = self._prompt()
-        if prompt:
-            if line:
-                line.append("\n")
-            line.append_text(prompt)
-        self.query_one("#status", Static).update(line)
-
-    def _top(self) -> Text:
-        b = self.board
-        t = Text()
-        for side, points in enumerate(b.totals):
-            t.append(f"{b.side_name(side)} ")
-            t.append(f" {points} ", style="bold reverse")
-            t.append("  ")
-        if b.rules is not None:
-            t.append(f"to {b.rules.target}", style="bold")
-        if b.round_no:
-            t.append(f" · round {b.round_no} · stock {b.stock_left}")
-        if b.rules is not None:
-            t.append(f" · {rules_line(b.rules)}", style="dim")
-        t.append(f" · {self.title_text}", style="dim")
-        return t
-
-    def _seats(self) -> Group:
-        b = self.board
-        seats = Table.grid(padding=(0, 1))
-        for seat in range(b.players):
-            turn = seat == b.to_move and not b.over
-            size = b.hand_sizes[seat] if seat < len(b.hand_sizes) else 0
-            notes = Text()
-            if seat == b.dealer:
-                notes.append("deals  ", style="dim")
-            if seat in b.away:
-                notes.append(b.away[seat] + " ", style="bold yellow")
-            if turn:
-                notes.append("to play", style="green")
-            seats.add_row(Text("▶" if turn else " ", style="bold green"),
-                          Text(b.seat_name(seat), style="bold" if turn else ""),
-                          Text(f"{'▮' * size} {size}", style="blue"), notes)
-        piles = Table(box=None, padding=(0, 1), show_edge=False, pad_edge=False)
-        piles.add_column("pile", style="dim")
-        for head in ("cards", "den", "prim", "scope"):
-            piles.add_column(head, justify="right", header_style="dim")
-        piles.add_column("")
-        for side in range(b.num_sides):
-            p = b.pile(side)
-            piles.add_row(b.side_name(side), str(p.cards), str(p.denari), str(p.primiera or "-"), str(p.scope),
-                          Text(label(SETTEBELLO, self.deck), style="bold yellow") if p.settebello else "")
-        return Group(seats, piles)
+        parts = [self._status, self._prompt()]
+        if self._played_for is not None and self._played_for[0] == self.board.viewer:
+            parts.insert(0, self._played_for[1])  # stays until that seat's next move
+        self.query_one("#status", Static).update(Text("\n").join(p for p in parts if p))
 
     def _options_by_card(self) -> dict[Card, list[Play]]:
         out: dict[Card, list[Play]] = {}
@@ -259,60 +232,15 @@ class BoardScreen(Screen[None]):
                 out.setdefault(Card(a.card), []).append(a)
         return out
 
-    def _moves(self, hand: Sequence[Card], options: dict[Card, list[Play]]) -> Text:
-        """What each card would take (always shown, so a person can think ahead)."""
-        b = self.board
-        if b.viewer is None or not hand:
-            return Text("")
-        t = Text()
-        compact = len(hand) > 5
-        for i, card in enumerate(hand):
-            key = str(i + 1) if i < 9 else "0"
-            piece = Text(f"{key} ", style="bold") + card_span(card, self.deck)
-            plays = options.get(card)
-            if plays is None:
-                plays = preview(card, b)
-            takes = [p for p in plays if p.captured]
-            if takes:
-                piece += Text(" takes ") + Text(" or ").join(cards_span(p.captured, self.deck, "+") for p in takes)
-            else:
-                piece += Text(" lays down", style="dim")
-            t.append_text(piece)
-            t.append("   " if compact and i % 2 == 0 else "\n")
-        for j, a in enumerate((a for a in self.legal if isinstance(a, Declare)), len(hand) + 1):
-            t.append(f"{j} ", style="bold")
-            t.append(f"declare {DECLARATION_NAMES[a.kind]}", style="magenta")
-            if a.wild is not None:
-                t.append(f" (7 of Coppe as {a.wild})")
-            t.append("\n")
-        t.rstrip()
-        return t
-
     def _prompt(self) -> Text | None:
         if self._answer is None:
             return None
         if self._answer.done():
             return Text("Your move, ", style="yellow") + self._move_span(self._answer) + Text(
                 ", is kept: it is played when the connection is back.", style="yellow")
-        n = len(self.board.hand)
+        n = len(self.board.hand) + sum(isinstance(a, Declare) for a in self.legal)
         keys = f"1–{n}" if n > 1 else "1"
         return Text(f"Your turn: press {keys}, click a card, or / to type one. ? help", style="bold green")
-
-    def _plays(self) -> Text:
-        b = self.board
-        t = Text("This round\n", style="bold")
-        for play in b.plays:
-            t.append(b.seat_name(play.seat)[:10])
-            t.append(": ")
-            t.append_text(card_span(play.card, self.deck))
-            if play.captured:
-                t.append(" ×")
-                t.append_text(cards_span(play.captured, self.deck, " "))
-            t.append("\n")
-        if not b.plays:
-            t.append("no plays yet", style="dim")
-        t.rstrip()
-        return t
 
     # ------------------------------------------------------------------ asking for a move
 
@@ -377,6 +305,7 @@ class BoardScreen(Screen[None]):
     def _answer_with(self, action: Play | Declare) -> None:
         if self._answer is not None and not self._answer.done():
             self._answer.set_result(action)
+            self._played_for = None
             self._draw_status()  # a move kept during a reconnect says so at once
 
     def choose_card(self, index: int) -> None:
@@ -429,7 +358,7 @@ class BoardScreen(Screen[None]):
             event.stop()
             index = 9 if ch == "0" else int(ch) - 1
             self.choose_card(index)
-        elif ch and ch.upper() in self._court_letters() and self.asking:
+        elif ch and ch != "q" and ch.upper() in self._court_letters() and self.asking:  # q: leave; Q: queen
             event.stop()
             self.action_type_card(ch)
 
@@ -530,12 +459,3 @@ def _first_card(text: str, style: DeckStyle) -> Card | None:
         return parse_cards(text, style)[0]
     except ValueError:
         return None
-
-
-def preview(card: Card, board: BoardState) -> list[Play]:
-    """What ``card`` would take from the table now (shown while others think)."""
-    if board.rules is None:
-        return []
-    caps = CaptureRules(board.rules)
-    masks = caps.options(mask_of(board.table), VALUE[card], not board.plays)
-    return [Play(int(card), m) for m in masks] or [Play(int(card), 0)]

@@ -147,7 +147,10 @@ class BoardState:
             if event.leftovers and event.leftovers_to is not None:
                 self.captured[event.leftovers_to] |= mask_of(event.leftovers)
             piles = tuple(self.pile(s) for s in range(len(event.totals)))
-            self.last_round = RoundResult(event, piles, self.totals)
+            # The totals before the round, from the event itself: a view taken as the last
+            # card fell may already count the round's points.
+            before = tuple(total - points for total, points in zip(event.totals, event.score.points))
+            self.last_round = RoundResult(event, piles, before)
             self.totals = event.totals
             self.table = ()
             self.to_move = None

@@ -6,13 +6,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from rich.console import Group
+from rich.markdown import Markdown as RichMarkdown
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, Markdown, OptionList, Static
+from textual.widgets import Button, OptionList, Static
 from textual.widgets.option_list import Option
 
 from scopa.engine import Play, RuleSet
@@ -150,12 +151,12 @@ KEYS_HELP = """\
   sets of cards you choose which next.
 - `/` then a card (`7 Den`, `7d`; French deck `7♦`, `Kc`), Enter: play it; add the cards
   to take (`7d 3c 4s`) to choose the capture at once. Typing a court-card letter opens
-  the box by itself.
+  the box by itself (the French deck's queen with a capital `Q`: `q` is leave).
 - Click a card in your hand: what it can take lights up on the table; click it again
   (or Enter) to play it, or click one of the lit table cards.
 - `t` at a network table: say something to the table (Enter sends, Esc closes the box);
   what people say shows in the side panel.
-- `?` or F1: this help. Ctrl+C: leave at once. `q`: leave.
+- `?` or F1: this help. `q`: leave (after a question). Ctrl+C: leave at once.
 """
 
 
@@ -171,11 +172,16 @@ class HelpScreen(Once, ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         head = "## This table\n\n" + table_rules(self.rules) if self.rules else ""
+        self.source = head + "\n" + KEYS_HELP + "\n" + BASICS
         with Vertical(classes="dialog"):
             yield Button("Back", compact=True, id="back")  # always in sight: a touch screen has no Esc
-            with VerticalScroll():
-                yield Markdown(head + "\n" + KEYS_HELP + "\n" + BASICS)
-                yield Static("Esc, ? or q: back", classes="dialog-hint")
+            with VerticalScroll(id="help-text"):
+                # Rich draws the Markdown at once (a widget per paragraph would take seconds).
+                yield Static(RichMarkdown(self.source, code_theme="ansi_dark"), id="help-body")
+                yield Static("↑↓ PgUp PgDn: scroll · Esc, ? or q: back", classes="dialog-hint")
+
+    def on_mount(self) -> None:
+        self.query_one("#help-text", VerticalScroll).focus()  # the arrows and PgDn scroll at once
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
@@ -226,9 +232,12 @@ class ConfirmScreen(Once, ModalScreen[bool]):
         with Vertical(classes="dialog"):
             yield Static(self.question, classes="dialog-title")
             with Horizontal(classes="answers"):  # to tap, on a touch screen
-                yield Button("Yes", variant="primary", compact=True, id="yes")
-                yield Button("No", compact=True, id="no")
+                yield Button("Yes", compact=True, id="yes")
+                yield Button("No", variant="primary", compact=True, id="no")
             yield Static("y: yes · n: no", classes="dialog-hint")
+
+    def on_mount(self) -> None:
+        self.query_one("#no", Button).focus()  # Enter or Space on a stray key must not say yes
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()

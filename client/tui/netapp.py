@@ -12,7 +12,8 @@ from collections.abc import Sequence
 from rich.text import Text
 from textual.timer import Timer
 
-from scopa.engine import Declare, Event, IllegalMoveError, Play, Played, RoundEnded, RuleSet, View, mask_of
+from scopa.engine import (Card, Declare, Event, GameEnded, IllegalMoveError, Play, Played, RoundEnded, RoundPlay,
+                          RoundStarted, RuleSet, View, mask_of)
 from scopa.engine.player import Player
 from scopa.protocol import ChatMessage, Command, Snapshot, TableUpdate
 from scopa.protocol.convert import parse_card_strs, rules_from_wire, view_from_wire
@@ -27,7 +28,7 @@ from .board import BoardScreen
 from .boardstate import BoardState
 from .dialogs import ConfirmScreen, GameOverScreen, RoundEndScreen
 from .lobby import CreateTableScreen, LobbyScreen, NewTable
-from .text import clock, event_text, notice_text, result_line, rules_line
+from .text import clock, notice_text, result_line, rules_line
 
 
 class NetPlayer(Player):
@@ -42,12 +43,13 @@ class NetPlayer(Player):
         await self.net_app.show_event(event)
 
     async def choose(self, view: View, legal: Sequence[Play | Declare]) -> Play | Declare:
+        self.net_app.caught_up(self.screen)  # a turn comes after the history
         board = self.screen.board
         board.viewer = view.seat
         board.sync(view)
         self.screen.refresh_board()
         if self.net_app.autoplay and len(legal) == 1 and len(view.hand) == 1:
-            self.screen.say("Your last card is played for you.")
+            self.screen.autoplayed = True
             return legal[0]
         again = self.net_app.move_to_replay(legal)
         if again is not None:
@@ -102,7 +104,7 @@ class NetApp(ScopaApp):
         self.lobby: LobbyScreen | None = None
         self.board_screen: BoardScreen | None = None
         self.watching: str | None = None
-        self.in_game = False
+        self.playing = False
         self.lobby_pushes = False  # the server pushes table changes to the lobby
         self.messages: list[str] = []  # what the app told the person, in order (also for tests)
         self._away_until: dict[int, float] = {}
@@ -110,6 +112,8 @@ class NetApp(ScopaApp):
         self.last_move: tuple[list[Play | Declare], Play | Declare] | None = None
         """The move sent last, with the choice it answered, until the table shows an event."""
         self._just_reconnected = False
+        self.missed_plays = 0  # plays of the current round caught up with after a time away
+        self._snapshot: Snapshot | None = None  # one that stands for the missed events, shown at the end
         self.proxied_for: str | None = None  # a web host's: whom the connection is for
         self.ask_before_resuming = True  # False: back to a saved seat without asking
 
@@ -129,15 +133,16 @@ class NetApp(ScopaApp):
         elif self.lobby is not None:
             self.lobby.say(text)
 
-    def action_leave(self) -> None:  # type: ignore[override]
-        self.run_worker(self._leave(), group="leave")
+    LEAVE_QUESTION = "Leave the game? Your seat goes to a bot or the game ends, as the table says."
+
+    def in_game(self) -> bool:
+        return self.playing
 
     async def _leave(self) -> None:
-        if not self.in_game:
+        if not self.playing:
             self.exit(0)
             return
-        question = "Leave the game? Your seat goes to a bot or the game ends, as the table says."
-        if await self.show_and_wait(ConfirmScreen(question)):
+        if await self.show_and_wait(ConfirmScreen(self.LEAVE_QUESTION)):
             if self.session is not None and self.watching is None:
                 with contextlib.suppress(Exception):
                     await asyncio.wait_for(self.session.leave_table(), 5)
@@ -228,11 +233,14 @@ class NetApp(ScopaApp):
                 new: NewTable | None = await self.show_and_wait(CreateTableScreen(self.defaults))
                 if new is None:
                     return
-                info = await session.create_table(new.rules, fill_with_bots=new.bots)
+                info = await session.create_table(new.rules, fill_with_bots=new.bots, private=new.private,
+                                                  turn_timeout=new.turn_timeout, no_turn_timer=new.no_turn_timer,
+                                                  bot_takeover=new.bot_takeover)
                 self.tell(f"Table {info.id} is open: {rules_line(rules_from_wire(info.rules))}.")
-                await self.play_at_table()
+                await self.play_at_table(f"{info.id} {session.invite}" if new.private and session.invite else None)
             elif kind == "join":
-                joined = await session.join_table(arg)
+                table_id, _, invite = arg.partition(" ")
+                joined = await session.join_table(table_id, invite=invite or None)
                 self.tell(f"You sit at table {joined.table}, seat {joined.seat + 1}.")
                 await self.play_at_table()
             elif kind == "watch":
@@ -258,7 +266,9 @@ class NetApp(ScopaApp):
             self.store.save(SavedSeat(server=self.server, name=self.player_name, table=s.table_id, seat=s.seat,
                                       token=s.token))
 
-    async def play_at_table(self) -> None:
+    async def play_at_table(self, invite: str | None = None) -> None:
+        """Play the game at the table this session sits at (``invite``: a private table's
+        number and code, to show while its seats fill)."""
         session = self.session
         assert session is not None
         self.save_seat()
@@ -267,14 +277,20 @@ class NetApp(ScopaApp):
         screen.hold_on_cancel = True
         screen.chat = self.say_at_table
         self.board_screen = screen
-        self.in_game = True
+        self.playing = True
+        if session.joined is not None and session.joined.resumed:
+            self.catch_up(screen)
         await self.push_screen(screen)
         if not await session.wait_for_game_start(0):
-            screen.say("Waiting for the other seats to fill…")
+            screen.say("Waiting for the other seats to fill…" if invite is None else Text.assemble(
+                "Waiting for the other seats to fill. A private table: the people you invite press i in "
+                "the lobby and type ", (invite, "bold")))
         try:
-            result = await session.play_game(NetPlayer(session.name, self, screen))
+            result = await session.play_game(NetPlayer(session.name, self, screen), on_notice=self._notice_in_turn,
+                                             on_snapshot=self._snapshot_in_turn)
         finally:
-            self.in_game = False
+            self.playing = False
+            self.caught_up(screen)
         # Only a game that is over forgets its seat: an app closed mid-game (Ctrl+C, a
         # reloaded web page) finds it again when it starts.
         self.store.forget(self.server, self.player_name)
@@ -287,6 +303,50 @@ class NetApp(ScopaApp):
     def _link_changed(self, up: bool, why: str) -> None:
         """Told at once (before the table's first command on the new connection)."""
         self._just_reconnected = up
+        if up and self.playing and self.watching is None and self.board_screen is not None:
+            self.catch_up(self.board_screen)
+
+    # ------------------------------------------------------------------ back after a time away
+
+    def catch_up(self, screen: BoardScreen) -> None:
+        """What comes next happened while this client was away (up to the seat's own
+        ``seat_back``): it goes onto the board and into the round's list without being
+        drawn play by play; the board is drawn once, as it stands, at the end."""
+        screen.held = True
+        self.missed_plays = 0
+
+    def caught_up(self, screen: BoardScreen) -> None:
+        if not screen.held:
+            return
+        screen.held = False
+        snap, self._snapshot = self._snapshot, None
+        if snap is not None:
+            apply_public(screen.board, snap)
+        screen.refresh_board()
+        if screen.board.round_no and self.session is not None:
+            n = self.missed_plays
+            plays = f"its {n} plays so far are" if n != 1 else "its one play so far is"
+            self.tell(f"Back at table {self.session.table_id}, as it stands now: "
+                      + (f"{plays} in this round's list, those you missed too." if n
+                         else "nothing was played meanwhile."))
+
+    def _notice_in_turn(self, notice: SeatNotice) -> None:
+        """A seat notice in its place among the table's events: our own ``seat_back``
+        ends what was missed."""
+        screen, session = self.board_screen, self.session
+        if isinstance(notice, SeatCameBack) and screen is not None and session is not None \
+                and notice.seat == session.seat:
+            self.caught_up(screen)
+
+    def _snapshot_in_turn(self, snapshot: Snapshot) -> None:
+        screen = self.board_screen
+        if screen is None:
+            return
+        if screen.held:
+            self._snapshot = snapshot
+        else:
+            apply_public(screen.board, snapshot)
+            screen.refresh_board()
 
     def move_to_replay(self, legal: Sequence[Play | Declare]) -> Play | Declare | None:
         """The move to send again when, just after a reconnect, the server asks the very
@@ -305,12 +365,19 @@ class NetApp(ScopaApp):
         screen = self.board_screen
         if screen is None:
             return
+        if screen.held and not isinstance(event, GameEnded):  # history: onto the board, not drawn
+            screen.board.apply(event)
+            if isinstance(event, RoundStarted):
+                self.missed_plays = 0
+            elif isinstance(event, Played):
+                self.missed_plays += 1
+            return
+        self.caught_up(screen)
         screen.board.apply(event)
-        line = event_text(event, screen.board, self.deck)
-        if line is not None:
-            screen.say(line)
+        autoplayed = screen.autoplayed
+        screen.tell_event(event)
         screen.refresh_board()
-        if isinstance(event, Played) and self.pace and event.seat != screen.board.viewer:
+        if isinstance(event, Played) and self.pace and (event.seat != screen.board.viewer or autoplayed):
             await asyncio.sleep(self.pace)  # the next commands wait in the session's queue
         if isinstance(event, RoundEnded) and screen.board.last_round is not None:
             if self.session is not None and self.session.replaying():
@@ -395,7 +462,7 @@ class NetApp(ScopaApp):
             at_table = screen is not None and command.sender == f"table:{body.table.id}"
             if at_table and screen is not None:  # who is away: the table map is the truth
                 self._away_from_update(screen, body.table.away)
-        elif isinstance(body, Snapshot) and screen is not None:
+        elif isinstance(body, Snapshot) and screen is not None and self.watching is not None:
             apply_public(screen.board, body)
             self._away_from_update(screen, body.table.away)
         elif (notice := notice_from_wire(body)) is not None and screen is not None:
@@ -476,4 +543,7 @@ def apply_public(board: BoardState, snap: Snapshot) -> None:
     board.stock_left, board.hand_sizes = p.stock, list(p.hand_sizes)
     board.captured = [mask_of(parse_card_strs(c)) for c in p.captured]
     board.scope, board.totals = list(p.scope), tuple(p.totals)
+    board.plays = [RoundPlay(e.seat, Card.parse(e.card), tuple(parse_card_strs(e.captured))) for e in p.round_plays]
+    board.declared = {d.seat: tuple(parse_card_strs(d.hand)) for d in p.declared}
+    board.last_capture_side = p.last_capture_side
 

@@ -125,10 +125,12 @@ def event_text(event: Event, board: BoardState, style: DeckStyle) -> Text | None
 
 
 def result_line(board: BoardState) -> str:
-    """``You win 11–7.``, ``Ada & Bob win …``, or why nobody won."""
+    """``You win, 11–7.`` (the winner's points first), ``Ada & Bob win …``, or why nobody won."""
     score = "–".join(map(str, board.totals))
     if board.winner is None:
         return f"The game ended without a winner ({board.end_reason or 'abandoned'}); {score}."
+    others = [t for side, t in enumerate(board.totals) if side != board.winner]
+    score = "–".join(map(str, [board.totals[board.winner], *others]))
     name = board.side_name(board.winner)
     plural = name == "You" or " & " in name
     how = {"trentino": " with the Asso, 2 and 3 of Denari", "all_denari": " with all ten Denari"}.get(board.end_reason, "")

@@ -296,11 +296,11 @@ function statusLine(): HTMLElement {
 }
 
 function nameScreen(): void {
-  const input = h("input", { id: "name", maxlength: 24, pattern: "[A-Za-z0-9_.\\-]{1,24}", autocomplete: "nickname", required: true });
+  const input = h("input", { id: "name", maxlength: 24, pattern: "[A-Za-z0-9_.\\-\u00C0-\u00D6\u00D8-\u00F6\u00F8-\u024F]{1,24}", autocomplete: "nickname", required: true });
   const form = h("form", { class: "panel" }, h("label", { for: "name" }, t.yourName), input, h("p", {}, h("button", { type: "submit" }, t.play)));
   form.addEventListener("submit", (e) => {
     e.preventDefault();
-    const name = input.value.trim().replace(/[^A-Za-z0-9_.-]/g, "").slice(0, 24);
+    const name = input.value.trim().normalize("NFC").replace(/[^A-Za-z0-9_.\-\u00C0-\u00D6\u00D8-\u00F6\u00F8-\u024F]/g, "").slice(0, 24);
     if (!name) return;
     st.name = name; localStorage.setItem("scopa.name", name); connect(); render();
   });

@@ -1,0 +1,128 @@
+"""What the board's panels say, drawn from a :class:`BoardState`: the top line (scores,
+round, stock, rules), the seats and piles, what each card of the hand would take, and
+the round's plays.  Plain functions of the state: no Textual here."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+
+from scopa.engine import Card, Declare, Play, mask_of
+from scopa.engine.captures import CaptureRules
+from scopa.engine.cards import SETTEBELLO, VALUE
+
+from ..notation import DeckStyle, label
+from ..rulebook import DECLARATION_NAMES
+from .boardstate import BoardState
+from .text import card_span, cards_span, rules_line
+
+NAME_WIDTH = 10  # a seat's name in the plays list (and, when narrow, in the seats' rows)
+
+
+def top_line(b: BoardState, title: str) -> Text:
+    """Each side's points, the target, round and stock, the rules and the screen's title."""
+    t = Text()
+    for side, points in enumerate(b.totals):
+        t.append(f"{b.side_name(side)} ")
+        t.append(f" {points} ", style="bold reverse")
+        t.append("  ")
+    if b.rules is not None:
+        t.append(f"to {b.rules.target}", style="bold")
+    if b.round_no:
+        t.append(f" · round {b.round_no} · stock {b.stock_left}")
+    if b.rules is not None:
+        t.append(f" · {rules_line(b.rules)}", style="dim")
+    t.append(f" · {title}", style="dim")
+    return t
+
+
+def seats_panel(b: BoardState, deck: DeckStyle) -> Group:
+    """A row per seat (cards in hand, dealer, away, whose turn) and a row per side's pile."""
+    seats = Table.grid(padding=(0, 1))
+    seats.add_column(no_wrap=True)
+    seats.add_column(no_wrap=True, overflow="ellipsis", max_width=2 * NAME_WIDTH)  # a name never wraps
+    seats.add_column(no_wrap=True)
+    seats.add_column()  # the notes wrap instead
+    for seat in range(b.players):
+        turn = seat == b.to_move and not b.over
+        size = b.hand_sizes[seat] if seat < len(b.hand_sizes) else 0
+        notes = Text()
+        if seat == b.dealer:
+            notes.append("dealer  ", style="dim")
+        if seat in b.away:
+            notes.append(b.away[seat] + " ", style="bold yellow")
+        if turn:
+            notes.append("to play", style="green")
+        seats.add_row(Text("▶" if turn else " ", style="bold green"),
+                      Text(b.seat_name(seat), style="bold" if turn else ""),
+                      Text(f"{'▮' * size} {size} card{'' if size == 1 else 's'}", style="blue"), notes)
+    piles = Table(box=None, padding=(0, 1), show_edge=False, pad_edge=False)
+    piles.add_column("pile", style="dim", no_wrap=True, overflow="ellipsis")
+    for head in ("cards", "den", "prim", "scope"):
+        piles.add_column(head, justify="right", header_style="dim")
+    piles.add_column("", no_wrap=True)
+    for side in range(b.num_sides):
+        p = b.pile(side)
+        piles.add_row(b.side_name(side), str(p.cards), str(p.denari), str(p.primiera or "-"), str(p.scope),
+                      Text(label(SETTEBELLO, deck), style="bold yellow") if p.settebello else "")
+    return Group(seats, piles)
+
+
+def moves_text(b: BoardState, hand: Sequence[Card], options: dict[Card, list[Play]],
+               legal: Sequence[Play | Declare], deck: DeckStyle) -> Text:
+    """What each card would take (always shown, so a person can think ahead), then the
+    declarations that may be made, numbered after the hand's cards."""
+    if b.viewer is None or not hand:
+        return Text("")
+    t = Text()
+    compact = len(hand) > 5
+    for i, card in enumerate(hand):
+        key = str(i + 1) if i < 9 else "0"
+        piece = Text(f"{key} ", style="bold") + card_span(card, deck)
+        plays = options.get(card)
+        if plays is None:
+            plays = preview(card, b)
+        takes = [p for p in plays if p.captured]
+        if takes:
+            piece += Text(" takes ") + Text(" or ").join(cards_span(p.captured, deck, "+") for p in takes)
+        else:
+            piece += Text(" lays down", style="dim")
+        t.append_text(piece)
+        t.append("   " if compact and i % 2 == 0 else "\n")
+    for j, a in enumerate((a for a in legal if isinstance(a, Declare)), len(hand) + 1):
+        t.append(f"{j} ", style="bold")
+        t.append(f"declare {DECLARATION_NAMES[a.kind]}", style="magenta")
+        if a.wild is not None:
+            t.append(f" (7 of Coppe as {a.wild})")
+        t.append("\n")
+    t.rstrip()
+    return t
+
+
+def plays_text(b: BoardState, deck: DeckStyle) -> Text:
+    """This round's plays in order, each with what it took."""
+    t = Text("This round\n", style="bold")
+    for play in b.plays:
+        t.append(b.seat_name(play.seat)[:NAME_WIDTH])
+        t.append(": ")
+        t.append_text(card_span(play.card, deck))
+        if play.captured:
+            t.append(" ×")
+            t.append_text(cards_span(play.captured, deck, " "))
+        t.append("\n")
+    if not b.plays:
+        t.append("no plays yet", style="dim")
+    t.rstrip()
+    return t
+
+
+def preview(card: Card, board: BoardState) -> list[Play]:
+    """What ``card`` would take from the table now (shown while others think)."""
+    if board.rules is None:
+        return []
+    caps = CaptureRules(board.rules)
+    masks = caps.options(mask_of(board.table), VALUE[card], not board.plays)
+    return [Play(int(card), m) for m in masks] or [Play(int(card), 0)]
