@@ -21,8 +21,12 @@ from scopa.engine import Deal, Declare, GameState, Phase, Play, Player, RuleSet,
 from scopa.engine.scoring import score_round
 
 from .base import Bot
-from .loader import load_bot_class
+from .cheater import CHEATER, CheaterBot
+from .loader import build_player, load_bot_class
 from .registry import STRATEGIES, make_bot
+
+ARENA_ONLY: dict[str, Callable[[int], CheaterBot]] = {CHEATER: lambda seed: CheaterBot(seed=seed)}
+"""Bots the arena measures against but that no table seats (they see every hand)."""
 
 Z95 = 1.959963984540054  # the normal distribution's 97.5th percentile
 
@@ -92,31 +96,33 @@ def deal_order(seed: int, index: int, rules: RuleSet, dealer: int) -> tuple[int,
             return tuple(order)
 
 
-BotFactory = Callable[[int], Player]  # seed -> a fresh bot
+Contestant = Player | CheaterBot
+BotFactory = Callable[[int], Contestant]  # seed -> a fresh bot
 
 
 def bot_factory(spec: str) -> BotFactory:
-    """A built-in strategy name, ``module:Class`` or ``file.py:Class``."""
+    """A built-in strategy name, an arena-only bot (``cheater``), ``module:Class`` or
+    ``file.py:Class``."""
     if spec in STRATEGIES:
         return lambda seed: make_bot(spec, seed=seed)
+    if spec in ARENA_ONLY:
+        return ARENA_ONLY[spec]
     if ":" not in spec:
-        raise ArenaError(f"no bot called {spec!r}; built-in: {', '.join(STRATEGIES)}; "
+        raise ArenaError(f"no bot called {spec!r}; built-in: {', '.join([*STRATEGIES, *ARENA_ONLY])}; "
                          f"or MODULE:CLASS, FILE.py:CLASS")
     try:
         cls = load_bot_class(spec)
     except ValueError as exc:
         raise ArenaError(str(exc)) from None
-
-    def build(seed: int) -> Player:
-        try:
-            return cls(seed=seed)  # type: ignore[call-arg]
-        except TypeError:
-            return cls()
-
-    return build
+    return lambda seed: build_player(cls, seed=seed)
 
 
-def _decide(bot: Player, v: View, legal: list[Play | Declare], loop: asyncio.AbstractEventLoop | None) -> Play | Declare:
+def _decide(
+    bot: Contestant, state: GameState, legal: list[Play | Declare], loop: asyncio.AbstractEventLoop | None,
+) -> Play | Declare:
+    if isinstance(bot, CheaterBot):
+        return bot.pick_seeing(state.copy(), legal)
+    v = view(state, state.to_move)
     if isinstance(bot, Bot):
         return bot.pick(v, legal)
     if loop is None:
@@ -125,21 +131,20 @@ def _decide(bot: Player, v: View, legal: list[Play | Declare], loop: asyncio.Abs
 
 
 def play_round(
-    rules: RuleSet, order: tuple[int, ...], dealer: int, bots: Sequence[Player], a_side: int,
+    rules: RuleSet, order: tuple[int, ...], dealer: int, bots: Sequence[Contestant], a_side: int,
     clock: Callable[[], float] = time.process_time,
 ) -> GameOutcome:
     """Play one round from ``order``; ``bots[seat]``; A plays for side ``a_side``."""
     state = GameState.new(rules, dealer)
     state.apply(Deal(order))
     times: dict[int, list[float]] = {0: [], 1: []}
-    loop = None if all(isinstance(b, Bot) for b in bots) else asyncio.new_event_loop()
+    loop = None if all(isinstance(b, (Bot, CheaterBot)) for b in bots) else asyncio.new_event_loop()
     try:
         while state.phase is Phase.PLAY:
             seat = state.to_move
             legal = state.legal_actions()
-            v = view(state, seat)
             t0 = clock()
-            answer = _decide(bots[seat], v, legal, loop)
+            answer = _decide(bots[seat], state, legal, loop)
             elapsed = (clock() - t0) * 1000.0
             if answer not in legal:
                 raise ArenaError(f"{getattr(bots[seat], 'name', 'a bot')} (seat {seat}) answered "
@@ -217,9 +222,13 @@ class Report:
             "draws": sum(g.margin == 0 for g in games),
             "losses": sum(g.margin < 0 for g in games),
             "a_ms_mean": statistics.fmean(a_ms) if a_ms else 0.0,
+            "a_ms_median": percentile(a_ms, 0.5),
             "a_ms_p95": percentile(a_ms, 0.95),
+            "a_ms_p99": percentile(a_ms, 0.99),
             "b_ms_mean": statistics.fmean(b_ms) if b_ms else 0.0,
+            "b_ms_median": percentile(b_ms, 0.5),
             "b_ms_p95": percentile(b_ms, 0.95),
+            "b_ms_p99": percentile(b_ms, 0.99),
         }
 
 
@@ -233,10 +242,43 @@ def format_report(s: dict[str, Any]) -> str:
         f"A margin per round  {s['margin']:+.3f}  95% CI [{lo:+.3f}, {hi:+.3f}]",
         f"points per round    A {s['a_points']:.3f}   B {s['b_points']:.3f}",
         f"A win/draw/loss     {s['wins']} / {s['draws']} / {s['losses']} rounds",
-        f"CPU ms per move     A mean {s['a_ms_mean']:.2f} p95 {s['a_ms_p95']:.2f}   "
-        f"B mean {s['b_ms_mean']:.2f} p95 {s['b_ms_p95']:.2f}",
+        f"CPU ms per move     A mean {s['a_ms_mean']:.2f} median {s['a_ms_median']:.2f} "
+        f"p95 {s['a_ms_p95']:.2f} p99 {s['a_ms_p99']:.2f}",
+        f"                    B mean {s['b_ms_mean']:.2f} median {s['b_ms_median']:.2f} "
+        f"p95 {s['b_ms_p95']:.2f} p99 {s['b_ms_p99']:.2f}",
     ]
+    ceiling = s.get("ceiling")
+    if ceiling:
+        lo, hi = ceiling["ci95"]
+        clo, chi = ceiling["cheater_ci95"]
+        rows.append(f"cheater margin      {ceiling['cheater_margin']:+.3f}  95% CI [{clo:+.3f}, {chi:+.3f}]"
+                    f"  (same deals)")
+        rows.append(f"share of ceiling    {ceiling['share']:.3f}  95% CI [{lo:.3f}, {hi:.3f}]"
+                    f"  (A - B) / (cheater - B)")
     return "\n".join(rows)
+
+
+def ceiling_share(report: Report, ceiling: Report) -> dict[str, Any]:
+    """How much of the cheater's margin over B the bot A reaches, deal by deal over the
+    deals both reports played (a ratio of paired means, its interval by the delta method)."""
+    if (report.b, report.rules, report.seed) != (ceiling.b, ceiling.rules, ceiling.seed):
+        raise ArenaError("the ceiling must be measured against the same bot, rules and seed")
+    cheats = {d.index: d.margin for d in ceiling.deals}
+    pairs = [(d.margin, cheats[d.index]) for d in report.deals if d.index in cheats]
+    if len(pairs) < 2:
+        raise ArenaError("the ceiling needs at least two deals played by both")
+    xs = [p[0] for p in pairs]
+    ys = [p[1] for p in pairs]
+    mx, my = statistics.fmean(xs), statistics.fmean(ys)
+    c = mean_interval(ys)
+    if my == 0:
+        return {"share": math.nan, "ci95": [math.nan, math.nan], "cheater_margin": my,
+                "cheater_ci95": [c.low, c.high], "deals": len(pairs)}
+    r = mx / my
+    # the linearised ratio: x - r*y has mean 0; its spread over sqrt(n) |mean y|
+    half = Z95 * statistics.stdev([x - r * y for x, y in pairs]) / (math.sqrt(len(pairs)) * abs(my))
+    return {"share": r, "ci95": [r - half, r + half], "cheater_margin": my,
+            "cheater_ci95": [c.low, c.high], "deals": len(pairs)}
 
 
 # ---------------------------------------------------------------- running many deals

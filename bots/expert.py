@@ -6,6 +6,12 @@ other players' plays say about their hands, searches each one with alpha-beta an
 the move with the best average.  When the hidden cards can lie only one way (two players
 and an empty stock) it solves the rest of the round exactly.
 
+At the search's horizon it values a position with the learnt evaluation of
+:mod:`~scopa.bots.horizon` (the hand-written estimate for rules it was not fitted to).
+With teams the search plays for the side: the partner's moves are chosen for the team's
+good within each deal drawn, and what the partner's plays showed weighs the draws as
+the opponents' plays do; the partner's hand is never looked at.
+
 The effort is counted in work (plays pushed during search), so a seeded expert always
 plays the same way; ``time_limit`` may stop it earlier when a person is waiting.
 """
@@ -17,11 +23,12 @@ import random
 import time
 from typing import Callable, Sequence
 
-from scopa.engine import Declare, Play, View
+from scopa.engine import Declare, Play, RuleSet, View
 
 from .base import Bot, first_declaration
 from .determinize import Sampler
 from .knowledge import knowledge
+from .horizon import evaluator_for, has_weights
 from .search import SWEEP_THREAT, Search, plies_within, remaining_plies
 
 DEFAULT_BUDGET = 20000
@@ -40,6 +47,15 @@ EXACT_LEAVES = 2000
 """A search this small or smaller runs to the round's end (exact for that deal)."""
 
 
+def make_search(rules: RuleSet, side: int, learnt: bool = True) -> Search:
+    """The search for ``side``: the learnt evaluation at the horizon where it covers the
+    rules (it values a sweep the next player holds itself), else the estimate plus
+    :data:`~scopa.bots.search.SWEEP_THREAT`."""
+    learnt = learnt and has_weights(rules)
+    threat = 0.0 if rules.frac or learnt else SWEEP_THREAT
+    return Search(side, threat, evaluator_for(rules, learnt))
+
+
 class ExpertBot(Bot):
     """Determinized alpha-beta search with inference; see the module documentation."""
 
@@ -54,6 +70,7 @@ class ExpertBot(Bot):
         time_limit: float | None = None,
         clock: Callable[[], float] = time.perf_counter,
         infer: bool = True,
+        learnt: bool = True,
     ) -> None:
         super().__init__(name or "expert")
         if budget < 1:
@@ -64,6 +81,7 @@ class ExpertBot(Bot):
         self.time_limit = time_limit
         self.clock = clock
         self.infer = infer
+        self.learnt = learnt
         self.last_nodes = 0  # work done for the last decision
         self.last_samples = 0
 
@@ -81,7 +99,7 @@ class ExpertBot(Bot):
         if len(plays) == 1 or view.seat is None:
             return plays[0]
         sampler = Sampler(view, knowledge(view), self.rng, self.infer)
-        search = Search(view.rules.side_of(view.seat), 0.0 if view.rules.frac else SWEEP_THREAT)
+        search = make_search(view.rules, view.rules.side_of(view.seat), self.learnt)
         totals = [0.0] * len(plays)
         start = self.clock()
         samples = 0
