@@ -199,6 +199,7 @@ class Report:
     seed: int
     deals: list[DealOutcome] = field(default_factory=list)
     planned: int = 0  # deals asked for; more than len(deals) if the run was interrupted
+    ceiling: list[DealOutcome] = field(default_factory=list)  # cheater vs B, the same deals
 
     def summary(self) -> dict[str, Any]:
         margins = [d.margin for d in self.deals]
@@ -229,6 +230,7 @@ class Report:
             "b_ms_median": percentile(b_ms, 0.5),
             "b_ms_p95": percentile(b_ms, 0.95),
             "b_ms_p99": percentile(b_ms, 0.99),
+            **({"ceiling": ceiling_share(self)} if self.ceiling else {}),
         }
 
 
@@ -258,12 +260,10 @@ def format_report(s: dict[str, Any]) -> str:
     return "\n".join(rows)
 
 
-def ceiling_share(report: Report, ceiling: Report) -> dict[str, Any]:
-    """How much of the cheater's margin over B the bot A reaches, deal by deal over the
-    deals both reports played (a ratio of paired means, its interval by the delta method)."""
-    if (report.b, report.rules, report.seed) != (ceiling.b, ceiling.rules, ceiling.seed):
-        raise ArenaError("the ceiling must be measured against the same bot, rules and seed")
-    cheats = {d.index: d.margin for d in ceiling.deals}
+def ceiling_share(report: Report) -> dict[str, Any]:
+    """How much of the cheater's margin over B the bot A reaches, over the deals both
+    played (a ratio of paired means, its interval by the delta method)."""
+    cheats = {d.index: d.margin for d in report.ceiling}
     pairs = [(d.margin, cheats[d.index]) for d in report.deals if d.index in cheats]
     if len(pairs) < 2:
         raise ArenaError("the ceiling needs at least two deals played by both")
@@ -286,27 +286,37 @@ def ceiling_share(report: Report, ceiling: Report) -> dict[str, Any]:
 _WORKER: dict[str, Any] = {}
 
 
-def _init_worker(rules: RuleSet, a: str, b: str, seed: int) -> None:
-    _WORKER.update(rules=rules, a=bot_factory(a), b=bot_factory(b), seed=seed)
+Outcomes = tuple[DealOutcome, DealOutcome | None]  # A vs B, and cheater vs B when asked
 
 
-def _run_one(index: int) -> DealOutcome:
+def _init_worker(rules: RuleSet, a: str, b: str, seed: int, ceiling: bool) -> None:
+    _WORKER.update(rules=rules, a=bot_factory(a), b=bot_factory(b), seed=seed,
+                   c=bot_factory(CHEATER) if ceiling else None)
+
+
+def _play_index(rules: RuleSet, a: BotFactory, b: BotFactory, c: BotFactory | None, seed: int, index: int) -> Outcomes:
+    return play_deal(rules, a, b, seed, index), None if c is None else play_deal(rules, c, b, seed, index)
+
+
+def _run_one(index: int) -> Outcomes:
     w = _WORKER
-    return play_deal(w["rules"], w["a"], w["b"], w["seed"], index)
+    return _play_index(w["rules"], w["a"], w["b"], w["c"], w["seed"], index)
 
 
 def run_arena(
     a: str, b: str, rules: RuleSet, deals: int, seed: int = 0, workers: int = 1,
-    progress: Callable[[Report], None] | None = None,
+    progress: Callable[[Report], None] | None = None, ceiling: bool = False,
 ) -> Report:
-    """Play ``deals`` paired deals; the result does not depend on ``workers``.  Stopped
-    by Ctrl-C (KeyboardInterrupt) after some deals, it returns the deals played so far."""
+    """Play ``deals`` paired deals; the result does not depend on ``workers``.  With
+    ``ceiling`` the cheater plays B on each deal too.  Stopped by Ctrl-C
+    (KeyboardInterrupt) after some deals, it returns the deals played so far."""
     if deals < 1:
         raise ArenaError("deals must be at least 1")
     fa, fb = bot_factory(a), bot_factory(b)  # fail early on a bad name
+    fc = bot_factory(CHEATER) if ceiling else None
     report = Report(a, b, rules.describe(), seed, planned=deals)
     try:
-        _play_all(report, rules, fa, fb, deals, workers, progress)
+        _play_all(report, rules, fa, fb, fc, deals, workers, progress)
     except KeyboardInterrupt:
         if not report.deals:
             raise
@@ -314,20 +324,25 @@ def run_arena(
 
 
 def _play_all(
-    report: Report, rules: RuleSet, fa: BotFactory, fb: BotFactory, deals: int, workers: int,
-    progress: Callable[[Report], None] | None,
+    report: Report, rules: RuleSet, fa: BotFactory, fb: BotFactory, fc: BotFactory | None, deals: int,
+    workers: int, progress: Callable[[Report], None] | None,
 ) -> None:
     a, b, seed = report.a, report.b, report.seed
+
+    def take(outcomes: Outcomes) -> None:
+        deal, cheat = outcomes
+        if cheat is not None:
+            report.ceiling.append(cheat)
+        report.deals.append(deal)
+        if progress:
+            progress(report)
+
     if workers <= 1:
         for i in range(deals):
-            report.deals.append(play_deal(rules, fa, fb, seed, i))
-            if progress:
-                progress(report)
+            take(_play_index(rules, fa, fb, fc, seed, i))
         return
     # fork (where there is one) starts workers without re-running the caller's script
     ctx = get_context("fork" if "fork" in get_all_start_methods() else "spawn")
-    with ctx.Pool(workers, _init_worker, (rules, a, b, seed)) as pool:
-        for outcome in pool.imap(_run_one, range(deals), chunksize=max(1, min(8, deals // (4 * workers)))):
-            report.deals.append(outcome)
-            if progress:
-                progress(report)
+    with ctx.Pool(workers, _init_worker, (rules, a, b, seed, fc is not None)) as pool:
+        for outcomes in pool.imap(_run_one, range(deals), chunksize=max(1, min(8, deals // (4 * workers)))):
+            take(outcomes)

@@ -143,7 +143,8 @@ def linear(weights: list[list[float]]) -> Evaluator:
     """An evaluator from one weight set per stage."""
 
     def value(state: GameState, side: int) -> float:
-        return sum(map(mul, weights[stage(state)], features(state, side)))
+        total: float = sum(map(mul, weights[stage(state)], features(state, side)))
+        return total
 
     return value
 

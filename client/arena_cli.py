@@ -10,7 +10,7 @@ import sys
 from rich.console import Console
 
 from scopa.bots import STRATEGIES
-from scopa.bots.arena import ARENA_ONLY, ArenaError, Report, ceiling_share, format_report, mean_interval, run_arena
+from scopa.bots.arena import ARENA_ONLY, ArenaError, Report, format_report, mean_interval, run_arena
 
 from .options import add_rules_arguments, rules_from_args
 
@@ -27,7 +27,7 @@ def add_subcommand(sub: argparse._SubParsersAction) -> None:
                    help="processes to play in (default: every core)")
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     p.add_argument("--ceiling", action="store_true",
-                   help="also play cheater (every hand in sight) against BOT_B over the same deals and print "
+                   help="also play cheater (every hand in sight) against BOT_B on each deal and print "
                         "the share of the ceiling: (A - B) / (cheater - B)")
     add_rules_arguments(p)
 
@@ -51,17 +51,11 @@ def run(args: argparse.Namespace, console: Console) -> int:
 
     try:
         report = run_arena(args.bot_a, args.bot_b, rules, args.deals, args.seed, args.workers,
-                           progress=None if args.json else progress)
+                           progress=None if args.json else progress, ceiling=args.ceiling)
     except ArenaError as exc:
         console.print(f"[red]{exc}[/red]")
         return 2
     summary = report.summary()
-    if args.ceiling:
-        if not args.json:
-            err.print("[dim]the ceiling: cheater against the same bot over the same deals[/dim]")
-        ceiling = run_arena("cheater", args.bot_b, rules, len(report.deals), args.seed, args.workers,
-                            progress=None if args.json else progress)
-        summary["ceiling"] = ceiling_share(report, ceiling)
     if args.json:
         print(json.dumps(summary))
     else:
