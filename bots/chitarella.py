@@ -29,9 +29,9 @@ from math import comb
 from typing import Sequence
 
 from scopa.engine import Declare, Play, View
-from scopa.engine.cards import DENARI_MASK, SETTEBELLO, VALUE, VALUE_MASK
+from scopa.engine.cards import DENARI_MASK, SETTEBELLO, VALUE, VALUE_MASK, cards_of
 
-from .base import Bot, first_declaration
+from .base import Bot, choices
 from .greedy import worth_table
 from .knowledge import current_deal_start, knowledge
 
@@ -48,12 +48,8 @@ LAY_WORTH = 3.0
 
 
 def table_sum(mask: int) -> int:
-    total = 0
-    while mask:
-        low = mask & -mask
-        total += VALUE[low.bit_length() - 1]
-        mask ^= low
-    return total
+    """The capture values of a set of cards added up."""
+    return sum(VALUE[c] for c in cards_of(mask))
 
 
 def chance_holds(unseen: int, value: int, hand: int) -> float:
@@ -73,12 +69,9 @@ class ChitarellaBot(Bot):
         super().__init__(name or "chitarella")
 
     def pick(self, view: View, legal: Sequence[Play | Declare]) -> Play | Declare:
-        declaration = first_declaration(legal)
-        if declaration is not None:
-            return declaration
-        plays = [a for a in legal if isinstance(a, Play)]
-        if len(plays) == 1 or view.seat is None:
-            return plays[0]
+        plays = choices(view, legal)
+        if not isinstance(plays, list):
+            return plays
         return max(plays, key=_Judge(view).score)
 
 
@@ -118,14 +111,14 @@ class _Judge:
         worth = self.worth
         if capture:
             after = self.table ^ capture
-            value = worth[card] + sum(worth[c] for c in range(40) if capture >> c & 1)  # rule 4
+            value = worth[card] + sum(worth[c] for c in cards_of(capture))  # rule 4
             value += 0.05 * capture.bit_count()
             if not after and self.scoring_scope and not self.last_play:
                 value += SCOPA  # rule 1
             if capture >> SETTEBELLO & 1 or card == SETTEBELLO:
                 value += SETTEBELLO_TAKEN  # rule 2
             if self.last_play:
-                value += sum(worth[c] for c in range(40) if after >> c & 1)  # rule 8
+                value += sum(worth[c] for c in cards_of(after))  # rule 8
             elif capture & self.partner_laid and after and not capture >> SETTEBELLO & 1:
                 value -= PARTNER_CARD  # rule 7: the partner's card is the partner's to take
         else:
@@ -154,7 +147,7 @@ class _Judge:
         total = table_sum(after)
         if total <= 10 and self.scoring_scope:
             p = chance_holds(self.unseen, total, self.next_hand)
-            danger += p * (LEAVE_SCOPA + sum(self.worth[c] for c in range(40) if after >> c & 1))
+            danger += p * (LEAVE_SCOPA + sum(self.worth[c] for c in cards_of(after)))
         if self.sette_out and not after >> SETTEBELLO & 1:
             sevens_left = after & VALUE_MASK[7] or _sums_to(after, 7)
             if sevens_left:

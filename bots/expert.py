@@ -18,14 +18,13 @@ plays the same way; ``time_limit`` may stop it earlier when a person is waiting.
 
 from __future__ import annotations
 
-import asyncio
 import random
 import time
 from typing import Callable, Sequence
 
 from scopa.engine import Declare, Play, RuleSet, View
 
-from .base import Bot, first_declaration
+from .base import ThinkingBot, choices
 from .determinize import Sampler
 from .knowledge import knowledge
 from .horizon import evaluator_for, has_weights
@@ -56,10 +55,8 @@ def make_search(rules: RuleSet, side: int, learnt: bool = True) -> Search:
     return Search(side, threat, evaluator_for(rules, learnt))
 
 
-class ExpertBot(Bot):
+class ExpertBot(ThinkingBot):
     """Determinized alpha-beta search with inference; see the module documentation."""
-
-    thinks = True
 
     def __init__(
         self,
@@ -85,19 +82,12 @@ class ExpertBot(Bot):
         self.last_nodes = 0  # work done for the last decision
         self.last_samples = 0
 
-    async def choose(self, view: View, legal: Sequence[Play | Declare]) -> Play | Declare:
-        """Think in a thread, so that an event loop (a server, a terminal) keeps serving
-        others while the search runs (the interpreter switches threads every few ms)."""
-        return await asyncio.to_thread(self.pick, view, legal)
-
     def pick(self, view: View, legal: Sequence[Play | Declare]) -> Play | Declare:
-        declaration = first_declaration(legal)
-        if declaration is not None:
-            return declaration
-        plays = [a for a in legal if isinstance(a, Play)]
         self.last_nodes = self.last_samples = 0
-        if len(plays) == 1 or view.seat is None:
-            return plays[0]
+        plays = choices(view, legal)
+        if not isinstance(plays, list):
+            return plays
+        assert view.seat is not None  # choices() settles a seat-less view
         sampler = Sampler(view, knowledge(view), self.rng, self.infer)
         search = make_search(view.rules, view.rules.side_of(view.seat), self.learnt)
         totals = [0.0] * len(plays)

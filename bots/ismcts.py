@@ -12,14 +12,13 @@ is played.  The work is counted in iterations, so a seeded bot always plays the 
 
 from __future__ import annotations
 
-import asyncio
 import random
 from math import log, sqrt
 from typing import Sequence
 
 from scopa.engine import Declare, GameState, Phase, Play, View
 
-from .base import Bot, first_declaration
+from .base import ThinkingBot, choices
 from .determinize import Sampler
 from .evaluate import terminal_value
 from .horizon import Evaluator, evaluator_for
@@ -46,10 +45,8 @@ class _Node:
         self.side = side
 
 
-class IsmctsBot(Bot):
+class IsmctsBot(ThinkingBot):
     """Single-observer ISMCTS; see the module documentation."""
-
-    thinks = True
 
     def __init__(
         self, name: str | None = None, seed: int | None = None, iterations: int = DEFAULT_ITERATIONS,
@@ -62,16 +59,11 @@ class IsmctsBot(Bot):
         self.iterations = iterations
         self.rollout = rollout
 
-    async def choose(self, view: View, legal: Sequence[Play | Declare]) -> Play | Declare:
-        return await asyncio.to_thread(self.pick, view, legal)
-
     def pick(self, view: View, legal: Sequence[Play | Declare]) -> Play | Declare:
-        declaration = first_declaration(legal)
-        if declaration is not None:
-            return declaration
-        plays = [a for a in legal if isinstance(a, Play)]
-        if len(plays) == 1 or view.seat is None:
-            return plays[0]
+        plays = choices(view, legal)
+        if not isinstance(plays, list):
+            return plays
+        assert view.seat is not None  # choices() settles a seat-less view
         sampler = Sampler(view, knowledge(view), self.rng)
         evaluate = evaluator_for(view.rules)
         root = _Node(view.rules.side_of(view.seat))

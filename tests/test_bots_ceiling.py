@@ -11,6 +11,8 @@ import random
 import pytest
 
 
+from conftest import dealt, minimax
+
 from scopa.bots import STRATEGIES, make_bot
 from scopa.bots.arena import (
     ARENA_ONLY,
@@ -25,7 +27,7 @@ from scopa.bots.cheater import CHEATER, CheaterBot
 from scopa.bots.registry import make_player
 from scopa.client.local import parse_seats
 from scopa.client.session import ClientSession, ServerRefused
-from scopa.engine import Deal, GameState, Phase, Player, RuleSet
+from scopa.engine import Phase, Player, RuleSet
 from scopa.protocol import ErrorCode
 
 
@@ -47,18 +49,6 @@ async def test_a_server_refuses_to_seat_the_cheater(port: int) -> None:
             assert info.value.code is ErrorCode.UNKNOWN_BOT
 
 
-def _minimax(s: GameState, side: int) -> float:
-    if s.phase is not Phase.PLAY:
-        p = s.history[-1].points
-        return p[side] - p[1 - side]
-    values = []
-    for play in s.legal_plays():
-        c = s.copy()
-        c.push(play)
-        values.append(_minimax(c, side))
-    return max(values) if s.side[s.to_move] == side else min(values)
-
-
 def test_the_cheater_plays_the_best_move_for_the_true_hands() -> None:
     """Four players in two teams, the last deal (R11): what is best depends on the hidden
     hands, which the cheater sees; its move is a minimax-best one for the true deal."""
@@ -66,11 +56,7 @@ def test_the_cheater_plays_the_best_move_for_the_true_hands() -> None:
     checked = 0
     for seed in range(30):
         rng = random.Random(seed)
-        s = GameState.new(rules, 0)
-        while s.phase is Phase.DEAL:
-            order = list(range(40))
-            rng.shuffle(order)
-            s.apply(Deal(tuple(order)))
+        s = dealt(rules, rng)
         while s.phase is Phase.PLAY and (s.stock or s.in_hands > 10):
             s.push(rng.choice(s.legal_plays()))
         if s.phase is not Phase.PLAY or len(s.legal_plays()) < 2:
@@ -80,7 +66,7 @@ def test_the_cheater_plays_the_best_move_for_the_true_hands() -> None:
         for play in s.legal_plays():
             c = s.copy()
             c.push(play)
-            values[play] = _minimax(c, side)
+            values[play] = minimax(c, side)
         if len(set(values.values())) < 2:
             continue
         move = CheaterBot().pick_seeing(s.copy(), s.legal_plays())

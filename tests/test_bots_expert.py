@@ -6,23 +6,19 @@ from __future__ import annotations
 import itertools
 import random
 
-from conftest import m, position
+from conftest import dealt, m, minimax, position
 
 from scopa.bots import ExpertBot
 from scopa.bots.determinize import Sampler
 from scopa.bots.knowledge import PASSED_SCOPA, inference_weights, knowledge
 from scopa.bots.search import plies_within
-from scopa.engine import Deal, GameState, Phase, Play, RuleSet, view
+from scopa.engine import GameState, Phase, Play, RuleSet, view
 from scopa.engine.cards import cards_in
 
 
 def _midgame(rules: RuleSet, seed: int, plays: int) -> GameState:
     rng = random.Random(seed)
-    s = GameState.new(rules, 0)
-    while s.phase is Phase.DEAL:
-        order = list(range(40))
-        rng.shuffle(order)
-        s.apply(Deal(tuple(order)))
+    s = dealt(rules, rng)
     for _ in range(plays):
         s.push(rng.choice(s.legal_plays()))
     return s
@@ -70,18 +66,6 @@ def test_a_passed_up_scopa_makes_those_cards_unlikely() -> None:
     assert w[cards_in(m("4b"))[0]] == 1.0
 
 
-def _minimax(s: GameState, side: int) -> float:
-    if s.phase is not Phase.PLAY:
-        p = s.history[-1].points
-        return p[side] - p[1 - side]
-    vals = []
-    for play in s.legal_plays():
-        c = s.copy()
-        c.push(play)
-        vals.append(_minimax(c, side))
-    return max(vals) if s.side[s.to_move] == side else min(vals)
-
-
 def test_with_the_stock_empty_two_players_are_solved_exactly() -> None:
     """Every unseen card is in the other hand: the expert's move is a minimax-best move."""
     rules = RuleSet.build("scopa")
@@ -98,7 +82,7 @@ def test_with_the_stock_empty_two_players_are_solved_exactly() -> None:
         for play in s.legal_plays():
             c = s.copy()
             c.push(play)
-            values[play] = _minimax(c, side)
+            values[play] = minimax(c, side)
         assert values[move] == max(values.values())
         checked += 1
     assert checked >= 10

@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from conftest import m, position
+from conftest import dealt, m, position
 
 from scopa.bots import IsmctsBot
 from scopa.bots.evaluate import estimate
 from scopa.bots.horizon import FEATURES, STAGES, evaluator_for, features, has_weights, shipped_weights
-from scopa.engine import Card, Deal, GameState, Phase, Play, RuleSet, view
+from scopa.engine import Card, GameState, Phase, Play, RuleSet, view
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -25,11 +25,7 @@ def _states(rules: RuleSet, count: int, seed: int) -> list[GameState]:
     rng = random.Random(seed)
     out = []
     while len(out) < count:
-        s = GameState.new(rules, rng.randrange(rules.players))
-        while s.phase is Phase.DEAL:
-            order = list(range(40))
-            rng.shuffle(order)
-            s.apply(Deal(tuple(order)))
+        s = dealt(rules, rng, rng.randrange(rules.players))
         for _ in range(rng.randrange(30)):
             if s.phase is not Phase.PLAY:
                 break
