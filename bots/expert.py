@@ -9,8 +9,9 @@ and an empty stock) it solves the rest of the round exactly.
 At the search's horizon it values a position with the learnt evaluation of
 :mod:`~scopa.bots.horizon` (the hand-written estimate for rules it was not fitted to).
 With teams the search plays for the side: the partner's moves are chosen for the team's
-good within each deal drawn, and what the partner's plays showed weighs the draws as
-the opponents' plays do; the partner's hand is never looked at.
+good within each deal drawn, and the partner's plays weigh the draws as the opponents'
+do, with the team's convention besides (a card laid without taking says "I hold its
+twin", which the expert also keeps when it lays); the partner's hand is never looked at.
 
 The effort is counted in work (plays pushed during search), so a seeded expert always
 plays the same way; ``time_limit`` may stop it earlier when a person is waiting.
@@ -23,6 +24,7 @@ import time
 from typing import Callable, Sequence
 
 from scopa.engine import Declare, Play, RuleSet, View
+from scopa.engine.cards import VALUE, VALUE_MASK, mask_of
 
 from .base import ThinkingBot, choices
 from .determinize import Sampler
@@ -41,6 +43,11 @@ DEFAULT_LEAVES = 50
 MIN_DEPTH = 2
 """Plies every search sees at least: a play and the next player's answer (with long
 hands, as in scopone, the leaf budget alone would stop after the play)."""
+
+TWIN_SIGNAL = 0.05
+"""With a partner, laying a card of which the hand holds another of the same value is
+worth this much more (round points a sample): the partner reads such a card as a twin
+held (:data:`~scopa.bots.knowledge.PARTNER_TWIN`)."""
 
 EXACT_LEAVES = 2000
 """A search this small or smaller runs to the round's end (exact for that deal)."""
@@ -110,5 +117,10 @@ class ExpertBot(ThinkingBot):
                 break
         self.last_nodes = search.nodes
         self.last_samples = samples
+        if view.rules.has_teams:
+            hand = mask_of(view.hand)
+            for i, (card, capture) in enumerate(plays):
+                if not capture and hand & ~(1 << card) & VALUE_MASK[VALUE[card]]:
+                    totals[i] += TWIN_SIGNAL * samples
         best = max(range(len(plays)), key=totals.__getitem__)
         return plays[best]

@@ -121,3 +121,22 @@ def test_the_plain_estimate_agrees_with_the_general_one() -> None:
         for side in (0, 1):
             assert estimate(s, side) == _estimate_plain(s.piles, s.scope, side)
             assert abs(estimate(s, side) - estimate_general(s, side)) < 1e-9
+
+
+def test_a_partners_card_laid_without_taking_says_it_holds_the_twin() -> None:
+    """Scopone (teams, R5): seat 0 lays the 4 of Coppe on a table nothing of it can take;
+    for seat 2, its partner, the other 4s become likelier in seat 0's hand; an opponent's
+    laid card says nothing of the kind."""
+    from scopa.bots.knowledge import PASSED_CAPTURE, PARTNER_TWIN
+
+    rules = RuleSet.build("scopone")
+    s = position(rules, ["4c 6c", "Fs 2s", "4b Rb", "5c 6s"], table="Cd", stock="", dealer=3, to_move=0, plays=0)
+    s.push(Play(int(cards_in(m("4c"))[0]), 0))
+    s.push(Play(int(cards_in(m("Fs"))[0]), 0))
+    v = view(s, 2)
+    w = inference_weights(v, knowledge(v).unseen)
+    for card in cards_in(m("4s 4d")):
+        assert w[0][card] == PARTNER_TWIN
+        assert w[1][card] == PASSED_CAPTURE  # seat 1 laid the 8 while a 4 could take the 4
+        assert w[3][card] == 1.0
+    assert w[0][cards_in(m("Fc"))[0]] == 1.0  # the opponent's 8 made no twin likelier
