@@ -60,7 +60,7 @@ def add_subcommands(sub: Any, add_rules: AddArguments, add_display: AddArguments
                      help="your own Bot subclass, e.g. mybot:MyBot or path/to/mybot.py:MyBot")
     bot.add_argument("--table", metavar="ID", help="join this table (default: the first waiting one, or a new one)")
     bot.add_argument("--games", type=int, default=1, metavar="N", help="games to play before exiting; default 1")
-    bot.add_argument("--seed", type=int, help="seed of the random strategy")
+    bot.add_argument("--seed", type=int, help="seed of a bot that draws at random (random, expert, ismcts, easy, hard)")
     bot.add_argument("--fill-with-bots", default="", metavar="NAMES",
                      help="when creating a table, seat server bots too, e.g. greedy or random,greedy")
     bot.add_argument("--quiet", action="store_true", help="print only errors")
