@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import random
-import re
 from typing import Sequence
 
 from datetime import datetime, timezone
 from pathlib import Path
 
+from pydantic import TypeAdapter, ValidationError
 from rich.console import Console
 
 from scopa.engine import Event, GameMaster, GameRecord, RuleSet
@@ -18,12 +18,13 @@ from scopa.engine.player import Player
 from scopa.bots import STRATEGIES
 from scopa.bots.loader import load_bot_class
 from scopa.bots.registry import make_player
-from scopa.protocol.record import PlayerKind, RecordPlayer, build_record, write_record
+from scopa.protocol.record import PlayerKind, RecordPlayer, Strategy, build_record, write_record
 
 from .human import TerminalPlayer
 from .render import DeckStyle, event_line
 
 SEAT_KINDS = ("human", *STRATEGIES)
+_STRATEGY: TypeAdapter[str] = TypeAdapter(Strategy)
 
 
 def parse_seats(spec: str | None, players: int) -> list[str]:
@@ -70,8 +71,10 @@ def record_strategy(kind: str) -> str | None:
     if ":" not in kind:
         return kind
     module, _, cls = kind.rpartition(":")
-    name = f"{Path(module).name}:{cls}"
-    return name if re.fullmatch(r"[A-Za-z0-9_.:\-]{1,64}", name) else None
+    try:
+        return _STRATEGY.validate_python(f"{Path(module).name}:{cls}")
+    except ValidationError:  # a name the record format cannot hold
+        return None
 
 
 async def run_local_game(
