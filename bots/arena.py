@@ -3,7 +3,10 @@
 A deal is one round's shuffle.  Each deal is played twice with the seats swapped, so
 both bots hold the same cards once; with teams (scopone) each side is a team of the same
 bot.  The report gives A's mean round-point margin per round with a 95% interval over
-deals, win/draw/loss per round, and each bot's mean and 95th-percentile CPU time per move.
+deals, win/draw/loss per round, and each bot's mean, median, 95th- and 99th-percentile
+CPU time per move.  Asked for the ceiling, the arena also plays ``cheater`` (the expert's
+search with every hand in sight, which only the arena can seat) against B on each deal
+and reports the share of it A reaches: (A - B) / (cheater - B).
 """
 
 from __future__ import annotations
