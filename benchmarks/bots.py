@@ -48,7 +48,9 @@ def run(bot_name: str, preset: str, rounds: int, budget: int | None) -> dict[str
         "rules": preset,
         "moves": len(times),
         "ms_mean": sum(times) / len(times) if times else 0.0,
+        "ms_median": percentile(times, 0.5),
         "ms_p95": percentile(times, 0.95),
+        "ms_p99": percentile(times, 0.99),
         "us_per_play": 1000 * sum(times) / nodes if nodes else None,
     }
 
@@ -62,7 +64,8 @@ def main() -> None:
     a = p.parse_args()
     result = run(a.bot, a.rules, a.rounds, a.budget)
     print(f"{result['bot']} on {result['rules']}: {result['moves']} searched moves, "
-          f"CPU ms per move mean {result['ms_mean']:.1f}, p95 {result['ms_p95']:.1f}")
+          f"CPU ms per move mean {result['ms_mean']:.1f}, median {result['ms_median']:.1f}, "
+          f"p95 {result['ms_p95']:.1f}, p99 {result['ms_p99']:.1f}")
     print(json.dumps(result))
 
 

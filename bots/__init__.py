@@ -8,8 +8,13 @@ from __future__ import annotations
 
 from .base import Bot
 from .builtin import GreedyBot, RandomBot
+from .chitarella import ChitarellaBot
 from .expert import ExpertBot
 from .greedy import CarefulGreedyBot
+from .ismcts import IsmctsBot
 from .registry import LEVELS, STRATEGIES, make_bot
 
-__all__ = ["LEVELS", "STRATEGIES", "Bot", "CarefulGreedyBot", "ExpertBot", "GreedyBot", "RandomBot", "make_bot"]
+__all__ = [
+    "LEVELS", "STRATEGIES", "Bot", "CarefulGreedyBot", "ChitarellaBot", "ExpertBot", "GreedyBot", "IsmctsBot",
+    "RandomBot", "make_bot",
+]

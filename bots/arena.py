@@ -3,7 +3,10 @@
 A deal is one round's shuffle.  Each deal is played twice with the seats swapped, so
 both bots hold the same cards once; with teams (scopone) each side is a team of the same
 bot.  The report gives A's mean round-point margin per round with a 95% interval over
-deals, win/draw/loss per round, and each bot's mean and 95th-percentile CPU time per move.
+deals, win/draw/loss per round, and each bot's mean, median, 95th- and 99th-percentile
+CPU time per move.  Asked for the ceiling, the arena also plays ``cheater`` (the expert's
+search with every hand in sight, which only the arena can seat) against B on each deal
+and reports the share of it A reaches: (A - B) / (cheater - B).
 """
 
 from __future__ import annotations
@@ -21,8 +24,12 @@ from scopa.engine import Deal, Declare, GameState, Phase, Play, Player, RuleSet,
 from scopa.engine.scoring import score_round
 
 from .base import Bot
-from .loader import load_bot_class
+from .cheater import CHEATER, CheaterBot
+from .loader import build_player, load_bot_class
 from .registry import STRATEGIES, make_bot
+
+ARENA_ONLY: dict[str, Callable[[int], CheaterBot]] = {CHEATER: lambda seed: CheaterBot(seed=seed)}
+"""Bots the arena measures against but that no table seats (they see every hand)."""
 
 Z95 = 1.959963984540054  # the normal distribution's 97.5th percentile
 
@@ -92,31 +99,33 @@ def deal_order(seed: int, index: int, rules: RuleSet, dealer: int) -> tuple[int,
             return tuple(order)
 
 
-BotFactory = Callable[[int], Player]  # seed -> a fresh bot
+Contestant = Player | CheaterBot
+BotFactory = Callable[[int], Contestant]  # seed -> a fresh bot
 
 
 def bot_factory(spec: str) -> BotFactory:
-    """A built-in strategy name, ``module:Class`` or ``file.py:Class``."""
+    """A built-in strategy name, an arena-only bot (``cheater``), ``module:Class`` or
+    ``file.py:Class``."""
     if spec in STRATEGIES:
         return lambda seed: make_bot(spec, seed=seed)
+    if spec in ARENA_ONLY:
+        return ARENA_ONLY[spec]
     if ":" not in spec:
-        raise ArenaError(f"no bot called {spec!r}; built-in: {', '.join(STRATEGIES)}; "
+        raise ArenaError(f"no bot called {spec!r}; built-in: {', '.join([*STRATEGIES, *ARENA_ONLY])}; "
                          f"or MODULE:CLASS, FILE.py:CLASS")
     try:
         cls = load_bot_class(spec)
     except ValueError as exc:
         raise ArenaError(str(exc)) from None
-
-    def build(seed: int) -> Player:
-        try:
-            return cls(seed=seed)  # type: ignore[call-arg]
-        except TypeError:
-            return cls()
-
-    return build
+    return lambda seed: build_player(cls, seed=seed)
 
 
-def _decide(bot: Player, v: View, legal: list[Play | Declare], loop: asyncio.AbstractEventLoop | None) -> Play | Declare:
+def _decide(
+    bot: Contestant, state: GameState, legal: list[Play | Declare], loop: asyncio.AbstractEventLoop | None,
+) -> Play | Declare:
+    if isinstance(bot, CheaterBot):
+        return bot.pick_seeing(state.copy(), legal)
+    v = view(state, state.to_move)
     if isinstance(bot, Bot):
         return bot.pick(v, legal)
     if loop is None:
@@ -125,21 +134,20 @@ def _decide(bot: Player, v: View, legal: list[Play | Declare], loop: asyncio.Abs
 
 
 def play_round(
-    rules: RuleSet, order: tuple[int, ...], dealer: int, bots: Sequence[Player], a_side: int,
+    rules: RuleSet, order: tuple[int, ...], dealer: int, bots: Sequence[Contestant], a_side: int,
     clock: Callable[[], float] = time.process_time,
 ) -> GameOutcome:
     """Play one round from ``order``; ``bots[seat]``; A plays for side ``a_side``."""
     state = GameState.new(rules, dealer)
     state.apply(Deal(order))
     times: dict[int, list[float]] = {0: [], 1: []}
-    loop = None if all(isinstance(b, Bot) for b in bots) else asyncio.new_event_loop()
+    loop = None if all(isinstance(b, (Bot, CheaterBot)) for b in bots) else asyncio.new_event_loop()
     try:
         while state.phase is Phase.PLAY:
             seat = state.to_move
             legal = state.legal_actions()
-            v = view(state, seat)
             t0 = clock()
-            answer = _decide(bots[seat], v, legal, loop)
+            answer = _decide(bots[seat], state, legal, loop)
             elapsed = (clock() - t0) * 1000.0
             if answer not in legal:
                 raise ArenaError(f"{getattr(bots[seat], 'name', 'a bot')} (seat {seat}) answered "
@@ -194,6 +202,7 @@ class Report:
     seed: int
     deals: list[DealOutcome] = field(default_factory=list)
     planned: int = 0  # deals asked for; more than len(deals) if the run was interrupted
+    ceiling: list[DealOutcome] = field(default_factory=list)  # cheater vs B, the same deals
 
     def summary(self) -> dict[str, Any]:
         margins = [d.margin for d in self.deals]
@@ -217,9 +226,14 @@ class Report:
             "draws": sum(g.margin == 0 for g in games),
             "losses": sum(g.margin < 0 for g in games),
             "a_ms_mean": statistics.fmean(a_ms) if a_ms else 0.0,
+            "a_ms_median": percentile(a_ms, 0.5),
             "a_ms_p95": percentile(a_ms, 0.95),
+            "a_ms_p99": percentile(a_ms, 0.99),
             "b_ms_mean": statistics.fmean(b_ms) if b_ms else 0.0,
+            "b_ms_median": percentile(b_ms, 0.5),
             "b_ms_p95": percentile(b_ms, 0.95),
+            "b_ms_p99": percentile(b_ms, 0.99),
+            **({"ceiling": ceiling_share(self)} if self.ceiling else {}),
         }
 
 
@@ -233,10 +247,41 @@ def format_report(s: dict[str, Any]) -> str:
         f"A margin per round  {s['margin']:+.3f}  95% CI [{lo:+.3f}, {hi:+.3f}]",
         f"points per round    A {s['a_points']:.3f}   B {s['b_points']:.3f}",
         f"A win/draw/loss     {s['wins']} / {s['draws']} / {s['losses']} rounds",
-        f"CPU ms per move     A mean {s['a_ms_mean']:.2f} p95 {s['a_ms_p95']:.2f}   "
-        f"B mean {s['b_ms_mean']:.2f} p95 {s['b_ms_p95']:.2f}",
+        f"CPU ms per move     A mean {s['a_ms_mean']:.2f} median {s['a_ms_median']:.2f} "
+        f"p95 {s['a_ms_p95']:.2f} p99 {s['a_ms_p99']:.2f}",
+        f"                    B mean {s['b_ms_mean']:.2f} median {s['b_ms_median']:.2f} "
+        f"p95 {s['b_ms_p95']:.2f} p99 {s['b_ms_p99']:.2f}",
     ]
+    ceiling = s.get("ceiling")
+    if ceiling:
+        lo, hi = ceiling["ci95"]
+        clo, chi = ceiling["cheater_ci95"]
+        rows.append(f"cheater margin      {ceiling['cheater_margin']:+.3f}  95% CI [{clo:+.3f}, {chi:+.3f}]"
+                    f"  (same deals)")
+        rows.append(f"share of ceiling    {ceiling['share']:.3f}  95% CI [{lo:.3f}, {hi:.3f}]"
+                    f"  (A - B) / (cheater - B)")
     return "\n".join(rows)
+
+
+def ceiling_share(report: Report) -> dict[str, Any]:
+    """How much of the cheater's margin over B the bot A reaches, over the deals both
+    played (a ratio of paired means, its interval by the delta method)."""
+    cheats = {d.index: d.margin for d in report.ceiling}
+    pairs = [(d.margin, cheats[d.index]) for d in report.deals if d.index in cheats]
+    if len(pairs) < 2:
+        raise ArenaError("the ceiling needs at least two deals played by both")
+    xs = [p[0] for p in pairs]
+    ys = [p[1] for p in pairs]
+    mx, my = statistics.fmean(xs), statistics.fmean(ys)
+    c = mean_interval(ys)
+    if my == 0:
+        return {"share": math.nan, "ci95": [math.nan, math.nan], "cheater_margin": my,
+                "cheater_ci95": [c.low, c.high], "deals": len(pairs)}
+    r = mx / my
+    # the linearised ratio: x - r*y has mean 0; its spread over sqrt(n) |mean y|
+    half = Z95 * statistics.stdev([x - r * y for x, y in pairs]) / (math.sqrt(len(pairs)) * abs(my))
+    return {"share": r, "ci95": [r - half, r + half], "cheater_margin": my,
+            "cheater_ci95": [c.low, c.high], "deals": len(pairs)}
 
 
 # ---------------------------------------------------------------- running many deals
@@ -244,27 +289,37 @@ def format_report(s: dict[str, Any]) -> str:
 _WORKER: dict[str, Any] = {}
 
 
-def _init_worker(rules: RuleSet, a: str, b: str, seed: int) -> None:
-    _WORKER.update(rules=rules, a=bot_factory(a), b=bot_factory(b), seed=seed)
+Outcomes = tuple[DealOutcome, DealOutcome | None]  # A vs B, and cheater vs B when asked
 
 
-def _run_one(index: int) -> DealOutcome:
+def _init_worker(rules: RuleSet, a: str, b: str, seed: int, ceiling: bool) -> None:
+    _WORKER.update(rules=rules, a=bot_factory(a), b=bot_factory(b), seed=seed,
+                   c=bot_factory(CHEATER) if ceiling else None)
+
+
+def _play_index(rules: RuleSet, a: BotFactory, b: BotFactory, c: BotFactory | None, seed: int, index: int) -> Outcomes:
+    return play_deal(rules, a, b, seed, index), None if c is None else play_deal(rules, c, b, seed, index)
+
+
+def _run_one(index: int) -> Outcomes:
     w = _WORKER
-    return play_deal(w["rules"], w["a"], w["b"], w["seed"], index)
+    return _play_index(w["rules"], w["a"], w["b"], w["c"], w["seed"], index)
 
 
 def run_arena(
     a: str, b: str, rules: RuleSet, deals: int, seed: int = 0, workers: int = 1,
-    progress: Callable[[Report], None] | None = None,
+    progress: Callable[[Report], None] | None = None, ceiling: bool = False,
 ) -> Report:
-    """Play ``deals`` paired deals; the result does not depend on ``workers``.  Stopped
-    by Ctrl-C (KeyboardInterrupt) after some deals, it returns the deals played so far."""
+    """Play ``deals`` paired deals; the result does not depend on ``workers``.  With
+    ``ceiling`` the cheater plays B on each deal too.  Stopped by Ctrl-C
+    (KeyboardInterrupt) after some deals, it returns the deals played so far."""
     if deals < 1:
         raise ArenaError("deals must be at least 1")
     fa, fb = bot_factory(a), bot_factory(b)  # fail early on a bad name
+    fc = bot_factory(CHEATER) if ceiling else None
     report = Report(a, b, rules.describe(), seed, planned=deals)
     try:
-        _play_all(report, rules, fa, fb, deals, workers, progress)
+        _play_all(report, rules, fa, fb, fc, deals, workers, progress)
     except KeyboardInterrupt:
         if not report.deals:
             raise
@@ -272,20 +327,25 @@ def run_arena(
 
 
 def _play_all(
-    report: Report, rules: RuleSet, fa: BotFactory, fb: BotFactory, deals: int, workers: int,
-    progress: Callable[[Report], None] | None,
+    report: Report, rules: RuleSet, fa: BotFactory, fb: BotFactory, fc: BotFactory | None, deals: int,
+    workers: int, progress: Callable[[Report], None] | None,
 ) -> None:
     a, b, seed = report.a, report.b, report.seed
+
+    def take(outcomes: Outcomes) -> None:
+        deal, cheat = outcomes
+        if cheat is not None:
+            report.ceiling.append(cheat)
+        report.deals.append(deal)
+        if progress:
+            progress(report)
+
     if workers <= 1:
         for i in range(deals):
-            report.deals.append(play_deal(rules, fa, fb, seed, i))
-            if progress:
-                progress(report)
+            take(_play_index(rules, fa, fb, fc, seed, i))
         return
     # fork (where there is one) starts workers without re-running the caller's script
     ctx = get_context("fork" if "fork" in get_all_start_methods() else "spawn")
-    with ctx.Pool(workers, _init_worker, (rules, a, b, seed)) as pool:
-        for outcome in pool.imap(_run_one, range(deals), chunksize=max(1, min(8, deals // (4 * workers)))):
-            report.deals.append(outcome)
-            if progress:
-                progress(report)
+    with ctx.Pool(workers, _init_worker, (rules, a, b, seed, fc is not None)) as pool:
+        for outcomes in pool.imap(_run_one, range(deals), chunksize=max(1, min(8, deals // (4 * workers)))):
+            take(outcomes)

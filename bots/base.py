@@ -8,6 +8,7 @@ plays in ``scopa local``, in the arena and over TCP (``scopa bot``).
 
 from __future__ import annotations
 
+import asyncio
 from abc import abstractmethod
 from typing import Sequence
 
@@ -36,3 +37,26 @@ def first_declaration(legal: Sequence[Play | Declare]) -> Declare | None:
     """The first Cirulla declaration on offer, if any: its points (V13) cannot be taken
     back, so every built-in bot makes it at once."""
     return next((a for a in legal if isinstance(a, Declare)), None)
+
+
+class ThinkingBot(Bot):
+    """A bot that searches: it thinks in a thread, so that an event loop (a server, a
+    terminal) keeps serving others meanwhile (the interpreter switches threads every few
+    ms), and a server runs it in its worker pool."""
+
+    thinks = True
+
+    async def choose(self, view: View, legal: Sequence[Play | Declare]) -> Play | Declare:
+        return await asyncio.to_thread(self.pick, view, legal)
+
+
+def choices(view: View, legal: Sequence[Play | Declare]) -> Play | Declare | list[Play]:
+    """The move to make without thinking (a declaration on offer, the only play, any
+    play for a view with no seat), or else the two or more plays to choose among."""
+    declaration = first_declaration(legal)
+    if declaration is not None:
+        return declaration
+    plays = [a for a in legal if isinstance(a, Play)]
+    if len(plays) == 1 or view.seat is None:
+        return plays[0]
+    return plays

@@ -6,22 +6,30 @@ other players' plays say about their hands, searches each one with alpha-beta an
 the move with the best average.  When the hidden cards can lie only one way (two players
 and an empty stock) it solves the rest of the round exactly.
 
+At the search's horizon it values a position with the learnt evaluation of
+:mod:`~scopa.bots.horizon` (the hand-written estimate for rules it was not fitted to).
+With teams the search plays for the side: the partner's moves are chosen for the team's
+good within each deal drawn, and the partner's plays weigh the draws as the opponents'
+do, with the team's convention besides (a card laid without taking says "I hold its
+twin", which the expert also keeps when it lays); the partner's hand is never looked at.
+
 The effort is counted in work (plays pushed during search), so a seeded expert always
 plays the same way; ``time_limit`` may stop it earlier when a person is waiting.
 """
 
 from __future__ import annotations
 
-import asyncio
 import random
 import time
 from typing import Callable, Sequence
 
-from scopa.engine import Declare, Play, View
+from scopa.engine import Declare, Play, RuleSet, View
+from scopa.engine.cards import VALUE, VALUE_MASK, mask_of
 
-from .base import Bot, first_declaration
+from .base import ThinkingBot, choices
 from .determinize import Sampler
 from .knowledge import knowledge
+from .horizon import evaluator_for, has_weights
 from .search import SWEEP_THREAT, Search, plies_within, remaining_plies
 
 DEFAULT_BUDGET = 20000
@@ -36,14 +44,26 @@ MIN_DEPTH = 2
 """Plies every search sees at least: a play and the next player's answer (with long
 hands, as in scopone, the leaf budget alone would stop after the play)."""
 
+TWIN_SIGNAL = 0.05
+"""With a partner, laying a card of which the hand holds another of the same value is
+worth this much more (round points a sample): the partner reads such a card as a twin
+held (:data:`~scopa.bots.knowledge.PARTNER_TWIN`)."""
+
 EXACT_LEAVES = 2000
 """A search this small or smaller runs to the round's end (exact for that deal)."""
 
 
-class ExpertBot(Bot):
-    """Determinized alpha-beta search with inference; see the module documentation."""
+def make_search(rules: RuleSet, side: int, learnt: bool = True) -> Search:
+    """The search for ``side``: the learnt evaluation at the horizon where it covers the
+    rules (it values a sweep the next player holds itself), else the estimate plus
+    :data:`~scopa.bots.search.SWEEP_THREAT`."""
+    learnt = learnt and has_weights(rules)
+    threat = 0.0 if rules.frac or learnt else SWEEP_THREAT
+    return Search(side, threat, evaluator_for(rules, learnt))
 
-    thinks = True
+
+class ExpertBot(ThinkingBot):
+    """Determinized alpha-beta search with inference; see the module documentation."""
 
     def __init__(
         self,
@@ -54,6 +74,7 @@ class ExpertBot(Bot):
         time_limit: float | None = None,
         clock: Callable[[], float] = time.perf_counter,
         infer: bool = True,
+        learnt: bool = True,
     ) -> None:
         super().__init__(name or "expert")
         if budget < 1:
@@ -64,24 +85,18 @@ class ExpertBot(Bot):
         self.time_limit = time_limit
         self.clock = clock
         self.infer = infer
+        self.learnt = learnt
         self.last_nodes = 0  # work done for the last decision
         self.last_samples = 0
 
-    async def choose(self, view: View, legal: Sequence[Play | Declare]) -> Play | Declare:
-        """Think in a thread, so that an event loop (a server, a terminal) keeps serving
-        others while the search runs (the interpreter switches threads every few ms)."""
-        return await asyncio.to_thread(self.pick, view, legal)
-
     def pick(self, view: View, legal: Sequence[Play | Declare]) -> Play | Declare:
-        declaration = first_declaration(legal)
-        if declaration is not None:
-            return declaration
-        plays = [a for a in legal if isinstance(a, Play)]
         self.last_nodes = self.last_samples = 0
-        if len(plays) == 1 or view.seat is None:
-            return plays[0]
+        plays = choices(view, legal)
+        if not isinstance(plays, list):
+            return plays
+        assert view.seat is not None  # choices() settles a seat-less view
         sampler = Sampler(view, knowledge(view), self.rng, self.infer)
-        search = Search(view.rules.side_of(view.seat), 0.0 if view.rules.frac else SWEEP_THREAT)
+        search = make_search(view.rules, view.rules.side_of(view.seat), self.learnt)
         totals = [0.0] * len(plays)
         start = self.clock()
         samples = 0
@@ -102,5 +117,10 @@ class ExpertBot(Bot):
                 break
         self.last_nodes = search.nodes
         self.last_samples = samples
+        if view.rules.has_teams:
+            hand = mask_of(view.hand)
+            for i, (card, capture) in enumerate(plays):
+                if not capture and hand & ~(1 << card) & VALUE_MASK[VALUE[card]]:
+                    totals[i] += TWIN_SIGNAL * samples
         best = max(range(len(plays)), key=totals.__getitem__)
         return plays[best]

@@ -3,7 +3,8 @@ and how likely each hidden card is to be in each other hand given the plays so f
 
 Inference: in a play of the current deal a player chose a card while holding the rest
 of its hand; a card it would have made a scopa with, or taken the settebello with, and
-did not, is less likely to be in its hand (players rarely pass up those).
+did not, is less likely to be in its hand (players rarely pass up those).  A partner's
+card laid without taking makes the other cards of its value likelier in its hand.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from dataclasses import dataclass
 
 from scopa.engine import View
 from scopa.engine.captures import CaptureRules
-from scopa.engine.cards import SETTEBELLO, VALUE, mask_of
+from scopa.engine.cards import SETTEBELLO, VALUE, VALUE_MASK, cards_in, mask_of
 
 ALL_CARDS = (1 << 40) - 1
 
@@ -20,6 +21,10 @@ ALL_CARDS = (1 << 40) - 1
 PASSED_SCOPA = 0.15
 PASSED_SETTEBELLO = 0.3
 PASSED_CAPTURE = 0.7  # laid a card on the table while this one could have captured
+PARTNER_TWIN = 1.6
+"""A team's convention (the classic one of Scopone): a card laid without taking says "I
+hold another of this value", so each unseen card of that value is this much likelier in
+the partner's hand.  The expert keeps the convention when it lays (``TWIN_SIGNAL``)."""
 
 _CAPTURE_RULES: dict[object, CaptureRules] = {}
 
@@ -83,6 +88,8 @@ def inference_weights(view: View, unseen: int) -> dict[int, list[float]]:
     if start is None or start >= len(view.round_plays):
         return weights
     caps = capture_rules(view)
+    rules = view.rules
+    partners = {s for s in weights if rules.has_teams and seat is not None and rules.side_of(s) == rules.side_of(seat)}
     table = mask_of(view.table)
     # Walk the plays backwards to recover the table before each play of this deal.
     tables: list[int] = []
@@ -98,6 +105,9 @@ def inference_weights(view: View, unseen: int) -> dict[int, list[float]]:
             continue
         w = weights[play.seat]
         captured = mask_of(play.captured)
+        if not captured and play.seat in partners:
+            for twin in cards_in(unseen & VALUE_MASK[play.card.value]):
+                w[twin] *= PARTNER_TWIN
         swept = bool(captured) and captured == before
         took_sette = bool(captured >> SETTEBELLO & 1)
         if swept and took_sette:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import inspect
 import sys
 from pathlib import Path
 
@@ -33,6 +34,23 @@ def load_bot_class(spec: str) -> type[Player]:
         except ImportError as exc:
             raise ValueError(f"cannot import {module_name!r}: {exc}") from None
     cls = getattr(module, class_name, None)
+    if cls is None:
+        raise ValueError(f"{module_name} has no class {class_name!r} (names are case-sensitive)")
     if not (isinstance(cls, type) and issubclass(cls, Player)):
         raise ValueError(f"{spec!r} is not a Bot (a scopa.bots.Bot subclass)")
     return cls
+
+
+def build_player(cls: type[Player], name: str | None = None, seed: int | None = None) -> Player:
+    """An instance of a bot class, given ``name`` and ``seed`` when its constructor
+    takes them."""
+    try:
+        params = inspect.signature(cls).parameters
+    except (TypeError, ValueError):  # a signature Python cannot read: no arguments
+        params = {}  # type: ignore[assignment]
+    kwargs: dict[str, object] = {}
+    if "name" in params and name is not None:
+        kwargs["name"] = name
+    if "seed" in params:
+        kwargs["seed"] = seed
+    return cls(**kwargs)

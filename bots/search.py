@@ -7,6 +7,8 @@ round's end (exact) or a depth limit (:func:`~scopa.bots.evaluate.estimate`).
 
 from __future__ import annotations
 
+from typing import Callable
+
 from scopa.engine import GameState, Phase, Play
 
 from .evaluate import estimate, terminal_value
@@ -21,12 +23,16 @@ SWEEP_THREAT = 0.8
 class Search:
     """One search's settings and its work counter (nodes = plays pushed)."""
 
-    __slots__ = ("side", "nodes", "threat")
+    __slots__ = ("side", "nodes", "threat", "evaluate")
 
-    def __init__(self, side: int, threat: float = SWEEP_THREAT) -> None:
+    def __init__(
+        self, side: int, threat: float = SWEEP_THREAT,
+        evaluate: Callable[[GameState, int], float] = estimate,
+    ) -> None:
         self.side = side
         self.nodes = 0
         self.threat = threat
+        self.evaluate = evaluate
 
     def _sweep_threat(self, state: GameState) -> float:
         """R18 at the horizon: the player to move would take a sweep it holds."""
@@ -50,7 +56,7 @@ class Search:
         if state.phase is not _PLAY:
             return terminal_value(state, self.side)
         if depth <= 0:
-            return estimate(state, self.side) + self._sweep_threat(state)
+            return self.evaluate(state, self.side) + self._sweep_threat(state)
         plays = ordered(state)
         if state.side[state.to_move] == self.side:
             best = -1e9

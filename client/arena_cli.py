@@ -9,15 +9,16 @@ import sys
 
 from rich.console import Console
 
-from scopa.bots.arena import ArenaError, Report, format_report, mean_interval, run_arena
+from scopa.bots import STRATEGIES
+from scopa.bots.arena import ARENA_ONLY, ArenaError, Report, format_report, mean_interval, run_arena
 
 from .options import add_rules_arguments, rules_from_args
 
 
 def add_subcommand(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("arena", help="measure two bots against each other over paired deals")
-    p.add_argument("bot_a", metavar="BOT_A", help="built-in name (random, greedy, expert, greedy-v1, "
-                                                  "easy, medium, hard), MODULE:CLASS or FILE.py:CLASS")
+    p.add_argument("bot_a", metavar="BOT_A", help=f"built-in name ({', '.join([*STRATEGIES, *ARENA_ONLY])}), "
+                                                  "MODULE:CLASS or FILE.py:CLASS")
     p.add_argument("bot_b", metavar="BOT_B", help="the opponent, named the same ways")
     p.add_argument("--deals", type=int, default=200, metavar="N",
                    help="shuffles to play; each is played twice with the seats swapped (default 200)")
@@ -25,6 +26,9 @@ def add_subcommand(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--workers", type=int, default=os.cpu_count() or 1, metavar="W",
                    help="processes to play in (default: every core)")
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    p.add_argument("--ceiling", action="store_true",
+                   help="also play cheater (every hand in sight) against BOT_B on each deal and print "
+                        "the share of the ceiling: (A - B) / (cheater - B)")
     add_rules_arguments(p)
 
 
@@ -47,7 +51,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
 
     try:
         report = run_arena(args.bot_a, args.bot_b, rules, args.deals, args.seed, args.workers,
-                           progress=None if args.json else progress)
+                           progress=None if args.json else progress, ceiling=args.ceiling)
     except ArenaError as exc:
         console.print(f"[red]{exc}[/red]")
         return 2

@@ -37,8 +37,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     local = sub.add_parser("local", help="play in this terminal against bots (no server needed)")
     local.add_argument("--seats", metavar="KINDS",
-                       help="who sits where, e.g. human,greedy or human,greedy,human,random "
-                            "(kinds: human, random, greedy, expert, greedy-v1, or the levels easy, medium, hard); all bots = watch a game")
+                       help="who sits where, e.g. human,greedy or human,greedy,human,random (kinds: human, "
+                            "random, greedy, expert, greedy-v1, chitarella, ismcts, the levels easy, medium, hard, "
+                            "or your own bot as path/to/mybot.py:Class); all bots = watch a game")
     local.add_argument("--seed", type=int, help="seed for a reproducible game")
     local.add_argument("--record", metavar="FILE", help="write the game's record to FILE (docs/RECORDS.md)")
     add_rules_arguments(local)

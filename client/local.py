@@ -9,28 +9,37 @@ from typing import Sequence
 from datetime import datetime, timezone
 from pathlib import Path
 
+from pydantic import TypeAdapter, ValidationError
 from rich.console import Console
 
 from scopa.engine import Event, GameMaster, GameRecord, RuleSet
 from scopa.engine.player import Player
 
-from scopa.bots import STRATEGIES, make_bot
-from scopa.protocol.record import PlayerKind, RecordPlayer, build_record, write_record
+from scopa.bots import STRATEGIES
+from scopa.bots.loader import load_bot_class
+from scopa.bots.registry import make_player
+from scopa.protocol.record import PlayerKind, RecordPlayer, Strategy, build_record, write_record
 
 from .human import TerminalPlayer
 from .render import DeckStyle, event_line
 
 SEAT_KINDS = ("human", *STRATEGIES)
+_STRATEGY: TypeAdapter[str] = TypeAdapter(Strategy)
 
 
 def parse_seats(spec: str | None, players: int) -> list[str]:
-    """``human,greedy`` → one kind per seat; default: you against greedy bots."""
+    """``human,greedy`` → one kind per seat; default: you against greedy bots.  A seat may
+    also be your own bot, ``module:Class`` or ``path/to/file.py:Class`` (kept as written)."""
     if not spec:
         return ["human"] + ["greedy"] * (players - 1)
-    kinds = [k.strip().lower() for k in spec.split(",") if k.strip()]
-    bad = [k for k in kinds if k not in SEAT_KINDS]
+    kinds = [k.strip() if ":" in k else k.strip().lower() for k in spec.split(",") if k.strip()]
+    bad = [k for k in kinds if ":" not in k and k not in SEAT_KINDS]
     if bad:
-        raise ValueError(f"unknown seat kind {bad[0]!r}; use: {', '.join(SEAT_KINDS)}")
+        raise ValueError(f"unknown seat kind {bad[0]!r}; use: {', '.join(SEAT_KINDS)}, "
+                         f"or your own bot as MODULE:CLASS or FILE.py:CLASS")
+    for k in kinds:
+        if ":" in k:
+            load_bot_class(k)  # a clear ValueError now rather than mid-game
     if len(kinds) != players:
         raise ValueError(f"--seats names {len(kinds)} seats but the table has {players} players "
                          f"(set --players or --rules to match)")
@@ -47,8 +56,25 @@ def build_players(
             name = "You" if humans == 1 else f"Player {i + 1}"
             players.append(TerminalPlayer(name, console, style, autoplay, delay))
         else:
-            players.append(make_bot(kind, f"{kind.capitalize()} {i + 1}", seed=seed * 100 + i))
+            players.append(seat_bot(kind, i, seed))
     return players
+
+
+def seat_bot(kind: str, seat: int, seed: int) -> Player:
+    """The bot of a seat: a built-in kind, or a bot class named ``MODULE:CLASS``."""
+    label = kind.rpartition(":")[2] if ":" in kind else kind.capitalize()
+    return make_player(kind, f"{label} {seat + 1}", seed=seed * 100 + seat)
+
+
+def record_strategy(kind: str) -> str | None:
+    """How a record names a bot seat's strategy (a file's folders left out)."""
+    if ":" not in kind:
+        return kind
+    module, _, cls = kind.rpartition(":")
+    try:
+        return _STRATEGY.validate_python(f"{Path(module).name}:{cls}")
+    except ValidationError:  # a name the record format cannot hold
+        return None
 
 
 async def run_local_game(
@@ -85,7 +111,7 @@ async def run_local_game(
         seats = [
             RecordPlayer(seat=i, name=getattr(p, "name", f"seat {i}"), side=rules.side_of(i),
                          kind=PlayerKind.PERSON if kind == "human" else PlayerKind.BOT,
-                         strategy=None if kind == "human" else kind)
+                         strategy=None if kind == "human" else record_strategy(kind))
             for i, (kind, p) in enumerate(zip(kinds, players))
         ]
         write_record(build_record(rules, seed, master.first_dealer, master.actions, seats,

@@ -16,6 +16,7 @@ from typing import Any
 
 from rich.console import Console
 
+from scopa.bots import STRATEGIES
 from scopa.engine import Player
 
 from . import admincli
@@ -60,12 +61,13 @@ def add_subcommands(sub: Any, add_rules: AddArguments, add_display: AddArguments
     bot = sub.add_parser("bot", help="run a bot against a server")
     _connection_arguments(bot, default_name=None)
     who = bot.add_mutually_exclusive_group()
-    who.add_argument("--strategy", choices=("random", "greedy"), default="greedy", help="built-in bot; default greedy")
+    who.add_argument("--strategy", choices=tuple(STRATEGIES), default="greedy", metavar="NAME",
+                     help=f"built-in bot or level: {', '.join(STRATEGIES)}; default greedy")
     who.add_argument("--bot", metavar="MODULE:CLASS",
                      help="your own Bot subclass, e.g. mybot:MyBot or path/to/mybot.py:MyBot")
     bot.add_argument("--table", metavar="ID", help="join this table (default: the first waiting one, or a new one)")
     bot.add_argument("--games", type=int, default=1, metavar="N", help="games to play before exiting; default 1")
-    bot.add_argument("--seed", type=int, help="seed of the random strategy")
+    bot.add_argument("--seed", type=int, help="seed of a bot that draws at random (random, expert, ismcts, easy, hard)")
     bot.add_argument("--fill-with-bots", default="", metavar="NAMES",
                      help="when creating a table, seat server bots too, e.g. greedy or random,greedy")
     bot.add_argument("--quiet", action="store_true", help="print only errors")

@@ -95,6 +95,30 @@ def position(
     return s
 
 
+def minimax(s: GameState, side: int) -> float:
+    """The exact value of a two-side position for ``side``: every hand and the stock in
+    sight, both sides playing their best to the round's end (R21)."""
+    if s.phase is not Phase.PLAY:
+        p = s.history[-1].points
+        return p[side] - p[1 - side]
+    values = []
+    for play in s.legal_plays():
+        c = s.copy()
+        c.push(play)
+        values.append(minimax(c, side))
+    return max(values) if s.side[s.to_move] == side else min(values)
+
+
+def dealt(rules: RuleSet, rng: random.Random, dealer: int = 0) -> GameState:
+    """A round just dealt from ``rng``'s shuffles (a void deal is shuffled again, R10)."""
+    s = GameState.new(rules, dealer)
+    while s.phase is Phase.DEAL:
+        order = list(range(40))
+        rng.shuffle(order)
+        s.apply(Deal(tuple(order)))
+    return s
+
+
 def deal_order(
     rules: RuleSet,
     dealer: int,

@@ -6,23 +6,19 @@ from __future__ import annotations
 import itertools
 import random
 
-from conftest import m, position
+from conftest import dealt, m, minimax, position
 
 from scopa.bots import ExpertBot
 from scopa.bots.determinize import Sampler
 from scopa.bots.knowledge import PASSED_SCOPA, inference_weights, knowledge
 from scopa.bots.search import plies_within
-from scopa.engine import Deal, GameState, Phase, Play, RuleSet, view
+from scopa.engine import GameState, Phase, Play, RuleSet, view
 from scopa.engine.cards import cards_in
 
 
 def _midgame(rules: RuleSet, seed: int, plays: int) -> GameState:
     rng = random.Random(seed)
-    s = GameState.new(rules, 0)
-    while s.phase is Phase.DEAL:
-        order = list(range(40))
-        rng.shuffle(order)
-        s.apply(Deal(tuple(order)))
+    s = dealt(rules, rng)
     for _ in range(plays):
         s.push(rng.choice(s.legal_plays()))
     return s
@@ -70,18 +66,6 @@ def test_a_passed_up_scopa_makes_those_cards_unlikely() -> None:
     assert w[cards_in(m("4b"))[0]] == 1.0
 
 
-def _minimax(s: GameState, side: int) -> float:
-    if s.phase is not Phase.PLAY:
-        p = s.history[-1].points
-        return p[side] - p[1 - side]
-    vals = []
-    for play in s.legal_plays():
-        c = s.copy()
-        c.push(play)
-        vals.append(_minimax(c, side))
-    return max(vals) if s.side[s.to_move] == side else min(vals)
-
-
 def test_with_the_stock_empty_two_players_are_solved_exactly() -> None:
     """Every unseen card is in the other hand: the expert's move is a minimax-best move."""
     rules = RuleSet.build("scopa")
@@ -98,7 +82,7 @@ def test_with_the_stock_empty_two_players_are_solved_exactly() -> None:
         for play in s.legal_plays():
             c = s.copy()
             c.push(play)
-            values[play] = _minimax(c, side)
+            values[play] = minimax(c, side)
         assert values[move] == max(values.values())
         checked += 1
     assert checked >= 10
@@ -137,3 +121,22 @@ def test_the_plain_estimate_agrees_with_the_general_one() -> None:
         for side in (0, 1):
             assert estimate(s, side) == _estimate_plain(s.piles, s.scope, side)
             assert abs(estimate(s, side) - estimate_general(s, side)) < 1e-9
+
+
+def test_a_partners_card_laid_without_taking_says_it_holds_the_twin() -> None:
+    """Scopone (teams, R5): seat 0 lays the 4 of Coppe on a table nothing of it can take;
+    for seat 2, its partner, the other 4s become likelier in seat 0's hand; an opponent's
+    laid card says nothing of the kind."""
+    from scopa.bots.knowledge import PASSED_CAPTURE, PARTNER_TWIN
+
+    rules = RuleSet.build("scopone")
+    s = position(rules, ["4c 6c", "Fs 2s", "4b Rb", "5c 6s"], table="Cd", stock="", dealer=3, to_move=0, plays=0)
+    s.push(Play(int(cards_in(m("4c"))[0]), 0))
+    s.push(Play(int(cards_in(m("Fs"))[0]), 0))
+    v = view(s, 2)
+    w = inference_weights(v, knowledge(v).unseen)
+    for card in cards_in(m("4s 4d")):
+        assert w[0][card] == PARTNER_TWIN
+        assert w[1][card] == PASSED_CAPTURE  # seat 1 laid the 8 while a 4 could take the 4
+        assert w[3][card] == 1.0
+    assert w[0][cards_in(m("Fc"))[0]] == 1.0  # the opponent's 8 made no twin likelier

@@ -7,7 +7,9 @@ import random
 
 import pytest
 
-from scopa.bots import LEVELS, STRATEGIES, ExpertBot, make_bot
+from scopa.bots import LEVELS, STRATEGIES, ExpertBot, IsmctsBot, make_bot
+from scopa.bots.expert import DEFAULT_BUDGET
+from scopa.bots.levels import EasyBot
 from scopa.engine import Deal, Declare, GameState, Phase, Preset, RuleSet, view
 
 TABLES = [RuleSet.build(p) for p in Preset] + [
@@ -22,6 +24,8 @@ TABLES = [RuleSet.build(p) for p in Preset] + [
 def _bot(strategy: str, seed: int):
     if strategy in ("expert", "hard"):
         return ExpertBot(seed=seed, budget=40, leaves=12)  # tiny: legality, not strength
+    if strategy == "ismcts":
+        return IsmctsBot(seed=seed, iterations=8)
     return make_bot(strategy, seed=seed)
 
 
@@ -57,7 +61,7 @@ def test_every_bot_plays_only_legal_actions(rules: RuleSet, strategy: str) -> No
     assert actions  # a whole round was played
 
 
-@pytest.mark.parametrize("strategy", ["greedy", "expert", "greedy-v1"])
+@pytest.mark.parametrize("strategy", ["greedy", "expert", "greedy-v1", "chitarella"])
 def test_cirulla_declarations_are_taken(strategy: str) -> None:
     """V13: over a few rounds the bots meet declarable hands and declare them."""
     rules = RuleSet.build("cirulla")
@@ -65,7 +69,7 @@ def test_cirulla_declarations_are_taken(strategy: str) -> None:
     assert total > 0
 
 
-@pytest.mark.parametrize("strategy", ["random", "expert"])
+@pytest.mark.parametrize("strategy", ["random", "expert", "easy", "ismcts"])
 def test_a_seeded_bot_repeats_itself(strategy: str) -> None:
     rules = RuleSet.build("scopa")
     first, _ = play_round_checked(rules, strategy, seed=21)
@@ -73,11 +77,14 @@ def test_a_seeded_bot_repeats_itself(strategy: str) -> None:
     assert first == again
 
 
-def test_levels_name_strategies_people_can_choose() -> None:
-    assert LEVELS == {"easy": "random", "medium": "greedy", "hard": "expert"}
-    for level, strategy in LEVELS.items():
-        assert type(make_bot(level)) is type(make_bot(strategy))
-    assert make_bot("hard", name="Hal").name == "Hal"
+def test_levels_are_strategies_people_can_choose() -> None:
+    assert list(LEVELS) == ["easy", "medium", "hard"]
+    assert all(level in STRATEGIES for level in LEVELS)
+    assert isinstance(make_bot("easy", seed=1), EasyBot)
+    assert type(make_bot("medium")) is type(make_bot("greedy"))
+    hard = make_bot("hard", name="Hal", seed=2)
+    assert isinstance(hard, ExpertBot) and hard.budget == DEFAULT_BUDGET // 4
+    assert hard.name == "Hal"
     with pytest.raises(ValueError, match="unknown strategy"):
         make_bot("grandmaster")
 

@@ -111,3 +111,34 @@ def test_in_a_terminal_scopa_local_is_the_full_screen_app_and_ctrl_c_leaves_with
     assert child.exitstatus == 0
     assert "\x1b[?1049l" in output  # the terminal's normal screen is back
     assert "replay with --seed 5" in output and "Traceback" not in output
+
+
+def test_a_seat_can_be_your_own_bot_by_path_with_its_case_kept(tmp_path: Path) -> None:
+    """``--seats path/to/MyBot2.py:Taker,greedy``: the path and the class keep their case
+    (the built-in kinds are still read in any case)."""
+    (tmp_path / "MyBot2.py").write_text(
+        "from scopa.bots import Bot\n"
+        "class Taker(Bot):\n"
+        "    def pick(self, view, legal):\n"
+        "        return legal[-1]\n"
+    )
+    done = run("--seats", f"{tmp_path}/MyBot2.py:Taker,GREEDY", "--seed", "5", "--record", str(tmp_path / "g.json"))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "Seats: Taker 1, Greedy 2" in done.stdout and "Game over" in done.stdout
+    assert '"strategy":"MyBot2.py:Taker"' in (tmp_path / "g.json").read_text().replace(" ", "")
+    wrong = run("--seats", f"{tmp_path}/MyBot2.py:taker,greedy")
+    assert wrong.returncode == 2 and "no class 'taker'" in wrong.stdout
+
+
+def test_every_built_in_strategy_and_level_can_sit_and_the_cheater_cannot() -> None:
+    from scopa.bots import STRATEGIES
+    from scopa.client.cli import build_parser
+    from scopa.client.local import parse_seats
+
+    for kind in STRATEGIES:
+        assert parse_seats(f"human,{kind}", 2) == ["human", kind]
+        assert build_parser().parse_args(["bot", "--strategy", kind]).strategy == kind
+    with pytest.raises(ValueError, match="unknown seat kind 'cheater'"):
+        parse_seats("human,cheater", 2)
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["bot", "--strategy", "cheater"])

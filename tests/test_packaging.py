@@ -66,6 +66,7 @@ def test_the_wheel_holds_every_package_module_and_type_marker(installed: tuple[P
             inside = f"{where}/{path.relative_to(ROOT / folder).as_posix()}"
             assert inside in names, f"{inside} is missing from the wheel"
     assert "scopa/engine/_speedups.pyi" in names
+    assert "scopa/bots/horizon_weights.json" in names  # the expert's learnt evaluation
     assert not any(n.startswith(("tests/", "examples/", "benchmarks/", "scopa/__init__")) for n in names)
 
 

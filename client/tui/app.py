@@ -11,7 +11,6 @@ from textual.app import App
 from textual.binding import Binding
 from textual.screen import Screen
 
-from scopa.bots import make_bot
 from scopa.engine import (
     Declare,
     Event,
@@ -27,6 +26,7 @@ from scopa.engine import (
 )
 from scopa.engine.player import Player
 
+from ..local import seat_bot
 from ..notation import DeckStyle
 from .board import BoardScreen
 from .boardstate import BoardState
@@ -134,7 +134,7 @@ class LocalGameApp(ScopaApp):
             if kind == "human":
                 out.append(AppPlayer(f"Player {i + 1}" if many else "You", self))
             else:
-                out.append(make_bot(kind, f"{kind.capitalize()} {i + 1}", seed=self.seed * 100 + i))
+                out.append(seat_bot(kind, i, self.seed))
         return out
 
     def on_mount(self) -> None:
