@@ -11,8 +11,8 @@ enforced while the test runs.
     packaging    builds and installs the wheel
 
 A test's kind is, first match wins: a kind marker on the test, its class or its module
-(``pytestmark = pytest.mark.unit``); else its file's entry in ``FILE_KINDS``; else
-``DEFAULT_KIND``.  A file that declares nothing runs as ``process``, the one kind with no
+(``pytestmark = pytest.mark.unit``); else its entry in ``TEST_KINDS``; else its file's
+entry in ``FILE_KINDS``; else ``DEFAULT_KIND``.  A file that declares nothing runs as ``process``, the one kind with no
 guard, so a new file can never fail because of its kind; it just stays out of the quick
 ``-m unit`` loop until it says what it is.  The header of each run lists such files.
 
@@ -58,7 +58,7 @@ FILE_KINDS: dict[str, Kind] = {  # fmt: skip
     "test_rl_env.py": "unit", "test_rl_docs.py": "unit", "test_rules_as_written.py": "unit",
     "test_storage.py": "unit", "test_tui_away.py": "unit", "test_tui_boardstate.py": "unit",
     "test_tui_kept_move.py": "unit", "test_tui_local.py": "unit", "test_tui_snapshots.py": "unit",
-    "test_tui_title.py": "unit", "test_transcript.py": "unit", "test_variants_examples.py": "unit",
+    "test_tui_title.py": "unit", "test_variants_examples.py": "unit",
     "test_variants_properties.py": "unit",
     # integration
     "test_admin.py": "integration", "test_barrage.py": "integration",
@@ -78,7 +78,7 @@ FILE_KINDS: dict[str, Kind] = {  # fmt: skip
     "test_spectators.py": "integration", "test_storage_writer.py": "integration",
     "test_table_failure.py": "integration", "test_timers.py": "integration",
     "test_tui_create_form.py": "integration", "test_tui_network.py": "integration",
-    "test_tui_outage.py": "integration", "test_tui_table_life.py": "integration",
+    "test_tui_outage.py": "integration", "test_tui_table_life.py": "integration", "test_transcript.py": "integration",
     "test_web_layout.py": "integration", "test_wiretap.py": "integration",
     # process
     "test_accounts.py": "process", "test_cli_bot.py": "process", "test_cli_local.py": "process",
@@ -95,6 +95,12 @@ FILE_KINDS: dict[str, Kind] = {  # fmt: skip
     "test_packaging.py": "packaging",
 }
 
+# "file::test" -> kind, for the tests whose kind differs from their file's
+TEST_KINDS: dict[str, Kind] = {
+    "test_arena.py::test_results_do_not_depend_on_the_number_of_workers": "process",
+    "test_move_log.py::test_a_running_journal_keeps_its_move_file_and_a_second_server_is_refused": "process",
+}
+
 _KIND = pytest.StashKey[Kind]()
 _UNDECLARED = pytest.StashKey[list[str]]()
 
@@ -109,7 +115,8 @@ def _kind_of(item: pytest.Item) -> tuple[Kind, bool]:
         for mark in node.own_markers:
             if mark.name in KINDS:
                 return mark.name, True  # type: ignore[return-value]
-    kind = FILE_KINDS.get(item.path.name)
+    name = getattr(item, "originalname", item.name)
+    kind = TEST_KINDS.get(f"{item.path.name}::{name}") or FILE_KINDS.get(item.path.name)
     if kind is not None:
         return kind, True
     return DEFAULT_KIND, False
@@ -141,7 +148,7 @@ def _refuse(kind: Kind, what: str) -> Callable[..., Any]:
     def refuse(*args: object, **kwargs: object) -> Any:
         raise TierViolation(
             f"a {kind} test {what}: give it the kind that allows this "
-            "(a marker on the test or module, or its file's entry in tests/tiers.py FILE_KINDS)"
+            "(a marker on the test or module, or its entry in tests/tiers.py)"
         )
 
     return refuse
