@@ -26,6 +26,8 @@ from scopa.engine import (
 )
 from scopa.engine.cards import cards_in
 
+pytest_plugins = ["tiers"]  # every test gets a kind (unit, integration, ...): see tiers.py
+
 
 def m(text: str) -> int:
     """A card mask from notation: ``m("7d Rc")``."""
