@@ -13,7 +13,7 @@ from collections import deque
 from enum import StrEnum
 
 from .archive import Account
-from .storage import Storage
+from .journal import Journal, SaveAccount
 from .clock import Clock
 
 SCRYPT_N, SCRYPT_R, SCRYPT_P = 2**14, 8, 1  # 16 MiB of memory per hash (128 * n * r bytes)
@@ -63,7 +63,7 @@ class AttemptLimiter:
 class Accounts:
     """Claim a name, check a name's password (both off the event loop)."""
 
-    def __init__(self, archive: Storage, clock: Clock, *, max_failures: int = 5, window: float = 300.0) -> None:
+    def __init__(self, archive: Journal, clock: Clock, *, max_failures: int = 5, window: float = 300.0) -> None:
         self.archive = archive
         self.limiter = AttemptLimiter(clock, max_failures, window)
         self._claiming: set[str] = set()
@@ -114,7 +114,7 @@ class Accounts:
             digest = await asyncio.get_running_loop().run_in_executor(
                 None, functools.partial(scrypt_hash, password, salt)
             )
-            await self.archive.save_account(Account(name, salt, digest, SCRYPT_N, SCRYPT_R, SCRYPT_P))
+            await self.archive.write(SaveAccount(Account(name, salt, digest, SCRYPT_N, SCRYPT_R, SCRYPT_P)))
         finally:
             self._claiming.discard(name)
         return Verdict.OK

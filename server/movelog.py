@@ -38,6 +38,7 @@ import time
 from typing import Any, Protocol, Sequence
 
 from .archive import StorageError
+from .journal import AppendAction
 
 MOVES_SUFFIX = "-moves"
 FILE_ROWS = 8192
@@ -61,6 +62,8 @@ class ActionStore(Protocol):
     def insert_actions(self, rows: Sequence[Row], restoring: bool = False) -> None: ...
 
     def action_indices(self, table_id: str) -> set[int]: ...
+
+    def stored_action(self, table_id: str, index: int) -> str | None: ...
 
 
 def moves_path(path: str) -> str:
@@ -173,21 +176,25 @@ class MoveLog:
         """Whether the file holds enough rows to be taken in."""
         return self.rows_in_file >= FILE_ROWS
 
-    def append(self, calls: Sequence[Any]) -> list[Any]:
-        """``append_encoded`` calls, each refused (a StorageError in its place) if its table
-        is unknown or its index is journaled already; the accepted ones in one record."""
+    def append(self, commands: Sequence[AppendAction]) -> list[Any]:
+        """Actions, each refused (a StorageError in its place) if its table is unknown, its
+        index is past the next one, or another action is journaled for it (the same
+        action again is accepted as it is); the new ones in one record."""
         out: list[Any] = []
         rows: list[Row] = []
-        for _, args in calls:
+        for command in commands:
+            table_id, index, text = command.table_id, command.index, command.action
             try:
-                table_id, index, text = args
-                if not (isinstance(table_id, str) and type(index) is int and isinstance(text, str)):
-                    raise TypeError("an action is a table id, an index and an action")
                 taken = self._taken(table_id)
                 if index in taken:
-                    raise StorageError(f"table {table_id}: action {index} is journaled already")
-            except (StorageError, TypeError, ValueError) as exc:
-                out.append(exc if isinstance(exc, StorageError) else StorageError(str(exc)))
+                    if self._stored(table_id, index) != text:
+                        raise StorageError(f"table {table_id}: action {index} is journaled already, as another action")
+                    out.append(None)
+                    continue
+                if index != len(taken):
+                    raise StorageError(f"table {table_id}: action {index} given, {len(taken)} expected")
+            except StorageError as exc:
+                out.append(exc)
                 continue
             taken.add(index)
             rows.append((table_id, index, text))
@@ -213,6 +220,11 @@ class MoveLog:
             taken.update(self._pending.get(table_id, ()))
             self._indices[table_id] = taken
         return taken
+
+    def _stored(self, table_id: str, index: int) -> str | None:
+        """The action journaled for ``index`` (pending here, or in the SQLite file)."""
+        pending = self._pending.get(table_id, {}).get(index)
+        return pending if pending is not None else self.storage.stored_action(table_id, index)
 
     def _write(self, data: bytes) -> None:
         view = memoryview(data)

@@ -38,7 +38,8 @@ from .collector import Collector
 from .limits import Limits
 from .lobby import TableDirectory, build_rules
 from .session import ClientSession
-from .storage import Storage, StorageBackend, TableResult
+from .journal import CloseTable, CreateTable, Journal, JournalBackend, MarkDamaged
+from .journal_values import TableResult
 from .writer_process import open_storage
 from .proxied import ProxiedClients
 from .records import Records
@@ -58,7 +59,7 @@ class NetworkEngine:
     """Many tables, one lobby, one TCP listener."""
 
     def __init__(self, host: str = "127.0.0.1", port: int = DEFAULT_PORT, seed: int | None = None,
-                 db: str | None = None, storage: Storage | StorageBackend | None = None, *,
+                 db: str | None = None, storage: Journal | JournalBackend | None = None, *,
                  limits: Limits | None = None, grace: float = 120.0,
                  turn_timeout: float | None = DEFAULT_TURN_TIMEOUT, clock: Clock | None = None,
                  admin_token_file: str | None = None, accounts: bool = False, bot_workers: int = 1,
@@ -99,7 +100,7 @@ class NetworkEngine:
         """Set when the operator asked the server to stop (``serve`` then shuts down)."""
         self._ids = itertools.count(1)
         self._table_ids = itertools.count(1)
-        self.storage: Storage | None = open_storage(db, storage)
+        self.storage: Journal | None = open_storage(db, storage)
         self._server: asyncio.Server | None = None
         self._per_address: dict[str, int] = {}  # open connections by remote address
         self.proxied = ProxiedClients(trusted_proxies, self.limits.max_connections_per_address)
@@ -171,7 +172,7 @@ class NetworkEngine:
                 continue
             if stored.status != "playing" or any(s is None for s in stored.seats):
                 # A table still gathering players: its clients are gone with the old process.
-                self.storage.close_table(stored.id, "server restarted before the game began")
+                self.storage.write(CloseTable(stored.id, "server restarted before the game began"))
                 continue
             try:
                 table = Table.from_storage(stored, self.storage, on_finished=self._table_finished,
@@ -208,7 +209,7 @@ class NetworkEngine:
         self.damaged[table_id] = reason
         assert self.storage is not None
         try:
-            self.storage.mark_damaged(table_id, reason)
+            self.storage.write(MarkDamaged(table_id, reason))
         except Exception as exc:  # noqa: BLE001 - the log line above is what matters
             log.error("table %s: could not mark it damaged: %s", table_id, exc)
 
@@ -517,7 +518,7 @@ class NetworkEngine:
                        "turn_timeout": table.turn_timeout}
             if invite is not None:
                 options["invite_digest"] = table.invite_digest
-            self.storage.create_table(table.id, rules, table.seed, table.private, options)
+            self.storage.write(CreateTable(table.id, rules, table.seed, table.private, options))
             table.storage = self.storage
         if body.sit:
             self._stop_watching(sess)
@@ -570,7 +571,7 @@ class NetworkEngine:
         self._close_table(table)
         if self.storage is not None and table.storage is not None:
             try:
-                self.storage.close_table(table.id, reason)
+                self.storage.write(CloseTable(table.id, reason))
             except Exception as exc:  # noqa: BLE001 - the table is gone either way
                 log.error("table %s: could not journal its closing: %s", table.id, exc)
         log.info("table %s: closed (%s)", table.id, reason)
@@ -630,7 +631,7 @@ class NetworkEngine:
         log.info("table %s closed: nobody is waiting at it", table.id)
         if self.storage is not None and table.storage is not None:
             try:
-                self.storage.close_table(table.id, "everyone left before the game began")
+                self.storage.write(CloseTable(table.id, "everyone left before the game began"))
             except Exception:  # noqa: BLE001 - the lobby goes on; the journal keeps a stale row
                 log.exception("table %s: could not record its closing", table.id)
 

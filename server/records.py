@@ -25,7 +25,7 @@ from .archive import FinishedGame, GamePlayer, preset_key
 from .clock import Clock
 from .ratings import rate_game
 from .session import ClientSession
-from .storage import Storage
+from .journal import Journal, SavePlayers, SaveRatings
 from .table import Table, token_digest
 
 log = logging.getLogger("scopa.server")
@@ -37,8 +37,8 @@ MAX_RECORD_BYTES = 60_000  # a record must fit in one frame (64 KiB) with its en
 class Records:
     """The finished-games, ratings and accounts side of a server."""
 
-    def __init__(self, storage: Storage | None, clock: Clock, *, accounts: bool = False) -> None:
-        self.archive: Storage | None = storage  # the archive's calls are the storage's
+    def __init__(self, storage: Journal | None, clock: Clock, *, accounts: bool = False) -> None:
+        self.archive: Journal | None = storage  # the archive's calls are the storage's
         if accounts and self.archive is None:
             raise ValueError("accounts are kept in the server's database: give it one (--db)")
         self.accounts = Accounts(self.archive, clock) if accounts and self.archive is not None else None
@@ -146,7 +146,7 @@ class Records:
             players.append(GamePlayer(i, seat.name, PlayerKind.PERSON.value if person else PlayerKind.BOT.value,
                                       None if person else seat.strategy or None, taken,
                                       table.taken_over.get(i) or seat.token_digest or None))
-        self.archive.save_players(table.id, players)  # a failure is logged by the storage
+        self.archive.write(SavePlayers(table.id, tuple(players)))  # a failure is logged by the storage
         rating = asyncio.create_task(self._rate(table, players))
         self._rating.add(rating)
         rating.add_done_callback(self._rating.discard)
@@ -171,7 +171,7 @@ class Records:
             return  # a side a bot played all along after taking it over: nobody to rate there
         preset = preset_key(table.rules)
         known = await self.archive.ratings(preset, [n for side in sides for n in side])
-        await self.archive.save_ratings(preset, rate_game(sides, state.winner, state.totals, known))
+        await self.archive.write(SaveRatings(preset, tuple(rate_game(sides, state.winner, state.totals, known))))
 
     # ------------------------------------------------------------------ accounts
 

@@ -1,4 +1,4 @@
-"""The server's :class:`~.storage.Storage` for its SQLite file (``scopa serve --db``): the
+"""The server's :class:`~.journal.Journal` for its SQLite file (``scopa serve --db``): the
 file is written by a child process, so a commit never competes with the event loop for
 the interpreter lock.
 
@@ -13,7 +13,7 @@ waits for it waits: a table's next announcement (its game master awaits the jour
 of the action), not the lobby or a ping.
 
 A frame is a 4-byte big-endian length and a pickle: from the server, a list of
-``(name, args)`` calls (name None: a barrier, answered None); from the child, first
+requests (:mod:`.journal`'s commands and queries; None: a barrier, answered None); from the child, first
 None (the file is open) or the exception that refused it, then one list of results per
 batch, an exception standing for a call that failed.  If the child ends, every call
 waiting on it and every later one fails with :class:`~.archive.StorageError`.
@@ -35,10 +35,9 @@ import subprocess
 import sys
 from typing import Any, BinaryIO, Sequence
 
-from scopa.engine import Action
-
 from .archive import StorageError
-from .storage import SQLiteStorage, Storage, StorageBackend, encode_action
+from .journal import Journal, JournalBackend, is_postgres
+from .storage import SQLiteStorage
 from .writer import QueuedStorage, StorageWriter, Pending, run_batch, settle
 
 log = logging.getLogger("scopa.server")
@@ -79,7 +78,7 @@ def _read_first(fd: int) -> Any:
 
 
 class StorageProcess(QueuedStorage):
-    """A :class:`~.storage.Storage` over a :class:`~.storage.SQLiteStorage` in a child
+    """A :class:`~.journal.Journal` over a :class:`~.storage.SQLiteStorage` in a child
     process.  ``command``: the child's program (default: this module), which gets the
     path and the synchronous mode as its last two arguments."""
 
@@ -108,10 +107,6 @@ class StorageProcess(QueuedStorage):
         self._received = bytearray()
         self._ended: StorageError | None = None  # why every call fails from now on
 
-    def append_action(self, table_id: str, index: int, action: Action) -> asyncio.Future[None]:
-        # Sent as its text: a short string is quicker to pickle than an Action.
-        return self._call("append_encoded", (table_id, index, encode_action(action)))
-
     # ------------------------------------------------------------------ flow
 
     async def close(self) -> None:
@@ -139,11 +134,11 @@ class StorageProcess(QueuedStorage):
         """End of the loop turn: the turn's calls go to the child in one frame."""
         turn, self._turn = self._turn, []
         if self._ended is not None:
-            for name, args, future in turn:
-                settle(name, args, future, self._ended)
+            for request, future in turn:
+                settle(request, future, self._ended)
             return
         self._sent.extend(turn)
-        data = _frame([(name, args) for name, args, _ in turn])
+        data = _frame([request for request, _ in turn])
         if self._unsent:
             self._unsent += data
             return
@@ -186,8 +181,8 @@ class StorageProcess(QueuedStorage):
         self._received += data
         for results in _frames(self._received):
             for result in results:
-                name, args, future = self._sent.popleft()
-                settle(name, args, future, result)
+                request, future = self._sent.popleft()
+                settle(request, future, result)
 
     def _end(self, why: str) -> None:
         """The child is gone: every call waiting on it fails, and every later one."""
@@ -198,8 +193,8 @@ class StorageProcess(QueuedStorage):
             log.error("storage: %s", why)
         self._stop_watching()
         waiting, self._sent = self._sent, collections.deque()
-        for name, args, future in waiting:
-            settle(name, args, future, self._ended)
+        for request, future in waiting:
+            settle(request, future, self._ended)
 
     def _stop_watching(self) -> None:
         if self._loop is not None and not self._loop.is_closed():
@@ -208,13 +203,17 @@ class StorageProcess(QueuedStorage):
                 self._loop.remove_writer(self._out)
 
 
-def open_storage(db: str | None = None, storage: Storage | StorageBackend | None = None) -> Storage | None:
-    """The server's storage: ``storage`` (a backend is put behind a :class:`~.writer.StorageWriter`),
-    or the SQLite file ``db`` (``scopa serve --db``) behind a :class:`StorageProcess`;
-    None (no persistence) with neither."""
+def open_storage(db: str | None = None, storage: Journal | JournalBackend | None = None) -> Journal | None:
+    """The server's journal: ``storage`` (a backend is put behind a :class:`~.writer.StorageWriter`),
+    or ``db`` (``scopa serve --db``): a PostgreSQL URL behind a writer thread, else an
+    SQLite file behind a :class:`StorageProcess`; None (no persistence) with neither."""
     if storage is None and db:
+        if is_postgres(db):
+            from .postgres import PostgresStorage  # psycopg only for a PostgreSQL journal
+
+            return StorageWriter(PostgresStorage(db))
         return StorageProcess(db)
-    if isinstance(storage, StorageBackend):
+    if isinstance(storage, JournalBackend):
         return StorageWriter(storage)
     return storage
 

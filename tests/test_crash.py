@@ -10,7 +10,8 @@ from scopa.engine import CARDS, Play, replay
 from scopa.protocol import commands as wire
 from scopa.protocol.convert import rules_from_wire
 from scopa.server import NetworkEngine
-from scopa.server.storage import MemoryStorage, SQLiteStorage, StorageError, decode_action
+from scopa.server.memory_journal import MemoryStorage
+from scopa.server.storage import SQLiteStorage, StorageError, decode_action
 
 from wire_client import WireClient
 
@@ -23,12 +24,12 @@ class FailingStorage(MemoryStorage):
         self.fail_at = fail_at
         self.plays = 0
 
-    def append_action(self, table_id, index, action) -> None:  # type: ignore[override]
-        if isinstance(action, Play):
+    def append_encoded(self, table_id, index, encoded) -> None:  # type: ignore[override]
+        if isinstance(decode_action(encoded), Play):
             self.plays += 1
             if self.plays == self.fail_at:
                 raise StorageError("disk full (test)")
-        super().append_action(table_id, index, action)
+        super().append_encoded(table_id, index, encoded)
 
 
 async def test_a_play_that_cannot_be_journaled_is_never_announced() -> None:
