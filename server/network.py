@@ -18,6 +18,7 @@ enforces them; see ``server/limits.py`` for the defaults.
 from __future__ import annotations
 
 import asyncio
+import signal
 import itertools
 import logging
 import random
@@ -693,6 +694,7 @@ async def serve(host: str = "127.0.0.1", port: int = DEFAULT_PORT, seed: int | N
                            admin_token_file=admin_token_file, accounts=accounts, bot_workers=bot_workers,
                            trusted_proxies=trusted_proxies)
     await engine.start()
+    _stop_on_sigterm(engine)
     collector = Collector(engine.clock)
     collector.start()
     companion = asyncio.create_task(beside(engine), name="beside-the-server") if beside is not None else None
@@ -711,3 +713,16 @@ async def serve(host: str = "127.0.0.1", port: int = DEFAULT_PORT, seed: int | N
             await asyncio.gather(companion, return_exceptions=True)
         collector.stop()
         await engine.stop()
+
+
+def _stop_on_sigterm(engine: NetworkEngine) -> None:
+    """SIGTERM (a service manager's stop) stops the server as Ctrl-C does: the games are
+    suspended, every client told ``bye``, the journal closed."""
+    def stop() -> None:
+        log.info("SIGTERM: stopping the server")
+        engine.stopped.set()
+
+    try:
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop)
+    except (NotImplementedError, RuntimeError, ValueError):
+        pass  # no signals here (not the main thread, or not a Unix loop): Ctrl-C only
