@@ -244,6 +244,11 @@ class SQLiteArchive:
                                    "WHERE name=? COLLATE NOCASE", (name,)).fetchone()
         return Account(*row) if row is not None else None
 
+    def all_accounts(self) -> list[Account]:
+        with self._lock:
+            rows = self._db.execute("SELECT name, salt, hash, n, r, p, created_at FROM accounts ORDER BY name").fetchall()
+        return [Account(*row) for row in rows]
+
     def save_account(self, account: Account) -> None:
         a = account
         if self.account(a.name) is not None:  # claimed in another case
@@ -312,6 +317,9 @@ class MemoryArchive:
     def account(self, name: str) -> Account | None:
         key = name.casefold()  # claimed in every case, as in SQLite
         return next((a for n, a in self._archive.accounts.items() if n.casefold() == key), None)
+
+    def all_accounts(self) -> list[Account]:
+        return sorted(self._archive.accounts.values(), key=lambda a: a.name)
 
     def save_account(self, account: Account) -> None:
         if self.account(account.name) is not None:  # claimed in any case

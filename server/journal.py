@@ -103,6 +103,7 @@ class FinishTable:
     reason: str
     players: tuple[GamePlayer, ...] = ()
     rating: RatingUpdate | None = None
+    finished_at: float | None = None  # when (None: now); set when a game is imported
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,8 +217,13 @@ class AccountOf:
     name: str
 
 
+@dataclass(frozen=True, slots=True)
+class AllAccounts:
+    """Every claimed name (for an export)."""
+
+
 Query = (LoadUnfinished | LoadResults | LoadActions | LoadFinishedSince | LastTableId | LoadDamaged
-         | FinishedGames | FinishedGameOf | Ratings | Leaderboard | AccountOf)
+         | FinishedGames | FinishedGameOf | Ratings | Leaderboard | AccountOf | AllAccounts)
 Request = Command | Query
 
 
@@ -302,6 +308,8 @@ class Operations(Protocol):
 
     def account(self, name: str) -> Account | None: ...
 
+    def all_accounts(self) -> list[Account]: ...
+
 
 def execute(backend: Operations, request: Request) -> Any:
     """Run one request on ``backend``: its result (an exception is raised)."""
@@ -350,6 +358,8 @@ def execute(backend: Operations, request: Request) -> Any:
             return backend.leaderboard(preset, limit)
         case AccountOf(name):
             return backend.account(name)
+        case AllAccounts():
+            return backend.all_accounts()
     raise StorageError(f"not a journal request: {request!r}")
 
 

@@ -1,11 +1,40 @@
 """What the operator does to a journal without a running server: ``scopa admin migrate
 --db DB`` brings its schema up to this server's (a PostgreSQL database by the shipped
-SQL files, an SQLite file by its migration steps) and says what was applied."""
+SQL files, an SQLite file by its migration steps) and says what was applied;
+``export`` and ``import`` move its games, ratings and accounts (:mod:`.journal_export`)."""
 
 from __future__ import annotations
 
-from .journal import is_postgres
+from collections.abc import Iterable, Iterator
+
+from .journal import JournalBackend, is_postgres
+from .journal_export import Imported, export_lines, import_lines
 from .storage import SQLiteStorage
+
+
+def open_backend(db: str) -> JournalBackend:
+    """The journal ``db``: a PostgreSQL URL or an SQLite file."""
+    if is_postgres(db):
+        from .postgres import PostgresStorage
+
+        return PostgresStorage(db)
+    return SQLiteStorage(db)
+
+
+def export(db: str) -> Iterator[str]:
+    backend = open_backend(db)
+    try:
+        yield from export_lines(backend)
+    finally:
+        backend.close()
+
+
+def import_into(db: str, lines: Iterable[str]) -> Imported:
+    backend = open_backend(db)
+    try:
+        return import_lines(backend, lines)
+    finally:
+        backend.close()
 
 
 def migrate(db: str) -> list[str]:

@@ -205,7 +205,8 @@ class PostgresStorage:
         with self._db.transaction():
             self._end(command.table_id, "UPDATE tables SET status='finished', finished_at=%s, winner=%s, totals=%s, "
                                         "reason=%s, record=%s WHERE id=%s",
-                      (time.time(), command.winner, json.dumps(list(command.totals)), command.reason))
+                      (command.finished_at or time.time(), command.winner, json.dumps(list(command.totals)),
+                       command.reason))
             if command.players:
                 self.save_players(command.table_id, command.players)
             if command.rating is not None:
@@ -361,6 +362,10 @@ class PostgresStorage:
         if row is None:
             return None
         return Account(row[0], bytes(row[1]), bytes(row[2]), row[3], row[4], row[5], row[6])
+
+    def all_accounts(self) -> list[Account]:
+        rows = self._db.execute("SELECT name, salt, hash, n, r, p, created_at FROM accounts ORDER BY name").fetchall()
+        return [Account(r[0], bytes(r[1]), bytes(r[2]), r[3], r[4], r[5], r[6]) for r in rows]
 
     def save_account(self, account: Account) -> None:
         a = account

@@ -390,6 +390,9 @@ class SQLiteStorage(SQLiteArchive):
 
     def create_table(self, table_id: str, rules: RuleSet, seed: int, private: bool = False,
                      options: dict[str, Any] | None = None) -> None:
+        with self._lock:
+            if self._db.execute("SELECT 1 FROM tables WHERE id=?", (table_id,)).fetchone() is not None:
+                raise StorageError(f"table {table_id!r} already exists")
         self._exec(
             "INSERT INTO tables (id, num, rules, seed, private, options, status, created_at) "
             "VALUES (?, ?, ?, ?, ?, ?, 'waiting', ?)",
@@ -426,14 +429,15 @@ class SQLiteStorage(SQLiteArchive):
             # The primary key (table_id, idx) refuses an index journaled before: never twice.
             self._exec("INSERT INTO actions (table_id, idx, action) VALUES (?, ?, ?)", (table_id, index, encoded))
 
-    def finish_table(self, table_id: str, winner: int | None, totals: Sequence[int], reason: str) -> None:
+    def finish_table(self, table_id: str, winner: int | None, totals: Sequence[int], reason: str,
+                     at: float | None = None) -> None:
         self._end(table_id, "UPDATE tables SET status='finished', finished_at=?, winner=?, totals=?, reason=?, "
-                            "record=? WHERE id=?", (time.time(), winner, json.dumps(list(totals)), reason))
+                            "record=? WHERE id=?", (at or time.time(), winner, json.dumps(list(totals)), reason))
 
     def finish(self, command: FinishTable) -> None:
         """The game's end, who played it and its ratings, in one transaction."""
         with self._transaction():
-            self.finish_table(command.table_id, command.winner, command.totals, command.reason)
+            self.finish_table(command.table_id, command.winner, command.totals, command.reason, command.finished_at)
             if command.players:
                 self.save_players(command.table_id, command.players)
             if command.rating is not None:
