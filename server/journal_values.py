@@ -70,6 +70,11 @@ class JournalTooNew(StorageError):
     """The journal was written by a newer server: this one does not know its format."""
 
 
+class JournalUnavailable(StorageError):
+    """The journal could not store a write for now (a full disk, a lost connection, its
+    process gone): the write is not stored, and may be tried again."""
+
+
 def compact(actions: Sequence[str]) -> bytes:
     """A table's encoded actions as one compressed record."""
     return zlib.compress(("[" + ",".join(actions) + "]").encode(), 9)

@@ -39,6 +39,7 @@ from typing import Any, Protocol, Sequence
 
 from .archive import StorageError
 from .journal import AppendAction
+from .journal_values import JournalUnavailable
 
 MOVES_SUFFIX = "-moves"
 FILE_ROWS = 8192
@@ -203,7 +204,7 @@ class MoveLog:
             try:
                 self._write(record(rows))
             except OSError as exc:
-                failed = StorageError(f"the journal could not write its moves: {exc}")
+                failed = JournalUnavailable(f"the journal could not write its moves: {exc}")
                 for table_id, index, _ in rows:
                     self._indices[table_id].discard(index)
                 return [failed if result is None else result for result in out]

@@ -41,6 +41,7 @@ from .lobby import TableDirectory, build_rules
 from .session import ClientSession
 from .journal import CloseTable, CreateTable, Journal, JournalBackend, MarkDamaged
 from .journal_values import TableResult
+from .writer import QueuedStorage
 from .writer_process import open_storage
 from .proxied import ProxiedClients
 from .records import Records
@@ -102,6 +103,8 @@ class NetworkEngine:
         self._ids = itertools.count(1)
         self._table_ids = itertools.count(1)
         self.storage: Journal | None = open_storage(db, storage)
+        if isinstance(self.storage, QueuedStorage):  # a write the journal cannot store waits on this clock
+            self.storage.schedule = lambda seconds, retry: self.clock.call_later(seconds, retry)
         self._server: asyncio.Server | None = None
         self._per_address: dict[str, int] = {}  # open connections by remote address
         self.proxied = ProxiedClients(trusted_proxies, self.limits.max_connections_per_address)

@@ -31,6 +31,7 @@ from .journal import AppendAction, FinishTable, Request, execute
 from .journal_values import (
     FINISHED,
     FinishedTable,
+    JournalUnavailable,
     StoredSeat,
     StoredTable,
     TableResult,
@@ -70,7 +71,7 @@ class PostgresStorage:
         try:
             conn = psycopg.connect(self.url, autocommit=True, connect_timeout=CONNECT_TIMEOUT)
         except psycopg.Error as exc:
-            raise StorageError(f"cannot connect to the database: {first_line(exc)}") from exc
+            raise JournalUnavailable(f"cannot connect to the database: {first_line(exc)}") from exc
         try:
             migrate(conn)
         except BaseException:
@@ -108,7 +109,8 @@ class PostgresStorage:
                     start = end
             return out
         except (psycopg.Error, StorageError) as exc:
-            failed = exc if isinstance(exc, StorageError) else StorageError(f"the journal could not commit: {first_line(exc)}")
+            failed = exc if isinstance(exc, StorageError) else JournalUnavailable(
+                f"the journal could not commit: {first_line(exc)}")
             return [failed] * len(requests)
 
     def _alone(self, conn: psycopg.Connection[tuple[Any, ...]], request: Request) -> Any:

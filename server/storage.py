@@ -41,6 +41,7 @@ from .journal_values import (
     FINISHED,
     FinishedTable,
     JournalTooNew,
+    JournalUnavailable,
     StoredSeat,
     StoredTable,
     TableResult,
@@ -266,7 +267,7 @@ class SQLiteStorage(SQLiteArchive):
                         start = end
                     return out
             except sqlite3.Error as exc:
-                failed = StorageError(f"the journal could not commit: {exc}")
+                failed = JournalUnavailable(f"the journal could not commit: {exc}")
                 return [failed] * len(requests)
 
     def _run_with_moves(self, requests: Sequence[Request], moves: MoveLog) -> list[Any]:
@@ -363,7 +364,7 @@ class SQLiteStorage(SQLiteArchive):
                     for start in range(0, len(rows), _ROWS_PER_INSERT):
                         self._insert_rows(rows[start:start + _ROWS_PER_INSERT])
             except sqlite3.Error as exc:
-                raise StorageError(f"the journal could not commit: {exc}") from exc
+                raise JournalUnavailable(f"the journal could not commit: {exc}") from exc
 
     def _insert_rows(self, rows: Sequence[tuple[str, int, str]]) -> None:
         """Encoded actions in one INSERT statement (at most :data:`_ROWS_PER_INSERT`)."""

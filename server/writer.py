@@ -12,6 +12,13 @@ a ping.  A backend whose calls are instant (``blocks`` False: the in-memory one)
 called at once and its futures are settled before the call returns.
 
 A write's failure is logged here (one line); whoever awaits the write also gets it.
+A failure that says the journal cannot store anything for now
+(:class:`~.journal_values.JournalUnavailable`: a full disk, a lost connection, the
+journal's process gone) is not handed on: the request waits and is tried again, after
+:data:`RETRY_FIRST` seconds and then up to :data:`RETRY_MOST` apart, until it is stored,
+so the tables that need it wait (the game master has not announced the move) and the
+others go on.  Each table that starts or stops waiting is said once in the log and to
+``on_waiting`` (the server tells its players).
 """
 
 from __future__ import annotations
@@ -19,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
+from collections.abc import Callable
 from typing import Any, Sequence
 
 from scopa.engine import Action
@@ -42,9 +50,19 @@ from .journal import (
     Request,
     table_of,
 )
-from .journal_values import FinishedTable, StoredTable, TableResult
+from .journal_values import FinishedTable, JournalUnavailable, StoredTable, TableResult
 
 log = logging.getLogger("scopa.server")
+
+RETRY_FIRST = 0.5
+"""Seconds before a request the journal could not store is tried again (doubled each
+time it fails again, up to :data:`RETRY_MOST`)."""
+RETRY_MOST = 8.0
+
+Waiting = Callable[[str, "str | None"], None]
+"""Told ``(table_id, why)`` when a table's writes start waiting, ``(table_id, None)``
+when they are stored again."""
+Schedule = Callable[[float, Callable[[], None]], object]
 
 Pending = tuple[Request | None, "asyncio.Future[Any]"]
 """A queued request (None: a barrier that only waits for what is before it) and its future."""
@@ -59,6 +77,61 @@ class QueuedStorage:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._turn: list[Pending] = []  # queued in this loop turn (loop thread only)
         self._closed = False
+        self.on_waiting: Waiting | None = None
+        self.schedule: Schedule | None = None  # how a retry waits (default: the event loop's timer)
+        self._waiting: set[str] = set()  # tables whose writes wait for the journal
+        self._retry_in = RETRY_FIRST
+
+    def _settled(self, pending: Sequence[Pending], results: Sequence[Any]) -> None:
+        """Each request's result: its future settled, or, if the journal could not store
+        it for now, the request queued again after a while."""
+        again: list[Pending] = []
+        for (request, future), result in zip(pending, results):
+            if isinstance(result, JournalUnavailable) and request is not None and not self._closed \
+                    and not future.done():
+                again.append((request, future))
+                continue
+            if self._waiting and result is None and request is not None:
+                self._stored_again(table_of(request))
+            settle(request, future, result)
+        if again:
+            self._retry(again, next(r for (_, _), r in zip(pending, results) if isinstance(r, JournalUnavailable)))
+        elif pending:
+            self._retry_in = RETRY_FIRST
+
+    def _retry(self, again: list[Pending], why: BaseException) -> None:
+        delay, self._retry_in = self._retry_in, min(self._retry_in * 2, RETRY_MOST)
+        tables = {t for t in (table_of(request) for request, _ in again if request is not None) if t is not None}
+        started = sorted(tables - self._waiting, key=lambda t: (len(t), t))
+        self._waiting |= tables
+        if started:
+            log.warning("journal: cannot store for now (%s); table(s) %s wait, trying again in %.1f s",
+                        why, ", ".join(started), delay)
+            for table in started:
+                if self.on_waiting is not None:
+                    self.on_waiting(table, str(why))
+        assert self._loop is not None
+        if self.schedule is not None:
+            self.schedule(delay, lambda: self._requeue(again))
+        else:
+            self._loop.call_later(delay, self._requeue, again)
+
+    def _requeue(self, again: list[Pending]) -> None:
+        if self._closed:
+            for request, future in again:
+                settle(request, future, StorageError("the storage is closed"))
+            return
+        assert self._loop is not None
+        if not self._turn:
+            self._loop.call_soon(self._end_turn)
+        self._turn.extend(again)
+
+    def _stored_again(self, table: str | None) -> None:
+        if table is not None and table in self._waiting:
+            self._waiting.discard(table)
+            log.warning("journal: table %s stored again", table)
+            if self.on_waiting is not None:
+                self.on_waiting(table, None)
 
     def _refusal(self) -> StorageError | None:
         """Why a request fails at once (None: it is queued)."""
@@ -197,8 +270,7 @@ class StorageWriter(QueuedStorage):
                 return
 
     def _settle_batch(self, batch: list[Pending], results: list[Any]) -> None:
-        for (request, future), result in zip(batch, results):
-            settle(request, future, result)
+        self._settled(batch, results)
 
 
 def settle(request: Request | None, future: asyncio.Future[Any], result: Any) -> None:

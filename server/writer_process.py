@@ -30,15 +30,17 @@ import logging
 import os
 import pickle
 import signal
+import sqlite3
 import struct
 import subprocess
 import sys
 from typing import Any, BinaryIO, Sequence
 
 from .archive import StorageError
+from .journal_values import JournalUnavailable
 from .journal import Journal, JournalBackend, is_postgres
 from .storage import SQLiteStorage
-from .writer import QueuedStorage, StorageWriter, Pending, run_batch, settle
+from .writer import QueuedStorage, StorageWriter, Pending, run_batch
 
 log = logging.getLogger("scopa.server")
 
@@ -85,15 +87,22 @@ class StorageProcess(QueuedStorage):
     def __init__(self, path: str, synchronous: str = "NORMAL", command: Sequence[str] | None = None) -> None:
         super().__init__()
         self.path = path
-        argv = [*(command or (sys.executable, "-c", f"from {__name__} import main; main()")), path, synchronous]
-        self._proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        self._argv = [*(command or (sys.executable, "-c", f"from {__name__} import main; main()")), path, synchronous]
+        self._sent: collections.deque[Pending] = collections.deque()  # sent, in order, not yet answered
+        self._ended: StorageError | None = None  # the child is gone, and why
+        self._start_child()
+
+    def _start_child(self) -> None:
+        """Start the child and wait until it has opened the file (or raise why it could not)."""
+        self._proc = subprocess.Popen(self._argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
         assert self._proc.stdin is not None and self._proc.stdout is not None
         try:
             first = _read_first(self._proc.stdout.fileno())
         except EOFError:
             self._proc.stdin.close()
             status = self._proc.wait()
-            raise StorageError(f"{path}: the journal's process ended as it started (exit status {status})") from None
+            raise JournalUnavailable(f"{self.path}: the journal's process ended as it started (exit status {status})") \
+                from None
         if first is not None:
             self._proc.stdin.close()
             self._proc.wait()
@@ -102,10 +111,26 @@ class StorageProcess(QueuedStorage):
         self._in = self._proc.stdout.fileno()
         os.set_blocking(self._out, False)
         os.set_blocking(self._in, False)
-        self._sent: collections.deque[Pending] = collections.deque()  # sent, in order, not yet answered
         self._unsent = bytearray()  # what the pipe did not take yet
         self._received = bytearray()
-        self._ended: StorageError | None = None  # why every call fails from now on
+        self._ended = None
+        if self._loop is not None:
+            self._attach(self._loop)
+
+    def _restart(self) -> bool:
+        """After the child ended: a new one (what the old one stored is all there is; what
+        it did not answer is tried again).  Whether it started."""
+        assert self._proc.stdin is not None and self._proc.stdout is not None
+        self._proc.stdin.close()
+        self._proc.wait()
+        self._proc.stdout.close()
+        try:
+            self._start_child()
+        except StorageError as exc:
+            self._ended = JournalUnavailable(str(exc))
+            return False
+        log.warning("storage: the journal's process was started again")
+        return True
 
     # ------------------------------------------------------------------ flow
 
@@ -127,15 +152,14 @@ class StorageProcess(QueuedStorage):
     def _attach(self, loop: asyncio.AbstractEventLoop) -> None:
         loop.add_reader(self._in, self._readable)
 
-    def _refusal(self) -> StorageError | None:
-        return self._ended or super()._refusal()
-
     def _end_turn(self) -> None:
-        """End of the loop turn: the turn's calls go to the child in one frame."""
+        """End of the loop turn: the turn's calls go to the child in one frame (a child
+        that has ended is started again first)."""
         turn, self._turn = self._turn, []
-        if self._ended is not None:
-            for request, future in turn:
-                settle(request, future, self._ended)
+        if not turn:
+            return
+        if self._ended is not None and not self._restart():
+            self._settled(turn, [self._ended] * len(turn))
             return
         self._sent.extend(turn)
         data = _frame([request for request, _ in turn])
@@ -180,21 +204,18 @@ class StorageProcess(QueuedStorage):
             return
         self._received += data
         for results in _frames(self._received):
-            for result in results:
-                request, future = self._sent.popleft()
-                settle(request, future, result)
+            self._settled([self._sent.popleft() for _ in results], results)
 
     def _end(self, why: str) -> None:
         """The child is gone: every call waiting on it fails, and every later one."""
         if self._ended is not None:
             return
-        self._ended = StorageError(why)
+        self._ended = JournalUnavailable(why)
         if not self._closed:
             log.error("storage: %s", why)
         self._stop_watching()
-        waiting, self._sent = self._sent, collections.deque()
-        for request, future in waiting:
-            settle(request, future, self._ended)
+        waiting, self._sent = list(self._sent), collections.deque()
+        self._settled(waiting, [self._ended] * len(waiting))
 
     def _stop_watching(self) -> None:
         if self._loop is not None and not self._loop.is_closed():
@@ -224,6 +245,8 @@ def open_storage(db: str | None = None, storage: Journal | JournalBackend | None
 def _portable(result: Any) -> Any:
     """A result the server can unpickle: another exception than a StorageError becomes one
     with its text."""
+    if isinstance(result, (OSError, sqlite3.OperationalError)):
+        return JournalUnavailable(f"{type(result).__name__}: {result}")
     if isinstance(result, BaseException) and not isinstance(result, StorageError):
         return StorageError(f"{type(result).__name__}: {result}")
     return result

@@ -1,0 +1,103 @@
+"""A write the journal cannot store for now (a full disk, a lost connection) makes only
+the table that needs it wait: the play is not announced until it is stored, the journal
+tries again and says so in the log, and the game goes on to its normal end (R7: the
+journal replays the game) instead of being abandoned."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+from scopa.bots import RandomBot
+from scopa.engine import Play
+from scopa.protocol import commands as wire
+from scopa.server import NetworkEngine
+from scopa.server.journal_values import JournalUnavailable, decode_action
+from scopa.server.memory_journal import MemoryStorage
+
+from wire_client import WireClient
+
+
+class FullDisk(MemoryStorage):
+    """The disk fills as the ``full_at``-th play is journaled and has room again after
+    ``attempts`` tries."""
+
+    def __init__(self, full_at: int, attempts: int) -> None:
+        super().__init__()
+        self.full_at, self.attempts, self.plays, self.refused = full_at, attempts, 0, 0
+
+    def append_encoded(self, table_id: str, index: int, encoded: str) -> None:  # type: ignore[override]
+        if isinstance(decode_action(encoded), Play) and index >= len(self._tables[table_id].actions):
+            if self.plays + 1 == self.full_at and self.refused < self.attempts:
+                self.refused += 1
+                raise JournalUnavailable("database or disk is full (test)")
+            self.plays += 1
+        super().append_encoded(table_id, index, encoded)
+
+
+async def test_a_play_the_journal_cannot_store_waits_and_the_game_goes_on(caplog: pytest.LogCaptureFixture) -> None:
+    storage = FullDisk(full_at=5, attempts=3)
+    caplog.set_level(logging.INFO, logger="scopa.server")
+    engine = NetworkEngine("127.0.0.1", 0, seed=11, storage=storage)
+    await engine.start()
+    try:
+        client = await WireClient.connect(engine.port, "ada")
+        table = await client.create(bots=["greedy"])
+        events = await client.play_game(RandomBot(seed=2))
+        end = events[-1].body
+        assert isinstance(end, wire.GameEnd) and end.reason != "abandoned" and end.winner is not None
+        stored = [a for a in map(decode_action, storage._tables[table].actions)]
+        played = [c.body for c in events if isinstance(c.body, wire.CardPlayed)]
+        assert len(played) == sum(isinstance(a, Play) for a in stored)  # every announced play, stored once
+        assert storage.refused == 3 and storage._tables[table].status == "finished"
+    finally:
+        await engine.stop()
+    text = caplog.text
+    assert f"table(s) {table} wait" in text and f"table {table} stored again" in text
+    assert "Traceback" not in text and "abandoned" not in text
+
+
+class KillsTheJournal(RandomBot):
+    """Plays at random; before its ``at``-th play, the journal's process is killed (SIGKILL)."""
+
+    def __init__(self, engine: NetworkEngine, at: int) -> None:
+        super().__init__(seed=4)
+        self.engine, self.at, self.turns = engine, at, 0
+
+    async def choose(self, view, legal):  # type: ignore[no-untyped-def]
+        self.turns += 1
+        if self.turns == self.at:
+            proc = self.engine.storage._proc  # type: ignore[union-attr]
+            proc.kill()
+            proc.wait()
+        return await super().choose(view, legal)
+
+
+async def test_the_journal_process_killed_is_started_again_and_no_result_is_contradicted(
+        tmp_path, caplog: pytest.LogCaptureFixture) -> None:
+    path = str(tmp_path / "j.db")
+    caplog.set_level(logging.INFO, logger="scopa.server")
+    engine = NetworkEngine("127.0.0.1", 0, seed=11, db=path)
+    await engine.start()
+    try:
+        client = await WireClient.connect(engine.port, "ada")
+        table = await client.create(bots=["greedy"])
+        events = await client.play_game(KillsTheJournal(engine, at=3))
+        end = events[-1].body
+        assert isinstance(end, wire.GameEnd) and end.reason != "abandoned"
+        again = await WireClient.connect(engine.port, "bob")
+        other = await again.create(bots=["greedy"])
+        assert int(other) == int(table) + 1  # table ids go on
+    finally:
+        await engine.stop()
+    assert "the journal's process was started again" in caplog.text and "Traceback" not in caplog.text
+    reopened = NetworkEngine("127.0.0.1", 0, seed=12, db=path)
+    await reopened.start()
+    try:
+        [result] = [r for r in await reopened.results() if r.id == table]
+        assert (result.winner, list(result.totals)) == (end.winner, list(end.totals))  # what ada was told
+        played = [c.body for c in events if isinstance(c.body, wire.CardPlayed)]
+        assert sum(isinstance(a, Play) for a in await reopened.storage.load_actions(table)) == len(played)
+    finally:
+        await reopened.stop()
