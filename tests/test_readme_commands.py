@@ -30,6 +30,11 @@ NEEDS_A_PERSON_OR_RUNS_UNTIL_STOPPED = {
     "scopa serve",
     "scopa serve --port 7015",
     "scopa serve --port 7015 --db scopa.db",
+    "scopa serve --port 7015 --db postgresql://scopa@127.0.0.1/scopa",
+    # the journal's own commands, on a database (tests/test_journal_admin.py)
+    "scopa admin migrate --db postgresql://scopa@127.0.0.1/scopa",
+    "scopa admin export --db scopa.db > games.jsonl",
+    "scopa admin import --db postgresql://scopa@127.0.0.1/scopa < games.jsonl",
     "scopa play --server 192.168.1.10:7015 --name ada",
     "scopa watch --server 192.168.1.10:7015 --table 3",
     "scopa bot --strategy greedy --games 5 --delay 0.5",  # paced to be followed: minutes by design
