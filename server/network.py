@@ -105,6 +105,7 @@ class NetworkEngine:
         self.storage: Journal | None = open_storage(db, storage)
         if isinstance(self.storage, QueuedStorage):  # a write the journal cannot store waits on this clock
             self.storage.schedule = lambda seconds, retry: self.clock.call_later(seconds, retry)
+            self.storage.on_waiting = self._save_waiting
         self._server: asyncio.Server | None = None
         self._per_address: dict[str, int] = {}  # open connections by remote address
         self.proxied = ProxiedClients(trusted_proxies, self.limits.max_connections_per_address)
@@ -674,6 +675,12 @@ class NetworkEngine:
                        sender=sess.proto.answering(recipient))
             return
         table.tell_all(msg)  # seats and spectators
+
+    def _save_waiting(self, table_id: str, why: str | None) -> None:
+        """The journal cannot save ``table_id``'s writes for now (``why``), or can again (None)."""
+        table = self.tables.get(table_id)
+        if table is not None and not table.closed:
+            table.tell_all(wire.SaveWaiting(waiting=why is not None, reason=(why or "")[:200]))
 
     def _table_finished(self, table: Table) -> None:
         self.records.game_finished(table)

@@ -51,6 +51,8 @@ async def test_a_play_the_journal_cannot_store_waits_and_the_game_goes_on(caplog
         played = [c.body for c in events if isinstance(c.body, wire.CardPlayed)]
         assert len(played) == sum(isinstance(a, Play) for a in stored)  # every announced play, stored once
         assert storage.refused == 3 and storage._tables[table].status == "finished"
+        told = [c.body for c in client.inbox if isinstance(c.body, wire.SaveWaiting)]
+        assert [t.waiting for t in told] == [True, False] and "disk is full" in told[0].reason
     finally:
         await engine.stop()
     text = caplog.text
