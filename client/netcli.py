@@ -148,10 +148,12 @@ def _serve(args: argparse.Namespace, console: Console) -> int:
     except ValueError as exc:
         console.print(f"[red]--trust-proxy: {exc}[/red]")
         return 2
-    console.print(f"Scopa server on {args.host}:{args.port}" + (f", games journaled to {db}" if db else "")
-                  + " (Ctrl-C to stop)")
+    def announce(engine: Any) -> None:  # once the journal is open and the port listens
+        console.print(f"Scopa server on {args.host}:{engine.port}" + (f", games journaled to {db}" if db else "")
+                      + " (Ctrl-C to stop)")
+
     try:
-        asyncio.run(serve(args.host, args.port, db=db, accounts=accounts, limits=limits,
+        asyncio.run(serve(args.host, args.port, db=db, accounts=accounts, limits=limits, announce=announce,
                           turn_timeout=turn_timeout if turn_timeout and turn_timeout > 0 else None,
                           admin_token_file=getattr(args, "admin_token_file", None),
                           bot_workers=getattr(args, "bot_workers", 1), **options))

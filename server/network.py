@@ -694,16 +694,20 @@ async def serve(host: str = "127.0.0.1", port: int = DEFAULT_PORT, seed: int | N
                 db: str | None = None, accounts: bool = False, *, limits: Limits | None = None,
                 turn_timeout: float | None = DEFAULT_TURN_TIMEOUT, admin_token_file: str | None = None,
                 bot_workers: int = 1, trusted_proxies: Sequence[str] = (),
-                beside: Callable[[NetworkEngine], Awaitable[None]] | None = None) -> None:
+                beside: Callable[[NetworkEngine], Awaitable[None]] | None = None,
+                announce: Callable[[NetworkEngine], None] | None = None) -> None:
     """Run a server until cancelled (Ctrl-C) or stopped by the operator, then shut down
     cleanly; ``db``: the SQLite journal (games survive restarts) or None (nothing
     persists); ``accounts``: names may be claimed with a password (needs ``db``);
     ``trusted_proxies``: see NetworkEngine; ``beside``: run with the started engine (a
-    web front end) until the server stops (its failure stops the server too)."""
+    web front end) until the server stops (its failure stops the server too);
+    ``announce``: called once the server has opened its journal and listens."""
     engine = NetworkEngine(host, port, seed, db=db, limits=limits, turn_timeout=turn_timeout,
                            admin_token_file=admin_token_file, accounts=accounts, bot_workers=bot_workers,
                            trusted_proxies=trusted_proxies)
     await engine.start()
+    if announce is not None:
+        announce(engine)
     _stop_on_sigterm(engine)
     collector = Collector(engine.clock)
     collector.start()
