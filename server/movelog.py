@@ -15,9 +15,12 @@ running tables, and when the journal closes.
 
 A record is an 8-byte header (the payload's length and its CRC-32, big-endian) and a
 payload, the JSON list of ``[table_id, index, action]`` rows (``action`` as
-:func:`~.storage.encode_action` writes it).  A record cut short or damaged (a crash in the
-middle of a write, a power cut) ends what is read: the moves of its batch were never
-acknowledged.  Moves taken in and still in the file when a crash came are taken in again
+:func:`~.storage.encode_action` writes it).  A write that fails halfway (a full disk) is cut
+off again.  A record cut short or damaged (a crash in the middle of a write, a power
+cut, a flipped byte) costs only itself: reading goes on at the next whole record, and
+the damage is logged; a table that lost moves in it shows a gap, and is named as
+damaged when the journal is next read.  The move file is never a symbolic link: one is
+refused, never followed.  Moves taken in and still in the file when a crash came are taken in again
 without harm (a row already stored is left as it is), and those of a table that has
 ended since are passed over.
 
@@ -31,6 +34,7 @@ from __future__ import annotations
 
 import fcntl
 import json
+import logging
 import os
 import struct
 import zlib
@@ -53,6 +57,8 @@ LOCK_WAIT_SECONDS = 10.0
 server that was just killed still holds it while it takes in what is left and ends."""
 
 Row = tuple[str, int, str]
+
+log = logging.getLogger("scopa.server")
 
 
 class ActionStore(Protocol):
@@ -78,21 +84,36 @@ def record(rows: Sequence[Row]) -> bytes:
     return _HEADER.pack(len(payload), zlib.crc32(payload)) + payload
 
 
+def _record_at(data: bytes, start: int) -> list[Row] | None:
+    """The rows of the record at ``start``, if a whole, undamaged one starts there."""
+    if len(data) - start < _HEADER.size:
+        return None
+    size, crc = _HEADER.unpack_from(data, start)
+    payload = data[start + _HEADER.size:start + _HEADER.size + size]
+    if len(payload) < size or zlib.crc32(payload) != crc:
+        return None
+    try:
+        return [(str(t), int(i), str(a)) for t, i, a in json.loads(payload)]
+    except (ValueError, TypeError):
+        return None
+
+
 def read_rows(data: bytes) -> list[Row]:
-    """The rows of every whole, undamaged record at the start of ``data``."""
+    """The rows of every whole, undamaged record of ``data``: a damaged or cut record costs
+    only itself (reading goes on at the next whole record after it), and is logged."""
     rows: list[Row] = []
     start = 0
     while len(data) - start >= _HEADER.size:
-        size, crc = _HEADER.unpack_from(data, start)
-        payload = data[start + _HEADER.size:start + _HEADER.size + size]
-        if len(payload) < size or zlib.crc32(payload) != crc:
-            break
-        try:
-            batch = json.loads(payload)
-            rows += [(str(t), int(i), str(a)) for t, i, a in batch]
-        except (ValueError, TypeError):
-            break
-        start += _HEADER.size + size
+        found = _record_at(data, start)
+        if found is not None:
+            rows += found
+            start += _HEADER.size + _HEADER.unpack_from(data, start)[0]
+            continue
+        after = next((i for i in range(start + 1, len(data) - _HEADER.size + 1) if _record_at(data, i) is not None),
+                     len(data))
+        log.error("journal: %d bytes of the move file are damaged or cut short and were passed over "
+                  "(the moves in them are lost; their tables show a gap)", after - start)
+        start = after
     return rows
 
 
@@ -118,9 +139,12 @@ def restore_moves(storage: ActionStore) -> int:
     """Take into ``storage`` the moves a stopped server left in its move file; nothing if
     there is none or a running server holds it.  The number of rows read."""
     try:
-        fd = os.open(moves_path(storage.path), os.O_RDWR)
+        fd = os.open(moves_path(storage.path), os.O_RDWR | os.O_NOFOLLOW)
     except FileNotFoundError:
         return 0
+    except OSError as exc:
+        raise StorageError(f"{moves_path(storage.path)}: cannot be opened as the journal's own file "
+                           f"(a symbolic link is never followed): {exc.strerror or exc}") from None
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -135,7 +159,11 @@ def _locked(path: str, give_up: float) -> int:
     """The move file ``path``, opened (made if need be) with its lock held; StorageError
     if another process holds it until ``give_up`` (``time.monotonic``)."""
     while True:
-        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o600)
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_NOFOLLOW, 0o600)
+        except OSError as exc:
+            raise StorageError(f"{path}: cannot be opened as the journal's own file "
+                               f"(a symbolic link is never followed): {exc.strerror or exc}") from None
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -228,11 +256,21 @@ class MoveLog:
         return pending if pending is not None else self.storage.stored_action(table_id, index)
 
     def _write(self, data: bytes) -> None:
+        """One record, all of it or none: a write that fails halfway (a full disk) is cut
+        off again, so the file holds only whole records."""
+        end = os.fstat(self._fd).st_size
         view = memoryview(data)
-        while view:
-            view = view[os.write(self._fd, view):]
-        if self._sync:
-            os.fdatasync(self._fd)
+        try:
+            while view:
+                view = view[os.write(self._fd, view):]
+            if self._sync:
+                os.fdatasync(self._fd)
+        except OSError:
+            try:
+                os.ftruncate(self._fd, end)
+            except OSError:
+                pass  # a reader passes over the cut record and reads on after it
+            raise
 
     def pending_of(self, table_id: str) -> dict[int, str]:
         """The moves of ``table_id`` not yet in the SQLite file, by index."""

@@ -218,3 +218,54 @@ def test_a_table_ended_in_a_batch_leaves_no_rows_behind(tmp_path: Path, monkeypa
         assert db.load_actions("1") == [DEAL, *PLAYS]
     finally:
         db.close()
+
+
+def test_a_damaged_first_record_costs_only_itself_and_its_table_is_named(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    path = tmp_path / "j.db"
+    _playing(path, ("1", "2", "3"))
+    first = record(_rows([DEAL], table="1"))
+    rest = record(_rows([DEAL, PLAYS[0]], table="2") + _rows([PLAYS[0]], table="1", first=1)) \
+        + record(_rows([DEAL, PLAYS[0], PLAYS[1]], table="3"))
+    damaged = bytearray(first + rest)
+    damaged[12] ^= 0x01  # one flipped byte in the first record's payload
+    Path(moves_path(str(path))).write_bytes(bytes(damaged))
+    db = SQLiteStorage(str(path))
+    try:
+        one, two, three = db.load_unfinished()
+        assert two.actions == [DEAL, PLAYS[0]] and three.actions == [DEAL, PLAYS[0], PLAYS[1]]  # later records kept
+        assert one.damage is not None and "action 0 is missing" in one.damage  # the damaged one, named
+    finally:
+        db.close()
+    assert "damaged or cut short" in caplog.text
+
+
+def test_a_write_that_fails_halfway_leaves_no_part_of_its_record(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "j.db"
+    _playing(path)
+    db = SQLiteStorage(str(path), move_file=True)
+    try:
+        db.append_action("1", 0, DEAL)
+        real = os.write
+        monkeypatch.setattr(os, "write", lambda fd, data: real(fd, bytes(data)[:5]) if len(data) > 5 else
+                            (_ for _ in ()).throw(OSError(28, "No space left on device")))
+        [failed] = db.run_batch([AppendAction.of("1", 1, PLAYS[0])])
+        monkeypatch.setattr(os, "write", real)
+        assert "No space left" in str(failed)
+        assert db.run_batch([AppendAction.of("1", 1, PLAYS[1])]) == [None]  # space again: the next write
+        assert read_rows(Path(moves_path(str(path))).read_bytes()) == _rows([DEAL, PLAYS[1]])
+    finally:
+        db.close()
+
+
+def test_a_move_file_that_is_a_symbolic_link_is_refused_and_its_target_left_alone(tmp_path: Path) -> None:
+    path = tmp_path / "j.db"
+    _playing(path)
+    target = tmp_path / "precious.txt"
+    target.write_text("not the journal's")
+    os.symlink(target, moves_path(str(path)))
+    for opening in (lambda: SQLiteStorage(str(path)), lambda: SQLiteStorage(str(path), move_file=True)):
+        with pytest.raises(StorageError, match="symbolic link"):
+            opening()
+    assert target.read_text() == "not the journal's"
