@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import time
+from contextlib import nullcontext
 from typing import Any, Sequence
 
 import psycopg
@@ -27,7 +28,7 @@ import psycopg
 from scopa.engine import Action, RuleSet
 
 from .archive import Account, FinishedGame, GamePlayer, Rating, StorageError
-from .journal import AppendAction, FinishTable, Request, execute
+from .journal import AppendAction, CloseTable, FinishTable, MarkDamaged, Request, execute
 from .journal_values import (
     FINISHED,
     FinishedTable,
@@ -47,6 +48,7 @@ from .journal_values import (
 from .pg_schema import migrate
 
 CONNECT_TIMEOUT = 10  # seconds
+_ENDS = (FinishTable, CloseTable, MarkDamaged)  # the commands after which a table takes no more actions
 
 
 class PostgresStorage:
@@ -58,6 +60,7 @@ class PostgresStorage:
     def __init__(self, url: str) -> None:
         self.url = url
         self._conn: psycopg.Connection[tuple[Any, ...]] | None = None
+        self._next: dict[str, int] = {}  # the next action index of tables, as committed (this is their one writer)
         self._connection()
 
     # ------------------------------------------------------------------ connection
@@ -92,9 +95,13 @@ class PostgresStorage:
     # ------------------------------------------------------------------ batches
 
     def run_batch(self, requests: Sequence[Request]) -> list[Any]:
+        """The batch in one transaction; a batch of moves only (the usual one) is one
+        statement, a transaction by itself."""
+        following: dict[str, int] = {}
         try:
             conn = self._connection()
-            with conn.transaction():
+            moves_only = all(type(r) is AppendAction for r in requests)
+            with nullcontext() if moves_only else conn.transaction():
                 out: list[Any] = []
                 start = 0
                 while start < len(requests):
@@ -102,16 +109,26 @@ class PostgresStorage:
                     while end < len(requests) and type(requests[end]) is AppendAction:
                         end += 1
                     if end > start:
-                        out += self._append_actions(conn, requests[start:end])  # type: ignore[arg-type]
+                        out += self._append_actions(conn, requests[start:end], following)  # type: ignore[arg-type]
                     else:
-                        out.append(self._alone(conn, requests[start]))
+                        request = requests[start]
+                        if isinstance(request, _ENDS):
+                            self._next.pop(request.table_id, None)
+                            following.pop(request.table_id, None)
+                        out.append(self._alone(conn, request))
                         end = start + 1
                     start = end
-            return out
         except (psycopg.Error, StorageError) as exc:
-            failed = exc if isinstance(exc, StorageError) else JournalUnavailable(
-                f"the journal could not commit: {first_line(exc)}")
+            self._next.clear()
+            if isinstance(exc, StorageError):
+                failed: StorageError = exc
+            elif isinstance(exc, (psycopg.OperationalError, psycopg.InterfaceError)):  # the connection: for now
+                failed = JournalUnavailable(f"the journal could not commit: {first_line(exc)}")
+            else:
+                failed = StorageError(f"the journal refused the batch: {first_line(exc)}")
             return [failed] * len(requests)
+        self._next.update(following)  # committed
+        return out
 
     def _alone(self, conn: psycopg.Connection[tuple[Any, ...]], request: Request) -> Any:
         """One request in a savepoint: its result, or its exception (undone alone)."""
@@ -125,13 +142,19 @@ class PostgresStorage:
         except Exception as exc:  # noqa: BLE001 - handed to whoever waits for it
             return exc
 
-    def _append_actions(self, conn: psycopg.Connection[tuple[Any, ...]], commands: Sequence[AppendAction]) -> list[Any]:
-        """Actions: each index checked against what is stored (one query), the new ones
-        stored by one statement."""
-        ids = sorted({c.table_id for c in commands})
-        following = {tid: (-1 if top is None else top) + 1 for tid, top in conn.execute(
-            "SELECT t.id, (SELECT MAX(idx) FROM actions a WHERE a.table_id = t.id) FROM tables t WHERE t.id = ANY(%s)",
-            (ids,))}
+    def _append_actions(self, conn: psycopg.Connection[tuple[Any, ...]], commands: Sequence[AppendAction],
+                        following: dict[str, int]) -> list[Any]:
+        """Actions: each index checked against the next one of its table (known from the
+        batches committed before, else one query), the new ones stored by one statement;
+        ``following``: the next index of each table once this batch is committed."""
+        unknown = sorted({c.table_id for c in commands} - following.keys() - self._next.keys())
+        if unknown:
+            following.update({tid: (-1 if top is None else top) + 1 for tid, top in conn.execute(
+                "SELECT t.id, (SELECT MAX(idx) FROM actions a WHERE a.table_id = t.id) FROM tables t WHERE t.id = ANY(%s)",
+                (unknown,))})
+        for tid in {c.table_id for c in commands} - following.keys():
+            if tid in self._next:
+                following[tid] = self._next[tid]
         out: list[Any] = []
         rows: list[tuple[str, int, str]] = []
         for c in commands:
@@ -196,9 +219,12 @@ class PostgresStorage:
             raise result
 
     def append_encoded(self, table_id: str, index: int, encoded: str) -> None:
-        [result] = self._append_actions(self._db, [AppendAction(table_id, index, encoded)])
+        following: dict[str, int] = {}
+        [result] = self._append_actions(self._db, [AppendAction(table_id, index, encoded)], following)
         if result is not None:
             raise result
+        if not self._db.info.transaction_status:  # committed already (not inside a batch)
+            self._next.update(following)
 
     def finish_table(self, table_id: str, winner: int | None, totals: Sequence[int], reason: str) -> None:
         self.finish(FinishTable(table_id, winner, tuple(totals), reason))

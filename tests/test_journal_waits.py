@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import logging
 
+import psycopg
 import pytest
 
 from scopa.bots import RandomBot
@@ -16,6 +17,7 @@ from scopa.server import NetworkEngine
 from scopa.server.journal_values import JournalUnavailable, decode_action
 from scopa.server.memory_journal import MemoryStorage
 
+from pg import pg_url  # noqa: F401 - the fixture
 from wire_client import WireClient
 
 
@@ -103,3 +105,40 @@ async def test_the_journal_process_killed_is_started_again_and_no_result_is_cont
         assert sum(isinstance(a, Play) for a in await reopened.storage.load_actions(table)) == len(played)
     finally:
         await reopened.stop()
+
+
+class CutsTheConnection(RandomBot):
+    """Plays at random; before its ``at``-th play, the server's PostgreSQL connection is
+    ended by the database (as a restart or a network cut would)."""
+
+    def __init__(self, engine: NetworkEngine, url: str, at: int) -> None:
+        super().__init__(seed=6)
+        self.engine, self.url, self.at, self.turns = engine, url, at, 0
+
+    async def choose(self, view, legal):  # type: ignore[no-untyped-def]
+        self.turns += 1
+        if self.turns == self.at:
+            pid = self.engine.storage.backend._conn.info.backend_pid  # type: ignore[union-attr]
+            with psycopg.connect(self.url, autocommit=True) as admin:
+                admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
+        return await super().choose(view, legal)
+
+
+async def test_a_lost_postgres_connection_stalls_only_the_writes_and_the_game_goes_on(
+        pg_url: str, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO, logger="scopa.server")
+    engine = NetworkEngine("127.0.0.1", 0, seed=11, db=pg_url)
+    await engine.start()
+    try:
+        client = await WireClient.connect(engine.port, "ada")
+        table = await client.create(bots=["greedy"])
+        events = await client.play_game(CutsTheConnection(engine, pg_url, at=3))
+        end = events[-1].body
+        assert isinstance(end, wire.GameEnd) and end.reason != "abandoned"
+        played = [c.body for c in events if isinstance(c.body, wire.CardPlayed)]
+        assert sum(isinstance(a, Play) for a in await engine.storage.load_actions(table)) == len(played)
+        [result] = [r for r in await engine.results() if r.id == table]
+        assert (result.winner, list(result.totals)) == (end.winner, list(end.totals))
+    finally:
+        await engine.stop()
+    assert "cannot store for now" in caplog.text and "Traceback" not in caplog.text
