@@ -181,6 +181,7 @@ class NetworkEngine:
                 continue
             try:
                 table = Table.from_storage(stored, self.storage, on_finished=self._table_finished,
+                                           on_result=self.records.finish,
                                            bot_factory=self._make_bot, grace=self.grace, clock=self.clock, turn_timeout=self.turn_timeout,
                                            update_interval=self.limits.table_update_interval,
                                            on_changed=self._table_changed)
@@ -525,6 +526,7 @@ class NetworkEngine:
                 options["invite_digest"] = table.invite_digest
             self.storage.write(CreateTable(table.id, rules, table.seed, table.private, options))
             table.storage = self.storage
+            table.on_result = self.records.finish
         if body.sit:
             self._stop_watching(sess)
         self.tables.add(table, owner=sess.id)
@@ -683,7 +685,6 @@ class NetworkEngine:
             table.tell_all(wire.SaveWaiting(waiting=why is not None, reason=(why or "")[:200]))
 
     def _table_finished(self, table: Table) -> None:
-        self.records.game_finished(table)
         for old in self.tables.prune_finished():  # the oldest finished tables leave the lobby
             old.closed = True
             self._table_changed(old)

@@ -2,7 +2,7 @@
 (PROTOCOL.md §13), and the accounts of ``--accounts``.
 
 The NetworkEngine hands this module the commands of §13 (:meth:`Records.dispatch`), each
-finished table (:meth:`Records.game_finished`: who played is kept, the game is rated)
+finished table's end (:meth:`Records.finish`: journaled with who played and the game's ratings)
 and, with accounts, each ``hello`` for a claimed name (:meth:`Records.hello_deferred`).
 """
 
@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import weakref
+from dataclasses import replace
 from collections.abc import Callable
 from datetime import datetime, timezone
 
@@ -25,7 +26,7 @@ from .archive import FinishedGame, GamePlayer, preset_key
 from .clock import Clock
 from .ratings import rate_game
 from .session import ClientSession
-from .journal import Journal, SavePlayers, SaveRatings
+from .journal import FinishTable, Journal, RatingUpdate
 from .table import Table, token_digest
 
 log = logging.getLogger("scopa.server")
@@ -46,6 +47,7 @@ class Records:
         """Connections that gave their claimed name's password."""
         self._tasks: set[asyncio.Task[None]] = set()
         self._rating: set[asyncio.Task[None]] = set()  # games being rated (a leaderboard waits for them)
+        self._rating_one = asyncio.Lock()  # one game rated at a time
 
     @staticmethod
     def handles(body: wire.Body) -> bool:
@@ -133,45 +135,63 @@ class Records:
                    for i, r in enumerate(best)]
         sess.send(wire.Leaderboard(preset=body.preset, entries=entries), re=seq)
 
-    def game_finished(self, table: Table) -> None:
-        """A table's game ended (or was abandoned): keep who played, rate the game."""
-        if self.archive is None or table.storage is None or table.master is None:
+    def finish(self, table: Table, end: FinishTable) -> None:
+        """Journal a table's end (``end``) with who played it and, for a rated game, the new
+        ratings, in one command: a crash keeps all of it or none (then the restored game
+        ends again and is rated then).  Ratings are read, computed and journaled one game
+        at a time, so two games of one name never rate from the same old rating."""
+        assert table.storage is not None
+        players = self._players(table)
+        if self.archive is None or players is None or table.master is None:
+            table.storage.write(end)
             return
+        rating = asyncio.create_task(self._finish_rated(table, replace(end, players=tuple(players))))
+        self._rating.add(rating)
+        rating.add_done_callback(self._rating.discard)
+
+    @staticmethod
+    def _players(table: Table) -> list[GamePlayer] | None:
+        """Who sat where, as the archive keeps it (None: a seat is empty)."""
         players = []
         for i, seat in enumerate(table.seats):
             if seat is None:
-                return
+                return None
             taken = i in table.taken_over
             person = seat.bot is None or taken
             players.append(GamePlayer(i, seat.name, PlayerKind.PERSON.value if person else PlayerKind.BOT.value,
                                       None if person else seat.strategy or None, taken,
                                       table.taken_over.get(i) or seat.token_digest or None))
-        self.archive.write(SavePlayers(table.id, tuple(players)))  # a failure is logged by the storage
-        rating = asyncio.create_task(self._rate(table, players))
-        self._rating.add(rating)
-        rating.add_done_callback(self._rating.discard)
+        return players
 
-    async def _rate(self, table: Table, players: list[GamePlayer]) -> None:
-        try:
-            await self._rate_game(table, players)
-        except Exception:  # noqa: BLE001 - the game is over either way
-            log.exception("table %s: could not keep its ratings", table.id)
+    async def _finish_rated(self, table: Table, end: FinishTable) -> None:
+        assert table.storage is not None
+        async with self._rating_one:
+            try:
+                update = await self._rating_update(table, list(end.players))
+            except Exception:  # noqa: BLE001 - the game is over either way
+                log.exception("table %s: could not rate the game", table.id)
+                update = None
+            try:
+                await table.storage.write(replace(end, rating=update))
+            except Exception:  # noqa: BLE001 - logged by the journal; the game is over either way
+                pass
 
-    async def _rate_game(self, table: Table, players: list[GamePlayer]) -> None:
+    async def _rating_update(self, table: Table, players: list[GamePlayer]) -> RatingUpdate | None:
+        """The new ratings a finished game gives (None: it is not rated)."""
         assert self.archive is not None and table.master is not None
         state = table.master.state
         if table.finish_reason != "game_over" or state.phase is not Phase.OVER or state.winner is None:
-            return  # abandoned: not rated
+            return None  # abandoned: not rated
         names = [p.name for p in players]
         if len(set(names)) != len(names):
-            return  # one name in two seats cannot be rated against itself
+            return None  # one name in two seats cannot be rated against itself
         sides = [[players[s].name for s in seats if not players[s].taken_over]
                  for seats in table.rules.seats_by_side()]
         if any(not side for side in sides):
-            return  # a side a bot played all along after taking it over: nobody to rate there
+            return None  # a side a bot played all along after taking it over: nobody to rate there
         preset = preset_key(table.rules)
         known = await self.archive.ratings(preset, [n for side in sides for n in side])
-        await self.archive.write(SaveRatings(preset, tuple(rate_game(sides, state.winner, state.totals, known))))
+        return RatingUpdate(preset, tuple(rate_game(sides, state.winner, state.totals, known)))
 
     # ------------------------------------------------------------------ accounts
 

@@ -80,6 +80,7 @@ class Table:
     seed: int
     private: bool = False
     on_finished: Callable[[Table], None] | None = None
+    on_result: Callable[[Table, FinishTable], None] | None = None  # journals the end (else: written as it is)
     on_vacated: Callable[[Table], None] | None = None  # a waiting table lost an away seat
     on_changed: Callable[[Table], None] | None = None
     """Told whenever what ``info()`` shows changes; the server coalesces these into one
@@ -835,8 +836,12 @@ class Table:
         if reason == "game_over" and st is not None and st.end_reason is not None:
             reason = st.end_reason.value  # target, trentino, all_denari
         try:
-            self.storage.write(FinishTable(self.id, st.winner if st is not None and reason != "abandoned" else None,
-                                           tuple(st.totals) if st is not None else (), reason))
+            end = FinishTable(self.id, st.winner if st is not None and reason != "abandoned" else None,
+                              tuple(st.totals) if st is not None else (), reason)
+            if self.on_result is not None:
+                self.on_result(self, end)  # journaled with who played and the ratings
+            else:
+                self.storage.write(end)
         except Exception:  # the game is over either way; a failed write is logged, not fatal
             log.exception("table %s: could not record the result", self.id)
 
