@@ -6,6 +6,9 @@ journal replays the game) instead of being abandoned."""
 from __future__ import annotations
 
 import logging
+import os
+import resource
+import sys
 
 import psycopg
 import pytest
@@ -16,6 +19,8 @@ from scopa.protocol import commands as wire
 from scopa.server import NetworkEngine
 from scopa.server.journal_values import JournalUnavailable, decode_action
 from scopa.server.memory_journal import MemoryStorage
+from scopa.server.movelog import moves_path
+from scopa.server.writer_process import StorageProcess
 
 from pg import pg_url  # noqa: F401 - the fixture
 from wire_client import WireClient
@@ -142,3 +147,57 @@ async def test_a_lost_postgres_connection_stalls_only_the_writes_and_the_game_go
     finally:
         await engine.stop()
     assert "cannot store for now" in caplog.text and "Traceback" not in caplog.text
+
+
+class FileSizeLimit(RandomBot):
+    """Plays at random; before its ``at``-th play, the journal's process may no longer make
+    its move file any longer (RLIMIT_FSIZE: writes past it fail with EFBIG, as on a full
+    disk)."""
+
+    def __init__(self, engine: NetworkEngine, path: str, at: int) -> None:
+        super().__init__(seed=8)
+        self.engine, self.path, self.at, self.turns = engine, path, at, 0
+
+    async def choose(self, view, legal):  # type: ignore[no-untyped-def]
+        self.turns += 1
+        if self.turns == self.at:
+            size = os.path.getsize(moves_path(self.path))
+            resource.prlimit(self.engine.storage._proc.pid, resource.RLIMIT_FSIZE, (size + 3, resource.RLIM_INFINITY))
+        return await super().choose(view, legal)
+
+
+class RoomAgain(logging.Handler):
+    """Once the journal says it waits, the file size limit is lifted (space again)."""
+
+    def __init__(self, engine: NetworkEngine) -> None:
+        super().__init__(logging.WARNING)
+        self.engine, self.lifted = engine, False
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if "cannot store for now" in record.getMessage() and not self.lifted:
+            self.lifted = True
+            unlimited = (resource.RLIM_INFINITY, resource.RLIM_INFINITY)
+            resource.prlimit(self.engine.storage._proc.pid, resource.RLIMIT_FSIZE, unlimited)
+
+
+async def test_a_full_disk_makes_the_table_wait_and_loses_no_move(tmp_path) -> None:
+    path = str(tmp_path / "j.db")
+    command = [sys.executable, "-c", "import signal; signal.signal(signal.SIGXFSZ, signal.SIG_IGN); "
+               "from scopa.server.writer_process import main; main()"]  # EFBIG, not death, past the limit
+    engine = NetworkEngine("127.0.0.1", 0, seed=11, storage=StorageProcess(path, command=command))
+    room = RoomAgain(engine)
+    logging.getLogger("scopa.server").addHandler(room)
+    await engine.start()
+    try:
+        client = await WireClient.connect(engine.port, "ada")
+        table = await client.create(bots=["greedy"])
+        events = await client.play_game(FileSizeLimit(engine, path, at=3))
+        end = events[-1].body
+        assert room.lifted and isinstance(end, wire.GameEnd) and end.reason != "abandoned"
+        told = [c.body.waiting for c in client.inbox if isinstance(c.body, wire.SaveWaiting)]
+        assert told == [True, False]
+        played = [c.body for c in events if isinstance(c.body, wire.CardPlayed)]
+        assert sum(isinstance(a, Play) for a in await engine.storage.load_actions(table)) == len(played)
+    finally:
+        logging.getLogger("scopa.server").removeHandler(room)
+        await engine.stop()
