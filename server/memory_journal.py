@@ -116,9 +116,9 @@ class MemoryStorage(MemoryArchive):
         for tid, t in sorted(self._tables.items(), key=lambda kv: table_number(kv[0])):
             if t.status in (WAITING, PLAYING):
                 row = (tid, rules_json(t.rules), t.seed, t.private, json.dumps(t.options), t.status)
-                out.append(read_unfinished(
-                    row, lambda t=t: [(s.seat, s.name, s.token_digest, s.bot) for s in t.seats.values()],
-                    lambda t=t: list(enumerate(t.actions))))
+                seats = [(s.seat, s.name, s.token_digest, s.bot) for s in t.seats.values()]
+                actions = list(enumerate(t.actions))
+                out.append(read_unfinished(row, lambda: seats, lambda: actions))
         return out
 
     def load_results(self, limit: int = 100) -> list[TableResult]:

@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 import time
 from contextlib import nullcontext
+from functools import partial
 from typing import Any, Sequence
 
 import psycopg
@@ -264,13 +265,14 @@ class PostgresStorage:
     def load_unfinished(self) -> list[StoredTable]:
         rows = self._db.execute("SELECT id, rules, seed, private, options, status FROM tables "
                                 "WHERE status IN ('waiting', 'playing') ORDER BY num, id").fetchall()
-        return [read_unfinished(
-            row,
-            lambda tid=row[0]: self._db.execute("SELECT seat, name, token_digest, bot FROM seats WHERE table_id=%s "
-                                                "ORDER BY seat", (tid,)).fetchall(),
-            lambda tid=row[0]: self._db.execute("SELECT idx, action FROM actions WHERE table_id=%s ORDER BY idx",
-                                                (tid,)).fetchall())
-            for row in rows]
+        return [read_unfinished(row, partial(self._rows, "SELECT seat, name, token_digest, bot FROM seats "
+                                                         "WHERE table_id=%s ORDER BY seat", row[0]),
+                                partial(self._rows, "SELECT idx, action FROM actions WHERE table_id=%s ORDER BY idx",
+                                        row[0]))
+                for row in rows]
+
+    def _rows(self, sql: str, table_id: str) -> list[tuple[Any, ...]]:
+        return self._db.execute(sql, (table_id,)).fetchall()
 
     def _seats(self, table_id: str, players: int) -> list[StoredSeat | None]:
         seats: list[StoredSeat | None] = [None] * players
