@@ -2,7 +2,8 @@
 
     python benchmarks/server_load.py [--tables N] [--games G] [--seconds S]
                                      [--strategy random|greedy] [--preset NAME]
-                                     [--think-ms T] [--loop asyncio|uvloop] [--db]
+                                     [--think-ms T] [--loop asyncio|uvloop]
+                                     [--db [FILE|postgresql://...]] [--repeat N]
                                      [--expert-tables N] [--bot-workers W]
     python benchmarks/server_load.py --sweep --tables 250 --preset scopone
     python benchmarks/server_load.py --lean [--lean-moves N] [--tables N] [--preset NAME] ...
@@ -44,7 +45,11 @@ the highest load (moves/s) at which p99 stays under 10 ms.
 mid-game reading, which lines allocated what it holds beyond its idle start.
 
 ``--loop uvloop`` runs the server on uvloop (``pip install -e ".[fast]"``); ``--db``
-journals every game to a fresh SQLite file, as ``scopa serve --db`` does.
+journals every game, as ``scopa serve --db`` does: to a fresh SQLite file, to ``FILE``, or
+to a PostgreSQL database (``--db postgresql://...``).  With ``--db`` the run is made
+``--repeat`` times (default 5) with the journal and as many without it, alternately,
+and the last lines give the median server CPU per move of each and their ratio (the
+journal's cost: the figure to compare across backends).
 ``--expert-tables N`` has the server play N more games of two ``expert`` bots, which
 think in its worker pool (``--bot-workers``), while the measured tables play: compare
 their latency with and without.
@@ -70,6 +75,7 @@ import os
 import random
 import resource
 import signal
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -563,7 +569,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--think-ms", type=float, default=0.0,
                     help="open loop: every seat answers this many ms after its your_turn (default 0: at once)")
     ap.add_argument("--loop", choices=("asyncio", "uvloop"), default="asyncio", help="the server's event loop")
-    ap.add_argument("--db", action="store_true", help="journal every game to a fresh SQLite file")
+    ap.add_argument("--db", nargs="?", const=FRESH_DB, default=None, metavar="FILE|URL",
+                    help="journal every game: to a fresh SQLite file, to FILE, or to a postgresql:// database")
+    ap.add_argument("--repeat", type=int, default=5, metavar="N",
+                    help="with --db: runs with the journal and without it, each N times (default 5), for the ratio")
     ap.add_argument("--sweep", action="store_true",
                     help="open loop at falling think times; print the highest load with p99 under 10 ms")
     ap.add_argument("--expert-tables", type=int, default=0, metavar="N",
@@ -604,9 +613,49 @@ def main(argv: list[str] | None = None) -> int:
         if args.seconds is None:
             args.seconds, args.games = SWEEP_SECONDS, None
         return sweep(args)
+    if args.db and not args.server:
+        return journal_ratio(args)
     result = run_once(args)
     report(result)
     return 0 if not result["failed_tables"] and not result["errors"] else 1
+
+
+FRESH_DB = "fresh"
+
+
+def _db_target(db: str | None, tmp: str) -> str | None:
+    """Where the server journals: nowhere, a fresh file in ``tmp``, or ``db`` itself."""
+    if not db:
+        return None
+    return os.path.join(tmp, "load.db") if db == FRESH_DB else db
+
+
+def journal_ratio(args: argparse.Namespace) -> int:
+    """``--repeat`` runs with the journal and as many in memory, alternately: the median
+    server CPU per move of each and their ratio."""
+    with_db: list[float] = []
+    in_memory: list[float] = []
+    db = args.db
+    failed = False
+    for i in range(max(1, args.repeat)):
+        for target, figures in ((None, in_memory), (db, with_db)):
+            args.db = target
+            result = run_once(args)
+            failed |= bool(result["failed_tables"] or result["errors"])
+            if result["server_cpu_ms_per_move"] is not None:
+                figures.append(result["server_cpu_ms_per_move"])
+            print(f"run {i + 1} {'journal' if target else 'in memory'}: {result['moves']} moves, server "
+                  f"{result['server_cpu_ms_per_move']} ms CPU per move, p99 {result['latency_ms']['p99']} ms", flush=True)
+    args.db = db
+    shown = "a fresh SQLite file" if db == FRESH_DB else db.split("?")[0]
+    memory_ms, db_ms = statistics.median(in_memory), statistics.median(with_db)
+    ratio = round(db_ms / memory_ms, 3) if memory_ms else None
+    print(f"server CPU per move, median of {len(with_db)}: in memory {memory_ms:.4f} ms, journal ({shown}) "
+          f"{db_ms:.4f} ms: ratio {ratio}")
+    print(json.dumps({"journal": shown, "runs": len(with_db), "in_memory_cpu_ms_per_move": in_memory,
+                      "journal_cpu_ms_per_move": with_db, "median_in_memory": memory_ms, "median_journal": db_ms,
+                      "ratio": ratio, "tables": args.tables, "preset": args.preset, "server_loop": args.loop}))
+    return 1 if failed else 0
 
 
 def _serve_with_loop(args: argparse.Namespace) -> None:
@@ -627,7 +676,7 @@ def run_once(args: argparse.Namespace) -> dict[str, Any]:
             server = LeanServerProcess(args.loop, getattr(args, "lean_moves", None))
             port, pid = server.port, server.pid
         else:
-            server = ServerProcess(args.seed, args.loop, os.path.join(tmp, "load.db") if args.db else None,
+            server = ServerProcess(args.seed, args.loop, _db_target(args.db, tmp),
                                    args.bot_workers, getattr(args, "profile", None),
                                    getattr(args, "memory_profile", None))
             port, pid = server.port, server.pid

@@ -87,6 +87,11 @@ _OPS = {
     "damaged": (wire.AdminOp.DAMAGED, "the journaled tables that could not be restored, and why"),
     "stop": (wire.AdminOp.STOP, "stop the server; running games resume on its next start"),
 }
+_JOURNAL_OPS = {
+    "migrate": "bring the journal --db (an SQLite file or a postgresql:// URL) up to this server's schema",
+    "export": "write the finished games, ratings and accounts of --db to standard output (JSON lines)",
+    "import": "journal into --db what an export wrote, read from standard input",
+}
 
 
 def add_admin_subcommand(sub: Any) -> None:
@@ -95,11 +100,15 @@ def add_admin_subcommand(sub: Any) -> None:
                        help=f"the server; default 127.0.0.1:{DEFAULT_PORT}")
     admin.add_argument("--token-file", default=None, metavar="PATH",
                        help="the operator token file the server wrote; default: where `scopa serve` writes it")
-    admin.add_argument("op", choices=list(_OPS), help="; ".join(f"{k}: {v[1]}" for k, v in _OPS.items()))
+    admin.add_argument("--db", default=None, metavar="PATH|URL", help="the journal (for migrate, export, import)")
+    admin.add_argument("op", choices=[*_OPS, *_JOURNAL_OPS],
+                       help="; ".join([f"{k}: {v[1]}" for k, v in _OPS.items()] + [f"{k}: {v}" for k, v in _JOURNAL_OPS.items()]))
     admin.add_argument("arg", nargs="?", default="", help="the table id (close, tables) or name (kick)")
 
 
 def run_admin(args: argparse.Namespace, console: Console) -> int:
+    if args.op in _JOURNAL_OPS:
+        return run_journal_admin(args, console)
     try:
         host, port = parse_address(args.server)
     except ValueError as exc:
@@ -124,6 +133,36 @@ def run_admin(args: argparse.Namespace, console: Console) -> int:
         console.print(f"[red]The server refused: {reply.message}[/red] ({reply.code.value})")
         return 1
     _show(reply, console)
+    return 0
+
+
+def run_journal_admin(args: argparse.Namespace, console: Console) -> int:
+    """``scopa admin migrate|export|import --db DB``: on the journal itself, no server needed."""
+    import sys
+
+    from scopa.server.archive import StorageError
+    from scopa.server.journal_admin import export, import_into, migrate
+
+    if not args.db:
+        console.print(f"[red]{args.op} needs --db (an SQLite file or a postgresql:// URL)[/red]")
+        return 2
+    errors = Console(stderr=True)
+    try:
+        if args.op == "export":
+            for line in export(args.db):
+                sys.stdout.write(line + "\n")
+            return 0
+        if args.op == "import":
+            done = import_into(args.db, sys.stdin)
+            for skipped in done.skipped:
+                errors.print(f"skipped: {skipped}", soft_wrap=True, markup=False)
+            errors.print(f"imported {done.games} games, {done.ratings} ratings, {done.accounts} accounts")
+            return 1 if done.skipped else 0
+        applied = migrate(args.db)
+    except StorageError as exc:
+        errors.print(f"[red]cannot {args.op} {args.db}: {exc}[/red]", soft_wrap=True)
+        return 1
+    console.print("applied: " + ", ".join(applied) if applied else "the journal is up to date", soft_wrap=True)
     return 0
 
 

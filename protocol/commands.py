@@ -468,6 +468,16 @@ class SeatReplaced(Body):
     strategy: BotName
 
 
+class SaveWaiting(Body):
+    """The server cannot save this table's moves for now (``waiting``): the game waits
+    until it can (no move is announced before it is saved); ``waiting`` false: saved again."""
+
+    NAME = "save_waiting"
+    FLOW = Flow.TO_CLIENT
+    waiting: bool
+    reason: ShortText = ""
+
+
 # --- reconnecting and watching --------------------------------------------------------
 
 
@@ -683,7 +693,7 @@ ARCHIVE_BODY_TYPES: tuple[type[Body], ...] = (
 BODY_TYPES: tuple[type[Body], ...] = (
     Hello, Welcome, ListTables, Tables, CreateTable, TableCreated, JoinTable, Joined,
     LeaveTable, Left, TableUpdate, WatchLobby, UnwatchLobby, GameStart, RoundStart, HandDeal, YourTurn,
-    PlayCard, MakeDeclaration, CardPlayed, DeclarationMade, RoundEnd, GameEnd, SeatAway, SeatBack, SeatReplaced, Snapshot,
+    PlayCard, MakeDeclaration, CardPlayed, DeclarationMade, RoundEnd, GameEnd, SeatAway, SeatBack, SeatReplaced, SaveWaiting, Snapshot,
     WatchTable, UnwatchTable, Error, Ping, Pong, Chat, ChatMessage, Bye, Admin, AdminReply,
 )  # fmt: skip
 """Every command body, in the order PROTOCOL.md documents them."""

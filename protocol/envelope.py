@@ -219,6 +219,13 @@ class SeatBackCommand(Command):
     body: wire.SeatBack
 
 
+class SaveWaitingCommand(Command):
+    """The ``save_waiting`` command."""
+
+    name: Literal["save_waiting"] = "save_waiting"
+    body: wire.SaveWaiting
+
+
 class SeatReplacedCommand(Command):
     """The ``seat_replaced`` command."""
 
@@ -387,6 +394,7 @@ AnyCommand = Annotated[
     SeatAwayCommand,
     SeatBackCommand,
     SeatReplacedCommand,
+    SaveWaitingCommand,
     SnapshotCommand,
     WatchTableCommand,
     UnwatchTableCommand,

@@ -15,7 +15,7 @@ from scopa.engine.rules import Preset, RuleSet
 from .commands import (
     Bye, Chat, ChatMessage, CreateTable, HandDeal, DeclarationKind, MakeDeclaration,
     DeclarationMade, Error, GameEnd, GameStart, Hello, JoinTable, Joined, LeaveTable, Left, LegalMove,
-    ListTables, Ping, PlayCard, CardPlayed, Pong, PublicView, RoundEnd, PlayLogEntry, RoundStart, SeatAway, SeatBack,
+    ListTables, Ping, PlayCard, CardPlayed, Pong, PublicView, RoundEnd, PlayLogEntry, RoundStart, SaveWaiting, SeatAway, SeatBack,
     SeatInfo, SeatReplaced, PileInfo, SideTally, Snapshot, TableCreated, TableInfo, Tables, TableState,
     TableUpdate, UnwatchLobby, UnwatchTable, SeatView, WatchLobby, WatchTable, Welcome, YourTurn,
 )  # fmt: skip
@@ -105,6 +105,7 @@ def example_commands() -> dict[str, Command]:
         cmd(SeatAway(seat=1, name="bob", grace_seconds=120.0), 30, table, everyone),
         cmd(SeatBack(seat=1, name="bob"), 31, table, everyone),
         cmd(SeatReplaced(seat=1, name="bob", strategy="greedy"), 32, table, everyone),
+        cmd(SaveWaiting(waiting=True, reason="the disk is full"), 33, table, everyone),
         cmd(
             Snapshot(
                 event=5,

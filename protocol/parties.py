@@ -188,6 +188,7 @@ ROUTES: dict[str, frozenset[Route]] = {
     "seat_away": _GAME,
     "seat_back": _GAME,
     "seat_replaced": _GAME,
+    "save_waiting": _GAME,
     "snapshot": _routes((_T, _P)),
     "watch_table": _TO_LOBBY,
     "unwatch_table": _TO_LOBBY,

@@ -14,9 +14,9 @@ from collections import deque
 from enum import StrEnum
 
 from .archive import Account
+from .journal import Journal, SaveAccount
 from .clock import Clock
 from .limits import Limits
-from .storage import Storage
 from .text import name_key
 
 SCRYPT_N, SCRYPT_R, SCRYPT_P = 2**14, 8, 1  # 16 MiB of memory per hash (128 * n * r bytes)
@@ -100,7 +100,7 @@ class Accounts:
     A name is claimed, and looked up, under its :func:`~.text.name_key`: look-alikes of
     a claimed name are claimed too."""
 
-    def __init__(self, archive: Storage, clock: Clock, limits: Limits | None = None) -> None:
+    def __init__(self, archive: Journal, clock: Clock, limits: Limits | None = None) -> None:
         lim = limits if limits is not None else Limits()
         self.archive = archive
         self.limiter = AttemptLimiter(clock, lim.password_failures_per_address, lim.password_window)
@@ -176,7 +176,7 @@ class Accounts:
             digest = await asyncio.get_running_loop().run_in_executor(
                 None, functools.partial(scrypt_hash, password, salt)
             )
-            await self.archive.save_account(Account(folded, salt, digest, SCRYPT_N, SCRYPT_R, SCRYPT_P))
+            await self.archive.write(SaveAccount(Account(folded, salt, digest, SCRYPT_N, SCRYPT_R, SCRYPT_P)))
         finally:
             self._claiming.discard(folded)
         self._owners.setdefault(folded, set()).add(address)

@@ -244,8 +244,15 @@ class SQLiteArchive:
                                    "WHERE name=? COLLATE NOCASE", (name,)).fetchone()
         return Account(*row) if row is not None else None
 
+    def all_accounts(self) -> list[Account]:
+        with self._lock:
+            rows = self._db.execute("SELECT name, salt, hash, n, r, p, created_at FROM accounts ORDER BY name").fetchall()
+        return [Account(*row) for row in rows]
+
     def save_account(self, account: Account) -> None:
         a = account
+        if self.account(a.name) is not None:  # claimed in another case
+            raise StorageError(f"the name {a.name!r} is claimed already")
         self._exec("INSERT INTO accounts (name, salt, hash, n, r, p, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
                    (a.name, a.salt, a.hash, a.n, a.r, a.p, a.created_at or time.time()))
 
@@ -261,7 +268,7 @@ class _MemArchive:
 
 
 class MemoryArchive:
-    """The archive methods of :class:`~scopa.server.storage.MemoryStorage`."""
+    """The archive methods of :class:`~scopa.server.memory_journal.MemoryStorage`."""
 
     _tables: dict[str, Any]
 
@@ -311,7 +318,10 @@ class MemoryArchive:
         key = name.casefold()  # claimed in every case, as in SQLite
         return next((a for n, a in self._archive.accounts.items() if n.casefold() == key), None)
 
+    def all_accounts(self) -> list[Account]:
+        return sorted(self._archive.accounts.values(), key=lambda a: a.name)
+
     def save_account(self, account: Account) -> None:
-        if account.name in self._archive.accounts:
+        if self.account(account.name) is not None:  # claimed in any case
             raise StorageError(f"the name {account.name!r} is claimed already")
         self._archive.accounts[account.name] = account

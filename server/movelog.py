@@ -15,9 +15,12 @@ running tables, and when the journal closes.
 
 A record is an 8-byte header (the payload's length and its CRC-32, big-endian) and a
 payload, the JSON list of ``[table_id, index, action]`` rows (``action`` as
-:func:`~.storage.encode_action` writes it).  A record cut short or damaged (a crash in the
-middle of a write, a power cut) ends what is read: the moves of its batch were never
-acknowledged.  Moves taken in and still in the file when a crash came are taken in again
+:func:`~.storage.encode_action` writes it).  A write that fails halfway (a full disk) is cut
+off again.  A record cut short or damaged (a crash in the middle of a write, a power
+cut, a flipped byte) costs only itself: reading goes on at the next whole record, and
+the damage is logged; a table that lost moves in it shows a gap, and is named as
+damaged when the journal is next read.  The move file is never a symbolic link: one is
+refused, never followed.  Moves taken in and still in the file when a crash came are taken in again
 without harm (a row already stored is left as it is), and those of a table that has
 ended since are passed over.
 
@@ -31,6 +34,7 @@ from __future__ import annotations
 
 import fcntl
 import json
+import logging
 import os
 import struct
 import zlib
@@ -38,6 +42,8 @@ import time
 from typing import Any, Protocol, Sequence
 
 from .archive import StorageError
+from .journal import AppendAction
+from .journal_values import JournalUnavailable
 
 MOVES_SUFFIX = "-moves"
 FILE_ROWS = 8192
@@ -52,6 +58,8 @@ server that was just killed still holds it while it takes in what is left and en
 
 Row = tuple[str, int, str]
 
+log = logging.getLogger("scopa.server")
+
 
 class ActionStore(Protocol):
     """What the move file needs of the SQLite file (:class:`~.storage.SQLiteStorage`)."""
@@ -61,6 +69,8 @@ class ActionStore(Protocol):
     def insert_actions(self, rows: Sequence[Row], restoring: bool = False) -> None: ...
 
     def action_indices(self, table_id: str) -> set[int]: ...
+
+    def stored_action(self, table_id: str, index: int) -> str | None: ...
 
 
 def moves_path(path: str) -> str:
@@ -74,21 +84,36 @@ def record(rows: Sequence[Row]) -> bytes:
     return _HEADER.pack(len(payload), zlib.crc32(payload)) + payload
 
 
+def _record_at(data: bytes, start: int) -> list[Row] | None:
+    """The rows of the record at ``start``, if a whole, undamaged one starts there."""
+    if len(data) - start < _HEADER.size:
+        return None
+    size, crc = _HEADER.unpack_from(data, start)
+    payload = data[start + _HEADER.size:start + _HEADER.size + size]
+    if len(payload) < size or zlib.crc32(payload) != crc:
+        return None
+    try:
+        return [(str(t), int(i), str(a)) for t, i, a in json.loads(payload)]
+    except (ValueError, TypeError):
+        return None
+
+
 def read_rows(data: bytes) -> list[Row]:
-    """The rows of every whole, undamaged record at the start of ``data``."""
+    """The rows of every whole, undamaged record of ``data``: a damaged or cut record costs
+    only itself (reading goes on at the next whole record after it), and is logged."""
     rows: list[Row] = []
     start = 0
     while len(data) - start >= _HEADER.size:
-        size, crc = _HEADER.unpack_from(data, start)
-        payload = data[start + _HEADER.size:start + _HEADER.size + size]
-        if len(payload) < size or zlib.crc32(payload) != crc:
-            break
-        try:
-            batch = json.loads(payload)
-            rows += [(str(t), int(i), str(a)) for t, i, a in batch]
-        except (ValueError, TypeError):
-            break
-        start += _HEADER.size + size
+        found = _record_at(data, start)
+        if found is not None:
+            rows += found
+            start += _HEADER.size + _HEADER.unpack_from(data, start)[0]
+            continue
+        after = next((i for i in range(start + 1, len(data) - _HEADER.size + 1) if _record_at(data, i) is not None),
+                     len(data))
+        log.error("journal: %d bytes of the move file are damaged or cut short and were passed over "
+                  "(the moves in them are lost; their tables show a gap)", after - start)
+        start = after
     return rows
 
 
@@ -114,9 +139,12 @@ def restore_moves(storage: ActionStore) -> int:
     """Take into ``storage`` the moves a stopped server left in its move file; nothing if
     there is none or a running server holds it.  The number of rows read."""
     try:
-        fd = os.open(moves_path(storage.path), os.O_RDWR)
+        fd = os.open(moves_path(storage.path), os.O_RDWR | os.O_NOFOLLOW)
     except FileNotFoundError:
         return 0
+    except OSError as exc:
+        raise StorageError(f"{moves_path(storage.path)}: cannot be opened as the journal's own file "
+                           f"(a symbolic link is never followed): {exc.strerror or exc}") from None
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -131,7 +159,11 @@ def _locked(path: str, give_up: float) -> int:
     """The move file ``path``, opened (made if need be) with its lock held; StorageError
     if another process holds it until ``give_up`` (``time.monotonic``)."""
     while True:
-        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o600)
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_NOFOLLOW, 0o600)
+        except OSError as exc:
+            raise StorageError(f"{path}: cannot be opened as the journal's own file "
+                               f"(a symbolic link is never followed): {exc.strerror or exc}") from None
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -173,21 +205,25 @@ class MoveLog:
         """Whether the file holds enough rows to be taken in."""
         return self.rows_in_file >= FILE_ROWS
 
-    def append(self, calls: Sequence[Any]) -> list[Any]:
-        """``append_encoded`` calls, each refused (a StorageError in its place) if its table
-        is unknown or its index is journaled already; the accepted ones in one record."""
+    def append(self, commands: Sequence[AppendAction]) -> list[Any]:
+        """Actions, each refused (a StorageError in its place) if its table is unknown, its
+        index is past the next one, or another action is journaled for it (the same
+        action again is accepted as it is); the new ones in one record."""
         out: list[Any] = []
         rows: list[Row] = []
-        for _, args in calls:
+        for command in commands:
+            table_id, index, text = command.table_id, command.index, command.action
             try:
-                table_id, index, text = args
-                if not (isinstance(table_id, str) and type(index) is int and isinstance(text, str)):
-                    raise TypeError("an action is a table id, an index and an action")
                 taken = self._taken(table_id)
                 if index in taken:
-                    raise StorageError(f"table {table_id}: action {index} is journaled already")
-            except (StorageError, TypeError, ValueError) as exc:
-                out.append(exc if isinstance(exc, StorageError) else StorageError(str(exc)))
+                    if self._stored(table_id, index) != text:
+                        raise StorageError(f"table {table_id}: action {index} is journaled already, as another action")
+                    out.append(None)
+                    continue
+                if index != len(taken):
+                    raise StorageError(f"table {table_id}: action {index} given, {len(taken)} expected")
+            except StorageError as exc:
+                out.append(exc)
                 continue
             taken.add(index)
             rows.append((table_id, index, text))
@@ -196,7 +232,7 @@ class MoveLog:
             try:
                 self._write(record(rows))
             except OSError as exc:
-                failed = StorageError(f"the journal could not write its moves: {exc}")
+                failed = JournalUnavailable(f"the journal could not write its moves: {exc}")
                 for table_id, index, _ in rows:
                     self._indices[table_id].discard(index)
                 return [failed if result is None else result for result in out]
@@ -214,12 +250,27 @@ class MoveLog:
             self._indices[table_id] = taken
         return taken
 
+    def _stored(self, table_id: str, index: int) -> str | None:
+        """The action journaled for ``index`` (pending here, or in the SQLite file)."""
+        pending = self._pending.get(table_id, {}).get(index)
+        return pending if pending is not None else self.storage.stored_action(table_id, index)
+
     def _write(self, data: bytes) -> None:
+        """One record, all of it or none: a write that fails halfway (a full disk) is cut
+        off again, so the file holds only whole records."""
+        end = os.fstat(self._fd).st_size
         view = memoryview(data)
-        while view:
-            view = view[os.write(self._fd, view):]
-        if self._sync:
-            os.fdatasync(self._fd)
+        try:
+            while view:
+                view = view[os.write(self._fd, view):]
+            if self._sync:
+                os.fdatasync(self._fd)
+        except OSError:
+            try:
+                os.ftruncate(self._fd, end)
+            except OSError:
+                pass  # a reader passes over the cut record and reads on after it
+            raise
 
     def pending_of(self, table_id: str) -> dict[int, str]:
         """The moves of ``table_id`` not yet in the SQLite file, by index."""

@@ -18,6 +18,7 @@ enforces them; see ``server/limits.py`` for the defaults.
 from __future__ import annotations
 
 import asyncio
+import signal
 import itertools
 import logging
 import random
@@ -39,7 +40,9 @@ from .collector import Collector
 from .limits import Limits
 from .lobby import TableDirectory, build_rules
 from .session import ClientSession
-from .storage import Storage, StorageBackend, TableResult
+from .journal import CloseTable, CreateTable, Journal, JournalBackend, MarkDamaged
+from .journal_values import TableResult
+from .writer import QueuedStorage
 from .writer_process import open_storage
 from .web import WebOptions, start_front
 from .proxied import ProxiedClients
@@ -60,7 +63,7 @@ class NetworkEngine:
     """Many tables, one lobby, one TCP listener."""
 
     def __init__(self, host: str = "127.0.0.1", port: int = DEFAULT_PORT, seed: int | None = None,
-                 db: str | None = None, storage: Storage | StorageBackend | None = None, *,
+                 db: str | None = None, storage: Journal | JournalBackend | None = None, *,
                  limits: Limits | None = None, grace: float = 120.0,
                  turn_timeout: float | None = DEFAULT_TURN_TIMEOUT, clock: Clock | None = None,
                  admin_token_file: str | None = None, accounts: bool = False, bot_workers: int = 1,
@@ -102,7 +105,10 @@ class NetworkEngine:
         """Set when the operator asked the server to stop (``serve`` then shuts down)."""
         self._ids = itertools.count(1)
         self._table_ids = itertools.count(1)
-        self.storage: Storage | None = open_storage(db, storage)
+        self.storage: Journal | None = open_storage(db, storage)
+        if isinstance(self.storage, QueuedStorage):  # a write the journal cannot store waits on this clock
+            self.storage.schedule = lambda seconds, retry: self.clock.call_later(seconds, retry)
+            self.storage.on_waiting = self._save_waiting
         self._server: asyncio.Server | None = None
         self._per_address: dict[str, int] = {}  # open connections by remote address
         self.proxied = ProxiedClients(trusted_proxies, self.limits.max_connections_per_address)
@@ -183,10 +189,11 @@ class NetworkEngine:
                 continue
             if stored.status != "playing" or any(s is None for s in stored.seats):
                 # A table still gathering players: its clients are gone with the old process.
-                self.storage.close_table(stored.id, "server restarted before the game began")
+                self.storage.write(CloseTable(stored.id, "server restarted before the game began"))
                 continue
             try:
                 table = Table.from_storage(stored, self.storage, on_finished=self._table_finished,
+                                           on_result=self.records.finish,
                                            bot_factory=self._make_bot, grace=self.grace, clock=self.clock, turn_timeout=self.turn_timeout,
                                            update_interval=self.limits.table_update_interval,
                                            on_changed=self._table_changed)
@@ -220,7 +227,7 @@ class NetworkEngine:
         self.damaged[table_id] = reason
         assert self.storage is not None
         try:
-            self.storage.mark_damaged(table_id, reason)
+            self.storage.write(MarkDamaged(table_id, reason))
         except Exception as exc:  # noqa: BLE001 - the log line above is what matters
             log.error("table %s: could not mark it damaged: %s", table_id, exc)
 
@@ -541,8 +548,9 @@ class NetworkEngine:
                        "turn_timeout": table.turn_timeout}
             if invite is not None:
                 options["invite_digest"] = table.invite_digest
-            self.storage.create_table(table.id, rules, table.seed, table.private, options)
+            self.storage.write(CreateTable(table.id, rules, table.seed, table.private, options))
             table.storage = self.storage
+            table.on_result = self.records.finish
         if body.sit:
             self._stop_watching(sess)
         self.tables.add(table, owner=sess.id, origin=origin)
@@ -595,7 +603,7 @@ class NetworkEngine:
         self._close_table(table)
         if self.storage is not None and table.storage is not None:
             try:
-                self.storage.close_table(table.id, reason)
+                self.storage.write(CloseTable(table.id, reason))
             except Exception as exc:  # noqa: BLE001 - the table is gone either way
                 log.error("table %s: could not journal its closing: %s", table.id, exc)
         log.info("table %s: closed (%s)", table.id, reason)
@@ -659,7 +667,7 @@ class NetworkEngine:
         log.info("table %s closed: nobody is waiting at it", table.id)
         if self.storage is not None and table.storage is not None:
             try:
-                self.storage.close_table(table.id, "everyone left before the game began")
+                self.storage.write(CloseTable(table.id, "everyone left before the game began"))
             except Exception:  # noqa: BLE001 - the lobby goes on; the journal keeps a stale row
                 log.exception("table %s: could not record its closing", table.id)
 
@@ -699,8 +707,13 @@ class NetworkEngine:
             return
         table.tell_all(msg)  # seats and spectators
 
+    def _save_waiting(self, table_id: str, why: str | None) -> None:
+        """The journal cannot save ``table_id``'s writes for now (``why``), or can again (None)."""
+        table = self.tables.get(table_id)
+        if table is not None and not table.closed:
+            table.tell_all(wire.SaveWaiting(waiting=why is not None, reason=(why or "")[:200]))
+
     def _table_finished(self, table: Table) -> None:
-        self.records.game_finished(table)
         for old in self.tables.prune_finished():  # the oldest finished tables leave the lobby
             old.closed = True
             self._table_changed(old)
@@ -712,15 +725,17 @@ async def serve(host: str = "127.0.0.1", port: int = DEFAULT_PORT, seed: int | N
                 turn_timeout: float | None = DEFAULT_TURN_TIMEOUT, admin_token_file: str | None = None,
                 bot_workers: int = 1, trusted_proxies: Sequence[str] = (), rate_shared_addresses: Sequence[str] = (),
                 beside: Callable[[NetworkEngine], Awaitable[None]] | None = None,
-                lan: LanIdentity | None = None, web: WebOptions | None = None) -> None:
-    """Run a server until cancelled (Ctrl-C) or stopped by the operator, then shut down
-    cleanly; ``db``: the SQLite journal (games survive restarts) or None (nothing
-    persists); ``accounts``: names may be claimed with a password (needs ``db``);
-    ``trusted_proxies``, ``rate_shared_addresses``: see NetworkEngine; ``beside``: run with
-    the started engine (a web front end) until the server stops (its failure stops the
-    server too); ``lan``: announce the server on the LAN under this name (never when it
-    listens on loopback only; withdrawn when it stops);
-    ``web``: also serve browsers (server/web.py)."""
+                lan: LanIdentity | None = None, web: WebOptions | None = None,
+                announce: Callable[[NetworkEngine], None] | None = None) -> None:
+    """Run a server until cancelled (Ctrl-C, SIGTERM) or stopped by the operator, then
+    shut down cleanly; ``db``: the journal (a SQLite file or a postgresql:// URL; games
+    survive restarts) or None (nothing persists); ``accounts``: names may be claimed with
+    a password (needs ``db``); ``trusted_proxies``, ``rate_shared_addresses``: see
+    NetworkEngine; ``beside``: run with the started engine until the server stops (its
+    failure stops the server too); ``lan``: announce the server on the LAN under this name
+    (never when it listens on loopback only; withdrawn when it stops); ``web``: also serve
+    browsers (server/web.py); ``announce``: called once the server has opened its journal
+    and listens."""
     engine = NetworkEngine(host, port, seed, db=db, limits=limits, turn_timeout=turn_timeout,
                            admin_token_file=admin_token_file, accounts=accounts, bot_workers=bot_workers,
                            trusted_proxies=trusted_proxies, rate_shared_addresses=rate_shared_addresses)
@@ -738,6 +753,9 @@ async def serve(host: str = "127.0.0.1", port: int = DEFAULT_PORT, seed: int | N
             engine.announcer.set_web_port(front.port)
         engine.lobby_listeners.append(engine.announcer.changed)
         engine.announcer.start()
+    if announce is not None:
+        announce(engine)
+    _stop_on_sigterm(engine)
     collector = Collector(engine.clock)
     collector.start()
     companion = asyncio.create_task(beside(engine), name="beside-the-server") if beside is not None else None
@@ -760,3 +778,16 @@ async def serve(host: str = "127.0.0.1", port: int = DEFAULT_PORT, seed: int | N
         await engine.stop()
         if front is not None:
             await front.stop()
+
+
+def _stop_on_sigterm(engine: NetworkEngine) -> None:
+    """SIGTERM (a service manager's stop) stops the server as Ctrl-C does: the games are
+    suspended, every client told ``bye``, the journal closed."""
+    def stop() -> None:
+        log.info("SIGTERM: stopping the server")
+        engine.stopped.set()
+
+    try:
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop)
+    except (NotImplementedError, RuntimeError, ValueError):
+        pass  # no signals here (not the main thread, or not a Unix loop): Ctrl-C only

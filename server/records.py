@@ -2,7 +2,7 @@
 (PROTOCOL.md §13), and the accounts of ``--accounts``.
 
 The NetworkEngine hands this module the commands of §13 (:meth:`Records.dispatch`), each
-finished table (:meth:`Records.game_finished`: who played is kept, the game is rated)
+finished table's end (:meth:`Records.finish`: journaled with who played and the game's ratings)
 and, with accounts, each ``hello`` for a claimed name (:meth:`Records.hello_deferred`).
 """
 
@@ -12,6 +12,7 @@ import asyncio
 import logging
 import weakref
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from datetime import datetime, timezone
 
 from scopa.bots import make_bot
@@ -27,7 +28,7 @@ from .limits import Limits
 from .rated import FairRatings, Outcome, RatingNames, one_row_per_name
 from .ratings import rate_ranked
 from .session import ClientSession
-from .storage import Storage
+from .journal import FinishTable, Journal, RatingUpdate
 from .table import Table, token_digest
 from .text import name_key
 
@@ -40,9 +41,9 @@ MAX_RECORD_BYTES = 60_000  # a record must fit in one frame (64 KiB) with its en
 class Records:
     """The finished-games, ratings and accounts side of a server."""
 
-    def __init__(self, storage: Storage | None, clock: Clock, *, accounts: bool = False,
+    def __init__(self, storage: Journal | None, clock: Clock, *, accounts: bool = False,
                  limits: Limits | None = None, shared_addresses: Sequence[str] = ()) -> None:
-        self.archive: Storage | None = storage  # the archive's calls are the storage's
+        self.archive: Journal | None = storage  # the archive's calls are the storage's
         if accounts and self.archive is None:
             raise ValueError("accounts are kept in the server's database: give it one (--db)")
         self.accounts = Accounts(self.archive, clock, limits) if accounts and self.archive is not None else None
@@ -53,6 +54,7 @@ class Records:
         self.fair = FairRatings(shared_addresses)
         """Where each seat was played from; which games are rated (server/rated.py)."""
         self._names = RatingNames()
+        self._rating_one = asyncio.Lock()  # one game rated at a time
 
     @staticmethod
     def handles(body: wire.Body) -> bool:
@@ -140,46 +142,61 @@ class Records:
                    for i, r in enumerate(best)]
         sess.send(wire.Leaderboard(preset=body.preset, entries=entries), re=seq)
 
-    def game_finished(self, table: Table) -> None:
-        """A table's game ended (or was abandoned): keep who played, rate the game."""
-        if self.archive is None or table.storage is None or table.master is None:
+    def finish(self, table: Table, end: FinishTable) -> None:
+        """Journal a table's end (``end``) with who played it and, for a rated game, the new
+        ratings, in one command: a crash keeps all of it or none (then the restored game
+        ends again and is rated then).  Ratings are read, computed and journaled one game
+        at a time, so two games of one name never rate from the same old rating."""
+        assert table.storage is not None
+        players = self._players(table)
+        if self.archive is None or players is None or table.master is None:
             self.fair.forget(table.id)
+            table.storage.write(end)
             return
-        players = []
-        for i, seat in enumerate(table.seats):
-            if seat is None:
-                self.fair.forget(table.id)
-                return
-            taken = i in table.taken_over
-            person = seat.bot is None or taken
-            players.append(GamePlayer(i, seat.name, PlayerKind.PERSON.value if person else PlayerKind.BOT.value,
-                                      None if person else seat.strategy or None, taken,
-                                      table.taken_over.get(i) or seat.token_digest or None))
-        self.archive.save_players(table.id, players)  # a failure is logged by the storage
         outcome = self.fair.outcome(table, players)
         if outcome is None:
             log.info("table %s: not rated (%s)", table.id,
                      self.fair.unrated_because(table, players) or "it did not end by the rules")
         self.fair.forget(table.id)
-        rating = asyncio.create_task(self._rate(table, outcome))
+        rating = asyncio.create_task(self._finish_rated(table, replace(end, players=tuple(players)), outcome))
         self._rating.add(rating)
         rating.add_done_callback(self._rating.discard)
 
-    async def _rate(self, table: Table, outcome: Outcome | None) -> None:
-        if outcome is None:
-            return
-        try:
-            await self._rate_game(table, outcome)
-        except Exception:  # noqa: BLE001 - the game is over either way
-            log.exception("table %s: could not keep its ratings", table.id)
+    @staticmethod
+    def _players(table: Table) -> list[GamePlayer] | None:
+        """Who sat where, as the archive keeps it (None: a seat is empty)."""
+        players = []
+        for i, seat in enumerate(table.seats):
+            if seat is None:
+                return None
+            taken = i in table.taken_over
+            person = seat.bot is None or taken
+            players.append(GamePlayer(i, seat.name, PlayerKind.PERSON.value if person else PlayerKind.BOT.value,
+                                      None if person else seat.strategy or None, taken,
+                                      table.taken_over.get(i) or seat.token_digest or None))
+        return players
 
-    async def _rate_game(self, table: Table, outcome: Outcome) -> None:
+    async def _finish_rated(self, table: Table, end: FinishTable, outcome: Outcome | None) -> None:
+        assert table.storage is not None
+        async with self._rating_one:
+            try:
+                update = await self._rating_update(table, outcome) if outcome is not None else None
+            except Exception:  # noqa: BLE001 - the game is over either way
+                log.exception("table %s: could not rate the game", table.id)
+                update = None
+            try:
+                await table.storage.write(replace(end, rating=update))
+            except Exception:  # noqa: BLE001 - logged by the journal; the game is over either way
+                pass
+
+    async def _rating_update(self, table: Table, outcome: Outcome) -> RatingUpdate:
+        """The new ratings a rated game gives (server/rated.py says which games are)."""
         assert self.archive is not None
         preset = preset_key(table.rules)
         stored = iter(await self._names.stored(self.archive, preset, [n for side in outcome.sides for n in side]))
         sides = [[next(stored) for _ in side] for side in outcome.sides]
         known = await self.archive.ratings(preset, [n for side in sides for n in side])
-        await self.archive.save_ratings(preset, rate_ranked(sides, outcome.ranks, known))
+        return RatingUpdate(preset, tuple(rate_ranked(sides, outcome.ranks, known)))
 
     # ------------------------------------------------------------------ accounts
 

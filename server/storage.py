@@ -1,44 +1,14 @@
-"""Where the server keeps its tables so that games outlive the process.
+"""The embedded journal: one SQLite file (``scopa serve --db FILE``), the default backend.
 
-The server journals, through a :class:`Storage`, everything it needs to rebuild a game
-after a crash: each table's rules, seed and options when it is created, each seat when
-it is taken (a person's name and the sha256 digest of its seat token — never the token
-itself — or a built-in bot's strategy), every action of the game *before* the game
-master announces it (``GameMaster.journal`` runs after the action is applied and before
-any event is sent, so a play nobody has journaled is a play nobody was told of), and the
-result when the game ends.  On start the server asks for the unfinished tables and
-replays each one's action log from its seed (``GameMaster.restore``).
-
-Two layers.  A backend (:class:`StorageBackend`: :class:`SQLiteStorage`,
-:class:`MemoryStorage`) is synchronous: every call is one short transaction, and once it
-has returned its effect survives the server *process* being killed.  The server talks to
-:class:`Storage`, the asynchronous interface over a backend (:mod:`.writer`): a write is
-queued in call order and returns at once with an awaitable that resolves when the write
-is committed; the writes of one event-loop turn (of every table) are committed together
-off the event loop (for the SQLite file, by a child process that journals the moves in
-a file of their own first: :mod:`.writer_process`, :mod:`.movelog`;
-for any other backend, by one writer thread: :mod:`.writer`), so the event loop never
-waits on the disk and a slow disk holds up only the tables that wait for their own
-writes.  A read is awaited and sees every write queued before it.
-
-    create_table(table_id, rules, seed, private, options)   a new table (state "waiting")
-    set_seat(table_id, seat, name, token_digest, bot)       a seat taken (person or bot)
-    clear_seat(table_id, seat)                              a seat left before the game
-    start_table(table_id)                                   the game began ("playing")
-    append_action(table_id, index, action)                  action number ``index`` (0, 1, ...)
-    finish_table(table_id, winner, totals, reason)          the game ended ("finished")
-    close_table(table_id, reason)                           closed without a game ("closed")
-    load_unfinished() -> list[StoredTable]                  "waiting"/"playing" tables, seats, actions
-    load_results(limit) -> list[TableResult]                finished games, newest first
-    load_finished_since(t) -> list[FinishedTable]           games finished at or after t, with seats
-    load_actions(table_id) -> list[Action]                  one table's journal (to replay it)
-    last_table_id() -> int                                  highest numeric table id ever used
-    mark_damaged(table_id, reason)                          unreadable: never restored ("damaged")
-    load_damaged() -> list[tuple[str, str]]                 the damaged tables and why
-    close()
-
-A backend also runs a batch of these calls in one transaction (``run_batch``), each call
-isolated from the others (a savepoint each in SQLite): one refused write fails alone.
+It keeps, on four relations (``tables``, ``seats``, ``actions``, ``meta``; see
+``_SCHEMA``) and those of :mod:`.archive` (finished games' players, ratings, accounts),
+what the server journals as commands (:mod:`.journal`): each table's rules, seed and
+options when it is created, each seat when it is taken, every action of the game
+*before* the game master announces it, and the result when the game ends.  It is a
+:class:`~.journal.JournalBackend`: a batch of requests runs in one transaction (one
+commit, one write to the log), each command isolated from the others (a savepoint each):
+one refused write fails alone.  The server drives it from a child process
+(:mod:`.writer_process`), so commits never compete with the event loop.
 
 A journaled table that cannot be read back (garbage rules or action row, a gap in the
 actions) comes back from ``load_unfinished`` with its ``damage`` said instead of its
@@ -51,19 +21,6 @@ A journal file is created readable and writable by its owner only (0600): it hol
 card order of every deal.  A journal written by a newer server is refused
 (:class:`JournalTooNew`); an older one is migrated when opened, by the steps of
 :data:`MIGRATIONS` in order, in the transaction that opens it.
-
-``append_action`` must refuse (raise) an index that is already stored, so a resent play
-can never be journaled twice.  Actions travel as the compact lists of
-:func:`encode_action` (``["p", card, mask]``, ``["d", kind, wild]``, ``["s", order]``);
-rules as the RuleSet's JSON.
-
-Two backends live here: :class:`SQLiteStorage` (the embedded default: one file, WAL,
-standard-library ``sqlite3``) and :class:`MemoryStorage` (no file; for tests and as the
-reference of the semantics).  A PostgreSQL backend would implement the same methods on
-the same four relations (``tables``, ``seats``, ``actions``, ``meta``; see ``_SCHEMA``)
-and those of :mod:`.archive` (finished games' players, ratings, accounts),
-with ``BIGINT`` for the seed and one autocommitted statement (or short transaction) per
-call; an async driver would implement :class:`Storage` itself.
 """
 
 from __future__ import annotations
@@ -73,24 +30,33 @@ import os
 import sqlite3
 import threading
 import time
-import zlib
-from dataclasses import dataclass, field
 from contextlib import contextmanager, nullcontext
-from typing import Any, Awaitable, Callable, Iterator, Protocol, Sequence, runtime_checkable
+from typing import Any, Callable, Iterator, Sequence
 
-from scopa.engine import Action, Deal, DeclarationKind, Declare, Play, RuleSet
+from scopa.engine import Action, RuleSet
 
-from .archive import (
-    ARCHIVE_SCHEMA,
-    Account,
-    FinishedGame,
-    GamePlayer,
-    MemoryArchive,
-    Rating,
-    SQLiteArchive,
-    StorageError,
+from .archive import ARCHIVE_SCHEMA, SQLiteArchive, StorageError
+from .journal import AppendAction, CloseTable, FinishTable, MarkDamaged, Request, run_requests
+from .journal_values import (
+    FINISHED,
+    FinishedTable,
+    JournalTooNew,
+    JournalUnavailable,
+    StoredSeat,
+    StoredTable,
+    TableResult,
+    compact,
+    decode_action,
+    encode_action,
+    read_unfinished,
+    rules_from,
+    rules_json,
+    table_number,
+    uncompact,
 )
 from .movelog import MoveLog, restore_moves
+
+__all__ = ["JournalTooNew", "MIGRATIONS", "SCHEMA_VERSION", "SQLiteStorage"]
 
 SCHEMA_VERSION = 2
 """1: actions as rows only; 2: a finished table's actions compacted into ``tables.record``.
@@ -103,358 +69,8 @@ WAL_CHECKPOINT_PAGES = 64
 WAL_SIZE_LIMIT = 1024 * 1024
 """Bytes the write-ahead log file is cut back to after a checkpoint."""
 
-WAITING, PLAYING, FINISHED, CLOSED, DAMAGED = "waiting", "playing", "finished", "closed", "damaged"
-
-
-# ---------------------------------------------------------------------- values
-
-
-@dataclass(frozen=True)
-class StoredSeat:
-    seat: int
-    name: str
-    token_digest: str | None  # sha256 hex of a person's seat token; None for a bot
-    bot: str | None  # the strategy of a built-in bot seat
-
-
-@dataclass
-class StoredTable:
-    """An unfinished table as journaled: enough to rebuild it and replay its game."""
-
-    id: str
-    rules: RuleSet
-    seed: int
-    private: bool
-    options: dict[str, Any]
-    status: str  # WAITING or PLAYING (FINISHED in a FinishedTable)
-    seats: list[StoredSeat | None]
-    actions: list[Action] = field(default_factory=list)
-    damage: str | None = None  # why this table cannot be restored (None: it can)
-
-
-@dataclass(frozen=True)
-class TableResult:
-    id: str
-    rules: RuleSet
-    seats: tuple[str | None, ...]
-    winner: int | None
-    totals: tuple[int, ...]
-    reason: str
-    finished_at: float
-
-
-@dataclass(frozen=True)
-class FinishedTable:
-    """A recently finished game as journaled: its seats (token digests included, so a
-    client that missed the end may still resume to learn it) and its result."""
-
-    table: StoredTable
-    result: TableResult
-
-
-class JournalTooNew(StorageError):
-    """The journal was written by a newer server: this one does not know its format."""
-
-
-def _compact(actions: Sequence[str]) -> bytes:
-    """A table's encoded actions as one compressed record."""
-    return zlib.compress(("[" + ",".join(actions) + "]").encode(), 9)
-
-
-def _uncompact(record: bytes) -> list[str]:
-    return [json.dumps(a, separators=(",", ":")) for a in json.loads(zlib.decompress(record))]
-
-
-# ---------------------------------------------------------------------- encoding
-
-
-def encode_action(action: Action) -> str:
-    """An action as compact JSON: Play ``["p",card,mask]``, Declare ``["d",kind,wild]``,
-    Deal ``["s",order]``."""
-    if isinstance(action, Play):  # every move: written out, as json.dumps writes it
-        return f'["p",{int(action.card)},{int(action.capture)}]'
-    if isinstance(action, Deal):
-        return json.dumps(["s", list(action.order)], separators=(",", ":"))
-    if isinstance(action, Declare):
-        return json.dumps(["d", action.kind.value, action.wild], separators=(",", ":"))
-    raise TypeError(f"not an action: {action!r}")
-
-
-def decode_action(text: str) -> Action:
-    data = json.loads(text)
-    match data:
-        case ["p", int(card), int(mask)]:
-            return Play(card, mask)
-        case ["d", str(kind), wild] if wild is None or isinstance(wild, int):
-            return Declare(DeclarationKind(kind), wild)
-        case ["s", list(order)] if len(order) == 40 and all(isinstance(c, int) for c in order):
-            return Deal(tuple(order))
-    raise ValueError(f"not an encoded action: {text[:80]!r}")
-
-
-def _rules_json(rules: RuleSet) -> str:
-    return rules.model_dump_json()
-
-
-def _rules_from(text: str) -> RuleSet:
-    return RuleSet.model_validate_json(text)  # JSON mode: enums come back from their values
-
-
-def _table_number(table_id: str) -> int:
-    return int(table_id) if table_id.isdigit() else 0
-
-
-# ---------------------------------------------------------------------- interface
-
-
-Call = tuple[str, tuple[Any, ...]]
-"""One storage call as a batch holds it: the method's name and its arguments."""
-
-_APPENDS = frozenset({"append_action", "append_encoded"})
-"""The calls that add one action: an Action, or its :func:`encode_action` text (what a
-process that writes for the server is sent)."""
-_ENDS = frozenset({"finish_table", "close_table", "mark_damaged"})
-"""The calls that end a table (its actions compacted, or no longer to be restored)."""
-WRITES = frozenset({"create_table", "set_seat", "clear_seat", "start_table", "append_action", "append_encoded", "finish_table",
-                    "close_table", "mark_damaged", "save_players", "save_ratings", "save_account"})
-READS = frozenset({"load_unfinished", "load_results", "load_actions", "load_finished_since", "last_table_id",
-                   "load_damaged", "finished_games", "finished_game", "ratings", "leaderboard", "account"})
-
-
-@runtime_checkable
-class StorageBackend(Protocol):
-    """A place that keeps tables, called synchronously: each call one short transaction
-    (see the module docstring).  The server reaches it through a :class:`Storage`."""
-
-    blocks: bool
-    """Whether its calls may wait on a disk or a network (then they run on a writer
-    thread); False: they are instant and run where they are called."""
-
-    def create_table(self, table_id: str, rules: RuleSet, seed: int, private: bool = False,
-                     options: dict[str, Any] | None = None) -> None: ...
-
-    def set_seat(self, table_id: str, seat: int, name: str, token_digest: str | None = None,
-                 bot: str | None = None) -> None: ...
-
-    def clear_seat(self, table_id: str, seat: int) -> None: ...
-
-    def start_table(self, table_id: str) -> None: ...
-
-    def append_action(self, table_id: str, index: int, action: Action) -> None: ...
-
-    def finish_table(self, table_id: str, winner: int | None, totals: Sequence[int], reason: str) -> None: ...
-
-    def close_table(self, table_id: str, reason: str) -> None: ...
-
-    def load_unfinished(self) -> list[StoredTable]: ...
-
-    def load_results(self, limit: int = 100) -> list[TableResult]: ...
-
-    def load_actions(self, table_id: str) -> list[Action]: ...
-
-    def load_finished_since(self, since: float) -> list[FinishedTable]: ...
-
-    def last_table_id(self) -> int: ...
-
-    def mark_damaged(self, table_id: str, reason: str) -> None: ...
-
-    def load_damaged(self) -> list[tuple[str, str]]: ...
-
-    def run_batch(self, calls: Sequence[Call]) -> list[Any]:
-        """Run ``calls`` in order in one transaction; each one's result, or the exception
-        it raised (that call alone is undone)."""
-        ...
-
-    def close(self) -> None: ...
-
-
-@runtime_checkable
-class Storage(Protocol):
-    """What the server needs from a place that keeps tables: asynchronous.
-
-    A write is queued at once, in call order, and returns an awaitable that resolves
-    when the write is durable (or raises :class:`StorageError`); a caller that does not
-    wait still has it committed before any write queued after it.  A read sees every
-    write queued before it.  The archive's calls (:mod:`.archive`) are here too."""
-
-    def create_table(self, table_id: str, rules: RuleSet, seed: int, private: bool = False,
-                     options: dict[str, Any] | None = None) -> Awaitable[None]: ...
-
-    def set_seat(self, table_id: str, seat: int, name: str, token_digest: str | None = None,
-                 bot: str | None = None) -> Awaitable[None]: ...
-
-    def clear_seat(self, table_id: str, seat: int) -> Awaitable[None]: ...
-
-    def start_table(self, table_id: str) -> Awaitable[None]: ...
-
-    def append_action(self, table_id: str, index: int, action: Action) -> Awaitable[None]: ...
-
-    def finish_table(self, table_id: str, winner: int | None, totals: Sequence[int],
-                     reason: str) -> Awaitable[None]: ...
-
-    def close_table(self, table_id: str, reason: str) -> Awaitable[None]: ...
-
-    def mark_damaged(self, table_id: str, reason: str) -> Awaitable[None]: ...
-
-    def save_players(self, table_id: str, players: Sequence[GamePlayer]) -> Awaitable[None]: ...
-
-    def save_ratings(self, preset: str, ratings: Sequence[Rating]) -> Awaitable[None]: ...
-
-    def save_account(self, account: Account) -> Awaitable[None]: ...
-
-    async def load_unfinished(self) -> list[StoredTable]: ...
-
-    async def load_results(self, limit: int = 100) -> list[TableResult]: ...
-
-    async def load_actions(self, table_id: str) -> list[Action]: ...
-
-    async def load_finished_since(self, since: float) -> list[FinishedTable]: ...
-
-    async def last_table_id(self) -> int: ...
-
-    async def load_damaged(self) -> list[tuple[str, str]]: ...
-
-    async def finished_games(self, player: str | None = None, preset: str | None = None,
-                             limit: int = 1000) -> list[FinishedGame]: ...
-
-    async def finished_game(self, table_id: str) -> FinishedGame | None: ...
-
-    async def ratings(self, preset: str, names: Sequence[str]) -> dict[str, Rating]: ...
-
-    async def leaderboard(self, preset: str, limit: int = 20) -> list[Rating]: ...
-
-    async def account(self, name: str) -> Account | None: ...
-
-    async def flush(self) -> None:
-        """Wait until every write queued so far is committed."""
-        ...
-
-    async def close(self) -> None:
-        """Commit what is queued, then close the backend."""
-        ...
-
-
-def run_calls(backend: Any, calls: Sequence[Call]) -> list[Any]:
-    """Each call of a batch on ``backend``: its result or the exception it raised."""
-    out: list[Any] = []
-    for name, args in calls:
-        if name not in WRITES and name not in READS:
-            out.append(StorageError(f"not a storage call: {name!r}"))
-            continue
-        try:
-            out.append(getattr(backend, name)(*args))
-        except Exception as exc:  # noqa: BLE001 - handed to whoever waits for this call
-            out.append(exc)
-    return out
-
-
-# ---------------------------------------------------------------------- memory
-
-
-@dataclass
-class _MemTable:
-    rules: RuleSet
-    seed: int
-    private: bool
-    options: dict[str, Any]
-    status: str = WAITING
-    seats: dict[int, StoredSeat] = field(default_factory=dict)
-    actions: list[str] = field(default_factory=list)
-    result: TableResult | None = None
-    damage: str = ""
-
-
-class MemoryStorage(MemoryArchive):
-    """A storage backend in a dict: nothing survives the process.  Same checks as SQLite."""
-
-    blocks = False
-
-    def __init__(self) -> None:
-        self._tables: dict[str, _MemTable] = {}
-
-    def _get(self, table_id: str) -> _MemTable:
-        try:
-            return self._tables[table_id]
-        except KeyError:
-            raise StorageError(f"no table {table_id!r} in storage") from None
-
-    def create_table(self, table_id: str, rules: RuleSet, seed: int, private: bool = False,
-                     options: dict[str, Any] | None = None) -> None:
-        if table_id in self._tables:
-            raise StorageError(f"table {table_id!r} already exists")
-        self._tables[table_id] = _MemTable(rules, seed, private, json.loads(json.dumps(options or {})))
-
-    def set_seat(self, table_id: str, seat: int, name: str, token_digest: str | None = None,
-                 bot: str | None = None) -> None:
-        self._get(table_id).seats[seat] = StoredSeat(seat, name, token_digest, bot)
-
-    def clear_seat(self, table_id: str, seat: int) -> None:
-        self._get(table_id).seats.pop(seat, None)
-
-    def start_table(self, table_id: str) -> None:
-        self._get(table_id).status = PLAYING
-
-    def append_action(self, table_id: str, index: int, action: Action) -> None:
-        t = self._get(table_id)
-        if index != len(t.actions):
-            raise StorageError(f"table {table_id}: action {index} given, {len(t.actions)} expected")
-        t.actions.append(encode_action(action))
-
-    def finish_table(self, table_id: str, winner: int | None, totals: Sequence[int], reason: str) -> None:
-        t = self._get(table_id)
-        t.status = FINISHED
-        names = tuple(t.seats[i].name if i in t.seats else None for i in range(t.rules.players))
-        t.result = TableResult(table_id, t.rules, names, winner, tuple(totals), reason, time.time())
-
-    def close_table(self, table_id: str, reason: str) -> None:
-        self._get(table_id).status = CLOSED
-
-    def mark_damaged(self, table_id: str, reason: str) -> None:
-        t = self._get(table_id)
-        t.status, t.damage = DAMAGED, reason
-
-    def load_damaged(self) -> list[tuple[str, str]]:
-        return [(tid, t.damage) for tid, t in sorted(self._tables.items(), key=lambda kv: _table_number(kv[0]))
-                if t.status == DAMAGED]
-
-    def load_unfinished(self) -> list[StoredTable]:
-        out = []
-        for tid, t in sorted(self._tables.items(), key=lambda kv: _table_number(kv[0])):
-            if t.status in (WAITING, PLAYING):
-                seats = [t.seats.get(i) for i in range(t.rules.players)]
-                stored = StoredTable(tid, t.rules, t.seed, t.private, dict(t.options), t.status, seats)
-                try:
-                    stored.actions = [decode_action(a) for a in t.actions]
-                except (ValueError, TypeError) as exc:
-                    stored.damage = f"an action cannot be read: {exc}"
-                out.append(stored)
-        return out
-
-    def load_results(self, limit: int = 100) -> list[TableResult]:
-        done = [t.result for t in self._tables.values() if t.result is not None]
-        done.sort(key=lambda r: (r.finished_at, _table_number(r.id)), reverse=True)
-        return done[:limit]
-
-    def load_actions(self, table_id: str) -> list[Action]:
-        return [decode_action(a) for a in self._get(table_id).actions]
-
-    def load_finished_since(self, since: float) -> list[FinishedTable]:
-        out = []
-        for tid, t in sorted(self._tables.items(), key=lambda kv: _table_number(kv[0])):
-            if t.status == FINISHED and t.result is not None and t.result.finished_at >= since:
-                seats = [t.seats.get(i) for i in range(t.rules.players)]
-                out.append(FinishedTable(StoredTable(tid, t.rules, t.seed, t.private, dict(t.options), FINISHED,
-                                                     seats), t.result))
-        return out
-
-    def last_table_id(self) -> int:
-        return max((_table_number(t) for t in self._tables), default=0)
-
-    def run_batch(self, calls: Sequence[Call]) -> list[Any]:
-        return run_calls(self, calls)
-
-    def close(self) -> None:
-        pass
+_ENDS = (FinishTable, CloseTable, MarkDamaged)
+"""The commands that end a table (its actions compacted, or no longer to be restored)."""
 
 
 # ---------------------------------------------------------------------- SQLite
@@ -506,7 +122,7 @@ def _compact_record_column(db: sqlite3.Connection) -> None:
     for (table_id,) in done:
         rows = db.execute("SELECT action FROM actions WHERE table_id=? ORDER BY idx", (table_id,)).fetchall()
         if rows:
-            db.execute("UPDATE tables SET record=? WHERE id=?", (_compact([r[0] for r in rows]), table_id))
+            db.execute("UPDATE tables SET record=? WHERE id=?", (compact([r[0] for r in rows]), table_id))
             db.execute("DELETE FROM actions WHERE table_id=?", (table_id,))
 
 
@@ -617,61 +233,62 @@ class SQLiteStorage(SQLiteArchive):
                     self._db.execute("ROLLBACK")
                 raise
 
-    def run_batch(self, calls: Sequence[Call]) -> list[Any]:
-        """The calls in one transaction, so one commit (one write to the log) for all of
-        them; a single statement that fails undoes only itself, a call of several
+    def run_batch(self, requests: Sequence[Request]) -> list[Any]:
+        """The requests in one transaction, so one commit (one write to the log) for all
+        of them; a single statement that fails undoes only itself, a command of several
         statements runs in a savepoint.  Consecutive actions go in as one statement
         (each SQLite statement hands the interpreter lock to the event loop and waits to
         get it back: a batch of moves is a few statements, not one per move).  If the
-        commit fails, every call fails."""
+        commit fails, every request fails."""
         if self._moves is not None:
-            return self._run_with_moves(calls, self._moves)
-        return self._run_in_one(calls)
+            return self._run_with_moves(requests, self._moves)
+        return self._run_in_one(requests)
 
-    def _run_in_one(self, calls: Sequence[Call]) -> list[Any]:
+    def _run_in_one(self, requests: Sequence[Request]) -> list[Any]:
         with self._lock:
             # Moves only (the usual batch) make one statement: a transaction by itself
             # (autocommit), with no BEGIN and COMMIT around it.
-            one_statement = 1 < len(calls) <= _ROWS_PER_INSERT and not self._db.in_transaction \
-                and all(call[0] in _APPENDS for call in calls)
+            one_statement = 1 < len(requests) <= _ROWS_PER_INSERT and not self._db.in_transaction \
+                and all(type(r) is AppendAction for r in requests)
             try:
                 with nullcontext() if one_statement else self._transaction():
                     out: list[Any] = []
                     start = 0
-                    while start < len(calls):
+                    while start < len(requests):
                         end = start
-                        while end < len(calls) and end - start < _ROWS_PER_INSERT and calls[end][0] in _APPENDS:
+                        while end < len(requests) and end - start < _ROWS_PER_INSERT \
+                                and type(requests[end]) is AppendAction:
                             end += 1
                         if end - start > 1:
-                            out += self._append_actions(calls[start:end])
+                            out += self._append_actions(requests[start:end])  # type: ignore[arg-type]
                         else:
                             end = start + 1
-                            out += run_calls(self, calls[start:end])
+                            out += run_requests(self, requests[start:end])
                         start = end
                     return out
             except sqlite3.Error as exc:
-                failed = StorageError(f"the journal could not commit: {exc}")
-                return [failed] * len(calls)
+                failed = JournalUnavailable(f"the journal could not commit: {exc}")
+                return [failed] * len(requests)
 
-    def _run_with_moves(self, calls: Sequence[Call], moves: MoveLog) -> list[Any]:
+    def _run_with_moves(self, requests: Sequence[Request], moves: MoveLog) -> list[Any]:
         """:meth:`run_batch` with a move file: each run of actions in it as one record, each
-        run of other calls in one transaction."""
+        run of other requests in one transaction."""
         out: list[Any] = []
         start = 0
         with self._lock:
-            while start < len(calls):
-                appends = calls[start][0] in _APPENDS
+            while start < len(requests):
+                appends = type(requests[start]) is AppendAction
                 end = start + 1
-                while end < len(calls) and (calls[end][0] in _APPENDS) == appends:
+                while end < len(requests) and (type(requests[end]) is AppendAction) == appends:
                     end += 1
-                run = calls[start:end]
+                run = requests[start:end]
                 if appends:
-                    out += moves.append([_encoded(call) for call in run])
+                    out += moves.append(run)  # type: ignore[arg-type]
                 else:
                     done = self._run_in_one(run)
-                    for (name, args), result in zip(run, done):
-                        if name in _ENDS and result is None:
-                            moves.forget(args[0])  # committed: its moves are in its record
+                    for request, result in zip(run, done):
+                        if isinstance(request, _ENDS) and result is None:
+                            moves.forget(request.table_id)  # committed: its moves are in its record
                     out += done
                 start = end
         return out
@@ -683,17 +300,53 @@ class SQLiteStorage(SQLiteArchive):
         if self._moves is not None and (self._moves.full or not when_full):
             self._moves.take_in()
 
-    def _append_actions(self, calls: Sequence[Call]) -> list[Any]:
-        """Several ``append_action`` (or ``append_encoded``) calls in one INSERT; if it is
-        refused, one by one (so only the refused ones fail)."""
+    def _append_actions(self, commands: Sequence[AppendAction]) -> list[Any]:
+        """Several actions in one INSERT: each index checked first (the next one is stored;
+        the same action again is accepted as it is; another action for a stored index,
+        or a gap, is refused); if the INSERT is refused, one by one."""
+        out: list[Any] = []
+        rows: list[tuple[str, int, str]] = []
+        following: dict[str, int] = {}
+        for c in commands:
+            nxt = following.get(c.table_id)
+            if nxt is None:
+                nxt = self.next_index(c.table_id)
+            try:
+                if c.index == nxt:
+                    rows.append((c.table_id, c.index, c.action))
+                    nxt += 1
+                    out.append(None)
+                else:
+                    self._check_stored(c, nxt)
+                    out.append(None)
+            except StorageError as exc:
+                out.append(exc)
+            following[c.table_id] = nxt
+        if not rows:
+            return out
         try:
-            rows = [(args[0], args[1], args[2] if name == "append_encoded" else encode_action(args[2]))
-                    for name, args in calls]
             # One statement: if it fails, SQLite undoes it alone (no savepoint needed).
             self._insert_rows(rows)
-        except (sqlite3.IntegrityError, TypeError, ValueError):
-            return run_calls(self, calls)
-        return [None] * len(calls)
+        except sqlite3.IntegrityError:
+            return run_requests(self, commands)
+        return out
+
+    def next_index(self, table_id: str) -> int:
+        """The index of the next action of ``table_id`` (0 for a table with none stored)."""
+        row = self._db.execute("SELECT MAX(idx) FROM actions WHERE table_id=?", (table_id,)).fetchone()
+        return 0 if row is None or row[0] is None else int(row[0]) + 1
+
+    def stored_action(self, table_id: str, index: int) -> str | None:
+        row = self._db.execute("SELECT action FROM actions WHERE table_id=? AND idx=?", (table_id, index)).fetchone()
+        return None if row is None else str(row[0])
+
+    def _check_stored(self, command: AppendAction, following: int) -> None:
+        """An action that is not the next one: accepted if it is stored as it is, else refused."""
+        if command.index > following or command.index < 0:
+            raise StorageError(f"table {command.table_id}: action {command.index} given, {following} expected")
+        if self.stored_action(command.table_id, command.index) != command.action:
+            raise StorageError(f"table {command.table_id}: action {command.index} is journaled already, "
+                               "as another action")
 
     def insert_actions(self, rows: Sequence[tuple[str, int, str]], restoring: bool = False) -> None:
         """Encoded actions (``(table_id, index, text)``) in one transaction: all or none
@@ -711,7 +364,7 @@ class SQLiteStorage(SQLiteArchive):
                     for start in range(0, len(rows), _ROWS_PER_INSERT):
                         self._insert_rows(rows[start:start + _ROWS_PER_INSERT])
             except sqlite3.Error as exc:
-                raise StorageError(f"the journal could not commit: {exc}") from exc
+                raise JournalUnavailable(f"the journal could not commit: {exc}") from exc
 
     def _insert_rows(self, rows: Sequence[tuple[str, int, str]]) -> None:
         """Encoded actions in one INSERT statement (at most :data:`_ROWS_PER_INSERT`)."""
@@ -738,10 +391,13 @@ class SQLiteStorage(SQLiteArchive):
 
     def create_table(self, table_id: str, rules: RuleSet, seed: int, private: bool = False,
                      options: dict[str, Any] | None = None) -> None:
+        with self._lock:
+            if self._db.execute("SELECT 1 FROM tables WHERE id=?", (table_id,)).fetchone() is not None:
+                raise StorageError(f"table {table_id!r} already exists")
         self._exec(
             "INSERT INTO tables (id, num, rules, seed, private, options, status, created_at) "
             "VALUES (?, ?, ?, ?, ?, ?, 'waiting', ?)",
-            (table_id, _table_number(table_id), _rules_json(rules), seed, int(private),
+            (table_id, table_number(table_id), rules_json(rules), seed, int(private),
              json.dumps(options or {}, separators=(",", ":")), time.time()),
         )
 
@@ -762,16 +418,32 @@ class SQLiteStorage(SQLiteArchive):
     def append_encoded(self, table_id: str, index: int, encoded: str) -> None:
         """:meth:`append_action` with the action as :func:`encode_action` wrote it."""
         if self._moves is not None:
-            [refused] = self._moves.append([("append_encoded", (table_id, index, encoded))])
+            [refused] = self._moves.append([AppendAction(table_id, index, encoded)])
             if refused is not None:
                 raise refused
             return
-        # The primary key (table_id, idx) refuses an index journaled before: never twice.
-        self._exec("INSERT INTO actions (table_id, idx, action) VALUES (?, ?, ?)", (table_id, index, encoded))
+        with self._lock:
+            following = self.next_index(table_id)
+            if index != following:
+                self._check_stored(AppendAction(table_id, index, encoded), following)
+                return
+            # The primary key (table_id, idx) refuses an index journaled before: never twice.
+            self._exec("INSERT INTO actions (table_id, idx, action) VALUES (?, ?, ?)", (table_id, index, encoded))
 
-    def finish_table(self, table_id: str, winner: int | None, totals: Sequence[int], reason: str) -> None:
+    def finish_table(self, table_id: str, winner: int | None, totals: Sequence[int], reason: str,
+                     at: float | None = None) -> None:
         self._end(table_id, "UPDATE tables SET status='finished', finished_at=?, winner=?, totals=?, reason=?, "
-                            "record=? WHERE id=?", (time.time(), winner, json.dumps(list(totals)), reason))
+                            "record=? WHERE id=?", (at or time.time(), winner, json.dumps(list(totals)), reason))
+
+    def finish(self, command: FinishTable) -> None:
+        """The game's end, who played it and its ratings, in one transaction."""
+        with self._transaction():
+            self.finish_table(command.table_id, command.winner, command.totals, command.reason, command.finished_at)
+            if command.players:
+                self.save_players(command.table_id, command.players)
+            if command.rating is not None:
+                self.save_ratings(command.rating.preset, command.rating.ratings)
+        self._ended(command.table_id)
 
     def close_table(self, table_id: str, reason: str) -> None:
         self._end(table_id, "UPDATE tables SET status='closed', finished_at=?, reason=?, record=? WHERE id=?",
@@ -783,7 +455,7 @@ class SQLiteStorage(SQLiteArchive):
             rows = dict(self._db.execute("SELECT idx, action FROM actions WHERE table_id=?", (table_id,)).fetchall())
             if self._moves is not None:
                 rows.update(self._moves.pending_of(table_id))
-            record = _compact([rows[i] for i in sorted(rows)]) if rows else None
+            record = compact([rows[i] for i in sorted(rows)]) if rows else None
             cur = self._db.execute(sql, (*args, record, table_id))
             if cur.rowcount == 0:
                 raise StorageError(f"no table {table_id!r} in storage")
@@ -820,41 +492,12 @@ class SQLiteStorage(SQLiteArchive):
 
     def _load_one(self, tid: str, rules_text: Any, seed: Any, private: Any, options: Any, status: str) -> StoredTable:
         """One unfinished table; what cannot be read makes it damaged (``damage`` says why)."""
-        try:
-            rules = _rules_from(rules_text)
-        except Exception as exc:  # noqa: BLE001 - garbage in the journal, of any kind
-            return StoredTable(tid, RuleSet(), 0, False, {}, status, [], damage=f"its rules cannot be read: {_first_line(exc)}")
-        table = StoredTable(tid, rules, 0, bool(private), {}, status, [None] * rules.players)
-        try:
-            if not isinstance(seed, int) or not 0 <= seed < 2**63:
-                raise ValueError(f"seed {seed!r}")
-            table.seed = seed
-            parsed = json.loads(options)
-            if not isinstance(parsed, dict):
-                raise ValueError(f"options {options!r}")
-            table.options = parsed
-        except (ValueError, TypeError) as exc:
-            table.damage = f"its seed or options cannot be read: {_first_line(exc)}"
-            return table
-        for seat, name, digest, bot in self._db.execute(
-            "SELECT seat, name, token_digest, bot FROM seats WHERE table_id=? ORDER BY seat", (tid,)
-        ):
-            if isinstance(seat, int) and 0 <= seat < rules.players:
-                table.seats[seat] = StoredSeat(seat, str(name), digest, bot)
-        for i, (idx, text) in enumerate(self._db.execute(
-            "SELECT idx, action FROM actions WHERE table_id=? ORDER BY idx", (tid,)
-        )):
-            if idx != i:
-                table.damage = f"action {i} is missing from the journal"
-                break
-            try:
-                table.actions.append(decode_action(text))
-            except (ValueError, TypeError) as exc:
-                table.damage = f"action {i} cannot be read: {_first_line(exc)}"
-                break
-        if table.damage is not None:
-            table.actions = []
-        return table
+        return read_unfinished(
+            (tid, rules_text, seed, private, options, status),
+            lambda: self._db.execute("SELECT seat, name, token_digest, bot FROM seats WHERE table_id=? ORDER BY seat",
+                                     (tid,)).fetchall(),
+            lambda: self._db.execute("SELECT idx, action FROM actions WHERE table_id=? ORDER BY idx",
+                                     (tid,)).fetchall())
 
     def load_results(self, limit: int = 100) -> list[TableResult]:
         with self._lock:
@@ -864,7 +507,7 @@ class SQLiteStorage(SQLiteArchive):
             ).fetchall()
             out = []
             for tid, rules_text, winner, totals, reason, finished_at in rows:
-                rules = _rules_from(rules_text)
+                rules = rules_from(rules_text)
                 names: list[str | None] = [None] * rules.players
                 for seat, name in self._db.execute("SELECT seat, name FROM seats WHERE table_id=?", (tid,)):
                     if 0 <= seat < rules.players:
@@ -881,7 +524,7 @@ class SQLiteStorage(SQLiteArchive):
             ).fetchall()
             out = []
             for tid, rules_text, seed, private, options, winner, totals, reason, finished_at in rows:
-                rules = _rules_from(rules_text)
+                rules = rules_from(rules_text)
                 seats: list[StoredSeat | None] = [None] * rules.players
                 for seat, name, digest, bot in self._db.execute(
                     "SELECT seat, name, token_digest, bot FROM seats WHERE table_id=? ORDER BY seat", (tid,)
@@ -901,7 +544,7 @@ class SQLiteStorage(SQLiteArchive):
                                     (table_id,)).fetchall()
             record = self._db.execute("SELECT record FROM tables WHERE id=?", (table_id,)).fetchone()
         if not rows and record is not None and record[0] is not None:
-            return [decode_action(text) for text in _uncompact(record[0])]
+            return [decode_action(text) for text in uncompact(record[0])]
         for i, (idx, _) in enumerate(rows):
             if idx != i:
                 raise StorageError(f"table {table_id}: action {i} is missing from the journal")
@@ -922,19 +565,3 @@ class SQLiteStorage(SQLiteArchive):
                 self._moves.close()
                 self._moves = None
             self._db.close()
-
-
-def _encoded(call: Call) -> Call:
-    """An ``append_action`` call as the ``append_encoded`` one (a bad action is left for
-    the move file to refuse)."""
-    name, args = call
-    if name != "append_action" or len(args) != 3:
-        return call
-    try:
-        return "append_encoded", (args[0], args[1], encode_action(args[2]))
-    except (TypeError, ValueError, AttributeError):
-        return call
-
-
-def _first_line(exc: BaseException) -> str:
-    return (str(exc).strip().splitlines() or [type(exc).__name__])[0][:200]

@@ -53,7 +53,8 @@ from scopa.protocol.errors import ErrorCode
 from .clock import Clock, SystemClock, Timer, start_timer
 from .netplayer import NetworkPlayer
 from .session import ClientSession
-from .storage import FinishedTable, Storage, StoredTable
+from .journal import AppendAction, ClearSeat, FinishTable, Journal, SetSeat, StartTable
+from .journal_values import FinishedTable, StoredTable
 from .text import bot_name
 
 log = logging.getLogger("scopa.server")
@@ -79,6 +80,7 @@ class Table:
     seed: int
     private: bool = False
     on_finished: Callable[[Table], None] | None = None
+    on_result: Callable[[Table, FinishTable], None] | None = None  # journals the end (else: written as it is)
     on_vacated: Callable[[Table], None] | None = None  # a waiting table lost an away seat
     on_changed: Callable[[Table], None] | None = None
     """Told whenever what ``info()`` shows changes; the server coalesces these into one
@@ -88,7 +90,7 @@ class Table:
     master: GameMaster | None = None
     task: asyncio.Task[None] | None = None
     players: list[Player] = field(default_factory=list)
-    storage: Storage | None = None  # journal of this table (None: no persistence)
+    storage: Journal | None = None  # journal of this table (None: no persistence)
     grace: float = 120.0  # seconds an away seat is kept before bot_takeover or abandoning
     bot_takeover: bool = True  # after the grace period a built-in bot plays the seat
     turn_timeout: float | None = None  # seconds a seat has to move; None: no turn clock
@@ -350,7 +352,7 @@ class Table:
                      self.id, i, seat.name, self.grace)
             self.seats[i] = None
             if self.storage is not None:
-                self.storage.clear_seat(self.id, i)
+                self.storage.write(ClearSeat(self.id, i))
             if self.on_vacated is not None:
                 self.on_vacated(self)
             return
@@ -370,7 +372,7 @@ class Table:
         if self.storage is not None:
             try:
                 # The person's digest stays beside the bot: a restart still knows a bot took over.
-                self.storage.set_seat(self.id, i, seat.name, token_digest=self.taken_over[i], bot="greedy")
+                self.storage.write(SetSeat(self.id, i, seat.name, token_digest=self.taken_over[i], bot="greedy"))
             except Exception:  # noqa: BLE001 - the game goes on; only a restart would miss it
                 log.exception("table %s: could not journal the bot taking seat %s", self.id, i)
         log.info("table %s: a bot takes seat %s (%s)", self.id, i, seat.name)
@@ -463,7 +465,7 @@ class Table:
         seat = self.seats[i] = Seat(session.name or f"seat{i}", session, token_digest=token_digest(token))
         session.table_id = self.id
         if self.storage is not None:  # journaled before `joined` is sent
-            self.storage.set_seat(self.id, i, seat.name, token_digest=seat.token_digest)
+            self.storage.write(SetSeat(self.id, i, seat.name, token_digest=seat.token_digest))
         return i, token
 
     def seat_bot(self, strategy: str) -> int:
@@ -472,7 +474,7 @@ class Table:
         name = bot_name(strategy, i)
         self.seats[i] = Seat(name, None, bot=self.bot_factory(strategy, name, self.seed + i), strategy=strategy)
         if self.storage is not None:
-            self.storage.set_seat(self.id, i, name, bot=strategy)
+            self.storage.write(SetSeat(self.id, i, name, bot=strategy))
         return i
 
     def unseat(self, session: ClientSession) -> None:
@@ -480,7 +482,7 @@ class Table:
             if s is not None and s.session is session:
                 self.seats[i] = None
                 if self.storage is not None:
-                    self.storage.clear_seat(self.id, i)
+                    self.storage.write(ClearSeat(self.id, i))
         session.table_id = None
 
     def seat_of(self, session: ClientSession) -> int | None:
@@ -557,7 +559,7 @@ class Table:
         if restore:
             self.master.restore(restore)  # the seed's deals must match the journal's
         elif self.storage is not None:
-            self.storage.start_table(self.id)
+            self.storage.write(StartTable(self.id))
         if self.storage is not None:
             self.master.journal = self._journal
         self.master.observers.append(self.broadcast)
@@ -574,7 +576,7 @@ class Table:
                  ", ".join(s.name for s in self.seats if s))
 
     @classmethod
-    def from_storage(cls, stored: StoredTable, storage: Storage,
+    def from_storage(cls, stored: StoredTable, storage: Journal,
                      on_finished: Callable[[Table], None] | None = None, **options: Any) -> Table:
         """A journaled game, rebuilt after a restart and resumed where it stood: bots from
         their strategy, people as away seats that keep their token digest (``options``:
@@ -624,7 +626,7 @@ class Table:
         """GameMaster.journal: the action's write, which the game master awaits before
         anyone is told of it."""
         assert self.master is not None and self.storage is not None
-        return self.storage.append_action(self.id, len(self.master.actions) - 1, action)
+        return self.storage.write(AppendAction.of(self.id, len(self.master.actions) - 1, action))
 
     async def _run(self) -> None:
         assert self.master is not None
@@ -862,8 +864,12 @@ class Table:
         if reason == "game_over" and st is not None and st.end_reason is not None:
             reason = st.end_reason.value  # target, trentino, all_denari
         try:
-            self.storage.finish_table(self.id, st.winner if st is not None and reason != "abandoned" else None,
-                                      list(st.totals) if st is not None else [], reason)
+            end = FinishTable(self.id, st.winner if st is not None and reason != "abandoned" else None,
+                              tuple(st.totals) if st is not None else (), reason)
+            if self.on_result is not None:
+                self.on_result(self, end)  # journaled with who played and the ratings
+            else:
+                self.storage.write(end)
         except Exception:  # the game is over either way; a failed write is logged, not fatal
             log.exception("table %s: could not record the result", self.id)
 

@@ -1,4 +1,4 @@
-"""The server's :class:`~.storage.Storage`: a backend's calls made off the event loop,
+"""The server's :class:`~.journal.Journal`: a backend's requests run off the event loop,
 committed in batches by one writer thread.
 
 Every call is queued at once, in call order, with a future for its result.  At the end
@@ -12,6 +12,13 @@ a ping.  A backend whose calls are instant (``blocks`` False: the in-memory one)
 called at once and its futures are settled before the call returns.
 
 A write's failure is logged here (one line); whoever awaits the write also gets it.
+A failure that says the journal cannot store anything for now
+(:class:`~.journal_values.JournalUnavailable`: a full disk, a lost connection, the
+journal's process gone) is not handed on: the request waits and is tried again, after
+:data:`RETRY_FIRST` seconds and then up to :data:`RETRY_MOST` apart, until it is stored,
+so the tables that need it wait (the game master has not announced the move) and the
+others go on.  Each table that starts or stops waiting is said once in the log and to
+``on_waiting`` (the server tells its players).
 """
 
 from __future__ import annotations
@@ -19,49 +26,125 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
+from collections.abc import Callable
 from typing import Any, Sequence
 
-from scopa.engine import Action, RuleSet
+from scopa.engine import Action
 
-from .archive import Account, FinishedGame, GamePlayer, Rating, StorageError
-from .storage import (
-    Call,
-    FinishedTable,
-    Storage,
-    StorageBackend,
-    StoredTable,
-    TableResult,
-    WRITES,
+from .archive import Account, FinishedGame, Rating, StorageError
+from .journal import (
+    COMMANDS,
+    AccountOf,
+    Command,
+    FinishedGameOf,
+    FinishedGames,
+    JournalBackend,
+    LastTableId,
+    Leaderboard,
+    LoadActions,
+    LoadDamaged,
+    LoadFinishedSince,
+    LoadResults,
+    LoadUnfinished,
+    Ratings,
+    Request,
+    table_of,
 )
+from .journal_values import FinishedTable, JournalUnavailable, StoredTable, TableResult
 
 log = logging.getLogger("scopa.server")
 
-Pending = tuple[str | None, tuple[Any, ...], "asyncio.Future[Any]"]
-"""A queued call: name (None: a barrier that only waits for what is before it), args, future."""
+RETRY_FIRST = 0.5
+"""Seconds before a request the journal could not store is tried again (doubled each
+time it fails again, up to :data:`RETRY_MOST`)."""
+RETRY_MOST = 8.0
+
+Waiting = Callable[[str, "str | None"], None]
+"""Told ``(table_id, why)`` when a table's writes start waiting, ``(table_id, None)``
+when they are stored again."""
+Schedule = Callable[[float, Callable[[], None]], object]
+
+Pending = tuple[Request | None, "asyncio.Future[Any]"]
+"""A queued request (None: a barrier that only waits for what is before it) and its future."""
 
 
 class QueuedStorage:
-    """The :class:`~.storage.Storage` calls, each queued by :meth:`_call` (name and
-    arguments; a name of None is a barrier) with a future for its result.  The calls of
-    one event-loop turn go on together at its end (:meth:`_end_turn`)."""
+    """A :class:`~.journal.Journal` whose requests are each queued by :meth:`_submit`
+    (None is a barrier) with a future for its result.  The requests of one event-loop
+    turn go on together at its end (:meth:`_end_turn`)."""
 
     def __init__(self) -> None:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._turn: list[Pending] = []  # queued in this loop turn (loop thread only)
         self._closed = False
+        self.on_waiting: Waiting | None = None
+        self.schedule: Schedule | None = None  # how a retry waits (default: the event loop's timer)
+        self._waiting: set[str] = set()  # tables whose writes wait for the journal
+        self._retry_in = RETRY_FIRST
+
+    def _settled(self, pending: Sequence[Pending], results: Sequence[Any]) -> None:
+        """Each request's result: its future settled, or, if the journal could not store
+        it for now, the request queued again after a while."""
+        again: list[Pending] = []
+        for (request, future), result in zip(pending, results):
+            if isinstance(result, JournalUnavailable) and request is not None and not self._closed \
+                    and not future.done():
+                again.append((request, future))
+                continue
+            if self._waiting and result is None and request is not None:
+                self._stored_again(table_of(request))
+            settle(request, future, result)
+        if again:
+            self._retry(again, next(r for (_, _), r in zip(pending, results) if isinstance(r, JournalUnavailable)))
+        elif pending:
+            self._retry_in = RETRY_FIRST
+
+    def _retry(self, again: list[Pending], why: BaseException) -> None:
+        delay, self._retry_in = self._retry_in, min(self._retry_in * 2, RETRY_MOST)
+        tables = {t for t in (table_of(request) for request, _ in again if request is not None) if t is not None}
+        started = sorted(tables - self._waiting, key=lambda t: (len(t), t))
+        self._waiting |= tables
+        if started:
+            log.warning("journal: cannot store for now (%s); table(s) %s wait, trying again in %.1f s",
+                        why, ", ".join(started), delay)
+            for table in started:
+                if self.on_waiting is not None:
+                    self.on_waiting(table, str(why))
+        assert self._loop is not None
+        if self.schedule is not None:
+            self.schedule(delay, lambda: self._requeue(again))
+        else:
+            self._loop.call_later(delay, self._requeue, again)
+
+    def _requeue(self, again: list[Pending]) -> None:
+        if self._closed:
+            for request, future in again:
+                settle(request, future, StorageError("the storage is closed"))
+            return
+        assert self._loop is not None
+        if not self._turn:
+            self._loop.call_soon(self._end_turn)
+        self._turn.extend(again)
+
+    def _stored_again(self, table: str | None) -> None:
+        if table is not None and table in self._waiting:
+            self._waiting.discard(table)
+            log.warning("journal: table %s stored again", table)
+            if self.on_waiting is not None:
+                self.on_waiting(table, None)
 
     def _refusal(self) -> StorageError | None:
-        """Why a call fails at once (None: it is queued)."""
+        """Why a request fails at once (None: it is queued)."""
         return StorageError("the storage is closed") if self._closed else None
 
     def _attach(self, loop: asyncio.AbstractEventLoop) -> None:
-        """The first call: the event loop the calls come from is ``loop``."""
+        """The first request: the event loop the requests come from is ``loop``."""
 
     def _end_turn(self) -> None:
         """End of the loop turn: take ``_turn`` and send it on."""
         raise NotImplementedError
 
-    def _call(self, name: str | None, args: tuple[Any, ...]) -> asyncio.Future[Any]:
+    def _submit(self, request: Request | None) -> asyncio.Future[Any]:
         loop = self._loop
         if loop is None:
             loop = self._loop = asyncio.get_running_loop()
@@ -74,92 +157,58 @@ class QueuedStorage:
             return future
         if not self._turn:
             loop.call_soon(self._end_turn)
-        self._turn.append((name, args, future))
+        self._turn.append((request, future))
         return future
 
-    # ------------------------------------------------------------------ writes
-
-    def create_table(self, table_id: str, rules: RuleSet, seed: int, private: bool = False,
-                     options: dict[str, Any] | None = None) -> asyncio.Future[None]:
-        return self._call("create_table", (table_id, rules, seed, private, options))
-
-    def set_seat(self, table_id: str, seat: int, name: str, token_digest: str | None = None,
-                 bot: str | None = None) -> asyncio.Future[None]:
-        return self._call("set_seat", (table_id, seat, name, token_digest, bot))
-
-    def clear_seat(self, table_id: str, seat: int) -> asyncio.Future[None]:
-        return self._call("clear_seat", (table_id, seat))
-
-    def start_table(self, table_id: str) -> asyncio.Future[None]:
-        return self._call("start_table", (table_id,))
-
-    def append_action(self, table_id: str, index: int, action: Action) -> asyncio.Future[None]:
-        return self._call("append_action", (table_id, index, action))
-
-    def finish_table(self, table_id: str, winner: int | None, totals: Sequence[int],
-                     reason: str) -> asyncio.Future[None]:
-        return self._call("finish_table", (table_id, winner, list(totals), reason))
-
-    def close_table(self, table_id: str, reason: str) -> asyncio.Future[None]:
-        return self._call("close_table", (table_id, reason))
-
-    def mark_damaged(self, table_id: str, reason: str) -> asyncio.Future[None]:
-        return self._call("mark_damaged", (table_id, reason))
-
-    def save_players(self, table_id: str, players: Sequence[GamePlayer]) -> asyncio.Future[None]:
-        return self._call("save_players", (table_id, tuple(players)))
-
-    def save_ratings(self, preset: str, ratings: Sequence[Rating]) -> asyncio.Future[None]:
-        return self._call("save_ratings", (preset, tuple(ratings)))
-
-    def save_account(self, account: Account) -> asyncio.Future[None]:
-        return self._call("save_account", (account,))
+    def write(self, command: Command) -> asyncio.Future[None]:
+        """Queue ``command``: the future resolves once it is committed."""
+        return self._submit(command)
 
     # ------------------------------------------------------------------ reads
 
     async def load_unfinished(self) -> list[StoredTable]:
-        return await self._call("load_unfinished", ())  # type: ignore[no-any-return]
+        return await self._submit(LoadUnfinished())  # type: ignore[no-any-return]
 
     async def load_results(self, limit: int = 100) -> list[TableResult]:
-        return await self._call("load_results", (limit,))  # type: ignore[no-any-return]
+        return await self._submit(LoadResults(limit))  # type: ignore[no-any-return]
 
     async def load_actions(self, table_id: str) -> list[Action]:
-        return await self._call("load_actions", (table_id,))  # type: ignore[no-any-return]
+        return await self._submit(LoadActions(table_id))  # type: ignore[no-any-return]
 
     async def load_finished_since(self, since: float) -> list[FinishedTable]:
-        return await self._call("load_finished_since", (since,))  # type: ignore[no-any-return]
+        return await self._submit(LoadFinishedSince(since))  # type: ignore[no-any-return]
 
     async def last_table_id(self) -> int:
-        return await self._call("last_table_id", ())  # type: ignore[no-any-return]
+        return await self._submit(LastTableId())  # type: ignore[no-any-return]
 
     async def load_damaged(self) -> list[tuple[str, str]]:
-        return await self._call("load_damaged", ())  # type: ignore[no-any-return]
+        return await self._submit(LoadDamaged())  # type: ignore[no-any-return]
 
     async def finished_games(self, player: str | None = None, preset: str | None = None,
                              limit: int = 1000) -> list[FinishedGame]:
-        return await self._call("finished_games", (player, preset, limit))  # type: ignore[no-any-return]
+        return await self._submit(FinishedGames(player, preset, limit))  # type: ignore[no-any-return]
 
     async def finished_game(self, table_id: str) -> FinishedGame | None:
-        return await self._call("finished_game", (table_id,))  # type: ignore[no-any-return]
+        return await self._submit(FinishedGameOf(table_id))  # type: ignore[no-any-return]
 
     async def ratings(self, preset: str, names: Sequence[str]) -> dict[str, Rating]:
-        return await self._call("ratings", (preset, tuple(names)))  # type: ignore[no-any-return]
+        return await self._submit(Ratings(preset, tuple(names)))  # type: ignore[no-any-return]
 
     async def leaderboard(self, preset: str, limit: int = 20) -> list[Rating]:
-        return await self._call("leaderboard", (preset, limit))  # type: ignore[no-any-return]
+        return await self._submit(Leaderboard(preset, limit))  # type: ignore[no-any-return]
 
     async def account(self, name: str) -> Account | None:
-        return await self._call("account", (name,))  # type: ignore[no-any-return]
+        return await self._submit(AccountOf(name))  # type: ignore[no-any-return]
 
     async def flush(self) -> None:
-        """Wait until every call queued before this one is done."""
-        await self._call(None, ())
+        """Wait until every request queued before this one is done."""
+        await self._submit(None)
 
 
 class StorageWriter(QueuedStorage):
-    """A :class:`~.storage.Storage` over a :class:`~.storage.StorageBackend`."""
+    """A :class:`~.journal.Journal` over a :class:`~.storage.StorageBackend`."""
 
-    def __init__(self, backend: StorageBackend) -> None:
+    def __init__(self, backend: JournalBackend) -> None:
         super().__init__()
         self.backend = backend
         self._handed: list[Pending] = []  # handed to the writer thread, not yet taken (under _ready)
@@ -182,8 +231,8 @@ class StorageWriter(QueuedStorage):
             await asyncio.to_thread(thread.join)
         self.backend.close()
 
-    def _call(self, name: str | None, args: tuple[Any, ...]) -> asyncio.Future[Any]:
-        future = super()._call(name, args)
+    def _submit(self, request: Request | None) -> asyncio.Future[Any]:
+        future = super()._submit(request)
         if not self.backend.blocks and not future.done():  # instant: run now, settled before returning
             self._end_turn()
         return future
@@ -194,7 +243,7 @@ class StorageWriter(QueuedStorage):
         if not turn:  # run at the call already
             return
         if not self.backend.blocks:
-            self._settle_batch(turn, run_batch(self.backend, [(name, args) for name, args, _ in turn]))
+            self._settle_batch(turn, run_batch(self.backend, [request for request, _ in turn]))
             return
         with self._ready:
             self._handed.extend(turn)
@@ -214,24 +263,24 @@ class StorageWriter(QueuedStorage):
                 if not self._handed:
                     return
                 batch, self._handed = self._handed, []
-            results = run_batch(self.backend, [(name, args) for name, args, _ in batch])
+            results = run_batch(self.backend, [request for request, _ in batch])
             try:
                 loop.call_soon_threadsafe(self._settle_batch, batch, results)
             except RuntimeError:  # the loop is closed: nobody is waiting any more
                 return
 
     def _settle_batch(self, batch: list[Pending], results: list[Any]) -> None:
-        for (name, args, future), result in zip(batch, results):
-            settle(name, args, future, result)
+        self._settled(batch, results)
 
 
-def settle(name: str | None, args: tuple[Any, ...], future: asyncio.Future[Any], result: Any) -> None:
-    """Settle a storage call's future with its result, or with the exception it
-    raised (a failed write is logged here, in one line)."""
+def settle(request: Request | None, future: asyncio.Future[Any], result: Any) -> None:
+    """Settle a request's future with its result, or with the exception it raised (a
+    failed write is logged here, in one line)."""
     if isinstance(result, BaseException):
-        if name in WRITES:
-            about = f" (table {args[0]})" if name not in ("save_account", "save_ratings") and args else ""
-            log.error("storage: %s%s failed: %s", name, about, result)
+        if isinstance(request, COMMANDS):
+            table = table_of(request)
+            about = f" (table {table})" if table is not None else ""
+            log.error("storage: %s%s failed: %s", type(request).__name__, about, result)
         if not future.done():
             future.set_exception(result)
             future.exception()  # logged above; an awaiting caller still gets it
@@ -239,13 +288,13 @@ def settle(name: str | None, args: tuple[Any, ...], future: asyncio.Future[Any],
         future.set_result(result)
 
 
-def run_batch(backend: StorageBackend, calls: Sequence[tuple[str | None, tuple[Any, ...]]]) -> list[Any]:
-    """Each call's result (None for a barrier) or the exception it raised, the calls run
-    in one transaction (:meth:`~.storage.StorageBackend.run_batch`); a backend that
-    raises fails every call of the batch."""
-    real: list[Call] = [(name, args) for name, args in calls if name is not None]
+def run_batch(backend: JournalBackend, requests: Sequence[Request | None]) -> list[Any]:
+    """Each request's result (None for a barrier) or the exception it raised, the
+    requests run in one transaction (:meth:`~.journal.JournalBackend.run_batch`); a
+    backend that raises fails every request of the batch."""
+    real: list[Request] = [request for request in requests if request is not None]
     try:
         done = iter(backend.run_batch(real) if real else [])
     except Exception as exc:  # noqa: BLE001 - a backend's bug fails its batch, not its caller
         done = iter([StorageError(f"the storage failed: {type(exc).__name__}: {exc}")] * len(real))
-    return [next(done) if name is not None else None for name, _ in calls]
+    return [next(done) if request is not None else None for request in requests]

@@ -1,4 +1,4 @@
-"""The server's :class:`~.storage.Storage` for its SQLite file (``scopa serve --db``): the
+"""The server's :class:`~.journal.Journal` for its SQLite file (``scopa serve --db``): the
 file is written by a child process, so a commit never competes with the event loop for
 the interpreter lock.
 
@@ -13,7 +13,7 @@ waits for it waits: a table's next announcement (its game master awaits the jour
 of the action), not the lobby or a ping.
 
 A frame is a 4-byte big-endian length and a pickle: from the server, a list of
-``(name, args)`` calls (name None: a barrier, answered None); from the child, first
+requests (:mod:`.journal`'s commands and queries; None: a barrier, answered None); from the child, first
 None (the file is open) or the exception that refused it, then one list of results per
 batch, an exception standing for a call that failed.  If the child ends, every call
 waiting on it and every later one fails with :class:`~.archive.StorageError`.
@@ -30,16 +30,17 @@ import logging
 import os
 import pickle
 import signal
+import sqlite3
 import struct
 import subprocess
 import sys
 from typing import Any, BinaryIO, Sequence
 
-from scopa.engine import Action
-
 from .archive import StorageError
-from .storage import SQLiteStorage, Storage, StorageBackend, encode_action
-from .writer import QueuedStorage, StorageWriter, Pending, run_batch, settle
+from .journal_values import JournalUnavailable
+from .journal import Journal, JournalBackend, is_postgres
+from .storage import SQLiteStorage
+from .writer import QueuedStorage, StorageWriter, Pending, run_batch
 
 log = logging.getLogger("scopa.server")
 
@@ -79,22 +80,29 @@ def _read_first(fd: int) -> Any:
 
 
 class StorageProcess(QueuedStorage):
-    """A :class:`~.storage.Storage` over a :class:`~.storage.SQLiteStorage` in a child
+    """A :class:`~.journal.Journal` over a :class:`~.storage.SQLiteStorage` in a child
     process.  ``command``: the child's program (default: this module), which gets the
     path and the synchronous mode as its last two arguments."""
 
     def __init__(self, path: str, synchronous: str = "NORMAL", command: Sequence[str] | None = None) -> None:
         super().__init__()
         self.path = path
-        argv = [*(command or (sys.executable, "-c", f"from {__name__} import main; main()")), path, synchronous]
-        self._proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        self._argv = [*(command or (sys.executable, "-c", f"from {__name__} import main; main()")), path, synchronous]
+        self._sent: collections.deque[Pending] = collections.deque()  # sent, in order, not yet answered
+        self._ended: StorageError | None = None  # the child is gone, and why
+        self._start_child()
+
+    def _start_child(self) -> None:
+        """Start the child and wait until it has opened the file (or raise why it could not)."""
+        self._proc = subprocess.Popen(self._argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
         assert self._proc.stdin is not None and self._proc.stdout is not None
         try:
             first = _read_first(self._proc.stdout.fileno())
         except EOFError:
             self._proc.stdin.close()
             status = self._proc.wait()
-            raise StorageError(f"{path}: the journal's process ended as it started (exit status {status})") from None
+            raise JournalUnavailable(f"{self.path}: the journal's process ended as it started (exit status {status})") \
+                from None
         if first is not None:
             self._proc.stdin.close()
             self._proc.wait()
@@ -103,14 +111,26 @@ class StorageProcess(QueuedStorage):
         self._in = self._proc.stdout.fileno()
         os.set_blocking(self._out, False)
         os.set_blocking(self._in, False)
-        self._sent: collections.deque[Pending] = collections.deque()  # sent, in order, not yet answered
         self._unsent = bytearray()  # what the pipe did not take yet
         self._received = bytearray()
-        self._ended: StorageError | None = None  # why every call fails from now on
+        self._ended = None
+        if self._loop is not None:
+            self._attach(self._loop)
 
-    def append_action(self, table_id: str, index: int, action: Action) -> asyncio.Future[None]:
-        # Sent as its text: a short string is quicker to pickle than an Action.
-        return self._call("append_encoded", (table_id, index, encode_action(action)))
+    def _restart(self) -> bool:
+        """After the child ended: a new one (what the old one stored is all there is; what
+        it did not answer is tried again).  Whether it started."""
+        assert self._proc.stdin is not None and self._proc.stdout is not None
+        self._proc.stdin.close()
+        self._proc.wait()
+        self._proc.stdout.close()
+        try:
+            self._start_child()
+        except StorageError as exc:
+            self._ended = JournalUnavailable(str(exc))
+            return False
+        log.warning("storage: the journal's process was started again")
+        return True
 
     # ------------------------------------------------------------------ flow
 
@@ -132,18 +152,17 @@ class StorageProcess(QueuedStorage):
     def _attach(self, loop: asyncio.AbstractEventLoop) -> None:
         loop.add_reader(self._in, self._readable)
 
-    def _refusal(self) -> StorageError | None:
-        return self._ended or super()._refusal()
-
     def _end_turn(self) -> None:
-        """End of the loop turn: the turn's calls go to the child in one frame."""
+        """End of the loop turn: the turn's calls go to the child in one frame (a child
+        that has ended is started again first)."""
         turn, self._turn = self._turn, []
-        if self._ended is not None:
-            for name, args, future in turn:
-                settle(name, args, future, self._ended)
+        if not turn:
+            return
+        if self._ended is not None and not self._restart():
+            self._settled(turn, [self._ended] * len(turn))
             return
         self._sent.extend(turn)
-        data = _frame([(name, args) for name, args, _ in turn])
+        data = _frame([request for request, _ in turn])
         if self._unsent:
             self._unsent += data
             return
@@ -185,21 +204,18 @@ class StorageProcess(QueuedStorage):
             return
         self._received += data
         for results in _frames(self._received):
-            for result in results:
-                name, args, future = self._sent.popleft()
-                settle(name, args, future, result)
+            self._settled([self._sent.popleft() for _ in results], results)
 
     def _end(self, why: str) -> None:
         """The child is gone: every call waiting on it fails, and every later one."""
         if self._ended is not None:
             return
-        self._ended = StorageError(why)
+        self._ended = JournalUnavailable(why)
         if not self._closed:
             log.error("storage: %s", why)
         self._stop_watching()
-        waiting, self._sent = self._sent, collections.deque()
-        for name, args, future in waiting:
-            settle(name, args, future, self._ended)
+        waiting, self._sent = list(self._sent), collections.deque()
+        self._settled(waiting, [self._ended] * len(waiting))
 
     def _stop_watching(self) -> None:
         if self._loop is not None and not self._loop.is_closed():
@@ -208,13 +224,17 @@ class StorageProcess(QueuedStorage):
                 self._loop.remove_writer(self._out)
 
 
-def open_storage(db: str | None = None, storage: Storage | StorageBackend | None = None) -> Storage | None:
-    """The server's storage: ``storage`` (a backend is put behind a :class:`~.writer.StorageWriter`),
-    or the SQLite file ``db`` (``scopa serve --db``) behind a :class:`StorageProcess`;
-    None (no persistence) with neither."""
+def open_storage(db: str | None = None, storage: Journal | JournalBackend | None = None) -> Journal | None:
+    """The server's journal: ``storage`` (a backend is put behind a :class:`~.writer.StorageWriter`),
+    or ``db`` (``scopa serve --db``): a PostgreSQL URL behind a writer thread, else an
+    SQLite file behind a :class:`StorageProcess`; None (no persistence) with neither."""
     if storage is None and db:
+        if is_postgres(db):
+            from .postgres import PostgresStorage  # psycopg only for a PostgreSQL journal
+
+            return StorageWriter(PostgresStorage(db))
         return StorageProcess(db)
-    if isinstance(storage, StorageBackend):
+    if isinstance(storage, JournalBackend):
         return StorageWriter(storage)
     return storage
 
@@ -225,6 +245,8 @@ def open_storage(db: str | None = None, storage: Storage | StorageBackend | None
 def _portable(result: Any) -> Any:
     """A result the server can unpickle: another exception than a StorageError becomes one
     with its text."""
+    if isinstance(result, (OSError, sqlite3.OperationalError)):
+        return JournalUnavailable(f"{type(result).__name__}: {result}")
     if isinstance(result, BaseException) and not isinstance(result, StorageError):
         return StorageError(f"{type(result).__name__}: {result}")
     return result

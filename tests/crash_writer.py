@@ -52,8 +52,8 @@ class JournalKiller:
             if self.armed:
                 _kill_all()
             results = append(log, calls)
-            for (_, (table, index, _)), result in zip(calls, results):
-                if result is None and int(table) >= self.count_from and index >= 1:
+            for command, result in zip(calls, results):
+                if result is None and int(command.table_id) >= self.count_from and command.index >= 1:
                     self.counted += 1
                     if self.counted == self.kill_at:
                         self.armed = True

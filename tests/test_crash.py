@@ -10,7 +10,10 @@ from scopa.engine import CARDS, Play, replay
 from scopa.protocol import commands as wire
 from scopa.protocol.convert import rules_from_wire
 from scopa.server import NetworkEngine
-from scopa.server.storage import MemoryStorage, SQLiteStorage, StorageError, decode_action
+from scopa.server.memory_journal import MemoryStorage
+from scopa.server.journal import is_postgres
+from scopa.server.postgres import PostgresStorage
+from scopa.server.storage import SQLiteStorage, StorageError, decode_action
 
 from wire_client import WireClient
 
@@ -23,12 +26,12 @@ class FailingStorage(MemoryStorage):
         self.fail_at = fail_at
         self.plays = 0
 
-    def append_action(self, table_id, index, action) -> None:  # type: ignore[override]
-        if isinstance(action, Play):
+    def append_encoded(self, table_id, index, encoded) -> None:  # type: ignore[override]
+        if isinstance(decode_action(encoded), Play):
             self.plays += 1
             if self.plays == self.fail_at:
                 raise StorageError("disk full (test)")
-        super().append_action(table_id, index, action)
+        super().append_encoded(table_id, index, encoded)
 
 
 async def test_a_play_that_cannot_be_journaled_is_never_announced() -> None:
@@ -119,10 +122,16 @@ import signal  # noqa: E402
 import sqlite3  # noqa: E402
 import sys  # noqa: E402
 from pathlib import Path  # noqa: E402
+from typing import Any  # noqa: E402
+
+import psycopg  # noqa: E402
+import pytest  # noqa: E402
 
 from scopa.engine import GameMaster, GameState  # noqa: E402
 from scopa.engine.cards import cards_in  # noqa: E402
 from scopa.server.movelog import moves_path  # noqa: E402
+
+from pg import pg_url  # noqa: E402,F401 - the fixture
 
 CRASH_SERVER = Path(__file__).resolve().parent / "crash_server.py"
 SAFETY = 120.0  # a safety net only: every wait ends on a message or on the process ending
@@ -249,11 +258,14 @@ class RemotePlayer:
             pos = start + len(life)
 
 
-async def test_crash_kill_9_at_chosen_journal_positions_loses_no_acknowledged_play(tmp_path) -> None:
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+async def test_crash_kill_9_at_chosen_journal_positions_loses_no_acknowledged_play(
+        tmp_path, backend: str, request: pytest.FixtureRequest) -> None:
     """Four server processes, each killed with SIGKILL at a seeded journal position in the
     middle of its bot games, then a fifth that plays every cut game to its end: no play
-    a client heard of is missing from the journal, and every game replays from its seed."""
-    db = str(tmp_path / "crash.db")
+    a client heard of is missing from the journal, and every game replays from its seed.
+    Against the SQLite file and against PostgreSQL."""
+    db = str(tmp_path / "crash.db") if backend == "sqlite" else request.getfixturevalue("pg_url")
     rng = random.Random(20240607)
     ada = RemotePlayer(seed=7)
     cut_bot_tables: set[str] = set()  # bot tables unfinished when a kill came
@@ -284,9 +296,8 @@ async def test_crash_kill_9_at_chosen_journal_positions_loses_no_acknowledged_pl
             # The server is dead, and once its journal's process (killed too) lets go of the
             # move file, what the journal holds is all the next one will know.
             await asyncio.to_thread(_wait_for_the_journal_process, db)
-            check = SQLiteStorage(db)
+            check = _open(db)
             try:
-                assert check.integrity_check() == "ok"
                 unfinished = {t.id: t for t in check.load_unfinished()}
                 stored = unfinished.get(ada.table)
                 if stored is not None:
@@ -313,9 +324,8 @@ async def test_crash_kill_9_at_chosen_journal_positions_loses_no_acknowledged_pl
         finally:
             server.kill()
     assert ada.over and mid_game
-    check = SQLiteStorage(db)
+    check = _open(db)
     try:
-        assert check.integrity_check() == "ok"
         assert check.load_unfinished() == []
         results = {r.id: r for r in check.load_results(1000)}
         for t_id in cut_bot_tables | {ada.table}:
@@ -331,8 +341,19 @@ async def test_crash_kill_9_at_chosen_journal_positions_loses_no_acknowledged_pl
         check.close()
 
 
+def _open(db: str) -> Any:
+    """The journal, to check it (an SQLite file checked whole first)."""
+    if is_postgres(db):
+        return PostgresStorage(db)
+    check = SQLiteStorage(db)
+    assert check.integrity_check() == "ok"
+    return check
+
+
 def _wait_for_the_journal_process(db: str) -> None:
     """Until no process holds the journal's move file (its lock is free)."""
+    if is_postgres(db):
+        return
     try:
         fd = os.open(moves_path(db), os.O_RDONLY)
     except FileNotFoundError:
@@ -345,6 +366,12 @@ def _wait_for_the_journal_process(db: str) -> None:
 
 def _last_table_number(db: str) -> int:
     """The highest table number in the journal (0: none yet, or no journal)."""
+    if is_postgres(db):
+        with psycopg.connect(db) as conn:
+            if conn.execute("SELECT to_regclass('tables')").fetchone() == (None,):
+                return 0
+            row = conn.execute("SELECT COALESCE(MAX(num), 0) FROM tables").fetchone()
+            return int(row[0]) if row else 0
     if not Path(db).exists():
         return 0
     con = sqlite3.connect(db)
@@ -359,7 +386,9 @@ def _first_dealer(rules, seed: int) -> int:
 
 
 def _seed_of(db: str, table_id: str) -> int:
-    import sqlite3
+    if is_postgres(db):
+        with psycopg.connect(db) as conn:
+            return int(conn.execute("SELECT seed FROM tables WHERE id=%s", (table_id,)).fetchone()[0])
 
     con = sqlite3.connect(db)
     try:

@@ -18,7 +18,7 @@ from scopa.protocol import Command
 from scopa.protocol import commands as wire
 from scopa.server import Limits, NetworkEngine
 from scopa.server.clock import FakeClock
-from scopa.server.storage import MemoryStorage
+from scopa.server.memory_journal import MemoryStorage
 from scopa.server.text import name_key
 
 from wire_client import WireClient

@@ -31,7 +31,7 @@ from scopa.engine import GameMaster, RuleSet, replay
 from scopa.engine.actions import Action
 from scopa.server import NetworkEngine
 from scopa.server.movelog import moves_path, read_rows
-from scopa.server.storage import MemoryStorage
+from scopa.server.memory_journal import MemoryStorage
 
 from faultproxy import FaultProxy, Faults
 from procs import SAFETY

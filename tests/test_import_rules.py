@@ -22,7 +22,7 @@ ALLOWED: dict[str, set[str]] = {
     "client": {"engine", "protocol", "bots"},
 }
 # (module, function) pairs where the client may import the server.
-SERVER_ENTRY_POINTS = {("client.netcli", "_serve"), ("client.testing", None)}
+SERVER_ENTRY_POINTS = {("client.netcli", "_serve"), ("client.admincli", "run_journal_admin"), ("client.testing", None)}
 
 
 def _modules() -> dict[str, Path]:

@@ -44,8 +44,8 @@ async def test_a_damaged_table_is_marked_and_every_other_game_restores(tmp_path:
     db = SQLiteStorage(path)
     for tid in ("1", "2", "3", "4"):
         _playing_table(db, tid, seed=100 + int(tid))
-    db.append_action("3", 1, Play(0, 0))
     db.close()
+    _raw(path, "INSERT INTO actions (table_id, idx, action) VALUES ('3', 1, '[\"p\",0,0]')")  # a gap: no action 0
     _raw(path, "UPDATE tables SET rules='{\"players\": \"lots' WHERE id='1'")  # garbage rules
     _raw(path, "INSERT INTO actions (table_id, idx, action) VALUES ('2', 0, 'not json at all')")  # garbage row
     # table 3: action 1 without action 0 (a gap); table 4 is sound.

@@ -24,7 +24,7 @@ from scopa.protocol.convert import action_to_wire, legal_from_wire, view_from_wi
 from scopa.protocol.errors import ErrorCode
 from scopa.server import Limits, NetworkEngine, Table
 from scopa.server.clock import FakeClock
-from scopa.server.storage import MemoryStorage
+from scopa.server.memory_journal import MemoryStorage
 
 from faultproxy import FaultProxy, Faults
 from procs import ROOT, SAFETY, SCOPA

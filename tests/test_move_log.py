@@ -18,6 +18,7 @@ from scopa.server import movelog
 from scopa.server.movelog import moves_path, read_rows, record
 from scopa.server.storage import SQLiteStorage, StorageError, decode_action, encode_action
 from scopa.server.writer_process import StorageProcess
+from scopa.server.journal import AppendAction, CreateTable, FinishTable, StartTable
 
 DEAL = Deal(tuple(range(40)))
 PLAYS = [Play(c, 0) for c in (3, 7, 12, 25)]
@@ -85,8 +86,8 @@ def test_the_moves_of_an_ended_table_left_in_the_move_file_are_passed_over(tmp_p
     path = tmp_path / "j.db"
     _playing(path, ("1", "2"))
     db = SQLiteStorage(str(path), move_file=True)
-    db.run_batch([("append_action", ("1", i, a)) for i, a in enumerate([DEAL, *PLAYS])]
-                 + [("append_action", ("2", 0, DEAL))])
+    db.run_batch([AppendAction.of("1", i, a) for i, a in enumerate([DEAL, *PLAYS])]
+                 + [AppendAction.of("2", 0, DEAL)])
     db.finish_table("1", 0, [11, 4], "target")  # its record is written from the move file
     kept = Path(moves_path(str(path))).read_bytes()  # as a crash would leave it
     db.close()
@@ -107,8 +108,8 @@ def test_moves_go_into_the_sqlite_file_when_the_move_file_is_full(tmp_path: Path
     _playing(path, ("1", "2"))
     db = SQLiteStorage(str(path), move_file=True)
     try:
-        assert db.run_batch([("append_encoded", ("1", 0, encode_action(DEAL))),
-                             ("append_action", ("1", 1, PLAYS[0]))]) == [None, None]
+        assert db.run_batch([AppendAction("1", 0, encode_action(DEAL)),
+                             AppendAction.of("1", 1, PLAYS[0])]) == [None, None]
         db.take_in_moves(when_full=True)
         assert _stored(path) == [] and Path(moves_path(str(path))).stat().st_size > 0  # not full yet
         db.append_action("1", 2, PLAYS[1])
@@ -127,12 +128,13 @@ def test_a_move_of_an_unknown_table_or_an_index_journaled_before_fails_alone(tmp
     db = SQLiteStorage(str(path), move_file=True)
     try:
         db.append_action("1", 0, DEAL)
-        out = db.run_batch([("append_action", ("1", 0, DEAL)), ("append_action", ("9", 0, DEAL)),
-                            ("append_action", ("1", 1, PLAYS[0])), ("append_encoded", ("1", "2", "[]"))])
+        out = db.run_batch([AppendAction.of("1", 0, PLAYS[1]), AppendAction.of("9", 0, DEAL),
+                            AppendAction.of("1", 1, PLAYS[0]), AppendAction("1", "2", "[]")])
         assert out[2] is None
         assert all(isinstance(e, StorageError) for e in (out[0], out[1], out[3]))
         with pytest.raises(StorageError, match="journaled already"):
-            db.append_action("1", 1, PLAYS[0])
+            db.append_action("1", 1, PLAYS[1])
+        db.append_action("1", 1, PLAYS[0])  # the same action again: accepted, journaled once
         assert [decode_action(a) for _, _, a in read_rows(Path(moves_path(str(path))).read_bytes())] \
             == [DEAL, PLAYS[0]]
     finally:
@@ -148,7 +150,7 @@ def test_full_synchronous_flushes_each_record_to_the_disk(tmp_path: Path, monkey
         _playing(path)
         db = SQLiteStorage(str(path), mode, move_file=True)
         flushed.clear()
-        db.run_batch([("append_action", ("1", 0, DEAL)), ("append_action", ("1", 1, PLAYS[0]))])
+        db.run_batch([AppendAction.of("1", 0, DEAL), AppendAction.of("1", 1, PLAYS[0])])
         db.append_action("1", 2, PLAYS[1])
         assert len(flushed) == expected, mode
         db.close()
@@ -160,16 +162,16 @@ async def test_a_running_journal_keeps_its_move_file_and_a_second_server_is_refu
     path = tmp_path / "j.db"
     storage = StorageProcess(str(path))
     try:
-        await storage.create_table("1", RuleSet(), 7)
-        await storage.start_table("1")
-        await asyncio.gather(*(storage.append_action("1", i, a) for i, a in enumerate([DEAL, *PLAYS])))
+        await storage.write(CreateTable("1", RuleSet(), 7))
+        await storage.write(StartTable("1"))
+        await asyncio.gather(*(storage.write(AppendAction.of("1", i, a)) for i, a in enumerate([DEAL, *PLAYS])))
         size = Path(moves_path(str(path))).stat().st_size
         reader = SQLiteStorage(str(path))  # e.g. a tool reading the file while the server runs
         reader.close()
         assert Path(moves_path(str(path))).stat().st_size == size and _stored(path) == []
         with pytest.raises(StorageError, match="another server"):
             SQLiteStorage(str(path), move_file=True)  # what a second server's journal process opens
-        await storage.finish_table("1", 0, [11, 2], "target")
+        await storage.write(FinishTable("1", 0, [11, 2], "target"))
         assert await storage.load_actions("1") == [DEAL, *PLAYS]
     finally:
         await storage.close()
@@ -208,11 +210,62 @@ def test_a_table_ended_in_a_batch_leaves_no_rows_behind(tmp_path: Path, monkeypa
     _playing(path, ("1", "2"))
     db = SQLiteStorage(str(path), move_file=True)
     try:
-        out = db.run_batch([*(("append_action", ("1", i, a)) for i, a in enumerate([DEAL, *PLAYS])),
-                            ("finish_table", ("1", 1, [3, 11], "target")), ("append_action", ("2", 0, DEAL))])
+        out = db.run_batch([*(AppendAction.of("1", i, a) for i, a in enumerate([DEAL, *PLAYS])),
+                            FinishTable("1", 1, (3, 11), "target"), AppendAction.of("2", 0, DEAL)])
         assert out == [None] * 7
         db.take_in_moves(when_full=True)  # the file is full: what is pending goes into the SQLite file
         assert _stored(path, "1") == [] and _stored(path, "2") == [0]
         assert db.load_actions("1") == [DEAL, *PLAYS]
     finally:
         db.close()
+
+
+def test_a_damaged_first_record_costs_only_itself_and_its_table_is_named(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    path = tmp_path / "j.db"
+    _playing(path, ("1", "2", "3"))
+    first = record(_rows([DEAL], table="1"))
+    rest = record(_rows([DEAL, PLAYS[0]], table="2") + _rows([PLAYS[0]], table="1", first=1)) \
+        + record(_rows([DEAL, PLAYS[0], PLAYS[1]], table="3"))
+    damaged = bytearray(first + rest)
+    damaged[12] ^= 0x01  # one flipped byte in the first record's payload
+    Path(moves_path(str(path))).write_bytes(bytes(damaged))
+    db = SQLiteStorage(str(path))
+    try:
+        one, two, three = db.load_unfinished()
+        assert two.actions == [DEAL, PLAYS[0]] and three.actions == [DEAL, PLAYS[0], PLAYS[1]]  # later records kept
+        assert one.damage is not None and "action 0 is missing" in one.damage  # the damaged one, named
+    finally:
+        db.close()
+    assert "damaged or cut short" in caplog.text
+
+
+def test_a_write_that_fails_halfway_leaves_no_part_of_its_record(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "j.db"
+    _playing(path)
+    db = SQLiteStorage(str(path), move_file=True)
+    try:
+        db.append_action("1", 0, DEAL)
+        real = os.write
+        monkeypatch.setattr(os, "write", lambda fd, data: real(fd, bytes(data)[:5]) if len(data) > 5 else
+                            (_ for _ in ()).throw(OSError(28, "No space left on device")))
+        [failed] = db.run_batch([AppendAction.of("1", 1, PLAYS[0])])
+        monkeypatch.setattr(os, "write", real)
+        assert "No space left" in str(failed)
+        assert db.run_batch([AppendAction.of("1", 1, PLAYS[1])]) == [None]  # space again: the next write
+        assert read_rows(Path(moves_path(str(path))).read_bytes()) == _rows([DEAL, PLAYS[1]])
+    finally:
+        db.close()
+
+
+def test_a_move_file_that_is_a_symbolic_link_is_refused_and_its_target_left_alone(tmp_path: Path) -> None:
+    path = tmp_path / "j.db"
+    _playing(path)
+    target = tmp_path / "precious.txt"
+    target.write_text("not the journal's")
+    os.symlink(target, moves_path(str(path)))
+    for opening in (lambda: SQLiteStorage(str(path)), lambda: SQLiteStorage(str(path), move_file=True)):
+        with pytest.raises(StorageError, match="symbolic link"):
+            opening()
+    assert target.read_text() == "not the journal's"

@@ -34,6 +34,11 @@ NEEDS_A_PERSON_OR_RUNS_UNTIL_STOPPED = {
     "scopa serve --host 0.0.0.0",
     "scopa play --name ada",
     "scopa servers",
+    "scopa serve --port 7015 --db postgresql://scopa@127.0.0.1/scopa",
+    # the journal's own commands, on a database (tests/test_journal_admin.py)
+    "scopa admin migrate --db postgresql://scopa@127.0.0.1/scopa",
+    "scopa admin export --db scopa.db > games.jsonl",
+    "scopa admin import --db postgresql://scopa@127.0.0.1/scopa < games.jsonl",
     "scopa watch --server 192.168.1.10:7015 --table 3",
     "scopa bot --strategy greedy --games 5 --delay 0.5",  # paced to be followed: minutes by design
     "scopa serve --host 0.0.0.0 --web 8000",  # tests/test_web_client.py plays on its web front
@@ -53,6 +58,7 @@ NEEDS_A_PERSON_OR_RUNS_UNTIL_STOPPED = {
     "scopa admin --server 127.0.0.1:7015 close 12",
     "scopa admin --server 127.0.0.1:7015 stop",
     "scopa arena expert greedy-v1 --deals 1000",  # minutes of search; tests/test_arena_cli.py runs the arena
+    "scopa arena expert greedy-v1 --deals 200 --ceiling",  # minutes of search, the cheater beside
 }
 
 

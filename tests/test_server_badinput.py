@@ -13,7 +13,7 @@ from scopa.engine import CARDS, Card, Preset
 from scopa.protocol import commands as wire
 from scopa.server import NetworkEngine
 from scopa.server.clock import FakeClock
-from scopa.server.storage import MemoryStorage
+from scopa.server.memory_journal import MemoryStorage
 
 from wire_client import WireClient
 

@@ -18,7 +18,8 @@ from scopa.protocol import commands as wire
 from scopa.protocol.record_replay import check_record
 from scopa.server import Limits, NetworkEngine
 from scopa.server.clock import FakeClock
-from scopa.server.storage import MemoryStorage, SQLiteStorage
+from scopa.server.memory_journal import MemoryStorage
+from scopa.server.storage import SQLiteStorage
 from scopa.server.writer_process import StorageProcess
 
 from wire_client import WireClient

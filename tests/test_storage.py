@@ -8,14 +8,10 @@ import sqlite3
 import pytest
 
 from scopa.engine import Deal, DeclarationKind, Declare, Play, RuleSet
-from scopa.server.storage import (
-    MemoryStorage,
-    SQLiteStorage,
-    StorageBackend,
-    StorageError,
-    decode_action,
-    encode_action,
-)
+from scopa.server.journal import JournalBackend as StorageBackend
+from scopa.server.journal_values import decode_action, encode_action
+from scopa.server.memory_journal import MemoryStorage
+from scopa.server.storage import SQLiteStorage, StorageError
 
 
 @pytest.fixture(params=["memory", "sqlite"])
@@ -67,8 +63,9 @@ def test_round_trip(storage: StorageBackend) -> None:
     actions = [Deal(tuple(range(40))), Play(1, 0), Declare(DeclarationKind.TRIS), Play(2, 6)]
     for i, a in enumerate(actions):
         storage.append_action("7", i, a)
-    with pytest.raises(StorageError):  # a resent play is never journaled twice
-        storage.append_action("7", 3, Play(2, 6))
+    storage.append_action("7", 3, Play(2, 6))  # a resent play is journaled once
+    with pytest.raises(StorageError):  # another play for a journaled index is refused
+        storage.append_action("7", 3, Play(1, 0))
     t7 = storage.load_unfinished()[0]
     assert t7.status == "playing" and t7.actions == actions and storage.load_actions("7") == actions
 

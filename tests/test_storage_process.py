@@ -24,6 +24,7 @@ from scopa.server import NetworkEngine
 from scopa.server.storage import SCHEMA_VERSION, JournalTooNew, SQLiteStorage, StorageError, decode_action
 from scopa.server.movelog import moves_path
 from scopa.server.writer_process import StorageProcess
+from scopa.server.journal import AppendAction, CreateTable
 
 from wire_client import WireClient
 
@@ -42,10 +43,10 @@ async def test_writes_are_committed_by_the_child_before_their_futures_resolve(tm
     path = tmp_path / "j.db"
     storage = StorageProcess(str(path))
     try:
-        await asyncio.gather(*(storage.create_table(t, RuleSet(), 7) for t in ("1", "2")))
+        await asyncio.gather(*(storage.write(CreateTable(t, RuleSet(), 7)) for t in ("1", "2")))
         play = Play(3, 0)
-        await asyncio.gather(storage.append_action("1", 0, DEAL), storage.append_action("2", 0, DEAL),
-                             storage.append_action("1", 1, play))
+        await asyncio.gather(storage.write(AppendAction.of("1", 0, DEAL)), storage.write(AppendAction.of("2", 0, DEAL)),
+                             storage.write(AppendAction.of("1", 1, play)))
         assert storage._proc.pid != 0 and storage._proc.poll() is None  # another process did it
         # Journaled: with the child killed at once, the file and its move file hold all three.
         storage._proc.send_signal(signal.SIGKILL)
@@ -64,8 +65,8 @@ async def test_closing_the_journal_ends_its_child_with_every_move_in_the_file(tm
     path = tmp_path / "j.db"
     storage = StorageProcess(str(path))
     try:
-        await storage.create_table("1", RuleSet(), 7)
-        await asyncio.gather(storage.append_action("1", 0, DEAL), storage.append_action("1", 1, Play(3, 0)))
+        await storage.write(CreateTable("1", RuleSet(), 7))
+        await asyncio.gather(storage.write(AppendAction.of("1", 0, DEAL)), storage.write(AppendAction.of("1", 1, Play(3, 0))))
     finally:
         await storage.close()
     assert storage._proc.returncode == 0  # closing its input ends the child cleanly
@@ -76,10 +77,10 @@ async def test_closing_the_journal_ends_its_child_with_every_move_in_the_file(tm
 async def test_an_index_written_twice_fails_alone(tmp_path: Path) -> None:
     storage = StorageProcess(str(tmp_path / "j.db"))
     try:
-        await storage.create_table("1", RuleSet(), 7)
-        first = storage.append_action("1", 0, DEAL)
-        again = storage.append_action("1", 0, DEAL)  # the same index: refused
-        after = storage.append_action("1", 1, Play(3, 0))
+        await storage.write(CreateTable("1", RuleSet(), 7))
+        first = storage.write(AppendAction.of("1", 0, DEAL))
+        again = storage.write(AppendAction.of("1", 0, Play(9, 0)))  # another action for the same index: refused
+        after = storage.write(AppendAction.of("1", 1, Play(3, 0)))
         await first
         with pytest.raises(StorageError):
             await again
@@ -94,8 +95,8 @@ async def test_a_batch_larger_than_the_pipe_and_a_large_reply_go_through(tmp_pat
     storage = StorageProcess(str(tmp_path / "j.db"))
     try:
         tables = [str(n) for n in range(1, 301)]
-        written = [storage.create_table(t, RuleSet(), n) for n, t in enumerate(tables)]
-        written += [storage.append_action(t, i, DEAL if i == 0 else Play(i % 40, 0))
+        written = [storage.write(CreateTable(t, RuleSet(), n)) for n, t in enumerate(tables)]
+        written += [storage.write(AppendAction.of(t, i, DEAL if i == 0 else Play(i % 40, 0)))
                     for t in tables for i in range(40)]  # 12,000 calls in one loop turn
         assert storage._turn and not storage._sent
         await asyncio.gather(*written)
@@ -120,7 +121,7 @@ async def test_a_file_the_child_cannot_open_is_refused_at_once(tmp_path: Path) -
         StorageProcess(str(tmp_path / "no such folder" / "j.db"))
 
 
-async def test_a_child_that_ends_fails_every_call_and_the_server_carries_on(
+async def test_a_child_that_ends_is_started_again_and_the_play_waits_for_it(
         tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     engine = NetworkEngine("127.0.0.1", 0, seed=4, db=str(tmp_path / "j.db"))
     await engine.start()
@@ -132,20 +133,15 @@ async def test_a_child_that_ends_fails_every_call_and_the_server_carries_on(
         turn = (await a.recv_until("your_turn")).body
         storage._proc.send_signal(signal.SIGKILL)
         storage._proc.wait()
-        with caplog.at_level(logging.ERROR, logger="scopa.server"):
+        with caplog.at_level(logging.WARNING, logger="scopa.server"):
             a.send(wire.PlayCard(card=turn.legal[0].card, capture=turn.legal[0].capture), recipient=f"table:{table}")
-            end = await a.recv_until("game_end")  # the play was not journaled: never announced
-            assert end.body.reason == "abandoned"
+            played = await a.recv_until("played", "game_end")  # journaled by the new child, then announced
+            assert played.name == "played"
         assert any("journal's process ended" in r.getMessage() for r in caplog.records)
-        with pytest.raises(StorageError):
-            await storage.flush()  # later calls fail at once
-        # The lobby still answers: another table can be made (it is not journaled).
-        b = await WireClient.connect(engine.port, "bea")
-        b.send(wire.ListTables())
-        listed = (await b.recv_until("tables")).body
-        assert [t.id for t in listed.tables] == [table]
+        assert any("started again" in r.getMessage() for r in caplog.records)
+        journaled = await storage.load_actions(table)
+        assert len(journaled) >= 2 and isinstance(journaled[1], Play)  # the deal, ada's play (and the bot's)
         await a.close()
-        await b.close()
     finally:
         await engine.stop()
 
@@ -154,7 +150,7 @@ async def test_the_child_ignores_ctrl_c_so_the_server_can_flush_on_its_way_out(t
     storage = StorageProcess(str(tmp_path / "j.db"))
     try:
         storage._proc.send_signal(signal.SIGINT)  # what a terminal's Ctrl-C sends the whole group
-        await storage.create_table("1", RuleSet(), 7)
+        await storage.write(CreateTable("1", RuleSet(), 7))
         assert storage._proc.poll() is None
     finally:
         await storage.close()

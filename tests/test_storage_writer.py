@@ -17,9 +17,11 @@ from scopa.protocol import commands as wire
 from scopa.protocol.convert import action_to_wire, legal_from_wire
 from scopa.server import NetworkEngine
 from scopa.server.clock import FakeClock
-from scopa.server.storage import Call, MemoryStorage, SQLiteStorage, StorageError, decode_action
+from scopa.server.memory_journal import MemoryStorage
+from scopa.server.storage import SQLiteStorage, StorageError, decode_action
 from scopa.server.writer import StorageWriter
 from scopa.server.writer_process import open_storage
+from scopa.server.journal import AppendAction, CreateTable, FinishTable, Request, SetSeat, StartTable
 
 from wire_client import WireClient
 
@@ -39,12 +41,12 @@ class GatedStorage(MemoryStorage):
         self.stuck = threading.Event()
         self.batches: list[list[str]] = []
 
-    def run_batch(self, calls: Sequence[Call]) -> list[Any]:
+    def run_batch(self, requests: Sequence[Request]) -> list[Any]:
         if not self.gate.is_set():
             self.stuck.set()
             self.gate.wait(SAFETY)
-        self.batches.append([name for name, _ in calls])
-        return super().run_batch(calls)
+        self.batches.append([type(request).__name__ for request in requests])
+        return super().run_batch(requests)
 
 
 DEAL = Deal(tuple(range(40)))
@@ -53,10 +55,10 @@ DEAL = Deal(tuple(range(40)))
 async def test_the_writes_of_one_loop_turn_share_one_commit() -> None:
     backend = GatedStorage()
     writer = StorageWriter(backend)
-    written = [writer.create_table(tid, RuleSet(), 7) for tid in ("1", "2", "3")]
-    written += [writer.append_action(tid, 0, DEAL) for tid in ("1", "2", "3")]
+    written = [writer.write(CreateTable(tid, RuleSet(), 7)) for tid in ("1", "2", "3")]
+    written += [writer.write(AppendAction.of(tid, 0, DEAL)) for tid in ("1", "2", "3")]
     await asyncio.gather(*written)
-    assert backend.batches == [["create_table"] * 3 + ["append_action"] * 3]
+    assert backend.batches == [["CreateTable"] * 3 + ["AppendAction"] * 3]
     assert [len(t.actions) for t in await writer.load_unfinished()] == [1, 1, 1]
     await writer.close()
 
@@ -64,34 +66,34 @@ async def test_the_writes_of_one_loop_turn_share_one_commit() -> None:
 async def test_a_refused_write_fails_alone_in_its_batch(tmp_path, caplog: pytest.LogCaptureFixture) -> None:
     writer = StorageWriter(SQLiteStorage(str(tmp_path / "j.db")))
     for tid in ("1", "2"):
-        writer.create_table(tid, RuleSet(), 7)
-        writer.start_table(tid)
-    await asyncio.gather(writer.append_action("1", 0, DEAL), writer.append_action("2", 0, DEAL))
+        writer.write(CreateTable(tid, RuleSet(), 7))
+        writer.write(StartTable(tid))
+    await asyncio.gather(writer.write(AppendAction.of("1", 0, DEAL)), writer.write(AppendAction.of("2", 0, DEAL)))
     caplog.set_level(logging.ERROR, logger="scopa.server")
-    # One turn: a resent action (index 0 again) between two sound ones of two tables.
-    again, other, next_one = (writer.append_action("1", 0, DEAL), writer.append_action("2", 1, Play(3, 0)),
-                              writer.append_action("1", 1, Play(5, 0)))
+    # One turn: another action for index 0 between two sound ones of two tables.
+    again, other, next_one = (writer.write(AppendAction.of("1", 0, Play(9, 0))), writer.write(AppendAction.of("2", 1, Play(3, 0))),
+                              writer.write(AppendAction.of("1", 1, Play(5, 0))))
     results = await asyncio.gather(again, other, next_one, return_exceptions=True)
     assert isinstance(results[0], StorageError) and results[1:] == [None, None]
     assert await writer.load_actions("1") == [DEAL, Play(5, 0)]
     assert await writer.load_actions("2") == [DEAL, Play(3, 0)]
     [logged] = caplog.records  # one line for the refused write
-    assert "append_action (table 1) failed" in logged.getMessage()
+    assert "AppendAction (table 1) failed" in logged.getMessage()
     await writer.close()
 
 
 async def test_a_read_sees_every_write_queued_before_it(tmp_path) -> None:
     writer = StorageWriter(SQLiteStorage(str(tmp_path / "j.db")))
-    writer.create_table("41", RuleSet(), 7)  # not awaited: the read below is queued after it
-    writer.start_table("41")
-    writer.append_action("41", 0, DEAL)
-    writer.finish_table("41", 1, [11, 4], "target")
+    writer.write(CreateTable("41", RuleSet(), 7))  # not awaited: the read below is queued after it
+    writer.write(StartTable("41"))
+    writer.write(AppendAction.of("41", 0, DEAL))
+    writer.write(FinishTable("41", 1, [11, 4], "target"))
     assert await writer.last_table_id() == 41
     assert await writer.load_actions("41") == [DEAL]  # compacted by finish_table, read back
     [result] = await writer.load_results()
     assert result.id == "41" and result.totals == (11, 4)
     await writer.close()
-    closed = writer.set_seat("41", 0, "late")
+    closed = writer.write(SetSeat("41", 0, "late"))
     with pytest.raises(StorageError):
         await closed
 
@@ -100,9 +102,9 @@ async def test_an_instant_backend_is_written_before_the_call_returns() -> None:
     backend = MemoryStorage()
     writer = open_storage(storage=backend)
     assert isinstance(writer, StorageWriter)
-    done = writer.create_table("5", RuleSet(), 1)
+    done = writer.write(CreateTable("5", RuleSet(), 1))
     assert done.done() and "5" in backend._tables
-    refused = writer.create_table("5", RuleSet(), 1)
+    refused = writer.write(CreateTable("5", RuleSet(), 1))
     assert isinstance(refused.exception(), StorageError)
     await writer.close()
 
@@ -187,17 +189,17 @@ async def test_a_backend_that_breaks_fails_its_batch_and_the_writer_goes_on(capl
     class Breaks(GatedStorage):
         broken = True
 
-        def run_batch(self, calls: Sequence[Call]) -> list[Any]:
+        def run_batch(self, requests: Sequence[Request]) -> list[Any]:
             if self.broken:
                 self.broken = False
                 raise RuntimeError("a bug in the backend (test)")
-            return super().run_batch(calls)
+            return super().run_batch(requests)
 
     caplog.set_level(logging.ERROR, logger="scopa.server")
     writer = StorageWriter(Breaks())
     with pytest.raises(StorageError, match="a bug in the backend"):
-        await writer.create_table("1", RuleSet(), 7)
-    await writer.create_table("1", RuleSet(), 7)  # the next batch is written
+        await writer.write(CreateTable("1", RuleSet(), 7))
+    await writer.write(CreateTable("1", RuleSet(), 7))  # the next batch is written
     assert await writer.last_table_id() == 1
     assert len(caplog.records) == 1
     await writer.close()

@@ -72,7 +72,7 @@ FILE_KINDS: dict[str, Kind] = {  # fmt: skip
     "test_protocol_v2.py": "integration", "test_proxied.py": "integration",
     "test_reconnect.py": "integration", "test_resume_events.py": "integration",
     "test_rl_bridge.py": "integration", "test_server_badinput.py": "integration",
-    "test_server_games.py": "integration", "test_server_records.py": "integration",
+    "test_server_games.py": "integration", "test_server_records.py": "process",
     "test_server_uvloop.py": "integration", "test_server_v2.py": "integration",
     "test_server_workers.py": "integration", "test_slow_clients.py": "integration",
     "test_spectators.py": "integration", "test_storage_writer.py": "integration",

@@ -687,6 +687,21 @@ export interface RoundStartCommand {
   v: 2;
 }
 
+export interface SaveWaiting {
+  reason?: string;
+  waiting: boolean;
+}
+
+export interface SaveWaitingCommand {
+  body: SaveWaiting;
+  name: "save_waiting";
+  re?: number | null;
+  recipient: string;
+  sender: string;
+  seq: number;
+  v: 2;
+}
+
 export interface SeatAway {
   event?: number | null;
   grace_seconds: number;

@@ -1,0 +1,171 @@
+"""The journal's values: what a table looks like when it is read back, and how actions
+and rules are written into the journal (the same text in every backend).
+
+An action is compact JSON: a Play ``["p",card,mask]``, a Declare ``["d",kind,wild]``, a
+Deal ``["s",order]``; rules are the RuleSet's JSON; a finished table's actions are kept
+as one zlib-compressed JSON list (its *record*).
+"""
+
+from __future__ import annotations
+
+import json
+import zlib
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
+
+from scopa.engine import Action, Deal, DeclarationKind, Declare, Play, RuleSet
+
+from .archive import StorageError
+
+WAITING, PLAYING, FINISHED, CLOSED, DAMAGED = "waiting", "playing", "finished", "closed", "damaged"
+
+
+# ---------------------------------------------------------------------- values
+
+
+@dataclass(frozen=True)
+class StoredSeat:
+    seat: int
+    name: str
+    token_digest: str | None  # sha256 hex of a person's seat token; None for a bot
+    bot: str | None  # the strategy of a built-in bot seat
+
+
+@dataclass
+class StoredTable:
+    """An unfinished table as journaled: enough to rebuild it and replay its game."""
+
+    id: str
+    rules: RuleSet
+    seed: int
+    private: bool
+    options: dict[str, Any]
+    status: str  # WAITING or PLAYING (FINISHED in a FinishedTable)
+    seats: list[StoredSeat | None]
+    actions: list[Action] = field(default_factory=list)
+    damage: str | None = None  # why this table cannot be restored (None: it can)
+
+
+@dataclass(frozen=True)
+class TableResult:
+    id: str
+    rules: RuleSet
+    seats: tuple[str | None, ...]
+    winner: int | None
+    totals: tuple[int, ...]
+    reason: str
+    finished_at: float
+
+
+@dataclass(frozen=True)
+class FinishedTable:
+    """A recently finished game as journaled: its seats (token digests included, so a
+    client that missed the end may still resume to learn it) and its result."""
+
+    table: StoredTable
+    result: TableResult
+
+
+class JournalTooNew(StorageError):
+    """The journal was written by a newer server: this one does not know its format."""
+
+
+class JournalUnavailable(StorageError):
+    """The journal could not store a write for now (a full disk, a lost connection, its
+    process gone): the write is not stored, and may be tried again."""
+
+
+def compact(actions: Sequence[str]) -> bytes:
+    """A table's encoded actions as one compressed record."""
+    return zlib.compress(("[" + ",".join(actions) + "]").encode(), 9)
+
+
+def uncompact(record: bytes) -> list[str]:
+    return [json.dumps(a, separators=(",", ":")) for a in json.loads(zlib.decompress(record))]
+
+
+# ---------------------------------------------------------------------- encoding
+
+
+def encode_action(action: Action) -> str:
+    """An action as compact JSON: Play ``["p",card,mask]``, Declare ``["d",kind,wild]``,
+    Deal ``["s",order]``."""
+    if isinstance(action, Play):  # every move: written out, as json.dumps writes it
+        return f'["p",{int(action.card)},{int(action.capture)}]'
+    if isinstance(action, Deal):
+        return json.dumps(["s", list(action.order)], separators=(",", ":"))
+    if isinstance(action, Declare):
+        return json.dumps(["d", action.kind.value, action.wild], separators=(",", ":"))
+    raise TypeError(f"not an action: {action!r}")
+
+
+def decode_action(text: str) -> Action:
+    data = json.loads(text)
+    match data:
+        case ["p", int(card), int(mask)]:
+            return Play(card, mask)
+        case ["d", str(kind), wild] if wild is None or isinstance(wild, int):
+            return Declare(DeclarationKind(kind), wild)
+        case ["s", list(order)] if len(order) == 40 and all(isinstance(c, int) for c in order):
+            return Deal(tuple(order))
+    raise ValueError(f"not an encoded action: {text[:80]!r}")
+
+
+def rules_json(rules: RuleSet) -> str:
+    return rules.model_dump_json()
+
+
+def rules_from(text: str) -> RuleSet:
+    return RuleSet.model_validate_json(text)  # JSON mode: enums come back from their values
+
+
+def table_number(table_id: str) -> int:
+    return int(table_id) if table_id.isdigit() else 0
+
+
+
+def first_line(exc: BaseException) -> str:
+    return (str(exc).strip().splitlines() or [type(exc).__name__])[0][:200]
+
+
+
+Rows = Callable[[], Sequence[Sequence[Any]]]
+
+
+def read_unfinished(row: Sequence[Any], seats: Rows, actions: Rows) -> StoredTable:
+    """An unfinished table from its row (id, rules, seed, private, options, status), its
+    seats' rows (seat, name, token_digest, bot) and its actions' rows (idx, action),
+    read only when they are needed; what cannot be read makes it damaged (``damage``
+    says why, and it has no actions)."""
+    tid, rules_text, seed, private, options, status = row
+    try:
+        rules = rules_from(rules_text)
+    except Exception as exc:  # noqa: BLE001 - garbage in the journal, of any kind
+        return StoredTable(tid, RuleSet(), 0, False, {}, status, [], damage=f"its rules cannot be read: {first_line(exc)}")
+    table = StoredTable(tid, rules, 0, bool(private), {}, status, [None] * rules.players)
+    try:
+        if not isinstance(seed, int) or not 0 <= seed < 2**63:
+            raise ValueError(f"seed {seed!r}")
+        table.seed = seed
+        parsed = json.loads(options)
+        if not isinstance(parsed, dict):
+            raise ValueError(f"options {options!r}")
+        table.options = parsed
+    except (ValueError, TypeError) as exc:
+        table.damage = f"its seed or options cannot be read: {first_line(exc)}"
+        return table
+    for seat, name, digest, bot in seats():
+        if isinstance(seat, int) and 0 <= seat < rules.players:
+            table.seats[seat] = StoredSeat(seat, str(name), digest, bot)
+    for i, (idx, text) in enumerate(actions()):
+        if idx != i:
+            table.damage = f"action {i} is missing from the journal"
+            break
+        try:
+            table.actions.append(decode_action(text))
+        except (ValueError, TypeError) as exc:
+            table.damage = f"action {i} cannot be read: {first_line(exc)}"
+            break
+    if table.damage is not None:
+        table.actions = []
+    return table
