@@ -462,9 +462,10 @@ class NetApp(ScopaApp):
             at_table = screen is not None and command.sender == f"table:{body.table.id}"
             if at_table and screen is not None:  # who is away: the table map is the truth
                 self._away_from_update(screen, body.table.away)
-        elif isinstance(body, Snapshot) and screen is not None and self.watching is not None:
-            apply_public(screen.board, body)
-            self._away_from_update(screen, body.table.away)
+        elif isinstance(body, Snapshot) and screen is not None:
+            if self.watching is not None:  # a seat's snapshot is set in its place among the events
+                apply_public(screen.board, body)
+            self._away_from_update(screen, body.table.away)  # who is away: the table map is the truth
         elif (notice := notice_from_wire(body)) is not None and screen is not None:
             if command.sender == self.table_party():
                 self.seat_notice(screen, notice)
