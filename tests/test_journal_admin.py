@@ -3,19 +3,20 @@ once, a newer one refused in one line; an SQLite file migrated the same way."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import subprocess
 import sys
 
 import psycopg
 
-from scopa.bots import RandomBot
+from scopa.bots import GreedyBot, RandomBot
+from scopa.client.session import ClientSession
 from scopa.server import NetworkEngine
 from scopa.server.archive import Account
 from scopa.server.journal import SaveAccount
 
 from pg import pg_url  # noqa: F401 - the fixture
-from wire_client import WireClient
 
 
 def _admin(*args: str) -> subprocess.CompletedProcess[str]:
@@ -46,14 +47,16 @@ async def test_export_and_import_round_trip_sqlite_postgres_sqlite(pg_url: str, 
     """Finished games (records, docs/RECORDS.md), ratings and accounts: SQLite -> PostgreSQL
     -> SQLite with nothing lost (R7: each imported game replays from its record)."""
     first = str(tmp_path / "a.db")
-    engine = NetworkEngine("127.0.0.1", 0, seed=3, db=first)
+    engine = NetworkEngine("127.0.0.1", 0, seed=3, db=first,
+                           rate_shared_addresses=["127.0.0.1"])  # rated games between two people here
     await engine.start()
     try:
         for seed in (1, 2):
-            client = await WireClient.connect(engine.port, f"ada{seed}")
-            await client.create(bots=["greedy"])
-            await client.play_game(RandomBot(seed=seed))
-            await client.close()
+            async with await ClientSession.connect("127.0.0.1", engine.port, f"ada{seed}") as ada, \
+                    await ClientSession.connect("127.0.0.1", engine.port, f"bob{seed}") as bob:
+                table = (await ada.create_table(preset="scopa")).id
+                await bob.join_table(table)
+                await asyncio.gather(ada.play_game(RandomBot(seed=seed)), bob.play_game(GreedyBot()))
         await engine.records.close()  # the ratings of the last game are written
         await engine.storage.write(SaveAccount(Account("Ada1", b"salt", b"hash", 16384, 8, 1, 12.5)))
     finally:

@@ -113,13 +113,6 @@ def output(proc: subprocess.Popen[str]) -> tuple[int, str]:
     return proc.returncode, out
 
 
-def expect_all(child: pexpect.spawn, *patterns: str) -> None:
-    """Wait until ``child`` has printed each pattern, in any order."""
-    left = list(patterns)
-    while left:
-        left.pop(child.expect(left))
-
-
 @pytest.fixture
 def lan(tmp_path: Path) -> Iterator[Lan]:
     if shutil.which("ip") is None:
@@ -188,10 +181,11 @@ def test_only_announced_servers_are_seen_and_a_person_picks_one_of_several(lan: 
     alpha = lan.serve("--host", "0.0.0.0", "--port", "7015", "--name", "alpha")
     beta = lan.serve("--host", "0.0.0.0", "--port", "7016", "--name", "beta", "--web", "0")
     alpha.expect("announced on the LAN as 'alpha'")
-    expect_all(beta, "announced on the LAN as 'beta'", rf"Open: http://{lan.server_ip}:\d+/")
+    beta.expect(rf"Open: http://{lan.server_ip}:\d+/")  # the page listens before the server says it serves
     beta.expect(rf"Point a phone's camera at this to open (http://{lan.server_ip}:\d+/)")
     web = beta.match.group(1)
     beta.expect("█▀")  # the QR code itself
+    beta.expect("announced on the LAN as 'beta'")
     for child in (local, hidden):
         child.expect("listening on")
         assert "announced on the LAN" not in child.before

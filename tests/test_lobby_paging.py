@@ -55,7 +55,8 @@ async def test_open_tables_come_first_and_pages_list_each_table_once() -> None:
 
 async def test_two_bots_creating_at_once_meet_on_a_lobby_of_more_than_a_page() -> None:
     engine = NetworkEngine("127.0.0.1", 0, seed=2, # the filler reads nothing: no idle ping may drop it (and close its tables)
-                           limits=Limits(max_waiting_tables_per_client=None, ping_interval=None))
+                           limits=Limits(max_waiting_tables_per_client=None, max_waiting_tables_per_address=None,
+                                         ping_interval=None))
     await engine.start()
     try:
         async with asyncio.timeout(SAFETY):

@@ -242,7 +242,7 @@ async def test_the_bots_offered_are_the_levels_not_a_benchmark_baseline(engine: 
         async with app.run_test(size=(80, 24)) as pilot:
             form = await open_form(app, pilot)
             offered = [v for _, v in form.query_one("#bots", Select)._options]
-            assert offered == ["none", "random", "greedy", "expert"]
+            assert offered == ["none", "easy", "medium", "hard"]
 
 
 async def test_an_open_list_has_a_border_of_its_own(engine: NetworkEngine) -> None:

@@ -55,7 +55,7 @@ TIMER_CHOICES: list[tuple[str, str | float]] = [
     ("the server's own", SERVER_TIMER), ("15 s", 15.0), ("30 s", 30.0), ("1 min", 60.0),
     ("2 min", 120.0), ("5 min", 300.0), ("none (a private table only)", NO_TIMER)]
 BOT_CHOICES: list[tuple[str, str]] = [("wait for people", "none")] + [
-    (f"{level} bots ({strategy})", strategy) for level, strategy in LEVELS.items()]
+    (f"{level} bots", level) for level in LEVELS]
 """The bots offered to people: the levels (a benchmark's baselines are not among them)."""
 
 
@@ -162,7 +162,7 @@ class CreateTableScreen(Once, ModalScreen[NewTable | None]):
 
     def _table_settings(self) -> ComposeResult:
         """Settings of the table rather than of the game."""
-        yield from self._list("bots", list(BOT_CHOICES), "greedy", "Other seats")
+        yield from self._list("bots", list(BOT_CHOICES), "medium", "Other seats")
         yield Tick("Private", value=False, compact=True, id="private")
         yield Static("not listed in the lobby: you get an invite code to give to the people you want "
                      "(they press i in the lobby and type the table and the code)", classes="explain")
