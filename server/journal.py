@@ -128,14 +128,6 @@ class MarkDamaged:
 
 
 @dataclass(frozen=True, slots=True)
-class SavePlayers:
-    """Who sat where in a finished game."""
-
-    table_id: str
-    players: tuple[GamePlayer, ...]
-
-
-@dataclass(frozen=True, slots=True)
 class SaveRatings:
     preset: str
     ratings: tuple[Rating, ...]
@@ -149,9 +141,9 @@ class SaveAccount:
 
 
 Command = (CreateTable | SetSeat | ClearSeat | StartTable | AppendAction | FinishTable | CloseTable
-           | MarkDamaged | SavePlayers | SaveRatings | SaveAccount)
+           | MarkDamaged | SaveRatings | SaveAccount)
 COMMANDS = (CreateTable, SetSeat, ClearSeat, StartTable, AppendAction, FinishTable, CloseTable, MarkDamaged,
-            SavePlayers, SaveRatings, SaveAccount)
+            SaveRatings, SaveAccount)
 
 # ---------------------------------------------------------------------- queries (reads)
 
@@ -335,8 +327,6 @@ def execute(backend: Operations, request: Request) -> Any:
             return backend.close_table(table_id, reason)
         case MarkDamaged(table_id, reason):
             return backend.mark_damaged(table_id, reason)
-        case SavePlayers(table_id, players):
-            return backend.save_players(table_id, players)
         case SaveRatings(preset, ratings):
             return backend.save_ratings(preset, ratings)
         case SaveAccount(account):
