@@ -82,10 +82,10 @@ class Channel:
         self._reader_task: asyncio.Task[None] | None = None
         self._lost_event = asyncio.Event()
         self.last_event = 0  # the highest table event number received
-        self.observers: list[Callable[[Command], None]] = []
+        self.observers: list[Callable[[Command], object]] = []
         """Called with every command the server sends (but ping and pong) as it arrives:
         a user interface follows the table (and the lobby) this way; must not block."""
-        self.link_observers: list[Callable[[bool, str], None]] = []
+        self.link_observers: list[Callable[[bool, str], object]] = []
         """Called with ``(False, reason)`` when the connection is lost and ``(True, "")``
         when it is back (reconnected)."""
         self.clock: Clock = clock if clock is not None else SystemClock()

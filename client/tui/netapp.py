@@ -6,16 +6,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Sequence
 
 from rich.text import Text
 
-from scopa.engine import Declare, Event, GameEnded, Play, Played, RoundEnded, RoundStarted, RuleSet
+from scopa.engine import Event, GameEnded, Played, RoundEnded, RoundStarted, RuleSet
 from scopa.protocol import ChatMessage, Command, Snapshot, TableUpdate
 from scopa.protocol.convert import rules_from_wire
 
 from ..game import GameTranslator
-from ..notation import DeckStyle, label
+from ..notation import DeckStyle
 from ..notices import SeatCameBack, SeatNotice, notice_from_wire
 from ..session import ClientSession, ConnectionLost, ServerRefused
 from ..tokens import SavedSeat, TokenStore
@@ -23,6 +22,7 @@ from .app import ScopaApp
 from .away import AwaySeats
 from .board import BoardScreen
 from .boardstate import BoardState
+from .comeback import Comeback
 from .dialogs import ConfirmScreen, GameOverScreen, RoundEndScreen
 from .lobby import CreateTableScreen, LobbyScreen, NewTable
 from .netplayers import NetPlayer, Watcher, apply_public
@@ -61,11 +61,8 @@ class NetApp(ScopaApp):
         self.lobby_pushes = False  # the server pushes table changes to the lobby
         self.messages: list[str] = []  # what the app told the person, in order (also for tests)
         self.away = AwaySeats(lambda text: self.tell(text))  # the other seats that are away, counting their time down
-        self.last_move: tuple[list[Play | Declare], Play | Declare] | None = None
-        """The move sent last, with the choice it answered, until the table shows an event."""
-        self._just_reconnected = False
-        self.missed_plays = 0  # plays of the current round caught up with after a time away
-        self._snapshot: Snapshot | None = None  # one that stands for the missed events, shown at the end
+        self.comeback = Comeback(lambda text: self.tell(text), lambda: self.session.table_id if self.session else None,
+                                 style)  # what was missed while away, and a move to send again
         self.proxied_for: str | None = None  # a web host's: whom the connection is for
         self.ask_before_resuming = True  # False: back to a saved seat without asking
 
@@ -231,7 +228,7 @@ class NetApp(ScopaApp):
         self.board_screen = screen
         self.playing = True
         if session.joined is not None and session.joined.resumed:
-            self.catch_up(screen)
+            self.comeback.catch_up(screen)
         await self.push_screen(screen)
         if not await session.wait_for_game_start(0):
             screen.say("Waiting for the other seats to fill…" if invite is None else Text.assemble(
@@ -239,10 +236,10 @@ class NetApp(ScopaApp):
                 "the lobby and type ", (invite, "bold")))
         try:
             result = await session.play_game(NetPlayer(session.name, self, screen), on_notice=self._notice_in_turn,
-                                             on_snapshot=self._snapshot_in_turn)
+                                             on_snapshot=lambda snap: self.comeback.snapshot_in_turn(screen, snap))
         finally:
             self.playing = False
-            self.caught_up(screen)
+            self.comeback.caught_up(screen)
         # Only a game that is over forgets its seat: an app closed mid-game (Ctrl+C, a
         # reloaded web page) finds it again when it starts.
         self.store.forget(self.server, self.player_name)
@@ -254,33 +251,9 @@ class NetApp(ScopaApp):
 
     def _link_changed(self, up: bool, why: str) -> None:
         """Told at once (before the table's first command on the new connection)."""
-        self._just_reconnected = up
+        self.comeback.just_reconnected = up
         if up and self.playing and self.watching is None and self.board_screen is not None:
-            self.catch_up(self.board_screen)
-
-    # ------------------------------------------------------------------ back after a time away
-
-    def catch_up(self, screen: BoardScreen) -> None:
-        """What comes next happened while this client was away (up to the seat's own
-        ``seat_back``): it goes onto the board and into the round's list without being
-        drawn play by play; the board is drawn once, as it stands, at the end."""
-        screen.held = True
-        self.missed_plays = 0
-
-    def caught_up(self, screen: BoardScreen) -> None:
-        if not screen.held:
-            return
-        screen.held = False
-        snap, self._snapshot = self._snapshot, None
-        if snap is not None:
-            apply_public(screen.board, snap)
-        screen.refresh_board()
-        if screen.board.round_no and self.session is not None:
-            n = self.missed_plays
-            plays = f"its {n} plays so far are" if n != 1 else "its one play so far is"
-            self.tell(f"Back at table {self.session.table_id}, as it stands now: "
-                      + (f"{plays} in this round's list, those you missed too." if n
-                         else "nothing was played meanwhile."))
+            self.comeback.catch_up(self.board_screen)
 
     def _notice_in_turn(self, notice: SeatNotice) -> None:
         """A seat notice in its place among the table's events: our own ``seat_back``
@@ -288,43 +261,21 @@ class NetApp(ScopaApp):
         screen, session = self.board_screen, self.session
         if isinstance(notice, SeatCameBack) and screen is not None and session is not None \
                 and notice.seat == session.seat:
-            self.caught_up(screen)
-
-    def _snapshot_in_turn(self, snapshot: Snapshot) -> None:
-        screen = self.board_screen
-        if screen is None:
-            return
-        if screen.held:
-            self._snapshot = snapshot
-        else:
-            apply_public(screen.board, snapshot)
-            screen.refresh_board()
-
-    def move_to_replay(self, legal: Sequence[Play | Declare]) -> Play | Declare | None:
-        """The move to send again when, just after a reconnect, the server asks the very
-        question it answered: the move left on a connection that was already dead."""
-        again, self._just_reconnected = self._just_reconnected, False
-        if not again or self.last_move is None or self.last_move[0] != list(legal):
-            return None
-        action = self.last_move[1]
-        what = label(action.card, self.deck) if isinstance(action, Play) else "your declaration"
-        self.tell(Text(f"Your move, {what}, is played again: the connection dropped as it was sent.",
-                       style="yellow"))
-        return action
+            self.comeback.caught_up(screen)
 
     async def show_event(self, event: Event) -> None:
-        self.last_move = None  # the table has moved on: nothing to send again
+        self.comeback.last_move = None  # the table has moved on: nothing to send again
         screen = self.board_screen
         if screen is None:
             return
         if screen.held and not isinstance(event, GameEnded):  # history: onto the board, not drawn
             screen.board.apply(event)
             if isinstance(event, RoundStarted):
-                self.missed_plays = 0
+                self.comeback.missed_plays = 0
             elif isinstance(event, Played):
-                self.missed_plays += 1
+                self.comeback.missed_plays += 1
             return
-        self.caught_up(screen)
+        self.comeback.caught_up(screen)
         screen.board.apply(event)
         autoplayed = screen.autoplayed
         screen.tell_event(event)

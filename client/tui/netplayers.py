@@ -32,7 +32,7 @@ class NetPlayer(Player):
         await self.net_app.show_event(event)
 
     async def choose(self, view: View, legal: Sequence[Play | Declare]) -> Play | Declare:
-        self.net_app.caught_up(self.screen)  # a turn comes after the history
+        self.net_app.comeback.caught_up(self.screen)  # a turn comes after the history
         board = self.screen.board
         board.viewer = view.seat
         board.sync(view)
@@ -40,15 +40,15 @@ class NetPlayer(Player):
         if self.net_app.autoplay and len(legal) == 1 and len(view.hand) == 1:
             self.screen.autoplayed = True
             return legal[0]
-        again = self.net_app.move_to_replay(legal)
+        again = self.net_app.comeback.move_to_replay(legal)
         if again is not None:
             return again
         action = await self.screen.ask(legal)
-        self.net_app.last_move = (list(legal), action)
+        self.net_app.comeback.last_move = (list(legal), action)
         return action
 
     async def rejected(self, error: IllegalMoveError) -> None:
-        self.net_app.last_move = None
+        self.net_app.comeback.last_move = None
         self.screen.say(Text(f"Not allowed: {error}", style="yellow"))
 
 
