@@ -10,7 +10,7 @@ function el<K extends keyof HTMLElementTagNameMap>(tag: K, ...kids: Kid[]): HTML
   return e;
 }
 
-const INLINE = /(`+)([\s\S]*?[^`])\1(?!`)|\*\*(.+?)\*\*|__(.+?)__|\*([^*\s](?:[^*]*[^*\s])?)\*|(?<![\p{L}\p{N}])_([^_\s](?:[^_]*[^_\s])?)_(?![\p{L}\p{N}])|\[([^\]]+)\]\(([^)\s]+)\)/u;
+const INLINE = /(`+)([\s\S]*?[^`])\1(?!`)|\*\*(.+?)\*\*|__(.+?)__|\*([^*\s](?:[^*]*[^*\s])?)\*|(^|[^\p{L}\p{N}_])_([^_\s](?:[^_]*[^_\s])?)_(?![\p{L}\p{N}])|\[([^\]]+)\]\(([^)\s]+)\)/u;
 
 /** The nodes of one line (or one table cell) of Markdown text. */
 export function inline(text: string): Kid[] {
@@ -20,10 +20,11 @@ export function inline(text: string): Kid[] {
     if (m.index > 0) out.push(rest.slice(0, m.index));
     if (m[1]) out.push(el("code", m[2].trim() || m[2]));
     else if (m[3] ?? m[4]) out.push(el("strong", ...inline(m[3] ?? m[4])));
-    else if (m[5] ?? m[6]) out.push(el("em", ...inline(m[5] ?? m[6])));
+    else if (m[5]) out.push(el("em", ...inline(m[5])));
+    else if (m[7]) out.push(m[6], el("em", ...inline(m[7])));
     else {
-      const href = m[8];
-      const a = el("a", ...inline(m[7]));
+      const href = m[9];
+      const a = el("a", ...inline(m[8]));
       if (/^(https?:|#|[\w./-]+$)/i.test(href)) a.setAttribute("href", href);
       if (/^https?:/i.test(href)) { a.target = "_blank"; a.rel = "noopener noreferrer"; }
       out.push(a);
@@ -44,7 +45,11 @@ function cells(line: string): string[] {
   let s = line.trim();
   if (s.startsWith("|")) s = s.slice(1);
   if (s.endsWith("|") && !s.endsWith("\\|")) s = s.slice(0, -1);
-  return s.split(/(?<!\\)\|/).map((c) => c.trim().replace(/\\\|/g, "|"));
+  const out = [""];
+  for (let i = 0; i < s.length; i++) {
+    if (s[i] === "\\" && s[i + 1] === "|") { out[out.length - 1] += "|"; i++; } else if (s[i] === "|") out.push(""); else out[out.length - 1] += s[i];
+  }
+  return out.map((c) => c.trim());
 }
 
 function table(head: string, sep: string, rows: string[]): HTMLTableElement {
