@@ -28,8 +28,8 @@ from ws_client import WsClient
 pytestmark = pytest.mark.integration
 
 IDLE = 1000
-PER_ADDRESS = WebLimits().per_address
-assert PER_ADDRESS is not None
+PER_ADDRESS: int = WebLimits().per_address or 0
+assert PER_ADDRESS > 0
 FULL = IDLE // PER_ADDRESS  # addresses holding PER_ADDRESS connections each: 31
 ADDRESSES = [f"127.0.1.{i + 1}" for i in range(FULL + 1)]  # and one holding the rest: 8
 SAFETY = 120.0  # a safety net only: every wait ends on an answer
