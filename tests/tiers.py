@@ -77,7 +77,7 @@ FILE_KINDS: dict[str, Kind] = {  # fmt: skip
     "test_transcript.py": "integration", "test_tui_create_form.py": "integration",
     "test_tui_network.py": "integration", "test_tui_outage.py": "integration",
     "test_tui_table_life.py": "integration",
-    "test_wiretap.py": "integration",
+    "test_wiretap.py": "integration", "test_web_capacity.py": "integration",
     # process
     "test_accounts.py": "process", "test_admin.py": "process", "test_cli_bot.py": "process",
     "test_cli_local.py": "process", "test_cli_play.py": "process", "test_cli_text.py": "process",
@@ -91,6 +91,8 @@ FILE_KINDS: dict[str, Kind] = {  # fmt: skip
     "test_server_records.py": "process", "test_server_workers.py": "process",
     "test_storage_process.py": "process", "test_storage_writer.py": "process",
     "test_tui_resume.py": "process", "test_watch_reconnect.py": "process",
+    # browser
+    "test_web_table.py": "browser", "test_web_social.py": "browser",
     # packaging
     "test_packaging.py": "packaging",
 }
