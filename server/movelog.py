@@ -41,9 +41,8 @@ import zlib
 import time
 from typing import Any, Protocol, Sequence
 
-from .archive import StorageError
+from .journal_values import JournalUnavailable, StorageError
 from .journal import AppendAction
-from .journal_values import JournalUnavailable
 
 MOVES_SUFFIX = "-moves"
 FILE_ROWS = 8192

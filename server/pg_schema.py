@@ -17,8 +17,7 @@ from importlib import resources
 
 import psycopg
 
-from .archive import StorageError
-from .journal_values import JournalTooNew
+from .journal_values import JournalTooNew, StorageError
 
 _LOCK_KEY = 0x5C0FA  # pg_advisory_xact_lock key while migrating
 _FILE = re.compile(r"^(\d{3})_[a-z0-9_]+\.sql$")

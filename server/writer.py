@@ -31,7 +31,16 @@ from typing import Any, Sequence
 
 from scopa.engine import Action
 
-from .archive import Account, FinishedGame, Rating, StorageError
+from .journal_values import (
+    Account,
+    FinishedGame,
+    FinishedTable,
+    JournalUnavailable,
+    Rating,
+    StorageError,
+    StoredTable,
+    TableResult,
+)
 from .journal import (
     COMMANDS,
     AccountOf,
@@ -50,7 +59,6 @@ from .journal import (
     Request,
     table_of,
 )
-from .journal_values import FinishedTable, JournalUnavailable, StoredTable, TableResult
 
 log = logging.getLogger("scopa.server")
 
