@@ -27,17 +27,8 @@ from typing import Any, Awaitable, Protocol, Sequence, runtime_checkable
 
 from scopa.engine import Action, RuleSet
 
-from .journal_values import (
-    Account,
-    FinishedGame,
-    FinishedTable,
-    GamePlayer,
-    Rating,
-    StorageError,
-    StoredTable,
-    TableResult,
-    encode_action,
-)
+from .journal_values import Account, FinishedGame, GamePlayer, Rating, StorageError
+from .journal_values import FinishedTable, StoredTable, TableResult, encode_action
 
 # ---------------------------------------------------------------------- commands (writes)
 

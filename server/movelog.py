@@ -41,8 +41,9 @@ import zlib
 import time
 from typing import Any, Protocol, Sequence
 
-from .journal_values import JournalUnavailable, StorageError
+from .journal_values import StorageError
 from .journal import AppendAction
+from .journal_values import JournalUnavailable
 
 MOVES_SUFFIX = "-moves"
 FILE_ROWS = 8192

@@ -17,7 +17,8 @@ from importlib import resources
 
 import psycopg
 
-from .journal_values import JournalTooNew, StorageError
+from .journal_values import StorageError
+from .journal_values import JournalTooNew
 
 _LOCK_KEY = 0x5C0FA  # pg_advisory_xact_lock key while migrating
 _FILE = re.compile(r"^(\d{3})_[a-z0-9_]+\.sql$")

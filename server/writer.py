@@ -31,16 +31,7 @@ from typing import Any, Sequence
 
 from scopa.engine import Action
 
-from .journal_values import (
-    Account,
-    FinishedGame,
-    FinishedTable,
-    JournalUnavailable,
-    Rating,
-    StorageError,
-    StoredTable,
-    TableResult,
-)
+from .journal_values import Account, FinishedGame, Rating, StorageError
 from .journal import (
     COMMANDS,
     AccountOf,
@@ -59,6 +50,7 @@ from .journal import (
     Request,
     table_of,
 )
+from .journal_values import FinishedTable, JournalUnavailable, StoredTable, TableResult
 
 log = logging.getLogger("scopa.server")
 

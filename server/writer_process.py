@@ -36,7 +36,8 @@ import subprocess
 import sys
 from typing import Any, BinaryIO, Sequence
 
-from .journal_values import JournalUnavailable, StorageError
+from .journal_values import StorageError
+from .journal_values import JournalUnavailable
 from .journal import Journal, JournalBackend, is_postgres
 from .storage import SQLiteStorage
 from .writer import QueuedStorage, StorageWriter, Pending, run_batch
