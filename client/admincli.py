@@ -140,7 +140,7 @@ def run_journal_admin(args: argparse.Namespace, console: Console) -> int:
     """``scopa admin migrate|export|import --db DB``: on the journal itself, no server needed."""
     import sys
 
-    from scopa.server.archive import StorageError
+    from scopa.server.journal_values import StorageError
     from scopa.server.journal_admin import export, import_into, migrate
 
     if not args.db:

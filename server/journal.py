@@ -27,7 +27,7 @@ from typing import Any, Awaitable, Protocol, Sequence, runtime_checkable
 
 from scopa.engine import Action, RuleSet
 
-from .archive import Account, FinishedGame, GamePlayer, Rating, StorageError
+from .journal_values import Account, FinishedGame, GamePlayer, Rating, StorageError
 from .journal_values import FinishedTable, StoredTable, TableResult, encode_action
 
 # ---------------------------------------------------------------------- commands (writes)

@@ -43,7 +43,7 @@ def migrate(db: str) -> list[str]:
     if is_postgres(db):
         import psycopg
 
-        from .archive import StorageError
+        from .journal_values import StorageError
         from .pg_schema import migrate as migrate_postgres
 
         try:

@@ -36,7 +36,7 @@ from scopa.protocol.record import (
     parse_record,
 )
 
-from .archive import Account, GamePlayer, Rating
+from .journal_values import Account, GamePlayer, Rating
 from .journal import (
     AllAccounts,
     AppendAction,

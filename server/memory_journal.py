@@ -10,7 +10,6 @@ from typing import Any, Sequence
 
 from scopa.engine import Action, RuleSet
 
-from .archive import MemoryArchive, StorageError
 from .journal import FinishTable, Request, run_requests
 from .journal_values import (
     CLOSED,
@@ -19,6 +18,7 @@ from .journal_values import (
     PLAYING,
     WAITING,
     FinishedTable,
+    StorageError,
     StoredSeat,
     StoredTable,
     TableResult,
@@ -28,6 +28,7 @@ from .journal_values import (
     rules_json,
     table_number,
 )
+from .memory_archive import MemoryArchive
 
 
 @dataclass

@@ -41,7 +41,7 @@ import zlib
 import time
 from typing import Any, Protocol, Sequence
 
-from .archive import StorageError
+from .journal_values import StorageError
 from .journal import AppendAction
 from .journal_values import JournalUnavailable
 

@@ -17,7 +17,7 @@ from importlib import resources
 
 import psycopg
 
-from .archive import StorageError
+from .journal_values import StorageError
 from .journal_values import JournalTooNew
 
 _LOCK_KEY = 0x5C0FA  # pg_advisory_xact_lock key while migrating

@@ -28,7 +28,7 @@ import psycopg
 
 from scopa.engine import Action, RuleSet
 
-from .archive import Account, FinishedGame, GamePlayer, Rating, StorageError
+from .journal_values import Account, FinishedGame, GamePlayer, Rating, StorageError
 from .journal import AppendAction, CloseTable, FinishTable, MarkDamaged, Request, execute
 from .journal_values import (
     FINISHED,

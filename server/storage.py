@@ -35,13 +35,13 @@ from typing import Any, Callable, Iterator, Sequence
 
 from scopa.engine import Action, RuleSet
 
-from .archive import ARCHIVE_SCHEMA, SQLiteArchive, StorageError
 from .journal import AppendAction, CloseTable, FinishTable, MarkDamaged, Request, run_requests
 from .journal_values import (
     FINISHED,
     FinishedTable,
     JournalTooNew,
     JournalUnavailable,
+    StorageError,
     StoredSeat,
     StoredTable,
     TableResult,
@@ -54,6 +54,7 @@ from .journal_values import (
     table_number,
     uncompact,
 )
+from .sqlite_archive import ARCHIVE_SCHEMA, SQLiteArchive
 from .movelog import MoveLog, restore_moves
 
 __all__ = ["JournalTooNew", "MIGRATIONS", "SCHEMA_VERSION", "SQLiteStorage"]

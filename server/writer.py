@@ -31,7 +31,7 @@ from typing import Any, Sequence
 
 from scopa.engine import Action
 
-from .archive import Account, FinishedGame, Rating, StorageError
+from .journal_values import Account, FinishedGame, Rating, StorageError
 from .journal import (
     COMMANDS,
     AccountOf,

@@ -36,7 +36,7 @@ import subprocess
 import sys
 from typing import Any, BinaryIO, Sequence
 
-from .archive import StorageError
+from .journal_values import StorageError
 from .journal_values import JournalUnavailable
 from .journal import Journal, JournalBackend, is_postgres
 from .storage import SQLiteStorage

@@ -21,7 +21,7 @@ from scopa.bots import RandomBot
 from scopa.engine import Deal, Play, RuleSet
 from scopa.protocol import commands as wire
 from scopa.server import NetworkEngine
-from scopa.server.archive import Account, GamePlayer, Rating, StorageError
+from scopa.server.journal_values import Account, GamePlayer, Rating, StorageError
 from scopa.server.journal import (
     AppendAction,
     ClearSeat,

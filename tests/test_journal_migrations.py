@@ -126,7 +126,7 @@ async def test_a_journal_of_an_earlier_format_opens_resumes_and_reads(tmp_path: 
         assert state.phase is Phase.OVER
         store = engine.storage
         assert store is not None
-        await engine.records.settled()
+        await engine.ratings.settled()
         results = {r.id: r for r in await engine.results()}
         assert sorted(results) == ["1", "2"]
         old = results["1"]
