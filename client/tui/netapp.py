@@ -223,7 +223,7 @@ class NetApp(ScopaApp):
         self.save_seat()
         board = BoardState(viewer=session.seat)
         screen = BoardScreen(board, self.deck, title=f"table {session.table_id}")
-        screen.hold_on_cancel = True
+        screen.question.hold_on_cancel = True
         screen.chat = self.say_at_table
         self.board_screen = screen
         self.playing = True
