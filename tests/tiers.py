@@ -79,6 +79,7 @@ FILE_KINDS: dict[str, Kind] = {  # fmt: skip
     "test_tui_table_life.py": "integration",
     "test_wiretap.py": "integration", "test_web_capacity.py": "integration",
     "test_tui_resume_board.py": "integration", "test_tui_board_words.py": "integration",
+    "test_fair_lobby.py": "integration",
     # process
     "test_accounts.py": "process", "test_admin.py": "process", "test_cli_bot.py": "process",
     "test_cli_local.py": "process", "test_cli_play.py": "process", "test_cli_text.py": "process",
