@@ -126,7 +126,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--list", action="store_true", help="print every call, indented by depth")
     ap.add_argument("--seed", type=int, default=3)
     args = ap.parse_args(argv)
-    recorder, started, box = Recorder(), threading.Event(), {}
+    recorder, started = Recorder(), threading.Event()
+    box: dict[str, Any] = {}
     thread = threading.Thread(target=serve, args=(recorder, started, box, args.seed), daemon=True)
     thread.start()
     if not started.wait(10):
