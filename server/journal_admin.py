@@ -15,9 +15,9 @@ from .storage import SQLiteStorage
 def open_backend(db: str) -> JournalBackend:
     """The journal ``db``: a PostgreSQL URL or an SQLite file."""
     if is_postgres(db):
-        from .postgres import PostgresStorage
+        from .postgres import BlockingPostgres
 
-        return PostgresStorage(db)
+        return BlockingPostgres(db)
     return SQLiteStorage(db)
 
 
@@ -41,16 +41,11 @@ def migrate(db: str) -> list[str]:
     """Bring the journal ``db`` up to this server's schema; what was applied (none: it was
     up to date).  StorageError (JournalTooNew for a newer one) if it cannot be."""
     if is_postgres(db):
-        import psycopg
+        import asyncio
 
-        from .archive import StorageError
-        from .pg_schema import migrate as migrate_postgres
+        from .pg_schema import migrate_url
 
-        try:
-            with psycopg.connect(db, autocommit=True) as conn:
-                return migrate_postgres(conn)
-        except psycopg.Error as exc:
-            raise StorageError(f"cannot use the database: {str(exc).strip().splitlines()[0]}") from exc
+        return asyncio.run(migrate_url(db))
     import os
     import sqlite3
 
