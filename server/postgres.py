@@ -75,7 +75,7 @@ class PostgresStorage:
         self.name = f"scopa-journal-{os.getpid()}-{next(_NAMES)}"
         self._size = connections
         self._pool: AsyncConnectionPool[Conn] | None = None
-        self._conn: Conn | None = None  # the connection of the batch that runs
+        self._conn: Conn | None = None  # the connection the batches run on, taken from the pool
         self._next: dict[str, int] = {}  # the next action index of tables, as committed (this is their one writer)
 
     # ------------------------------------------------------------------ connection
@@ -101,6 +101,7 @@ class PostgresStorage:
         self._pool = pool
 
     async def close(self) -> None:
+        await self._release()
         if self._pool is not None:
             await self._pool.close()
             self._pool = None
@@ -114,44 +115,51 @@ class PostgresStorage:
 
     async def run_batch(self, requests: Sequence[Request]) -> list[Any]:
         """The batch in one transaction; a batch of moves only (the usual one) is one
-        statement, a transaction by itself."""
+        statement, a transaction by itself.  The connection is kept from one batch to the
+        next (taken from the pool once), and given back to the pool when it fails."""
         await self.open()
         assert self._pool is not None
         following: dict[str, int] = {}
         try:
-            async with self._pool.connection() as conn:
-                self._conn = conn
-                moves_only = all(type(r) is AppendAction for r in requests)
-                async with nullcontext() if moves_only else conn.transaction():
-                    out: list[Any] = []
-                    start = 0
-                    while start < len(requests):
-                        end = start
-                        while end < len(requests) and type(requests[end]) is AppendAction:
-                            end += 1
-                        if end > start:
-                            out += await self._append_actions(requests[start:end], following)  # type: ignore[arg-type]
-                        else:
-                            request = requests[start]
-                            if isinstance(request, _ENDS):
-                                self._next.pop(request.table_id, None)
-                                following.pop(request.table_id, None)
-                            out.append(await self._alone(conn, request))
-                            end = start + 1
-                        start = end
+            if self._conn is None:
+                self._conn = await self._pool.getconn()
+            conn = self._conn
+            moves_only = all(type(r) is AppendAction for r in requests)
+            async with nullcontext() if moves_only else conn.transaction():
+                out: list[Any] = []
+                start = 0
+                while start < len(requests):
+                    end = start
+                    while end < len(requests) and type(requests[end]) is AppendAction:
+                        end += 1
+                    if end > start:
+                        out += await self._append_actions(requests[start:end], following)  # type: ignore[arg-type]
+                    else:
+                        request = requests[start]
+                        if isinstance(request, _ENDS):
+                            self._next.pop(request.table_id, None)
+                            following.pop(request.table_id, None)
+                        out.append(await self._alone(conn, request))
+                        end = start + 1
+                    start = end
         except (psycopg.Error, StorageError) as exc:
             self._next.clear()
             if isinstance(exc, StorageError):
                 failed: StorageError = exc
             elif isinstance(exc, (psycopg.OperationalError, psycopg.InterfaceError)):  # the connection: for now
                 failed = JournalUnavailable(f"the journal could not commit: {first_line(exc)}")
+                await self._release()
             else:
                 failed = StorageError(f"the journal refused the batch: {first_line(exc)}")
             return [failed] * len(requests)
-        finally:
-            self._conn = None
         self._next.update(following)  # committed
         return out
+
+    async def _release(self) -> None:
+        """The connection back to the pool (which replaces it if it is broken)."""
+        conn, self._conn = self._conn, None
+        if conn is not None and self._pool is not None:
+            await self._pool.putconn(conn)
 
     async def _alone(self, conn: Conn, request: Request) -> Any:
         """One request in a savepoint: its result, or its exception (undone alone)."""
