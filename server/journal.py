@@ -94,6 +94,19 @@ class AppendAction:
 
 
 @dataclass(frozen=True, slots=True)
+class RecordRefusal:
+    """An answer of ``seat`` refused at action ``index`` of a table's game (an illegal move,
+    a bad body, ...: the protocol's error ``code``); ``nth``: the how-many-th refusal of that
+    turn (1, 2, ...), so the same refusal journaled again is kept once."""
+
+    table_id: str
+    seat: int
+    index: int
+    code: str
+    nth: int = 1
+
+
+@dataclass(frozen=True, slots=True)
 class RatingUpdate:
     """The ratings a finished game gives, under its preset (journaled with its end)."""
 
@@ -144,10 +157,10 @@ class SaveAccount:
     account: Account
 
 
-Command = (CreateTable | SetSeat | ClearSeat | StartTable | AppendAction | FinishTable | CloseTable
+Command = (CreateTable | SetSeat | ClearSeat | StartTable | AppendAction | RecordRefusal | FinishTable | CloseTable
            | MarkDamaged | SaveRatings | SaveAccount)
-COMMANDS = (CreateTable, SetSeat, ClearSeat, StartTable, AppendAction, FinishTable, CloseTable, MarkDamaged,
-            SaveRatings, SaveAccount)
+COMMANDS = (CreateTable, SetSeat, ClearSeat, StartTable, AppendAction, RecordRefusal, FinishTable, CloseTable,
+            MarkDamaged, SaveRatings, SaveAccount)
 
 # ---------------------------------------------------------------------- queries (reads)
 
@@ -168,6 +181,14 @@ class LoadResults:
 @dataclass(frozen=True, slots=True)
 class LoadActions:
     """One table's actions (to replay it)."""
+
+    table_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class LoadRefusals:
+    """One table's journaled refusals (:class:`RecordRefusal`), in the order of their
+    action index, seat and ``nth``."""
 
     table_id: str
 
@@ -223,7 +244,7 @@ class AllAccounts:
     """Every claimed name (for an export)."""
 
 
-Query = (LoadUnfinished | LoadResults | LoadActions | LoadFinishedSince | LastTableId | LoadDamaged
+Query = (LoadUnfinished | LoadResults | LoadActions | LoadRefusals | LoadFinishedSince | LastTableId | LoadDamaged
          | FinishedGames | FinishedGameOf | Ratings | Leaderboard | AccountOf | AllAccounts)
 Request = Command | Query
 
@@ -286,6 +307,8 @@ def execute(backend: Operations | AsyncOperations, request: Request) -> Any:
             return backend.clear_seat(table_id, seat)
         case StartTable(table_id):
             return backend.start_table(table_id)
+        case RecordRefusal():
+            return backend.record_refusal(request)
         case FinishTable():
             return backend.finish(request)
         case CloseTable(table_id, reason):
@@ -302,6 +325,8 @@ def execute(backend: Operations | AsyncOperations, request: Request) -> Any:
             return backend.load_results(limit)
         case LoadActions(table_id):
             return backend.load_actions(table_id)
+        case LoadRefusals(table_id):
+            return backend.load_refusals(table_id)
         case LoadFinishedSince(since):
             return backend.load_finished_since(since)
         case LastTableId():

@@ -15,7 +15,7 @@ index is journaled once, see :mod:`.journal`).
 The schema is the SQL files of ``sql/postgres`` (:mod:`.pg_schema`), applied when the
 journal is opened; a database of a newer schema is refused.  The relations are those of
 the SQLite journal (``tables``, ``seats``, ``actions``, ``meta``, ``game_players``,
-``ratings``, ``accounts``), with the same values in them.
+``ratings``, ``accounts``, ``refusals``), with the same values in them.
 
 :class:`BlockingPostgres` is the same backend for the tools that run without an event
 loop (``scopa admin export``, ``import``): each batch run to its end on a loop of its own.
@@ -39,7 +39,7 @@ from psycopg_pool import AsyncConnectionPool
 from scopa.engine import Action, RuleSet
 
 from .archive import Account, FinishedGame, GamePlayer, Rating, StorageError
-from .journal import AppendAction, CloseTable, FinishTable, MarkDamaged, Request, execute
+from .journal import AppendAction, CloseTable, FinishTable, MarkDamaged, RecordRefusal, Request, execute
 from .journal_values import (
     FINISHED,
     FinishedTable,
@@ -258,6 +258,14 @@ class PostgresStorage:
         if result is not None:
             raise result
 
+    async def record_refusal(self, command: RecordRefusal) -> None:
+        c = command
+        try:
+            await self._db.execute("INSERT INTO refusals (table_id, idx, seat, nth, code) VALUES (%s, %s, %s, %s, %s) "
+                                   "ON CONFLICT DO NOTHING", (c.table_id, c.index, c.seat, c.nth, c.code))
+        except psycopg.errors.ForeignKeyViolation:
+            raise StorageError(f"no table {c.table_id!r} in storage") from None
+
     async def finish(self, command: FinishTable) -> None:
         async with self._db.transaction():
             await self._end(command.table_id, "UPDATE tables SET status='finished', finished_at=%s, winner=%s, "
@@ -347,6 +355,11 @@ class PostgresStorage:
             if idx != i:
                 raise StorageError(f"table {table_id}: action {i} is missing from the journal")
         return [decode_action(text) for _, text in rows]
+
+    async def load_refusals(self, table_id: str) -> list[RecordRefusal]:
+        rows = await self._all("SELECT seat, idx, code, nth FROM refusals WHERE table_id=%s ORDER BY idx, seat, nth",
+                               (table_id,))
+        return [RecordRefusal(table_id, seat, idx, code, nth) for seat, idx, code, nth in rows]
 
     async def last_table_id(self) -> int:
         row = await self._one("SELECT MAX(num) FROM tables")

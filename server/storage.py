@@ -1,10 +1,11 @@
 """The embedded journal: one SQLite file (``scopa serve --db FILE``), the default backend.
 
-It keeps, on four relations (``tables``, ``seats``, ``actions``, ``meta``; see
+It keeps, on five relations (``tables``, ``seats``, ``actions``, ``refusals``, ``meta``; see
 ``_SCHEMA``) and those of :mod:`.archive` (finished games' players, ratings, accounts),
 what the server journals as commands (:mod:`.journal`): each table's rules, seed and
 options when it is created, each seat when it is taken, every action of the game
-*before* the game master announces it, and the result when the game ends.  It is a
+*before* the game master announces it, each answer the table refused, and the result
+when the game ends.  It is a
 :class:`~.journal.JournalBackend`: a batch of requests runs in one transaction (one
 commit, one write to the log), each command isolated from the others (a savepoint each):
 one refused write fails alone.  The server drives it from a child process
@@ -36,7 +37,7 @@ from typing import Any, Callable, Iterator, Sequence
 from scopa.engine import Action, RuleSet
 
 from .archive import ARCHIVE_SCHEMA, SQLiteArchive, StorageError
-from .journal import AppendAction, CloseTable, FinishTable, MarkDamaged, Request, run_requests
+from .journal import AppendAction, CloseTable, FinishTable, MarkDamaged, RecordRefusal, Request, run_requests
 from .journal_values import (
     FINISHED,
     FinishedTable,
@@ -58,8 +59,9 @@ from .movelog import MoveLog, restore_moves
 
 __all__ = ["JournalTooNew", "MIGRATIONS", "SCHEMA_VERSION", "SQLiteStorage"]
 
-SCHEMA_VERSION = 2
-"""1: actions as rows only; 2: a finished table's actions compacted into ``tables.record``.
+SCHEMA_VERSION = 3
+"""1: actions as rows only; 2: a finished table's actions compacted into ``tables.record``;
+3: the refused answers (``refusals``).
 A file of an older format is brought up to this one by :data:`MIGRATIONS`."""
 
 _ROWS_PER_INSERT = 256  # actions in one INSERT statement (3 parameters each)
@@ -110,6 +112,14 @@ CREATE TABLE IF NOT EXISTS actions (
     action   TEXT NOT NULL,                -- encode_action()
     PRIMARY KEY (table_id, idx)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS refusals (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    idx      INTEGER NOT NULL,             -- the action index the answer was for
+    seat     INTEGER NOT NULL,
+    nth      INTEGER NOT NULL,             -- the how-many-th refusal of that turn (1, 2, ...)
+    code     TEXT NOT NULL,                -- the protocol's error code
+    PRIMARY KEY (table_id, idx, seat, nth)
+) WITHOUT ROWID;
 """
 
 
@@ -126,8 +136,14 @@ def _compact_record_column(db: sqlite3.Connection) -> None:
             db.execute("DELETE FROM actions WHERE table_id=?", (table_id,))
 
 
+def _refusals_relation(db: sqlite3.Connection) -> None:
+    """2 -> 3: the ``refusals`` relation (empty: no refusal was journaled before)."""
+    db.execute(_SCHEMA[_SCHEMA.index("CREATE TABLE IF NOT EXISTS refusals"):].split(";")[0])
+
+
 MIGRATIONS: tuple[tuple[int, Callable[[sqlite3.Connection], None]], ...] = (
     (1, _compact_record_column),
+    (2, _refusals_relation),
 )
 """(from format, step): applied in this order to a file of that format or older, all in
 one transaction; the steps cover every format from 1 to :data:`SCHEMA_VERSION`."""
@@ -429,6 +445,17 @@ class SQLiteStorage(SQLiteArchive):
                 return
             # The primary key (table_id, idx) refuses an index journaled before: never twice.
             self._exec("INSERT INTO actions (table_id, idx, action) VALUES (?, ?, ?)", (table_id, index, encoded))
+
+    def record_refusal(self, command: RecordRefusal) -> None:
+        c = command
+        self._exec("INSERT OR IGNORE INTO refusals (table_id, idx, seat, nth, code) VALUES (?, ?, ?, ?, ?)",
+                   (c.table_id, c.index, c.seat, c.nth, c.code))
+
+    def load_refusals(self, table_id: str) -> list[RecordRefusal]:
+        with self._lock:
+            rows = self._db.execute("SELECT seat, idx, code, nth FROM refusals WHERE table_id=? ORDER BY idx, seat, nth",
+                                    (table_id,)).fetchall()
+        return [RecordRefusal(table_id, seat, idx, code, nth) for seat, idx, code, nth in rows]
 
     def finish_table(self, table_id: str, winner: int | None, totals: Sequence[int], reason: str,
                      at: float | None = None) -> None:

@@ -1,9 +1,9 @@
 """The journal's contract (server/journal.py), run against every backend: memory, the
 SQLite file (with and without its move file) and PostgreSQL (the real server, a schema
 of its own per test).  Ordering, an action journaled before it is announced (R7: the
-journal replays the game), the same action index journaled once, a gap refused, every
-unfinished table restored, a damaged table skipped and reported, the schema's version
-and its ordered migrations."""
+journal replays the game), the same action index journaled once, a gap refused, a
+refused answer journaled once, every unfinished table restored, a damaged table skipped
+and reported, the schema's version and its ordered migrations."""
 
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ import pytest
 from scopa.bots import RandomBot
 from scopa.engine import Deal, Play, RuleSet
 from scopa.protocol import commands as wire
+from scopa.protocol.convert import card_str
 from scopa.server import NetworkEngine
 from scopa.server.archive import Account, GamePlayer, Rating, StorageError
 from scopa.server.journal import (
@@ -34,10 +35,12 @@ from scopa.server.journal import (
     LastTableId,
     LoadActions,
     LoadDamaged,
+    LoadRefusals,
     LoadUnfinished,
     MarkDamaged,
     RatingUpdate,
     Ratings,
+    RecordRefusal,
     Request,
     SaveAccount,
     SetSeat,
@@ -231,6 +234,53 @@ async def test_a_finished_game_keeps_its_players_and_ratings_in_the_same_command
         assert (await one(db, AccountOf("aDa"))).name == "Ada"
     finally:
         await close(db)
+
+
+async def test_a_refused_answer_is_journaled_once_and_kept_with_its_game(kind: Kind) -> None:
+    db = await kind.open()
+    try:
+        await _playing(db, "1")
+        await batch(db, [AppendAction.of("1", 0, DEAL)])
+        first = [RecordRefusal("1", 0, 1, "illegal_move", 1), RecordRefusal("1", 0, 1, "bad_body", 2)]
+        assert await batch(db, first) == [None, None]
+        later = RecordRefusal("1", 1, 2, "illegal_capture")
+        out = await batch(db, [*first, AppendAction.of("1", 1, PLAYS[0]), later,  # a batch retried, and more
+                               RecordRefusal("9", 0, 0, "illegal_move")])  # no such table
+        assert out[:4] == [None] * 4 and isinstance(out[4], StorageError)
+        if kind.reopens:
+            await close(db)
+            db = await kind.open()
+        assert await one(db, LoadRefusals("1")) == [*first, later]
+        await batch(db, [FinishTable("1", 0, (11, 2), "target")])
+        assert await one(db, LoadRefusals("1")) == [*first, later]  # kept with the finished game
+        assert await one(db, LoadActions("1")) == [DEAL, PLAYS[0]]
+    finally:
+        await close(db)
+
+
+async def test_an_illegal_play_is_refused_and_journaled_with_its_seat_index_and_code(kind: Kind) -> None:
+    backend = await kind.open()
+    reader = await kind.open() if isinstance(backend, PostgresStorage) else backend
+    engine = NetworkEngine("127.0.0.1", 0, seed=5, storage=StorageWriter(backend))
+    await engine.start()
+    try:
+        client = await WireClient.connect(engine.port, "ada")
+        table = await client.create(bots=["greedy"])
+        turn = await client.recv_until("your_turn")
+        not_held = next(card_str(c) for c in range(40) if card_str(c) not in turn.body.view.hand)
+        client.send(wire.PlayCard(card=not_held), recipient=f"table:{table}", re=turn.seq)
+        error = await client.recv_until("error")
+        code = error.body.code.value
+        assert code in ("card_not_in_hand", "illegal_move"), code
+        await engine.storage.flush()
+        actions = await engine.storage.load_actions(table)
+        assert await one(reader, LoadRefusals(table)) == [
+            RecordRefusal(table, client.seat, len(actions), code, 1)]
+        await client.close()
+    finally:
+        await engine.stop()
+        if reader is not backend:
+            await close(reader)
 
 
 class Checking(RandomBot):

@@ -148,6 +148,7 @@ async def test_a_journal_of_an_earlier_format_opens_resumes_and_reads(tmp_path: 
         # Both finished games are compact: their actions are in the record, not in rows.
         assert con.execute("SELECT COUNT(*) FROM actions").fetchone() == (0,)
         assert con.execute("SELECT COUNT(*) FROM tables WHERE record IS NOT NULL").fetchone() == (2,)
+        assert con.execute("SELECT COUNT(*) FROM refusals").fetchone() == (0,)  # format 3's relation, added
         assert con.execute("PRAGMA integrity_check").fetchone() == ("ok",)
     finally:
         con.close()
