@@ -1,13 +1,14 @@
 """What the operator does to a journal without a running server: ``scopa admin migrate
 --db DB`` brings its schema up to this server's (a PostgreSQL database by the shipped
 SQL files, an SQLite file by its migration steps) and says what was applied;
-``export`` and ``import`` move its games, ratings and accounts (:mod:`.journal_export`)."""
+``export`` and ``import`` move its games, ratings and accounts (:mod:`.journal_export`);
+``damaged`` lists the tables it holds that cannot be restored."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from .journal import JournalBackend, is_postgres
+from .journal import JournalBackend, LoadDamaged, is_postgres
 from .journal_export import Imported, export_lines, import_lines
 from .storage import SQLiteStorage
 
@@ -35,6 +36,19 @@ def import_into(db: str, lines: Iterable[str]) -> Imported:
         return import_lines(backend, lines)
     finally:
         backend.close()
+
+
+def damaged(db: str) -> list[tuple[str, str]]:
+    """The tables of the journal ``db`` that cannot be restored, and why (an SQLite file's
+    move file is read first: what is damaged in it is recorded)."""
+    backend = open_backend(db)
+    try:
+        [found] = backend.run_batch([LoadDamaged()])
+    finally:
+        backend.close()
+    if isinstance(found, BaseException):
+        raise found
+    return list(found)
 
 
 def migrate(db: str) -> list[str]:

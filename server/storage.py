@@ -27,6 +27,7 @@ card order of every deal.  A journal written by a newer server is refused
 from __future__ import annotations
 
 import json
+import logging
 import os
 import sqlite3
 import threading
@@ -55,9 +56,11 @@ from .journal_values import (
     table_number,
     uncompact,
 )
-from .movelog import MoveLog, restore_moves
+from .movelog import Damage, MoveLog, restore_moves
 
 __all__ = ["JournalTooNew", "MIGRATIONS", "SCHEMA_VERSION", "SQLiteStorage"]
+
+log = logging.getLogger("scopa.server")
 
 SCHEMA_VERSION = 3
 """1: actions as rows only; 2: a finished table's actions compacted into ``tables.record``;
@@ -386,6 +389,23 @@ class SQLiteStorage(SQLiteArchive):
         """Encoded actions in one INSERT statement (at most :data:`_ROWS_PER_INSERT`)."""
         self._db.execute("INSERT INTO actions (table_id, idx, action) VALUES " + ",".join(["(?, ?, ?)"] * len(rows)),
                          [v for row in rows for v in row])
+
+    def moves_lost(self, damage: Sequence[Damage]) -> None:
+        """:meth:`~.movelog.ActionStore.moves_lost`: a :class:`~.journal.MarkDamaged` for each
+        running table with a move legible in the damaged bytes that is not stored."""
+        lost: dict[str, str] = {}
+        with self._lock:
+            for d in damage:
+                for table_id, index in d.rows:
+                    if table_id not in lost and self._db.execute(
+                            "SELECT 1 FROM tables WHERE id=? AND status IN ('waiting', 'playing') AND NOT EXISTS "
+                            "(SELECT 1 FROM actions WHERE table_id=? AND idx=?)", (table_id, table_id, index)).fetchone():
+                        lost[table_id] = d.reason
+            for table_id, reason in lost.items():
+                log.error("table %s: %s", table_id, reason)
+            failed = [r for r in self._run_in_one([MarkDamaged(t, why) for t, why in lost.items()]) if r is not None]
+        if failed:
+            raise StorageError(f"the damage in the move file could not be recorded: {failed[0]}")
 
     def action_indices(self, table_id: str) -> set[int]:
         """The indices of the actions stored for ``table_id``; StorageError if there is no such table."""
