@@ -18,7 +18,7 @@ import pytest
 from scopa.bots import GreedyBot, RandomBot
 from scopa.engine import Action, GameMaster, GameRecord, Phase, RuleSet, replay
 from scopa.server import NetworkEngine
-from scopa.server import storage
+from scopa.server import sqlite_schema, storage
 from scopa.server.storage import JournalTooNew, SQLiteStorage, encode_action
 
 # Format 1 (the first journal): actions only as rows; no ``record`` column.
@@ -190,7 +190,7 @@ async def test_a_migration_that_fails_changes_nothing(tmp_path: Path, monkeypatc
         raise sqlite3.OperationalError("a step that fails (test)")
 
     steps: tuple[tuple[int, Callable[[sqlite3.Connection], None]], ...] = (*storage.MIGRATIONS, (1, broken))
-    monkeypatch.setattr(storage, "MIGRATIONS", steps)
+    monkeypatch.setattr(sqlite_schema, "MIGRATIONS", steps)
     with pytest.raises(sqlite3.OperationalError, match="fails"):
         SQLiteStorage(str(path))
     con = sqlite3.connect(path)
