@@ -115,7 +115,7 @@ class PostgresStorage:
 
     async def run_batch(self, requests: Sequence[Request]) -> list[Any]:
         """The batch in one transaction; a batch of moves only (the usual one) is one
-        statement, a transaction by itself.  The connection is kept from one batch to the
+        statement, a transaction by itself, and so is a request alone.  The connection is kept from one batch to the
         next (taken from the pool once), and given back to the pool when it fails."""
         await self.open()
         assert self._pool is not None
@@ -125,7 +125,8 @@ class PostgresStorage:
                 self._conn = await self._pool.getconn()
             conn = self._conn
             moves_only = all(type(r) is AppendAction for r in requests)
-            async with nullcontext() if moves_only else conn.transaction():
+            # One request alone is its own transaction (no savepoint in another one).
+            async with nullcontext() if moves_only or len(requests) == 1 else conn.transaction():
                 out: list[Any] = []
                 start = 0
                 while start < len(requests):
