@@ -26,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import logging
 import os
 import time
 from collections import defaultdict
@@ -94,6 +95,8 @@ class PostgresStorage:
                 await migrate(conn)
         except psycopg.Error as exc:
             raise StorageError(f"cannot use the database: {first_line(exc)}") from exc
+        # The pool would log each attempt to connect again; the journal says once which tables wait.
+        logging.getLogger("psycopg.pool").setLevel(logging.ERROR)
         pool: AsyncConnectionPool[Conn] = AsyncConnectionPool(
             self.url, min_size=self._size, max_size=self._size, open=False, name=self.name, timeout=CONNECT_TIMEOUT,
             kwargs={"autocommit": True, "connect_timeout": CONNECT_TIMEOUT, "application_name": self.name})
