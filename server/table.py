@@ -53,7 +53,7 @@ from scopa.protocol.errors import ErrorCode
 from .clock import Clock, SystemClock, Timer, start_timer
 from .netplayer import NetworkPlayer
 from .session import ClientSession
-from .journal import AppendAction, ClearSeat, FinishTable, Journal, SetSeat, StartTable
+from .journal import AppendAction, ClearSeat, FinishTable, Journal, RecordRefusal, SetSeat, StartTable
 from .journal_values import FinishedTable, StoredTable
 from .text import bot_name
 
@@ -771,6 +771,8 @@ class Table:
         s.session.error(code, message, re=seq, sender=self.party)
         if counted:
             turn.refusals += 1
+            if self.storage is not None and self.master is not None:  # journaled: seat, action index, code, nth
+                self.storage.write(RecordRefusal(self.id, seat, len(self.master.actions), code.value, turn.refusals))
             if turn.refusals >= MAX_REFUSALS:
                 log.info("table %s: seat %s refused %s times; the game master plays", self.id, seat, turn.refusals)
                 self.force(seat, wire.ForcedBy.REFUSED)

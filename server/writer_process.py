@@ -38,7 +38,7 @@ from typing import Any, BinaryIO, Sequence
 
 from .journal_values import StorageError
 from .journal_values import JournalUnavailable
-from .journal import Journal, JournalBackend, is_postgres
+from .journal import AsyncJournalBackend, Journal, JournalBackend, is_postgres
 from .storage import SQLiteStorage
 from .writer import QueuedStorage, StorageWriter, Pending, run_batch
 
@@ -232,17 +232,18 @@ class StorageProcess(QueuedStorage):
                 self._loop.remove_writer(self._out)
 
 
-def open_storage(db: str | None = None, storage: Journal | JournalBackend | None = None) -> Journal | None:
+def open_storage(db: str | None = None,
+                 storage: Journal | JournalBackend | AsyncJournalBackend | None = None) -> Journal | None:
     """The server's journal: ``storage`` (a backend is put behind a :class:`~.writer.StorageWriter`),
-    or ``db`` (``scopa serve --db``): a PostgreSQL URL behind a writer thread, else an
-    SQLite file behind a :class:`StorageProcess`; None (no persistence) with neither."""
+    or ``db`` (``scopa serve --db``): a PostgreSQL URL (its backend on the event loop), else
+    an SQLite file behind a :class:`StorageProcess`; None (no persistence) with neither."""
     if storage is None and db:
         if is_postgres(db):
             from .postgres import PostgresStorage  # psycopg only for a PostgreSQL journal
 
             return StorageWriter(PostgresStorage(db))
         return StorageProcess(db)
-    if isinstance(storage, JournalBackend):
+    if isinstance(storage, (JournalBackend, AsyncJournalBackend)):
         return StorageWriter(storage)
     return storage
 

@@ -104,6 +104,7 @@ FILE_KINDS: dict[str, Kind] = {  # fmt: skip
 TEST_KINDS: dict[str, Kind] = {
     "test_arena.py::test_results_do_not_depend_on_the_number_of_workers": "process",
     "test_move_log.py::test_a_running_journal_keeps_its_move_file_and_a_second_server_is_refused": "process",
+    "test_move_log.py::test_a_damaged_record_of_the_move_file_is_listed_and_every_other_game_resumes": "process",
     "test_hardening.py::test_a_claimed_name_is_claimed_in_every_case": "process",
     "test_tui_outage.py::test_a_card_pressed_while_the_server_is_down_is_played_after_the_restart": "process",
 }
