@@ -86,7 +86,7 @@ def main() -> None:
     ap.add_argument("--loads", type=int, default=5)
     ap.add_argument("--browsers", type=int, default=50)
     args = ap.parse_args()
-    server = subprocess.Popen([sys.executable, "-m", "scopa.client.cli", "serve", "--port", "0", "--web", "0"],
+    server = subprocess.Popen([sys.executable, "-m", "scopa.cli", "serve", "--port", "0", "--web", "0"],
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         assert server.stdout is not None

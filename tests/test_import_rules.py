@@ -1,8 +1,8 @@
 """The import rules of the architecture: who may import whom, read from the source.
 
 Every import counts, including those made only for type checking and those inside a
-function; the client may reach the server only where it starts one (``scopa serve``)
-or in its test helpers.
+function.  The client and the server never import each other: ``scopa.cli`` (the
+`scopa` command) is the one package that joins them.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = {"engine": "engine", "protocol": "protocol", "bots": "bots", "rl": "rl",
-            "server": "server", "client": "client"}  # fmt: skip
+            "server": "server", "client": "client", "cli": "cli"}  # fmt: skip
 ALLOWED: dict[str, set[str]] = {
     "engine": set(),
     "protocol": {"engine"},
@@ -20,9 +20,10 @@ ALLOWED: dict[str, set[str]] = {
     "rl": {"engine", "bots"},
     "server": {"engine", "protocol", "bots"},
     "client": {"engine", "protocol", "bots"},
+    "cli": {"engine", "protocol", "bots", "rl", "server", "client"},
 }
-# (module, function) pairs where the client may import the server.
-SERVER_ENTRY_POINTS = {("client.netcli", "_serve"), ("client.admincli", "run_journal_admin"), ("client.testing", None)}
+JOINS_CLIENT_AND_SERVER = "cli"
+"""The one package that may import both the client and the server."""
 
 
 def _modules() -> dict[str, Path]:
@@ -79,10 +80,6 @@ def _violations(modules: dict[str, Path]) -> list[str]:
             target_package = target.split(".")[0]
             if target_package == package:
                 continue
-            if target_package == "server" and package == "client" and (
-                (module, func) in SERVER_ENTRY_POINTS or (module, None) in SERVER_ENTRY_POINTS
-            ):
-                continue
             if target_package not in ALLOWED[package]:
                 where = f"{module}" + (f" (in {func})" if func else "")
                 bad.append(f"{where} imports scopa.{target}")
@@ -91,8 +88,30 @@ def _violations(modules: dict[str, Path]) -> list[str]:
 
 def test_every_package_imports_only_what_the_architecture_allows() -> None:
     modules = _modules()
-    assert {m.split(".")[0] for m in modules} >= {"engine", "protocol", "bots", "server", "client"}
+    assert {m.split(".")[0] for m in modules} >= {"engine", "protocol", "bots", "server", "client", "cli"}
     assert _violations(modules) == []
+
+
+def test_only_the_cli_joins_the_client_and_the_server() -> None:
+    joining = {p for p, allowed in ALLOWED.items() if {"client", "server"} <= allowed | {p}}
+    assert joining == {JOINS_CLIENT_AND_SERVER}
+    sides = {"client", "server"}
+    crossing = [f"{m} (in {f})" if f else m for m, path in _modules().items() if m.split(".")[0] in sides
+                for t, f in _imports(m, path) if t.split(".")[0] in sides - {m.split(".")[0]}]
+    assert crossing == []
+
+
+def test_the_checker_catches_the_client_importing_the_server_inside_a_function(tmp_path: Path) -> None:
+    (tmp_path / "netcli.py").write_text(
+        "def serve():\n    import scopa.server.network\n    from scopa.server import serve as s\n"
+        "class Helper:\n    async def start(self):\n        from ..server.web import WebOptions\n"
+    )
+    assert _violations({"client.netcli": tmp_path / "netcli.py"}) == [
+        "client.netcli (in serve) imports scopa.server.network",
+        "client.netcli (in serve) imports scopa.server",
+        "client.netcli (in start) imports scopa.server.web",
+    ]
+    assert _violations({"cli.serve": tmp_path / "netcli.py"}) == []
 
 
 def test_the_checker_catches_a_forbidden_import(tmp_path: Path) -> None:

@@ -12,7 +12,7 @@ from rich.console import Console
 import pytest
 
 from scopa.client.discovery import FoundServer, choice_rows, parse_choice
-from scopa.client.webcli import print_qr
+from scopa.cli.web import print_qr
 from scopa.protocol import PROTOCOL_VERSION
 from scopa.protocol.clock import FakeClock
 from scopa.protocol.lan import MAX_NAME_BYTES, LanRecord, clean_server_name

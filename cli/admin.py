@@ -21,7 +21,7 @@ from rich.table import Table as RichTable
 from scopa.protocol import Connection, ConnectionRole
 from scopa.protocol import commands as wire
 
-from .session import DEFAULT_PORT, parse_address
+from scopa.client.session import DEFAULT_PORT, parse_address
 
 TIMEOUT = 10.0
 
