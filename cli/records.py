@@ -19,13 +19,14 @@ from typing import Any, TypeVar
 from rich.console import Console
 from rich.markup import escape
 
+from scopa.client.recordfile import load_record, write_record
 from scopa.client.render import DeckStyle
 from scopa.client.session import DEFAULT_PORT, ClientSession, ConnectionLost, ServerRefused, parse_address
 from scopa.engine import Preset
 from scopa.protocol import ErrorCode
 from scopa.protocol.commands import GameSummary
 from scopa.protocol.parties import NAME_PATTERN, TABLE_ID_PATTERN
-from scopa.protocol.record import RecordError, load_record, write_record
+from scopa.protocol.record import RecordError
 from scopa.protocol.record_replay import RecordMismatch, Step, plain_log, replay_steps
 
 COMMANDS: tuple[str, ...] = ("replay", "games", "record", "leaderboard", "claim")

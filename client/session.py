@@ -73,7 +73,7 @@ from scopa.protocol import (
     Welcome,
     YourTurn,
 )
-from scopa.protocol.clock import Clock, SystemClock
+from .clock import Clock, SystemClock
 from scopa.protocol.convert import rules_from_wire, rules_to_wire
 
 from .game import GameResult, GameTranslator

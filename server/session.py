@@ -28,7 +28,7 @@ from scopa.protocol import (
     Prepared,
     ProtocolError,
 )
-from scopa.protocol.clock import Clock, Timer
+from .clock import Clock, Timer
 from scopa.protocol.commands import Body, Error, Hello, Ping
 from scopa.protocol.errors import ErrorCode
 
