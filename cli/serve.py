@@ -71,18 +71,18 @@ def run_serve(args: argparse.Namespace, console: Console) -> int:
             console.print(f"[red]{option}: {exc}[/red]")
             return 2
     lan_options = lan.lan_identity_options(args)
-    lan = LanIdentity(**lan_options) if lan_options else None
+    identity = LanIdentity(**lan_options) if lan_options else None
 
     def announce(engine: Any) -> None:  # once the journal is open and the port listens
         console.print(f"Scopa server on {args.host}:{engine.port}" + (f", games journaled to {db}" if db else "")
-                      + (f", announced on the LAN as {lan.name!r}" if lan and announces(args.host) else "")
+                      + (f", announced on the LAN as {identity.name!r}" if identity and announces(args.host) else "")
                       + " (Ctrl-C to stop)", soft_wrap=True)
 
     try:
         asyncio.run(serve(args.host, args.port, db=db, accounts=accounts, limits=limits, announce=announce,
                           turn_timeout=turn_timeout if turn_timeout and turn_timeout > 0 else None,
                           admin_token_file=getattr(args, "admin_token_file", None),
-                          bot_workers=getattr(args, "bot_workers", 1), lan=lan,
+                          bot_workers=getattr(args, "bot_workers", 1), lan=identity,
                           rate_shared_addresses=args.rate_shared_address, **options))
     except KeyboardInterrupt:
         pass
