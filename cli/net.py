@@ -16,8 +16,9 @@ from rich.console import Console
 
 from scopa.bots import STRATEGIES
 from scopa.client.liveness import LinkEvent, LinkStatus
-from scopa.client.session import DEFAULT_PORT, ClientSession, ConnectionLost, ServerRefused
+from scopa.client.session import ClientSession, ConnectionLost, ServerRefused
 from scopa.engine import Player
+from scopa.protocol import DEFAULT_PORT
 
 from . import lan
 from .username import default_name, player_name

@@ -21,9 +21,9 @@ from rich.markup import escape
 
 from scopa.client.recordfile import load_record, write_record
 from scopa.client.render import DeckStyle
-from scopa.client.session import DEFAULT_PORT, ClientSession, ConnectionLost, ServerRefused, parse_address
+from scopa.client.session import ClientSession, ConnectionLost, ServerRefused, parse_address
 from scopa.engine import Preset
-from scopa.protocol import ErrorCode
+from scopa.protocol import DEFAULT_PORT, ErrorCode
 from scopa.protocol.commands import GameSummary
 from scopa.protocol.parties import NAME_PATTERN, TABLE_ID_PATTERN
 from scopa.protocol.record import RecordError

@@ -11,7 +11,7 @@ from typing import Any
 
 from rich.console import Console
 
-from scopa.client.session import DEFAULT_PORT
+from scopa.protocol import DEFAULT_PORT
 
 from . import admin, lan, web
 

@@ -16,6 +16,7 @@ from typing import Any
 from rich.console import Console
 
 from scopa.client.webfiles import web_files, web_root
+from scopa.protocol import DEFAULT_PORT
 
 WEB_PORT = 8000
 
@@ -26,7 +27,8 @@ def add_web_subcommand(sub: Any) -> None:
                      help="address the server and its page listen on; default 127.0.0.1 (this computer only; "
                           "0.0.0.0: your LAN)")
     web.add_argument("--port", type=int, default=WEB_PORT, help=f"the web page's TCP port; default {WEB_PORT}")
-    web.add_argument("--game-port", type=int, default=7015, help="the game server's TCP port; default 7015")
+    web.add_argument("--game-port", type=int, default=DEFAULT_PORT,
+                     help=f"the game server's TCP port; default {DEFAULT_PORT}")
     web.add_argument("--no-open", action="store_true", help="do not open the page in this computer's browser")
 
 

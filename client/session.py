@@ -36,6 +36,7 @@ from pydantic import ValidationError
 
 from scopa.engine import Player, RuleSet
 from scopa.protocol import (
+    DEFAULT_PORT,
     LOBBY,
     Body,
     Bye,
@@ -81,7 +82,6 @@ from .liveness import DEAD_AFTER, PING_AFTER, LinkEvent, LinkListener, LinkStatu
 from .notices import SeatNotice
 
 CLIENT_SOFTWARE = "scopa-client 0.1"
-DEFAULT_PORT = 7015
 _MAX_NAME = 24
 
 

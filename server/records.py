@@ -27,7 +27,7 @@ from .clock import Clock
 from .limits import Limits
 from .rated import FairRatings, Outcome, RatingNames, one_row_per_name
 from .ratings import rate_ranked
-from .session import ClientSession
+from .session import ServerSession
 from .journal import FinishTable, Journal, RatingUpdate
 from .table import Table, token_digest
 from .text import name_key
@@ -47,7 +47,7 @@ class Records:
         if accounts and self.archive is None:
             raise ValueError("accounts are kept in the server's database: give it one (--db)")
         self.accounts = Accounts(self.archive, clock, limits) if accounts and self.archive is not None else None
-        self.verified: weakref.WeakSet[ClientSession] = weakref.WeakSet()
+        self.verified: weakref.WeakSet[ServerSession] = weakref.WeakSet()
         """Connections that gave their claimed name's password."""
         self._tasks: set[asyncio.Task[None]] = set()
         self._rating: set[asyncio.Task[None]] = set()  # games being rated (a leaderboard waits for them)
@@ -60,7 +60,7 @@ class Records:
     def handles(body: wire.Body) -> bool:
         return isinstance(body, REQUESTS)
 
-    def dispatch(self, sess: ClientSession, body: wire.Body, seq: int) -> None:
+    def dispatch(self, sess: ServerSession, body: wire.Body, seq: int) -> None:
         if isinstance(body, wire.ClaimName):
             self._claim(sess, body, seq)
             return
@@ -77,7 +77,7 @@ class Records:
 
     # ------------------------------------------------------------------ games and records
 
-    def _visible(self, sess: ClientSession, game: FinishedGame, digests: set[str]) -> bool:
+    def _visible(self, sess: ServerSession, game: FinishedGame, digests: set[str]) -> bool:
         """A private table's game: only to a holder of one of its seat tokens, or to one
         of its players logged in with a password."""
         if not game.private:
@@ -86,7 +86,7 @@ class Records:
             return True
         return sess in self.verified and any(name_key(p.name) == name_key(sess.name or "") for p in game.players)
 
-    async def _list(self, sess: ClientSession, body: wire.ListGames, seq: int) -> None:
+    async def _list(self, sess: ServerSession, body: wire.ListGames, seq: int) -> None:
         assert self.archive is not None
         digests = {token_digest(t) for t in body.tokens}
         preset = body.preset.value if body.preset is not None else None
@@ -94,7 +94,7 @@ class Records:
         found = [g for g in games if self._visible(sess, g, digests)]
         sess.send(wire.Games(games=[_summary(g) for g in found[: body.limit]]), re=seq)
 
-    async def _record(self, sess: ClientSession, body: wire.GetRecord, seq: int) -> None:
+    async def _record(self, sess: ServerSession, body: wire.GetRecord, seq: int) -> None:
         assert self.archive is not None
         game = await self.archive.finished_game(body.game)
         if game is None:
@@ -133,7 +133,7 @@ class Records:
 
     # ------------------------------------------------------------------ ratings
 
-    async def _leaderboard(self, sess: ClientSession, body: wire.GetLeaderboard, seq: int) -> None:
+    async def _leaderboard(self, sess: ServerSession, body: wire.GetLeaderboard, seq: int) -> None:
         assert self.archive is not None
         await asyncio.gather(*self._rating, return_exceptions=True)  # games that ended before this asked
         best = one_row_per_name(await self.archive.leaderboard(body.preset.value, 2 * body.limit), body.limit)
@@ -200,7 +200,7 @@ class Records:
 
     # ------------------------------------------------------------------ accounts
 
-    def hello_deferred(self, sess: ClientSession, body: wire.Hello, seq: int, welcome: Callable[[], None]) -> bool:
+    def hello_deferred(self, sess: ServerSession, body: wire.Hello, seq: int, welcome: Callable[[], None]) -> bool:
         """With accounts, a hello for a claimed name: True when this module answers it
         (an error, or ``welcome()`` once the password checked out off the event loop)."""
         if self.accounts is None:
@@ -208,7 +208,7 @@ class Records:
         self._spawn(self._hello_claimed(sess, body, seq, welcome))
         return True
 
-    async def _hello_claimed(self, sess: ClientSession, body: wire.Hello, seq: int,
+    async def _hello_claimed(self, sess: ServerSession, body: wire.Hello, seq: int,
                              welcome: Callable[[], None]) -> None:
         assert self.accounts is not None
         if not await self.accounts.claimed(body.name):
@@ -227,7 +227,7 @@ class Records:
             return
         await self._verify(sess, body, seq, welcome)
 
-    async def _verify(self, sess: ClientSession, body: wire.Hello, seq: int, welcome: Callable[[], None]) -> None:
+    async def _verify(self, sess: ServerSession, body: wire.Hello, seq: int, welcome: Callable[[], None]) -> None:
         assert self.accounts is not None and body.password is not None
         verdict = await self.accounts.check(body.name, body.password, _address(sess))
         if sess.closed:
@@ -240,14 +240,14 @@ class Records:
             if sess.name == body.name and verdict is Verdict.OK:
                 self.verified.add(sess)
 
-    def _claim(self, sess: ClientSession, body: wire.ClaimName, seq: int) -> None:
+    def _claim(self, sess: ServerSession, body: wire.ClaimName, seq: int) -> None:
         if self.accounts is None:
             sess.error(ErrorCode.UNEXPECTED_COMMAND, "this server has no accounts (it runs without --accounts)",
                        re=seq)
             return
         self._spawn(self._claim_name(sess, body, seq))
 
-    async def _claim_name(self, sess: ClientSession, body: wire.ClaimName, seq: int) -> None:
+    async def _claim_name(self, sess: ServerSession, body: wire.ClaimName, seq: int) -> None:
         assert self.accounts is not None and sess.name is not None
         name = sess.name
         verdict = await self.accounts.claim(name, body.password, _address(sess))
@@ -276,7 +276,7 @@ class Records:
         await asyncio.gather(*self._tasks, return_exceptions=True)
 
 
-def _address(sess: ClientSession) -> str:
+def _address(sess: ServerSession) -> str:
     return sess.address
 
 
