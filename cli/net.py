@@ -174,7 +174,8 @@ async def _play(args: argparse.Namespace, host: str, port: int, console: Console
 
 async def _bot(args: argparse.Namespace, host: str, port: int, console: Console) -> int:
     from scopa.bots import make_bot
-    from scopa.client.botrunner import BotRunner, load_bot_class
+    from scopa.bots.loader import load_bot_class
+    from scopa.client.botrunner import BotRunner
 
     from .options import rules_from_args
 

@@ -41,7 +41,7 @@ def run_serve(args: argparse.Namespace, console: Console) -> int:
     from scopa.server import Limits, serve  # imported here: the other commands start without the server
     from scopa.server.announce import LanIdentity, announces
     from scopa.server.proxied import parse_networks
-    from scopa.server.storage import StorageError
+    from scopa.server.archive import StorageError
     from scopa.server.web import WebOptions
 
     try:

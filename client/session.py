@@ -110,6 +110,8 @@ _CLOSED = object()  # queue sentinel: the stream ended
 class _Inbox(asyncio.Queue[object]):
     """The queue of received commands, which can also say what is waiting in it."""
 
+    _queue: deque[object]  # asyncio.Queue's own store (its _init makes it)
+
     def waiting(self) -> list[object]:
         return list(self._queue)
 
@@ -170,10 +172,10 @@ class ClientSession:
         (a little over the server's default grace period); 0: do not reconnect."""
         self.first_backoff, self.max_backoff = 0.1, 5.0
         self.reconnects = 0  # how many times this session got its seat back
-        self.observers: list[Callable[[Command], None]] = []
+        self.observers: list[Callable[[Command], object]] = []
         """Called with every command the server sends (but ping and pong) as it arrives:
         a user interface follows the table (and the lobby) this way; must not block."""
-        self.link_observers: list[Callable[[bool, str], None]] = []
+        self.link_observers: list[Callable[[bool, str], object]] = []
         """Called with ``(False, reason)`` when the connection is lost and ``(True, "")``
         when it is back (reconnected)."""
         self.clock: Clock = clock if clock is not None else SystemClock()

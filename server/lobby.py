@@ -73,7 +73,7 @@ class TableDirectory:
         self._by_origin: dict[str, set[str]] = {}  # origin -> the tables created from there
         self._expiry: dict[str, tuple[int, Timer]] = {}  # waiting table -> (people seated, its timer)
         self.tables: dict[str, Table] = {}
-        self._index: dict[FilterKey, SortedDict] = {}
+        self._index: dict[FilterKey, SortedDict[int, Table]] = {}
         self._indexed: dict[str, tuple[wire.TableState, int]] = {}  # table id -> (state, players) filed under
         self._owner: dict[str, int] = {}  # table id -> the connection that created it
         self._owned: dict[int, set[str]] = {}  # connection -> the tables it created

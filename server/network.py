@@ -23,7 +23,7 @@ import itertools
 import logging
 import random
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 
 from scopa.bots import STRATEGIES, make_bot
 from scopa.engine import Player, RuleSetError
@@ -543,8 +543,8 @@ class NetworkEngine:
                       update_interval=self.limits.table_update_interval)
         invite = table.new_invite() if body.private else None
         if self.storage is not None:  # journaled before table_created is sent, seats after it
-            options = {"preset": body.preset, "options": body.options, "bot_takeover": table.bot_takeover,
-                       "turn_timeout": table.turn_timeout}
+            options: dict[str, object] = {"preset": body.preset, "options": body.options,
+                                          "bot_takeover": table.bot_takeover, "turn_timeout": table.turn_timeout}
             if invite is not None:
                 options["invite_digest"] = table.invite_digest
             self.storage.write(CreateTable(table.id, rules, table.seed, table.private, options))
@@ -723,7 +723,7 @@ async def serve(host: str = "127.0.0.1", port: int = DEFAULT_PORT, seed: int | N
                 db: str | None = None, accounts: bool = False, *, limits: Limits | None = None,
                 turn_timeout: float | None = DEFAULT_TURN_TIMEOUT, admin_token_file: str | None = None,
                 bot_workers: int = 1, trusted_proxies: Sequence[str] = (), rate_shared_addresses: Sequence[str] = (),
-                beside: Callable[[NetworkEngine], Awaitable[None]] | None = None,
+                beside: Callable[[NetworkEngine], Coroutine[object, object, None]] | None = None,
                 lan: LanIdentity | None = None, web: WebOptions | None = None,
                 announce: Callable[[NetworkEngine], None] | None = None) -> None:
     """Run a server until cancelled (Ctrl-C, SIGTERM) or stopped by the operator, then

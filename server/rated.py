@@ -38,7 +38,7 @@ from .ratings import side_ranks
 from .text import name_key
 
 if TYPE_CHECKING:
-    from .storage import Storage
+    from .journal import Journal
     from .table import Table
 
 EVERY_RATING = 1 << 62  # a leaderboard limit that returns every row of a preset
@@ -130,7 +130,7 @@ class RatingNames:
     def __init__(self) -> None:
         self._names: dict[str, dict[str, str]] = {}  # preset -> name key -> stored name
 
-    async def stored(self, archive: Storage, preset: str, names: Sequence[str]) -> list[str]:
+    async def stored(self, archive: Journal, preset: str, names: Sequence[str]) -> list[str]:
         """``names`` as their ratings are stored (a new name: as it is)."""
         known = self._names.get(preset)
         if known is None:

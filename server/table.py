@@ -27,6 +27,7 @@ from scopa.engine import (
     HandDealt,
     IllegalMoveError,
     Played,
+    Play,
     Player,
     RoundEnded,
     RuleSet,
@@ -323,10 +324,7 @@ class Table:
                 session.send_packed(e.name, e.payload, sender=self.party,
                                     recipient=self.everyone if e.seat is None else session.party)
         log.info("table %s: seat %s (%s) is back", self.id, i, seat.name)
-        if self.state is wire.TableState.WAITING:  # the seat is still theirs: no game to leave
-            session.table_id = self.id
-            self.announce_seats()
-        elif playing:
+        if playing:
             session.table_id = self.id
             self.tell_seat(wire.SeatBack(seat=i, name=seat.name))
             self.announce_seats()
@@ -699,7 +697,7 @@ class Table:
             return None
         return turn
 
-    def _settle(self, turn: PendingTurn, action: Action | None) -> None:
+    def _settle(self, turn: PendingTurn, action: Play | Declare | None) -> None:
         """The turn is over: its clock stops, and ``action`` (one of its legal moves) is
         the seat's answer to the game master."""
         if self._turns.get(turn.player.seat) is turn:

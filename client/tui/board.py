@@ -406,12 +406,12 @@ class BoardScreen(Screen[None]):
             return
         if not self.asking or not text:
             return
-        choice = parse_choice(text, self.legal, self.deck) if not text.isdigit() else None
         if text.isdigit():
             box.value = ""
             box.remove_class("shown")
             self.choose_card(9 if text == "0" else int(text) - 1)
             return
+        choice = parse_choice(text, self.legal, self.deck)
         if isinstance(choice, str):
             if "different sets" in choice:  # a card with several captures: choose among them
                 card = _first_card(text, self.deck)
