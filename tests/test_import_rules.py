@@ -166,3 +166,30 @@ def test_the_checker_catches_a_cycle_made_only_for_type_checking(tmp_path: Path)
     (tmp_path / "b.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .a import A\n")
     assert _cycles({"server.a": tmp_path / "a.py", "server.b": tmp_path / "b.py"}) == [
         ["server.a", "server.b", "server.a"]]
+
+
+SANS_IO = ("engine", "protocol")
+"""Packages that do no I/O: bytes and values in, bytes and values out."""
+IO_MODULES = {"asyncio", "socket", "selectors", "pathlib", "shutil", "sqlite3", "subprocess"}
+
+
+def _io_uses(path: Path) -> list[str]:
+    found: list[str] = []
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            found += [a.name for a in node.names if a.name.split(".")[0] in IO_MODULES]
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            found += [node.module] if node.module.split(".")[0] in IO_MODULES else []
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "open":
+            found.append("open()")
+    return found
+
+
+def test_the_engine_and_the_protocol_do_no_io() -> None:
+    uses = {m: _io_uses(p) for m, p in _modules().items() if m.split(".")[0] in SANS_IO}
+    assert {m: u for m, u in uses.items() if u} == {}
+
+
+def test_the_io_check_catches_asyncio_and_files(tmp_path: Path) -> None:
+    (tmp_path / "clock.py").write_text("import asyncio\nfrom pathlib import Path\ndef f():\n    return open('x')\n")
+    assert _io_uses(tmp_path / "clock.py") == ["asyncio", "pathlib", "open()"]
