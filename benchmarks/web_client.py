@@ -176,7 +176,7 @@ def main() -> None:
     ap.add_argument("--play-latency", action="store_true", help="measure only the time from a tap to the other page")
     ap.add_argument("--plays", type=int, default=30, help="plays timed with --play-latency (at least 20)")
     args = ap.parse_args()
-    server = subprocess.Popen([sys.executable, "-m", "scopa.client.cli", "serve", "--port", "0", "--web", "0"],
+    server = subprocess.Popen([sys.executable, "-m", "scopa.cli", "serve", "--port", "0", "--web", "0"],
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         assert server.stdout is not None

@@ -34,8 +34,7 @@ from scopa.protocol import (
     Snapshot,
     event_number,
 )
-from scopa.protocol.clock import Clock, SystemClock
-
+from .clock import Clock, SystemClock
 from .liveness import DEAD_AFTER, PING_AFTER, LinkEvent, LinkListener, LinkStatus, Watchdog
 
 
@@ -64,8 +63,10 @@ _CLOSED = object()  # queue sentinel: the stream ended
 class _Inbox(asyncio.Queue[object]):
     """The queue of received commands, which can also say what is waiting in it."""
 
+    _queue: deque[object]  # asyncio.Queue's own store (its _init makes it)
+
     def waiting(self) -> list[object]:
-        return list(self._queue)  # type: ignore[attr-defined]  # asyncio.Queue keeps its items in a deque
+        return list(self._queue)
 
 
 class Channel:

@@ -27,7 +27,7 @@ from types import TracebackType
 from typing import Any
 
 from scopa.protocol import PROTOCOL_VERSION
-from scopa.protocol.clock import Clock, SystemClock
+from .clock import Clock, SystemClock
 from scopa.protocol.lan import SERVICE_TYPE, LanRecord
 
 from .session import parse_address

@@ -17,6 +17,7 @@ from collections.abc import Awaitable, Callable, Iterable
 from typing import Self
 
 from scopa.protocol import (
+    DEFAULT_PORT,
     LOBBY,
     Command,
     Connection,
@@ -30,13 +31,11 @@ from scopa.protocol import (
     Welcome,
     YourTurn,
 )
-from scopa.protocol.clock import Clock
-
 from .channel import Channel, ConnectionLost, ServerRefused, _Inbox
+from .clock import Clock
 from .liveness import LinkListener, LinkStatus
 
 CLIENT_SOFTWARE = "scopa-client 0.1"
-DEFAULT_PORT = 7015
 _MAX_NAME = 24
 
 

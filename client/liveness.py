@@ -6,9 +6,8 @@ a ``ping`` to be sent, and when nothing at all has arrived ``dead_after`` second
 that ping it declares the link dead (docs/PROTOCOL.md §7, "Liveness").  Every received
 chunk counts as hearing the server, so a busy game sends no pings.
 
-Time comes from a :class:`~scopa.protocol.clock.Clock` (``now`` and ``sleep``): the
-event loop's by default, a :class:`~scopa.protocol.clock.FakeClock` in tests, so no
-test waits for real.
+Time comes from a :class:`~scopa.client.clock.Clock` (``now`` and ``sleep``): the
+event loop's by default, a fake clock in tests, so no test waits for real.
 
 :class:`LinkEvent` is what :class:`~scopa.client.session.ClientSession` reports to its
 listeners when the connection is lost, back, or given up on, so a user interface can
@@ -21,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 
-from scopa.protocol.clock import Clock
+from .clock import Clock
 
 PING_AFTER = 5.0
 """Seconds of silence from the server before the client pings it."""

@@ -155,7 +155,7 @@ class Lobby:
     async def leaderboard(self, preset: str) -> None:
         """The server's ratings of ``preset`` (a server that keeps its games)."""
         from .archive import leaderboard
-        from .recordscli import leaderboard_lines
+        from .archive import leaderboard_lines
 
         try:
             board = await leaderboard(self.session, preset)

@@ -18,9 +18,10 @@ from scopa.engine.player import Player
 from scopa.bots import STRATEGIES
 from scopa.bots.loader import load_bot_class
 from scopa.bots.registry import make_player
-from scopa.protocol.record import PlayerKind, RecordPlayer, Strategy, build_record, write_record
+from scopa.protocol.record import PlayerKind, RecordPlayer, Strategy, build_record
 
 from .human import TerminalPlayer
+from .recordfile import write_record
 from .render import DeckStyle, event_line
 
 SEAT_KINDS = ("human", *STRATEGIES)

@@ -130,7 +130,10 @@ def render_round(score: RoundScore, names: Sequence[str], teams: bool) -> Render
 
 def event_line(event: Event, names: Sequence[str], style: DeckStyle, me: int | None = None) -> RenderableType | None:
     """One event as a line (or a table for a round end); ``None`` if nothing to show."""
-    who = (lambda s: "You" if s == me else names[s])
+
+    def who(seat: int) -> str:
+        return "You" if seat == me else names[seat]
+
     if isinstance(event, GameStarted):
         return Text(f"Game starts: {event.rules.describe()}. Seats: " + ", ".join(event.names), style="bold")
     if isinstance(event, DealVoid):

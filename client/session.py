@@ -28,6 +28,7 @@ from collections.abc import Awaitable, Callable
 
 from scopa.engine import Player
 from scopa.protocol import (
+    DEFAULT_PORT,
     LOBBY,
     Command,
     Error,
@@ -40,7 +41,7 @@ from scopa.protocol import (
 
 from .channel import ConnectionLost, ServerRefused, SessionError
 from .game import GameResult, GameTranslator
-from .link import CLIENT_SOFTWARE, DEFAULT_PORT, name_variants, new_token, parse_address
+from .link import CLIENT_SOFTWARE, name_variants, new_token, parse_address
 from .lobby_calls import LobbyCalls
 from .notices import SeatNotice
 

@@ -78,7 +78,7 @@ from .commands import (
     YourTurn,
 )
 from .connection import Addressed, Connection, ConnectionRole, ConnectionState, Prepared, address, prepare
-from .envelope import COMMAND_ADAPTER, COMMAND_CLASSES, PROTOCOL_VERSION, AnyCommand, Command, make_command
+from .envelope import COMMAND_ADAPTER, COMMAND_CLASSES, DEFAULT_PORT, PROTOCOL_VERSION, AnyCommand, Command, make_command
 from .errors import (
     BadBody,
     BadEnvelope,
@@ -141,6 +141,7 @@ __all__ = [
     "ConnectionRole",
     "ConnectionState",
     "CreateTable",
+    "DEFAULT_PORT",
     "HandDeal",
     "DeclarationKind",
     "DeclarationOption",

@@ -25,6 +25,8 @@ from .commands import Body, WireModel
 from .fields import PartyStr, SeqNo
 
 PROTOCOL_VERSION: Final = 2
+DEFAULT_PORT: Final = 7015
+"""The TCP port a server listens on, and a client connects to, when none is given."""
 ENVELOPE_KEYS: frozenset[str] = frozenset({"v", "seq", "sender", "recipient", "re", "name", "body"})
 
 

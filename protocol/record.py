@@ -8,16 +8,17 @@ record by replaying it through the engine.
 
 ``docs/record.schema.json`` is generated from :class:`Record`::
 
-    python -m scopa.protocol.record > docs/record.schema.json
+    python -m scopa.cli.schema --record > docs/record.schema.json
+
+Text in, records out, and back (:func:`parse_record`, :func:`dumps_record`); reading
+and writing record files is the client's (:mod:`scopa.client.recordfile`).
 """
 
 from __future__ import annotations
 
 import json
-import sys
 from datetime import datetime
 from enum import StrEnum
-from pathlib import Path
 from typing import Annotated, Any, Literal, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError, model_validator
@@ -232,29 +233,12 @@ def build_record(
                   players=list(players), rounds=[RecordRound(**r) for r in rounds], result=result)
 
 
-# ---------------------------------------------------------------------- files
+# ---------------------------------------------------------------------- text
 
 
 MAX_RECORD_FILE_BYTES = 4 * 1024 * 1024
-"""The largest record file read (a long game's record is well under 100 KB): a larger
-file is refused before it is read."""
-
-
-def load_record(path: str | Path) -> Record:
-    """Read a record file; :class:`RecordError` with a readable reason if it is not one
-    (also, at once, for a file over :data:`MAX_RECORD_FILE_BYTES`)."""
-    try:
-        with open(path, "rb") as file:
-            data = file.read(MAX_RECORD_FILE_BYTES + 1)
-    except OSError as exc:
-        raise RecordError(f"cannot read {path}: {exc.strerror or exc}") from None
-    if len(data) > MAX_RECORD_FILE_BYTES:
-        raise RecordError(f"{path} is too large for a record (over {MAX_RECORD_FILE_BYTES // (1024 * 1024)} MiB)")
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise RecordError(f"{path} is not a text file") from None
-    return parse_record(text, str(path))
+"""The largest record read (a long game's record is well under 100 KB): a larger text,
+or file, is refused before it is parsed (or read)."""
 
 
 def parse_record(text: str, where: str = "the record") -> Record:
@@ -306,10 +290,6 @@ def _format(value: Any, depth: int) -> str:
     return "{\n" + ",\n".join(items) + "\n" + pad + "}"
 
 
-def write_record(record: Record, path: str | Path) -> None:
-    Path(path).write_text(dumps_record(record), encoding="utf-8")
-
-
 def record_schema() -> dict[str, Any]:
     """The JSON Schema of the record format (docs/record.schema.json)."""
     schema = Record.model_json_schema()
@@ -320,7 +300,3 @@ def record_schema() -> dict[str, Any]:
 
 def schema_text() -> str:
     return json.dumps(record_schema(), indent=2, ensure_ascii=False) + "\n"
-
-
-if __name__ == "__main__":  # python -m scopa.protocol.record > docs/record.schema.json
-    sys.stdout.write(schema_text())

@@ -1,8 +1,8 @@
 """scopa.server: the asyncio NetworkEngine — lobby, tables, one game master per table."""
 
 from .limits import Limits
-from .network import DEFAULT_PORT, NetworkEngine, serve
+from .network import NetworkEngine, serve
 from .netplayer import NetworkPlayer
 from .table import Table
 
-__all__ = ["DEFAULT_PORT", "Limits", "NetworkEngine", "NetworkPlayer", "Table", "serve"]
+__all__ = ["Limits", "NetworkEngine", "NetworkPlayer", "Table", "serve"]

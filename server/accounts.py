@@ -29,7 +29,7 @@ from .journal_values import Account
 from .journal import Journal, SaveAccount
 from .clock import Clock
 from .limits import Limits
-from .session import ClientSession
+from .session import ServerSession
 from .text import name_key
 
 log = logging.getLogger("scopa.server")
@@ -125,7 +125,7 @@ class Accounts:
         lim = limits if limits is not None else Limits()
         self.journal = journal
         self.enabled = enabled
-        self.verified: weakref.WeakSet[ClientSession] = weakref.WeakSet()
+        self.verified: weakref.WeakSet[ServerSession] = weakref.WeakSet()
         """Connections that gave their claimed name's password."""
         self._tasks: set[asyncio.Task[None]] = set()
         self.limiter = AttemptLimiter(clock, lim.password_failures_per_address, lim.password_window)
@@ -211,7 +211,7 @@ class Accounts:
 
     # ------------------------------------------------------------------ the wire side
 
-    def hello_deferred(self, sess: ClientSession, body: wire.Hello, seq: int, welcome: Callable[[], None]) -> bool:
+    def hello_deferred(self, sess: ServerSession, body: wire.Hello, seq: int, welcome: Callable[[], None]) -> bool:
         """With accounts, a hello for a claimed name: True when this module answers it
         (an error, or ``welcome()`` once the password checked out off the event loop)."""
         if not self.enabled:
@@ -219,7 +219,7 @@ class Accounts:
         self._spawn(self._hello_claimed(sess, body, seq, welcome))
         return True
 
-    async def _hello_claimed(self, sess: ClientSession, body: wire.Hello, seq: int,
+    async def _hello_claimed(self, sess: ServerSession, body: wire.Hello, seq: int,
                              welcome: Callable[[], None]) -> None:
         if not await self.claimed(body.name):
             if not sess.closed:
@@ -237,7 +237,7 @@ class Accounts:
             return
         await self._verify(sess, body, seq, welcome)
 
-    async def _verify(self, sess: ClientSession, body: wire.Hello, seq: int, welcome: Callable[[], None]) -> None:
+    async def _verify(self, sess: ServerSession, body: wire.Hello, seq: int, welcome: Callable[[], None]) -> None:
         assert body.password is not None
         verdict = await self.check(body.name, body.password, sess.address)
         if sess.closed:
@@ -250,7 +250,7 @@ class Accounts:
             if sess.name == body.name and verdict is Verdict.OK:
                 self.verified.add(sess)
 
-    def claim_name(self, sess: ClientSession, body: wire.ClaimName, seq: int) -> None:
+    def claim_name(self, sess: ServerSession, body: wire.ClaimName, seq: int) -> None:
         """``claim_name``: the connection's name, with this password (answered off the loop)."""
         if not self.enabled:
             sess.error(ErrorCode.UNEXPECTED_COMMAND, "this server has no accounts (it runs without --accounts)",
@@ -258,7 +258,7 @@ class Accounts:
             return
         self._spawn(self._claim_name(sess, body, seq))
 
-    async def _claim_name(self, sess: ClientSession, body: wire.ClaimName, seq: int) -> None:
+    async def _claim_name(self, sess: ServerSession, body: wire.ClaimName, seq: int) -> None:
         assert sess.name is not None
         name = sess.name
         verdict = await self.claim(name, body.password, sess.address)
@@ -271,7 +271,7 @@ class Accounts:
             self.verified.add(sess)
             sess.send(wire.NameClaimed(name=name), re=seq)
 
-    def is_verified(self, sess: ClientSession) -> bool:
+    def is_verified(self, sess: ServerSession) -> bool:
         """Whether ``sess`` gave its claimed name's password (or claimed its name)."""
         return sess in self.verified
 

@@ -26,7 +26,7 @@ from .text import name_key
 
 if TYPE_CHECKING:
     from .lobby import TableDirectory
-    from .session import ClientSession
+    from .session import ServerSession
     from .table import Table
 
 log = logging.getLogger("scopa.server")
@@ -38,11 +38,11 @@ class Operated(Protocol):
     port: int
     damaged: dict[str, str]
     stopped: asyncio.Event
-    sessions: dict[int, ClientSession]
+    sessions: dict[int, ServerSession]
     tables: TableDirectory
-    names: dict[str, ClientSession]
+    names: dict[str, ServerSession]
 
-    def watched_by(self, sess: ClientSession) -> Table | None:
+    def watched_by(self, sess: ServerSession) -> Table | None:
         """The table ``sess`` watches, if any."""
 
     def close_waiting(self, table: Table, reason: str) -> None:
@@ -93,7 +93,7 @@ class Operator:
 
     # ------------------------------------------------------------------ commands
 
-    def handle(self, sess: ClientSession, body: wire.Admin, seq: int) -> None:
+    def handle(self, sess: ServerSession, body: wire.Admin, seq: int) -> None:
         if not hmac.compare_digest(body.token.encode(), self.token.encode()):
             log.warning("connection %s (%s, %s) gave a wrong operator token; closing it", sess.id, sess.party, sess.peer)
             sess.error(ErrorCode.BAD_TOKEN, "that is not this server's operator token", re=seq, fatal=True)
@@ -119,10 +119,10 @@ class Operator:
                 self.engine.stopped.set()
 
     @staticmethod
-    def _reply(sess: ClientSession, seq: int, reply: wire.AdminReply) -> None:
+    def _reply(sess: ServerSession, seq: int, reply: wire.AdminReply) -> None:
         sess.send(reply, re=seq)
 
-    def _connections(self, sess: ClientSession, seq: int) -> None:
+    def _connections(self, sess: ServerSession, seq: int) -> None:
         rows = []
         for s in list(self.engine.sessions.values())[: wire.MAX_ADMIN_ROWS]:
             watched = self.engine.watched_by(s)
@@ -133,7 +133,7 @@ class Operator:
         self._reply(sess, seq, wire.AdminReply(op=wire.AdminOp.CONNECTIONS, connections=rows,
                                                total=len(self.engine.sessions)))
 
-    def _tables(self, sess: ClientSession, after: str, seq: int) -> None:
+    def _tables(self, sess: ServerSession, after: str, seq: int) -> None:
         tables = sorted(self.engine.tables.values(), key=lambda t: table_number(t.id))
         if after:
             tables = [t for t in tables if table_number(t.id) > table_number(after)]
@@ -142,7 +142,7 @@ class Operator:
         self._reply(sess, seq, wire.AdminReply(op=wire.AdminOp.TABLES, tables=[t.info() for t in page],
                                                next=page[-1].id if more else None, total=len(self.engine.tables)))
 
-    def _close(self, sess: ClientSession, table_id: str, seq: int) -> None:
+    def _close(self, sess: ServerSession, table_id: str, seq: int) -> None:
         table = self.engine.tables.get(table_id)
         if table is None or table.state is wire.TableState.FINISHED:
             sess.error(ErrorCode.NO_SUCH_TABLE, f"there is no open table {table_id!r}", re=seq)
@@ -155,7 +155,7 @@ class Operator:
             message = f"table {table_id}: closed"
         self._reply(sess, seq, wire.AdminReply(op=wire.AdminOp.CLOSE_TABLE, message=message))
 
-    def _kick(self, sess: ClientSession, name: str, seq: int) -> None:
+    def _kick(self, sess: ServerSession, name: str, seq: int) -> None:
         target = self.engine.names.get(name_key(name)) if name else None
         if target is None:
             self._reply(sess, seq, wire.AdminReply(op=wire.AdminOp.KICK, message=f"nobody called {name!r} is connected"))

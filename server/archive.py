@@ -28,7 +28,7 @@ from .accounts import Accounts
 from .journal import FinishTable, Journal
 from .journal_values import FinishedGame, GamePlayer, preset_key
 from .ratings import Rater
-from .session import ClientSession
+from .session import ServerSession
 from .table import Table, token_digest
 from .text import name_key
 
@@ -51,7 +51,7 @@ class Archive:
     def handles(body: wire.Body) -> bool:
         return isinstance(body, REQUESTS)
 
-    def dispatch(self, sess: ClientSession, body: wire.Body, seq: int) -> None:
+    def dispatch(self, sess: ServerSession, body: wire.Body, seq: int) -> None:
         if self.journal is None:
             sess.error(ErrorCode.UNEXPECTED_COMMAND,
                        "this server keeps no finished games or ratings (it runs without a database)", re=seq)
@@ -87,7 +87,7 @@ class Archive:
 
     # ------------------------------------------------------------------ games and records
 
-    def _visible(self, sess: ClientSession, game: FinishedGame, digests: set[str]) -> bool:
+    def _visible(self, sess: ServerSession, game: FinishedGame, digests: set[str]) -> bool:
         """A private table's game: only to a holder of one of its seat tokens, or to one
         of its players logged in with a password."""
         if not game.private:
@@ -97,7 +97,7 @@ class Archive:
         return (self.accounts.is_verified(sess)
                 and any(name_key(p.name) == name_key(sess.name or "") for p in game.players))
 
-    async def _list(self, sess: ClientSession, body: wire.ListGames, seq: int) -> None:
+    async def _list(self, sess: ServerSession, body: wire.ListGames, seq: int) -> None:
         assert self.journal is not None
         digests = {token_digest(t) for t in body.tokens}
         preset = body.preset.value if body.preset is not None else None
@@ -105,7 +105,7 @@ class Archive:
         found = [g for g in games if self._visible(sess, g, digests)]
         sess.send(wire.Games(games=[_summary(g) for g in found[: body.limit]]), re=seq)
 
-    async def _record(self, sess: ClientSession, body: wire.GetRecord, seq: int) -> None:
+    async def _record(self, sess: ServerSession, body: wire.GetRecord, seq: int) -> None:
         assert self.journal is not None
         game = await self.journal.finished_game(body.game)
         if game is None:
@@ -142,7 +142,7 @@ class Archive:
         return build_record(game.rules, game.seed, master.first_dealer, actions, players, game=game.id,
                             played_at=datetime.fromtimestamp(round(game.finished_at), timezone.utc))
 
-    async def _leaderboard(self, sess: ClientSession, body: wire.GetLeaderboard, seq: int) -> None:
+    async def _leaderboard(self, sess: ServerSession, body: wire.GetLeaderboard, seq: int) -> None:
         best = await self.rater.leaderboard(body.preset.value, body.limit)  # games that ended before this asked
         entries = [wire.RatingEntry(rank=i + 1, name=r.name, rating=round(r.ordinal, 3), mu=round(r.mu, 3),
                                     sigma=round(r.sigma, 3), games=r.games, wins=r.wins)

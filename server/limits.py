@@ -66,7 +66,7 @@ limit                                  what happens
 
 A limit set to ``None`` is not enforced.  The deadlines and the token bucket run on
 the server's clock (``NetworkEngine(..., clock=...)``), so a test can drive every one
-of them with a :class:`~scopa.protocol.clock.FakeClock`.
+of them with a :class:`~.clock.FakeClock`.
 """
 
 from __future__ import annotations
@@ -74,7 +74,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
 
-from scopa.protocol.clock import Clock
+from .clock import Clock
 
 
 @dataclass(frozen=True)

@@ -43,7 +43,7 @@ class Listing:
     """The listed tables, filed by state and player count, paged in id order."""
 
     def __init__(self) -> None:
-        self._index: dict[FilterKey, SortedDict] = {}
+        self._index: dict[FilterKey, SortedDict[int, Table]] = {}
         self._indexed: dict[str, tuple[wire.TableState, int]] = {}  # table id -> (state, players) filed under
 
     def file(self, table: Table, state: wire.TableState) -> None:

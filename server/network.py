@@ -23,11 +23,11 @@ import itertools
 import logging
 import random
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 
 from scopa.bots import STRATEGIES, make_bot
 from scopa.engine import Player, RuleSetError
-from scopa.protocol import PROTOCOL_VERSION, Command, ProtocolError
+from scopa.protocol import DEFAULT_PORT, PROTOCOL_VERSION, Command, ProtocolError
 from scopa.protocol import commands as wire
 from scopa.protocol.convert import rules_from_wire
 from scopa.protocol.errors import ErrorCode
@@ -41,7 +41,7 @@ from .clock import Clock, SystemClock
 from .collector import Collector
 from .limits import Limits
 from .lobby import TableDirectory, build_rules
-from .session import ClientSession
+from .session import ServerSession
 from .journal import CloseTable, CreateTable, Journal, JournalBackend, MarkDamaged
 from .journal_values import TableResult
 from .writer import QueuedStorage
@@ -55,7 +55,6 @@ from .workers import BotPool
 
 log = logging.getLogger("scopa.server")
 
-DEFAULT_PORT = 7015
 SERVER_NAME = "scopa-server 0.1"
 DEFAULT_TURN_TIMEOUT = 60.0  # seconds a seat at a public table has for a move
 _ANSWERS = frozenset({wire.PlayCard.NAME, wire.MakeDeclaration.NAME})  # what answers a your_turn
@@ -97,8 +96,8 @@ class NetworkEngine:
         self.port = port
         self._seeds = random.Random(seed) if seed is not None else random.SystemRandom()
         self.limits = limits if limits is not None else Limits()
-        self.sessions: dict[int, ClientSession] = {}
-        self.names: dict[str, ClientSession] = Names()  # by name_key(): names that look alike are one
+        self.sessions: dict[int, ServerSession] = {}
+        self.names: dict[str, ServerSession] = Names()  # by name_key(): names that look alike are one
         self.tables = TableDirectory(self.limits, self.clock, on_expired=self._waited_too_long)
         self._watching: dict[int, Table] = {}  # connection id -> the table it watches
         self.damaged: dict[str, str] = {}  # table id -> why the journal could not restore it
@@ -114,7 +113,7 @@ class NetworkEngine:
         self._server: asyncio.Server | None = None
         self._per_address: dict[str, int] = {}  # open connections by remote address
         self.proxied = ProxiedClients(trusted_proxies, self.limits.max_connections_per_address)
-        self.lobby_watchers: set[ClientSession] = set()
+        self.lobby_watchers: set[ServerSession] = set()
         """Connections that asked (watch_lobby) for a table_update on every table change."""
         self._changed: dict[str, Table] = {}  # tables changed in this event-loop turn
         self._flush: asyncio.Handle | None = None
@@ -137,9 +136,9 @@ class NetworkEngine:
         self.admin.write_token()
         log.info("listening on %s:%s", self.host, self.port)
 
-    def new_session(self) -> ClientSession:
+    def new_session(self) -> ServerSession:
         """A connection of this server (TCP, or a browser's WebSocket: server/web.py)."""
-        return ClientSession(next(self._ids), self)
+        return ServerSession(next(self._ids), self)
 
     async def stop(self) -> None:
         """Stop listening, say bye to every client, cancel the games, close everything."""
@@ -242,7 +241,7 @@ class NetworkEngine:
 
     # ------------------------------------------------------------------ connections (SessionHost)
 
-    def connected(self, sess: ClientSession) -> str | None:
+    def connected(self, sess: ServerSession) -> str | None:
         """A new connection: why it is refused (a cap is reached), or None to keep it."""
         refusal = self._connection_refusal(sess.address)
         if refusal is not None:
@@ -269,15 +268,15 @@ class NetworkEngine:
         else:
             self._per_address.pop(address, None)
 
-    def table_of(self, sess: ClientSession) -> Table | None:
+    def table_of(self, sess: ServerSession) -> Table | None:
         """The table ``sess`` is seated at, if any."""
         return self.tables.get(sess.table_id) if sess.table_id is not None else None
 
-    def dispatch(self, sess: ClientSession, command: Command) -> None:
+    def dispatch(self, sess: ServerSession, command: Command) -> None:
         """Carry out one command a connection accepted."""
         self._dispatch(sess, command.body, command.seq, command.recipient)
 
-    def unreadable_answer(self, sess: ClientSession, error: ProtocolError) -> bool:
+    def unreadable_answer(self, sess: ServerSession, error: ProtocolError) -> bool:
         """An answer to a your_turn that could not be decoded is refused by the table
         like any other answer (the same your_turn follows)."""
         table = self._awaiting_table(sess, error.recipient) if error.name in _ANSWERS else None
@@ -286,18 +285,18 @@ class NetworkEngine:
         table.refuse_unreadable(sess, error.code, error.message, error.seq)
         return True
 
-    def _awaiting_table(self, sess: ClientSession, recipient: str | None) -> Table | None:
+    def _awaiting_table(self, sess: ServerSession, recipient: str | None) -> Table | None:
         """This client's table, if the command went to it and a your_turn of this
         client's seat there is waiting for an answer."""
         table = self._own_table(sess, recipient)
         return table if table is not None and table.turn_of(sess) is not None else None
 
-    def _own_table(self, sess: ClientSession, recipient: str | None) -> Table | None:
+    def _own_table(self, sess: ServerSession, recipient: str | None) -> Table | None:
         """The table ``sess`` is seated at, if ``recipient`` names it."""
         table = self.table_of(sess)
         return table if table is not None and recipient == table.party else None
 
-    def solicited(self, sess: ClientSession, cmd: Command, ping_outstanding: bool) -> bool:
+    def solicited(self, sess: ServerSession, cmd: Command, ping_outstanding: bool) -> bool:
         """Whether the command answers a question of the server (not rate-limited): a
         ``pong`` to our ping, or a play or declare for the turn this seat's your_turn
         waits on (at most MAX_REFUSALS refused answers per turn, then the game master
@@ -311,7 +310,7 @@ class NetworkEngine:
         turn = table.turn_of(sess) if table is not None else None
         return turn is not None and (body.turn is None or body.turn == turn.event)
 
-    def disconnected(self, sess: ClientSession) -> None:
+    def disconnected(self, sess: ServerSession) -> None:
         """A connection is gone: its seat waits for it (or is freed), it leaves everything it watched."""
         self._release_address(sess.address)
         self.proxied.release(sess.id)
@@ -345,7 +344,7 @@ class NetworkEngine:
 
     # ------------------------------------------------------------------ commands
 
-    def _dispatch(self, sess: ClientSession, body: wire.Body, seq: int, recipient: str) -> None:
+    def _dispatch(self, sess: ServerSession, body: wire.Body, seq: int, recipient: str) -> None:
         match body:
             case wire.PlayCard() | wire.MakeDeclaration():  # first: by far the most frequent
                 self._move(sess, body, seq, recipient)
@@ -426,7 +425,7 @@ class NetworkEngine:
         table.closed = True
         self._table_changed(table)
 
-    def _hello(self, sess: ClientSession, body: wire.Hello, seq: int, verified: bool = False) -> None:
+    def _hello(self, sess: ServerSession, body: wire.Hello, seq: int, verified: bool = False) -> None:
         if body.resume is not None:
             self._resume(sess, body.resume, seq)
             return
@@ -452,7 +451,7 @@ class NetworkEngine:
         return any(s is not None and s.away and name_key(s.name) == key
                    for t in self.tables.with_away_seats() for s in t.seats)
 
-    def _resume(self, sess: ClientSession, resume: wire.ResumeRequest, seq: int) -> None:
+    def _resume(self, sess: ServerSession, resume: wire.ResumeRequest, seq: int) -> None:
         """hello with a seat token: the client gets its seat (and its name) back."""
         found = None
         digest = token_digest(resume.token)
@@ -486,11 +485,11 @@ class NetworkEngine:
         self.ratings.fair.seen(table.id, i, self.proxied.origin(sess.id, sess.address))
         table.resume(sess, i, resume.token, resume.last_event, re=seq)
 
-    def watched_by(self, sess: ClientSession) -> Table | None:
+    def watched_by(self, sess: ServerSession) -> Table | None:
         table = self._watching.get(sess.id)
         return table if table is not None and sess in table.spectators else None
 
-    def _watch(self, sess: ClientSession, body: wire.WatchTable, seq: int) -> None:
+    def _watch(self, sess: ServerSession, body: wire.WatchTable, seq: int) -> None:
         table_id, table = body.table, self.tables.get(body.table)
         over = table is not None and table.state is wire.TableState.FINISHED and body.last_event is None
         if table is None or over or not table.admits(body.invite):
@@ -508,14 +507,14 @@ class NetworkEngine:
             self._watching[sess.id] = table
         table.watch(sess, re=seq, last_event=body.last_event)
 
-    def _unwatch(self, sess: ClientSession, table_id: str, seq: int) -> None:
+    def _unwatch(self, sess: ServerSession, table_id: str, seq: int) -> None:
         table = self.watched_by(sess)
         if table is None or table.id != table_id:
             sess.error(ErrorCode.NOT_AT_TABLE, f"you are not watching table {table_id}", re=seq)
             return
         table.unwatch(sess, re=seq)
 
-    def _create(self, sess: ClientSession, body: wire.CreateTable, seq: int) -> None:
+    def _create(self, sess: ServerSession, body: wire.CreateTable, seq: int) -> None:
         if sess.table_id is not None and body.sit:
             sess.error(ErrorCode.ALREADY_AT_TABLE, f"you are already at table {sess.table_id}", re=seq)
             return
@@ -551,8 +550,8 @@ class NetworkEngine:
                       update_interval=self.limits.table_update_interval)
         invite = table.new_invite() if body.private else None
         if self.storage is not None:  # journaled before table_created is sent, seats after it
-            options = {"preset": body.preset, "options": body.options, "bot_takeover": table.bot_takeover,
-                       "turn_timeout": table.turn_timeout}
+            options: dict[str, object] = {"preset": body.preset, "options": body.options,
+                                          "bot_takeover": table.bot_takeover, "turn_timeout": table.turn_timeout}
             if invite is not None:
                 options["invite_digest"] = table.invite_digest
             self.storage.write(CreateTable(table.id, rules, table.seed, table.private, options))
@@ -592,7 +591,7 @@ class NetworkEngine:
                           "a table may only shorten it")
         return body.turn_timeout, None
 
-    def _stop_watching(self, sess: ClientSession) -> None:
+    def _stop_watching(self, sess: ServerSession) -> None:
         """A spectator who sits down stops watching (or it would get every event twice)."""
         watched = self.watched_by(sess)
         if watched is not None:
@@ -618,14 +617,14 @@ class NetworkEngine:
     def _waited_too_long(self, table: Table) -> None:
         self.close_waiting(table, f"nobody sat down at it for {self.limits.waiting_table_expiry:g} s")
 
-    def _token_free(self, sess: ClientSession, token: str | None, seq: int) -> bool:
+    def _token_free(self, sess: ServerSession, token: str | None, seq: int) -> bool:
         """A seat token the client chose must not be one a seat holds already."""
         if token is None or self.tables.table_of_token(token_digest(token)) is None:
             return True
         sess.error(ErrorCode.BAD_TOKEN, "that seat token is in use; choose another", re=seq)
         return False
 
-    def _join(self, sess: ClientSession, body: wire.JoinTable, seq: int) -> None:
+    def _join(self, sess: ServerSession, body: wire.JoinTable, seq: int) -> None:
         table_id = body.table
         table = self.tables.get(table_id)
         if table is None or not table.admits(body.invite):
@@ -649,7 +648,7 @@ class NetworkEngine:
             table.start()
             self.tables.update(table)
 
-    def _leave(self, sess: ClientSession, table_id: str, seq: int) -> None:
+    def _leave(self, sess: ServerSession, table_id: str, seq: int) -> None:
         table = self.table_of(sess)
         if table is None or table.id != table_id:
             sess.error(ErrorCode.NOT_AT_TABLE, f"you are not at table {table_id}", re=seq)
@@ -686,7 +685,7 @@ class NetworkEngine:
             return None
         return self.tables.get(table_id or "")
 
-    def _move(self, sess: ClientSession, body: wire.PlayCard | wire.MakeDeclaration, seq: int, recipient: str) -> None:
+    def _move(self, sess: ServerSession, body: wire.PlayCard | wire.MakeDeclaration, seq: int, recipient: str) -> None:
         table = self._own_table(sess, recipient)  # the usual case: the seat's own table
         if table is None:
             table = self._table_named(recipient)
@@ -696,7 +695,7 @@ class NetworkEngine:
                 return
         table.receive(sess, body, seq)
 
-    def _chat(self, sess: ClientSession, body: wire.Chat, recipient: str, seq: int) -> None:
+    def _chat(self, sess: ServerSession, body: wire.Chat, recipient: str, seq: int) -> None:
         text = clean_text(body.text)  # no escape sequence reaches anyone's terminal
         if not text:
             sess.error(ErrorCode.BAD_BODY, "the chat text is empty once control characters are removed", re=seq)
@@ -731,7 +730,7 @@ async def serve(host: str = "127.0.0.1", port: int = DEFAULT_PORT, seed: int | N
                 db: str | None = None, accounts: bool = False, *, limits: Limits | None = None,
                 turn_timeout: float | None = DEFAULT_TURN_TIMEOUT, admin_token_file: str | None = None,
                 bot_workers: int = 1, trusted_proxies: Sequence[str] = (), rate_shared_addresses: Sequence[str] = (),
-                beside: Callable[[NetworkEngine], Awaitable[None]] | None = None,
+                beside: Callable[[NetworkEngine], Coroutine[object, object, None]] | None = None,
                 lan: LanIdentity | None = None, web: WebOptions | None = None,
                 announce: Callable[[NetworkEngine], None] | None = None) -> None:
     """Run a server until cancelled (Ctrl-C, SIGTERM) or stopped by the operator, then

@@ -28,7 +28,7 @@ from scopa.protocol import (
     Prepared,
     ProtocolError,
 )
-from scopa.protocol.clock import Clock, Timer
+from .clock import Clock, Timer
 from scopa.protocol.commands import Body, Error, Hello, Ping
 from scopa.protocol.errors import ErrorCode
 
@@ -71,20 +71,20 @@ class SessionHost(Protocol):
     clock: Clock
     """What the deadlines and the command rate run on."""
 
-    def connected(self, sess: ClientSession) -> str | None:
+    def connected(self, sess: ServerSession) -> str | None:
         """A new connection: why it is refused (a cap is reached), or None to keep it."""
 
-    def dispatch(self, sess: ClientSession, command: Command) -> None:
+    def dispatch(self, sess: ServerSession, command: Command) -> None:
         """Carry out one command the connection accepted."""
 
-    def solicited(self, sess: ClientSession, command: Command, ping_outstanding: bool) -> bool:
+    def solicited(self, sess: ServerSession, command: Command, ping_outstanding: bool) -> bool:
         """Whether the command answers a question of the server (not rate-limited)."""
 
-    def unreadable_answer(self, sess: ClientSession, error: ProtocolError) -> bool:
+    def unreadable_answer(self, sess: ServerSession, error: ProtocolError) -> bool:
         """An answer to a your_turn that could not be decoded: True if a table refused
         it (as it refuses any answer), False to report it as a plain error."""
 
-    def disconnected(self, sess: ClientSession) -> None:
+    def disconnected(self, sess: ServerSession) -> None:
         """The connection is gone (after everything it sent was handled)."""
 
 
@@ -97,7 +97,7 @@ class WriteBatch:
 
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
         self._loop = loop
-        self._waiting: list[ClientSession] = []
+        self._waiting: list[ServerSession] = []
         self._handle: asyncio.Handle | None = None
 
     @classmethod
@@ -108,7 +108,7 @@ class WriteBatch:
             batch = cls._by_loop[loop] = cls(loop)
         return batch
 
-    def add(self, sess: ClientSession) -> None:
+    def add(self, sess: ServerSession) -> None:
         self._waiting.append(sess)
         if self._handle is None:
             self._handle = self._loop.call_soon(self._write)
@@ -120,7 +120,7 @@ class WriteBatch:
             sess._flush()
 
 
-class ClientSession(asyncio.BufferedProtocol):
+class ServerSession(asyncio.BufferedProtocol):
     """A connected client as the server sees it."""
 
     __slots__ = ('__weakref__', '_clock', '_connected_at', '_deadline', '_deadline_at', '_batch', '_frame_started', '_hello_seen', '_inbox', '_last_heard', '_gone', '_loop', '_lost', '_out', '_out_bytes', '_queued', '_written', '_ping_sent', '_rate', 'address', 'client', 'closed', 'dropped', 'host', 'id', 'limits', 'max_queued', 'max_queued_bytes', 'name', 'peer', 'proto', 'refused', 'said_bye', 'table_id', 'transport')

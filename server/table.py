@@ -27,6 +27,7 @@ from scopa.engine import (
     HandDealt,
     IllegalMoveError,
     Played,
+    Play,
     Player,
     RoundEnded,
     RuleSet,
@@ -52,7 +53,7 @@ from scopa.protocol.errors import ErrorCode
 
 from .clock import Clock, SystemClock, Timer, start_timer
 from .netplayer import NetworkPlayer
-from .session import ClientSession
+from .session import ServerSession
 from .journal import AppendAction, ClearSeat, FinishTable, Journal, RecordRefusal, SetSeat, StartTable
 from .journal_values import FinishedTable, StoredTable
 from .text import bot_name
@@ -63,7 +64,7 @@ log = logging.getLogger("scopa.server")
 @dataclass(slots=True)
 class Seat:
     name: str
-    session: ClientSession | None  # None: a built-in bot, or a person who is away
+    session: ServerSession | None  # None: a built-in bot, or a person who is away
     bot: Player | None = None
     token_digest: str = ""  # sha256 hex of the seat token: the token itself is never kept
     away: bool = False  # a person whose connection dropped (within the grace period)
@@ -96,7 +97,7 @@ class Table:
     turn_timeout: float | None = None  # seconds a seat has to move; None: no turn clock
     clock: Clock = field(default_factory=SystemClock)
     log_limit: int = 10_000  # events kept for reconnecting clients (older ones: a snapshot)
-    spectators: list[ClientSession] = field(default_factory=list)
+    spectators: list[ServerSession] = field(default_factory=list)
     invite_digest: str = ""  # a private table: sha256 hex of its invite code (the code is never kept)
     update_interval: float = 0.0  # Limits.table_update_interval: spectator changes are coalesced
     end: wire.GameEnd | None = None  # how the game ended (also when abandoned)
@@ -135,7 +136,7 @@ class Table:
         self._event += 1
         return self._event
 
-    def sessions(self) -> list[ClientSession]:
+    def sessions(self) -> list[ServerSession]:
         return [s.session for s in self.seats if s is not None and s.session is not None]
 
     def seat_infos(self) -> list[wire.SeatInfo]:
@@ -164,7 +165,7 @@ class Table:
             turn_timeout=self.turn_timeout,
         )
 
-    def watchers(self) -> list[ClientSession]:
+    def watchers(self) -> list[ServerSession]:
         """Everyone who gets the table's public events: connected seats and spectators."""
         return self.sessions() + self.spectators
 
@@ -194,7 +195,7 @@ class Table:
         if s is not None and s.session is not None:
             self._send_to(s.session, name, payload)
 
-    def _send_to(self, session: ClientSession, name: str, payload: bytes) -> None:
+    def _send_to(self, session: ServerSession, name: str, payload: bytes) -> None:
         """Command ``name`` from this table to one client, its body packed already."""
         addressed = self._address(name, session.party)
         if addressed is not None:
@@ -270,7 +271,7 @@ class Table:
                 found = i
         return found
 
-    def seat_away(self, session: ClientSession) -> None:
+    def seat_away(self, session: ServerSession) -> None:
         """A seated client's connection dropped (the game waiting or running): keep the
         seat for the grace period and wait for its client."""
         i = self.seat_of(session)
@@ -285,14 +286,14 @@ class Table:
         self.tell_seat(wire.SeatAway(seat=i, name=seat.name, grace_seconds=self.grace))
         self.announce_seats()
 
-    def detach(self, session: ClientSession) -> None:
+    def detach(self, session: ServerSession) -> None:
         """Forget a connection that is being replaced by a resuming one (same seat)."""
         for i, s in enumerate(self.seats):
             if s is not None and s.session is session:
                 s.session = None
         session.table_id = None
 
-    def resume(self, session: ClientSession, i: int, token: str, last_event: int, re: int) -> None:
+    def resume(self, session: ServerSession, i: int, token: str, last_event: int, re: int) -> None:
         """The client of seat ``i`` is back: joined, then at a waiting table a snapshot
         (who sits where), else what it missed (or a snapshot, followed by the
         ``game_end`` if the game is over), then its pending turn; if the game ended
@@ -323,10 +324,7 @@ class Table:
                 session.send_packed(e.name, e.payload, sender=self.party,
                                     recipient=self.everyone if e.seat is None else session.party)
         log.info("table %s: seat %s (%s) is back", self.id, i, seat.name)
-        if self.state is wire.TableState.WAITING:  # the seat is still theirs: no game to leave
-            session.table_id = self.id
-            self.announce_seats()
-        elif playing:
+        if playing:
             session.table_id = self.id
             self.tell_seat(wire.SeatBack(seat=i, name=seat.name))
             self.announce_seats()
@@ -407,7 +405,7 @@ class Table:
         self._log.clear()
         self._log_base = self._event
 
-    def watch(self, session: ClientSession, re: int, last_event: int | None = None) -> None:
+    def watch(self, session: ServerSession, re: int, last_event: int | None = None) -> None:
         """A spectator: a public snapshot now, then the public events.  Watching again
         (``last_event``: the last event it saw): the public events after it first, when
         the log still has them; a game that ended meanwhile ends with ``left``."""
@@ -425,7 +423,7 @@ class Table:
             self.spectators.append(session)
         self.announce_spectators()
 
-    def unwatch(self, session: ClientSession, re: int | None = None, tell: bool = True) -> None:
+    def unwatch(self, session: ServerSession, re: int | None = None, tell: bool = True) -> None:
         if session in self.spectators:
             self.spectators.remove(session)
             if tell:
@@ -456,7 +454,7 @@ class Table:
     def free_seat(self) -> int | None:
         return next((i for i, s in enumerate(self.seats) if s is None), None)
 
-    def seat_client(self, session: ClientSession, token: str | None = None) -> tuple[int, str]:
+    def seat_client(self, session: ServerSession, token: str | None = None) -> tuple[int, str]:
         """Seat a client at the lowest free seat (R6: order of arrival); returns seat, token
         (the one the client chose, or a new random one)."""
         i = self.free_seat()
@@ -477,7 +475,7 @@ class Table:
             self.storage.write(SetSeat(self.id, i, name, bot=strategy))
         return i
 
-    def unseat(self, session: ClientSession) -> None:
+    def unseat(self, session: ServerSession) -> None:
         for i, s in enumerate(self.seats):
             if s is not None and s.session is session:
                 self.seats[i] = None
@@ -485,7 +483,7 @@ class Table:
                     self.storage.write(ClearSeat(self.id, i))
         session.table_id = None
 
-    def seat_of(self, session: ClientSession) -> int | None:
+    def seat_of(self, session: ServerSession) -> int | None:
         for i, s in enumerate(self.seats):
             if s is not None and s.session is session:
                 return i
@@ -686,7 +684,7 @@ class Table:
         if turn is not None and s is not None and s.session is not None:
             self._ask_seat(s, turn.payload)
 
-    def turn_of(self, session: ClientSession) -> PendingTurn | None:
+    def turn_of(self, session: ServerSession) -> PendingTurn | None:
         """The turn of the seat of ``session`` waiting for its answer, if any."""
         seat = self.seat_of(session)
         return self.pending(seat) if seat is not None else None
@@ -699,7 +697,7 @@ class Table:
             return None
         return turn
 
-    def _settle(self, turn: PendingTurn, action: Action | None) -> None:
+    def _settle(self, turn: PendingTurn, action: Play | Declare | None) -> None:
         """The turn is over: its clock stops, and ``action`` (one of its legal moves) is
         the seat's answer to the game master."""
         if self._turns.get(turn.player.seat) is turn:
@@ -716,7 +714,7 @@ class Table:
         self.emit_packed(wire.HandDeal.NAME, number, pack_data(hand_deal_data(number, event.hand, new, event.stock_left)),
                          seat)
 
-    def receive(self, session: ClientSession, body: wire.PlayCard | wire.MakeDeclaration, seq: int) -> None:
+    def receive(self, session: ServerSession, body: wire.PlayCard | wire.MakeDeclaration, seq: int) -> None:
         """A play or declaration from a seated client: the one place where the server
         decides whether to take it (then the game master applies it) or refuse it."""
         seat = self.seat_of(session)
@@ -751,7 +749,7 @@ class Table:
             code, message = _error_code(error, action), str(error)
         self._refuse(turn, code, message, seq)
 
-    def refuse_unreadable(self, session: ClientSession, code: ErrorCode, message: str, seq: int | None) -> None:
+    def refuse_unreadable(self, session: ServerSession, code: ErrorCode, message: str, seq: int | None) -> None:
         """A play or declare that could not be decoded (``bad_body``): refused like any
         other answer when a turn of the sender waits for one."""
         turn = self.turn_of(session)
@@ -812,7 +810,7 @@ class Table:
         self._bot_moves.add(task := asyncio.create_task(move(), name=f"takeover-{self.id}-{player.seat}"))
         task.add_done_callback(self._bot_moves.discard)
 
-    def abandon(self, reason: str, leaver: ClientSession | None = None, re: int | None = None) -> None:
+    def abandon(self, reason: str, leaver: ServerSession | None = None, re: int | None = None) -> None:
         """End a running game with no winner (a player left or the game master failed);
         ``leaver`` (who asked to leave, with the seq of its leave_table) is told ``left``."""
         if self.state is not wire.TableState.PLAYING:
@@ -830,7 +828,7 @@ class Table:
         log.info("table %s: game abandoned (%s)", self.id, reason)
         self._finish(wire.LeftReason.ABANDONED.value, leaver, re)
 
-    def _finish(self, reason: str, leaver: ClientSession | None = None, re: int | None = None) -> None:
+    def _finish(self, reason: str, leaver: ServerSession | None = None, re: int | None = None) -> None:
         self.state = wire.TableState.FINISHED
         self.finish_reason = reason
         self.cancel_timers()

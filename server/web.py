@@ -2,7 +2,7 @@
 WebSocket (``/ws``), served by the server process itself (``scopa serve --web PORT``).
 
 A browser's WebSocket is an ordinary connection of the server (a
-:class:`~scopa.server.session.ClientSession`, :mod:`scopa.server.websocket`): the
+:class:`~scopa.server.session.ServerSession`, :mod:`scopa.server.websocket`): the
 server's limits, caps per address and resuming a seat apply to it as to TCP.  Before
 that, the front guards the port itself:
 
@@ -34,7 +34,7 @@ from urllib.parse import urlsplit
 from aiohttp import web
 
 from .limits import Limits
-from .session import ClientSession
+from .session import ServerSession
 from .websocket import MAX_MESSAGE, run_session
 
 log = logging.getLogger("scopa.server.web")
@@ -53,7 +53,7 @@ class NetworkEngine(Protocol):
 
     limits: Limits
 
-    def new_session(self) -> ClientSession:
+    def new_session(self) -> ServerSession:
         """A new connection of the server."""
 
 

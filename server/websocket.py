@@ -2,7 +2,7 @@
 the bytes a TCP frame carries after its 4-byte length prefix (PROTOCOL.md §1,
 "WebSocket").
 
-The connection is the same :class:`~scopa.server.session.ClientSession` as on TCP, with
+The connection is the same :class:`~scopa.server.session.ServerSession` as on TCP, with
 :class:`WebSocketTransport` as its transport: the session writes length-prefixed frames
 and the transport sends each one's body as one message; each message received is given
 to the session with its prefix put back.  So the limits, the per-address caps, the
@@ -22,7 +22,7 @@ from aiohttp import WSMsgType, web
 from scopa.protocol.errors import ErrorCode
 from scopa.protocol.framing import MAX_FRAME_SIZE, PREFIX_SIZE, frame_prefix
 
-from .session import ClientSession
+from .session import ServerSession
 
 log = logging.getLogger("scopa.server.web")
 
@@ -30,7 +30,7 @@ _PREFIX = struct.Struct(">I")
 
 
 class WebSocketTransport(asyncio.Transport):
-    """What a :class:`ClientSession` writes to, sent over one WebSocket.
+    """What a :class:`ServerSession` writes to, sent over one WebSocket.
 
     ``write`` takes whole frames (the session writes nothing else) and queues their
     bodies; one task sends them in order.  ``close`` sends what is queued, then closes
@@ -111,7 +111,7 @@ class WebSocketTransport(asyncio.Transport):
             raise
 
 
-async def run_session(request: web.Request, session: ClientSession, ws: web.WebSocketResponse) -> None:
+async def run_session(request: web.Request, session: ServerSession, ws: web.WebSocketResponse) -> None:
     """Drive ``session`` over the prepared ``ws`` until either side closes."""
     transport = WebSocketTransport(ws, request)
     session.connection_made(transport)

@@ -30,7 +30,7 @@ import sys
 from pathlib import Path
 from typing import Any, Sequence
 
-from scopa.protocol.clock import FakeClock
+from scopa.server.clock import FakeClock
 from scopa.server import Limits, NetworkEngine
 from scopa.server.journal import AppendAction, Journal, Request, is_postgres
 from scopa.server.postgres import PostgresStorage

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-SCOPA = [sys.executable, "-m", "scopa.client.cli"]
+SCOPA = [sys.executable, "-m", "scopa.cli"]
 SAFETY = 90  # seconds: a safety net only; every process normally ends long before
 
 

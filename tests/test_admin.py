@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from scopa.bots import RandomBot
-from scopa.client.admincli import admin_request
+from scopa.cli.admin import admin_request
 from scopa.protocol import commands as wire
 from scopa.server import NetworkEngine
 from scopa.server.storage import SQLiteStorage
@@ -126,8 +126,8 @@ async def test_stop_suspends_running_games_and_the_next_start_resumes_them(tmp_p
 
 
 def test_scopa_admin_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from scopa.client.cli import main
-    from scopa.client.testing import ServerThread
+    from scopa.cli import main
+    from serverthread import ServerThread
 
     with ServerThread(admin_token_file=str(tmp_path / "tok-{port}")) as server:
         token_file = str(tmp_path / "tok-{port}")

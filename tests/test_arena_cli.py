@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from scopa.client.cli import main
+from scopa.cli import main
 from scopa.client.local import parse_seats
 
 

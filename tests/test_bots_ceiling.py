@@ -119,7 +119,7 @@ def test_median_and_p99_per_move_are_reported() -> None:
 
 
 def test_the_arena_command_prints_the_share_of_the_ceiling(monkeypatch: pytest.MonkeyPatch, capsys) -> None:
-    from scopa.client.cli import main
+    from scopa.cli import main
 
     monkeypatch.setitem(ARENA_ONLY, CHEATER, lambda seed: CheaterBot(budget=200))
     assert main(["arena", "greedy", "random", "--deals", "2", "--workers", "1", "--ceiling", "--json"]) == 0

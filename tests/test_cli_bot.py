@@ -8,7 +8,7 @@ import socket
 
 import pexpect
 
-from scopa.client.testing import ServerThread
+from serverthread import ServerThread
 
 from procs import ROOT, SCOPA, finish
 from procs import scopa_bot as bot

@@ -15,7 +15,7 @@ from scopa.engine import Declare, DeclarationKind, Play, mask_of, parse_cards
 
 ROOT = Path(__file__).resolve().parent.parent
 ENV = dict(os.environ, TERM="dumb", COLUMNS="160")
-CLI = [sys.executable, "-m", "scopa.client.cli", "local"]
+CLI = [sys.executable, "-m", "scopa.cli", "local"]
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
@@ -132,7 +132,7 @@ def test_a_seat_can_be_your_own_bot_by_path_with_its_case_kept(tmp_path: Path) -
 
 def test_every_built_in_strategy_and_level_can_sit_and_the_cheater_cannot() -> None:
     from scopa.bots import STRATEGIES
-    from scopa.client.cli import build_parser
+    from scopa.cli import build_parser
     from scopa.client.local import parse_seats
 
     for kind in STRATEGIES:

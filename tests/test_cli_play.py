@@ -10,7 +10,7 @@ from pathlib import Path
 import pexpect
 import pytest
 
-from scopa.client.testing import ServerThread
+from serverthread import ServerThread
 
 ROOT = Path(__file__).resolve().parent.parent
 ENV = dict(os.environ, TERM="dumb", COLUMNS="160")  # dumb: plain text, no escape codes
@@ -24,7 +24,7 @@ def server() -> Iterator[ServerThread]:
 
 
 def spawn(server: ServerThread, *args: str) -> pexpect.spawn:
-    child = pexpect.spawn(sys.executable, ["-m", "scopa.client.cli", "play", "--plain", "--server", server.address, *args],
+    child = pexpect.spawn(sys.executable, ["-m", "scopa.cli", "play", "--plain", "--server", server.address, *args],
                           cwd=str(ROOT), env=ENV, encoding="utf-8", timeout=30, dimensions=(50, 160))
     return child
 

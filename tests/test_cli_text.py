@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pexpect
 
-from scopa.client.cli import build_parser
+from scopa.cli import build_parser
 from scopa.client.rulebook import book, options_text
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -21,7 +21,7 @@ def scopa_on_a_terminal(tmp_path: Path, *args: str) -> tuple[str, str]:
     (what the terminal showed, what went through the pager)."""
     paged = tmp_path / "paged"
     env = dict(os.environ, PAGER=f"cat > {paged}", TERM="xterm-256color", COLUMNS="100", LINES="30")
-    child = pexpect.spawn(sys.executable, ["-m", "scopa.client.cli", *args], env=env, cwd=str(ROOT),
+    child = pexpect.spawn(sys.executable, ["-m", "scopa.cli", *args], env=env, cwd=str(ROOT),
                           encoding="utf-8", dimensions=(30, 100), timeout=60)
     shown = child.read()
     child.close()
@@ -47,7 +47,7 @@ def test_scopa_rules_of_one_game_on_a_terminal_is_drawn_too(tmp_path: Path) -> N
 def test_scopa_rules_into_a_pipe_is_the_markdown_book(tmp_path: Path) -> None:
     import subprocess
 
-    done = subprocess.run([sys.executable, "-m", "scopa.client.cli", "rules"], capture_output=True, text=True,
+    done = subprocess.run([sys.executable, "-m", "scopa.cli", "rules"], capture_output=True, text=True,
                           stdin=subprocess.DEVNULL, cwd=ROOT, timeout=60)
     assert done.returncode == 0 and done.stdout == book()
 

@@ -18,7 +18,7 @@ import pytest
 from scopa.bots import GreedyBot
 from scopa.client.lobby_ui import describe
 from scopa.client.session import ClientSession
-from scopa.client.testing import ServerThread
+from serverthread import ServerThread
 from scopa.engine import Deal, Declare, Play, Player, View, replay
 from scopa.server import NetworkEngine
 

@@ -21,7 +21,7 @@ from typing import Any
 import msgpack
 import pytest
 
-from scopa.client.testing import ServerThread
+from serverthread import ServerThread
 from scopa.protocol import PROTOCOL_VERSION
 
 from procs import ROOT, SAFETY, finish, scopa_bot

@@ -8,7 +8,7 @@ import subprocess
 import sys
 
 from scopa.client import ClientSession
-from scopa.client.testing import ServerThread
+from serverthread import ServerThread
 
 from procs import ROOT, SAFETY, finish
 

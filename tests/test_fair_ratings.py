@@ -196,13 +196,13 @@ def test_scopa_serve_takes_rate_shared_address_and_refuses_a_bad_one() -> None:
 
     from rich.console import Console
 
-    from scopa.client import netcli
-    from scopa.client.cli import build_parser
+    from scopa.cli import serve
+    from scopa.cli import build_parser
 
     args = build_parser().parse_args(["serve", "--rate-shared-address", "10.1.0.0/16", "--rate-shared-address",
                                       "192.168.1.7"])
     assert args.rate_shared_address == ["10.1.0.0/16", "192.168.1.7"]
     bad = build_parser().parse_args(["serve", "--rate-shared-address", "the-router"])
     out = io.StringIO()
-    assert netcli._serve(bad, Console(file=out, width=200)) == 2
+    assert serve.run_serve(bad, Console(file=out, width=200)) == 2
     assert "--rate-shared-address: not an IP address or network: 'the-router'" in out.getvalue()

@@ -418,8 +418,8 @@ def test_every_limit_is_in_the_readme_and_settable_from_scopa_serve() -> None:
     from dataclasses import fields
     from pathlib import Path
 
-    from scopa.client.admincli import limit_options
-    from scopa.client.cli import build_parser
+    from scopa.cli.admin import limit_options
+    from scopa.cli import build_parser
 
     readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
     table = readme[readme.index("### Limits"):readme.index("### The operator")]

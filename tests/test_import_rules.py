@@ -1,8 +1,8 @@
 """The import rules of the architecture: who may import whom, read from the source.
 
 Every import counts, including those made only for type checking and those inside a
-function; the client may reach the server only where it starts one (``scopa serve``)
-or in its test helpers.
+function.  The client and the server never import each other: ``scopa.cli`` (the
+`scopa` command) is the one package that joins them.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = {"engine": "engine", "protocol": "protocol", "bots": "bots", "rl": "rl",
-            "server": "server", "client": "client"}  # fmt: skip
+            "server": "server", "client": "client", "cli": "cli"}  # fmt: skip
 ALLOWED: dict[str, set[str]] = {
     "engine": set(),
     "protocol": {"engine"},
@@ -20,9 +20,10 @@ ALLOWED: dict[str, set[str]] = {
     "rl": {"engine", "bots"},
     "server": {"engine", "protocol", "bots"},
     "client": {"engine", "protocol", "bots"},
+    "cli": {"engine", "protocol", "bots", "rl", "server", "client"},
 }
-# (module, function) pairs where the client may import the server.
-SERVER_ENTRY_POINTS = {("client.netcli", "_serve"), ("client.admincli", "run_journal_admin"), ("client.testing", None)}
+JOINS_CLIENT_AND_SERVER = "cli"
+"""The one package that may import both the client and the server."""
 
 
 def _modules() -> dict[str, Path]:
@@ -79,10 +80,6 @@ def _violations(modules: dict[str, Path]) -> list[str]:
             target_package = target.split(".")[0]
             if target_package == package:
                 continue
-            if target_package == "server" and package == "client" and (
-                (module, func) in SERVER_ENTRY_POINTS or (module, None) in SERVER_ENTRY_POINTS
-            ):
-                continue
             if target_package not in ALLOWED[package]:
                 where = f"{module}" + (f" (in {func})" if func else "")
                 bad.append(f"{where} imports scopa.{target}")
@@ -91,8 +88,30 @@ def _violations(modules: dict[str, Path]) -> list[str]:
 
 def test_every_package_imports_only_what_the_architecture_allows() -> None:
     modules = _modules()
-    assert {m.split(".")[0] for m in modules} >= {"engine", "protocol", "bots", "server", "client"}
+    assert {m.split(".")[0] for m in modules} >= {"engine", "protocol", "bots", "server", "client", "cli"}
     assert _violations(modules) == []
+
+
+def test_only_the_cli_joins_the_client_and_the_server() -> None:
+    joining = {p for p, allowed in ALLOWED.items() if {"client", "server"} <= allowed | {p}}
+    assert joining == {JOINS_CLIENT_AND_SERVER}
+    sides = {"client", "server"}
+    crossing = [f"{m} (in {f})" if f else m for m, path in _modules().items() if m.split(".")[0] in sides
+                for t, f in _imports(m, path) if t.split(".")[0] in sides - {m.split(".")[0]}]
+    assert crossing == []
+
+
+def test_the_checker_catches_the_client_importing_the_server_inside_a_function(tmp_path: Path) -> None:
+    (tmp_path / "netcli.py").write_text(
+        "def serve():\n    import scopa.server.network\n    from scopa.server import serve as s\n"
+        "class Helper:\n    async def start(self):\n        from ..server.web import WebOptions\n"
+    )
+    assert _violations({"client.netcli": tmp_path / "netcli.py"}) == [
+        "client.netcli (in serve) imports scopa.server.network",
+        "client.netcli (in serve) imports scopa.server",
+        "client.netcli (in start) imports scopa.server.web",
+    ]
+    assert _violations({"cli.serve": tmp_path / "netcli.py"}) == []
 
 
 def test_the_checker_catches_a_forbidden_import(tmp_path: Path) -> None:
@@ -147,3 +166,30 @@ def test_the_checker_catches_a_cycle_made_only_for_type_checking(tmp_path: Path)
     (tmp_path / "b.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .a import A\n")
     assert _cycles({"server.a": tmp_path / "a.py", "server.b": tmp_path / "b.py"}) == [
         ["server.a", "server.b", "server.a"]]
+
+
+SANS_IO = ("engine", "protocol")
+"""Packages that do no I/O: bytes and values in, bytes and values out."""
+IO_MODULES = {"asyncio", "socket", "selectors", "pathlib", "shutil", "sqlite3", "subprocess"}
+
+
+def _io_uses(path: Path) -> list[str]:
+    found: list[str] = []
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            found += [a.name for a in node.names if a.name.split(".")[0] in IO_MODULES]
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            found += [node.module] if node.module.split(".")[0] in IO_MODULES else []
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "open":
+            found.append("open()")
+    return found
+
+
+def test_the_engine_and_the_protocol_do_no_io() -> None:
+    uses = {m: _io_uses(p) for m, p in _modules().items() if m.split(".")[0] in SANS_IO}
+    assert {m: u for m, u in uses.items() if u} == {}
+
+
+def test_the_io_check_catches_asyncio_and_files(tmp_path: Path) -> None:
+    (tmp_path / "clock.py").write_text("import asyncio\nfrom pathlib import Path\ndef f():\n    return open('x')\n")
+    assert _io_uses(tmp_path / "clock.py") == ["asyncio", "pathlib", "open()"]

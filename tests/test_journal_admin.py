@@ -20,7 +20,7 @@ from pg import pg_url  # noqa: F401 - the fixture
 
 
 def _admin(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-c", "from scopa.client.cli import main; raise SystemExit(main())", "admin", *args],
+    return subprocess.run([sys.executable, "-c", "from scopa.cli import main; raise SystemExit(main())", "admin", *args],
                           capture_output=True, text=True, timeout=60)
 
 
@@ -39,7 +39,7 @@ def test_admin_migrate_applies_the_shipped_files_once_and_refuses_a_newer_databa
 
 
 def _cli(args: list[str], stdin: str = "") -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-c", "from scopa.client.cli import main; raise SystemExit(main())", *args],
+    return subprocess.run([sys.executable, "-c", "from scopa.cli import main; raise SystemExit(main())", *args],
                           input=stdin, capture_output=True, text=True, timeout=120)
 
 

@@ -79,7 +79,7 @@ async def test_a_damaged_table_is_marked_and_every_other_game_restores(tmp_path:
 
 
 def test_a_journal_from_a_newer_server_is_refused_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from scopa.client.cli import main
+    from scopa.cli import main
 
     path = str(tmp_path / "journal.db")
     SQLiteStorage(path).close()

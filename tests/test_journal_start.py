@@ -13,7 +13,7 @@ import pytest
 
 
 def _serve(db: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-c", "from scopa.client.cli import main; raise SystemExit(main())",
+    return subprocess.run([sys.executable, "-c", "from scopa.cli import main; raise SystemExit(main())",
                            "serve", "--port", "0", "--db", db, "--admin-token-file", str(cwd / "token")],
                           capture_output=True, text=True, timeout=60, cwd=cwd)
 

@@ -9,14 +9,14 @@ from pathlib import Path
 
 import pexpect
 
-from scopa.client.testing import ServerThread
+from serverthread import ServerThread
 
 from procs import ROOT
 
 
 def spawn_play(address: str, name: str, state: Path) -> pexpect.spawn:
     env = dict(os.environ, TERM="xterm-256color", LANG="C.UTF-8")
-    return pexpect.spawn(sys.executable, ["-m", "scopa.client.cli", "play", "--server", address, "--name", name,
+    return pexpect.spawn(sys.executable, ["-m", "scopa.cli", "play", "--server", address, "--name", name,
                                           "--state-dir", str(state)],
                          cwd=str(ROOT), env=env, encoding="utf-8", codec_errors="replace", timeout=30,
                          dimensions=(24, 80))

@@ -18,8 +18,8 @@ from procs import ROOT
 # source folder -> installed package (DESIGN.md "Package names"); a folder that exists
 # must be in the wheel, rl included once it is there
 FOLDERS = {"engine": "scopa.engine", "protocol": "scopa.protocol", "server": "scopa.server",
-           "client": "scopa.client", "bots": "scopa.bots", "rl": "scopa.rl"}  # fmt: skip
-ALWAYS = {"engine", "protocol", "server", "client", "bots"}
+           "client": "scopa.client", "bots": "scopa.bots", "rl": "scopa.rl", "cli": "scopa.cli"}  # fmt: skip
+ALWAYS = {"engine", "protocol", "server", "client", "bots", "cli"}
 NOT_SOURCE = shutil.ignore_patterns(
     ".git", ".venv*", "build", "dist", "node_modules", "__pycache__", "*.egg-info", ".mypy_cache",
     ".pytest_cache", ".hypothesis", "*.so", "*.db", "*.db-*",

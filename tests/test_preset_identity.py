@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from scopa.client.cli import main
+from scopa.cli import main
 from scopa.client.session import ClientSession
-from scopa.client.testing import ServerThread
+from serverthread import ServerThread
 from scopa.engine import Preset
 from scopa.protocol import TableState
 

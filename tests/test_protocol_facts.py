@@ -18,7 +18,7 @@ from scopa.engine import EndReason, RuleSet
 from scopa.engine.rules import Preset
 from scopa.protocol import ErrorCode, ForcedBy, LeftReason, example_commands
 from scopa.protocol import commands as wire
-from scopa.protocol.clock import FakeClock
+from scopa.server.clock import FakeClock
 from scopa.protocol.convert import rules_to_wire
 from scopa.protocol.refusals import ANY_COMMAND, COMMAND_ERRORS, may_refuse
 from scopa.server import Limits, NetworkEngine

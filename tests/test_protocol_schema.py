@@ -12,12 +12,13 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from scopa.protocol import COMMAND_NAMES, PROTOCOL_VERSION, example_commands
-from scopa.protocol.schema import CLIENT_FILE, client_schema, main, protocol_schema, render
+from scopa.cli.schema import main
+from scopa.protocol.schema import CLIENT_FILE, client_schema, protocol_schema, render
 
 from procs import ROOT
 
 COMMITTED = ROOT / "docs" / "protocol.schema.json"
-REGENERATE = "python -m scopa.protocol.schema --write"
+REGENERATE = "python -m scopa.cli.schema --write"
 
 
 @pytest.fixture(scope="module")

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from scopa.client.testing import ServerThread
+from serverthread import ServerThread
 
 from procs import ROOT, SCOPA, finish
 

@@ -55,7 +55,7 @@ def test_a_bot_game_record_round_trips_and_replays(preset: str) -> None:
 
 def test_the_schema_file_is_generated_from_the_model() -> None:
     committed = (DOCS / "record.schema.json").read_text(encoding="utf-8")
-    assert committed == schema_text(), "stale: run python -m scopa.protocol.record > docs/record.schema.json"
+    assert committed == schema_text(), "stale: run python -m scopa.cli.schema --record > docs/record.schema.json"
 
 
 @pytest.mark.parametrize("preset", ["scopa", "cirulla", "scopone"])

@@ -17,7 +17,7 @@ ENV = dict(os.environ, TERM="dumb", COLUMNS="160")
 
 
 def scopa(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "scopa.client.cli", *args], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "scopa.cli", *args], capture_output=True, text=True,
                           stdin=subprocess.DEVNULL, timeout=120, env=ENV, cwd=ROOT)
 
 
@@ -128,7 +128,7 @@ def test_replay_in_a_terminal_steps_through_the_game(recorded: Path) -> None:
 
     rounds = len(json.loads(recorded.read_text())["rounds"])
     env = dict(os.environ, TERM="xterm-256color", COLUMNS="120", LINES="40")
-    child = pexpect.spawn(sys.executable, ["-m", "scopa.client.cli", "replay", str(recorded)], cwd=str(ROOT),
+    child = pexpect.spawn(sys.executable, ["-m", "scopa.cli", "replay", str(recorded)], cwd=str(ROOT),
                           env=env, encoding="utf-8", timeout=30, dimensions=(40, 120))
     try:
         child.expect(f"Round 1/{rounds}")

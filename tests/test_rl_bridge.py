@@ -19,7 +19,7 @@ from gymnasium.utils.env_checker import (
 
 from scopa.bots import STRATEGIES, Bot, GreedyBot, RandomBot
 from scopa.client import ClientSession
-from scopa.client.testing import ServerThread
+from serverthread import ServerThread
 from scopa.engine import Declare, GameMaster, Phase, Play, RuleSet, View, play_local
 from scopa.rl import (
     BotPolicy,

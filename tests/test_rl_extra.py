@@ -26,7 +26,7 @@ def run(code: str) -> subprocess.CompletedProcess[str]:
 
 def test_core_packages_import_without_the_rl_extra() -> None:
     done = run("import scopa.engine, scopa.bots, scopa.protocol, scopa.server, scopa.client, "
-               "scopa.client.cli; print('imported')")
+               "scopa.cli; print('imported')")
     assert done.returncode == 0 and "imported" in done.stdout, done.stderr
 
 

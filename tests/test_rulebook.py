@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def scopa(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "scopa.client.cli", *args], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "scopa.cli", *args], capture_output=True, text=True,
                           stdin=subprocess.DEVNULL, timeout=60, cwd=ROOT)
 
 

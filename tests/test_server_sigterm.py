@@ -17,7 +17,7 @@ SAFETY = 30.0
 
 async def test_sigterm_says_bye_logs_and_exits_cleanly(tmp_path) -> None:
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-c", "from scopa.client.cli import main; main()", "serve", "--port", "0",
+        sys.executable, "-c", "from scopa.cli import main; main()", "serve", "--port", "0",
         "--db", str(tmp_path / "j.db"), "--admin-token-file", str(tmp_path / "token"),
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT)
     assert proc.stdout is not None

@@ -19,7 +19,7 @@ from scopa.bots import RandomBot
 from scopa.protocol import Connection, ConnectionRole, encode, make_command
 from scopa.protocol import commands as wire
 from scopa.server import Limits, NetworkEngine
-from scopa.protocol.clock import FakeClock
+from scopa.server.clock import FakeClock
 from scopa.server.limits import RateLimiter
 
 from wire_client import TIMEOUT, WireClient

@@ -14,14 +14,14 @@ from pathlib import Path
 
 import pexpect
 
-from scopa.client.testing import ServerThread
+from serverthread import ServerThread
 
 from procs import ROOT, finish, scopa_bot
 
 
 def spawn_play(address: str, state: Path) -> pexpect.spawn:
     env = dict(os.environ, TERM="xterm-256color")
-    return pexpect.spawn(sys.executable, ["-m", "scopa.client.cli", "play", "--server", address, "--name", "ada",
+    return pexpect.spawn(sys.executable, ["-m", "scopa.cli", "play", "--server", address, "--name", "ada",
                                           "--state-dir", str(state)],
                          cwd=str(ROOT), env=env, encoding="utf-8", codec_errors="replace", timeout=30,
                          dimensions=(24, 80))

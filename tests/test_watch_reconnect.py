@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from scopa.bots import GreedyBot
 from scopa.client.session import ClientSession
-from scopa.client.testing import ServerThread
+from serverthread import ServerThread
 from scopa.engine import Declare, Play, Player, View
 from scopa.protocol import Command
 from scopa.protocol import commands as wire

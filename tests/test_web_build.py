@@ -10,7 +10,7 @@ import re
 import subprocess
 from pathlib import Path
 
-from scopa.client.webcli import web_root
+from scopa.client.webfiles import web_root
 
 ROOT = Path(__file__).resolve().parent.parent
 WEB = ROOT / "client" / "web"

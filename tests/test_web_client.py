@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from playwright.async_api import Browser, BrowserContext, Page, async_playwright
 
-from scopa.client.webcli import web_files, web_root
+from scopa.client.webfiles import web_files, web_root
 from scopa.server import NetworkEngine
 from scopa.server.web import WebFront
 

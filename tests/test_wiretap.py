@@ -2,7 +2,7 @@
 the server sends to a connection carries a card of another seat's hand or of the stock,
 another seat's token, or any table's seed.
 
-The tap wraps ``ClientSession._queue_frame``, where every frame the server sends a client
+The tap wraps ``ServerSession._queue_frame``, where every frame the server sends a client
 passes: each is recorded as the bytes that go on the wire, together with the truth at the moment it was produced (the
 hands and the stock of the recipient's table, read from the authoritative GameState).
 The checker then decodes each frame and looks at every string and integer in it,
@@ -36,7 +36,7 @@ from scopa.protocol import commands as wire
 from scopa.protocol.convert import action_to_wire, legal_from_wire, view_from_wire
 from scopa.protocol.convert import rules_from_wire
 from scopa.server import NetworkEngine
-from scopa.server.session import ClientSession
+from scopa.server.session import ServerSession
 from scopa.server.table import Table
 
 from wire_client import WireClient
@@ -62,21 +62,21 @@ class WireTap:
 
     def install(self, monkeypatch: pytest.MonkeyPatch) -> None:
         tap = self
-        queue_frame, dispatch = ClientSession._queue_frame, NetworkEngine._dispatch
+        queue_frame, dispatch = ServerSession._queue_frame, NetworkEngine._dispatch
 
-        def tapped_queue_frame(sess: ClientSession, frame: bytes) -> None:
+        def tapped_queue_frame(sess: ServerSession, frame: bytes) -> None:
             # Every frame the server sends to a client passes here, whatever built it.
             tap.record(sess, frame)
             queue_frame(sess, frame)
 
-        def tapped_dispatch(engine: NetworkEngine, sess: ClientSession, body: Any, seq: int, recipient: str) -> None:
+        def tapped_dispatch(engine: NetworkEngine, sess: ServerSession, body: Any, seq: int, recipient: str) -> None:
             tap.said[(sess.id, seq)] = set(_strings(body.model_dump(mode="json")))
             dispatch(engine, sess, body, seq, recipient)
 
-        monkeypatch.setattr(ClientSession, "_queue_frame", tapped_queue_frame)
+        monkeypatch.setattr(ServerSession, "_queue_frame", tapped_queue_frame)
         monkeypatch.setattr(NetworkEngine, "_dispatch", tapped_dispatch)
 
-    def record(self, sess: ClientSession, frame: bytes) -> None:
+    def record(self, sess: ServerSession, frame: bytes) -> None:
         self.seeds.update(t.seed for t in self.engine.tables.values())
         hidden: set[str] = set()
         table = self.engine.table_of(sess) if sess is not None else None
@@ -280,7 +280,7 @@ def _joined_tokens(tap: WireTap) -> set[str]:
 
 def _plant(monkeypatch: pytest.MonkeyPatch, kind: str) -> None:
     """Make the server leak one kind of secret (the checker must catch it)."""
-    send, ask_seat, send_all = ClientSession.send, Table._ask_seat, Table.send_all
+    send, ask_seat, send_all = ServerSession.send, Table._ask_seat, Table.send_all
     tokens: dict[str, str] = {}  # table id -> the first seat token handed out there
 
     def leaky_ask(table: Table, seat: Any, payload: bytes) -> None:
@@ -293,7 +293,7 @@ def _plant(monkeypatch: pytest.MonkeyPatch, kind: str) -> None:
             payload = msgpack.packb(data)
         ask_seat(table, seat, payload)
 
-    def leaky(sess: ClientSession, body: wire.Body, **kw: Any) -> None:
+    def leaky(sess: ServerSession, body: wire.Body, **kw: Any) -> None:
         original = body
         table = sess.host.table_of(sess)  # type: ignore[attr-defined]
         state = table.master.state if table is not None and table.master is not None else None
@@ -317,7 +317,7 @@ def _plant(monkeypatch: pytest.MonkeyPatch, kind: str) -> None:
             payload = None  # a broadcast's body packed once is the unplanted one
         send_all(table, body, payload)
 
-    monkeypatch.setattr(ClientSession, "send", leaky)
+    monkeypatch.setattr(ServerSession, "send", leaky)
     monkeypatch.setattr(Table, "_ask_seat", leaky_ask)
     monkeypatch.setattr(Table, "send_all", leaky_broadcast)
 

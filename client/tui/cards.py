@@ -89,8 +89,8 @@ class CardRow(Widget):
                 for r, piece in enumerate(self._card(i)):
                     rows[r].append_text(piece)
                     rows[r].append(" " * GAP)
-            for r in rows:
-                out.append_text(r)
+            for row in rows:
+                out.append_text(row)
                 out.append("\n")
         out.rstrip()
         return out

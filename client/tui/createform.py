@@ -67,7 +67,7 @@ def option_choices(name: str) -> list[tuple[str, object]]:
     """The values a list offers for the option ``name`` (from the rules model's own type)."""
     field = RuleSet.model_fields[name]
     if name == "preset":
-        return [(PRESET_NAMES[p], p.value) for p in Preset] + [("Custom: the options below", CUSTOM)]
+        return [*((PRESET_NAMES[p], p.value) for p in Preset), ("Custom: the options below", CUSTOM)]
     if name == "teams":
         return [(TEAMS_NAMES[k], k) for k in TEAMS_CHOICES]
     if name == "capture_mode":

@@ -143,7 +143,7 @@ class LobbyScreen(Screen[None]):
 
     def selected_rules(self) -> RuleSet | None:
         table_id = self.selected_id()
-        return self.tables[table_id].rules if table_id in self.tables else None
+        return rules_from_wire(self.tables[table_id].rules) if table_id in self.tables else None
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         self.post_message(self.Action("join", str(event.row_key.value)))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from rich.table import Table
 from rich.text import Text
 
@@ -80,7 +82,7 @@ def card_span(card: int, style: DeckStyle) -> Text:
     return Text(label(card, style), style=SUIT_COLOURS[card & 3])
 
 
-def cards_span(cards: tuple[int, ...] | list[int], style: DeckStyle, joiner: str = " ") -> Text:
+def cards_span(cards: Sequence[int], style: DeckStyle, joiner: str = " ") -> Text:
     if not cards:
         return Text("nothing", style="dim")
     return Text(joiner).join(card_span(c, style) for c in cards)

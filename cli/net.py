@@ -1,14 +1,12 @@
-"""The network subcommands of `scopa`: ``serve``, ``play`` (the lobby and games in the
-terminal) and ``bot`` (a bot that plays over TCP)."""
+"""The network client's subcommands of `scopa`: ``play`` (the lobby and games in the
+terminal), ``bot`` (a bot that plays over TCP) and ``watch``."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
 import concurrent.futures
-import logging
 import os
-import sqlite3
 import sys
 import threading
 from collections.abc import Callable
@@ -17,39 +15,19 @@ from typing import Any
 from rich.console import Console
 
 from scopa.bots import STRATEGIES
+from scopa.client.liveness import LinkEvent, LinkStatus
+from scopa.client.session import ClientSession, ConnectionLost, ServerRefused
 from scopa.engine import Player
+from scopa.protocol import DEFAULT_PORT
 
-from . import admincli
-from . import lancli
-from . import webcli
-from .liveness import LinkEvent, LinkStatus
-from .session import DEFAULT_PORT, ClientSession, ConnectionLost, ServerRefused
+from . import lan
 from .username import default_name, player_name
 
 AddArguments = Callable[[argparse.ArgumentParser], None]
 
 
 def add_subcommands(sub: Any, add_rules: AddArguments, add_display: AddArguments) -> None:
-    """Add ``serve``, ``play`` and ``bot`` to the `scopa` command's subparsers."""
-    serve = sub.add_parser("serve", help="host games: run a server (Ctrl-C stops it)")
-    serve.add_argument("--host", default="127.0.0.1",
-                       help="address to listen on (0.0.0.0 to host on your LAN); default 127.0.0.1")
-    serve.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"TCP port; default {DEFAULT_PORT}")
-    serve.add_argument("--db", metavar="PATH", default=None,
-                       help="SQLite file journaling every game: after a crash or restart unfinished games "
-                            "resume from it (created if missing, readable by you only); default: none, nothing persists")
-    serve.add_argument("--accounts", action="store_true",
-                       help="let players claim their names with a password (kept in the --db file)")
-    serve.add_argument("--rate-shared-address", action="append", default=[], metavar="ADDRESS",
-                       help="rate games between players who all connect from this address or network (a class "
-                            "behind one router); otherwise two seats played from one address are not rated "
-                            "(repeatable)")
-    admincli.add_serve_options(serve)
-    admincli.add_admin_subcommand(sub)
-    webcli.add_serve_options(serve)
-    lancli.add_serve_options(serve)
-    lancli.add_servers_subcommand(sub)
-
+    """Add ``play``, ``bot`` and ``watch`` to the `scopa` command's subparsers."""
     play = sub.add_parser("play", help="connect to a server: the lobby, then games in this terminal")
     _connection_arguments(play, default_name=default_name(), default_server=None)
     play.add_argument("--state-dir", metavar="DIR", default=None,
@@ -100,17 +78,8 @@ def _password() -> str | None:
 
 
 def run(args: argparse.Namespace, console: Console) -> int:
-    """Run ``serve``, ``play`` or ``bot``; the exit status."""
-    if args.command == "serve":
-        return _serve(args, console)
-    if args.command == "admin":
-        return admincli.run_admin(args, console)
-    if args.command == "servers":
-        return lancli.run_servers(args, console)
-    if args.command not in ("play", "bot", "watch"):
-        console.print(f"[red]unknown command {args.command}[/red]")
-        return 2
-    found = lancli.find_server(args, console, may_ask=args.command == "play" and sys.stdin.isatty())
+    """Run ``play``, ``bot`` or ``watch``; the exit status."""
+    found = lan.find_server(args, console, may_ask=args.command == "play" and sys.stdin.isatty())
     if found is None:
         return 2 if args.server and args.server.strip().lower() != "auto" else 1
     host, port = found
@@ -132,69 +101,6 @@ def run(args: argparse.Namespace, console: Console) -> int:
     except ServerRefused as exc:
         console.print(f"[red]The server refused: {exc.message}[/red] ({exc.code.value})")
         return 1
-
-
-def _serve(args: argparse.Namespace, console: Console) -> int:
-    from scopa.server import Limits, serve  # only the serve command needs the server
-    from scopa.server.announce import LanIdentity, announces
-    from scopa.server.storage import StorageError
-
-    try:
-        limits = Limits.from_options(admincli.limit_options(args))
-    except ValueError as exc:
-        console.print(f"[red]{exc}[/red]")
-        return 2
-    turn_timeout = getattr(args, "turn_timeout", 60.0)
-    if not logging.getLogger().handlers:  # the server logs connections, tables and games
-        logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", datefmt="%H:%M:%S")
-    db = getattr(args, "db", None)
-    accounts = bool(getattr(args, "accounts", False))
-    if accounts and not db:
-        console.print("[red]--accounts needs --db: the accounts are kept in the database[/red]")
-        return 2
-    options = webcli.serve_options(args, console)  # --web, --trust-proxy
-    if options is None:
-        return 2
-    from scopa.server.proxied import parse_networks
-    from scopa.server.web import WebOptions
-
-    if "web" in options:
-        options["web"] = WebOptions(**options["web"])
-
-    for option, given in (("--trust-proxy", options.get("trusted_proxies", ())),
-                          ("--rate-shared-address", args.rate_shared_address)):
-        try:
-            parse_networks(given)
-        except ValueError as exc:
-            console.print(f"[red]{option}: {exc}[/red]")
-            return 2
-    lan_options = lancli.lan_identity_options(args)
-    lan = LanIdentity(**lan_options) if lan_options else None
-
-    def announce(engine: Any) -> None:  # once the journal is open and the port listens
-        console.print(f"Scopa server on {args.host}:{engine.port}" + (f", games journaled to {db}" if db else "")
-                      + (f", announced on the LAN as {lan.name!r}" if lan and announces(args.host) else "")
-                      + " (Ctrl-C to stop)", soft_wrap=True)
-
-    try:
-        asyncio.run(serve(args.host, args.port, db=db, accounts=accounts, limits=limits, announce=announce,
-                          turn_timeout=turn_timeout if turn_timeout and turn_timeout > 0 else None,
-                          admin_token_file=getattr(args, "admin_token_file", None),
-                          bot_workers=getattr(args, "bot_workers", 1), lan=lan,
-                          rate_shared_addresses=args.rate_shared_address, **options))
-    except KeyboardInterrupt:
-        pass
-    except StorageError as exc:  # e.g. a journal from a newer server: one clear line, no traceback
-        console.print(f"[red]cannot use the journal {db}: {exc}[/red]", soft_wrap=True)
-        return 1
-    except OSError as exc:
-        console.print(f"[red]cannot serve on {args.host}:{args.port}: {exc.strerror or exc}[/red]")
-        return 1
-    except sqlite3.Error as exc:
-        console.print(f"[red]cannot use the database {db}: {exc}[/red]")
-        return 1
-    console.print("server stopped")
-    return 0
 
 
 class DaemonExecutor(concurrent.futures.ThreadPoolExecutor):
@@ -230,10 +136,11 @@ def full_screen(args: argparse.Namespace) -> bool:
 def _run_app(args: argparse.Namespace, host: str, port: int, console: Console, watch: str | None) -> int:
     from pathlib import Path
 
-    from .notation import DeckStyle
+    from scopa.client.notation import DeckStyle
+    from scopa.client.tokens import FileTokenStore
+    from scopa.client.tui.netapp import NetApp
+
     from .options import rules_from_args
-    from .tokens import FileTokenStore
-    from .tui.netapp import NetApp
 
     state_dir = getattr(args, "state_dir", None)
     store = FileTokenStore(Path(state_dir) if state_dir else None)
@@ -246,10 +153,11 @@ def _run_app(args: argparse.Namespace, host: str, port: int, console: Console, w
 
 
 async def _play(args: argparse.Namespace, host: str, port: int, console: Console) -> int:
-    from .human import TerminalPlayer
-    from .lobby_ui import Lobby
+    from scopa.client.human import TerminalPlayer
+    from scopa.client.lobby_ui import Lobby
+    from scopa.client.render import DeckStyle
+
     from .options import rules_from_args
-    from .render import DeckStyle
 
     asyncio.get_running_loop().set_default_executor(DaemonExecutor())
     defaults = rules_from_args(args)
@@ -265,8 +173,10 @@ async def _play(args: argparse.Namespace, host: str, port: int, console: Console
 
 
 async def _bot(args: argparse.Namespace, host: str, port: int, console: Console) -> int:
-    from .botrunner import BotRunner, load_bot_class
     from scopa.bots import make_bot
+    from scopa.bots.loader import load_bot_class
+    from scopa.client.botrunner import BotRunner
+
     from .options import rules_from_args
 
     if args.games < 1:
@@ -281,7 +191,7 @@ async def _bot(args: argparse.Namespace, host: str, port: int, console: Console)
     else:
         player = make_bot(args.strategy, seed=args.seed)
     if args.delay > 0:
-        from .botrunner import DelayedPlayer
+        from scopa.client.botrunner import DelayedPlayer
 
         player = DelayedPlayer(player, args.delay)
     explicit = args.rules or args.players or args.target or args.capture_mode or args.option
@@ -312,7 +222,7 @@ def _link_line(event: LinkEvent) -> str:
 
 
 async def _watch(args: argparse.Namespace, host: str, port: int, console: Console) -> int:
-    from .lobby_ui import watch_table
+    from scopa.client.lobby_ui import watch_table
 
     async with await ClientSession.connect(host, port, args.name, password=_password()) as session:
         console.print(f"Connected to {host}:{port} as [bold]{session.name}[/bold].")

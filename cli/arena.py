@@ -15,7 +15,7 @@ from scopa.bots.arena import ARENA_ONLY, ArenaError, Report, format_report, mean
 from .options import add_rules_arguments, rules_from_args
 
 
-def add_subcommand(sub: argparse._SubParsersAction) -> None:
+def add_subcommand(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("arena", help="measure two bots against each other over paired deals")
     p.add_argument("bot_a", metavar="BOT_A", help=f"built-in name ({', '.join([*STRATEGIES, *ARENA_ONLY])}), "
                                                   "MODULE:CLASS or FILE.py:CLASS")

@@ -2,8 +2,6 @@
 
     with ServerThread() as server:          # 127.0.0.1, a free port
         subprocess.run(["scopa", "bot", "--server", server.address])
-
-The server (``scopa.server``) is imported only when a ServerThread starts.
 """
 
 from __future__ import annotations
@@ -12,6 +10,8 @@ import asyncio
 import threading
 from types import TracebackType
 from typing import Any
+
+from scopa.server import NetworkEngine
 
 
 class ServerThread:
@@ -25,7 +25,7 @@ class ServerThread:
         self.port = port
         self.seed = seed
         self.timeout = timeout
-        self.engine: Any = None
+        self.engine: NetworkEngine | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._stop: asyncio.Event | None = None
         self._ready = threading.Event()
@@ -65,18 +65,16 @@ class ServerThread:
             self._ready.set()
 
     async def _main(self) -> None:
-        from scopa.server import NetworkEngine
-
         kwargs: dict[str, Any] = {"host": self.host, "port": self.port, **self.engine_options}
         if self.seed is not None:
             kwargs["seed"] = self.seed
-        self.engine = NetworkEngine(**kwargs)
-        await self.engine.start()
-        self.port = self.engine.port
+        engine = self.engine = NetworkEngine(**kwargs)
+        await engine.start()
+        self.port = engine.port
         self._loop = asyncio.get_running_loop()
         self._stop = asyncio.Event()
         self._ready.set()
         try:
             await self._stop.wait()
         finally:
-            await self.engine.stop()
+            await engine.stop()

@@ -19,15 +19,15 @@ from typing import Any, TypeVar
 from rich.console import Console
 from rich.markup import escape
 
+from scopa.client.recordfile import load_record, write_record
+from scopa.client.render import DeckStyle
+from scopa.client.session import ClientSession, ConnectionLost, ServerRefused, parse_address
 from scopa.engine import Preset
-from scopa.protocol import ErrorCode
-from scopa.protocol.commands import GameSummary, Leaderboard
+from scopa.protocol import DEFAULT_PORT, ErrorCode
+from scopa.protocol.commands import GameSummary
 from scopa.protocol.parties import NAME_PATTERN, TABLE_ID_PATTERN
-from scopa.protocol.record import RecordError, load_record, write_record
+from scopa.protocol.record import RecordError
 from scopa.protocol.record_replay import RecordMismatch, Step, plain_log, replay_steps
-
-from .render import DeckStyle
-from .session import DEFAULT_PORT, ClientSession, ConnectionLost, ServerRefused, parse_address
 
 COMMANDS: tuple[str, ...] = ("replay", "games", "record", "leaderboard", "claim")
 PASSWORD_ENV = "SCOPA_PASSWORD"
@@ -149,7 +149,7 @@ def _connect_and(args: argparse.Namespace, host: str, port: int,
 
 
 def _games(args: argparse.Namespace, host: str, port: int, console: Console) -> int:
-    from .archive import list_games
+    from scopa.client.archive import list_games
 
     games = _connect_and(args, host, port, lambda s: list_games(s, args.player, args.rules, args.limit, args.token))
     if not games:
@@ -180,7 +180,7 @@ def _side_of(seat: int, seats: int, sides: int) -> int:
 
 
 def _record(args: argparse.Namespace, host: str, port: int, console: Console) -> int:
-    from .archive import fetch_record
+    from scopa.client.archive import fetch_record
 
     record = _connect_and(args, host, port, lambda s: fetch_record(s, args.game, args.token))
     try:
@@ -194,7 +194,7 @@ def _record(args: argparse.Namespace, host: str, port: int, console: Console) ->
 
 
 def _leaderboard(args: argparse.Namespace, host: str, port: int, console: Console) -> int:
-    from .archive import leaderboard
+    from scopa.client.archive import leaderboard, leaderboard_lines
 
     board = _connect_and(args, host, port, lambda s: leaderboard(s, args.rules, args.limit))
     for line in leaderboard_lines(board):
@@ -202,18 +202,8 @@ def _leaderboard(args: argparse.Namespace, host: str, port: int, console: Consol
     return EXIT_OK
 
 
-def leaderboard_lines(board: Leaderboard) -> list[str]:
-    if not board.entries:
-        return [f"no rated games of {board.preset.value} yet"]
-    width = max(len(e.name) for e in board.entries)
-    lines = [f"{'rank':>4}  {'name':<{width}}  {'rating':>7}  {'games':>5}  {'wins':>5}"]
-    for e in board.entries:
-        lines.append(f"{e.rank:>4}  {e.name:<{width}}  {e.rating:>7.2f}  {e.games:>5}  {e.wins:>5}")
-    return lines
-
-
 def _claim(args: argparse.Namespace, host: str, port: int, console: Console) -> int:
-    from .archive import claim_name
+    from scopa.client.archive import claim_name
 
     password = os.environ.get(PASSWORD_ENV)
     if password is None:
@@ -262,7 +252,7 @@ def replay(args: argparse.Namespace, console: Console) -> int:
             console.print(f"[red]the record stops making sense here: {escape(str(exc))}[/red]", highlight=False)
             return EXIT_MISMATCH
         return EXIT_OK
-    from .replay_app import ReplayApp
+    from scopa.client.replay_app import ReplayApp
 
     steps: list[Step] = []
     problem: RecordMismatch | None = None

@@ -18,10 +18,9 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table as RichTable
 
-from scopa.protocol import Connection, ConnectionRole
+from scopa.client.session import parse_address
+from scopa.protocol import DEFAULT_PORT, Connection, ConnectionRole
 from scopa.protocol import commands as wire
-
-from .session import DEFAULT_PORT, parse_address
 
 TIMEOUT = 10.0
 

@@ -13,8 +13,8 @@ from typing import Any
 from rich.console import Console
 from rich.markup import escape
 
-from .discovery import (AUTO, BROWSE_SECONDS, FoundServer, NoServerFound, SeveralServersFound, choice_rows, discover,
-                        no_server_hint, parse_choice, resolve_server)
+from scopa.client.discovery import (AUTO, BROWSE_SECONDS, FoundServer, NoServerFound, SeveralServersFound,
+                                    choice_rows, discover, no_server_hint, parse_choice, resolve_server)
 
 InputFn = Callable[[str], str]
 

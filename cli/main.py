@@ -1,4 +1,6 @@
-"""The `scopa` command: `local`, `serve`, `play`, `bot`, `arena`."""
+"""The `scopa` command: its parser, ``local``, ``rules`` and ``options``, and the
+dispatch to the modules of the other subcommands (:mod:`.serve`, :mod:`.net`,
+:mod:`.admin`, :mod:`.lan`, :mod:`.records`, :mod:`.arena`, :mod:`.web`)."""
 
 from __future__ import annotations
 
@@ -11,10 +13,11 @@ from typing import Sequence
 
 from rich.console import Console
 
+from scopa.client.render import DeckStyle
 from scopa.engine import Preset, RuleSetError
 
+from . import admin, arena, lan, net, records, serve, web
 from .options import add_rules_arguments, rules_from_args
-from .render import DeckStyle
 
 
 def _display_arguments(p: argparse.ArgumentParser) -> None:
@@ -50,20 +53,13 @@ def build_parser() -> argparse.ArgumentParser:
                        help="one game: " + ", ".join(p.value for p in Preset))
     sub.add_parser("options", help="list every table option (-o NAME=VALUE) and what it means")
 
-    from scopa.client import recordscli  # game records: replay, games, record, leaderboard
-
-    recordscli.add_subcommands(sub)
-
-    from scopa.client import netcli  # the network subcommands live with the network client
-
-    netcli.add_subcommands(sub, add_rules_arguments, _display_arguments)
-    from scopa.client import arena_cli
-
-    arena_cli.add_subcommand(sub)
-
-    from scopa.client import webcli  # scopa web, scopa serve --web: the browser client
-
-    webcli.add_web_subcommand(sub)
+    records.add_subcommands(sub)  # game records: replay, games, record, leaderboard
+    serve.add_serve_subcommand(sub)
+    admin.add_admin_subcommand(sub)
+    lan.add_servers_subcommand(sub)
+    net.add_subcommands(sub, add_rules_arguments, _display_arguments)  # play, bot, watch
+    arena.add_subcommand(sub)
+    web.add_web_subcommand(sub)  # scopa web, scopa serve --web: the browser client
     return parser
 
 
@@ -77,20 +73,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command in ("rules", "options"):
             return _rules(args)
         if args.command == "arena":
-            from scopa.client import arena_cli
-
-            return arena_cli.run(args, console)
-        if args.command in recordscli_commands():
-            from scopa.client import recordscli
-
-            return recordscli.run(args, console)
+            return arena.run(args, console)
+        if args.command in records.COMMANDS:
+            return records.run(args, console)
         if args.command == "web":
-            from scopa.client import webcli
-
-            return webcli.run_web(args, console)
-        from scopa.client import netcli
-
-        return netcli.run(args, console)
+            return web.run_web(args, main)
+        if args.command == "serve":
+            return serve.run_serve(args, console)
+        if args.command == "admin":
+            return admin.run_admin(args, console)
+        if args.command == "servers":
+            return lan.run_servers(args, console)
+        return net.run(args, console)
     except RuleSetError as exc:
         console.print(f"[red]Those rules do not work:[/red] {exc}")
         return 2
@@ -100,8 +94,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _rules(args: argparse.Namespace) -> int:
+    from scopa.client.rulebook import book, options_text, preset_rules
+
     from .pager import show_markdown
-    from .rulebook import book, options_text, preset_rules
 
     if args.command == "options":
         sys.stdout.write(options_text())
@@ -111,7 +106,7 @@ def _rules(args: argparse.Namespace) -> int:
 
 
 def _local(args: argparse.Namespace, console: Console) -> int:
-    from .local import parse_seats, run_local_game
+    from scopa.client.local import parse_seats, run_local_game
 
     if args.seats and args.players is None:  # --seats alone decides how many play
         count = len([k for k in args.seats.split(",") if k.strip()])
@@ -144,18 +139,12 @@ def _local(args: argparse.Namespace, console: Console) -> int:
     if record_to is not None:
         console.print("[red]--record is written by the scrolling interface: add --plain[/red]")
         return 2
-    from .tui.app import LocalGameApp
+    from scopa.client.tui.app import LocalGameApp
 
     app = LocalGameApp(rules, kinds, seed, DeckStyle(args.deck), not args.no_autoplay, args.delay)
     app.run()
     print(f"{app.result_line or 'Game left.'} Seed {seed}: replay with --seed {seed}")
     return 0
-
-
-def recordscli_commands() -> tuple[str, ...]:
-    from scopa.client.recordscli import COMMANDS
-
-    return COMMANDS
 
 
 if __name__ == "__main__":

@@ -10,10 +10,13 @@ import socket
 import threading
 import time
 import webbrowser
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 from rich.console import Console
+
+from scopa.client.webfiles import web_files, web_root
+from scopa.protocol import DEFAULT_PORT
 
 WEB_PORT = 8000
 
@@ -24,7 +27,8 @@ def add_web_subcommand(sub: Any) -> None:
                      help="address the server and its page listen on; default 127.0.0.1 (this computer only; "
                           "0.0.0.0: your LAN)")
     web.add_argument("--port", type=int, default=WEB_PORT, help=f"the web page's TCP port; default {WEB_PORT}")
-    web.add_argument("--game-port", type=int, default=7015, help="the game server's TCP port; default 7015")
+    web.add_argument("--game-port", type=int, default=DEFAULT_PORT,
+                     help=f"the game server's TCP port; default {DEFAULT_PORT}")
     web.add_argument("--no-open", action="store_true", help="do not open the page in this computer's browser")
 
 
@@ -38,14 +42,13 @@ def add_serve_options(serve: argparse.ArgumentParser) -> None:
                             "cap its connections per user (hello.proxied_for), not per address (repeatable)")
 
 
-def run_web(args: argparse.Namespace, console: Console) -> int:
-    """``scopa web``: ``scopa serve --web`` on this computer, its page opened in the browser."""
-    from .cli import main
-
+def run_web(args: argparse.Namespace, run_command: Callable[[list[str]], int]) -> int:
+    """``scopa web``: ``scopa serve --web`` (run by ``run_command``, the `scopa` command
+    itself) on this computer, its page opened in the browser."""
     if not args.no_open:
         host = "127.0.0.1" if args.host in ("0.0.0.0", "", "::") else args.host
         threading.Thread(target=_open_when_listening, args=(host, args.port), daemon=True).start()
-    return main(["serve", "--host", args.host, "--port", str(args.game_port), "--web", str(args.port)])
+    return run_command(["serve", "--host", args.host, "--port", str(args.game_port), "--web", str(args.port)])
 
 
 def _open_when_listening(host: str, port: int, wait: float = 10.0) -> None:
@@ -73,21 +76,6 @@ def print_qr(console: Console, urls: list[str]) -> None:
     segno.make(lan[0], error="l").terminal(out=out, compact=True, border=2)
     console.print(f"Point a phone's camera at this to open {lan[0]}:")
     console.print(out.getvalue(), highlight=False, markup=False, soft_wrap=True, end="")
-
-
-def web_root() -> Path:
-    """The browser client's built files (index.html, app.js, app.css), shipped in the package."""
-    return Path(__file__).resolve().parent / "webdist"
-
-
-def web_files() -> dict[str, bytes]:
-    """Files the page reads besides the built ones: ``options.json``, every table option
-    as ``[name, values, meaning]`` (what ``scopa options`` prints)."""
-    import json
-
-    from .rulebook import option_lines
-
-    return {"options.json": json.dumps(option_lines()).encode()}
 
 
 def serve_options(args: argparse.Namespace, console: Console) -> dict[str, Any] | None:

@@ -1,0 +1,99 @@
+"""``scopa serve``: host games, a server on this computer (with ``--web``, the browser
+client too; with ``--db``, a journal that outlives restarts)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sqlite3
+from typing import Any
+
+from rich.console import Console
+
+from scopa.protocol import DEFAULT_PORT
+
+from . import admin, lan, web
+
+
+def add_serve_subcommand(sub: Any) -> None:
+    """Add ``serve`` to the `scopa` command's subparsers."""
+    serve = sub.add_parser("serve", help="host games: run a server (Ctrl-C stops it)")
+    serve.add_argument("--host", default="127.0.0.1",
+                       help="address to listen on (0.0.0.0 to host on your LAN); default 127.0.0.1")
+    serve.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"TCP port; default {DEFAULT_PORT}")
+    serve.add_argument("--db", metavar="PATH", default=None,
+                       help="SQLite file journaling every game: after a crash or restart unfinished games "
+                            "resume from it (created if missing, readable by you only); default: none, nothing persists")
+    serve.add_argument("--accounts", action="store_true",
+                       help="let players claim their names with a password (kept in the --db file)")
+    serve.add_argument("--rate-shared-address", action="append", default=[], metavar="ADDRESS",
+                       help="rate games between players who all connect from this address or network (a class "
+                            "behind one router); otherwise two seats played from one address are not rated "
+                            "(repeatable)")
+    admin.add_serve_options(serve)
+    web.add_serve_options(serve)
+    lan.add_serve_options(serve)
+
+
+def run_serve(args: argparse.Namespace, console: Console) -> int:
+    """``scopa serve``: run a server until Ctrl-C; the exit status."""
+    from scopa.server import Limits, serve  # imported here: the other commands start without the server
+    from scopa.server.announce import LanIdentity, announces
+    from scopa.server.proxied import parse_networks
+    from scopa.server.journal_values import StorageError
+    from scopa.server.web import WebOptions
+
+    try:
+        limits = Limits.from_options(admin.limit_options(args))
+    except ValueError as exc:
+        console.print(f"[red]{exc}[/red]")
+        return 2
+    turn_timeout = getattr(args, "turn_timeout", 60.0)
+    if not logging.getLogger().handlers:  # the server logs connections, tables and games
+        logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", datefmt="%H:%M:%S")
+    db = getattr(args, "db", None)
+    accounts = bool(getattr(args, "accounts", False))
+    if accounts and not db:
+        console.print("[red]--accounts needs --db: the accounts are kept in the database[/red]")
+        return 2
+    options = web.serve_options(args, console)  # --web, --trust-proxy
+    if options is None:
+        return 2
+    if "web" in options:
+        options["web"] = WebOptions(**options["web"])
+
+    for option, given in (("--trust-proxy", options.get("trusted_proxies", ())),
+                          ("--rate-shared-address", args.rate_shared_address)):
+        try:
+            parse_networks(given)
+        except ValueError as exc:
+            console.print(f"[red]{option}: {exc}[/red]")
+            return 2
+    lan_options = lan.lan_identity_options(args)
+    identity = LanIdentity(**lan_options) if lan_options else None
+
+    def announce(engine: Any) -> None:  # once the journal is open and the port listens
+        console.print(f"Scopa server on {args.host}:{engine.port}" + (f", games journaled to {db}" if db else "")
+                      + (f", announced on the LAN as {identity.name!r}" if identity and announces(args.host) else "")
+                      + " (Ctrl-C to stop)", soft_wrap=True)
+
+    try:
+        asyncio.run(serve(args.host, args.port, db=db, accounts=accounts, limits=limits, announce=announce,
+                          turn_timeout=turn_timeout if turn_timeout and turn_timeout > 0 else None,
+                          admin_token_file=getattr(args, "admin_token_file", None),
+                          bot_workers=getattr(args, "bot_workers", 1), lan=identity,
+                          rate_shared_addresses=args.rate_shared_address, **options))
+    except KeyboardInterrupt:
+        pass
+    except StorageError as exc:  # e.g. a journal from a newer server: one clear line, no traceback
+        console.print(f"[red]cannot use the journal {db}: {exc}[/red]", soft_wrap=True)
+        return 1
+    except OSError as exc:
+        console.print(f"[red]cannot serve on {args.host}:{args.port}: {exc.strerror or exc}[/red]")
+        return 1
+    except sqlite3.Error as exc:
+        console.print(f"[red]cannot use the database {db}: {exc}[/red]")
+        return 1
+    console.print("server stopped")
+    return 0

@@ -1,0 +1,21 @@
+"""The browser client's files as a server serves them: the built page (``webdist``,
+shipped in this package) and the data files it reads."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+def web_root() -> Path:
+    """The browser client's built files (index.html, app.js, app.css), shipped in the package."""
+    return Path(__file__).resolve().parent / "webdist"
+
+
+def web_files() -> dict[str, bytes]:
+    """Files the page reads besides the built ones: ``options.json``, every table option
+    as ``[name, values, meaning]`` (what ``scopa options`` prints)."""
+    import json
+
+    from .rulebook import option_lines
+
+    return {"options.json": json.dumps(option_lines()).encode()}
