@@ -5,7 +5,7 @@ Every write is a *command*, a frozen dataclass with its own fields (:class:`Crea
 *query* of the same kind (:class:`LoadUnfinished`, :class:`Ratings`, ...).  A backend
 (:class:`JournalBackend`: SQLite, PostgreSQL, memory) takes a batch of them and returns
 one result each (:meth:`JournalBackend.run_batch`), the writes of a batch committed
-together; :func:`execute` is the one place where a request meets the backend's code,
+together; :func:`~.journal_ops.execute` is the one place where a request meets the backend's code,
 chosen by the request's type.
 
 The server holds a :class:`Journal`: ``write(command)`` queues a command at once, in call
@@ -31,7 +31,6 @@ from typing import Any, Awaitable, Protocol, Sequence, runtime_checkable
 from scopa.engine import Action, RuleSet
 
 from .journal_values import Account, FinishedGame, GamePlayer, Rating, StorageError
-from .journal_ops import AsyncOperations, Operations
 from .journal_values import FinishedTable, StoredTable, TableResult, encode_action
 
 # ---------------------------------------------------------------------- commands (writes)
@@ -291,72 +290,6 @@ class AsyncJournalBackend(Protocol):
     async def run_batch(self, requests: Sequence[Request]) -> list[Any]: ...
 
     async def close(self) -> None: ...
-
-
-def execute(backend: Operations | AsyncOperations, request: Request) -> Any:
-    """Run one request on ``backend``: its result (an exception is raised), or, for an
-    :class:`~.journal_ops.AsyncOperations` backend, the awaitable of it."""
-    match request:
-        case AppendAction(table_id, index, action):
-            return backend.append_encoded(table_id, index, action)
-        case CreateTable(table_id, rules, seed, private, options):
-            return backend.create_table(table_id, rules, seed, private, options)
-        case SetSeat(table_id, seat, name, token_digest, bot):
-            return backend.set_seat(table_id, seat, name, token_digest, bot)
-        case ClearSeat(table_id, seat):
-            return backend.clear_seat(table_id, seat)
-        case StartTable(table_id):
-            return backend.start_table(table_id)
-        case RecordRefusal():
-            return backend.record_refusal(request)
-        case FinishTable():
-            return backend.finish(request)
-        case CloseTable(table_id, reason):
-            return backend.close_table(table_id, reason)
-        case MarkDamaged(table_id, reason):
-            return backend.mark_damaged(table_id, reason)
-        case SaveRatings(preset, ratings):
-            return backend.save_ratings(preset, ratings)
-        case SaveAccount(account):
-            return backend.save_account(account)
-        case LoadUnfinished():
-            return backend.load_unfinished()
-        case LoadResults(limit):
-            return backend.load_results(limit)
-        case LoadActions(table_id):
-            return backend.load_actions(table_id)
-        case LoadRefusals(table_id):
-            return backend.load_refusals(table_id)
-        case LoadFinishedSince(since):
-            return backend.load_finished_since(since)
-        case LastTableId():
-            return backend.last_table_id()
-        case LoadDamaged():
-            return backend.load_damaged()
-        case FinishedGames(player, preset, limit):
-            return backend.finished_games(player, preset, limit)
-        case FinishedGameOf(table_id):
-            return backend.finished_game(table_id)
-        case Ratings(preset, names):
-            return backend.ratings(preset, names)
-        case Leaderboard(preset, limit):
-            return backend.leaderboard(preset, limit)
-        case AccountOf(name):
-            return backend.account(name)
-        case AllAccounts():
-            return backend.all_accounts()
-    raise StorageError(f"not a journal request: {request!r}")
-
-
-def run_requests(backend: Operations, requests: Sequence[Request]) -> list[Any]:
-    """Each request on ``backend`` in turn: its result or the exception it raised."""
-    out: list[Any] = []
-    for request in requests:
-        try:
-            out.append(execute(backend, request))
-        except Exception as exc:  # noqa: BLE001 - handed to whoever waits for this request
-            out.append(exc)
-    return out
 
 
 # ---------------------------------------------------------------------- the server's side

@@ -1,18 +1,44 @@
 """The operations a journal backend implements, one per request type (:mod:`.journal`):
 synchronously (:class:`Operations`: SQLite, memory) or on the event loop
-(:class:`AsyncOperations`: PostgreSQL).  Only :func:`.journal.execute` calls them by request."""
+(:class:`AsyncOperations`: PostgreSQL); :func:`execute` is the one place where a request
+meets them, chosen by the request's type."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Protocol, Sequence
+from typing import Any, Protocol, Sequence
 
 from scopa.engine import Action, RuleSet
 
 from .journal_values import Account, FinishedGame, Rating
 from .journal_values import FinishedTable, StoredTable, TableResult
-
-if TYPE_CHECKING:
-    from .journal import FinishTable, RecordRefusal
+from .journal import (
+    AccountOf,
+    AllAccounts,
+    AppendAction,
+    ClearSeat,
+    CloseTable,
+    CreateTable,
+    FinishedGameOf,
+    FinishedGames,
+    FinishTable,
+    LastTableId,
+    Leaderboard,
+    LoadActions,
+    LoadDamaged,
+    LoadFinishedSince,
+    LoadRefusals,
+    LoadResults,
+    LoadUnfinished,
+    MarkDamaged,
+    Ratings,
+    RecordRefusal,
+    Request,
+    SaveAccount,
+    SaveRatings,
+    SetSeat,
+    StartTable,
+)
+from .journal_values import StorageError
 
 
 class Operations(Protocol):
@@ -123,3 +149,69 @@ class AsyncOperations(Protocol):
     async def account(self, name: str) -> Account | None: ...
 
     async def all_accounts(self) -> list[Account]: ...
+
+
+def execute(backend: Operations | AsyncOperations, request: Request) -> Any:
+    """Run one request on ``backend``: its result (an exception is raised), or, for an
+    :class:`AsyncOperations` backend, the awaitable of it."""
+    match request:
+        case AppendAction(table_id, index, action):
+            return backend.append_encoded(table_id, index, action)
+        case CreateTable(table_id, rules, seed, private, options):
+            return backend.create_table(table_id, rules, seed, private, options)
+        case SetSeat(table_id, seat, name, token_digest, bot):
+            return backend.set_seat(table_id, seat, name, token_digest, bot)
+        case ClearSeat(table_id, seat):
+            return backend.clear_seat(table_id, seat)
+        case StartTable(table_id):
+            return backend.start_table(table_id)
+        case RecordRefusal():
+            return backend.record_refusal(request)
+        case FinishTable():
+            return backend.finish(request)
+        case CloseTable(table_id, reason):
+            return backend.close_table(table_id, reason)
+        case MarkDamaged(table_id, reason):
+            return backend.mark_damaged(table_id, reason)
+        case SaveRatings(preset, ratings):
+            return backend.save_ratings(preset, ratings)
+        case SaveAccount(account):
+            return backend.save_account(account)
+        case LoadUnfinished():
+            return backend.load_unfinished()
+        case LoadResults(limit):
+            return backend.load_results(limit)
+        case LoadActions(table_id):
+            return backend.load_actions(table_id)
+        case LoadRefusals(table_id):
+            return backend.load_refusals(table_id)
+        case LoadFinishedSince(since):
+            return backend.load_finished_since(since)
+        case LastTableId():
+            return backend.last_table_id()
+        case LoadDamaged():
+            return backend.load_damaged()
+        case FinishedGames(player, preset, limit):
+            return backend.finished_games(player, preset, limit)
+        case FinishedGameOf(table_id):
+            return backend.finished_game(table_id)
+        case Ratings(preset, names):
+            return backend.ratings(preset, names)
+        case Leaderboard(preset, limit):
+            return backend.leaderboard(preset, limit)
+        case AccountOf(name):
+            return backend.account(name)
+        case AllAccounts():
+            return backend.all_accounts()
+    raise StorageError(f"not a journal request: {request!r}")
+
+
+def run_requests(backend: Operations, requests: Sequence[Request]) -> list[Any]:
+    """Each request on ``backend`` in turn: its result or the exception it raised."""
+    out: list[Any] = []
+    for request in requests:
+        try:
+            out.append(execute(backend, request))
+        except Exception as exc:  # noqa: BLE001 - handed to whoever waits for this request
+            out.append(exc)
+    return out

@@ -10,7 +10,8 @@ from typing import Any, Sequence
 
 from scopa.engine import Action, RuleSet
 
-from .journal import FinishTable, RecordRefusal, Request, run_requests
+from .journal import FinishTable, RecordRefusal, Request
+from .journal_ops import run_requests
 from .journal_values import (
     CLOSED,
     DAMAGED,

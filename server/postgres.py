@@ -40,7 +40,8 @@ from psycopg_pool import AsyncConnectionPool
 from scopa.engine import Action, RuleSet
 
 from .journal_values import Account, FinishedGame, GamePlayer, Rating, StorageError
-from .journal import AppendAction, CloseTable, FinishTable, MarkDamaged, RecordRefusal, Request, execute
+from .journal import AppendAction, CloseTable, FinishTable, MarkDamaged, RecordRefusal, Request
+from .journal_ops import execute
 from .journal_values import (
     FINISHED,
     FinishedTable,

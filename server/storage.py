@@ -36,7 +36,8 @@ from typing import Any, Iterator, Sequence
 
 from scopa.engine import Action, RuleSet
 
-from .journal import AppendAction, CloseTable, FinishTable, MarkDamaged, RecordRefusal, Request, run_requests
+from .journal import AppendAction, CloseTable, FinishTable, MarkDamaged, RecordRefusal, Request
+from .journal_ops import run_requests
 from .journal_values import (
     FINISHED,
     FinishedTable,

@@ -321,7 +321,7 @@ async def test_a_damaged_record_of_the_move_file_is_listed_and_every_other_game_
             assert table.master.state.phase is Phase.OVER
     finally:
         await engine.stop()
-    listed = subprocess.run([sys.executable, "-c", "from scopa.client.cli import main; raise SystemExit(main())",
+    listed = subprocess.run([sys.executable, "-c", "from scopa.cli import main; raise SystemExit(main())",
                              "admin", "damaged", "--db", str(path)], capture_output=True, text=True, timeout=60)
     assert listed.returncode == 0, listed.stderr
     [line] = listed.stdout.splitlines()

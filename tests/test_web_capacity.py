@@ -19,7 +19,7 @@ import aiohttp
 import msgpack
 import pytest
 
-from scopa.client.webcli import web_files, web_root
+from scopa.client.webfiles import web_files, web_root
 from scopa.server import Limits, NetworkEngine
 from scopa.server.web import WebFront, WebLimits
 

@@ -16,7 +16,7 @@ from contextlib import asynccontextmanager
 import pytest
 from playwright.async_api import Browser, Page
 
-from scopa.client.webcli import web_files, web_root
+from scopa.client.webfiles import web_files, web_root
 from scopa.engine import Deal, Play, RuleSet
 from scopa.engine.cards import CARDS
 from scopa.engine.state import GameState, Phase

@@ -12,7 +12,7 @@ from scopa.protocol import Snapshot
 
 from ..notation import DeckStyle, label
 from .board import BoardScreen
-from .netplayers import apply_public
+from .snapshot import apply_public
 
 
 class Comeback:

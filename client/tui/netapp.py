@@ -25,7 +25,8 @@ from .boardstate import BoardState
 from .comeback import Comeback
 from .dialogs import ConfirmScreen, GameOverScreen, RoundEndScreen
 from .lobby import CreateTableScreen, LobbyScreen, NewTable
-from .netplayers import NetPlayer, Watcher, apply_public
+from .netplayers import NetPlayer, Watcher
+from .snapshot import apply_public
 from .text import result_line, rules_line
 
 

@@ -1,23 +1,27 @@
-"""The players a network game's board runs: the person at this keyboard, and a spectator;
-and a board set from a snapshot."""
+"""The players a network game's board runs: the person at this keyboard, and a spectator."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from rich.text import Text
 
-from scopa.engine import Card, Declare, Event, IllegalMoveError, Play, RoundPlay, View, mask_of
+from scopa.engine import Declare, Event, IllegalMoveError, Play, View
 from scopa.engine.player import Player
-from scopa.protocol import Snapshot
-from scopa.protocol.convert import parse_card_strs, rules_from_wire, view_from_wire
 
 from .board import BoardScreen
-from .boardstate import BoardState
+from .comeback import Comeback
 
-if TYPE_CHECKING:
-    from .netapp import NetApp
+
+class NetApp(Protocol):
+    """What the players need of the network app: it shows the events, and knows what a
+    seat coming back has missed."""
+
+    autoplay: bool
+    comeback: Comeback
+
+    async def show_event(self, event: Event) -> None: ...
 
 
 class NetPlayer(Player):
@@ -63,26 +67,3 @@ class Watcher(Player):
 
     async def choose(self, view: View, legal: Sequence[Play | Declare]) -> Play | Declare:
         raise RuntimeError("a spectator is never asked to play")
-
-
-def apply_public(board: BoardState, snap: Snapshot) -> None:
-    """Set the board from a snapshot (a spectator's, or a seat's after a restart)."""
-    if snap.table.rules is not None:
-        board.rules = rules_from_wire(snap.table.rules)
-    if snap.seats:
-        board.names = tuple(s.name for s in sorted(snap.seats, key=lambda s: s.seat))
-    if snap.you is not None and board.rules is not None:
-        board.sync(view_from_wire(snap.you, board.rules))
-        return
-    p = snap.public
-    if p is None:
-        return
-    board.round_no, board.dealer, board.to_move = p.round, p.dealer, p.turn
-    board.table = tuple(parse_card_strs(p.table))
-    board.stock_left, board.hand_sizes = p.stock, list(p.hand_sizes)
-    board.captured = [mask_of(parse_card_strs(c)) for c in p.captured]
-    board.scope, board.totals = list(p.scope), tuple(p.totals)
-    board.plays = [RoundPlay(e.seat, Card.parse(e.card), tuple(parse_card_strs(e.captured))) for e in p.round_plays]
-    board.declared = {d.seat: tuple(parse_card_strs(d.hand)) for d in p.declared}
-    board.last_capture_side = p.last_capture_side
-
