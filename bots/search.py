@@ -45,12 +45,40 @@ class Search:
         return 0.0
 
     def value(self, state: GameState, play: Play, depth: int, alpha: float, beta: float) -> float:
-        """The value of ``play`` in ``state`` (not changed), searched ``depth`` plies deep
-        counting this play."""
-        child = state.copy()
-        child.push(play)
+        """The value of ``play`` in ``state`` (left as it was), searched ``depth`` plies
+        deep counting this play."""
         self.nodes += 1
-        return self._node(child, depth - 1, alpha, beta)
+        if state.in_hands < 2 or state.special or state.instant:
+            # The play may deal, end the round or change more than a hand and the table.
+            child = state.copy()
+            child.push(play)
+            return self._node(child, depth - 1, alpha, beta)
+        # Play and take back on the state itself (no copy): a play within a deal changes
+        # only these fields (GameState.push).
+        seat = state.to_move
+        side = state.side[seat]
+        hand = state.hands[seat]
+        table = state.table
+        pile = state.piles[side]
+        scope = state.scope[side]
+        last_capturer = state.last_capturer
+        last_scopa = state.last_scopa
+        state.push(play)
+        try:
+            return self._node(state, depth - 1, alpha, beta)
+        finally:
+            state.round_plays.pop()
+            state.hands[seat] = hand
+            state.table = table
+            state.piles[side] = pile
+            if state.scope[side] != scope:
+                state.scope[side] = scope
+                state.scopa_cards[side].pop()
+            state.last_capturer = last_capturer
+            state.last_scopa = last_scopa
+            state.in_hands += 1
+            state.plays -= 1
+            state.to_move = seat
 
     def _node(self, state: GameState, depth: int, alpha: float, beta: float) -> float:
         if state.phase is not _PLAY:
