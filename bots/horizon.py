@@ -19,7 +19,6 @@ import json
 from functools import lru_cache
 from importlib import resources
 from math import sqrt
-from operator import mul
 from typing import Callable
 
 from scopa.engine import AssoPigliaTutto, GameState, RuleSet
@@ -140,13 +139,86 @@ def shipped_weights() -> dict[str, list[list[float]]]:
 
 
 def linear(weights: list[list[float]]) -> Evaluator:
-    """An evaluator from one weight set per stage."""
+    """An evaluator from one weight set per stage: the sum of weight times feature, in
+    :data:`FEATURES`' order (the same value as from :func:`features`, computed inline
+    with the contested categories' shares memoized, as the search calls it most)."""
+    sets = [tuple(w) for w in weights]
+    shares: dict[tuple[float, int, int], float] = {}
+
+    def share(lead: float, open_: int, left: int, spread: float) -> float:
+        key = (lead, open_, left)
+        v = shares.get(key)
+        if v is None:
+            if len(shares) > 200_000:
+                shares.clear()
+            v = shares[key] = contest(lead, spread)
+        return v
 
     def value(state: GameState, side: int) -> float:
-        total: float = sum(map(mul, weights[stage(state)], features(state, side)))
+        piles = state.piles
+        mine, theirs = piles[side], piles[1 - side]
+        rest = _ALL & ~(mine | theirs)
+        left = rest.bit_count()
+        w = sets[0 if left > 26 else 1 if left > 13 else 2]
+        total = w[0] * (state.scope[side] - state.scope[1 - side])
+        if mine >> SETTEBELLO & 1:
+            total += w[1]
+        elif theirs >> SETTEBELLO & 1:
+            total -= w[1]
+        cards = mine.bit_count() - theirs.bit_count()
+        denari = (mine & DENARI_MASK).bit_count() - (theirs & DENARI_MASK).bit_count()
+        prim = _primiera(mine) - _primiera(theirs)
+        total += w[2] * share(cards, 0, left, _SQRT[left])
+        open_denari = (rest & DENARI_MASK).bit_count()
+        total += w[3] * share(denari, 1, open_denari, _SQRT[open_denari])
+        open_prim = (rest & _PRIMIERA_CARDS).bit_count()
+        total += w[4] * share(prim, 2 + open_prim, left, 3.0 * _SQRT[open_prim] + 0.01 * left)
+        total += w[5] * (cards / 10.0)
+        total += w[6] * (denari / 5.0)
+        total += w[7] * ((mine & _SEVENS).bit_count() - (theirs & _SEVENS).bit_count())
+        total += w[8] * ((mine & _SIXES).bit_count() - (theirs & _SIXES).bit_count())
+        total += w[9] * ((mine & _ACES).bit_count() - (theirs & _ACES).bit_count())
+        total += w[10] * (prim / 10.0)
+        sides = state.side
+        mover = 1.0 if sides[state.to_move] == side else -1.0
+        total += w[11] * mover
+        if can_sweep(state):
+            total += w[12] * mover
+        table = state.table
+        if table >> SETTEBELLO & 1:
+            total += w[13] * mover
+        lc = state.last_capturer
+        if lc >= 0:
+            total += w[14] * ((1.0 if lc == side else -1.0) * table.bit_count() * (1.0 - left / 40.0))
+        my_hands = their_hands = 0
+        for seat, h in enumerate(state.hands):
+            if sides[seat] == side:
+                my_hands |= h
+            else:
+                their_hands |= h
+        if my_hands >> SETTEBELLO & 1:
+            total += w[15]
+        elif their_hands >> SETTEBELLO & 1:
+            total -= w[15]
+        total += w[16] * ((my_hands & _SEVENS).bit_count() - (their_hands & _SEVENS).bit_count())
+        total += w[17] * ((my_hands & DENARI_MASK).bit_count() - (their_hands & DENARI_MASK).bit_count())
+        total += w[18] * (1.0 if sides[state.dealer] == side else -1.0)
         return total
 
     return value
+
+
+_PRIMIERA_MEMO: dict[int, float] = {}
+
+
+def _primiera(pile: int) -> float:
+    """:func:`~scopa.bots.evaluate._primiera_estimate`, memoized."""
+    v = _PRIMIERA_MEMO.get(pile)
+    if v is None:
+        if len(_PRIMIERA_MEMO) > 200_000:
+            _PRIMIERA_MEMO.clear()
+        v = _PRIMIERA_MEMO[pile] = _primiera_estimate(pile)
+    return v
 
 
 def has_weights(rules: RuleSet) -> bool:

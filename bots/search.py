@@ -45,12 +45,40 @@ class Search:
         return 0.0
 
     def value(self, state: GameState, play: Play, depth: int, alpha: float, beta: float) -> float:
-        """The value of ``play`` in ``state`` (not changed), searched ``depth`` plies deep
-        counting this play."""
-        child = state.copy()
-        child.push(play)
+        """The value of ``play`` in ``state`` (left as it was), searched ``depth`` plies
+        deep counting this play."""
         self.nodes += 1
-        return self._node(child, depth - 1, alpha, beta)
+        if state.in_hands < 2 or state.special or state.instant:
+            # The play may deal, end the round or change more than a hand and the table.
+            child = state.copy()
+            child.push(play)
+            return self._node(child, depth - 1, alpha, beta)
+        # Play and take back on the state itself (no copy): a play within a deal changes
+        # only these fields (GameState.push).
+        seat = state.to_move
+        side = state.side[seat]
+        hand = state.hands[seat]
+        table = state.table
+        pile = state.piles[side]
+        scope = state.scope[side]
+        last_capturer = state.last_capturer
+        last_scopa = state.last_scopa
+        state.push(play)
+        try:
+            return self._node(state, depth - 1, alpha, beta)
+        finally:
+            state.round_plays.pop()
+            state.hands[seat] = hand
+            state.table = table
+            state.piles[side] = pile
+            if state.scope[side] != scope:
+                state.scope[side] = scope
+                state.scopa_cards[side].pop()
+            state.last_capturer = last_capturer
+            state.last_scopa = last_scopa
+            state.in_hands += 1
+            state.plays -= 1
+            state.to_move = seat
 
     def _node(self, state: GameState, depth: int, alpha: float, beta: float) -> float:
         if state.phase is not _PLAY:
@@ -58,6 +86,8 @@ class Search:
         if depth <= 0:
             return self.evaluate(state, self.side) + self._sweep_threat(state)
         plays = ordered(state)
+        if depth == 1 and state.in_hands > 1 and not (state.special or state.instant):
+            return self._last_ply(state, plays, alpha, beta)
         if state.side[state.to_move] == self.side:
             best = -1e9
             for p in plays:
@@ -73,6 +103,52 @@ class Search:
         for p in plays:
             v = self.value(state, p, depth, alpha, beta)
             if v < best:
+                best = v
+                if v < beta:
+                    beta = v
+                    if alpha >= beta:
+                        break
+        return best
+
+    def _last_ply(self, state: GameState, plays: list[Play], alpha: float, beta: float) -> float:
+        """:meth:`_node` one ply from the horizon within a deal: each play made, its
+        position valued and the play taken back, in one loop (the search's hot path)."""
+        seat = state.to_move
+        side = state.side[seat]
+        hands, piles, scope_ = state.hands, state.piles, state.scope
+        hand, table, pile, scope = hands[seat], state.table, piles[side], scope_[side]
+        last_capturer, last_scopa = state.last_capturer, state.last_scopa
+        in_hands, count = state.in_hands, state.plays
+        evaluate, me, threat = self.evaluate, self.side, self.threat
+        undo = state.round_plays.pop
+        maximize = side == me
+        best = -1e9 if maximize else 1e9
+        for p in plays:
+            self.nodes += 1
+            state.push(p)
+            v = evaluate(state, me)
+            if threat:
+                v += self._sweep_threat(state)
+            undo()
+            hands[seat] = hand
+            state.table = table
+            piles[side] = pile
+            if scope_[side] != scope:
+                scope_[side] = scope
+                state.scopa_cards[side].pop()
+            state.last_capturer = last_capturer
+            state.last_scopa = last_scopa
+            state.in_hands = in_hands
+            state.plays = count
+            state.to_move = seat
+            if maximize:
+                if v > best:
+                    best = v
+                    if v > alpha:
+                        alpha = v
+                        if alpha >= beta:
+                            break
+            elif v < best:
                 best = v
                 if v < beta:
                     beta = v

@@ -40,7 +40,7 @@ DEFAULT_KIND: Kind = "process"
 # file name -> kind, for the files that do not declare their kind themselves
 FILE_KINDS: dict[str, Kind] = {  # fmt: skip
     # unit
-    "test_arena.py": "unit", "test_arena_cli.py": "unit", "test_bots_expert.py": "unit",
+    "test_arena.py": "unit", "test_arena_cli.py": "unit", "test_bots_expert.py": "unit", "test_bots_fixed_moves.py": "unit",
     "test_bots_legality.py": "unit", "test_collector.py": "unit", "test_doctests.py": "unit",
     "test_engine_captures.py": "unit", "test_engine_errors.py": "unit",
     "test_engine_examples.py": "unit", "test_engine_explain.py": "unit",
