@@ -15,7 +15,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import datetime, timezone
 
-from scopa.bots import make_bot
 from scopa.engine import GameMaster
 from scopa.protocol import commands as wire
 from scopa.protocol.errors import ErrorCode
@@ -120,8 +119,7 @@ class Records:
         from its seed: ``GameMaster.restore`` checks them)."""
         assert self.archive is not None
         actions = await self.archive.load_actions(game.id)
-        stand_ins = [make_bot("random", p.name) for p in game.players]  # restore asks nobody to move
-        master = GameMaster(game.rules, stand_ins, game.seed)
+        master = GameMaster(game.rules, game.seed)
         master.restore(actions)
         players = [
             RecordPlayer(seat=p.seat, name=p.name, side=game.rules.side_of(p.seat), kind=PlayerKind(p.kind),
