@@ -2,7 +2,6 @@
 
 from .limits import Limits
 from .network import DEFAULT_PORT, NetworkEngine, serve
-from .netplayer import NetworkPlayer
 from .table import Table
 
-__all__ = ["DEFAULT_PORT", "Limits", "NetworkEngine", "NetworkPlayer", "Table", "serve"]
+__all__ = ["DEFAULT_PORT", "Limits", "NetworkEngine", "Table", "serve"]
