@@ -14,7 +14,7 @@ from .events import Event
 from .master import GameMaster
 from .player import Player
 from .rules import RuleSet
-from .state import GameState
+from .state import GameState, replay
 
 Observer = Callable[[Event], Awaitable[None]]
 
@@ -32,6 +32,8 @@ class LocalGame:
     """Called with each action once it is applied and before anyone is told of it; if it
     returns an awaitable, that is awaited before the action is announced."""
     master: GameMaster = field(init=False)
+    _journaled: int = field(init=False, default=0, repr=False)  # actions whose Journal was carried out
+    _past: tuple[int, GameState] | None = field(init=False, default=None, repr=False)  # (actions, state)
 
     def __post_init__(self) -> None:
         if len(self.players) != self.rules.players:
@@ -41,8 +43,15 @@ class LocalGame:
 
     @property
     def state(self) -> GameState:
-        """The game master's state (the players see views of it, never the state)."""
-        return self.master.state
+        """The game as of the effects carried out so far (an observer told of an event
+        sees the state it was announced in, even if the game master is a deal further
+        on); the players see views, never the state."""
+        actions = self.master.actions
+        if self._journaled >= len(actions):
+            return self.master.state
+        if self._past is None or self._past[0] != self._journaled:
+            self._past = (self._journaled, replay(self.rules, self.master.first_dealer, actions[: self._journaled]))
+        return self._past[1]
 
     @property
     def actions(self) -> list[Action]:
@@ -55,6 +64,7 @@ class LocalGame:
     def restore(self, actions: Sequence[Action]) -> None:
         """Continue a journaled game: see :meth:`GameMaster.restore`."""
         self.master.restore(actions)
+        self._journaled = len(actions)
 
     def record(self) -> GameRecord:
         return self.master.record()
@@ -70,6 +80,7 @@ class LocalGame:
             elif isinstance(effect, Announce):
                 await self._announce(effect)
             elif isinstance(effect, Journal):
+                self._journaled = effect.index + 1
                 if self.journal is not None:
                     durable = self.journal(effect.action)
                     if durable is not None:

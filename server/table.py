@@ -786,7 +786,7 @@ class Table:
             return
         self._answer(turn, None, seq, (code, message))
 
-    def _answer(self, turn: PendingTurn, answer: Action | None, seq: int | None,
+    def _answer(self, turn: PendingTurn, answer: Play | Declare | None, seq: int | None,
                 refusal: tuple[ErrorCode, str] | None = None, name: str = "play") -> None:
         """The seat's answer to its waiting turn, to the game master (None: one that could
         not be read; ``refusal``: the error for it).  A refused answer is told at once,

@@ -3,6 +3,8 @@ and never await; players are asked with views; refusals are counted by the maste
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from scopa.engine import (
@@ -104,3 +106,23 @@ def test_a_game_driven_to_its_end_replays_from_its_journal() -> None:
     assert replay(master.rules, master.first_dealer, journal).totals == list(record.totals)
     with pytest.raises(ValueError):
         master.start()
+
+
+def test_a_local_game_observer_sees_the_state_each_event_was_announced_in() -> None:
+    """The game master is a deal further on when a round's end is told; the local game
+    shows its observers the game as it stood then (the TUI draws the board from it)."""
+    from scopa.bots import GreedyBot
+    from scopa.engine import LocalGame, Phase, RoundEnded
+
+    seen: list[tuple[int, int, int]] = []
+
+    async def observe(event: object) -> None:
+        if isinstance(event, RoundEnded):
+            st = game.state
+            seen.append((event.round_no, len(st.history), sum(p.bit_count() for p in st.piles)))
+            assert st.phase is not Phase.PLAY
+
+    game = LocalGame(RuleSet.build(), [GreedyBot(), GreedyBot()], seed=6, observers=[observe])
+    record = asyncio.run(game.run())
+    assert seen and all(n == rounds and cards == 40 for n, rounds, cards in seen)
+    assert game.state is game.master.state and record.totals == tuple(game.state.totals)
