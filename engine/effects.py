@@ -7,14 +7,14 @@ follow it (a server makes the action durable first), an :class:`Ask` by asking t
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .actions import Action, Declare, Play
 from .errors import IllegalMoveError
 from .events import Event
 from .rules import RuleSet
-from .state import EndReason
-from .view import View
+from .state import EndReason, GameState
+from .view import View, view
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,6 +31,30 @@ class GameRecord:
     rounds: int
 
 
+class SeatView:
+    """The view a question is asked with, made when first read (a server that builds
+    its message from the game's numbers never makes it).  It can be read while the
+    question waits: once it is answered, an unread view is gone."""
+
+    __slots__ = ("_state", "_seat", "_view")
+
+    def __init__(self, state: GameState, seat: int) -> None:
+        self._state: GameState | None = state
+        self._seat = seat
+        self._view: View | None = None
+
+    def get(self) -> View:
+        if self._view is None:
+            if self._state is None:
+                raise ValueError("the question was answered before its view was read")
+            self._view = view(self._state, self._seat)
+        return self._view
+
+    def close(self) -> None:
+        """The question is answered: the game goes on, this view may no longer be made."""
+        self._state = None
+
+
 @dataclass(frozen=True, slots=True)
 class Ask:
     """Ask ``seat`` to choose one of ``legal``, from what it sees (``view``).  ``turn``
@@ -38,8 +62,13 @@ class Ask:
 
     seat: int
     legal: tuple[Play | Declare, ...]
-    view: View
-    turn: int
+    seat_view: SeatView = field(repr=False, compare=False)
+    turn: int = 0
+
+    @property
+    def view(self) -> View:
+        """What ``seat`` sees (see :class:`SeatView`)."""
+        return self.seat_view.get()
 
 
 @dataclass(frozen=True, slots=True)

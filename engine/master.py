@@ -16,7 +16,7 @@ from typing import Sequence
 
 from .actions import Action, Deal, Declare, Play
 from .cards import CARDS, Card, cards_of
-from .effects import Announce, Ask, Effect, GameOver, GameRecord, Journal, Refused
+from .effects import Announce, Ask, Effect, GameOver, GameRecord, Journal, Refused, SeatView
 from .events import (
     DealVoid,
     Declared,
@@ -30,7 +30,6 @@ from .events import (
 )
 from .rules import RuleSet
 from .state import GameState, Phase
-from .view import view
 
 # How many refused answers a seat gets in one turn before the game master plays for it.
 MAX_REFUSALS = 3
@@ -169,7 +168,7 @@ class GameMaster:
             effects.append(GameOver(self.record()))
             return
         self._refusals = 0
-        self._ask = Ask(s.to_move, tuple(s.legal_actions()), view(s, s.to_move), len(self.actions))
+        self._ask = Ask(s.to_move, tuple(s.legal_actions()), SeatView(s, s.to_move), len(self.actions))
         effects.append(self._ask)
 
     def _apply(self, action: Action, effects: list[Effect], seat: int | None = None) -> None:
@@ -208,6 +207,8 @@ class GameMaster:
         """Apply an action taken from ``legal_actions()`` for ``seat``: its journal, what
         everyone may see of it, and what follows up to the next question."""
         s = self.state
+        if self._ask is not None:
+            self._ask.seat_view.close()
         self._ask = None
         effects: list[Effect] = []
         rounds_before = len(s.history)

@@ -126,3 +126,15 @@ def test_a_local_game_observer_sees_the_state_each_event_was_announced_in() -> N
     record = asyncio.run(game.run())
     assert seen and all(n == rounds and cards == 40 for n, rounds, cards in seen)
     assert game.state is game.master.state and record.totals == tuple(game.state.totals)
+
+
+def test_a_question_s_view_is_made_when_read_while_the_question_waits() -> None:
+    master, effects = _started()
+    unread = effects[-1]
+    nxt = master.receive(unread.seat, unread.legal[0])[-1]
+    with pytest.raises(ValueError):
+        unread.view  # noqa: B018 - answered before its view was read: the game went on
+    seen = nxt.view
+    assert isinstance(seen, View) and seen.seat == nxt.seat
+    master.receive(nxt.seat, nxt.legal[0])
+    assert nxt.view is seen  # read while it waited: kept
