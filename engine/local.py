@@ -14,7 +14,7 @@ from .events import Event
 from .master import GameMaster
 from .player import Player
 from .rules import RuleSet
-from .state import GameState, replay
+from .state import GameState
 
 Observer = Callable[[Event], Awaitable[None]]
 
@@ -33,7 +33,6 @@ class LocalGame:
     returns an awaitable, that is awaited before the action is announced."""
     master: GameMaster = field(init=False)
     _journaled: int = field(init=False, default=0, repr=False)  # actions whose Journal was carried out
-    _past: tuple[int, GameState] | None = field(init=False, default=None, repr=False)  # (actions, state)
 
     def __post_init__(self) -> None:
         if len(self.players) != self.rules.players:
@@ -46,12 +45,7 @@ class LocalGame:
         """The game as of the effects carried out so far (an observer told of an event
         sees the state it was announced in, even if the game master is a deal further
         on); the players see views, never the state."""
-        actions = self.master.actions
-        if self._journaled >= len(actions):
-            return self.master.state
-        if self._past is None or self._past[0] != self._journaled:
-            self._past = (self._journaled, replay(self.rules, self.master.first_dealer, actions[: self._journaled]))
-        return self._past[1]
+        return self.master.state_after(self._journaled)
 
     @property
     def actions(self) -> list[Action]:
@@ -80,11 +74,11 @@ class LocalGame:
             elif isinstance(effect, Announce):
                 await self._announce(effect)
             elif isinstance(effect, Journal):
-                self._journaled = effect.index + 1
                 if self.journal is not None:
                     durable = self.journal(effect.action)
                     if durable is not None:
                         await durable
+                self._journaled = effect.index + 1
             elif isinstance(effect, Refused):
                 error = effect.error or IllegalMoveError(f"{effect.answer!r} is not among the legal moves")
                 await self.players[effect.seat].rejected(error)

@@ -29,7 +29,7 @@ from .events import (
     RoundStarted,
 )
 from .rules import RuleSet
-from .state import GameState, Phase
+from .state import GameState, Phase, replay
 
 # How many refused answers a seat gets in one turn before the game master plays for it.
 MAX_REFUSALS = 3
@@ -49,6 +49,7 @@ class GameMaster:
     _started: bool = field(init=False, default=False, repr=False)
     _ask: Ask | None = field(init=False, default=None, repr=False)  # the turn waiting for an answer
     _refusals: int = field(init=False, default=0, repr=False)  # answers of that turn refused so far
+    _past: tuple[int, GameState] | None = field(init=False, default=None, repr=False)  # state_after's last
 
     def __post_init__(self) -> None:
         if self.names and len(self.names) != self.rules.players:
@@ -137,6 +138,16 @@ class GameMaster:
         if self._ask is None or self._ask.seat != seat:
             return []
         return self._play(self.state.default_action(), seat, Forced.TIMEOUT)
+
+    def state_after(self, count: int) -> GameState:
+        """The game as it stood after its first ``count`` actions (the state itself when
+        that is all of them).  A driver telling of an action sees the game as it was
+        then, though the game master may be a deal further on."""
+        if count >= len(self.actions):
+            return self.state
+        if self._past is None or self._past[0] != count:
+            self._past = (count, replay(self.rules, self.first_dealer, self.actions[:count]))
+        return self._past[1]
 
     def record(self) -> GameRecord:
         s = self.state

@@ -25,6 +25,7 @@ from scopa.engine import (
     Event,
     GameMaster,
     GameStarted,
+    GameState,
     HandDealt,
     IllegalMoveError,
     Play,
@@ -121,6 +122,7 @@ class Table:
     _played: Addressed | None = None  # played, from this table to everyone, addressed once
     _bot_moves: set[asyncio.Task[None]] = field(default_factory=set)
     _people: frozenset[int] = frozenset()  # seats a person held when the game began: their hands go out
+    _told: int = 0  # the game's actions journaled, which the table may have told of
     _inbox: asyncio.Queue[list[Effect]] = field(default_factory=asyncio.Queue)
     """Effects of the game master for the table's loop to carry out, in order."""
     taken_over: dict[int, str] = field(default_factory=dict)
@@ -243,11 +245,17 @@ class Table:
         """The table now: for a seat (its own view too) or a spectator (public only)."""
         seats, sides = self.seat_infos(), self.rules.seats_by_side()
         public = you = None
-        if self.master is not None:
-            public = public_view_to_wire(seat_view(self.master.state, None))
+        state = self.game_state()
+        if state is not None:
+            public = public_view_to_wire(seat_view(state, None))
             if seat is not None:
-                you = view_to_wire(seat_view(self.master.state, seat))
+                you = view_to_wire(seat_view(state, seat))
         return wire.Snapshot(event=self._event, table=self.info(), seats=seats, sides=sides, public=public, you=you)
+
+    def game_state(self) -> GameState | None:
+        """The game as the table has told it so far (the game master may be a move or a
+        deal further on while the table's loop awaits a journal write)."""
+        return self.master.state_after(self._told) if self.master is not None else None
 
     # ------------------------------------------------------------------ away, back, watching
 
@@ -561,6 +569,7 @@ class Table:
         self.master = GameMaster(self.rules, self.seed, [s.name for s in seats])
         if restore:
             self.master.restore(restore)  # the seed's deals must match the journal's
+            self._told = len(restore)
         elif self.storage is not None:
             self.storage.write(StartTable(self.id))
         self.state = wire.TableState.PLAYING
@@ -647,6 +656,7 @@ class Table:
             if isinstance(effect, JournalAction):
                 if self.storage is not None:
                     await self.storage.write(AppendAction.of(self.id, effect.index, effect.action))
+                self._told = effect.index + 1
             elif isinstance(effect, Announce):
                 await self._announce(effect)
             elif isinstance(effect, Ask):
