@@ -84,7 +84,8 @@ _OPS = {
     "tables": (wire.AdminOp.TABLES, "list every table, private ones too (ARG: list the tables after this id)"),
     "close": (wire.AdminOp.CLOSE_TABLE, "close table ARG (a running game is recorded as abandoned)"),
     "kick": (wire.AdminOp.KICK, "disconnect the client named ARG"),
-    "damaged": (wire.AdminOp.DAMAGED, "the journaled tables that could not be restored, and why"),
+    "damaged": (wire.AdminOp.DAMAGED, "the journaled tables that could not be restored, and why (with --db: read "
+                                      "from the journal itself, no server needed)"),
     "stop": (wire.AdminOp.STOP, "stop the server; running games resume on its next start"),
 }
 _JOURNAL_OPS = {
@@ -100,14 +101,15 @@ def add_admin_subcommand(sub: Any) -> None:
                        help=f"the server; default 127.0.0.1:{DEFAULT_PORT}")
     admin.add_argument("--token-file", default=None, metavar="PATH",
                        help="the operator token file the server wrote; default: where `scopa serve` writes it")
-    admin.add_argument("--db", default=None, metavar="PATH|URL", help="the journal (for migrate, export, import)")
+    admin.add_argument("--db", default=None, metavar="PATH|URL",
+                       help="the journal (for migrate, export, import, damaged)")
     admin.add_argument("op", choices=[*_OPS, *_JOURNAL_OPS],
                        help="; ".join([f"{k}: {v[1]}" for k, v in _OPS.items()] + [f"{k}: {v}" for k, v in _JOURNAL_OPS.items()]))
     admin.add_argument("arg", nargs="?", default="", help="the table id (close, tables) or name (kick)")
 
 
 def run_admin(args: argparse.Namespace, console: Console) -> int:
-    if args.op in _JOURNAL_OPS:
+    if args.op in _JOURNAL_OPS or (args.op == "damaged" and args.db):
         return run_journal_admin(args, console)
     try:
         host, port = parse_address(args.server)
@@ -140,8 +142,8 @@ def run_journal_admin(args: argparse.Namespace, console: Console) -> int:
     """``scopa admin migrate|export|import --db DB``: on the journal itself, no server needed."""
     import sys
 
-    from scopa.server.archive import StorageError
-    from scopa.server.journal_admin import export, import_into, migrate
+    from scopa.server.journal_values import StorageError
+    from scopa.server.journal_admin import damaged, export, import_into, migrate
 
     if not args.db:
         console.print(f"[red]{args.op} needs --db (an SQLite file or a postgresql:// URL)[/red]")
@@ -151,6 +153,13 @@ def run_journal_admin(args: argparse.Namespace, console: Console) -> int:
         if args.op == "export":
             for line in export(args.db):
                 sys.stdout.write(line + "\n")
+            return 0
+        if args.op == "damaged":
+            found = damaged(args.db)
+            for table_id, reason in found:
+                console.print(f"table {table_id}: {reason}", soft_wrap=True, markup=False, highlight=False)
+            if not found:
+                console.print("no damaged tables")
             return 0
         if args.op == "import":
             done = import_into(args.db, sys.stdin)

@@ -1,7 +1,12 @@
-"""Claimed names (``scopa serve --accounts``): a password per name, kept only as a salted
-scrypt hash, hashed in an executor so the event loop never waits for it, wrong
-attempts rate-limited per address and per name (never for the owner's own address),
-one check at a time per address, and claims bounded per address (see :class:`Accounts`)."""
+"""Accounts: claimed names (``scopa serve --accounts``), over the journal.
+
+A password per name, kept only as a salted scrypt hash, hashed in an executor so the
+event loop never waits for it; wrong attempts rate-limited per address and per name
+(never for the owner's own address), one check at a time per address, and claims
+bounded per address (see :class:`Accounts`).  The NetworkEngine hands this module each
+``hello`` (:meth:`Accounts.hello_deferred`: a claimed name's password is checked before
+the welcome) and each ``claim_name`` (:meth:`Accounts.claim_name`, PROTOCOL.md §13).
+"""
 
 from __future__ import annotations
 
@@ -9,15 +14,25 @@ import asyncio
 import functools
 import hashlib
 import hmac
+import logging
 import os
+import weakref
 from collections import deque
+from collections.abc import Callable, Coroutine
 from enum import StrEnum
+from typing import Any
 
-from .archive import Account
+from scopa.protocol import commands as wire
+from scopa.protocol.errors import ErrorCode
+
+from .journal_values import Account
 from .journal import Journal, SaveAccount
 from .clock import Clock
 from .limits import Limits
+from .session import ClientSession
 from .text import name_key
+
+log = logging.getLogger("scopa.server")
 
 SCRYPT_N, SCRYPT_R, SCRYPT_P = 2**14, 8, 1  # 16 MiB of memory per hash (128 * n * r bytes)
 SALT_BYTES = 16
@@ -98,11 +113,21 @@ class Accounts:
     from (or claimed it from), still gets in; and one check at a time per address.
     An address claims at most ``name_claims_per_address`` names per ``name_claims_window``.
     A name is claimed, and looked up, under its :func:`~.text.name_key`: look-alikes of
-    a claimed name are claimed too."""
+    a claimed name are claimed too.
 
-    def __init__(self, archive: Journal, clock: Clock, limits: Limits | None = None) -> None:
+    Without ``enabled`` (a server without ``--accounts``) no name is claimed, every
+    ``hello`` goes through and ``claim_name`` is refused."""
+
+    def __init__(self, journal: Journal | None, clock: Clock, limits: Limits | None = None, *,
+                 enabled: bool = True) -> None:
+        if enabled and journal is None:
+            raise ValueError("accounts are kept in the server's database: give it one (--db)")
         lim = limits if limits is not None else Limits()
-        self.archive = archive
+        self.journal = journal
+        self.enabled = enabled
+        self.verified: weakref.WeakSet[ClientSession] = weakref.WeakSet()
+        """Connections that gave their claimed name's password."""
+        self._tasks: set[asyncio.Task[None]] = set()
         self.limiter = AttemptLimiter(clock, lim.password_failures_per_address, lim.password_window)
         self.name_limiter = AttemptLimiter(clock, lim.password_failures_per_name, lim.password_window)
         self.claims = AttemptLimiter(clock, lim.name_claims_per_address, lim.name_claims_window)
@@ -112,7 +137,8 @@ class Accounts:
 
     async def account(self, name: str) -> Account | None:
         """The account of ``name`` or of a look-alike of it."""
-        return await self.archive.account(name_key(name)) or await self.archive.account(name)
+        assert self.journal is not None
+        return await self.journal.account(name_key(name)) or await self.journal.account(name)
 
     async def claimed(self, name: str) -> bool:
         return name_key(name) in self._claiming or await self.account(name) is not None
@@ -176,8 +202,85 @@ class Accounts:
             digest = await asyncio.get_running_loop().run_in_executor(
                 None, functools.partial(scrypt_hash, password, salt)
             )
-            await self.archive.write(SaveAccount(Account(folded, salt, digest, SCRYPT_N, SCRYPT_R, SCRYPT_P)))
+            assert self.journal is not None
+            await self.journal.write(SaveAccount(Account(folded, salt, digest, SCRYPT_N, SCRYPT_R, SCRYPT_P)))
         finally:
             self._claiming.discard(folded)
         self._owners.setdefault(folded, set()).add(address)
         return Verdict.OK
+
+    # ------------------------------------------------------------------ the wire side
+
+    def hello_deferred(self, sess: ClientSession, body: wire.Hello, seq: int, welcome: Callable[[], None]) -> bool:
+        """With accounts, a hello for a claimed name: True when this module answers it
+        (an error, or ``welcome()`` once the password checked out off the event loop)."""
+        if not self.enabled:
+            return False
+        self._spawn(self._hello_claimed(sess, body, seq, welcome))
+        return True
+
+    async def _hello_claimed(self, sess: ClientSession, body: wire.Hello, seq: int,
+                             welcome: Callable[[], None]) -> None:
+        if not await self.claimed(body.name):
+            if not sess.closed:
+                welcome()
+            return
+        if sess.closed:
+            return
+        if body.password is None:
+            sess.error(ErrorCode.NAME_TAKEN, f"the name {body.name!r} is claimed: give its password, or choose "
+                                             "another name", re=seq)
+            return
+        if not self.begin_check(body.name, sess.address):
+            sess.error(ErrorCode.RATE_LIMITED, "too many wrong passwords, or another check under way: try again "
+                                               "later", re=seq)
+            return
+        await self._verify(sess, body, seq, welcome)
+
+    async def _verify(self, sess: ClientSession, body: wire.Hello, seq: int, welcome: Callable[[], None]) -> None:
+        assert body.password is not None
+        verdict = await self.check(body.name, body.password, sess.address)
+        if sess.closed:
+            return
+        if verdict is Verdict.WRONG:
+            log.info("connection %s: wrong password for %s", sess.id, body.name)
+            sess.error(ErrorCode.BAD_PASSWORD, f"that is not the password of {body.name!r}", re=seq)
+        else:
+            welcome()
+            if sess.name == body.name and verdict is Verdict.OK:
+                self.verified.add(sess)
+
+    def claim_name(self, sess: ClientSession, body: wire.ClaimName, seq: int) -> None:
+        """``claim_name``: the connection's name, with this password (answered off the loop)."""
+        if not self.enabled:
+            sess.error(ErrorCode.UNEXPECTED_COMMAND, "this server has no accounts (it runs without --accounts)",
+                       re=seq)
+            return
+        self._spawn(self._claim_name(sess, body, seq))
+
+    async def _claim_name(self, sess: ClientSession, body: wire.ClaimName, seq: int) -> None:
+        assert sess.name is not None
+        name = sess.name
+        verdict = await self.claim(name, body.password, sess.address)
+        if verdict is Verdict.LIMITED:
+            sess.error(ErrorCode.RATE_LIMITED, "too many refused attempts: try again later", re=seq)
+        elif verdict is not Verdict.OK:
+            sess.error(ErrorCode.NAME_TAKEN, f"the name {name!r} is claimed already", re=seq)
+        else:
+            log.info("connection %s claims the name %s", sess.id, name)
+            self.verified.add(sess)
+            sess.send(wire.NameClaimed(name=name), re=seq)
+
+    def is_verified(self, sess: ClientSession) -> bool:
+        """Whether ``sess`` gave its claimed name's password (or claimed its name)."""
+        return sess in self.verified
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def close(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Protocol
 from scopa.protocol import commands as wire
 from scopa.protocol.errors import ErrorCode
 
-from .lobby import table_number
+from .listing import table_number
 from .text import name_key
 
 if TYPE_CHECKING:

@@ -1,327 +1,166 @@
-"""What a server with storage keeps beyond the journal: who played each finished game,
-the ratings of each name per preset, and the accounts that claim names.
+"""The archive: finished games and their records, as a server with storage serves them
+(PROTOCOL.md §13), over the journal.
 
-It is an addition to :mod:`.storage` on the same database: three more relations
-(:data:`ARCHIVE_SCHEMA`, created beside the journal's) and the methods of
-:class:`Archive`, which both storage backends have (:class:`SQLiteArchive` and
-:class:`MemoryArchive` are their mixins).
-
-    save_players(table_id, players)                  who sat where, at the game's end
-    finished_games(player, preset, limit)            finished games, newest first
-    finished_game(table_id)                          one finished game (None if none)
-    ratings(preset, names) -> {name: Rating}         stored ratings of some names
-    save_ratings(preset, ratings)                    after a rated game
-    leaderboard(preset, limit)                       the best ratings (by mu - 3 sigma)
-    account(name) / save_account(account)            a claimed name's password hash
+The NetworkEngine hands this module ``list_games``, ``get_record`` and
+``get_leaderboard`` (:meth:`Archive.dispatch`) and each finished table's end
+(:meth:`Archive.finish`: who played it goes with the end, which :mod:`.ratings` rates
+and journals).  A record is rebuilt from the game's journaled actions; a private
+table's game is shown only to a holder of one of its seat tokens or to one of its
+players logged in with a password (:mod:`.accounts`).
 """
 
 from __future__ import annotations
 
-import json
-import sqlite3
-import threading
-import time
-from contextlib import AbstractContextManager
-from dataclasses import dataclass, field
-from typing import Any, Protocol, Sequence, runtime_checkable
+import asyncio
+import logging
+from collections.abc import Coroutine
+from dataclasses import replace
+from datetime import datetime, timezone
+from typing import Any
 
-from scopa.engine import RuleSet
+from scopa.engine import GameMaster
+from scopa.protocol import commands as wire
+from scopa.protocol.errors import ErrorCode
+from scopa.protocol.record import PlayerKind, Record, RecordPlayer, build_record
 
-FINISHED = "finished"
+from .accounts import Accounts
+from .journal import FinishTable, Journal
+from .journal_values import FinishedGame, GamePlayer, preset_key
+from .ratings import Rater
+from .session import ClientSession
+from .table import Table, token_digest
+from .text import name_key
 
-ARCHIVE_SCHEMA = """
-CREATE TABLE IF NOT EXISTS game_players (
-    table_id     TEXT NOT NULL REFERENCES tables(id),
-    seat         INTEGER NOT NULL,
-    name         TEXT NOT NULL,
-    kind         TEXT NOT NULL,            -- person | bot
-    strategy     TEXT,                     -- a built-in bot's strategy
-    taken_over   INTEGER NOT NULL DEFAULT 0, -- a bot played this person's seat from some point on
-    token_digest TEXT,                     -- sha256 hex of the person's seat token
-    PRIMARY KEY (table_id, seat)
-) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS game_players_name ON game_players(name);
-CREATE TABLE IF NOT EXISTS ratings (
-    preset TEXT NOT NULL,
-    name   TEXT NOT NULL,
-    mu     REAL NOT NULL,
-    sigma  REAL NOT NULL,
-    games  INTEGER NOT NULL DEFAULT 0,
-    wins   INTEGER NOT NULL DEFAULT 0,
-    PRIMARY KEY (preset, name)
-) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS accounts (
-    name       TEXT PRIMARY KEY,
-    salt       BLOB NOT NULL,
-    hash       BLOB NOT NULL,              -- scrypt(password, salt, n, r, p)
-    n          INTEGER NOT NULL,
-    r          INTEGER NOT NULL,
-    p          INTEGER NOT NULL,
-    created_at REAL NOT NULL
-) WITHOUT ROWID;
-"""
+log = logging.getLogger("scopa.server")
+
+REQUESTS = (wire.ListGames, wire.GetRecord, wire.GetLeaderboard)
+MAX_RECORD_BYTES = 60_000  # a record must fit in one frame (64 KiB) with its envelope
 
 
+class Archive:
+    """Finished games over the journal (None: a server without a database keeps none)."""
 
-class StorageError(RuntimeError):
-    """The storage refused or failed a write (e.g. an action index already journaled)."""
+    def __init__(self, journal: Journal | None, rater: Rater, accounts: Accounts) -> None:
+        self.journal = journal
+        self.rater = rater
+        self.accounts = accounts
+        self._tasks: set[asyncio.Task[None]] = set()
 
-@dataclass(frozen=True)
-class GamePlayer:
-    seat: int
-    name: str
-    kind: str  # "person" or "bot"
-    strategy: str | None = None
-    taken_over: bool = False
-    token_digest: str | None = None
+    @staticmethod
+    def handles(body: wire.Body) -> bool:
+        return isinstance(body, REQUESTS)
 
+    def dispatch(self, sess: ClientSession, body: wire.Body, seq: int) -> None:
+        if self.journal is None:
+            sess.error(ErrorCode.UNEXPECTED_COMMAND,
+                       "this server keeps no finished games or ratings (it runs without a database)", re=seq)
+            return
+        if isinstance(body, wire.ListGames):
+            self._spawn(self._list(sess, body, seq))
+        elif isinstance(body, wire.GetRecord):
+            self._spawn(self._record(sess, body, seq))
+        elif isinstance(body, wire.GetLeaderboard):
+            self._spawn(self._leaderboard(sess, body, seq))
 
-@dataclass(frozen=True)
-class FinishedGame:
-    id: str
-    rules: RuleSet
-    seed: int
-    private: bool
-    finished_at: float
-    winner: int | None
-    totals: tuple[int, ...]
-    reason: str
-    players: tuple[GamePlayer, ...]
+    # ------------------------------------------------------------------ a game's end
 
+    def finish(self, table: Table, end: FinishTable) -> None:
+        """A table's end (``Table.on_result``): journaled with who played it, and rated
+        (:meth:`.ratings.Rater.finish` journals it, with the new ratings of a rated game)."""
+        players = self.players_of(table) if self.journal is not None and table.master is not None else None
+        self.rater.finish(table, end if players is None else replace(end, players=tuple(players)))
 
-@dataclass(frozen=True)
-class Rating:
-    name: str
-    mu: float
-    sigma: float
-    games: int = 0
-    wins: int = 0
-
-    @property
-    def ordinal(self) -> float:
-        """The leaderboard's rating: mu - 3 sigma."""
-        return self.mu - 3 * self.sigma
-
-
-@dataclass(frozen=True)
-class Account:
-    name: str
-    salt: bytes
-    hash: bytes
-    n: int
-    r: int
-    p: int
-    created_at: float = 0.0
-
-
-def preset_key(rules: RuleSet) -> str:
-    """The preset ratings are kept under: the rules' preset, or ``custom``."""
-    return rules.preset.value if rules.preset is not None else "custom"
-
-
-@runtime_checkable
-class Archive(Protocol):
-    def save_players(self, table_id: str, players: Sequence[GamePlayer]) -> None: ...
-
-    def finished_games(self, player: str | None = None, preset: str | None = None,
-                       limit: int = 1000) -> list[FinishedGame]: ...
-
-    def finished_game(self, table_id: str) -> FinishedGame | None: ...
-
-    def ratings(self, preset: str, names: Sequence[str]) -> dict[str, Rating]: ...
-
-    def save_ratings(self, preset: str, ratings: Sequence[Rating]) -> None: ...
-
-    def leaderboard(self, preset: str, limit: int = 20) -> list[Rating]: ...
-
-    def account(self, name: str) -> Account | None: ...
-
-    def save_account(self, account: Account) -> None: ...
-
-
-def _ranked(ratings: Sequence[Rating], limit: int) -> list[Rating]:
-    return sorted(ratings, key=lambda r: (-r.ordinal, -r.wins, r.name))[:limit]
-
-
-# ---------------------------------------------------------------------- SQLite
-
-
-class SQLiteArchive:
-    """The archive methods of :class:`~scopa.server.storage.SQLiteStorage` (same file,
-    same connection and lock; one statement or short transaction each)."""
-
-    _db: sqlite3.Connection
-    _lock: threading.RLock
-
-    def _exec(self, sql: str, args: Sequence[Any] = ()) -> sqlite3.Cursor:  # pragma: no cover - the storage's
-        raise NotImplementedError
-
-    def _transaction(self) -> AbstractContextManager[None]:  # pragma: no cover - the storage's
-        raise NotImplementedError
-
-    def save_players(self, table_id: str, players: Sequence[GamePlayer]) -> None:
-        with self._transaction():
-            for p in players:
-                self._db.execute(
-                    "INSERT OR REPLACE INTO game_players (table_id, seat, name, kind, strategy, taken_over, "
-                    "token_digest) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (table_id, p.seat, p.name, p.kind, p.strategy, int(p.taken_over), p.token_digest),
-                )
-
-    def _players_of(self, table_id: str) -> tuple[GamePlayer, ...]:
-        rows = self._db.execute(
-            "SELECT seat, name, kind, strategy, taken_over, token_digest FROM game_players WHERE table_id=? "
-            "ORDER BY seat", (table_id,)
-        ).fetchall()
-        return tuple(GamePlayer(seat, name, kind, strategy, bool(taken), digest)
-                     for seat, name, kind, strategy, taken, digest in rows)
-
-    _GAME_COLUMNS = "id, rules, seed, private, finished_at, winner, totals, reason"
-
-    def _game(self, row: tuple[Any, ...]) -> FinishedGame:
-        tid, rules, seed, private, finished_at, winner, totals, reason = row
-        return FinishedGame(tid, RuleSet.model_validate_json(rules), seed, bool(private), finished_at or 0.0,
-                            winner, tuple(json.loads(totals or "[]")), reason or "", self._players_of(tid))
-
-    def finished_games(self, player: str | None = None, preset: str | None = None,
-                       limit: int = 1000) -> list[FinishedGame]:
-        where = ["t.status='finished'", "EXISTS (SELECT 1 FROM game_players g WHERE g.table_id=t.id)"]
-        args: list[Any] = []
-        if player is not None:
-            where.append("EXISTS (SELECT 1 FROM game_players g WHERE g.table_id=t.id AND g.name=?)")
-            args.append(player)
-        if preset is not None:
-            where.append("COALESCE(json_extract(t.rules, '$.preset'), 'custom')=?")
-            args.append(preset)
-        args.append(limit)
-        with self._lock:
-            rows = self._db.execute(
-                f"SELECT {self._GAME_COLUMNS} FROM tables t WHERE {' AND '.join(where)} "
-                "ORDER BY t.finished_at DESC, t.num DESC LIMIT ?", args
-            ).fetchall()
-            return [self._game(row) for row in rows]
-
-    def finished_game(self, table_id: str) -> FinishedGame | None:
-        with self._lock:
-            row = self._db.execute(
-                f"SELECT {self._GAME_COLUMNS} FROM tables WHERE id=? AND status='finished'", (table_id,)
-            ).fetchone()
-            if row is None:
+    @staticmethod
+    def players_of(table: Table) -> list[GamePlayer] | None:
+        """Who sat where, as the archive keeps it (None: a seat is empty)."""
+        players = []
+        for i, seat in enumerate(table.seats):
+            if seat is None:
                 return None
-            game = self._game(row)
-        return game if game.players else None
+            taken = i in table.taken_over
+            person = seat.bot is None or taken
+            players.append(GamePlayer(i, seat.name, PlayerKind.PERSON.value if person else PlayerKind.BOT.value,
+                                      None if person else seat.strategy or None, taken,
+                                      table.taken_over.get(i) or seat.token_digest or None))
+        return players
 
-    def ratings(self, preset: str, names: Sequence[str]) -> dict[str, Rating]:
-        out: dict[str, Rating] = {}
-        with self._lock:
-            for name in names:
-                row = self._db.execute("SELECT mu, sigma, games, wins FROM ratings WHERE preset=? AND name=?",
-                                       (preset, name)).fetchone()
-                if row is not None:
-                    out[name] = Rating(name, *row)
-        return out
+    # ------------------------------------------------------------------ games and records
 
-    def save_ratings(self, preset: str, ratings: Sequence[Rating]) -> None:
-        with self._transaction():
-            for r in ratings:
-                self._db.execute(
-                    "INSERT OR REPLACE INTO ratings (preset, name, mu, sigma, games, wins) VALUES (?, ?, ?, ?, ?, ?)",
-                    (preset, r.name, r.mu, r.sigma, r.games, r.wins),
-                )
+    def _visible(self, sess: ClientSession, game: FinishedGame, digests: set[str]) -> bool:
+        """A private table's game: only to a holder of one of its seat tokens, or to one
+        of its players logged in with a password."""
+        if not game.private:
+            return True
+        if any(p.token_digest and p.token_digest in digests for p in game.players):
+            return True
+        return (self.accounts.is_verified(sess)
+                and any(name_key(p.name) == name_key(sess.name or "") for p in game.players))
 
-    def leaderboard(self, preset: str, limit: int = 20) -> list[Rating]:
-        with self._lock:
-            rows = self._db.execute(
-                "SELECT name, mu, sigma, games, wins FROM ratings WHERE preset=? "
-                "ORDER BY mu - 3 * sigma DESC, wins DESC, name LIMIT ?", (preset, limit)
-            ).fetchall()
-        return [Rating(*row) for row in rows]
+    async def _list(self, sess: ClientSession, body: wire.ListGames, seq: int) -> None:
+        assert self.journal is not None
+        digests = {token_digest(t) for t in body.tokens}
+        preset = body.preset.value if body.preset is not None else None
+        games = await self.journal.finished_games(body.player, preset)
+        found = [g for g in games if self._visible(sess, g, digests)]
+        sess.send(wire.Games(games=[_summary(g) for g in found[: body.limit]]), re=seq)
 
-    def account(self, name: str) -> Account | None:
-        with self._lock:
-            # A claimed name is claimed in every case (names are unique regardless of case).
-            row = self._db.execute("SELECT name, salt, hash, n, r, p, created_at FROM accounts "
-                                   "WHERE name=? COLLATE NOCASE", (name,)).fetchone()
-        return Account(*row) if row is not None else None
+    async def _record(self, sess: ClientSession, body: wire.GetRecord, seq: int) -> None:
+        assert self.journal is not None
+        game = await self.journal.finished_game(body.game)
+        if game is None:
+            sess.error(ErrorCode.NO_SUCH_TABLE, f"there is no finished game {body.game!r}", re=seq)
+            return
+        if not self._visible(sess, game, {token_digest(body.token)} if body.token else set()):
+            sess.error(ErrorCode.PRIVATE_TABLE,
+                       f"game {body.game} was played at a private table: give one of its seat tokens", re=seq)
+            return
+        try:
+            record = await self.record_of(game)
+        except Exception:  # noqa: BLE001 - a journal that does not replay must not hurt the server
+            log.exception("game %s: its journal does not make a record", game.id)
+            sess.error(ErrorCode.INTERNAL, f"the journal of game {game.id} could not be replayed", re=seq)
+            return
+        if len(record.model_dump_json()) > MAX_RECORD_BYTES:
+            sess.error(ErrorCode.INTERNAL, f"the record of game {game.id} is too large to send", re=seq)
+            return
+        sess.send(wire.RecordReply(game=game.id, record=record), re=seq)
 
-    def all_accounts(self) -> list[Account]:
-        with self._lock:
-            rows = self._db.execute("SELECT name, salt, hash, n, r, p, created_at FROM accounts ORDER BY name").fetchall()
-        return [Account(*row) for row in rows]
+    async def record_of(self, game: FinishedGame) -> Record:
+        """A finished game's record, rebuilt from its journal (whose deals must follow
+        from its seed: ``GameMaster.restore`` checks them)."""
+        assert self.journal is not None
+        actions = await self.journal.load_actions(game.id)
+        master = GameMaster(game.rules, game.seed)
+        master.restore(actions)
+        players = [
+            RecordPlayer(seat=p.seat, name=p.name, side=game.rules.side_of(p.seat), kind=PlayerKind(p.kind),
+                         strategy=p.strategy, taken_over=p.taken_over)
+            for p in game.players
+        ]
+        return build_record(game.rules, game.seed, master.first_dealer, actions, players, game=game.id,
+                            played_at=datetime.fromtimestamp(round(game.finished_at), timezone.utc))
 
-    def save_account(self, account: Account) -> None:
-        a = account
-        if self.account(a.name) is not None:  # claimed in another case
-            raise StorageError(f"the name {a.name!r} is claimed already")
-        self._exec("INSERT INTO accounts (name, salt, hash, n, r, p, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                   (a.name, a.salt, a.hash, a.n, a.r, a.p, a.created_at or time.time()))
+    async def _leaderboard(self, sess: ClientSession, body: wire.GetLeaderboard, seq: int) -> None:
+        best = await self.rater.leaderboard(body.preset.value, body.limit)  # games that ended before this asked
+        entries = [wire.RatingEntry(rank=i + 1, name=r.name, rating=round(r.ordinal, 3), mu=round(r.mu, 3),
+                                    sigma=round(r.sigma, 3), games=r.games, wins=r.wins)
+                   for i, r in enumerate(best)]
+        sess.send(wire.Leaderboard(preset=body.preset, entries=entries), re=seq)
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def close(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
 
 
-# ---------------------------------------------------------------------- memory
-
-
-@dataclass
-class _MemArchive:
-    players: dict[str, tuple[GamePlayer, ...]] = field(default_factory=dict)
-    ratings: dict[tuple[str, str], Rating] = field(default_factory=dict)
-    accounts: dict[str, Account] = field(default_factory=dict)
-
-
-class MemoryArchive:
-    """The archive methods of :class:`~scopa.server.memory_journal.MemoryStorage`."""
-
-    _tables: dict[str, Any]
-
-    @property
-    def _archive(self) -> _MemArchive:
-        found: _MemArchive | None = self.__dict__.get("_archive_state")
-        if found is None:
-            found = self.__dict__["_archive_state"] = _MemArchive()
-        return found
-
-    def save_players(self, table_id: str, players: Sequence[GamePlayer]) -> None:
-        if table_id not in self._tables:
-            raise StorageError(f"no table {table_id!r} in storage")
-        self._archive.players[table_id] = tuple(sorted(players, key=lambda p: p.seat))
-
-    def finished_game(self, table_id: str) -> FinishedGame | None:
-        t = self._tables.get(table_id)
-        players = self._archive.players.get(table_id)
-        if t is None or t.result is None or t.status != FINISHED or not players:
-            return None
-        r = t.result
-        return FinishedGame(table_id, t.rules, t.seed, t.private, r.finished_at, r.winner, tuple(r.totals),
-                            r.reason, players)
-
-    def finished_games(self, player: str | None = None, preset: str | None = None,
-                       limit: int = 1000) -> list[FinishedGame]:
-        games = [g for g in (self.finished_game(tid) for tid in self._tables) if g is not None]
-        if player is not None:
-            games = [g for g in games if any(p.name == player for p in g.players)]
-        if preset is not None:
-            games = [g for g in games if preset_key(g.rules) == preset]
-        games.sort(key=lambda g: (g.finished_at, int(g.id) if g.id.isdigit() else 0), reverse=True)
-        return games[:limit]
-
-    def ratings(self, preset: str, names: Sequence[str]) -> dict[str, Rating]:
-        kept = self._archive.ratings
-        return {n: kept[(preset, n)] for n in names if (preset, n) in kept}
-
-    def save_ratings(self, preset: str, ratings: Sequence[Rating]) -> None:
-        for r in ratings:
-            self._archive.ratings[(preset, r.name)] = r
-
-    def leaderboard(self, preset: str, limit: int = 20) -> list[Rating]:
-        return _ranked([r for (p, _), r in self._archive.ratings.items() if p == preset], limit)
-
-    def account(self, name: str) -> Account | None:
-        key = name.casefold()  # claimed in every case, as in SQLite
-        return next((a for n, a in self._archive.accounts.items() if n.casefold() == key), None)
-
-    def all_accounts(self) -> list[Account]:
-        return sorted(self._archive.accounts.values(), key=lambda a: a.name)
-
-    def save_account(self, account: Account) -> None:
-        if self.account(account.name) is not None:  # claimed in any case
-            raise StorageError(f"the name {account.name!r} is claimed already")
-        self._archive.accounts[account.name] = account
+def _summary(game: FinishedGame) -> wire.GameSummary:
+    ended = datetime.fromtimestamp(game.finished_at, timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return wire.GameSummary(id=game.id, ended=ended, preset=preset_key(game.rules),
+                            description=game.rules.describe()[:200], players=[p.name for p in game.players],
+                            winner=game.winner, totals=list(game.totals), reason=game.reason or "abandoned",
+                            private=game.private)

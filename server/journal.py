@@ -14,6 +14,9 @@ order, and returns an awaitable that resolves when the command is durable (or ra
 queued before it.  An action is journaled before anyone hears of it: the game master
 awaits ``write(AppendAction(...))`` before it announces the action.
 
+A backend is a :class:`JournalBackend` (called synchronously: SQLite, memory) or an
+:class:`AsyncJournalBackend` (awaited on the event loop: PostgreSQL).
+
 An action index is journaled once: the same action sent again for an index already
 stored is accepted and changes nothing (a batch retried after a lost answer stores
 nothing twice); another action for that index is refused, and so is an index past the
@@ -27,7 +30,8 @@ from typing import Any, Awaitable, Protocol, Sequence, runtime_checkable
 
 from scopa.engine import Action, RuleSet
 
-from .archive import Account, FinishedGame, GamePlayer, Rating, StorageError
+from .journal_values import Account, FinishedGame, GamePlayer, Rating, StorageError
+from .journal_ops import AsyncOperations, Operations
 from .journal_values import FinishedTable, StoredTable, TableResult, encode_action
 
 # ---------------------------------------------------------------------- commands (writes)
@@ -90,6 +94,19 @@ class AppendAction:
 
 
 @dataclass(frozen=True, slots=True)
+class RecordRefusal:
+    """An answer of ``seat`` refused at action ``index`` of a table's game (an illegal move,
+    a bad body, ...: the protocol's error ``code``); ``nth``: the how-many-th refusal of that
+    turn (1, 2, ...), so the same refusal journaled again is kept once."""
+
+    table_id: str
+    seat: int
+    index: int
+    code: str
+    nth: int = 1
+
+
+@dataclass(frozen=True, slots=True)
 class RatingUpdate:
     """The ratings a finished game gives, under its preset (journaled with its end)."""
 
@@ -140,10 +157,10 @@ class SaveAccount:
     account: Account
 
 
-Command = (CreateTable | SetSeat | ClearSeat | StartTable | AppendAction | FinishTable | CloseTable
+Command = (CreateTable | SetSeat | ClearSeat | StartTable | AppendAction | RecordRefusal | FinishTable | CloseTable
            | MarkDamaged | SaveRatings | SaveAccount)
-COMMANDS = (CreateTable, SetSeat, ClearSeat, StartTable, AppendAction, FinishTable, CloseTable, MarkDamaged,
-            SaveRatings, SaveAccount)
+COMMANDS = (CreateTable, SetSeat, ClearSeat, StartTable, AppendAction, RecordRefusal, FinishTable, CloseTable,
+            MarkDamaged, SaveRatings, SaveAccount)
 
 # ---------------------------------------------------------------------- queries (reads)
 
@@ -164,6 +181,14 @@ class LoadResults:
 @dataclass(frozen=True, slots=True)
 class LoadActions:
     """One table's actions (to replay it)."""
+
+    table_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class LoadRefusals:
+    """One table's journaled refusals (:class:`RecordRefusal`), in the order of their
+    action index, seat and ``nth``."""
 
     table_id: str
 
@@ -219,7 +244,7 @@ class AllAccounts:
     """Every claimed name (for an export)."""
 
 
-Query = (LoadUnfinished | LoadResults | LoadActions | LoadFinishedSince | LastTableId | LoadDamaged
+Query = (LoadUnfinished | LoadResults | LoadActions | LoadRefusals | LoadFinishedSince | LastTableId | LoadDamaged
          | FinishedGames | FinishedGameOf | Ratings | Leaderboard | AccountOf | AllAccounts)
 Request = Command | Query
 
@@ -240,8 +265,8 @@ def table_of(request: Request) -> str | None:
 
 @runtime_checkable
 class JournalBackend(Protocol):
-    """A place that keeps the journal, called synchronously (by one writer: a thread, a
-    child process, or the caller itself when ``blocks`` is False)."""
+    """A place that keeps the journal, called synchronously (by one writer: a child
+    process, a thread, or the caller itself when ``blocks`` is False)."""
 
     blocks: bool
     """Whether its calls may wait on a disk or a network."""
@@ -254,62 +279,23 @@ class JournalBackend(Protocol):
     def close(self) -> None: ...
 
 
-class Operations(Protocol):
-    """The synchronous operations a backend implements, one per request type; only
-    :func:`execute` calls them by request."""
+@runtime_checkable
+class AsyncJournalBackend(Protocol):
+    """A place that keeps the journal, called on the server's event loop (PostgreSQL): the
+    same contract as :class:`JournalBackend`, awaited; one batch at a time."""
 
-    def create_table(self, table_id: str, rules: RuleSet, seed: int, private: bool = False,
-                     options: dict[str, Any] | None = None) -> None: ...
+    async def open(self) -> None:
+        """Connect, and check (or bring up to date) the schema: StorageError if it cannot."""
+        ...
 
-    def set_seat(self, table_id: str, seat: int, name: str, token_digest: str | None = None,
-                 bot: str | None = None) -> None: ...
+    async def run_batch(self, requests: Sequence[Request]) -> list[Any]: ...
 
-    def clear_seat(self, table_id: str, seat: int) -> None: ...
-
-    def start_table(self, table_id: str) -> None: ...
-
-    def append_encoded(self, table_id: str, index: int, encoded: str) -> None: ...
-
-    def finish(self, command: FinishTable) -> None: ...
-
-    def close_table(self, table_id: str, reason: str) -> None: ...
-
-    def mark_damaged(self, table_id: str, reason: str) -> None: ...
-
-    def save_players(self, table_id: str, players: Sequence[GamePlayer]) -> None: ...
-
-    def save_ratings(self, preset: str, ratings: Sequence[Rating]) -> None: ...
-
-    def save_account(self, account: Account) -> None: ...
-
-    def load_unfinished(self) -> list[StoredTable]: ...
-
-    def load_results(self, limit: int = 100) -> list[TableResult]: ...
-
-    def load_actions(self, table_id: str) -> list[Action]: ...
-
-    def load_finished_since(self, since: float) -> list[FinishedTable]: ...
-
-    def last_table_id(self) -> int: ...
-
-    def load_damaged(self) -> list[tuple[str, str]]: ...
-
-    def finished_games(self, player: str | None = None, preset: str | None = None,
-                       limit: int = 1000) -> list[FinishedGame]: ...
-
-    def finished_game(self, table_id: str) -> FinishedGame | None: ...
-
-    def ratings(self, preset: str, names: Sequence[str]) -> dict[str, Rating]: ...
-
-    def leaderboard(self, preset: str, limit: int = 20) -> list[Rating]: ...
-
-    def account(self, name: str) -> Account | None: ...
-
-    def all_accounts(self) -> list[Account]: ...
+    async def close(self) -> None: ...
 
 
-def execute(backend: Operations, request: Request) -> Any:
-    """Run one request on ``backend``: its result (an exception is raised)."""
+def execute(backend: Operations | AsyncOperations, request: Request) -> Any:
+    """Run one request on ``backend``: its result (an exception is raised), or, for an
+    :class:`~.journal_ops.AsyncOperations` backend, the awaitable of it."""
     match request:
         case AppendAction(table_id, index, action):
             return backend.append_encoded(table_id, index, action)
@@ -321,6 +307,8 @@ def execute(backend: Operations, request: Request) -> Any:
             return backend.clear_seat(table_id, seat)
         case StartTable(table_id):
             return backend.start_table(table_id)
+        case RecordRefusal():
+            return backend.record_refusal(request)
         case FinishTable():
             return backend.finish(request)
         case CloseTable(table_id, reason):
@@ -337,6 +325,8 @@ def execute(backend: Operations, request: Request) -> Any:
             return backend.load_results(limit)
         case LoadActions(table_id):
             return backend.load_actions(table_id)
+        case LoadRefusals(table_id):
+            return backend.load_refusals(table_id)
         case LoadFinishedSince(since):
             return backend.load_finished_since(since)
         case LastTableId():

@@ -1,13 +1,14 @@
 """What the operator does to a journal without a running server: ``scopa admin migrate
 --db DB`` brings its schema up to this server's (a PostgreSQL database by the shipped
 SQL files, an SQLite file by its migration steps) and says what was applied;
-``export`` and ``import`` move its games, ratings and accounts (:mod:`.journal_export`)."""
+``export`` and ``import`` move its games, ratings and accounts (:mod:`.journal_export`);
+``damaged`` lists the tables it holds that cannot be restored."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from .journal import JournalBackend, is_postgres
+from .journal import JournalBackend, LoadDamaged, is_postgres
 from .journal_export import Imported, export_lines, import_lines
 from .storage import SQLiteStorage
 
@@ -15,9 +16,9 @@ from .storage import SQLiteStorage
 def open_backend(db: str) -> JournalBackend:
     """The journal ``db``: a PostgreSQL URL or an SQLite file."""
     if is_postgres(db):
-        from .postgres import PostgresStorage
+        from .postgres import BlockingPostgres
 
-        return PostgresStorage(db)
+        return BlockingPostgres(db)
     return SQLiteStorage(db)
 
 
@@ -37,20 +38,28 @@ def import_into(db: str, lines: Iterable[str]) -> Imported:
         backend.close()
 
 
+def damaged(db: str) -> list[tuple[str, str]]:
+    """The tables of the journal ``db`` that cannot be restored, and why (an SQLite file's
+    move file is read first: what is damaged in it is recorded)."""
+    backend = open_backend(db)
+    try:
+        [found] = backend.run_batch([LoadDamaged()])
+    finally:
+        backend.close()
+    if isinstance(found, BaseException):
+        raise found
+    return list(found)
+
+
 def migrate(db: str) -> list[str]:
     """Bring the journal ``db`` up to this server's schema; what was applied (none: it was
     up to date).  StorageError (JournalTooNew for a newer one) if it cannot be."""
     if is_postgres(db):
-        import psycopg
+        import asyncio
 
-        from .archive import StorageError
-        from .pg_schema import migrate as migrate_postgres
+        from .pg_schema import migrate_url
 
-        try:
-            with psycopg.connect(db, autocommit=True) as conn:
-                return migrate_postgres(conn)
-        except psycopg.Error as exc:
-            raise StorageError(f"cannot use the database: {str(exc).strip().splitlines()[0]}") from exc
+        return asyncio.run(migrate_url(db))
     import os
     import sqlite3
 

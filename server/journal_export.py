@@ -35,7 +35,7 @@ from scopa.protocol.record import (
     parse_record,
 )
 
-from .archive import Account, GamePlayer, Rating
+from .journal_values import Account, GamePlayer, Rating
 from .journal import (
     AllAccounts,
     AppendAction,

@@ -1,5 +1,6 @@
-"""The journal's values: what a table looks like when it is read back, and how actions
-and rules are written into the journal (the same text in every backend).
+"""The journal's values: what a table looks like when it is read back, the finished
+games, ratings and accounts it keeps, and how actions and rules are written into the
+journal (the same text in every backend).
 
 An action is compact JSON: a Play ``["p",card,mask]``, a Declare ``["d",kind,wild]``, a
 Deal ``["s",order]``; rules are the RuleSet's JSON; a finished table's actions are kept
@@ -15,9 +16,11 @@ from typing import Any, Callable, Sequence
 
 from scopa.engine import Action, Deal, DeclarationKind, Declare, Play, RuleSet
 
-from .archive import StorageError
-
 WAITING, PLAYING, FINISHED, CLOSED, DAMAGED = "waiting", "playing", "finished", "closed", "damaged"
+
+
+class StorageError(RuntimeError):
+    """The storage refused or failed a write (e.g. an action index already journaled)."""
 
 
 # ---------------------------------------------------------------------- values
@@ -64,6 +67,70 @@ class FinishedTable:
 
     table: StoredTable
     result: TableResult
+
+
+@dataclass(frozen=True)
+class GamePlayer:
+    """Who sat at a seat of a finished game."""
+
+    seat: int
+    name: str
+    kind: str  # "person" or "bot"
+    strategy: str | None = None
+    taken_over: bool = False  # a bot played this person's seat from some point on
+    token_digest: str | None = None  # sha256 hex of the person's seat token
+
+
+@dataclass(frozen=True)
+class FinishedGame:
+    id: str
+    rules: RuleSet
+    seed: int
+    private: bool
+    finished_at: float
+    winner: int | None
+    totals: tuple[int, ...]
+    reason: str
+    players: tuple[GamePlayer, ...]
+
+
+@dataclass(frozen=True)
+class Rating:
+    """A name's OpenSkill rating under one preset."""
+
+    name: str
+    mu: float
+    sigma: float
+    games: int = 0
+    wins: int = 0
+
+    @property
+    def ordinal(self) -> float:
+        """The leaderboard's rating: mu - 3 sigma."""
+        return self.mu - 3 * self.sigma
+
+
+@dataclass(frozen=True)
+class Account:
+    """A claimed name: its salted scrypt hash and the hash's parameters."""
+
+    name: str
+    salt: bytes
+    hash: bytes
+    n: int
+    r: int
+    p: int
+    created_at: float = 0.0
+
+
+def preset_key(rules: RuleSet) -> str:
+    """The preset ratings are kept under: the rules' preset, or ``custom``."""
+    return rules.preset.value if rules.preset is not None else "custom"
+
+
+def ranked(ratings: Sequence[Rating], limit: int) -> list[Rating]:
+    """The best ``limit`` ratings, as a leaderboard orders them (mu - 3 sigma, wins, name)."""
+    return sorted(ratings, key=lambda r: (-r.ordinal, -r.wins, r.name))[:limit]
 
 
 class JournalTooNew(StorageError):

@@ -12,46 +12,25 @@ fill the lobby.  A table over a cap is refused with ``too_many_tables`` and cost
 nothing.  When a client leaves, its waiting tables where no person sits close; a
 table where nobody sat down for ``waiting_table_expiry`` closes (on the server's clock).
 
-The listing index is kept as tables come, change state and go: one sorted map (table
-number -> table) per filter (``state`` x ``players``, each possibly "any"), so a page of
-``list_tables`` costs a binary search plus the page itself, whatever the table count.
-Private tables are never indexed: they are not listed.
+The listing index (:class:`~.listing.Listing`) is kept as tables come, change state and
+go; private tables are never indexed: they are not listed.
 """
 
 from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
-
-from sortedcontainers import SortedDict
 
 from scopa.engine import RuleSet, RuleSetError
 from scopa.protocol import commands as wire
 
-from .clock import Clock, SystemClock, Timer, start_timer
+from .clock import Clock, SystemClock
 from .limits import Limits
+from .listing import Listing, Page, WaitingExpiry
 
 if TYPE_CHECKING:
     from .table import Table
-
-FilterKey = tuple[wire.TableState | None, int | None]
-
-
-@dataclass(frozen=True)
-class Page:
-    """One page of a listing: the tables, the cursor of the next page, the match count."""
-
-    tables: list[Table]
-    next: str | None
-    total: int
-
-
-def table_number(table_id: str) -> int:
-    """The sort key of a table id (ids are numbers; anything else sorts first)."""
-    return int(table_id) if table_id.isdigit() else -1
-
 
 def bot_only(table: Table) -> bool:
     """Every seat is taken by a server bot (nobody but the server plays)."""
@@ -71,10 +50,9 @@ class TableDirectory:
         self.on_expired = on_expired
         self._origin: dict[str, str] = {}  # table id -> where its creator connected from
         self._by_origin: dict[str, set[str]] = {}  # origin -> the tables created from there
-        self._expiry: dict[str, tuple[int, Timer]] = {}  # waiting table -> (people seated, its timer)
+        self._expiry = WaitingExpiry(limits, self.clock, self._expired)
         self.tables: dict[str, Table] = {}
-        self._index: dict[FilterKey, SortedDict] = {}
-        self._indexed: dict[str, tuple[wire.TableState, int]] = {}  # table id -> (state, players) filed under
+        self._listing = Listing()
         self._owner: dict[str, int] = {}  # table id -> the connection that created it
         self._owned: dict[int, set[str]] = {}  # connection -> the tables it created
         self._waiting: set[str] = set()
@@ -180,22 +158,16 @@ class TableDirectory:
         else:
             self._with_away.discard(table.id)
         if state is not wire.TableState.WAITING:
-            self._disarm_expiry(table.id)
+            self._expiry.disarm(table.id)
         if state is wire.TableState.WAITING:
             self._waiting.add(table.id)
-            self._arm_expiry(table)
+            self._expiry.arm(table)
         elif state is wire.TableState.PLAYING and bot_only(table):
             self._bot_games.add(table.id)
         elif state is wire.TableState.FINISHED and table.id not in self._finished:
             self._finished.append(table.id)
         if not table.private:
-            key = (state, table.rules.players)
-            if self._indexed.get(table.id) != key:
-                self._unindex(table.id)
-                self._indexed[table.id] = key
-                number = table_number(table.id)
-                for k in _keys(*key):
-                    self._index.setdefault(k, SortedDict())[number] = table
+            self._listing.file(table, state)
 
     def prune_finished(self) -> list[Table]:
         """Forget the oldest finished tables beyond ``finished_tables_kept``: the ones removed."""
@@ -208,7 +180,7 @@ class TableDirectory:
 
     def remove(self, table_id: str) -> Table | None:
         table = self.tables.pop(table_id, None)
-        self._unindex(table_id)
+        self._listing.unfile(table_id)
         self._waiting.discard(table_id)
         self._bot_games.discard(table_id)
         self._with_away.discard(table_id)
@@ -224,100 +196,23 @@ class TableDirectory:
             mine.discard(table_id)
             if not mine:
                 self._by_origin.pop(origin, None)
-        self._disarm_expiry(table_id)
+        self._expiry.disarm(table_id)
         return table
-
-    # ------------------------------------------------------------------ expiry
-
-    def _arm_expiry(self, table: Table) -> None:
-        """A waiting table closes ``waiting_table_expiry`` seconds after the last person
-        sat down at it (or after it was made)."""
-        ttl = self.limits.waiting_table_expiry
-        if ttl is None:
-            return
-        people = sum(1 for s in table.seats if s is not None and s.bot is None)
-        armed = self._expiry.get(table.id)
-        if armed is not None and armed[0] >= people:
-            return
-        if armed is not None:
-            armed[1].cancel()
-        timer = start_timer(self.clock, ttl, lambda: self._expired(table.id), name=f"waiting-{table.id}")
-        self._expiry[table.id] = (people, timer)
 
     def stop_expiry(self) -> None:
         """Disarm every waiting table's expiry (the server stops)."""
-        for _, timer in self._expiry.values():
-            timer.cancel()
-        self._expiry.clear()
-
-    def _disarm_expiry(self, table_id: str) -> None:
-        armed = self._expiry.pop(table_id, None)
-        if armed is not None:
-            armed[1].cancel()
+        self._expiry.stop()
 
     def _expired(self, table_id: str) -> None:
-        self._expiry.pop(table_id, None)
         table = self.tables.get(table_id)
         if table is not None and table.state is wire.TableState.WAITING and self.on_expired is not None:
             self.on_expired(table)
 
-    def _unindex(self, table_id: str) -> None:
-        key = self._indexed.pop(table_id, None)
-        if key is None:
-            return
-        number = table_number(table_id)
-        for k in _keys(*key):
-            bucket = self._index.get(k)
-            if bucket is not None:
-                bucket.pop(number, None)
-
-    # ------------------------------------------------------------------ the listing
-
     def page(self, state: wire.TableState | None = None, players: int | None = None,
              after: str | None = None, limit: int = wire.MAX_PAGE) -> Page:
-        """Public tables matching the filter, after the cursor ``after``: in id order for
-        one state; with any state, the tables waiting for players first (PROTOCOL.md §15)."""
-        limit = max(1, min(limit, wire.MAX_PAGE))
-        if state is None:
-            return self._open_first(players, after, limit)
-        bucket = self._index.get((state, players))
-        if not bucket:
-            return Page([], None, 0)
-        start = bucket.bisect_right(table_number(after)) if after is not None else 0
-        keys = list(bucket.islice(start, start + limit))
-        tables = [bucket[k] for k in keys]
-        more = start + limit < len(bucket)
-        return Page(tables, tables[-1].id if more and tables else None, len(bucket))
+        """Public tables matching the filter, after the cursor ``after`` (see :meth:`Listing.page`)."""
+        return self._listing.page(state, players, after, limit)
 
-    def _open_first(self, players: int | None, after: str | None, limit: int) -> Page:
-        """Every state: waiting tables, then playing, then finished, each in id order.
-        The cursor names the group and the id (``w12``: after waiting table 12); a bare
-        id is looked for in the group its table is in now."""
-        buckets = [self._index.get((g, players)) for g in _LISTED]
-        group, number = self._cursor(after)
-        found: list[tuple[int, Table]] = []
-        for g in range(group, len(_LISTED)):
-            bucket = buckets[g]
-            if not bucket:
-                continue
-            start = bucket.bisect_right(number) if g == group and number is not None else 0
-            found += [(g, bucket[k]) for k in bucket.islice(start, start + limit + 1 - len(found))]
-            if len(found) > limit:
-                break
-        more = len(found) > limit
-        page = found[:limit]
-        cursor = f"{_LISTED[page[-1][0]].value[0]}{page[-1][1].id}" if more and page else None
-        return Page([t for _, t in page], cursor, sum(len(b) for b in buckets if b))
-
-    def _cursor(self, after: str | None) -> tuple[int, int | None]:
-        if after is None:
-            return 0, None
-        marks = [g.value[0] for g in _LISTED]
-        if after[:1] in marks and after[1:].isdigit():
-            return marks.index(after[:1]), int(after[1:])
-        key = self._indexed.get(after)
-        group = _LISTED.index(key[0]) if key is not None and key[0] in _LISTED else 0
-        return group, table_number(after)
 
     def _file_tokens(self, table: Table) -> None:
         now = {s.token_digest for s in table.seats if s is not None and s.token_digest}
@@ -346,14 +241,6 @@ class TableDirectory:
     @property
     def bot_game_count(self) -> int:
         return len(self._bot_games)
-
-
-_LISTED = (wire.TableState.WAITING, wire.TableState.PLAYING, wire.TableState.FINISHED)
-"""The order of a listing of every state: open tables first (their initials make the cursor)."""
-
-
-def _keys(state: wire.TableState, players: int) -> tuple[FilterKey, ...]:
-    return ((None, None), (state, None), (None, players), (state, players))
 
 
 def build_rules(preset: str | None, options: Mapping[str, object]) -> RuleSet:

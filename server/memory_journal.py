@@ -10,8 +10,7 @@ from typing import Any, Sequence
 
 from scopa.engine import Action, RuleSet
 
-from .archive import MemoryArchive, StorageError
-from .journal import FinishTable, Request, run_requests
+from .journal import FinishTable, RecordRefusal, Request, run_requests
 from .journal_values import (
     CLOSED,
     DAMAGED,
@@ -19,6 +18,7 @@ from .journal_values import (
     PLAYING,
     WAITING,
     FinishedTable,
+    StorageError,
     StoredSeat,
     StoredTable,
     TableResult,
@@ -28,6 +28,7 @@ from .journal_values import (
     rules_json,
     table_number,
 )
+from .memory_archive import MemoryArchive
 
 
 @dataclass
@@ -41,6 +42,7 @@ class _MemTable:
     actions: list[str] = field(default_factory=list)
     result: TableResult | None = None
     damage: str = ""
+    refusals: dict[tuple[int, int, int], RecordRefusal] = field(default_factory=dict)  # by (index, seat, nth)
 
 
 class MemoryStorage(MemoryArchive):
@@ -85,6 +87,13 @@ class MemoryStorage(MemoryArchive):
         if index != len(t.actions):
             raise StorageError(f"table {table_id}: action {index} given, {len(t.actions)} expected")
         t.actions.append(encoded)
+
+    def record_refusal(self, command: RecordRefusal) -> None:
+        self._get(command.table_id).refusals.setdefault((command.index, command.seat, command.nth), command)
+
+    def load_refusals(self, table_id: str) -> list[RecordRefusal]:
+        refusals = self._get(table_id).refusals
+        return [refusals[key] for key in sorted(refusals)]
 
     def finish_table(self, table_id: str, winner: int | None, totals: Sequence[int], reason: str) -> None:
         self.finish(FinishTable(table_id, winner, tuple(totals), reason))

@@ -36,12 +36,14 @@ import fcntl
 import json
 import logging
 import os
+import re
 import struct
 import zlib
 import time
+from dataclasses import dataclass
 from typing import Any, Protocol, Sequence
 
-from .archive import StorageError
+from .journal_values import StorageError
 from .journal import AppendAction
 from .journal_values import JournalUnavailable
 
@@ -72,6 +74,11 @@ class ActionStore(Protocol):
 
     def stored_action(self, table_id: str, index: int) -> str | None: ...
 
+    def moves_lost(self, damage: Sequence[Damage]) -> None:
+        """Damaged records were passed over: each running table that lost a move in them
+        is marked damaged."""
+        ...
+
 
 def moves_path(path: str) -> str:
     """The move file of the SQLite file ``path``."""
@@ -98,10 +105,36 @@ def _record_at(data: bytes, start: int) -> list[Row] | None:
         return None
 
 
+@dataclass(frozen=True)
+class Damage:
+    """Bytes of the move file passed over that held whole records (a record cut short at
+    the end of the file was never answered, so nothing acknowledged was in it)."""
+
+    start: int
+    length: int
+    rows: tuple[tuple[str, int], ...]
+    """The ``(table_id, index)`` of the rows still legible in those bytes."""
+
+    @property
+    def reason(self) -> str:
+        return (f"moves lost in a damaged record of the move file ({self.length} bytes at byte {self.start}; "
+                "passed over when it was read back)")
+
+
+_ROW_START = re.compile(rb'\["((?:[^"\\]|\\.){1,64})",(\d{1,9}),"')  # a row of a record's payload: ["id",index,"
+
+
 def read_rows(data: bytes) -> list[Row]:
-    """The rows of every whole, undamaged record of ``data``: a damaged or cut record costs
-    only itself (reading goes on at the next whole record after it), and is logged."""
+    """The rows of every whole, undamaged record of ``data`` (see :func:`read_records`)."""
+    return read_records(data)[0]
+
+
+def read_records(data: bytes) -> tuple[list[Row], list[Damage]]:
+    """The rows of every whole, undamaged record of ``data``, and what was damaged: a
+    damaged or cut record costs only itself (reading goes on at the next whole record
+    after it), and is logged."""
     rows: list[Row] = []
+    damage: list[Damage] = []
     start = 0
     while len(data) - start >= _HEADER.size:
         found = _record_at(data, start)
@@ -112,9 +145,14 @@ def read_rows(data: bytes) -> list[Row]:
         after = next((i for i in range(start + 1, len(data) - _HEADER.size + 1) if _record_at(data, i) is not None),
                      len(data))
         log.error("journal: %d bytes of the move file are damaged or cut short and were passed over "
-                  "(the moves in them are lost; their tables show a gap)", after - start)
+                  "(the moves in them are lost)", after - start)
+        cut_short = after == len(data) and start + _HEADER.size + _HEADER.unpack_from(data, start)[0] > len(data)
+        if not cut_short:
+            legible = ((table.decode(errors="replace"), int(index)) for table, index in
+                       _ROW_START.findall(data, start, after))
+            damage.append(Damage(start, after - start, tuple(legible)))
         start = after
-    return rows
+    return rows, damage
 
 
 def _read_all(fd: int) -> bytes:
@@ -128,9 +166,11 @@ def _read_all(fd: int) -> bytes:
 def _restore(fd: int, storage: ActionStore) -> int:
     """Take the rows of the move file ``fd`` (its lock held) into ``storage`` and empty it;
     the number of rows read."""
-    rows = read_rows(_read_all(fd))
+    rows, damage = read_records(_read_all(fd))
     if rows:
         storage.insert_actions(rows, restoring=True)
+    if damage:
+        storage.moves_lost(damage)
     os.ftruncate(fd, 0)
     return len(rows)
 

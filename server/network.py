@@ -34,7 +34,9 @@ from scopa.protocol.errors import ErrorCode
 from scopa.protocol.parties import parse_party
 
 from . import admin
+from .accounts import Accounts
 from .announce import Announcer, LanIdentity, lan_announcer, lobby_record
+from .archive import Archive
 from .clock import Clock, SystemClock
 from .collector import Collector
 from .limits import Limits
@@ -46,7 +48,7 @@ from .writer import QueuedStorage
 from .writer_process import open_storage
 from .web import WebOptions, start_front
 from .proxied import ProxiedClients
-from .records import Records
+from .ratings import Rater
 from .table import Table, token_digest
 from .text import Names, clean_text, name_key, reserved_name
 from .workers import BotPool
@@ -119,8 +121,9 @@ class NetworkEngine:
         self.lobby_listeners: list[Callable[[], None]] = []
         """Called when the tables or the clients may have changed (the LAN announcement)."""
         self.announcer: Announcer | None = None
-        self.records = Records(self.storage, self.clock, accounts=accounts, limits=self.limits,
-                               shared_addresses=rate_shared_addresses)  # finished games, ratings
+        self.accounts = Accounts(self.storage, self.clock, self.limits, enabled=accounts)  # claimed names
+        self.ratings = Rater(self.storage, rate_shared_addresses)  # who is rated, and how much
+        self.archive = Archive(self.storage, self.ratings, self.accounts)  # finished games and records
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -159,7 +162,9 @@ class NetworkEngine:
                 await asyncio.wait_for(sess.wait_closed(), 2)
             except TimeoutError:
                 sess.abort()
-        await self.records.close()
+        await self.ratings.close()
+        await self.archive.close()
+        await self.accounts.close()
         for table in self.tables.values():
             table.cancel_timers()  # grace periods armed by the disconnections above
         tasks = [t.task for t in self.tables.values() if t.task is not None]
@@ -193,7 +198,7 @@ class NetworkEngine:
                 continue
             try:
                 table = Table.from_storage(stored, self.storage, on_finished=self._table_finished,
-                                           on_result=self.records.finish,
+                                           on_result=self.archive.finish,
                                            bot_factory=self._make_bot, grace=self.grace, clock=self.clock, turn_timeout=self.turn_timeout,
                                            update_interval=self.limits.table_update_interval,
                                            on_changed=self._table_changed)
@@ -378,8 +383,10 @@ class NetworkEngine:
                 self.admin.handle(sess, body, seq)
             case wire.UnwatchTable():
                 self._unwatch(sess, body.table, seq)
-            case _ if self.records.handles(body):
-                self.records.dispatch(sess, body, seq)
+            case wire.ClaimName():
+                self.accounts.claim_name(sess, body, seq)
+            case _ if self.archive.handles(body):
+                self.archive.dispatch(sess, body, seq)
             case _:
                 sess.error(ErrorCode.UNEXPECTED_COMMAND, f"the server does not accept {body.NAME!r}", re=seq)
 
@@ -415,7 +422,7 @@ class NetworkEngine:
     def _close_table(self, table: Table) -> None:
         """The table leaves the lobby: lobby watchers get its last update (``closed``)."""
         self.tables.pop(table.id, None)
-        self.records.fair.forget(table.id)
+        self.ratings.fair.forget(table.id)
         table.closed = True
         self._table_changed(table)
 
@@ -423,7 +430,7 @@ class NetworkEngine:
         if body.resume is not None:
             self._resume(sess, body.resume, seq)
             return
-        if not verified and self.records.hello_deferred(sess, body, seq, lambda: self._hello(sess, body, seq, True)):
+        if not verified and self.accounts.hello_deferred(sess, body, seq, lambda: self._hello(sess, body, seq, True)):
             return  # a claimed name: its password is checked first
         if name_key(body.name) in self.names or self._away_name(body.name):
             sess.error(ErrorCode.NAME_TAKEN, f"the name {body.name!r} is taken; choose another", re=seq)
@@ -476,7 +483,7 @@ class NetworkEngine:
         self.names[name_key(seat.name)] = sess
         sess.send(wire.Welcome(you=f"player:{seat.name}", server=SERVER_NAME, protocol=PROTOCOL_VERSION), re=seq)
         log.info("connection %s resumes seat %s of table %s as %s", sess.id, i, table.id, sess.party)
-        self.records.fair.seen(table.id, i, self.proxied.origin(sess.id, sess.address))
+        self.ratings.fair.seen(table.id, i, self.proxied.origin(sess.id, sess.address))
         table.resume(sess, i, resume.token, resume.last_event, re=seq)
 
     def watched_by(self, sess: ClientSession) -> Table | None:
@@ -550,7 +557,7 @@ class NetworkEngine:
                 options["invite_digest"] = table.invite_digest
             self.storage.write(CreateTable(table.id, rules, table.seed, table.private, options))
             table.storage = self.storage
-            table.on_result = self.records.finish
+            table.on_result = self.archive.finish
         if body.sit:
             self._stop_watching(sess)
         self.tables.add(table, owner=sess.id, origin=origin)
@@ -559,7 +566,7 @@ class NetworkEngine:
         joined: tuple[int, str] | None = None
         if body.sit:
             joined = table.seat_client(sess, body.token)
-            self.records.fair.seen(table.id, joined[0], origin, fresh=True)
+            self.ratings.fair.seen(table.id, joined[0], origin, fresh=True)
         for strategy in body.fill_with_bots:
             table.seat_bot(strategy)
         sess.send(wire.TableCreated(table=table.info(), invite=invite), re=seq)
@@ -634,7 +641,7 @@ class NetworkEngine:
         if not self._token_free(sess, body.token, seq):
             return
         seat, token = table.seat_client(sess, body.token)
-        self.records.fair.seen(table.id, seat, self.proxied.origin(sess.id, sess.address), fresh=True)
+        self.ratings.fair.seen(table.id, seat, self.proxied.origin(sess.id, sess.address), fresh=True)
         sess.send(wire.Joined(table=table.id, seat=seat, side=table.rules.side_of(seat), token=token), re=seq)
         log.info("table %s: %s sits at seat %s", table.id, sess.party, seat)
         table.announce_seats()

@@ -32,13 +32,12 @@ from typing import TYPE_CHECKING
 from scopa.engine import Phase
 from scopa.protocol.record import PlayerKind
 
-from .archive import GamePlayer, Rating
+from .journal_values import GamePlayer, Rating
 from .proxied import parse_networks
-from .ratings import side_ranks
 from .text import name_key
 
 if TYPE_CHECKING:
-    from .storage import Storage
+    from .journal import Journal
     from .table import Table
 
 EVERY_RATING = 1 << 62  # a leaderboard limit that returns every row of a preset
@@ -116,6 +115,17 @@ class FairRatings:
         return Outcome(sides, side_ranks(state.winner, state.totals))
 
 
+def side_ranks(winner: int, totals: Sequence[int]) -> list[int]:
+    """OpenSkill ranks (lower is better): the winner 1st, the others by their totals."""
+    ranks = []
+    for side, total in enumerate(totals):
+        if side == winner:
+            ranks.append(0)
+        else:
+            ranks.append(1 + sum(1 for other, t in enumerate(totals) if other not in (side, winner) and t > total))
+    return ranks
+
+
 def forfeited_seat(table: Table) -> int | None:
     """The first seat whose person left the game or did not come back to it."""
     if table.forfeits:
@@ -130,12 +140,12 @@ class RatingNames:
     def __init__(self) -> None:
         self._names: dict[str, dict[str, str]] = {}  # preset -> name key -> stored name
 
-    async def stored(self, archive: Storage, preset: str, names: Sequence[str]) -> list[str]:
+    async def stored(self, journal: Journal, preset: str, names: Sequence[str]) -> list[str]:
         """``names`` as their ratings are stored (a new name: as it is)."""
         known = self._names.get(preset)
         if known is None:
             known = {}
-            for row in await archive.leaderboard(preset, EVERY_RATING):  # best first: the best row wins
+            for row in await journal.leaderboard(preset, EVERY_RATING):  # best first: the best row wins
                 known.setdefault(name_key(row.name), row.name)
             self._names[preset] = known
         return [known.setdefault(name_key(n), n) for n in names]

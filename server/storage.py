@@ -1,11 +1,11 @@
 """The embedded journal: one SQLite file (``scopa serve --db FILE``), the default backend.
 
-It keeps, on four relations (``tables``, ``seats``, ``actions``, ``meta``; see
-``_SCHEMA``) and those of :mod:`.archive` (finished games' players, ratings, accounts),
-what the server journals as commands (:mod:`.journal`): each table's rules, seed and
-options when it is created, each seat when it is taken, every action of the game
-*before* the game master announces it, and the result when the game ends.  It is a
-:class:`~.journal.JournalBackend`: a batch of requests runs in one transaction (one
+It keeps, on five relations (``tables``, ``seats``, ``actions``, ``refusals``, ``meta``:
+:mod:`.sqlite_schema`) and those of :mod:`.archive` (finished games' players, ratings,
+accounts), what the server journals as commands (:mod:`.journal`): each table's rules,
+seed and options when it is created, each seat when it is taken, every action of the
+game *before* the game master announces it, each answer the table refused, and the
+result when the game ends.  It is a :class:`~.journal.JournalBackend`: a batch of requests runs in one transaction (one
 commit, one write to the log), each command isolated from the others (a savepoint each):
 one refused write fails alone.  The server drives it from a child process
 (:mod:`.writer_process`), so commits never compete with the event loop.
@@ -20,28 +20,29 @@ to 11 keeps its rules, seed, every deal and action, and its result in a few kilo
 A journal file is created readable and writable by its owner only (0600): it holds the
 card order of every deal.  A journal written by a newer server is refused
 (:class:`JournalTooNew`); an older one is migrated when opened, by the steps of
-:data:`MIGRATIONS` in order, in the transaction that opens it.
+:data:`~.sqlite_schema.MIGRATIONS` in order, in the transaction that opens it.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import os
 import sqlite3
 import threading
 import time
 from contextlib import contextmanager, nullcontext
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Iterator, Sequence
 
 from scopa.engine import Action, RuleSet
 
-from .archive import ARCHIVE_SCHEMA, SQLiteArchive, StorageError
-from .journal import AppendAction, CloseTable, FinishTable, MarkDamaged, Request, run_requests
+from .journal import AppendAction, CloseTable, FinishTable, MarkDamaged, RecordRefusal, Request, run_requests
 from .journal_values import (
     FINISHED,
     FinishedTable,
     JournalTooNew,
     JournalUnavailable,
+    StorageError,
     StoredSeat,
     StoredTable,
     TableResult,
@@ -54,13 +55,13 @@ from .journal_values import (
     table_number,
     uncompact,
 )
-from .movelog import MoveLog, restore_moves
+from .sqlite_archive import SQLiteArchive
+from .movelog import Damage, MoveLog, restore_moves
+from .sqlite_schema import MIGRATIONS, SCHEMA_VERSION, open_schema
 
 __all__ = ["JournalTooNew", "MIGRATIONS", "SCHEMA_VERSION", "SQLiteStorage"]
 
-SCHEMA_VERSION = 2
-"""1: actions as rows only; 2: a finished table's actions compacted into ``tables.record``.
-A file of an older format is brought up to this one by :data:`MIGRATIONS`."""
+log = logging.getLogger("scopa.server")
 
 _ROWS_PER_INSERT = 256  # actions in one INSERT statement (3 parameters each)
 
@@ -71,66 +72,6 @@ WAL_SIZE_LIMIT = 1024 * 1024
 
 _ENDS = (FinishTable, CloseTable, MarkDamaged)
 """The commands that end a table (its actions compacted, or no longer to be restored)."""
-
-
-# ---------------------------------------------------------------------- SQLite
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS meta (
-    key   TEXT PRIMARY KEY,
-    value TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS tables (
-    id          TEXT PRIMARY KEY,
-    num         INTEGER NOT NULL,          -- the id as a number (0 if not numeric)
-    rules       TEXT NOT NULL,             -- RuleSet JSON
-    seed        INTEGER NOT NULL,          -- < 2**63
-    private     INTEGER NOT NULL DEFAULT 0,
-    options     TEXT NOT NULL DEFAULT '{}',
-    status      TEXT NOT NULL DEFAULT 'waiting',  -- waiting | playing | finished | closed
-    created_at  REAL NOT NULL,
-    finished_at REAL,
-    winner      INTEGER,
-    totals      TEXT,                      -- JSON list
-    reason      TEXT,                      -- how it ended (damaged: why it cannot be restored)
-    record      BLOB                       -- a finished table's actions, compacted (zlib JSON)
-);
-CREATE INDEX IF NOT EXISTS tables_status ON tables(status);
-CREATE TABLE IF NOT EXISTS seats (
-    table_id     TEXT NOT NULL REFERENCES tables(id),
-    seat         INTEGER NOT NULL,
-    name         TEXT NOT NULL,
-    token_digest TEXT,                     -- sha256 hex of the seat token, never the token
-    bot          TEXT,                     -- strategy of a built-in bot
-    PRIMARY KEY (table_id, seat)
-) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS actions (
-    table_id TEXT NOT NULL REFERENCES tables(id),
-    idx      INTEGER NOT NULL,
-    action   TEXT NOT NULL,                -- encode_action()
-    PRIMARY KEY (table_id, idx)
-) WITHOUT ROWID;
-"""
-
-
-def _compact_record_column(db: sqlite3.Connection) -> None:
-    """1 -> 2: the ``record`` column, and the finished or closed tables' action rows
-    compacted into it (as format 2 keeps them)."""
-    if "record" not in {r[1] for r in db.execute("PRAGMA table_info(tables)")}:
-        db.execute("ALTER TABLE tables ADD COLUMN record BLOB")
-    done = db.execute("SELECT id FROM tables WHERE status IN ('finished', 'closed') AND record IS NULL").fetchall()
-    for (table_id,) in done:
-        rows = db.execute("SELECT action FROM actions WHERE table_id=? ORDER BY idx", (table_id,)).fetchall()
-        if rows:
-            db.execute("UPDATE tables SET record=? WHERE id=?", (compact([r[0] for r in rows]), table_id))
-            db.execute("DELETE FROM actions WHERE table_id=?", (table_id,))
-
-
-MIGRATIONS: tuple[tuple[int, Callable[[sqlite3.Connection], None]], ...] = (
-    (1, _compact_record_column),
-)
-"""(from format, step): applied in this order to a file of that format or older, all in
-one transaction; the steps cover every format from 1 to :data:`SCHEMA_VERSION`."""
 
 
 class SQLiteStorage(SQLiteArchive):
@@ -174,36 +115,13 @@ class SQLiteStorage(SQLiteArchive):
         self._db.execute(f"PRAGMA wal_autocheckpoint={WAL_CHECKPOINT_PAGES}")
         self._db.execute(f"PRAGMA journal_size_limit={WAL_SIZE_LIMIT}")
         with self._transaction():
-            self._open_schema()
+            open_schema(self._db, self.path)
         self._moves: MoveLog | None = None
         if self.path != ":memory:":
             if move_file:
                 self._moves = MoveLog(self, synchronous)
             else:
                 restore_moves(self)
-
-    def _open_schema(self) -> None:
-        """Create the schema in a new file, or bring an older one up to this server's by
-        the steps of :data:`MIGRATIONS`; refuse a newer one (inside the opening transaction)."""
-        has_meta = self._db.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='meta'").fetchone()
-        row = self._db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone() if has_meta else None
-        if row is not None:
-            try:
-                version = int(row[0])
-            except (TypeError, ValueError):
-                raise StorageError(f"{self.path}: its format {row[0]!r} is not one this server knows") from None
-            if version > SCHEMA_VERSION:
-                raise JournalTooNew(f"it was written by a newer version of the server (format {version}; "
-                                    f"this server reads up to {SCHEMA_VERSION}): upgrade the server")
-            for since, step in MIGRATIONS:
-                if since >= version:
-                    step(self._db)
-        # executescript() would commit on its own: run the statements one by one.  In a file
-        # of an older format this adds only what it lacks (e.g. the archive's relations).
-        for stmt in (_SCHEMA + ARCHIVE_SCHEMA).split(";"):
-            if stmt.strip():
-                self._db.execute(stmt)
-        self._db.execute("INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
 
     @contextmanager
     def _transaction(self) -> Iterator[None]:
@@ -371,6 +289,23 @@ class SQLiteStorage(SQLiteArchive):
         self._db.execute("INSERT INTO actions (table_id, idx, action) VALUES " + ",".join(["(?, ?, ?)"] * len(rows)),
                          [v for row in rows for v in row])
 
+    def moves_lost(self, damage: Sequence[Damage]) -> None:
+        """:meth:`~.movelog.ActionStore.moves_lost`: a :class:`~.journal.MarkDamaged` for each
+        running table with a move legible in the damaged bytes that is not stored."""
+        lost: dict[str, str] = {}
+        with self._lock:
+            for d in damage:
+                for table_id, index in d.rows:
+                    if table_id not in lost and self._db.execute(
+                            "SELECT 1 FROM tables WHERE id=? AND status IN ('waiting', 'playing') AND NOT EXISTS "
+                            "(SELECT 1 FROM actions WHERE table_id=? AND idx=?)", (table_id, table_id, index)).fetchone():
+                        lost[table_id] = d.reason
+            for table_id, reason in lost.items():
+                log.error("table %s: %s", table_id, reason)
+            failed = [r for r in self._run_in_one([MarkDamaged(t, why) for t, why in lost.items()]) if r is not None]
+        if failed:
+            raise StorageError(f"the damage in the move file could not be recorded: {failed[0]}")
+
     def action_indices(self, table_id: str) -> set[int]:
         """The indices of the actions stored for ``table_id``; StorageError if there is no such table."""
         with self._lock:
@@ -429,6 +364,17 @@ class SQLiteStorage(SQLiteArchive):
                 return
             # The primary key (table_id, idx) refuses an index journaled before: never twice.
             self._exec("INSERT INTO actions (table_id, idx, action) VALUES (?, ?, ?)", (table_id, index, encoded))
+
+    def record_refusal(self, command: RecordRefusal) -> None:
+        c = command
+        self._exec("INSERT OR IGNORE INTO refusals (table_id, idx, seat, nth, code) VALUES (?, ?, ?, ?, ?)",
+                   (c.table_id, c.index, c.seat, c.nth, c.code))
+
+    def load_refusals(self, table_id: str) -> list[RecordRefusal]:
+        with self._lock:
+            rows = self._db.execute("SELECT seat, idx, code, nth FROM refusals WHERE table_id=? ORDER BY idx, seat, nth",
+                                    (table_id,)).fetchall()
+        return [RecordRefusal(table_id, seat, idx, code, nth) for seat, idx, code, nth in rows]
 
     def finish_table(self, table_id: str, winner: int | None, totals: Sequence[int], reason: str,
                      at: float | None = None) -> None:

@@ -57,7 +57,7 @@ from scopa.protocol.errors import ErrorCode
 
 from .clock import Clock, SystemClock, Timer, start_timer
 from .session import ClientSession
-from .journal import AppendAction, ClearSeat, FinishTable, Journal, SetSeat, StartTable
+from .journal import AppendAction, ClearSeat, FinishTable, Journal, RecordRefusal, SetSeat, StartTable
 from .journal_values import FinishedTable, StoredTable
 from .text import bot_name
 
@@ -812,6 +812,8 @@ class Table:
                 s = self.seats[seat]
                 if s is not None and s.session is not None:
                     s.session.error(code, message, re=seq, sender=self.party)
+                if self.storage is not None:  # journaled: seat, action index, code, nth
+                    self.storage.write(RecordRefusal(self.id, seat, turn.ask.turn, code.value, effect.refusals))
                 if effect.refusals >= MAX_REFUSALS:
                     log.info("table %s: seat %s refused %s times; the game master plays", self.id, seat,
                              effect.refusals)

@@ -1,15 +1,16 @@
-"""The server's :class:`~.journal.Journal`: a backend's requests run off the event loop,
-committed in batches by one writer thread.
+"""The server's :class:`~.journal.Journal`: a backend's requests queued on the event loop
+and committed in batches, one batch at a time.
 
 Every call is queued at once, in call order, with a future for its result.  At the end
-of the event-loop turn the turn's calls (of every table) are handed to the writer
-thread, which runs all it has been handed since its last commit in one transaction
-(:meth:`~.storage.StorageBackend.run_batch`) and then settles each call's future on the
-loop.  So a busy server commits many moves at once, the loop never waits on the disk,
-and while a commit is slow only what waits for that commit waits: a table's next
-announcement (its game master awaits the journaling of the action), not the lobby or
-a ping.  A backend whose calls are instant (``blocks`` False: the in-memory one) is
-called at once and its futures are settled before the call returns.
+of the event-loop turn the turn's calls (of every table) become the next batch, run in
+one transaction (:meth:`~.journal.AsyncJournalBackend.run_batch`: PostgreSQL awaited on
+the loop; an SQLite file in its own process, :mod:`.writer_process`) once the batch
+before it is done, and each call's future is settled.  So a busy server commits many
+moves at once, the loop never waits on the network or the disk, and while a commit is
+slow only what waits for that commit waits: a table's next announcement (its game
+master awaits the journaling of the action), not the lobby or a ping.  A backend whose
+calls are instant (``blocks`` False: the in-memory one) is called at once and its
+futures are settled before the call returns.
 
 A write's failure is logged here (one line); whoever awaits the write also gets it.
 A failure that says the journal cannot store anything for now
@@ -25,18 +26,18 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import threading
 from collections.abc import Callable
 from typing import Any, Sequence
 
 from scopa.engine import Action
 
-from .archive import Account, FinishedGame, Rating, StorageError
+from .journal_values import Account, FinishedGame, Rating, StorageError
 from .journal import (
     COMMANDS,
     AccountOf,
     Command,
     FinishedGameOf,
+    AsyncJournalBackend,
     FinishedGames,
     JournalBackend,
     LastTableId,
@@ -206,15 +207,18 @@ class QueuedStorage:
 
 
 class StorageWriter(QueuedStorage):
-    """A :class:`~.journal.Journal` over a :class:`~.storage.StorageBackend`."""
+    """A :class:`~.journal.Journal` over a backend: an :class:`~.journal.AsyncJournalBackend`
+    (PostgreSQL) awaited on the event loop, or a :class:`~.journal.JournalBackend`: an
+    instant one (``blocks`` False) called at once, a blocking one in a worker thread.
+    One batch runs at a time; what is queued meanwhile is the next batch."""
 
-    def __init__(self, backend: JournalBackend) -> None:
+    def __init__(self, backend: JournalBackend | AsyncJournalBackend) -> None:
         super().__init__()
         self.backend = backend
-        self._handed: list[Pending] = []  # handed to the writer thread, not yet taken (under _ready)
-        self._ready = threading.Condition()
-        self._thread: threading.Thread | None = None
-        self._stopping = False
+        self._instant = isinstance(backend, JournalBackend) and not backend.blocks
+        self._handed: list[Pending] = []  # queued for the next batch
+        self._task: asyncio.Task[None] | None = None  # the batches running
+        self._opened = not isinstance(backend, AsyncJournalBackend)
 
     # ------------------------------------------------------------------ flow
 
@@ -223,54 +227,64 @@ class StorageWriter(QueuedStorage):
             return
         await self.flush()
         self._closed = True
-        thread = self._thread
-        if thread is not None:
-            with self._ready:
-                self._stopping = True
-                self._ready.notify()
-            await asyncio.to_thread(thread.join)
-        self.backend.close()
+        if self._task is not None:
+            await self._task
+        if isinstance(self.backend, AsyncJournalBackend):
+            await self.backend.close()
+        else:
+            self.backend.close()
 
     def _submit(self, request: Request | None) -> asyncio.Future[Any]:
         future = super()._submit(request)
-        if not self.backend.blocks and not future.done():  # instant: run now, settled before returning
+        if self._instant and not future.done():  # instant: run now, settled before returning
             self._end_turn()
         return future
 
     def _end_turn(self) -> None:
-        """The turn's calls go to the writer thread (an instant backend runs them here)."""
+        """The turn's calls go to the next batch (an instant backend runs them here)."""
         turn, self._turn = self._turn, []
         if not turn:  # run at the call already
             return
-        if not self.backend.blocks:
-            self._settle_batch(turn, run_batch(self.backend, [request for request, _ in turn]))
+        if self._instant:
+            assert isinstance(self.backend, JournalBackend)
+            self._settled(turn, run_batch(self.backend, [request for request, _ in turn]))
             return
-        with self._ready:
-            self._handed.extend(turn)
-            self._ready.notify()
-        if self._thread is None:
-            self._thread = threading.Thread(target=self._write, name="scopa-storage-writer", daemon=True)
-            self._thread.start()
+        self._handed.extend(turn)
+        if self._task is None:
+            assert self._loop is not None
+            self._task = self._loop.create_task(self._write(), name="scopa-journal-writer")
 
-    def _write(self) -> None:
-        """The writer thread: one transaction for everything handed over since the last."""
-        loop = self._loop
-        assert loop is not None
-        while True:
-            with self._ready:
-                while not self._handed and not self._stopping:
-                    self._ready.wait()
-                if not self._handed:
-                    return
+    async def _write(self) -> None:
+        """Batches, one after the other, each of everything queued since the last began."""
+        try:
+            while self._handed:
                 batch, self._handed = self._handed, []
-            results = run_batch(self.backend, [request for request, _ in batch])
-            try:
-                loop.call_soon_threadsafe(self._settle_batch, batch, results)
-            except RuntimeError:  # the loop is closed: nobody is waiting any more
-                return
+                requests = [request for request, _ in batch]
+                if not self._opened:
+                    refused = await self._open()
+                    if refused is not None:
+                        self._settled(batch, [refused if r is not None else None for r in requests])
+                        continue
+                if isinstance(self.backend, AsyncJournalBackend):
+                    results = await run_async_batch(self.backend, requests)
+                else:
+                    results = await asyncio.to_thread(run_batch, self.backend, requests)
+                self._settled(batch, results)
+        finally:
+            self._task = None
 
-    def _settle_batch(self, batch: list[Pending], results: list[Any]) -> None:
-        self._settled(batch, results)
+    async def _open(self) -> StorageError | None:
+        """The backend opened, or why it could not be: then every request queued so far
+        fails (not tried again: a server that cannot open its journal does not start)."""
+        assert isinstance(self.backend, AsyncJournalBackend)
+        try:
+            await self.backend.open()
+        except StorageError as exc:
+            return exc if not isinstance(exc, JournalUnavailable) else StorageError(str(exc))
+        except Exception as exc:  # noqa: BLE001 - a backend's bug: its journal cannot be used
+            return StorageError(f"the journal could not be opened: {type(exc).__name__}: {exc}")
+        self._opened = True
+        return None
 
 
 def settle(request: Request | None, future: asyncio.Future[Any], result: Any) -> None:
@@ -286,6 +300,16 @@ def settle(request: Request | None, future: asyncio.Future[Any], result: Any) ->
             future.exception()  # logged above; an awaiting caller still gets it
     elif not future.done():  # done: its waiter was cancelled
         future.set_result(result)
+
+
+async def run_async_batch(backend: AsyncJournalBackend, requests: Sequence[Request | None]) -> list[Any]:
+    """:func:`run_batch` on the event loop."""
+    real: list[Request] = [request for request in requests if request is not None]
+    try:
+        done = iter(await backend.run_batch(real) if real else [])
+    except Exception as exc:  # noqa: BLE001 - a backend's bug fails its batch, not its caller
+        done = iter([StorageError(f"the storage failed: {type(exc).__name__}: {exc}")] * len(real))
+    return [next(done) if request is not None else None for request in requests]
 
 
 def run_batch(backend: JournalBackend, requests: Sequence[Request | None]) -> list[Any]:

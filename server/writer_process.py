@@ -36,9 +36,9 @@ import subprocess
 import sys
 from typing import Any, BinaryIO, Sequence
 
-from .archive import StorageError
+from .journal_values import StorageError
 from .journal_values import JournalUnavailable
-from .journal import Journal, JournalBackend, is_postgres
+from .journal import AsyncJournalBackend, Journal, JournalBackend, is_postgres
 from .storage import SQLiteStorage
 from .writer import QueuedStorage, StorageWriter, Pending, run_batch
 
@@ -89,6 +89,7 @@ class StorageProcess(QueuedStorage):
         self.path = path
         self._argv = [*(command or (sys.executable, "-c", f"from {__name__} import main; main()")), path, synchronous]
         self._sent: collections.deque[Pending] = collections.deque()  # sent, in order, not yet answered
+        self._held: list[Pending] = []  # queued while a frame was unanswered: they go with the next one
         self._ended: StorageError | None = None  # the child is gone, and why
         self._start_child()
 
@@ -158,6 +159,9 @@ class StorageProcess(QueuedStorage):
         turn, self._turn = self._turn, []
         if not turn:
             return
+        if self._sent and self._ended is None:
+            self._held.extend(turn)  # one frame at a time: under load each carries more calls
+            return
         if self._ended is not None and not self._restart():
             self._settled(turn, [self._ended] * len(turn))
             return
@@ -205,6 +209,9 @@ class StorageProcess(QueuedStorage):
         self._received += data
         for results in _frames(self._received):
             self._settled([self._sent.popleft() for _ in results], results)
+        if self._held and not self._sent:
+            self._turn[:0], self._held = self._held, []
+            self._end_turn()
 
     def _end(self, why: str) -> None:
         """The child is gone: every call waiting on it fails, and every later one."""
@@ -214,7 +221,8 @@ class StorageProcess(QueuedStorage):
         if not self._closed:
             log.error("storage: %s", why)
         self._stop_watching()
-        waiting, self._sent = list(self._sent), collections.deque()
+        waiting, self._sent = [*self._sent, *self._held], collections.deque()
+        self._held = []
         self._settled(waiting, [self._ended] * len(waiting))
 
     def _stop_watching(self) -> None:
@@ -224,17 +232,18 @@ class StorageProcess(QueuedStorage):
                 self._loop.remove_writer(self._out)
 
 
-def open_storage(db: str | None = None, storage: Journal | JournalBackend | None = None) -> Journal | None:
+def open_storage(db: str | None = None,
+                 storage: Journal | JournalBackend | AsyncJournalBackend | None = None) -> Journal | None:
     """The server's journal: ``storage`` (a backend is put behind a :class:`~.writer.StorageWriter`),
-    or ``db`` (``scopa serve --db``): a PostgreSQL URL behind a writer thread, else an
-    SQLite file behind a :class:`StorageProcess`; None (no persistence) with neither."""
+    or ``db`` (``scopa serve --db``): a PostgreSQL URL (its backend on the event loop), else
+    an SQLite file behind a :class:`StorageProcess`; None (no persistence) with neither."""
     if storage is None and db:
         if is_postgres(db):
             from .postgres import PostgresStorage  # psycopg only for a PostgreSQL journal
 
             return StorageWriter(PostgresStorage(db))
         return StorageProcess(db)
-    if isinstance(storage, JournalBackend):
+    if isinstance(storage, (JournalBackend, AsyncJournalBackend)):
         return StorageWriter(storage)
     return storage
 

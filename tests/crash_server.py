@@ -13,8 +13,8 @@ is cut mid-game, whether the journal commits each action alone or several in one
 transaction (or in one multi-row insert).
 ``KILL_AT`` 0: no kill; the process stops by itself once every game it holds has ended.
 
-With a ``postgresql://`` DB the journal is the PostgreSQL backend behind the server's
-writer thread, and the kill (of this whole process) comes right after the commit of the
+With a ``postgresql://`` DB the journal is the PostgreSQL backend on the server's event
+loop, and the kill (of this whole process) comes right after the commit of the
 batch that holds the chosen action, before the server hears that it is stored.
 
 Its clock is a :class:`FakeClock` nobody advances: no turn timer, grace period, ping or
@@ -66,8 +66,8 @@ class KilledPostgres(PostgresStorage):
         super().__init__(url)
         self.kill_at, self.count_from, self.counted = kill_at, count_from, 0
 
-    def run_batch(self, requests: Sequence[Request]) -> list[Any]:
-        results = super().run_batch(requests)
+    async def run_batch(self, requests: Sequence[Request]) -> list[Any]:
+        results = await super().run_batch(requests)
         for request, result in zip(requests, results):
             if isinstance(request, AppendAction) and result is None and int(request.table_id) >= self.count_from \
                     and request.index >= 1:

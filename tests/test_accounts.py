@@ -101,7 +101,7 @@ async def test_hashing_runs_off_the_event_loop(server: NetworkEngine, monkeypatc
 
 async def test_wrong_passwords_are_rate_limited(server: NetworkEngine, clock: FakeClock) -> None:
     await claim(server.port, "ada")
-    limiter = server.records.accounts.limiter  # type: ignore[union-attr]
+    limiter = server.accounts.limiter
     for _ in range(limiter.max_failures):
         reply = await hello(server.port, "ada", "wrong password")
         assert isinstance(reply, wire.Error) and reply.code is ErrorCode.BAD_PASSWORD

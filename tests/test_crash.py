@@ -11,7 +11,7 @@ from scopa.protocol import commands as wire
 from scopa.protocol.convert import rules_from_wire
 from scopa.server import NetworkEngine
 from scopa.server.memory_journal import MemoryStorage
-from scopa.server.journal import is_postgres
+from scopa.server.journal import LoadActions, LoadResults, LoadUnfinished, is_postgres
 from scopa.server.postgres import PostgresStorage
 from scopa.server.storage import SQLiteStorage, StorageError, decode_action
 
@@ -298,7 +298,7 @@ async def test_crash_kill_9_at_chosen_journal_positions_loses_no_acknowledged_pl
             await asyncio.to_thread(_wait_for_the_journal_process, db)
             check = _open(db)
             try:
-                unfinished = {t.id: t for t in check.load_unfinished()}
+                unfinished = {t.id: t for t in await check.load_unfinished()}
                 stored = unfinished.get(ada.table)
                 if stored is not None:
                     ada.check_against(_journal_plays(stored.rules, stored.seed, stored.actions))
@@ -308,7 +308,7 @@ async def test_crash_kill_9_at_chosen_journal_positions_loses_no_acknowledged_pl
                 assert any(int(t_id) >= count_from and unfinished[t_id].actions for t_id in cut), \
                     "the kill did not cut a bot game of this life mid-way"
             finally:
-                check.close()
+                await check.close()
             assert not ada.over, "the remote game ended before the last kill; use later kill points"
 
         # A last process: the remote player comes back and plays to the end; every cut
@@ -326,11 +326,11 @@ async def test_crash_kill_9_at_chosen_journal_positions_loses_no_acknowledged_pl
     assert ada.over and mid_game
     check = _open(db)
     try:
-        assert check.load_unfinished() == []
-        results = {r.id: r for r in check.load_results(1000)}
+        assert await check.load_unfinished() == []
+        results = {r.id: r for r in await check.load_results(1000)}
         for t_id in cut_bot_tables | {ada.table}:
             r = results[t_id]
-            actions = check.load_actions(t_id)
+            actions = await check.load_actions(t_id)
             plays = _journal_plays(r.rules, _seed_of(db, t_id), actions)  # deals follow from the seed
             final = replay(r.rules, _first_dealer(r.rules, _seed_of(db, t_id)), actions)
             assert final.phase.value == "over" and list(r.totals) == final.totals and r.winner == final.winner
@@ -338,16 +338,47 @@ async def test_crash_kill_9_at_chosen_journal_positions_loses_no_acknowledged_pl
                 ada.check_against(plays)
                 assert r.reason == "target"
     finally:
-        check.close()
+        await check.close()
 
 
 def _open(db: str) -> Any:
     """The journal, to check it (an SQLite file checked whole first)."""
     if is_postgres(db):
-        return PostgresStorage(db)
+        return Check(PostgresStorage(db))
     check = SQLiteStorage(db)
     assert check.integrity_check() == "ok"
-    return check
+    return Check(check)
+
+
+class Check:
+    """The reads the checks make, on either journal (PostgreSQL's awaited on the test's loop)."""
+
+    def __init__(self, backend: Any) -> None:
+        self.backend = backend
+
+    async def _one(self, request: Any) -> Any:
+        if isinstance(self.backend, PostgresStorage):
+            [result] = await self.backend.run_batch([request])
+        else:
+            [result] = self.backend.run_batch([request])
+        if isinstance(result, BaseException):
+            raise result
+        return result
+
+    async def load_unfinished(self) -> Any:
+        return await self._one(LoadUnfinished())
+
+    async def load_results(self, limit: int) -> Any:
+        return await self._one(LoadResults(limit))
+
+    async def load_actions(self, table_id: str) -> Any:
+        return await self._one(LoadActions(table_id))
+
+    async def close(self) -> None:
+        if isinstance(self.backend, PostgresStorage):
+            await self.backend.close()
+        else:
+            self.backend.close()
 
 
 def _wait_for_the_journal_process(db: str) -> None:

@@ -72,7 +72,7 @@ async def play(clients: Sequence[WireClient], preset: Preset = Preset.SCOPA, bot
 
 async def board(engine: NetworkEngine, preset: Preset = Preset.SCOPA) -> dict[str, tuple[int, int]]:
     """The leaderboard: name -> (games, wins)."""
-    await engine.records.settled()
+    await engine.ratings.settled()
     viewer = await connect_from(engine.port, "127.0.0.99", "viewer")
     viewer.send(wire.GetLeaderboard(preset=preset))
     entries = (await viewer.recv_until("leaderboard")).body.entries

@@ -13,7 +13,7 @@ import psycopg
 from scopa.bots import GreedyBot, RandomBot
 from scopa.client.session import ClientSession
 from scopa.server import NetworkEngine
-from scopa.server.archive import Account
+from scopa.server.journal_values import Account
 from scopa.server.journal import SaveAccount
 
 from pg import pg_url  # noqa: F401 - the fixture
@@ -57,7 +57,7 @@ async def test_export_and_import_round_trip_sqlite_postgres_sqlite(pg_url: str, 
                 table = (await ada.create_table(preset="scopa")).id
                 await bob.join_table(table)
                 await asyncio.gather(ada.play_game(RandomBot(seed=seed)), bob.play_game(GreedyBot()))
-        await engine.records.close()  # the ratings of the last game are written
+        await engine.ratings.close()  # the ratings of the last game are written
         await engine.storage.write(SaveAccount(Account("Ada1", b"salt", b"hash", 16384, 8, 1, 12.5)))
     finally:
         await engine.stop()

@@ -1,15 +1,16 @@
 """The journal's contract (server/journal.py), run against every backend: memory, the
 SQLite file (with and without its move file) and PostgreSQL (the real server, a schema
 of its own per test).  Ordering, an action journaled before it is announced (R7: the
-journal replays the game), the same action index journaled once, a gap refused, every
-unfinished table restored, a damaged table skipped and reported, the schema's version
-and its ordered migrations."""
+journal replays the game), the same action index journaled once, a gap refused, a
+refused answer journaled once, every unfinished table restored, a damaged table skipped
+and reported, the schema's version and its ordered migrations."""
 
 from __future__ import annotations
 
 import asyncio
+import inspect
 import sqlite3
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -20,18 +21,27 @@ import pytest
 from scopa.bots import RandomBot
 from scopa.engine import Deal, Play, RuleSet
 from scopa.protocol import commands as wire
+from scopa.protocol.convert import card_str
 from scopa.server import NetworkEngine
-from scopa.server.archive import Account, GamePlayer, Rating, StorageError
+from scopa.server.journal_values import Account, GamePlayer, Rating, StorageError
 from scopa.server.journal import (
+    AccountOf,
     AppendAction,
     ClearSeat,
     CloseTable,
     CreateTable,
+    FinishedGameOf,
     FinishTable,
-    JournalBackend,
+    LastTableId,
     LoadActions,
+    LoadDamaged,
+    LoadRefusals,
     LoadUnfinished,
+    MarkDamaged,
     RatingUpdate,
+    Ratings,
+    RecordRefusal,
+    Request,
     SaveAccount,
     SetSeat,
     StartTable,
@@ -54,7 +64,7 @@ PLAYS = [Play(0, 0), Play(1, 0), Play(2, 0)]
 class Kind:
     """One backend under test: how to open it (again), and how to damage a row behind its back."""
 
-    open: Callable[[], Any]
+    open: Callable[[], Awaitable[Any]]
     corrupt: Callable[[Any, str, int, str], None]
     reopens: bool = True  # what it keeps outlives the object
 
@@ -84,25 +94,58 @@ def _memory_corrupt(backend: Any, table_id: str, index: int, text: str) -> None:
 def kind(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Kind]:
     if request.param == "postgres":
         url = request.getfixturevalue("pg_url")
-        yield Kind(lambda: PostgresStorage(url), _pg_corrupt(url))
+
+
+        async def open_pg() -> PostgresStorage:
+            db = PostgresStorage(url)
+            await db.open()
+            return db
+        yield Kind(open_pg, _pg_corrupt(url))
     elif request.param == "memory":
-        one = MemoryStorage()
-        yield Kind(lambda: one, _memory_corrupt, reopens=False)
+        memory = MemoryStorage()
+
+        async def same() -> MemoryStorage:
+            return memory
+        yield Kind(same, _memory_corrupt, reopens=False)
     else:
         path = str(tmp_path / "journal.db")
         moves = request.param == "sqlite-move-file"
-        yield Kind(lambda: SQLiteStorage(path, move_file=moves), _sqlite_corrupt(path))
+
+        async def open_file() -> SQLiteStorage:
+            return SQLiteStorage(path, move_file=moves)
+        yield Kind(open_file, _sqlite_corrupt(path))
 
 
-def _playing(backend: JournalBackend, table_id: str, seed: int = 7) -> list[Any]:
-    return backend.run_batch([CreateTable(table_id, RuleSet(), seed), SetSeat(table_id, 0, "ada", "aa" * 32),
-                              SetSeat(table_id, 1, "greedy-1", bot="greedy"), StartTable(table_id)])
+async def _settled(result: Any) -> Any:
+    return await result if inspect.isawaitable(result) else result
 
 
-def test_a_batch_runs_in_order_and_each_refusal_fails_alone(kind: Kind) -> None:
-    db = kind.open()
+async def batch(db: Any, requests: list[Request]) -> list[Any]:
+    """A backend's ``run_batch``, awaited if it is asynchronous (PostgreSQL)."""
+    return await _settled(db.run_batch(requests))  # type: ignore[no-any-return]
+
+
+async def one(db: Any, request: Request) -> Any:
+    """One request's result (its exception raised)."""
+    [result] = await batch(db, [request])
+    if isinstance(result, BaseException):
+        raise result
+    return result
+
+
+async def close(db: Any) -> None:
+    await _settled(db.close())
+
+
+async def _playing(backend: Any, table_id: str, seed: int = 7) -> list[Any]:
+    return await batch(backend, [CreateTable(table_id, RuleSet(), seed), SetSeat(table_id, 0, "ada", "aa" * 32),
+                                 SetSeat(table_id, 1, "greedy-1", bot="greedy"), StartTable(table_id)])
+
+
+async def test_a_batch_runs_in_order_and_each_refusal_fails_alone(kind: Kind) -> None:
+    db = await kind.open()
     try:
-        out = db.run_batch([CreateTable("1", RuleSet(), 7), SetSeat("1", 0, "ada"), ClearSeat("1", 0),
+        out = await batch(db, [CreateTable("1", RuleSet(), 7), SetSeat("1", 0, "ada"), ClearSeat("1", 0),
                             SetSeat("1", 0, "bea"), CreateTable("1", RuleSet(), 8),  # refused: exists
                             StartTable("1"), AppendAction.of("1", 0, DEAL), AppendAction.of("9", 0, DEAL),
                             AppendAction.of("1", 1, PLAYS[0]), LoadActions("1"), LoadUnfinished()])
@@ -112,85 +155,132 @@ def test_a_batch_runs_in_order_and_each_refusal_fails_alone(kind: Kind) -> None:
         [table] = out[10]
         assert table.seed == 7 and table.status == "playing" and table.seats[0].name == "bea"
     finally:
-        db.close()
+        await close(db)
 
 
-def test_the_same_action_index_is_journaled_once_and_a_gap_is_refused(kind: Kind) -> None:
-    db = kind.open()
+async def test_the_same_action_index_is_journaled_once_and_a_gap_is_refused(kind: Kind) -> None:
+    db = await kind.open()
     try:
-        _playing(db, "1")
+        await _playing(db, "1")
         first = [AppendAction.of("1", 0, DEAL), AppendAction.of("1", 1, PLAYS[0])]
-        assert db.run_batch(first) == [None, None]
-        again = db.run_batch([*first, AppendAction.of("1", 2, PLAYS[1])])  # a batch retried, and one more
+        assert await batch(db, first) == [None, None]
+        again = await batch(db, [*first, AppendAction.of("1", 2, PLAYS[1])])  # a batch retried, and one more
         assert again == [None, None, None]
-        other = db.run_batch([AppendAction.of("1", 1, PLAYS[2])])[0]  # another action for a journaled index
-        gap = db.run_batch([AppendAction.of("1", 5, PLAYS[2])])[0]
+        other = (await batch(db, [AppendAction.of("1", 1, PLAYS[2])]))[0]  # another action for a journaled index
+        gap = (await batch(db, [AppendAction.of("1", 5, PLAYS[2])]))[0]
         assert isinstance(other, StorageError) and "journaled already" in str(other)
         assert isinstance(gap, StorageError) and "5 given, 3 expected" in str(gap)
-        assert db.run_batch([LoadActions("1")]) == [[DEAL, PLAYS[0], PLAYS[1]]]
+        assert await batch(db, [LoadActions("1")]) == [[DEAL, PLAYS[0], PLAYS[1]]]
     finally:
-        db.close()
+        await close(db)
 
 
-def test_every_unfinished_table_is_restored_and_ended_ones_are_not(kind: Kind) -> None:
-    db = kind.open()
+async def test_every_unfinished_table_is_restored_and_ended_ones_are_not(kind: Kind) -> None:
+    db = await kind.open()
     try:
         for tid in ("1", "2", "3", "4"):
-            _playing(db, tid, seed=int(tid))
-        db.run_batch([CreateTable("5", RuleSet.build("cirulla", players=4), 2**63 - 1, True, {"grace": 30}),
+            await _playing(db, tid, seed=int(tid))
+        await batch(db, [CreateTable("5", RuleSet.build("cirulla", players=4), 2**63 - 1, True, {"grace": 30}),
                       SetSeat("5", 2, "cy", "cc" * 32)])
-        db.run_batch([AppendAction.of(t, 0, DEAL) for t in ("1", "2", "3")] + [AppendAction.of("1", 1, PLAYS[0])])
-        db.run_batch([FinishTable("2", 0, (11, 4), "target"), CloseTable("3", "everyone left")])
+        await batch(db, [AppendAction.of(t, 0, DEAL) for t in ("1", "2", "3")] + [AppendAction.of("1", 1, PLAYS[0])])
+        await batch(db, [FinishTable("2", 0, (11, 4), "target"), CloseTable("3", "everyone left")])
         if kind.reopens:
-            db.close()
-            db = kind.open()
-        tables = db.run_batch([LoadUnfinished()])[0]
+            await close(db)
+            db = await kind.open()
+        tables = (await batch(db, [LoadUnfinished()]))[0]
         assert [t.id for t in tables] == ["1", "4", "5"]
         assert tables[0].actions == [DEAL, PLAYS[0]] and tables[1].actions == []
         five = tables[2]
         assert (five.seed, five.private, five.options, five.status) == (2**63 - 1, True, {"grace": 30}, "waiting")
         assert [s.name if s else None for s in five.seats] == [None, None, "cy", None]
-        assert db.run_batch([LoadActions("2")]) == [[DEAL]]  # compacted with its end, read back
-        assert db.last_table_id() == 5
+        assert await batch(db, [LoadActions("2")]) == [[DEAL]]  # compacted with its end, read back
+        assert await one(db, LastTableId()) == 5
     finally:
-        db.close()
+        await close(db)
 
 
-def test_a_damaged_table_is_skipped_and_reported_and_the_others_restore(kind: Kind) -> None:
-    db = kind.open()
+async def test_a_damaged_table_is_skipped_and_reported_and_the_others_restore(kind: Kind) -> None:
+    db = await kind.open()
     try:
         for tid in ("1", "2"):
-            _playing(db, tid)
-            db.run_batch([AppendAction.of(tid, 0, DEAL), AppendAction.of(tid, 1, PLAYS[0])])
+            await _playing(db, tid)
+            await batch(db, [AppendAction.of(tid, 0, DEAL), AppendAction.of(tid, 1, PLAYS[0])])
         kind.corrupt(db, "1", 1, "not json at all")
-        one, two = db.load_unfinished()
-        assert one.damage is not None and "action 1" in one.damage and one.actions == []
-        assert two.damage is None and two.actions == [DEAL, PLAYS[0]]
-        db.mark_damaged("1", one.damage)
-        assert db.load_damaged() == [("1", one.damage)]
-        assert [t.id for t in db.load_unfinished()] == ["2"]
+        first, second = await one(db, LoadUnfinished())
+        assert first.damage is not None and "action 1" in first.damage and first.actions == []
+        assert second.damage is None and second.actions == [DEAL, PLAYS[0]]
+        await one(db, MarkDamaged("1", first.damage))
+        assert await one(db, LoadDamaged()) == [("1", first.damage)]
+        assert [t.id for t in await one(db, LoadUnfinished())] == ["2"]
     finally:
-        db.close()
+        await close(db)
 
 
-def test_a_finished_game_keeps_its_players_and_ratings_in_the_same_command(kind: Kind) -> None:
-    db = kind.open()
+async def test_a_finished_game_keeps_its_players_and_ratings_in_the_same_command(kind: Kind) -> None:
+    db = await kind.open()
     try:
-        _playing(db, "1")
-        db.run_batch([AppendAction.of("1", 0, DEAL)])
+        await _playing(db, "1")
+        await batch(db, [AppendAction.of("1", 0, DEAL)])
         players = (GamePlayer(0, "ada", "person", token_digest="aa" * 32), GamePlayer(1, "greedy-1", "bot", "greedy"))
         rating = RatingUpdate("custom", (Rating("ada", 27.0, 7.5, 1, 1),))
-        assert db.run_batch([FinishTable("1", 0, (11, 2), "target", players, rating)]) == [None]
-        assert db.finished_game("1").players == players
-        assert db.ratings("custom", ["ada", "bob"]) == {"ada": Rating("ada", 27.0, 7.5, 1, 1)}
-        refused = db.run_batch([FinishTable("9", 0, (11, 2), "target", players, RatingUpdate("custom", (
-            Rating("bob", 30.0, 5.0, 1, 1),)))])[0]
-        assert isinstance(refused, StorageError) and db.ratings("custom", ["bob"]) == {}  # nothing of it kept
-        assert db.run_batch([SaveAccount(Account("Ada", b"s", b"h", 2, 8, 1, 1.0))]) == [None]
-        assert isinstance(db.run_batch([SaveAccount(Account("ADA", b"s", b"h", 2, 8, 1, 1.0))])[0], StorageError)
-        assert db.account("aDa").name == "Ada"
+        assert await batch(db, [FinishTable("1", 0, (11, 2), "target", players, rating)]) == [None]
+        assert (await one(db, FinishedGameOf("1"))).players == players
+        assert await one(db, Ratings("custom", ("ada", "bob"))) == {"ada": Rating("ada", 27.0, 7.5, 1, 1)}
+        [refused] = await batch(db, [FinishTable("9", 0, (11, 2), "target", players, RatingUpdate("custom", (
+            Rating("bob", 30.0, 5.0, 1, 1),)))])
+        assert isinstance(refused, StorageError) and await one(db, Ratings("custom", ("bob",))) == {}  # nothing of it kept
+        assert await batch(db, [SaveAccount(Account("Ada", b"s", b"h", 2, 8, 1, 1.0))]) == [None]
+        assert isinstance((await batch(db, [SaveAccount(Account("ADA", b"s", b"h", 2, 8, 1, 1.0))]))[0], StorageError)
+        assert (await one(db, AccountOf("aDa"))).name == "Ada"
     finally:
-        db.close()
+        await close(db)
+
+
+async def test_a_refused_answer_is_journaled_once_and_kept_with_its_game(kind: Kind) -> None:
+    db = await kind.open()
+    try:
+        await _playing(db, "1")
+        await batch(db, [AppendAction.of("1", 0, DEAL)])
+        first = [RecordRefusal("1", 0, 1, "illegal_move", 1), RecordRefusal("1", 0, 1, "bad_body", 2)]
+        assert await batch(db, first) == [None, None]
+        later = RecordRefusal("1", 1, 2, "illegal_capture")
+        out = await batch(db, [*first, AppendAction.of("1", 1, PLAYS[0]), later,  # a batch retried, and more
+                               RecordRefusal("9", 0, 0, "illegal_move")])  # no such table
+        assert out[:4] == [None] * 4 and isinstance(out[4], StorageError)
+        if kind.reopens:
+            await close(db)
+            db = await kind.open()
+        assert await one(db, LoadRefusals("1")) == [*first, later]
+        await batch(db, [FinishTable("1", 0, (11, 2), "target")])
+        assert await one(db, LoadRefusals("1")) == [*first, later]  # kept with the finished game
+        assert await one(db, LoadActions("1")) == [DEAL, PLAYS[0]]
+    finally:
+        await close(db)
+
+
+async def test_an_illegal_play_is_refused_and_journaled_with_its_seat_index_and_code(kind: Kind) -> None:
+    backend = await kind.open()
+    reader = await kind.open() if isinstance(backend, PostgresStorage) else backend
+    engine = NetworkEngine("127.0.0.1", 0, seed=5, storage=StorageWriter(backend))
+    await engine.start()
+    try:
+        client = await WireClient.connect(engine.port, "ada")
+        table = await client.create(bots=["greedy"])
+        turn = await client.recv_until("your_turn")
+        not_held = next(card_str(c) for c in range(40) if card_str(c) not in turn.body.view.hand)
+        client.send(wire.PlayCard(card=not_held), recipient=f"table:{table}", re=turn.seq)
+        error = await client.recv_until("error")
+        code = error.body.code.value
+        assert code in ("card_not_in_hand", "illegal_move"), code
+        await engine.storage.flush()
+        actions = await engine.storage.load_actions(table)
+        assert await one(reader, LoadRefusals(table)) == [
+            RecordRefusal(table, client.seat, len(actions), code, 1)]
+        await client.close()
+    finally:
+        await engine.stop()
+        if reader is not backend:
+            await close(reader)
 
 
 class Checking(RandomBot):
@@ -202,16 +292,16 @@ class Checking(RandomBot):
 
     async def choose(self, view: Any, legal: Any) -> Any:
         heard = sum(isinstance(c.body, wire.CardPlayed) for c in self.client.inbox)
-        stored = await asyncio.to_thread(self.reader.load_actions, self.client.table)
+        stored = await one(self.reader, LoadActions(self.client.table))
         assert sum(isinstance(a, Play) for a in stored) >= heard
         self.checked += 1
         return await super().choose(view, legal)
 
 
 async def test_an_action_is_journaled_before_anyone_hears_of_it(kind: Kind) -> None:
-    backend = kind.open()
-    reader = kind.open() if isinstance(backend, PostgresStorage) else backend  # SQLite: one writer, as the server
-    engine = NetworkEngine("127.0.0.1", 0, seed=5, storage=StorageWriter(backend) if backend.blocks else backend)
+    backend = await kind.open()
+    reader = await kind.open() if isinstance(backend, PostgresStorage) else backend  # SQLite: one writer, as the server
+    engine = NetworkEngine("127.0.0.1", 0, seed=5, storage=StorageWriter(backend))
     await engine.start()
     try:
         client = await WireClient.connect(engine.port, "ada")
@@ -223,17 +313,18 @@ async def test_an_action_is_journaled_before_anyone_hears_of_it(kind: Kind) -> N
     finally:
         await engine.stop()
         if reader is not backend:
-            reader.close()
+            await close(reader)
 
 
-def test_the_schema_version_is_kept_and_a_newer_database_is_refused(kind: Kind, tmp_path: Path) -> None:
+async def test_the_schema_version_is_kept_and_a_newer_database_is_refused(kind: Kind, tmp_path: Path) -> None:
     if not kind.reopens:
         return  # nothing kept: no schema
-    db = kind.open()
-    db.close()
+    db = await kind.open()
+    await close(db)
     if isinstance(db, PostgresStorage):
         with psycopg.connect(db.url, autocommit=True) as conn:
-            assert version_of(conn) == len(migrations())
+            assert conn.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone() == (
+                str(len(migrations())),)
             conn.execute("UPDATE meta SET value=%s WHERE key='schema_version'", (str(len(migrations()) + 1),))
     else:
         con = sqlite3.connect(db.path)
@@ -242,22 +333,22 @@ def test_the_schema_version_is_kept_and_a_newer_database_is_refused(kind: Kind, 
         con.commit()
         con.close()
     with pytest.raises(JournalTooNew, match="newer version of the server"):
-        kind.open()
+        await kind.open()
 
 
-def test_postgres_migrations_apply_in_order_from_any_version(pg_url: str) -> None:
+async def test_postgres_migrations_apply_in_order_from_any_version(pg_url: str) -> None:
     steps = migrations()
     assert [s.version for s in steps] == list(range(1, len(steps) + 1)) and len(steps) >= 2
-    with psycopg.connect(pg_url, autocommit=True) as conn:
-        assert migrate(conn, steps[:1]) == [steps[0].name]  # a database of the first version
-        conn.execute("INSERT INTO tables (id, num, rules, seed, created_at) VALUES ('1', 1, %s, 3, 0)",
-                     (RuleSet().model_dump_json(),))
-        assert version_of(conn) == 1
-        assert migrate(conn) == [s.name for s in steps[1:]]  # the rest, in order
-        assert migrate(conn) == []  # nothing twice
-        assert version_of(conn) == len(steps)
+    async with await psycopg.AsyncConnection.connect(pg_url, autocommit=True) as conn:
+        assert await migrate(conn, steps[:1]) == [steps[0].name]  # a database of the first version
+        await conn.execute("INSERT INTO tables (id, num, rules, seed, created_at) VALUES ('1', 1, %s, 3, 0)",
+                           (RuleSet().model_dump_json(),))
+        assert await version_of(conn) == 1
+        assert await migrate(conn) == [s.name for s in steps[1:]]  # the rest, in order
+        assert await migrate(conn) == []  # nothing twice
+        assert await version_of(conn) == len(steps)
     db = PostgresStorage(pg_url)
     try:
-        assert [t.id for t in db.load_unfinished()] == ["1"]  # what the old version kept is still there
+        assert [t.id for t in await one(db, LoadUnfinished())] == ["1"]  # what the old version kept is still there
     finally:
-        db.close()
+        await close(db)

@@ -18,7 +18,7 @@ import pytest
 from scopa.bots import GreedyBot, RandomBot
 from scopa.engine import Action, LocalGame, GameRecord, Phase, RuleSet, replay
 from scopa.server import NetworkEngine
-from scopa.server import storage
+from scopa.server import sqlite_schema, storage
 from scopa.server.storage import JournalTooNew, SQLiteStorage, encode_action
 
 # Format 1 (the first journal): actions only as rows; no ``record`` column.
@@ -126,7 +126,7 @@ async def test_a_journal_of_an_earlier_format_opens_resumes_and_reads(tmp_path: 
         assert state.phase is Phase.OVER
         store = engine.storage
         assert store is not None
-        await engine.records.settled()
+        await engine.ratings.settled()
         results = {r.id: r for r in await engine.results()}
         assert sorted(results) == ["1", "2"]
         old = results["1"]
@@ -148,6 +148,7 @@ async def test_a_journal_of_an_earlier_format_opens_resumes_and_reads(tmp_path: 
         # Both finished games are compact: their actions are in the record, not in rows.
         assert con.execute("SELECT COUNT(*) FROM actions").fetchone() == (0,)
         assert con.execute("SELECT COUNT(*) FROM tables WHERE record IS NOT NULL").fetchone() == (2,)
+        assert con.execute("SELECT COUNT(*) FROM refusals").fetchone() == (0,)  # format 3's relation, added
         assert con.execute("PRAGMA integrity_check").fetchone() == ("ok",)
     finally:
         con.close()
@@ -189,7 +190,7 @@ async def test_a_migration_that_fails_changes_nothing(tmp_path: Path, monkeypatc
         raise sqlite3.OperationalError("a step that fails (test)")
 
     steps: tuple[tuple[int, Callable[[sqlite3.Connection], None]], ...] = (*storage.MIGRATIONS, (1, broken))
-    monkeypatch.setattr(storage, "MIGRATIONS", steps)
+    monkeypatch.setattr(sqlite_schema, "MIGRATIONS", steps)
     with pytest.raises(sqlite3.OperationalError, match="fails"):
         SQLiteStorage(str(path))
     con = sqlite3.connect(path)

@@ -123,9 +123,11 @@ class CutsTheConnection(RandomBot):
     async def choose(self, view, legal):  # type: ignore[no-untyped-def]
         self.turns += 1
         if self.turns == self.at:
-            pid = self.engine.storage.backend._conn.info.backend_pid  # type: ignore[union-attr]
+            name = self.engine.storage.backend.name  # type: ignore[union-attr]  # its connections' application_name
             with psycopg.connect(self.url, autocommit=True) as admin:
-                admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
+                ended = admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name=%s",
+                                      (name,)).fetchall()
+            assert ended == [(True,)]
         return await super().choose(view, legal)
 
 

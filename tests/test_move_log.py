@@ -8,17 +8,22 @@ from __future__ import annotations
 import asyncio
 import fcntl
 import os
+import signal
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-from scopa.engine import Deal, Play, RuleSet
+from scopa.bots import GreedyBot, RandomBot
+from scopa.engine import Deal, LocalGame, Phase, Play, RuleSet
+from scopa.server import NetworkEngine
 from scopa.server import movelog
 from scopa.server.movelog import moves_path, read_rows, record
 from scopa.server.storage import SQLiteStorage, StorageError, decode_action, encode_action
 from scopa.server.writer_process import StorageProcess
-from scopa.server.journal import AppendAction, CreateTable, FinishTable, StartTable
+from scopa.server.journal import AppendAction, CreateTable, FinishTable, SetSeat, StartTable
 
 DEAL = Deal(tuple(range(40)))
 PLAYS = [Play(c, 0) for c in (3, 7, 12, 25)]
@@ -269,3 +274,55 @@ def test_a_move_file_that_is_a_symbolic_link_is_refused_and_its_target_left_alon
         with pytest.raises(StorageError, match="symbolic link"):
             opening()
     assert target.read_text() == "not the journal's"
+
+
+async def _bot_actions(seed: int) -> list:
+    journal: list = []
+    await LocalGame(RuleSet(), [RandomBot(seed=seed), GreedyBot()], seed, journal=journal.append).run()
+    return journal
+
+
+async def test_a_damaged_record_of_the_move_file_is_listed_and_every_other_game_resumes(tmp_path: Path) -> None:
+    """A byte of the move file flipped while the journal's process is dead: at the restart
+    the table whose moves were in that record (its last ones: no gap shows it) is marked
+    damaged and listed by ``scopa admin damaged --db``; the other games resume to their end."""
+    path = tmp_path / "j.db"
+    games = {t: await _bot_actions(seed) for t, seed in (("1", 11), ("2", 22), ("3", 33))}
+    cut = 9
+    storage = StorageProcess(str(path))
+    for t in games:
+        await asyncio.gather(storage.write(CreateTable(t, RuleSet(), {"1": 11, "2": 22, "3": 33}[t])),
+                             storage.write(SetSeat(t, 0, "random-bot-0", bot="random")),
+                             storage.write(SetSeat(t, 1, "greedy-bot-1", bot="greedy")), storage.write(StartTable(t)))
+    for t, actions in games.items():  # each table's moves in records of their own
+        await asyncio.gather(*(storage.write(AppendAction.of(t, i, a)) for i, a in enumerate(actions[:cut - 1])))
+        await storage.write(AppendAction.of(t, cut - 1, actions[cut - 1]))
+    os.kill(storage._proc.pid, signal.SIGKILL)  # the journal's process dies: its moves stay in the move file
+    await asyncio.to_thread(storage._proc.wait)
+    try:
+        await storage.close()
+    except StorageError:
+        pass
+    data = bytearray(Path(moves_path(str(path))).read_bytes())
+    last_of_two = data.index(b'["2",%d,"' % (cut - 1))  # table 2's last record: one move
+    data[last_of_two + 8] ^= 0x01  # a byte of its action: the record's checksum fails
+    Path(moves_path(str(path))).write_bytes(bytes(data))
+
+    engine = NetworkEngine("127.0.0.1", 0, seed=5, db=str(path))
+    await engine.start()
+    try:
+        assert list(engine.damaged) == ["2"] and "damaged record of the move file" in engine.damaged["2"]
+        assert "2" not in engine.tables
+        for t in ("1", "3"):
+            table = engine.tables[t]
+            assert table.master is not None and table.master.actions[:cut] == games[t][:cut]
+            assert table.task is not None
+            await table.task  # its bots play it to the end
+            assert table.master.state.phase is Phase.OVER
+    finally:
+        await engine.stop()
+    listed = subprocess.run([sys.executable, "-c", "from scopa.client.cli import main; raise SystemExit(main())",
+                             "admin", "damaged", "--db", str(path)], capture_output=True, text=True, timeout=60)
+    assert listed.returncode == 0, listed.stderr
+    [line] = listed.stdout.splitlines()
+    assert line.startswith("table 2: moves lost in a damaged record of the move file"), line

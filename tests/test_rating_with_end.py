@@ -35,7 +35,7 @@ async def test_a_rated_game_ends_with_its_players_and_ratings_in_one_command() -
             table = (await ada.create_table(preset="scopa")).id
             await bob.join_table(table)
             await asyncio.gather(ada.play_game(RandomBot(seed=1)), bob.play_game(GreedyBot()))
-        await engine.records.close()  # the game's end is journaled
+        await engine.ratings.close()  # the game's end is journaled
         [end] = [r for r in storage.requests if isinstance(r, FinishTable)]
         assert end.table_id == table and [p.name for p in end.players][0] == "ada"
         assert end.rating is not None and {r.name for r in end.rating.ratings} == {"ada", "bob"}

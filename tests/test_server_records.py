@@ -194,14 +194,14 @@ async def test_abandoned_games_and_taken_over_seats_are_not_rated(tmp_path: Path
             await watcher.close()
         storage = engine.storage
         assert storage is not None and isinstance(storage, StorageProcess)
-        await engine.records.settled()
+        await engine.ratings.settled()
         taken, abandoned = (await storage.finished_games(player="gus"))[::-1]
         assert taken.players[0].taken_over and taken.players[0].kind == "person"
         assert abandoned.reason == "abandoned"
         assert await storage.ratings("scopa", ["gus", "random-bot-1"]) == {}  # nothing rated
-        record = await engine.records.record_of(taken)
+        record = await engine.archive.record_of(taken)
         assert record.players[0].taken_over and check_record(record) > 0
-        cut = await engine.records.record_of(abandoned)
+        cut = await engine.archive.record_of(abandoned)
         assert cut.result.reason.value == "abandoned" and check_record(cut) > 0
     finally:
         await engine.stop()
@@ -239,7 +239,7 @@ async def test_a_seat_taken_over_before_a_restart_stays_unrated(tmp_path: Path) 
         await restored.task  # bots play it to the end
         storage = again.storage
         assert storage is not None and isinstance(storage, StorageProcess)
-        await again.records.settled()
+        await again.ratings.settled()
         (game,) = await storage.finished_games(player="gus")
         assert game.players[0].taken_over and game.reason == "target"
         assert await storage.ratings("scopa", ["gus", "random-bot-1"]) == {}

@@ -1,5 +1,5 @@
 """The server's asynchronous storage (server/writer.py): writes of one event-loop turn
-share one commit on the writer thread, a refused write fails alone, a read sees every
+share one commit (a blocking backend's in a worker thread), a refused write fails alone, a read sees every
 write queued before it, and a commit stuck on a slow disk holds up only the table that
 waits for it (R7: an action is journaled before anyone is told of it)."""
 

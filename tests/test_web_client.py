@@ -28,8 +28,8 @@ pytestmark = pytest.mark.browser
 CHROMIUM = "/usr/bin/chromium"
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
          "--disable-component-update", "--disable-sync", "--no-first-run"]
-PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True, "locale": "en-GB"}
-DESKTOP = {"viewport": {"width": 1280, "height": 800}, "locale": "en-GB"}
+PHONE: dict[str, object] = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True, "locale": "en-GB"}
+DESKTOP: dict[str, object] = {"viewport": {"width": 1280, "height": 800}, "locale": "en-GB"}
 AXE = Path(__file__).resolve().parent.parent / "client" / "web" / "node_modules" / "axe-core" / "axe.min.js"
 WAIT = 15_000  # ms: a safety net only, every wait ends on what the page shows
 MINE = "main[data-mine]"

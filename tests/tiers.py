@@ -77,13 +77,16 @@ FILE_KINDS: dict[str, Kind] = {  # fmt: skip
     "test_transcript.py": "integration", "test_tui_create_form.py": "integration",
     "test_tui_network.py": "integration", "test_tui_outage.py": "integration",
     "test_tui_table_life.py": "integration",
-    "test_wiretap.py": "integration",
+    "test_wiretap.py": "integration", "test_web_capacity.py": "integration",
+    "test_tui_resume_board.py": "integration", "test_tui_board_words.py": "integration",
+    "test_fair_lobby.py": "integration",
     # process
     "test_accounts.py": "process", "test_admin.py": "process", "test_cli_bot.py": "process",
     "test_cli_local.py": "process", "test_cli_play.py": "process", "test_cli_text.py": "process",
     "test_client_reconnect.py": "process", "test_crash.py": "process",
     "test_example_js.py": "process", "test_examples.py": "process", "test_faults.py": "process",
     "test_journal_hardening.py": "process", "test_journal_migrations.py": "process",
+    "test_journal_waits.py": "process",
     "test_lan_netns.py": "process", "test_link_phases.py": "process",
     "test_preset_identity.py": "process", "test_readme_commands.py": "process",
     "test_records_cli.py": "process", "test_replay_cli.py": "process",
@@ -91,6 +94,8 @@ FILE_KINDS: dict[str, Kind] = {  # fmt: skip
     "test_server_records.py": "process", "test_server_workers.py": "process",
     "test_storage_process.py": "process", "test_storage_writer.py": "process",
     "test_tui_resume.py": "process", "test_watch_reconnect.py": "process",
+    # browser
+    "test_web_table.py": "browser", "test_web_social.py": "browser",
     # packaging
     "test_packaging.py": "packaging",
 }
@@ -99,6 +104,7 @@ FILE_KINDS: dict[str, Kind] = {  # fmt: skip
 TEST_KINDS: dict[str, Kind] = {
     "test_arena.py::test_results_do_not_depend_on_the_number_of_workers": "process",
     "test_move_log.py::test_a_running_journal_keeps_its_move_file_and_a_second_server_is_refused": "process",
+    "test_move_log.py::test_a_damaged_record_of_the_move_file_is_listed_and_every_other_game_resumes": "process",
     "test_hardening.py::test_a_claimed_name_is_claimed_in_every_case": "process",
     "test_tui_outage.py::test_a_card_pressed_while_the_server_is_down_is_played_after_the_restart": "process",
 }

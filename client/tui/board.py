@@ -1,11 +1,8 @@
 """The board: always on screen — the table, your hand (also while others think), every
 seat, each side's pile, the stock, the round's plays, scores and target — and the ways to
-make a move (number key, typed card, mouse)."""
+make a move (number key, typed card, mouse: :mod:`.moveinput`)."""
 
 from __future__ import annotations
-
-import asyncio
-from collections.abc import Callable, Sequence
 
 from rich.text import Text
 from textual import events
@@ -13,24 +10,21 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.css.query import NoMatches
 from textual.containers import Horizontal, VerticalScroll
-from textual.screen import Screen
 from textual.widgets import Footer, Input, Static
 
-from scopa.engine import Card, Declare, Event, Play, Played
+from scopa.engine import Declare, Event, Played
 
-from ..human import parse_choice
-from ..notation import DeckStyle, FR_RANKS, IT_RANKS, label
-from ..rulebook import DECLARATION_NAMES
+from ..notation import DeckStyle, label
 from .boardstate import BoardState
-from .cards import CardRow
-from .dialogs import CaptureChoiceScreen
 from .boardtext import moves_text, plays_text, seats_panel, top_line
-from .text import card_span, cards_span, event_text
+from .cards import CardRow
+from .moveinput import MoveInput, move_span
+from .text import card_span, event_text
 
 NARROW = 70  # below this width the plays panel goes under the hand, in the rows left over
 
 
-class BoardScreen(Screen[None]):
+class BoardScreen(MoveInput):
     """Shows a :class:`BoardState`; :meth:`ask` waits for the shown seat's move."""
 
     DEFAULT_CSS = """
@@ -64,20 +58,11 @@ class BoardScreen(Screen[None]):
     CHAT_LINES = 8  # the table's last chat lines in the side panel
 
     def __init__(self, board: BoardState, style: DeckStyle = DeckStyle.ITALIAN, title: str = "Scopa") -> None:
-        super().__init__()
-        self.board = board
-        self.deck = style
+        super().__init__(board, style)
         self.title_text = title
-        self.legal: list[Play | Declare] = []
-        self.selected: int | None = None
         self.hide_hand = False
-        self._answer: asyncio.Future[Play | Declare] | None = None
         self._status = Text("")
         self._ready = False
-        self.lit_play: Play | None = None  # a capture being considered in the choice dialog
-        self.hold_on_cancel = False
-        self._held: asyncio.Future[Play | Declare] | None = None
-        self.chat: Callable[[str], None] | None = None  # sends a line to the table (a network game)
         self.chat_lines: list[Text] = []
         self.held = False  # events being caught up with after a time away: drawn once, at the end
         self.autoplayed = False  # the shown seat's last card is being played for it
@@ -194,7 +179,7 @@ class BoardScreen(Screen[None]):
         self.query_one("#top", Static).update(top_line(b, self.title_text))
         self.query_one("#seats", Static).update(seats_panel(b, self.deck))
         hand = () if self.hide_hand else b.hand
-        options = self._options_by_card()
+        options = self.question.plays_by_card()
         lit: set[int] = set()
         if self.lit_play is not None:
             lit.update(i for i, c in enumerate(b.table) if c in self.lit_play.captured)
@@ -211,7 +196,7 @@ class BoardScreen(Screen[None]):
             hand_row.show(hand, selected=self.selected, hidden=hidden)
             label = "Your hand" if b.you_label else f"{b.seat_name(b.viewer)}'s hand"
             self.query_one("#hand-label", Static).update(label)
-        self.query_one("#moves", Static).update(moves_text(b, hand, options, self.legal, self.deck))
+        self.query_one("#moves", Static).update(moves_text(b, hand, options, self.question.legal, self.deck))
         self.query_one("#plays", Static).update(plays_text(b, self.deck))
         self._draw_chat()
         self._show_latest()
@@ -225,237 +210,17 @@ class BoardScreen(Screen[None]):
             parts.insert(0, self._played_for[1])  # stays until that seat's next move
         self.query_one("#status", Static).update(Text("\n").join(p for p in parts if p))
 
-    def _options_by_card(self) -> dict[Card, list[Play]]:
-        out: dict[Card, list[Play]] = {}
-        for a in self.legal:
-            if isinstance(a, Play):
-                out.setdefault(Card(a.card), []).append(a)
-        return out
-
     def _prompt(self) -> Text | None:
-        if self._answer is None:
-            return None
-        if self._answer.done():
-            return Text("Your move, ", style="yellow") + self._move_span(self._answer) + Text(
+        kept = self.question.kept
+        if kept is not None:
+            return Text("Your move, ", style="yellow") + move_span(kept, self.deck) + Text(
                 ", is kept: it is played when the connection is back.", style="yellow")
-        n = len(self.board.hand) + sum(isinstance(a, Declare) for a in self.legal)
+        if not self.question.asking:
+            return None
+        n = len(self.board.hand) + sum(isinstance(a, Declare) for a in self.question.legal)
         keys = f"1–{n}" if n > 1 else "1"
         return Text(f"Your turn: press {keys}, click a card, or / to type one. ? help", style="bold green")
 
-    # ------------------------------------------------------------------ asking for a move
-
-    async def ask(self, legal: Sequence[Play | Declare]) -> Play | Declare:
-        """Wait for the person's move (one of ``legal``).
-
-        If the wait is cancelled while ``hold_on_cancel`` is set (the connection dropped),
-        the question stays open: a move chosen meanwhile is the answer to the same
-        question asked again after the reconnect, so no keystroke is lost.  Asked
-        something else, a kept move that is still allowed is played; one that is not is
-        said to be refused, and the person chooses again."""
-        legal = list(legal)
-        held = self._held
-        if held is not None and legal == self.legal:
-            answer = held
-        else:
-            answer = asyncio.get_running_loop().create_future()
-            self.legal = legal
-            self.selected = None
-            if held is not None and held.done() and not held.cancelled():
-                if held.result() in legal:
-                    answer.set_result(held.result())
-                else:
-                    self.say(Text("Your move, ", style="yellow") + self._move_span(held) + Text(
-                        ", cannot be played now: the table changed while the connection was down. "
-                        "Choose again.", style="yellow"))
-        self._held = None
-        self._answer = answer
-        self.refresh_board()
-        try:
-            result = await asyncio.shield(answer)
-        except asyncio.CancelledError:
-            if self.hold_on_cancel and not answer.cancelled():
-                self._held = answer
-            else:
-                self._clear_question()
-            raise
-        self._clear_question()
-        return result
-
-    def _clear_question(self) -> None:
-        self._answer = None
-        self.legal = []
-        self.selected = None
-        if self.is_attached:
-            self.refresh_board()
-
-    def cancel_ask(self) -> None:
-        if self._answer is not None and not self._answer.done():
-            self._answer.cancel()
-
-    @property
-    def asking(self) -> bool:
-        return self._answer is not None and not self._answer.done()
-
-    def _move_span(self, answer: asyncio.Future[Play | Declare]) -> Text:
-        action = answer.result()
-        if isinstance(action, Play):
-            return card_span(action.card, self.deck)
-        return Text(f"declare {DECLARATION_NAMES[action.kind]}", style="magenta")
-
-    def _answer_with(self, action: Play | Declare) -> None:
-        if self._answer is not None and not self._answer.done():
-            self._answer.set_result(action)
-            self._played_for = None
-            self._draw_status()  # a move kept during a reconnect says so at once
-
-    def choose_card(self, index: int) -> None:
-        """Play the hand's card ``index``: at once, or after choosing what it takes."""
-        hand = self.board.hand
-        declares = [a for a in self.legal if isinstance(a, Declare)]
-        if index >= len(hand):
-            if 0 <= index - len(hand) < len(declares):
-                self._answer_with(declares[index - len(hand)])
-            return
-        card = hand[index]
-        plays = self._options_by_card().get(card, [])
-        if not plays:
-            self.say(Text(f"{label(card, self.deck)} cannot be played now.", style="yellow"))
-            return
-        if len(plays) == 1:
-            self._answer_with(plays[0])
-            return
-        self.selected = index
-        self.refresh_board()
-        self.choose_capture(card, plays)
-
-    def choose_capture(self, card: Card, plays: Sequence[Play]) -> None:
-        def chosen(play: Play | None) -> None:
-            self.lit_play = None
-            self.refresh_board()
-            if play is not None:
-                self._answer_with(play)
-
-        def light(play: Play | None) -> None:
-            self.lit_play = play
-            self.refresh_board()
-
-        self.app.push_screen(CaptureChoiceScreen(card, plays, self.deck, light), chosen)
-
-    def on_key(self, event: events.Key) -> None:
-        box = self.query_one("#typed", Input)
-        if box.has_focus or self.query_one("#chat-say", Input).has_focus:
-            return
-        if box.has_class("shown"):  # typed before the box took the focus: no keystroke is lost
-            if event.character and event.character.isprintable():
-                event.stop()
-                box.insert_text_at_cursor(event.character)
-            elif event.key == "enter":
-                event.stop()
-                self.run_worker(box.action_submit())
-            return
-        ch = event.character or ""
-        if ch.isdigit() and self.asking:
-            event.stop()
-            index = 9 if ch == "0" else int(ch) - 1
-            self.choose_card(index)
-        elif ch and ch != "q" and ch.upper() in self._court_letters() and self.asking:  # q: leave; Q: queen
-            event.stop()
-            self.action_type_card(ch)
-
-    def _court_letters(self) -> set[str]:
-        ranks = FR_RANKS if self.deck is DeckStyle.FRENCH else IT_RANKS
-        return {r for r in ranks if r.isalpha()}
-
-    def action_type_card(self, start: str = "") -> None:
-        if not self.asking:
-            return
-        box = self.query_one("#typed", Input)
-        box.add_class("shown")
-        box.value = start
-        box.cursor_position = len(start)
-        box.focus()
-
-    def action_deselect(self) -> None:
-        talk = self.query_one("#chat-say", Input)
-        if talk.has_class("shown"):
-            talk.value = ""
-            talk.remove_class("shown")
-            self.set_focus(None)
-            return
-        box = self.query_one("#typed", Input)
-        if box.has_class("shown"):
-            box.remove_class("shown")
-            box.value = ""
-        self.selected = None
-        self.refresh_board()
-
-    def action_play_selected(self) -> None:
-        if self.selected is not None and self.asking:
-            self.choose_card(self.selected)
-
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        event.stop()
-        text = event.value.strip()
-        box = event.input
-        if box.id == "chat-say":
-            box.value = ""
-            box.remove_class("shown")
-            self.set_focus(None)
-            if text and self.chat is not None:
-                self.chat(text)
-            return
-        if not self.asking or not text:
-            return
-        choice = parse_choice(text, self.legal, self.deck) if not text.isdigit() else None
-        if text.isdigit():
-            box.value = ""
-            box.remove_class("shown")
-            self.choose_card(9 if text == "0" else int(text) - 1)
-            return
-        if isinstance(choice, str):
-            if "different sets" in choice:  # a card with several captures: choose among them
-                card = _first_card(text, self.deck)
-                if card is not None:
-                    box.value = ""
-                    box.remove_class("shown")
-                    self.choose_capture(card, self._options_by_card().get(card, []))
-                    return
-            self.say(Text(choice, style="yellow"))
-            return
-        box.value = ""
-        box.remove_class("shown")
-        self._answer_with(choice)
-
-    def on_card_row_clicked(self, event: CardRow.Clicked) -> None:
-        hand = self.board.hand
-        if event.row.id == "hand":
-            if self.selected == event.index and self.asking:
-                self.choose_card(event.index)
-                return
-            self.selected = event.index
-            self.refresh_board()
-            if self.asking and event.index < len(hand):
-                card = hand[event.index]
-                plays = self._options_by_card().get(card, [])
-                if len(plays) == 1 and not plays[0].captured:
-                    self.say(Text("Click it again or press Enter to lay ") + card_span(card, self.deck)
-                             + Text(" down."))
-                else:
-                    self.say(Text("Click it again, press Enter, or click a lit table card."))
-        elif event.row.id == "table" and self.selected is not None and self.asking:
-            table_card = self.board.table[event.index]
-            card = hand[self.selected]
-            plays = [p for p in self._options_by_card().get(card, []) if table_card in p.captured]
-            if len(plays) == 1:
-                self._answer_with(plays[0])
-            elif plays:
-                self.choose_capture(card, plays)
-
-
-def _first_card(text: str, style: DeckStyle) -> Card | None:
-    from ..notation import parse_cards
-
-    try:
-        return parse_cards(text, style)[0]
-    except ValueError:
-        return None
+    def answered(self) -> None:
+        self._played_for = None
+        self._draw_status()  # a move kept during a reconnect says so at once

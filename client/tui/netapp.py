@@ -6,74 +6,27 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import time
-from collections.abc import Sequence
 
 from rich.text import Text
-from textual.timer import Timer
 
-from scopa.engine import (Card, Declare, Event, GameEnded, IllegalMoveError, Play, Played, RoundEnded, RoundPlay,
-                          RoundStarted, RuleSet, View, mask_of)
-from scopa.engine.player import Player
+from scopa.engine import Event, GameEnded, Played, RoundEnded, RoundStarted, RuleSet
 from scopa.protocol import ChatMessage, Command, Snapshot, TableUpdate
-from scopa.protocol.convert import parse_card_strs, rules_from_wire, view_from_wire
+from scopa.protocol.convert import rules_from_wire
 
 from ..game import GameTranslator
-from ..notation import DeckStyle, label
-from ..notices import SeatCameBack, SeatNotice, SeatTakenByBot, SeatWentAway, notice_from_wire
+from ..notation import DeckStyle
+from ..notices import SeatCameBack, SeatNotice, notice_from_wire
 from ..session import ClientSession, ConnectionLost, ServerRefused
 from ..tokens import SavedSeat, TokenStore
 from .app import ScopaApp
+from .away import AwaySeats
 from .board import BoardScreen
 from .boardstate import BoardState
+from .comeback import Comeback
 from .dialogs import ConfirmScreen, GameOverScreen, RoundEndScreen
 from .lobby import CreateTableScreen, LobbyScreen, NewTable
-from .text import clock, notice_text, result_line, rules_line
-
-
-class NetPlayer(Player):
-    """The person at this keyboard, seated at a server's table."""
-
-    def __init__(self, name: str, app: NetApp, screen: BoardScreen) -> None:
-        self.name = name
-        self.net_app = app
-        self.screen = screen
-
-    async def notify(self, event: Event) -> None:
-        await self.net_app.show_event(event)
-
-    async def choose(self, view: View, legal: Sequence[Play | Declare]) -> Play | Declare:
-        self.net_app.caught_up(self.screen)  # a turn comes after the history
-        board = self.screen.board
-        board.viewer = view.seat
-        board.sync(view)
-        self.screen.refresh_board()
-        if self.net_app.autoplay and len(legal) == 1 and len(view.hand) == 1:
-            self.screen.autoplayed = True
-            return legal[0]
-        again = self.net_app.move_to_replay(legal)
-        if again is not None:
-            return again
-        action = await self.screen.ask(legal)
-        self.net_app.last_move = (list(legal), action)
-        return action
-
-    async def rejected(self, error: IllegalMoveError) -> None:
-        self.net_app.last_move = None
-        self.screen.say(Text(f"Not allowed: {error}", style="yellow"))
-
-
-class Watcher(Player):
-    """A spectator's seatless player: it only follows the public events."""
-
-    def __init__(self, app: NetApp) -> None:
-        self.net_app = app
-
-    async def notify(self, event: Event) -> None:
-        await self.net_app.show_event(event)
-
-    async def choose(self, view: View, legal: Sequence[Play | Declare]) -> Play | Declare:
-        raise RuntimeError("a spectator is never asked to play")
+from .netplayers import NetPlayer, Watcher, apply_public
+from .text import result_line, rules_line
 
 
 class NetApp(ScopaApp):
@@ -107,13 +60,9 @@ class NetApp(ScopaApp):
         self.playing = False
         self.lobby_pushes = False  # the server pushes table changes to the lobby
         self.messages: list[str] = []  # what the app told the person, in order (also for tests)
-        self._away_until: dict[int, float] = {}
-        self._countdowns: dict[int, Timer] = {}  # the seat rows counting an away seat's time down
-        self.last_move: tuple[list[Play | Declare], Play | Declare] | None = None
-        """The move sent last, with the choice it answered, until the table shows an event."""
-        self._just_reconnected = False
-        self.missed_plays = 0  # plays of the current round caught up with after a time away
-        self._snapshot: Snapshot | None = None  # one that stands for the missed events, shown at the end
+        self.away = AwaySeats(lambda text: self.tell(text))  # the other seats that are away, counting their time down
+        self.comeback = Comeback(lambda text: self.tell(text), lambda: self.session.table_id if self.session else None,
+                                 style)  # what was missed while away, and a move to send again
         self.proxied_for: str | None = None  # a web host's: whom the connection is for
         self.ask_before_resuming = True  # False: back to a saved seat without asking
 
@@ -274,12 +223,12 @@ class NetApp(ScopaApp):
         self.save_seat()
         board = BoardState(viewer=session.seat)
         screen = BoardScreen(board, self.deck, title=f"table {session.table_id}")
-        screen.hold_on_cancel = True
+        screen.question.hold_on_cancel = True
         screen.chat = self.say_at_table
         self.board_screen = screen
         self.playing = True
         if session.joined is not None and session.joined.resumed:
-            self.catch_up(screen)
+            self.comeback.catch_up(screen)
         await self.push_screen(screen)
         if not await session.wait_for_game_start(0):
             screen.say("Waiting for the other seats to fill…" if invite is None else Text.assemble(
@@ -287,10 +236,10 @@ class NetApp(ScopaApp):
                 "the lobby and type ", (invite, "bold")))
         try:
             result = await session.play_game(NetPlayer(session.name, self, screen), on_notice=self._notice_in_turn,
-                                             on_snapshot=self._snapshot_in_turn)
+                                             on_snapshot=lambda snap: self.comeback.snapshot_in_turn(screen, snap))
         finally:
             self.playing = False
-            self.caught_up(screen)
+            self.comeback.caught_up(screen)
         # Only a game that is over forgets its seat: an app closed mid-game (Ctrl+C, a
         # reloaded web page) finds it again when it starts.
         self.store.forget(self.server, self.player_name)
@@ -302,33 +251,9 @@ class NetApp(ScopaApp):
 
     def _link_changed(self, up: bool, why: str) -> None:
         """Told at once (before the table's first command on the new connection)."""
-        self._just_reconnected = up
+        self.comeback.just_reconnected = up
         if up and self.playing and self.watching is None and self.board_screen is not None:
-            self.catch_up(self.board_screen)
-
-    # ------------------------------------------------------------------ back after a time away
-
-    def catch_up(self, screen: BoardScreen) -> None:
-        """What comes next happened while this client was away (up to the seat's own
-        ``seat_back``): it goes onto the board and into the round's list without being
-        drawn play by play; the board is drawn once, as it stands, at the end."""
-        screen.held = True
-        self.missed_plays = 0
-
-    def caught_up(self, screen: BoardScreen) -> None:
-        if not screen.held:
-            return
-        screen.held = False
-        snap, self._snapshot = self._snapshot, None
-        if snap is not None:
-            apply_public(screen.board, snap)
-        screen.refresh_board()
-        if screen.board.round_no and self.session is not None:
-            n = self.missed_plays
-            plays = f"its {n} plays so far are" if n != 1 else "its one play so far is"
-            self.tell(f"Back at table {self.session.table_id}, as it stands now: "
-                      + (f"{plays} in this round's list, those you missed too." if n
-                         else "nothing was played meanwhile."))
+            self.comeback.catch_up(self.board_screen)
 
     def _notice_in_turn(self, notice: SeatNotice) -> None:
         """A seat notice in its place among the table's events: our own ``seat_back``
@@ -336,43 +261,21 @@ class NetApp(ScopaApp):
         screen, session = self.board_screen, self.session
         if isinstance(notice, SeatCameBack) and screen is not None and session is not None \
                 and notice.seat == session.seat:
-            self.caught_up(screen)
-
-    def _snapshot_in_turn(self, snapshot: Snapshot) -> None:
-        screen = self.board_screen
-        if screen is None:
-            return
-        if screen.held:
-            self._snapshot = snapshot
-        else:
-            apply_public(screen.board, snapshot)
-            screen.refresh_board()
-
-    def move_to_replay(self, legal: Sequence[Play | Declare]) -> Play | Declare | None:
-        """The move to send again when, just after a reconnect, the server asks the very
-        question it answered: the move left on a connection that was already dead."""
-        again, self._just_reconnected = self._just_reconnected, False
-        if not again or self.last_move is None or self.last_move[0] != list(legal):
-            return None
-        action = self.last_move[1]
-        what = label(action.card, self.deck) if isinstance(action, Play) else "your declaration"
-        self.tell(Text(f"Your move, {what}, is played again: the connection dropped as it was sent.",
-                       style="yellow"))
-        return action
+            self.comeback.caught_up(screen)
 
     async def show_event(self, event: Event) -> None:
-        self.last_move = None  # the table has moved on: nothing to send again
+        self.comeback.last_move = None  # the table has moved on: nothing to send again
         screen = self.board_screen
         if screen is None:
             return
         if screen.held and not isinstance(event, GameEnded):  # history: onto the board, not drawn
             screen.board.apply(event)
             if isinstance(event, RoundStarted):
-                self.missed_plays = 0
+                self.comeback.missed_plays = 0
             elif isinstance(event, Played):
-                self.missed_plays += 1
+                self.comeback.missed_plays += 1
             return
-        self.caught_up(screen)
+        self.comeback.caught_up(screen)
         screen.board.apply(event)
         autoplayed = screen.autoplayed
         screen.tell_event(event)
@@ -461,57 +364,14 @@ class NetApp(ScopaApp):
                 self.lobby.update_table(body.table)
             at_table = screen is not None and command.sender == f"table:{body.table.id}"
             if at_table and screen is not None:  # who is away: the table map is the truth
-                self._away_from_update(screen, body.table.away)
+                self.away.from_update(screen, body.table.away)
         elif isinstance(body, Snapshot) and screen is not None:
             if self.watching is not None:  # a seat's snapshot is set in its place among the events
                 apply_public(screen.board, body)
-            self._away_from_update(screen, body.table.away)  # who is away: the table map is the truth
+            self.away.from_update(screen, body.table.away)  # who is away: the table map is the truth
         elif (notice := notice_from_wire(body)) is not None and screen is not None:
             if command.sender == self.table_party():
-                self.seat_notice(screen, notice)
-
-    def _away_from_update(self, screen: BoardScreen, away: Sequence[int]) -> None:
-        board = screen.board
-        for seat in list(board.away):
-            if seat not in away:
-                board.away.pop(seat)
-                self.tell(f"{board.seat_name(seat)} is back.")
-        for seat in away:
-            if seat not in board.away and seat != board.viewer:
-                board.away[seat] = "away"
-                self.tell(f"{board.seat_name(seat)} disconnected; the table waits for them.")
-        screen.refresh_board()
-
-    def seat_notice(self, screen: BoardScreen, notice: SeatNotice) -> None:
-        """Show what became of another seat: away (with the time it has left), back, or a bot's now."""
-        board = screen.board
-        if notice.seat == board.viewer:  # our own seat (told again after a resume): the link status says it
-            return
-        match notice:
-            case SeatWentAway(seat=seat, grace_seconds=grace):
-                self._away_until[seat] = time.monotonic() + grace
-                board.away[seat] = f"away, a bot in {clock(grace)}" if grace else "away"
-                self._stop_countdown(seat)
-                self._countdowns[seat] = screen.set_interval(1.0, lambda: self._tick_away(screen, seat),
-                                                             repeat=int(grace) + 1)
-            case SeatCameBack(seat=seat) | SeatTakenByBot(seat=seat):
-                board.away.pop(seat, None)
-                self._away_until.pop(seat, None)
-                self._stop_countdown(seat)
-        self.tell(notice_text(notice))
-        screen.refresh_board()
-
-    def _stop_countdown(self, seat: int) -> None:
-        timer = self._countdowns.pop(seat, None)
-        if timer is not None:
-            timer.stop()
-
-    def _tick_away(self, screen: BoardScreen, seat: int) -> None:
-        until = self._away_until.get(seat)
-        if until is None or seat not in screen.board.away:
-            return
-        screen.board.away[seat] = f"away, a bot in {clock(until - time.monotonic())}"
-        screen.refresh_board()
+                self.away.notice(screen, notice)
 
     def on_link(self, up: bool, why: str) -> None:
         screen = self.board_screen
@@ -525,26 +385,3 @@ class NetApp(ScopaApp):
             screen.banner(text)
         elif self.lobby is not None:
             self.lobby.say(text or "Reconnected.")
-
-
-def apply_public(board: BoardState, snap: Snapshot) -> None:
-    """Set the board from a snapshot (a spectator's, or a seat's after a restart)."""
-    if snap.table.rules is not None:
-        board.rules = rules_from_wire(snap.table.rules)
-    if snap.seats:
-        board.names = tuple(s.name for s in sorted(snap.seats, key=lambda s: s.seat))
-    if snap.you is not None and board.rules is not None:
-        board.sync(view_from_wire(snap.you, board.rules))
-        return
-    p = snap.public
-    if p is None:
-        return
-    board.round_no, board.dealer, board.to_move = p.round, p.dealer, p.turn
-    board.table = tuple(parse_card_strs(p.table))
-    board.stock_left, board.hand_sizes = p.stock, list(p.hand_sizes)
-    board.captured = [mask_of(parse_card_strs(c)) for c in p.captured]
-    board.scope, board.totals = list(p.scope), tuple(p.totals)
-    board.plays = [RoundPlay(e.seat, Card.parse(e.card), tuple(parse_card_strs(e.captured))) for e in p.round_plays]
-    board.declared = {d.seat: tuple(parse_card_strs(d.hand)) for d in p.declared}
-    board.last_capture_side = p.last_capture_side
-

@@ -2,7 +2,9 @@
 // one binary message per command.
 import { decode, encode } from "@msgpack/msgpack";
 import { cardName, cardSvg, type Deck } from "./cards";
+import { animate, landing, measure } from "./anim";
 import { defaultLang, type Lang, words } from "./i18n";
+import { renderMarkdown } from "./markdown";
 import type {
   DeclarationOption, GameEnd, LegalMove, PublicView, RoundEnd, SeatInfo, SeatView, TableInfo,
 } from "./protocol";
@@ -29,7 +31,7 @@ const st = {
   seats: [] as SeatInfo[], view: null as (Partial<SeatView> & PublicView) | null,
   legal: [] as LegalMove[], declarations: [] as DeclarationOption[], turnEvent: null as number | null,
   turnStarted: 0, picked: null as string | null, roundEnd: null as RoundEnd | null, gameEnd: null as GameEnd | null,
-  invite: "" as string, flash: "",
+  invite: "" as string, flash: "", scopas: new Set<string>(), // the cards that made a scopa this round (seen live)
 };
 
 function savedSeat(): Seat | null {
@@ -142,7 +144,7 @@ function handle(f: Frame): void {
       st.legal = [];
       break;
     case "round_start":
-      st.roundEnd = null;
+      st.roundEnd = null; st.scopas.clear();
       st.view = { ...(st.view ?? {}), table: b.table, stock: b.stock, round_plays: [], dealer: b.dealer } as typeof st.view;
       break;
     case "deal": if (st.view) { st.view.hand = b.hand; st.view.stock = b.stock; } break;
@@ -150,7 +152,13 @@ function handle(f: Frame): void {
       st.view = b.view; st.legal = b.legal; st.declarations = b.declarations ?? []; st.turnEvent = b.event;
       st.turnStarted = Date.now(); st.picked = null;
       break;
-    case "played": played(b); break;
+    case "played": {
+      const before = measure(app);
+      played(b);
+      render();
+      animate(before, { seat: b.seat, card: b.card, captured: b.captured ?? [], scopa: !!b.scopa }, app, (c) => cardSvg(c, deck), t.scopa);
+      return;
+    }
     case "declared": st.flash = `${seatName(b.seat)}: ${b.kind} +${b.points}`; break;
     case "round_end": st.roundEnd = b as RoundEnd; if (st.view) st.view.totals = b.totals; break;
     case "game_end":
@@ -182,12 +190,14 @@ function played(b: Body): void {
   if (b.seat === st.seat && v.hand) v.hand = v.hand.filter((c) => c !== b.card);
   if (v.hand_sizes) v.hand_sizes[b.seat] = Math.max(0, (v.hand_sizes[b.seat] ?? 1) - 1);
   v.round_plays = [...(v.round_plays ?? []), { seat: b.seat, card: b.card, captured: b.captured }];
+  if (b.scopa) st.scopas.add(b.card);
   const players = st.info?.rules?.players ?? st.seats.length ?? 2;
   v.turn = (b.seat + 1) % Math.max(players, 1);
   if (b.seat === st.seat) st.legal = [];
   st.turnStarted = Date.now();
   st.picked = null;
-  st.flash = b.scopa ? `${seatName(b.seat)}: ${t.scopa}` : "";
+  if (b.scopa) st.flash = `${seatName(b.seat)}: ${t.scopa}`; // a player's news stays up until they play
+  else if (b.seat === st.seat || st.seat === null) st.flash = "";
 }
 
 function joinFromLink(): void {
@@ -263,11 +273,11 @@ function dialog(title: string, closeLabel = t.close): { body: HTMLElement; close
 
 function showRules(): void {
   const d = dialog(t.rules);
-  fetch("rules.md").then((r) => r.text()).then((text) => d.body.append(h("pre", {}, text)));
+  fetch("rules.md").then((r) => r.text()).then((text) => d.body.append(h("div", { class: "rules" }, renderMarkdown(text, 3))));
 }
 
 function cardButton(card: string, cls: string, onclick: () => void): HTMLButtonElement {
-  const b = h("button", { class: `card ${cls}`, type: "button", "aria-label": cardName(card, deck), onclick });
+  const b = h("button", { class: `card ${cls}${landing.has(card) ? " landing" : ""}`, type: "button", "aria-label": cardName(card, deck), "data-card": card, onclick });
   b.append(cardSvg(card, deck));
   return b;
 }
@@ -391,11 +401,11 @@ function tableScreen(): void {
   const lit = new Set(st.picked ? movesWith(st.picked).flatMap((m) => m.capture) : []);
   const players = st.info?.rules?.players ?? st.seats.length;
   const seats = h("div", { class: "seats" }, ...Array.from({ length: players }, (_, i) => h("div", {
-    class: `seat${v && v.turn === i && !st.gameEnd ? " turn" : ""}`,
+    class: `seat${v && v.turn === i && !st.gameEnd ? " turn" : ""}`, "data-seat": i,
   }, `${seatName(i)}${i === st.seat ? ` (${t.me})` : ""} · ${v?.hand_sizes?.[i] ?? 0} ${t.inHand}`)));
   timerEl = h("span");
   const turnText = st.gameEnd ? t.gameEnd : !v ? t.waiting : mine ? t.yourTurn : `${t.turnOf} ${seatName(v.turn)}`;
-  const table = h("div", { class: "cards", "aria-label": t.table }, ...(v?.table ?? []).map((c) => cardButton(c,
+  const table = h("div", { class: "cards", "aria-label": t.table, "data-area": "table" }, ...(v?.table ?? []).map((c) => cardButton(c,
     `${lit.has(c) ? "lit" : ""}${shownOnTable.has(c) ? "" : " arrived"}`, () => tapTable(c))));
   shownOnTable = new Set(v?.table ?? []);
   const hand = h("div", { class: "cards", "aria-label": t.hand }, ...(v?.hand ?? []).map((c) => cardButton(c, c === st.picked ? "picked" : "", () => tapHand(c))));
@@ -403,8 +413,8 @@ function tableScreen(): void {
     send("declare", { kind: d.kind, wild: d.wild ?? null, turn: st.turnEvent }, `table:${st.tableId}`); st.declarations = []; render();
   })));
   const piles = pilesTable(v);
-  const plays = h("ul", { class: "chat", "aria-label": t.plays }, ...(v?.round_plays ?? []).map((p) => h("li", {},
-    `${seatName(p.seat)}: ${cardName(p.card, deck)}${p.captured.length ? ` → ${p.captured.map((c) => cardName(c, deck)).join(", ")}` : ""}`)));
+  const plays = h("ul", { class: "chat", "aria-label": t.plays }, ...(v?.round_plays ?? []).map((p) => h("li", { class: st.scopas.has(p.card) ? "scopa" : "" },
+    `${seatName(p.seat)}: ${cardName(p.card, deck)}${p.captured.length ? ` → ${p.captured.map((c) => cardName(c, deck)).join(", ")}` : ""}${st.scopas.has(p.card) ? ` · ${t.scopa}` : ""}`)));
   const leave = st.watching
     ? button(t.stopWatching, () => { send("unwatch_table", { table: st.tableId }); st.tableId = null; st.watching = false; st.view = null; send("watch_lobby", {}); render(); }, "quiet")
     : button(st.gameEnd ? t.toLobby : t.leave, () => {

@@ -1,0 +1,304 @@
+"""A connection to a Scopa server that outlives its TCP stream: who we are, and getting back.
+
+:class:`Link` says hello (``name2``, ``name3``… when the name is taken), keeps the seat
+this client holds (its token, chosen by the client itself when it joins or creates a
+table) and wins a lost connection back (docs/PROTOCOL.md §7): a new stream with
+exponential backoff, then ``hello`` with ``resume`` to the seat or a plain ``hello`` to
+the lobby.  Listeners hear of every loss and return at once (for a user interface).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import secrets
+from collections import deque
+from collections.abc import Awaitable, Callable, Iterable
+from typing import Self
+
+from scopa.protocol import (
+    LOBBY,
+    Command,
+    Connection,
+    ConnectionRole,
+    Error,
+    ErrorCode,
+    Hello,
+    Joined,
+    Left,
+    ResumeRequest,
+    Welcome,
+    YourTurn,
+)
+from scopa.protocol.clock import Clock
+
+from .channel import Channel, ConnectionLost, ServerRefused, _Inbox
+from .liveness import LinkListener, LinkStatus
+
+CLIENT_SOFTWARE = "scopa-client 0.1"
+DEFAULT_PORT = 7015
+_MAX_NAME = 24
+
+
+def parse_address(text: str, default_port: int = DEFAULT_PORT) -> tuple[str, int]:
+    """``host:port`` (or ``host``, or ``:port``) → ``(host, port)``; ValueError if bad."""
+    host, sep, port = text.strip().rpartition(":")
+    if not sep:
+        host, port = port, ""
+    host = host.strip("[]") or "127.0.0.1"
+    if not port:
+        return host, default_port
+    if not port.isdigit() or not 0 < int(port) < 65536:
+        raise ValueError(f"bad port in {text!r}: use HOST:PORT, e.g. 127.0.0.1:{default_port}")
+    return host, int(port)
+
+
+def name_variants(name: str) -> Iterable[str]:
+    """``ada``, then ``ada2``, ``ada3`` … (cut to the 24-character limit)."""
+    yield name[:_MAX_NAME]
+    n = 2
+    while True:
+        suffix = str(n)
+        yield name[: _MAX_NAME - len(suffix)] + suffix
+        n += 1
+
+
+class Link(Channel):
+    """A :class:`Channel` that knows who it is on the server and reconnects.  Use
+    :meth:`connect` (or :meth:`resume_seat`) to make one."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
+                 clock: Clock | None = None) -> None:
+        super().__init__(reader, writer, clock)
+        self.name: str = ""
+        self.party: str = ""
+        self.motd: str = ""
+        self.server: str = ""
+        self.table_id: str | None = None
+        self.seat: int | None = None
+        self.token: str | None = None  # the seat token (kept in memory only, to resume)
+        self.joined: Joined | None = None  # the last `joined` (fresh or resumed)
+        self.invite: str | None = None  # the invite code of the private table created last
+        self._watch_invite: str | None = None  # the invite of the table watched (to watch it again)
+        self.host, self.port, self.client = "", 0, CLIENT_SOFTWARE
+        self.reconnect_for = 130.0
+        """Seconds to keep trying to get back to a seat after the connection is lost
+        (a little over the server's default grace period); 0: do not reconnect."""
+        self.first_backoff, self.max_backoff = 0.1, 5.0
+        self.reconnects = 0  # how many times this session got its seat back
+        self._password: str | None = None  # a claimed name's password, for reconnecting
+        self.proxied_for: str | None = None
+        """Sent in every hello by a front end (a web host in front of the server): whom this connection is for."""
+
+    # ------------------------------------------------------------------ connecting
+    @classmethod
+    async def connect(
+        cls, host: str, port: int, name: str, *, client: str = CLIENT_SOFTWARE, attempts: int = 20,
+        clock: Clock | None = None, listener: LinkListener | None = None, password: str | None = None,
+        proxied_for: str | None = None,
+    ) -> Self:
+        """Open a connection and say hello as ``name`` (``name2``, ``name3``… if taken;
+        with the ``password`` of a claimed name, only ``name`` itself).  ``clock``: what
+        the liveness check and the reconnect backoff wait on (tests pass a fake one);
+        ``listener``: added with :meth:`add_listener` before the first byte is sent;
+        ``proxied_for``: see :attr:`proxied_for`."""
+        try:
+            reader, writer = await asyncio.open_connection(host, port)
+        except OSError as exc:
+            raise ConnectionLost(f"cannot connect to {host}:{port}: {exc.strerror or exc}") from None
+        session = cls(reader, writer, clock)
+        session.host, session.port, session.client = host, port, client
+        session.proxied_for = proxied_for
+        if listener is not None:
+            session.add_listener(listener)
+        session._start_tasks()
+        try:
+            session._password = password
+            try:
+                await session._hello(name, client, 1 if password else attempts, password)
+            except ConnectionLost:  # lost during the hello: the server is there, try again
+                session.name = name
+                await session._reconnect_or_raise()
+        except BaseException:
+            await session.close()
+            raise
+        return session
+
+    async def _hello(self, name: str, client: str, attempts: int, password: str | None = None) -> None:
+        for _, candidate in zip(range(attempts), name_variants(name)):
+            seq = self._send(Hello(name=candidate, client=client, password=password, proxied_for=self.proxied_for),
+                             str(LOBBY))
+            reply = await self._reply_to(seq)
+            if isinstance(reply.body, Welcome):
+                self.name, self.party = candidate, reply.body.you
+                self.motd, self.server = reply.body.motd, reply.body.server
+                return
+            assert isinstance(reply.body, Error)
+            if reply.body.code is not ErrorCode.NAME_TAKEN:
+                raise ServerRefused(reply.body.code, reply.body.message)
+        raise ServerRefused(ErrorCode.NAME_TAKEN, f"no free name like {name!r} after {attempts} tries")
+
+    @classmethod
+    async def resume_seat(
+        cls, host: str, port: int, name: str, token: str, *, client: str = CLIENT_SOFTWARE,
+        proxied_for: str | None = None,
+    ) -> Self:
+        """Open a connection straight back to a seat (a restarted client with a saved
+        seat token): ``hello`` with ``resume``.  ServerRefused (``bad_token``) if the
+        seat is gone."""
+        try:
+            reader, writer = await asyncio.open_connection(host, port)
+        except OSError as exc:
+            raise ConnectionLost(f"cannot connect to {host}:{port}: {exc.strerror or exc}") from None
+        session = cls(reader, writer)
+        session.host, session.port, session.client = host, port, client
+        session.name, session.token = name, token
+        session.proxied_for = proxied_for
+        session._start_tasks()
+        try:
+            await session._resume_hello()
+        except BaseException:
+            await session.close()
+            raise
+        return session
+    # ------------------------------------------------------------------ the seat
+    def _pending_seat(self, token: str | None) -> None:
+        """A join or create under way with our own ``token``: a lost connection resumes
+        with it (seat given) or learns ``bad_token`` (no seat: ask again)."""
+        self.table_id = self.seat = None
+        self.token = token
+        self.last_event = 0
+
+    def _seated(self, joined: Joined) -> None:
+        self.table_id, self.seat, self.token = joined.table, joined.seat, joined.token
+        self.joined = joined
+
+    def _unseated(self) -> None:
+        self.table_id = self.seat = self.token = None
+        self.joined = None
+        self.last_event = 0
+        # What a finished table still sent us is of no use at the next one.
+        self._backlog = deque(c for c in self._backlog
+                              if not c.sender.startswith("table:") and not isinstance(c.body, Left))
+    # ------------------------------------------------------------------ reconnecting
+    async def resume(self) -> None:
+        """Get back to our seat after the connection was lost: reconnect with exponential
+        backoff (``first_backoff`` doubling up to ``max_backoff``) for ``reconnect_for``
+        seconds, then ``hello`` with ``resume={token, last_event}``.  What the server
+        resends (missed events or a snapshot, the pending your_turn) is queued for
+        :meth:`play_game`.  Raises ConnectionLost when time runs out, ServerRefused
+        (``bad_token``) when the seat is gone."""
+        if self.token is None:
+            raise ConnectionLost(f"connection closed: {self._closed_reason}")
+        await self._reconnecting(self._resume_hello, "could not get back to the table")
+
+    async def reconnect(self) -> None:
+        """After a lost connection: back to our seat (the token's ``hello`` resume) or,
+        when not seated or the seat is gone (``bad_token``: then unseated), back to the
+        lobby under the same name, retrying with the same backoff."""
+        await self._reconnecting(self._greet, "could not reconnect")
+
+    async def _greet(self) -> None:
+        if self.token is not None:
+            try:
+                await self._resume_hello()
+                return
+            except ServerRefused as exc:
+                if exc.code is not ErrorCode.BAD_TOKEN:
+                    raise
+                self._unseated()  # never seated, left already, or the seat's time is up
+        # The server may not have noticed the old connection yet: then our name is still
+        # taken for a moment, and a variant of it serves.
+        if self._password is None:
+            await self._hello(self.name or "player", self.client, attempts=5)
+            return
+        try:  # a claimed name is ours alone: wait until the server lets the old connection go
+            await self._hello(self.name or "player", self.client, attempts=1, password=self._password)
+        except ServerRefused as exc:
+            if exc.code is not ErrorCode.NAME_TAKEN:
+                raise
+            raise ConnectionLost(f"the name {self.name!r} is still held by the lost connection") from None
+
+    async def _reconnect_or_raise(self) -> None:
+        """Reconnect after a lost connection, or re-raise it when reconnecting is off."""
+        if self.reconnect_for <= 0:
+            raise ConnectionLost(f"connection closed: {self._closed_reason}")
+        await self.reconnect()
+
+    async def _reconnecting(self, greet: Callable[[], Awaitable[None]], failure: str) -> None:
+        try:
+            await self._with_backoff(greet, failure)
+        except (ConnectionLost, ServerRefused) as exc:
+            self._tell(LinkStatus.GAVE_UP, str(exc))
+            raise
+        where = f"table {self.table_id}" if self.table_id is not None else "the lobby"
+        self._tell(LinkStatus.RECONNECTED, f"back in {where} as {self.name}")
+
+    async def _resume_hello(self) -> None:
+        assert self.token is not None
+        hello = Hello(name=self.name or "player", client=self.client, proxied_for=self.proxied_for,
+                      resume=ResumeRequest(token=self.token, last_event=self.last_event))
+        seq = self._send(hello, str(LOBBY))
+        reply = await self._reply_to(seq)
+        if isinstance(reply.body, Error):
+            raise ServerRefused(reply.body.code, reply.body.message)
+        assert isinstance(reply.body, Welcome)
+        self.party = reply.body.you
+        self.name = self.party.split(":", 1)[1]
+        joined = await self._reply_to(seq)
+        if isinstance(joined.body, Joined):
+            self._seated(joined.body)
+
+    async def _with_backoff(self, greet: Callable[[], Awaitable[None]], failure: str) -> None:
+        """Reopen the connection and ``greet`` the server until it works, waiting
+        ``first_backoff`` doubling up to ``max_backoff`` between tries, for at most
+        ``reconnect_for`` seconds (then ConnectionLost), all on :attr:`clock`."""
+        deadline = self.clock.now() + self.reconnect_for
+        delay = self.first_backoff
+        last_error = self._closed_reason
+        while True:
+            try:
+                await self._reopen()
+                await greet()
+                self.reconnects += 1
+                for observer in self.link_observers:
+                    observer(True, "")
+                return
+            except ConnectionLost as exc:
+                last_error = str(exc)
+            if self.clock.now() + delay > deadline:
+                raise ConnectionLost(f"{failure}: {last_error}")
+            await self.clock.sleep(delay)
+            delay = min(delay * 2, self.max_backoff)
+
+    async def _reopen(self) -> None:
+        """A new TCP connection in place of the lost one; keeps what is still to be
+        handled of the old one (but not a your_turn: the server sends it again)."""
+        self._stop_watchdog()
+        if self._reader_task is not None:
+            self._reader_task.cancel()
+            with contextlib.suppress(BaseException):
+                await self._reader_task
+        self._writer.close()
+        kept = list(self._backlog)
+        while not self._inbox.empty():
+            item = self._inbox.get_nowait()
+            if isinstance(item, Command):
+                kept.append(item)
+        self._backlog = deque(c for c in kept if c.re is None and not isinstance(c.body, YourTurn)
+                              and (c.sender.startswith("table:") or isinstance(c.body, Left)))
+        try:
+            reader, writer = await asyncio.open_connection(self.host, self.port)
+        except OSError as exc:
+            raise ConnectionLost(f"cannot connect to {self.host}:{self.port}: {exc.strerror or exc}") from None
+        self._reader, self._writer = reader, writer
+        self._conn = Connection(ConnectionRole.CLIENT)
+        self._inbox = _Inbox()
+        self._lost_event = asyncio.Event()
+        self._closed_reason = None
+        self._start_tasks()
+
+
+def new_token() -> str:
+    """A seat token chosen by the client (32 URL-safe characters)."""
+    return secrets.token_urlsafe(24)

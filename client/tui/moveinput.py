@@ -1,0 +1,318 @@
+"""Taking a move from the person at the board: the open question (:class:`Question`) and
+the ways to answer it, a number key, a typed card or the mouse (:class:`MoveInput`)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Sequence
+
+from rich.text import Text
+from textual import events
+from textual.screen import Screen
+from textual.widgets import Input
+
+from scopa.engine import Card, Declare, Play
+
+from ..human import parse_choice
+from ..notation import FR_RANKS, IT_RANKS, DeckStyle, label, parse_cards
+from ..rulebook import DECLARATION_NAMES
+from .boardstate import BoardState
+from .cards import CardRow
+from .dialogs import CaptureChoiceScreen
+from .text import card_span
+
+
+class Question:
+    """The move the board waits for: the legal moves and the answer when it comes.
+
+    If the wait is cancelled while :attr:`hold_on_cancel` is set (the connection dropped),
+    the question stays open: a move chosen meanwhile is the answer to the same question
+    asked again after the reconnect, so no keystroke is lost.  Asked something else, a kept
+    move that is still allowed is played; one that is not is refused (``refused`` hears of
+    it) and the person chooses again."""
+
+    def __init__(self, changed: Callable[[bool], None]) -> None:
+        self.changed = changed  # told after each change; True: a new question (nothing selected)
+        self.legal: list[Play | Declare] = []
+        self.hold_on_cancel = False
+        self._answer: asyncio.Future[Play | Declare] | None = None
+        self._held: asyncio.Future[Play | Declare] | None = None
+
+    @property
+    def asking(self) -> bool:
+        """Whether a move is awaited and not chosen yet."""
+        return self._answer is not None and not self._answer.done()
+
+    @property
+    def kept(self) -> Play | Declare | None:
+        """A move chosen but not taken yet (the connection is down): it is played when it is back."""
+        answer = self._answer
+        if answer is None or not answer.done() or answer.cancelled():
+            return None
+        return answer.result()
+
+    async def ask(self, legal: Sequence[Play | Declare], refused: Callable[[Play | Declare], None]) -> Play | Declare:
+        legal = list(legal)
+        held = self._held
+        fresh = not (held is not None and legal == self.legal)
+        if not fresh:
+            assert held is not None
+            answer = held
+        else:
+            answer = asyncio.get_running_loop().create_future()
+            self.legal = legal
+            if held is not None and held.done() and not held.cancelled():
+                if held.result() in legal:
+                    answer.set_result(held.result())
+                else:
+                    refused(held.result())
+        self._held = None
+        self._answer = answer
+        self.changed(fresh)
+        try:
+            result = await asyncio.shield(answer)
+        except asyncio.CancelledError:
+            if self.hold_on_cancel and not answer.cancelled():
+                self._held = answer
+            else:
+                self.close()
+            raise
+        self.close()
+        return result
+
+    def close(self) -> None:
+        self._answer = None
+        self.legal = []
+        self.changed(True)
+
+    def cancel(self) -> None:
+        if self._answer is not None and not self._answer.done():
+            self._answer.cancel()
+
+    def answer(self, action: Play | Declare) -> bool:
+        """Answer with ``action``; whether a question was waiting for it."""
+        if self._answer is None or self._answer.done():
+            return False
+        self._answer.set_result(action)
+        return True
+
+    def plays_by_card(self) -> dict[Card, list[Play]]:
+        out: dict[Card, list[Play]] = {}
+        for a in self.legal:
+            if isinstance(a, Play):
+                out.setdefault(Card(a.card), []).append(a)
+        return out
+
+
+def move_span(action: Play | Declare, deck: DeckStyle) -> Text:
+    if isinstance(action, Play):
+        return card_span(action.card, deck)
+    return Text(f"declare {DECLARATION_NAMES[action.kind]}", style="magenta")
+
+
+class MoveInput(Screen[None]):
+    """A screen showing a :class:`BoardState` that takes the shown seat's move: :meth:`ask`."""
+
+    def __init__(self, board: BoardState, style: DeckStyle) -> None:
+        super().__init__()
+        self.board = board
+        self.deck = style
+        self.question = Question(self._question_changed)
+        self.selected: int | None = None  # the hand's card picked (lit), not played yet
+        self.lit_play: Play | None = None  # a capture being considered in the choice dialog
+        self.chat: Callable[[str], None] | None = None  # sends a line to the table (a network game)
+
+    def say(self, text: Text | str) -> None:
+        """A line on the status line."""
+        raise NotImplementedError
+
+    def refresh_board(self) -> None:
+        raise NotImplementedError
+
+    def answered(self) -> None:
+        """The question has its answer."""
+
+    def _question_changed(self, fresh: bool) -> None:
+        if fresh:
+            self.selected = None
+        if self.is_attached:
+            self.refresh_board()
+
+    async def ask(self, legal: Sequence[Play | Declare]) -> Play | Declare:
+        """Wait for the person's move (one of ``legal``); see :class:`Question`."""
+        def refused(action: Play | Declare) -> None:
+            self.say(Text("Your move, ", style="yellow") + move_span(action, self.deck) + Text(
+                ", cannot be played now: the table changed while the connection was down. "
+                "Choose again.", style="yellow"))
+
+        return await self.question.ask(legal, refused)
+
+    @property
+    def asking(self) -> bool:
+        return self.question.asking
+
+    @property
+    def hold_on_cancel(self) -> bool:
+        """A cancelled :meth:`ask` keeps its question open (see :class:`Question`)."""
+        return self.question.hold_on_cancel
+
+    @hold_on_cancel.setter
+    def hold_on_cancel(self, hold: bool) -> None:
+        self.question.hold_on_cancel = hold
+
+    def _answer_with(self, action: Play | Declare) -> None:
+        if self.question.answer(action):
+            self.answered()
+
+    def choose_card(self, index: int) -> None:
+        """Play the hand's card ``index``: at once, or after choosing what it takes."""
+        hand = self.board.hand
+        declares = [a for a in self.question.legal if isinstance(a, Declare)]
+        if index >= len(hand):
+            if 0 <= index - len(hand) < len(declares):
+                self._answer_with(declares[index - len(hand)])
+            return
+        card = hand[index]
+        plays = self.question.plays_by_card().get(card, [])
+        if not plays:
+            self.say(Text(f"{label(card, self.deck)} cannot be played now.", style="yellow"))
+            return
+        if len(plays) == 1:
+            self._answer_with(plays[0])
+            return
+        self.selected = index
+        self.refresh_board()
+        self.choose_capture(card, plays)
+
+    def choose_capture(self, card: Card, plays: Sequence[Play]) -> None:
+        def chosen(play: Play | None) -> None:
+            self.lit_play = None
+            self.refresh_board()
+            if play is not None:
+                self._answer_with(play)
+
+        def light(play: Play | None) -> None:
+            self.lit_play = play
+            self.refresh_board()
+
+        self.app.push_screen(CaptureChoiceScreen(card, plays, self.deck, light), chosen)
+
+    def on_key(self, event: events.Key) -> None:
+        box = self.query_one("#typed", Input)
+        if box.has_focus or self.query_one("#chat-say", Input).has_focus:
+            return
+        if box.has_class("shown"):  # typed before the box took the focus: no keystroke is lost
+            if event.character and event.character.isprintable():
+                event.stop()
+                box.insert_text_at_cursor(event.character)
+            elif event.key == "enter":
+                event.stop()
+                self.run_worker(box.action_submit())
+            return
+        ch = event.character or ""
+        if ch.isdigit() and self.question.asking:
+            event.stop()
+            index = 9 if ch == "0" else int(ch) - 1
+            self.choose_card(index)
+        elif ch and ch != "q" and ch.upper() in _court_letters(self.deck) and self.question.asking:  # q: leave; Q: queen
+            event.stop()
+            self.action_type_card(ch)
+
+    def action_type_card(self, start: str = "") -> None:
+        if not self.question.asking:
+            return
+        box = self.query_one("#typed", Input)
+        box.add_class("shown")
+        box.value = start
+        box.cursor_position = len(start)
+        box.focus()
+
+    def action_deselect(self) -> None:
+        talk = self.query_one("#chat-say", Input)
+        if talk.has_class("shown"):
+            talk.value = ""
+            talk.remove_class("shown")
+            self.set_focus(None)
+            return
+        box = self.query_one("#typed", Input)
+        if box.has_class("shown"):
+            box.remove_class("shown")
+            box.value = ""
+        self.selected = None
+        self.refresh_board()
+
+    def action_play_selected(self) -> None:
+        if self.selected is not None and self.question.asking:
+            self.choose_card(self.selected)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        text = event.value.strip()
+        box = event.input
+        if box.id == "chat-say":
+            box.value = ""
+            box.remove_class("shown")
+            self.set_focus(None)
+            if text and self.chat is not None:
+                self.chat(text)
+            return
+        if not self.question.asking or not text:
+            return
+        choice = parse_choice(text, self.question.legal, self.deck) if not text.isdigit() else None
+        if text.isdigit():
+            box.value = ""
+            box.remove_class("shown")
+            self.choose_card(9 if text == "0" else int(text) - 1)
+            return
+        if choice is None:
+            return
+        if isinstance(choice, str):
+            if "different sets" in choice:  # a card with several captures: choose among them
+                card = _first_card(text, self.deck)
+                if card is not None:
+                    box.value = ""
+                    box.remove_class("shown")
+                    self.choose_capture(card, self.question.plays_by_card().get(card, []))
+                    return
+            self.say(Text(choice, style="yellow"))
+            return
+        box.value = ""
+        box.remove_class("shown")
+        self._answer_with(choice)
+
+    def on_card_row_clicked(self, event: CardRow.Clicked) -> None:
+        hand = self.board.hand
+        if event.row.id == "hand":
+            if self.selected == event.index and self.question.asking:
+                self.choose_card(event.index)
+                return
+            self.selected = event.index
+            self.refresh_board()
+            if self.question.asking and event.index < len(hand):
+                card = hand[event.index]
+                plays = self.question.plays_by_card().get(card, [])
+                if len(plays) == 1 and not plays[0].captured:
+                    self.say(Text("Click it again or press Enter to lay ") + card_span(card, self.deck)
+                             + Text(" down."))
+                else:
+                    self.say(Text("Click it again, press Enter, or click a lit table card."))
+        elif event.row.id == "table" and self.selected is not None and self.question.asking:
+            table_card = self.board.table[event.index]
+            card = hand[self.selected]
+            plays = [p for p in self.question.plays_by_card().get(card, []) if table_card in p.captured]
+            if len(plays) == 1:
+                self._answer_with(plays[0])
+            elif plays:
+                self.choose_capture(card, plays)
+
+
+def _court_letters(deck: DeckStyle) -> set[str]:
+    ranks = FR_RANKS if deck is DeckStyle.FRENCH else IT_RANKS
+    return {r for r in ranks if r.isalpha()}
+
+
+def _first_card(text: str, style: DeckStyle) -> Card | None:
+    try:
+        return parse_cards(text, style)[0]
+    except ValueError:
+        return None
