@@ -12,7 +12,7 @@ from pathlib import Path
 from pydantic import TypeAdapter, ValidationError
 from rich.console import Console
 
-from scopa.engine import Event, GameMaster, GameRecord, RuleSet
+from scopa.engine import Event, GameRecord, LocalGame, RuleSet
 from scopa.engine.player import Player
 
 from scopa.bots import STRATEGIES
@@ -94,7 +94,7 @@ async def run_local_game(
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
     players = build_players(kinds, console, style, autoplay, delay, seed)
-    master = GameMaster(rules, players, seed)
+    master = LocalGame(rules, players, seed)
     if "human" not in kinds:
         names = tuple(p.name for p in players)
 

@@ -17,6 +17,7 @@ from .events import (
     DealVoid,
     Declared,
     Event,
+    Forced,
     GameEnded,
     GameStarted,
     HandDealt,
@@ -24,7 +25,9 @@ from .events import (
     RoundEnded,
     RoundStarted,
 )
-from .master import GameMaster, GameRecord, play_local
+from .effects import Announce, Ask, Effect, GameOver, GameRecord, Journal, Refused
+from .local import LocalGame, play_local
+from .master import MAX_REFUSALS, GameMaster
 from .player import Player
 from .rules import AssoPigliaTutto, CaptureMode, Preset, RuleSet, RuleSetError, preset_of
 from .scoring import Category, RoundScore, score_round
@@ -32,11 +35,11 @@ from .state import EndReason, GameState, Phase, replay
 from .view import RoundPlay, SidePile, View, view
 
 __all__ = [
-    "Action", "AssoPigliaTutto", "BadDeclarationError", "CARDS", "Card", "CardNotInHandError",
+    "Action", "Announce", "Ask", "AssoPigliaTutto", "BadDeclarationError", "CARDS", "Card", "CardNotInHandError",
     "CaptureMode", "Category", "Deal", "DealVoid", "DeclarationKind", "Declare", "Declared",
-    "EndReason", "Event", "GameEnded", "GameMaster", "GameRecord", "GameStarted", "GameState",
-    "HandDealt", "IllegalCaptureError", "IllegalMoveError", "NotYourTurnError", "Phase", "Play",
-    "Played", "Player", "Preset", "RoundEnded", "RoundPlay", "RoundScore", "RoundStarted", "RuleSet",
+    "Effect", "EndReason", "Event", "Forced", "GameEnded", "GameOver", "GameMaster", "GameRecord", "GameStarted", "GameState",
+    "HandDealt", "IllegalCaptureError", "IllegalMoveError", "Journal", "LocalGame", "MAX_REFUSALS", "NotYourTurnError", "Phase", "Play",
+    "Played", "Player", "Preset", "Refused", "RoundEnded", "RoundPlay", "RoundScore", "RoundStarted", "RuleSet",
     "RuleSetError", "SidePile", "Suit", "View", "WrongPhaseError", "cards_in", "format_cards", "mask_of",
     "parse_cards", "play_local", "preset_of", "replay", "score_round", "view",
 ]  # fmt: skip

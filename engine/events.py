@@ -5,13 +5,21 @@ Every event but :class:`HandDealt` is public (the same for every seat and specta
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from enum import StrEnum
 
 from .actions import Declare
 from .cards import Card
 from .rules import RuleSet
 from .scoring import RoundScore
 from .state import EndReason
+
+
+class Forced(StrEnum):
+    """Why the game master made a play for a seat."""
+
+    TIMEOUT = "timeout"  # the seat's turn clock ran out
+    REFUSED = "refused"  # the seat's answers were refused too often
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +44,7 @@ class RoundStarted:
     table: tuple[Card, ...]
     dealer_bonus: int  # V13: scope the dealer's side took from a 15/30 table (0 otherwise)
     bonus_cards: tuple[Card, ...]
+    stock_left: int = field(default=0, compare=False)  # the stock after the deal
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +71,7 @@ class Played:
     scopa: bool
     table: tuple[Card, ...]  # the table after the play
     forced: bool = False  # the game master played for this seat (e.g. after bad moves)
+    forced_by: Forced | None = field(default=None, compare=False)  # why, when it did
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +81,11 @@ class RoundEnded:
     leftovers: tuple[Card, ...]
     leftovers_to: int | None  # side
     totals: tuple[int, ...]
+    # Each side's pile (a card mask), scope and declaration points as the round ended:
+    # what anyone could count (R19), for the raw tallies a server sends with the score.
+    piles: tuple[int, ...] = field(default=(), compare=False)
+    scope: tuple[int, ...] = field(default=(), compare=False)
+    declared: tuple[int, ...] = field(default=(), compare=False)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,24 +1,26 @@
 """The game master (R7): the non-playing authority of one table.
 
-It shuffles (seeded), deals, asks the seat to move for an action through the
-:class:`~scopa.engine.player.Player` interface, checks it with the engine, applies it
-and tells every seat what it may see.  The same class runs local games and, behind the
-server, network games.
+It shuffles (seeded), deals, asks the seat to move for an action, checks the answer with
+the engine, applies it and says who may see what.  It is a state machine with no I/O:
+:meth:`GameMaster.start`, :meth:`GameMaster.receive` and :meth:`GameMaster.timeout`
+return the :mod:`~scopa.engine.effects` their driver carries out, in order (a local game:
+:class:`~scopa.engine.local.LocalGame`; a network table: the server's).  A player is
+handed a view of the game, never its state.
 """
 
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Awaitable, Callable, Sequence
+from typing import Sequence
 
 from .actions import Action, Deal, Declare, Play
 from .cards import CARDS, Card, cards_of
-from .errors import IllegalMoveError
+from .effects import Announce, Ask, Effect, GameOver, GameRecord, Journal, Refused, SeatView
 from .events import (
     DealVoid,
     Declared,
-    Event,
+    Forced,
     GameEnded,
     GameStarted,
     HandDealt,
@@ -26,51 +28,32 @@ from .events import (
     RoundEnded,
     RoundStarted,
 )
-from .player import Player
 from .rules import RuleSet
-from .state import EndReason, GameState, Phase
+from .state import GameState, Phase, replay
 
 # How many refused answers a seat gets in one turn before the game master plays for it.
 MAX_REFUSALS = 3
 
 
-@dataclass(frozen=True, slots=True)
-class GameRecord:
-    """A finished game: enough to replay it (rules, first dealer, actions)."""
-
-    rules: RuleSet
-    seed: int
-    first_dealer: int
-    actions: tuple[Action, ...]
-    winner: int | None
-    totals: tuple[int, ...]
-    reason: EndReason | None
-    rounds: int
-
-
-Observer = Callable[[Event], Awaitable[None]]
-
-
 @dataclass(slots=True)
 class GameMaster:
-    """Runs one game between ``players`` (one per seat) from a seed."""
+    """One game from a seed: the authority that every driver of a table runs."""
 
     rules: RuleSet
-    players: Sequence[Player]
     seed: int
-    observers: list[Observer] = field(default_factory=list)  # e.g. spectators, logs
-    journal: Callable[[Action], Awaitable[None] | None] | None = None
-    """Called with each action once it is applied and before anyone is told of it, so a
-    server can make it durable before acknowledging it; if it returns an awaitable, that
-    is awaited before the action is announced."""
+    names: Sequence[str] = ()  # per seat, for GameStarted (default: "seat N")
     state: GameState = field(init=False)
     actions: list[Action] = field(init=False, default_factory=list)
     first_dealer: int = field(init=False)
     _shuffles: int = field(init=False, default=0, repr=False)  # deals shuffled so far
+    _started: bool = field(init=False, default=False, repr=False)
+    _ask: Ask | None = field(init=False, default=None, repr=False)  # the turn waiting for an answer
+    _refusals: int = field(init=False, default=0, repr=False)  # answers of that turn refused so far
+    _past: tuple[int, GameState] | None = field(init=False, default=None, repr=False)  # state_after's last
 
     def __post_init__(self) -> None:
-        if len(self.players) != self.rules.players:
-            raise ValueError(f"{self.rules.players} players needed, {len(self.players)} given")
+        if self.names and len(self.names) != self.rules.players:
+            raise ValueError(f"{self.rules.players} players needed, {len(self.names)} given")
         self.first_dealer = self._generator().randrange(self.rules.players)  # R8
         self.state = GameState.new(self.rules, self.first_dealer)
 
@@ -96,7 +79,7 @@ class GameMaster:
         The seeded shuffles are drawn again and must match the journaled deals, so a
         journal that does not belong to this seed is refused (``ValueError``).
         """
-        if self.actions:
+        if self.actions or self._started:
             raise ValueError("restore() is for a game master that has not started")
         rng = self._generator()
         rng.randrange(self.rules.players)
@@ -110,18 +93,61 @@ class GameMaster:
             self.state.apply(action, None if isinstance(action, Deal) else self.state.to_move)
             self.actions.append(action)
 
-    async def run(self) -> GameRecord:
-        """Play the game (from its start, or from where :meth:`restore` left it) to its end."""
-        state = self.state
+    # ------------------------------------------------------------------ the three inputs
+
+    def start(self) -> list[Effect]:
+        """Begin the game (from its start, or from where :meth:`restore` left it): its
+        announcements and deals up to the first question (or the end)."""
+        if self._started:
+            raise ValueError("the game master has started already")
+        self._started = True
+        effects: list[Effect] = []
         if not self.actions:
-            names = tuple(getattr(p, "name", f"seat {i}") for i, p in enumerate(self.players))
-            await self._public(GameStarted(self.rules, names, self.first_dealer))
-        while state.phase is not Phase.OVER:
-            if state.phase is Phase.DEAL:
-                await self._deal()
-            else:
-                await self._turn()
-        return self.record()
+            names = tuple(self.names) or tuple(f"seat {i}" for i in range(self.rules.players))
+            effects.append(Announce(GameStarted(self.rules, names, self.first_dealer)))
+        self._advance(effects)
+        return effects
+
+    @property
+    def asking(self) -> Ask | None:
+        """The question waiting for its answer (None: the game is over or not started)."""
+        return self._ask
+
+    def receive(self, seat: int, answer: Play | Declare | None) -> list[Effect]:
+        """``seat``'s answer to the waiting :class:`Ask` (None: an answer that was not an
+        action at all).  A legal one is applied; any other is refused and the same
+        question asked again, but the :data:`MAX_REFUSALS`-th refusal of a turn makes the
+        game master play the default move instead.  ``ValueError`` if no question of
+        ``seat`` waits."""
+        ask = self._waiting(seat)
+        legal = ask.legal
+        if answer is not None and answer in legal:
+            return self._play(legal[legal.index(answer)], seat)  # the engine's own value
+        self._refusals += 1
+        error = None if answer is None else self.state.explain(answer, seat)
+        effects: list[Effect] = [Refused(seat, answer, error, self._refusals)]
+        if self._refusals >= MAX_REFUSALS:
+            effects += self._play(self.state.default_action(), seat, Forced.REFUSED)
+        else:
+            effects.append(ask)
+        return effects
+
+    def timeout(self, seat: int) -> list[Effect]:
+        """``seat``'s time to answer is up: the game master plays its default move.  No
+        effect if no question of ``seat`` waits (it was answered meanwhile)."""
+        if self._ask is None or self._ask.seat != seat:
+            return []
+        return self._play(self.state.default_action(), seat, Forced.TIMEOUT)
+
+    def state_after(self, count: int) -> GameState:
+        """The game as it stood after its first ``count`` actions (the state itself when
+        that is all of them).  A driver telling of an action sees the game as it was
+        then, though the game master may be a deal further on."""
+        if count >= len(self.actions):
+            return self.state
+        if self._past is None or self._past[0] != count:
+            self._past = (count, replay(self.rules, self.first_dealer, self.actions[:count]))
+        return self._past[1]
 
     def record(self) -> GameRecord:
         s = self.state
@@ -138,103 +164,85 @@ class GameMaster:
 
     # ------------------------------------------------------------------ internals
 
-    async def _public(self, event: Event) -> None:
-        for p in self.players:
-            await p.notify(event)
-        for obs in self.observers:
-            await obs(event)
+    def _waiting(self, seat: int) -> Ask:
+        if self._ask is None or self._ask.seat != seat:
+            raise ValueError(f"no question of seat {seat} waits for an answer")
+        return self._ask
 
-    async def _tell_hands(self, seats: Sequence[int]) -> None:
+    def _advance(self, effects: list[Effect]) -> None:
+        """Deal as needed, then ask the seat to move (or end the game)."""
         s = self.state
-        for seat in seats:
-            await self.players[seat].notify(
-                HandDealt(seat, cards_of(s.hands[seat]), len(s.stock))
-            )
+        while s.phase is Phase.DEAL:
+            self._deal(effects)
+        if s.phase is Phase.OVER:
+            self._ask = None
+            effects.append(GameOver(self.record()))
+            return
+        self._refusals = 0
+        self._ask = Ask(s.to_move, tuple(s.legal_actions()), SeatView(s, s.to_move), len(self.actions))
+        effects.append(self._ask)
 
-    def _apply(self, action: Action, seat: int | None = None) -> Awaitable[None] | None:
-        """Apply a deal, or an action taken from ``legal_actions()``: a play from that list
-        needs no second check, so it goes straight to ``push``.  Returns what the journal
-        returned: the caller awaits it before announcing the action."""
+    def _apply(self, action: Action, effects: list[Effect], seat: int | None = None) -> None:
+        """Apply a deal, or an action taken from ``legal_actions()`` (a play from that list
+        needs no second check, so it goes straight to ``push``), and journal it: the
+        journal effect comes before any announcement of the action."""
         if isinstance(action, Play):
             self.state.push(action)
         else:
             self.state.apply(action, seat)
         self.actions.append(action)
-        if self.journal is not None:
-            return self.journal(action)
-        return None
+        effects.append(Journal(len(self.actions) - 1, action))
 
-    async def _deal(self) -> None:
+    def _deal(self, effects: list[Effect]) -> None:
         s = self.state
         order = self._next_order()
-        durable = self._apply(Deal(tuple(order)))
-        if durable is not None:
-            await durable
+        self._apply(Deal(tuple(order)), effects)
         if s.phase is Phase.DEAL:
             table = order[s.rules.players * s.rules.hand_size :][: s.rules.table_cards]
-            await self._public(DealVoid(s.dealer, tuple(CARDS[c] for c in table)))
+            effects.append(Announce(DealVoid(s.dealer, tuple(CARDS[c] for c in table))))
             return
         bonus_cards: tuple[Card, ...] = ()
         if s.dealer_bonus:
             bonus_cards = cards_of(s.piles[s.side[s.dealer]])
-        await self._public(
-            RoundStarted(s.round_no, s.dealer, cards_of(s.table), s.dealer_bonus, bonus_cards)
-        )
-        await self._tell_hands(range(s.n))
+        effects.append(Announce(
+            RoundStarted(s.round_no, s.dealer, cards_of(s.table), s.dealer_bonus, bonus_cards, len(s.stock))
+        ))
+        self._tell_hands(range(s.n), effects)
 
-    async def _turn(self) -> None:
+    def _tell_hands(self, seats: Sequence[int], effects: list[Effect]) -> None:
         s = self.state
-        seat = s.to_move
-        player = self.players[seat]
-        legal = s.legal_actions()
-        action: Play | Declare | None = None
-        forced = False
-        for _ in range(MAX_REFUSALS):
-            answer = await player.take_turn(s, seat, legal)
-            if answer in legal:
-                action = legal[legal.index(answer)]  # the engine's own value (a plain tuple may be equal)
-                break
-            # Not in the list: the engine says precisely why.
-            error = s.explain(answer, seat) or IllegalMoveError(f"{answer!r} is not among the legal moves")
-            await player.rejected(error)
-        if action is None:
-            action = s.default_action()
-            forced = True
-        await self._apply_and_announce(action, seat, forced)
+        for seat in seats:
+            effects.append(Announce(HandDealt(seat, cards_of(s.hands[seat]), len(s.stock)), seat))
 
-    async def _apply_and_announce(self, action: Play | Declare, seat: int, forced: bool = False) -> None:
-        """Apply an action taken from ``legal_actions()`` for ``seat`` and tell everyone
-        what they may see."""
+    def _play(self, action: Play | Declare, seat: int, forced: Forced | None = None) -> list[Effect]:
+        """Apply an action taken from ``legal_actions()`` for ``seat``: its journal, what
+        everyone may see of it, and what follows up to the next question."""
         s = self.state
+        if self._ask is not None:
+            self._ask.seat_view.close()
+        self._ask = None
+        effects: list[Effect] = []
         rounds_before = len(s.history)
         stock_before = len(s.stock)
         table_before = s.table
-        durable = self._apply(action, seat)
-        if durable is not None:
-            await durable
+        self._apply(action, effects, seat)
         if isinstance(action, Declare):
-            await self._public(Declared(seat, action, cards_of(s.declared_hands[seat])))
-            return
+            effects.append(Announce(Declared(seat, action, cards_of(s.declared_hands[seat]))))
+            self._advance(effects)
+            return effects
         table_after = table_before ^ action.capture if action.capture else table_before | (1 << action.card)
-        await self._public(
-            Played(seat, CARDS[action.card], cards_of(action.capture), s.last_scopa,
-                   cards_of(table_after), forced)
-        )
+        effects.append(Announce(Played(seat, CARDS[action.card], cards_of(action.capture), s.last_scopa,
+                                       cards_of(table_after), forced is not None, forced)))
         if len(s.history) > rounds_before:
             left = cards_of(s.leftovers)
-            await self._public(
-                RoundEnded(len(s.history), s.history[-1], left, s.last_capturer if left else None, tuple(s.totals))
-            )
+            effects.append(Announce(RoundEnded(
+                len(s.history), s.history[-1], left, s.last_capturer if left else None, tuple(s.totals),
+                tuple(s.piles), tuple(s.scope), tuple(s.declared),
+            )))
         elif s.phase is Phase.PLAY and len(s.stock) < stock_before:
-            if s.rules.refill_each_turn:
-                await self._tell_hands([seat])
-            else:
-                await self._tell_hands(range(s.n))
+            self._tell_hands([seat] if s.rules.refill_each_turn else range(s.n), effects)
         if s.phase is Phase.OVER:
             assert s.end_reason is not None
-            await self._public(GameEnded(s.winner, tuple(s.totals), s.end_reason))
-
-
-async def play_local(rules: RuleSet, players: Sequence[Player], seed: int) -> GameRecord:
-    """LocalGame: a GameMaster with in-process players, run to the end."""
-    return await GameMaster(rules, players, seed).run()
+            effects.append(Announce(GameEnded(s.winner, tuple(s.totals), s.end_reason)))
+        self._advance(effects)
+        return effects

@@ -1,4 +1,4 @@
-"""The ``Player`` interface the game master talks to: a bot, a person, a remote client."""
+"""The ``Player`` interface of a local game's seat: a bot, a person, a remote client."""
 
 from __future__ import annotations
 
@@ -8,12 +8,11 @@ from typing import Sequence
 from .actions import Declare, Play
 from .errors import IllegalMoveError
 from .events import Event
-from .state import GameState
-from .view import View, view
+from .view import View
 
 
 class Player(ABC):
-    """A seat's decision maker.  Asynchronous, so a GameMaster can await anything."""
+    """A seat's decision maker.  Asynchronous, so its driver can await anything."""
 
     __slots__ = ()  # a subclass may keep its fields in slots (one per seat on a server)
     name: str = "player"
@@ -21,12 +20,6 @@ class Player(ABC):
     @abstractmethod
     async def choose(self, view: View, legal: Sequence[Play | Declare]) -> Play | Declare:
         """Pick one of ``legal`` (the game master checks it all the same)."""
-
-    async def take_turn(self, state: GameState, seat: int, legal: Sequence[Play | Declare]) -> Play | Declare:
-        """How the game master asks: :meth:`choose` from what ``seat`` may see of ``state``.
-        Only a seat the game's own host runs overrides it (the server's mailbox for a
-        remote client builds the message it sends from the state, not from a View)."""
-        return await self.choose(view(state, seat), legal)
 
     async def notify(self, event: Event) -> None:  # noqa: B027 - optional hook
         """Told about every public event and about this seat's own hand."""

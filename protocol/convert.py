@@ -220,19 +220,28 @@ _HONOURS_MASK = VALUE_MASK[1] | VALUE_MASK[8] | VALUE_MASK[9] | VALUE_MASK[10]
 
 def side_tallies(state: GameState) -> list[wire.SideTally]:
     """The raw numbers of each side's pile at the end of a round (before the next deal)."""
+    return _tallies(state.piles, state.scope, state.declared)
+
+
+def round_tallies(event: RoundEnded) -> list[wire.SideTally]:
+    """:func:`side_tallies` of the round ``event`` ended (the piles travel in the event)."""
+    return _tallies(event.piles, event.scope, event.declared)
+
+
+def _tallies(piles: Sequence[int], scope: Sequence[int], declared: Sequence[int]) -> list[wire.SideTally]:
     return [
         wire.SideTally(
             cards=pile.bit_count(),
             denari=(pile & DENARI_MASK).bit_count(),
             primiera=primiera_sum(pile),
             settebello=bool(pile >> SETTEBELLO & 1),
-            scope=state.scope[side],
+            scope=scope[side],
             sevens=(pile & VALUE_MASK[7]).bit_count(),
             honours=(pile & _HONOURS_MASK).bit_count(),
             denari_run=denari_run(pile, start_needed=1),
-            declarations=state.declared[side],
+            declarations=declared[side],
         )
-        for side, pile in enumerate(state.piles)
+        for side, pile in enumerate(piles)
     ]
 
 

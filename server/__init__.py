@@ -2,7 +2,6 @@
 
 from .limits import Limits
 from .network import NetworkEngine, serve
-from .netplayer import NetworkPlayer
 from .table import Table
 
-__all__ = ["Limits", "NetworkEngine", "NetworkPlayer", "Table", "serve"]
+__all__ = ["Limits", "NetworkEngine", "Table", "serve"]

@@ -18,7 +18,6 @@ from dataclasses import replace
 from datetime import datetime, timezone
 from typing import Any
 
-from scopa.bots import make_bot
 from scopa.engine import GameMaster
 from scopa.protocol import commands as wire
 from scopa.protocol.errors import ErrorCode
@@ -131,8 +130,7 @@ class Archive:
         from its seed: ``GameMaster.restore`` checks them)."""
         assert self.journal is not None
         actions = await self.journal.load_actions(game.id)
-        stand_ins = [make_bot("random", p.name) for p in game.players]  # restore asks nobody to move
-        master = GameMaster(game.rules, stand_ins, game.seed)
+        master = GameMaster(game.rules, game.seed)
         master.restore(actions)
         players = [
             RecordPlayer(seat=p.seat, name=p.name, side=game.rules.side_of(p.seat), kind=PlayerKind(p.kind),

@@ -24,7 +24,6 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
 
-from scopa.bots import make_bot
 from scopa.engine import Action, Deal, GameMaster, Preset
 from scopa.protocol.record import (
     PlayerKind,
@@ -68,7 +67,7 @@ def export_lines(backend: JournalBackend) -> Iterator[str]:
     """The journal's finished games (oldest first), ratings and accounts, a JSON line each."""
     for game in reversed(_one(backend, FinishedGames(limit=EVERYTHING))):
         actions: list[Action] = _one(backend, LoadActions(game.id))
-        master = GameMaster(game.rules, [make_bot("random", p.name) for p in game.players], game.seed)
+        master = GameMaster(game.rules, game.seed)
         master.restore(actions)
         players = [RecordPlayer(seat=p.seat, name=p.name, side=game.rules.side_of(p.seat), kind=PlayerKind(p.kind),
                                 strategy=p.strategy, taken_over=p.taken_over) for p in game.players]

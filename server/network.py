@@ -1,7 +1,7 @@
 """The NetworkEngine: the asyncio TCP server, its lobby and its tables.
 
-It holds the authoritative state of every table; each table runs its own GameMaster
-(as a task) whose remote seats are NetworkPlayers.  Every command a client sends is
+It holds the authoritative state of every table; each table drives its own GameMaster
+(in a task of its own).  Every command a client sends is
 checked against the connection it came on (``scopa.protocol.Connection`` rejects a
 forged sender) and against the table it names.
 

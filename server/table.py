@@ -1,6 +1,6 @@
-"""A table: its seats, its game master (the engine's GameMaster, the same class a local
-game uses), its numbered event log, spectators and timers; the NetworkPlayers that stand
-for its remote seats are in :mod:`scopa.server.netplayer`."""
+"""A table: its seats, its game master (the engine's GameMaster, the same state machine a
+local game drives) and the loop that drives it, its numbered event log, spectators and
+timers.  A remote seat is just its connection in the seat list."""
 
 from __future__ import annotations
 
@@ -10,8 +10,9 @@ import hmac
 import logging
 import secrets
 from collections import deque
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Awaitable, Callable, NamedTuple, Sequence
+from typing import Any, Callable, NamedTuple, Sequence
 
 import msgpack
 
@@ -24,15 +25,19 @@ from scopa.engine import (
     Event,
     GameMaster,
     GameStarted,
+    GameState,
     HandDealt,
     IllegalMoveError,
+    Play,
     Played,
     Play,
     Player,
     RoundEnded,
+    RoundStarted,
     RuleSet,
 )
 from scopa.engine import View, mask_of
+from scopa.engine.effects import Announce, Ask, Effect, GameOver, Journal as JournalAction, Refused
 from scopa.engine.view import view as seat_view
 from scopa.protocol import commands as wire
 from scopa.engine.master import MAX_REFUSALS
@@ -42,8 +47,8 @@ from scopa.protocol.convert import (
     hand_deal_data,
     played_data,
     public_view_to_wire,
+    round_tallies,
     rules_to_wire,
-    side_tallies,
     view_to_wire,
     your_turn_payload,
 )
@@ -52,7 +57,6 @@ from scopa.protocol.codec import pack_body, pack_data
 from scopa.protocol.errors import ErrorCode
 
 from .clock import Clock, SystemClock, Timer, start_timer
-from .netplayer import NetworkPlayer
 from .session import ServerSession
 from .journal import AppendAction, ClearSeat, FinishTable, Journal, RecordRefusal, SetSeat, StartTable
 from .journal_values import FinishedTable, StoredTable
@@ -90,7 +94,8 @@ class Table:
     state: wire.TableState = wire.TableState.WAITING
     master: GameMaster | None = None
     task: asyncio.Task[None] | None = None
-    players: list[Player] = field(default_factory=list)
+    players: list[Player | None] = field(default_factory=list)
+    """Per seat, the bot that plays it (None: a person)."""
     storage: Journal | None = None  # journal of this table (None: no persistence)
     grace: float = 120.0  # seconds an away seat is kept before bot_takeover or abandoning
     bot_takeover: bool = True  # after the grace period a built-in bot plays the seat
@@ -102,7 +107,6 @@ class Table:
     update_interval: float = 0.0  # Limits.table_update_interval: spectator changes are coalesced
     end: wire.GameEnd | None = None  # how the game ended (also when abandoned)
     finish_reason: str = ""
-    forced_reason: str | None = None  # why the next Played was made by the game master
     _event: int = 0
     _log: deque[LoggedEvent] = field(default_factory=deque)
     _log_base: int = 0  # the log holds every event numbered above this
@@ -118,6 +122,10 @@ class Table:
     _hands: dict[int, int] = field(default_factory=dict)  # seat -> its hand as last dealt (a card mask)
     _played: Addressed | None = None  # played, from this table to everyone, addressed once
     _bot_moves: set[asyncio.Task[None]] = field(default_factory=set)
+    _people: frozenset[int] = frozenset()  # seats a person held when the game began: their hands go out
+    _told: int = 0  # the game's actions journaled, which the table may have told of
+    _inbox: asyncio.Queue[list[Effect]] = field(default_factory=asyncio.Queue)
+    """Effects of the game master for the table's loop to carry out, in order."""
     taken_over: dict[int, str] = field(default_factory=dict)
     """Seats a bot took over during the game -> the person's seat token digest."""
     forfeits: list[int] = field(default_factory=list)
@@ -238,11 +246,17 @@ class Table:
         """The table now: for a seat (its own view too) or a spectator (public only)."""
         seats, sides = self.seat_infos(), self.rules.seats_by_side()
         public = you = None
-        if self.master is not None:
-            public = public_view_to_wire(seat_view(self.master.state, None))
+        state = self.game_state()
+        if state is not None:
+            public = public_view_to_wire(seat_view(state, None))
             if seat is not None:
-                you = view_to_wire(seat_view(self.master.state, seat))
+                you = view_to_wire(seat_view(state, seat))
         return wire.Snapshot(event=self._event, table=self.info(), seats=seats, sides=sides, public=public, you=you)
+
+    def game_state(self) -> GameState | None:
+        """The game as the table has told it so far (the game master may be a move or a
+        deal further on while the table's loop awaits a journal write)."""
+        return self.master.state_after(self._told) if self.master is not None else None
 
     # ------------------------------------------------------------------ away, back, watching
 
@@ -364,9 +378,8 @@ class Table:
         self.taken_over[i] = seat.token_digest
         bot = self.bot_factory("greedy", seat.name, self.seed + i)
         seat.away, seat.bot, seat.strategy, seat.token_digest = False, bot, "greedy", ""
-        player = self.players[i] if i < len(self.players) else None
-        if isinstance(player, NetworkPlayer):
-            self._take_over(player, YieldingBot(bot))
+        if i < len(self.players):
+            self._take_over(i, YieldingBot(bot))
         if self.storage is not None:
             try:
                 # The person's digest stays beside the bot: a restart still knows a bot took over.
@@ -382,7 +395,7 @@ class Table:
             timer.cancel()
         self._grace_timers.clear()
         for turn in list(self._turns.values()):
-            self._settle(turn, None)
+            self._settle(turn)
         for task in list(self._bot_moves):
             task.cancel()
         if self._update_timer is not None:
@@ -546,21 +559,17 @@ class Table:
     def start(self, restore: Sequence[Action] = ()) -> None:
         """Start the game master (the seats are full); ``restore``: the journaled actions
         of a game to resume (after a server restart) instead of a new game."""
-        self.players = []
-        for i, s in enumerate(self.seats):
-            assert s is not None
-            if s.bot is not None:
-                self.players.append(YieldingBot(s.bot))
-            else:  # a person; session None: away until they come back with their token
-                self.players.append(NetworkPlayer(i, s.name, self._ask, self._deal_hand))
-        self.master = GameMaster(self.rules, self.players, self.seed)
+        seats = [s for s in self.seats if s is not None]
+        assert len(seats) == len(self.seats)
+        # A person's seat (session None: away until they come back with their token) has no bot.
+        self.players = [YieldingBot(s.bot) if s.bot is not None else None for s in seats]
+        self._people = frozenset(i for i, s in enumerate(seats) if s.bot is None)
+        self.master = GameMaster(self.rules, self.seed, [s.name for s in seats])
         if restore:
             self.master.restore(restore)  # the seed's deals must match the journal's
+            self._told = len(restore)
         elif self.storage is not None:
             self.storage.write(StartTable(self.id))
-        if self.storage is not None:
-            self.master.journal = self._journal
-        self.master.observers.append(self.broadcast)
         self.state = wire.TableState.PLAYING
         if restore:  # event numbers go on above any the clients saw before the restart
             self._event = self._log_base = 16 * (len(restore) + 2)
@@ -620,39 +629,80 @@ class Table:
                                     name=f"expiry-{table.id}")
         return table
 
-    def _journal(self, action: Action) -> Awaitable[None]:
-        """GameMaster.journal: the action's write, which the game master awaits before
-        anyone is told of it."""
-        assert self.master is not None and self.storage is not None
-        return self.storage.write(AppendAction.of(self.id, len(self.master.actions) - 1, action))
-
     async def _run(self) -> None:
+        """The table's loop: it carries out what the game master says, in order, from its
+        start to the end of the game (the answers of people come through ``_inbox``)."""
         assert self.master is not None
         try:
-            record = await self.master.run()
-            log.info("table %s: game finished, winner side %s, totals %s (%s)",
-                     self.id, record.winner, list(record.totals), record.reason)
-            self._finish(wire.LeftReason.GAME_OVER.value)
+            await self._carry_out(self.master.start())
+            while self.state is wire.TableState.PLAYING:
+                await self._carry_out(await self._inbox.get())
         except asyncio.CancelledError:
             raise
         except Exception:  # one table's failure must not touch any other table
             log.exception("table %s: game master failed; the game is abandoned", self.id)
             self.abandon("internal_error")
 
+    async def _carry_out(self, effects: Iterable[Effect]) -> None:
+        """Effects of the game master, in order: an action is journaled (the write
+        awaited) before the announcements that follow it; a seat played by a bot is asked
+        here, a person's seat gets its your_turn and answers through :meth:`receive`."""
+        assert self.master is not None
+        queue = deque(effects)
+        while queue:
+            effect = queue.popleft()
+            if isinstance(effect, JournalAction):
+                if self.storage is not None:
+                    await self.storage.write(AppendAction.of(self.id, effect.index, effect.action))
+                self._told = effect.index + 1
+            elif isinstance(effect, Announce):
+                await self._announce(effect)
+            elif isinstance(effect, Ask):
+                bot = self.players[effect.seat]
+                if bot is None:
+                    self._ask(effect)
+                else:
+                    queue.extend(self.master.receive(effect.seat, await bot.choose(effect.view, effect.legal)))
+            elif isinstance(effect, Refused):  # a person's refusals are told at once, by receive()
+                bot = self.players[effect.seat]
+                if bot is not None:
+                    await bot.rejected(effect.error or IllegalMoveError(f"{effect.answer!r} is not a legal move"))
+            elif isinstance(effect, GameOver):
+                record = effect.record
+                log.info("table %s: game finished, winner side %s, totals %s (%s)",
+                         self.id, record.winner, list(record.totals), record.reason)
+                self._finish(wire.LeftReason.GAME_OVER.value)
+
+    async def _announce(self, effect: Announce) -> None:
+        """An event to the seats it is for: the bots, the table (public events) or the
+        person whose hand was dealt."""
+        event, to = effect.event, effect.to
+        if to is not None:
+            if to in self._people and isinstance(event, HandDealt):
+                self._deal_hand(to, event)
+            bot = self.players[to]
+            if bot is not None:
+                await bot.notify(event)
+            return
+        for bot in self.players:
+            if bot is not None:
+                await bot.notify(event)
+        await self.broadcast(event)
+
     # ------------------------------------------------------------------ turns
 
-    def _ask(self, player: NetworkPlayer) -> None:
-        """NetworkPlayer.on_turn: number the turn, arm its clock (before anyone hears of
-        it), then send the your_turn, packed once (a refusal or a reconnect sends the same
-        bytes again).  An away seat is asked when it comes back."""
+    def _ask(self, ask: Ask) -> None:
+        """A person's turn: number it, arm its clock (before anyone hears of it), then
+        send the your_turn, packed once (a refusal or a reconnect sends the same bytes
+        again).  An away seat is asked when it comes back."""
         assert self.master is not None
         event = self.next_event()
-        payload = your_turn_payload(event, self.master.state, player.seat, player.legal)
+        payload = your_turn_payload(event, self.master.state, ask.seat, ask.legal)
         deadline = None if self.turn_timeout is None else self.clock.now() + self.turn_timeout
-        self._turns[player.seat] = PendingTurn(player, event, payload, deadline)
+        self._turns[ask.seat] = PendingTurn(ask, event, payload, deadline)
         if deadline is not None:
             self._arm_turn_clock(deadline)
-        self._ask_again(player.seat)
+        self._ask_again(ask.seat)
 
     def _arm_turn_clock(self, deadline: float) -> None:
         """Make the table's one turn clock ring by ``deadline``.  A clock already set to
@@ -672,7 +722,7 @@ class Table:
         now = self.clock.now()
         for turn in list(self._turns.values()):
             if turn.deadline is not None and turn.deadline <= now:
-                self.force(turn.player.seat, wire.ForcedBy.TIMEOUT, turn.event)
+                self.time_up(turn.ask.seat, turn.event)
         waiting = [t.deadline for t in self._turns.values() if t.deadline is not None]
         if waiting:
             self._arm_turn_clock(min(waiting))
@@ -691,22 +741,16 @@ class Table:
 
     def pending(self, seat: int) -> PendingTurn | None:
         """The turn of ``seat`` waiting for its client's answer, if any."""
-        turn = self._turns.get(seat)
-        if turn is not None and not turn.player.waiting:  # the game master moved on (abandoned)
-            self._settle(turn, None)
-            return None
-        return turn
+        return self._turns.get(seat)
 
-    def _settle(self, turn: PendingTurn, action: Play | Declare | None) -> None:
-        """The turn is over: its clock stops, and ``action`` (one of its legal moves) is
-        the seat's answer to the game master."""
-        if self._turns.get(turn.player.seat) is turn:
-            del self._turns[turn.player.seat]
-        if action is not None:
-            turn.player.answer(action)
+    def _settle(self, turn: PendingTurn) -> None:
+        """The turn is over (answered, played for the seat, or the game ended): its
+        clock stops."""
+        if self._turns.get(turn.ask.seat) is turn:
+            del self._turns[turn.ask.seat]
 
     def _deal_hand(self, seat: int, event: HandDealt) -> None:
-        """NetworkPlayer.on_hand: the seat's hand, and which cards are new, to that seat."""
+        """A person's hand, and which cards are new, to that seat."""
         known = self._hands.get(seat, 0)
         self._hands[seat] = mask_of(event.hand)
         number = self.next_event()
@@ -715,8 +759,8 @@ class Table:
                          seat)
 
     def receive(self, session: ServerSession, body: wire.PlayCard | wire.MakeDeclaration, seq: int) -> None:
-        """A play or declaration from a seated client: the one place where the server
-        decides whether to take it (then the game master applies it) or refuse it."""
+        """A play or declaration from a seated client, for the game master to take or
+        refuse (the server itself refuses only what is not an answer to the waiting turn)."""
         seat = self.seat_of(session)
         if seat is None:
             session.error(ErrorCode.NOT_AT_TABLE, f"you are not seated at table {self.id}", re=seq, sender=self.party)
@@ -732,22 +776,14 @@ class Table:
             return
         if body.turn is not None and body.turn != turn.event:
             # A play for a turn that is over (e.g. resent after a reconnect): never applied twice.
-            self._refuse(turn, ErrorCode.NOT_YOUR_TURN, f"turn {body.turn} is over; this is turn {turn.event}", seq,
-                         counted=False)
+            self._refuse(turn, ErrorCode.NOT_YOUR_TURN, f"turn {body.turn} is over; this is turn {turn.event}", seq)
             return
         try:
             action = action_from_wire(body)
         except ValueError as exc:
-            self._refuse(turn, ErrorCode.BAD_BODY, str(exc), seq)
+            self._answer(turn, None, seq, (ErrorCode.BAD_BODY, str(exc)))
             return
-        if action in turn.player.legal:
-            self._settle(turn, action)
-            return
-        error = self.master.state.explain(action, seat)
-        code, message = ErrorCode.ILLEGAL_MOVE, f"{body.NAME} is not one of the legal moves"
-        if error is not None:
-            code, message = _error_code(error, action), str(error)
-        self._refuse(turn, code, message, seq)
+        self._answer(turn, action, seq, name=body.NAME)
 
     def refuse_unreadable(self, session: ServerSession, code: ErrorCode, message: str, seq: int | None) -> None:
         """A play or declare that could not be decoded (``bad_body``): refused like any
@@ -756,58 +792,78 @@ class Table:
         if turn is None:
             session.error(code, message, re=seq, sender=self.party)
             return
-        self._refuse(turn, code, message, seq)
+        self._answer(turn, None, seq, (code, message))
 
-    def _refuse(self, turn: PendingTurn, code: ErrorCode, message: str, seq: int | None,
-                counted: bool = True) -> None:
-        """Refuse an answer: the error, then the same your_turn; the MAX_REFUSALS-th refused
-        answer of a turn makes the game master play the default move instead."""
-        seat = turn.player.seat
-        s = self.seats[seat]
+    def _answer(self, turn: PendingTurn, answer: Play | Declare | None, seq: int | None,
+                refusal: tuple[ErrorCode, str] | None = None, name: str = "play") -> None:
+        """The seat's answer to its waiting turn, to the game master (None: one that could
+        not be read; ``refusal``: the error for it).  A refused answer is told at once,
+        with the same your_turn again (PROTOCOL.md §7); an answer taken (or the default
+        move the game master makes after MAX_REFUSALS refusals) ends the turn, and what
+        follows goes to the table's loop."""
+        assert self.master is not None
+        seat = turn.ask.seat
+        rest: list[Effect] = []
+        for effect in self.master.receive(seat, answer):
+            if isinstance(effect, Refused):
+                code, message = refusal or _refusal(effect, name)
+                s = self.seats[seat]
+                if s is not None and s.session is not None:
+                    s.session.error(code, message, re=seq, sender=self.party)
+                if self.storage is not None:  # journaled: seat, action index, code, nth
+                    self.storage.write(RecordRefusal(self.id, seat, turn.ask.turn, code.value, effect.refusals))
+                if effect.refusals >= MAX_REFUSALS:
+                    log.info("table %s: seat %s refused %s times; the game master plays", self.id, seat,
+                             effect.refusals)
+            elif effect is turn.ask:
+                self._ask_again(seat)
+            else:
+                rest.append(effect)
+        if rest:
+            self._settle(turn)
+            self._inbox.put_nowait(rest)
+
+    def _refuse(self, turn: PendingTurn, code: ErrorCode, message: str, seq: int | None) -> None:
+        """Refuse what is no answer to the waiting turn (not counted): the error, then the
+        same your_turn."""
+        s = self.seats[turn.ask.seat]
         if s is None or s.session is None:
             return
         s.session.error(code, message, re=seq, sender=self.party)
-        if counted:
-            turn.refusals += 1
-            if self.storage is not None and self.master is not None:  # journaled: seat, action index, code, nth
-                self.storage.write(RecordRefusal(self.id, seat, len(self.master.actions), code.value, turn.refusals))
-            if turn.refusals >= MAX_REFUSALS:
-                log.info("table %s: seat %s refused %s times; the game master plays", self.id, seat, turn.refusals)
-                self.force(seat, wire.ForcedBy.REFUSED)
-                return
-        self._ask_again(seat)  # PROTOCOL.md §7: the same your_turn again
+        self._ask_again(turn.ask.seat)  # PROTOCOL.md §7: the same your_turn again
 
-    def force(self, seat: int, reason: wire.ForcedBy, event: int | None = None) -> None:
-        """The game master plays the default move for ``seat`` (its turn clock ran out, or
-        it sent too many refused answers); ``reason`` goes out with the ``played``.
-        ``event``: only if the waiting turn is that one."""
+    def time_up(self, seat: int, event: int | None = None) -> None:
+        """``seat``'s turn clock ran out: the game master plays the default move for it
+        (``timeout`` goes out with the ``played``).  ``event``: only if the waiting turn
+        is that one."""
         turn = self.pending(seat)
         if turn is None or self.master is None or (event is not None and turn.event != event):
             return
-        self.forced_reason = reason.value
-        self._settle(turn, self.master.state.default_action())
+        self._settle(turn)
+        self._inbox.put_nowait(self.master.timeout(seat))
 
-    def _take_over(self, player: NetworkPlayer, bot: Player) -> None:
-        """A built-in bot plays ``player``'s seat from now on, the waiting turn too."""
-        turn = self.pending(player.seat)
-        player.bot = bot
+    def _take_over(self, seat: int, bot: Player) -> None:
+        """A built-in bot plays ``seat`` from now on, the waiting turn too."""
+        turn = self.pending(seat)
+        self.players[seat] = bot
         if turn is None or self.master is None:
             return
-        view, legal = seat_view(self.master.state, player.seat), player.legal
+        ask = turn.ask
 
         async def move() -> None:
             try:
-                action = await bot.choose(view, legal)
+                action: Action | None = await bot.choose(ask.view, ask.legal)
             except Exception:  # noqa: BLE001 - a failing bot must not stop the game
-                log.exception("table %s: the bot of seat %s failed; the default move is played", self.id, player.seat)
+                log.exception("table %s: the bot of seat %s failed; the default move is played", self.id, seat)
                 action = None
-            if action not in legal and self.master is not None:
+            if self.master is None or self.master.asking is not ask:
+                return
+            if action not in ask.legal:
                 action = self.master.state.default_action()
-            if action is not None:
-                player.answer(action)
+            self._inbox.put_nowait(self.master.receive(seat, action))
 
-        self._settle(turn, None)
-        self._bot_moves.add(task := asyncio.create_task(move(), name=f"takeover-{self.id}-{player.seat}"))
+        self._settle(turn)
+        self._bot_moves.add(task := asyncio.create_task(move(), name=f"takeover-{self.id}-{seat}"))
         task.add_done_callback(self._bot_moves.discard)
 
     def abandon(self, reason: str, leaver: ServerSession | None = None, re: int | None = None) -> None:
@@ -820,9 +876,6 @@ class Table:
         seat = self.seat_of(leaver) if leaver is not None else None
         if seat is not None:
             self.forfeits.append(seat)
-        for p in self.players:
-            if isinstance(p, NetworkPlayer):
-                p.abandon()
         totals = list(self.master.state.totals) if self.master else []
         self.emit(wire.GameEnd(event=self.next_event(), winner=None, totals=totals, reason=EndReason.ABANDONED.value))
         log.info("table %s: game abandoned (%s)", self.id, reason)
@@ -878,15 +931,16 @@ class Table:
         if isinstance(event, (DealVoid, HandDealt)):
             return  # a void deal has no wire command; hands go to their seats only
         if isinstance(event, Played):
-            forced, self.forced_reason = self.forced_reason or (wire.ForcedBy.REFUSED.value if event.forced else None), None
+            forced = event.forced_by.value if event.forced_by is not None else None
             number = self.next_event()
             self.emit_packed(wire.CardPlayed.NAME, number, pack_data(played_data(event, number, forced)))
             return
-        # At a round end the piles are still the round's (they are cleared at the next deal).
-        tallies = side_tallies(self.master.state) if isinstance(event, RoundEnded) and self.master else []
+        # The round's tallies and the stock at a round start travel in their events: the
+        # game master may be a deal further on when they are told.
+        tallies = round_tallies(event) if isinstance(event, RoundEnded) else []
         seats = self.seat_infos() if isinstance(event, GameStarted) else []
         self.emit(event_to_wire(event, self.next_event(), seats=seats,
-                                stock=len(self.master.state.stock) if self.master else 0, tallies=tallies))
+                                stock=event.stock_left if isinstance(event, RoundStarted) else 0, tallies=tallies))
 
 
 class LoggedEvent(NamedTuple):
@@ -902,12 +956,18 @@ class LoggedEvent(NamedTuple):
 class PendingTurn:
     """A seat's turn waiting for its client's answer."""
 
-    player: NetworkPlayer
+    ask: Ask  # the game master's question
     event: int
     payload: bytes  # the your_turn body, packed once
     deadline: float | None = None  # on the table's clock; None: no turn clock
-    refusals: int = 0
-    """Answers refused in this turn (MAX_REFUSALS: the game master plays)."""
+
+
+def _refusal(refused: Refused, name: str) -> tuple[ErrorCode, str]:
+    """The error for a refused answer: the engine's reason when it has one."""
+    answer = refused.answer
+    if refused.error is not None and isinstance(answer, (Play, Declare)):
+        return _error_code(refused.error, answer), str(refused.error)
+    return ErrorCode.ILLEGAL_MOVE, f"{name} is not one of the legal moves"
 
 
 def _error_code(exc: IllegalMoveError, action: Action) -> ErrorCode:

@@ -127,7 +127,7 @@ from typing import Any  # noqa: E402
 import psycopg  # noqa: E402
 import pytest  # noqa: E402
 
-from scopa.engine import GameMaster, GameState  # noqa: E402
+from scopa.engine import LocalGame, GameState  # noqa: E402
 from scopa.engine.cards import cards_in  # noqa: E402
 from scopa.server.movelog import moves_path  # noqa: E402
 
@@ -177,7 +177,7 @@ class ServerProcess:
 
 def _journal_plays(stored_rules, seed: int, actions) -> list[tuple[int, str, list[str]]]:
     """(seat, card, captured) of every play in a journal, checking its deals follow the seed."""
-    gm = GameMaster(stored_rules, [RandomBot()] * stored_rules.players, seed)
+    gm = LocalGame(stored_rules, [RandomBot()] * stored_rules.players, seed)
     gm.restore(actions)
     s = GameState.new(stored_rules, gm.first_dealer)
     out = []
@@ -413,7 +413,7 @@ def _last_table_number(db: str) -> int:
 
 
 def _first_dealer(rules, seed: int) -> int:
-    return GameMaster(rules, [RandomBot()] * rules.players, seed).first_dealer
+    return LocalGame(rules, [RandomBot()] * rules.players, seed).first_dealer
 
 
 def _seed_of(db: str, table_id: str) -> int:

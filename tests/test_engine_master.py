@@ -11,7 +11,7 @@ from scopa.engine import (
     DealVoid,
     EndReason,
     GameEnded,
-    GameMaster,
+    LocalGame,
     Played,
     RoundEnded,
     RoundStarted,
@@ -26,7 +26,7 @@ def _run(rules, seed):
     async def observe(e):
         events.append(e)
 
-    gm = GameMaster(rules, make_players(rules, ("random", "greedy"), seed), seed, observers=[observe])
+    gm = LocalGame(rules, make_players(rules, ("random", "greedy"), seed), seed, observers=[observe])
     record = asyncio.run(gm.run())
     return gm, record, events
 
@@ -93,7 +93,7 @@ def test_V8_instant_win_ends_the_game_with_its_reason():
 async def test_a_player_answering_with_a_plain_tuple_is_understood_R7() -> None:
     """A Player may answer ``(card, capture)`` as a plain tuple equal to a legal Play: the
     game master plays the engine's own Play (and journals it as such)."""
-    from scopa.engine import GameMaster, Play, Player, RuleSet, View
+    from scopa.engine import LocalGame, Play, Player, RuleSet, View
 
     class Plain(Player):
         async def choose(self, view: View, legal):  # type: ignore[override]
@@ -101,7 +101,7 @@ async def test_a_player_answering_with_a_plain_tuple_is_understood_R7() -> None:
             return (int(first.card), first.capture)
 
     journal: list = []
-    master = GameMaster(RuleSet.build(), [Plain(), Plain()], seed=3, journal=journal.append)
+    master = LocalGame(RuleSet.build(), [Plain(), Plain()], seed=3, journal=journal.append)
     record = await master.run()
     assert record.reason is not None and max(record.totals) >= 11
     assert all(type(a) is not tuple for a in journal)

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from scopa.bots import GreedyBot, RandomBot
-from scopa.engine import Deal, Event, GameMaster, Played, Player, RoundStarted, RuleSet, View
+from scopa.engine import Deal, Event, LocalGame, Played, Player, RoundStarted, RuleSet, View
 
 
 class Scripted(Player):
@@ -23,18 +23,18 @@ class Scripted(Player):
 async def test_restore_from_journal_reaches_the_same_end(cut: int) -> None:
     rules = RuleSet.build()
     journal: list = []
-    master = GameMaster(rules, [GreedyBot(), RandomBot(seed=4)], seed=77, journal=journal.append)
+    master = LocalGame(rules, [GreedyBot(), RandomBot(seed=4)], seed=77, journal=journal.append)
     record = await master.run()
     assert journal == list(record.actions)  # every applied action was journaled, in order
     cut = min(cut, len(journal) - 1)
     # Who made each remaining play, so scripted players can repeat them.
     seats: list[list] = [[], []]
-    probe = GameMaster(rules, [GreedyBot(), GreedyBot()], seed=77)
+    probe = LocalGame(rules, [GreedyBot(), GreedyBot()], seed=77)
     for i, action in enumerate(journal):
         if not isinstance(action, Deal) and i >= cut:
             seats[probe.state.to_move].append(action)
         probe.state.apply(action)
-    again = GameMaster(rules, [Scripted(seats[0]), Scripted(seats[1])], seed=77)
+    again = LocalGame(rules, [Scripted(seats[0]), Scripted(seats[1])], seed=77)
     again.restore(journal[:cut])
     rest = await again.run()
     assert rest.totals == record.totals and rest.winner == record.winner
@@ -43,9 +43,9 @@ async def test_restore_from_journal_reaches_the_same_end(cut: int) -> None:
 
 def test_restore_refuses_a_journal_of_another_seed() -> None:
     rules = RuleSet.build()
-    other = GameMaster(rules, [GreedyBot(), GreedyBot()], seed=1)
-    order = other._next_order()
-    master = GameMaster(rules, [GreedyBot(), GreedyBot()], seed=2)
+    other = LocalGame(rules, [GreedyBot(), GreedyBot()], seed=1)
+    order = other.master._next_order()
+    master = LocalGame(rules, [GreedyBot(), GreedyBot()], seed=2)
     with pytest.raises(ValueError, match="seed"):
         master.restore([Deal(tuple(order))])
     assert not master.actions and master.state.round_no == 0
@@ -57,7 +57,7 @@ def test_the_deals_of_a_seed_are_the_ones_one_generator_draws_in_turn() -> None:
     keeps no generator between deals, so it draws them again from the seed)."""
     rules = RuleSet.build(target=21)
     for seed in (3, 4, 5):
-        record = asyncio.run(GameMaster(rules, [GreedyBot(), GreedyBot()], seed=seed).run())
+        record = asyncio.run(LocalGame(rules, [GreedyBot(), GreedyBot()], seed=seed).run())
         rng = random.Random(seed)
         assert record.first_dealer == rng.randrange(rules.players)
         deals = [a for a in record.actions if isinstance(a, Deal)]
@@ -66,9 +66,9 @@ def test_the_deals_of_a_seed_are_the_ones_one_generator_draws_in_turn() -> None:
             order = list(range(40))
             rng.shuffle(order)
             assert deal.order == tuple(order)
-        again = GameMaster(rules, [GreedyBot(), GreedyBot()], seed=seed)
+        again = LocalGame(rules, [GreedyBot(), GreedyBot()], seed=seed)
         again.restore(record.actions[: record.actions.index(deals[2]) + 1])
-        assert again._next_order() == list(deals[3].order)
+        assert again.master._next_order() == list(deals[3].order)
 
 
 async def test_an_action_is_announced_only_once_its_journal_awaitable_is_done() -> None:
@@ -90,7 +90,7 @@ async def test_an_action_is_announced_only_once_its_journal_awaitable_is_done() 
         if isinstance(event, RoundStarted):
             started.set()
 
-    master = GameMaster(RuleSet.build(), [GreedyBot(), RandomBot(seed=4)], seed=77, observers=[observe],
+    master = LocalGame(RuleSet.build(), [GreedyBot(), RandomBot(seed=4)], seed=77, observers=[observe],
                         journal=journal)
     game = asyncio.create_task(master.run())
     await called.wait()
@@ -124,7 +124,7 @@ async def test_a_failed_journal_write_stops_the_game_before_it_is_announced() ->
             if plays == 3:
                 raise OSError("disk full (test)")
 
-    master = GameMaster(RuleSet.build(), [GreedyBot(), RandomBot(seed=4)], seed=77, observers=[observe],
+    master = LocalGame(RuleSet.build(), [GreedyBot(), RandomBot(seed=4)], seed=77, observers=[observe],
                         journal=refuse_the_third_play)
     with pytest.raises(OSError):
         await master.run()

@@ -14,7 +14,7 @@ from scopa.engine import (
     CaptureMode,
     Category,
     EndReason,
-    GameMaster,
+    LocalGame,
     GameState,
     HandDealt,
     IllegalCaptureError,
@@ -111,7 +111,7 @@ def test_R6_seats_in_order_of_arrival_and_teams_by_parity():
             return super().pick(v, legal)
 
     rules = RuleSet.build(players=4)
-    gm = GameMaster(rules, [Recorder(i) for i in range(4)], seed=3)
+    gm = LocalGame(rules, [Recorder(i) for i in range(4)], seed=3)
     asyncio.run(gm.run())
     assert set(asked) == {0, 1, 2, 3}
 
@@ -191,8 +191,8 @@ def test_R8_first_dealer_is_seeded_random():
     """R8: the first dealer is chosen at random from the seed (same seed, same dealer)."""
     rules = RuleSet.build(players=4)
     bots = [RandomBot(seed=i) for i in range(4)]
-    dealers = [GameMaster(rules, bots, seed).first_dealer for seed in range(30)]
-    assert dealers == [GameMaster(rules, bots, seed).first_dealer for seed in range(30)]
+    dealers = [LocalGame(rules, bots, seed).first_dealer for seed in range(30)]
+    assert dealers == [LocalGame(rules, bots, seed).first_dealer for seed in range(30)]
     assert set(dealers) == {0, 1, 2, 3}
 
 

@@ -27,7 +27,7 @@ from scopa.client.botrunner import BotRunner
 from scopa.client.game import GameResult
 from scopa.client.liveness import LinkEvent
 from scopa.client.session import ClientSession
-from scopa.engine import GameMaster, RuleSet, replay
+from scopa.engine import LocalGame, RuleSet, replay
 from scopa.engine.actions import Action
 from scopa.server import NetworkEngine
 from scopa.server.movelog import moves_path, read_rows
@@ -86,7 +86,7 @@ def check_against_journal(journal: Sequence[Journaled], reported: Sequence[GameR
     finished = {j.id: j for j in journal if j.status == "finished"}
     for j in finished.values():
         assert j.reason == "target", (j.id, j.reason)  # no game was abandoned or lost
-        first = GameMaster(j.rules, [GreedyBot() for _ in range(j.rules.players)], j.seed).first_dealer
+        first = LocalGame(j.rules, [GreedyBot() for _ in range(j.rules.players)], j.seed).first_dealer
         again = replay(j.rules, first, j.actions)
         assert again.phase.value == "over" and again.winner == j.winner and tuple(again.totals) == j.totals
         assert again.end_reason is not None and again.end_reason.value == j.reason

@@ -16,7 +16,7 @@ from typing import Callable
 import pytest
 
 from scopa.bots import GreedyBot, RandomBot
-from scopa.engine import Action, GameMaster, GameRecord, Phase, RuleSet, replay
+from scopa.engine import Action, LocalGame, GameRecord, Phase, RuleSet, replay
 from scopa.server import NetworkEngine
 from scopa.server import sqlite_schema, storage
 from scopa.server.storage import JournalTooNew, SQLiteStorage, encode_action
@@ -64,7 +64,7 @@ FINISHED_SEED, PLAYING_SEED, CUT = 11, 22, 17
 
 async def _bot_game(seed: int) -> GameRecord:
     journal: list[Action] = []
-    master = GameMaster(RULES, [RandomBot(seed=seed), GreedyBot()], seed, journal=journal.append)
+    master = LocalGame(RULES, [RandomBot(seed=seed), GreedyBot()], seed, journal=journal.append)
     record = await master.run()
     assert journal == list(record.actions)
     return record

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from scopa.bots import GreedyBot, RandomBot
-from scopa.engine import Deal, GameMaster, Phase, Play, RuleSet
+from scopa.engine import Deal, LocalGame, Phase, Play, RuleSet
 from scopa.server import NetworkEngine
 from scopa.server import movelog
 from scopa.server.movelog import moves_path, read_rows, record
@@ -278,7 +278,7 @@ def test_a_move_file_that_is_a_symbolic_link_is_refused_and_its_target_left_alon
 
 async def _bot_actions(seed: int) -> list:
     journal: list = []
-    await GameMaster(RuleSet(), [RandomBot(seed=seed), GreedyBot()], seed, journal=journal.append).run()
+    await LocalGame(RuleSet(), [RandomBot(seed=seed), GreedyBot()], seed, journal=journal.append).run()
     return journal
 
 

@@ -15,7 +15,7 @@ import pytest
 from conftest import random_turns
 from hypothesis import given, settings, strategies as st
 
-from scopa.engine import Declare, Event, GameMaster, HandDealt, GameState, Play, Played, Player, Preset, RuleSet, View
+from scopa.engine import Declare, Event, LocalGame, HandDealt, GameState, Play, Played, Player, Preset, RuleSet, View
 from scopa.engine.view import view
 from scopa.protocol import commands as wire
 from scopa.protocol.codec import pack_body
@@ -115,7 +115,7 @@ def test_a_played_made_as_data_is_the_played_its_model_makes(forced: str | None)
     checked = 0
     for preset in Preset:
         players = [_Recorder() for _ in range(RuleSet.build(preset).players)]
-        asyncio.run(GameMaster(RuleSet.build(preset), players, seed=21).run())
+        asyncio.run(LocalGame(RuleSet.build(preset), players, seed=21).run())
         for number, event in enumerate(players[0].events):
             if isinstance(event, Played):
                 by_model = event_to_wire(event, number, seats=[], stock=0, forced=forced)
@@ -131,7 +131,7 @@ def test_a_deal_made_as_data_is_the_deal_its_model_makes() -> None:
     for preset in Preset:
         rules = RuleSet.build(preset)
         players = [_Recorder() for _ in range(rules.players)]
-        asyncio.run(GameMaster(rules, players, seed=23).run())
+        asyncio.run(LocalGame(rules, players, seed=23).run())
         for seat, player in enumerate(players):
             known: list[int] = []
             for number, event in enumerate(player.events):

@@ -12,7 +12,7 @@ import msgpack
 import pytest
 from pydantic import ValidationError
 
-from scopa.engine import GameMaster, RoundEnded, RuleSet, view
+from scopa.engine import LocalGame, RoundEnded, RuleSet, view
 from scopa.bots import GreedyBot, RandomBot
 from scopa.protocol import (
     PROTOCOL_VERSION,
@@ -36,7 +36,7 @@ from scopa.protocol import (
     route_allowed,
     unpack_command,
 )
-from scopa.protocol.convert import event_to_wire, score_from_wire, side_tallies, view_from_wire, view_to_wire
+from scopa.protocol.convert import event_to_wire, score_from_wire, round_tallies, view_from_wire, view_to_wire
 from scopa.protocol.envelope import ENVELOPE_KEYS
 
 from conftest import drive
@@ -231,12 +231,12 @@ async def test_round_end_tallies_give_back_the_engine_round_score() -> None:
     """R21: the raw numbers of a round (primiera sums included) are on the wire, so a
     client rebuilds exactly the engine's RoundScore."""
     rules = RuleSet.build("scopa", napola=True, re_bello=True)
-    master = GameMaster(rules, [GreedyBot(), RandomBot(seed=3)], seed=8)
+    master = LocalGame(rules, [GreedyBot(), RandomBot(seed=3)], seed=8)
     pairs: list[tuple[RoundEnded, wire.RoundEnd]] = []
 
     async def observe(event: Any) -> None:
         if isinstance(event, RoundEnded):
-            body = event_to_wire(event, 1, seats=[], stock=0, tallies=side_tallies(master.state))
+            body = event_to_wire(event, 1, seats=[], stock=0, tallies=round_tallies(event))
             pairs.append((event, body))  # type: ignore[arg-type]
 
     master.observers.append(observe)

@@ -11,7 +11,7 @@ import jsonschema
 import pytest
 
 from scopa.bots import make_bot
-from scopa.engine import GameMaster, RuleSet
+from scopa.engine import LocalGame, RuleSet
 from scopa.protocol.record import (
     PlayerKind,
     Record,
@@ -30,7 +30,7 @@ DOCS = Path(__file__).resolve().parent.parent / "docs"
 
 def bot_game(rules: RuleSet, seed: int, stop_after: int | None = None) -> Record:
     bots = [make_bot("greedy" if i % 2 == 0 else "random", f"bot {i}", seed=seed + i) for i in range(rules.players)]
-    master = GameMaster(rules, bots, seed)
+    master = LocalGame(rules, bots, seed)
     asyncio.run(master.run())
     players = [RecordPlayer(seat=i, name=b.name, side=rules.side_of(i), kind=PlayerKind.BOT,
                             strategy="greedy" if i % 2 == 0 else "random") for i, b in enumerate(bots)]

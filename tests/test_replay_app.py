@@ -8,7 +8,7 @@ from rich.text import Text
 from textual.widgets import Static
 
 from scopa.bots import make_bot
-from scopa.engine import GameMaster, RuleSet, cards_in
+from scopa.engine import LocalGame, RuleSet, cards_in
 from scopa.client.replay_app import ReplayApp
 from scopa.protocol.record import PlayerKind, Record, RecordPlayer, build_record, dumps_record, parse_record
 from scopa.protocol.record_replay import RecordMismatch, Step, replay_steps
@@ -17,7 +17,7 @@ from scopa.protocol.record_replay import RecordMismatch, Step, replay_steps
 async def game(seed: int = 5, preset: str = "scopa") -> Record:
     rules = RuleSet.build(preset)
     bots = [make_bot("greedy", f"G{i}", seed=i) for i in range(rules.players)]
-    master = GameMaster(rules, bots, seed)
+    master = LocalGame(rules, bots, seed)
     await master.run()
     players = [RecordPlayer(seat=i, name=b.name, side=rules.side_of(i), kind=PlayerKind.BOT, strategy="greedy")
                for i, b in enumerate(bots)]

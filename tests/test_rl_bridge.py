@@ -20,7 +20,7 @@ from gymnasium.utils.env_checker import (
 from scopa.bots import STRATEGIES, Bot, GreedyBot, RandomBot
 from scopa.client import ClientSession
 from serverthread import ServerThread
-from scopa.engine import Declare, GameMaster, Phase, Play, RuleSet, View, play_local
+from scopa.engine import Declare, LocalGame, Phase, Play, RuleSet, View, play_local
 from scopa.rl import (
     BotPolicy,
     PolicyBot,
@@ -137,7 +137,7 @@ def test_policy_bot_plays_local_games_with_the_same_decisions_as_the_env() -> No
     for rules in (RuleSet.build("cirulla"), RuleSet.build("scopone"), RuleSet.build(players=6)):
         seen.clear()
         bots = [PolicyBot(policy)] + [RandomBot(seed=i) for i in range(1, rules.players)]
-        gm = GameMaster(rules, bots, seed=9)
+        gm = LocalGame(rules, bots, seed=9)
         record = asyncio.run(gm.run())
         assert record.winner is not None and seen
         # the same game in the environment gives seat 0 the same observations

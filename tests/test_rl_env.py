@@ -11,7 +11,7 @@ import pytest
 from pettingzoo.test import api_test, seed_test
 
 from scopa.bots import RandomBot
-from scopa.engine import GameMaster, GameState, Phase, Preset, RuleSet, replay
+from scopa.engine import LocalGame, GameState, Phase, Preset, RuleSet, replay
 from scopa.engine.cards import cards_in
 from scopa.rl import IllegalActionError, ScopaEnv, env, raw_env
 from scopa.rl.observation import CARD_BLOCKS, LAYOUT, OBS_SIZE
@@ -90,7 +90,7 @@ def test_env_games_replay_at_a_game_master_with_the_game_seed(rules: str, option
     s = e.game
     assert s.phase is Phase.OVER
     bots = [RandomBot() for _ in range(e.rules.players)]
-    gm = GameMaster(e.rules, bots, seed=e.game_seed)
+    gm = LocalGame(e.rules, bots, seed=e.game_seed)
     gm.restore(e.actions)  # refuses deals that do not follow from the seed
     assert gm.state.totals == s.totals and gm.state.winner == s.winner
     again = replay(e.rules, e.first_dealer, e.actions)

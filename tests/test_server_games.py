@@ -7,7 +7,7 @@ import asyncio
 import pytest
 
 from scopa.bots import GreedyBot, RandomBot
-from scopa.engine import GameMaster, Play, Player, View, replay
+from scopa.engine import LocalGame, Play, Player, View, replay
 from scopa.server import NetworkEngine
 
 from wire_client import WireClient
@@ -55,7 +55,7 @@ async def test_two_player_game_between_bot_clients_R7(server: NetworkEngine) -> 
     # A local GameMaster with the same seed and the same moves ends in the same state.
     plays = [x for x in t.master.actions if isinstance(x, Play)]
     seats = [[p for p, s in zip(plays, _seats_of(t)) if s == i] for i in range(2)]
-    local = GameMaster(t.rules, [ScriptedPlayer(seats[0]), ScriptedPlayer(seats[1])], t.seed)
+    local = LocalGame(t.rules, [ScriptedPlayer(seats[0]), ScriptedPlayer(seats[1])], t.seed)
     record = await local.run()
     assert list(record.totals) == st.totals and record.winner == st.winner
     assert local.state.history == st.history

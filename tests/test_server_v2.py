@@ -13,7 +13,7 @@ import pytest
 from rich.console import Console
 
 from scopa.bots import GreedyBot, RandomBot, make_bot
-from scopa.engine import Event, GameMaster, Play, Played, Player, RoundEnded, RoundStarted, RuleSet, View
+from scopa.engine import Event, LocalGame, Play, Played, Player, RoundEnded, RoundStarted, RuleSet, View
 from scopa.engine.actions import Declare
 from scopa.client.game import GameResult
 from scopa.client.notices import SeatCameBack, SeatTakenByBot, SeatWentAway
@@ -436,7 +436,7 @@ async def test_network_round_breakdown_equals_the_local_one_and_views_carry_publ
     async def observe(event: Event) -> None:
         local.append(event)
 
-    master = GameMaster(rules, [GreedyBot(), make_bot("greedy")], seed)  # seat 1: the server's "greedy"
+    master = LocalGame(rules, [GreedyBot(), make_bot("greedy")], seed)  # seat 1: the server's "greedy"
     master.observers.append(observe)
     await master.run()
     net_rounds = [e for e in result.events if isinstance(e, RoundEnded)]

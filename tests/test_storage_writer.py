@@ -157,10 +157,10 @@ async def test_a_game_whose_last_action_is_journaled_but_not_its_result_ends_on_
     after it.  A server killed in between leaves a "playing" table whose actions reach
     the end: the next start finishes it with the result the actions give."""
     from scopa.bots import GreedyBot, RandomBot
-    from scopa.engine import GameMaster
+    from scopa.engine import LocalGame
 
     journal: list = []
-    record = await GameMaster(RuleSet(), [RandomBot(seed=3), GreedyBot()], 9, journal=journal.append).run()
+    record = await LocalGame(RuleSet(), [RandomBot(seed=3), GreedyBot()], 9, journal=journal.append).run()
     path = str(tmp_path / "j.db")
     db = SQLiteStorage(path)
     db.create_table("3", RuleSet(), 9)

@@ -8,7 +8,7 @@ import pytest
 from scopa.bots import GreedyBot, RandomBot
 from scopa.client.tui.boardstate import BoardState
 from scopa.client.tui.text import result_line, tie_note
-from scopa.engine import EndReason, Event, GameEnded, GameMaster, GameStarted, RuleSet
+from scopa.engine import EndReason, Event, GameEnded, LocalGame, GameStarted, RuleSet
 from scopa.engine.player import Player
 
 
@@ -38,7 +38,7 @@ async def test_events_alone_rebuild_what_the_engine_shows_R19(preset: str, playe
     rules = RuleSet.build(preset, players=players)
     board = BoardState(viewer=0)
     me = Recorder(GreedyBot(), board, 0)
-    master = GameMaster(rules, [me, *[RandomBot(seed=i) for i in range(1, players)]], seed=17)
+    master = LocalGame(rules, [me, *[RandomBot(seed=i) for i in range(1, players)]], seed=17)
     await master.run()
     assert me.checked > 10
     assert board.over and board.totals == tuple(master.state.totals)

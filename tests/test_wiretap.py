@@ -83,7 +83,7 @@ class WireTap:
         if table is None and sess is not None:  # a spectator: every hand is hidden from it
             table = next((t for t in self.engine.tables.values() if sess in getattr(t, "spectators", ())), None)
         if table is not None and table.master is not None:
-            state = table.master.state
+            state = table.game_state()
             mine = table.seat_of(sess)
             for seat, hand in enumerate(state.hands):
                 if seat != mine:
@@ -285,7 +285,7 @@ def _plant(monkeypatch: pytest.MonkeyPatch, kind: str) -> None:
 
     def leaky_ask(table: Table, seat: Any, payload: bytes) -> None:
         # The your_turn goes out as a body packed once: plant the leak in its data.
-        state = table.master.state if table.master is not None else None
+        state = table.game_state()
         if kind == "hand" and state is not None:
             data = msgpack.unpackb(payload)
             other = (data["view"]["seat"] + 1) % len(state.hands)
@@ -296,7 +296,7 @@ def _plant(monkeypatch: pytest.MonkeyPatch, kind: str) -> None:
     def leaky(sess: ServerSession, body: wire.Body, **kw: Any) -> None:
         original = body
         table = sess.host.table_of(sess)  # type: ignore[attr-defined]
-        state = table.master.state if table is not None and table.master is not None else None
+        state = table.game_state() if table is not None else None
         if kind == "stock" and isinstance(body, wire.RoundStart) and state is not None and state.stock:
             body = body.model_copy(update={"table": [*body.table, str(Card(state.stock[0]))]})
         elif kind == "seed" and isinstance(body, wire.TableCreated) and table is not None:
@@ -311,7 +311,7 @@ def _plant(monkeypatch: pytest.MonkeyPatch, kind: str) -> None:
         send(sess, body, **kw)
 
     def leaky_broadcast(table: Table, body: wire.Body, payload: bytes | None = None) -> None:
-        state = table.master.state if table.master is not None else None
+        state = table.game_state()
         if kind == "stock" and isinstance(body, wire.RoundStart) and state is not None and state.stock:
             body = body.model_copy(update={"table": [*body.table, str(Card(state.stock[0]))]})
             payload = None  # a broadcast's body packed once is the unplanted one

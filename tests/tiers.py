@@ -44,7 +44,7 @@ FILE_KINDS: dict[str, Kind] = {  # fmt: skip
     "test_bots_legality.py": "unit", "test_collector.py": "unit", "test_doctests.py": "unit",
     "test_engine_captures.py": "unit", "test_engine_errors.py": "unit",
     "test_engine_examples.py": "unit", "test_engine_explain.py": "unit",
-    "test_engine_master.py": "unit", "test_engine_properties.py": "unit",
+    "test_engine_effects.py": "unit", "test_engine_master.py": "unit", "test_engine_properties.py": "unit",
     "test_engine_restore.py": "unit", "test_engine_rules.py": "unit",
     "test_engine_speedups.py": "unit", "test_engine_view_public.py": "unit",
     "test_import_rules.py": "unit", "test_liveness.py": "unit", "test_move_log.py": "unit",

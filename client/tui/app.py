@@ -14,7 +14,7 @@ from textual.screen import Screen
 from scopa.engine import (
     Declare,
     Event,
-    GameMaster,
+    LocalGame,
     IllegalMoveError,
     Phase,
     Play,
@@ -118,7 +118,7 @@ class LocalGameApp(ScopaApp):
         self.board_screen = BoardScreen(self.board, style, title=f"Scopa · seed {seed}")
         self.board_screen.hide_hand = len(self.humans) > 1
         self.shown_seat: int | None = None if len(self.humans) > 1 else self.board.viewer
-        self.master: GameMaster | None = None
+        self.master: LocalGame | None = None
         self.result_line = ""
 
     def current_rules(self) -> RuleSet | None:
@@ -142,7 +142,7 @@ class LocalGameApp(ScopaApp):
         self.run_worker(self.play_game(), exclusive=True, name="game")
 
     async def play_game(self) -> None:
-        self.master = GameMaster(self.rules, self.players(), self.seed)
+        self.master = LocalGame(self.rules, self.players(), self.seed)
         self.master.observers.append(self.show_event)
         await self.master.run()
         self.result_line = result_line(self.board)

@@ -1,0 +1,140 @@
+"""The game master as a state machine (R7): its three inputs return effects, in order,
+and never await; players are asked with views; refusals are counted by the master."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from scopa.engine import (
+    MAX_REFUSALS,
+    Announce,
+    Ask,
+    Deal,
+    Forced,
+    GameMaster,
+    GameOver,
+    GameStarted,
+    HandDealt,
+    Journal,
+    Play,
+    Played,
+    Refused,
+    RoundStarted,
+    RuleSet,
+    View,
+    replay,
+)
+
+pytestmark = pytest.mark.unit
+
+
+def _started(seed: int = 6) -> tuple[GameMaster, list]:
+    master = GameMaster(RuleSet.build(), seed, ("ada", "bob"))
+    return master, master.start()
+
+
+def _illegal(ask: Ask) -> Play:
+    """A play of a card that is not in the asked seat's hand."""
+    mine = {a.card for a in ask.legal if isinstance(a, Play)}
+    card = next(c for c in range(40) if c not in mine)
+    return Play(card, 0)
+
+
+def test_start_journals_the_deal_before_announcing_it_and_asks_with_a_view() -> None:
+    master, effects = _started()
+    kinds = [type(e).__name__ for e in effects]
+    assert kinds[:3] == ["Announce", "Journal", "Announce"]
+    assert isinstance(effects[0].event, GameStarted) and effects[0].event.names == ("ada", "bob")
+    assert isinstance(effects[1].action, Deal) and effects[1].index == 0
+    assert isinstance(effects[2].event, RoundStarted) and effects[2].event.stock_left == len(master.state.stock)
+    hands = [e for e in effects if isinstance(e, Announce) and isinstance(e.event, HandDealt)]
+    assert [(h.to, h.event.seat) for h in hands] == [(0, 0), (1, 1)]  # each hand to its own seat only
+    ask = effects[-1]
+    assert isinstance(ask, Ask) and ask.seat == master.state.to_move and master.asking is ask
+    assert list(ask.legal) == master.state.legal_actions()
+    assert isinstance(ask.view, View) and ask.view.seat == ask.seat and len(ask.view.hand) == 3
+
+
+def test_an_answer_is_journaled_before_it_is_announced_and_the_next_seat_is_asked() -> None:
+    master, effects = _started()
+    ask = effects[-1]
+    out = master.receive(ask.seat, ask.legal[0])
+    assert isinstance(out[0], Journal) and out[0].action == ask.legal[0] and out[0].index == 1
+    assert isinstance(out[1], Announce) and isinstance(out[1].event, Played) and not out[1].event.forced
+    assert isinstance(out[-1], Ask) and out[-1].seat != ask.seat and out[-1].turn == 2
+    with pytest.raises(ValueError):
+        master.receive(ask.seat, ask.legal[0])  # no question of that seat waits any more
+
+
+def test_refusals_are_counted_once_and_the_last_one_forces_the_default_move() -> None:
+    master, effects = _started()
+    ask = effects[-1]
+    wrong = _illegal(ask)
+    for n in range(1, MAX_REFUSALS):
+        out = master.receive(ask.seat, wrong)
+        assert out == [Refused(ask.seat, wrong, out[0].error, n), ask]  # the same question again
+        assert out[0].error is not None  # the engine says why
+    out = master.receive(ask.seat, None)  # an answer that was no action at all counts too
+    assert isinstance(out[0], Refused) and out[0].refusals == MAX_REFUSALS and out[0].error is None
+    assert isinstance(out[1], Journal) and out[1].action == ask.legal[0]
+    played = out[2].event
+    assert isinstance(played, Played) and played.forced and played.forced_by is Forced.REFUSED
+
+
+def test_a_timeout_plays_the_default_move_and_a_late_one_does_nothing() -> None:
+    master, effects = _started()
+    ask = effects[-1]
+    assert master.timeout(1 - ask.seat) == []
+    out = master.timeout(ask.seat)
+    played = out[1].event
+    assert isinstance(played, Played) and played.forced_by is Forced.TIMEOUT
+    assert master.timeout(ask.seat) == []
+
+
+def test_a_game_driven_to_its_end_replays_from_its_journal() -> None:
+    master, effects = _started(seed=9)
+    journal = []
+    while not isinstance(effects[-1], GameOver):
+        journal += [e.action for e in effects if isinstance(e, Journal)]
+        ask = effects[-1]
+        effects = master.receive(ask.seat, ask.legal[-1])
+    journal += [e.action for e in effects if isinstance(e, Journal)]
+    record = effects[-1].record
+    assert list(record.actions) == journal == master.actions
+    assert replay(master.rules, master.first_dealer, journal).totals == list(record.totals)
+    with pytest.raises(ValueError):
+        master.start()
+
+
+def test_a_local_game_observer_sees_the_state_each_event_was_announced_in() -> None:
+    """The game master is a deal further on when a round's end is told; the local game
+    shows its observers the game as it stood then (the TUI draws the board from it)."""
+    from scopa.bots import GreedyBot
+    from scopa.engine import LocalGame, Phase, RoundEnded
+
+    seen: list[tuple[int, int, int]] = []
+
+    async def observe(event: object) -> None:
+        if isinstance(event, RoundEnded):
+            st = game.state
+            seen.append((event.round_no, len(st.history), sum(p.bit_count() for p in st.piles)))
+            assert st.phase is not Phase.PLAY
+
+    game = LocalGame(RuleSet.build(), [GreedyBot(), GreedyBot()], seed=6, observers=[observe])
+    record = asyncio.run(game.run())
+    assert seen and all(n == rounds and cards == 40 for n, rounds, cards in seen)
+    assert game.state is game.master.state and record.totals == tuple(game.state.totals)
+
+
+def test_a_question_s_view_is_made_when_read_while_the_question_waits() -> None:
+    master, effects = _started()
+    unread = effects[-1]
+    nxt = master.receive(unread.seat, unread.legal[0])[-1]
+    with pytest.raises(ValueError):
+        unread.view  # noqa: B018 - answered before its view was read: the game went on
+    seen = nxt.view
+    assert isinstance(seen, View) and seen.seat == nxt.seat
+    master.receive(nxt.seat, nxt.legal[0])
+    assert nxt.view is seen  # read while it waited: kept
