@@ -30,7 +30,6 @@ import logging
 import os
 import time
 from collections import defaultdict
-from contextlib import nullcontext
 from functools import partial
 from typing import Any, Sequence
 
@@ -119,8 +118,11 @@ class PostgresStorage:
 
     async def run_batch(self, requests: Sequence[Request]) -> list[Any]:
         """The batch in one transaction; a batch of moves only (the usual one) is one
-        statement, a transaction by itself, and so is a request alone.  The connection is kept from one batch to the
-        next (taken from the pool once), and given back to the pool when it fails."""
+        statement, a transaction by itself, and so is a request alone.  A batch of several
+        kinds is first run as it is; if one of its requests fails, the transaction is
+        undone and the batch run again with each request in a savepoint of its own, so
+        that only that request fails.  The connection is kept from one batch to the next
+        (taken from the pool once), and given back to the pool when it fails."""
         await self.open()
         assert self._pool is not None
         following: dict[str, int] = {}
@@ -128,25 +130,18 @@ class PostgresStorage:
             if self._conn is None:
                 self._conn = await self._pool.getconn()
             conn = self._conn
-            moves_only = all(type(r) is AppendAction for r in requests)
-            # One request alone is its own transaction (no savepoint in another one).
-            async with nullcontext() if moves_only or len(requests) == 1 else conn.transaction():
-                out: list[Any] = []
-                start = 0
-                while start < len(requests):
-                    end = start
-                    while end < len(requests) and type(requests[end]) is AppendAction:
-                        end += 1
-                    if end > start:
-                        out += await self._append_actions(requests[start:end], following)  # type: ignore[arg-type]
-                    else:
-                        request = requests[start]
-                        if isinstance(request, _ENDS):
-                            self._next.pop(request.table_id, None)
-                            following.pop(request.table_id, None)
-                        out.append(await self._alone(conn, request))
-                        end = start + 1
-                    start = end
+            if all(type(r) is AppendAction for r in requests) or len(requests) == 1:
+                out = await self._run(conn, requests, following, alone=True)
+            else:
+                try:
+                    async with conn.transaction():
+                        out = await self._run(conn, requests, following, alone=False)
+                except (psycopg.OperationalError, psycopg.InterfaceError):
+                    raise  # the connection is lost: the whole batch fails
+                except Exception:  # noqa: BLE001 - undone: each request again, alone
+                    following = {}
+                    async with conn.transaction():
+                        out = await self._run(conn, requests, following, alone=True)
         except (psycopg.Error, StorageError) as exc:
             self._next.clear()
             if isinstance(exc, StorageError):
@@ -158,6 +153,28 @@ class PostgresStorage:
                 failed = StorageError(f"the journal refused the batch: {first_line(exc)}")
             return [failed] * len(requests)
         self._next.update(following)  # committed
+        return out
+
+    async def _run(self, conn: Conn, requests: Sequence[Request], following: dict[str, int], alone: bool) -> list[Any]:
+        """Each request's result; runs of moves as one statement each.  ``alone``: every
+        other request in a savepoint of its own, its failure its result; else a failure
+        is raised."""
+        out: list[Any] = []
+        start = 0
+        while start < len(requests):
+            end = start
+            while end < len(requests) and type(requests[end]) is AppendAction:
+                end += 1
+            if end > start:
+                out += await self._append_actions(requests[start:end], following)  # type: ignore[arg-type]
+            else:
+                request = requests[start]
+                if isinstance(request, _ENDS):
+                    self._next.pop(request.table_id, None)
+                    following.pop(request.table_id, None)
+                out.append(await self._alone(conn, request) if alone else await execute(self, request))
+                end = start + 1
+            start = end
         return out
 
     async def _release(self) -> None:
