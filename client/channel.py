@@ -116,12 +116,7 @@ class Channel:
                 self._send(Bye(reason=reason[:200]), str(LOBBY))
                 await self._writer.drain()
             self._closed_reason = "closed by this client"
-        self._stop_watchdog()
-        if self._reader_task is not None:
-            self._reader_task.cancel()
-            with contextlib.suppress(BaseException):
-                await self._reader_task
-        self._writer.close()
+        await self._stop_reading()
         with contextlib.suppress(Exception):
             await self._writer.wait_closed()
 
@@ -146,6 +141,15 @@ class Channel:
         if self.ping_after > 0 and self.dead_after > 0:
             self._watchdog = Watchdog(self.clock, self.ping_after, self.dead_after, self._ping, self._dead)
             self._watchdog_task = asyncio.create_task(self._watchdog.run(), name="scopa-client-watchdog")
+
+    async def _stop_reading(self) -> None:
+        """The watchdog and the reader stopped, the stream closed (not waited for)."""
+        self._stop_watchdog()
+        if self._reader_task is not None:
+            self._reader_task.cancel()
+            with contextlib.suppress(BaseException):
+                await self._reader_task
+        self._writer.close()
 
     def _stop_watchdog(self) -> None:
         if self._watchdog_task is not None:

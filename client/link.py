@@ -10,7 +10,6 @@ the lobby.  Listeners hear of every loss and return at once (for a user interfac
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import secrets
 from collections import deque
 from collections.abc import Awaitable, Callable, Iterable
@@ -273,12 +272,7 @@ class Link(Channel):
     async def _reopen(self) -> None:
         """A new TCP connection in place of the lost one; keeps what is still to be
         handled of the old one (but not a your_turn: the server sends it again)."""
-        self._stop_watchdog()
-        if self._reader_task is not None:
-            self._reader_task.cancel()
-            with contextlib.suppress(BaseException):
-                await self._reader_task
-        self._writer.close()
+        await self._stop_reading()
         kept = list(self._backlog)
         while not self._inbox.empty():
             item = self._inbox.get_nowait()
