@@ -18,9 +18,8 @@ import logging
 import os
 import weakref
 from collections import deque
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable
 from enum import StrEnum
-from typing import Any
 
 from scopa.protocol import commands as wire
 from scopa.protocol.errors import ErrorCode
@@ -30,6 +29,7 @@ from .journal import Journal, SaveAccount
 from .clock import Clock
 from .limits import Limits
 from .session import ServerSession
+from .tasks import BackgroundTasks
 from .text import name_key
 
 log = logging.getLogger("scopa.server")
@@ -127,7 +127,7 @@ class Accounts:
         self.enabled = enabled
         self.verified: weakref.WeakSet[ServerSession] = weakref.WeakSet()
         """Connections that gave their claimed name's password."""
-        self._tasks: set[asyncio.Task[None]] = set()
+        self._background = BackgroundTasks()
         self.limiter = AttemptLimiter(clock, lim.password_failures_per_address, lim.password_window)
         self.name_limiter = AttemptLimiter(clock, lim.password_failures_per_name, lim.password_window)
         self.claims = AttemptLimiter(clock, lim.name_claims_per_address, lim.name_claims_window)
@@ -216,7 +216,7 @@ class Accounts:
         (an error, or ``welcome()`` once the password checked out off the event loop)."""
         if not self.enabled:
             return False
-        self._spawn(self._hello_claimed(sess, body, seq, welcome))
+        self._background.spawn(self._hello_claimed(sess, body, seq, welcome))
         return True
 
     async def _hello_claimed(self, sess: ServerSession, body: wire.Hello, seq: int,
@@ -256,7 +256,7 @@ class Accounts:
             sess.error(ErrorCode.UNEXPECTED_COMMAND, "this server has no accounts (it runs without --accounts)",
                        re=seq)
             return
-        self._spawn(self._claim_name(sess, body, seq))
+        self._background.spawn(self._claim_name(sess, body, seq))
 
     async def _claim_name(self, sess: ServerSession, body: wire.ClaimName, seq: int) -> None:
         assert sess.name is not None
@@ -275,12 +275,5 @@ class Accounts:
         """Whether ``sess`` gave its claimed name's password (or claimed its name)."""
         return sess in self.verified
 
-    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
-        task = asyncio.create_task(work)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-
     async def close(self) -> None:
-        for task in list(self._tasks):
-            task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
+        await self._background.close()

@@ -11,12 +11,9 @@ players logged in with a password (:mod:`.accounts`).
 
 from __future__ import annotations
 
-import asyncio
 import logging
-from collections.abc import Coroutine
 from dataclasses import replace
 from datetime import datetime, timezone
-from typing import Any
 
 from scopa.engine import GameMaster
 from scopa.protocol import commands as wire
@@ -28,6 +25,7 @@ from .journal import FinishTable, Journal
 from .journal_values import FinishedGame, GamePlayer, preset_key
 from .ratings import Rater
 from .session import ServerSession
+from .tasks import BackgroundTasks
 from .table import Table, token_digest
 from .text import name_key
 
@@ -44,7 +42,7 @@ class Archive:
         self.journal = journal
         self.rater = rater
         self.accounts = accounts
-        self._tasks: set[asyncio.Task[None]] = set()
+        self._background = BackgroundTasks()
 
     @staticmethod
     def handles(body: wire.Body) -> bool:
@@ -56,11 +54,11 @@ class Archive:
                        "this server keeps no finished games or ratings (it runs without a database)", re=seq)
             return
         if isinstance(body, wire.ListGames):
-            self._spawn(self._list(sess, body, seq))
+            self._background.spawn(self._list(sess, body, seq))
         elif isinstance(body, wire.GetRecord):
-            self._spawn(self._record(sess, body, seq))
+            self._background.spawn(self._record(sess, body, seq))
         elif isinstance(body, wire.GetLeaderboard):
-            self._spawn(self._leaderboard(sess, body, seq))
+            self._background.spawn(self._leaderboard(sess, body, seq))
 
     # ------------------------------------------------------------------ a game's end
 
@@ -147,15 +145,8 @@ class Archive:
                    for i, r in enumerate(best)]
         sess.send(wire.Leaderboard(preset=body.preset, entries=entries), re=seq)
 
-    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
-        task = asyncio.create_task(work)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-
     async def close(self) -> None:
-        for task in list(self._tasks):
-            task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
+        await self._background.close()
 
 
 def _summary(game: FinishedGame) -> wire.GameSummary:
