@@ -20,7 +20,7 @@ from scopa.client.session import ClientSession, ConnectionLost, ServerRefused
 from scopa.engine import Player
 from scopa.protocol import DEFAULT_PORT
 
-from . import lan
+from . import interrupt, lan
 from .username import default_name, player_name
 
 AddArguments = Callable[[argparse.ArgumentParser], None]
@@ -91,10 +91,10 @@ def run(args: argparse.Namespace, console: Console) -> int:
         if args.command in ("play", "watch") and full_screen(args):
             return _run_app(args, host, port, console, args.table if args.command == "watch" else None)
         if args.command == "play":
-            return asyncio.run(_play(args, host, port, console))
+            return interrupt.run(_play(args, host, port, console))
         if args.command == "watch":
-            return asyncio.run(_watch(args, host, port, console))
-        return asyncio.run(_bot(args, host, port, console))
+            return interrupt.run(_watch(args, host, port, console))
+        return interrupt.run(_bot(args, host, port, console))
     except ConnectionLost as exc:
         console.print(f"[red]{exc}[/red]")
         return 1

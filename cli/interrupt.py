@@ -1,0 +1,48 @@
+"""Running a command's coroutine so that Ctrl-C reaches it through the event loop.
+
+``asyncio.run`` turns the first Ctrl-C into a cancellation from inside a Python signal
+handler, which may run between any two bytecodes of a callback the loop is running; when
+it lands inside ``asyncio.wait``'s own bookkeeping the loop prints a traceback. Here the
+signal is read by the loop (``add_signal_handler``), so the cancellation is an ordinary
+callback, and the caller sees :class:`KeyboardInterrupt` as before.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import threading
+from collections.abc import Coroutine
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+
+def run(work: Coroutine[Any, Any, T]) -> T:
+    """``asyncio.run(work)``; Ctrl-C cancels ``work`` and raises KeyboardInterrupt here."""
+    interrupted = False
+
+    async def main() -> T:
+        nonlocal interrupted
+        loop = asyncio.get_running_loop()
+        task = asyncio.current_task()
+        if threading.current_thread() is not threading.main_thread() or task is None:
+            return await work
+
+        def on_interrupt() -> None:
+            nonlocal interrupted
+            interrupted = True
+            task.cancel()
+
+        loop.add_signal_handler(signal.SIGINT, on_interrupt)
+        try:
+            return await work
+        finally:
+            loop.remove_signal_handler(signal.SIGINT)
+
+    try:
+        return asyncio.run(main())
+    except asyncio.CancelledError:
+        if interrupted:
+            raise KeyboardInterrupt from None
+        raise
