@@ -4,7 +4,6 @@ client too; with ``--db``, a journal that outlives restarts)."""
 from __future__ import annotations
 
 import argparse
-import asyncio
 import logging
 import sqlite3
 from typing import Any
@@ -13,7 +12,7 @@ from rich.console import Console
 
 from scopa.protocol import DEFAULT_PORT
 
-from . import admin, lan, web
+from . import admin, interrupt, lan, web
 
 
 def add_serve_subcommand(sub: Any) -> None:
@@ -79,7 +78,7 @@ def run_serve(args: argparse.Namespace, console: Console) -> int:
                       + " (Ctrl-C to stop)", soft_wrap=True)
 
     try:
-        asyncio.run(serve(args.host, args.port, db=db, accounts=accounts, limits=limits, announce=announce,
+        interrupt.run(serve(args.host, args.port, db=db, accounts=accounts, limits=limits, announce=announce,
                           turn_timeout=turn_timeout if turn_timeout and turn_timeout > 0 else None,
                           admin_token_file=getattr(args, "admin_token_file", None),
                           bot_workers=getattr(args, "bot_workers", 1), lan=identity,
