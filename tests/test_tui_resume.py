@@ -22,7 +22,7 @@ from procs import ROOT, finish, scopa_bot
 def spawn_play(address: str, state: Path) -> pexpect.spawn:
     env = dict(os.environ, TERM="xterm-256color")
     return pexpect.spawn(sys.executable, ["-m", "scopa.cli", "play", "--server", address, "--name", "ada",
-                                          "--state-dir", str(state)],
+                                          "--state-dir", str(state), "--delay", "0"],
                          cwd=str(ROOT), env=env, encoding="utf-8", codec_errors="replace", timeout=30,
                          dimensions=(24, 80))
 

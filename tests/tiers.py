@@ -60,6 +60,8 @@ FILE_KINDS: dict[str, Kind] = {  # fmt: skip
     "test_tui_away.py": "unit", "test_tui_boardstate.py": "unit", "test_tui_kept_move.py": "unit",
     "test_tui_local.py": "unit", "test_tui_snapshots.py": "unit", "test_tui_title.py": "unit",
     "test_variants_examples.py": "unit", "test_variants_properties.py": "unit",
+    "test_bots_ceiling.py": "unit", "test_bots_chitarella.py": "unit",
+    "test_speedups_required.py": "unit", "test_tui_leaving.py": "unit", "test_code_shape.py": "unit",
     # integration
     "test_barrage.py": "integration", "test_client_botrunner.py": "integration",
     "test_client_replay.py": "integration", "test_client_session.py": "integration",
@@ -79,7 +81,8 @@ FILE_KINDS: dict[str, Kind] = {  # fmt: skip
     "test_tui_table_life.py": "integration",
     "test_wiretap.py": "integration", "test_web_capacity.py": "integration",
     "test_tui_resume_board.py": "integration", "test_tui_board_words.py": "integration",
-    "test_fair_lobby.py": "integration",
+    "test_fair_lobby.py": "integration", "test_rating_with_end.py": "integration",
+    "test_fair_ratings.py": "integration", "test_journal_conformance.py": "integration",
     # process
     "test_accounts.py": "process", "test_admin.py": "process", "test_cli_bot.py": "process",
     "test_cli_local.py": "process", "test_cli_play.py": "process", "test_cli_text.py": "process",
@@ -93,6 +96,9 @@ FILE_KINDS: dict[str, Kind] = {  # fmt: skip
     "test_rl_example.py": "process", "test_rl_extra.py": "process", "test_rulebook.py": "process",
     "test_server_records.py": "process", "test_server_workers.py": "process",
     "test_storage_process.py": "process", "test_storage_writer.py": "process",
+    "test_fair_accounts.py": "process", "test_bots_horizon.py": "process", "test_journal_admin.py": "process", "test_journal_start.py": "process",
+    "test_names_accented.py": "process", "test_server_sigterm.py": "process", "test_web_build.py": "process",
+    "test_web_front.py": "process",
     "test_tui_resume.py": "process", "test_watch_reconnect.py": "process",
     # browser
     "test_web_table.py": "browser", "test_web_social.py": "browser",
@@ -102,6 +108,7 @@ FILE_KINDS: dict[str, Kind] = {  # fmt: skip
 
 # "file::test" -> kind, for the tests whose kind differs from their file's
 TEST_KINDS: dict[str, Kind] = {
+    "test_bots_ceiling.py::test_a_server_refuses_to_seat_the_cheater": "integration",
     "test_arena.py::test_results_do_not_depend_on_the_number_of_workers": "process",
     "test_move_log.py::test_a_running_journal_keeps_its_move_file_and_a_second_server_is_refused": "process",
     "test_move_log.py::test_a_damaged_record_of_the_move_file_is_listed_and_every_other_game_resumes": "process",
