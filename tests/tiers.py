@@ -61,7 +61,7 @@ FILE_KINDS: dict[str, Kind] = {  # fmt: skip
     "test_tui_local.py": "unit", "test_tui_snapshots.py": "unit", "test_tui_title.py": "unit",
     "test_variants_examples.py": "unit", "test_variants_properties.py": "unit",
     "test_bots_ceiling.py": "unit", "test_bots_chitarella.py": "unit",
-    "test_speedups_required.py": "unit", "test_tui_leaving.py": "unit", "test_code_shape.py": "unit",
+    "test_speedups_required.py": "unit", "test_tui_leaving.py": "unit",
     # integration
     "test_barrage.py": "integration", "test_client_botrunner.py": "integration",
     "test_client_replay.py": "integration", "test_client_session.py": "integration",
