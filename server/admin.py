@@ -16,7 +16,7 @@ import logging
 import os
 import secrets
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 from scopa.protocol import commands as wire
 from scopa.protocol.errors import ErrorCode
@@ -25,28 +25,12 @@ from .listing import table_number
 from .text import name_key
 
 if TYPE_CHECKING:
-    from .lobby import TableDirectory
+    from .connections import Connections
+    from .seating import Seating
     from .session import ServerSession
-    from .table import Table
+    from .table_life import TableLife
 
 log = logging.getLogger("scopa.server")
-
-
-class Operated(Protocol):
-    """What the operator acts on: the server (``NetworkEngine``)."""
-
-    port: int
-    damaged: dict[str, str]
-    stopped: asyncio.Event
-    sessions: dict[int, ServerSession]
-    tables: TableDirectory
-    names: dict[str, ServerSession]
-
-    def watched_by(self, sess: ServerSession) -> Table | None:
-        """The table ``sess`` watches, if any."""
-
-    def close_waiting(self, table: Table, reason: str) -> None:
-        """Close a table whose game has not begun."""
 
 
 def write_secret(path: Path, secret: str) -> None:
@@ -63,16 +47,22 @@ def write_secret(path: Path, secret: str) -> None:
 class Operator:
     """The server's side of ``scopa admin``."""
 
-    def __init__(self, engine: Operated, token_file: str | None = None) -> None:
-        self.engine = engine
+    def __init__(self, connections: Connections, seating: Seating, life: TableLife, stopped: asyncio.Event,
+                 token_file: str | None = None) -> None:
+        """``stopped``: set when the operator asks the server to stop."""
+        self.connections = connections
+        self.seating = seating
+        self.life = life
+        self.stopped = stopped
         self.token = secrets.token_urlsafe(32)
         self._token_file = token_file
         self.token_path: Path | None = None
 
-    def write_token(self) -> None:
+    def write_token(self, port: int) -> None:
+        """Write the token where it was asked for (a ``{port}`` there is ``port``)."""
         if self._token_file is None:
             return
-        path = Path(self._token_file.replace("{port}", str(self.engine.port)))
+        path = Path(self._token_file.replace("{port}", str(port)))
         try:
             write_secret(path, self.token)
         except OSError as exc:
@@ -111,12 +101,12 @@ class Operator:
                 self._kick(sess, body.target, seq)
             case wire.AdminOp.DAMAGED:
                 damaged = [wire.DamagedTable(id=tid, reason=why[:500])
-                           for tid, why in sorted(self.engine.damaged.items(), key=lambda kv: table_number(kv[0]))]
+                           for tid, why in sorted(self.life.damaged.items(), key=lambda kv: table_number(kv[0]))]
                 self._reply(sess, seq, wire.AdminReply(op=body.op, damaged=damaged[:wire.MAX_ADMIN_ROWS],
                                                        total=len(damaged)))
             case wire.AdminOp.STOP:
                 self._reply(sess, seq, wire.AdminReply(op=body.op, message="stopping; running games resume on the next start"))
-                self.engine.stopped.set()
+                self.stopped.set()
 
     @staticmethod
     def _reply(sess: ServerSession, seq: int, reply: wire.AdminReply) -> None:
@@ -124,26 +114,26 @@ class Operator:
 
     def _connections(self, sess: ServerSession, seq: int) -> None:
         rows = []
-        for s in list(self.engine.sessions.values())[: wire.MAX_ADMIN_ROWS]:
-            watched = self.engine.watched_by(s)
+        for s in list(self.connections.sessions.values())[: wire.MAX_ADMIN_ROWS]:
+            watched = self.seating.watched_by(s)
             rows.append(wire.ConnectionInfo(id=s.id, name=s.name, peer=s.peer[:200],
                                             table=s.table_id,
                                             watching=watched.id if watched is not None else None,
                                             queued_bytes=min(s.queued_bytes, 1_000_000)))
         self._reply(sess, seq, wire.AdminReply(op=wire.AdminOp.CONNECTIONS, connections=rows,
-                                               total=len(self.engine.sessions)))
+                                               total=len(self.connections.sessions)))
 
     def _tables(self, sess: ServerSession, after: str, seq: int) -> None:
-        tables = sorted(self.engine.tables.values(), key=lambda t: table_number(t.id))
+        tables = sorted(self.seating.tables.values(), key=lambda t: table_number(t.id))
         if after:
             tables = [t for t in tables if table_number(t.id) > table_number(after)]
         page = tables[: wire.MAX_PAGE]
         more = len(tables) > len(page)
         self._reply(sess, seq, wire.AdminReply(op=wire.AdminOp.TABLES, tables=[t.info() for t in page],
-                                               next=page[-1].id if more else None, total=len(self.engine.tables)))
+                                               next=page[-1].id if more else None, total=len(self.seating.tables)))
 
     def _close(self, sess: ServerSession, table_id: str, seq: int) -> None:
-        table = self.engine.tables.get(table_id)
+        table = self.seating.tables.get(table_id)
         if table is None or table.state is wire.TableState.FINISHED:
             sess.error(ErrorCode.NO_SUCH_TABLE, f"there is no open table {table_id!r}", re=seq)
             return
@@ -151,12 +141,12 @@ class Operator:
             table.abandon("closed by the operator")  # recorded as abandoned; everyone told
             message = f"table {table_id}: the game is abandoned"
         else:
-            self.engine.close_waiting(table, "closed by the operator")
+            self.life.close_waiting(table, "closed by the operator")
             message = f"table {table_id}: closed"
         self._reply(sess, seq, wire.AdminReply(op=wire.AdminOp.CLOSE_TABLE, message=message))
 
     def _kick(self, sess: ServerSession, name: str, seq: int) -> None:
-        target = self.engine.names.get(name_key(name)) if name else None
+        target = self.connections.names.get(name_key(name)) if name else None
         if target is None:
             self._reply(sess, seq, wire.AdminReply(op=wire.AdminOp.KICK, message=f"nobody called {name!r} is connected"))
             return

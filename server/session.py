@@ -64,6 +64,23 @@ Deadline = Literal["hello", "frame", "ping", "pong"]
 Verdict = Literal["ok", "refused", "drop"]
 
 
+def next_deadline(limits: Limits, hello_seen: bool, connected_at: float, frame_started: float | None,
+                  last_heard: float, ping_sent: float | None) -> tuple[float, Deadline] | None:
+    """A connection's earliest deadline and its kind: the hello, the unfinished frame,
+    our ping after its silence, or the pong to that ping (None: no deadline)."""
+    due: list[tuple[float, Deadline]] = []
+    if not hello_seen and limits.hello_timeout is not None:
+        due.append((connected_at + limits.hello_timeout, "hello"))
+    if frame_started is not None and limits.frame_timeout is not None:
+        due.append((frame_started + limits.frame_timeout, "frame"))
+    if limits.ping_interval is not None:
+        if ping_sent is None:
+            due.append((last_heard + limits.ping_interval, "ping"))
+        elif limits.ping_timeout is not None:
+            due.append((ping_sent + limits.ping_timeout, "pong"))
+    return min(due) if due else None
+
+
 class SessionHost(Protocol):
     """What a connection needs of the server it belongs to."""
 
@@ -191,15 +208,6 @@ class ServerSession(asyncio.BufferedProtocol):
     def buffer_updated(self, nbytes: int) -> None:
         self.data_received(bytes(self._inbox[:nbytes]))  # the buffer is the next one's too
 
-    def data_received(self, data: bytes) -> None:
-        if self.closed:
-            return
-        try:
-            self._received(data)
-        except Exception:  # a bug in handling one client must not take the server down
-            log.exception("connection %s: unexpected error", self.id)
-            self.abort()
-
     def eof_received(self) -> bool:
         return False  # the client closed its side: close ours too
 
@@ -219,46 +227,52 @@ class ServerSession(asyncio.BufferedProtocol):
 
     # ------------------------------------------------------------------ receiving
 
-    def _received(self, data: bytes) -> None:
-        now = self._clock.now()
-        self.proto.feed(data)
-        completed = False
-        host = self.host
-        while not self.closed:
-            try:
-                command = self.proto.next_command()
-            except ProtocolError as exc:
-                completed = True
-                if not self._refuse_error(exc):
-                    return
-                continue
-            if command is None:
-                break
-            completed = True
-            ping_outstanding = self._ping_sent is not None
-            self._last_heard, self._ping_sent = now, None
-            if isinstance(command.body, Hello):
-                self._hello_seen = True
-            if not host.solicited(self, command, ping_outstanding):
-                verdict = self.charge(command.seq, self.proto.answering(command.recipient))
-                if verdict == "drop":
-                    return
-                if verdict != "ok":
+    def data_received(self, data: bytes) -> None:
+        if self.closed:
+            return
+        try:
+            now = self._clock.now()
+            self.proto.feed(data)
+            completed = False
+            host = self.host
+            while not self.closed:
+                try:
+                    command = self.proto.next_command()
+                except ProtocolError as exc:
+                    completed = True
+                    if not self._refuse_error(exc):
+                        return
                     continue
-            reply = self.proto.reply(command)
-            if reply is not None:  # a ping: the protocol answers it
-                self._queue_frame(reply)
-                continue
-            if self.proto.state is ConnectionState.CLOSED and not isinstance(command.body, Error):
-                self.said_bye = True  # bye: the client leaves on purpose
-                self.close()
-                return
-            host.dispatch(self, command)
-        if not self.proto.buffered:
-            self._frame_started = None
-        elif completed or self._frame_started is None:
-            self._frame_started = now  # a new frame began in this chunk
-        self._arm_deadline()
+                if command is None:
+                    break
+                completed = True
+                ping_outstanding = self._ping_sent is not None
+                self._last_heard, self._ping_sent = now, None
+                if isinstance(command.body, Hello):
+                    self._hello_seen = True
+                if not host.solicited(self, command, ping_outstanding):
+                    verdict = self.charge(command.seq, self.proto.answering(command.recipient))
+                    if verdict == "drop":
+                        return
+                    if verdict != "ok":
+                        continue
+                reply = self.proto.reply(command)
+                if reply is not None:  # a ping: the protocol answers it
+                    self._queue_frame(reply)
+                    continue
+                if self.proto.state is ConnectionState.CLOSED and not isinstance(command.body, Error):
+                    self.said_bye = True  # bye: the client leaves on purpose
+                    self.close()
+                    return
+                host.dispatch(self, command)
+            if not self.proto.buffered:
+                self._frame_started = None
+            elif completed or self._frame_started is None:
+                self._frame_started = now  # a new frame began in this chunk
+            self._arm_deadline()
+        except Exception:  # a bug in handling one client must not take the server down
+            log.exception("connection %s: unexpected error", self.id)
+            self.abort()
 
     def _refuse_error(self, exc: ProtocolError) -> bool:
         """Answer a command that broke the protocol; False if the connection is closing."""
@@ -293,27 +307,14 @@ class ServerSession(asyncio.BufferedProtocol):
 
     # ------------------------------------------------------------------ deadlines
 
-    def _next_deadline(self) -> tuple[float, Deadline] | None:
-        limits = self.limits
-        due: list[tuple[float, Deadline]] = []
-        if not self._hello_seen and limits.hello_timeout is not None:
-            due.append((self._connected_at + limits.hello_timeout, "hello"))
-        if self._frame_started is not None and limits.frame_timeout is not None:
-            due.append((self._frame_started + limits.frame_timeout, "frame"))
-        if limits.ping_interval is not None:
-            if self._ping_sent is None:
-                due.append((self._last_heard + limits.ping_interval, "ping"))
-            elif limits.ping_timeout is not None:
-                due.append((self._ping_sent + limits.ping_timeout, "pong"))
-        return min(due) if due else None
-
     def _arm_deadline(self) -> None:
         """One timer per connection, at its earliest deadline.  Activity only pushes
         deadlines later, so the timer is moved only when one comes earlier; a timer that
         fires early (the client spoke meanwhile) re-arms itself."""
         if self.closed:
             return
-        nxt = self._next_deadline()
+        nxt = next_deadline(self.limits, self._hello_seen, self._connected_at, self._frame_started,
+                            self._last_heard, self._ping_sent)
         if nxt is None:
             self._cancel_deadline()
             return
@@ -333,7 +334,8 @@ class ServerSession(asyncio.BufferedProtocol):
         self._deadline = self._deadline_at = None
         if self.closed:
             return
-        nxt = self._next_deadline()
+        nxt = next_deadline(self.limits, self._hello_seen, self._connected_at, self._frame_started,
+                            self._last_heard, self._ping_sent)
         now = self._clock.now()
         if nxt is None:
             return

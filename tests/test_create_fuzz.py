@@ -54,7 +54,7 @@ def test_every_create_table_option_map_gets_a_table_or_bad_rules(preset: Preset 
 
     async def create() -> NetworkEngine:  # on an event loop, as the server runs
         engine = NetworkEngine("127.0.0.1", 0, limits=Limits(max_waiting_tables_per_client=None))
-        engine._dispatch(sess, body, 1, "lobby")  # type: ignore[arg-type]
+        engine.router.route(sess, body, 1, "lobby")  # type: ignore[arg-type]
         return engine
 
     engine = asyncio.run(create())

@@ -83,9 +83,9 @@ async def test_bot_only_games_are_capped_per_client_and_per_server() -> None:
         a, b = RecordingSession(1, "ann"), RecordingSession(2, "ben")
         burst = wire.CreateTable(fill_with_bots=["greedy", "random"], sit=False)
         for i in range(3):  # one burst: no game can end in between
-            server._dispatch(a, burst, i, "lobby")  # type: ignore[arg-type]
+            server.router.route(a, burst, i, "lobby")  # type: ignore[arg-type]
         for i in range(3):
-            server._dispatch(b, burst, i, "lobby")  # type: ignore[arg-type]
+            server.router.route(b, burst, i, "lobby")  # type: ignore[arg-type]
         assert len(a.replies("table_created")) == 2  # Limits.max_bot_tables_per_client default: 2
         [refused] = a.replies("error")
         assert refused.code == ErrorCode.TOO_MANY_TABLES and "2" in refused.message
@@ -137,11 +137,11 @@ async def test_waiting_tables_are_capped_per_client_and_per_server() -> None:
         a, b = RecordingSession(1, "ann"), RecordingSession(2, "ben")
         spam = wire.CreateTable(options={"players": 3}, fill_with_bots=["greedy"], sit=False)
         for i in range(5):
-            server._dispatch(a, spam, i, "lobby")  # type: ignore[arg-type]
+            server.router.route(a, spam, i, "lobby")  # type: ignore[arg-type]
         assert len(a.replies("table_created")) == 4
         assert [e.code for e in a.replies("error")] == [ErrorCode.TOO_MANY_TABLES]
         for i in range(4):
-            server._dispatch(b, spam, i, "lobby")  # type: ignore[arg-type]
+            server.router.route(b, spam, i, "lobby")  # type: ignore[arg-type]
         assert len(b.replies("table_created")) == 2  # 6 waiting on the server
         assert server.tables.waiting_count == 6
     finally:
@@ -179,8 +179,8 @@ async def test_the_listing_is_paged_filtered_and_costs_its_page(monkeypatch: pyt
         owner = RecordingSession(1, "owner")
         for i in range(4000):
             players = 3 if i % 4 == 0 else 2
-            server._dispatch(owner, wire.CreateTable(options={"players": players}, sit=False), i, "lobby")  # type: ignore[arg-type]
-        server._dispatch(owner, wire.CreateTable(sit=False, private=True), 9999, "lobby")  # type: ignore[arg-type]
+            server.router.route(owner, wire.CreateTable(options={"players": players}, sit=False), i, "lobby")  # type: ignore[arg-type]
+        server.router.route(owner, wire.CreateTable(sit=False, private=True), 9999, "lobby")  # type: ignore[arg-type]
         calls = [0]
         info = Table.info
 
@@ -244,7 +244,7 @@ async def test_a_client_that_does_not_read_is_dropped_at_256_kilobytes() -> None
     try:
         owner = RecordingSession(1, "owner")
         for i in range(50):  # a full page of tables: each listing is about 16 KB
-            server._dispatch(owner, wire.CreateTable(options={"players": 3}, sit=False), i, "lobby")  # type: ignore[arg-type]
+            server.router.route(owner, wire.CreateTable(options={"players": 3}, sit=False), i, "lobby")  # type: ignore[arg-type]
         deaf = await WireClient.connect(server.port, "deaf")
         [sess] = [s for s in server.sessions.values() if s.name == "deaf"]
         for _ in range(400):  # 400 frames (far below max_queued_frames), about 6 MB
@@ -458,7 +458,7 @@ async def test_a_guessed_seat_token_costs_one_lookup_not_a_walk_over_the_tables(
     try:
         owner = RecordingSession(1, "owner")
         for i in range(1000):
-            server._dispatch(owner, wire.CreateTable(options={"players": 3}, sit=False), i, "lobby")  # type: ignore[arg-type]
+            server.router.route(owner, wire.CreateTable(options={"players": 3}, sit=False), i, "lobby")  # type: ignore[arg-type]
         a = await WireClient.connect(server.port, "ann")
         await a.create()
         looked = [0]

@@ -157,6 +157,18 @@ def _cycles(modules: dict[str, Path]) -> list[list[str]]:
     return cycles
 
 
+JOINS_THE_SERVER = "server.network"
+"""The module that makes the server's parts and joins them (NetworkEngine)."""
+RUNS_THE_SERVER = {"server", "server.serving"}
+"""The server's modules that may import it: the package's face and ``serve``."""
+
+
+def test_no_part_of_the_server_imports_the_engine_that_joins_them() -> None:
+    importing = {m for m, path in _modules().items() if m.split(".")[0] == "server"
+                 for t, _ in _imports(m, path) if t == JOINS_THE_SERVER or t.startswith(JOINS_THE_SERVER + ".")}
+    assert importing == RUNS_THE_SERVER
+
+
 def test_no_import_cycles_inside_a_package() -> None:
     assert _cycles(_modules()) == []
 

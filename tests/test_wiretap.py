@@ -36,6 +36,7 @@ from scopa.protocol import commands as wire
 from scopa.protocol.convert import action_to_wire, legal_from_wire, view_from_wire
 from scopa.protocol.convert import rules_from_wire
 from scopa.server import NetworkEngine
+from scopa.server.dispatch import Dispatcher
 from scopa.server.session import ServerSession
 from scopa.server.table import Table
 
@@ -62,19 +63,19 @@ class WireTap:
 
     def install(self, monkeypatch: pytest.MonkeyPatch) -> None:
         tap = self
-        queue_frame, dispatch = ServerSession._queue_frame, NetworkEngine._dispatch
+        queue_frame, route = ServerSession._queue_frame, Dispatcher.route
 
         def tapped_queue_frame(sess: ServerSession, frame: bytes) -> None:
             # Every frame the server sends to a client passes here, whatever built it.
             tap.record(sess, frame)
             queue_frame(sess, frame)
 
-        def tapped_dispatch(engine: NetworkEngine, sess: ServerSession, body: Any, seq: int, recipient: str) -> None:
+        def tapped_route(router: Dispatcher, sess: ServerSession, body: Any, seq: int, recipient: str) -> None:
             tap.said[(sess.id, seq)] = set(_strings(body.model_dump(mode="json")))
-            dispatch(engine, sess, body, seq, recipient)
+            route(router, sess, body, seq, recipient)
 
         monkeypatch.setattr(ServerSession, "_queue_frame", tapped_queue_frame)
-        monkeypatch.setattr(NetworkEngine, "_dispatch", tapped_dispatch)
+        monkeypatch.setattr(Dispatcher, "route", tapped_route)
 
     def record(self, sess: ServerSession, frame: bytes) -> None:
         self.seeds.update(t.seed for t in self.engine.tables.values())
@@ -295,7 +296,7 @@ def _plant(monkeypatch: pytest.MonkeyPatch, kind: str) -> None:
 
     def leaky(sess: ServerSession, body: wire.Body, **kw: Any) -> None:
         original = body
-        table = sess.host.table_of(sess)  # type: ignore[attr-defined]
+        table = sess.host.seating.table_of(sess)  # type: ignore[attr-defined]
         state = table.game_state() if table is not None else None
         if kind == "stock" and isinstance(body, wire.RoundStart) and state is not None and state.stock:
             body = body.model_copy(update={"table": [*body.table, str(Card(state.stock[0]))]})

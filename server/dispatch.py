@@ -1,0 +1,168 @@
+"""The host of the server's connections (:class:`~.session.SessionHost`): every command a
+connection accepted is routed to the part that carries it out (the lobby, a table, the
+operator, the accounts, the archive), and a connection's coming and going is told to
+every part that keeps something of it."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+from scopa.protocol import Command, ProtocolError
+from scopa.protocol import commands as wire
+from scopa.protocol.errors import ErrorCode
+
+from .accounts import Accounts
+from .admin import Operator
+from .archive import Archive
+from .clock import Clock
+from .connections import Connections
+from .greeting import Greeting
+from .limits import Limits
+from .lobby_feed import LobbyFeed
+from .seating import Seating
+from .table_commands import TableCommands
+from .table_life import TableLife
+
+if TYPE_CHECKING:
+    from .session import ServerSession
+    from .table import Table
+
+log = logging.getLogger("scopa.server")
+
+_ANSWERS = frozenset({wire.PlayCard.NAME, wire.MakeDeclaration.NAME})  # what answers a your_turn
+
+
+class Dispatcher:
+    """Routes each connection's commands, and its arrival and departure."""
+
+    def __init__(self, limits: Limits, clock: Clock, connections: Connections, seating: Seating, feed: LobbyFeed,
+                 life: TableLife, admin: Operator, accounts: Accounts, archive: Archive, greeting: Greeting,
+                 at_tables: TableCommands) -> None:
+        self.limits = limits
+        self.clock = clock
+        """What the connections' deadlines and command rate run on."""
+        self.connections = connections
+        self.proxied = connections.proxied
+        self.seating = seating
+        self.tables = seating.tables
+        self.feed = feed
+        self.lobby_watchers = feed.lobby_watchers
+        self.life = life
+        self.admin = admin
+        self.accounts = accounts
+        self.archive = archive
+        self.greeting = greeting
+        self.at_tables = at_tables
+
+    # ------------------------------------------------------------------ connections (SessionHost)
+
+    def connected(self, sess: ServerSession) -> str | None:
+        """A new connection: why it is refused (a cap is reached), or None to keep it."""
+        return self.connections.connected(sess)
+
+    def dispatch(self, sess: ServerSession, command: Command) -> None:
+        """Carry out one command a connection accepted."""
+        self.route(sess, command.body, command.seq, command.recipient)
+
+    def unreadable_answer(self, sess: ServerSession, error: ProtocolError) -> bool:
+        """An answer to a your_turn that could not be decoded is refused by the table
+        like any other answer (the same your_turn follows)."""
+        table = self._awaiting_table(sess, error.recipient) if error.name in _ANSWERS else None
+        if table is None:
+            return False
+        table.refuse_unreadable(sess, error.code, error.message, error.seq)
+        return True
+
+    def _awaiting_table(self, sess: ServerSession, recipient: str | None) -> Table | None:
+        """This client's table, if the command went to it and a your_turn of this
+        client's seat there is waiting for an answer."""
+        table = self.seating.own_table(sess, recipient)
+        return table if table is not None and table.turn_of(sess) is not None else None
+
+    def solicited(self, sess: ServerSession, cmd: Command, ping_outstanding: bool) -> bool:
+        """Whether the command answers a question of the server (not rate-limited): a
+        ``pong`` to our ping, or a play or declare for the turn this seat's your_turn
+        waits on (at most MAX_REFUSALS refused answers per turn, then the game master
+        plays; one for a turn that is over is charged like anything else)."""
+        body = cmd.body
+        if isinstance(body, wire.Pong):
+            return ping_outstanding
+        if not isinstance(body, (wire.PlayCard, wire.MakeDeclaration)):
+            return False
+        table = self.seating.own_table(sess, cmd.recipient)
+        turn = table.turn_of(sess) if table is not None else None
+        return turn is not None and (body.turn is None or body.turn == turn.event)
+
+    def disconnected(self, sess: ServerSession) -> None:
+        """A connection is gone: its seat waits for it (or is freed), it leaves everything it watched."""
+        self.connections.release(sess)
+        table = self.seating.table_of(sess)
+        watched = self.seating.watched_by(sess)
+        if watched is not None:
+            watched.unwatch(sess, tell=False)
+        self.lobby_watchers.discard(sess)
+        if table is not None:
+            waiting = table.state is wire.TableState.WAITING
+            if table.state is wire.TableState.PLAYING or (waiting and not sess.said_bye):
+                log.info("table %s: %s disconnected (%s)", table.id, sess.party, table.state.value)
+                table.seat_away(sess)  # the seat waits for its client (PROTOCOL.md §7 Reconnecting)
+            else:
+                table.unseat(sess)
+                self.life.seat_freed(table)
+        for own in self.tables.owned_by(sess.id):  # its waiting tables where no person sits close
+            if own.state is wire.TableState.WAITING and not any(s is not None and s.bot is None for s in own.seats):
+                self.life.close_waiting(own, "its creator left")
+        self.tables.disown(sess.id)
+        self.seating.forget(sess)
+        self.connections.forget(sess)
+        self.feed.lobby_changed()
+        log.info("connection %s (%s) closed", sess.id, sess.party)
+
+    # ------------------------------------------------------------------ commands
+
+    def route(self, sess: ServerSession, body: wire.Body, seq: int, recipient: str) -> None:
+        """Carry out one command (its body, number and recipient) of ``sess``."""
+        match body:
+            case wire.PlayCard() | wire.MakeDeclaration():  # first: by far the most frequent
+                self.at_tables.move(sess, body, seq, recipient)
+            case wire.Hello():
+                refusal = self.proxied.admit(sess.id, sess.address, body.proxied_for)
+                if refusal is not None:
+                    log.warning("refusing connection %s: %s", sess.id, refusal)
+                    sess.error(ErrorCode.RATE_LIMITED, refusal, re=seq, fatal=True)
+                    sess.close()
+                    return
+                self.greeting.hello(sess, body, seq)
+            case wire.Pong() | wire.Error():
+                pass
+            case wire.ListTables():
+                page = self.tables.page(body.state, body.players, body.after, body.limit)
+                sess.send(wire.Tables(tables=[t.info() for t in page.tables], next=page.next, total=page.total),
+                          re=seq)
+            case wire.WatchLobby():
+                self.lobby_watchers.add(sess)
+                sess.send(self.feed.listing(), re=seq)
+            case wire.UnwatchLobby():
+                self.lobby_watchers.discard(sess)
+                sess.send(self.feed.listing(), re=seq)
+            case wire.CreateTable():
+                self.life.create(sess, body, seq)
+            case wire.JoinTable():
+                self.at_tables.join(sess, body, seq)
+            case wire.LeaveTable():
+                self.at_tables.leave(sess, body.table, seq)
+            case wire.Chat():
+                self.at_tables.chat(sess, body, recipient, seq)
+            case wire.WatchTable():
+                self.seating.watch(sess, body, seq)
+            case wire.Admin():
+                self.admin.handle(sess, body, seq)
+            case wire.UnwatchTable():
+                self.seating.unwatch(sess, body.table, seq)
+            case wire.ClaimName():
+                self.accounts.claim_name(sess, body, seq)
+            case _ if self.archive.handles(body):
+                self.archive.dispatch(sess, body, seq)
+            case _:
+                sess.error(ErrorCode.UNEXPECTED_COMMAND, f"the server does not accept {body.NAME!r}", re=seq)

@@ -1,0 +1,101 @@
+"""A connection's ``hello``: a name for it (not one in use, not one a waiting seat holds,
+not one like the server's bots'; a claimed name only with its password), or, with a
+seat token, its seat and its name back (``resume``)."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+from scopa.bots import STRATEGIES
+from scopa.protocol import PROTOCOL_VERSION
+from scopa.protocol import commands as wire
+from scopa.protocol.errors import ErrorCode
+
+from .accounts import Accounts
+from .connections import Connections
+from .lobby import TableDirectory
+from .lobby_feed import LobbyFeed
+from .ratings import Rater
+from .table import token_digest
+from .text import clean_text, name_key, reserved_name
+
+if TYPE_CHECKING:
+    from .session import ServerSession
+
+log = logging.getLogger("scopa.server")
+
+SERVER_NAME = "scopa-server 0.1"
+
+
+class Greeting:
+    """Names the connections that say ``hello`` and gives seats back to those that resume."""
+
+    def __init__(self, connections: Connections, tables: TableDirectory, feed: LobbyFeed, accounts: Accounts,
+                 ratings: Rater) -> None:
+        self.names = connections.names
+        self.proxied = connections.proxied
+        self.tables = tables
+        self.feed = feed
+        self.accounts = accounts
+        self.ratings = ratings
+
+    def hello(self, sess: ServerSession, body: wire.Hello, seq: int, verified: bool = False) -> None:
+        if body.resume is not None:
+            self._resume(sess, body.resume, seq)
+            return
+        if not verified and self.accounts.hello_deferred(sess, body, seq, lambda: self.hello(sess, body, seq, True)):
+            return  # a claimed name: its password is checked first
+        if name_key(body.name) in self.names or self._away_name(body.name):
+            sess.error(ErrorCode.NAME_TAKEN, f"the name {body.name!r} is taken; choose another", re=seq)
+            return
+        if reserved_name(body.name, STRATEGIES):
+            sess.error(ErrorCode.NAME_TAKEN, f"names like {body.name!r} are the server's bots'; choose another",
+                       re=seq)
+            return
+        sess.name = body.name
+        sess.client = clean_text(body.client)[:100]
+        self.names[name_key(body.name)] = sess
+        sess.send(wire.Welcome(you=f"player:{body.name}", server=SERVER_NAME, protocol=PROTOCOL_VERSION), re=seq)
+        self.feed.lobby_changed()
+        log.info("connection %s is %s (client %r)", sess.id, sess.party, sess.client)
+
+    def _away_name(self, name: str) -> bool:
+        """Whether ``name`` (in any case) belongs to a seat waiting for its client."""
+        key = name_key(name)
+        return any(s is not None and s.away and name_key(s.name) == key
+                   for t in self.tables.with_away_seats() for s in t.seats)
+
+    def _resume(self, sess: ServerSession, resume: wire.ResumeRequest, seq: int) -> None:
+        """hello with a seat token: the client gets its seat (and its name) back."""
+        found = None
+        digest = token_digest(resume.token)
+        table = self.tables.table_of_token(digest)
+        index = table.find_digest(digest) if table is not None else None
+        if table is not None and index is not None:
+            found = (table, index)
+        if found is None:
+            sess.error(ErrorCode.BAD_TOKEN, "that seat token is not valid (or its game is gone)", re=seq)
+            return
+        table, i = found
+        seat = table.seats[i]
+        assert seat is not None
+        old = seat.session
+        if old is not None and old is not sess:
+            # The old connection has not noticed it is dead (or the client opened a new
+            # one anyway): the seat goes with the token, the old connection is closed.
+            table.detach(old)
+            if old.name and self.names.get(name_key(old.name)) is old:
+                del self.names[name_key(old.name)]
+            old.send(wire.Bye(reason="your seat was resumed on another connection"))
+            old.close()
+        holder = self.names.get(name_key(seat.name))
+        if holder is not None and holder is not sess:
+            sess.error(ErrorCode.NAME_TAKEN, f"the seat's name {seat.name!r} is in use by another client", re=seq)
+            return
+        sess.name = seat.name
+        self.names[name_key(seat.name)] = sess
+        sess.send(wire.Welcome(you=f"player:{seat.name}", server=SERVER_NAME, protocol=PROTOCOL_VERSION), re=seq)
+        log.info("connection %s resumes seat %s of table %s as %s", sess.id, i, table.id, sess.party)
+        self.ratings.fair.seen(table.id, i, self.proxied.origin(sess.id, sess.address))
+        table.resume(sess, i, resume.token, resume.last_event, re=seq)

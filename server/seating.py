@@ -1,0 +1,85 @@
+"""Who sits or watches where: the table a connection is seated at (its ``table_id`` in
+the table directory), the table a recipient party names, and the one table each
+connection watches (``watch_table``, ``unwatch_table``)."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+from scopa.protocol import commands as wire
+from scopa.protocol.errors import ErrorCode
+from scopa.protocol.parties import parse_party
+
+from .lobby import TableDirectory
+
+if TYPE_CHECKING:
+    from .session import ServerSession
+    from .table import Table
+
+log = logging.getLogger("scopa.server")
+
+
+class Seating:
+    """The seated and watching connections of the tables in one directory."""
+
+    def __init__(self, tables: TableDirectory) -> None:
+        self.tables = tables
+        self._watching: dict[int, Table] = {}  # connection id -> the table it watches
+
+    def table_of(self, sess: ServerSession) -> Table | None:
+        """The table ``sess`` is seated at, if any."""
+        return self.tables.get(sess.table_id) if sess.table_id is not None else None
+
+    def own_table(self, sess: ServerSession, recipient: str | None) -> Table | None:
+        """The table ``sess`` is seated at, if ``recipient`` names it."""
+        table = self.table_of(sess)
+        return table if table is not None and recipient == table.party else None
+
+    def table_named(self, recipient: str) -> Table | None:
+        """The table a recipient party (``table:<id>``) names, if it exists."""
+        try:
+            table_id = parse_party(recipient).table_id
+        except ValueError:
+            return None
+        return self.tables.get(table_id or "")
+
+    def watched_by(self, sess: ServerSession) -> Table | None:
+        table = self._watching.get(sess.id)
+        return table if table is not None and sess in table.spectators else None
+
+    def watch(self, sess: ServerSession, body: wire.WatchTable, seq: int) -> None:
+        table_id, table = body.table, self.tables.get(body.table)
+        over = table is not None and table.state is wire.TableState.FINISHED and body.last_event is None
+        if table is None or over or not table.admits(body.invite):
+            # A private table without its invite code is no table at all to this client.
+            sess.error(ErrorCode.NO_SUCH_TABLE, f"there is no table {table_id!r} to watch", re=seq)
+            return
+        if sess.table_id is not None:
+            sess.error(ErrorCode.ALREADY_AT_TABLE, f"you are seated at table {sess.table_id}", re=seq)
+            return
+        before = self.watched_by(sess)
+        if before is not None and before is not table:
+            before.unwatch(sess, tell=False)  # one table at a time: watching another moves you
+        log.info("table %s: %s watches", table.id, sess.party)
+        if table.state is not wire.TableState.FINISHED:
+            self._watching[sess.id] = table
+        table.watch(sess, re=seq, last_event=body.last_event)
+
+    def unwatch(self, sess: ServerSession, table_id: str, seq: int) -> None:
+        table = self.watched_by(sess)
+        if table is None or table.id != table_id:
+            sess.error(ErrorCode.NOT_AT_TABLE, f"you are not watching table {table_id}", re=seq)
+            return
+        table.unwatch(sess, re=seq)
+
+    def stop_watching(self, sess: ServerSession) -> None:
+        """A spectator who sits down stops watching (or it would get every event twice)."""
+        watched = self.watched_by(sess)
+        if watched is not None:
+            watched.unwatch(sess, tell=False)
+        self._watching.pop(sess.id, None)
+
+    def forget(self, sess: ServerSession) -> None:
+        """A connection is gone: it watches nothing any more."""
+        self._watching.pop(sess.id, None)

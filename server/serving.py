@@ -1,0 +1,92 @@
+"""Running a server: its engine, its web port and its LAN announcement started together,
+kept until the operator or a signal stops it, and shut down in order."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+from collections.abc import Callable, Coroutine, Sequence
+
+from scopa.protocol import DEFAULT_PORT
+
+from .announce import LanIdentity, lan_announcer, lobby_record
+from .collector import Collector
+from .limits import Limits
+from .network import DEFAULT_TURN_TIMEOUT, NetworkEngine
+from .web import WebOptions, start_front
+
+log = logging.getLogger("scopa.server")
+
+
+async def serve(host: str = "127.0.0.1", port: int = DEFAULT_PORT, seed: int | None = None,
+                db: str | None = None, accounts: bool = False, *, limits: Limits | None = None,
+                turn_timeout: float | None = DEFAULT_TURN_TIMEOUT, admin_token_file: str | None = None,
+                bot_workers: int = 1, trusted_proxies: Sequence[str] = (), rate_shared_addresses: Sequence[str] = (),
+                beside: Callable[[NetworkEngine], Coroutine[object, object, None]] | None = None,
+                lan: LanIdentity | None = None, web: WebOptions | None = None,
+                announce: Callable[[NetworkEngine], None] | None = None) -> None:
+    """Run a server until cancelled (Ctrl-C, SIGTERM) or stopped by the operator, then
+    shut down cleanly; ``db``: the journal (a SQLite file or a postgresql:// URL; games
+    survive restarts) or None (nothing persists); ``accounts``: names may be claimed with
+    a password (needs ``db``); ``trusted_proxies``, ``rate_shared_addresses``: see
+    NetworkEngine; ``beside``: run with the started engine until the server stops (its
+    failure stops the server too); ``lan``: announce the server on the LAN under this name
+    (never when it listens on loopback only; withdrawn when it stops); ``web``: also serve
+    browsers (server/web.py); ``announce``: called once the server has opened its journal
+    and listens."""
+    engine = NetworkEngine(host, port, seed, db=db, limits=limits, turn_timeout=turn_timeout,
+                           admin_token_file=admin_token_file, accounts=accounts, bot_workers=bot_workers,
+                           trusted_proxies=trusted_proxies, rate_shared_addresses=rate_shared_addresses)
+    await engine.start()
+    try:
+        front = await start_front(engine, web) if web is not None else None
+    except BaseException:
+        await engine.stop()  # its web port is taken (or refused): the server does not run half
+        raise
+    if lan is not None:
+        engine.announcer = lan_announcer(engine.host, engine.port,
+                                         lambda: lobby_record(engine.tables, len(engine.names), lan), engine.clock)
+    if engine.announcer is not None:
+        if front is not None:
+            engine.announcer.set_web_port(front.port)
+        engine.lobby_listeners.append(engine.announcer.changed)
+        engine.announcer.start()
+    if announce is not None:
+        announce(engine)
+    _stop_on_sigterm(engine)
+    collector = Collector(engine.clock)
+    collector.start()
+    companion = asyncio.create_task(beside(engine), name="beside-the-server") if beside is not None else None
+    try:
+        if companion is None:
+            await engine.stopped.wait()
+        else:
+            stopped = asyncio.ensure_future(engine.stopped.wait())
+            await asyncio.wait({companion, stopped}, return_when=asyncio.FIRST_COMPLETED)
+            stopped.cancel()
+            if companion.done():
+                companion.result()  # the companion's failure is the server's
+    finally:
+        if companion is not None and not companion.done():
+            companion.cancel()
+            await asyncio.gather(companion, return_exceptions=True)
+        collector.stop()
+        if engine.announcer is not None:
+            await engine.announcer.stop()  # the goodbye goes out while the server still answers
+        await engine.stop()
+        if front is not None:
+            await front.stop()
+
+
+def _stop_on_sigterm(engine: NetworkEngine) -> None:
+    """SIGTERM (a service manager's stop) stops the server as Ctrl-C does: the games are
+    suspended, every client told ``bye``, the journal closed."""
+    def stop() -> None:
+        log.info("SIGTERM: stopping the server")
+        engine.stopped.set()
+
+    try:
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop)
+    except (NotImplementedError, RuntimeError, ValueError):
+        pass  # no signals here (not the main thread, or not a Unix loop): Ctrl-C only

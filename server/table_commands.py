@@ -1,0 +1,97 @@
+"""What a connection does at a table: sit down (``join_table``), leave it, play (a
+``play`` or ``declare`` is handed to its table) and chat, at a table or in the lobby."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+from scopa.protocol import commands as wire
+from scopa.protocol.errors import ErrorCode
+
+from .connections import Connections
+from .ratings import Rater
+from .seating import Seating
+from .table_life import TableLife
+from .text import clean_text
+
+if TYPE_CHECKING:
+    from .session import ServerSession
+
+log = logging.getLogger("scopa.server")
+
+
+class TableCommands:
+    """Carries out join_table, leave_table, play, declare and chat."""
+
+    def __init__(self, connections: Connections, seating: Seating, life: TableLife, ratings: Rater) -> None:
+        self.sessions = connections.sessions
+        self.proxied = connections.proxied
+        self.seating = seating
+        self.tables = seating.tables
+        self.life = life
+        self.ratings = ratings
+
+    def join(self, sess: ServerSession, body: wire.JoinTable, seq: int) -> None:
+        table_id = body.table
+        table = self.tables.get(table_id)
+        if table is None or not table.admits(body.invite):
+            sess.error(ErrorCode.NO_SUCH_TABLE, f"there is no table {table_id!r}", re=seq)
+            return
+        if sess.table_id is not None:
+            sess.error(ErrorCode.ALREADY_AT_TABLE, f"you are already at table {sess.table_id}", re=seq)
+            return
+        if table.state is not wire.TableState.WAITING or table.full:
+            sess.error(ErrorCode.TABLE_FULL, f"table {table_id} is {'full' if table.full else table.state.value}", re=seq)
+            return
+        self.seating.stop_watching(sess)
+        if not self.life.token_free(sess, body.token, seq):
+            return
+        seat, token = table.seat_client(sess, body.token)
+        self.ratings.fair.seen(table.id, seat, self.proxied.origin(sess.id, sess.address), fresh=True)
+        sess.send(wire.Joined(table=table.id, seat=seat, side=table.rules.side_of(seat), token=token), re=seq)
+        log.info("table %s: %s sits at seat %s", table.id, sess.party, seat)
+        table.announce_seats()
+        if table.full:
+            table.start()
+            self.tables.update(table)
+
+    def leave(self, sess: ServerSession, table_id: str, seq: int) -> None:
+        table = self.seating.table_of(sess)
+        if table is None or table.id != table_id:
+            sess.error(ErrorCode.NOT_AT_TABLE, f"you are not at table {table_id}", re=seq)
+            return
+        if table.state is wire.TableState.PLAYING:
+            table.abandon(f"{sess.party} left", leaver=sess, re=seq)  # game_end and left to all
+            return
+        table.unseat(sess)
+        sess.send(wire.Left(table=table.id, reason=wire.LeftReason.LEFT.value), re=seq)
+        self.life.seat_freed(table)
+
+    def move(self, sess: ServerSession, body: wire.PlayCard | wire.MakeDeclaration, seq: int, recipient: str) -> None:
+        table = self.seating.own_table(sess, recipient)  # the usual case: the seat's own table
+        if table is None:
+            table = self.seating.table_named(recipient)
+            if table is None or sess.table_id != table.id:
+                sess.error(ErrorCode.NOT_AT_TABLE, f"you are not playing at {recipient}", re=seq,
+                           sender=sess.proto.answering(recipient))
+                return
+        table.receive(sess, body, seq)
+
+    def chat(self, sess: ServerSession, body: wire.Chat, recipient: str, seq: int) -> None:
+        text = clean_text(body.text)  # no escape sequence reaches anyone's terminal
+        if not text:
+            sess.error(ErrorCode.BAD_BODY, "the chat text is empty once control characters are removed", re=seq)
+            return
+        msg = wire.ChatMessage(author=sess.party, text=text)
+        if recipient == "lobby":
+            for other in self.sessions.values():
+                if other.welcomed:
+                    other.send(msg)
+            return
+        table = self.seating.table_named(recipient)
+        if table is None or sess.table_id != table.id:
+            sess.error(ErrorCode.NOT_AT_TABLE, f"you are not seated at {recipient}", re=seq,
+                       sender=sess.proto.answering(recipient))
+            return
+        table.tell_all(msg)  # seats and spectators

@@ -1,0 +1,272 @@
+"""The life of the server's tables: made by ``create_table`` (journaled before anyone
+hears of them), restored from the journal when the server starts (a game that does not
+replay is marked damaged, never tried again), closed when nobody waits at them any
+more, when nobody sat down at them in time or by the operator, and pruned from the
+lobby once finished.  The built-in bots that sit at them are made here too."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+import random
+import time
+from typing import TYPE_CHECKING
+
+from scopa.bots import STRATEGIES, make_bot
+from scopa.engine import Player, RuleSetError
+from scopa.protocol import commands as wire
+from scopa.protocol.convert import rules_from_wire
+from scopa.protocol.errors import ErrorCode
+
+from .archive import Archive
+from .clock import Clock
+from .journal import CloseTable, CreateTable, Journal, MarkDamaged
+from .journal_values import TableResult
+from .limits import Limits
+from .lobby import TableDirectory, build_rules
+from .lobby_feed import LobbyFeed
+from .proxied import ProxiedClients
+from .ratings import Rater
+from .seating import Seating
+from .table import Table, token_digest
+from .workers import BotPool
+
+if TYPE_CHECKING:
+    from .session import ServerSession
+
+log = logging.getLogger("scopa.server")
+
+
+class TableLife:
+    """Creates, restores and closes the tables of one directory."""
+
+    def __init__(self, tables: TableDirectory, seating: Seating, feed: LobbyFeed, storage: Journal | None, *,
+                 limits: Limits, clock: Clock, ratings: Rater, archive: Archive, proxied: ProxiedClients,
+                 seed: int | None, grace: float, turn_timeout: float | None, bot_workers: int) -> None:
+        """``grace``, ``turn_timeout``, ``bot_workers``: as for NetworkEngine."""
+        self.tables = tables
+        self.seating = seating
+        self.feed = feed
+        self.storage = storage
+        self.limits = limits
+        self.clock = clock
+        self.ratings = ratings
+        self.archive = archive
+        self.proxied = proxied
+        self.grace = grace
+        self.turn_timeout = turn_timeout
+        self.bot_workers = bot_workers
+        self._bot_pool: BotPool | None = None
+        self._seeds = random.Random(seed) if seed is not None else random.SystemRandom()
+        self._table_ids = itertools.count(1)
+        self.damaged: dict[str, str] = {}  # table id -> why the journal could not restore it
+
+    # ------------------------------------------------------------------ persistence
+
+    async def restore_tables(self) -> None:
+        """Rebuild the journaled unfinished games and resume them; table ids go on after
+        the highest one ever stored."""
+        assert self.storage is not None
+        self._table_ids = itertools.count(await self.storage.last_table_id() + 1)
+        self.damaged = dict(await self.storage.load_damaged())
+        for stored in await self.storage.load_unfinished():
+            if stored.damage is not None:
+                self._mark_damaged(stored.id, stored.damage)
+                continue
+            if stored.status != "playing" or any(s is None for s in stored.seats):
+                # A table still gathering players: its clients are gone with the old process.
+                self.storage.write(CloseTable(stored.id, "server restarted before the game began"))
+                continue
+            try:
+                table = Table.from_storage(stored, self.storage, on_finished=self.table_finished,
+                                           on_result=self.archive.finish,
+                                           bot_factory=self.make_bot, grace=self.grace, clock=self.clock, turn_timeout=self.turn_timeout,
+                                           update_interval=self.limits.table_update_interval,
+                                           on_changed=self.feed.table_changed)
+            except Exception as exc:  # noqa: BLE001 - one bad journal must not keep other games down
+                self._mark_damaged(stored.id, f"its game does not replay: {type(exc).__name__}: {exc}")
+                continue
+            self.tables.add(table)
+            log.info("table %s: restored at action %s", table.id, len(stored.actions))
+        now = time.time()
+        for done in (await self.storage.load_finished_since(now - self.grace))[-self.limits.finished_tables_kept:]:
+            if done.table.id in self.tables:
+                continue
+            expires_in = done.result.finished_at + self.grace - now
+            self.tables[done.table.id] = Table.finished_from_storage(done, expires_in, grace=self.grace,
+                                                                     clock=self.clock)
+
+    def make_bot(self, strategy: str, name: str, seed: int) -> Player:
+        """A table's built-in bot: one that searches thinks in the worker pool, so its
+        moves never hold up this event loop; the others play in process."""
+        if getattr(STRATEGIES.get(strategy), "thinks", False):
+            if self._bot_pool is None:
+                self._bot_pool = BotPool(self.bot_workers)
+            return self._bot_pool.player(strategy, name, seed)
+        return make_bot(strategy, name, seed=seed)
+
+    async def close_bots(self) -> None:
+        """Stop the worker pool of the bots that search, if one was made."""
+        if self._bot_pool is not None:
+            await asyncio.to_thread(self._bot_pool.close)
+            self._bot_pool = None
+
+    def _mark_damaged(self, table_id: str, reason: str) -> None:
+        """A journaled table that cannot be restored: said once in the log, kept for the
+        operator (``scopa admin ... damaged``), never tried again."""
+        reason = (reason.strip().splitlines() or ["unreadable"])[0][:300]
+        log.error("table %s: damaged in the journal, not restored: %s", table_id, reason)
+        self.damaged[table_id] = reason
+        assert self.storage is not None
+        try:
+            self.storage.write(MarkDamaged(table_id, reason))
+        except Exception as exc:  # noqa: BLE001 - the log line above is what matters
+            log.error("table %s: could not mark it damaged: %s", table_id, exc)
+
+    async def results(self, limit: int = 100) -> list[TableResult]:
+        """Finished games kept by the storage, newest first (none without storage)."""
+        return await self.storage.load_results(limit) if self.storage is not None else []
+
+    # ------------------------------------------------------------------ creating
+
+    def create(self, sess: ServerSession, body: wire.CreateTable, seq: int) -> None:
+        if sess.table_id is not None and body.sit:
+            sess.error(ErrorCode.ALREADY_AT_TABLE, f"you are already at table {sess.table_id}", re=seq)
+            return
+        try:
+            rules = rules_from_wire(body.rules) if body.rules is not None else build_rules(body.preset, body.options)
+        except RuleSetError as exc:
+            sess.error(ErrorCode.BAD_RULES, str(exc), re=seq)
+            return
+        turn_timeout, refusal = self._turn_timeout_for(body)
+        if refusal is not None:
+            sess.error(ErrorCode.BAD_RULES, refusal, re=seq)
+            return
+        unknown = [b for b in body.fill_with_bots if b not in STRATEGIES]
+        if unknown:
+            sess.error(ErrorCode.UNKNOWN_BOT, f"no bot called {unknown[0]!r}; there are: {', '.join(STRATEGIES)}", re=seq)
+            return
+        if len(body.fill_with_bots) + (1 if body.sit else 0) > rules.players:
+            sess.error(ErrorCode.BAD_RULES, f"{len(body.fill_with_bots)} bots do not fit at a {rules.players}-player table",
+                       re=seq)
+            return
+        if body.sit and not self.token_free(sess, body.token, seq):
+            return
+        bot_game = not body.sit and len(body.fill_with_bots) == rules.players
+        origin = self.proxied.origin(sess.id, sess.address)
+        refusal = self.tables.refusal(sess.id, bot_game, origin)
+        if refusal is not None:
+            sess.error(ErrorCode.TOO_MANY_TABLES, refusal, re=seq)
+            return
+        table = Table(str(next(self._table_ids)), rules, self._seeds.randrange(2**63),
+                      on_finished=self.table_finished, on_vacated=self.seat_freed,
+                      on_changed=self.feed.table_changed, grace=self.grace, bot_takeover=body.bot_takeover,
+                      turn_timeout=turn_timeout, clock=self.clock, bot_factory=self.make_bot,
+                      update_interval=self.limits.table_update_interval)
+        invite = table.new_invite() if body.private else None
+        if self.storage is not None:  # journaled before table_created is sent, seats after it
+            options: dict[str, object] = {"preset": body.preset, "options": body.options,
+                                          "bot_takeover": table.bot_takeover, "turn_timeout": table.turn_timeout}
+            if invite is not None:
+                options["invite_digest"] = table.invite_digest
+            self.storage.write(CreateTable(table.id, rules, table.seed, table.private, options))
+            table.storage = self.storage
+            table.on_result = self.archive.finish
+        if body.sit:
+            self.seating.stop_watching(sess)
+        self.tables.add(table, owner=sess.id, origin=origin)
+        self.feed.table_changed(table)
+        log.info("table %s created by %s: %s", table.id, sess.party, rules.describe())
+        joined: tuple[int, str] | None = None
+        if body.sit:
+            joined = table.seat_client(sess, body.token)
+            self.ratings.fair.seen(table.id, joined[0], origin, fresh=True)
+        for strategy in body.fill_with_bots:
+            table.seat_bot(strategy)
+        sess.send(wire.TableCreated(table=table.info(), invite=invite), re=seq)
+        if joined is not None:
+            seat, token = joined
+            sess.send(wire.Joined(table=table.id, seat=seat, side=rules.side_of(seat), token=token), re=seq)
+        table.announce_seats()
+        if table.full:
+            table.start()
+            self.tables.update(table)
+
+    def _turn_timeout_for(self, body: wire.CreateTable) -> tuple[float | None, str | None]:
+        """The turn clock a new table gets, or why it may not have the one it asks for."""
+        server = self.turn_timeout
+        if body.no_turn_timer:
+            if not body.private:
+                return None, "only a private table may play without a turn timer"
+            return None, None
+        if body.turn_timeout is None:
+            return server, None
+        if server is not None and body.turn_timeout > server:
+            return None, (f"turn_timeout {body.turn_timeout:g} s is longer than this server's {server:g} s; "
+                          "a table may only shorten it")
+        return body.turn_timeout, None
+
+    def token_free(self, sess: ServerSession, token: str | None, seq: int) -> bool:
+        """A seat token the client chose must not be one a seat holds already."""
+        if token is None or self.tables.table_of_token(token_digest(token)) is None:
+            return True
+        sess.error(ErrorCode.BAD_TOKEN, "that seat token is in use; choose another", re=seq)
+        return False
+
+    # ------------------------------------------------------------------ closing
+
+    def close_waiting(self, table: Table, reason: str) -> None:
+        """Close a table that waits for players: its seated clients are told ``left``."""
+        for s in table.sessions():
+            s.send(wire.Left(table=table.id, reason=wire.LeftReason.CLOSED.value))
+            s.table_id = None
+        for s in list(table.spectators):
+            table.unwatch(s, tell=True)
+        table.cancel_timers()
+        self._close_table(table)
+        if self.storage is not None and table.storage is not None:
+            try:
+                self.storage.write(CloseTable(table.id, reason))
+            except Exception as exc:  # noqa: BLE001 - the table is gone either way
+                log.error("table %s: could not journal its closing: %s", table.id, exc)
+        log.info("table %s: closed (%s)", table.id, reason)
+
+    def waited_too_long(self, table: Table) -> None:
+        self.close_waiting(table, f"nobody sat down at it for {self.limits.waiting_table_expiry:g} s")
+
+    def _close_table(self, table: Table) -> None:
+        """The table leaves the lobby: lobby watchers get its last update (``closed``)."""
+        self.tables.pop(table.id, None)
+        self.ratings.fair.forget(table.id)
+        table.closed = True
+        self.feed.table_changed(table)
+
+    def seat_freed(self, table: Table) -> None:
+        """After a person left a waiting table (or did not come back to it): tell the
+        others, or close a table with nobody but bots left (in the journal too)."""
+        if any(s is not None and s.bot is None for s in table.seats):
+            table.announce_seats()
+            return
+        if table.id not in self.tables:
+            return
+        self._close_table(table)
+        table.cancel_timers()
+        log.info("table %s closed: nobody is waiting at it", table.id)
+        if self.storage is not None and table.storage is not None:
+            try:
+                self.storage.write(CloseTable(table.id, "everyone left before the game began"))
+            except Exception:  # noqa: BLE001 - the lobby goes on; the journal keeps a stale row
+                log.exception("table %s: could not record its closing", table.id)
+
+    def save_waiting(self, table_id: str, why: str | None) -> None:
+        """The journal cannot save ``table_id``'s writes for now (``why``), or can again (None)."""
+        table = self.tables.get(table_id)
+        if table is not None and not table.closed:
+            table.tell_all(wire.SaveWaiting(waiting=why is not None, reason=(why or "")[:200]))
+
+    def table_finished(self, table: Table) -> None:
+        for old in self.tables.prune_finished():  # the oldest finished tables leave the lobby
+            old.closed = True
+            self.feed.table_changed(old)
+            old.cancel_timers()
