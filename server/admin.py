@@ -26,7 +26,7 @@ from .text import name_key
 
 if TYPE_CHECKING:
     from .connections import Connections
-    from .seating import Seating
+    from .registry import SeatingRegistry
     from .session import ServerSession
     from .table_life import TableLife
 
@@ -47,7 +47,7 @@ def write_secret(path: Path, secret: str) -> None:
 class Operator:
     """The server's side of ``scopa admin``."""
 
-    def __init__(self, connections: Connections, seating: Seating, life: TableLife, stopped: asyncio.Event,
+    def __init__(self, connections: Connections, seating: SeatingRegistry, life: TableLife, stopped: asyncio.Event,
                  token_file: str | None = None) -> None:
         """``stopped``: set when the operator asks the server to stop."""
         self.connections = connections

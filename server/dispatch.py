@@ -20,7 +20,7 @@ from .connections import Connections
 from .greeting import Greeting
 from .limits import Limits
 from .lobby_feed import LobbyFeed
-from .seating import Seating
+from .registry import SeatingRegistry
 from .table_commands import TableCommands
 from .table_life import TableLife
 
@@ -36,7 +36,7 @@ _ANSWERS = frozenset({wire.PlayCard.NAME, wire.MakeDeclaration.NAME})  # what an
 class Dispatcher:
     """Routes each connection's commands, and its arrival and departure."""
 
-    def __init__(self, limits: Limits, clock: Clock, connections: Connections, seating: Seating, feed: LobbyFeed,
+    def __init__(self, limits: Limits, clock: Clock, connections: Connections, seating: SeatingRegistry, feed: LobbyFeed,
                  life: TableLife, admin: Operator, accounts: Accounts, archive: Archive, greeting: Greeting,
                  at_tables: TableCommands) -> None:
         self.limits = limits

@@ -7,7 +7,7 @@ forged sender) and against the table it names.
 
 The engine makes the server's parts and joins them, each knowing only those below it:
 the connections and their caps (server/connections.py), who sits or watches where
-(server/seating.py), the lobby's feed of table updates (server/lobby_feed.py), the
+(server/registry.py), the lobby's feed of table updates (server/lobby_feed.py), the
 tables' life from creation or restoration to closing (server/table_life.py), the
 ``hello`` (server/greeting.py), what a connection does at a table
 (server/table_commands.py) and the routing of each command to one of them
@@ -48,7 +48,7 @@ from .limits import Limits
 from .lobby import TableDirectory
 from .lobby_feed import LobbyFeed
 from .ratings import Rater
-from .seating import Seating
+from .registry import SeatingRegistry
 from .session import ServerSession
 from .table import Table
 from .table_commands import TableCommands
@@ -98,7 +98,7 @@ class NetworkEngine:
         self.names = self.connections.names
         self.proxied = self.connections.proxied
         self.tables = TableDirectory(self.limits, self.clock)
-        self.seating = Seating(self.tables)
+        self.seating = SeatingRegistry(self.tables)
         self.feed = LobbyFeed(self.tables)
         self.lobby_watchers = self.feed.lobby_watchers
         self.lobby_listeners = self.feed.lobby_listeners

@@ -11,7 +11,7 @@ from scopa.protocol.errors import ErrorCode
 
 from .connections import Connections
 from .ratings import Rater
-from .seating import Seating
+from .registry import SeatingRegistry
 from .table_life import TableLife
 from .text import clean_text
 
@@ -24,7 +24,7 @@ log = logging.getLogger("scopa.server")
 class TableCommands:
     """Carries out join_table, leave_table, play, declare and chat."""
 
-    def __init__(self, connections: Connections, seating: Seating, life: TableLife, ratings: Rater) -> None:
+    def __init__(self, connections: Connections, seating: SeatingRegistry, life: TableLife, ratings: Rater) -> None:
         self.sessions = connections.sessions
         self.proxied = connections.proxied
         self.seating = seating

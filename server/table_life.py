@@ -28,7 +28,7 @@ from .lobby import TableDirectory, build_rules
 from .lobby_feed import LobbyFeed
 from .proxied import ProxiedClients
 from .ratings import Rater
-from .seating import Seating
+from .registry import SeatingRegistry
 from .table import Table, token_digest
 from .workers import BotPool
 
@@ -41,7 +41,7 @@ log = logging.getLogger("scopa.server")
 class TableLife:
     """Creates, restores and closes the tables of one directory."""
 
-    def __init__(self, tables: TableDirectory, seating: Seating, feed: LobbyFeed, storage: Journal | None, *,
+    def __init__(self, tables: TableDirectory, seating: SeatingRegistry, feed: LobbyFeed, storage: Journal | None, *,
                  limits: Limits, clock: Clock, ratings: Rater, archive: Archive, proxied: ProxiedClients,
                  seed: int | None, grace: float, turn_timeout: float | None, bot_workers: int) -> None:
         """``grace``, ``turn_timeout``, ``bot_workers``: as for NetworkEngine."""

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("scopa.server")
 
 
-class Seating:
+class SeatingRegistry:
     """The seated and watching connections of the tables in one directory."""
 
     def __init__(self, tables: TableDirectory) -> None:
