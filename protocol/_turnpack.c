@@ -12,12 +12,9 @@
 #include <Python.h>
 #include <string.h>
 
-#define STACK_BYTES 2048 /* more than a your_turn of a real game takes */
-
 typedef struct {
-    unsigned char *p; /* ``stack`` until the body outgrows it */
+    unsigned char *p;
     Py_ssize_t n, cap;
-    unsigned char stack[STACK_BYTES];
 } Buf;
 
 static unsigned char card_bytes[40][8]; /* each card's notation, packed as msgpack str */
@@ -32,16 +29,14 @@ grow(Buf *b, Py_ssize_t extra)
 {
     if (b->n + extra <= b->cap)
         return 0;
-    Py_ssize_t cap = b->cap;
+    Py_ssize_t cap = b->cap ? b->cap : 1024;
     while (cap < b->n + extra)
         cap *= 2;
-    unsigned char *p = b->p == b->stack ? PyMem_Malloc(cap) : PyMem_Realloc(b->p, cap);
+    unsigned char *p = PyMem_Realloc(b->p, cap);
     if (p == NULL) {
         PyErr_NoMemory();
         return -1;
     }
-    if (b->p == b->stack)
-        memcpy(p, b->stack, b->n);
     b->p = p;
     b->cap = cap;
     return 0;
@@ -254,14 +249,13 @@ w_round_play(Buf *b, PyObject *play)
 {
     long long seat, card;
     unsigned long long m;
-    PyObject *capture = NULL;
-    TRY(item_ll(play, 0, &seat));
-    TRY(item_ll(play, 1, &card));
-    capture = PySequence_GetItem(play, 2);
-    if (capture == NULL)
-        goto fail;
-    TRY(as_mask(capture, &m));
-    Py_CLEAR(capture);
+    if (!PyTuple_Check(play) || PyTuple_GET_SIZE(play) != 3) {
+        PyErr_SetString(PyExc_TypeError, "a round play is a (seat, card, capture) tuple");
+        return -1;
+    }
+    TRY(as_ll(PyTuple_GET_ITEM(play, 0), &seat));
+    TRY(as_ll(PyTuple_GET_ITEM(play, 1), &card));
+    TRY(as_mask(PyTuple_GET_ITEM(play, 2), &m));
     TRY(w_map(b, 3));
     TRY(w_key_int(b, "seat", seat));
     TRY(w_key(b, "card"));
@@ -270,7 +264,6 @@ w_round_play(Buf *b, PyObject *play)
     TRY(w_mask(b, m));
     return 0;
 fail:
-    Py_XDECREF(capture);
     return -1;
 }
 
@@ -297,15 +290,15 @@ fail:
     return -1;
 }
 
-/* The numbers of side ``i``'s pile. */
+/* The numbers of one side's pile. */
 static int
-w_pile(Buf *b, PyObject *pile, PyObject *primieras, PyObject *scopes, Py_ssize_t i)
+w_pile(Buf *b, PyObject *pile, PyObject *primiera_sum, PyObject *scope_count)
 {
     unsigned long long m;
     long long primiera, scope;
     TRY(as_mask(pile, &m));
-    TRY(item_ll(primieras, i, &primiera));
-    TRY(item_ll(scopes, i, &scope));
+    TRY(as_ll(primiera_sum, &primiera));
+    TRY(as_ll(scope_count, &scope));
     TRY(w_map(b, 5));
     TRY(w_key_int(b, "cards", __builtin_popcountll(m)));
     TRY(w_key_int(b, "denari", __builtin_popcountll(m & denari_mask)));
@@ -381,7 +374,8 @@ write_turn(Buf *b, PyObject *event, PyObject *legal_seq, PyObject *proj)
     unsigned long long m;
     Py_ssize_t i, n, nplays = 0, npiles;
     PyObject **items, **pile_items;
-    PyObject *legal = NULL, *piles = NULL, *sides = NULL, *plays = NULL, *declared = NULL;
+    PyObject *legal = NULL, *piles = NULL, *sides = NULL, *plays = NULL, *declared = NULL, *primieras = NULL,
+             *scopes = NULL;
     PyObject *const *f;
     int rc = -1;
 
@@ -479,10 +473,18 @@ write_turn(Buf *b, PyObject *event, PyObject *legal_seq, PyObject *proj)
     TRY(as_ll(f[P_LAST_CAPTURER], &v));
     TRY(w_key(b, "last_capture_side"));
     TRY(v < 0 ? w_nil(b) : w_int(b, v));
+    primieras = PySequence_Fast(f[P_PRIMIERA], "primiera must be a sequence");
+    scopes = PySequence_Fast(f[P_SCOPE], "scope must be a sequence");
+    if (primieras == NULL || scopes == NULL)
+        goto fail;
+    if (PySequence_Fast_GET_SIZE(primieras) < npiles || PySequence_Fast_GET_SIZE(scopes) < npiles) {
+        PyErr_SetString(PyExc_IndexError, "a pile without its primiera or scope");
+        goto fail;
+    }
     TRY(w_key(b, "piles"));
     TRY(w_array(b, npiles));
     for (i = 0; i < npiles; i++)
-        TRY(w_pile(b, pile_items[i], f[P_PRIMIERA], f[P_SCOPE], i));
+        TRY(w_pile(b, pile_items[i], PySequence_Fast_GET_ITEM(primieras, i), PySequence_Fast_GET_ITEM(scopes, i)));
 
     TRY(w_key_obj(b, "seat", f[P_SEAT]));
     TRY(w_key_obj(b, "side", f[P_SIDE]));
@@ -497,6 +499,8 @@ done:
     Py_XDECREF(sides);
     Py_XDECREF(declared);
     Py_XDECREF(plays);
+    Py_XDECREF(primieras);
+    Py_XDECREF(scopes);
     return rc;
 }
 
@@ -512,16 +516,12 @@ your_turn(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         PyErr_SetString(PyExc_TypeError, "your_turn takes 3 arguments");
         return NULL;
     }
-    Buf b;
-    b.p = b.stack;
-    b.n = 0;
-    b.cap = STACK_BYTES;
+    Buf b = {NULL, 0, 0};
     int rc = write_turn(&b, args[0], args[1], args[2]);
     PyObject *out = NULL;
     if (rc == 0)
         out = PyBytes_FromStringAndSize((const char *)b.p, b.n);
-    if (b.p != b.stack)
-        PyMem_Free(b.p);
+    PyMem_Free(b.p);
     return out;
 }
 
