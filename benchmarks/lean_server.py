@@ -41,9 +41,9 @@ from typing import Any
 
 import msgpack
 
-from scopa.engine import Deal, GameState, RuleSet, RuleSetError
+from scopa.engine import Deal, GameState, RuleSet, RuleSetError, seat_projection
 from scopa.protocol.codec import envelope_head, envelope_tail, pack_envelope
-from scopa.protocol.convert import your_turn_data_of
+from scopa.protocol.seatview import your_turn_data
 from scopa.protocol.errors import ProtocolError
 from scopa.protocol.framing import FrameBuffer, frame_parts, frame_payload
 
@@ -64,7 +64,7 @@ def sample_your_turn(rules: RuleSet, seed: int = 1) -> tuple[dict[str, Any], lis
     state.apply(Deal(tuple(order)))
     for _ in range(SAMPLE_PLAYS):
         state.apply(rng.choice(state.legal_actions()))
-    data = your_turn_data_of(0, state, state.to_move, state.legal_actions())
+    data = your_turn_data(0, state.legal_actions(), seat_projection(state, state.to_move))
     return data, list(data["view"]["table"])
 
 

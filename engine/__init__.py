@@ -32,6 +32,7 @@ from .player import Player
 from .rules import AssoPigliaTutto, CaptureMode, Preset, RuleSet, RuleSetError, preset_of
 from .scoring import Category, RoundScore, score_round
 from .state import EndReason, GameState, Phase, replay
+from .projection import SeatProjection, projection_of_view, seat_projection
 from .view import RoundPlay, SidePile, View, view
 
 __all__ = [
@@ -40,6 +41,6 @@ __all__ = [
     "Effect", "EndReason", "Event", "Forced", "GameEnded", "GameOver", "GameMaster", "GameRecord", "GameStarted", "GameState",
     "HandDealt", "IllegalCaptureError", "IllegalMoveError", "Journal", "LocalGame", "MAX_REFUSALS", "NotYourTurnError", "Phase", "Play",
     "Played", "Player", "Preset", "Refused", "RoundEnded", "RoundPlay", "RoundScore", "RoundStarted", "RuleSet",
-    "RuleSetError", "SidePile", "Suit", "View", "WrongPhaseError", "cards_in", "format_cards", "mask_of",
-    "parse_cards", "play_local", "preset_of", "replay", "score_round", "view",
+    "RuleSetError", "SeatProjection", "SidePile", "Suit", "View", "WrongPhaseError", "cards_in", "format_cards", "mask_of",
+    "parse_cards", "play_local", "preset_of", "projection_of_view", "replay", "score_round", "seat_projection", "view",
 ]  # fmt: skip

@@ -1,12 +1,12 @@
-/* The C twin of scopa.protocol.seatdata.your_turn: the msgpack bytes of a your_turn body
- * (the server's most frequent message), written from integers and sequences of them.
+/* The C twin of scopa.protocol.seatview.pack_your_turn: the msgpack bytes of a your_turn
+ * body (the server's most frequent message), written from an event number, the legal
+ * actions and the seat's projection (scopa.engine.SeatProjection, a tuple of integers
+ * and tuples of them).
  *
- * It reads no game object, holds no rule and decides nothing a seat may see: the caller
- * hands it the fields seatdata.seat_view_fields_data reads, and it writes what msgpack
- * makes of the data the Python twin builds from them, byte for byte
- * (tests/test_protocol_turn_data.py runs both twins over every turn of many games, and
- * over arbitrary values).  Like its twin it packs plays only: a turn with a declaration
- * or a declared hand is the caller's to pack the general way.
+ * It reads no game object, holds no rule and decides nothing a seat may see: the
+ * projection is what the seat may see, and this writes what msgpack makes of the data
+ * seatview.your_turn_data builds from it, byte for byte (tests/test_protocol_turn_data.py
+ * runs both twins over every turn of many games, and over arbitrary values).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -21,6 +21,7 @@ static unsigned char card_bytes[40][8]; /* each card's notation, packed as msgpa
 static Py_ssize_t card_len[40];
 static unsigned long long denari_mask;
 static int settebello_bit = -1;
+static PyObject *declaration_points; /* kind -> points */
 static int ready = 0;
 
 static int
@@ -162,9 +163,9 @@ as_mask(PyObject *o, unsigned long long *out)
     return (*out == (unsigned long long)-1 && PyErr_Occurred()) ? -1 : 0;
 }
 
-/* An array of the integers of a sequence (``transform``: 0 as they are, 1 their bit counts). */
+/* An array of the integers of a sequence. */
 static int
-w_ints(Buf *b, PyObject *seq, int popcounts)
+w_ints(Buf *b, PyObject *seq)
 {
     PyObject *fast = PySequence_Fast(seq, "a sequence of integers is needed");
     if (fast == NULL)
@@ -173,17 +174,10 @@ w_ints(Buf *b, PyObject *seq, int popcounts)
     PyObject **items = PySequence_Fast_ITEMS(fast);
     int rc = w_array(b, n);
     for (Py_ssize_t i = 0; rc == 0 && i < n; i++) {
-        if (popcounts) {
-            unsigned long long m;
-            rc = as_mask(items[i], &m);
-            if (rc == 0)
-                rc = w_int(b, __builtin_popcountll(m));
-        } else {
-            long long v;
-            rc = as_ll(items[i], &v);
-            if (rc == 0)
-                rc = w_int(b, v);
-        }
+        long long v;
+        rc = as_ll(items[i], &v);
+        if (rc == 0)
+            rc = w_int(b, v);
     }
     Py_DECREF(fast);
     return rc;
@@ -255,14 +249,13 @@ w_round_play(Buf *b, PyObject *play)
 {
     long long seat, card;
     unsigned long long m;
-    PyObject *capture = NULL;
-    TRY(item_ll(play, 0, &seat));
-    TRY(item_ll(play, 1, &card));
-    capture = PySequence_GetItem(play, 2);
-    if (capture == NULL)
-        goto fail;
-    TRY(as_mask(capture, &m));
-    Py_CLEAR(capture);
+    if (!PyTuple_Check(play) || PyTuple_GET_SIZE(play) != 3) {
+        PyErr_SetString(PyExc_TypeError, "a round play is a (seat, card, capture) tuple");
+        return -1;
+    }
+    TRY(as_ll(PyTuple_GET_ITEM(play, 0), &seat));
+    TRY(as_ll(PyTuple_GET_ITEM(play, 1), &card));
+    TRY(as_mask(PyTuple_GET_ITEM(play, 2), &m));
     TRY(w_map(b, 3));
     TRY(w_key_int(b, "seat", seat));
     TRY(w_key(b, "card"));
@@ -271,19 +264,41 @@ w_round_play(Buf *b, PyObject *play)
     TRY(w_mask(b, m));
     return 0;
 fail:
-    Py_XDECREF(capture);
     return -1;
 }
 
-/* The numbers of side ``i``'s pile. */
+/* One declared hand: (seat, hand mask). */
 static int
-w_pile(Buf *b, PyObject *pile, PyObject *primieras, PyObject *scopes, Py_ssize_t i)
+w_declared(Buf *b, PyObject *declared)
+{
+    long long seat;
+    unsigned long long m;
+    PyObject *hand = NULL;
+    TRY(item_ll(declared, 0, &seat));
+    hand = PySequence_GetItem(declared, 1);
+    if (hand == NULL)
+        goto fail;
+    TRY(as_mask(hand, &m));
+    Py_CLEAR(hand);
+    TRY(w_map(b, 2));
+    TRY(w_key_int(b, "seat", seat));
+    TRY(w_key(b, "hand"));
+    TRY(w_mask(b, m));
+    return 0;
+fail:
+    Py_XDECREF(hand);
+    return -1;
+}
+
+/* The numbers of one side's pile. */
+static int
+w_pile(Buf *b, PyObject *pile, PyObject *primiera_sum, PyObject *scope_count)
 {
     unsigned long long m;
     long long primiera, scope;
     TRY(as_mask(pile, &m));
-    TRY(item_ll(primieras, i, &primiera));
-    TRY(item_ll(scopes, i, &scope));
+    TRY(as_ll(primiera_sum, &primiera));
+    TRY(as_ll(scope_count, &scope));
     TRY(w_map(b, 5));
     TRY(w_key_int(b, "cards", __builtin_popcountll(m)));
     TRY(w_key_int(b, "denari", __builtin_popcountll(m & denari_mask)));
@@ -296,24 +311,80 @@ fail:
     return -1;
 }
 
+/* A str, as msgpack writes it (UTF-8, the shortest header). */
+static int
+w_str(Buf *b, PyObject *o)
+{
+    Py_ssize_t len;
+    const char *s = PyUnicode_AsUTF8AndSize(o, &len);
+    if (s == NULL)
+        return -1;
+    if (len < 32) {
+        unsigned char c = (unsigned char)(0xa0 | len);
+        if (put(b, &c, 1) < 0)
+            return -1;
+    } else if (len < 0x100) {
+        if (put_be(b, 0xd9, len, 1) < 0)
+            return -1;
+    } else if (w_head(b, len, 0xa0, 0xda, 0xdb) < 0)
+        return -1;
+    return put(b, s, len);
+}
+
+/* One declaration the seat may make: (kind, wild value or None). */
+static int
+w_declaration(Buf *b, PyObject *decl)
+{
+    PyObject *kind = PyTuple_GET_ITEM(decl, 0), *wild = PyTuple_GET_ITEM(decl, 1);
+    PyObject *points = PyDict_GetItemWithError(declaration_points, kind);
+    long long v;
+    if (points == NULL) {
+        if (!PyErr_Occurred())
+            PyErr_Format(PyExc_ValueError, "%R is not a declaration", kind);
+        return -1;
+    }
+    TRY(w_map(b, 3));
+    TRY(w_key(b, "kind"));
+    TRY(w_str(b, kind));
+    TRY(w_key(b, "wild"));
+    if (wild == Py_None)
+        TRY(w_nil(b));
+    else {
+        TRY(as_ll(wild, &v));
+        TRY(w_int(b, v));
+    }
+    TRY(w_key_obj(b, "points", points));
+    return 0;
+fail:
+    return -1;
+}
+
+/* The fields of scopa.engine.SeatProjection, in its order. */
 enum {
-    A_EVENT, A_LEGAL, A_ROUND, A_DEALER, A_TURN, A_TABLE, A_STOCK, A_HANDS, A_PILES, A_SCOPE,
-    A_SCOPA_CARDS, A_TOTALS, A_ROUND_PLAYS, A_LAST_CAPTURER, A_PRIMIERA, A_SEAT, A_SIDE, A_COUNT
+    P_ROUND, P_DEALER, P_TURN, P_TABLE, P_STOCK, P_HAND_SIZES, P_PILES, P_SCOPE, P_SCOPA_CARDS, P_TOTALS,
+    P_DECLARED, P_ROUND_PLAYS, P_LAST_CAPTURER, P_PRIMIERA, P_SEAT, P_SIDE, P_HAND, P_COUNT
 };
 
-/* The body (0), or -1 on error.  The keys
- * go in the order your_turn_data_of gives them. */
+/* The body (0), or -1 on error.  The keys go in the order seatview.your_turn_data
+ * gives them. */
 static int
-write_turn(Buf *b, PyObject *const *a)
+write_turn(Buf *b, PyObject *event, PyObject *legal_seq, PyObject *proj)
 {
-    long long v, seat;
+    long long v;
     unsigned long long m;
-    Py_ssize_t i, n, npiles;
+    Py_ssize_t i, n, nplays = 0, npiles;
     PyObject **items, **pile_items;
-    PyObject *legal = NULL, *piles = NULL, *sides = NULL, *plays = NULL, *hand = NULL;
+    PyObject *legal = NULL, *piles = NULL, *sides = NULL, *plays = NULL, *declared = NULL, *primieras = NULL,
+             *scopes = NULL;
+    PyObject *const *f;
     int rc = -1;
 
-    legal = PySequence_Fast(a[A_LEGAL], "legal must be a sequence");
+    if (!PyTuple_Check(proj) || PyTuple_GET_SIZE(proj) != P_COUNT) {
+        PyErr_Format(PyExc_TypeError, "the projection must be a SeatProjection (a tuple of %d fields)", P_COUNT);
+        goto done;
+    }
+    f = ((PyTupleObject *)proj)->ob_item;
+    legal = PySequence_Fast(legal_seq, "legal must be a sequence");
     if (legal == NULL)
         goto done;
     n = PySequence_Fast_GET_SIZE(legal);
@@ -321,39 +392,46 @@ write_turn(Buf *b, PyObject *const *a)
     for (i = 0; i < n; i++) {
         PyObject *mv = items[i];
         if (!PyTuple_Check(mv) || PyTuple_GET_SIZE(mv) != 2) {
-            PyErr_SetString(PyExc_TypeError, "legal holds (card, capture) pairs");
+            PyErr_SetString(PyExc_TypeError, "legal holds (card, capture) plays and (kind, wild) declarations");
             goto done;
         }
+        if (!PyUnicode_Check(PyTuple_GET_ITEM(mv, 0)))
+            nplays++;
     }
     TRY(w_map(b, 4));
-    TRY(w_key_obj(b, "event", a[A_EVENT]));
+    TRY(w_key_obj(b, "event", event));
     TRY(w_key(b, "legal"));
-    TRY(w_array(b, n));
-    for (i = 0; i < n; i++) {
+    TRY(w_array(b, nplays));
+    for (i = 0, nplays = 0; i < n; i++) {
+        if (PyUnicode_Check(PyTuple_GET_ITEM(items[i], 0)))
+            continue;
         TRY(as_ll(PyTuple_GET_ITEM(items[i], 0), &v));
         TRY(as_mask(PyTuple_GET_ITEM(items[i], 1), &m));
         TRY(w_map(b, 3));
-        TRY(w_key_int(b, "index", i));
+        TRY(w_key_int(b, "index", nplays++));
         TRY(w_key(b, "card"));
         TRY(w_card(b, (long)v));
         TRY(w_key(b, "capture"));
         TRY(w_mask(b, m));
     }
     TRY(w_key(b, "declarations"));
-    TRY(w_array(b, 0));
+    TRY(w_array(b, n - nplays));
+    for (i = 0; i < n; i++)
+        if (PyUnicode_Check(PyTuple_GET_ITEM(items[i], 0)))
+            TRY(w_declaration(b, items[i]));
 
     TRY(w_key(b, "view"));
     TRY(w_map(b, 17));
-    TRY(as_ll(a[A_ROUND], &v));
+    TRY(as_ll(f[P_ROUND], &v));
     TRY(w_key_int(b, "round", v < 1 ? 1 : v));
-    TRY(w_key_obj(b, "dealer", a[A_DEALER]));
-    TRY(w_key_obj(b, "turn", a[A_TURN]));
-    TRY(w_key_mask(b, "table", a[A_TABLE]));
-    TRY(w_key_obj(b, "stock", a[A_STOCK]));
+    TRY(w_key_obj(b, "dealer", f[P_DEALER]));
+    TRY(w_key_obj(b, "turn", f[P_TURN]));
+    TRY(w_key_mask(b, "table", f[P_TABLE]));
+    TRY(w_key_obj(b, "stock", f[P_STOCK]));
     TRY(w_key(b, "hand_sizes"));
-    TRY(w_ints(b, a[A_HANDS], 1));
+    TRY(w_ints(b, f[P_HAND_SIZES]));
 
-    piles = PySequence_Fast(a[A_PILES], "piles must be a sequence");
+    piles = PySequence_Fast(f[P_PILES], "piles must be a sequence");
     if (piles == NULL)
         goto fail;
     npiles = PySequence_Fast_GET_SIZE(piles);
@@ -365,9 +443,9 @@ write_turn(Buf *b, PyObject *const *a)
         TRY(w_mask(b, m));
     }
     TRY(w_key(b, "scope"));
-    TRY(w_ints(b, a[A_SCOPE], 0));
+    TRY(w_ints(b, f[P_SCOPE]));
 
-    sides = PySequence_Fast(a[A_SCOPA_CARDS], "scopa_cards must be a sequence");
+    sides = PySequence_Fast(f[P_SCOPA_CARDS], "scopa_cards must be a sequence");
     if (sides == NULL)
         goto fail;
     TRY(w_key(b, "scopa_cards"));
@@ -375,32 +453,42 @@ write_turn(Buf *b, PyObject *const *a)
     for (i = 0; i < PySequence_Fast_GET_SIZE(sides); i++)
         TRY(w_cards(b, PySequence_Fast_GET_ITEM(sides, i)));
     TRY(w_key(b, "totals"));
-    TRY(w_ints(b, a[A_TOTALS], 0));
-    TRY(w_key(b, "declared"));
-    TRY(w_array(b, 0)); /* the caller sends a game with declared hands the Python way */
+    TRY(w_ints(b, f[P_TOTALS]));
 
-    plays = PySequence_Fast(a[A_ROUND_PLAYS], "round_plays must be a sequence");
+    declared = PySequence_Fast(f[P_DECLARED], "declared must be a sequence");
+    if (declared == NULL)
+        goto fail;
+    TRY(w_key(b, "declared"));
+    TRY(w_array(b, PySequence_Fast_GET_SIZE(declared)));
+    for (i = 0; i < PySequence_Fast_GET_SIZE(declared); i++)
+        TRY(w_declared(b, PySequence_Fast_GET_ITEM(declared, i)));
+
+    plays = PySequence_Fast(f[P_ROUND_PLAYS], "round_plays must be a sequence");
     if (plays == NULL)
         goto fail;
     TRY(w_key(b, "round_plays"));
     TRY(w_array(b, PySequence_Fast_GET_SIZE(plays)));
     for (i = 0; i < PySequence_Fast_GET_SIZE(plays); i++)
         TRY(w_round_play(b, PySequence_Fast_GET_ITEM(plays, i)));
-    TRY(as_ll(a[A_LAST_CAPTURER], &v));
+    TRY(as_ll(f[P_LAST_CAPTURER], &v));
     TRY(w_key(b, "last_capture_side"));
     TRY(v < 0 ? w_nil(b) : w_int(b, v));
+    primieras = PySequence_Fast(f[P_PRIMIERA], "primiera must be a sequence");
+    scopes = PySequence_Fast(f[P_SCOPE], "scope must be a sequence");
+    if (primieras == NULL || scopes == NULL)
+        goto fail;
+    if (PySequence_Fast_GET_SIZE(primieras) < npiles || PySequence_Fast_GET_SIZE(scopes) < npiles) {
+        PyErr_SetString(PyExc_IndexError, "a pile without its primiera or scope");
+        goto fail;
+    }
     TRY(w_key(b, "piles"));
     TRY(w_array(b, npiles));
     for (i = 0; i < npiles; i++)
-        TRY(w_pile(b, pile_items[i], a[A_PRIMIERA], a[A_SCOPE], i));
+        TRY(w_pile(b, pile_items[i], PySequence_Fast_GET_ITEM(primieras, i), PySequence_Fast_GET_ITEM(scopes, i)));
 
-    TRY(as_ll(a[A_SEAT], &seat));
-    TRY(w_key_int(b, "seat", seat));
-    TRY(w_key_obj(b, "side", a[A_SIDE]));
-    hand = PySequence_GetItem(a[A_HANDS], (Py_ssize_t)seat);
-    if (hand == NULL)
-        goto fail;
-    TRY(w_key_mask(b, "hand", hand));
+    TRY(w_key_obj(b, "seat", f[P_SEAT]));
+    TRY(w_key_obj(b, "side", f[P_SIDE]));
+    TRY(w_key_mask(b, "hand", f[P_HAND]));
     rc = 0;
     goto done;
 fail:
@@ -409,14 +497,14 @@ done:
     Py_XDECREF(legal);
     Py_XDECREF(piles);
     Py_XDECREF(sides);
+    Py_XDECREF(declared);
     Py_XDECREF(plays);
-    Py_XDECREF(hand);
+    Py_XDECREF(primieras);
+    Py_XDECREF(scopes);
     return rc;
 }
 
-/* your_turn(event, legal, round_no, dealer, to_move, table, stock, hands, piles, scope,
- *           scopa_cards, totals, round_plays, last_capturer, primiera, seat, side)
- *   -> bytes */
+/* your_turn(event, legal, projection) -> bytes */
 static PyObject *
 your_turn(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
@@ -424,12 +512,12 @@ your_turn(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         PyErr_SetString(PyExc_RuntimeError, "init() first");
         return NULL;
     }
-    if (nargs != A_COUNT) {
-        PyErr_Format(PyExc_TypeError, "your_turn takes %d arguments", A_COUNT);
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "your_turn takes 3 arguments");
         return NULL;
     }
     Buf b = {NULL, 0, 0};
-    int rc = write_turn(&b, args);
+    int rc = write_turn(&b, args[0], args[1], args[2]);
     PyObject *out = NULL;
     if (rc == 0)
         out = PyBytes_FromStringAndSize((const char *)b.p, b.n);
@@ -437,13 +525,18 @@ your_turn(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     return out;
 }
 
-/* init(card_strs, denari_mask, settebello): the notation of the 40 cards (in id order)
- * and the engine's masks, so that this file keeps no copy of them. */
+/* init(card_strs, denari_mask, settebello, declaration_points): the notation of the 40
+ * cards (in id order), the engine's masks and each declaration's points, so that this
+ * file keeps no copy of them. */
 static PyObject *
 init(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 3) {
-        PyErr_SetString(PyExc_TypeError, "init takes 3 arguments");
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "init takes 4 arguments");
+        return NULL;
+    }
+    if (!PyDict_Check(args[3])) {
+        PyErr_SetString(PyExc_TypeError, "declaration_points must be a dict");
         return NULL;
     }
     PyObject *strs = PySequence_Fast(args[0], "card_strs must be a sequence");
@@ -477,20 +570,22 @@ init(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         return NULL;
     }
     settebello_bit = (int)bit;
+    Py_INCREF(args[3]);
+    Py_XSETREF(declaration_points, args[3]);
     ready = 1;
     Py_RETURN_NONE;
 }
 
 static PyMethodDef methods[] = {
     {"your_turn", (PyCFunction)(void (*)(void))your_turn, METH_FASTCALL,
-     "The packed body of a your_turn of plays only (see seatdata.your_turn)."},
+     "The packed body of a your_turn (see seatview.pack_your_turn)."},
     {"init", (PyCFunction)(void (*)(void))init, METH_FASTCALL,
-     "The card notations and the engine's masks the packer writes with."},
+     "The card notations, the engine's masks and the declarations' points the packer writes with."},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_turnpack", "The C twin of scopa.protocol.seatdata.your_turn.", -1, methods,
+    PyModuleDef_HEAD_INIT, "_turnpack", "The C twin of scopa.protocol.seatview.pack_your_turn.", -1, methods,
 };
 
 PyMODINIT_FUNC

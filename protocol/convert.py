@@ -30,17 +30,15 @@ from scopa.engine import (
     View as EngineView,
     mask_of,
 )
-from scopa.engine import GameState, RoundPlay, SidePile
+from scopa.engine import GameState, RoundPlay, SidePile, projection_of_view, seat_projection
 from scopa.engine.actions import DECLARATION_POINTS
 from scopa.engine.cards import DENARI_MASK, SETTEBELLO, VALUE_MASK
 from scopa.engine.scoring import Category, denari_run, primiera_sum
 
 from . import commands as wire
-from .codec import pack_data
 from .rules import WireRules, rules_from_wire as rules_from_wire, rules_to_wire as rules_to_wire
-from .seatdata import CARD_STRS as CARD_STRS, mask_strs as _mask_strs, seat_view_fields_data
-from .speedups import your_turn as _pack_plain_turn
-
+from .seatview import CARD_STRS as CARD_STRS, legal_data, public_view_data, seat_view_data
+from .speedups import your_turn
 
 
 def card_str(card: int) -> str:
@@ -60,58 +58,14 @@ def parse_card_strs(cards: Sequence[str]) -> list[Card]:
     return [by_str[c] if c in by_str else Card.parse(c) for c in cards]
 
 
-def public_view_data(v: EngineView) -> dict[str, Any]:
-    """Any engine view as the plain data of the wire ``PublicView`` (no hand): what
-    ``model_dump(mode="json")`` of :func:`public_view_to_wire` gives, made without
-    building a model (a your_turn is sent on every move)."""
-    s = CARD_STRS
-    return {
-        "round": max(v.round_no, 1),
-        "dealer": v.dealer,
-        "turn": v.to_move,
-        "table": [s[c] for c in v.table],
-        "stock": v.stock_left,
-        "hand_sizes": list(v.hand_sizes),
-        "captured": [[s[c] for c in p] for p in v.captured],
-        "scope": list(v.scope),
-        "scopa_cards": [[s[c] for c in p] for p in v.scopa_cards],
-        "totals": list(v.totals),
-        "declared": [{"seat": seat, "hand": [s[c] for c in h]} for seat, h in v.declared_hands],
-        "round_plays": [{"seat": p.seat, "card": s[p.card], "captured": [s[c] for c in p.captured]}
-                        for p in v.round_plays],
-        "last_capture_side": v.last_capture_side,
-        "piles": [{"cards": p.cards, "denari": p.denari, "settebello": p.settebello, "primiera": p.primiera,
-                   "scope": p.scope} for p in v.piles],
-    }
-
-
-def seat_view_data(v: EngineView) -> dict[str, Any]:
-    """A seat's engine view as the plain data of the wire ``SeatView``."""
-    assert v.seat is not None and v.side is not None
-    data = public_view_data(v)
-    data["seat"], data["side"], data["hand"] = v.seat, v.side, [CARD_STRS[c] for c in v.hand]
-    return data
-
-
-def seat_view_data_of(state: GameState, seat: int) -> dict[str, Any]:
-    """What :func:`seat_view_data` gives for ``view(state, seat)``, made from the state
-    without building the View (the server does it on every move).  The View stays what
-    defines what a seat sees: the two are checked equal over many games."""
-    return seat_view_fields_data(
-        state.round_no, state.dealer, state.to_move, state.table, len(state.stock), state.hands, state.piles,
-        state.scope, state.scopa_cards, state.totals, sorted(state.declared_hands.items()), state.round_plays,
-        state.last_capturer, list(map(primiera_sum, state.piles)), seat, state.side[seat],
-    )
-
-
 def public_view_to_wire(v: EngineView) -> wire.PublicView:
     """Any engine view as what everyone may see (a spectator's view: no hand)."""
-    return wire.PublicView.model_validate(public_view_data(v))
+    return wire.PublicView.model_validate(public_view_data(projection_of_view(v)), strict=False)
 
 
 def view_to_wire(v: EngineView) -> wire.SeatView:
     """A seat's engine view as the wire ``view`` (the seat must not be a spectator)."""
-    return wire.SeatView.model_validate(seat_view_data(v))
+    return wire.SeatView.model_validate(seat_view_data(projection_of_view(v)), strict=False)
 
 
 def view_from_wire(w: wire.SeatView, rules: RuleSet) -> EngineView:
@@ -143,20 +97,6 @@ def view_from_wire(w: wire.SeatView, rules: RuleSet) -> EngineView:
     )
 
 
-def legal_data(legal: Sequence[EnginePlay | EngineDeclare]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """Engine legal actions as the plain data of ``your_turn``'s ``legal`` and
-    ``declarations`` (what their models dump to)."""
-    s = CARD_STRS
-    moves: list[dict[str, Any]] = []
-    decls: list[dict[str, Any]] = []
-    for a in legal:
-        if isinstance(a, EngineDeclare):
-            decls.append({"kind": a.kind.value, "wild": a.wild, "points": DECLARATION_POINTS[a.kind]})
-        else:
-            moves.append({"index": len(moves), "card": s[a.card], "capture": _mask_strs(a.capture)})
-    return moves, decls
-
-
 def legal_to_wire(legal: Sequence[EnginePlay | EngineDeclare]) -> tuple[list[wire.LegalMove], list[wire.DeclarationOption]]:
     """Engine legal actions as the ``legal`` and ``declarations`` of ``your_turn``."""
     moves, decls = legal_data(legal)
@@ -164,27 +104,11 @@ def legal_to_wire(legal: Sequence[EnginePlay | EngineDeclare]) -> tuple[list[wir
             [wire.DeclarationOption.model_validate(d, strict=False) for d in decls])
 
 
-def your_turn_data_of(event: int, state: GameState, seat: int,
-                      legal: Sequence[EnginePlay | EngineDeclare]) -> dict[str, Any]:
-    """The plain data of a ``your_turn`` body (pack it with msgpack as it is): what the
-    ``YourTurn`` model of ``view(state, seat)`` and ``legal`` dumps to, made without a
-    View or a model (see :func:`seat_view_data_of`)."""
-    moves, decls = legal_data(legal)
-    return {"event": event, "legal": moves, "declarations": decls, "view": seat_view_data_of(state, seat)}
-
-
 def your_turn_payload(event: int, state: GameState, seat: int,
                       legal: Sequence[EnginePlay | EngineDeclare]) -> bytes:
-    """The ``your_turn`` body, packed: ``pack_data(your_turn_data_of(...))``.  A turn of
-    plays only, with no declared hand (every turn but some of Cirulla's), is packed by
-    :func:`scopa.protocol.speedups.your_turn` from the state's fields."""
-    if not state.declared_hands and EngineDeclare not in map(type, legal):
-        return _pack_plain_turn(
-            event, legal, state.round_no, state.dealer, state.to_move, state.table, len(state.stock),  # type: ignore[arg-type]
-            state.hands, state.piles, state.scope, state.scopa_cards, state.totals, state.round_plays,
-            state.last_capturer, list(map(primiera_sum, state.piles)), seat, state.side[seat],
-        )
-    return pack_data(your_turn_data_of(event, state, seat, legal))
+    """The packed ``your_turn`` body asking ``seat`` to choose one of ``legal``: the one
+    encoder (:func:`scopa.protocol.speedups.your_turn`) over the seat's projection."""
+    return your_turn(event, legal, seat_projection(state, seat))
 
 
 def legal_from_wire(turn: wire.YourTurn) -> list[EnginePlay | EngineDeclare]:
