@@ -16,7 +16,7 @@ from scopa.protocol.errors import ErrorCode
 from scopa.server import Limits, NetworkEngine
 from scopa.engine import RuleSetError
 
-from test_hardening import RecordingSession
+from test_server_caps import RecordingSession
 
 KEYS = st.one_of(
     st.sampled_from(sorted(RuleSet.model_fields) + ["preset", "cls", "self", "options", "rules", "__class__",
