@@ -4,7 +4,8 @@
 handler, which may run between any two bytecodes of a callback the loop is running; when
 it lands inside ``asyncio.wait``'s own bookkeeping the loop prints a traceback. Here the
 signal is read by the loop (``add_signal_handler``), so the cancellation is an ordinary
-callback, and the caller sees :class:`KeyboardInterrupt` as before.
+callback, and the caller sees :class:`KeyboardInterrupt` as before.  A process that
+was started with Ctrl-C ignored (a background job of a script) keeps ignoring it.
 """
 
 from __future__ import annotations
@@ -21,12 +22,14 @@ T = TypeVar("T")
 def run(work: Coroutine[Any, Any, T]) -> T:
     """``asyncio.run(work)``; Ctrl-C cancels ``work`` and raises KeyboardInterrupt here."""
     interrupted = False
+    take_over = (threading.current_thread() is threading.main_thread()
+                 and signal.getsignal(signal.SIGINT) is signal.default_int_handler)
 
     async def main() -> T:
         nonlocal interrupted
         loop = asyncio.get_running_loop()
         task = asyncio.current_task()
-        if threading.current_thread() is not threading.main_thread() or task is None:
+        if not take_over or task is None:
             return await work
 
         def on_interrupt() -> None:

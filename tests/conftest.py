@@ -9,6 +9,7 @@ bots synchronously, calling a hook after every action.
 from __future__ import annotations
 
 import random
+import signal
 from collections.abc import AsyncIterator, Iterator
 from typing import Callable, Iterable, Sequence
 
@@ -27,6 +28,14 @@ from scopa.engine import (
 from scopa.engine.cards import cards_in
 
 pytest_plugins = ["tiers"]  # every test gets a kind (unit, integration, ...): see tiers.py
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Tests press Ctrl-C in the commands they start, as a person does.  A run started
+    as a background job of a script has Ctrl-C ignored, and every child would inherit
+    that: give them the usual Ctrl-C back."""
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def m(text: str) -> int:

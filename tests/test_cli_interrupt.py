@@ -58,3 +58,18 @@ def test_the_result_comes_back() -> None:
         return "ok"
 
     assert interrupt.run(work()) == "ok"
+
+
+def test_a_process_started_with_ctrl_c_ignored_keeps_ignoring_it() -> None:
+    """A background job of a script: the interrupt is not taken over."""
+    seen: list[object] = []
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        async def work() -> None:
+            seen.append(signal.getsignal(signal.SIGINT))
+            seen.append(asyncio.get_running_loop()._signal_handlers.get(signal.SIGINT))  # type: ignore[attr-defined]
+
+        interrupt.run(work())
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert seen == [signal.SIG_IGN, None]
