@@ -26,7 +26,8 @@ from .journal_values import FinishedGame, GamePlayer, preset_key
 from .ratings import Rater
 from .session import ServerSession
 from .tasks import BackgroundTasks
-from .table import Table, token_digest
+from .seating import token_digest
+from .table import Table
 from .text import name_key
 
 log = logging.getLogger("scopa.server")

@@ -71,14 +71,14 @@ class Dispatcher:
         table = self._awaiting_table(sess, error.recipient) if error.name in _ANSWERS else None
         if table is None:
             return False
-        table.refuse_unreadable(sess, error.code, error.message, error.seq)
+        table.turns.refuse_unreadable(sess, error.code, error.message, error.seq)
         return True
 
     def _awaiting_table(self, sess: ServerSession, recipient: str | None) -> Table | None:
         """This client's table, if the command went to it and a your_turn of this
         client's seat there is waiting for an answer."""
         table = self.seating.own_table(sess, recipient)
-        return table if table is not None and table.turn_of(sess) is not None else None
+        return table if table is not None and table.turns.turn_of(sess) is not None else None
 
     def solicited(self, sess: ServerSession, cmd: Command, ping_outstanding: bool) -> bool:
         """Whether the command answers a question of the server (not rate-limited): a
@@ -91,7 +91,7 @@ class Dispatcher:
         if not isinstance(body, (wire.PlayCard, wire.MakeDeclaration)):
             return False
         table = self.seating.own_table(sess, cmd.recipient)
-        turn = table.turn_of(sess) if table is not None else None
+        turn = table.turns.turn_of(sess) if table is not None else None
         return turn is not None and (body.turn is None or body.turn == turn.event)
 
     def disconnected(self, sess: ServerSession) -> None:
@@ -100,7 +100,7 @@ class Dispatcher:
         table = self.seating.table_of(sess)
         watched = self.seating.watched_by(sess)
         if watched is not None:
-            watched.unwatch(sess, tell=False)
+            watched.broadcaster.unwatch(sess, tell=False)
         self.lobby_watchers.discard(sess)
         if table is not None:
             waiting = table.state is wire.TableState.WAITING
@@ -108,7 +108,7 @@ class Dispatcher:
                 log.info("table %s: %s disconnected (%s)", table.id, sess.party, table.state.value)
                 table.seat_away(sess)  # the seat waits for its client (PROTOCOL.md §7 Reconnecting)
             else:
-                table.unseat(sess)
+                table.seats.unseat(sess)
                 self.life.seat_freed(table)
         for own in self.tables.owned_by(sess.id):  # its waiting tables where no person sits close
             if own.state is wire.TableState.WAITING and not any(s is not None and s.bot is None for s in own.seats):

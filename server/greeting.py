@@ -17,7 +17,7 @@ from .connections import Connections
 from .lobby import TableDirectory
 from .lobby_feed import LobbyFeed
 from .ratings import Rater
-from .table import token_digest
+from .seating import token_digest
 from .text import clean_text, name_key, reserved_name
 
 if TYPE_CHECKING:
@@ -71,7 +71,7 @@ class Greeting:
         found = None
         digest = token_digest(resume.token)
         table = self.tables.table_of_token(digest)
-        index = table.find_digest(digest) if table is not None else None
+        index = table.seats.find_digest(digest) if table is not None else None
         if table is not None and index is not None:
             found = (table, index)
         if found is None:
@@ -84,7 +84,7 @@ class Greeting:
         if old is not None and old is not sess:
             # The old connection has not noticed it is dead (or the client opened a new
             # one anyway): the seat goes with the token, the old connection is closed.
-            table.detach(old)
+            table.seats.detach(old)
             if old.name and self.names.get(name_key(old.name)) is old:
                 del self.names[name_key(old.name)]
             old.send(wire.Bye(reason="your seat was resumed on another connection"))

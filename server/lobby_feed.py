@@ -58,5 +58,5 @@ class LobbyFeed:
                 continue
             body = wire.TableUpdate(table=table.info())
             for sess in self.lobby_watchers:
-                if sess.table_id != table.id and sess not in table.spectators:  # else sent by the table
+                if sess.table_id != table.id and sess not in table.broadcaster.spectators:  # else sent by the table
                     sess.send(body)

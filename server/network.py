@@ -160,8 +160,8 @@ class NetworkEngine:
                 table.task.cancel()
             if self.storage is not None and table.state is wire.TableState.PLAYING:
                 # Journaled games are suspended, not abandoned: the next start resumes them.
-                table.storage = None
-                for sess in table.sessions():
+                table.journal.storage = None
+                for sess in table.seats.sessions():
                     sess.table_id = None
         for sess in list(self.sessions.values()):
             sess.send(wire.Bye(reason="server shutting down"))

@@ -77,10 +77,10 @@ class Rater:
     def finish(self, table: Table, end: FinishTable) -> None:
         """Journal a table's end; ``end`` names who played (its ``players``) when the game
         may be rated, and then carries the new ratings too, in one command."""
-        assert table.storage is not None
+        assert table.journal.storage is not None
         if self.journal is None or not end.players:
             self.fair.forget(table.id)
-            table.storage.write(end)
+            table.journal.storage.write(end)
             return
         outcome = self.fair.outcome(table, end.players)
         if outcome is None:
@@ -92,7 +92,7 @@ class Rater:
         rating.add_done_callback(self._rating.discard)
 
     async def _finish_rated(self, table: Table, end: FinishTable, outcome: Outcome | None) -> None:
-        assert table.storage is not None
+        assert table.journal.storage is not None
         async with self._one:
             try:
                 update = await self.update(table, outcome) if outcome is not None else None
@@ -100,7 +100,7 @@ class Rater:
                 log.exception("table %s: could not rate the game", table.id)
                 update = None
             try:
-                await table.storage.write(replace(end, rating=update))
+                await table.journal.storage.write(replace(end, rating=update))
             except Exception:  # noqa: BLE001 - logged by the journal; the game is over either way
                 pass
 

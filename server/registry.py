@@ -46,7 +46,7 @@ class SeatingRegistry:
 
     def watched_by(self, sess: ServerSession) -> Table | None:
         table = self._watching.get(sess.id)
-        return table if table is not None and sess in table.spectators else None
+        return table if table is not None and sess in table.broadcaster.spectators else None
 
     def watch(self, sess: ServerSession, body: wire.WatchTable, seq: int) -> None:
         table_id, table = body.table, self.tables.get(body.table)
@@ -60,7 +60,7 @@ class SeatingRegistry:
             return
         before = self.watched_by(sess)
         if before is not None and before is not table:
-            before.unwatch(sess, tell=False)  # one table at a time: watching another moves you
+            before.broadcaster.unwatch(sess, tell=False)  # one table at a time: watching another moves you
         log.info("table %s: %s watches", table.id, sess.party)
         if table.state is not wire.TableState.FINISHED:
             self._watching[sess.id] = table
@@ -71,13 +71,13 @@ class SeatingRegistry:
         if table is None or table.id != table_id:
             sess.error(ErrorCode.NOT_AT_TABLE, f"you are not watching table {table_id}", re=seq)
             return
-        table.unwatch(sess, re=seq)
+        table.broadcaster.unwatch(sess, re=seq)
 
     def stop_watching(self, sess: ServerSession) -> None:
         """A spectator who sits down stops watching (or it would get every event twice)."""
         watched = self.watched_by(sess)
         if watched is not None:
-            watched.unwatch(sess, tell=False)
+            watched.broadcaster.unwatch(sess, tell=False)
         self._watching.pop(sess.id, None)
 
     def forget(self, sess: ServerSession) -> None:

@@ -41,18 +41,18 @@ class TableCommands:
         if sess.table_id is not None:
             sess.error(ErrorCode.ALREADY_AT_TABLE, f"you are already at table {sess.table_id}", re=seq)
             return
-        if table.state is not wire.TableState.WAITING or table.full:
-            sess.error(ErrorCode.TABLE_FULL, f"table {table_id} is {'full' if table.full else table.state.value}", re=seq)
+        if table.state is not wire.TableState.WAITING or table.seats.full:
+            sess.error(ErrorCode.TABLE_FULL, f"table {table_id} is {'full' if table.seats.full else table.state.value}", re=seq)
             return
         self.seating.stop_watching(sess)
         if not self.life.token_free(sess, body.token, seq):
             return
-        seat, token = table.seat_client(sess, body.token)
+        seat, token = table.seats.seat_client(sess, body.token)
         self.ratings.fair.seen(table.id, seat, self.proxied.origin(sess.id, sess.address), fresh=True)
         sess.send(wire.Joined(table=table.id, seat=seat, side=table.rules.side_of(seat), token=token), re=seq)
         log.info("table %s: %s sits at seat %s", table.id, sess.party, seat)
         table.announce_seats()
-        if table.full:
+        if table.seats.full:
             table.start()
             self.tables.update(table)
 
@@ -64,7 +64,7 @@ class TableCommands:
         if table.state is wire.TableState.PLAYING:
             table.abandon(f"{sess.party} left", leaver=sess, re=seq)  # game_end and left to all
             return
-        table.unseat(sess)
+        table.seats.unseat(sess)
         sess.send(wire.Left(table=table.id, reason=wire.LeftReason.LEFT.value), re=seq)
         self.life.seat_freed(table)
 
@@ -76,7 +76,7 @@ class TableCommands:
                 sess.error(ErrorCode.NOT_AT_TABLE, f"you are not playing at {recipient}", re=seq,
                            sender=sess.proto.answering(recipient))
                 return
-        table.receive(sess, body, seq)
+        table.turns.receive(sess, body, seq)
 
     def chat(self, sess: ServerSession, body: wire.Chat, recipient: str, seq: int) -> None:
         text = clean_text(body.text)  # no escape sequence reaches anyone's terminal
@@ -94,4 +94,4 @@ class TableCommands:
             sess.error(ErrorCode.NOT_AT_TABLE, f"you are not seated at {recipient}", re=seq,
                        sender=sess.proto.answering(recipient))
             return
-        table.tell_all(msg)  # seats and spectators
+        table.broadcaster.tell_all(msg)  # seats and spectators

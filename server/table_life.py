@@ -29,7 +29,8 @@ from .lobby_feed import LobbyFeed
 from .proxied import ProxiedClients
 from .ratings import Rater
 from .registry import SeatingRegistry
-from .table import Table, token_digest
+from .seating import token_digest
+from .table import Table
 from .workers import BotPool
 
 if TYPE_CHECKING:
@@ -171,7 +172,7 @@ class TableLife:
             if invite is not None:
                 options["invite_digest"] = table.invite_digest
             self.storage.write(CreateTable(table.id, rules, table.seed, table.private, options))
-            table.storage = self.storage
+            table.journal.storage = self.storage
             table.on_result = self.archive.finish
         if body.sit:
             self.seating.stop_watching(sess)
@@ -180,16 +181,16 @@ class TableLife:
         log.info("table %s created by %s: %s", table.id, sess.party, rules.describe())
         joined: tuple[int, str] | None = None
         if body.sit:
-            joined = table.seat_client(sess, body.token)
+            joined = table.seats.seat_client(sess, body.token)
             self.ratings.fair.seen(table.id, joined[0], origin, fresh=True)
         for strategy in body.fill_with_bots:
-            table.seat_bot(strategy)
+            table.seats.seat_bot(strategy)
         sess.send(wire.TableCreated(table=table.info(), invite=invite), re=seq)
         if joined is not None:
             seat, token = joined
             sess.send(wire.Joined(table=table.id, seat=seat, side=rules.side_of(seat), token=token), re=seq)
         table.announce_seats()
-        if table.full:
+        if table.seats.full:
             table.start()
             self.tables.update(table)
 
@@ -218,14 +219,14 @@ class TableLife:
 
     def close_waiting(self, table: Table, reason: str) -> None:
         """Close a table that waits for players: its seated clients are told ``left``."""
-        for s in table.sessions():
+        for s in table.seats.sessions():
             s.send(wire.Left(table=table.id, reason=wire.LeftReason.CLOSED.value))
             s.table_id = None
-        for s in list(table.spectators):
-            table.unwatch(s, tell=True)
+        for s in list(table.broadcaster.spectators):
+            table.broadcaster.unwatch(s, tell=True)
         table.cancel_timers()
         self._close_table(table)
-        if self.storage is not None and table.storage is not None:
+        if self.storage is not None and table.journal.storage is not None:
             try:
                 self.storage.write(CloseTable(table.id, reason))
             except Exception as exc:  # noqa: BLE001 - the table is gone either way
@@ -253,7 +254,7 @@ class TableLife:
         self._close_table(table)
         table.cancel_timers()
         log.info("table %s closed: nobody is waiting at it", table.id)
-        if self.storage is not None and table.storage is not None:
+        if self.storage is not None and table.journal.storage is not None:
             try:
                 self.storage.write(CloseTable(table.id, "everyone left before the game began"))
             except Exception:  # noqa: BLE001 - the lobby goes on; the journal keeps a stale row
@@ -263,7 +264,7 @@ class TableLife:
         """The journal cannot save ``table_id``'s writes for now (``why``), or can again (None)."""
         table = self.tables.get(table_id)
         if table is not None and not table.closed:
-            table.tell_all(wire.SaveWaiting(waiting=why is not None, reason=(why or "")[:200]))
+            table.broadcaster.tell_all(wire.SaveWaiting(waiting=why is not None, reason=(why or "")[:200]))
 
     def table_finished(self, table: Table) -> None:
         for old in self.tables.prune_finished():  # the oldest finished tables leave the lobby

@@ -16,7 +16,7 @@ from scopa.engine import Play, RuleSet, replay
 from scopa.server import NetworkEngine
 from scopa.server import storage
 from scopa.server.storage import SQLiteStorage
-from scopa.server.table import token_digest
+from scopa.server.seating import token_digest
 
 from wire_client import WireClient
 

@@ -237,7 +237,7 @@ async def test_a_seat_that_resumes_after_the_end_gets_the_result_then_left() -> 
         c.abort()
         got = await _resumed_names(engine, token, last)
         assert [x.name for x in got][0] == "joined" and [x.name for x in got][-2:] == ["game_end", "left"]
-        assert table.end is not None and got[-2].body == table.end
+        assert table.events.end is not None and got[-2].body == table.events.end
         # After the grace period the finished table's tokens are void.
         clock.advance(60.0)
         later = await WireClient.connect(engine.port)

@@ -178,7 +178,7 @@ async def test_a_log_that_no_longer_covers_it_gives_a_snapshot(server: NetworkEn
     a = await _solo(server, "dora")
     rules = rules_from_wire((await a.recv_until("game_start")).body.rules)
     turn = await a.recv_until("your_turn")
-    server.tables[a.table].log_limit = 1  # type: ignore[index]
+    server.tables[a.table].events.limit = 1  # type: ignore[index]
     a.send(await _answer(a, turn, rules), recipient=f"table:{a.table}", re=turn.seq)
     await a.recv_until("played")
     a.abort()
@@ -193,7 +193,7 @@ async def test_a_log_that_no_longer_covers_it_gives_a_snapshot(server: NetworkEn
     assert sorted(snap.body.you.hand) == sorted(str(c) for c in _cards(state.hands[a.seat]))
     assert snap.body.public is not None and snap.body.public.hand_sizes == [h.bit_count() for h in state.hands]
     back = await b.recv_until("seat_back")  # numbered after the snapshot (PROTOCOL.md §7)
-    assert snap.body.event + 1 == back.body.event == server.tables[a.table]._event  # type: ignore[index]
+    assert snap.body.event + 1 == back.body.event == server.tables[a.table].events.last  # type: ignore[index]
     end = await _play_to_end(b, rules)
     assert end.reason == "target"
     await b.close()
@@ -292,7 +292,7 @@ async def test_grace_expiry_without_bot_takeover_abandons_and_records(server: Ne
     assert end.body.reason == "abandoned" and end.body.winner is None
     assert (await s.recv_until("left")).body.reason == "abandoned"
     t = server.tables[a.table]  # type: ignore[index]
-    assert t.state is wire.TableState.FINISHED and t.end == end.body
+    assert t.state is wire.TableState.FINISHED and t.events.end == end.body
     await s.close()
 
 

@@ -158,14 +158,14 @@ async def test_a_spectator_watching_again_gets_every_missed_public_event_once(se
     got = [await w2.recv()]
     while got[-1].name != "snapshot":
         got.append(await w2.recv())
-    assert got[-1].re == seq and got[-1].body.event == table._event
-    public = [e.event for e in table._log if e.seat is None]
+    assert got[-1].re == seq and got[-1].body.event == table.events.last
+    public = [e.event for e in table.events.kept if e.seat is None]
     before = [n for c in w.inbox if (n := event_number(c.body)) is not None]
     after = [event_number(c.body) for c in got[:-1]]
-    assert before + after == [n for n in public if first < n <= table._event]  # no gap, nothing twice
+    assert before + after == [n for n in public if first < n <= table.events.last]  # no gap, nothing twice
     assert before and len(after) >= 4
     assert all(c.recipient == f"table:{a.table}/all" for c in got[:-1])
-    assert [s.name for s in table.spectators] == ["wyn2"]
+    assert [s.name for s in table.broadcaster.spectators] == ["wyn2"]
     await w2.close()
     await a.close()
 

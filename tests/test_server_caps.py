@@ -20,6 +20,7 @@ from scopa.protocol import commands as wire
 from scopa.protocol.errors import ErrorCode
 from scopa.server import Limits, NetworkEngine
 from scopa.server.clock import FakeClock
+from scopa.server.seating import Seats
 from scopa.server.table import Table
 
 from wire_client import WireClient
@@ -123,7 +124,7 @@ async def test_a_finished_bot_only_game_keeps_no_event_log(engine: NetworkEngine
     await table.task
     # Nobody holds a seat token, so nobody can resume to read the end: nothing is kept.
     assert table.state is wire.TableState.FINISHED
-    assert len(table._log) == 0
+    assert len(table.events.kept) == 0
     await c.close()
 
 
@@ -375,7 +376,7 @@ async def test_watching_then_joining_delivers_each_event_once(engine: NetworkEng
     while (cmd := await s.recv()).name != "pong":
         assert cmd.name not in ("game_start", "round_start"), "an event came twice"
     assert cmd.re == seq
-    assert engine.tables[table].spectators == []
+    assert engine.tables[table].broadcaster.spectators == []
     await a.close()
     await s.close()
 
@@ -462,13 +463,13 @@ async def test_a_guessed_seat_token_costs_one_lookup_not_a_walk_over_the_tables(
         a = await WireClient.connect(server.port, "ann")
         await a.create()
         looked = [0]
-        find = Table.find_digest
+        find = Seats.find_digest
 
-        def counted(self: Table, digest: str) -> int | None:
+        def counted(self: Seats, digest: str) -> int | None:
             looked[0] += 1
             return find(self, digest)
 
-        monkeypatch.setattr(Table, "find_digest", counted)
+        monkeypatch.setattr(Seats, "find_digest", counted)
         guesser = await WireClient.connect(server.port)
         for n in range(20):
             reply = await guesser.resume(f"guessed-token-{n:04d}", 0, "x")

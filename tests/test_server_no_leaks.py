@@ -29,7 +29,7 @@ import msgpack
 import pytest
 
 from scopa.bots import GreedyBot, RandomBot
-from scopa.engine import CARDS, Card, Preset
+from scopa.engine import CARDS, Card, GameState, Preset
 from scopa.engine.cards import cards_in
 from scopa.protocol import decode
 from scopa.protocol import commands as wire
@@ -37,8 +37,9 @@ from scopa.protocol.convert import action_to_wire, legal_from_wire, view_from_wi
 from scopa.protocol.convert import rules_from_wire
 from scopa.server import NetworkEngine
 from scopa.server.dispatch import Dispatcher
+from scopa.server.broadcast import Broadcaster
+from scopa.server.seating import Seat
 from scopa.server.session import ServerSession
-from scopa.server.table import Table
 
 from wire_client import WireClient
 
@@ -82,10 +83,10 @@ class WireTap:
         hidden: set[str] = set()
         table = self.engine.table_of(sess) if sess is not None else None
         if table is None and sess is not None:  # a spectator: every hand is hidden from it
-            table = next((t for t in self.engine.tables.values() if sess in getattr(t, "spectators", ())), None)
+            table = next((t for t in self.engine.tables.values() if sess in t.broadcaster.spectators), None)
         if table is not None and table.master is not None:
             state = table.game_state()
-            mine = table.seat_of(sess)
+            mine = table.seats.seat_of(sess)
             for seat, hand in enumerate(state.hands):
                 if seat != mine:
                     hidden.update(str(c) for c in cards_in(hand))
@@ -281,18 +282,18 @@ def _joined_tokens(tap: WireTap) -> set[str]:
 
 def _plant(monkeypatch: pytest.MonkeyPatch, kind: str) -> None:
     """Make the server leak one kind of secret (the checker must catch it)."""
-    send, ask_seat, send_all = ServerSession.send, Table._ask_seat, Table.send_all
+    send, ask_seat, send_all = ServerSession.send, Broadcaster.ask_seat, Broadcaster.send_all
     tokens: dict[str, str] = {}  # table id -> the first seat token handed out there
 
-    def leaky_ask(table: Table, seat: Any, payload: bytes) -> None:
+    def leaky_ask(out: Broadcaster, seat: Seat, payload: bytes) -> None:
         # The your_turn goes out as a body packed once: plant the leak in its data.
-        state = table.game_state()
+        state = _game_state(out)
         if kind == "hand" and state is not None:
             data = msgpack.unpackb(payload)
             other = (data["view"]["seat"] + 1) % len(state.hands)
             data["view"]["hand"] += [str(c) for c in cards_in(state.hands[other])][:1]
             payload = msgpack.packb(data)
-        ask_seat(table, seat, payload)
+        ask_seat(out, seat, payload)
 
     def leaky(sess: ServerSession, body: wire.Body, **kw: Any) -> None:
         original = body
@@ -311,16 +312,25 @@ def _plant(monkeypatch: pytest.MonkeyPatch, kind: str) -> None:
             kw.pop("payload", None)  # a broadcast's body packed once is the unplanted one
         send(sess, body, **kw)
 
-    def leaky_broadcast(table: Table, body: wire.Body, payload: bytes | None = None) -> None:
-        state = table.game_state()
+    def leaky_broadcast(out: Broadcaster, body: wire.Body, payload: bytes | None = None) -> None:
+        state = _game_state(out)
         if kind == "stock" and isinstance(body, wire.RoundStart) and state is not None and state.stock:
             body = body.model_copy(update={"table": [*body.table, str(Card(state.stock[0]))]})
             payload = None  # a broadcast's body packed once is the unplanted one
-        send_all(table, body, payload)
+        send_all(out, body, payload)
 
     monkeypatch.setattr(ServerSession, "send", leaky)
-    monkeypatch.setattr(Table, "_ask_seat", leaky_ask)
-    monkeypatch.setattr(Table, "send_all", leaky_broadcast)
+    monkeypatch.setattr(Broadcaster, "ask_seat", leaky_ask)
+    monkeypatch.setattr(Broadcaster, "send_all", leaky_broadcast)
+
+
+def _game_state(out: Broadcaster) -> GameState | None:
+    """The game at the table that ``out`` sends for, as told so far (the table found
+    through the server of one of its connections; none connected: nobody to leak to)."""
+    for sess in out.watchers():
+        table = sess.host.tables.get(out.table_id)  # type: ignore[attr-defined]
+        return table.game_state() if table is not None else None
+    return None
 
 
 @pytest.mark.parametrize("kind", ["stock", "hand", "seed", "token"])

@@ -75,7 +75,7 @@ async def test_watching_mid_game_starts_with_a_public_snapshot(server: NetworkEn
     state = server.tables[table].master.state  # type: ignore[union-attr]
     assert snap.body.public.hand_sizes == [h.bit_count() for h in state.hands]
     assert snap.body.public.stock == len(state.stock)
-    assert snap.body.event == server.tables[table]._event
+    assert snap.body.event == server.tables[table].events.last
     assert "hand" not in snap.body.public.model_dump()
     # unwatch: left, and the count goes back to 0.
     seq = s.send(wire.UnwatchTable(table=table))

@@ -36,7 +36,7 @@ class DropsTheWatcher(Player):
 
 
 def public_events(engine: NetworkEngine, table_id: str, after: int) -> list[int]:
-    return [e.event for e in engine.tables[table_id]._log if e.seat is None and e.event > after]
+    return [e.event for e in engine.tables[table_id].events.kept if e.seat is None and e.event > after]
 
 
 async def test_watch_comes_back_by_itself_and_shows_every_event_once() -> None:
@@ -75,7 +75,7 @@ def test_scopa_watch_survives_a_dropped_connection() -> None:
                                   "--name", "viv"], cwd=ROOT, text=True, stdout=subprocess.PIPE,
                                  stderr=subprocess.STDOUT)  # fmt: skip
         table = server.engine.tables["1"]
-        while not table.spectators and time.monotonic() < deadline:  # watching before the game starts
+        while not table.broadcaster.spectators and time.monotonic() < deadline:  # watching before the game starts
             time.sleep(0.02)
         guest = scopa_bot(server.address, "--name", "guest", "--table", "1", "--delay", "0.05")
         assert watch.stdout is not None
@@ -90,7 +90,7 @@ def test_scopa_watch_survives_a_dropped_connection() -> None:
         finish(guest)
         out = "".join(lines) + rest
         assert rc == 0, out
-        played = [e for e in table._log if e.name == "played"]
+        played = [e for e in table.events.kept if e.name == "played"]
         shown = [x for x in out.splitlines() if " plays " in x]
         assert len(shown) == len(played) > 3, out  # every play once: none lost, none twice
         assert out.count("Game over") == 1, out
