@@ -138,14 +138,14 @@ class Dispatcher:
                 pass
             case wire.ListTables():
                 page = self.tables.page(body.state, body.players, body.after, body.limit)
-                sess.send(wire.Tables(tables=[t.info() for t in page.tables], next=page.next, total=page.total),
+                sess.tell(wire.Tables(tables=[t.info() for t in page.tables], next=page.next, total=page.total),
                           re=seq)
             case wire.WatchLobby():
                 self.lobby_watchers.add(sess)
-                sess.send(self.feed.listing(), re=seq)
+                sess.tell(self.feed.listing(), re=seq)
             case wire.UnwatchLobby():
                 self.lobby_watchers.discard(sess)
-                sess.send(self.feed.listing(), re=seq)
+                sess.tell(self.feed.listing(), re=seq)
             case wire.CreateTable():
                 self.life.create(sess, body, seq)
             case wire.JoinTable():

@@ -59,4 +59,4 @@ class LobbyFeed:
             body = wire.TableUpdate(table=table.info())
             for sess in self.lobby_watchers:
                 if sess.table_id != table.id and sess not in table.broadcaster.spectators:  # else sent by the table
-                    sess.send(body)
+                    sess.tell(body)
