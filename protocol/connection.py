@@ -264,9 +264,7 @@ class Connection:
         it and move the connection on (``body``: for the commands that change its state)."""
         outcome = step(self.role, self.state, kind)
         if isinstance(outcome, Refusal):
-            if not outcome.receiver_only:
-                raise outcome.sent(name, self.role)
-            outcome = self.state
+            raise outcome.sent(name, self.role)
         if sender is None:
             sender = self._own_party()
         if not route_allowed(name, sender, recipient):

@@ -50,14 +50,12 @@ class Kind(StrEnum):
 @dataclass(frozen=True, slots=True)
 class Refusal:
     """Why a command may not travel now: its error code and a message (``{name}``: the
-    command's name).  ``receiver_only``: the end that sends it lets it go out (its state
-    unchanged), for it cannot know yet what the receiving end does (a client may send a
-    request before its welcome arrives: the server has welcomed it by then, or refuses
-    it), and only the receiving end refuses it."""
+    command's name, ``{role}``: the role of its sender).  The end that would send it
+    raises it as a :class:`LocalProtocolError`, the end that receives it as the
+    :class:`RemoteProtocolError` of its code."""
 
     code: ErrorCode
     reason: str
-    receiver_only: bool = False
 
     def message(self, name: str, role: ConnectionRole) -> str:
         return self.reason.format(name=name, role=role.value)
@@ -77,8 +75,7 @@ Outcome = ConnectionState | Refusal
 WRONG_WAY = Refusal(ErrorCode.UNEXPECTED_COMMAND, "{name!r} never comes from the {role}")
 """The refusal of a command whose role and kind are not in the table."""
 _BEFORE_HELLO = Refusal(ErrorCode.NOT_HELLO_YET, "{name!r} before hello")
-_NOT_WELCOMED = Refusal(ErrorCode.NOT_HELLO_YET, "{name!r} before hello", receiver_only=True)
-_HELLO_AGAIN = Refusal(ErrorCode.UNEXPECTED_COMMAND, "hello was already accepted", receiver_only=True)
+_HELLO_AGAIN = Refusal(ErrorCode.UNEXPECTED_COMMAND, "hello was already accepted")
 _NO_HELLO = Refusal(ErrorCode.UNEXPECTED_COMMAND, "welcome without a hello")
 _CLOSED = Refusal(ErrorCode.UNEXPECTED_COMMAND, "{name!r} after bye")
 
@@ -91,7 +88,7 @@ TRANSITIONS: dict[tuple[ConnectionRole, ConnectionState, Kind], Outcome] = {
     # what a client sends
     (_C, _AH, _K.HELLO): _AW, (_C, _AH, _K.REQUEST): _BEFORE_HELLO, (_C, _AH, _K.PING): _AH,
     (_C, _AH, _K.ERROR): _AH, (_C, _AH, _K.FATAL): _X, (_C, _AH, _K.BYE): _X,
-    (_C, _AW, _K.HELLO): _AW, (_C, _AW, _K.REQUEST): _NOT_WELCOMED, (_C, _AW, _K.PING): _AW,
+    (_C, _AW, _K.HELLO): _AW, (_C, _AW, _K.REQUEST): _BEFORE_HELLO, (_C, _AW, _K.PING): _AW,
     (_C, _AW, _K.ERROR): _AW, (_C, _AW, _K.FATAL): _X, (_C, _AW, _K.BYE): _X,
     (_C, _R, _K.HELLO): _HELLO_AGAIN, (_C, _R, _K.REQUEST): _R, (_C, _R, _K.PING): _R,
     (_C, _R, _K.ERROR): _R, (_C, _R, _K.FATAL): _X, (_C, _R, _K.BYE): _X,
@@ -146,8 +143,7 @@ def sendable_states(role: ConnectionRole, kind: Kind) -> frozenset[ConnectionSta
     on each of them)."""
     found = set()
     for state in ConnectionState:
-        outcome = step(role, state, kind)
-        if outcome is state or (isinstance(outcome, Refusal) and outcome.receiver_only):
+        if step(role, state, kind) is state:
             found.add(state)
     return frozenset(found)
 
