@@ -214,8 +214,8 @@ class Connection:
         ``table:<id>``).
         """
         try:
-            return make_command(body, seq=self._next_seq, sender=sender or self._own_party(), recipient=recipient,
-                                re=re)
+            return make_command(body, seq=self._next_seq, sender=self._own_party() if sender is None else sender,
+                                recipient=recipient, re=re)
         except ValueError as exc:
             raise LocalProtocolError(f"invalid envelope for {body.NAME!r}: {exc}") from None
 
