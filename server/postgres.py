@@ -31,7 +31,7 @@ import os
 import time
 from collections import defaultdict
 from functools import partial
-from typing import Any, Sequence
+from typing import Any, Sequence, get_args
 
 import psycopg
 from psycopg_pool import AsyncConnectionPool
@@ -39,7 +39,20 @@ from psycopg_pool import AsyncConnectionPool
 from scopa.engine import Action, RuleSet
 
 from .journal_values import Account, FinishedGame, GamePlayer, Rating, StorageError
-from .journal import AppendAction, CloseTable, FinishTable, MarkDamaged, RecordRefusal, Request
+from .journal import (
+    AppendAction,
+    ClearSeat,
+    CloseTable,
+    CreateTable,
+    FinishTable,
+    MarkDamaged,
+    Query,
+    RecordRefusal,
+    Request,
+    SaveAccount,
+    SetSeat,
+    StartTable,
+)
 from .journal_ops import execute
 from .journal_values import (
     FINISHED,
@@ -61,6 +74,13 @@ from .pg_schema import migrate
 
 CONNECT_TIMEOUT = 10  # seconds: to connect, and for a batch to get its connection from the pool
 _ENDS = (FinishTable, CloseTable, MarkDamaged)  # the commands after which a table takes no more actions
+_BY_ITSELF = frozenset((CreateTable, SetSeat, ClearSeat, StartTable, RecordRefusal, FinishTable, CloseTable, MarkDamaged,
+                        SaveAccount, *get_args(Query)))
+"""The requests that are atomic outside a transaction: one statement each, or (finishing and
+closing a table) a transaction of their own."""
+_IDLE = psycopg.pq.TransactionStatus.IDLE
+_INSERT_ACTIONS = ("INSERT INTO actions (table_id, idx, action) SELECT r->>0, (r->>1)::int, r->>2 "
+                   "FROM jsonb_array_elements(%s::jsonb) r")
 _NAMES = itertools.count(1)
 
 Conn = psycopg.AsyncConnection[tuple[Any, ...]]
@@ -77,6 +97,7 @@ class PostgresStorage:
         self._size = connections
         self._pool: AsyncConnectionPool[Conn] | None = None
         self._conn: Conn | None = None  # the connection the batches run on, taken from the pool
+        self._inserts: psycopg.AsyncCursor[tuple[Any, ...]] | None = None  # _conn's cursor for the moves
         self._next: dict[str, int] = {}  # the next action index of tables, as committed (this is their one writer)
 
     # ------------------------------------------------------------------ connection
@@ -129,8 +150,9 @@ class PostgresStorage:
         try:
             if self._conn is None:
                 self._conn = await self._pool.getconn()
+                self._inserts = self._conn.cursor()
             conn = self._conn
-            if all(type(r) is AppendAction for r in requests) or len(requests) == 1:
+            if len(requests) == 1 or set(map(type, requests)) == {AppendAction}:
                 out = await self._run(conn, requests, following, alone=True)
             else:
                 try:
@@ -179,15 +201,19 @@ class PostgresStorage:
 
     async def _release(self) -> None:
         """The connection back to the pool (which replaces it if it is broken)."""
-        conn, self._conn = self._conn, None
+        conn, self._conn, self._inserts = self._conn, None, None
         if conn is not None and self._pool is not None:
             await self._pool.putconn(conn)
 
     async def _alone(self, conn: Conn, request: Request) -> Any:
-        """One request in a savepoint: its result, or its exception (undone alone)."""
+        """One request undone alone if it fails: its result, or its exception.  Inside a
+        transaction it runs in a savepoint; outside one, a request of one statement (or
+        one that makes its own transaction) runs as it is, with no BEGIN and COMMIT."""
         try:
-            async with conn.transaction():
-                return await execute(self, request)
+            if type(request) not in _BY_ITSELF or conn.info.transaction_status != _IDLE:
+                async with conn.transaction():
+                    return await execute(self, request)
+            return await execute(self, request)
         except psycopg.OperationalError:
             raise  # the connection is lost: the whole batch fails
         except psycopg.Error as exc:
@@ -225,9 +251,8 @@ class PostgresStorage:
             else:
                 out.append(None)  # the same action again: journaled once
         if rows:  # one text parameter (a JSON list of rows): far less to convert than three arrays
-            await self._db.execute(
-                "INSERT INTO actions (table_id, idx, action) SELECT r->>0, (r->>1)::int, r->>2 "
-                "FROM jsonb_array_elements(%s::jsonb) r", (json.dumps(rows, separators=(",", ":")),))
+            cursor = self._inserts or self._db.cursor()
+            await cursor.execute(_INSERT_ACTIONS, (json.dumps(rows, separators=(",", ":")),), prepare=True)
         return out
 
     async def _stored_action(self, table_id: str, index: int) -> str | None:
@@ -305,10 +330,11 @@ class PostgresStorage:
                                       "WHERE id=%s", (time.time(), reason))
 
     async def _end(self, table_id: str, sql: str, args: tuple[Any, ...]) -> None:
-        rows = await self._all("SELECT action FROM actions WHERE table_id=%s ORDER BY idx", (table_id,))
-        record = compact([r[0] for r in rows]) if rows else None
+        """In the transaction of finishing or closing ``table_id``: its actions taken out and
+        compacted into its row (undone with the transaction if there is no such table)."""
+        rows = await self._all("DELETE FROM actions WHERE table_id=%s RETURNING idx, action", (table_id,))
+        record = compact([action for _, action in sorted(rows)]) if rows else None
         await self._change(table_id, sql, (*args, record, table_id))
-        await self._db.execute("DELETE FROM actions WHERE table_id=%s", (table_id,))
 
     async def mark_damaged(self, table_id: str, reason: str) -> None:
         await self._change(table_id, "UPDATE tables SET status='damaged', reason=%s WHERE id=%s",
