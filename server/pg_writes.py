@@ -16,8 +16,8 @@ from .journal_values import StorageError, compact, rules_json, table_number
 from .pg_archive import PgArchive
 from .pg_link import PgLink
 
-INSERT_ACTIONS = ("INSERT INTO actions (table_id, idx, action) SELECT r->>0, (r->>1)::int, r->>2 "
-                  "FROM jsonb_array_elements(%s::jsonb) r")
+INSERT_ACTIONS = (b"INSERT INTO actions (table_id, idx, action) SELECT r->>0, (r->>1)::int, r->>2 "
+                  b"FROM jsonb_array_elements($1::text::jsonb) r")
 
 
 class PgWrites:
@@ -60,8 +60,7 @@ class PgWrites:
             else:
                 out.append(None)  # the same action again: journaled once
         if rows:  # one text parameter (a JSON list of rows): far less to convert than three arrays
-            cursor = self._link.inserts or self._link.db.cursor()
-            await cursor.execute(INSERT_ACTIONS, (json.dumps(rows, separators=(",", ":")),), prepare=True)
+            await self._link.run_plain(INSERT_ACTIONS, json.dumps(rows, separators=(",", ":")).encode())
         return out
 
     async def _stored_action(self, table_id: str, index: int) -> str | None:

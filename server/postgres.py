@@ -127,7 +127,7 @@ class PostgresStorage:
         following: dict[str, int] = {}
         try:
             if self._link.conn is None:
-                self._link.attach(await self._pool.getconn())
+                self._link.conn = await self._pool.getconn()
             conn = self._link.db
             if len(requests) == 1 or set(map(type, requests)) == {AppendAction}:
                 out = await self._run(conn, requests, following, alone=True)
@@ -178,8 +178,7 @@ class PostgresStorage:
 
     async def _release(self) -> None:
         """The connection back to the pool (which replaces it if it is broken)."""
-        conn = self._link.conn
-        self._link.attach(None)
+        conn, self._link.conn = self._link.conn, None
         if conn is not None and self._pool is not None:
             await self._pool.putconn(conn)
 
