@@ -64,19 +64,20 @@ class WireTap:
 
     def install(self, monkeypatch: pytest.MonkeyPatch) -> None:
         tap = self
-        queue_frame, route = ServerSession._queue_frame, Dispatcher.route
+        queue_frame, dispatch = ServerSession._queue_frame, Dispatcher.dispatch
 
         def tapped_queue_frame(sess: ServerSession, frame: bytes) -> None:
             # Every frame the server sends to a client passes here, whatever built it.
             tap.record(sess, frame)
             queue_frame(sess, frame)
 
-        def tapped_route(router: Dispatcher, sess: ServerSession, body: Any, seq: int, recipient: str) -> None:
-            tap.said[(sess.id, seq)] = set(_strings(body.model_dump(mode="json")))
-            route(router, sess, body, seq, recipient)
+        def tapped_dispatch(router: Dispatcher, sess: ServerSession, command: Any) -> None:
+            # Every command the server accepted from a client passes here.
+            tap.said[(sess.id, command.seq)] = set(_strings(command.body.model_dump(mode="json")))
+            dispatch(router, sess, command)
 
         monkeypatch.setattr(ServerSession, "_queue_frame", tapped_queue_frame)
-        monkeypatch.setattr(Dispatcher, "route", tapped_route)
+        monkeypatch.setattr(Dispatcher, "dispatch", tapped_dispatch)
 
     def record(self, sess: ServerSession, frame: bytes) -> None:
         self.seeds.update(t.seed for t in self.engine.tables.values())
