@@ -20,7 +20,21 @@ from dataclasses import dataclass, field
 from multiprocessing import get_all_start_methods, get_context
 from typing import Any, Callable, Sequence
 
-from scopa.engine import Deal, Declare, GameState, Phase, Play, Player, RuleSet, View, view
+from scopa.engine import (
+    Announce,
+    Ask,
+    Deal,
+    Declare,
+    GameMaster,
+    GameOver,
+    GameState,
+    Phase,
+    Play,
+    Player,
+    Refused,
+    RoundEnded,
+    RuleSet,
+)
 from scopa.engine.scoring import score_round
 
 from .base import Bot
@@ -121,50 +135,56 @@ def bot_factory(spec: str) -> BotFactory:
 
 
 def _decide(
-    bot: Contestant, state: GameState, legal: list[Play | Declare], loop: asyncio.AbstractEventLoop | None,
+    bot: Contestant, state: GameState, ask: Ask, loop: asyncio.AbstractEventLoop | None,
 ) -> Play | Declare:
+    legal = list(ask.legal)
     if isinstance(bot, CheaterBot):
         return bot.pick_seeing(state.copy(), legal)
-    v = view(state, state.to_move)
     if isinstance(bot, Bot):
-        return bot.pick(v, legal)
+        return bot.pick(ask.view, legal)
     if loop is None:
         raise ArenaError("an asynchronous bot needs an event loop")
-    return loop.run_until_complete(bot.choose(v, legal))
+    return loop.run_until_complete(bot.choose(ask.view, legal))
 
 
 def play_round(
     rules: RuleSet, order: tuple[int, ...], dealer: int, bots: Sequence[Contestant], a_side: int,
     clock: Callable[[], float] = time.process_time,
 ) -> GameOutcome:
-    """Play one round from ``order``; ``bots[seat]``; A plays for side ``a_side``."""
-    state = GameState.new(rules, dealer)
-    state.apply(Deal(order))
+    """Play one round from ``order``; ``bots[seat]``; A plays for side ``a_side``.  The
+    round is driven by the game master, as every game is; it ends at the round's end (or
+    an instant win, V8, V13)."""
+    master = GameMaster(rules, 0, deals=lambda n: order, dealer=dealer)
     times: dict[int, list[float]] = {0: [], 1: []}
     loop = None if all(isinstance(b, (Bot, CheaterBot)) for b in bots) else asyncio.new_event_loop()
+    points: tuple[int, ...] | None = None
     try:
-        while state.phase is Phase.PLAY:
-            seat = state.to_move
-            legal = state.legal_actions()
+        effects = master.start()
+        while points is None:
+            ask = None
+            for effect in effects:
+                if isinstance(effect, Announce) and isinstance(effect.event, RoundEnded):
+                    points = effect.event.score.points
+                elif isinstance(effect, Refused):
+                    name = getattr(bots[effect.seat], "name", "a bot")
+                    raise ArenaError(f"{name} (seat {effect.seat}) answered {effect.answer!r}, "
+                                     "which is not a legal move")
+                elif isinstance(effect, Ask):
+                    ask = effect
+                elif isinstance(effect, GameOver) and points is None:
+                    state = master.state  # an instant win ended the game mid-round: its piles as they are
+                    points = score_round(rules, state.piles, state.scope, state.declared).points
+            if points is not None or ask is None:
+                break
             t0 = clock()
-            answer = _decide(bots[seat], state, legal, loop)
-            elapsed = (clock() - t0) * 1000.0
-            if answer not in legal:
-                raise ArenaError(f"{getattr(bots[seat], 'name', 'a bot')} (seat {seat}) answered "
-                                 f"{answer!r}, which is not a legal move")
-            times[0 if state.side[seat] == a_side else 1].append(elapsed)
-            chosen = legal[legal.index(answer)]
-            if isinstance(chosen, Play):
-                state.push(chosen)
-            else:
-                state.apply(chosen, seat)
+            answer = _decide(bots[ask.seat], master.state, ask, loop)
+            times[0 if rules.side_of(ask.seat) == a_side else 1].append((clock() - t0) * 1000.0)
+            effects = master.receive(ask.seat, answer)
     finally:
         if loop is not None:
             loop.close()
-    if state.history:
-        points = state.history[-1].points
-    else:  # an instant win (V8, V13) ended the game mid-round: score the piles as they are
-        points = score_round(rules, state.piles, state.scope, state.declared).points
+    if points is None:
+        raise ArenaError("the round ended without its points")
     b_side = 1 - a_side
     a_pts, b_pts = points[a_side], points[b_side]
     return GameOutcome(float(a_pts - b_pts), a_pts, b_pts, tuple(times[0]), tuple(times[1]))

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import Callable, Sequence
 
 from .actions import Action, Deal, Declare, Play
 from .cards import CARDS, Card, cards_of
@@ -42,6 +42,10 @@ class GameMaster:
     rules: RuleSet
     seed: int
     names: Sequence[str] = ()  # per seat, for GameStarted (default: "seat N")
+    deals: Callable[[int], Sequence[int]] | None = None
+    """The card order of the n-th deal (0: the first), and the first dealer is ``dealer``;
+    None: both drawn from the seed (R8).  The arena deals the same orders to both sides."""
+    dealer: int | None = None
     state: GameState = field(init=False)
     actions: list[Action] = field(init=False, default_factory=list)
     first_dealer: int = field(init=False)
@@ -54,7 +58,8 @@ class GameMaster:
     def __post_init__(self) -> None:
         if self.names and len(self.names) != self.rules.players:
             raise ValueError(f"{self.rules.players} players needed, {len(self.names)} given")
-        self.first_dealer = self._generator().randrange(self.rules.players)  # R8
+        drawn = self._generator().randrange(self.rules.players)  # R8
+        self.first_dealer = drawn if self.dealer is None else self.dealer
         self.state = GameState.new(self.rules, self.first_dealer)
 
     def _generator(self) -> random.Random:
@@ -65,6 +70,9 @@ class GameMaster:
         """The next deal's shuffle.  No generator is kept between deals (its state is
         2.5 kB, for every table of a server): it is drawn again from the seed, and gives
         the same orders as one generator drawn in turn."""
+        if self.deals is not None:
+            self._shuffles += 1
+            return list(self.deals(self._shuffles - 1))
         rng = self._generator()
         rng.randrange(self.rules.players)
         for _ in range(self._shuffles + 1):
@@ -87,6 +95,8 @@ class GameMaster:
             if isinstance(action, Deal):
                 order = list(range(40))
                 rng.shuffle(order)
+                if self.deals is not None:
+                    order = list(self.deals(self._shuffles))
                 if tuple(order) != tuple(action.order):
                     raise ValueError("the journal's deal does not follow from the seed")
                 self._shuffles += 1

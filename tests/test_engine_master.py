@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from conftest import make_players
 
 from scopa.engine import (
@@ -105,3 +107,28 @@ async def test_a_player_answering_with_a_plain_tuple_is_understood_R7() -> None:
     record = await master.run()
     assert record.reason is not None and max(record.totals) >= 11
     assert all(type(a) is not tuple for a in journal)
+
+
+def test_R8_R10_given_deals_and_first_dealer_are_dealt_as_given_and_restored():
+    """The arena's game master: every deal in the given order, the given first dealer;
+    a journal of other deals is refused on restore."""
+    import random as _random
+
+    from scopa.engine import Deal, GameMaster, RuleSet
+
+    rules = RuleSet()
+    orders = [tuple(_random.Random(n).sample(range(40), 40)) for n in range(12)]
+    master = GameMaster(rules, 0, deals=lambda n: orders[n], dealer=1)
+    assert master.first_dealer == 1
+    master.start()
+    while master.asking is not None:
+        ask = master.asking
+        master.receive(ask.seat, ask.legal[0])
+    deals = [a.order for a in master.actions if isinstance(a, Deal)]
+    assert deals == [tuple(o) for o in orders[: len(deals)]] and len(deals) >= 2
+    again = GameMaster(rules, 0, deals=lambda n: orders[n], dealer=1)
+    again.restore(master.actions)
+    assert again.state.totals == master.state.totals
+    other = GameMaster(rules, 0, deals=lambda n: orders[n + 1], dealer=1)
+    with pytest.raises(ValueError, match="deal"):
+        other.restore(master.actions)
