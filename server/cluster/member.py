@@ -122,13 +122,14 @@ class ClusterMember:
 
     async def stop(self) -> None:
         """Leave the cluster: this member's tables and names go from the shared lobby."""
-        store = self._store
+        store, self._store = self._store, None
         self._down()
         if store is not None:
             try:
                 async with asyncio.timeout(self.options.timeout):
                     await self.names.leave(store)
                     await self.presence.leave(store)
+                log.info("cluster: member %s left the lobby", self.id)
             except (RedisError, OSError, TimeoutError) as exc:
                 log.warning("cluster: could not say this member leaves (its keys expire): %s", exc)
         if self._task is not None:
