@@ -106,6 +106,7 @@ class ClusterMember:
             return None
         table_id = self._ids.popleft()
         if len(self._ids) < self.options.id_block // 2 and not self._taking:
+            self._taking = True
             self._background.spawn(self._take_ids(self._store))
         return str(table_id)
 
