@@ -19,7 +19,7 @@ from rich.console import Console
 from rich.table import Table as RichTable
 
 from scopa.client.session import parse_address
-from scopa.protocol import DEFAULT_PORT, Connection, ConnectionRole
+from scopa.protocol import DEFAULT_PORT, Connection, ConnectionRole, Message
 from scopa.protocol import commands as wire
 
 TIMEOUT = 10.0
@@ -180,11 +180,11 @@ async def admin_request(host: str, port: int, token: str, op: wire.AdminOp, targ
     conn = Connection(ConnectionRole.CLIENT)
     try:
         name = f"admin-{secrets.token_hex(4)}-{os.getpid() % 10000}"
-        writer.write(conn.send_body(wire.Hello(name=name, client="scopa-admin"), recipient="lobby"))
+        writer.write(conn.send(Message(wire.Hello(name=name, client="scopa-admin"), "lobby")))
         welcome = await _next(reader, conn)
         if isinstance(welcome, wire.Error):
             return welcome
-        writer.write(conn.send_body(wire.Admin(token=token, op=op, target=target), recipient="lobby"))
+        writer.write(conn.send(Message(wire.Admin(token=token, op=op, target=target), "lobby")))
         while True:
             body = await _next(reader, conn)
             if isinstance(body, (wire.AdminReply, wire.Error)):

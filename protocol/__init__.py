@@ -77,7 +77,8 @@ from .commands import (
     Welcome,
     YourTurn,
 )
-from .connection import Addressed, Connection, ConnectionRole, ConnectionState, Prepared, address, prepare
+from .connection import Connection, ConnectionRole, ConnectionState, Message, Outgoing, Packed, Prepared, prepare
+from .transitions import TRANSITIONS, Kind, Refusal
 from .envelope import COMMAND_ADAPTER, COMMAND_CLASSES, DEFAULT_PORT, PROTOCOL_VERSION, AnyCommand, Command, make_command
 from .errors import (
     BadBody,
@@ -135,9 +136,13 @@ __all__ = [
     "Command",
     "Connection",
     "Prepared",
-    "Addressed",
-    "address",
+    "Message",
+    "Outgoing",
+    "Packed",
     "prepare",
+    "TRANSITIONS",
+    "Kind",
+    "Refusal",
     "ConnectionRole",
     "ConnectionState",
     "CreateTable",

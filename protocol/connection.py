@@ -10,10 +10,10 @@ outgoing commands, and enforces the few rules every connection shares:
 * a client ignores what it does not know in what the server sends (unknown keys are
   dropped, commands of an unknown name skipped); the server accepts nothing unknown.
 
-States (the same names on both ends)::
-
-    AWAIT_HELLO --hello--> AWAIT_WELCOME --welcome--> READY --bye--> CLOSED
-                 <-error--   (e.g. name_taken: the client may try another hello)
+The state and direction rules are one table (:mod:`.transitions`), looked up by both
+ends; the routes (who sends a command to whom) are :data:`~.parties.ROUTES`.  What goes
+out goes through one method, :meth:`Connection.send`, as one of the values of
+:data:`Outgoing`.
 
 Game rules (whose turn it is, table membership) are the server's business, not this
 module's.
@@ -22,97 +22,106 @@ module's.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from enum import StrEnum
+from dataclasses import dataclass
 from typing import NamedTuple
 
 from .codec import FrameDecoder, envelope_head, envelope_tail, pack_body, pack_envelope
-from .commands import BODY_BY_NAME, Body, Bye, Error, Flow, Hello, Ping, Pong, Welcome
+from .commands import BODY_BY_NAME, Body, Error, Ping, Pong, Welcome
 from .envelope import Command, make_command
-from .errors import (
-    ErrorCode,
-    ForgedSender,
-    LocalProtocolError,
-    NotHelloYet,
-    ProtocolError,
-    UnexpectedCommand,
-    UnknownCommand,
-)
+from .errors import ErrorCode, ForgedSender, LocalProtocolError, ProtocolError, UnexpectedCommand, UnknownCommand
 from .fields import MAX_SEQ
-from .framing import MAX_FRAME_SIZE, frame_prefix, frame_payload
+from .framing import MAX_FRAME_SIZE, frame_payload, frame_prefix
 from .parties import GUEST, LOBBY, ROUTES, PartyKind, parse_party, route_allowed
+from .transitions import (
+    KIND_BY_NAME,
+    STATELESS,
+    ConnectionRole,
+    ConnectionState,
+    Kind,
+    Refusal,
+    kind_of,
+    sendable_states,
+    step,
+)
+
+__all__ = ["Connection", "ConnectionRole", "ConnectionState", "Message", "Outgoing", "Packed", "Prepared", "prepare"]
 
 
-class ConnectionRole(StrEnum):
-    CLIENT = "client"
-    SERVER = "server"
+@dataclass(frozen=True, slots=True)
+class Message:
+    """A body to send: the connection numbers it and packs it.  ``sender`` None: this
+    end's own party (the client's ``guest`` / ``player:<name>``, the server's ``lobby``)."""
+
+    body: Body
+    recipient: str
+    sender: str | None = None
+    re: int | None = None
+
+    @property
+    def name(self) -> str:
+        return self.body.NAME
 
 
-class ConnectionState(StrEnum):
-    AWAIT_HELLO = "await_hello"
-    AWAIT_WELCOME = "await_welcome"
-    READY = "ready"
-    CLOSED = "closed"
+@dataclass(frozen=True, slots=True)
+class Packed:
+    """A body packed already (``payload``: the msgpack of the data its model dumps to),
+    for a body built as plain data on a hot path or kept packed (a table's event log).
+    Only commands that never change the connection's state travel so."""
+
+    name: str
+    payload: bytes
+    recipient: str
+    sender: str | None = None
+    re: int | None = None
 
 
 class Prepared(NamedTuple):
-    """A command packed once for many connections (a table's broadcast): everything but
-    the ``seq`` each connection gives it.  Made by :meth:`Addressed.prepare` (or
-    :func:`prepare`), which checked once what does not depend on the connection; sent
-    with :meth:`Connection.send_prepared`."""
-
-    name: str
-    role: ConnectionRole
-    tail: bytes  # the packed envelope after seq (sender, recipient, re, name, body)
-
-
-class Addressed(NamedTuple):
-    """Command ``name`` from one sender to one recipient, checked against the connection
-    rules and packed up to its body, for a sender that sends it again and again (a
-    table's ``played`` to everyone, its ``your_turn`` to a seat).  Made by
-    :func:`address`."""
+    """A command checked and packed once for every connection of ``role`` it goes to (a
+    table's broadcast): all but the ``seq`` each connection gives it.  Made by
+    :func:`prepare`; :meth:`with_body` gives the same command with another body (the
+    table's ``played`` on every move, checked once per table)."""
 
     name: str
     role: ConnectionRole
     recipient: str
+    states: frozenset[ConnectionState]  # the states of a connection it may go out in
     head: bytes  # the packed envelope after seq, up to and including the body's key
+    body: bytes
 
-    def prepare(self, payload: bytes) -> Prepared:
-        """This command with its body packed already (``payload``), ready to send."""
-        return Prepared(self.name, self.role, self.head + payload)
-
-
-# Commands allowed before the welcome, besides hello / welcome themselves.
-_ANY_TIME = (Ping, Pong, Error, Bye)
-_STATEFUL = (Hello, Welcome, Error, Bye)  # commands that move the connection's state
-_FLOW_FROM = {ConnectionRole.CLIENT: (Flow.TO_SERVER, Flow.BOTH), ConnectionRole.SERVER: (Flow.TO_CLIENT, Flow.BOTH)}
+    def with_body(self, body: bytes) -> Prepared:
+        return Prepared(self.name, self.role, self.recipient, self.states, self.head, body)
 
 
-def address(role: ConnectionRole, name: str, *, recipient: str, sender: str) -> Addressed:
-    """Command ``name`` from ``sender`` to ``recipient``, sent by a connection of ``role``
-    with a body packed already: the rules of :meth:`Connection.send_payload` are checked
-    here, once (:class:`LocalProtocolError` if one is broken), and
-    :meth:`Addressed.prepare` gives each body its :class:`Prepared` command."""
-    kind = BODY_BY_NAME.get(name)
-    if kind is None or kind in _STATEFUL:
+Outgoing = Command | Message | Packed | Prepared
+"""What :meth:`Connection.send` sends: a whole command (numbered by the caller), a body,
+a packed body, or a command prepared for many connections."""
+
+
+def _packable(name: str) -> Kind:
+    kind = KIND_BY_NAME.get(name)
+    if kind is None or kind not in STATELESS:
         raise LocalProtocolError(f"{name!r} cannot be sent as a packed body", code=ErrorCode.UNEXPECTED_COMMAND)
-    if kind.FLOW not in _FLOW_FROM[role]:
+    return kind
+
+
+def prepare(role: ConnectionRole, name: str, payload: bytes, *, recipient: str, sender: str) -> Prepared:
+    """Command ``name`` from ``sender`` to ``recipient`` with its body packed already
+    (``payload``), for many connections of ``role``: what does not depend on the
+    connection (the command's direction and route, that it changes no state) is checked
+    here, once (:class:`LocalProtocolError`); its state, by each connection as it sends."""
+    kind = _packable(name)
+    states = sendable_states(role, kind)
+    if not states:
         raise LocalProtocolError(f"a {role.value} never sends {name!r}", code=ErrorCode.UNEXPECTED_COMMAND)
     if not route_allowed(name, sender, recipient):
         raise LocalProtocolError(f"{name!r} never goes from {sender!r} to {recipient!r}",
                                  code=ErrorCode.UNEXPECTED_COMMAND)
-    return Addressed(name, role, recipient, envelope_tail(sender=sender, recipient=recipient, re=None, name=name,
-                                                          body=b""))
-
-
-def prepare(role: ConnectionRole, name: str, payload: bytes, *, recipient: str, sender: str) -> Prepared:
-    """Command ``name`` with its body packed already (``payload``), checked and packed
-    once for every connection of ``role`` it goes to (a broadcast): only
-    :meth:`Connection.send_prepared` is left to do per connection (see :func:`address`)."""
-    return address(role, name, recipient=recipient, sender=sender).prepare(payload)
+    head = envelope_tail(sender=sender, recipient=recipient, re=None, name=name, body=b"")
+    return Prepared(name, role, recipient, states, head, payload)
 
 
 class Connection:
-    """One end of a connection: ``feed(bytes)`` / ``next_command()`` in, ``send(...)`` out."""
+    """One end of a connection: ``feed(bytes)`` / ``next_command()`` in, ``send(outgoing)`` out."""
 
     __slots__ = ('_decoder', '_next_seq', '_peer_role', 'client_party', 'max_frame_size', 'role', 'state')
 
@@ -167,162 +176,100 @@ class Connection:
         self._decoder.close()
 
     def _check_received(self, command: Command) -> None:
-        body, seq = command.body, command.seq
-        if type(body).FLOW not in _FLOW_FROM[self._peer_role]:
-            raise UnexpectedCommand(f"{command.name!r} never comes from the {self._peer_role.value}", seq=seq)
-        if self.state is ConnectionState.CLOSED:
-            raise UnexpectedCommand(f"{command.name!r} after bye", seq=seq)
+        """The transition table for a command of the peer; on the server, also its
+        sender (the guest, then the welcomed party) and its route."""
+        name, seq, body, peer = command.name, command.seq, command.body, self._peer_role
+        outcome = step(peer, self.state, kind_of(body))
         if self.role is ConnectionRole.SERVER:
-            self._server_receives(command)
-        else:
-            self._client_receives(command)
-        if isinstance(body, Bye) or (isinstance(body, Error) and body.fatal):
-            self.state = ConnectionState.CLOSED
-
-    def _server_receives(self, command: Command) -> None:
-        body, seq = command.body, command.seq
-        if self.state is ConnectionState.READY:
-            if isinstance(body, Hello):
-                raise UnexpectedCommand("hello was already accepted", seq=seq)
-            if command.sender != self.client_party:
-                raise ForgedSender(f"sender {command.sender!r} is not you ({self.client_party})", seq=seq)
-            self._check_route(command)
-            return
-        # Before the welcome the client is a guest and may only say hello.
-        if command.sender != str(GUEST):
-            raise ForgedSender(f"before welcome the sender is 'guest', not {command.sender!r}", seq=seq)
-        if not isinstance(body, (Hello, *_ANY_TIME)):
-            raise NotHelloYet(f"{command.name!r} before hello", seq=seq)
-        self._check_route(command)
-        if isinstance(body, Hello):
-            self.state = ConnectionState.AWAIT_WELCOME
-
-    @staticmethod
-    def _check_route(command: Command) -> None:
-        """The command goes to a party it may be sent to (ROUTES, PROTOCOL.md §3)."""
-        if not route_allowed(command.name, command.sender, command.recipient):
-            allowed = sorted({r.recipient.value for r in ROUTES[command.name]})
-            raise UnexpectedCommand(f"{command.name!r} is never sent to {command.recipient!r} "
-                                    f"(it goes to: {', '.join(allowed)})", seq=command.seq,
-                                    name=command.name, recipient=command.recipient)
-
-    def _client_receives(self, command: Command) -> None:
-        body = command.body
+            # A refusal of its direction or time outranks a forged sender, but before the
+            # welcome a forged sender outranks not_hello_yet.
+            if isinstance(outcome, Refusal) and outcome.code is not ErrorCode.NOT_HELLO_YET:
+                raise outcome.received(name, peer, seq)
+            if self.state is ConnectionState.READY:
+                if command.sender != self.client_party:
+                    raise ForgedSender(f"sender {command.sender!r} is not you ({self.client_party})", seq=seq)
+            elif command.sender != str(GUEST):
+                raise ForgedSender(f"before welcome the sender is 'guest', not {command.sender!r}", seq=seq)
+            if isinstance(outcome, Refusal):
+                raise outcome.received(name, peer, seq)
+            if not route_allowed(name, command.sender, command.recipient):
+                allowed = sorted({r.recipient.value for r in ROUTES[name]})
+                raise UnexpectedCommand(f"{name!r} is never sent to {command.recipient!r} "
+                                        f"(it goes to: {', '.join(allowed)})", seq=seq,
+                                        name=name, recipient=command.recipient)
+        elif isinstance(outcome, Refusal):
+            raise outcome.received(name, peer, seq)
         if isinstance(body, Welcome):
-            if self.state is not ConnectionState.AWAIT_WELCOME:
-                raise UnexpectedCommand("welcome without a hello", seq=command.seq)
             self.client_party = body.you
-            self.state = ConnectionState.READY
-        elif isinstance(body, Error) and self.state is ConnectionState.AWAIT_WELCOME:
-            self.state = ConnectionState.AWAIT_HELLO  # hello refused: another may be tried
+        self.state = outcome
 
     # --- sending -------------------------------------------------------------------
 
     def command(self, body: Body, *, recipient: str, sender: str | None = None, re: int | None = None) -> Command:
-        """Wrap ``body`` in an envelope with this end's next ``seq``.
+        """Wrap ``body`` in an envelope with this end's next ``seq`` (to :meth:`send`
+        and keep: a client matches the server's answers to it by its ``seq``).
 
         ``sender`` defaults to this end's own party: the client's ``guest`` /
         ``player:<name>``, or ``lobby`` on the server (a table's game master passes
         ``table:<id>``).
         """
-        if sender is None:
-            if self.role is ConnectionRole.SERVER:
-                sender = str(LOBBY)
-            else:
-                sender = self.client_party or str(GUEST)
         try:
-            return make_command(body, seq=self._next_seq, sender=sender, recipient=recipient, re=re)
+            return make_command(body, seq=self._next_seq, sender=self._own_party() if sender is None else sender,
+                                recipient=recipient, re=re)
         except ValueError as exc:
             raise LocalProtocolError(f"invalid envelope for {body.NAME!r}: {exc}") from None
 
-    def send(self, command: Command) -> bytes:
-        """Check ``command`` against the connection rules and return its frame."""
-        return self.send_body(command.body, recipient=command.recipient, sender=command.sender, re=command.re,
-                              seq=command.seq, name=command.name)
+    def send(self, outgoing: Outgoing) -> bytes:
+        """Check ``outgoing`` against the connection rules and return its frame; the
+        connection moves on (its next ``seq``, its state).  Nothing changes when it
+        raises :class:`LocalProtocolError`."""
+        if outgoing.__class__ is Prepared:
+            return self._send_prepared(outgoing)
+        if isinstance(outgoing, Packed):
+            kind = _packable(outgoing.name)
+            return self._frame(kind, None, outgoing.name, outgoing.payload, outgoing.recipient, outgoing.sender,
+                               outgoing.re, None)
+        if isinstance(outgoing, Message):
+            body = outgoing.body
+            return self._frame(kind_of(body), body, body.NAME, pack_body(body), outgoing.recipient, outgoing.sender,
+                               outgoing.re, None)
+        if isinstance(outgoing, Command):
+            body = outgoing.body
+            if outgoing.name != body.NAME:
+                raise LocalProtocolError(f"command name {outgoing.name!r} does not match its "
+                                         f"{type(body).__name__} body; build commands with make_command()")
+            return self._frame(kind_of(body), body, body.NAME, pack_body(body), outgoing.recipient, outgoing.sender,
+                               outgoing.re, outgoing.seq)
+        raise TypeError(f"not a command to send: {outgoing!r}")
 
-    def send_body(self, body: Body, *, recipient: str, sender: str | None = None, re: int | None = None,
-                  payload: bytes | None = None, seq: int | None = None, name: str | None = None) -> bytes:
-        """Wrap ``body`` in an envelope with this end's next ``seq``, check it against the
-        connection rules and return its frame: the usual way to send.
-
-        ``payload``: the body packed already by :func:`~scopa.protocol.codec.pack_body`
-        (one broadcast, many connections: packed once).  ``sender`` defaults as in
-        :meth:`command`.  Nothing changes when it raises :class:`LocalProtocolError`.
-        """
-        kind = type(body)
-        if name is not None and name != kind.NAME:
-            raise LocalProtocolError(f"command name {name!r} does not match its {kind.__name__} body; "
-                                     "build commands with make_command()")
-        return self._frame(kind, body, pack_body(body) if payload is None else payload,
-                           recipient=recipient, sender=sender, re=re, seq=seq)
-
-    def send_payload(self, name: str, payload: bytes, *, recipient: str, sender: str | None = None,
-                     re: int | None = None) -> bytes:
-        """The frame of command ``name`` whose body is already packed (msgpack of the data
-        its model dumps to): for a body built as plain data on a hot path, such as the
-        server's ``your_turn``.  The connection rules are checked as in :meth:`send_body`;
-        a command that changes the connection's state (``hello``, ``welcome``, ``error``,
-        ``bye``) must go through :meth:`send_body`."""
-        kind = BODY_BY_NAME.get(name)
-        if kind is None or kind in _STATEFUL:
-            raise LocalProtocolError(f"{name!r} cannot be sent as a packed body", code=ErrorCode.UNEXPECTED_COMMAND)
-        return self._frame(kind, None, payload, recipient=recipient, sender=sender, re=re, seq=None)
-
-    def prepare(self, name: str, payload: bytes, *, recipient: str, sender: str) -> Prepared:
-        """:func:`prepare` for this end's role."""
-        return prepare(self.role, name, payload, recipient=recipient, sender=sender)
-
-    def send_prepared(self, prepared: Prepared) -> bytes:
-        """The frame of a :meth:`prepare`-d command on this connection, with its next ``seq``."""
-        state = self.state
-        if prepared.role is not self.role or state is ConnectionState.CLOSED or (
-                state is ConnectionState.AWAIT_HELLO and self.role is ConnectionRole.CLIENT):
-            self._refuse_prepared(prepared)
+    def _send_prepared(self, prepared: Prepared) -> bytes:
+        if prepared.role is not self.role:
+            raise LocalProtocolError(f"{prepared.name!r} was prepared for a {prepared.role.value}",
+                                     code=ErrorCode.UNEXPECTED_COMMAND)
+        if self.state not in prepared.states:
+            outcome = step(self.role, self.state, KIND_BY_NAME[prepared.name])
+            assert isinstance(outcome, Refusal)
+            raise outcome.sent(prepared.name, self.role)
         seq = self._next_seq
         if seq > MAX_SEQ:
             raise LocalProtocolError(f"invalid envelope for {prepared.name!r}: seq {seq} out of range")
         head = envelope_head(seq)
-        prefix = frame_prefix(len(head) + len(prepared.tail), self.max_frame_size)
+        prefix = frame_prefix(len(head) + len(prepared.head) + len(prepared.body), self.max_frame_size)
         self._next_seq = seq + 1
-        return b"".join((prefix, head, prepared.tail))
+        return b"".join((prefix, head, prepared.head, prepared.body))
 
-    def _refuse_prepared(self, prepared: Prepared) -> None:
-        """Why a prepared command may not go out on this connection (raised)."""
-        if prepared.role is not self.role:
-            raise LocalProtocolError(f"{prepared.name!r} was prepared for a {prepared.role.value}",
-                                     code=ErrorCode.UNEXPECTED_COMMAND)
-        if self.state is ConnectionState.CLOSED:
-            raise LocalProtocolError("the connection is closed", code=ErrorCode.UNEXPECTED_COMMAND)
-        raise LocalProtocolError(f"{prepared.name!r} before hello", code=ErrorCode.NOT_HELLO_YET)
-
-    def _frame(self, kind: type[Body], body: Body | None, payload: bytes, *, recipient: str, sender: str | None,
+    def _frame(self, kind: Kind, body: Body | None, name: str, payload: bytes, recipient: str, sender: str | None,
                re: int | None, seq: int | None) -> bytes:
-        """Check one outgoing command against the connection rules, frame it and move the
-        connection on (``body``: for the commands that change its state)."""
-        name = kind.NAME
+        """Check one outgoing command against the transition table and its route, frame
+        it and move the connection on (``body``: for the commands that change its state)."""
+        outcome = step(self.role, self.state, kind)
+        if isinstance(outcome, Refusal):
+            raise outcome.sent(name, self.role)
         if sender is None:
-            sender = str(LOBBY) if self.role is ConnectionRole.SERVER else self.client_party or str(GUEST)
-        if self.state is ConnectionState.CLOSED:
-            raise LocalProtocolError("the connection is closed", code=ErrorCode.UNEXPECTED_COMMAND)
-        if kind.FLOW not in _FLOW_FROM[self.role]:
-            raise LocalProtocolError(f"a {self.role.value} never sends {name!r}", code=ErrorCode.UNEXPECTED_COMMAND)
-        new_state: ConnectionState = self.state
-        if self.role is ConnectionRole.CLIENT and self.state is ConnectionState.AWAIT_HELLO:
-            if kind is Hello:
-                new_state = ConnectionState.AWAIT_WELCOME
-            elif not issubclass(kind, _ANY_TIME):
-                raise LocalProtocolError(f"{name!r} before hello", code=ErrorCode.NOT_HELLO_YET)
-        elif self.role is ConnectionRole.SERVER and kind is Welcome:
-            if self.state is not ConnectionState.AWAIT_WELCOME:
-                raise LocalProtocolError("welcome without a hello", code=ErrorCode.UNEXPECTED_COMMAND)
-            new_state = ConnectionState.READY
-        elif self.role is ConnectionRole.SERVER and kind is Error and self.state is ConnectionState.AWAIT_WELCOME:
-            new_state = ConnectionState.AWAIT_HELLO  # hello refused
+            sender = self._own_party()
         if not route_allowed(name, sender, recipient):
             raise LocalProtocolError(f"{name!r} never goes from {sender!r} to {recipient!r}",
                                      code=ErrorCode.UNEXPECTED_COMMAND)
-        if isinstance(body, Bye) or (isinstance(body, Error) and body.fatal):
-            new_state = ConnectionState.CLOSED
         if seq is None:
             seq = self._next_seq
         if not 0 <= seq <= MAX_SEQ or (re is not None and not 0 <= re <= MAX_SEQ):
@@ -331,9 +278,14 @@ class Connection:
         frame = frame_payload(packed, max_frame_size=self.max_frame_size)  # may raise: state unchanged
         if isinstance(body, Welcome):
             self.client_party = body.you
-        self.state = new_state
+        self.state = outcome
         self._next_seq = max(self._next_seq, seq + 1)
         return frame
+
+    def _own_party(self) -> str:
+        if self.role is ConnectionRole.SERVER:
+            return str(LOBBY)
+        return self.client_party or str(GUEST)
 
     def answering(self, recipient: str | None) -> str:
         """Who answers a command the peer sent to ``recipient``: on the server, that
@@ -361,9 +313,9 @@ class Connection:
             sender, recipient = self.answering(command.recipient), self.client_party or str(GUEST)
         else:
             sender, recipient = self.client_party or str(GUEST), command.sender
-        return self.send_body(Pong(nonce=body.nonce), recipient=recipient, sender=sender, re=command.seq)
+        return self.send(Message(Pong(nonce=body.nonce), recipient, sender, command.seq))
 
     def error_for(self, exc: ProtocolError, *, recipient: str, sender: str | None = None) -> bytes:
         """The frame of an ``error`` command reporting ``exc`` (``re`` = its seq, if known)."""
-        body = Error(code=exc.code, message=exc.message[:500], fatal=exc.fatal)
-        return self.send_body(body, recipient=recipient, sender=sender, re=exc.seq)
+        return self.send(Message(Error(code=exc.code, message=exc.message[:500], fatal=exc.fatal), recipient, sender,
+                                 exc.seq))

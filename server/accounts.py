@@ -269,7 +269,7 @@ class Accounts:
         else:
             log.info("connection %s claims the name %s", sess.id, name)
             self.verified.add(sess)
-            sess.send(wire.NameClaimed(name=name), re=seq)
+            sess.tell(wire.NameClaimed(name=name), re=seq)
 
     def is_verified(self, sess: ServerSession) -> bool:
         """Whether ``sess`` gave its claimed name's password (or claimed its name)."""

@@ -110,7 +110,7 @@ class Operator:
 
     @staticmethod
     def _reply(sess: ServerSession, seq: int, reply: wire.AdminReply) -> None:
-        sess.send(reply, re=seq)
+        sess.tell(reply, re=seq)
 
     def _connections(self, sess: ServerSession, seq: int) -> None:
         rows = []
@@ -150,6 +150,6 @@ class Operator:
         if target is None:
             self._reply(sess, seq, wire.AdminReply(op=wire.AdminOp.KICK, message=f"nobody called {name!r} is connected"))
             return
-        target.send(wire.Bye(reason="disconnected by the operator"))
+        target.tell(wire.Bye(reason="disconnected by the operator"))
         target.close()
         self._reply(sess, seq, wire.AdminReply(op=wire.AdminOp.KICK, message=f"{target.name} disconnected"))

@@ -101,7 +101,7 @@ class Archive:
         preset = body.preset.value if body.preset is not None else None
         games = await self.journal.finished_games(body.player, preset)
         found = [g for g in games if self._visible(sess, g, digests)]
-        sess.send(wire.Games(games=[_summary(g) for g in found[: body.limit]]), re=seq)
+        sess.tell(wire.Games(games=[_summary(g) for g in found[: body.limit]]), re=seq)
 
     async def _record(self, sess: ServerSession, body: wire.GetRecord, seq: int) -> None:
         assert self.journal is not None
@@ -122,7 +122,7 @@ class Archive:
         if len(record.model_dump_json()) > MAX_RECORD_BYTES:
             sess.error(ErrorCode.INTERNAL, f"the record of game {game.id} is too large to send", re=seq)
             return
-        sess.send(wire.RecordReply(game=game.id, record=record), re=seq)
+        sess.tell(wire.RecordReply(game=game.id, record=record), re=seq)
 
     async def record_of(self, game: FinishedGame) -> Record:
         """A finished game's record, rebuilt from its journal (whose deals must follow
@@ -144,7 +144,7 @@ class Archive:
         entries = [wire.RatingEntry(rank=i + 1, name=r.name, rating=round(r.ordinal, 3), mu=round(r.mu, 3),
                                     sigma=round(r.sigma, 3), games=r.games, wins=r.wins)
                    for i, r in enumerate(best)]
-        sess.send(wire.Leaderboard(preset=body.preset, entries=entries), re=seq)
+        sess.tell(wire.Leaderboard(preset=body.preset, entries=entries), re=seq)
 
     async def close(self) -> None:
         await self._background.close()

@@ -8,7 +8,7 @@ import logging
 from typing import Callable, Iterable
 
 from scopa.engine import DealVoid, Event, GameStarted, HandDealt, Played, RoundEnded, RoundStarted, mask_of
-from scopa.protocol import Addressed, ConnectionRole, LocalProtocolError, address
+from scopa.protocol import ConnectionRole, LocalProtocolError, Message, Packed, Prepared, prepare
 from scopa.protocol import commands as wire
 from scopa.protocol.codec import pack_body, pack_data
 from scopa.protocol.convert import event_to_wire, hand_deal_data, played_data, round_tallies
@@ -40,7 +40,7 @@ class Broadcaster:
         self.update_interval = update_interval  # Limits.table_update_interval
         self.announce = announce
         self.spectators: list[ServerSession] = []
-        self._played: Addressed | None = None  # played, from this table to everyone, addressed once
+        self._played: Prepared | None = None  # the last played, from this table to everyone
         self._hands: dict[int, int] = {}  # seat -> its hand as last dealt (a card mask)
         self._update_timer: Timer | None = None
         self._last_update: float | None = None
@@ -114,8 +114,7 @@ class Broadcaster:
     def resend(self, session: ServerSession, events: Iterable[LoggedEvent]) -> None:
         """Logged events again, to a client that missed them."""
         for e in events:
-            session.send_packed(e.name, e.payload, sender=self.party,
-                                recipient=self.everyone if e.seat is None else session.party)
+            session.send(Packed(e.name, e.payload, self.everyone if e.seat is None else session.party, self.party))
 
     # ------------------------------------------------------------------ sending
 
@@ -129,38 +128,42 @@ class Broadcaster:
         self._send_all_packed(body.NAME, pack_body(body) if payload is None else payload)
 
     def _send_all_packed(self, name: str, payload: bytes) -> None:
-        if name == wire.CardPlayed.NAME:  # on every move: addressed once
-            addressed = self._played = self._played or self._address(name, self.everyone)
+        if name == wire.CardPlayed.NAME:  # on every move: prepared once per table, then given each move's body
+            played = self._played
+            prepared = self._played = played.with_body(payload) if played is not None else \
+                self._prepare(name, self.everyone, payload)
         else:
-            addressed = self._address(name, self.everyone)
-        if addressed is None:
+            prepared = self._prepare(name, self.everyone, payload)
+        if prepared is None:
             return
-        prepared = addressed.prepare(payload)
         for sess in self.watchers():
-            sess.send_prepared(prepared)
+            sess.send(prepared)
 
     def ask_seat(self, seat: Seat, payload: bytes) -> None:
         """A your_turn (its body packed) to the client of ``seat``, which is connected.
-        It goes out on every move: it is addressed once per seat and client."""
-        assert seat.session is not None
-        addressed = seat.your_turn
-        if addressed is None or addressed.recipient != seat.session.party:
-            addressed = seat.your_turn = self._address(wire.YourTurn.NAME, seat.session.party)
-            if addressed is None:
+        It goes out on every move: it is prepared once per seat and client."""
+        session = seat.session
+        assert session is not None
+        last = seat.your_turn
+        if last is not None and last.recipient == session.party:
+            prepared = last.with_body(payload)
+        else:
+            fresh = self._prepare(wire.YourTurn.NAME, session.party, payload)
+            if fresh is None:
                 return
-        seat.session.send_prepared(addressed.prepare(payload))
+            prepared = fresh
+        seat.your_turn = prepared
+        session.send(prepared)
 
     def _send_to(self, session: ServerSession, name: str, payload: bytes) -> None:
         """Command ``name`` from this table to one client, its body packed already."""
-        addressed = self._address(name, session.party)
-        if addressed is not None:
-            session.send_prepared(addressed.prepare(payload))
+        session.send(Packed(name, payload, session.party, self.party))
 
-    def _address(self, name: str, recipient: str) -> Addressed | None:
-        """Command ``name`` from this table to ``recipient``, checked and packed up to its
-        body (None, logged, if the protocol does not allow it)."""
+    def _prepare(self, name: str, recipient: str, payload: bytes) -> Prepared | None:
+        """Command ``name`` from this table to ``recipient``, checked and packed once for
+        the connections it goes to (None, logged, if the protocol does not allow it)."""
         try:
-            return address(ConnectionRole.SERVER, name, recipient=recipient, sender=self.party)
+            return prepare(ConnectionRole.SERVER, name, payload, recipient=recipient, sender=self.party)
         except LocalProtocolError as exc:
             log.error("table %s: could not send %s to %s: %s", self.table_id, name, recipient, exc)
             return None
@@ -171,7 +174,7 @@ class Broadcaster:
         body = wire.TableUpdate(table=info)
         for sess in self.watchers():
             if sess.table_id == self.table_id or sess in self.spectators:
-                sess.send(body, sender=self.party, recipient=self.everyone)
+                sess.send(Message(body, self.everyone, self.party))
 
     # ------------------------------------------------------------------ spectators
 
@@ -184,7 +187,7 @@ class Broadcaster:
         if session in self.spectators:
             self.spectators.remove(session)
             if tell:
-                session.send(wire.Left(table=self.table_id, reason=wire.LeftReason.UNWATCHED.value), re=re)
+                session.tell(wire.Left(table=self.table_id, reason=wire.LeftReason.UNWATCHED.value), re=re)
             self.announce_spectators()
 
     def announce_spectators(self) -> None:

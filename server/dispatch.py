@@ -54,6 +54,9 @@ class Dispatcher:
         self.archive = archive
         self.greeting = greeting
         self.at_tables = at_tables
+        self._answer: tuple[Command, Table] | None = None
+        """The answer :meth:`solicited` found the table of, until :meth:`dispatch` hands it
+        over: a move looks its table up once."""
 
     # ------------------------------------------------------------------ connections (SessionHost)
 
@@ -63,6 +66,11 @@ class Dispatcher:
 
     def dispatch(self, sess: ServerSession, command: Command) -> None:
         """Carry out one command a connection accepted."""
+        answer, self._answer = self._answer, None
+        body = command.body
+        if answer is not None and answer[0] is command and isinstance(body, (wire.PlayCard, wire.MakeDeclaration)):
+            answer[1].turns.receive(sess, body, command.seq)
+            return
         self.route(sess, command.body, command.seq, command.recipient)
 
     def unreadable_answer(self, sess: ServerSession, error: ProtocolError) -> bool:
@@ -85,13 +93,17 @@ class Dispatcher:
         ``pong`` to our ping, or a play or declare for the turn this seat's your_turn
         waits on (at most MAX_REFUSALS refused answers per turn, then the game master
         plays; one for a turn that is over is charged like anything else)."""
+        self._answer = None
         body = cmd.body
         if isinstance(body, wire.Pong):
             return ping_outstanding
         if not isinstance(body, (wire.PlayCard, wire.MakeDeclaration)):
             return False
         table = self.seating.own_table(sess, cmd.recipient)
-        turn = table.turns.turn_of(sess) if table is not None else None
+        if table is None:
+            return False
+        self._answer = (cmd, table)
+        turn = table.turns.turn_of(sess)
         return turn is not None and (body.turn is None or body.turn == turn.event)
 
     def disconnected(self, sess: ServerSession) -> None:
@@ -138,14 +150,14 @@ class Dispatcher:
                 pass
             case wire.ListTables():
                 page = self.tables.page(body.state, body.players, body.after, body.limit)
-                sess.send(wire.Tables(tables=[t.info() for t in page.tables], next=page.next, total=page.total),
+                sess.tell(wire.Tables(tables=[t.info() for t in page.tables], next=page.next, total=page.total),
                           re=seq)
             case wire.WatchLobby():
                 self.lobby_watchers.add(sess)
-                sess.send(self.feed.listing(), re=seq)
+                sess.tell(self.feed.listing(), re=seq)
             case wire.UnwatchLobby():
                 self.lobby_watchers.discard(sess)
-                sess.send(self.feed.listing(), re=seq)
+                sess.tell(self.feed.listing(), re=seq)
             case wire.CreateTable():
                 self.life.create(sess, body, seq)
             case wire.JoinTable():

@@ -89,7 +89,7 @@ class Greeting:
         sess.name = body.name
         sess.client = clean_text(body.client)[:100]
         self.names[name_key(body.name)] = sess
-        sess.send(wire.Welcome(you=f"player:{body.name}", server=SERVER_NAME, protocol=PROTOCOL_VERSION), re=seq)
+        sess.tell(wire.Welcome(you=f"player:{body.name}", server=SERVER_NAME, protocol=PROTOCOL_VERSION), re=seq)
         self.feed.lobby_changed()
         log.info("connection %s is %s (client %r)", sess.id, sess.party, sess.client)
 
@@ -120,7 +120,7 @@ class Greeting:
             table.seats.detach(old)
             if old.name and self.names.get(name_key(old.name)) is old:
                 del self.names[name_key(old.name)]
-            old.send(wire.Bye(reason="your seat was resumed on another connection"))
+            old.tell(wire.Bye(reason="your seat was resumed on another connection"))
             old.close()
         holder = self.names.get(name_key(seat.name))
         if holder is not None and holder is not sess:
@@ -130,7 +130,7 @@ class Greeting:
         self.names[name_key(seat.name)] = sess
         if self.shared is not None and old is None:  # the name was released when its connection dropped
             self.shared.claim_name(seat.name, lambda claim: None)
-        sess.send(wire.Welcome(you=f"player:{seat.name}", server=SERVER_NAME, protocol=PROTOCOL_VERSION), re=seq)
+        sess.tell(wire.Welcome(you=f"player:{seat.name}", server=SERVER_NAME, protocol=PROTOCOL_VERSION), re=seq)
         log.info("connection %s resumes seat %s of table %s as %s", sess.id, i, table.id, sess.party)
         self.ratings.fair.seen(table.id, i, self.proxied.origin(sess.id, sess.address))
         table.resume(sess, i, resume.token, resume.last_event, re=seq)

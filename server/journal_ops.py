@@ -41,8 +41,8 @@ from .journal import (
 from .journal_values import StorageError
 
 
-class Operations(Protocol):
-    """A backend called synchronously."""
+class Writes(Protocol):
+    """The journal commands of a table: its creation, seats, actions, refusals and end."""
 
     def create_table(self, table_id: str, rules: RuleSet, seed: int, private: bool = False,
                      options: dict[str, Any] | None = None) -> None: ...
@@ -64,9 +64,9 @@ class Operations(Protocol):
 
     def mark_damaged(self, table_id: str, reason: str) -> None: ...
 
-    def save_ratings(self, preset: str, ratings: Sequence[Rating]) -> None: ...
 
-    def save_account(self, account: Account) -> None: ...
+class Reads(Protocol):
+    """What the server reads back of its tables: to restore them, and their results."""
 
     def load_unfinished(self) -> list[StoredTable]: ...
 
@@ -82,6 +82,10 @@ class Operations(Protocol):
 
     def load_damaged(self) -> list[tuple[str, str]]: ...
 
+
+class Archive(Protocol):
+    """The finished games with who played them, the ratings and the claimed names."""
+
     def finished_games(self, player: str | None = None, preset: str | None = None,
                        limit: int = 1000) -> list[FinishedGame]: ...
 
@@ -89,15 +93,19 @@ class Operations(Protocol):
 
     def ratings(self, preset: str, names: Sequence[str]) -> dict[str, Rating]: ...
 
+    def save_ratings(self, preset: str, ratings: Sequence[Rating]) -> None: ...
+
     def leaderboard(self, preset: str, limit: int = 20) -> list[Rating]: ...
 
     def account(self, name: str) -> Account | None: ...
 
     def all_accounts(self) -> list[Account]: ...
 
+    def save_account(self, account: Account) -> None: ...
 
-class AsyncOperations(Protocol):
-    """A backend called on the event loop: the same operations, awaited."""
+
+class AsyncWrites(Protocol):
+    """The journal commands of a table: its creation, seats, actions, refusals and end. Awaited."""
 
     async def create_table(self, table_id: str, rules: RuleSet, seed: int, private: bool = False,
                            options: dict[str, Any] | None = None) -> None: ...
@@ -119,9 +127,9 @@ class AsyncOperations(Protocol):
 
     async def mark_damaged(self, table_id: str, reason: str) -> None: ...
 
-    async def save_ratings(self, preset: str, ratings: Sequence[Rating]) -> None: ...
 
-    async def save_account(self, account: Account) -> None: ...
+class AsyncReads(Protocol):
+    """What the server reads back of its tables: to restore them, and their results. Awaited."""
 
     async def load_unfinished(self) -> list[StoredTable]: ...
 
@@ -137,6 +145,10 @@ class AsyncOperations(Protocol):
 
     async def load_damaged(self) -> list[tuple[str, str]]: ...
 
+
+class AsyncArchive(Protocol):
+    """The finished games with who played them, the ratings and the claimed names. Awaited."""
+
     async def finished_games(self, player: str | None = None, preset: str | None = None,
                              limit: int = 1000) -> list[FinishedGame]: ...
 
@@ -144,11 +156,41 @@ class AsyncOperations(Protocol):
 
     async def ratings(self, preset: str, names: Sequence[str]) -> dict[str, Rating]: ...
 
+    async def save_ratings(self, preset: str, ratings: Sequence[Rating]) -> None: ...
+
     async def leaderboard(self, preset: str, limit: int = 20) -> list[Rating]: ...
 
     async def account(self, name: str) -> Account | None: ...
 
     async def all_accounts(self) -> list[Account]: ...
+
+    async def save_account(self, account: Account) -> None: ...
+
+
+class Operations(Protocol):
+    """A backend called synchronously (SQLite, memory): its operations in three parts."""
+
+    @property
+    def writes(self) -> Writes: ...
+
+    @property
+    def reads(self) -> Reads: ...
+
+    @property
+    def archive(self) -> Archive: ...
+
+
+class AsyncOperations(Protocol):
+    """A backend called on the event loop (PostgreSQL): the same parts, awaited."""
+
+    @property
+    def writes(self) -> AsyncWrites: ...
+
+    @property
+    def reads(self) -> AsyncReads: ...
+
+    @property
+    def archive(self) -> AsyncArchive: ...
 
 
 def execute(backend: Operations | AsyncOperations, request: Request) -> Any:
@@ -156,53 +198,53 @@ def execute(backend: Operations | AsyncOperations, request: Request) -> Any:
     :class:`AsyncOperations` backend, the awaitable of it."""
     match request:
         case AppendAction(table_id, index, action):
-            return backend.append_encoded(table_id, index, action)
+            return backend.writes.append_encoded(table_id, index, action)
         case CreateTable(table_id, rules, seed, private, options):
-            return backend.create_table(table_id, rules, seed, private, options)
+            return backend.writes.create_table(table_id, rules, seed, private, options)
         case SetSeat(table_id, seat, name, token_digest, bot):
-            return backend.set_seat(table_id, seat, name, token_digest, bot)
+            return backend.writes.set_seat(table_id, seat, name, token_digest, bot)
         case ClearSeat(table_id, seat):
-            return backend.clear_seat(table_id, seat)
+            return backend.writes.clear_seat(table_id, seat)
         case StartTable(table_id):
-            return backend.start_table(table_id)
+            return backend.writes.start_table(table_id)
         case RecordRefusal():
-            return backend.record_refusal(request)
+            return backend.writes.record_refusal(request)
         case FinishTable():
-            return backend.finish(request)
+            return backend.writes.finish(request)
         case CloseTable(table_id, reason):
-            return backend.close_table(table_id, reason)
+            return backend.writes.close_table(table_id, reason)
         case MarkDamaged(table_id, reason):
-            return backend.mark_damaged(table_id, reason)
+            return backend.writes.mark_damaged(table_id, reason)
         case SaveRatings(preset, ratings):
-            return backend.save_ratings(preset, ratings)
+            return backend.archive.save_ratings(preset, ratings)
         case SaveAccount(account):
-            return backend.save_account(account)
+            return backend.archive.save_account(account)
         case LoadUnfinished():
-            return backend.load_unfinished()
+            return backend.reads.load_unfinished()
         case LoadResults(limit):
-            return backend.load_results(limit)
+            return backend.reads.load_results(limit)
         case LoadActions(table_id):
-            return backend.load_actions(table_id)
+            return backend.reads.load_actions(table_id)
         case LoadRefusals(table_id):
-            return backend.load_refusals(table_id)
+            return backend.reads.load_refusals(table_id)
         case LoadFinishedSince(since):
-            return backend.load_finished_since(since)
+            return backend.reads.load_finished_since(since)
         case LastTableId():
-            return backend.last_table_id()
+            return backend.reads.last_table_id()
         case LoadDamaged():
-            return backend.load_damaged()
+            return backend.reads.load_damaged()
         case FinishedGames(player, preset, limit):
-            return backend.finished_games(player, preset, limit)
+            return backend.archive.finished_games(player, preset, limit)
         case FinishedGameOf(table_id):
-            return backend.finished_game(table_id)
+            return backend.archive.finished_game(table_id)
         case Ratings(preset, names):
-            return backend.ratings(preset, names)
+            return backend.archive.ratings(preset, names)
         case Leaderboard(preset, limit):
-            return backend.leaderboard(preset, limit)
+            return backend.archive.leaderboard(preset, limit)
         case AccountOf(name):
-            return backend.account(name)
+            return backend.archive.account(name)
         case AllAccounts():
-            return backend.all_accounts()
+            return backend.archive.all_accounts()
     raise StorageError(f"not a journal request: {request!r}")
 
 

@@ -66,7 +66,7 @@ class LobbyFeed:
             body = wire.TableUpdate(table=table.info())
             for sess in self.lobby_watchers:
                 if sess.table_id != table.id and sess not in table.broadcaster.spectators:  # else sent by the table
-                    sess.send(body)
+                    sess.tell(body)
 
     def remote_changed(self, member: str, info: wire.TableInfo) -> None:
         """A table of another member of the cluster as it is now (``closed``: gone): filed
@@ -81,4 +81,4 @@ class LobbyFeed:
         self.tables.remote.file(member, info)
         body = wire.TableUpdate(table=info)
         for sess in self.lobby_watchers:
-            sess.send(body)
+            sess.tell(body)

@@ -53,6 +53,7 @@ class MemoryStorage(MemoryArchive):
 
     def __init__(self) -> None:
         self._tables: dict[str, _MemTable] = {}
+        self.writes = self.reads = self.archive = self  # one object holds the three parts of its operations
 
     def _get(self, table_id: str) -> _MemTable:
         try:

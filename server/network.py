@@ -187,7 +187,7 @@ class NetworkEngine:
                 for sess in table.seats.sessions():
                     sess.table_id = None
         for sess in list(self.sessions.values()):
-            sess.send(wire.Bye(reason="server shutting down"))
+            sess.tell(wire.Bye(reason="server shutting down"))
             sess.close()
         for sess in list(self.sessions.values()):
             try:

@@ -11,7 +11,7 @@ from typing import Callable
 
 from scopa.bots import make_bot
 from scopa.engine import Player, RuleSet
-from scopa.protocol import Addressed
+from scopa.protocol import Prepared
 from scopa.protocol import commands as wire
 
 from .clock import Clock, Timer, start_timer
@@ -34,7 +34,7 @@ class Seat:
     token_digest: str = ""  # sha256 hex of the seat token: the token itself is never kept
     away: bool = False  # a person whose connection dropped (within the grace period)
     strategy: str = ""  # a built-in bot's strategy
-    your_turn: Addressed | None = None  # the table's your_turn to this seat, addressed once
+    your_turn: Prepared | None = None  # the table's last your_turn to this seat (prepared once per client)
 
 
 class Seats(list[Seat | None]):

@@ -25,7 +25,8 @@ from scopa.protocol import (
     ConnectionRole,
     ConnectionState,
     LocalProtocolError,
-    Prepared,
+    Message,
+    Outgoing,
     ProtocolError,
 )
 from .clock import Clock, Timer
@@ -345,7 +346,7 @@ class ServerSession(asyncio.BufferedProtocol):
             return
         if kind == "ping":
             self._ping_sent = now
-            self.send(Ping(nonce=random.randrange(2**32)))
+            self.tell(Ping(nonce=random.randrange(2**32)))
             self._arm_deadline()
             return
         limits = self.limits
@@ -369,46 +370,26 @@ class ServerSession(asyncio.BufferedProtocol):
     def welcomed(self) -> bool:
         return self.proto.state is ConnectionState.READY
 
-    def send(self, body: Body, *, sender: str = "lobby", recipient: str | None = None, re: int | None = None,
-             payload: bytes | None = None) -> None:
+    def send(self, outgoing: Outgoing) -> None:
         """Send one command to this client (never blocks; a client that does not read is
-        dropped).  ``payload``: ``body`` packed already, for a broadcast packed once."""
+        dropped): a :class:`Message`, a :class:`Packed` body, a :class:`Prepared`
+        broadcast or a whole command."""
         if self.closed or self.proto.state is ConnectionState.CLOSED:
             return  # after bye or a fatal error nothing more is sent (PROTOCOL.md §6)
         try:
-            frame = self.proto.send_body(body, recipient=recipient or self.party, sender=sender, re=re,
-                                         payload=payload)
+            frame = self.proto.send(outgoing)
         except LocalProtocolError as exc:
-            log.error("could not send %s to %s: %s", body.NAME, self.party, exc)
+            log.error("could not send %s to %s: %s", outgoing.name, self.party, exc)
             return
         self._queue_frame(frame)
 
-    def send_packed(self, name: str, payload: bytes, *, sender: str, recipient: str | None = None,
-                    re: int | None = None) -> None:
-        """Like :meth:`send`, for a body already packed (see ``Connection.send_payload``)."""
-        if self.closed or self.proto.state is ConnectionState.CLOSED:
-            return
-        try:
-            frame = self.proto.send_payload(name, payload, recipient=recipient or self.party, sender=sender, re=re)
-        except LocalProtocolError as exc:
-            log.error("could not send %s to %s: %s", name, self.party, exc)
-            return
-        self._queue_frame(frame)
-
-    def send_prepared(self, prepared: Prepared) -> None:
-        """Like :meth:`send`, for a command packed once for many (``protocol.prepare``)."""
-        if self.closed or self.proto.state is ConnectionState.CLOSED:
-            return
-        try:
-            frame = self.proto.send_prepared(prepared)
-        except LocalProtocolError as exc:
-            log.error("could not send %s to %s: %s", prepared.name, self.party, exc)
-            return
-        self._queue_frame(frame)
+    def tell(self, body: Body, re: int | None = None) -> None:
+        """``body`` from the lobby to this client (``re``: the command it answers)."""
+        self.send(Message(body, self.party, "lobby", re))
 
     def error(self, code: ErrorCode, message: str, re: int | None = None, sender: str = "lobby",
               fatal: bool = False) -> None:
-        self.send(Error(code=code, message=message[:500], fatal=fatal), sender=sender, re=re)
+        self.send(Message(Error(code=code, message=message[:500], fatal=fatal), self.party, sender, re))
 
     def _queue_frame(self, frame: bytes) -> None:
         size = len(frame)

@@ -7,8 +7,41 @@ import sqlite3
 from typing import Callable
 
 from .journal_values import StorageError
-from .sqlite_archive import ARCHIVE_SCHEMA
 from .journal_values import JournalTooNew, compact
+
+ARCHIVE_SCHEMA = """
+CREATE TABLE IF NOT EXISTS game_players (
+    table_id     TEXT NOT NULL REFERENCES tables(id),
+    seat         INTEGER NOT NULL,
+    name         TEXT NOT NULL,
+    kind         TEXT NOT NULL,            -- person | bot
+    strategy     TEXT,                     -- a built-in bot's strategy
+    taken_over   INTEGER NOT NULL DEFAULT 0, -- a bot played this person's seat from some point on
+    token_digest TEXT,                     -- sha256 hex of the person's seat token
+    PRIMARY KEY (table_id, seat)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS game_players_name ON game_players(name);
+CREATE TABLE IF NOT EXISTS ratings (
+    preset TEXT NOT NULL,
+    name   TEXT NOT NULL,
+    mu     REAL NOT NULL,
+    sigma  REAL NOT NULL,
+    games  INTEGER NOT NULL DEFAULT 0,
+    wins   INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (preset, name)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS accounts (
+    name       TEXT PRIMARY KEY,
+    salt       BLOB NOT NULL,
+    hash       BLOB NOT NULL,              -- scrypt(password, salt, n, r, p)
+    n          INTEGER NOT NULL,
+    r          INTEGER NOT NULL,
+    p          INTEGER NOT NULL,
+    created_at REAL NOT NULL
+) WITHOUT ROWID;
+"""
+"""The archive's relations (:mod:`.sqlite_archive`): who played each finished game, the
+ratings and the claimed names."""
 
 SCHEMA_VERSION = 3
 """1: actions as rows only; 2: a finished table's actions compacted into ``tables.record``;

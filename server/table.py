@@ -19,6 +19,7 @@ from scopa.bots import make_bot
 from scopa.engine import Action, EndReason, GameMaster, GameState, HandDealt, IllegalMoveError, Player, RuleSet
 from scopa.engine.effects import Announce, Ask, Effect, GameOver, Journal as JournalAction, Refused
 from scopa.engine.view import view as seat_view
+from scopa.protocol import Message
 from scopa.protocol import commands as wire
 from scopa.protocol.convert import public_view_to_wire, rules_to_wire, view_to_wire
 
@@ -174,20 +175,20 @@ class Table:
         self.seats.back(i)
         seat.session, seat.away = session, False
         playing = self.state is wire.TableState.PLAYING
-        session.send(wire.Joined(table=self.id, seat=i, side=self.rules.side_of(i), token=token, resumed=True),
+        session.tell(wire.Joined(table=self.id, seat=i, side=self.rules.side_of(i), token=token, resumed=True),
                      re=re)
         if self.state is wire.TableState.WAITING:
             session.table_id = self.id
-            session.send(self.snapshot(i), sender=self.party, recipient=session.party)
+            session.send(Message(self.snapshot(i), session.party, self.party))
             log.info("table %s: seat %s (%s) is back", self.id, i, seat.name)
             self.broadcaster.tell_seat(wire.SeatBack(seat=i, name=seat.name), numbered=self.master is not None)
             self.announce_seats()
             return
         missed = self.events.missed(i, last_event)
         if missed is None:
-            session.send(self.snapshot(i), sender=self.party, recipient=session.party)
+            session.send(Message(self.snapshot(i), session.party, self.party))
             if not playing and self.events.end is not None:
-                session.send(self.events.end, sender=self.party, recipient=self.everyone)
+                session.send(Message(self.events.end, self.everyone, self.party))
         else:
             self.broadcaster.resend(session, missed)
         log.info("table %s: seat %s (%s) is back", self.id, i, seat.name)
@@ -198,7 +199,7 @@ class Table:
             self.turns.ask_again(i)
         else:
             seat.session = None
-            session.send(wire.Left(table=self.id, reason=self.finish_reason or wire.LeftReason.GAME_OVER.value))
+            session.tell(wire.Left(table=self.id, reason=self.finish_reason or wire.LeftReason.GAME_OVER.value))
 
     def _grace_expired(self, i: int) -> None:
         """The grace period of away seat ``i`` is over: free again at a waiting table;
@@ -245,11 +246,11 @@ class Table:
         over = self.state is wire.TableState.FINISHED
         missed = self.events.missed(None, last_event) if last_event is not None else None
         self.broadcaster.resend(session, missed or ())
-        session.send(self.snapshot(None), sender=self.party, recipient=session.party, re=re)
+        session.send(Message(self.snapshot(None), session.party, self.party, re))
         if over:
             if missed is None and self.events.end is not None:
-                session.send(self.events.end, sender=self.party, recipient=self.everyone)
-            session.send(wire.Left(table=self.id, reason=self.finish_reason or wire.LeftReason.GAME_OVER.value))
+                session.send(Message(self.events.end, self.everyone, self.party))
+            session.tell(wire.Left(table=self.id, reason=self.finish_reason or wire.LeftReason.GAME_OVER.value))
             return
         self.broadcaster.add_spectator(session)
 
@@ -444,12 +445,12 @@ class Table:
             self.on_changed(self)
         for sess in self.seats.sessions():
             if sess is leaver:
-                sess.send(wire.Left(table=self.id, reason=wire.LeftReason.LEFT.value), re=re)
+                sess.tell(wire.Left(table=self.id, reason=wire.LeftReason.LEFT.value), re=re)
             else:
-                sess.send(wire.Left(table=self.id, reason=reason))
+                sess.tell(wire.Left(table=self.id, reason=reason))
             sess.table_id = None
         for sess in self.broadcaster.spectators:
-            sess.send(wire.Left(table=self.id, reason=reason))
+            sess.tell(wire.Left(table=self.id, reason=reason))
         self.broadcaster.spectators.clear()
         if self.on_finished is not None:
             self.on_finished(self)

@@ -55,7 +55,7 @@ class TableCommands:
             return
         seat, token = table.seats.seat_client(sess, body.token)
         self.ratings.fair.seen(table.id, seat, self.proxied.origin(sess.id, sess.address), fresh=True)
-        sess.send(wire.Joined(table=table.id, seat=seat, side=table.rules.side_of(seat), token=token), re=seq)
+        sess.tell(wire.Joined(table=table.id, seat=seat, side=table.rules.side_of(seat), token=token), re=seq)
         log.info("table %s: %s sits at seat %s", table.id, sess.party, seat)
         table.announce_seats()
         if table.seats.full:
@@ -71,7 +71,7 @@ class TableCommands:
             table.abandon(f"{sess.party} left", leaver=sess, re=seq)  # game_end and left to all
             return
         table.seats.unseat(sess)
-        sess.send(wire.Left(table=table.id, reason=wire.LeftReason.LEFT.value), re=seq)
+        sess.tell(wire.Left(table=table.id, reason=wire.LeftReason.LEFT.value), re=seq)
         self.life.seat_freed(table)
 
     def move(self, sess: ServerSession, body: wire.PlayCard | wire.MakeDeclaration, seq: int, recipient: str) -> None:
@@ -98,7 +98,7 @@ class TableCommands:
                 self.shared.say(msg)
             for other in self.sessions.values():
                 if other.welcomed:
-                    other.send(msg)
+                    other.tell(msg)
             return
         table = self.seating.table_named(recipient)
         if table is None or sess.table_id != table.id:

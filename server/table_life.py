@@ -197,10 +197,10 @@ class TableLife:
             self.ratings.fair.seen(table.id, joined[0], origin, fresh=True)
         for strategy in body.fill_with_bots:
             table.seats.seat_bot(strategy)
-        sess.send(wire.TableCreated(table=table.info(), invite=invite), re=seq)
+        sess.tell(wire.TableCreated(table=table.info(), invite=invite), re=seq)
         if joined is not None:
             seat, token = joined
-            sess.send(wire.Joined(table=table.id, seat=seat, side=rules.side_of(seat), token=token), re=seq)
+            sess.tell(wire.Joined(table=table.id, seat=seat, side=rules.side_of(seat), token=token), re=seq)
         table.announce_seats()
         if table.seats.full:
             table.start()
@@ -232,7 +232,7 @@ class TableLife:
     def close_waiting(self, table: Table, reason: str) -> None:
         """Close a table that waits for players: its seated clients are told ``left``."""
         for s in table.seats.sessions():
-            s.send(wire.Left(table=table.id, reason=wire.LeftReason.CLOSED.value))
+            s.tell(wire.Left(table=table.id, reason=wire.LeftReason.CLOSED.value))
             s.table_id = None
         for s in list(table.broadcaster.spectators):
             table.broadcaster.unwatch(s, tell=True)

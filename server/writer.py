@@ -88,12 +88,16 @@ class QueuedStorage:
         it for now, the request queued again after a while."""
         again: list[Pending] = []
         for (request, future), result in zip(pending, results):
+            if result is None:  # the usual case: stored
+                if self._waiting and request is not None:
+                    self._stored_again(table_of(request))
+                if not future.done():  # done: its waiter was cancelled
+                    future.set_result(None)
+                continue
             if isinstance(result, JournalUnavailable) and request is not None and not self._closed \
                     and not future.done():
                 again.append((request, future))
                 continue
-            if self._waiting and result is None and request is not None:
-                self._stored_again(table_of(request))
             settle(request, future, result)
         if again:
             self._retry(again, next(r for (_, _), r in zip(pending, results) if isinstance(r, JournalUnavailable)))
@@ -134,10 +138,6 @@ class QueuedStorage:
             if self.on_waiting is not None:
                 self.on_waiting(table, None)
 
-    def _refusal(self) -> StorageError | None:
-        """Why a request fails at once (None: it is queued)."""
-        return StorageError("the storage is closed") if self._closed else None
-
     def _attach(self, loop: asyncio.AbstractEventLoop) -> None:
         """The first request: the event loop the requests come from is ``loop``."""
 
@@ -151,9 +151,8 @@ class QueuedStorage:
             loop = self._loop = asyncio.get_running_loop()
             self._attach(loop)
         future: asyncio.Future[Any] = loop.create_future()
-        refused = self._refusal()
-        if refused is not None:
-            future.set_exception(refused)
+        if self._closed:  # refused at once
+            future.set_exception(StorageError("the storage is closed"))
             future.exception()  # the caller may not wait for it: nothing to report twice
             return future
         if not self._turn:

@@ -67,7 +67,7 @@ async def test_the_operator_lists_closes_and_kicks(tmp_path: Path) -> None:
     finally:
         await engine.stop()
     db = SQLiteStorage(str(tmp_path / "j.db"))
-    assert [r.reason for r in db.load_results() if r.id == playing] == ["abandoned"]
+    assert [r.reason for r in db.reads.load_results() if r.id == playing] == ["abandoned"]
     db.close()
 
 

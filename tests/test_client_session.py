@@ -26,7 +26,7 @@ from scopa.engine import (
     RuleSet,
     View,
 )
-from scopa.protocol import Connection, ConnectionRole, ErrorCode, Hello, Ping, Pong, Welcome
+from scopa.protocol import Message, Connection, ConnectionRole, ErrorCode, Hello, Ping, Pong, Welcome
 
 
 SAFETY = 60  # seconds: a safety net only, games take well under a second
@@ -198,7 +198,7 @@ async def _fake_server(script) -> tuple[asyncio.Server, int]:  # type: ignore[no
             return command
 
         def send(body, recipient, re=None):  # type: ignore[no-untyped-def]
-            writer.write(conn.send_body(body, recipient=recipient, re=re))
+            writer.write(conn.send(Message(body, recipient=recipient, re=re)))
 
         try:
             await script(receive, send)

@@ -74,13 +74,13 @@ async def test_bot_game_restored_from_a_cut_journal_runs_to_the_end(tmp_path) ->
 
     # Cut the journal after 17 actions: a playing table of four bots.
     db = SQLiteStorage(path)
-    db.create_table(tid, master.rules, master.seed)
+    db.writes.create_table(tid, master.rules, master.seed)
     for seat, st in record.seats.items():
-        db.set_seat(tid, seat, st.name, bot=st.bot)
-    db.start_table(tid)
+        db.writes.set_seat(tid, seat, st.name, bot=st.bot)
+    db.writes.start_table(tid)
     cut = [decode_action(x) for x in record.actions[:17]]
     for i, act in enumerate(cut):
-        db.append_action(tid, i, act)
+        db.writes.append_action(tid, i, act)
     db.close()
 
     again = NetworkEngine("127.0.0.1", 0, seed=6, db=path)
@@ -99,10 +99,10 @@ async def test_bot_game_restored_from_a_cut_journal_runs_to_the_end(tmp_path) ->
     finally:
         await again.stop()
     check = SQLiteStorage(path)
-    [result] = [r for r in check.load_results() if r.id == tid]
-    assert check.load_unfinished() == [] or all(t.id != tid for t in check.load_unfinished())
+    [result] = [r for r in check.reads.load_results() if r.id == tid]
+    assert check.reads.load_unfinished() == [] or all(t.id != tid for t in check.reads.load_unfinished())
     assert list(result.totals) == st.totals and result.winner == st.winner
-    assert check.load_actions(tid) == table.master.actions  # journaled on from action 17
+    assert check.reads.load_actions(tid) == table.master.actions  # journaled on from action 17
     assert check.integrity_check() == "ok"
     check.close()
 

@@ -68,12 +68,12 @@ def journal_of_sqlite(path: Path) -> list[Journaled]:
     rows = db.execute("SELECT id, seed, status, winner, totals, reason FROM tables").fetchall()
     db.close()
     store = SQLiteStorage(str(path))
-    results = {r.id: r for r in store.load_results(10_000)}
+    results = {r.id: r for r in store.reads.load_results(10_000)}
     out = []
     for tid, seed, status, winner, totals, reason in rows:
         rules = results[tid].rules if tid in results else RuleSet()
         out.append(Journaled(tid, rules, int(seed), status, winner, tuple(results[tid].totals) if tid in results else (),
-                             reason or "", store.load_actions(tid)))
+                             reason or "", store.reads.load_actions(tid)))
     store.close()
     return out
 

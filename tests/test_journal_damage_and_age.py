@@ -23,10 +23,10 @@ from wire_client import WireClient
 
 def _playing_table(db: SQLiteStorage, tid: str, seed: int) -> None:
     """A journaled 2-player game between two people (away until they resume)."""
-    db.create_table(tid, RuleSet(), seed)
-    db.set_seat(tid, 0, f"p{tid}a", token_digest=token_digest(f"token-{tid}-a"))
-    db.set_seat(tid, 1, f"p{tid}b", token_digest=token_digest(f"token-{tid}-b"))
-    db.start_table(tid)
+    db.writes.create_table(tid, RuleSet(), seed)
+    db.writes.set_seat(tid, 0, f"p{tid}a", token_digest=token_digest(f"token-{tid}-a"))
+    db.writes.set_seat(tid, 1, f"p{tid}b", token_digest=token_digest(f"token-{tid}-b"))
+    db.writes.start_table(tid)
 
 
 def _raw(path: str, sql: str, *args: object) -> None:
@@ -118,10 +118,10 @@ def test_an_older_journal_is_migrated(tmp_path: Path) -> None:
     con.commit()
     con.close()
     db = SQLiteStorage(path)
-    [table] = db.load_unfinished()
+    [table] = db.reads.load_unfinished()
     assert table.id == "5" and table.damage is None and table.seed == 42
-    db.finish_table("5", 0, [11, 3], "target")
-    assert [r.id for r in db.load_results()] == ["5"]
+    db.writes.finish_table("5", 0, [11, 3], "target")
+    assert [r.id for r in db.reads.load_results()] == ["5"]
     db.close()
     con = sqlite3.connect(path)
     assert con.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()[0] == str(storage.SCHEMA_VERSION)
@@ -158,9 +158,9 @@ async def test_a_finished_two_player_game_to_11_takes_at_most_8_kilobytes(tmp_pa
     assert per_game <= 8 * 1024, per_game
     # Still all a record needs: rules, seed, every deal and action, the result.
     db = SQLiteStorage(path)
-    results = {r.id: r for r in db.load_results(200)}
+    results = {r.id: r for r in db.reads.load_results(200)}
     for tid, master in final.items():
-        actions = db.load_actions(tid)
+        actions = db.reads.load_actions(tid)
         assert actions == list(master.actions)
         state = replay(master.rules, master.first_dealer, actions)
         assert list(results[tid].totals) == state.totals and results[tid].winner == state.winner
@@ -172,7 +172,7 @@ def test_the_journal_is_readable_by_its_owner_only(tmp_path: Path) -> None:
     old = os.umask(0o022)
     try:
         db = SQLiteStorage(str(path))
-        db.create_table("1", RuleSet(), 1)
+        db.writes.create_table("1", RuleSet(), 1)
         for name in (path, Path(str(path) + "-wal"), Path(str(path) + "-shm")):
             assert name.exists() and stat.S_IMODE(name.stat().st_mode) == 0o600, name
         db.close()

@@ -40,8 +40,8 @@ def _stored(path: Path, table: str = "1") -> list[int]:
 def _playing(path: Path, tables: tuple[str, ...] = ("1",)) -> None:
     db = SQLiteStorage(str(path))
     for t in tables:
-        db.create_table(t, RuleSet(), 7)
-        db.start_table(t)
+        db.writes.create_table(t, RuleSet(), 7)
+        db.writes.start_table(t)
     db.close()
 
 
@@ -62,7 +62,7 @@ def test_a_record_cut_short_by_a_crash_is_left_out_and_the_whole_ones_are_taken_
 
     db = SQLiteStorage(str(path))  # opening takes in what a stopped server left
     try:
-        [table] = db.load_unfinished()
+        [table] = db.reads.load_unfinished()
         assert table.actions == [DEAL, *PLAYS[:3]]
     finally:
         db.close()
@@ -76,13 +76,13 @@ def test_moves_taken_in_twice_are_stored_once(tmp_path: Path) -> None:
     _playing(path)
     db = SQLiteStorage(str(path))
     for i, action in enumerate([DEAL, *PLAYS[:2]]):
-        db.append_action("1", i, action)
+        db.writes.append_action("1", i, action)
     db.close()
     Path(moves_path(str(path))).write_bytes(record(_rows([DEAL, *PLAYS])))
     db = SQLiteStorage(str(path))
     try:
         assert _stored(path) == [0, 1, 2, 3, 4]
-        assert db.load_actions("1") == [DEAL, *PLAYS]
+        assert db.reads.load_actions("1") == [DEAL, *PLAYS]
     finally:
         db.close()
 
@@ -93,15 +93,15 @@ def test_the_moves_of_an_ended_table_left_in_the_move_file_are_passed_over(tmp_p
     db = SQLiteStorage(str(path), move_file=True)
     db.run_batch([AppendAction.of("1", i, a) for i, a in enumerate([DEAL, *PLAYS])]
                  + [AppendAction.of("2", 0, DEAL)])
-    db.finish_table("1", 0, [11, 4], "target")  # its record is written from the move file
+    db.writes.finish_table("1", 0, [11, 4], "target")  # its record is written from the move file
     kept = Path(moves_path(str(path))).read_bytes()  # as a crash would leave it
     db.close()
     Path(moves_path(str(path))).write_bytes(kept)
     again = SQLiteStorage(str(path))
     try:
         assert _stored(path, "1") == [] and _stored(path, "2") == [0]
-        assert again.load_actions("1") == [DEAL, *PLAYS]
-        assert [t.id for t in again.load_unfinished()] == ["2"]
+        assert again.reads.load_actions("1") == [DEAL, *PLAYS]
+        assert [t.id for t in again.reads.load_unfinished()] == ["2"]
     finally:
         again.close()
 
@@ -117,11 +117,11 @@ def test_moves_go_into_the_sqlite_file_when_the_move_file_is_full(tmp_path: Path
                              AppendAction.of("1", 1, PLAYS[0])]) == [None, None]
         db.take_in_moves(when_full=True)
         assert _stored(path) == [] and Path(moves_path(str(path))).stat().st_size > 0  # not full yet
-        db.append_action("1", 2, PLAYS[1])
+        db.writes.append_action("1", 2, PLAYS[1])
         db.take_in_moves(when_full=True)
         assert _stored(path) == [0, 1, 2] and Path(moves_path(str(path))).stat().st_size == 0
-        db.append_action("1", 3, PLAYS[2])
-        assert db.load_actions("1") == [DEAL, *PLAYS[:3]]  # a read takes in what is pending
+        db.writes.append_action("1", 3, PLAYS[2])
+        assert db.reads.load_actions("1") == [DEAL, *PLAYS[:3]]  # a read takes in what is pending
     finally:
         db.close()
     assert not Path(moves_path(str(path))).exists()
@@ -132,14 +132,14 @@ def test_a_move_of_an_unknown_table_or_an_index_journaled_before_fails_alone(tmp
     _playing(path)
     db = SQLiteStorage(str(path), move_file=True)
     try:
-        db.append_action("1", 0, DEAL)
+        db.writes.append_action("1", 0, DEAL)
         out = db.run_batch([AppendAction.of("1", 0, PLAYS[1]), AppendAction.of("9", 0, DEAL),
                             AppendAction.of("1", 1, PLAYS[0]), AppendAction("1", "2", "[]")])
         assert out[2] is None
         assert all(isinstance(e, StorageError) for e in (out[0], out[1], out[3]))
         with pytest.raises(StorageError, match="journaled already"):
-            db.append_action("1", 1, PLAYS[1])
-        db.append_action("1", 1, PLAYS[0])  # the same action again: accepted, journaled once
+            db.writes.append_action("1", 1, PLAYS[1])
+        db.writes.append_action("1", 1, PLAYS[0])  # the same action again: accepted, journaled once
         assert [decode_action(a) for _, _, a in read_rows(Path(moves_path(str(path))).read_bytes())] \
             == [DEAL, PLAYS[0]]
     finally:
@@ -156,7 +156,7 @@ def test_full_synchronous_flushes_each_record_to_the_disk(tmp_path: Path, monkey
         db = SQLiteStorage(str(path), mode, move_file=True)
         flushed.clear()
         db.run_batch([AppendAction.of("1", 0, DEAL), AppendAction.of("1", 1, PLAYS[0])])
-        db.append_action("1", 2, PLAYS[1])
+        db.writes.append_action("1", 2, PLAYS[1])
         assert len(flushed) == expected, mode
         db.close()
 
@@ -189,7 +189,7 @@ def test_a_journal_opened_as_the_last_one_closes_writes_to_the_file_that_stays(
     path = tmp_path / "j.db"
     _playing(path)
     first = SQLiteStorage(str(path), move_file=True)
-    first.append_action("1", 0, DEAL)
+    first.writes.append_action("1", 0, DEAL)
     real = fcntl.flock
     closed: list[bool] = []
 
@@ -202,7 +202,7 @@ def test_a_journal_opened_as_the_last_one_closes_writes_to_the_file_that_stays(
     monkeypatch.setattr(fcntl, "flock", flock)
     second = SQLiteStorage(str(path), move_file=True)
     try:
-        second.append_action("1", 1, PLAYS[0])
+        second.writes.append_action("1", 1, PLAYS[0])
         assert closed and _stored(path) == [0]
         assert read_rows(Path(moves_path(str(path))).read_bytes()) == _rows([PLAYS[0]], first=1)
     finally:
@@ -220,7 +220,7 @@ def test_a_table_ended_in_a_batch_leaves_no_rows_behind(tmp_path: Path, monkeypa
         assert out == [None] * 7
         db.take_in_moves(when_full=True)  # the file is full: what is pending goes into the SQLite file
         assert _stored(path, "1") == [] and _stored(path, "2") == [0]
-        assert db.load_actions("1") == [DEAL, *PLAYS]
+        assert db.reads.load_actions("1") == [DEAL, *PLAYS]
     finally:
         db.close()
 
@@ -237,7 +237,7 @@ def test_a_damaged_first_record_costs_only_itself_and_its_table_is_named(
     Path(moves_path(str(path))).write_bytes(bytes(damaged))
     db = SQLiteStorage(str(path))
     try:
-        one, two, three = db.load_unfinished()
+        one, two, three = db.reads.load_unfinished()
         assert two.actions == [DEAL, PLAYS[0]] and three.actions == [DEAL, PLAYS[0], PLAYS[1]]  # later records kept
         assert one.damage is not None and "action 0 is missing" in one.damage  # the damaged one, named
     finally:
@@ -251,7 +251,7 @@ def test_a_write_that_fails_halfway_leaves_no_part_of_its_record(tmp_path: Path,
     _playing(path)
     db = SQLiteStorage(str(path), move_file=True)
     try:
-        db.append_action("1", 0, DEAL)
+        db.writes.append_action("1", 0, DEAL)
         real = os.write
         monkeypatch.setattr(os, "write", lambda fd, data: real(fd, bytes(data)[:5]) if len(data) > 5 else
                             (_ for _ in ()).throw(OSError(28, "No space left on device")))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from scopa.protocol import (
+    Message,
     Bye,
     Connection,
     ConnectionRole,
@@ -36,11 +37,11 @@ from scopa.protocol import (
 
 def handshake() -> tuple[Connection, Connection]:
     client, server = Connection(ConnectionRole.CLIENT), Connection(ConnectionRole.SERVER)
-    server.feed(client.send_body(Hello(name="ada"), recipient="lobby"))
+    server.feed(client.send(Message(Hello(name="ada"), recipient="lobby")))
     hello = server.next_command()
     assert hello is not None and isinstance(hello.body, Hello) and hello.sender == "guest"
     assert server.state is ConnectionState.AWAIT_WELCOME
-    client.feed(server.send_body(Welcome(you="player:ada", server="t", protocol=2), recipient="player:ada", re=hello.seq))
+    client.feed(server.send(Message(Welcome(you="player:ada", server="t", protocol=2), recipient="player:ada", re=hello.seq)))
     welcome = client.next_command()
     assert welcome is not None and welcome.re == 1
     return client, server
@@ -50,7 +51,7 @@ def test_handshake_then_sender_is_the_welcomed_party() -> None:
     client, server = handshake()
     assert client.state is server.state is ConnectionState.READY
     assert client.client_party == server.client_party == "player:ada"
-    server.feed(client.send_body(ListTables(), recipient="lobby"))
+    server.feed(client.send(Message(ListTables(), recipient="lobby")))
     cmd = server.next_command()
     assert cmd is not None and cmd.sender == "player:ada" and cmd.seq == 2
 
@@ -58,9 +59,9 @@ def test_handshake_then_sender_is_the_welcomed_party() -> None:
 def test_client_must_hello_first() -> None:
     client = Connection(ConnectionRole.CLIENT)
     with pytest.raises(LocalProtocolError) as info:
-        client.send_body(ListTables(), recipient="lobby")
+        client.send(Message(ListTables(), recipient="lobby"))
     assert info.value.code is ErrorCode.NOT_HELLO_YET
-    client.send_body(Ping(), recipient="lobby")  # allowed before hello
+    client.send(Message(Ping(), recipient="lobby"))  # allowed before hello
 
 
 def test_server_reports_command_before_hello_and_stays_usable() -> None:
@@ -108,7 +109,7 @@ def test_wrong_direction() -> None:
     with pytest.raises(LocalProtocolError):
         client.send(played)
     with pytest.raises(LocalProtocolError):
-        server.send_body(PlayCard(card="7d"), recipient="player:ada")
+        server.send(Message(PlayCard(card="7d"), recipient="player:ada"))
 
 
 def test_second_hello_is_unexpected() -> None:
@@ -120,23 +121,23 @@ def test_second_hello_is_unexpected() -> None:
 
 def test_refused_hello_may_be_retried() -> None:
     client, server = Connection(ConnectionRole.CLIENT), Connection(ConnectionRole.SERVER)
-    server.feed(client.send_body(Hello(name="ada"), recipient="lobby"))
+    server.feed(client.send(Message(Hello(name="ada"), recipient="lobby")))
     assert server.next_command() is not None
-    client.feed(server.send_body(Error(code=ErrorCode.NAME_TAKEN, message="taken"), recipient="guest", re=1))
+    client.feed(server.send(Message(Error(code=ErrorCode.NAME_TAKEN, message="taken"), recipient="guest", re=1)))
     assert client.next_command() is not None
     assert client.state is server.state is ConnectionState.AWAIT_HELLO
-    server.feed(client.send_body(Hello(name="ada2"), recipient="lobby"))
+    server.feed(client.send(Message(Hello(name="ada2"), recipient="lobby")))
     cmd = server.next_command()
     assert cmd is not None and cmd.seq == 2
 
 
 def test_bye_closes_both_ends() -> None:
     client, server = handshake()
-    server.feed(client.send_body(Bye(reason="done"), recipient="lobby"))
+    server.feed(client.send(Message(Bye(reason="done"), recipient="lobby")))
     assert server.next_command() is not None
     assert client.state is server.state is ConnectionState.CLOSED
     with pytest.raises(LocalProtocolError):
-        client.send_body(Ping(), recipient="lobby")
+        client.send(Message(Ping(), recipient="lobby"))
     server.feed(encode(make_command(Ping(), seq=99, sender="player:ada", recipient="lobby")))
     with pytest.raises(UnexpectedCommand):
         server.next_command()
@@ -144,7 +145,7 @@ def test_bye_closes_both_ends() -> None:
 
 def test_seq_increases_per_sending_end() -> None:
     client, server = handshake()
-    seqs = [decode(client.send_body(Ping(nonce=i), recipient="lobby")).seq for i in range(3)]
+    seqs = [decode(client.send(Message(Ping(nonce=i), recipient="lobby"))).seq for i in range(3)]
     assert seqs == [2, 3, 4]
 
 
@@ -185,9 +186,9 @@ def test_fatal_error_closes_and_too_large_send_leaves_state_alone() -> None:
     client, server = handshake()
     tiny = Connection(ConnectionRole.CLIENT, max_frame_size=10)
     with pytest.raises(LocalProtocolError):
-        tiny.send_body(Hello(name="ada"), recipient="lobby")
+        tiny.send(Message(Hello(name="ada"), recipient="lobby"))
     assert tiny.state is ConnectionState.AWAIT_HELLO
-    frame = server.send_body(Error(code=ErrorCode.RATE_LIMITED, message="slow", fatal=True), recipient="player:ada")
+    frame = server.send(Message(Error(code=ErrorCode.RATE_LIMITED, message="slow", fatal=True), recipient="player:ada"))
     assert server.state is ConnectionState.CLOSED
     client.feed(frame)
     assert client.next_command() is not None
@@ -205,7 +206,7 @@ def test_welcome_must_name_a_player_party() -> None:
 @pytest.mark.parametrize(("recipient", "answerer"), [("lobby", "lobby"), ("table:4", "table:4")])
 def test_the_server_connection_answers_a_ping_from_whoever_it_was_sent_to(recipient: str, answerer: str) -> None:
     client, server = handshake()
-    server.feed(client.send_body(Ping(nonce=99), recipient=recipient))
+    server.feed(client.send(Message(Ping(nonce=99), recipient=recipient)))
     ping = server.next_command()
     assert ping is not None
     reply = server.reply(ping)
@@ -218,7 +219,7 @@ def test_the_server_connection_answers_a_ping_from_whoever_it_was_sent_to(recipi
 
 def test_the_client_connection_answers_the_servers_ping() -> None:
     client, server = handshake()
-    client.feed(server.send_body(Ping(nonce=5), recipient="player:ada"))
+    client.feed(server.send(Message(Ping(nonce=5), recipient="player:ada")))
     ping = client.next_command()
     assert ping is not None
     reply = client.reply(ping)
@@ -230,10 +231,10 @@ def test_the_client_connection_answers_the_servers_ping() -> None:
 
 def test_nothing_but_a_ping_gets_a_reply_from_the_protocol() -> None:
     client, server = handshake()
-    server.feed(client.send_body(ListTables(), recipient="lobby"))
+    server.feed(client.send(Message(ListTables(), recipient="lobby")))
     listing = server.next_command()
     assert listing is not None and server.reply(listing) is None
-    server.feed(client.send_body(Bye(reason="done"), recipient="lobby"))
+    server.feed(client.send(Message(Bye(reason="done"), recipient="lobby")))
     bye = server.next_command()
     assert bye is not None and server.reply(bye) is None
     assert server.state is ConnectionState.CLOSED  # the shell closes the stream
@@ -241,7 +242,7 @@ def test_nothing_but_a_ping_gets_a_reply_from_the_protocol() -> None:
 
 def test_a_guest_ping_before_hello_is_answered_by_the_lobby() -> None:
     client, server = Connection(ConnectionRole.CLIENT), Connection(ConnectionRole.SERVER)
-    server.feed(client.send_body(Ping(nonce=1), recipient="lobby"))
+    server.feed(client.send(Message(Ping(nonce=1), recipient="lobby")))
     ping = server.next_command()
     assert ping is not None
     reply = server.reply(ping)

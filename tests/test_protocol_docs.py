@@ -13,6 +13,7 @@ import pytest
 from scopa.engine.rules import Preset, RuleSet
 from scopa.protocol.convert import rules_to_wire
 from scopa.protocol import (
+    Message,
     COMMAND_ADAPTER,
     COMMAND_NAMES,
     Bye,
@@ -140,7 +141,7 @@ def scripted_server(listener: socket.socket, log: list[str]) -> None:
             conn.feed(sock.recv(4096))
 
     def send(body: object, recipient: str, re: int | None = None, sender: str | None = None) -> None:
-        sock.sendall(conn.send_body(body, recipient=recipient, re=re, sender=sender))  # type: ignore[arg-type]
+        sock.sendall(conn.send(Message(body, recipient=recipient, re=re, sender=sender)))  # type: ignore[arg-type]
 
     hello = receive()
     assert isinstance(hello.body, Hello)  # type: ignore[attr-defined]

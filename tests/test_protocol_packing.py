@@ -5,7 +5,7 @@ from __future__ import annotations
 import msgpack
 import pytest
 
-from scopa.protocol import Connection, ConnectionRole, LocalProtocolError, address, commands as wire, prepare
+from scopa.protocol import Connection, ConnectionRole, LocalProtocolError, Message, Packed, commands as wire, make_command, prepare
 from scopa.protocol.codec import decode, encode, pack_body, pack_command, pack_data, pack_envelope, pack_uint
 from scopa.protocol.examples import example_commands
 
@@ -23,9 +23,9 @@ def test_an_envelope_around_a_packed_body_is_the_whole_command(name: str) -> Non
 def _ready_server() -> Connection:
     conn = Connection(ConnectionRole.SERVER)
     client = Connection(ConnectionRole.CLIENT)
-    conn.feed(client.send_body(wire.Hello(name="ada", client="t"), recipient="lobby"))
+    conn.feed(client.send(Message(wire.Hello(name="ada", client="t"), recipient="lobby")))
     assert conn.next_command() is not None
-    conn.send_body(wire.Welcome(you="player:ada", server="s", motd="", protocol=2), recipient="player:ada")
+    conn.send(Message(wire.Welcome(you="player:ada", server="s", motd="", protocol=2), recipient="player:ada"))
     return conn
 
 
@@ -33,8 +33,8 @@ def test_a_broadcast_packed_once_decodes_to_the_same_command_on_each_connection(
     body = wire.CardPlayed(event=5, seat=0, card="7d", captured=["4s", "3b"], scopa=False, table=["Fd"])
     payload = pack_body(body)
     for conn in (_ready_server(), _ready_server()):
-        frame = conn.send_body(body, sender="table:3", recipient="table:3/all", payload=payload)
-        plain = _ready_server().send_body(body, sender="table:3", recipient="table:3/all")
+        frame = conn.send(Packed(body.NAME, payload, sender="table:3", recipient="table:3/all"))
+        plain = _ready_server().send(Message(body, sender="table:3", recipient="table:3/all"))
         assert frame == plain
         assert decode(frame).body == body
 
@@ -49,17 +49,22 @@ def test_a_command_sent_whole_and_by_body_make_the_same_frame() -> None:
 def test_a_route_the_protocol_does_not_have_is_refused_and_nothing_changes(sender: str, recipient: str) -> None:
     conn = _ready_server()
     body = wire.CardPlayed(event=5, seat=0, card="7d", captured=[], scopa=False, table=["Fd"])
-    before = conn.send_body(wire.Ping(nonce=1), recipient="player:ada")
+    before = conn.send(Message(wire.Ping(nonce=1), recipient="player:ada"))
     with pytest.raises(LocalProtocolError):
-        conn.send_body(body, sender=sender, recipient=recipient, payload=pack_body(body))
-    after = conn.send_body(wire.Ping(nonce=1), recipient="player:ada")
+        conn.send(Packed(body.NAME, pack_body(body), sender=sender, recipient=recipient))
+    with pytest.raises(LocalProtocolError):
+        conn.send(Message(body, sender=sender, recipient=recipient))
+    after = conn.send(Message(wire.Ping(nonce=1), recipient="player:ada"))
     assert decode(after).seq == decode(before).seq + 1
 
 
 def test_a_sequence_number_out_of_range_is_refused() -> None:
     conn = _ready_server()
     with pytest.raises(LocalProtocolError):
-        conn.send_body(wire.Ping(nonce=1), recipient="player:ada", seq=2**53 + 1)
+        conn.send(make_command(wire.Ping(nonce=1), seq=2**53, sender="lobby", recipient="player:ada")
+                  .model_copy(update={"seq": 2**53 + 1}))
+    with pytest.raises(LocalProtocolError):
+        conn.send(Message(wire.Ping(nonce=1), recipient="player:ada", re=2**53 + 1))
 
 
 @pytest.mark.parametrize("name", sorted(n for n, c in EXAMPLES.items() if c.body.FLOW is not wire.Flow.TO_SERVER
@@ -71,22 +76,22 @@ def test_a_prepared_broadcast_is_the_same_frame_as_sending_it_whole(name: str) -
     for extra in (0, 1, 200):  # each connection numbers it with its own next seq
         conn, plain = _ready_server(), _ready_server()
         for _ in range(extra):
-            conn.send_body(wire.Ping(nonce=1), recipient="player:ada")
-            plain.send_body(wire.Ping(nonce=1), recipient="player:ada")
-        frame = conn.send_prepared(prepared)
-        assert frame == plain.send_body(cmd.body, recipient=cmd.recipient, sender=cmd.sender)
+            conn.send(Message(wire.Ping(nonce=1), recipient="player:ada"))
+            plain.send(Message(wire.Ping(nonce=1), recipient="player:ada"))
+        frame = conn.send(prepared)
+        assert frame == plain.send(Message(cmd.body, recipient=cmd.recipient, sender=cmd.sender))
         assert decode(frame).body == cmd.body
-        assert decode(conn.send_body(wire.Ping(nonce=2), recipient="player:ada")).seq == decode(frame).seq + 1
+        assert decode(conn.send(Message(wire.Ping(nonce=2), recipient="player:ada"))).seq == decode(frame).seq + 1
 
 
-def test_one_address_serves_every_body_of_a_command_and_each_frame_is_the_command_sent_whole() -> None:
-    addressed = address(ConnectionRole.SERVER, "played", recipient="table:3/all", sender="table:3")
-    assert addressed.recipient == "table:3/all"
+def test_one_preparation_serves_every_body_of_a_command_and_each_frame_is_the_command_sent_whole() -> None:
+    prepared = prepare(ConnectionRole.SERVER, "played", b"", recipient="table:3/all", sender="table:3")
+    assert prepared.recipient == "table:3/all"
     conn, plain = _ready_server(), _ready_server()
     for event, card in ((5, "7d"), (6, "Rc"), (7, "As")):
         body = wire.CardPlayed(event=event, seat=event % 2, card=card, captured=[], scopa=False, table=[card])
-        frame = conn.send_prepared(addressed.prepare(pack_body(body)))
-        assert frame == plain.send_body(body, recipient="table:3/all", sender="table:3")
+        frame = conn.send(prepared.with_body(pack_body(body)))
+        assert frame == plain.send(Message(body, recipient="table:3/all", sender="table:3"))
         assert decode(frame).body == body
 
 
@@ -101,7 +106,7 @@ def test_a_broadcast_that_breaks_a_rule_is_refused_when_prepared(role: Connectio
     with pytest.raises(LocalProtocolError):
         prepare(role, name, pack_body(wire.Ping(nonce=1)), recipient=recipient, sender=sender)
     with pytest.raises(LocalProtocolError):
-        address(role, name, recipient=recipient, sender=sender)
+        _ready_server().send(Packed(name, pack_body(wire.Ping(nonce=1)), recipient=recipient, sender=sender))
 
 
 def test_a_prepared_broadcast_is_not_sent_on_a_closed_connection_or_by_the_other_role() -> None:
@@ -109,21 +114,21 @@ def test_a_prepared_broadcast_is_not_sent_on_a_closed_connection_or_by_the_other
     prepared = prepare(ConnectionRole.SERVER, "played", pack_body(body), recipient="table:3/all", sender="table:3")
     client = Connection(ConnectionRole.CLIENT)
     with pytest.raises(LocalProtocolError):
-        client.send_prepared(prepared)
+        client.send(prepared)
     conn = _ready_server()
-    conn.send_body(wire.Bye(reason="done"), recipient="player:ada")
+    conn.send(Message(wire.Bye(reason="done"), recipient="player:ada"))
     with pytest.raises(LocalProtocolError):
-        conn.send_prepared(prepared)
+        conn.send(prepared)
 
 
 def test_a_prepared_broadcast_too_large_for_the_frame_limit_is_refused_and_nothing_changes() -> None:
     conn = _ready_server()
     conn.max_frame_size = 300
     prepared = prepare(ConnectionRole.SERVER, "played", b"\xc0" * 400, recipient="table:3/all", sender="table:3")
-    before = conn.send_body(wire.Ping(nonce=1), recipient="player:ada")
+    before = conn.send(Message(wire.Ping(nonce=1), recipient="player:ada"))
     with pytest.raises(LocalProtocolError):
-        conn.send_prepared(prepared)
-    assert decode(conn.send_body(wire.Ping(nonce=1), recipient="player:ada")).seq == decode(before).seq + 1
+        conn.send(prepared)
+    assert decode(conn.send(Message(wire.Ping(nonce=1), recipient="player:ada"))).seq == decode(before).seq + 1
 
 
 @pytest.mark.parametrize("n", [0, 1, 127, 128, 255, 256, 65535, 65536, 2**32 - 1, 2**32, 2**53, 2**64 - 1])

@@ -15,6 +15,7 @@ from pydantic import ValidationError
 from scopa.engine import LocalGame, RoundEnded, RuleSet, view
 from scopa.bots import GreedyBot, RandomBot
 from scopa.protocol import (
+    Message,
     PROTOCOL_VERSION,
     ROUTES,
     BadBody,
@@ -193,15 +194,15 @@ def test_commands_travel_only_their_routes() -> None:
     server = Connection(ConnectionRole.SERVER)
     server.feed(_frame(_wire_map("hello")))
     server.next_command()
-    server.send_body(wire.Welcome(you="player:ada", server="s", protocol=2), recipient="player:ada", re=1)
+    server.send(Message(wire.Welcome(you="player:ada", server="s", protocol=2), recipient="player:ada", re=1))
     misrouted = _wire_map("play") | {"recipient": "lobby"}
     server.feed(_frame(misrouted))
     with pytest.raises(UnexpectedCommand) as info:
         server.next_command()
     assert info.value.code is ErrorCode.UNEXPECTED_COMMAND and info.value.seq == misrouted["seq"]
     with pytest.raises(ProtocolError):  # and the server never sends one the wrong way
-        server.send_body(wire.Joined(table="7", seat=0, side=0, token="abcdefgh12"), recipient="player:ada",
-                         sender="table:7")
+        server.send(Message(wire.Joined(table="7", seat=0, side=0, token="abcdefgh12"), recipient="player:ada",
+                         sender="table:7"))
 
 
 # --------------------------------------------------------------------------- public facts

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from scopa.protocol import Message, Outgoing
 from scopa.protocol import commands as wire
 from scopa.protocol.errors import ErrorCode
 from scopa.server import Limits, NetworkEngine
@@ -47,8 +48,12 @@ class RecordingSession:
     def party(self) -> str:
         return f"player:{self.name}"
 
-    def send(self, body: wire.Body, **_: Any) -> None:
-        self.sent.append(body)
+    def send(self, outgoing: Outgoing) -> None:
+        assert isinstance(outgoing, Message), outgoing
+        self.sent.append(outgoing.body)
+
+    def tell(self, body: wire.Body, re: int | None = None) -> None:
+        self.send(Message(body, self.party, "lobby", re))
 
     def error(self, code: ErrorCode, message: str, re: int | None = None, **_: Any) -> None:
         self.sent.append(wire.Error(code=code, message=message[:500]))

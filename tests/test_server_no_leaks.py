@@ -31,7 +31,7 @@ import pytest
 from scopa.bots import GreedyBot, RandomBot
 from scopa.engine import CARDS, Card, GameState, Preset
 from scopa.engine.cards import cards_in
-from scopa.protocol import decode
+from scopa.protocol import Message, Outgoing, decode
 from scopa.protocol import commands as wire
 from scopa.protocol.convert import action_to_wire, legal_from_wire, view_from_wire
 from scopa.protocol.convert import rules_from_wire
@@ -64,19 +64,20 @@ class WireTap:
 
     def install(self, monkeypatch: pytest.MonkeyPatch) -> None:
         tap = self
-        queue_frame, route = ServerSession._queue_frame, Dispatcher.route
+        queue_frame, dispatch = ServerSession._queue_frame, Dispatcher.dispatch
 
         def tapped_queue_frame(sess: ServerSession, frame: bytes) -> None:
             # Every frame the server sends to a client passes here, whatever built it.
             tap.record(sess, frame)
             queue_frame(sess, frame)
 
-        def tapped_route(router: Dispatcher, sess: ServerSession, body: Any, seq: int, recipient: str) -> None:
-            tap.said[(sess.id, seq)] = set(_strings(body.model_dump(mode="json")))
-            route(router, sess, body, seq, recipient)
+        def tapped_dispatch(router: Dispatcher, sess: ServerSession, command: Any) -> None:
+            # Every command the server accepted from a client passes here.
+            tap.said[(sess.id, command.seq)] = set(_strings(command.body.model_dump(mode="json")))
+            dispatch(router, sess, command)
 
         monkeypatch.setattr(ServerSession, "_queue_frame", tapped_queue_frame)
-        monkeypatch.setattr(Dispatcher, "route", tapped_route)
+        monkeypatch.setattr(Dispatcher, "dispatch", tapped_dispatch)
 
     def record(self, sess: ServerSession, frame: bytes) -> None:
         self.seeds.update(t.seed for t in self.engine.tables.values())
@@ -295,8 +296,11 @@ def _plant(monkeypatch: pytest.MonkeyPatch, kind: str) -> None:
             payload = msgpack.packb(data)
         ask_seat(out, seat, payload)
 
-    def leaky(sess: ServerSession, body: wire.Body, **kw: Any) -> None:
-        original = body
+    def leaky(sess: ServerSession, outgoing: Outgoing) -> None:
+        if not isinstance(outgoing, Message):  # packed bodies: the event log's and a seat's deal
+            send(sess, outgoing)
+            return
+        body = original = outgoing.body
         table = sess.host.seating.table_of(sess)  # type: ignore[attr-defined]
         state = table.game_state() if table is not None else None
         if kind == "stock" and isinstance(body, wire.RoundStart) and state is not None and state.stock:
@@ -309,8 +313,8 @@ def _plant(monkeypatch: pytest.MonkeyPatch, kind: str) -> None:
         elif kind == "token" and isinstance(body, wire.TableUpdate) and body.table.id in tokens:
             body = body.model_copy(update={"table": body.table.model_copy(update={"description": tokens[body.table.id]})})
         if body is not original:
-            kw.pop("payload", None)  # a broadcast's body packed once is the unplanted one
-        send(sess, body, **kw)
+            outgoing = Message(body, outgoing.recipient, outgoing.sender, outgoing.re)
+        send(sess, outgoing)
 
     def leaky_broadcast(out: Broadcaster, body: wire.Body, payload: bytes | None = None) -> None:
         state = _game_state(out)

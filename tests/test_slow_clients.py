@@ -16,7 +16,7 @@ from collections.abc import Callable
 import pytest
 
 from scopa.bots import RandomBot
-from scopa.protocol import Connection, ConnectionRole, encode, make_command
+from scopa.protocol import Message, Connection, ConnectionRole, encode, make_command
 from scopa.protocol import commands as wire
 from scopa.server import Limits, NetworkEngine
 from scopa.server.clock import FakeClock
@@ -272,7 +272,7 @@ async def test_a_client_that_never_reads_is_dropped_and_its_tablemates_do_not_st
         table = await host.create(players=3)
         sock = await _silent_socket(server.port)
         silent = Connection(ConnectionRole.CLIENT)
-        await loop.sock_sendall(sock, silent.send_body(wire.Hello(name="silent"), recipient="lobby"))
+        await loop.sock_sendall(sock, silent.send(Message(wire.Hello(name="silent"), recipient="lobby")))
         join = make_command(wire.JoinTable(table=table), seq=2, sender="player:silent", recipient="lobby")
         await loop.sock_sendall(sock, encode(join))
         while (await host.recv_until("table_update")).body.table.seats != ["host", "silent", None]:

@@ -39,18 +39,18 @@ def test_round_trip(storage: StorageBackend) -> None:
     rules = RuleSet.build("cirulla", players=4)
     seed = 2**63 - 1
     digest = hashlib.sha256(b"secret-token").hexdigest()
-    storage.create_table("7", rules, seed, private=True, options={"grace": 120})
-    storage.set_seat("7", 0, "ada", token_digest=digest)
-    storage.set_seat("7", 1, "greedy-bot-1", bot="greedy")
-    storage.set_seat("7", 2, "bob", token_digest="00" * 32)
-    storage.clear_seat("7", 2)
-    storage.set_seat("7", 2, "cy", token_digest="11" * 32)
-    storage.set_seat("7", 3, "random-bot-3", bot="random")
-    storage.create_table("12", RuleSet.build("scopa"), 5)
-    storage.set_seat("12", 0, "dora", token_digest="22" * 32)
-    assert storage.last_table_id() == 12
+    storage.writes.create_table("7", rules, seed, private=True, options={"grace": 120})
+    storage.writes.set_seat("7", 0, "ada", token_digest=digest)
+    storage.writes.set_seat("7", 1, "greedy-bot-1", bot="greedy")
+    storage.writes.set_seat("7", 2, "bob", token_digest="00" * 32)
+    storage.writes.clear_seat("7", 2)
+    storage.writes.set_seat("7", 2, "cy", token_digest="11" * 32)
+    storage.writes.set_seat("7", 3, "random-bot-3", bot="random")
+    storage.writes.create_table("12", RuleSet.build("scopa"), 5)
+    storage.writes.set_seat("12", 0, "dora", token_digest="22" * 32)
+    assert storage.reads.last_table_id() == 12
 
-    waiting = storage.load_unfinished()
+    waiting = storage.reads.load_unfinished()
     assert [t.id for t in waiting] == ["7", "12"] and {t.status for t in waiting} == {"waiting"}
     t7 = waiting[0]
     assert t7.rules == rules and t7.seed == seed and t7.private and t7.options == {"grace": 120}
@@ -59,38 +59,38 @@ def test_round_trip(storage: StorageBackend) -> None:
     assert t7.seats[1].bot == "greedy" and t7.seats[1].token_digest is None
     assert waiting[1].seats == [waiting[1].seats[0], None]
 
-    storage.start_table("7")
+    storage.writes.start_table("7")
     actions = [Deal(tuple(range(40))), Play(1, 0), Declare(DeclarationKind.TRIS), Play(2, 6)]
     for i, a in enumerate(actions):
-        storage.append_action("7", i, a)
-    storage.append_action("7", 3, Play(2, 6))  # a resent play is journaled once
+        storage.writes.append_action("7", i, a)
+    storage.writes.append_action("7", 3, Play(2, 6))  # a resent play is journaled once
     with pytest.raises(StorageError):  # another play for a journaled index is refused
-        storage.append_action("7", 3, Play(1, 0))
-    t7 = storage.load_unfinished()[0]
-    assert t7.status == "playing" and t7.actions == actions and storage.load_actions("7") == actions
+        storage.writes.append_action("7", 3, Play(1, 0))
+    t7 = storage.reads.load_unfinished()[0]
+    assert t7.status == "playing" and t7.actions == actions and storage.reads.load_actions("7") == actions
 
-    storage.finish_table("7", 1, [12, 51], "target")
-    storage.close_table("12", "server restart")
-    assert storage.load_unfinished() == []
-    [result] = storage.load_results()
+    storage.writes.finish_table("7", 1, [12, 51], "target")
+    storage.writes.close_table("12", "server restart")
+    assert storage.reads.load_unfinished() == []
+    [result] = storage.reads.load_results()
     assert result.id == "7" and result.winner == 1 and result.totals == (12, 51) and result.reason == "target"
     assert result.seats == ("ada", "greedy-bot-1", "cy", "random-bot-3") and result.rules == rules
     with pytest.raises(StorageError):
-        storage.create_table("7", rules, 1)
+        storage.writes.create_table("7", rules, 1)
     with pytest.raises(StorageError):
-        storage.finish_table("99", None, [], "abandoned")
+        storage.writes.finish_table("99", None, [], "abandoned")
 
 
 def test_sqlite_survives_reopen_and_stores_no_token(tmp_path) -> None:
     path = str(tmp_path / "s.db")
     s = SQLiteStorage(path)
-    s.create_table("1", RuleSet.build("scopa"), 42)
-    s.set_seat("1", 0, "ada", token_digest=hashlib.sha256(b"tok-ada").hexdigest())
-    s.start_table("1")
-    s.append_action("1", 0, Deal(tuple(range(40))))
+    s.writes.create_table("1", RuleSet.build("scopa"), 42)
+    s.writes.set_seat("1", 0, "ada", token_digest=hashlib.sha256(b"tok-ada").hexdigest())
+    s.writes.start_table("1")
+    s.writes.append_action("1", 0, Deal(tuple(range(40))))
     # No close(): what a killed process leaves behind must be readable by the next one.
     again = SQLiteStorage(path)
-    [t] = again.load_unfinished()
+    [t] = again.reads.load_unfinished()
     assert t.actions == [Deal(tuple(range(40)))] and t.seats[0].name == "ada"
     assert again.integrity_check() == "ok"
     raw = sqlite3.connect(path)

@@ -237,7 +237,7 @@ class ClusterMember:
         else:
             for sess in self.connections.sessions.values():
                 if sess.welcomed:
-                    sess.send(news.message)
+                    sess.tell(news.message)
 
     async def _publish(self, store: Redis, message: str) -> None:
         try:
