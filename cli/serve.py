@@ -4,6 +4,7 @@ client too; with ``--db``, a journal that outlives restarts)."""
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import logging
 import sqlite3
 from typing import Any
@@ -30,6 +31,12 @@ def add_serve_subcommand(sub: Any) -> None:
                        help="rate games between players who all connect from this address or network (a class "
                             "behind one router); otherwise two seats played from one address are not rated "
                             "(repeatable)")
+    serve.add_argument("--cluster", metavar="URL", default=None,
+                       help="share one lobby with the other servers using this Redis (redis://HOST:PORT/N): "
+                            "their tables are listed here, names are unique across them (needs scopa[cluster])")
+    serve.add_argument("--advertise", metavar="HOST:PORT", default=None,
+                       help="with --cluster: the address at which clients reach this server, given to the other "
+                            "servers' lobbies; default: --host and --port")
     admin.add_serve_options(serve)
     web.add_serve_options(serve)
     lan.add_serve_options(serve)
@@ -69,11 +76,15 @@ def run_serve(args: argparse.Namespace, console: Console) -> int:
         except ValueError as exc:
             console.print(f"[red]{option}: {exc}[/red]")
             return 2
+    cluster = _cluster_options(args, console)
+    if cluster is False:
+        return 2
     lan_options = lan.lan_identity_options(args)
     identity = LanIdentity(**lan_options) if lan_options else None
 
     def announce(engine: Any) -> None:  # once the journal is open and the port listens
         console.print(f"Scopa server on {args.host}:{engine.port}" + (f", games journaled to {db}" if db else "")
+                      + (f", in the cluster at {cluster.url} as {engine.cluster.address}" if cluster else "")
                       + (f", announced on the LAN as {identity.name!r}" if identity and announces(args.host) else "")
                       + " (Ctrl-C to stop)", soft_wrap=True)
 
@@ -82,7 +93,7 @@ def run_serve(args: argparse.Namespace, console: Console) -> int:
                           turn_timeout=turn_timeout if turn_timeout and turn_timeout > 0 else None,
                           admin_token_file=getattr(args, "admin_token_file", None),
                           bot_workers=getattr(args, "bot_workers", 1), lan=identity,
-                          rate_shared_addresses=args.rate_shared_address, **options))
+                          rate_shared_addresses=args.rate_shared_address, cluster=cluster, **options))
     except KeyboardInterrupt:
         pass
     except StorageError as exc:  # e.g. a journal from a newer server: one clear line, no traceback
@@ -96,3 +107,28 @@ def run_serve(args: argparse.Namespace, console: Console) -> int:
         return 1
     console.print("server stopped")
     return 0
+
+
+def _cluster_options(args: argparse.Namespace, console: Console) -> Any:
+    """``--cluster`` and ``--advertise`` as the server's ClusterOptions (None: no cluster;
+    False: they are wrong, and the console says why)."""
+    from scopa.server.cluster import ClusterOptions
+
+    url, advertise = getattr(args, "cluster", None), getattr(args, "advertise", None)
+    if url is None:
+        if advertise is not None:
+            console.print("[red]--advertise is for a cluster member: give --cluster too[/red]")
+            return False
+        return None
+    if importlib.util.find_spec("redis") is None:
+        console.print("[red]--cluster needs the redis package: pip install 'scopa[cluster]'[/red]")
+        return False
+    if advertise is None and args.host in ("0.0.0.0", "::", ""):
+        console.print(f"[red]--cluster: give --advertise HOST:PORT, the address clients reach this server at "
+                      f"(it listens on {args.host})[/red]")
+        return False
+    try:
+        return ClusterOptions(url=url, advertise=advertise)
+    except ValueError as exc:
+        console.print(f"[red]{exc}[/red]")
+        return False

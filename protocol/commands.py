@@ -41,6 +41,7 @@ from .fields import (
     Text,
     Token,
     TurnTimeout,
+    HostPort,
     Word,
     AdminToken,
     InviteCode,
@@ -129,6 +130,8 @@ class TableInfo(WireModel):
     spectators: Count = 0
     away: Annotated[list[Seat], Field(max_length=MAX_SEATS)] = []
     turn_timeout: TurnTimeout | None = None
+    member: HostPort | None = Field(default=None, exclude_if=lambda v: v is None)
+    """In a cluster: the address of the server the table plays on (left out otherwise)."""
 
 
 class SeatInfo(WireModel):

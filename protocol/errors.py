@@ -57,6 +57,7 @@ class ErrorCode(StrEnum):
     UNKNOWN_BOT = "unknown_bot"
     TOO_MANY_TABLES = "too_many_tables"
     BAD_PASSWORD = "bad_password"
+    TABLE_ELSEWHERE = "table_elsewhere"
     # a move (decided by the game master)
     GAME_NOT_STARTED = "game_not_started"
     NOT_YOUR_TURN = "not_your_turn"
@@ -68,6 +69,7 @@ class ErrorCode(StrEnum):
     RATE_LIMITED = "rate_limited"
     TIMEOUT = "timeout"
     SHUTTING_DOWN = "shutting_down"
+    UNAVAILABLE = "unavailable"
     INTERNAL = "internal"
 
 

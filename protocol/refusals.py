@@ -18,17 +18,18 @@ ANY_COMMAND: frozenset[E] = frozenset({
 })  # fmt: skip
 
 _PARTICULAR: dict[str, frozenset[E]] = {
-    "hello": frozenset({E.NAME_TAKEN, E.BAD_TOKEN, E.BAD_PASSWORD}),
-    "create_table": frozenset({E.ALREADY_AT_TABLE, E.BAD_RULES, E.UNKNOWN_BOT, E.TOO_MANY_TABLES, E.BAD_TOKEN}),
-    "join_table": frozenset({E.NO_SUCH_TABLE, E.TABLE_FULL, E.ALREADY_AT_TABLE, E.BAD_TOKEN}),
+    "hello": frozenset({E.NAME_TAKEN, E.BAD_TOKEN, E.BAD_PASSWORD, E.UNAVAILABLE}),
+    "create_table": frozenset({E.ALREADY_AT_TABLE, E.BAD_RULES, E.UNKNOWN_BOT, E.TOO_MANY_TABLES, E.BAD_TOKEN,
+                               E.UNAVAILABLE}),
+    "join_table": frozenset({E.NO_SUCH_TABLE, E.TABLE_FULL, E.ALREADY_AT_TABLE, E.BAD_TOKEN, E.TABLE_ELSEWHERE}),
     "leave_table": frozenset({E.NOT_AT_TABLE}),
-    "watch_table": frozenset({E.NO_SUCH_TABLE, E.ALREADY_AT_TABLE}),
+    "watch_table": frozenset({E.NO_SUCH_TABLE, E.ALREADY_AT_TABLE, E.TABLE_ELSEWHERE}),
     "unwatch_table": frozenset({E.NOT_AT_TABLE}),
     "play": frozenset({E.NOT_AT_TABLE, E.GAME_NOT_STARTED, E.NOT_YOUR_TURN, E.CARD_NOT_IN_HAND, E.ILLEGAL_CAPTURE,
                        E.ILLEGAL_MOVE}),
     "declare": frozenset({E.NOT_AT_TABLE, E.GAME_NOT_STARTED, E.NOT_YOUR_TURN, E.ILLEGAL_DECLARATION,
                           E.ILLEGAL_MOVE}),
-    "chat": frozenset({E.NOT_AT_TABLE}),
+    "chat": frozenset({E.NOT_AT_TABLE, E.UNAVAILABLE}),
     "admin": frozenset({E.BAD_TOKEN, E.NO_SUCH_TABLE}),
     "get_record": frozenset({E.NO_SUCH_TABLE, E.PRIVATE_TABLE}),
     "claim_name": frozenset({E.NAME_TAKEN}),

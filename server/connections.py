@@ -5,7 +5,7 @@ remote address, or per identity behind a trusted front end: server/proxied.py)."
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from .limits import Limits
@@ -27,6 +27,8 @@ class Connections:
         self.names: dict[str, ServerSession] = Names()  # by name_key(): names that look alike are one
         self._per_address: dict[str, int] = {}  # open connections by remote address
         self.proxied = ProxiedClients(trusted_proxies, self.limits.max_connections_per_address)
+        self.on_name_freed: Callable[[str], None] | None = None
+        """Told each name no connection goes by any more (a cluster releases it)."""
 
     def connected(self, sess: ServerSession) -> str | None:
         """A new connection: why it is refused (a cap is reached), or None to keep it."""
@@ -64,4 +66,6 @@ class Connections:
         """A connection is gone: its name is free again, it is no longer listed."""
         if sess.name and self.names.get(name_key(sess.name)) is sess:
             del self.names[name_key(sess.name)]
+            if self.on_name_freed is not None:
+                self.on_name_freed(sess.name)
         self.sessions.pop(sess.id, None)

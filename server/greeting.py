@@ -1,6 +1,7 @@
 """A connection's ``hello``: a name for it (not one in use, not one a waiting seat holds,
-not one like the server's bots'; a claimed name only with its password), or, with a
-seat token, its seat and its name back (``resume``)."""
+not one like the server's bots'; a claimed name only with its password; in a cluster,
+not one in use on another server either), or, with a seat token, its seat and its name
+back (``resume``)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from .lobby import TableDirectory
 from .lobby_feed import LobbyFeed
 from .ratings import Rater
 from .seating import token_digest
+from .shared_lobby import UNAVAILABLE, Claim, SharedLobby
 from .text import clean_text, name_key, reserved_name
 
 if TYPE_CHECKING:
@@ -39,6 +41,8 @@ class Greeting:
         self.feed = feed
         self.accounts = accounts
         self.ratings = ratings
+        self.shared: SharedLobby | None = None
+        """In a cluster: the lobby shared with the other servers (names unique across them)."""
 
     def hello(self, sess: ServerSession, body: wire.Hello, seq: int, verified: bool = False) -> None:
         if body.resume is not None:
@@ -46,13 +50,42 @@ class Greeting:
             return
         if not verified and self.accounts.hello_deferred(sess, body, seq, lambda: self.hello(sess, body, seq, True)):
             return  # a claimed name: its password is checked first
-        if name_key(body.name) in self.names or self._away_name(body.name):
-            sess.error(ErrorCode.NAME_TAKEN, f"the name {body.name!r} is taken; choose another", re=seq)
+        refusal = self._name_refusal(body.name)
+        if refusal is not None:
+            sess.error(ErrorCode.NAME_TAKEN, refusal, re=seq)
             return
-        if reserved_name(body.name, STRATEGIES):
-            sess.error(ErrorCode.NAME_TAKEN, f"names like {body.name!r} are the server's bots'; choose another",
+        if self.shared is not None:
+            self.shared.claim_name(body.name, lambda claim: self._claimed(sess, body, seq, claim))
+            return
+        self._welcome(sess, body, seq)
+
+    def _name_refusal(self, name: str) -> str | None:
+        """Why this server may not give ``name`` to a connection, or None."""
+        if name_key(name) in self.names or self._away_name(name):
+            return f"the name {name!r} is taken; choose another"
+        if reserved_name(name, STRATEGIES):
+            return f"names like {name!r} are the server's bots'; choose another"
+        return None
+
+    def _claimed(self, sess: ServerSession, body: wire.Hello, seq: int, claim: Claim) -> None:
+        """The cluster's answer to the claim of a hello's name."""
+        assert self.shared is not None
+        refusal = self._name_refusal(body.name) if claim is Claim.CLAIMED else None
+        if claim is Claim.CLAIMED and (sess.closed or refusal is not None):
+            self.shared.release_name(body.name)
+        if sess.closed:
+            return
+        if claim is Claim.UNAVAILABLE:
+            sess.error(ErrorCode.UNAVAILABLE, UNAVAILABLE, re=seq)
+        elif claim is Claim.TAKEN:
+            sess.error(ErrorCode.NAME_TAKEN, f"the name {body.name!r} is taken on another server; choose another",
                        re=seq)
-            return
+        elif refusal is not None:
+            sess.error(ErrorCode.NAME_TAKEN, refusal, re=seq)
+        else:
+            self._welcome(sess, body, seq)
+
+    def _welcome(self, sess: ServerSession, body: wire.Hello, seq: int) -> None:
         sess.name = body.name
         sess.client = clean_text(body.client)[:100]
         self.names[name_key(body.name)] = sess
@@ -95,6 +128,8 @@ class Greeting:
             return
         sess.name = seat.name
         self.names[name_key(seat.name)] = sess
+        if self.shared is not None and old is None:  # the name was released when its connection dropped
+            self.shared.claim_name(seat.name, lambda claim: None)
         sess.tell(wire.Welcome(you=f"player:{seat.name}", server=SERVER_NAME, protocol=PROTOCOL_VERSION), re=seq)
         log.info("connection %s resumes seat %s of table %s as %s", sess.id, i, table.id, sess.party)
         self.ratings.fair.seen(table.id, i, self.proxied.origin(sess.id, sess.address))

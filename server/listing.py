@@ -4,13 +4,15 @@
 The listing index is kept as tables come, change state and go: one sorted map (table
 number -> table) per filter (``state`` x ``players``, each possibly "any"), so a page of
 ``list_tables`` costs a binary search plus the page itself, whatever the table count.
+What it files is anything :class:`Listed`: this server's tables, and in a cluster the
+other members' (:class:`~.remote_tables.RemoteTable`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from sortedcontainers import SortedDict
 
@@ -25,11 +27,20 @@ if TYPE_CHECKING:
 FilterKey = tuple[wire.TableState | None, int | None]
 
 
+class Listed(Protocol):
+    """A table as the listing files it: its id, and its map for the lobby."""
+
+    @property
+    def id(self) -> str: ...
+
+    def info(self) -> wire.TableInfo: ...
+
+
 @dataclass(frozen=True)
 class Page:
     """One page of a listing: the tables, the cursor of the next page, the match count."""
 
-    tables: list[Table]
+    tables: list[Listed]
     next: str | None
     total: int
 
@@ -43,12 +54,12 @@ class Listing:
     """The listed tables, filed by state and player count, paged in id order."""
 
     def __init__(self) -> None:
-        self._index: dict[FilterKey, SortedDict[int, Table]] = {}
+        self._index: dict[FilterKey, SortedDict[int, Listed]] = {}
         self._indexed: dict[str, tuple[wire.TableState, int]] = {}  # table id -> (state, players) filed under
 
-    def file(self, table: Table, state: wire.TableState) -> None:
-        """File ``table`` under its state now (again, if it changed)."""
-        key = (state, table.rules.players)
+    def file(self, table: Listed, state: wire.TableState, players: int) -> None:
+        """File ``table`` under its state and player count now (again, if they changed)."""
+        key = (state, players)
         if self._indexed.get(table.id) != key:
             self.unfile(table.id)
             self._indexed[table.id] = key
@@ -88,7 +99,7 @@ class Listing:
         id is looked for in the group its table is in now."""
         buckets = [self._index.get((g, players)) for g in _LISTED]
         group, number = self._cursor(after)
-        found: list[tuple[int, Table]] = []
+        found: list[tuple[int, Listed]] = []
         for g in range(group, len(_LISTED)):
             bucket = buckets[g]
             if not bucket:

@@ -13,7 +13,9 @@ nothing.  When a client leaves, its waiting tables where no person sits close; a
 table where nobody sat down for ``waiting_table_expiry`` closes (on the server's clock).
 
 The listing index (:class:`~.listing.Listing`) is kept as tables come, change state and
-go; private tables are never indexed: they are not listed.
+go; private tables are never indexed: they are not listed.  In a cluster the other
+members' public tables are filed in it too (``remote``), never in the directory itself:
+nobody sits or watches at them here.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from scopa.protocol import commands as wire
 from .clock import Clock, SystemClock
 from .limits import Limits
 from .listing import Listing, Page, WaitingExpiry
+from .remote_tables import RemoteTables
 
 if TYPE_CHECKING:
     from .table import Table
@@ -52,7 +55,10 @@ class TableDirectory:
         self._by_origin: dict[str, set[str]] = {}  # origin -> the tables created from there
         self._expiry = WaitingExpiry(limits, self.clock, self._expired)
         self.tables: dict[str, Table] = {}
-        self._listing = Listing()
+        self.listing = Listing()
+        """The listed tables: this server's public ones, and the other members' in a cluster."""
+        self.remote = RemoteTables(self.listing)
+        """In a cluster: the tables of the other members, listed here too."""
         self._owner: dict[str, int] = {}  # table id -> the connection that created it
         self._owned: dict[int, set[str]] = {}  # connection -> the tables it created
         self._waiting: set[str] = set()
@@ -167,7 +173,7 @@ class TableDirectory:
         elif state is wire.TableState.FINISHED and table.id not in self._finished:
             self._finished.append(table.id)
         if not table.private:
-            self._listing.file(table, state)
+            self.listing.file(table, state, table.rules.players)
 
     def prune_finished(self) -> list[Table]:
         """Forget the oldest finished tables beyond ``finished_tables_kept``: the ones removed."""
@@ -180,7 +186,7 @@ class TableDirectory:
 
     def remove(self, table_id: str) -> Table | None:
         table = self.tables.pop(table_id, None)
-        self._listing.unfile(table_id)
+        self.listing.unfile(table_id)
         self._waiting.discard(table_id)
         self._bot_games.discard(table_id)
         self._with_away.discard(table_id)
@@ -211,7 +217,7 @@ class TableDirectory:
     def page(self, state: wire.TableState | None = None, players: int | None = None,
              after: str | None = None, limit: int = wire.MAX_PAGE) -> Page:
         """Public tables matching the filter, after the cursor ``after`` (see :meth:`Listing.page`)."""
-        return self._listing.page(state, players, after, limit)
+        return self.listing.page(state, players, after, limit)
 
 
     def _file_tokens(self, table: Table) -> None:

@@ -1,7 +1,9 @@
 """What the lobby hears of table changes: one ``table_update`` per changed table at the
 end of an event-loop turn to the connections that asked for them (``watch_lobby``), and
 a call to every lobby listener (the LAN announcement) when the tables or the clients
-may have changed."""
+may have changed.  In a cluster, the public tables that changed go to the table
+listeners (which publish them to the other members), and the other members' tables
+come in through :meth:`LobbyFeed.remote_changed`."""
 
 from __future__ import annotations
 
@@ -29,6 +31,9 @@ class LobbyFeed:
         self._flush: asyncio.Handle | None = None
         self.lobby_listeners: list[Callable[[], None]] = []
         """Called when the tables or the clients may have changed (the LAN announcement)."""
+        self.table_listeners: list[Callable[[Table], None]] = []
+        """Called with each public table that changed, once per event-loop turn (a cluster
+        member publishes it)."""
 
     def lobby_changed(self) -> None:
         for listener in self.lobby_listeners:
@@ -56,7 +61,24 @@ class LobbyFeed:
             table.send_update()
             if table.private:
                 continue
+            for listener in self.table_listeners:
+                listener(table)
             body = wire.TableUpdate(table=table.info())
             for sess in self.lobby_watchers:
                 if sess.table_id != table.id and sess not in table.broadcaster.spectators:  # else sent by the table
                     sess.tell(body)
+
+    def remote_changed(self, member: str, info: wire.TableInfo) -> None:
+        """A table of another member of the cluster as it is now (``closed``: gone): filed
+        in the listing, and sent to the lobby's watchers."""
+        if info.id in self.tables:
+            return  # an id this server has too (journals that predate the cluster): its own table wins
+        known = self.tables.remote.get(info.id)
+        if info.state is wire.TableState.CLOSED and known is None:
+            return
+        if known is not None and known.table == info:
+            return
+        self.tables.remote.file(member, info)
+        body = wire.TableUpdate(table=info)
+        for sess in self.lobby_watchers:
+            sess.tell(body)

@@ -12,7 +12,8 @@ tables' life from creation or restoration to closing (server/table_life.py), the
 ``hello`` (server/greeting.py), what a connection does at a table
 (server/table_commands.py) and the routing of each command to one of them
 (server/dispatch.py).  ``serve`` (server/serving.py) runs an engine with its web port
-and LAN announcement.
+and LAN announcement.  With ``cluster`` options the engine is one member of a cluster of
+servers sharing one lobby through Redis (server/cluster/, imported only then).
 
 Every connection lives under the server's :class:`~scopa.server.limits.Limits`
 (``NetworkEngine(..., limits=Limits(...))``): a ``hello`` within ``hello_timeout``, each
@@ -30,6 +31,7 @@ import asyncio
 import itertools
 import logging
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from scopa.protocol import DEFAULT_PORT
 from scopa.protocol import commands as wire
@@ -56,6 +58,10 @@ from .table_life import TableLife
 from .writer import QueuedStorage
 from .writer_process import open_storage
 
+if TYPE_CHECKING:
+    from .cluster.member import ClusterMember
+    from .cluster.options import ClusterOptions
+
 log = logging.getLogger("scopa.server")
 
 DEFAULT_TURN_TIMEOUT = 60.0  # seconds a seat at a public table has for a move
@@ -70,7 +76,8 @@ class NetworkEngine:
                  limits: Limits | None = None, grace: float = 120.0,
                  turn_timeout: float | None = DEFAULT_TURN_TIMEOUT, clock: Clock | None = None,
                  admin_token_file: str | None = None, accounts: bool = False, bot_workers: int = 1,
-                 trusted_proxies: Sequence[str] = (), rate_shared_addresses: Sequence[str] = ()) -> None:
+                 trusted_proxies: Sequence[str] = (), rate_shared_addresses: Sequence[str] = (),
+                 cluster: ClusterOptions | None = None) -> None:
         """``db``: an SQLite file journaling every table (unfinished games are restored
         from it by :meth:`start`); or any ``storage``; neither: nothing persists.
 
@@ -86,7 +93,9 @@ class NetworkEngine:
         pool where bots that search (``expert``) think, made when the first one sits; ``trusted_proxies``: addresses (or
         networks) of front ends whose connections say whom they are for and are capped
         per identity (server/proxied.py); ``rate_shared_addresses``: addresses (or networks)
-        whose players are rated against one another (server/rated.py)."""
+        whose players are rated against one another (server/rated.py); ``cluster``: share
+        the lobby with the other servers of a cluster (server/cluster/): their tables are
+        listed here, names are unique across them."""
         if bot_workers < 1:
             raise ValueError("bot_workers must be at least 1")
         self.clock: Clock = clock if clock is not None else SystemClock()
@@ -123,6 +132,13 @@ class NetworkEngine:
                                  TableCommands(self.connections, self.seating, self.life, self.ratings))
         self._server: asyncio.Server | None = None
         self.announcer: Announcer | None = None
+        self.cluster: ClusterMember | None = None
+        """This server's membership of a cluster (None: a server of its own)."""
+        if cluster is not None:
+            from .cluster.member import ClusterMember  # Redis is imported only by a cluster member
+
+            self.cluster = ClusterMember(cluster, self.clock, self.connections, self.tables, self.feed)
+            self.life.shared = self.router.greeting.shared = self.router.at_tables.shared = self.cluster
 
     @property
     def storage(self) -> Journal | None:
@@ -145,6 +161,11 @@ class NetworkEngine:
         self.port = sock.getsockname()[1]
         self.admin.write_token(self.port)
         log.info("listening on %s:%s", self.host, self.port)
+        if self.cluster is not None:
+            address = self.cluster.options.advertise or host_port(self.host, self.port)
+            self.life.member = address
+            self.cluster.id_floor = self.life.last_stored_id
+            await self.cluster.start(address)
 
     def new_session(self) -> ServerSession:
         """A connection of this server (TCP, or a browser's WebSocket: server/web.py)."""
@@ -152,6 +173,8 @@ class NetworkEngine:
 
     async def stop(self) -> None:
         """Stop listening, say bye to every client, cancel the games, close everything."""
+        if self.cluster is not None:
+            await self.cluster.stop()  # first: the other servers' lobbies stop listing its tables
         if self._server is not None:
             self._server.close()
         self.tables.stop_expiry()
@@ -200,3 +223,8 @@ class NetworkEngine:
     async def results(self, limit: int = 100) -> list[TableResult]:
         """Finished games kept by the storage, newest first (none without storage)."""
         return await self.life.results(limit)
+
+
+def host_port(host: str, port: int) -> str:
+    """``host:port`` as a client connects to it (an IPv6 host in brackets)."""
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"

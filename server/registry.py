@@ -51,6 +51,8 @@ class SeatingRegistry:
 
     def watch(self, sess: ServerSession, body: wire.WatchTable, seq: int) -> None:
         table_id, table = body.table, self.tables.get(body.table)
+        if table is None and not self.elsewhere(sess, table_id, seq):
+            return
         over = table is not None and table.state is wire.TableState.FINISHED and body.last_event is None
         if table is None or over or not table.admits(body.invite):
             # A private table without its invite code is no table at all to this client.
@@ -66,6 +68,16 @@ class SeatingRegistry:
         if table.state is not wire.TableState.FINISHED:
             self._watching[sess.id] = table
         table.watch(sess, re=seq, last_event=body.last_event)
+
+    def elsewhere(self, sess: ServerSession, table_id: str, seq: int) -> bool:
+        """False, with a ``table_elsewhere`` error, when table ``table_id`` plays on another
+        server of the cluster (joining or watching it there is the client's to do)."""
+        where = self.tables.remote.where(table_id)
+        if where is None:
+            return True
+        sess.error(ErrorCode.TABLE_ELSEWHERE, f"table {table_id} plays on the server at {where}: connect there "
+                                              "to join or watch it", re=seq)
+        return False
 
     def unwatch(self, sess: ServerSession, table_id: str, seq: int) -> None:
         table = self.watched_by(sess)

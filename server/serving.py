@@ -7,6 +7,7 @@ import asyncio
 import logging
 import signal
 from collections.abc import Callable, Coroutine, Sequence
+from typing import TYPE_CHECKING
 
 from scopa.protocol import DEFAULT_PORT
 
@@ -15,6 +16,9 @@ from .collector import Collector
 from .limits import Limits
 from .network import DEFAULT_TURN_TIMEOUT, NetworkEngine
 from .web import WebOptions, start_front
+
+if TYPE_CHECKING:
+    from .cluster.options import ClusterOptions
 
 log = logging.getLogger("scopa.server")
 
@@ -25,7 +29,8 @@ async def serve(host: str = "127.0.0.1", port: int = DEFAULT_PORT, seed: int | N
                 bot_workers: int = 1, trusted_proxies: Sequence[str] = (), rate_shared_addresses: Sequence[str] = (),
                 beside: Callable[[NetworkEngine], Coroutine[object, object, None]] | None = None,
                 lan: LanIdentity | None = None, web: WebOptions | None = None,
-                announce: Callable[[NetworkEngine], None] | None = None) -> None:
+                announce: Callable[[NetworkEngine], None] | None = None,
+                cluster: ClusterOptions | None = None) -> None:
     """Run a server until cancelled (Ctrl-C, SIGTERM) or stopped by the operator, then
     shut down cleanly; ``db``: the journal (a SQLite file or a postgresql:// URL; games
     survive restarts) or None (nothing persists); ``accounts``: names may be claimed with
@@ -34,10 +39,11 @@ async def serve(host: str = "127.0.0.1", port: int = DEFAULT_PORT, seed: int | N
     failure stops the server too); ``lan``: announce the server on the LAN under this name
     (never when it listens on loopback only; withdrawn when it stops); ``web``: also serve
     browsers (server/web.py); ``announce``: called once the server has opened its journal
-    and listens."""
+    and listens; ``cluster``: share the lobby with other servers (server/cluster/)."""
     engine = NetworkEngine(host, port, seed, db=db, limits=limits, turn_timeout=turn_timeout,
                            admin_token_file=admin_token_file, accounts=accounts, bot_workers=bot_workers,
-                           trusted_proxies=trusted_proxies, rate_shared_addresses=rate_shared_addresses)
+                           trusted_proxies=trusted_proxies, rate_shared_addresses=rate_shared_addresses,
+                           cluster=cluster)
     await engine.start()
     try:
         front = await start_front(engine, web) if web is not None else None

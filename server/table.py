@@ -64,6 +64,7 @@ class Table:
     update_interval: InitVar[float] = 0.0  # Limits.table_update_interval: spectator changes are coalesced
     finish_reason: str = ""
     closed: bool = False  # removed from the lobby (a table_update says state "closed")
+    member: str | None = None  # in a cluster: the address of the server it plays on (its map says so)
     taken_over: dict[int, str] = field(default_factory=dict)
     """Seats a bot took over during the game -> the person's seat token digest."""
     forfeits: list[int] = field(default_factory=list)
@@ -99,7 +100,7 @@ class Table:
         """The table map of the lobby (kept until something in it changes: a listing
         page costs its page, not a model per table per call)."""
         spectators = self.broadcaster.spectators
-        key = (self.state, self.closed, self.private, self.turn_timeout, len(spectators),
+        key = (self.state, self.closed, self.private, self.turn_timeout, len(spectators), self.member,
                tuple((s.name, s.away) if s is not None else None for s in self.seats))
         if self._info is None or self._info[0] != key:
             self._info = (key, wire.TableInfo(
@@ -112,6 +113,7 @@ class Table:
                 spectators=len(spectators),
                 away=[i for i, s in enumerate(self.seats) if s is not None and s.away],
                 turn_timeout=self.turn_timeout,
+                member=self.member,
             ))
         return self._info[1]
 

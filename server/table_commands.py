@@ -1,5 +1,6 @@
 """What a connection does at a table: sit down (``join_table``), leave it, play (a
-``play`` or ``declare`` is handed to its table) and chat, at a table or in the lobby."""
+``play`` or ``declare`` is handed to its table) and chat, at a table or in the lobby (in
+a cluster, every server's lobby)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from scopa.protocol.errors import ErrorCode
 from .connections import Connections
 from .ratings import Rater
 from .registry import SeatingRegistry
+from .shared_lobby import UNAVAILABLE, SharedLobby
 from .table_life import TableLife
 from .text import clean_text
 
@@ -31,10 +33,14 @@ class TableCommands:
         self.tables = seating.tables
         self.life = life
         self.ratings = ratings
+        self.shared: SharedLobby | None = None
+        """In a cluster: the lobby shared with the other servers (lobby chat reaches them)."""
 
     def join(self, sess: ServerSession, body: wire.JoinTable, seq: int) -> None:
         table_id = body.table
         table = self.tables.get(table_id)
+        if table is None and not self.seating.elsewhere(sess, table_id, seq):
+            return
         if table is None or not table.admits(body.invite):
             sess.error(ErrorCode.NO_SUCH_TABLE, f"there is no table {table_id!r}", re=seq)
             return
@@ -85,6 +91,11 @@ class TableCommands:
             return
         msg = wire.ChatMessage(author=sess.party, text=text)
         if recipient == "lobby":
+            if self.shared is not None and not self.shared.available:
+                sess.error(ErrorCode.UNAVAILABLE, UNAVAILABLE, re=seq)
+                return
+            if self.shared is not None:
+                self.shared.say(msg)
             for other in self.sessions.values():
                 if other.welcomed:
                     other.tell(msg)

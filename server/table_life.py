@@ -30,6 +30,7 @@ from .proxied import ProxiedClients
 from .ratings import Rater
 from .registry import SeatingRegistry
 from .seating import token_digest
+from .shared_lobby import UNAVAILABLE, SharedLobby
 from .table import Table
 from .workers import BotPool
 
@@ -62,6 +63,12 @@ class TableLife:
         self._seeds = random.Random(seed) if seed is not None else random.SystemRandom()
         self._table_ids = itertools.count(1)
         self.damaged: dict[str, str] = {}  # table id -> why the journal could not restore it
+        self.last_stored_id = 0
+        """The highest table id the journal had at start (a cluster's ids go on after it)."""
+        self.shared: SharedLobby | None = None
+        """In a cluster: the lobby shared with the other servers (table ids unique across them)."""
+        self.member: str | None = None
+        """In a cluster: this server's address, which its tables' maps give."""
 
     # ------------------------------------------------------------------ persistence
 
@@ -69,7 +76,8 @@ class TableLife:
         """Rebuild the journaled unfinished games and resume them; table ids go on after
         the highest one ever stored."""
         assert self.storage is not None
-        self._table_ids = itertools.count(await self.storage.last_table_id() + 1)
+        self.last_stored_id = await self.storage.last_table_id()
+        self._table_ids = itertools.count(self.last_stored_id + 1)
         self.damaged = dict(await self.storage.load_damaged())
         for stored in await self.storage.load_unfinished():
             if stored.damage is not None:
@@ -160,11 +168,15 @@ class TableLife:
         if refusal is not None:
             sess.error(ErrorCode.TOO_MANY_TABLES, refusal, re=seq)
             return
-        table = Table(str(next(self._table_ids)), rules, self._seeds.randrange(2**63),
+        table_id = str(next(self._table_ids)) if self.shared is None else self.shared.next_table_id()
+        if table_id is None:
+            sess.error(ErrorCode.UNAVAILABLE, UNAVAILABLE, re=seq)
+            return
+        table = Table(table_id, rules, self._seeds.randrange(2**63),
                       on_finished=self.table_finished, on_vacated=self.seat_freed,
                       on_changed=self.feed.table_changed, grace=self.grace, bot_takeover=body.bot_takeover,
                       turn_timeout=turn_timeout, clock=self.clock, bot_factory=self.make_bot,
-                      update_interval=self.limits.table_update_interval)
+                      update_interval=self.limits.table_update_interval, member=self.member)
         invite = table.new_invite() if body.private else None
         if self.storage is not None:  # journaled before table_created is sent, seats after it
             options: dict[str, object] = {"preset": body.preset, "options": body.options,

@@ -1,0 +1,127 @@
+"""The keys and the channel the members of a cluster share in Redis, and the messages on
+that channel (JSON), read and written here only.
+
+Under the prefix ``P``:
+
+- ``P:members``: a set, the ids of the members that joined (a member whose key expired
+  is taken out by the first member that notices);
+- ``P:member:ID``: the member's advertised address, with a TTL the member refreshes
+  (its liveness);
+- ``P:tables:ID``: a hash, the member's public tables (table id -> a ``table`` message's
+  ``n`` and map), with the same TTL;
+- ``P:name:KEY``: the id of the member one of whose connections goes by that name
+  (``name_key``: names that look alike are one), with a TTL refreshed while it does;
+- ``P:table_ids``: the counter table ids are taken from, in blocks;
+- ``P:lobby``: the channel: ``table`` (a member's table as it is now; ``closed``: gone),
+  ``chat`` (lobby chat), ``leave`` (a member stops).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import ValidationError
+
+from scopa.protocol import commands as wire
+
+
+@dataclass(frozen=True)
+class Keys:
+    """The names of the shared keys under one prefix."""
+
+    prefix: str
+
+    @property
+    def members(self) -> str:
+        return f"{self.prefix}:members"
+
+    def member(self, member: str) -> str:
+        return f"{self.prefix}:member:{member}"
+
+    def tables(self, member: str) -> str:
+        return f"{self.prefix}:tables:{member}"
+
+    def name(self, key: str) -> str:
+        return f"{self.prefix}:name:{key}"
+
+    @property
+    def table_ids(self) -> str:
+        return f"{self.prefix}:table_ids"
+
+    @property
+    def lobby(self) -> str:
+        return f"{self.prefix}:lobby"
+
+
+@dataclass(frozen=True)
+class TableNews:
+    """A member's table as it is now; ``n`` orders one member's news of it."""
+
+    member: str
+    n: int
+    table: wire.TableInfo
+
+
+@dataclass(frozen=True)
+class ChatNews:
+    """Lobby chat said on another member."""
+
+    member: str
+    message: wire.ChatMessage
+
+
+@dataclass(frozen=True)
+class LeaveNews:
+    """A member stops: its tables leave the lobby."""
+
+    member: str
+
+
+News = TableNews | ChatNews | LeaveNews
+
+
+def table_entry(n: int, table: wire.TableInfo) -> str:
+    """A table as its member's hash keeps it."""
+    return json.dumps({"n": n, "table": table.model_dump(mode="json")}, separators=(",", ":"))
+
+
+def read_entry(member: str, raw: bytes | str) -> TableNews | None:
+    """A table from its member's hash (None: unreadable)."""
+    news = read_news(_text(raw), kind="table", member=member)
+    return news if isinstance(news, TableNews) else None
+
+
+def table_news(member: str, n: int, table: wire.TableInfo) -> str:
+    return json.dumps({"k": "table", "m": member, "n": n, "table": table.model_dump(mode="json")},
+                      separators=(",", ":"))
+
+
+def chat_news(member: str, message: wire.ChatMessage) -> str:
+    return json.dumps({"k": "chat", "m": member, "chat": message.model_dump(mode="json")}, separators=(",", ":"))
+
+
+def leave_news(member: str) -> str:
+    return json.dumps({"k": "leave", "m": member}, separators=(",", ":"))
+
+
+def read_news(raw: bytes | str, *, kind: str | None = None, member: str | None = None) -> News | None:
+    """A message of the channel (None: unreadable, or of a kind this server does not know)."""
+    try:
+        data: Any = json.loads(_text(raw))
+        kind = kind if kind is not None else data["k"]
+        member = member if member is not None else str(data["m"])
+        if kind == "table":
+            return TableNews(member, int(data["n"]), wire.TableInfo.model_validate(data["table"], strict=False))
+        if kind == "chat":
+            return ChatNews(member, wire.ChatMessage.model_validate(data["chat"], strict=False))
+        if kind == "leave":
+            return LeaveNews(member)
+    except (ValueError, KeyError, TypeError, ValidationError):
+        pass
+    return None
+
+
+def _text(raw: bytes | str) -> str:
+    return raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw

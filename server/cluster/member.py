@@ -1,0 +1,272 @@
+"""This server as a member of a cluster: its connection to the shared lobby in Redis, and
+what it does while Redis can be reached (:class:`ClusterMember`, the server's
+:class:`~scopa.server.shared_lobby.SharedLobby`).
+
+The member subscribes to the lobby's channel, publishes its tables and loads the other
+members' (server/cluster/presence.py), takes back the names its connections hold
+(server/cluster/names.py) and a block of table ids, then reads the channel and refreshes
+its keys on the server's clock until a command fails.  Then it is *down*: the other
+members' tables leave this lobby, a ``hello``, a ``create_table`` and lobby chat are
+refused with ``unavailable``, the running tables play on; every ``retry`` seconds it
+tries again, and once up it publishes everything again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+from collections import deque
+from collections.abc import Callable
+
+from redis.asyncio import Redis
+from redis.asyncio.client import PubSub
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
+from redis.exceptions import RedisError
+
+from scopa.protocol import commands as wire
+
+from ..clock import Clock, Timer
+from ..connections import Connections
+from ..lobby import TableDirectory
+from ..lobby_feed import LobbyFeed
+from ..shared_lobby import Claim
+from ..tasks import BackgroundTasks
+from ..text import name_key
+from .keys import ChatNews, Keys, LeaveNews, TableNews, chat_news, read_news
+from .names import Names
+from .options import ClusterOptions
+from .presence import Presence
+
+log = logging.getLogger("scopa.server.cluster")
+
+_TAKE_IDS = """
+local size = tonumber(ARGV[1])
+local top = redis.call('INCRBY', KEYS[1], size)
+if top - size < tonumber(ARGV[2]) then
+  top = tonumber(ARGV[2]) + size
+  redis.call('SET', KEYS[1], top)
+end
+return top
+"""
+"""Take ARGV[1] ids from the counter, none at or below ARGV[2]: the last id of the block."""
+
+
+class ClusterMember:
+    """One server's membership of a cluster sharing one lobby through Redis."""
+
+    def __init__(self, options: ClusterOptions, clock: Clock, connections: Connections, tables: TableDirectory,
+                 feed: LobbyFeed) -> None:
+        self.options = options
+        self.id = options.member_id or secrets.token_hex(6)
+        self.keys = Keys(options.prefix)
+        self.clock = clock
+        self.connections = connections
+        self.tables = tables
+        self.presence = Presence(self.id, self.keys, tables, feed, options.member_ttl, self._lose)
+        self.names = Names(self.id, self.keys, options.name_ttl, self._in_use, self._lose)
+        self.id_floor = 0
+        """Table ids at or below this one are never taken (the journal's)."""
+        self._ids: deque[int] = deque()
+        self._taking = False
+        self._store: Redis | None = None
+        self._lost = asyncio.Event()
+        self._attempted = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self._beat: Timer | None = None
+        self._background = BackgroundTasks()
+        feed.table_listeners.append(self.presence.changed)
+        connections.on_name_freed = self.release_name
+
+    @property
+    def address(self) -> str:
+        return self.presence.address
+
+    # ------------------------------------------------------------------ SharedLobby
+
+    @property
+    def available(self) -> bool:
+        return self._store is not None
+
+    def claim_name(self, name: str, answer: Callable[[Claim], None]) -> None:
+        self.names.claim(name, answer)
+
+    def release_name(self, name: str) -> None:
+        if not self._away(name):  # a seat waiting for its client keeps its name
+            self.names.release(name)
+
+    def say(self, message: wire.ChatMessage) -> None:
+        if self._store is not None:
+            self._background.spawn(self._publish(self._store, chat_news(self.id, message)))
+
+    def next_table_id(self) -> str | None:
+        if self._store is None or not self._ids:
+            return None
+        table_id = self._ids.popleft()
+        if len(self._ids) < self.options.id_block // 2 and not self._taking:
+            self._taking = True
+            self._background.spawn(self._take_ids(self._store))
+        return str(table_id)
+
+    # ------------------------------------------------------------------ life
+
+    async def start(self, address: str) -> None:
+        """Join the cluster as ``address`` (what clients connect to); returns once the
+        first attempt to reach Redis succeeded or failed (it is tried again until it works)."""
+        self.presence.address = address
+        for table in self.tables.values():
+            table.member = address
+        self._task = asyncio.create_task(self._run(), name=f"cluster-member-{self.id}")
+        await self._attempted.wait()
+
+    async def stop(self) -> None:
+        """Leave the cluster: this member's tables and names go from the shared lobby."""
+        store, self._store = self._store, None
+        self._down()
+        if store is not None:
+            try:
+                async with asyncio.timeout(self.options.timeout):
+                    await self.names.leave(store)
+                    await self.presence.leave(store)
+                log.info("cluster: member %s left the lobby", self.id)
+            except (RedisError, OSError, TimeoutError) as exc:
+                log.warning("cluster: could not say this member leaves (its keys expire): %s", exc)
+        if self._task is not None:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+        await self._background.close()
+        await self.names.close()
+
+    def _client(self, read_timeout: float | None) -> Redis:
+        return Redis.from_url(self.options.url, socket_timeout=read_timeout,
+                              socket_connect_timeout=self.options.timeout, retry=Retry(NoBackoff(), 0))
+
+    async def _run(self) -> None:
+        while True:
+            self._lost.clear()
+            store, listener = self._client(self.options.timeout), self._client(None)
+            pubsub = listener.pubsub()
+            reading: asyncio.Task[None] | None = None
+            try:
+                async with asyncio.timeout(self.options.timeout * 4):
+                    await self._join(store, pubsub)
+                reading = asyncio.create_task(self._read(pubsub), name=f"cluster-channel-{self.id}")
+                self._up(store)
+                await self._lost.wait()
+            except (RedisError, OSError, TimeoutError) as exc:
+                log.warning("cluster: Redis at %s cannot be reached: %s", self.options.url, exc)
+            finally:
+                self._down()
+                if reading is not None:
+                    reading.cancel()
+                    await asyncio.gather(reading, return_exceptions=True)
+                await _close(pubsub, store, listener)
+            self._attempted.set()
+            await self.clock.sleep(self.options.retry)
+
+    async def _join(self, store: Redis, pubsub: PubSub) -> None:
+        """Subscribe (confirmed: what is published from now on is heard), then publish and
+        load the lobby, take back the names and a block of ids."""
+        await pubsub.subscribe(self.keys.lobby)
+        while (message := await pubsub.get_message(timeout=self.options.timeout)) is None \
+                or message["type"] != "subscribe":
+            pass
+        await self.presence.join(store)
+        await self.presence.load_others(store)
+        self.names.store = store
+        await self.names.refresh(store)
+        self._ids.clear()
+        await self._take_ids(store)
+        log.info("cluster: member %s (%s) joined the lobby at %s", self.id, self.address, self.options.url)
+
+    def _up(self, store: Redis) -> None:
+        self._store = store
+        self._attempted.set()
+        self._beat = self.clock.call_later(self.options.refresh_interval, self._heartbeat)
+
+    def _down(self) -> None:
+        if self._store is not None:
+            log.warning("cluster: member %s is cut off from the shared lobby", self.id)
+        self._store = None
+        self.names.store = None
+        self.presence.down()
+        if self._beat is not None:
+            self._beat.cancel()
+            self._beat = None
+
+    def _lose(self, exc: BaseException) -> None:
+        """A command failed: Redis counts as down until it can be reached again."""
+        if not self._lost.is_set():
+            log.warning("cluster: a Redis command failed: %s", exc)
+        self._lost.set()
+
+    def _heartbeat(self) -> None:
+        if self._store is not None:
+            self._background.spawn(self._refresh(self._store))
+
+    async def _refresh(self, store: Redis) -> None:
+        try:
+            async with asyncio.timeout(self.options.timeout * 2):
+                await self.presence.refresh(store)
+                await self.names.refresh(store)
+        except (RedisError, OSError, TimeoutError) as exc:
+            self._lose(exc)
+            return
+        if self._store is store:
+            self._beat = self.clock.call_later(self.options.refresh_interval, self._heartbeat)
+
+    async def _read(self, pubsub: PubSub) -> None:
+        try:
+            while True:
+                message = await pubsub.get_message(timeout=None)
+                if message is None or message.get("type") != "message":
+                    continue
+                news = read_news(message["data"])
+                if news is not None and news.member != self.id:
+                    self._hear(news)
+        except (RedisError, OSError) as exc:
+            self._lose(exc)
+
+    def _hear(self, news: TableNews | ChatNews | LeaveNews) -> None:
+        if isinstance(news, TableNews):
+            self.presence.file(news)
+        elif isinstance(news, LeaveNews):
+            self.presence.forget_member(news.member)
+        else:
+            for sess in self.connections.sessions.values():
+                if sess.welcomed:
+                    sess.tell(news.message)
+
+    async def _publish(self, store: Redis, message: str) -> None:
+        try:
+            await store.publish(self.keys.lobby, message)
+        except (RedisError, OSError) as exc:
+            self._lose(exc)
+
+    async def _take_ids(self, store: Redis) -> None:
+        self._taking = True
+        try:
+            size = self.options.id_block
+            top = int(await store.eval(_TAKE_IDS, 1, self.keys.table_ids, str(size), str(self.id_floor)))
+            self._ids.extend(range(top - size + 1, top + 1))
+        except (RedisError, OSError) as exc:
+            self._lose(exc)
+        finally:
+            self._taking = False
+
+    def _in_use(self, name: str) -> bool:
+        return name_key(name) in self.connections.names or self._away(name)
+
+    def _away(self, name: str) -> bool:
+        key = name_key(name)
+        return any(s is not None and s.away and name_key(s.name) == key
+                   for t in self.tables.with_away_seats() for s in t.seats)
+
+
+async def _close(*clients: PubSub | Redis) -> None:
+    """Close a connection's clients, whatever state they are in."""
+    for client in clients:
+        with contextlib.suppress(Exception):
+            await client.aclose()

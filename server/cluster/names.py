@@ -1,0 +1,142 @@
+"""The names this member's connections go by, held in the shared lobby: a name is one
+connection's on every member of the cluster.
+
+A claim sets ``P:name:KEY`` (``name_key``: look-alike names are one) to this member's id
+if no other member holds it, with a TTL; the member's refreshes keep its names alive,
+take back one whose key expired while Redis could not be reached, and let go of any no
+connection here goes by any more; a connection that goes releases its name at once
+(unless a seat waiting for it keeps it).  Two connections of this member asking for one
+name at once: the second is refused here, before Redis is asked.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from redis.asyncio import Redis
+from redis.exceptions import RedisError
+
+from ..shared_lobby import Claim
+from ..tasks import BackgroundTasks
+from ..text import name_key
+from .keys import Keys
+
+log = logging.getLogger("scopa.server.cluster")
+
+_CLAIM = """
+local holder = redis.call('GET', KEYS[1])
+if holder and holder ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return 1
+"""
+"""Claim a name for member ARGV[1] unless another member holds it."""
+
+_REFRESH = """
+local lost = {}
+for i, key in ipairs(KEYS) do
+  local holder = redis.call('GET', key)
+  if holder == ARGV[1] then redis.call('PEXPIRE', key, ARGV[2])
+  elseif not holder then redis.call('SET', key, ARGV[1], 'PX', ARGV[2])
+  else table.insert(lost, key) end
+end
+return lost
+"""
+"""Keep member ARGV[1]'s names (taking back any that expired): the keys another member holds now."""
+
+_RELEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
+
+
+class Names:
+    """The names this member holds in the shared lobby."""
+
+    def __init__(self, member: str, keys: Keys, name_ttl: float, in_use: Callable[[str], bool],
+                 on_lost: Callable[[BaseException], None]) -> None:
+        """``in_use``: whether a connection (or a seat waiting for one) here goes by a name;
+        ``on_lost``: told when a command failed (Redis cannot be reached)."""
+        self.member = member
+        self.keys = keys
+        self.ttl_ms = max(1, round(name_ttl * 1000))
+        self.in_use = in_use
+        self.on_lost = on_lost
+        self.store: Redis | None = None
+        """The client, while Redis can be reached."""
+        self.held: dict[str, str] = {}  # name_key -> the name, held by this member
+        self._asking: set[str] = set()  # name_keys whose claim is under way
+        self._background = BackgroundTasks()
+
+    def claim(self, name: str, answer: Callable[[Claim], None]) -> None:
+        """Claim ``name`` for a connection of this member; ``answer`` gets the verdict."""
+        key = name_key(name)
+        if self.store is None:
+            answer(Claim.UNAVAILABLE)
+        elif key in self._asking or key in self.held:
+            answer(Claim.TAKEN)
+        else:
+            self._asking.add(key)
+            self._background.spawn(self._claim(self.store, key, name, answer))
+
+    async def _claim(self, store: Redis, key: str, name: str, answer: Callable[[Claim], None]) -> None:
+        try:
+            claimed = await _run(store.eval(_CLAIM, 1, self.keys.name(key), self.member, str(self.ttl_ms)))
+        except (RedisError, OSError) as exc:
+            self._asking.discard(key)
+            self.on_lost(exc)
+            answer(Claim.UNAVAILABLE)
+            return
+        self._asking.discard(key)
+        if claimed:
+            self.held[key] = name
+        answer(Claim.CLAIMED if claimed else Claim.TAKEN)
+
+    def release(self, name: str) -> None:
+        """No connection of this member goes by ``name`` any more."""
+        key = name_key(name)
+        if self.held.pop(key, None) is not None and self.store is not None:
+            self._background.spawn(self._release(self.store, key))
+
+    async def _release(self, store: Redis, key: str) -> None:
+        try:
+            await _run(store.eval(_RELEASE, 1, self.keys.name(key), self.member))
+        except (RedisError, OSError) as exc:  # the name's key expires on its own
+            self.on_lost(exc)
+
+    async def refresh(self, store: Redis) -> None:
+        """Let go of the names nobody here goes by any more; keep (or take back) the others."""
+        unused = [key for key, name in self.held.items() if not self.in_use(name)]
+        for key in unused:
+            del self.held[key]
+        await self._release_all(store, unused)
+        if not self.held:
+            return
+        keys = {self.keys.name(key): key for key in self.held}
+        lost = await _run(store.eval(_REFRESH, len(keys), *keys, self.member, str(self.ttl_ms)))
+        for raw in lost:
+            key = keys[raw.decode() if isinstance(raw, bytes) else str(raw)]
+            log.warning("cluster: the name %r is held by another member too", self.held.get(key))
+
+    async def leave(self, store: Redis) -> None:
+        """This member stops: every name it holds is free."""
+        self.store = None
+        held, self.held = list(self.held), {}
+        await self._release_all(store, held)
+
+    async def _release_all(self, store: Redis, keys: list[str]) -> None:
+        if keys:
+            pipe = store.pipeline(transaction=False)
+            for key in keys:
+                pipe.eval(_RELEASE, 1, self.keys.name(key), self.member)
+            await pipe.execute()
+
+    async def close(self) -> None:
+        await self._background.close()
+
+
+async def _run(request: Any) -> Any:
+    """A command's answer (redis-py types its commands as answers or awaitables of them)."""
+    return await request if asyncio.isfuture(request) or asyncio.iscoroutine(request) else request

@@ -1,0 +1,46 @@
+"""How a server takes part in a cluster: where the shared lobby is (a Redis URL), the
+address its clients reach it at, and the timings of its liveness."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class ClusterOptions:
+    """A cluster member's settings (``scopa serve --cluster URL --advertise HOST:PORT``)."""
+
+    url: str
+    """The Redis the members share, ``redis://HOST:PORT/N``."""
+    advertise: str | None = None
+    """``HOST:PORT`` at which clients reach this server (None: the address it listens on)."""
+    prefix: str = "scopa"
+    """The start of every key and channel: clusters (or test runs) on one Redis keep apart."""
+    member_ttl: float = 10.0
+    """Seconds this member's key lives unless refreshed: its tables leave the others'
+    lobbies that long after it stopped without saying so."""
+    refresh: float | None = None
+    """Seconds between refreshes of this member's key and names, and checks of the
+    others' (None: a third of ``member_ttl``)."""
+    name_ttl: float = 30.0
+    """Seconds a name claimed here stays claimed unless refreshed."""
+    retry: float = 1.0
+    """Seconds between attempts to reach Redis while it cannot be reached."""
+    id_block: int = 100
+    """Table ids taken from the shared counter at once."""
+    member_id: str | None = None
+    """This member's id (None: a fresh random one)."""
+    timeout: float = 2.0
+    """Seconds a Redis command (or connecting) may take before Redis counts as down."""
+
+    @property
+    def refresh_interval(self) -> float:
+        return self.refresh if self.refresh is not None else self.member_ttl / 3
+
+    def __post_init__(self) -> None:
+        if not self.url.startswith(("redis://", "rediss://", "unix://")):
+            raise ValueError(f"--cluster wants a redis:// URL, not {self.url!r}")
+        if self.member_ttl <= 0 or self.name_ttl <= 0 or self.retry <= 0 or self.id_block < 1:
+            raise ValueError("the cluster's timings must be positive")
+        if self.refresh_interval >= self.member_ttl:
+            raise ValueError("a member must refresh its key more often than the key expires")
