@@ -259,7 +259,7 @@ async def test_a_server_restart_returns_to_the_seat(journaled: Site, browser: Br
     labels = await page.locator("[aria-label='Your hand'] .card").evaluate_all("cs => cs.map(c => c.ariaLabel)")
     site.offline = True
     await site.restart()
-    await page.wait_for_function("() => !document.querySelector('main[data-mine]')", timeout=WAIT)
+    await page.locator("main[data-mine]").wait_for(state="detached", timeout=WAIT)
     await page.wait_for_selector(MINE, timeout=WAIT)  # back at the seat, the same turn
     assert await page.locator("[aria-label='Your hand'] .card").evaluate_all("cs => cs.map(c => c.ariaLabel)") == labels
     await play_one(page)
@@ -279,7 +279,8 @@ async def test_a_second_tab_takes_the_seat_and_the_first_stays_put(site: Site, b
     plays = "document.querySelectorAll(\"[aria-label='This round'] li\").length"
     before = await second.evaluate(plays)
     await play_one(second)  # the seat plays on in the second tab
-    await second.wait_for_function(f"{plays} > {before}", timeout=WAIT)
+    # a locator wait, not a page-side predicate: the page's CSP forbids evaluating strings
+    await second.locator("[aria-label='This round'] li").nth(before).wait_for(state="attached", timeout=WAIT)
     assert await first.get_by_role("button", name="Play here").count() == 1  # still put
     await first.get_by_role("button", name="Play here").tap()
     await second.get_by_role("button", name="Play here").wait_for(timeout=WAIT)
