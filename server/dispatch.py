@@ -67,11 +67,8 @@ class Dispatcher:
     def dispatch(self, sess: ServerSession, command: Command) -> None:
         """Carry out one command a connection accepted."""
         answer, self._answer = self._answer, None
-        body = command.body
-        if answer is not None and answer[0] is command and isinstance(body, (wire.PlayCard, wire.MakeDeclaration)):
-            answer[1].turns.receive(sess, body, command.seq)
-            return
-        self.route(sess, command.body, command.seq, command.recipient)
+        found = answer[1] if answer is not None and answer[0] is command else None
+        self.route(sess, command.body, command.seq, command.recipient, found)
 
     def unreadable_answer(self, sess: ServerSession, error: ProtocolError) -> bool:
         """An answer to a your_turn that could not be decoded is refused by the table
@@ -133,11 +130,13 @@ class Dispatcher:
 
     # ------------------------------------------------------------------ commands
 
-    def route(self, sess: ServerSession, body: wire.Body, seq: int, recipient: str) -> None:
-        """Carry out one command (its body, number and recipient) of ``sess``."""
+    def route(self, sess: ServerSession, body: wire.Body, seq: int, recipient: str,
+              table: Table | None = None) -> None:
+        """Carry out one command (its body, number and recipient) of ``sess``; ``table``:
+        the seat's own table, when :meth:`solicited` found it for this command already."""
         match body:
             case wire.PlayCard() | wire.MakeDeclaration():  # first: by far the most frequent
-                self.at_tables.move(sess, body, seq, recipient)
+                self.at_tables.move(sess, body, seq, recipient, table)
             case wire.Hello():
                 refusal = self.proxied.admit(sess.id, sess.address, body.proxied_for)
                 if refusal is not None:

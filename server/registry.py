@@ -25,12 +25,11 @@ class SeatingRegistry:
 
     def __init__(self, tables: TableDirectory) -> None:
         self.tables = tables
-        self._by_id = tables.tables  # the directory's own index, read on every move
         self._watching: dict[int, Table] = {}  # connection id -> the table it watches
 
     def table_of(self, sess: ServerSession) -> Table | None:
         """The table ``sess`` is seated at, if any."""
-        return self._by_id.get(sess.table_id) if sess.table_id is not None else None
+        return self.tables.tables.get(sess.table_id) if sess.table_id is not None else None
 
     def own_table(self, sess: ServerSession, recipient: str | None) -> Table | None:
         """The table ``sess`` is seated at, if ``recipient`` names it."""

@@ -19,6 +19,7 @@ from .text import clean_text
 
 if TYPE_CHECKING:
     from .session import ServerSession
+    from .table import Table
 
 log = logging.getLogger("scopa.server")
 
@@ -74,8 +75,11 @@ class TableCommands:
         sess.tell(wire.Left(table=table.id, reason=wire.LeftReason.LEFT.value), re=seq)
         self.life.seat_freed(table)
 
-    def move(self, sess: ServerSession, body: wire.PlayCard | wire.MakeDeclaration, seq: int, recipient: str) -> None:
-        table = self.seating.own_table(sess, recipient)  # the usual case: the seat's own table
+    def move(self, sess: ServerSession, body: wire.PlayCard | wire.MakeDeclaration, seq: int, recipient: str,
+             table: Table | None = None) -> None:
+        """A play or declaration, handed to its table (``table``: the seat's own, found already)."""
+        if table is None:
+            table = self.seating.own_table(sess, recipient)  # the usual case: the seat's own table
         if table is None:
             table = self.seating.table_named(recipient)
             if table is None or sess.table_id != table.id:
