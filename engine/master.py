@@ -93,10 +93,11 @@ class GameMaster:
         rng.randrange(self.rules.players)
         for action in actions:
             if isinstance(action, Deal):
-                order = list(range(40))
-                rng.shuffle(order)
                 if self.deals is not None:
                     order = list(self.deals(self._shuffles))
+                else:
+                    order = list(range(40))
+                    rng.shuffle(order)
                 if tuple(order) != tuple(action.order):
                     raise ValueError("the journal's deal does not follow from the seed")
                 self._shuffles += 1
