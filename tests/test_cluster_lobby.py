@@ -69,6 +69,14 @@ async def listing(client: WireClient, **filters: object) -> dict[str, wire.Table
     return {t.id: t for t in reply.body.tables}
 
 
+async def lobby_watcher(member: NetworkEngine) -> WireClient:
+    """A client of ``member`` that watches the lobby, past its first listing."""
+    watcher = await WireClient.connect(member.port, "watcher")
+    watcher.send(wire.WatchLobby())
+    await watcher.recv_until("tables")
+    return watcher
+
+
 async def update_of(client: WireClient, table: str, state: wire.TableState | None = None) -> wire.TableInfo:
     """The next table_update a lobby watcher gets for ``table`` (in ``state``, if given)."""
     while True:
@@ -96,9 +104,7 @@ def address(engine: NetworkEngine) -> str:
 
 async def test_a_table_made_on_one_member_is_listed_on_every_member_with_where_it_plays(redis_prefix: str) -> None:
     async with members(redis_prefix, 3) as (a, b, c):
-        watcher = await WireClient.connect(b.port, "watcher")
-        watcher.send(wire.WatchLobby())
-        await watcher.recv_until("tables")
+        watcher = await lobby_watcher(b)
         ann = await WireClient.connect(a.port, "ann")
         table = await ann.create()
         assert ann.inbox[-2].body.table.member == address(a)  # table_created says where it plays too
@@ -138,9 +144,7 @@ async def test_table_ids_are_unique_across_the_members(redis_prefix: str) -> Non
 
 async def test_joining_or_watching_a_table_of_another_member_names_its_address(redis_prefix: str) -> None:
     async with members(redis_prefix, 2) as (a, b):
-        watcher = await WireClient.connect(b.port, "watcher")
-        watcher.send(wire.WatchLobby())
-        await watcher.recv_until("tables")
+        watcher = await lobby_watcher(b)
         ann = await WireClient.connect(a.port, "ann")
         table = await ann.create()
         await update_of(watcher, table)
@@ -154,9 +158,7 @@ async def test_joining_or_watching_a_table_of_another_member_names_its_address(r
 
 async def test_a_private_table_stays_off_the_other_members_lobbies(redis_prefix: str) -> None:
     async with members(redis_prefix, 2) as (a, b):
-        watcher = await WireClient.connect(b.port, "watcher")
-        watcher.send(wire.WatchLobby())
-        await watcher.recv_until("tables")
+        watcher = await lobby_watcher(b)
         ann = await WireClient.connect(a.port, "ann")
         ann.send(wire.CreateTable(private=True))
         secret = (await ann.recv_until("table_created")).body.table.id
@@ -231,9 +233,7 @@ async def test_a_member_that_stops_takes_its_tables_out_of_the_other_lobbies(red
     async with members(redis_prefix, 1) as (b,):
         a = NetworkEngine("127.0.0.1", 0, seed=5, clock=FakeClock(), cluster=options(redis_prefix))
         await a.start()
-        watcher = await WireClient.connect(b.port, "watcher")
-        watcher.send(wire.WatchLobby())
-        await watcher.recv_until("tables")
+        watcher = await lobby_watcher(b)
         ann = await WireClient.connect(a.port, "ann")
         table = await ann.create()
         await update_of(watcher, table)
@@ -255,9 +255,7 @@ async def test_a_member_whose_key_expired_leaves_the_other_lobbies_and_comes_bac
     await b.start()
     store = await redis_client()
     try:
-        watcher = await WireClient.connect(b.port, "watcher")
-        watcher.send(wire.WatchLobby())
-        await watcher.recv_until("tables")
+        watcher = await lobby_watcher(b)
         ann = await WireClient.connect(a.port, "ann")
         table = await ann.create()
         await update_of(watcher, table)
@@ -298,9 +296,7 @@ async def test_without_redis_lobby_actions_are_unavailable_and_games_play_on(red
         await b.start()
         try:
             assert a.cluster is not None and a.cluster.available
-            watcher = await WireClient.connect(b.port, "watcher")
-            watcher.send(wire.WatchLobby())
-            await watcher.recv_until("tables")
+            watcher = await lobby_watcher(b)
             ann = await WireClient.connect(a.port, "ann")
             cid = await WireClient.connect(a.port, "cid")
             table = await ann.create(bots=["random"])
