@@ -82,6 +82,18 @@ def can_sweep(state: GameState) -> bool:
     return total <= 10 and bool(state.hands[state.to_move] & VALUE_MASK[total])
 
 
+def hands_by_side(state: GameState, side: int) -> tuple[int, int]:
+    """The cards in the hands of ``side``'s seats and of the other side's, as two masks."""
+    mine = theirs = 0
+    sides = state.side
+    for seat, h in enumerate(state.hands):
+        if sides[seat] == side:
+            mine |= h
+        else:
+            theirs |= h
+    return mine, theirs
+
+
 def features(state: GameState, side: int) -> list[float]:
     """The position as the model sees it, for ``side`` (see :data:`FEATURES`)."""
     mine, theirs = state.piles[side], state.piles[1 - side]
@@ -95,12 +107,7 @@ def features(state: GameState, side: int) -> list[float]:
     mover = 1.0 if sides[state.to_move] == side else -1.0
     table = state.table
     lc = state.last_capturer
-    my_hands = their_hands = 0
-    for seat, h in enumerate(state.hands):
-        if sides[seat] == side:
-            my_hands |= h
-        else:
-            their_hands |= h
+    my_hands, their_hands = hands_by_side(state, side)
     return [
         float(state.scope[side] - state.scope[1 - side]),
         sette,
@@ -190,12 +197,7 @@ def linear(weights: list[list[float]]) -> Evaluator:
         lc = state.last_capturer
         if lc >= 0:
             total += w[14] * ((1.0 if lc == side else -1.0) * table.bit_count() * (1.0 - left / 40.0))
-        my_hands = their_hands = 0
-        for seat, h in enumerate(state.hands):
-            if sides[seat] == side:
-                my_hands |= h
-            else:
-                their_hands |= h
+        my_hands, their_hands = hands_by_side(state, side)
         if my_hands >> SETTEBELLO & 1:
             total += w[15]
         elif their_hands >> SETTEBELLO & 1:
