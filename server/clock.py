@@ -5,7 +5,7 @@ A :class:`Clock` tells the time (``now``), calls a function later (``call_later`
 awaitables for coroutines that wait (``sleep``, and ``timeout`` for a deadline around
 an ``await``).
 
-- :class:`SystemClock` is the running event loop's monotonic clock; ``call_later`` and
+- :class:`SystemClock` is the running event loop's monotonic clock (``time.monotonic``); ``call_later`` and
   ``call_at`` are the loop's own (a timer is one heap entry in the loop, no task).
 - :class:`FakeClock` only moves when told to (``advance``): its timers sit in a sorted
   list, and ``advance`` fires the due ones in order of their deadline, so a test can
@@ -30,6 +30,7 @@ from __future__ import annotations
 import asyncio
 import heapq
 import itertools
+import time
 from collections.abc import Awaitable, Callable
 from contextlib import AbstractAsyncContextManager
 from types import TracebackType
@@ -88,8 +89,11 @@ class SystemClock:
 
     __slots__ = ()
 
-    def now(self) -> float:
-        return asyncio.get_running_loop().time()
+    now = staticmethod(time.monotonic)
+    """The clock the loop's timers run on, read directly: asyncio's ``loop.time()`` is
+    ``time.monotonic()``, and uvloop's is the same clock read once per loop turn (never
+    ahead of it, so a timer armed at ``now() + s`` finds ``now()`` past its deadline
+    when it fires).  Readable with no loop running."""
 
     def call_later(self, seconds: float, callback: Callable[[], object]) -> asyncio.TimerHandle:
         return asyncio.get_running_loop().call_later(max(seconds, 0.0), callback)

@@ -82,8 +82,14 @@ class Dispatcher:
     def _awaiting_table(self, sess: ServerSession, recipient: str | None) -> Table | None:
         """This client's table, if the command went to it and a your_turn of this
         client's seat there is waiting for an answer."""
-        table = self.seating.own_table(sess, recipient)
+        table = self._own_table(sess, recipient)
         return table if table is not None and table.turns.turn_of(sess) is not None else None
+
+    def _own_table(self, sess: ServerSession, recipient: str | None) -> Table | None:
+        """The table ``sess`` is seated at, if ``recipient`` names it (read from the
+        directory's index: on a move's path, routing asks no other part)."""
+        table = self.tables.tables.get(sess.table_id) if sess.table_id is not None else None
+        return table if table is not None and recipient == table.party else None
 
     def solicited(self, sess: ServerSession, cmd: Command, ping_outstanding: bool) -> bool:
         """Whether the command answers a question of the server (not rate-limited): a
@@ -96,7 +102,7 @@ class Dispatcher:
             return ping_outstanding
         if not isinstance(body, (wire.PlayCard, wire.MakeDeclaration)):
             return False
-        table = self.seating.own_table(sess, cmd.recipient)
+        table = self._own_table(sess, cmd.recipient)
         if table is None:
             return False
         self._answer = (cmd, table)
@@ -136,7 +142,7 @@ class Dispatcher:
         the seat's own table, when :meth:`solicited` found it for this command already."""
         match body:
             case wire.PlayCard() | wire.MakeDeclaration():  # first: by far the most frequent
-                self.at_tables.move(sess, body, seq, recipient, table)
+                self._move(sess, body, seq, recipient, table)
             case wire.Hello():
                 refusal = self.proxied.admit(sess.id, sess.address, body.proxied_for)
                 if refusal is not None:
@@ -177,3 +183,17 @@ class Dispatcher:
                 self.archive.dispatch(sess, body, seq)
             case _:
                 sess.error(ErrorCode.UNEXPECTED_COMMAND, f"the server does not accept {body.NAME!r}", re=seq)
+
+    def _move(self, sess: ServerSession, body: wire.PlayCard | wire.MakeDeclaration, seq: int, recipient: str,
+              table: Table | None) -> None:
+        """A play or declaration, handed to the turns of its table (``table``: the seat's
+        own, found already by :meth:`solicited`)."""
+        if table is None:
+            table = self._own_table(sess, recipient)  # the usual case: the seat's own table
+        if table is None:
+            table = self.seating.table_named(recipient)
+            if table is None or sess.table_id != table.id:
+                sess.error(ErrorCode.NOT_AT_TABLE, f"you are not playing at {recipient}", re=seq,
+                           sender=sess.proto.answering(recipient))
+                return
+        table.turns.receive(sess, body, seq)

@@ -31,11 +31,6 @@ class SeatingRegistry:
         """The table ``sess`` is seated at, if any."""
         return self.tables.tables.get(sess.table_id) if sess.table_id is not None else None
 
-    def own_table(self, sess: ServerSession, recipient: str | None) -> Table | None:
-        """The table ``sess`` is seated at, if ``recipient`` names it."""
-        table = self.table_of(sess)
-        return table if table is not None and recipient == table.party else None
-
     def table_named(self, recipient: str) -> Table | None:
         """The table a recipient party (``table:<id>``) names, if it exists."""
         try:

@@ -1,6 +1,6 @@
-"""What a connection does at a table: sit down (``join_table``), leave it, play (a
-``play`` or ``declare`` is handed to its table) and chat, at a table or in the lobby (in
-a cluster, every server's lobby)."""
+"""What a connection does at a table: sit down (``join_table``), leave it and chat, at a
+table or in the lobby (in a cluster, every server's lobby).  A ``play`` or ``declare``
+goes from the dispatcher straight to its table's turns."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ log = logging.getLogger("scopa.server")
 
 
 class TableCommands:
-    """Carries out join_table, leave_table, play, declare and chat."""
+    """Carries out join_table, leave_table and chat."""
 
     def __init__(self, connections: Connections, seating: SeatingRegistry, life: TableLife, ratings: Rater) -> None:
         self.sessions = connections.sessions
@@ -74,19 +74,6 @@ class TableCommands:
         table.seats.unseat(sess)
         sess.tell(wire.Left(table=table.id, reason=wire.LeftReason.LEFT.value), re=seq)
         self.life.seat_freed(table)
-
-    def move(self, sess: ServerSession, body: wire.PlayCard | wire.MakeDeclaration, seq: int, recipient: str,
-             table: Table | None = None) -> None:
-        """A play or declaration, handed to its table (``table``: the seat's own, found already)."""
-        if table is None:
-            table = self.seating.own_table(sess, recipient)  # the usual case: the seat's own table
-        if table is None:
-            table = self.seating.table_named(recipient)
-            if table is None or sess.table_id != table.id:
-                sess.error(ErrorCode.NOT_AT_TABLE, f"you are not playing at {recipient}", re=seq,
-                           sender=sess.proto.answering(recipient))
-                return
-        table.turns.receive(sess, body, seq)
 
     def chat(self, sess: ServerSession, body: wire.Chat, recipient: str, seq: int) -> None:
         text = clean_text(body.text)  # no escape sequence reaches anyone's terminal

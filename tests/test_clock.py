@@ -171,6 +171,27 @@ async def test_system_timers_are_loop_callbacks_not_tasks() -> None:
     assert fired == [i for i in range(100) if i not in (7, 42)]  # in the order armed; cancelled ones never
 
 
+def test_the_system_clock_tells_the_time_with_no_loop_running() -> None:
+    clock = SystemClock()
+    first = clock.now()
+    assert clock.now() >= first
+
+
+async def test_a_system_timer_fires_with_its_deadline_past() -> None:
+    clock = SystemClock()
+    fired: list[float] = []
+    done = asyncio.get_running_loop().create_future()
+    deadline = clock.now() + 0.005
+
+    def ring() -> None:
+        fired.append(clock.now())
+        done.set_result(None)
+
+    clock.call_at(deadline, ring)
+    await done
+    assert fired[0] >= deadline  # the turn clock's check (deadline <= now) holds when it rings
+
+
 async def test_system_sleep_and_timeout_run_on_the_loop() -> None:
     clock = SystemClock()
     start = clock.now()
