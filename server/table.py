@@ -26,6 +26,7 @@ from scopa.protocol.convert import public_view_to_wire, rules_to_wire, view_to_w
 from .broadcast import Broadcaster
 from .clock import Clock, SystemClock, Timer, start_timer
 from .eventlog import RESTORED_EVENTS, EventLog
+from .inbox import Inbox
 from .journal import FinishTable, Journal
 from .journal_values import FinishedTable, StoredTable
 from .seating import Seats, token_digest
@@ -81,7 +82,7 @@ class Table:
     _info: tuple[tuple[Any, ...], wire.TableInfo] | None = None
     _people: frozenset[int] = frozenset()  # seats a person held when the game began: their hands go out
     _told: int = 0  # the game's actions journaled, which the table may have told of
-    _inbox: asyncio.Queue[list[Effect]] = field(default_factory=asyncio.Queue)
+    _inbox: Inbox[list[Effect]] = field(default_factory=Inbox)
     """Effects of the game master for the table's loop to carry out, in order."""
 
     def __post_init__(self, log_limit: int, update_interval: float) -> None:
