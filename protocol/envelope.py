@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Annotated, Final, Literal, Union, get_args
 
-from pydantic import Field, TypeAdapter
+from pydantic import ConfigDict, Field, TypeAdapter
 
 from . import commands as wire
 from .commands import Body, WireModel
@@ -436,7 +436,7 @@ def body_type_of(command_type: type[Command]) -> type[Body]:
 COMMAND_CLASSES: dict[type[Body], type[Command]] = {body_type_of(c): c for c in COMMAND_TYPES}
 """The command class of each body type."""
 
-COMMAND_ADAPTER: TypeAdapter[AnyCommand] = TypeAdapter(AnyCommand)
+COMMAND_ADAPTER: TypeAdapter[AnyCommand] = TypeAdapter(AnyCommand, config=ConfigDict(cache_strings=False))
 
 
 def make_command(

@@ -15,6 +15,7 @@ States (the same names on both ends)::
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -137,10 +138,11 @@ def step(role: ConnectionRole, state: ConnectionState, kind: Kind) -> Outcome:
     return TRANSITIONS.get((role, state, kind), WRONG_WAY)
 
 
+@functools.cache
 def sendable_states(role: ConnectionRole, kind: Kind) -> frozenset[ConnectionState]:
     """The states in which ``role`` may send a command of ``kind`` that leaves the
     state as it is (what a command packed once for many connections is checked against
-    on each of them)."""
+    on each of them; one set per role and kind, shared by every command prepared)."""
     found = set()
     for state in ConnectionState:
         if step(role, state, kind) is state:

@@ -152,7 +152,7 @@ class Broadcaster:
             if fresh is None:
                 return
             prepared = fresh
-        seat.your_turn = prepared
+            seat.your_turn = fresh.with_body(b"")  # kept without a body: the seat's turn holds that
         session.send(prepared)
 
     def _send_to(self, session: ServerSession, name: str, payload: bytes) -> None:

@@ -3,7 +3,6 @@ seat resuming, a spectator watching again), kept packed as it went out."""
 
 from __future__ import annotations
 
-from collections import deque
 from typing import NamedTuple
 
 from scopa.protocol import commands as wire
@@ -30,7 +29,7 @@ class EventLog:
 
     def __init__(self, limit: int = 10_000) -> None:
         self.last = 0  # the number of the latest event
-        self.kept: deque[LoggedEvent] = deque()
+        self.kept: list[LoggedEvent] = []  # a list: a few pointers a table, not a deque's 0.5 kB block
         self.base = 0  # the log holds every event numbered above this
         self.limit = limit
         self.end: wire.GameEnd | None = None  # how the game ended (also when abandoned)
@@ -40,9 +39,12 @@ class EventLog:
         return self.last
 
     def append(self, logged: LoggedEvent) -> None:
-        self.kept.append(logged)
-        while len(self.kept) > self.limit:
-            self.base = self.kept.popleft().event
+        kept = self.kept
+        kept.append(logged)
+        if len(kept) > self.limit:
+            drop = len(kept) - self.limit
+            self.base = kept[drop - 1].event
+            del kept[:drop]
 
     def missed(self, seat: int | None, last_event: int) -> list[LoggedEvent] | None:
         """What ``seat`` (None: a spectator) may see after ``last_event`` (a your_turn is never logged: the

@@ -65,7 +65,7 @@ class TableDirectory:
         self._bot_games: set[str] = set()
         self._with_away: set[str] = set()  # playing tables with a seat waiting for its client
         self._tokens: dict[str, str] = {}  # seat token digest -> the table holding that seat
-        self._digests: dict[str, set[str]] = {}  # table id -> its seats' token digests
+        self._digests: dict[str, tuple[str, ...]] = {}  # table id -> its seats' token digests
         self._finished: deque[str] = deque()
 
     # ------------------------------------------------------------------ dict-like
@@ -190,7 +190,7 @@ class TableDirectory:
         self._waiting.discard(table_id)
         self._bot_games.discard(table_id)
         self._with_away.discard(table_id)
-        for digest in self._digests.pop(table_id, set()):
+        for digest in self._digests.pop(table_id, ()):
             if self._tokens.get(digest) == table_id:
                 del self._tokens[digest]
         owner = self._owner.pop(table_id, None)
@@ -221,10 +221,9 @@ class TableDirectory:
 
 
     def _file_tokens(self, table: Table) -> None:
-        now = {s.token_digest for s in table.seats if s is not None and s.token_digest}
-        before = self._digests.get(table.id, set())
-        for digest in before - now:
-            if self._tokens.get(digest) == table.id:
+        now = tuple(s.token_digest for s in table.seats if s is not None and s.token_digest)
+        for digest in self._digests.get(table.id, ()):
+            if digest not in now and self._tokens.get(digest) == table.id:
                 del self._tokens[digest]
         for digest in now:
             self._tokens[digest] = table.id
@@ -257,9 +256,27 @@ def build_rules(preset: str | None, options: Mapping[str, object]) -> RuleSet:
     unknown = sorted(k for k in options if k not in RuleSet.model_fields)
     if unknown:
         raise RuleSetError(f"no rule option called {unknown[0]!r}")
+    key: tuple[object, ...] | None = (preset, *sorted((k, type(v), v) for k, v in options.items()))
     try:
-        return RuleSet.build(preset, **dict(options))
+        known = _RULES.get(key)  # type: ignore[arg-type]
+    except TypeError:  # an option value that is not hashable (a list): built every time
+        key = known = None
+    if known is not None:
+        return known
+    try:
+        rules = RuleSet.build(preset, **dict(options))
     except RuleSetError:
         raise
     except (TypeError, ValueError, ArithmeticError) as exc:
         raise RuleSetError(f"those options do not make rules: {exc}") from None
+    if key is not None:
+        if len(_RULES) >= _RULES_KEPT:
+            _RULES.clear()
+        _RULES[key] = rules
+    return rules
+
+
+_RULES: dict[tuple[object, ...], RuleSet] = {}
+"""The rules made for a preset and options, shared by every table created with them (a
+RuleSet is frozen; each one is about a kilobyte)."""
+_RULES_KEPT = 256

@@ -56,16 +56,15 @@ class FairRatings:
 
     def __init__(self, shared_addresses: Iterable[str] = ()) -> None:
         self.shared = parse_networks(shared_addresses)
-        self._origins: dict[str, dict[int, set[str]]] = {}  # table id -> seat -> sources
+        self._origins: dict[str, dict[int, tuple[str, ...]]] = {}  # table id -> seat -> sources (a tuple: most seats have one)
 
     def seen(self, table_id: str, seat: int, origin: str, fresh: bool = False) -> None:
         """A connection from ``origin`` resumed ``seat`` of the table, or (``fresh``)
         sat down in it (whoever sat there before is forgotten)."""
         seats = self._origins.setdefault(table_id, {})
-        if fresh:
-            seats[seat] = {origin}
-        else:
-            seats.setdefault(seat, set()).add(origin)
+        known = () if fresh else seats.get(seat, ())
+        if origin not in known:
+            seats[seat] = (*known, origin)
 
     def forget(self, table_id: str) -> None:
         self._origins.pop(table_id, None)

@@ -34,7 +34,7 @@ class Seat:
     token_digest: str = ""  # sha256 hex of the seat token: the token itself is never kept
     away: bool = False  # a person whose connection dropped (within the grace period)
     strategy: str = ""  # a built-in bot's strategy
-    your_turn: Prepared | None = None  # the table's last your_turn to this seat (prepared once per client)
+    your_turn: Prepared | None = None  # the table's your_turn to this seat, prepared once per client (no body)
 
 
 class Seats(list[Seat | None]):

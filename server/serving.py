@@ -15,10 +15,10 @@ from .announce import LanIdentity, lan_announcer, lobby_record
 from .collector import Collector
 from .limits import Limits
 from .network import DEFAULT_TURN_TIMEOUT, NetworkEngine
-from .web import WebOptions, start_front
 
 if TYPE_CHECKING:
     from .cluster.options import ClusterOptions
+    from .web import WebFront, WebOptions
 
 log = logging.getLogger("scopa.server")
 
@@ -45,8 +45,12 @@ async def serve(host: str = "127.0.0.1", port: int = DEFAULT_PORT, seed: int | N
                            trusted_proxies=trusted_proxies, rate_shared_addresses=rate_shared_addresses,
                            cluster=cluster)
     await engine.start()
+    front: WebFront | None = None
     try:
-        front = await start_front(engine, web) if web is not None else None
+        if web is not None:
+            from .web import start_front  # aiohttp is imported only by a server with a web port
+
+            front = await start_front(engine, web)
     except BaseException:
         await engine.stop()  # its web port is taken (or refused): the server does not run half
         raise

@@ -141,7 +141,7 @@ class WriteBatch:
 class ServerSession(asyncio.BufferedProtocol):
     """A connected client as the server sees it."""
 
-    __slots__ = ('__weakref__', '_clock', '_connected_at', '_deadline', '_deadline_at', '_batch', '_frame_started', '_hello_seen', '_inbox', '_last_heard', '_gone', '_loop', '_lost', '_out', '_out_bytes', '_queued', '_written', '_ping_sent', '_rate', 'address', 'client', 'closed', 'dropped', 'host', 'id', 'limits', 'max_queued', 'max_queued_bytes', 'name', 'peer', 'proto', 'refused', 'said_bye', 'table_id', 'transport')
+    __slots__ = ('__weakref__', '_clock', '_connected_at', '_deadline', '_deadline_at', '_batch', '_frame_started', '_hello_seen', '_inbox', '_last_heard', '_gone', '_loop', '_lost', '_out', '_out_bytes', '_party', '_party_of', '_queued', '_written', '_ping_sent', '_rate', 'address', 'client', 'closed', 'dropped', 'host', 'id', 'limits', 'max_queued', 'max_queued_bytes', 'name', 'peer', 'proto', 'refused', 'said_bye', 'table_id', 'transport')
 
     def __init__(self, conn_id: int, host: SessionHost) -> None:
         self.id = conn_id
@@ -150,6 +150,8 @@ class ServerSession(asyncio.BufferedProtocol):
         self.limits = limits
         self.proto = Connection(ConnectionRole.SERVER)
         self.name: str | None = None
+        self._party_of: str | None = None  # the name self._party was made for
+        self._party = "guest"
         self.table_id: str | None = None
         """The table this client is seated at (the server's TableDirectory has it)."""
         self.peer = ""
@@ -364,7 +366,11 @@ class ServerSession(asyncio.BufferedProtocol):
 
     @property
     def party(self) -> str:
-        return f"player:{self.name}" if self.name else "guest"
+        """``player:<name>`` once named, else ``guest`` (one string while the name stays)."""
+        name = self.name
+        if name is not self._party_of:
+            self._party_of, self._party = name, f"player:{name}" if name else "guest"
+        return self._party
 
     @property
     def welcomed(self) -> bool:

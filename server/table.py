@@ -26,6 +26,7 @@ from scopa.protocol.convert import public_view_to_wire, rules_to_wire, view_to_w
 from .broadcast import Broadcaster
 from .clock import Clock, SystemClock, Timer, start_timer
 from .eventlog import RESTORED_EVENTS, EventLog
+from .inbox import Inbox
 from .journal import FinishTable, Journal
 from .journal_values import FinishedTable, StoredTable
 from .seating import Seats, token_digest
@@ -79,9 +80,9 @@ class Table:
     turns: Turns = field(init=False)
     _expiry: Timer | None = None  # a finished table's tokens: void when it fires
     _info: tuple[tuple[Any, ...], wire.TableInfo] | None = None
-    _people: frozenset[int] = frozenset()  # seats a person held when the game began: their hands go out
+    _people: tuple[int, ...] = ()  # seats a person held when the game began: their hands go out
     _told: int = 0  # the game's actions journaled, which the table may have told of
-    _inbox: asyncio.Queue[list[Effect]] = field(default_factory=asyncio.Queue)
+    _inbox: Inbox[list[Effect]] = field(default_factory=Inbox)
     """Effects of the game master for the table's loop to carry out, in order."""
 
     def __post_init__(self, log_limit: int, update_interval: float) -> None:
@@ -292,7 +293,7 @@ class Table:
         assert len(seats) == len(self.seats)
         # A person's seat (session None: away until they come back with their token) has no bot.
         self.players = [YieldingBot(s.bot) if s.bot is not None else None for s in seats]
-        self._people = frozenset(i for i, s in enumerate(seats) if s.bot is None)
+        self._people = tuple(i for i, s in enumerate(seats) if s.bot is None)
         self.master = self.turns.master = GameMaster(self.rules, self.seed, [s.name for s in seats])
         if restore:
             self.master.restore(restore)  # the seed's deals must match the journal's

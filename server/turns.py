@@ -19,6 +19,7 @@ from scopa.protocol.errors import ErrorCode
 from .broadcast import Broadcaster
 from .clock import Clock, Timer
 from .eventlog import EventLog
+from .inbox import Inbox
 from .seating import Seats
 from .session import ServerSession
 from .tablejournal import TableJournal
@@ -45,7 +46,7 @@ class Turns:
                  "_turns", "_clock", "_clock_at", "_bot_moves")
 
     def __init__(self, table_id: str, seats: Seats, broadcaster: Broadcaster, events: EventLog, journal: TableJournal,
-                 clock: Clock, turn_timeout: float | None, inbox: asyncio.Queue[list[Effect]]) -> None:
+                 clock: Clock, turn_timeout: float | None, inbox: Inbox[list[Effect]]) -> None:
         self.table_id = table_id
         self.seats = seats
         self.broadcaster = broadcaster
@@ -58,7 +59,7 @@ class Turns:
         self._turns: dict[int, PendingTurn] = {}
         self._clock: Timer | None = None  # rings at _clock_at, by the earliest deadline of a waiting turn
         self._clock_at: float | None = None
-        self._bot_moves: set[asyncio.Task[None]] = set()
+        self._bot_moves: set[asyncio.Task[None]] | None = None  # made for the first bot that takes a seat over
 
     def ask(self, ask: Ask) -> None:
         """A person's turn: number it, arm its clock (before anyone hears of it), then
@@ -132,7 +133,7 @@ class Turns:
         """Every turn is over and the clock stops (the game ended or the table closes)."""
         for turn in list(self._turns.values()):
             self.settle(turn)
-        for task in list(self._bot_moves):
+        for task in list(self._bot_moves or ()):
             task.cancel()
         if self._clock is not None:
             self._clock.cancel()
@@ -234,6 +235,8 @@ class Turns:
             self.inbox.put_nowait(self.master.receive(seat, action))
 
         self.settle(turn)
+        if self._bot_moves is None:
+            self._bot_moves = set()
         self._bot_moves.add(task := asyncio.create_task(move(), name=f"takeover-{self.table_id}-{seat}"))
         task.add_done_callback(self._bot_moves.discard)
 

@@ -1,0 +1,100 @@
+"""Small parts of a table and the lobby, by behaviour: the event log keeps the most recent
+events up to its limit, a table's inbox hands its loop what was put in it in order, tables
+created with the same preset and options share one RuleSet, and a seat's sources are
+kept once each."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from scopa.engine import RuleSetError
+from scopa.protocol import ConnectionRole, prepare
+from scopa.protocol import commands as wire
+from scopa.server.eventlog import EventLog, LoggedEvent
+from scopa.server.inbox import Inbox
+from scopa.server.lobby import build_rules
+from scopa.server.rated import FairRatings
+
+pytestmark = pytest.mark.unit
+
+
+def logged(n: int, seat: int | None = None) -> LoggedEvent:
+    return LoggedEvent(seat, n, "played", b"")
+
+
+def test_the_event_log_keeps_the_most_recent_events_up_to_its_limit() -> None:
+    log = EventLog(limit=3)
+    for _ in range(5):
+        log.append(logged(log.next_event()))
+    assert [e.event for e in log.kept] == [3, 4, 5]
+    assert log.base == 2  # every event above 2 is kept
+    assert log.missed(None, 1) is None  # older than the log: a snapshot instead
+    assert [e.event for e in log.missed(None, 2) or []] == [3, 4, 5]
+    assert [e.event for e in log.missed(None, 4) or []] == [5]
+
+
+def test_the_event_log_gives_a_seat_its_own_and_the_public_events_only() -> None:
+    log = EventLog()
+    log.append(logged(log.next_event()))
+    log.append(logged(log.next_event(), seat=0))
+    log.append(logged(log.next_event(), seat=1))
+    assert [e.event for e in log.missed(1, 0) or []] == [1, 3]
+    assert [e.event for e in log.missed(None, 0) or []] == [1]
+    log.expire()
+    assert log.kept == [] and log.missed(1, 0) is None
+
+
+async def test_a_table_inbox_hands_over_in_order_and_waits_when_empty() -> None:
+    inbox: Inbox[str] = Inbox()
+    inbox.put_nowait("a")
+    inbox.put_nowait("b")
+    assert await inbox.get() == "a"
+    assert await inbox.get() == "b"
+    waiting = asyncio.ensure_future(inbox.get())
+    await asyncio.sleep(0)
+    assert not waiting.done()
+    inbox.put_nowait("c")
+    assert await waiting == "c"
+    assert len(inbox) == 0
+
+
+async def test_a_cancelled_wait_leaves_the_inbox_usable() -> None:
+    inbox: Inbox[int] = Inbox()
+    waiting = asyncio.ensure_future(inbox.get())
+    await asyncio.sleep(0)
+    waiting.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await waiting
+    inbox.put_nowait(1)
+    assert await asyncio.wait_for(inbox.get(), 1) == 1
+
+
+def test_tables_with_the_same_preset_and_options_share_one_rule_set() -> None:
+    assert build_rules("scopa", {}) is build_rules("scopa", {})
+    assert build_rules("scopa", {"target": 21}) is build_rules("scopa", {"target": 21})
+    assert build_rules("scopa", {"target": 21}) is not build_rules("scopa", {"target": 16})
+    assert build_rules("scopa", {"target": 21}).target == 21
+    assert build_rules("scopone", {}).players == 4
+
+
+def test_an_option_value_that_cannot_be_a_key_is_still_checked() -> None:
+    with pytest.raises(RuleSetError):
+        build_rules("scopa", {"target": [21]})  # a list: not a cache key, and not a target
+
+
+def test_a_prepared_command_shares_the_states_it_may_go_out_in() -> None:
+    one = prepare(ConnectionRole.SERVER, wire.YourTurn.NAME, b"\x80", recipient="player:a", sender="table:1")
+    two = prepare(ConnectionRole.SERVER, wire.YourTurn.NAME, b"\x80", recipient="player:b", sender="table:1")
+    assert one.states is two.states and one.states
+
+
+def test_a_seat_keeps_each_source_once_and_a_fresh_seat_forgets_the_last() -> None:
+    fair = FairRatings()
+    fair.seen("1", 0, "10.0.0.1", fresh=True)
+    fair.seen("1", 0, "10.0.0.1")
+    fair.seen("1", 0, "10.0.0.2")
+    assert fair._origins["1"][0] == ("10.0.0.1", "10.0.0.2")
+    fair.seen("1", 0, "10.0.0.3", fresh=True)
+    assert fair._origins["1"][0] == ("10.0.0.3",)
