@@ -113,6 +113,7 @@ def _cluster_options(args: argparse.Namespace, console: Console) -> Any:
     """``--cluster`` and ``--advertise`` as the server's ClusterOptions (None: no cluster;
     False: they are wrong, and the console says why)."""
     from scopa.server.cluster import ClusterOptions
+    from scopa.server.journal import is_postgres
 
     url, advertise = getattr(args, "cluster", None), getattr(args, "advertise", None)
     if url is None:
@@ -128,7 +129,7 @@ def _cluster_options(args: argparse.Namespace, console: Console) -> Any:
                       f"(it listens on {args.host})[/red]")
         return False
     try:
-        return ClusterOptions(url=url, advertise=advertise)
+        return ClusterOptions(url=url, advertise=advertise, shared_journal=is_postgres(getattr(args, "db", None) or ""))
     except ValueError as exc:
         console.print(f"[red]{exc}[/red]")
         return False

@@ -44,6 +44,7 @@ from .clock import Clock, SystemClock
 from .connections import Connections
 from .dispatch import Dispatcher
 from .greeting import Greeting
+from .held_tables import HeldTables
 from .journal import Journal, JournalBackend
 from .journal_values import TableResult
 from .limits import Limits
@@ -137,7 +138,10 @@ class NetworkEngine:
         if cluster is not None:
             from .cluster.member import ClusterMember  # Redis is imported only by a cluster member
 
-            self.cluster = ClusterMember(cluster, self.clock, self.connections, self.tables, self.feed)
+            if cluster.shared_journal and storage_ is None:
+                raise ValueError("a cluster sharing one journal needs one (db or storage)")
+            keeper = HeldTables(self.life, self.tables, self.seating) if cluster.shared_journal else None
+            self.cluster = ClusterMember(cluster, self.clock, self.connections, self.tables, self.feed, keeper)
             self.life.shared = self.router.greeting.shared = self.router.at_tables.shared = self.cluster
 
     @property
@@ -153,8 +157,8 @@ class NetworkEngine:
     # ------------------------------------------------------------------ lifecycle
 
     async def start(self) -> None:
-        if self.storage is not None:
-            await self.life.restore_tables()
+        if self.storage is not None:  # a cluster sharing the journal restores the tables it takes the leases of
+            await self.life.restore_tables(games=self.cluster is None or not self.cluster.options.shared_journal)
         loop = asyncio.get_running_loop()
         self._server = await loop.create_server(self.new_session, self.host, self.port)
         sock = self._server.sockets[0]

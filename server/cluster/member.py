@@ -32,10 +32,11 @@ from ..clock import Clock, Timer
 from ..connections import Connections
 from ..lobby import TableDirectory
 from ..lobby_feed import LobbyFeed
-from ..shared_lobby import Claim
+from ..shared_lobby import Claim, TableKeeper, TableLeases
 from ..tasks import BackgroundTasks
 from ..text import name_key
 from .keys import ChatNews, Keys, LeaveNews, TableNews, chat_news, read_news
+from .leases import Leases
 from .names import Names
 from .options import ClusterOptions
 from .presence import Presence
@@ -58,7 +59,9 @@ class ClusterMember:
     """One server's membership of a cluster sharing one lobby through Redis."""
 
     def __init__(self, options: ClusterOptions, clock: Clock, connections: Connections, tables: TableDirectory,
-                 feed: LobbyFeed) -> None:
+                 feed: LobbyFeed, keeper: TableKeeper | None = None) -> None:
+        """``keeper``: the server's tables, when the members share one journal (the
+        tables' leases are then held here)."""
         self.options = options
         self.id = options.member_id or secrets.token_hex(6)
         self.keys = Keys(options.prefix)
@@ -67,6 +70,8 @@ class ClusterMember:
         self.tables = tables
         self.presence = Presence(self.id, self.keys, tables, feed, options.member_ttl, self._lose)
         self.names = Names(self.id, self.keys, options.name_ttl, self._in_use, self._lose)
+        self._leases = Leases(self.id, self.keys, clock, options.lease_ttl, keeper, self._lose) \
+            if options.shared_journal and keeper is not None else None
         self.id_floor = 0
         """Table ids at or below this one are never taken (the journal's)."""
         self._ids: deque[int] = deque()
@@ -101,6 +106,10 @@ class ClusterMember:
         if self._store is not None:
             self._background.spawn(self._publish(self._store, chat_news(self.id, message)))
 
+    @property
+    def leases(self) -> TableLeases | None:
+        return self._leases
+
     def next_table_id(self) -> str | None:
         if self._store is None or not self._ids:
             return None
@@ -125,6 +134,11 @@ class ClusterMember:
         """Leave the cluster: this member's tables and names go from the shared lobby."""
         store, self._store = self._store, None
         self._down()
+        if store is not None and self._leases is not None:
+            try:
+                await self._leases.leave(store)
+            except (RedisError, OSError) as exc:
+                log.warning("cluster: could not give back this member's leases (they expire): %s", exc)
         if store is not None:
             try:
                 async with asyncio.timeout(self.options.timeout):
@@ -138,6 +152,8 @@ class ClusterMember:
             await asyncio.gather(self._task, return_exceptions=True)
         await self._background.close()
         await self.names.close()
+        if self._leases is not None:
+            await self._leases.close()
 
     def _client(self, read_timeout: float | None) -> Redis:
         return Redis.from_url(self.options.url, socket_timeout=read_timeout,
@@ -154,6 +170,8 @@ class ClusterMember:
                     await self._join(store, pubsub)
                 reading = asyncio.create_task(self._read(pubsub), name=f"cluster-channel-{self.id}")
                 self._up(store)
+                if self._leases is not None:  # the tables whose leases are free are restored here
+                    await self._leases.join(store)
                 await self._lost.wait()
             except (RedisError, OSError, TimeoutError) as exc:
                 log.warning("cluster: Redis at %s cannot be reached: %s", self.options.url, exc)
@@ -192,6 +210,8 @@ class ClusterMember:
         self._store = None
         self.names.store = None
         self.presence.down()
+        if self._leases is not None:
+            self._leases.down()
         if self._beat is not None:
             self._beat.cancel()
             self._beat = None
