@@ -169,9 +169,9 @@ class ClusterMember:
                 async with asyncio.timeout(self.options.timeout * 4):
                     await self._join(store, pubsub)
                 reading = asyncio.create_task(self._read(pubsub), name=f"cluster-channel-{self.id}")
-                self._up(store)
                 if self._leases is not None:  # the tables whose leases are free are restored here
                     await self._leases.join(store)
+                self._up(store)
                 await self._lost.wait()
             except (RedisError, OSError, TimeoutError) as exc:
                 log.warning("cluster: Redis at %s cannot be reached: %s", self.options.url, exc)
