@@ -143,6 +143,7 @@ class NetworkEngine:
             keeper = HeldTables(self.life, self.tables, self.seating) if cluster.shared_journal else None
             self.cluster = ClusterMember(cluster, self.clock, self.connections, self.tables, self.feed, keeper)
             self.life.shared = self.router.greeting.shared = self.router.at_tables.shared = self.cluster
+            self.seating.shared = self.cluster
 
     @property
     def storage(self) -> Journal | None:

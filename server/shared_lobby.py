@@ -9,6 +9,7 @@ what they did alone."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from enum import Enum
 from typing import Protocol
 
@@ -27,6 +28,18 @@ class Claim(Enum):
     """A connection on another server has it."""
     UNAVAILABLE = "unavailable"
     """The shared lobby cannot be reached: nobody can tell."""
+
+
+@dataclass(frozen=True)
+class HandOn:
+    """Where a table another server serves is, for a client of this one."""
+
+    address: str | None
+    """The ``host:port`` of the server that serves it (None: no other server does)."""
+    ticket: str | None = None
+    """The one-time ticket the client gives there (None: it could not be stored)."""
+    moving: bool = False
+    """The table needs a server and has none just now (another is about to take it)."""
 
 
 class SharedLobby(Protocol):
@@ -48,6 +61,14 @@ class SharedLobby(Protocol):
 
     def next_table_id(self) -> str | None:
         """An id for a new table, unique across the cluster (None: none can be had now)."""
+
+    def hand_on(self, table_id: str, name: str, answer: Callable[[HandOn], None]) -> None:
+        """Where ``table_id`` is served, if by another server, with a ticket for a client
+        called ``name`` (``answer`` is called once, later)."""
+
+    def redeem(self, ticket: str, name: str, answer: Callable[[Claim], None]) -> None:
+        """A ``hello`` with ``ticket``: ``name`` is this server's connection's now
+        (``CLAIMED``), or the ticket is not valid for it (``TAKEN``), or nobody can tell."""
 
     @property
     def leases(self) -> TableLeases | None:

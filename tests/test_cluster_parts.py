@@ -20,7 +20,8 @@ from scopa.server.cluster.keys import read_news, table_entry, table_news
 pytestmark = pytest.mark.unit
 
 SERVER = Path(__file__).resolve().parent.parent / "server"
-REDIS_USERS = {"cluster/member.py", "cluster/presence.py", "cluster/names.py", "cluster/leases.py"}
+REDIS_USERS = {"cluster/member.py", "cluster/presence.py", "cluster/names.py", "cluster/leases.py",
+               "cluster/tickets.py"}
 
 
 def info(**given: object) -> wire.TableInfo:

@@ -23,6 +23,7 @@ from scopa.bots import make_bot
 from scopa.engine import RuleSet
 from scopa.engine.player import Player
 from scopa.protocol import commands as wire
+from scopa.protocol.errors import ErrorCode
 from scopa.protocol.convert import action_to_wire, legal_from_wire, rules_from_wire, view_from_wire
 from scopa.server import NetworkEngine
 from scopa.server.clock import FakeClock
@@ -260,3 +261,30 @@ def _dead_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+async def test_a_seat_resuming_on_a_member_that_does_not_serve_its_table_is_sent_to_the_one_that_does(
+        redis_prefix: str, pg_url: str) -> None:
+    a, b = member(redis_prefix, pg_url, 1), member(redis_prefix, pg_url, 2)
+    async with running(a, b):
+        ann, table = await seated(a)
+        await ann.turns(1)
+        token, last = ann.client.token, ann.client.last_event
+        assert token is not None
+        ann.client.abort()
+        elsewhere = await WireClient.connect(b.port)
+        elsewhere.send(wire.Hello(name="ann", resume=wire.ResumeRequest(token=token, last_event=last, table=table)))
+        sent = (await elsewhere.recv()).body
+        assert isinstance(sent, wire.Redirect) and sent.table == table and sent.address == f"127.0.0.1:{a.port}"
+        # without the table, B cannot tell where the seat is
+        unknown = await WireClient.connect(b.port)
+        unknown.send(wire.Hello(name="ann", resume=wire.ResumeRequest(token=token, last_event=last)))
+        assert (await unknown.recv()).body.code is ErrorCode.BAD_TOKEN
+        back = await WireClient.connect(a.port)
+        back.send(wire.Hello(name="ann", ticket=sent.ticket,
+                             resume=wire.ResumeRequest(token=token, last_event=last, table=table)))
+        assert (await back.recv()).name == "welcome"
+        joined = (await back.recv()).body
+        assert isinstance(joined, wire.Joined) and joined.resumed and joined.table == table
+        for client in (elsewhere, unknown, back):
+            await client.close()

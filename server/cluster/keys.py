@@ -14,6 +14,8 @@ Under the prefix ``P``:
 - ``P:table_ids``: the counter table ids are taken from, in blocks;
 - ``P:lease:ID``, ``P:leased``: with one journal shared by the members, the member
   serving table ``ID`` and the tables that need one (server/cluster/leases.py);
+- ``P:ticket:T``: a ``redirect``'s one-time ticket: the ``name_key`` of the name it is
+  for, with a short TTL;
 - ``P:lobby``: the channel: ``table`` (a member's table as it is now; ``closed``: gone),
   ``chat`` (lobby chat), ``leave`` (a member stops).
 """
@@ -54,6 +56,9 @@ class Keys:
 
     def lease(self, table_id: str) -> str:
         return f"{self.prefix}:lease:{table_id}"
+
+    def ticket(self, ticket: str) -> str:
+        return f"{self.prefix}:ticket:{ticket}"
 
     @property
     def leased(self) -> str:

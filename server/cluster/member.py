@@ -32,11 +32,12 @@ from ..clock import Clock, Timer
 from ..connections import Connections
 from ..lobby import TableDirectory
 from ..lobby_feed import LobbyFeed
-from ..shared_lobby import Claim, TableKeeper, TableLeases
+from ..shared_lobby import Claim, HandOn, TableKeeper, TableLeases
 from ..tasks import BackgroundTasks
 from ..text import name_key
 from .keys import ChatNews, Keys, LeaveNews, TableNews, chat_news, read_news
 from .leases import Leases
+from .tickets import hand_on
 from .names import Names
 from .options import ClusterOptions
 from .presence import Presence
@@ -99,7 +100,7 @@ class ClusterMember:
         self.names.claim(name, answer)
 
     def release_name(self, name: str) -> None:
-        if not self._away(name):  # a seat waiting for its client keeps its name
+        if not _away(self.tables, name):  # a seat waiting for its client keeps its name
             self.names.release(name)
 
     def say(self, message: wire.ChatMessage) -> None:
@@ -109,6 +110,18 @@ class ClusterMember:
     @property
     def leases(self) -> TableLeases | None:
         return self._leases
+
+    def hand_on(self, table_id: str, name: str, answer: Callable[[HandOn], None]) -> None:
+        if self._store is None:
+            answer(HandOn(self.tables.remote.where(table_id)))
+            return
+        self._background.spawn(hand_on(store=self._store, keys=self.keys, member=self.id, address=self.address,
+                                       leased=self._leases is not None, listed=self.tables.remote.where(table_id),
+                                       table_id=table_id, name=name, ticket_ttl=self.options.ticket_ttl,
+                                       on_lost=self._lose, answer=answer))
+
+    def redeem(self, ticket: str, name: str, answer: Callable[[Claim], None]) -> None:
+        self.names.redeem(self.keys.ticket(ticket), name, answer)
 
     def next_table_id(self) -> str | None:
         if self._store is None or not self._ids:
@@ -277,12 +290,14 @@ class ClusterMember:
             self._taking = False
 
     def _in_use(self, name: str) -> bool:
-        return name_key(name) in self.connections.names or self._away(name)
+        return name_key(name) in self.connections.names or _away(self.tables, name)
 
-    def _away(self, name: str) -> bool:
-        key = name_key(name)
-        return any(s is not None and s.away and name_key(s.name) == key
-                   for t in self.tables.with_away_seats() for s in t.seats)
+
+def _away(tables: TableDirectory, name: str) -> bool:
+    """Whether a seat waiting for its client goes by ``name``."""
+    key = name_key(name)
+    return any(s is not None and s.away and name_key(s.name) == key
+               for t in tables.with_away_seats() for s in t.seats)
 
 
 async def _close(*clients: PubSub | Redis) -> None:

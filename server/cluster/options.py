@@ -35,6 +35,8 @@ class ClusterOptions:
     shared_journal: bool = False
     """The members share one journal (PostgreSQL): each serves only the tables whose
     lease it holds, and takes over those of a member that is gone (server/cluster/leases.py)."""
+    ticket_ttl: float = 30.0
+    """Seconds a ``redirect``'s ticket may be given in a ``hello`` on the member it names."""
     lease_ttl: float = 3.0
     """Seconds a table's lease lives in Redis unless renewed (every third of it); its
     member gives the table up a third of it earlier, when it could not renew it."""
@@ -47,7 +49,7 @@ class ClusterOptions:
         if not self.url.startswith(("redis://", "rediss://", "unix://")):
             raise ValueError(f"--cluster wants a redis:// URL, not {self.url!r}")
         if self.member_ttl <= 0 or self.name_ttl <= 0 or self.retry <= 0 or self.id_block < 1 \
-                or self.lease_ttl <= 0:
+                or self.lease_ttl <= 0 or self.ticket_ttl <= 0:
             raise ValueError("the cluster's timings must be positive")
         if self.refresh_interval >= self.member_ttl:
             raise ValueError("a member must refresh its key more often than the key expires")
