@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import socket
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 
 import pytest
@@ -20,7 +20,8 @@ from faultproxy import FaultProxy
 from pg import pg_url  # noqa: F401 - the fixture
 from redis_server import SERVER, redis_client, redis_prefix  # noqa: F401 - the fixture
 from scopa.bots import make_bot
-from scopa.engine import RuleSet
+from scopa.client.session import ClientSession
+from scopa.engine import Declare, Play, RuleSet, View
 from scopa.engine.player import Player
 from scopa.protocol import commands as wire
 from scopa.protocol.errors import ErrorCode
@@ -288,3 +289,51 @@ async def test_a_seat_resuming_on_a_member_that_does_not_serve_its_table_is_sent
         assert isinstance(joined, wire.Joined) and joined.resumed and joined.table == table
         for client in (elsewhere, unknown, back):
             await client.close()
+
+
+class Counting(Player):
+    """A bot that says when it has played ``after`` turns."""
+
+    def __init__(self, bot: Player, after: int) -> None:
+        self.bot, self.after, self.turns = bot, after, 0
+        self.reached = asyncio.Event()
+
+    async def choose(self, view: View, legal: Sequence[Play | Declare]) -> Play | Declare:
+        self.turns += 1
+        if self.turns == self.after:
+            self.reached.set()
+        return await self.bot.choose(view, legal)
+
+
+async def test_the_client_follows_a_redirect_and_finds_its_table_again_on_the_member_that_takes_it_over(
+        redis_prefix: str, pg_url: str) -> None:
+    a, b = member(redis_prefix, pg_url, 1), member(redis_prefix, pg_url, 2)
+    async with running(a, b):
+        cid = await WireClient.connect(a.port, "cid")
+        table = await cid.create()
+        other = Seat(cid, make_bot("random", "cid", seed=5))
+        await until(lambda: b.tables.remote.get(table) is not None, "B lists A's table", clock_of(b))
+        # ann connects to B; the table plays on A: the client library is sent there
+        ann = await ClientSession.connect("127.0.0.1", b.port, "ann")
+        ann.first_backoff, ann.max_backoff = 0.01, 0.05
+        joined = await ann.join_table(table)
+        assert joined.table == table and (ann.host, ann.port) == ("127.0.0.1", a.port) and ann.name == "ann"
+        player = Counting(make_bot("random", "ann", seed=6), after=2)
+        playing = asyncio.create_task(ann.play_game(player))
+        other_playing = asyncio.create_task(other.turns())
+        await player.reached.wait()
+        await a.stop()  # A's tables go to B; ann's client cannot reach A and goes back to B
+        try:
+            await other_playing
+        except ConnectionError:
+            pass
+        await until(lambda: table in b.tables, "B takes the table over", clock_of(b))
+        await other.resume_at(b)
+        other_playing = asyncio.create_task(other.turns())
+        await until(lambda: playing.done() and other_playing.done(), "both seats finish the game", clock_of(b),
+                    step=0.05)
+        result = playing.result()
+        assert (ann.host, ann.port) == ("127.0.0.1", b.port) and ann.reconnects >= 1
+        assert other.end is not None and (result.winner, result.totals) == (other.end.winner, tuple(other.end.totals))
+        assert await result_of(b, table) == (result.winner, result.totals)
+        await ann.close()

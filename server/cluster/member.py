@@ -112,8 +112,8 @@ class ClusterMember:
         return self._leases
 
     def hand_on(self, table_id: str, name: str, answer: Callable[[HandOn], None]) -> None:
-        if self._store is None:
-            answer(HandOn(self.tables.remote.where(table_id)))
+        if self._store is None:  # nobody can tell where it is now
+            answer(HandOn(self.tables.remote.where(table_id), moving=True))
             return
         self._background.spawn(hand_on(store=self._store, keys=self.keys, member=self.id, address=self.address,
                                        leased=self._leases is not None, listed=self.tables.remote.where(table_id),
