@@ -9,6 +9,7 @@ schema per test), each on a fake clock the tests move; the Redis TTLs run on rea
 from __future__ import annotations
 
 import asyncio
+import json
 import socket
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
@@ -23,12 +24,14 @@ from scopa.bots import make_bot
 from scopa.client.session import ClientSession
 from scopa.engine import Declare, Play, RuleSet, View
 from scopa.engine.player import Player
+from scopa.protocol import PROTOCOL_VERSION
 from scopa.protocol import commands as wire
 from scopa.protocol.errors import ErrorCode
 from scopa.protocol.convert import action_to_wire, legal_from_wire, rules_from_wire, view_from_wire
 from scopa.server import NetworkEngine
 from scopa.server.clock import FakeClock
 from scopa.server.cluster import ClusterOptions
+from test_example_js import JS, node_ready
 from wire_client import WireClient
 
 pytestmark = pytest.mark.integration
@@ -337,3 +340,25 @@ async def test_the_client_follows_a_redirect_and_finds_its_table_again_on_the_me
         assert other.end is not None and (result.winner, result.totals) == (other.end.winner, tuple(other.end.totals))
         assert await result_of(b, table) == (result.winner, result.totals)
         await ann.close()
+
+
+@pytest.mark.process
+async def test_the_js_bot_follows_a_redirect_to_the_member_that_serves_the_table(
+        redis_prefix: str, pg_url: str) -> None:
+    node = node_ready()
+    a, b = member(redis_prefix, pg_url, 1), member(redis_prefix, pg_url, 2)
+    async with running(a, b):
+        cid = await WireClient.connect(a.port, "cid")
+        table = await cid.create()
+        other = Seat(cid, make_bot("random", "cid", seed=5))
+        await until(lambda: b.tables.remote.get(table) is not None, "B lists A's table", clock_of(b))
+        js = await asyncio.create_subprocess_exec(
+            str(node), str(JS / "bot.js"), f"127.0.0.1:{b.port}", "--name", "jsbot", "--protocol",
+            str(PROTOCOL_VERSION), cwd=JS, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT)
+        await asyncio.wait_for(other.turns(), DEADLINE * 2)
+        out, _ = await asyncio.wait_for(js.communicate(), DEADLINE)
+        text = out.decode()
+        assert js.returncode == 0, text
+        assert f"table {table} plays at 127.0.0.1:{a.port}: going there" in text
+        assert f"player:jsbot sits at table {table}" in text and "0 schema violations" in text
+        assert other.end is not None and f"totals {json.dumps(other.end.totals, separators=(',', ':'))}" in text
