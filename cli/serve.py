@@ -37,6 +37,9 @@ def add_serve_subcommand(sub: Any) -> None:
     serve.add_argument("--advertise", metavar="HOST:PORT", default=None,
                        help="with --cluster: the address at which clients reach this server, given to the other "
                             "servers' lobbies; default: --host and --port")
+    serve.add_argument("--cluster-prefix", metavar="PREFIX", default="scopa",
+                       help="with --cluster: the start of every Redis key and channel of this cluster (clusters "
+                            "sharing one Redis keep apart); default scopa")
     admin.add_serve_options(serve)
     web.add_serve_options(serve)
     lan.add_serve_options(serve)
@@ -129,7 +132,8 @@ def _cluster_options(args: argparse.Namespace, console: Console) -> Any:
                       f"(it listens on {args.host})[/red]")
         return False
     try:
-        return ClusterOptions(url=url, advertise=advertise, shared_journal=is_postgres(getattr(args, "db", None) or ""))
+        return ClusterOptions(url=url, advertise=advertise, prefix=getattr(args, "cluster_prefix", "scopa"),
+                              shared_journal=is_postgres(getattr(args, "db", None) or ""))
     except ValueError as exc:
         console.print(f"[red]{exc}[/red]")
         return False

@@ -1,0 +1,130 @@
+"""A cluster member killed mid-game (kill -9): another member takes its tables over from
+the shared PostgreSQL journal once their leases run out, and the clients, connected to
+members other than their table's, find their seats there with every announced move kept.
+
+The killed member is a `scopa serve --cluster ... --db postgresql://...` process; the
+one that takes over runs in this process on the real clock (the lease's TTL runs on
+Redis's).  The failover time printed is from the kill to the first move answered on
+the new member (a figure, never asserted)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import socket
+import subprocess
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+from redis.asyncio import Redis
+
+from pg import pg_url  # noqa: F401 - the fixture
+from procs import ROOT, SCOPA
+from redis_server import SERVER, redis_client, redis_prefix  # noqa: F401 - the fixture
+from scopa.bots import make_bot
+from scopa.client.session import ClientSession
+from scopa.engine import Declare, Play, Player, View
+from scopa.server import NetworkEngine
+from scopa.server.cluster import ClusterOptions
+from wire_client import WireClient
+
+pytestmark = pytest.mark.process
+
+DEADLINE = 30.0  # a safety net: every wait normally ends long before
+
+
+class Timed(Player):
+    """A bot that notes when it chose each move, and says when it has played ``after``."""
+
+    def __init__(self, bot: Player, after: int) -> None:
+        self.bot, self.after = bot, after
+        self.times: list[float] = []
+        self.reached = asyncio.Event()
+
+    async def choose(self, view: View, legal: Sequence[Play | Declare]) -> Play | Declare:
+        self.times.append(time.monotonic())
+        if len(self.times) == self.after:
+            self.reached.set()
+        return await self.bot.choose(view, legal)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def serve(port: int, prefix: str, db: str, tmp: Path) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [*SCOPA, "serve", "--port", str(port), "--db", db, "--cluster", SERVER, "--cluster-prefix", prefix,
+         "--no-announce", "--admin-token-file", str(tmp / "token-{port}")],
+        cwd=ROOT, text=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=dict(os.environ, NO_COLOR="1"))
+
+
+async def until(check: object, what: str) -> None:
+    try:
+        async with asyncio.timeout(DEADLINE):
+            while True:
+                done = check() if callable(check) else check
+                if asyncio.iscoroutine(done):
+                    done = await done
+                if done:
+                    return
+                await asyncio.sleep(0.02)
+    except TimeoutError:
+        pytest.fail(f"waited {DEADLINE} s in vain: {what}")
+
+
+async def members_of(redis: Redis, prefix: str) -> int:
+    return int(await redis.scard(f"{prefix}:members"))
+
+
+async def test_a_member_killed_mid_game_loses_no_game_and_no_move(redis_prefix: str, pg_url: str,
+                                                                  tmp_path: Path) -> None:
+    redis = await redis_client()
+    b = NetworkEngine("127.0.0.1", 0, seed=2, db=pg_url,
+                      cluster=ClusterOptions(url=SERVER, prefix=redis_prefix, shared_journal=True, member_ttl=30.0))
+    await b.start()
+    port = free_port()
+    a = serve(port, redis_prefix, pg_url, tmp_path)
+    try:
+        await until(lambda: _two(redis, redis_prefix), "A joins the cluster")
+        maker = await WireClient.connect(port, "maker")
+        table = await maker.create(bots=["random"], sit=False)
+        await until(lambda: b.tables.remote.get(table) is not None, "B lists A's table")
+        # ann connects to B; her table plays on A: her client is sent there
+        ann = await ClientSession.connect("127.0.0.1", b.port, "ann")
+        ann.first_backoff, ann.max_backoff = 0.02, 0.2
+        await ann.join_table(table)
+        assert ann.port == port
+        player = Timed(make_bot("random", "ann", seed=6), after=3)
+        playing = asyncio.create_task(ann.play_game(player))
+        await asyncio.wait_for(player.reached.wait(), DEADLINE)
+        a.send_signal(signal.SIGKILL)
+        killed_at = time.monotonic()
+        a.wait(timeout=10)
+        result = await asyncio.wait_for(playing, DEADLINE * 2)
+        after = [t - killed_at for t in player.times if t > killed_at]
+        print(f"\nfailover: {after[0]:.2f} s from kill -9 to the first move on the new member")
+        assert table in b.tables and ann.port == b.port
+        assert b.storage is not None
+        await b.storage.flush()
+        found = next(r for r in await b.results() if r.id == table)
+        assert (found.winner, found.totals) == (result.winner, result.totals)
+        t = b.tables[table]
+        assert t.master is not None and list(result.totals) == list(t.master.state.totals)
+        await ann.close()
+        await maker.close()
+    finally:
+        if a.poll() is None:
+            a.kill()
+            a.wait()
+        await b.stop()
+        await redis.aclose()
+
+
+async def _two(redis: Redis, prefix: str) -> bool:
+    return await members_of(redis, prefix) >= 2
