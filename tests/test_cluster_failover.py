@@ -78,6 +78,16 @@ async def until(check: object, what: str) -> None:
         pytest.fail(f"waited {DEADLINE} s in vain: {what}")
 
 
+async def welcomed(port: int, name: str) -> WireClient:
+    """A client of the member at ``port``, welcomed (its hello is unavailable until the
+    member has joined the cluster)."""
+    client = await WireClient.connect(port)
+    async with asyncio.timeout(DEADLINE):
+        while (await client.hello(name)).name != "welcome":
+            await asyncio.sleep(0.05)
+    return client
+
+
 async def members_of(redis: Redis, prefix: str) -> int:
     return int(await redis.scard(f"{prefix}:members"))
 
@@ -92,7 +102,7 @@ async def test_a_member_killed_mid_game_loses_no_game_and_no_move(redis_prefix: 
     a = serve(port, redis_prefix, pg_url, tmp_path)
     try:
         await until(lambda: _two(redis, redis_prefix), "A joins the cluster")
-        maker = await WireClient.connect(port, "maker")
+        maker = await welcomed(port, "maker")
         table = await maker.create(bots=["random"], sit=False)
         await until(lambda: b.tables.remote.get(table) is not None, "B lists A's table")
         # ann connects to B; her table plays on A: her client is sent there
@@ -128,3 +138,49 @@ async def test_a_member_killed_mid_game_loses_no_game_and_no_move(redis_prefix: 
 
 async def _two(redis: Redis, prefix: str) -> bool:
     return await members_of(redis, prefix) >= 2
+
+
+@pytest.mark.parametrize("how", ["admin drain", "SIGTERM"])
+async def test_a_drained_member_hands_its_table_on_between_two_moves_and_exits(
+        redis_prefix: str, pg_url: str, tmp_path: Path, how: str) -> None:
+    redis = await redis_client()
+    b = NetworkEngine("127.0.0.1", 0, seed=2, db=pg_url,
+                      cluster=ClusterOptions(url=SERVER, prefix=redis_prefix, shared_journal=True, member_ttl=30.0))
+    await b.start()
+    port = free_port()
+    a = serve(port, redis_prefix, pg_url, tmp_path)
+    try:
+        await until(lambda: _two(redis, redis_prefix), "A joins the cluster")
+        maker = await welcomed(port, "maker")
+        table = await maker.create(bots=["random"], sit=False)
+        await until(lambda: b.tables.remote.get(table) is not None, "B lists A's table")
+        ann = await ClientSession.connect("127.0.0.1", b.port, "ann")
+        ann.first_backoff, ann.max_backoff = 0.02, 0.2
+        await ann.join_table(table)
+        player = Timed(make_bot("random", "ann", seed=6), after=3)
+        playing = asyncio.create_task(ann.play_game(player))
+        await asyncio.wait_for(player.reached.wait(), DEADLINE)
+        if how == "SIGTERM":
+            a.send_signal(signal.SIGTERM)
+        else:
+            drain = subprocess.run([*SCOPA, "admin", "--token-file", str(tmp_path / "token-{port}"), "drain",
+                                    f"127.0.0.1:{port}"], cwd=ROOT, text=True, capture_output=True, timeout=DEADLINE)
+            assert drain.returncode == 0, drain.stdout + drain.stderr
+        out, _ = a.communicate(timeout=DEADLINE)
+        assert a.returncode == 0, out
+        assert "gave back the leases of tables" in out
+        assert not await redis.exists(f"{redis_prefix}:lease:{table}") or table in b.tables
+        result = await asyncio.wait_for(playing, DEADLINE * 2)
+        assert table in b.tables and ann.port == b.port
+        assert b.storage is not None
+        await b.storage.flush()
+        found = next(r for r in await b.results() if r.id == table)
+        assert (found.winner, found.totals) == (result.winner, result.totals)
+        await ann.close()
+        await maker.close()
+    finally:
+        if a.poll() is None:
+            a.kill()
+            a.wait()
+        await b.stop()
+        await redis.aclose()

@@ -19,9 +19,10 @@ third of it on the server's clock; ``P:leased`` is the set of tables that need a
   restores it; on each renewal it looks for tables of ``P:leased`` whose lease is gone
   (their member died) and does the same.  A table whose game is over gives its lease
   back and leaves ``P:leased``.
-- **Leaving.** A member that stops gives its tables up, waits for the journal to store
-  what it was given, then gives the leases back: the others take the tables on their
-  next look.
+- **Leaving** (``scopa admin drain``, ``stop``, SIGTERM). A member that stops lets each
+  table finish the action under way and take no other (it no longer holds the lease
+  on its own clock), waits for the journal to store it, gives the tables up, then gives
+  the leases back: the others take the tables on their next look.
 """
 
 from __future__ import annotations
@@ -152,10 +153,11 @@ class Leases:
         given back (the others take the tables at once)."""
         self.down()
         tables = list(self.held)
+        self.held.clear()  # each table's loop takes no action after the one under way (Table.lease)
+        self._arm_fence()
+        await self.keeper.flush()  # that one is stored
         for table_id in tables:
             self.keeper.give_up(table_id, "this server is stopping; reconnect to resume your game")
-        self.held.clear()
-        self._arm_fence()
         await self.keeper.flush()
         if tables:
             await self._release(store, tables, forget=False)
