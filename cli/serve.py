@@ -37,6 +37,9 @@ def add_serve_subcommand(sub: Any) -> None:
     serve.add_argument("--advertise", metavar="HOST:PORT", default=None,
                        help="with --cluster: the address at which clients reach this server, given to the other "
                             "servers' lobbies; default: --host and --port")
+    serve.add_argument("--cluster-port", type=int, metavar="PORT", default=None,
+                       help="with --cluster: listen on this port too, shared (SO_REUSEPORT) with the other members "
+                            "on this host: the cluster's one address (scopa cluster sets it)")
     serve.add_argument("--cluster-prefix", metavar="PREFIX", default="scopa",
                        help="with --cluster: the start of every Redis key and channel of this cluster (clusters "
                             "sharing one Redis keep apart); default scopa")
@@ -133,6 +136,7 @@ def _cluster_options(args: argparse.Namespace, console: Console) -> Any:
         return False
     try:
         return ClusterOptions(url=url, advertise=advertise, prefix=getattr(args, "cluster_prefix", "scopa"),
+                              front_port=getattr(args, "cluster_port", None),
                               shared_journal=is_postgres(getattr(args, "db", None) or ""))
     except ValueError as exc:
         console.print(f"[red]{exc}[/red]")

@@ -132,6 +132,7 @@ class NetworkEngine:
                                  Greeting(self.connections, self.tables, self.feed, self.accounts, self.ratings),
                                  TableCommands(self.connections, self.seating, self.life, self.ratings))
         self._server: asyncio.Server | None = None
+        self._front: asyncio.Server | None = None  # in a cluster: the port shared with the members on this host
         self.announcer: Announcer | None = None
         self.cluster: ClusterMember | None = None
         """This server's membership of a cluster (None: a server of its own)."""
@@ -166,6 +167,11 @@ class NetworkEngine:
         self.port = sock.getsockname()[1]
         self.admin.write_token(self.port)
         log.info("listening on %s:%s", self.host, self.port)
+        if self.cluster is not None and self.cluster.options.front_port is not None:
+            self._front = await loop.create_server(self.new_session, self.host, self.cluster.options.front_port,
+                                                   reuse_port=True)
+            log.info("listening on %s:%s too, with the cluster's other members on this host",
+                     self.host, self.cluster.options.front_port)
         if self.cluster is not None:
             address = self.cluster.options.advertise or host_port(self.host, self.port)
             self.life.member = address
@@ -180,8 +186,9 @@ class NetworkEngine:
         """Stop listening, say bye to every client, cancel the games, close everything."""
         if self.cluster is not None:
             await self.cluster.stop()  # first: the other servers' lobbies stop listing its tables
-        if self._server is not None:
-            self._server.close()
+        for server in (self._server, self._front):
+            if server is not None:
+                server.close()
         self.tables.stop_expiry()
         for table in list(self.tables.values()):
             if table.task is not None:
@@ -207,8 +214,9 @@ class NetworkEngine:
         tasks = [t.task for t in self.tables.values() if t.task is not None]
         await asyncio.gather(*tasks, return_exceptions=True)
         await self.life.close_bots()
-        if self._server is not None:
-            await self._server.wait_closed()
+        for server in (self._server, self._front):
+            if server is not None:
+                await server.wait_closed()
         if self.storage is not None:
             await self.storage.close()
             self.life.storage = None

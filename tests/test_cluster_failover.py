@@ -27,6 +27,7 @@ from redis_server import SERVER, redis_client, redis_prefix  # noqa: F401 - the 
 from scopa.bots import make_bot
 from scopa.client.session import ClientSession
 from scopa.engine import Declare, Play, Player, View
+from scopa.protocol import commands as wire
 from scopa.server import NetworkEngine
 from scopa.server.cluster import ClusterOptions
 from wire_client import WireClient
@@ -184,3 +185,48 @@ async def test_a_drained_member_hands_its_table_on_between_two_moves_and_exits(
             a.wait()
         await b.stop()
         await redis.aclose()
+
+
+async def test_scopa_cluster_runs_members_at_one_address_and_stops_them_together(
+        redis_prefix: str, pg_url: str) -> None:
+    redis = await redis_client()
+    port = free_port()
+    cluster = subprocess.Popen(
+        [*SCOPA, "cluster", "--processes", "2", "--cluster", SERVER, "--db", pg_url, "--port", str(port),
+         "--cluster-prefix", redis_prefix],
+        cwd=ROOT, text=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=dict(os.environ, NO_COLOR="1"))
+    try:
+        await until(lambda: _two(redis, redis_prefix), "both members join the cluster")
+        # every connection to the one port reaches one of the members (tables say which)
+        seen: dict[str, str] = {}
+        makers = []
+        for i in range(16):
+            maker = await welcomed(port, f"maker{i}")
+            makers.append(maker)
+            maker.send(wire.CreateTable())
+            created = (await maker.recv_until("table_created")).body.table
+            seen[created.id] = created.member or ""
+        assert len(set(seen.values())) == 2 and f"127.0.0.1:{port}" not in seen.values()
+        # ann, at the one address, joins each member's table (there, or sent there)
+        for table in sorted({member: table for table, member in seen.items()}.values()):
+            ann = await ClientSession.connect("127.0.0.1", port, "ann")
+            joined = await ann.join_table(table)
+            assert joined.table == table and f"{ann.host}:{ann.port}" in (seen[table], f"127.0.0.1:{port}")
+            await ann.leave_table()
+            await ann.close()
+        for maker in makers:
+            await maker.close()
+        cluster.send_signal(signal.SIGTERM)
+        out, _ = cluster.communicate(timeout=DEADLINE)
+        assert cluster.returncode == 0, out
+        assert "2 members of the cluster at" in out and "cluster stopped" in out
+        await until(lambda: _none(redis, redis_prefix), "the members leave the cluster")
+    finally:
+        if cluster.poll() is None:
+            cluster.kill()
+            cluster.wait()
+        await redis.aclose()
+
+
+async def _none(redis: Redis, prefix: str) -> bool:
+    return await members_of(redis, prefix) == 0

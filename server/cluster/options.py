@@ -32,6 +32,9 @@ class ClusterOptions:
     """This member's id (None: a fresh random one)."""
     timeout: float = 2.0
     """Seconds a Redis command (or connecting) may take before Redis counts as down."""
+    front_port: int | None = None
+    """A port every member on this host listens on too, sharing it (SO_REUSEPORT): the
+    cluster's one address (``scopa cluster``); each member still advertises its own."""
     shared_journal: bool = False
     """The members share one journal (PostgreSQL): each serves only the tables whose
     lease it holds, and takes over those of a member that is gone (server/cluster/leases.py)."""
