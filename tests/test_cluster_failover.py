@@ -25,11 +25,14 @@ from pg import pg_url  # noqa: F401 - the fixture
 from procs import ROOT, SCOPA
 from redis_server import SERVER, redis_client, redis_prefix  # noqa: F401 - the fixture
 from scopa.bots import make_bot
+from scopa.client.channel import ServerRefused
 from scopa.client.session import ClientSession
 from scopa.engine import Declare, Play, Player, View
 from scopa.protocol import commands as wire
+from scopa.protocol.errors import ErrorCode
 from scopa.server import NetworkEngine
 from scopa.server.cluster import ClusterOptions
+from scopa.server.writer_process import open_storage
 from wire_client import WireClient
 
 pytestmark = pytest.mark.process
@@ -230,3 +233,113 @@ async def test_scopa_cluster_runs_members_at_one_address_and_stops_them_together
 
 async def _none(redis: Redis, prefix: str) -> bool:
     return await members_of(redis, prefix) == 0
+
+
+class Paced(Player):
+    """A bot that thinks ``think`` seconds per move (the games last long enough for a
+    member to be killed and another drained while they run), counting the moves."""
+
+    moves = 0
+
+    def __init__(self, bot: Player, think: float) -> None:
+        self.bot, self.think = bot, think
+
+    async def choose(self, view: View, legal: Sequence[Play | Declare]) -> Play | Declare:
+        await asyncio.sleep(self.think)
+        Paced.moves += 1
+        return await self.bot.choose(view, legal)
+
+
+async def joined_from(port: int, name: str, table: str) -> ClientSession:
+    """A session at the member at ``port``, seated at ``table`` (wherever it plays; it may
+    take a moment to be listed there)."""
+    session = await ClientSession.connect("127.0.0.1", port, name)
+    session.first_backoff, session.max_backoff = 0.02, 0.2
+    async with asyncio.timeout(DEADLINE):
+        while True:
+            try:
+                await session.join_table(table)
+                return session
+            except ServerRefused as exc:
+                if exc.code is not ErrorCode.NO_SUCH_TABLE:
+                    raise
+                await asyncio.sleep(0.05)
+
+
+async def journaled_results(db: str) -> dict[str, tuple[int | None, tuple[int, ...]]]:
+    storage = open_storage(db, None)
+    assert storage is not None
+    try:
+        return {r.id: (r.winner, r.totals) for r in await storage.load_results(1000)}
+    finally:
+        await storage.close()
+
+
+GAMES = int(os.environ.get("SCOPA_CLUSTER_GAMES", "12"))
+"""Games of the three-member test: 12 (four per member) to fit the suite's time;
+SCOPA_CLUSTER_GAMES=60 runs as many as the cluster's definition of done asks."""
+
+
+async def test_three_members_one_killed_one_drained_every_game_ends_as_the_journal_says(
+        redis_prefix: str, pg_url: str, tmp_path: Path) -> None:
+    redis = await redis_client()
+    ports = [free_port() for _ in range(3)]
+    logs = [open(tmp_path / f"member-{p}.log", "w") for p in ports]
+    procs = [subprocess.Popen(
+        [*SCOPA, "serve", "--port", str(p), "--db", pg_url, "--cluster", SERVER, "--cluster-prefix", redis_prefix,
+         "--no-announce", "--admin-token-file", str(tmp_path / "token-{port}")],
+        cwd=ROOT, text=True, stdout=log, stderr=subprocess.STDOUT, env=dict(os.environ, NO_COLOR="1"))
+        for p, log in zip(ports, logs)]
+    killed, drained, kept = 0, 1, 2
+    sessions: list[ClientSession] = []
+    makers: list[WireClient] = []
+    try:
+        await until(lambda: _count(redis, redis_prefix, 3), "the three members join the cluster")
+        games: list[tuple[str, ClientSession]] = []
+        for i in range(GAMES):
+            where = i % 3
+            maker = await welcomed(ports[where], f"maker{i}")
+            makers.append(maker)
+            table = await maker.create(bots=["random"], sit=False)
+            home = kept if where != kept else i % 2  # always a member other than the table's
+            session = await joined_from(ports[home], f"ann{i}", table)
+            sessions.append(session)
+            games.append((table, session))
+        playing = [asyncio.create_task(s.play_game(Paced(make_bot("random", f"ann{i}", seed=i), 0.02)))
+                   for i, (_, s) in enumerate(games)]
+        await until(lambda: Paced.moves >= 3 * GAMES, "the games are under way")
+        procs[killed].send_signal(signal.SIGKILL)
+        procs[killed].wait(timeout=10)
+        await until(lambda: Paced.moves >= 6 * GAMES, "the games play on")
+        drain = subprocess.run([*SCOPA, "admin", "--token-file", str(tmp_path / "token-{port}"), "drain",
+                                f"127.0.0.1:{ports[drained]}"], cwd=ROOT, text=True, capture_output=True,
+                               timeout=DEADLINE)
+        assert drain.returncode == 0, drain.stdout + drain.stderr
+        assert procs[drained].wait(timeout=DEADLINE) == 0
+        results = await asyncio.wait_for(asyncio.gather(*playing), 240)
+        journal = await journaled_results(pg_url)
+        for (table, _), result in zip(games, results):
+            assert result.reason != "abandoned", table
+            assert journal[table] == (result.winner, result.totals), table
+        took_over = (tmp_path / f"member-{ports[kept]}.log").read_text()
+        assert "took over tables" in took_over
+    finally:
+        for session in sessions:
+            await session.close()
+        for maker in makers:
+            maker.abort()
+        for proc in procs:
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
+                try:
+                    proc.wait(timeout=DEADLINE)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    proc.wait()
+        for log in logs:
+            log.close()
+        await redis.aclose()
+
+
+async def _count(redis: Redis, prefix: str, count: int) -> bool:
+    return await members_of(redis, prefix) >= count
