@@ -287,9 +287,10 @@ async def test_three_members_one_killed_one_drained_every_game_ends_as_the_journ
     logs = [open(tmp_path / f"member-{p}.log", "w") for p in ports]
     procs = [subprocess.Popen(
         [*SCOPA, "serve", "--port", str(p), "--db", pg_url, "--cluster", SERVER, "--cluster-prefix", redis_prefix,
-         "--no-announce", "--admin-token-file", str(tmp_path / "token-{port}")],
+         "--no-announce", "--admin-token-file", str(tmp_path / "token-{port}"),
+         "--max-connections-per-address", "none", "--max-waiting-tables-per-client", "none"],
         cwd=ROOT, text=True, stdout=log, stderr=subprocess.STDOUT, env=dict(os.environ, NO_COLOR="1"))
-        for p, log in zip(ports, logs)]
+        for p, log in zip(ports, logs)]  # every client here comes from 127.0.0.1
     killed, drained, kept = 0, 1, 2
     sessions: list[ClientSession] = []
     makers: list[WireClient] = []
