@@ -135,7 +135,11 @@ class Leases:
         """Redis can be reached (again): renew what this member serves, then take and
         restore the journal's unfinished tables nobody holds."""
         await self._renew(store)
-        free = [t for t in await self.keeper.unfinished() if t not in self.held]
+        try:
+            free = [t for t in await self.keeper.unfinished() if t not in self.held]
+        except Exception:  # noqa: BLE001 - the journal failed: tried again when this member joins again
+            log.exception("cluster: member %s could not read the journal's unfinished tables", self.member)
+            free = []
         await self._adopt(store, free)
         self.store = store
         self._beat = self.clock.call_later(self.interval, self._heartbeat)
@@ -237,7 +241,14 @@ class Leases:
         got = await self._take(store, tables)
         if not got:
             return
-        served = set(await self.keeper.adopt(got))
+        try:
+            served = set(await self.keeper.adopt(got))
+        except Exception:  # noqa: BLE001 - the journal failed: the leases go back, the tables wait for a member
+            log.exception("cluster: member %s could not restore tables %s", self.member, ", ".join(got))
+            for table_id in got:
+                self.held.pop(table_id, None)
+            await self._release(store, got, forget=False)
+            return
         log.info("cluster: member %s took over tables %s", self.member, ", ".join(t for t in got if t in served) or "-")
         gone = [t for t in got if t not in served]
         for table_id in gone:
