@@ -32,8 +32,10 @@ from urllib.parse import quote
 import psycopg
 
 from scopa.bots import make_bot
+from scopa.client.channel import SessionError
 from scopa.client.session import ClientSession
 from scopa.engine import Declare, Play, Player, View
+from scopa.protocol.commands import TableInfo
 from scopa.server import NetworkEngine
 from scopa.server.cluster import ClusterOptions
 
@@ -68,10 +70,9 @@ async def one_run(redis: str, db: str, tmp: str) -> float:
     a = subprocess.Popen([sys.executable, "-m", "scopa.cli", "serve", "--port", str(port), "--db", db,
                           "--cluster", redis, "--cluster-prefix", prefix, "--no-announce",
                           "--admin-token-file", os.path.join(tmp, "token-{port}")],
-                         cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                         cwd=ROOT, stdout=open(os.path.join(tmp, "a.log"), "w"), stderr=subprocess.STDOUT)
     try:
-        maker = await _maker(port)
-        table = await maker.create_table(fill_with_bots=["random"], sit=False)
+        maker, table = await _table_of(port)
         while b.tables.remote.get(table.id) is None:
             await asyncio.sleep(0.01)
         ann = await ClientSession.connect("127.0.0.1", b.port, "ann")
@@ -87,6 +88,9 @@ async def one_run(redis: str, db: str, tmp: str) -> float:
         await ann.close()
         await maker.close()
         return min(t for t in player.times if t > killed) - killed
+    except Exception:
+        print(open(os.path.join(tmp, "a.log")).read(), file=sys.stderr)
+        raise
     finally:
         if a.poll() is None:
             a.kill()
@@ -94,13 +98,20 @@ async def one_run(redis: str, db: str, tmp: str) -> float:
         await b.stop()
 
 
-async def _maker(port: int) -> ClientSession:
-    """A session at member A once it has joined the cluster (its hello is unavailable before)."""
+async def _table_of(port: int) -> tuple[ClientSession, TableInfo]:
+    """A session at member A and a table it made there (a person's seat free, a bot's
+    taken), once A has joined the cluster (a hello or create_table is unavailable before,
+    or while A cannot reach Redis)."""
     deadline = time.monotonic() + 30
     while True:
         try:
-            return await ClientSession.connect("127.0.0.1", port, "maker")
-        except Exception:  # noqa: BLE001 - not listening yet, or not in the cluster yet
+            maker = await ClientSession.connect("127.0.0.1", port, "maker")
+            try:
+                return maker, await maker.create_table(fill_with_bots=["random"], sit=False)
+            except BaseException:
+                await maker.close()
+                raise
+        except (OSError, SessionError):  # not listening yet, or not in the cluster yet
             if time.monotonic() > deadline:
                 raise
             await asyncio.sleep(0.05)
