@@ -45,11 +45,12 @@ class Timed(Player):
 
     def __init__(self, bot: Player, after: int) -> None:
         self.bot, self.after = bot, after
-        self.times: list[float] = []
+        self.session: ClientSession | None = None
+        self.times: list[tuple[float, int]] = []  # when, and at which member's port
         self.reached = asyncio.Event()
 
     async def choose(self, view: View, legal: Sequence[Play | Declare]) -> Play | Declare:
-        self.times.append(time.monotonic())
+        self.times.append((time.monotonic(), self.session.port if self.session is not None else 0))
         if len(self.times) == self.after:
             self.reached.set()
         return await self.bot.choose(view, legal)
@@ -115,13 +116,14 @@ async def test_a_member_killed_mid_game_loses_no_game_and_no_move(redis_prefix: 
         await ann.join_table(table)
         assert ann.port == port
         player = Timed(make_bot("random", "ann", seed=6), after=3)
+        player.session = ann
         playing = asyncio.create_task(ann.play_game(player))
         await asyncio.wait_for(player.reached.wait(), DEADLINE)
         a.send_signal(signal.SIGKILL)
         killed_at = time.monotonic()
         a.wait(timeout=10)
         result = await asyncio.wait_for(playing, DEADLINE * 2)
-        after = [t - killed_at for t in player.times if t > killed_at]
+        after = [t - killed_at for t, at in player.times if t > killed_at and at == b.port]
         print(f"\nfailover: {after[0]:.2f} s from kill -9 to the first move on the new member")
         assert table in b.tables and ann.port == b.port
         assert b.storage is not None
