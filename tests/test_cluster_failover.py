@@ -346,3 +346,29 @@ async def test_three_members_one_killed_one_drained_every_game_ends_as_the_journ
 
 async def _count(redis: Redis, prefix: str, count: int) -> bool:
     return await members_of(redis, prefix) >= count
+
+
+async def test_scopa_bot_connected_to_one_member_plays_at_a_table_of_another(redis_prefix: str, pg_url: str) -> None:
+    a = NetworkEngine("127.0.0.1", 0, seed=1, db=pg_url,
+                      cluster=ClusterOptions(url=SERVER, prefix=redis_prefix, shared_journal=True, member_ttl=30.0))
+    b = NetworkEngine("127.0.0.1", 0, seed=2, db=pg_url,
+                      cluster=ClusterOptions(url=SERVER, prefix=redis_prefix, shared_journal=True, member_ttl=30.0))
+    await a.start()
+    await b.start()
+    try:
+        maker = await welcomed(a.port, "maker")
+        table = await maker.create(bots=["random"], sit=False)
+        await until(lambda: b.tables.remote.get(table) is not None, "B lists A's table")
+        bot = await asyncio.create_subprocess_exec(
+            *SCOPA, "bot", "--server", f"127.0.0.1:{b.port}", "--table", table, "--name", "pybot", cwd=ROOT,
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT, env=dict(os.environ, NO_COLOR="1"))
+        out, _ = await asyncio.wait_for(bot.communicate(), DEADLINE * 2)
+        assert bot.returncode == 0, out.decode()
+        assert f"table {table}" in out.decode()
+        assert a.storage is not None
+        await a.storage.flush()
+        assert any(r.id == table and "pybot" in r.seats for r in await a.results())
+        await maker.close()
+    finally:
+        await b.stop()
+        await a.stop()
