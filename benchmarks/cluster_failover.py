@@ -30,6 +30,7 @@ from collections.abc import Sequence
 from urllib.parse import quote
 
 import psycopg
+from redis.asyncio import Redis
 
 from scopa.bots import make_bot
 from scopa.client.channel import SessionError
@@ -100,6 +101,16 @@ async def one_run(redis: str, db: str, tmp: str) -> float:
             a.kill()
             a.wait()
         await b.stop()
+        await _forget(redis, prefix)
+
+
+async def _forget(redis: str, prefix: str) -> None:
+    """The run's keys out of Redis."""
+    client = Redis.from_url(redis)
+    keys = [key async for key in client.scan_iter(match=f"{prefix}:*")]
+    if keys:
+        await client.delete(*keys)
+    await client.aclose()
 
 
 async def _table_of(port: int) -> tuple[ClientSession, TableInfo]:

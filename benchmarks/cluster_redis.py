@@ -76,9 +76,12 @@ async def run(redis_url: str, db: str | None, games: int) -> None:
         stop.set()
         listening.cancel()
         await asyncio.gather(listening, return_exceptions=True)
-        await monitor.aclose()
         await b.stop()
         await a.stop()
+        keys = [key async for key in monitor.scan_iter(match=f"{prefix}:*")]  # the run's keys out of Redis
+        if keys:
+            await monitor.delete(*keys)
+        await monitor.aclose()
     total, total_bytes = sum(heard.values()), sum(sizes.values())
     changes = heard["table news"]
     print(f"{games} games, {moves} moves in {elapsed:.1f} s, two members ({'a shared journal' if db else 'no journal'})")

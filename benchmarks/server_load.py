@@ -702,6 +702,7 @@ def _serve_with_loop(args: argparse.Namespace) -> None:
 def run_once(args: argparse.Namespace) -> dict[str, Any]:
     server: ServerProcess | None = None
     others: list[ServerProcess] = []
+    cluster: str | None = None
     with tempfile.TemporaryDirectory() as tmp:
         if args.server:
             port, pid = int(args.server.rpartition(":")[2]), args.server_pid
@@ -724,6 +725,19 @@ def run_once(args: argparse.Namespace) -> dict[str, Any]:
                 other.stop()
             if server is not None:
                 server.stop()
+            if cluster is not None:
+                _forget(*cluster.split())
+
+
+def _forget(url: str, prefix: str) -> None:
+    """A cluster run's keys out of Redis."""
+    import redis
+
+    client = redis.Redis.from_url(url)
+    keys = list(client.scan_iter(match=f"{prefix}:*"))
+    if keys:
+        client.delete(*keys)
+    client.close()
 
 
 def report(result: dict[str, Any]) -> None:

@@ -7,7 +7,8 @@ cluster's port ``--port`` too, shared with the other members (SO_REUSEPORT: the 
 hands each new connection to one of them).  Clients connect to ``--port``; while any
 member runs, that address answers.  Ctrl-C or SIGTERM stops every member (each hands
 its tables back to the journal, where the next start takes them); a member that stops
-on its own (``scopa admin drain``, a crash) leaves the others running.
+on its own (``scopa admin drain``, a crash) leaves the others running; on Linux the
+members get SIGTERM when this command dies, however it dies.
 """
 
 from __future__ import annotations
@@ -43,6 +44,15 @@ def add_cluster_subcommand(sub: Any) -> None:
                          help="the start of every Redis key of this cluster; default scopa")
 
 
+def _die_with_parent() -> None:
+    """In a member, before it runs: on Linux, SIGTERM when this command dies (even killed
+    with SIGKILL), so that no member outlives it."""
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+
+
 def member_command(args: argparse.Namespace) -> list[str]:
     """The ``scopa serve`` of one member."""
     return [sys.executable, "-m", "scopa.cli", "serve", "--host", args.host, "--port", "0",
@@ -74,7 +84,7 @@ def run_cluster(args: argparse.Namespace, console: Console) -> int:
         stopping = True
 
     previous = signal.signal(signal.SIGTERM, stop)
-    members = [subprocess.Popen(member_command(args)) for _ in range(args.processes)]
+    members = [subprocess.Popen(member_command(args), preexec_fn=_die_with_parent) for _ in range(args.processes)]
     console.print(f"{args.processes} members of the cluster at {args.host}:{args.port} "
                   f"(processes {', '.join(str(m.pid) for m in members)})")
     try:

@@ -228,8 +228,9 @@ async def test_scopa_cluster_runs_members_at_one_address_and_stops_them_together
         await until(lambda: _none(redis, redis_prefix), "the members leave the cluster")
     finally:
         if cluster.poll() is None:
-            cluster.kill()
+            cluster.kill()  # its members get SIGTERM from the kernel as it dies
             cluster.wait()
+        await until(lambda: _none(redis, redis_prefix), "no member outlives scopa cluster")
         await redis.aclose()
 
 
