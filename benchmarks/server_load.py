@@ -5,6 +5,7 @@
                                      [--think-ms T] [--loop asyncio|uvloop]
                                      [--db [FILE|postgresql://...]] [--repeat N]
                                      [--expert-tables N] [--bot-workers W]
+                                     [--cluster N [--redis URL]]
     python benchmarks/server_load.py --sweep --tables 250 --preset scopone
     python benchmarks/server_load.py --lean [--lean-moves N] [--tables N] [--preset NAME] ...
 
@@ -54,6 +55,11 @@ journal's cost: the figure to compare across backends).
 think in its worker pool (``--bot-workers``), while the measured tables play: compare
 their latency with and without.
 
+``--cluster N`` starts N servers, members of one cluster sharing a lobby through Redis
+(``--redis``, a key prefix of the run's own; with ``--db postgresql://...`` they share
+that journal, and each table's lease): table i's clients connect to member i mod N, and
+the server CPU per move is the members' CPU together over all moves.
+
 ``--lean`` loads ``benchmarks/lean_server.py`` (in a child process, on ``--loop``) in
 place of the real server.  It has the same framing (FrameBuffer, one write per
 connection and loop turn) and fan-out (``played`` packed once per table up to each
@@ -81,6 +87,7 @@ import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
+from collections.abc import Sequence
 from typing import Any
 
 import msgpack
@@ -96,15 +103,24 @@ SAFETY_TIMEOUT = 600.0  # seconds: a stuck run fails instead of hanging
 # --------------------------------------------------------------------------- the server
 
 
-async def _serve(seed: int, db: str | None, bot_workers: int = 1, memory_profile: str | None = None) -> None:
+async def _serve(seed: int, db: str | None, bot_workers: int = 1, memory_profile: str | None = None,
+                 cluster: str | None = None) -> None:
     from scopa.server import Limits, NetworkEngine
     from scopa.server.collector import Collector
+
+    options = None
+    if cluster is not None:  # "URL PREFIX": a member of a cluster (sharing the journal if it is PostgreSQL)
+        from scopa.server.cluster import ClusterOptions
+        from scopa.server.journal import is_postgres
+
+        url, prefix = cluster.split()
+        options = ClusterOptions(url=url, prefix=prefix, shared_journal=is_postgres(db or ""))
 
     # Every load client comes from 127.0.0.1: lift the connection caps (server/limits.py).
     engine = NetworkEngine("127.0.0.1", 0, seed, limits=Limits(max_connections=None, max_connections_per_address=None,
                                          max_bot_tables=None, max_bot_tables_per_client=None,
                                          max_waiting_tables_per_address=None),
-                           db=db, bot_workers=bot_workers)
+                           db=db, bot_workers=bot_workers, cluster=options)
     await engine.start()
     collector = Collector(engine.clock)  # as `scopa serve` sets the garbage collector
     collector.start()
@@ -161,8 +177,9 @@ class ServerProcess:
     """This script with ``--serve`` in a child process."""
 
     def __init__(self, seed: int, loop: str = "asyncio", db: str | None = None, bot_workers: int = 1,
-                 profile: str | None = None, memory_profile: str | None = None) -> None:
+                 profile: str | None = None, memory_profile: str | None = None, cluster: str | None = None) -> None:
         extra = ["--loop", loop, "--bot-workers", str(bot_workers)] + (["--db-file", db] if db else [])
+        extra += ["--cluster-member", cluster] if cluster else []
         extra += ["--profile", profile] if profile else []
         extra += ["--memory-profile", memory_profile] if memory_profile else []
         self.proc = subprocess.Popen(
@@ -254,6 +271,8 @@ class Run:
     def __init__(self, args: argparse.Namespace, port: int, tables: int) -> None:
         self.args = args
         self.port = port
+        self.ports = [port]
+        """Where the tables' clients connect: table i's at ``ports[i % len(ports)]`` (a cluster's members)."""
         self.stats = Stats()
         self.tables = tables
         self.held = 0
@@ -296,9 +315,9 @@ class LeanClient:
         self.bot: Any = None
 
     @classmethod
-    async def connect(cls, run: Run, name: str) -> LeanClient:
+    async def connect(cls, run: Run, name: str, port: int | None = None) -> LeanClient:
         async with run.connect_gate:
-            reader, writer = await asyncio.open_connection("127.0.0.1", run.port)
+            reader, writer = await asyncio.open_connection("127.0.0.1", port or run.port)
             client = cls(reader, writer, run)
             client.send("hello", "lobby", {"name": name, "client": CLIENT_NAME})
             welcome = await client.expect("welcome")
@@ -416,7 +435,7 @@ async def run_table(run: Run, index: int, seats: int) -> None:
     table = TableRun()
     try:
         for i in range(seats):
-            clients.append(await LeanClient.connect(run, f"load{index}-{i}"))
+            clients.append(await LeanClient.connect(run, f"load{index}-{i}", run.ports[index % len(run.ports)]))
         if args.strategy == "greedy":
             from scopa.bots import GreedyBot
 
@@ -458,11 +477,16 @@ def percentile(sorted_values: list[float], q: float) -> float:
     return sorted_values[min(len(sorted_values) - 1, int(q * len(sorted_values)))]
 
 
-async def load(args: argparse.Namespace, port: int, server_pid: int | None) -> dict[str, Any]:
+async def load(args: argparse.Namespace, port: int, server_pid: int | None,
+               members: Sequence[tuple[int, int]] = ()) -> dict[str, Any]:
+    """``members``: the (port, pid) of a cluster's other members: the tables spread over
+    them all, and the server CPU is theirs together."""
     from scopa.engine import RuleSet
 
     rules = RuleSet.build(args.preset, **args.options)
     run = Run(args, port, args.tables)
+    run.ports += [p for p, _ in members]
+    pids = [server_pid, *(pid for _, pid in members)] if server_pid else []
     run.rules = rules
     run.options = args.options
     rss_idle = rss_kb(server_pid) if server_pid else None
@@ -479,7 +503,7 @@ async def load(args: argparse.Namespace, port: int, server_pid: int | None) -> d
         os.kill(server_pid, signal.SIGUSR1)  # the server writes what it holds now
     held = run.held
     # Every table is mid-game: start the clock and let them go.
-    cpu_server0 = cpu_seconds(server_pid) if server_pid else None
+    cpu_server0 = sum(cpu_seconds(p) for p in pids) if server_pid else None
     cpu_client0 = time.process_time()
     start = time.perf_counter()
     if args.seconds is not None:
@@ -492,7 +516,7 @@ async def load(args: argparse.Namespace, port: int, server_pid: int | None) -> d
     await asyncio.wait([done_early], timeout=args.seconds)
     run.stats.measuring = False
     elapsed = time.perf_counter() - start
-    cpu_server = cpu_seconds(server_pid) - cpu_server0 if server_pid else None
+    cpu_server = sum(cpu_seconds(p) for p in pids) - cpu_server0 if cpu_server0 is not None else None
     cpu_client = time.process_time() - cpu_client0
     results = await done_early
     rss_end = rss_kb(server_pid) if server_pid else None
@@ -540,6 +564,7 @@ async def load(args: argparse.Namespace, port: int, server_pid: int | None) -> d
         "server_loop": args.loop,
         "server": "external" if args.server else "lean" if getattr(args, "lean", False) else "scopa",
         "journal": bool(args.db),
+        "cluster_members": len(run.ports) if getattr(args, "cluster", 0) else 0,
         "cpus": os.cpu_count(),
         "note": f"load generator and server run on the same machine and share its {os.cpu_count()} cores",
     }
@@ -590,10 +615,17 @@ def main(argv: list[str] | None = None) -> int:
                     help="with --lean: moves per game (default: the lean server's, 36)")
     ap.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--db-file", default=None, help=argparse.SUPPRESS)
+    ap.add_argument("--cluster", type=int, default=0, metavar="N",
+                    help="N servers in a cluster sharing one lobby through Redis (--redis; with --db postgresql://"
+                         " they share that journal): the tables spread over them, the server CPU is theirs together")
+    ap.add_argument("--redis", default="redis://127.0.0.1:6379/0", metavar="URL", help="with --cluster: the Redis")
+    ap.add_argument("--cluster-member", default=None, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.lean and (args.server or args.db or args.expert_tables or args.profile or args.memory_profile):
         ap.error("--lean starts the lean server, which has no journal, bots or profile: not with --server, --db,"
                  " --expert-tables or --profile")
+    if args.cluster and (args.lean or args.server or (args.db and not args.db.startswith("postgresql"))):
+        ap.error("--cluster starts its members: not with --lean or --server; their shared journal is --db postgresql://")
     _raise_fd_limit()
     if args.serve:
         profiler = cProfile.Profile() if args.profile else None
@@ -662,13 +694,15 @@ def _serve_with_loop(args: argparse.Namespace) -> None:
     if args.loop == "uvloop":
         import uvloop
 
-        uvloop.run(_serve(args.seed, args.db_file, args.bot_workers, args.memory_profile))
+        uvloop.run(_serve(args.seed, args.db_file, args.bot_workers, args.memory_profile, args.cluster_member))
     else:
-        asyncio.run(_serve(args.seed, args.db_file, args.bot_workers, args.memory_profile))
+        asyncio.run(_serve(args.seed, args.db_file, args.bot_workers, args.memory_profile, args.cluster_member))
 
 
 def run_once(args: argparse.Namespace) -> dict[str, Any]:
     server: ServerProcess | None = None
+    others: list[ServerProcess] = []
+    cluster: str | None = None
     with tempfile.TemporaryDirectory() as tmp:
         if args.server:
             port, pid = int(args.server.rpartition(":")[2]), args.server_pid
@@ -676,15 +710,34 @@ def run_once(args: argparse.Namespace) -> dict[str, Any]:
             server = LeanServerProcess(args.loop, getattr(args, "lean_moves", None))
             port, pid = server.port, server.pid
         else:
+            cluster = f"{args.redis} scopa-load-{os.getpid()}-{time.monotonic_ns()}" if args.cluster else None
             server = ServerProcess(args.seed, args.loop, _db_target(args.db, tmp),
                                    args.bot_workers, getattr(args, "profile", None),
-                                   getattr(args, "memory_profile", None))
+                                   getattr(args, "memory_profile", None), cluster)
             port, pid = server.port, server.pid
+            others = [ServerProcess(args.seed + i, args.loop, _db_target(args.db, tmp), args.bot_workers,
+                                    cluster=cluster) for i in range(1, args.cluster)]
         try:
-            return asyncio.run(asyncio.wait_for(load(args, port, pid), SAFETY_TIMEOUT))
+            return asyncio.run(asyncio.wait_for(load(args, port, pid, [(o.port, o.pid) for o in others]),
+                                                SAFETY_TIMEOUT))
         finally:
+            for other in others:
+                other.stop()
             if server is not None:
                 server.stop()
+            if cluster is not None:
+                _forget(*cluster.split())
+
+
+def _forget(url: str, prefix: str) -> None:
+    """A cluster run's keys out of Redis."""
+    import redis
+
+    client = redis.Redis.from_url(url)
+    keys = list(client.scan_iter(match=f"{prefix}:*"))
+    if keys:
+        client.delete(*keys)
+    client.close()
 
 
 def report(result: dict[str, Any]) -> None:
@@ -692,6 +745,9 @@ def report(result: dict[str, Any]) -> None:
     print(f"{result['tables']} tables x {result['seats_per_table']} clients ({result['preset']}, {result['strategy']}),"
           f" {result['games']} games, {result['moves']} moves in {result['window_s']} s"
           f" (setup {result['setup_s']} s, {result['failed_tables']} failed tables, {result['errors']} errors)")
+    if result["cluster_members"]:
+        print(f"cluster: {result['cluster_members']} members sharing one lobby through Redis (the tables spread over "
+              f"them; server CPU: all of theirs; memory: the first member's)")
     print(f"server loop: {result['server_loop']}   journal: {result['journal']}   think time: {result['think_ms']} ms"
           f"   expert tables beside: {result['expert_tables']} (bot workers {result['bot_workers']})")
     if result["server"] == "lean":

@@ -86,6 +86,8 @@ _OPS = {
     "damaged": (wire.AdminOp.DAMAGED, "the journaled tables that could not be restored, and why (with --db: read "
                                       "from the journal itself, no server needed)"),
     "stop": (wire.AdminOp.STOP, "stop the server; running games resume on its next start"),
+    "drain": (wire.AdminOp.STOP, "a cluster member (ARG: its HOST:PORT, else --server) hands its tables to the "
+                                 "other members, then stops"),
 }
 _JOURNAL_OPS = {
     "migrate": "bring the journal --db (an SQLite file or a postgresql:// URL) up to this server's schema",
@@ -104,14 +106,14 @@ def add_admin_subcommand(sub: Any) -> None:
                        help="the journal (for migrate, export, import, damaged)")
     admin.add_argument("op", choices=[*_OPS, *_JOURNAL_OPS],
                        help="; ".join([f"{k}: {v[1]}" for k, v in _OPS.items()] + [f"{k}: {v}" for k, v in _JOURNAL_OPS.items()]))
-    admin.add_argument("arg", nargs="?", default="", help="the table id (close, tables) or name (kick)")
+    admin.add_argument("arg", nargs="?", default="", help="the table id (close, tables), name (kick) or a member's HOST:PORT (drain)")
 
 
 def run_admin(args: argparse.Namespace, console: Console) -> int:
     if args.op in _JOURNAL_OPS or (args.op == "damaged" and args.db):
         return run_journal_admin(args, console)
     try:
-        host, port = parse_address(args.server)
+        host, port = parse_address(args.arg if args.op == "drain" and args.arg else args.server)
     except ValueError as exc:
         console.print(f"[red]{exc}[/red]")
         return 2

@@ -16,7 +16,7 @@ from rich.console import Console
 from scopa.client.render import DeckStyle
 from scopa.engine import Preset, RuleSetError
 
-from . import admin, arena, lan, net, records, serve, web
+from . import admin, arena, cluster, lan, net, records, serve, web
 from .options import add_rules_arguments, rules_from_args
 
 
@@ -55,6 +55,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     records.add_subcommands(sub)  # game records: replay, games, record, leaderboard
     serve.add_serve_subcommand(sub)
+    cluster.add_cluster_subcommand(sub)
     admin.add_admin_subcommand(sub)
     lan.add_servers_subcommand(sub)
     net.add_subcommands(sub, add_rules_arguments, _display_arguments)  # play, bot, watch
@@ -80,6 +81,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return web.run_web(args, main)
         if args.command == "serve":
             return serve.run_serve(args, console)
+        if args.command == "cluster":
+            return cluster.run_cluster(args, console)
         if args.command == "admin":
             return admin.run_admin(args, console)
         if args.command == "servers":

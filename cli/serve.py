@@ -37,6 +37,12 @@ def add_serve_subcommand(sub: Any) -> None:
     serve.add_argument("--advertise", metavar="HOST:PORT", default=None,
                        help="with --cluster: the address at which clients reach this server, given to the other "
                             "servers' lobbies; default: --host and --port")
+    serve.add_argument("--cluster-port", type=int, metavar="PORT", default=None,
+                       help="with --cluster: listen on this port too, shared (SO_REUSEPORT) with the other members "
+                            "on this host: the cluster's one address (scopa cluster sets it)")
+    serve.add_argument("--cluster-prefix", metavar="PREFIX", default="scopa",
+                       help="with --cluster: the start of every Redis key and channel of this cluster (clusters "
+                            "sharing one Redis keep apart); default scopa")
     admin.add_serve_options(serve)
     web.add_serve_options(serve)
     lan.add_serve_options(serve)
@@ -113,6 +119,7 @@ def _cluster_options(args: argparse.Namespace, console: Console) -> Any:
     """``--cluster`` and ``--advertise`` as the server's ClusterOptions (None: no cluster;
     False: they are wrong, and the console says why)."""
     from scopa.server.cluster import ClusterOptions
+    from scopa.server.journal import is_postgres
 
     url, advertise = getattr(args, "cluster", None), getattr(args, "advertise", None)
     if url is None:
@@ -128,7 +135,9 @@ def _cluster_options(args: argparse.Namespace, console: Console) -> Any:
                       f"(it listens on {args.host})[/red]")
         return False
     try:
-        return ClusterOptions(url=url, advertise=advertise)
+        return ClusterOptions(url=url, advertise=advertise, prefix=getattr(args, "cluster_prefix", "scopa"),
+                              front_port=getattr(args, "cluster_port", None),
+                              shared_journal=is_postgres(getattr(args, "db", None) or ""))
     except ValueError as exc:
         console.print(f"[red]{exc}[/red]")
         return False

@@ -34,8 +34,14 @@ from scopa.protocol import (
     Snapshot,
     event_number,
 )
+from scopa.protocol.commands import Redirect
+
 from .clock import Clock, SystemClock
 from .liveness import DEAD_AFTER, PING_AFTER, LinkEvent, LinkListener, LinkStatus, Watchdog
+
+
+MAX_REDIRECTS = 3
+"""How many ``redirect``s in a row one request follows (a cluster sends a client on once)."""
 
 
 class SessionError(Exception):
@@ -196,10 +202,21 @@ class Channel:
         return command.seq
 
     async def _request(self, body: Body, recipient: str) -> Command:
-        reply = await self._reply_to(self._send(body, recipient))
-        if isinstance(reply.body, Error):
-            raise ServerRefused(reply.body.code, reply.body.message)
-        return reply
+        """Send ``body`` and wait for its answer (ServerRefused for an error).  A
+        ``redirect`` is followed (:meth:`_follow`) and the request sent again there."""
+        for _ in range(MAX_REDIRECTS + 1):
+            reply = await self._reply_to(self._send(body, recipient))
+            if isinstance(reply.body, Redirect):
+                await self._follow(reply.body)
+                continue
+            if isinstance(reply.body, Error):
+                raise ServerRefused(reply.body.code, reply.body.message)
+            return reply
+        raise SessionError(f"sent on from server to server more than {MAX_REDIRECTS} times")
+
+    async def _follow(self, redirect: Redirect) -> None:
+        """Go where a ``redirect`` sends us (a :class:`~scopa.client.link.Link` can)."""
+        raise SessionError(f"the server sent us to {redirect.address} for table {redirect.table}")
 
     async def _reply_to(self, seq: int) -> Command:
         """The next command answering our command ``seq``; others are kept for later."""

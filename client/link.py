@@ -10,6 +10,7 @@ the lobby.  Listeners hear of every loss and return at once (for a user interfac
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import secrets
 from collections import deque
 from collections.abc import Awaitable, Callable, Iterable
@@ -18,6 +19,7 @@ from typing import Self
 from scopa.protocol import (
     DEFAULT_PORT,
     LOBBY,
+    Bye,
     Command,
     Connection,
     ConnectionRole,
@@ -30,7 +32,9 @@ from scopa.protocol import (
     Welcome,
     YourTurn,
 )
-from .channel import Channel, ConnectionLost, ServerRefused, _Inbox
+from scopa.protocol.commands import Redirect
+
+from .channel import MAX_REDIRECTS, Channel, ConnectionLost, ServerRefused, _Inbox
 from .clock import Clock
 from .liveness import LinkListener, LinkStatus
 
@@ -79,6 +83,9 @@ class Link(Channel):
         self.invite: str | None = None  # the invite code of the private table created last
         self._watch_invite: str | None = None  # the invite of the table watched (to watch it again)
         self.host, self.port, self.client = "", 0, CLIENT_SOFTWARE
+        self.home: tuple[str, int] | None = None
+        """The address this session first connected to: where it goes back when a server
+        of a cluster it was sent to cannot be reached (another member serves its table now)."""
         self.reconnect_for = 130.0
         """Seconds to keep trying to get back to a seat after the connection is lost
         (a little over the server's default grace period); 0: do not reconnect."""
@@ -106,6 +113,7 @@ class Link(Channel):
             raise ConnectionLost(f"cannot connect to {host}:{port}: {exc.strerror or exc}") from None
         session = cls(reader, writer, clock)
         session.host, session.port, session.client = host, port, client
+        session.home = (host, port)
         session.proxied_for = proxied_for
         if listener is not None:
             session.add_listener(listener)
@@ -150,6 +158,7 @@ class Link(Channel):
             raise ConnectionLost(f"cannot connect to {host}:{port}: {exc.strerror or exc}") from None
         session = cls(reader, writer)
         session.host, session.port, session.client = host, port, client
+        session.home = (host, port)
         session.name, session.token = name, token
         session.proxied_for = proxied_for
         session._start_tasks()
@@ -233,11 +242,23 @@ class Link(Channel):
         self._tell(LinkStatus.RECONNECTED, f"back in {where} as {self.name}")
 
     async def _resume_hello(self) -> None:
+        """``hello`` with ``resume`` (and the seat's table: a cluster's member that does
+        not serve it sends us to the one that does, and we say it there)."""
         assert self.token is not None
-        hello = Hello(name=self.name or "player", client=self.client, proxied_for=self.proxied_for,
-                      resume=ResumeRequest(token=self.token, last_event=self.last_event))
-        seq = self._send(hello, str(LOBBY))
-        reply = await self._reply_to(seq)
+        ticket: str | None = None
+        for _ in range(MAX_REDIRECTS + 1):
+            hello = Hello(name=self.name or "player", client=self.client, proxied_for=self.proxied_for, ticket=ticket,
+                          resume=ResumeRequest(token=self.token, last_event=self.last_event, table=self.table_id))
+            seq = self._send(hello, str(LOBBY))
+            reply = await self._reply_to(seq)
+            if not isinstance(reply.body, Redirect):
+                break
+            await self._go_to(reply.body.address)
+            ticket = reply.body.ticket
+        else:
+            raise ConnectionLost(f"sent on from server to server more than {MAX_REDIRECTS} times")
+        if isinstance(reply.body, Error) and reply.body.code is ErrorCode.UNAVAILABLE:
+            raise ConnectionLost(f"the table is between two servers: {reply.body.message}")  # try again soon
         if isinstance(reply.body, Error):
             raise ServerRefused(reply.body.code, reply.body.message)
         assert isinstance(reply.body, Welcome)
@@ -246,6 +267,26 @@ class Link(Channel):
         joined = await self._reply_to(seq)
         if isinstance(joined.body, Joined):
             self._seated(joined.body)
+
+    async def _follow(self, redirect: Redirect) -> None:
+        """A cluster's member sends us to the one that serves the table: connect there and
+        say ``hello`` with the ticket (our name is ours there at once)."""
+        await self._go_to(redirect.address)
+        seq = self._send(Hello(name=self.name or "player", client=self.client, proxied_for=self.proxied_for,
+                               ticket=redirect.ticket), str(LOBBY))
+        reply = await self._reply_to(seq)
+        if isinstance(reply.body, Error):
+            raise ServerRefused(reply.body.code, reply.body.message)
+        assert isinstance(reply.body, Welcome)
+        self.party, self.motd, self.server = reply.body.you, reply.body.motd, reply.body.server
+
+    async def _go_to(self, address: str) -> None:
+        """Leave this connection (``bye``) for a new one to ``address``."""
+        with contextlib.suppress(Exception):
+            self._send(Bye(reason="sent to another server of the cluster"), str(LOBBY))
+            await self._writer.drain()
+        self.host, self.port = parse_address(address, self.port)
+        await self._reopen()
 
     async def _with_backoff(self, greet: Callable[[], Awaitable[None]], failure: str) -> None:
         """Reopen the connection and ``greet`` the server until it works, waiting
@@ -283,6 +324,8 @@ class Link(Channel):
         try:
             reader, writer = await asyncio.open_connection(self.host, self.port)
         except OSError as exc:
+            if self.home is not None and (self.host, self.port) != self.home:
+                self.host, self.port = self.home  # a member we were sent to is gone: back to where we began
             raise ConnectionLost(f"cannot connect to {self.host}:{self.port}: {exc.strerror or exc}") from None
         self._reader, self._writer = reader, writer
         self._conn = Connection(ConnectionRole.CLIENT)

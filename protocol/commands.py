@@ -118,6 +118,9 @@ class ResumeRequest(WireModel):
 
     token: Token
     last_event: EventNo
+    table: TableId | None = None
+    """The table of the seat: a cluster's member that does not serve it sends the client
+    where it does (``redirect``)."""
 
 
 class TableInfo(WireModel):
@@ -234,6 +237,9 @@ class Hello(Body):
     proxied_for: Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]{8,64}$")] | None = None
     """Set by a front end the server trusts (a web host): the opaque identity of the user
     this connection is for; capped per identity instead of per address (PROTOCOL.md §7, "Front ends")."""
+    ticket: Token | None = None
+    """A ``redirect``'s ticket: this connection takes the name the client had on the
+    member that sent it (PROTOCOL.md §7, "A cluster's lobby")."""
 
 
 class Welcome(Body):
@@ -688,6 +694,17 @@ class NameClaimed(Body):
     name: PlayerName
 
 
+class Redirect(Body):
+    """The table asked for is served by another member of the cluster: connect to
+    ``address`` and say ``hello`` with ``ticket``, then ask again (PROTOCOL.md §7)."""
+
+    NAME = "redirect"
+    FLOW = Flow.TO_CLIENT
+    table: TableId
+    address: ShortText
+    ticket: Token
+
+
 ARCHIVE_BODY_TYPES: tuple[type[Body], ...] = (
     ListGames, Games, GetRecord, RecordReply, GetLeaderboard, Leaderboard, ClaimName, NameClaimed,
 )
@@ -701,6 +718,7 @@ BODY_TYPES: tuple[type[Body], ...] = (
 )  # fmt: skip
 """Every command body, in the order PROTOCOL.md documents them."""
 BODY_TYPES += ARCHIVE_BODY_TYPES
+BODY_TYPES += (Redirect,)
 
 SEAT_EVENT_TYPES: tuple[type[Body], ...] = (SeatAway, SeatBack, SeatReplaced)
 """Who is at the table: numbered in the table's event log once its game has begun."""

@@ -368,6 +368,13 @@ class NameClaimedCommand(Command):
     body: wire.NameClaimed
 
 
+class RedirectCommand(Command):
+    """The ``redirect`` command."""
+
+    name: Literal["redirect"] = "redirect"
+    body: wire.Redirect
+
+
 AnyCommand = Annotated[
     Union[
     HelloCommand,
@@ -416,6 +423,7 @@ AnyCommand = Annotated[
     LeaderboardCommand,
     ClaimNameCommand,
     NameClaimedCommand,
+    RedirectCommand,
     ],
     Field(discriminator="name"),
 ]

@@ -21,7 +21,7 @@ from .commands import (
 )  # fmt: skip
 from .commands import (
     ClaimName, GameSummary, Games, GetLeaderboard, GetRecord, Leaderboard, ListGames, NameClaimed,
-    RatingEntry, RecordReply,
+    RatingEntry, RecordReply, Redirect,
 )  # fmt: skip
 from .commands import Admin, AdminOp, AdminReply, Body, ConnectionInfo
 from .convert import rules_to_wire
@@ -161,6 +161,7 @@ def _archive_examples(cmd: Callable[..., Command], ada: str, lobby: str) -> list
         ]), 32, lobby, ada, 22),
         cmd(ClaimName(password="correct horse battery"), 23, ada, lobby),
         cmd(NameClaimed(name="ada"), 33, lobby, ada, 23),
+        cmd(Redirect(table="7", address="10.0.0.2:7777", ticket="tkt-Qz7sL2xV9aB4"), 34, lobby, ada, 24),
     ]
 
 

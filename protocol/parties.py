@@ -198,6 +198,7 @@ ROUTES: dict[str, frozenset[Route]] = {
     "chat": _routes((_P, _L), (_P, _T)),
     "chat_message": _routes((_L, _P), (_T, _A)),
     "bye": _routes((_L, _G), (_L, _P), (_G, _L), (_P, _L)),
+    "redirect": _routes((_L, _G), (_L, _P)),
     "list_games": _TO_LOBBY,
     "games": _routes((_L, _P)),
     "get_record": _TO_LOBBY,

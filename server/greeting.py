@@ -19,7 +19,7 @@ from .lobby import TableDirectory
 from .lobby_feed import LobbyFeed
 from .ratings import Rater
 from .seating import token_digest
-from .shared_lobby import UNAVAILABLE, Claim, SharedLobby
+from .shared_lobby import UNAVAILABLE, Claim, HandOn, SharedLobby
 from .text import clean_text, name_key, reserved_name
 
 if TYPE_CHECKING:
@@ -46,13 +46,16 @@ class Greeting:
 
     def hello(self, sess: ServerSession, body: wire.Hello, seq: int, verified: bool = False) -> None:
         if body.resume is not None:
-            self._resume(sess, body.resume, seq)
+            self._resume(sess, body.resume, seq, body.name)
             return
         if not verified and self.accounts.hello_deferred(sess, body, seq, lambda: self.hello(sess, body, seq, True)):
             return  # a claimed name: its password is checked first
         refusal = self._name_refusal(body.name)
         if refusal is not None:
             sess.error(ErrorCode.NAME_TAKEN, refusal, re=seq)
+            return
+        if self.shared is not None and body.ticket is not None:  # sent here by another server
+            self.shared.redeem(body.ticket, body.name, lambda claim: self._claimed(sess, body, seq, claim))
             return
         if self.shared is not None:
             self.shared.claim_name(body.name, lambda claim: self._claimed(sess, body, seq, claim))
@@ -77,6 +80,9 @@ class Greeting:
             return
         if claim is Claim.UNAVAILABLE:
             sess.error(ErrorCode.UNAVAILABLE, UNAVAILABLE, re=seq)
+        elif claim is Claim.TAKEN and body.ticket is not None:
+            sess.error(ErrorCode.BAD_TOKEN, "that ticket is not valid (unknown, used, out of date or for another "
+                                            "name); say hello without it", re=seq)
         elif claim is Claim.TAKEN:
             sess.error(ErrorCode.NAME_TAKEN, f"the name {body.name!r} is taken on another server; choose another",
                        re=seq)
@@ -99,7 +105,20 @@ class Greeting:
         return any(s is not None and s.away and name_key(s.name) == key
                    for t in self.tables.with_away_seats() for s in t.seats)
 
-    def _resume(self, sess: ServerSession, resume: wire.ResumeRequest, seq: int) -> None:
+    def _resume_elsewhere(self, sess: ServerSession, table_id: str, seq: int, where: HandOn) -> None:
+        """A seat of a table this server does not serve: the client is sent to the one
+        that does, or asked to try again while the table is between two servers."""
+        if sess.closed:
+            return
+        if where.address is not None and where.ticket is not None:
+            sess.tell(wire.Redirect(table=table_id, address=where.address, ticket=where.ticket), re=seq)
+        elif where.moving or where.address is not None:
+            sess.error(ErrorCode.UNAVAILABLE, "that table is moving to another server of the cluster; try again in a "
+                                              "moment", re=seq)
+        else:
+            sess.error(ErrorCode.BAD_TOKEN, "that seat token is not valid (or its game is gone)", re=seq)
+
+    def _resume(self, sess: ServerSession, resume: wire.ResumeRequest, seq: int, name: str = "") -> None:
         """hello with a seat token: the client gets its seat (and its name) back."""
         found = None
         digest = token_digest(resume.token)
@@ -107,6 +126,10 @@ class Greeting:
         index = table.seats.find_digest(digest) if table is not None else None
         if table is not None and index is not None:
             found = (table, index)
+        if found is None and self.shared is not None and resume.table is not None:
+            self.shared.hand_on(resume.table, name, lambda where: self._resume_elsewhere(sess, resume.table or "", seq,
+                                                                                          where))
+            return
         if found is None:
             sess.error(ErrorCode.BAD_TOKEN, "that seat token is not valid (or its game is gone)", re=seq)
             return

@@ -74,8 +74,8 @@ class LobbyFeed:
         if info.id in self.tables:
             return  # an id this server has too (journals that predate the cluster): its own table wins
         known = self.tables.remote.get(info.id)
-        if info.state is wire.TableState.CLOSED and known is None:
-            return
+        if info.state is wire.TableState.CLOSED and (known is None or known.member != member):
+            return  # (a member that gave a table up may say so after another took it over)
         if known is not None and known.table == info:
             return
         self.tables.remote.file(member, info)

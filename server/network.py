@@ -44,6 +44,7 @@ from .clock import Clock, SystemClock
 from .connections import Connections
 from .dispatch import Dispatcher
 from .greeting import Greeting
+from .held_tables import HeldTables
 from .journal import Journal, JournalBackend
 from .journal_values import TableResult
 from .limits import Limits
@@ -131,14 +132,19 @@ class NetworkEngine:
                                  Greeting(self.connections, self.tables, self.feed, self.accounts, self.ratings),
                                  TableCommands(self.connections, self.seating, self.life, self.ratings))
         self._server: asyncio.Server | None = None
+        self._front: asyncio.Server | None = None  # in a cluster: the port shared with the members on this host
         self.announcer: Announcer | None = None
         self.cluster: ClusterMember | None = None
         """This server's membership of a cluster (None: a server of its own)."""
         if cluster is not None:
             from .cluster.member import ClusterMember  # Redis is imported only by a cluster member
 
-            self.cluster = ClusterMember(cluster, self.clock, self.connections, self.tables, self.feed)
+            if cluster.shared_journal and storage_ is None:
+                raise ValueError("a cluster sharing one journal needs one (db or storage)")
+            keeper = HeldTables(self.life, self.tables, self.seating) if cluster.shared_journal else None
+            self.cluster = ClusterMember(cluster, self.clock, self.connections, self.tables, self.feed, keeper)
             self.life.shared = self.router.greeting.shared = self.router.at_tables.shared = self.cluster
+            self.seating.shared = self.cluster
 
     @property
     def storage(self) -> Journal | None:
@@ -153,14 +159,19 @@ class NetworkEngine:
     # ------------------------------------------------------------------ lifecycle
 
     async def start(self) -> None:
-        if self.storage is not None:
-            await self.life.restore_tables()
+        if self.storage is not None:  # a cluster sharing the journal restores the tables it takes the leases of
+            await self.life.restore_tables(games=self.cluster is None or not self.cluster.options.shared_journal)
         loop = asyncio.get_running_loop()
         self._server = await loop.create_server(self.new_session, self.host, self.port)
         sock = self._server.sockets[0]
         self.port = sock.getsockname()[1]
         self.admin.write_token(self.port)
         log.info("listening on %s:%s", self.host, self.port)
+        if self.cluster is not None and self.cluster.options.front_port is not None:
+            self._front = await loop.create_server(self.new_session, self.host, self.cluster.options.front_port,
+                                                   reuse_port=True)
+            log.info("listening on %s:%s too, with the cluster's other members on this host",
+                     self.host, self.cluster.options.front_port)
         if self.cluster is not None:
             address = self.cluster.options.advertise or host_port(self.host, self.port)
             self.life.member = address
@@ -175,8 +186,9 @@ class NetworkEngine:
         """Stop listening, say bye to every client, cancel the games, close everything."""
         if self.cluster is not None:
             await self.cluster.stop()  # first: the other servers' lobbies stop listing its tables
-        if self._server is not None:
-            self._server.close()
+        for server in (self._server, self._front):
+            if server is not None:
+                server.close()
         self.tables.stop_expiry()
         for table in list(self.tables.values()):
             if table.task is not None:
@@ -202,8 +214,9 @@ class NetworkEngine:
         tasks = [t.task for t in self.tables.values() if t.task is not None]
         await asyncio.gather(*tasks, return_exceptions=True)
         await self.life.close_bots()
-        if self._server is not None:
-            await self._server.wait_closed()
+        for server in (self._server, self._front):
+            if server is not None:
+                await server.wait_closed()
         if self.storage is not None:
             await self.storage.close()
             self.life.storage = None

@@ -12,6 +12,7 @@ from scopa.protocol.errors import ErrorCode
 from scopa.protocol.parties import parse_party
 
 from .lobby import TableDirectory
+from .shared_lobby import HandOn, SharedLobby
 
 if TYPE_CHECKING:
     from .session import ServerSession
@@ -26,6 +27,9 @@ class SeatingRegistry:
     def __init__(self, tables: TableDirectory) -> None:
         self.tables = tables
         self._watching: dict[int, Table] = {}  # connection id -> the table it watches
+        self.shared: SharedLobby | None = None
+        """In a cluster: the lobby shared with the other servers (a client is sent to the
+        one that serves the table it asks for)."""
 
     def table_of(self, sess: ServerSession) -> Table | None:
         """The table ``sess`` is seated at, if any."""
@@ -64,14 +68,29 @@ class SeatingRegistry:
         table.watch(sess, re=seq, last_event=body.last_event)
 
     def elsewhere(self, sess: ServerSession, table_id: str, seq: int) -> bool:
-        """False, with a ``table_elsewhere`` error, when table ``table_id`` plays on another
-        server of the cluster (joining or watching it there is the client's to do)."""
+        """False when table ``table_id`` plays on another server of the cluster: the client
+        is sent there (``redirect``, with a ticket), or told where it is
+        (``table_elsewhere``) when no ticket can be had."""
         where = self.tables.remote.where(table_id)
         if where is None:
             return True
+        if self.shared is None:
+            self._told_elsewhere(sess, table_id, seq, where)
+        else:
+            self.shared.hand_on(table_id, sess.name or "", lambda found: self._handed_on(sess, table_id, seq, where, found))
+        return False
+
+    def _handed_on(self, sess: ServerSession, table_id: str, seq: int, where: str, found: HandOn) -> None:
+        if sess.closed:
+            return
+        if found.address is not None and found.ticket is not None:
+            sess.tell(wire.Redirect(table=table_id, address=found.address, ticket=found.ticket), re=seq)
+        else:
+            self._told_elsewhere(sess, table_id, seq, found.address or where)
+
+    def _told_elsewhere(self, sess: ServerSession, table_id: str, seq: int, where: str) -> None:
         sess.error(ErrorCode.TABLE_ELSEWHERE, f"table {table_id} plays on the server at {where}: connect there "
                                               "to join or watch it", re=seq)
-        return False
 
     def unwatch(self, sess: ServerSession, table_id: str, seq: int) -> None:
         table = self.watched_by(sess)

@@ -66,6 +66,9 @@ class Table:
     finish_reason: str = ""
     closed: bool = False  # removed from the lobby (a table_update says state "closed")
     member: str | None = None  # in a cluster: the address of the server it plays on (its map says so)
+    lease: Callable[[str], bool] | None = None
+    """In a cluster sharing one journal: whether this server still holds the table's lease
+    (asked with its id before each action is journaled; None: always)."""
     taken_over: dict[int, str] = field(default_factory=dict)
     """Seats a bot took over during the game -> the person's seat token digest."""
     forfeits: list[int] = field(default_factory=list)
@@ -370,6 +373,9 @@ class Table:
         while queue:
             effect = queue.popleft()
             if isinstance(effect, JournalAction):
+                if self.lease is not None and not self.lease(self.id):
+                    log.warning("table %s: its lease ran out; action %s is not taken here", self.id, effect.index)
+                    return  # the server gives the table up: another one serves it from the journal
                 written = self.journal.append(effect.index, effect.action)
                 if written is not None:
                     await written

@@ -11,10 +11,12 @@ import itertools
 import logging
 import random
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from scopa.bots import STRATEGIES, make_bot
-from scopa.engine import Player, RuleSetError
+from scopa.engine import Player, RuleSet, RuleSetError
 from scopa.protocol import commands as wire
 from scopa.protocol.convert import rules_from_wire
 from scopa.protocol.errors import ErrorCode
@@ -22,7 +24,7 @@ from scopa.protocol.errors import ErrorCode
 from .archive import Archive
 from .clock import Clock
 from .journal import CloseTable, CreateTable, Journal, MarkDamaged
-from .journal_values import TableResult
+from .journal_values import StoredTable, TableResult
 from .limits import Limits
 from .lobby import TableDirectory, build_rules
 from .lobby_feed import LobbyFeed
@@ -38,6 +40,16 @@ if TYPE_CHECKING:
     from .session import ServerSession
 
 log = logging.getLogger("scopa.server")
+
+
+@dataclass(frozen=True)
+class _Made:
+    """A new table as ``create_table`` checked it: its id, rules, turn clock, maker's origin."""
+
+    id: str
+    rules: RuleSet
+    turn_timeout: float | None
+    origin: str
 
 
 class TableLife:
@@ -72,32 +84,17 @@ class TableLife:
 
     # ------------------------------------------------------------------ persistence
 
-    async def restore_tables(self) -> None:
+    async def restore_tables(self, games: bool = True) -> None:
         """Rebuild the journaled unfinished games and resume them; table ids go on after
-        the highest one ever stored."""
+        the highest one ever stored (``games`` False: only that, and the damaged tables)."""
         assert self.storage is not None
         self.last_stored_id = await self.storage.last_table_id()
         self._table_ids = itertools.count(self.last_stored_id + 1)
         self.damaged = dict(await self.storage.load_damaged())
+        if not games:
+            return
         for stored in await self.storage.load_unfinished():
-            if stored.damage is not None:
-                self._mark_damaged(stored.id, stored.damage)
-                continue
-            if stored.status != "playing" or any(s is None for s in stored.seats):
-                # A table still gathering players: its clients are gone with the old process.
-                self.storage.write(CloseTable(stored.id, "server restarted before the game began"))
-                continue
-            try:
-                table = Table.from_storage(stored, self.storage, on_finished=self.table_finished,
-                                           on_result=self.archive.finish,
-                                           bot_factory=self.make_bot, grace=self.grace, clock=self.clock, turn_timeout=self.turn_timeout,
-                                           update_interval=self.limits.table_update_interval,
-                                           on_changed=self.feed.table_changed)
-            except Exception as exc:  # noqa: BLE001 - one bad journal must not keep other games down
-                self._mark_damaged(stored.id, f"its game does not replay: {type(exc).__name__}: {exc}")
-                continue
-            self.tables.add(table)
-            log.info("table %s: restored at action %s", table.id, len(stored.actions))
+            self.restore(stored)
         now = time.time()
         for done in (await self.storage.load_finished_since(now - self.grace))[-self.limits.finished_tables_kept:]:
             if done.table.id in self.tables:
@@ -105,6 +102,34 @@ class TableLife:
             expires_in = done.result.finished_at + self.grace - now
             self.tables[done.table.id] = Table.finished_from_storage(done, expires_in, grace=self.grace,
                                                                      clock=self.clock)
+
+    def restore(self, stored: StoredTable) -> Table | None:
+        """One unfinished journaled table, resumed where it stood (None: it is damaged,
+        or it was still gathering players, whose clients are gone: it is closed)."""
+        assert self.storage is not None
+        if stored.damage is not None:
+            self._mark_damaged(stored.id, stored.damage)
+            return None
+        if stored.status != "playing" or any(s is None for s in stored.seats):
+            self.storage.write(CloseTable(stored.id, "server restarted before the game began"))
+            return None
+        try:
+            table = Table.from_storage(stored, self.storage, on_finished=self.table_finished,
+                                       on_result=self.archive.finish,
+                                       bot_factory=self.make_bot, grace=self.grace, clock=self.clock,
+                                       turn_timeout=self.turn_timeout, update_interval=self.limits.table_update_interval,
+                                       on_changed=self.feed.table_changed, member=self.member, lease=self._lease())
+        except Exception as exc:  # noqa: BLE001 - one bad journal must not keep other games down
+            self._mark_damaged(stored.id, f"its game does not replay: {type(exc).__name__}: {exc}")
+            return None
+        self.tables.add(table)
+        log.info("table %s: restored at action %s", table.id, len(stored.actions))
+        return table
+
+    def _lease(self) -> Callable[[str], bool] | None:
+        """What a table asks before journaling an action, in a cluster sharing one journal."""
+        leases = self.shared.leases if self.shared is not None else None
+        return leases.holds if leases is not None else None
 
     def make_bot(self, strategy: str, name: str, seed: int) -> Player:
         """A table's built-in bot: one that searches thinks in the worker pool, so its
@@ -172,11 +197,32 @@ class TableLife:
         if table_id is None:
             sess.error(ErrorCode.UNAVAILABLE, UNAVAILABLE, re=seq)
             return
-        table = Table(table_id, rules, self._seeds.randrange(2**63),
+        made = _Made(table_id, rules, turn_timeout, origin)
+        leases = self.shared.leases if self.shared is not None else None
+        if leases is None:
+            self._make(sess, body, seq, made)
+        else:  # the lease first: no other server restores a table this one journals
+            leases.lease_table(table_id, lambda held: self._leased(sess, body, seq, made, held))
+
+    def _leased(self, sess: ServerSession, body: wire.CreateTable, seq: int, made: _Made, held: bool) -> None:
+        """The answer to a new table's lease."""
+        if sess.closed:
+            return  # the lease is given back on its next renewal (nothing serves the table)
+        if not held:
+            sess.error(ErrorCode.UNAVAILABLE, UNAVAILABLE, re=seq)
+        elif body.sit and sess.table_id is not None:
+            sess.error(ErrorCode.ALREADY_AT_TABLE, f"you are already at table {sess.table_id}", re=seq)
+        elif not body.sit or self.token_free(sess, body.token, seq):
+            self._make(sess, body, seq, made)
+
+    def _make(self, sess: ServerSession, body: wire.CreateTable, seq: int, made: _Made) -> None:
+        """A new table, journaled, in the lobby, told to its maker (seated if it asked)."""
+        rules, origin = made.rules, made.origin
+        table = Table(made.id, rules, self._seeds.randrange(2**63),
                       on_finished=self.table_finished, on_vacated=self.seat_freed,
                       on_changed=self.feed.table_changed, grace=self.grace, bot_takeover=body.bot_takeover,
-                      turn_timeout=turn_timeout, clock=self.clock, bot_factory=self.make_bot,
-                      update_interval=self.limits.table_update_interval, member=self.member)
+                      turn_timeout=made.turn_timeout, clock=self.clock, bot_factory=self.make_bot,
+                      update_interval=self.limits.table_update_interval, member=self.member, lease=self._lease())
         invite = table.new_invite() if body.private else None
         if self.storage is not None:  # journaled before table_created is sent, seats after it
             options: dict[str, object] = {"preset": body.preset, "options": body.options,
@@ -237,7 +283,7 @@ class TableLife:
         for s in list(table.broadcaster.spectators):
             table.broadcaster.unwatch(s, tell=True)
         table.cancel_timers()
-        self._close_table(table)
+        self.unlist(table)
         if self.storage is not None and table.journal.storage is not None:
             try:
                 self.storage.write(CloseTable(table.id, reason))
@@ -248,7 +294,7 @@ class TableLife:
     def waited_too_long(self, table: Table) -> None:
         self.close_waiting(table, f"nobody sat down at it for {self.limits.waiting_table_expiry:g} s")
 
-    def _close_table(self, table: Table) -> None:
+    def unlist(self, table: Table) -> None:
         """The table leaves the lobby: lobby watchers get its last update (``closed``)."""
         self.tables.pop(table.id, None)
         self.ratings.fair.forget(table.id)
@@ -263,7 +309,7 @@ class TableLife:
             return
         if table.id not in self.tables:
             return
-        self._close_table(table)
+        self.unlist(table)
         table.cancel_timers()
         log.info("table %s closed: nobody is waiting at it", table.id)
         if self.storage is not None and table.journal.storage is not None:

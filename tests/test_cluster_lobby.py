@@ -142,18 +142,46 @@ async def test_table_ids_are_unique_across_the_members(redis_prefix: str) -> Non
         await bob.close()
 
 
-async def test_joining_or_watching_a_table_of_another_member_names_its_address(redis_prefix: str) -> None:
+async def answer_to(client: WireClient, body: wire.Body, recipient: str = "lobby") -> wire.Body:
+    seq = client.send(body, recipient=recipient)
+    while (reply := await client.recv()).re != seq:
+        pass
+    return reply.body
+
+
+async def test_joining_or_watching_a_table_of_another_member_redirects_there_with_a_ticket(
+        redis_prefix: str) -> None:
     async with members(redis_prefix, 2) as (a, b):
         watcher = await lobby_watcher(b)
         ann = await WireClient.connect(a.port, "ann")
         table = await ann.create()
         await update_of(watcher, table)
         for body in (wire.JoinTable(table=table), wire.WatchTable(table=table)):
-            error = await refused(watcher, body)
-            assert error.code is ErrorCode.TABLE_ELSEWHERE and address(a) in error.message
+            sent = await answer_to(watcher, body)
+            assert isinstance(sent, wire.Redirect) and sent.table == table and sent.address == address(a)
+        # the watcher's connection to B still holds its name: the ticket takes it to A
+        moved = await WireClient.connect(a.port)
+        moved.send(wire.Hello(name="watcher", ticket=sent.ticket))
+        assert (await moved.recv()).body == wire.Welcome(you="player:watcher", server=ann.inbox[0].body.server,
+                                                         protocol=ann.inbox[0].body.protocol)
+        assert isinstance(await answer_to(moved, wire.WatchTable(table=table)), wire.Snapshot)
+        # a ticket serves once, and only the name it was given for
+        await moved.close()
+        await until(lambda: _async("watcher" not in a.names), "A lets the name go")
+        again = await WireClient.connect(a.port)
+        again.send(wire.Hello(name="watcher", ticket=sent.ticket))
+        assert (await again.recv()).body.code is ErrorCode.BAD_TOKEN
+        other = await answer_to(watcher, wire.JoinTable(table=table))
+        assert isinstance(other, wire.Redirect)
+        again.send(wire.Hello(name="someone", ticket=other.ticket))
+        assert (await again.recv()).body.code is ErrorCode.BAD_TOKEN
         assert (await refused(watcher, wire.JoinTable(table="999999"))).code is ErrorCode.NO_SUCH_TABLE
-        await watcher.close()
-        await ann.close()
+        for client in (watcher, ann, again):
+            await client.close()
+
+
+async def _async(value: bool) -> bool:
+    return value
 
 
 async def test_a_private_table_stays_off_the_other_members_lobbies(redis_prefix: str) -> None:

@@ -20,7 +20,8 @@ from scopa.server.cluster.keys import read_news, table_entry, table_news
 pytestmark = pytest.mark.unit
 
 SERVER = Path(__file__).resolve().parent.parent / "server"
-REDIS_USERS = {"cluster/member.py", "cluster/presence.py", "cluster/names.py"}
+REDIS_USERS = {"cluster/member.py", "cluster/presence.py", "cluster/names.py", "cluster/leases.py",
+               "cluster/tickets.py"}
 
 
 def info(**given: object) -> wire.TableInfo:
@@ -63,13 +64,15 @@ def test_unreadable_news_is_dropped(garbage: bytes) -> None:
 
 def test_the_keys_live_under_the_prefix() -> None:
     keys = Keys("p")
-    assert {keys.members, keys.member("a"), keys.tables("a"), keys.name("ann"), keys.table_ids, keys.lobby} == {
-        "p:members", "p:member:a", "p:tables:a", "p:name:ann", "p:table_ids", "p:lobby"}
+    assert {keys.members, keys.member("a"), keys.tables("a"), keys.name("ann"), keys.table_ids, keys.lobby,
+            keys.lease("7"), keys.leased} == {
+        "p:members", "p:member:a", "p:tables:a", "p:name:ann", "p:table_ids", "p:lobby", "p:lease:7", "p:leased"}
 
 
 def test_the_options_refuse_what_cannot_work() -> None:
     assert ClusterOptions(url="redis://127.0.0.1:6379/0").refresh_interval == pytest.approx(10 / 3)
-    for wrong in ({"url": "http://x"}, {"url": "redis://x", "member_ttl": 0}, {"url": "redis://x", "refresh": 20.0}):
+    for wrong in ({"url": "http://x"}, {"url": "redis://x", "member_ttl": 0}, {"url": "redis://x", "refresh": 20.0},
+                  {"url": "redis://x", "lease_ttl": 0}):
         with pytest.raises(ValueError):
             ClusterOptions(**wrong)  # type: ignore[arg-type]
 

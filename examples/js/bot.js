@@ -8,7 +8,9 @@
 // none waits, creates one with a server bot as the opponent), answers every
 // `your_turn` with the legal move that captures the most cards, and exits after the
 // game ends: status 0 when the game finished, 1 otherwise.  Keys and command names it
-// does not know are ignored, as the protocol asks of clients.
+// does not know are ignored, as the protocol asks of clients.  A cluster's member that
+// does not serve the table it joins sends it on (`redirect`): it says hello there with
+// the ticket and joins again.
 //
 // Every command it receives is checked against the published clients' schema
 // (docs/protocol.client.schema.json, or --schema PATH): a command whose name the schema
@@ -124,15 +126,22 @@ function pickMove(legal) {
   return legal.reduce((best, move) => (worth(move) > worth(best) ? move : best), legal[0]);
 }
 
+// "host:port", "[v6]:port" -> [host, port]
+function splitAddress(address) {
+  const at = address.lastIndexOf(":");
+  return [address.slice(0, at).replace(/^\[(.*)\]$/, "$1"), Number(address.slice(at + 1))];
+}
+
 function main() {
   const opts = parseArgs(process.argv.slice(2));
-  const socket = net.createConnection({ host: opts.host, port: opts.port });
-  const wire = new Wire(socket, opts.protocol);
   const schema = opts.schema ? new SchemaCheck(opts.schema) : null;
+  let socket = null;
+  let wire = null;
   let name = opts.name;
   let tries = 1;
   let turns = 0;
   let finished = false;
+  let again = null; // a join_table a redirect sent us elsewhere with: sent again there after the welcome
 
   const stop = (status, message) => {
     if (message) (status === 0 ? console.log : console.error)(message);
@@ -147,13 +156,27 @@ function main() {
       case "welcome":
         wire.me = body.you;
         console.log(`connected as ${wire.me}`);
-        if (opts.solo) wire.send("create_table", { preset: "scopa", fill_with_bots: ["random"] }, "lobby");
+        if (again !== null) wire.send("join_table", again, "lobby");
+        else if (opts.solo) wire.send("create_table", { preset: "scopa", fill_with_bots: ["random"] }, "lobby");
         else wire.send("list_tables", {}, "lobby");
+        again = null;
         break;
       case "tables": {
         const waiting = body.tables.filter((t) => t.state === "waiting" && t.seats.includes(null));
         if (waiting.length > 0) wire.send("join_table", { table: waiting[0].id }, "lobby");
         else wire.send("create_table", { preset: "scopa", fill_with_bots: ["random"] }, "lobby");
+        break;
+      }
+      case "redirect": {
+        // §7 "A cluster's lobby": another member serves the table. Leave this one, say
+        // hello there with the ticket (our name is ours there), then join again.
+        console.log(`table ${body.table} plays at ${body.address}: going there`);
+        again = { table: body.table };
+        wire.send("bye", { reason: "sent to another server of the cluster" }, "lobby");
+        const old = socket;
+        old.end(() => old.destroy());
+        const [host, port] = splitAddress(body.address);
+        open(host, port, { name: wire.me.replace(/^player:/, ""), client: "examples/js/bot.js", ticket: body.ticket });
         break;
       }
       case "joined":
@@ -197,30 +220,39 @@ function main() {
     }
   };
 
-  socket.on("connect", () => {
-    wire.send("hello", { name, client: "examples/js/bot.js" }, "lobby");
-  });
-  socket.on("data", (chunk) => {
-    try {
-      for (const cmd of wire.commands(chunk)) {
-        if (socket.writableEnded) return;
-        if (schema) schema.check(cmd);
-        handle(cmd);
+  // One connection (a redirect makes the next one): hello on connect, commands in.
+  const open = (host, port, hello) => {
+    const mine = net.createConnection({ host, port });
+    socket = mine;
+    wire = new Wire(mine, opts.protocol);
+    const ours = wire;
+    mine.on("connect", () => {
+      ours.send("hello", hello, "lobby");
+    });
+    mine.on("data", (chunk) => {
+      try {
+        for (const cmd of ours.commands(chunk)) {
+          if (mine.writableEnded) return;
+          if (schema) schema.check(cmd);
+          handle(cmd);
+        }
+      } catch (err) {
+        stop(1, `cannot read the server: ${err.message}`);
       }
-    } catch (err) {
-      stop(1, `cannot read the server: ${err.message}`);
-    }
-  });
-  socket.on("error", (err) => {
-    console.error(`connection error: ${err.message}`);
-    process.exitCode = 1;
-  });
-  socket.on("close", () => {
-    if (!finished && process.exitCode === undefined) {
-      console.error("the server closed the connection before the game ended");
+    });
+    mine.on("error", (err) => {
+      console.error(`connection error: ${err.message}`);
       process.exitCode = 1;
-    }
-  });
+    });
+    mine.on("close", () => {
+      if (mine === socket && !finished && process.exitCode === undefined) {
+        console.error("the server closed the connection before the game ended");
+        process.exitCode = 1;
+      }
+    });
+  };
+
+  open(opts.host, opts.port, { name, client: "examples/js/bot.js" });
 }
 
 main();

@@ -12,6 +12,10 @@ Under the prefix ``P``:
 - ``P:name:KEY``: the id of the member one of whose connections goes by that name
   (``name_key``: names that look alike are one), with a TTL refreshed while it does;
 - ``P:table_ids``: the counter table ids are taken from, in blocks;
+- ``P:lease:ID``, ``P:leased``: with one journal shared by the members, the member
+  serving table ``ID`` and the tables that need one (server/cluster/leases.py);
+- ``P:ticket:T``: a ``redirect``'s one-time ticket: the ``name_key`` of the name it is
+  for, with a short TTL;
 - ``P:lobby``: the channel: ``table`` (a member's table as it is now; ``closed``: gone),
   ``chat`` (lobby chat), ``leave`` (a member stops).
 """
@@ -49,6 +53,16 @@ class Keys:
     @property
     def table_ids(self) -> str:
         return f"{self.prefix}:table_ids"
+
+    def lease(self, table_id: str) -> str:
+        return f"{self.prefix}:lease:{table_id}"
+
+    def ticket(self, ticket: str) -> str:
+        return f"{self.prefix}:ticket:{ticket}"
+
+    @property
+    def leased(self) -> str:
+        return f"{self.prefix}:leased"
 
     @property
     def lobby(self) -> str:

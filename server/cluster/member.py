@@ -32,10 +32,12 @@ from ..clock import Clock, Timer
 from ..connections import Connections
 from ..lobby import TableDirectory
 from ..lobby_feed import LobbyFeed
-from ..shared_lobby import Claim
+from ..shared_lobby import Claim, HandOn, TableKeeper, TableLeases
 from ..tasks import BackgroundTasks
 from ..text import name_key
 from .keys import ChatNews, Keys, LeaveNews, TableNews, chat_news, read_news
+from .leases import Leases
+from .tickets import hand_on
 from .names import Names
 from .options import ClusterOptions
 from .presence import Presence
@@ -58,7 +60,9 @@ class ClusterMember:
     """One server's membership of a cluster sharing one lobby through Redis."""
 
     def __init__(self, options: ClusterOptions, clock: Clock, connections: Connections, tables: TableDirectory,
-                 feed: LobbyFeed) -> None:
+                 feed: LobbyFeed, keeper: TableKeeper | None = None) -> None:
+        """``keeper``: the server's tables, when the members share one journal (the
+        tables' leases are then held here)."""
         self.options = options
         self.id = options.member_id or secrets.token_hex(6)
         self.keys = Keys(options.prefix)
@@ -67,6 +71,8 @@ class ClusterMember:
         self.tables = tables
         self.presence = Presence(self.id, self.keys, tables, feed, options.member_ttl, self._lose)
         self.names = Names(self.id, self.keys, options.name_ttl, self._in_use, self._lose)
+        self._leases = Leases(self.id, self.keys, clock, options.lease_ttl, keeper, self._lose) \
+            if options.shared_journal and keeper is not None else None
         self.id_floor = 0
         """Table ids at or below this one are never taken (the journal's)."""
         self._ids: deque[int] = deque()
@@ -94,12 +100,28 @@ class ClusterMember:
         self.names.claim(name, answer)
 
     def release_name(self, name: str) -> None:
-        if not self._away(name):  # a seat waiting for its client keeps its name
+        if not _away(self.tables, name):  # a seat waiting for its client keeps its name
             self.names.release(name)
 
     def say(self, message: wire.ChatMessage) -> None:
         if self._store is not None:
             self._background.spawn(self._publish(self._store, chat_news(self.id, message)))
+
+    @property
+    def leases(self) -> TableLeases | None:
+        return self._leases
+
+    def hand_on(self, table_id: str, name: str, answer: Callable[[HandOn], None]) -> None:
+        if self._store is None:  # nobody can tell where it is now
+            answer(HandOn(self.tables.remote.where(table_id), moving=True))
+            return
+        self._background.spawn(hand_on(store=self._store, keys=self.keys, member=self.id, address=self.address,
+                                       leased=self._leases is not None, listed=self.tables.remote.where(table_id),
+                                       table_id=table_id, name=name, ticket_ttl=self.options.ticket_ttl,
+                                       on_lost=self._lose, answer=answer))
+
+    def redeem(self, ticket: str, name: str, answer: Callable[[Claim], None]) -> None:
+        self.names.redeem(self.keys.ticket(ticket), name, answer)
 
     def next_table_id(self) -> str | None:
         if self._store is None or not self._ids:
@@ -125,6 +147,11 @@ class ClusterMember:
         """Leave the cluster: this member's tables and names go from the shared lobby."""
         store, self._store = self._store, None
         self._down()
+        if store is not None and self._leases is not None:
+            try:
+                await self._leases.leave(store)
+            except (RedisError, OSError) as exc:
+                log.warning("cluster: could not give back this member's leases (they expire): %s", exc)
         if store is not None:
             try:
                 async with asyncio.timeout(self.options.timeout):
@@ -138,6 +165,8 @@ class ClusterMember:
             await asyncio.gather(self._task, return_exceptions=True)
         await self._background.close()
         await self.names.close()
+        if self._leases is not None:
+            await self._leases.close()
 
     def _client(self, read_timeout: float | None) -> Redis:
         return Redis.from_url(self.options.url, socket_timeout=read_timeout,
@@ -153,6 +182,8 @@ class ClusterMember:
                 async with asyncio.timeout(self.options.timeout * 4):
                     await self._join(store, pubsub)
                 reading = asyncio.create_task(self._read(pubsub), name=f"cluster-channel-{self.id}")
+                if self._leases is not None:  # the tables whose leases are free are restored here
+                    await self._leases.join(store)
                 self._up(store)
                 await self._lost.wait()
             except (RedisError, OSError, TimeoutError) as exc:
@@ -192,6 +223,8 @@ class ClusterMember:
         self._store = None
         self.names.store = None
         self.presence.down()
+        if self._leases is not None:
+            self._leases.down()
         if self._beat is not None:
             self._beat.cancel()
             self._beat = None
@@ -257,12 +290,14 @@ class ClusterMember:
             self._taking = False
 
     def _in_use(self, name: str) -> bool:
-        return name_key(name) in self.connections.names or self._away(name)
+        return name_key(name) in self.connections.names or _away(self.tables, name)
 
-    def _away(self, name: str) -> bool:
-        key = name_key(name)
-        return any(s is not None and s.away and name_key(s.name) == key
-                   for t in self.tables.with_away_seats() for s in t.seats)
+
+def _away(tables: TableDirectory, name: str) -> bool:
+    """Whether a seat waiting for its client goes by ``name``."""
+    key = name_key(name)
+    return any(s is not None and s.away and name_key(s.name) == key
+               for t in tables.with_away_seats() for s in t.seats)
 
 
 async def _close(*clients: PubSub | Redis) -> None:

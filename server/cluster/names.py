@@ -46,6 +46,17 @@ return lost
 """
 """Keep member ARGV[1]'s names (taking back any that expired): the keys another member holds now."""
 
+_REDEEM = """
+local want = redis.call('GET', KEYS[1])
+if not want then return 0 end
+redis.call('DEL', KEYS[1])
+if want ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[3])
+return 1
+"""
+"""Ticket KEYS[1] (once) for the name whose key is ARGV[1]: the name (KEYS[2]) is member
+ARGV[2]'s now, whoever held it (the member the client was sent from lets it go later)."""
+
 _RELEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0
@@ -93,6 +104,33 @@ class Names:
         if claimed:
             self.held[key] = name
         answer(Claim.CLAIMED if claimed else Claim.TAKEN)
+
+    def redeem(self, ticket_key: str, name: str, answer: Callable[[Claim], None]) -> None:
+        """A redirect's ticket: ``name`` is this member's (CLAIMED) or the ticket is not
+        valid for it (TAKEN)."""
+        key = name_key(name)
+        if self.store is None:
+            answer(Claim.UNAVAILABLE)
+        elif key in self._asking or key in self.held:
+            answer(Claim.TAKEN)
+        else:
+            self._asking.add(key)
+            self._background.spawn(self._redeem(self.store, ticket_key, key, name, answer))
+
+    async def _redeem(self, store: Redis, ticket_key: str, key: str, name: str,
+                      answer: Callable[[Claim], None]) -> None:
+        try:
+            taken = await _run(store.eval(_REDEEM, 2, ticket_key, self.keys.name(key), key, self.member,
+                                          str(self.ttl_ms)))
+        except (RedisError, OSError) as exc:
+            self._asking.discard(key)
+            self.on_lost(exc)
+            answer(Claim.UNAVAILABLE)
+            return
+        self._asking.discard(key)
+        if taken:
+            self.held[key] = name
+        answer(Claim.CLAIMED if taken else Claim.TAKEN)
 
     def release(self, name: str) -> None:
         """No connection of this member goes by ``name`` any more."""

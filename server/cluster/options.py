@@ -32,6 +32,17 @@ class ClusterOptions:
     """This member's id (None: a fresh random one)."""
     timeout: float = 2.0
     """Seconds a Redis command (or connecting) may take before Redis counts as down."""
+    front_port: int | None = None
+    """A port every member on this host listens on too, sharing it (SO_REUSEPORT): the
+    cluster's one address (``scopa cluster``); each member still advertises its own."""
+    shared_journal: bool = False
+    """The members share one journal (PostgreSQL): each serves only the tables whose
+    lease it holds, and takes over those of a member that is gone (server/cluster/leases.py)."""
+    ticket_ttl: float = 30.0
+    """Seconds a ``redirect``'s ticket may be given in a ``hello`` on the member it names."""
+    lease_ttl: float = 3.0
+    """Seconds a table's lease lives in Redis unless renewed (every third of it); its
+    member gives the table up a third of it earlier, when it could not renew it."""
 
     @property
     def refresh_interval(self) -> float:
@@ -40,7 +51,8 @@ class ClusterOptions:
     def __post_init__(self) -> None:
         if not self.url.startswith(("redis://", "rediss://", "unix://")):
             raise ValueError(f"--cluster wants a redis:// URL, not {self.url!r}")
-        if self.member_ttl <= 0 or self.name_ttl <= 0 or self.retry <= 0 or self.id_block < 1:
+        if self.member_ttl <= 0 or self.name_ttl <= 0 or self.retry <= 0 or self.id_block < 1 \
+                or self.lease_ttl <= 0 or self.ticket_ttl <= 0:
             raise ValueError("the cluster's timings must be positive")
         if self.refresh_interval >= self.member_ttl:
             raise ValueError("a member must refresh its key more often than the key expires")

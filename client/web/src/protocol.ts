@@ -322,6 +322,7 @@ export interface Hello {
   proxied_for?: string | null;
   resume?: ResumeRequest | null;
   role?: Role;
+  ticket?: string | null;
 }
 
 export interface HelloCommand {
@@ -638,8 +639,25 @@ export interface RecordRound {
   void_deals?: Array<Array<string>>;
 }
 
+export interface Redirect {
+  address: string;
+  table: string;
+  ticket: string;
+}
+
+export interface RedirectCommand {
+  body: Redirect;
+  name: "redirect";
+  re?: number | null;
+  recipient: string;
+  sender: string;
+  seq: number;
+  v: 2;
+}
+
 export interface ResumeRequest {
   last_event: number;
+  table?: string | null;
   token: string;
 }
 

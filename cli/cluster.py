@@ -1,0 +1,108 @@
+"""``scopa cluster``: several members of one cluster on this host, at one address.
+
+Each member is a ``scopa serve --cluster URL --db URL`` process of its own (one event
+loop, one core), listening on a port of its own, which it advertises to the others
+and to which the lobby sends the clients of its tables (``redirect``), and on the
+cluster's port ``--port`` too, shared with the other members (SO_REUSEPORT: the kernel
+hands each new connection to one of them).  Clients connect to ``--port``; while any
+member runs, that address answers.  Ctrl-C or SIGTERM stops every member (each hands
+its tables back to the journal, where the next start takes them); a member that stops
+on its own (``scopa admin drain``, a crash) leaves the others running; on Linux the
+members get SIGTERM when this command dies, however it dies.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import os
+import signal
+import subprocess
+import sys
+import time
+from types import FrameType
+from typing import Any
+
+from rich.console import Console
+
+from scopa.protocol import DEFAULT_PORT
+
+STOP_WAIT = 30.0  # seconds the members have to hand their tables on before they are killed
+
+
+def add_cluster_subcommand(sub: Any) -> None:
+    cluster = sub.add_parser("cluster", help="run several members of a cluster on this host, at one address "
+                                             "(Ctrl-C stops them all)")
+    cluster.add_argument("--processes", type=int, default=os.cpu_count() or 1, metavar="N",
+                         help="members to run; default one per core")
+    cluster.add_argument("--cluster", required=True, metavar="URL", help="the Redis the members share (redis://...)")
+    cluster.add_argument("--db", required=True, metavar="URL", help="the PostgreSQL journal they share (postgresql://...)")
+    cluster.add_argument("--host", default="127.0.0.1", help="address to listen on; default 127.0.0.1")
+    cluster.add_argument("--port", type=int, default=DEFAULT_PORT,
+                         help=f"the cluster's port, shared by the members; default {DEFAULT_PORT}")
+    cluster.add_argument("--cluster-prefix", metavar="PREFIX", default="scopa",
+                         help="the start of every Redis key of this cluster; default scopa")
+
+
+def _die_with_parent() -> None:
+    """In a member, before it runs: on Linux, SIGTERM when this command dies (even killed
+    with SIGKILL), so that no member outlives it."""
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+
+
+def member_command(args: argparse.Namespace) -> list[str]:
+    """The ``scopa serve`` of one member."""
+    return [sys.executable, "-m", "scopa.cli", "serve", "--host", args.host, "--port", "0",
+            "--cluster", args.cluster, "--db", args.db, "--cluster-port", str(args.port),
+            "--cluster-prefix", args.cluster_prefix, "--no-announce"]
+
+
+def run_cluster(args: argparse.Namespace, console: Console) -> int:
+    """``scopa cluster``: start the members, wait, stop them together; the exit status."""
+    from scopa.server.journal import is_postgres
+
+    if args.processes < 1:
+        console.print("[red]--processes must be at least 1[/red]")
+        return 2
+    if not is_postgres(args.db):
+        console.print("[red]--db: the members share a PostgreSQL journal (postgresql://...)[/red]")
+        return 2
+    if args.host in ("0.0.0.0", "::", ""):
+        console.print("[red]--host: give the address clients reach this host at (each member advertises "
+                      "it with its own port)[/red]")
+        return 2
+    if importlib.util.find_spec("redis") is None:
+        console.print("[red]scopa cluster needs the redis package: pip install 'scopa[cluster]'[/red]")
+        return 2
+    stopping = False
+
+    def stop(signum: int, frame: FrameType | None) -> None:
+        nonlocal stopping
+        stopping = True
+
+    previous = signal.signal(signal.SIGTERM, stop)
+    members = [subprocess.Popen(member_command(args), preexec_fn=_die_with_parent) for _ in range(args.processes)]
+    console.print(f"{args.processes} members of the cluster at {args.host}:{args.port} "
+                  f"(processes {', '.join(str(m.pid) for m in members)})")
+    try:
+        while not stopping and any(m.poll() is None for m in members):
+            time.sleep(0.2)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        for m in members:
+            if m.poll() is None:
+                m.send_signal(signal.SIGTERM)
+        deadline = time.monotonic() + STOP_WAIT
+        for m in members:
+            try:
+                m.wait(timeout=max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                m.kill()
+                m.wait()
+    console.print("cluster stopped")
+    return max((m.returncode for m in members if m.returncode not in (None, -signal.SIGTERM)), default=0)

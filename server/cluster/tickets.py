@@ -1,0 +1,48 @@
+"""Where a table another member serves is, and the one-time ticket that takes a client
+there (a ``redirect``): with a shared journal, from the table's lease (its holder's
+address), else from the lobby's listing.  The ticket (``P:ticket:T``) holds the
+``name_key`` of the client's name, for a short TTL; the member it names takes it once
+(server/cluster/names.py, ``redeem``)."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+
+from redis.asyncio import Redis
+from redis.exceptions import RedisError
+
+from ..shared_lobby import HandOn
+from ..text import name_key
+from .keys import Keys
+
+
+async def hand_on(*, store: Redis, keys: Keys, member: str, address: str, leased: bool, listed: str | None,
+                  table_id: str, name: str, ticket_ttl: float, on_lost: Callable[[BaseException], None],
+                  answer: Callable[[HandOn], None]) -> None:
+    """Tell ``answer`` where ``table_id`` is served (``listed``: where the lobby says it
+    plays; ``leased``: the members share a journal) with a ticket for ``name``."""
+    found, moving, ticket = None, False, None
+    try:
+        if leased:
+            holder = _text(await store.get(keys.lease(table_id)))
+            if holder is None or holder == member:
+                moving = bool(await store.sismember(keys.leased, table_id))
+            else:
+                found = _text(await store.get(keys.member(holder)))
+                moving = found is None
+        if found is None and not moving:
+            found = listed
+        if found is not None and found != address:
+            ticket = secrets.token_urlsafe(18)
+            await store.set(keys.ticket(ticket), name_key(name), px=max(1, round(ticket_ttl * 1000)))
+        elif found is not None:
+            found, moving = None, True  # listed here still: given up a moment ago
+    except (RedisError, OSError) as exc:
+        on_lost(exc)
+        ticket = None
+    answer(HandOn(found, ticket, moving))
+
+
+def _text(value: bytes | str | None) -> str | None:
+    return value.decode() if isinstance(value, bytes) else value
