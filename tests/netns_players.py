@@ -7,7 +7,8 @@ it on to the table's member.  It prints ``table ID`` for each table, ``under way
 once that player has chosen three moves, and when every game has ended one ``result
 JSON`` line per game: the client's result, where it finished (``host:port``), every
 ``Played`` event it was told of in order, and how many of them it had been told of
-when a snapshot stood in for events it missed (``snapshots``).
+when a snapshot stood in for events it missed (``snapshots``), and when (``time.monotonic``)
+and where it chose each of its moves.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import time
 from collections.abc import Sequence
 
 from scopa.bots import make_bot
@@ -29,16 +31,16 @@ UNDER_WAY = 3  # own moves chosen before a game counts as under way
 class Recorder(Player):
     """A random bot thinking ``think`` s per move, noting every play it is told of."""
 
-    def __init__(self, table: str, seed: int, think: float) -> None:
-        self.table, self.think = table, think
+    def __init__(self, session: ClientSession, table: str, seed: int, think: float) -> None:
+        self.session, self.table, self.think = session, table, think
         self.bot = make_bot("random", f"p{seed}", seed=seed)
-        self.moves = 0
+        self.moves: list[tuple[float, str]] = []  # when each was chosen (time.monotonic), and where
         self.played: list[tuple[int, list[int]]] = []
         self.snapshots: list[int] = []
 
     async def choose(self, view: View, legal: Sequence[Play | Declare]) -> Play | Declare:
-        self.moves += 1
-        if self.moves == UNDER_WAY:
+        self.moves.append((time.monotonic(), f"{self.session.host}:{self.session.port}"))
+        if len(self.moves) == UNDER_WAY:
             print("under way", self.table, flush=True)
         await asyncio.sleep(self.think)  # pacing: the game lasts past the cut
         return await self.bot.choose(view, legal)
@@ -67,11 +69,11 @@ async def play(session: ClientSession, seed: int, think: float) -> dict[str, obj
     table = session.table_id
     assert table is not None
     sent_to = f"{session.host}:{session.port}"
-    player = Recorder(table, seed, think)
+    player = Recorder(session, table, seed, think)
     result = await session.play_game(player, on_snapshot=player.snapshot)
     return {"table": table, "winner": result.winner, "totals": list(result.totals),
             "reason": result.reason, "sent_to": sent_to, "ended_at": f"{session.host}:{session.port}",
-            "played": player.played, "snapshots": player.snapshots}
+            "played": player.played, "snapshots": player.snapshots, "moves": player.moves}
 
 
 async def main(argv: Sequence[str] | None = None) -> None:

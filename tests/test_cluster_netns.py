@@ -29,6 +29,7 @@ import secrets
 import shutil
 import signal
 import subprocess
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
@@ -202,13 +203,13 @@ async def test_a_host_cut_off_mid_game_its_tables_go_on_on_the_other_host(
     relays: dict[str, tuple[FaultProxy, FaultProxy]] = {}
     async with contextlib.AsyncExitStack() as stack:
         stack.push_async_callback(redis.aclose)
-        stack.callback(hosts.stop)  # the members first, while Redis and PostgreSQL are still relayed
         urls: dict[str, tuple[str, str]] = {}
         for ns in (hosts.a, hosts.b):
             root = f"{hosts.uplink[ns]}.254"
             relays[ns] = (await stack.enter_async_context(relay(redis_server.SERVER, root)),
                           await stack.enter_async_context(relay(pg.SERVER, root)))
             urls[ns] = (moved(redis_server.SERVER, root, relays[ns][0].port), moved(pg_url, root, relays[ns][1].port))
+        stack.callback(hosts.stop)  # (first) the members stop while Redis and PostgreSQL are still relayed
         for ns in (hosts.a, hosts.b):
             cluster, db = urls[ns]
             hosts.start(ns, [*SCOPA, "serve", "--host", hosts.address[ns], "--port", str(PORT),
@@ -230,10 +231,14 @@ async def test_a_host_cut_off_mid_game_its_tables_go_on_on_the_other_host(
         tables = [line.split()[1] for line in lines if line.startswith("table ")]
         assert len(tables) == GAMES
         hosts.cut(hosts.b)
+        cut_at = time.monotonic()  # the players' clock too: one CLOCK_MONOTONIC for every namespace
         for cut in relays[hosts.b]:
             cut.reset_all()
 
-        await asyncio.wait_for(reader, DEADLINE * 2)
+        try:
+            await asyncio.wait_for(reader, DEADLINE * 2)
+        except TimeoutError:
+            pytest.fail(f"the players did not finish within {DEADLINE * 2} s of the cut:\n" + "\n".join(lines))
         assert players.wait(timeout=DEADLINE) == 0, "\n".join(lines)
         results = [json.loads(line.split(" ", 1)[1]) for line in lines if line.startswith("result ")]
         await until(lambda: _ended(pg_url, tables), "the journal has every game's result")
@@ -252,8 +257,15 @@ async def test_a_host_cut_off_mid_game_its_tables_go_on_on_the_other_host(
             assert told[:first] == plays[:first], table  # every play announced before the cut is kept
             assert told[last:] == plays[len(plays) - (len(told) - last):], table  # and those after the resume
         assert sorted(r["table"] for r in results) == sorted(tables)
+        resumed = sorted(min(t for t, at in r["moves"] if at == a and t > cut_at) - cut_at for r in results)
+        print(f"\ncut off: {resumed[0]:.2f} to {resumed[-1]:.2f} s from the cut to each player's first move on "
+              f"the other host; {sum(len(r['played']) for r in results)} plays told, "
+              f"{sum(len(journal[r['table']][1]) for r in results)} journaled, "
+              f"{sum(bool(r['snapshots']) for r in results)} of {GAMES} games resumed from a snapshot")
         took_over = (hosts.tmp / f"member-{hosts.a}.log").read_text()
         assert "took over tables" in took_over and "Traceback" not in took_over, took_over
+        gave_up = (hosts.tmp / f"member-{hosts.b}.log").read_text()  # B stopped serving them on its own
+        assert all(f"table {table}: given up" in gave_up for table in tables), gave_up
 
 
 async def _ended(db: str, tables: list[str]) -> bool:
