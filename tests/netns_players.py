@@ -6,9 +6,9 @@ It opens ``N`` tables (a random bot on each, the maker not seated) at the member
 it on to the table's member.  It prints ``table ID`` for each table, ``under way ID``
 once that player has chosen three moves, and when every game has ended one ``result
 JSON`` line per game: the client's result, where it finished (``host:port``), every
-``Played`` event it was told of in order, and how many of them it had been told of
-when a snapshot stood in for events it missed (``snapshots``), and when (``time.monotonic``)
-and where it chose each of its moves.
+``Played`` event it was told of in order, how many of them it had been told of each
+time a snapshot stood in for events it missed (``snapshots``), and when
+(``time.monotonic``) and where it chose each of its moves.
 """
 
 from __future__ import annotations
