@@ -33,7 +33,7 @@ import shutil
 import signal
 import subprocess
 import time
-from collections.abc import AsyncIterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import IO
 from urllib.parse import urlsplit, urlunsplit
@@ -147,7 +147,7 @@ class Hosts:
 
 
 @pytest.fixture
-async def hosts(tmp_path: Path) -> AsyncIterator[Hosts]:
+def hosts(tmp_path: Path) -> Iterator[Hosts]:
     if shutil.which("ip") is None:
         pytest.fail("this test needs the `ip` command to make network namespaces: apt-get install iproute2 "
                     "(scripts/test installs it)")
