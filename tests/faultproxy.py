@@ -1,7 +1,8 @@
 """A fault-injecting TCP proxy for tests (asyncio, standard library only).
 
-Clients connect to the proxy (127.0.0.1, a free port); each connection is relayed to
-the target server, through faults chosen by a :class:`Faults` value and a seed:
+Clients connect to the proxy (127.0.0.1, or ``listen_host``; a free port); each
+connection is relayed to the target server, through faults chosen by a :class:`Faults`
+value and a seed:
 
 - ``latency`` + up to ``jitter`` seconds added to every chunk, each direction keeping
   its order (a chunk is never delivered before the one read before it);
@@ -84,8 +85,9 @@ class FaultProxy:
     """``async with FaultProxy(port, Faults(...), seed=1) as proxy: ... proxy.port``."""
 
     def __init__(self, target_port: int, faults: Faults = Faults(), seed: int = 0,
-                 target_host: str = "127.0.0.1") -> None:
+                 target_host: str = "127.0.0.1", listen_host: str = "127.0.0.1") -> None:
         self.target = (target_host, target_port)
+        self.listen_host = listen_host
         self.faults = faults
         self.rng = random.Random(seed)
         self.stats = Stats()
@@ -98,7 +100,7 @@ class FaultProxy:
         """Set when the :meth:`reset_before` rule has reset its connection."""
 
     async def __aenter__(self) -> FaultProxy:
-        self._server = await asyncio.start_server(self._accept, "127.0.0.1", 0)
+        self._server = await asyncio.start_server(self._accept, self.listen_host, 0)
         self.port = self._server.sockets[0].getsockname()[1]
         return self
 
