@@ -75,6 +75,7 @@ class ExpertBot(ThinkingBot):
         clock: Callable[[], float] = time.perf_counter,
         infer: bool = True,
         learnt: bool = True,
+        model: bool = True,
     ) -> None:
         super().__init__(name or "expert")
         if budget < 1:
@@ -86,6 +87,7 @@ class ExpertBot(ThinkingBot):
         self.clock = clock
         self.infer = infer
         self.learnt = learnt
+        self.model = model
         self.last_nodes = 0  # work done for the last decision
         self.last_samples = 0
 
@@ -95,7 +97,7 @@ class ExpertBot(ThinkingBot):
         if not isinstance(plays, list):
             return plays
         assert view.seat is not None  # choices() settles a seat-less view
-        sampler = Sampler(view, knowledge(view), self.rng, self.infer)
+        sampler = Sampler(view, knowledge(view), self.rng, self.infer, self.model)
         search = make_search(view.rules, view.rules.side_of(view.seat), self.learnt)
         totals = [0.0] * len(plays)
         start = self.clock()
