@@ -29,13 +29,14 @@ from scopa.engine.cards import VALUE, VALUE_MASK, mask_of
 from .base import ThinkingBot, choices
 from .determinize import Sampler
 from .knowledge import knowledge
+from .opponent import ReplyModel
 from .horizon import evaluator_for, has_weights
 from .search import SWEEP_THREAT, Search, plies_within, remaining_plies
 
-DEFAULT_BUDGET = 20000
+DEFAULT_BUDGET = 12000
 """Work per decision, in plays pushed (a sample's dealing counts as half a play per hidden
-card): about 100 ms of CPU per searched move on the machine it was
-calibrated on (a shared 2-core x86-64 server, 5 µs per play pushed)."""
+card): about 70 ms of CPU per searched move on the machine it was calibrated on (a
+shared 2-core x86-64 server, about 6 µs per play pushed with the reply model)."""
 
 DEFAULT_LEAVES = 50
 """Full-width leaves one determinization's search may reach before it stops deeper."""
@@ -53,13 +54,16 @@ EXACT_LEAVES = 2000
 """A search this small or smaller runs to the round's end (exact for that deal)."""
 
 
-def make_search(rules: RuleSet, side: int, learnt: bool = True) -> Search:
+def make_search(rules: RuleSet, side: int, learnt: bool = True, replies: bool = True) -> Search:
     """The search for ``side``: the learnt evaluation at the horizon where it covers the
     rules (it values a sweep the next player holds itself), else the estimate plus
-    :data:`~scopa.bots.search.SWEEP_THREAT`."""
+    :data:`~scopa.bots.search.SWEEP_THREAT`; where the evaluation is learnt (two sides,
+    plain scoring), the other side's moves are expected from the reply model of
+    :mod:`~scopa.bots.opponent` (unless ``replies`` is false: then minimax)."""
     learnt = learnt and has_weights(rules)
     threat = 0.0 if rules.frac or learnt else SWEEP_THREAT
-    return Search(side, threat, evaluator_for(rules, learnt))
+    model = ReplyModel(rules) if replies and learnt else None
+    return Search(side, threat, evaluator_for(rules, learnt), model)
 
 
 class ExpertBot(ThinkingBot):
@@ -76,6 +80,7 @@ class ExpertBot(ThinkingBot):
         infer: bool = True,
         learnt: bool = True,
         model: bool = True,
+        replies: bool = True,
     ) -> None:
         super().__init__(name or "expert")
         if budget < 1:
@@ -88,6 +93,7 @@ class ExpertBot(ThinkingBot):
         self.infer = infer
         self.learnt = learnt
         self.model = model
+        self.replies = replies
         self.last_nodes = 0  # work done for the last decision
         self.last_samples = 0
 
@@ -98,7 +104,7 @@ class ExpertBot(ThinkingBot):
             return plays
         assert view.seat is not None  # choices() settles a seat-less view
         sampler = Sampler(view, knowledge(view), self.rng, self.infer, self.model)
-        search = make_search(view.rules, view.rules.side_of(view.seat), self.learnt)
+        search = make_search(view.rules, view.rules.side_of(view.seat), self.learnt, self.replies)
         totals = [0.0] * len(plays)
         start = self.clock()
         samples = 0

@@ -1,15 +1,18 @@
-"""Reading a hand from its plays: how likely a whole hand is, given the plays its holder
-made in the current deal.
+"""How players choose a play, softly: for reading a hand from its plays, and for the
+replies the expert's search expects.
 
-Each play of the deal was a choice among the plays the holder's hand then allowed (the
-cards still held, those it played later in the deal, and the card it played).  Players
-are modelled as choosing by a play's immediate worth (``greedy``'s gain: what it takes,
-a scopa, less a part of a card laid down), softly: a play is chosen with a probability
-proportional to ``exp(CHOICE_SHARPNESS * worth)``.  A hand's weight is the product, over
-its holder's plays of the deal, of the chance of the play made given that hand.  Each
-chance's numerator is the same for every hand, so the weight keeps the denominators
-only: a hand that held a better play than the one made (a sweep passed up, the
-settebello left on the table) weighs less, by how much better that play was.
+Players are modelled as choosing by a play's immediate worth (:meth:`ReplyModel.gain`:
+``greedy``'s value of what the play takes and of a scopa, less a part of a card laid
+down, less a risk when the table it leaves adds up to ten or less), softly: a play is
+chosen with a probability proportional to ``exp(CHOICE_SHARPNESS * worth)``.
+
+Reading a hand (:func:`play_model`): each play of the current deal was a choice among
+the plays the holder's hand then allowed (the cards still held, those it played later in
+the deal, and the card it played).  A hand's weight is the product, over its holder's
+plays of the deal, of the chance of the play made given that hand.  Each chance's
+numerator is the same for every hand, so the weight keeps the denominators only: a hand
+that held a better play than the one made (a sweep passed up, the settebello left on the
+table) weighs less, by how much better that play was.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from math import exp
 
-from scopa.engine import View
+from scopa.engine import Play, RuleSet, View
 from scopa.engine.cards import VALUE, mask_of
 
 from .greedy import LAY_COST, SCOPA, worth_table
@@ -30,6 +33,51 @@ difference between two plays, their odds grow by this power of e)."""
 SWEEP_RISK = 0.5
 """What a player counts against a play that leaves a table adding up to ten or less (a
 sweep for whoever holds that value), in round points."""
+
+
+class ReplyModel:
+    """A play's immediate worth and the odds of each play of a choice, for one rule set."""
+
+    __slots__ = ("worth", "sharpness", "risk", "scope")
+
+    def __init__(self, rules: RuleSet, sharpness: float = CHOICE_SHARPNESS, risk: float = SWEEP_RISK) -> None:
+        self.worth = worth_table(rules)
+        self.sharpness = sharpness
+        self.scope = not rules.frac  # R18: a sweep scores
+        self.risk = risk if self.scope else 0.0
+
+    def gain(self, table: int, card: int, capture: int) -> float:
+        """The worth of playing ``card`` taking ``capture`` (0: laying it) on ``table``."""
+        w = self.worth
+        if capture:
+            after = table ^ capture
+            g = w[card]
+            rest = capture
+            while rest:
+                low = rest & -rest
+                g += w[low.bit_length() - 1]
+                rest ^= low
+            if not after:
+                return g + SCOPA if self.scope else g
+        else:
+            after = table | 1 << card
+            g = -LAY_COST * w[card]
+        if self.risk:
+            total = 0
+            while after:
+                low = after & -after
+                total += VALUE[low.bit_length() - 1]
+                after ^= low
+            if total <= 10:
+                g -= self.risk
+        return g
+
+    def odds(self, table: int, plays: list[Play]) -> list[float]:
+        """Each play's chance relative to the likeliest one's (that one's is 1)."""
+        gains = [self.gain(table, p[0], p[1]) for p in plays]
+        top = max(gains)
+        k = self.sharpness
+        return [exp(k * (g - top)) for g in gains]
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +109,7 @@ class PlayModel:
         return w
 
 
-def play_model(view: View, sharpness: float = CHOICE_SHARPNESS, risk: float = SWEEP_RISK) -> PlayModel:
+def play_model(view: View, model: ReplyModel | None = None) -> PlayModel:
     """The model of the other seats' choices so far in this deal (none when the hands
     are refilled each turn, as a hand's past cannot be told apart then)."""
     seat = view.seat
@@ -69,33 +117,9 @@ def play_model(view: View, sharpness: float = CHOICE_SHARPNESS, risk: float = SW
     plays = view.round_plays
     if start is None or start >= len(plays):
         return PlayModel({})
+    model = model or ReplyModel(view.rules)
     caps = capture_rules(view)
-    worth = worth_table(view.rules)
-    scoring_scope = not view.rules.frac
-
-    def taken(mask: int) -> float:
-        total = 0.0
-        while mask:
-            low = mask & -mask
-            total += worth[low.bit_length() - 1]
-            mask ^= low
-        return total
-
-    def threat(after: int) -> float:
-        if not (risk and after and scoring_scope):
-            return 0.0
-        total = 0
-        while after:
-            low = after & -after
-            total += VALUE[low.bit_length() - 1]
-            after ^= low
-        return risk if total <= 10 else 0.0
-
-    def gain(capture: int, after: int) -> float:
-        if not after:
-            return taken(capture) + (SCOPA if scoring_scope else 0.0)
-        return taken(capture) - threat(after)
-
+    k = model.sharpness
     # The table before each play of the deal, walking back from the table now.
     tables: list[int] = []
     t = mask_of(view.table)
@@ -105,22 +129,16 @@ def play_model(view: View, sharpness: float = CHOICE_SHARPNESS, risk: float = SW
         tables.append(t)
     tables.reverse()
     deal = list(plays[start:])
-    first_of_round = start == 0
     out: dict[int, list[Choice]] = {}
     for i, (play, before) in enumerate(zip(deal, tables)):
         if play.seat == seat:
             continue
-        first = first_of_round and i == 0
-        by_value = [0.0] * 11
-        for v in range(1, 11):
-            by_value[v] = sum(exp(sharpness * gain(o, before ^ o)) for o in caps.options(before, v, first))
+        first = start == 0 and i == 0
+        by_value = [[], *(caps.options(before, v, first) for v in range(1, 11))]
         mass = []
         for c in range(40):
-            v = VALUE[c]
-            if by_value[v]:
-                mass.append(by_value[v] * exp(sharpness * worth[c]))
-            else:
-                mass.append(exp(sharpness * (-LAY_COST * worth[c] - threat(before | 1 << c))))
+            options = by_value[VALUE[c]] or [0]
+            mass.append(sum(exp(k * model.gain(before, c, o)) for o in options))
         held = 1 << int(play.card)
         for later in deal[i + 1:]:
             if later.seat == play.seat:

@@ -1,17 +1,20 @@
-"""Reading hands from plays: a hand that held a better play than the one made (R18 a
-sweep, R21 the settebello) weighs less, and the expert's draws follow those weights."""
+"""How players choose: reading hands from plays (a hand that held a better play than the
+one made, R18 a sweep, R21 the settebello, weighs less, and the expert's draws follow
+those weights), and the replies the search expects."""
 
 from __future__ import annotations
 
 import random
 
 import pytest
-from conftest import m, position
+from conftest import dealt, m, position
 
 from scopa.bots.determinize import Sampler
+from scopa.bots.horizon import evaluator_for
 from scopa.bots.knowledge import knowledge
-from scopa.bots.opponent import play_model
-from scopa.engine import GameState, Play, RuleSet, view
+from scopa.bots.opponent import ReplyModel, play_model
+from scopa.bots.search import UNLIKELY, Search, ordered
+from scopa.engine import GameState, Phase, Play, RuleSet, view
 from scopa.engine.cards import cards_in
 
 pytestmark = pytest.mark.unit
@@ -57,3 +60,44 @@ def test_the_first_play_of_a_deal_tells_nothing() -> None:
     rules = RuleSet.build("scopa")
     s = position(rules, ["Ac Rs Cs", "2b 4b 6b"], table="5d", stock="7c", dealer=1, to_move=0, plays=0)
     assert play_model(view(s, 0)).choices == {}
+
+
+def test_the_reply_model_prefers_what_takes_most() -> None:
+    """R18 a sweep, R21 the settebello: the likeliest replies; laying a card the least."""
+    rules = RuleSet.build("scopa")
+    model = ReplyModel(rules)
+    s = position(rules, ["7d 5c 2b", "Ac 3c 4c"], table="5d 7c", stock="6c 6s", to_move=0)
+    plays = s.legal_plays()
+    odds = dict(zip(plays, model.odds(s.table, plays)))
+    by_card = {p[0]: o for p, o in odds.items()}
+    sette, five, two = (cards_in(m(c))[0] for c in ("7d", "5c", "2b"))
+    assert by_card[sette] == 1.0  # the likeliest: the settebello takes the 7
+    assert by_card[five] < 1.0 and by_card[two] < by_card[five]
+
+
+def test_the_search_expects_the_other_sides_reply() -> None:
+    """Another side's move is the model's weighted mean of its replies' values; without
+    the model it is the minimum (minimax)."""
+    rules = RuleSet.build("scopa")
+    rng = random.Random(5)
+    checked = 0
+    for _ in range(30):
+        s = dealt(rules, rng)
+        for _ in range(rng.randrange(1, 20)):
+            s.push(rng.choice(s.legal_plays()))
+        plays = ordered(s)
+        if s.phase is not Phase.PLAY or len(plays) < 2:
+            continue
+        other = 1 - s.side[s.to_move]
+        for model in (ReplyModel(rules), None):
+            search = Search(other, 0.0, evaluator_for(rules), model)
+            values = [search.value(s, p, 1, -1e9, 1e9) for p in plays]
+            got = search._node(s, 1, -1e9, 1e9)
+            if model is None:
+                assert got == min(values)
+                continue
+            odds = model.odds(s.table, plays)
+            kept = [(w, v) for w, v in zip(odds, values) if w >= UNLIKELY]
+            assert got == pytest.approx(sum(w * v for w, v in kept) / sum(w for w, _ in kept))
+        checked += 1
+    assert checked >= 20
