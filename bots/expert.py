@@ -1,10 +1,14 @@
-"""``expert``: determinized search (Perfect-Information Monte Carlo with alpha-beta).
+"""``expert``: determinized search (Perfect-Information Monte Carlo).
 
 For each decision it draws deals consistent with everything public (the table, every
-captured pile, the round's plays, hand sizes, the stock's size), weighted by what the
-other players' plays say about their hands, searches each one with alpha-beta and plays
-the move with the best average.  When the hidden cards can lie only one way (two players
-and an empty stock) it solves the rest of the round exactly.
+captured pile, the round's plays, hand sizes, the stock's size), weighted by how likely
+the other players' plays of the deal make their hands (:mod:`~scopa.bots.opponent`),
+searches each one and plays the move with the best average.  In the search the other
+side's moves are expected from the same model of how players choose (a soft choice by
+a play's immediate worth) rather than assumed the worst for the expert, which no player
+who cannot see its hand would find; where no such model applies (three sides, scoring
+variants) the search is alpha-beta minimax.  When the hidden cards can lie only one way
+(two players and an empty stock) it searches the rest of the round to its end.
 
 At the search's horizon it values a position with the learnt evaluation of
 :mod:`~scopa.bots.horizon` (the hand-written estimate for rules it was not fitted to).
@@ -67,7 +71,7 @@ def make_search(rules: RuleSet, side: int, learnt: bool = True, replies: bool = 
 
 
 class ExpertBot(ThinkingBot):
-    """Determinized alpha-beta search with inference; see the module documentation."""
+    """Determinized search with inference; see the module documentation."""
 
     def __init__(
         self,
