@@ -61,10 +61,8 @@ class Sampler:
     def sample(self) -> GameState:
         """One determinized state (a fresh copy the caller may play on)."""
         model = self.model
-        if model is None or self.exact:
-            hands, cards = self._draw()
-        else:
-            hands, cards = self._draw()
+        hands, cards = self._draw()
+        if model is not None and not self.exact:
             total = _likelihood(model, hands, self.others)
             for _ in range(CANDIDATES - 1):
                 h, c = self._draw()

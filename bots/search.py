@@ -1,4 +1,4 @@
-"""Alpha-beta over one determinized (perfect-information) round.
+"""The search over one determinized (perfect-information) round.
 
 The searching side maximises.  Given a model of how players choose
 (:class:`~scopa.bots.opponent.ReplyModel`), another side's move is valued as the
