@@ -2,8 +2,8 @@
 hidden cards (other hands, the stock's order) drawn at random, weighted by inference.
 
 With a model of the players' choices (:mod:`~scopa.bots.opponent`) each draw is one of
-:data:`CANDIDATES` drawn from the prior (the partner's convention alone), picked with a
-chance proportional to how likely the plays of the deal make its hands (sampling and
+:data:`CANDIDATES` drawn uniformly, picked with a chance proportional to how likely the
+plays of the deal make its hands, times the partner's convention (sampling and
 importance resampling); without one, each card's weight from
 :func:`~scopa.bots.knowledge.inference_weights` shapes the draw directly."""
 
@@ -35,13 +35,14 @@ class Sampler:
         self.seat = view.seat
         self.others = [s for s in range(view.rules.players) if s != view.seat]
         self.model: PlayModel | None = None
-        self.weights: dict[int, list[float]] | None = None
+        self.weights: dict[int, list[float]] | None = None  # shape the draws themselves
+        self.prior: dict[int, list[float]] | None = None  # weigh the candidates with the model
         if infer and model:
             self.model = play_model(view)
             if not self.model.choices:
-                self.model = None
-            if view.rules.has_teams:
-                self.weights = inference_weights(view, know.unseen, passes=False)
+                self.model = None  # no play of the deal by another seat: nothing to read
+            elif view.rules.has_teams:
+                self.prior = inference_weights(view, know.unseen, passes=False)
         elif infer:
             self.weights = inference_weights(view, know.unseen)
         self.template = _template_state(view, know)
@@ -63,10 +64,10 @@ class Sampler:
         model = self.model
         hands, cards = self._draw()
         if model is not None and not self.exact:
-            total = _likelihood(model, hands, self.others)
+            total = _likelihood(model, self.prior, hands, self.others)
             for _ in range(CANDIDATES - 1):
                 h, c = self._draw()
-                w = _likelihood(model, h, self.others)
+                w = _likelihood(model, self.prior, h, self.others)
                 total += w
                 if total and self.rng.random() * total < w:
                     hands, cards = h, c
@@ -104,10 +105,18 @@ class Sampler:
         return hands, cards
 
 
-def _likelihood(model: PlayModel, hands: list[int], seats: list[int]) -> float:
+def _likelihood(
+    model: PlayModel, prior: dict[int, list[float]] | None, hands: list[int], seats: list[int],
+) -> float:
+    """The candidate's weight: the play model's likelihood of its hands, times each
+    card's prior weight in its hand (the partner's convention)."""
     w = 1.0
     for s in seats:
         w *= model.weight(s, hands[s])
+        if prior is not None:
+            p = prior[s]
+            for c in cards_in(hands[s]):
+                w *= p[c]
     return w
 
 
