@@ -42,7 +42,8 @@ class Sampler:
             if not self.model.choices:
                 self.model = None  # no play of the deal by another seat: nothing to read
             elif view.rules.has_teams:
-                self.prior = inference_weights(view, know.unseen, passes=False)
+                weights = inference_weights(view, know.unseen, passes=False)
+                self.prior = {s: w for s, w in weights.items() if any(x != 1.0 for x in w)} or None
         elif infer:
             self.weights = inference_weights(view, know.unseen)
         self.template = _template_state(view, know)
@@ -113,7 +114,7 @@ def _likelihood(
     w = 1.0
     for s in seats:
         w *= model.weight(s, hands[s])
-        if prior is not None:
+        if prior is not None and s in prior:
             p = prior[s]
             for c in cards_in(hands[s]):
                 w *= p[c]
