@@ -26,15 +26,20 @@ next depth would cross the budget."""
 
 
 class CheaterBot:
-    """Iterative-deepening alpha-beta on the true state, within a work budget."""
+    """Iterative-deepening search on the true state, within a work budget (the expert's
+    search: the other side's replies from the reply model unless ``replies`` is false)."""
 
     sees_all = True
 
-    def __init__(self, name: str | None = None, seed: int | None = None, budget: int = DEFAULT_BUDGET) -> None:
+    def __init__(
+        self, name: str | None = None, seed: int | None = None, budget: int = DEFAULT_BUDGET,
+        replies: bool = True,
+    ) -> None:
         if budget < 1:
             raise ValueError("budget must be at least 1 play")
         self.name = name or CHEATER
         self.budget = budget
+        self.replies = replies
         self.last_nodes = 0
 
     def pick_seeing(self, state: GameState, legal: Sequence[Play | Declare]) -> Play | Declare:
@@ -46,7 +51,7 @@ class CheaterBot:
         self.last_nodes = 0
         if len(plays) == 1:
             return plays[0]
-        search = make_search(state.rules, state.side[state.to_move])
+        search = make_search(state.rules, state.side[state.to_move], replies=self.replies)
         left = remaining_plies(state)
         depth = max(plies_within(state, DEFAULT_LEAVES), min(MIN_DEPTH, left))
         while True:

@@ -1,5 +1,11 @@
 """Determinization: a full GameState consistent with everything one seat has seen, the
-hidden cards (other hands, the stock's order) drawn at random, weighted by inference."""
+hidden cards (other hands, the stock's order) drawn at random, weighted by inference.
+
+With a model of the players' choices (:mod:`~scopa.bots.opponent`) each draw is one of
+:data:`CANDIDATES` drawn uniformly, picked with a chance proportional to how likely the
+plays of the deal make its hands, times the partner's convention (sampling and
+importance resampling); without one, each card's weight from
+:func:`~scopa.bots.knowledge.inference_weights` shapes the draw directly."""
 
 from __future__ import annotations
 
@@ -9,12 +15,18 @@ from scopa.engine import GameState, Phase, View
 from scopa.engine.cards import cards_in
 
 from .knowledge import Knowledge, capture_rules, inference_weights
+from .opponent import PlayModel, play_model
+
+CANDIDATES = 16
+"""Draws from the prior among which one sample is picked by the play model."""
 
 
 class Sampler:
     """Draws hidden-card assignments for one decision (the weights are worked out once)."""
 
-    def __init__(self, view: View, know: Knowledge, rng: random.Random, infer: bool = True) -> None:
+    def __init__(
+        self, view: View, know: Knowledge, rng: random.Random, infer: bool = True, model: bool = True,
+    ) -> None:
         if view.seat is None:
             raise ValueError("a spectator's view has no seat to decide for")
         self.view = view
@@ -22,7 +34,18 @@ class Sampler:
         self.rng = rng
         self.seat = view.seat
         self.others = [s for s in range(view.rules.players) if s != view.seat]
-        self.weights = inference_weights(view, know.unseen) if infer else None
+        self.model: PlayModel | None = None
+        self.weights: dict[int, list[float]] | None = None  # shape the draws themselves
+        self.prior: dict[int, list[float]] | None = None  # weigh the candidates with the model
+        if infer and model:
+            self.model = play_model(view)
+            if not self.model.choices:
+                self.model = None  # no play of the deal by another seat: nothing to read
+            elif view.rules.has_teams:
+                weights = inference_weights(view, know.unseen, passes=False)
+                self.prior = {s: w for s, w in weights.items() if any(x != 1.0 for x in w)} or None
+        elif infer:
+            self.weights = inference_weights(view, know.unseen)
         self.template = _template_state(view, know)
 
     @property
@@ -39,6 +62,24 @@ class Sampler:
 
     def sample(self) -> GameState:
         """One determinized state (a fresh copy the caller may play on)."""
+        model = self.model
+        hands, cards = self._draw()
+        if model is not None and not self.exact:
+            total = _likelihood(model, self.prior, hands, self.others)
+            for _ in range(CANDIDATES - 1):
+                h, c = self._draw()
+                w = _likelihood(model, self.prior, h, self.others)
+                total += w
+                if total and self.rng.random() * total < w:
+                    hands, cards = h, c
+        self.rng.shuffle(cards)
+        state = self.template.copy()
+        state.hands = hands
+        state.stock = [int(c) for c in cards]
+        return state
+
+    def _draw(self) -> tuple[list[int], list[int]]:
+        """The hands (seat → card mask) and the rest of the hidden cards, from the prior."""
         rng = self.rng
         sizes = self.view.hand_sizes
         hands = [0] * len(sizes)
@@ -62,11 +103,22 @@ class Sampler:
                 hands[s] |= 1 << c
             chosen = set(picked)
             cards = [c for c in cards if c not in chosen]
-        rng.shuffle(cards)
-        state = self.template.copy()
-        state.hands = hands
-        state.stock = [int(c) for c in cards]
-        return state
+        return hands, cards
+
+
+def _likelihood(
+    model: PlayModel, prior: dict[int, list[float]] | None, hands: list[int], seats: list[int],
+) -> float:
+    """The candidate's weight: the play model's likelihood of its hands, times each
+    card's prior weight in its hand (the partner's convention)."""
+    w = 1.0
+    for s in seats:
+        w *= model.weight(s, hands[s])
+        if prior is not None and s in prior:
+            p = prior[s]
+            for c in cards_in(hands[s]):
+                w *= p[c]
+    return w
 
 
 def _weighted_sample(cards: list[int], weight: list[float], k: int, rng: random.Random) -> list[int]:

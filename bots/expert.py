@@ -1,10 +1,14 @@
-"""``expert``: determinized search (Perfect-Information Monte Carlo with alpha-beta).
+"""``expert``: determinized search (Perfect-Information Monte Carlo).
 
 For each decision it draws deals consistent with everything public (the table, every
-captured pile, the round's plays, hand sizes, the stock's size), weighted by what the
-other players' plays say about their hands, searches each one with alpha-beta and plays
-the move with the best average.  When the hidden cards can lie only one way (two players
-and an empty stock) it solves the rest of the round exactly.
+captured pile, the round's plays, hand sizes, the stock's size), weighted by how likely
+the other players' plays of the deal make their hands (:mod:`~scopa.bots.opponent`),
+searches each one and plays the move with the best average.  In the search the other
+side's moves are expected from the same model of how players choose (a soft choice by
+a play's immediate worth) rather than assumed the worst for the expert, which no player
+who cannot see its hand would find; where no such model applies (three sides, scoring
+variants) the search is alpha-beta minimax.  When the hidden cards can lie only one way
+(two players and an empty stock) it searches the rest of the round to its end.
 
 At the search's horizon it values a position with the learnt evaluation of
 :mod:`~scopa.bots.horizon` (the hand-written estimate for rules it was not fitted to).
@@ -29,13 +33,14 @@ from scopa.engine.cards import VALUE, VALUE_MASK, mask_of
 from .base import ThinkingBot, choices
 from .determinize import Sampler
 from .knowledge import knowledge
+from .opponent import ReplyModel
 from .horizon import evaluator_for, has_weights
 from .search import SWEEP_THREAT, Search, plies_within, remaining_plies
 
-DEFAULT_BUDGET = 20000
+DEFAULT_BUDGET = 12000
 """Work per decision, in plays pushed (a sample's dealing counts as half a play per hidden
-card): about 100 ms of CPU per searched move on the machine it was
-calibrated on (a shared 2-core x86-64 server, 5 µs per play pushed)."""
+card): about 70 ms of CPU per searched move on the machine it was calibrated on (a
+shared 2-core x86-64 server, about 6 µs per play pushed with the reply model)."""
 
 DEFAULT_LEAVES = 50
 """Full-width leaves one determinization's search may reach before it stops deeper."""
@@ -53,17 +58,20 @@ EXACT_LEAVES = 2000
 """A search this small or smaller runs to the round's end (exact for that deal)."""
 
 
-def make_search(rules: RuleSet, side: int, learnt: bool = True) -> Search:
+def make_search(rules: RuleSet, side: int, learnt: bool = True, replies: bool = True) -> Search:
     """The search for ``side``: the learnt evaluation at the horizon where it covers the
     rules (it values a sweep the next player holds itself), else the estimate plus
-    :data:`~scopa.bots.search.SWEEP_THREAT`."""
+    :data:`~scopa.bots.search.SWEEP_THREAT`; where the evaluation is learnt (two sides,
+    plain scoring), the other side's moves are expected from the reply model of
+    :mod:`~scopa.bots.opponent` (unless ``replies`` is false: then minimax)."""
     learnt = learnt and has_weights(rules)
     threat = 0.0 if rules.frac or learnt else SWEEP_THREAT
-    return Search(side, threat, evaluator_for(rules, learnt))
+    model = ReplyModel(rules) if replies and learnt else None
+    return Search(side, threat, evaluator_for(rules, learnt), model)
 
 
 class ExpertBot(ThinkingBot):
-    """Determinized alpha-beta search with inference; see the module documentation."""
+    """Determinized search with inference; see the module documentation."""
 
     def __init__(
         self,
@@ -75,6 +83,8 @@ class ExpertBot(ThinkingBot):
         clock: Callable[[], float] = time.perf_counter,
         infer: bool = True,
         learnt: bool = True,
+        model: bool = True,
+        replies: bool = True,
     ) -> None:
         super().__init__(name or "expert")
         if budget < 1:
@@ -86,6 +96,8 @@ class ExpertBot(ThinkingBot):
         self.clock = clock
         self.infer = infer
         self.learnt = learnt
+        self.model = model
+        self.replies = replies
         self.last_nodes = 0  # work done for the last decision
         self.last_samples = 0
 
@@ -95,8 +107,8 @@ class ExpertBot(ThinkingBot):
         if not isinstance(plays, list):
             return plays
         assert view.seat is not None  # choices() settles a seat-less view
-        sampler = Sampler(view, knowledge(view), self.rng, self.infer)
-        search = make_search(view.rules, view.rules.side_of(view.seat), self.learnt)
+        sampler = Sampler(view, knowledge(view), self.rng, self.infer, self.model)
+        search = make_search(view.rules, view.rules.side_of(view.seat), self.learnt, self.replies)
         totals = [0.0] * len(plays)
         start = self.clock()
         samples = 0

@@ -75,12 +75,13 @@ def current_deal_start(view: View) -> int | None:
     return played - played % per_deal
 
 
-def inference_weights(view: View, unseen: int) -> dict[int, list[float]]:
+def inference_weights(view: View, unseen: int, passes: bool = True) -> dict[int, list[float]]:
     """For each other seat, a weight per card (index 0..39) of holding it now.
 
     Weights start at 1 for every unseen card; each play of the current deal by that seat
     lowers the cards it could have swept the table with, taken the settebello with, or
-    (when it laid its card down) captured anything with.
+    (when it laid its card down) captured anything with (unless ``passes`` is false: then
+    only the partner's convention weighs).
     """
     seat = view.seat
     weights = {s: [1.0] * 40 for s in range(view.rules.players) if s != seat}
@@ -108,6 +109,8 @@ def inference_weights(view: View, unseen: int) -> dict[int, list[float]]:
         if not captured and play.seat in partners:
             for twin in cards_in(unseen & VALUE_MASK[play.card.value]):
                 w[twin] *= PARTNER_TWIN
+        if not passes:
+            continue
         swept = bool(captured) and captured == before
         took_sette = bool(captured >> SETTEBELLO & 1)
         if swept and took_sette:

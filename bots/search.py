@@ -1,8 +1,11 @@
-"""Alpha-beta over one determinized (perfect-information) round.
+"""The search over one determinized (perfect-information) round.
 
-The searching side maximises; every other side minimises its value (for two sides this
-is plain minimax; for three it is the cautious "paranoid" assumption).  Leaves are the
-round's end (exact) or a depth limit (:func:`~scopa.bots.evaluate.estimate`).
+The searching side maximises.  Given a model of how players choose
+(:class:`~scopa.bots.opponent.ReplyModel`), another side's move is valued as the
+model's expectation over its plays (a play far less likely than the likeliest,
+:data:`UNLIKELY`, is not searched); without one, every other side minimises the value
+(for two sides plain minimax; for three the cautious "paranoid" assumption).  Leaves
+are the round's end (exact) or a depth limit (:func:`~scopa.bots.evaluate.estimate`).
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from typing import Callable
 from scopa.engine import GameState, Phase, Play
 
 from .evaluate import estimate, terminal_value
+from .opponent import ReplyModel
 
 _PLAY = Phase.PLAY
 
@@ -20,19 +24,26 @@ SWEEP_THREAT = 0.8
 1, less the chance that something better or worse follows)."""
 
 
+UNLIKELY = 0.01
+"""A reply whose odds against the likeliest reply are below this is left out of the
+expectation (with the default sharpness: one worth about a round point less)."""
+
+
 class Search:
     """One search's settings and its work counter (nodes = plays pushed)."""
 
-    __slots__ = ("side", "nodes", "threat", "evaluate")
+    __slots__ = ("side", "nodes", "threat", "evaluate", "replies")
 
     def __init__(
         self, side: int, threat: float = SWEEP_THREAT,
         evaluate: Callable[[GameState, int], float] = estimate,
+        replies: ReplyModel | None = None,
     ) -> None:
         self.side = side
         self.nodes = 0
         self.threat = threat
         self.evaluate = evaluate
+        self.replies = replies
 
     def _sweep_threat(self, state: GameState) -> float:
         """R18 at the horizon: the player to move would take a sweep it holds."""
@@ -86,9 +97,12 @@ class Search:
         if depth <= 0:
             return self.evaluate(state, self.side) + self._sweep_threat(state)
         plays = ordered(state)
+        mine = state.side[state.to_move] == self.side
+        if not mine and self.replies is not None:
+            return self._expected(state, plays, depth)
         if depth == 1 and state.in_hands > 1 and not (state.special or state.instant):
             return self._last_ply(state, plays, alpha, beta)
-        if state.side[state.to_move] == self.side:
+        if mine:
             best = -1e9
             for p in plays:
                 v = self.value(state, p, depth, alpha, beta)
@@ -109,6 +123,18 @@ class Search:
                     if alpha >= beta:
                         break
         return best
+
+    def _expected(self, state: GameState, plays: list[Play], depth: int) -> float:
+        """Another side's move: the reply model's expectation of the plays' values (each
+        searched in full, as an expectation needs exact values)."""
+        assert self.replies is not None
+        odds = self.replies.odds(state.table, plays)
+        total = weight = 0.0
+        for p, w in zip(plays, odds):
+            if w >= UNLIKELY:
+                total += w * self.value(state, p, depth, -1e9, 1e9)
+                weight += w
+        return total / weight
 
     def _last_ply(self, state: GameState, plays: list[Play], alpha: float, beta: float) -> float:
         """:meth:`_node` one ply from the horizon within a deal: each play made, its

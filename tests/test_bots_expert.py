@@ -67,7 +67,8 @@ def test_a_passed_up_scopa_makes_those_cards_unlikely() -> None:
 
 
 def test_with_the_stock_empty_two_players_are_solved_exactly() -> None:
-    """Every unseen card is in the other hand: the expert's move is a minimax-best move."""
+    """Every unseen card is in the other hand: the expert (searching by minimax, without
+    the reply model) plays a minimax-best move."""
     rules = RuleSet.build("scopa")
     checked = 0
     for seed in range(40):
@@ -75,7 +76,7 @@ def test_with_the_stock_empty_two_players_are_solved_exactly() -> None:
         if s.phase is not Phase.PLAY or len(s.legal_plays()) < 2:
             continue
         side = s.side[s.to_move]
-        bot = ExpertBot(seed=seed, budget=1)
+        bot = ExpertBot(seed=seed, budget=1, replies=False)
         move = bot.pick(view(s, s.to_move), s.legal_plays())
         assert bot.last_samples == 1  # one deal is possible, searched once
         values = {}
