@@ -296,7 +296,7 @@ class WebFront:
         self.sessions += 1
         try:
             if address is not None:  # handed on: carried to the member serving the table
-                await relay(ws, address)
+                await relay(ws, address, request.remote or "")
             else:
                 session = self.engine.new_session()
                 session.handed_on = self.passes.note

@@ -9,7 +9,11 @@ member's TCP address.  So the member serving the page carries the browser there:
 - the page then opens ``/ws?ticket=T``: the front takes ``T``'s address (once) and
   relays that WebSocket to the member's TCP port, each message one frame's body either
   way (:func:`relay`).  The browser speaks the protocol itself over it: ``hello`` with
-  the ticket, then the command again, as over TCP.
+  the ticket, then the command again, as over TCP.  Its ``hello`` (the first message)
+  gets ``proxied_for``: a digest of the browser's address (whatever the browser put
+  there), so a member that trusts the others (``--trust-proxy``) counts relayed
+  browsers per browser, not all as the relaying member's address (PROTOCOL.md §7,
+  "Front ends").
 
 Only addresses this member's own ``redirect``s named are ever connected to, each once.
 """
@@ -17,10 +21,12 @@ Only addresses this member's own ``redirect``s named are ever connected to, each
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 from collections import OrderedDict
 from collections.abc import Callable
 
+import msgpack
 from aiohttp import WSMsgType, web
 
 from scopa.protocol.commands import Redirect
@@ -77,8 +83,28 @@ def split_address(address: str) -> tuple[str, int] | None:
     return host, int(port)
 
 
-async def relay(ws: web.WebSocketResponse, address: str) -> None:
-    """Carry the prepared ``ws`` to the member at ``address`` until either side closes."""
+def identity(address: str) -> str:
+    """The ``proxied_for`` of a browser at ``address``: opaque, one per address."""
+    return hashlib.sha256(f"scopa-web:{address}".encode()).hexdigest()[:32]
+
+
+def with_identity(message: bytes, who: str) -> bytes:
+    """``message`` with ``who`` as its body's ``proxied_for`` when it is a ``hello``
+    (anything else as it came: the member answers it)."""
+    try:
+        command = msgpack.unpackb(message, raw=False, strict_map_key=False)
+    except (ValueError, TypeError, msgpack.UnpackException):
+        return message
+    if not isinstance(command, dict) or command.get("name") != "hello" or not isinstance(command.get("body"), dict):
+        return message
+    command["body"]["proxied_for"] = who
+    packed: bytes = msgpack.packb(command, use_bin_type=True)
+    return packed
+
+
+async def relay(ws: web.WebSocketResponse, address: str, browser: str) -> None:
+    """Carry the prepared ``ws`` to the member at ``address`` until either side closes
+    (``browser``: the browser's address, given to the member as ``proxied_for``)."""
     where = split_address(address)
     try:
         if where is None:
@@ -88,7 +114,7 @@ async def relay(ws: web.WebSocketResponse, address: str) -> None:
         log.info("web: cannot reach the member at %s: %s", address, exc)
         await ws.close(code=1014, message=b"the table's server cannot be reached")
         return
-    to_member = asyncio.create_task(_to_member(ws, writer), name="web-relay-out")
+    to_member = asyncio.create_task(_to_member(ws, writer, identity(browser)), name="web-relay-out")
     to_browser = asyncio.create_task(_to_browser(reader, ws), name="web-relay-in")
     try:
         await asyncio.wait((to_member, to_browser), return_when=asyncio.FIRST_COMPLETED)
@@ -105,12 +131,14 @@ async def relay(ws: web.WebSocketResponse, address: str) -> None:
             await ws.close()
 
 
-async def _to_member(ws: web.WebSocketResponse, writer: asyncio.StreamWriter) -> None:
+async def _to_member(ws: web.WebSocketResponse, writer: asyncio.StreamWriter, who: str) -> None:
     """The browser's messages as frames to the member (a text message ends the relay)."""
+    first = True
     async for message in ws:
         if message.type is not WSMsgType.BINARY:
             return
-        data: bytes = message.data
+        data: bytes = with_identity(message.data, who) if first else message.data
+        first = False
         writer.write(frame_prefix(len(data)) + data)
         await writer.drain()
 
