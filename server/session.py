@@ -17,6 +17,7 @@ import logging
 import random
 import socket
 import weakref
+from collections.abc import Callable
 from typing import Literal, Protocol, cast
 
 from scopa.protocol import (
@@ -30,7 +31,7 @@ from scopa.protocol import (
     ProtocolError,
 )
 from .clock import Clock, Timer
-from scopa.protocol.commands import Body, Error, Hello, Ping
+from scopa.protocol.commands import Body, Error, Hello, Ping, Redirect
 from scopa.protocol.errors import ErrorCode
 
 from .limits import Limits, RateLimiter
@@ -141,7 +142,7 @@ class WriteBatch:
 class ServerSession(asyncio.BufferedProtocol):
     """A connected client as the server sees it."""
 
-    __slots__ = ('__weakref__', '_clock', '_connected_at', '_deadline', '_deadline_at', '_batch', '_frame_started', '_hello_seen', '_inbox', '_last_heard', '_gone', '_loop', '_lost', '_out', '_out_bytes', '_party', '_party_of', '_queued', '_written', '_ping_sent', '_rate', 'address', 'client', 'closed', 'dropped', 'host', 'id', 'limits', 'max_queued', 'max_queued_bytes', 'name', 'peer', 'proto', 'refused', 'said_bye', 'table_id', 'transport')
+    __slots__ = ('__weakref__', '_clock', '_connected_at', '_deadline', '_deadline_at', '_batch', '_frame_started', '_hello_seen', '_inbox', '_last_heard', '_gone', '_loop', '_lost', '_out', '_out_bytes', '_party', '_party_of', '_queued', '_written', '_ping_sent', '_rate', 'address', 'client', 'closed', 'dropped', 'handed_on', 'host', 'id', 'limits', 'max_queued', 'max_queued_bytes', 'name', 'peer', 'proto', 'refused', 'said_bye', 'table_id', 'transport')
 
     def __init__(self, conn_id: int, host: SessionHost) -> None:
         self.id = conn_id
@@ -167,6 +168,9 @@ class ServerSession(asyncio.BufferedProtocol):
         """True once the client said ``bye``: it left on purpose (a waiting seat is freed)."""
         self.refused = False
         """True if the server refused the connection as it came (a cap was reached)."""
+        self.handed_on: Callable[[Redirect], None] | None = None
+        """Told of each ``redirect`` sent to this client (the web front relays the next
+        WebSocket that gives its ticket: server/webrelay.py)."""
         self.transport: asyncio.Transport | None = None
         self._loop = asyncio.get_running_loop()
         self._out: list[bytes] = []  # frames of this loop turn, written together by _flush
@@ -391,6 +395,8 @@ class ServerSession(asyncio.BufferedProtocol):
 
     def tell(self, body: Body, re: int | None = None) -> None:
         """``body`` from the lobby to this client (``re``: the command it answers)."""
+        if self.handed_on is not None and isinstance(body, Redirect):
+            self.handed_on(body)
         self.send(Message(body, self.party, "lobby", re))
 
     def error(self, code: ErrorCode, message: str, re: int | None = None, sender: str = "lobby",

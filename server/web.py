@@ -15,6 +15,10 @@ that, the front guards the port itself:
   ``tcp_reserve`` of the server's ``max_connections`` to the TCP port; one over a cap is
   answered 503 and closed;
 - a connection that sends no request for ``idle_timeout`` seconds is closed.
+
+In a cluster, a browser sent to another member (``redirect``) opens ``/ws?ticket=T``
+with the ticket this front sent it: that WebSocket is relayed to the member's TCP port
+(server/webrelay.py).
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ import ipaddress
 import logging
 import mimetypes
 import socket
+import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,6 +40,7 @@ from aiohttp import web
 
 from .limits import Limits
 from .session import ServerSession
+from .webrelay import Passes, relay
 from .websocket import MAX_MESSAGE, run_session
 
 log = logging.getLogger("scopa.server.web")
@@ -196,6 +202,8 @@ class WebFront:
         self.total = limits.total
         self.per_address: dict[str, int] = {}
         self.sessions = 0
+        self.passes = Passes(time.monotonic)
+        """The ``redirect``s sent to this front's clients, by ticket (server/webrelay.py)."""
         self.http: web.Server | None = None
         self._runner: web.AppRunner | None = None
         self._listener: asyncio.Server | None = None
@@ -279,11 +287,20 @@ class WebFront:
             return web.Response(status=403, text="a page of another site may not connect\n")
         if self.max_sessions is not None and self.sessions >= self.max_sessions:
             return web.Response(status=503, text="the server is full; try later\n")
+        ticket = request.query.get("ticket")
+        address = self.passes.take(ticket) if ticket is not None else None
+        if ticket is not None and address is None:
+            return web.Response(status=403, text="no such ticket\n")
         ws = web.WebSocketResponse(max_msg_size=MAX_MESSAGE, autoping=True, heartbeat=None)
         await ws.prepare(request)
         self.sessions += 1
         try:
-            await run_session(request, self.engine.new_session(), ws)
+            if address is not None:  # handed on: carried to the member serving the table
+                await relay(ws, address, request.remote or "")
+            else:
+                session = self.engine.new_session()
+                session.handed_on = self.passes.note
+                await run_session(request, session, ws)
         finally:
             self.sessions -= 1
         return ws

@@ -12,6 +12,7 @@ import type {
 type Body = Record<string, any>;
 interface Frame { v: number; seq: number; sender: string; recipient: string; re: number | null; name: string; body: Body }
 interface Seat { token: string; table: string; lastEvent: number }
+interface Asked { name: string; body: Body; recipient: string }
 
 const PRESETS = ["scopa", "scopone", "scopone-scientifico", "quindici", "escoba", "cirulla", "frac", "trentino"];
 const FOUR = new Set(["scopone", "scopone-scientifico"]);
@@ -46,30 +47,46 @@ let ws: WebSocket | null = null;
 let seq = 0;
 let retry = 0;
 let retryTimer = 0;
+// In a cluster the table may play on another server: its `redirect` answers one of these
+// commands (by seq), and the page's server carries the next connection there (/ws?ticket=).
+const REDIRECTED = new Set(["hello", "join_table", "watch_table"]);
+let asked = new Map<number, Asked>();
+let handOn: { ticket: string; again: Asked } | null = null; // the connection a redirect asks for
+let again: Asked | null = null; // the command to send again once welcomed there
 
 function send(name: string, body: Body, recipient = "lobby", re: number | null = null): void {
   if (!ws || ws.readyState !== WebSocket.OPEN) return;
   seq += 1;
+  if (REDIRECTED.has(name)) asked.set(seq, { name, body, recipient });
   ws.send(encode({ v: 2, seq, sender: st.you || "guest", recipient, re, name, body }));
 }
 
 function connect(): void {
   if (ws || st.replaced || !st.name) return;
   clearTimeout(retryTimer);
-  const socket = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`);
+  const going = handOn;
+  handOn = null;
+  const query = going ? `?ticket=${encodeURIComponent(going.ticket)}` : "";
+  const socket = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws${query}`);
   socket.binaryType = "arraybuffer";
   ws = socket;
   seq = 0;
+  asked = new Map();
+  again = null;
   st.you = "";
   socket.onopen = () => {
     retry = 0;
     st.connected = true;
     const seat = savedSeat();
-    const hello: Body = { name: st.name, client: "scopa-web" };
-    if (seat) hello.resume = { token: seat.token, last_event: seat.lastEvent };
+    let hello: Body = { name: st.name, client: "scopa-web" };
+    if (going?.again.name === "hello") hello = { ...going.again.body };
+    else if (going) again = going.again;
+    else if (seat) hello.resume = { token: seat.token, last_event: seat.lastEvent, table: seat.table };
+    if (going) hello.ticket = going.ticket;
     send("hello", hello);
   };
   socket.onmessage = (e) => {
+    if (socket.readyState !== WebSocket.OPEN) return; // closing: handed on, or going
     const frame = decode(new Uint8Array(e.data as ArrayBuffer)) as Frame;
     if (frame && typeof frame === "object") handle(frame);
   };
@@ -77,6 +94,7 @@ function connect(): void {
     ws = null;
     st.connected = false;
     st.legal = [];
+    if (handOn) { connect(); return; }
     if (!st.replaced) {
       st.status = t.lost;
       retry = Math.min(retry + 1, 5);
@@ -103,7 +121,8 @@ function handle(f: Frame): void {
       const given = String(b.you).replace(/^player:/, "");
       if (given !== st.name) { st.name = given; localStorage.setItem("scopa.name", given); }
       st.status = "";
-      if (!savedSeat()) { send("watch_lobby", {}); joinFromLink(); }
+      if (!savedSeat()) send("watch_lobby", {});
+      if (again) { send(again.name, again.body, again.recipient); again = null; } else if (!savedSeat()) joinFromLink();
       break;
     }
     case "error":
@@ -116,6 +135,14 @@ function handle(f: Frame): void {
       }
       st.status = b.message;
       break;
+    case "redirect": {
+      const answered = asked.get(f.re ?? -1);
+      if (!answered || !ws) break;
+      handOn = { ticket: String(b.ticket), again: answered };
+      send("bye", { reason: "handed on" });
+      ws.close();
+      return;
+    }
     case "bye":
       if (/another connection/.test(b.reason ?? "")) { st.replaced = true; st.status = t.elsewhere; }
       break;

@@ -1,0 +1,155 @@
+"""A browser handed on to another member of the cluster (``redirect``, PROTOCOL.md §7).
+
+A browser speaks WebSocket to the member that served its page only (its page's origin,
+the ``connect-src 'self'`` of the page's CSP), while a ``redirect`` names another
+member's TCP address.  So the member serving the page carries the browser there:
+
+- each ``redirect`` it sends to one of its WebSocket clients is noted here
+  (:class:`Passes`), the ticket with the address it names, for the ticket's lifetime;
+- the page then opens ``/ws?ticket=T``: the front takes ``T``'s address (once) and
+  relays that WebSocket to the member's TCP port, each message one frame's body either
+  way (:func:`relay`).  The browser speaks the protocol itself over it: ``hello`` with
+  the ticket, then the command again, as over TCP.  Its ``hello`` (the first message)
+  gets ``proxied_for``: a digest of the browser's address (whatever the browser put
+  there), so a member that trusts the others (``--trust-proxy``) counts relayed
+  browsers per browser, not all as the relaying member's address (PROTOCOL.md §7,
+  "Front ends").
+
+Only addresses this member's own ``redirect``s named are ever connected to, each once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+from collections import OrderedDict
+from collections.abc import Callable
+
+import msgpack
+from aiohttp import WSMsgType, web
+
+from scopa.protocol.commands import Redirect
+from scopa.protocol.framing import MAX_FRAME_SIZE, PREFIX_SIZE, frame_prefix
+
+log = logging.getLogger("scopa.server.web")
+
+PASS_TTL = 30.0
+"""Seconds a noted ticket may be used (a ticket's own lifetime, PROTOCOL.md §7)."""
+MAX_PASSES = 10_000
+"""Tickets noted at once; the oldest go first."""
+CONNECT_TIMEOUT = 5.0
+"""Seconds to reach the member a ticket names."""
+
+
+class Passes:
+    """The tickets of the ``redirect``s sent to this front's WebSocket clients."""
+
+    def __init__(self, now: Callable[[], float], ttl: float = PASS_TTL, cap: int = MAX_PASSES) -> None:
+        self._now = now
+        self._ttl = ttl
+        self._cap = cap
+        self._by_ticket: OrderedDict[str, tuple[str, float]] = OrderedDict()
+
+    def note(self, redirect: Redirect) -> None:
+        """Remember where ``redirect`` sends its client."""
+        self._prune()
+        self._by_ticket[redirect.ticket] = (redirect.address, self._now() + self._ttl)
+        while len(self._by_ticket) > self._cap:
+            self._by_ticket.popitem(last=False)
+
+    def take(self, ticket: str) -> str | None:
+        """The address ``ticket`` was given for (once; None: unknown or out of date)."""
+        self._prune()
+        found = self._by_ticket.pop(ticket, None)
+        return found[0] if found is not None else None
+
+    def _prune(self) -> None:
+        now = self._now()
+        while self._by_ticket:
+            ticket, (_, until) = next(iter(self._by_ticket.items()))
+            if until > now:
+                break
+            del self._by_ticket[ticket]
+
+
+def split_address(address: str) -> tuple[str, int] | None:
+    """``host:port`` (``[v6]:port`` too) as a host and a port; None if it is not one."""
+    host, sep, port = address.rpartition(":")
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        return None
+    if host.startswith("[") and host.endswith("]"):
+        host = host[1:-1]
+    return host, int(port)
+
+
+def identity(address: str) -> str:
+    """The ``proxied_for`` of a browser at ``address``: opaque, one per address."""
+    return hashlib.sha256(f"scopa-web:{address}".encode()).hexdigest()[:32]
+
+
+def with_identity(message: bytes, who: str) -> bytes:
+    """``message`` with ``who`` as its body's ``proxied_for`` when it is a ``hello``
+    (anything else as it came: the member answers it)."""
+    try:
+        command = msgpack.unpackb(message, raw=False, strict_map_key=False)
+    except (ValueError, TypeError, msgpack.UnpackException):
+        return message
+    if not isinstance(command, dict) or command.get("name") != "hello" or not isinstance(command.get("body"), dict):
+        return message
+    command["body"]["proxied_for"] = who
+    packed: bytes = msgpack.packb(command, use_bin_type=True)
+    return packed
+
+
+async def relay(ws: web.WebSocketResponse, address: str, browser: str) -> None:
+    """Carry the prepared ``ws`` to the member at ``address`` until either side closes
+    (``browser``: the browser's address, given to the member as ``proxied_for``)."""
+    where = split_address(address)
+    try:
+        if where is None:
+            raise OSError(f"not an address: {address!r}")
+        reader, writer = await asyncio.wait_for(asyncio.open_connection(*where), CONNECT_TIMEOUT)
+    except (OSError, asyncio.TimeoutError) as exc:
+        log.info("web: cannot reach the member at %s: %s", address, exc)
+        await ws.close(code=1014, message=b"the table's server cannot be reached")
+        return
+    to_member = asyncio.create_task(_to_member(ws, writer, identity(browser)), name="web-relay-out")
+    to_browser = asyncio.create_task(_to_browser(reader, ws), name="web-relay-in")
+    try:
+        await asyncio.wait((to_member, to_browser), return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for task in (to_member, to_browser):
+            task.cancel()
+        await asyncio.gather(to_member, to_browser, return_exceptions=True)
+        writer.close()
+        try:
+            await writer.wait_closed()
+        except OSError:
+            pass
+        if not ws.closed:
+            await ws.close()
+
+
+async def _to_member(ws: web.WebSocketResponse, writer: asyncio.StreamWriter, who: str) -> None:
+    """The browser's messages as frames to the member (a text message ends the relay)."""
+    first = True
+    async for message in ws:
+        if message.type is not WSMsgType.BINARY:
+            return
+        data: bytes = with_identity(message.data, who) if first else message.data
+        first = False
+        writer.write(frame_prefix(len(data)) + data)
+        await writer.drain()
+
+
+async def _to_browser(reader: asyncio.StreamReader, ws: web.WebSocketResponse) -> None:
+    """The member's frames as messages to the browser (a frame too large ends the relay)."""
+    try:
+        while True:
+            size = int.from_bytes(await reader.readexactly(PREFIX_SIZE), "big")
+            if size > MAX_FRAME_SIZE:
+                return
+            await ws.send_bytes(await reader.readexactly(size))
+    except (asyncio.IncompleteReadError, ConnectionError, RuntimeError):
+        return
