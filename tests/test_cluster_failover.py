@@ -15,7 +15,9 @@ import signal
 import socket
 import subprocess
 import time
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -26,6 +28,7 @@ from procs import ROOT, SCOPA
 from redis_server import SERVER, redis_client, redis_prefix  # noqa: F401 - the fixture
 from scopa.bots import make_bot
 from scopa.client.channel import ServerRefused
+from scopa.client.game import GameResult
 from scopa.client.session import ClientSession
 from scopa.engine import Declare, Play, Player, View
 from scopa.protocol import commands as wire
@@ -65,7 +68,7 @@ def free_port() -> int:
 def serve(port: int, prefix: str, db: str, tmp: Path) -> subprocess.Popen[str]:
     return subprocess.Popen(
         [*SCOPA, "serve", "--port", str(port), "--db", db, "--cluster", SERVER, "--cluster-prefix", prefix,
-         "--no-announce", "--admin-token-file", str(tmp / "token-{port}")],
+         "--no-announce", "--admin-token-file", str(tmp / f"token-{port}")],
         cwd=ROOT, text=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=dict(os.environ, NO_COLOR="1"))
 
 
@@ -97,9 +100,23 @@ async def members_of(redis: Redis, prefix: str) -> int:
     return int(await redis.scard(f"{prefix}:members"))
 
 
-async def test_a_member_killed_mid_game_loses_no_game_and_no_move(redis_prefix: str, pg_url: str,
-                                                                  tmp_path: Path) -> None:
-    redis = await redis_client()
+@dataclass
+class Pair:
+    """Member B (in this process) and member A (a process) sharing one journal; ann,
+    connected to B, plays at a table on A with a random bot, three moves into her game."""
+
+    b: NetworkEngine
+    a: subprocess.Popen[str]
+    port: int  # A's
+    table: str
+    ann: ClientSession
+    player: Timed
+    playing: asyncio.Task[GameResult]
+
+
+@asynccontextmanager
+async def a_game_on_a_member_process(redis: Redis, redis_prefix: str, pg_url: str,
+                                     tmp_path: Path) -> AsyncIterator[Pair]:
     b = NetworkEngine("127.0.0.1", 0, seed=2, db=pg_url,
                       cluster=ClusterOptions(url=SERVER, prefix=redis_prefix, shared_journal=True, member_ttl=30.0))
     await b.start()
@@ -119,19 +136,7 @@ async def test_a_member_killed_mid_game_loses_no_game_and_no_move(redis_prefix: 
         player.session = ann
         playing = asyncio.create_task(ann.play_game(player))
         await asyncio.wait_for(player.reached.wait(), DEADLINE)
-        a.send_signal(signal.SIGKILL)
-        killed_at = time.monotonic()
-        a.wait(timeout=10)
-        result = await asyncio.wait_for(playing, DEADLINE * 2)
-        after = [t - killed_at for t, at in player.times if t > killed_at and at == b.port]
-        print(f"\nfailover: {after[0]:.2f} s from kill -9 to the first move on the new member")
-        assert table in b.tables and ann.port == b.port
-        assert b.storage is not None
-        await b.storage.flush()
-        found = next(r for r in await b.results() if r.id == table)
-        assert (found.winner, found.totals) == (result.winner, result.totals)
-        t = b.tables[table]
-        assert t.master is not None and list(result.totals) == list(t.master.state.totals)
+        yield Pair(b, a, port, table, ann, player, playing)
         await ann.close()
         await maker.close()
     finally:
@@ -139,6 +144,28 @@ async def test_a_member_killed_mid_game_loses_no_game_and_no_move(redis_prefix: 
             a.kill()
             a.wait()
         await b.stop()
+
+
+async def test_a_member_killed_mid_game_loses_no_game_and_no_move(redis_prefix: str, pg_url: str,
+                                                                  tmp_path: Path) -> None:
+    redis = await redis_client()
+    try:
+        async with a_game_on_a_member_process(redis, redis_prefix, pg_url, tmp_path) as pair:
+            b, ann, table = pair.b, pair.ann, pair.table
+            pair.a.send_signal(signal.SIGKILL)
+            killed_at = time.monotonic()
+            pair.a.wait(timeout=10)
+            result = await asyncio.wait_for(pair.playing, DEADLINE * 2)
+            after = [t - killed_at for t, at in pair.player.times if t > killed_at and at == b.port]
+            print(f"\nfailover: {after[0]:.2f} s from kill -9 to the first move on the new member")
+            assert table in b.tables and ann.port == b.port
+            assert b.storage is not None
+            await b.storage.flush()
+            found = next(r for r in await b.results() if r.id == table)
+            assert (found.winner, found.totals) == (result.winner, result.totals)
+            t = b.tables[table]
+            assert t.master is not None and list(result.totals) == list(t.master.state.totals)
+    finally:
         await redis.aclose()
 
 
@@ -150,45 +177,27 @@ async def _two(redis: Redis, prefix: str) -> bool:
 async def test_a_drained_member_hands_its_table_on_between_two_moves_and_exits(
         redis_prefix: str, pg_url: str, tmp_path: Path, how: str) -> None:
     redis = await redis_client()
-    b = NetworkEngine("127.0.0.1", 0, seed=2, db=pg_url,
-                      cluster=ClusterOptions(url=SERVER, prefix=redis_prefix, shared_journal=True, member_ttl=30.0))
-    await b.start()
-    port = free_port()
-    a = serve(port, redis_prefix, pg_url, tmp_path)
     try:
-        await until(lambda: _two(redis, redis_prefix), "A joins the cluster")
-        maker = await welcomed(port, "maker")
-        table = await maker.create(bots=["random"], sit=False)
-        await until(lambda: b.tables.remote.get(table) is not None, "B lists A's table")
-        ann = await ClientSession.connect("127.0.0.1", b.port, "ann")
-        ann.first_backoff, ann.max_backoff = 0.02, 0.2
-        await ann.join_table(table)
-        player = Timed(make_bot("random", "ann", seed=6), after=3)
-        playing = asyncio.create_task(ann.play_game(player))
-        await asyncio.wait_for(player.reached.wait(), DEADLINE)
-        if how == "SIGTERM":
-            a.send_signal(signal.SIGTERM)
-        else:
-            drain = subprocess.run([*SCOPA, "admin", "--token-file", str(tmp_path / "token-{port}"), "drain",
-                                    f"127.0.0.1:{port}"], cwd=ROOT, text=True, capture_output=True, timeout=DEADLINE)
-            assert drain.returncode == 0, drain.stdout + drain.stderr
-        out, _ = a.communicate(timeout=DEADLINE)
-        assert a.returncode == 0, out
-        assert "gave back the leases of tables" in out
-        assert not await redis.exists(f"{redis_prefix}:lease:{table}") or table in b.tables
-        result = await asyncio.wait_for(playing, DEADLINE * 2)
-        assert table in b.tables and ann.port == b.port
-        assert b.storage is not None
-        await b.storage.flush()
-        found = next(r for r in await b.results() if r.id == table)
-        assert (found.winner, found.totals) == (result.winner, result.totals)
-        await ann.close()
-        await maker.close()
+        async with a_game_on_a_member_process(redis, redis_prefix, pg_url, tmp_path) as pair:
+            a, b, ann, table = pair.a, pair.b, pair.ann, pair.table
+            if how == "SIGTERM":
+                a.send_signal(signal.SIGTERM)
+            else:
+                drain = subprocess.run([*SCOPA, "admin", "--token-file", str(tmp_path / f"token-{pair.port}"), "drain",
+                                        f"127.0.0.1:{pair.port}"], cwd=ROOT, text=True, capture_output=True,
+                                       timeout=DEADLINE)
+                assert drain.returncode == 0, drain.stdout + drain.stderr
+            out, _ = a.communicate(timeout=DEADLINE)
+            assert a.returncode == 0, out
+            assert "gave back the leases of tables" in out
+            assert not await redis.exists(f"{redis_prefix}:lease:{table}") or table in b.tables
+            result = await asyncio.wait_for(pair.playing, DEADLINE * 2)
+            assert table in b.tables and ann.port == b.port
+            assert b.storage is not None
+            await b.storage.flush()
+            found = next(r for r in await b.results() if r.id == table)
+            assert (found.winner, found.totals) == (result.winner, result.totals)
     finally:
-        if a.poll() is None:
-            a.kill()
-            a.wait()
-        await b.stop()
         await redis.aclose()
 
 
@@ -290,7 +299,7 @@ async def test_three_members_one_killed_one_drained_every_game_ends_as_the_journ
     logs = [open(tmp_path / f"member-{p}.log", "w") for p in ports]
     procs = [subprocess.Popen(
         [*SCOPA, "serve", "--port", str(p), "--db", pg_url, "--cluster", SERVER, "--cluster-prefix", redis_prefix,
-         "--no-announce", "--admin-token-file", str(tmp_path / "token-{port}"),
+         "--no-announce", "--admin-token-file", str(tmp_path / "token"),
          "--max-connections-per-address", "none", "--max-waiting-tables-per-client", "none"],
         cwd=ROOT, text=True, stdout=log, stderr=subprocess.STDOUT, env=dict(os.environ, NO_COLOR="1"))
         for p, log in zip(ports, logs)]  # every client here comes from 127.0.0.1
@@ -315,7 +324,7 @@ async def test_three_members_one_killed_one_drained_every_game_ends_as_the_journ
         procs[killed].send_signal(signal.SIGKILL)
         procs[killed].wait(timeout=10)
         await until(lambda: Paced.moves >= 6 * GAMES, "the games play on")
-        drain = subprocess.run([*SCOPA, "admin", "--token-file", str(tmp_path / "token-{port}"), "drain",
+        drain = subprocess.run([*SCOPA, "admin", "--token-file", str(tmp_path / "token"), "drain",
                                 f"127.0.0.1:{ports[drained]}"], cwd=ROOT, text=True, capture_output=True,
                                timeout=DEADLINE)
         assert drain.returncode == 0, drain.stdout + drain.stderr
