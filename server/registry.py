@@ -49,7 +49,8 @@ class SeatingRegistry:
 
     def watch(self, sess: ServerSession, body: wire.WatchTable, seq: int) -> None:
         table_id, table = body.table, self.tables.get(body.table)
-        if table is None and not self.elsewhere(sess, table_id, seq):
+        missing = f"there is no table {table_id!r} to watch"
+        if table is None and not self.elsewhere(sess, table_id, seq, body.invite, missing):
             return
         over = table is not None and table.state is wire.TableState.FINISHED and body.last_event is None
         if table is None or over or not table.admits(body.invite):
@@ -67,26 +68,36 @@ class SeatingRegistry:
             self._watching[sess.id] = table
         table.watch(sess, re=seq, last_event=body.last_event)
 
-    def elsewhere(self, sess: ServerSession, table_id: str, seq: int) -> bool:
+    def elsewhere(self, sess: ServerSession, table_id: str, seq: int, invite: str | None = None,
+                  missing: str = "") -> bool:
         """False when table ``table_id`` plays on another server of the cluster: the client
         is sent there (``redirect``, with a ticket), or told where it is
-        (``table_elsewhere``) when no ticket can be had."""
+        (``table_elsewhere``) when no ticket can be had.  A private table is in no
+        listing: with an ``invite``, and servers sharing one journal, its lease says which
+        server holds it (that server checks the code); if none does, the client is told
+        ``missing`` (``no_such_table``)."""
         where = self.tables.remote.where(table_id)
-        if where is None:
+        private = where is None and invite is not None and self.shared is not None and self.shared.leases is not None
+        if where is None and not private:
             return True
         if self.shared is None:
+            assert where is not None
             self._told_elsewhere(sess, table_id, seq, where)
         else:
-            self.shared.hand_on(table_id, sess.name or "", lambda found: self._handed_on(sess, table_id, seq, where, found))
+            self.shared.hand_on(table_id, sess.name or "",
+                                lambda found: self._handed_on(sess, table_id, seq, where, found, missing))
         return False
 
-    def _handed_on(self, sess: ServerSession, table_id: str, seq: int, where: str, found: HandOn) -> None:
+    def _handed_on(self, sess: ServerSession, table_id: str, seq: int, where: str | None, found: HandOn,
+                   missing: str) -> None:
         if sess.closed:
             return
         if found.address is not None and found.ticket is not None:
             sess.tell(wire.Redirect(table=table_id, address=found.address, ticket=found.ticket), re=seq)
-        else:
-            self._told_elsewhere(sess, table_id, seq, found.address or where)
+        elif found.address is not None or where is not None:
+            self._told_elsewhere(sess, table_id, seq, found.address or where or "")
+        else:  # a private table's id that no server holds (or this one gave up a moment ago)
+            sess.error(ErrorCode.NO_SUCH_TABLE, missing or f"there is no table {table_id!r}", re=seq)
 
     def _told_elsewhere(self, sess: ServerSession, table_id: str, seq: int, where: str) -> None:
         sess.error(ErrorCode.TABLE_ELSEWHERE, f"table {table_id} plays on the server at {where}: connect there "

@@ -40,7 +40,8 @@ class TableCommands:
     def join(self, sess: ServerSession, body: wire.JoinTable, seq: int) -> None:
         table_id = body.table
         table = self.tables.get(table_id)
-        if table is None and not self.seating.elsewhere(sess, table_id, seq):
+        missing = f"there is no table {table_id!r}"
+        if table is None and not self.seating.elsewhere(sess, table_id, seq, body.invite, missing):
             return
         if table is None or not table.admits(body.invite):
             sess.error(ErrorCode.NO_SUCH_TABLE, f"there is no table {table_id!r}", re=seq)

@@ -21,6 +21,7 @@ from faultproxy import FaultProxy
 from pg import pg_url  # noqa: F401 - the fixture
 from redis_server import SERVER, redis_client, redis_prefix  # noqa: F401 - the fixture
 from scopa.bots import make_bot
+from scopa.client.channel import ServerRefused
 from scopa.client.session import ClientSession
 from scopa.engine import Declare, Play, RuleSet, View
 from scopa.engine.player import Player
@@ -292,6 +293,36 @@ async def test_a_seat_resuming_on_a_member_that_does_not_serve_its_table_is_sent
         assert isinstance(joined, wire.Joined) and joined.resumed and joined.table == table
         for client in (elsewhere, unknown, back):
             await client.close()
+
+
+async def test_a_private_table_on_another_member_is_joined_with_its_invite_code(redis_prefix: str,
+                                                                                pg_url: str) -> None:
+    a, b = member(redis_prefix, pg_url, 1), member(redis_prefix, pg_url, 2)
+    async with running(a, b):
+        cid = await WireClient.connect(a.port, "cid")
+        cid.send(wire.CreateTable(private=True))
+        created = (await cid.recv_until("table_created")).body
+        secret, invite = created.table.id, created.invite
+        assert invite is not None and b.tables.remote.get(secret) is None  # in no listing of B's
+        # without the code, B knows no such table; with a wrong one, A refuses it as its own
+        stranger = await WireClient.connect(b.port, "eve")
+        stranger.send(wire.JoinTable(table=secret))
+        assert (await stranger.recv_until("error", "redirect")).body.code is ErrorCode.NO_SUCH_TABLE
+        stranger.send(wire.JoinTable(table=str(int(secret) + 50), invite=invite))
+        assert (await stranger.recv_until("error", "redirect")).body.code is ErrorCode.NO_SUCH_TABLE
+        guest = await ClientSession.connect("127.0.0.1", b.port, "eve2")
+        with pytest.raises(ServerRefused) as refused:
+            await guest.join_table(secret, invite="x" * len(invite))
+        assert refused.value.code is ErrorCode.NO_SUCH_TABLE
+        # ann, connected to B, is sent to A with the code and sits down there
+        ann = await ClientSession.connect("127.0.0.1", b.port, "ann")
+        joined = await ann.join_table(secret, invite=invite)
+        assert joined.table == secret and (ann.host, ann.port) == ("127.0.0.1", a.port)
+        assert a.tables[secret].state is wire.TableState.PLAYING
+        for client in (cid, stranger):
+            await client.close()
+        await guest.close()
+        await ann.close()
 
 
 class Counting(Player):
