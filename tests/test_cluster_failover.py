@@ -299,7 +299,7 @@ async def test_three_members_one_killed_one_drained_every_game_ends_as_the_journ
     logs = [open(tmp_path / f"member-{p}.log", "w") for p in ports]
     procs = [subprocess.Popen(
         [*SCOPA, "serve", "--port", str(p), "--db", pg_url, "--cluster", SERVER, "--cluster-prefix", redis_prefix,
-         "--no-announce", "--admin-token-file", str(tmp_path / "token"),
+         "--no-announce", "--admin-token-file", str(tmp_path / f"token-{p}"),
          "--max-connections-per-address", "none", "--max-waiting-tables-per-client", "none"],
         cwd=ROOT, text=True, stdout=log, stderr=subprocess.STDOUT, env=dict(os.environ, NO_COLOR="1"))
         for p, log in zip(ports, logs)]  # every client here comes from 127.0.0.1
@@ -324,7 +324,7 @@ async def test_three_members_one_killed_one_drained_every_game_ends_as_the_journ
         procs[killed].send_signal(signal.SIGKILL)
         procs[killed].wait(timeout=10)
         await until(lambda: Paced.moves >= 6 * GAMES, "the games play on")
-        drain = subprocess.run([*SCOPA, "admin", "--token-file", str(tmp_path / "token"), "drain",
+        drain = subprocess.run([*SCOPA, "admin", "--token-file", str(tmp_path / f"token-{ports[drained]}"), "drain",
                                 f"127.0.0.1:{ports[drained]}"], cwd=ROOT, text=True, capture_output=True,
                                timeout=DEADLINE)
         assert drain.returncode == 0, drain.stdout + drain.stderr
