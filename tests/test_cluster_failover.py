@@ -124,8 +124,7 @@ async def a_game_on_a_member_process(redis: Redis, redis_prefix: str, pg_url: st
     a = serve(port, redis_prefix, pg_url, tmp_path)
     try:
         await until(lambda: _two(redis, redis_prefix), "A joins the cluster")
-        maker = await welcomed(port, "maker")
-        table = await maker.create(bots=["random"], sit=False)
+        maker, table = await table_made(port)
         await until(lambda: b.tables.remote.get(table) is not None, "B lists A's table")
         # ann connects to B; her table plays on A: her client is sent there
         ann = await ClientSession.connect("127.0.0.1", b.port, "ann")
@@ -142,8 +141,23 @@ async def a_game_on_a_member_process(redis: Redis, redis_prefix: str, pg_url: st
     finally:
         if a.poll() is None:
             a.kill()
-            a.wait()
+        out, _ = a.communicate()
+        print(f"member A's output:\n{out}")  # shown when the test fails
         await b.stop()
+
+
+async def table_made(port: int, tries: int = 5) -> tuple[WireClient, str]:
+    """A table made by "maker" on the member at ``port``, which has just joined the
+    cluster (a connection it closes while it comes up is made again, ``tries`` times)."""
+    for attempt in range(tries):
+        maker = await welcomed(port, "maker")
+        try:
+            return maker, await maker.create(bots=["random"], sit=False)
+        except ConnectionError:
+            if attempt == tries - 1:
+                raise
+            await asyncio.sleep(0.2)
+    raise AssertionError("unreachable")
 
 
 async def test_a_member_killed_mid_game_loses_no_game_and_no_move(redis_prefix: str, pg_url: str,
