@@ -90,20 +90,8 @@ class Names:
             answer(Claim.TAKEN)
         else:
             self._asking.add(key)
-            self._background.spawn(self._claim(self.store, key, name, answer))
-
-    async def _claim(self, store: Redis, key: str, name: str, answer: Callable[[Claim], None]) -> None:
-        try:
-            claimed = await _run(store.eval(_CLAIM, 1, self.keys.name(key), self.member, str(self.ttl_ms)))
-        except (RedisError, OSError) as exc:
-            self._asking.discard(key)
-            self.on_lost(exc)
-            answer(Claim.UNAVAILABLE)
-            return
-        self._asking.discard(key)
-        if claimed:
-            self.held[key] = name
-        answer(Claim.CLAIMED if claimed else Claim.TAKEN)
+            self._background.spawn(self._take(
+                self.store.eval(_CLAIM, 1, self.keys.name(key), self.member, str(self.ttl_ms)), key, name, answer))
 
     def redeem(self, ticket_key: str, name: str, answer: Callable[[Claim], None]) -> None:
         """A redirect's ticket: ``name`` is this member's (CLAIMED) or the ticket is not
@@ -115,13 +103,15 @@ class Names:
             answer(Claim.TAKEN)
         else:
             self._asking.add(key)
-            self._background.spawn(self._redeem(self.store, ticket_key, key, name, answer))
+            self._background.spawn(self._take(
+                self.store.eval(_REDEEM, 2, ticket_key, self.keys.name(key), key, self.member, str(self.ttl_ms)),
+                key, name, answer))
 
-    async def _redeem(self, store: Redis, ticket_key: str, key: str, name: str,
-                      answer: Callable[[Claim], None]) -> None:
+    async def _take(self, script: Any, key: str, name: str, answer: Callable[[Claim], None]) -> None:
+        """Settle a claim or a redeemed ticket under way for ``key``: the script's answer
+        (1: the name is this member's) to ``answer``."""
         try:
-            taken = await _run(store.eval(_REDEEM, 2, ticket_key, self.keys.name(key), key, self.member,
-                                          str(self.ttl_ms)))
+            taken = await _run(script)
         except (RedisError, OSError) as exc:
             self._asking.discard(key)
             self.on_lost(exc)
