@@ -146,18 +146,20 @@ async def a_game_on_a_member_process(redis: Redis, redis_prefix: str, pg_url: st
         await b.stop()
 
 
-async def table_made(port: int, tries: int = 5) -> tuple[WireClient, str]:
-    """A table made by "maker" on the member at ``port``, which has just joined the
-    cluster (a connection it closes while it comes up is made again, ``tries`` times)."""
-    for attempt in range(tries):
-        maker = await welcomed(port, "maker")
-        try:
-            return maker, await maker.create(bots=["random"], sit=False)
-        except ConnectionError:
-            if attempt == tries - 1:
-                raise
-            await asyncio.sleep(0.2)
-    raise AssertionError("unreachable")
+async def table_made(port: int, name: str = "maker") -> tuple[WireClient, str]:
+    """A table made by ``name`` on the member at ``port``, which has just joined the
+    cluster: until its first block of table ids comes from Redis, ``create_table`` is
+    ``unavailable`` (PROTOCOL.md §7), and the maker asks again."""
+    maker = await welcomed(port, name)
+    async with asyncio.timeout(DEADLINE):
+        while True:
+            maker.send(wire.CreateTable(fill_with_bots=["random"], sit=False))
+            reply = await maker.recv_until("table_created", "error")
+            if reply.name == "table_created":
+                maker.table = reply.body.table.id
+                return maker, maker.table
+            assert reply.body.code is ErrorCode.UNAVAILABLE, reply
+            await asyncio.sleep(0.05)
 
 
 async def test_a_member_killed_mid_game_loses_no_game_and_no_move(redis_prefix: str, pg_url: str,
@@ -325,9 +327,8 @@ async def test_three_members_one_killed_one_drained_every_game_ends_as_the_journ
         games: list[tuple[str, ClientSession]] = []
         for i in range(GAMES):
             where = i % 3
-            maker = await welcomed(ports[where], f"maker{i}")
+            maker, table = await table_made(ports[where], f"maker{i}")
             makers.append(maker)
-            table = await maker.create(bots=["random"], sit=False)
             home = kept if where != kept else i % 2  # always a member other than the table's
             session = await joined_from(ports[home], f"ann{i}", table)
             sessions.append(session)
@@ -380,8 +381,7 @@ async def test_scopa_bot_connected_to_one_member_plays_at_a_table_of_another(red
     await a.start()
     await b.start()
     try:
-        maker = await welcomed(a.port, "maker")
-        table = await maker.create(bots=["random"], sit=False)
+        maker, table = await table_made(a.port)
         await until(lambda: b.tables.remote.get(table) is not None, "B lists A's table")
         bot = await asyncio.create_subprocess_exec(
             *SCOPA, "bot", "--server", f"127.0.0.1:{b.port}", "--table", table, "--name", "pybot", cwd=ROOT,
