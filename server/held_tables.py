@@ -1,7 +1,12 @@
 """This server's tables as the leases of a cluster sharing one journal see them
 (:class:`~scopa.server.shared_lobby.TableKeeper`): the journal's unfinished tables, a
 table restored once its lease is this server's, a table given up when its lease is lost
-(or the server stops), the tables that still need their lease."""
+(or the server stops), the tables that still need their lease.
+
+A table is claimed in the journal (:class:`~.journal.ClaimTable`) before it is read back
+to be restored: from then on the journal refuses every write of it by the member that
+served it before (whose lease ran out while its write was on the way), so what is read
+back is all that member will ever have stored of it."""
 
 from __future__ import annotations
 
@@ -10,6 +15,8 @@ from collections.abc import Sequence
 
 from scopa.protocol import commands as wire
 
+from .journal import ClaimTable
+from .journal_values import StorageError
 from .lobby import TableDirectory
 from .registry import SeatingRegistry
 from .table_life import TableLife
@@ -36,8 +43,16 @@ class HeldTables:
         served = [t for t in table_ids if self._serves(t)]
         wanted = set(table_ids) - set(served)
         if wanted:
+            claims = [(t, storage.write(ClaimTable(t))) for t in sorted(wanted)]
+            claimed = set()
+            for table_id, claim in claims:
+                try:
+                    await claim
+                    claimed.add(table_id)
+                except StorageError as exc:  # it ended meanwhile: nothing to restore
+                    log.warning("table %s: not taken over: %s", table_id, exc)
             for stored in await storage.load_unfinished():
-                if stored.id not in wanted or self._serves(stored.id):
+                if stored.id not in claimed or self._serves(stored.id):
                     continue
                 self.tables.remote.unfile(stored.id)  # listed as another member's until now
                 self.tables.pop(stored.id)  # a finished game of the same id kept for its clients

@@ -17,6 +17,14 @@ awaits ``write(AppendAction(...))`` before it announces the action.
 A backend is a :class:`JournalBackend` (called synchronously: SQLite, memory) or an
 :class:`AsyncJournalBackend` (awaited on the event loop: PostgreSQL).
 
+A table is *fenced*: whoever takes a table over that another journal may still be
+writing (a cluster's member taking a table whose lease it took, :mod:`.cluster.leases`)
+first claims it (:class:`ClaimTable`, before reading it back).  From then on the writes
+of that table by any other journal (a member whose lease ran out while its write was on
+the way) are refused with :class:`~.journal_values.Fenced` and store nothing; the claim
+and each write are checked against each other in the write's own transaction.  A
+journal's writes of a table it created or claimed last are stored as usual.
+
 An action index is journaled once: the same action sent again for an index already
 stored is accepted and changes nothing (a batch retried after a lost answer stores
 nothing twice); another action for that index is refused, and so is an index past the
@@ -45,6 +53,15 @@ class CreateTable:
     seed: int
     private: bool = False
     options: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimTable:
+    """This journal takes an unfinished table over: every later write of it by another
+    journal is refused (:class:`~.journal_values.Fenced`); StorageError if there is no such
+    unfinished table."""
+
+    table_id: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,9 +173,9 @@ class SaveAccount:
     account: Account
 
 
-Command = (CreateTable | SetSeat | ClearSeat | StartTable | AppendAction | RecordRefusal | FinishTable | CloseTable
+Command = (CreateTable | ClaimTable | SetSeat | ClearSeat | StartTable | AppendAction | RecordRefusal | FinishTable | CloseTable
            | MarkDamaged | SaveRatings | SaveAccount)
-COMMANDS = (CreateTable, SetSeat, ClearSeat, StartTable, AppendAction, RecordRefusal, FinishTable, CloseTable,
+COMMANDS = (CreateTable, ClaimTable, SetSeat, ClearSeat, StartTable, AppendAction, RecordRefusal, FinishTable, CloseTable,
             MarkDamaged, SaveRatings, SaveAccount)
 
 # ---------------------------------------------------------------------- queries (reads)

@@ -15,6 +15,7 @@ from .journal import (
     AccountOf,
     AllAccounts,
     AppendAction,
+    ClaimTable,
     ClearSeat,
     CloseTable,
     CreateTable,
@@ -46,6 +47,8 @@ class Writes(Protocol):
 
     def create_table(self, table_id: str, rules: RuleSet, seed: int, private: bool = False,
                      options: dict[str, Any] | None = None) -> None: ...
+
+    def claim_table(self, table_id: str) -> None: ...
 
     def set_seat(self, table_id: str, seat: int, name: str, token_digest: str | None = None,
                  bot: str | None = None) -> None: ...
@@ -109,6 +112,8 @@ class AsyncWrites(Protocol):
 
     async def create_table(self, table_id: str, rules: RuleSet, seed: int, private: bool = False,
                            options: dict[str, Any] | None = None) -> None: ...
+
+    async def claim_table(self, table_id: str) -> None: ...
 
     async def set_seat(self, table_id: str, seat: int, name: str, token_digest: str | None = None,
                        bot: str | None = None) -> None: ...
@@ -201,6 +206,8 @@ def execute(backend: Operations | AsyncOperations, request: Request) -> Any:
             return backend.writes.append_encoded(table_id, index, action)
         case CreateTable(table_id, rules, seed, private, options):
             return backend.writes.create_table(table_id, rules, seed, private, options)
+        case ClaimTable(table_id):
+            return backend.writes.claim_table(table_id)
         case SetSeat(table_id, seat, name, token_digest, bot):
             return backend.writes.set_seat(table_id, seat, name, token_digest, bot)
         case ClearSeat(table_id, seat):

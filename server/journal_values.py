@@ -137,6 +137,11 @@ class JournalTooNew(StorageError):
     """The journal was written by a newer server: this one does not know its format."""
 
 
+class Fenced(StorageError):
+    """A write of a table that another journal took over since this one last claimed or
+    created it (:class:`~.journal.ClaimTable`): refused, nothing of it stored."""
+
+
 class JournalUnavailable(StorageError):
     """The journal could not store a write for now (a full disk, a lost connection, its
     process gone): the write is not stored, and may be tried again."""

@@ -67,6 +67,11 @@ class MemoryStorage(MemoryArchive):
             raise StorageError(f"table {table_id!r} already exists")
         self._tables[table_id] = _MemTable(rules, seed, private, json.loads(json.dumps(options or {})))
 
+    def claim_table(self, table_id: str) -> None:
+        """One process, one writer: nothing to fence; the table must be there, unfinished."""
+        if self._get(table_id).status not in (WAITING, PLAYING):
+            raise StorageError(f"table {table_id!r} has ended")
+
     def set_seat(self, table_id: str, seat: int, name: str, token_digest: str | None = None,
                  bot: str | None = None) -> None:
         self._get(table_id).seats[seat] = StoredSeat(seat, name, token_digest, bot)

@@ -36,11 +36,11 @@ class PgLink:
         if (await self.db.execute(sql, args)).rowcount == 0:
             raise StorageError(f"no table {table_id!r} in storage")
 
-    async def run_plain(self, sql: bytes, param: bytes) -> None:
-        """One statement of one text parameter and no rows, sent through libpq as it is
-        (no cursor, adapters or timer of psycopg's: the moves of a batch, the journal's
-        most frequent statement).  Its failure is raised as psycopg's error; a lost
-        connection as :class:`psycopg.OperationalError`."""
+    async def run_plain(self, sql: bytes, param: bytes) -> list[str]:
+        """One statement of one text parameter, sent through libpq as it is (no cursor,
+        adapters or timer of psycopg's: the moves of a batch, the journal's most frequent
+        statement): the first column of the rows it returns, as text.  Its failure is
+        raised as psycopg's error; a lost connection as :class:`psycopg.OperationalError`."""
         conn = self.db
         pgconn = conn.pgconn
         loop = asyncio.get_running_loop()
@@ -52,11 +52,15 @@ class PgLink:
             await _ready(loop, pgconn.socket, write=False)
             pgconn.consume_input()
         failed: psycopg.Error | None = None
+        rows: list[str] = []
         while (result := pgconn.get_result()) is not None:
             if result.status == pq.ExecStatus.FATAL_ERROR and failed is None:
                 failed = psycopg.errors.error_from_result(result, encoding=conn.info.encoding)
+            elif result.status == pq.ExecStatus.TUPLES_OK:
+                rows += [bytes(result.get_value(i, 0) or b"").decode() for i in range(result.ntuples)]
         if failed is not None:
             raise failed
+        return rows
 
 
 async def _ready(loop: asyncio.AbstractEventLoop, fd: int, write: bool) -> None:

@@ -10,7 +10,8 @@ statement), so a busy server commits many moves at once and the loop never waits
 network.  A lost connection fails the batch it was in (nothing of it is acknowledged:
 :class:`~.journal_values.JournalUnavailable`, and the writer tries it again) and the pool
 connects again; a batch retried after an answer was lost stores nothing twice (an action
-index is journaled once, see :mod:`.journal`).
+index is journaled once, see :mod:`.journal`).  Each write of a table is fenced
+(:mod:`.pg_writes`): once another journal claimed the table, it stores nothing.
 
 The schema is the SQL files of ``sql/postgres`` (:mod:`.pg_schema`), applied when the
 journal is opened; a database of a newer schema is refused.  The relations are those of
@@ -34,6 +35,7 @@ from psycopg_pool import AsyncConnectionPool
 
 from .journal import (
     AppendAction,
+    ClaimTable,
     ClearSeat,
     CloseTable,
     CreateTable,
@@ -56,7 +58,7 @@ from .pg_writes import PgWrites
 
 CONNECT_TIMEOUT = 10  # seconds: to connect, and for a batch to get its connection from the pool
 _ENDS = (FinishTable, CloseTable, MarkDamaged)  # the commands after which a table takes no more actions
-_BY_ITSELF = frozenset((CreateTable, SetSeat, ClearSeat, StartTable, RecordRefusal, FinishTable, CloseTable, MarkDamaged,
+_BY_ITSELF = frozenset((CreateTable, ClaimTable, SetSeat, ClearSeat, StartTable, RecordRefusal, FinishTable, CloseTable, MarkDamaged,
                         SaveAccount, *get_args(Query)))
 """The requests that are atomic outside a transaction: one statement each, or (finishing and
 closing a table) a transaction of their own."""
@@ -168,7 +170,7 @@ class PostgresStorage:
                 out += await self.writes.append_actions(requests[start:end], following)  # type: ignore[arg-type]
             else:
                 request = requests[start]
-                if isinstance(request, _ENDS):
+                if isinstance(request, (*_ENDS, ClaimTable)):
                     self._next.pop(request.table_id, None)
                     following.pop(request.table_id, None)
                 out.append(await self._alone(conn, request) if alone else await execute(self, request))

@@ -87,6 +87,10 @@ class TableLeases(Protocol):
         """Whether this server may serve ``table_id`` now (its lease has not run out on
         this server's clock)."""
 
+    def fenced(self, table_id: str) -> None:
+        """The journal refused a write of ``table_id`` (another server claimed it): the
+        table is given up here."""
+
 
 class TableKeeper(Protocol):
     """What the leases ask of this server's tables."""

@@ -93,6 +93,13 @@ class SQLiteWrites:
              json.dumps(options or {}, separators=(",", ":")), time.time()),
         )
 
+    def claim_table(self, table_id: str) -> None:
+        """An SQLite file has one writer (its server's journal process): there is nothing
+        to fence; the table must be there, unfinished."""
+        if self._file.exec("SELECT 1 FROM tables WHERE id=? AND status IN ('waiting', 'playing')",
+                           (table_id,)).fetchone() is None:
+            raise StorageError(f"no unfinished table {table_id!r} in storage")
+
     def set_seat(self, table_id: str, seat: int, name: str, token_digest: str | None = None,
                  bot: str | None = None) -> None:
         self._file.exec("INSERT OR REPLACE INTO seats (table_id, seat, name, token_digest, bot) VALUES (?, ?, ?, ?, ?)",

@@ -28,9 +28,10 @@ from .clock import Clock, SystemClock, Timer, start_timer
 from .eventlog import RESTORED_EVENTS, EventLog
 from .inbox import Inbox
 from .journal import FinishTable, Journal
-from .journal_values import FinishedTable, StoredTable
+from .journal_values import Fenced, FinishedTable, StoredTable
 from .seating import Seats, token_digest
 from .session import ServerSession
+from .shared_lobby import TableLeases
 from .tablejournal import TableJournal
 from .turns import Turns, YieldingBot
 
@@ -66,9 +67,10 @@ class Table:
     finish_reason: str = ""
     closed: bool = False  # removed from the lobby (a table_update says state "closed")
     member: str | None = None  # in a cluster: the address of the server it plays on (its map says so)
-    lease: Callable[[str], bool] | None = None
-    """In a cluster sharing one journal: whether this server still holds the table's lease
-    (asked with its id before each action is journaled; None: always)."""
+    lease: TableLeases | None = None
+    """In a cluster sharing one journal: the leases, asked whether this server still holds
+    the table's before each action is journaled, and told when the journal refused one
+    because another server took the table over (None: no leases)."""
     taken_over: dict[int, str] = field(default_factory=dict)
     """Seats a bot took over during the game -> the person's seat token digest."""
     forfeits: list[int] = field(default_factory=list)
@@ -373,12 +375,20 @@ class Table:
         while queue:
             effect = queue.popleft()
             if isinstance(effect, JournalAction):
-                if self.lease is not None and not self.lease(self.id):
+                if self.lease is not None and not self.lease.holds(self.id):
                     log.warning("table %s: its lease ran out; action %s is not taken here", self.id, effect.index)
                     return  # the server gives the table up: another one serves it from the journal
                 written = self.journal.append(effect.index, effect.action)
                 if written is not None:
-                    await written
+                    try:
+                        await written
+                    except Fenced:
+                        if self.lease is None:
+                            raise
+                        log.warning("table %s: another server took it over; action %s is not taken here",
+                                    self.id, effect.index)
+                        self.lease.fenced(self.id)  # given up: nobody hears of the action
+                        return
                 self._told = effect.index + 1
             elif isinstance(effect, Announce):
                 await self._announce(effect)

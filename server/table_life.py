@@ -11,7 +11,6 @@ import itertools
 import logging
 import random
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -32,7 +31,7 @@ from .proxied import ProxiedClients
 from .ratings import Rater
 from .registry import SeatingRegistry
 from .seating import token_digest
-from .shared_lobby import UNAVAILABLE, SharedLobby
+from .shared_lobby import UNAVAILABLE, SharedLobby, TableLeases
 from .table import Table
 from .workers import BotPool
 
@@ -126,10 +125,9 @@ class TableLife:
         log.info("table %s: restored at action %s", table.id, len(stored.actions))
         return table
 
-    def _lease(self) -> Callable[[str], bool] | None:
+    def _lease(self) -> TableLeases | None:
         """What a table asks before journaling an action, in a cluster sharing one journal."""
-        leases = self.shared.leases if self.shared is not None else None
-        return leases.holds if leases is not None else None
+        return self.shared.leases if self.shared is not None else None
 
     def make_bot(self, strategy: str, name: str, seed: int) -> Player:
         """A table's built-in bot: one that searches thinks in the worker pool, so its

@@ -13,7 +13,10 @@ third of it on the server's clock; ``P:leased`` is the set of tables that need a
   journaled) a third of the TTL before another member can take it.  The table's loop
   checks the lease before journaling each action (:meth:`Leases.holds`: the clock, no
   Redis round trip).  A renewal that finds another member's id (or the key gone and
-  taken) gives the table up at once.
+  taken) gives the table up at once, and so does a write the journal refused because
+  another member claimed the table (:meth:`Leases.fenced`; the journal's fence,
+  :class:`~scopa.server.journal.ClaimTable`, covers a write sent before the lease ran
+  out and stored after another member took the table over).
 - **Taking.** A new table's lease is taken before it is journaled.  When a member
   (re)joins it takes every unfinished table of the journal that nobody holds and
   restores it; on each renewal it looks for tables of ``P:leased`` whose lease is gone
@@ -113,6 +116,9 @@ class Leases:
 
     def holds(self, table_id: str) -> bool:
         return self.held.get(table_id, float("-inf")) > self.clock.now()
+
+    def fenced(self, table_id: str) -> None:
+        self._lose_table(table_id, "another server took this table over; reconnect to resume your game")
 
     def lease_table(self, table_id: str, answer: Callable[[bool], None]) -> None:
         store = self.store
