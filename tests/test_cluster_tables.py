@@ -93,6 +93,7 @@ class Seat:
         self.player = player
         self.rules: RuleSet | None = None
         self.end: wire.GameEnd | None = None
+        self.asked: tuple[int, wire.YourTurn] | None = None  # the turn left unanswered
 
     async def turns(self, count: int | None = None) -> None:
         """Answer ``count`` turns and wait for the next one, left unanswered (the table then
@@ -109,11 +110,21 @@ class Seat:
                 self.end = body
             elif isinstance(body, wire.YourTurn):
                 if count is not None and answered == count:
+                    self.asked = (cmd.seq, body)
                     return
-                assert self.rules is not None
-                action = await self.player.choose(view_from_wire(body.view, self.rules), legal_from_wire(body))
-                self.client.send(action_to_wire(action), recipient=f"table:{self.client.table}", re=cmd.seq)
+                await self._answer(cmd.seq, body)
                 answered += 1
+
+    async def answer(self) -> None:
+        """Answer the turn :meth:`turns` left unanswered."""
+        assert self.asked is not None
+        await self._answer(*self.asked)
+        self.asked = None
+
+    async def _answer(self, seq: int, body: wire.YourTurn) -> None:
+        assert self.rules is not None
+        action = await self.player.choose(view_from_wire(body.view, self.rules), legal_from_wire(body))
+        self.client.send(action_to_wire(action), recipient=f"table:{self.client.table}", re=seq)
 
     async def closed(self) -> list[wire.Body]:
         """What the client got until the server closed the connection."""
@@ -243,6 +254,36 @@ async def test_a_member_whose_lease_another_holds_stops_serving_the_table_at_onc
         assert table not in a.tables
         assert await journaled_actions(a, table) == moves  # nothing more journaled by A
         assert (await lease_of(redis, redis_prefix, table))[0] == "someone-else"
+    await redis.aclose()
+
+
+async def test_a_move_journaled_after_another_member_took_the_table_over_is_refused_and_told_to_nobody(
+        redis_prefix: str, pg_url: str) -> None:
+    """Two owners of one table: A still believes it holds the lease (its clock stands
+    still, so it has not seen it run out) when B takes the table over (the lease gone from
+    Redis) and claims it in the journal.  A's next move is refused by the journal's fence:
+    A gives the table up, no client hears of the move, and the game goes on at B from what
+    the journal kept."""
+    a, b = member(redis_prefix, pg_url, 1), member(redis_prefix, pg_url, 2)
+    redis = await redis_client()
+    async with running(a, b):
+        assert a.cluster is not None and b.cluster is not None
+        ann, table = await seated(a)
+        await ann.turns(2)
+        moves = await journaled_actions(a, table)
+        await redis.delete(f"{redis_prefix}:lease:{table}")  # as if A's renewals had been lost
+        await until(lambda: table in b.tables, "B takes the table over", clock_of(b))
+        assert (await lease_of(redis, redis_prefix, table))[0] == b.cluster.id
+        assert a.cluster.leases is not None and a.cluster.leases.holds(table)  # as A sees it
+        await ann.answer()  # to A, which journals it: refused
+        told = await asyncio.wait_for(ann.closed(), DEADLINE)
+        assert told == [wire.Bye(reason="another server took this table over; reconnect to resume your game")]
+        assert table not in a.tables or a.tables[table].closed
+        assert await journaled_actions(b, table) == moves  # nothing of A's move stored
+        await ann.resume_at(b)
+        await ann.turns()
+        assert ann.end is not None
+        assert await result_of(b, table) == (ann.end.winner, tuple(ann.end.totals))
     await redis.aclose()
 
 

@@ -27,6 +27,7 @@ def _admin(*args: str) -> subprocess.CompletedProcess[str]:
 def test_admin_migrate_applies_the_shipped_files_once_and_refuses_a_newer_database(pg_url: str, tmp_path) -> None:
     first = _admin("migrate", "--db", pg_url)
     assert first.returncode == 0 and "001_journal.sql, 002_archive.sql" in first.stdout
+    assert "003_refusals.sql, 004_fence.sql" in first.stdout
     again = _admin("migrate", "--db", pg_url)
     assert again.returncode == 0 and "up to date" in again.stdout
     with psycopg.connect(pg_url, autocommit=True) as conn:
