@@ -31,6 +31,7 @@ from scopa.protocol.errors import ErrorCode
 from scopa.protocol.convert import action_to_wire, legal_from_wire, rules_from_wire, view_from_wire
 from scopa.server import NetworkEngine
 from scopa.server.clock import FakeClock
+from scopa.server.text import name_key
 from scopa.server.cluster import ClusterOptions
 from test_example_js import JS, node_ready
 from wire_client import WireClient
@@ -284,6 +285,34 @@ async def test_a_move_journaled_after_another_member_took_the_table_over_is_refu
         await ann.turns()
         assert ann.end is not None
         assert await result_of(b, table) == (ann.end.winner, tuple(ann.end.totals))
+    await redis.aclose()
+
+
+async def test_the_member_that_takes_a_table_over_holds_its_seats_names_before_they_resume(
+        redis_prefix: str, pg_url: str) -> None:
+    """A's table goes to B while ann's name is still held by a member that is gone (a
+    killed member's key outlives it): B takes the name as it restores the table, so
+    nobody on another member can take it before ann resumes at B."""
+    a, b = member(redis_prefix, pg_url, 1), member(redis_prefix, pg_url, 2)
+    c = NetworkEngine("127.0.0.1", 0, seed=3, clock=FakeClock(), cluster=options(redis_prefix, shared_journal=False))
+    redis = await redis_client()
+    async with running(a, b, c):
+        assert b.cluster is not None
+        ann, table = await seated(a)
+        await ann.turns(1)
+        await a.stop()
+        await ann.closed()
+        name = f"{redis_prefix}:name:{name_key('ann')}"
+        await redis.set(name, "gone-member", px=60_000)  # its member's key is not there: it was killed
+        await until(lambda: table in b.tables, "B takes the table over", clock_of(b))
+        assert await redis.get(name) == b.cluster.id.encode()
+        stranger = await WireClient.connect(c.port)
+        reply = await stranger.hello("ann")
+        assert isinstance(reply.body, wire.Error) and reply.body.code is ErrorCode.NAME_TAKEN
+        await ann.resume_at(b)
+        assert await redis.get(name) == b.cluster.id.encode()
+        await stranger.close()
+        await ann.client.close()
     await redis.aclose()
 
 

@@ -20,7 +20,8 @@ third of it on the server's clock; ``P:leased`` is the set of tables that need a
 - **Taking.** A new table's lease is taken before it is journaled.  When a member
   (re)joins it takes every unfinished table of the journal that nobody holds and
   restores it; on each renewal it looks for tables of ``P:leased`` whose lease is gone
-  (their member died) and does the same.  A table whose game is over gives its lease
+  (their member died) and does the same, then takes the names of the seats it restored
+  (``on_taken``: :meth:`~.names.Names.take_here`).  A table whose game is over gives its lease
   back and leaves ``P:leased``.
 - **Leaving** (``scopa admin drain``, ``stop``, SIGTERM). A member that stops lets each
   table finish the action under way and take no other (it no longer holds the lease
@@ -31,7 +32,7 @@ third of it on the server's clock; ``P:leased`` is the set of tables that need a
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
@@ -87,8 +88,11 @@ class Leases:
     """This member's table leases (the cluster's members share one journal)."""
 
     def __init__(self, member: str, keys: Keys, clock: Clock, ttl: float, keeper: TableKeeper,
-                 on_lost: Callable[[BaseException], None]) -> None:
-        """``keeper``: the server's tables; ``on_lost``: told when a command failed."""
+                 on_lost: Callable[[BaseException], None],
+                 on_taken: Callable[[Redis], Awaitable[None]] | None = None) -> None:
+        """``keeper``: the server's tables; ``on_lost``: told when a command failed;
+        ``on_taken``: awaited once tables were taken over and restored (their seats' names
+        are then taken for this member)."""
         self.member = member
         self.keys = keys
         self.clock = clock
@@ -96,6 +100,7 @@ class Leases:
         self.ttl_ms = max(1, round(ttl * 1000))
         self.keeper = keeper
         self.on_lost = on_lost
+        self.on_taken = on_taken
         self.store: Redis | None = None
         """The client, while Redis can be reached."""
         self.held: dict[str, float] = {}
@@ -261,6 +266,8 @@ class Leases:
             self.held.pop(table_id, None)
         if gone:
             await self._release(store, gone, forget=True)
+        if served and self.on_taken is not None:
+            await self.on_taken(store)
 
     # ------------------------------------------------------------------ running out
 

@@ -70,8 +70,9 @@ class ClusterMember:
         self.connections = connections
         self.tables = tables
         self.presence = Presence(self.id, self.keys, tables, feed, options.member_ttl, self._lose)
-        self.names = Names(self.id, self.keys, options.name_ttl, self._in_use, self._lose)
-        self._leases = Leases(self.id, self.keys, clock, options.lease_ttl, keeper, self._lose) \
+        self.names = Names(self.id, self.keys, options.name_ttl, self._in_use, self._lose, self._names_here)
+        self._leases = Leases(self.id, self.keys, clock, options.lease_ttl, keeper, self._lose,
+                              on_taken=self.names.take_here) \
             if options.shared_journal and keeper is not None else None
         self.id_floor = 0
         """Table ids at or below this one are never taken (the journal's)."""
@@ -291,6 +292,12 @@ class ClusterMember:
 
     def _in_use(self, name: str) -> bool:
         return name_key(name) in self.connections.names or _away(self.tables, name)
+
+    def _names_here(self) -> list[str]:
+        """The names this member's connections, and its seats waiting for one, go by."""
+        names = [sess.name for sess in self.connections.names.values() if sess.name]
+        names += [s.name for t in self.tables.with_away_seats() for s in t.seats if s is not None and s.away]
+        return names
 
 
 def _away(tables: TableDirectory, name: str) -> bool:

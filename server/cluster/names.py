@@ -7,13 +7,19 @@ take back one whose key expired while Redis could not be reached, and let go of 
 connection here goes by any more; a connection that goes releases its name at once
 (unless a seat waiting for it keeps it).  Two connections of this member asking for one
 name at once: the second is refused here, before Redis is asked.
+
+A name someone here goes by that this member does not hold (the seats of a table it
+has just taken over from another member, a seat resumed while the name was still the
+old member's) is taken (:meth:`Names.take_here`) when the table is restored and on each
+refresh: if nobody holds it, or the member holding it is gone (its key expired: it was
+killed).  A name a live member holds stays that member's.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from redis.asyncio import Redis
@@ -46,6 +52,20 @@ return lost
 """
 """Keep member ARGV[1]'s names (taking back any that expired): the keys another member holds now."""
 
+_KEEP = """
+local got = {}
+for i, key in ipairs(KEYS) do
+  local holder = redis.call('GET', key)
+  if not holder or holder == ARGV[1] or redis.call('EXISTS', ARGV[3] .. holder) == 0 then
+    redis.call('SET', key, ARGV[1], 'PX', ARGV[2])
+    table.insert(got, key)
+  end
+end
+return got
+"""
+"""Take names KEYS for member ARGV[1] unless a live member (one whose key, ARGV[3] followed
+by its id, is there) holds them: the keys taken."""
+
 _REDEEM = """
 local want = redis.call('GET', KEYS[1])
 if not want then return 0 end
@@ -67,13 +87,15 @@ class Names:
     """The names this member holds in the shared lobby."""
 
     def __init__(self, member: str, keys: Keys, name_ttl: float, in_use: Callable[[str], bool],
-                 on_lost: Callable[[BaseException], None]) -> None:
+                 on_lost: Callable[[BaseException], None], here: Callable[[], Iterable[str]] = tuple) -> None:
         """``in_use``: whether a connection (or a seat waiting for one) here goes by a name;
-        ``on_lost``: told when a command failed (Redis cannot be reached)."""
+        ``on_lost``: told when a command failed (Redis cannot be reached); ``here``: the
+        names the connections and the seats waiting for one go by here."""
         self.member = member
         self.keys = keys
         self.ttl_ms = max(1, round(name_ttl * 1000))
         self.in_use = in_use
+        self.here = here
         self.on_lost = on_lost
         self.store: Redis | None = None
         """The client, while Redis can be reached."""
@@ -140,13 +162,28 @@ class Names:
         for key in unused:
             del self.held[key]
         await self._release_all(store, unused)
-        if not self.held:
-            return
         keys = {self.keys.name(key): key for key in self.held}
-        lost = await _run(store.eval(_REFRESH, len(keys), *keys, self.member, str(self.ttl_ms)))
-        for raw in lost:
-            key = keys[raw.decode() if isinstance(raw, bytes) else str(raw)]
-            log.warning("cluster: the name %r is held by another member too", self.held.get(key))
+        if keys:
+            lost = await _run(store.eval(_REFRESH, len(keys), *keys, self.member, str(self.ttl_ms)))
+            for raw in lost:
+                key = keys[raw.decode() if isinstance(raw, bytes) else str(raw)]
+                log.warning("cluster: the name %r is held by another member too", self.held.get(key))
+        await self.take_here(store)
+
+    async def take_here(self, store: Redis) -> None:
+        """Take the names someone here goes by that this member does not hold, unless a
+        live member holds them."""
+        wanted: dict[str, str] = {}
+        for name in self.here():
+            key = name_key(name)
+            if key not in self.held and key not in self._asking:
+                wanted[self.keys.name(key)] = name
+        if not wanted:
+            return
+        got = await _run(store.eval(_KEEP, len(wanted), *wanted, self.member, str(self.ttl_ms), self.keys.member("")))
+        for raw in got:
+            name = wanted[raw.decode() if isinstance(raw, bytes) else str(raw)]
+            self.held[name_key(name)] = name
 
     async def leave(self, store: Redis) -> None:
         """This member stops: every name it holds is free."""
