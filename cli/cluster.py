@@ -4,7 +4,10 @@ Each member is a ``scopa serve --cluster URL --db URL`` process of its own (one 
 loop, one core), listening on a port of its own, which it advertises to the others
 and to which the lobby sends the clients of its tables (``redirect``), and on the
 cluster's port ``--port`` too, shared with the other members (SO_REUSEPORT: the kernel
-hands each new connection to one of them).  Clients connect to ``--port``; while any
+hands each new connection to one of them).  With ``--web-port`` they serve the browser
+client on that port the same way (``scopa serve --cluster-web-port``): a page and its
+WebSocket may each reach any member, and a ticket of a ``redirect`` sent by one member's
+web front is found by any other's (server/webrelay.py).  Clients connect to ``--port``; while any
 member runs, that address answers.  Ctrl-C or SIGTERM stops every member (each hands
 its tables back to the journal, where the next start takes them); a member that stops
 on its own (``scopa admin drain``, a crash) leaves the others running; on Linux the
@@ -42,6 +45,9 @@ def add_cluster_subcommand(sub: Any) -> None:
                          help=f"the cluster's port, shared by the members; default {DEFAULT_PORT}")
     cluster.add_argument("--cluster-prefix", metavar="PREFIX", default="scopa",
                          help="the start of every Redis key of this cluster; default scopa")
+    cluster.add_argument("--web-port", type=int, metavar="PORT", default=None,
+                         help="also serve the browser client on this port, shared by the members (the page and its "
+                              "WebSocket may reach any of them)")
 
 
 def _die_with_parent() -> None:
@@ -55,9 +61,12 @@ def _die_with_parent() -> None:
 
 def member_command(args: argparse.Namespace) -> list[str]:
     """The ``scopa serve`` of one member."""
-    return [sys.executable, "-m", "scopa.cli", "serve", "--host", args.host, "--port", "0",
-            "--cluster", args.cluster, "--db", args.db, "--cluster-port", str(args.port),
-            "--cluster-prefix", args.cluster_prefix, "--no-announce"]
+    command = [sys.executable, "-m", "scopa.cli", "serve", "--host", args.host, "--port", "0",
+               "--cluster", args.cluster, "--db", args.db, "--cluster-port", str(args.port),
+               "--cluster-prefix", args.cluster_prefix, "--no-announce"]
+    if args.web_port is not None:
+        command += ["--cluster-web-port", str(args.web_port)]
+    return command
 
 
 def run_cluster(args: argparse.Namespace, console: Console) -> int:
@@ -74,6 +83,9 @@ def run_cluster(args: argparse.Namespace, console: Console) -> int:
         console.print("[red]--host: give the address clients reach this host at (each member advertises "
                       "it with its own port)[/red]")
         return 2
+    if args.web_port is not None and not 0 < args.web_port < 65536:
+        console.print("[red]--web-port: give the port the members share (not 0)[/red]")
+        return 2
     if importlib.util.find_spec("redis") is None:
         console.print("[red]scopa cluster needs the redis package: pip install 'scopa[cluster]'[/red]")
         return 2
@@ -86,7 +98,8 @@ def run_cluster(args: argparse.Namespace, console: Console) -> int:
     previous = signal.signal(signal.SIGTERM, stop)
     members = [subprocess.Popen(member_command(args), preexec_fn=_die_with_parent) for _ in range(args.processes)]
     console.print(f"{args.processes} members of the cluster at {args.host}:{args.port} "
-                  f"(processes {', '.join(str(m.pid) for m in members)})")
+                  + (f"(web page on port {args.web_port}) " if args.web_port is not None else "")
+                  + f"(processes {', '.join(str(m.pid) for m in members)})")
     try:
         while not stopping and any(m.poll() is None for m in members):
             time.sleep(0.2)

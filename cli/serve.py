@@ -40,6 +40,10 @@ def add_serve_subcommand(sub: Any) -> None:
     serve.add_argument("--cluster-port", type=int, metavar="PORT", default=None,
                        help="with --cluster: listen on this port too, shared (SO_REUSEPORT) with the other members "
                             "on this host: the cluster's one address (scopa cluster sets it)")
+    serve.add_argument("--cluster-web-port", type=int, metavar="PORT", default=None,
+                       help="with --cluster: serve the browser client on this port, shared (SO_REUSEPORT) with the "
+                            "other members on this host, instead of a --web port of its own (scopa cluster "
+                            "--web-port sets it)")
     serve.add_argument("--cluster-prefix", metavar="PREFIX", default="scopa",
                        help="with --cluster: the start of every Redis key and channel of this cluster (clusters "
                             "sharing one Redis keep apart); default scopa")

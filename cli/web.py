@@ -80,11 +80,17 @@ def print_qr(console: Console, urls: list[str]) -> None:
 
 def serve_options(args: argparse.Namespace, console: Console) -> dict[str, Any] | None:
     """The keyword arguments ``scopa serve`` adds to ``scopa.server.serve`` for
-    ``--trust-proxy`` and ``--web`` (None: a bad option, already reported).  ``web`` is
+    ``--trust-proxy`` and ``--web`` or ``--cluster-web-port`` (None: a bad option, already reported).  ``web`` is
     given as the fields of ``scopa.server.web.WebOptions``."""
     trusted = list(getattr(args, "trust_proxy", []) or [])
     web_port = getattr(args, "web", None)
+    shared_port = getattr(args, "cluster_web_port", None)
     options: dict[str, Any] = {}
+    if shared_port is not None and (web_port is not None or getattr(args, "cluster", None) is None):
+        console.print("[red]--cluster-web-port is for a cluster member (give --cluster), instead of --web[/red]")
+        return None
+    if shared_port is not None:
+        web_port = shared_port
     if web_port is not None:
         web_host = getattr(args, "web_host", None) or args.host
 
@@ -95,7 +101,7 @@ def serve_options(args: argparse.Namespace, console: Console) -> dict[str, Any] 
             print_qr(console, urls)
 
         options["web"] = {"port": web_port, "host": web_host, "root": web_root(), "extra": web_files(),
-                          "listening": listening}
+                          "listening": listening, "reuse_port": shared_port is not None}
     if trusted:
         options["trusted_proxies"] = trusted  # checked by `scopa serve` (the server's own parser)
     return options

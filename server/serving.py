@@ -50,7 +50,7 @@ async def serve(host: str = "127.0.0.1", port: int = DEFAULT_PORT, seed: int | N
         if web is not None:
             from .web import start_front  # aiohttp is imported only by a server with a web port
 
-            front = await start_front(engine, web)
+            front = await start_front(engine, web, engine.cluster.web_passes if engine.cluster is not None else None)
     except BaseException:
         await engine.stop()  # its web port is taken (or refused): the server does not run half
         raise

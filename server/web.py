@@ -17,8 +17,11 @@ that, the front guards the port itself:
 - a connection that sends no request for ``idle_timeout`` seconds is closed.
 
 In a cluster, a browser sent to another member (``redirect``) opens ``/ws?ticket=T``
-with the ticket this front sent it: that WebSocket is relayed to the member's TCP port
-(server/webrelay.py).
+with the ticket it was sent: that WebSocket is relayed to the member's TCP port
+(server/webrelay.py).  The members of a cluster on one host may share one web port
+(``reuse_port``, SO_REUSEPORT: ``scopa cluster --web-port``): every member serves the
+same page, a WebSocket without a ticket is a connection of the member it lands on, and a
+ticket any member's front sent is found in the cluster's passes (``passes``).
 """
 
 from __future__ import annotations
@@ -40,7 +43,7 @@ from aiohttp import web
 
 from .limits import Limits
 from .session import ServerSession
-from .webrelay import Passes, relay
+from .webrelay import PassBook, Passes, relay
 from .websocket import MAX_MESSAGE, run_session
 
 log = logging.getLogger("scopa.server.web")
@@ -186,10 +189,13 @@ class WebFront:
     """The web port of one :class:`NetworkEngine`."""
 
     def __init__(self, engine: NetworkEngine, root: Path | None, limits: WebLimits = WebLimits(),
-                 names: frozenset[str] | None = None, extra: Mapping[str, bytes] | None = None) -> None:
+                 names: frozenset[str] | None = None, extra: Mapping[str, bytes] | None = None,
+                 passes: PassBook | None = None) -> None:
         """``root``: the folder of the client's files (``index.html`` …; None: only the
         WebSocket); ``names``: the host names a request may use besides IP addresses
-        (default: this machine's); ``extra``: more files by name (made by the caller)."""
+        (default: this machine's); ``extra``: more files by name (made by the caller);
+        ``passes``: where ``redirect``s are noted and tickets found (default: this
+        front's own)."""
         self.engine = engine
         self.limits = limits
         self.names = names if names is not None else machine_names()
@@ -202,7 +208,7 @@ class WebFront:
         self.total = limits.total
         self.per_address: dict[str, int] = {}
         self.sessions = 0
-        self.passes = Passes(time.monotonic)
+        self.passes: PassBook = passes if passes is not None else Passes(time.monotonic)
         """The ``redirect``s sent to this front's clients, by ticket (server/webrelay.py)."""
         self.http: web.Server | None = None
         self._runner: web.AppRunner | None = None
@@ -231,8 +237,9 @@ class WebFront:
 
     # ------------------------------------------------------------------ lifecycle
 
-    async def start(self, host: str, port: int) -> int:
-        """Listen on ``host:port`` (0: any free port); the port listened on."""
+    async def start(self, host: str, port: int, reuse_port: bool = False) -> int:
+        """Listen on ``host:port`` (0: any free port; ``reuse_port``: shared with the other
+        processes listening on it so, SO_REUSEPORT); the port listened on."""
         files = raise_open_files() - FILES_RESERVE
         engine_cap = self.engine.limits.max_connections or 0
         room = max(16, files - engine_cap)  # what the TCP port may hold stays free
@@ -247,7 +254,7 @@ class WebFront:
         await self._runner.setup()
         self.http = self._runner.server
         loop = asyncio.get_running_loop()
-        self._listener = await loop.create_server(lambda: _Guard(self), host, port)
+        self._listener = await loop.create_server(lambda: _Guard(self), host, port, reuse_port=reuse_port or None)
         self.port = self._listener.sockets[0].getsockname()[1]
         log.info("web page on http://%s:%s/ (WebSocket /ws)", host, self.port)
         return self.port
@@ -288,7 +295,7 @@ class WebFront:
         if self.max_sessions is not None and self.sessions >= self.max_sessions:
             return web.Response(status=503, text="the server is full; try later\n")
         ticket = request.query.get("ticket")
-        address = self.passes.take(ticket) if ticket is not None else None
+        address = await self.passes.find(ticket) if ticket is not None else None
         if ticket is not None and address is None:
             return web.Response(status=403, text="no such ticket\n")
         ws = web.WebSocketResponse(max_msg_size=MAX_MESSAGE, autoping=True, heartbeat=None)
@@ -338,13 +345,15 @@ class WebOptions:
     extra: Mapping[str, bytes] | None = None
     listening: Callable[[int], None] | None = None
     """Told the port once the front listens (to print the address)."""
+    reuse_port: bool = False
+    """Share the port with the other members of a cluster on this host (SO_REUSEPORT)."""
 
 
-async def start_front(engine: NetworkEngine, options: WebOptions) -> WebFront:
-    """A started :class:`WebFront` of ``engine``."""
-    front = WebFront(engine, options.root, options.limits, options.names, options.extra)
+async def start_front(engine: NetworkEngine, options: WebOptions, passes: PassBook | None = None) -> WebFront:
+    """A started :class:`WebFront` of ``engine`` (``passes``: the cluster's, else its own)."""
+    front = WebFront(engine, options.root, options.limits, options.names, options.extra, passes)
     try:
-        await front.start(options.host, options.port)
+        await front.start(options.host, options.port, options.reuse_port)
     except OSError as exc:
         await front.stop()
         raise OSError(exc.errno, f"the web page's port {options.port}: {exc.strerror or exc}") from None

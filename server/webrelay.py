@@ -4,8 +4,12 @@ A browser speaks WebSocket to the member that served its page only (its page's o
 the ``connect-src 'self'`` of the page's CSP), while a ``redirect`` names another
 member's TCP address.  So the member serving the page carries the browser there:
 
-- each ``redirect`` it sends to one of its WebSocket clients is noted here
-  (:class:`Passes`), the ticket with the address it names, for the ticket's lifetime;
+- each ``redirect`` it sends to one of its WebSocket clients is noted
+  (:class:`~.webpasses.Passes`), the ticket with the address it names, for the
+  ticket's lifetime; in a cluster whose members share one web port (``scopa cluster
+  --web-port``), the cluster keeps every ``redirect``'s address beside its ticket too,
+  so a front finds a ticket another member's front sent
+  (:class:`~.cluster.tickets.SharedPasses`);
 - the page then opens ``/ws?ticket=T``: the front takes ``T``'s address (once) and
   relays that WebSocket to the member's TCP port, each message one frame's body either
   way (:func:`relay`).  The browser speaks the protocol itself over it: ``hello`` with
@@ -15,7 +19,7 @@ member's TCP address.  So the member serving the page carries the browser there:
   browsers per browser, not all as the relaying member's address (PROTOCOL.md §7,
   "Front ends").
 
-Only addresses this member's own ``redirect``s named are ever connected to, each once.
+Only addresses the cluster's own ``redirect``s named are ever connected to, each once.
 """
 
 from __future__ import annotations
@@ -23,54 +27,20 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
-from collections import OrderedDict
-from collections.abc import Callable
 
 import msgpack
 from aiohttp import WSMsgType, web
 
-from scopa.protocol.commands import Redirect
 from scopa.protocol.framing import MAX_FRAME_SIZE, PREFIX_SIZE, frame_prefix
+
+from .webpasses import MAX_PASSES, PASS_TTL, PassBook, Passes
+
+__all__ = ["MAX_PASSES", "PASS_TTL", "PassBook", "Passes", "identity", "relay", "split_address", "with_identity"]
 
 log = logging.getLogger("scopa.server.web")
 
-PASS_TTL = 30.0
-"""Seconds a noted ticket may be used (a ticket's own lifetime, PROTOCOL.md §7)."""
-MAX_PASSES = 10_000
-"""Tickets noted at once; the oldest go first."""
 CONNECT_TIMEOUT = 5.0
 """Seconds to reach the member a ticket names."""
-
-
-class Passes:
-    """The tickets of the ``redirect``s sent to this front's WebSocket clients."""
-
-    def __init__(self, now: Callable[[], float], ttl: float = PASS_TTL, cap: int = MAX_PASSES) -> None:
-        self._now = now
-        self._ttl = ttl
-        self._cap = cap
-        self._by_ticket: OrderedDict[str, tuple[str, float]] = OrderedDict()
-
-    def note(self, redirect: Redirect) -> None:
-        """Remember where ``redirect`` sends its client."""
-        self._prune()
-        self._by_ticket[redirect.ticket] = (redirect.address, self._now() + self._ttl)
-        while len(self._by_ticket) > self._cap:
-            self._by_ticket.popitem(last=False)
-
-    def take(self, ticket: str) -> str | None:
-        """The address ``ticket`` was given for (once; None: unknown or out of date)."""
-        self._prune()
-        found = self._by_ticket.pop(ticket, None)
-        return found[0] if found is not None else None
-
-    def _prune(self) -> None:
-        now = self._now()
-        while self._by_ticket:
-            ticket, (_, until) = next(iter(self._by_ticket.items()))
-            if until > now:
-                break
-            del self._by_ticket[ticket]
 
 
 def split_address(address: str) -> tuple[str, int] | None:

@@ -16,6 +16,8 @@ Under the prefix ``P``:
   serving table ``ID`` and the tables that need one (server/cluster/leases.py);
 - ``P:ticket:T``: a ``redirect``'s one-time ticket: the ``name_key`` of the name it is
   for, with a short TTL;
+- ``P:pass:T``: the address that ticket's ``redirect`` named, as long: any member's web
+  front relays the WebSocket that gives ``T`` there, once (server/webrelay.py);
 - ``P:lobby``: the channel: ``table`` (a member's table as it is now; ``closed``: gone),
   ``chat`` (lobby chat), ``leave`` (a member stops).
 """
@@ -59,6 +61,9 @@ class Keys:
 
     def ticket(self, ticket: str) -> str:
         return f"{self.prefix}:ticket:{ticket}"
+
+    def passage(self, ticket: str) -> str:
+        return f"{self.prefix}:pass:{ticket}"
 
     @property
     def leased(self) -> str:

@@ -17,6 +17,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
+import time
 from collections import deque
 from collections.abc import Callable
 
@@ -35,9 +36,10 @@ from ..lobby_feed import LobbyFeed
 from ..shared_lobby import Claim, HandOn, TableKeeper, TableLeases
 from ..tasks import BackgroundTasks
 from ..text import name_key
+from ..webpasses import Passes
 from .keys import ChatNews, Keys, LeaveNews, TableNews, chat_news, read_news
 from .leases import Leases
-from .tickets import hand_on
+from .tickets import SharedPasses, hand_on
 from .names import Names
 from .options import ClusterOptions
 from .presence import Presence
@@ -70,7 +72,8 @@ class ClusterMember:
         self.connections = connections
         self.tables = tables
         self.presence = Presence(self.id, self.keys, tables, feed, options.member_ttl, self._lose)
-        self.names = Names(self.id, self.keys, options.name_ttl, self._in_use, self._lose, self._names_here)
+        self.names = Names(self.id, self.keys, options.name_ttl, self._in_use, self._lose,
+                           lambda: _names_here(connections, tables))
         self._leases = Leases(self.id, self.keys, clock, options.lease_ttl, keeper, self._lose,
                               on_taken=self.names.take_here) \
             if options.shared_journal and keeper is not None else None
@@ -84,6 +87,9 @@ class ClusterMember:
         self._task: asyncio.Task[None] | None = None
         self._beat: Timer | None = None
         self._background = BackgroundTasks()
+        self.web_passes = SharedPasses(self.keys, lambda: self._store, self._lose, Passes(time.monotonic))
+        """The passes of this member's web front: its own ``redirect``s', and those of the
+        other members' fronts (a web port they share)."""
         feed.table_listeners.append(self.presence.changed)
         connections.on_name_freed = self.release_name
 
@@ -293,11 +299,13 @@ class ClusterMember:
     def _in_use(self, name: str) -> bool:
         return name_key(name) in self.connections.names or _away(self.tables, name)
 
-    def _names_here(self) -> list[str]:
-        """The names this member's connections, and its seats waiting for one, go by."""
-        names = [sess.name for sess in self.connections.names.values() if sess.name]
-        names += [s.name for t in self.tables.with_away_seats() for s in t.seats if s is not None and s.away]
-        return names
+
+
+def _names_here(connections: Connections, tables: TableDirectory) -> list[str]:
+    """The names a member's connections, and its seats waiting for one, go by."""
+    names = [sess.name for sess in connections.names.values() if sess.name]
+    names += [s.name for t in tables.with_away_seats() for s in t.seats if s is not None and s.away]
+    return names
 
 
 def _away(tables: TableDirectory, name: str) -> bool:

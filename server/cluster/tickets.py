@@ -2,7 +2,9 @@
 there (a ``redirect``): with a shared journal, from the table's lease (its holder's
 address), else from the lobby's listing.  The ticket (``P:ticket:T``) holds the
 ``name_key`` of the client's name, for a short TTL; the member it names takes it once
-(server/cluster/names.py, ``redeem``)."""
+(server/cluster/names.py, ``redeem``).  Beside it, ``P:pass:T`` keeps the address the
+ticket is for, as long, so that the web front of any member (they may share one web
+port) carries a browser there (:class:`SharedPasses`, server/webrelay.py)."""
 
 from __future__ import annotations
 
@@ -12,7 +14,10 @@ from collections.abc import Callable
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
+from scopa.protocol.commands import Redirect
+
 from ..shared_lobby import HandOn
+from ..webpasses import Passes
 from ..text import name_key
 from .keys import Keys
 
@@ -35,13 +40,46 @@ async def hand_on(*, store: Redis, keys: Keys, member: str, address: str, leased
             found = listed
         if found is not None and found != address:
             ticket = secrets.token_urlsafe(18)
-            await store.set(keys.ticket(ticket), name_key(name), px=max(1, round(ticket_ttl * 1000)))
+            ttl_ms = max(1, round(ticket_ttl * 1000))
+            pipe = store.pipeline(transaction=True)
+            pipe.set(keys.ticket(ticket), name_key(name), px=ttl_ms)
+            pipe.set(keys.passage(ticket), found, px=ttl_ms)
+            await pipe.execute()
         elif found is not None:
             found, moving = None, True  # listed here still: given up a moment ago
     except (RedisError, OSError) as exc:
         on_lost(exc)
         ticket = None
     answer(HandOn(found, ticket, moving))
+
+
+class SharedPasses:
+    """The web front's passes (:class:`~scopa.server.webpasses.PassBook`) in a cluster:
+    every ticket the cluster gave is found in Redis, whichever member's front sent its
+    ``redirect`` (the members may share one web port), and taken once (``P:pass:T``);
+    while Redis cannot be reached, only those this front sent are found (in ``local``)."""
+
+    def __init__(self, keys: Keys, store: Callable[[], Redis | None], on_lost: Callable[[BaseException], None],
+                 local: Passes) -> None:
+        self.keys = keys
+        self.store = store
+        self.on_lost = on_lost
+        self.local = local
+
+    def note(self, redirect: Redirect) -> None:
+        self.local.note(redirect)
+
+    async def find(self, ticket: str) -> str | None:
+        address = self.local.take(ticket)
+        store = self.store()
+        if store is None:
+            return address
+        try:
+            shared = _text(await store.getdel(self.keys.passage(ticket)))
+        except (RedisError, OSError) as exc:
+            self.on_lost(exc)
+            return address
+        return shared  # the cluster's word: a ticket another front took is taken
 
 
 def _text(value: bytes | str | None) -> str | None:
