@@ -604,7 +604,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="N more tables where two expert bots play each other on the server, beside the measured ones")
     ap.add_argument("--bot-workers", type=int, default=1, help="the server's pool for bots that search (default 1)")
     ap.add_argument("--profile", default=None, metavar="PATH",
-                    help="write a cProfile of the server process to PATH (read it with python -m pstats)")
+                    help="write a cProfile of the server process to PATH (read it with python -m pstats); with "
+                         "--cluster, the first member's (the others' to PATH.1, PATH.2, ...)")
     ap.add_argument("--memory-profile", default=None, metavar="PATH",
                     help="trace the memory of the server this starts and write to PATH what it holds with every "
                          "table mid-game, by the lines that allocated it (tracing slows the server: take the other "
@@ -715,8 +716,10 @@ def run_once(args: argparse.Namespace) -> dict[str, Any]:
                                    args.bot_workers, getattr(args, "profile", None),
                                    getattr(args, "memory_profile", None), cluster)
             port, pid = server.port, server.pid
+            profile = getattr(args, "profile", None)
             others = [ServerProcess(args.seed + i, args.loop, _db_target(args.db, tmp), args.bot_workers,
-                                    cluster=cluster) for i in range(1, args.cluster)]
+                                    profile=f"{profile}.{i}" if profile else None, cluster=cluster)
+                      for i in range(1, args.cluster)]
         try:
             return asyncio.run(asyncio.wait_for(load(args, port, pid, [(o.port, o.pid) for o in others]),
                                                 SAFETY_TIMEOUT))

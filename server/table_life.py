@@ -22,7 +22,7 @@ from scopa.protocol.errors import ErrorCode
 
 from .archive import Archive
 from .clock import Clock
-from .journal import CloseTable, CreateTable, Journal, MarkDamaged
+from .journal import ClaimTable, CloseTable, CreateTable, Journal, MarkDamaged
 from .journal_values import StoredTable, TableResult
 from .limits import Limits
 from .lobby import TableDirectory, build_rules
@@ -93,6 +93,7 @@ class TableLife:
         if not games:
             return
         for stored in await self.storage.load_unfinished():
+            self.storage.write(ClaimTable(stored.id))  # its writes are this server's now, whoever wrote it before
             self.restore(stored)
         now = time.time()
         for done in (await self.storage.load_finished_since(now - self.grace))[-self.limits.finished_tables_kept:]:

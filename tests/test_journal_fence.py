@@ -15,6 +15,8 @@ import psycopg
 import pytest
 
 from scopa.engine import Deal, Play, RuleSet
+from scopa.server import NetworkEngine
+from scopa.server.clock import FakeClock
 from scopa.server.journal import (
     AppendAction,
     ClaimTable,
@@ -37,6 +39,7 @@ from scopa.server.postgres import PostgresStorage
 from scopa.server.storage import SQLiteStorage
 
 from pg import pg_url  # noqa: F401 - the fixture
+from test_cluster_tables import result_of, seated
 
 pytestmark = pytest.mark.integration
 
@@ -148,3 +151,25 @@ async def test_a_write_under_way_while_a_claim_commits_is_refused_not_stored_beh
             assert row == (1,)  # the deal only
     finally:
         await a.close()
+
+
+async def test_a_server_of_its_own_claims_the_tables_it_restores(pg_url: str) -> None:
+    """A journal's tables taken over by a cluster's member once (their fence raised) are
+    this server's when it restores them at start: its writes are stored, its games end."""
+    first = NetworkEngine("127.0.0.1", 0, seed=1, clock=FakeClock(), db=pg_url)
+    await first.start()
+    ann, table = await seated(first)
+    await ann.turns(2)
+    await first.stop()
+    await ann.closed()
+    async with await psycopg.AsyncConnection.connect(pg_url, autocommit=True) as conn:
+        await conn.execute("UPDATE tables SET fence = fence + 3 WHERE id=%s", (table,))  # claimed elsewhere
+    again = NetworkEngine("127.0.0.1", 0, seed=2, clock=FakeClock(), db=pg_url)
+    await again.start()
+    try:
+        await ann.resume_at(again)
+        await ann.turns()
+        assert ann.end is not None
+        assert await result_of(again, table) == (ann.end.winner, tuple(ann.end.totals))
+    finally:
+        await again.stop()
