@@ -26,13 +26,12 @@ from scopa.protocol.convert import public_view_to_wire, rules_to_wire, view_to_w
 from .broadcast import Broadcaster
 from .clock import Clock, SystemClock, Timer, start_timer
 from .eventlog import RESTORED_EVENTS, EventLog
-from .inbox import Inbox
 from .journal import FinishTable, Journal
 from .journal_values import FinishedTable, StoredTable
 from .seating import Seats, token_digest
 from .session import ServerSession
 from .tablejournal import TableJournal
-from .turns import Turns, YieldingBot
+from .turns import Inbox, Turns, YieldingBot
 
 log = logging.getLogger("scopa.server")
 
