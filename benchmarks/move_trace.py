@@ -7,7 +7,10 @@ A server (``scopa.server.NetworkEngine``) runs on its own event loop in a thread
 calls are recorded while the move is under way; three clients connect over loopback: two
 seats of a ``scopa`` table and a spectator.  When a seat is asked to move, its first
 legal move is sent and the recording starts; it stops when the two seats and the
-spectator have each received the ``played`` event of that move.
+spectator have each received the ``played`` event of that move.  The recording starts on
+the server's loop, after what it had queued by then (such as the lobby's update for the
+game's start, scheduled before the question was written), so that work is not counted as
+the move's.
 
 Printed: the calls of our code (``scopa.*``), the distinct functions and files they were
 in (and how many of those files are the server's), and the back-and-forths: a call from
@@ -97,7 +100,17 @@ async def until(session: ClientSession, match: Callable[[Any], bool]) -> Any:
             return command.body
 
 
-async def trace(port: int, recorder: Recorder) -> None:
+async def arm_on(loop: asyncio.AbstractEventLoop, recorder: Recorder) -> None:
+    """Arm ``recorder`` from ``loop`` (the server's), once the callbacks it has queued
+    so far have run."""
+
+    async def arm() -> None:
+        recorder.arm()
+
+    await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(arm(), loop))
+
+
+async def trace(port: int, server_loop: asyncio.AbstractEventLoop, recorder: Recorder) -> None:
     ada = await ClientSession.connect("127.0.0.1", port, "ada")
     bea = await ClientSession.connect("127.0.0.1", port, "bea")
     eve = await ClientSession.connect("127.0.0.1", port, "eve")
@@ -111,7 +124,7 @@ async def trace(port: int, recorder: Recorder) -> None:
     first = next(iter(done))
     asked: YourTurn = first.result()
     mover = turns[first]
-    recorder.arm()
+    await arm_on(server_loop, recorder)
     move = action_to_wire(legal_from_wire(asked)[0]).model_copy(update={"turn": asked.event})
     mover._send(move, f"table:{info.id}")  # noqa: SLF001 - a bare move, no Player
     for session in (ada, bea, eve):
@@ -134,7 +147,7 @@ def main(argv: list[str] | None = None) -> int:
         print("the server did not start", file=sys.stderr)
         return 1
     try:
-        asyncio.run(trace(box["port"], recorder))
+        asyncio.run(trace(box["port"], box["loop"], recorder))
     finally:
         box["loop"].call_soon_threadsafe(box["stop"].set)
         thread.join(10)

@@ -26,14 +26,13 @@ from scopa.protocol.convert import public_view_to_wire, rules_to_wire, view_to_w
 from .broadcast import Broadcaster
 from .clock import Clock, SystemClock, Timer, start_timer
 from .eventlog import RESTORED_EVENTS, EventLog
-from .inbox import Inbox
 from .journal import FinishTable, Journal
 from .journal_values import Fenced, FinishedTable, StoredTable
 from .seating import Seats, token_digest
 from .session import ServerSession
 from .shared_lobby import TableLeases
 from .tablejournal import TableJournal
-from .turns import Turns, YieldingBot
+from .turns import Inbox, Turns, YieldingBot
 
 log = logging.getLogger("scopa.server")
 

@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Protocol
 from urllib.parse import urlsplit
 
-from aiohttp import web
+from aiohttp import WSCloseCode, web
 
 from .limits import Limits
 from .session import ServerSession
@@ -208,6 +208,8 @@ class WebFront:
         self.total = limits.total
         self.per_address: dict[str, int] = {}
         self.sessions = 0
+        self._open: set[web.WebSocketResponse] = set()
+        """The WebSockets open now (their own sessions and relays), closed by ``stop``."""
         self.passes: PassBook = passes if passes is not None else Passes(time.monotonic)
         """The ``redirect``s sent to this front's clients, by ticket (server/webrelay.py)."""
         self.http: web.Server | None = None
@@ -260,8 +262,14 @@ class WebFront:
         return self.port
 
     async def stop(self) -> None:
+        """Stop listening, close every open WebSocket (1001, going away: the page
+        reconnects as after a restart) and then the front.  A relayed WebSocket would
+        otherwise stay open as long as the member it is carried to, and aiohttp waits up
+        to a minute for its handler."""
         if self._listener is not None:
             self._listener.close()
+        await asyncio.gather(*(ws.close(code=WSCloseCode.GOING_AWAY, message=b"the server is stopping")
+                               for ws in list(self._open)), return_exceptions=True)
         if self._runner is not None:
             await self._runner.cleanup()
         if self._listener is not None:
@@ -301,6 +309,7 @@ class WebFront:
         ws = web.WebSocketResponse(max_msg_size=MAX_MESSAGE, autoping=True, heartbeat=None)
         await ws.prepare(request)
         self.sessions += 1
+        self._open.add(ws)
         try:
             if address is not None:  # handed on: carried to the member serving the table
                 await relay(ws, address, request.remote or "")
@@ -310,6 +319,7 @@ class WebFront:
                 await run_session(request, session, ws)
         finally:
             self.sessions -= 1
+            self._open.discard(ws)
         return ws
 
 

@@ -13,9 +13,9 @@ from scopa.engine import RuleSetError
 from scopa.protocol import ConnectionRole, prepare
 from scopa.protocol import commands as wire
 from scopa.server.eventlog import EventLog, LoggedEvent
-from scopa.server.inbox import Inbox
 from scopa.server.lobby import build_rules
 from scopa.server.rated import FairRatings
+from scopa.server.turns import Inbox
 
 pytestmark = pytest.mark.unit
 

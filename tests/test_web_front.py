@@ -254,3 +254,37 @@ async def test_a_taken_web_port_stops_the_server_with_one_line(root: Path) -> No
             await serve("127.0.0.1", 0, web=WebOptions(port=taken.getsockname()[1], root=root))
     finally:
         taken.close()
+
+
+async def test_stopping_the_front_closes_its_websockets_and_relays_as_going_away(root: Path) -> None:
+    """A front stopping while the server behind it (or the member a browser is relayed to)
+    still runs closes each WebSocket with 1001, going away: the page reconnects as after a
+    restart, and the stop does not wait for the other side to close first."""
+    member_side: list[asyncio.StreamWriter] = []
+    reached = asyncio.Event()
+
+    async def member(_reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        member_side.append(writer)  # a member that keeps the relayed connection open
+        reached.set()
+
+    other = await asyncio.start_server(member, "127.0.0.1", 0)
+    engine, front = await _front(root)
+    http = aiohttp.ClientSession()
+    try:
+        address = f"127.0.0.1:{other.sockets[0].getsockname()[1]}"
+        front.passes.note(wire.Redirect(table="7", address=address, ticket="ticket-relay-1234"))
+        origin = {"Origin": f"http://127.0.0.1:{front.port}"}
+        own = await http.ws_connect(f"http://127.0.0.1:{front.port}/ws", headers=origin)
+        relayed = await http.ws_connect(f"http://127.0.0.1:{front.port}/ws?ticket=ticket-relay-1234",
+                                        headers=origin)
+        await asyncio.wait_for(reached.wait(), SAFETY)  # the relay reached the member
+        await asyncio.wait_for(front.stop(), SAFETY)
+        for ws in (own, relayed):
+            closing = await asyncio.wait_for(ws.receive(), SAFETY)
+            assert closing.type is aiohttp.WSMsgType.CLOSE and closing.data == aiohttp.WSCloseCode.GOING_AWAY
+    finally:
+        await http.close()
+        for writer in member_side:
+            writer.close()
+        other.close()
+        await engine.stop()
