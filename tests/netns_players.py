@@ -61,6 +61,14 @@ async def seated(home: tuple[str, int], table: str, seed: int, liveness: float) 
     session = await ClientSession.connect(*home, f"p{seed}")
     session.first_backoff, session.max_backoff = 0.05, 0.5
     session.ping_after, session.dead_after = liveness, liveness  # a silent link is noticed soon
+    # As a person would, join the table once this member's lobby lists it: a table made on
+    # the other host reaches this member's listing a moment after the maker is told its id.
+    listed = {info.id for info in await session.watch_lobby()}
+    while table not in listed:
+        update = await session.next_lobby_update(timeout=30.0)
+        assert update is not None, f"table {table} never reached the lobby of {home}"
+        listed.add(update.id)
+    await session.unwatch_lobby()
     await session.join_table(table)
     return session
 
