@@ -17,8 +17,9 @@ good within each deal drawn, and the partner's plays weigh the draws as the oppo
 do, with the team's convention besides (a card laid without taking says "I hold its
 twin", which the expert also keeps when it lays); the partner's hand is never looked at.
 
-The effort is counted in work (plays pushed during search), so a seeded expert always
-plays the same way; ``time_limit`` may stop it earlier when a person is waiting.
+The effort is counted in work (plays pushed during search; with four players, a share of
+the budget, :data:`BUDGET_SHARE`), so a seeded expert always plays the same way;
+``time_limit`` may stop it earlier when a person is waiting.
 """
 
 from __future__ import annotations
@@ -41,6 +42,17 @@ DEFAULT_BUDGET = 12000
 """Work per decision, in plays pushed (a sample's dealing counts as half a play per hidden
 card): about 70 ms of CPU per searched move on the machine it was calibrated on (a
 shared 2-core x86-64 server, about 6 µs per play pushed with the reply model)."""
+
+BUDGET_SHARE = {4: 2 / 3}
+"""The share of the budget a decision spends with this many players, where it is not all:
+with four, a searched move cost more time per play of work (each drawn deal's search is
+small, so dealing the samples weighs more), and this keeps its moves as quick as in
+scopa."""
+
+
+def work_budget(budget: int, players: int) -> int:
+    """The work one decision of a game of ``players`` may spend, from the bot's budget."""
+    return max(1, round(budget * BUDGET_SHARE.get(players, 1.0)))
 
 DEFAULT_LEAVES = 50
 """Full-width leaves one determinization's search may reach before it stops deeper."""
@@ -110,6 +122,7 @@ class ExpertBot(ThinkingBot):
         sampler = Sampler(view, knowledge(view), self.rng, self.infer, self.model)
         search = make_search(view.rules, view.rules.side_of(view.seat), self.learnt, self.replies)
         totals = [0.0] * len(plays)
+        budget = work_budget(self.budget, view.rules.players)
         start = self.clock()
         samples = 0
         draw_cost = sampler.know.unseen_count // 2  # dealing hidden cards counts as work too
@@ -123,7 +136,7 @@ class ExpertBot(ThinkingBot):
             for i, p in enumerate(plays):
                 totals[i] += search.value(state, p, depth, -1e9, 1e9)
             samples += 1
-            if sampler.exact or search.nodes >= self.budget:
+            if sampler.exact or search.nodes >= budget:
                 break
             if self.time_limit is not None and self.clock() - start >= self.time_limit:
                 break
