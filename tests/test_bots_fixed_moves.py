@@ -5,7 +5,9 @@ table, and say so).  Recorded again when the hidden hands came to be drawn by th
 model and the other side's moves to be expected from the reply model (both in
 ``scopa.bots.opponent``): 31 of the 40 moves stayed as they were; and again (the work
 and samples of the scopone positions, not a move) when the partner's convention came to
-weigh the candidate draws instead of shaping them."""
+weigh the candidate draws instead of shaping them; and again (the work and samples of the
+scopone positions, not a move) when a four-player decision came to draw 4 candidates a
+sample and to spend two thirds of the budget."""
 
 from __future__ import annotations
 
@@ -57,16 +59,16 @@ RECORDED = [
     ('scopa', 27, (14, 0), 185, 1),
     ('scopa', 28, (27, 131200), 5051, 35),
     ('scopa', 29, (23, 0), 5097, 39),
-    ('scopone', 0, (33, 134217792), 5010, 48),
-    ('scopone', 1, (23, 131074), 5016, 76),
-    ('scopone', 2, (23, 1048576), 5050, 92),
-    ('scopone', 3, (27, 1048578), 5015, 194),
-    ('scopone', 4, (31, 0), 5080, 55),
-    ('scopone', 6, (9, 256), 5041, 114),
-    ('scopone', 7, (28, 134217730), 5012, 98),
-    ('scopone', 8, (26, 134217728), 5015, 267),
-    ('scopone', 9, (1, 0), 5017, 15),
-    ('scopone', 11, (18, 131072), 5002, 86),
+    ('scopone', 0, (33, 134217792), 3386, 33),
+    ('scopone', 1, (23, 131074), 3365, 51),
+    ('scopone', 2, (23, 1048576), 3351, 62),
+    ('scopone', 3, (27, 1048578), 3345, 129),
+    ('scopone', 4, (31, 0), 3396, 40),
+    ('scopone', 6, (9, 256), 3339, 63),
+    ('scopone', 7, (28, 134217730), 3363, 70),
+    ('scopone', 8, (26, 134217728), 3342, 166),
+    ('scopone', 9, (1, 0), 3362, 10),
+    ('scopone', 11, (18, 131072), 3375, 57),
 ]
 
 
