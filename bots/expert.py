@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import random
 import time
+from math import exp
 from typing import Callable, Sequence
 
 from scopa.engine import Declare, Play, RuleSet, View
@@ -34,7 +35,7 @@ from scopa.engine.cards import VALUE, VALUE_MASK, mask_of
 from .base import ThinkingBot, choices
 from .determinize import Sampler
 from .knowledge import knowledge
-from .opponent import ReplyModel
+from .opponent import ReplyModel, reply_evidence
 from .horizon import evaluator_for, has_weights
 from .search import SWEEP_THREAT, Search, plies_within, remaining_plies
 
@@ -70,7 +71,9 @@ EXACT_LEAVES = 2000
 """A search this small or smaller runs to the round's end (exact for that deal)."""
 
 
-def make_search(rules: RuleSet, side: int, learnt: bool = True, replies: bool = True) -> Search:
+def make_search(
+    rules: RuleSet, side: int, learnt: bool = True, replies: bool = True, trust: float = 1.0,
+) -> Search:
     """The search for ``side``: the learnt evaluation at the horizon where it covers the
     rules (it values a sweep the next player holds itself), else the estimate plus
     :data:`~scopa.bots.search.SWEEP_THREAT`; where the evaluation is learnt (two sides,
@@ -79,7 +82,20 @@ def make_search(rules: RuleSet, side: int, learnt: bool = True, replies: bool = 
     learnt = learnt and has_weights(rules)
     threat = 0.0 if rules.frac or learnt else SWEEP_THREAT
     model = ReplyModel(rules) if replies and learnt else None
-    return Search(side, threat, evaluator_for(rules, learnt), model)
+    return Search(side, threat, evaluator_for(rules, learnt), model, trust)
+
+
+TRUST_PRIOR = 1.0
+TRUST_SLOPE = 3.0
+"""With ``adapt``, the reply model's share of another side's value is the logistic of
+``TRUST_PRIOR + TRUST_SLOPE * evidence`` (:func:`~scopa.bots.opponent.reply_evidence`):
+0.73 before any evidence, near 1 against a player that chooses by immediate worth, near
+0 against one whose plays surprise the model more than it expected."""
+
+
+def reply_trust(evidence: float) -> float:
+    """The share of another side's value the search takes from the reply model."""
+    return 1.0 / (1.0 + exp(-(TRUST_PRIOR + TRUST_SLOPE * evidence)))
 
 
 class ExpertBot(ThinkingBot):
@@ -97,6 +113,7 @@ class ExpertBot(ThinkingBot):
         learnt: bool = True,
         model: bool = True,
         replies: bool = True,
+        adapt: bool = False,
     ) -> None:
         super().__init__(name or "expert")
         if budget < 1:
@@ -110,6 +127,7 @@ class ExpertBot(ThinkingBot):
         self.learnt = learnt
         self.model = model
         self.replies = replies
+        self.adapt = adapt
         self.last_nodes = 0  # work done for the last decision
         self.last_samples = 0
 
@@ -120,7 +138,8 @@ class ExpertBot(ThinkingBot):
             return plays
         assert view.seat is not None  # choices() settles a seat-less view
         sampler = Sampler(view, knowledge(view), self.rng, self.infer, self.model)
-        search = make_search(view.rules, view.rules.side_of(view.seat), self.learnt, self.replies)
+        trust = reply_trust(reply_evidence(view)) if self.adapt else 1.0
+        search = make_search(view.rules, view.rules.side_of(view.seat), self.learnt, self.replies, trust)
         totals = [0.0] * len(plays)
         budget = work_budget(self.budget, view.rules.players)
         start = self.clock()
