@@ -22,8 +22,8 @@ CANDIDATES = 16
 
 CANDIDATES_BY_PLAYERS = {4: 4}
 """Fewer draws per sample where :data:`CANDIDATES` would cost more than the search: with
-four players each drawn deal's search is small (hands of ten, no stock), so drawing and
-weighing the candidates took most of a decision's time."""
+four players each drawn deal's search is small (with hands of nine it reaches two plies),
+so drawing and weighing the candidates took most of a decision's time."""
 
 
 def candidates(players: int) -> int:

@@ -47,7 +47,8 @@ shared 2-core x86-64 server, about 6 µs per play pushed with the reply model)."
 BUDGET_SHARE = {4: 2 / 3}
 """The share of the budget a decision spends with this many players, where it is not all:
 with four, a searched move cost more time per play of work (each drawn deal's search is
-small, so dealing the samples weighs more), and this keeps its moves as quick as in
+small, so dealing the samples weighs more); this and fewer candidate draws
+(:data:`~scopa.bots.determinize.CANDIDATES_BY_PLAYERS`) keep its moves as quick as in
 scopa."""
 
 
