@@ -8,7 +8,7 @@
 JSON line per deal (its index, A's margin per round, A's CPU ms per move), so a run can
 be stopped and resumed and variants compared on the very same deals.  A and B are
 what the arena takes, or ``expert:KEY=VALUE,...`` for an expert built with those
-arguments (``budget``, ``leaves``, ``infer``, ``learnt``, ``model``, ``replies``; 0/1 for
+arguments (``budget``, ``leaves``, ``infer``, ``learnt``, ``model``, ``replies``, ``adapt``; 0/1 for
 the flags), e.g. ``expert:budget=5000,model=0,replies=0``.
 
 ``compare`` prints each file's margin with its 95% interval and CPU ms (median, p99),
@@ -28,7 +28,7 @@ from scopa.bots.arena import BotFactory, bot_factory, percentile, play_deal
 from scopa.engine import RuleSet
 
 _INT = ("budget", "leaves")
-_FLAGS = ("infer", "learnt", "model", "replies")
+_FLAGS = ("infer", "learnt", "model", "replies", "adapt")
 
 
 def factory(spec: str) -> BotFactory:

@@ -2,7 +2,7 @@
 hidden cards (other hands, the stock's order) drawn at random, weighted by inference.
 
 With a model of the players' choices (:mod:`~scopa.bots.opponent`) each draw is one of
-:data:`CANDIDATES` drawn uniformly, picked with a chance proportional to how likely the
+:func:`candidates` drawn uniformly, picked with a chance proportional to how likely the
 plays of the deal make its hands, times the partner's convention (sampling and
 importance resampling); without one, each card's weight from
 :func:`~scopa.bots.knowledge.inference_weights` shapes the draw directly."""
@@ -19,6 +19,16 @@ from .opponent import PlayModel, play_model
 
 CANDIDATES = 16
 """Draws from the prior among which one sample is picked by the play model."""
+
+CANDIDATES_BY_PLAYERS = {4: 4}
+"""Fewer draws per sample where :data:`CANDIDATES` would cost more than the search: with
+four players each drawn deal's search is small (with hands of nine it reaches two plies),
+so drawing and weighing the candidates took most of a decision's time."""
+
+
+def candidates(players: int) -> int:
+    """Draws from the prior per sample for a game of ``players``."""
+    return CANDIDATES_BY_PLAYERS.get(players, CANDIDATES)
 
 
 class Sampler:
@@ -47,6 +57,7 @@ class Sampler:
         elif infer:
             self.weights = inference_weights(view, know.unseen)
         self.template = _template_state(view, know)
+        self.candidates = candidates(view.rules.players)
 
     @property
     def exact(self) -> bool:
@@ -66,7 +77,7 @@ class Sampler:
         hands, cards = self._draw()
         if model is not None and not self.exact:
             total = _likelihood(model, self.prior, hands, self.others)
-            for _ in range(CANDIDATES - 1):
+            for _ in range(self.candidates - 1):
                 h, c = self._draw()
                 w = _likelihood(model, self.prior, h, self.others)
                 total += w

@@ -6,8 +6,10 @@ the other players' plays of the deal make their hands (:mod:`~scopa.bots.opponen
 searches each one and plays the move with the best average.  In the search the other
 side's moves are expected from the same model of how players choose (a soft choice by
 a play's immediate worth) rather than assumed the worst for the expert, which no player
-who cannot see its hand would find; where no such model applies (three sides, scoring
-variants) the search is alpha-beta minimax.  When the hidden cards can lie only one way
+who cannot see its hand would find; with two players (``adapt``) it leans on that model
+only as far as the model has predicted the other side's plays of the round so far, the
+rest of their value being the minimum.  Where no such model applies (three sides,
+scoring variants) the search is alpha-beta minimax.  When the hidden cards can lie only one way
 (two players and an empty stock) it searches the rest of the round to its end.
 
 At the search's horizon it values a position with the learnt evaluation of
@@ -17,14 +19,16 @@ good within each deal drawn, and the partner's plays weigh the draws as the oppo
 do, with the team's convention besides (a card laid without taking says "I hold its
 twin", which the expert also keeps when it lays); the partner's hand is never looked at.
 
-The effort is counted in work (plays pushed during search), so a seeded expert always
-plays the same way; ``time_limit`` may stop it earlier when a person is waiting.
+The effort is counted in work (plays pushed during search; with four players, a share of
+the budget, :data:`BUDGET_SHARE`), so a seeded expert always plays the same way;
+``time_limit`` may stop it earlier when a person is waiting.
 """
 
 from __future__ import annotations
 
 import random
 import time
+from math import exp
 from typing import Callable, Sequence
 
 from scopa.engine import Declare, Play, RuleSet, View
@@ -33,7 +37,7 @@ from scopa.engine.cards import VALUE, VALUE_MASK, mask_of
 from .base import ThinkingBot, choices
 from .determinize import Sampler
 from .knowledge import knowledge
-from .opponent import ReplyModel
+from .opponent import ReplyModel, reply_evidence
 from .horizon import evaluator_for, has_weights
 from .search import SWEEP_THREAT, Search, plies_within, remaining_plies
 
@@ -41,6 +45,18 @@ DEFAULT_BUDGET = 12000
 """Work per decision, in plays pushed (a sample's dealing counts as half a play per hidden
 card): about 70 ms of CPU per searched move on the machine it was calibrated on (a
 shared 2-core x86-64 server, about 6 µs per play pushed with the reply model)."""
+
+BUDGET_SHARE = {4: 2 / 3}
+"""The share of the budget a decision spends with this many players, where it is not all:
+with four, a searched move cost more time per play of work (each drawn deal's search is
+small, so dealing the samples weighs more); this and fewer candidate draws
+(:data:`~scopa.bots.determinize.CANDIDATES_BY_PLAYERS`) keep its moves as quick as in
+scopa."""
+
+
+def work_budget(budget: int, players: int) -> int:
+    """The work one decision of a game of ``players`` may spend, from the bot's budget."""
+    return max(1, round(budget * BUDGET_SHARE.get(players, 1.0)))
 
 DEFAULT_LEAVES = 50
 """Full-width leaves one determinization's search may reach before it stops deeper."""
@@ -58,7 +74,9 @@ EXACT_LEAVES = 2000
 """A search this small or smaller runs to the round's end (exact for that deal)."""
 
 
-def make_search(rules: RuleSet, side: int, learnt: bool = True, replies: bool = True) -> Search:
+def make_search(
+    rules: RuleSet, side: int, learnt: bool = True, replies: bool = True, trust: float = 1.0,
+) -> Search:
     """The search for ``side``: the learnt evaluation at the horizon where it covers the
     rules (it values a sweep the next player holds itself), else the estimate plus
     :data:`~scopa.bots.search.SWEEP_THREAT`; where the evaluation is learnt (two sides,
@@ -67,7 +85,26 @@ def make_search(rules: RuleSet, side: int, learnt: bool = True, replies: bool = 
     learnt = learnt and has_weights(rules)
     threat = 0.0 if rules.frac or learnt else SWEEP_THREAT
     model = ReplyModel(rules) if replies and learnt else None
-    return Search(side, threat, evaluator_for(rules, learnt), model)
+    return Search(side, threat, evaluator_for(rules, learnt), model, trust)
+
+
+TRUST_PRIOR = 1.0
+TRUST_SLOPE = 3.0
+"""With ``adapt``, the reply model's share of another side's value is the logistic of
+``TRUST_PRIOR + TRUST_SLOPE * evidence`` (:func:`~scopa.bots.opponent.reply_evidence`):
+0.73 before any evidence, near 1 against a player that chooses by immediate worth, near
+0 against one whose plays surprise the model more than it expected."""
+
+
+ADAPT_PLAYERS = frozenset({2})
+"""Player counts at which the expert adapts its trust in the reply model unless told
+(``adapt``): measured in scopa, where it played better against ``ismcts`` and no worse
+against ``greedy-v1``; with four players it was not measured, so it is off there."""
+
+
+def reply_trust(evidence: float) -> float:
+    """The share of another side's value the search takes from the reply model."""
+    return 1.0 / (1.0 + exp(-(TRUST_PRIOR + TRUST_SLOPE * evidence)))
 
 
 class ExpertBot(ThinkingBot):
@@ -85,6 +122,7 @@ class ExpertBot(ThinkingBot):
         learnt: bool = True,
         model: bool = True,
         replies: bool = True,
+        adapt: bool | None = None,
     ) -> None:
         super().__init__(name or "expert")
         if budget < 1:
@@ -98,6 +136,7 @@ class ExpertBot(ThinkingBot):
         self.learnt = learnt
         self.model = model
         self.replies = replies
+        self.adapt = adapt
         self.last_nodes = 0  # work done for the last decision
         self.last_samples = 0
 
@@ -108,8 +147,11 @@ class ExpertBot(ThinkingBot):
             return plays
         assert view.seat is not None  # choices() settles a seat-less view
         sampler = Sampler(view, knowledge(view), self.rng, self.infer, self.model)
-        search = make_search(view.rules, view.rules.side_of(view.seat), self.learnt, self.replies)
+        adapt = view.rules.players in ADAPT_PLAYERS if self.adapt is None else self.adapt
+        trust = reply_trust(reply_evidence(view)) if adapt else 1.0
+        search = make_search(view.rules, view.rules.side_of(view.seat), self.learnt, self.replies, trust)
         totals = [0.0] * len(plays)
+        budget = work_budget(self.budget, view.rules.players)
         start = self.clock()
         samples = 0
         draw_cost = sampler.know.unseen_count // 2  # dealing hidden cards counts as work too
@@ -123,7 +165,7 @@ class ExpertBot(ThinkingBot):
             for i, p in enumerate(plays):
                 totals[i] += search.value(state, p, depth, -1e9, 1e9)
             samples += 1
-            if sampler.exact or search.nodes >= self.budget:
+            if sampler.exact or search.nodes >= budget:
                 break
             if self.time_limit is not None and self.clock() - start >= self.time_limit:
                 break

@@ -18,7 +18,7 @@ table) weighs less, by how much better that play was.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from math import exp
+from math import exp, log
 
 from scopa.engine import Play, RuleSet, View
 from scopa.engine.cards import VALUE, mask_of
@@ -151,3 +151,48 @@ def play_model(view: View, model: ReplyModel | None = None) -> PlayModel:
             rest ^= low
         out.setdefault(play.seat, []).append(Choice(fixed, tuple(mass)))
     return PlayModel({s: tuple(c) for s, c in out.items()})
+
+
+def reply_evidence(view: View, model: ReplyModel | None = None) -> float:
+    """How well the model predicts the other side's plays of this round: summed over
+    those plays, the log of the chance the model gave the play made less the log it
+    expected on average (minus the choice's entropy).  About zero for a player who
+    chooses as the model says, above it for one who takes the likeliest play more often
+    still, below it for one whose plays surprise the model (one who searches, say).  A
+    play's alternatives are those the cards then known to be in its holder's hand allowed
+    (the card played and the cards the holder played later in the same deal); a play
+    without one says nothing."""
+    start = current_deal_start(view)
+    if start is None or view.seat is None:
+        return 0.0
+    rules = view.rules
+    mine = rules.side_of(view.seat)
+    model = model or ReplyModel(rules)
+    caps = capture_rules(view)
+    k = model.sharpness
+    plays = view.round_plays
+    per_deal = rules.players * rules.hand_size
+    tables: list[int] = []
+    t = mask_of(view.table)
+    for play in reversed(plays):
+        captured = mask_of(play.captured)
+        t = (t | captured) if captured else (t & ~(1 << play.card))
+        tables.append(t)
+    tables.reverse()
+    total = 0.0
+    for i, (play, before) in enumerate(zip(plays, tables)):
+        if rules.side_of(play.seat) == mine:
+            continue
+        end = min(len(plays), i - i % per_deal + per_deal)
+        held = [int(play.card)] + [int(p.card) for p in plays[i + 1:end] if p.seat == play.seat]
+        options = [(c, o) for c in held for o in (caps.options(before, VALUE[c], i == 0) or [0])]
+        if len(options) < 2:
+            continue
+        gains = [model.gain(before, c, o) for c, o in options]
+        top = max(gains)
+        odds = [exp(k * (g - top)) for g in gains]
+        norm = sum(odds)
+        made = exp(k * (model.gain(before, int(play.card), mask_of(play.captured)) - top)) / norm
+        # log p(made) + the choice's entropy: the surprise the model expected less the surprise seen
+        total += log(made) - sum(o / norm * log(o / norm) for o in odds if o > 0)
+    return total

@@ -32,18 +32,19 @@ expectation (with the default sharpness: one worth about a round point less)."""
 class Search:
     """One search's settings and its work counter (nodes = plays pushed)."""
 
-    __slots__ = ("side", "nodes", "threat", "evaluate", "replies")
+    __slots__ = ("side", "nodes", "threat", "evaluate", "replies", "trust")
 
     def __init__(
         self, side: int, threat: float = SWEEP_THREAT,
         evaluate: Callable[[GameState, int], float] = estimate,
-        replies: ReplyModel | None = None,
+        replies: ReplyModel | None = None, trust: float = 1.0,
     ) -> None:
         self.side = side
         self.nodes = 0
         self.threat = threat
         self.evaluate = evaluate
         self.replies = replies
+        self.trust = trust  # the reply model's share of another side's value; the rest is the minimum
 
     def _sweep_threat(self, state: GameState) -> float:
         """R18 at the horizon: the player to move would take a sweep it holds."""
@@ -126,14 +127,27 @@ class Search:
 
     def _expected(self, state: GameState, plays: list[Play], depth: int) -> float:
         """Another side's move: the reply model's expectation of the plays' values (each
-        searched in full, as an expectation needs exact values)."""
+        searched in full, as an expectation needs exact values); with a ``trust`` below
+        1, that share of the expectation plus the rest of the plays' minimum (then every
+        play is searched)."""
         assert self.replies is not None
         odds = self.replies.odds(state.table, plays)
+        trust = self.trust
         total = weight = 0.0
+        low = 1e9
         for p, w in zip(plays, odds):
             if w >= UNLIKELY:
-                total += w * self.value(state, p, depth, -1e9, 1e9)
+                v = self.value(state, p, depth, -1e9, 1e9)
+                total += w * v
                 weight += w
+            elif trust < 1.0:
+                v = self.value(state, p, depth, -1e9, 1e9)
+            else:
+                continue
+            if v < low:
+                low = v
+        if trust < 1.0:
+            return trust * total / weight + (1.0 - trust) * low
         return total / weight
 
     def _last_ply(self, state: GameState, plays: list[Play], alpha: float, beta: float) -> float:

@@ -141,3 +141,33 @@ def test_a_partners_card_laid_without_taking_says_it_holds_the_twin() -> None:
         assert w[1][card] == PASSED_CAPTURE  # seat 1 laid the 8 while a 4 could take the 4
         assert w[3][card] == 1.0
     assert w[0][cards_in(m("Fc"))[0]] == 1.0  # the opponent's 8 made no twin likelier
+
+
+def test_a_four_player_decision_spends_a_share_of_the_budget_and_fewer_draws() -> None:
+    """With four players each sample is one of 4 draws from the prior (16 with two), and a
+    decision spends two thirds of the budget in work."""
+    from scopa.bots import determinize
+
+    counts: dict[str, int] = {}
+    for preset, plays, share, draws in (("scopa", 2, 1.0, 16), ("scopone", 6, 2 / 3, 4)):
+        rules = RuleSet.build(preset)
+        s = _midgame(rules, seed=3, plays=plays)
+        v = view(s, s.to_move)
+        sampler = Sampler(v, knowledge(v), random.Random(1))
+        assert sampler.model is not None and not sampler.exact
+        calls = 0
+        draw = sampler._draw
+
+        def counted() -> tuple[list[int], list[int]]:
+            nonlocal calls
+            calls += 1
+            return draw()
+
+        sampler._draw = counted  # type: ignore[method-assign]
+        sampler.sample()
+        assert calls == draws == determinize.candidates(rules.players)
+        bot = ExpertBot(seed=1, budget=3000)
+        bot.pick(v, s.legal_plays())
+        assert 3000 * share <= bot.last_nodes < 3000 * share + 500  # one sample's search past it
+        counts[preset] = bot.last_nodes
+    assert counts["scopone"] < counts["scopa"]

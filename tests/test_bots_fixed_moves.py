@@ -5,7 +5,11 @@ table, and say so).  Recorded again when the hidden hands came to be drawn by th
 model and the other side's moves to be expected from the reply model (both in
 ``scopa.bots.opponent``): 31 of the 40 moves stayed as they were; and again (the work
 and samples of the scopone positions, not a move) when the partner's convention came to
-weigh the candidate draws instead of shaping them."""
+weigh the candidate draws instead of shaping them; and again (the work and samples of the
+scopone positions, not a move) when a four-player decision came to draw 4 candidates a
+sample and to spend two thirds of the budget; and again when, with two players, the
+search came to lean on the reply model only as far as it has predicted the other side's
+plays (the work and samples of 28 of the 30 scopa positions, and one move)."""
 
 from __future__ import annotations
 
@@ -27,46 +31,46 @@ BUDGET = 5000
 
 # preset, position, the move (card, capture), work done, samples drawn
 RECORDED = [
-    ('scopa', 0, (2, 1), 5021, 24),
-    ('scopa', 1, (21, 8320), 5074, 62),
-    ('scopa', 2, (4, 32), 5162, 42),
-    ('scopa', 3, (16, 0), 5042, 66),
-    ('scopa', 4, (32, 8589934592), 159, 1),
-    ('scopa', 5, (8, 0), 5103, 46),
-    ('scopa', 6, (25, 134217728), 5017, 35),
-    ('scopa', 7, (25, 8448), 5067, 33),
-    ('scopa', 8, (37, 2147483664), 5094, 29),
-    ('scopa', 9, (0, 4), 39, 1),
-    ('scopa', 10, (0, 4), 5089, 35),
-    ('scopa', 11, (29, 1073741824), 5043, 56),
-    ('scopa', 12, (0, 0), 5064, 79),
-    ('scopa', 13, (3, 1), 5011, 99),
-    ('scopa', 14, (19, 0), 5000, 51),
-    ('scopa', 15, (9, 2048), 5058, 58),
-    ('scopa', 16, (19, 131072), 5027, 36),
-    ('scopa', 17, (29, 33281), 5113, 31),
+    ('scopa', 0, (2, 1), 5266, 22),
+    ('scopa', 1, (21, 8320), 5010, 53),
+    ('scopa', 2, (4, 32), 5086, 40),
+    ('scopa', 3, (16, 0), 5061, 65),
+    ('scopa', 4, (12, 0), 159, 1),
+    ('scopa', 5, (8, 0), 5011, 38),
+    ('scopa', 6, (25, 134217728), 5002, 29),
+    ('scopa', 7, (25, 8448), 5018, 32),
+    ('scopa', 8, (37, 2147483664), 5176, 29),
+    ('scopa', 9, (0, 4), 46, 1),
+    ('scopa', 10, (0, 4), 5107, 33),
+    ('scopa', 11, (29, 1073741824), 5019, 55),
+    ('scopa', 12, (0, 0), 5046, 69),
+    ('scopa', 13, (3, 1), 5026, 64),
+    ('scopa', 14, (19, 0), 5058, 49),
+    ('scopa', 15, (9, 2048), 5057, 55),
+    ('scopa', 16, (19, 131072), 5158, 31),
+    ('scopa', 17, (29, 33281), 5096, 27),
     ('scopa', 18, (36, 274877906944), 151, 1),
-    ('scopa', 19, (23, 4194304), 5138, 35),
-    ('scopa', 20, (5, 64), 5124, 36),
-    ('scopa', 21, (8, 0), 5016, 63),
-    ('scopa', 22, (1, 0), 5148, 51),
-    ('scopa', 23, (9, 1024), 5069, 54),
-    ('scopa', 24, (5, 0), 5006, 77),
-    ('scopa', 25, (38, 33555456), 5035, 69),
-    ('scopa', 26, (36, 274877906944), 5210, 22),
+    ('scopa', 19, (23, 4194304), 5013, 33),
+    ('scopa', 20, (5, 64), 5032, 34),
+    ('scopa', 21, (8, 0), 5016, 57),
+    ('scopa', 22, (1, 0), 5095, 35),
+    ('scopa', 23, (9, 1024), 5064, 52),
+    ('scopa', 24, (5, 0), 5012, 64),
+    ('scopa', 25, (38, 33555456), 5070, 60),
+    ('scopa', 26, (36, 274877906944), 5244, 19),
     ('scopa', 27, (14, 0), 185, 1),
-    ('scopa', 28, (27, 131200), 5051, 35),
-    ('scopa', 29, (23, 0), 5097, 39),
-    ('scopone', 0, (33, 134217792), 5010, 48),
-    ('scopone', 1, (23, 131074), 5016, 76),
-    ('scopone', 2, (23, 1048576), 5050, 92),
-    ('scopone', 3, (27, 1048578), 5015, 194),
-    ('scopone', 4, (31, 0), 5080, 55),
-    ('scopone', 6, (9, 256), 5041, 114),
-    ('scopone', 7, (28, 134217730), 5012, 98),
-    ('scopone', 8, (26, 134217728), 5015, 267),
-    ('scopone', 9, (1, 0), 5017, 15),
-    ('scopone', 11, (18, 131072), 5002, 86),
+    ('scopa', 28, (27, 131200), 5137, 34),
+    ('scopa', 29, (23, 0), 5032, 34),
+    ('scopone', 0, (33, 134217792), 3386, 33),
+    ('scopone', 1, (23, 131074), 3365, 51),
+    ('scopone', 2, (23, 1048576), 3351, 62),
+    ('scopone', 3, (27, 1048578), 3345, 129),
+    ('scopone', 4, (31, 0), 3396, 40),
+    ('scopone', 6, (9, 256), 3339, 63),
+    ('scopone', 7, (28, 134217730), 3363, 70),
+    ('scopone', 8, (26, 134217728), 3342, 166),
+    ('scopone', 9, (1, 0), 3362, 10),
+    ('scopone', 11, (18, 131072), 3375, 57),
 ]
 
 

@@ -101,3 +101,54 @@ def test_the_search_expects_the_other_sides_reply() -> None:
             assert got == pytest.approx(sum(w * v for w, v in kept) / sum(w for w, _ in kept))
         checked += 1
     assert checked >= 20
+
+
+def _round_against(pick_for_seat_1: str, seed: int) -> float:
+    """The evidence seat 0 holds at the last play of a scopa round in which seat 1 took,
+    each turn, the play the reply model rates best (``best``) or worst (``worst``)."""
+    from scopa.bots.opponent import reply_evidence
+
+    rules = RuleSet.build("scopa")
+    model = ReplyModel(rules)
+    rng = random.Random(seed)
+    s = dealt(rules, rng)
+    evidence = 0.0
+    while s.phase is Phase.PLAY:
+        plays = s.legal_plays()
+        if s.to_move == 0:
+            evidence = reply_evidence(view(s, 0))
+            play = rng.choice(plays)
+        else:
+            gains = [model.gain(s.table, c, o) for c, o in plays]
+            pick = max if pick_for_seat_1 == "best" else min
+            play = plays[gains.index(pick(gains))]
+        s.push(play)
+    return evidence
+
+
+def test_the_evidence_tells_a_player_the_model_predicts_from_one_it_does_not() -> None:
+    """A player that always makes the model's likeliest play surprises it less than the
+    model expected (evidence above 0); one that makes its unlikeliest play, more."""
+    for seed in range(5):
+        assert _round_against("best", seed) > 0.5
+        assert _round_against("worst", seed) < -0.5
+
+
+def test_with_no_trust_in_the_reply_model_the_search_is_minimax() -> None:
+    """Trust 0: another side's value is the minimum over its plays, as without the model."""
+    from scopa.bots.expert import make_search
+
+    rules = RuleSet.build("scopa")
+    differs = 0
+    for seed in range(6):
+        rng = random.Random(seed)
+        s = dealt(rules, rng)
+        for _ in range(seed * 5):
+            s.push(rng.choice(s.legal_plays()))
+        side = s.side[s.to_move]
+        values = [make_search(rules, side, trust=0.0).value(s, p, 4, -1e9, 1e9) for p in s.legal_plays()]
+        minimax = make_search(rules, side, replies=False)
+        assert values == [minimax.value(s, p, 4, -1e9, 1e9) for p in s.legal_plays()]
+        trusting = make_search(rules, side)
+        differs += values != [trusting.value(s, p, 4, -1e9, 1e9) for p in s.legal_plays()]
+    assert differs  # the trust is what made the difference
