@@ -9,7 +9,6 @@ from typing import Any, Sequence
 import psycopg
 from psycopg import pq
 
-from .journal_values import StorageError
 
 Conn = psycopg.AsyncConnection[tuple[Any, ...]]
 
@@ -30,11 +29,6 @@ class PgLink:
 
     async def all(self, sql: str, args: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         return await (await self.db.execute(sql, args)).fetchall()
-
-    async def change(self, table_id: str, sql: str, args: Sequence[Any]) -> None:
-        """An UPDATE of ``table_id``'s row: StorageError if there is no such table."""
-        if (await self.db.execute(sql, args)).rowcount == 0:
-            raise StorageError(f"no table {table_id!r} in storage")
 
     async def run_plain(self, sql: bytes, param: bytes) -> list[str]:
         """One statement of one text parameter, sent through libpq as it is (no cursor,

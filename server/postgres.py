@@ -58,6 +58,7 @@ from .pg_writes import PgWrites
 
 CONNECT_TIMEOUT = 10  # seconds: to connect, and for a batch to get its connection from the pool
 _ENDS = (FinishTable, CloseTable, MarkDamaged)  # the commands after which a table takes no more actions
+_FORGETS = (*_ENDS, ClaimTable)  # ... and after which its next action index is read again
 _BY_ITSELF = frozenset((CreateTable, ClaimTable, SetSeat, ClearSeat, StartTable, RecordRefusal, FinishTable, CloseTable, MarkDamaged,
                         SaveAccount, *get_args(Query)))
 """The requests that are atomic outside a transaction: one statement each, or (finishing and
@@ -170,7 +171,7 @@ class PostgresStorage:
                 out += await self.writes.append_actions(requests[start:end], following)  # type: ignore[arg-type]
             else:
                 request = requests[start]
-                if isinstance(request, (*_ENDS, ClaimTable)):
+                if isinstance(request, _FORGETS):
                     self._next.pop(request.table_id, None)
                     following.pop(request.table_id, None)
                 out.append(await self._alone(conn, request) if alone else await execute(self, request))
