@@ -43,7 +43,8 @@ from aiohttp import WSCloseCode, web
 
 from .limits import Limits
 from .session import ServerSession
-from .webrelay import PassBook, Passes, relay
+from .webpasses import PassBook, Passes
+from .webrelay import relay
 from .websocket import MAX_MESSAGE, run_session
 
 log = logging.getLogger("scopa.server.web")

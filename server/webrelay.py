@@ -33,10 +33,6 @@ from aiohttp import WSMsgType, web
 
 from scopa.protocol.framing import MAX_FRAME_SIZE, PREFIX_SIZE, frame_prefix
 
-from .webpasses import MAX_PASSES, PASS_TTL, PassBook, Passes
-
-__all__ = ["MAX_PASSES", "PASS_TTL", "PassBook", "Passes", "identity", "relay", "split_address", "with_identity"]
-
 log = logging.getLogger("scopa.server.web")
 
 CONNECT_TIMEOUT = 5.0

@@ -8,7 +8,8 @@ import msgpack
 import pytest
 
 from scopa.protocol import commands as wire
-from scopa.server.webrelay import Passes, identity, split_address, with_identity
+from scopa.server.webpasses import Passes
+from scopa.server.webrelay import identity, split_address, with_identity
 
 pytestmark = pytest.mark.unit
 
