@@ -15,8 +15,6 @@ from collections.abc import Sequence
 
 from scopa.protocol import commands as wire
 
-from .journal import ClaimTable
-from .journal_values import StorageError
 from .lobby import TableDirectory
 from .registry import SeatingRegistry
 from .table_life import TableLife
@@ -43,14 +41,7 @@ class HeldTables:
         served = [t for t in table_ids if self._serves(t)]
         wanted = set(table_ids) - set(served)
         if wanted:
-            claims = [(t, storage.write(ClaimTable(t))) for t in sorted(wanted)]
-            claimed = set()
-            for table_id, claim in claims:
-                try:
-                    await claim
-                    claimed.add(table_id)
-                except StorageError as exc:  # it ended meanwhile: nothing to restore
-                    log.warning("table %s: not taken over: %s", table_id, exc)
+            claimed = await self.life.claim(sorted(wanted))  # one that ended meanwhile: nothing to restore
             for stored in await storage.load_unfinished():
                 if stored.id not in claimed or self._serves(stored.id):
                     continue

@@ -11,6 +11,7 @@ import itertools
 import logging
 import random
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -23,7 +24,7 @@ from scopa.protocol.errors import ErrorCode
 from .archive import Archive
 from .clock import Clock
 from .journal import ClaimTable, CloseTable, CreateTable, Journal, MarkDamaged
-from .journal_values import StoredTable, TableResult
+from .journal_values import StorageError, StoredTable, TableResult
 from .limits import Limits
 from .lobby import TableDirectory, build_rules
 from .lobby_feed import LobbyFeed
@@ -92,8 +93,9 @@ class TableLife:
         self.damaged = dict(await self.storage.load_damaged())
         if not games:
             return
-        for stored in await self.storage.load_unfinished():
-            self.storage.write(ClaimTable(stored.id))  # its writes are this server's now, whoever wrote it before
+        unfinished = await self.storage.load_unfinished()
+        await self.claim([stored.id for stored in unfinished])  # their writes are this server's now
+        for stored in unfinished:
             self.restore(stored)
         now = time.time()
         for done in (await self.storage.load_finished_since(now - self.grace))[-self.limits.finished_tables_kept:]:
@@ -125,6 +127,21 @@ class TableLife:
         self.tables.add(table)
         log.info("table %s: restored at action %s", table.id, len(stored.actions))
         return table
+
+    async def claim(self, table_ids: Sequence[str]) -> set[str]:
+        """Claim ``table_ids`` in the journal (:class:`~.journal.ClaimTable`: from then on
+        it stores no other journal's writes of them, whoever wrote them before): the ids
+        claimed; one the journal refused (it ended meanwhile) is named in the log."""
+        assert self.storage is not None
+        claims = [(table_id, self.storage.write(ClaimTable(table_id))) for table_id in table_ids]
+        claimed: set[str] = set()
+        for table_id, claim in claims:
+            try:
+                await claim
+                claimed.add(table_id)
+            except StorageError as exc:
+                log.warning("table %s: not claimed in the journal: %s", table_id, exc)
+        return claimed
 
     def _lease(self) -> TableLeases | None:
         """What a table asks before journaling an action, in a cluster sharing one journal."""
