@@ -169,6 +169,15 @@ async def result_of(engine: NetworkEngine, table: str) -> tuple[int | None, tupl
     return found.winner, found.totals
 
 
+async def ends_as_journaled(seat: Seat, engine: NetworkEngine, table: str) -> None:
+    """``seat`` resumes at ``engine``, plays its game to the end there, and is told the
+    result the journal holds."""
+    await seat.resume_at(engine)
+    await seat.turns()
+    assert seat.end is not None
+    assert await result_of(engine, table) == (seat.end.winner, tuple(seat.end.totals))
+
+
 async def _finished(engine: NetworkEngine, table: str) -> bool:
     assert engine.storage is not None
     await engine.storage.flush()
@@ -195,10 +204,7 @@ async def test_a_member_serves_only_the_tables_it_holds_the_lease_of(redis_prefi
             assert b.cluster is not None
             assert (await lease_of(redis, redis_prefix, table))[0] == b.cluster.id
             assert await journaled_actions(b, table) == moves
-            await ann.resume_at(b)
-            await ann.turns()
-            assert ann.end is not None
-            assert await result_of(b, table) == (ann.end.winner, tuple(ann.end.totals))
+            await ends_as_journaled(ann, b, table)
     await redis.aclose()
 
 
@@ -232,10 +238,7 @@ async def test_a_member_cut_off_from_redis_gives_its_table_up_before_another_can
             await until(lambda: table in b.tables, "B takes the table over", clock_of(b))
             assert (await lease_of(redis, redis_prefix, table))[0] == b.cluster.id
             assert await journaled_actions(b, table) == moves  # every acknowledged move kept
-            await ann.resume_at(b)
-            await ann.turns()
-            assert ann.end is not None
-            assert await result_of(b, table) == (ann.end.winner, tuple(ann.end.totals))
+            await ends_as_journaled(ann, b, table)
     await redis.aclose()
 
 
@@ -281,10 +284,7 @@ async def test_a_move_journaled_after_another_member_took_the_table_over_is_refu
         assert told == [wire.Bye(reason="another server took this table over; reconnect to resume your game")]
         assert table not in a.tables or a.tables[table].closed
         assert await journaled_actions(b, table) == moves  # nothing of A's move stored
-        await ann.resume_at(b)
-        await ann.turns()
-        assert ann.end is not None
-        assert await result_of(b, table) == (ann.end.winner, tuple(ann.end.totals))
+        await ends_as_journaled(ann, b, table)
     await redis.aclose()
 
 
