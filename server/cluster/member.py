@@ -301,10 +301,12 @@ class ClusterMember:
 
 
 
-def _names_here(connections: Connections, tables: TableDirectory) -> list[str]:
-    """The names a member's connections, and its seats waiting for one, go by."""
-    names = [sess.name for sess in connections.names.values() if sess.name]
-    names += [s.name for t in tables.with_away_seats() for s in t.seats if s is not None and s.away]
+def _names_here(connections: Connections, tables: TableDirectory) -> dict[str, str]:
+    """The names a member's connections, and its seats waiting for one, go by, by their
+    ``name_key`` (the connections' are keyed so already)."""
+    names = {key: sess.name for key, sess in connections.names.items() if sess.name}
+    for t in tables.with_away_seats():
+        names.update((name_key(s.name), s.name) for s in t.seats if s is not None and s.away)
     return names
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from redis.asyncio import Redis
@@ -87,10 +87,10 @@ class Names:
     """The names this member holds in the shared lobby."""
 
     def __init__(self, member: str, keys: Keys, name_ttl: float, in_use: Callable[[str], bool],
-                 on_lost: Callable[[BaseException], None], here: Callable[[], Iterable[str]] = tuple) -> None:
+                 on_lost: Callable[[BaseException], None], here: Callable[[], Mapping[str, str]] = dict) -> None:
         """``in_use``: whether a connection (or a seat waiting for one) here goes by a name;
         ``on_lost``: told when a command failed (Redis cannot be reached); ``here``: the
-        names the connections and the seats waiting for one go by here."""
+        names the connections and the seats waiting for one go by here, by ``name_key``."""
         self.member = member
         self.keys = keys
         self.ttl_ms = max(1, round(name_ttl * 1000))
@@ -174,8 +174,7 @@ class Names:
         """Take the names someone here goes by that this member does not hold, unless a
         live member holds them."""
         wanted: dict[str, str] = {}
-        for name in self.here():
-            key = name_key(name)
+        for key, name in self.here().items():
             if key not in self.held and key not in self._asking:
                 wanted[self.keys.name(key)] = name
         if not wanted:
