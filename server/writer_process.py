@@ -13,7 +13,10 @@ waits for it waits: a table's next announcement (its game master awaits the jour
 of the action), not the lobby or a ping.
 
 A frame is a 4-byte big-endian length and a pickle: from the server, a list of
-requests (:mod:`.journal`'s commands and queries; None: a barrier, answered None); from the child, first
+requests (:mod:`.journal`'s commands and queries; None: a barrier, answered None; a
+tuple: an :class:`~.journal.AppendAction` as its three fields, :func:`_calls`, since
+every move crosses the pipe and a tuple costs a third of the dataclass to pickle and to
+rebuild); from the child, first
 None (the file is open) or the exception that refused it, then one list of results per
 batch, an exception standing for a call that failed.  If the child ends, every call
 waiting on it and every later one fails with :class:`~.archive.StorageError`.
@@ -38,7 +41,8 @@ from typing import Any, BinaryIO, Sequence
 
 from .journal_values import StorageError
 from .journal_values import JournalUnavailable
-from .journal import AsyncJournalBackend, Journal, JournalBackend, is_postgres
+from .journal import AppendAction, AsyncJournalBackend, Journal, JournalBackend, Request, is_postgres
+from .movelog import Row
 from .storage import SQLiteStorage
 from .writer import QueuedStorage, StorageWriter, Pending, run_batch
 
@@ -51,6 +55,33 @@ _READ_SIZE = 1 << 16
 def _frame(value: object) -> bytes:
     body = pickle.dumps(value, pickle.HIGHEST_PROTOCOL)
     return _LENGTH.pack(len(body)) + body
+
+
+def _calls(requests: Sequence[Request | None]) -> list[Request | Row | None]:
+    """The requests as a frame carries them: each action as its three fields."""
+    return [(r.table_id, r.index, r.action) if type(r) is AppendAction else r
+            for r in requests]
+
+
+_new = object.__new__
+_set_table, _set_index, _set_action = (vars(AppendAction)[field].__set__ for field in ("table_id", "index", "action"))
+
+
+def _requests(calls: Sequence[Request | Row | None]) -> list[Request | None]:
+    """:func:`_calls` undone: the frame's actions as :class:`~.journal.AppendAction` again,
+    built through its slots (a frozen dataclass's ``__init__`` sets each field through
+    ``object.__setattr__``, twice the time)."""
+    out: list[Request | None] = []
+    for call in calls:
+        if type(call) is tuple:
+            action = _new(AppendAction)
+            _set_table(action, call[0])
+            _set_index(action, call[1])
+            _set_action(action, call[2])
+            out.append(action)
+        else:
+            out.append(call)  # type: ignore[arg-type]
+    return out
 
 
 def _frames(buffer: bytearray) -> list[Any]:
@@ -166,7 +197,7 @@ class StorageProcess(QueuedStorage):
             self._settled(turn, [self._ended] * len(turn))
             return
         self._sent.extend(turn)
-        data = _frame([request for request, _ in turn])
+        data = _frame(_calls([request for request, _ in turn]))
         if self._unsent:
             self._unsent += data
             return
@@ -284,7 +315,7 @@ def serve_file(path: str, synchronous: str, requests: BinaryIO, answers: BinaryI
             batches = _frames(received)
             if not batches:
                 continue
-            results = run_batch(backend, [call for batch in batches for call in batch])
+            results = run_batch(backend, _requests([call for batch in batches for call in batch]))
             if results.count(None) == len(results):
                 answer = stored.get(len(results))
                 if answer is None:

@@ -1,0 +1,32 @@
+"""The frames between the server and its SQLite journal's process (server/writer_process.py)
+carry each action as its three fields; the child gets back the very commands the
+server wrote (R7: what is journaled is the action the game master took)."""
+
+from __future__ import annotations
+
+import pickle
+
+import pytest
+
+from scopa.engine import RuleSet
+from scopa.server.journal import AppendAction, CreateTable, FinishTable, Request, SetSeat
+from scopa.server.writer_process import _calls, _requests
+
+pytestmark = pytest.mark.unit
+
+
+def test_a_frame_carries_actions_as_fields_and_gives_back_the_same_commands() -> None:
+    sent: list[Request | None] = [
+        CreateTable("t1", RuleSet.build("scopa"), 7), SetSeat("t1", 0, "ana"), AppendAction("t1", 0, "p:7c"),
+        AppendAction("t1", 1, "p:1d:1d"), None, FinishTable("t1", 0, (11, 4), "target"), AppendAction("t2", 5, "x"),
+    ]
+    calls = _calls(sent)
+    assert [type(c) for c in calls][2:4] == [tuple, tuple]
+    back = _requests(pickle.loads(pickle.dumps(calls, pickle.HIGHEST_PROTOCOL)))
+    assert back == sent
+    assert [type(r) for r in back] == [type(r) for r in sent]
+    action = back[2]
+    assert isinstance(action, AppendAction)
+    assert hash(action) == hash(AppendAction("t1", 0, "p:7c"))
+    with pytest.raises(AttributeError):
+        action.index = 3  # type: ignore[misc]  # still frozen
