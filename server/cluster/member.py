@@ -19,7 +19,7 @@ import logging
 import secrets
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from redis.asyncio import Redis
 from redis.asyncio.client import PubSub
@@ -75,7 +75,7 @@ class ClusterMember:
         self.names = Names(self.id, self.keys, options.name_ttl, self._in_use, self._lose,
                            lambda: _names_here(connections, tables))
         self._leases = Leases(self.id, self.keys, clock, options.lease_ttl, keeper, self._lose,
-                              on_taken=self.names.take_here) \
+                              on_taken=self.names.take_here, on_leaving=self._hand_names) \
             if options.shared_journal and keeper is not None else None
         self.id_floor = 0
         """Table ids at or below this one are never taken (the journal's)."""
@@ -295,6 +295,15 @@ class ClusterMember:
             self._lose(exc)
         finally:
             self._taking = False
+
+    async def _hand_names(self, store: Redis, table_ids: Sequence[str]) -> None:
+        """The tables this member hands on keep their seats' names (the people's)."""
+        seats = {}
+        for table_id in table_ids:
+            table = self.tables.get(table_id)
+            if table is not None:
+                seats[table_id] = [s.name for s in table.seats if s is not None and s.bot is None]
+        await self.names.hand_over(store, seats)
 
     def _in_use(self, name: str) -> bool:
         return name_key(name) in self.connections.names or _away(self.tables, name)
