@@ -11,7 +11,9 @@ its lease's next renewal, when the test moves B's clock on."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 
+import pytest
 from redis.asyncio import Redis
 
 from pg import pg_url  # noqa: F401 - the fixture
@@ -21,11 +23,10 @@ from scopa.client.session import ClientSession
 from scopa.protocol import commands as wire
 from scopa.protocol.errors import ErrorCode
 from scopa.server import NetworkEngine
+from scopa.server.shared_lobby import HandOn
 from scopa.server.text import name_key
 from test_cluster_tables import Counting, Seat, clock_of, member, result_of, running, until
 from wire_client import WireClient
-
-import pytest
 
 pytestmark = pytest.mark.integration
 
@@ -56,6 +57,24 @@ async def resume_code(engine: NetworkEngine, name: str, token: str, table: str) 
     return reply.code if isinstance(reply, wire.Error) else None
 
 
+def told_at(engine: NetworkEngine, name: str) -> list[HandOn]:
+    """What ``engine`` tells the clients called ``name`` that resume a seat of a table it
+    does not serve, from now on."""
+    assert engine.cluster is not None
+    told: list[HandOn] = []
+    hand_on = engine.cluster.hand_on
+
+    def noted(table_id: str, asker: str, answer: Callable[[HandOn], None]) -> None:
+        def tell(where: HandOn) -> None:
+            if asker == name:
+                told.append(where)
+            answer(where)
+        hand_on(table_id, asker, tell)
+
+    engine.cluster.hand_on = noted  # type: ignore[method-assign]
+    return told
+
+
 async def holder(redis: Redis, prefix: str, name: str) -> str | None:
     value = await redis.get(f"{prefix}:name:{name_key(name)}")
     return value.decode() if value is not None else None
@@ -80,6 +99,7 @@ async def test_a_drained_members_seats_keep_their_names_until_they_resume_at_the
         playing = asyncio.create_task(ann.play_game(player))
         other_playing = asyncio.create_task(other.turns())
         await player.reached.wait()
+        told_ann = told_at(c, "ann")
         other_playing.cancel()
         cid.abort()  # cid's connection is lost: A keeps the seat waiting for her client, and her name
         await until(lambda: _away(a, table, "cid"), "A sees cid's connection gone")
@@ -94,6 +114,8 @@ async def test_a_drained_members_seats_keep_their_names_until_they_resume_at_the
         assert cid.token is not None and ann.token is not None
         assert await resume_code(c, "cid", cid.token, table) is ErrorCode.UNAVAILABLE
         assert await holder(redis, redis_prefix, "cid") == f"table:{table}"
+        # ann's client, back at its home C, is asked to try again there (not refused her name)
+        await until(lambda: any(where.moving for where in told_ann), "ann's client asks C for her seat")
         # nor is a ticket good for it: as if B held the lease and had not restored the table
         # yet, a newcomer claiming cid's seat with a made-up token is sent to B, which refuses
         # the name
@@ -108,10 +130,10 @@ async def test_a_drained_members_seats_keep_their_names_until_they_resume_at_the
         await redis.delete(lease)
         # B takes the table over (and the seats' names with it)
         await until(lambda: table in b.tables, "B takes the table over", clock_of(b))
-        await until(lambda: _held(redis, redis_prefix, b.cluster.id if b.cluster else "", "ann", "cid"),
+        await until(lambda: _held(redis, redis_prefix, b.cluster.id, "ann", "cid"),
                     "B holds the seats' names", clock_of(b))
         assert await hello_code(c, "ann") is ErrorCode.NAME_TAKEN
-        # ann's client, back at its home C, is sent to B; cid resumes at B itself
+        # ann's client is sent on to B (or is there already); cid resumes at B itself
         await other.resume_at(b)
         other_playing = asyncio.create_task(other.turns())
         await until(lambda: playing.done() and other_playing.done(), "both seats finish the game", clock_of(b),
