@@ -10,7 +10,9 @@ Under the prefix ``P``:
 - ``P:tables:ID``: a hash, the member's public tables (table id -> a ``table`` message's
   ``n`` and map), with the same TTL;
 - ``P:name:KEY``: the id of the member one of whose connections goes by that name
-  (``name_key``: names that look alike are one), with a TTL refreshed while it does;
+  (``name_key``: names that look alike are one), with a TTL refreshed while it does; or
+  ``table:ID``, a seat's name of a table handed on by a member that stopped, until the
+  member that restores it takes it (server/cluster/names.py);
 - ``P:table_ids``: the counter table ids are taken from, in blocks;
 - ``P:lease:ID``, ``P:leased``: with one journal shared by the members, the member
   serving table ``ID`` and the tables that need one (server/cluster/leases.py);

@@ -25,8 +25,9 @@ third of it on the server's clock; ``P:leased`` is the set of tables that need a
   back and leaves ``P:leased``.
 - **Leaving** (``scopa admin drain``, ``stop``, SIGTERM). A member that stops lets each
   table finish the action under way and take no other (it no longer holds the lease
-  on its own clock), waits for the journal to store it, gives the tables up, then gives
-  the leases back: the others take the tables on their next look.
+  on its own clock), waits for the journal to store it, hands the seats' names on to
+  the tables (``on_leaving``: :meth:`~.names.Names.hand_over`), gives the tables up,
+  then gives the leases back: the others take the tables on their next look.
 """
 
 from __future__ import annotations
@@ -89,10 +90,13 @@ class Leases:
 
     def __init__(self, member: str, keys: Keys, clock: Clock, ttl: float, keeper: TableKeeper,
                  on_lost: Callable[[BaseException], None],
-                 on_taken: Callable[[Redis], Awaitable[None]] | None = None) -> None:
+                 on_taken: Callable[[Redis], Awaitable[None]] | None = None,
+                 on_leaving: Callable[[Redis, Sequence[str]], Awaitable[None]] | None = None) -> None:
         """``keeper``: the server's tables; ``on_lost``: told when a command failed;
         ``on_taken``: awaited once tables were taken over and restored (their seats' names
-        are then taken for this member)."""
+        are then taken for this member); ``on_leaving``: awaited when this member stops,
+        with the tables it hands on, once they take no more actions and before they are
+        given up (their seats' names are then handed on with them)."""
         self.member = member
         self.keys = keys
         self.clock = clock
@@ -101,6 +105,7 @@ class Leases:
         self.keeper = keeper
         self.on_lost = on_lost
         self.on_taken = on_taken
+        self.on_leaving = on_leaving
         self.store: Redis | None = None
         """The client, while Redis can be reached."""
         self.held: dict[str, float] = {}
@@ -171,6 +176,8 @@ class Leases:
         self.held.clear()  # each table's loop takes no action after the one under way (Table.lease)
         self._arm_fence()
         await self.keeper.flush()  # that one is stored
+        if tables and self.on_leaving is not None:
+            await self.on_leaving(store, tables)
         for table_id in tables:
             self.keeper.give_up(table_id, "this server is stopping; reconnect to resume your game")
         await self.keeper.flush()

@@ -19,7 +19,7 @@ import logging
 import secrets
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from redis.asyncio import Redis
 from redis.asyncio.client import PubSub
@@ -75,7 +75,8 @@ class ClusterMember:
         self.names = Names(self.id, self.keys, options.name_ttl, self._in_use, self._lose,
                            lambda: _names_here(connections, tables))
         self._leases = Leases(self.id, self.keys, clock, options.lease_ttl, keeper, self._lose,
-                              on_taken=self.names.take_here) \
+                              on_taken=self.names.take_here,
+                              on_leaving=lambda store, ids: _hand_names(self.names, tables, store, ids)) \
             if options.shared_journal and keeper is not None else None
         self.id_floor = 0
         """Table ids at or below this one are never taken (the journal's)."""
@@ -308,6 +309,19 @@ def _names_here(connections: Connections, tables: TableDirectory) -> dict[str, s
     for t in tables.with_away_seats():
         names.update((name_key(s.name), s.name) for s in t.seats if s is not None and s.away)
     return names
+
+
+async def _hand_names(names: Names, tables: TableDirectory, store: Redis, table_ids: Sequence[str]) -> None:
+    """The tables a member that stops hands on keep their seats' names (the people's)."""
+    seats = {}
+    for table_id in table_ids:
+        table = tables.get(table_id)
+        if table is not None:
+            seats[table_id] = [s.name for s in table.seats if s is not None and s.bot is None]
+    try:
+        await names.hand_over(store, seats)
+    except (RedisError, OSError) as exc:  # the tables are given up all the same
+        log.warning("cluster: could not hand the seats' names on with their tables: %s", exc)
 
 
 def _away(tables: TableDirectory, name: str) -> bool:

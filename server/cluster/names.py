@@ -13,13 +13,22 @@ has just taken over from another member, a seat resumed while the name was still
 old member's) is taken (:meth:`Names.take_here`) when the table is restored and on each
 refresh: if nobody holds it, or the member holding it is gone (its key expired: it was
 killed).  A name a live member holds stays that member's.
+
+A member that stops hands its seats' names on with their tables (:meth:`Names.hand_over`,
+before the tables are given up): each key says ``table:ID`` instead of the member's id,
+for a name's TTL.  No claim and no ticket gets such a name (``name_taken``), and no
+member's refresh keeps it; the member that restores table ``ID`` takes it
+(:meth:`Names.take_here`: a table is no live member), so from the drain to the resume
+the name is the seat's.  A seat resumes with its token, never by claiming its name: at a
+member that does not serve its table it is told to try again (the table is moving) or
+sent on, and at the one that does, its seat's name is its own.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from redis.asyncio import Redis
@@ -71,11 +80,23 @@ local want = redis.call('GET', KEYS[1])
 if not want then return 0 end
 redis.call('DEL', KEYS[1])
 if want ~= ARGV[1] then return 0 end
+local holder = redis.call('GET', KEYS[2])
+if holder and string.sub(holder, 1, 6) == 'table:' then return 0 end
 redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[3])
 return 1
 """
 """Ticket KEYS[1] (once) for the name whose key is ARGV[1]: the name (KEYS[2]) is member
-ARGV[2]'s now, whoever held it (the member the client was sent from lets it go later)."""
+ARGV[2]'s now, whoever held it (the member the client was sent from lets it go later),
+unless it is a seat's of a table handed on (``table:ID``)."""
+
+_HAND_OVER = """
+for i, key in ipairs(KEYS) do
+  local holder = redis.call('GET', key)
+  if not holder or holder == ARGV[1] then redis.call('SET', key, ARGV[i + 2], 'PX', ARGV[2]) end
+end
+return 0
+"""
+"""Member ARGV[1] stops: names KEYS (free or its own) are held by ARGV[3..] (``table:ID``) now."""
 
 _RELEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
@@ -173,6 +194,8 @@ class Names:
     async def take_here(self, store: Redis) -> None:
         """Take the names someone here goes by that this member does not hold, unless a
         live member holds them."""
+        if self.store is None:  # down, or stopping (its seats' names are handed on)
+            return
         wanted: dict[str, str] = {}
         for key, name in self.here().items():
             if key not in self.held and key not in self._asking:
@@ -183,6 +206,17 @@ class Names:
         for raw in got:
             name = wanted[raw.decode() if isinstance(raw, bytes) else str(raw)]
             self.held[name_key(name)] = name
+
+    async def hand_over(self, store: Redis, seats: Mapping[str, Iterable[str]]) -> None:
+        """This member stops and hands its tables on (``seats``: table id -> the names of
+        its seats' people): each name is the table's until the member that restores it
+        takes it."""
+        labels = {self.keys.name(name_key(name)): f"table:{table_id}"
+                  for table_id, names in seats.items() for name in names}
+        for name in (n for names in seats.values() for n in names):
+            self.held.pop(name_key(name), None)
+        if labels:
+            await _run(store.eval(_HAND_OVER, len(labels), *labels, self.member, str(self.ttl_ms), *labels.values()))
 
     async def leave(self, store: Redis) -> None:
         """This member stops: every name it holds is free."""
