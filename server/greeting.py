@@ -127,8 +127,10 @@ class Greeting:
         if table is not None and index is not None:
             found = (table, index)
         if found is None and self.shared is not None and resume.table is not None:
+            # The token is checked where the table is: the ticket lets the client through,
+            # it does not give it the name it said (which is nobody's proof of the seat).
             self.shared.hand_on(resume.table, name, lambda where: self._resume_elsewhere(sess, resume.table or "", seq,
-                                                                                          where))
+                                                                                          where), naming=False)
             return
         if found is None:
             sess.error(ErrorCode.BAD_TOKEN, "that seat token is not valid (or its game is gone)", re=seq)

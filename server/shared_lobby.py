@@ -62,9 +62,11 @@ class SharedLobby(Protocol):
     def next_table_id(self) -> str | None:
         """An id for a new table, unique across the cluster (None: none can be had now)."""
 
-    def hand_on(self, table_id: str, name: str, answer: Callable[[HandOn], None]) -> None:
+    def hand_on(self, table_id: str, name: str, answer: Callable[[HandOn], None], naming: bool = True) -> None:
         """Where ``table_id`` is served, if by another server, with a ticket for a client
-        called ``name`` (``answer`` is called once, later)."""
+        called ``name`` (``answer`` is called once, later); ``naming`` False: the ticket
+        only lets the client through (a resume's: its seat, found by its token there,
+        names it), it gives it no name."""
 
     def redeem(self, ticket: str, name: str, answer: Callable[[Claim], None]) -> None:
         """A ``hello`` with ``ticket``: ``name`` is this server's connection's now

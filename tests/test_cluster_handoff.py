@@ -64,12 +64,12 @@ def told_at(engine: NetworkEngine, name: str) -> list[HandOn]:
     told: list[HandOn] = []
     hand_on = engine.cluster.hand_on
 
-    def noted(table_id: str, asker: str, answer: Callable[[HandOn], None]) -> None:
+    def noted(table_id: str, asker: str, answer: Callable[[HandOn], None], naming: bool = True) -> None:
         def tell(where: HandOn) -> None:
             if asker == name:
                 told.append(where)
             answer(where)
-        hand_on(table_id, asker, tell)
+        hand_on(table_id, asker, tell, naming)
 
     engine.cluster.hand_on = noted  # type: ignore[method-assign]
     return told

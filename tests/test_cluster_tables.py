@@ -365,6 +365,41 @@ async def test_a_seat_resuming_on_a_member_that_does_not_serve_its_table_is_sent
             await client.close()
 
 
+async def test_a_made_up_resume_gets_no_ticket_for_a_name_someone_goes_by(redis_prefix: str, pg_url: str) -> None:
+    """A resume's ticket only lets the client through to the table's member: the name its
+    hello said proves nothing, so the ticket cannot take that name (another's) there."""
+    a, b = member(redis_prefix, pg_url, 1), member(redis_prefix, pg_url, 2)
+    async with running(a, b):
+        ann, table = await seated(a)
+        await until(lambda: b.tables.remote.get(table) is not None, "B lists A's table", clock_of(b))
+        bob = await WireClient.connect(b.port, "bob")  # bob goes by his name, on B
+        eve = await WireClient.connect(b.port)
+        eve.send(wire.Hello(name="bob", resume=wire.ResumeRequest(token="made-up-token", last_event=0, table=table)))
+        sent = (await eve.recv()).body
+        assert isinstance(sent, wire.Redirect) and sent.address == f"127.0.0.1:{a.port}"
+        there = await WireClient.connect(a.port)
+        there.send(wire.Hello(name="bob", ticket=sent.ticket))
+        assert (await there.recv()).body.code is ErrorCode.BAD_TOKEN
+        # the same ticket with the made-up token: the seat is checked, nobody is named
+        again = await WireClient.connect(a.port)
+        again.send(wire.Hello(name="bob", ticket=sent.ticket,
+                              resume=wire.ResumeRequest(token="made-up-token", last_event=0, table=table)))
+        assert (await again.recv()).name == "error"
+        assert a.router.greeting.names.get("bob") is None
+        assert await hello_refused(a, "bob") is ErrorCode.NAME_TAKEN  # still bob's, cluster-wide
+        for client in (bob, eve, there, again, ann.client):
+            await client.close()
+
+
+async def hello_refused(engine: NetworkEngine, name: str) -> ErrorCode | None:
+    client = await WireClient.connect(engine.port)
+    try:
+        reply = await client.hello(name)
+        return reply.body.code if isinstance(reply.body, wire.Error) else None
+    finally:
+        await client.close()
+
+
 async def test_a_private_table_on_another_member_is_joined_with_its_invite_code(redis_prefix: str,
                                                                                 pg_url: str) -> None:
     a, b = member(redis_prefix, pg_url, 1), member(redis_prefix, pg_url, 2)

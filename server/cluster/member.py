@@ -119,13 +119,13 @@ class ClusterMember:
     def leases(self) -> TableLeases | None:
         return self._leases
 
-    def hand_on(self, table_id: str, name: str, answer: Callable[[HandOn], None]) -> None:
+    def hand_on(self, table_id: str, name: str, answer: Callable[[HandOn], None], naming: bool = True) -> None:
         if self._store is None:  # nobody can tell where it is now
             answer(HandOn(self.tables.remote.where(table_id), moving=True))
             return
         self._background.spawn(hand_on(store=self._store, keys=self.keys, member=self.id, address=self.address,
                                        leased=self._leases is not None, listed=self.tables.remote.where(table_id),
-                                       table_id=table_id, name=name, ticket_ttl=self.options.ticket_ttl,
+                                       table_id=table_id, name=name if naming else None, ticket_ttl=self.options.ticket_ttl,
                                        on_lost=self._lose, answer=answer))
 
     def redeem(self, ticket: str, name: str, answer: Callable[[Claim], None]) -> None:

@@ -2,7 +2,8 @@
 there (a ``redirect``): with a shared journal, from the table's lease (its holder's
 address), else from the lobby's listing.  The ticket (``P:ticket:T``) holds the
 ``name_key`` of the client's name, for a short TTL; the member it names takes it once
-(server/cluster/names.py, ``redeem``).  Beside it, ``P:pass:T`` keeps the address the
+(server/cluster/names.py, ``redeem``); a resume's ticket holds none: the hello
+that follows it resumes the seat of its token, which names the client.  Beside it, ``P:pass:T`` keeps the address the
 ticket is for, as long, so that the web front of any member (they may share one web
 port) carries a browser there (:class:`SharedPasses`, server/webrelay.py)."""
 
@@ -23,10 +24,11 @@ from .keys import Keys
 
 
 async def hand_on(*, store: Redis, keys: Keys, member: str, address: str, leased: bool, listed: str | None,
-                  table_id: str, name: str, ticket_ttl: float, on_lost: Callable[[BaseException], None],
+                  table_id: str, name: str | None, ticket_ttl: float, on_lost: Callable[[BaseException], None],
                   answer: Callable[[HandOn], None]) -> None:
     """Tell ``answer`` where ``table_id`` is served (``listed``: where the lobby says it
-    plays; ``leased``: the members share a journal) with a ticket for ``name``."""
+    plays; ``leased``: the members share a journal) with a ticket for ``name`` (None: a
+    ticket that gives no name, only the passage)."""
     found, moving, ticket = None, False, None
     try:
         if leased:
@@ -42,7 +44,8 @@ async def hand_on(*, store: Redis, keys: Keys, member: str, address: str, leased
             ticket = secrets.token_urlsafe(18)
             ttl_ms = max(1, round(ticket_ttl * 1000))
             pipe = store.pipeline(transaction=True)
-            pipe.set(keys.ticket(ticket), name_key(name), px=ttl_ms)
+            if name is not None:
+                pipe.set(keys.ticket(ticket), name_key(name), px=ttl_ms)
             pipe.set(keys.passage(ticket), found, px=ttl_ms)
             await pipe.execute()
         elif found is not None:
