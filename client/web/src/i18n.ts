@@ -16,6 +16,7 @@ const EN = {
   playHere: "Play here", deck: "Deck", italian: "Italian", french: "French", language: "Lingua: italiano",
   spectators: "spectators", away: "away", back: "is back", bot: "bot", tapHint: "Tap a card: what it takes lights up; tap it again (or a lit card) to play.",
   me: "you", scopa: "Scopa!", seat: "seat", nameTaken: "That name is taken; the server gave you another.", inHand: "in hand",
+  moving: "Your table is moving to another server; coming back…",
 };
 type Words = typeof EN;
 const IT: Words = {
@@ -33,6 +34,7 @@ const IT: Words = {
   playHere: "Gioca qui", deck: "Carte", italian: "italiane", french: "francesi", language: "Language: English",
   spectators: "spettatori", away: "assente", back: "è tornato", bot: "bot", tapHint: "Tocca una carta: si illumina ciò che prende; toccala di nuovo (o una carta illuminata) per giocarla.",
   me: "tu", scopa: "Scopa!", seat: "posto", nameTaken: "Quel nome è preso; il server te ne ha dato un altro.", inHand: "in mano",
+  moving: "Il tuo tavolo passa a un altro server; riprovo…",
 };
 
 export function words(lang: Lang): Words {

@@ -104,6 +104,12 @@ function connect(): void {
   };
 }
 
+function resumeAgain(): void {
+  const seat = savedSeat();
+  if (!seat || st.you) return;
+  send("hello", { name: st.name, client: "scopa-web", resume: { token: seat.token, last_event: seat.lastEvent, table: seat.table } });
+}
+
 document.addEventListener("visibilitychange", () => { if (!document.hidden) connect(); });
 window.addEventListener("online", () => connect());
 
@@ -126,6 +132,14 @@ function handle(f: Frame): void {
       break;
     }
     case "error":
+      if (b.code === "unavailable" && !st.you && savedSeat()) {
+        // The seat's table is between two servers of a cluster: ask for it again shortly.
+        st.status = t.moving;
+        clearTimeout(retryTimer);
+        retry = Math.min(retry + 1, 5);
+        retryTimer = window.setTimeout(resumeAgain, 300 * retry);
+        break;
+      }
       if (b.code === "bad_token") { saveSeat(null); st.seat = null; st.tableId = null; send("hello", { name: st.name, client: "scopa-web" }); return; }
       if (b.code === "name_taken" && !st.you) {
         st.name = `${st.name.slice(0, 20)}${Math.floor(Math.random() * 90 + 10)}`;
