@@ -19,26 +19,15 @@ from redis.asyncio import Redis
 from pg import pg_url  # noqa: F401 - the fixture
 from redis_server import redis_client, redis_prefix  # noqa: F401 - the fixture
 from scopa.bots import make_bot
-from scopa.client.session import ClientSession
 from scopa.protocol import commands as wire
 from scopa.protocol.errors import ErrorCode
 from scopa.server import NetworkEngine
 from scopa.server.shared_lobby import HandOn
 from scopa.server.text import name_key
-from test_cluster_tables import Counting, Seat, clock_of, member, result_of, running, until
+from test_cluster_tables import Counting, cid_at_and_ann_from, clock_of, hello_code, member, result_of, running, until
 from wire_client import WireClient
 
 pytestmark = pytest.mark.integration
-
-
-async def hello_code(engine: NetworkEngine, name: str) -> ErrorCode | None:
-    """A newcomer's ``hello`` as ``name`` at ``engine``: the error's code (None: welcomed)."""
-    client = await WireClient.connect(engine.port)
-    try:
-        reply = await client.hello(name)
-        return reply.body.code if isinstance(reply.body, wire.Error) else None
-    finally:
-        await client.close()
 
 
 async def resume_reply(engine: NetworkEngine, name: str, token: str, table: str) -> wire.Body:
@@ -86,13 +75,8 @@ async def test_a_drained_members_seats_keep_their_names_until_they_resume_at_the
     redis = await redis_client()
     async with running(a, b, c):
         assert b.cluster is not None
-        cid = await WireClient.connect(a.port, "cid")
-        table = await cid.create()
-        other = Seat(cid, make_bot("random", "cid", seed=5))
-        await until(lambda: c.tables.remote.get(table) is not None, "C lists A's table", clock_of(c))
         # ann connects to C; her table plays on A: her client is sent there (C is its home)
-        ann = await ClientSession.connect("127.0.0.1", c.port, "ann")
-        ann.first_backoff, ann.max_backoff = 0.01, 0.05
+        cid, table, other, ann = await cid_at_and_ann_from(a, c)
         await ann.join_table(table)
         assert (ann.host, ann.port) == ("127.0.0.1", a.port)
         player = Counting(make_bot("random", "ann", seed=6), after=2)

@@ -386,12 +386,13 @@ async def test_a_made_up_resume_gets_no_ticket_for_a_name_someone_goes_by(redis_
                               resume=wire.ResumeRequest(token="made-up-token", last_event=0, table=table)))
         assert (await again.recv()).name == "error"
         assert a.router.greeting.names.get("bob") is None
-        assert await hello_refused(a, "bob") is ErrorCode.NAME_TAKEN  # still bob's, cluster-wide
+        assert await hello_code(a, "bob") is ErrorCode.NAME_TAKEN  # still bob's, cluster-wide
         for client in (bob, eve, there, again, ann.client):
             await client.close()
 
 
-async def hello_refused(engine: NetworkEngine, name: str) -> ErrorCode | None:
+async def hello_code(engine: NetworkEngine, name: str) -> ErrorCode | None:
+    """A newcomer's ``hello`` as ``name`` at ``engine``: the error's code (None: welcomed)."""
     client = await WireClient.connect(engine.port)
     try:
         reply = await client.hello(name)
@@ -444,17 +445,24 @@ class Counting(Player):
         return await self.bot.choose(view, legal)
 
 
+async def cid_at_and_ann_from(host: NetworkEngine, home: NetworkEngine) -> tuple[WireClient, str, Seat, ClientSession]:
+    """cid's new table at ``host``, her seat's player, and ann's client library connected
+    to ``home`` (which lists the table), retrying quickly."""
+    cid = await WireClient.connect(host.port, "cid")
+    table = await cid.create()
+    other = Seat(cid, make_bot("random", "cid", seed=5))
+    await until(lambda: home.tables.remote.get(table) is not None, "the home member lists the table", clock_of(home))
+    ann = await ClientSession.connect("127.0.0.1", home.port, "ann")
+    ann.first_backoff, ann.max_backoff = 0.01, 0.05
+    return cid, table, other, ann
+
+
 async def test_the_client_follows_a_redirect_and_finds_its_table_again_on_the_member_that_takes_it_over(
         redis_prefix: str, pg_url: str) -> None:
     a, b = member(redis_prefix, pg_url, 1), member(redis_prefix, pg_url, 2)
     async with running(a, b):
-        cid = await WireClient.connect(a.port, "cid")
-        table = await cid.create()
-        other = Seat(cid, make_bot("random", "cid", seed=5))
-        await until(lambda: b.tables.remote.get(table) is not None, "B lists A's table", clock_of(b))
         # ann connects to B; the table plays on A: the client library is sent there
-        ann = await ClientSession.connect("127.0.0.1", b.port, "ann")
-        ann.first_backoff, ann.max_backoff = 0.01, 0.05
+        cid, table, other, ann = await cid_at_and_ann_from(a, b)
         joined = await ann.join_table(table)
         assert joined.table == table and (ann.host, ann.port) == ("127.0.0.1", a.port) and ann.name == "ann"
         player = Counting(make_bot("random", "ann", seed=6), after=2)
