@@ -54,6 +54,8 @@ def test_the_news_the_members_exchange_reads_back() -> None:
     said = wire.ChatMessage(author="player:ann", text="ciao")
     assert read_news(chat_news("m2", said).encode()) == ChatNews("m2", said)
     assert read_news(leave_news("m3")) == LeaveNews("m3")
+    assert read_news(table_news("m1", 7, table), unless_from="m1") is None  # a member's own
+    assert read_news(table_news("m1", 7, table), unless_from="m2") == TableNews("m1", 7, table)
 
 
 @pytest.mark.parametrize("garbage", [b"", b"not json", b"[]", b'{"k": "table", "m": "x"}', b'{"k": "what", "m": "x"}',

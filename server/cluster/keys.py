@@ -127,12 +127,17 @@ def leave_news(member: str) -> str:
     return json.dumps({"k": "leave", "m": member}, separators=(",", ":"))
 
 
-def read_news(raw: bytes | str, *, kind: str | None = None, member: str | None = None) -> News | None:
-    """A message of the channel (None: unreadable, or of a kind this server does not know)."""
+def read_news(raw: bytes | str, *, kind: str | None = None, member: str | None = None,
+              unless_from: str | None = None) -> News | None:
+    """A message of the channel (None: unreadable, of a kind this server does not know,
+    or sent by member ``unless_from``: a member hears its own messages too, and reads
+    no further than who sent them)."""
     try:
         data: Any = json.loads(_text(raw))
         kind = kind if kind is not None else data["k"]
         member = member if member is not None else str(data["m"])
+        if member == unless_from:
+            return None
         if kind == "table":
             return TableNews(member, int(data["n"]), wire.TableInfo.model_validate(data["table"], strict=False))
         if kind == "chat":

@@ -264,8 +264,8 @@ class ClusterMember:
                 message = await pubsub.get_message(timeout=None)
                 if message is None or message.get("type") != "message":
                     continue
-                news = read_news(message["data"])
-                if news is not None and news.member != self.id:
+                news = read_news(message["data"], unless_from=self.id)
+                if news is not None:
                     self._hear(news)
         except (RedisError, OSError) as exc:
             self._lose(exc)
