@@ -126,7 +126,7 @@ class Greeting:
         index = table.seats.find_digest(digest) if table is not None else None
         if table is not None and index is not None:
             found = (table, index)
-        if found is None and self.shared is not None and resume.table is not None:
+        if found is None and self.shared is not None and resume.table is not None and resume.table not in self.tables:
             # The token is checked where the table is: the ticket lets the client through,
             # it does not give it the name it said (which is nobody's proof of the seat).
             self.shared.hand_on(resume.table, name, lambda where: self._resume_elsewhere(sess, resume.table or "", seq,
