@@ -81,7 +81,7 @@ function connect(): void {
     let hello: Body = { name: st.name, client: "scopa-web" };
     if (going?.again.name === "hello") hello = { ...going.again.body };
     else if (going) again = going.again;
-    else if (seat) hello.resume = { token: seat.token, last_event: seat.lastEvent, table: seat.table };
+    else if (seat) hello = resumeHello(seat);
     if (going) hello.ticket = going.ticket;
     send("hello", hello);
   };
@@ -104,10 +104,13 @@ function connect(): void {
   };
 }
 
+function resumeHello(seat: Seat): Body {
+  return { name: st.name, client: "scopa-web", resume: { token: seat.token, last_event: seat.lastEvent, table: seat.table } };
+}
+
 function resumeAgain(): void {
   const seat = savedSeat();
-  if (!seat || st.you) return;
-  send("hello", { name: st.name, client: "scopa-web", resume: { token: seat.token, last_event: seat.lastEvent, table: seat.table } });
+  if (seat && !st.you) send("hello", resumeHello(seat));
 }
 
 document.addEventListener("visibilitychange", () => { if (!document.hidden) connect(); });
