@@ -7,6 +7,7 @@ npm the tests fail, they are not skipped."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 import shutil
@@ -248,3 +249,44 @@ def test_js_bot_reports_a_command_that_breaks_the_schema() -> None:
     rc, out = run_scripted(node, peer, script)
     assert "schema violation in played (seq 2): /body/card must match pattern" in out, out
     assert "1 schema violations" in out and rc == 1, out
+
+
+# ---------------------------------------------------------------- a lost connection
+
+
+async def test_js_bot_resumes_its_seat_when_its_connection_is_lost_mid_game() -> None:
+    """§7 Reconnecting: the proxy resets the bot's connection as it is about to carry the
+    bot's fourth `your_turn` (and cuts it again at the ninth); the bot connects again,
+    resumes with its token and the last event it got, and finishes the game, whose result
+    is the one the server recorded."""
+    from faultproxy import FaultProxy
+    from scopa.server import NetworkEngine
+    from scopa.server.memory_journal import MemoryStorage
+
+    node = node_ready()
+    storage = MemoryStorage()
+    engine = NetworkEngine("127.0.0.1", 0, seed=5, storage=storage)
+    await engine.start()
+    try:
+        async with FaultProxy(engine.port) as proxy, asyncio.timeout(SAFETY):
+            proxy.reset_before("your_turn", skip=3)
+            js = await asyncio.create_subprocess_exec(
+                str(node), str(JS / "bot.js"), f"127.0.0.1:{proxy.port}", "--solo", "--name", "jsbot",
+                "--protocol", str(PROTOCOL_VERSION), cwd=JS,
+                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT)  # fmt: skip
+            await proxy.fired.wait()
+            proxy.reset_before("your_turn", skip=4)
+            out_bytes, _ = await js.communicate()
+            rc = js.returncode
+    finally:
+        await engine.stop()
+    out = out_bytes.decode()
+    assert rc == 0, out
+    assert proxy.stats.rule_resets == 2, out
+    assert out.count("the connection was lost: resuming the seat at table 1") == 2, out
+    assert out.count("player:jsbot is back at table 1, seat 0") == 2, out
+    [result] = storage.load_results()
+    totals = numbers(out.split("totals", 1)[1].split(";")[0])
+    assert "game over (target)" in out and totals == list(result.totals) and max(totals) >= 11, out
+    checked = re.search(r"checked (\d+) commands against the schema, (\d+) schema violations", out)
+    assert checked is not None and checked[2] == "0", out

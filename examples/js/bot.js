@@ -10,7 +10,9 @@
 // game ends: status 0 when the game finished, 1 otherwise.  Keys and command names it
 // does not know are ignored, as the protocol asks of clients.  A cluster's member that
 // does not serve the table it joins sends it on (`redirect`): it says hello there with
-// the ticket and joins again.
+// the ticket and joins again.  A connection lost while seated is made again, and the bot
+// resumes its seat (`hello` with `resume`: the seat's token, the last event it got and the
+// table), trying again a few times, as it does when told `unavailable`.
 //
 // Every command it receives is checked against the published clients' schema
 // (docs/protocol.client.schema.json, or --schema PATH): a command whose name the schema
@@ -27,6 +29,8 @@ import Ajv2020 from "ajv/dist/2020.js";
 const DEFAULT_SCHEMA = fileURLToPath(new URL("../../docs/protocol.client.schema.json", import.meta.url));
 
 const MAX_FRAME = 64 * 1024; // §1: the largest payload
+const RETRIES = 10; // connections tried again after one is lost while seated
+const RETRY_MS = 300; // waited before the n-th try: n times this
 
 function parseArgs(argv) {
   const opts = { address: "127.0.0.1:7015", name: "jsbot", protocol: 2, solo: false, schema: DEFAULT_SCHEMA };
@@ -142,16 +146,41 @@ function main() {
   let turns = 0;
   let finished = false;
   let again = null; // a join_table a redirect sent us elsewhere with: sent again there after the welcome
+  let seat = null; // {table, token}: our seat, from `joined`, to resume it
+  let lastEvent = 0; // the highest table event number received (§7 Reconnecting)
+  let address = [opts.host, opts.port]; // where the seat plays (a redirect moves it)
+  let retries = 0; // connections made again since the last one that got back to the seat
+  let leaving = false; // we said bye: a close is expected
+  let moving = false; // told `unavailable`: the close of this connection is ours
 
   const stop = (status, message) => {
     if (message) (status === 0 ? console.log : console.error)(message);
     if (schema) console.log(schema.summary());
     process.exitCode = schema && schema.violations > 0 ? 1 : status;
+    leaving = true;
     socket.end(() => socket.destroy()); // §6: the sender of bye closes the connection
+  };
+
+  // The connection is gone while seated: connect again and resume the seat.
+  const resume = (why) => {
+    if (retries >= RETRIES) {
+      stop(1, `gave up resuming the seat after ${RETRIES} tries (${why})`);
+      return;
+    }
+    retries += 1;
+    console.error(`${why}: resuming the seat at table ${seat.table} (try ${retries})`);
+    setTimeout(() => {
+      open(address[0], address[1], {
+        name,
+        client: "examples/js/bot.js",
+        resume: { token: seat.token, last_event: lastEvent, table: seat.table },
+      });
+    }, RETRY_MS * retries);
   };
 
   const handle = (cmd) => {
     const body = cmd.body ?? {};
+    if (Number.isInteger(body.event)) lastEvent = Math.max(lastEvent, body.event);
     switch (cmd.name) {
       case "welcome":
         wire.me = body.you;
@@ -171,16 +200,22 @@ function main() {
         // §7 "A cluster's lobby": another member serves the table. Leave this one, say
         // hello there with the ticket (our name is ours there), then join again.
         console.log(`table ${body.table} plays at ${body.address}: going there`);
-        again = { table: body.table };
+        const resuming = seat !== null;
+        again = resuming ? null : { table: body.table };
         wire.send("bye", { reason: "sent to another server of the cluster" }, "lobby");
         const old = socket;
         old.end(() => old.destroy());
-        const [host, port] = splitAddress(body.address);
-        open(host, port, { name: wire.me.replace(/^player:/, ""), client: "examples/js/bot.js", ticket: body.ticket });
+        address = splitAddress(body.address);
+        const hello = { name: wire.me.replace(/^player:/, ""), client: "examples/js/bot.js", ticket: body.ticket };
+        if (resuming) hello.resume = { token: seat.token, last_event: lastEvent, table: seat.table };
+        open(address[0], address[1], hello);
         break;
       }
       case "joined":
-        console.log(`${wire.me} sits at table ${body.table}, seat ${body.seat}`);
+        if (body.resumed) console.log(`${wire.me} is back at table ${body.table}, seat ${body.seat}`);
+        else console.log(`${wire.me} sits at table ${body.table}, seat ${body.seat}`);
+        seat = { table: body.table, token: body.token };
+        retries = 0;
         break;
       case "your_turn": {
         // Any listed move is legal; `turn` says which your_turn this answers (§7).
@@ -194,7 +229,13 @@ function main() {
         break;
       case "error":
         console.error(`error: ${body.code}: ${body.message}`);
-        if (body.code === "name_taken" && wire.me === "guest") {
+        if (seat !== null && wire.me === "guest" && body.code === "unavailable") {
+          // §7 "A cluster's lobby": the table is between two servers; ask again shortly.
+          moving = true; // the close that follows resumes
+          socket.end(() => socket.destroy());
+        } else if (seat !== null && wire.me === "guest" && body.code === "bad_token") {
+          stop(1, "the seat could not be resumed");
+        } else if (body.code === "name_taken" && wire.me === "guest") {
           tries += 1;
           name = `${opts.name}${tries}`;
           wire.send("hello", { name, client: "examples/js/bot.js" }, "lobby");
@@ -241,11 +282,12 @@ function main() {
       }
     });
     mine.on("error", (err) => {
-      console.error(`connection error: ${err.message}`);
-      process.exitCode = 1;
+      console.error(`connection error: ${err.message}`); // "close" follows
     });
     mine.on("close", () => {
-      if (mine === socket && !finished && process.exitCode === undefined) {
+      if (mine !== socket || finished || leaving || process.exitCode !== undefined) return;
+      if (seat !== null) resume(moving ? "the table is moving" : "the connection was lost");
+      else {
         console.error("the server closed the connection before the game ended");
         process.exitCode = 1;
       }
