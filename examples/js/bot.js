@@ -185,6 +185,7 @@ function main() {
       case "welcome":
         wire.me = body.you;
         console.log(`connected as ${wire.me}`);
+        if (seat !== null) break; // a resume: `joined` and the missed events follow
         if (again !== null) wire.send("join_table", again, "lobby");
         else if (opts.solo) wire.send("create_table", { preset: "scopa", fill_with_bots: ["random"] }, "lobby");
         else wire.send("list_tables", {}, "lobby");
