@@ -87,6 +87,7 @@ async def test_a_drained_members_seats_keep_their_names_until_they_resume_at_the
         other_playing.cancel()
         cid.abort()  # cid's connection is lost: A keeps the seat waiting for her client, and her name
         await until(lambda: _away(a, table, "cid"), "A sees cid's connection gone")
+        grace = a.tables[table].grace
         await a.stop()  # drained: A hands the table on; B and C take nothing until their clocks move
         await asyncio.gather(other_playing, return_exceptions=True)
         assert table not in b.tables and table not in c.tables
@@ -98,6 +99,9 @@ async def test_a_drained_members_seats_keep_their_names_until_they_resume_at_the
         assert cid.token is not None and ann.token is not None
         assert await resume_code(c, "cid", cid.token, table) is ErrorCode.UNAVAILABLE
         assert await holder(redis, redis_prefix, "cid") == f"table:{table}"
+        # for as long as the seat waits for its player (the grace period), not a name's TTL
+        kept_ms = await redis.pttl(f"{redis_prefix}:name:{name_key('cid')}")
+        assert b.cluster.options.name_ttl * 1000 < kept_ms <= grace * 1000, kept_ms
         # ann's client, back at its home C, is asked to try again there (not refused her name)
         await until(lambda: any(where.moving for where in told_ann), "ann's client asks C for her seat")
         # nor is a ticket good for it: as if B held the lease and had not restored the table

@@ -312,14 +312,17 @@ def _names_here(connections: Connections, tables: TableDirectory) -> dict[str, s
 
 
 async def _hand_names(names: Names, tables: TableDirectory, store: Redis, table_ids: Sequence[str]) -> None:
-    """The tables a member that stops hands on keep their seats' names (the people's)."""
+    """The tables a member that stops hands on keep their seats' names (the people's), for
+    as long as their seats wait for them."""
     seats = {}
+    grace = 0.0
     for table_id in table_ids:
         table = tables.get(table_id)
         if table is not None:
             seats[table_id] = [s.name for s in table.seats if s is not None and s.bot is None]
+            grace = max(grace, table.grace)
     try:
-        await names.hand_over(store, seats)
+        await names.hand_over(store, seats, keep_for=grace)
     except (RedisError, OSError) as exc:  # the tables are given up all the same
         log.warning("cluster: could not hand the seats' names on with their tables: %s", exc)
 

@@ -16,7 +16,8 @@ killed).  A name a live member holds stays that member's.
 
 A member that stops hands its seats' names on with their tables (:meth:`Names.hand_over`,
 before the tables are given up): each key says ``table:ID`` instead of the member's id,
-for a name's TTL.  No claim and no ticket gets such a name (``name_taken``), and no
+for the table's grace period (the time a seat waits for its player; at least a name's
+TTL).  No claim and no ticket gets such a name (``name_taken``), and no
 member's refresh keeps it; the member that restores table ``ID`` takes it
 (:meth:`Names.take_here`: a table is no live member), so from the drain to the resume
 the name is the seat's.  A seat resumes with its token, never by claiming its name: at a
@@ -207,16 +208,18 @@ class Names:
             name = wanted[raw.decode() if isinstance(raw, bytes) else str(raw)]
             self.held[name_key(name)] = name
 
-    async def hand_over(self, store: Redis, seats: Mapping[str, Iterable[str]]) -> None:
+    async def hand_over(self, store: Redis, seats: Mapping[str, Iterable[str]], keep_for: float = 0.0) -> None:
         """This member stops and hands its tables on (``seats``: table id -> the names of
         its seats' people): each name is the table's until the member that restores it
-        takes it."""
+        takes it, or for ``keep_for`` seconds (the seats' grace period: as long as a seat
+        waits for its player), and at least a name's TTL."""
         labels = {self.keys.name(name_key(name)): f"table:{table_id}"
                   for table_id, names in seats.items() for name in names}
         for name in (n for names in seats.values() for n in names):
             self.held.pop(name_key(name), None)
+        ttl_ms = max(self.ttl_ms, round(keep_for * 1000))
         if labels:
-            await _run(store.eval(_HAND_OVER, len(labels), *labels, self.member, str(self.ttl_ms), *labels.values()))
+            await _run(store.eval(_HAND_OVER, len(labels), *labels, self.member, str(ttl_ms), *labels.values()))
 
     async def leave(self, store: Redis) -> None:
         """This member stops: every name it holds is free."""
