@@ -87,6 +87,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return admin.run_admin(args, console)
         if args.command == "servers":
             return lan.run_servers(args, console)
+        net.take_address(args, parser)
         return net.run(args, console)
     except RuleSetError as exc:
         console.print(f"[red]Those rules do not work:[/red] {exc}")

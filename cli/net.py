@@ -64,6 +64,8 @@ def add_subcommands(sub: Any, add_rules: AddArguments, add_display: AddArguments
 
 def _connection_arguments(p: argparse.ArgumentParser, default_name: str | None,
                           default_server: str | None = f"127.0.0.1:{DEFAULT_PORT}") -> None:
+    p.add_argument("address", nargs="?", default=None, metavar="HOST:PORT", help="the same as --server")
+    p.set_defaults(server_default=default_server)
     p.add_argument("--server", default=default_server, metavar="HOST:PORT",
                    help="the server, or auto: the one announced on the LAN; default "
                         + (default_server or "auto (a list to choose from if there are several)"))
@@ -75,6 +77,17 @@ def _connection_arguments(p: argparse.ArgumentParser, default_name: str | None,
 def _password() -> str | None:
     """A claimed name's password (a server with accounts), from $SCOPA_PASSWORD."""
     return os.environ.get("SCOPA_PASSWORD") or None
+
+
+def take_address(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
+    """``scopa play HOST:PORT`` as ``scopa play --server HOST:PORT`` (both given: an error
+    unless they agree)."""
+    address = getattr(args, "address", None)
+    if address is None:
+        return
+    if args.server != args.server_default and args.server != address:
+        parser.error(f"the server is given twice: {address} and --server {args.server}")
+    args.server = address
 
 
 def run(args: argparse.Namespace, console: Console) -> int:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import signal
 import socket
+import subprocess
 
 import pexpect
 
@@ -42,6 +43,20 @@ def test_bot_with_fill_and_rules_plays_alone_against_server_bots() -> None:
     with ServerThread() as server:
         rc, out = finish(bot(server.address, "--rules", "scopone", "--fill-with-bots", "random,greedy,random"))
     assert rc == 0 and "game 1/1" in out, out
+
+
+def test_the_server_may_be_given_as_the_first_argument_as_the_js_bot_takes_it() -> None:
+    def run(*args: str) -> tuple[int, str]:
+        return finish(subprocess.Popen([*SCOPA, "bot", *args], cwd=ROOT, text=True, stdout=subprocess.PIPE,
+                                       stderr=subprocess.STDOUT, env=dict(os.environ, NO_COLOR="1")))
+
+    with ServerThread() as server:
+        rc, out = run(server.address, "--fill-with-bots", "random", "--name", "first")
+        assert rc == 0 and "game 1/1" in out, out
+        rc, out = run(server.address, "--server", server.address, "--fill-with-bots", "random")
+        assert rc == 0 and "game 1/1" in out, out
+        rc, out = run(server.address, "--server", "127.0.0.1:1")
+        assert rc == 2 and f"the server is given twice: {server.address} and --server 127.0.0.1:1" in out, out
 
 
 def test_bot_errors_are_messages_not_tracebacks() -> None:
