@@ -122,6 +122,8 @@ class StorageProcess(QueuedStorage):
         self._sent: collections.deque[Pending] = collections.deque()  # sent, in order, not yet answered
         self._held: list[Pending] = []  # queued while a frame was unanswered: they go with the next one
         self._ended: StorageError | None = None  # the child is gone, and why
+        self.batches = 0
+        """Frames sent to the child so far (each one batch of calls)."""
         self._start_child()
 
     def _start_child(self) -> None:
@@ -197,6 +199,7 @@ class StorageProcess(QueuedStorage):
             self._settled(turn, [self._ended] * len(turn))
             return
         self._sent.extend(turn)
+        self.batches += 1
         data = _frame(_calls([request for request, _ in turn]))
         if self._unsent:
             self._unsent += data
