@@ -207,7 +207,8 @@ function main() {
         const old = socket;
         old.end(() => old.destroy());
         address = splitAddress(body.address);
-        const hello = { name: wire.me.replace(/^player:/, ""), client: "examples/js/bot.js", ticket: body.ticket };
+        const me = wire.me === "guest" ? name : wire.me.replace(/^player:/, ""); // a resume is sent on before its welcome
+        const hello = { name: me, client: "examples/js/bot.js", ticket: body.ticket };
         if (resuming) hello.resume = { token: seat.token, last_event: lastEvent, table: seat.table };
         open(address[0], address[1], hello);
         break;
