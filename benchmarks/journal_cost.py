@@ -6,9 +6,9 @@
 table's game master does (the next action only once the journal has stored the one
 before), through the server's own journal (:func:`scopa.server.writer_process.open_storage`:
 an SQLite file in its writer process, or PostgreSQL on the event loop), and once with
-no journal at all.  It prints the server process's CPU per move for each, the journal's
-writer process's CPU per move (SQLite; read from /proc while it runs), and the writes
-per batch.  ``server_load.py --db`` measures the same journal inside a loaded server,
+no journal at all.  It prints the server process's CPU per move for each, its children's
+(the SQLite journal's writer process; from /proc while it runs), and the moves per
+batch.  ``server_load.py --db`` measures the same journal inside a loaded server,
 where the extra process's wake-ups and the cores it shares with the server and the load
 generator add to this.
 """
@@ -23,19 +23,25 @@ import statistics
 import tempfile
 import time
 import uuid
+from dataclasses import dataclass
 from pathlib import Path
 
 from scopa.engine import Play, RuleSet
-from scopa.server.journal import CloseTable, CreateTable, StartTable
+from scopa.server.journal import CloseTable, CreateTable, StartTable, is_postgres
 from scopa.server.tablejournal import TableJournal
 from scopa.server.writer_process import StorageProcess, open_storage
 
+from server_load import cpu_seconds  # this folder is on sys.path when a benchmark is run as a script
 
-def process_cpu(pid: int) -> float:
-    """User + system CPU seconds of process ``pid`` so far."""
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rpartition(")")[2].split()
-    return sum(int(x) for x in fields[11:13]) / os.sysconf("SC_CLK_TCK")
+
+@dataclass(frozen=True)
+class Cost:
+    """One run's CPU per move (µs): this process's and its children's, and the moves per
+    batch sent to the SQLite writer (None for another journal)."""
+
+    server_us: float
+    children_us: float
+    moves_per_batch: float | None
 
 
 async def play(journals: list[TableJournal], moves: int) -> None:
@@ -51,7 +57,7 @@ async def play(journals: list[TableJournal], moves: int) -> None:
     await asyncio.gather(*(table(j) for j in journals))
 
 
-async def run_once(db: str | None, tables: int, moves: int) -> dict[str, float | None]:
+async def run_once(db: str | None, tables: int, moves: int) -> Cost:
     storage = open_storage(db) if db else None
     ids = [f"cost-{uuid.uuid4().hex[:10]}" for _ in range(tables)]
     if storage is not None:
@@ -59,27 +65,18 @@ async def run_once(db: str | None, tables: int, moves: int) -> dict[str, float |
             storage.write(CreateTable(table_id, RuleSet(), 1))
             storage.write(StartTable(table_id))
         await storage.flush()
-    child = storage._proc.pid if isinstance(storage, StorageProcess) else None
-    frames0 = _frames(storage)
-    child0 = process_cpu(child) if child else 0.0
-    cpu0 = time.process_time()
+    writer = storage if isinstance(storage, StorageProcess) else None
+    batches0 = writer.batches if writer is not None else 0
+    cpu0, all0 = time.process_time(), cpu_seconds(os.getpid())
     await play([TableJournal(t, storage) for t in ids], moves)
-    cpu = time.process_time() - cpu0
-    child_cpu = process_cpu(child) - child0 if child else None
-    frames = _frames(storage) - frames0
+    cpu, everyone = time.process_time() - cpu0, cpu_seconds(os.getpid()) - all0
+    batches = writer.batches - batches0 if writer is not None else 0
     if storage is not None:
         for table_id in ids:
             storage.write(CloseTable(table_id, "benchmark"))  # nothing left running to restore
         await storage.close()
     done = moves // tables * tables
-    return {"server_us_per_move": cpu / done * 1e6,
-            "writer_us_per_move": child_cpu / done * 1e6 if child_cpu is not None else None,
-            "moves_per_batch": done / frames if frames else None}
-
-
-def _frames(storage: object) -> int:
-    """Batches sent to the SQLite writer so far (0 for another journal)."""
-    return int(getattr(storage, "batches", 0))
+    return Cost(cpu / done * 1e6, max(everyone - cpu, 0.0) / done * 1e6, done / batches if batches else None)
 
 
 def main() -> int:
@@ -91,16 +88,15 @@ def main() -> int:
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         db = args.db or str(Path(tmp) / "journal.db")
-        bare: list[float] = []
-        journaled: list[dict[str, float | None]] = []
+        bare: list[Cost] = []
+        journaled: list[Cost] = []
         for _ in range(args.repeat):
-            bare.append(float(asyncio.run(run_once(None, args.tables, args.moves))["server_us_per_move"] or 0))
+            bare.append(asyncio.run(run_once(None, args.tables, args.moves)))
             journaled.append(asyncio.run(run_once(db, args.tables, args.moves)))
-    server = statistics.median(float(r["server_us_per_move"] or 0) for r in journaled)
-    writers = [r["writer_us_per_move"] for r in journaled if r["writer_us_per_move"] is not None]
-    writer = statistics.median(writers) if writers else None
-    batch = [r["moves_per_batch"] for r in journaled if r["moves_per_batch"] is not None]
-    no_journal = statistics.median(bare)
+    no_journal = statistics.median(c.server_us for c in bare)
+    server = statistics.median(c.server_us for c in journaled)
+    writer = statistics.median(c.children_us for c in journaled) if not is_postgres(db) else None
+    batch = [c.moves_per_batch for c in journaled if c.moves_per_batch is not None]
     print(f"CPU per move, median of {args.repeat}: no journal {no_journal:.2f} us; journal ({args.db or 'SQLite'}):"
           f" server {server:.2f} us" + (f" + writer process {writer:.2f} us" if writer is not None else "")
           + (f", {statistics.median(batch):.1f} moves per batch" if batch else ""))

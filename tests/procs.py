@@ -12,10 +12,15 @@ SCOPA = [sys.executable, "-m", "scopa.cli"]
 SAFETY = 90  # seconds: a safety net only; every process normally ends long before
 
 
+def scopa(*args: str) -> subprocess.Popen[str]:
+    """`scopa ARGS...`, output captured as plain text."""
+    return subprocess.Popen([*SCOPA, *args], cwd=ROOT, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=dict(os.environ, NO_COLOR="1"))
+
+
 def scopa_bot(address: str, *extra: str) -> subprocess.Popen[str]:
     """`scopa bot --server ADDRESS ...`, output captured as plain text."""
-    return subprocess.Popen([*SCOPA, "bot", "--server", address, *extra], cwd=ROOT, text=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=dict(os.environ, NO_COLOR="1"))
+    return scopa("bot", "--server", address, *extra)
 
 
 def finish(proc: subprocess.Popen[str], what: str = "bot") -> tuple[int, str]:

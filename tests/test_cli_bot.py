@@ -5,13 +5,12 @@ from __future__ import annotations
 import os
 import signal
 import socket
-import subprocess
 
 import pexpect
 
 from serverthread import ServerThread
 
-from procs import ROOT, SCOPA, finish
+from procs import ROOT, SCOPA, finish, scopa
 from procs import scopa_bot as bot
 
 
@@ -47,8 +46,7 @@ def test_bot_with_fill_and_rules_plays_alone_against_server_bots() -> None:
 
 def test_the_server_may_be_given_as_the_first_argument_as_the_js_bot_takes_it() -> None:
     def run(*args: str) -> tuple[int, str]:
-        return finish(subprocess.Popen([*SCOPA, "bot", *args], cwd=ROOT, text=True, stdout=subprocess.PIPE,
-                                       stderr=subprocess.STDOUT, env=dict(os.environ, NO_COLOR="1")))
+        return finish(scopa("bot", *args))
 
     with ServerThread() as server:
         rc, out = run(server.address, "--fill-with-bots", "random", "--name", "first")

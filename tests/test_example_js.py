@@ -55,6 +55,18 @@ def numbers(text: str) -> list[int]:
     return [int(x) for x in re.findall(r"\d+", text)]
 
 
+def js_totals(out: str) -> list[int]:
+    """The totals of the game's end, as the JavaScript bot printed them."""
+    return numbers(out.split("totals", 1)[1].split(";")[0])
+
+
+def schema_summary(out: str) -> tuple[int, int]:
+    """(commands checked against the clients' schema, violations), from the bot's last line."""
+    checked = re.search(r"checked (\d+) commands against the schema, (\d+) schema violations", out)
+    assert checked is not None, out
+    return int(checked[1]), int(checked[2])
+
+
 def test_package_lock_pins_the_msgpack_package() -> None:
     lock = json.loads((JS / "package-lock.json").read_text())
     package = json.loads((JS / "package.json").read_text())
@@ -76,12 +88,12 @@ def test_js_bot_plays_a_whole_game_against_scopa_bot() -> None:
     assert rc_js == 0 and rc_py == 0, out_js + out_py
     assert "player:jsbot sits at table 1, seat 1" in out_js
     assert "game over (target)" in out_js and "game 1/1 at table 1" in out_py
-    totals_js = numbers(out_js.split("totals", 1)[1].split(";")[0])
+    totals_js = js_totals(out_js)
     totals_py = numbers(out_py.rsplit("totals", 1)[1])
     assert totals_js == totals_py and max(totals_js) >= 11  # the same game, seen from both seats (R22)
     # every command it received, checked against the clients' schema (docs/protocol.client.schema.json)
-    checked = re.search(r"checked (\d+) commands against the schema, (\d+) schema violations", out_js)
-    assert checked is not None and int(checked[1]) > 50 and checked[2] == "0", out_js
+    checked, violations = schema_summary(out_js)
+    assert checked > 50 and violations == 0, out_js
 
 
 # ---------------------------------------------------------------- a scripted server
@@ -287,7 +299,6 @@ async def test_js_bot_resumes_its_seat_when_its_connection_is_lost_mid_game() ->
     assert out.count("player:jsbot is back at table 1, seat 0") == 2, out
     assert not re.search(r"^error:", out, re.MULTILINE), out  # nothing refused: no other table asked for
     [result] = storage.load_results()
-    totals = numbers(out.split("totals", 1)[1].split(";")[0])
+    totals = js_totals(out)
     assert "game over (target)" in out and totals == list(result.totals) and max(totals) >= 11, out
-    checked = re.search(r"checked (\d+) commands against the schema, (\d+) schema violations", out)
-    assert checked is not None and checked[2] == "0", out
+    assert schema_summary(out)[1] == 0, out

@@ -161,6 +161,9 @@ function main() {
     socket.end(() => socket.destroy()); // §6: the sender of bye closes the connection
   };
 
+  // §7 Reconnecting: what a hello says to get our seat back.
+  const resumeBody = () => ({ token: seat.token, last_event: lastEvent, table: seat.table });
+
   // The connection is gone while seated: connect again and resume the seat.
   const resume = (why) => {
     if (retries >= RETRIES) {
@@ -170,11 +173,7 @@ function main() {
     retries += 1;
     console.error(`${why}: resuming the seat at table ${seat.table} (try ${retries})`);
     setTimeout(() => {
-      open(address[0], address[1], {
-        name,
-        client: "examples/js/bot.js",
-        resume: { token: seat.token, last_event: lastEvent, table: seat.table },
-      });
+      open(address[0], address[1], { name, client: "examples/js/bot.js", resume: resumeBody() });
     }, RETRY_MS * retries);
   };
 
@@ -209,7 +208,7 @@ function main() {
         address = splitAddress(body.address);
         const me = wire.me === "guest" ? name : wire.me.replace(/^player:/, ""); // a resume is sent on before its welcome
         const hello = { name: me, client: "examples/js/bot.js", ticket: body.ticket };
-        if (resuming) hello.resume = { token: seat.token, last_event: lastEvent, table: seat.table };
+        if (resuming) hello.resume = resumeBody();
         open(address[0], address[1], hello);
         break;
       }
