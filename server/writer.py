@@ -214,10 +214,17 @@ class StorageWriter(QueuedStorage):
     def __init__(self, backend: JournalBackend | AsyncJournalBackend) -> None:
         super().__init__()
         self.backend = backend
-        self._instant = isinstance(backend, JournalBackend) and not backend.blocks
+        # Known once: a runtime protocol check costs more than a small batch's own work.
+        self._async: AsyncJournalBackend | None = None
+        self._blocking: JournalBackend | None = None
+        if isinstance(backend, AsyncJournalBackend):
+            self._async = backend
+        else:
+            self._blocking = backend
+        self._instant = self._blocking is not None and not self._blocking.blocks
         self._handed: list[Pending] = []  # queued for the next batch
         self._task: asyncio.Task[None] | None = None  # the batches running
-        self._opened = not isinstance(backend, AsyncJournalBackend)
+        self._opened = self._async is None
 
     # ------------------------------------------------------------------ flow
 
@@ -228,10 +235,10 @@ class StorageWriter(QueuedStorage):
         self._closed = True
         if self._task is not None:
             await self._task
-        if isinstance(self.backend, AsyncJournalBackend):
-            await self.backend.close()
-        else:
-            self.backend.close()
+        if self._async is not None:
+            await self._async.close()
+        elif self._blocking is not None:
+            self._blocking.close()
 
     def _submit(self, request: Request | None) -> asyncio.Future[Any]:
         future = super()._submit(request)
@@ -245,8 +252,8 @@ class StorageWriter(QueuedStorage):
         if not turn:  # run at the call already
             return
         if self._instant:
-            assert isinstance(self.backend, JournalBackend)
-            self._settled(turn, run_batch(self.backend, [request for request, _ in turn]))
+            assert self._blocking is not None
+            self._settled(turn, run_batch(self._blocking, [request for request, _ in turn]))
             return
         self._handed.extend(turn)
         if self._task is None:
@@ -264,10 +271,11 @@ class StorageWriter(QueuedStorage):
                     if refused is not None:
                         self._settled(batch, [refused if r is not None else None for r in requests])
                         continue
-                if isinstance(self.backend, AsyncJournalBackend):
-                    results = await run_async_batch(self.backend, requests)
+                if self._async is not None:
+                    results = await run_async_batch(self._async, requests)
                 else:
-                    results = await asyncio.to_thread(run_batch, self.backend, requests)
+                    assert self._blocking is not None
+                    results = await asyncio.to_thread(run_batch, self._blocking, requests)
                 self._settled(batch, results)
         finally:
             self._task = None
@@ -275,9 +283,9 @@ class StorageWriter(QueuedStorage):
     async def _open(self) -> StorageError | None:
         """The backend opened, or why it could not be: then every request queued so far
         fails (not tried again: a server that cannot open its journal does not start)."""
-        assert isinstance(self.backend, AsyncJournalBackend)
+        assert self._async is not None
         try:
-            await self.backend.open()
+            await self._async.open()
         except StorageError as exc:
             return exc if not isinstance(exc, JournalUnavailable) else StorageError(str(exc))
         except Exception as exc:  # noqa: BLE001 - a backend's bug: its journal cannot be used
