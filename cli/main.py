@@ -113,9 +113,12 @@ def _local(args: argparse.Namespace, console: Console) -> int:
     from scopa.client.local import parse_seats, run_local_game
 
     if args.seats and args.players is None:  # --seats alone decides how many play
-        count = len([k for k in args.seats.split(",") if k.strip()])
+        named = [k.strip() for k in args.seats.split(",") if k.strip()]
+        count = len(named)
         if count not in (2, 3, 4, 6):
-            console.print(f"[red]--seats names {count} seats; a table has 2, 3, 4 or 6[/red]")
+            hint = f" (to play against it: --seats human,{named[0]})" if count == 1 and named[0] != "human" else ""
+            console.print(f"[red]--seats names {count} seat{'' if count == 1 else 's'}; a table has 2, 3, 4 or 6"
+                          f"{hint}[/red]")
             return 2
         args.players = count
     rules = rules_from_args(args)

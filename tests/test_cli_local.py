@@ -47,6 +47,8 @@ def test_nonsense_rules_and_seats_are_refused_with_a_message() -> None:
     assert wrong.returncode == 2 and "3 seats" in wrong.stdout
     five = run("--seats", "greedy,random,random,greedy,random")
     assert five.returncode == 2 and "5 seats" in five.stdout
+    alone = run("--seats", "expert")  # the opponent alone: the message says how to sit against it
+    assert alone.returncode == 2 and "names 1 seat;" in alone.stdout and "--seats human,expert" in alone.stdout
 
 
 def test_seats_alone_decide_the_player_count_R5() -> None:
