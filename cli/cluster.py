@@ -30,6 +30,8 @@ from rich.console import Console
 
 from scopa.protocol import DEFAULT_PORT
 
+from . import loops
+
 STOP_WAIT = 30.0  # seconds the members have to hand their tables on before they are killed
 
 
@@ -45,6 +47,9 @@ def add_cluster_subcommand(sub: Any) -> None:
                          help=f"the cluster's port, shared by the members; default {DEFAULT_PORT}")
     cluster.add_argument("--cluster-prefix", metavar="PREFIX", default="scopa",
                          help="the start of every Redis key of this cluster; default scopa")
+    cluster.add_argument("--loop", choices=(loops.AUTO, *loops.LOOPS), default=loops.AUTO,
+                         help="the members' event loop: uvloop where it is installed (scopa[cluster] brings it), "
+                              "else asyncio's (auto, the default), or the one named")
     cluster.add_argument("--web-port", type=int, metavar="PORT", default=None,
                          help="also serve the browser client on this port, shared by the members (the page and its "
                               "WebSocket may reach any of them)")
@@ -63,7 +68,8 @@ def member_command(args: argparse.Namespace) -> list[str]:
     """The ``scopa serve`` of one member."""
     command = [sys.executable, "-m", "scopa.cli", "serve", "--host", args.host, "--port", "0",
                "--cluster", args.cluster, "--db", args.db, "--cluster-port", str(args.port),
-               "--cluster-prefix", args.cluster_prefix, "--no-announce"]
+               "--cluster-prefix", args.cluster_prefix, "--no-announce",
+               "--loop", loops.chosen(getattr(args, "loop", loops.AUTO))]
     if args.web_port is not None:
         command += ["--cluster-web-port", str(args.web_port)]
     return command
@@ -89,6 +95,12 @@ def run_cluster(args: argparse.Namespace, console: Console) -> int:
     if importlib.util.find_spec("redis") is None:
         console.print("[red]scopa cluster needs the redis package: pip install 'scopa[cluster]'[/red]")
         return 2
+    loop = loops.chosen(args.loop)
+    try:
+        loops.factory(loop)
+    except ValueError as exc:
+        console.print(f"[red]{exc}[/red]")
+        return 2
     stopping = False
 
     def stop(signum: int, frame: FrameType | None) -> None:
@@ -99,6 +111,7 @@ def run_cluster(args: argparse.Namespace, console: Console) -> int:
     members = [subprocess.Popen(member_command(args), preexec_fn=_die_with_parent) for _ in range(args.processes)]
     console.print(f"{args.processes} members of the cluster at {args.host}:{args.port} "
                   + (f"(web page on port {args.web_port}) " if args.web_port is not None else "")
+                  + f"on {loop} "
                   + f"(processes {', '.join(str(m.pid) for m in members)})")
     try:
         while not stopping and any(m.poll() is None for m in members):

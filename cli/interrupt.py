@@ -13,14 +13,16 @@ from __future__ import annotations
 import asyncio
 import signal
 import threading
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
 
 T = TypeVar("T")
 
 
-def run(work: Coroutine[Any, Any, T]) -> T:
-    """``asyncio.run(work)``; Ctrl-C cancels ``work`` and raises KeyboardInterrupt here."""
+def run(work: Coroutine[Any, Any, T],
+        loop_factory: Callable[[], asyncio.AbstractEventLoop] | None = None) -> T:
+    """``asyncio.run(work)`` (on a loop of ``loop_factory``'s, if given); Ctrl-C cancels
+    ``work`` and raises KeyboardInterrupt here."""
     interrupted = False
     take_over = (threading.current_thread() is threading.main_thread()
                  and signal.getsignal(signal.SIGINT) is signal.default_int_handler)
@@ -44,7 +46,8 @@ def run(work: Coroutine[Any, Any, T]) -> T:
             loop.remove_signal_handler(signal.SIGINT)
 
     try:
-        return asyncio.run(main())
+        with asyncio.Runner(loop_factory=loop_factory) as runner:
+            return runner.run(main())
     except asyncio.CancelledError:
         if interrupted:
             raise KeyboardInterrupt from None

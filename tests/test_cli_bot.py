@@ -7,6 +7,7 @@ import signal
 import socket
 
 import pexpect
+import pytest
 
 from serverthread import ServerThread
 
@@ -73,17 +74,20 @@ def test_bot_errors_are_messages_not_tracebacks() -> None:
         assert rc == 2 and "Those rules do not work" in out
 
 
-def test_serve_stops_cleanly_on_ctrl_c() -> None:
+@pytest.mark.parametrize("loop,stop", [("asyncio", signal.SIGINT), ("uvloop", signal.SIGINT), ("uvloop", signal.SIGTERM)])
+def test_serve_stops_cleanly_on_ctrl_c(loop: str, stop: signal.Signals) -> None:
     with socket.create_server(("127.0.0.1", 0)) as s:
         port = s.getsockname()[1]
-    child = pexpect.spawn(SCOPA[0], [*SCOPA[1:], "serve", "--port", str(port)], cwd=str(ROOT),
+    child = pexpect.spawn(SCOPA[0], [*SCOPA[1:], "serve", "--port", str(port), "--loop", loop], cwd=str(ROOT),
                           encoding="utf-8", timeout=30, env=dict(os.environ, NO_COLOR="1"))
     try:
         child.expect("listening on")
+        child.expect("Ctrl-C to stop")
+        assert ("on uvloop" in child.before) == (loop == "uvloop")  # the server says which loop it runs on
         finished = bot(f"127.0.0.1:{port}", "--fill-with-bots", "greedy")
         assert finish(finished)[0] == 0
         child.expect("closed")  # the server logs the bot's goodbye
-        child.kill(signal.SIGINT)
+        child.kill(stop)
         child.expect("server stopped")
         child.expect(pexpect.EOF)
         child.close()

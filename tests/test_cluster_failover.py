@@ -250,6 +250,9 @@ async def test_scopa_cluster_runs_members_at_one_address_and_stops_them_together
         out, _ = cluster.communicate(timeout=DEADLINE)
         assert cluster.returncode == 0, out
         assert "2 members of the cluster at" in out and "cluster stopped" in out
+        # uvloop is installed (scopa[cluster] brings it): the cluster says so, and each member runs on it
+        assert f"at 127.0.0.1:{port} on uvloop" in out
+        assert sum("Scopa server on" in line and "on uvloop" in line for line in out.splitlines()) == 2
         await until(lambda: _none(redis, redis_prefix), "the members leave the cluster")
     finally:
         if cluster.poll() is None:

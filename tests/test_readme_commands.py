@@ -35,6 +35,7 @@ NEEDS_A_PERSON_OR_RUNS_UNTIL_STOPPED = {
     "scopa play --name ada",
     "scopa servers",
     "scopa serve --port 7015 --db postgresql://scopa@127.0.0.1/scopa",
+    "scopa serve --port 7015 --loop uvloop",  # tests/test_cli_bot.py serves a game on uvloop
     # the journal's own commands, on a database (tests/test_journal_admin.py)
     "scopa admin migrate --db postgresql://scopa@127.0.0.1/scopa",
     "scopa admin export --db scopa.db > games.jsonl",
