@@ -34,6 +34,7 @@ import psycopg
 from redis.asyncio import Redis
 
 from scopa.bots import make_bot
+from scopa.cli import loops
 from scopa.client.channel import SessionError
 from scopa.client.session import ClientSession
 from scopa.engine import Declare, Play, Player, View
@@ -139,13 +140,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--redis", default="redis://127.0.0.1:6379/0")
     ap.add_argument("--db", default="postgresql://postgres@127.0.0.1:5432/test",
                     help="a PostgreSQL database; each run uses a fresh schema of it")
-    ap.add_argument("--loop", choices=("asyncio", "uvloop"), default="asyncio", help="both members' event loop")
+    ap.add_argument("--loop", choices=loops.LOOPS, default="asyncio", help="both members' event loop")
     args = ap.parse_args(argv)
-    factory = None
-    if args.loop == "uvloop":
-        import uvloop
-
-        factory = uvloop.new_event_loop
+    factory = loops.factory(loops.chosen(args.loop))
     figures = []
     for i in range(args.runs):
         schema = f"scopa_failover_{uuid.uuid4().hex[:12]}"

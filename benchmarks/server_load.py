@@ -692,12 +692,10 @@ def journal_ratio(args: argparse.Namespace) -> int:
 
 
 def _serve_with_loop(args: argparse.Namespace) -> None:
-    if args.loop == "uvloop":
-        import uvloop
+    from scopa.cli import loops
 
-        uvloop.run(_serve(args.seed, args.db_file, args.bot_workers, args.memory_profile, args.cluster_member))
-    else:
-        asyncio.run(_serve(args.seed, args.db_file, args.bot_workers, args.memory_profile, args.cluster_member))
+    with asyncio.Runner(loop_factory=loops.factory(loops.chosen(args.loop))) as runner:
+        runner.run(_serve(args.seed, args.db_file, args.bot_workers, args.memory_profile, args.cluster_member))
 
 
 def run_once(args: argparse.Namespace) -> dict[str, Any]:

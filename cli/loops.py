@@ -21,9 +21,10 @@ def chosen(loop: str) -> Loop:
     """The loop that ``loop`` (one of :data:`LOOPS`, or :data:`AUTO`) names on this machine."""
     if loop == AUTO:
         return "uvloop" if has_uvloop() else "asyncio"
-    if loop not in LOOPS:
-        raise ValueError(f"unknown event loop {loop!r}: {', '.join(LOOPS)} or {AUTO}")
-    return "uvloop" if loop == "uvloop" else "asyncio"
+    for known in LOOPS:
+        if loop == known:
+            return known
+    raise ValueError(f"unknown event loop {loop!r}: {', '.join(LOOPS)} or {AUTO}")
 
 
 def factory(loop: Loop) -> Callable[[], asyncio.AbstractEventLoop] | None:
