@@ -48,9 +48,11 @@ from .journal import AppendAction
 from .journal_values import JournalUnavailable
 
 MOVES_SUFFIX = "-moves"
-FILE_ROWS = 8192
-"""Moves in the move file (about 200 KB) before those of the running games are taken
-into the SQLite file and the file is emptied."""
+FILE_ROWS = 65536
+"""Moves in the move file (about 2 MB) before those of the running games are taken into
+the SQLite file and the file is emptied.  Most moves belong to a game that ends before
+then and go straight into its record; a smaller file would put more of them into the
+``actions`` table only to delete them again when their game ends."""
 
 _HEADER = struct.Struct("!II")  # payload length, CRC-32 of the payload
 
@@ -226,10 +228,14 @@ class MoveLog:
     are appended to it, and taken into the SQLite file when it holds :data:`FILE_ROWS`
     (:meth:`take_in`), or read from it when their table ends (:meth:`pending_of`)."""
 
-    def __init__(self, storage: ActionStore, synchronous: str = "NORMAL") -> None:
+    def __init__(self, storage: ActionStore, synchronous: str = "NORMAL", server_writes: bool = False) -> None:
         self.storage = storage
         self.path = moves_path(storage.path)
         self._sync = synchronous.upper() in ("FULL", "EXTRA")
+        self.server_writes = server_writes
+        """Whether the server appends the records itself (:mod:`.move_writer`): then this
+        side is told each row written (:meth:`logged`), checks what the server cannot
+        (:meth:`check`), and never empties the file while the server may write to it."""
         self._fd = _locked(self.path, time.monotonic() + LOCK_WAIT_SECONDS)
         try:
             _restore(self._fd, storage)
@@ -239,6 +245,11 @@ class MoveLog:
         self._pending: dict[str, dict[int, str]] = {}  # per table: index -> action, not yet in the SQLite file
         self._indices: dict[str, set[int]] = {}  # per table: the indices stored or pending
         self.rows_in_file = 0  # rows appended since the file was last emptied
+
+    def identity(self) -> tuple[int, int]:
+        """The file's device and inode (the server checks that it opened the same one)."""
+        st = os.fstat(self._fd)
+        return st.st_dev, st.st_ino
 
     @property
     def full(self) -> bool:
@@ -280,6 +291,32 @@ class MoveLog:
                 self._pending.setdefault(table_id, {})[index] = text
             self.rows_in_file += len(rows)
         return out
+
+    def logged(self, rows: Sequence[Row]) -> None:
+        """Rows the server has written to the file itself (each checked there, in order)."""
+        pending, indices = self._pending, self._indices
+        for table_id, index, text in rows:
+            taken = indices.get(table_id)
+            if taken is not None:
+                taken.add(index)
+            moves = pending.get(table_id)
+            if moves is None:
+                moves = pending[table_id] = {}
+            moves[index] = text
+        self.rows_in_file += len(rows)
+
+    def check(self, table_id: str, index: int, text: str) -> int | None:
+        """What :meth:`append` would do with an action, without writing it: None if it is
+        journaled already as it is, else the index it would take (``index``);
+        StorageError if it would be refused."""
+        taken = self._taken(table_id)
+        if index in taken:
+            if self._stored(table_id, index) != text:
+                raise StorageError(f"table {table_id}: action {index} is journaled already, as another action")
+            return None
+        if index != len(taken):
+            raise StorageError(f"table {table_id}: action {index} given, {len(taken)} expected")
+        return index
 
     def _taken(self, table_id: str) -> set[int]:
         """The indices of ``table_id`` stored or pending; StorageError if there is no such table."""
@@ -330,6 +367,9 @@ class MoveLog:
         if rows:
             self.storage.insert_actions(rows)
         self._pending = {}
+        if self.server_writes:  # the server empties the file, once it has stopped writing to it
+            self.rows_in_file = 0
+            return
         try:
             os.ftruncate(self._fd, 0)
         except OSError:
@@ -337,9 +377,14 @@ class MoveLog:
         self.rows_in_file = 0
 
     def close(self) -> None:
-        """Take in what is pending; the file is removed when that worked."""
+        """Take in what is pending (with the server writing: every row of the file); the
+        file is removed when that worked."""
         try:
-            self.take_in()
+            if self.server_writes:  # the file holds rows this side may not have been told of
+                self._pending = {}
+                _restore(self._fd, self.storage)
+            else:
+                self.take_in()
             os.unlink(self.path)
         except (StorageError, OSError):
             pass  # kept: the next opening takes it in

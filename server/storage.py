@@ -63,13 +63,15 @@ class SQLiteStorage:
 
     ``move_file`` (the journal's own process, :mod:`.writer_process`): moves are journaled
     in the move file beside this one (:mod:`.movelog`), with the same promise, and come
-    into this file when their table ends or in large batches.  Without it, opening the
-    file takes in what a stopped server left in its move file.
+    into this file when their table ends or in large batches; ``server_writes``: the
+    server appends them itself (:class:`~.movelog.MoveLog`'s ``server_writes``).  Without
+    it, opening the file takes in what a stopped server left in its move file.
     """
 
     blocks = True
 
-    def __init__(self, path: str, synchronous: str = "NORMAL", move_file: bool = False) -> None:
+    def __init__(self, path: str, synchronous: str = "NORMAL", move_file: bool = False,
+                 server_writes: bool = False) -> None:
         self._file = SQLiteFile(path, synchronous)
         self.path = self._file.path
         self.archive = SQLiteArchive(self._file)
@@ -77,7 +79,7 @@ class SQLiteStorage:
         self.writes = SQLiteWrites(self._file, self.archive)
         if self.path != ":memory:":
             if move_file:
-                self._file.moves = MoveLog(self, synchronous)
+                self._file.moves = MoveLog(self, synchronous, server_writes)
             else:
                 restore_moves(self)
 
@@ -140,6 +142,11 @@ class SQLiteStorage:
                     out += done
                 start = end
         return out
+
+    @property
+    def move_log(self) -> MoveLog | None:
+        """The move file, while this journal keeps one (``move_file``)."""
+        return self._file.moves
 
     def insert_actions(self, rows: Sequence[tuple[str, int, str]], restoring: bool = False) -> None:
         """Encoded actions (``(table_id, index, text)``) in one transaction: all or none

@@ -1,126 +1,74 @@
 """The server's :class:`~.journal.Journal` for its SQLite file (``scopa serve --db``): the
-file is written by a child process, so a commit never competes with the event loop for
-the interpreter lock.
+file is written by a child process (:mod:`.journal_child`), so a commit never competes
+with the event loop for the interpreter lock.
 
 Every call is queued at once, in call order, with a future for its result.  At the end
-of the event-loop turn the turn's calls (of every table) go to the child as one frame on
-its standard input; the child runs every frame that has arrived since its last answer
-(:meth:`~.storage.SQLiteStorage.run_batch`: the moves appended to the journal's move
-file in one write, :mod:`.movelog`; other calls in one transaction) and writes back one
-frame of results, which settle the futures in order.  So a busy server journals many
-moves at once, the loop never waits on the disk, and while a write is slow only what
-waits for it waits: a table's next announcement (its game master awaits the journaling
-of the action), not the lobby or a ping.
-
-A frame is a 4-byte big-endian length and a pickle: from the server, a list of
-requests (:mod:`.journal`'s commands and queries; None: a barrier, answered None; a
-tuple: an :class:`~.journal.AppendAction` as its three fields, :func:`_calls`, since
-every move crosses the pipe and a tuple costs a third of the dataclass to pickle and to
-rebuild); from the child, first
-None (the file is open) or the exception that refused it, then one list of results per
-batch, an exception standing for a call that failed.  If the child ends, every call
-waiting on it and every later one fails with :class:`~.archive.StorageError`.
-
-The child is ``python -c "from scopa.server.writer_process import main; main()" PATH
-SYNCHRONOUS``.
+of the event-loop turn the turn's moves are appended to the journal's move file here
+(:mod:`.move_writer`) and settled; the turn's other calls (of every table) go to the
+child as one frame on its standard input (:mod:`.journal_pipe`), with the rows written
+since the last frame.  The child runs every frame that has arrived since its last answer
+(other calls in one transaction) and writes back one frame of results, which settle the
+futures in order.  So a busy server journals many moves at once, the loop never waits
+on the disk, and while a write is slow only what waits for it waits: a table's next
+announcement (its game master awaits the journaling of the action), not the lobby or a
+ping.  With ``synchronous=FULL`` the child writes the moves too (each record flushed to
+the disk before its answer).  If the child ends, it is started again; every call
+waiting on it is tried again, and fails with :class:`~.journal_values.JournalUnavailable`
+while it cannot be.
 """
 
 from __future__ import annotations
 
 import asyncio
 import collections
+import functools
 import logging
 import os
-import pickle
-import signal
-import sqlite3
-import struct
 import subprocess
 import sys
-from typing import Any, BinaryIO, Sequence
+from typing import Any, Sequence
 
-from .journal_values import StorageError
-from .journal_values import JournalUnavailable
-from .journal import AppendAction, AsyncJournalBackend, Journal, JournalBackend, Request, is_postgres
-from .movelog import Row
-from .storage import SQLiteStorage
-from .writer import QueuedStorage, StorageWriter, Pending, run_batch
+from .journal import (AppendAction, AsyncJournalBackend, CloseTable, Command, FinishTable, Journal, JournalBackend,
+                      MarkDamaged, Request, is_postgres, table_of)
+from .journal_pipe import READ_SIZE, calls, frame, frames, read_first, server_writes
+from .journal_values import JournalUnavailable, StorageError
+from .move_writer import ROWS_PER_FRAME, CheckAppend, MoveWriter, TakeInMoves, Verdict
+from .movelog import Row, moves_path
+from .writer import QueuedStorage, StorageWriter, Pending
+
+__all__ = ["StorageProcess", "open_storage"]
 
 log = logging.getLogger("scopa.server")
 
-_LENGTH = struct.Struct("!I")
-_READ_SIZE = 1 << 16
-
-
-def _frame(value: object) -> bytes:
-    body = pickle.dumps(value, pickle.HIGHEST_PROTOCOL)
-    return _LENGTH.pack(len(body)) + body
-
-
-def _calls(requests: Sequence[Request | None]) -> list[Request | Row | None]:
-    """The requests as a frame carries them: each action as its three fields."""
-    return [(r.table_id, r.index, r.action) if type(r) is AppendAction else r
-            for r in requests]
-
-
-_new = object.__new__
-_set_table, _set_index, _set_action = (vars(AppendAction)[field].__set__ for field in ("table_id", "index", "action"))
-
-
-def _requests(calls: Sequence[Request | Row | None]) -> list[Request | None]:
-    """:func:`_calls` undone: the frame's actions as :class:`~.journal.AppendAction` again,
-    built through its slots (a frozen dataclass's ``__init__`` sets each field through
-    ``object.__setattr__``, twice the time)."""
-    out: list[Request | None] = []
-    for call in calls:
-        if type(call) is tuple:
-            action = _new(AppendAction)
-            _set_table(action, call[0])
-            _set_index(action, call[1])
-            _set_action(action, call[2])
-            out.append(action)
-        else:
-            out.append(call)  # type: ignore[arg-type]
-    return out
-
-
-def _frames(buffer: bytearray) -> list[Any]:
-    """The complete frames at the start of ``buffer``, removed from it."""
-    out: list[Any] = []
-    start = 0
-    while len(buffer) - start >= _LENGTH.size:
-        (size,) = _LENGTH.unpack_from(buffer, start)
-        end = start + _LENGTH.size + size
-        if end > len(buffer):
-            break
-        out.append(pickle.loads(buffer[start + _LENGTH.size:end]))
-        start = end
-    del buffer[:start]
-    return out
-
-
-def _read_first(fd: int) -> Any:
-    """The child's first frame, read blocking (it opens the file); EOFError if it ended."""
-    buffer = bytearray()
-    while not (frames := _frames(buffer)):
-        data = os.read(fd, _READ_SIZE)
-        if not data:
-            raise EOFError
-        buffer += data
-    return frames[0]
+_ENDS = (FinishTable, CloseTable, MarkDamaged)  # a table's last write: its next move is asked about again
+Sent = tuple["Request | CheckAppend | TakeInMoves | None", "asyncio.Future[Any]"]
+"""A request for the child (a journal request, or one of the move file's) and its future."""
 
 
 class StorageProcess(QueuedStorage):
     """A :class:`~.journal.Journal` over a :class:`~.storage.SQLiteStorage` in a child
-    process.  ``command``: the child's program (default: this module), which gets the
-    path and the synchronous mode as its last two arguments."""
+    process.  ``command``: the child's program (default: :mod:`.journal_child`), which gets the
+    path and the synchronous mode as its last two arguments.
+
+    With :func:`server_writes` the moves are written to the move file here
+    (:class:`~.move_writer.MoveWriter`) and settled at once; the child is told them with
+    the next frame that carries a request (or :data:`~.move_writer.ROWS_PER_FRAME` of them)."""
 
     def __init__(self, path: str, synchronous: str = "NORMAL", command: Sequence[str] | None = None) -> None:
         super().__init__()
         self.path = path
-        self._argv = [*(command or (sys.executable, "-c", f"from {__name__} import main; main()")), path, synchronous]
-        self._sent: collections.deque[Pending] = collections.deque()  # sent, in order, not yet answered
-        self._held: list[Pending] = []  # queued while a frame was unanswered: they go with the next one
+        self._argv = [*(command or (sys.executable, "-c", "from scopa.server.journal_child import main; main()")), path, synchronous]
+        self._fast = server_writes(synchronous)
+        self._writer: MoveWriter | None = None  # the move file, written here (with _fast)
+        self._sent: collections.deque[Sent] = collections.deque()  # sent, in order, not yet answered
+        self._out: list[Any] = []  # the next frame: requests (and rows written here), in order
+        self._out_pending: list[Sent] = []  # the requests of ``_out`` the child answers, in order
+        self._front: list[Pending] = []  # moves the child has checked: first in the next turn
+        self._deferred: list[Pending] = []  # queued while the move file is being emptied
+        self._taking_in = False  # a TakeInMoves is unanswered: nothing is written to the file
+        self._open: dict[str, int] = {}  # per table: its writes other than moves not yet settled
+        self._gated: dict[str, list[Pending]] = {}  # per table: moves written, settled once those are
+        self._asking: dict[str, list[Pending]] = {}  # per table with a CheckAppend unanswered: its later moves
         self._ended: StorageError | None = None  # the child is gone, and why
         self.batches = 0
         """Frames sent to the child so far (each one batch of calls)."""
@@ -131,25 +79,43 @@ class StorageProcess(QueuedStorage):
         self._proc = subprocess.Popen(self._argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
         assert self._proc.stdin is not None and self._proc.stdout is not None
         try:
-            first = _read_first(self._proc.stdout.fileno())
+            first = read_first(self._proc.stdout.fileno())
         except EOFError:
             self._proc.stdin.close()
             status = self._proc.wait()
             raise JournalUnavailable(f"{self.path}: the journal's process ended as it started (exit status {status})") \
                 from None
-        if first is not None:
+        if isinstance(first, BaseException):
             self._proc.stdin.close()
             self._proc.wait()
             raise first
-        self._out = self._proc.stdin.fileno()
+        if self._fast:
+            self._open_writer(first)
+        self._out_fd = self._proc.stdin.fileno()
         self._in = self._proc.stdout.fileno()
-        os.set_blocking(self._out, False)
+        os.set_blocking(self._out_fd, False)
         os.set_blocking(self._in, False)
         self._unsent = bytearray()  # what the pipe did not take yet
         self._received = bytearray()
         self._ended = None
         if self._loop is not None:
             self._attach(self._loop)
+
+    def _open_writer(self, identity: tuple[int, int]) -> None:
+        """The move file the child holds (it took in and emptied what was there), opened here."""
+        if self._writer is not None and self._writer.identity == tuple(identity):
+            self._writer.restored()
+            return
+        if self._writer is not None:
+            self._writer.close()
+            self._writer = None
+        try:
+            self._writer = MoveWriter(moves_path(self.path), identity)
+        except StorageError:
+            assert self._proc.stdin is not None
+            self._proc.stdin.close()
+            self._proc.wait()
+            raise
 
     def _restart(self) -> bool:
         """After the child ended: a new one (what the old one stored is all there is; what
@@ -178,34 +144,140 @@ class StorageProcess(QueuedStorage):
                 pass  # the child ended: nothing more to write
         self._closed = True
         self._stop_watching()
+        if self._writer is not None:
+            self._writer.close()
         assert self._proc.stdin is not None and self._proc.stdout is not None
         self._proc.stdin.close()  # the child closes the file and ends
         await asyncio.to_thread(self._proc.wait)
         self._proc.stdout.close()
 
+    def write(self, command: Command) -> asyncio.Future[None]:
+        future = self._submit(command)
+        if self._fast and type(command) is not AppendAction:
+            table = table_of(command)
+            if table is not None:  # the table's moves are not settled before it is
+                self._open[table] = self._open.get(table, 0) + 1
+                future.add_done_callback(functools.partial(self._settled_write, table, type(command) in _ENDS))
+        return future
+
+    def _settled_write(self, table: str, ends: bool, future: asyncio.Future[Any]) -> None:
+        if ends and not future.cancelled() and future.exception() is None and self._writer is not None:
+            self._writer.forget(table)
+        left = self._open[table] - 1
+        if left:
+            self._open[table] = left
+            return
+        del self._open[table]
+        gated = self._gated.pop(table, None)
+        if gated:
+            self._settled(gated, [None] * len(gated))
+
     def _attach(self, loop: asyncio.AbstractEventLoop) -> None:
         loop.add_reader(self._in, self._readable)
 
     def _end_turn(self) -> None:
-        """End of the loop turn: the turn's calls go to the child in one frame (a child
-        that has ended is started again first)."""
+        """End of the loop turn: the turn's moves written to the move file (with a writer
+        here), the rest to the child in one frame (a child that has ended is started again
+        first)."""
         turn, self._turn = self._turn, []
+        if self._front:
+            turn[:0], self._front = self._front, []
         if not turn:
-            return
-        if self._sent and self._ended is None:
-            self._held.extend(turn)  # one frame at a time: under load each carries more calls
             return
         if self._ended is not None and not self._restart():
             self._settled(turn, [self._ended] * len(turn))
             return
-        self._sent.extend(turn)
+        if self._taking_in:
+            self._deferred.extend(turn)
+            return
+        if self._writer is None:  # the child writes the moves
+            self._out += calls([request for request, _ in turn])
+            self._out_pending += turn
+        else:
+            self._write_moves(turn, self._writer)
+        self._send()
+
+    def _write_moves(self, turn: list[Pending], writer: MoveWriter) -> None:
+        """The turn's moves that are new written in one record and settled (once their
+        table's earlier writes are); the rest (and moves to check) for the child."""
+        rows: list[Row] = []
+        written: list[Pending] = []
+        told: list[Any] = []
+        done: list[Pending] = []
+        results: list[Any] = []
+        for pending in turn:
+            request = pending[0]
+            if type(request) is not AppendAction:
+                told.append(request)
+                self._out_pending.append(pending)
+                continue
+            verdict = writer.verdict(request.table_id, request.index, request.action)
+            if verdict is Verdict.NEW:
+                row = (request.table_id, request.index, request.action)
+                rows.append(row)
+                told.append(row)
+                written.append(pending)
+            elif verdict is Verdict.ASK:
+                later = self._asking.get(request.table_id)
+                if later is not None:  # after the answer to the one asked about
+                    later.append(pending)
+                    continue
+                self._asking[request.table_id] = []
+                check = CheckAppend(request.table_id, request.index, request.action)
+                told.append(check)
+                self._out_pending.append((check, pending[1]))
+            else:
+                done.append(pending)
+                results.append(None if verdict is Verdict.STORED else verdict)
+        if rows:
+            try:
+                writer.write(rows)
+            except OSError as exc:
+                writer.unwritten(rows)
+                told = [item for item in told if type(item) is not tuple]
+                failed = JournalUnavailable(f"the journal could not write its moves: {exc}")
+                done += written
+                results += [failed] * len(written)
+                written = []
+        self._out += told
+        now: list[Pending] = []
+        for pending in written:
+            table = pending[0].table_id  # type: ignore[union-attr]
+            if table in self._open:
+                self._gated.setdefault(table, []).append(pending)
+                if self._waiting:
+                    self._stored_again(table)
+            else:
+                now.append(pending)
+        if self._waiting:
+            self._settled(now, [None] * len(now))
+        else:
+            for _, future in now:
+                if not future.done():  # done: its waiter was cancelled
+                    future.set_result(None)
+        if done:
+            self._settled(done, results)
+        if writer.full:
+            assert self._loop is not None
+            self._taking_in = True
+            self._out.append(TakeInMoves())
+            self._out_pending.append((TakeInMoves(), self._loop.create_future()))
+
+    def _send(self) -> None:
+        """``_out`` to the child as one frame, unless a frame is unanswered (one at a time:
+        under load each carries more calls) or it holds only rows, and few of them."""
+        if self._sent or not self._out or (not self._out_pending and len(self._out) < ROWS_PER_FRAME):
+            return
+        items, self._out = self._out, []
+        self._sent.extend(self._out_pending)
+        self._out_pending = []
         self.batches += 1
-        data = _frame(_calls([request for request, _ in turn]))
+        data = frame(items)
         if self._unsent:
             self._unsent += data
             return
         try:
-            written = os.write(self._out, data)
+            written = os.write(self._out_fd, data)
         except BlockingIOError:
             written = 0
         except OSError as exc:
@@ -214,11 +286,11 @@ class StorageProcess(QueuedStorage):
         if written < len(data):
             self._unsent += data[written:]
             assert self._loop is not None
-            self._loop.add_writer(self._out, self._writable)
+            self._loop.add_writer(self._out_fd, self._writable)
 
     def _writable(self) -> None:
         try:
-            written = os.write(self._out, self._unsent)
+            written = os.write(self._out_fd, self._unsent)
         except BlockingIOError:
             return
         except OSError as exc:
@@ -227,11 +299,11 @@ class StorageProcess(QueuedStorage):
         del self._unsent[:written]
         if not self._unsent:
             assert self._loop is not None
-            self._loop.remove_writer(self._out)
+            self._loop.remove_writer(self._out_fd)
 
     def _readable(self) -> None:
         try:
-            data = os.read(self._in, _READ_SIZE)
+            data = os.read(self._in, READ_SIZE)
         except BlockingIOError:
             return
         except OSError as exc:
@@ -241,29 +313,73 @@ class StorageProcess(QueuedStorage):
             self._end(f"the journal's process ended (exit status {self._proc.poll()})")
             return
         self._received += data
-        for results in _frames(self._received):
-            self._settled([self._sent.popleft() for _ in results], results)
-        if self._held and not self._sent:
-            self._turn[:0], self._held = self._held, []
-            self._end_turn()
+        for results in frames(self._received):
+            self._answered([self._sent.popleft() for _ in results], results)
+        self._send()
+
+    def _answered(self, pending: Sequence[Sent], results: Sequence[Any]) -> None:
+        """The child's results: a checked move is written here in the next turn, an emptying
+        of the move file is done; the rest settle their futures."""
+        plain: list[Pending] = []
+        plain_results: list[Any] = []
+        for (request, future), result in zip(pending, results):
+            if isinstance(request, CheckAppend):
+                original = AppendAction(request.table_id, request.index, request.action)
+                later = self._asking.pop(request.table_id, [])
+                if result is None or isinstance(result, BaseException):
+                    plain.append((original, future))
+                    plain_results.append(result)
+                else:
+                    assert self._writer is not None
+                    self._writer.learn(request.table_id, result)
+                    self._front.append((original, future))
+                self._front += later
+                if self._front:
+                    assert self._loop is not None
+                    self._loop.call_soon(self._end_turn)
+            elif isinstance(request, TakeInMoves):
+                self._taken_in(result)
+            else:
+                plain.append((request, future))
+                plain_results.append(result)
+        if plain:
+            self._settled(plain, plain_results)
+
+    def _taken_in(self, result: Any) -> None:
+        """The child's answer to :class:`~.move_writer.TakeInMoves`: the move file emptied
+        (if the rows are in the SQLite file), and what waited for it goes on."""
+        self._taking_in = False
+        assert self._writer is not None
+        if result is None:
+            self._writer.emptied()
+        else:
+            if self._ended is None:
+                log.warning("storage: the moves could not be taken into the SQLite file for now (%s)", result)
+            self._writer.not_emptied()
+        if self._deferred:
+            self._front[:0], self._deferred = self._deferred, []
+            assert self._loop is not None
+            self._loop.call_soon(self._end_turn)
 
     def _end(self, why: str) -> None:
-        """The child is gone: every call waiting on it fails, and every later one."""
+        """The child is gone: every call waiting on it fails, and every later one (the
+        rows written here are in the move file, which the next child takes in)."""
         if self._ended is not None:
             return
         self._ended = JournalUnavailable(why)
         if not self._closed:
             log.error("storage: %s", why)
         self._stop_watching()
-        waiting, self._sent = [*self._sent, *self._held], collections.deque()
-        self._held = []
-        self._settled(waiting, [self._ended] * len(waiting))
+        waiting: list[Sent] = [*self._sent, *self._out_pending]
+        self._sent = collections.deque()
+        self._out, self._out_pending = [], []
+        self._answered(waiting, [self._ended] * len(waiting))
 
     def _stop_watching(self) -> None:
         if self._loop is not None and not self._loop.is_closed():
             self._loop.remove_reader(self._in)
             if self._unsent:
-                self._loop.remove_writer(self._out)
+                self._loop.remove_writer(self._out_fd)
 
 
 def open_storage(db: str | None = None,
@@ -280,73 +396,3 @@ def open_storage(db: str | None = None,
     if isinstance(storage, (JournalBackend, AsyncJournalBackend)):
         return StorageWriter(storage)
     return storage
-
-
-# ---------------------------------------------------------------------- the child
-
-
-def _portable(result: Any) -> Any:
-    """A result the server can unpickle: another exception than a StorageError becomes one
-    with its text."""
-    if isinstance(result, (OSError, sqlite3.OperationalError)):
-        return JournalUnavailable(f"{type(result).__name__}: {result}")
-    if isinstance(result, BaseException) and not isinstance(result, StorageError):
-        return StorageError(f"{type(result).__name__}: {result}")
-    return result
-
-
-def serve_file(path: str, synchronous: str, requests: BinaryIO, answers: BinaryIO) -> None:
-    """The child: open ``path`` with its move file (:mod:`.movelog`), then run each batch
-    that comes on ``requests`` and answer on ``answers`` until ``requests`` ends."""
-    try:
-        backend = SQLiteStorage(path, synchronous, move_file=True)
-    except Exception as exc:  # noqa: BLE001 - told to the server, which raises it
-        answers.write(_frame(_portable(exc)))
-        answers.flush()
-        return
-    answers.write(_frame(None))
-    answers.flush()
-    fd, out = requests.fileno(), answers.fileno()
-    received = bytearray()
-    stored: dict[int, bytes] = {}  # n -> the answer that n calls are stored (the usual answer), made once
-    try:
-        while True:
-            data = os.read(fd, _READ_SIZE)
-            if not data:
-                return
-            received += data
-            batches = _frames(received)
-            if not batches:
-                continue
-            results = run_batch(backend, _requests([call for batch in batches for call in batch]))
-            if results.count(None) == len(results):
-                answer = stored.get(len(results))
-                if answer is None:
-                    answer = stored[len(results)] = _frame(results)
-            else:
-                answer = _frame([_portable(result) for result in results])
-            _write_all(out, answer)
-            try:
-                backend.take_in_moves(when_full=True)  # after the answer: nobody waits for it
-            except StorageError:
-                pass  # the moves stay in the move file; the next call that reads them says why
-    finally:
-        backend.close()
-
-
-def _write_all(fd: int, data: bytes) -> None:
-    view = memoryview(data)
-    while view:
-        view = view[os.write(fd, view):]
-
-
-def main(argv: Sequence[str] | None = None) -> None:
-    path, synchronous = (sys.argv[1:] if argv is None else list(argv))[-2:]
-    # Ctrl-C at the terminal reaches the whole process group: the server stops, then
-    # ends this child by closing its input, after the last batch.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    serve_file(path, synchronous, sys.stdin.buffer, sys.stdout.buffer)
-
-
-if __name__ == "__main__":
-    main()

@@ -1,7 +1,8 @@
 """The journal's writer process for tests/crash_server.py: the server's own
-(``scopa.server.writer_process``), with every move it journals and every SQLite
-statement watched; once the chosen move is in the journal (its move file), it kills the
-server and itself with SIGKILL as the next journal write or statement starts.
+(``scopa.server.journal_child``), with every move it journals and every SQLite
+statement watched; once the chosen move is in the journal (its move file, written by
+this process or by the server, which then tells it), it kills the server and itself
+with SIGKILL as the next journal write or statement starts.
 
     python crash_writer.py KILL_AT COUNT_FROM PATH SYNCHRONOUS
 """
@@ -14,7 +15,7 @@ import sqlite3
 import sys
 from typing import Any, Sequence
 
-from scopa.server import writer_process
+from scopa.server import journal_child
 from scopa.server.movelog import MoveLog
 
 
@@ -61,6 +62,21 @@ class JournalKiller:
 
         return watched
 
+    def watch_told(self, logged: Any) -> Any:
+        """``MoveLog.logged`` (the server wrote the rows to the move file itself), counting them."""
+
+        def watched(log: MoveLog, rows: Sequence[Any]) -> None:
+            if self.armed:
+                _kill_all()
+            logged(log, rows)
+            for table_id, index, _ in rows:
+                if int(table_id) >= self.count_from and index >= 1:
+                    self.counted += 1
+                    if self.counted == self.kill_at:
+                        self.armed = True
+
+        return watched
+
 
 def _watch(killer: JournalKiller) -> None:
     """Every move journaled and every statement of every SQLite connection of this
@@ -74,13 +90,14 @@ def _watch(killer: JournalKiller) -> None:
 
     sqlite3.connect = watched  # type: ignore[assignment]
     MoveLog.append = killer.watch(MoveLog.append)  # type: ignore[method-assign]
+    MoveLog.logged = killer.watch_told(MoveLog.logged)  # type: ignore[method-assign]
 
 
 def main(argv: list[str]) -> None:
     kill_at, count_from = int(argv[0]), int(argv[1])
     if kill_at:
         _watch(JournalKiller(kill_at, count_from))
-    writer_process.main(argv[2:])
+    journal_child.main(argv[2:])
 
 
 if __name__ == "__main__":

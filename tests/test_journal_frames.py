@@ -1,4 +1,4 @@
-"""The frames between the server and its SQLite journal's process (server/writer_process.py)
+"""The frames between the server and its SQLite journal's process (server/journal_pipe.py)
 carry each action as its three fields; the child gets back the very commands the
 server wrote (R7: what is journaled is the action the game master took)."""
 
@@ -10,7 +10,7 @@ import pytest
 
 from scopa.engine import RuleSet
 from scopa.server.journal import AppendAction, CreateTable, FinishTable, Request, SetSeat
-from scopa.server.writer_process import _calls, _requests
+from scopa.server.journal_pipe import calls as to_calls, requests as from_calls
 
 pytestmark = pytest.mark.unit
 
@@ -20,9 +20,9 @@ def test_a_frame_carries_actions_as_fields_and_gives_back_the_same_commands() ->
         CreateTable("t1", RuleSet.build("scopa"), 7), SetSeat("t1", 0, "ana"), AppendAction("t1", 0, "p:7c"),
         AppendAction("t1", 1, "p:1d:1d"), None, FinishTable("t1", 0, (11, 4), "target"), AppendAction("t2", 5, "x"),
     ]
-    calls = _calls(sent)
+    calls = to_calls(sent)
     assert [type(c) for c in calls][2:4] == [tuple, tuple]
-    back = _requests(pickle.loads(pickle.dumps(calls, pickle.HIGHEST_PROTOCOL)))
+    back = from_calls(pickle.loads(pickle.dumps(calls, pickle.HIGHEST_PROTOCOL)))
     assert back == sent
     assert [type(r) for r in back] == [type(r) for r in sent]
     action = back[2]

@@ -5,10 +5,11 @@ journal replays the game) instead of being abandoned."""
 
 from __future__ import annotations
 
+import errno
 import logging
-import os
-import resource
-import sys
+import subprocess
+from pathlib import Path
+from typing import Iterator
 
 import psycopg
 import pytest
@@ -19,7 +20,6 @@ from scopa.protocol import commands as wire
 from scopa.server import NetworkEngine
 from scopa.server.journal_values import JournalUnavailable, decode_action
 from scopa.server.memory_journal import MemoryStorage
-from scopa.server.movelog import moves_path
 from scopa.server.writer_process import StorageProcess
 
 from pg import pg_url  # noqa: F401 - the fixture
@@ -151,55 +151,73 @@ async def test_a_lost_postgres_connection_stalls_only_the_writes_and_the_game_go
     assert "cannot store for now" in caplog.text and "Traceback" not in caplog.text
 
 
-class FileSizeLimit(RandomBot):
-    """Plays at random; before its ``at``-th play, the journal's process may no longer make
-    its move file any longer (RLIMIT_FSIZE: writes past it fail with EFBIG, as on a full
-    disk)."""
+@pytest.fixture
+def small_disk(tmp_path: Path) -> Iterator[Path]:
+    """A 2 MB tmpfs of the test's own (CI runs as root), unmounted afterwards."""
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", str(disk)],
+                             capture_output=True, text=True)
+    assert mounted.returncode == 0, f"this test mounts a small tmpfs (as root): {mounted.stderr.strip()}"
+    try:
+        yield disk
+    finally:
+        subprocess.run(["umount", "-l", str(disk)], check=True)
 
-    def __init__(self, engine: NetworkEngine, path: str, at: int) -> None:
+
+class FillsTheDisk(RandomBot):
+    """Plays at random; before its ``at``-th play, a file fills the disk to its last byte."""
+
+    def __init__(self, filler: Path, at: int) -> None:
         super().__init__(seed=8)
-        self.engine, self.path, self.at, self.turns = engine, path, at, 0
+        self.filler, self.at, self.turns = filler, at, 0
 
     async def choose(self, view, legal):  # type: ignore[no-untyped-def]
         self.turns += 1
         if self.turns == self.at:
-            size = os.path.getsize(moves_path(self.path))
-            resource.prlimit(self.engine.storage._proc.pid, resource.RLIMIT_FSIZE, (size + 3, resource.RLIM_INFINITY))
+            with open(self.filler, "wb", buffering=0) as f:
+                for size in (1 << 16, 1 << 12, 1):
+                    try:
+                        while True:
+                            f.write(b"\0" * size)
+                    except OSError as exc:
+                        assert exc.errno == errno.ENOSPC
         return await super().choose(view, legal)
 
 
 class RoomAgain(logging.Handler):
-    """Once the journal says it waits, the file size limit is lifted (space again)."""
+    """Once the journal says it waits, the disk has room again."""
 
-    def __init__(self, engine: NetworkEngine) -> None:
+    def __init__(self, filler: Path) -> None:
         super().__init__(logging.WARNING)
-        self.engine, self.lifted = engine, False
+        self.filler, self.lifted = filler, False
 
     def emit(self, record: logging.LogRecord) -> None:
         if "cannot store for now" in record.getMessage() and not self.lifted:
             self.lifted = True
-            unlimited = (resource.RLIM_INFINITY, resource.RLIM_INFINITY)
-            resource.prlimit(self.engine.storage._proc.pid, resource.RLIMIT_FSIZE, unlimited)
+            self.filler.unlink()
 
 
-async def test_a_full_disk_makes_the_table_wait_and_loses_no_move(tmp_path) -> None:
-    path = str(tmp_path / "j.db")
-    command = [sys.executable, "-c", "import signal; signal.signal(signal.SIGXFSZ, signal.SIG_IGN); "
-               "from scopa.server.writer_process import main; main()"]  # EFBIG, not death, past the limit
-    engine = NetworkEngine("127.0.0.1", 0, seed=11, storage=StorageProcess(path, command=command))
-    room = RoomAgain(engine)
+async def test_a_full_disk_makes_the_table_wait_and_loses_no_move(small_disk: Path,
+                                                                  caplog: pytest.LogCaptureFixture) -> None:
+    path = str(small_disk / "j.db")
+    filler = small_disk / "filler"
+    engine = NetworkEngine("127.0.0.1", 0, seed=11, storage=StorageProcess(path))
+    room = RoomAgain(filler)
     logging.getLogger("scopa.server").addHandler(room)
     await engine.start()
     try:
         client = await WireClient.connect(engine.port, "ada")
         table = await client.create(bots=["greedy"])
-        events = await client.play_game(FileSizeLimit(engine, path, at=3))
+        events = await client.play_game(FillsTheDisk(filler, at=3))
         end = events[-1].body
         assert room.lifted and isinstance(end, wire.GameEnd) and end.reason != "abandoned"
         told = [c.body.waiting for c in client.inbox if isinstance(c.body, wire.SaveWaiting)]
         assert told == [True, False]
         played = [c.body for c in events if isinstance(c.body, wire.CardPlayed)]
         assert sum(isinstance(a, Play) for a in await engine.storage.load_actions(table)) == len(played)
+        assert "could not write its moves" in caplog.text  # a play was refused by the disk, then stored
+        assert "Traceback" not in caplog.text
     finally:
         logging.getLogger("scopa.server").removeHandler(room)
         await engine.stop()

@@ -95,7 +95,7 @@ FILE_KINDS: dict[str, Kind] = {  # fmt: skip
     "test_records_cli.py": "process", "test_replay_cli.py": "process",
     "test_rl_example.py": "process", "test_rl_optional_extra.py": "process", "test_rulebook.py": "process",
     "test_server_records.py": "process", "test_server_workers.py": "process",
-    "test_storage_process.py": "process", "test_storage_writer.py": "process",
+    "test_storage_process.py": "process", "test_storage_writer.py": "process", "test_move_writer.py": "process",
     "test_fair_accounts.py": "process", "test_bots_horizon.py": "process", "test_journal_admin.py": "process", "test_journal_start.py": "process",
     "test_names_accented.py": "process", "test_server_sigterm.py": "process", "test_web_build.py": "process",
     "test_web_front.py": "process",

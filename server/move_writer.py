@@ -1,0 +1,174 @@
+"""The server's own writes to the SQLite journal's move file (:mod:`.movelog`).
+
+With ``synchronous=NORMAL`` (the default) a move is journaled once its record is in the
+move file: a ``write()`` that has returned, in the page cache, which survives the server
+and its journal's process being killed.  So the server appends each event-loop turn's
+moves to the file itself, in one ``write()``, and settles their futures at once: a move
+never waits for the journal's process (:mod:`.writer_process`), which is told the rows
+written with the next frame it gets anyway, keeps them for the SQLite file (a table's
+record when it ends, or all of them when the file is full) and runs everything else.
+
+What the journal's process would refuse is refused here first: an index past a table's
+next one, another action for an index written before.  A table whose next index this
+side does not know yet (its first move since the server started, or one written before
+the last emptying of the file) has that move checked by the journal's process
+(:class:`CheckAppend`) before it is written.  A move is not settled while an earlier
+write of its table (a seat, the start) is unanswered, so nothing is announced on a
+move whose table the journal has not stored.
+
+When the file holds :data:`~.movelog.FILE_ROWS` rows the server stops writing, asks the
+journal's process to take every row it was told into the SQLite file
+(:class:`TakeInMoves`), and empties the file once that is committed.  With ``FULL`` or
+``EXTRA`` every record is flushed to the disk before its answer, which would block the
+event loop: then the journal's process writes the file, as it was always able to.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from enum import Enum
+
+from .journal_values import StorageError
+from .movelog import FILE_ROWS, Row, record
+
+
+@dataclass(frozen=True, slots=True)
+class CheckAppend:
+    """Ask the journal's process what it makes of an action (:meth:`~.movelog.MoveLog.check`):
+    None (journaled already as it is), the index it would take, or why it is refused."""
+
+    table_id: str
+    index: int
+    action: str
+
+
+@dataclass(frozen=True, slots=True)
+class TakeInMoves:
+    """Ask the journal's process to take the rows it was told into the SQLite file
+    (:meth:`~.movelog.MoveLog.take_in`); the server empties the file when that is answered."""
+
+
+class Verdict(Enum):
+    """What the server makes of an action by itself."""
+
+    NEW = "new"  # the table's next action: to be written
+    STORED = "stored"  # written before, as it is
+    ASK = "ask"  # the journal's process must say
+
+
+ROWS_PER_FRAME = 2048
+"""Rows written and not yet told to the journal's process that make a frame by themselves
+(else they go with the next request it must answer)."""
+
+
+class MoveWriter:
+    """The move file of ``path`` (an SQLite journal's), opened by the server for appending
+    after its journal's process opened it (with the lock held) as the file of ``identity``
+    (device, inode)."""
+
+    def __init__(self, path: str, identity: tuple[int, int]) -> None:
+        self.path = path
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_NOFOLLOW)
+        except OSError as exc:
+            raise StorageError(f"{path}: cannot be opened as the journal's own file: {exc.strerror or exc}") from None
+        st = os.fstat(fd)
+        if (st.st_dev, st.st_ino) != tuple(identity):
+            os.close(fd)
+            raise StorageError(f"{path}: not the move file the journal's process holds")
+        self._fd = fd
+        self._size = st.st_size  # the file's length: only this side writes it while it is open
+        self.identity = identity
+        self._next: dict[str, int] = {}  # per table: the index of its next action
+        self._texts: dict[str, dict[int, str]] = {}  # per table: the rows written since the file was emptied
+        self.rows_in_file = 0
+        self._take_in_at = FILE_ROWS
+
+    def verdict(self, table_id: str, index: int, text: str) -> Verdict | StorageError:
+        """An action, as far as this side knows its table (a NEW one is counted as written:
+        :meth:`unwritten` undoes that if the write fails)."""
+        following = self._next.get(table_id)
+        if following is None:
+            return Verdict.ASK
+        if index == following:
+            self._next[table_id] = following + 1
+            texts = self._texts.get(table_id)
+            if texts is None:
+                texts = self._texts[table_id] = {}
+            texts[index] = text
+            return Verdict.NEW
+        if index > following or index < 0:
+            return StorageError(f"table {table_id}: action {index} given, {following} expected")
+        known = self._texts.get(table_id, {}).get(index)
+        if known is None:
+            return Verdict.ASK
+        if known != text:
+            return StorageError(f"table {table_id}: action {index} is journaled already, as another action")
+        return Verdict.STORED
+
+    def learn(self, table_id: str, following: int) -> None:
+        """The journal's process says ``following`` is the next index of ``table_id``
+        (kept only if this side knows nothing newer)."""
+        self._next.setdefault(table_id, following)
+
+    def forget(self, table_id: str) -> None:
+        """``table_id`` has ended: its next move, if any, is checked by the journal's process."""
+        self._next.pop(table_id, None)
+        self._texts.pop(table_id, None)
+
+    def write(self, rows: list[Row]) -> None:
+        """One record of ``rows``, all of it or none (OSError): a write cut short (a full
+        disk) is cut off again."""
+        data = record(rows)
+        view = memoryview(data)
+        try:
+            while view:
+                view = view[os.write(self._fd, view):]
+        except OSError:
+            try:
+                os.ftruncate(self._fd, self._size)
+            except OSError:
+                pass  # a reader passes over the cut record and reads on after it
+            raise
+        self._size += len(data)
+        self.rows_in_file += len(rows)
+
+    def unwritten(self, rows: list[Row]) -> None:
+        """The rows :meth:`verdict` counted were not written after all."""
+        for table_id, index, _ in rows:
+            following = self._next.get(table_id)
+            if following is not None and index < following:
+                self._next[table_id] = index
+            self._texts.get(table_id, {}).pop(index, None)
+
+    @property
+    def full(self) -> bool:
+        """Whether the file holds enough rows to be taken in and emptied."""
+        return self.rows_in_file >= self._take_in_at
+
+    def emptied(self) -> None:
+        """Every row of the file is in the SQLite file: empty it (if that fails, the rows
+        are taken in again, harmlessly, when the file is next opened)."""
+        self._texts = {}
+        self._take_in_at = FILE_ROWS
+        try:
+            os.ftruncate(self._fd, 0)
+            self._size = 0
+        except OSError:
+            pass
+        self.rows_in_file = 0
+
+    def not_emptied(self) -> None:
+        """The rows could not be taken in: try again after a quarter of a file more."""
+        self._take_in_at = self.rows_in_file + FILE_ROWS // 4
+
+    def restored(self) -> None:
+        """A new journal's process took in the whole file and emptied it."""
+        self._texts = {}
+        self._take_in_at = FILE_ROWS
+        self.rows_in_file = 0
+        self._size = os.fstat(self._fd).st_size
+
+    def close(self) -> None:
+        os.close(self._fd)
