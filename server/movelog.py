@@ -87,9 +87,12 @@ def moves_path(path: str) -> str:
     return path + MOVES_SUFFIX
 
 
+_ENCODER = json.JSONEncoder(separators=(",", ":"))  # made once: json.dumps with separators makes one a call
+
+
 def record(rows: Sequence[Row]) -> bytes:
     """One record of the move file: the header and the rows."""
-    payload = json.dumps(rows, separators=(",", ":")).encode()
+    payload = _ENCODER.encode(rows).encode()
     return _HEADER.pack(len(payload), zlib.crc32(payload)) + payload
 
 

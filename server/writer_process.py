@@ -152,6 +152,10 @@ class StorageProcess(QueuedStorage):
         self._proc.stdout.close()
 
     def write(self, command: Command) -> asyncio.Future[None]:
+        if type(command) is AppendAction and self._writer is not None:
+            written = self._write_now(command, self._writer)
+            if written is not None:
+                return written
         future = self._submit(command)
         if self._fast and type(command) is not AppendAction:
             table = table_of(command)
@@ -159,6 +163,40 @@ class StorageProcess(QueuedStorage):
                 self._open[table] = self._open.get(table, 0) + 1
                 future.add_done_callback(functools.partial(self._settled_write, table, type(command) in _ENDS))
         return future
+
+    def _write_now(self, move: AppendAction, writer: MoveWriter) -> asyncio.Future[None] | None:
+        """A table's next move written to the move file at once, when nothing queued could
+        have to come before it: its future, already settled (so its table goes on without
+        waiting for the loop's next turn); None if it must be queued."""
+        loop = self._loop
+        if loop is None or self._turn or self._front or self._taking_in or self._waiting or self._closed \
+                or self._ended is not None or move.table_id in self._open or move.table_id in self._asking:
+            return None
+        if writer.verdict(move.table_id, move.index, move.action) is not Verdict.NEW:
+            return None  # nothing counted: the queue's turn says what it is
+        row = (move.table_id, move.index, move.action)
+        try:
+            writer.write([row])
+        except OSError:
+            writer.unwritten([row])
+            return None  # queued: tried again there, and refused for now if the disk is full
+        self._out.append(row)
+        future: asyncio.Future[None] = loop.create_future()
+        future.set_result(None)
+        if writer.full:
+            self._take_in(writer)
+            self._send()
+        elif len(self._out) >= ROWS_PER_FRAME:
+            self._send()
+        return future
+
+    def _take_in(self, writer: MoveWriter) -> None:
+        """The move file is full: nothing more is written to it until the child has taken
+        in every row it was told (:class:`~.move_writer.TakeInMoves`) and it is emptied."""
+        assert self._loop is not None
+        self._taking_in = True
+        self._out.append(TakeInMoves())
+        self._out_pending.append((TakeInMoves(), self._loop.create_future()))
 
     def _settled_write(self, table: str, ends: bool, future: asyncio.Future[Any]) -> None:
         if ends and not future.cancelled() and future.exception() is None and self._writer is not None:
@@ -258,10 +296,7 @@ class StorageProcess(QueuedStorage):
         if done:
             self._settled(done, results)
         if writer.full:
-            assert self._loop is not None
-            self._taking_in = True
-            self._out.append(TakeInMoves())
-            self._out_pending.append((TakeInMoves(), self._loop.create_future()))
+            self._take_in(writer)
 
     def _send(self) -> None:
         """``_out`` to the child as one frame, unless a frame is unanswered (one at a time:
