@@ -1,8 +1,9 @@
 """The moves of the SQLite journal's running games, kept first in a file of their own.
 
 A move is journaled when it is in the *move file* beside the SQLite file (``PATH-moves``):
-one ``write()`` of a record for all the moves of a batch, before the server is answered.
-That is the same promise as a commit to SQLite's write-ahead log with
+a ``write()`` of a record of moves before anyone is told of them, by the server itself
+(:mod:`.move_writer`; this side is then told the rows, :meth:`MoveLog.logged`) or, with
+``FULL`` or ``EXTRA``, by the journal's process before it answers.  That is the same promise as a commit to SQLite's write-ahead log with
 ``synchronous=NORMAL``: the bytes are in the operating system's page cache, which
 survives the server and its journal's process being killed; with ``FULL`` or ``EXTRA``
 each record is also flushed to the disk (``fdatasync``) before the answer.
@@ -10,8 +11,9 @@ each record is also flushed to the disk (``fdatasync``) before the answer.
 A table that ends takes its pending moves from here straight into its compacted record,
 so most moves never become rows of the SQLite file.  The rest go into its ``actions``
 table in one transaction (:meth:`MoveLog.take_in`), after which the move file is emptied:
-when the file holds :data:`FILE_ROWS` moves, before a call that reads the actions of
-running tables, and when the journal closes.
+when the file holds :data:`FILE_ROWS` moves (while the server writes the file, it empties
+it, once it has stopped writing and the rows are taken in), before a call that reads the
+actions of running tables, and when the journal closes (then every row of the file).
 
 A record is an 8-byte header (the payload's length and its CRC-32, big-endian) and a
 payload, the JSON list of ``[table_id, index, action]`` rows (``action`` as
@@ -24,8 +26,9 @@ refused, never followed.  Moves taken in and still in the file when a crash came
 without harm (a row already stored is left as it is), and those of a table that has
 ended since are passed over.
 
-The process that writes the journal holds an exclusive lock (``flock``) on the move file
-for its whole life, and a second one is refused.  Whoever else opens the SQLite file
+The journal's process holds an exclusive lock (``flock``) on the move file for its whole
+life, and a second one is refused; its server opens the same file (the same inode) to
+append to it.  Whoever else opens the SQLite file
 (:class:`~.storage.SQLiteStorage`) takes in what a stopped server left there, and leaves
 the file alone while a server holds it.
 """

@@ -134,3 +134,24 @@ def test_moves_the_journals_process_was_never_told_of_are_kept_when_the_server_i
         finally:
             os.close(ended)
     assert _rows(path) == [("1", i) for i in range(30)]
+
+
+async def test_with_full_synchronous_the_journals_process_writes_the_moves(tmp_path: Path) -> None:
+    """Each record flushed to the disk before its answer: never on the server's event loop."""
+    path = tmp_path / "j.db"
+    storage = StorageProcess(str(path), "FULL")
+    try:
+        assert storage._writer is None
+        await _table_with_its_deal(storage, "1")
+        os.kill(storage._proc.pid, signal.SIGSTOP)
+        try:
+            move = storage.write(AppendAction.of("1", 1, Play(3, 0)))
+            await asyncio.sleep(0)
+            assert not move.done()  # it waits for the journal's process
+        finally:
+            os.kill(storage._proc.pid, signal.SIGCONT)
+        await asyncio.wait_for(move, 30)
+        assert [i for _, i, _ in read_rows(Path(moves_path(str(path))).read_bytes())] == [0, 1]
+    finally:
+        await storage.close()
+    assert _rows(path) == [("1", 0), ("1", 1)]
