@@ -9,10 +9,10 @@ written with the next frame it gets anyway, keeps them for the SQLite file (a ta
 record when it ends, or all of them when the file is full) and runs everything else.
 
 What the journal's process would refuse is refused here first: an index past a table's
-next one, another action for an index written before.  A table whose next index this
-side does not know yet (its first move since the server started, or one written before
-the last emptying of the file) has that move checked by the journal's process
-(:class:`CheckAppend`) before it is written.  A move is not settled while an earlier
+next one.  A move of a table whose next index this side does not know yet (its first
+move since the server started) or of an index journaled before (the same action again,
+accepted, or another, refused) is checked by the journal's process
+(:class:`CheckAppend`) before it is written, if it is.  A move is not settled while an earlier
 write of its table (a seat, the start) is unanswered, so nothing is announced on a
 move whose table the journal has not stored.
 
@@ -53,8 +53,7 @@ class Verdict(Enum):
     """What the server makes of an action by itself."""
 
     NEW = "new"  # the table's next action: to be written
-    STORED = "stored"  # written before, as it is
-    ASK = "ask"  # the journal's process must say
+    ASK = "ask"  # the journal's process must say (an unknown table, an action journaled before)
 
 
 ROWS_PER_FRAME = 2048
@@ -81,11 +80,10 @@ class MoveWriter:
         self._size = st.st_size  # the file's length: only this side writes it while it is open
         self.identity = identity
         self._next: dict[str, int] = {}  # per table: the index of its next action
-        self._texts: dict[str, dict[int, str]] = {}  # per table: the rows written since the file was emptied
         self.rows_in_file = 0
         self._take_in_at = FILE_ROWS
 
-    def verdict(self, table_id: str, index: int, text: str) -> Verdict | StorageError:
+    def verdict(self, table_id: str, index: int) -> Verdict | StorageError:
         """An action, as far as this side knows its table (a NEW one is counted as written:
         :meth:`unwritten` undoes that if the write fails)."""
         following = self._next.get(table_id)
@@ -93,29 +91,19 @@ class MoveWriter:
             return Verdict.ASK
         if index == following:
             self._next[table_id] = following + 1
-            texts = self._texts.get(table_id)
-            if texts is None:
-                texts = self._texts[table_id] = {}
-            texts[index] = text
             return Verdict.NEW
         if index > following or index < 0:
             return StorageError(f"table {table_id}: action {index} given, {following} expected")
-        known = self._texts.get(table_id, {}).get(index)
-        if known is None:
-            return Verdict.ASK
-        if known != text:
-            return StorageError(f"table {table_id}: action {index} is journaled already, as another action")
-        return Verdict.STORED
+        return Verdict.ASK  # one journaled before: the journal's process compares it
 
-    def learn(self, table_id: str, following: int) -> None:
-        """The journal's process says ``following`` is the next index of ``table_id``
-        (kept only if this side knows nothing newer)."""
-        self._next.setdefault(table_id, following)
+    def learn(self, table_id: str, following: int) -> bool:
+        """The journal's process says ``following`` is the next index of ``table_id`` (kept
+        if this side knew nothing of it): whether this side agrees."""
+        return self._next.setdefault(table_id, following) == following
 
     def forget(self, table_id: str) -> None:
         """``table_id`` has ended: its next move, if any, is checked by the journal's process."""
         self._next.pop(table_id, None)
-        self._texts.pop(table_id, None)
 
     def write(self, rows: list[Row]) -> None:
         """One record of ``rows``, all of it or none (OSError): a write cut short (a full
@@ -140,7 +128,6 @@ class MoveWriter:
             following = self._next.get(table_id)
             if following is not None and index < following:
                 self._next[table_id] = index
-            self._texts.get(table_id, {}).pop(index, None)
 
     @property
     def full(self) -> bool:
@@ -150,7 +137,6 @@ class MoveWriter:
     def emptied(self) -> None:
         """Every row of the file is in the SQLite file: empty it (if that fails, the rows
         are taken in again, harmlessly, when the file is next opened)."""
-        self._texts = {}
         self._take_in_at = FILE_ROWS
         try:
             os.ftruncate(self._fd, 0)
@@ -165,7 +151,6 @@ class MoveWriter:
 
     def restored(self) -> None:
         """A new journal's process took in the whole file and emptied it."""
-        self._texts = {}
         self._take_in_at = FILE_ROWS
         self.rows_in_file = 0
         self._size = os.fstat(self._fd).st_size

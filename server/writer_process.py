@@ -172,7 +172,7 @@ class StorageProcess(QueuedStorage):
         if loop is None or self._turn or self._front or self._taking_in or self._waiting or self._closed \
                 or self._ended is not None or move.table_id in self._open or move.table_id in self._asking:
             return None
-        if writer.verdict(move.table_id, move.index, move.action) is not Verdict.NEW:
+        if writer.verdict(move.table_id, move.index) is not Verdict.NEW:
             return None  # nothing counted: the queue's turn says what it is
         row = (move.table_id, move.index, move.action)
         try:
@@ -249,7 +249,7 @@ class StorageProcess(QueuedStorage):
                 told.append(request)
                 self._out_pending.append(pending)
                 continue
-            verdict = writer.verdict(request.table_id, request.index, request.action)
+            verdict = writer.verdict(request.table_id, request.index)
             if verdict is Verdict.NEW:
                 row = (request.table_id, request.index, request.action)
                 rows.append(row)
@@ -266,7 +266,7 @@ class StorageProcess(QueuedStorage):
                 self._out_pending.append((check, pending[1]))
             else:
                 done.append(pending)
-                results.append(None if verdict is Verdict.STORED else verdict)
+                results.append(verdict)
         if rows:
             try:
                 writer.write(rows)
@@ -364,10 +364,14 @@ class StorageProcess(QueuedStorage):
                 if result is None or isinstance(result, BaseException):
                     plain.append((original, future))
                     plain_results.append(result)
-                else:
+                else:  # the table's next index: written in the next turn (unless this side knows better)
                     assert self._writer is not None
-                    self._writer.learn(request.table_id, result)
-                    self._front.append((original, future))
+                    if self._writer.learn(request.table_id, result):
+                        self._front.append((original, future))
+                    else:
+                        plain.append((original, future))
+                        plain_results.append(StorageError(f"table {request.table_id}: action {request.index} "
+                                                          "is not the next one"))
                 self._front += later
                 if self._front:
                     assert self._loop is not None

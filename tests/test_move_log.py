@@ -14,7 +14,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import json
+
 import pytest
+from hypothesis import given, strategies as st
 
 from scopa.bots import GreedyBot, RandomBot
 from scopa.engine import Deal, LocalGame, Phase, Play, RuleSet
@@ -27,6 +30,16 @@ from scopa.server.journal import AppendAction, CreateTable, FinishTable, SetSeat
 
 DEAL = Deal(tuple(range(40)))
 PLAYS = [Play(c, 0) for c in (3, 7, 12, 25)]
+
+
+_TEXT = st.one_of(st.text(max_size=40), st.text(alphabet='"\\[],:0129 aps\t\x7f', max_size=40))
+
+
+@given(st.lists(st.tuples(_TEXT, st.integers(0, 10**6), _TEXT), min_size=1, max_size=6))
+def test_a_record_holds_its_rows_as_json_writes_them(rows: list[tuple[str, int, str]]) -> None:
+    data = record(rows)
+    assert data[8:] == json.dumps(rows, separators=(",", ":")).encode()  # quotes, backslashes, any text
+    assert read_rows(data) == rows
 
 
 def _stored(path: Path, table: str = "1") -> list[int]:
