@@ -109,10 +109,12 @@ class MoveWriter:
         """One record of ``rows``, all of it or none (OSError): a write cut short (a full
         disk) is cut off again."""
         data = record(rows)
-        view = memoryview(data)
         try:
-            while view:
-                view = view[os.write(self._fd, view):]
+            written = os.write(self._fd, data)
+            if written < len(data):  # a write cut short: the rest after it
+                view = memoryview(data)[written:]
+                while view:
+                    view = view[os.write(self._fd, view):]
         except OSError:
             try:
                 os.ftruncate(self._fd, self._size)

@@ -93,6 +93,9 @@ def moves_path(path: str) -> str:
 _ENCODER = json.JSONEncoder(separators=(",", ":"))  # made once: json.dumps with separators makes one a call
 
 
+_QUOTE, _ESCAPED = '"', '\\"'
+
+
 def _plain(text: str) -> bool:
     """Whether JSON writes ``text`` as it is, but for its quotes (printable ASCII, no backslash)."""
     return text.isascii() and text.isprintable() and "\\" not in text
@@ -103,7 +106,7 @@ def _row_json(table_id: str, index: int, action: str) -> str:
     escaping but of their quotes (a table's number, an encoded action), the encoder's
     own work being most of a move's cost here."""
     if _plain(table_id) and _plain(action):
-        return '["' + table_id.replace('"', '\\"') + '",' + str(int(index)) + ',"' + action.replace('"', '\\"') + '"]'
+        return f'["{table_id.replace(_QUOTE, _ESCAPED)}",{index:d},"{action.replace(_QUOTE, _ESCAPED)}"]'
     return _ENCODER.encode((table_id, index, action))
 
 

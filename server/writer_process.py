@@ -69,6 +69,7 @@ class StorageProcess(QueuedStorage):
         self._open: dict[str, int] = {}  # per table: its writes other than moves not yet settled
         self._gated: dict[str, list[Pending]] = {}  # per table: moves written, settled once those are
         self._asking: dict[str, list[Pending]] = {}  # per table with a CheckAppend unanswered: its later moves
+        self._stored_now: asyncio.Future[None] | None = None  # settled: what every move written at once gets
         self._ended: StorageError | None = None  # the child is gone, and why
         self.batches = 0
         """Frames sent to the child so far (each one batch of calls)."""
@@ -166,8 +167,8 @@ class StorageProcess(QueuedStorage):
 
     def _write_now(self, move: AppendAction, writer: MoveWriter) -> asyncio.Future[None] | None:
         """A table's next move written to the move file at once, when nothing queued could
-        have to come before it: its future, already settled (so its table goes on without
-        waiting for the loop's next turn); None if it must be queued."""
+        have to come before it: a future already settled (one for all such moves, so its
+        table goes on without waiting for the loop's next turn); None if it must be queued."""
         loop = self._loop
         if loop is None or self._turn or self._front or self._taking_in or self._waiting or self._closed \
                 or self._ended is not None or move.table_id in self._open or move.table_id in self._asking:
@@ -181,8 +182,10 @@ class StorageProcess(QueuedStorage):
             writer.unwritten([row])
             return None  # queued: tried again there, and refused for now if the disk is full
         self._out.append(row)
-        future: asyncio.Future[None] = loop.create_future()
-        future.set_result(None)
+        future = self._stored_now
+        if future is None or future.get_loop() is not loop:
+            future = self._stored_now = loop.create_future()
+            future.set_result(None)
         if writer.full:
             self._take_in(writer)
             self._send()
