@@ -2,8 +2,9 @@
 
 A move is journaled when it is in the *move file* beside the SQLite file (``PATH-moves``):
 a ``write()`` of a record of moves before anyone is told of them, by the server itself
-(:mod:`.move_writer`; this side is then told the rows, :meth:`MoveLog.logged`) or, with
-``FULL`` or ``EXTRA``, by the journal's process before it answers.  That is the same promise as a commit to SQLite's write-ahead log with
+(:mod:`.move_writer`; this side is then told the rows, :meth:`MoveLog.logged`) or,
+with ``FULL`` or ``EXTRA``, by the journal's process before it answers.  That is the
+same promise as a commit to SQLite's write-ahead log with
 ``synchronous=NORMAL``: the bytes are in the operating system's page cache, which
 survives the server and its journal's process being killed; with ``FULL`` or ``EXTRA``
 each record is also flushed to the disk (``fdatasync``) before the answer.

@@ -40,6 +40,7 @@ __all__ = ["StorageProcess", "open_storage"]
 
 log = logging.getLogger("scopa.server")
 
+_CHILD = "from scopa.server.journal_child import main; main()"
 _ENDS = (FinishTable, CloseTable, MarkDamaged)  # a table's last write: its next move is asked about again
 Sent = tuple["Request | CheckAppend | TakeInMoves | None", "asyncio.Future[Any]"]
 """A request for the child (a journal request, or one of the move file's) and its future."""
@@ -57,7 +58,7 @@ class StorageProcess(QueuedStorage):
     def __init__(self, path: str, synchronous: str = "NORMAL", command: Sequence[str] | None = None) -> None:
         super().__init__()
         self.path = path
-        self._argv = [*(command or (sys.executable, "-c", "from scopa.server.journal_child import main; main()")), path, synchronous]
+        self._argv = [*(command or (sys.executable, "-c", _CHILD)), path, synchronous]
         self._fast = server_writes(synchronous)
         self._writer: MoveWriter | None = None  # the move file, written here (with _fast)
         self._sent: collections.deque[Sent] = collections.deque()  # sent, in order, not yet answered
