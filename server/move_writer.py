@@ -2,11 +2,13 @@
 
 With ``synchronous=NORMAL`` (the default) a move is journaled once its record is in the
 move file: a ``write()`` that has returned, in the page cache, which survives the server
-and its journal's process being killed.  So the server appends each event-loop turn's
-moves to the file itself, in one ``write()``, and settles their futures at once: a move
-never waits for the journal's process (:mod:`.writer_process`), which is told the rows
-written with the next frame it gets anyway, keeps them for the SQLite file (a table's
-record when it ends, or all of them when the file is full) and runs everything else.
+and its journal's process being killed.  So the server appends the moves to the file
+itself and settles them at once: a table's next move as it is journaled, or, when
+something queued must come first, the loop turn's moves in one ``write()`` at its end.
+A move never waits for the journal's process (:mod:`.writer_process`), which is told the
+rows written with the next frame it gets anyway, keeps them for the SQLite file (a
+table's record when it ends, or all of them when the file is full) and runs everything
+else.
 
 What the journal's process would refuse is refused here first: an index past a table's
 next one.  A move of a table whose next index this side does not know yet (its first
@@ -20,7 +22,7 @@ When the file holds :data:`~.movelog.FILE_ROWS` rows the server stops writing, a
 journal's process to take every row it was told into the SQLite file
 (:class:`TakeInMoves`), and empties the file once that is committed.  With ``FULL`` or
 ``EXTRA`` every record is flushed to the disk before its answer, which would block the
-event loop: then the journal's process writes the file, as it was always able to.
+event loop: then the journal's process writes the file itself.
 """
 
 from __future__ import annotations
