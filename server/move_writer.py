@@ -5,7 +5,7 @@ move file: a ``write()`` that has returned, in the page cache, which survives th
 and its journal's process being killed.  So the server appends the moves to the file
 itself and settles them at once: a table's next move as it is journaled, or, when
 something queued must come first, the loop turn's moves in one ``write()`` at its end.
-A move never waits for the journal's process (:mod:`.writer_process`), which is told the
+A move does not wait for the journal's process (:mod:`.writer_process`; but see below), which is told the
 rows written with the next frame it gets anyway, keeps them for the SQLite file (a
 table's record when it ends, or all of them when the file is full) and runs everything
 else.
