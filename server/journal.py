@@ -172,6 +172,9 @@ Command = (CreateTable | ClaimTable | SetSeat | ClearSeat | StartTable | AppendA
            | MarkDamaged | SaveRatings | SaveAccount)
 COMMANDS = (CreateTable, ClaimTable, SetSeat, ClearSeat, StartTable, AppendAction, RecordRefusal, FinishTable, CloseTable,
             MarkDamaged, SaveRatings, SaveAccount)
+ENDS = (FinishTable, CloseTable, MarkDamaged)
+"""The commands that end a table: it takes no more actions (they are compacted into its
+record, or it is no longer restored)."""
 
 # ---------------------------------------------------------------------- queries (reads)
 

@@ -11,10 +11,10 @@ import sqlite3
 import sys
 from typing import Any, BinaryIO, Sequence
 
-from .journal_pipe import READ_SIZE, frame, frames, requests as rebuilt, server_writes, write_all
+from .journal_pipe import READ_SIZE, frame, frames, requests as rebuilt, write_all
 from .journal_values import JournalUnavailable, StorageError
 from .move_writer import CheckAppend, TakeInMoves
-from .movelog import MoveLog
+from .movelog import MoveLog, moves_written_by_server
 from .storage import SQLiteStorage
 from .writer import run_batch
 
@@ -34,8 +34,8 @@ def _portable(result: Any) -> Any:
 def serve_file(path: str, synchronous: str, requests: BinaryIO, answers: BinaryIO) -> None:
     """The child: open ``path`` with its move file (:mod:`.movelog`), then run each batch
     that comes on ``requests`` and answer on ``answers`` until ``requests`` ends.  Its first
-    answer: None, or with :func:`server_writes` the move file's identity (device, inode)."""
-    told = server_writes(synchronous)
+    answer: None, or with :func:`~.movelog.moves_written_by_server` the move file's identity (device, inode)."""
+    told = moves_written_by_server(synchronous)
     try:
         backend = SQLiteStorage(path, synchronous, move_file=True, server_writes=told)
         moves = backend.move_log

@@ -5,10 +5,10 @@ A frame is a 4-byte big-endian length and a pickle.  From the server: a list of
 requests (:mod:`.journal`'s commands and queries; None: a barrier, answered None; a
 tuple: a row ``(table_id, index, action)``, which is an :class:`~.journal.AppendAction`
 for the process to check and write (:func:`calls`: a tuple costs a third of the
-dataclass to pickle and to rebuild), or, with :func:`server_writes`, a row the server
+dataclass to pickle and to rebuild), or, with :func:`~.movelog.moves_written_by_server`, a row the server
 has written to the move file itself; :class:`~.move_writer.CheckAppend` and
 :class:`~.move_writer.TakeInMoves`: the move file's own questions).  From the process:
-first None (the file is open; with :func:`server_writes`, the move file's device and
+first None (the file is open; with :func:`~.movelog.moves_written_by_server`, the move file's device and
 inode) or the exception that refused it, then one list of results for the requests
 that get one (all but the rows the server wrote), an exception standing for a call that
 failed.
@@ -26,12 +26,6 @@ from .movelog import Row
 
 _LENGTH = struct.Struct("!I")
 READ_SIZE = 1 << 16
-
-
-def server_writes(synchronous: str) -> bool:
-    """Whether the server appends the moves to the move file itself (:mod:`.move_writer`):
-    unless every record must be flushed to the disk first, which would block its loop."""
-    return synchronous.upper() not in ("FULL", "EXTRA")
 
 
 def frame(value: object) -> bytes:

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from .journal_values import StorageError
-from .movelog import FILE_ROWS, Row, record
+from .movelog import FILE_ROWS, Row, record, write_record
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,7 +87,7 @@ class MoveWriter:
 
     def verdict(self, table_id: str, index: int) -> Verdict | StorageError:
         """An action, as far as this side knows its table (a NEW one is counted as written:
-        :meth:`unwritten` undoes that if the write fails)."""
+        :meth:`write` undoes that if it fails)."""
         following = self._next.get(table_id)
         if following is None:
             return Verdict.ASK
@@ -108,25 +108,19 @@ class MoveWriter:
         self._next.pop(table_id, None)
 
     def write(self, rows: list[Row]) -> None:
-        """One record of ``rows``, all of it or none (OSError): a write cut short (a full
-        disk) is cut off again."""
+        """One record of ``rows`` (each found NEW by :meth:`verdict`), all of it or none:
+        if the write fails (OSError, a full disk) nothing of it stays in the file and the
+        rows are not counted as written."""
         data = record(rows)
         try:
-            written = os.write(self._fd, data)
-            if written < len(data):  # a write cut short: the rest after it
-                view = memoryview(data)[written:]
-                while view:
-                    view = view[os.write(self._fd, view):]
+            write_record(self._fd, data, self._size)
         except OSError:
-            try:
-                os.ftruncate(self._fd, self._size)
-            except OSError:
-                pass  # a reader passes over the cut record and reads on after it
+            self._unwritten(rows)
             raise
         self._size += len(data)
         self.rows_in_file += len(rows)
 
-    def unwritten(self, rows: list[Row]) -> None:
+    def _unwritten(self, rows: list[Row]) -> None:
         """The rows :meth:`verdict` counted were not written after all."""
         for table_id, index, _ in rows:
             following = self._next.get(table_id)

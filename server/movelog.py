@@ -111,6 +111,33 @@ def _row_json(table_id: str, index: int, action: str) -> str:
     return _ENCODER.encode((table_id, index, action))
 
 
+def moves_written_by_server(synchronous: str) -> bool:
+    """Whether the server appends the moves to the move file itself (:mod:`.move_writer`):
+    unless every record must be flushed to the disk first (``FULL``, ``EXTRA``), which
+    would block its loop; then the journal's process writes and flushes them."""
+    return synchronous.upper() not in ("FULL", "EXTRA")
+
+
+def write_record(fd: int, data: bytes, end: int, flush: bool = False) -> None:
+    """One record appended to the move file ``fd`` (``end`` long), all of it or none: a
+    write that fails halfway (a full disk) is cut off again, so the file holds only whole
+    records; ``flush``: on the disk (``fdatasync``) before this returns."""
+    try:
+        written = os.write(fd, data)
+        if written < len(data):  # cut short: the rest after it
+            view = memoryview(data)[written:]
+            while view:
+                view = view[os.write(fd, view):]
+        if flush:
+            os.fdatasync(fd)
+    except OSError:
+        try:
+            os.ftruncate(fd, end)
+        except OSError:
+            pass  # a reader passes over the cut record and reads on after it
+        raise
+
+
 def record(rows: Sequence[Row]) -> bytes:
     """One record of the move file: the header and the rows."""
     payload = ("[" + ",".join([_row_json(t, i, a) for t, i, a in rows]) + "]").encode()
@@ -255,7 +282,7 @@ class MoveLog:
     def __init__(self, storage: ActionStore, synchronous: str = "NORMAL", server_writes: bool = False) -> None:
         self.storage = storage
         self.path = moves_path(storage.path)
-        self._sync = synchronous.upper() in ("FULL", "EXTRA")
+        self._sync = not moves_written_by_server(synchronous)
         self.server_writes = server_writes
         """Whether the server appends the records itself (:mod:`.move_writer`): then this
         side is told each row written (:meth:`logged`), checks what the server cannot
@@ -289,35 +316,27 @@ class MoveLog:
         for command in commands:
             table_id, index, text = command.table_id, command.index, command.action
             try:
-                taken = self._taken(table_id)
-                if index in taken:
-                    if self._stored(table_id, index) != text:
-                        raise StorageError(f"table {table_id}: action {index} is journaled already, as another action")
-                    out.append(None)
-                    continue
-                if index != len(taken):
-                    raise StorageError(f"table {table_id}: action {index} given, {len(taken)} expected")
+                new = self.check(table_id, index, text) is not None
             except StorageError as exc:
                 out.append(exc)
                 continue
-            taken.add(index)
-            rows.append((table_id, index, text))
+            if new:
+                self._indices[table_id].add(index)  # the next one of its table, from now on
+                rows.append((table_id, index, text))
             out.append(None)
         if rows:
             try:
-                self._write(record(rows))
+                write_record(self._fd, record(rows), os.fstat(self._fd).st_size, self._sync)
             except OSError as exc:
                 failed = JournalUnavailable(f"the journal could not write its moves: {exc}")
                 for table_id, index, _ in rows:
                     self._indices[table_id].discard(index)
                 return [failed if result is None else result for result in out]
-            for table_id, index, text in rows:
-                self._pending.setdefault(table_id, {})[index] = text
-            self.rows_in_file += len(rows)
+            self.logged(rows)
         return out
 
     def logged(self, rows: Sequence[Row]) -> None:
-        """Rows the server has written to the file itself (each checked there, in order)."""
+        """Rows written to the file (by the server itself, each checked there, in order)."""
         pending, indices = self._pending, self._indices
         for table_id, index, text in rows:
             taken = indices.get(table_id)
@@ -356,23 +375,6 @@ class MoveLog:
         pending = self._pending.get(table_id, {}).get(index)
         return pending if pending is not None else self.storage.stored_action(table_id, index)
 
-    def _write(self, data: bytes) -> None:
-        """One record, all of it or none: a write that fails halfway (a full disk) is cut
-        off again, so the file holds only whole records."""
-        end = os.fstat(self._fd).st_size
-        view = memoryview(data)
-        try:
-            while view:
-                view = view[os.write(self._fd, view):]
-            if self._sync:
-                os.fdatasync(self._fd)
-        except OSError:
-            try:
-                os.ftruncate(self._fd, end)
-            except OSError:
-                pass  # a reader passes over the cut record and reads on after it
-            raise
-
     def pending_of(self, table_id: str) -> dict[int, str]:
         """The moves of ``table_id`` not yet in the SQLite file, by index."""
         return self._pending.get(table_id, {})
@@ -392,7 +394,6 @@ class MoveLog:
             self.storage.insert_actions(rows)
         self._pending = {}
         if self.server_writes:  # the server empties the file, once it has stopped writing to it
-            self.rows_in_file = 0
             return
         try:
             os.ftruncate(self._fd, 0)

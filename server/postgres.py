@@ -34,6 +34,7 @@ import psycopg
 from psycopg_pool import AsyncConnectionPool
 
 from .journal import (
+    ENDS,
     AppendAction,
     ClaimTable,
     ClearSeat,
@@ -57,8 +58,7 @@ from .pg_schema import migrate
 from .pg_writes import PgWrites
 
 CONNECT_TIMEOUT = 10  # seconds: to connect, and for a batch to get its connection from the pool
-_ENDS = (FinishTable, CloseTable, MarkDamaged)  # the commands after which a table takes no more actions
-_FORGETS = (*_ENDS, ClaimTable)  # ... and after which its next action index is read again
+_FORGETS = (*ENDS, ClaimTable)  # ... and after which its next action index is read again
 _BY_ITSELF = frozenset((CreateTable, ClaimTable, SetSeat, ClearSeat, StartTable, RecordRefusal, FinishTable, CloseTable, MarkDamaged,
                         SaveAccount, *get_args(Query)))
 """The requests that are atomic outside a transaction: one statement each, or (finishing and

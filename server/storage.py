@@ -30,7 +30,7 @@ import sqlite3
 from contextlib import nullcontext
 from typing import Any, Sequence
 
-from .journal import AppendAction, CloseTable, FinishTable, MarkDamaged, Request
+from .journal import ENDS, AppendAction, MarkDamaged, Request
 from .journal_ops import run_requests
 from .journal_values import JournalTooNew, JournalUnavailable, StorageError, decode_action, encode_action
 from .movelog import Damage, MoveLog, restore_moves
@@ -44,9 +44,6 @@ __all__ = ["JournalTooNew", "MIGRATIONS", "SCHEMA_VERSION", "SQLiteStorage", "St
            "encode_action"]
 
 log = logging.getLogger("scopa.server")
-
-_ENDS = (FinishTable, CloseTable, MarkDamaged)
-"""The commands that end a table (its actions compacted, or no longer to be restored)."""
 
 class SQLiteStorage:
     """The embedded default backend: one SQLite file in WAL mode (:class:`~.sqlite_file.SQLiteFile`),
@@ -137,7 +134,7 @@ class SQLiteStorage:
                 else:
                     done = self._run_in_one(run)
                     for request, result in zip(run, done):
-                        if isinstance(request, _ENDS) and result is None:
+                        if isinstance(request, ENDS) and result is None:
                             moves.forget(request.table_id)  # committed: its moves are in its record
                     out += done
                 start = end

@@ -28,9 +28,9 @@ import subprocess
 import sys
 from typing import Any, Sequence
 
-from .journal import (AppendAction, AsyncJournalBackend, CloseTable, Command, FinishTable, Journal, JournalBackend,
-                      MarkDamaged, Request, is_postgres, table_of)
-from .journal_pipe import READ_SIZE, calls, frame, frames, read_first, server_writes
+from .journal import (ENDS, AppendAction, AsyncJournalBackend, Command, Journal, JournalBackend, Request, is_postgres,
+                      table_of)
+from .journal_pipe import READ_SIZE, calls, frame, frames, read_first
 from .journal_values import JournalUnavailable, StorageError
 from .move_writer import ROWS_PER_FRAME, CheckAppend, MoveWriter, TakeInMoves, Verdict
 from .movelog import Row, moves_path
@@ -41,7 +41,6 @@ __all__ = ["StorageProcess", "open_storage"]
 log = logging.getLogger("scopa.server")
 
 _CHILD = "from scopa.server.journal_child import main; main()"
-_ENDS = (FinishTable, CloseTable, MarkDamaged)  # a table's last write: its next move is asked about again
 Sent = tuple["Request | CheckAppend | TakeInMoves | None", "asyncio.Future[Any]"]
 """A request for the child (a journal request, or one of the move file's) and its future."""
 
@@ -51,7 +50,7 @@ class StorageProcess(QueuedStorage):
     process.  ``command``: the child's program (default: :mod:`.journal_child`), which gets the
     path and the synchronous mode as its last two arguments.
 
-    With :func:`server_writes` the moves are written to the move file here
+    With :func:`~.movelog.moves_written_by_server` the moves are written to the move file here
     (:class:`~.move_writer.MoveWriter`) and settled at once; the child is told them with
     the next frame that carries a request (or :data:`~.move_writer.ROWS_PER_FRAME` of them)."""
 
@@ -59,8 +58,7 @@ class StorageProcess(QueuedStorage):
         super().__init__()
         self.path = path
         self._argv = [*(command or (sys.executable, "-c", _CHILD)), path, synchronous]
-        self._fast = server_writes(synchronous)
-        self._writer: MoveWriter | None = None  # the move file, written here (with _fast)
+        self._writer: MoveWriter | None = None  # the move file, if the child says the server writes it
         self._sent: collections.deque[Sent] = collections.deque()  # sent, in order, not yet answered
         self._out: list[Any] = []  # the next frame: requests (and rows written here), in order
         self._out_pending: list[Sent] = []  # the requests of ``_out`` the child answers, in order
@@ -91,7 +89,7 @@ class StorageProcess(QueuedStorage):
             self._proc.stdin.close()
             self._proc.wait()
             raise first
-        if self._fast:
+        if first is not None:  # the move file's identity: the server writes it
             self._open_writer(first)
         self._out_fd = self._proc.stdin.fileno()
         self._in = self._proc.stdout.fileno()
@@ -154,16 +152,15 @@ class StorageProcess(QueuedStorage):
         self._proc.stdout.close()
 
     def write(self, command: Command) -> asyncio.Future[None]:
-        if type(command) is AppendAction and self._writer is not None:
-            written = self._write_now(command, self._writer)
-            if written is not None:
-                return written
+        if self._writer is None:  # the child writes the moves: everything in call order
+            return self._submit(command)
+        if type(command) is AppendAction:
+            return self._write_now(command, self._writer) or self._submit(command)
         future = self._submit(command)
-        if self._fast and type(command) is not AppendAction:
-            table = table_of(command)
-            if table is not None:  # the table's moves are not settled before it is
-                self._open[table] = self._open.get(table, 0) + 1
-                future.add_done_callback(functools.partial(self._settled_write, table, type(command) in _ENDS))
+        table = table_of(command)
+        if table is not None:  # the table's moves are not settled before it is
+            self._open[table] = self._open.get(table, 0) + 1
+            future.add_done_callback(functools.partial(self._settled_write, table, type(command) in ENDS))
         return future
 
     def _write_now(self, move: AppendAction, writer: MoveWriter) -> asyncio.Future[None] | None:
@@ -180,11 +177,10 @@ class StorageProcess(QueuedStorage):
         try:
             writer.write([row])
         except OSError:
-            writer.unwritten([row])
             return None  # queued: tried again there, and refused for now if the disk is full
         self._out.append(row)
         future = self._stored_now
-        if future is None or future.get_loop() is not loop:
+        if future is None:
             future = self._stored_now = loop.create_future()
             future.set_result(None)
         if writer.full:
@@ -275,7 +271,6 @@ class StorageProcess(QueuedStorage):
             try:
                 writer.write(rows)
             except OSError as exc:
-                writer.unwritten(rows)
                 told = [item for item in told if type(item) is not tuple]
                 failed = JournalUnavailable(f"the journal could not write its moves: {exc}")
                 done += written
@@ -377,14 +372,14 @@ class StorageProcess(QueuedStorage):
                         plain_results.append(StorageError(f"table {request.table_id}: action {request.index} "
                                                           "is not the next one"))
                 self._front += later
-                if self._front:
-                    assert self._loop is not None
-                    self._loop.call_soon(self._end_turn)
             elif isinstance(request, TakeInMoves):
                 self._taken_in(result)
             else:
                 plain.append((request, future))
                 plain_results.append(result)
+        if self._front:  # checked moves, and what waited for the move file's emptying: the next turn
+            assert self._loop is not None
+            self._loop.call_soon(self._end_turn)
         if plain:
             self._settled(plain, plain_results)
 
@@ -399,10 +394,7 @@ class StorageProcess(QueuedStorage):
             if self._ended is None:
                 log.warning("storage: the moves could not be taken into the SQLite file for now (%s)", result)
             self._writer.not_emptied()
-        if self._deferred:
-            self._front[:0], self._deferred = self._deferred, []
-            assert self._loop is not None
-            self._loop.call_soon(self._end_turn)
+        self._front[:0], self._deferred = self._deferred, []  # next turn (:meth:`_answered`)
 
     def _end(self, why: str) -> None:
         """The child is gone: every call waiting on it fails, and every later one (the

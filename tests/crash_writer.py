@@ -46,24 +46,9 @@ class JournalKiller:
         elif first in ("COMMIT", "END", "ROLLBACK"):
             self.in_transaction = False
 
-    def watch(self, append: Any) -> Any:
-        """``MoveLog.append``, counting what it journals."""
-
-        def watched(log: MoveLog, calls: Sequence[Any]) -> list[Any]:
-            if self.armed:
-                _kill_all()
-            results = append(log, calls)
-            for command, result in zip(calls, results):
-                if result is None and int(command.table_id) >= self.count_from and command.index >= 1:
-                    self.counted += 1
-                    if self.counted == self.kill_at:
-                        self.armed = True
-            return results
-
-        return watched
-
-    def watch_told(self, logged: Any) -> Any:
-        """``MoveLog.logged`` (the server wrote the rows to the move file itself), counting them."""
+    def watch(self, logged: Any) -> Any:
+        """``MoveLog.logged``: the rows written to the move file (by the server, which then
+        tells this process, or by this process), counted."""
 
         def watched(log: MoveLog, rows: Sequence[Any]) -> None:
             if self.armed:
@@ -89,8 +74,7 @@ def _watch(killer: JournalKiller) -> None:
         return connection
 
     sqlite3.connect = watched  # type: ignore[assignment]
-    MoveLog.append = killer.watch(MoveLog.append)  # type: ignore[method-assign]
-    MoveLog.logged = killer.watch_told(MoveLog.logged)  # type: ignore[method-assign]
+    MoveLog.logged = killer.watch(MoveLog.logged)  # type: ignore[method-assign]
 
 
 def main(argv: list[str]) -> None:
