@@ -394,6 +394,7 @@ class MoveLog:
             self.storage.insert_actions(rows)
         self._pending = {}
         if self.server_writes:  # the server empties the file, once it has stopped writing to it
+            self.rows_in_file = 0
             return
         try:
             os.ftruncate(self._fd, 0)
