@@ -5,14 +5,16 @@
 
 ``play`` plays the deals ``start .. start+deals-1`` of ``scopa arena A B --seed SEED``
 (the arena's ``play_deal``: the same shuffles, seats swapped, seeds) and appends one
-JSON line per deal (its index, A's margin per round, A's CPU ms per move), so a run can
-be stopped and resumed and variants compared on the very same deals.  A and B are
+JSON line per deal (its index, A's margin per round, A's CPU ms per move, A's margin in
+each scoring category in each of its two rounds), so a run can be stopped and resumed
+and variants compared on the very same deals.  A and B are
 what the arena takes, or ``expert:KEY=VALUE,...`` for an expert built with those
 arguments (``budget``, ``leaves``, ``infer``, ``learnt``, ``model``, ``replies``, ``adapt``; 0/1 for
 the flags), e.g. ``expert:budget=5000,model=0,replies=0``.
 
-``compare`` prints each file's margin with its 95% interval and CPU ms (median, p99),
-then each other file's paired difference from the first over the deals both played.
+``compare`` prints each file's margin with its 95% interval and CPU ms (median, p99)
+and its margin per round in each category (where the file holds them), then each other
+file's paired difference from the first over the deals both played.
 """
 
 from __future__ import annotations
@@ -59,7 +61,8 @@ def play(a: argparse.Namespace) -> None:
         for i in range(a.start, a.start + a.deals):
             d = play_deal(rules, fa, fb, a.seed, i)
             ms = [round(t, 2) for g in d.games for t in g.a_ms]
-            f.write(json.dumps({"deal": i, "margin": d.margin, "ms": ms}) + "\n")
+            categories = [dict(g.categories) for g in d.games]
+            f.write(json.dumps({"deal": i, "margin": d.margin, "ms": ms, "categories": categories}) + "\n")
             f.flush()
 
 
@@ -69,6 +72,11 @@ def compare(files: list[Path]) -> None:
         ms = [t for r in run.values() for t in r["ms"]]
         print(f"{p}: {interval([r['margin'] for r in run.values()])}; "
               f"CPU ms per move median {percentile(ms, 0.5):.0f}, p99 {percentile(ms, 0.99):.0f}")
+        games = [g for r in run.values() for g in r.get("categories", ())]
+        if games:
+            names = sorted({k for g in games for k in g})
+            print("  by category, per round: " + ", ".join(
+                f"{k} {statistics.fmean(g.get(k, 0) for g in games):+.3f}" for k in names))
     base = runs[0]
     for p, run in zip(files[1:], runs[1:]):
         both = sorted(set(base) & set(run))

@@ -35,7 +35,7 @@ from scopa.engine import (
     RoundEnded,
     RuleSet,
 )
-from scopa.engine.scoring import score_round
+from scopa.engine.scoring import RoundScore, score_round
 
 from .base import Bot
 from .cheater import CHEATER, CheaterBot
@@ -54,13 +54,15 @@ class ArenaError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class GameOutcome:
-    """One round of a deal: A's margin (A's side points minus B's), and CPU per move."""
+    """One round of a deal: A's margin (A's side points minus B's), CPU per move, and
+    A's margin in each scoring category either side scored in (name, points)."""
 
     margin: float
     a_points: int
     b_points: int
     a_ms: tuple[float, ...]
     b_ms: tuple[float, ...]
+    categories: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,24 +159,24 @@ def play_round(
     master = GameMaster(rules, 0, deals=lambda n: order, dealer=dealer)
     times: dict[int, list[float]] = {0: [], 1: []}
     loop = None if all(isinstance(b, (Bot, CheaterBot)) for b in bots) else asyncio.new_event_loop()
-    points: tuple[int, ...] | None = None
+    score: RoundScore | None = None
     try:
         effects = master.start()
-        while points is None:
+        while score is None:
             ask = None
             for effect in effects:
                 if isinstance(effect, Announce) and isinstance(effect.event, RoundEnded):
-                    points = effect.event.score.points
+                    score = effect.event.score
                 elif isinstance(effect, Refused):
                     name = getattr(bots[effect.seat], "name", "a bot")
                     raise ArenaError(f"{name} (seat {effect.seat}) answered {effect.answer!r}, "
                                      "which is not a legal move")
                 elif isinstance(effect, Ask):
                     ask = effect
-                elif isinstance(effect, GameOver) and points is None:
+                elif isinstance(effect, GameOver) and score is None:
                     state = master.state  # an instant win ended the game mid-round: its piles as they are
-                    points = score_round(rules, state.piles, state.scope, state.declared).points
-            if points is not None or ask is None:
+                    score = score_round(rules, state.piles, state.scope, state.declared)
+            if score is not None or ask is None:
                 break
             t0 = clock()
             answer = _decide(bots[ask.seat], master.state, ask, loop)
@@ -183,11 +185,13 @@ def play_round(
     finally:
         if loop is not None:
             loop.close()
-    if points is None:
+    if score is None:
         raise ArenaError("the round ended without its points")
     b_side = 1 - a_side
-    a_pts, b_pts = points[a_side], points[b_side]
-    return GameOutcome(float(a_pts - b_pts), a_pts, b_pts, tuple(times[0]), tuple(times[1]))
+    a_pts, b_pts = score.points[a_side], score.points[b_side]
+    mine, theirs = score.breakdown[a_side], score.breakdown[b_side]
+    categories = tuple((str(c), mine.get(c, 0) - theirs.get(c, 0)) for c in sorted(set(mine) | set(theirs)))
+    return GameOutcome(float(a_pts - b_pts), a_pts, b_pts, tuple(times[0]), tuple(times[1]), categories)
 
 
 def play_deal(rules: RuleSet, a: BotFactory, b: BotFactory, seed: int, index: int) -> DealOutcome:
@@ -230,6 +234,8 @@ class Report:
         ci = mean_interval(margins)
         a_ms = [t for g in games for t in g.a_ms]
         b_ms = [t for g in games for t in g.b_ms]
+        scored = [dict(g.categories) for g in games]
+        names = sorted({k for c in scored for k in c})
         return {
             "a": self.a,
             "b": self.b,
@@ -245,6 +251,7 @@ class Report:
             "wins": sum(g.margin > 0 for g in games),
             "draws": sum(g.margin == 0 for g in games),
             "losses": sum(g.margin < 0 for g in games),
+            "categories": {k: statistics.fmean(c.get(k, 0) for c in scored) for k in names},
             "a_ms_mean": statistics.fmean(a_ms) if a_ms else 0.0,
             "a_ms_median": percentile(a_ms, 0.5),
             "a_ms_p95": percentile(a_ms, 0.95),
@@ -267,6 +274,7 @@ def format_report(s: dict[str, Any]) -> str:
         f"A margin per round  {s['margin']:+.3f}  95% CI [{lo:+.3f}, {hi:+.3f}]",
         f"points per round    A {s['a_points']:.3f}   B {s['b_points']:.3f}",
         f"A win/draw/loss     {s['wins']} / {s['draws']} / {s['losses']} rounds",
+        "A by category       " + "  ".join(f"{k} {v:+.3f}" for k, v in s["categories"].items()),
         f"CPU ms per move     A mean {s['a_ms_mean']:.2f} median {s['a_ms_median']:.2f} "
         f"p95 {s['a_ms_p95']:.2f} p99 {s['a_ms_p99']:.2f}",
         f"                    B mean {s['b_ms_mean']:.2f} median {s['b_ms_median']:.2f} "

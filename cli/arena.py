@@ -59,5 +59,5 @@ def run(args: argparse.Namespace, console: Console) -> int:
     if args.json:
         print(json.dumps(summary))
     else:
-        console.print(format_report(summary), markup=False, highlight=False)
+        console.print(format_report(summary), markup=False, highlight=False, soft_wrap=True)
     return 0

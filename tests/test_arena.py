@@ -111,6 +111,19 @@ def test_play_deal_margin_is_the_mean_of_both_games_and_symmetric() -> None:
     assert [g.margin for g in mirrored.games] == [-g.margin for g in reversed(d.games)]
 
 
+def test_a_rounds_categories_add_up_to_its_margin_and_mirror_with_the_sides() -> None:
+    """R1-R5, R18: each category either side scored, as A's points less B's."""
+    rules = RuleSet.build("scopa")
+    first, second = bot_factory("greedy-v1"), bot_factory("greedy")  # deterministic: the mirror holds
+    d = play_deal(rules, first, second, seed=3, index=4)
+    mirrored = play_deal(rules, second, first, seed=3, index=4)
+    names = {"carte", "denari", "settebello", "primiera", "scope"}
+    for g, m in zip(d.games, reversed(mirrored.games)):
+        assert g.categories and {k for k, _ in g.categories} <= names
+        assert sum(v for _, v in g.categories) == g.margin
+        assert dict(m.categories) == {k: -v for k, v in g.categories}
+
+
 def test_the_same_seeded_bot_on_both_sides_draws_differently() -> None:
     """A bot against itself is a real sanity check, not a mirror: A and B get other seeds."""
     rules = RuleSet.build("scopa")
@@ -146,8 +159,10 @@ def test_report_counts_rounds_and_prints_a_table() -> None:
     margins = [d.margin for d in report.deals]
     assert s["margin"] == pytest.approx(statistics.fmean(margins))
     assert s["ci95"][0] <= s["margin"] <= s["ci95"][1]
+    assert sum(s["categories"].values()) == pytest.approx(s["margin"])  # the margin, category by category
     text = format_report(s)
     assert "greedy-v1 (A) vs random (B)" in text and "95% CI" in text and "p95" in text
+    assert f"carte {s['categories']['carte']:+.3f}" in text
 
 
 def test_results_do_not_depend_on_the_number_of_workers() -> None:
