@@ -26,7 +26,7 @@ import statistics
 from pathlib import Path
 
 from scopa.bots import ExpertBot
-from scopa.bots.arena import BotFactory, bot_factory, percentile, play_deal
+from scopa.bots.arena import BotFactory, bot_factory, category_means, percentile, play_deal
 from scopa.engine import RuleSet
 
 _INT = ("budget", "leaves")
@@ -72,11 +72,9 @@ def compare(files: list[Path]) -> None:
         ms = [t for r in run.values() for t in r["ms"]]
         print(f"{p}: {interval([r['margin'] for r in run.values()])}; "
               f"CPU ms per move median {percentile(ms, 0.5):.0f}, p99 {percentile(ms, 0.99):.0f}")
-        games = [g for r in run.values() for g in r.get("categories", ())]
-        if games:
-            names = sorted({k for g in games for k in g})
-            print("  by category, per round: " + ", ".join(
-                f"{k} {statistics.fmean(g.get(k, 0) for g in games):+.3f}" for k in names))
+        means = category_means([g for r in run.values() for g in r.get("categories", ())])
+        if means:
+            print("  by category, per round: " + ", ".join(f"{k} {v:+.3f}" for k, v in means.items()))
     base = runs[0]
     for p, run in zip(files[1:], runs[1:]):
         both = sorted(set(base) & set(run))

@@ -18,7 +18,7 @@ import statistics
 import time
 from dataclasses import dataclass, field
 from multiprocessing import get_all_start_methods, get_context
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from scopa.engine import (
     Announce,
@@ -92,6 +92,13 @@ def mean_interval(values: Sequence[float], z: float = Z95) -> Interval:
         return Interval(m, -math.inf, math.inf)
     half = z * statistics.stdev(values) / math.sqrt(n)
     return Interval(m, m - half, m + half)
+
+
+def category_means(rounds: Sequence[Mapping[str, int]]) -> dict[str, float]:
+    """A's mean margin per round in each category any of ``rounds`` scored (a round
+    that did not score a category counts 0 there), by name."""
+    names = sorted({k for r in rounds for k in r})
+    return {k: statistics.fmean(r.get(k, 0) for r in rounds) for k in names}
 
 
 def percentile(values: Sequence[float], q: float) -> float:
@@ -234,8 +241,6 @@ class Report:
         ci = mean_interval(margins)
         a_ms = [t for g in games for t in g.a_ms]
         b_ms = [t for g in games for t in g.b_ms]
-        scored = [dict(g.categories) for g in games]
-        names = sorted({k for c in scored for k in c})
         return {
             "a": self.a,
             "b": self.b,
@@ -251,7 +256,7 @@ class Report:
             "wins": sum(g.margin > 0 for g in games),
             "draws": sum(g.margin == 0 for g in games),
             "losses": sum(g.margin < 0 for g in games),
-            "categories": {k: statistics.fmean(c.get(k, 0) for c in scored) for k in names},
+            "categories": category_means([dict(g.categories) for g in games]),
             "a_ms_mean": statistics.fmean(a_ms) if a_ms else 0.0,
             "a_ms_median": percentile(a_ms, 0.5),
             "a_ms_p95": percentile(a_ms, 0.95),

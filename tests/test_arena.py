@@ -23,6 +23,7 @@ from scopa.bots.arena import (
     run_arena,
 )
 from scopa.engine import Deal, GameState, Phase, Play, RuleSet
+from scopa.engine.scoring import Category
 
 
 class Recorder(Bot):
@@ -117,7 +118,7 @@ def test_a_rounds_categories_add_up_to_its_margin_and_mirror_with_the_sides() ->
     first, second = bot_factory("greedy-v1"), bot_factory("greedy")  # deterministic: the mirror holds
     d = play_deal(rules, first, second, seed=3, index=4)
     mirrored = play_deal(rules, second, first, seed=3, index=4)
-    names = {"carte", "denari", "settebello", "primiera", "scope"}
+    names = {Category.CARTE, Category.DENARI, Category.SETTEBELLO, Category.PRIMIERA, Category.SCOPE}
     for g, m in zip(d.games, reversed(mirrored.games)):
         assert g.categories and {k for k, _ in g.categories} <= names
         assert sum(v for _, v in g.categories) == g.margin
