@@ -170,7 +170,10 @@ class NetworkEngine:
 
     # ------------------------------------------------------------------ lifecycle
 
-    async def start(self) -> None:
+    async def start(self, join: bool = True) -> None:
+        """Restore the journal's tables and listen; a cluster member then joins the cluster,
+        unless ``join`` is false (it calls :meth:`join_cluster` once it also listens
+        elsewhere, as its web page: the cluster lists no member before it can be reached)."""
         if self.storage is not None:  # a cluster sharing the journal restores the tables it takes the leases of
             await self.life.restore_tables(games=self.cluster is None or not self.cluster.options.shared_journal)
         first_use()
@@ -185,6 +188,11 @@ class NetworkEngine:
                                                    reuse_port=True)
             log.info("listening on %s:%s too, with the cluster's other members on this host",
                      self.host, self.cluster.options.front_port)
+        if join:
+            await self.join_cluster()
+
+    async def join_cluster(self) -> None:
+        """A cluster member joins its cluster (nothing without one); call it once."""
         if self.cluster is not None:
             address = self.cluster.options.advertise or host_port(self.host, self.port)
             self.life.member = address

@@ -44,15 +44,18 @@ async def serve(host: str = "127.0.0.1", port: int = DEFAULT_PORT, seed: int | N
                            admin_token_file=admin_token_file, accounts=accounts, bot_workers=bot_workers,
                            trusted_proxies=trusted_proxies, rate_shared_addresses=rate_shared_addresses,
                            cluster=cluster)
-    await engine.start()
+    await engine.start(join=False)
     front: WebFront | None = None
     try:
         if web is not None:
             from .web import start_front  # aiohttp is imported only by a server with a web port
 
             front = await start_front(engine, web, engine.cluster.web_passes if engine.cluster is not None else None)
+        await engine.join_cluster()  # listed in the cluster once it listens on every port it has
     except BaseException:
         await engine.stop()  # its web port is taken (or refused): the server does not run half
+        if front is not None:
+            await front.stop()
         raise
     if lan is not None:
         engine.announcer = lan_announcer(engine.host, engine.port,

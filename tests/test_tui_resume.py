@@ -39,7 +39,13 @@ def test_a_killed_client_comes_back_to_its_seat_with_the_same_state_directory(tm
         try:
             deadline = time.monotonic() + 30
             while not server.engine.tables and time.monotonic() < deadline:  # bob opens a table
+                if bob.poll() is not None:
+                    break
                 time.sleep(0.05)
+            if not server.engine.tables:
+                bob.kill()
+                out, _ = bob.communicate()
+                raise AssertionError(f"bob opened no table within 30 s (exit {bob.returncode}):\n{out}")
             first = spawn_play(server.address, tmp_path)
             first.expect("Scopa lobby")
             first.expect("waiting")  # bob's table in the list

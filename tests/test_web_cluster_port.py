@@ -13,6 +13,7 @@ import signal
 import subprocess
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 import aiohttp
 import pytest
@@ -22,10 +23,10 @@ from procs import ROOT, SCOPA
 from redis_server import SERVER, redis_client, redis_prefix  # noqa: F401 - the fixture
 from scopa.client.webfiles import web_files, web_root
 from scopa.protocol import commands as wire
-from scopa.server import NetworkEngine
+from scopa.server import NetworkEngine, serving, web
 from scopa.server.web import WebFront
 from test_cluster_failover import free_port, members_of
-from test_cluster_lobby import members
+from test_cluster_lobby import members, options
 from ws_client import WsClient
 
 DEADLINE = 30.0
@@ -131,6 +132,51 @@ async def test_the_members_fronts_share_one_port(redis_prefix: str) -> None:  # 
         async with aiohttp.ClientSession() as http:
             async with http.get(f"http://127.0.0.1:{first.port}/") as page:
                 assert page.status == 200 and "<html" in (await page.text()).lower()
+
+
+@pytest.mark.integration
+async def test_a_member_joins_its_cluster_only_once_its_web_page_listens(
+        redis_prefix: str, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+    """Whoever sees a member listed (the other members, a client sent there, an operator)
+    can open its web page: the member joins after its front listens, not before."""
+    redis = await redis_client()
+    real_start_front = web.start_front
+    front_asked = asyncio.Event()
+    let_it_listen = asyncio.Event()
+    listed_when_asked: list[int] = []
+
+    async def held_front(*args: Any) -> WebFront:
+        listed_when_asked.append(await members_of(redis, redis_prefix))
+        front_asked.set()
+        await let_it_listen.wait()
+        return await real_start_front(*args)
+
+    monkeypatch.setattr(web, "start_front", held_front)
+    ports: list[int] = []
+    engines: list[NetworkEngine] = []
+    server = asyncio.create_task(serving.serve(
+        "127.0.0.1", 0, web=web.WebOptions(port=0, root=web_root(), extra=web_files(), listening=ports.append),
+        cluster=options(redis_prefix), announce=engines.append))
+    try:
+        async with asyncio.timeout(DEADLINE):
+            await front_asked.wait()
+            assert listed_when_asked == [0]  # listening on its game port, but not listed yet
+            let_it_listen.set()
+            while await members_of(redis, redis_prefix) < 1:
+                await asyncio.sleep(0.01)
+        assert len(ports) == 1
+        async with aiohttp.ClientSession() as http:
+            async with http.get(f"http://127.0.0.1:{ports[0]}/") as page:
+                assert page.status == 200 and "<html" in (await page.text()).lower()
+        engines[0].stopped.set()
+        async with asyncio.timeout(DEADLINE):
+            await server
+        assert await members_of(redis, redis_prefix) == 0  # and it left
+    finally:
+        if not server.done():
+            server.cancel()
+            await asyncio.gather(server, return_exceptions=True)
+        await redis.aclose()
 
 
 @pytest.mark.process
