@@ -38,10 +38,8 @@ def test_a_killed_client_comes_back_to_its_seat_with_the_same_state_directory(tm
         first = second = None
         try:
             deadline = time.monotonic() + 30
-            while not server.engine.tables and time.monotonic() < deadline:  # bob opens a table
-                if bob.poll() is not None:
-                    break
-                time.sleep(0.05)
+            while not server.engine.tables and bob.poll() is None and time.monotonic() < deadline:
+                time.sleep(0.05)  # bob opens a table
             if not server.engine.tables:
                 bob.kill()
                 out, _ = bob.communicate()

@@ -25,8 +25,8 @@ from scopa.client.webfiles import web_files, web_root
 from scopa.protocol import commands as wire
 from scopa.server import NetworkEngine, serving, web
 from scopa.server.web import WebFront
-from test_cluster_failover import free_port, members_of
-from test_cluster_lobby import members, options
+from test_cluster_failover import _count, free_port, members_of
+from test_cluster_lobby import members, options, until
 from ws_client import WsClient
 
 DEADLINE = 30.0
@@ -160,10 +160,9 @@ async def test_a_member_joins_its_cluster_only_once_its_web_page_listens(
     try:
         async with asyncio.timeout(DEADLINE):
             await front_asked.wait()
-            assert listed_when_asked == [0]  # listening on its game port, but not listed yet
-            let_it_listen.set()
-            while await members_of(redis, redis_prefix) < 1:
-                await asyncio.sleep(0.01)
+        assert listed_when_asked == [0]  # listening on its game port, but not listed yet
+        let_it_listen.set()
+        await until(lambda: _count(redis, redis_prefix, 1), "the member listed once its web page listens")
         assert len(ports) == 1
         async with aiohttp.ClientSession() as http:
             async with http.get(f"http://127.0.0.1:{ports[0]}/") as page:
