@@ -8,7 +8,8 @@ hands each new connection to one of them).  With ``--web-port`` they serve the b
 client on that port the same way (``scopa serve --cluster-web-port``): a page and its
 WebSocket may each reach any member, and a ticket of a ``redirect`` sent by one member's
 web front is found by any other's (server/webrelay.py).  Clients connect to ``--port``; while any
-member runs, that address answers.  Ctrl-C or SIGTERM stops every member (each hands
+member runs, that address answers, and each member's ``welcome`` names it (with ``--seeds``
+and the members' own addresses) for clients to come back to.  Ctrl-C or SIGTERM stops every member (each hands
 its tables back to the journal, where the next start takes them); a member that stops
 on its own (``scopa admin drain``, a crash) leaves the others running; on Linux the
 members get SIGTERM when this command dies, however it dies.
@@ -47,6 +48,9 @@ def add_cluster_subcommand(sub: Any) -> None:
                          help=f"the cluster's port, shared by the members; default {DEFAULT_PORT}")
     cluster.add_argument("--cluster-prefix", metavar="PREFIX", default="scopa",
                          help="the start of every Redis key of this cluster; default scopa")
+    cluster.add_argument("--seeds", metavar="HOST:PORT,...", default="",
+                         help="more addresses at which clients reach the cluster (e.g. a DNS name), given to every "
+                              "client after the cluster's port")
     cluster.add_argument("--loop", choices=(loops.AUTO, *loops.LOOPS), default=loops.AUTO,
                          help="the members' event loop: uvloop where it is installed (scopa[cluster] brings it), "
                               "else asyncio's (auto, the default), or the one named")
@@ -69,6 +73,7 @@ def member_command(args: argparse.Namespace) -> list[str]:
     command = [sys.executable, "-m", "scopa.cli", "serve", "--host", args.host, "--port", "0",
                "--cluster", args.cluster, "--db", args.db, "--cluster-port", str(args.port),
                "--cluster-prefix", args.cluster_prefix, "--no-announce",
+               "--cluster-seeds", ",".join(filter(None, (f"{args.host}:{args.port}", getattr(args, "seeds", "")))),
                "--loop", loops.chosen(getattr(args, "loop", loops.AUTO))]
     if args.web_port is not None:
         command += ["--cluster-web-port", str(args.web_port)]

@@ -13,6 +13,7 @@ from typing import Any
 from rich.console import Console
 from rich.markup import escape
 
+from scopa.client.session import parse_servers
 from scopa.client.discovery import (AUTO, BROWSE_SECONDS, FoundServer, NoServerFound, SeveralServersFound,
                                     choice_rows, discover, no_server_hint, parse_choice, resolve_server)
 
@@ -74,14 +75,17 @@ def ask_choice(console: Console, ask: InputFn = input) -> Callable[[list[FoundSe
     return choose
 
 
-def find_server(args: argparse.Namespace, console: Console, may_ask: bool) -> tuple[str, int] | None:
-    """The address of ``--server`` (none or ``auto``: the server on the LAN; when
-    ``may_ask``, a person picks among several); None after saying why there is none."""
+def find_server(args: argparse.Namespace, console: Console, may_ask: bool) -> list[tuple[str, int]] | None:
+    """The addresses of ``--server`` (one, or several of one cluster: ``HOST:PORT,HOST:PORT``;
+    none or ``auto``: the server on the LAN; when ``may_ask``, a person picks among
+    several); None after saying why there is none."""
     server = args.server or AUTO
     if server.strip().lower() == AUTO:
         console.print("Looking for Scopa servers on this network…")
     try:
-        return asyncio.run(resolve_server(server, choose=ask_choice(console) if may_ask else None))
+        if server.strip().lower() != AUTO:
+            return parse_servers(server)
+        return [asyncio.run(resolve_server(server, choose=ask_choice(console) if may_ask else None))]
     except ValueError as exc:
         console.print(f"[red]{escape(str(exc))}[/red]")
     except NoServerFound as exc:

@@ -15,6 +15,7 @@ from typing import Any
 from rich.console import Console
 
 from scopa.bots import STRATEGIES
+from scopa.client.addresses import Address
 from scopa.client.liveness import LinkEvent, LinkStatus
 from scopa.client.session import ClientSession, ConnectionLost, ServerRefused
 from scopa.engine import Player
@@ -67,7 +68,8 @@ def _connection_arguments(p: argparse.ArgumentParser, default_name: str | None,
     p.add_argument("address", nargs="?", default=None, metavar="HOST:PORT", help="the same as --server")
     p.set_defaults(server_default=default_server)
     p.add_argument("--server", default=default_server, metavar="HOST:PORT",
-                   help="the server, or auto: the one announced on the LAN; default "
+                   help="the server (several members of a cluster: HOST:PORT,HOST:PORT, tried in turn when one "
+                        "is gone), or auto: the one announced on the LAN; default "
                         + (default_server or "auto (a list to choose from if there are several)"))
     p.add_argument("--name", default=default_name, type=player_name,
                    help="your name at the tables: letters (accented ones too), digits, . _ -, at most 24 "
@@ -95,19 +97,18 @@ def run(args: argparse.Namespace, console: Console) -> int:
     found = lan.find_server(args, console, may_ask=args.command == "play" and sys.stdin.isatty())
     if found is None:
         return 2 if args.server and args.server.strip().lower() != "auto" else 1
-    host, port = found
     secret = _password()
     if secret is not None and not 8 <= len(secret) <= 200:
         console.print("[red]$SCOPA_PASSWORD must be 8-200 characters[/red]")
         return 2
     try:
         if args.command in ("play", "watch") and full_screen(args):
-            return _run_app(args, host, port, console, args.table if args.command == "watch" else None)
+            return _run_app(args, found, console, args.table if args.command == "watch" else None)
         if args.command == "play":
-            return interrupt.run(_play(args, host, port, console))
+            return interrupt.run(_play(args, found, console))
         if args.command == "watch":
-            return interrupt.run(_watch(args, host, port, console))
-        return interrupt.run(_bot(args, host, port, console))
+            return interrupt.run(_watch(args, found, console))
+        return interrupt.run(_bot(args, found, console))
     except ConnectionLost as exc:
         console.print(f"[red]{exc}[/red]")
         return 1
@@ -146,7 +147,7 @@ def full_screen(args: argparse.Namespace) -> bool:
     return not getattr(args, "plain", False) and sys.stdout.isatty() and sys.stdin.isatty()
 
 
-def _run_app(args: argparse.Namespace, host: str, port: int, console: Console, watch: str | None) -> int:
+def _run_app(args: argparse.Namespace, servers: list[Address], console: Console, watch: str | None) -> int:
     from pathlib import Path
 
     from scopa.client.notation import DeckStyle
@@ -159,13 +160,14 @@ def _run_app(args: argparse.Namespace, host: str, port: int, console: Console, w
     store = FileTokenStore(Path(state_dir) if state_dir else None)
     defaults = rules_from_args(args) if watch is None else None
     pace = args.delay if getattr(args, "delay", None) is not None else 0.5
+    (host, port), others = servers[0], servers[1:]
     app = NetApp(host, port, args.name, store, defaults, DeckStyle(args.deck), not args.no_autoplay, watch=watch,
-                 pace=pace)
+                 pace=pace, others=others)
     status = app.run()
     return 0 if status is None else int(status)
 
 
-async def _play(args: argparse.Namespace, host: str, port: int, console: Console) -> int:
+async def _play(args: argparse.Namespace, servers: list[Address], console: Console) -> int:
     from scopa.client.human import TerminalPlayer
     from scopa.client.lobby_ui import Lobby
     from scopa.client.render import DeckStyle
@@ -174,8 +176,9 @@ async def _play(args: argparse.Namespace, host: str, port: int, console: Console
 
     asyncio.get_running_loop().set_default_executor(DaemonExecutor())
     defaults = rules_from_args(args)
-    async with await ClientSession.connect(host, port, args.name, password=_password()) as session:
-        console.print(f"Connected to {host}:{port} as [bold]{session.name}[/bold]. {session.motd}")
+    (host, port), others = servers[0], servers[1:]
+    async with await ClientSession.connect(host, port, args.name, password=_password(), others=others) as session:
+        console.print(f"Connected to {session.host}:{session.port} as [bold]{session.name}[/bold]. {session.motd}")
 
         def make_player() -> Player:
             return TerminalPlayer(session.name, console, DeckStyle(args.deck), not args.no_autoplay, args.delay)
@@ -185,7 +188,7 @@ async def _play(args: argparse.Namespace, host: str, port: int, console: Console
     return 0
 
 
-async def _bot(args: argparse.Namespace, host: str, port: int, console: Console) -> int:
+async def _bot(args: argparse.Namespace, servers: list[Address], console: Console) -> int:
     from scopa.bots import make_bot
     from scopa.bots.loader import load_bot_class
     from scopa.client.botrunner import BotRunner
@@ -211,8 +214,9 @@ async def _bot(args: argparse.Namespace, host: str, port: int, console: Console)
     rules = rules_from_args(args) if explicit else None
     fill = [n.strip() for n in args.fill_with_bots.split(",") if n.strip()]
     name = args.name or f"{getattr(player, 'name', 'bot')}-bot"
+    (host, port), others = servers[0], servers[1:]
     async with await ClientSession.connect(host, port, name, client="scopa-bot 0.1",
-                                           password=_password()) as session:
+                                           password=_password(), others=others) as session:
         session.reconnect_for = args.reconnect_for
 
         def log(line: str) -> None:
@@ -234,11 +238,12 @@ def _link_line(event: LinkEvent) -> str:
     return f"could not reconnect: {event.reason}"
 
 
-async def _watch(args: argparse.Namespace, host: str, port: int, console: Console) -> int:
+async def _watch(args: argparse.Namespace, servers: list[Address], console: Console) -> int:
     from scopa.client.lobby_ui import watch_table
 
-    async with await ClientSession.connect(host, port, args.name, password=_password()) as session:
-        console.print(f"Connected to {host}:{port} as [bold]{session.name}[/bold].")
+    (host, port), others = servers[0], servers[1:]
+    async with await ClientSession.connect(host, port, args.name, password=_password(), others=others) as session:
+        console.print(f"Connected to {session.host}:{session.port} as [bold]{session.name}[/bold].")
         session.add_listener(lambda event: console.print(f"[dim]{_link_line(event)}[/dim]"))
         await watch_table(session, console, args.table)
     return 0

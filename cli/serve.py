@@ -44,6 +44,10 @@ def add_serve_subcommand(sub: Any) -> None:
                        help="with --cluster: serve the browser client on this port, shared (SO_REUSEPORT) with the "
                             "other members on this host, instead of a --web port of its own (scopa cluster "
                             "--web-port sets it)")
+    serve.add_argument("--cluster-seeds", metavar="HOST:PORT,...", default="",
+                       help="with --cluster: addresses at which clients reach the cluster (a DNS name of its "
+                            "members, a shared port), given to every client with the members' own to try when "
+                            "its member is gone")
     serve.add_argument("--cluster-prefix", metavar="PREFIX", default="scopa",
                        help="with --cluster: the start of every Redis key and channel of this cluster (clusters "
                             "sharing one Redis keep apart); default scopa")
@@ -146,6 +150,7 @@ def _cluster_options(args: argparse.Namespace, console: Console) -> Any:
     try:
         return ClusterOptions(url=url, advertise=advertise, prefix=getattr(args, "cluster_prefix", "scopa"),
                               front_port=getattr(args, "cluster_port", None),
+                              seeds=tuple(a.strip() for a in getattr(args, "cluster_seeds", "").split(",") if a.strip()),
                               shared_journal=is_postgres(getattr(args, "db", None) or ""))
     except ValueError as exc:
         console.print(f"[red]{exc}[/red]")

@@ -100,6 +100,8 @@ class Channel:
         """Liveness (PROTOCOL.md §7): ping after ``ping_after`` s of silence, give the link
         up ``dead_after`` s later if nothing came back."""
         self._listeners: list[LinkListener] = []
+        self._hurry_when: Callable[[], bool] | None = None
+        """Asked by the watchdog whether to notice silence sooner now (a :class:`~scopa.client.link.Link` says)."""
         self._watchdog: Watchdog | None = None
         self._watchdog_task: asyncio.Task[None] | None = None
 
@@ -145,7 +147,8 @@ class Channel:
         """The reader of the current connection, and its liveness watchdog."""
         self._reader_task = asyncio.create_task(self._read_loop(), name="scopa-client-reader")
         if self.ping_after > 0 and self.dead_after > 0:
-            self._watchdog = Watchdog(self.clock, self.ping_after, self.dead_after, self._ping, self._dead)
+            self._watchdog = Watchdog(self.clock, self.ping_after, self.dead_after, self._ping, self._dead,
+                                      hurry=self._hurry_when)
             self._watchdog_task = asyncio.create_task(self._watchdog.run(), name="scopa-client-watchdog")
 
     async def _stop_reading(self) -> None:

@@ -13,7 +13,7 @@ import asyncio
 import contextlib
 import secrets
 from collections import deque
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import Self
 
 from scopa.protocol import (
@@ -34,6 +34,7 @@ from scopa.protocol import (
 )
 from scopa.protocol.commands import Redirect
 
+from .addresses import Address, Addresses
 from .channel import MAX_REDIRECTS, Channel, ConnectionLost, ServerRefused, _Inbox
 from .clock import Clock
 from .liveness import LinkListener, LinkStatus
@@ -53,6 +54,33 @@ def parse_address(text: str, default_port: int = DEFAULT_PORT) -> tuple[str, int
     if not port.isdigit() or not 0 < int(port) < 65536:
         raise ValueError(f"bad port in {text!r}: use HOST:PORT, e.g. 127.0.0.1:{default_port}")
     return host, int(port)
+
+
+def parse_servers(text: str, default_port: int = DEFAULT_PORT) -> list[tuple[str, int]]:
+    """``host1:port,host2:port`` (one server, or members of one cluster) → their
+    addresses, each read by :func:`parse_address`; ValueError if one is bad or none given.
+
+    >>> parse_servers("10.0.0.1:7015, 10.0.0.2")
+    [('10.0.0.1', 7015), ('10.0.0.2', 7015)]
+    """
+    found = [parse_address(part, default_port) for part in text.split(",") if part.strip()]
+    if not found:
+        raise ValueError(f"no server in {text!r}: use HOST:PORT, or several: HOST:PORT,HOST:PORT")
+    return found
+
+
+async def _open(order: Sequence[Address]) -> tuple[asyncio.StreamReader, asyncio.StreamWriter, Address]:
+    """A connection to the first address of ``order`` that takes one; ConnectionLost
+    naming each failure if none does."""
+    failures = []
+    for host, port in order:
+        try:
+            reader, writer = await asyncio.open_connection(host, port)
+        except OSError as exc:
+            failures.append(f"{host}:{port}: {exc.strerror or exc}")
+            continue
+        return reader, writer, (host, port)
+    raise ConnectionLost("cannot connect to " + "; ".join(failures))
 
 
 def name_variants(name: str) -> Iterable[str]:
@@ -83,9 +111,11 @@ class Link(Channel):
         self.invite: str | None = None  # the invite code of the private table created last
         self._watch_invite: str | None = None  # the invite of the table watched (to watch it again)
         self.host, self.port, self.client = "", 0, CLIENT_SOFTWARE
-        self.home: tuple[str, int] | None = None
-        """The address this session first connected to: where it goes back when a server
-        of a cluster it was sent to cannot be reached (another member serves its table now)."""
+        self.addresses = Addresses([])
+        """Where this session can reach its server: the addresses given, then, in a
+        cluster, those its members named; tried in turn when one cannot be reached."""
+        self.watching: str | None = None  # the table watched (in a cluster, its member is watched closely)
+        self._hurry_when = self._hurry
         self.reconnect_for = 130.0
         """Seconds to keep trying to get back to a seat after the connection is lost
         (a little over the server's default grace period); 0: do not reconnect."""
@@ -100,20 +130,19 @@ class Link(Channel):
     async def connect(
         cls, host: str, port: int, name: str, *, client: str = CLIENT_SOFTWARE, attempts: int = 20,
         clock: Clock | None = None, listener: LinkListener | None = None, password: str | None = None,
-        proxied_for: str | None = None,
+        proxied_for: str | None = None, others: Sequence[Address] = (),
     ) -> Self:
         """Open a connection and say hello as ``name`` (``name2``, ``name3``… if taken;
         with the ``password`` of a claimed name, only ``name`` itself).  ``clock``: what
         the liveness check and the reconnect backoff wait on (tests pass a fake one);
         ``listener``: added with :meth:`add_listener` before the first byte is sent;
-        ``proxied_for``: see :attr:`proxied_for`."""
-        try:
-            reader, writer = await asyncio.open_connection(host, port)
-        except OSError as exc:
-            raise ConnectionLost(f"cannot connect to {host}:{port}: {exc.strerror or exc}") from None
+        ``proxied_for``: see :attr:`proxied_for`; ``others``: more addresses of the same
+        server or cluster, tried in turn when ``host:port`` cannot be reached."""
+        addresses = Addresses([(host, port), *others])
+        reader, writer, (host, port) = await _open(addresses.given)
         session = cls(reader, writer, clock)
         session.host, session.port, session.client = host, port, client
-        session.home = (host, port)
+        session.addresses = addresses
         session.proxied_for = proxied_for
         if listener is not None:
             session.add_listener(listener)
@@ -138,6 +167,7 @@ class Link(Channel):
             if isinstance(reply.body, Welcome):
                 self.name, self.party = candidate, reply.body.you
                 self.motd, self.server = reply.body.motd, reply.body.server
+                self._learn(reply.body)
                 return
             assert isinstance(reply.body, Error)
             if reply.body.code is not ErrorCode.NAME_TAKEN:
@@ -147,18 +177,16 @@ class Link(Channel):
     @classmethod
     async def resume_seat(
         cls, host: str, port: int, name: str, token: str, *, client: str = CLIENT_SOFTWARE,
-        proxied_for: str | None = None,
+        proxied_for: str | None = None, others: Sequence[Address] = (),
     ) -> Self:
         """Open a connection straight back to a seat (a restarted client with a saved
         seat token): ``hello`` with ``resume``.  ServerRefused (``bad_token``) if the
-        seat is gone."""
-        try:
-            reader, writer = await asyncio.open_connection(host, port)
-        except OSError as exc:
-            raise ConnectionLost(f"cannot connect to {host}:{port}: {exc.strerror or exc}") from None
+        seat is gone.  ``others``: as for :meth:`connect`."""
+        addresses = Addresses([(host, port), *others])
+        reader, writer, (host, port) = await _open(addresses.given)
         session = cls(reader, writer)
         session.host, session.port, session.client = host, port, client
-        session.home = (host, port)
+        session.addresses = addresses
         session.name, session.token = name, token
         session.proxied_for = proxied_for
         session._start_tasks()
@@ -264,6 +292,7 @@ class Link(Channel):
         assert isinstance(reply.body, Welcome)
         self.party = reply.body.you
         self.name = self.party.split(":", 1)[1]
+        self._learn(reply.body)
         joined = await self._reply_to(seq)
         if isinstance(joined.body, Joined):
             self._seated(joined.body)
@@ -279,14 +308,33 @@ class Link(Channel):
             raise ServerRefused(reply.body.code, reply.body.message)
         assert isinstance(reply.body, Welcome)
         self.party, self.motd, self.server = reply.body.you, reply.body.motd, reply.body.server
+        self._learn(reply.body)
+
+    def _learn(self, welcome: Welcome) -> None:
+        """The cluster's addresses a ``welcome`` named (a malformed one is passed over)."""
+        learned = []
+        for text in welcome.cluster:
+            with contextlib.suppress(ValueError):
+                learned.append(parse_address(text, self.port))
+        self.addresses.learn(learned)
+
+    def _hurry(self) -> bool:
+        """In a cluster, at a table or watching one: a silent member has handed its tables
+        on within seconds, so its silence is noticed sooner (PROTOCOL.md §7, "Liveness")."""
+        return self.addresses.cluster and (self.table_id is not None or self.token is not None
+                                           or self.watching is not None)
+
+    def _dead(self, reason: str) -> None:
+        self.addresses.shunned = (self.host, self.port)  # silent: tried last from now on
+        super()._dead(reason)
 
     async def _go_to(self, address: str) -> None:
-        """Leave this connection (``bye``) for a new one to ``address``."""
+        """Leave this connection (``bye``) for a new one to ``address`` (ConnectionLost
+        if it cannot be reached: then the next try starts from the known addresses)."""
         with contextlib.suppress(Exception):
             self._send(Bye(reason="sent to another server of the cluster"), str(LOBBY))
             await self._writer.drain()
-        self.host, self.port = parse_address(address, self.port)
-        await self._reopen()
+        await self._reopen(parse_address(address, self.port))
 
     async def _with_backoff(self, greet: Callable[[], Awaitable[None]], failure: str) -> None:
         """Reopen the connection and ``greet`` the server until it works, waiting
@@ -298,7 +346,12 @@ class Link(Channel):
         while True:
             try:
                 await self._reopen()
-                await greet()
+                try:
+                    await greet()
+                except ConnectionLost:
+                    self.addresses.shunned = (self.host, self.port)  # no answer there: others first
+                    raise
+                self.addresses.shunned = None
                 self.reconnects += 1
                 for observer in self.link_observers:
                     observer(True, "")
@@ -310,9 +363,10 @@ class Link(Channel):
             await self.clock.sleep(delay)
             delay = min(delay * 2, self.max_backoff)
 
-    async def _reopen(self) -> None:
-        """A new TCP connection in place of the lost one; keeps what is still to be
-        handled of the old one (but not a your_turn: the server sends it again)."""
+    async def _reopen(self, only: Address | None = None) -> None:
+        """A new TCP connection in place of the lost one, to ``only`` or else to the
+        first known address that takes one (:meth:`Addresses.order`); keeps what is still
+        to be handled of the old one (but not a your_turn: the server sends it again)."""
         await self._stop_reading()
         kept = list(self._backlog)
         while not self._inbox.empty():
@@ -321,12 +375,8 @@ class Link(Channel):
                 kept.append(item)
         self._backlog = deque(c for c in kept if c.re is None and not isinstance(c.body, YourTurn)
                               and (c.sender.startswith("table:") or isinstance(c.body, Left)))
-        try:
-            reader, writer = await asyncio.open_connection(self.host, self.port)
-        except OSError as exc:
-            if self.home is not None and (self.host, self.port) != self.home:
-                self.host, self.port = self.home  # a member we were sent to is gone: back to where we began
-            raise ConnectionLost(f"cannot connect to {self.host}:{self.port}: {exc.strerror or exc}") from None
+        order = [only] if only is not None else self.addresses.order((self.host, self.port))
+        reader, writer, (self.host, self.port) = await _open(order)
         self._reader, self._writer = reader, writer
         self._conn = Connection(ConnectionRole.CLIENT)
         self._inbox = _Inbox()

@@ -201,12 +201,13 @@ class LobbyCalls(Link):
         private table: with its ``invite``."""
         reply = await self._request(WatchTable(table=table_id, invite=invite), str(LOBBY))
         assert isinstance(reply.body, Snapshot)
-        self._watch_invite = invite
+        self._watch_invite, self.watching = invite, table_id
         return reply.body
 
     async def unwatch_table(self, table_id: str) -> Left:
         reply = await self._request(UnwatchTable(table=table_id), str(LOBBY))
         assert isinstance(reply.body, Left)
+        self.watching = None
         return reply.body
 
     async def watch_lobby(self) -> list[TableInfo]:

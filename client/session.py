@@ -39,14 +39,16 @@ from scopa.protocol import (
     YourTurn,
 )
 
-from .channel import ConnectionLost, ServerRefused, SessionError
+from scopa.protocol.commands import Redirect
+
+from .channel import MAX_REDIRECTS, ConnectionLost, ServerRefused, SessionError
 from .game import GameResult, GameTranslator
-from .link import CLIENT_SOFTWARE, name_variants, new_token, parse_address
+from .link import CLIENT_SOFTWARE, name_variants, new_token, parse_address, parse_servers
 from .lobby_calls import LobbyCalls
 from .notices import SeatNotice
 
 __all__ = ["CLIENT_SOFTWARE", "DEFAULT_PORT", "ClientSession", "ConnectionLost", "ServerRefused",
-           "SessionError", "name_variants", "new_token", "parse_address"]
+           "SessionError", "name_variants", "new_token", "parse_address", "parse_servers"]
 
 
 class ClientSession(LobbyCalls):
@@ -85,13 +87,22 @@ class ClientSession(LobbyCalls):
 
     async def _watch_again(self, table_id: str) -> None:
         """``watch_table`` with ``last_event``: the missed events, then the snapshot,
-        are left queued for :meth:`watch`."""
-        seq = self._send(WatchTable(table=table_id, invite=self._watch_invite, last_event=self.last_event), str(LOBBY))
-        reply = await self._peek(lambda c: c.re == seq)
-        assert reply is not None
-        if isinstance(reply.body, Error):
-            self._backlog.remove(reply)
-            raise ServerRefused(reply.body.code, reply.body.message)
+        are left queued for :meth:`watch` (in a cluster, on the member a ``redirect``
+        names)."""
+        for _ in range(MAX_REDIRECTS + 1):
+            seq = self._send(WatchTable(table=table_id, invite=self._watch_invite, last_event=self.last_event),
+                             str(LOBBY))
+            reply = await self._peek(lambda c: c.re == seq)
+            assert reply is not None
+            if isinstance(reply.body, Redirect):
+                self._backlog.remove(reply)
+                await self._follow(reply.body)
+                continue
+            if isinstance(reply.body, Error):
+                self._backlog.remove(reply)
+                raise ServerRefused(reply.body.code, reply.body.message)
+            return
+        raise SessionError(f"sent on from server to server more than {MAX_REDIRECTS} times")
 
     async def wait_for_game_start(self, timeout: float | None = None) -> bool:
         """Whether the table's ``game_start`` has arrived (waiting up to ``timeout`` s).

@@ -49,6 +49,8 @@ from .fields import (
 
 MAX_PAGE = 50
 """Tables in one page of a listing (``list_tables``, the operator's ``tables``)."""
+MAX_CLUSTER_ADDRESSES = 32
+"""Addresses of a cluster in one ``welcome``."""
 MAX_ADMIN_ROWS = 200
 """Connections or damaged tables in one ``admin_reply``."""
 
@@ -249,6 +251,11 @@ class Welcome(Body):
     server: ShortText
     protocol: Annotated[int, Field(ge=1, le=1000)]
     motd: Text = ""
+    cluster: Annotated[list[HostPort], Field(max_length=MAX_CLUSTER_ADDRESSES)] = Field(
+        default=[], exclude_if=lambda v: not v)
+    """From a member of a cluster: the addresses at which the cluster can be reached (its
+    operator's seeds, then each member's), to try when this member is gone (left out
+    otherwise)."""
 
 
 class ListTables(Body):

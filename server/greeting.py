@@ -95,9 +95,14 @@ class Greeting:
         sess.name = body.name
         sess.client = clean_text(body.client)[:100]
         self.names[name_key(body.name)] = sess
-        sess.tell(wire.Welcome(you=f"player:{body.name}", server=SERVER_NAME, protocol=PROTOCOL_VERSION), re=seq)
+        sess.tell(self._welcome_body(body.name), re=seq)
         self.feed.lobby_changed()
         log.info("connection %s is %s (client %r)", sess.id, sess.party, sess.client)
+
+    def _welcome_body(self, name: str) -> wire.Welcome:
+        """The ``welcome`` of ``name`` (in a cluster, with the addresses it can be reached at)."""
+        return wire.Welcome(you=f"player:{name}", server=SERVER_NAME, protocol=PROTOCOL_VERSION,
+                            cluster=self.shared.addresses() if self.shared is not None else [])
 
     def _away_name(self, name: str) -> bool:
         """Whether ``name`` (in any case) belongs to a seat waiting for its client."""
@@ -155,7 +160,7 @@ class Greeting:
         self.names[name_key(seat.name)] = sess
         if self.shared is not None and old is None:  # the name was released when its connection dropped
             self.shared.claim_name(seat.name, lambda claim: None)
-        sess.tell(wire.Welcome(you=f"player:{seat.name}", server=SERVER_NAME, protocol=PROTOCOL_VERSION), re=seq)
+        sess.tell(self._welcome_body(seat.name), re=seq)
         log.info("connection %s resumes seat %s of table %s as %s", sess.id, i, table.id, sess.party)
         self.ratings.fair.seen(table.id, i, self.proxied.origin(sess.id, sess.address))
         table.resume(sess, i, resume.token, resume.last_event, re=seq)

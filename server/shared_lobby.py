@@ -62,6 +62,9 @@ class SharedLobby(Protocol):
     def next_table_id(self) -> str | None:
         """An id for a new table, unique across the cluster (None: none can be had now)."""
 
+    def addresses(self) -> list[str]:
+        """The ``host:port`` addresses at which clients reach the cluster (``welcome.cluster``)."""
+
     def hand_on(self, table_id: str, name: str, answer: Callable[[HandOn], None], naming: bool = True) -> None:
         """Where ``table_id`` is served, if by another server, with a ticket for a client
         called ``name`` (``answer`` is called once, later); ``naming`` False: the ticket

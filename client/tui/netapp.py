@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Sequence
 
 from rich.text import Text
 
@@ -13,6 +14,7 @@ from scopa.engine import Event, GameEnded, Played, RoundEnded, RoundStarted, Rul
 from scopa.protocol import ChatMessage, Command, Snapshot, TableUpdate
 from scopa.protocol.convert import rules_from_wire
 
+from ..addresses import Address
 from ..game import GameTranslator
 from ..notation import DeckStyle
 from ..notices import SeatCameBack, SeatNotice, notice_from_wire
@@ -44,9 +46,12 @@ class NetApp(ScopaApp):
         autoplay: bool = True,
         watch: str | None = None,
         pace: float = 0.0,
+        others: Sequence[Address] = (),
     ) -> None:
+        """``others``: more addresses of the server's cluster, tried when ``host:port`` is gone."""
         super().__init__()
         self.host, self.port, self.player_name = host, port, name
+        self.others = list(others)
         self.server = f"{host}:{port}"
         self.store = store
         self.defaults = defaults or RuleSet()
@@ -119,13 +124,13 @@ class NetApp(ScopaApp):
         if saved is not None and (not self.ask_before_resuming or await self.offer_return(saved)):
             try:
                 session = await ClientSession.resume_seat(self.host, self.port, saved.name, saved.token,
-                                                          proxied_for=self.proxied_for)
+                                                          proxied_for=self.proxied_for, others=self.others)
             except ServerRefused as exc:
                 self.tell(f"That game is over or gone ({exc.message}).")
                 self.store.forget(self.server, self.player_name)
         if session is None:
             session = await ClientSession.connect(self.host, self.port, self.player_name,
-                                                  proxied_for=self.proxied_for)
+                                                  proxied_for=self.proxied_for, others=self.others)
         self.session = session
         session.observers.append(lambda c: self.call_later(self.on_server_command, c))
         session.link_observers.append(self._link_changed)

@@ -41,7 +41,7 @@ from .keys import ChatNews, Keys, LeaveNews, TableNews, chat_news, read_news
 from .leases import Leases
 from .tickets import SharedPasses, hand_on
 from .names import Names
-from .options import ClusterOptions
+from .options import ClusterOptions, is_host_port
 from .presence import Presence
 
 log = logging.getLogger("scopa.server.cluster")
@@ -113,7 +113,7 @@ class ClusterMember:
 
     def say(self, message: wire.ChatMessage) -> None:
         if self._store is not None:
-            self._background.spawn(self._publish(self._store, chat_news(self.id, message)))
+            self._background.spawn(_publish(self._store, self.keys.lobby, chat_news(self.id, message), self._lose))
 
     @property
     def leases(self) -> TableLeases | None:
@@ -130,6 +130,11 @@ class ClusterMember:
 
     def redeem(self, ticket: str, name: str, answer: Callable[[Claim], None]) -> None:
         self.names.redeem(self.keys.ticket(ticket), name, answer)
+
+    def addresses(self) -> list[str]:
+        """The operator's seeds, then this member's address and the others' (each once)."""
+        found = dict.fromkeys([*self.options.seeds, self.address, *sorted(self.presence.addresses.values())])
+        return [a for a in found if is_host_port(a)][:wire.MAX_CLUSTER_ADDRESSES]
 
     def next_table_id(self) -> str | None:
         if self._store is None or not self._ids:
@@ -275,16 +280,11 @@ class ClusterMember:
             self.presence.file(news)
         elif isinstance(news, LeaveNews):
             self.presence.forget_member(news.member)
+            self.presence.addresses.pop(news.member, None)
         else:
             for sess in self.connections.sessions.values():
                 if sess.welcomed:
                     sess.tell(news.message)
-
-    async def _publish(self, store: Redis, message: str) -> None:
-        try:
-            await store.publish(self.keys.lobby, message)
-        except (RedisError, OSError) as exc:
-            self._lose(exc)
 
     async def _take_ids(self, store: Redis) -> None:
         self._taking = True
@@ -300,6 +300,13 @@ class ClusterMember:
     def _in_use(self, name: str) -> bool:
         return name_key(name) in self.connections.names or _away(self.tables, name)
 
+
+
+async def _publish(store: Redis, channel: str, message: str, on_lost: Callable[[BaseException], None]) -> None:
+    try:
+        await store.publish(channel, message)
+    except (RedisError, OSError) as exc:
+        on_lost(exc)
 
 
 def _names_here(connections: Connections, tables: TableDirectory) -> dict[str, str]:

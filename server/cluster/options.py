@@ -5,6 +5,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from pydantic import TypeAdapter, ValidationError
+
+from scopa.protocol.fields import HostPort
+
+_HOST_PORT: TypeAdapter[str] = TypeAdapter(HostPort)
+
+
+def is_host_port(text: str) -> bool:
+    """Whether ``text`` is an address as the wire gives one (``host:port``)."""
+    try:
+        _HOST_PORT.validate_python(text)
+    except ValidationError:
+        return False
+    return True
+
 
 @dataclass(frozen=True)
 class ClusterOptions:
@@ -40,6 +55,10 @@ class ClusterOptions:
     lease it holds, and takes over those of a member that is gone (server/cluster/leases.py)."""
     ticket_ttl: float = 30.0
     """Seconds a ``redirect``'s ticket may be given in a ``hello`` on the member it names."""
+    seeds: tuple[str, ...] = ()
+    """``HOST:PORT`` addresses at which clients reach the cluster (a DNS name of the
+    members, a shared front), told to every client in the ``welcome`` before the members'
+    own addresses."""
     lease_ttl: float = 3.0
     """Seconds a table's lease lives in Redis unless renewed (every third of it); its
     member gives the table up a third of it earlier, when it could not renew it."""
@@ -54,5 +73,8 @@ class ClusterOptions:
         if self.member_ttl <= 0 or self.name_ttl <= 0 or self.retry <= 0 or self.id_block < 1 \
                 or self.lease_ttl <= 0 or self.ticket_ttl <= 0:
             raise ValueError("the cluster's timings must be positive")
+        for seed in self.seeds:
+            if not is_host_port(seed):
+                raise ValueError(f"--cluster-seeds: {seed!r} is not HOST:PORT")
         if self.refresh_interval >= self.member_ttl:
             raise ValueError("a member must refresh its key more often than the key expires")

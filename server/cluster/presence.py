@@ -7,10 +7,10 @@ event-loop turn go to Redis in one round trip.  The other members' tables come f
 their hashes when this member (re)joins, then from the channel, each filed in the
 listing and sent to the lobby's watchers (:meth:`LobbyFeed.remote_changed`).
 
-Liveness: the member's key (``P:member:ID``) and hash expire unless refreshed
+Liveness: the member's key (``P:member:ID``, its address) and hash expire unless refreshed
 (:meth:`Presence.refresh`, on the server's clock); each refresh also looks at the other
-members' keys, and the tables of a member whose key is gone leave this lobby (and the
-shared set of members).  A member that finds its own key gone (it was thought dead)
+members' keys (their addresses are kept, for the ``welcome``), and the tables of a
+member whose key is gone leave this lobby (and the shared set of members).  A member that finds its own key gone (it was thought dead)
 publishes its tables again.  A member that stops says so (``leave``) and its tables go
 at once.
 """
@@ -60,6 +60,8 @@ class Presence:
         self._dirty: dict[str, Table] = {}  # changed since the last round trip
         self._flushing: asyncio.Task[None] | None = None
         self._known: dict[str, dict[str, int]] = {}  # other member -> its table id -> the n filed
+        self.addresses: dict[str, str] = {}
+        """The other members alive when last looked at, and their advertised addresses."""
 
     # ------------------------------------------------------------------ this member's tables
 
@@ -135,14 +137,16 @@ class Presence:
         others = sorted(m for m in await _texts(store.smembers(self.keys.members)) if m != self.member)
         pipe = store.pipeline(transaction=False)
         for member in others:
-            pipe.exists(self.keys.member(member))
+            pipe.get(self.keys.member(member))
             pipe.hgetall(self.keys.tables(member))
         found = await pipe.execute()
         alive = set()
-        for member, exists, entries in zip(others, found[::2], found[1::2]):
-            if not exists:
+        self.addresses = {}
+        for member, address, entries in zip(others, found[::2], found[1::2]):
+            if address is None:
                 continue
             alive.add(member)
+            self.addresses[member] = _decoded([address])[0]
             fresh = {}
             for raw in entries.values():
                 news = read_entry(member, raw)
@@ -194,8 +198,9 @@ class Presence:
         others = sorted(m for m in _decoded(members) if m != self.member)
         pipe = store.pipeline(transaction=False)
         for member in others:
-            pipe.exists(self.keys.member(member))
-        alive = {m for m, exists in zip(others, await pipe.execute()) if exists}
+            pipe.get(self.keys.member(member))
+        self.addresses = {m: a for m, a in zip(others, _decoded_or_none(await pipe.execute())) if a is not None}
+        alive = set(self.addresses)
         dead = [m for m in others if m not in alive]
         if dead:
             pipe = store.pipeline(transaction=False)
@@ -213,6 +218,10 @@ def _closed(info: wire.TableInfo) -> wire.TableInfo:
 
 def _decoded(values: Any) -> list[str]:
     return [v.decode() if isinstance(v, bytes) else str(v) for v in values]
+
+
+def _decoded_or_none(values: Any) -> list[str | None]:
+    return [None if v is None else _decoded([v])[0] for v in values]
 
 
 async def _texts(request: Any) -> list[str]:

@@ -947,6 +947,7 @@ export interface WatchTableCommand {
 }
 
 export interface Welcome {
+  cluster?: Array<string>;
   motd?: string;
   protocol: number;
   server: string;
