@@ -32,3 +32,27 @@ def finish(proc: subprocess.Popen[str], what: str = "bot") -> tuple[int, str]:
         out, _ = proc.communicate()
         raise AssertionError(f"{what} did not finish:\n{out}") from None
     return proc.returncode, out
+
+
+def cluster_member(port: int, redis: str, prefix: str, db: str, tmp: Path, *extra: str) -> subprocess.Popen[str]:
+    """`scopa serve` on ``port`` as a member of the cluster at ``redis`` (key ``prefix``)
+    sharing the journal ``db``, without caps on connections per address (every client
+    of a test comes from 127.0.0.1); its output goes to ``tmp/member-PORT.log``, its
+    operator token to ``tmp/token-PORT``."""
+    with open(tmp / f"member-{port}.log", "w") as log:
+        return subprocess.Popen(
+            [*SCOPA, "serve", "--port", str(port), "--db", db, "--cluster", redis, "--cluster-prefix", prefix,
+             "--no-announce", "--admin-token-file", str(tmp / f"token-{port}"),
+             "--max-connections-per-address", "none", "--max-waiting-tables-per-client", "none", *extra],
+            cwd=ROOT, text=True, stdout=log, stderr=subprocess.STDOUT, env=dict(os.environ, NO_COLOR="1"))
+
+
+def stop(proc: subprocess.Popen[str], wait: float = SAFETY) -> None:
+    """SIGTERM a child process still running, then SIGKILL if it outlives ``wait`` s."""
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(timeout=wait)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
