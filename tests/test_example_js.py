@@ -22,6 +22,8 @@ from typing import Any
 import msgpack
 import pytest
 
+from pg import pg_url  # noqa: F401 - the fixture
+from redis_server import redis_prefix  # noqa: F401 - the fixture
 from serverthread import ServerThread
 from scopa.protocol import PROTOCOL_VERSION
 
@@ -302,3 +304,46 @@ async def test_js_bot_resumes_its_seat_when_its_connection_is_lost_mid_game() ->
     totals = js_totals(out)
     assert "game over (target)" in out and totals == list(result.totals) and max(totals) >= 11, out
     assert schema_summary(out)[1] == 0, out
+
+
+async def test_js_bot_resumes_through_another_member_when_its_own_stops(redis_prefix: str, pg_url: str) -> None:
+    """§7 "Finding another member": the bot, given member A's address alone, plays at a
+    table of A against `scopa bot`; A stops mid-game (drained: its tables go to B through
+    the shared journal).  The bot learned B's address from A's welcome, resumes there
+    and finishes the game the journal records."""
+    from redis_server import SERVER
+    from test_cluster_failover import journaled_results, until
+    from scopa.server import NetworkEngine
+    from scopa.server.cluster import ClusterOptions
+
+    node = node_ready()
+    a, b = (NetworkEngine("127.0.0.1", 0, seed=seed, db=pg_url,
+                          cluster=ClusterOptions(url=SERVER, prefix=redis_prefix, shared_journal=True))
+            for seed in (1, 2))
+    await a.start()
+    await b.start()
+    stopped = False
+    try:
+        assert a.cluster is not None
+        await until(lambda: f"127.0.0.1:{b.port}" in a.cluster.addresses() if a.cluster else False,
+                    "A's welcome names B")
+        py = scopa_bot(f"127.0.0.1:{a.port}", "--name", "pybot", "--delay", "0.05")
+        await until(lambda: len(a.tables) == 1, "pybot's table is made on A")
+        js = run_js(node, f"127.0.0.1:{a.port}", "--name", "jsbot")
+        [table] = a.tables.values()
+        await until(lambda: table.events.last >= 10, "the game is under way")
+        await a.stop()
+        stopped = True
+        (rc_js, out_js), (rc_py, out_py) = await asyncio.gather(
+            asyncio.to_thread(finish, js, "the JavaScript bot"), asyncio.to_thread(finish, py))
+    finally:
+        await b.stop()
+        if not stopped:
+            await a.stop()
+    assert rc_js == 0 and rc_py == 0, out_js + out_py
+    assert f"resuming the seat at table {table.id} at 127.0.0.1:{b.port}" in out_js, out_js
+    assert f"player:jsbot is back at table {table.id}" in out_js, out_js
+    totals = js_totals(out_js)
+    winner, journaled = (await journaled_results(pg_url))[table.id]
+    assert "game over (target)" in out_js and tuple(totals) == journaled, (out_js, journaled)
+    assert schema_summary(out_js)[1] == 0, out_js

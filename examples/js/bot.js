@@ -2,7 +2,7 @@
 // A Scopa bot in JavaScript: a TCP socket, @msgpack/msgpack and docs/PROTOCOL.md.
 //
 //   npm ci                                  # once, in this folder
-//   node bot.js [HOST:PORT] [--name NAME] [--protocol N] [--solo] [--schema PATH | --no-schema]
+//   node bot.js [HOST:PORT[,HOST:PORT...]] [--name NAME] [--protocol N] [--solo] [--schema PATH | --no-schema]
 //
 // It says hello, joins the first table waiting for players (or, with --solo or when
 // none waits, creates one with a server bot as the opponent), answers every
@@ -12,7 +12,11 @@
 // does not serve the table it joins sends it on (`redirect`): it says hello there with
 // the ticket and joins again.  A connection lost while seated is made again, and the bot
 // resumes its seat (`hello` with `resume`: the seat's token, the last event it got and the
-// table), trying again a few times, as it does when told `unavailable`.
+// table), trying again a few times, as it does when told `unavailable`.  In a cluster it
+// resumes through another member when its own is gone (§7 "Finding another member"):
+// the addresses it was given (several, comma-separated) and those the welcome's
+// `cluster` names are tried in turn, and a member silent at its table for 4 s (a ping
+// after 1 s, unanswered 3 s later: §7 "Liveness") counts as gone.
 //
 // Every command it receives is checked against the published clients' schema
 // (docs/protocol.client.schema.json, or --schema PATH): a command whose name the schema
@@ -31,6 +35,8 @@ const DEFAULT_SCHEMA = fileURLToPath(new URL("../../docs/protocol.client.schema.
 const MAX_FRAME = 64 * 1024; // §1: the largest payload
 const RETRIES = 10; // connections tried again after one is lost while seated
 const RETRY_MS = 300; // waited before the n-th try: n times this
+const LIVENESS = { ping: 5000, dead: 10000 }; // §7 Liveness: ping after this silence, give up this later
+const HURRIED = { ping: 1000, dead: 3000 }; // the same at a table in a cluster
 
 function parseArgs(argv) {
   const opts = { address: "127.0.0.1:7015", name: "jsbot", protocol: 2, solo: false, schema: DEFAULT_SCHEMA };
@@ -42,14 +48,14 @@ function parseArgs(argv) {
     else if (arg === "--protocol") opts.protocol = Number.parseInt(argv[++i], 10);
     else if (arg === "--solo") opts.solo = true;
     else if (arg === "--help" || arg === "-h") {
-      console.log("usage: node bot.js [HOST:PORT] [--name NAME] [--protocol N] [--solo] [--schema PATH | --no-schema]");
+      console.log("usage: node bot.js [HOST:PORT[,HOST:PORT...]] [--name NAME] [--protocol N] [--solo] " +
+        "[--schema PATH | --no-schema]");
       process.exit(0);
     } else opts.address = arg;
   }
-  const cut = opts.address.lastIndexOf(":");
-  opts.host = opts.address.slice(0, cut);
-  opts.port = Number.parseInt(opts.address.slice(cut + 1), 10);
-  if (!opts.host || !Number.isInteger(opts.port) || !Number.isInteger(opts.protocol)) {
+  opts.addresses = opts.address.split(",").filter((a) => a.trim()).map((a) => splitAddress(a.trim()));
+  const bad = opts.addresses.some(([host, port]) => !host || !Number.isInteger(port) || port < 1 || port > 65535);
+  if (opts.addresses.length === 0 || bad || !Number.isInteger(opts.protocol)) {
     console.error(`bad arguments: ${argv.join(" ")}`);
     process.exit(2);
   }
@@ -148,7 +154,12 @@ function main() {
   let again = null; // a join_table a redirect sent us elsewhere with: sent again there after the welcome
   let seat = null; // {table, token}: our seat, from `joined`, to resume it
   let lastEvent = 0; // the highest table event number received (§7 Reconnecting)
-  let address = [opts.host, opts.port]; // where the seat plays (a redirect moves it)
+  let address = opts.addresses[0]; // where the seat plays (a redirect moves it)
+  let learned = []; // §7 "Finding another member": the addresses the last welcome's `cluster` named
+  let shunned = null; // the address that failed us last: tried last
+  let welcomed = false; // this connection got its welcome
+  let heard = Date.now(); // when the server last sent anything
+  let pinged = false; // a ping is out since then
   let retries = 0; // connections made again since the last one that got back to the seat
   let leaving = false; // we said bye: a close is expected
   let moving = false; // told `unavailable`: the close of this connection is ours
@@ -164,6 +175,17 @@ function main() {
   // §7 Reconnecting: what a hello says to get our seat back.
   const resumeBody = () => ({ token: seat.token, last_event: lastEvent, table: seat.table });
 
+  // Where to connect again: the address lost first (a restarted server is back there),
+  // then the ones given, then the welcome's; the one that failed us last comes last.
+  const nextAddress = () => {
+    const seen = new Map();
+    for (const a of [address, ...opts.addresses, ...learned]) seen.set(a.join(" "), a);
+    const order = [...seen.values()];
+    const last = order.findIndex((a) => shunned !== null && a.join(" ") === shunned.join(" "));
+    if (last >= 0 && order.length > 1) order.push(order.splice(last, 1)[0]);
+    return order[0];
+  };
+
   // The connection is gone while seated: connect again and resume the seat.
   const resume = (why) => {
     if (retries >= RETRIES) {
@@ -171,11 +193,26 @@ function main() {
       return;
     }
     retries += 1;
-    console.error(`${why}: resuming the seat at table ${seat.table} (try ${retries})`);
+    address = nextAddress();
+    console.error(`${why}: resuming the seat at table ${seat.table} at ${address.join(":")} (try ${retries})`);
     setTimeout(() => {
       open(address[0], address[1], { name, client: "examples/js/bot.js", resume: resumeBody() });
     }, RETRY_MS * retries);
   };
+
+  // §7 Liveness: ping a quiet server; one that stays silent after the ping is gone.
+  setInterval(() => {
+    if (socket === null || socket.connecting || leaving || finished) return;
+    const pace = learned.length > 0 && seat !== null ? HURRIED : LIVENESS;
+    const quiet = Date.now() - heard;
+    if (quiet >= pace.ping + pace.dead && pinged) {
+      shunned = address;
+      socket.destroy(); // "close" follows, and with it the resume
+    } else if (quiet >= pace.ping && !pinged && wire.me !== "guest") {
+      pinged = true;
+      wire.send("ping", { nonce: 1 }, "lobby");
+    }
+  }, 250).unref();
 
   const handle = (cmd) => {
     const body = cmd.body ?? {};
@@ -183,6 +220,9 @@ function main() {
     switch (cmd.name) {
       case "welcome":
         wire.me = body.you;
+        welcomed = true;
+        shunned = null;
+        learned = (body.cluster ?? []).map(splitAddress);
         console.log(`connected as ${wire.me}`);
         if (seat !== null) break; // a resume: `joined` and the missed events follow
         if (again !== null) wire.send("join_table", again, "lobby");
@@ -254,7 +294,10 @@ function main() {
         stop(finished ? 0 : 1);
         break;
       case "bye":
-        stop(1, `the server said bye: ${body.reason}`);
+        // §7 "Tables moving": a member that stops says bye to its seats; the close that
+        // follows resumes the seat (on another member).
+        if (seat !== null) console.error(`the server said bye: ${body.reason}`);
+        else stop(1, `the server said bye: ${body.reason}`);
         break;
       default:
         // deal, played, round_start, table_update ... and anything newer: nothing to do.
@@ -267,11 +310,16 @@ function main() {
     const mine = net.createConnection({ host, port });
     socket = mine;
     wire = new Wire(mine, opts.protocol);
+    welcomed = false;
+    heard = Date.now();
+    pinged = false;
     const ours = wire;
     mine.on("connect", () => {
       ours.send("hello", hello, "lobby");
     });
     mine.on("data", (chunk) => {
+      heard = Date.now();
+      pinged = false;
       try {
         for (const cmd of ours.commands(chunk)) {
           if (mine.writableEnded) return;
@@ -287,15 +335,19 @@ function main() {
     });
     mine.on("close", () => {
       if (mine !== socket || finished || leaving || process.exitCode !== undefined) return;
+      if (!welcomed) shunned = address; // refused, or no answer there: try the others first
       if (seat !== null) resume(moving ? "the table is moving" : "the connection was lost");
-      else {
+      else if (!welcomed && opts.addresses.indexOf(address) + 1 < opts.addresses.length) {
+        address = opts.addresses[opts.addresses.indexOf(address) + 1]; // not in yet: the next address given
+        open(address[0], address[1], { name, client: "examples/js/bot.js" });
+      } else {
         console.error("the server closed the connection before the game ended");
         process.exitCode = 1;
       }
     });
   };
 
-  open(opts.host, opts.port, { name, client: "examples/js/bot.js" });
+  open(address[0], address[1], { name, client: "examples/js/bot.js" });
 }
 
 main();
