@@ -8,7 +8,7 @@ import asyncio
 
 import pytest
 
-from scopa.client.liveness import Watchdog
+from scopa.client.liveness import HURRIED_DEAD_AFTER, HURRIED_PING_AFTER, Watchdog
 from scopa.server.clock import FakeClock
 
 
@@ -70,3 +70,30 @@ async def test_an_unanswered_ping_is_a_dead_link_within_15_seconds() -> None:
 def test_bad_intervals_are_refused() -> None:
     with pytest.raises(ValueError):
         Watchdog(FakeClock(), 0.0, 10.0, send_ping=lambda: None, dead=lambda reason: None)
+
+
+async def test_a_hurried_watchdog_pings_after_1_s_and_gives_up_3_s_later() -> None:
+    """While ``hurry`` says so (a seat in a cluster), silence is noticed within 4 s; a
+    change of mind is seen within a second, even in the middle of a long quiet wait."""
+    clock = FakeClock()
+    dead: list[str] = []
+    hurried = False
+    dog = Watchdog(clock, ping_after=5.0, dead_after=10.0, send_ping=lambda: None, dead=dead.append,
+                   hurry=lambda: hurried)
+    task = asyncio.create_task(dog.run())
+    await _settle(clock)
+    assert dog.intervals() == (5.0, 10.0)
+    clock.advance(2.0)
+    dog.heard()
+    await _settle(clock)
+    hurried = True  # seated now, in a cluster
+    assert dog.intervals() == (HURRIED_PING_AFTER, HURRIED_DEAD_AFTER) == (1.0, 3.0)
+    clock.advance(1.0)
+    await _settle(clock)
+    assert dog.pings == 1 and not dead
+    clock.advance(2.9)
+    await _settle(clock)
+    assert not dead
+    clock.advance(0.1)
+    await task
+    assert dead == ["no answer from the server for 4 s"]
