@@ -2,6 +2,7 @@
 that serves a table to the first move answered on the member that takes it over.
 
     python benchmarks/cluster_failover.py [--runs 10] [--redis URL] [--db postgresql://...] [--loop uvloop]
+                                          [--direct] [--pause]
 
 Each run: member A is a ``scopa serve --cluster ... --db ...`` process, member B runs in
 this process (the real clock).  A table of A (a person's seat against a bot); the person
@@ -11,7 +12,11 @@ B, which serves the table once A's lease has run out (3 s) and B has looked (eve
 second), and the figure is the time from the kill to the person's first move on B.  Each run
 has a fresh schema of the database and a key prefix of its own.  Prints every run and
 the median (the figure; tests never assert it).  ``--loop uvloop`` runs both members on
-uvloop, as ``scopa cluster`` does where it is installed.
+uvloop, as ``scopa cluster`` does where it is installed.  ``--direct``: the person connects
+straight to A, the member its table plays on (no other member in front); A's welcome
+names B, where the session goes when A is gone.  ``--pause``: A is paused (SIGSTOP)
+instead of killed: its connections stay open and silent, and the session notices by
+its liveness check (PROTOCOL.md §7, "Liveness", "In a cluster").
 """
 
 from __future__ import annotations
@@ -67,7 +72,8 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-async def one_run(redis: str, db: str, tmp: str, loop: str = "asyncio") -> float:
+async def one_run(redis: str, db: str, tmp: str, loop: str = "asyncio", direct: bool = False,
+                  pause: bool = False) -> float:
     prefix = f"scopa-failover-{uuid.uuid4().hex[:10]}"
     b = NetworkEngine("127.0.0.1", 0, seed=2, db=db,
                       cluster=ClusterOptions(url=redis, prefix=prefix, shared_journal=True, member_ttl=30.0))
@@ -81,16 +87,19 @@ async def one_run(redis: str, db: str, tmp: str, loop: str = "asyncio") -> float
         maker, table = await _table_of(port)
         while b.tables.remote.get(table.id) is None:
             await asyncio.sleep(0.01)
-        ann = await ClientSession.connect("127.0.0.1", b.port, "ann")
+        ann = await ClientSession.connect("127.0.0.1", port if direct else b.port, "ann")
         ann.first_backoff, ann.max_backoff = 0.02, 0.2
         await ann.join_table(table.id)
+        if direct and ("127.0.0.1", b.port) not in ann.addresses.learned:
+            raise RuntimeError(f"A's welcome does not name B: {ann.addresses.learned}")
         player = Timed(make_bot("random", "ann", seed=6), after=3)
         player.session = ann
         playing = asyncio.create_task(ann.play_game(player))
         await asyncio.wait_for(player.reached.wait(), 30)
-        a.send_signal(signal.SIGKILL)
+        a.send_signal(signal.SIGSTOP if pause else signal.SIGKILL)
         killed = time.monotonic()
-        a.wait()
+        if not pause:
+            a.wait()
         await asyncio.wait_for(playing, 60)
         await ann.close()
         await maker.close()
@@ -141,6 +150,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--db", default="postgresql://postgres@127.0.0.1:5432/test",
                     help="a PostgreSQL database; each run uses a fresh schema of it")
     ap.add_argument("--loop", choices=loops.LOOPS, default="asyncio", help="both members' event loop")
+    ap.add_argument("--direct", action="store_true",
+                    help="the person connects straight to the member its table plays on (else to the other)")
+    ap.add_argument("--pause", action="store_true", help="pause A (SIGSTOP) instead of killing it")
     args = ap.parse_args(argv)
     factory = loops.factory(loops.chosen(args.loop))
     figures = []
@@ -153,13 +165,15 @@ def main(argv: list[str] | None = None) -> int:
         try:
             with tempfile.TemporaryDirectory() as tmp:
                 with asyncio.Runner(loop_factory=factory) as runner:
-                    figure = runner.run(one_run(args.redis, db, tmp, args.loop))
+                    figure = runner.run(one_run(args.redis, db, tmp, args.loop, args.direct, args.pause))
         finally:
             with psycopg.connect(args.db, autocommit=True) as conn:
                 conn.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
         figures.append(figure)
-        print(f"run {i + 1}: {figure:.2f} s from kill -9 to the first move on the new member", flush=True)
-    print(f"failover, median of {len(figures)}: {statistics.median(figures):.2f} s "
+        print(f"run {i + 1}: {figure:.2f} s from {'SIGSTOP' if args.pause else 'kill -9'} to the first move on "
+              "the new member", flush=True)
+    where = "clients connected to the member that dies" if args.direct else "clients connected to another member"
+    print(f"failover ({where}), median of {len(figures)}: {statistics.median(figures):.2f} s "
           f"(min {min(figures):.2f}, max {max(figures):.2f})")
     return 0
 
