@@ -36,7 +36,7 @@ from scopa.protocol.commands import Redirect
 
 from .addresses import Address, Addresses
 from .channel import MAX_REDIRECTS, Channel, ConnectionLost, ServerRefused, _Inbox
-from .clock import Clock
+from .clock import Clock, SystemClock
 from .liveness import LinkListener, LinkStatus
 
 CLIENT_SOFTWARE = "scopa-client 0.1"
@@ -69,13 +69,21 @@ def parse_servers(text: str, default_port: int = DEFAULT_PORT) -> list[tuple[str
     return found
 
 
-async def _open(order: Sequence[Address]) -> tuple[asyncio.StreamReader, asyncio.StreamWriter, Address]:
-    """A connection to the first address of ``order`` that takes one; ConnectionLost
-    naming each failure if none does."""
+CONNECT_TIMEOUT = 5.0
+"""Seconds an address has to take a connection before the next one is tried."""
+
+
+async def _open(order: Sequence[Address], clock: Clock) -> tuple[asyncio.StreamReader, asyncio.StreamWriter, Address]:
+    """A connection to the first address of ``order`` that takes one within
+    :data:`CONNECT_TIMEOUT`; ConnectionLost naming each failure if none does."""
     failures = []
     for host, port in order:
         try:
-            reader, writer = await asyncio.open_connection(host, port)
+            async with clock.timeout(CONNECT_TIMEOUT):
+                reader, writer = await asyncio.open_connection(host, port)
+        except TimeoutError:
+            failures.append(f"{host}:{port}: no answer within {CONNECT_TIMEOUT:g} s")
+            continue
         except OSError as exc:
             failures.append(f"{host}:{port}: {exc.strerror or exc}")
             continue
@@ -139,7 +147,7 @@ class Link(Channel):
         ``proxied_for``: see :attr:`proxied_for`; ``others``: more addresses of the same
         server or cluster, tried in turn when ``host:port`` cannot be reached."""
         addresses = Addresses([(host, port), *others])
-        reader, writer, (host, port) = await _open(addresses.given)
+        reader, writer, (host, port) = await _open(addresses.given, clock or SystemClock())
         session = cls(reader, writer, clock)
         session.host, session.port, session.client = host, port, client
         session.addresses = addresses
@@ -183,7 +191,7 @@ class Link(Channel):
         seat token): ``hello`` with ``resume``.  ServerRefused (``bad_token``) if the
         seat is gone.  ``others``: as for :meth:`connect`."""
         addresses = Addresses([(host, port), *others])
-        reader, writer, (host, port) = await _open(addresses.given)
+        reader, writer, (host, port) = await _open(addresses.given, SystemClock())
         session = cls(reader, writer)
         session.host, session.port, session.client = host, port, client
         session.addresses = addresses
@@ -376,7 +384,7 @@ class Link(Channel):
         self._backlog = deque(c for c in kept if c.re is None and not isinstance(c.body, YourTurn)
                               and (c.sender.startswith("table:") or isinstance(c.body, Left)))
         order = [only] if only is not None else self.addresses.order((self.host, self.port))
-        reader, writer, (self.host, self.port) = await _open(order)
+        reader, writer, (self.host, self.port) = await _open(order, self.clock)
         self._reader, self._writer = reader, writer
         self._conn = Connection(ConnectionRole.CLIENT)
         self._inbox = _Inbox()
