@@ -287,3 +287,29 @@ async def test_cirulla_declarations_are_numbered_moves_for_a_person(port: int) -
     assert result.winner is not None and result.rejected == 0
     if any(offered):  # a declaration is listed first, as move 1, and typing 1 makes it
         assert re.search(r" 1\.\s+declare", out.getvalue()) and "You declared" in out.getvalue()
+
+
+async def test_several_addresses_are_tried_in_turn_and_a_bad_one_is_refused() -> None:
+    """``--server HOST:PORT,HOST:PORT``: the first address that takes a connection serves."""
+    import socket
+
+    from scopa.client.session import parse_servers
+    from scopa.server import NetworkEngine
+
+    with socket.socket() as closed:  # a port nobody listens on
+        closed.bind(("127.0.0.1", 0))
+        gone = int(closed.getsockname()[1])
+    engine = NetworkEngine("127.0.0.1", 0, seed=1)
+    await engine.start()
+    try:
+        [first, *others] = parse_servers(f"127.0.0.1:{gone}, 127.0.0.1:{engine.port}")
+        s = await ClientSession.connect(*first, "ann", others=others)
+        assert (s.host, s.port) == ("127.0.0.1", engine.port) and s.name == "ann"
+        await s.close()
+        with pytest.raises(ConnectionLost, match=f"127.0.0.1:{gone}"):
+            await ClientSession.connect("127.0.0.1", gone, "ann")
+    finally:
+        await engine.stop()
+    for bad in ("", " , ", "host:port", "a:1,b:99999"):
+        with pytest.raises(ValueError):
+            parse_servers(bad)

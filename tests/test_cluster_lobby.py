@@ -162,8 +162,10 @@ async def test_joining_or_watching_a_table_of_another_member_redirects_there_wit
         # the watcher's connection to B still holds its name: the ticket takes it to A
         moved = await WireClient.connect(a.port)
         moved.send(wire.Hello(name="watcher", ticket=sent.ticket))
-        assert (await moved.recv()).body == wire.Welcome(you="player:watcher", server=ann.inbox[0].body.server,
-                                                         protocol=ann.inbox[0].body.protocol)
+        welcome = (await moved.recv()).body
+        assert welcome == wire.Welcome(you="player:watcher", server=ann.inbox[0].body.server,
+                                       protocol=ann.inbox[0].body.protocol, cluster=welcome.cluster)
+        assert address(a) in welcome.cluster  # where the cluster can be reached (PROTOCOL.md §7)
         assert isinstance(await answer_to(moved, wire.WatchTable(table=table)), wire.Snapshot)
         # a ticket serves once, and only the name it was given for
         await moved.close()
@@ -380,3 +382,29 @@ async def test_a_member_starts_without_redis_and_joins_when_it_comes(redis_prefi
             await guest.close()
         finally:
             await a.stop()
+
+
+async def test_the_welcome_names_the_seeds_then_every_member_and_not_one_that_left(redis_prefix: str) -> None:
+    """PROTOCOL.md §7 "Finding another member": ``welcome.cluster`` is the operator's seeds,
+    then this member's address and the others' (as its liveness check last read them); a
+    member that leaves is named no more."""
+    async with members(redis_prefix, 2, seeds=("scopa.example:7015",)) as (a, b):
+        c = NetworkEngine("127.0.0.1", 0, seed=3, clock=FakeClock(), cluster=options(redis_prefix))
+        await c.start()
+        stopped = False
+        try:
+            def welcome_names(*others: NetworkEngine) -> Callable[[], Awaitable[bool]]:
+                async def check() -> bool:
+                    client = await WireClient.connect(a.port, "ann")
+                    await client.close()
+                    want = ["scopa.example:7015", address(a), *sorted(address(m) for m in others)]
+                    return bool(client.inbox[0].body.cluster == want)
+                return check
+
+            await until(welcome_names(b, c), "A's welcome names the seed and every member", a.clock)
+            await c.stop()
+            stopped = True
+            await until(welcome_names(b), "A's welcome no longer names the member that left", a.clock)
+        finally:
+            if not stopped:
+                await c.stop()

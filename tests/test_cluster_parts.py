@@ -47,6 +47,15 @@ def test_a_member_address_is_host_and_port(bad: str) -> None:
     assert info(member="[::1]:7015").member == "[::1]:7015"
 
 
+def test_a_welcome_from_a_lone_server_is_packed_as_before() -> None:
+    plain = wire.Welcome(you="player:ann", server="s", protocol=2)
+    assert b"cluster" not in pack_body(plain)
+    told = wire.Welcome(you="player:ann", server="s", protocol=2, cluster=["10.0.0.7:7015", "scopa.example:7015"])
+    assert told.model_dump(mode="json")["cluster"] == ["10.0.0.7:7015", "scopa.example:7015"]
+    with pytest.raises(ValueError):
+        wire.Welcome(you="player:ann", server="s", protocol=2, cluster=["nowhere"])
+
+
 def test_the_news_the_members_exchange_reads_back() -> None:
     table = info(member="127.0.0.1:7015")
     assert read_news(table_news("m1", 7, table)) == TableNews("m1", 7, table)
@@ -74,7 +83,8 @@ def test_the_keys_live_under_the_prefix() -> None:
 def test_the_options_refuse_what_cannot_work() -> None:
     assert ClusterOptions(url="redis://127.0.0.1:6379/0").refresh_interval == pytest.approx(10 / 3)
     for wrong in ({"url": "http://x"}, {"url": "redis://x", "member_ttl": 0}, {"url": "redis://x", "refresh": 20.0},
-                  {"url": "redis://x", "lease_ttl": 0}):
+                  {"url": "redis://x", "lease_ttl": 0}, {"url": "redis://x", "seeds": ("nowhere",)},
+                  {"url": "redis://x", "seeds": ("a.example:1", "b.example:")}):
         with pytest.raises(ValueError):
             ClusterOptions(**wrong)  # type: ignore[arg-type]
 
