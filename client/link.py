@@ -252,6 +252,16 @@ class Link(Channel):
                 self._unseated()  # never seated, left already, or the seat's time is up
         # The server may not have noticed the old connection yet: then our name is still
         # taken for a moment, and a variant of it serves.
+        try:
+            await self._greet_lobby()
+        except ServerRefused as exc:
+            if exc.code is not ErrorCode.UNAVAILABLE:
+                raise
+            # a cluster's member cut off from the others (or stopping): another one, or later
+            raise ConnectionLost(f"{exc.message} ({exc.code.value})") from None
+
+    async def _greet_lobby(self) -> None:
+        """A plain ``hello`` under our name (a claimed one with its password)."""
         if self._password is None:
             await self._hello(self.name or "player", self.client, attempts=5)
             return

@@ -32,6 +32,7 @@ from scopa.protocol import (
     LOBBY,
     Command,
     Error,
+    ErrorCode,
     Left,
     SeatBack,
     Snapshot,
@@ -73,8 +74,7 @@ class ClientSession(LobbyCalls):
             try:
                 command = await self._next()
             except ConnectionLost:
-                await self._reconnect_or_raise()
-                await self._watch_again(table_id)
+                await self._watch_back(table_id)
                 continue
             ours = command.sender == f"table:{table_id}"
             if not ours and not (isinstance(command.body, Left) and command.body.table == table_id):
@@ -84,6 +84,24 @@ class ClientSession(LobbyCalls):
                 await shown
             if isinstance(command.body, Left):
                 return command.body
+
+    async def _watch_back(self, table_id: str) -> None:
+        """After a lost connection: reconnect and watch ``table_id`` again, both retried
+        with the reconnect's backoff (in a cluster the table may be between two members,
+        or sent on to one that is gone)."""
+        if self.reconnect_for <= 0:
+            raise ConnectionLost(f"connection closed: {self._closed_reason}")
+
+        async def greet() -> None:
+            await self._greet()
+            try:
+                await self._watch_again(table_id)
+            except ServerRefused as exc:
+                if exc.code is not ErrorCode.UNAVAILABLE:
+                    raise
+                raise ConnectionLost(f"{exc.message} ({exc.code.value})") from None  # moving: try again
+
+        await self._reconnecting(greet, f"could not watch table {table_id} again")
 
     async def _watch_again(self, table_id: str) -> None:
         """``watch_table`` with ``last_event``: the missed events, then the snapshot,

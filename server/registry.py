@@ -50,7 +50,8 @@ class SeatingRegistry:
     def watch(self, sess: ServerSession, body: wire.WatchTable, seq: int) -> None:
         table_id, table = body.table, self.tables.get(body.table)
         missing = f"there is no table {table_id!r} to watch"
-        if table is None and not self.elsewhere(sess, table_id, seq, body.invite, missing):
+        if table is None and not self.elsewhere(sess, table_id, seq, body.invite, missing,
+                                                again=body.last_event is not None):
             return
         over = table is not None and table.state is wire.TableState.FINISHED and body.last_event is None
         if table is None or over or not table.admits(body.invite):
@@ -69,33 +70,38 @@ class SeatingRegistry:
         table.watch(sess, re=seq, last_event=body.last_event)
 
     def elsewhere(self, sess: ServerSession, table_id: str, seq: int, invite: str | None = None,
-                  missing: str = "") -> bool:
+                  missing: str = "", again: bool = False) -> bool:
         """False when table ``table_id`` plays on another server of the cluster: the client
         is sent there (``redirect``, with a ticket), or told where it is
         (``table_elsewhere``) when no ticket can be had.  A private table is in no
         listing: with an ``invite``, and servers sharing one journal, its lease says which
         server holds it (that server checks the code); if none does, the client is told
-        ``missing`` (``no_such_table``)."""
+        ``missing`` (``no_such_table``).  ``again``: a spectator watching again, whose
+        table, listed nowhere while it moves between servers sharing one journal, is
+        found by its lease too (``unavailable`` while it has no server)."""
         where = self.tables.remote.where(table_id)
-        private = where is None and invite is not None and self.shared is not None and self.shared.leases is not None
-        if where is None and not private:
+        leased = self.shared is not None and self.shared.leases is not None
+        if where is None and not (leased and (invite is not None or again)):
             return True
         if self.shared is None:
             assert where is not None
             self._told_elsewhere(sess, table_id, seq, where)
         else:
             self.shared.hand_on(table_id, sess.name or "",
-                                lambda found: self._handed_on(sess, table_id, seq, where, found, missing))
+                                lambda found: self._handed_on(sess, table_id, seq, where, found, missing, again))
         return False
 
     def _handed_on(self, sess: ServerSession, table_id: str, seq: int, where: str | None, found: HandOn,
-                   missing: str) -> None:
+                   missing: str, again: bool = False) -> None:
         if sess.closed:
             return
         if found.address is not None and found.ticket is not None:
             sess.tell(wire.Redirect(table=table_id, address=found.address, ticket=found.ticket), re=seq)
         elif found.address is not None or where is not None:
             self._told_elsewhere(sess, table_id, seq, found.address or where or "")
+        elif again and found.moving:
+            sess.error(ErrorCode.UNAVAILABLE, "that table is moving to another server of the cluster; try again in "
+                                              "a moment", re=seq)
         else:  # a private table's id that no server holds (or this one gave up a moment ago)
             sess.error(ErrorCode.NO_SUCH_TABLE, missing or f"there is no table {table_id!r}", re=seq)
 

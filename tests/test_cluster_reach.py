@@ -5,8 +5,8 @@ own `--server HOST:PORT,HOST:PORT`, resume their seats there, and every game end
 the shared PostgreSQL journal says.
 
 Three `scopa serve` members share Redis and PostgreSQL; six `scopa bot` processes all
-first connect to member A, where they pair up at three tables; A goes once the three
-games are under way."""
+first connect to member A, where they pair up at three tables, and `scopa watch` watches
+one of them from A; A goes once the three games are under way."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ import pytest
 from redis.asyncio import Redis
 
 from pg import pg_url  # noqa: F401 - the fixture
-from procs import ROOT, SCOPA, cluster_member, finish, scopa_bot, stop
+from procs import ROOT, SCOPA, cluster_member, finish, scopa, scopa_bot, stop
 from redis_server import SERVER, redis_client, redis_prefix  # noqa: F401 - the fixture
 from scopa.protocol import TableState
 from scopa.protocol import commands as wire
@@ -66,6 +66,17 @@ async def _played(port: int, table: str, moves: int) -> None:
         await client.close()
 
 
+def _lines_until(proc: subprocess.Popen[str], text: str) -> str:
+    """What ``proc`` printed up to the line with ``text`` (all it printed, if it ended first)."""
+    assert proc.stdout is not None
+    lines = []
+    for line in proc.stdout:
+        lines.append(line)
+        if text in line:
+            break
+    return "".join(lines)
+
+
 async def _three(redis: Redis, prefix: str) -> bool:
     return await members_of(redis, prefix) >= 3
 
@@ -86,6 +97,10 @@ async def test_bots_whose_member_goes_find_another_and_every_game_ends_as_the_jo
                           "--name", f"bot{i}", "--delay", "0.05") for i in range(2 * PAIRS)]
         await until(lambda: _playing_on(first, PAIRS), "the bots' games begin on A")
         tables = await _playing_on(first, PAIRS)
+        # a spectator of the first table, on A too
+        bots.append(watch := scopa("watch", "--plain", "--server", f"127.0.0.1:{first}", "--table", tables[0],
+                                   "--name", "viv"))
+        seen = await asyncio.wait_for(asyncio.to_thread(_lines_until, watch, "Watching table"), DEADLINE)
         await asyncio.wait_for(asyncio.gather(*(_played(first, t, 3) for t in tables)), DEADLINE)
         if how == "kill -9":
             members[0].send_signal(signal.SIGKILL)
@@ -95,6 +110,8 @@ async def test_bots_whose_member_goes_find_another_and_every_game_ends_as_the_jo
                                    timeout=DEADLINE)
             assert drain.returncode == 0, drain.stdout + drain.stderr
         ends = await asyncio.gather(*(asyncio.to_thread(finish, bot) for bot in bots))
+        status, watched = ends.pop()
+        watched = seen + watched
         members[0].wait(timeout=DEADLINE)
         journal = await journaled_results(pg_url)
         told: dict[str, list[str]] = {}
@@ -110,6 +127,10 @@ async def test_bots_whose_member_goes_find_another_and_every_game_ends_as_the_jo
             assert (winner is None) == (outcome == "no winner"), (out, journal[table])
             told.setdefault(table, []).append(outcome)
         assert len(told) == PAIRS
+        assert status == 0 and watched.count("Game over") == 1, watched
+        assert "connection lost" in watched and "reconnected" in watched, watched
+        over = re.search(r"Game over \(\w+\): .*totals \[([\d, ]+)\]", watched)
+        assert over is not None and tuple(int(x) for x in over[1].split(",")) == journal[tables[0]][1], watched
         assert all(sorted(outcomes) in (["lost", "won"], ["no winner", "no winner"]) for outcomes in told.values())
         logs = [(tmp_path / f"member-{p}.log").read_text() for p in ports]
         if how == "admin drain":
