@@ -23,7 +23,7 @@ _PARTICULAR: dict[str, frozenset[E]] = {
                                E.UNAVAILABLE}),
     "join_table": frozenset({E.NO_SUCH_TABLE, E.TABLE_FULL, E.ALREADY_AT_TABLE, E.BAD_TOKEN, E.TABLE_ELSEWHERE}),
     "leave_table": frozenset({E.NOT_AT_TABLE}),
-    "watch_table": frozenset({E.NO_SUCH_TABLE, E.ALREADY_AT_TABLE, E.TABLE_ELSEWHERE}),
+    "watch_table": frozenset({E.NO_SUCH_TABLE, E.ALREADY_AT_TABLE, E.TABLE_ELSEWHERE, E.UNAVAILABLE}),
     "unwatch_table": frozenset({E.NOT_AT_TABLE}),
     "play": frozenset({E.NOT_AT_TABLE, E.GAME_NOT_STARTED, E.NOT_YOUR_TURN, E.CARD_NOT_IN_HAND, E.ILLEGAL_CAPTURE,
                        E.ILLEGAL_MOVE}),
