@@ -32,12 +32,12 @@ PAIRS = 3
 RESULT = re.compile(r"game 1/1 at table (\w+): (won|lost|no winner) \((\w+)\), totals \[([\d, ]+)\]")
 
 
-async def _welcome_names(port: int, ports: list[int]) -> bool:
-    """Whether the welcome of the member at ``port`` names every member."""
+async def _welcome_names(port: int, seed: str, ports: list[int]) -> bool:
+    """Whether the welcome of the member at ``port`` names its seed first, then every member."""
     client = await welcomed(port, "looker")
     try:
         welcome = next(c.body for c in client.inbox if isinstance(c.body, wire.Welcome))
-        return set(welcome.cluster) >= {f"127.0.0.1:{p}" for p in ports}
+        return welcome.cluster[0] == seed and set(welcome.cluster) >= {f"127.0.0.1:{p}" for p in ports}
     finally:
         await client.close()
 
@@ -86,12 +86,14 @@ async def test_bots_whose_member_goes_find_another_and_every_game_ends_as_the_jo
         redis_prefix: str, pg_url: str, tmp_path: Path, how: str) -> None:
     redis = await redis_client()
     ports = [free_port() for _ in range(3)]
-    members = [cluster_member(p, SERVER, redis_prefix, pg_url, tmp_path) for p in ports]
+    seed = f"127.0.0.1:{ports[1]}"  # the operator's seed list of A (scopa serve --cluster-seeds)
+    members = [cluster_member(p, SERVER, redis_prefix, pg_url, tmp_path, *(["--cluster-seeds", seed] if i == 0 else []))
+               for i, p in enumerate(ports)]
     first = ports[0]
     bots: list[subprocess.Popen[str]] = []
     try:
         await until(lambda: _three(redis, redis_prefix), "the three members join the cluster")
-        await until(lambda: _welcome_names(first, ports), "A's welcome names every member")
+        await until(lambda: _welcome_names(first, seed, ports), "A's welcome names its seed, then every member")
         # half the bots are given A alone (they learn the others from its welcome), half A and C
         bots = [scopa_bot(f"127.0.0.1:{first}" + (f",127.0.0.1:{ports[2]}" if i % 2 else ""),
                           "--name", f"bot{i}", "--delay", "0.05") for i in range(2 * PAIRS)]
