@@ -18,10 +18,15 @@ from scopa.bots import STRATEGIES
 from scopa.client.liveness import LinkEvent, LinkStatus
 from scopa.client.session import ClientSession, ConnectionLost, ServerRefused
 from scopa.engine import Player
-from scopa.protocol import DEFAULT_PORT
+from scopa.protocol import DEFAULT_PORT, ErrorCode
 
 from . import interrupt, lan
 from .username import default_name, player_name
+
+CONNECT_FIRST_WAIT = 5.0
+"""Seconds `scopa bot` waits after a refused connection before connecting again (the first time)."""
+CONNECT_MOST_WAIT = 60.0
+"""The longest wait between two connections refused."""
 
 AddArguments = Callable[[argparse.ArgumentParser], None]
 
@@ -211,8 +216,12 @@ async def _bot(args: argparse.Namespace, host: str, port: int, console: Console)
     rules = rules_from_args(args) if explicit else None
     fill = [n.strip() for n in args.fill_with_bots.split(",") if n.strip()]
     name = args.name or f"{getattr(player, 'name', 'bot')}-bot"
-    async with await ClientSession.connect(host, port, name, client="scopa-bot 0.1",
-                                           password=_password()) as session:
+
+    def say(line: str) -> None:
+        if not args.quiet:
+            console.print(f"[dim]{name}:[/dim] {line}")
+
+    async with await _connect_patiently(host, port, name, say) as session:
         session.reconnect_for = args.reconnect_for
 
         def log(line: str) -> None:
@@ -224,6 +233,23 @@ async def _bot(args: argparse.Namespace, host: str, port: int, console: Console)
         runner = BotRunner(session, player, args.games, args.table, rules, fill, log)
         await runner.run()
     return 0
+
+
+async def _connect_patiently(host: str, port: int, name: str, say: Callable[[str], None]) -> ClientSession:
+    """A bot's connection: a server refusing it for now (``rate_limited``: too many
+    connections, from here or overall) is asked again after the wait it gave, or
+    ``CONNECT_FIRST_WAIT`` doubling up to ``CONNECT_MOST_WAIT`` seconds."""
+    wait = CONNECT_FIRST_WAIT
+    while True:
+        try:
+            return await ClientSession.connect(host, port, name, client="scopa-bot 0.1", password=_password())
+        except ServerRefused as exc:
+            if exc.code is not ErrorCode.RATE_LIMITED:
+                raise
+            seconds = max(exc.retry_after or 0.0, wait)
+            say(f"the server refused ({exc.code.value}: {exc.message}); connecting again in {seconds:.1f} s")
+            await asyncio.sleep(seconds)
+            wait = min(wait * 2, CONNECT_MOST_WAIT)
 
 
 def _link_line(event: LinkEvent) -> str:

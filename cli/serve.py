@@ -4,6 +4,7 @@ client too; with ``--db``, a journal that outlives restarts)."""
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import importlib.util
 import logging
 import sqlite3
@@ -31,6 +32,9 @@ def add_serve_subcommand(sub: Any) -> None:
                        help="rate games between players who all connect from this address or network (a class "
                             "behind one router); otherwise two seats played from one address are not rated "
                             "(repeatable)")
+    serve.add_argument("--trust-address", action="append", default=[], metavar="ADDRESS",
+                       help="no per-address cap (connections, waiting tables, name claims) for clients at this "
+                            "address or network: a host of yours that runs many bots (repeatable)")
     serve.add_argument("--cluster", metavar="URL", default=None,
                        help="share one lobby with the other servers using this Redis (redis://HOST:PORT/N): "
                             "their tables are listed here, names are unique across them (needs scopa[cluster])")
@@ -84,12 +88,15 @@ def run_serve(args: argparse.Namespace, console: Console) -> int:
         options["web"] = WebOptions(**options["web"])
 
     for option, given in (("--trust-proxy", options.get("trusted_proxies", ())),
-                          ("--rate-shared-address", args.rate_shared_address)):
+                          ("--rate-shared-address", args.rate_shared_address),
+                          ("--trust-address", getattr(args, "trust_address", []))):
         try:
             parse_networks(given)
         except ValueError as exc:
             console.print(f"[red]{option}: {exc}[/red]")
             return 2
+    limits = dataclasses.replace(limits, trusted_addresses=limits.trusted_addresses
+                                 + tuple(getattr(args, "trust_address", [])))
     cluster = _cluster_options(args, console)
     if cluster is False:
         return 2

@@ -55,10 +55,19 @@ class ConnectionLost(SessionError):
 class ServerRefused(SessionError):
     """The server answered a request with an ``error``; ``code`` is its ErrorCode."""
 
-    def __init__(self, code: ErrorCode, message: str) -> None:
+    def __init__(self, code: ErrorCode, message: str, retry_after: float | None = None, fatal: bool = False) -> None:
         super().__init__(f"{code.value}: {message}")
         self.code = code
         self.message = message
+        self.retry_after = retry_after
+        """Seconds the server asked us to wait before trying again (None: it did not say)."""
+        self.fatal = fatal
+        """The server closed the connection after it."""
+
+    @classmethod
+    def of(cls, error: Error) -> ServerRefused:
+        """The refusal an ``error`` command says."""
+        return cls(error.code, error.message, error.retry_after, error.fatal)
 
 
 T = TypeVar("T")
@@ -210,7 +219,7 @@ class Channel:
                 await self._follow(reply.body)
                 continue
             if isinstance(reply.body, Error):
-                raise ServerRefused(reply.body.code, reply.body.message)
+                raise ServerRefused.of(reply.body)
             return reply
         raise SessionError(f"sent on from server to server more than {MAX_REDIRECTS} times")
 

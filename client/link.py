@@ -141,7 +141,7 @@ class Link(Channel):
                 return
             assert isinstance(reply.body, Error)
             if reply.body.code is not ErrorCode.NAME_TAKEN:
-                raise ServerRefused(reply.body.code, reply.body.message)
+                raise ServerRefused.of(reply.body)
         raise ServerRefused(ErrorCode.NAME_TAKEN, f"no free name like {name!r} after {attempts} tries")
 
     @classmethod
@@ -259,8 +259,11 @@ class Link(Channel):
             raise ConnectionLost(f"sent on from server to server more than {MAX_REDIRECTS} times")
         if isinstance(reply.body, Error) and reply.body.code is ErrorCode.UNAVAILABLE:
             raise ConnectionLost(f"the table is between two servers: {reply.body.message}")  # try again soon
+        if isinstance(reply.body, Error) and reply.body.code is ErrorCode.RATE_LIMITED:
+            await self.clock.sleep(reply.body.retry_after or 1.0)  # the seat was resumed often lately: wait, retry
+            raise ConnectionLost(f"the server asked us to wait: {reply.body.message}")
         if isinstance(reply.body, Error):
-            raise ServerRefused(reply.body.code, reply.body.message)
+            raise ServerRefused.of(reply.body)
         assert isinstance(reply.body, Welcome)
         self.party = reply.body.you
         self.name = self.party.split(":", 1)[1]
@@ -276,7 +279,7 @@ class Link(Channel):
                                ticket=redirect.ticket), str(LOBBY))
         reply = await self._reply_to(seq)
         if isinstance(reply.body, Error):
-            raise ServerRefused(reply.body.code, reply.body.message)
+            raise ServerRefused.of(reply.body)
         assert isinstance(reply.body, Welcome)
         self.party, self.motd, self.server = reply.body.you, reply.body.motd, reply.body.server
 

@@ -131,7 +131,7 @@ class LobbyCalls(Link):
         while created is None or not joined:
             reply = await self._reply_to(seq)
             if isinstance(reply.body, Error):
-                raise ServerRefused(reply.body.code, reply.body.message)
+                raise ServerRefused.of(reply.body)
             if isinstance(reply.body, TableCreated):
                 created = reply.body.table
                 self.invite = reply.body.invite

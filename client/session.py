@@ -91,7 +91,7 @@ class ClientSession(LobbyCalls):
         assert reply is not None
         if isinstance(reply.body, Error):
             self._backlog.remove(reply)
-            raise ServerRefused(reply.body.code, reply.body.message)
+            raise ServerRefused.of(reply.body)
 
     async def wait_for_game_start(self, timeout: float | None = None) -> bool:
         """Whether the table's ``game_start`` has arrived (waiting up to ``timeout`` s).

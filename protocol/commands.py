@@ -526,6 +526,8 @@ class Error(Body):
     code: ErrorCode
     message: Text
     fatal: bool = False
+    retry_after: Annotated[float, Field(ge=0, le=3600)] | None = Field(default=None, exclude_if=lambda v: v is None)
+    """Seconds to wait before trying again (a ``rate_limited`` that says how long; left out otherwise)."""
 
 
 class Ping(Body):

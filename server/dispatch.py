@@ -144,7 +144,7 @@ class Dispatcher:
             case wire.PlayCard() | wire.MakeDeclaration():  # first: by far the most frequent
                 self._move(sess, body, seq, recipient, table)
             case wire.Hello():
-                refusal = self.proxied.admit(sess.id, sess.address, body.proxied_for)
+                refusal = self.proxied.admit(sess.id, sess.address, None if sess.own_address else body.proxied_for)
                 if refusal is not None:
                     log.warning("refusing connection %s: %s", sess.id, refusal)
                     sess.error(ErrorCode.RATE_LIMITED, refusal, re=seq, fatal=True)

@@ -18,6 +18,7 @@ from .connections import Connections
 from .lobby import TableDirectory
 from .lobby_feed import LobbyFeed
 from .ratings import Rater
+from .resume_gate import ResumeGate
 from .seating import token_digest
 from .shared_lobby import UNAVAILABLE, Claim, HandOn, SharedLobby
 from .text import clean_text, name_key, reserved_name
@@ -41,6 +42,7 @@ class Greeting:
         self.feed = feed
         self.accounts = accounts
         self.ratings = ratings
+        self.resumes = ResumeGate(tables.limits, tables.clock)
         self.shared: SharedLobby | None = None
         """In a cluster: the lobby shared with the other servers (names unique across them)."""
 
@@ -139,6 +141,14 @@ class Greeting:
         seat = table.seats[i]
         assert seat is not None
         old = seat.session
+        wait = self.resumes.wait(table.id, i) if old is not sess else None
+        if wait is not None:  # the connection holding the seat (if any) keeps it
+            sess.error(ErrorCode.RATE_LIMITED, f"this seat was resumed {self.resumes.limits.resumes_per_seat} times "
+                                               f"in {self.resumes.limits.resume_window:g} s; try again in "
+                                               f"{wait:.1f} s", re=seq, retry_after=round(wait, 3))
+            log.warning("connection %s: seat %s of table %s resumed too often; retry in %.1f s", sess.id, i, table.id,
+                        wait)
+            return
         if old is not None and old is not sess:
             # The old connection has not noticed it is dead (or the client opened a new
             # one anyway): the seat goes with the token, the old connection is closed.

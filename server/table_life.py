@@ -120,7 +120,8 @@ class TableLife:
                                        on_result=self.archive.finish,
                                        bot_factory=self.make_bot, grace=self.grace, clock=self.clock,
                                        turn_timeout=self.turn_timeout, update_interval=self.limits.table_update_interval,
-                                       on_changed=self.feed.table_changed, member=self.member, lease=self._lease())
+                                       notice_window=self.limits.resume_window, on_changed=self.feed.table_changed,
+                                       member=self.member, lease=self._lease())
         except Exception as exc:  # noqa: BLE001 - one bad journal must not keep other games down
             self._mark_damaged(stored.id, f"its game does not replay: {type(exc).__name__}: {exc}")
             return None
@@ -205,7 +206,8 @@ class TableLife:
             return
         bot_game = not body.sit and len(body.fill_with_bots) == rules.players
         origin = self.proxied.origin(sess.id, sess.address)
-        refusal = self.tables.refusal(sess.id, bot_game, origin)
+        trusted = origin == sess.address and self.limits.trusts(sess.address)
+        refusal = self.tables.refusal(sess.id, bot_game, origin, trusted)
         if refusal is not None:
             sess.error(ErrorCode.TOO_MANY_TABLES, refusal, re=seq)
             return
@@ -238,7 +240,8 @@ class TableLife:
                       on_finished=self.table_finished, on_vacated=self.seat_freed,
                       on_changed=self.feed.table_changed, grace=self.grace, bot_takeover=body.bot_takeover,
                       turn_timeout=made.turn_timeout, clock=self.clock, bot_factory=self.make_bot,
-                      update_interval=self.limits.table_update_interval, member=self.member, lease=self._lease())
+                      update_interval=self.limits.table_update_interval, notice_window=self.limits.resume_window,
+                      member=self.member, lease=self._lease())
         invite = table.new_invite() if body.private else None
         if self.storage is not None:  # journaled before table_created is sent, seats after it
             options: dict[str, object] = {"preset": body.preset, "options": body.options,

@@ -12,8 +12,11 @@ that, the front guards the port itself:
   refused (403);
 - connections are capped per source address and in total, the total below the
   process's open-files limit (raised to its hard limit at start) and leaving
-  ``tcp_reserve`` of the server's ``max_connections`` to the TCP port; one over a cap is
+  ``tcp_reserve`` of the server's ``max_connections`` to the TCP port, the per-address
+  cap at most half the total (none for ``Limits.trusted_addresses``); one over a cap is
   answered 503 and closed;
+- a browser is counted by its own address: a ``proxied_for`` in its ``hello`` is
+  ignored, even from a trusted front end's address (only a cluster's relay gives one);
 - a connection that sends no request for ``idle_timeout`` seconds is closed.
 
 In a cluster, a browser sent to another member (``redirect``) opens ``/ws?ticket=T``
@@ -96,6 +99,15 @@ def raise_open_files() -> int:
         except (ValueError, OSError):
             pass
     return soft if soft != resource.RLIM_INFINITY else 1 << 20
+
+
+def per_address_cap(per_address: int | None, total: int | None) -> int | None:
+    """The cap on one address's connections given the overall cap ``total``: never more
+    than half of it (at least one), so one address cannot fill the port."""
+    if total is None:
+        return per_address
+    most = max(1, total // 2)
+    return most if per_address is None else min(per_address, most)
 
 
 def machine_names() -> frozenset[str]:
@@ -207,6 +219,8 @@ class WebFront:
         self.max_sessions = None if engine_cap is None else max(1, engine_cap - limits.tcp_reserve)
         """WebSocket sessions at once: the server's cap less the TCP port's reserve."""
         self.total = limits.total
+        self.per_address_cap = per_address_cap(limits.per_address, self.total)
+        """Connections from one address: at most half of ``total`` (one address never fills the port)."""
         self.per_address: dict[str, int] = {}
         self.sessions = 0
         self._open: set[web.WebSocketResponse] = set()
@@ -225,8 +239,8 @@ class WebFront:
         open_now = sum(self.per_address.values())
         if self.total is not None and open_now >= self.total:
             return f"{self.total} web connections are open"
-        per = self.limits.per_address
-        if per is not None and self.per_address.get(address, 0) >= per:
+        per = self.per_address_cap
+        if per is not None and self.per_address.get(address, 0) >= per and not self.engine.limits.trusts(address):
             return f"{per} web connections from this address are open"
         self.per_address[address] = self.per_address.get(address, 0) + 1
         return None
@@ -247,6 +261,7 @@ class WebFront:
         engine_cap = self.engine.limits.max_connections or 0
         room = max(16, files - engine_cap)  # what the TCP port may hold stays free
         self.total = room if self.total is None else min(self.total, room)
+        self.per_address_cap = per_address_cap(self.limits.per_address, self.total)
         app = web.Application(client_max_size=64 * 1024)
         app.router.add_get("/ws", self._websocket)
         app.router.add_get("/", self._file)
@@ -317,6 +332,7 @@ class WebFront:
             else:
                 session = self.engine.new_session()
                 session.handed_on = self.passes.note
+                session.own_address = True  # a browser: never a front end speaking for others
                 await run_session(request, session, ws)
         finally:
             self.sessions -= 1
