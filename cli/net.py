@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 
 from scopa.bots import STRATEGIES
 from scopa.client.liveness import LinkEvent, LinkStatus
@@ -219,14 +220,14 @@ async def _bot(args: argparse.Namespace, host: str, port: int, console: Console)
 
     def say(line: str) -> None:
         if not args.quiet:
-            console.print(f"[dim]{name}:[/dim] {line}")
+            console.print(f"[dim]{name}:[/dim] {escape(line)}", soft_wrap=True)
 
     async with await _connect_patiently(host, port, name, say) as session:
         session.reconnect_for = args.reconnect_for
 
         def log(line: str) -> None:
             if not args.quiet:
-                console.print(f"[dim]{session.name}:[/dim] {line}")
+                console.print(f"[dim]{session.name}:[/dim] {escape(line)}", soft_wrap=True)  # one line each
 
         session.add_listener(lambda event: log(_link_line(event)))
 
