@@ -155,3 +155,49 @@ async def test_a_trusted_address_is_not_capped_per_address_on_the_web_port(root:
             w.close()
         await engine.stop()
         await front.stop()
+
+
+@pytest.mark.process
+def test_with_a_hard_limit_of_1024_open_files_one_address_cannot_fill_the_web_port() -> None:
+    """`scopa serve --web` in a process whose open files are capped at 1024 (soft and
+    hard): its web port's overall cap comes out at 16 and one address still gets at most
+    half of it; another address is served."""
+    import re
+    import resource
+    import signal
+    import socket
+    import subprocess
+
+    from procs import ROOT, SCOPA
+
+    def cap_files() -> None:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (1024, 1024))
+
+    proc = subprocess.Popen([*SCOPA, "serve", "--port", "0", "--web", "0", "--admin-token-file", "",
+                             "--no-announce"], cwd=ROOT, text=True, preexec_fn=cap_files,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    assert proc.stdout is not None
+    held: list[socket.socket] = []
+
+    def status(source: str) -> bytes:
+        with socket.create_connection(("127.0.0.1", port), timeout=SAFETY, source_address=(source, 0)) as s:
+            s.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+            return s.makefile("rb").readline()
+
+    try:
+        for line in proc.stdout:
+            found = re.search(r"Open: http://127\.0\.0\.1:(\d+)/", line)
+            if found:
+                break
+        assert found
+        port = int(found.group(1))
+        while status("127.0.0.2").startswith(b"HTTP/1.1 200") and len(held) < 16:
+            held.append(socket.create_connection(("127.0.0.1", port), timeout=SAFETY,
+                                                 source_address=("127.0.0.2", 0)))
+        assert len(held) <= 8
+        assert status("127.0.0.3").startswith(b"HTTP/1.1 200")
+    finally:
+        for s in held:
+            s.close()
+        proc.send_signal(signal.SIGINT)
+        proc.communicate(timeout=SAFETY)
