@@ -1,9 +1,10 @@
 """What a table tells everyone of a seat going away and coming back: at most one
 ``seat_away`` / ``seat_back`` pair per seat per window (``Limits.resume_window``).
 
-A seat whose connection drops again within the window of the last ``seat_away`` told is
-not told away at once: if it is still away when that window ends, ``seat_away`` is told
-then (with the grace left); if it came back before, nobody heard of it.  A ``seat_back``
+A seat whose connection drops within the window of the last ``seat_away`` or
+``seat_back`` told is not told away at once: if it is still away when that window ends,
+``seat_away`` is told then (with the grace left); if it came back before, nobody heard
+of it.  A ``seat_back``
 follows every ``seat_away`` told; one for a seat nobody heard was away (its connection
 was replaced by a resuming one) is told at most once per window.
 """
@@ -43,10 +44,11 @@ class SeatNotices:
 
     def away(self, seat: int, notice: Callable[[], wire.SeatAway], still_away: Callable[[], bool]) -> bool:
         """Seat ``seat`` went away: its ``seat_away`` (made by ``notice``) told now (True),
-        or held until its window ends, then told if ``still_away()`` (False)."""
+        or, within the window of its last notice, held until that window ends, then told
+        if ``still_away()`` (False)."""
         if seat in self._shown_away:
             return False
-        ends = self._recent(self._away_told, seat)
+        ends = max(self._recent(self._away_told, seat) or 0.0, self._recent(self._back_told, seat) or 0.0) or None
         if ends is None:
             self._told_away(seat, notice())
             return True
