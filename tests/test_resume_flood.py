@@ -116,3 +116,37 @@ async def test_a_seat_that_drops_again_within_the_window_is_told_away_when_the_w
     d = await WireClient.connect(server.port)
     assert (await d.resume(b.token, c.last_event)).name == "welcome"
     assert (await a.recv_until("seat_back")).body.seat == b.seat  # type: ignore[union-attr]
+
+
+@pytest.mark.unit
+def test_after_a_seat_back_for_a_replaced_connection_a_drop_waits_for_the_window() -> None:
+    """SeatNotices alone: a seat_back nobody's seat_away preceded (the connection was
+    replaced), a drop one second later is held until the window of that seat_back ends;
+    a drop and a return within the window are never told; told notices pair up."""
+    from scopa.server.seat_notices import SeatNotices
+
+    clock = FakeClock()
+    told: list[str] = []
+    notices = SeatNotices(clock, WINDOW, lambda body: told.append(f"{body.NAME}@{clock.now():g}"))
+    away = {"now": False}
+
+    def went_away() -> bool:
+        away["now"] = True
+        return notices.away(1, lambda: wire.SeatAway(seat=1, name="ben", grace_seconds=60.0), lambda: away["now"])
+
+    def came_back() -> bool:
+        away["now"] = False
+        return notices.back(1, wire.SeatBack(seat=1, name="ben"))
+
+    assert came_back() and told == ["seat_back@0"]  # the connection was replaced: told once
+    clock.advance(1.0)
+    assert not went_away() and not came_back()  # within the window: never told
+    clock.advance(1.0)
+    assert not went_away()  # held ...
+    clock.advance(WINDOW - 2.0)
+    assert told == ["seat_back@0", "seat_away@10"]  # ... and told when the window ends, still away
+    assert came_back() and told[-1] == "seat_back@10"  # a told seat_away is always followed by its seat_back
+    clock.advance(1.0)
+    assert not went_away() and not came_back()
+    clock.advance(WINDOW)
+    assert told == ["seat_back@0", "seat_away@10", "seat_back@10"]  # came back before the window ended
