@@ -13,14 +13,16 @@ from collections.abc import Callable
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 
 from scopa.bots import STRATEGIES
 from scopa.client.liveness import LinkEvent, LinkStatus
 from scopa.client.session import ClientSession, ConnectionLost, ServerRefused
+from scopa.client.trust import CertificateRefused
 from scopa.engine import Player
 from scopa.protocol import DEFAULT_PORT
 
-from . import interrupt, lan
+from . import interrupt, lan, tls
 from .username import default_name, player_name
 
 AddArguments = Callable[[argparse.ArgumentParser], None]
@@ -67,11 +69,13 @@ def _connection_arguments(p: argparse.ArgumentParser, default_name: str | None,
     p.add_argument("address", nargs="?", default=None, metavar="HOST:PORT", help="the same as --server")
     p.set_defaults(server_default=default_server)
     p.add_argument("--server", default=default_server, metavar="HOST:PORT",
-                   help="the server, or auto: the one announced on the LAN; default "
+                   help="the server (tls://HOST:PORT: over TLS, its certificate checked or pinned on first use), "
+                        "or auto: the one announced on the LAN; default "
                         + (default_server or "auto (a list to choose from if there are several)"))
     p.add_argument("--name", default=default_name, type=player_name,
                    help="your name at the tables: letters (accented ones too), digits, . _ -, at most 24 "
                         "(a number is added if it is taken)")
+    tls.add_client_options(p)
 
 
 def _password() -> str | None:
@@ -95,21 +99,25 @@ def run(args: argparse.Namespace, console: Console) -> int:
     found = lan.find_server(args, console, may_ask=args.command == "play" and sys.stdin.isatty())
     if found is None:
         return 2 if args.server and args.server.strip().lower() != "auto" else 1
-    host, port = found
+    host, port = found.host, found.port
+    trust = tls.client_trust(args, console)
+    if trust is None:
+        return 2
+    link = {"tls": found.tls, "trust": trust, "fingerprint": found.fingerprint}  # ClientSession.connect's
     secret = _password()
     if secret is not None and not 8 <= len(secret) <= 200:
         console.print("[red]$SCOPA_PASSWORD must be 8-200 characters[/red]")
         return 2
     try:
         if args.command in ("play", "watch") and full_screen(args):
-            return _run_app(args, host, port, console, args.table if args.command == "watch" else None)
+            return _run_app(args, host, port, console, args.table if args.command == "watch" else None, link)
         if args.command == "play":
-            return interrupt.run(_play(args, host, port, console))
+            return interrupt.run(_play(args, host, port, console, link))
         if args.command == "watch":
-            return interrupt.run(_watch(args, host, port, console))
-        return interrupt.run(_bot(args, host, port, console))
-    except ConnectionLost as exc:
-        console.print(f"[red]{exc}[/red]")
+            return interrupt.run(_watch(args, host, port, console, link))
+        return interrupt.run(_bot(args, host, port, console, link))
+    except (ConnectionLost, CertificateRefused) as exc:
+        console.print(f"[red]{escape(str(exc))}[/red]", soft_wrap=True)
         return 1
     except ServerRefused as exc:
         console.print(f"[red]The server refused: {exc.message}[/red] ({exc.code.value})")
@@ -146,7 +154,8 @@ def full_screen(args: argparse.Namespace) -> bool:
     return not getattr(args, "plain", False) and sys.stdout.isatty() and sys.stdin.isatty()
 
 
-def _run_app(args: argparse.Namespace, host: str, port: int, console: Console, watch: str | None) -> int:
+def _run_app(args: argparse.Namespace, host: str, port: int, console: Console, watch: str | None,
+             link: dict[str, Any]) -> int:
     from pathlib import Path
 
     from scopa.client.notation import DeckStyle
@@ -161,11 +170,12 @@ def _run_app(args: argparse.Namespace, host: str, port: int, console: Console, w
     pace = args.delay if getattr(args, "delay", None) is not None else 0.5
     app = NetApp(host, port, args.name, store, defaults, DeckStyle(args.deck), not args.no_autoplay, watch=watch,
                  pace=pace)
+    app.tls = link
     status = app.run()
     return 0 if status is None else int(status)
 
 
-async def _play(args: argparse.Namespace, host: str, port: int, console: Console) -> int:
+async def _play(args: argparse.Namespace, host: str, port: int, console: Console, link: dict[str, Any]) -> int:
     from scopa.client.human import TerminalPlayer
     from scopa.client.lobby_ui import Lobby
     from scopa.client.render import DeckStyle
@@ -174,7 +184,7 @@ async def _play(args: argparse.Namespace, host: str, port: int, console: Console
 
     asyncio.get_running_loop().set_default_executor(DaemonExecutor())
     defaults = rules_from_args(args)
-    async with await ClientSession.connect(host, port, args.name, password=_password()) as session:
+    async with await ClientSession.connect(host, port, args.name, password=_password(), **link) as session:
         console.print(f"Connected to {host}:{port} as [bold]{session.name}[/bold]. {session.motd}")
 
         def make_player() -> Player:
@@ -185,7 +195,7 @@ async def _play(args: argparse.Namespace, host: str, port: int, console: Console
     return 0
 
 
-async def _bot(args: argparse.Namespace, host: str, port: int, console: Console) -> int:
+async def _bot(args: argparse.Namespace, host: str, port: int, console: Console, link: dict[str, Any]) -> int:
     from scopa.bots import make_bot
     from scopa.bots.loader import load_bot_class
     from scopa.client.botrunner import BotRunner
@@ -212,7 +222,7 @@ async def _bot(args: argparse.Namespace, host: str, port: int, console: Console)
     fill = [n.strip() for n in args.fill_with_bots.split(",") if n.strip()]
     name = args.name or f"{getattr(player, 'name', 'bot')}-bot"
     async with await ClientSession.connect(host, port, name, client="scopa-bot 0.1",
-                                           password=_password()) as session:
+                                           password=_password(), **link) as session:
         session.reconnect_for = args.reconnect_for
 
         def log(line: str) -> None:
@@ -234,10 +244,10 @@ def _link_line(event: LinkEvent) -> str:
     return f"could not reconnect: {event.reason}"
 
 
-async def _watch(args: argparse.Namespace, host: str, port: int, console: Console) -> int:
+async def _watch(args: argparse.Namespace, host: str, port: int, console: Console, link: dict[str, Any]) -> int:
     from scopa.client.lobby_ui import watch_table
 
-    async with await ClientSession.connect(host, port, args.name, password=_password()) as session:
+    async with await ClientSession.connect(host, port, args.name, password=_password(), **link) as session:
         console.print(f"Connected to {host}:{port} as [bold]{session.name}[/bold].")
         session.add_listener(lambda event: console.print(f"[dim]{_link_line(event)}[/dim]"))
         await watch_table(session, console, args.table)
