@@ -170,7 +170,7 @@ def _run_app(args: argparse.Namespace, host: str, port: int, console: Console, w
     pace = args.delay if getattr(args, "delay", None) is not None else 0.5
     app = NetApp(host, port, args.name, store, defaults, DeckStyle(args.deck), not args.no_autoplay, watch=watch,
                  pace=pace)
-    app.tls = link
+    app.link_options = link
     status = app.run()
     return 0 if status is None else int(status)
 

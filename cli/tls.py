@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 from rich.console import Console
 from rich.markup import escape
@@ -94,7 +94,7 @@ def client_trust(args: argparse.Namespace, console: Console) -> ServerTrust | No
                        notice=lambda text: console.print(escape(text), soft_wrap=True, highlight=False))
 
 
-def web_fragment(tls: Any) -> str:
+def web_fragment(tls: ServerTls | None) -> str:
     """What the QR code's address of the page ends with: the fingerprint of a
     self-signed certificate, to compare with what the browser shows."""
     return f"#sha256={tls.fingerprint}" if tls is not None and tls.self_signed else ""

@@ -11,7 +11,7 @@ import threading
 import time
 import webbrowser
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 
@@ -19,6 +19,9 @@ from scopa.client.webfiles import web_files, web_root
 from scopa.protocol import DEFAULT_PORT
 
 from .tls import web_fragment
+
+if TYPE_CHECKING:
+    from scopa.server.tls import ServerTls
 
 WEB_PORT = 8000
 
@@ -80,7 +83,7 @@ def print_qr(console: Console, urls: list[str]) -> None:
     console.print(out.getvalue(), highlight=False, markup=False, soft_wrap=True, end="")
 
 
-def serve_options(args: argparse.Namespace, console: Console, tls: Any = None) -> dict[str, Any] | None:
+def serve_options(args: argparse.Namespace, console: Console, tls: ServerTls | None = None) -> dict[str, Any] | None:
     """The keyword arguments ``scopa serve`` adds to ``scopa.server.serve`` for
     ``--trust-proxy`` and ``--web`` or ``--cluster-web-port`` (None: a bad option, already reported).  ``web`` is
     given as the fields of ``scopa.server.web.WebOptions``; ``tls``: the server's

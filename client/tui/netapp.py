@@ -67,7 +67,7 @@ class NetApp(ScopaApp):
         self.comeback = Comeback(lambda text: self.tell(text), lambda: self.session.table_id if self.session else None,
                                  style)  # what was missed while away, and a move to send again
         self.proxied_for: str | None = None  # a web host's: whom the connection is for
-        self.tls: dict[str, Any] = {}  # a TLS server: ClientSession.connect's tls, trust and fingerprint
+        self.link_options: dict[str, Any] = {}  # a TLS server: ClientSession.connect's tls, trust and fingerprint
         self.ask_before_resuming = True  # False: back to a saved seat without asking
 
     # ------------------------------------------------------------------ frame
@@ -122,14 +122,15 @@ class NetApp(ScopaApp):
         if saved is not None and (not self.ask_before_resuming or await self.offer_return(saved)):
             try:
                 session = await ClientSession.resume_seat(self.host, self.port, saved.name, saved.token,
-                                                          proxied_for=self.proxied_for, tls=self.tls.get("tls", False),
-                                                          trust=self.tls.get("trust"))
+                                                          proxied_for=self.proxied_for,
+                                                          tls=self.link_options.get("tls", False),
+                                                          trust=self.link_options.get("trust"))
             except ServerRefused as exc:
                 self.tell(f"That game is over or gone ({exc.message}).")
                 self.store.forget(self.server, self.player_name)
         if session is None:
             session = await ClientSession.connect(self.host, self.port, self.player_name,
-                                                  proxied_for=self.proxied_for, **self.tls)
+                                                  proxied_for=self.proxied_for, **self.link_options)
         self.session = session
         session.observers.append(lambda c: self.call_later(self.on_server_command, c))
         session.link_observers.append(self._link_changed)
