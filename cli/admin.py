@@ -133,7 +133,7 @@ def run_admin(args: argparse.Namespace, console: Console) -> int:
     try:
         reply = asyncio.run(admin_request(host, port, token, op, args.arg, tls=where.tls))
     except CertificateRefused as exc:
-        console.print(f"[red]{escape(str(exc))}[/red]", soft_wrap=True)
+        console.print(f"[red]{escape(str(exc))}[/red]", soft_wrap=True, emoji=False)
         return 1
     except (OSError, ConnectionError, TimeoutError) as exc:
         console.print(f"[red]cannot reach {host}:{port}: {exc}[/red]")

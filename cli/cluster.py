@@ -114,7 +114,7 @@ def run_cluster(args: argparse.Namespace, console: Console) -> int:
         return 2
     if chosen:
         args.tls_cert, args.tls_key, args.tls = str(chosen.cert), str(chosen.key), None
-        console.print(tls.describe(chosen), soft_wrap=True, highlight=False)
+        console.print(tls.describe(chosen), soft_wrap=True, highlight=False, emoji=False)
     stopping = False
 
     def stop(signum: int, frame: FrameType | None) -> None:

@@ -117,7 +117,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
             return interrupt.run(_watch(args, host, port, console, link))
         return interrupt.run(_bot(args, host, port, console, link))
     except (ConnectionLost, CertificateRefused) as exc:
-        console.print(f"[red]{escape(str(exc))}[/red]", soft_wrap=True)
+        console.print(f"[red]{escape(str(exc))}[/red]", soft_wrap=True, emoji=False)  # a fingerprint's :CD: is no emoji
         return 1
     except ServerRefused as exc:
         console.print(f"[red]The server refused: {exc.message}[/red] ({exc.code.value})")

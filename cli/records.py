@@ -102,7 +102,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
             return _leaderboard(args, host, port, console)
         return _claim(args, host, port, console)
     except (ConnectionLost, CertificateRefused) as exc:
-        console.print(f"[red]{escape(str(exc))}[/red]")
+        console.print(f"[red]{escape(str(exc))}[/red]", emoji=False)
         return EXIT_MISMATCH
     except ServerRefused as exc:
         console.print(f"[red]The server refused: {escape(exc.message)}[/red] ({exc.code.value})")

@@ -109,7 +109,7 @@ def run_serve(args: argparse.Namespace, console: Console) -> int:
                       + (f", announced on the LAN as {identity.name!r}" if identity and announces(args.host) else "")
                       + (", on uvloop" if loops.running_uvloop() else "") + " (Ctrl-C to stop)", soft_wrap=True)
         if engine.tls is not None:
-            console.print(tls.describe(engine.tls), soft_wrap=True, highlight=False)
+            console.print(tls.describe(engine.tls), soft_wrap=True, highlight=False, emoji=False)
 
     try:
         interrupt.run(serve(args.host, args.port, db=db, accounts=accounts, limits=limits, announce=announce,

@@ -88,10 +88,10 @@ def client_trust(args: argparse.Namespace, console: Console) -> ServerTrust | No
     try:
         accepted = parse_fingerprint(accept) if accept else None
     except ValueError as exc:
-        console.print(f"[red]--accept-certificate: {escape(str(exc))}[/red]")
+        console.print(f"[red]--accept-certificate: {escape(str(exc))}[/red]", emoji=False)
         return None
     return ServerTrust(KnownServers.default(), accept=accepted,
-                       notice=lambda text: console.print(escape(text), soft_wrap=True, highlight=False))
+                       notice=lambda text: console.print(escape(text), soft_wrap=True, highlight=False, emoji=False))
 
 
 def web_fragment(tls: ServerTls | None) -> str:

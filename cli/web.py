@@ -79,7 +79,7 @@ def print_qr(console: Console, urls: list[str]) -> None:
 
     out = io.StringIO()
     segno.make(lan[0], error="l").terminal(out=out, compact=True, border=2)
-    console.print(f"Point a phone's camera at this to open {lan[0]}:", soft_wrap=True)
+    console.print(f"Point a phone's camera at this to open {lan[0]}:", soft_wrap=True, emoji=False)
     console.print(out.getvalue(), highlight=False, markup=False, soft_wrap=True, end="")
 
 

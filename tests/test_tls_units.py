@@ -96,3 +96,23 @@ def test_a_page_without_tls_says_first_that_it_is_not_private() -> None:
     shown = not_private(page)
     assert shown.index(b"Not private") < shown.index(b"<main")
     assert b"passwords" in shown
+
+
+def test_fingerprints_are_printed_as_they_are_never_as_emoji() -> None:
+    import argparse
+    import io
+
+    from rich.console import Console
+
+    from scopa.cli.tls import client_trust
+    from scopa.cli.web import print_qr
+
+    shown = ":".join(["CD"] * 32)  # ":cd:" is an emoji code to rich
+    out = io.StringIO()
+    console = Console(file=out, width=300, color_system=None)
+    trust = client_trust(argparse.Namespace(accept_certificate=None), console)
+    assert trust is not None
+    trust.notice(f"pinned the certificate with SHA-256 fingerprint {shown}")
+    print_qr(console, [f"https://10.0.0.5:8000/#sha256={shown}"])
+    printed = out.getvalue()
+    assert f"fingerprint {shown}" in printed and f"#sha256={shown}:" in printed
