@@ -2,7 +2,7 @@
 once, prints its fingerprint and speaks TLS 1.2 or newer only (as `openssl s_client`
 sees it); `scopa bot` and `scopa play --plain` play a game over `tls://`, pinning the
 certificate on first use; the JavaScript example bot plays over TLS too, pinned by
-`--fingerprint`; a client whose pin differs is refused with what to do, and accepts the
+`--fingerprint`, and the SDK example too; a client whose pin differs is refused with what to do, and accepts the
 new certificate with `--accept-certificate`.  Every process has data and state
 directories of the test's own (XDG_DATA_HOME, XDG_STATE_HOME)."""
 
@@ -137,6 +137,14 @@ def test_a_changed_certificate_is_refused_until_accepted_on_purpose(served: Serv
     plain = served.run("eve", "bot", "--server", f"127.0.0.1:{served.port}", "--fill-with-bots", "greedy")
     assert plain.returncode == 1  # a plain client on the TLS port: closed at once, told where to go
     assert f"speaks TLS: connect to {served.address}" in plain.stdout
+
+
+def test_the_sdk_example_plays_over_tls(served: Served) -> None:
+    done = subprocess.run([SCOPA[0], str(ROOT / "examples" / "sdk_bot.py"), served.address, "1", "greedy"], cwd=ROOT,
+                          env=_env(served.tmp / "sdk"), capture_output=True, text=True, timeout=SAFETY)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "game 1: " in done.stdout
+    assert served.pins("sdk") == f"127.0.0.1:{served.port} {served.fingerprint}\n"
 
 
 def test_the_javascript_bot_plays_over_tls_pinned_by_fingerprint(served: Served) -> None:

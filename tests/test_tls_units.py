@@ -116,3 +116,16 @@ def test_fingerprints_are_printed_as_they_are_never_as_emoji() -> None:
     print_qr(console, [f"https://10.0.0.5:8000/#sha256={shown}"])
     printed = out.getvalue()
     assert f"fingerprint {shown}" in printed and f"#sha256={shown}:" in printed
+
+
+def test_the_members_of_scopa_cluster_share_one_certificate() -> None:
+    from scopa.cli import cluster
+    from scopa.cli.main import build_parser
+
+    args = build_parser().parse_args(["cluster", "--cluster", "redis://127.0.0.1:6379/0", "--db",
+                                      "postgresql://127.0.0.1/test", "--tls-cert", "c.pem", "--tls-key", "k.pem"])
+    command = cluster.member_command(args)
+    assert command[command.index("--tls-cert") + 1] == "c.pem" and command[command.index("--tls-key") + 1] == "k.pem"
+    plain = build_parser().parse_args(["cluster", "--cluster", "redis://127.0.0.1:6379/0", "--db",
+                                       "postgresql://127.0.0.1/test"])
+    assert "--tls-cert" not in cluster.member_command(plain)
