@@ -67,7 +67,8 @@ def server_tls(args: argparse.Namespace, console: Console) -> ServerTls | None |
         if cert and key:
             return load(Path(cert), Path(key))
     except (OSError, ssl.SSLError, ValueError) as exc:
-        console.print(f"[red]cannot use the TLS certificate: {escape(str(exc))}[/red]", soft_wrap=True)
+        which = tls_directory() if chosen == SELF_SIGNED else f"{cert} with its key {key}"
+        console.print(f"[red]cannot use the TLS certificate ({which}): {escape(str(exc))}[/red]", soft_wrap=True)
         return False
     return None
 
