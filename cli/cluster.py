@@ -30,7 +30,7 @@ from rich.console import Console
 
 from scopa.protocol import DEFAULT_PORT
 
-from . import loops
+from . import loops, tls
 
 STOP_WAIT = 30.0  # seconds the members have to hand their tables on before they are killed
 
@@ -53,6 +53,12 @@ def add_cluster_subcommand(sub: Any) -> None:
     cluster.add_argument("--web-port", type=int, metavar="PORT", default=None,
                          help="also serve the browser client on this port, shared by the members (the page and its "
                               "WebSocket may reach any of them)")
+    cluster.add_argument("--tls", choices=(tls.SELF_SIGNED,), default=None,
+                         help="every member speaks TLS with one self-signed certificate, made once and kept in "
+                              f"{tls.tls_directory()}")
+    cluster.add_argument("--tls-cert", metavar="FILE", default=None,
+                         help="every member speaks TLS with this certificate (PEM); needs --tls-key")
+    cluster.add_argument("--tls-key", metavar="FILE", default=None, help="the private key (PEM) of --tls-cert")
 
 
 def _die_with_parent() -> None:
@@ -72,6 +78,8 @@ def member_command(args: argparse.Namespace) -> list[str]:
                "--loop", loops.chosen(getattr(args, "loop", loops.AUTO))]
     if args.web_port is not None:
         command += ["--cluster-web-port", str(args.web_port)]
+    if getattr(args, "tls_cert", None):
+        command += ["--tls-cert", args.tls_cert, "--tls-key", args.tls_key]
     return command
 
 
@@ -101,6 +109,12 @@ def run_cluster(args: argparse.Namespace, console: Console) -> int:
     except ValueError as exc:
         console.print(f"[red]{exc}[/red]")
         return 2
+    chosen = tls.server_tls(args, console)  # made here once: every member shows the same certificate
+    if chosen is False:
+        return 2
+    if chosen:
+        args.tls_cert, args.tls_key, args.tls = str(chosen.cert), str(chosen.key), None
+        console.print(tls.describe(chosen), soft_wrap=True, highlight=False, emoji=False)
     stopping = False
 
     def stop(signum: int, frame: FrameType | None) -> None:

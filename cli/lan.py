@@ -13,6 +13,8 @@ from typing import Any
 from rich.console import Console
 from rich.markup import escape
 
+from scopa.protocol.address import ServerAddress
+
 from scopa.client.discovery import (AUTO, BROWSE_SECONDS, FoundServer, NoServerFound, SeveralServersFound,
                                     choice_rows, discover, no_server_hint, parse_choice, resolve_server)
 
@@ -74,7 +76,7 @@ def ask_choice(console: Console, ask: InputFn = input) -> Callable[[list[FoundSe
     return choose
 
 
-def find_server(args: argparse.Namespace, console: Console, may_ask: bool) -> tuple[str, int] | None:
+def find_server(args: argparse.Namespace, console: Console, may_ask: bool) -> ServerAddress | None:
     """The address of ``--server`` (none or ``auto``: the server on the LAN; when
     ``may_ask``, a person picks among several); None after saying why there is none."""
     server = args.server or AUTO

@@ -18,10 +18,11 @@ from rich.markup import escape
 from scopa.bots import STRATEGIES
 from scopa.client.liveness import LinkEvent, LinkStatus
 from scopa.client.session import ClientSession, ConnectionLost, ServerRefused
+from scopa.client.trust import CertificateRefused
 from scopa.engine import Player
 from scopa.protocol import DEFAULT_PORT, ErrorCode
 
-from . import interrupt, lan
+from . import interrupt, lan, tls
 from .username import default_name, player_name
 
 CONNECT_FIRST_WAIT = 5.0
@@ -73,11 +74,13 @@ def _connection_arguments(p: argparse.ArgumentParser, default_name: str | None,
     p.add_argument("address", nargs="?", default=None, metavar="HOST:PORT", help="the same as --server")
     p.set_defaults(server_default=default_server)
     p.add_argument("--server", default=default_server, metavar="HOST:PORT",
-                   help="the server, or auto: the one announced on the LAN; default "
+                   help="the server (tls://HOST:PORT: over TLS, its certificate checked or pinned on first use), "
+                        "or auto: the one announced on the LAN; default "
                         + (default_server or "auto (a list to choose from if there are several)"))
     p.add_argument("--name", default=default_name, type=player_name,
                    help="your name at the tables: letters (accented ones too), digits, . _ -, at most 24 "
                         "(a number is added if it is taken)")
+    tls.add_client_options(p)
 
 
 def _password() -> str | None:
@@ -101,21 +104,25 @@ def run(args: argparse.Namespace, console: Console) -> int:
     found = lan.find_server(args, console, may_ask=args.command == "play" and sys.stdin.isatty())
     if found is None:
         return 2 if args.server and args.server.strip().lower() != "auto" else 1
-    host, port = found
+    host, port = found.host, found.port
+    trust = tls.client_trust(args, console)
+    if trust is None:
+        return 2
+    link = {"tls": found.tls, "trust": trust, "fingerprint": found.fingerprint}  # ClientSession.connect's
     secret = _password()
     if secret is not None and not 8 <= len(secret) <= 200:
         console.print("[red]$SCOPA_PASSWORD must be 8-200 characters[/red]")
         return 2
     try:
         if args.command in ("play", "watch") and full_screen(args):
-            return _run_app(args, host, port, console, args.table if args.command == "watch" else None)
+            return _run_app(args, host, port, console, args.table if args.command == "watch" else None, link)
         if args.command == "play":
-            return interrupt.run(_play(args, host, port, console))
+            return interrupt.run(_play(args, host, port, console, link))
         if args.command == "watch":
-            return interrupt.run(_watch(args, host, port, console))
-        return interrupt.run(_bot(args, host, port, console))
-    except ConnectionLost as exc:
-        console.print(f"[red]{exc}[/red]")
+            return interrupt.run(_watch(args, host, port, console, link))
+        return interrupt.run(_bot(args, host, port, console, link))
+    except (ConnectionLost, CertificateRefused) as exc:
+        console.print(f"[red]{escape(str(exc))}[/red]", soft_wrap=True, emoji=False)  # a fingerprint's :CD: is no emoji
         return 1
     except ServerRefused as exc:
         console.print(f"[red]The server refused: {exc.message}[/red] ({exc.code.value})")
@@ -152,7 +159,8 @@ def full_screen(args: argparse.Namespace) -> bool:
     return not getattr(args, "plain", False) and sys.stdout.isatty() and sys.stdin.isatty()
 
 
-def _run_app(args: argparse.Namespace, host: str, port: int, console: Console, watch: str | None) -> int:
+def _run_app(args: argparse.Namespace, host: str, port: int, console: Console, watch: str | None,
+             link: dict[str, Any]) -> int:
     from pathlib import Path
 
     from scopa.client.notation import DeckStyle
@@ -167,11 +175,12 @@ def _run_app(args: argparse.Namespace, host: str, port: int, console: Console, w
     pace = args.delay if getattr(args, "delay", None) is not None else 0.5
     app = NetApp(host, port, args.name, store, defaults, DeckStyle(args.deck), not args.no_autoplay, watch=watch,
                  pace=pace)
+    app.link_options = link
     status = app.run()
     return 0 if status is None else int(status)
 
 
-async def _play(args: argparse.Namespace, host: str, port: int, console: Console) -> int:
+async def _play(args: argparse.Namespace, host: str, port: int, console: Console, link: dict[str, Any]) -> int:
     from scopa.client.human import TerminalPlayer
     from scopa.client.lobby_ui import Lobby
     from scopa.client.render import DeckStyle
@@ -180,7 +189,7 @@ async def _play(args: argparse.Namespace, host: str, port: int, console: Console
 
     asyncio.get_running_loop().set_default_executor(DaemonExecutor())
     defaults = rules_from_args(args)
-    async with await ClientSession.connect(host, port, args.name, password=_password()) as session:
+    async with await ClientSession.connect(host, port, args.name, password=_password(), **link) as session:
         console.print(f"Connected to {host}:{port} as [bold]{session.name}[/bold]. {session.motd}")
 
         def make_player() -> Player:
@@ -191,7 +200,7 @@ async def _play(args: argparse.Namespace, host: str, port: int, console: Console
     return 0
 
 
-async def _bot(args: argparse.Namespace, host: str, port: int, console: Console) -> int:
+async def _bot(args: argparse.Namespace, host: str, port: int, console: Console, link: dict[str, Any]) -> int:
     from scopa.bots import make_bot
     from scopa.bots.loader import load_bot_class
     from scopa.client.botrunner import BotRunner
@@ -222,7 +231,7 @@ async def _bot(args: argparse.Namespace, host: str, port: int, console: Console)
         if not args.quiet:
             console.print(f"[dim]{name}:[/dim] {escape(line)}", soft_wrap=True)
 
-    async with await _connect_patiently(host, port, name, say) as session:
+    async with await _connect_patiently(host, port, name, say, link) as session:
         session.reconnect_for = args.reconnect_for
 
         def log(line: str) -> None:
@@ -236,14 +245,15 @@ async def _bot(args: argparse.Namespace, host: str, port: int, console: Console)
     return 0
 
 
-async def _connect_patiently(host: str, port: int, name: str, say: Callable[[str], None]) -> ClientSession:
+async def _connect_patiently(host: str, port: int, name: str, say: Callable[[str], None],
+                             link: dict[str, Any]) -> ClientSession:
     """A bot's connection: a server refusing it for now (``rate_limited``: too many
     connections, from here or overall) is asked again after the wait it gave, or
     ``CONNECT_FIRST_WAIT`` doubling up to ``CONNECT_MOST_WAIT`` seconds."""
     wait = CONNECT_FIRST_WAIT
     while True:
         try:
-            return await ClientSession.connect(host, port, name, client="scopa-bot 0.1", password=_password())
+            return await ClientSession.connect(host, port, name, client="scopa-bot 0.1", password=_password(), **link)
         except ServerRefused as exc:
             if exc.code is not ErrorCode.RATE_LIMITED:
                 raise
@@ -261,10 +271,10 @@ def _link_line(event: LinkEvent) -> str:
     return f"could not reconnect: {event.reason}"
 
 
-async def _watch(args: argparse.Namespace, host: str, port: int, console: Console) -> int:
+async def _watch(args: argparse.Namespace, host: str, port: int, console: Console, link: dict[str, Any]) -> int:
     from scopa.client.lobby_ui import watch_table
 
-    async with await ClientSession.connect(host, port, args.name, password=_password()) as session:
+    async with await ClientSession.connect(host, port, args.name, password=_password(), **link) as session:
         console.print(f"Connected to {host}:{port} as [bold]{session.name}[/bold].")
         session.add_listener(lambda event: console.print(f"[dim]{_link_line(event)}[/dim]"))
         await watch_table(session, console, args.table)

@@ -14,7 +14,7 @@ from rich.console import Console
 
 from scopa.protocol import DEFAULT_PORT
 
-from . import admin, interrupt, lan, loops, web
+from . import admin, interrupt, lan, loops, tls, web
 
 
 def add_serve_subcommand(sub: Any) -> None:
@@ -56,6 +56,7 @@ def add_serve_subcommand(sub: Any) -> None:
     admin.add_serve_options(serve)
     web.add_serve_options(serve)
     lan.add_serve_options(serve)
+    tls.add_serve_options(serve)
 
 
 def run_serve(args: argparse.Namespace, console: Console) -> int:
@@ -81,9 +82,15 @@ def run_serve(args: argparse.Namespace, console: Console) -> int:
     if accounts and not db:
         console.print("[red]--accounts needs --db: the accounts are kept in the database[/red]")
         return 2
-    options = web.serve_options(args, console)  # --web, --trust-proxy
+    server_tls = tls.server_tls(args, console)
+    if server_tls is False:
+        return 2
+    options = web.serve_options(args, console, server_tls or None)  # --web, --trust-proxy
     if options is None:
         return 2
+    if server_tls:
+        options["tls"] = server_tls
+    options["allow_plain_secrets"] = bool(getattr(args, "allow_plain_secrets", False))
     if "web" in options:
         options["web"] = WebOptions(**options["web"])
 
@@ -108,6 +115,8 @@ def run_serve(args: argparse.Namespace, console: Console) -> int:
                       + (f", in the cluster at {cluster.url} as {engine.cluster.address}" if cluster else "")
                       + (f", announced on the LAN as {identity.name!r}" if identity and announces(args.host) else "")
                       + (", on uvloop" if loops.running_uvloop() else "") + " (Ctrl-C to stop)", soft_wrap=True)
+        if engine.tls is not None:
+            console.print(tls.describe(engine.tls), soft_wrap=True, highlight=False, emoji=False)
 
     try:
         interrupt.run(serve(args.host, args.port, db=db, accounts=accounts, limits=limits, announce=announce,

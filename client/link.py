@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import secrets
+import ssl
 from collections import deque
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Self
@@ -32,10 +33,12 @@ from scopa.protocol import (
     Welcome,
     YourTurn,
 )
+from scopa.protocol.address import ServerAddress, parse_server_address
 from scopa.protocol.commands import Redirect
 
 from .channel import MAX_REDIRECTS, Channel, ConnectionLost, ServerRefused, _Inbox
 from .clock import Clock
+from .trust import ServerTrust, Streams, open_stream, speaks_tls
 from .liveness import LinkListener, LinkStatus
 
 CLIENT_SOFTWARE = "scopa-client 0.1"
@@ -43,16 +46,12 @@ _MAX_NAME = 24
 
 
 def parse_address(text: str, default_port: int = DEFAULT_PORT) -> tuple[str, int]:
-    """``host:port`` (or ``host``, or ``:port``) → ``(host, port)``; ValueError if bad."""
-    host, sep, port = text.strip().rpartition(":")
-    if not sep:
-        host, port = port, ""
-    host = host.strip("[]") or "127.0.0.1"
-    if not port:
-        return host, default_port
-    if not port.isdigit() or not 0 < int(port) < 65536:
-        raise ValueError(f"bad port in {text!r}: use HOST:PORT, e.g. 127.0.0.1:{default_port}")
-    return host, int(port)
+    """``host:port`` (or ``host``, or ``:port``) → ``(host, port)``; ValueError if bad
+    (a ``tls://`` address too: :func:`~scopa.protocol.address.parse_server_address` reads those)."""
+    where = parse_server_address(text, default_port)
+    if where.tls:
+        raise ValueError(f"{text!r} is a TLS address: this command connects over plain TCP only")
+    return where.host, where.port
 
 
 def name_variants(name: str) -> Iterable[str]:
@@ -83,7 +82,13 @@ class Link(Channel):
         self.invite: str | None = None  # the invite code of the private table created last
         self._watch_invite: str | None = None  # the invite of the table watched (to watch it again)
         self.host, self.port, self.client = "", 0, CLIENT_SOFTWARE
-        self.home: tuple[str, int] | None = None
+        self.tls = False
+        """The server speaks TLS (a ``tls://`` address), checked by :attr:`trust`."""
+        self.trust: ServerTrust | None = None
+        """How a TLS server's certificate is checked (None: the user's pins, client/trust.py)."""
+        self.fingerprint: str | None = None
+        """The fingerprint the server announced on the LAN, if it was found there."""
+        self.home: ServerAddress | None = None
         """The address this session first connected to: where it goes back when a server
         of a cluster it was sent to cannot be reached (another member serves its table now)."""
         self.reconnect_for = 130.0
@@ -100,20 +105,22 @@ class Link(Channel):
     async def connect(
         cls, host: str, port: int, name: str, *, client: str = CLIENT_SOFTWARE, attempts: int = 20,
         clock: Clock | None = None, listener: LinkListener | None = None, password: str | None = None,
-        proxied_for: str | None = None,
+        proxied_for: str | None = None, tls: bool = False, trust: ServerTrust | None = None,
+        fingerprint: str | None = None,
     ) -> Self:
         """Open a connection and say hello as ``name`` (``name2``, ``name3``… if taken;
         with the ``password`` of a claimed name, only ``name`` itself).  ``clock``: what
         the liveness check and the reconnect backoff wait on (tests pass a fake one);
         ``listener``: added with :meth:`add_listener` before the first byte is sent;
-        ``proxied_for``: see :attr:`proxied_for`."""
-        try:
-            reader, writer = await asyncio.open_connection(host, port)
-        except OSError as exc:
-            raise ConnectionLost(f"cannot connect to {host}:{port}: {exc.strerror or exc}") from None
+        ``proxied_for``: see :attr:`proxied_for`; ``tls``, ``trust``, ``fingerprint``: a TLS
+        server, and how its certificate is checked (client/trust.py).  Nothing is sent
+        before the certificate is accepted (else :class:`CertificateRefused`)."""
+        where = ServerAddress(host, port, tls, fingerprint)
+        reader, writer = await _open(where, trust)
         session = cls(reader, writer, clock)
         session.host, session.port, session.client = host, port, client
-        session.home = (host, port)
+        session.tls, session.trust, session.fingerprint = tls, trust, fingerprint
+        session.home = where
         session.proxied_for = proxied_for
         if listener is not None:
             session.add_listener(listener)
@@ -123,6 +130,8 @@ class Link(Channel):
             try:
                 await session._hello(name, client, 1 if password else attempts, password)
             except ConnectionLost:  # lost during the hello: the server is there, try again
+                if not tls and await speaks_tls(host, port):
+                    raise ConnectionLost(f"the server at {where} speaks TLS: connect to tls://{where}") from None
                 session.name = name
                 await session._reconnect_or_raise()
         except BaseException:
@@ -147,18 +156,17 @@ class Link(Channel):
     @classmethod
     async def resume_seat(
         cls, host: str, port: int, name: str, token: str, *, client: str = CLIENT_SOFTWARE,
-        proxied_for: str | None = None,
+        proxied_for: str | None = None, tls: bool = False, trust: ServerTrust | None = None,
     ) -> Self:
         """Open a connection straight back to a seat (a restarted client with a saved
         seat token): ``hello`` with ``resume``.  ServerRefused (``bad_token``) if the
         seat is gone."""
-        try:
-            reader, writer = await asyncio.open_connection(host, port)
-        except OSError as exc:
-            raise ConnectionLost(f"cannot connect to {host}:{port}: {exc.strerror or exc}") from None
+        where = ServerAddress(host, port, tls)
+        reader, writer = await _open(where, trust)
         session = cls(reader, writer)
         session.host, session.port, session.client = host, port, client
-        session.home = (host, port)
+        session.tls, session.trust = tls, trust
+        session.home = where
         session.name, session.token = name, token
         session.proxied_for = proxied_for
         session._start_tasks()
@@ -288,7 +296,8 @@ class Link(Channel):
         with contextlib.suppress(Exception):
             self._send(Bye(reason="sent to another server of the cluster"), str(LOBBY))
             await self._writer.drain()
-        self.host, self.port = parse_address(address, self.port)
+        where = parse_server_address(address, self.port)
+        self.host, self.port, self.tls, self.fingerprint = where.host, where.port, where.tls, None
         await self._reopen()
 
     async def _with_backoff(self, greet: Callable[[], Awaitable[None]], failure: str) -> None:
@@ -325,17 +334,30 @@ class Link(Channel):
         self._backlog = deque(c for c in kept if c.re is None and not isinstance(c.body, YourTurn)
                               and (c.sender.startswith("table:") or isinstance(c.body, Left)))
         try:
-            reader, writer = await asyncio.open_connection(self.host, self.port)
-        except OSError as exc:
-            if self.home is not None and (self.host, self.port) != self.home:
-                self.host, self.port = self.home  # a member we were sent to is gone: back to where we began
-            raise ConnectionLost(f"cannot connect to {self.host}:{self.port}: {exc.strerror or exc}") from None
+            reader, writer = await _open(ServerAddress(self.host, self.port, self.tls, self.fingerprint), self.trust)
+        except ConnectionLost:
+            if self.home is not None and (self.host, self.port, self.tls) != (self.home.host, self.home.port,
+                                                                              self.home.tls):
+                home = self.home  # a member we were sent to is gone: back to where we began
+                self.host, self.port, self.tls, self.fingerprint = home.host, home.port, home.tls, home.fingerprint
+            raise
         self._reader, self._writer = reader, writer
         self._conn = Connection(ConnectionRole.CLIENT)
         self._inbox = _Inbox()
         self._lost_event = asyncio.Event()
         self._closed_reason = None
         self._start_tasks()
+
+
+async def _open(where: ServerAddress, trust: ServerTrust | None) -> Streams:
+    """A stream to ``where``; ConnectionLost when it cannot be opened."""
+    try:
+        return await open_stream(where, trust)
+    except ssl.SSLError as exc:
+        raise ConnectionLost(f"cannot connect to {where}: the TLS handshake failed ({exc.reason or exc}); a server "
+                             f"without TLS is reached at {where.host_port}, without tls://") from None
+    except OSError as exc:
+        raise ConnectionLost(f"cannot connect to {where}: {exc.strerror or exc}") from None
 
 
 def new_token() -> str:

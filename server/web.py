@@ -45,6 +45,7 @@ from urllib.parse import urlsplit
 from aiohttp import WSCloseCode, web
 
 from .limits import Limits
+from .tls import HANDSHAKE_TIMEOUT, ServerTls
 from .session import ServerSession
 from .webpasses import PassBook, Passes
 from .webrelay import relay
@@ -203,18 +204,22 @@ class WebFront:
 
     def __init__(self, engine: NetworkEngine, root: Path | None, limits: WebLimits = WebLimits(),
                  names: frozenset[str] | None = None, extra: Mapping[str, bytes] | None = None,
-                 passes: PassBook | None = None) -> None:
+                 passes: PassBook | None = None, tls: ServerTls | None = None) -> None:
         """``root``: the folder of the client's files (``index.html`` …; None: only the
         WebSocket); ``names``: the host names a request may use besides IP addresses
         (default: this machine's); ``extra``: more files by name (made by the caller);
         ``passes``: where ``redirect``s are noted and tickets found (default: this
-        front's own)."""
+        front's own); ``tls``: serve HTTPS (and HSTS) with this certificate; without it the
+        page says that it is not private."""
         self.engine = engine
         self.limits = limits
         self.names = names if names is not None else machine_names()
         self.files = _load(root) if root is not None else {}
         for name, body in (extra or {}).items():
             self.files[name] = _entry(name, body)
+        self.tls = tls
+        if tls is None and "index.html" in self.files:
+            self.files["index.html"] = _entry("index.html", not_private(self.files["index.html"][0]))
         engine_cap = engine.limits.max_connections
         self.max_sessions = None if engine_cap is None else max(1, engine_cap - limits.tcp_reserve)
         """WebSocket sessions at once: the server's cap less the TCP port's reserve."""
@@ -267,14 +272,18 @@ class WebFront:
         app.router.add_get("/", self._file)
         app.router.add_get("/{name}", self._file)
         app.middlewares.append(self._guard_host)
+        if self.tls is not None:
+            app.on_response_prepare.append(_strict_transport)
         self._runner = web.AppRunner(app, keepalive_timeout=self.limits.idle_timeout, access_log=None,
                                      handle_signals=False)
         await self._runner.setup()
         self.http = self._runner.server
         loop = asyncio.get_running_loop()
-        self._listener = await loop.create_server(lambda: _Guard(self), host, port, reuse_port=reuse_port or None)
+        self._listener = await loop.create_server(lambda: _Guard(self), host, port, reuse_port=reuse_port or None,
+                                                  ssl=self.tls.context if self.tls else None,
+                                                  ssl_handshake_timeout=HANDSHAKE_TIMEOUT if self.tls else None)
         self.port = self._listener.sockets[0].getsockname()[1]
-        log.info("web page on http://%s:%s/ (WebSocket /ws)", host, self.port)
+        log.info("web page on %s://%s:%s/ (WebSocket /ws)", "https" if self.tls else "http", host, self.port)
         return self.port
 
     async def stop(self) -> None:
@@ -328,7 +337,7 @@ class WebFront:
         self._open.add(ws)
         try:
             if address is not None:  # handed on: carried to the member serving the table
-                await relay(ws, address, request.remote or "")
+                await relay(ws, address, request.remote or "", self.tls)
             else:
                 session = self.engine.new_session()
                 session.handed_on = self.passes.note
@@ -338,6 +347,22 @@ class WebFront:
             self.sessions -= 1
             self._open.discard(ws)
         return ws
+
+
+NOT_PRIVATE = ("<p id=\"not-private\" role=\"alert\" style=\"margin:0;padding:.4em .8em;background:#fde68a;"
+               "color:#3b2f00;font:14px/1.4 system-ui,sans-serif\">Not private: this page is served without TLS, "
+               "so anyone on this network can read what you send (passwords too).</p>")
+"""What a page served without TLS says first."""
+
+
+def not_private(page: bytes) -> bytes:
+    """``page`` (an HTML document) saying first that it is not private."""
+    return page.replace(b"<body>", b"<body>\n" + NOT_PRIVATE.encode(), 1)
+
+
+async def _strict_transport(request: web.Request, response: web.StreamResponse) -> None:
+    """HSTS on every answer of a front served over TLS."""
+    response.headers["Strict-Transport-Security"] = "max-age=31536000"
 
 
 def _load(root: Path) -> dict[str, tuple[bytes, bytes, str]]:
@@ -374,11 +399,13 @@ class WebOptions:
     """Told the port once the front listens (to print the address)."""
     reuse_port: bool = False
     """Share the port with the other members of a cluster on this host (SO_REUSEPORT)."""
+    tls: ServerTls | None = None
+    """Serve HTTPS with this certificate (the server's: server/tls.py)."""
 
 
 async def start_front(engine: NetworkEngine, options: WebOptions, passes: PassBook | None = None) -> WebFront:
     """A started :class:`WebFront` of ``engine`` (``passes``: the cluster's, else its own)."""
-    front = WebFront(engine, options.root, options.limits, options.names, options.extra, passes)
+    front = WebFront(engine, options.root, options.limits, options.names, options.extra, passes, options.tls)
     try:
         await front.start(options.host, options.port, options.reuse_port)
     except OSError as exc:

@@ -44,6 +44,9 @@ NEEDS_A_PERSON_OR_RUNS_UNTIL_STOPPED = {
     "scopa watch --server 192.168.1.10:7015 --table 3",
     "scopa bot --strategy greedy --games 5 --delay 0.5",  # paced to be followed: minutes by design
     "scopa serve --host 0.0.0.0 --web 8000",  # tests/test_web_client.py plays on its web front
+    # TLS: tests/test_tls_netns.py serves so between two namespaces, tests/test_tls_cli.py plays over tls://
+    "scopa serve --host 0.0.0.0 --web 8000 --tls self-signed",
+    "scopa bot --server tls://127.0.0.1:7015 --fill-with-bots greedy --games 1",
     # game records: a server with finished games or a record file (tests/test_records_cli.py)
     "scopa games --server HOST:PORT [--player NAME]",
     "scopa leaderboard --server HOST:PORT [--rules PRESET]",

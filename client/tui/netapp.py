@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from typing import Any
 
 from rich.text import Text
 
@@ -18,6 +19,7 @@ from ..notation import DeckStyle
 from ..notices import SeatCameBack, SeatNotice, notice_from_wire
 from ..session import ClientSession, ConnectionLost, ServerRefused
 from ..tokens import SavedSeat, TokenStore
+from ..trust import CertificateRefused
 from .app import ScopaApp
 from .away import AwaySeats
 from .board import BoardScreen
@@ -65,6 +67,7 @@ class NetApp(ScopaApp):
         self.comeback = Comeback(lambda text: self.tell(text), lambda: self.session.table_id if self.session else None,
                                  style)  # what was missed while away, and a move to send again
         self.proxied_for: str | None = None  # a web host's: whom the connection is for
+        self.link_options: dict[str, Any] = {}  # a TLS server: ClientSession.connect's tls, trust and fingerprint
         self.ask_before_resuming = True  # False: back to a saved seat without asking
 
     # ------------------------------------------------------------------ frame
@@ -107,7 +110,7 @@ class NetApp(ScopaApp):
     async def main(self) -> None:
         try:
             await self._main()
-        except (ConnectionLost, ServerRefused) as exc:
+        except (ConnectionLost, ServerRefused, CertificateRefused) as exc:
             self.exit(1, message=f"{exc}")
 
     async def _main(self) -> None:
@@ -119,13 +122,15 @@ class NetApp(ScopaApp):
         if saved is not None and (not self.ask_before_resuming or await self.offer_return(saved)):
             try:
                 session = await ClientSession.resume_seat(self.host, self.port, saved.name, saved.token,
-                                                          proxied_for=self.proxied_for)
+                                                          proxied_for=self.proxied_for,
+                                                          tls=self.link_options.get("tls", False),
+                                                          trust=self.link_options.get("trust"))
             except ServerRefused as exc:
                 self.tell(f"That game is over or gone ({exc.message}).")
                 self.store.forget(self.server, self.player_name)
         if session is None:
             session = await ClientSession.connect(self.host, self.port, self.player_name,
-                                                  proxied_for=self.proxied_for)
+                                                  proxied_for=self.proxied_for, **self.link_options)
         self.session = session
         session.observers.append(lambda c: self.call_later(self.on_server_command, c))
         session.link_observers.append(self._link_changed)

@@ -2,7 +2,13 @@
 // A Scopa bot in JavaScript: a TCP socket, @msgpack/msgpack and docs/PROTOCOL.md.
 //
 //   npm ci                                  # once, in this folder
-//   node bot.js [HOST:PORT] [--name NAME] [--protocol N] [--solo] [--schema PATH | --no-schema]
+//   node bot.js [[tls://]HOST:PORT] [--fingerprint SHA256] [--name NAME] [--protocol N] [--solo]
+//               [--schema PATH | --no-schema]
+//
+// A tls:// address is reached over TLS (§1): the server's certificate is checked against
+// Node's trust store (NODE_EXTRA_CA_CERTS adds one), or, with --fingerprint, it must be
+// the certificate of that SHA-256 fingerprint (a server's self-signed one, as `scopa
+// serve --tls self-signed` prints it); nothing is sent before it is checked.
 //
 // It says hello, joins the first table waiting for players (or, with --solo or when
 // none waits, creates one with a server bot as the opponent), answers every
@@ -22,6 +28,7 @@
 import fs from "node:fs";
 import net from "node:net";
 import process from "node:process";
+import tls from "node:tls";
 import { fileURLToPath } from "node:url";
 import { decode, encode } from "@msgpack/msgpack";
 import Ajv2020 from "ajv/dist/2020.js";
@@ -33,7 +40,8 @@ const RETRIES = 10; // connections tried again after one is lost while seated
 const RETRY_MS = 300; // waited before the n-th try: n times this
 
 function parseArgs(argv) {
-  const opts = { address: "127.0.0.1:7015", name: "jsbot", protocol: 2, solo: false, schema: DEFAULT_SCHEMA };
+  const opts = { address: "127.0.0.1:7015", name: "jsbot", protocol: 2, solo: false, schema: DEFAULT_SCHEMA,
+    fingerprint: null };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === "--name") opts.name = argv[++i];
@@ -41,14 +49,14 @@ function parseArgs(argv) {
     else if (arg === "--no-schema") opts.schema = null;
     else if (arg === "--protocol") opts.protocol = Number.parseInt(argv[++i], 10);
     else if (arg === "--solo") opts.solo = true;
+    else if (arg === "--fingerprint") opts.fingerprint = argv[++i].toUpperCase();
     else if (arg === "--help" || arg === "-h") {
-      console.log("usage: node bot.js [HOST:PORT] [--name NAME] [--protocol N] [--solo] [--schema PATH | --no-schema]");
+      console.log("usage: node bot.js [[tls://]HOST:PORT] [--fingerprint SHA256] [--name NAME] [--protocol N] [--solo] " +
+        "[--schema PATH | --no-schema]");
       process.exit(0);
     } else opts.address = arg;
   }
-  const cut = opts.address.lastIndexOf(":");
-  opts.host = opts.address.slice(0, cut);
-  opts.port = Number.parseInt(opts.address.slice(cut + 1), 10);
+  Object.assign(opts, splitAddress(opts.address));
   if (!opts.host || !Number.isInteger(opts.port) || !Number.isInteger(opts.protocol)) {
     console.error(`bad arguments: ${argv.join(" ")}`);
     process.exit(2);
@@ -130,10 +138,12 @@ function pickMove(legal) {
   return legal.reduce((best, move) => (worth(move) > worth(best) ? move : best), legal[0]);
 }
 
-// "host:port", "[v6]:port" -> [host, port]
+// "host:port", "[v6]:port", "tls://host:port" -> {host, port, secure}
 function splitAddress(address) {
-  const at = address.lastIndexOf(":");
-  return [address.slice(0, at).replace(/^\[(.*)\]$/, "$1"), Number(address.slice(at + 1))];
+  const secure = address.toLowerCase().startsWith("tls://");
+  const rest = secure ? address.slice("tls://".length) : address;
+  const at = rest.lastIndexOf(":");
+  return { host: rest.slice(0, at).replace(/^\[(.*)\]$/, "$1"), port: Number(rest.slice(at + 1)), secure };
 }
 
 function main() {
@@ -148,7 +158,7 @@ function main() {
   let again = null; // a join_table a redirect sent us elsewhere with: sent again there after the welcome
   let seat = null; // {table, token}: our seat, from `joined`, to resume it
   let lastEvent = 0; // the highest table event number received (§7 Reconnecting)
-  let address = [opts.host, opts.port]; // where the seat plays (a redirect moves it)
+  let address = { host: opts.host, port: opts.port, secure: opts.secure }; // where the seat plays (a redirect moves it)
   let retries = 0; // connections made again since the last one that got back to the seat
   let leaving = false; // we said bye: a close is expected
   let moving = false; // told `unavailable`: the close of this connection is ours
@@ -173,7 +183,7 @@ function main() {
     retries += 1;
     console.error(`${why}: resuming the seat at table ${seat.table} (try ${retries})`);
     setTimeout(() => {
-      open(address[0], address[1], { name, client: "examples/js/bot.js", resume: resumeBody() });
+      open(address, { name, client: "examples/js/bot.js", resume: resumeBody() });
     }, RETRY_MS * retries);
   };
 
@@ -209,7 +219,7 @@ function main() {
         const me = wire.me === "guest" ? name : wire.me.replace(/^player:/, ""); // a resume is sent on before its welcome
         const hello = { name: me, client: "examples/js/bot.js", ticket: body.ticket };
         if (resuming) hello.resume = resumeBody();
-        open(address[0], address[1], hello);
+        open(address, hello);
         break;
       }
       case "joined":
@@ -262,13 +272,24 @@ function main() {
     }
   };
 
-  // One connection (a redirect makes the next one): hello on connect, commands in.
-  const open = (host, port, hello) => {
-    const mine = net.createConnection({ host, port });
+  // One connection (a redirect makes the next one): hello once connected (over TLS, once
+  // the certificate is checked), commands in.
+  const open = ({ host, port, secure }, hello) => {
+    const pinned = secure && opts.fingerprint !== null;
+    const mine = secure
+      ? tls.connect({ host, port, servername: net.isIP(host) ? undefined : host, minVersion: "TLSv1.2",
+        rejectUnauthorized: !pinned })
+      : net.createConnection({ host, port });
     socket = mine;
     wire = new Wire(mine, opts.protocol);
     const ours = wire;
-    mine.on("connect", () => {
+    mine.on(secure ? "secureConnect" : "connect", () => {
+      const shown = pinned ? mine.getPeerCertificate().fingerprint256 : null;
+      if (pinned && shown !== opts.fingerprint) {
+        stop(1, `the server at tls://${host}:${port} shows the certificate ${shown}, not ${opts.fingerprint}: ` +
+          "nothing was sent to it");
+        return;
+      }
       ours.send("hello", hello, "lobby");
     });
     mine.on("data", (chunk) => {
@@ -295,7 +316,7 @@ function main() {
     });
   };
 
-  open(opts.host, opts.port, { name, client: "examples/js/bot.js" });
+  open(address, { name, client: "examples/js/bot.js" });
 }
 
 main();
