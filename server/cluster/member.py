@@ -31,6 +31,8 @@ from scopa.protocol import commands as wire
 
 from ..clock import Clock, Timer
 from ..connections import Connections
+from ..journal import Journal
+from ..journal_values import StorageError
 from ..lobby import TableDirectory
 from ..lobby_feed import LobbyFeed
 from ..shared_lobby import Claim, HandOn, TableKeeper, TableLeases
@@ -62,9 +64,10 @@ class ClusterMember:
     """One server's membership of a cluster sharing one lobby through Redis."""
 
     def __init__(self, options: ClusterOptions, clock: Clock, connections: Connections, tables: TableDirectory,
-                 feed: LobbyFeed, keeper: TableKeeper | None = None) -> None:
+                 feed: LobbyFeed, keeper: TableKeeper | None = None, journal: Journal | None = None) -> None:
         """``keeper``: the server's tables, when the members share one journal (the
-        tables' leases are then held here)."""
+        tables' leases are then held here); ``journal``: the server's journal, where table
+        ids come from when the members share it, else the floor of those Redis gives."""
         self.options = options
         self.id = options.member_id or secrets.token_hex(6)
         self.keys = Keys(options.prefix)
@@ -78,8 +81,10 @@ class ClusterMember:
                               on_taken=self.names.take_here,
                               on_leaving=lambda store, ids: _hand_names(self.names, tables, store, ids)) \
             if options.shared_journal and keeper is not None else None
+        self.journal = journal
         self.id_floor = 0
-        """Table ids at or below this one are never taken (the journal's)."""
+        """Table ids at or below this one are never taken (the journal's at start; the
+        journal's last id is read again for every block)."""
         self._ids: deque[int] = deque()
         self._taking = False
         self._store: Redis | None = None
@@ -132,13 +137,19 @@ class ClusterMember:
         self.names.redeem(self.keys.ticket(ticket), name, answer)
 
     def next_table_id(self) -> str | None:
-        if self._store is None or not self._ids:
+        if self._store is None:
             return None
-        table_id = self._ids.popleft()
-        if len(self._ids) < self.options.id_block // 2 and not self._taking:
+        if len(self._ids) <= self.options.id_block // 2 and not self._taking:
             self._taking = True
             self._background.spawn(self._take_ids(self._store))
-        return str(table_id)
+        return str(self._ids.popleft()) if self._ids else None
+
+    def id_refused(self, table_id: str) -> None:
+        log.error("cluster: table id %s is held in the journal already; this member's ids are taken again", table_id)
+        self._ids.clear()
+        if self._store is not None and not self._taking:
+            self._taking = True
+            self._background.spawn(self._take_ids(self._store))
 
     # ------------------------------------------------------------------ life
 
@@ -287,13 +298,24 @@ class ClusterMember:
             self._lose(exc)
 
     async def _take_ids(self, store: Redis) -> None:
+        """A block of table ids: from the journal the members share (no loss of Redis's
+        data can hand an id out again), else from Redis's counter, never at or below the
+        highest id this member's journal holds, read now."""
         self._taking = True
         try:
             size = self.options.id_block
-            top = int(await store.eval(_TAKE_IDS, 1, self.keys.table_ids, str(size), str(self.id_floor)))
+            async with asyncio.timeout(self.options.timeout * 2):
+                if self.options.shared_journal and self.journal is not None:
+                    top = await self.journal.take_table_ids(size)
+                else:
+                    floor = max(self.id_floor, await self.journal.last_table_id() if self.journal is not None else 0)
+                    top = int(await store.eval(_TAKE_IDS, 1, self.keys.table_ids, str(size), str(floor)))
+            self._ids.clear()
             self._ids.extend(range(top - size + 1, top + 1))
         except (RedisError, OSError) as exc:
             self._lose(exc)
+        except (StorageError, TimeoutError) as exc:  # a new table is unavailable until a block is had
+            log.warning("cluster: no table ids from the journal for now: %s", exc or "it did not answer in time")
         finally:
             self._taking = False
 
