@@ -23,8 +23,6 @@ from collections.abc import Callable, Sequence
 
 from redis.asyncio import Redis
 from redis.asyncio.client import PubSub
-from redis.asyncio.retry import Retry
-from redis.backoff import NoBackoff
 from redis.exceptions import RedisError
 
 from scopa.protocol import commands as wire
@@ -44,6 +42,7 @@ from .leases import Leases
 from .tickets import SharedPasses, hand_on
 from .names import Names
 from .options import ClusterOptions
+from .connector import Connector
 from .presence import Presence
 
 log = logging.getLogger("scopa.server.cluster")
@@ -187,14 +186,11 @@ class ClusterMember:
         if self._leases is not None:
             await self._leases.close()
 
-    def _client(self, read_timeout: float | None) -> Redis:
-        return Redis.from_url(self.options.url, socket_timeout=read_timeout,
-                              socket_connect_timeout=self.options.timeout, retry=Retry(NoBackoff(), 0))
-
     async def _run(self) -> None:
         while True:
             self._lost.clear()
-            store, listener = self._client(self.options.timeout), self._client(None)
+            connector = Connector(self.options.url, self.options.timeout)  # through Sentinels: the master now
+            store, listener = connector.client(self.options.timeout), connector.client(None)
             pubsub = listener.pubsub()
             reading: asyncio.Task[None] | None = None
             try:
@@ -213,6 +209,7 @@ class ClusterMember:
                     reading.cancel()
                     await asyncio.gather(reading, return_exceptions=True)
                 await _close(pubsub, store, listener)
+                await connector.aclose()
             self._attempted.set()
             await self.clock.sleep(self.options.retry)
 
