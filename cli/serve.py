@@ -32,7 +32,8 @@ def add_serve_subcommand(sub: Any) -> None:
                             "behind one router); otherwise two seats played from one address are not rated "
                             "(repeatable)")
     serve.add_argument("--cluster", metavar="URL", default=None,
-                       help="share one lobby with the other servers using this Redis (redis://HOST:PORT/N): "
+                       help="share one lobby with the other servers using this Redis (redis://HOST:PORT/N, or through "
+                            "its Sentinels: redis+sentinel://HOST:PORT[,HOST:PORT...]/MASTER): "
                             "their tables are listed here, names are unique across them (needs scopa[cluster])")
     serve.add_argument("--advertise", metavar="HOST:PORT", default=None,
                        help="with --cluster: the address at which clients reach this server, given to the other "
