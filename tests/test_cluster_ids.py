@@ -68,13 +68,16 @@ async def two_members(url: str, db: str) -> AsyncIterator[tuple[NetworkEngine, N
 
 
 async def seated(port: int, name: str) -> ClientSession:
-    """``name`` at a new table with a bot on the member at ``port`` (``unavailable`` while
-    the member has no table ids or cannot reach Redis: asked again)."""
-    session = await ClientSession.connect("127.0.0.1", port, name)
-    session.first_backoff, session.max_backoff = 0.02, 0.2
+    """``name`` at a new table with a bot on the member at ``port`` (a ``hello`` or
+    ``create_table`` refused as ``unavailable`` while the member cannot reach Redis, or
+    has no table ids yet, is sent again)."""
+    session: ClientSession | None = None
     async with asyncio.timeout(DEADLINE):
         while True:
             try:
+                if session is None:
+                    session = await ClientSession.connect("127.0.0.1", port, name)
+                    session.first_backoff, session.max_backoff = 0.02, 0.2
                 await session.create_table(fill_with_bots=["greedy"])
                 return session
             except ServerRefused as exc:

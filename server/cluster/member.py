@@ -214,8 +214,11 @@ class ClusterMember:
             await self.clock.sleep(self.options.retry)
 
     async def _join(self, store: Redis, pubsub: PubSub) -> None:
-        """Subscribe (confirmed: what is published from now on is heard), then publish and
-        load the lobby, take back the names and a block of ids."""
+        """Take a block of ids, subscribe (confirmed: what is published from now on is
+        heard), then publish and load the lobby and take back the names (from then on a
+        ``hello`` is welcomed)."""
+        self._ids.clear()
+        await self._take_ids(store)
         await pubsub.subscribe(self.keys.lobby)
         while (message := await pubsub.get_message(timeout=self.options.timeout)) is None \
                 or message["type"] != "subscribe":
@@ -224,8 +227,6 @@ class ClusterMember:
         await self.presence.load_others(store)
         self.names.store = store
         await self.names.refresh(store)
-        self._ids.clear()
-        await self._take_ids(store)
         log.info("cluster: member %s (%s) joined the lobby at %s", self.id, self.address, self.options.url)
 
     def _up(self, store: Redis) -> None:
