@@ -7,7 +7,7 @@ lobby once finished.  The built-in bots that sit at them are made here too."""
 from __future__ import annotations
 
 import asyncio
-import itertools
+import contextlib
 import logging
 import random
 import time
@@ -74,7 +74,7 @@ class TableLife:
         self.bot_workers = bot_workers
         self._bot_pool: BotPool | None = None
         self._seeds = random.Random(seed) if seed is not None else random.SystemRandom()
-        self._table_ids = itertools.count(1)
+        self._last_id = 0  # the last table id made here (a server of its own)
         self._creating = BackgroundTasks()  # new tables waiting for the journal to store them
         self.creating: set[str] = set()
         """The ids of the new tables whose journaling is under way (their leases are needed)."""
@@ -93,7 +93,7 @@ class TableLife:
         the highest one ever stored (``games`` False: only that, and the damaged tables)."""
         assert self.storage is not None
         self.last_stored_id = await self.storage.last_table_id()
-        self._table_ids = itertools.count(self.last_stored_id + 1)
+        self._last_id = self.last_stored_id
         self.damaged = dict(await self.storage.load_damaged())
         if not games:
             return
@@ -214,7 +214,7 @@ class TableLife:
         if refusal is not None:
             sess.error(ErrorCode.TOO_MANY_TABLES, refusal, re=seq)
             return
-        table_id = str(next(self._table_ids)) if self.shared is None else self.shared.next_table_id()
+        table_id = self._next_id() if self.shared is None else self.shared.next_table_id()
         if table_id is None:
             sess.error(ErrorCode.UNAVAILABLE, UNAVAILABLE, re=seq)
             return
@@ -276,11 +276,18 @@ class TableLife:
             log.error("table %s: not made, the journal refused it: %s", table.id, exc)
             if isinstance(exc, TableTaken) and self.shared is not None:
                 self.shared.id_refused(table.id)
+            elif isinstance(exc, TableTaken) and self.storage is not None:  # ids go on after the journal's highest
+                with contextlib.suppress(StorageError):
+                    self._last_id = max(self._last_id, await self.storage.last_table_id())
             if not sess.closed:
                 sess.error(ErrorCode.UNAVAILABLE, f"table {table.id} could not be made: the journal refused it "
                                                   f"({exc}); nothing was played; try again", re=seq)
         finally:
             self.creating.discard(table.id)
+
+    def _next_id(self) -> str:
+        self._last_id += 1
+        return str(self._last_id)
 
     def _gone(self, sess: ServerSession, body: wire.CreateTable, seq: int, made: _Made) -> str | None:
         """Why a table journaled a moment ago is not opened after all (None: it is): its
