@@ -30,7 +30,7 @@ from scopa.protocol import commands as wire
 from ..clock import Clock, Timer
 from ..connections import Connections
 from ..journal import Journal
-from ..journal_values import StorageError
+from ..journal_values import StorageError, table_number
 from ..lobby import TableDirectory
 from ..lobby_feed import LobbyFeed
 from ..shared_lobby import Claim, HandOn, TableKeeper, TableLeases
@@ -214,17 +214,17 @@ class ClusterMember:
             await self.clock.sleep(self.options.retry)
 
     async def _join(self, store: Redis, pubsub: PubSub) -> None:
-        """Take a block of ids, subscribe (confirmed: what is published from now on is
-        heard), then publish and load the lobby and take back the names (from then on a
-        ``hello`` is welcomed)."""
-        self._ids.clear()
-        await self._take_ids(store)
+        """Subscribe (confirmed: what is published from now on is heard), then publish and
+        load the lobby, take a block of ids and take back the names (from then on a
+        ``hello`` is welcomed, and its ``create_table`` has an id)."""
         await pubsub.subscribe(self.keys.lobby)
         while (message := await pubsub.get_message(timeout=self.options.timeout)) is None \
                 or message["type"] != "subscribe":
             pass
         await self.presence.join(store)
         await self.presence.load_others(store)
+        self._ids.clear()
+        await self._take_ids(store)
         self.names.store = store
         await self.names.refresh(store)
         log.info("cluster: member %s (%s) joined the lobby at %s", self.id, self.address, self.options.url)
@@ -298,7 +298,7 @@ class ClusterMember:
     async def _take_ids(self, store: Redis) -> None:
         """A block of table ids: from the journal the members share (no loss of Redis's
         data can hand an id out again), else from Redis's counter, never at or below the
-        highest id this member's journal holds, read now."""
+        highest id this member's journal holds, read now, nor any id in the lobby."""
         self._taking = True
         try:
             size = self.options.id_block
@@ -306,7 +306,10 @@ class ClusterMember:
                 if self.options.shared_journal and self.journal is not None:
                     top = await self.journal.take_table_ids(size)
                 else:
-                    floor = max(self.id_floor, await self.journal.last_table_id() if self.journal is not None else 0)
+                    listed = [t.id for t in self.tables.remote] + list(self.tables)
+                    floor = max([self.id_floor, *map(table_number, listed)])
+                    if self.journal is not None:
+                        floor = max(floor, await self.journal.last_table_id())
                     top = int(await store.eval(_TAKE_IDS, 1, self.keys.table_ids, str(size), str(floor)))
             self._ids.clear()
             self._ids.extend(range(top - size + 1, top + 1))
