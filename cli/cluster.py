@@ -40,7 +40,8 @@ def add_cluster_subcommand(sub: Any) -> None:
                                              "(Ctrl-C stops them all)")
     cluster.add_argument("--processes", type=int, default=os.cpu_count() or 1, metavar="N",
                          help="members to run; default one per core")
-    cluster.add_argument("--cluster", required=True, metavar="URL", help="the Redis the members share (redis://...)")
+    cluster.add_argument("--cluster", required=True, metavar="URL", help="the Redis the members share (redis://..., or "
+                         "redis+sentinel://HOST:PORT[,HOST:PORT...]/MASTER through its Sentinels)")
     cluster.add_argument("--db", required=True, metavar="URL", help="the PostgreSQL journal they share (postgresql://...)")
     cluster.add_argument("--host", default="127.0.0.1", help="address to listen on; default 127.0.0.1")
     cluster.add_argument("--port", type=int, default=DEFAULT_PORT,

@@ -36,7 +36,8 @@ def add_serve_subcommand(sub: Any) -> None:
                        help="no per-address cap (connections, waiting tables, name claims) for clients at this "
                             "address or network: a host of yours that runs many bots (repeatable)")
     serve.add_argument("--cluster", metavar="URL", default=None,
-                       help="share one lobby with the other servers using this Redis (redis://HOST:PORT/N): "
+                       help="share one lobby with the other servers using this Redis (redis://HOST:PORT/N, or through "
+                            "its Sentinels: redis+sentinel://HOST:PORT[,HOST:PORT...]/MASTER): "
                             "their tables are listed here, names are unique across them (needs scopa[cluster])")
     serve.add_argument("--advertise", metavar="HOST:PORT", default=None,
                        help="with --cluster: the address at which clients reach this server, given to the other "

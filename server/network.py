@@ -162,7 +162,8 @@ class NetworkEngine:
             if cluster.shared_journal and storage_ is None:
                 raise ValueError("a cluster sharing one journal needs one (db or storage)")
             keeper = HeldTables(self.life, self.tables, self.seating) if cluster.shared_journal else None
-            self.cluster = ClusterMember(cluster, self.clock, self.connections, self.tables, self.feed, keeper)
+            self.cluster = ClusterMember(cluster, self.clock, self.connections, self.tables, self.feed, keeper,
+                                         journal=storage_)
             self.life.shared = self.router.greeting.shared = self.router.at_tables.shared = self.cluster
             self.seating.shared = self.cluster
 

@@ -62,6 +62,10 @@ class SharedLobby(Protocol):
     def next_table_id(self) -> str | None:
         """An id for a new table, unique across the cluster (None: none can be had now)."""
 
+    def id_refused(self, table_id: str) -> None:
+        """The journal refused a new table: it holds ``table_id`` already (the ids in
+        hand are stale: others are taken)."""
+
     def hand_on(self, table_id: str, name: str, answer: Callable[[HandOn], None], naming: bool = True) -> None:
         """Where ``table_id`` is served, if by another server, with a ticket for a client
         called ``name`` (``answer`` is called once, later); ``naming`` False: the ticket
