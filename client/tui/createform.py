@@ -5,6 +5,7 @@ the turn timer, what becomes of a seat left empty."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Literal, get_args, get_origin
@@ -22,6 +23,7 @@ from scopa.bots import LEVELS
 from scopa.engine import AssoPigliaTutto, CaptureMode, Preset, RuleSet, RuleSetError
 
 from ..rulebook import ASSO_TEXT, CAPTURE_MODE_NAMES, CAPTURE_MODE_TEXT, PRESET_TEXT
+from ..turnclock import seconds_text
 from .dialogs import Once, dialog_css
 from .text import PRESET_NAMES, matching_preset
 
@@ -51,9 +53,17 @@ TEAMS_NAMES = {"auto": "teams with 4 or 6 players", "yes": "two teams", "no": "e
 CUSTOM = "custom"
 
 SERVER_TIMER, NO_TIMER = "server", "none"
-TIMER_CHOICES: list[tuple[str, str | float]] = [
-    ("the server's own", SERVER_TIMER), ("15 s", 15.0), ("30 s", 30.0), ("1 min", 60.0),
-    ("2 min", 120.0), ("5 min", 300.0), ("none (a private table only)", NO_TIMER)]
+TIMERS: list[tuple[str, float]] = [("15 s", 15.0), ("30 s", 30.0), ("1 min", 60.0), ("2 min", 120.0),
+                                   ("5 min", 300.0)]
+
+
+def timer_choices(server: float | None) -> list[tuple[str, str | float]]:
+    """The turn timers the form offers: the server's own, the shorter ones (a table may not
+    ask for more than the server's, which ``welcome`` tells; None: not told, every one),
+    and none at a private table."""
+    own = "the server's own" if server is None else f"the server's own ({seconds_text(round(server))})"
+    shorter = [(name, s) for name, s in TIMERS if server is None or s < server]
+    return [(own, SERVER_TIMER), *shorter, ("none (a private table only)", NO_TIMER)]
 BOT_CHOICES: list[tuple[str, str]] = [("wait for people", "none")] + [
     (f"{level} bots", level) for level in LEVELS]
 """The bots offered to people: the levels (a benchmark's baselines are not among them)."""
@@ -124,10 +134,17 @@ class CreateTableScreen(Once, ModalScreen[NewTable | None]):
     """
     BINDINGS = [Binding("escape", "cancel", "back"), Binding("ctrl+s", "create", "create")]
 
-    def __init__(self, defaults: RuleSet) -> None:
+    def __init__(self, defaults: RuleSet, server_timer: float | None = None, last: NewTable | None = None,
+                 problem: str = "") -> None:
+        """``server_timer``: the server's turn clock (the longest a table may have);
+        ``last``: the table asked for last, shown again with the server's ``problem``
+        with it (a refusal keeps every setting)."""
         super().__init__()
-        self.defaults = defaults
-        self.base = defaults.preset  # the classic game the options start from (kept when they change it)
+        self.defaults = last.rules if last is not None else defaults
+        self.base = self.defaults.preset  # the classic game the options start from (kept when they change it)
+        self.server_timer = server_timer
+        self.last = last
+        self.problem = problem
 
     def compose(self) -> ComposeResult:
         d = self.defaults
@@ -136,8 +153,9 @@ class CreateTableScreen(Once, ModalScreen[NewTable | None]):
             with Horizontal(classes="row"):  # first: on a small (touch) screen, without scrolling
                 yield Button("Create", variant="primary", compact=True, id="create")
                 yield Button("Cancel", compact=True, id="cancel")
-            yield Static("", id="form-error")
+            yield Static(Text(self.problem), id="form-error")
             with VerticalScroll(id="form-fields", can_focus=False):
+                yield from self._table_settings()  # first: who plays and how long a move may take
                 for name, field in RuleSet.model_fields.items():
                     if is_flag(name):
                         yield Tick(option_label(name), value=getattr(d, name), compact=True, id=name)
@@ -150,27 +168,36 @@ class CreateTableScreen(Once, ModalScreen[NewTable | None]):
                         yield Static(CAPTURE_MODE_TEXT[d.capture_mode], classes="explain", id="capture-explain")
                     elif name == "asso_piglia_tutto":
                         yield Static(ASSO_TEXT[d.asso_piglia_tutto], classes="explain", id="asso-explain")
-                yield from self._table_settings()
             yield Static("Tab: next field · Enter: open a list or press a button · Space: tick · "
                          "Ctrl+S: create · Esc: cancel", classes="dialog-hint")
 
-    def _list(self, field_id: str, choices: list[tuple[str, object]], value: object,
+    def _list(self, field_id: str, choices: Sequence[tuple[str, object]], value: object,
               label: str | None = None) -> ComposeResult:
         with Horizontal(classes="row"):
             yield Label(label or option_label(field_id))
             yield Select(choices, value=value, allow_blank=False, compact=True, id=field_id)
 
     def _table_settings(self) -> ComposeResult:
-        """Settings of the table rather than of the game."""
-        yield from self._list("bots", list(BOT_CHOICES), "medium", "Other seats")
-        yield Tick("Private", value=False, compact=True, id="private")
-        yield Static("not listed in the lobby: you get an invite code to give to the people you want "
-                     "(they press i in the lobby and type the table and the code)", classes="explain")
-        yield from self._list("turn_timeout", list(TIMER_CHOICES), SERVER_TIMER, "Turn timer")
+        """Settings of the table rather than of the game (those of the table asked for
+        last, when the server refused it)."""
+        last = self.last
+        bots = (last.bots[0] if last.bots else "none") if last is not None else "medium"
+        timers = timer_choices(self.server_timer)
+        timer: str | float = SERVER_TIMER
+        if last is not None and last.no_turn_timer:
+            timer = NO_TIMER
+        elif last is not None and any(value == last.turn_timeout for _, value in timers):
+            timer = last.turn_timeout or SERVER_TIMER
+        yield from self._list("bots", list(BOT_CHOICES), bots, "Other seats")
+        yield Tick("Private", value=last is not None and last.private, compact=True, id="private")
+        yield Static("not listed in the lobby: you get an invite to pass on to the people you want "
+                     "(they run scopa play --invite with it, or press i in the lobby and paste it)",
+                     classes="explain")
+        yield from self._list("turn_timeout", list(timers), timer, "Turn timer")
         yield Static("time for each move; when it runs out the game master plays for the seat",
                      classes="explain")
-        yield from self._list("bot_takeover", [("a bot takes it", True), ("the game is abandoned", False)], True,
-                              "Seat left empty")
+        yield from self._list("bot_takeover", [("a bot takes it", True), ("the game is abandoned", False)],
+                              last.bot_takeover if last is not None else True, "Seat left empty")
         yield Static("when a player's connection stays down past the grace period", classes="explain")
 
     @staticmethod
@@ -230,7 +257,7 @@ class CreateTableScreen(Once, ModalScreen[NewTable | None]):
             self._problem(exc)
             game: object = CUSTOM
         else:
-            self.query_one("#form-error", Static).update("")
+            self.query_one("#form-error", Static).update(Text(self.problem))  # the server's reason, if it refused
             game = form_value(rules, "preset")
         preset = self.query_one("#preset", Select)
         if preset.value != game:

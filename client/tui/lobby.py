@@ -19,6 +19,7 @@ from scopa.engine import RuleSet
 from scopa.protocol import TableInfo, TableState
 from scopa.protocol.convert import rules_from_wire
 
+from ..invite import parse_invite
 from .createform import CreateTableScreen, NewTable
 from .dialogs import Once, dialog_css
 from .text import rules_line
@@ -186,7 +187,7 @@ class LobbyScreen(Screen[None]):
 
 
 class InviteScreen(Once, ModalScreen[str | None]):
-    """A private table: its number and the invite code its host was given."""
+    """A private table: the invite its host passed on (the table and its code)."""
 
     DEFAULT_CSS = dialog_css("InviteScreen", "60")
     BINDINGS = [Binding("escape", "cancel", "back")]
@@ -194,18 +195,18 @@ class InviteScreen(Once, ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Static("Join a private table", classes="dialog-title")
-            yield Input(placeholder="the table and its invite code, e.g. 7 Xq3…", id="invite")
+            yield Input(placeholder="the invite you were given, e.g. 7.Xq3…", id="invite")
             yield Static("", id="invite-error")
             yield Static("Enter: join · Esc: back", classes="dialog-hint")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
-        parts = event.value.split()
-        if len(parts) != 2:
-            self.query_one("#invite-error", Static).update(
-                Text("Type the table's number, a space, then the invite code.", style="yellow"))
+        try:
+            table, code = parse_invite(event.value)
+        except ValueError as exc:
+            self.query_one("#invite-error", Static).update(Text(str(exc), style="yellow"))
             return
-        self.close(" ".join(parts))
+        self.close(f"{table} {code}")
 
     def action_cancel(self) -> None:
         self.close(None)

@@ -5,7 +5,6 @@ a reconnecting banner and a return to an unfinished game after a restart."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 
 from rich.text import Text
 
@@ -16,6 +15,7 @@ from scopa.protocol.convert import rules_from_wire
 from ..game import GameTranslator
 from ..notation import DeckStyle
 from ..notices import SeatCameBack, SeatNotice, notice_from_wire
+from ..invite import invite_string, refusal_text
 from ..session import ClientSession, ConnectionLost, ServerRefused
 from ..tokens import SavedSeat, TokenStore
 from .app import ScopaApp
@@ -44,6 +44,7 @@ class NetApp(ScopaApp):
         autoplay: bool = True,
         watch: str | None = None,
         pace: float = 0.0,
+        invite: tuple[str, str] | None = None,
     ) -> None:
         super().__init__()
         self.host, self.port, self.player_name = host, port, name
@@ -54,6 +55,8 @@ class NetApp(ScopaApp):
         self.autoplay = autoplay
         self.pace = pace  # seconds to leave each play by someone else on screen
         self.watch_only = watch
+        self.leaving = False  # the person asked to leave the game being played
+        self.invite = invite  # (table, code): join that private table (or watch it, with ``watch``) at once
         self.session: ClientSession | None = None
         self.lobby: LobbyScreen | None = None
         self.board_screen: BoardScreen | None = None
@@ -93,11 +96,16 @@ class NetApp(ScopaApp):
             self.exit(0)
             return
         if await self.show_and_wait(ConfirmScreen(self.LEAVE_QUESTION)):
-            if self.session is not None and self.watching is None:
-                with contextlib.suppress(Exception):
-                    await asyncio.wait_for(self.session.leave_table(), 5)
-                self.store.forget(self.server, self.player_name)
-            self.exit(0)
+            if self.session is None or self.watching is not None or self.lobby is None:
+                self.exit(0)
+                return
+            # Back to the lobby: the game's end and ``left`` take the board away.
+            self.store.forget(self.server, self.player_name)
+            self.leaving = True
+            try:
+                self.session.leave_game()
+            except ConnectionLost:
+                self.exit(0)
 
     # ------------------------------------------------------------------ start
 
@@ -107,7 +115,9 @@ class NetApp(ScopaApp):
     async def main(self) -> None:
         try:
             await self._main()
-        except (ConnectionLost, ServerRefused) as exc:
+        except ServerRefused as exc:
+            self.exit(1, message=refusal_text(exc.code, exc.message, self.watch_only, self.invite is not None))
+        except ConnectionLost as exc:
             self.exit(1, message=f"{exc}")
 
     async def _main(self) -> None:
@@ -131,11 +141,13 @@ class NetApp(ScopaApp):
         session.link_observers.append(self._link_changed)
         session.link_observers.append(lambda up, why: self.call_later(self.on_link, up, why))
         if self.watch_only is not None:
-            await self.watch_game(self.watch_only)
+            await self.watch_game(self.watch_only, self.invite[1] if self.invite else None)
             self.exit(0)
             return
         if session.table_id is not None:  # resumed: straight back to the game
             await self.play_at_table()
+        elif self.invite is not None:  # scopa play --invite: straight to the friend's table
+            await self.lobby_action("join", " ".join(self.invite))
         await self.subscribe_lobby()
         await self.refresh_tables()
 
@@ -180,14 +192,7 @@ class NetApp(ScopaApp):
             elif kind == "say":
                 await session.send_chat(arg)
             elif kind == "create":
-                new: NewTable | None = await self.show_and_wait(CreateTableScreen(self.defaults))
-                if new is None:
-                    return
-                info = await session.create_table(new.rules, fill_with_bots=new.bots, private=new.private,
-                                                  turn_timeout=new.turn_timeout, no_turn_timer=new.no_turn_timer,
-                                                  bot_takeover=new.bot_takeover)
-                self.tell(f"Table {info.id} is open: {rules_line(rules_from_wire(info.rules))}.")
-                await self.play_at_table(f"{info.id} {session.invite}" if new.private and session.invite else None)
+                await self.create_table(session)
             elif kind == "join":
                 table_id, _, invite = arg.partition(" ")
                 joined = await session.join_table(table_id, invite=invite or None)
@@ -197,9 +202,31 @@ class NetApp(ScopaApp):
                 await self.watch_game(arg)
             await self.refresh_tables()
         except ServerRefused as exc:
-            self.tell(Text(f"The server says no: {exc.message}", style="yellow"))
+            self.tell(Text(refusal_text(exc.code, exc.message, arg if kind == "watch" else None,
+                                        kind == "join" and " " in arg), style="yellow"))
         except ConnectionLost:
             await self.reconnect_lobby()
+
+    async def create_table(self, session: ClientSession) -> None:
+        """The create-table form, then the table; a table the server refuses brings the
+        form back as it was, with the server's reason."""
+        last: NewTable | None = None
+        problem = ""
+        while True:
+            new: NewTable | None = await self.show_and_wait(
+                CreateTableScreen(self.defaults, session.turn_timeout, last, problem))
+            if new is None:
+                return
+            try:
+                info = await session.create_table(new.rules, fill_with_bots=new.bots, private=new.private,
+                                                  turn_timeout=new.turn_timeout, no_turn_timer=new.no_turn_timer,
+                                                  bot_takeover=new.bot_takeover)
+            except ServerRefused as exc:
+                last, problem = new, refusal_text(exc.code, exc.message)
+                continue
+            break
+        self.tell(f"Table {info.id} is open: {rules_line(rules_from_wire(info.rules))}.")
+        await self.play_at_table(invite_string(info.id, session.invite) if new.private and session.invite else None)
 
     async def reconnect_lobby(self) -> None:
         if self.session is None:
@@ -234,8 +261,8 @@ class NetApp(ScopaApp):
         await self.push_screen(screen)
         if not await session.wait_for_game_start(0):
             screen.say("Waiting for the other seats to fill…" if invite is None else Text.assemble(
-                "Waiting for the other seats to fill. A private table: the people you invite press i in "
-                "the lobby and type ", (invite, "bold")))
+                "Waiting for the other seats to fill. A private table: pass on its invite, ", (invite, "bold"),
+                ". Your friends run scopa play --invite ", (invite, "bold"), " (or press i in the lobby and paste it)."))
         try:
             result = await session.play_game(NetPlayer(session.name, self, screen), on_notice=self._notice_in_turn,
                                              on_snapshot=lambda snap: self.comeback.snapshot_in_turn(screen, snap),
@@ -246,8 +273,12 @@ class NetApp(ScopaApp):
         # Only a game that is over forgets its seat: an app closed mid-game (Ctrl+C, a
         # reloaded web page) finds it again when it starts.
         self.store.forget(self.server, self.player_name)
-        line = result_line(board) if board.over else f"The game ended without a winner ({result.reason})."
-        await self.show_and_wait(GameOverScreen(line, "press any key to go back to the lobby"))
+        if self.leaving:
+            self.leaving = False
+            self.tell(f"You left table {result.table}.")
+        else:
+            line = result_line(board) if board.over else f"The game ended without a winner ({result.reason})."
+            await self.show_and_wait(GameOverScreen(line, "press any key to go back to the lobby"))
         self.board_screen = None
         while self.screen is not self.lobby and len(self.screen_stack) > 1:
             self.pop_screen()
@@ -294,10 +325,10 @@ class NetApp(ScopaApp):
 
     # ------------------------------------------------------------------ watching
 
-    async def watch_game(self, table_id: str) -> None:
+    async def watch_game(self, table_id: str, invite: str | None = None) -> None:
         session = self.session
         assert session is not None
-        snap = await session.watch_table(table_id)
+        snap = await session.watch_table(table_id, invite)
         board = BoardState(viewer=None)
         screen = BoardScreen(board, self.deck, title=f"watching table {table_id} (b: back)")
         screen.turn_clock, screen.now = session.turn_clock, session.clock.now
