@@ -7,6 +7,9 @@ from __future__ import annotations
 
 from scopa.engine import AssoPigliaTutto, CaptureMode, Category, DeclarationKind, Preset, RuleSet
 
+from . import rulebook_it
+from .i18n import Lang
+
 BASICS = """\
 ## The cards
 
@@ -237,8 +240,11 @@ def preset_section(p: Preset) -> str:
     return f"### `{p.value}`\n\n{PRESET_TEXT[p]}\n\nSettings: {_settings(p)}.\n"
 
 
-def book() -> str:
-    """The whole rule book, in Markdown (docs/RULES.md is this text)."""
+def book(lang: Lang = "en") -> str:
+    """The whole rule book, in Markdown (docs/RULES.md is this text; in Italian,
+    docs/RULES.it.md)."""
+    if lang == "it":
+        return rulebook_it.book(OPTION_VALUES)
     parts = ["# Scopa: the rules\n", "How to play Scopa and every variant this program offers.\n", BASICS]
     parts.append("## Games by name\n\nPick one with `--rules NAME` (or in the create-table form).\n")
     parts.extend(preset_section(p) for p in Preset)
@@ -258,8 +264,10 @@ def _indent(note: str) -> str:
     return "\n".join("  " + ln.strip() if not ln.startswith("  ") else ln for ln in note.splitlines())
 
 
-def preset_rules(p: Preset) -> str:
+def preset_rules(p: Preset, lang: Lang = "en") -> str:
     """``scopa rules PRESET``: the basics, then that game's own rules."""
+    if lang == "it":
+        return rulebook_it.preset_rules(p)
     return f"# {p.value}\n\n{PRESET_TEXT[p]}\n\nSettings: {_settings(p)}.\n\n{table_rules(RuleSet.build(p))}\n{BASICS}"
 
 

@@ -105,10 +105,11 @@ RUN_HERE = [
     "scopa local --seats greedy,random --delay 0.3",
     "scopa bot --bot mybot.py:FirstMove --games 10",
     "scopa arena mybot.py:FirstMove greedy --rules scopone --workers 2 --json",
+    "scopa rules --lang it",
 ]
 
 
-@pytest.mark.parametrize("command", RUN_HERE[:4])
+@pytest.mark.parametrize("command", [*RUN_HERE[:4], RUN_HERE[-1]])
 def test_a_readme_command_that_needs_nobody_runs_as_written(command: str, tmp_path: Path) -> None:
     done = run_cli(command, tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr
