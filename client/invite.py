@@ -10,12 +10,12 @@ from urllib.parse import parse_qs, urlsplit
 
 from scopa.protocol import ErrorCode
 
+from .i18n import tr
+
 _TABLE = r"[A-Za-z0-9_-]{1,16}"
 _CODE = r"[A-Za-z0-9_-]{8,64}"
 _STRING = re.compile(rf"^({_TABLE})\.({_CODE})$")
 _SPACED = re.compile(rf"^({_TABLE})\s+({_CODE})$")  # the table and the code typed apart
-
-HINT = "an invite looks like 7.Xq3vR0aT2m-k9LbZ_c8Ew1yH (the table, a dot, the code), or is a link holding one"
 
 
 def invite_string(table: str, code: str) -> str:
@@ -35,7 +35,8 @@ def parse_invite(text: str) -> tuple[str, str]:
         text = f"{table}.{given}" if table and "." not in given else given
     found = _STRING.match(text) or _SPACED.match(text)
     if found is None:
-        raise ValueError(f"that is not an invite: {HINT}")
+        raise ValueError(tr("that is not an invite: an invite looks like 7.Xq3vR0aT2m-k9LbZ_c8Ew1yH (the table, a dot, "
+                            "the code), or is a link holding one"))
     return found[1], found[2]
 
 
@@ -44,8 +45,10 @@ def refusal_text(code: ErrorCode, message: str, watching: str | None = None, inv
     as a table that does not exist (the server tells nobody it is there), so a table
     watched without its invite gets the way to watch a private one."""
     if code is ErrorCode.NO_SUCH_TABLE and invited:
-        return "No table matches that invite: the game is over, the table is gone, or the invite is another table's."
+        return tr("No table matches that invite: the game is over, the table is gone, or the invite is another "
+                  "table's.")
     if code is ErrorCode.NO_SUCH_TABLE and watching is not None:
-        return (f"There is no table '{watching}' to watch without an invite: it does not exist, or it is private. "
-                "A private table is watched with the invite its host passed on: scopa watch --invite TABLE.CODE")
-    return f"The server says no: {message}"
+        return tr("There is no table '{table}' to watch without an invite: it does not exist, or it is private. "
+                  "A private table is watched with the invite its host passed on: scopa watch --invite TABLE.CODE",
+                  table=watching)
+    return tr("The server says no: {message}", message=message)

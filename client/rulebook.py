@@ -8,7 +8,7 @@ from __future__ import annotations
 from scopa.engine import AssoPigliaTutto, CaptureMode, Category, DeclarationKind, Preset, RuleSet
 
 from . import rulebook_it
-from .i18n import Lang
+from .i18n import LANGUAGE, Lang
 
 BASICS = """\
 ## The cards
@@ -208,6 +208,16 @@ CAPTURE_MODE_NAMES: dict[CaptureMode, str] = {
     CaptureMode.FEWEST: "Fewest cards",
     CaptureMode.FREE: "Free choice",
 }
+
+
+def category_names() -> dict[Category, str]:
+    """The scoring categories' names in the terminal's language, in their fixed order."""
+    return rulebook_it.CATEGORY_NAMES if LANGUAGE == "it" else CATEGORY_NAMES
+
+
+def declaration_names() -> dict[DeclarationKind, str]:
+    """The declarations' names in the terminal's language."""
+    return rulebook_it.DECLARATION_NAMES if LANGUAGE == "it" else DECLARATION_NAMES
 
 
 def option_lines() -> list[tuple[str, str, str]]:

@@ -13,6 +13,7 @@ from scopa.protocol import ChatMessage, Command, Snapshot, TableUpdate
 from scopa.protocol.convert import rules_from_wire
 
 from ..game import GameTranslator
+from ..i18n import tr
 from ..notation import DeckStyle
 from ..notices import SeatCameBack, SeatNotice, notice_from_wire
 from ..invite import invite_string, refusal_text
@@ -86,7 +87,7 @@ class NetApp(ScopaApp):
         elif self.lobby is not None:
             self.lobby.say(text)
 
-    LEAVE_QUESTION = "Leave the game? Your seat goes to a bot or the game ends, as the table says."
+    LEAVE_QUESTION = tr("Leave the game? Your seat goes to a bot or the game ends, as the table says.")
 
     def in_game(self) -> bool:
         return self.playing
@@ -124,14 +125,14 @@ class NetApp(ScopaApp):
         saved = self.store.load(self.server, self.player_name) if self.watch_only is None else None
         session: ClientSession | None = None
         if self.watch_only is None:
-            self.lobby = LobbyScreen(f"{self.player_name} on {self.server}")
+            self.lobby = LobbyScreen(tr("{name} on {server}", name=self.player_name, server=self.server))
             await self.push_screen(self.lobby)
         if saved is not None and (not self.ask_before_resuming or await self.offer_return(saved)):
             try:
                 session = await ClientSession.resume_seat(self.host, self.port, saved.name, saved.token,
                                                           proxied_for=self.proxied_for)
             except ServerRefused as exc:
-                self.tell(f"That game is over or gone ({exc.message}).")
+                self.tell(tr("That game is over or gone ({reason}).", reason=exc.message))
                 self.store.forget(self.server, self.player_name)
         if session is None:
             session = await ClientSession.connect(self.host, self.port, self.player_name,
@@ -156,9 +157,9 @@ class NetApp(ScopaApp):
         assert self.lobby is not None
         answer: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
         self.lobby.ask(Text.assemble(
-            ("You have an unfinished game at table ", "bold"), (saved.table, "bold"),
-            (f" on {self.server} (seat {saved.seat + 1}, as {saved.name}). ", "bold"),
-            ("y: go back to it · n: forget it", "bold green")), answer)
+            (tr("You have an unfinished game at table {table} on {server} (seat {seat}, as {name}).",
+                table=saved.table, server=self.server, seat=saved.seat + 1, name=saved.name) + " ", "bold"),
+            (tr("y: go back to it · n: forget it"), "bold green")), answer)
         yes = await answer
         if not yes:
             self.store.forget(self.server, self.player_name)
@@ -196,7 +197,7 @@ class NetApp(ScopaApp):
             elif kind == "join":
                 table_id, _, invite = arg.partition(" ")
                 joined = await session.join_table(table_id, invite=invite or None)
-                self.tell(f"You sit at table {joined.table}, seat {joined.seat + 1}.")
+                self.tell(tr("You sit at table {table}, seat {seat}.", table=joined.table, seat=joined.seat + 1))
                 await self.play_at_table()
             elif kind == "watch":
                 await self.watch_game(arg)
@@ -225,7 +226,7 @@ class NetApp(ScopaApp):
                 last, problem = new, refusal_text(exc.code, exc.message)
                 continue
             break
-        self.tell(f"Table {info.id} is open: {rules_line(rules_from_wire(info.rules))}.")
+        self.tell(tr("Table {table} is open: {rules}.", table=info.id, rules=rules_line(rules_from_wire(info.rules))))
         await self.play_at_table(invite_string(info.id, session.invite) if new.private and session.invite else None)
 
     async def reconnect_lobby(self) -> None:
@@ -250,7 +251,7 @@ class NetApp(ScopaApp):
         assert session is not None
         self.save_seat()
         board = BoardState(viewer=session.seat)
-        screen = BoardScreen(board, self.deck, title=f"table {session.table_id}")
+        screen = BoardScreen(board, self.deck, title=tr("table {table}", table=session.table_id))
         screen.question.hold_on_cancel = True
         screen.chat = self.say_at_table
         screen.turn_clock, screen.now = session.turn_clock, session.clock.now
@@ -260,9 +261,9 @@ class NetApp(ScopaApp):
             self.comeback.catch_up(screen)
         await self.push_screen(screen)
         if not await session.wait_for_game_start(0):
-            screen.say("Waiting for the other seats to fill…" if invite is None else Text.assemble(
-                "Waiting for the other seats to fill. A private table: pass on its invite, ", (invite, "bold"),
-                ". Your friends run scopa play --invite ", (invite, "bold"), " (or press i in the lobby and paste it)."))
+            screen.say(tr("Waiting for the other seats to fill…") if invite is None else Text.assemble(
+                tr("Waiting for the other seats to fill. A private table: pass on its invite,") + " ", (invite, "bold"),
+                ". " + tr("Your friends run scopa play --invite with it (or press i in the lobby and paste it).")))
         try:
             result = await session.play_game(NetPlayer(session.name, self, screen), on_notice=self._notice_in_turn,
                                              on_snapshot=lambda snap: self.comeback.snapshot_in_turn(screen, snap),
@@ -275,10 +276,11 @@ class NetApp(ScopaApp):
         self.store.forget(self.server, self.player_name)
         if self.leaving:
             self.leaving = False
-            self.tell(f"You left table {result.table}.")
+            self.tell(tr("You left table {table}.", table=result.table))
         else:
-            line = result_line(board) if board.over else f"The game ended without a winner ({result.reason})."
-            await self.show_and_wait(GameOverScreen(line, "press any key to go back to the lobby"))
+            line = result_line(board) if board.over else tr("The game ended without a winner ({reason}).",
+                                                            reason=result.reason)
+            await self.show_and_wait(GameOverScreen(line, tr("press any key to go back to the lobby")))
         self.board_screen = None
         while self.screen is not self.lobby and len(self.screen_stack) > 1:
             self.pop_screen()
@@ -330,7 +332,7 @@ class NetApp(ScopaApp):
         assert session is not None
         snap = await session.watch_table(table_id, invite)
         board = BoardState(viewer=None)
-        screen = BoardScreen(board, self.deck, title=f"watching table {table_id} (b: back)")
+        screen = BoardScreen(board, self.deck, title=tr("watching table {table} (b: back)", table=table_id))
         screen.turn_clock, screen.now = session.turn_clock, session.clock.now
         self.board_screen, self.watching = screen, table_id
         translator = GameTranslator(Watcher(self), -1, table_id)
@@ -347,7 +349,7 @@ class NetApp(ScopaApp):
 
         try:
             left = await session.watch(table_id, follow)
-            self.tell(f"No longer watching table {table_id} ({left.reason}).")
+            self.tell(tr("No longer watching table {table} ({reason}).", table=table_id, reason=left.reason))
         finally:
             self.watching = None
             self.board_screen = None
@@ -378,7 +380,7 @@ class NetApp(ScopaApp):
             try:
                 await session.send_chat(text, to=table)
             except ConnectionLost:
-                self.tell(Text(f"Not sent while reconnecting: {text}", style="yellow"))
+                self.tell(Text(tr("Not sent while reconnecting: {text}", text=text), style="yellow"))
 
         self.run_worker(send(), group="chat")
 
@@ -414,9 +416,9 @@ class NetApp(ScopaApp):
             text = None
             self.messages.append("reconnected")
         else:
-            text = f"Connection lost ({why}): reconnecting… your moves are kept until it is back."
+            text = tr("Connection lost ({why}): reconnecting… your moves are kept until it is back.", why=why)
             self.messages.append(text)
         if screen is not None:
             screen.banner(text)
         elif self.lobby is not None:
-            self.lobby.say(text or "Reconnected.")
+            self.lobby.say(text or tr("Reconnected."))
