@@ -235,7 +235,7 @@ ITALIAN: dict[str, str] = {
     "none (a private table only)": "nessuno (solo un tavolo privato)",
     "time for each move; when it runs out the game master plays for the seat":
         "il tempo per ogni mossa; quando scade gioca il server al posto di chi è di turno",
-    "Seat left empty": "Posto rimasto vuoto",
+    "Seat left empty": "Posto vuoto",
     "a bot takes it": "lo prende un bot",
     "the game is abandoned": "la partita si interrompe",
     "when a player's connection stays down past the grace period":
