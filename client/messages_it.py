@@ -296,4 +296,55 @@ ITALIAN: dict[str, str] = {
         "{name} ha perso la connessione; il tavolo aspetta fino a {seconds} s.",
     "{name} did not come back: a {strategy} bot plays the seat.":
         "{name} non è tornato: al suo posto gioca un bot {strategy}.",
+    # the plain lobby
+    "[bold]c[/bold] create a table · [bold]j ID[/bold] join a table · [bold]w ID[/bold] watch a table · "
+    "[bold]b [PRESET][/bold] leaderboard · [bold]r[/bold] refresh · [bold]q[/bold] quit":
+        "[bold]c[/bold] apri un tavolo · [bold]j ID[/bold] siediti a un tavolo · [bold]w ID[/bold] guarda un "
+        "tavolo · [bold]b [GIOCO][/bold] classifica · [bold]r[/bold] aggiorna · [bold]q[/bold] esci",
+    "No tables yet: create one with c.": "Ancora nessun tavolo: aprine uno con c.",
+    "Tables": "Tavoli",
+    "({n} away)": "({n} assenti)",
+    "{name} is not a bot; choose from: {bots} (or leave it blank)":
+        "{name} non è un bot; scegli tra: {bots} (o lascia vuoto)",
+    "only {seats} seat(s) to fill, {n} bots named": "solo {seats} posto/i da riempire, {n} bot nominati",
+    "options are NAME=VALUE, e.g. re_bello=true; {item} is not":
+        "le opzioni sono NOME=VALORE, per esempio re_bello=true; {item} non lo è",
+    "Connection lost ({why}); reconnecting…": "Connessione persa ({why}); riconnessione…",
+    "Reconnected as {name} ({why}).": "Riconnesso come {name} ({why}).",
+    "Could not reconnect: {why}": "Impossibile riconnettersi: {why}",
+    "Lobby> ": "Sala> ",
+    "Table id: ": "Numero del tavolo: ",
+    "{line}: not a lobby command.": "{line}: non è un comando della sala.",
+    "{name} is not a preset; try one of: {presets}": "{name} non è un gioco; prova uno di: {presets}",
+    "The server refused: {message}": "Il server ha rifiutato: {message}",
+    "Let's try again.": "Riproviamo.",
+    "Rules: {rules}": "Regole: {rules}",
+    "Other options (NAME=VALUE …, e.g. re_bello=true) [none]: ":
+        "Altre opzioni (NOME=VALORE …, per esempio re_bello=true) [nessuna]: ",
+    "Capture mode": "Regola di presa",
+    "Target": "Traguardo",
+    "choose one of {choices}, or Enter for {default}": "scegli tra {choices}, o Invio per {default}",
+    "Bots for the {n} other seat(s) ({bots}; one name fills them all; blank = wait for people): ":
+        "Bot per gli altri {n} posto/i ({bots}; un nome li riempie tutti; vuoto = aspetta le persone): ",
+    "Cannot join table {table}: {message}": "Non puoi sederti al tavolo {table}: {message}",
+    "You won!": "Hai vinto!",
+    "You lost.": "Hai perso.",
+    "Back in the lobby.": "Di nuovo nella sala.",
+    "Watching table {table}: {rules}": "Guardi il tavolo {table}: {rules}",
+    "Round {n}, {who} to play; table: {cards}; cards in hands {sizes}; totals {totals}":
+        "Smazzata {n}, di turno {who}; tavola: {cards}; carte in mano {sizes}; totali {totals}",
+    "seat {n}": "posto {n}",
+    "Game starts: ": "Comincia la partita: ",
+    "{name} (side {side})": "{name} (parte {side})",
+    "Round {n}, dealer {who}; on the table: {cards}": "Smazzata {n}, mazziere {who}; in tavola: {cards}",
+    "takes {cards}": "prende {cards}",
+    "(laid down)": "(calata)",
+    "[played for them: {why}]": "[giocata per lui: {why}]",
+    "{who} plays {card}": "{who} gioca {card}",
+    "{who} declares {what} ({cards}): {n} points": "{who} dichiara {what} ({cards}): {n} punti",
+    "Round {n} over: points {points}, totals {totals}": "Smazzata {n} finita: punti {points}, totali {totals}",
+    "no winner": "nessun vincitore",
+    "side {n} wins": "vince la parte {n}",
+    "Game over ({reason}): {won}, totals {totals}": "Partita finita ({reason}): {won}, totali {totals}",
+    "Waiting for {who} to come back": "Si aspetta che torni {who}",
 }

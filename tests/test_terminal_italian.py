@@ -19,8 +19,9 @@ from scopa.client.messages_it import ITALIAN
 pytestmark = pytest.mark.unit
 
 ROOT = Path(__file__).resolve().parent.parent
-TERMINAL = [*sorted((ROOT / "client" / "tui").glob("*.py")), ROOT / "client" / "render.py", ROOT / "client" / "human.py"]
-"""The Textual client, and the plain one's game (its board, moves and events)."""
+TERMINAL = [*sorted((ROOT / "client" / "tui").glob("*.py")), ROOT / "client" / "render.py", ROOT / "client" / "human.py",
+            ROOT / "client" / "lobby_ui.py"]
+"""The Textual client, and the plain one (its lobby, board, moves and events)."""
 SHOWN_BY = {"Text", "Static", "Label", "Button", "Tick", "say", "tell", "Binding", "add_columns", "Input",
             "ConfirmScreen", "GameOverScreen", "LobbyScreen", "BoardScreen", "assemble", "append", "OptionList", "print"}
 """Calls whose string arguments a person reads (Binding: its description)."""
