@@ -147,7 +147,8 @@ class NetworkEngine:
         self.admin = admin.Operator(self.connections, self.seating, self.life, self.stopped, admin_token_file)
         self.router = Dispatcher(self.limits, self.clock, self.connections, self.seating, self.feed, self.life,
                                  self.admin, self.accounts, self.archive,
-                                 Greeting(self.connections, self.tables, self.feed, self.accounts, self.ratings),
+                                 Greeting(self.connections, self.tables, self.feed, self.accounts, self.ratings,
+                                          turn_timeout),
                                  TableCommands(self.connections, self.seating, self.life, self.ratings))
         self.tls = tls
         self.router.secrets = PlainSecrets(tls=tls is not None, allowed=allow_plain_secrets)

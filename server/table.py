@@ -105,6 +105,7 @@ class Table:
                            self.turn_timeout, self._inbox)
         self.notices = SeatNotices(self.clock, notice_window,
                                    lambda body: self.broadcaster.tell_seat(body, numbered=self.master is not None))
+        self.broadcaster.turn_clock = self.turns.new_turn_ms
 
     def info(self) -> wire.TableInfo:
         """The table map of the lobby (kept until something in it changes: a listing
@@ -137,7 +138,7 @@ class Table:
             if seat is not None:
                 you = view_to_wire(seat_view(state, seat))
         return wire.Snapshot(event=self.events.last, table=self.info(), seats=seats, sides=sides, public=public,
-                             you=you)
+                             you=you, turn_left_ms=self.turns.left_ms())
 
     def game_state(self) -> GameState | None:
         """The game as the table has told it so far (the game master may be a move or a
@@ -206,7 +207,8 @@ class Table:
         log.info("table %s: seat %s (%s) is back", self.id, i, seat.name)
         if playing:
             session.table_id = self.id
-            if self.notices.back(i, wire.SeatBack(seat=i, name=seat.name)) or was_away:
+            if self.notices.back(i, wire.SeatBack(seat=i, name=seat.name, turn_left_ms=self.turns.left_ms())) \
+                    or was_away:
                 self.announce_seats()
             self.turns.ask_again(i)
         else:
