@@ -5,7 +5,6 @@ a reconnecting banner and a return to an unfinished game after a restart."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from typing import Any
 
 from rich.text import Text
