@@ -90,7 +90,7 @@ async def one_run(redis: str, db: str, tmp: str, loop: str = "asyncio", direct: 
         ann = await ClientSession.connect("127.0.0.1", port if direct else b.port, "ann")
         ann.first_backoff, ann.max_backoff = 0.02, 0.2
         await ann.join_table(table.id)
-        if direct and ("127.0.0.1", b.port) not in ann.addresses.learned:
+        if direct and f"127.0.0.1:{b.port}" not in {str(a) for a in ann.addresses.learned}:
             raise RuntimeError(f"A's welcome does not name B: {ann.addresses.learned}")
         player = Timed(make_bot("random", "ann", seed=6), after=3)
         player.session = ann

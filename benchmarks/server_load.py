@@ -5,7 +5,7 @@
                                      [--think-ms T] [--loop asyncio|uvloop]
                                      [--db [FILE|postgresql://...]] [--repeat N]
                                      [--expert-tables N] [--bot-workers W]
-                                     [--cluster N [--redis URL]]
+                                     [--cluster N [--redis URL]] [--tls]
     python benchmarks/server_load.py --sweep --tables 250 --preset scopone
     python benchmarks/server_load.py --lean [--lean-moves N] [--tables N] [--preset NAME] ...
 
@@ -55,6 +55,11 @@ journal's cost: the figure to compare across backends).
 think in its worker pool (``--bot-workers``), while the measured tables play: compare
 their latency with and without.
 
+``--tls`` runs the server with a self-signed certificate (made in a temporary folder)
+and the clients over TLS, ``--repeat`` times (default 5) alternately with plain TCP
+runs: the last lines give the median server CPU per move of each and their ratio (what
+TLS costs the server per move, the handshakes outside the window).
+
 ``--cluster N`` starts N servers, members of one cluster sharing a lobby through Redis
 (``--redis``, a key prefix of the run's own; with ``--db postgresql://...`` they share
 that journal, and each table's lease): table i's clients connect to member i mod N, and
@@ -81,6 +86,7 @@ import os
 import random
 import resource
 import signal
+import ssl
 import statistics
 import subprocess
 import sys
@@ -104,7 +110,7 @@ SAFETY_TIMEOUT = 600.0  # seconds: a stuck run fails instead of hanging
 
 
 async def _serve(seed: int, db: str | None, bot_workers: int = 1, memory_profile: str | None = None,
-                 cluster: str | None = None) -> None:
+                 cluster: str | None = None, tls_dir: str | None = None) -> None:
     from scopa.server import Limits, NetworkEngine
     from scopa.server.collector import Collector
 
@@ -120,7 +126,7 @@ async def _serve(seed: int, db: str | None, bot_workers: int = 1, memory_profile
     engine = NetworkEngine("127.0.0.1", 0, seed, limits=Limits(max_connections=None, max_connections_per_address=None,
                                          max_bot_tables=None, max_bot_tables_per_client=None,
                                          max_waiting_tables_per_address=None),
-                           db=db, bot_workers=bot_workers, cluster=options)
+                           db=db, bot_workers=bot_workers, cluster=options, tls=_tls(tls_dir))
     await engine.start()
     collector = Collector(engine.clock)  # as `scopa serve` sets the garbage collector
     collector.start()
@@ -143,6 +149,25 @@ async def _serve(seed: int, db: str | None, bot_workers: int = 1, memory_profile
     finally:
         collector.stop()
         await engine.stop()
+
+
+def _tls(folder: str | None) -> Any:
+    """--tls: the server's self-signed certificate, made in ``folder`` (None: no TLS)."""
+    if folder is None:
+        return None
+    from pathlib import Path
+
+    from scopa.server.tls import self_signed
+
+    return self_signed(Path(folder))
+
+
+def _client_tls() -> ssl.SSLContext:
+    """The load clients' TLS: the server's certificate is not checked (it is the run's own)."""
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+    context.check_hostname = False
+    context.verify_mode = ssl.CERT_NONE
+    return context
 
 
 def _trace_memory(loop: asyncio.AbstractEventLoop, path: str) -> None:
@@ -177,8 +202,10 @@ class ServerProcess:
     """This script with ``--serve`` in a child process."""
 
     def __init__(self, seed: int, loop: str = "asyncio", db: str | None = None, bot_workers: int = 1,
-                 profile: str | None = None, memory_profile: str | None = None, cluster: str | None = None) -> None:
+                 profile: str | None = None, memory_profile: str | None = None, cluster: str | None = None,
+                 tls_dir: str | None = None) -> None:
         extra = ["--loop", loop, "--bot-workers", str(bot_workers)] + (["--db-file", db] if db else [])
+        extra += ["--tls-dir", tls_dir] if tls_dir else []
         extra += ["--cluster-member", cluster] if cluster else []
         extra += ["--profile", profile] if profile else []
         extra += ["--memory-profile", memory_profile] if memory_profile else []
@@ -283,6 +310,8 @@ class Run:
         self.deadline: float | None = None  # no new game starts after this
         self.rules: Any = None  # RuleSet, for the greedy strategy
         self.options: dict[str, Any] = {}
+        self.tls = _client_tls() if getattr(args, "tls", False) else None
+        """The clients' TLS context (--tls), or None: plain TCP."""
 
     def table_held(self) -> None:
         self.held += 1
@@ -317,7 +346,7 @@ class LeanClient:
     @classmethod
     async def connect(cls, run: Run, name: str, port: int | None = None) -> LeanClient:
         async with run.connect_gate:
-            reader, writer = await asyncio.open_connection("127.0.0.1", port or run.port)
+            reader, writer = await asyncio.open_connection("127.0.0.1", port or run.port, ssl=run.tls)
             client = cls(reader, writer, run)
             client.send("hello", "lobby", {"name": name, "client": CLIENT_NAME})
             welcome = await client.expect("welcome")
@@ -621,7 +650,13 @@ def main(argv: list[str] | None = None) -> int:
                          " they share that journal): the tables spread over them, the server CPU is theirs together")
     ap.add_argument("--redis", default="redis://127.0.0.1:6379/0", metavar="URL", help="with --cluster: the Redis")
     ap.add_argument("--cluster-member", default=None, help=argparse.SUPPRESS)
+    ap.add_argument("--tls", action="store_true",
+                    help="the server and its clients over TLS (a self-signed certificate), --repeat times alternately "
+                         "with plain TCP: the median server CPU per move of each and their ratio")
+    ap.add_argument("--tls-dir", default=None, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
+    if args.tls and (args.lean or args.server or args.cluster or args.db or args.sweep):
+        ap.error("--tls compares one server with TLS and without: not with --lean, --server, --cluster, --db or --sweep")
     if args.lean and (args.server or args.db or args.expert_tables or args.profile or args.memory_profile):
         ap.error("--lean starts the lean server, which has no journal, bots or profile: not with --server, --db,"
                  " --expert-tables or --profile")
@@ -648,6 +683,8 @@ def main(argv: list[str] | None = None) -> int:
         return sweep(args)
     if args.db and not args.server:
         return journal_ratio(args)
+    if args.tls:
+        return tls_ratio(args)
     result = run_once(args)
     report(result)
     return 0 if not result["failed_tables"] and not result["errors"] else 1
@@ -691,11 +728,37 @@ def journal_ratio(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
+def tls_ratio(args: argparse.Namespace) -> int:
+    """``--repeat`` runs over TLS and as many over plain TCP, alternately: the median
+    server CPU per move of each and their ratio."""
+    figures: dict[bool, list[float]] = {False: [], True: []}
+    failed = False
+    for i in range(max(1, args.repeat)):
+        for tls in (False, True):
+            args.tls = tls
+            result = run_once(args)
+            failed |= bool(result["failed_tables"] or result["errors"])
+            if result["server_cpu_ms_per_move"] is not None:
+                figures[tls].append(result["server_cpu_ms_per_move"])
+            print(f"run {i + 1} {'TLS' if tls else 'plain'}: {result['moves']} moves, server "
+                  f"{result['server_cpu_ms_per_move']} ms CPU per move, p99 {result['latency_ms']['p99']} ms", flush=True)
+    args.tls = True
+    plain_ms, tls_ms = statistics.median(figures[False]), statistics.median(figures[True])
+    ratio = round(tls_ms / plain_ms, 3) if plain_ms else None
+    print(f"server CPU per move, median of {len(figures[True])}: plain {plain_ms:.4f} ms, TLS {tls_ms:.4f} ms: "
+          f"ratio {ratio}")
+    print(json.dumps({"runs": len(figures[True]), "plain_cpu_ms_per_move": figures[False],
+                      "tls_cpu_ms_per_move": figures[True], "median_plain": plain_ms, "median_tls": tls_ms,
+                      "ratio": ratio, "tables": args.tables, "preset": args.preset, "server_loop": args.loop}))
+    return 1 if failed else 0
+
+
 def _serve_with_loop(args: argparse.Namespace) -> None:
     from scopa.cli import loops
 
     with asyncio.Runner(loop_factory=loops.factory(loops.chosen(args.loop))) as runner:
-        runner.run(_serve(args.seed, args.db_file, args.bot_workers, args.memory_profile, args.cluster_member))
+        runner.run(_serve(args.seed, args.db_file, args.bot_workers, args.memory_profile, args.cluster_member,
+                          args.tls_dir))
 
 
 def run_once(args: argparse.Namespace) -> dict[str, Any]:
@@ -712,7 +775,8 @@ def run_once(args: argparse.Namespace) -> dict[str, Any]:
             cluster = f"{args.redis} scopa-load-{os.getpid()}-{time.monotonic_ns()}" if args.cluster else None
             server = ServerProcess(args.seed, args.loop, _db_target(args.db, tmp),
                                    args.bot_workers, getattr(args, "profile", None),
-                                   getattr(args, "memory_profile", None), cluster)
+                                   getattr(args, "memory_profile", None), cluster,
+                                   os.path.join(tmp, "tls") if getattr(args, "tls", False) else None)
             port, pid = server.port, server.pid
             profile = getattr(args, "profile", None)
             others = [ServerProcess(args.seed + i, args.loop, _db_target(args.db, tmp), args.bot_workers,

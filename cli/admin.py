@@ -16,9 +16,11 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table as RichTable
 
-from scopa.client.session import parse_address
+from scopa.client.trust import CertificateRefused, open_stream
+from scopa.protocol.address import ServerAddress, parse_server_address
 from scopa.protocol import DEFAULT_PORT, Connection, ConnectionRole, Message
 from scopa.protocol import commands as wire
 
@@ -99,7 +101,7 @@ _JOURNAL_OPS = {
 def add_admin_subcommand(sub: Any) -> None:
     admin = sub.add_parser("admin", help="act on a running server as its operator (the token file is needed)")
     admin.add_argument("--server", default=f"127.0.0.1:{DEFAULT_PORT}", metavar="HOST:PORT",
-                       help=f"the server; default 127.0.0.1:{DEFAULT_PORT}")
+                       help=f"the server (tls://HOST:PORT: over TLS); default 127.0.0.1:{DEFAULT_PORT}")
     admin.add_argument("--token-file", default=None, metavar="PATH",
                        help="the operator token file the server wrote; default: where `scopa serve` writes it")
     admin.add_argument("--db", default=None, metavar="PATH|URL",
@@ -113,7 +115,7 @@ def run_admin(args: argparse.Namespace, console: Console) -> int:
     if args.op in _JOURNAL_OPS or (args.op == "damaged" and args.db):
         return run_journal_admin(args, console)
     try:
-        host, port = parse_address(args.arg if args.op == "drain" and args.arg else args.server)
+        where = parse_server_address(args.arg if args.op == "drain" and args.arg else args.server)
     except ValueError as exc:
         console.print(f"[red]{exc}[/red]")
         return 2
@@ -121,6 +123,7 @@ def run_admin(args: argparse.Namespace, console: Console) -> int:
     if op in (wire.AdminOp.CLOSE_TABLE, wire.AdminOp.KICK) and not args.arg:
         console.print(f"[red]{args.op} needs an argument[/red]")
         return 2
+    host, port = where.host, where.port
     path = (args.token_file or default_token_file()).replace("{port}", str(port))
     try:
         token = Path(path).read_text().strip()
@@ -128,7 +131,10 @@ def run_admin(args: argparse.Namespace, console: Console) -> int:
         console.print(f"[red]cannot read the operator token {path}: {exc.strerror or exc}[/red]")
         return 1
     try:
-        reply = asyncio.run(admin_request(host, port, token, op, args.arg))
+        reply = asyncio.run(admin_request(host, port, token, op, args.arg, tls=where.tls))
+    except CertificateRefused as exc:
+        console.print(f"[red]{escape(str(exc))}[/red]", soft_wrap=True, emoji=False)
+        return 1
     except (OSError, ConnectionError, TimeoutError) as exc:
         console.print(f"[red]cannot reach {host}:{port}: {exc}[/red]")
         return 1
@@ -176,9 +182,11 @@ def run_journal_admin(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
-async def admin_request(host: str, port: int, token: str, op: wire.AdminOp, target: str = "") -> wire.AdminReply | wire.Error:
-    """Connect, say hello, send one ``admin`` command; its reply (or the error)."""
-    reader, writer = await asyncio.open_connection(host, port)
+async def admin_request(host: str, port: int, token: str, op: wire.AdminOp, target: str = "",
+                        tls: bool = False) -> wire.AdminReply | wire.Error:
+    """Connect (``tls``: over TLS, the certificate checked or pinned: client/trust.py),
+    say hello, send one ``admin`` command; its reply (or the error)."""
+    reader, writer = await open_stream(ServerAddress(host, port, tls))
     conn = Connection(ConnectionRole.CLIENT)
     try:
         name = f"admin-{secrets.token_hex(4)}-{os.getpid() % 10000}"

@@ -31,7 +31,7 @@ from rich.console import Console
 
 from scopa.protocol import DEFAULT_PORT
 
-from . import loops
+from . import loops, tls
 
 STOP_WAIT = 30.0  # seconds the members have to hand their tables on before they are killed
 
@@ -41,7 +41,8 @@ def add_cluster_subcommand(sub: Any) -> None:
                                              "(Ctrl-C stops them all)")
     cluster.add_argument("--processes", type=int, default=os.cpu_count() or 1, metavar="N",
                          help="members to run; default one per core")
-    cluster.add_argument("--cluster", required=True, metavar="URL", help="the Redis the members share (redis://...)")
+    cluster.add_argument("--cluster", required=True, metavar="URL", help="the Redis the members share (redis://..., or "
+                         "redis+sentinel://HOST:PORT[,HOST:PORT...]/MASTER through its Sentinels)")
     cluster.add_argument("--db", required=True, metavar="URL", help="the PostgreSQL journal they share (postgresql://...)")
     cluster.add_argument("--host", default="127.0.0.1", help="address to listen on; default 127.0.0.1")
     cluster.add_argument("--port", type=int, default=DEFAULT_PORT,
@@ -57,6 +58,12 @@ def add_cluster_subcommand(sub: Any) -> None:
     cluster.add_argument("--web-port", type=int, metavar="PORT", default=None,
                          help="also serve the browser client on this port, shared by the members (the page and its "
                               "WebSocket may reach any of them)")
+    cluster.add_argument("--tls", choices=(tls.SELF_SIGNED,), default=None,
+                         help="every member speaks TLS with one self-signed certificate, made once and kept in "
+                              f"{tls.tls_directory()}")
+    cluster.add_argument("--tls-cert", metavar="FILE", default=None,
+                         help="every member speaks TLS with this certificate (PEM); needs --tls-key")
+    cluster.add_argument("--tls-key", metavar="FILE", default=None, help="the private key (PEM) of --tls-cert")
 
 
 def _die_with_parent() -> None:
@@ -77,6 +84,8 @@ def member_command(args: argparse.Namespace) -> list[str]:
                "--loop", loops.chosen(getattr(args, "loop", loops.AUTO))]
     if args.web_port is not None:
         command += ["--cluster-web-port", str(args.web_port)]
+    if getattr(args, "tls_cert", None):
+        command += ["--tls-cert", args.tls_cert, "--tls-key", args.tls_key]
     return command
 
 
@@ -106,6 +115,12 @@ def run_cluster(args: argparse.Namespace, console: Console) -> int:
     except ValueError as exc:
         console.print(f"[red]{exc}[/red]")
         return 2
+    chosen = tls.server_tls(args, console)  # made here once: every member shows the same certificate
+    if chosen is False:
+        return 2
+    if chosen:
+        args.tls_cert, args.tls_key, args.tls = str(chosen.cert), str(chosen.key), None
+        console.print(tls.describe(chosen), soft_wrap=True, highlight=False, emoji=False)
     stopping = False
 
     def stop(signum: int, frame: FrameType | None) -> None:

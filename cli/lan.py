@@ -13,6 +13,8 @@ from typing import Any
 from rich.console import Console
 from rich.markup import escape
 
+from scopa.protocol.address import ServerAddress
+
 from scopa.client.session import parse_servers
 from scopa.client.discovery import (AUTO, BROWSE_SECONDS, FoundServer, NoServerFound, SeveralServersFound,
                                     choice_rows, discover, no_server_hint, parse_choice, resolve_server)
@@ -75,7 +77,7 @@ def ask_choice(console: Console, ask: InputFn = input) -> Callable[[list[FoundSe
     return choose
 
 
-def find_server(args: argparse.Namespace, console: Console, may_ask: bool) -> list[tuple[str, int]] | None:
+def find_server(args: argparse.Namespace, console: Console, may_ask: bool) -> list[ServerAddress] | None:
     """The addresses of ``--server`` (one, or several of one cluster: ``HOST:PORT,HOST:PORT``;
     none or ``auto``: the server on the LAN; when ``may_ask``, a person picks among
     several); None after saying why there is none."""

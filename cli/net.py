@@ -13,16 +13,23 @@ from collections.abc import Callable
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 
 from scopa.bots import STRATEGIES
-from scopa.client.addresses import Address
+from scopa.client.invite import parse_invite, refusal_text
 from scopa.client.liveness import LinkEvent, LinkStatus
 from scopa.client.session import ClientSession, ConnectionLost, ServerRefused
+from scopa.client.trust import CertificateRefused
 from scopa.engine import Player
-from scopa.protocol import DEFAULT_PORT
+from scopa.protocol import DEFAULT_PORT, ErrorCode
 
-from . import interrupt, lan
+from . import interrupt, lan, tls
 from .username import default_name, player_name
+
+CONNECT_FIRST_WAIT = 5.0
+"""Seconds `scopa bot` waits after a refused connection before connecting again (the first time)."""
+CONNECT_MOST_WAIT = 60.0
+"""The longest wait between two connections refused."""
 
 AddArguments = Callable[[argparse.ArgumentParser], None]
 
@@ -34,6 +41,8 @@ def add_subcommands(sub: Any, add_rules: AddArguments, add_display: AddArguments
     play.add_argument("--state-dir", metavar="DIR", default=None,
                       help="where seat tokens are kept so that a restarted client can return to its game "
                            "(default: your user state directory, or $SCOPA_STATE_DIR)")
+    play.add_argument("--invite", metavar="INVITE", type=_invite,
+                      help="join a friend's private table: the invite they passed on (7.Xq3…, or the link holding it)")
     add_rules(play)  # defaults for tables you create
     add_display(play)
 
@@ -58,7 +67,10 @@ def add_subcommands(sub: Any, add_rules: AddArguments, add_display: AddArguments
 
     watch = sub.add_parser("watch", help="watch a table's game (public events only)")
     _connection_arguments(watch, default_name=default_name() + "-watch")
-    watch.add_argument("--table", required=True, metavar="ID", help="the table to watch")
+    which = watch.add_mutually_exclusive_group(required=True)
+    which.add_argument("--table", metavar="ID", help="the table to watch (a public one)")
+    which.add_argument("--invite", metavar="INVITE", type=_invite,
+                       help="a private table's invite (7.Xq3…, or the link holding it): watch that table")
     add_display(watch)
     add_rules(bot)  # tables it creates (and, when given, the only tables it joins)
 
@@ -68,12 +80,22 @@ def _connection_arguments(p: argparse.ArgumentParser, default_name: str | None,
     p.add_argument("address", nargs="?", default=None, metavar="HOST:PORT", help="the same as --server")
     p.set_defaults(server_default=default_server)
     p.add_argument("--server", default=default_server, metavar="HOST:PORT",
-                   help="the server (several members of a cluster: HOST:PORT,HOST:PORT, tried in turn when one "
-                        "is gone), or auto: the one announced on the LAN; default "
+                   help="the server (tls://HOST:PORT: over TLS, its certificate checked or pinned on first use; "
+                        "several members of a cluster: HOST:PORT,HOST:PORT, tried in turn when one is gone), "
+                        "or auto: the one announced on the LAN; default "
                         + (default_server or "auto (a list to choose from if there are several)"))
     p.add_argument("--name", default=default_name, type=player_name,
                    help="your name at the tables: letters (accented ones too), digits, . _ -, at most 24 "
                         "(a number is added if it is taken)")
+    tls.add_client_options(p)
+
+
+def _invite(text: str) -> tuple[str, str]:
+    """``--invite``: the table and its code (argparse says what one looks like otherwise)."""
+    try:
+        return parse_invite(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _password() -> str | None:
@@ -97,23 +119,35 @@ def run(args: argparse.Namespace, console: Console) -> int:
     found = lan.find_server(args, console, may_ask=args.command == "play" and sys.stdin.isatty())
     if found is None:
         return 2 if args.server and args.server.strip().lower() != "auto" else 1
+    first, others = found[0], found[1:]  # several: members of one cluster, tried in turn
+    host, port = first.host, first.port
+    trust = tls.client_trust(args, console)
+    if trust is None:
+        return 2
+    link = {"tls": first.tls, "trust": trust, "fingerprint": first.fingerprint,  # ClientSession.connect's
+            "others": others}
     secret = _password()
     if secret is not None and not 8 <= len(secret) <= 200:
         console.print("[red]$SCOPA_PASSWORD must be 8-200 characters[/red]")
         return 2
+    if args.command == "watch" and args.invite is not None:
+        args.table = args.invite[0]
     try:
         if args.command in ("play", "watch") and full_screen(args):
-            return _run_app(args, found, console, args.table if args.command == "watch" else None)
+            return _run_app(args, host, port, console, args.table if args.command == "watch" else None, link)
         if args.command == "play":
-            return interrupt.run(_play(args, found, console))
+            return interrupt.run(_play(args, host, port, console, link))
         if args.command == "watch":
-            return interrupt.run(_watch(args, found, console))
-        return interrupt.run(_bot(args, found, console))
-    except ConnectionLost as exc:
-        console.print(f"[red]{exc}[/red]")
+            return interrupt.run(_watch(args, host, port, console, link))
+        return interrupt.run(_bot(args, host, port, console, link))
+    except (ConnectionLost, CertificateRefused) as exc:
+        console.print(f"[red]{escape(str(exc))}[/red]", soft_wrap=True, emoji=False)  # a fingerprint's :CD: is no emoji
         return 1
     except ServerRefused as exc:
-        console.print(f"[red]The server refused: {exc.message}[/red] ({exc.code.value})")
+        watching = args.table if args.command == "watch" else None
+        invited = getattr(args, "invite", None) is not None
+        console.print(f"[red]{refusal_text(exc.code, exc.message, watching, invited)}[/red] ({exc.code.value})",
+                      markup=True, highlight=False)
         return 1
 
 
@@ -147,7 +181,8 @@ def full_screen(args: argparse.Namespace) -> bool:
     return not getattr(args, "plain", False) and sys.stdout.isatty() and sys.stdin.isatty()
 
 
-def _run_app(args: argparse.Namespace, servers: list[Address], console: Console, watch: str | None) -> int:
+def _run_app(args: argparse.Namespace, host: str, port: int, console: Console, watch: str | None,
+             link: dict[str, Any]) -> int:
     from pathlib import Path
 
     from scopa.client.notation import DeckStyle
@@ -160,14 +195,14 @@ def _run_app(args: argparse.Namespace, servers: list[Address], console: Console,
     store = FileTokenStore(Path(state_dir) if state_dir else None)
     defaults = rules_from_args(args) if watch is None else None
     pace = args.delay if getattr(args, "delay", None) is not None else 0.5
-    (host, port), others = servers[0], servers[1:]
     app = NetApp(host, port, args.name, store, defaults, DeckStyle(args.deck), not args.no_autoplay, watch=watch,
-                 pace=pace, others=others)
+                 pace=pace, invite=getattr(args, "invite", None))
+    app.link_options = link
     status = app.run()
     return 0 if status is None else int(status)
 
 
-async def _play(args: argparse.Namespace, servers: list[Address], console: Console) -> int:
+async def _play(args: argparse.Namespace, host: str, port: int, console: Console, link: dict[str, Any]) -> int:
     from scopa.client.human import TerminalPlayer
     from scopa.client.lobby_ui import Lobby
     from scopa.client.render import DeckStyle
@@ -176,19 +211,28 @@ async def _play(args: argparse.Namespace, servers: list[Address], console: Conso
 
     asyncio.get_running_loop().set_default_executor(DaemonExecutor())
     defaults = rules_from_args(args)
-    (host, port), others = servers[0], servers[1:]
-    async with await ClientSession.connect(host, port, args.name, password=_password(), others=others) as session:
-        console.print(f"Connected to {session.host}:{session.port} as [bold]{session.name}[/bold]. {session.motd}")
+    async with await ClientSession.connect(host, port, args.name, password=_password(), **link) as session:
+        console.print(f"Connected to {host}:{port} as [bold]{session.name}[/bold]. {session.motd}")
 
         def make_player() -> Player:
-            return TerminalPlayer(session.name, console, DeckStyle(args.deck), not args.no_autoplay, args.delay)
+            def time_left() -> int | None:
+                return session.turn_clock.left(session.clock.now(), session.seat)
 
-        await Lobby(session, console, make_player, defaults).run()
+            return TerminalPlayer(session.name, console, DeckStyle(args.deck), not args.no_autoplay, args.delay,
+                                  time_left=time_left)
+
+        lobby = Lobby(session, console, make_player, defaults)
+        if args.invite is not None:  # straight to the friend's table, then the lobby
+            table, code = args.invite
+            joined = await session.join_table(table, invite=code)
+            console.print(f"You sit at table [bold]{joined.table}[/bold], seat {joined.seat + 1}.")
+            await lobby.play()
+        await lobby.run()
     console.print("[dim]bye[/dim]")
     return 0
 
 
-async def _bot(args: argparse.Namespace, servers: list[Address], console: Console) -> int:
+async def _bot(args: argparse.Namespace, host: str, port: int, console: Console, link: dict[str, Any]) -> int:
     from scopa.bots import make_bot
     from scopa.bots.loader import load_bot_class
     from scopa.client.botrunner import BotRunner
@@ -214,20 +258,41 @@ async def _bot(args: argparse.Namespace, servers: list[Address], console: Consol
     rules = rules_from_args(args) if explicit else None
     fill = [n.strip() for n in args.fill_with_bots.split(",") if n.strip()]
     name = args.name or f"{getattr(player, 'name', 'bot')}-bot"
-    (host, port), others = servers[0], servers[1:]
-    async with await ClientSession.connect(host, port, name, client="scopa-bot 0.1",
-                                           password=_password(), others=others) as session:
+
+    def say(line: str) -> None:
+        if not args.quiet:
+            console.print(f"[dim]{name}:[/dim] {escape(line)}", soft_wrap=True)
+
+    async with await _connect_patiently(host, port, name, say, link) as session:
         session.reconnect_for = args.reconnect_for
 
         def log(line: str) -> None:
             if not args.quiet:
-                console.print(f"[dim]{session.name}:[/dim] {line}")
+                console.print(f"[dim]{session.name}:[/dim] {escape(line)}", soft_wrap=True)  # one line each
 
         session.add_listener(lambda event: log(_link_line(event)))
 
         runner = BotRunner(session, player, args.games, args.table, rules, fill, log)
         await runner.run()
     return 0
+
+
+async def _connect_patiently(host: str, port: int, name: str, say: Callable[[str], None],
+                             link: dict[str, Any]) -> ClientSession:
+    """A bot's connection: a server refusing it for now (``rate_limited``: too many
+    connections, from here or overall) is asked again after the wait it gave, or
+    ``CONNECT_FIRST_WAIT`` doubling up to ``CONNECT_MOST_WAIT`` seconds."""
+    wait = CONNECT_FIRST_WAIT
+    while True:
+        try:
+            return await ClientSession.connect(host, port, name, client="scopa-bot 0.1", password=_password(), **link)
+        except ServerRefused as exc:
+            if exc.code is not ErrorCode.RATE_LIMITED:
+                raise
+            seconds = max(exc.retry_after or 0.0, wait)
+            say(f"the server refused ({exc.code.value}: {exc.message}); connecting again in {seconds:.1f} s")
+            await asyncio.sleep(seconds)
+            wait = min(wait * 2, CONNECT_MOST_WAIT)
 
 
 def _link_line(event: LinkEvent) -> str:
@@ -238,12 +303,11 @@ def _link_line(event: LinkEvent) -> str:
     return f"could not reconnect: {event.reason}"
 
 
-async def _watch(args: argparse.Namespace, servers: list[Address], console: Console) -> int:
+async def _watch(args: argparse.Namespace, host: str, port: int, console: Console, link: dict[str, Any]) -> int:
     from scopa.client.lobby_ui import watch_table
 
-    (host, port), others = servers[0], servers[1:]
-    async with await ClientSession.connect(host, port, args.name, password=_password(), others=others) as session:
-        console.print(f"Connected to {session.host}:{session.port} as [bold]{session.name}[/bold].")
+    async with await ClientSession.connect(host, port, args.name, password=_password(), **link) as session:
+        console.print(f"Connected to {host}:{port} as [bold]{session.name}[/bold].")
         session.add_listener(lambda event: console.print(f"[dim]{_link_line(event)}[/dim]"))
-        await watch_table(session, console, args.table)
+        await watch_table(session, console, args.table, args.invite[1] if args.invite else None)
     return 0

@@ -21,7 +21,9 @@ from rich.markup import escape
 
 from scopa.client.recordfile import load_record, write_record
 from scopa.client.render import DeckStyle
-from scopa.client.session import ClientSession, ConnectionLost, ServerRefused, parse_address
+from scopa.client.session import ClientSession, ConnectionLost, ServerRefused
+from scopa.client.trust import CertificateRefused
+from scopa.protocol.address import parse_server_address
 from scopa.engine import Preset
 from scopa.protocol import DEFAULT_PORT, ErrorCode
 from scopa.protocol.commands import GameSummary
@@ -77,7 +79,7 @@ def add_subcommands(sub: Any) -> None:
 
 def _server_arguments(p: argparse.ArgumentParser, name_required: bool = False) -> None:
     p.add_argument("--server", default=f"127.0.0.1:{DEFAULT_PORT}", metavar="HOST:PORT",
-                   help=f"the server; default 127.0.0.1:{DEFAULT_PORT}")
+                   help=f"the server (tls://HOST:PORT: over TLS); default 127.0.0.1:{DEFAULT_PORT}")
     p.add_argument("--name", required=name_required, metavar="NAME",
                    help=f"your name on the server (with ${PASSWORD_ENV}: a claimed name, to see its private games)")
 
@@ -89,7 +91,8 @@ def run(args: argparse.Namespace, console: Console) -> int:
     if problem is not None:
         console.print(f"[red]{escape(problem)}[/red]")
         return EXIT_BAD_INPUT
-    host, port = parse_address(args.server)
+    where = parse_server_address(args.server)
+    host, port = where.host, where.port
     try:
         if args.command == "games":
             return _games(args, host, port, console)
@@ -98,8 +101,8 @@ def run(args: argparse.Namespace, console: Console) -> int:
         if args.command == "leaderboard":
             return _leaderboard(args, host, port, console)
         return _claim(args, host, port, console)
-    except ConnectionLost as exc:
-        console.print(f"[red]{escape(str(exc))}[/red]")
+    except (ConnectionLost, CertificateRefused) as exc:
+        console.print(f"[red]{escape(str(exc))}[/red]", emoji=False)
         return EXIT_MISMATCH
     except ServerRefused as exc:
         console.print(f"[red]The server refused: {escape(exc.message)}[/red] ({exc.code.value})")
@@ -109,7 +112,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
 def _bad_input(args: argparse.Namespace) -> str | None:
     """What is wrong with the network commands' arguments, before connecting."""
     try:
-        parse_address(args.server)
+        parse_server_address(args.server)
     except ValueError as exc:
         return str(exc)
     if args.name is not None and not re.fullmatch(NAME_PATTERN, args.name):
@@ -141,8 +144,8 @@ def _connect_and(args: argparse.Namespace, host: str, port: int,
     async def go() -> T:
         name = args.name or default_name()[:16] + "-records"
         secret = password or (os.environ.get(PASSWORD_ENV) if args.name else None)
-        async with await ClientSession.connect(host, port, name, client="scopa-records 0.1",
-                                               password=secret) as session:
+        async with await ClientSession.connect(host, port, name, client="scopa-records 0.1", password=secret,
+                                               tls=parse_server_address(args.server).tls) as session:
             return await work(session)
 
     return asyncio.run(go())

@@ -4,6 +4,7 @@ client too; with ``--db``, a journal that outlives restarts)."""
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import importlib.util
 import logging
 import sqlite3
@@ -13,7 +14,7 @@ from rich.console import Console
 
 from scopa.protocol import DEFAULT_PORT
 
-from . import admin, interrupt, lan, loops, web
+from . import admin, interrupt, lan, loops, tls, web
 
 
 def add_serve_subcommand(sub: Any) -> None:
@@ -31,8 +32,12 @@ def add_serve_subcommand(sub: Any) -> None:
                        help="rate games between players who all connect from this address or network (a class "
                             "behind one router); otherwise two seats played from one address are not rated "
                             "(repeatable)")
+    serve.add_argument("--trust-address", action="append", default=[], metavar="ADDRESS",
+                       help="no per-address cap (connections, waiting tables, name claims) for clients at this "
+                            "address or network: a host of yours that runs many bots (repeatable)")
     serve.add_argument("--cluster", metavar="URL", default=None,
-                       help="share one lobby with the other servers using this Redis (redis://HOST:PORT/N): "
+                       help="share one lobby with the other servers using this Redis (redis://HOST:PORT/N, or through "
+                            "its Sentinels: redis+sentinel://HOST:PORT[,HOST:PORT...]/MASTER): "
                             "their tables are listed here, names are unique across them (needs scopa[cluster])")
     serve.add_argument("--advertise", metavar="HOST:PORT", default=None,
                        help="with --cluster: the address at which clients reach this server, given to the other "
@@ -56,6 +61,7 @@ def add_serve_subcommand(sub: Any) -> None:
     admin.add_serve_options(serve)
     web.add_serve_options(serve)
     lan.add_serve_options(serve)
+    tls.add_serve_options(serve)
 
 
 def run_serve(args: argparse.Namespace, console: Console) -> int:
@@ -81,19 +87,28 @@ def run_serve(args: argparse.Namespace, console: Console) -> int:
     if accounts and not db:
         console.print("[red]--accounts needs --db: the accounts are kept in the database[/red]")
         return 2
-    options = web.serve_options(args, console)  # --web, --trust-proxy
+    server_tls = tls.server_tls(args, console)
+    if server_tls is False:
+        return 2
+    options = web.serve_options(args, console, server_tls or None)  # --web, --trust-proxy
     if options is None:
         return 2
+    if server_tls:
+        options["tls"] = server_tls
+    options["allow_plain_secrets"] = bool(getattr(args, "allow_plain_secrets", False))
     if "web" in options:
         options["web"] = WebOptions(**options["web"])
 
     for option, given in (("--trust-proxy", options.get("trusted_proxies", ())),
-                          ("--rate-shared-address", args.rate_shared_address)):
+                          ("--rate-shared-address", args.rate_shared_address),
+                          ("--trust-address", getattr(args, "trust_address", []))):
         try:
             parse_networks(given)
         except ValueError as exc:
             console.print(f"[red]{option}: {exc}[/red]")
             return 2
+    limits = dataclasses.replace(limits, trusted_addresses=limits.trusted_addresses
+                                 + tuple(getattr(args, "trust_address", [])))
     cluster = _cluster_options(args, console)
     if cluster is False:
         return 2
@@ -105,6 +120,8 @@ def run_serve(args: argparse.Namespace, console: Console) -> int:
                       + (f", in the cluster at {cluster.url} as {engine.cluster.address}" if cluster else "")
                       + (f", announced on the LAN as {identity.name!r}" if identity and announces(args.host) else "")
                       + (", on uvloop" if loops.running_uvloop() else "") + " (Ctrl-C to stop)", soft_wrap=True)
+        if engine.tls is not None:
+            console.print(tls.describe(engine.tls), soft_wrap=True, highlight=False, emoji=False)
 
     try:
         interrupt.run(serve(args.host, args.port, db=db, accounts=accounts, limits=limits, announce=announce,

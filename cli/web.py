@@ -11,12 +11,17 @@ import threading
 import time
 import webbrowser
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 
 from scopa.client.webfiles import web_files, web_root
 from scopa.protocol import DEFAULT_PORT
+
+from .tls import web_fragment
+
+if TYPE_CHECKING:
+    from scopa.server.tls import ServerTls
 
 WEB_PORT = 8000
 
@@ -74,14 +79,16 @@ def print_qr(console: Console, urls: list[str]) -> None:
 
     out = io.StringIO()
     segno.make(lan[0], error="l").terminal(out=out, compact=True, border=2)
-    console.print(f"Point a phone's camera at this to open {lan[0]}:")
+    console.print(f"Point a phone's camera at this to open {lan[0]}:", soft_wrap=True, emoji=False)
     console.print(out.getvalue(), highlight=False, markup=False, soft_wrap=True, end="")
 
 
-def serve_options(args: argparse.Namespace, console: Console) -> dict[str, Any] | None:
+def serve_options(args: argparse.Namespace, console: Console, tls: ServerTls | None = None) -> dict[str, Any] | None:
     """The keyword arguments ``scopa serve`` adds to ``scopa.server.serve`` for
     ``--trust-proxy`` and ``--web`` or ``--cluster-web-port`` (None: a bad option, already reported).  ``web`` is
-    given as the fields of ``scopa.server.web.WebOptions``."""
+    given as the fields of ``scopa.server.web.WebOptions``; ``tls``: the server's
+    ``ServerTls`` (the page is then https://, its QR code's address with the fingerprint
+    of a self-signed certificate)."""
     trusted = list(getattr(args, "trust_proxy", []) or [])
     web_port = getattr(args, "web", None)
     shared_port = getattr(args, "cluster_web_port", None)
@@ -95,10 +102,10 @@ def serve_options(args: argparse.Namespace, console: Console) -> dict[str, Any] 
         web_host = getattr(args, "web_host", None) or args.host
 
         def listening(port: int) -> None:
-            urls = page_urls(web_host, port)
+            urls = page_urls(web_host, port, https=tls is not None)
             for url in urls:
                 console.print(f"Open: {url}", soft_wrap=True)
-            print_qr(console, urls)
+            print_qr(console, [url + web_fragment(tls) for url in urls])
 
         options["web"] = {"port": web_port, "host": web_host, "root": web_root(), "extra": web_files(),
                           "listening": listening, "reuse_port": shared_port is not None}
@@ -107,13 +114,14 @@ def serve_options(args: argparse.Namespace, console: Console) -> dict[str, Any] 
     return options
 
 
-def page_urls(host: str, port: int) -> list[str]:
+def page_urls(host: str, port: int, https: bool = False) -> list[str]:
     """The addresses a browser opens to reach the page served on ``host:port``."""
+    scheme = "https" if https else "http"
     if host not in ("0.0.0.0", "", "::"):
         shown = f"[{host}]" if ":" in host else host
-        return [f"http://{shown}:{port}/"]
+        return [f"{scheme}://{shown}:{port}/"]
     import ifaddr
 
-    urls = [f"http://{ip.ip}:{port}/" for adapter in ifaddr.get_adapters() for ip in adapter.ips
+    urls = [f"{scheme}://{ip.ip}:{port}/" for adapter in ifaddr.get_adapters() for ip in adapter.ips
             if isinstance(ip.ip, str) and not ip.ip.startswith("127.")]
-    return urls + [f"http://127.0.0.1:{port}/"]
+    return urls + [f"{scheme}://127.0.0.1:{port}/"]

@@ -24,6 +24,9 @@ _EXPORTS = {
     "RandomBot": "sdk",
     "GreedyBot": "sdk",
     "make_bot": "sdk",
+    "CertificateRefused": "trust",
+    "KnownServers": "trust",
+    "ServerTrust": "trust",
 }
 
 __all__ = sorted(_EXPORTS)

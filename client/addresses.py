@@ -12,17 +12,17 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-Address = tuple[str, int]
+from scopa.protocol.address import ServerAddress
 
 
 class Addresses:
     """The addresses of one server, or of the members of one cluster, in the order to try them."""
 
-    def __init__(self, given: Sequence[Address]) -> None:
-        self.given: list[Address] = list(dict.fromkeys(given))
-        self.learned: list[Address] = []
+    def __init__(self, given: Sequence[ServerAddress]) -> None:
+        self.given: list[ServerAddress] = _once(given)
+        self.learned: list[ServerAddress] = []
         """The addresses the last ``welcome`` named (a cluster's; none from a lone server)."""
-        self.shunned: Address | None = None
+        self.shunned: ServerAddress | None = None
         """The address whose connection went silent or refused us last: tried last."""
 
     @property
@@ -30,23 +30,30 @@ class Addresses:
         """Whether the server said it is a member of a cluster (its welcome named addresses)."""
         return bool(self.learned)
 
-    def learn(self, addresses: Iterable[Address]) -> None:
+    def learn(self, addresses: Iterable[ServerAddress]) -> None:
         """A ``welcome``'s addresses, in place of the previous one's."""
-        self.learned = list(dict.fromkeys(addresses))
+        self.learned = _once(addresses)
 
-    def order(self, here: Address) -> list[Address]:
-        """Every known address once, ``here`` first (unless shunned, then it is last).
+    def order(self, here: ServerAddress) -> list[ServerAddress]:
+        """Every known address once (as written: ``tls://`` counts), ``here`` first
+        (unless shunned, then it is last).
 
-        >>> a = Addresses([("a", 1), ("b", 2)])
-        >>> a.learn([("b", 2), ("c", 3)])
-        >>> a.order(("c", 3))
-        [('c', 3), ('a', 1), ('b', 2)]
-        >>> a.shunned = ("c", 3)
-        >>> a.order(("c", 3))
-        [('a', 1), ('b', 2), ('c', 3)]
+        >>> a = Addresses([ServerAddress("a", 1), ServerAddress("b", 2)])
+        >>> a.learn([ServerAddress("b", 2), ServerAddress("c", 3, tls=True)])
+        >>> [str(x) for x in a.order(ServerAddress("c", 3, tls=True))]
+        ['tls://c:3', 'a:1', 'b:2']
+        >>> a.shunned = ServerAddress("c", 3, tls=True)
+        >>> [str(x) for x in a.order(ServerAddress("c", 3, tls=True))]
+        ['a:1', 'b:2', 'tls://c:3']
         """
-        found = list(dict.fromkeys([here, *self.given, *self.learned]))
-        if self.shunned in found and len(found) > 1:
-            found.remove(self.shunned)
-            found.append(self.shunned)
-        return found
+        found = _once([here, *self.given, *self.learned])
+        last = [a for a in found if self.shunned is not None and str(a) == str(self.shunned)]
+        return [a for a in found if a not in last] + last if len(found) > 1 else found
+
+
+def _once(addresses: Iterable[ServerAddress]) -> list[ServerAddress]:
+    """Each address once, the first of those written alike kept (its fingerprint with it)."""
+    seen: dict[str, ServerAddress] = {}
+    for address in addresses:
+        seen.setdefault(str(address), address)
+    return list(seen.values())

@@ -6,13 +6,22 @@ would wait for ever, so a waiting bot looks at the lobby now and then (every pag
 the waiting tables: a busy server lists many): if another table is waiting too, the bot
 whose table sorts later moves to the one that sorts first (both apply the same order,
 so exactly one of them moves).
+
+A refusal the bot can wait out is a wait, not an end: ``too_many_tables`` (its address,
+or the server, has as many waiting tables as it allows) sends it back to the lobby to
+join a waiting table of its rules, or, with none listed, to wait and try again, waiting
+longer each time (``REFUSED_FIRST_WAIT`` doubling up to ``REFUSED_MOST_WAIT``, each wait
+a little shorter or longer at random so that many bots do not come back together);
+``rate_limited`` waits as long as the server said (``retry_after``).  Every other
+refusal (bad rules, an unknown bot, a table that is not there) ends the run with it.
 """
 
 from __future__ import annotations
 
 import asyncio
+import random
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 
 from scopa.bots.loader import load_bot_class
@@ -26,6 +35,12 @@ from .session import ClientSession, ServerRefused
 
 LOBBY_POLL_SECONDS = 1.0
 """How long a bot waits at its own empty table before looking at the lobby again."""
+REFUSED_FIRST_WAIT = 1.0
+"""Seconds a bot refused ``too_many_tables`` waits before it looks and tries again (the first time)."""
+REFUSED_MOST_WAIT = 30.0
+"""The longest wait between two tries after ``too_many_tables``."""
+RATE_LIMITED_WAIT = 1.0
+"""Seconds a bot waits after a ``rate_limited`` that does not say how long."""
 
 
 class DelayedPlayer(Player):
@@ -72,6 +87,12 @@ class BotRunner:
     fill_with_bots: Sequence[str] = ()
     log: Callable[[str], None] = lambda line: None
     results: list[GameResult] = field(default_factory=list)
+    rng: random.Random = field(default_factory=random.Random)
+    """Spreads the waits after a refusal (seed it for a repeatable run)."""
+    sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
+    """How the bot waits out a refusal (a test gives a clock's)."""
+    waits: int = 0
+    """Refusals waited out so far."""
 
     async def run(self) -> list[GameResult]:
         for n in range(1, self.games + 1):
@@ -89,13 +110,44 @@ class BotRunner:
             joined = await self.session.join_table(self.table)
             self.log(f"joined table {joined.table} at seat {joined.seat}")
             return
+        backoff = REFUSED_FIRST_WAIT
         while True:
-            if await self._join_first_waiting():
-                return
-            created = await self.session.create_table(self.rules, fill_with_bots=self.fill_with_bots)
+            try:
+                if await self._join_first_waiting():
+                    return
+                created = await self.session.create_table(self.rules, fill_with_bots=self.fill_with_bots)
+            except ServerRefused as exc:
+                if exc.code is ErrorCode.TOO_MANY_TABLES:
+                    if await self._patiently(self._join_first_waiting()):  # the tables of the others refused
+                        return
+                    wait = backoff * self.rng.uniform(0.75, 1.25)
+                    backoff = min(backoff * 2, REFUSED_MOST_WAIT)
+                    await self._wait_out(exc, wait, "no waiting table to join; trying again")
+                    continue
+                if exc.code is ErrorCode.RATE_LIMITED and not exc.fatal:
+                    await self._wait_out(exc, exc.retry_after or RATE_LIMITED_WAIT, "trying again")
+                    continue
+                raise
+            backoff = REFUSED_FIRST_WAIT
             self.log(f"created table {created.id} ({created.description}); waiting for players")
             if await self._wait_at_own_table(created.id):
                 return
+
+    async def _wait_out(self, refusal: ServerRefused, seconds: float, then: str) -> None:
+        """Wait ``seconds`` after a refusal that a wait may cure, saying so on one line."""
+        self.waits += 1
+        self.log(f"the server refused ({refusal.code.value}: {refusal.message}); {then} in {seconds:.1f} s")
+        await self.sleep(seconds)
+
+    async def _patiently(self, looking: Awaitable[bool]) -> bool:
+        """``looking``'s answer; False after waiting out a ``rate_limited`` it got."""
+        try:
+            return await looking
+        except ServerRefused as exc:
+            if exc.code is not ErrorCode.RATE_LIMITED or exc.fatal:
+                raise
+            await self._wait_out(exc, exc.retry_after or RATE_LIMITED_WAIT, "looking again")
+            return False
 
     async def _waiting_tables(self, upto: str | None = None) -> tuple[list[TableInfo], bool]:
         """The joinable waiting tables in the bots' order, every page of them (a server
@@ -142,7 +194,7 @@ class BotRunner:
         while not await self.session.wait_for_game_start(LOBBY_POLL_SECONDS):
             if self.session.table_id != table_id:
                 return False
-            if await self._join_first_waiting(before=table_id):
+            if await self._patiently(self._join_first_waiting(before=table_id)):
                 return True
             if self.session.table_id is None:
                 return False

@@ -38,6 +38,7 @@ from scopa.protocol.commands import Redirect
 
 from .clock import Clock, SystemClock
 from .liveness import DEAD_AFTER, PING_AFTER, LinkEvent, LinkListener, LinkStatus, Watchdog
+from .turnclock import TurnClock
 
 
 MAX_REDIRECTS = 3
@@ -55,10 +56,19 @@ class ConnectionLost(SessionError):
 class ServerRefused(SessionError):
     """The server answered a request with an ``error``; ``code`` is its ErrorCode."""
 
-    def __init__(self, code: ErrorCode, message: str) -> None:
+    def __init__(self, code: ErrorCode, message: str, retry_after: float | None = None, fatal: bool = False) -> None:
         super().__init__(f"{code.value}: {message}")
         self.code = code
         self.message = message
+        self.retry_after = retry_after
+        """Seconds the server asked us to wait before trying again (None: it did not say)."""
+        self.fatal = fatal
+        """The server closed the connection after it."""
+
+    @classmethod
+    def of(cls, error: Error) -> ServerRefused:
+        """The refusal an ``error`` command says."""
+        return cls(error.code, error.message, error.retry_after, error.fatal)
 
 
 T = TypeVar("T")
@@ -99,6 +109,9 @@ class Channel:
         self.ping_after, self.dead_after = PING_AFTER, DEAD_AFTER
         """Liveness (PROTOCOL.md §7): ping after ``ping_after`` s of silence, give the link
         up ``dead_after`` s later if nothing came back."""
+        self.turn_clock = TurnClock()
+        """The turn clock of the table played or watched, as its commands tell it, from
+        when each arrived (a user interface counts it down)."""
         self._listeners: list[LinkListener] = []
         self._hurry_when: Callable[[], bool] | None = None
         """Asked by the watchdog whether to notice silence sooner now (a :class:`~scopa.client.link.Link` says)."""
@@ -213,7 +226,7 @@ class Channel:
                 await self._follow(reply.body)
                 continue
             if isinstance(reply.body, Error):
-                raise ServerRefused(reply.body.code, reply.body.message)
+                raise ServerRefused.of(reply.body)
             return reply
         raise SessionError(f"sent on from server to server more than {MAX_REDIRECTS} times")
 
@@ -301,6 +314,8 @@ class Channel:
         if isinstance(body, Error) and body.fatal:
             self._lost(f"the server ended the connection: {body.code.value}: {body.message}")
             return False
+        if command.sender.startswith("table:"):
+            self.turn_clock.heard(body, self.clock.now())
         for observer in self.observers:
             observer(command)
         if isinstance(body, Snapshot):

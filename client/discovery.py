@@ -13,8 +13,9 @@ In a program::
     from scopa.client import ClientSession
     from scopa.client.discovery import resolve_server
 
-    host, port = await resolve_server("auto")          # the one server on the LAN
-    session = await ClientSession.connect(host, port, "ada")
+    where = await resolve_server("auto")               # the one server on the LAN
+    session = await ClientSession.connect(where.host, where.port, "ada", tls=where.tls,
+                                          fingerprint=where.fingerprint)
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from scopa.protocol import PROTOCOL_VERSION
 from .clock import Clock, SystemClock
 from scopa.protocol.lan import SERVICE_TYPE, LanRecord
 
-from .session import parse_address
+from scopa.protocol.address import ServerAddress, parse_server_address
 
 BROWSE_SECONDS = 2.0
 """How long :func:`discover` listens for answers."""
@@ -52,9 +53,14 @@ class FoundServer:
         return self.record.name
 
     @property
+    def server_address(self) -> ServerAddress:
+        """Where to connect: TLS, pinned to the announced fingerprint, when it speaks TLS."""
+        return ServerAddress(self.host, self.port, self.record.tls is not None, self.record.tls)
+
+    @property
     def address(self) -> str:
-        """``HOST:PORT``, as ``--server`` takes it."""
-        return f"[{self.host}]:{self.port}" if ":" in self.host else f"{self.host}:{self.port}"
+        """``HOST:PORT`` (``tls://HOST:PORT`` when it speaks TLS), as ``--server`` takes it."""
+        return str(self.server_address)
 
     @property
     def compatible(self) -> bool:
@@ -67,7 +73,7 @@ class FoundServer:
         if self.record.web_port is None:
             return None
         host = f"[{self.host}]" if ":" in self.host else self.host
-        return f"http://{host}:{self.record.web_port}/"
+        return f"{'https' if self.record.tls else 'http'}://{host}:{self.record.web_port}/"
 
 
 class NoServerFound(Exception):
@@ -175,24 +181,24 @@ async def discover(seconds: float = BROWSE_SECONDS, clock: Clock | None = None) 
 
 
 async def resolve_server(server: str, seconds: float = BROWSE_SECONDS,
-                         choose: Callable[[list[FoundServer]], FoundServer | None] | None = None) -> tuple[str, int]:
-    """``(host, port)`` of ``server``: ``HOST:PORT`` as given, or for ``auto`` the one
+                         choose: Callable[[list[FoundServer]], FoundServer | None] | None = None) -> ServerAddress:
+    """The address of ``server``: ``[tls://]HOST:PORT`` as given, or for ``auto`` the one
     server on the LAN speaking this client's protocol.  Several: ``choose`` picks one
     (None from it: :class:`NoServerFound`), or :class:`SeveralServersFound` without it;
     none: :class:`NoServerFound`.  ``ValueError`` for a malformed address."""
     if server.strip().lower() != AUTO:
-        return parse_address(server)
+        return parse_server_address(server)
     servers = [s for s in await discover(seconds) if s.compatible]
     if not servers:
         raise NoServerFound(no_server_hint(seconds))
     if len(servers) == 1:
-        return servers[0].host, servers[0].port
+        return servers[0].server_address
     if choose is None:
         raise SeveralServersFound(servers)
     chosen = choose(servers)
     if chosen is None:
         raise NoServerFound("No server chosen; give one with --server HOST:PORT")
-    return chosen.host, chosen.port
+    return chosen.server_address
 
 
 def no_server_hint(seconds: float = BROWSE_SECONDS) -> str:

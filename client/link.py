@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import secrets
+import ssl
 from collections import deque
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import Self
@@ -32,11 +33,13 @@ from scopa.protocol import (
     Welcome,
     YourTurn,
 )
+from scopa.protocol.address import ServerAddress, parse_server_address
 from scopa.protocol.commands import Redirect
 
-from .addresses import Address, Addresses
+from .addresses import Addresses
 from .channel import MAX_REDIRECTS, Channel, ConnectionLost, ServerRefused, _Inbox
 from .clock import Clock, SystemClock
+from .trust import ServerTrust, Streams, open_stream, speaks_tls
 from .liveness import LinkListener, LinkStatus
 
 CLIENT_SOFTWARE = "scopa-client 0.1"
@@ -44,51 +47,26 @@ _MAX_NAME = 24
 
 
 def parse_address(text: str, default_port: int = DEFAULT_PORT) -> tuple[str, int]:
-    """``host:port`` (or ``host``, or ``:port``) → ``(host, port)``; ValueError if bad."""
-    host, sep, port = text.strip().rpartition(":")
-    if not sep:
-        host, port = port, ""
-    host = host.strip("[]") or "127.0.0.1"
-    if not port:
-        return host, default_port
-    if not port.isdigit() or not 0 < int(port) < 65536:
-        raise ValueError(f"bad port in {text!r}: use HOST:PORT, e.g. 127.0.0.1:{default_port}")
-    return host, int(port)
+    """``host:port`` (or ``host``, or ``:port``) → ``(host, port)``; ValueError if bad
+    (a ``tls://`` address too: :func:`~scopa.protocol.address.parse_server_address` reads those)."""
+    where = parse_server_address(text, default_port)
+    if where.tls:
+        raise ValueError(f"{text!r} is a TLS address: this command connects over plain TCP only")
+    return where.host, where.port
 
 
-def parse_servers(text: str, default_port: int = DEFAULT_PORT) -> list[tuple[str, int]]:
-    """``host1:port,host2:port`` (one server, or members of one cluster) → their
-    addresses, each read by :func:`parse_address`; ValueError if one is bad or none given.
+def parse_servers(text: str, default_port: int = DEFAULT_PORT) -> list[ServerAddress]:
+    """``host1:port,host2:port`` (one server, or members of one cluster; ``tls://`` ones
+    too) → their addresses, each read by
+    :func:`~scopa.protocol.address.parse_server_address`; ValueError if one is bad or none given.
 
-    >>> parse_servers("10.0.0.1:7015, 10.0.0.2")
-    [('10.0.0.1', 7015), ('10.0.0.2', 7015)]
+    >>> [str(a) for a in parse_servers("10.0.0.1:7015, tls://10.0.0.2")]
+    ['10.0.0.1:7015', 'tls://10.0.0.2:7015']
     """
-    found = [parse_address(part, default_port) for part in text.split(",") if part.strip()]
+    found = [parse_server_address(part, default_port) for part in text.split(",") if part.strip()]
     if not found:
         raise ValueError(f"no server in {text!r}: use HOST:PORT, or several: HOST:PORT,HOST:PORT")
     return found
-
-
-CONNECT_TIMEOUT = 5.0
-"""Seconds an address has to take a connection before the next one is tried."""
-
-
-async def _open(order: Sequence[Address], clock: Clock) -> tuple[asyncio.StreamReader, asyncio.StreamWriter, Address]:
-    """A connection to the first address of ``order`` that takes one within
-    :data:`CONNECT_TIMEOUT`; ConnectionLost naming each failure if none does."""
-    failures = []
-    for host, port in order:
-        try:
-            async with clock.timeout(CONNECT_TIMEOUT):
-                reader, writer = await asyncio.open_connection(host, port)
-        except TimeoutError:
-            failures.append(f"{host}:{port}: no answer within {CONNECT_TIMEOUT:g} s")
-            continue
-        except OSError as exc:
-            failures.append(f"{host}:{port}: {exc.strerror or exc}")
-            continue
-        return reader, writer, (host, port)
-    raise ConnectionLost("cannot connect to " + "; ".join(failures))
 
 
 def name_variants(name: str) -> Iterable[str]:
@@ -112,6 +90,8 @@ class Link(Channel):
         self.party: str = ""
         self.motd: str = ""
         self.server: str = ""
+        self.turn_timeout: float | None = None
+        """The server's turn clock (``welcome``): the longest a table may ask for; None: not told."""
         self.table_id: str | None = None
         self.seat: int | None = None
         self.token: str | None = None  # the seat token (kept in memory only, to resume)
@@ -119,6 +99,12 @@ class Link(Channel):
         self.invite: str | None = None  # the invite code of the private table created last
         self._watch_invite: str | None = None  # the invite of the table watched (to watch it again)
         self.host, self.port, self.client = "", 0, CLIENT_SOFTWARE
+        self.tls = False
+        """The server speaks TLS (a ``tls://`` address), checked by :attr:`trust`."""
+        self.trust: ServerTrust | None = None
+        """How a TLS server's certificate is checked (None: the user's pins, client/trust.py)."""
+        self.fingerprint: str | None = None
+        """The fingerprint the server announced on the LAN, if it was found there."""
         self.addresses = Addresses([])
         """Where this session can reach its server: the addresses given, then, in a
         cluster, those its members named; tried in turn when one cannot be reached."""
@@ -138,18 +124,23 @@ class Link(Channel):
     async def connect(
         cls, host: str, port: int, name: str, *, client: str = CLIENT_SOFTWARE, attempts: int = 20,
         clock: Clock | None = None, listener: LinkListener | None = None, password: str | None = None,
-        proxied_for: str | None = None, others: Sequence[Address] = (),
+        proxied_for: str | None = None, tls: bool = False, trust: ServerTrust | None = None,
+        fingerprint: str | None = None, others: Sequence[ServerAddress] = (),
     ) -> Self:
         """Open a connection and say hello as ``name`` (``name2``, ``name3``… if taken;
         with the ``password`` of a claimed name, only ``name`` itself).  ``clock``: what
         the liveness check and the reconnect backoff wait on (tests pass a fake one);
         ``listener``: added with :meth:`add_listener` before the first byte is sent;
-        ``proxied_for``: see :attr:`proxied_for`; ``others``: more addresses of the same
-        server or cluster, tried in turn when ``host:port`` cannot be reached."""
-        addresses = Addresses([(host, port), *others])
-        reader, writer, (host, port) = await _open(addresses.given, clock or SystemClock())
+        ``proxied_for``: see :attr:`proxied_for`; ``tls``, ``trust``, ``fingerprint``: a TLS
+        server, and how its certificate is checked (client/trust.py).  Nothing is sent
+        before the certificate is accepted (else :class:`CertificateRefused`).  ``others``:
+        more addresses of the same server or cluster, tried in turn when this one cannot be
+        reached."""
+        addresses = Addresses([ServerAddress(host, port, tls, fingerprint), *others])
+        reader, writer, where = await _open_first(addresses.given, trust, clock or SystemClock())
         session = cls(reader, writer, clock)
-        session.host, session.port, session.client = host, port, client
+        session.host, session.port, session.client = where.host, where.port, client
+        session.tls, session.trust, session.fingerprint = where.tls, trust, where.fingerprint
         session.addresses = addresses
         session.proxied_for = proxied_for
         if listener is not None:
@@ -160,6 +151,8 @@ class Link(Channel):
             try:
                 await session._hello(name, client, 1 if password else attempts, password)
             except ConnectionLost:  # lost during the hello: the server is there, try again
+                if not where.tls and await speaks_tls(where.host, where.port):
+                    raise ConnectionLost(f"the server at {where} speaks TLS: connect to tls://{where}") from None
                 session.name = name
                 await session._reconnect_or_raise()
         except BaseException:
@@ -175,25 +168,28 @@ class Link(Channel):
             if isinstance(reply.body, Welcome):
                 self.name, self.party = candidate, reply.body.you
                 self.motd, self.server = reply.body.motd, reply.body.server
+                self.turn_timeout = reply.body.turn_timeout
                 self._learn(reply.body)
                 return
             assert isinstance(reply.body, Error)
             if reply.body.code is not ErrorCode.NAME_TAKEN:
-                raise ServerRefused(reply.body.code, reply.body.message)
+                raise ServerRefused.of(reply.body)
         raise ServerRefused(ErrorCode.NAME_TAKEN, f"no free name like {name!r} after {attempts} tries")
 
     @classmethod
     async def resume_seat(
         cls, host: str, port: int, name: str, token: str, *, client: str = CLIENT_SOFTWARE,
-        proxied_for: str | None = None, others: Sequence[Address] = (),
+        proxied_for: str | None = None, tls: bool = False, trust: ServerTrust | None = None,
+        others: Sequence[ServerAddress] = (),
     ) -> Self:
         """Open a connection straight back to a seat (a restarted client with a saved
         seat token): ``hello`` with ``resume``.  ServerRefused (``bad_token``) if the
         seat is gone.  ``others``: as for :meth:`connect`."""
-        addresses = Addresses([(host, port), *others])
-        reader, writer, (host, port) = await _open(addresses.given, SystemClock())
+        addresses = Addresses([ServerAddress(host, port, tls), *others])
+        reader, writer, where = await _open_first(addresses.given, trust, SystemClock())
         session = cls(reader, writer)
-        session.host, session.port, session.client = host, port, client
+        session.host, session.port, session.client = where.host, where.port, client
+        session.tls, session.trust = where.tls, trust
         session.addresses = addresses
         session.name, session.token = name, token
         session.proxied_for = proxied_for
@@ -305,10 +301,13 @@ class Link(Channel):
             raise ConnectionLost(f"sent on from server to server more than {MAX_REDIRECTS} times")
         if isinstance(reply.body, Error) and reply.body.code is ErrorCode.UNAVAILABLE:
             raise ConnectionLost(f"the table is between two servers: {reply.body.message}")  # try again soon
+        if isinstance(reply.body, Error) and reply.body.code is ErrorCode.RATE_LIMITED:
+            await self.clock.sleep(reply.body.retry_after or 1.0)  # the seat was resumed often lately: wait, retry
+            raise ConnectionLost(f"the server asked us to wait: {reply.body.message}")
         if isinstance(reply.body, Error):
-            raise ServerRefused(reply.body.code, reply.body.message)
+            raise ServerRefused.of(reply.body)
         assert isinstance(reply.body, Welcome)
-        self.party = reply.body.you
+        self.party, self.turn_timeout = reply.body.you, reply.body.turn_timeout
         self.name = self.party.split(":", 1)[1]
         self._learn(reply.body)
         joined = await self._reply_to(seq)
@@ -323,9 +322,10 @@ class Link(Channel):
                                ticket=redirect.ticket), str(LOBBY))
         reply = await self._reply_to(seq)
         if isinstance(reply.body, Error):
-            raise ServerRefused(reply.body.code, reply.body.message)
+            raise ServerRefused.of(reply.body)
         assert isinstance(reply.body, Welcome)
         self.party, self.motd, self.server = reply.body.you, reply.body.motd, reply.body.server
+        self.turn_timeout = reply.body.turn_timeout
         self._learn(reply.body)
 
     def _learn(self, welcome: Welcome) -> None:
@@ -333,7 +333,7 @@ class Link(Channel):
         learned = []
         for text in welcome.cluster:
             with contextlib.suppress(ValueError):
-                learned.append(parse_address(text, self.port))
+                learned.append(parse_server_address(text, self.port))
         self.addresses.learn(learned)
 
     def _hurry(self) -> bool:
@@ -342,8 +342,12 @@ class Link(Channel):
         return self.addresses.cluster and (self.table_id is not None or self.token is not None
                                            or self.watching is not None)
 
+    def _here(self) -> ServerAddress:
+        """The address of the current (or last) connection."""
+        return ServerAddress(self.host, self.port, self.tls, self.fingerprint)
+
     def _dead(self, reason: str) -> None:
-        self.addresses.shunned = (self.host, self.port)  # silent: tried last from now on
+        self.addresses.shunned = self._here()  # silent: tried last from now on
         super()._dead(reason)
 
     async def _go_to(self, address: str) -> None:
@@ -352,7 +356,8 @@ class Link(Channel):
         with contextlib.suppress(Exception):
             self._send(Bye(reason="sent to another server of the cluster"), str(LOBBY))
             await self._writer.drain()
-        await self._reopen(parse_address(address, self.port))
+        where = parse_server_address(address, self.port)
+        await self._reopen(ServerAddress(where.host, where.port, where.tls))
 
     async def _with_backoff(self, greet: Callable[[], Awaitable[None]], failure: str) -> None:
         """Reopen the connection and ``greet`` the server until it works, waiting
@@ -367,7 +372,7 @@ class Link(Channel):
                 try:
                     await greet()
                 except ConnectionLost:
-                    self.addresses.shunned = (self.host, self.port)  # no answer there: others first
+                    self.addresses.shunned = self._here()  # no answer there: others first
                     raise
                 self.addresses.shunned = None
                 self.reconnects += 1
@@ -381,7 +386,7 @@ class Link(Channel):
             await self.clock.sleep(delay)
             delay = min(delay * 2, self.max_backoff)
 
-    async def _reopen(self, only: Address | None = None) -> None:
+    async def _reopen(self, only: ServerAddress | None = None) -> None:
         """A new TCP connection in place of the lost one, to ``only`` or else to the
         first known address that takes one (:meth:`Addresses.order`); keeps what is still
         to be handled of the old one (but not a your_turn: the server sends it again)."""
@@ -393,14 +398,49 @@ class Link(Channel):
                 kept.append(item)
         self._backlog = deque(c for c in kept if c.re is None and not isinstance(c.body, YourTurn)
                               and (c.sender.startswith("table:") or isinstance(c.body, Left)))
-        order = [only] if only is not None else self.addresses.order((self.host, self.port))
-        reader, writer, (self.host, self.port) = await _open(order, self.clock)
+        order = [only] if only is not None else self.addresses.order(self._here())
+        reader, writer, where = await _open_first(order, self.trust, self.clock)
+        self.host, self.port, self.tls, self.fingerprint = where.host, where.port, where.tls, where.fingerprint
         self._reader, self._writer = reader, writer
         self._conn = Connection(ConnectionRole.CLIENT)
         self._inbox = _Inbox()
         self._lost_event = asyncio.Event()
         self._closed_reason = None
         self._start_tasks()
+
+
+async def _open(where: ServerAddress, trust: ServerTrust | None) -> Streams:
+    """A stream to ``where``; ConnectionLost when it cannot be opened."""
+    try:
+        return await open_stream(where, trust)
+    except ssl.SSLError as exc:
+        raise ConnectionLost(f"cannot connect to {where}: the TLS handshake failed ({exc.reason or exc}); a server "
+                             f"without TLS is reached at {where.host_port}, without tls://") from None
+    except OSError as exc:
+        raise ConnectionLost(f"cannot connect to {where}: {exc.strerror or exc}") from None
+
+
+CONNECT_TIMEOUT = 5.0
+"""Seconds an address has to take a connection before the next one is tried."""
+
+
+async def _open_first(order: Sequence[ServerAddress], trust: ServerTrust | None,
+                      clock: Clock) -> tuple[asyncio.StreamReader, asyncio.StreamWriter, ServerAddress]:
+    """A stream to the first address of ``order`` that takes one within
+    :data:`CONNECT_TIMEOUT`, and that address; ConnectionLost naming each failure if none does."""
+    failures = []
+    for where in order:
+        try:
+            async with clock.timeout(CONNECT_TIMEOUT):
+                reader, writer = await _open(where, trust)
+        except TimeoutError:
+            failures.append(f"cannot connect to {where}: no answer within {CONNECT_TIMEOUT:g} s")
+            continue
+        except ConnectionLost as exc:
+            failures.append(str(exc))
+            continue
+        return reader, writer, where
+    raise ConnectionLost("; ".join(failures))
 
 
 def new_token() -> str:

@@ -131,7 +131,7 @@ class LobbyCalls(Link):
         while created is None or not joined:
             reply = await self._reply_to(seq)
             if isinstance(reply.body, Error):
-                raise ServerRefused(reply.body.code, reply.body.message)
+                raise ServerRefused.of(reply.body)
             if isinstance(reply.body, TableCreated):
                 created = reply.body.table
                 self.invite = reply.body.invite
@@ -163,6 +163,13 @@ class LobbyCalls(Link):
             assert isinstance(reply.body, Joined)
             self._seated(reply.body)
             return reply.body
+
+    def leave_game(self) -> None:
+        """Ask to leave the table of the game being played (it is abandoned), without
+        waiting: :meth:`~scopa.client.session.ClientSession.play_game` reads the end and
+        the ``left`` (reason ``left``) as it reads every other command of the table."""
+        if self.table_id is not None:
+            self._send(LeaveTable(table=self.table_id), str(LOBBY))
 
     async def leave_table(self) -> Left | None:
         """Leave the current table (a game in progress is abandoned)."""

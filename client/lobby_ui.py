@@ -23,6 +23,8 @@ from scopa.protocol.convert import rules_from_wire
 
 from scopa.bots import STRATEGIES
 from .game import GameResult
+from .i18n import tr
+from .invite import refusal_text
 from .liveness import LinkEvent, LinkStatus
 from .notices import notice_from_wire
 from .options import coerce
@@ -31,23 +33,23 @@ from .session import ClientSession, ConnectionLost, ServerRefused
 
 InputFn = Callable[[str], str]
 
-MENU = ("[bold]c[/bold] create a table · [bold]j ID[/bold] join a table · [bold]w ID[/bold] watch a table · "
-        "[bold]b [PRESET][/bold] leaderboard · [bold]r[/bold] refresh · [bold]q[/bold] quit")
+MENU = tr("[bold]c[/bold] create a table · [bold]j ID[/bold] join a table · [bold]w ID[/bold] watch a table · "
+          "[bold]b [PRESET][/bold] leaderboard · [bold]r[/bold] refresh · [bold]q[/bold] quit")
 
 
 def render_tables(tables: Sequence[TableInfo]) -> Table | Text:
     """The lobby's tables: id, rules, who sits where, state."""
     if not tables:
-        return Text("No tables yet: create one with c.", style="dim")
-    t = Table(title="Tables", expand=False)
-    for column in ("table", "rules", "seats", "state", "watching"):
+        return Text(tr("No tables yet: create one with c."), style="dim")
+    t = Table(title=tr("Tables"), expand=False)
+    for column in (tr("table"), tr("rules"), tr("seats"), tr("state"), tr("watching")):
         t.add_column(column)
     for info in tables:
         seats = Text(", ").join(
-            Text(name) if name is not None else Text("free", style="green") for name in info.seats
+            Text(name) if name is not None else Text(tr("free"), style="green") for name in info.seats
         )
         style = {TableState.WAITING: "green", TableState.PLAYING: "yellow"}.get(info.state, "dim")
-        state = info.state.value + (f" ({len(info.away)} away)" if info.away else "")
+        state = tr(info.state.value) + (" " + tr("({n} away)", n=len(info.away)) if info.away else "")
         t.add_row(info.id, info.description or rules_from_wire(info.rules).describe(), seats, Text(state, style=style),
                   str(info.spectators))
     return t
@@ -60,11 +62,12 @@ def parse_bots(text: str, empty_seats: int) -> list[str] | str:
         return []
     bad = [n for n in names if n not in STRATEGIES]
     if bad:
-        return f"{bad[0]!r} is not a bot; choose from: {', '.join(STRATEGIES)} (or leave it blank)"
+        return tr("{name} is not a bot; choose from: {bots} (or leave it blank)", name=repr(bad[0]),
+                  bots=", ".join(STRATEGIES))
     if len(names) == 1:
         return names * empty_seats
     if len(names) > empty_seats:
-        return f"only {empty_seats} seat(s) to fill, {len(names)} bots named"
+        return tr("only {seats} seat(s) to fill, {n} bots named", seats=empty_seats, n=len(names))
     return names
 
 
@@ -73,7 +76,7 @@ def parse_options(text: str) -> dict[str, object] | str:
     options: dict[str, object] = {}
     for item in text.replace(",", " ").split():
         if "=" not in item:
-            return f"options are NAME=VALUE, e.g. re_bello=true; {item!r} is not"
+            return tr("options are NAME=VALUE, e.g. re_bello=true; {item} is not", item=repr(item))
         key, value = item.split("=", 1)
         options[key.strip().replace("-", "_")] = coerce(value.strip())
     return options
@@ -100,11 +103,12 @@ class Lobby:
     def show_link(self, event: LinkEvent) -> None:
         """Say at once that the connection is lost, back, or given up on."""
         if event.status is LinkStatus.LOST:
-            self.console.print(f"[yellow]Connection lost ({event.reason}); reconnecting…[/yellow]")
+            self.console.print(Text(tr("Connection lost ({why}); reconnecting…", why=event.reason), style="yellow"))
         elif event.status is LinkStatus.RECONNECTED:
-            self.console.print(f"[green]Reconnected as {self.session.name}[/green] ({event.reason}).")
+            self.console.print(Text(tr("Reconnected as {name} ({why}).", name=self.session.name, why=event.reason),
+                                    style="green"))
         else:
-            self.console.print(f"[red]Could not reconnect: {event.reason}[/red]")
+            self.console.print(Text(tr("Could not reconnect: {why}", why=event.reason), style="red"))
 
     async def ask(self, prompt: str) -> str:
         # In a thread, so that the session keeps answering the server's pings meanwhile.
@@ -125,7 +129,7 @@ class Lobby:
     async def _lobby(self) -> None:
         tables = await self.show()
         while True:
-            line = await self.ask("Lobby> ")
+            line = await self.ask(tr("Lobby> "))
             word, _, rest = line.partition(" ")
             word = word.lower()
             if word in ("q", "quit", "exit"):
@@ -136,11 +140,11 @@ class Lobby:
                 if await self.create():
                     tables = await self.show()
             elif word in ("j", "join"):
-                table_id = rest.strip() or await self.ask("Table id: ")
+                table_id = rest.strip() or await self.ask(tr("Table id: "))
                 if await self.join(table_id, tables):
                     tables = await self.show()
             elif word in ("w", "watch"):
-                table_id = rest.strip() or await self.ask("Table id: ")
+                table_id = rest.strip() or await self.ask(tr("Table id: "))
                 if table_id:
                     await watch_table(self.session, self.console, table_id)
                     tables = await self.show()
@@ -150,7 +154,8 @@ class Lobby:
                 if await self.join(line, tables):
                     tables = await self.show()
             else:
-                self.console.print(f"[yellow]{line!r}: not a lobby command.[/yellow] {MENU}")
+                self.console.print(Text(tr("{line}: not a lobby command.", line=repr(line)), style="yellow"))
+                self.console.print(MENU)
 
     async def leaderboard(self, preset: str) -> None:
         """The server's ratings of ``preset`` (a server that keeps its games)."""
@@ -163,8 +168,8 @@ class Lobby:
             self.console.print(f"[yellow]{escape(exc.message)}[/yellow]")
             return
         except ValueError:
-            self.console.print(f"[yellow]{escape(preset)!r} is not a preset; try one of: "
-                               f"{', '.join(p.value for p in Preset)}[/yellow]")
+            self.console.print(Text(tr("{name} is not a preset; try one of: {presets}", name=repr(preset),
+                                       presets=", ".join(p.value for p in Preset)), style="yellow"))
             return
         for line in leaderboard_lines(board):
             self.console.print(line, markup=False, highlight=False)
@@ -188,9 +193,9 @@ class Lobby:
         try:
             table = await self.session.create_table(rules, fill_with_bots=bots)
         except ServerRefused as exc:
-            self.console.print(f"[red]The server refused:[/red] {exc.message}")
+            self.console.print(Text(tr("The server refused: {message}", message=exc.message), style="red"))
             return False
-        self.console.print(f"Table [bold]{table.id}[/bold] is open: {table.description}.")
+        self.console.print(Text(tr("Table {table} is open: {rules}.", table=table.id, rules=table.description)))
         await self.play()
         return True
 
@@ -210,11 +215,11 @@ class Lobby:
             carried = {k: v for k, v in d.model_dump().items() if v != getattr(base, k) and k != "preset"}
             options: dict[str, object] = dict(carried)
             for field, choices in (("players", (2, 3, 4, 6)), ("target", (11, 16, 21, 31, 51))):
-                answer = await self._ask_choice(field.capitalize(), choices, getattr(d, field))
+                answer = await self._ask_choice(tr(field.capitalize()), choices, getattr(d, field))
                 options[field] = answer
             modes = ("traditional", "fewest", "free")
-            options["capture_mode"] = await self._ask_choice("Capture mode", modes, d.capture_mode.value)
-            extra = await self.ask("Other options (NAME=VALUE …, e.g. re_bello=true) [none]: ")
+            options["capture_mode"] = await self._ask_choice(tr("Capture mode"), modes, d.capture_mode.value)
+            extra = await self.ask(tr("Other options (NAME=VALUE …, e.g. re_bello=true) [none]: "))
             parsed = parse_options(extra)
             if isinstance(parsed, str):
                 self.console.print(f"[yellow]{parsed}[/yellow]")
@@ -222,9 +227,10 @@ class Lobby:
             options.update(parsed)
             rules = self._build(preset, options)
             if isinstance(rules, str):
-                self.console.print(f"[yellow]Those rules do not work: {rules}[/yellow] Let's try again.")
+                self.console.print(Text(tr("Those rules do not work: {reason}", reason=rules), style="yellow"),
+                                   Text(tr("Let's try again.")))
                 continue
-            self.console.print(f"Rules: [bold]{rules.describe()}[/bold]")
+            self.console.print(Text(tr("Rules: {rules}", rules=rules.describe())))
             return rules
 
     async def _ask_choice(self, label: str, choices: Sequence[object], default: object) -> object:
@@ -235,7 +241,8 @@ class Lobby:
             value = coerce(answer.lower())
             if value in choices:
                 return value
-            self.console.print(f"[yellow]choose one of {', '.join(map(str, choices))}, or Enter for {default}[/yellow]")
+            self.console.print(Text(tr("choose one of {choices}, or Enter for {default}",
+                                       choices=", ".join(map(str, choices)), default=default), style="yellow"))
 
     def _build(self, preset: str, options: dict[str, object]) -> RuleSet | str:
         try:
@@ -246,8 +253,8 @@ class Lobby:
     async def ask_bots(self, empty_seats: int) -> list[str] | None:
         while True:
             answer = await self.ask(
-                f"Bots for the {empty_seats} other seat(s) ({', '.join(STRATEGIES)}; one name fills them all; "
-                "blank = wait for people): "
+                tr("Bots for the {n} other seat(s) ({bots}; one name fills them all; blank = wait for people): ",
+                   n=empty_seats, bots=", ".join(STRATEGIES))
             )
             bots = parse_bots(answer, empty_seats)
             if isinstance(bots, str):
@@ -261,22 +268,25 @@ class Lobby:
         try:
             joined = await self.session.join_table(table_id)
         except ServerRefused as exc:
-            self.console.print(f"[yellow]Cannot join table {table_id!r}: {exc.message}[/yellow]")
+            self.console.print(Text(tr("Cannot join table {table}: {message}", table=repr(table_id),
+                                       message=exc.message), style="yellow"))
             return False
-        self.console.print(f"You sit at table [bold]{joined.table}[/bold], seat {joined.seat + 1}.")
+        self.console.print(Text(tr("You sit at table {table}, seat {seat}.", table=joined.table, seat=joined.seat + 1)))
         await self.play()
         return True
 
     async def play(self) -> GameResult:
         if not await self.session.wait_for_game_start(0):
-            self.console.print("[dim]Waiting for the other seats to fill…[/dim]")
+            self.console.print(Text(tr("Waiting for the other seats to fill…"), style="dim"))
         result = await self.session.play_game(self.make_player(),
                                               on_notice=lambda n: self.console.print(notice_line(n)))
         if result.winner is None:
-            self.console.print(f"[bold]The game ended without a winner ({result.reason}).[/bold]")
+            self.console.print(Text(tr("The game ended without a winner ({reason}).", reason=result.reason),
+                                    style="bold"))
         else:
-            self.console.print("[bold green]You won![/bold green]" if result.won else "[bold]You lost.[/bold]")
-        self.console.print("[dim]Back in the lobby.[/dim]")
+            self.console.print(Text(tr("You won!"), style="bold green") if result.won else
+                               Text(tr("You lost."), style="bold"))
+        self.console.print(Text(tr("Back in the lobby."), style="dim"))
         return result
 
 
@@ -285,25 +295,31 @@ def describe(command: Command, names: Sequence[str]) -> str | None:
     body = command.body
 
     def who(seat: int) -> str:
-        return names[seat] if seat < len(names) else f"seat {seat}"
+        return names[seat] if seat < len(names) else tr("seat {n}", n=seat)
 
     if isinstance(body, wire.GameStart):
-        return "Game starts: " + ", ".join(f"{s.name} (side {s.side})" for s in body.seats)
+        return tr("Game starts: ") + ", ".join(tr("{name} (side {side})", name=s.name, side=s.side)
+                                              for s in body.seats)
     if isinstance(body, wire.RoundStart):
-        return f"Round {body.round}, dealer {who(body.dealer)}; on the table: {' '.join(body.table) or '-'}"
+        return tr("Round {n}, dealer {who}; on the table: {cards}", n=body.round, who=who(body.dealer),
+                  cards=" ".join(body.table) or "-")
     if isinstance(body, wire.CardPlayed):
-        took = f" takes {' '.join(body.captured)}" if body.captured else " (laid down)"
-        extra = (" — scopa!" if body.scopa else "") + (f" [played for them: {body.forced}]" if body.forced else "")
-        return f"{who(body.seat)} plays {body.card}{took}{extra}"
+        took = " " + tr("takes {cards}", cards=" ".join(body.captured)) if body.captured else " " + tr("(laid down)")
+        forced = " " + tr("(time ran out: the server played for them)") if body.forced == "timeout" else \
+            " " + tr("[played for them: {why}]", why=body.forced) if body.forced else ""
+        extra = (" — scopa!" if body.scopa else "") + forced
+        return tr("{who} plays {card}", who=who(body.seat), card=body.card) + took + extra
     if isinstance(body, wire.DeclarationMade):
-        return f"{who(body.seat)} declares {body.kind.value} ({' '.join(body.hand)}): {body.points} points"
+        return tr("{who} declares {what} ({cards}): {n} points", who=who(body.seat), what=body.kind.value,
+                  cards=" ".join(body.hand), n=body.points)
     if isinstance(body, wire.RoundEnd):
-        return f"Round {body.round} over: points {body.points}, totals {body.totals}"
+        return tr("Round {n} over: points {points}, totals {totals}", n=body.round, points=body.points,
+                  totals=body.totals)
     if isinstance(body, wire.GameEnd):
-        won = "no winner" if body.winner is None else f"side {body.winner} wins"
-        return f"Game over ({body.reason}): {won}, totals {body.totals}"
+        won = tr("no winner") if body.winner is None else tr("side {n} wins", n=body.winner)
+        return tr("Game over ({reason}): {won}, totals {totals}", reason=body.reason, won=won, totals=body.totals)
     if isinstance(body, wire.TableUpdate) and body.table.away:
-        return "Waiting for " + ", ".join(who(s) for s in body.table.away) + " to come back"
+        return tr("Waiting for {who} to come back", who=", ".join(who(s) for s in body.table.away))
     if isinstance(body, wire.ChatMessage):
         return f"{body.author}: {body.text}"
     notice = notice_from_wire(body)
@@ -312,19 +328,21 @@ def describe(command: Command, names: Sequence[str]) -> str | None:
     return None
 
 
-async def watch_table(session: ClientSession, console: Console, table_id: str) -> None:
-    """Watch a table until its game ends (public events only)."""
+async def watch_table(session: ClientSession, console: Console, table_id: str, invite: str | None = None) -> None:
+    """Watch a table until its game ends (public events only); a private one with its ``invite``."""
     try:
-        snap = await session.watch_table(table_id)
+        snap = await session.watch_table(table_id, invite)
     except ServerRefused as exc:
-        console.print(f"[yellow]Cannot watch table {table_id!r}: {exc.message}[/yellow]")
+        console.print(Text(refusal_text(exc.code, exc.message, None if invite else table_id, invite is not None),
+                           style="yellow"))
         return
     names = [s.name for s in sorted(snap.seats, key=lambda s: s.seat)] or [n or "-" for n in snap.table.seats]
-    console.print(f"Watching table [bold]{table_id}[/bold]: {snap.table.description}")
+    console.print(Text(tr("Watching table {table}: {rules}", table=table_id, rules=snap.table.description)))
     if snap.public is not None:
         p = snap.public
-        console.print(f"Round {p.round}, {names[p.turn] if p.turn < len(names) else p.turn} to play; "
-                      f"table: {' '.join(p.table) or '-'}; cards in hands {p.hand_sizes}; totals {p.totals}")
+        console.print(Text(tr("Round {n}, {who} to play; table: {cards}; cards in hands {sizes}; totals {totals}",
+                              n=p.round, who=names[p.turn] if p.turn < len(names) else p.turn,
+                              cards=" ".join(p.table) or "-", sizes=p.hand_sizes, totals=p.totals)))
 
     def show(command: Command) -> None:
         nonlocal names
@@ -335,4 +353,5 @@ async def watch_table(session: ClientSession, console: Console, table_id: str) -
             console.print(Text(line))
 
     left = await session.watch(table_id, show)
-    console.print(f"[dim]No longer watching table {table_id} ({left.reason}).[/dim]")
+    console.print(Text(tr("No longer watching table {table} ({reason}).", table=table_id, reason=left.reason),
+                       style="dim"))

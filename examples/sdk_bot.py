@@ -1,6 +1,8 @@
 """A complete Scopa bot with the SDK: `python examples/sdk_bot.py [HOST:PORT] [GAMES] [BOT]`
 joins the first table waiting for players, or opens one (against the server's BOT, e.g.
 greedy, if named) and plays.  It plays locally too: play_local(rules, [Sweeper(), ...], seed).
+A server speaking TLS is `tls://HOST:PORT`: its certificate is checked against the system's
+authorities, or pinned on first use (scopa.client.trust).
 """
 
 import asyncio
@@ -8,6 +10,7 @@ import sys
 
 from scopa.client import Bot, ClientSession
 from scopa.engine import CARDS, Play
+from scopa.protocol.address import parse_server_address
 
 
 class Sweeper(Bot):
@@ -21,8 +24,8 @@ class Sweeper(Bot):
 
 
 async def main(address: str = "127.0.0.1:7015", games: str = "1", *opponent: str) -> None:
-    host, port = address.rsplit(":", 1)
-    async with await ClientSession.connect(host, int(port), "sweeper") as session:
+    where = parse_server_address(address)
+    async with await ClientSession.connect(where.host, where.port, "sweeper", tls=where.tls) as session:
         for n in range(1, int(games) + 1):
             waiting = [t for t in await session.list_tables() if t.state == "waiting" and None in t.seats]
             if waiting:

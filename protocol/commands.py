@@ -41,6 +41,7 @@ from .fields import (
     Text,
     Token,
     TurnTimeout,
+    TurnLeftMs,
     HostPort,
     Word,
     AdminToken,
@@ -225,6 +226,11 @@ class SeatView(PublicView):
 
 RuleOptionValue = bool | int | str | None
 
+
+def _absent(value: object) -> bool:
+    """Whether an optional field is left out of the body (``turn_left_ms``: no clock runs)."""
+    return value is None
+
 # --- connection and lobby ------------------------------------------------------------
 
 
@@ -251,6 +257,8 @@ class Welcome(Body):
     server: ShortText
     protocol: Annotated[int, Field(ge=1, le=1000)]
     motd: Text = ""
+    turn_timeout: TurnTimeout | None = Field(default=None, exclude_if=_absent,
+                                             description="the server's turn clock: the longest a table may ask for")
     cluster: Annotated[list[HostPort], Field(max_length=MAX_CLUSTER_ADDRESSES)] = Field(
         default=[], exclude_if=lambda v: not v)
     """From a member of a cluster: the addresses at which the cluster can be reached (its
@@ -370,6 +378,8 @@ class RoundStart(TableEvent):
     stock: Count
     dealer_bonus_cards: Cards = []
     dealer_bonus_scope: Annotated[int, Field(ge=0, le=2)] = 0
+    turn_left_ms: TurnLeftMs | None = Field(default=None, exclude_if=_absent,
+                                            description="the first turn's clock (the seat after the dealer), from now")
 
 
 class HandDeal(TableEvent):
@@ -388,6 +398,8 @@ class YourTurn(TableEvent):
     legal: Annotated[list[LegalMove], Field(min_length=1, max_length=1000)]
     declarations: Annotated[list[DeclarationOption], Field(max_length=32)] = []
     view: SeatView
+    turn_left_ms: TurnLeftMs | None = Field(default=None, exclude_if=_absent,
+                                            description="the time you have left for this turn, from now")
 
 
 class PlayCard(Body):
@@ -422,6 +434,8 @@ class CardPlayed(TableEvent):
     scopa: bool
     table: Cards
     forced: Word | None = None
+    turn_left_ms: TurnLeftMs | None = Field(default=None, exclude_if=_absent,
+                                            description="the next turn's clock (the seat after this one), from now")
 
 
 class DeclarationMade(TableEvent):
@@ -432,6 +446,8 @@ class DeclarationMade(TableEvent):
     hand: Cards
     wild: Annotated[int, Field(ge=1, le=10)] | None = None
     points: Points
+    turn_left_ms: TurnLeftMs | None = Field(default=None, exclude_if=_absent,
+                                            description="the clock of this seat's turn, which starts again, from now")
 
 
 class RoundEnd(TableEvent):
@@ -473,6 +489,8 @@ class SeatBack(Body):
     event: EventNo | None = None  # numbered once the game has begun (PROTOCOL.md §2)
     seat: Seat
     name: PlayerName
+    turn_left_ms: TurnLeftMs | None = Field(default=None, exclude_if=_absent,
+                                            description="the clock of the turn waiting now, from now")
 
 
 class SeatReplaced(Body):
@@ -506,6 +524,8 @@ class Snapshot(Body):
     sides: Annotated[list[Annotated[list[Seat], Field(max_length=MAX_SEATS)]], Field(max_length=MAX_SEATS)] = []
     public: PublicView | None = None
     you: SeatView | None = None
+    turn_left_ms: TurnLeftMs | None = Field(default=None, exclude_if=_absent,
+                                            description="the clock of the turn waiting now (public.turn's), from now")
 
 
 class WatchTable(Body):
@@ -533,6 +553,8 @@ class Error(Body):
     code: ErrorCode
     message: Text
     fatal: bool = False
+    retry_after: Annotated[float, Field(ge=0, le=3600)] | None = Field(default=None, exclude_if=lambda v: v is None)
+    """Seconds to wait before trying again (a ``rate_limited`` that says how long; left out otherwise)."""
 
 
 class Ping(Body):

@@ -34,15 +34,18 @@ InviteCode = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_\-]{8,64}$")
 """The secret that lets a client join or watch a private table."""
 AdminToken = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_\-]{16,128}$")]
 """The operator's secret (the server writes it to a 0600 file when it starts)."""
-HostPort = Annotated[str, StringConstraints(pattern=r"^(\[[0-9A-Fa-f:.]{2,45}\]|[A-Za-z0-9.\-]{1,253}):[0-9]{1,5}$",
-                                            max_length=260)]
-"""A server's address as a client connects to it: ``host:port`` (an IPv6 host in brackets)."""
+HostPort = Annotated[str, StringConstraints(
+    pattern=r"^(tls://)?(\[[0-9A-Fa-f:.]{2,45}\]|[A-Za-z0-9.\-]{1,253}):[0-9]{1,5}$", max_length=266)]
+"""A server's address as a client connects to it: ``host:port`` (an IPv6 host in brackets),
+``tls://host:port`` for a server speaking TLS (scopa.protocol.address)."""
 ChosenToken = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_\-]{22,64}$")]
 """A seat token the client picks itself (create_table, join_table): at least 22 characters."""
 
 Seat = Annotated[int, Field(ge=0, lt=MAX_SEATS)]
 TurnTimeout = Annotated[float, Field(gt=0, le=3600)]
 """Seconds a seat has for a move before the game master plays for it."""
+TurnLeftMs = Annotated[int, Field(ge=0, le=3_600_000)]
+"""Milliseconds left on a turn clock, counted when the command is sent."""
 Side = Annotated[int, Field(ge=0, lt=MAX_SEATS)]
 Count = Annotated[int, Field(ge=0, le=1_000_000)]
 Points = Annotated[int, Field(ge=-1_000_000, le=1_000_000)]

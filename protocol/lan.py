@@ -14,6 +14,8 @@ proto    the wire protocol version it speaks (:data:`PROTOCOL_VERSION`)
 tables   public tables waiting for players
 players  people (and bots) connected
 web      the port of its web page, when it serves one (absent otherwise)
+tls      its certificate's SHA-256 fingerprint (scopa.protocol.certs) when
+         it speaks TLS, on its port and its web page (absent otherwise)
 ======== =============================================================
 
 Pure: no sockets, no multicast (the server's ``announce`` and the client's ``discovery``
@@ -24,6 +26,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+
+from .certs import parse_fingerprint
 
 SERVICE_TYPE = "_scopa._tcp.local."
 """The DNS-SD service type of a Scopa server."""
@@ -51,6 +55,8 @@ class LanRecord:
     tables: int
     players: int
     web_port: int | None = None
+    tls: str | None = None
+    """The certificate's fingerprint of a server speaking TLS (None: plain TCP)."""
 
     def to_txt(self) -> dict[str, str]:
         """The TXT record's keys and values."""
@@ -58,6 +64,8 @@ class LanRecord:
                "tables": str(self.tables), "players": str(self.players)}
         if self.web_port is not None:
             txt["web"] = str(self.web_port)
+        if self.tls is not None:
+            txt["tls"] = self.tls
         return txt
 
     @classmethod
@@ -75,8 +83,9 @@ class LanRecord:
         web = _count(txt, "web") if "web" in txt else None
         if web is not None and not 0 < web < 65536:
             raise ValueError(f"TXT key 'web': {web} is not a port")
+        tls = parse_fingerprint(txt["tls"]) if "tls" in txt else None
         return cls(name=clean_server_name(txt.get("name", "")), protocol=_count(txt, "proto"),
-                   tables=_count(txt, "tables"), players=_count(txt, "players"), web_port=web)
+                   tables=_count(txt, "tables"), players=_count(txt, "players"), web_port=web, tls=tls)
 
 
 def _count(txt: Mapping[str, str], key: str) -> int:

@@ -125,6 +125,7 @@ class Accounts:
         lim = limits if limits is not None else Limits()
         self.journal = journal
         self.enabled = enabled
+        self.limits = lim
         self.verified: weakref.WeakSet[ServerSession] = weakref.WeakSet()
         """Connections that gave their claimed name's password."""
         self._background = BackgroundTasks()
@@ -189,14 +190,16 @@ class Accounts:
         """Claim ``name``: OK, or WRONG if it (or a look-alike) is claimed already, or
         LIMITED (too many refused claims, or too many names claimed, from ``address``)."""
         key = f"address:{address}"
-        if self.limiter.blocked(key) or self.claims.blocked(key):
+        counted = not self.limits.trusts(address)
+        if self.limiter.blocked(key) or (counted and self.claims.blocked(key)):
             return Verdict.LIMITED
         if await self.claimed(name):
             self.limiter.failed(key)
             return Verdict.WRONG
         folded = name_key(name)
         self._claiming.add(folded)  # a second claim while this one is hashing is refused
-        self.claims.failed(key)  # every claim counts against the address's allowance
+        if counted:
+            self.claims.failed(key)  # every claim counts against the address's allowance
         try:
             salt = os.urandom(SALT_BYTES)
             digest = await asyncio.get_running_loop().run_in_executor(

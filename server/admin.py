@@ -4,7 +4,8 @@ and the ``admin`` commands that carry it (``scopa admin --server HOST:PORT ...``
 With the token a connection may list the connections and every table (private ones
 too), close a table (a running game is recorded as abandoned), disconnect a client by
 name, list the journaled tables that could not be restored, and stop the server
-gracefully (journaled games are suspended, not abandoned: the next start resumes them).
+gracefully (journaled games are suspended, not abandoned: the next start resumes them; a
+member of a cluster sharing one journal hands its tables to the other members).
 A wrong token is a fatal ``bad_token``: the connection is closed.
 """
 
@@ -105,8 +106,22 @@ class Operator:
                 self._reply(sess, seq, wire.AdminReply(op=body.op, damaged=damaged[:wire.MAX_ADMIN_ROWS],
                                                        total=len(damaged)))
             case wire.AdminOp.STOP:
-                self._reply(sess, seq, wire.AdminReply(op=body.op, message="stopping; running games resume on the next start"))
+                self._reply(sess, seq, wire.AdminReply(op=body.op, message=self._stopping()))
                 self.stopped.set()
+
+    def _stopping(self) -> str:
+        """What stopping does to the running games: a server of its own resumes them on its
+        next start; a member of a cluster sharing one journal hands them to the others."""
+        shared = self.life.shared
+        if shared is None:
+            return "stopping; running games resume on the next start"
+        if shared.leases is None:  # each member keeps its own journal
+            return "stopping; this member's running games resume on its next start (the other members go on)"
+        open_ = [t for t in self.seating.tables.values() if not t.closed]
+        playing = sum(1 for t in open_ if t.state is wire.TableState.PLAYING)
+        waiting = sum(1 for t in open_ if t.state is wire.TableState.WAITING)  # its players' clients leave with it
+        closed = f", {_tables(waiting)} waiting for players closed" if waiting else ""
+        return f"draining: {_tables(playing)} handed to the other members{closed}; stopping"
 
     @staticmethod
     def _reply(sess: ServerSession, seq: int, reply: wire.AdminReply) -> None:
@@ -153,3 +168,7 @@ class Operator:
         target.tell(wire.Bye(reason="disconnected by the operator"))
         target.close()
         self._reply(sess, seq, wire.AdminReply(op=wire.AdminOp.KICK, message=f"{target.name} disconnected"))
+
+
+def _tables(n: int) -> str:
+    return f"{n} table{'' if n == 1 else 's'}"

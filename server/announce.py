@@ -264,16 +264,18 @@ class ZeroconfPublisher:
 
 @dataclass(frozen=True)
 class LanIdentity:
-    """How a server is shown on the LAN: its name, and its web page's port if any."""
+    """How a server is shown on the LAN: its name, its web page's port if any, and its
+    certificate's fingerprint when it speaks TLS."""
 
     name: str
     web_port: int | None = None
+    tls: str | None = None
 
 
 def lobby_record(tables: TableDirectory, clients: int, identity: LanIdentity) -> LanRecord:
     """A server's record: its public tables waiting for players, its named ``clients``."""
     waiting = tables.page(wire.TableState.WAITING, limit=1).total
-    return LanRecord(identity.name, PROTOCOL_VERSION, waiting, clients, identity.web_port)
+    return LanRecord(identity.name, PROTOCOL_VERSION, waiting, clients, identity.web_port, identity.tls)
 
 
 def lan_announcer(host: str, port: int, figures: Callable[[], LanRecord], clock: Clock) -> Announcer | None:

@@ -1,6 +1,7 @@
 """The server's connections: every open one by id, the names they go by, and the caps on
 how many may be open (``max_connections`` overall, ``max_connections_per_address`` per
-remote address, or per identity behind a trusted front end: server/proxied.py)."""
+remote address, or per identity behind a trusted front end: server/proxied.py; none per
+address for ``Limits.trusted_addresses``)."""
 
 from __future__ import annotations
 
@@ -46,7 +47,8 @@ class Connections:
         if limits.max_connections is not None and sum(self._per_address.values()) >= limits.max_connections:
             return f"the server has its maximum of {limits.max_connections} connections; try later"
         per = limits.max_connections_per_address
-        if per is not None and self._per_address.get(address, 0) >= per and not self.proxied.trusts(address):
+        if per is not None and self._per_address.get(address, 0) >= per and not self.proxied.trusts(address) \
+                and not limits.trusts(address):
             return f"{per} connections from your address are open already"
         return None
 

@@ -23,6 +23,7 @@ from .lobby_feed import LobbyFeed
 from .registry import SeatingRegistry
 from .table_commands import TableCommands
 from .table_life import TableLife
+from .tls import PlainSecrets
 
 if TYPE_CHECKING:
     from .session import ServerSession
@@ -54,6 +55,8 @@ class Dispatcher:
         self.archive = archive
         self.greeting = greeting
         self.at_tables = at_tables
+        self.secrets = PlainSecrets()
+        """Whether a connection may send a password or the operator's token (server/tls.py)."""
         self._answer: tuple[Command, Table] | None = None
         """The answer :meth:`solicited` found the table of, until :meth:`dispatch` hands it
         over: a move looks its table up once."""
@@ -144,11 +147,13 @@ class Dispatcher:
             case wire.PlayCard() | wire.MakeDeclaration():  # first: by far the most frequent
                 self._move(sess, body, seq, recipient, table)
             case wire.Hello():
-                refusal = self.proxied.admit(sess.id, sess.address, body.proxied_for)
+                refusal = self.proxied.admit(sess.id, sess.address, None if sess.own_address else body.proxied_for)
                 if refusal is not None:
                     log.warning("refusing connection %s: %s", sess.id, refusal)
                     sess.error(ErrorCode.RATE_LIMITED, refusal, re=seq, fatal=True)
                     sess.close()
+                    return
+                if body.password is not None and self._in_clear(sess, "a password", ErrorCode.BAD_PASSWORD, seq):
                     return
                 self.greeting.hello(sess, body, seq)
             case wire.Pong() | wire.Error():
@@ -174,15 +179,27 @@ class Dispatcher:
             case wire.WatchTable():
                 self.seating.watch(sess, body, seq)
             case wire.Admin():
-                self.admin.handle(sess, body, seq)
+                if not self._in_clear(sess, "the operator's token", ErrorCode.BAD_TOKEN, seq):
+                    self.admin.handle(sess, body, seq)
             case wire.UnwatchTable():
                 self.seating.unwatch(sess, body.table, seq)
             case wire.ClaimName():
-                self.accounts.claim_name(sess, body, seq)
+                if not self._in_clear(sess, "a password", ErrorCode.BAD_PASSWORD, seq):
+                    self.accounts.claim_name(sess, body, seq)
             case _ if self.archive.handles(body):
                 self.archive.dispatch(sess, body, seq)
             case _:
                 sess.error(ErrorCode.UNEXPECTED_COMMAND, f"the server does not accept {body.NAME!r}", re=seq)
+
+    def _in_clear(self, sess: ServerSession, what: str, code: ErrorCode, seq: int) -> bool:
+        """Refuse a command carrying a secret that came in clear from another machine
+        (server/tls.py); whether it was refused."""
+        refusal = self.secrets.refusal(sess.address, what)
+        if refusal is None:
+            return False
+        log.warning("connection %s from %s: refusing %s sent without TLS", sess.id, sess.address, what)
+        sess.error(code, refusal, re=seq)
+        return True
 
     def _move(self, sess: ServerSession, body: wire.PlayCard | wire.MakeDeclaration, seq: int, recipient: str,
               table: Table | None) -> None:

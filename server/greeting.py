@@ -18,6 +18,7 @@ from .connections import Connections
 from .lobby import TableDirectory
 from .lobby_feed import LobbyFeed
 from .ratings import Rater
+from .resume_gate import ResumeGate
 from .seating import token_digest
 from .shared_lobby import UNAVAILABLE, Claim, HandOn, SharedLobby
 from .text import clean_text, name_key, reserved_name
@@ -34,13 +35,15 @@ class Greeting:
     """Names the connections that say ``hello`` and gives seats back to those that resume."""
 
     def __init__(self, connections: Connections, tables: TableDirectory, feed: LobbyFeed, accounts: Accounts,
-                 ratings: Rater) -> None:
+                 ratings: Rater, turn_timeout: float | None = None) -> None:
         self.names = connections.names
+        self.turn_timeout = turn_timeout  # the server's turn clock, told in ``welcome``
         self.proxied = connections.proxied
         self.tables = tables
         self.feed = feed
         self.accounts = accounts
         self.ratings = ratings
+        self.resumes = ResumeGate(tables.limits, tables.clock)
         self.shared: SharedLobby | None = None
         """In a cluster: the lobby shared with the other servers (names unique across them)."""
 
@@ -102,6 +105,7 @@ class Greeting:
     def _welcome_body(self, name: str) -> wire.Welcome:
         """The ``welcome`` of ``name`` (in a cluster, with the addresses it can be reached at)."""
         return wire.Welcome(you=f"player:{name}", server=SERVER_NAME, protocol=PROTOCOL_VERSION,
+                            turn_timeout=self.turn_timeout,
                             cluster=self.shared.addresses() if self.shared is not None else [])
 
     def _away_name(self, name: str) -> bool:
@@ -144,6 +148,14 @@ class Greeting:
         seat = table.seats[i]
         assert seat is not None
         old = seat.session
+        wait = self.resumes.wait(table.id, i) if old is not sess else None
+        if wait is not None:  # the connection holding the seat (if any) keeps it
+            sess.error(ErrorCode.RATE_LIMITED, f"this seat was resumed {self.resumes.limits.resumes_per_seat} times "
+                                               f"in {self.resumes.limits.resume_window:g} s; try again in "
+                                               f"{wait:.1f} s", re=seq, retry_after=round(wait, 3))
+            log.warning("connection %s: seat %s of table %s resumed too often; retry in %.1f s", sess.id, i, table.id,
+                        wait)
+            return
         if old is not None and old is not sess:
             # The old connection has not noticed it is dead (or the client opened a new
             # one anyway): the seat goes with the token, the old connection is closed.

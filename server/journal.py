@@ -25,6 +25,11 @@ the way) are refused with :class:`~.journal_values.Fenced` and store nothing; th
 and each write are checked against each other in the write's own transaction.  A
 journal's writes of a table it created or claimed last are stored as usual.
 
+A table that has ended (finished, closed or damaged) is never written again: its row,
+its seats, its record and its refusals stay as they were.  Every later write of it is
+refused (:class:`~.journal_values.StorageError`, logged by the writer), and so is a
+:class:`CreateTable` of an id the journal holds, in whatever state.
+
 An action index is journaled once: the same action sent again for an index already
 stored is accepted and changes nothing (a batch retried after a lost answer stores
 nothing twice); another action for that index is refused, and so is an index past the
@@ -156,6 +161,16 @@ class MarkDamaged:
 
 
 @dataclass(frozen=True, slots=True)
+class TakeTableIds:
+    """A block of ``count`` table ids for new tables: its result is the last of them (the
+    block is ``last - count + 1 .. last``).  No block is handed out twice, and none
+    reaches down to an id the journal holds (imported games included): the journal keeps
+    the highest id it handed out with the tables, so nothing kept elsewhere can rewind it."""
+
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
 class SaveRatings:
     preset: str
     ratings: tuple[Rating, ...]
@@ -169,9 +184,9 @@ class SaveAccount:
 
 
 Command = (CreateTable | ClaimTable | SetSeat | ClearSeat | StartTable | AppendAction | RecordRefusal | FinishTable | CloseTable
-           | MarkDamaged | SaveRatings | SaveAccount)
+           | MarkDamaged | TakeTableIds | SaveRatings | SaveAccount)
 COMMANDS = (CreateTable, ClaimTable, SetSeat, ClearSeat, StartTable, AppendAction, RecordRefusal, FinishTable, CloseTable,
-            MarkDamaged, SaveRatings, SaveAccount)
+            MarkDamaged, TakeTableIds, SaveRatings, SaveAccount)
 ENDS = (FinishTable, CloseTable, MarkDamaged)
 """The commands that end a table: it takes no more actions (they are compacted into its
 record, or it is no longer restored)."""
@@ -329,6 +344,10 @@ class Journal(Protocol):
     async def last_table_id(self) -> int: ...
 
     async def load_damaged(self) -> list[tuple[str, str]]: ...
+
+    async def take_table_ids(self, count: int) -> int:
+        """:class:`TakeTableIds`: the last id of a block of ``count`` new ones."""
+        ...
 
     async def finished_games(self, player: str | None = None, preset: str | None = None,
                              limit: int = 1000) -> list[FinishedGame]: ...

@@ -38,6 +38,7 @@ from .journal import (
     SaveRatings,
     SetSeat,
     StartTable,
+    TakeTableIds,
 )
 from .journal_values import StorageError
 
@@ -66,6 +67,8 @@ class Writes(Protocol):
     def close_table(self, table_id: str, reason: str) -> None: ...
 
     def mark_damaged(self, table_id: str, reason: str) -> None: ...
+
+    def take_table_ids(self, count: int) -> int: ...
 
 
 class Reads(Protocol):
@@ -131,6 +134,8 @@ class AsyncWrites(Protocol):
     async def close_table(self, table_id: str, reason: str) -> None: ...
 
     async def mark_damaged(self, table_id: str, reason: str) -> None: ...
+
+    async def take_table_ids(self, count: int) -> int: ...
 
 
 class AsyncReads(Protocol):
@@ -222,6 +227,8 @@ def execute(backend: Operations | AsyncOperations, request: Request) -> Any:
             return backend.writes.close_table(table_id, reason)
         case MarkDamaged(table_id, reason):
             return backend.writes.mark_damaged(table_id, reason)
+        case TakeTableIds(count):
+            return backend.writes.take_table_ids(count)
         case SaveRatings(preset, ratings):
             return backend.archive.save_ratings(preset, ratings)
         case SaveAccount(account):

@@ -142,6 +142,21 @@ class Fenced(StorageError):
     created it (:class:`~.journal.ClaimTable`): refused, nothing of it stored."""
 
 
+class TableTaken(StorageError):
+    """A :class:`~.journal.CreateTable` of an id the journal holds already (in any state):
+    refused, the table that has it left as it is."""
+
+
+def ended(table_id: str, status: str) -> str:
+    """Why a write of a table that has ended is refused."""
+    return f"table {table_id!r} is {status}: it takes no more writes"
+
+
+def taken(table_id: str) -> str:
+    """Why a CreateTable of an id the journal holds is refused."""
+    return f"table {table_id!r} already exists"
+
+
 class JournalUnavailable(StorageError):
     """The journal could not store a write for now (a full disk, a lost connection, its
     process gone): the write is not stored, and may be tried again."""

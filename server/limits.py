@@ -59,6 +59,15 @@ limit                                  what happens
                                        gets in
 ``name_claims_per_address``,           names one address may claim within the window:
 ``name_claims_window``                 then ``claim_name`` gets ``rate_limited``
+``resumes_per_seat``,                  a seat resumed this many times within the
+``resume_window``                      window: the next ``hello`` with its token gets
+                                       ``rate_limited`` (with ``retry_after``), and
+                                       the connection holding the seat keeps it; the
+                                       other seats hear of it going away and coming
+                                       back at most once per window
+``trusted_addresses``                  addresses (or networks) no per-address cap
+                                       applies to (connections, waiting tables, name
+                                       claims): hosts the operator runs clients on
 ``finished_tables_kept``               finished tables listed (the oldest go first)
 ``table_update_interval``              a seated player hears of spectators coming and
                                        going at most once per interval (coalesced)
@@ -73,8 +82,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
+from functools import cached_property
 
 from .clock import Clock
+from .proxied import Network, in_networks, parse_networks
 
 
 @dataclass(frozen=True)
@@ -113,6 +124,13 @@ class Limits:
     """Bot-only games (every seat a server bot) one connection has running at once."""
     max_bot_tables: int | None = 16
     """Bot-only games running on the whole server."""
+    resumes_per_seat: int | None = 3
+    """Times one seat may be resumed within ``resume_window`` (then the next one waits)."""
+    resume_window: float = 10.0
+    """Seconds over which a seat's resumes are counted; the other seats hear of it going
+    away and coming back at most once per window."""
+    trusted_addresses: tuple[str, ...] = ()
+    """Addresses or networks (``10.0.0.0/24``) that no per-address cap applies to."""
     finished_tables_kept: int = 64
     """Finished tables still listed in the lobby (the oldest are forgotten first)."""
     table_update_interval: float = 1.0
@@ -171,6 +189,19 @@ class Limits:
             raise ValueError("commands_per_second must be positive (or None)")
         if self.refused_window <= 0:
             raise ValueError("refused_window must be positive")
+        if (self.resumes_per_seat is not None and self.resumes_per_seat < 1) or self.resume_window <= 0:
+            raise ValueError("resumes_per_seat must be at least 1 (or None), resume_window positive")
+        _ = self.trusted_networks  # a bad address is refused here, not at the first connection
+
+    @cached_property
+    def trusted_networks(self) -> tuple[Network, ...]:
+        """``trusted_addresses`` as networks; ``ValueError`` names one that is not an address."""
+        return parse_networks(self.trusted_addresses)
+
+    def trusts(self, address: str) -> bool:
+        """Whether a connection from ``address`` (a remote IP) is exempt from the
+        per-address caps (it is in ``trusted_addresses``)."""
+        return in_networks(address, self.trusted_networks)
 
     @classmethod
     def from_options(cls, options: Mapping[str, str]) -> Limits:
@@ -182,6 +213,9 @@ class Limits:
         for name, text in options.items():
             if name not in kinds:
                 raise ValueError(f"no limit called {name!r}; the limits are: {', '.join(kinds)}")
+            if name == "trusted_addresses":
+                chosen[name] = tuple(a for a in str(text).split(",") if a.strip())
+                continue
             if str(text).strip().lower() == "none":
                 chosen[name] = None
                 continue

@@ -101,9 +101,9 @@ class TableDirectory:
 
     # ------------------------------------------------------------------ caps
 
-    def refusal(self, owner: int, bot_game: bool, origin: str = "") -> str | None:
+    def refusal(self, owner: int, bot_game: bool, origin: str = "", trusted: bool = False) -> str | None:
         """Why ``owner`` (connected from ``origin``) may not create one more table of
-        this kind now, or None."""
+        this kind now, or None; ``trusted``: an origin the per-address caps spare."""
         lim = self.limits
         mine = self._owned.get(owner, set())
         if bot_game:
@@ -118,7 +118,7 @@ class TableDirectory:
         have = sum(1 for t in mine if t in self._waiting)
         if per is not None and have >= per:
             return f"you have {have} tables waiting for players (at most {per}); start or leave one first"
-        from_there = sum(1 for t in self._by_origin.get(origin, ()) if t in self._waiting)
+        from_there = 0 if trusted else sum(1 for t in self._by_origin.get(origin, ()) if t in self._waiting)
         per_origin = lim.max_waiting_tables_per_address
         if per_origin is not None and from_there >= per_origin:
             return (f"{from_there} tables created from your address wait for players (at most {per_origin}); "

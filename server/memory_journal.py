@@ -23,8 +23,11 @@ from .journal_values import (
     StoredSeat,
     StoredTable,
     TableResult,
+    TableTaken,
     decode_action,
     encode_action,
+    ended,
+    taken,
     read_unfinished,
     rules_json,
     table_number,
@@ -53,6 +56,7 @@ class MemoryStorage(MemoryArchive):
 
     def __init__(self) -> None:
         self._tables: dict[str, _MemTable] = {}
+        self._top_id = 0  # the last table id handed out (TakeTableIds)
         self.writes = self.reads = self.archive = self  # one object holds the three parts of its operations
 
     def _get(self, table_id: str) -> _MemTable:
@@ -61,10 +65,21 @@ class MemoryStorage(MemoryArchive):
         except KeyError:
             raise StorageError(f"no table {table_id!r} in storage") from None
 
+    def _open(self, table_id: str) -> _MemTable:
+        """A table that takes writes: StorageError if there is none, or it has ended."""
+        t = self._get(table_id)
+        if t.status not in (WAITING, PLAYING):
+            raise StorageError(ended(table_id, t.status))
+        return t
+
+    def take_table_ids(self, count: int) -> int:
+        self._top_id = max(self._top_id, self.last_table_id()) + count
+        return self._top_id
+
     def create_table(self, table_id: str, rules: RuleSet, seed: int, private: bool = False,
                      options: dict[str, Any] | None = None) -> None:
         if table_id in self._tables:
-            raise StorageError(f"table {table_id!r} already exists")
+            raise TableTaken(taken(table_id))
         self._tables[table_id] = _MemTable(rules, seed, private, json.loads(json.dumps(options or {})))
 
     def claim_table(self, table_id: str) -> None:
@@ -74,19 +89,19 @@ class MemoryStorage(MemoryArchive):
 
     def set_seat(self, table_id: str, seat: int, name: str, token_digest: str | None = None,
                  bot: str | None = None) -> None:
-        self._get(table_id).seats[seat] = StoredSeat(seat, name, token_digest, bot)
+        self._open(table_id).seats[seat] = StoredSeat(seat, name, token_digest, bot)
 
     def clear_seat(self, table_id: str, seat: int) -> None:
-        self._get(table_id).seats.pop(seat, None)
+        self._open(table_id).seats.pop(seat, None)
 
     def start_table(self, table_id: str) -> None:
-        self._get(table_id).status = PLAYING
+        self._open(table_id).status = PLAYING
 
     def append_action(self, table_id: str, index: int, action: Action) -> None:
         self.append_encoded(table_id, index, encode_action(action))
 
     def append_encoded(self, table_id: str, index: int, encoded: str) -> None:
-        t = self._get(table_id)
+        t = self._open(table_id)
         if 0 <= index < len(t.actions):
             if t.actions[index] == encoded:
                 return  # the same action again: journaled once
@@ -96,7 +111,7 @@ class MemoryStorage(MemoryArchive):
         t.actions.append(encoded)
 
     def record_refusal(self, command: RecordRefusal) -> None:
-        self._get(command.table_id).refusals.setdefault((command.index, command.seat, command.nth), command)
+        self._open(command.table_id).refusals.setdefault((command.index, command.seat, command.nth), command)
 
     def load_refusals(self, table_id: str) -> list[RecordRefusal]:
         refusals = self._get(table_id).refusals
@@ -106,7 +121,7 @@ class MemoryStorage(MemoryArchive):
         self.finish(FinishTable(table_id, winner, tuple(totals), reason))
 
     def finish(self, command: FinishTable) -> None:
-        t = self._get(command.table_id)
+        t = self._open(command.table_id)
         t.status = FINISHED
         names = tuple(t.seats[i].name if i in t.seats else None for i in range(t.rules.players))
         t.result = TableResult(command.table_id, t.rules, names, command.winner, tuple(command.totals),
@@ -117,10 +132,10 @@ class MemoryStorage(MemoryArchive):
             self.save_ratings(command.rating.preset, command.rating.ratings)
 
     def close_table(self, table_id: str, reason: str) -> None:
-        self._get(table_id).status = CLOSED
+        self._open(table_id).status = CLOSED
 
     def mark_damaged(self, table_id: str, reason: str) -> None:
-        t = self._get(table_id)
+        t = self._open(table_id)
         t.status, t.damage = DAMAGED, reason
 
     def load_damaged(self) -> list[tuple[str, str]]:

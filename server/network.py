@@ -31,10 +31,11 @@ import asyncio
 import itertools
 import logging
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from scopa.protocol import DEFAULT_PORT, decode, encode, make_command
 from scopa.protocol import commands as wire
+from scopa.protocol.address import TLS_SCHEME
 
 from . import admin
 from .accounts import Accounts
@@ -57,6 +58,7 @@ from .table import Table
 from .table_commands import TableCommands
 from .table_life import TableLife
 from .text import clean_text, name_key
+from .tls import HANDSHAKE_TIMEOUT, PlainSecrets, ServerTls
 from .writer import QueuedStorage
 from .writer_process import open_storage
 
@@ -90,7 +92,8 @@ class NetworkEngine:
                  turn_timeout: float | None = DEFAULT_TURN_TIMEOUT, clock: Clock | None = None,
                  admin_token_file: str | None = None, accounts: bool = False, bot_workers: int = 1,
                  trusted_proxies: Sequence[str] = (), rate_shared_addresses: Sequence[str] = (),
-                 cluster: ClusterOptions | None = None) -> None:
+                 cluster: ClusterOptions | None = None, tls: ServerTls | None = None,
+                 allow_plain_secrets: bool = False) -> None:
         """``db``: an SQLite file journaling every table (unfinished games are restored
         from it by :meth:`start`); or any ``storage``; neither: nothing persists.
 
@@ -108,7 +111,10 @@ class NetworkEngine:
         per identity (server/proxied.py); ``rate_shared_addresses``: addresses (or networks)
         whose players are rated against one another (server/rated.py); ``cluster``: share
         the lobby with the other servers of a cluster (server/cluster/): their tables are
-        listed here, names are unique across them."""
+        listed here, names are unique across them; ``tls``: every port of the server speaks
+        TLS with this certificate (server/tls.py); ``allow_plain_secrets``: without
+        ``tls``, passwords and the operator's commands are taken from any address, not
+        only from loopback."""
         if bot_workers < 1:
             raise ValueError("bot_workers must be at least 1")
         self.clock: Clock = clock if clock is not None else SystemClock()
@@ -141,8 +147,11 @@ class NetworkEngine:
         self.admin = admin.Operator(self.connections, self.seating, self.life, self.stopped, admin_token_file)
         self.router = Dispatcher(self.limits, self.clock, self.connections, self.seating, self.feed, self.life,
                                  self.admin, self.accounts, self.archive,
-                                 Greeting(self.connections, self.tables, self.feed, self.accounts, self.ratings),
+                                 Greeting(self.connections, self.tables, self.feed, self.accounts, self.ratings,
+                                          turn_timeout),
                                  TableCommands(self.connections, self.seating, self.life, self.ratings))
+        self.tls = tls
+        self.router.secrets = PlainSecrets(tls=tls is not None, allowed=allow_plain_secrets)
         self._server: asyncio.Server | None = None
         self._front: asyncio.Server | None = None  # in a cluster: the port shared with the members on this host
         self.announcer: Announcer | None = None
@@ -154,7 +163,8 @@ class NetworkEngine:
             if cluster.shared_journal and storage_ is None:
                 raise ValueError("a cluster sharing one journal needs one (db or storage)")
             keeper = HeldTables(self.life, self.tables, self.seating) if cluster.shared_journal else None
-            self.cluster = ClusterMember(cluster, self.clock, self.connections, self.tables, self.feed, keeper)
+            self.cluster = ClusterMember(cluster, self.clock, self.connections, self.tables, self.feed, keeper,
+                                         journal=storage_)
             self.life.shared = self.router.greeting.shared = self.router.at_tables.shared = self.cluster
             self.seating.shared = self.cluster
 
@@ -178,23 +188,31 @@ class NetworkEngine:
             await self.life.restore_tables(games=self.cluster is None or not self.cluster.options.shared_journal)
         first_use()
         loop = asyncio.get_running_loop()
-        self._server = await loop.create_server(self.new_session, self.host, self.port)
+        self._server = await loop.create_server(self.new_session, self.host, self.port, **self.tls_options())
         sock = self._server.sockets[0]
         self.port = sock.getsockname()[1]
         self.admin.write_token(self.port)
-        log.info("listening on %s:%s", self.host, self.port)
+        log.info("listening on %s:%s%s", self.host, self.port, " (TLS)" if self.tls is not None else "")
         if self.cluster is not None and self.cluster.options.front_port is not None:
             self._front = await loop.create_server(self.new_session, self.host, self.cluster.options.front_port,
-                                                   reuse_port=True)
+                                                   reuse_port=True, **self.tls_options())
             log.info("listening on %s:%s too, with the cluster's other members on this host",
                      self.host, self.cluster.options.front_port)
         if join:
             await self.join_cluster()
 
+    def tls_options(self) -> dict[str, Any]:
+        """``create_server``'s TLS arguments (none without TLS)."""
+        if self.tls is None:
+            return {}
+        return {"ssl": self.tls.context, "ssl_handshake_timeout": HANDSHAKE_TIMEOUT}
+
     async def join_cluster(self) -> None:
         """A cluster member joins its cluster (nothing without one); call it once."""
         if self.cluster is not None:
             address = self.cluster.options.advertise or host_port(self.host, self.port)
+            if self.tls is not None and not address.startswith(TLS_SCHEME):
+                address = TLS_SCHEME + address  # the redirects to this member name a TLS address
             self.life.member = address
             self.cluster.id_floor = self.life.last_stored_id
             await self.cluster.start(address)

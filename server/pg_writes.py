@@ -20,19 +20,23 @@ import psycopg
 from scopa.engine import RuleSet
 
 from .journal import AppendAction, FinishTable, RecordRefusal
-from .journal_values import Fenced, StorageError, compact, rules_json, table_number
+from .journal_values import PLAYING, WAITING, Fenced, StorageError, TableTaken, compact, ended, rules_json
+from .journal_values import table_number, taken
 from .pg_archive import PgArchive
 from .pg_link import PgLink
 
 INSERT_ACTIONS = (b"WITH r AS (SELECT r->>0 AS t, (r->>1)::int AS i, r->>2 AS a, (r->>3)::bigint AS f "
                   b"FROM jsonb_array_elements($1::text::jsonb) r), "
-                  b"held AS (SELECT id, fence FROM tables WHERE id IN (SELECT t FROM r) FOR SHARE), "
+                  b"held AS (SELECT id, fence FROM tables WHERE id IN (SELECT t FROM r) AND status IN ('waiting', 'playing') "
+                  b"FOR SHARE), "
                   b"ins AS (INSERT INTO actions (table_id, idx, action) "
                   b"SELECT r.t, r.i, r.a FROM r JOIN held ON held.id = r.t AND held.fence = r.f) "
                   b"SELECT DISTINCT r.t FROM r LEFT JOIN held ON held.id = r.t AND held.fence = r.f "
                   b"WHERE held.id IS NULL")
 """The rows ``[table, index, action, fence]`` of a batch, stored where the table's fence is
-theirs: the tables whose rows were not."""
+theirs and it has not ended: the tables whose rows were not."""
+OPEN = "status IN ('waiting', 'playing')"
+"""The tables that take writes: a table that has ended is never written again."""
 
 
 class PgWrites:
@@ -59,15 +63,18 @@ class PgWrites:
         self.committed.pop(table_id, None)  # another journal may have written it since
 
     async def _refused(self, table_id: str) -> None:
-        """A fenced write of ``table_id`` stored nothing: Fenced if the table is there (its
-        fence is another journal's), else StorageError."""
-        row = await self._link.one("SELECT fence FROM tables WHERE id=%s", (table_id,))
+        """A fenced write of ``table_id`` stored nothing: Fenced if the table is there and
+        its fence is another journal's, StorageError if it has ended or is not there."""
+        row = await self._link.one("SELECT fence, status FROM tables WHERE id=%s", (table_id,))
         if row is None:
             raise StorageError(f"no table {table_id!r} in storage")
-        if int(row[0]) != self.fence(table_id):
+        if int(str(row[0])) != self.fence(table_id):
             self.fences.pop(table_id, None)
             self.committed.pop(table_id, None)
             raise Fenced(f"table {table_id}: another server took it over; this write is not stored")
+        if row[1] not in (WAITING, PLAYING):
+            self.committed.pop(table_id, None)
+            raise StorageError(ended(table_id, str(row[1])))
 
     async def append_actions(self, commands: Sequence[AppendAction], following: dict[str, int]) -> list[Any]:
         """Actions: each index checked against the next one of its table (known from the
@@ -102,9 +109,13 @@ class PgWrites:
             fenced = await self._link.run_plain(INSERT_ACTIONS, json.dumps(rows, separators=(",", ":")).encode())
             for table_id in fenced:
                 following.pop(table_id, None)
+                try:
+                    await self._refused(table_id)
+                    refusal: StorageError = StorageError(f"table {table_id}: its actions are not stored")
+                except StorageError as exc:
+                    refusal = exc
                 self.committed.pop(table_id, None)
                 self.fences.pop(table_id, None)
-                refusal = Fenced(f"table {table_id}: another server took it over; its actions are not stored")
                 out = [refusal if c.table_id == table_id else r for c, r in zip(commands, out)]
         return out
 
@@ -121,13 +132,23 @@ class PgWrites:
                 (table_id, table_number(table_id), rules_json(rules), seed, private,
                  json.dumps(options or {}, separators=(",", ":")), time.time()))
         except psycopg.errors.UniqueViolation:
-            raise StorageError(f"table {table_id!r} already exists") from None
+            raise TableTaken(taken(table_id)) from None
+
+    async def take_table_ids(self, count: int) -> int:
+        """A block of ids: the counter (``table_ids``, one row, locked while it is raised,
+        so two journals never get the same block) or the highest id stored, whichever
+        is higher, raised by ``count``."""
+        row = await self._link.one("UPDATE table_ids SET top = GREATEST(top, (SELECT COALESCE(MAX(num), 0) FROM tables)) "
+                                   "+ %s RETURNING top", (count,))
+        if row is None:
+            raise StorageError("the journal has no table id counter")
+        return int(str(row[0]))
 
     async def set_seat(self, table_id: str, seat: int, name: str, token_digest: str | None = None,
                        bot: str | None = None) -> None:
         cur = await self._link.db.execute(
             "INSERT INTO seats (table_id, seat, name, token_digest, bot) SELECT id, %s, %s, %s, %s FROM tables "
-            "WHERE id=%s AND fence=%s FOR SHARE ON CONFLICT (table_id, seat) DO UPDATE SET name=EXCLUDED.name, "
+            f"WHERE id=%s AND {OPEN} AND fence=%s FOR SHARE ON CONFLICT (table_id, seat) DO UPDATE SET name=EXCLUDED.name, "
             "token_digest=EXCLUDED.token_digest, bot=EXCLUDED.bot",
             (seat, name, token_digest, bot, table_id, self.fence(table_id)))
         if cur.rowcount == 0:
@@ -136,12 +157,12 @@ class PgWrites:
     async def clear_seat(self, table_id: str, seat: int) -> None:
         cur = await self._link.db.execute(
             "DELETE FROM seats WHERE table_id=%s AND seat=%s AND EXISTS "
-            "(SELECT 1 FROM tables WHERE id=%s AND fence=%s FOR SHARE)", (table_id, seat, table_id, self.fence(table_id)))
+            f"(SELECT 1 FROM tables WHERE id=%s AND {OPEN} AND fence=%s FOR SHARE)", (table_id, seat, table_id, self.fence(table_id)))
         if cur.rowcount == 0:
             await self._refused(table_id)  # else: the seat was free already
 
     async def start_table(self, table_id: str) -> None:
-        await self._fenced_change(table_id, "UPDATE tables SET status='playing' WHERE id=%s AND fence=%s", (table_id,))
+        await self._fenced_change(table_id, f"UPDATE tables SET status='playing' WHERE id=%s AND {OPEN} AND fence=%s", (table_id,))
 
     async def _fenced_change(self, table_id: str, sql: str, args: tuple[Any, ...]) -> None:
         """An UPDATE of ``table_id``'s row, its last two parameters the id and this journal's
@@ -159,7 +180,7 @@ class PgWrites:
         c = command
         cur = await self._link.db.execute(
             "INSERT INTO refusals (table_id, idx, seat, nth, code) SELECT id, %s, %s, %s, %s FROM tables "
-            "WHERE id=%s AND fence=%s FOR SHARE ON CONFLICT DO NOTHING",
+            f"WHERE id=%s AND {OPEN} AND fence=%s FOR SHARE ON CONFLICT DO NOTHING",
             (c.index, c.seat, c.nth, c.code, c.table_id, self.fence(c.table_id)))
         if cur.rowcount == 0:
             await self._refused(c.table_id)  # else: journaled once already
@@ -167,7 +188,7 @@ class PgWrites:
     async def finish(self, command: FinishTable) -> None:
         async with self._link.db.transaction():
             await self._end(command.table_id, "UPDATE tables SET status='finished', finished_at=%s, winner=%s, "
-                                              "totals=%s, reason=%s, record=%s WHERE id=%s AND fence=%s",
+                                              f"totals=%s, reason=%s, record=%s WHERE id=%s AND {OPEN} AND fence=%s",
                             (command.finished_at or time.time(), command.winner, json.dumps(list(command.totals)),
                              command.reason))
             if command.players:
@@ -178,7 +199,7 @@ class PgWrites:
     async def close_table(self, table_id: str, reason: str) -> None:
         async with self._link.db.transaction():
             await self._end(table_id, "UPDATE tables SET status='closed', finished_at=%s, reason=%s, record=%s "
-                                      "WHERE id=%s AND fence=%s", (time.time(), reason))
+                                      f"WHERE id=%s AND {OPEN} AND fence=%s", (time.time(), reason))
 
     async def _end(self, table_id: str, sql: str, args: tuple[Any, ...]) -> None:
         """In the transaction of finishing or closing ``table_id``: its actions taken out and
@@ -189,6 +210,6 @@ class PgWrites:
         self.fences.pop(table_id, None)  # the table takes no more writes
 
     async def mark_damaged(self, table_id: str, reason: str) -> None:
-        await self._fenced_change(table_id, "UPDATE tables SET status='damaged', reason=%s WHERE id=%s AND fence=%s",
+        await self._fenced_change(table_id, f"UPDATE tables SET status='damaged', reason=%s WHERE id=%s AND {OPEN} AND fence=%s",
                                   (reason[:500], table_id))
         self.fences.pop(table_id, None)

@@ -37,6 +37,19 @@ def parse_networks(addresses: Iterable[str]) -> tuple[Network, ...]:
     return tuple(out)
 
 
+def in_networks(address: str, networks: tuple[Network, ...]) -> bool:
+    """Whether the IP ``address`` (an IPv4-mapped IPv6 one as IPv4) is in one of ``networks``."""
+    if not networks:
+        return False
+    try:
+        ip = ipaddress.ip_address(address.split("%", 1)[0])
+    except ValueError:
+        return False
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    return any(ip in net for net in networks)
+
+
 class ProxiedClients:
     """Which addresses are trusted front ends, and how many connections each identity
     behind them has open (the per-address cap, applied per identity)."""
@@ -49,15 +62,7 @@ class ProxiedClients:
 
     def trusts(self, address: str) -> bool:
         """Whether ``address`` (a connection's remote IP) is a trusted front end."""
-        if not self.trusted:
-            return False
-        try:
-            ip = ipaddress.ip_address(address.split("%", 1)[0])
-        except ValueError:
-            return False
-        if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-            ip = ip.ipv4_mapped
-        return any(ip in net for net in self.trusted)
+        return in_networks(address, self.trusted)
 
     def identity_of(self, conn_id: int) -> str | None:
         """The identity a connection was admitted for (None: an ordinary client)."""

@@ -7,6 +7,7 @@ import asyncio
 import logging
 import signal
 from collections.abc import Callable, Coroutine, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from scopa.protocol import DEFAULT_PORT
@@ -15,6 +16,7 @@ from .announce import LanIdentity, lan_announcer, lobby_record
 from .collector import Collector
 from .limits import Limits
 from .network import DEFAULT_TURN_TIMEOUT, NetworkEngine
+from .tls import ServerTls
 
 if TYPE_CHECKING:
     from .cluster.options import ClusterOptions
@@ -30,7 +32,8 @@ async def serve(host: str = "127.0.0.1", port: int = DEFAULT_PORT, seed: int | N
                 beside: Callable[[NetworkEngine], Coroutine[object, object, None]] | None = None,
                 lan: LanIdentity | None = None, web: WebOptions | None = None,
                 announce: Callable[[NetworkEngine], None] | None = None,
-                cluster: ClusterOptions | None = None) -> None:
+                cluster: ClusterOptions | None = None, tls: ServerTls | None = None,
+                allow_plain_secrets: bool = False) -> None:
     """Run a server until cancelled (Ctrl-C, SIGTERM) or stopped by the operator, then
     shut down cleanly; ``db``: the journal (a SQLite file or a postgresql:// URL; games
     survive restarts) or None (nothing persists); ``accounts``: names may be claimed with
@@ -39,17 +42,21 @@ async def serve(host: str = "127.0.0.1", port: int = DEFAULT_PORT, seed: int | N
     failure stops the server too); ``lan``: announce the server on the LAN under this name
     (never when it listens on loopback only; withdrawn when it stops); ``web``: also serve
     browsers (server/web.py); ``announce``: called once the server has opened its journal
-    and listens; ``cluster``: share the lobby with other servers (server/cluster/)."""
+    and listens; ``cluster``: share the lobby with other servers (server/cluster/);
+    ``tls``: every port speaks TLS with this certificate, announced with its fingerprint
+    (server/tls.py); ``allow_plain_secrets``: see NetworkEngine."""
     engine = NetworkEngine(host, port, seed, db=db, limits=limits, turn_timeout=turn_timeout,
                            admin_token_file=admin_token_file, accounts=accounts, bot_workers=bot_workers,
                            trusted_proxies=trusted_proxies, rate_shared_addresses=rate_shared_addresses,
-                           cluster=cluster)
+                           cluster=cluster, tls=tls, allow_plain_secrets=allow_plain_secrets)
     await engine.start(join=False)
     front: WebFront | None = None
     try:
         if web is not None:
             from .web import start_front  # aiohttp is imported only by a server with a web port
 
+            if tls is not None:
+                web = replace(web, tls=tls)
             front = await start_front(engine, web, engine.cluster.web_passes if engine.cluster is not None else None)
         await engine.join_cluster()  # listed in the cluster once it listens on every port it has
     except BaseException:
@@ -58,8 +65,9 @@ async def serve(host: str = "127.0.0.1", port: int = DEFAULT_PORT, seed: int | N
             await front.stop()
         raise
     if lan is not None:
+        identity = replace(lan, tls=tls.fingerprint if tls is not None else None)
         engine.announcer = lan_announcer(engine.host, engine.port,
-                                         lambda: lobby_record(engine.tables, len(engine.names), lan), engine.clock)
+                                         lambda: lobby_record(engine.tables, len(engine.names), identity), engine.clock)
     if engine.announcer is not None:
         if front is not None:
             engine.announcer.set_web_port(front.port)

@@ -142,7 +142,7 @@ class WriteBatch:
 class ServerSession(asyncio.BufferedProtocol):
     """A connected client as the server sees it."""
 
-    __slots__ = ('__weakref__', '_clock', '_connected_at', '_deadline', '_deadline_at', '_batch', '_frame_started', '_hello_seen', '_inbox', '_last_heard', '_gone', '_loop', '_lost', '_out', '_out_bytes', '_party', '_party_of', '_queued', '_written', '_ping_sent', '_rate', 'address', 'client', 'closed', 'dropped', 'handed_on', 'host', 'id', 'limits', 'max_queued', 'max_queued_bytes', 'name', 'peer', 'proto', 'refused', 'said_bye', 'table_id', 'transport')
+    __slots__ = ('__weakref__', '_clock', '_connected_at', '_deadline', '_deadline_at', '_batch', '_frame_started', '_hello_seen', '_inbox', '_last_heard', '_gone', '_loop', '_lost', '_out', '_out_bytes', '_party', '_party_of', '_queued', '_written', '_ping_sent', '_rate', 'address', 'client', 'closed', 'dropped', 'handed_on', 'host', 'own_address', 'id', 'limits', 'max_queued', 'max_queued_bytes', 'name', 'peer', 'proto', 'refused', 'said_bye', 'table_id', 'transport')
 
     def __init__(self, conn_id: int, host: SessionHost) -> None:
         self.id = conn_id
@@ -171,6 +171,9 @@ class ServerSession(asyncio.BufferedProtocol):
         self.handed_on: Callable[[Redirect], None] | None = None
         """Told of each ``redirect`` sent to this client (the web front relays the next
         WebSocket that gives its ticket: server/webrelay.py)."""
+        self.own_address = False
+        """True: counted by its own address whatever its ``hello`` says (``proxied_for`` is
+        ignored: a browser on the web front, never a front end speaking for others)."""
         self.transport: asyncio.Transport | None = None
         self._loop = asyncio.get_running_loop()
         self._out: list[bytes] = []  # frames of this loop turn, written together by _flush
@@ -203,7 +206,7 @@ class ServerSession(asyncio.BufferedProtocol):
         if refusal is not None:
             self.refused = True
             log.warning("refusing a connection from %s: %s", self.address, refusal)
-            self.error(ErrorCode.RATE_LIMITED, refusal, fatal=True)
+            self.error(ErrorCode.RATE_LIMITED, refusal, fatal=True, retry_after=5.0)  # PROTOCOL.md §7: 5 s
             self.close()
             return
         _bound_send_buffer(transport, self.limits.socket_send_buffer)
@@ -309,7 +312,7 @@ class ServerSession(asyncio.BufferedProtocol):
                        sender=sender, fatal=True)
             self.close()
             return "drop"
-        self.error(ErrorCode.RATE_LIMITED, "too many commands; slow down", re=seq, sender=sender)
+        self.error(ErrorCode.RATE_LIMITED, "too many commands; slow down", re=seq, sender=sender, retry_after=1.0)
         return "refused"
 
     # ------------------------------------------------------------------ deadlines
@@ -400,8 +403,9 @@ class ServerSession(asyncio.BufferedProtocol):
         self.send(Message(body, self.party, "lobby", re))
 
     def error(self, code: ErrorCode, message: str, re: int | None = None, sender: str = "lobby",
-              fatal: bool = False) -> None:
-        self.send(Message(Error(code=code, message=message[:500], fatal=fatal), self.party, sender, re))
+              fatal: bool = False, retry_after: float | None = None) -> None:
+        self.send(Message(Error(code=code, message=message[:500], fatal=fatal, retry_after=retry_after), self.party,
+                          sender, re))
 
     def _queue_frame(self, frame: bytes) -> None:
         size = len(frame)

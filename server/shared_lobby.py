@@ -62,6 +62,10 @@ class SharedLobby(Protocol):
     def next_table_id(self) -> str | None:
         """An id for a new table, unique across the cluster (None: none can be had now)."""
 
+    def id_refused(self, table_id: str) -> None:
+        """The journal refused a new table: it holds ``table_id`` already (the ids in
+        hand are stale: others are taken)."""
+
     def addresses(self) -> list[str]:
         """The ``host:port`` addresses at which clients reach the cluster (``welcome.cluster``)."""
 

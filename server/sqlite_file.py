@@ -13,10 +13,12 @@ import threading
 from contextlib import contextmanager
 from typing import Any, Iterator, Sequence
 
-from .journal_values import StorageError
+from .journal_values import PLAYING, WAITING, StorageError, ended
 from .movelog import MoveLog
 from .sqlite_schema import open_schema
 
+OPEN = "status IN ('waiting', 'playing')"
+"""The tables that take writes: a table that has ended is never written again."""
 ROWS_PER_INSERT = 256  # actions in one INSERT statement (3 parameters each)
 
 WAL_CHECKPOINT_PAGES = 64
@@ -91,9 +93,19 @@ class SQLiteFile:
                 raise StorageError(str(exc)) from exc
 
     def changed(self, cur: sqlite3.Cursor, table_id: str) -> None:
-        """An UPDATE of ``table_id``'s row: StorageError if there is no such table."""
+        """A write of ``table_id`` made only while it is open (:data:`OPEN`): StorageError
+        if it changed nothing because there is no such table or it has ended."""
         if cur.rowcount == 0:
+            self.check_open(table_id)
+
+    def check_open(self, table_id: str) -> None:
+        """StorageError unless ``table_id`` is in the file and takes writes (not ended)."""
+        with self.lock:
+            row = self.db.execute("SELECT status FROM tables WHERE id=?", (table_id,)).fetchone()
+        if row is None:
             raise StorageError(f"no table {table_id!r} in storage")
+        if row[0] not in (WAITING, PLAYING):
+            raise StorageError(ended(table_id, str(row[0])))
 
     def insert_rows(self, rows: Sequence[tuple[str, int, str]]) -> None:
         """Encoded actions in one INSERT statement (at most :data:`ROWS_PER_INSERT`)."""

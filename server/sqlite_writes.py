@@ -13,9 +13,9 @@ from typing import Any, Sequence
 from scopa.engine import Action, RuleSet
 
 from .journal import AppendAction, FinishTable, RecordRefusal
-from .journal_values import StorageError, compact, encode_action, rules_json, table_number
+from .journal_values import StorageError, TableTaken, compact, encode_action, rules_json, table_number, taken
 from .sqlite_archive import SQLiteArchive
-from .sqlite_file import SQLiteFile
+from .sqlite_file import OPEN, SQLiteFile
 
 
 class SQLiteWrites:
@@ -35,9 +35,10 @@ class SQLiteWrites:
         following: dict[str, int] = {}
         for c in commands:
             nxt = following.get(c.table_id)
-            if nxt is None:
-                nxt = self.next_index(c.table_id)
             try:
+                if nxt is None:
+                    self._file.check_open(c.table_id)
+                    nxt = self.next_index(c.table_id)
                 if c.index == nxt:
                     rows.append((c.table_id, c.index, c.action))
                     nxt += 1
@@ -47,6 +48,8 @@ class SQLiteWrites:
                     out.append(None)
             except StorageError as exc:
                 out.append(exc)
+                if nxt is None:
+                    continue
             following[c.table_id] = nxt
         if not rows:
             return out
@@ -85,7 +88,7 @@ class SQLiteWrites:
                      options: dict[str, Any] | None = None) -> None:
         with self._file.lock:
             if self._file.db.execute("SELECT 1 FROM tables WHERE id=?", (table_id,)).fetchone() is not None:
-                raise StorageError(f"table {table_id!r} already exists")
+                raise TableTaken(taken(table_id))
         self._file.exec(
             "INSERT INTO tables (id, num, rules, seed, private, options, status, created_at) "
             "VALUES (?, ?, ?, ?, ?, ?, 'waiting', ?)",
@@ -102,14 +105,29 @@ class SQLiteWrites:
 
     def set_seat(self, table_id: str, seat: int, name: str, token_digest: str | None = None,
                  bot: str | None = None) -> None:
-        self._file.exec("INSERT OR REPLACE INTO seats (table_id, seat, name, token_digest, bot) VALUES (?, ?, ?, ?, ?)",
-                   (table_id, seat, name, token_digest, bot))
+        self._file.changed(self._file.exec(
+            f"INSERT OR REPLACE INTO seats (table_id, seat, name, token_digest, bot) SELECT ?, ?, ?, ?, ? "
+            f"WHERE EXISTS (SELECT 1 FROM tables WHERE id=? AND {OPEN})",
+            (table_id, seat, name, token_digest, bot, table_id)), table_id)
 
     def clear_seat(self, table_id: str, seat: int) -> None:
-        self._file.exec("DELETE FROM seats WHERE table_id=? AND seat=?", (table_id, seat))
+        with self._file.lock:
+            self._file.check_open(table_id)
+            self._file.exec("DELETE FROM seats WHERE table_id=? AND seat=?", (table_id, seat))
 
     def start_table(self, table_id: str) -> None:
-        self._file.changed(self._file.exec("UPDATE tables SET status='playing' WHERE id=?", (table_id,)), table_id)
+        self._file.changed(self._file.exec(f"UPDATE tables SET status='playing' WHERE id=? AND {OPEN}", (table_id,)),
+                           table_id)
+
+    def take_table_ids(self, count: int) -> int:
+        """A block of ids: the last one handed out (``meta.table_ids``) or the highest one
+        stored, whichever is higher, raised by ``count`` and kept."""
+        with self._file.transaction():
+            row = self._file.db.execute("SELECT value FROM meta WHERE key='table_ids'").fetchone()
+            stored = self._file.db.execute("SELECT MAX(num) FROM tables").fetchone()
+            top = max(int(row[0]) if row is not None else 0, int(stored[0] or 0)) + count
+            self._file.db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('table_ids', ?)", (str(top),))
+        return top
 
     def append_action(self, table_id: str, index: int, action: Action) -> None:
         self.append_encoded(table_id, index, encode_action(action))
@@ -122,6 +140,7 @@ class SQLiteWrites:
                 raise refused
             return
         with self._file.lock:
+            self._file.check_open(table_id)
             following = self.next_index(table_id)
             if index != following:
                 self._check_stored(AppendAction(table_id, index, encoded), following)
@@ -131,13 +150,15 @@ class SQLiteWrites:
 
     def record_refusal(self, command: RecordRefusal) -> None:
         c = command
-        self._file.exec("INSERT OR IGNORE INTO refusals (table_id, idx, seat, nth, code) VALUES (?, ?, ?, ?, ?)",
-                   (c.table_id, c.index, c.seat, c.nth, c.code))
+        self._file.changed(self._file.exec(
+            "INSERT OR IGNORE INTO refusals (table_id, idx, seat, nth, code) SELECT ?, ?, ?, ?, ? "
+            f"WHERE EXISTS (SELECT 1 FROM tables WHERE id=? AND {OPEN})",
+            (c.table_id, c.index, c.seat, c.nth, c.code, c.table_id)), c.table_id)  # else: journaled once already
 
     def finish_table(self, table_id: str, winner: int | None, totals: Sequence[int], reason: str,
                      at: float | None = None) -> None:
         self._end(table_id, "UPDATE tables SET status='finished', finished_at=?, winner=?, totals=?, reason=?, "
-                            "record=? WHERE id=?", (at or time.time(), winner, json.dumps(list(totals)), reason))
+                            f"record=? WHERE id=? AND {OPEN}", (at or time.time(), winner, json.dumps(list(totals)), reason))
 
     def finish(self, command: FinishTable) -> None:
         """The game's end, who played it and its ratings, in one transaction."""
@@ -150,7 +171,7 @@ class SQLiteWrites:
         self._ended(command.table_id)
 
     def close_table(self, table_id: str, reason: str) -> None:
-        self._end(table_id, "UPDATE tables SET status='closed', finished_at=?, reason=?, record=? WHERE id=?",
+        self._end(table_id, f"UPDATE tables SET status='closed', finished_at=?, reason=?, record=? WHERE id=? AND {OPEN}",
                   (time.time(), reason))
 
     def _end(self, table_id: str, sql: str, args: tuple[Any, ...]) -> None:
@@ -160,14 +181,12 @@ class SQLiteWrites:
             if self._file.moves is not None:
                 rows.update(self._file.moves.pending_of(table_id))
             record = compact([rows[i] for i in sorted(rows)]) if rows else None
-            cur = self._file.db.execute(sql, (*args, record, table_id))
-            if cur.rowcount == 0:
-                raise StorageError(f"no table {table_id!r} in storage")
+            self._file.changed(self._file.db.execute(sql, (*args, record, table_id)), table_id)
             self._file.db.execute("DELETE FROM actions WHERE table_id=?", (table_id,))
         self._ended(table_id)
 
     def mark_damaged(self, table_id: str, reason: str) -> None:
-        self._file.changed(self._file.exec("UPDATE tables SET status='damaged', reason=? WHERE id=?",
+        self._file.changed(self._file.exec(f"UPDATE tables SET status='damaged', reason=? WHERE id=? AND {OPEN}",
                                  (reason[:500], table_id)), table_id)
         self._ended(table_id)
 

@@ -181,10 +181,10 @@ class SQLiteStorage:
             raise StorageError(f"the damage in the move file could not be recorded: {failed[0]}")
 
     def action_indices(self, table_id: str) -> set[int]:
-        """The indices of the actions stored for ``table_id``; StorageError if there is no such table."""
+        """The indices of the actions stored for ``table_id``; StorageError if there is no such
+        table, or it has ended (it takes no more actions)."""
         with self._file.lock:
-            if self._file.db.execute("SELECT 1 FROM tables WHERE id=?", (table_id,)).fetchone() is None:
-                raise StorageError(f"no table {table_id!r} in storage")
+            self._file.check_open(table_id)
             return {idx for (idx,) in self._file.db.execute("SELECT idx FROM actions WHERE table_id=?", (table_id,))}
 
     def stored_action(self, table_id: str, index: int) -> str | None:

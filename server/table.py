@@ -28,6 +28,7 @@ from .clock import Clock, SystemClock, Timer, start_timer
 from .eventlog import RESTORED_EVENTS, EventLog
 from .journal import FinishTable, Journal
 from .journal_values import Fenced, FinishedTable, StoredTable
+from .seat_notices import SeatNotices
 from .seating import Seats, token_digest
 from .session import ServerSession
 from .shared_lobby import TableLeases
@@ -63,6 +64,7 @@ class Table:
     log_limit: InitVar[int] = 10_000  # events kept for reconnecting clients (older ones: a snapshot)
     invite_digest: str = ""  # a private table: sha256 hex of its invite code (the code is never kept)
     update_interval: InitVar[float] = 0.0  # Limits.table_update_interval: spectator changes are coalesced
+    notice_window: InitVar[float] = 0.0  # Limits.resume_window: one seat_away/seat_back pair per seat per window
     finish_reason: str = ""
     closed: bool = False  # removed from the lobby (a table_update says state "closed")
     member: str | None = None  # in a cluster: the address of the server it plays on (its map says so)
@@ -82,6 +84,7 @@ class Table:
     seats: Seats = field(init=False)
     broadcaster: Broadcaster = field(init=False)  # its spectators too
     turns: Turns = field(init=False)
+    notices: SeatNotices = field(init=False)
     _expiry: Timer | None = None  # a finished table's tokens: void when it fires
     _info: tuple[tuple[Any, ...], wire.TableInfo] | None = None
     _people: tuple[int, ...] = ()  # seats a person held when the game began: their hands go out
@@ -89,7 +92,7 @@ class Table:
     _inbox: Inbox[list[Effect]] = field(default_factory=Inbox)
     """Effects of the game master for the table's loop to carry out, in order."""
 
-    def __post_init__(self, log_limit: int, update_interval: float) -> None:
+    def __post_init__(self, log_limit: int, update_interval: float, notice_window: float) -> None:
         self.party = f"table:{self.id}"
         self.everyone = f"table:{self.id}/all"
         self.journal = TableJournal(self.id)
@@ -100,6 +103,9 @@ class Table:
                                        announce=self.announce_seats)
         self.turns = Turns(self.id, self.seats, self.broadcaster, self.events, self.journal, self.clock,
                            self.turn_timeout, self._inbox)
+        self.notices = SeatNotices(self.clock, notice_window,
+                                   lambda body: self.broadcaster.tell_seat(body, numbered=self.master is not None))
+        self.broadcaster.turn_clock = self.turns.new_turn_ms
 
     def info(self) -> wire.TableInfo:
         """The table map of the lobby (kept until something in it changes: a listing
@@ -132,7 +138,7 @@ class Table:
             if seat is not None:
                 you = view_to_wire(seat_view(state, seat))
         return wire.Snapshot(event=self.events.last, table=self.info(), seats=seats, sides=sides, public=public,
-                             you=you)
+                             you=you, turn_left_ms=self.turns.left_ms())
 
     def game_state(self) -> GameState | None:
         """The game as the table has told it so far (the game master may be a move or a
@@ -166,8 +172,10 @@ class Table:
         seat.session, seat.away = None, True
         self.seats.arm_grace(i)
         log.info("table %s: seat %s (%s) is away; waiting %ss", self.id, i, seat.name, self.grace)
-        self.broadcaster.tell_seat(wire.SeatAway(seat=i, name=seat.name, grace_seconds=self.grace),
-                                   numbered=self.master is not None)
+        went = self.clock.now()
+        self.notices.away(i, lambda: wire.SeatAway(seat=i, name=seat.name,
+                                                   grace_seconds=max(0.0, self.grace - (self.clock.now() - went))),
+                          lambda: self.seats[i] is seat and seat.away)
         self.announce_seats()
 
     def resume(self, session: ServerSession, i: int, token: str, last_event: int, re: int) -> None:
@@ -178,7 +186,7 @@ class Table:
         seat = self.seats[i]
         assert seat is not None
         self.seats.back(i)
-        seat.session, seat.away = session, False
+        was_away, (seat.session, seat.away) = seat.away, (session, False)
         playing = self.state is wire.TableState.PLAYING
         session.tell(wire.Joined(table=self.id, seat=i, side=self.rules.side_of(i), token=token, resumed=True),
                      re=re)
@@ -186,8 +194,8 @@ class Table:
             session.table_id = self.id
             session.send(Message(self.snapshot(i), session.party, self.party))
             log.info("table %s: seat %s (%s) is back", self.id, i, seat.name)
-            self.broadcaster.tell_seat(wire.SeatBack(seat=i, name=seat.name), numbered=self.master is not None)
-            self.announce_seats()
+            if self.notices.back(i, wire.SeatBack(seat=i, name=seat.name)) or was_away:
+                self.announce_seats()
             return
         missed = self.events.missed(i, last_event)
         if missed is None:
@@ -199,8 +207,9 @@ class Table:
         log.info("table %s: seat %s (%s) is back", self.id, i, seat.name)
         if playing:
             session.table_id = self.id
-            self.broadcaster.tell_seat(wire.SeatBack(seat=i, name=seat.name), numbered=self.master is not None)
-            self.announce_seats()
+            if self.notices.back(i, wire.SeatBack(seat=i, name=seat.name, turn_left_ms=self.turns.left_ms())) \
+                    or was_away:
+                self.announce_seats()
             self.turns.ask_again(i)
         else:
             seat.session = None
@@ -275,6 +284,7 @@ class Table:
 
     def cancel_timers(self) -> None:
         self.seats.stop()
+        self.notices.stop()
         self.turns.stop()
         self.broadcaster.stop()
         if self._expiry is not None:

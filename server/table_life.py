@@ -7,11 +7,11 @@ lobby once finished.  The built-in bots that sit at them are made here too."""
 from __future__ import annotations
 
 import asyncio
-import itertools
+import contextlib
 import logging
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -24,7 +24,7 @@ from scopa.protocol.errors import ErrorCode
 from .archive import Archive
 from .clock import Clock
 from .journal import ClaimTable, CloseTable, CreateTable, Journal, MarkDamaged
-from .journal_values import StorageError, StoredTable, TableResult
+from .journal_values import StorageError, StoredTable, TableResult, TableTaken
 from .limits import Limits
 from .lobby import TableDirectory, build_rules
 from .lobby_feed import LobbyFeed
@@ -34,6 +34,7 @@ from .registry import SeatingRegistry
 from .seating import token_digest
 from .shared_lobby import UNAVAILABLE, SharedLobby, TableLeases
 from .table import Table
+from .tasks import BackgroundTasks
 from .workers import BotPool
 
 if TYPE_CHECKING:
@@ -73,7 +74,10 @@ class TableLife:
         self.bot_workers = bot_workers
         self._bot_pool: BotPool | None = None
         self._seeds = random.Random(seed) if seed is not None else random.SystemRandom()
-        self._table_ids = itertools.count(1)
+        self._last_id = 0  # the last table id made here (a server of its own)
+        self._creating = BackgroundTasks()  # new tables waiting for the journal to store them
+        self.creating: set[str] = set()
+        """The ids of the new tables whose journaling is under way (their leases are needed)."""
         self.damaged: dict[str, str] = {}  # table id -> why the journal could not restore it
         self.last_stored_id = 0
         """The highest table id the journal had at start (a cluster's ids go on after it)."""
@@ -89,7 +93,7 @@ class TableLife:
         the highest one ever stored (``games`` False: only that, and the damaged tables)."""
         assert self.storage is not None
         self.last_stored_id = await self.storage.last_table_id()
-        self._table_ids = itertools.count(self.last_stored_id + 1)
+        self._last_id = self.last_stored_id
         self.damaged = dict(await self.storage.load_damaged())
         if not games:
             return
@@ -120,7 +124,8 @@ class TableLife:
                                        on_result=self.archive.finish,
                                        bot_factory=self.make_bot, grace=self.grace, clock=self.clock,
                                        turn_timeout=self.turn_timeout, update_interval=self.limits.table_update_interval,
-                                       on_changed=self.feed.table_changed, member=self.member, lease=self._lease())
+                                       notice_window=self.limits.resume_window, on_changed=self.feed.table_changed,
+                                       member=self.member, lease=self._lease())
         except Exception as exc:  # noqa: BLE001 - one bad journal must not keep other games down
             self._mark_damaged(stored.id, f"its game does not replay: {type(exc).__name__}: {exc}")
             return None
@@ -161,6 +166,7 @@ class TableLife:
         if self._bot_pool is not None:
             await asyncio.to_thread(self._bot_pool.close)
             self._bot_pool = None
+        await self._creating.close()
 
     def _mark_damaged(self, table_id: str, reason: str) -> None:
         """A journaled table that cannot be restored: said once in the log, kept for the
@@ -205,11 +211,12 @@ class TableLife:
             return
         bot_game = not body.sit and len(body.fill_with_bots) == rules.players
         origin = self.proxied.origin(sess.id, sess.address)
-        refusal = self.tables.refusal(sess.id, bot_game, origin)
+        trusted = origin == sess.address and self.limits.trusts(sess.address)
+        refusal = self.tables.refusal(sess.id, bot_game, origin, trusted)
         if refusal is not None:
             sess.error(ErrorCode.TOO_MANY_TABLES, refusal, re=seq)
             return
-        table_id = str(next(self._table_ids)) if self.shared is None else self.shared.next_table_id()
+        table_id = self._next_id() if self.shared is None else self.shared.next_table_id()
         if table_id is None:
             sess.error(ErrorCode.UNAVAILABLE, UNAVAILABLE, re=seq)
             return
@@ -232,22 +239,80 @@ class TableLife:
             self._make(sess, body, seq, made)
 
     def _make(self, sess: ServerSession, body: wire.CreateTable, seq: int, made: _Made) -> None:
-        """A new table, journaled, in the lobby, told to its maker (seated if it asked)."""
-        rules, origin = made.rules, made.origin
-        table = Table(made.id, rules, self._seeds.randrange(2**63),
+        """A new table: journaled first (nobody hears of it before the journal has it), then
+        in the lobby, told to its maker (seated if it asked)."""
+        table = Table(made.id, made.rules, self._seeds.randrange(2**63),
                       on_finished=self.table_finished, on_vacated=self.seat_freed,
                       on_changed=self.feed.table_changed, grace=self.grace, bot_takeover=body.bot_takeover,
                       turn_timeout=made.turn_timeout, clock=self.clock, bot_factory=self.make_bot,
-                      update_interval=self.limits.table_update_interval, member=self.member, lease=self._lease())
+                      update_interval=self.limits.table_update_interval, notice_window=self.limits.resume_window,
+                      member=self.member, lease=self._lease())
         invite = table.new_invite() if body.private else None
-        if self.storage is not None:  # journaled before table_created is sent, seats after it
-            options: dict[str, object] = {"preset": body.preset, "options": body.options,
-                                          "bot_takeover": table.bot_takeover, "turn_timeout": table.turn_timeout}
-            if invite is not None:
-                options["invite_digest"] = table.invite_digest
-            self.storage.write(CreateTable(table.id, rules, table.seed, table.private, options))
-            table.journal.storage = self.storage
+        if self.storage is None:
+            self._open(sess, body, seq, made, table, invite)
+            return
+        options: dict[str, object] = {"preset": body.preset, "options": body.options,
+                                      "bot_takeover": table.bot_takeover, "turn_timeout": table.turn_timeout}
+        if invite is not None:
+            options["invite_digest"] = table.invite_digest
+        written = self.storage.write(CreateTable(table.id, made.rules, table.seed, table.private, options))
+        self.creating.add(table.id)
+        self._creating.spawn(self._journaled(written, sess, body, seq, made, table, invite))
+
+    async def _journaled(self, written: Awaitable[None], sess: ServerSession, body: wire.CreateTable, seq: int,
+                         made: _Made, table: Table, invite: str | None) -> None:
+        """A new table once the journal answered its CreateTable: opened, or refused (the
+        journal holds that id already, or could not store it: nothing is played)."""
+        try:
+            await written
+            storage = self.storage
+            if storage is None:
+                return  # the server stopped meanwhile
+            table.journal.storage = storage
             table.on_result = self.archive.finish
+            refusal = self._gone(sess, body, seq, made)
+            if refusal is not None:
+                storage.write(CloseTable(table.id, refusal))
+                return
+            self._open(sess, body, seq, made, table, invite)
+        except StorageError as exc:
+            log.error("table %s: not made, the journal refused it: %s", table.id, exc)
+            if isinstance(exc, TableTaken) and self.shared is not None:
+                self.shared.id_refused(table.id)
+            elif isinstance(exc, TableTaken) and self.storage is not None:  # ids go on after the journal's highest
+                with contextlib.suppress(StorageError):
+                    self._last_id = max(self._last_id, await self.storage.last_table_id())
+            if not sess.closed:
+                sess.error(ErrorCode.UNAVAILABLE, f"table {table.id} could not be made: the journal refused it "
+                                                  f"({exc}); nothing was played; try again", re=seq)
+        finally:
+            self.creating.discard(table.id)
+
+    def _next_id(self) -> str:
+        self._last_id += 1
+        return str(self._last_id)
+
+    def _gone(self, sess: ServerSession, body: wire.CreateTable, seq: int, made: _Made) -> str | None:
+        """Why a table journaled a moment ago is not opened after all (None: it is): its
+        maker left, sat down elsewhere, or made too many tables meanwhile (told so)."""
+        if sess.closed:
+            return "its maker left before it was made"
+        if body.sit and sess.table_id is not None:
+            sess.error(ErrorCode.ALREADY_AT_TABLE, f"you are already at table {sess.table_id}", re=seq)
+            return "its maker sat down elsewhere"
+        if body.sit and not self.token_free(sess, body.token, seq):
+            return "its maker's seat token was in use"
+        bot_game = not body.sit and len(body.fill_with_bots) == made.rules.players
+        too_many = self.tables.refusal(sess.id, bot_game, made.origin)
+        if too_many is not None:
+            sess.error(ErrorCode.TOO_MANY_TABLES, too_many, re=seq)
+            return "its maker has too many tables"
+        return None
+
+    def _open(self, sess: ServerSession, body: wire.CreateTable, seq: int, made: _Made, table: Table,
+              invite: str | None) -> None:
+        """A new table (journaled if there is a journal) in the lobby, told to its maker."""
+        rules, origin = made.rules, made.origin
         if body.sit:
             self.seating.stop_watching(sess)
         self.tables.add(table, owner=sess.id, origin=origin)

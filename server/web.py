@@ -12,8 +12,11 @@ that, the front guards the port itself:
   refused (403);
 - connections are capped per source address and in total, the total below the
   process's open-files limit (raised to its hard limit at start) and leaving
-  ``tcp_reserve`` of the server's ``max_connections`` to the TCP port; one over a cap is
+  ``tcp_reserve`` of the server's ``max_connections`` to the TCP port, the per-address
+  cap at most half the total (none for ``Limits.trusted_addresses``); one over a cap is
   answered 503 and closed;
+- a browser is counted by its own address: a ``proxied_for`` in its ``hello`` is
+  ignored, even from a trusted front end's address (only a cluster's relay gives one);
 - a connection that sends no request for ``idle_timeout`` seconds is closed.
 
 In a cluster, a browser sent to another member (``redirect``) opens ``/ws?ticket=T``
@@ -42,6 +45,7 @@ from urllib.parse import urlsplit
 from aiohttp import WSCloseCode, web
 
 from .limits import Limits
+from .tls import HANDSHAKE_TIMEOUT, ServerTls
 from .session import ServerSession
 from .webpasses import PassBook, Passes
 from .webrelay import relay
@@ -96,6 +100,15 @@ def raise_open_files() -> int:
         except (ValueError, OSError):
             pass
     return soft if soft != resource.RLIM_INFINITY else 1 << 20
+
+
+def per_address_cap(per_address: int | None, total: int | None) -> int | None:
+    """The cap on one address's connections given the overall cap ``total``: never more
+    than half of it (at least one), so one address cannot fill the port."""
+    if total is None:
+        return per_address
+    most = max(1, total // 2)
+    return most if per_address is None else min(per_address, most)
 
 
 def machine_names() -> frozenset[str]:
@@ -191,22 +204,28 @@ class WebFront:
 
     def __init__(self, engine: NetworkEngine, root: Path | None, limits: WebLimits = WebLimits(),
                  names: frozenset[str] | None = None, extra: Mapping[str, bytes] | None = None,
-                 passes: PassBook | None = None) -> None:
+                 passes: PassBook | None = None, tls: ServerTls | None = None) -> None:
         """``root``: the folder of the client's files (``index.html`` …; None: only the
         WebSocket); ``names``: the host names a request may use besides IP addresses
         (default: this machine's); ``extra``: more files by name (made by the caller);
         ``passes``: where ``redirect``s are noted and tickets found (default: this
-        front's own)."""
+        front's own); ``tls``: serve HTTPS (and HSTS) with this certificate; without it the
+        page says that it is not private."""
         self.engine = engine
         self.limits = limits
         self.names = names if names is not None else machine_names()
         self.files = _load(root) if root is not None else {}
         for name, body in (extra or {}).items():
             self.files[name] = _entry(name, body)
+        self.tls = tls
+        if tls is None and "index.html" in self.files:
+            self.files["index.html"] = _entry("index.html", not_private(self.files["index.html"][0]))
         engine_cap = engine.limits.max_connections
         self.max_sessions = None if engine_cap is None else max(1, engine_cap - limits.tcp_reserve)
         """WebSocket sessions at once: the server's cap less the TCP port's reserve."""
         self.total = limits.total
+        self.per_address_cap = per_address_cap(limits.per_address, self.total)
+        """Connections from one address: at most half of ``total`` (one address never fills the port)."""
         self.per_address: dict[str, int] = {}
         self.sessions = 0
         self._open: set[web.WebSocketResponse] = set()
@@ -225,8 +244,8 @@ class WebFront:
         open_now = sum(self.per_address.values())
         if self.total is not None and open_now >= self.total:
             return f"{self.total} web connections are open"
-        per = self.limits.per_address
-        if per is not None and self.per_address.get(address, 0) >= per:
+        per = self.per_address_cap
+        if per is not None and self.per_address.get(address, 0) >= per and not self.engine.limits.trusts(address):
             return f"{per} web connections from this address are open"
         self.per_address[address] = self.per_address.get(address, 0) + 1
         return None
@@ -247,19 +266,24 @@ class WebFront:
         engine_cap = self.engine.limits.max_connections or 0
         room = max(16, files - engine_cap)  # what the TCP port may hold stays free
         self.total = room if self.total is None else min(self.total, room)
+        self.per_address_cap = per_address_cap(self.limits.per_address, self.total)
         app = web.Application(client_max_size=64 * 1024)
         app.router.add_get("/ws", self._websocket)
         app.router.add_get("/", self._file)
         app.router.add_get("/{name}", self._file)
         app.middlewares.append(self._guard_host)
+        if self.tls is not None:
+            app.on_response_prepare.append(_strict_transport)
         self._runner = web.AppRunner(app, keepalive_timeout=self.limits.idle_timeout, access_log=None,
                                      handle_signals=False)
         await self._runner.setup()
         self.http = self._runner.server
         loop = asyncio.get_running_loop()
-        self._listener = await loop.create_server(lambda: _Guard(self), host, port, reuse_port=reuse_port or None)
+        self._listener = await loop.create_server(lambda: _Guard(self), host, port, reuse_port=reuse_port or None,
+                                                  ssl=self.tls.context if self.tls else None,
+                                                  ssl_handshake_timeout=HANDSHAKE_TIMEOUT if self.tls else None)
         self.port = self._listener.sockets[0].getsockname()[1]
-        log.info("web page on http://%s:%s/ (WebSocket /ws)", host, self.port)
+        log.info("web page on %s://%s:%s/ (WebSocket /ws)", "https" if self.tls else "http", host, self.port)
         return self.port
 
     async def stop(self) -> None:
@@ -313,15 +337,32 @@ class WebFront:
         self._open.add(ws)
         try:
             if address is not None:  # handed on: carried to the member serving the table
-                await relay(ws, address, request.remote or "")
+                await relay(ws, address, request.remote or "", self.tls)
             else:
                 session = self.engine.new_session()
                 session.handed_on = self.passes.note
+                session.own_address = True  # a browser: never a front end speaking for others
                 await run_session(request, session, ws)
         finally:
             self.sessions -= 1
             self._open.discard(ws)
         return ws
+
+
+NOT_PRIVATE = ("<p id=\"not-private\" role=\"alert\" style=\"margin:0;padding:.4em .8em;background:#fde68a;"
+               "color:#3b2f00;font:14px/1.4 system-ui,sans-serif\">Not private: this page is served without TLS, "
+               "so anyone on this network can read what you send (passwords too).</p>")
+"""What a page served without TLS says first."""
+
+
+def not_private(page: bytes) -> bytes:
+    """``page`` (an HTML document) saying first that it is not private."""
+    return page.replace(b"<body>", b"<body>\n" + NOT_PRIVATE.encode(), 1)
+
+
+async def _strict_transport(request: web.Request, response: web.StreamResponse) -> None:
+    """HSTS on every answer of a front served over TLS."""
+    response.headers["Strict-Transport-Security"] = "max-age=31536000"
 
 
 def _load(root: Path) -> dict[str, tuple[bytes, bytes, str]]:
@@ -358,11 +399,13 @@ class WebOptions:
     """Told the port once the front listens (to print the address)."""
     reuse_port: bool = False
     """Share the port with the other members of a cluster on this host (SO_REUSEPORT)."""
+    tls: ServerTls | None = None
+    """Serve HTTPS with this certificate (the server's: server/tls.py)."""
 
 
 async def start_front(engine: NetworkEngine, options: WebOptions, passes: PassBook | None = None) -> WebFront:
     """A started :class:`WebFront` of ``engine`` (``passes``: the cluster's, else its own)."""
-    front = WebFront(engine, options.root, options.limits, options.names, options.extra, passes)
+    front = WebFront(engine, options.root, options.limits, options.names, options.extra, passes, options.tls)
     try:
         await front.start(options.host, options.port, options.reuse_port)
     except OSError as exc:

@@ -31,7 +31,10 @@ import logging
 import msgpack
 from aiohttp import WSMsgType, web
 
+from scopa.protocol.address import TLS_SCHEME, ServerAddress, parse_server_address
 from scopa.protocol.framing import MAX_FRAME_SIZE, PREFIX_SIZE, frame_prefix
+
+from .tls import ServerTls, open_member
 
 log = logging.getLogger("scopa.server.web")
 
@@ -39,14 +42,16 @@ CONNECT_TIMEOUT = 5.0
 """Seconds to reach the member a ticket names."""
 
 
-def split_address(address: str) -> tuple[str, int] | None:
-    """``host:port`` (``[v6]:port`` too) as a host and a port; None if it is not one."""
-    host, sep, port = address.rpartition(":")
-    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+def split_address(address: str) -> ServerAddress | None:
+    """``[tls://]host:port`` (``[v6]:port`` too) as a :class:`ServerAddress`; None if it
+    is not one (a host and a port are needed)."""
+    try:
+        where = parse_server_address(address, default_port=0)
+    except ValueError:
         return None
-    if host.startswith("[") and host.endswith("]"):
-        host = host[1:-1]
-    return host, int(port)
+    if where.port == 0 or address.strip().lower().removeprefix(TLS_SCHEME).startswith(":"):
+        return None
+    return where
 
 
 def identity(address: str) -> str:
@@ -68,14 +73,16 @@ def with_identity(message: bytes, who: str) -> bytes:
     return packed
 
 
-async def relay(ws: web.WebSocketResponse, address: str, browser: str) -> None:
+async def relay(ws: web.WebSocketResponse, address: str, browser: str, tls: ServerTls | None = None) -> None:
     """Carry the prepared ``ws`` to the member at ``address`` until either side closes
-    (``browser``: the browser's address, given to the member as ``proxied_for``)."""
+    (``browser``: the browser's address, given to the member as ``proxied_for``; ``tls``:
+    this member's certificate, which a ``tls://`` member must show too when it is
+    self-signed, or else one the system trusts)."""
     where = split_address(address)
     try:
         if where is None:
             raise OSError(f"not an address: {address!r}")
-        reader, writer = await asyncio.wait_for(asyncio.open_connection(*where), CONNECT_TIMEOUT)
+        reader, writer = await asyncio.wait_for(open_member(where, tls), CONNECT_TIMEOUT)
     except (OSError, asyncio.TimeoutError) as exc:
         log.info("web: cannot reach the member at %s: %s", address, exc)
         await ws.close(code=1014, message=b"the table's server cannot be reached")

@@ -139,6 +139,7 @@ async def run_session(request: web.Request, session: ServerSession, ws: web.WebS
         session.connection_lost(None)
 
 
-MAX_MESSAGE = MAX_FRAME_SIZE
-"""The largest message a browser may send (aiohttp closes the WebSocket, code 1009, on a
-larger one): the largest frame body."""
+MAX_MESSAGE = MAX_FRAME_SIZE + 1
+"""aiohttp's ``max_msg_size``: it closes the WebSocket (code 1009) on a message of this
+size or more, so the largest one a browser may send is the largest frame body,
+``MAX_FRAME_SIZE`` bytes, as over TCP."""

@@ -49,6 +49,7 @@ from .journal import (
     LoadUnfinished,
     Ratings,
     Request,
+    TakeTableIds,
     table_of,
 )
 from .journal_values import FinishedTable, JournalUnavailable, StoredTable, TableResult
@@ -183,6 +184,9 @@ class QueuedStorage:
 
     async def load_damaged(self) -> list[tuple[str, str]]:
         return await self._submit(LoadDamaged())  # type: ignore[no-any-return]
+
+    async def take_table_ids(self, count: int) -> int:
+        return await self._submit(TakeTableIds(count))  # type: ignore[no-any-return]
 
     async def finished_games(self, player: str | None = None, preset: str | None = None,
                              limit: int = 1000) -> list[FinishedGame]:

@@ -303,7 +303,7 @@ async def test_several_addresses_are_tried_in_turn_and_a_bad_one_is_refused() ->
     await engine.start()
     try:
         [first, *others] = parse_servers(f"127.0.0.1:{gone}, 127.0.0.1:{engine.port}")
-        s = await ClientSession.connect(*first, "ann", others=others)
+        s = await ClientSession.connect(first.host, first.port, "ann", others=others)
         assert (s.host, s.port) == ("127.0.0.1", engine.port) and s.name == "ann"
         await s.close()
         with pytest.raises(ConnectionLost, match=f"127.0.0.1:{gone}"):

@@ -16,12 +16,13 @@ from scopa.protocol.convert import rules_to_wire
 from scopa.server.cluster import ClusterOptions
 from scopa.server.cluster.keys import ChatNews, Keys, LeaveNews, TableNews, chat_news, leave_news, read_entry
 from scopa.server.cluster.keys import read_news, table_entry, table_news
+from scopa.server.cluster.redis_url import SentinelUrl, parse_sentinel_url
 
 pytestmark = pytest.mark.unit
 
 SERVER = Path(__file__).resolve().parent.parent / "server"
 REDIS_USERS = {"cluster/member.py", "cluster/presence.py", "cluster/names.py", "cluster/leases.py",
-               "cluster/tickets.py"}
+               "cluster/tickets.py", "cluster/connector.py"}
 
 
 def info(**given: object) -> wire.TableInfo:
@@ -87,6 +88,18 @@ def test_the_options_refuse_what_cannot_work() -> None:
                   {"url": "redis://x", "seeds": ("a.example:1", "b.example:")}):
         with pytest.raises(ValueError):
             ClusterOptions(**wrong)  # type: ignore[arg-type]
+
+
+def test_a_sentinel_url_names_the_sentinels_and_the_master() -> None:
+    assert parse_sentinel_url("redis+sentinel://h1:26379,h2:26380/mymaster") == SentinelUrl(
+        (("h1", 26379), ("h2", 26380)), "mymaster", 0)
+    assert parse_sentinel_url("redis+sentinel://h1,[::1]:5000/m/3") == SentinelUrl((("h1", 26379), ("::1", 5000)), "m", 3)
+    assert ClusterOptions(url="redis+sentinel://127.0.0.1:26379/mymaster").url.startswith("redis+sentinel://")
+    for wrong in ("redis+sentinel://h1:26379", "redis+sentinel:///m", "redis+sentinel://h1:x/m",
+                  "redis+sentinel://h1:26379/m/zero", "redis+sentinel://h1:70000/m", "redis+sentinel://:1/m",
+                  "redis+sentinel://h1/m/0/1"):
+        with pytest.raises(ValueError):
+            ClusterOptions(url=wrong)
 
 
 def _imports_redis(path: Path) -> bool:

@@ -15,6 +15,7 @@ from redis_server import SERVER, redis_prefix  # noqa: F401 - the fixture
 from scopa.bots import GreedyBot
 from scopa.client.liveness import HURRIED_DEAD_AFTER, HURRIED_PING_AFTER, LinkEvent, LinkStatus
 from scopa.client.session import ClientSession
+from scopa.protocol.address import ServerAddress
 from scopa.server import Limits, NetworkEngine
 from scopa.server.clock import FakeClock
 from scopa.server.cluster import ClusterOptions
@@ -40,7 +41,7 @@ async def test_a_seat_at_a_silent_member_gives_it_up_after_4_s_and_resumes_at_an
         async with FaultProxy(engine.port) as proxy, asyncio.timeout(SAFETY):
             # the client reaches the member through the proxy; the welcome names the member's own address
             s = await ClientSession.connect("127.0.0.1", proxy.port, "quiet", clock=clock)
-            assert s.addresses.learned == [("127.0.0.1", engine.port)]
+            assert s.addresses.learned == [ServerAddress("127.0.0.1", engine.port)]
             s.first_backoff = 0.01
             s.add_listener(events.append)
             while True:  # the member's first block of table ids may not be there yet

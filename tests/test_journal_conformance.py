@@ -30,12 +30,14 @@ from scopa.server.journal import (
     ClearSeat,
     CloseTable,
     CreateTable,
+    ClaimTable,
     FinishedGameOf,
     FinishTable,
     LastTableId,
     LoadActions,
     LoadDamaged,
     LoadRefusals,
+    LoadResults,
     LoadUnfinished,
     MarkDamaged,
     RatingUpdate,
@@ -45,8 +47,9 @@ from scopa.server.journal import (
     SaveAccount,
     SetSeat,
     StartTable,
+    TakeTableIds,
 )
-from scopa.server.journal_values import JournalTooNew
+from scopa.server.journal_values import JournalTooNew, TableTaken
 from scopa.server.memory_journal import MemoryStorage
 from scopa.server.pg_schema import migrate, migrations, version_of
 from scopa.server.postgres import PostgresStorage
@@ -352,3 +355,78 @@ async def test_postgres_migrations_apply_in_order_from_any_version(pg_url: str) 
         assert [t.id for t in await one(db, LoadUnfinished())] == ["1"]  # what the old version kept is still there
     finally:
         await close(db)
+
+
+def _every_write(table_id: str) -> list[Request]:
+    """One write of every kind a table takes, as a server that thinks it still runs it sends them."""
+    return [CreateTable(table_id, RuleSet(), 99), SetSeat(table_id, 0, "mallory", "ee" * 32),
+            SetSeat(table_id, 3, "mallory"), ClearSeat(table_id, 1), StartTable(table_id),
+            AppendAction.of(table_id, 0, DEAL), AppendAction.of(table_id, 2, PLAYS[2]),
+            RecordRefusal(table_id, 5, 0, "illegal_move", 9), FinishTable(table_id, 1, (0, 11), "target"),
+            CloseTable(table_id, "closed again"), MarkDamaged(table_id, "damaged later"), ClaimTable(table_id)]
+
+
+async def _kept(db: Any, table_id: str) -> tuple[Any, ...]:
+    """Everything the journal answers about an ended table."""
+    return (await one(db, FinishedGameOf(table_id)), await one(db, LoadActions(table_id)),
+            await one(db, LoadRefusals(table_id)), await one(db, LoadResults(100)), await one(db, LoadUnfinished()))
+
+
+async def test_a_table_that_has_ended_takes_no_more_writes_and_keeps_what_it_had(kind: Kind) -> None:
+    db = await kind.open()
+    try:
+        await _playing(db, "1")
+        await batch(db, [AppendAction.of("1", 0, DEAL), AppendAction.of("1", 1, PLAYS[0]),
+                         RecordRefusal("1", 1, 1, "illegal_move")])
+        players = (GamePlayer(0, "ada", "person", token_digest="aa" * 32), GamePlayer(1, "greedy-1", "bot", "greedy"))
+        await one(db, FinishTable("1", 0, (11, 2), "target", players))
+        await _playing(db, "2")
+        await one(db, CloseTable("2", "everyone left"))
+        await _playing(db, "3")
+        await one(db, MarkDamaged("3", "does not replay"))
+        before = {t: await _kept(db, t) for t in ("1", "2", "3")}
+        for table_id in ("1", "2", "3"):
+            for write in _every_write(table_id):  # each alone, and all in one batch
+                [alone] = await batch(db, [write])
+                assert isinstance(alone, StorageError), (write, alone)
+            out = await batch(db, _every_write(table_id))
+            assert all(isinstance(r, StorageError) for r in out), out
+            assert isinstance(out[0], TableTaken) and "already exists" in str(out[0])
+            assert "takes no more writes" in str(out[1]), out[1]
+        if kind.reopens:
+            await close(db)
+            db = await kind.open()
+        assert {t: await _kept(db, t) for t in ("1", "2", "3")} == before
+        assert (await one(db, FinishedGameOf("1"))).players == players
+        assert await one(db, LoadDamaged()) == [("3", "does not replay")]
+    finally:
+        await close(db)
+
+
+async def test_table_ids_are_taken_in_blocks_above_every_stored_id_and_never_twice(kind: Kind) -> None:
+    db = await kind.open()
+    try:
+        assert await one(db, TakeTableIds(5)) == 5  # 1..5
+        await _playing(db, "7")  # an id given elsewhere (an imported game)
+        assert await one(db, TakeTableIds(3)) == 10  # 8..10: above the stored 7
+        assert await one(db, TakeTableIds(3)) == 13  # 11..13: not again, though none of 8..10 is stored
+        if kind.reopens:
+            await close(db)
+            db = await kind.open()
+        assert await one(db, TakeTableIds(1)) == 14  # kept with the journal
+        await _playing(db, "40")
+        assert await batch(db, [TakeTableIds(2), TakeTableIds(2)]) == [42, 44]
+        assert await one(db, LastTableId()) == 40  # the tables stored, not the ids handed out
+    finally:
+        await close(db)
+
+
+async def test_two_journals_on_one_database_never_take_the_same_ids(pg_url: str) -> None:
+    first, second = StorageWriter(PostgresStorage(pg_url)), StorageWriter(PostgresStorage(pg_url))
+    try:
+        tops = await asyncio.gather(*[db.take_table_ids(10) for _ in range(20) for db in (first, second)])
+        blocks = [set(range(top - 9, top + 1)) for top in tops]
+        assert len(set().union(*blocks)) == 10 * len(blocks) and max(tops) == 10 * len(blocks)
+    finally:
+        await first.close()
+        await second.close()

@@ -54,6 +54,8 @@ class Lan:
         self.server_ip = f"10.213.{self.subnet}.1"
         self.tmp = tmp
         self.children: list[pexpect.spawn] = []
+        self.env = ENV
+        """The environment of every command run in the namespaces."""
 
     def ip(self, *args: str) -> None:
         done = subprocess.run(["ip", *args], capture_output=True, text=True, timeout=SAFETY)
@@ -88,11 +90,11 @@ class Lan:
 
     def run(self, ns: str, *args: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(self._command(ns, args), capture_output=True, text=True, timeout=SAFETY, cwd=self.tmp,
-                              env=ENV, stdin=subprocess.DEVNULL)
+                              env=self.env, stdin=subprocess.DEVNULL)
 
     def spawn(self, ns: str, *args: str, python: bool = False) -> pexpect.spawn:
         command = ["ip", "netns", "exec", ns, SCOPA[0], *args] if python else self._command(ns, args)
-        child = pexpect.spawn(command[0], command[1:], cwd=str(self.tmp), env=ENV, encoding="utf-8",
+        child = pexpect.spawn(command[0], command[1:], cwd=str(self.tmp), env=self.env, encoding="utf-8",
                               timeout=SAFETY, dimensions=(50, 160))
         child.delaybeforesend = None  # typed answers go at once (the game below has many)
         self.children.append(child)
@@ -101,7 +103,7 @@ class Lan:
     def start(self, ns: str, *args: str) -> subprocess.Popen[str]:
         """A `scopa` command started in ``ns``, its output collected (see :func:`output`)."""
         return subprocess.Popen(self._command(ns, args), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                                cwd=self.tmp, env=ENV, stdin=subprocess.DEVNULL)
+                                cwd=self.tmp, env=self.env, stdin=subprocess.DEVNULL)
 
     def serve(self, *args: str) -> pexpect.spawn:
         """`scopa serve ARGS` in the server namespace (started, not yet listening)."""

@@ -268,7 +268,8 @@ def test_the_protocol_document_lists_every_txt_key() -> None:
     doc = (Path(__file__).resolve().parent.parent / "docs" / "PROTOCOL.md").read_text(encoding="utf-8")
     section = doc[doc.index("### Finding a server on the LAN"):doc.index("### A real frame")]
     documented = re.findall(r"^\| `([a-z]+)` \|", section, flags=re.M)
-    assert documented == list(LanRecord("a", PROTOCOL_VERSION, 0, 0, web_port=1).to_txt())
+    every_key = LanRecord("a", PROTOCOL_VERSION, 0, 0, web_port=1, tls=":".join(["AB"] * 32))
+    assert documented == list(every_key.to_txt())
     assert f"(this document: {PROTOCOL_VERSION})" in section and "`_scopa._tcp`" in section
 
 

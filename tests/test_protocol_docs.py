@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 import socket
+import ssl
 import threading
 from pathlib import Path
 
@@ -121,6 +122,17 @@ def bot_source(port: int) -> str:
     code = next(body for lang, body in FENCE.findall(section) if lang == "python")
     assert "7777" in code
     return code.replace("7777", str(port))
+
+
+def tls_bot_source(port: int, pinned: str) -> str:
+    """The documented bot with its ``sock = …`` line replaced by the TLS lines of §12."""
+    section = TEXT[TEXT.index("## 12. Write a bot") :]
+    blocks = [body for lang, body in FENCE.findall(section) if lang == "python"]
+    plain, secure = blocks[0], blocks[1]
+    line = next(x for x in plain.splitlines() if x.startswith("sock = "))
+    secure = re.sub(r'^PINNED = "[^"]*"', f"PINNED = {pinned!r}", secure, flags=re.M)
+    assert f"PINNED = {pinned!r}" in secure and "7777" in secure
+    return plain.replace(line, secure).replace("7777", str(port))
 
 
 def scripted_server(listener: socket.socket, log: list[str]) -> None:
@@ -342,3 +354,65 @@ def test_the_recorded_transcript_follows_the_routes() -> None:
     for frame in frames:
         assert frame["v"] == 2
         assert route_allowed(frame["name"], frame["sender"], frame["recipient"]), frame
+
+
+def _tls_listener(tmp_path: Path) -> tuple[ssl.SSLSocket, int, str]:
+    """A TLS listener on 127.0.0.1 with a self-signed certificate: it, its port, the fingerprint."""
+    from scopa.server.tls import self_signed
+
+    tls = self_signed(tmp_path)
+    listener = socket.create_server(("127.0.0.1", 0))
+    port = listener.getsockname()[1]
+    secure = tls.context.wrap_socket(listener, server_side=True)
+    secure.settimeout(10)
+    return secure, port, tls.fingerprint
+
+
+def test_the_documented_bot_plays_a_game_over_tls(tmp_path: Path) -> None:
+    secure, port, fingerprint = _tls_listener(tmp_path)
+    log: list[str] = []
+    errors: list[BaseException] = []
+
+    def serve() -> None:
+        try:
+            scripted_server(secure, log)
+        except BaseException as exc:  # noqa: BLE001 - reported by the test below
+            errors.append(exc)
+
+    server = threading.Thread(target=serve, daemon=True)
+    server.start()
+    namespace: dict[str, object] = {"__name__": "doc_bot", "print": lambda *a: None}
+    try:
+        exec(compile(tls_bot_source(port, fingerprint), "PROTOCOL.md bot over TLS", "exec"), namespace)  # noqa: S102
+    except SystemExit as exc:
+        pytest.fail(f"the documented bot stopped: {exc}; server errors: {errors}")
+    server.join(10)
+    secure.close()
+    assert not errors, errors
+    assert log == ["hello", "list_tables", "create_table", "play", "bye"]
+
+
+def test_the_documented_bot_sends_nothing_to_another_certificate(tmp_path: Path) -> None:
+    secure, port, fingerprint = _tls_listener(tmp_path)
+    received: list[bytes] = []
+
+    def serve() -> None:
+        sock, _ = secure.accept()
+        try:
+            received.append(sock.recv(4096))
+        except (ssl.SSLError, OSError):
+            received.append(b"")  # closed without a word
+        sock.close()
+
+    server = threading.Thread(target=serve, daemon=True)
+    server.start()
+    namespace: dict[str, object] = {"__name__": "doc_bot", "print": lambda *a: None}
+    with pytest.raises(SystemExit, match="not the certificate of this server: nothing was sent"):
+        exec(compile(tls_bot_source(port, ":".join(["AB"] * 32)), "PROTOCOL.md bot over TLS", "exec"),  # noqa: S102
+             namespace)
+    sock = namespace["sock"]
+    assert isinstance(sock, ssl.SSLSocket)
+    sock.close()
+    server.join(10)
+    secure.close()
+    assert received == [b""]

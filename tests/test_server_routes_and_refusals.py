@@ -21,7 +21,7 @@ from scopa.client.render import DeckStyle, event_line
 from scopa.client.session import ClientSession
 from scopa.protocol import ROUTES, commands as wire, encode, make_command, route_allowed
 from scopa.protocol.convert import rules_to_wire
-from scopa.server import NetworkEngine
+from scopa.server import Limits, NetworkEngine
 from scopa.server.clock import FakeClock
 
 from wire_client import TIMEOUT, WireClient
@@ -280,6 +280,9 @@ async def test_seat_away_back_and_replaced_reach_every_seat_spectator_and_the_cl
         seat_back = (await s.recv_until("seat_back")).body
         assert seat_back == wire.SeatBack(event=seat_back.event, seat=a.seat, name="tess")
         assert away.body.event is not None and seat_back.event is not None and seat_back.event > away.body.event
+        clock.advance(Limits().resume_window)  # a seat is told away and back at most once per window
+        ping = await s.recv_until("ping")  # the spectator was silent meanwhile: it answers the server's ping
+        s.send(wire.Pong(nonce=ping.body.nonce), re=ping.seq)
         back.abort()
         await s.recv_until("seat_away")
         clock.advance(60.0)
@@ -458,7 +461,6 @@ async def test_network_round_breakdown_equals_the_local_one_and_views_carry_publ
 async def test_only_real_answers_skip_the_rate_limit() -> None:
     """With the token bucket empty: a pong nobody asked for and a play for a turn that is
     over are charged (rate_limited); the answer to the pending your_turn is not."""
-    from scopa.server import Limits
 
     limits = Limits(commands_per_second=1.0, command_burst=3, max_refused_commands=50)
     engine = NetworkEngine("127.0.0.1", 0, seed=5, limits=limits, clock=FakeClock())  # frozen: no token comes back

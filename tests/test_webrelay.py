@@ -9,6 +9,7 @@ import pytest
 
 from scopa.protocol import commands as wire
 from scopa.server.webpasses import Passes
+from scopa.protocol.address import ServerAddress
 from scopa.server.webrelay import identity, split_address, with_identity
 
 pytestmark = pytest.mark.unit
@@ -59,8 +60,9 @@ def test_the_relayed_hello_carries_the_browsers_identity_whatever_it_said() -> N
 
 
 def test_addresses_are_host_and_port() -> None:
-    assert split_address("10.0.0.2:7777") == ("10.0.0.2", 7777)
-    assert split_address("[::1]:7777") == ("::1", 7777)
-    assert split_address("member.lan:80") == ("member.lan", 80)
-    for bad in ("10.0.0.2", ":7777", "host:0", "host:99999", "host:x"):
+    assert split_address("10.0.0.2:7777") == ServerAddress("10.0.0.2", 7777)
+    assert split_address("[::1]:7777") == ServerAddress("::1", 7777)
+    assert split_address("member.lan:80") == ServerAddress("member.lan", 80)
+    assert split_address("tls://10.0.0.2:7777") == ServerAddress("10.0.0.2", 7777, tls=True)
+    for bad in ("10.0.0.2", ":7777", "host:0", "host:99999", "host:x", "tls://:7777", "http://host:80"):
         assert split_address(bad) is None

@@ -4,6 +4,10 @@ make a move (number key, typed card, mouse: :mod:`.moveinput`)."""
 
 from __future__ import annotations
 
+import contextlib
+import time
+from collections.abc import Callable
+
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
@@ -12,9 +16,11 @@ from textual.css.query import NoMatches
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Footer, Input, Static
 
-from scopa.engine import Declare, Event, Played
+from scopa.engine import Declare, Event, Forced, Played
 
+from ..i18n import tr
 from ..notation import DeckStyle, label
+from ..turnclock import TurnClock, seconds_text
 from .boardstate import BoardState
 from .boardtext import moves_text, plays_text, seats_panel, top_line
 from .cards import CardRow
@@ -50,10 +56,10 @@ class BoardScreen(MoveInput):
     """
 
     BINDINGS = [
-        Binding("slash", "type_card", "type a card"),
-        Binding("enter", "play_selected", "play", show=False),
-        Binding("escape", "deselect", "back", show=False),
-        Binding("t", "talk", "chat"),
+        Binding("slash", "type_card", tr("type a card")),
+        Binding("enter", "play_selected", tr("play"), show=False),
+        Binding("escape", "deselect", tr("back"), show=False),
+        Binding("t", "talk", tr("chat")),
     ]
     CHAT_LINES = 8  # the table's last chat lines in the side panel
 
@@ -67,6 +73,8 @@ class BoardScreen(MoveInput):
         self.held = False  # events being caught up with after a time away: drawn once, at the end
         self.autoplayed = False  # the shown seat's last card is being played for it
         self._played_for: tuple[int, Text] | None = None  # (seat, what was played for it) until its next move
+        self.turn_clock: TurnClock | None = None  # the table's turn clock (a network game), counted down here
+        self.now: Callable[[], float] = time.monotonic  # the clock the turn clock's deadlines are on
 
     # ------------------------------------------------------------------ layout
 
@@ -76,17 +84,17 @@ class BoardScreen(MoveInput):
         with Horizontal(id="main"):
             with VerticalScroll(id="left"):
                 yield Static(id="seats")
-                yield Static("Table", classes="label", id="table-label")
-                yield CardRow(self.deck, empty="(the table is empty)", id="table")
-                yield Static("Your hand", classes="label", id="hand-label")
-                yield CardRow(self.deck, numbered=True, empty="(no cards in hand)", id="hand")
+                yield Static(tr("Table"), classes="label", id="table-label")
+                yield CardRow(self.deck, empty=tr("(the table is empty)"), id="table")
+                yield Static(tr("Your hand"), classes="label", id="hand-label")
+                yield CardRow(self.deck, numbered=True, empty=tr("(no cards in hand)"), id="hand")
                 yield Static(id="moves")
             with VerticalScroll(id="plays-box"):
                 yield Static(id="plays")
                 yield Static(id="table-chat")
         yield Static(id="status")
-        yield Input(placeholder="a card, e.g. 7 Den or 7d; Esc to cancel", id="typed", select_on_focus=False)
-        yield Input(placeholder="say something to the table; Enter sends, Esc closes", id="chat-say",
+        yield Input(placeholder=tr("a card, e.g. 7 Den or 7d; Esc to cancel"), id="typed", select_on_focus=False)
+        yield Input(placeholder=tr("say something to the table; Enter sends, Esc closes"), id="chat-say",
                     max_length=500)
         yield Footer()
 
@@ -94,6 +102,21 @@ class BoardScreen(MoveInput):
         self._ready = True
         self._fit(self.app.size.width)
         self.refresh_board()
+        self.set_interval(0.5, self._tick)
+
+    def time_left(self) -> int | None:
+        """Seconds left on the clock of the seat to move (None: no clock runs for it)."""
+        if self.turn_clock is None or self.board.over:
+            return None
+        return self.turn_clock.left(self.now(), self.board.to_move)
+
+    def _tick(self) -> None:
+        """The countdown: the seats and the prompt again while a turn clock runs."""
+        if self.turn_clock is None or self.turn_clock.deadline is None or self.held or not self.is_attached:
+            return
+        with contextlib.suppress(NoMatches):
+            self.query_one("#seats", Static).update(seats_panel(self.board, self.deck, self.time_left()))
+            self._draw_status()
 
     def on_resize(self, event: events.Resize) -> None:
         self._fit(event.size.width)
@@ -121,7 +144,7 @@ class BoardScreen(MoveInput):
     def _draw_chat(self) -> None:
         if not self._ready or not self.is_attached or not self.query("#table-chat"):
             return
-        t = Text("Chat", style="bold")
+        t = Text(tr("Chat"), style="bold")
         for line in self.chat_lines:
             t.append("\n")
             t.append_text(line)
@@ -147,10 +170,15 @@ class BoardScreen(MoveInput):
     def tell_event(self, event: Event) -> None:
         """What ``event`` was, on the status line (a last card played for the person says so)."""
         line = event_text(event, self.board, self.deck)
-        if isinstance(event, Played) and event.seat == self.board.viewer and self.autoplayed:
+        if isinstance(event, Played) and event.seat == self.board.viewer and event.forced_by is Forced.TIMEOUT:
             self.autoplayed = False
-            self._played_for = (event.seat, Text("Your last card, ", style="yellow") + card_span(event.card, self.deck)
-                                + Text(", was played for you.", style="yellow"))
+            if line is not None:
+                self._played_for = (event.seat, line)  # stays until that seat's next move
+            line = Text("")
+        elif isinstance(event, Played) and event.seat == self.board.viewer and self.autoplayed:
+            self.autoplayed = False
+            self._played_for = (event.seat, Text(tr("Your last card,") + " ", style="yellow")
+                                + card_span(event.card, self.deck) + Text(tr(", was played for you."), style="yellow"))
         if line is not None:
             self.say(line)
 
@@ -177,7 +205,7 @@ class BoardScreen(MoveInput):
     def _draw_board(self) -> None:
         b = self.board
         self.query_one("#top", Static).update(top_line(b, self.title_text))
-        self.query_one("#seats", Static).update(seats_panel(b, self.deck))
+        self.query_one("#seats", Static).update(seats_panel(b, self.deck, self.time_left()))
         hand = () if self.hide_hand else b.hand
         options = self.question.plays_by_card()
         lit: set[int] = set()
@@ -194,7 +222,7 @@ class BoardScreen(MoveInput):
         else:
             hidden = len(b.hand) if self.hide_hand else 0
             hand_row.show(hand, selected=self.selected, hidden=hidden)
-            label = "Your hand" if b.you_label else f"{b.seat_name(b.viewer)}'s hand"
+            label = tr("Your hand") if b.you_label else tr("{who}'s hand", who=b.seat_name(b.viewer))
             self.query_one("#hand-label", Static).update(label)
         self.query_one("#moves", Static).update(moves_text(b, hand, options, self.question.legal, self.deck))
         self.query_one("#plays", Static).update(plays_text(b, self.deck))
@@ -213,13 +241,17 @@ class BoardScreen(MoveInput):
     def _prompt(self) -> Text | None:
         kept = self.question.kept
         if kept is not None:
-            return Text("Your move, ", style="yellow") + move_span(kept, self.deck) + Text(
-                ", is kept: it is played when the connection is back.", style="yellow")
+            return Text(tr("Your move,") + " ", style="yellow") + move_span(kept, self.deck) + Text(
+                tr(", is kept: it is played when the connection is back."), style="yellow")
         if not self.question.asking:
             return None
         n = len(self.board.hand) + sum(isinstance(a, Declare) for a in self.question.legal)
         keys = f"1–{n}" if n > 1 else "1"
-        return Text(f"Your turn: press {keys}, click a card, or / to type one. ? help", style="bold green")
+        left = self.time_left() if self.board.to_move == self.board.viewer else None
+        clock = " ⏱ " + tr("{time} left, then the server plays for you.", time=seconds_text(left)) \
+            if left is not None else ""
+        return Text(tr("Your turn: press {keys}, click a card, or / to type one. ? help", keys=keys) + clock,
+                    style="bold green")
 
     def answered(self) -> None:
         self._played_for = None

@@ -5,8 +5,7 @@ a reconnecting banner and a return to an unfinished game after a restart."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
-from collections.abc import Sequence
+from typing import Any
 
 from rich.text import Text
 
@@ -14,12 +13,14 @@ from scopa.engine import Event, GameEnded, Played, RoundEnded, RoundStarted, Rul
 from scopa.protocol import ChatMessage, Command, Snapshot, TableUpdate
 from scopa.protocol.convert import rules_from_wire
 
-from ..addresses import Address
 from ..game import GameTranslator
+from ..i18n import tr
 from ..notation import DeckStyle
 from ..notices import SeatCameBack, SeatNotice, notice_from_wire
+from ..invite import invite_string, refusal_text
 from ..session import ClientSession, ConnectionLost, ServerRefused
 from ..tokens import SavedSeat, TokenStore
+from ..trust import CertificateRefused
 from .app import ScopaApp
 from .away import AwaySeats
 from .board import BoardScreen
@@ -46,12 +47,10 @@ class NetApp(ScopaApp):
         autoplay: bool = True,
         watch: str | None = None,
         pace: float = 0.0,
-        others: Sequence[Address] = (),
+        invite: tuple[str, str] | None = None,
     ) -> None:
-        """``others``: more addresses of the server's cluster, tried when ``host:port`` is gone."""
         super().__init__()
         self.host, self.port, self.player_name = host, port, name
-        self.others = list(others)
         self.server = f"{host}:{port}"
         self.store = store
         self.defaults = defaults or RuleSet()
@@ -59,6 +58,8 @@ class NetApp(ScopaApp):
         self.autoplay = autoplay
         self.pace = pace  # seconds to leave each play by someone else on screen
         self.watch_only = watch
+        self.leaving = False  # the person asked to leave the game being played
+        self.invite = invite  # (table, code): join that private table (or watch it, with ``watch``) at once
         self.session: ClientSession | None = None
         self.lobby: LobbyScreen | None = None
         self.board_screen: BoardScreen | None = None
@@ -70,6 +71,8 @@ class NetApp(ScopaApp):
         self.comeback = Comeback(lambda text: self.tell(text), lambda: self.session.table_id if self.session else None,
                                  style)  # what was missed while away, and a move to send again
         self.proxied_for: str | None = None  # a web host's: whom the connection is for
+        self.link_options: dict[str, Any] = {}
+        """ClientSession.connect's tls, trust and fingerprint (a TLS server) and others (a cluster's addresses)."""
         self.ask_before_resuming = True  # False: back to a saved seat without asking
 
     # ------------------------------------------------------------------ frame
@@ -88,7 +91,7 @@ class NetApp(ScopaApp):
         elif self.lobby is not None:
             self.lobby.say(text)
 
-    LEAVE_QUESTION = "Leave the game? Your seat goes to a bot or the game ends, as the table says."
+    LEAVE_QUESTION = tr("Leave the game? Your seat goes to a bot or the game ends, as the table says.")
 
     def in_game(self) -> bool:
         return self.playing
@@ -98,11 +101,16 @@ class NetApp(ScopaApp):
             self.exit(0)
             return
         if await self.show_and_wait(ConfirmScreen(self.LEAVE_QUESTION)):
-            if self.session is not None and self.watching is None:
-                with contextlib.suppress(Exception):
-                    await asyncio.wait_for(self.session.leave_table(), 5)
-                self.store.forget(self.server, self.player_name)
-            self.exit(0)
+            if self.session is None or self.watching is not None or self.lobby is None:
+                self.exit(0)
+                return
+            # Back to the lobby: the game's end and ``left`` take the board away.
+            self.store.forget(self.server, self.player_name)
+            self.leaving = True
+            try:
+                self.session.leave_game()
+            except ConnectionLost:
+                self.exit(0)
 
     # ------------------------------------------------------------------ start
 
@@ -112,35 +120,42 @@ class NetApp(ScopaApp):
     async def main(self) -> None:
         try:
             await self._main()
-        except (ConnectionLost, ServerRefused) as exc:
+        except ServerRefused as exc:
+            self.exit(1, message=refusal_text(exc.code, exc.message, self.watch_only, self.invite is not None))
+        except (ConnectionLost, CertificateRefused) as exc:
             self.exit(1, message=f"{exc}")
 
     async def _main(self) -> None:
         saved = self.store.load(self.server, self.player_name) if self.watch_only is None else None
         session: ClientSession | None = None
         if self.watch_only is None:
-            self.lobby = LobbyScreen(f"{self.player_name} on {self.server}")
+            self.lobby = LobbyScreen(tr("{name} on {server}", name=self.player_name, server=self.server))
             await self.push_screen(self.lobby)
         if saved is not None and (not self.ask_before_resuming or await self.offer_return(saved)):
             try:
                 session = await ClientSession.resume_seat(self.host, self.port, saved.name, saved.token,
-                                                          proxied_for=self.proxied_for, others=self.others)
+                                                          proxied_for=self.proxied_for,
+                                                          tls=self.link_options.get("tls", False),
+                                                          trust=self.link_options.get("trust"),
+                                                          others=self.link_options.get("others", ()))
             except ServerRefused as exc:
-                self.tell(f"That game is over or gone ({exc.message}).")
+                self.tell(tr("That game is over or gone ({reason}).", reason=exc.message))
                 self.store.forget(self.server, self.player_name)
         if session is None:
             session = await ClientSession.connect(self.host, self.port, self.player_name,
-                                                  proxied_for=self.proxied_for, others=self.others)
+                                                  proxied_for=self.proxied_for, **self.link_options)
         self.session = session
         session.observers.append(lambda c: self.call_later(self.on_server_command, c))
         session.link_observers.append(self._link_changed)
         session.link_observers.append(lambda up, why: self.call_later(self.on_link, up, why))
         if self.watch_only is not None:
-            await self.watch_game(self.watch_only)
+            await self.watch_game(self.watch_only, self.invite[1] if self.invite else None)
             self.exit(0)
             return
         if session.table_id is not None:  # resumed: straight back to the game
             await self.play_at_table()
+        elif self.invite is not None:  # scopa play --invite: straight to the friend's table
+            await self.lobby_action("join", " ".join(self.invite))
         await self.subscribe_lobby()
         await self.refresh_tables()
 
@@ -149,9 +164,9 @@ class NetApp(ScopaApp):
         assert self.lobby is not None
         answer: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
         self.lobby.ask(Text.assemble(
-            ("You have an unfinished game at table ", "bold"), (saved.table, "bold"),
-            (f" on {self.server} (seat {saved.seat + 1}, as {saved.name}). ", "bold"),
-            ("y: go back to it · n: forget it", "bold green")), answer)
+            (tr("You have an unfinished game at table {table} on {server} (seat {seat}, as {name}).",
+                table=saved.table, server=self.server, seat=saved.seat + 1, name=saved.name) + " ", "bold"),
+            (tr("y: go back to it · n: forget it"), "bold green")), answer)
         yes = await answer
         if not yes:
             self.store.forget(self.server, self.player_name)
@@ -184,25 +199,37 @@ class NetApp(ScopaApp):
                 await self.refresh_tables()
             elif kind == "say":
                 await session.send_chat(arg)
-            elif kind == "create":
-                new: NewTable | None = await self.show_and_wait(CreateTableScreen(self.defaults))
-                if new is None:
-                    return
-                info = await session.create_table(new.rules, fill_with_bots=new.bots, private=new.private,
-                                                  turn_timeout=new.turn_timeout, no_turn_timer=new.no_turn_timer,
-                                                  bot_takeover=new.bot_takeover)
-                self.tell(f"Table {info.id} is open: {rules_line(rules_from_wire(info.rules))}.")
-                await self.play_at_table(f"{info.id} {session.invite}" if new.private and session.invite else None)
+            elif kind == "create":  # the form again as it was, with the reason, when the server refuses
+                last: NewTable | None = None
+                problem = ""
+                while True:
+                    new = await self.show_and_wait(CreateTableScreen(self.defaults, session.turn_timeout, last, problem))
+                    if new is None:
+                        return
+                    try:
+                        info = await session.create_table(new.rules, fill_with_bots=new.bots, private=new.private,
+                                                          turn_timeout=new.turn_timeout,
+                                                          no_turn_timer=new.no_turn_timer,
+                                                          bot_takeover=new.bot_takeover)
+                    except ServerRefused as exc:
+                        last, problem = new, refusal_text(exc.code, exc.message)
+                        continue
+                    break
+                self.tell(tr("Table {table} is open: {rules}.", table=info.id,
+                             rules=rules_line(rules_from_wire(info.rules))))
+                await self.play_at_table(invite_string(info.id, session.invite) if new.private and session.invite
+                                         else None)
             elif kind == "join":
                 table_id, _, invite = arg.partition(" ")
                 joined = await session.join_table(table_id, invite=invite or None)
-                self.tell(f"You sit at table {joined.table}, seat {joined.seat + 1}.")
+                self.tell(tr("You sit at table {table}, seat {seat}.", table=joined.table, seat=joined.seat + 1))
                 await self.play_at_table()
             elif kind == "watch":
                 await self.watch_game(arg)
             await self.refresh_tables()
         except ServerRefused as exc:
-            self.tell(Text(f"The server says no: {exc.message}", style="yellow"))
+            self.tell(Text(refusal_text(exc.code, exc.message, arg if kind == "watch" else None,
+                                        kind == "join" and " " in arg), style="yellow"))
         except ConnectionLost:
             await self.reconnect_lobby()
 
@@ -228,29 +255,36 @@ class NetApp(ScopaApp):
         assert session is not None
         self.save_seat()
         board = BoardState(viewer=session.seat)
-        screen = BoardScreen(board, self.deck, title=f"table {session.table_id}")
+        screen = BoardScreen(board, self.deck, title=tr("table {table}", table=session.table_id))
         screen.question.hold_on_cancel = True
         screen.chat = self.say_at_table
+        screen.turn_clock, screen.now = session.turn_clock, session.clock.now
         self.board_screen = screen
         self.playing = True
         if session.joined is not None and session.joined.resumed:
             self.comeback.catch_up(screen)
         await self.push_screen(screen)
         if not await session.wait_for_game_start(0):
-            screen.say("Waiting for the other seats to fill…" if invite is None else Text.assemble(
-                "Waiting for the other seats to fill. A private table: the people you invite press i in "
-                "the lobby and type ", (invite, "bold")))
+            screen.say(tr("Waiting for the other seats to fill…") if invite is None else Text.assemble(
+                tr("Waiting for the other seats to fill. A private table: pass on its invite,") + " ", (invite, "bold"),
+                ". " + tr("Your friends run scopa play --invite with it (or press i in the lobby and paste it).")))
         try:
             result = await session.play_game(NetPlayer(session.name, self, screen), on_notice=self._notice_in_turn,
-                                             on_snapshot=lambda snap: self.comeback.snapshot_in_turn(screen, snap))
+                                             on_snapshot=lambda snap: self.comeback.snapshot_in_turn(screen, snap),
+                                             on_turn_over=screen.turn_taken)
         finally:
             self.playing = False
             self.comeback.caught_up(screen)
         # Only a game that is over forgets its seat: an app closed mid-game (Ctrl+C, a
         # reloaded web page) finds it again when it starts.
         self.store.forget(self.server, self.player_name)
-        line = result_line(board) if board.over else f"The game ended without a winner ({result.reason})."
-        await self.show_and_wait(GameOverScreen(line, "press any key to go back to the lobby"))
+        if self.leaving:
+            self.leaving = False
+            self.tell(tr("You left table {table}.", table=result.table))
+        else:
+            line = result_line(board) if board.over else tr("The game ended without a winner ({reason}).",
+                                                            reason=result.reason)
+            await self.show_and_wait(GameOverScreen(line, tr("press any key to go back to the lobby")))
         self.board_screen = None
         while self.screen is not self.lobby and len(self.screen_stack) > 1:
             self.pop_screen()
@@ -297,12 +331,13 @@ class NetApp(ScopaApp):
 
     # ------------------------------------------------------------------ watching
 
-    async def watch_game(self, table_id: str) -> None:
+    async def watch_game(self, table_id: str, invite: str | None = None) -> None:
         session = self.session
         assert session is not None
-        snap = await session.watch_table(table_id)
+        snap = await session.watch_table(table_id, invite)
         board = BoardState(viewer=None)
-        screen = BoardScreen(board, self.deck, title=f"watching table {table_id} (b: back)")
+        screen = BoardScreen(board, self.deck, title=tr("watching table {table} (b: back)", table=table_id))
+        screen.turn_clock, screen.now = session.turn_clock, session.clock.now
         self.board_screen, self.watching = screen, table_id
         translator = GameTranslator(Watcher(self), -1, table_id)
         translator.rules = board.rules = rules_from_wire(snap.table.rules)
@@ -318,7 +353,7 @@ class NetApp(ScopaApp):
 
         try:
             left = await session.watch(table_id, follow)
-            self.tell(f"No longer watching table {table_id} ({left.reason}).")
+            self.tell(tr("No longer watching table {table} ({reason}).", table=table_id, reason=left.reason))
         finally:
             self.watching = None
             self.board_screen = None
@@ -349,7 +384,7 @@ class NetApp(ScopaApp):
             try:
                 await session.send_chat(text, to=table)
             except ConnectionLost:
-                self.tell(Text(f"Not sent while reconnecting: {text}", style="yellow"))
+                self.tell(Text(tr("Not sent while reconnecting: {text}", text=text), style="yellow"))
 
         self.run_worker(send(), group="chat")
 
@@ -385,9 +420,9 @@ class NetApp(ScopaApp):
             text = None
             self.messages.append("reconnected")
         else:
-            text = f"Connection lost ({why}): reconnecting… your moves are kept until it is back."
+            text = tr("Connection lost ({why}): reconnecting… your moves are kept until it is back.", why=why)
             self.messages.append(text)
         if screen is not None:
             screen.banner(text)
         elif self.lobby is not None:
-            self.lobby.say(text or "Reconnected.")
+            self.lobby.say(text or tr("Reconnected."))

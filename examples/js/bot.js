@@ -2,7 +2,13 @@
 // A Scopa bot in JavaScript: a TCP socket, @msgpack/msgpack and docs/PROTOCOL.md.
 //
 //   npm ci                                  # once, in this folder
-//   node bot.js [HOST:PORT[,HOST:PORT...]] [--name NAME] [--protocol N] [--solo] [--schema PATH | --no-schema]
+//   node bot.js [[tls://]HOST:PORT[,...]] [--fingerprint SHA256] [--name NAME] [--protocol N] [--solo]
+//               [--schema PATH | --no-schema]
+//
+// A tls:// address is reached over TLS (§1): the server's certificate is checked against
+// Node's trust store (NODE_EXTRA_CA_CERTS adds one), or, with --fingerprint, it must be
+// the certificate of that SHA-256 fingerprint (a server's self-signed one, as `scopa
+// serve --tls self-signed` prints it); nothing is sent before it is checked.
 //
 // It says hello, joins the first table waiting for players (or, with --solo or when
 // none waits, creates one with a server bot as the opponent), answers every
@@ -26,6 +32,7 @@
 import fs from "node:fs";
 import net from "node:net";
 import process from "node:process";
+import tls from "node:tls";
 import { fileURLToPath } from "node:url";
 import { decode, encode } from "@msgpack/msgpack";
 import Ajv2020 from "ajv/dist/2020.js";
@@ -39,7 +46,8 @@ const LIVENESS = { ping: 5000, dead: 10000 }; // §7 Liveness: ping after this s
 const HURRIED = { ping: 1000, dead: 3000 }; // the same at a table in a cluster
 
 function parseArgs(argv) {
-  const opts = { address: "127.0.0.1:7015", name: "jsbot", protocol: 2, solo: false, schema: DEFAULT_SCHEMA };
+  const opts = { address: "127.0.0.1:7015", name: "jsbot", protocol: 2, solo: false, schema: DEFAULT_SCHEMA,
+    fingerprint: null };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === "--name") opts.name = argv[++i];
@@ -47,14 +55,16 @@ function parseArgs(argv) {
     else if (arg === "--no-schema") opts.schema = null;
     else if (arg === "--protocol") opts.protocol = Number.parseInt(argv[++i], 10);
     else if (arg === "--solo") opts.solo = true;
+    else if (arg === "--fingerprint") opts.fingerprint = argv[++i].toUpperCase();
     else if (arg === "--help" || arg === "-h") {
-      console.log("usage: node bot.js [HOST:PORT[,HOST:PORT...]] [--name NAME] [--protocol N] [--solo] " +
+      console.log("usage: node bot.js [[tls://]HOST:PORT[,...]] [--fingerprint SHA256] [--name NAME] [--protocol N] " +
+        "[--solo] " +
         "[--schema PATH | --no-schema]");
       process.exit(0);
     } else opts.address = arg;
   }
   opts.addresses = opts.address.split(",").filter((a) => a.trim()).map((a) => splitAddress(a.trim()));
-  const bad = opts.addresses.some(([host, port]) => !host || !Number.isInteger(port) || port < 1 || port > 65535);
+  const bad = opts.addresses.some(({ host, port }) => !host || !Number.isInteger(port) || port < 1 || port > 65535);
   if (opts.addresses.length === 0 || bad || !Number.isInteger(opts.protocol)) {
     console.error(`bad arguments: ${argv.join(" ")}`);
     process.exit(2);
@@ -136,10 +146,17 @@ function pickMove(legal) {
   return legal.reduce((best, move) => (worth(move) > worth(best) ? move : best), legal[0]);
 }
 
-// "host:port", "[v6]:port" -> [host, port]
+// {host, port, secure} -> "host:port" or "tls://host:port", as addresses are written
+function written({ host, port, secure }) {
+  return `${secure ? "tls://" : ""}${host.includes(":") ? `[${host}]` : host}:${port}`;
+}
+
+// "host:port", "[v6]:port", "tls://host:port" -> {host, port, secure}
 function splitAddress(address) {
-  const at = address.lastIndexOf(":");
-  return [address.slice(0, at).replace(/^\[(.*)\]$/, "$1"), Number(address.slice(at + 1))];
+  const secure = address.toLowerCase().startsWith("tls://");
+  const rest = secure ? address.slice("tls://".length) : address;
+  const at = rest.lastIndexOf(":");
+  return { host: rest.slice(0, at).replace(/^\[(.*)\]$/, "$1"), port: Number(rest.slice(at + 1)), secure };
 }
 
 function main() {
@@ -179,9 +196,9 @@ function main() {
   // then the ones given, then the welcome's; the one that failed us last comes last.
   const nextAddress = () => {
     const seen = new Map();
-    for (const a of [address, ...opts.addresses, ...learned]) seen.set(a.join(" "), a);
+    for (const a of [address, ...opts.addresses, ...learned]) if (!seen.has(written(a))) seen.set(written(a), a);
     const order = [...seen.values()];
-    const last = order.findIndex((a) => shunned !== null && a.join(" ") === shunned.join(" "));
+    const last = order.findIndex((a) => shunned !== null && written(a) === written(shunned));
     if (last >= 0 && order.length > 1) order.push(order.splice(last, 1)[0]);
     return order[0];
   };
@@ -194,9 +211,9 @@ function main() {
     }
     retries += 1;
     address = nextAddress();
-    console.error(`${why}: resuming the seat at table ${seat.table} at ${address.join(":")} (try ${retries})`);
+    console.error(`${why}: resuming the seat at table ${seat.table} at ${written(address)} (try ${retries})`);
     setTimeout(() => {
-      open(address[0], address[1], { name, client: "examples/js/bot.js", resume: resumeBody() });
+      open(address, { name, client: "examples/js/bot.js", resume: resumeBody() });
     }, RETRY_MS * retries);
   };
 
@@ -249,7 +266,7 @@ function main() {
         const me = wire.me === "guest" ? name : wire.me.replace(/^player:/, ""); // a resume is sent on before its welcome
         const hello = { name: me, client: "examples/js/bot.js", ticket: body.ticket };
         if (resuming) hello.resume = resumeBody();
-        open(address[0], address[1], hello);
+        open(address, hello);
         break;
       }
       case "joined":
@@ -305,16 +322,27 @@ function main() {
     }
   };
 
-  // One connection (a redirect makes the next one): hello on connect, commands in.
-  const open = (host, port, hello) => {
-    const mine = net.createConnection({ host, port });
+  // One connection (a redirect makes the next one): hello once connected (over TLS, once
+  // the certificate is checked), commands in.
+  const open = ({ host, port, secure }, hello) => {
+    const pinned = secure && opts.fingerprint !== null;
+    const mine = secure
+      ? tls.connect({ host, port, servername: net.isIP(host) ? undefined : host, minVersion: "TLSv1.2",
+        rejectUnauthorized: !pinned })
+      : net.createConnection({ host, port });
     socket = mine;
     wire = new Wire(mine, opts.protocol);
     welcomed = false;
     heard = Date.now();
     pinged = false;
     const ours = wire;
-    mine.on("connect", () => {
+    mine.on(secure ? "secureConnect" : "connect", () => {
+      const shown = pinned ? mine.getPeerCertificate().fingerprint256 : null;
+      if (pinned && shown !== opts.fingerprint) {
+        stop(1, `the server at tls://${host}:${port} shows the certificate ${shown}, not ${opts.fingerprint}: ` +
+          "nothing was sent to it");
+        return;
+      }
       ours.send("hello", hello, "lobby");
     });
     mine.on("data", (chunk) => {
@@ -339,7 +367,7 @@ function main() {
       if (seat !== null) resume(moving ? "the table is moving" : "the connection was lost");
       else if (!welcomed && opts.addresses.indexOf(address) + 1 < opts.addresses.length) {
         address = opts.addresses[opts.addresses.indexOf(address) + 1]; // not in yet: the next address given
-        open(address[0], address[1], { name, client: "examples/js/bot.js" });
+        open(address, { name, client: "examples/js/bot.js" });
       } else {
         console.error("the server closed the connection before the game ended");
         process.exitCode = 1;
@@ -347,7 +375,7 @@ function main() {
     });
   };
 
-  open(address[0], address[1], { name, client: "examples/js/bot.js" });
+  open(address, { name, client: "examples/js/bot.js" });
 }
 
 main();

@@ -13,7 +13,9 @@ Under the prefix ``P``:
   (``name_key``: names that look alike are one), with a TTL refreshed while it does; or
   ``table:ID``, a seat's name of a table handed on by a member that stopped, until the
   member that restores it takes it (server/cluster/names.py);
-- ``P:table_ids``: the counter table ids are taken from, in blocks;
+- ``P:table_ids``: the counter table ids are taken from, in blocks, when the members
+  keep journals of their own (each block above the member's journal's highest id);
+  members sharing one journal take them from the journal, never from here;
 - ``P:lease:ID``, ``P:leased``: with one journal shared by the members, the member
   serving table ``ID`` and the tables that need one (server/cluster/leases.py);
 - ``P:ticket:T``: a ``redirect``'s one-time ticket: the ``name_key`` of the name it is

@@ -23,14 +23,14 @@ from collections.abc import Callable, Sequence
 
 from redis.asyncio import Redis
 from redis.asyncio.client import PubSub
-from redis.asyncio.retry import Retry
-from redis.backoff import NoBackoff
 from redis.exceptions import RedisError
 
 from scopa.protocol import commands as wire
 
 from ..clock import Clock, Timer
 from ..connections import Connections
+from ..journal import Journal
+from ..journal_values import StorageError, table_number
 from ..lobby import TableDirectory
 from ..lobby_feed import LobbyFeed
 from ..shared_lobby import Claim, HandOn, TableKeeper, TableLeases
@@ -42,6 +42,7 @@ from .leases import Leases
 from .tickets import SharedPasses, hand_on
 from .names import Names
 from .options import ClusterOptions, is_host_port
+from .connector import Connector
 from .presence import Presence
 
 log = logging.getLogger("scopa.server.cluster")
@@ -62,9 +63,10 @@ class ClusterMember:
     """One server's membership of a cluster sharing one lobby through Redis."""
 
     def __init__(self, options: ClusterOptions, clock: Clock, connections: Connections, tables: TableDirectory,
-                 feed: LobbyFeed, keeper: TableKeeper | None = None) -> None:
+                 feed: LobbyFeed, keeper: TableKeeper | None = None, journal: Journal | None = None) -> None:
         """``keeper``: the server's tables, when the members share one journal (the
-        tables' leases are then held here)."""
+        tables' leases are then held here); ``journal``: the server's journal, where table
+        ids come from when the members share it, else the floor of those Redis gives."""
         self.options = options
         self.id = options.member_id or secrets.token_hex(6)
         self.keys = Keys(options.prefix)
@@ -78,8 +80,10 @@ class ClusterMember:
                               on_taken=self.names.take_here,
                               on_leaving=lambda store, ids: _hand_names(self.names, tables, store, ids)) \
             if options.shared_journal and keeper is not None else None
+        self.journal = journal
         self.id_floor = 0
-        """Table ids at or below this one are never taken (the journal's)."""
+        """Table ids at or below this one are never taken (the journal's at start; the
+        journal's last id is read again for every block)."""
         self._ids: deque[int] = deque()
         self._taking = False
         self._store: Redis | None = None
@@ -137,13 +141,19 @@ class ClusterMember:
         return [a for a in found if is_host_port(a)][:wire.MAX_CLUSTER_ADDRESSES]
 
     def next_table_id(self) -> str | None:
-        if self._store is None or not self._ids:
+        if self._store is None:
             return None
-        table_id = self._ids.popleft()
-        if len(self._ids) < self.options.id_block // 2 and not self._taking:
+        if len(self._ids) <= self.options.id_block // 2 and not self._taking:
             self._taking = True
             self._background.spawn(self._take_ids(self._store))
-        return str(table_id)
+        return str(self._ids.popleft()) if self._ids else None
+
+    def id_refused(self, table_id: str) -> None:
+        log.error("cluster: table id %s is held in the journal already; this member's ids are taken again", table_id)
+        self._ids.clear()
+        if self._store is not None and not self._taking:
+            self._taking = True
+            self._background.spawn(self._take_ids(self._store))
 
     # ------------------------------------------------------------------ life
 
@@ -181,14 +191,11 @@ class ClusterMember:
         if self._leases is not None:
             await self._leases.close()
 
-    def _client(self, read_timeout: float | None) -> Redis:
-        return Redis.from_url(self.options.url, socket_timeout=read_timeout,
-                              socket_connect_timeout=self.options.timeout, retry=Retry(NoBackoff(), 0))
-
     async def _run(self) -> None:
         while True:
             self._lost.clear()
-            store, listener = self._client(self.options.timeout), self._client(None)
+            connector = Connector(self.options.url, self.options.timeout)  # through Sentinels: the master now
+            store, listener = connector.client(self.options.timeout), connector.client(None)
             pubsub = listener.pubsub()
             reading: asyncio.Task[None] | None = None
             try:
@@ -207,22 +214,24 @@ class ClusterMember:
                     reading.cancel()
                     await asyncio.gather(reading, return_exceptions=True)
                 await _close(pubsub, store, listener)
+                await connector.aclose()
             self._attempted.set()
             await self.clock.sleep(self.options.retry)
 
     async def _join(self, store: Redis, pubsub: PubSub) -> None:
         """Subscribe (confirmed: what is published from now on is heard), then publish and
-        load the lobby, take back the names and a block of ids."""
+        load the lobby, take a block of ids and take back the names (from then on a
+        ``hello`` is welcomed, and its ``create_table`` has an id)."""
         await pubsub.subscribe(self.keys.lobby)
         while (message := await pubsub.get_message(timeout=self.options.timeout)) is None \
                 or message["type"] != "subscribe":
             pass
         await self.presence.join(store)
         await self.presence.load_others(store)
-        self.names.store = store
-        await self.names.refresh(store)
         self._ids.clear()
         await self._take_ids(store)
+        self.names.store = store
+        await self.names.refresh(store)
         log.info("cluster: member %s (%s) joined the lobby at %s", self.id, self.address, self.options.url)
 
     def _up(self, store: Redis) -> None:
@@ -287,13 +296,27 @@ class ClusterMember:
                     sess.tell(news.message)
 
     async def _take_ids(self, store: Redis) -> None:
+        """A block of table ids: from the journal the members share (no loss of Redis's
+        data can hand an id out again), else from Redis's counter, never at or below the
+        highest id this member's journal holds, read now, nor any id in the lobby."""
         self._taking = True
         try:
             size = self.options.id_block
-            top = int(await store.eval(_TAKE_IDS, 1, self.keys.table_ids, str(size), str(self.id_floor)))
+            async with asyncio.timeout(self.options.timeout * 2):
+                if self.options.shared_journal and self.journal is not None:
+                    top = await self.journal.take_table_ids(size)
+                else:
+                    listed = [t.id for t in self.tables.remote] + list(self.tables)
+                    floor = max([self.id_floor, *map(table_number, listed)])
+                    if self.journal is not None:
+                        floor = max(floor, await self.journal.last_table_id())
+                    top = int(await store.eval(_TAKE_IDS, 1, self.keys.table_ids, str(size), str(floor)))
+            self._ids.clear()
             self._ids.extend(range(top - size + 1, top + 1))
         except (RedisError, OSError) as exc:
             self._lose(exc)
+        except (StorageError, TimeoutError) as exc:  # a new table is unavailable until a block is had
+            log.warning("cluster: no table ids from the journal for now: %s", exc or "it did not answer in time")
         finally:
             self._taking = False
 

@@ -9,11 +9,13 @@ from pydantic import TypeAdapter, ValidationError
 
 from scopa.protocol.fields import HostPort
 
+from .redis_url import check_url
+
 _HOST_PORT: TypeAdapter[str] = TypeAdapter(HostPort)
 
 
 def is_host_port(text: str) -> bool:
-    """Whether ``text`` is an address as the wire gives one (``host:port``)."""
+    """Whether ``text`` is an address as the wire gives one (``host:port``, ``tls://host:port``)."""
     try:
         _HOST_PORT.validate_python(text)
     except ValidationError:
@@ -26,7 +28,8 @@ class ClusterOptions:
     """A cluster member's settings (``scopa serve --cluster URL --advertise HOST:PORT``)."""
 
     url: str
-    """The Redis the members share, ``redis://HOST:PORT/N``."""
+    """The Redis the members share, ``redis://HOST:PORT/N``, or the Sentinels that watch
+    it, ``redis+sentinel://HOST:PORT[,HOST:PORT...]/MASTER[/N]`` (server/cluster/redis_url.py)."""
     advertise: str | None = None
     """``HOST:PORT`` at which clients reach this server (None: the address it listens on)."""
     prefix: str = "scopa"
@@ -68,8 +71,7 @@ class ClusterOptions:
         return self.refresh if self.refresh is not None else self.member_ttl / 3
 
     def __post_init__(self) -> None:
-        if not self.url.startswith(("redis://", "rediss://", "unix://")):
-            raise ValueError(f"--cluster wants a redis:// URL, not {self.url!r}")
+        check_url(self.url)
         if self.member_ttl <= 0 or self.name_ttl <= 0 or self.retry <= 0 or self.id_block < 1 \
                 or self.lease_ttl <= 0 or self.ticket_ttl <= 0:
             raise ValueError("the cluster's timings must be positive")

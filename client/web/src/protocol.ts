@@ -64,6 +64,7 @@ export interface CardPlayed {
   scopa: boolean;
   seat: number;
   table: Array<string>;
+  turn_left_ms?: number | null;
 }
 
 export interface CardPlayedCommand {
@@ -164,6 +165,7 @@ export interface DeclarationMade {
   kind: DeclarationKind;
   points: number;
   seat: number;
+  turn_left_ms?: number | null;
   wild?: number | null;
 }
 
@@ -194,6 +196,7 @@ export interface Error {
   code: ErrorCode;
   fatal?: boolean;
   message: string;
+  retry_after?: number | null;
 }
 
 export type ErrorCode = "malformed_frame" | "frame_too_large" | "bad_envelope" | "bad_version" | "unknown_command" | "bad_body" | "unexpected_command" | "not_hello_yet" | "forged_sender" | "name_taken" | "bad_token" | "no_such_table" | "private_table" | "table_full" | "not_at_table" | "already_at_table" | "bad_rules" | "unknown_bot" | "too_many_tables" | "bad_password" | "table_elsewhere" | "game_not_started" | "not_your_turn" | "card_not_in_hand" | "illegal_capture" | "illegal_move" | "illegal_declaration" | "rate_limited" | "timeout" | "shutting_down" | "unavailable" | "internal";
@@ -693,6 +696,7 @@ export interface RoundStart {
   round: number;
   stock: number;
   table: Array<string>;
+  turn_left_ms?: number | null;
 }
 
 export interface RoundStartCommand {
@@ -741,6 +745,7 @@ export interface SeatBack {
   event?: number | null;
   name: string;
   seat: number;
+  turn_left_ms?: number | null;
 }
 
 export interface SeatBackCommand {
@@ -815,6 +820,7 @@ export interface Snapshot {
   seats?: Array<SeatInfo>;
   sides?: Array<Array<number>>;
   table: TableInfo;
+  turn_left_ms?: number | null;
   you?: SeatView | null;
 }
 
@@ -951,6 +957,7 @@ export interface Welcome {
   motd?: string;
   protocol: number;
   server: string;
+  turn_timeout?: number | null;
   you: string;
 }
 
@@ -989,6 +996,7 @@ export interface YourTurn {
   declarations?: Array<DeclarationOption>;
   event: number;
   legal: Array<LegalMove>;
+  turn_left_ms?: number | null;
   view: SeatView;
 }
 

@@ -1,0 +1,101 @@
+"""TLS in the `scopa` command: the ``scopa serve`` options ``--tls self-signed``,
+``--tls-cert``/``--tls-key`` and ``--allow-plain-secrets``, and the clients' pinned
+certificates (``--accept-certificate``)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal
+
+from rich.console import Console
+from rich.markup import escape
+
+if TYPE_CHECKING:
+    from scopa.client.trust import ServerTrust
+    from scopa.server.tls import ServerTls
+
+SELF_SIGNED = "self-signed"
+
+
+def tls_directory() -> Path:
+    """Where ``--tls self-signed`` keeps its key and certificate: the server's data directory."""
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("scopa")) / "tls"
+
+
+def add_serve_options(serve: argparse.ArgumentParser) -> None:
+    serve.add_argument("--tls", choices=(SELF_SIGNED,), default=None,
+                       help="speak TLS on every port with a certificate made once and kept in "
+                            f"{tls_directory()} (its fingerprint is printed, announced and pinned by clients)")
+    serve.add_argument("--tls-cert", metavar="FILE", default=None,
+                       help="speak TLS on every port with this certificate (PEM, its chain after it; e.g. from an "
+                            "ACME client); needs --tls-key")
+    serve.add_argument("--tls-key", metavar="FILE", default=None, help="the private key (PEM) of --tls-cert")
+    serve.add_argument("--allow-plain-secrets", action="store_true",
+                       help="without TLS, take passwords and the operator's commands from other machines too "
+                            "(they cross the network in clear); default: from this machine only")
+
+
+def add_client_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--accept-certificate", metavar="FINGERPRINT", default=None,
+                   help="for a tls:// server whose certificate changed on purpose: pin this new SHA-256 "
+                        "fingerprint (the one its operator's server printed) instead of the old one")
+
+
+def server_tls(args: argparse.Namespace, console: Console) -> ServerTls | None | Literal[False]:
+    """The server's TLS for ``scopa serve``'s options (None: no TLS; False: the options
+    are wrong, or the files cannot be used, and the console says why)."""
+    import ssl
+
+    from scopa.server.tls import self_signed, server_tls as load
+
+    chosen, cert, key = getattr(args, "tls", None), getattr(args, "tls_cert", None), getattr(args, "tls_key", None)
+    if chosen is not None and (cert or key):
+        console.print("[red]--tls self-signed and --tls-cert/--tls-key: give one or the other[/red]")
+        return False
+    if bool(cert) != bool(key):
+        console.print("[red]--tls-cert and --tls-key go together: give both[/red]")
+        return False
+    if getattr(args, "allow_plain_secrets", False) and (chosen or cert):
+        console.print("[red]--allow-plain-secrets is for a server without TLS[/red]")
+        return False
+    try:
+        if chosen == SELF_SIGNED:
+            return self_signed(tls_directory())
+        if cert and key:
+            return load(Path(cert), Path(key))
+    except (OSError, ssl.SSLError, ValueError) as exc:
+        which = tls_directory() if chosen == SELF_SIGNED else f"{cert} with its key {key}"
+        console.print(f"[red]cannot use the TLS certificate ({which}): {escape(str(exc))}[/red]", soft_wrap=True)
+        return False
+    return None
+
+
+def describe(tls: ServerTls) -> str:
+    """The line ``scopa serve`` prints about its certificate."""
+    kind = f"a self-signed certificate ({tls.cert})" if tls.self_signed else f"the certificate {tls.cert}"
+    return f"TLS with {kind}, SHA-256 fingerprint {tls.fingerprint}"
+
+
+def client_trust(args: argparse.Namespace, console: Console) -> ServerTrust | None:
+    """How ``play``, ``bot`` and ``watch`` check a TLS server (None: a bad
+    ``--accept-certificate``, already reported)."""
+    from scopa.client.trust import KnownServers, ServerTrust
+    from scopa.protocol.certs import parse_fingerprint
+
+    accept = getattr(args, "accept_certificate", None)
+    try:
+        accepted = parse_fingerprint(accept) if accept else None
+    except ValueError as exc:
+        console.print(f"[red]--accept-certificate: {escape(str(exc))}[/red]", emoji=False)
+        return None
+    return ServerTrust(KnownServers.default(), accept=accepted,
+                       notice=lambda text: console.print(escape(text), soft_wrap=True, highlight=False, emoji=False))
+
+
+def web_fragment(tls: ServerTls | None) -> str:
+    """What the QR code's address of the page ends with: the fingerprint of a
+    self-signed certificate, to compare with what the browser shows."""
+    return f"#sha256={tls.fingerprint}" if tls is not None and tls.self_signed else ""
