@@ -7,7 +7,7 @@ import argparse
 import importlib.util
 import logging
 import sqlite3
-from typing import Any
+from typing import Any, Literal
 
 from rich.console import Console
 
@@ -49,6 +49,12 @@ def add_serve_subcommand(sub: Any) -> None:
                             "sharing one Redis keep apart); default scopa")
     serve.add_argument("--loop", choices=loops.LOOPS, default="asyncio",
                        help="the event loop: asyncio's own (default) or uvloop, faster (needs scopa[fast])")
+    serve.add_argument("--metrics", metavar="HOST:PORT", default=None,
+                       help="serve Prometheus metrics (/metrics) and health checks (/healthz, /readyz) on this "
+                            "address, or on the --web port with 'web'; default: none (docs/OPERATING.md)")
+    serve.add_argument("--log-format", choices=("text", "json"), default="text",
+                       help="the log on stderr: text lines (default) or one JSON object a line (time, level, "
+                            "event, table, member, message) for a log store")
     admin.add_serve_options(serve)
     web.add_serve_options(serve)
     lan.add_serve_options(serve)
@@ -60,6 +66,8 @@ def run_serve(args: argparse.Namespace, console: Console) -> int:
     from scopa.server.announce import LanIdentity, announces
     from scopa.server.proxied import parse_networks
     from scopa.server.journal_values import StorageError
+    from scopa.server.jsonlog import configure
+    from scopa.server.metrics_port import parse_address
     from scopa.server.web import WebOptions
 
     try:
@@ -70,8 +78,20 @@ def run_serve(args: argparse.Namespace, console: Console) -> int:
         console.print(f"[red]{exc}[/red]")
         return 2
     turn_timeout = getattr(args, "turn_timeout", 60.0)
+    metrics = getattr(args, "metrics", None)
+    metrics_at: tuple[str, int] | Literal["web"] | None = None
+    try:
+        if metrics is not None:
+            metrics_at = "web" if metrics == "web" else parse_address(metrics)
+    except ValueError as exc:
+        console.print(f"[red]{exc}[/red]")
+        return 2
+    if metrics_at == "web" and getattr(args, "web", None) is None and getattr(args, "cluster_web_port", None) is None:
+        console.print("[red]--metrics web: give --web PORT too[/red]")
+        return 2
+    json_log = None
     if not logging.getLogger().handlers:  # the server logs connections, tables and games
-        logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", datefmt="%H:%M:%S")
+        json_log = configure(getattr(args, "log_format", "text"))
     db = getattr(args, "db", None)
     accounts = bool(getattr(args, "accounts", False))
     if accounts and not db:
@@ -97,6 +117,8 @@ def run_serve(args: argparse.Namespace, console: Console) -> int:
     identity = LanIdentity(**lan_options) if lan_options else None
 
     def announce(engine: Any) -> None:  # once the journal is open and the port listens
+        if json_log is not None and engine.cluster is not None:
+            json_log.member = engine.cluster.address
         console.print(f"Scopa server on {args.host}:{engine.port}" + (f", games journaled to {db}" if db else "")
                       + (f", in the cluster at {cluster.url} as {engine.cluster.address}" if cluster else "")
                       + (f", announced on the LAN as {identity.name!r}" if identity and announces(args.host) else "")
@@ -107,7 +129,8 @@ def run_serve(args: argparse.Namespace, console: Console) -> int:
                           turn_timeout=turn_timeout if turn_timeout and turn_timeout > 0 else None,
                           admin_token_file=getattr(args, "admin_token_file", None),
                           bot_workers=getattr(args, "bot_workers", 1), lan=identity,
-                          rate_shared_addresses=args.rate_shared_address, cluster=cluster, **options),
+                          rate_shared_addresses=args.rate_shared_address, cluster=cluster, metrics=metrics_at,
+                          **options),
                       loop_factory=loop_factory)
     except KeyboardInterrupt:
         pass

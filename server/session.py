@@ -30,6 +30,7 @@ from scopa.protocol import (
     Outgoing,
     ProtocolError,
 )
+from . import metrics
 from .clock import Clock, Timer
 from scopa.protocol.commands import Body, Error, Hello, Ping, Redirect
 from scopa.protocol.errors import ErrorCode
@@ -203,6 +204,7 @@ class ServerSession(asyncio.BufferedProtocol):
         if refusal is not None:
             self.refused = True
             log.warning("refusing a connection from %s: %s", self.address, refusal)
+            metrics.RATE_LIMITED_CONNECTIONS.inc()
             self.error(ErrorCode.RATE_LIMITED, refusal, fatal=True)
             self.close()
             return
@@ -303,6 +305,7 @@ class ServerSession(asyncio.BufferedProtocol):
         rate = self._rate
         if rate.allow():
             return "ok"
+        metrics.RATE_LIMITED_COMMANDS.inc()
         if rate.flooding:
             log.warning("connection %s (%s) floods commands; dropping it", self.id, self.party)
             self.error(ErrorCode.RATE_LIMITED, "too many commands refused; closing the connection", re=seq,
@@ -401,6 +404,7 @@ class ServerSession(asyncio.BufferedProtocol):
 
     def error(self, code: ErrorCode, message: str, re: int | None = None, sender: str = "lobby",
               fatal: bool = False) -> None:
+        metrics.REFUSED[code].inc()
         self.send(Message(Error(code=code, message=message[:500], fatal=fatal), self.party, sender, re))
 
     def _queue_frame(self, frame: bytes) -> None:

@@ -42,6 +42,7 @@ from urllib.parse import urlsplit
 from aiohttp import WSCloseCode, web
 
 from .limits import Limits
+from .metrics_port import Probes
 from .session import ServerSession
 from .webpasses import PassBook, Passes
 from .webrelay import relay
@@ -217,6 +218,7 @@ class WebFront:
         self._runner: web.AppRunner | None = None
         self._listener: asyncio.Server | None = None
         self.port = 0
+        self.probes: Probes | None = None  # /metrics, /healthz and /readyz here too (scopa serve --metrics web)
 
     # ------------------------------------------------------------------ caps
 
@@ -249,6 +251,8 @@ class WebFront:
         self.total = room if self.total is None else min(self.total, room)
         app = web.Application(client_max_size=64 * 1024)
         app.router.add_get("/ws", self._websocket)
+        if self.probes is not None:
+            self.probes.add_routes(app)
         app.router.add_get("/", self._file)
         app.router.add_get("/{name}", self._file)
         app.middlewares.append(self._guard_host)
@@ -358,11 +362,14 @@ class WebOptions:
     """Told the port once the front listens (to print the address)."""
     reuse_port: bool = False
     """Share the port with the other members of a cluster on this host (SO_REUSEPORT)."""
+    probes: Probes | None = None
+    """Serve the operator's endpoints (server/metrics_port.py) on this port too."""
 
 
 async def start_front(engine: NetworkEngine, options: WebOptions, passes: PassBook | None = None) -> WebFront:
     """A started :class:`WebFront` of ``engine`` (``passes``: the cluster's, else its own)."""
     front = WebFront(engine, options.root, options.limits, options.names, options.extra, passes)
+    front.probes = options.probes
     try:
         await front.start(options.host, options.port, options.reuse_port)
     except OSError as exc:

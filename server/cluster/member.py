@@ -30,6 +30,7 @@ from redis.exceptions import RedisError
 from scopa.protocol import commands as wire
 
 from ..clock import Clock, Timer
+from .. import metrics
 from ..connections import Connections
 from ..lobby import TableDirectory
 from ..lobby_feed import LobbyFeed
@@ -119,6 +120,10 @@ class ClusterMember:
     def leases(self) -> TableLeases | None:
         return self._leases
 
+    def leases_held(self) -> int:
+        """Table leases this member holds now."""
+        return len(self._leases.held) if self._leases is not None else 0
+
     def hand_on(self, table_id: str, name: str, answer: Callable[[HandOn], None], naming: bool = True) -> None:
         if self._store is None:  # nobody can tell where it is now
             answer(HandOn(self.tables.remote.where(table_id), moving=True))
@@ -196,6 +201,7 @@ class ClusterMember:
                 await self._lost.wait()
             except (RedisError, OSError, TimeoutError) as exc:
                 log.warning("cluster: Redis at %s cannot be reached: %s", self.options.url, exc)
+                metrics.REDIS_ERRORS.inc()
             finally:
                 self._down()
                 if reading is not None:
@@ -221,6 +227,8 @@ class ClusterMember:
         log.info("cluster: member %s (%s) joined the lobby at %s", self.id, self.address, self.options.url)
 
     def _up(self, store: Redis) -> None:
+        if self._attempted.is_set():  # joined once, or tried and failed: Redis is back
+            metrics.REDIS_RECONNECTS.inc()
         self._store = store
         self._attempted.set()
         self._beat = self.clock.call_later(self.options.refresh_interval, self._heartbeat)
@@ -241,6 +249,7 @@ class ClusterMember:
         """A command failed: Redis counts as down until it can be reached again."""
         if not self._lost.is_set():
             log.warning("cluster: a Redis command failed: %s", exc)
+        metrics.REDIS_ERRORS.inc()
         self._lost.set()
 
     def _heartbeat(self) -> None:

@@ -174,6 +174,10 @@ class Presence:
         for entry in self.tables.remote.of_member(member):
             self.feed.remote_changed(member, _closed(entry.table))
 
+    def others(self) -> set[str]:
+        """The other members this one sees."""
+        return self._members()
+
     def _members(self) -> set[str]:
         return set(self._known) | {t.member for t in self.tables.remote}
 
