@@ -89,9 +89,8 @@ def run_serve(args: argparse.Namespace, console: Console) -> int:
     if metrics_at == "web" and getattr(args, "web", None) is None and getattr(args, "cluster_web_port", None) is None:
         console.print("[red]--metrics web: give --web PORT too[/red]")
         return 2
-    json_log = None
     if not logging.getLogger().handlers:  # the server logs connections, tables and games
-        json_log = configure(getattr(args, "log_format", "text"))
+        configure(getattr(args, "log_format", "text"))
     db = getattr(args, "db", None)
     accounts = bool(getattr(args, "accounts", False))
     if accounts and not db:
@@ -117,8 +116,6 @@ def run_serve(args: argparse.Namespace, console: Console) -> int:
     identity = LanIdentity(**lan_options) if lan_options else None
 
     def announce(engine: Any) -> None:  # once the journal is open and the port listens
-        if json_log is not None and engine.cluster is not None:
-            json_log.member = engine.cluster.address
         console.print(f"Scopa server on {args.host}:{engine.port}" + (f", games journaled to {db}" if db else "")
                       + (f", in the cluster at {cluster.url} as {engine.cluster.address}" if cluster else "")
                       + (f", announced on the LAN as {identity.name!r}" if identity and announces(args.host) else "")

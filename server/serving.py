@@ -14,6 +14,7 @@ from scopa.protocol import DEFAULT_PORT
 
 from .announce import LanIdentity, lan_announcer, lobby_record
 from .collector import Collector
+from .jsonlog import follow_member
 from .limits import Limits
 from .network import DEFAULT_TURN_TIMEOUT, NetworkEngine
 
@@ -60,6 +61,8 @@ async def serve(host: str = "127.0.0.1", port: int = DEFAULT_PORT, seed: int | N
 
             front = await start_front(engine, dataclasses.replace(web, probes=probes if metrics == "web" else None),
                                       engine.cluster.web_passes if engine.cluster is not None else None)
+        if engine.cluster is not None:
+            follow_member(lambda: engine.cluster.address if engine.cluster is not None else "")
         await engine.join_cluster()  # listed in the cluster once it listens on every port it has
     except BaseException:
         await engine.stop()  # its web port is taken (or refused): the server does not run half
