@@ -16,7 +16,7 @@ from dataclasses import InitVar, dataclass, field
 from typing import Any, Callable, Sequence
 
 from scopa.bots import make_bot
-from scopa.engine import Action, EndReason, GameMaster, GameState, HandDealt, IllegalMoveError, Player, RuleSet
+from scopa.engine import Action, Deal, EndReason, GameMaster, GameState, HandDealt, IllegalMoveError, Player, RuleSet
 from scopa.engine.effects import Announce, Ask, Effect, GameOver, Journal as JournalAction, Refused
 from scopa.engine.view import view as seat_view
 from scopa.protocol import Message
@@ -391,7 +391,8 @@ class Table:
                         self.lease.fenced(self.id)  # given up: nobody hears of the action
                         return
                 self._told = effect.index + 1
-                metrics.MOVES.inc()
+                if type(effect.action) is not Deal:  # a play or a declaration: a move
+                    metrics.MOVES.inc()
             elif isinstance(effect, Announce):
                 await self._announce(effect)
             elif isinstance(effect, Ask):
