@@ -134,8 +134,10 @@ class ServerState(Collector):
             members = GaugeMetricFamily(f"{PREFIX}_cluster_members", "Members of the cluster this member sees, itself too")
             members.add_metric([], float(len(cluster.presence.others()) + 1))
             yield members
+            leases = cluster.leases
             held = GaugeMetricFamily(f"{PREFIX}_cluster_leases_held", "Table leases this member holds")
-            held.add_metric([], float(cluster.leases_held()))
+            held.add_metric([], float(0 if leases is None else
+                                      sum(leases.holds(t.id) for t in list(self.engine.tables.values()))))
             yield held
             up = GaugeMetricFamily(f"{PREFIX}_cluster_redis_up", "1 while this member reaches the cluster's Redis")
             up.add_metric([], 1.0 if cluster.available else 0.0)

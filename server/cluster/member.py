@@ -120,10 +120,6 @@ class ClusterMember:
     def leases(self) -> TableLeases | None:
         return self._leases
 
-    def leases_held(self) -> int:
-        """Table leases this member holds now."""
-        return len(self._leases.held) if self._leases is not None else 0
-
     def hand_on(self, table_id: str, name: str, answer: Callable[[HandOn], None], naming: bool = True) -> None:
         if self._store is None:  # nobody can tell where it is now
             answer(HandOn(self.tables.remote.where(table_id), moving=True))
