@@ -36,7 +36,8 @@ if TYPE_CHECKING:
 
 PREFIX = "scopa"
 
-disable_created_metrics()  # no ``_created`` series beside each counter: Prometheus sees resets itself
+# no ``_created`` series beside each counter: Prometheus notices a counter's reset itself
+disable_created_metrics()  # type: ignore[no-untyped-call]
 
 LATENCY_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
 """Seconds: a move is answered in about a millisecond; a journal batch within tens."""
