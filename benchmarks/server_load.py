@@ -63,8 +63,9 @@ the server CPU per move is the members' CPU together over all moves.
 ``--metrics`` measures what the Prometheus figures (server/metrics.py) cost a move: the
 run is made ``--repeat`` times (default 5) with them and as many without, alternately.
 With them, the server counts as ``scopa serve --metrics`` does and serves its
-``/metrics``, which this script scrapes every second (Prometheus' default is every
-15 s); without them, every counter and histogram of server/metrics.py is replaced by an
+``/metrics``, which this script scrapes every ``--scrape-interval`` seconds (default 15,
+Prometheus' default; a scrape costs the server a few milliseconds, most of it reading
+/proc for the process's figures); without them, every counter and histogram of server/metrics.py is replaced by an
 object whose ``inc`` and ``observe`` do nothing (the calls themselves, and the clock
 read for a move's latency, stay).  The last lines give the median server CPU per move
 of each and their ratio.
@@ -667,8 +668,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--redis", default="redis://127.0.0.1:6379/0", metavar="URL", help="with --cluster: the Redis")
     ap.add_argument("--cluster-member", default=None, help=argparse.SUPPRESS)
     ap.add_argument("--metrics", action="store_true",
-                    help="the Prometheus figures' cost: runs with them (scraped every second) and without, each "
-                         "--repeat times, for the ratio")
+                    help="the Prometheus figures' cost: runs with them (and their endpoint scraped) and without, "
+                         "each --repeat times, for the ratio")
+    ap.add_argument("--scrape-interval", type=float, default=15.0, metavar="S",
+                    help="with --metrics: seconds between scrapes of /metrics (default 15, Prometheus' default)")
     ap.add_argument("--metrics-mode", choices=("on", "off"), default=None, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.lean and (args.server or args.db or args.expert_tables or args.profile or args.memory_profile):
@@ -759,20 +762,23 @@ def metrics_ratio(args: argparse.Namespace) -> int:
     off, on = statistics.median(figures["off"]), statistics.median(figures["on"])
     ratio = round(on / off, 3) if off else None
     print(f"server CPU per move, median of {len(figures['on'])}: without metrics {off:.4f} ms, with metrics "
-          f"(scraped every second) {on:.4f} ms: ratio {ratio}")
+          f"(scraped every {args.scrape_interval:g} s) {on:.4f} ms: ratio {ratio}")
     print(json.dumps({"runs": len(figures["on"]), "without_cpu_ms_per_move": figures["off"],
                       "with_cpu_ms_per_move": figures["on"], "median_without": off, "median_with": on,
-                      "ratio": ratio, "tables": args.tables, "preset": args.preset, "server_loop": args.loop}))
+                      "ratio": ratio, "scrape_interval": args.scrape_interval, "tables": args.tables,
+                      "preset": args.preset, "server_loop": args.loop}))
     return 1 if failed else 0
 
 
 class Scraper:
-    """GET ``/metrics`` every second in a thread of its own, as Prometheus would (harder)."""
+    """GET ``/metrics`` at once and then every ``interval`` seconds, in a thread of its
+    own, as Prometheus does."""
 
-    def __init__(self, port: int) -> None:
+    def __init__(self, port: int, interval: float) -> None:
         import threading
 
         self.url = f"http://127.0.0.1:{port}/metrics"
+        self.interval = interval
         self.scrapes = 0
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="metrics-scraper", daemon=True)
@@ -781,10 +787,12 @@ class Scraper:
     def _run(self) -> None:
         import urllib.request
 
-        while not self._stop.wait(1.0):
+        while True:
             with urllib.request.urlopen(self.url, timeout=5) as response:
                 assert response.status == 200 and b"scopa_moves_total" in response.read()
             self.scrapes += 1
+            if self._stop.wait(self.interval):
+                return
 
     def stop(self) -> None:
         self._stop.set()
@@ -816,7 +824,8 @@ def run_once(args: argparse.Namespace) -> dict[str, Any]:
                                    args.bot_workers, getattr(args, "profile", None),
                                    getattr(args, "memory_profile", None), cluster, getattr(args, "metrics_mode", None))
             port, pid = server.port, server.pid
-            scraper = Scraper(server.metrics_port) if server.metrics_port is not None else None
+            scraper = Scraper(server.metrics_port, getattr(args, "scrape_interval", 15.0)) \
+                if server.metrics_port is not None else None
             profile = getattr(args, "profile", None)
             others = [ServerProcess(args.seed + i, args.loop, _db_target(args.db, tmp), args.bot_workers,
                                     profile=f"{profile}.{i}" if profile else None, cluster=cluster)
