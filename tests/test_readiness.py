@@ -162,3 +162,22 @@ async def test_readyz_of_a_cluster_member_is_not_ready_while_redis_is_out_of_rea
 
             proxy.retarget(redis_port)
             await until(lambda: _status(http, 200), "the member is ready once Redis is back", clock)
+
+
+async def test_metrics_web_serves_the_endpoints_on_the_web_port_once_the_server_runs() -> None:
+    from scopa.server import serve
+    from scopa.server.web import WebOptions
+
+    listening: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+    server = asyncio.create_task(serve("127.0.0.1", 0, web=WebOptions(port=0, listening=listening.set_result),
+                                       metrics="web"))
+    try:
+        port = await asyncio.wait_for(asyncio.shield(listening), DEADLINE)
+        async with aiohttp.ClientSession(f"http://127.0.0.1:{port}") as http:
+            await until(lambda: _status(http, 200), "the server is ready once it runs")
+            assert await get(http, "/healthz") == (200, "ok\n")
+            status, text = await get(http, "/metrics")
+            assert status == 200 and "scopa_moves_total" in text and 'scopa_connections{kind="websocket"}' in text
+    finally:
+        server.cancel()
+        await asyncio.gather(server, return_exceptions=True)
