@@ -18,6 +18,7 @@ import aiohttp
 import pytest
 
 from faultproxy import FaultProxy
+from pg import pg_url  # noqa: F401 - the fixture
 from redis_server import SERVER, redis_prefix  # noqa: F401 - the fixture
 from scopa.cli.admin import admin_request
 from scopa.protocol import commands as wire
@@ -181,3 +182,25 @@ async def test_metrics_web_serves_the_endpoints_on_the_web_port_once_the_server_
     finally:
         server.cancel()
         await asyncio.gather(server, return_exceptions=True)
+
+
+async def test_readyz_of_a_server_whose_postgresql_goes_away_and_comes_back(pg_url: str) -> None:
+    pg_port = int(pg_url.split("@", 1)[1].split("/", 1)[0].rsplit(":", 1)[1])
+    clock = FakeClock()
+    async with FaultProxy(pg_port) as proxy:
+        proxied = pg_url.replace(f":{pg_port}/", f":{proxy.port}/", 1)
+        engine = NetworkEngine("127.0.0.1", 0, seed=6, db=proxied, clock=clock)
+        async with probed(engine) as (_, http):
+            assert await get(http, "/readyz") == (200, "ready\n")
+            client = await WireClient.connect(engine.port, "ada")
+
+            proxy.retarget(_dead_port())
+            proxy.reset_all()  # the database's connections cut, and no new one reaches it
+            client.send(wire.CreateTable(fill_with_bots=["random"]))  # its journal write waits
+            await until(lambda: _status(http, 503), "the server turns not ready")
+            assert (await get(http, "/readyz"))[1].startswith("journal unavailable: ")
+
+            proxy.retarget(pg_port)
+            await until(lambda: _status(http, 200), "the server is ready once its database is back", clock)
+            assert (await client.recv_until("table_created")).name == "table_created"
+            await client.close()
