@@ -29,8 +29,8 @@ from redis.exceptions import RedisError
 
 from scopa.protocol import commands as wire
 
-from ..clock import Clock, Timer
 from .. import metrics
+from ..clock import Clock, Timer
 from ..connections import Connections
 from ..lobby import TableDirectory
 from ..lobby_feed import LobbyFeed
