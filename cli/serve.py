@@ -67,7 +67,6 @@ def run_serve(args: argparse.Namespace, console: Console) -> int:
     from scopa.server.proxied import parse_networks
     from scopa.server.journal_values import StorageError
     from scopa.server.jsonlog import configure
-    from scopa.server.metrics_port import parse_address
     from scopa.server.web import WebOptions
 
     try:
@@ -170,3 +169,12 @@ def _cluster_options(args: argparse.Namespace, console: Console) -> Any:
     except ValueError as exc:
         console.print(f"[red]{exc}[/red]")
         return False
+
+
+def parse_address(value: str) -> tuple[str, int]:
+    """``HOST:PORT`` (``[::1]:PORT`` for IPv6) as a host and a port; ``ValueError`` if not one."""
+    host, sep, port = value.rpartition(":")
+    if not sep or not port.isdigit() or not 0 <= int(port) < 65536:
+        raise ValueError(f"--metrics: give HOST:PORT (e.g. 127.0.0.1:9715) or web, not {value!r}")
+    host = host.strip("[]") or "127.0.0.1"
+    return host, int(port)

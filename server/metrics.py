@@ -27,7 +27,6 @@ from prometheus_client import REGISTRY, CollectorRegistry, Counter, Histogram, d
 from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 
-from scopa.engine.rules import Preset
 from scopa.protocol.errors import ErrorCode
 
 if TYPE_CHECKING:
@@ -109,7 +108,6 @@ def count_record(written: Awaitable[None], end: FinishTable) -> asyncio.Future[N
 
 SESSION_STATES = ("greeting", "lobby", "seated", "watching")
 CONNECTION_KINDS = ("tcp", "websocket", "relayed")
-PRESETS = tuple(p.value for p in Preset) + ("custom",)
 
 
 class ServerState(Collector):
@@ -186,7 +184,7 @@ class ServerState(Collector):
         storage = self.engine.storage
         if storage is None:
             return
-        queued = getattr(storage, "queued", None)
+        queued = getattr(storage, "queued", None)  # a queued journal's (server/writer.py), as unavailable
         depth = GaugeMetricFamily(f"{PREFIX}_journal_queue_depth", "Journal requests waiting to be stored")
         depth.add_metric([], float(queued() if callable(queued) else 0))
         yield depth

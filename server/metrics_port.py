@@ -105,11 +105,3 @@ class MetricsPort:
             await self._runner.cleanup()
             self._runner = None
 
-
-def parse_address(value: str) -> tuple[str, int]:
-    """``HOST:PORT`` (``[::1]:PORT`` for IPv6) as a host and a port; ``ValueError`` if not one."""
-    host, sep, port = value.rpartition(":")
-    if not sep or not port.isdigit() or not 0 <= int(port) < 65536:
-        raise ValueError(f"--metrics: give HOST:PORT (e.g. 127.0.0.1:9715) or web, not {value!r}")
-    host = host.strip("[]") or "127.0.0.1"
-    return host, int(port)

@@ -36,17 +36,19 @@ import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 from urllib.parse import urlsplit
 
 from aiohttp import WSCloseCode, web
 
 from .limits import Limits
-from .metrics_port import Probes
 from .session import ServerSession
 from .webpasses import PassBook, Passes
 from .webrelay import relay
 from .websocket import MAX_MESSAGE, run_session
+
+if TYPE_CHECKING:
+    from .metrics_port import Probes
 
 log = logging.getLogger("scopa.server.web")
 

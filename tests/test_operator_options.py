@@ -14,7 +14,7 @@ import pytest
 from procs import ROOT
 from scopa.cli import cluster
 from scopa.cli.main import build_parser
-from scopa.server.metrics_port import parse_address
+from scopa.cli.serve import parse_address
 
 pytestmark = pytest.mark.unit
 
