@@ -90,6 +90,15 @@ def run_serve(args: argparse.Namespace, console: Console) -> int:
         return 2
     if not logging.getLogger().handlers:  # the server logs connections, tables and games
         configure(getattr(args, "log_format", "text"))
+    as_json = getattr(args, "log_format", "text") == "json"
+
+    def say(event: str, text: str, error: bool = False) -> None:
+        """What the server says once it runs: a console line, or with --log-format json a log line."""
+        if as_json:
+            logging.getLogger("scopa.server").log(logging.ERROR if error else logging.INFO, text,
+                                                  extra={"event": f"server.{event}"})
+        else:
+            console.print(f"[red]{text}[/red]" if error else text, soft_wrap=True)
     db = getattr(args, "db", None)
     accounts = bool(getattr(args, "accounts", False))
     if accounts and not db:
@@ -115,10 +124,10 @@ def run_serve(args: argparse.Namespace, console: Console) -> int:
     identity = LanIdentity(**lan_options) if lan_options else None
 
     def announce(engine: Any) -> None:  # once the journal is open and the port listens
-        console.print(f"Scopa server on {args.host}:{engine.port}" + (f", games journaled to {db}" if db else "")
-                      + (f", in the cluster at {cluster.url} as {engine.cluster.address}" if cluster else "")
-                      + (f", announced on the LAN as {identity.name!r}" if identity and announces(args.host) else "")
-                      + (", on uvloop" if loops.running_uvloop() else "") + " (Ctrl-C to stop)", soft_wrap=True)
+        say("serving", f"Scopa server on {args.host}:{engine.port}" + (f", games journaled to {db}" if db else "")
+            + (f", in the cluster at {cluster.url} as {engine.cluster.address}" if cluster else "")
+            + (f", announced on the LAN as {identity.name!r}" if identity and announces(args.host) else "")
+            + (", on uvloop" if loops.running_uvloop() else "") + " (Ctrl-C to stop)")
 
     try:
         interrupt.run(serve(args.host, args.port, db=db, accounts=accounts, limits=limits, announce=announce,
@@ -131,15 +140,15 @@ def run_serve(args: argparse.Namespace, console: Console) -> int:
     except KeyboardInterrupt:
         pass
     except StorageError as exc:  # e.g. a journal from a newer server: one clear line, no traceback
-        console.print(f"[red]cannot use the journal {db}: {exc}[/red]", soft_wrap=True)
+        say("failed", f"cannot use the journal {db}: {exc}", error=True)
         return 1
     except OSError as exc:
-        console.print(f"[red]cannot serve on {args.host}:{args.port}: {exc.strerror or exc}[/red]")
+        say("failed", f"cannot serve on {args.host}:{args.port}: {exc.strerror or exc}", error=True)
         return 1
     except sqlite3.Error as exc:
-        console.print(f"[red]cannot use the database {db}: {exc}[/red]")
+        say("failed", f"cannot use the database {db}: {exc}", error=True)
         return 1
-    console.print("server stopped")
+    say("stopped", "server stopped")
     return 0
 
 

@@ -43,11 +43,11 @@ async def listening(port: int) -> WireClient:
 
 
 def stopped(proc: subprocess.Popen[str]) -> list[dict[str, Any]]:
-    """SIGTERM, then every line of its log, each parsed as JSON (failing on one that is not)."""
+    """SIGTERM, then every line it wrote, each parsed as JSON (failing on one that is not)."""
     proc.send_signal(signal.SIGTERM)
-    _, err = proc.communicate(timeout=DEADLINE)
+    out, err = proc.communicate(timeout=DEADLINE)
     assert proc.returncode == 0, err
-    lines = [line for line in err.splitlines() if line.strip()]
+    lines = [line for line in (out + err).splitlines() if line.strip()]
     assert lines
     entries = []
     for line in lines:
@@ -81,6 +81,8 @@ async def test_a_game_logged_as_json_lines_with_its_table(tmp_path: Path) -> Non
     assert started["level"] == "info" and f"table {table}: game started" in started["message"]
     assert "member" not in started  # a server of its own is no member
     assert any(e["event"] == "listening_on" and e["message"] == f"listening on 127.0.0.1:{port}" for e in entries)
+    assert [e["event"] for e in entries if e["event"] in ("server.serving", "server.stopped")] == [
+        "server.serving", "server.stopped"]  # what the console says, in the log's format too
 
 
 async def test_text_lines_stay_the_default(tmp_path: Path) -> None:
