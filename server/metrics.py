@@ -131,7 +131,7 @@ class ServerState(Collector):
         cluster = self.engine.cluster
         if cluster is not None:
             members = GaugeMetricFamily(f"{PREFIX}_cluster_members", "Members of the cluster this member sees, itself too")
-            members.add_metric([], float(len(cluster.presence.others()) + 1))
+            members.add_metric([], float(len(cluster.presence.alive) + 1))
             yield members
             leases = cluster.leases
             held = GaugeMetricFamily(f"{PREFIX}_cluster_leases_held", "Table leases this member holds")

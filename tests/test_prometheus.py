@@ -208,6 +208,7 @@ async def test_prometheus_reads_moves_games_and_a_failover_from_a_server_and_two
                 async with asyncio.timeout(DEADLINE):
                     while await members_of(redis, redis_prefix) < 2:
                         await asyncio.sleep(0.05)
+                await prom.until(f'scopa_cluster_members{{instance="{at_b}"}}', 2, "B sees A and itself")
                 maker, table = await table_made(ports[0])
                 await prom.until(f'scopa_tables{{instance="{at_a}",state="waiting"}}', 1, "A's table counted")
                 ann = await joined_from(ports[1], "ann", table)
