@@ -30,6 +30,7 @@ from scopa.server.journal_values import JournalUnavailable
 from scopa.server.memory_journal import MemoryStorage
 from scopa.server.metrics_port import MetricsPort, Probes
 from wire_client import WireClient
+from ws_client import WsClient
 
 pytestmark = pytest.mark.integration
 
@@ -178,7 +179,12 @@ async def test_metrics_web_serves_the_endpoints_on_the_web_port_once_the_server_
             await until(lambda: _status(http, 200), "the server is ready once it runs")
             assert await get(http, "/healthz") == (200, "ok\n")
             status, text = await get(http, "/metrics")
-            assert status == 200 and "scopa_moves_total" in text and 'scopa_connections{kind="websocket"}' in text
+            assert status == 200 and "scopa_moves_total" in text
+            browser = await WsClient.open(port, "ada")  # a browser's WebSocket on the same port
+            _, text = await get(http, "/metrics")
+            assert 'scopa_connections{kind="websocket"} 1.0' in text and 'scopa_connections{kind="tcp"} 0.0' in text
+            assert 'scopa_connections{kind="relayed"} 0.0' in text and 'scopa_sessions{state="lobby"} 1.0' in text
+            await browser.close()
     finally:
         server.cancel()
         await asyncio.gather(server, return_exceptions=True)
