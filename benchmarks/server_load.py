@@ -64,9 +64,9 @@ the server CPU per move is the members' CPU together over all moves.
 run is made ``--repeat`` times (default 5) with them and as many without, alternately.
 With them, the server counts as ``scopa serve --metrics`` does and serves its
 ``/metrics``, which this script scrapes every ``--scrape-interval`` seconds (default 15,
-Prometheus' default; a scrape costs the server a few milliseconds, most of it reading
-/proc for the process's figures); without them, every counter and histogram of server/metrics.py is replaced by an
-object whose ``inc`` and ``observe`` do nothing (the calls themselves, and the clock
+Prometheus' default; a scrape costs the server under a millisecond of CPU); without
+them, every counter and histogram of server/metrics.py is replaced by an object whose
+``inc`` and ``observe`` do nothing (the calls themselves, and the clock
 read for a move's latency, stay).  The last lines give the median server CPU per move
 of each and their ratio.
 
