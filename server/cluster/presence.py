@@ -60,6 +60,8 @@ class Presence:
         self._dirty: dict[str, Table] = {}  # changed since the last round trip
         self._flushing: asyncio.Task[None] | None = None
         self._known: dict[str, dict[str, int]] = {}  # other member -> its table id -> the n filed
+        self.alive: set[str] = set()
+        """The other members whose keys were there at the last refresh."""
 
     # ------------------------------------------------------------------ this member's tables
 
@@ -126,6 +128,7 @@ class Presence:
             self._flushing = None
         for member in self._members():
             self.forget_member(member)
+        self.alive = set()
 
     # ------------------------------------------------------------------ the other members' tables
 
@@ -195,7 +198,7 @@ class Presence:
         pipe = store.pipeline(transaction=False)
         for member in others:
             pipe.exists(self.keys.member(member))
-        alive = {m for m, exists in zip(others, await pipe.execute()) if exists}
+        alive = self.alive = {m for m, exists in zip(others, await pipe.execute()) if exists}
         dead = [m for m in others if m not in alive]
         if dead:
             pipe = store.pipeline(transaction=False)
