@@ -231,7 +231,7 @@ async def test_two_browsers_play_a_round_while_a_third_watches(site: Site, brows
         await page.wait_for_selector(f"main:not([data-mine]), dialog[open]", timeout=WAIT)
     await cid.wait_for_selector("dialog[open]", timeout=WAIT)  # the round end, seen by the spectator too
     for page in (ada, bob, cid):
-        assert "Round over 1" in (await page.locator("dialog[open] h2").text_content() or "")
+        assert "Round 1 over" in (await page.locator("dialog[open] h2").text_content() or "")
 
 
 async def test_a_reload_mid_turn_returns_to_the_seat(site: Site, browser: Browser) -> None:
