@@ -95,24 +95,25 @@ const ERRORS_IT: Record<ErrorCode, string> = {
   unavailable: "il server non è disponibile per ora; riprova", internal: "errore del server",
 };
 
-/** Option meanings in Italian, by option name (English: the server's own, options.json). */
-const OPTIONS_IT: Record<string, string> = {
-  teams: "gioca in due squadre, i compagni seduti di fronte; non impostato: a squadre con 4 o 6 giocatori",
-  hand_size: "carte date a ogni giocatore a ogni distribuzione",
-  table_cards: "carte scoperte in tavola alla prima distribuzione della smazzata",
-  capture_mode: "quale presa fare quando ce ne sono diverse: tradizionale, la più piccola o a scelta",
-  refill_each_turn: "pesca una carta dopo ogni giocata, così la mano resta piena finché c'è mazzo",
-  target: "i punti che servono a una squadra per vincere la partita",
-  max_two: "una presa per somma prende al massimo due carte dalla tavola",
-  ponino: "Ponino: chi prende tutti e quattro i cavalli raddoppia le scope della smazzata",
-  napola: "Napola: asso, 2 e 3 di denari valgono 3 punti, più 1 per ogni denaro che segue senza buchi",
-  quindici: "Scopa a quindici: prendi quando la tua carta e quelle prese fanno 15",
-  escoba: "Escoba: un punto a chi ha più sette e uno in più per tutti e quattro",
-  trentino: "Trentino: asso, 2 e 3 di denari valgono 1, 2 e 3 punti; chi li prende tutti e tre vince la partita",
-  asso_piglia_tutto: "Asso piglia tutto: l'asso prende tutta la tavola (no, semplice o tradizionale)",
-  re_bello: "Re bello: il re di denari vale un punto",
-  frac: "Scopa Frac: contano solo assi e figure, un punto ciascuno; prese libere",
-  cirulla: "Cirulla: mani dichiarate, il 15 del mazziere, il 7 di coppe jolly, piccola e grande",
+/** Options in Italian, by option name: what the form calls it and what it means
+ * (English: the name itself and the server's meaning, options.json). */
+const OPTIONS_IT: Record<string, [string, string]> = {
+  teams: ["squadre", "gioca in due squadre, i compagni seduti di fronte; non impostato: a squadre con 4 o 6 giocatori"],
+  hand_size: ["carte in mano", "carte date a ogni giocatore a ogni distribuzione"],
+  table_cards: ["carte in tavola", "carte scoperte in tavola alla prima distribuzione della smazzata"],
+  capture_mode: ["modo di presa", "quale presa fare quando ce ne sono diverse: tradizionale, la più piccola o a scelta"],
+  refill_each_turn: ["pesca a ogni giocata", "pesca una carta dopo ogni giocata, così la mano resta piena finché c'è mazzo"],
+  target: ["punti per vincere", "i punti che servono a una squadra per vincere la partita"],
+  max_two: ["al massimo due", "una presa per somma prende al massimo due carte dalla tavola"],
+  ponino: ["ponino", "Ponino: chi prende tutti e quattro i cavalli raddoppia le scope della smazzata"],
+  napola: ["napola", "Napola: asso, 2 e 3 di denari valgono 3 punti, più 1 per ogni denaro che segue senza buchi"],
+  quindici: ["quindici", "Scopa a quindici: prendi quando la tua carta e quelle prese fanno 15"],
+  escoba: ["escoba", "Escoba: un punto a chi ha più sette e uno in più per tutti e quattro"],
+  trentino: ["trentino", "Trentino: asso, 2 e 3 di denari valgono 1, 2 e 3 punti; chi li prende tutti e tre vince la partita"],
+  asso_piglia_tutto: ["asso piglia tutto", "Asso piglia tutto: l'asso prende tutta la tavola (no, semplice o tradizionale)"],
+  re_bello: ["re bello", "Re bello: il re di denari vale un punto"],
+  frac: ["frac", "Scopa Frac: contano solo assi e figure, un punto ciascuno; prese libere"],
+  cirulla: ["cirulla", "Cirulla: mani dichiarate, il 15 del mazziere, il 7 di coppe jolly, piccola e grande"],
 };
 
 const VALUES_IT: Record<string, string> = {
@@ -130,8 +131,8 @@ export interface Speech {
   w: Words;
   /** The server's refusal as this language says it. */
   error(code: string, message: string): string;
-  /** An option's meaning (English: the server's own). */
-  option(name: string, english: string): string;
+  /** An option's name and meaning as the form shows them (English: the server's meaning). */
+  option(name: string, english: string): [string, string];
   /** An option's value as shown. */
   value(v: string): string;
 }
@@ -141,7 +142,7 @@ export function speech(lang: Lang): Speech {
   return {
     lang, w,
     error: (code, message) => (lang === "it" ? ERRORS_IT[code as ErrorCode] ?? message : message),
-    option: (name, english) => (lang === "it" ? OPTIONS_IT[name] ?? english : english),
+    option: (name, english) => (lang === "it" && OPTIONS_IT[name] ? OPTIONS_IT[name] : [name.replace(/_/g, " "), english]),
     value: (v) => (lang === "it" ? VALUES_IT[v] ?? v : v),
   };
 }

@@ -46,7 +46,7 @@ const st = {
 let fresh = true;
 let asking = ""; // the name the person asked for, while the server finds it taken
 let handSize = 3; // cards a deal gives each hand (counted at the round's start)
-const EVERYTHING = 2 ** 53;
+const EVERYTHING = Number.MAX_SAFE_INTEGER; // 2**53 - 1, still an integer on the wire
 
 function savedSeat(): Seat | null {
   try { return JSON.parse(localStorage.getItem("scopa.seat") || "null") as Seat | null; } catch { return null; }
@@ -280,7 +280,7 @@ function roundStart(b: Body): void {
   const before = st.view;
   const each = Math.max(0, Math.floor((40 - b.table.length - b.stock) / n));
   handSize = each || handSize;
-  st.roundEnd = null; st.scopas.clear(); st.forced.clear();
+  st.roundEnd = null; st.scopas.clear(); st.forced.clear(); st.turnStarted = Date.now();
   st.totalsBefore = [...(before?.totals ?? [])];
   st.view = {
     ...(before ?? {}), round: b.round, table: b.table, stock: b.stock, round_plays: [], dealer: b.dealer,
@@ -470,7 +470,8 @@ function createForm(): HTMLElement {
       const input = choices
         ? h("select", { id, "data-option": name }, h("option", { value: "" }, t.optionUnset), ...choices.map((c) => h("option", { value: c }, sp.value(c))))
         : h("input", { id, "data-option": name, inputmode: /^\d+-\d+$/.test(values) ? "numeric" : "text", placeholder: values });
-      more.append(h("label", { for: id }, name.replace(/_/g, " "), h("small", {}, sp.option(name, meaning)), input));
+      const [label, said] = sp.option(name, meaning);
+      more.append(h("label", { for: id }, label, h("small", {}, said), input));
     }
   });
   const field = (id: string, label: string, el: HTMLElement) => h("label", { for: id }, label, el);
@@ -547,13 +548,13 @@ function tableScreen(): void {
   const table = h("div", { class: "cards", "aria-label": t.table, "data-area": "table" }, ...(v?.table ?? []).map((c) => cardButton(c,
     `${lit.has(c) ? "lit" : ""}${shownOnTable.has(c) ? "" : " arrived"}`, () => tapTable(c))));
   shownOnTable = new Set(v?.table ?? []);
-  const hand = h("div", { class: "cards", "aria-label": t.hand }, ...(v?.hand ?? []).map((c) => cardButton(c, c === st.picked ? "picked" : "", () => tapHand(c))));
+  const hand = h("div", { class: "cards", "aria-label": t.hand, "data-area": "hand" }, ...(v?.hand ?? []).map((c) => cardButton(c, c === st.picked ? "picked" : "", () => tapHand(c))));
   const decl = h("div", { class: "bar" }, ...st.declarations.map((d) => button(`${t.declare} ${t[d.kind as "tris"] ?? d.kind} (+${d.points})`, () => {
     send("declare", { kind: d.kind, wild: d.wild ?? null, turn: st.turnEvent }, `table:${st.tableId}`); st.declarations = []; render();
   })));
   const names = sideNames();
   const piles = scorePanel(sp, names, v?.totals ?? [], v?.piles ?? []);
-  const plays = h("ul", { class: "chat", "aria-label": t.plays, tabindex: 0 }, ...(v?.round_plays ?? []).map((p) => h("li", { class: st.scopas.has(p.card) ? "scopa" : "" },
+  const plays = h("ul", { class: "chat", "aria-label": t.plays, tabindex: 0, "data-area": "plays" }, ...(v?.round_plays ?? []).map((p) => h("li", { class: st.scopas.has(p.card) ? "scopa" : "" },
     `${seatName(p.seat)}: ${cardName(p.card, deck)}${p.captured.length ? ` → ${p.captured.map((c) => cardName(c, deck)).join(", ")}` : ""}${st.scopas.has(p.card) ? ` · ${t.scopa}` : ""}${st.forced.has(p.card) ? ` · ${fill(t.timedOut, { card: cardName(p.card, deck), name: seatName(p.seat) })}` : ""}`)));
   const focused = document.activeElement?.id;
   app.toggleAttribute("data-mine", mine);

@@ -1,0 +1,242 @@
+"""The browser client as a family meets it, in Debian's chromium at phone size against a
+real server on 127.0.0.1 (port 0), as tests/test_web_client.py drives it: Leave asks
+first and the game's end shows at once; a reload keeps the players' names; a friend who
+joins by the invite link and plays first finds a whole board on both pages; the page in
+Italian says everything in Italian (and remembers the choice); the round's end shows
+every category with its raw numbers; the lobby lists live tables only."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.async_api import Browser, Page
+
+from scopa.client.rulebook import option_lines
+from scopa.engine import Deal, RuleSet
+from scopa.engine.rules import Preset
+from scopa.engine.state import GameState, Phase
+
+from test_web_client import (  # noqa: F401
+    MINE, PHONE, WAIT, Site, browser, create, dismiss_round_end, open_page, play_one, site,
+)
+from test_web_table import seeded
+
+pytestmark = pytest.mark.browser
+
+WEB = Path(__file__).resolve().parent.parent / "client" / "web"
+ITALIAN_PHONE: dict[str, object] = {**PHONE, "locale": "it-IT"}
+
+
+def page_words() -> dict[str, Any]:
+    """The page's texts as client/web/src/i18n.ts holds them (``en``, ``it``, ``errors``,
+    ``options``)."""
+    script = """
+const { buildSync } = require("esbuild");
+const out = buildSync({ entryPoints: ["src/i18n.ts"], bundle: true, format: "cjs", write: false, platform: "node" });
+const m = { exports: {} };
+new Function("module", "exports", out.outputFiles[0].text)(m, m.exports);
+process.stdout.write(JSON.stringify(m.exports.ALL));
+"""
+    done = subprocess.run(["node", "-e", script], cwd=WEB, check=True, capture_output=True, text=True, timeout=60)
+    words: dict[str, Any] = json.loads(done.stdout)
+    return words
+
+
+def english_only() -> set[str]:
+    """Pieces of English the page may show that an Italian page must not: its own English
+    texts (each piece between {placeholders}) that differ from the Italian ones, the
+    server's option meanings and its table descriptions."""
+    words = page_words()
+    found: set[str] = set()
+    for key, text in words["en"].items():
+        if text == words["it"].get(key):
+            continue
+        found.update(p.strip(" .,:()") for p in re.split(r"\{\w+\}", text))
+    for name, _, meaning in option_lines():
+        if name not in ("preset", "players"):
+            label = name.replace("_", " ")
+            found.add(meaning)
+            if words["options"][name][0] != label:
+                found.add(label)
+    found.update(RuleSet.build(p).describe() for p in Preset)
+    found.update(("Side ", "Round ", "Winner", "Game over", "cards", " to 11"))
+    return {p for p in found if len(p) >= 4}
+
+
+async def english_on(page: Page, english: set[str]) -> list[str]:
+    """The English pieces the page shows now (its text, dialogs included)."""
+    text = await page.evaluate("() => document.body.innerText")
+    return sorted(p for p in english if p in text)
+
+
+def seed_where_seat_1_plays_first() -> int:
+    """A server seed whose first table (scopa, 2 players) deals so that seat 1 plays first."""
+    rules = RuleSet.build("scopa")
+    for seed in range(1000):
+        rng = random.Random(random.Random(seed).randrange(2**63))
+        state = GameState.new(rules, rng.randrange(rules.players))
+        order = list(range(40))
+        rng.shuffle(order)
+        state.apply(Deal(tuple(order)), None)
+        if state.phase is Phase.PLAY and state.to_move == 1:
+            return seed
+    raise AssertionError("no such deal")
+
+
+async def open_italian(browser: Browser, site: Site, name: str, url: str = "") -> Page:
+    """A phone whose browser speaks Italian, named ``name``, at ``url`` (the server's page)."""
+    context = await browser.new_context(**ITALIAN_PHONE)  # type: ignore[arg-type]
+    page = await context.new_page()
+    page.on("console", lambda m: site.errors.append(f"{name}: {m.text}") if m.type == "error" else None)
+    page.on("pageerror", lambda e: site.errors.append(f"{name}: {e}"))
+    await page.goto(url or site.url)
+    await page.fill("#name", name)
+    await page.get_by_role("button", name="Gioca").tap()
+    return page
+
+
+async def in_view(page: Page, selector: str) -> bool:
+    """Whether ``selector`` is on screen as the page stands, without scrolling."""
+    box = await page.locator(selector).bounding_box()
+    height = await page.evaluate("() => window.innerHeight")
+    return box is not None and box["y"] >= 0 and box["y"] + min(box["height"], 80) <= height
+
+
+async def tap_a_card(page: Page) -> None:
+    """It is this page's turn (in any language): tap the first card in hand, then it again
+    or the first table card it lights, choosing the first set when asked."""
+    await page.locator("[data-area=hand] .card").first.tap()
+    lit = page.locator("[data-area=table] .card.lit")
+    await (lit.first if await lit.count() else page.locator("[data-area=hand] .card.picked")).tap()
+    choice = page.locator("dialog[open]#choose div button")
+    if await choice.count():
+        await choice.first.tap()
+
+
+async def play_to_round_end(page: Page) -> None:
+    """Play this page's turns (the other seats are bots) until the round's end shows."""
+    end = "dialog[open]#round-end"
+    while not await page.locator(end).count():
+        await page.wait_for_selector(f"{MINE}, {end}", timeout=WAIT)
+        if await page.locator(end).count():
+            break
+        played = await page.locator("[data-area=plays] li").count()
+        await tap_a_card(page)
+        await page.wait_for_selector(f"[data-area=plays] li:nth-child({played + 1}), {end}", state="attached", timeout=WAIT)
+
+
+async def test_leave_asks_first_and_the_end_shows_at_once(site: Site, browser: Browser) -> None:
+    page = await open_page(browser, site, "ada")
+    await create(page)
+    await page.wait_for_selector(MINE, timeout=WAIT)
+    await page.get_by_role("button", name="Leave").tap()
+    question = page.locator("dialog[open]#leave-question")
+    await question.wait_for(timeout=WAIT)
+    assert "ends at once for everyone" in (await question.text_content() or "")
+    await question.get_by_role("button", name="Keep playing").tap()
+    await question.wait_for(state="detached", timeout=WAIT)
+    assert await page.locator(MINE).count() == 1 and await page.locator("#game-end").count() == 0
+    await play_one(page)  # the game goes on
+
+    await page.get_by_role("button", name="Leave").tap()
+    await page.locator("dialog[open]#leave-question").get_by_role("button", name="Leave: end the game").tap()
+    await page.wait_for_selector("#game-end", timeout=WAIT)
+    assert await in_view(page, "#game-end")  # on a phone, without scrolling past the board
+    assert "Nobody won. The game ended: a player left." in (await page.locator("#game-end").text_content() or "")
+
+
+async def test_a_reload_keeps_the_names_and_the_round_end_says_why(site: Site, browser: Browser) -> None:
+    """R19-R21: each category of the round with its raw numbers, in one language."""
+    page = await open_italian(browser, site, "ada")
+    await page.locator("form button[type=submit]", has_text="Crea un tavolo").tap()
+    await page.wait_for_selector(MINE, timeout=WAIT)
+    await tap_a_card(page)
+    await page.reload()
+    await page.wait_for_selector(MINE, timeout=WAIT)
+    heads = await page.locator("#score-title + table thead th").all_text_contents()
+    assert heads[0] == "ada" and len(heads) == 2 and not heads[1].startswith(("Squadra", "Posto"))
+    assert (await page.locator(".seat").all_text_contents())[1].startswith(heads[1])
+
+    await play_to_round_end(page)
+    box = page.locator("dialog[open]#round-end")
+    assert await box.locator("thead th").all_text_contents() == heads
+    rows = [r.split("\t") for r in (await box.locator("tbody").inner_text()).split("\n") if r]
+    labels = [r[0] for r in rows]
+    assert labels[:5] == ["Carte", "Denari", "Settebello", "Primiera", "Scope"]  # also those nobody won
+    assert labels[5] == "Punti della smazzata" and labels[6].startswith("Partita (a 11)")
+    cards = [int(c.split()[0]) for c in rows[0][1:]]
+    assert sum(cards) == 40  # the count beside the point, R19
+    assert all(re.fullmatch(r"\d+( \+1)?", c) for c in rows[1][1:])  # denari: how many, and the point
+    assert await english_on(page, english_only()) == []
+
+
+async def test_a_friend_who_plays_first_by_the_invite_link(browser: Browser) -> None:
+    async with seeded(seed_where_seat_1_plays_first()) as s:
+        ada = await open_page(browser, s, "ada")
+        await ada.check("#private")
+        await create(ada, bots="")
+        link = ada.locator("#invite a")
+        await link.wait_for(timeout=WAIT)
+        invite = await link.get_attribute("href") or ""
+        context = await browser.new_context(**PHONE)  # type: ignore[arg-type]
+        bob = await context.new_page()
+        bob.on("console", lambda m: s.errors.append(f"bob: {m.text}") if m.type == "error" else None)
+        await bob.goto(invite)
+        await bob.fill("#name", "bob")
+        await bob.get_by_role("button", name="Play").tap()
+        await bob.wait_for_selector(MINE, timeout=WAIT)  # bob plays first
+
+        await ada.wait_for_selector("[aria-label='Your hand'] .card", timeout=WAIT)
+        assert (await ada.locator("#turn").text_content() or "").startswith("bob to play")
+        assert await ada.locator(".seat").all_text_contents() == ["ada (you) · 3 in hand", "bob · 3 in hand"]
+        assert await ada.locator("#score-title + table thead th").all_text_contents() == ["ada", "bob"]
+        assert await ada.locator("#invite").count() == 0  # the link has done its work
+        await play_one(bob)
+        await ada.wait_for_selector(MINE, timeout=WAIT)
+        assert await ada.locator(".seat").all_text_contents() == ["ada (you) · 3 in hand", "bob · 2 in hand"]
+
+
+async def test_the_page_in_italian_says_everything_in_italian(site: Site, browser: Browser) -> None:
+    english = english_only()
+    page = await open_italian(browser, site, "ada", f"{site.url}?table=99")  # a link to a table not there
+    await page.wait_for_selector(".status:has-text(\"questo tavolo non c'è più\")", timeout=WAIT)
+    other = await open_page(browser, site, "bob")
+    await create(other)  # a table in the lobby, described in Italian
+    await page.wait_for_selector(".tables li:has-text('Scopa, 2 giocatori, a 11 punti · in corso')", timeout=WAIT)
+    await page.locator("#more summary").tap()
+    await page.wait_for_selector("#opt-target", timeout=WAIT)
+    assert await page.locator("#players option").first.text_content() == "come vuole il gioco (2)"
+    assert await english_on(page, english) == []
+    await page.get_by_role("button", name="Regole").tap()
+    await page.wait_for_selector("dialog[open]#rules .rules h3", timeout=WAIT)
+    await page.locator("dialog[open]#rules button", has_text="Chiudi").tap()
+    await page.locator("form button[type=submit]", has_text="Crea un tavolo").tap()
+    await page.wait_for_selector(MINE, timeout=WAIT)
+    assert await english_on(page, english) == []
+
+    await page.select_option("#lang", "en")  # the person's choice, kept
+    await page.reload()
+    await page.wait_for_selector(MINE, timeout=WAIT)
+    assert (await page.locator("#turn").text_content() or "").startswith("Your turn")
+
+
+async def test_the_lobby_lists_live_tables_only(site: Site, browser: Browser) -> None:
+    ada = await open_page(browser, site, "ada")
+    await create(ada)
+    await ada.wait_for_selector(MINE, timeout=WAIT)
+    await ada.get_by_role("button", name="Leave").tap()
+    await ada.locator("dialog[open]#leave-question").get_by_role("button", name="Leave: end the game").tap()
+    await ada.wait_for_selector("#game-end", timeout=WAIT)
+    await ada.get_by_role("button", name="Back to the tables").tap()
+    bob = await open_page(browser, site, "bob")
+    await create(bob, bots="")  # a table waiting for a second player
+    for page in (ada, await open_page(browser, site, "cid")):
+        await page.wait_for_selector(".tables li:has-text('waiting for players')", timeout=WAIT)
+        assert await page.locator(".tables li").all_text_contents() == [
+            "#2 Scopa, 2 players, to 11 · waiting for players · bob, —JoinWatch"]
