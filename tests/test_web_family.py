@@ -161,7 +161,7 @@ async def test_a_reload_keeps_the_names_and_the_round_end_says_why(site: Site, b
     await tap_a_card(page)
     await page.reload()
     await page.wait_for_selector(MINE, timeout=WAIT)
-    heads = await page.locator("table.piles tr:first-child th:not(:empty)").all_text_contents()
+    heads = await page.locator("table.piles tr:first-child th[scope=col]").all_text_contents()
     assert heads[0] == "ada" and len(heads) == 2 and not heads[1].startswith(("Squadra", "Posto"))
     assert (await page.locator(".seat").all_text_contents())[1].startswith(heads[1])
 
