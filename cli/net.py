@@ -178,7 +178,11 @@ async def _play(args: argparse.Namespace, host: str, port: int, console: Console
         console.print(f"Connected to {host}:{port} as [bold]{session.name}[/bold]. {session.motd}")
 
         def make_player() -> Player:
-            return TerminalPlayer(session.name, console, DeckStyle(args.deck), not args.no_autoplay, args.delay)
+            def time_left() -> int | None:
+                return session.turn_clock.left(session.clock.now(), session.seat)
+
+            return TerminalPlayer(session.name, console, DeckStyle(args.deck), not args.no_autoplay, args.delay,
+                                  time_left=time_left)
 
         await Lobby(session, console, make_player, defaults).run()
     console.print("[dim]bye[/dim]")

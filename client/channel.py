@@ -38,6 +38,7 @@ from scopa.protocol.commands import Redirect
 
 from .clock import Clock, SystemClock
 from .liveness import DEAD_AFTER, PING_AFTER, LinkEvent, LinkListener, LinkStatus, Watchdog
+from .turnclock import TurnClock
 
 
 MAX_REDIRECTS = 3
@@ -99,6 +100,9 @@ class Channel:
         self.ping_after, self.dead_after = PING_AFTER, DEAD_AFTER
         """Liveness (PROTOCOL.md §7): ping after ``ping_after`` s of silence, give the link
         up ``dead_after`` s later if nothing came back."""
+        self.turn_clock = TurnClock()
+        """The turn clock of the table played or watched, as its commands tell it, from
+        when each arrived (a user interface counts it down)."""
         self._listeners: list[LinkListener] = []
         self._watchdog: Watchdog | None = None
         self._watchdog_task: asyncio.Task[None] | None = None
@@ -298,6 +302,8 @@ class Channel:
         if isinstance(body, Error) and body.fatal:
             self._lost(f"the server ended the connection: {body.code.value}: {body.message}")
             return False
+        if command.sender.startswith("table:"):
+            self.turn_clock.heard(body, self.clock.now())
         for observer in self.observers:
             observer(command)
         if isinstance(body, Snapshot):

@@ -52,6 +52,10 @@ def parse_choice(
     return f"{label(card, style)} can take different sets of cards: pick one by its number"
 
 
+WARN_AT = 10
+"""Seconds left on the turn clock when the prompt says so once more."""
+
+
 class TerminalPlayer(Player):
     """Shows the game with rich and reads moves from the keyboard."""
 
@@ -63,8 +67,12 @@ class TerminalPlayer(Player):
         autoplay: bool = True,
         delay: float = 0.0,
         input_fn: InputFn | None = None,
+        time_left: Callable[[], int | None] | None = None,
     ) -> None:
         self.name = name
+        self.time_left = time_left
+        """Seconds left on this seat's turn clock (a network game); None: no clock runs."""
+        self._line: asyncio.Future[str] | None = None  # a line being read: it outlives a turn the server ended
         self.console = console or Console()
         self.style = style
         self.autoplay = autoplay
@@ -94,11 +102,42 @@ class TerminalPlayer(Player):
             return legal[0]
         self.console.print(render_view(view, names, self.style))
         self.console.print(render_moves(legal, self.style))
+        if self._line is not None and self._line.done():
+            self._line = None  # typed for a turn that is over: not a move for this one
         while True:
-            line = await asyncio.to_thread(self.input_fn, "Your move: ")
+            line = await self._read_move()
             choice = parse_choice(line, legal, self.style)
             if isinstance(choice, str):
                 self.console.print(f"[yellow]{choice}[/yellow]")
                 continue
             return choice
 
+
+    def _clock(self) -> int | None:
+        return self.time_left() if self.time_left is not None else None
+
+    async def _read_move(self) -> str:
+        """A line for the move: the time left is in the prompt, and said again at
+        :data:`WARN_AT` seconds.  A read still waiting when the turn ends (the server
+        played for this seat) is kept for the next prompt: a blocking read cannot be
+        taken back, and no line may go to a read nobody waits for."""
+        left = self._clock()
+        prompt = "Your move: "
+        if left is not None:
+            self.console.print(f"[bold]You have {left} s[/bold], then the server plays for you.")
+        if self._line is None:
+            self._line = asyncio.ensure_future(asyncio.to_thread(self.input_fn, prompt))
+        else:
+            self.console.print(prompt, end="")
+        line = self._line
+        warned = left is not None and left <= WARN_AT
+        while not line.done():
+            left = self._clock()
+            wait = None if left is None or warned else max(left - WARN_AT, 0.05)
+            await asyncio.wait((line,), timeout=wait)
+            left = self._clock()
+            if not line.done() and not warned and left is not None and left <= WARN_AT:
+                warned = True
+                self.console.print(f"\n[bold yellow]{left} s left, then the server plays for you.[/bold yellow]")
+        self._line = None
+        return line.result()

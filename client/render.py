@@ -14,6 +14,7 @@ from scopa.engine import (
     DealVoid,
     Declare,
     Declared,
+    Forced,
     Event,
     GameEnded,
     GameStarted,
@@ -151,13 +152,20 @@ def event_line(event: Event, names: Sequence[str], style: DeckStyle, me: int | N
         if d.wild is not None:
             t += Text(", ") + card_text(SETTE_COPPE, style) + Text(f" as {d.wild}")
         return t + Text("): ") + cards_text(event.hand, style)
+    if isinstance(event, Played) and event.forced_by is Forced.TIMEOUT and event.seat == me:
+        t = Text("Your time ran out: the server played ", style="bold yellow") + card_text(event.card, style)
+        if event.captured:
+            t += Text(" and took ", style="bold yellow") + cards_text(event.captured, style)
+        return t + Text(" for you.", style="bold yellow")
     if isinstance(event, Played):
         t = Text(f"{who(event.seat)} played ") + card_text(event.card, style)
         if event.captured:
             t += Text(" and took ") + cards_text(event.captured, style)
         if event.scopa:
             t += Text("  SCOPA!", style="bold magenta")
-        if event.forced:
+        if event.forced_by is Forced.TIMEOUT:
+            t += Text(" (time ran out: the server played for them)", style="yellow")
+        elif event.forced:
             t += Text(" (played by the game master)", style="dim")
         return t
     if isinstance(event, RoundEnded):

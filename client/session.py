@@ -24,14 +24,18 @@ of every loss and return at once (for a user interface).
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from collections.abc import Awaitable, Callable
 
 from scopa.engine import Player
 from scopa.protocol import (
     DEFAULT_PORT,
     LOBBY,
+    CardPlayed,
     Command,
     Error,
+    GameEnd,
     Left,
     SeatBack,
     Snapshot,
@@ -40,7 +44,7 @@ from scopa.protocol import (
 )
 
 from .channel import ConnectionLost, ServerRefused, SessionError
-from .game import GameResult, GameTranslator
+from .game import GameResult, GameTranslator, Reply
 from .link import CLIENT_SOFTWARE, name_variants, new_token, parse_address
 from .lobby_calls import LobbyCalls
 from .notices import SeatNotice
@@ -116,6 +120,7 @@ class ClientSession(LobbyCalls):
     async def play_game(
         self, player: Player, on_notice: Callable[[SeatNotice], Awaitable[None] | None] | None = None,
         on_snapshot: Callable[[Snapshot], Awaitable[None] | None] | None = None,
+        on_turn_over: Callable[[], None] | None = None,
     ) -> GameResult:
         """Play one game at the current table with ``player`` choosing the moves.
 
@@ -125,6 +130,9 @@ class ClientSession(LobbyCalls):
         game ends, after the server has sent us back to the lobby.  ``on_notice`` is
         told when a seat goes away, comes back or is taken over by a bot; ``on_snapshot``
         of a snapshot that stands for the events missed while away (after a restart).
+        A turn the server ends while ``player`` still thinks (its clock ran out: the
+        ``played`` for this seat is already here) is not waited for: ``player.choose``
+        is cancelled, ``on_turn_over`` told, and the game goes on at once.
         """
         if self.table_id is None or self.seat is None:
             raise SessionError("not seated at a table: create_table or join_table first")
@@ -133,7 +141,10 @@ class ClientSession(LobbyCalls):
             command: Command | None = None
             try:
                 command = await self._next()
-                reply = await self._unless_lost(game.handle(command))
+                if isinstance(command.body, YourTurn):
+                    reply = await self._unless_lost(self._until_turn_over(game, command, on_turn_over))
+                else:
+                    reply = await self._unless_lost(game.handle(command))
                 if reply is not None:
                     body, recipient, re = reply
                     self._send(body, recipient, re=re)
@@ -154,6 +165,51 @@ class ClientSession(LobbyCalls):
         self._unseated()
         reason = left.body.reason if left is not None and isinstance(left.body, Left) else None
         return game.result(reason)
+
+    def _ends_turn(self, command: object) -> bool:
+        """Whether ``command`` (received, not handled yet) ends this seat's turn: the
+        table played for it, the game ended, or the table let it go."""
+        if not isinstance(command, Command):
+            return False
+        body = command.body
+        if isinstance(body, Left):
+            return body.table == self.table_id
+        if command.sender != f"table:{self.table_id}":
+            return False
+        return (isinstance(body, CardPlayed) and body.seat == self.seat) or isinstance(body, GameEnd)
+
+    async def _until_turn_over(self, game: GameTranslator, turn: Command,
+                               on_turn_over: Callable[[], None] | None) -> Reply | None:
+        """``game.handle(turn)`` (the player choosing), unless a command that ends the
+        turn is here already or comes first: then None, with no move sent."""
+        over = asyncio.Event()
+
+        def watch(command: Command) -> None:
+            if self._ends_turn(command):
+                over.set()
+
+        if any(self._ends_turn(c) for c in [*self._backlog, *self._inbox.waiting()]):
+            over.set()
+        self.observers.append(watch)
+        task = asyncio.ensure_future(game.handle(turn)) if not over.is_set() else None
+        waiter = asyncio.ensure_future(over.wait())
+        try:
+            if task is not None:
+                await asyncio.wait((task, waiter), return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            self.observers.remove(watch)
+            waiter.cancel()
+            if task is not None and not task.done():
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+        if task is not None and task.done() and not task.cancelled():
+            if not over.is_set():
+                return task.result()
+            task.exception()  # the move came too late: never sent (the table played for this seat)
+        if on_turn_over is not None:
+            on_turn_over()
+        return None
 
     async def _left_after_the_end(self, table: str | None) -> Command | None:
         """The table's ``left`` after its ``game_end`` (a lost connection resumes for it)."""

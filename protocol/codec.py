@@ -77,6 +77,15 @@ def pack_data(data: Any) -> bytes:
     return _PACKER.pack(data)
 
 
+def with_key(payload: bytes, key: str, value: Any) -> bytes:
+    """A packed map (``payload``, fewer than 15 keys, ``key`` not among them) with ``key``
+    set to ``value``: the map's header counts one key more and the pair goes at its end,
+    so a body packed once (``your_turn``) is told again with a field of the moment."""
+    if not payload or not 0x80 <= payload[0] < 0x8F:
+        raise ValueError("with_key needs a packed map of fewer than 15 keys")
+    return bytes((payload[0] + 1,)) + payload[1:] + pack_data(key) + pack_data(value)
+
+
 _SMALL_UINTS = tuple(bytes((n,)) for n in range(0x80))
 
 

@@ -41,6 +41,7 @@ from .fields import (
     Text,
     Token,
     TurnTimeout,
+    TurnLeftMs,
     HostPort,
     Word,
     AdminToken,
@@ -223,6 +224,11 @@ class SeatView(PublicView):
 
 RuleOptionValue = bool | int | str | None
 
+
+def _absent(value: object) -> bool:
+    """Whether an optional field is left out of the body (``turn_left_ms``: no clock runs)."""
+    return value is None
+
 # --- connection and lobby ------------------------------------------------------------
 
 
@@ -249,6 +255,8 @@ class Welcome(Body):
     server: ShortText
     protocol: Annotated[int, Field(ge=1, le=1000)]
     motd: Text = ""
+    turn_timeout: TurnTimeout | None = Field(default=None, exclude_if=_absent,
+                                             description="the server's turn clock: the longest a table may ask for")
 
 
 class ListTables(Body):
@@ -363,6 +371,8 @@ class RoundStart(TableEvent):
     stock: Count
     dealer_bonus_cards: Cards = []
     dealer_bonus_scope: Annotated[int, Field(ge=0, le=2)] = 0
+    turn_left_ms: TurnLeftMs | None = Field(default=None, exclude_if=_absent,
+                                            description="the first turn's clock (the seat after the dealer), from now")
 
 
 class HandDeal(TableEvent):
@@ -381,6 +391,8 @@ class YourTurn(TableEvent):
     legal: Annotated[list[LegalMove], Field(min_length=1, max_length=1000)]
     declarations: Annotated[list[DeclarationOption], Field(max_length=32)] = []
     view: SeatView
+    turn_left_ms: TurnLeftMs | None = Field(default=None, exclude_if=_absent,
+                                            description="the time you have left for this turn, from now")
 
 
 class PlayCard(Body):
@@ -415,6 +427,8 @@ class CardPlayed(TableEvent):
     scopa: bool
     table: Cards
     forced: Word | None = None
+    turn_left_ms: TurnLeftMs | None = Field(default=None, exclude_if=_absent,
+                                            description="the next turn's clock (the seat after this one), from now")
 
 
 class DeclarationMade(TableEvent):
@@ -425,6 +439,8 @@ class DeclarationMade(TableEvent):
     hand: Cards
     wild: Annotated[int, Field(ge=1, le=10)] | None = None
     points: Points
+    turn_left_ms: TurnLeftMs | None = Field(default=None, exclude_if=_absent,
+                                            description="the clock of this seat's turn, which starts again, from now")
 
 
 class RoundEnd(TableEvent):
@@ -466,6 +482,8 @@ class SeatBack(Body):
     event: EventNo | None = None  # numbered once the game has begun (PROTOCOL.md §2)
     seat: Seat
     name: PlayerName
+    turn_left_ms: TurnLeftMs | None = Field(default=None, exclude_if=_absent,
+                                            description="the clock of the turn waiting now, from now")
 
 
 class SeatReplaced(Body):
@@ -499,6 +517,8 @@ class Snapshot(Body):
     sides: Annotated[list[Annotated[list[Seat], Field(max_length=MAX_SEATS)]], Field(max_length=MAX_SEATS)] = []
     public: PublicView | None = None
     you: SeatView | None = None
+    turn_left_ms: TurnLeftMs | None = Field(default=None, exclude_if=_absent,
+                                            description="the clock of the turn waiting now (public.turn's), from now")
 
 
 class WatchTable(Body):

@@ -22,6 +22,7 @@ from scopa.engine import (
     HandDealt,
     Phase,
     Play as EnginePlay,
+    Forced,
     Played,
     RoundEnded,
     RoundScore,
@@ -254,8 +255,10 @@ def event_from_wire(body: wire.TableEvent, seat: int) -> Event:
     if isinstance(body, wire.HandDeal):
         return HandDealt(seat, tuple(parse_card_strs(body.hand)), body.stock)
     if isinstance(body, wire.CardPlayed):
+        # Why the game master played for the seat (a word from a newer server: forced, no reason known).
+        forced_by = next((f for f in Forced if f.value == body.forced), None)
         return Played(body.seat, Card.parse(body.card), tuple(parse_card_strs(body.captured)), body.scopa,
-                      tuple(parse_card_strs(body.table)))
+                      tuple(parse_card_strs(body.table)), body.forced is not None, forced_by)
     if isinstance(body, wire.DeclarationMade):
         return Declared(body.seat, EngineDeclare(body.kind, body.wild), tuple(parse_card_strs(body.hand)))
     if isinstance(body, wire.RoundEnd):

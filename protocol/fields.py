@@ -43,6 +43,8 @@ ChosenToken = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_\-]{22,64}$
 Seat = Annotated[int, Field(ge=0, lt=MAX_SEATS)]
 TurnTimeout = Annotated[float, Field(gt=0, le=3600)]
 """Seconds a seat has for a move before the game master plays for it."""
+TurnLeftMs = Annotated[int, Field(ge=0, le=3_600_000)]
+"""Milliseconds left on a turn clock, counted when the command is sent."""
 Side = Annotated[int, Field(ge=0, lt=MAX_SEATS)]
 Count = Annotated[int, Field(ge=0, le=1_000_000)]
 Points = Annotated[int, Field(ge=-1_000_000, le=1_000_000)]

@@ -7,7 +7,7 @@ from __future__ import annotations
 import logging
 from typing import Callable, Iterable
 
-from scopa.engine import DealVoid, Event, GameStarted, HandDealt, Played, RoundEnded, RoundStarted, mask_of
+from scopa.engine import DealVoid, Declared, Event, GameStarted, HandDealt, Played, RoundEnded, RoundStarted, mask_of
 from scopa.protocol import ConnectionRole, LocalProtocolError, Message, Packed, Prepared, prepare
 from scopa.protocol import commands as wire
 from scopa.protocol.codec import pack_body, pack_data
@@ -21,13 +21,18 @@ from .session import ServerSession
 log = logging.getLogger("scopa.server")
 
 
+def _no_clock(seat: int) -> int | None:
+    """No turn clock for any seat (a table sets its own :attr:`Broadcaster.turn_clock`)."""
+    return None
+
+
 class Broadcaster:
     """The sending side of one table: to its seats (their connections in ``seats``) and
     its ``spectators``.  ``announce`` is told when spectators came or went (at most once
     per ``update_interval``)."""
 
     __slots__ = ("table_id", "party", "everyone", "seats", "events", "clock", "update_interval", "announce",
-                 "spectators", "_played", "_hands", "_update_timer", "_last_update")
+                 "spectators", "turn_clock", "_played", "_hands", "_update_timer", "_last_update")
 
     def __init__(self, table_id: str, seats: Seats, events: EventLog, clock: Clock,
                  update_interval: float = 0.0, announce: Callable[[], None] | None = None) -> None:
@@ -40,6 +45,8 @@ class Broadcaster:
         self.update_interval = update_interval  # Limits.table_update_interval
         self.announce = announce
         self.spectators: list[ServerSession] = []
+        self.turn_clock: Callable[[int], int | None] = _no_clock
+        """The clock a turn of a seat starting now gets, in ms (None: no turn clock)."""
         self._played: Prepared | None = None  # the last played, from this table to everyone
         self._hands: dict[int, int] = {}  # seat -> its hand as last dealt (a card mask)
         self._update_timer: Timer | None = None
@@ -82,14 +89,23 @@ class Broadcaster:
         if isinstance(event, Played):
             forced = event.forced_by.value if event.forced_by is not None else None
             number = self.events.next_event()
-            self.emit_packed(wire.CardPlayed.NAME, number, pack_data(played_data(event, number, forced)))
+            data = played_data(event, number, forced)
+            if (left := self.turn_clock((event.seat + 1) % len(self.seats))) is not None:
+                data["turn_left_ms"] = left  # the next seat's turn starts as this goes out
+            self.emit_packed(wire.CardPlayed.NAME, number, pack_data(data))
             return
         # The round's tallies and the stock at a round start travel in their events: the
         # game master may be a deal further on when they are told.
         tallies = round_tallies(event) if isinstance(event, RoundEnded) else []
         seats = self.seats.infos() if isinstance(event, GameStarted) else []
-        self.emit(event_to_wire(event, self.events.next_event(), seats=seats,
-                                stock=event.stock_left if isinstance(event, RoundStarted) else 0, tallies=tallies))
+        body = event_to_wire(event, self.events.next_event(), seats=seats,
+                             stock=event.stock_left if isinstance(event, RoundStarted) else 0, tallies=tallies)
+        # Who moves next, and the clock of that turn, which starts as this goes out.
+        mover = (event.dealer + 1) % len(self.seats) if isinstance(event, RoundStarted) else \
+            event.seat if isinstance(event, Declared) else None
+        if mover is not None and (left := self.turn_clock(mover)) is not None:
+            body = body.model_copy(update={"turn_left_ms": left})
+        self.emit(body)
 
     def deal_hand(self, seat: int, event: HandDealt) -> None:
         """A person's hand, and which cards are new, to that seat."""

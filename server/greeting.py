@@ -34,8 +34,9 @@ class Greeting:
     """Names the connections that say ``hello`` and gives seats back to those that resume."""
 
     def __init__(self, connections: Connections, tables: TableDirectory, feed: LobbyFeed, accounts: Accounts,
-                 ratings: Rater) -> None:
+                 ratings: Rater, turn_timeout: float | None = None) -> None:
         self.names = connections.names
+        self.turn_timeout = turn_timeout  # the server's turn clock, told in ``welcome``
         self.proxied = connections.proxied
         self.tables = tables
         self.feed = feed
@@ -95,7 +96,8 @@ class Greeting:
         sess.name = body.name
         sess.client = clean_text(body.client)[:100]
         self.names[name_key(body.name)] = sess
-        sess.tell(wire.Welcome(you=f"player:{body.name}", server=SERVER_NAME, protocol=PROTOCOL_VERSION), re=seq)
+        sess.tell(wire.Welcome(you=f"player:{body.name}", server=SERVER_NAME, protocol=PROTOCOL_VERSION,
+                                    turn_timeout=self.turn_timeout), re=seq)
         self.feed.lobby_changed()
         log.info("connection %s is %s (client %r)", sess.id, sess.party, sess.client)
 
@@ -155,7 +157,8 @@ class Greeting:
         self.names[name_key(seat.name)] = sess
         if self.shared is not None and old is None:  # the name was released when its connection dropped
             self.shared.claim_name(seat.name, lambda claim: None)
-        sess.tell(wire.Welcome(you=f"player:{seat.name}", server=SERVER_NAME, protocol=PROTOCOL_VERSION), re=seq)
+        sess.tell(wire.Welcome(you=f"player:{seat.name}", server=SERVER_NAME, protocol=PROTOCOL_VERSION,
+                                    turn_timeout=self.turn_timeout), re=seq)
         log.info("connection %s resumes seat %s of table %s as %s", sess.id, i, table.id, sess.party)
         self.ratings.fair.seen(table.id, i, self.proxied.origin(sess.id, sess.address))
         table.resume(sess, i, resume.token, resume.last_event, re=seq)

@@ -141,7 +141,8 @@ class NetworkEngine:
         self.admin = admin.Operator(self.connections, self.seating, self.life, self.stopped, admin_token_file)
         self.router = Dispatcher(self.limits, self.clock, self.connections, self.seating, self.feed, self.life,
                                  self.admin, self.accounts, self.archive,
-                                 Greeting(self.connections, self.tables, self.feed, self.accounts, self.ratings),
+                                 Greeting(self.connections, self.tables, self.feed, self.accounts, self.ratings,
+                                          turn_timeout),
                                  TableCommands(self.connections, self.seating, self.life, self.ratings))
         self._server: asyncio.Server | None = None
         self._front: asyncio.Server | None = None  # in a cluster: the port shared with the members on this host

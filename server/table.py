@@ -100,6 +100,7 @@ class Table:
                                        announce=self.announce_seats)
         self.turns = Turns(self.id, self.seats, self.broadcaster, self.events, self.journal, self.clock,
                            self.turn_timeout, self._inbox)
+        self.broadcaster.turn_clock = self.turns.new_turn_ms
 
     def info(self) -> wire.TableInfo:
         """The table map of the lobby (kept until something in it changes: a listing
@@ -132,7 +133,7 @@ class Table:
             if seat is not None:
                 you = view_to_wire(seat_view(state, seat))
         return wire.Snapshot(event=self.events.last, table=self.info(), seats=seats, sides=sides, public=public,
-                             you=you)
+                             you=you, turn_left_ms=self.turns.left_ms())
 
     def game_state(self) -> GameState | None:
         """The game as the table has told it so far (the game master may be a move or a
@@ -199,7 +200,8 @@ class Table:
         log.info("table %s: seat %s (%s) is back", self.id, i, seat.name)
         if playing:
             session.table_id = self.id
-            self.broadcaster.tell_seat(wire.SeatBack(seat=i, name=seat.name), numbered=self.master is not None)
+            self.broadcaster.tell_seat(wire.SeatBack(seat=i, name=seat.name, turn_left_ms=self.turns.left_ms()),
+                                       numbered=self.master is not None)
             self.announce_seats()
             self.turns.ask_again(i)
         else:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 from dataclasses import dataclass
 from typing import Any, Generic, Sequence, TypeVar
 
@@ -14,6 +15,7 @@ from scopa.engine import Action, Declare, Event, GameMaster, IllegalMoveError, P
 from scopa.engine.effects import Ask, Effect, Refused
 from scopa.engine.master import MAX_REFUSALS
 from scopa.protocol import commands as wire
+from scopa.protocol.codec import with_key
 from scopa.protocol.convert import action_from_wire, your_turn_payload
 from scopa.protocol.errors import ErrorCode
 
@@ -72,7 +74,7 @@ class PendingTurn:
 
     ask: Ask  # the game master's question
     event: int
-    payload: bytes  # the your_turn body, packed once
+    payload: bytes  # the your_turn body, packed once (without the time left, told at each sending)
     deadline: float | None = None  # on the table's clock; None: no turn clock
 
 
@@ -114,11 +116,35 @@ class Turns:
         self.ask_again(ask.seat)
 
     def ask_again(self, seat: int) -> None:
-        """The waiting your_turn of ``seat`` to its client, if both are there."""
+        """The waiting your_turn of ``seat`` to its client, if both are there, with the
+        time its clock has left now (``turn_left_ms``)."""
         turn = self._turns.get(seat)
         s = self.seats[seat]
         if turn is not None and s is not None and s.session is not None:
-            self.broadcaster.ask_seat(s, turn.payload)
+            left = self._left_ms(turn)
+            self.broadcaster.ask_seat(s, turn.payload if left is None else with_key(turn.payload, "turn_left_ms", left))
+
+    def _left_ms(self, turn: PendingTurn) -> int | None:
+        """The milliseconds ``turn``'s clock has left now (rounded up: 0 only when it is
+        up); None without a turn clock."""
+        if turn.deadline is None:
+            return None
+        return min(max(0, math.ceil((turn.deadline - self.clock.now()) * 1000)), 3_600_000)
+
+    def left_ms(self) -> int | None:
+        """The time left now on the clock of the turn that waits (a seat moves at a time),
+        for ``snapshot`` and ``seat_back``; None when no clocked turn waits."""
+        lefts = [left for t in self._turns.values() if (left := self._left_ms(t)) is not None]
+        return min(lefts) if lefts else None
+
+    def new_turn_ms(self, seat: int) -> int | None:
+        """The clock a turn of ``seat`` starting now gets (``played``, ``declared`` and
+        ``round_start`` tell it for the seat to move next); None without a turn clock or
+        for a built-in bot's seat, which has none."""
+        s = self.seats[seat]
+        if self.turn_timeout is None or (s is not None and s.bot is not None):
+            return None
+        return min(math.ceil(self.turn_timeout * 1000), 3_600_000)
 
     def pending(self, seat: int) -> PendingTurn | None:
         """The turn of ``seat`` waiting for its client's answer, if any."""

@@ -4,6 +4,10 @@ make a move (number key, typed card, mouse: :mod:`.moveinput`)."""
 
 from __future__ import annotations
 
+import contextlib
+import time
+from collections.abc import Callable
+
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
@@ -12,9 +16,10 @@ from textual.css.query import NoMatches
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Footer, Input, Static
 
-from scopa.engine import Declare, Event, Played
+from scopa.engine import Declare, Event, Forced, Played
 
 from ..notation import DeckStyle, label
+from ..turnclock import TurnClock, seconds_text
 from .boardstate import BoardState
 from .boardtext import moves_text, plays_text, seats_panel, top_line
 from .cards import CardRow
@@ -67,6 +72,8 @@ class BoardScreen(MoveInput):
         self.held = False  # events being caught up with after a time away: drawn once, at the end
         self.autoplayed = False  # the shown seat's last card is being played for it
         self._played_for: tuple[int, Text] | None = None  # (seat, what was played for it) until its next move
+        self.turn_clock: TurnClock | None = None  # the table's turn clock (a network game), counted down here
+        self.now: Callable[[], float] = time.monotonic  # the clock the turn clock's deadlines are on
 
     # ------------------------------------------------------------------ layout
 
@@ -94,6 +101,21 @@ class BoardScreen(MoveInput):
         self._ready = True
         self._fit(self.app.size.width)
         self.refresh_board()
+        self.set_interval(0.5, self._tick)
+
+    def time_left(self) -> int | None:
+        """Seconds left on the clock of the seat to move (None: no clock runs for it)."""
+        if self.turn_clock is None or self.board.over:
+            return None
+        return self.turn_clock.left(self.now(), self.board.to_move)
+
+    def _tick(self) -> None:
+        """The countdown: the seats and the prompt again while a turn clock runs."""
+        if self.turn_clock is None or self.turn_clock.deadline is None or self.held or not self.is_attached:
+            return
+        with contextlib.suppress(NoMatches):
+            self.query_one("#seats", Static).update(seats_panel(self.board, self.deck, self.time_left()))
+            self._draw_status()
 
     def on_resize(self, event: events.Resize) -> None:
         self._fit(event.size.width)
@@ -147,7 +169,12 @@ class BoardScreen(MoveInput):
     def tell_event(self, event: Event) -> None:
         """What ``event`` was, on the status line (a last card played for the person says so)."""
         line = event_text(event, self.board, self.deck)
-        if isinstance(event, Played) and event.seat == self.board.viewer and self.autoplayed:
+        if isinstance(event, Played) and event.seat == self.board.viewer and event.forced_by is Forced.TIMEOUT:
+            self.autoplayed = False
+            if line is not None:
+                self._played_for = (event.seat, line)  # stays until that seat's next move
+            line = Text("")
+        elif isinstance(event, Played) and event.seat == self.board.viewer and self.autoplayed:
             self.autoplayed = False
             self._played_for = (event.seat, Text("Your last card, ", style="yellow") + card_span(event.card, self.deck)
                                 + Text(", was played for you.", style="yellow"))
@@ -177,7 +204,7 @@ class BoardScreen(MoveInput):
     def _draw_board(self) -> None:
         b = self.board
         self.query_one("#top", Static).update(top_line(b, self.title_text))
-        self.query_one("#seats", Static).update(seats_panel(b, self.deck))
+        self.query_one("#seats", Static).update(seats_panel(b, self.deck, self.time_left()))
         hand = () if self.hide_hand else b.hand
         options = self.question.plays_by_card()
         lit: set[int] = set()
@@ -219,7 +246,9 @@ class BoardScreen(MoveInput):
             return None
         n = len(self.board.hand) + sum(isinstance(a, Declare) for a in self.question.legal)
         keys = f"1–{n}" if n > 1 else "1"
-        return Text(f"Your turn: press {keys}, click a card, or / to type one. ? help", style="bold green")
+        left = self.time_left() if self.board.to_move == self.board.viewer else None
+        clock = f" ⏱ {seconds_text(left)} left, then the server plays for you." if left is not None else ""
+        return Text(f"Your turn: press {keys}, click a card, or / to type one. ? help{clock}", style="bold green")
 
     def answered(self) -> None:
         self._played_for = None

@@ -11,6 +11,7 @@ from scopa.engine import (
     DealVoid,
     Declared,
     Event,
+    Forced,
     GameEnded,
     GameStarted,
     HandDealt,
@@ -62,6 +63,7 @@ class BoardState:
     over: bool = False
     end_reason: str = ""
     away: dict[int, str] = field(default_factory=dict)  # seat -> what the table said about it
+    timed_out: set[Card] = field(default_factory=set)  # this round's cards the server played when time ran out
     you_label: str = "You"  # how the shown seat is named ("": by its name, as in hot seat)
 
     # ------------------------------------------------------------------ derived
@@ -106,6 +108,7 @@ class BoardState:
         self.captured = [0] * n
         self.scope = [0] * n
         self.plays = []
+        self.timed_out = set()
         self.declared = {}
         self.last_capture_side = None
 
@@ -175,6 +178,8 @@ class BoardState:
             self.scope[side] += 1
         self.table = event.table
         self.plays.append(RoundPlay(event.seat, event.card, event.captured))
+        if event.forced_by is Forced.TIMEOUT:
+            self.timed_out.add(event.card)
         if self.players:
             self.to_move = (event.seat + 1) % self.players
 

@@ -16,6 +16,7 @@ from scopa.engine.cards import SETTEBELLO, VALUE
 
 from ..notation import DeckStyle, label
 from ..rulebook import DECLARATION_NAMES
+from ..turnclock import seconds_text
 from .boardstate import BoardState
 from .text import card_span, cards_span, rules_line
 
@@ -26,7 +27,7 @@ def top_line(b: BoardState, title: str) -> Text:
     """Each side's points, the target, round and stock, the rules and the screen's title."""
     t = Text()
     for side, points in enumerate(b.totals):
-        t.append(f"{b.side_name(side)} ")
+        t.append(f"{b.side_name(side)}: ")  # a name may end in a digit ("Greedy 2"): the colon keeps it apart
         t.append(f" {points} ", style="bold reverse")
         t.append("  ")
     if b.rules is not None:
@@ -39,8 +40,9 @@ def top_line(b: BoardState, title: str) -> Text:
     return t
 
 
-def seats_panel(b: BoardState, deck: DeckStyle) -> Group:
-    """A row per seat (cards in hand, dealer, away, whose turn) and a row per side's pile."""
+def seats_panel(b: BoardState, deck: DeckStyle, left: int | None = None) -> Group:
+    """A row per seat (cards in hand, dealer, away, whose turn and, with a turn clock,
+    the seconds it has ``left``) and a row per side's pile."""
     seats = Table.grid(padding=(0, 1))
     seats.add_column(no_wrap=True)
     seats.add_column(no_wrap=True, overflow="ellipsis", max_width=2 * NAME_WIDTH)  # a name never wraps
@@ -56,6 +58,8 @@ def seats_panel(b: BoardState, deck: DeckStyle) -> Group:
             notes.append(b.away[seat] + " ", style="bold yellow")
         if turn:
             notes.append("to play", style="green")
+            if left is not None:
+                notes.append(f" ⏱ {seconds_text(left)} left", style="bold red" if left <= 10 else "bold")
         seats.add_row(Text("▶" if turn else " ", style="bold green"),
                       Text(b.seat_name(seat), style="bold" if turn else ""),
                       Text(f"{'▮' * size} {size} card{'' if size == 1 else 's'}", style="blue"), notes)
@@ -112,6 +116,8 @@ def plays_text(b: BoardState, deck: DeckStyle) -> Text:
         if play.captured:
             t.append(" ×")
             t.append_text(cards_span(play.captured, deck, " "))
+        if play.card in b.timed_out:
+            t.append(" ⏱ time ran out", style="yellow")
         t.append("\n")
     if not b.plays:
         t.append("no plays yet", style="dim")

@@ -89,6 +89,15 @@ class Question:
         if self._answer is not None and not self._answer.done():
             self._answer.cancel()
 
+    def drop(self) -> None:
+        """The question is over without an answer (the table played for the seat): it
+        closes, and nothing chosen for it is kept."""
+        for waiting in (self._held, self._answer):
+            if waiting is not None and not waiting.done():
+                waiting.cancel()
+        self._held = None
+        self.close()
+
     def answer(self, action: Play | Declare) -> bool:
         """Answer with ``action``; whether a question was waiting for it."""
         if self._answer is None or self._answer.done():
@@ -159,6 +168,15 @@ class MoveInput(Screen[None]):
     @hold_on_cancel.setter
     def hold_on_cancel(self, hold: bool) -> None:
         self.question.hold_on_cancel = hold
+
+    def turn_taken(self) -> None:
+        """The table played for the shown seat while it was asked (its clock ran out):
+        the question and any capture choice close at once."""
+        self.question.drop()
+        if isinstance(self.app.screen, CaptureChoiceScreen):
+            self.app.pop_screen()
+        self.selected = self.lit_play = None
+        self.refresh_board()
 
     def _answer_with(self, action: Play | Declare) -> None:
         if self.question.answer(action):

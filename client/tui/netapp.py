@@ -226,6 +226,7 @@ class NetApp(ScopaApp):
         screen = BoardScreen(board, self.deck, title=f"table {session.table_id}")
         screen.question.hold_on_cancel = True
         screen.chat = self.say_at_table
+        screen.turn_clock, screen.now = session.turn_clock, session.clock.now
         self.board_screen = screen
         self.playing = True
         if session.joined is not None and session.joined.resumed:
@@ -237,7 +238,8 @@ class NetApp(ScopaApp):
                 "the lobby and type ", (invite, "bold")))
         try:
             result = await session.play_game(NetPlayer(session.name, self, screen), on_notice=self._notice_in_turn,
-                                             on_snapshot=lambda snap: self.comeback.snapshot_in_turn(screen, snap))
+                                             on_snapshot=lambda snap: self.comeback.snapshot_in_turn(screen, snap),
+                                             on_turn_over=screen.turn_taken)
         finally:
             self.playing = False
             self.comeback.caught_up(screen)
@@ -298,6 +300,7 @@ class NetApp(ScopaApp):
         snap = await session.watch_table(table_id)
         board = BoardState(viewer=None)
         screen = BoardScreen(board, self.deck, title=f"watching table {table_id} (b: back)")
+        screen.turn_clock, screen.now = session.turn_clock, session.clock.now
         self.board_screen, self.watching = screen, table_id
         translator = GameTranslator(Watcher(self), -1, table_id)
         translator.rules = board.rules = rules_from_wire(snap.table.rules)

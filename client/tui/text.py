@@ -12,6 +12,7 @@ from scopa.engine import (
     DealVoid,
     Declared,
     Event,
+    Forced,
     GameEnded,
     Played,
     Preset,
@@ -103,6 +104,11 @@ def event_text(event: Event, board: BoardState, style: DeckStyle) -> Text | None
         return t
     if isinstance(event, DealVoid):
         return Text("Three or more kings on the table: the deal is void and dealt again.")
+    if isinstance(event, Played) and event.forced_by is Forced.TIMEOUT and event.seat == board.viewer:
+        t = Text("Your time ran out: the server played ", style="bold yellow") + card_span(event.card, style)
+        if event.captured:
+            t += Text(" and took ", style="bold yellow") + cards_span(event.captured, style)
+        return t + Text(" for you.", style="bold yellow")
     if isinstance(event, Played):
         who = board.seat_name(event.seat)
         t = Text(f"{who} {_verb(board, event.seat, 'play', 'plays')} ") + card_span(event.card, style)
@@ -112,7 +118,9 @@ def event_text(event: Event, board: BoardState, style: DeckStyle) -> Text | None
             t += Text(" on the table")
         if event.scopa:
             t += Text("  SCOPA!", style="bold magenta")
-        if event.forced:
+        if event.forced_by is Forced.TIMEOUT:
+            t += Text(" (time ran out: the server played for them)", style="yellow")
+        elif event.forced:
             t += Text(" (played for them)", style="dim")
         return t
     if isinstance(event, Declared):

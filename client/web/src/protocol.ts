@@ -64,6 +64,7 @@ export interface CardPlayed {
   scopa: boolean;
   seat: number;
   table: Array<string>;
+  turn_left_ms?: number | null;
 }
 
 export interface CardPlayedCommand {
@@ -164,6 +165,7 @@ export interface DeclarationMade {
   kind: DeclarationKind;
   points: number;
   seat: number;
+  turn_left_ms?: number | null;
   wild?: number | null;
 }
 
@@ -693,6 +695,7 @@ export interface RoundStart {
   round: number;
   stock: number;
   table: Array<string>;
+  turn_left_ms?: number | null;
 }
 
 export interface RoundStartCommand {
@@ -741,6 +744,7 @@ export interface SeatBack {
   event?: number | null;
   name: string;
   seat: number;
+  turn_left_ms?: number | null;
 }
 
 export interface SeatBackCommand {
@@ -815,6 +819,7 @@ export interface Snapshot {
   seats?: Array<SeatInfo>;
   sides?: Array<Array<number>>;
   table: TableInfo;
+  turn_left_ms?: number | null;
   you?: SeatView | null;
 }
 
@@ -950,6 +955,7 @@ export interface Welcome {
   motd?: string;
   protocol: number;
   server: string;
+  turn_timeout?: number | null;
   you: string;
 }
 
@@ -988,6 +994,7 @@ export interface YourTurn {
   declarations?: Array<DeclarationOption>;
   event: number;
   legal: Array<LegalMove>;
+  turn_left_ms?: number | null;
   view: SeatView;
 }
 

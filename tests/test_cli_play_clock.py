@@ -1,0 +1,39 @@
+"""`scopa play --plain` at a table with a turn clock, through a pseudo-terminal: the
+prompt says how long the person has, and when the time runs out the server's move for
+them is said at once ("Your time ran out: the server played …") and the game goes on
+with the next prompt; nobody has to press a key first.  The server runs on a fake clock."""
+
+from __future__ import annotations
+
+import pexpect
+import pytest
+
+from scopa.server import Limits
+from scopa.server.clock import FakeClock
+
+from serverthread import ServerThread
+from test_cli_play import create_table, spawn
+
+pytestmark = pytest.mark.process
+
+
+def test_the_plain_client_tells_the_time_left_and_the_move_made_when_it_ran_out() -> None:
+    clock = FakeClock()
+    with ServerThread(clock=clock, limits=Limits(ping_interval=None), turn_timeout=30) as server:
+        child = spawn(server, "--name", "ada")
+        try:
+            create_table(child, {})
+            child.expect(r"You have (\d+) s.*then the server plays for you")
+            assert int(child.match[1]) == 30
+            child.expect("Your move: ")
+            loop = server._loop
+            assert loop is not None
+            loop.call_soon_threadsafe(clock.advance, 30)  # the person does not answer in time
+            child.expect("Your time ran out: the server played ")
+            child.expect(r"You have (\d+) s")  # the next turn, after the bot's move
+            child.expect("Your move: ")
+            child.sendline("1")  # a line typed now answers the turn asked now
+            child.expect(r"You played ")
+            assert "Not allowed" not in child.before
+        finally:
+            child.terminate(force=True)

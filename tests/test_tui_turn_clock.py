@@ -1,0 +1,94 @@
+"""The turn clock in `scopa play` (the Textual app): the board counts the seconds left
+down from what the server says, is right again after the client was closed and came
+back, and when the time runs out the board shows the server's move at once — the card
+gone from the hand, no "Your turn" left on screen, the play list and the status line
+saying the server played for you — with no keypress needed.  The server runs on a fake
+clock."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import AsyncIterator
+
+import pytest
+from textual.widgets import Static
+
+from scopa.client.tokens import MemoryTokenStore
+from scopa.client.tui.board import BoardScreen
+from scopa.client.tui.lobby import CreateTableScreen, LobbyScreen
+from scopa.client.tui.netapp import NetApp
+from scopa.server import Limits, NetworkEngine
+from scopa.server.clock import FakeClock
+
+from test_tui_local import text_of
+from test_tui_network import until
+
+pytestmark = pytest.mark.integration
+
+SAFETY = 60
+
+
+@pytest.fixture
+async def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+async def engine(clock: FakeClock) -> AsyncIterator[NetworkEngine]:
+    e = NetworkEngine("127.0.0.1", 0, seed=31, clock=clock, limits=Limits(ping_interval=None), turn_timeout=30)
+    await e.start()
+    try:
+        yield e
+    finally:
+        await e.stop()
+
+
+def shown(screen: BoardScreen, panel: str) -> str:
+    """A panel's text as one line (however it wraps)."""
+    return " ".join(text_of(screen.query_one(panel, Static).content).split())
+
+
+def seconds_shown(screen: BoardScreen) -> int | None:
+    found = re.search(r"⏱ (\d+) s left", text_of(screen.query_one("#seats", Static).content))
+    return int(found[1]) if found else None
+
+
+async def test_the_countdown_survives_a_comeback_and_a_timeout_shows_at_once(engine: NetworkEngine,
+                                                                            clock: FakeClock) -> None:
+    store = MemoryTokenStore()
+    async with asyncio.timeout(SAFETY):
+        first = NetApp("127.0.0.1", engine.port, "ada", store, pace=0)
+        async with first.run_test(size=(100, 30)) as pilot:
+            await until(pilot, lambda: isinstance(first.screen, LobbyScreen))
+            await pilot.press("c")
+            await until(pilot, lambda: isinstance(first.screen, CreateTableScreen))
+            await pilot.press("ctrl+s")  # scopa against a greedy bot, the server's 30 s clock
+            await until(pilot, lambda: first.board_screen is not None and first.board_screen.asking)
+            screen = first.board_screen
+            assert screen is not None
+            await until(pilot, lambda: seconds_shown(screen) is not None)
+            assert 25 <= (seconds_shown(screen) or 0) <= 30  # the whole turn, counted on this client's clock
+            assert "then the server plays for you" in shown(screen, "#status")
+            table_id = first.session.table_id  # type: ignore[union-attr]
+        # The client is closed mid-turn; 12 s of the turn go by before it comes back.
+        clock.advance(12)
+        second = NetApp("127.0.0.1", engine.port, "ada", store, pace=0)
+        async with second.run_test(size=(100, 30)) as pilot:
+            await until(pilot, lambda: second.lobby is not None and second.lobby._question is not None)
+            await pilot.press("y")
+            await until(pilot, lambda: second.board_screen is not None and second.board_screen.asking)
+            screen = second.board_screen
+            assert screen is not None
+            await until(pilot, lambda: seconds_shown(screen) is not None)
+            assert 13 <= (seconds_shown(screen) or 0) <= 18  # what is left, not the turn's whole 30 s
+            hand = screen.board.hand
+            first_card = engine.tables[table_id].turns.pending(screen.board.viewer).ask.legal[0].card  # type: ignore[union-attr, arg-type]
+            # The time runs out while the person looks at the board: no key is pressed.
+            clock.advance(18)
+            await until(pilot, lambda: first_card not in screen.board.hand)
+            assert len(screen.board.hand) == len(hand) - 1
+            # The bot answers at once: the person may be asked again, but about the hand as it is now.
+            assert all(getattr(a, "card", None) != first_card for a in screen.question.legal)
+            assert "Your time ran out: the server played" in shown(screen, "#status")
+            assert "time ran out" in shown(screen, "#plays")
