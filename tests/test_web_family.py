@@ -3,7 +3,8 @@ real server on 127.0.0.1 (port 0), as tests/test_web_client.py drives it: Leave 
 first and the game's end shows at once; a reload keeps the players' names; a friend who
 joins by the invite link and plays first finds a whole board on both pages; the page in
 Italian says everything in Italian (and remembers the choice); the round's end shows
-every category with its raw numbers; the lobby lists live tables only."""
+every category with its raw numbers; the lobby lists live tables only; the turn clock
+counts down from what the server says is left and a move made when time ran out is said."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ import json
 import random
 import re
 import subprocess
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -18,9 +21,13 @@ import pytest
 from playwright.async_api import Browser, Page
 
 from scopa.client.rulebook import option_lines
+from scopa.client.webfiles import web_files, web_root
 from scopa.engine import Deal, RuleSet
 from scopa.engine.rules import Preset
 from scopa.engine.state import GameState, Phase
+from scopa.server import NetworkEngine
+from scopa.server.clock import FakeClock
+from scopa.server.web import WebFront
 
 from test_web_client import (  # noqa: F401
     MINE, PHONE, WAIT, Site, browser, create, dismiss_round_end, open_page, play_one, site,
@@ -244,3 +251,50 @@ async def test_the_lobby_lists_live_tables_only(site: Site, browser: Browser) ->
         await page.wait_for_selector(".tables li:has-text('#2 ')", timeout=WAIT)
         assert await page.locator(".tables li").all_text_contents() == [
             "#2 Scopa, 2 players, to 11 · waiting for players · bob, —JoinWatch"]
+
+
+@asynccontextmanager
+async def on_a_held_clock(clock: FakeClock) -> AsyncIterator[Site]:
+    """A server whose turn clocks run on ``clock`` (moved on by the test), with its web front."""
+    engine = NetworkEngine(host="127.0.0.1", port=0, clock=clock)
+    await engine.start()
+    front = WebFront(engine, web_root(), extra=web_files())
+    await front.start("127.0.0.1", 0)
+    s = Site(engine, front)
+    try:
+        yield s
+    finally:
+        await s.engine.stop()
+        await s.front.stop()
+    assert s.errors == []
+
+
+async def seconds_left(page: Page) -> int:
+    text = await page.locator("#turn .clock").text_content() or ""
+    found = re.search(r"(\d+) s left", text)
+    assert found, text
+    return int(found.group(1))
+
+
+async def test_the_clock_counts_down_across_a_reload_and_says_when_time_ran_out(browser: Browser) -> None:
+    """The turn clock (PROTOCOL.md §7): the seconds left come from the server's
+    turn_left_ms, so a reload shows what is left, not a fresh clock; a move the server
+    makes when time runs out is said to the player and marked in the round's plays."""
+    clock = FakeClock()
+    async with on_a_held_clock(clock) as s:
+        page = await open_page(browser, s, "ada")
+        await page.select_option("#timer", "30")
+        await create(page)
+        await page.wait_for_selector(MINE, timeout=WAIT)
+        assert 28 <= await seconds_left(page) <= 30
+        clock.advance(20)  # the server's clock: 10 s of ada's turn are left
+        await page.reload()
+        await page.wait_for_selector(MINE, timeout=WAIT)
+        assert 8 <= await seconds_left(page) <= 10
+        played = await page.locator("[data-area=plays] li").count()
+        clock.advance(11)  # time runs out: the server plays for ada
+        notice = page.get_by_role("alert").filter(has_text="time ran out")
+        await notice.wait_for(timeout=WAIT)
+        assert re.fullmatch(r"Your time ran out: the server played .+ for you\.", await notice.text_content() or "")
+        mine = page.locator("[data-area=plays] li").nth(played)
+        assert re.search(r"^ada: .* · time ran out: the server played .+ for ada$", await mine.text_content() or "")

@@ -34,7 +34,7 @@ const st = {
   tableId: null as string | null, seat: null as number | null, watching: false, info: null as TableInfo | null,
   seats: [] as SeatInfo[], view: null as (Partial<SeatView> & PublicView) | null,
   legal: [] as LegalMove[], declarations: [] as DeclarationOption[], turnEvent: null as number | null,
-  turnStarted: 0, picked: null as string | null, roundEnd: null as RoundEnd | null, gameEnd: null as GameEnd | null,
+  picked: null as string | null, roundEnd: null as RoundEnd | null, gameEnd: null as GameEnd | null,
   invite: "" as string, flash: "", scopas: new Set<string>(), // the cards that made a scopa this round (seen live)
   forced: new Set<string>(), // the cards the server played for someone whose time ran out, this round
   notice: "", // what the person should know about their name
@@ -46,7 +46,9 @@ const st = {
 let fresh = true;
 let asking = ""; // the name the person asked for, while the server finds it taken
 let handSize = 3; // cards a deal gives each hand (counted at the round's start)
-const EVERYTHING = Number.MAX_SAFE_INTEGER; // 2**53 - 1, still an integer on the wire
+const EVERYTHING = Number.MAX_SAFE_INTEGER;
+// The commands that tell whose turn it is, each with that turn's clock (turn_left_ms).
+const TURN_TELLERS = new Set(["your_turn", "round_start", "played", "declared", "seat_back", "snapshot"]); // 2**53 - 1, still an integer on the wire
 
 function savedSeat(): Seat | null {
   try { return JSON.parse(localStorage.getItem("scopa.seat") || "null") as Seat | null; } catch { return null; }
@@ -136,7 +138,9 @@ function handle(f: Frame): void {
     const seat = savedSeat();
     if (seat && seat.lastEvent < b.event && st.seat !== null && !fresh) saveSeat({ ...seat, lastEvent: b.event });
   }
-  if (typeof b.turn_left_ms === "number") st.deadline = b.turn_left_ms > 0 ? Date.now() + b.turn_left_ms : 0;
+  if (TURN_TELLERS.has(f.name) && (f.name !== "snapshot" || b.public)) {
+    st.deadline = typeof b.turn_left_ms === "number" ? Date.now() + b.turn_left_ms : 0; // none: no clock runs
+  }
   switch (f.name) {
     case "ping": send("pong", { nonce: b.nonce ?? 0 }, f.sender, f.seq); return;
     case "welcome": {
@@ -188,7 +192,7 @@ function handle(f: Frame): void {
     }
     case "table_created":
       st.info = b.table;
-      if (b.invite) st.invite = `${location.origin}/?table=${encodeURIComponent(b.table.id)}&invite=${encodeURIComponent(b.invite)}`;
+      if (b.invite) st.invite = `${location.origin}/?invite=${encodeURIComponent(`${b.table.id}.${b.invite}`)}`;
       break;
     case "joined":
       st.tableId = b.table; st.seat = b.seat; st.watching = false; st.gameEnd = null; st.roundEnd = null;
@@ -211,7 +215,7 @@ function handle(f: Frame): void {
       break;
     case "your_turn":
       st.view = b.view; st.legal = b.legal; st.declarations = b.declarations ?? []; st.turnEvent = b.event;
-      st.turnStarted = Date.now(); st.picked = null;
+      st.picked = null;
       break;
     case "played": {
       const before = measure(app);
@@ -237,8 +241,8 @@ function handle(f: Frame): void {
       (f.sender.startsWith("table:") ? st.tableChat : st.lobbyChat).push(line);
       break;
     }
-    case "seat_away": st.flash = fill(t.away, { name: b.name }); break;
-    case "seat_back": st.flash = fill(t.back, { name: b.name }); break;
+    case "seat_away": if (b.seat !== st.seat) st.flash = fill(t.away, { name: b.name }); break;
+    case "seat_back": if (b.seat !== st.seat) st.flash = fill(t.back, { name: b.name }); break;
     case "seat_replaced": st.flash = fill(t.bot, { name: b.name }); break;
     default: return;
   }
@@ -257,7 +261,6 @@ function played(b: Body): void {
   const players = st.info?.rules?.players ?? st.seats.length ?? 2;
   v.turn = (b.seat + 1) % Math.max(players, 1);
   if (b.seat === st.seat) st.legal = [];
-  st.turnStarted = Date.now();
   st.picked = null;
   if (b.forced === "timeout") {
     const card = cardName(b.card, deck);
@@ -280,7 +283,7 @@ function roundStart(b: Body): void {
   const before = st.view;
   const each = Math.max(0, Math.floor((40 - b.table.length - b.stock) / n));
   handSize = each || handSize;
-  st.roundEnd = null; st.scopas.clear(); st.forced.clear(); st.turnStarted = Date.now();
+  st.roundEnd = null; st.scopas.clear(); st.forced.clear();
   st.totalsBefore = [...(before?.totals ?? [])];
   st.view = {
     ...(before ?? {}), round: b.round, table: b.table, stock: b.stock, round_plays: [], dealer: b.dealer,
@@ -297,9 +300,13 @@ function redeal(v: NonNullable<typeof st.view>): void {
 }
 
 function joinFromLink(): void {
+  // ?invite=TABLE.CODE (the invite as one string), or ?table=ID for a public table
   const q = new URLSearchParams(location.search);
-  const table = q.get("table");
-  if (table && !st.tableId) send("join_table", { table, invite: q.get("invite") || null });
+  const one = q.get("invite") ?? "";
+  const dot = one.indexOf(".");
+  const table = dot > 0 ? one.slice(0, dot) : q.get("table");
+  const invite = dot > 0 ? one.slice(dot + 1) : q.get("invite");
+  if (table && !st.tableId) send("join_table", { table, invite: invite || null });
 }
 
 // ------------------------------------------------------------------ playing
@@ -499,14 +506,15 @@ let timerEl: HTMLElement | null = null;
 let shownOnTable = new Set<string>(); // the table's cards last drawn: a new one arrives animated
 function secondsLeft(): number | null {
   if (st.gameEnd || !st.view || st.roundEnd) return null;
-  if (st.deadline) return Math.max(0, Math.ceil((st.deadline - Date.now()) / 1000));
-  const limit = st.info?.turn_timeout;
-  return limit ? Math.max(0, Math.ceil(limit - (Date.now() - st.turnStarted) / 1000)) : null;
+  return st.deadline ? Math.max(0, Math.ceil((st.deadline - Date.now()) / 1000)) : null;
 }
-setInterval(() => {
+function showClock(): void {
   const left = secondsLeft();
-  if (timerEl) timerEl.textContent = left === null ? "" : ` · ${fill(t.secondsLeft, { n: left })}`;
-}, 1000);
+  if (!timerEl) return;
+  timerEl.textContent = left === null ? "" : ` · ${fill(t.secondsLeft, { n: left })}`;
+  timerEl.classList.toggle("short", left !== null && left <= 10);
+}
+setInterval(showClock, 1000);
 
 function leaveButton(): HTMLButtonElement {
   if (st.watching) {
@@ -541,9 +549,8 @@ function tableScreen(): void {
   const seats = h("div", { class: "seats" }, ...Array.from({ length: players }, (_, i) => h("div", {
     class: `seat${v && v.turn === i && !st.gameEnd ? " turn" : ""}`, "data-seat": i,
   }, `${seatName(i)}${i === st.seat ? ` (${t.me})` : ""} · ${fill(t.inHand, { n: v?.hand_sizes?.[i] ?? 0 })}`)));
-  timerEl = h("span");
-  const left = secondsLeft();
-  if (left !== null) timerEl.textContent = ` · ${fill(t.secondsLeft, { n: left })}`;
+  timerEl = h("span", { class: "clock" });
+  showClock();
   const turnText = st.gameEnd ? t.gameEnd : !v ? t.waiting : mine ? t.yourTurn : fill(t.turnOf, { name: seatName(v.turn) });
   const table = h("div", { class: "cards", "aria-label": t.table, "data-area": "table" }, ...(v?.table ?? []).map((c) => cardButton(c,
     `${lit.has(c) ? "lit" : ""}${shownOnTable.has(c) ? "" : " arrived"}`, () => tapTable(c))));
