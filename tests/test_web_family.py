@@ -4,11 +4,15 @@ first and the game's end shows at once; a reload keeps the players' names; a fri
 joins by the invite link and plays first finds a whole board on both pages; the page in
 Italian says everything in Italian (and remembers the choice); the round's end shows
 every category with its raw numbers; the lobby lists live tables only; the turn clock
-counts down from what the server says is left and a move made when time ran out is said."""
+counts down from what the server says is left and a move made when time ran out is said.
+
+With SCOPA_SCREENSHOTS=DIR the Italian phone's table and round end are saved there
+(docs/web-phone.png and docs/web-round-end.png are the README's)."""
 
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
 import subprocess
@@ -98,7 +102,8 @@ def seed_where_seat_1_plays_first() -> int:
 
 async def open_italian(browser: Browser, site: Site, name: str, url: str = "") -> Page:
     """A phone whose browser speaks Italian, named ``name``, at ``url`` (the server's page)."""
-    context = await browser.new_context(**ITALIAN_PHONE)  # type: ignore[arg-type]
+    still = {"reduced_motion": "reduce"} if os.environ.get("SCOPA_SCREENSHOTS") else {}  # no card caught mid-flight
+    context = await browser.new_context(**ITALIAN_PHONE, **still)  # type: ignore[arg-type]
     page = await context.new_page()
     page.on("console", lambda m: site.errors.append(f"{name}: {m.text}") if m.type == "error" else None)
     page.on("pageerror", lambda e: site.errors.append(f"{name}: {e}"))
@@ -171,9 +176,14 @@ async def test_a_reload_keeps_the_names_and_the_round_end_says_why(site: Site, b
     heads = await page.locator("table.piles tr:first-child th[scope=col]").all_text_contents()
     assert heads[0] == "ada" and len(heads) == 2 and not heads[1].startswith(("Squadra", "Posto"))
     assert (await page.locator(".seat").all_text_contents())[1].startswith(heads[1])
+    shots = os.environ.get("SCOPA_SCREENSHOTS")
+    if shots:
+        await page.screenshot(path=f"{shots}/web-phone.png")
 
     await play_to_round_end(page)
     box = page.locator("dialog[open]#round-end")
+    if shots:
+        await page.screenshot(path=f"{shots}/web-round-end.png")
     assert await box.locator("thead th").all_text_contents() == heads
     rows = [r.split("\t") for r in (await box.locator("tbody").inner_text()).split("\n") if r]
     labels = [r[0] for r in rows]
@@ -298,3 +308,17 @@ async def test_the_clock_counts_down_across_a_reload_and_says_when_time_ran_out(
         assert re.fullmatch(r"Your time ran out: the server played .+ for you\.", await notice.text_content() or "")
         mine = page.locator("[data-area=plays] li").nth(played)
         assert re.search(r"^ada: .* · time ran out: the server played .+ for ada$", await mine.text_content() or "")
+
+
+async def test_a_name_in_use_is_said_and_may_be_changed(site: Site, browser: Browser) -> None:
+    await open_page(browser, site, "nonna")
+    second = await open_page(browser, site, "nonna")
+    status = second.get_by_role("status")
+    await status.filter(has_text="is taken").wait_for(timeout=WAIT)
+    said = await status.text_content() or ""
+    assert re.match(r"The name nonna is taken: you play as nonna\d\d\.", said)
+    assert await second.locator("header h1").text_content() == f"Scopa · {said.split(' as ')[1][:7]}"
+    await second.get_by_role("button", name="Change name").tap()
+    await second.fill("#name", "nonno")
+    await second.get_by_role("button", name="Play").tap()
+    await second.wait_for_selector("header h1:has-text('Scopa · nonno')", timeout=WAIT)

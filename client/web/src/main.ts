@@ -387,13 +387,20 @@ function choice(id: string, label: string, options: [string, string][], value: s
 }
 
 function header(): HTMLElement {
-  return h("header", { class: "bar" },
-    h("h1", { class: "grow" }, `${t.title} · ${t.you} ${st.name}`),
-    button(t.rules, showRules, "quiet"),
+  return h("header", { class: "bar" }, h("h1", { class: "grow" }, `${t.title} · ${st.name}`), button(t.rules, showRules, "quiet"));
+}
+
+/** The page's settings, at its foot: the cards' look and the language. */
+function settings(): HTMLElement {
+  return h("footer", { class: "bar panel", "aria-label": t.settings },
     choice("deck", t.deck, [["italian", t.italian], ["french", t.french]], deck, (v) => {
       deck = v as Deck; localStorage.setItem("scopa.deck", deck); render();
     }),
-    choice("lang", t.language, [["it", "italiano"], ["en", "English"]], lang, (v) => setLang(v as Lang)));
+    languageChoice());
+}
+
+function languageChoice(): HTMLElement {
+  return choice("lang", t.language, [["it", "italiano"], ["en", "English"]], lang, (v) => setLang(v as Lang));
 }
 
 function statusLine(): HTMLElement | string {
@@ -418,8 +425,7 @@ function nameScreen(): void {
     if (!name) return;
     st.name = name; localStorage.setItem("scopa.name", name); connect(); render();
   });
-  app.replaceChildren(h("header", { class: "bar" }, h("h1", { class: "grow" }, t.title),
-    choice("lang", t.language, [["it", "italiano"], ["en", "English"]], lang, (v) => setLang(v as Lang))), form);
+  app.replaceChildren(h("header", { class: "bar" }, h("h1", { class: "grow" }, t.title), languageChoice()), form);
   input.focus();
 }
 
@@ -448,7 +454,7 @@ function lobbyScreen(): void {
   const focused = document.activeElement?.id;
   app.replaceChildren(header(), statusLine(), h("div", { class: "split" },
     h("div", {}, h("section", { class: "panel", "aria-labelledby": "lobby-title" }, h("h2", { id: "lobby-title" }, t.lobby), tables), createForm()),
-    chatBox(st.lobbyChat, () => "lobby", "lobby-chat")));
+    chatBox(st.lobbyChat, () => "lobby", "lobby-chat")), settings());
   if (focused) document.getElementById(focused)?.focus();
 }
 
@@ -573,7 +579,8 @@ function tableScreen(): void {
     seats, h("div", { class: "split" }, h("div", {},
       h("h2", {}, `${t.table} · ${t.stock} ${v?.stock ?? 0}`), table,
       h("h2", {}, t.hand), hand, decl, h("p", {}, mine ? t.tapHint : "")),
-    h("div", {}, piles, h("section", { class: "panel", "aria-label": t.plays }, h("h2", {}, t.plays), plays), chatBox(st.tableChat, () => `table:${st.tableId}`, "table-chat"))));
+    h("div", {}, piles, h("section", { class: "panel", "aria-label": t.plays }, h("h2", {}, t.plays), plays), chatBox(st.tableChat, () => `table:${st.tableId}`, "table-chat"))),
+    settings());
   if (focused) document.getElementById(focused)?.focus();
   if (st.roundEnd && !st.gameEnd) roundEndDialog(st.roundEnd);
 }

@@ -30,7 +30,7 @@ export function scorePanel(sp: Speech, names: string[], totals: number[], piles:
   const each = (f: (p: PileInfo | undefined, i: number) => string) => names.map((_, i) => f(piles[i], i));
   return h("section", { class: "panel", "aria-labelledby": "score-title" }, h("h2", { id: "score-title" }, w.score),
     sideTable(w, names, [
-      row(w.score, names.map((_, i) => String(totals[i] ?? 0)), "total"),
+      row(w.points, names.map((_, i) => String(totals[i] ?? 0)), "total"),
       row(w.cards, each((p) => String(p?.cards ?? 0))), row(w.denari, each((p) => String(p?.denari ?? 0))),
       row(w.primiera, each((p) => String(p?.primiera ?? 0))), row(w.scope, each((p) => String(p?.scope ?? 0))),
       row(w.settebello, each((p) => (p?.settebello ? "✓" : "–"))),
@@ -73,7 +73,7 @@ export function gameEndLine(sp: Speech, g: GameEnd, sideName: (i: number) => str
 }
 
 export function gameEndTotals(sp: Speech, g: GameEnd, sideName: (i: number) => string): HTMLElement {
-  return sideTable(sp.w, g.totals.map((_, i) => sideName(i)), [row(sp.w.score, g.totals.map(String), "total")]);
+  return sideTable(sp.w, g.totals.map((_, i) => sideName(i)), [row(sp.w.points, g.totals.map(String), "total")]);
 }
 
 /** A table's rules in words, e.g. "Scopa, 2 giocatori, a 11 punti". */
