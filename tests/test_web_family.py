@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.async_api import Browser, Page
+from playwright.async_api import Browser, Locator, Page
 
 from scopa.client.rulebook import option_lines
 from scopa.client.webfiles import web_files, web_root
@@ -120,19 +120,21 @@ async def in_view(page: Page, selector: str) -> bool:
     return box is not None and box["y"] >= 0 and box["y"] + min(box["height"], 80) <= height
 
 
-async def tap_a_card(page: Page) -> None:
+async def tap_a_card(page: Page, touch: bool = True) -> None:
     """It is this page's turn (in any language): tap the first card in hand, then it again
-    or the first table card it lights, choosing the first set when asked."""
-    hand = page.locator(".cards:not([data-area=table]) .card")
-    await hand.first.tap()
+    or the first table card it lights, choosing the first set when asked (clicks for a
+    desktop: ``touch`` false)."""
+    async def act(target: Locator) -> None:
+        await (target.tap() if touch else target.click())
+    await act(page.locator(".cards:not([data-area=table]) .card").first)
     lit = page.locator("[data-area=table] .card.lit")
-    await (lit.first if await lit.count() else page.locator(".cards:not([data-area=table]) .card.picked")).tap()
+    await act(lit.first if await lit.count() else page.locator(".cards:not([data-area=table]) .card.picked"))
     choice = page.locator("dialog[open] div button")
     if await choice.count():
-        await choice.first.tap()
+        await act(choice.first)
 
 
-async def play_to_round_end(page: Page) -> None:
+async def play_to_round_end(page: Page, touch: bool = True) -> None:
     """Play this page's turns (the other seats are bots) until the round's end shows."""
     end = "dialog[open]#round-end"
     while not await page.locator(end).count():
@@ -141,7 +143,7 @@ async def play_to_round_end(page: Page) -> None:
             break
         plays = "ul.chat:not([aria-label=Chat]) li"  # the round's plays
         played = await page.locator(plays).count()
-        await tap_a_card(page)
+        await tap_a_card(page, touch)
         await page.wait_for_selector(f"{plays}:nth-child({played + 1}), {end}", state="attached", timeout=WAIT)
 
 

@@ -106,6 +106,7 @@ function connect(): void {
     if (frame && typeof frame === "object") handle(frame);
   };
   socket.onclose = () => {
+    if (ws !== socket) return; // a connection the page has already let go
     ws = null;
     st.connected = false;
     st.legal = [];
@@ -410,7 +411,11 @@ function statusLine(): HTMLElement | string {
   if (st.replaced) s.append(" ", button(t.playHere, () => { st.replaced = false; st.status = ""; connect(); }));
   if (st.notice) {
     s.append(text ? " " : "", st.notice, " ", button(t.changeName, () => {
-      st.notice = ""; st.name = ""; localStorage.removeItem("scopa.name"); ws?.close(); render();
+      st.notice = ""; st.name = ""; st.you = ""; st.connected = false; localStorage.removeItem("scopa.name");
+      const old = ws;
+      ws = null;
+      old?.close();
+      render();
     }, "quiet"), " ", button(t.close, () => { st.notice = ""; render(); }, "quiet"));
   }
   return s;
@@ -522,20 +527,23 @@ function showClock(): void {
 }
 setInterval(showClock, 1000);
 
+function toLobby(): HTMLButtonElement {
+  return button(t.toLobby, () => { st.tableId = null; st.seat = null; st.view = null; st.gameEnd = null; st.invite = ""; send("watch_lobby", {}); render(); });
+}
+
 function leaveButton(): HTMLButtonElement {
   if (st.watching) {
     return button(t.stopWatching, () => { send("unwatch_table", { table: st.tableId }); st.tableId = null; st.watching = false; st.view = null; send("watch_lobby", {}); render(); }, "quiet");
   }
-  if (st.gameEnd) {
-    return button(t.toLobby, () => { st.tableId = null; st.seat = null; st.view = null; st.gameEnd = null; st.invite = ""; send("watch_lobby", {}); render(); }, "quiet");
-  }
   const leave = () => send("leave_table", { table: st.tableId }, "lobby");
-  return button(t.leave, () => {
+  const b = button(t.leave, () => {
     if (st.info?.state !== "playing" && !st.view) { leave(); return; } // a waiting table: the seat is freed, nothing ends
     const d = dialog(t.leave, t.stay, "leave-question");
     d.body.append(h("p", {}, t.leaveQuestion));
     d.actions.prepend(button(t.leaveYes, () => { d.close(); leave(); }, "danger"));
   }, "quiet");
+  b.id = "leave";
+  return b;
 }
 
 function inviteBox(): HTMLElement | string {
@@ -572,8 +580,7 @@ function tableScreen(): void {
   const focused = document.activeElement?.id;
   app.toggleAttribute("data-mine", mine);
   app.replaceChildren(header(), statusLine(),
-    st.gameEnd ? gameEndBox(st.gameEnd) : "",
-    h("div", { class: "bar" }, h("p", { class: "status grow", id: "turn" }, turnText, timerEl), leaveButton()),
+    st.gameEnd ? gameEndBox(st.gameEnd) : h("div", { class: "bar" }, h("p", { class: "status grow", id: "turn" }, turnText, timerEl), leaveButton()),
     inviteBox(),
     st.flash ? h("p", { class: "scopa", role: "alert" }, st.flash) : "",
     seats, h("div", { class: "split" }, h("div", {},
@@ -614,7 +621,7 @@ function gameEndBox(g: GameEnd): HTMLElement {
   return h("section", { class: "panel end", id: "game-end", role: "alert", "aria-labelledby": "game-end-title" },
     h("h2", { id: "game-end-title" }, t.gameEnd),
     h("p", { class: "winner" }, gameEndLine(sp, g, sideName)),
-    gameEndTotals(sp, g, sideName));
+    gameEndTotals(sp, g, sideName), h("p", {}, st.watching ? leaveButton() : toLobby()));
 }
 
 document.documentElement.lang = lang;
