@@ -34,7 +34,7 @@ from scopa.server.clock import FakeClock
 from scopa.server.web import WebFront
 
 from test_web_client import (  # noqa: F401
-    MINE, PHONE, WAIT, Site, browser, create, dismiss_round_end, open_page, play_one, site,
+    MINE, PHONE, WAIT, Site, browser, create, journaled, open_page, site,
 )
 from test_web_table import seeded
 
@@ -324,3 +324,36 @@ async def test_a_name_in_use_is_said_and_may_be_changed(site: Site, browser: Bro
     await second.fill("#name", "nonno")
     await second.get_by_role("button", name="Play").tap()
     await second.wait_for_selector("header h1:has-text('Scopa · nonno')", timeout=WAIT)
+
+
+async def test_a_finished_game_again_step_by_step(journaled: Site, browser: Browser) -> None:
+    """The lobby of a server that keeps its games lists the finished ones (list_games)
+    and shows any of them again from its record (get_record), play by play, on the board
+    of live play."""
+    site = journaled
+    page = await open_page(browser, site, "ada")
+    await create(page)
+    await page.wait_for_selector(MINE, timeout=WAIT)
+    dealt = sorted(await page.locator("[data-area=table] .card").evaluate_all("cs => cs.map(c => c.dataset.card)"))
+    await tap_a_card(page)
+    plays = "ul.chat:not([aria-label=Chat]) li"
+    await page.locator(plays).first.wait_for(timeout=WAIT)
+    first_play = await page.locator(plays).first.text_content()
+    await page.get_by_role("button", name="Leave").tap()
+    await page.get_by_role("button", name="Leave: end the game").tap()
+    await page.get_by_role("button", name="Back to the tables").tap()
+
+    await page.get_by_role("button", name="Show the finished games").tap()
+    game = page.locator("#games li", has_text="#1 Scopa")
+    await game.wait_for(timeout=WAIT)
+    await game.get_by_role("button", name="Replay").tap()
+    where = page.locator("#replay-where")
+    await where.wait_for(timeout=WAIT)
+    assert await where.text_content() == "Round 1 of 1 · Just dealt"
+    assert sorted(await page.locator("[data-area=table] .card").evaluate_all("cs => cs.map(c => c.dataset.card)")) == dealt
+    assert await page.locator("[data-area=plays] li").count() == 0
+    await page.get_by_role("button", name="Next ▶").tap()
+    assert (await where.text_content() or "").startswith("Round 1 of 1 · play 1 of ")
+    assert await page.locator("[data-area=plays] li").all_text_contents() == [first_play]
+    await page.get_by_role("button", name="◀ Back").tap()
+    assert await where.text_content() == "Round 1 of 1 · Just dealt"

@@ -7,8 +7,9 @@ import { button, dialog, h } from "./dom";
 import { defaultLang, fill, gameName, type Lang, speech } from "./i18n";
 import { renderMarkdown } from "./markdown";
 import type {
-  DeclarationOption, GameEnd, LegalMove, PublicView, RoundEnd, SeatInfo, SeatView, TableInfo,
+  DeclarationOption, GameEnd, GameSummary, LegalMove, PublicView, Record as GameRecord, RoundEnd, SeatInfo, SeatView, TableInfo,
 } from "./protocol";
+import { boardAt, roundEndAt } from "./replay";
 import { describe, gameEndLine, gameEndTotals, roundTable, scorePanel } from "./score";
 
 type Body = Record<string, any>;
@@ -40,6 +41,8 @@ const st = {
   notice: "", // what the person should know about their name
   deadline: 0, // when the turn's time runs out (Date.now() scale; 0: no clock)
   totalsBefore: [] as number[], // the game's totals when the round began
+  games: null as GameSummary[] | null, // the server's finished games, once asked for
+  replay: null as { record: GameRecord; round: number; step: number } | null, // a finished game shown again
 };
 // A page just (re)loaded knows nothing of its table: its first resume asks for a snapshot
 // (an event number above any the server gave), later ones for what they missed.
@@ -184,6 +187,8 @@ function handle(f: Frame): void {
     case "bye":
       if (/another connection/.test(b.reason ?? "")) { st.replaced = true; st.status = t.elsewhere; }
       break;
+    case "games": st.games = b.games; break;
+    case "record": st.replay = { record: b.record, round: 0, step: 0 }; window.scrollTo(0, 0); break;
     case "tables": st.tables = new Map((b.tables as TableInfo[]).filter(live).map((x) => [x.id, x])); break;
     case "table_update": {
       const info = b.table as TableInfo;
@@ -361,6 +366,13 @@ function showRules(): void {
   fetch(`rules.${lang}.md`).then((r) => r.text()).then((text) => d.body.append(h("div", { class: "rules", lang }, renderMarkdown(text, 3))));
 }
 
+/** A card shown, not played (a replay's). */
+function cardFace(card: string): HTMLElement {
+  const f = h("span", { class: "card", role: "img", "aria-label": cardName(card, deck), "data-card": card });
+  f.append(cardSvg(card, deck));
+  return f;
+}
+
 function cardButton(card: string, cls: string, onclick: () => void): HTMLButtonElement {
   const b = h("button", { class: `card ${cls}${landing.has(card) ? " landing" : ""}`, type: "button", "aria-label": cardName(card, deck), "data-card": card, onclick });
   b.append(cardSvg(card, deck));
@@ -371,6 +383,7 @@ function cardButton(card: string, cls: string, onclick: () => void): HTMLButtonE
 function render(): void {
   if (!st.name) return nameScreen();
   if (st.tableId) return tableScreen();
+  if (st.replay) return replayScreen();
   return lobbyScreen();
 }
 
@@ -458,9 +471,18 @@ function lobbyScreen(): void {
   if (!list.length) tables.append(h("li", {}, t.noTables));
   const focused = document.activeElement?.id;
   app.replaceChildren(header(), statusLine(), h("div", { class: "split" },
-    h("div", {}, h("section", { class: "panel", "aria-labelledby": "lobby-title" }, h("h2", { id: "lobby-title" }, t.lobby), tables), createForm()),
+    h("div", {}, h("section", { class: "panel", "aria-labelledby": "lobby-title" }, h("h2", { id: "lobby-title" }, t.lobby), tables), createForm(), finishedGames()),
     chatBox(st.lobbyChat, () => "lobby", "lobby-chat")), settings());
   if (focused) document.getElementById(focused)?.focus();
+}
+
+function finishedGames(): HTMLElement {
+  const list = st.games === null
+    ? h("p", {}, button(t.showGames, () => send("list_games", { limit: 20 }), "quiet"))
+    : h("ul", { class: "tables", id: "games" }, ...(st.games.length ? st.games.map((g) => h("li", {},
+      h("span", { class: "grow" }, `#${g.id} ${gameName(g.preset)} · ${g.players.join(", ")} · ${g.totals.join(" – ")}${g.winner === null ? "" : ` · ${fill(t.winner, { name: g.players.filter((_, i) => i % g.totals.length === g.winner).join(" + ") })}`}`),
+      button(t.replay, () => send("get_record", { game: g.id }), "quiet"))) : [h("li", {}, t.noGames)]));
+  return h("section", { class: "panel", "aria-labelledby": "games-title" }, h("h2", { id: "games-title" }, t.finished), list);
 }
 
 let form: HTMLFormElement | null = null;
@@ -627,3 +649,46 @@ function gameEndBox(g: GameEnd): HTMLElement {
 document.documentElement.lang = lang;
 render();
 connect();
+
+// ------------------------------------------------------------------ a finished game again
+function replayScreen(): void {
+  const rp = st.replay as NonNullable<typeof st.replay>;
+  const { record } = rp;
+  const rounds = record.rounds.length;
+  const actions = record.rounds[rp.round]?.actions.length ?? 0;
+  const b = boardAt(record, rp.round, rp.step);
+  const name = (i: number) => record.players[i]?.name ?? fill(t.seat, { n: i + 1 });
+  const sideOf = (i: number) => record.players.filter((p) => p.side === i).map((p) => p.name).join(" + ");
+  const sides = b.piles.map((_, i) => sideOf(i));
+  const go = (round: number, step: number) => { rp.round = round; rp.step = step; render(); };
+  const controls = h("div", { class: "bar", id: "replay-controls" },
+    button(t.prevRound, () => go(rp.round - 1, 0), "quiet"), button(t.back1, () => go(rp.round, rp.step - 1)),
+    button(t.next1, () => go(rp.round, rp.step + 1)), button(t.nextRound, () => go(rp.round + 1, 0), "quiet"));
+  const [prevRound, back, next, nextRound] = [...controls.children] as HTMLButtonElement[];
+  prevRound.disabled = rp.round === 0; back.disabled = rp.step === 0;
+  next.disabled = rp.step >= actions; nextRound.disabled = rp.round >= rounds - 1;
+  const ended = rp.step >= actions ? roundEndAt(record, rp.round) : null;
+  const seats = h("div", { class: "seats" }, ...record.players.map((p) => h("div", {
+    class: `seat${!ended && rp.step < actions && b.turn === p.seat ? " turn" : ""}`, "data-seat": p.seat,
+  }, `${p.name} · ${fill(t.inHand, { n: b.hands[p.seat].length })}`)));
+  const last = b.plays[b.plays.length - 1];
+  const plays = h("ul", { class: "chat", "aria-label": t.plays, tabindex: 0, "data-area": "plays" }, ...b.plays.map((p) => h("li", { class: b.scopas.has(p.card) ? "scopa" : "" },
+    `${name(p.seat)}: ${cardName(p.card, deck)}${p.captured.length ? ` → ${p.captured.map((c) => cardName(c, deck)).join(", ")}` : ""}${b.scopas.has(p.card) ? ` · ${t.scopa}` : ""}`)));
+  const hands = record.players.map((p) => h("section", { class: "panel", "aria-label": fill(t.handOf, { name: p.name }) },
+    h("h3", {}, fill(t.handOf, { name: p.name })),
+    h("div", { class: "cards" }, ...b.hands[p.seat].map(cardFace))));
+  const before = b.totals;
+  app.removeAttribute("data-mine");
+  app.replaceChildren(header(), statusLine(),
+    h("section", { class: "panel", "aria-labelledby": "replay-title" },
+      h("h2", { id: "replay-title" }, `${fill(t.replayOf, { id: record.game ?? "" })} · ${describe(sp, record.rules)}`),
+      h("p", { class: "status", id: "replay-where", role: "status" }, `${fill(t.roundOf, { n: rp.round + 1, of: rounds })} · ${rp.step ? fill(t.stepOf, { k: rp.step, of: actions }) : t.dealt}${last ? ` · ${name(last.seat)}: ${cardName(last.card, deck)}` : ""}`),
+      controls, h("p", {}, button(t.toLobby, () => { st.replay = null; render(); }, "quiet"))),
+    ended ? h("section", { class: "panel end", "aria-label": fill(t.roundEnd, { n: ended.round }) }, h("h2", {}, fill(t.roundEnd, { n: ended.round })),
+      roundTable(sp, sides, ended, before, record.rules.target, !!record.rules.frac)) : "",
+    seats, h("div", { class: "split" }, h("div", {},
+      h("h2", {}, `${t.table} · ${t.stock} ${b.stock}`), h("div", { class: "cards", "aria-label": t.table, "data-area": "table" }, ...b.table.map(cardFace)),
+      ...hands),
+    h("div", {}, scorePanel(sp, sides, before, b.piles), h("section", { class: "panel", "aria-label": t.plays }, h("h2", {}, t.plays), plays))),
+    settings());
+}
