@@ -34,7 +34,7 @@ from scopa.server.clock import FakeClock
 from scopa.server.web import WebFront
 
 from test_web_client import (  # noqa: F401
-    MINE, PHONE, WAIT, Site, browser, create, journaled, open_page, site,
+    MINE, PHONE, WAIT, Site, browser, create, journaled, open_page, play_one, site,
 )
 from test_web_table import seeded
 
@@ -98,6 +98,20 @@ def seed_where_seat_1_plays_first() -> int:
         if state.phase is Phase.PLAY and state.to_move == 1:
             return seed
     raise AssertionError("no such deal")
+
+
+def qr_path(text: str) -> str:
+    """The dark modules of ``text``'s QR code as the page draws them (uqr's encoding,
+    low error correction, a border of 2), as an SVG path."""
+    script = """
+const { encode } = require("uqr");
+const { data } = encode(process.argv[1], { ecc: "L", border: 2 });
+let path = "";
+data.forEach((row, y) => row.forEach((dark, x) => { if (dark) path += `M${x} ${y}h1v1h-1z`; }));
+process.stdout.write(path);
+"""
+    done = subprocess.run(["node", "-e", script, text], cwd=WEB, check=True, capture_output=True, text=True, timeout=60)
+    return done.stdout
 
 
 async def open_italian(browser: Browser, site: Site, name: str, url: str = "") -> Page:
@@ -205,6 +219,9 @@ async def test_a_friend_who_plays_first_by_the_invite_link(browser: Browser) -> 
         link = ada.get_by_role("link")
         await link.wait_for(timeout=WAIT)
         invite = await link.get_attribute("href") or ""
+        assert re.fullmatch(re.escape(s.url) + r"\?invite=1\.[A-Za-z0-9_-]{8,64}", invite)  # TABLE.CODE, one string
+        qr = ada.get_by_role("img", name="QR code of the invite link")
+        assert await qr.locator("path").get_attribute("d") == qr_path(invite)  # the same link, for a camera
         context = await browser.new_context(**PHONE)  # type: ignore[arg-type]
         bob = await context.new_page()
         bob.on("console", lambda m: s.errors.append(f"bob: {m.text}") if m.type == "error" else None)

@@ -6,6 +6,7 @@ import { animate, landing, measure } from "./anim";
 import { button, dialog, h } from "./dom";
 import { defaultLang, fill, gameName, type Lang, speech } from "./i18n";
 import { renderMarkdown } from "./markdown";
+import { qrSvg } from "./qr";
 import type {
   DeclarationOption, GameEnd, GameSummary, LegalMove, PublicView, Record as GameRecord, RoundEnd, SeatInfo, SeatView, TableInfo,
 } from "./protocol";
@@ -574,7 +575,8 @@ function inviteBox(): HTMLElement | string {
   const copy = button(t.copy, () => { navigator.clipboard?.writeText(link).then(() => { copy.textContent = t.copied; }, () => undefined); }, "quiet");
   const shareIt = "share" in navigator ? button(t.share, () => { navigator.share({ url: link, title: t.title }).catch(() => undefined); }) : "";
   return h("section", { class: "panel", id: "invite", "aria-labelledby": "invite-title" },
-    h("h2", { id: "invite-title" }, t.invite), h("p", { class: "link" }, h("a", { href: link }, link)), h("p", { class: "bar" }, shareIt, copy));
+    h("h2", { id: "invite-title" }, t.invite), h("p", { class: "link" }, h("a", { href: link }, link)), h("p", { class: "bar" }, shareIt, copy),
+    h("p", {}, t.qr), qrSvg(link, t.qrLabel));
 }
 
 function tableScreen(): void {
