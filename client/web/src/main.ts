@@ -150,6 +150,7 @@ function handle(f: Frame): void {
     case "ping": send("pong", { nonce: b.nonce ?? 0 }, f.sender, f.seq); return;
     case "welcome": {
       st.you = b.you;
+      if (serverTimeout !== (b.turn_timeout ?? null)) { serverTimeout = b.turn_timeout ?? null; form = null; }
       const given = String(b.you).replace(/^player:/, "");
       if (given !== st.name) { st.name = given; localStorage.setItem("scopa.name", given); }
       st.status = "";
@@ -235,6 +236,8 @@ function handle(f: Frame): void {
     case "round_end": st.roundEnd = b as RoundEnd; st.deadline = 0; if (st.view) st.view.totals = b.totals; break;
     case "game_end":
       st.gameEnd = b as GameEnd; st.legal = []; st.deadline = 0; saveSeat(null);
+      // the last round's box, if open, says who won too
+      document.querySelector("dialog[open]#round-end > div")?.prepend(h("p", { class: "winner" }, gameEndLine(sp, st.gameEnd, sideName)));
       window.scrollTo(0, 0);
       break;
     case "left":
@@ -487,6 +490,7 @@ function finishedGames(): HTMLElement {
 }
 
 let form: HTMLFormElement | null = null;
+let serverTimeout: number | null = null; // the server's turn clock (welcome): no table may ask for more
 let optionList: Promise<[string, string, string][]> | null = null;
 function createForm(): HTMLElement {
   if (form) return form;
@@ -500,7 +504,9 @@ function createForm(): HTMLElement {
   preset.addEventListener("change", fillPlayers);
   const bots = h("select", { id: "bots" }, h("option", { value: "" }, t.none), ...Object.keys(LEVELS).map((l) => h("option", { value: l, selected: l === "medium" }, t[l as "easy"])));
   const priv = h("input", { id: "private", type: "checkbox" });
-  const timer = h("select", { id: "timer" }, h("option", { value: "" }, t.serverDefault), h("option", { value: "30" }, "30 s"), h("option", { value: "15" }, "15 s"), h("option", { value: "off" }, t.noTimer));
+  const shorter = [30, 15].filter((n) => serverTimeout === null || n < serverTimeout);
+  const timer = h("select", { id: "timer" }, h("option", { value: "" }, serverTimeout ? `${t.serverDefault} (${serverTimeout} s)` : t.serverDefault),
+    ...shorter.map((n) => h("option", { value: String(n) }, `${n} s`)), h("option", { value: "off" }, t.noTimer));
   const more = h("details", { id: "more" }, h("summary", { class: "quiet" }, t.more));
   optionList ??= fetch("options.json").then((r) => r.json());
   optionList.then((list) => {
