@@ -351,11 +351,13 @@ async def test_a_finished_game_again_step_by_step(journaled: Site, browser: Brow
     page = await open_page(browser, site, "ada")
     await create(page)
     await page.wait_for_selector(MINE, timeout=WAIT)
-    dealt = sorted(await page.locator("[data-area=table] .card").evaluate_all("cs => cs.map(c => c.dataset.card)"))
+    cards_on_table = "[data-area=table] .card"
+    table_now = sorted(await page.locator(cards_on_table).evaluate_all("cs => cs.map(c => c.dataset.card)"))
+    plays = page.locator("ul.chat:not([aria-label=Chat]) li")
+    before = await plays.all_text_contents()  # the bot's play, when it began
     await tap_a_card(page)
-    plays = "ul.chat:not([aria-label=Chat]) li"
-    await page.locator(plays).first.wait_for(timeout=WAIT)
-    first_play = await page.locator(plays).first.text_content()
+    await plays.nth(len(before)).wait_for(timeout=WAIT)
+    mine = await plays.nth(len(before)).text_content()
     await page.get_by_role("button", name="Leave").tap()
     await page.get_by_role("button", name="Leave: end the game").tap()
     await page.get_by_role("button", name="Back to the tables").tap()
@@ -367,10 +369,13 @@ async def test_a_finished_game_again_step_by_step(journaled: Site, browser: Brow
     where = page.locator("#replay-where")
     await where.wait_for(timeout=WAIT)
     assert await where.text_content() == "Round 1 of 1 · Just dealt"
-    assert sorted(await page.locator("[data-area=table] .card").evaluate_all("cs => cs.map(c => c.dataset.card)")) == dealt
-    assert await page.locator("[data-area=plays] li").count() == 0
-    await page.get_by_role("button", name="Next ▶").tap()
-    assert (await where.text_content() or "").startswith("Round 1 of 1 · play 1 of ")
-    assert await page.locator("[data-area=plays] li").all_text_contents() == [first_play]
+    step = page.get_by_role("button", name="Next ▶")
+    for _ in before:
+        await step.tap()
+    assert sorted(await page.locator(cards_on_table).evaluate_all("cs => cs.map(c => c.dataset.card)")) == table_now
+    assert await page.locator("[data-area=plays] li").all_text_contents() == before
+    await step.tap()
+    assert (await where.text_content() or "").startswith(f"Round 1 of 1 · play {len(before) + 1} of ")
+    assert await page.locator("[data-area=plays] li").all_text_contents() == [*before, mine]
     await page.get_by_role("button", name="◀ Back").tap()
-    assert await where.text_content() == "Round 1 of 1 · Just dealt"
+    assert await page.locator("[data-area=plays] li").all_text_contents() == before
