@@ -51,6 +51,9 @@ def build_parser() -> argparse.ArgumentParser:
     rules = sub.add_parser("rules", help="print the rules (of every game, or of one by name)")
     rules.add_argument("preset", nargs="?", choices=[p.value for p in Preset], metavar="PRESET",
                        help="one game: " + ", ".join(p.value for p in Preset))
+    rules.add_argument("--lang", choices=("en", "it"), default=None,
+                       help="the language: en (docs/RULES.md) or it (docs/RULES.it.md); default: the locale's "
+                            "(LANG=it_IT.UTF-8 is it)")
     sub.add_parser("options", help="list every table option (-o NAME=VALUE) and what it means")
 
     records.add_subcommands(sub)  # game records: replay, games, record, leaderboard
@@ -98,6 +101,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _rules(args: argparse.Namespace) -> int:
+    from scopa.client.i18n import language
     from scopa.client.rulebook import book, options_text, preset_rules
 
     from .pager import show_markdown
@@ -105,7 +109,8 @@ def _rules(args: argparse.Namespace) -> int:
     if args.command == "options":
         sys.stdout.write(options_text())
     else:
-        show_markdown(preset_rules(Preset(args.preset)) if args.preset else book())
+        lang = args.lang or language()
+        show_markdown(preset_rules(Preset(args.preset), lang) if args.preset else book(lang))
     return 0
 
 

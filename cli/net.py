@@ -15,6 +15,7 @@ from typing import Any
 from rich.console import Console
 
 from scopa.bots import STRATEGIES
+from scopa.client.invite import parse_invite, refusal_text
 from scopa.client.liveness import LinkEvent, LinkStatus
 from scopa.client.session import ClientSession, ConnectionLost, ServerRefused
 from scopa.engine import Player
@@ -33,6 +34,8 @@ def add_subcommands(sub: Any, add_rules: AddArguments, add_display: AddArguments
     play.add_argument("--state-dir", metavar="DIR", default=None,
                       help="where seat tokens are kept so that a restarted client can return to its game "
                            "(default: your user state directory, or $SCOPA_STATE_DIR)")
+    play.add_argument("--invite", metavar="INVITE", type=_invite,
+                      help="join a friend's private table: the invite they passed on (7.Xq3…, or the link holding it)")
     add_rules(play)  # defaults for tables you create
     add_display(play)
 
@@ -57,7 +60,10 @@ def add_subcommands(sub: Any, add_rules: AddArguments, add_display: AddArguments
 
     watch = sub.add_parser("watch", help="watch a table's game (public events only)")
     _connection_arguments(watch, default_name=default_name() + "-watch")
-    watch.add_argument("--table", required=True, metavar="ID", help="the table to watch")
+    which = watch.add_mutually_exclusive_group(required=True)
+    which.add_argument("--table", metavar="ID", help="the table to watch (a public one)")
+    which.add_argument("--invite", metavar="INVITE", type=_invite,
+                       help="a private table's invite (7.Xq3…, or the link holding it): watch that table")
     add_display(watch)
     add_rules(bot)  # tables it creates (and, when given, the only tables it joins)
 
@@ -72,6 +78,14 @@ def _connection_arguments(p: argparse.ArgumentParser, default_name: str | None,
     p.add_argument("--name", default=default_name, type=player_name,
                    help="your name at the tables: letters (accented ones too), digits, . _ -, at most 24 "
                         "(a number is added if it is taken)")
+
+
+def _invite(text: str) -> tuple[str, str]:
+    """``--invite``: the table and its code (argparse says what one looks like otherwise)."""
+    try:
+        return parse_invite(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _password() -> str | None:
@@ -100,6 +114,8 @@ def run(args: argparse.Namespace, console: Console) -> int:
     if secret is not None and not 8 <= len(secret) <= 200:
         console.print("[red]$SCOPA_PASSWORD must be 8-200 characters[/red]")
         return 2
+    if args.command == "watch" and args.invite is not None:
+        args.table = args.invite[0]
     try:
         if args.command in ("play", "watch") and full_screen(args):
             return _run_app(args, host, port, console, args.table if args.command == "watch" else None)
@@ -112,7 +128,10 @@ def run(args: argparse.Namespace, console: Console) -> int:
         console.print(f"[red]{exc}[/red]")
         return 1
     except ServerRefused as exc:
-        console.print(f"[red]The server refused: {exc.message}[/red] ({exc.code.value})")
+        watching = args.table if args.command == "watch" else None
+        invited = getattr(args, "invite", None) is not None
+        console.print(f"[red]{refusal_text(exc.code, exc.message, watching, invited)}[/red] ({exc.code.value})",
+                      markup=True, highlight=False)
         return 1
 
 
@@ -160,7 +179,7 @@ def _run_app(args: argparse.Namespace, host: str, port: int, console: Console, w
     defaults = rules_from_args(args) if watch is None else None
     pace = args.delay if getattr(args, "delay", None) is not None else 0.5
     app = NetApp(host, port, args.name, store, defaults, DeckStyle(args.deck), not args.no_autoplay, watch=watch,
-                 pace=pace)
+                 pace=pace, invite=getattr(args, "invite", None))
     status = app.run()
     return 0 if status is None else int(status)
 
@@ -184,7 +203,13 @@ async def _play(args: argparse.Namespace, host: str, port: int, console: Console
             return TerminalPlayer(session.name, console, DeckStyle(args.deck), not args.no_autoplay, args.delay,
                                   time_left=time_left)
 
-        await Lobby(session, console, make_player, defaults).run()
+        lobby = Lobby(session, console, make_player, defaults)
+        if args.invite is not None:  # straight to the friend's table, then the lobby
+            table, code = args.invite
+            joined = await session.join_table(table, invite=code)
+            console.print(f"You sit at table [bold]{joined.table}[/bold], seat {joined.seat + 1}.")
+            await lobby.play()
+        await lobby.run()
     console.print("[dim]bye[/dim]")
     return 0
 
@@ -244,5 +269,5 @@ async def _watch(args: argparse.Namespace, host: str, port: int, console: Consol
     async with await ClientSession.connect(host, port, args.name, password=_password()) as session:
         console.print(f"Connected to {host}:{port} as [bold]{session.name}[/bold].")
         session.add_listener(lambda event: console.print(f"[dim]{_link_line(event)}[/dim]"))
-        await watch_table(session, console, args.table)
+        await watch_table(session, console, args.table, args.invite[1] if args.invite else None)
     return 0

@@ -76,6 +76,8 @@ class Link(Channel):
         self.party: str = ""
         self.motd: str = ""
         self.server: str = ""
+        self.turn_timeout: float | None = None
+        """The server's turn clock (``welcome``): the longest a table may ask for; None: not told."""
         self.table_id: str | None = None
         self.seat: int | None = None
         self.token: str | None = None  # the seat token (kept in memory only, to resume)
@@ -138,6 +140,7 @@ class Link(Channel):
             if isinstance(reply.body, Welcome):
                 self.name, self.party = candidate, reply.body.you
                 self.motd, self.server = reply.body.motd, reply.body.server
+                self.turn_timeout = reply.body.turn_timeout
                 return
             assert isinstance(reply.body, Error)
             if reply.body.code is not ErrorCode.NAME_TAKEN:
@@ -262,7 +265,7 @@ class Link(Channel):
         if isinstance(reply.body, Error):
             raise ServerRefused(reply.body.code, reply.body.message)
         assert isinstance(reply.body, Welcome)
-        self.party = reply.body.you
+        self.party, self.turn_timeout = reply.body.you, reply.body.turn_timeout
         self.name = self.party.split(":", 1)[1]
         joined = await self._reply_to(seq)
         if isinstance(joined.body, Joined):
@@ -279,6 +282,7 @@ class Link(Channel):
             raise ServerRefused(reply.body.code, reply.body.message)
         assert isinstance(reply.body, Welcome)
         self.party, self.motd, self.server = reply.body.you, reply.body.motd, reply.body.server
+        self.turn_timeout = reply.body.turn_timeout
 
     async def _go_to(self, address: str) -> None:
         """Leave this connection (``bye``) for a new one to ``address``."""

@@ -164,6 +164,13 @@ class LobbyCalls(Link):
             self._seated(reply.body)
             return reply.body
 
+    def leave_game(self) -> None:
+        """Ask to leave the table of the game being played (it is abandoned), without
+        waiting: :meth:`~scopa.client.session.ClientSession.play_game` reads the end and
+        the ``left`` (reason ``left``) as it reads every other command of the table."""
+        if self.table_id is not None:
+            self._send(LeaveTable(table=self.table_id), str(LOBBY))
+
     async def leave_table(self) -> Left | None:
         """Leave the current table (a game in progress is abandoned)."""
         while self.table_id is not None:

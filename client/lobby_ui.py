@@ -23,6 +23,7 @@ from scopa.protocol.convert import rules_from_wire
 
 from scopa.bots import STRATEGIES
 from .game import GameResult
+from .invite import refusal_text
 from .liveness import LinkEvent, LinkStatus
 from .notices import notice_from_wire
 from .options import coerce
@@ -312,12 +313,13 @@ def describe(command: Command, names: Sequence[str]) -> str | None:
     return None
 
 
-async def watch_table(session: ClientSession, console: Console, table_id: str) -> None:
-    """Watch a table until its game ends (public events only)."""
+async def watch_table(session: ClientSession, console: Console, table_id: str, invite: str | None = None) -> None:
+    """Watch a table until its game ends (public events only); a private one with its ``invite``."""
     try:
-        snap = await session.watch_table(table_id)
+        snap = await session.watch_table(table_id, invite)
     except ServerRefused as exc:
-        console.print(f"[yellow]Cannot watch table {table_id!r}: {exc.message}[/yellow]")
+        console.print(Text(refusal_text(exc.code, exc.message, None if invite else table_id, invite is not None),
+                           style="yellow"))
         return
     names = [s.name for s in sorted(snap.seats, key=lambda s: s.seat)] or [n or "-" for n in snap.table.seats]
     console.print(f"Watching table [bold]{table_id}[/bold]: {snap.table.description}")

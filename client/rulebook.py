@@ -7,6 +7,9 @@ from __future__ import annotations
 
 from scopa.engine import AssoPigliaTutto, CaptureMode, Category, DeclarationKind, Preset, RuleSet
 
+from . import rulebook_it
+from .i18n import LANGUAGE, Lang
+
 BASICS = """\
 ## The cards
 
@@ -207,6 +210,16 @@ CAPTURE_MODE_NAMES: dict[CaptureMode, str] = {
 }
 
 
+def category_names() -> dict[Category, str]:
+    """The scoring categories' names in the terminal's language, in their fixed order."""
+    return rulebook_it.CATEGORY_NAMES if LANGUAGE == "it" else CATEGORY_NAMES
+
+
+def declaration_names() -> dict[DeclarationKind, str]:
+    """The declarations' names in the terminal's language."""
+    return rulebook_it.DECLARATION_NAMES if LANGUAGE == "it" else DECLARATION_NAMES
+
+
 def option_lines() -> list[tuple[str, str, str]]:
     """``(name, values, meaning)`` for every table option, from RuleSet's fields."""
     out = []
@@ -237,8 +250,11 @@ def preset_section(p: Preset) -> str:
     return f"### `{p.value}`\n\n{PRESET_TEXT[p]}\n\nSettings: {_settings(p)}.\n"
 
 
-def book() -> str:
-    """The whole rule book, in Markdown (docs/RULES.md is this text)."""
+def book(lang: Lang = "en") -> str:
+    """The whole rule book, in Markdown (docs/RULES.md is this text; in Italian,
+    docs/RULES.it.md)."""
+    if lang == "it":
+        return rulebook_it.book(OPTION_VALUES)
     parts = ["# Scopa: the rules\n", "How to play Scopa and every variant this program offers.\n", BASICS]
     parts.append("## Games by name\n\nPick one with `--rules NAME` (or in the create-table form).\n")
     parts.extend(preset_section(p) for p in Preset)
@@ -258,8 +274,10 @@ def _indent(note: str) -> str:
     return "\n".join("  " + ln.strip() if not ln.startswith("  ") else ln for ln in note.splitlines())
 
 
-def preset_rules(p: Preset) -> str:
+def preset_rules(p: Preset, lang: Lang = "en") -> str:
     """``scopa rules PRESET``: the basics, then that game's own rules."""
+    if lang == "it":
+        return rulebook_it.preset_rules(p)
     return f"# {p.value}\n\n{PRESET_TEXT[p]}\n\nSettings: {_settings(p)}.\n\n{table_rules(RuleSet.build(p))}\n{BASICS}"
 
 

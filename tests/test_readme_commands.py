@@ -42,6 +42,7 @@ NEEDS_A_PERSON_OR_RUNS_UNTIL_STOPPED = {
     "scopa admin import --db postgresql://scopa@127.0.0.1/scopa < games.jsonl",
     "scopa admin damaged --db scopa.db",  # tests/test_move_log.py lists a table damaged in the move file
     "scopa watch --server 192.168.1.10:7015 --table 3",
+    "scopa play --invite 7.Xq3vR0aT2m-k9LbZ_c8Ew1yH",  # a host's private table: tests/test_cli_invite.py
     "scopa bot --strategy greedy --games 5 --delay 0.5",  # paced to be followed: minutes by design
     "scopa serve --host 0.0.0.0 --web 8000",  # tests/test_web_client.py plays on its web front
     # game records: a server with finished games or a record file (tests/test_records_cli.py)
@@ -104,10 +105,11 @@ RUN_HERE = [
     "scopa local --seats greedy,random --delay 0.3",
     "scopa bot --bot mybot.py:FirstMove --games 10",
     "scopa arena mybot.py:FirstMove greedy --rules scopone --workers 2 --json",
+    "scopa rules --lang it",
 ]
 
 
-@pytest.mark.parametrize("command", RUN_HERE[:4])
+@pytest.mark.parametrize("command", [*RUN_HERE[:4], RUN_HERE[-1]])
 def test_a_readme_command_that_needs_nobody_runs_as_written(command: str, tmp_path: Path) -> None:
     done = run_cli(command, tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr

@@ -182,12 +182,12 @@ async def test_a_private_table_with_a_turn_timer_and_its_invite_code_joined_from
             assert table.private and table.turn_timeout == 30.0 and not table.bot_takeover
             invite = app.session.invite  # type: ignore[union-attr]
             status = str(app.screen.query_one("#status", Static).render())
-            assert f"type {table.id} {invite}" in status.replace("\n", " ")
+            assert f"pass on its invite, {table.id}.{invite}" in status.replace("\n", " ")  # one string
             guest = app_for(engine, name="bea")
             async with guest.run_test(size=(80, 24)) as guest_pilot:
                 await until(guest_pilot, lambda: isinstance(guest.screen, LobbyScreen))
                 await guest_pilot.press("i")
-                await guest_pilot.press(*f"{table.id} {invite}", "enter")
+                await guest_pilot.press(*f"{table.id}.{invite}", "enter")
                 await until(guest_pilot, lambda: isinstance(guest.screen, BoardScreen))
                 assert guest.session.table_id == table.id  # type: ignore[union-attr]
 
@@ -202,7 +202,7 @@ async def test_an_invite_code_with_no_table_number_is_explained(engine: NetworkE
             await pilot.press("i", *"Xq3abcdefgh", "enter")
             await pilot.pause()
             assert isinstance(app.screen, InviteScreen)
-            assert "table's number" in text_of(app.screen, "#invite-error")  # type: ignore[arg-type]
+            assert "the table, a dot, the code" in text_of(app.screen, "#invite-error")  # type: ignore[arg-type]
 
 
 async def test_unticked_boxes_are_empty_and_ticked_ones_show_a_tick(engine: NetworkEngine) -> None:

@@ -26,6 +26,7 @@ from scopa.engine import (
 )
 from scopa.engine.player import Player
 
+from ..i18n import tr
 from ..local import seat_bot
 from ..notation import DeckStyle
 from .board import BoardScreen
@@ -43,10 +44,10 @@ class ScopaApp(App[int]):
     TITLE = "Scopa"
     ENABLE_COMMAND_PALETTE = False
     BINDINGS = [
-        Binding("ctrl+c", "leave_now", "leave", show=False, priority=True),
-        Binding("question_mark,f1", "help", "rules & keys"),
-        Binding("q", "leave", "leave"),
-        Binding("b", "stop_watching", "back to the lobby", show=False),
+        Binding("ctrl+c", "leave_now", tr("leave"), show=False, priority=True),
+        Binding("question_mark,f1", "help", tr("rules & keys")),
+        Binding("q", "leave", tr("leave")),
+        Binding("b", "stop_watching", tr("back to the lobby"), show=False),
     ]
 
     def current_rules(self) -> RuleSet | None:
@@ -71,7 +72,7 @@ class ScopaApp(App[int]):
         if not self.in_game() or await self.show_and_wait(ConfirmScreen(self.LEAVE_QUESTION)):
             self.exit(0)
 
-    LEAVE_QUESTION = "Leave the game? It ends here: a local game is not kept."
+    LEAVE_QUESTION = tr("Leave the game? It ends here: a local game is not kept.")
 
     def in_game(self) -> bool:
         """Whether leaving now gives up a game (then ``q`` asks first)."""
@@ -92,7 +93,7 @@ class AppPlayer(Player):
         return await self.game_app.human_turn(view, legal)
 
     async def rejected(self, error: IllegalMoveError) -> None:
-        self.game_app.board_screen.say(f"Not allowed: {error}")
+        self.game_app.board_screen.say(tr("Not allowed: {error}", error=error))
 
 
 class LocalGameApp(ScopaApp):
@@ -114,8 +115,8 @@ class LocalGameApp(ScopaApp):
         self.pace = pace if pace is not None else (0.6 if self.humans else 0.4)
         self.round_pause = round_pause
         self.board = BoardState(viewer=self.humans[0] if self.humans else None,
-                                you_label="You" if len(self.humans) <= 1 else "")
-        self.board_screen = BoardScreen(self.board, style, title=f"Scopa · seed {seed}")
+                                you_label=tr("You") if len(self.humans) <= 1 else "")
+        self.board_screen = BoardScreen(self.board, style, title=tr("Scopa · seed {seed}", seed=seed))
         self.board_screen.hide_hand = len(self.humans) > 1
         self.shown_seat: int | None = None if len(self.humans) > 1 else self.board.viewer
         self.master: LocalGame | None = None
@@ -132,7 +133,7 @@ class LocalGameApp(ScopaApp):
         many = len(self.humans) > 1
         for i, kind in enumerate(self.kinds):
             if kind == "human":
-                out.append(AppPlayer(f"Player {i + 1}" if many else "You", self))
+                out.append(AppPlayer(tr("Player {n}", n=i + 1) if many else tr("You"), self))
             else:
                 out.append(seat_bot(kind, i, self.seed))
         return out

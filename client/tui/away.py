@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from ..i18n import tr
+
 import time
 from collections.abc import Callable, Sequence
 
@@ -26,11 +28,11 @@ class AwaySeats:
         for seat in list(board.away):
             if seat not in away:
                 board.away.pop(seat)
-                self.tell(f"{board.seat_name(seat)} is back.")
+                self.tell(tr("{name} is back.", name=board.seat_name(seat)))
         for seat in away:
             if seat not in board.away and seat != board.viewer:
-                board.away[seat] = "away"
-                self.tell(f"{board.seat_name(seat)} disconnected; the table waits for them.")
+                board.away[seat] = tr("away")
+                self.tell(tr("{name} disconnected; the table waits for them.", name=board.seat_name(seat)))
         screen.refresh_board()
 
     def notice(self, screen: BoardScreen, notice: SeatNotice) -> None:
@@ -41,7 +43,7 @@ class AwaySeats:
         match notice:
             case SeatWentAway(seat=seat, grace_seconds=grace):
                 self._until[seat] = time.monotonic() + grace
-                board.away[seat] = f"away, a bot in {clock(grace)}" if grace else "away"
+                board.away[seat] = tr("away, a bot in {time}", time=clock(grace)) if grace else tr("away")
                 self._stop(seat)
                 self._countdowns[seat] = screen.set_interval(1.0, lambda: self._tick(screen, seat),
                                                              repeat=int(grace) + 1)
@@ -61,5 +63,5 @@ class AwaySeats:
         until = self._until.get(seat)
         if until is None or seat not in screen.board.away:
             return
-        screen.board.away[seat] = f"away, a bot in {clock(until - time.monotonic())}"
+        screen.board.away[seat] = tr("away, a bot in {time}", time=clock(until - time.monotonic()))
         screen.refresh_board()

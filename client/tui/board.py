@@ -18,6 +18,7 @@ from textual.widgets import Footer, Input, Static
 
 from scopa.engine import Declare, Event, Forced, Played
 
+from ..i18n import tr
 from ..notation import DeckStyle, label
 from ..turnclock import TurnClock, seconds_text
 from .boardstate import BoardState
@@ -55,10 +56,10 @@ class BoardScreen(MoveInput):
     """
 
     BINDINGS = [
-        Binding("slash", "type_card", "type a card"),
-        Binding("enter", "play_selected", "play", show=False),
-        Binding("escape", "deselect", "back", show=False),
-        Binding("t", "talk", "chat"),
+        Binding("slash", "type_card", tr("type a card")),
+        Binding("enter", "play_selected", tr("play"), show=False),
+        Binding("escape", "deselect", tr("back"), show=False),
+        Binding("t", "talk", tr("chat")),
     ]
     CHAT_LINES = 8  # the table's last chat lines in the side panel
 
@@ -83,17 +84,17 @@ class BoardScreen(MoveInput):
         with Horizontal(id="main"):
             with VerticalScroll(id="left"):
                 yield Static(id="seats")
-                yield Static("Table", classes="label", id="table-label")
-                yield CardRow(self.deck, empty="(the table is empty)", id="table")
-                yield Static("Your hand", classes="label", id="hand-label")
-                yield CardRow(self.deck, numbered=True, empty="(no cards in hand)", id="hand")
+                yield Static(tr("Table"), classes="label", id="table-label")
+                yield CardRow(self.deck, empty=tr("(the table is empty)"), id="table")
+                yield Static(tr("Your hand"), classes="label", id="hand-label")
+                yield CardRow(self.deck, numbered=True, empty=tr("(no cards in hand)"), id="hand")
                 yield Static(id="moves")
             with VerticalScroll(id="plays-box"):
                 yield Static(id="plays")
                 yield Static(id="table-chat")
         yield Static(id="status")
-        yield Input(placeholder="a card, e.g. 7 Den or 7d; Esc to cancel", id="typed", select_on_focus=False)
-        yield Input(placeholder="say something to the table; Enter sends, Esc closes", id="chat-say",
+        yield Input(placeholder=tr("a card, e.g. 7 Den or 7d; Esc to cancel"), id="typed", select_on_focus=False)
+        yield Input(placeholder=tr("say something to the table; Enter sends, Esc closes"), id="chat-say",
                     max_length=500)
         yield Footer()
 
@@ -143,7 +144,7 @@ class BoardScreen(MoveInput):
     def _draw_chat(self) -> None:
         if not self._ready or not self.is_attached or not self.query("#table-chat"):
             return
-        t = Text("Chat", style="bold")
+        t = Text(tr("Chat"), style="bold")
         for line in self.chat_lines:
             t.append("\n")
             t.append_text(line)
@@ -176,8 +177,8 @@ class BoardScreen(MoveInput):
             line = Text("")
         elif isinstance(event, Played) and event.seat == self.board.viewer and self.autoplayed:
             self.autoplayed = False
-            self._played_for = (event.seat, Text("Your last card, ", style="yellow") + card_span(event.card, self.deck)
-                                + Text(", was played for you.", style="yellow"))
+            self._played_for = (event.seat, Text(tr("Your last card,") + " ", style="yellow")
+                                + card_span(event.card, self.deck) + Text(tr(", was played for you."), style="yellow"))
         if line is not None:
             self.say(line)
 
@@ -221,7 +222,7 @@ class BoardScreen(MoveInput):
         else:
             hidden = len(b.hand) if self.hide_hand else 0
             hand_row.show(hand, selected=self.selected, hidden=hidden)
-            label = "Your hand" if b.you_label else f"{b.seat_name(b.viewer)}'s hand"
+            label = tr("Your hand") if b.you_label else tr("{who}'s hand", who=b.seat_name(b.viewer))
             self.query_one("#hand-label", Static).update(label)
         self.query_one("#moves", Static).update(moves_text(b, hand, options, self.question.legal, self.deck))
         self.query_one("#plays", Static).update(plays_text(b, self.deck))
@@ -240,15 +241,17 @@ class BoardScreen(MoveInput):
     def _prompt(self) -> Text | None:
         kept = self.question.kept
         if kept is not None:
-            return Text("Your move, ", style="yellow") + move_span(kept, self.deck) + Text(
-                ", is kept: it is played when the connection is back.", style="yellow")
+            return Text(tr("Your move,") + " ", style="yellow") + move_span(kept, self.deck) + Text(
+                tr(", is kept: it is played when the connection is back."), style="yellow")
         if not self.question.asking:
             return None
         n = len(self.board.hand) + sum(isinstance(a, Declare) for a in self.question.legal)
         keys = f"1–{n}" if n > 1 else "1"
         left = self.time_left() if self.board.to_move == self.board.viewer else None
-        clock = f" ⏱ {seconds_text(left)} left, then the server plays for you." if left is not None else ""
-        return Text(f"Your turn: press {keys}, click a card, or / to type one. ? help{clock}", style="bold green")
+        clock = " ⏱ " + tr("{time} left, then the server plays for you.", time=seconds_text(left)) \
+            if left is not None else ""
+        return Text(tr("Your turn: press {keys}, click a card, or / to type one. ? help", keys=keys) + clock,
+                    style="bold green")
 
     def answered(self) -> None:
         self._played_for = None

@@ -28,6 +28,8 @@ from scopa.engine import (
 from scopa.engine.cards import DENARI_MASK, SETTEBELLO
 from scopa.engine.scoring import primiera_sum
 
+from ..i18n import tr
+
 
 @dataclass(frozen=True, slots=True)
 class RoundResult:
@@ -64,7 +66,7 @@ class BoardState:
     end_reason: str = ""
     away: dict[int, str] = field(default_factory=dict)  # seat -> what the table said about it
     timed_out: set[Card] = field(default_factory=set)  # this round's cards the server played when time ran out
-    you_label: str = "You"  # how the shown seat is named ("": by its name, as in hot seat)
+    you_label: str = field(default_factory=lambda: tr("You"))  # how the shown seat is named ("": by its name, as in hot seat)
 
     # ------------------------------------------------------------------ derived
 

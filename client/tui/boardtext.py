@@ -15,7 +15,8 @@ from scopa.engine.captures import CaptureRules
 from scopa.engine.cards import SETTEBELLO, VALUE
 
 from ..notation import DeckStyle, label
-from ..rulebook import DECLARATION_NAMES
+from ..i18n import tr
+from ..rulebook import declaration_names
 from ..turnclock import seconds_text
 from .boardstate import BoardState
 from .text import card_span, cards_span, rules_line
@@ -31,9 +32,9 @@ def top_line(b: BoardState, title: str) -> Text:
         t.append(f" {points} ", style="bold reverse")
         t.append("  ")
     if b.rules is not None:
-        t.append(f"to {b.rules.target}", style="bold")
+        t.append(tr("to {n}", n=b.rules.target), style="bold")
     if b.round_no:
-        t.append(f" · round {b.round_no} · stock {b.stock_left}")
+        t.append(" · " + tr("round {n}", n=b.round_no) + " · " + tr("stock {n}", n=b.stock_left))
     if b.rules is not None:
         t.append(f" · {rules_line(b.rules)}", style="dim")
     t.append(f" · {title}", style="dim")
@@ -53,19 +54,21 @@ def seats_panel(b: BoardState, deck: DeckStyle, left: int | None = None) -> Grou
         size = b.hand_sizes[seat] if seat < len(b.hand_sizes) else 0
         notes = Text()
         if seat == b.dealer:
-            notes.append("dealer  ", style="dim")
+            notes.append(tr("dealer") + "  ", style="dim")
         if seat in b.away:
             notes.append(b.away[seat] + " ", style="bold yellow")
         if turn:
-            notes.append("to play", style="green")
+            notes.append(tr("to play"), style="green")
             if left is not None:
-                notes.append(f" ⏱ {seconds_text(left)} left", style="bold red" if left <= 10 else "bold")
+                notes.append(" ⏱ " + tr("{time} left", time=seconds_text(left)),
+                             style="bold red" if left <= 10 else "bold")
         seats.add_row(Text("▶" if turn else " ", style="bold green"),
                       Text(b.seat_name(seat), style="bold" if turn else ""),
-                      Text(f"{'▮' * size} {size} card{'' if size == 1 else 's'}", style="blue"), notes)
+                      Text("▮" * size + " " + (tr("1 card") if size == 1 else tr("{n} cards", n=size)), style="blue"),
+                      notes)
     piles = Table(box=None, padding=(0, 1), show_edge=False, pad_edge=False)
-    piles.add_column("pile", style="dim", no_wrap=True, overflow="ellipsis")
-    for head in ("cards", "den", "prim", "scope"):
+    piles.add_column(tr("pile"), style="dim", no_wrap=True, overflow="ellipsis")
+    for head in (tr("cards"), tr("den"), tr("prim"), tr("scope")):
         piles.add_column(head, justify="right", header_style="dim")
     piles.add_column("", no_wrap=True)
     for side in range(b.num_sides):
@@ -91,16 +94,17 @@ def moves_text(b: BoardState, hand: Sequence[Card], options: dict[Card, list[Pla
             plays = preview(card, b)
         takes = [p for p in plays if p.captured]
         if takes:
-            piece += Text(" takes ") + Text(" or ").join(cards_span(p.captured, deck, "+") for p in takes)
+            piece += Text(" " + tr("takes") + " ") + Text(" " + tr("or") + " ").join(
+                cards_span(p.captured, deck, "+") for p in takes)
         else:
-            piece += Text(" lays down", style="dim")
+            piece += Text(" " + tr("lays down"), style="dim")
         t.append_text(piece)
         t.append("   " if compact and i % 2 == 0 else "\n")
     for j, a in enumerate((a for a in legal if isinstance(a, Declare)), len(hand) + 1):
         t.append(f"{j} ", style="bold")
-        t.append(f"declare {DECLARATION_NAMES[a.kind]}", style="magenta")
+        t.append(tr("declare {what}", what=declaration_names()[a.kind]), style="magenta")
         if a.wild is not None:
-            t.append(f" (7 of Coppe as {a.wild})")
+            t.append(" " + tr("(7 of Coppe as {n})", n=a.wild))
         t.append("\n")
     t.rstrip()
     return t
@@ -108,7 +112,7 @@ def moves_text(b: BoardState, hand: Sequence[Card], options: dict[Card, list[Pla
 
 def plays_text(b: BoardState, deck: DeckStyle) -> Text:
     """This round's plays in order, each with what it took."""
-    t = Text("This round\n", style="bold")
+    t = Text(tr("This round") + "\n", style="bold")
     for play in b.plays:
         t.append(b.seat_name(play.seat)[:NAME_WIDTH])
         t.append(": ")
@@ -117,10 +121,10 @@ def plays_text(b: BoardState, deck: DeckStyle) -> Text:
             t.append(" ×")
             t.append_text(cards_span(play.captured, deck, " "))
         if play.card in b.timed_out:
-            t.append(" ⏱ time ran out", style="yellow")
+            t.append(" ⏱ " + tr("time ran out"), style="yellow")
         t.append("\n")
     if not b.plays:
-        t.append("no plays yet", style="dim")
+        t.append(tr("no plays yet"), style="dim")
     t.rstrip()
     return t
 

@@ -3,6 +3,8 @@ without being drawn one by one, and a move lost with the old connection is sent 
 
 from __future__ import annotations
 
+from ..i18n import tr
+
 from collections.abc import Callable, Sequence
 
 from rich.text import Text
@@ -46,10 +48,15 @@ class Comeback:
         table = self.table_id()
         if screen.board.round_no and table is not None:
             n = self.missed_plays
-            plays = f"its {n} plays so far are" if n != 1 else "its one play so far is"
-            self.tell(f"Back at table {table}, as it stands now: "
-                      + (f"{plays} in this round's list, those you missed too." if n
-                         else "nothing was played meanwhile."))
+            if n == 0:
+                said = tr("Back at table {table}, as it stands now: nothing was played meanwhile.", table=table)
+            elif n == 1:
+                said = tr("Back at table {table}, as it stands now: its one play so far is in this round's list, "
+                          "the one you missed too.", table=table)
+            else:
+                said = tr("Back at table {table}, as it stands now: its {n} plays so far are in this round's list, "
+                          "those you missed too.", table=table, n=n)
+            self.tell(said)
 
     def snapshot_in_turn(self, screen: BoardScreen, snapshot: Snapshot) -> None:
         """A snapshot that stands for missed events: set at the end of the catching up, or now."""
@@ -66,7 +73,7 @@ class Comeback:
         if not again or self.last_move is None or self.last_move[0] != list(legal):
             return None
         action = self.last_move[1]
-        what = label(action.card, self.deck) if isinstance(action, Play) else "your declaration"
-        self.tell(Text(f"Your move, {what}, is played again: the connection dropped as it was sent.",
+        what = label(action.card, self.deck) if isinstance(action, Play) else tr("your declaration")
+        self.tell(Text(tr("Your move, {what}, is played again: the connection dropped as it was sent.", what=what),
                        style="yellow"))
         return action

@@ -5,6 +5,7 @@ the turn timer, what becomes of a seat left empty."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Literal, get_args, get_origin
@@ -21,7 +22,10 @@ from textual.widgets import Button, Checkbox, Label, Select, Static
 from scopa.bots import LEVELS
 from scopa.engine import AssoPigliaTutto, CaptureMode, Preset, RuleSet, RuleSetError
 
+from .. import rulebook_it
+from ..i18n import LANGUAGE, tr
 from ..rulebook import ASSO_TEXT, CAPTURE_MODE_NAMES, CAPTURE_MODE_TEXT, PRESET_TEXT
+from ..turnclock import seconds_text
 from .dialogs import Once, dialog_css
 from .text import PRESET_NAMES, matching_preset
 
@@ -39,24 +43,53 @@ class NewTable:
 
 
 LABELS: dict[str, str] = {
-    "preset": "Game",
-    "target": "Play to",
-    "capture_mode": "Capture rule",
-    "refill_each_turn": "Refill each turn",
-    "max_two": "At most two",
-    "re_bello": "Re bello",
+    "preset": tr("Game"),
+    "target": tr("Play to"),
+    "capture_mode": tr("Capture rule"),
+    "refill_each_turn": tr("Refill each turn"),
+    "max_two": tr("At most two"),
+    "re_bello": tr("Re bello"),
+    "players": tr("Players"),
+    "teams": tr("Teams"),
+    "hand_size": tr("Hand size"),
+    "table_cards": tr("Table cards"),
+    "ponino": tr("Ponino"),
+    "napola": tr("Napola"),
+    "quindici": tr("Quindici"),
+    "escoba": tr("Escoba"),
+    "trentino": tr("Trentino"),
+    "asso_piglia_tutto": tr("Asso piglia tutto"),
+    "frac": tr("Frac"),
+    "cirulla": tr("Cirulla"),
 }
 TEAMS_CHOICES: dict[str, bool | None] = {"auto": None, "yes": True, "no": False}
-TEAMS_NAMES = {"auto": "teams with 4 or 6 players", "yes": "two teams", "no": "each alone"}
+TEAMS_NAMES = {"auto": tr("teams with 4 or 6 players"), "yes": tr("two teams"), "no": tr("each alone")}
 CUSTOM = "custom"
 
 SERVER_TIMER, NO_TIMER = "server", "none"
-TIMER_CHOICES: list[tuple[str, str | float]] = [
-    ("the server's own", SERVER_TIMER), ("15 s", 15.0), ("30 s", 30.0), ("1 min", 60.0),
-    ("2 min", 120.0), ("5 min", 300.0), ("none (a private table only)", NO_TIMER)]
-BOT_CHOICES: list[tuple[str, str]] = [("wait for people", "none")] + [
-    (f"{level} bots", level) for level in LEVELS]
+TIMERS: list[tuple[str, float]] = [("15 s", 15.0), ("30 s", 30.0), ("1 min", 60.0), ("2 min", 120.0),
+                                   ("5 min", 300.0)]
+
+
+def timer_choices(server: float | None) -> list[tuple[str, str | float]]:
+    """The turn timers the form offers: the server's own, the shorter ones (a table may not
+    ask for more than the server's, which ``welcome`` tells; None: not told, every one),
+    and none at a private table."""
+    own = tr("the server's own") if server is None else \
+        tr("the server's own ({time})", time=seconds_text(round(server)))
+    shorter = [(name, s) for name, s in TIMERS if server is None or s < server]
+    return [(own, SERVER_TIMER), *shorter, (tr("none (a private table only)"), NO_TIMER)]
+BOT_CHOICES: list[tuple[str, str]] = [(tr("wait for people"), "none")] + [
+    (tr("{level} bots", level=tr(level)), level) for level in LEVELS]
 """The bots offered to people: the levels (a benchmark's baselines are not among them)."""
+
+
+def _capture_text(mode: CaptureMode) -> str:
+    return (rulebook_it.CAPTURE_MODE_TEXT if LANGUAGE == "it" else CAPTURE_MODE_TEXT)[mode]
+
+
+def _asso_text(mode: AssoPigliaTutto) -> str:
+    return (rulebook_it.ASSO_TEXT if LANGUAGE == "it" else ASSO_TEXT)[mode]
 
 
 def option_label(name: str) -> str:
@@ -67,11 +100,11 @@ def option_choices(name: str) -> list[tuple[str, object]]:
     """The values a list offers for the option ``name`` (from the rules model's own type)."""
     field = RuleSet.model_fields[name]
     if name == "preset":
-        return [*((PRESET_NAMES[p], p.value) for p in Preset), ("Custom: the options below", CUSTOM)]
+        return [*((PRESET_NAMES[p], p.value) for p in Preset), (tr("Custom: the options below"), CUSTOM)]
     if name == "teams":
         return [(TEAMS_NAMES[k], k) for k in TEAMS_CHOICES]
     if name == "capture_mode":
-        return [(CAPTURE_MODE_NAMES[m], m.value) for m in CaptureMode]
+        return [(tr(CAPTURE_MODE_NAMES[m]), m.value) for m in CaptureMode]
     annotation = field.annotation
     if isinstance(annotation, type) and issubclass(annotation, StrEnum):
         return [(m.value, m.value) for m in annotation]
@@ -122,62 +155,80 @@ class CreateTableScreen(Once, ModalScreen[NewTable | None]):
     CreateTableScreen Button { margin-right: 2; }
     CreateTableScreen #form-error { color: $error; height: auto; }
     """
-    BINDINGS = [Binding("escape", "cancel", "back"), Binding("ctrl+s", "create", "create")]
+    BINDINGS = [Binding("escape", "cancel", tr("back")), Binding("ctrl+s", "create", tr("create"))]
 
-    def __init__(self, defaults: RuleSet) -> None:
+    def __init__(self, defaults: RuleSet, server_timer: float | None = None, last: NewTable | None = None,
+                 problem: str = "") -> None:
+        """``server_timer``: the server's turn clock (the longest a table may have);
+        ``last``: the table asked for last, shown again with the server's ``problem``
+        with it (a refusal keeps every setting)."""
         super().__init__()
-        self.defaults = defaults
-        self.base = defaults.preset  # the classic game the options start from (kept when they change it)
+        self.defaults = last.rules if last is not None else defaults
+        self.base = self.defaults.preset  # the classic game the options start from (kept when they change it)
+        self.server_timer = server_timer
+        self.last = last
+        self.problem = problem
 
     def compose(self) -> ComposeResult:
         d = self.defaults
         with Vertical(classes="dialog"):
-            yield Static("Open a table", classes="dialog-title")
+            yield Static(tr("Open a table"), classes="dialog-title")
             with Horizontal(classes="row"):  # first: on a small (touch) screen, without scrolling
-                yield Button("Create", variant="primary", compact=True, id="create")
-                yield Button("Cancel", compact=True, id="cancel")
-            yield Static("", id="form-error")
+                yield Button(tr("Create"), variant="primary", compact=True, id="create")
+                yield Button(tr("Cancel"), compact=True, id="cancel")
+            yield Static(Text(self.problem), id="form-error")
             with VerticalScroll(id="form-fields", can_focus=False):
+                yield from self._table_settings()  # first: who plays and how long a move may take
                 for name, field in RuleSet.model_fields.items():
                     if is_flag(name):
                         yield Tick(option_label(name), value=getattr(d, name), compact=True, id=name)
                     else:
                         yield from self._list(name, option_choices(name), form_value(d, name))
-                    yield Static(field.description or "", classes="explain", id=f"{name}-about")
+                    about = rulebook_it.OPTION_TEXT[name] if LANGUAGE == "it" else field.description or ""
+                    yield Static(about, classes="explain", id=f"{name}-about")
                     if name == "preset":
                         yield Static(self._preset_text(form_value(d, name)), classes="explain", id="preset-explain")
                     elif name == "capture_mode":
-                        yield Static(CAPTURE_MODE_TEXT[d.capture_mode], classes="explain", id="capture-explain")
+                        yield Static(_capture_text(d.capture_mode), classes="explain", id="capture-explain")
                     elif name == "asso_piglia_tutto":
-                        yield Static(ASSO_TEXT[d.asso_piglia_tutto], classes="explain", id="asso-explain")
-                yield from self._table_settings()
-            yield Static("Tab: next field · Enter: open a list or press a button · Space: tick · "
-                         "Ctrl+S: create · Esc: cancel", classes="dialog-hint")
+                        yield Static(_asso_text(d.asso_piglia_tutto), classes="explain", id="asso-explain")
+            yield Static(tr("Tab: next field · Enter: open a list or press a button · Space: tick · "
+                            "Ctrl+S: create · Esc: cancel"), classes="dialog-hint")
 
-    def _list(self, field_id: str, choices: list[tuple[str, object]], value: object,
+    def _list(self, field_id: str, choices: Sequence[tuple[str, object]], value: object,
               label: str | None = None) -> ComposeResult:
         with Horizontal(classes="row"):
             yield Label(label or option_label(field_id))
             yield Select(choices, value=value, allow_blank=False, compact=True, id=field_id)
 
     def _table_settings(self) -> ComposeResult:
-        """Settings of the table rather than of the game."""
-        yield from self._list("bots", list(BOT_CHOICES), "medium", "Other seats")
-        yield Tick("Private", value=False, compact=True, id="private")
-        yield Static("not listed in the lobby: you get an invite code to give to the people you want "
-                     "(they press i in the lobby and type the table and the code)", classes="explain")
-        yield from self._list("turn_timeout", list(TIMER_CHOICES), SERVER_TIMER, "Turn timer")
-        yield Static("time for each move; when it runs out the game master plays for the seat",
+        """Settings of the table rather than of the game (those of the table asked for
+        last, when the server refused it)."""
+        last = self.last
+        bots = (last.bots[0] if last.bots else "none") if last is not None else "medium"
+        timers = timer_choices(self.server_timer)
+        timer: str | float = SERVER_TIMER
+        if last is not None and last.no_turn_timer:
+            timer = NO_TIMER
+        elif last is not None and any(value == last.turn_timeout for _, value in timers):
+            timer = last.turn_timeout or SERVER_TIMER
+        yield from self._list("bots", list(BOT_CHOICES), bots, tr("Other seats"))
+        yield Tick(tr("Private"), value=last is not None and last.private, compact=True, id="private")
+        yield Static(tr("not listed in the lobby: you get an invite to pass on to the people you want "
+                        "(they run scopa play --invite with it, or press i in the lobby and paste it)"),
                      classes="explain")
-        yield from self._list("bot_takeover", [("a bot takes it", True), ("the game is abandoned", False)], True,
-                              "Seat left empty")
-        yield Static("when a player's connection stays down past the grace period", classes="explain")
+        yield from self._list("turn_timeout", list(timers), timer, tr("Turn timer"))
+        yield Static(tr("time for each move; when it runs out the game master plays for the seat"),
+                     classes="explain")
+        yield from self._list("bot_takeover", [(tr("a bot takes it"), True), (tr("the game is abandoned"), False)],
+                              last.bot_takeover if last is not None else True, tr("Seat left empty"))
+        yield Static(tr("when a player's connection stays down past the grace period"), classes="explain")
 
     @staticmethod
     def _preset_text(value: object) -> str:
         if value == CUSTOM:
-            return "Your own game: set each option below."
-        return PRESET_TEXT[Preset(str(value))]
+            return tr("Your own game: set each option below.")
+        return (rulebook_it.PRESET_TEXT if LANGUAGE == "it" else PRESET_TEXT)[Preset(str(value))]
 
     def fill(self, rules: RuleSet) -> None:
         """Show ``rules`` in every field (a preset chosen): no field says it changed."""
@@ -199,9 +250,9 @@ class CreateTableScreen(Once, ModalScreen[NewTable | None]):
         if name == "preset":
             self.query_one("#preset-explain", Static).update(self._preset_text(value))
         elif name == "capture_mode":
-            self.query_one("#capture-explain", Static).update(CAPTURE_MODE_TEXT[CaptureMode(value)])
+            self.query_one("#capture-explain", Static).update(_capture_text(CaptureMode(value)))
         elif name == "asso_piglia_tutto":
-            self.query_one("#asso-explain", Static).update(ASSO_TEXT[AssoPigliaTutto(value)])
+            self.query_one("#asso-explain", Static).update(_asso_text(AssoPigliaTutto(value)))
 
     def on_select_changed(self, event: Select.Changed) -> None:
         name, value = event.select.id, event.value
@@ -230,7 +281,7 @@ class CreateTableScreen(Once, ModalScreen[NewTable | None]):
             self._problem(exc)
             game: object = CUSTOM
         else:
-            self.query_one("#form-error", Static).update("")
+            self.query_one("#form-error", Static).update(Text(self.problem))  # the server's reason, if it refused
             game = form_value(rules, "preset")
         preset = self.query_one("#preset", Select)
         if preset.value != game:
@@ -239,7 +290,7 @@ class CreateTableScreen(Once, ModalScreen[NewTable | None]):
             self._explain("preset", game)
 
     def _problem(self, exc: RuleSetError) -> None:
-        self.query_one("#form-error", Static).update(Text(f"Those rules do not work: {exc}"))
+        self.query_one("#form-error", Static).update(Text(tr("Those rules do not work: {reason}", reason=exc)))
 
     def options(self) -> dict[str, object]:
         """Every option as the form shows it."""
@@ -267,7 +318,7 @@ class CreateTableScreen(Once, ModalScreen[NewTable | None]):
         private = self.query_one("#private", Checkbox).value
         timer = self.query_one("#turn_timeout", Select).value
         if timer == NO_TIMER and not private:
-            raise ValueError("only a private table may play without a turn timer")
+            raise ValueError(tr("only a private table may play without a turn timer"))
         return NewTable(rules, [] if bots == "none" else [bots] * (rules.players - 1), private=private,
                         turn_timeout=timer if isinstance(timer, float) else None, no_turn_timer=timer == NO_TIMER,
                         bot_takeover=bool(self.query_one("#bot_takeover", Select).value))

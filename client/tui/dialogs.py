@@ -18,6 +18,8 @@ from textual.widgets.option_list import Option
 
 from scopa.engine import Play, RuleSet
 
+from .. import rulebook_it
+from ..i18n import LANGUAGE, tr
 from ..notation import DeckStyle
 from ..rulebook import BASICS, table_rules
 from .boardstate import BoardState, RoundResult
@@ -49,7 +51,7 @@ class CaptureChoiceScreen(Once, ModalScreen[Play | None]):
     """Several captures for one card: pick one (number key, arrows + Enter, or a click)."""
 
     DEFAULT_CSS = dialog_css("CaptureChoiceScreen", "50", "bottom") + "CaptureChoiceScreen OptionList { height: auto; max-height: 12; }"
-    BINDINGS = [Binding("escape", "cancel", "back")]
+    BINDINGS = [Binding("escape", "cancel", tr("back"))]
 
     def __init__(self, card: int, options: Sequence[Play], style: DeckStyle,
                  light: Callable[[Play | None], None] | None = None) -> None:
@@ -63,11 +65,11 @@ class CaptureChoiceScreen(Once, ModalScreen[Play | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Static(Text("Which cards does ") + card_span(self.card, self.deck) + Text(" take?"),
+            yield Static(Text(tr("Which cards does it take?") + " ") + card_span(self.card, self.deck),
                          classes="dialog-title")
             prompts = [Text(f"{i}  ") + cards_span(p.captured, self.deck, " + ") for i, p in enumerate(self.options, 1)]
             yield OptionList(*[Option(p, id=str(i)) for i, p in enumerate(prompts)], id="choices")
-            yield Static("number, or ↑↓ and Enter, or click · Esc: another card", classes="dialog-hint")
+            yield Static(tr("number, or ↑↓ and Enter, or click · Esc: another card"), classes="dialog-hint")
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.close(self.options[event.option_index])
@@ -96,12 +98,12 @@ class RoundEndScreen(Once, ModalScreen[None]):
         parts: list[object] = [round_table(self.result, self.board, self.deck)]
         ev = self.result.event
         if ev.leftovers and ev.leftovers_to is not None:
-            parts.insert(0, Text(f"Left on the table, to {self.board.side_name(ev.leftovers_to)}: ")
+            parts.insert(0, Text(tr("Left on the table, to {who}: ", who=self.board.side_name(ev.leftovers_to)))
                          + cards_span(ev.leftovers, self.deck))
         note = tie_note(self.board)
         if note:
             parts.append(Text(note, style="yellow"))
-        hint = "a moment…" if self.pause is not None else "press any key to go on"
+        hint = tr("a moment…") if self.pause is not None else tr("press any key to go on")
         self.body = Group(*parts)  # type: ignore[arg-type]
         with Vertical(classes="dialog"):
             yield Static(self.body, id="round-table")
@@ -124,13 +126,13 @@ class RoundEndScreen(Once, ModalScreen[None]):
 class GameOverScreen(Once, ModalScreen[None]):
     DEFAULT_CSS = dialog_css("GameOverScreen")
 
-    def __init__(self, line: str, then: str = "press any key to leave") -> None:
+    def __init__(self, line: str, then: str = "") -> None:
         super().__init__()
-        self.line, self.then = line, then
+        self.line, self.then = line, then or tr("press any key to leave")
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Static("Game over", classes="dialog-title")
+            yield Static(tr("Game over"), classes="dialog-title")
             yield Static(Text(self.line, style="bold green"), id="result")
             yield Static(self.then, classes="dialog-hint")
 
@@ -159,26 +161,42 @@ KEYS_HELP = """\
 - `?` or F1: this help. `q`: leave (after a question). Ctrl+C: leave at once.
 """
 
+KEYS_HELP_IT = """\
+## Tasti
+
+- `1`…`9` (`0` per la decima): gioca quella carta della mano; se può prendere gruppi di
+  carte diversi scegli poi quale.
+- `/` e poi una carta (`7 Den`, `7d`; mazzo francese `7♦`, `Kc`), Invio: la gioca; aggiungi
+  le carte da prendere (`7d 3c 4s`) per scegliere subito la presa. Scrivere la lettera di
+  una figura apre la casella da sé (la donna del mazzo francese con la `Q` maiuscola: `q`
+  è uscire).
+- Clic su una carta della mano: si illumina in tavola ciò che può prendere; un altro clic
+  (o Invio) la gioca, oppure clic su una delle carte illuminate.
+- `t` a un tavolo in rete: scrivi qualcosa al tavolo (Invio invia, Esc chiude la
+  casella); quello che si dice compare nel pannello laterale.
+- `?` o F1: questo aiuto. `q`: esci (dopo una domanda). Ctrl+C: esci subito.
+"""
+
 
 class HelpScreen(Once, ModalScreen[None]):
     """The current table's rules and the keys."""
 
     DEFAULT_CSS = dialog_css("HelpScreen", "90%") + "HelpScreen .dialog { height: 90%; }"
-    BINDINGS = [Binding("escape,q,question_mark,f1", "close", "close")]
+    BINDINGS = [Binding("escape,q,question_mark,f1", "close", tr("close"))]
 
     def __init__(self, rules: RuleSet | None) -> None:
         super().__init__()
         self.rules = rules
 
     def compose(self) -> ComposeResult:
-        head = "## This table\n\n" + table_rules(self.rules) if self.rules else ""
-        self.source = head + "\n" + KEYS_HELP + "\n" + BASICS
+        head = "## " + tr("This table") + "\n\n" + table_rules(self.rules) if self.rules else ""
+        self.source = head + "\n" + (KEYS_HELP_IT if LANGUAGE == "it" else KEYS_HELP) + "\n" + (rulebook_it.BASICS if LANGUAGE == "it" else BASICS)
         with Vertical(classes="dialog"):
-            yield Button("Back", compact=True, id="back")  # always in sight: a touch screen has no Esc
+            yield Button(tr("Back"), compact=True, id="back")  # always in sight: a touch screen has no Esc
             with VerticalScroll(id="help-text"):
                 # Rich draws the Markdown at once (a widget per paragraph would take seconds).
                 yield Static(RichMarkdown(self.source, code_theme="ansi_dark"), id="help-body")
-                yield Static("↑↓ PgUp PgDn: scroll · Esc, ? or q: back", classes="dialog-hint")
+                yield Static(tr("↑↓ PgUp PgDn: scroll · Esc, ? or q: back"), classes="dialog-hint")
 
     def on_mount(self) -> None:
         self.query_one("#help-text", VerticalScroll).focus()  # the arrows and PgDn scroll at once
@@ -204,9 +222,10 @@ class HandOverScreen(Once, Screen[None]):
         self.person = name
 
     def compose(self) -> ComposeResult:
-        yield Static(Text.assemble(("Pass the keyboard to ", ""), (self.person, "bold"),
-                                   (".\n\nThe other hands are hidden.\n", ""),
-                                   (f"{self.person}: press Enter when ready.", "bold green")), id="handover")
+        yield Static(Text.assemble((tr("Pass the keyboard to") + " ", ""), (self.person, "bold"),
+                                   (".\n\n" + tr("The other hands are hidden.") + "\n", ""),
+                                   (tr("{who}: press Enter when ready.", who=self.person), "bold green")),
+                     id="handover")
 
     def on_key(self, event: events.Key) -> None:
         if event.key in ("enter", "space"):
@@ -222,7 +241,7 @@ class ConfirmScreen(Once, ModalScreen[bool]):
     ConfirmScreen .answers { height: auto; }
     ConfirmScreen Button { margin-right: 2; }
     """
-    BINDINGS = [Binding("y", "answer(True)", "yes"), Binding("n,escape", "answer(False)", "no")]
+    BINDINGS = [Binding("y,s", "answer(True)", tr("yes")), Binding("n,escape", "answer(False)", tr("no"))]
 
     def __init__(self, question: str) -> None:
         super().__init__()
@@ -232,9 +251,9 @@ class ConfirmScreen(Once, ModalScreen[bool]):
         with Vertical(classes="dialog"):
             yield Static(self.question, classes="dialog-title")
             with Horizontal(classes="answers"):  # to tap, on a touch screen
-                yield Button("Yes", compact=True, id="yes")
-                yield Button("No", variant="primary", compact=True, id="no")
-            yield Static("y: yes · n: no", classes="dialog-hint")
+                yield Button(tr("Yes"), compact=True, id="yes")
+                yield Button(tr("No"), variant="primary", compact=True, id="no")
+            yield Static(tr("y: yes · n: no"), classes="dialog-hint")
 
     def on_mount(self) -> None:
         self.query_one("#no", Button).focus()  # Enter or Space on a stray key must not say yes

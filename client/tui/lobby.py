@@ -19,6 +19,8 @@ from scopa.engine import RuleSet
 from scopa.protocol import TableInfo, TableState
 from scopa.protocol.convert import rules_from_wire
 
+from ..invite import parse_invite
+from ..i18n import tr
 from .createform import CreateTableScreen, NewTable
 from .dialogs import Once, dialog_css
 from .text import rules_line
@@ -30,9 +32,9 @@ def seats_text(info: TableInfo) -> Text:
     parts = []
     for i, name in enumerate(info.seats):
         if name is None:
-            parts.append(Text("free", style="green"))
+            parts.append(Text(tr("free"), style="green"))
         elif i in info.away:
-            parts.append(Text(f"{name} (away)", style="yellow"))
+            parts.append(Text(tr("{name} (away)", name=name), style="yellow"))
         else:
             parts.append(Text(name))
     return Text(", ").join(parts)
@@ -51,12 +53,12 @@ class LobbyScreen(Screen[None]):
     """
 
     BINDINGS = [
-        Binding("c", "create", "create"),
-        Binding("j", "join", "join"),
-        Binding("i", "invited", "join with a code"),
-        Binding("w", "watch", "watch"),
-        Binding("r", "refresh", "refresh"),
-        Binding("t", "talk", "chat"),
+        Binding("c", "create", tr("create")),
+        Binding("j", "join", tr("join")),
+        Binding("i", "invited", tr("join with an invite")),
+        Binding("w", "watch", tr("watch")),
+        Binding("r", "refresh", tr("refresh")),
+        Binding("t", "talk", tr("chat")),
     ]
 
     class Action(Message):
@@ -73,18 +75,18 @@ class LobbyScreen(Screen[None]):
         self._question: asyncio.Future[bool] | None = None
 
     def compose(self) -> ComposeResult:
-        yield Static(Text.assemble(("Scopa lobby", "bold"), f" · {self.who}"), id="lobby-top")
+        yield Static(Text.assemble((tr("Scopa lobby"), "bold"), f" · {self.who}"), id="lobby-top")
         table: DataTable[object] = DataTable(id="tables", cursor_type="row", zebra_stripes=True)
-        table.add_columns("table", "rules", "seats", "state", "watching")
+        table.add_columns(tr("table"), tr("rules"), tr("seats"), tr("state"), tr("watching"))
         yield table
         yield RichLog(id="chat", markup=False, wrap=True)
-        yield Input(placeholder="t: say something to the lobby", id="say")
+        yield Input(placeholder=tr("t: say something to the lobby"), id="say")
         yield Static("", id="lobby-status")
         yield Footer()
 
     def on_mount(self) -> None:
         self.query_one("#tables", DataTable).focus()
-        self.say("c: create a table · Enter or j: join the selected table · w: watch it · ?: rules")
+        self.say(tr("c: create a table · Enter or j: join the selected table · w: watch it · ?: rules"))
 
     def ask(self, question: Text, answer: asyncio.Future[bool]) -> None:
         """A yes/no question on the status line; y or n answers it."""
@@ -93,11 +95,11 @@ class LobbyScreen(Screen[None]):
 
     def on_key(self, event: events.Key) -> None:
         question = self._question
-        if question is None or question.done() or event.key not in ("y", "n"):
+        if question is None or question.done() or event.key not in ("y", "s", "n"):
             return
         event.stop()
         self._question = None
-        question.set_result(event.key == "y")
+        question.set_result(event.key in ("y", "s"))
         self.say("")
 
     def say(self, text: str | Text) -> None:
@@ -125,9 +127,9 @@ class LobbyScreen(Screen[None]):
         for info in self.tables.values():
             style = {TableState.WAITING: "green", TableState.PLAYING: "yellow"}.get(info.state, "dim")
             dt.add_row(info.id, rules_line(rules_from_wire(info.rules)), seats_text(info),
-                       Text(info.state.value, style=style), str(info.spectators), key=info.id)
+                       Text(tr(info.state.value), style=style), str(info.spectators), key=info.id)
         if not self.tables:
-            self.say("No tables yet: press c to create one.")
+            self.say(tr("No tables yet: press c to create one."))
         if keep in self.tables:
             dt.move_cursor(row=list(self.tables).index(keep))
 
@@ -154,7 +156,7 @@ class LobbyScreen(Screen[None]):
     def action_join(self) -> None:
         table_id = self.selected_id()
         if table_id is None:
-            self.say("No table selected: c creates one.")
+            self.say(tr("No table selected: c creates one."))
             return
         self.post_message(self.Action("join", table_id))
 
@@ -186,26 +188,26 @@ class LobbyScreen(Screen[None]):
 
 
 class InviteScreen(Once, ModalScreen[str | None]):
-    """A private table: its number and the invite code its host was given."""
+    """A private table: the invite its host passed on (the table and its code)."""
 
     DEFAULT_CSS = dialog_css("InviteScreen", "60")
-    BINDINGS = [Binding("escape", "cancel", "back")]
+    BINDINGS = [Binding("escape", "cancel", tr("back"))]
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Static("Join a private table", classes="dialog-title")
-            yield Input(placeholder="the table and its invite code, e.g. 7 Xq3…", id="invite")
+            yield Static(tr("Join a private table"), classes="dialog-title")
+            yield Input(placeholder=tr("the invite you were given, e.g. 7.Xq3…"), id="invite")
             yield Static("", id="invite-error")
-            yield Static("Enter: join · Esc: back", classes="dialog-hint")
+            yield Static(tr("Enter: join · Esc: back"), classes="dialog-hint")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
-        parts = event.value.split()
-        if len(parts) != 2:
-            self.query_one("#invite-error", Static).update(
-                Text("Type the table's number, a space, then the invite code.", style="yellow"))
+        try:
+            table, code = parse_invite(event.value)
+        except ValueError as exc:
+            self.query_one("#invite-error", Static).update(Text(tr(str(exc)), style="yellow"))
             return
-        self.close(" ".join(parts))
+        self.close(f"{table} {code}")
 
     def action_cancel(self) -> None:
         self.close(None)

@@ -15,7 +15,8 @@ from scopa.engine import Card, Declare, Play
 
 from ..human import parse_choice
 from ..notation import FR_RANKS, IT_RANKS, DeckStyle, label, parse_cards
-from ..rulebook import DECLARATION_NAMES
+from ..i18n import tr
+from ..rulebook import declaration_names
 from .boardstate import BoardState
 from .cards import CardRow
 from .dialogs import CaptureChoiceScreen
@@ -116,7 +117,7 @@ class Question:
 def move_span(action: Play | Declare, deck: DeckStyle) -> Text:
     if isinstance(action, Play):
         return card_span(action.card, deck)
-    return Text(f"declare {DECLARATION_NAMES[action.kind]}", style="magenta")
+    return Text(tr("declare {what}", what=declaration_names()[action.kind]), style="magenta")
 
 
 class MoveInput(Screen[None]):
@@ -150,9 +151,9 @@ class MoveInput(Screen[None]):
     async def ask(self, legal: Sequence[Play | Declare]) -> Play | Declare:
         """Wait for the person's move (one of ``legal``); see :class:`Question`."""
         def refused(action: Play | Declare) -> None:
-            self.say(Text("Your move, ", style="yellow") + move_span(action, self.deck) + Text(
-                ", cannot be played now: the table changed while the connection was down. "
-                "Choose again.", style="yellow"))
+            self.say(Text(tr("Your move,") + " ", style="yellow") + move_span(action, self.deck) + Text(
+                tr(", cannot be played now: the table changed while the connection was down. Choose again."),
+                style="yellow"))
 
         return await self.question.ask(legal, refused)
 
@@ -193,7 +194,7 @@ class MoveInput(Screen[None]):
         card = hand[index]
         plays = self.question.plays_by_card().get(card, [])
         if not plays:
-            self.say(Text(f"{label(card, self.deck)} cannot be played now.", style="yellow"))
+            self.say(Text(tr("{card} cannot be played now.", card=label(card, self.deck)), style="yellow"))
             return
         if len(plays) == 1:
             self._answer_with(plays[0])
@@ -292,7 +293,7 @@ class MoveInput(Screen[None]):
                     box.remove_class("shown")
                     self.choose_capture(card, self.question.plays_by_card().get(card, []))
                     return
-            self.say(Text(choice, style="yellow"))
+            self.say(Text(tr(choice), style="yellow"))
             return
         box.value = ""
         box.remove_class("shown")
@@ -310,10 +311,10 @@ class MoveInput(Screen[None]):
                 card = hand[event.index]
                 plays = self.question.plays_by_card().get(card, [])
                 if len(plays) == 1 and not plays[0].captured:
-                    self.say(Text("Click it again or press Enter to lay ") + card_span(card, self.deck)
-                             + Text(" down."))
+                    self.say(Text(tr("Click it again or press Enter to lay it down:") + " ")
+                             + card_span(card, self.deck))
                 else:
-                    self.say(Text("Click it again, press Enter, or click a lit table card."))
+                    self.say(Text(tr("Click it again, press Enter, or click a lit table card.")))
         elif event.row.id == "table" and self.selected is not None and self.question.asking:
             table_card = self.board.table[event.index]
             card = hand[self.selected]

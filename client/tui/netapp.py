@@ -5,7 +5,6 @@ a reconnecting banner and a return to an unfinished game after a restart."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 
 from rich.text import Text
 
@@ -14,8 +13,10 @@ from scopa.protocol import ChatMessage, Command, Snapshot, TableUpdate
 from scopa.protocol.convert import rules_from_wire
 
 from ..game import GameTranslator
+from ..i18n import tr
 from ..notation import DeckStyle
 from ..notices import SeatCameBack, SeatNotice, notice_from_wire
+from ..invite import invite_string, refusal_text
 from ..session import ClientSession, ConnectionLost, ServerRefused
 from ..tokens import SavedSeat, TokenStore
 from .app import ScopaApp
@@ -44,6 +45,7 @@ class NetApp(ScopaApp):
         autoplay: bool = True,
         watch: str | None = None,
         pace: float = 0.0,
+        invite: tuple[str, str] | None = None,
     ) -> None:
         super().__init__()
         self.host, self.port, self.player_name = host, port, name
@@ -54,6 +56,8 @@ class NetApp(ScopaApp):
         self.autoplay = autoplay
         self.pace = pace  # seconds to leave each play by someone else on screen
         self.watch_only = watch
+        self.leaving = False  # the person asked to leave the game being played
+        self.invite = invite  # (table, code): join that private table (or watch it, with ``watch``) at once
         self.session: ClientSession | None = None
         self.lobby: LobbyScreen | None = None
         self.board_screen: BoardScreen | None = None
@@ -83,7 +87,7 @@ class NetApp(ScopaApp):
         elif self.lobby is not None:
             self.lobby.say(text)
 
-    LEAVE_QUESTION = "Leave the game? Your seat goes to a bot or the game ends, as the table says."
+    LEAVE_QUESTION = tr("Leave the game? Your seat goes to a bot or the game ends, as the table says.")
 
     def in_game(self) -> bool:
         return self.playing
@@ -93,11 +97,16 @@ class NetApp(ScopaApp):
             self.exit(0)
             return
         if await self.show_and_wait(ConfirmScreen(self.LEAVE_QUESTION)):
-            if self.session is not None and self.watching is None:
-                with contextlib.suppress(Exception):
-                    await asyncio.wait_for(self.session.leave_table(), 5)
-                self.store.forget(self.server, self.player_name)
-            self.exit(0)
+            if self.session is None or self.watching is not None or self.lobby is None:
+                self.exit(0)
+                return
+            # Back to the lobby: the game's end and ``left`` take the board away.
+            self.store.forget(self.server, self.player_name)
+            self.leaving = True
+            try:
+                self.session.leave_game()
+            except ConnectionLost:
+                self.exit(0)
 
     # ------------------------------------------------------------------ start
 
@@ -107,21 +116,23 @@ class NetApp(ScopaApp):
     async def main(self) -> None:
         try:
             await self._main()
-        except (ConnectionLost, ServerRefused) as exc:
+        except ServerRefused as exc:
+            self.exit(1, message=refusal_text(exc.code, exc.message, self.watch_only, self.invite is not None))
+        except ConnectionLost as exc:
             self.exit(1, message=f"{exc}")
 
     async def _main(self) -> None:
         saved = self.store.load(self.server, self.player_name) if self.watch_only is None else None
         session: ClientSession | None = None
         if self.watch_only is None:
-            self.lobby = LobbyScreen(f"{self.player_name} on {self.server}")
+            self.lobby = LobbyScreen(tr("{name} on {server}", name=self.player_name, server=self.server))
             await self.push_screen(self.lobby)
         if saved is not None and (not self.ask_before_resuming or await self.offer_return(saved)):
             try:
                 session = await ClientSession.resume_seat(self.host, self.port, saved.name, saved.token,
                                                           proxied_for=self.proxied_for)
             except ServerRefused as exc:
-                self.tell(f"That game is over or gone ({exc.message}).")
+                self.tell(tr("That game is over or gone ({reason}).", reason=exc.message))
                 self.store.forget(self.server, self.player_name)
         if session is None:
             session = await ClientSession.connect(self.host, self.port, self.player_name,
@@ -131,11 +142,13 @@ class NetApp(ScopaApp):
         session.link_observers.append(self._link_changed)
         session.link_observers.append(lambda up, why: self.call_later(self.on_link, up, why))
         if self.watch_only is not None:
-            await self.watch_game(self.watch_only)
+            await self.watch_game(self.watch_only, self.invite[1] if self.invite else None)
             self.exit(0)
             return
         if session.table_id is not None:  # resumed: straight back to the game
             await self.play_at_table()
+        elif self.invite is not None:  # scopa play --invite: straight to the friend's table
+            await self.lobby_action("join", " ".join(self.invite))
         await self.subscribe_lobby()
         await self.refresh_tables()
 
@@ -144,9 +157,9 @@ class NetApp(ScopaApp):
         assert self.lobby is not None
         answer: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
         self.lobby.ask(Text.assemble(
-            ("You have an unfinished game at table ", "bold"), (saved.table, "bold"),
-            (f" on {self.server} (seat {saved.seat + 1}, as {saved.name}). ", "bold"),
-            ("y: go back to it · n: forget it", "bold green")), answer)
+            (tr("You have an unfinished game at table {table} on {server} (seat {seat}, as {name}).",
+                table=saved.table, server=self.server, seat=saved.seat + 1, name=saved.name) + " ", "bold"),
+            (tr("y: go back to it · n: forget it"), "bold green")), answer)
         yes = await answer
         if not yes:
             self.store.forget(self.server, self.player_name)
@@ -180,26 +193,41 @@ class NetApp(ScopaApp):
             elif kind == "say":
                 await session.send_chat(arg)
             elif kind == "create":
-                new: NewTable | None = await self.show_and_wait(CreateTableScreen(self.defaults))
-                if new is None:
-                    return
-                info = await session.create_table(new.rules, fill_with_bots=new.bots, private=new.private,
-                                                  turn_timeout=new.turn_timeout, no_turn_timer=new.no_turn_timer,
-                                                  bot_takeover=new.bot_takeover)
-                self.tell(f"Table {info.id} is open: {rules_line(rules_from_wire(info.rules))}.")
-                await self.play_at_table(f"{info.id} {session.invite}" if new.private and session.invite else None)
+                await self.create_table(session)
             elif kind == "join":
                 table_id, _, invite = arg.partition(" ")
                 joined = await session.join_table(table_id, invite=invite or None)
-                self.tell(f"You sit at table {joined.table}, seat {joined.seat + 1}.")
+                self.tell(tr("You sit at table {table}, seat {seat}.", table=joined.table, seat=joined.seat + 1))
                 await self.play_at_table()
             elif kind == "watch":
                 await self.watch_game(arg)
             await self.refresh_tables()
         except ServerRefused as exc:
-            self.tell(Text(f"The server says no: {exc.message}", style="yellow"))
+            self.tell(Text(refusal_text(exc.code, exc.message, arg if kind == "watch" else None,
+                                        kind == "join" and " " in arg), style="yellow"))
         except ConnectionLost:
             await self.reconnect_lobby()
+
+    async def create_table(self, session: ClientSession) -> None:
+        """The create-table form, then the table; a table the server refuses brings the
+        form back as it was, with the server's reason."""
+        last: NewTable | None = None
+        problem = ""
+        while True:
+            new: NewTable | None = await self.show_and_wait(
+                CreateTableScreen(self.defaults, session.turn_timeout, last, problem))
+            if new is None:
+                return
+            try:
+                info = await session.create_table(new.rules, fill_with_bots=new.bots, private=new.private,
+                                                  turn_timeout=new.turn_timeout, no_turn_timer=new.no_turn_timer,
+                                                  bot_takeover=new.bot_takeover)
+            except ServerRefused as exc:
+                last, problem = new, refusal_text(exc.code, exc.message)
+                continue
+            break
+        self.tell(tr("Table {table} is open: {rules}.", table=info.id, rules=rules_line(rules_from_wire(info.rules))))
+        await self.play_at_table(invite_string(info.id, session.invite) if new.private and session.invite else None)
 
     async def reconnect_lobby(self) -> None:
         if self.session is None:
@@ -223,7 +251,7 @@ class NetApp(ScopaApp):
         assert session is not None
         self.save_seat()
         board = BoardState(viewer=session.seat)
-        screen = BoardScreen(board, self.deck, title=f"table {session.table_id}")
+        screen = BoardScreen(board, self.deck, title=tr("table {table}", table=session.table_id))
         screen.question.hold_on_cancel = True
         screen.chat = self.say_at_table
         screen.turn_clock, screen.now = session.turn_clock, session.clock.now
@@ -233,9 +261,9 @@ class NetApp(ScopaApp):
             self.comeback.catch_up(screen)
         await self.push_screen(screen)
         if not await session.wait_for_game_start(0):
-            screen.say("Waiting for the other seats to fill…" if invite is None else Text.assemble(
-                "Waiting for the other seats to fill. A private table: the people you invite press i in "
-                "the lobby and type ", (invite, "bold")))
+            screen.say(tr("Waiting for the other seats to fill…") if invite is None else Text.assemble(
+                tr("Waiting for the other seats to fill. A private table: pass on its invite,") + " ", (invite, "bold"),
+                ". " + tr("Your friends run scopa play --invite with it (or press i in the lobby and paste it).")))
         try:
             result = await session.play_game(NetPlayer(session.name, self, screen), on_notice=self._notice_in_turn,
                                              on_snapshot=lambda snap: self.comeback.snapshot_in_turn(screen, snap),
@@ -246,8 +274,13 @@ class NetApp(ScopaApp):
         # Only a game that is over forgets its seat: an app closed mid-game (Ctrl+C, a
         # reloaded web page) finds it again when it starts.
         self.store.forget(self.server, self.player_name)
-        line = result_line(board) if board.over else f"The game ended without a winner ({result.reason})."
-        await self.show_and_wait(GameOverScreen(line, "press any key to go back to the lobby"))
+        if self.leaving:
+            self.leaving = False
+            self.tell(tr("You left table {table}.", table=result.table))
+        else:
+            line = result_line(board) if board.over else tr("The game ended without a winner ({reason}).",
+                                                            reason=result.reason)
+            await self.show_and_wait(GameOverScreen(line, tr("press any key to go back to the lobby")))
         self.board_screen = None
         while self.screen is not self.lobby and len(self.screen_stack) > 1:
             self.pop_screen()
@@ -294,12 +327,12 @@ class NetApp(ScopaApp):
 
     # ------------------------------------------------------------------ watching
 
-    async def watch_game(self, table_id: str) -> None:
+    async def watch_game(self, table_id: str, invite: str | None = None) -> None:
         session = self.session
         assert session is not None
-        snap = await session.watch_table(table_id)
+        snap = await session.watch_table(table_id, invite)
         board = BoardState(viewer=None)
-        screen = BoardScreen(board, self.deck, title=f"watching table {table_id} (b: back)")
+        screen = BoardScreen(board, self.deck, title=tr("watching table {table} (b: back)", table=table_id))
         screen.turn_clock, screen.now = session.turn_clock, session.clock.now
         self.board_screen, self.watching = screen, table_id
         translator = GameTranslator(Watcher(self), -1, table_id)
@@ -316,7 +349,7 @@ class NetApp(ScopaApp):
 
         try:
             left = await session.watch(table_id, follow)
-            self.tell(f"No longer watching table {table_id} ({left.reason}).")
+            self.tell(tr("No longer watching table {table} ({reason}).", table=table_id, reason=left.reason))
         finally:
             self.watching = None
             self.board_screen = None
@@ -347,7 +380,7 @@ class NetApp(ScopaApp):
             try:
                 await session.send_chat(text, to=table)
             except ConnectionLost:
-                self.tell(Text(f"Not sent while reconnecting: {text}", style="yellow"))
+                self.tell(Text(tr("Not sent while reconnecting: {text}", text=text), style="yellow"))
 
         self.run_worker(send(), group="chat")
 
@@ -383,9 +416,9 @@ class NetApp(ScopaApp):
             text = None
             self.messages.append("reconnected")
         else:
-            text = f"Connection lost ({why}): reconnecting… your moves are kept until it is back."
+            text = tr("Connection lost ({why}): reconnecting… your moves are kept until it is back.", why=why)
             self.messages.append(text)
         if screen is not None:
             screen.banner(text)
         elif self.lobby is not None:
-            self.lobby.say(text or "Reconnected.")
+            self.lobby.say(text or tr("Reconnected."))

@@ -25,7 +25,8 @@ from scopa.engine.cards import SETTEBELLO
 
 from ..notation import SUIT_COLOURS, DeckStyle, label
 from ..notices import SeatCameBack, SeatNotice, SeatTakenByBot, SeatWentAway
-from ..rulebook import CATEGORY_NAMES, DECLARATION_NAMES
+from ..i18n import LANGUAGE, tr
+from ..rulebook import category_names, declaration_names
 from .boardstate import BoardState, RoundResult
 
 
@@ -52,13 +53,29 @@ def rules_name(rules: RuleSet) -> str:
     preset = matching_preset(rules)
     if preset is not None:
         return PRESET_NAMES[preset]
-    return f"custom ({PRESET_NAMES[rules.preset]} changed)" if rules.preset is not None else "custom"
+    if rules.preset is not None:
+        return tr("custom ({game} changed)", game=PRESET_NAMES[rules.preset])
+    return tr("custom")
 
 
 def rules_line(rules: RuleSet) -> str:
     """The game's name, then its settings (e.g. "Scopa, 2p, to 11")."""
     settings = rules.describe().split(", ")[1:]  # the first item is the preset's code name
+    if LANGUAGE == "it":
+        settings = [_settings_it(part) for part in settings]
     return ", ".join([rules_name(rules), *settings])
+
+
+def _settings_it(part: str) -> str:
+    """One item of a table's settings in Italian: ``2p`` ``2 giocatori``, ``to 11`` ``a 11``."""
+    words = part.split()
+    if part.endswith("p") and part[:-1].isdigit():
+        return tr("{n} players", n=part[:-1])
+    if words[0] == "to":
+        return tr("to {n}", n=words[1])
+    if words[0].endswith("p") and words[1:] == ["teams"]:
+        return tr("{n} players in teams", n=words[0][:-1])
+    return part
 
 
 def clock(seconds: float) -> str:
@@ -71,11 +88,12 @@ def notice_text(notice: SeatNotice) -> str:
     """What a person at the table is told when another seat drops, returns or goes to a bot."""
     match notice:
         case SeatWentAway(name=name, grace_seconds=grace):
-            return f"{name} disconnected — a bot takes his seat in {clock(grace)} unless he returns."
+            return tr("{name} disconnected — a bot takes his seat in {time} unless he returns.", name=name,
+                      time=clock(grace))
         case SeatCameBack(name=name):
-            return f"{name} is back."
+            return tr("{name} is back.", name=name)
         case SeatTakenByBot(name=name, strategy=strategy):
-            return f"A {strategy} bot now plays for {name}."
+            return tr("A {strategy} bot now plays for {name}.", strategy=strategy, name=name)
     raise TypeError(f"not a seat notice: {notice!r}")
 
 
@@ -85,50 +103,52 @@ def card_span(card: int, style: DeckStyle) -> Text:
 
 def cards_span(cards: Sequence[int], style: DeckStyle, joiner: str = " ") -> Text:
     if not cards:
-        return Text("nothing", style="dim")
+        return Text(tr("nothing"), style="dim")
     return Text(joiner).join(card_span(c, style) for c in cards)
 
 
-def _verb(board: BoardState, seat: int, you: str, other: str) -> str:
-    return you if seat == board.viewer and board.you_label else other
+def _said(board: BoardState, seat: int, you: str, other: str, **values: object) -> str:
+    """``you`` (said to the person whose seat it is) or ``other`` (with ``who``: the seat's name)."""
+    if seat == board.viewer and board.you_label:
+        return tr(you, **values)
+    return tr(other, who=board.seat_name(seat), **values)
 
 
 def event_text(event: Event, board: BoardState, style: DeckStyle) -> Text | None:
     """One line about an event, for the status bar (``None``: nothing worth saying)."""
     if isinstance(event, RoundStarted):
-        who = board.seat_name(event.dealer)
-        t = Text(f"Round {event.round_no}: {who} {_verb(board, event.dealer, 'deal', 'deals')}.", style="bold")
+        t = Text(tr("Round {n}: ", n=event.round_no) + _said(board, event.dealer, "You deal.", "{who} deals."),
+                 style="bold")
         if event.dealer_bonus:
-            t.append(f" The table adds up to {15 * event.dealer_bonus}: {event.dealer_bonus} scopa"
-                     f"{'e' if event.dealer_bonus > 1 else ''} for the dealer.", style="magenta")
+            t.append(" " + tr("The table adds up to {total}: {n} scopa(e) for the dealer.",
+                              total=15 * event.dealer_bonus, n=event.dealer_bonus), style="magenta")
         return t
     if isinstance(event, DealVoid):
-        return Text("Three or more kings on the table: the deal is void and dealt again.")
+        return Text(tr("Three or more kings on the table: the deal is void and dealt again."))
     if isinstance(event, Played) and event.forced_by is Forced.TIMEOUT and event.seat == board.viewer:
-        t = Text("Your time ran out: the server played ", style="bold yellow") + card_span(event.card, style)
+        t = Text(tr("Your time ran out: the server played") + " ", style="bold yellow") + card_span(event.card, style)
         if event.captured:
-            t += Text(" and took ", style="bold yellow") + cards_span(event.captured, style)
-        return t + Text(" for you.", style="bold yellow")
+            t += Text(" " + tr("and took") + " ", style="bold yellow") + cards_span(event.captured, style)
+        return t + Text(" " + tr("for you."), style="bold yellow")
     if isinstance(event, Played):
-        who = board.seat_name(event.seat)
-        t = Text(f"{who} {_verb(board, event.seat, 'play', 'plays')} ") + card_span(event.card, style)
+        t = Text(_said(board, event.seat, "You play", "{who} plays") + " ") + card_span(event.card, style)
         if event.captured:
-            t += Text(f" and {_verb(board, event.seat, 'take', 'takes')} ") + cards_span(event.captured, style)
+            t += Text(" " + _said(board, event.seat, "and take", "and takes") + " ") + cards_span(event.captured, style)
         else:
-            t += Text(" on the table")
+            t += Text(" " + tr("on the table"))
         if event.scopa:
             t += Text("  SCOPA!", style="bold magenta")
         if event.forced_by is Forced.TIMEOUT:
-            t += Text(" (time ran out: the server played for them)", style="yellow")
+            t += Text(" " + tr("(time ran out: the server played for them)"), style="yellow")
         elif event.forced:
-            t += Text(" (played for them)", style="dim")
+            t += Text(" " + tr("(played for them)"), style="dim")
         return t
     if isinstance(event, Declared):
-        who = board.seat_name(event.seat)
-        name = DECLARATION_NAMES[event.declaration.kind]
-        return Text(f"{who} {_verb(board, event.seat, 'declare', 'declares')} {name}: ") + cards_span(event.hand, style)
+        name = declaration_names()[event.declaration.kind]
+        return Text(_said(board, event.seat, "You declare {what}: ", "{who} declares {what}: ", what=name)) + \
+            cards_span(event.hand, style)
     if isinstance(event, RoundEnded):
-        return Text(f"Round {event.round_no} is over.", style="bold")
+        return Text(tr("Round {n} is over.", n=event.round_no), style="bold")
     if isinstance(event, GameEnded):
         return Text(result_line(board), style="bold green")
     return None
@@ -138,13 +158,18 @@ def result_line(board: BoardState) -> str:
     """``You win, 11–7.`` (the winner's points first), ``Ada & Bob win …``, or why nobody won."""
     score = "–".join(map(str, board.totals))
     if board.winner is None:
-        return f"The game ended without a winner ({board.end_reason or 'abandoned'}); {score}."
+        return tr("The game ended without a winner ({reason}); {score}.", reason=board.end_reason or "abandoned",
+                  score=score)
     others = [t for side, t in enumerate(board.totals) if side != board.winner]
     score = "–".join(map(str, [board.totals[board.winner], *others]))
     name = board.side_name(board.winner)
-    plural = name == "You" or " & " in name
-    how = {"trentino": " with the Asso, 2 and 3 of Denari", "all_denari": " with all ten Denari"}.get(board.end_reason, "")
-    return f"{name} {'win' if plural else 'wins'}{how}, {score}."
+    how = {"trentino": " " + tr("with the Asso, 2 and 3 of Denari"),
+           "all_denari": " " + tr("with all ten Denari")}.get(board.end_reason, "")
+    if name == board.you_label and board.viewer is not None and board.side_of(board.viewer) == board.winner:
+        return tr("You win{how}, {score}.", how=how, score=score)
+    if " & " in name:
+        return tr("{who} win{how}, {score}.", who=name, how=how, score=score)
+    return tr("{who} wins{how}, {score}.", who=name, how=how, score=score)
 
 
 def tie_note(board: BoardState) -> str | None:
@@ -153,8 +178,8 @@ def tie_note(board: BoardState) -> str | None:
         return None
     top = max(board.totals)
     if top >= board.rules.target and board.totals.count(top) > 1:
-        return (f"{'–'.join(map(str, board.totals))}: the highest totals are level at or over "
-                f"{board.rules.target}, so nobody has won yet and another round is played.")
+        return tr("{score}: the highest totals are level at or over {target}, so nobody has won yet and another "
+                  "round is played.", score="–".join(map(str, board.totals)), target=board.rules.target)
     return None
 
 
@@ -162,7 +187,7 @@ def round_table(result: RoundResult, board: BoardState, style: DeckStyle) -> Tab
     """Each category in a fixed order with the raw numbers, then the points and totals."""
     ev = result.event
     sides = len(ev.totals)
-    t = Table(title=f"Round {ev.round_no}", expand=False, padding=(0, 1))
+    t = Table(title=tr("Round {n}", n=ev.round_no), expand=False, padding=(0, 1))
     t.add_column("")
     for side in range(sides):
         t.add_column(board.side_name(side), justify="right")
@@ -173,7 +198,7 @@ def round_table(result: RoundResult, board: BoardState, style: DeckStyle) -> Tab
         return f" +{p}" if p else ""
 
     def row(cat: Category, raw: list[str]) -> None:
-        t.add_row(CATEGORY_NAMES[cat], *[Text(raw[s] + pts(cat, s), style="bold" if breakdown[s].get(cat) else "")
+        t.add_row(category_names()[cat], *[Text(raw[s] + pts(cat, s), style="bold" if breakdown[s].get(cat) else "")
                                          for s in range(sides)])
 
     frac = board.rules is not None and board.rules.frac
@@ -181,15 +206,15 @@ def round_table(result: RoundResult, board: BoardState, style: DeckStyle) -> Tab
         row(Category.CARTE, [str(n) for n in ev.score.cards])
         row(Category.DENARI, [str(p.denari) for p in result.piles])
         row(Category.SETTEBELLO, [label(SETTEBELLO, style) if p.settebello else "-" for p in result.piles])
-        row(Category.PRIMIERA, [str(p) if p else "no suit" for p in ev.score.primiera])
+        row(Category.PRIMIERA, [str(p) if p else tr("no suit") for p in ev.score.primiera])
         row(Category.SCOPE, [str(p.scope) for p in result.piles])
-    for cat in CATEGORY_NAMES:
+    for cat in category_names():
         if cat in (Category.CARTE, Category.DENARI, Category.SETTEBELLO, Category.PRIMIERA, Category.SCOPE) and not frac:
             continue
         if any(cat in b for b in breakdown):
             row(cat, ["" for _ in range(sides)])
-    t.add_row(Text("Round points", style="bold"), *[Text(str(p), style="bold") for p in ev.score.points])
-    target = f" (to {board.rules.target})" if board.rules else ""
-    t.add_row(Text("Game" + target, style="bold green"),
+    t.add_row(Text(tr("Round points"), style="bold"), *[Text(str(p), style="bold") for p in ev.score.points])
+    game = tr("Game (to {target})", target=board.rules.target) if board.rules else tr("Game")
+    t.add_row(Text(game, style="bold green"),
               *[Text(f"{b} → {a}", style="bold green") for b, a in zip(result.totals_before, ev.totals)])
     return t

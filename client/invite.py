@@ -1,0 +1,54 @@
+"""The invite to a private table as one string to pass on (PROTOCOL.md §15, "The invite
+as one string"): the table's id and its invite code joined by a dot, ``7.Xq3v…``.  A
+link to a server's web page carries it as its ``invite`` query parameter; whoever is
+invited may give either to ``scopa play --invite`` (or the lobby's ``i``)."""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import parse_qs, urlsplit
+
+from scopa.protocol import ErrorCode
+
+from .i18n import tr
+
+_TABLE = r"[A-Za-z0-9_-]{1,16}"
+_CODE = r"[A-Za-z0-9_-]{8,64}"
+_STRING = re.compile(rf"^({_TABLE})\.({_CODE})$")
+_SPACED = re.compile(rf"^({_TABLE})\s+({_CODE})$")  # the table and the code typed apart
+
+
+def invite_string(table: str, code: str) -> str:
+    """What a host passes on: ``TABLE.CODE``."""
+    return f"{table}.{code}"
+
+
+def parse_invite(text: str) -> tuple[str, str]:
+    """The table and invite code an invite names: the string, a link holding it (its
+    ``invite`` parameter, or ``table`` and ``invite`` apart), or the table and the code
+    separated by a space.  ``ValueError`` (saying what one looks like) for anything else."""
+    text = text.strip()
+    if "?" in text or "://" in text:
+        query = parse_qs(urlsplit(text).query)
+        given = query.get("invite", [""])[0]
+        table = query.get("table", [""])[0]
+        text = f"{table}.{given}" if table and "." not in given else given
+    found = _STRING.match(text) or _SPACED.match(text)
+    if found is None:
+        raise ValueError(tr("that is not an invite: an invite looks like 7.Xq3vR0aT2m-k9LbZ_c8Ew1yH (the table, a dot, "
+                            "the code), or is a link holding one"))
+    return found[1], found[2]
+
+
+def refusal_text(code: ErrorCode, message: str, watching: str | None = None, invited: bool = False) -> str:
+    """A refusal of the server in a person's words.  A private table is refused exactly
+    as a table that does not exist (the server tells nobody it is there), so a table
+    watched without its invite gets the way to watch a private one."""
+    if code is ErrorCode.NO_SUCH_TABLE and invited:
+        return tr("No table matches that invite: the game is over, the table is gone, or the invite is another "
+                  "table's.")
+    if code is ErrorCode.NO_SUCH_TABLE and watching is not None:
+        return tr("There is no table '{table}' to watch without an invite: it does not exist, or it is private. "
+                  "A private table is watched with the invite its host passed on: scopa watch --invite TABLE.CODE",
+                  table=watching)
+    return tr("The server says no: {message}", message=message)

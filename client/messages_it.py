@@ -1,0 +1,262 @@
+"""The terminal client's Italian: every string it shows, by its English (a
+``str.format`` template keeps its ``{names}``).  One home: :func:`scopa.client.i18n.tr`
+reads it, and a test fails when a string given to ``tr`` is missing here."""
+
+from __future__ import annotations
+
+ITALIAN: dict[str, str] = {
+    # the board
+    "You": "Tu",
+    "Player {n}": "Giocatore {n}",
+    "Scopa · seed {seed}": "Scopa · seme {seed}",
+    "Table": "Tavola",
+    "Your hand": "La tua mano",
+    "{who}'s hand": "La mano di {who}",
+    "(the table is empty)": "(la tavola è vuota)",
+    "(no cards in hand)": "(nessuna carta in mano)",
+    "Chat": "Chiacchiere",
+    "type a card": "scrivi una carta",
+    "play": "gioca",
+    "back": "indietro",
+    "chat": "scrivi",
+    "leave": "esci",
+    "rules & keys": "regole e tasti",
+    "back to the lobby": "torna alla sala",
+    "a card, e.g. 7 Den or 7d; Esc to cancel": "una carta, per esempio 7 Den o 7d; Esc per annullare",
+    "say something to the table; Enter sends, Esc closes": "scrivi qualcosa al tavolo; Invio invia, Esc chiude",
+    "Your turn: press {keys}, click a card, or / to type one. ? help":
+        "Tocca a te: premi {keys}, fai clic su una carta o scrivine una con /. ? aiuto",
+    "{time} left, then the server plays for you.": "ancora {time}, poi gioca il server per te.",
+    "Your move,": "La tua mossa,",
+    ", is kept: it is played when the connection is back.": ", è tenuta da parte: si gioca quando torna la connessione.",
+    "Your last card,": "La tua ultima carta,",
+    ", was played for you.": ", è stata giocata per te.",
+    ", cannot be played now: the table changed while the connection was down. Choose again.":
+        ", ora non si può giocare: la tavola è cambiata mentre la connessione era caduta. Scegli di nuovo.",
+    "{card} cannot be played now.": "{card} ora non si può giocare.",
+    "Click it again, press Enter, or click a lit table card.":
+        "Fai di nuovo clic, premi Invio o fai clic su una carta illuminata della tavola.",
+    "Click it again or press Enter to lay it down:": "Fai di nuovo clic o premi Invio per calarla:",
+    "Not allowed: {error}": "Non si può: {error}",
+    # the panels
+    "to {n}": "a {n}",
+    "round {n}": "smazzata {n}",
+    "stock {n}": "mazzo {n}",
+    "dealer": "mazziere",
+    "to play": "di turno",
+    "{time} left": "ancora {time}",
+    "1 card": "1 carta",
+    "{n} cards": "{n} carte",
+    "pile": "prese",
+    "cards": "carte",
+    "den": "den",
+    "prim": "prim",
+    "scope": "scope",
+    "takes": "prende",
+    "or": "oppure",
+    "lays down": "si cala",
+    "declare {what}": "dichiara {what}",
+    "(7 of Coppe as {n})": "(7 di Coppe come {n})",
+    "This round": "Questa smazzata",
+    "no plays yet": "ancora nessuna giocata",
+    "time ran out": "tempo scaduto",
+    "away": "assente",
+    "away, a bot in {time}": "assente, un bot tra {time}",
+    # what happens
+    "Round {n}: ": "Smazzata {n}: ",
+    "You deal.": "Dai tu le carte.",
+    "{who} deals.": "Dà le carte {who}.",
+    "The table adds up to {total}: {n} scopa(e) for the dealer.":
+        "La tavola fa {total}: {n} scopa/e per il mazziere.",
+    "Three or more kings on the table: the deal is void and dealt again.":
+        "Tre o più Re in tavola: la smazzata non vale e si ridà.",
+    "Your time ran out: the server played": "Il tuo tempo è scaduto: il server ha giocato",
+    "and took": "e ha preso",
+    "for you.": "per te.",
+    "You play": "Giochi",
+    "{who} plays": "{who} gioca",
+    "and take": "e prendi",
+    "and takes": "e prende",
+    "on the table": "in tavola",
+    "(time ran out: the server played for them)": "(tempo scaduto: ha giocato il server)",
+    "(played for them)": "(giocata per lui)",
+    "You declare {what}: ": "Dichiari {what}: ",
+    "{who} declares {what}: ": "{who} dichiara {what}: ",
+    "Round {n} is over.": "La smazzata {n} è finita.",
+    "Round {n}": "Smazzata {n}",
+    "Round points": "Punti della smazzata",
+    "Game": "Partita",
+    "Game (to {target})": "Partita (a {target})",
+    "no suit": "manca un seme",
+    "nothing": "niente",
+    "The game ended without a winner ({reason}); {score}.": "La partita è finita senza vincitori ({reason}); {score}.",
+    "You win{how}, {score}.": "Hai vinto{how}, {score}.",
+    "{who} win{how}, {score}.": "Vincono {who}{how}, {score}.",
+    "{who} wins{how}, {score}.": "Vince {who}{how}, {score}.",
+    "with the Asso, 2 and 3 of Denari": "con l'Asso, il 2 e il 3 di Denari",
+    "with all ten Denari": "con tutti e dieci i Denari",
+    "{score}: the highest totals are level at or over {target}, so nobody has won yet and another round is played.":
+        "{score}: i totali più alti sono pari e arrivano ad almeno {target}, quindi non ha ancora vinto nessuno e "
+        "si gioca un'altra smazzata.",
+    "{name} is back.": "{name} è tornato.",
+    "{name} disconnected; the table waits for them.": "{name} si è disconnesso; il tavolo lo aspetta.",
+    "{name} disconnected — a bot takes his seat in {time} unless he returns.":
+        "{name} si è disconnesso: tra {time} un bot prende il suo posto, se non torna.",
+    "A {strategy} bot now plays for {name}.": "Ora per {name} gioca un bot {strategy}.",
+    "your declaration": "la tua dichiarazione",
+    "Your move, {what}, is played again: the connection dropped as it was sent.":
+        "La tua mossa, {what}, viene giocata di nuovo: la connessione è caduta mentre partiva.",
+    "Back at table {table}, as it stands now: nothing was played meanwhile.":
+        "Di nuovo al tavolo {table}, com'è adesso: nel frattempo non si è giocato niente.",
+    "Back at table {table}, as it stands now: its one play so far is in this round's list, the one you missed too.":
+        "Di nuovo al tavolo {table}, com'è adesso: la sua unica giocata finora è nell'elenco della smazzata, "
+        "anche se te la sei persa.",
+    "Back at table {table}, as it stands now: its {n} plays so far are in this round's list, those you missed too.":
+        "Di nuovo al tavolo {table}, com'è adesso: le sue {n} giocate finora sono nell'elenco della smazzata, "
+        "anche quelle che ti sei perso.",
+    # the dialogs
+    "Which cards does it take?": "Quali carte prende?",
+    "number, or ↑↓ and Enter, or click · Esc: another card": "numero, oppure ↑↓ e Invio, oppure clic · Esc: un'altra carta",
+    "Left on the table, to {who}: ": "Rimaste in tavola, a {who}: ",
+    "a moment…": "un momento…",
+    "press any key to go on": "premi un tasto per continuare",
+    "press any key to leave": "premi un tasto per uscire",
+    "press any key to go back to the lobby": "premi un tasto per tornare alla sala",
+    "Game over": "Partita finita",
+    "Pass the keyboard to": "Passa la tastiera a",
+    "The other hands are hidden.": "Le altre mani sono coperte.",
+    "{who}: press Enter when ready.": "{who}: premi Invio quando sei pronto.",
+    "yes": "sì",
+    "no": "no",
+    "Yes": "Sì",
+    "No": "No",
+    "y: yes · n: no": "s: sì · n: no",
+    "close": "chiudi",
+    "Back": "Indietro",
+    "This table": "Questo tavolo",
+    "↑↓ PgUp PgDn: scroll · Esc, ? or q: back": "↑↓ PagSu PagGiù: scorri · Esc, ? o q: indietro",
+    "Leave the game? It ends here: a local game is not kept.":
+        "Lasci la partita? Finisce qui: una partita in locale non si conserva.",
+    "Leave the game? Your seat goes to a bot or the game ends, as the table says.":
+        "Lasci la partita? Il tuo posto va a un bot o la partita finisce, come dice il tavolo.",
+    # the lobby
+    "Scopa lobby": "Sala della Scopa",
+    "{name} on {server}": "{name} su {server}",
+    "create": "crea",
+    "join": "siediti",
+    "join with an invite": "entra con un invito",
+    "watch": "guarda",
+    "refresh": "aggiorna",
+    "table": "tavolo",
+    "rules": "regole",
+    "seats": "posti",
+    "state": "stato",
+    "watching": "spettatori",
+    "waiting": "in attesa",
+    "playing": "in gioco",
+    "finished": "finita",
+    "closed": "chiuso",
+    "free": "libero",
+    "{name} (away)": "{name} (assente)",
+    "c: create a table · Enter or j: join the selected table · w: watch it · ?: rules":
+        "c: apri un tavolo · Invio o j: siediti al tavolo scelto · w: guardalo · ?: regole",
+    "No tables yet: press c to create one.": "Ancora nessun tavolo: premi c per aprirne uno.",
+    "No table selected: c creates one.": "Nessun tavolo scelto: c ne apre uno.",
+    "t: say something to the lobby": "t: scrivi qualcosa alla sala",
+    "Join a private table": "Entra a un tavolo privato",
+    "the invite you were given, e.g. 7.Xq3…": "l'invito che ti hanno dato, per esempio 7.Xq3…",
+    "Enter: join · Esc: back": "Invio: entra · Esc: indietro",
+    "y: go back to it · n: forget it": "s: torna alla partita · n: lasciala perdere",
+    "You have an unfinished game at table {table} on {server} (seat {seat}, as {name}).":
+        "Hai una partita in sospeso al tavolo {table} su {server} (posto {seat}, come {name}).",
+    "That game is over or gone ({reason}).": "Quella partita è finita o non c'è più ({reason}).",
+    "You sit at table {table}, seat {seat}.": "Sei seduto al tavolo {table}, posto {seat}.",
+    "Table {table} is open: {rules}.": "Il tavolo {table} è aperto: {rules}.",
+    "table {table}": "tavolo {table}",
+    "watching table {table} (b: back)": "guardi il tavolo {table} (b: indietro)",
+    "No longer watching table {table} ({reason}).": "Non guardi più il tavolo {table} ({reason}).",
+    "You left table {table}.": "Hai lasciato il tavolo {table}.",
+    "The game ended without a winner ({reason}).": "La partita è finita senza vincitori ({reason}).",
+    "Waiting for the other seats to fill…": "Si aspetta che gli altri posti si riempiano…",
+    "Waiting for the other seats to fill. A private table: pass on its invite,":
+        "Si aspetta che gli altri posti si riempiano. Un tavolo privato: passa il suo invito,",
+    "Your friends run scopa play --invite with it (or press i in the lobby and paste it).":
+        "I tuoi amici lo danno a scopa play --invite (o premono i nella sala e lo incollano).",
+    "Not sent while reconnecting: {text}": "Non inviato durante la riconnessione: {text}",
+    "Connection lost ({why}): reconnecting… your moves are kept until it is back.":
+        "Connessione persa ({why}): riconnessione… le tue mosse restano da parte finché non torna.",
+    "Reconnected.": "Riconnesso.",
+    # the create-table form
+    "Open a table": "Apri un tavolo",
+    "Create": "Apri",
+    "Cancel": "Annulla",
+    "Tab: next field · Enter: open a list or press a button · Space: tick · Ctrl+S: create · Esc: cancel":
+        "Tab: campo successivo · Invio: apri un elenco o premi un pulsante · Spazio: spunta · Ctrl+S: apri · "
+        "Esc: annulla",
+    "Play to": "Si gioca a",
+    "Capture rule": "Regola di presa",
+    "Refill each turn": "Pesca a ogni giocata",
+    "At most two": "Al massimo due",
+    "Re bello": "Re bello",
+    "Players": "Giocatori",
+    "Teams": "Squadre",
+    "Hand size": "Carte in mano",
+    "Table cards": "Carte in tavola",
+    "Ponino": "Ponino",
+    "Napola": "Napola",
+    "Quindici": "Quindici",
+    "Escoba": "Escoba",
+    "Trentino": "Trentino",
+    "Asso piglia tutto": "Asso piglia tutto",
+    "Frac": "Frac",
+    "Cirulla": "Cirulla",
+    "teams with 4 or 6 players": "squadre in 4 o in 6",
+    "two teams": "due squadre",
+    "each alone": "ciascuno per sé",
+    "Traditional (same value first)": "Tradizionale (prima la carta uguale)",
+    "Fewest cards": "Meno carte",
+    "Free choice": "Scelta libera",
+    "Custom: the options below": "A piacere: le opzioni qui sotto",
+    "Your own game: set each option below.": "Un gioco tuo: imposta ogni opzione qui sotto.",
+    "Other seats": "Altri posti",
+    "wait for people": "aspetta le persone",
+    "{level} bots": "bot {level}",
+    "easy": "facili",
+    "medium": "medi",
+    "hard": "difficili",
+    "Private": "Privato",
+    "not listed in the lobby: you get an invite to pass on to the people you want "
+    "(they run scopa play --invite with it, or press i in the lobby and paste it)":
+        "non compare nella sala: ricevi un invito da passare alle persone che vuoi "
+        "(lo danno a scopa play --invite, o premono i nella sala e lo incollano)",
+    "Turn timer": "Tempo per mossa",
+    "the server's own": "quello del server",
+    "the server's own ({time})": "quello del server ({time})",
+    "none (a private table only)": "nessuno (solo un tavolo privato)",
+    "time for each move; when it runs out the game master plays for the seat":
+        "il tempo per ogni mossa; quando scade gioca il server al posto di chi è di turno",
+    "Seat left empty": "Posto vuoto",
+    "a bot takes it": "lo prende un bot",
+    "the game is abandoned": "la partita si interrompe",
+    "when a player's connection stays down past the grace period":
+        "quando la connessione di un giocatore resta giù oltre il tempo di grazia",
+    "Those rules do not work: {reason}": "Queste regole non funzionano: {reason}",
+    "only a private table may play without a turn timer": "solo un tavolo privato può giocare senza tempo per mossa",
+    "custom": "a piacere",
+    "custom ({game} changed)": "a piacere ({game} cambiato)",
+    "{n} players": "{n} giocatori",
+    "{n} players in teams": "{n} giocatori a squadre",
+    # invites and refusals
+    "that is not an invite: an invite looks like 7.Xq3vR0aT2m-k9LbZ_c8Ew1yH (the table, a dot, the code), "
+    "or is a link holding one":
+        "questo non è un invito: un invito è fatto come 7.Xq3vR0aT2m-k9LbZ_c8Ew1yH (il tavolo, un punto, il "
+        "codice), oppure è un link che ne contiene uno",
+    "No table matches that invite: the game is over, the table is gone, or the invite is another table's.":
+        "Nessun tavolo corrisponde a quell'invito: la partita è finita, il tavolo non c'è più, o l'invito è di "
+        "un altro tavolo.",
+    "There is no table '{table}' to watch without an invite: it does not exist, or it is private. "
+    "A private table is watched with the invite its host passed on: scopa watch --invite TABLE.CODE":
+        "Non c'è un tavolo '{table}' da guardare senza invito: non esiste, o è privato. Un tavolo privato si "
+        "guarda con l'invito che ha passato chi l'ha aperto: scopa watch --invite TAVOLO.CODICE",
+    "The server says no: {message}": "Il server dice di no: {message}",
+}

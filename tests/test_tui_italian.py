@@ -1,0 +1,52 @@
+"""`scopa local` in a terminal whose locale is Italian (LANG=it_IT.UTF-8), through a
+pseudo-terminal as a person sees it: the board, the prompt and the play list speak
+Italian."""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+import time
+
+import pexpect
+import pytest
+
+from procs import ROOT
+
+pytestmark = pytest.mark.process
+
+
+def shows(child: pexpect.spawn, words: str, within: float = 30.0) -> None:
+    """Wait until the screen has shown ``words`` (escape codes and spacing aside)."""
+    seen = ""
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        try:
+            child.expect(pexpect.TIMEOUT, timeout=0.2)
+        except pexpect.EOF:
+            break
+        seen += child.before
+        if words in " ".join(re.sub(r"\x1b\[[0-9;?>$]*[A-Za-z]", " ", seen).split()):
+            return
+    raise AssertionError(f"never shown: {words!r}")
+
+
+def test_the_board_speaks_italian_under_an_italian_locale() -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LC_")}
+    env.update(LANG="it_IT.UTF-8", TERM="xterm-256color")
+    child = pexpect.spawn(sys.executable, ["-m", "scopa.cli", "local", "--seats", "human,greedy", "--seed", "4",
+                                           "--delay", "0"],
+                          cwd=str(ROOT), env=env, encoding="utf-8", codec_errors="replace", timeout=30,
+                          dimensions=(30, 100))
+    try:
+        shows(child, "La tua mano")
+        shows(child, "Tocca a te: premi")
+        child.send("1")
+        shows(child, "Tu: 4 Bas")  # the round's plays: what you played (seed 4: the 4 of Bastoni)
+        child.send("q")
+        shows(child, "Lasci la partita?")
+        child.send("s")  # sì
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
