@@ -81,9 +81,12 @@ def english_only() -> set[str]:
 
 
 async def english_on(page: Page, english: set[str]) -> list[str]:
-    """The English pieces the page shows now (its text, dialogs included)."""
-    text = await page.evaluate("() => document.body.innerText")
-    return sorted(p for p in english if p in text)
+    """The English pieces the page shows now (its text, dialogs included; not what one
+    types, in code: the rules' option names)."""
+    text = await page.evaluate("""() => [...document.body.querySelectorAll('*')]
+        .filter(e => !e.closest('code, pre') && e.childNodes.length)
+        .flatMap(e => [...e.childNodes].filter(n => n.nodeType === 3).map(n => n.textContent)).join('\\n')""")
+    return sorted(p for p in english if re.search(rf"(?<!\w){re.escape(p)}(?!\w)", text))  # whole words
 
 
 def seed_where_seat_1_plays_first() -> int:
@@ -253,6 +256,8 @@ async def test_the_page_in_italian_says_everything_in_italian(site: Site, browse
     assert await english_on(page, english) == []
     await page.get_by_role("button", name="Regole").tap()
     await page.wait_for_selector("dialog[open]#rules .rules h3", timeout=WAIT)
+    assert await page.locator("dialog[open]#rules .rules h3").first.text_content() == "Scopa: le regole"  # docs/RULES.it.md
+    assert await english_on(page, english) == []
     await page.locator("dialog[open]#rules button", has_text="Chiudi").tap()
     await page.locator("form button[type=submit]", has_text="Crea un tavolo").tap()
     await page.wait_for_selector(MINE, timeout=WAIT)
