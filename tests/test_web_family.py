@@ -33,6 +33,7 @@ from scopa.server import NetworkEngine
 from scopa.server.clock import FakeClock
 from scopa.server.web import WebFront
 
+from web_words import page_words
 from test_web_client import (  # noqa: F401
     MINE, PHONE, WAIT, Site, browser, create, journaled, open_page, play_one, site,
 )
@@ -42,21 +43,6 @@ pytestmark = pytest.mark.browser
 
 WEB = Path(__file__).resolve().parent.parent / "client" / "web"
 ITALIAN_PHONE: dict[str, object] = {**PHONE, "locale": "it-IT"}
-
-
-def page_words() -> dict[str, Any]:
-    """The page's texts as client/web/src/i18n.ts holds them (``en``, ``it``, ``errors``,
-    ``options``)."""
-    script = """
-const { buildSync } = require("esbuild");
-const out = buildSync({ entryPoints: ["src/i18n.ts"], bundle: true, format: "cjs", write: false, platform: "node" });
-const m = { exports: {} };
-new Function("module", "exports", out.outputFiles[0].text)(m, m.exports);
-process.stdout.write(JSON.stringify(m.exports.ALL));
-"""
-    done = subprocess.run(["node", "-e", script], cwd=WEB, check=True, capture_output=True, text=True, timeout=60)
-    words: dict[str, Any] = json.loads(done.stdout)
-    return words
 
 
 def english_only() -> set[str]:
