@@ -154,6 +154,8 @@ async def test_leave_asks_first_and_the_end_shows_at_once(site: Site, browser: B
     page = await open_page(browser, site, "ada")
     await create(page)
     await page.wait_for_selector(MINE, timeout=WAIT)
+    title, turn = await page.locator("h1").bounding_box(), await page.locator("#turn").bounding_box()
+    assert title and turn and turn["y"] - (title["y"] + title["height"]) < 24  # no empty band between them
     await page.get_by_role("button", name="Leave").tap()
     question = page.locator("dialog[open]#leave-question")
     await question.wait_for(timeout=WAIT)
@@ -239,6 +241,7 @@ async def test_the_page_in_italian_says_everything_in_italian(site: Site, browse
     await page.locator("#more summary").tap()
     await page.wait_for_selector("#opt-target", timeout=WAIT)
     assert await page.locator("#players option").first.text_content() == "come vuole il gioco (2)"
+    assert await page.locator("#deck option:checked").text_content() == "italiane"  # what the cards are now
     assert await english_on(page, english) == []
     await page.get_by_role("button", name="Regole").tap()
     await page.wait_for_selector("dialog[open]#rules .rules h3", timeout=WAIT)
