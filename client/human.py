@@ -6,11 +6,13 @@ import asyncio
 from typing import Callable, Sequence
 
 from rich.console import Console
+from rich.text import Text
 
 from scopa.engine import Declare, Event, GameStarted, IllegalMoveError, Play, View, mask_of
 from scopa.engine.cards import CARDS
 from scopa.engine.player import Player
 
+from .i18n import tr
 from .notation import DeckStyle, label, labels, parse_cards
 from .render import event_line, render_moves, render_view
 
@@ -91,14 +93,14 @@ class TerminalPlayer(Player):
                 await asyncio.sleep(self.delay)
 
     async def rejected(self, error: IllegalMoveError) -> None:
-        self.console.print(f"[red]Not allowed:[/red] {error}")
+        self.console.print(Text(tr("Not allowed: {error}", error=error), style="red"))
 
     async def choose(self, view: View, legal: Sequence[Play | Declare]) -> Play | Declare:
         self.seat = view.seat
         names = self.names or tuple(f"seat {i}" for i in range(len(view.hand_sizes)))
         # §7: the last card in hand with only one possible move is played by itself.
         if self.autoplay and len(legal) == 1 and len(view.hand) == 1:
-            self.console.print("[dim](your last card is played for you)[/dim]")
+            self.console.print(Text(tr("(your last card is played for you)"), style="dim"))
             return legal[0]
         self.console.print(render_view(view, names, self.style))
         self.console.print(render_moves(legal, self.style))
@@ -122,9 +124,9 @@ class TerminalPlayer(Player):
         played for this seat) is kept for the next prompt: a blocking read cannot be
         taken back, and no line may go to a read nobody waits for."""
         left = self._clock()
-        prompt = "Your move: "
+        prompt = tr("Your move: ")
         if left is not None:
-            self.console.print(f"[bold]You have {left} s[/bold], then the server plays for you.")
+            self.console.print(Text(tr("You have {n} s, then the server plays for you.", n=left), style="bold"))
         if self._line is None:
             self._line = asyncio.ensure_future(asyncio.to_thread(self.input_fn, prompt))
         else:
@@ -138,6 +140,7 @@ class TerminalPlayer(Player):
             left = self._clock()
             if not line.done() and not warned and left is not None and left <= WARN_AT:
                 warned = True
-                self.console.print(f"\n[bold yellow]{left} s left, then the server plays for you.[/bold yellow]")
+                self.console.print(Text("\n" + tr("{n} s left, then the server plays for you.", n=left),
+                                        style="bold yellow"))
         self._line = None
         return line.result()

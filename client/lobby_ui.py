@@ -294,7 +294,9 @@ def describe(command: Command, names: Sequence[str]) -> str | None:
         return f"Round {body.round}, dealer {who(body.dealer)}; on the table: {' '.join(body.table) or '-'}"
     if isinstance(body, wire.CardPlayed):
         took = f" takes {' '.join(body.captured)}" if body.captured else " (laid down)"
-        extra = (" — scopa!" if body.scopa else "") + (f" [played for them: {body.forced}]" if body.forced else "")
+        forced = " (time ran out: the server played for them)" if body.forced == "timeout" else \
+            f" [played for them: {body.forced}]" if body.forced else ""
+        extra = (" — scopa!" if body.scopa else "") + forced
         return f"{who(body.seat)} plays {body.card}{took}{extra}"
     if isinstance(body, wire.DeclarationMade):
         return f"{who(body.seat)} declares {body.kind.value} ({' '.join(body.hand)}): {body.points} points"

@@ -19,9 +19,10 @@ from scopa.client.messages_it import ITALIAN
 pytestmark = pytest.mark.unit
 
 ROOT = Path(__file__).resolve().parent.parent
-TERMINAL = sorted((ROOT / "client" / "tui").glob("*.py"))
+TERMINAL = [*sorted((ROOT / "client" / "tui").glob("*.py")), ROOT / "client" / "render.py", ROOT / "client" / "human.py"]
+"""The Textual client, and the plain one's game (its board, moves and events)."""
 SHOWN_BY = {"Text", "Static", "Label", "Button", "Tick", "say", "tell", "Binding", "add_columns", "Input",
-            "ConfirmScreen", "GameOverScreen", "LobbyScreen", "BoardScreen", "assemble", "append", "OptionList"}
+            "ConfirmScreen", "GameOverScreen", "LobbyScreen", "BoardScreen", "assemble", "append", "OptionList", "print"}
 """Calls whose string arguments a person reads (Binding: its description)."""
 SAME_IN_BOTH = {"SCOPA!", "Scopa"}
 WORD = re.compile(r"[A-Za-z]{2,}")
@@ -41,6 +42,7 @@ def _words(node: ast.expr) -> str | None:
         return _words(node.elts[0])  # Text.assemble's (text, style)
     else:
         return None
+    text = re.sub(r"\[/?[a-z ]+\]", "", text)  # rich markup: a style, no words
     return text if WORD.search(text) and text.strip() not in SAME_IN_BOTH else None
 
 

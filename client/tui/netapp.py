@@ -192,8 +192,26 @@ class NetApp(ScopaApp):
                 await self.refresh_tables()
             elif kind == "say":
                 await session.send_chat(arg)
-            elif kind == "create":
-                await self.create_table(session)
+            elif kind == "create":  # the form again as it was, with the reason, when the server refuses
+                last: NewTable | None = None
+                problem = ""
+                while True:
+                    new = await self.show_and_wait(CreateTableScreen(self.defaults, session.turn_timeout, last, problem))
+                    if new is None:
+                        return
+                    try:
+                        info = await session.create_table(new.rules, fill_with_bots=new.bots, private=new.private,
+                                                          turn_timeout=new.turn_timeout,
+                                                          no_turn_timer=new.no_turn_timer,
+                                                          bot_takeover=new.bot_takeover)
+                    except ServerRefused as exc:
+                        last, problem = new, refusal_text(exc.code, exc.message)
+                        continue
+                    break
+                self.tell(tr("Table {table} is open: {rules}.", table=info.id,
+                             rules=rules_line(rules_from_wire(info.rules))))
+                await self.play_at_table(invite_string(info.id, session.invite) if new.private and session.invite
+                                         else None)
             elif kind == "join":
                 table_id, _, invite = arg.partition(" ")
                 joined = await session.join_table(table_id, invite=invite or None)
@@ -207,27 +225,6 @@ class NetApp(ScopaApp):
                                         kind == "join" and " " in arg), style="yellow"))
         except ConnectionLost:
             await self.reconnect_lobby()
-
-    async def create_table(self, session: ClientSession) -> None:
-        """The create-table form, then the table; a table the server refuses brings the
-        form back as it was, with the server's reason."""
-        last: NewTable | None = None
-        problem = ""
-        while True:
-            new: NewTable | None = await self.show_and_wait(
-                CreateTableScreen(self.defaults, session.turn_timeout, last, problem))
-            if new is None:
-                return
-            try:
-                info = await session.create_table(new.rules, fill_with_bots=new.bots, private=new.private,
-                                                  turn_timeout=new.turn_timeout, no_turn_timer=new.no_turn_timer,
-                                                  bot_takeover=new.bot_takeover)
-            except ServerRefused as exc:
-                last, problem = new, refusal_text(exc.code, exc.message)
-                continue
-            break
-        self.tell(tr("Table {table} is open: {rules}.", table=info.id, rules=rules_line(rules_from_wire(info.rules))))
-        await self.play_at_table(invite_string(info.id, session.invite) if new.private and session.invite else None)
 
     async def reconnect_lobby(self) -> None:
         if self.session is None:
