@@ -340,9 +340,11 @@ async def test_a_name_in_use_is_said_and_may_be_changed(site: Site, browser: Bro
 async def test_a_finished_game_again_step_by_step(journaled: Site, browser: Browser) -> None:
     """The lobby of a server that keeps its games lists the finished ones (list_games)
     and shows any of them again from its record (get_record), play by play, on the board
-    of live play."""
+    of live play; a private table's game only to those who sat at it (the page keeps
+    their seat tokens)."""
     site = journaled
     page = await open_page(browser, site, "ada")
+    await page.check("#private")  # listed and shown again to its players (their seat tokens)
     await create(page)
     await page.wait_for_selector(MINE, timeout=WAIT)
     cards_on_table = "[data-area=table] .card"
@@ -359,6 +361,9 @@ async def test_a_finished_game_again_step_by_step(journaled: Site, browser: Brow
     await page.get_by_role("button", name="Show the finished games").tap()
     game = page.locator("#games li", has_text="#1 Scopa")
     await game.wait_for(timeout=WAIT)
+    other = await open_page(browser, site, "bob")  # no seat at that table: not listed for him
+    await other.get_by_role("button", name="Show the finished games").tap()
+    await other.locator("#games li", has_text="No finished games yet.").wait_for(timeout=WAIT)
     await game.get_by_role("button", name="Replay").tap()
     where = page.locator("#replay-where")
     await where.wait_for(timeout=WAIT)

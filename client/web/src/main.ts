@@ -54,6 +54,16 @@ const EVERYTHING = Number.MAX_SAFE_INTEGER;
 // The commands that tell whose turn it is, each with that turn's clock (turn_left_ms).
 const TURN_TELLERS = new Set(["your_turn", "round_start", "played", "declared", "seat_back", "snapshot"]); // 2**53 - 1, still an integer on the wire
 
+/** The seat tokens of the last tables one sat at, by table: a private table's finished
+ * game is listed and shown again to whoever held one (list_games, get_record). */
+function heldTokens(): Record<string, string> {
+  try { return JSON.parse(localStorage.getItem("scopa.tokens") || "{}") as Record<string, string>; } catch { return {}; }
+}
+function keepToken(table: string, token: string): void {
+  const kept = Object.entries(heldTokens()).filter(([t]) => t !== table).slice(-15);
+  localStorage.setItem("scopa.tokens", JSON.stringify(Object.fromEntries([...kept, [table, token]])));
+}
+
 function savedSeat(): Seat | null {
   try { return JSON.parse(localStorage.getItem("scopa.seat") || "null") as Seat | null; } catch { return null; }
 }
@@ -205,6 +215,7 @@ function handle(f: Frame): void {
     case "joined":
       st.tableId = b.table; st.seat = b.seat; st.watching = false; st.gameEnd = null; st.roundEnd = null;
       saveSeat({ token: b.token, table: b.table, lastEvent: savedSeat()?.lastEvent ?? 0 });
+      keepToken(b.table, b.token);
       st.info = st.tables.get(b.table) ?? st.info;
       break;
     case "game_start": st.seats = b.seats; st.gameEnd = null; if (st.info) st.info = { ...st.info, state: "playing" }; break;
@@ -482,10 +493,10 @@ function lobbyScreen(): void {
 
 function finishedGames(): HTMLElement {
   const list = st.games === null
-    ? h("p", {}, button(t.showGames, () => send("list_games", { limit: 20 }), "quiet"))
+    ? h("p", {}, button(t.showGames, () => send("list_games", { limit: 20, tokens: Object.values(heldTokens()) }), "quiet"))
     : h("ul", { class: "tables", id: "games" }, ...(st.games.length ? st.games.map((g) => h("li", {},
       h("span", { class: "grow" }, `#${g.id} ${gameName(g.preset)} · ${g.players.join(", ")} · ${g.totals.join(" – ")}${g.winner === null ? "" : ` · ${fill(t.winner, { name: g.players.filter((_, i) => i % g.totals.length === g.winner).join(" + ") })}`}`),
-      button(t.replay, () => send("get_record", { game: g.id }), "quiet"))) : [h("li", {}, t.noGames)]));
+      button(t.replay, () => send("get_record", { game: g.id, token: heldTokens()[g.id] ?? null }), "quiet"))) : [h("li", {}, t.noGames)]));
   return h("section", { class: "panel", "aria-labelledby": "games-title" }, h("h2", { id: "games-title" }, t.finished), list);
 }
 
