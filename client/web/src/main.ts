@@ -559,8 +559,15 @@ function secondsLeft(): number | null {
   if (st.gameEnd || !st.view || st.roundEnd) return null;
   return st.deadline ? Math.max(0, Math.ceil((st.deadline - Date.now()) / 1000)) : null;
 }
+function turnWords(): string {
+  const v = st.view;
+  return st.gameEnd ? t.gameEnd : !v ? t.waiting : st.legal.length ? t.yourTurn : fill(t.turnOf, { name: seatName(v.turn) });
+}
+
 function showClock(): void {
   const left = secondsLeft();
+  const line = document.getElementById("round-end-turn"); // the next round's turn, under the last round's box
+  if (line) line.textContent = st.roundEnd || !st.view || st.gameEnd ? "" : `${turnWords()}${left === null ? "" : ` · ${fill(t.secondsLeft, { n: left })}`}`;
   if (!timerEl) return;
   timerEl.textContent = left === null ? "" : ` · ${fill(t.secondsLeft, { n: left })}`;
   timerEl.classList.toggle("short", left !== null && left <= 10);
@@ -606,7 +613,7 @@ function tableScreen(): void {
   }, `${seatName(i)}${i === st.seat ? ` (${t.me})` : ""} · ${fill(t.inHand, { n: v?.hand_sizes?.[i] ?? 0 })}`)));
   timerEl = h("span", { class: "clock" });
   showClock();
-  const turnText = st.gameEnd ? t.gameEnd : !v ? t.waiting : mine ? t.yourTurn : fill(t.turnOf, { name: seatName(v.turn) });
+  const turnText = turnWords();
   const table = h("div", { class: "cards", "aria-label": t.table, "data-area": "table" }, ...(v?.table ?? []).map((c) => cardButton(c,
     `${lit.has(c) ? "lit" : ""}${shownOnTable.has(c) ? "" : " arrived"}`, () => tapTable(c))));
   shownOnTable = new Set(v?.table ?? []);
@@ -631,6 +638,7 @@ function tableScreen(): void {
     settings());
   if (focused) document.getElementById(focused)?.focus();
   if (st.roundEnd && !st.gameEnd) roundEndDialog(st.roundEnd);
+  showClock();
 }
 
 /** Each side's name (its players' names), one per side of the game. */
@@ -656,6 +664,7 @@ function roundEndDialog(r: RoundEnd): void {
   if (r.leftover?.length && r.leftover_to !== null && r.leftover_to !== undefined) {
     d.body.append(h("p", {}, fill(t.leftoverTo, { name: sideName(r.leftover_to) })));
   }
+  d.body.append(h("p", { class: "status", id: "round-end-turn" }));
 }
 
 function gameEndBox(g: GameEnd): HTMLElement {
