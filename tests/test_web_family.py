@@ -220,6 +220,7 @@ async def test_a_friend_who_plays_first_by_the_invite_link(browser: Browser) -> 
         bob = await context.new_page()
         bob.on("console", lambda m: s.errors.append(f"bob: {m.text}") if m.type == "error" else None)
         await bob.goto(invite)
+        assert await bob.locator("#invited").text_content() == "You are invited to a table: pick a name and play."
         await bob.fill("#name", "bob")
         await bob.get_by_role("button", name="Play").tap()
         await bob.wait_for_selector(MINE, timeout=WAIT)  # bob plays first

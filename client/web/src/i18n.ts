@@ -6,6 +6,7 @@ import type { ErrorCode } from "./protocol";
 export type Lang = "it" | "en";
 
 const EN = {
+  invited: "You are invited to a table: pick a name and play.",
   title: "Scopa", yourName: "Your name", play: "Play", you: "You are", lobby: "Tables", noTables: "No tables yet: create one.",
   create: "Create a table", game: "Game", players: "Players", playersDefault: "as the game says ({n})", bots: "Bots for the empty seats",
   none: "none (wait for people)", easy: "easy", medium: "medium", hard: "hard", private: "Private (only with the invite link)",
@@ -47,6 +48,7 @@ const EN = {
 type Words = typeof EN;
 
 const IT: Words = {
+  invited: "Sei invitato a un tavolo: scegli un nome e gioca.",
   title: "Scopa", yourName: "Il tuo nome", play: "Gioca", you: "Sei", lobby: "Tavoli", noTables: "Nessun tavolo: creane uno.",
   create: "Crea un tavolo", game: "Gioco", players: "Giocatori", playersDefault: "come vuole il gioco ({n})", bots: "Bot ai posti vuoti",
   none: "nessuno (aspetta persone)", easy: "facile", medium: "medio", hard: "difficile", private: "Privato (solo con il link d'invito)",

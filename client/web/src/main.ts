@@ -458,7 +458,9 @@ function nameScreen(): void {
     if (!name) return;
     st.name = name; localStorage.setItem("scopa.name", name); connect(); render();
   });
-  app.replaceChildren(h("header", { class: "bar" }, h("h1", { class: "grow" }, t.title), languageChoice()), form);
+  const q = new URLSearchParams(location.search);
+  const invited = q.has("invite") || q.has("table") ? h("p", { class: "status", id: "invited" }, t.invited) : "";
+  app.replaceChildren(h("header", { class: "bar" }, h("h1", { class: "grow" }, t.title), languageChoice()), invited, form);
   input.focus();
 }
 
