@@ -216,6 +216,7 @@ function handle(f: Frame): void {
       st.tableId = b.table; st.seat = b.seat; st.watching = false; st.gameEnd = null; st.roundEnd = null;
       saveSeat({ token: b.token, table: b.table, lastEvent: savedSeat()?.lastEvent ?? 0 });
       keepToken(b.table, b.token);
+      if (!b.resumed) fresh = false; // a seat just taken: every event of its table comes from now on
       st.info = st.tables.get(b.table) ?? st.info;
       break;
     case "game_start": st.seats = b.seats; st.gameEnd = null; if (st.info) st.info = { ...st.info, state: "playing" }; break;
