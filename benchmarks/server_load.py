@@ -5,7 +5,7 @@
                                      [--think-ms T] [--loop asyncio|uvloop]
                                      [--db [FILE|postgresql://...]] [--repeat N]
                                      [--expert-tables N] [--bot-workers W]
-                                     [--cluster N [--redis URL]] [--tls]
+                                     [--cluster N [--redis URL]] [--tls] [--metrics [--repeat N]]
     python benchmarks/server_load.py --sweep --tables 250 --preset scopone
     python benchmarks/server_load.py --lean [--lean-moves N] [--tables N] [--preset NAME] ...
 
@@ -65,6 +65,16 @@ TLS costs the server per move, the handshakes outside the window).
 that journal, and each table's lease): table i's clients connect to member i mod N, and
 the server CPU per move is the members' CPU together over all moves.
 
+``--metrics`` measures what the Prometheus figures (server/metrics.py) cost a move: the
+run is made ``--repeat`` times (default 5) with them and as many without, alternately.
+With them, the server counts as ``scopa serve --metrics`` does and serves its
+``/metrics``, which this script scrapes every ``--scrape-interval`` seconds (default 15,
+Prometheus' default; a scrape costs the server under a millisecond of CPU); without
+them, every counter and histogram of server/metrics.py is replaced by an object whose
+``inc`` and ``observe`` do nothing (the calls themselves, and the clock
+read for a move's latency, stay).  The last lines give the median server CPU per move
+of each and their ratio.
+
 ``--lean`` loads ``benchmarks/lean_server.py`` (in a child process, on ``--loop``) in
 place of the real server.  It has the same framing (FrameBuffer, one write per
 connection and loop turn) and fan-out (``played`` packed once per table up to each
@@ -110,9 +120,12 @@ SAFETY_TIMEOUT = 600.0  # seconds: a stuck run fails instead of hanging
 
 
 async def _serve(seed: int, db: str | None, bot_workers: int = 1, memory_profile: str | None = None,
-                 cluster: str | None = None, tls_dir: str | None = None) -> None:
+                 cluster: str | None = None, tls_dir: str | None = None, metrics: str | None = None) -> None:
     from scopa.server import Limits, NetworkEngine
     from scopa.server.collector import Collector
+
+    if metrics == "off":
+        _without_metrics()
 
     options = None
     if cluster is not None:  # "URL PREFIX": a member of a cluster (sharing the journal if it is PostgreSQL)
@@ -128,6 +141,13 @@ async def _serve(seed: int, db: str | None, bot_workers: int = 1, memory_profile
                                          max_waiting_tables_per_address=None),
                            db=db, bot_workers=bot_workers, cluster=options, tls=_tls(tls_dir))
     await engine.start()
+    endpoints = None
+    if metrics == "on":  # as `scopa serve --metrics` does
+        from scopa.server.metrics_port import MetricsPort, Probes
+
+        endpoints = MetricsPort(Probes(engine))
+        await endpoints.start("127.0.0.1", 0)
+        endpoints.probes.started = True
     collector = Collector(engine.clock)  # as `scopa serve` sets the garbage collector
     collector.start()
     stop = asyncio.Event()
@@ -143,12 +163,34 @@ async def _serve(seed: int, db: str | None, bot_workers: int = 1, memory_profile
     loop.add_reader(sys.stdin.fileno(), stdin_ready)
     if memory_profile is not None:
         _trace_memory(loop, memory_profile)
-    print(f"PORT {engine.port}", flush=True)
+    print(f"PORT {engine.port}" + (f" METRICS {endpoints.port}" if endpoints is not None else ""), flush=True)
     try:
         await stop.wait()
     finally:
         collector.stop()
         await engine.stop()
+        if endpoints is not None:
+            await endpoints.stop()
+
+
+def _without_metrics() -> None:
+    """Every counter and histogram of server/metrics.py made one that keeps nothing."""
+    from prometheus_client.metrics import MetricWrapperBase
+
+    from scopa.server import metrics
+
+    class Nothing:
+        def inc(self, amount: float = 1.0) -> None:
+            pass
+
+        def observe(self, amount: float) -> None:
+            pass
+
+    nothing = Nothing()
+    for name in dir(metrics):
+        if isinstance(getattr(metrics, name), MetricWrapperBase):
+            setattr(metrics, name, nothing)
+    metrics.REFUSED = dict.fromkeys(metrics.REFUSED, nothing)
 
 
 def _tls(folder: str | None) -> Any:
@@ -203,9 +245,10 @@ class ServerProcess:
 
     def __init__(self, seed: int, loop: str = "asyncio", db: str | None = None, bot_workers: int = 1,
                  profile: str | None = None, memory_profile: str | None = None, cluster: str | None = None,
-                 tls_dir: str | None = None) -> None:
+                 tls_dir: str | None = None, metrics: str | None = None) -> None:
         extra = ["--loop", loop, "--bot-workers", str(bot_workers)] + (["--db-file", db] if db else [])
         extra += ["--tls-dir", tls_dir] if tls_dir else []
+        extra += ["--metrics-mode", metrics] if metrics else []
         extra += ["--cluster-member", cluster] if cluster else []
         extra += ["--profile", profile] if profile else []
         extra += ["--memory-profile", memory_profile] if memory_profile else []
@@ -218,7 +261,9 @@ class ServerProcess:
         if not line.startswith("PORT "):
             self.proc.kill()
             raise RuntimeError(f"the server did not start: {line!r}")
-        self.port = int(line.split()[1])
+        words = line.split()
+        self.port = int(words[1])
+        self.metrics_port = int(words[3]) if len(words) > 3 else None
         self.pid = self.proc.pid
 
     def stop(self) -> None:
@@ -654,6 +699,12 @@ def main(argv: list[str] | None = None) -> int:
                     help="the server and its clients over TLS (a self-signed certificate), --repeat times alternately "
                          "with plain TCP: the median server CPU per move of each and their ratio")
     ap.add_argument("--tls-dir", default=None, help=argparse.SUPPRESS)
+    ap.add_argument("--metrics", action="store_true",
+                    help="the Prometheus figures' cost: runs with them (and their endpoint scraped) and without, "
+                         "each --repeat times, for the ratio")
+    ap.add_argument("--scrape-interval", type=float, default=15.0, metavar="S",
+                    help="with --metrics: seconds between scrapes of /metrics (default 15, Prometheus' default)")
+    ap.add_argument("--metrics-mode", choices=("on", "off"), default=None, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.tls and (args.lean or args.server or args.cluster or args.db or args.sweep):
         ap.error("--tls compares one server with TLS and without: not with --lean, --server, --cluster, --db or --sweep")
@@ -681,6 +732,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.seconds is None:
             args.seconds, args.games = SWEEP_SECONDS, None
         return sweep(args)
+    if args.metrics and not args.server:
+        return metrics_ratio(args)
     if args.db and not args.server:
         return journal_ratio(args)
     if args.tls:
@@ -753,16 +806,71 @@ def tls_ratio(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
+def metrics_ratio(args: argparse.Namespace) -> int:
+    """``--repeat`` runs with the Prometheus figures and as many without, alternately:
+    the median server CPU per move of each and their ratio."""
+    figures: dict[str, list[float]] = {"off": [], "on": []}
+    failed = False
+    for i in range(max(1, args.repeat)):
+        for mode in ("off", "on"):
+            args.metrics_mode = mode
+            result = run_once(args)
+            failed |= bool(result["failed_tables"] or result["errors"])
+            if result["server_cpu_ms_per_move"] is not None:
+                figures[mode].append(result["server_cpu_ms_per_move"])
+            print(f"run {i + 1} metrics {mode}: {result['moves']} moves, server {result['server_cpu_ms_per_move']} ms "
+                  f"CPU per move, p99 {result['latency_ms']['p99']} ms", flush=True)
+    off, on = statistics.median(figures["off"]), statistics.median(figures["on"])
+    ratio = round(on / off, 3) if off else None
+    print(f"server CPU per move, median of {len(figures['on'])}: without metrics {off:.4f} ms, with metrics "
+          f"(scraped every {args.scrape_interval:g} s) {on:.4f} ms: ratio {ratio}")
+    print(json.dumps({"runs": len(figures["on"]), "without_cpu_ms_per_move": figures["off"],
+                      "with_cpu_ms_per_move": figures["on"], "median_without": off, "median_with": on,
+                      "ratio": ratio, "scrape_interval": args.scrape_interval, "tables": args.tables,
+                      "preset": args.preset, "server_loop": args.loop}))
+    return 1 if failed else 0
+
+
+class Scraper:
+    """GET ``/metrics`` at once and then every ``interval`` seconds, in a thread of its
+    own, as Prometheus does."""
+
+    def __init__(self, port: int, interval: float) -> None:
+        import threading
+
+        self.url = f"http://127.0.0.1:{port}/metrics"
+        self.interval = interval
+        self.scrapes = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="metrics-scraper", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        import urllib.request
+
+        while True:
+            with urllib.request.urlopen(self.url, timeout=5) as response:
+                assert response.status == 200 and b"scopa_moves_total" in response.read()
+            self.scrapes += 1
+            if self._stop.wait(self.interval):
+                return
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join()
+
+
 def _serve_with_loop(args: argparse.Namespace) -> None:
     from scopa.cli import loops
 
     with asyncio.Runner(loop_factory=loops.factory(loops.chosen(args.loop))) as runner:
         runner.run(_serve(args.seed, args.db_file, args.bot_workers, args.memory_profile, args.cluster_member,
-                          args.tls_dir))
+                          args.tls_dir, args.metrics_mode))
 
 
 def run_once(args: argparse.Namespace) -> dict[str, Any]:
     server: ServerProcess | None = None
+    scraper: Scraper | None = None
     others: list[ServerProcess] = []
     cluster: str | None = None
     with tempfile.TemporaryDirectory() as tmp:
@@ -776,8 +884,11 @@ def run_once(args: argparse.Namespace) -> dict[str, Any]:
             server = ServerProcess(args.seed, args.loop, _db_target(args.db, tmp),
                                    args.bot_workers, getattr(args, "profile", None),
                                    getattr(args, "memory_profile", None), cluster,
-                                   os.path.join(tmp, "tls") if getattr(args, "tls", False) else None)
+                                   os.path.join(tmp, "tls") if getattr(args, "tls", False) else None,
+                                   getattr(args, "metrics_mode", None))
             port, pid = server.port, server.pid
+            scraper = Scraper(server.metrics_port, getattr(args, "scrape_interval", 15.0)) \
+                if server.metrics_port is not None else None
             profile = getattr(args, "profile", None)
             others = [ServerProcess(args.seed + i, args.loop, _db_target(args.db, tmp), args.bot_workers,
                                     profile=f"{profile}.{i}" if profile else None, cluster=cluster)
@@ -786,6 +897,8 @@ def run_once(args: argparse.Namespace) -> dict[str, Any]:
             return asyncio.run(asyncio.wait_for(load(args, port, pid, [(o.port, o.pid) for o in others]),
                                                 SAFETY_TIMEOUT))
         finally:
+            if scraper is not None:
+                scraper.stop()
             for other in others:
                 other.stop()
             if server is not None:

@@ -64,6 +64,11 @@ def add_cluster_subcommand(sub: Any) -> None:
     cluster.add_argument("--tls-cert", metavar="FILE", default=None,
                          help="every member speaks TLS with this certificate (PEM); needs --tls-key")
     cluster.add_argument("--tls-key", metavar="FILE", default=None, help="the private key (PEM) of --tls-cert")
+    cluster.add_argument("--metrics-port", type=int, metavar="PORT", default=None,
+                         help="serve each member's metrics and health checks (/metrics, /healthz, /readyz) on --host "
+                              "at PORT, PORT+1, ... (one port per member: Prometheus scrapes each)")
+    cluster.add_argument("--log-format", choices=("text", "json"), default="text",
+                         help="the members' log: text lines (default) or JSON lines")
 
 
 def _die_with_parent() -> None:
@@ -75,8 +80,8 @@ def _die_with_parent() -> None:
         ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
 
 
-def member_command(args: argparse.Namespace) -> list[str]:
-    """The ``scopa serve`` of one member."""
+def member_command(args: argparse.Namespace, index: int = 0) -> list[str]:
+    """The ``scopa serve`` of member ``index`` (from 0)."""
     command = [sys.executable, "-m", "scopa.cli", "serve", "--host", args.host, "--port", "0",
                "--cluster", args.cluster, "--db", args.db, "--cluster-port", str(args.port),
                "--cluster-prefix", args.cluster_prefix, "--no-announce",
@@ -86,6 +91,9 @@ def member_command(args: argparse.Namespace) -> list[str]:
         command += ["--cluster-web-port", str(args.web_port)]
     if getattr(args, "tls_cert", None):
         command += ["--tls-cert", args.tls_cert, "--tls-key", args.tls_key]
+    if getattr(args, "metrics_port", None) is not None:
+        command += ["--metrics", f"{args.host}:{args.metrics_port + index}"]
+    command += ["--log-format", getattr(args, "log_format", "text")]
     return command
 
 
@@ -128,7 +136,7 @@ def run_cluster(args: argparse.Namespace, console: Console) -> int:
         stopping = True
 
     previous = signal.signal(signal.SIGTERM, stop)
-    members = [subprocess.Popen(member_command(args), preexec_fn=_die_with_parent) for _ in range(args.processes)]
+    members = [subprocess.Popen(member_command(args, i), preexec_fn=_die_with_parent) for i in range(args.processes)]
     console.print(f"{args.processes} members of the cluster at {args.host}:{args.port} "
                   + (f"(web page on port {args.web_port}) " if args.web_port is not None else "")
                   + f"on {loop} "

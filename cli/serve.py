@@ -8,7 +8,7 @@ import dataclasses
 import importlib.util
 import logging
 import sqlite3
-from typing import Any
+from typing import Any, Literal
 
 from rich.console import Console
 
@@ -58,6 +58,12 @@ def add_serve_subcommand(sub: Any) -> None:
                             "sharing one Redis keep apart); default scopa")
     serve.add_argument("--loop", choices=loops.LOOPS, default="asyncio",
                        help="the event loop: asyncio's own (default) or uvloop, faster (needs scopa[fast])")
+    serve.add_argument("--metrics", metavar="HOST:PORT", default=None,
+                       help="serve Prometheus metrics (/metrics) and health checks (/healthz, /readyz) on this "
+                            "address, or on the --web port with 'web'; default: none (docs/OPERATING.md)")
+    serve.add_argument("--log-format", choices=("text", "json"), default="text",
+                       help="the log on stderr: text lines (default) or one JSON object a line (time, level, "
+                            "event, table, member, message) for a log store")
     admin.add_serve_options(serve)
     web.add_serve_options(serve)
     lan.add_serve_options(serve)
@@ -70,6 +76,7 @@ def run_serve(args: argparse.Namespace, console: Console) -> int:
     from scopa.server.announce import LanIdentity, announces
     from scopa.server.proxied import parse_networks
     from scopa.server.journal_values import StorageError
+    from scopa.server.jsonlog import configure
     from scopa.server.web import WebOptions
 
     try:
@@ -80,8 +87,28 @@ def run_serve(args: argparse.Namespace, console: Console) -> int:
         console.print(f"[red]{exc}[/red]")
         return 2
     turn_timeout = getattr(args, "turn_timeout", 60.0)
+    metrics = getattr(args, "metrics", None)
+    metrics_at: tuple[str, int] | Literal["web"] | None = None
+    try:
+        if metrics is not None:
+            metrics_at = "web" if metrics == "web" else parse_address(metrics)
+    except ValueError as exc:
+        console.print(f"[red]{exc}[/red]")
+        return 2
+    if metrics_at == "web" and getattr(args, "web", None) is None and getattr(args, "cluster_web_port", None) is None:
+        console.print("[red]--metrics web: give --web PORT too[/red]")
+        return 2
     if not logging.getLogger().handlers:  # the server logs connections, tables and games
-        logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", datefmt="%H:%M:%S")
+        configure(getattr(args, "log_format", "text"))
+    as_json = getattr(args, "log_format", "text") == "json"
+
+    def say(event: str, text: str, error: bool = False) -> None:
+        """What the server says once it runs: a console line, or with --log-format json a log line."""
+        if as_json:
+            logging.getLogger("scopa.server").log(logging.ERROR if error else logging.INFO, text,
+                                                  extra={"event": f"server.{event}"})
+        else:
+            console.print(f"[red]{text}[/red]" if error else text, soft_wrap=True, emoji=False)  # a fingerprint's :CD: is no emoji
     db = getattr(args, "db", None)
     accounts = bool(getattr(args, "accounts", False))
     if accounts and not db:
@@ -116,32 +143,33 @@ def run_serve(args: argparse.Namespace, console: Console) -> int:
     identity = LanIdentity(**lan_options) if lan_options else None
 
     def announce(engine: Any) -> None:  # once the journal is open and the port listens
-        console.print(f"Scopa server on {args.host}:{engine.port}" + (f", games journaled to {db}" if db else "")
-                      + (f", in the cluster at {cluster.url} as {engine.cluster.address}" if cluster else "")
-                      + (f", announced on the LAN as {identity.name!r}" if identity and announces(args.host) else "")
-                      + (", on uvloop" if loops.running_uvloop() else "") + " (Ctrl-C to stop)", soft_wrap=True)
+        say("serving", f"Scopa server on {args.host}:{engine.port}" + (f", games journaled to {db}" if db else "")
+            + (f", in the cluster at {cluster.url} as {engine.cluster.address}" if cluster else "")
+            + (f", announced on the LAN as {identity.name!r}" if identity and announces(args.host) else "")
+            + (", on uvloop" if loops.running_uvloop() else "") + " (Ctrl-C to stop)")
         if engine.tls is not None:
-            console.print(tls.describe(engine.tls), soft_wrap=True, highlight=False, emoji=False)
+            say("tls", tls.describe(engine.tls))
 
     try:
         interrupt.run(serve(args.host, args.port, db=db, accounts=accounts, limits=limits, announce=announce,
                           turn_timeout=turn_timeout if turn_timeout and turn_timeout > 0 else None,
                           admin_token_file=getattr(args, "admin_token_file", None),
                           bot_workers=getattr(args, "bot_workers", 1), lan=identity,
-                          rate_shared_addresses=args.rate_shared_address, cluster=cluster, **options),
+                          rate_shared_addresses=args.rate_shared_address, cluster=cluster, metrics=metrics_at,
+                          **options),
                       loop_factory=loop_factory)
     except KeyboardInterrupt:
         pass
     except StorageError as exc:  # e.g. a journal from a newer server: one clear line, no traceback
-        console.print(f"[red]cannot use the journal {db}: {exc}[/red]", soft_wrap=True)
+        say("failed", f"cannot use the journal {db}: {exc}", error=True)
         return 1
     except OSError as exc:
-        console.print(f"[red]cannot serve on {args.host}:{args.port}: {exc.strerror or exc}[/red]")
+        say("failed", f"cannot serve on {args.host}:{args.port}: {exc.strerror or exc}", error=True)
         return 1
     except sqlite3.Error as exc:
-        console.print(f"[red]cannot use the database {db}: {exc}[/red]")
+        say("failed", f"cannot use the database {db}: {exc}", error=True)
         return 1
-    console.print("server stopped")
+    say("stopped", "server stopped")
     return 0
 
 
@@ -172,3 +200,12 @@ def _cluster_options(args: argparse.Namespace, console: Console) -> Any:
     except ValueError as exc:
         console.print(f"[red]{exc}[/red]")
         return False
+
+
+def parse_address(value: str) -> tuple[str, int]:
+    """``HOST:PORT`` (``[::1]:PORT`` for IPv6) as a host and a port; ``ValueError`` if not one."""
+    host, sep, port = value.rpartition(":")
+    if not sep or not port.isdigit() or not 0 <= int(port) < 65536:
+        raise ValueError(f"--metrics: give HOST:PORT (e.g. 127.0.0.1:9715) or web, not {value!r}")
+    host = host.strip("[]") or "127.0.0.1"
+    return host, int(port)

@@ -24,6 +24,7 @@ from enum import StrEnum
 from scopa.protocol import commands as wire
 from scopa.protocol.errors import ErrorCode
 
+from . import metrics
 from .journal_values import Account
 from .journal import Journal, SaveAccount
 from .clock import Clock
@@ -235,6 +236,7 @@ class Accounts:
                                              "another name", re=seq)
             return
         if not self.begin_check(body.name, sess.address):
+            metrics.RATE_LIMITED_PASSWORDS.inc()
             sess.error(ErrorCode.RATE_LIMITED, "too many wrong passwords, or another check under way: try again "
                                                "later", re=seq)
             return
@@ -266,6 +268,7 @@ class Accounts:
         name = sess.name
         verdict = await self.claim(name, body.password, sess.address)
         if verdict is Verdict.LIMITED:
+            metrics.RATE_LIMITED_NAME_CLAIMS.inc()
             sess.error(ErrorCode.RATE_LIMITED, "too many refused attempts: try again later", re=seq)
         elif verdict is not Verdict.OK:
             sess.error(ErrorCode.NAME_TAKEN, f"the name {name!r} is claimed already", re=seq)

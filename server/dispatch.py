@@ -12,6 +12,7 @@ from scopa.protocol import Command, ProtocolError
 from scopa.protocol import commands as wire
 from scopa.protocol.errors import ErrorCode
 
+from . import metrics
 from .accounts import Accounts
 from .admin import Operator
 from .archive import Archive
@@ -150,6 +151,7 @@ class Dispatcher:
                 refusal = self.proxied.admit(sess.id, sess.address, None if sess.own_address else body.proxied_for)
                 if refusal is not None:
                     log.warning("refusing connection %s: %s", sess.id, refusal)
+                    metrics.RATE_LIMITED_CONNECTIONS.inc()
                     sess.error(ErrorCode.RATE_LIMITED, refusal, re=seq, fatal=True)
                     sess.close()
                     return

@@ -13,6 +13,7 @@ from scopa.protocol import PROTOCOL_VERSION
 from scopa.protocol import commands as wire
 from scopa.protocol.errors import ErrorCode
 
+from . import metrics
 from .accounts import Accounts
 from .connections import Connections
 from .lobby import TableDirectory
@@ -121,6 +122,7 @@ class Greeting:
             return
         if where.address is not None and where.ticket is not None:
             sess.tell(wire.Redirect(table=table_id, address=where.address, ticket=where.ticket), re=seq)
+            metrics.REDIRECTS.inc()
         elif where.moving or where.address is not None:
             sess.error(ErrorCode.UNAVAILABLE, "that table is moving to another server of the cluster; try again in a "
                                               "moment", re=seq)

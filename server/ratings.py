@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 from openskill.models import PlackettLuce
 
+from . import metrics
 from .journal import FinishTable, Journal, RatingUpdate
 from .journal_values import Rating, preset_key
 from .rated import FairRatings, Outcome, RatingNames, one_row_per_name, side_ranks
@@ -80,7 +81,7 @@ class Rater:
         assert table.journal.storage is not None
         if self.journal is None or not end.players:
             self.fair.forget(table.id)
-            table.journal.storage.write(end)
+            metrics.count_record(table.journal.storage.write(end), end)
             return
         outcome = self.fair.outcome(table, end.players)
         if outcome is None:
@@ -100,7 +101,8 @@ class Rater:
                 log.exception("table %s: could not rate the game", table.id)
                 update = None
             try:
-                await table.journal.storage.write(replace(end, rating=update))
+                rated = replace(end, rating=update)
+                await metrics.count_record(table.journal.storage.write(rated), rated)
             except Exception:  # noqa: BLE001 - logged by the journal; the game is over either way
                 pass
 

@@ -11,6 +11,7 @@ from scopa.protocol import commands as wire
 from scopa.protocol.errors import ErrorCode
 from scopa.protocol.parties import parse_party
 
+from . import metrics
 from .lobby import TableDirectory
 from .shared_lobby import HandOn, SharedLobby
 
@@ -97,6 +98,7 @@ class SeatingRegistry:
             return
         if found.address is not None and found.ticket is not None:
             sess.tell(wire.Redirect(table=table_id, address=found.address, ticket=found.ticket), re=seq)
+            metrics.REDIRECTS.inc()
         elif found.address is not None or where is not None:
             self._told_elsewhere(sess, table_id, seq, found.address or where or "")
         elif again and found.moving:

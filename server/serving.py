@@ -8,18 +8,20 @@ import logging
 import signal
 from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from scopa.protocol import DEFAULT_PORT
 
 from .announce import LanIdentity, lan_announcer, lobby_record
 from .collector import Collector
+from .jsonlog import follow_member
 from .limits import Limits
 from .network import DEFAULT_TURN_TIMEOUT, NetworkEngine
 from .tls import ServerTls
 
 if TYPE_CHECKING:
     from .cluster.options import ClusterOptions
+    from .metrics_port import MetricsPort, Probes
     from .web import WebFront, WebOptions
 
 log = logging.getLogger("scopa.server")
@@ -33,7 +35,8 @@ async def serve(host: str = "127.0.0.1", port: int = DEFAULT_PORT, seed: int | N
                 lan: LanIdentity | None = None, web: WebOptions | None = None,
                 announce: Callable[[NetworkEngine], None] | None = None,
                 cluster: ClusterOptions | None = None, tls: ServerTls | None = None,
-                allow_plain_secrets: bool = False) -> None:
+                allow_plain_secrets: bool = False,
+                metrics: tuple[str, int] | Literal["web"] | None = None) -> None:
     """Run a server until cancelled (Ctrl-C, SIGTERM) or stopped by the operator, then
     shut down cleanly; ``db``: the journal (a SQLite file or a postgresql:// URL; games
     survive restarts) or None (nothing persists); ``accounts``: names may be claimed with
@@ -44,26 +47,38 @@ async def serve(host: str = "127.0.0.1", port: int = DEFAULT_PORT, seed: int | N
     browsers (server/web.py); ``announce``: called once the server has opened its journal
     and listens; ``cluster``: share the lobby with other servers (server/cluster/);
     ``tls``: every port speaks TLS with this certificate, announced with its fingerprint
-    (server/tls.py); ``allow_plain_secrets``: see NetworkEngine."""
+    (server/tls.py); ``allow_plain_secrets``: see NetworkEngine.
+    ``metrics``: serve ``/metrics``, ``/healthz`` and ``/readyz`` (server/metrics_port.py) on
+    this host and port, or on the web port (``"web"``)."""
     engine = NetworkEngine(host, port, seed, db=db, limits=limits, turn_timeout=turn_timeout,
                            admin_token_file=admin_token_file, accounts=accounts, bot_workers=bot_workers,
                            trusted_proxies=trusted_proxies, rate_shared_addresses=rate_shared_addresses,
                            cluster=cluster, tls=tls, allow_plain_secrets=allow_plain_secrets)
     await engine.start(join=False)
     front: WebFront | None = None
+    probes: Probes | None = None
+    endpoints: MetricsPort | None = None
     try:
+        probes, endpoints = await _probes(engine, metrics, lambda: front.sessions if front is not None else 0)
         if web is not None:
             from .web import start_front  # aiohttp is imported only by a server with a web port
 
             if tls is not None:
                 web = replace(web, tls=tls)
-            front = await start_front(engine, web, engine.cluster.web_passes if engine.cluster is not None else None)
+            front = await start_front(engine, replace(web, probes=probes if metrics == "web" else None),
+                                      engine.cluster.web_passes if engine.cluster is not None else None)
+        if engine.cluster is not None:
+            follow_member(lambda: engine.cluster.address if engine.cluster is not None else "")
         await engine.join_cluster()  # listed in the cluster once it listens on every port it has
     except BaseException:
         await engine.stop()  # its web port is taken (or refused): the server does not run half
         if front is not None:
             await front.stop()
+        if endpoints is not None:
+            await endpoints.stop()
         raise
+    if probes is not None:
+        probes.started = True
     if lan is not None:
         identity = replace(lan, tls=tls.fingerprint if tls is not None else None)
         engine.announcer = lan_announcer(engine.host, engine.port,
@@ -93,11 +108,31 @@ async def serve(host: str = "127.0.0.1", port: int = DEFAULT_PORT, seed: int | N
             companion.cancel()
             await asyncio.gather(companion, return_exceptions=True)
         collector.stop()
+        if probes is not None:
+            probes.stopping = True  # not ready from now on: a load balancer sends nobody more
         if engine.announcer is not None:
             await engine.announcer.stop()  # the goodbye goes out while the server still answers
         await engine.stop()
         if front is not None:
             await front.stop()
+        if endpoints is not None:
+            await endpoints.stop()
+
+
+async def _probes(engine: NetworkEngine, metrics: tuple[str, int] | Literal["web"] | None,
+                  web_sockets: Callable[[], int]) -> tuple[Probes | None, MetricsPort | None]:
+    """The server's probes and, on a port of their own, their endpoints, listening
+    already (readiness says ``starting`` until the server has joined its cluster)."""
+    if metrics is None:
+        return None, None
+    from .metrics_port import MetricsPort, Probes  # aiohttp and prometheus_client: only with --metrics
+
+    probes = Probes(engine, web_sockets)
+    if metrics == "web":
+        return probes, None
+    port = MetricsPort(probes)
+    await port.start(*metrics)
+    return probes, port
 
 
 def _stop_on_sigterm(engine: NetworkEngine) -> None:

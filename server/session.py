@@ -30,6 +30,7 @@ from scopa.protocol import (
     Outgoing,
     ProtocolError,
 )
+from . import metrics
 from .clock import Clock, Timer
 from scopa.protocol.commands import Body, Error, Hello, Ping, Redirect
 from scopa.protocol.errors import ErrorCode
@@ -206,6 +207,7 @@ class ServerSession(asyncio.BufferedProtocol):
         if refusal is not None:
             self.refused = True
             log.warning("refusing a connection from %s: %s", self.address, refusal)
+            metrics.RATE_LIMITED_CONNECTIONS.inc()
             self.error(ErrorCode.RATE_LIMITED, refusal, fatal=True, retry_after=5.0)  # PROTOCOL.md §7: 5 s
             self.close()
             return
@@ -306,6 +308,7 @@ class ServerSession(asyncio.BufferedProtocol):
         rate = self._rate
         if rate.allow():
             return "ok"
+        metrics.RATE_LIMITED_COMMANDS.inc()
         if rate.flooding:
             log.warning("connection %s (%s) floods commands; dropping it", self.id, self.party)
             self.error(ErrorCode.RATE_LIMITED, "too many commands refused; closing the connection", re=seq,
@@ -404,6 +407,7 @@ class ServerSession(asyncio.BufferedProtocol):
 
     def error(self, code: ErrorCode, message: str, re: int | None = None, sender: str = "lobby",
               fatal: bool = False, retry_after: float | None = None) -> None:
+        metrics.REFUSED[code].inc()
         self.send(Message(Error(code=code, message=message[:500], fatal=fatal, retry_after=retry_after), self.party,
                           sender, re))
 

@@ -16,13 +16,14 @@ from dataclasses import InitVar, dataclass, field
 from typing import Any, Callable, Sequence
 
 from scopa.bots import make_bot
-from scopa.engine import Action, EndReason, GameMaster, GameState, HandDealt, IllegalMoveError, Player, RuleSet
+from scopa.engine import Action, Deal, EndReason, GameMaster, GameState, HandDealt, IllegalMoveError, Player, RuleSet
 from scopa.engine.effects import Announce, Ask, Effect, GameOver, Journal as JournalAction, Refused
 from scopa.engine.view import view as seat_view
 from scopa.protocol import Message
 from scopa.protocol import commands as wire
 from scopa.protocol.convert import public_view_to_wire, rules_to_wire, view_to_wire
 
+from . import metrics
 from .broadcast import Broadcaster
 from .clock import Clock, SystemClock, Timer, start_timer
 from .eventlog import RESTORED_EVENTS, EventLog
@@ -314,6 +315,7 @@ class Table:
             self._told = len(restore)
         else:
             self.journal.start()
+            metrics.GAMES_STARTED.inc()
         self.state = wire.TableState.PLAYING
         if restore:  # event numbers go on above any the clients saw before the restart
             self.events.restart_at(16 * (len(restore) + 2))
@@ -399,6 +401,8 @@ class Table:
                         self.lease.fenced(self.id)  # given up: nobody hears of the action
                         return
                 self._told = effect.index + 1
+                if type(effect.action) is not Deal:  # a play or a declaration: a move
+                    metrics.MOVES.inc()
             elif isinstance(effect, Announce):
                 await self._announce(effect)
             elif isinstance(effect, Ask):
@@ -415,6 +419,7 @@ class Table:
                 record = effect.record
                 log.info("table %s: game finished, winner side %s, totals %s (%s)",
                          self.id, record.winner, list(record.totals), record.reason)
+                metrics.GAMES_FINISHED.inc()
                 self._finish(wire.LeftReason.GAME_OVER.value)
 
     async def _announce(self, effect: Announce) -> None:
@@ -432,6 +437,8 @@ class Table:
             if bot is not None:
                 await bot.notify(event)
         self.broadcaster.event(event)
+        if self.turns.arrived:  # the first broadcast after a person's move: that move
+            self.turns.broadcast()
 
     def abandon(self, reason: str, leaver: ServerSession | None = None, re: int | None = None) -> None:
         """End a running game with no winner (a player left or the game master failed);
@@ -447,6 +454,7 @@ class Table:
         self.broadcaster.emit(wire.GameEnd(event=self.events.next_event(), winner=None, totals=totals,
                                            reason=EndReason.ABANDONED.value))
         log.info("table %s: game abandoned (%s)", self.id, reason)
+        metrics.GAMES_ABANDONED.inc()
         self._finish(wire.LeftReason.ABANDONED.value, leaver, re)
 
     def _finish(self, reason: str, leaver: ServerSession | None = None, re: int | None = None) -> None:

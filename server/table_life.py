@@ -21,6 +21,7 @@ from scopa.protocol import commands as wire
 from scopa.protocol.convert import rules_from_wire
 from scopa.protocol.errors import ErrorCode
 
+from . import metrics
 from .archive import Archive
 from .clock import Clock
 from .journal import ClaimTable, CloseTable, CreateTable, Journal, MarkDamaged
@@ -214,6 +215,7 @@ class TableLife:
         trusted = origin == sess.address and self.limits.trusts(sess.address)
         refusal = self.tables.refusal(sess.id, bot_game, origin, trusted)
         if refusal is not None:
+            metrics.RATE_LIMITED_TABLES.inc()
             sess.error(ErrorCode.TOO_MANY_TABLES, refusal, re=seq)
             return
         table_id = self._next_id() if self.shared is None else self.shared.next_table_id()

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
+import time
 from dataclasses import dataclass
 from typing import Any, Generic, Sequence, TypeVar
 
@@ -19,6 +20,7 @@ from scopa.protocol.codec import with_key
 from scopa.protocol.convert import action_from_wire, your_turn_payload
 from scopa.protocol.errors import ErrorCode
 
+from . import metrics
 from .broadcast import Broadcaster
 from .clock import Clock, Timer
 from .eventlog import EventLog
@@ -84,7 +86,7 @@ class Turns:
     ``master`` is the game master while the game runs (None: no answer is taken)."""
 
     __slots__ = ("table_id", "seats", "broadcaster", "events", "journal", "clock", "turn_timeout", "inbox", "master",
-                 "_turns", "_clock", "_clock_at", "_bot_moves")
+                 "_turns", "_clock", "_clock_at", "_bot_moves", "arrived")
 
     def __init__(self, table_id: str, seats: Seats, broadcaster: Broadcaster, events: EventLog, journal: TableJournal,
                  clock: Clock, turn_timeout: float | None, inbox: Inbox[list[Effect]]) -> None:
@@ -101,6 +103,7 @@ class Turns:
         self._clock: Timer | None = None  # rings at _clock_at, by the earliest deadline of a waiting turn
         self._clock_at: float | None = None
         self._bot_moves: set[asyncio.Task[None]] | None = None  # made for the first bot that takes a seat over
+        self.arrived = 0.0  # when a person's move now in the inbox came (time.perf_counter; 0: none)
 
     def ask(self, ask: Ask) -> None:
         """A person's turn: number it, arm its clock (before anyone hears of it), then
@@ -234,6 +237,11 @@ class Turns:
             return
         self._answer(turn, action, seq, name=body.NAME)
 
+    def broadcast(self) -> None:
+        """The person's move taken at ``arrived`` is broadcast now (after its journal write)."""
+        metrics.MOVE_SECONDS.observe(time.perf_counter() - self.arrived)
+        self.arrived = 0.0
+
     def refuse_unreadable(self, session: ServerSession, code: ErrorCode, message: str, seq: int | None) -> None:
         """A play or declare that could not be decoded (``bad_body``): refused like any
         other answer when a turn of the sender waits for one."""
@@ -251,6 +259,7 @@ class Turns:
         move the game master makes after MAX_REFUSALS refusals) ends the turn, and what
         follows goes to the table's loop."""
         assert self.master is not None
+        arrived = time.perf_counter()
         seat = turn.ask.seat
         rest: list[Effect] = []
         for effect in self.master.receive(seat, answer):
@@ -269,6 +278,7 @@ class Turns:
                 rest.append(effect)
         if rest:
             self.settle(turn)
+            self.arrived = arrived
             self.inbox.put_nowait(rest)
 
     def _refuse(self, turn: PendingTurn, code: ErrorCode, message: str, seq: int | None) -> None:

@@ -39,7 +39,7 @@ import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 from urllib.parse import urlsplit
 
 from aiohttp import WSCloseCode, web
@@ -50,6 +50,9 @@ from .session import ServerSession
 from .webpasses import PassBook, Passes
 from .webrelay import relay
 from .websocket import MAX_MESSAGE, run_session
+
+if TYPE_CHECKING:
+    from .metrics_port import Probes
 
 log = logging.getLogger("scopa.server.web")
 
@@ -236,6 +239,7 @@ class WebFront:
         self._runner: web.AppRunner | None = None
         self._listener: asyncio.Server | None = None
         self.port = 0
+        self.probes: Probes | None = None  # /metrics, /healthz and /readyz here too (scopa serve --metrics web)
 
     # ------------------------------------------------------------------ caps
 
@@ -269,6 +273,8 @@ class WebFront:
         self.per_address_cap = per_address_cap(self.limits.per_address, self.total)
         app = web.Application(client_max_size=64 * 1024)
         app.router.add_get("/ws", self._websocket)
+        if self.probes is not None:
+            self.probes.add_routes(app)
         app.router.add_get("/", self._file)
         app.router.add_get("/{name}", self._file)
         app.middlewares.append(self._guard_host)
@@ -401,11 +407,14 @@ class WebOptions:
     """Share the port with the other members of a cluster on this host (SO_REUSEPORT)."""
     tls: ServerTls | None = None
     """Serve HTTPS with this certificate (the server's: server/tls.py)."""
+    probes: Probes | None = None
+    """Serve the operator's endpoints (server/metrics_port.py) on this port too."""
 
 
 async def start_front(engine: NetworkEngine, options: WebOptions, passes: PassBook | None = None) -> WebFront:
     """A started :class:`WebFront` of ``engine`` (``passes``: the cluster's, else its own)."""
     front = WebFront(engine, options.root, options.limits, options.names, options.extra, passes, options.tls)
+    front.probes = options.probes
     try:
         await front.start(options.host, options.port, options.reuse_port)
     except OSError as exc:

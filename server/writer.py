@@ -26,11 +26,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Callable
 from typing import Any, Sequence
 
 from scopa.engine import Action
 
+from . import metrics
 from .journal_values import Account, FinishedGame, Rating, StorageError
 from .journal import (
     COMMANDS,
@@ -83,6 +85,8 @@ class QueuedStorage:
         self.schedule: Schedule | None = None  # how a retry waits (default: the event loop's timer)
         self._waiting: set[str] = set()  # tables whose writes wait for the journal
         self._retry_in = RETRY_FIRST
+        self.unavailable: str | None = None
+        """Why the journal cannot store what it is given now (None: it stores)."""
 
     def _settled(self, pending: Sequence[Pending], results: Sequence[Any]) -> None:
         """Each request's result: its future settled, or, if the journal could not store
@@ -98,18 +102,22 @@ class QueuedStorage:
             if isinstance(result, JournalUnavailable) and request is not None and not self._closed \
                     and not future.done():
                 again.append((request, future))
+                metrics.JOURNAL_UNAVAILABLE.inc()
                 continue
+            if isinstance(result, BaseException):
+                metrics.JOURNAL_REFUSED.inc()
             settle(request, future, result)
         if again:
             self._retry(again, next(r for (_, _), r in zip(pending, results) if isinstance(r, JournalUnavailable)))
         elif pending:
-            self._retry_in = RETRY_FIRST
+            self._retry_in, self.unavailable = RETRY_FIRST, None
 
     def _retry(self, again: list[Pending], why: BaseException) -> None:
         delay, self._retry_in = self._retry_in, min(self._retry_in * 2, RETRY_MOST)
         tables = {t for t in (table_of(request) for request, _ in again if request is not None) if t is not None}
         started = sorted(tables - self._waiting, key=lambda t: (len(t), t))
         self._waiting |= tables
+        self.unavailable = str(why)
         if started:
             log.warning("journal: cannot store for now (%s); table(s) %s wait, trying again in %.1f s",
                         why, ", ".join(started), delay)
@@ -145,6 +153,10 @@ class QueuedStorage:
     def _end_turn(self) -> None:
         """End of the loop turn: take ``_turn`` and send it on."""
         raise NotImplementedError
+
+    def queued(self) -> int:
+        """Requests given and not yet stored (or failed)."""
+        return len(self._turn)
 
     def _submit(self, request: Request | None) -> asyncio.Future[Any]:
         loop = self._loop
@@ -229,8 +241,12 @@ class StorageWriter(QueuedStorage):
         self._handed: list[Pending] = []  # queued for the next batch
         self._task: asyncio.Task[None] | None = None  # the batches running
         self._opened = self._async is None
+        self._running = 0  # requests of the batch under way
 
     # ------------------------------------------------------------------ flow
+
+    def queued(self) -> int:
+        return len(self._turn) + len(self._handed) + self._running
 
     async def close(self) -> None:
         if self._closed:
@@ -275,11 +291,14 @@ class StorageWriter(QueuedStorage):
                     if refused is not None:
                         self._settled(batch, [refused if r is not None else None for r in requests])
                         continue
+                self._running, started = len(batch), time.perf_counter()
                 if self._async is not None:
                     results = await run_async_batch(self._async, requests)
                 else:
                     assert self._blocking is not None
                     results = await asyncio.to_thread(run_batch, self._blocking, requests)
+                metrics.JOURNAL_WRITE_SECONDS.observe(time.perf_counter() - started)
+                self._running = 0
                 self._settled(batch, results)
         finally:
             self._task = None

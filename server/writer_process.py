@@ -26,8 +26,10 @@ import logging
 import os
 import subprocess
 import sys
+import time
 from typing import Any, Sequence
 
+from . import metrics
 from .journal import (ENDS, AppendAction, AsyncJournalBackend, Command, Journal, JournalBackend, Request, is_postgres,
                       table_of)
 from .journal_pipe import READ_SIZE, calls, frame, frames, read_first
@@ -72,6 +74,7 @@ class StorageProcess(QueuedStorage):
         self._ended: StorageError | None = None  # the child is gone, and why
         self.batches = 0
         """Frames sent to the child so far (each one batch of calls)."""
+        self._sent_at = 0.0  # when the unanswered frame was sent (time.perf_counter)
         self._start_child()
 
     def _start_child(self) -> None:
@@ -190,6 +193,9 @@ class StorageProcess(QueuedStorage):
             self._send()
         return future
 
+    def queued(self) -> int:
+        return len(self._turn) + len(self._front) + len(self._deferred) + len(self._out_pending) + len(self._sent)
+
     def _take_in(self, writer: MoveWriter) -> None:
         """The move file is full: nothing more is written to it until the child has taken
         in every row it was told (:class:`~.move_writer.TakeInMoves`) and it is emptied."""
@@ -306,6 +312,7 @@ class StorageProcess(QueuedStorage):
         self._sent.extend(self._out_pending)
         self._out_pending = []
         self.batches += 1
+        self._sent_at = time.perf_counter()
         data = frame(items)
         if self._unsent:
             self._unsent += data
@@ -348,6 +355,7 @@ class StorageProcess(QueuedStorage):
             return
         self._received += data
         for results in frames(self._received):
+            metrics.JOURNAL_WRITE_SECONDS.observe(time.perf_counter() - self._sent_at)
             self._answered([self._sent.popleft() for _ in results], results)
         self._send()
 

@@ -36,6 +36,8 @@ NEEDS_A_PERSON_OR_RUNS_UNTIL_STOPPED = {
     "scopa servers",
     "scopa serve --port 7015 --db postgresql://scopa@127.0.0.1/scopa",
     "scopa serve --port 7015 --loop uvloop",  # tests/test_cli_bot.py serves a game on uvloop
+    # tests/test_prometheus.py scrapes --metrics, tests/test_json_log.py reads --log-format json
+    "scopa serve --port 7015 --db scopa.db --metrics 127.0.0.1:9715 --log-format json",
     # the journal's own commands, on a database (tests/test_journal_admin.py)
     "scopa admin migrate --db postgresql://scopa@127.0.0.1/scopa",
     "scopa admin export --db scopa.db > games.jsonl",

@@ -47,3 +47,28 @@ def test_the_page_is_light_and_self_contained() -> None:
 def test_the_client_type_checks() -> None:
     """tsc --strict over the sources and the generated protocol types (npm run check)."""
     _node(str(WEB / "node_modules" / "typescript" / "bin" / "tsc"), "-p", ".")
+
+
+SAME_IN_BOTH = {"title", "chat", "scopa", "bot", "denari", "primiera", "scope", "settebello", "catNapola", "catReBello",
+                "catPiccola", "catGrande", "tris", "error", "pointsBy", "total", "no"}
+"""Texts that are the same words in Italian and English: the game's own terms."""
+
+
+def test_every_text_of_the_page_has_its_italian() -> None:
+    """Every text of the page (client/web/src/i18n.ts), every option of `scopa options`
+    and every refusal the server may send has its Italian, with the same {fields}."""
+    import re
+
+    from scopa.client.rulebook import option_lines
+    from scopa.protocol.errors import ErrorCode
+    from web_words import page_words
+
+    words = page_words()
+    en, it = words["en"], words["it"]
+    assert en.keys() == it.keys()
+    untranslated = sorted(k for k in en if en[k] == it[k] and k not in SAME_IN_BOTH)
+    assert untranslated == []
+    assert {k: re.findall(r"\{\w+\}", it[k]) for k in en} == {k: re.findall(r"\{\w+\}", en[k]) for k in en}
+    assert sorted(words["errors"]) == sorted(c.value for c in ErrorCode)
+    shown = {name for name, _, _ in option_lines()} - {"preset", "players"}  # the form's own fields
+    assert shown - words["options"].keys() == set()

@@ -115,7 +115,7 @@ async def test_a_thousand_idle_websockets_within_the_caps(front: WebFront) -> No
 
             # a new browser elsewhere gets its page and plays over its own WebSocket
             async with aiohttp.ClientSession() as browser:
-                for name in ("", "app.js", "app.css", "rules.md"):
+                for name in ("", "app.js", "app.css", "rules.en.md", "rules.it.md"):
                     async with browser.get(f"http://127.0.0.1:{port}/{name}") as got:
                         assert got.status == 200 and await got.read()
             newcomer = await WsClient.open(port, "newcomer")

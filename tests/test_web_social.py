@@ -30,9 +30,9 @@ async def test_a_private_table_is_reached_by_its_invite_link_only(site: Site, br
     link = ada.get_by_role("link")
     await link.wait_for(timeout=WAIT)
     invite = await link.get_attribute("href") or ""
-    query = parse_qs(urlsplit(invite).query)
-    table = query["table"][0]
-    assert query["invite"][0] and invite.startswith(site.url)
+    one = parse_qs(urlsplit(invite).query)["invite"][0]  # the invite as one string, TABLE.CODE
+    table, code = one.split(".", 1)
+    assert table and code and invite.startswith(site.url)
 
     # cid has no link: the table is not listed, and asking for it by number finds nothing
     cid = await open_page(browser, site, "cid", PHONE)

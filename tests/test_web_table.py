@@ -188,10 +188,11 @@ async def test_a_cirulla_declaration_reaches_the_other_seat(browser: Browser) ->
         offered = ada.get_by_role("button", name="Declare")
         await offered.first.wait_for(timeout=WAIT)
         labels = await offered.all_text_contents()
-        assert [label.split()[1] for label in labels] == kinds
+        said = {"under10": "under ten", "tris": "tris"}  # the kinds in words
+        assert [label.removeprefix("Declare ").rsplit(" (+", 1)[0] for label in labels] == [said[k] for k in kinds]
         assert await bob.get_by_role("button", name="Declare").count() == 0  # not bob's turn
         await offered.first.click()
-        told = bob.locator("p.scopa[role=alert]", has_text=f"ada: {kinds[0]}")
+        told = bob.locator("p.scopa[role=alert]", has_text=f"ada declares {said[kinds[0]]}")
         await told.wait_for(timeout=WAIT)
         assert "+" in (await told.text_content() or "")
         assert await ada.get_by_role("button", name="Declare").count() == 0  # declared once

@@ -23,4 +23,7 @@ await build({
   logLevel: "warning",
 });
 fs.copyFileSync("src/index.html", path.join(out, "index.html"));
-fs.copyFileSync("../../docs/RULES.md", path.join(out, "rules.md"));
+// The rules by language: the Italian text once docs/RULES.it.md is there, the English one till then.
+const italian = fs.existsSync("../../docs/RULES.it.md") ? "../../docs/RULES.it.md" : "../../docs/RULES.md";
+fs.copyFileSync("../../docs/RULES.md", path.join(out, "rules.en.md"));
+fs.copyFileSync(italian, path.join(out, "rules.it.md"));

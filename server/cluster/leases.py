@@ -38,6 +38,7 @@ from collections.abc import Awaitable, Callable, Iterable, Sequence
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
+from .. import metrics
 from ..clock import Clock, Timer
 from ..shared_lobby import TableKeeper
 from ..tasks import BackgroundTasks
@@ -180,6 +181,7 @@ class Leases:
             await self.on_leaving(store, tables)
         for table_id in tables:
             self.keeper.give_up(table_id, "this server is stopping; reconnect to resume your game")
+        metrics.TABLES_HANDED_ON.inc(len(tables))
         await self.keeper.flush()
         if tables:
             await self._release(store, tables, forget=False)
@@ -268,6 +270,7 @@ class Leases:
             await self._release(store, got, forget=False)
             return
         log.info("cluster: member %s took over tables %s", self.member, ", ".join(t for t in got if t in served) or "-")
+        metrics.TABLES_TAKEN_OVER.inc(len(served))
         gone = [t for t in got if t not in served]
         for table_id in gone:
             self.held.pop(table_id, None)
@@ -281,6 +284,7 @@ class Leases:
     def _lose_table(self, table_id: str, reason: str) -> None:
         if self.held.pop(table_id, None) is not None:
             log.warning("cluster: member %s no longer holds the lease of table %s", self.member, table_id)
+            metrics.TABLES_HANDED_ON.inc()
             self.keeper.give_up(table_id, reason)
 
     def _arm_fence(self) -> None:

@@ -27,6 +27,7 @@ from redis.exceptions import RedisError
 
 from scopa.protocol import commands as wire
 
+from .. import metrics
 from ..clock import Clock, Timer
 from ..connections import Connections
 from ..journal import Journal
@@ -208,6 +209,7 @@ class ClusterMember:
                 await self._lost.wait()
             except (RedisError, OSError, TimeoutError) as exc:
                 log.warning("cluster: Redis at %s cannot be reached: %s", self.options.url, exc)
+                metrics.REDIS_ERRORS.inc()
             finally:
                 self._down()
                 if reading is not None:
@@ -235,6 +237,8 @@ class ClusterMember:
         log.info("cluster: member %s (%s) joined the lobby at %s", self.id, self.address, self.options.url)
 
     def _up(self, store: Redis) -> None:
+        if self._attempted.is_set():  # joined once, or tried and failed: Redis is back
+            metrics.REDIS_RECONNECTS.inc()
         self._store = store
         self._attempted.set()
         self._beat = self.clock.call_later(self.options.refresh_interval, self._heartbeat)
@@ -255,6 +259,7 @@ class ClusterMember:
         """A command failed: Redis counts as down until it can be reached again."""
         if not self._lost.is_set():
             log.warning("cluster: a Redis command failed: %s", exc)
+        metrics.REDIS_ERRORS.inc()
         self._lost.set()
 
     def _heartbeat(self) -> None:

@@ -62,6 +62,8 @@ class Presence:
         self._known: dict[str, dict[str, int]] = {}  # other member -> its table id -> the n filed
         self.addresses: dict[str, str] = {}
         """The other members alive when last looked at, and their advertised addresses."""
+        self.alive: set[str] = set()
+        """The other members whose keys were there at the last refresh."""
 
     # ------------------------------------------------------------------ this member's tables
 
@@ -128,6 +130,7 @@ class Presence:
             self._flushing = None
         for member in self._members():
             self.forget_member(member)
+        self.alive = set()
 
     # ------------------------------------------------------------------ the other members' tables
 
@@ -200,7 +203,7 @@ class Presence:
         for member in others:
             pipe.get(self.keys.member(member))
         self.addresses = {m: a for m, a in zip(others, _decoded_or_none(await pipe.execute())) if a is not None}
-        alive = set(self.addresses)
+        alive = self.alive = set(self.addresses)
         dead = [m for m in others if m not in alive]
         if dead:
             pipe = store.pipeline(transaction=False)

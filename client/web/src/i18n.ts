@@ -1,44 +1,170 @@
-// The page's words in Italian and English (by the browser's language; switchable).
+// The page's words in Italian and English: the browser's language first, then the
+// person's own choice (kept). Every string the page shows comes from here; a text with
+// {names} in braces is filled in by fill().
+import type { ErrorCode } from "./protocol";
+
 export type Lang = "it" | "en";
 
 const EN = {
+  invited: "You are invited to a table: pick a name and play.",
   title: "Scopa", yourName: "Your name", play: "Play", you: "You are", lobby: "Tables", noTables: "No tables yet: create one.",
-  create: "Create a table", game: "Game", players: "Players", bots: "Bots for the empty seats", none: "none (wait for people)",
-  easy: "easy", medium: "medium", hard: "hard", private: "Private (only with the invite link)", timer: "Turn timer",
-  serverDefault: "the server's", noTimer: "none (private tables only)", more: "More options",
+  create: "Create a table", game: "Game", players: "Players", playersDefault: "as the game says ({n})", bots: "Bots for the empty seats",
+  none: "none (wait for people)", easy: "easy", medium: "medium", hard: "hard", private: "Private (only with the invite link)",
+  timer: "Turn timer", serverDefault: "the server's", noTimer: "none (private tables only)", more: "More options",
+  optionUnset: "as the game says", yes: "yes", no: "no",
   join: "Join", watch: "Watch", stopWatching: "Back to the tables", leave: "Leave", chat: "Chat", send: "Send",
-  rules: "Rules", close: "Close", yourTurn: "Your turn", turnOf: "Turn of", waiting: "Waiting for the other seats…",
+  rules: "Rules", close: "Close", yourTurn: "Your turn", turnOf: "{name} to play", waiting: "Waiting for the other seats…",
   stock: "Stock", table: "Table", hand: "Your hand", plays: "This round", score: "Score", side: "Side",
-  cards: "cards", denari: "denari", primiera: "primiera", scope: "scope", settebello: "settebello",
-  roundEnd: "Round over", gameEnd: "Game over", winner: "Winner", next: "Continue", toLobby: "Back to the tables",
-  choose: "Which cards do you take?", takeNothing: "take nothing", declare: "Declare", invite: "Invite link",
+  cards: "Cards", denari: "Denari", primiera: "Primiera", scope: "Scope", settebello: "Settebello",
+  roundEnd: "Round {n} over", gameEnd: "Game over", winner: "{name} won", draw: "Nobody won", next: "Continue",
+  toLobby: "Back to the tables", roundPoints: "Round points", gameTotal: "Game (to {n})", noSuit: "a suit missing",
+  choose: "Which cards do you take?", takeNothing: "take nothing", declare: "Declare", invite: "Invite a friend: send this link",
+  copy: "Copy the link", copied: "Copied", share: "Share",
+  qr: "Or a friend here points their phone's camera at this:", qrLabel: "QR code of the invite link",
   connecting: "Connecting…", lost: "Connection lost; coming back…", elsewhere: "This seat is open in another tab or device.",
-  playHere: "Play here", deck: "Deck", italian: "Italian", french: "French", language: "Lingua: italiano",
-  spectators: "spectators", away: "away", back: "is back", bot: "bot", tapHint: "Tap a card: what it takes lights up; tap it again (or a lit card) to play.",
-  me: "you", scopa: "Scopa!", seat: "seat", nameTaken: "That name is taken; the server gave you another.", inHand: "in hand",
+  playHere: "Play here", deck: "Cards", italian: "Italian", french: "French", language: "Language", settings: "Settings", points: "Points",
+  spectators: "spectators", away: "{name} is away", back: "{name} is back", bot: "a bot plays for {name}",
+  tapHint: "Tap a card: what it takes lights up; tap it again (or a lit card) to play.",
+  me: "you", scopa: "Scopa!", seat: "Seat {n}", inHand: "{n} in hand",
+  nameTaken: "The name {asked} is taken: you play as {given}.", changeName: "Change name",
   moving: "Your table is moving to another server; coming back…",
+  leaveQuestion: "Leave the game? It ends at once for everyone at this table, with no winner.",
+  leaveYes: "Leave: end the game", stay: "Keep playing",
+  stateWaiting: "waiting for players", statePlaying: "playing", privateTable: "private",
+  timedOut: "time ran out: the server played {card} for {name}", timedOutYou: "Your time ran out: the server played {card} for you.",
+  secondsLeft: "{n} s left", declared: "{name} declares {kind} (+{n})",
+  ended: "The game ended: {why}.", whyAbandoned: "a player left", whyTarget: "a side reached the target",
+  whyTrentino: "Asso, 2 and 3 of Denari taken by one side", whyAllDenari: "all ten Denari taken by one side",
+  description: "{game}, {n} players{teams}, to {target}", teams: " in teams", capture: "capture: {mode}",
+  pointsBy: "+{n}", total: "{before} → {after}", leftoverTo: "The cards left on the table go to {name}.",
+  catPonino: "Ponino (scope doubled)", catNapola: "Napola", catSevens: "Most sevens", catAllSevens: "All four sevens",
+  catTrentino: "Trentino (A, 2, 3 of Denari)", catReBello: "Re bello", catHonours: "Aces and court cards",
+  catPiccola: "Piccola", catGrande: "Grande", catDeclarations: "Declared hands",
+  under10: "under ten", tris: "tris", error: "{message}",
+  finished: "Finished games", showGames: "Show the finished games", noGames: "No finished games yet.", replay: "Replay",
+  replayOf: "Game #{id}", roundOf: "Round {n} of {of}", stepOf: "play {k} of {of}", back1: "◀ Back", next1: "Next ▶",
+  prevRound: "Previous round", nextRound: "Next round", handOf: "{name}'s hand", dealt: "Just dealt",
 };
 type Words = typeof EN;
+
 const IT: Words = {
+  invited: "Sei invitato a un tavolo: scegli un nome e gioca.",
   title: "Scopa", yourName: "Il tuo nome", play: "Gioca", you: "Sei", lobby: "Tavoli", noTables: "Nessun tavolo: creane uno.",
-  create: "Crea un tavolo", game: "Gioco", players: "Giocatori", bots: "Bot ai posti vuoti", none: "nessuno (aspetta persone)",
-  easy: "facile", medium: "medio", hard: "difficile", private: "Privato (solo con il link d'invito)", timer: "Tempo per mossa",
-  serverDefault: "quello del server", noTimer: "nessuno (solo tavoli privati)", more: "Altre opzioni",
+  create: "Crea un tavolo", game: "Gioco", players: "Giocatori", playersDefault: "come vuole il gioco ({n})", bots: "Bot ai posti vuoti",
+  none: "nessuno (aspetta persone)", easy: "facile", medium: "medio", hard: "difficile", private: "Privato (solo con il link d'invito)",
+  timer: "Tempo per mossa", serverDefault: "quello del server", noTimer: "nessuno (solo tavoli privati)", more: "Altre opzioni",
+  optionUnset: "come vuole il gioco", yes: "sì", no: "no",
   join: "Siediti", watch: "Guarda", stopWatching: "Torna ai tavoli", leave: "Esci", chat: "Chat", send: "Invia",
-  rules: "Regole", close: "Chiudi", yourTurn: "Tocca a te", turnOf: "Tocca a", waiting: "In attesa degli altri giocatori…",
-  stock: "Mazzo", table: "Tavolo", hand: "La tua mano", plays: "Questa mano", score: "Punti", side: "Squadra",
-  cards: "carte", denari: "denari", primiera: "primiera", scope: "scope", settebello: "settebello",
-  roundEnd: "Fine smazzata", gameEnd: "Fine partita", winner: "Vince", next: "Continua", toLobby: "Torna ai tavoli",
-  choose: "Quali carte prendi?", takeNothing: "non prendere", declare: "Dichiara", invite: "Link d'invito",
+  rules: "Regole", close: "Chiudi", yourTurn: "Tocca a te", turnOf: "Tocca a {name}", waiting: "In attesa degli altri giocatori…",
+  stock: "Mazzo", table: "In tavola", hand: "Le tue carte", plays: "Giocate della smazzata", score: "Punteggio", side: "Squadra",
+  cards: "Carte", denari: "Denari", primiera: "Primiera", scope: "Scope", settebello: "Settebello",
+  roundEnd: "Fine della smazzata {n}", gameEnd: "Partita finita", winner: "Ha vinto {name}", draw: "Nessun vincitore", next: "Continua",
+  toLobby: "Torna ai tavoli", roundPoints: "Punti della smazzata", gameTotal: "Partita (a {n})", noSuit: "manca un seme",
+  choose: "Quali carte prendi?", takeNothing: "non prendere nulla", declare: "Dichiara", invite: "Invita un amico: mandagli questo link",
+  copy: "Copia il link", copied: "Copiato", share: "Condividi",
+  qr: "Oppure chi è qui inquadra questo con la fotocamera del telefono:", qrLabel: "Codice QR del link d'invito",
   connecting: "Connessione…", lost: "Connessione persa; riprovo…", elsewhere: "Questo posto è aperto in un'altra scheda o dispositivo.",
-  playHere: "Gioca qui", deck: "Carte", italian: "italiane", french: "francesi", language: "Language: English",
-  spectators: "spettatori", away: "assente", back: "è tornato", bot: "bot", tapHint: "Tocca una carta: si illumina ciò che prende; toccala di nuovo (o una carta illuminata) per giocarla.",
-  me: "tu", scopa: "Scopa!", seat: "posto", nameTaken: "Quel nome è preso; il server te ne ha dato un altro.", inHand: "in mano",
+  playHere: "Gioca qui", deck: "Carte", italian: "italiane", french: "francesi", language: "Lingua", settings: "Impostazioni", points: "Punti",
+  spectators: "spettatori", away: "{name} si è allontanato", back: "{name} è tornato", bot: "un bot gioca per {name}",
+  tapHint: "Tocca una carta: si illumina ciò che prende; toccala di nuovo (o una carta illuminata) per giocarla.",
+  me: "tu", scopa: "Scopa!", seat: "Posto {n}", inHand: "{n} in mano",
+  nameTaken: "Il nome {asked} è già preso: giochi come {given}.", changeName: "Cambia nome",
   moving: "Il tuo tavolo passa a un altro server; riprovo…",
+  leaveQuestion: "Lasciare la partita? Finisce subito per tutti a questo tavolo, senza vincitore.",
+  leaveYes: "Esci: chiudi la partita", stay: "Continua a giocare",
+  stateWaiting: "aspetta giocatori", statePlaying: "in corso", privateTable: "privato",
+  timedOut: "tempo scaduto: il server ha giocato {card} per {name}", timedOutYou: "Il tuo tempo è scaduto: il server ha giocato {card} per te.",
+  secondsLeft: "ancora {n} s", declared: "{name} dichiara {kind} (+{n})",
+  ended: "La partita è finita: {why}.", whyAbandoned: "un giocatore è uscito", whyTarget: "una squadra ha raggiunto i punti",
+  whyTrentino: "asso, 2 e 3 di denari presi da una squadra", whyAllDenari: "tutti i dieci denari presi da una squadra",
+  description: "{game}, {n} giocatori{teams}, a {target} punti", teams: " a squadre", capture: "presa: {mode}",
+  pointsBy: "+{n}", total: "{before} → {after}", leftoverTo: "Le carte rimaste in tavola vanno a {name}.",
+  catPonino: "Ponino (scope raddoppiate)", catNapola: "Napola", catSevens: "Più sette", catAllSevens: "Tutti e quattro i sette",
+  catTrentino: "Trentino (asso, 2, 3 di denari)", catReBello: "Re bello", catHonours: "Assi e figure",
+  catPiccola: "Piccola", catGrande: "Grande", catDeclarations: "Mani dichiarate",
+  under10: "sotto il dieci", tris: "tris", error: "{message}",
+  finished: "Partite finite", showGames: "Mostra le partite finite", noGames: "Nessuna partita finita per ora.", replay: "Rivedi",
+  replayOf: "Partita #{id}", roundOf: "Smazzata {n} di {of}", stepOf: "giocata {k} di {of}", back1: "◀ Indietro", next1: "Avanti ▶",
+  prevRound: "Smazzata precedente", nextRound: "Smazzata successiva", handOf: "Le carte di {name}", dealt: "Appena distribuite",
 };
 
-export function words(lang: Lang): Words {
-  return lang === "it" ? IT : EN;
+/** The server's refusals in Italian, by code (its English message is shown as it is). */
+const ERRORS_IT: Record<ErrorCode, string> = {
+  malformed_frame: "messaggio illeggibile", frame_too_large: "messaggio troppo lungo", bad_envelope: "messaggio non valido",
+  bad_version: "versione del protocollo sbagliata", unknown_command: "comando sconosciuto", bad_body: "richiesta non valida",
+  unexpected_command: "comando fuori tempo", not_hello_yet: "non ancora presentato al server",
+  forged_sender: "mittente non valido", name_taken: "nome già preso", bad_token: "posto non più valido",
+  no_such_table: "questo tavolo non c'è più", private_table: "tavolo privato: serve il link d'invito",
+  table_full: "il tavolo è pieno", not_at_table: "non sei a questo tavolo", already_at_table: "sei già a un tavolo",
+  bad_rules: "regole non valide", unknown_bot: "bot sconosciuto", too_many_tables: "troppi tavoli aperti",
+  bad_password: "password sbagliata", table_elsewhere: "il tavolo è su un altro server",
+  game_not_started: "la partita non è ancora cominciata", not_your_turn: "non tocca a te",
+  card_not_in_hand: "questa carta non è nella tua mano", illegal_capture: "questa presa non è permessa",
+  illegal_move: "mossa non permessa", illegal_declaration: "dichiarazione non permessa",
+  rate_limited: "troppe richieste: aspetta un momento", timeout: "tempo scaduto", shutting_down: "il server si sta spegnendo",
+  unavailable: "il server non è disponibile per ora; riprova", internal: "errore del server",
+};
+
+/** Options in Italian, by option name: what the form calls it and what it means
+ * (English: the name itself and the server's meaning, options.json). */
+const OPTIONS_IT: Record<string, [string, string]> = {
+  teams: ["squadre", "gioca in due squadre, i compagni seduti di fronte; non impostato: a squadre con 4 o 6 giocatori"],
+  hand_size: ["carte in mano", "carte date a ogni giocatore a ogni distribuzione"],
+  table_cards: ["carte in tavola", "carte scoperte in tavola alla prima distribuzione della smazzata"],
+  capture_mode: ["modo di presa", "quale presa fare quando ce ne sono diverse: tradizionale, la più piccola o a scelta"],
+  refill_each_turn: ["pesca a ogni giocata", "pesca una carta dopo ogni giocata, così la mano resta piena finché c'è mazzo"],
+  target: ["punti per vincere", "i punti che servono a una squadra per vincere la partita"],
+  max_two: ["al massimo due", "una presa per somma prende al massimo due carte dalla tavola"],
+  ponino: ["ponino", "Ponino: chi prende tutti e quattro i cavalli raddoppia le scope della smazzata"],
+  napola: ["napola", "Napola: asso, 2 e 3 di denari valgono 3 punti, più 1 per ogni denaro che segue senza buchi"],
+  quindici: ["quindici", "Scopa a quindici: prendi quando la tua carta e quelle prese fanno 15"],
+  escoba: ["escoba", "Escoba: un punto a chi ha più sette e uno in più per tutti e quattro"],
+  trentino: ["trentino", "Trentino: asso, 2 e 3 di denari valgono 1, 2 e 3 punti; chi li prende tutti e tre vince la partita"],
+  asso_piglia_tutto: ["asso piglia tutto", "Asso piglia tutto: l'asso prende tutta la tavola (no, semplice o tradizionale)"],
+  re_bello: ["re bello", "Re bello: il re di denari vale un punto"],
+  frac: ["frac", "Scopa Frac: contano solo assi e figure, un punto ciascuno; prese libere"],
+  cirulla: ["cirulla", "Cirulla: mani dichiarate, il 15 del mazziere, il 7 di coppe jolly, piccola e grande"],
+};
+
+const VALUES_IT: Record<string, string> = {
+  traditional: "tradizionale", fewest: "la più piccola", free: "a scelta", off: "no", simple: "semplice",
+  true: "sì", false: "no",
+};
+
+const GAMES: Record<string, string> = {
+  scopa: "Scopa", scopone: "Scopone", "scopone-scientifico": "Scopone scientifico", quindici: "Scopa a quindici",
+  escoba: "Escoba", cirulla: "Cirulla", frac: "Scopa Frac", trentino: "Scopone de trente",
+};
+
+export interface Speech {
+  lang: Lang;
+  w: Words;
+  /** The server's refusal as this language says it. */
+  error(code: string, message: string): string;
+  /** An option's name and meaning as the form shows them (English: the server's meaning). */
+  option(name: string, english: string): [string, string];
+  /** An option's value as shown. */
+  value(v: string): string;
+}
+
+export function speech(lang: Lang): Speech {
+  const w = lang === "it" ? IT : EN;
+  return {
+    lang, w,
+    error: (code, message) => (lang === "it" ? ERRORS_IT[code as ErrorCode] ?? message : message),
+    option: (name, english) => (lang === "it" && OPTIONS_IT[name] ? OPTIONS_IT[name] : [name.replace(/_/g, " "), english]),
+    value: (v) => (lang === "it" ? VALUES_IT[v] ?? v : v),
+  };
+}
+
+/** ``text`` with each {name} replaced by its value. */
+export function fill(text: string, values: Record<string, string | number>): string {
+  return text.replace(/\{(\w+)\}/g, (m, k: string) => (k in values ? String(values[k]) : m));
+}
+
+/** A classic game's name as players say it. */
+export function gameName(preset: string | null | undefined): string {
+  return preset ? GAMES[preset] ?? preset : "Scopa";
 }
 
 export function defaultLang(): Lang {
@@ -46,3 +172,6 @@ export function defaultLang(): Lang {
   if (saved === "it" || saved === "en") return saved;
   return (navigator.language || "en").toLowerCase().startsWith("it") ? "it" : "en";
 }
+
+/** Every text in both languages (for the tests that look for English on an Italian page). */
+export const ALL = { en: EN, it: IT, errors: ERRORS_IT, options: OPTIONS_IT };

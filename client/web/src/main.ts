@@ -3,11 +3,15 @@
 import { decode, encode } from "@msgpack/msgpack";
 import { cardName, cardSvg, type Deck } from "./cards";
 import { animate, landing, measure } from "./anim";
-import { defaultLang, type Lang, words } from "./i18n";
+import { button, dialog, h } from "./dom";
+import { defaultLang, fill, gameName, type Lang, speech } from "./i18n";
 import { renderMarkdown } from "./markdown";
+import { qrSvg } from "./qr";
 import type {
-  DeclarationOption, GameEnd, LegalMove, PublicView, RoundEnd, SeatInfo, SeatView, TableInfo,
+  DeclarationOption, GameEnd, GameSummary, LegalMove, PublicView, Record as GameRecord, RoundEnd, SeatInfo, SeatView, TableInfo,
 } from "./protocol";
+import { boardAt, roundEndAt } from "./replay";
+import { describe, gameEndLine, gameEndTotals, roundTable, scorePanel } from "./score";
 
 type Body = Record<string, any>;
 interface Frame { v: number; seq: number; sender: string; recipient: string; re: number | null; name: string; body: Body }
@@ -20,7 +24,8 @@ const LEVELS: Record<string, string> = { easy: "random", medium: "greedy", hard:
 
 const app = document.getElementById("app") as HTMLElement;
 let lang: Lang = defaultLang();
-let t = words(lang);
+let sp = speech(lang);
+let t = sp.w;
 let deck: Deck = (localStorage.getItem("scopa.deck") as Deck) || "italian";
 
 // ------------------------------------------------------------------ state
@@ -31,9 +36,33 @@ const st = {
   tableId: null as string | null, seat: null as number | null, watching: false, info: null as TableInfo | null,
   seats: [] as SeatInfo[], view: null as (Partial<SeatView> & PublicView) | null,
   legal: [] as LegalMove[], declarations: [] as DeclarationOption[], turnEvent: null as number | null,
-  turnStarted: 0, picked: null as string | null, roundEnd: null as RoundEnd | null, gameEnd: null as GameEnd | null,
+  picked: null as string | null, roundEnd: null as RoundEnd | null, gameEnd: null as GameEnd | null,
   invite: "" as string, flash: "", scopas: new Set<string>(), // the cards that made a scopa this round (seen live)
+  forced: new Set<string>(), // the cards the server played for someone whose time ran out, this round
+  notice: "", // what the person should know about their name
+  deadline: 0, // when the turn's time runs out (Date.now() scale; 0: no clock)
+  totalsBefore: [] as number[], // the game's totals when the round began
+  games: null as GameSummary[] | null, // the server's finished games, once asked for
+  replay: null as { record: GameRecord; round: number; step: number } | null, // a finished game shown again
 };
+// A page just (re)loaded knows nothing of its table: its first resume asks for a snapshot
+// (an event number above any the server gave), later ones for what they missed.
+let fresh = true;
+let asking = ""; // the name the person asked for, while the server finds it taken
+let handSize = 3; // cards a deal gives each hand (counted at the round's start)
+const EVERYTHING = Number.MAX_SAFE_INTEGER;
+// The commands that tell whose turn it is, each with that turn's clock (turn_left_ms).
+const TURN_TELLERS = new Set(["your_turn", "round_start", "played", "declared", "seat_back", "snapshot"]); // 2**53 - 1, still an integer on the wire
+
+/** The seat tokens of the last tables one sat at, by table: a private table's finished
+ * game is listed and shown again to whoever held one (list_games, get_record). */
+function heldTokens(): Record<string, string> {
+  try { return JSON.parse(localStorage.getItem("scopa.tokens") || "{}") as Record<string, string>; } catch { return {}; }
+}
+function keepToken(table: string, token: string): void {
+  const kept = Object.entries(heldTokens()).filter(([t]) => t !== table).slice(-15);
+  localStorage.setItem("scopa.tokens", JSON.stringify(Object.fromEntries([...kept, [table, token]])));
+}
 
 function savedSeat(): Seat | null {
   try { return JSON.parse(localStorage.getItem("scopa.seat") || "null") as Seat | null; } catch { return null; }
@@ -91,6 +120,7 @@ function connect(): void {
     if (frame && typeof frame === "object") handle(frame);
   };
   socket.onclose = () => {
+    if (ws !== socket) return; // a connection the page has already let go
     ws = null;
     st.connected = false;
     st.legal = [];
@@ -105,7 +135,7 @@ function connect(): void {
 }
 
 function resumeHello(seat: Seat): Body {
-  return { name: st.name, client: "scopa-web", resume: { token: seat.token, last_event: seat.lastEvent, table: seat.table } };
+  return { name: st.name, client: "scopa-web", resume: { token: seat.token, last_event: fresh ? EVERYTHING : seat.lastEvent, table: seat.table } };
 }
 
 function resumeAgain(): void {
@@ -121,15 +151,21 @@ function handle(f: Frame): void {
   const b = f.body ?? {};
   if (typeof b.event === "number") {
     const seat = savedSeat();
-    if (seat && seat.lastEvent < b.event && st.seat !== null) saveSeat({ ...seat, lastEvent: b.event });
+    if (seat && seat.lastEvent < b.event && st.seat !== null && !fresh) saveSeat({ ...seat, lastEvent: b.event });
+  }
+  if (TURN_TELLERS.has(f.name) && (f.name !== "snapshot" || b.public)) {
+    st.deadline = typeof b.turn_left_ms === "number" ? Date.now() + b.turn_left_ms : 0; // none: no clock runs
   }
   switch (f.name) {
     case "ping": send("pong", { nonce: b.nonce ?? 0 }, f.sender, f.seq); return;
     case "welcome": {
       st.you = b.you;
+      if (serverTimeout !== (b.turn_timeout ?? null)) { serverTimeout = b.turn_timeout ?? null; form = null; }
       const given = String(b.you).replace(/^player:/, "");
       if (given !== st.name) { st.name = given; localStorage.setItem("scopa.name", given); }
       st.status = "";
+      if (asking && asking !== given) st.notice = fill(t.nameTaken, { asked: asking, given });
+      asking = "";
       if (!savedSeat()) send("watch_lobby", {});
       if (again) { send(again.name, again.body, again.recipient); again = null; } else if (!savedSeat()) joinFromLink();
       break;
@@ -145,12 +181,12 @@ function handle(f: Frame): void {
       }
       if (b.code === "bad_token") { saveSeat(null); st.seat = null; st.tableId = null; send("hello", { name: st.name, client: "scopa-web" }); return; }
       if (b.code === "name_taken" && !st.you) {
-        st.name = `${st.name.slice(0, 20)}${Math.floor(Math.random() * 90 + 10)}`;
-        st.status = t.nameTaken;
+        asking = asking || st.name;
+        st.name = `${asking.slice(0, 20)}${Math.floor(Math.random() * 90 + 10)}`;
         send("hello", { name: st.name, client: "scopa-web" });
         return;
       }
-      st.status = b.message;
+      st.status = sp.error(String(b.code), String(b.message ?? ""));
       break;
     case "redirect": {
       const answered = asked.get(f.re ?? -1);
@@ -163,38 +199,43 @@ function handle(f: Frame): void {
     case "bye":
       if (/another connection/.test(b.reason ?? "")) { st.replaced = true; st.status = t.elsewhere; }
       break;
-    case "tables": st.tables = new Map((b.tables as TableInfo[]).map((x) => [x.id, x])); break;
+    case "games": st.games = b.games; break;
+    case "record": st.replay = { record: b.record, round: 0, step: 0 }; window.scrollTo(0, 0); break;
+    case "tables": st.tables = new Map((b.tables as TableInfo[]).filter(live).map((x) => [x.id, x])); break;
     case "table_update": {
       const info = b.table as TableInfo;
-      if (info.state === "closed" || info.state === "finished") st.tables.delete(info.id); else st.tables.set(info.id, info);
+      if (live(info)) st.tables.set(info.id, info); else st.tables.delete(info.id);
       if (info.id === st.tableId) st.info = info;
       break;
     }
     case "table_created":
       st.info = b.table;
-      if (b.invite) st.invite = `${location.origin}/?table=${encodeURIComponent(b.table.id)}&invite=${encodeURIComponent(b.invite)}`;
+      if (b.invite) st.invite = `${location.origin}/?invite=${encodeURIComponent(`${b.table.id}.${b.invite}`)}`;
       break;
     case "joined":
       st.tableId = b.table; st.seat = b.seat; st.watching = false; st.gameEnd = null; st.roundEnd = null;
       saveSeat({ token: b.token, table: b.table, lastEvent: savedSeat()?.lastEvent ?? 0 });
+      keepToken(b.table, b.token);
+      if (!b.resumed) fresh = false; // a seat just taken: every event of its table comes from now on
       st.info = st.tables.get(b.table) ?? st.info;
       break;
-    case "game_start": st.seats = b.seats; st.gameEnd = null; break;
+    case "game_start": st.seats = b.seats; st.gameEnd = null; if (st.info) st.info = { ...st.info, state: "playing" }; break;
     case "snapshot":
+      fresh = false;
       st.info = b.table; st.tableId = b.table.id;
       if (b.seats?.length) st.seats = b.seats;
       st.view = (b.you ?? b.public) as typeof st.view;
       if (b.you) st.seat = b.you.seat;
+      st.totalsBefore = [...(st.view?.totals ?? [])];
       st.legal = [];
       break;
-    case "round_start":
-      st.roundEnd = null; st.scopas.clear();
-      st.view = { ...(st.view ?? {}), table: b.table, stock: b.stock, round_plays: [], dealer: b.dealer } as typeof st.view;
+    case "round_start": roundStart(b); break;
+    case "deal":
+      if (st.view) { st.view.hand = b.hand; st.view.stock = b.stock; st.view.hand_sizes = st.view.hand_sizes.map(() => b.hand.length); }
       break;
-    case "deal": if (st.view) { st.view.hand = b.hand; st.view.stock = b.stock; } break;
     case "your_turn":
       st.view = b.view; st.legal = b.legal; st.declarations = b.declarations ?? []; st.turnEvent = b.event;
-      st.turnStarted = Date.now(); st.picked = null;
+      st.picked = null;
       break;
     case "played": {
       const before = measure(app);
@@ -203,10 +244,13 @@ function handle(f: Frame): void {
       animate(before, { seat: b.seat, card: b.card, captured: b.captured ?? [], scopa: !!b.scopa }, app, (c) => cardSvg(c, deck), t.scopa);
       return;
     }
-    case "declared": st.flash = `${seatName(b.seat)}: ${b.kind} +${b.points}`; break;
-    case "round_end": st.roundEnd = b as RoundEnd; if (st.view) st.view.totals = b.totals; break;
+    case "declared": st.flash = fill(t.declared, { name: seatName(b.seat), kind: t[b.kind as "tris"] ?? b.kind, n: b.points }); break;
+    case "round_end": st.roundEnd = b as RoundEnd; st.deadline = 0; if (st.view) st.view.totals = b.totals; break;
     case "game_end":
-      st.gameEnd = b as GameEnd; st.legal = []; saveSeat(null);
+      st.gameEnd = b as GameEnd; st.legal = []; st.deadline = 0; saveSeat(null);
+      // the last round's box, if open, says who won too
+      document.querySelector("dialog[open]#round-end > div")?.prepend(h("p", { class: "winner" }, gameEndLine(sp, st.gameEnd, sideName)));
+      window.scrollTo(0, 0);
       break;
     case "left":
       saveSeat(null);
@@ -219,9 +263,9 @@ function handle(f: Frame): void {
       (f.sender.startsWith("table:") ? st.tableChat : st.lobbyChat).push(line);
       break;
     }
-    case "seat_away": st.flash = `${b.name} ${t.away}`; break;
-    case "seat_back": st.flash = `${b.name} ${t.back}`; break;
-    case "seat_replaced": st.flash = `${b.name} → ${t.bot}`; break;
+    case "seat_away": if (b.seat !== st.seat) st.flash = fill(t.away, { name: b.name }); break;
+    case "seat_back": if (b.seat !== st.seat) st.flash = fill(t.back, { name: b.name }); break;
+    case "seat_replaced": st.flash = fill(t.bot, { name: b.name }); break;
     default: return;
   }
   render();
@@ -235,19 +279,56 @@ function played(b: Body): void {
   if (v.hand_sizes) v.hand_sizes[b.seat] = Math.max(0, (v.hand_sizes[b.seat] ?? 1) - 1);
   v.round_plays = [...(v.round_plays ?? []), { seat: b.seat, card: b.card, captured: b.captured }];
   if (b.scopa) st.scopas.add(b.card);
+  if (b.forced === "timeout") st.forced.add(b.card);
   const players = st.info?.rules?.players ?? st.seats.length ?? 2;
   v.turn = (b.seat + 1) % Math.max(players, 1);
   if (b.seat === st.seat) st.legal = [];
-  st.turnStarted = Date.now();
   st.picked = null;
-  if (b.scopa) st.flash = `${seatName(b.seat)}: ${t.scopa}`; // a player's news stays up until they play
+  if (b.forced === "timeout") {
+    const card = cardName(b.card, deck);
+    st.flash = b.seat === st.seat ? fill(t.timedOutYou, { card }) : fill(t.timedOut, { card, name: seatName(b.seat) });
+  } else if (b.scopa) st.flash = `${seatName(b.seat)}: ${t.scopa}`; // a player's news stays up until they play
   else if (b.seat === st.seat || st.seat === null) st.flash = "";
+  if (v.hand_sizes?.every((n) => n === 0) && v.stock > 0 && !v.hand) redeal(v); // a spectator's count
+}
+
+/** A lobby lists the tables one may still join or watch. */
+function live(x: TableInfo): boolean { return x.state === "waiting" || x.state === "playing"; }
+
+function seatCount(): number { return st.info?.rules?.players ?? (st.seats.length || 2); }
+
+/** A round begins: its table, whose turn it is (the dealer's next seat), how many cards
+ * each hand holds (the deck's 40 less the table and the stock, shared out), the game's
+ * totals so far and empty piles. */
+function roundStart(b: Body): void {
+  const n = seatCount();
+  const before = st.view;
+  const each = Math.max(0, Math.floor((40 - b.table.length - b.stock) / n));
+  handSize = each || handSize;
+  st.roundEnd = null; st.scopas.clear(); st.forced.clear();
+  st.totalsBefore = [...(before?.totals ?? [])];
+  st.view = {
+    ...(before ?? {}), round: b.round, table: b.table, stock: b.stock, round_plays: [], dealer: b.dealer,
+    turn: (b.dealer + 1) % n, hand_sizes: Array(n).fill(each), totals: before?.totals ?? [], piles: [], hand: before?.hand ? [] : undefined,
+  } as typeof st.view;
+}
+
+/** Every hand is empty and the stock is not: a spectator counts the next deal itself. */
+function redeal(v: NonNullable<typeof st.view>): void {
+  const n = v.hand_sizes.length;
+  const size = Math.min(handSize, Math.floor(v.stock / n));
+  v.hand_sizes = v.hand_sizes.map(() => size);
+  v.stock -= size * n;
 }
 
 function joinFromLink(): void {
+  // ?invite=TABLE.CODE (the invite as one string), or ?table=ID for a public table
   const q = new URLSearchParams(location.search);
-  const table = q.get("table");
-  if (table && !st.tableId) send("join_table", { table, invite: q.get("invite") || null });
+  const one = q.get("invite") ?? "";
+  const dot = one.indexOf(".");
+  const table = dot > 0 ? one.slice(0, dot) : q.get("table");
+  const invite = dot > 0 ? one.slice(dot + 1) : q.get("invite");
+  if (table && !st.tableId) send("join_table", { table, invite: invite || null });
 }
 
 // ------------------------------------------------------------------ playing
@@ -262,7 +343,7 @@ function play(m: LegalMove): void {
 
 function choose(moves: LegalMove[]): void {
   if (moves.length === 1) { play(moves[0]); return; }
-  const d = dialog(t.choose);
+  const d = dialog(t.choose, t.close, "choose");
   for (const m of moves) {
     const label = m.capture.length ? m.capture.map((c) => cardName(c, deck)).join(" + ") : t.takeNothing;
     d.body.append(button(label, () => { d.close(); play(m); }));
@@ -292,32 +373,20 @@ document.addEventListener("keydown", (e) => {
 });
 
 // ------------------------------------------------------------------ drawing helpers
-function h<K extends keyof HTMLElementTagNameMap>(tag: K, props: Record<string, any> = {}, ...kids: (Node | string)[]): HTMLElementTagNameMap[K] {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(props)) {
-    if (k.startsWith("on")) e.addEventListener(k.slice(2), v as EventListener);
-    else if (k === "class") e.className = v;
-    else if (v !== false && v !== null && v !== undefined) e.setAttribute(k, v === true ? "" : String(v));
-  }
-  e.append(...kids);
-  return e;
-}
-function button(label: string, onclick: () => void, cls = ""): HTMLButtonElement { return h("button", { onclick, class: cls, type: "button" }, label); }
-function seatName(i: number): string { return st.seats[i]?.name ?? st.info?.seats?.[i] ?? `${t.seat} ${i + 1}`; }
-
-function dialog(title: string, closeLabel = t.close): { body: HTMLElement; close: () => void } {
-  const d = h("dialog", { "aria-label": title });
-  const body = h("div");
-  const close = () => { d.close(); d.remove(); };
-  d.append(h("h2", {}, title), body, h("p", {}, button(closeLabel, close, "quiet")));
-  document.body.append(d);
-  d.showModal();
-  return { body, close };
+function seatName(i: number): string {
+  return st.seats[i]?.name ?? st.info?.seats?.[i] ?? fill(t.seat, { n: Number.isInteger(i) ? i + 1 : "?" });
 }
 
 function showRules(): void {
-  const d = dialog(t.rules);
-  fetch("rules.md").then((r) => r.text()).then((text) => d.body.append(h("div", { class: "rules" }, renderMarkdown(text, 3))));
+  const d = dialog(t.rules, t.close, "rules");
+  fetch(`rules.${lang}.md`).then((r) => r.text()).then((text) => d.body.append(h("div", { class: "rules", lang }, renderMarkdown(text, 3))));
+}
+
+/** A card shown, not played (a replay's). */
+function cardFace(card: string): HTMLElement {
+  const f = h("span", { class: "card", role: "img", "aria-label": cardName(card, deck), "data-card": card });
+  f.append(cardSvg(card, deck));
+  return f;
 }
 
 function cardButton(card: string, cls: string, onclick: () => void): HTMLButtonElement {
@@ -330,22 +399,54 @@ function cardButton(card: string, cls: string, onclick: () => void): HTMLButtonE
 function render(): void {
   if (!st.name) return nameScreen();
   if (st.tableId) return tableScreen();
+  if (st.replay) return replayScreen();
   return lobbyScreen();
 }
 
-function header(): HTMLElement {
-  return h("div", { class: "bar" },
-    h("h1", { class: "grow" }, `${t.title} · ${t.you} ${st.name}`),
-    button(t.rules, showRules, "quiet"),
-    button(deck === "italian" ? `${t.deck}: ${t.french}` : `${t.deck}: ${t.italian}`, () => {
-      deck = deck === "italian" ? "french" : "italian"; localStorage.setItem("scopa.deck", deck); render();
-    }, "quiet"),
-    button(t.language, () => { lang = lang === "it" ? "en" : "it"; localStorage.setItem("scopa.lang", lang); t = words(lang); document.documentElement.lang = lang; render(); }, "quiet"));
+function setLang(next: Lang): void {
+  lang = next; sp = speech(lang); t = sp.w;
+  localStorage.setItem("scopa.lang", lang); document.documentElement.lang = lang;
+  form = null; // drawn again in this language
+  render();
 }
 
-function statusLine(): HTMLElement {
-  const s = h("p", { class: "status", role: "status" }, st.connected ? st.status : (st.status || t.connecting));
+function choice(id: string, label: string, options: [string, string][], value: string, onchange: (v: string) => void): HTMLElement {
+  const select = h("select", { id, onchange: () => onchange(select.value) },
+    ...options.map(([v, text]) => h("option", { value: v, selected: v === value }, text)));
+  return h("label", { for: id, class: "inline" }, label, select);
+}
+
+function header(): HTMLElement {
+  return h("header", { class: "bar" }, h("h1", { class: "grow" }, `${t.title} · ${st.name}`), button(t.rules, showRules, "quiet"));
+}
+
+/** The page's settings, at its foot: the cards' look and the language. */
+function settings(): HTMLElement {
+  return h("footer", { class: "bar panel", "aria-label": t.settings },
+    choice("deck", t.deck, [["italian", t.italian], ["french", t.french]], deck, (v) => {
+      deck = v as Deck; localStorage.setItem("scopa.deck", deck); render();
+    }),
+    languageChoice());
+}
+
+function languageChoice(): HTMLElement {
+  return choice("lang", t.language, [["it", "italiano"], ["en", "English"]], lang, (v) => setLang(v as Lang));
+}
+
+function statusLine(): HTMLElement | string {
+  const text = st.connected ? st.status : (st.status || t.connecting);
+  if (!text && !st.replaced && !st.notice) return "";
+  const s = h("p", { class: "status", role: "status" }, text);
   if (st.replaced) s.append(" ", button(t.playHere, () => { st.replaced = false; st.status = ""; connect(); }));
+  if (st.notice) {
+    s.append(text ? " " : "", st.notice, " ", button(t.changeName, () => {
+      st.notice = ""; st.name = ""; st.you = ""; st.connected = false; localStorage.removeItem("scopa.name");
+      const old = ws;
+      ws = null;
+      old?.close();
+      render();
+    }, "quiet"), " ", button(t.close, () => { st.notice = ""; render(); }, "quiet"));
+  }
   return s;
 }
 
@@ -358,12 +459,14 @@ function nameScreen(): void {
     if (!name) return;
     st.name = name; localStorage.setItem("scopa.name", name); connect(); render();
   });
-  app.replaceChildren(h("h1", {}, t.title), form);
+  const q = new URLSearchParams(location.search);
+  const invited = q.has("invite") || q.has("table") ? h("p", { class: "status", id: "invited" }, t.invited) : "";
+  app.replaceChildren(h("header", { class: "bar" }, h("h1", { class: "grow" }, t.title), languageChoice()), invited, form);
   input.focus();
 }
 
 function chatBox(lines: string[], recipient: () => string, id: string): HTMLElement {
-  const log = h("ul", { class: "chat", "aria-label": t.chat }, ...lines.slice(-50).map((l) => h("li", {}, l)));
+  const log = h("ul", { class: "chat", "aria-label": t.chat, tabindex: 0 }, ...lines.slice(-50).map((l) => h("li", {}, l)));
   const keep = document.getElementById(id) as HTMLInputElement | null;
   const input = keep ?? h("input", { id, "aria-label": t.chat, maxlength: 300, class: "grow" });
   const form = h("form", { class: "bar" }, input, h("button", { type: "submit" }, t.send));
@@ -373,46 +476,67 @@ function chatBox(lines: string[], recipient: () => string, id: string): HTMLElem
     input.value = "";
   });
   setTimeout(() => log.scrollTo(0, log.scrollHeight));
-  return h("section", { class: "panel" }, h("h2", {}, t.chat), log, form);
+  return h("section", { class: "panel", "aria-label": t.chat }, h("h2", {}, t.chat), log, form);
 }
 
 function lobbyScreen(): void {
   app.removeAttribute("data-mine");
-  const list = [...st.tables.values()];
+  const list = [...st.tables.values()].filter(live);
   const tables = h("ul", { class: "tables" }, ...list.map((x) => h("li", {},
-    h("span", { class: "grow" }, `#${x.id} ${x.description} · ${x.seats.map((s) => s ?? "—").join(", ")}${x.spectators ? ` · ${x.spectators} ${t.spectators}` : ""}`),
+    h("span", { class: "grow" }, `#${x.id} ${describe(sp, x.rules)} · ${x.state === "waiting" ? t.stateWaiting : t.statePlaying}${x.private ? ` · ${t.privateTable}` : ""} · ${x.seats.map((s) => s ?? "—").join(", ")}${x.spectators ? ` · ${x.spectators} ${t.spectators}` : ""}`),
     x.state === "waiting" && x.seats.includes(null) ? button(t.join, () => send("join_table", { table: x.id })) : "",
     button(t.watch, () => { st.watching = true; st.tableId = x.id; st.seats = []; send("watch_table", { table: x.id }); render(); }, "quiet"))));
   if (!list.length) tables.append(h("li", {}, t.noTables));
   const focused = document.activeElement?.id;
   app.replaceChildren(header(), statusLine(), h("div", { class: "split" },
-    h("div", {}, h("section", { class: "panel" }, h("h2", {}, t.lobby), tables), createForm()),
-    chatBox(st.lobbyChat, () => "lobby", "lobby-chat")));
+    h("div", {}, h("section", { class: "panel", "aria-labelledby": "lobby-title" }, h("h2", { id: "lobby-title" }, t.lobby), tables), createForm(), finishedGames()),
+    chatBox(st.lobbyChat, () => "lobby", "lobby-chat")), settings());
   if (focused) document.getElementById(focused)?.focus();
 }
 
+function finishedGames(): HTMLElement {
+  const list = st.games === null
+    ? h("p", {}, button(t.showGames, () => send("list_games", { limit: 20, tokens: Object.values(heldTokens()) }), "quiet"))
+    : h("ul", { class: "tables", id: "games" }, ...(st.games.length ? st.games.map((g) => h("li", {},
+      h("span", { class: "grow" }, `#${g.id} ${gameName(g.preset)} · ${g.players.join(", ")} · ${g.totals.join(" – ")}${g.winner === null ? "" : ` · ${fill(t.winner, { name: g.players.filter((_, i) => i % g.totals.length === g.winner).join(" + ") })}`}`),
+      button(t.replay, () => send("get_record", { game: g.id, token: heldTokens()[g.id] ?? null }), "quiet"))) : [h("li", {}, t.noGames)]));
+  return h("section", { class: "panel", "aria-labelledby": "games-title" }, h("h2", { id: "games-title" }, t.finished), list);
+}
+
 let form: HTMLFormElement | null = null;
+let serverTimeout: number | null = null; // the server's turn clock (welcome): no table may ask for more
+let optionList: Promise<[string, string, string][]> | null = null;
 function createForm(): HTMLElement {
   if (form) return form;
-  const preset = h("select", { id: "preset" }, ...PRESETS.map((p) => h("option", { value: p }, p)));
-  const players = h("select", { id: "players" }, ...["", "2", "3", "4", "6"].map((n) => h("option", { value: n }, n || "—")));
+  const preset = h("select", { id: "preset" }, ...PRESETS.map((p) => h("option", { value: p }, gameName(p))));
+  const players = h("select", { id: "players" });
+  const fillPlayers = () => {
+    const own = FOUR.has(preset.value) ? 4 : 2;
+    players.replaceChildren(...["", "2", "3", "4", "6"].map((n) => h("option", { value: n }, n || fill(t.playersDefault, { n: own }))));
+  };
+  fillPlayers();
+  preset.addEventListener("change", fillPlayers);
   const bots = h("select", { id: "bots" }, h("option", { value: "" }, t.none), ...Object.keys(LEVELS).map((l) => h("option", { value: l, selected: l === "medium" }, t[l as "easy"])));
   const priv = h("input", { id: "private", type: "checkbox" });
-  const timer = h("select", { id: "timer" }, h("option", { value: "" }, t.serverDefault), h("option", { value: "30" }, "30 s"), h("option", { value: "15" }, "15 s"), h("option", { value: "off" }, t.noTimer));
+  const shorter = [30, 15].filter((n) => serverTimeout === null || n < serverTimeout);
+  const timer = h("select", { id: "timer" }, h("option", { value: "" }, serverTimeout ? `${t.serverDefault} (${serverTimeout} s)` : t.serverDefault),
+    ...shorter.map((n) => h("option", { value: String(n) }, `${n} s`)), h("option", { value: "off" }, t.noTimer));
   const more = h("details", { id: "more" }, h("summary", { class: "quiet" }, t.more));
-  fetch("options.json").then((r) => r.json()).then((list: [string, string, string][]) => {
+  optionList ??= fetch("options.json").then((r) => r.json());
+  optionList.then((list) => {
     for (const [name, values, meaning] of list) {
       if (name === "preset" || name === "players") continue;
       const id = `opt-${name}`;
       const choices = values.includes("|") ? values.split("|") : null;
       const input = choices
-        ? h("select", { id, "data-option": name }, h("option", { value: "" }, "—"), ...choices.map((c) => h("option", { value: c }, c)))
-        : h("input", { id, "data-option": name, inputmode: /^\d+-\d+$/.test(values) ? "numeric" : "text" });
-      more.append(h("label", { for: id }, `${name}${values ? ` (${values})` : ""}`, h("small", {}, meaning), input));
+        ? h("select", { id, "data-option": name }, h("option", { value: "" }, t.optionUnset), ...choices.map((c) => h("option", { value: c }, sp.value(c))))
+        : h("input", { id, "data-option": name, inputmode: /^\d+-\d+$/.test(values) ? "numeric" : "text", placeholder: values });
+      const [label, said] = sp.option(name, meaning);
+      more.append(h("label", { for: id }, label, h("small", {}, said), input));
     }
   });
   const field = (id: string, label: string, el: HTMLElement) => h("label", { for: id }, label, el);
-  form = h("form", { class: "panel" }, h("h2", {}, t.create), field("preset", t.game, preset), field("players", t.players, players),
+  form = h("form", { class: "panel", "aria-labelledby": "create-title" }, h("h2", { id: "create-title" }, t.create), field("preset", t.game, preset), field("players", t.players, players),
     field("bots", t.bots, bots), h("label", { for: "private", class: "bar" }, priv, t.private), field("timer", t.timer, timer),
     more, h("button", { type: "submit" }, t.create));
   form.addEventListener("submit", (e) => {
@@ -434,88 +558,168 @@ function createForm(): HTMLElement {
 
 let timerEl: HTMLElement | null = null;
 let shownOnTable = new Set<string>(); // the table's cards last drawn: a new one arrives animated
-setInterval(() => {
-  const limit = st.info?.turn_timeout;
-  if (timerEl && limit && !st.gameEnd) timerEl.textContent = ` · ${Math.max(0, Math.ceil(limit - (Date.now() - st.turnStarted) / 1000))} s`;
-}, 1000);
+function secondsLeft(): number | null {
+  if (st.gameEnd || !st.view || st.roundEnd) return null;
+  return st.deadline ? Math.max(0, Math.ceil((st.deadline - Date.now()) / 1000)) : null;
+}
+function turnWords(): string {
+  const v = st.view;
+  return st.gameEnd ? t.gameEnd : !v ? t.waiting : st.legal.length ? t.yourTurn : fill(t.turnOf, { name: seatName(v.turn) });
+}
+
+function showClock(): void {
+  const left = secondsLeft();
+  const line = document.getElementById("round-end-turn"); // the next round's turn, under the last round's box
+  if (line) line.textContent = st.roundEnd || !st.view || st.gameEnd ? "" : `${turnWords()}${left === null ? "" : ` · ${fill(t.secondsLeft, { n: left })}`}`;
+  if (!timerEl) return;
+  timerEl.textContent = left === null ? "" : ` · ${fill(t.secondsLeft, { n: left })}`;
+  timerEl.classList.toggle("short", left !== null && left <= 10);
+}
+setInterval(showClock, 1000);
+
+function toLobby(): HTMLButtonElement {
+  return button(t.toLobby, () => { st.tableId = null; st.seat = null; st.view = null; st.gameEnd = null; st.invite = ""; send("watch_lobby", {}); render(); });
+}
+
+function leaveButton(): HTMLButtonElement {
+  if (st.watching) {
+    return button(t.stopWatching, () => { send("unwatch_table", { table: st.tableId }); st.tableId = null; st.watching = false; st.view = null; send("watch_lobby", {}); render(); }, "quiet");
+  }
+  const leave = () => send("leave_table", { table: st.tableId }, "lobby");
+  const b = button(t.leave, () => {
+    if (st.info?.state !== "playing" && !st.view) { leave(); return; } // a waiting table: the seat is freed, nothing ends
+    const d = dialog(t.leave, t.stay, "leave-question");
+    d.body.append(h("p", {}, t.leaveQuestion));
+    d.actions.prepend(button(t.leaveYes, () => { d.close(); leave(); }, "danger"));
+  }, "quiet");
+  b.id = "leave";
+  return b;
+}
+
+function inviteBox(): HTMLElement | string {
+  if (!st.invite || st.gameEnd || st.view) return ""; // only while the table waits for the friend
+  const link = st.invite;
+  const copy = button(t.copy, () => { navigator.clipboard?.writeText(link).then(() => { copy.textContent = t.copied; }, () => undefined); }, "quiet");
+  const shareIt = "share" in navigator ? button(t.share, () => { navigator.share({ url: link, title: t.title }).catch(() => undefined); }) : "";
+  return h("section", { class: "panel", id: "invite", "aria-labelledby": "invite-title" },
+    h("h2", { id: "invite-title" }, t.invite), h("p", { class: "link" }, h("a", { href: link }, link)), h("p", { class: "bar" }, shareIt, copy),
+    h("p", {}, t.qr), qrSvg(link, t.qrLabel));
+}
 
 function tableScreen(): void {
   const v = st.view;
   const mine = st.legal.length > 0;
   const lit = new Set(st.picked ? movesWith(st.picked).flatMap((m) => m.capture) : []);
-  const players = st.info?.rules?.players ?? st.seats.length;
+  const players = seatCount();
   const seats = h("div", { class: "seats" }, ...Array.from({ length: players }, (_, i) => h("div", {
     class: `seat${v && v.turn === i && !st.gameEnd ? " turn" : ""}`, "data-seat": i,
-  }, `${seatName(i)}${i === st.seat ? ` (${t.me})` : ""} · ${v?.hand_sizes?.[i] ?? 0} ${t.inHand}`)));
-  timerEl = h("span");
-  const turnText = st.gameEnd ? t.gameEnd : !v ? t.waiting : mine ? t.yourTurn : `${t.turnOf} ${seatName(v.turn)}`;
+  }, `${seatName(i)}${i === st.seat ? ` (${t.me})` : ""} · ${fill(t.inHand, { n: v?.hand_sizes?.[i] ?? 0 })}`)));
+  timerEl = h("span", { class: "clock" });
+  showClock();
+  const turnText = turnWords();
   const table = h("div", { class: "cards", "aria-label": t.table, "data-area": "table" }, ...(v?.table ?? []).map((c) => cardButton(c,
     `${lit.has(c) ? "lit" : ""}${shownOnTable.has(c) ? "" : " arrived"}`, () => tapTable(c))));
   shownOnTable = new Set(v?.table ?? []);
-  const hand = h("div", { class: "cards", "aria-label": t.hand }, ...(v?.hand ?? []).map((c) => cardButton(c, c === st.picked ? "picked" : "", () => tapHand(c))));
-  const decl = h("div", { class: "bar" }, ...st.declarations.map((d) => button(`${t.declare} ${d.kind} (+${d.points})`, () => {
+  const hand = h("div", { class: "cards", "aria-label": t.hand, "data-area": "hand" }, ...(v?.hand ?? []).map((c) => cardButton(c, c === st.picked ? "picked" : "", () => tapHand(c))));
+  const decl = h("div", { class: "bar" }, ...st.declarations.map((d) => button(`${t.declare} ${t[d.kind as "tris"] ?? d.kind} (+${d.points})`, () => {
     send("declare", { kind: d.kind, wild: d.wild ?? null, turn: st.turnEvent }, `table:${st.tableId}`); st.declarations = []; render();
   })));
-  const piles = pilesTable(v);
-  const plays = h("ul", { class: "chat", "aria-label": t.plays }, ...(v?.round_plays ?? []).map((p) => h("li", { class: st.scopas.has(p.card) ? "scopa" : "" },
-    `${seatName(p.seat)}: ${cardName(p.card, deck)}${p.captured.length ? ` → ${p.captured.map((c) => cardName(c, deck)).join(", ")}` : ""}${st.scopas.has(p.card) ? ` · ${t.scopa}` : ""}`)));
-  const leave = st.watching
-    ? button(t.stopWatching, () => { send("unwatch_table", { table: st.tableId }); st.tableId = null; st.watching = false; st.view = null; send("watch_lobby", {}); render(); }, "quiet")
-    : button(st.gameEnd ? t.toLobby : t.leave, () => {
-      if (st.gameEnd) { st.tableId = null; st.seat = null; st.view = null; st.gameEnd = null; send("watch_lobby", {}); render(); }
-      else send("leave_table", { table: st.tableId }, "lobby");
-    }, "quiet");
+  const names = sideNames();
+  const piles = scorePanel(sp, names, v?.totals ?? [], v?.piles ?? []);
+  const plays = h("ul", { class: "chat", "aria-label": t.plays, tabindex: 0, "data-area": "plays" }, ...(v?.round_plays ?? []).map((p) => h("li", { class: st.scopas.has(p.card) ? "scopa" : "" },
+    `${seatName(p.seat)}: ${cardName(p.card, deck)}${p.captured.length ? ` → ${p.captured.map((c) => cardName(c, deck)).join(", ")}` : ""}${st.scopas.has(p.card) ? ` · ${t.scopa}` : ""}${st.forced.has(p.card) ? ` · ${fill(t.timedOut, { card: cardName(p.card, deck), name: seatName(p.seat) })}` : ""}`)));
   const focused = document.activeElement?.id;
   app.toggleAttribute("data-mine", mine);
-  app.replaceChildren(header(), statusLine(), h("div", { class: "bar" }, h("span", { class: "status grow", id: "turn" }, turnText, timerEl), leave),
-    st.invite && !st.gameEnd ? h("p", {}, `${t.invite}: `, h("a", { href: st.invite }, st.invite)) : "",
+  app.replaceChildren(header(), statusLine(),
+    st.gameEnd ? gameEndBox(st.gameEnd) : h("div", { class: "bar" }, h("p", { class: "status grow", id: "turn" }, turnText, timerEl), leaveButton()),
+    inviteBox(),
     st.flash ? h("p", { class: "scopa", role: "alert" }, st.flash) : "",
     seats, h("div", { class: "split" }, h("div", {},
       h("h2", {}, `${t.table} · ${t.stock} ${v?.stock ?? 0}`), table,
       h("h2", {}, t.hand), hand, decl, h("p", {}, mine ? t.tapHint : "")),
-    h("div", {}, piles, h("section", { class: "panel" }, h("h2", {}, t.plays), plays), chatBox(st.tableChat, () => `table:${st.tableId}`, "table-chat"))));
+    h("div", {}, piles, h("section", { class: "panel", "aria-label": t.plays }, h("h2", {}, t.plays), plays), chatBox(st.tableChat, () => `table:${st.tableId}`, "table-chat"))),
+    settings());
   if (focused) document.getElementById(focused)?.focus();
   if (st.roundEnd && !st.gameEnd) roundEndDialog(st.roundEnd);
-  if (st.gameEnd) gameEndBox(st.gameEnd);
+  showClock();
 }
 
-function pilesTable(v: typeof st.view): HTMLElement {
-  const piles = v?.piles ?? [];
-  const sides = Math.max(piles.length, v?.totals?.length ?? 0);
-  const row = (label: string, f: (i: number) => string) => h("tr", {}, h("th", { scope: "row" }, label), ...Array.from({ length: sides }, (_, i) => h("td", {}, f(i))));
-  return h("section", { class: "panel" }, h("h2", {}, t.score), h("table", { class: "piles" },
-    h("tr", {}, h("th", {}, ""), ...Array.from({ length: sides }, (_, i) => h("th", { scope: "col" }, sideName(i)))),
-    row(t.score, (i) => String(v?.totals?.[i] ?? 0)),
-    row(t.cards, (i) => String(piles[i]?.cards ?? 0)), row(t.denari, (i) => String(piles[i]?.denari ?? 0)),
-    row(t.primiera, (i) => String(piles[i]?.primiera ?? 0)), row(t.scope, (i) => String(piles[i]?.scope ?? 0)),
-    row(t.settebello, (i) => (piles[i]?.settebello ? "✓" : ""))));
+/** Each side's name (its players' names), one per side of the game. */
+function sideNames(): string[] {
+  const sides = Math.max(st.view?.totals?.length ?? 0, st.view?.piles?.length ?? 0, new Set(st.seats.map((s) => s.side)).size,
+    st.roundEnd?.totals.length ?? 0) || seatCount();
+  return Array.from({ length: sides }, (_, i) => sideName(i));
 }
 
 function sideName(i: number): string {
   const names = st.seats.filter((s) => s.side === i).map((s) => s.name);
-  return names.length ? names.join(" + ") : `${t.side} ${i + 1}`;
+  return names.length ? names.join(" + ") : st.info?.seats?.[i] ?? fill(t.seat, { n: i + 1 });
 }
 
 let shownRound = -1;
 function roundEndDialog(r: RoundEnd): void {
   if (shownRound === r.event) return;
   shownRound = r.event;
-  const d = dialog(`${t.roundEnd} ${r.round}`, t.next);
-  d.body.append(h("table", { class: "piles" },
-    h("tr", {}, h("th", {}, ""), ...r.points.map((_, i) => h("th", { scope: "col" }, sideName(i)))),
-    ...[...new Set(r.breakdown.flatMap((b) => Object.keys(b)))].map((k) => h("tr", {}, h("th", { scope: "row" }, k), ...r.breakdown.map((b) => h("td", {}, String((b as Record<string, number>)[k] ?? 0))))),
-    h("tr", {}, h("th", { scope: "row" }, t.cards), ...r.cards.map((c) => h("td", {}, String(c)))),
-    h("tr", {}, h("th", { scope: "row" }, "+"), ...r.points.map((p) => h("td", {}, String(p)))),
-    h("tr", {}, h("th", { scope: "row" }, t.score), ...r.totals.map((p) => h("td", {}, String(p))))));
+  const d = dialog(fill(t.roundEnd, { n: r.round }), t.next, "round-end");
+  const names = r.totals.map((_, i) => sideName(i));
+  const before = r.totals.map((total, i) => st.totalsBefore[i] ?? total - (r.points[i] ?? 0));
+  d.body.append(roundTable(sp, names, r, before, st.info?.rules?.target, !!st.info?.rules?.frac));
+  if (r.leftover?.length && r.leftover_to !== null && r.leftover_to !== undefined) {
+    d.body.append(h("p", {}, fill(t.leftoverTo, { name: sideName(r.leftover_to) })));
+  }
+  d.body.append(h("p", { class: "status", id: "round-end-turn" }));
 }
 
-function gameEndBox(g: GameEnd): void {
-  const box = h("section", { class: "panel", id: "game-end" }, h("h2", {}, t.gameEnd),
-    h("p", {}, g.winner !== null && g.winner !== undefined ? `${t.winner}: ${sideName(g.winner)}` : g.reason),
-    h("p", {}, `${t.score}: ${g.totals.join(" – ")}`));
-  app.append(box);
+function gameEndBox(g: GameEnd): HTMLElement {
+  return h("section", { class: "panel end", id: "game-end", role: "alert", "aria-labelledby": "game-end-title" },
+    h("h2", { id: "game-end-title" }, t.gameEnd),
+    h("p", { class: "winner" }, gameEndLine(sp, g, sideName)),
+    gameEndTotals(sp, g, sideName), h("p", {}, st.watching ? leaveButton() : toLobby()));
 }
 
 document.documentElement.lang = lang;
 render();
 connect();
+
+// ------------------------------------------------------------------ a finished game again
+function replayScreen(): void {
+  const rp = st.replay as NonNullable<typeof st.replay>;
+  const { record } = rp;
+  const rounds = record.rounds.length;
+  const actions = record.rounds[rp.round]?.actions.length ?? 0;
+  const b = boardAt(record, rp.round, rp.step);
+  const name = (i: number) => record.players[i]?.name ?? fill(t.seat, { n: i + 1 });
+  const sideOf = (i: number) => record.players.filter((p) => p.side === i).map((p) => p.name).join(" + ");
+  const sides = b.piles.map((_, i) => sideOf(i));
+  const go = (round: number, step: number) => { rp.round = round; rp.step = step; render(); };
+  const controls = h("div", { class: "bar", id: "replay-controls" },
+    button(t.back1, () => go(rp.round, rp.step - 1)), button(t.next1, () => go(rp.round, rp.step + 1)),
+    button(t.prevRound, () => go(rp.round - 1, 0), "quiet"), button(t.nextRound, () => go(rp.round + 1, 0), "quiet"));
+  const [back, next, prevRound, nextRound] = [...controls.children] as HTMLButtonElement[];
+  prevRound.disabled = rp.round === 0; back.disabled = rp.step === 0;
+  next.disabled = rp.step >= actions; nextRound.disabled = rp.round >= rounds - 1;
+  const ended = rp.step >= actions ? roundEndAt(record, rp.round) : null;
+  const seats = h("div", { class: "seats" }, ...record.players.map((p) => h("div", {
+    class: `seat${!ended && rp.step < actions && b.turn === p.seat ? " turn" : ""}`, "data-seat": p.seat,
+  }, `${p.name} · ${fill(t.inHand, { n: b.hands[p.seat].length })}`)));
+  const last = b.plays[b.plays.length - 1];
+  const plays = h("ul", { class: "chat", "aria-label": t.plays, tabindex: 0, "data-area": "plays" }, ...b.plays.map((p) => h("li", { class: b.scopas.has(p.card) ? "scopa" : "" },
+    `${name(p.seat)}: ${cardName(p.card, deck)}${p.captured.length ? ` → ${p.captured.map((c) => cardName(c, deck)).join(", ")}` : ""}${b.scopas.has(p.card) ? ` · ${t.scopa}` : ""}`)));
+  const hands = record.players.map((p) => h("section", { class: "panel", "aria-label": fill(t.handOf, { name: p.name }) },
+    h("h3", {}, fill(t.handOf, { name: p.name })),
+    h("div", { class: "cards" }, ...b.hands[p.seat].map(cardFace))));
+  const before = b.totals;
+  app.removeAttribute("data-mine");
+  app.replaceChildren(header(), statusLine(),
+    h("section", { class: "panel", "aria-labelledby": "replay-title" },
+      h("h2", { id: "replay-title" }, `${fill(t.replayOf, { id: record.game ?? "" })} · ${describe(sp, record.rules)}`),
+      h("p", { class: "status", id: "replay-where", role: "status" }, `${fill(t.roundOf, { n: rp.round + 1, of: rounds })} · ${rp.step ? fill(t.stepOf, { k: rp.step, of: actions }) : t.dealt}${last ? ` · ${name(last.seat)}: ${cardName(last.card, deck)}` : ""}`),
+      controls, h("p", {}, button(t.toLobby, () => { st.replay = null; render(); }, "quiet"))),
+    ended ? h("section", { class: "panel end", "aria-label": fill(t.roundEnd, { n: ended.round }) }, h("h2", {}, fill(t.roundEnd, { n: ended.round })),
+      roundTable(sp, sides, ended, before, record.rules.target, !!record.rules.frac)) : "",
+    seats, h("div", { class: "split" }, h("div", {},
+      h("h2", {}, `${t.table} · ${t.stock} ${b.stock}`), h("div", { class: "cards", "aria-label": t.table, "data-area": "table" }, ...b.table.map(cardFace)),
+      ...hands),
+    h("div", {}, scorePanel(sp, sides, before, b.piles), h("section", { class: "panel", "aria-label": t.plays }, h("h2", {}, t.plays), plays))),
+    settings());
+}

@@ -1,0 +1,87 @@
+// What the page says about points: the score panel, the round's breakdown (every
+// category with its raw numbers, so one sees why each point went where it went), the
+// game's end, and a table's rules in words.
+import { fill, gameName, type Speech } from "./i18n";
+import type { GameEnd, PileInfo, RoundEnd, SideTally, WireRules } from "./protocol";
+import { h } from "./dom";
+
+type W = Speech["w"];
+
+const EXTRA: [string, keyof W][] = [
+  ["ponino", "catPonino"], ["napola", "catNapola"], ["sevens", "catSevens"], ["all_sevens", "catAllSevens"],
+  ["trentino", "catTrentino"], ["re_bello", "catReBello"], ["honours", "catHonours"], ["piccola", "catPiccola"],
+  ["grande", "catGrande"], ["declarations", "catDeclarations"],
+];
+
+/** A table with a hidden corner heading (axe: no empty header), side names on top. */
+function sideTable(w: W, names: string[], rows: HTMLElement[], caption?: string): HTMLElement {
+  return h("table", { class: "piles" }, caption ? h("caption", { class: "sr" }, caption) : "",
+    h("thead", {}, h("tr", {}, h("td", {}), ...names.map((n) => h("th", { scope: "col" }, n)))),
+    h("tbody", {}, ...rows));
+}
+
+function row(label: string, cells: (string | Node)[], cls = ""): HTMLElement {
+  return h("tr", { class: cls }, h("th", { scope: "row" }, label), ...cells.map((c) => h("td", {}, c)));
+}
+
+/** The score panel at the table: the game's totals, then what each pile holds so far. */
+export function scorePanel(sp: Speech, names: string[], totals: number[], piles: PileInfo[]): HTMLElement {
+  const w = sp.w;
+  const each = (f: (p: PileInfo | undefined, i: number) => string) => names.map((_, i) => f(piles[i], i));
+  return h("section", { class: "panel", "aria-labelledby": "score-title" }, h("h2", { id: "score-title" }, w.score),
+    sideTable(w, names, [
+      row(w.points, names.map((_, i) => String(totals[i] ?? 0)), "total"),
+      row(w.cards, each((p) => String(p?.cards ?? 0))), row(w.denari, each((p) => String(p?.denari ?? 0))),
+      row(w.primiera, each((p) => String(p?.primiera ?? 0))), row(w.scope, each((p) => String(p?.scope ?? 0))),
+      row(w.settebello, each((p) => (p?.settebello ? "✓" : "–"))),
+    ]));
+}
+
+/** The round's breakdown: every category (also those nobody scored) with each side's
+ * raw number and the point it won, then the round's points and the game's totals. */
+export function roundTable(sp: Speech, names: string[], r: RoundEnd, before: number[], target: number | undefined,
+  frac: boolean): HTMLElement {
+  const w = sp.w;
+  const points = (cat: string, i: number) => Number((r.breakdown[i] as Record<string, unknown>)?.[cat] ?? 0);
+  const cell = (cat: string, raw: (t: SideTally | undefined, i: number) => string) => names.map((_, i) => {
+    const p = points(cat, i);
+    const shown = raw(r.tallies?.[i], i);
+    return p ? h("strong", {}, `${shown}${shown ? " " : ""}${fill(w.pointsBy, { n: p })}`) : shown;
+  });
+  const rows: HTMLElement[] = [];
+  if (!frac) {
+    rows.push(row(w.cards, cell("carte", (t, i) => String(t?.cards ?? r.cards[i] ?? 0))),
+      row(w.denari, cell("denari", (t) => String(t?.denari ?? 0))),
+      row(w.settebello, cell("settebello", (t) => (t?.settebello ? "✓" : "–"))),
+      row(w.primiera, cell("primiera", (t) => (t?.primiera ? String(t.primiera) : w.noSuit))),
+      row(w.scope, cell("scope", (t) => String(t?.scope ?? 0))));
+  }
+  for (const [cat, label] of EXTRA) {
+    if (r.breakdown.some((b) => cat in b)) rows.push(row(w[label] as string, cell(cat, () => "")));
+  }
+  rows.push(row(w.roundPoints, r.points.map(String), "total"),
+    row(fill(w.gameTotal, { n: target ?? "?" }), r.totals.map((a, i) => fill(w.total, { before: before[i] ?? 0, after: a })), "total"));
+  return sideTable(w, names, rows);
+}
+
+/** Who won and how the game ended, in one line. */
+export function gameEndLine(sp: Speech, g: GameEnd, sideName: (i: number) => string): string {
+  const w = sp.w;
+  if (g.winner !== null && g.winner !== undefined) return fill(w.winner, { name: sideName(g.winner) });
+  const why: Record<string, string> = { abandoned: w.whyAbandoned, target: w.whyTarget, trentino: w.whyTrentino, all_denari: w.whyAllDenari };
+  return `${w.draw}. ${fill(w.ended, { why: why[g.reason] ?? g.reason })}`;
+}
+
+export function gameEndTotals(sp: Speech, g: GameEnd, sideName: (i: number) => string): HTMLElement {
+  return sideTable(sp.w, g.totals.map((_, i) => sideName(i)), [row(sp.w.points, g.totals.map(String), "total")]);
+}
+
+/** A table's rules in words, e.g. "Scopa, 2 giocatori, a 11 punti". */
+export function describe(sp: Speech, rules: WireRules): string {
+  const w = sp.w;
+  const n = rules.players ?? 2;
+  const teams = rules.teams ?? n > 3;
+  const parts = [fill(w.description, { game: gameName(rules.preset), n, teams: teams && n > 2 ? w.teams : "", target: rules.target ?? 11 })];
+  if (rules.capture_mode && rules.capture_mode !== "traditional") parts.push(fill(w.capture, { mode: sp.value(rules.capture_mode) }));
+  return parts.join(", ");
+}

@@ -1,0 +1,202 @@
+"""Every figure the server exports to Prometheus (``scopa serve --metrics``), named and
+labelled here and nowhere else.
+
+Two kinds:
+
+- **Counters and histograms** of what happens (moves, games, refusals, journal batches,
+  takeovers ...), module-level objects of :mod:`prometheus_client` in its default
+  registry, with the process collector beside them (CPU, memory, open files).  The
+  server counts with one call where it happens; each labelled child is bound here once
+  (``REFUSED[code]``, ``RATE_LIMITED_COMMANDS``), so no count looks a label up.  In one
+  process they add up over every server it runs (tests run several).
+- **Gauges of what is** (connections, sessions, tables, the journal's queue, the
+  cluster's members and leases, readiness), read from one server at scrape time by a
+  :class:`ServerState` collector, so nothing is kept up to date between scrapes.
+
+Labels are closed sets (an error code, a table state, a preset, a kind): never a table
+id, a name or an address.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, Literal
+
+from prometheus_client import REGISTRY, CollectorRegistry, Counter, Histogram, disable_created_metrics, generate_latest
+from prometheus_client.core import GaugeMetricFamily, Metric
+from prometheus_client.registry import Collector
+
+from scopa.protocol.errors import ErrorCode
+
+if TYPE_CHECKING:
+    from .journal import FinishTable
+    from .network import NetworkEngine
+
+PREFIX = "scopa"
+
+# no ``_created`` series beside each counter: Prometheus notices a counter's reset itself
+disable_created_metrics()  # type: ignore[no-untyped-call]
+
+LATENCY_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
+"""Seconds: a move is answered in about a millisecond; a journal batch within tens."""
+
+# ---------------------------------------------------------------------- games and moves
+
+MOVES = Counter(f"{PREFIX}_moves", "Moves taken (journaled) at this server's tables, bots' included")
+MOVE_SECONDS = Histogram(f"{PREFIX}_move_seconds",
+                         "From a person's move taken at its table to its broadcast (after its journal write)",
+                         buckets=LATENCY_BUCKETS)
+GAMES_STARTED = Counter(f"{PREFIX}_games_started", "Games started (a game resumed from the journal is not counted)")
+_GAMES_ENDED = Counter(f"{PREFIX}_games_ended", "Games ended, by how", ["how"])
+GAMES_FINISHED = _GAMES_ENDED.labels(how="finished")
+GAMES_ABANDONED = _GAMES_ENDED.labels(how="abandoned")
+
+# ---------------------------------------------------------------------- refusals and limits
+
+_REFUSALS = Counter(f"{PREFIX}_refusals", "Errors sent to clients, by error code", ["code"])
+REFUSED: dict[ErrorCode, Any] = {code: _REFUSALS.labels(code=code.value) for code in ErrorCode}
+"""Error code -> its bound counter (ServerSession.error counts each error it sends)."""
+
+RateKind = Literal["commands", "connections", "passwords", "name_claims", "tables"]
+_RATE_LIMITED = Counter(f"{PREFIX}_rate_limited", "Requests refused by a limit, by kind", ["kind"])
+RATE_LIMITED_COMMANDS = _RATE_LIMITED.labels(kind="commands")  # the command rate of a connection
+RATE_LIMITED_CONNECTIONS = _RATE_LIMITED.labels(kind="connections")  # caps on open connections
+RATE_LIMITED_PASSWORDS = _RATE_LIMITED.labels(kind="passwords")  # wrong passwords
+RATE_LIMITED_NAME_CLAIMS = _RATE_LIMITED.labels(kind="name_claims")  # names claimed per address
+RATE_LIMITED_TABLES = _RATE_LIMITED.labels(kind="tables")  # waiting and bot-only tables
+
+# ---------------------------------------------------------------------- the journal
+
+JOURNAL_WRITE_SECONDS = Histogram(f"{PREFIX}_journal_write_seconds",
+                                  "One batch of journal requests, from sent to answered (one transaction)",
+                                  buckets=LATENCY_BUCKETS)
+_JOURNAL_FAILURES = Counter(f"{PREFIX}_journal_failures",
+                            "Journal requests that failed: unavailable (tried again) or refused", ["kind"])
+JOURNAL_UNAVAILABLE = _JOURNAL_FAILURES.labels(kind="unavailable")
+JOURNAL_REFUSED = _JOURNAL_FAILURES.labels(kind="refused")
+RECORDS_WRITTEN = Counter(f"{PREFIX}_records_written", "Finished games' records stored in the journal")
+RATINGS_WRITTEN = Counter(f"{PREFIX}_ratings_written", "Players' ratings stored with a rated game's record")
+
+# ---------------------------------------------------------------------- a cluster
+
+TABLES_TAKEN_OVER = Counter(f"{PREFIX}_cluster_tables_taken_over",
+                            "Tables this member took over from a member gone or stopping (failovers)")
+TABLES_HANDED_ON = Counter(f"{PREFIX}_cluster_tables_handed_on",
+                           "Tables this member gave up for another to take (drained, or its lease lost)")
+REDIRECTS = Counter(f"{PREFIX}_cluster_redirects", "Clients sent to the member serving their table")
+REDIS_ERRORS = Counter(f"{PREFIX}_cluster_redis_errors", "Redis commands or connections that failed")
+REDIS_RECONNECTS = Counter(f"{PREFIX}_cluster_redis_reconnects",
+                           "Times this member joined the shared lobby again after Redis could not be reached")
+
+
+def count_record(written: Awaitable[None], end: FinishTable) -> asyncio.Future[None]:
+    """``written`` (the journal write of ``end``, a game's record with its ratings) as a
+    future that counts them once stored."""
+    def stored(future: asyncio.Future[None]) -> None:
+        if not future.cancelled() and future.exception() is None:
+            RECORDS_WRITTEN.inc()
+            if end.rating is not None:
+                RATINGS_WRITTEN.inc(len(end.rating.ratings))
+
+    future = asyncio.ensure_future(written)
+    future.add_done_callback(stored)
+    return future
+
+
+# ---------------------------------------------------------------------- what is, at scrape time
+
+SESSION_STATES = ("greeting", "lobby", "seated", "watching")
+CONNECTION_KINDS = ("tcp", "websocket", "relayed")
+
+
+class ServerState(Collector):
+    """The gauges of one server, read when Prometheus scrapes.  ``web_sockets``: how many
+    WebSockets its web front holds (its sessions', and those it relays to another
+    member); ``reasons``: why it is not ready (empty: ready)."""
+
+    def __init__(self, engine: NetworkEngine, web_sockets: Callable[[], int],
+                 reasons: Callable[[], list[str]]) -> None:
+        self.engine = engine
+        self.web_sockets = web_sockets
+        self.reasons = reasons
+
+    def collect(self) -> Iterator[Metric]:
+        yield from self._sessions()
+        yield self._tables()
+        yield from self._journal()
+        ready = GaugeMetricFamily(f"{PREFIX}_ready", "1 while this server accepts players (its /readyz answers 200)")
+        ready.add_metric([], 0.0 if self.reasons() else 1.0)
+        yield ready
+        cluster = self.engine.cluster
+        if cluster is not None:
+            members = GaugeMetricFamily(f"{PREFIX}_cluster_members", "Members of the cluster this member sees, itself too")
+            members.add_metric([], float(len(cluster.presence.alive) + 1))
+            yield members
+            leases = cluster.leases
+            held = GaugeMetricFamily(f"{PREFIX}_cluster_leases_held", "Table leases this member holds")
+            held.add_metric([], float(0 if leases is None else
+                                      sum(leases.holds(t.id) for t in list(self.engine.tables.values()))))
+            yield held
+            up = GaugeMetricFamily(f"{PREFIX}_cluster_redis_up", "1 while this member reaches the cluster's Redis")
+            up.add_metric([], 1.0 if cluster.available else 0.0)
+            yield up
+
+    def _sessions(self) -> Iterator[Metric]:
+        from .websocket import WebSocketTransport  # aiohttp: imported with the metrics' HTTP port
+
+        kinds = dict.fromkeys(CONNECTION_KINDS, 0)
+        states = dict.fromkeys(SESSION_STATES, 0)
+        seating = self.engine.seating
+        for sess in list(self.engine.sessions.values()):
+            kinds["websocket" if isinstance(sess.transport, WebSocketTransport) else "tcp"] += 1
+            if not sess.welcomed:
+                states["greeting"] += 1
+            elif sess.table_id is not None:
+                states["seated"] += 1
+            elif seating.watched_by(sess) is not None:
+                states["watching"] += 1
+            else:
+                states["lobby"] += 1
+        kinds["relayed"] = max(0, self.web_sockets() - kinds["websocket"])
+        connections = GaugeMetricFamily(f"{PREFIX}_connections", "Open client connections, by kind", labels=["kind"])
+        for kind, n in kinds.items():
+            connections.add_metric([kind], float(n))
+        yield connections
+        sessions = GaugeMetricFamily(f"{PREFIX}_sessions", "Connections by what they are doing", labels=["state"])
+        for state, n in states.items():
+            sessions.add_metric([state], float(n))
+        yield sessions
+
+    def _tables(self) -> Metric:
+        counts: dict[tuple[str, str], int] = {}
+        for table in list(self.engine.tables.values()):
+            named = table.rules.preset
+            key = (table.state.value, named.value if named is not None else "custom")
+            counts[key] = counts.get(key, 0) + 1
+        tables = GaugeMetricFamily(f"{PREFIX}_tables", "This server's tables, by state and preset",
+                                   labels=["state", "preset"])
+        for (state, preset), n in sorted(counts.items()):
+            tables.add_metric([state, preset], float(n))
+        return tables
+
+    def _journal(self) -> Iterable[Metric]:
+        storage = self.engine.storage
+        if storage is None:
+            return
+        queued = getattr(storage, "queued", None)  # a queued journal's (server/writer.py), as unavailable
+        depth = GaugeMetricFamily(f"{PREFIX}_journal_queue_depth", "Journal requests waiting to be stored")
+        depth.add_metric([], float(queued() if callable(queued) else 0))
+        yield depth
+        unavailable = getattr(storage, "unavailable", None)
+        up = GaugeMetricFamily(f"{PREFIX}_journal_up", "1 while the journal stores what it is given")
+        up.add_metric([], 0.0 if unavailable else 1.0)
+        yield up
+
+
+def exposition(state: ServerState) -> bytes:
+    """The text Prometheus scrapes: the process-wide counters, histograms and process
+    collector, then the gauges of one server."""
+    own = CollectorRegistry(auto_describe=False)
+    own.register(state)
+    return generate_latest(REGISTRY) + generate_latest(own)
