@@ -196,6 +196,7 @@ export interface Error {
   code: ErrorCode;
   fatal?: boolean;
   message: string;
+  retry_after?: number | null;
 }
 
 export type ErrorCode = "malformed_frame" | "frame_too_large" | "bad_envelope" | "bad_version" | "unknown_command" | "bad_body" | "unexpected_command" | "not_hello_yet" | "forged_sender" | "name_taken" | "bad_token" | "no_such_table" | "private_table" | "table_full" | "not_at_table" | "already_at_table" | "bad_rules" | "unknown_bot" | "too_many_tables" | "bad_password" | "table_elsewhere" | "game_not_started" | "not_your_turn" | "card_not_in_hand" | "illegal_capture" | "illegal_move" | "illegal_declaration" | "rate_limited" | "timeout" | "shutting_down" | "unavailable" | "internal";
