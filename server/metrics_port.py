@@ -15,12 +15,16 @@ unreachable`` while a cluster member cannot reach the cluster's Redis.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from aiohttp import web
 
-from .metrics import ServerState, exposition
+from prometheus_client import REGISTRY, CollectorRegistry, generate_latest
+from prometheus_client.core import GaugeMetricFamily, Metric
+from prometheus_client.registry import Collector
+
+from .metrics import PREFIX
 
 if TYPE_CHECKING:
     from .network import NetworkEngine
@@ -105,3 +109,98 @@ class MetricsPort:
             await self._runner.cleanup()
             self._runner = None
 
+
+SESSION_STATES = ("greeting", "lobby", "seated", "watching")
+CONNECTION_KINDS = ("tcp", "websocket", "relayed")
+
+
+class ServerState(Collector):
+    """The gauges of one server, read when Prometheus scrapes.  ``web_sockets``: how many
+    WebSockets its web front holds (its sessions', and those it relays to another
+    member); ``reasons``: why it is not ready (empty: ready)."""
+
+    def __init__(self, engine: NetworkEngine, web_sockets: Callable[[], int],
+                 reasons: Callable[[], list[str]]) -> None:
+        self.engine = engine
+        self.web_sockets = web_sockets
+        self.reasons = reasons
+
+    def collect(self) -> Iterator[Metric]:
+        yield from self._sessions()
+        yield self._tables()
+        yield from self._journal()
+        ready = GaugeMetricFamily(f"{PREFIX}_ready", "1 while this server accepts players (its /readyz answers 200)")
+        ready.add_metric([], 0.0 if self.reasons() else 1.0)
+        yield ready
+        cluster = self.engine.cluster
+        if cluster is not None:
+            members = GaugeMetricFamily(f"{PREFIX}_cluster_members", "Members of the cluster this member sees, itself too")
+            members.add_metric([], float(len(cluster.presence.alive) + 1))
+            yield members
+            leases = cluster.leases
+            held = GaugeMetricFamily(f"{PREFIX}_cluster_leases_held", "Table leases this member holds")
+            held.add_metric([], float(0 if leases is None else
+                                      sum(leases.holds(t.id) for t in list(self.engine.tables.values()))))
+            yield held
+            up = GaugeMetricFamily(f"{PREFIX}_cluster_redis_up", "1 while this member reaches the cluster's Redis")
+            up.add_metric([], 1.0 if cluster.available else 0.0)
+            yield up
+
+    def _sessions(self) -> Iterator[Metric]:
+        from .websocket import WebSocketTransport  # aiohttp: imported with the metrics' HTTP port
+
+        kinds = dict.fromkeys(CONNECTION_KINDS, 0)
+        states = dict.fromkeys(SESSION_STATES, 0)
+        seating = self.engine.seating
+        for sess in list(self.engine.sessions.values()):
+            kinds["websocket" if isinstance(sess.transport, WebSocketTransport) else "tcp"] += 1
+            if not sess.welcomed:
+                states["greeting"] += 1
+            elif sess.table_id is not None:
+                states["seated"] += 1
+            elif seating.watched_by(sess) is not None:
+                states["watching"] += 1
+            else:
+                states["lobby"] += 1
+        kinds["relayed"] = max(0, self.web_sockets() - kinds["websocket"])
+        connections = GaugeMetricFamily(f"{PREFIX}_connections", "Open client connections, by kind", labels=["kind"])
+        for kind, n in kinds.items():
+            connections.add_metric([kind], float(n))
+        yield connections
+        sessions = GaugeMetricFamily(f"{PREFIX}_sessions", "Connections by what they are doing", labels=["state"])
+        for state, n in states.items():
+            sessions.add_metric([state], float(n))
+        yield sessions
+
+    def _tables(self) -> Metric:
+        counts: dict[tuple[str, str], int] = {}
+        for table in list(self.engine.tables.values()):
+            named = table.rules.preset
+            key = (table.state.value, named.value if named is not None else "custom")
+            counts[key] = counts.get(key, 0) + 1
+        tables = GaugeMetricFamily(f"{PREFIX}_tables", "This server's tables, by state and preset",
+                                   labels=["state", "preset"])
+        for (state, preset), n in sorted(counts.items()):
+            tables.add_metric([state, preset], float(n))
+        return tables
+
+    def _journal(self) -> Iterable[Metric]:
+        storage = self.engine.storage
+        if storage is None:
+            return
+        queued = getattr(storage, "queued", None)  # a queued journal's (server/writer.py), as unavailable
+        depth = GaugeMetricFamily(f"{PREFIX}_journal_queue_depth", "Journal requests waiting to be stored")
+        depth.add_metric([], float(queued() if callable(queued) else 0))
+        yield depth
+        unavailable = getattr(storage, "unavailable", None)
+        up = GaugeMetricFamily(f"{PREFIX}_journal_up", "1 while the journal stores what it is given")
+        up.add_metric([], 0.0 if unavailable else 1.0)
+        yield up
+
+
+def exposition(state: ServerState) -> bytes:
+    """The text Prometheus scrapes: the process-wide counters, histograms and process
+    collector, then the gauges of one server."""
+    own = CollectorRegistry(auto_describe=False)
+    own.register(state)
+    return generate_latest(REGISTRY) + generate_latest(own)

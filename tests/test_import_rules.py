@@ -159,8 +159,9 @@ def _cycles(modules: dict[str, Path]) -> list[list[str]]:
 
 JOINS_THE_SERVER = "server.network"
 """The module that makes the server's parts and joins them (NetworkEngine)."""
-RUNS_THE_SERVER = {"server", "server.serving"}
-"""The server's modules that may import it: the package's face and ``serve``."""
+RUNS_THE_SERVER = {"server", "server.serving", "server.metrics_port"}
+"""The server's modules that may import it: the package's face, ``serve`` and the
+operator's endpoints, which read the whole server at scrape time."""
 
 
 def test_no_part_of_the_server_imports_the_engine_that_joins_them() -> None:

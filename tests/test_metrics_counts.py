@@ -17,7 +17,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from scopa.engine import Preset
 from scopa.protocol import commands as wire
 from scopa.server import Limits, NetworkEngine
-from scopa.server.metrics import ServerState, exposition
+from scopa.server.metrics_port import ServerState, exposition
 from test_fair_ratings import connect_from, play, running, until
 
 pytestmark = pytest.mark.integration
