@@ -1,8 +1,7 @@
 """A complete Scopa bot with the SDK: `python examples/sdk_bot.py [HOST:PORT] [GAMES] [BOT]`
 joins the first table waiting for players, or opens one (against the server's BOT, e.g.
-greedy, if named) and plays.  It plays locally too: play_local(rules, [Sweeper(), ...], seed).
-A server speaking TLS is `tls://HOST:PORT`: its certificate is checked against the system's
-authorities, or pinned on first use (scopa.client.trust).
+greedy, if named) and plays; `tls://HOST:PORT` for a server speaking TLS (its certificate
+checked, or pinned on first use).  It plays locally too: play_local(rules, [Sweeper()], seed).
 """
 
 import asyncio

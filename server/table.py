@@ -175,7 +175,7 @@ class Table:
         log.info("table %s: seat %s (%s) is away; waiting %ss", self.id, i, seat.name, self.grace)
         went = self.clock.now()
         self.notices.away(i, lambda: wire.SeatAway(seat=i, name=seat.name,
-                                                   grace_seconds=max(0.0, self.grace - (self.clock.now() - went))),
+                                                   grace_seconds=max(0.0, round(self.grace - (self.clock.now() - went), 3))),
                           lambda: self.seats[i] is seat and seat.away)
         self.announce_seats()
 

@@ -153,7 +153,10 @@ async def test_undecodable_answers_get_bad_body_then_the_same_your_turn_and_the_
         assert (err.re, err.body.code, err.sender) == (seq, "bad_body", f"table:{c.table}")
         after = await c.recv_until("your_turn", "played")
         if n < 3:
-            assert after.name == "your_turn" and after.body == turn.body  # the same turn again
+            assert after.name == "your_turn"  # the same turn again, with the time left now (§7)
+            left, first = after.body.turn_left_ms, turn.body.turn_left_ms
+            assert left is not None and first is not None and left <= first
+            assert after.body.model_copy(update={"turn_left_ms": first}) == turn.body
         else:
             assert after.name == "played" and after.body.forced == "refused"
             assert (after.body.seat, after.body.card, after.body.captured) == (c.seat, move.card, move.capture)
@@ -278,7 +281,9 @@ async def test_seat_away_back_and_replaced_reach_every_seat_spectator_and_the_cl
         back = await WireClient.connect(server.port)
         assert (await back.resume(a.token, a.last_event)).name == "welcome"  # type: ignore[arg-type]
         seat_back = (await s.recv_until("seat_back")).body
-        assert seat_back == wire.SeatBack(event=seat_back.event, seat=a.seat, name="tess")
+        assert seat_back.turn_left_ms is not None  # the waiting turn's clock (the table's 60 s), for the returning seat
+        assert seat_back == wire.SeatBack(event=seat_back.event, seat=a.seat, name="tess",
+                                          turn_left_ms=seat_back.turn_left_ms)
         assert away.body.event is not None and seat_back.event is not None and seat_back.event > away.body.event
         clock.advance(Limits().resume_window)  # a seat is told away and back at most once per window
         ping = await s.recv_until("ping")  # the spectator was silent meanwhile: it answers the server's ping
