@@ -407,7 +407,14 @@ function setLang(next: Lang): void {
   lang = next; sp = speech(lang); t = sp.w;
   localStorage.setItem("scopa.lang", lang); document.documentElement.lang = lang;
   form = null; // drawn again in this language
+  sayNotPrivate();
   render();
+}
+
+/** The server's notice on a page served without TLS, in the page's language. */
+function sayNotPrivate(): void {
+  const notice = document.getElementById("not-private");
+  if (notice) notice.textContent = t.notPrivate;
 }
 
 function choice(id: string, label: string, options: [string, string][], value: string, onchange: (v: string) => void): HTMLElement {
@@ -678,6 +685,7 @@ function gameEndBox(g: GameEnd): HTMLElement {
 }
 
 document.documentElement.lang = lang;
+sayNotPrivate();
 render();
 connect();
 
