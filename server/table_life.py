@@ -44,6 +44,14 @@ if TYPE_CHECKING:
 log = logging.getLogger("scopa.server")
 
 
+def tell_seated(table: Table, sess: ServerSession, joined: wire.Joined | None, seq: int) -> None:
+    """A seat taken at ``table``, told once the journal holds it: ``joined`` to its client
+    (a person's), then who sits where to the table."""
+    if joined is not None:
+        sess.tell(joined, re=seq)
+    table.announce_seats()
+
+
 @dataclass(frozen=True)
 class _Made:
     """A new table as ``create_table`` checked it: its id, rules, turn clock, maker's origin."""
@@ -327,10 +335,11 @@ class TableLife:
         for strategy in body.fill_with_bots:
             table.seats.seat_bot(strategy)
         sess.tell(wire.TableCreated(table=table.info(), invite=invite), re=seq)
+        told = None
         if joined is not None:
             seat, token = joined
-            sess.tell(wire.Joined(table=table.id, seat=seat, side=rules.side_of(seat), token=token), re=seq)
-        table.announce_seats()
+            told = wire.Joined(table=table.id, seat=seat, side=rules.side_of(seat), token=token)
+        table.journal.tell_when_stored(lambda: tell_seated(table, sess, told, seq))
         if table.seats.full:
             table.start()
             self.tables.update(table)
