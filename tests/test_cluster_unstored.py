@@ -22,6 +22,7 @@ from redis_server import redis_client, redis_prefix  # noqa: F401 - the fixture
 from scopa.bots import make_bot
 from scopa.protocol import commands as wire
 from scopa.protocol.convert import rules_from_wire
+from scopa.protocol.errors import ErrorCode
 from scopa.server import NetworkEngine
 from scopa.server.clock import FakeClock
 from scopa.server.journal import AppendAction, Command, Journal, SetSeat, StartTable
@@ -139,6 +140,9 @@ async def test_a_table_gathering_players_on_a_killed_member_waits_for_them_at_th
             client.abort()  # A dies: its clock stands still (no renewal), its lease goes, its clients drop
             await redis.delete(f"{redis_prefix}:lease:{table}")
             await until(lambda: _looked_at(b, table), "B takes the table or closes it", clock_of(b))
+            stranger = await WireClient.connect(b.port)  # ann's name waits for her with her seat
+            refused = (await stranger.hello("ann")).body
+            assert isinstance(refused, wire.Error) and refused.code is ErrorCode.NAME_TAKEN, refused
             ann = Seat(client, make_bot("random", "ann", seed=3))
             await ann.resume_at(b)
             bob = await WireClient.connect(b.port, "bob")
