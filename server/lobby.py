@@ -63,7 +63,7 @@ class TableDirectory:
         self._owned: dict[int, set[str]] = {}  # connection -> the tables it created
         self._waiting: set[str] = set()
         self._bot_games: set[str] = set()
-        self._with_away: set[str] = set()  # playing tables with a seat waiting for its client
+        self._with_away: set[str] = set()  # unfinished tables with a seat waiting for its client
         self._tokens: dict[str, str] = {}  # seat token digest -> the table holding that seat
         self._digests: dict[str, tuple[str, ...]] = {}  # table id -> its seats' token digests
         self._finished: deque[str] = deque()
@@ -159,7 +159,7 @@ class TableDirectory:
         self._waiting.discard(table.id)
         self._bot_games.discard(table.id)
         self._file_tokens(table)
-        if state is wire.TableState.PLAYING and any(s is not None and s.away for s in table.seats):
+        if state is not wire.TableState.FINISHED and any(s is not None and s.away for s in table.seats):
             self._with_away.add(table.id)
         else:
             self._with_away.discard(table.id)
@@ -236,7 +236,7 @@ class TableDirectory:
         return self.tables.get(table_id) if table_id is not None else None
 
     def with_away_seats(self) -> list[Table]:
-        """The playing tables where a seat waits for its client to come back."""
+        """The unfinished tables where a seat waits for its client to come back."""
         return [self.tables[t] for t in self._with_away if t in self.tables]
 
     @property

@@ -175,6 +175,16 @@ class Seats(list[Seat | None]):
                 self[i] = Seat(st.name, None, token_digest=st.token_digest or "", away=True)
         return taken_over
 
+    def restore_waiting(self, stored: StoredTable) -> None:
+        """The seats taken at a journaled table still gathering players: bots from their
+        strategy, people away (their grace period from now) until they come back."""
+        for i, st in enumerate(stored.seats):
+            if st is not None and st.bot:
+                self[i] = Seat(st.name, None, bot=self.bot_factory(st.bot, st.name, stored.seed + i), strategy=st.bot)
+            elif st is not None:
+                self[i] = Seat(st.name, None, token_digest=st.token_digest or "", away=True)
+                self.arm_grace(i)
+
     def restore_finished(self, stored: StoredTable) -> None:
         """The seats of a journaled game that is over, every token digest kept."""
         for i, st in enumerate(stored.seats):

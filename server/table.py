@@ -97,6 +97,7 @@ class Table:
         self.party = f"table:{self.id}"
         self.everyone = f"table:{self.id}/all"
         self.journal = TableJournal(self.id)
+        self.journal.on_unstored = self._unstored
         self.events = EventLog(log_limit)
         self.seats = Seats(self.id, self.rules, self.seed, self.journal, self.clock, self.grace,
                            bot_factory=self.bot_factory, on_grace_over=self._grace_expired)
@@ -324,7 +325,7 @@ class Table:
             if s is not None and s.bot is None and s.session is None:
                 s.away = True
                 self.seats.arm_grace(i)
-        self.announce_seats()  # the state is now "playing"
+        self.journal.tell_when_stored(self.announce_seats)  # the state is now "playing"
         log.info("table %s: game started (%s) with %s", self.id, self.rules.describe(),
                  ", ".join(s.name for s in self.seats if s))
 
@@ -368,6 +369,7 @@ class Table:
         start to the end of the game (the answers of people come through ``_inbox``)."""
         assert self.master is not None
         try:
+            await self.journal.stored()  # the seats and the start first: then the game's first deal
             await self._carry_out(self.master.start())
             while self.state is wire.TableState.PLAYING:
                 await self._carry_out(await self._inbox.get())
@@ -439,6 +441,13 @@ class Table:
         self.broadcaster.event(event)
         if self.turns.arrived:  # the first broadcast after a person's move: that move
             self.turns.broadcast()
+
+    def _unstored(self, exc: BaseException) -> None:
+        """The journal refused the seats or start: given up (another server has it) or abandoned."""
+        if isinstance(exc, Fenced) and self.lease is not None:
+            self.lease.fenced(self.id)
+        else:
+            self.abandon("the journal did not store its start")
 
     def abandon(self, reason: str, leaver: ServerSession | None = None, re: int | None = None) -> None:
         """End a running game with no winner (a player left or the game master failed);

@@ -14,7 +14,7 @@ from .connections import Connections
 from .ratings import Rater
 from .registry import SeatingRegistry
 from .shared_lobby import UNAVAILABLE, SharedLobby
-from .table_life import TableLife
+from .table_life import TableLife, tell_seated
 from .text import clean_text
 
 if TYPE_CHECKING:
@@ -57,9 +57,9 @@ class TableCommands:
             return
         seat, token = table.seats.seat_client(sess, body.token)
         self.ratings.fair.seen(table.id, seat, self.proxied.origin(sess.id, sess.address), fresh=True)
-        sess.tell(wire.Joined(table=table.id, seat=seat, side=table.rules.side_of(seat), token=token), re=seq)
+        joined = wire.Joined(table=table.id, seat=seat, side=table.rules.side_of(seat), token=token)
         log.info("table %s: %s sits at seat %s", table.id, sess.party, seat)
-        table.announce_seats()
+        table.journal.tell_when_stored(lambda: tell_seated(table, sess, joined, seq))
         if table.seats.full:
             table.start()
             self.tables.update(table)

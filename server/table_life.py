@@ -44,6 +44,14 @@ if TYPE_CHECKING:
 log = logging.getLogger("scopa.server")
 
 
+def tell_seated(table: Table, sess: ServerSession, joined: wire.Joined | None, seq: int) -> None:
+    """A seat taken at ``table``, told once the journal holds it: ``joined`` to its client
+    (a person's), then who sits where to the table."""
+    if joined is not None:
+        sess.tell(joined, re=seq)
+    table.announce_seats()
+
+
 @dataclass(frozen=True)
 class _Made:
     """A new table as ``create_table`` checked it: its id, rules, turn clock, maker's origin."""
@@ -118,6 +126,8 @@ class TableLife:
             self._mark_damaged(stored.id, stored.damage)
             return None
         if stored.status != "playing" or any(s is None for s in stored.seats):
+            if self.shared is not None and any(s is not None and not s.bot for s in stored.seats):
+                return self._restore_waiting(stored)  # its people were told their seats: they come back here
             self.storage.write(CloseTable(stored.id, "server restarted before the game began"))
             return None
         try:
@@ -132,6 +142,26 @@ class TableLife:
             return None
         self.tables.add(table)
         log.info("table %s: restored at action %s", table.id, len(stored.actions))
+        return table
+
+    def _restore_waiting(self, stored: StoredTable) -> Table:
+        """A journaled table still gathering players, taken over from another member of the
+        cluster: waiting again, its people away (for the grace period) until they resume."""
+        options = {key: stored.options[key] for key in ("bot_takeover", "turn_timeout") if key in stored.options}
+        options.setdefault("turn_timeout", self.turn_timeout)
+        table = Table(stored.id, stored.rules, stored.seed, private=stored.private,
+                      invite_digest=str(stored.options.get("invite_digest") or ""), on_finished=self.table_finished,
+                      on_vacated=self.seat_freed, on_changed=self.feed.table_changed, grace=self.grace,
+                      clock=self.clock, bot_factory=self.make_bot, update_interval=self.limits.table_update_interval,
+                      notice_window=self.limits.resume_window, member=self.member, lease=self._lease(), **options)
+        table.seats.restore_waiting(stored)
+        table.journal.storage = self.storage
+        table.on_result = self.archive.finish
+        self.tables.add(table)
+        log.info("table %s: restored, waiting for players", table.id)
+        if table.seats.full:  # its start was not journaled: it starts here
+            table.start()
+            self.tables.update(table)
         return table
 
     async def claim(self, table_ids: Sequence[str]) -> set[str]:
@@ -327,10 +357,11 @@ class TableLife:
         for strategy in body.fill_with_bots:
             table.seats.seat_bot(strategy)
         sess.tell(wire.TableCreated(table=table.info(), invite=invite), re=seq)
+        told = None
         if joined is not None:
             seat, token = joined
-            sess.tell(wire.Joined(table=table.id, seat=seat, side=rules.side_of(seat), token=token), re=seq)
-        table.announce_seats()
+            told = wire.Joined(table=table.id, seat=seat, side=rules.side_of(seat), token=token)
+        table.journal.tell_when_stored(lambda: tell_seated(table, sess, told, seq))
         if table.seats.full:
             table.start()
             self.tables.update(table)
