@@ -99,11 +99,13 @@ class SeatingRegistry:
         if found.address is not None and found.ticket is not None:
             sess.tell(wire.Redirect(table=table_id, address=found.address, ticket=found.ticket), re=seq)
             metrics.REDIRECTS.inc()
-        elif found.address is not None or where is not None:
-            self._told_elsewhere(sess, table_id, seq, found.address or where or "")
-        elif again and found.moving:
+        elif again and (found.moving or found.address is not None or where is not None):
+            # watched again after a lost connection: the member holding the table gave no
+            # ticket (it may be the one that went away), so the table may be about to move
             sess.error(ErrorCode.UNAVAILABLE, "that table is moving to another server of the cluster; try again in "
                                               "a moment", re=seq)
+        elif found.address is not None or where is not None:
+            self._told_elsewhere(sess, table_id, seq, found.address or where or "")
         else:  # a private table's id that no server holds (or this one gave up a moment ago)
             sess.error(ErrorCode.NO_SUCH_TABLE, missing or f"there is no table {table_id!r}", re=seq)
 
