@@ -13,9 +13,10 @@ from textual.widgets import Checkbox, Select, Static
 
 from scopa.client.session import ClientSession
 from scopa.client.tui.board import BoardScreen
-from scopa.client.tui.lobby import CreateTableScreen, LobbyScreen
+from scopa.client.tui.lobby import CreateTableScreen
 from scopa.server import Limits, NetworkEngine
 
+from test_tui_create_form import open_form
 from test_tui_local import text_of
 from test_tui_network import app_for, until
 
@@ -33,15 +34,6 @@ async def engine() -> AsyncIterator[NetworkEngine]:
         yield e
     finally:
         await e.stop()
-
-
-async def open_form(app, pilot) -> CreateTableScreen:  # type: ignore[no-untyped-def]
-    await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
-    await pilot.press("c")
-    await until(pilot, lambda: isinstance(app.screen, CreateTableScreen))
-    form = app.screen
-    assert isinstance(form, CreateTableScreen)
-    return form
 
 
 async def test_the_form_offers_what_the_server_takes_and_keeps_it_all_on_a_refusal(engine: NetworkEngine) -> None:
