@@ -10,6 +10,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from layering import imports_of
+
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = {"engine": "engine", "protocol": "protocol", "bots": "bots", "rl": "rl",
             "server": "server", "client": "client", "cli": "cli"}  # fmt: skip
@@ -39,36 +41,16 @@ def _modules() -> dict[str, Path]:
 
 
 def _imports(module: str, path: Path) -> list[tuple[str, str | None]]:
-    """(imported ``scopa``-relative module, enclosing function or None) for every import."""
-    tree = ast.parse(path.read_text(), str(path))
-    is_package = path.name == "__init__.py"
+    """(imported ``scopa``-relative module, enclosing function or None) for every import;
+    ``from .. import a`` and ``from scopa import a`` reach the module ``a``."""
     out: list[tuple[str, str | None]] = []
-
-    def visit(node: ast.AST, func: str | None) -> None:
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                visit(child, func or child.name)
-                continue
-            if isinstance(child, ast.Import):
-                for alias in child.names:
-                    if alias.name.startswith("scopa."):
-                        out.append((alias.name.removeprefix("scopa."), func))
-            elif isinstance(child, ast.ImportFrom):
-                if child.level:
-                    base = module.split(".")
-                    if not is_package:
-                        base = base[:-1]
-                    base = base[: len(base) - (child.level - 1)]
-                    target = ".".join(base + ([child.module] if child.module else []))
-                    names = [target] if child.module else [f"{target}.{a.name}" for a in child.names]
-                    out.extend((n, func) for n in names)
-                elif child.module == "scopa":
-                    out.extend((a.name, func) for a in child.names)
-                elif child.module and child.module.startswith("scopa."):
-                    out.append((child.module.removeprefix("scopa."), func))
-            visit(child, func)
-
-    visit(tree, None)
+    for imp in imports_of(module, path):
+        if not imp.target:
+            out.extend((n, imp.func) for n in imp.names)
+        elif imp.names_are_modules:
+            out.extend((f"{imp.target}.{n}", imp.func) for n in imp.names)
+        else:
+            out.append((imp.target, imp.func))
     return out
 
 
