@@ -7,8 +7,11 @@ the tiers below can add up to, so the matching settles them in this order:
 1. no pair meets twice (while a pairing without rematches exists);
 2. the bye goes to the lowest-ranked entrant without one;
 3. entrants meet within their score group (the square of the match points between them);
-4. neighbours in the standings meet (the square of the rank distance: 1st-2nd, 3rd-4th,
-   the Monrad way).
+4. neighbours in the standings meet, the Monrad way: the best-ranked entrant meets the
+   nearest-ranked one it can, then the best-ranked one left, and so on.  Each pair's
+   edge costs its own power of two, the pairs of the best-ranked entrant with its
+   farthest partners the highest, so the cheapest matching is that order's first and
+   no two matchings ever cost the same: the pairing is unique.
 
 The higher-ranked entrant of a pair sits first.
 """
@@ -47,8 +50,10 @@ def pair_swiss(
     rank = {name: i for i, name in enumerate(ranking)}
     pairs_in_matching = (m + 1) // 2
     spread = max(halves[n] for n in ranking) - min(halves[n] for n in ranking) if ranking else 0
-    near = pairs_in_matching * (m - 1) ** 2 + 1  # one unit of score distance
-    lower = pairs_in_matching * ((m - 1) ** 2 + spread * spread * near)
+    order = [(i, j) for i in reversed(range(m)) for j in range(i + 1, m)]
+    bit = {pair: 1 << position for position, pair in enumerate(order)}
+    near = 1 << len(order)  # one unit of score distance: more than every pair's bit together
+    lower = pairs_in_matching * spread * spread * near + near
     bye_unit = lower + 1  # one place above the bottom for the bye
     again = lower + bye_unit * m + 1  # a rematch, or a second bye
     top = again * (m + 2)
@@ -57,7 +62,7 @@ def pair_swiss(
     graph.add_nodes_from(ranking)
     for i, a in enumerate(ranking):
         for b in ranking[i + 1 :]:
-            cost = (rank[b] - rank[a]) ** 2 + (halves[a] - halves[b]) ** 2 * near
+            cost = bit[rank[a], rank[b]] + (halves[a] - halves[b]) ** 2 * near
             if frozenset((a, b)) in met:
                 cost += again
             graph.add_edge(a, b, weight=top - cost)
