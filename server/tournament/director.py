@@ -18,13 +18,9 @@ from .events import (
     Arrived, Created, Event, Finished, Forfeited, GameFinished, Registered, Replayed, RoundPaired, Started,
     Unregistered,
 )  # fmt: skip
-from .knockout import first_slots, knockout_round, next_slots
-from .round_robin import round_robin
-from .standings import match_halves
+from .rounds import next_round, replays
 from .state import TournamentState, apply, rebuild
-from .swiss import pair_swiss
-from .values import Entrant, Format, GameKey, GameResult, Pairing, Phase, Settings, StandingRow, TieBreak
-from .values import TournamentError
+from .values import Entrant, GameKey, Pairing, Phase, Settings, StandingRow, TournamentError
 
 
 @dataclass(frozen=True)
@@ -184,76 +180,25 @@ class Director:
         draw = [rng.random() for _ in s.entrants]
         order = sorted(range(len(s.entrants)), key=lambda i: (-s.ratings[i], draw[i]))
         self._emit(Started(tuple(s.entrants[i].name for i in order), now))
-        self._pair_next(now)
+        self._after_results(now)
 
     def _after_results(self, now: float) -> None:
         s = self._state
         if s.phase is not Phase.RUNNING or s.open_games():
             return
-        if s.settings.format is Format.KNOCKOUT and self._replay_ties(now):
+        again = replays(s)
+        deadline = now + s.settings.grace
+        for game in again:
+            self._emit(Replayed(game, deadline, now))
+            self._effects.append(self._open_table(game, deadline))
+        if again:
             return
-        self._pair_next(now)
-
-    def _replay_ties(self, now: float) -> bool:
-        """A drawn knockout game is played again (the last game of each table decides)."""
-        s = self._state
-        assert s.current is not None
-        replays = []
-        for game in s.current.games:
-            result = s.result(game.key)
-            if result is not None and self._is_last(game.key) and result.winner is None and not result.forfeited:
-                key = GameKey(game.key.round, game.key.table, game.key.replay + 1)
-                replays.append(Pairing(key, game.first, game.second, s.settings.tie_break is TieBreak.DECIDING_ROUND))
-        deadline = now + s.settings.grace
-        for replay in replays:
-            self._emit(Replayed(replay, deadline, now))
-            self._effects.append(self._open_table(replay, deadline))
-        return bool(replays)
-
-    def _is_last(self, key: GameKey) -> bool:
-        assert self._state.current is not None
-        return not any(g.key.table == key.table and g.key.replay > key.replay for g in self._state.current.games)
-
-    def _knockout_winner(self, result: GameResult) -> str:
-        winner = result.winner
-        if winner is not None:
-            return winner
-        seeds = self._state.seeds  # both sides forfeited: the better seed goes through
-        return min(result.first, result.second, key=seeds.index)
-
-    def _pair_next(self, now: float) -> None:
-        s = self._state
-        number = len(s.rounds) + 1
-        slots: tuple[str | None, ...] = ()
-        byes: tuple[str, ...]
-        if s.settings.format is Format.SWISS:
-            if number > s.settings.rounds:
-                return self._finish(now)
-            ranking = [row.entrant for row in s.standings()]
-            halves = match_halves(s.seeds, s.results, s.byes)
-            met = {frozenset((r.first, r.second)) for r in s.results}
-            paired = pair_swiss(ranking, halves, met, set(s.byes))
-            pairs, byes = paired.pairs, (paired.bye,) if paired.bye is not None else ()
-        elif s.settings.format is Format.ROUND_ROBIN:
-            schedule = round_robin(s.seeds)
-            if number > len(schedule):
-                return self._finish(now)
-            this = schedule[number - 1]
-            pairs, byes = this.pairs, (this.bye,) if this.bye is not None else ()
-        else:
-            if s.current is None:
-                slots = first_slots(s.seeds)
-            else:
-                last = [r for r in s.results if r.key.round == s.current.number and self._is_last(r.key)]
-                slots = next_slots(s.current.slots, [self._knockout_winner(r) for r in sorted(last, key=lambda r: r.key)])
-            if len(slots) == 1:
-                return self._finish(now)
-            ko = knockout_round(slots)
-            pairs, byes = ko.pairs, ko.byes
-        games = tuple(Pairing(GameKey(number, i), a, b) for i, (a, b) in enumerate(pairs, start=1))
-        deadline = now + s.settings.grace
-        self._emit(RoundPaired(number, games, tuple(byes), deadline, now, slots))
-        self._effects.append(AnnounceRound(s.tournament, number, games, tuple(byes)))
+        following = next_round(s)
+        if following is None:
+            return self._finish(now)
+        number, games, byes = following.number, following.games, following.byes
+        self._emit(RoundPaired(number, games, byes, deadline, now, following.slots))
+        self._effects.append(AnnounceRound(s.tournament, number, games, byes))
         self._effects.extend(self._open_table(g, deadline) for g in games)
         self._effects.append(AnnounceStandings(s.tournament, self._state.standings()))
 
