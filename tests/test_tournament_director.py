@@ -40,7 +40,7 @@ def test_players_register_and_unregister_until_the_start() -> None:
     refused("not_registered", lambda: director.unregister("bea", now=2.0))
     director.register(Entrant.player("dan"), 1500.0, now=3.0)
     assert [e.name for e in director.state.entrants] == ["ada", "cal", "dan"]
-    refused("not_creator", lambda: director.start("cal", now=4.0))
+    refused("not_allowed", lambda: director.start("cal", now=4.0))
     director.start("ada", now=4.0)
     refused("tournament_started", lambda: director.unregister("cal", now=5.0))
     refused("tournament_started", lambda: director.register(Entrant.player("eva"), 1500.0, now=5.0))

@@ -78,7 +78,7 @@ class Director:
         """The creator (``by``; None: the server itself) starts the tournament now."""
         self._registering()
         if by is not None and by != self._state.creator:
-            raise TournamentError("not_creator", "only the tournament's creator starts it")
+            raise TournamentError("not_allowed", "only the tournament's creator starts it")
         if len(self._state.entrants) < 2:
             raise TournamentError("too_few_entrants", "a tournament needs at least 2 entrants to start")
         self._begin(now)
@@ -172,7 +172,9 @@ class Director:
         s = self._state
         first, second = s.entrant(game.first).members, s.entrant(game.second).members
         seats = tuple(p for pair in zip(first, second) for p in pair)
-        return OpenTable(s.tournament, game.key, s.settings.preset, seats, deadline, game.decider)
+        return OpenTable(
+            s.tournament, game.key, s.settings.preset, seats, deadline, game.decider, s.settings.bots_allowed
+        )
 
     def _begin(self, now: float) -> None:
         s = self._state

@@ -13,7 +13,8 @@ from .values import GameKey, Pairing, StandingRow
 @dataclass(frozen=True)
 class OpenTable:
     """Create a table for this game and seat these players (seat order: the first side's
-    players on seats 0 and 2, the second side's on 1 and 3); bots may not sit in."""
+    players on seats 0 and 2, the second side's on 1 and 3); a bot may stand in for a
+    player who leaves only when the tournament allows bots."""
 
     tournament: str
     game: GameKey
@@ -21,6 +22,7 @@ class OpenTable:
     seats: tuple[str, ...]
     deadline: float  # a seat still empty then is forfeited (the director says so)
     decider: bool = False  # a knockout tie's deciding round: the table plays one deal
+    bots_allowed: bool = False
 
 
 @dataclass(frozen=True)
