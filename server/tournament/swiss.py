@@ -7,11 +7,10 @@ the tiers below can add up to, so the matching settles them in this order:
 1. no pair meets twice (while a pairing without rematches exists);
 2. the bye goes to the lowest-ranked entrant without one;
 3. entrants meet within their score group (the square of the match points between them);
-4. neighbours in the standings meet, the Monrad way: the best-ranked entrant meets the
-   nearest-ranked one it can, then the best-ranked one left, and so on.  Each pair's
-   edge costs its own power of two, the pairs of the best-ranked entrant with its
-   farthest partners the highest, so the cheapest matching is that order's first and
-   no two matchings ever cost the same: the pairing is unique.
+4. neighbours in the standings meet, the Monrad way (1st-2nd, 3rd-4th): the sum of the
+   squares of the rank distances between partners is smallest;
+5. of those, the better-ranked entrants have the nearer partners (each pair's rank
+   distance weighted by how high its better entrant ranks).
 
 The higher-ranked entrant of a pair sits first.
 """
@@ -33,11 +32,6 @@ class SwissRound:
     bye: str | None
 
 
-def met_pairs(games: Collection[tuple[str, str]]) -> frozenset[frozenset[str]]:
-    """The pairs that have met, from (first, second) tuples."""
-    return frozenset(frozenset(g) for g in games)
-
-
 def pair_swiss(
     ranking: Sequence[str],
     halves: Mapping[str, int],
@@ -50,9 +44,8 @@ def pair_swiss(
     rank = {name: i for i, name in enumerate(ranking)}
     pairs_in_matching = (m + 1) // 2
     spread = max(halves[n] for n in ranking) - min(halves[n] for n in ranking) if ranking else 0
-    order = [(i, j) for i in reversed(range(m)) for j in range(i + 1, m)]
-    bit = {pair: 1 << position for position, pair in enumerate(order)}
-    near = 1 << len(order)  # one unit of score distance: more than every pair's bit together
+    secondary = pairs_in_matching * m * m + 1  # one unit of squared rank distance
+    near = pairs_in_matching * (m - 1) ** 2 * secondary + secondary  # one unit of score distance
     lower = pairs_in_matching * spread * spread * near + near
     bye_unit = lower + 1  # one place above the bottom for the bye
     again = lower + bye_unit * m + 1  # a rematch, or a second bye
@@ -62,7 +55,8 @@ def pair_swiss(
     graph.add_nodes_from(ranking)
     for i, a in enumerate(ranking):
         for b in ranking[i + 1 :]:
-            cost = bit[rank[a], rank[b]] + (halves[a] - halves[b]) ** 2 * near
+            distance = rank[b] - rank[a]
+            cost = distance * (m - rank[a]) + distance**2 * secondary + (halves[a] - halves[b]) ** 2 * near
             if frozenset((a, b)) in met:
                 cost += again
             graph.add_edge(a, b, weight=top - cost)
