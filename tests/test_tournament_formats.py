@@ -116,3 +116,18 @@ def test_a_drawn_knockout_game_is_played_again(tie_break: TieBreak, decider: boo
     play_open_games(director, lambda g: (2, 3), now=20.0)
     assert director.state.phase is Phase.FINISHED
     assert director.standings()[0].entrant == "B"
+
+
+def test_a_knockout_ranks_by_the_round_reached_before_match_points() -> None:
+    director = director_with([Entrant.player(n) for n in "ABCD"], Format.KNOCKOUT)
+    first = director.state.current
+    assert first is not None and [g.sides for g in first.games] == [("A", "D"), ("B", "C")]
+    play_open_games(director, lambda g: (11, 11) if g.first == "A" else (11, 2), now=10.0)  # A and D draw
+    play_open_games(director, lambda g: (11, 11), now=20.0)  # and again
+    play_open_games(director, lambda g: (11, 4), now=30.0)  # then A goes through: 1 + ½ + ½ match points
+    final = director.state.current
+    assert final is not None and [g.sides for g in final.games] == [("A", "B")]
+    play_open_games(director, lambda g: (5, 11), now=40.0)  # B wins the final with 2 match points
+    assert director.state.phase is Phase.FINISHED
+    assert [(r.entrant, r.match_points) for r in director.standings()] == [
+        ("B", 2.0), ("A", 2.0), ("D", 1.0), ("C", 0.0)]

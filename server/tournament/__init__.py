@@ -20,7 +20,7 @@ from .events import (
     Unregistered,
 )  # fmt: skip
 from .quick_pool import QuickBotGame, QuickEffect, QuickEntry, QuickPaired, QuickPool, QuickWaiting
-from .standings import standings
+from .standings import standings, tournament_standings
 from .state import TournamentState, apply, rebuild
 from .values import (
     Entrant, Format, GameKey, GameResult, Pairing, Phase, Settings, StandingRow, TieBreak, TournamentError,
@@ -31,5 +31,5 @@ __all__ = [
     "Finished", "ForfeitSeats", "Forfeited", "Format", "GameFinished", "GameKey", "GameResult", "OpenTable",
     "Pairing", "Phase", "QuickBotGame", "QuickEffect", "QuickEntry", "QuickPaired", "QuickPool", "QuickWaiting",
     "RecordResults", "Registered", "Replayed", "RoundPaired", "Settings", "StandingRow", "Started", "Step",
-    "TieBreak", "TournamentError", "TournamentState", "Unregistered", "apply", "rebuild", "standings",
+    "TieBreak", "TournamentError", "TournamentState", "Unregistered", "apply", "rebuild", "standings", "tournament_standings",
 ]  # fmt: skip

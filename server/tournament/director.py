@@ -19,6 +19,7 @@ from .events import (
     Unregistered,
 )  # fmt: skip
 from .rounds import next_round, replays
+from .standings import tournament_standings
 from .state import TournamentState, apply, rebuild
 from .values import Entrant, GameKey, Pairing, Phase, Settings, StandingRow, TournamentError
 
@@ -52,7 +53,7 @@ class Director:
         return cls(rebuild(events))
 
     def standings(self) -> tuple[StandingRow, ...]:
-        return self._state.standings()
+        return tournament_standings(self._state)
 
     # -- commands ------------------------------------------------------------------------
 
@@ -90,7 +91,7 @@ class Director:
         if s.phase is Phase.REGISTERING and s.settings.starts_at is not None and now >= s.settings.starts_at:
             if len(s.entrants) < 2:
                 self._emit(Finished(now, cancelled=True))
-                self._effects.append(RecordResults(s.tournament, self._state.standings(), cancelled=True))
+                self._effects.append(RecordResults(s.tournament, tournament_standings(self._state), cancelled=True))
             else:
                 self._begin(now)
         elif s.phase is Phase.RUNNING:
@@ -202,10 +203,10 @@ class Director:
         self._emit(RoundPaired(number, games, byes, deadline, now, following.slots))
         self._effects.append(AnnounceRound(s.tournament, number, games, byes))
         self._effects.extend(self._open_table(g, deadline) for g in games)
-        self._effects.append(AnnounceStandings(s.tournament, self._state.standings()))
+        self._effects.append(AnnounceStandings(s.tournament, tournament_standings(self._state)))
 
     def _finish(self, now: float) -> None:
         self._emit(Finished(now))
-        rows = self._state.standings()
+        rows = tournament_standings(self._state)
         self._effects.append(AnnounceStandings(self._state.tournament, rows, final=True))
         self._effects.append(RecordResults(self._state.tournament, rows))

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from .values import GameResult
+
 Slots = tuple[str | None, ...]
 
 
@@ -63,3 +65,9 @@ def next_slots(slots: Slots, winners: Sequence[str]) -> Slots:
         else:
             out.append(a if a is not None else b)
     return tuple(out)
+
+
+def goes_through(result: GameResult, seeds: Sequence[str]) -> str:
+    """Who goes through after a decisive game: its winner, or when neither side came,
+    the better seed."""
+    return result.winner or min(result.first, result.second, key=list(seeds).index)

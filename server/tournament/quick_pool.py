@@ -14,9 +14,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from scopa.engine.rules import PRESETS, Preset
+from scopa.engine.rules import Preset
 
-from .values import TournamentError
+from .values import TournamentError, table_size
 
 
 @dataclass(frozen=True)
@@ -54,10 +54,6 @@ class QuickBotGame:
 
 
 QuickEffect = QuickWaiting | QuickPaired | QuickBotGame
-
-
-def table_size(preset: Preset) -> int:
-    return int(str(PRESETS[preset].get("players", 2)))
 
 
 def closest_tables(entries: Sequence[QuickEntry], size: int) -> list[tuple[QuickEntry, ...]]:

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .knockout import first_slots, knockout_round, next_slots
+from .knockout import first_slots, goes_through, knockout_round, next_slots
 from .round_robin import round_robin
-from .standings import match_halves
+from .standings import match_halves, tournament_standings
 from .state import TournamentState
 from .swiss import pair_swiss
-from .values import Format, GameKey, GameResult, Pairing, TieBreak
+from .values import Format, GameKey, Pairing, TieBreak
 
 
 @dataclass(frozen=True)
@@ -32,7 +32,7 @@ def next_round(s: TournamentState) -> NextRound | None:
     if s.settings.format is Format.SWISS:
         if number > s.settings.rounds:
             return None
-        ranking = [row.entrant for row in s.standings()]
+        ranking = [row.entrant for row in tournament_standings(s)]
         met = {frozenset((r.first, r.second)) for r in s.results}
         paired = pair_swiss(ranking, match_halves(s.seeds, s.results, s.byes), met, set(s.byes))
         pairs, byes = paired.pairs, (paired.bye,) if paired.bye is not None else ()
@@ -60,23 +60,13 @@ def replays(s: TournamentState) -> tuple[Pairing, ...]:
     out = []
     for game in s.current.games:
         result = s.result(game.key)
-        if result is not None and _is_last(s, game.key) and result.winner is None and not result.forfeited:
+        if result is not None and s.is_last(game.key) and result.winner is None and not result.forfeited:
             key = GameKey(game.key.round, game.key.table, game.key.replay + 1)
             out.append(Pairing(key, game.first, game.second, s.settings.tie_break is TieBreak.DECIDING_ROUND))
     return tuple(out)
 
 
-def _is_last(s: TournamentState, key: GameKey) -> bool:
-    assert s.current is not None
-    return not any(g.key.table == key.table and g.key.replay > key.replay for g in s.current.games)
-
-
-def _winner(s: TournamentState, result: GameResult) -> str:
-    """Who goes through: the winner, or when neither side came, the better seed."""
-    return result.winner or min(result.first, result.second, key=s.seeds.index)
-
-
 def _advance(s: TournamentState) -> tuple[str | None, ...]:
     assert s.current is not None
-    last = sorted((r for r in s.results if r.key.round == s.current.number and _is_last(s, r.key)), key=lambda r: r.key)
-    return next_slots(s.current.slots, [_winner(s, r) for r in last])
+    last = sorted((r for r in s.results if r.key.round == s.current.number and s.is_last(r.key)), key=lambda r: r.key)
+    return next_slots(s.current.slots, [goes_through(r, s.seeds) for r in last])

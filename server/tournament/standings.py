@@ -5,15 +5,19 @@ forfeit is a loss for the side that did not come and a win for the other.  Buchh
 the sum of the match points of every opponent met (a bye meets nobody and adds 0).
 Game points: the sum of one's own points over every game played (a forfeit's are 0).
 Order: match points, then Buchholz, then game points (all highest first), then the
-seed (the better seed first), so no two rows ever tie.
+seed (the better seed first), so no two rows ever tie.  A knockout ranks by the round
+reached first (its winner, then its finalist, then the losers of the semi-finals...):
+draws played again there add match points that must not lift a loser above a winner.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from .values import GameResult, StandingRow
+from .knockout import goes_through
+from .state import TournamentState
+from .values import Format, GameResult, Phase, StandingRow
 
 WIN, DRAW, LOSS = 2, 1, 0
 """Match points counted in halves, so the sums stay exact integers."""
@@ -52,15 +56,21 @@ def _tallies(seeds: Sequence[str], results: Iterable[GameResult], byes: Iterable
     return tally
 
 
-def standings(seeds: Sequence[str], results: Iterable[GameResult], byes: Iterable[str] = ()) -> tuple[StandingRow, ...]:
+def standings(
+    seeds: Sequence[str], results: Iterable[GameResult], byes: Iterable[str] = (), reached: Mapping[str, int] | None = None
+) -> tuple[StandingRow, ...]:
     """The ranked rows for these entrants (``seeds``: the seed order, the last tie-break)
-    after these finished games and these byes (a name once per bye)."""
+    after these finished games and these byes (a name once per bye); ``reached``: a
+    knockout's stage of each entrant, ranked on first."""
     tally = _tallies(seeds, results, byes)
     buchholz = {name: sum(tally[o].halves for o in t.opponents) for name, t in tally.items()}
-    order = sorted(
-        range(len(seeds)),
-        key=lambda i: (-tally[seeds[i]].halves, -buchholz[seeds[i]], -tally[seeds[i]].game_points, i),
-    )
+    stage = reached or {}
+
+    def key(i: int) -> tuple[int, int, int, int, int]:
+        t = tally[seeds[i]]
+        return (-stage.get(seeds[i], 0), -t.halves, -buchholz[seeds[i]], -t.game_points, i)
+
+    order = sorted(range(len(seeds)), key=key)
     rows = []
     for rank, i in enumerate(order, start=1):
         name = seeds[i]
@@ -76,3 +86,17 @@ def standings(seeds: Sequence[str], results: Iterable[GameResult], byes: Iterabl
 def match_halves(seeds: Sequence[str], results: Iterable[GameResult], byes: Iterable[str] = ()) -> dict[str, int]:
     """Each entrant's match points in halves (2 a win): what Swiss pairing groups by."""
     return {name: t.halves for name, t in _tallies(seeds, results, byes).items()}
+
+
+def tournament_standings(s: TournamentState) -> tuple[StandingRow, ...]:
+    """A tournament's standings now (before its start: its entrants, in registration order)."""
+    names = s.seeds or tuple(e.name for e in s.entrants)
+    reached: dict[str, int] = {}
+    if s.settings.format is Format.KNOCKOUT:
+        for r in s.rounds:
+            reached.update((name, r.number) for name in r.slots if name is not None)
+        if s.phase is Phase.FINISHED and s.current is not None:
+            final = [r for r in s.results if r.key.round == s.current.number and s.is_last(r.key)]
+            for result in final:
+                reached[goes_through(result, s.seeds)] += 1
+    return standings(names, s.results, s.byes, reached)

@@ -11,8 +11,7 @@ from .events import (
     Arrived, Created, Event, Finished, Forfeited, GameFinished, Registered, Replayed, RoundPaired, Started,
     Unregistered,
 )  # fmt: skip
-from .values import Entrant, GameKey, GameResult, Pairing, Phase, Settings, StandingRow, TournamentError
-from .standings import standings
+from .values import Entrant, GameKey, GameResult, Pairing, Phase, Settings, TournamentError
 
 
 @dataclass(frozen=True)
@@ -68,9 +67,11 @@ class TournamentState:
     def deadline(self, key: GameKey) -> float:
         return dict(self.deadlines)[key]
 
-    def standings(self) -> tuple[StandingRow, ...]:
-        names = self.seeds or tuple(e.name for e in self.entrants)
-        return standings(names, self.results, self.byes)
+    def is_last(self, key: GameKey) -> bool:
+        """Whether no replay of this game follows it in the current round."""
+        games = self.current.games if self.current else ()
+        return not any(g.key.round == key.round and g.key.table == key.table and g.key.replay > key.replay
+                       for g in games)  # fmt: skip
 
 
 def apply(state: TournamentState | None, event: Event) -> TournamentState:

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import cache
 
-from scopa.engine.rules import PRESETS, Preset
+from scopa.engine.rules import Preset, RuleSet
 
 
 class Format(StrEnum):
@@ -38,10 +39,16 @@ class TournamentError(ValueError):
         self.code = code
 
 
+@cache
+def table_size(preset: Preset) -> int:
+    """How many people one table of this game seats."""
+    return RuleSet.build(preset).players
+
+
 def seats_per_side(preset: Preset) -> int:
     """How many players one entrant is in this game: 1, or 2 for the team games (Scopone
     with fixed pairs, entered as teams).  Every preset is a game of two sides."""
-    return int(str(PRESETS[preset].get("players", 2))) // 2
+    return table_size(preset) // RuleSet.build(preset).num_sides
 
 
 @dataclass(frozen=True)
