@@ -4,6 +4,7 @@ the pool's wave comes, closest ratings first; bots after ``bot_after`` seconds."
 from __future__ import annotations
 
 from itertools import combinations
+from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -98,3 +99,8 @@ def _skips(n: int, k: int) -> list[tuple[int, ...]]:
 def _spread_without(ranked: list[float], skip: tuple[int, ...], size: int) -> float:
     rest = [r for i, r in enumerate(ranked) if i not in skip]
     return sum(rest[i + size - 1] - rest[i] for i in range(0, len(rest), size))
+
+
+def test_the_protocol_states_the_pools_gather_time() -> None:
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "PROTOCOL.md").read_text(encoding="utf-8")
+    assert f"waits at least\n[{QuickPool().gather:g} s]" in doc

@@ -4,6 +4,8 @@ after the grace period, and a tournament rebuilt from its events (a server resta
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from scopa.engine.rules import Preset
 from scopa.server.tournament import (
@@ -146,3 +148,30 @@ def test_an_unknown_game_or_a_player_without_a_table_is_refused() -> None:
     game = director.state.open_games()[0]
     director.finish_game(game.key, (11, 3), now=6.0)
     refused("no_such_game", lambda: director.finish_game(game.key, (11, 3), now=7.0))
+
+
+@settings(max_examples=30, deadline=None)
+@given(fmt=st.sampled_from(list(Format)), n=st.integers(2, 9), data=st.data())
+def test_the_events_rebuild_the_same_tournament_after_every_step(fmt: Format, n: int, data: st.DataObject) -> None:
+    """A restart may come between any two commands: the journal so far rebuilds the same state."""
+    settings_ = Settings("Coppa", Preset.SCOPA, fmt, cap=n, rounds=min(3, n - 1), grace=30.0)
+    director, step = Director.create("t1", settings_, "p0", seed=data.draw(st.integers(0, 99)), now=0.0)
+    journal = list(step.events)
+    for i in range(n):
+        journal += director.register(Entrant.player(f"p{i}"), float(data.draw(st.integers(1000, 1010))), 1.0).events
+    journal += director.start("p0", now=2.0).events
+    now = 2.0
+    while director.state.phase is Phase.RUNNING:
+        now += 40.0
+        game = director.state.open_games()[0]
+        for player in game.sides:
+            if data.draw(st.booleans()):
+                journal += director.arrive(player, now - 39.0).events
+                assert Director.rebuild(journal).state == director.state
+        if data.draw(st.booleans()):
+            journal += director.finish_game(game.key, (data.draw(st.integers(0, 3)), data.draw(st.integers(0, 3))),
+                                            now).events  # fmt: skip
+        else:
+            journal += director.tick(now).events  # the grace period is over: forfeits for who did not come
+        assert Director.rebuild(journal).state == director.state
+    assert director.state.phase is Phase.FINISHED
