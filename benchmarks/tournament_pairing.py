@@ -14,7 +14,7 @@ import json
 import random
 import time
 
-from scopa.server.tournament.swiss import pair_swiss
+from scopa.server.tournament import pair_swiss
 
 
 def pairing_seconds(size: int, seed: int = 1) -> float:

@@ -11,8 +11,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from scopa.engine.rules import Preset
-from scopa.server.tournament import QuickBotGame, QuickEntry, QuickPaired, QuickPool, QuickWaiting, TournamentError
-from scopa.server.tournament.quick_pool import closest_tables
+from scopa.server.tournament import (
+    QuickBotGame, QuickEntry, QuickPaired, QuickPool, QuickWaiting, TournamentError, closest_tables,
+)  # fmt: skip
 
 pytestmark = pytest.mark.unit
 

@@ -9,10 +9,9 @@ from hypothesis import strategies as st
 
 from scopa.engine.rules import Preset
 from scopa.server.tournament import (
-    Director, Entrant, Format, OpenTable, Pairing, Phase, Settings, TieBreak, TournamentError,
+    Director, Entrant, Format, OpenTable, Pairing, Phase, Settings, TieBreak, TournamentError, bracket_order,
+    first_slots, round_robin,
 )  # fmt: skip
-from scopa.server.tournament.knockout import bracket_order, first_slots
-from scopa.server.tournament.round_robin import round_robin
 from tournament_play import Points, director_with, play_open_games
 
 pytestmark = pytest.mark.unit

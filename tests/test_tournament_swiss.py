@@ -8,8 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scopa.server.tournament import Entrant, Format, Pairing, Phase
-from scopa.server.tournament.swiss import pair_swiss
+from scopa.server.tournament import Entrant, Format, Pairing, Phase, pair_swiss
 from tournament_play import director_with, play_open_games
 
 pytestmark = pytest.mark.unit

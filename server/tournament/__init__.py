@@ -19,17 +19,25 @@ from .events import (
     Arrived, Created, Event, Finished, Forfeited, GameFinished, Registered, Replayed, RoundPaired, Started,
     Unregistered,
 )  # fmt: skip
-from .quick_pool import QuickBotGame, QuickEffect, QuickEntry, QuickPaired, QuickPool, QuickWaiting
-from .standings import standings, tournament_standings
-from .state import TournamentState, apply, rebuild
+from .knockout import KnockoutRound, bracket_order, first_slots, goes_through, knockout_round, next_slots
+from .quick_pool import QuickBotGame, QuickEffect, QuickEntry, QuickPaired, QuickPool, QuickWaiting, closest_tables
+from .round_robin import RoundRobinRound, round_robin
+from .rounds import NextRound, next_round, replays
+from .standings import match_halves, standings, tournament_standings
+from .state import RoundState, TournamentState, apply, rebuild
+from .swiss import SwissRound, pair_swiss
 from .values import (
     Entrant, Format, GameKey, GameResult, Pairing, Phase, Settings, StandingRow, TieBreak, TournamentError,
+    seats_per_side, table_size,
 )  # fmt: skip
 
 __all__ = [
     "AnnounceRound", "AnnounceStandings", "Arrived", "Created", "Director", "Effect", "Entrant", "Event",
-    "Finished", "ForfeitSeats", "Forfeited", "Format", "GameFinished", "GameKey", "GameResult", "OpenTable",
-    "Pairing", "Phase", "QuickBotGame", "QuickEffect", "QuickEntry", "QuickPaired", "QuickPool", "QuickWaiting",
-    "RecordResults", "Registered", "Replayed", "RoundPaired", "Settings", "StandingRow", "Started", "Step",
-    "TieBreak", "TournamentError", "TournamentState", "Unregistered", "apply", "rebuild", "standings", "tournament_standings",
+    "Finished", "ForfeitSeats", "Forfeited", "Format", "GameFinished", "GameKey", "GameResult", "KnockoutRound",
+    "NextRound", "OpenTable", "Pairing", "Phase", "QuickBotGame", "QuickEffect", "QuickEntry", "QuickPaired",
+    "QuickPool", "QuickWaiting", "RecordResults", "Registered", "Replayed", "RoundPaired", "RoundRobinRound",
+    "RoundState", "Settings", "StandingRow", "Started", "Step", "SwissRound", "TieBreak", "TournamentError",
+    "TournamentState", "Unregistered", "apply", "bracket_order", "closest_tables", "first_slots", "goes_through",
+    "knockout_round", "match_halves", "next_round", "next_slots", "pair_swiss", "rebuild", "replays",
+    "round_robin", "seats_per_side", "standings", "table_size", "tournament_standings",
 ]  # fmt: skip
