@@ -3,7 +3,8 @@
 Owns: a tournament's values (:mod:`.values`), its events and their fold (:mod:`.events`,
 :mod:`.state`), the pairing of each format (:mod:`.swiss` through networkx's
 maximum-weight matching, :mod:`.round_robin` by the circle method, :mod:`.knockout` a
-seeded bracket with byes), the standings (:mod:`.standings`), the :class:`Director` that
+seeded bracket with byes, and :mod:`.rounds` choosing among them), the standings
+(:mod:`.standings`), the :class:`Director` that
 turns commands into events and effects (:mod:`.director`, :mod:`.effects`), and quick
 play's waiting pool (:mod:`.quick_pool`).
 
