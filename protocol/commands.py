@@ -734,6 +734,184 @@ class Redirect(Body):
     ticket: Token
 
 
+# --------------------------------------------------------------------------- quick play and tournaments (§16)
+
+MAX_ENTRANTS = 256
+"""Entrants of one tournament, and rows of its standings."""
+
+
+class QuickPlay(Body):
+    """Wait for a quick game of ``preset`` with whoever else asks for it."""
+
+    NAME = "quick_play"
+    FLOW = Flow.TO_SERVER
+    preset: Preset = Preset.SCOPA
+    bot_after: Annotated[int, Field(ge=1, le=600)] | None = Field(
+        default=None, description="seconds: still waiting then, play against bots instead; nil: wait on")
+
+
+class QuickLeave(Body):
+    NAME = "quick_leave"
+    FLOW = Flow.TO_SERVER
+
+
+class QuickWaiting(Body):
+    NAME = "quick_waiting"
+    FLOW = Flow.TO_CLIENT
+    preset: Preset
+    others: Count = Field(description="how many others wait for the same game")
+
+
+class TournamentFormat(StrEnum):
+    SWISS = "swiss"
+    ROUND_ROBIN = "round_robin"
+    KNOCKOUT = "knockout"
+
+
+class KnockoutTie(StrEnum):
+    """What a drawn knockout game leads to: the same two play again."""
+
+    REMATCH = "rematch"
+    DECIDING_ROUND = "deciding_round"
+
+
+class TournamentPhase(StrEnum):
+    REGISTERING = "registering"
+    RUNNING = "running"
+    FINISHED = "finished"
+
+
+class TournamentCreate(Body):
+    NAME = "tournament_create"
+    FLOW = Flow.TO_SERVER
+    name: Annotated[str, Field(min_length=1, max_length=64)]
+    preset: Preset = Preset.SCOPA
+    format: TournamentFormat
+    rounds: Annotated[int, Field(ge=0, le=50)] = Field(default=0, description="Swiss: how many rounds")
+    cap: Annotated[int, Field(ge=2, le=MAX_ENTRANTS)]
+    starts_in: Annotated[int, Field(ge=1, le=7 * 86400)] | None = Field(
+        default=None, description="seconds from now; nil: when its creator starts it")
+    grace: Annotated[int, Field(ge=5, le=600)] = Field(default=60, description="seconds to come to a table")
+    bots_allowed: bool = Field(default=False, description="a bot may stand in for a player who leaves a game")
+    tie_break: KnockoutTie = KnockoutTie.REMATCH
+
+
+class TournamentInfo(WireModel):
+    id: TableId
+    name: Annotated[str, Field(min_length=1, max_length=64)]
+    creator: PlayerName
+    preset: Preset
+    format: TournamentFormat
+    rounds: Annotated[int, Field(ge=0, le=50)]
+    cap: Annotated[int, Field(ge=2, le=MAX_ENTRANTS)]
+    starts_at: ShortText | None = Field(description="ISO 8601 UTC; nil: when its creator starts it")
+    phase: TournamentPhase
+    round: Count = Field(description="the round being played (0: not begun)")
+    entrants: Annotated[list[PlayerName], Field(max_length=MAX_ENTRANTS)]
+
+
+class TournamentList(Body):
+    NAME = "tournament_list"
+    FLOW = Flow.TO_SERVER
+
+
+class Tournaments(Body):
+    NAME = "tournaments"
+    FLOW = Flow.TO_CLIENT
+    tournaments: Annotated[list[TournamentInfo], Field(max_length=MAX_PAGE)]
+
+
+class TournamentJoin(Body):
+    NAME = "tournament_join"
+    FLOW = Flow.TO_SERVER
+    tournament: TableId
+    team: PlayerName | None = Field(default=None, description="a team game: the team's name")
+    partner: PlayerName | None = Field(default=None, description="a team game: your partner's name")
+
+
+class TournamentLeave(Body):
+    NAME = "tournament_leave"
+    FLOW = Flow.TO_SERVER
+    tournament: TableId
+
+
+class TournamentStart(Body):
+    NAME = "tournament_start"
+    FLOW = Flow.TO_SERVER
+    tournament: TableId
+
+
+class TournamentUpdate(Body):
+    NAME = "tournament_update"
+    FLOW = Flow.TO_CLIENT
+    tournament: TournamentInfo
+
+
+class GetStandings(Body):
+    NAME = "get_standings"
+    FLOW = Flow.TO_SERVER
+    tournament: TableId
+
+
+class StandingsRow(WireModel):
+    rank: Annotated[int, Field(ge=1, le=MAX_ENTRANTS)]
+    entrant: PlayerName
+    match_points: Annotated[float, Field(ge=0, le=1000)]
+    buchholz: Annotated[float, Field(ge=0, le=100_000)]
+    game_points: Count
+    played: Count
+    wins: Count
+    draws: Count
+    losses: Count
+    byes: Count
+
+
+class TournamentStandings(Body):
+    NAME = "tournament_standings"
+    FLOW = Flow.TO_CLIENT
+    tournament: TableId
+    round: Count
+    final: bool = False
+    rows: Annotated[list[StandingsRow], Field(max_length=MAX_ENTRANTS)]
+
+
+class TournamentGame(WireModel):
+    table: Annotated[int, Field(ge=1, le=MAX_ENTRANTS)] = Field(description="the game's number in its round")
+    first: PlayerName
+    second: PlayerName
+    replay: Count = 0
+    decider: bool = False
+
+
+class TournamentRound(Body):
+    NAME = "tournament_round"
+    FLOW = Flow.TO_CLIENT
+    tournament: TableId
+    round: Annotated[int, Field(ge=1, le=1000)]
+    games: Annotated[list[TournamentGame], Field(max_length=MAX_ENTRANTS)]
+    byes: Annotated[list[PlayerName], Field(max_length=MAX_ENTRANTS)]
+
+
+class TournamentTable(Body):
+    """Your table in this round: the server made it and keeps your seat."""
+
+    NAME = "tournament_table"
+    FLOW = Flow.TO_CLIENT
+    tournament: TableId
+    round: Annotated[int, Field(ge=1, le=1000)]
+    game: TournamentGame
+    table: TableId
+    seat: Seat
+    grace_ms: Annotated[int, Field(ge=0, le=600_000)] = Field(description="milliseconds left to sit down")
+
+
+TOURNAMENT_BODY_TYPES: tuple[type[Body], ...] = (
+    QuickPlay, QuickLeave, QuickWaiting, TournamentCreate, TournamentList, Tournaments, TournamentJoin,
+    TournamentLeave, TournamentStart, TournamentUpdate, GetStandings, TournamentStandings, TournamentRound,
+    TournamentTable,
+)  # fmt: skip
+
+
 ARCHIVE_BODY_TYPES: tuple[type[Body], ...] = (
     ListGames, Games, GetRecord, RecordReply, GetLeaderboard, Leaderboard, ClaimName, NameClaimed,
 )
@@ -748,6 +926,7 @@ BODY_TYPES: tuple[type[Body], ...] = (
 """Every command body, in the order PROTOCOL.md documents them."""
 BODY_TYPES += ARCHIVE_BODY_TYPES
 BODY_TYPES += (Redirect,)
+BODY_TYPES += TOURNAMENT_BODY_TYPES
 
 SEAT_EVENT_TYPES: tuple[type[Body], ...] = (SeatAway, SeatBack, SeatReplaced)
 """Who is at the table: numbered in the table's event log once its game has begun."""

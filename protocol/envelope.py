@@ -375,6 +375,104 @@ class RedirectCommand(Command):
     body: wire.Redirect
 
 
+class QuickPlayCommand(Command):
+    """The ``quick_play`` command."""
+
+    name: Literal["quick_play"] = "quick_play"
+    body: wire.QuickPlay
+
+
+class QuickLeaveCommand(Command):
+    """The ``quick_leave`` command."""
+
+    name: Literal["quick_leave"] = "quick_leave"
+    body: wire.QuickLeave
+
+
+class QuickWaitingCommand(Command):
+    """The ``quick_waiting`` command."""
+
+    name: Literal["quick_waiting"] = "quick_waiting"
+    body: wire.QuickWaiting
+
+
+class TournamentCreateCommand(Command):
+    """The ``tournament_create`` command."""
+
+    name: Literal["tournament_create"] = "tournament_create"
+    body: wire.TournamentCreate
+
+
+class TournamentListCommand(Command):
+    """The ``tournament_list`` command."""
+
+    name: Literal["tournament_list"] = "tournament_list"
+    body: wire.TournamentList
+
+
+class TournamentsCommand(Command):
+    """The ``tournaments`` command."""
+
+    name: Literal["tournaments"] = "tournaments"
+    body: wire.Tournaments
+
+
+class TournamentJoinCommand(Command):
+    """The ``tournament_join`` command."""
+
+    name: Literal["tournament_join"] = "tournament_join"
+    body: wire.TournamentJoin
+
+
+class TournamentLeaveCommand(Command):
+    """The ``tournament_leave`` command."""
+
+    name: Literal["tournament_leave"] = "tournament_leave"
+    body: wire.TournamentLeave
+
+
+class TournamentStartCommand(Command):
+    """The ``tournament_start`` command."""
+
+    name: Literal["tournament_start"] = "tournament_start"
+    body: wire.TournamentStart
+
+
+class TournamentUpdateCommand(Command):
+    """The ``tournament_update`` command."""
+
+    name: Literal["tournament_update"] = "tournament_update"
+    body: wire.TournamentUpdate
+
+
+class GetStandingsCommand(Command):
+    """The ``get_standings`` command."""
+
+    name: Literal["get_standings"] = "get_standings"
+    body: wire.GetStandings
+
+
+class TournamentStandingsCommand(Command):
+    """The ``tournament_standings`` command."""
+
+    name: Literal["tournament_standings"] = "tournament_standings"
+    body: wire.TournamentStandings
+
+
+class TournamentRoundCommand(Command):
+    """The ``tournament_round`` command."""
+
+    name: Literal["tournament_round"] = "tournament_round"
+    body: wire.TournamentRound
+
+
+class TournamentTableCommand(Command):
+    """The ``tournament_table`` command."""
+
+    name: Literal["tournament_table"] = "tournament_table"
+    body: wire.TournamentTable
+
+
 AnyCommand = Annotated[
     Union[
     HelloCommand,
@@ -424,6 +522,20 @@ AnyCommand = Annotated[
     ClaimNameCommand,
     NameClaimedCommand,
     RedirectCommand,
+    QuickPlayCommand,
+    QuickLeaveCommand,
+    QuickWaitingCommand,
+    TournamentCreateCommand,
+    TournamentListCommand,
+    TournamentsCommand,
+    TournamentJoinCommand,
+    TournamentLeaveCommand,
+    TournamentStartCommand,
+    TournamentUpdateCommand,
+    GetStandingsCommand,
+    TournamentStandingsCommand,
+    TournamentRoundCommand,
+    TournamentTableCommand,
     ],
     Field(discriminator="name"),
 ]

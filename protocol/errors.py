@@ -65,6 +65,18 @@ class ErrorCode(StrEnum):
     ILLEGAL_CAPTURE = "illegal_capture"
     ILLEGAL_MOVE = "illegal_move"
     ILLEGAL_DECLARATION = "illegal_declaration"
+    # quick play and tournaments (§16)
+    ALREADY_WAITING = "already_waiting"
+    NOT_WAITING = "not_waiting"
+    NO_SUCH_TOURNAMENT = "no_such_tournament"
+    BAD_SETTINGS = "bad_settings"
+    TOURNAMENT_STARTED = "tournament_started"
+    TOURNAMENT_FULL = "tournament_full"
+    ALREADY_REGISTERED = "already_registered"
+    NOT_REGISTERED = "not_registered"
+    BAD_ENTRANT = "bad_entrant"
+    NOT_ALLOWED = "not_allowed"
+    TOO_FEW_ENTRANTS = "too_few_entrants"
     # service
     RATE_LIMITED = "rate_limited"
     TIMEOUT = "timeout"

@@ -24,6 +24,11 @@ from .commands import (
     RatingEntry, RecordReply, Redirect,
 )  # fmt: skip
 from .commands import Admin, AdminOp, AdminReply, Body, ConnectionInfo
+from .commands import (
+    GetStandings, KnockoutTie, QuickLeave, QuickPlay, QuickWaiting, StandingsRow, TournamentCreate, TournamentFormat,
+    TournamentGame, TournamentInfo, TournamentJoin, TournamentLeave, TournamentList, TournamentPhase, TournamentRound,
+    Tournaments, TournamentStandings, TournamentStart, TournamentTable, TournamentUpdate,
+)  # fmt: skip
 from .convert import rules_to_wire
 from .record import PlayerKind, Record, RecordPlay, RecordPlayer, RecordResult, RecordRound
 from .envelope import Command, make_command
@@ -139,6 +144,7 @@ def example_commands() -> dict[str, Command]:
         ),  # fmt: skip
     ]
     examples += _archive_examples(cmd, ada, lobby)
+    examples += _tournament_examples(cmd, ada, lobby)
     return {c.name: c for c in examples}
 
 
@@ -162,6 +168,40 @@ def _archive_examples(cmd: Callable[..., Command], ada: str, lobby: str) -> list
         cmd(ClaimName(password="correct horse battery"), 23, ada, lobby),
         cmd(NameClaimed(name="ada"), 33, lobby, ada, 23),
         cmd(Redirect(table="7", address="10.0.0.2:7777", ticket="tkt-Qz7sL2xV9aB4"), 34, lobby, ada, 24),
+    ]
+
+
+def _tournament_examples(cmd: Callable[..., Command], ada: str, lobby: str) -> list[Command]:
+    """Quick play and a Swiss tournament of four (PROTOCOL.md §16)."""
+    info = TournamentInfo(
+        id="c1", name="Coppa d'inverno", creator="ada", preset=Preset.SCOPA, format=TournamentFormat.SWISS,
+        rounds=3, cap=16, starts_at="2026-12-05T18:00:00Z", phase=TournamentPhase.REGISTERING, round=0,
+        entrants=["ada", "bea", "cal", "dan"],
+    )  # fmt: skip
+    game = TournamentGame(table=1, first="ada", second="bea")
+    rows = [
+        StandingsRow(rank=1, entrant="ada", match_points=1.0, buchholz=0.0, game_points=11, played=1, wins=1,
+                     draws=0, losses=0, byes=0),
+        StandingsRow(rank=2, entrant="cal", match_points=0.5, buchholz=0.5, game_points=9, played=1, wins=0,
+                     draws=1, losses=0, byes=0),
+    ]  # fmt: skip
+    return [
+        cmd(QuickPlay(preset=Preset.SCOPA, bot_after=60), 40, ada, lobby),
+        cmd(QuickWaiting(preset=Preset.SCOPA, others=1), 50, lobby, ada, 40),
+        cmd(QuickLeave(), 41, ada, lobby),
+        cmd(TournamentCreate(name="Coppa d'inverno", format=TournamentFormat.SWISS, rounds=3, cap=16,
+                             starts_in=3600, tie_break=KnockoutTie.REMATCH), 42, ada, lobby),  # fmt: skip
+        cmd(TournamentUpdate(tournament=info), 51, lobby, ada, 42),
+        cmd(TournamentList(), 43, ada, lobby),
+        cmd(Tournaments(tournaments=[info]), 52, lobby, ada, 43),
+        cmd(TournamentJoin(tournament="c1"), 44, ada, lobby),
+        cmd(TournamentLeave(tournament="c1"), 45, ada, lobby),
+        cmd(TournamentStart(tournament="c1"), 46, ada, lobby),
+        cmd(GetStandings(tournament="c1"), 47, ada, lobby),
+        cmd(TournamentStandings(tournament="c1", round=1, rows=rows), 53, lobby, ada, 47),
+        cmd(TournamentRound(tournament="c1", round=1, games=[game, TournamentGame(table=2, first="cal", second="dan")],
+                            byes=[]), 54, lobby, ada),  # fmt: skip
+        cmd(TournamentTable(tournament="c1", round=1, game=game, table="31", seat=0, grace_ms=60000), 55, lobby, ada),
     ]
 
 

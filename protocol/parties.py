@@ -209,6 +209,20 @@ ROUTES: dict[str, frozenset[Route]] = {
     "name_claimed": _routes((_L, _P)),
     "admin": _TO_LOBBY,
     "admin_reply": _routes((_L, _P)),
+    "quick_play": _TO_LOBBY,
+    "quick_leave": _TO_LOBBY,
+    "quick_waiting": _routes((_L, _P)),
+    "tournament_create": _TO_LOBBY,
+    "tournament_list": _TO_LOBBY,
+    "tournaments": _routes((_L, _P)),
+    "tournament_join": _TO_LOBBY,
+    "tournament_leave": _TO_LOBBY,
+    "tournament_start": _TO_LOBBY,
+    "tournament_update": _routes((_L, _P)),
+    "get_standings": _TO_LOBBY,
+    "tournament_standings": _routes((_L, _P)),
+    "tournament_round": _routes((_L, _P)),
+    "tournament_table": _routes((_L, _P)),
 }
 """For every command name, the (sender kind, recipient kind) pairs it may travel with
 (PROTOCOL.md §3).  A server's error or pong comes from the party its request was sent

@@ -33,6 +33,14 @@ _PARTICULAR: dict[str, frozenset[E]] = {
     "admin": frozenset({E.BAD_TOKEN, E.NO_SUCH_TABLE}),
     "get_record": frozenset({E.NO_SUCH_TABLE, E.PRIVATE_TABLE}),
     "claim_name": frozenset({E.NAME_TAKEN}),
+    "quick_play": frozenset({E.ALREADY_WAITING, E.ALREADY_AT_TABLE}),
+    "quick_leave": frozenset({E.NOT_WAITING}),
+    "tournament_create": frozenset({E.BAD_SETTINGS, E.NOT_ALLOWED}),
+    "tournament_join": frozenset({E.NO_SUCH_TOURNAMENT, E.TOURNAMENT_STARTED, E.TOURNAMENT_FULL, E.ALREADY_REGISTERED,
+                                  E.BAD_ENTRANT}),
+    "tournament_leave": frozenset({E.NO_SUCH_TOURNAMENT, E.TOURNAMENT_STARTED, E.NOT_REGISTERED}),
+    "tournament_start": frozenset({E.NO_SUCH_TOURNAMENT, E.TOURNAMENT_STARTED, E.NOT_ALLOWED, E.TOO_FEW_ENTRANTS}),
+    "get_standings": frozenset({E.NO_SUCH_TOURNAMENT}),
 }  # fmt: skip
 
 COMMAND_ERRORS: dict[str, frozenset[E]] = {

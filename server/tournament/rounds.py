@@ -1,0 +1,72 @@
+"""What comes after a round, from a tournament's state: the next round's tables by its
+format (or None: the tournament is over), and a knockout round's drawn games to play
+again.  Pure functions of the state; the director turns them into events."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .knockout import first_slots, goes_through, knockout_round, next_slots
+from .round_robin import round_robin
+from .standings import match_halves, tournament_standings
+from .state import TournamentState
+from .swiss import pair_swiss
+from .values import Format, GameKey, Pairing, TieBreak
+
+
+@dataclass(frozen=True)
+class NextRound:
+    number: int
+    games: tuple[Pairing, ...]
+    byes: tuple[str, ...]
+    slots: tuple[str | None, ...] = ()  # knockout: the round's places in bracket order
+
+
+def next_round(s: TournamentState) -> NextRound | None:
+    """The next round of a tournament whose current round is over (None: it is over)."""
+    number = len(s.rounds) + 1
+    slots: tuple[str | None, ...] = ()
+    pairs: tuple[tuple[str, str], ...]
+    bye: str | None
+    byes: tuple[str, ...]
+    if s.settings.format is Format.SWISS:
+        if number > s.settings.rounds:
+            return None
+        ranking = [row.entrant for row in tournament_standings(s)]
+        met = {frozenset((r.first, r.second)) for r in s.results}
+        paired = pair_swiss(ranking, match_halves(s.seeds, s.results, s.byes), met, set(s.byes))
+        pairs, byes = paired.pairs, (paired.bye,) if paired.bye is not None else ()
+    elif s.settings.format is Format.ROUND_ROBIN:
+        schedule = round_robin(s.seeds)
+        if number > len(schedule):
+            return None
+        bye = schedule[number - 1].bye
+        pairs, byes = schedule[number - 1].pairs, (bye,) if bye is not None else ()
+    else:
+        slots = first_slots(s.seeds) if s.current is None else _advance(s)
+        if len(slots) == 1:
+            return None
+        ko = knockout_round(slots)
+        pairs, byes = ko.pairs, ko.byes
+    games = tuple(Pairing(GameKey(number, i), a, b) for i, (a, b) in enumerate(pairs, start=1))
+    return NextRound(number, games, byes, slots)
+
+
+def replays(s: TournamentState) -> tuple[Pairing, ...]:
+    """A finished knockout round's drawn games, to be played again by the same two (the
+    last game of each table decides)."""
+    if s.settings.format is not Format.KNOCKOUT or s.current is None:
+        return ()
+    out = []
+    for game in s.current.games:
+        result = s.result(game.key)
+        if result is not None and s.is_last(game.key) and result.winner is None and not result.forfeited:
+            key = GameKey(game.key.round, game.key.table, game.key.replay + 1)
+            out.append(Pairing(key, game.first, game.second, s.settings.tie_break is TieBreak.DECIDING_ROUND))
+    return tuple(out)
+
+
+def _advance(s: TournamentState) -> tuple[str | None, ...]:
+    assert s.current is not None
+    last = sorted((r for r in s.results if r.key.round == s.current.number and s.is_last(r.key)), key=lambda r: r.key)
+    return next_slots(s.current.slots, [goes_through(r, s.seeds) for r in last])
