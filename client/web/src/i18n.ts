@@ -105,6 +105,11 @@ const ERRORS_IT: Record<ErrorCode, string> = {
   illegal_move: "mossa non permessa", illegal_declaration: "dichiarazione non permessa",
   rate_limited: "troppe richieste: aspetta un momento", timeout: "tempo scaduto", shutting_down: "il server si sta spegnendo",
   unavailable: "il server non è disponibile per ora; riprova", internal: "errore del server",
+  already_waiting: "sei già in attesa di una partita", not_waiting: "non sei in attesa di una partita",
+  no_such_tournament: "questo torneo non c'è", bad_settings: "impostazioni del torneo non valide",
+  tournament_started: "il torneo è già cominciato", tournament_full: "il torneo è al completo",
+  already_registered: "sei già iscritto", not_registered: "non sei iscritto a questo torneo",
+  bad_entrant: "iscrizione non valida", not_allowed: "non ti è permesso", too_few_entrants: "troppo pochi iscritti",
 };
 
 /** Options in Italian, by option name: what the form calls it and what it means

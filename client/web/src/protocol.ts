@@ -199,7 +199,7 @@ export interface Error {
   retry_after?: number | null;
 }
 
-export type ErrorCode = "malformed_frame" | "frame_too_large" | "bad_envelope" | "bad_version" | "unknown_command" | "bad_body" | "unexpected_command" | "not_hello_yet" | "forged_sender" | "name_taken" | "bad_token" | "no_such_table" | "private_table" | "table_full" | "not_at_table" | "already_at_table" | "bad_rules" | "unknown_bot" | "too_many_tables" | "bad_password" | "table_elsewhere" | "game_not_started" | "not_your_turn" | "card_not_in_hand" | "illegal_capture" | "illegal_move" | "illegal_declaration" | "rate_limited" | "timeout" | "shutting_down" | "unavailable" | "internal";
+export type ErrorCode = "malformed_frame" | "frame_too_large" | "bad_envelope" | "bad_version" | "unknown_command" | "bad_body" | "unexpected_command" | "not_hello_yet" | "forged_sender" | "name_taken" | "bad_token" | "no_such_table" | "private_table" | "table_full" | "not_at_table" | "already_at_table" | "bad_rules" | "unknown_bot" | "too_many_tables" | "bad_password" | "table_elsewhere" | "game_not_started" | "not_your_turn" | "card_not_in_hand" | "illegal_capture" | "illegal_move" | "illegal_declaration" | "already_waiting" | "not_waiting" | "no_such_tournament" | "bad_settings" | "tournament_started" | "tournament_full" | "already_registered" | "not_registered" | "bad_entrant" | "not_allowed" | "too_few_entrants" | "rate_limited" | "timeout" | "shutting_down" | "unavailable" | "internal";
 
 export interface ErrorCommand {
   body: Error;
@@ -301,6 +301,20 @@ export interface GetRecordCommand {
   v: 2;
 }
 
+export interface GetStandings {
+  tournament: string;
+}
+
+export interface GetStandingsCommand {
+  body: GetStandings;
+  name: "get_standings";
+  re?: number | null;
+  recipient: string;
+  sender: string;
+  seq: number;
+  v: 2;
+}
+
 export interface HandDeal {
   cards: Array<string>;
   event: number;
@@ -371,6 +385,8 @@ export interface JoinTableCommand {
   seq: number;
   v: 2;
 }
+
+export type KnockoutTie = "rematch" | "deciding_round";
 
 export interface Leaderboard {
   entries: Array<RatingEntry>;
@@ -563,6 +579,50 @@ export interface PublicView {
   table: Array<string>;
   totals: Array<number>;
   turn: number;
+}
+
+export interface QuickLeave {
+
+}
+
+export interface QuickLeaveCommand {
+  body: QuickLeave;
+  name: "quick_leave";
+  re?: number | null;
+  recipient: string;
+  sender: string;
+  seq: number;
+  v: 2;
+}
+
+export interface QuickPlay {
+  bot_after?: number | null;
+  preset?: Preset;
+}
+
+export interface QuickPlayCommand {
+  body: QuickPlay;
+  name: "quick_play";
+  re?: number | null;
+  recipient: string;
+  sender: string;
+  seq: number;
+  v: 2;
+}
+
+export interface QuickWaiting {
+  others: number;
+  preset: Preset;
+}
+
+export interface QuickWaitingCommand {
+  body: QuickWaiting;
+  name: "quick_waiting";
+  re?: number | null;
+  recipient: string;
+  sender: string;
+  seq: number;
+  v: 2;
 }
 
 export interface RatingEntry {
@@ -834,6 +894,19 @@ export interface SnapshotCommand {
   v: 2;
 }
 
+export interface StandingsRow {
+  buchholz: number;
+  byes: number;
+  draws: number;
+  entrant: string;
+  game_points: number;
+  losses: number;
+  match_points: number;
+  played: number;
+  rank: number;
+  wins: number;
+}
+
 export interface TableCreated {
   invite?: string | null;
   table: TableInfo;
@@ -887,6 +960,193 @@ export interface TableUpdate {
 export interface TableUpdateCommand {
   body: TableUpdate;
   name: "table_update";
+  re?: number | null;
+  recipient: string;
+  sender: string;
+  seq: number;
+  v: 2;
+}
+
+export interface TournamentCreate {
+  bots_allowed?: boolean;
+  cap: number;
+  format: TournamentFormat;
+  grace?: number;
+  name: string;
+  preset?: Preset;
+  rounds?: number;
+  starts_in?: number | null;
+  tie_break?: KnockoutTie;
+}
+
+export interface TournamentCreateCommand {
+  body: TournamentCreate;
+  name: "tournament_create";
+  re?: number | null;
+  recipient: string;
+  sender: string;
+  seq: number;
+  v: 2;
+}
+
+export type TournamentFormat = "swiss" | "round_robin" | "knockout";
+
+export interface TournamentGame {
+  decider?: boolean;
+  first: string;
+  replay?: number;
+  second: string;
+  table: number;
+}
+
+export interface TournamentInfo {
+  cap: number;
+  creator: string;
+  entrants: Array<string>;
+  format: TournamentFormat;
+  id: string;
+  name: string;
+  phase: TournamentPhase;
+  preset: Preset;
+  round: number;
+  rounds: number;
+  starts_at: string | null;
+}
+
+export interface TournamentJoin {
+  partner?: string | null;
+  team?: string | null;
+  tournament: string;
+}
+
+export interface TournamentJoinCommand {
+  body: TournamentJoin;
+  name: "tournament_join";
+  re?: number | null;
+  recipient: string;
+  sender: string;
+  seq: number;
+  v: 2;
+}
+
+export interface TournamentLeave {
+  tournament: string;
+}
+
+export interface TournamentLeaveCommand {
+  body: TournamentLeave;
+  name: "tournament_leave";
+  re?: number | null;
+  recipient: string;
+  sender: string;
+  seq: number;
+  v: 2;
+}
+
+export interface TournamentList {
+
+}
+
+export interface TournamentListCommand {
+  body: TournamentList;
+  name: "tournament_list";
+  re?: number | null;
+  recipient: string;
+  sender: string;
+  seq: number;
+  v: 2;
+}
+
+export type TournamentPhase = "registering" | "running" | "finished";
+
+export interface TournamentRound {
+  byes: Array<string>;
+  games: Array<TournamentGame>;
+  round: number;
+  tournament: string;
+}
+
+export interface TournamentRoundCommand {
+  body: TournamentRound;
+  name: "tournament_round";
+  re?: number | null;
+  recipient: string;
+  sender: string;
+  seq: number;
+  v: 2;
+}
+
+export interface Tournaments {
+  tournaments: Array<TournamentInfo>;
+}
+
+export interface TournamentsCommand {
+  body: Tournaments;
+  name: "tournaments";
+  re?: number | null;
+  recipient: string;
+  sender: string;
+  seq: number;
+  v: 2;
+}
+
+export interface TournamentStandings {
+  final?: boolean;
+  round: number;
+  rows: Array<StandingsRow>;
+  tournament: string;
+}
+
+export interface TournamentStandingsCommand {
+  body: TournamentStandings;
+  name: "tournament_standings";
+  re?: number | null;
+  recipient: string;
+  sender: string;
+  seq: number;
+  v: 2;
+}
+
+export interface TournamentStart {
+  tournament: string;
+}
+
+export interface TournamentStartCommand {
+  body: TournamentStart;
+  name: "tournament_start";
+  re?: number | null;
+  recipient: string;
+  sender: string;
+  seq: number;
+  v: 2;
+}
+
+export interface TournamentTable {
+  game: TournamentGame;
+  grace_ms: number;
+  round: number;
+  seat: number;
+  table: string;
+  tournament: string;
+}
+
+export interface TournamentTableCommand {
+  body: TournamentTable;
+  name: "tournament_table";
+  re?: number | null;
+  recipient: string;
+  sender: string;
+  seq: number;
+  v: 2;
+}
+
+export interface TournamentUpdate {
+  tournament: TournamentInfo;
+}
+
+export interface TournamentUpdateCommand {
+  body: TournamentUpdate;
+  name: "tournament_update";
   re?: number | null;
   recipient: string;
   sender: string;
