@@ -18,10 +18,8 @@ from textual.widgets.option_list import Option
 
 from scopa.engine import Play, RuleSet
 
-from .. import rulebook_it
-from ..i18n import LANGUAGE, tr
-from ..notation import DeckStyle
-from ..rulebook import BASICS, table_rules
+from ..text import rulebook_it
+from ..text import LANGUAGE, tr, DeckStyle, BASICS, table_rules
 from .boardstate import BoardState, RoundResult
 from .text import card_span, cards_span, round_table, tie_note
 
