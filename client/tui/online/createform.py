@@ -22,8 +22,7 @@ from textual.widgets import Button, Checkbox, Label, Select, Static
 from scopa.bots import LEVELS
 from scopa.engine import AssoPigliaTutto, CaptureMode, Preset, RuleSet, RuleSetError
 
-from ...text import rulebook_it
-from ...text import LANGUAGE, tr, ASSO_TEXT, CAPTURE_MODE_NAMES, CAPTURE_MODE_TEXT, PRESET_TEXT
+from ...text import ASSO_TEXT, CAPTURE_MODE_NAMES, CAPTURE_MODE_TEXT, LANGUAGE, PRESET_TEXT, rulebook_it, tr
 from ...game import seconds_text
 from ..dialogs import Once, dialog_css
 from ..text import PRESET_NAMES, matching_preset
