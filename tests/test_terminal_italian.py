@@ -20,8 +20,9 @@ pytestmark = pytest.mark.unit
 ROOT = Path(__file__).resolve().parent.parent
 ENGLISH_ONLY = {ROOT / "client" / "tui" / "replay.py"}
 """The replay viewer speaks English only."""
-TERMINAL = [*sorted(set((ROOT / "client" / "tui").rglob("*.py")) - ENGLISH_ONLY), ROOT / "client" / "text" / "render.py",
-            ROOT / "client" / "console" / "human.py", ROOT / "client" / "console" / "lobby.py"]
+TERMINAL = [*sorted(set((ROOT / "client" / "tui").rglob("*.py")) - ENGLISH_ONLY),
+            ROOT / "client" / "text" / "render.py", ROOT / "client" / "console" / "human.py",
+            ROOT / "client" / "console" / "lobby.py"]
 """The Textual client, and the plain one (its lobby, board, moves and events)."""
 SHOWN_BY = {"Text", "Static", "Label", "Button", "Tick", "say", "tell", "Binding", "add_columns", "Input",
             "ConfirmScreen", "GameOverScreen", "LobbyScreen", "BoardScreen", "assemble", "append", "OptionList", "print"}
