@@ -10,6 +10,6 @@ from setuptools import Extension, setup
 setup(
     ext_modules=[
         Extension("scopa.engine._speedups", ["engine/_speedups.c"], optional=True),
-        Extension("scopa.protocol._turnpack", ["protocol/_turnpack.c"], optional=True),
+        Extension("scopa.protocol.convert._turnpack", ["protocol/convert/_turnpack.c"], optional=True),
     ]
 )

@@ -40,8 +40,7 @@ from redis.asyncio import Redis
 
 from scopa.bots import make_bot
 from scopa.cli import loops
-from scopa.client.channel import SessionError
-from scopa.client.session import ClientSession
+from scopa.client.net import SessionError, ClientSession
 from scopa.engine import Declare, Play, Player, View
 from scopa.protocol.commands import TableInfo
 from scopa.server import NetworkEngine

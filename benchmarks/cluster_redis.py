@@ -24,7 +24,7 @@ from collections import Counter
 from redis.asyncio import Redis
 
 from scopa.bots import make_bot
-from scopa.client.session import ClientSession
+from scopa.client.net import ClientSession
 from scopa.server import NetworkEngine
 from scopa.server.cluster import ClusterOptions
 

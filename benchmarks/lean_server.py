@@ -43,7 +43,7 @@ import msgpack
 
 from scopa.engine import Deal, GameState, RuleSet, RuleSetError, seat_projection
 from scopa.protocol.codec import envelope_head, envelope_tail, pack_envelope
-from scopa.protocol.seatview import your_turn_data
+from scopa.protocol.convert import your_turn_data
 from scopa.protocol.errors import ProtocolError
 from scopa.protocol.framing import FrameBuffer, frame_parts, frame_payload
 

@@ -29,7 +29,7 @@ from collections.abc import Callable
 from types import FrameType
 from typing import Any
 
-from scopa.client.session import ClientSession
+from scopa.client.net import ClientSession
 from scopa.protocol import CardPlayed, YourTurn
 from scopa.protocol.convert import action_to_wire, legal_from_wire
 from scopa.server import NetworkEngine

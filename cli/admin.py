@@ -19,8 +19,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table as RichTable
 
-from scopa.client.trust import CertificateRefused, open_stream
-from scopa.protocol.address import ServerAddress, parse_server_address
+from scopa.client.net import CertificateRefused, open_stream
+from scopa.protocol.servers import ServerAddress, parse_server_address
 from scopa.protocol import DEFAULT_PORT, Connection, ConnectionRole, Message
 from scopa.protocol import commands as wire
 
@@ -184,7 +184,7 @@ def run_journal_admin(args: argparse.Namespace, console: Console) -> int:
 
 async def admin_request(host: str, port: int, token: str, op: wire.AdminOp, target: str = "",
                         tls: bool = False) -> wire.AdminReply | wire.Error:
-    """Connect (``tls``: over TLS, the certificate checked or pinned: client/trust.py),
+    """Connect (``tls``: over TLS, the certificate checked or pinned: client/net/trust.py),
     say hello, send one ``admin`` command; its reply (or the error)."""
     reader, writer = await open_stream(ServerAddress(host, port, tls))
     conn = Connection(ConnectionRole.CLIENT)

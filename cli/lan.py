@@ -13,11 +13,12 @@ from typing import Any
 from rich.console import Console
 from rich.markup import escape
 
-from scopa.protocol.address import ServerAddress
+from scopa.protocol.servers import ServerAddress
 
-from scopa.client.session import parse_servers
-from scopa.client.discovery import (AUTO, BROWSE_SECONDS, FoundServer, NoServerFound, SeveralServersFound,
-                                    choice_rows, discover, no_server_hint, parse_choice, resolve_server)
+from scopa.client.net import (
+    parse_servers, AUTO, BROWSE_SECONDS, FoundServer, NoServerFound, SeveralServersFound, choice_rows, discover,
+    no_server_hint, parse_choice, resolve_server,
+)
 
 InputFn = Callable[[str], str]
 

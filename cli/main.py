@@ -13,7 +13,7 @@ from typing import Sequence
 
 from rich.console import Console
 
-from scopa.client.render import DeckStyle
+from scopa.client.text import DeckStyle
 from scopa.engine import Preset, RuleSetError
 
 from . import admin, arena, cluster, lan, net, records, serve, web
@@ -101,8 +101,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _rules(args: argparse.Namespace) -> int:
-    from scopa.client.i18n import language
-    from scopa.client.rulebook import book, options_text, preset_rules
+    from scopa.client.text import language, book, options_text, preset_rules
 
     from .pager import show_markdown
 
@@ -115,7 +114,8 @@ def _rules(args: argparse.Namespace) -> int:
 
 
 def _local(args: argparse.Namespace, console: Console) -> int:
-    from scopa.client.local import parse_seats, run_local_game
+    from scopa.client.seats import parse_seats
+    from scopa.client.console import run_local_game
 
     if args.seats and args.players is None:  # --seats alone decides how many play
         named = [k.strip() for k in args.seats.split(",") if k.strip()]

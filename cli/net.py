@@ -16,10 +16,8 @@ from rich.console import Console
 from rich.markup import escape
 
 from scopa.bots import STRATEGIES
-from scopa.client.invite import parse_invite, refusal_text
-from scopa.client.liveness import LinkEvent, LinkStatus
-from scopa.client.session import ClientSession, ConnectionLost, ServerRefused
-from scopa.client.trust import CertificateRefused
+from scopa.client.text import parse_invite, refusal_text
+from scopa.client.net import LinkEvent, LinkStatus, ClientSession, ConnectionLost, ServerRefused, CertificateRefused
 from scopa.engine import Player
 from scopa.protocol import DEFAULT_PORT, ErrorCode
 
@@ -185,9 +183,9 @@ def _run_app(args: argparse.Namespace, host: str, port: int, console: Console, w
              link: dict[str, Any]) -> int:
     from pathlib import Path
 
-    from scopa.client.notation import DeckStyle
-    from scopa.client.tokens import FileTokenStore
-    from scopa.client.tui.netapp import NetApp
+    from scopa.client.text import DeckStyle
+    from scopa.client.net import FileTokenStore
+    from scopa.client.tui import NetApp
 
     from .options import rules_from_args
 
@@ -203,9 +201,8 @@ def _run_app(args: argparse.Namespace, host: str, port: int, console: Console, w
 
 
 async def _play(args: argparse.Namespace, host: str, port: int, console: Console, link: dict[str, Any]) -> int:
-    from scopa.client.human import TerminalPlayer
-    from scopa.client.lobby_ui import Lobby
-    from scopa.client.render import DeckStyle
+    from scopa.client.console import TerminalPlayer, Lobby
+    from scopa.client.text import DeckStyle
 
     from .options import rules_from_args
 
@@ -235,7 +232,7 @@ async def _play(args: argparse.Namespace, host: str, port: int, console: Console
 async def _bot(args: argparse.Namespace, host: str, port: int, console: Console, link: dict[str, Any]) -> int:
     from scopa.bots import make_bot
     from scopa.bots.loader import load_bot_class
-    from scopa.client.botrunner import BotRunner
+    from scopa.client.console import BotRunner
 
     from .options import rules_from_args
 
@@ -251,7 +248,7 @@ async def _bot(args: argparse.Namespace, host: str, port: int, console: Console,
     else:
         player = make_bot(args.strategy, seed=args.seed)
     if args.delay > 0:
-        from scopa.client.botrunner import DelayedPlayer
+        from scopa.client.console import DelayedPlayer
 
         player = DelayedPlayer(player, args.delay)
     explicit = args.rules or args.players or args.target or args.capture_mode or args.option
@@ -304,7 +301,7 @@ def _link_line(event: LinkEvent) -> str:
 
 
 async def _watch(args: argparse.Namespace, host: str, port: int, console: Console, link: dict[str, Any]) -> int:
-    from scopa.client.lobby_ui import watch_table
+    from scopa.client.console import watch_table
 
     async with await ClientSession.connect(host, port, args.name, password=_password(), **link) as session:
         console.print(f"Connected to {host}:{port} as [bold]{session.name}[/bold].")

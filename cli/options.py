@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from scopa.client.options import coerce
+from scopa.client.text import coerce
 from scopa.engine import Preset, RuleSet, RuleSetError
 
 

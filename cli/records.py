@@ -19,17 +19,16 @@ from typing import Any, TypeVar
 from rich.console import Console
 from rich.markup import escape
 
-from scopa.client.recordfile import load_record, write_record
-from scopa.client.render import DeckStyle
-from scopa.client.session import ClientSession, ConnectionLost, ServerRefused
-from scopa.client.trust import CertificateRefused
-from scopa.protocol.address import parse_server_address
+from scopa.client.console import load_record, write_record
+from scopa.client.text import DeckStyle
+from scopa.client.net import ClientSession, ConnectionLost, ServerRefused, CertificateRefused
+from scopa.protocol.servers import parse_server_address
 from scopa.engine import Preset
 from scopa.protocol import DEFAULT_PORT, ErrorCode
 from scopa.protocol.commands import GameSummary
 from scopa.protocol.parties import NAME_PATTERN, TABLE_ID_PATTERN
 from scopa.protocol.record import RecordError
-from scopa.protocol.record_replay import RecordMismatch, Step, plain_log, replay_steps
+from scopa.protocol.record import RecordMismatch, Step, plain_log, replay_steps
 
 COMMANDS: tuple[str, ...] = ("replay", "games", "record", "leaderboard", "claim")
 PASSWORD_ENV = "SCOPA_PASSWORD"
@@ -152,7 +151,7 @@ def _connect_and(args: argparse.Namespace, host: str, port: int,
 
 
 def _games(args: argparse.Namespace, host: str, port: int, console: Console) -> int:
-    from scopa.client.archive import list_games
+    from scopa.client.net import list_games
 
     games = _connect_and(args, host, port, lambda s: list_games(s, args.player, args.rules, args.limit, args.token))
     if not games:
@@ -183,7 +182,7 @@ def _side_of(seat: int, seats: int, sides: int) -> int:
 
 
 def _record(args: argparse.Namespace, host: str, port: int, console: Console) -> int:
-    from scopa.client.archive import fetch_record
+    from scopa.client.net import fetch_record
 
     record = _connect_and(args, host, port, lambda s: fetch_record(s, args.game, args.token))
     try:
@@ -197,7 +196,7 @@ def _record(args: argparse.Namespace, host: str, port: int, console: Console) ->
 
 
 def _leaderboard(args: argparse.Namespace, host: str, port: int, console: Console) -> int:
-    from scopa.client.archive import leaderboard, leaderboard_lines
+    from scopa.client.net import leaderboard, leaderboard_lines
 
     board = _connect_and(args, host, port, lambda s: leaderboard(s, args.rules, args.limit))
     for line in leaderboard_lines(board):
@@ -206,7 +205,7 @@ def _leaderboard(args: argparse.Namespace, host: str, port: int, console: Consol
 
 
 def _claim(args: argparse.Namespace, host: str, port: int, console: Console) -> int:
-    from scopa.client.archive import claim_name
+    from scopa.client.net import claim_name
 
     password = os.environ.get(PASSWORD_ENV)
     if password is None:
@@ -255,7 +254,7 @@ def replay(args: argparse.Namespace, console: Console) -> int:
             console.print(f"[red]the record stops making sense here: {escape(str(exc))}[/red]", highlight=False)
             return EXIT_MISMATCH
         return EXIT_OK
-    from scopa.client.replay_app import ReplayApp
+    from scopa.client.tui import ReplayApp
 
     steps: list[Step] = []
     problem: RecordMismatch | None = None

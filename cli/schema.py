@@ -1,5 +1,5 @@
 """The JSON Schemas in docs/, printed, written or checked (generated from the models in
-:mod:`scopa.protocol.schema` and :mod:`scopa.protocol.record`)::
+:mod:`scopa.protocol.spec.schema` and :mod:`scopa.protocol.record`)::
 
     python -m scopa.cli.schema                # print the wire's schema
     python -m scopa.cli.schema --client       # print the clients' schema
@@ -17,8 +17,8 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from scopa.protocol import record
-from scopa.protocol.schema import CLIENT_FILE, SERVER_FILE, client_schema, normalised, protocol_schema, render
+from scopa.protocol.record import document as record
+from scopa.protocol.spec import CLIENT_FILE, SERVER_FILE, client_schema, normalised, protocol_schema, render
 
 DEFAULT_PATH = Path("docs") / SERVER_FILE
 REGENERATE = "python -m scopa.cli.schema --write"

@@ -12,7 +12,7 @@ from rich.console import Console
 from rich.markup import escape
 
 if TYPE_CHECKING:
-    from scopa.client.trust import ServerTrust
+    from scopa.client.net import ServerTrust
     from scopa.server.tls import ServerTls
 
 SELF_SIGNED = "self-signed"
@@ -82,8 +82,8 @@ def describe(tls: ServerTls) -> str:
 def client_trust(args: argparse.Namespace, console: Console) -> ServerTrust | None:
     """How ``play``, ``bot`` and ``watch`` check a TLS server (None: a bad
     ``--accept-certificate``, already reported)."""
-    from scopa.client.trust import KnownServers, ServerTrust
-    from scopa.protocol.certs import parse_fingerprint
+    from scopa.client.net import KnownServers, ServerTrust
+    from scopa.protocol.servers import parse_fingerprint
 
     accept = getattr(args, "accept_certificate", None)
     try:

@@ -13,20 +13,20 @@ from typing import Any
 
 _EXPORTS = {
     "Bot": "sdk",
-    "ClientSession": "session",
-    "ConnectionLost": "session",
-    "ServerRefused": "session",
-    "SessionError": "session",
+    "ClientSession": "net",
+    "ConnectionLost": "net",
+    "ServerRefused": "net",
+    "SessionError": "net",
     "GameResult": "game",
-    "LinkEvent": "liveness",
-    "LinkStatus": "liveness",
-    "BotRunner": "botrunner",
+    "LinkEvent": "net",
+    "LinkStatus": "net",
+    "BotRunner": "console",
     "RandomBot": "sdk",
     "GreedyBot": "sdk",
     "make_bot": "sdk",
-    "CertificateRefused": "trust",
-    "KnownServers": "trust",
-    "ServerTrust": "trust",
+    "CertificateRefused": "net",
+    "KnownServers": "net",
+    "ServerTrust": "net",
 }
 
 __all__ = sorted(_EXPORTS)

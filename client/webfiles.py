@@ -16,6 +16,6 @@ def web_files() -> dict[str, bytes]:
     as ``[name, values, meaning]`` (what ``scopa options`` prints)."""
     import json
 
-    from .rulebook import option_lines
+    from .text import option_lines
 
     return {"options.json": json.dumps(option_lines()).encode()}

@@ -9,7 +9,7 @@ import sys
 
 from scopa.client import Bot, ClientSession
 from scopa.engine import CARDS, Play
-from scopa.protocol.address import parse_server_address
+from scopa.protocol.servers import parse_server_address
 
 
 class Sweeper(Bot):

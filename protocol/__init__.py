@@ -11,7 +11,10 @@ Modules: :mod:`.errors` (ErrorCode, ProtocolError...), :mod:`.parties` (party na
 :mod:`.fields` (wire value types), :mod:`.commands` (one model per body),
 :mod:`.envelope` (Command, the tagged union), :mod:`.framing` (length prefix),
 :mod:`.codec` (encode/decode, FrameDecoder), :mod:`.connection` (state machine),
-:mod:`.examples` (one example of every command).
+:mod:`.transitions` (its table), :mod:`.rules` (the rules on the wire).  Subpackages:
+:mod:`.record` (the game record), :mod:`.convert` (engine values ⇄ wire bodies),
+:mod:`.servers` (addresses, fingerprints, the LAN record), :mod:`.spec` (examples,
+schemas, which errors answer which command).
 """
 
 from .codec import FrameDecoder, decode, encode, pack_command, unpack_command
@@ -96,7 +99,7 @@ from .errors import (
     UnexpectedCommand,
     UnknownCommand,
 )
-from .examples import example_commands
+from .spec import example_commands
 from .fields import CARD_PATTERN, MAX_CARDS, MAX_SEATS
 from .framing import MAX_FRAME_SIZE, PREFIX_SIZE, FrameBuffer, frame_payload
 from .rules import WireRules

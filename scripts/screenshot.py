@@ -14,7 +14,7 @@ import asyncio
 import sys
 from pathlib import Path
 
-from scopa.client.notation import DeckStyle
+from scopa.client.text import DeckStyle
 from scopa.client.tui.app import LocalGameApp
 from scopa.engine import RuleSet
 

@@ -4,7 +4,7 @@ address: ``scopa play`` and ``scopa servers`` find it.
 - :func:`announces` decides whether a listening address is on the LAN at all: a server
   listening on loopback only is never announced.
 - :class:`Announcer` keeps one service announced: it registers it, refreshes its TXT
-  record (:class:`~scopa.protocol.lan.LanRecord`) when the figures in it change, at most
+  record (:class:`~scopa.protocol.servers.lan.LanRecord`) when the figures in it change, at most
   once per ``interval`` on the server's clock (:class:`RefreshPacer`), and withdraws it
   (a goodbye on the network) when stopped.  It knows nothing of the engine: it is given
   a function that returns the record, a :class:`Publisher` and a clock, so one
@@ -28,7 +28,7 @@ from typing import Any, Protocol
 
 from scopa.protocol import PROTOCOL_VERSION
 from scopa.protocol import commands as wire
-from scopa.protocol.lan import SERVICE_TYPE, LanRecord, clean_server_name
+from scopa.protocol.servers import SERVICE_TYPE, LanRecord, clean_server_name
 
 from .clock import Clock, Timer
 from .lobby import TableDirectory

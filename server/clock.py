@@ -20,7 +20,7 @@ Where it lives: the server and the client both wait on a clock, but the packages
 may import (engine, protocol, bots) are the wrong home: engine and protocol are sans-I/O
 (no asyncio), and the bots are players, not a runtime.  So each side has its own: this
 module, the server's, with timers and :class:`FakeClock`; and
-:mod:`scopa.client.clock`, the client's, which asks only for ``now``, ``sleep`` and
+:mod:`scopa.client.net.clock`, the client's, which asks only for ``now``, ``sleep`` and
 ``timeout``.  Its ``Clock`` is a structural protocol that both clocks here satisfy,
 so tests drive the client with this :class:`FakeClock` too.
 """

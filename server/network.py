@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 from scopa.protocol import DEFAULT_PORT, decode, encode, make_command
 from scopa.protocol import commands as wire
-from scopa.protocol.address import TLS_SCHEME
+from scopa.protocol.servers import TLS_SCHEME
 
 from . import admin
 from .accounts import Accounts

@@ -6,7 +6,7 @@
   the fingerprint that clients pinned stays the same.
 - :func:`server_tls` is the :class:`ServerTls` of a certificate and its key: the
   standard library's server context (TLS 1.2 at least) and the certificate's SHA-256
-  fingerprint (:mod:`scopa.protocol.certs`).
+  fingerprint (:mod:`scopa.protocol.servers.certs`).
 - :class:`PlainSecrets` says whether a connection may send a secret (a password, the
   operator's token): always over TLS; without TLS only from loopback, unless the
   operator allowed it (``--allow-plain-secrets``).
@@ -24,8 +24,7 @@ import ssl
 from dataclasses import dataclass
 from pathlib import Path
 
-from scopa.protocol.address import ServerAddress
-from scopa.protocol.certs import fingerprint
+from scopa.protocol.servers import ServerAddress, fingerprint
 
 log = logging.getLogger("scopa.server")
 
@@ -44,7 +43,7 @@ class ServerTls:
 
     context: ssl.SSLContext
     fingerprint: str
-    """The certificate's SHA-256 fingerprint (scopa.protocol.certs)."""
+    """The certificate's SHA-256 fingerprint (scopa.protocol.servers.certs)."""
     self_signed: bool
     """A certificate the server made itself: clients pin its fingerprint."""
     cert: Path

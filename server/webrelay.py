@@ -31,7 +31,7 @@ import logging
 import msgpack
 from aiohttp import WSMsgType, web
 
-from scopa.protocol.address import TLS_SCHEME, ServerAddress, parse_server_address
+from scopa.protocol.servers import TLS_SCHEME, ServerAddress, parse_server_address
 from scopa.protocol.framing import MAX_FRAME_SIZE, PREFIX_SIZE, frame_prefix
 
 from .tls import ServerTls, open_member

@@ -20,8 +20,7 @@ import time
 from collections.abc import Sequence
 
 from scopa.bots import make_bot
-from scopa.client.link import parse_address
-from scopa.client.session import ClientSession
+from scopa.client.net import parse_address, ClientSession
 from scopa.engine import Declare, Event, IllegalMoveError, Play, Played, Player, View
 from scopa.protocol.commands import Snapshot
 

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from scopa.cli import main
-from scopa.client.local import parse_seats
+from scopa.client.seats import parse_seats
 
 
 def test_arena_prints_json(capsys: pytest.CaptureFixture[str]) -> None:

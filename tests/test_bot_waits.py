@@ -11,7 +11,7 @@ import random
 import pytest
 
 from scopa.client import BotRunner, ClientSession, GreedyBot, RandomBot
-from scopa.client.channel import ServerRefused
+from scopa.client.net import ServerRefused
 from scopa.engine import RuleSet
 from scopa.protocol import ErrorCode
 from scopa.server import Limits, NetworkEngine

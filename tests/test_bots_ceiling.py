@@ -25,8 +25,8 @@ from scopa.bots.arena import (
 )
 from scopa.bots.cheater import CHEATER, CheaterBot
 from scopa.bots.registry import make_player
-from scopa.client.local import parse_seats
-from scopa.client.session import ClientSession, ServerRefused
+from scopa.client.seats import parse_seats
+from scopa.client.net import ClientSession, ServerRefused
 from scopa.engine import Phase, Player, RuleSet
 from scopa.protocol import ErrorCode
 

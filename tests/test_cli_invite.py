@@ -13,8 +13,8 @@ import sys
 import pexpect
 import pytest
 
-from scopa.client.invite import invite_string, parse_invite
-from scopa.client.session import ClientSession
+from scopa.client.text import invite_string, parse_invite
+from scopa.client.net import ClientSession
 
 from serverthread import ServerThread
 from test_cli_play import ENV, ROOT, spawn

@@ -10,7 +10,7 @@ from pathlib import Path
 import pexpect
 import pytest
 
-from scopa.client.human import parse_choice
+from scopa.client.text import parse_choice
 from scopa.engine import Declare, DeclarationKind, Play, mask_of, parse_cards
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -135,7 +135,7 @@ def test_a_seat_can_be_your_own_bot_by_path_with_its_case_kept(tmp_path: Path) -
 def test_every_built_in_strategy_and_level_can_sit_and_the_cheater_cannot() -> None:
     from scopa.bots import STRATEGIES
     from scopa.cli import build_parser
-    from scopa.client.local import parse_seats
+    from scopa.client.seats import parse_seats
 
     for kind in STRATEGIES:
         assert parse_seats(f"human,{kind}", 2) == ["human", kind]

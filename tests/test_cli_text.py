@@ -11,7 +11,7 @@ from pathlib import Path
 import pexpect
 
 from scopa.cli import build_parser
-from scopa.client.rulebook import book, options_text
+from scopa.client.text import book, options_text
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from scopa.client import BotRunner, ClientSession, GreedyBot, RandomBot
-from scopa.client.botrunner import load_bot_class
+from scopa.client.console.botrunner import load_bot_class
 from scopa.client.sdk import Bot
 from scopa.engine import RuleSet, play_local
 

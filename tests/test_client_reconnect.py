@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from scopa.bots import GreedyBot
-from scopa.client.lobby_ui import describe
-from scopa.client.session import ClientSession
+from scopa.client.console import describe
+from scopa.client.net import ClientSession
 from serverthread import ServerThread
 from scopa.engine import Deal, Declare, Play, Player, View, replay
 from scopa.server import NetworkEngine
@@ -167,7 +167,7 @@ async def test_the_lobby_reconnects_by_itself_after_a_dropped_connection() -> No
 
     from rich.console import Console
 
-    from scopa.client.lobby_ui import Lobby
+    from scopa.client.console import Lobby
 
     engine = NetworkEngine("127.0.0.1", 0, seed=9)
     await engine.start()

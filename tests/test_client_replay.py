@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 
-from scopa.client.session import ClientSession
+from scopa.client.net import ClientSession
 from scopa.protocol import Command, commands as wire
 from scopa.protocol.convert import action_to_wire, legal_from_wire
 from scopa.server import Limits, NetworkEngine

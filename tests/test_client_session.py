@@ -11,7 +11,7 @@ import pytest
 from rich.console import Console
 
 from scopa.client import Bot, ClientSession, ConnectionLost, GreedyBot, RandomBot, ServerRefused
-from scopa.client.human import TerminalPlayer
+from scopa.client.console import TerminalPlayer
 from scopa.engine import (
     Declare,
     Event,
@@ -293,7 +293,7 @@ async def test_several_addresses_are_tried_in_turn_and_a_bad_one_is_refused() ->
     """``--server HOST:PORT,HOST:PORT``: the first address that takes a connection serves."""
     import socket
 
-    from scopa.client.session import parse_servers
+    from scopa.client.net import parse_servers
     from scopa.server import NetworkEngine
 
     with socket.socket() as closed:  # a port nobody listens on

@@ -10,8 +10,7 @@ from collections.abc import Callable
 
 import pytest
 
-from scopa.client.liveness import LinkEvent, LinkStatus
-from scopa.client.session import ClientSession, ConnectionLost
+from scopa.client.net import LinkEvent, LinkStatus, ClientSession, ConnectionLost
 from scopa.protocol import commands as wire
 from scopa.server.clock import FakeClock, SystemClock, start_timer
 from scopa.server import Limits, NetworkEngine

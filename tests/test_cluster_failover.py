@@ -27,9 +27,9 @@ from pg import pg_url  # noqa: F401 - the fixture
 from procs import ROOT, SCOPA
 from redis_server import SERVER, redis_client, redis_prefix  # noqa: F401 - the fixture
 from scopa.bots import make_bot
-from scopa.client.channel import ServerRefused
+from scopa.client.net import ServerRefused
 from scopa.client.game import GameResult
-from scopa.client.session import ClientSession
+from scopa.client.net import ClientSession
 from scopa.engine import Declare, Play, Player, View
 from scopa.protocol import commands as wire
 from scopa.protocol.errors import ErrorCode

@@ -19,9 +19,9 @@ import pytest
 from pg import pg_url  # noqa: F401 - the fixture
 from redis_procs import RedisProcess
 from scopa.bots import make_bot
-from scopa.client.channel import ServerRefused
+from scopa.client.net import ServerRefused
 from scopa.client.game import GameResult
-from scopa.client.session import ClientSession
+from scopa.client.net import ClientSession
 from scopa.engine import Declare, Play, Player, View
 from scopa.protocol.errors import ErrorCode
 from scopa.server import NetworkEngine

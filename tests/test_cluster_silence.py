@@ -13,9 +13,8 @@ import pytest
 from faultproxy import FaultProxy
 from redis_server import SERVER, redis_prefix  # noqa: F401 - the fixture
 from scopa.bots import GreedyBot
-from scopa.client.liveness import HURRIED_DEAD_AFTER, HURRIED_PING_AFTER, LinkEvent, LinkStatus
-from scopa.client.session import ClientSession
-from scopa.protocol.address import ServerAddress
+from scopa.client.net import HURRIED_DEAD_AFTER, HURRIED_PING_AFTER, LinkEvent, LinkStatus, ClientSession
+from scopa.protocol.servers import ServerAddress
 from scopa.server import Limits, NetworkEngine
 from scopa.server.clock import FakeClock
 from scopa.server.cluster import ClusterOptions

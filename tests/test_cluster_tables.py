@@ -21,8 +21,7 @@ from faultproxy import FaultProxy
 from pg import pg_url  # noqa: F401 - the fixture
 from redis_server import SERVER, redis_client, redis_prefix  # noqa: F401 - the fixture
 from scopa.bots import make_bot
-from scopa.client.channel import ServerRefused
-from scopa.client.session import ClientSession
+from scopa.client.net import ServerRefused, ClientSession
 from scopa.engine import Declare, Play, RuleSet, View
 from scopa.engine.player import Player
 from scopa.protocol import PROTOCOL_VERSION

@@ -11,7 +11,7 @@ from contextlib import asynccontextmanager
 
 import pytest
 
-from scopa.client.session import ClientSession
+from scopa.client.net import ClientSession
 from scopa.protocol import ErrorCode
 from scopa.protocol import commands as wire
 from scopa.server import Limits, NetworkEngine

@@ -22,11 +22,9 @@ from pathlib import Path
 import pytest
 
 from scopa.bots import GreedyBot, RandomBot
-from scopa.client import botrunner
-from scopa.client.botrunner import BotRunner
+from scopa.client.console import botrunner, BotRunner
 from scopa.client.game import GameResult
-from scopa.client.liveness import LinkEvent
-from scopa.client.session import ClientSession
+from scopa.client.net import LinkEvent, ClientSession
 from scopa.engine import LocalGame, RuleSet, replay
 from scopa.engine.actions import Action
 from scopa.server import NetworkEngine

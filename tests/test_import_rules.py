@@ -101,11 +101,11 @@ def test_the_checker_catches_a_forbidden_import(tmp_path: Path) -> None:
     bad = tmp_path / "server" / "x.py"
     bad.write_text(
         "from typing import TYPE_CHECKING\n"
-        "if TYPE_CHECKING:\n    from scopa.client.session import ClientSession\n"
+        "if TYPE_CHECKING:\n    from scopa.client.net.session import ClientSession\n"
         "def f():\n    from scopa import client\n"
     )
     assert _violations({"server.x": bad}) == [
-        "server.x imports scopa.client.session",
+        "server.x imports scopa.client.net.session",
         "server.x (in f) imports scopa.client",
     ]
     engine_bad = tmp_path / "e.py"

@@ -11,7 +11,7 @@ import sys
 import psycopg
 
 from scopa.bots import GreedyBot, RandomBot
-from scopa.client.session import ClientSession
+from scopa.client.net import ClientSession
 from scopa.server import NetworkEngine
 from scopa.server.journal_values import Account
 from scopa.server.journal import SaveAccount

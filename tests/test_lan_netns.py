@@ -26,7 +26,7 @@ ENV = dict(os.environ, TERM="dumb", COLUMNS="160", NO_COLOR="1")
 # The library, as a program uses it: print what is announced each time it changes.
 WATCHER = """
 import asyncio
-from scopa.client.discovery import ServerBrowser
+from scopa.client.net.discovery import ServerBrowser
 
 def rows(found):
     return [f"{s.name} {s.address} tables={s.record.tables} players={s.record.players}" for s in found]

@@ -79,3 +79,12 @@ def test_crowded_folders_and_prefix_names_are_found(tmp_path: Path) -> None:
     assert crowded_folders("pkg", root) == {"pkg": 19}
     assert prefix_named("pkg", root) == [
         "pkg/record_replay.py", "pkg/sqlite_reads.py", "pkg/sqlite_writes.py", "pkg/journal/journal_ops.py"]
+
+
+def test_a_nested_subpackage_face_is_read_from_its_own_folder(tmp_path: Path) -> None:
+    root = _tree(tmp_path, {
+        "text/__init__.py": '"""Words: tr."""\n__all__ = ["tr"]\n',
+        "text/book/__init__.py": '"""The book: book."""\n__all__ = ["book"]\n',
+        "text/book/en.py": "",
+    })
+    assert face_problems("pkg", root) == []

@@ -15,9 +15,8 @@ import pytest
 from rich.console import Console
 
 from scopa.bots import GreedyBot
-from scopa.client.liveness import DEAD_AFTER, PING_AFTER, LinkEvent, LinkStatus
-from scopa.client.lobby_ui import Lobby
-from scopa.client.session import ClientSession
+from scopa.client.net import DEAD_AFTER, PING_AFTER, LinkEvent, LinkStatus, ClientSession
+from scopa.client.console import Lobby
 from scopa.protocol import Command
 from scopa.protocol import commands as wire
 from scopa.protocol.convert import action_to_wire, legal_from_wire, view_from_wire

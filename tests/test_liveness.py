@@ -8,7 +8,7 @@ import asyncio
 
 import pytest
 
-from scopa.client.liveness import HURRIED_DEAD_AFTER, HURRIED_PING_AFTER, Watchdog
+from scopa.client.net import HURRIED_DEAD_AFTER, HURRIED_PING_AFTER, Watchdog
 from scopa.server.clock import FakeClock
 
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import asyncio
 
-from scopa.client.botrunner import BotRunner
-from scopa.client.session import ClientSession
+from scopa.client.console import BotRunner
+from scopa.client.net import ClientSession
 from scopa.bots import GreedyBot
 from scopa.engine import RuleSet
 from scopa.engine.rules import Preset

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from scopa.cli import main
-from scopa.client.session import ClientSession
+from scopa.client.net import ClientSession
 from serverthread import ServerThread
 from scopa.engine import Preset
 from scopa.protocol import TableState

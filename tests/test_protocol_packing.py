@@ -7,7 +7,7 @@ import pytest
 
 from scopa.protocol import Connection, ConnectionRole, LocalProtocolError, Message, Packed, commands as wire, make_command, prepare
 from scopa.protocol.codec import decode, encode, pack_body, pack_command, pack_data, pack_envelope, pack_uint
-from scopa.protocol.examples import example_commands
+from scopa.protocol.spec import example_commands
 
 EXAMPLES = example_commands()
 

@@ -13,7 +13,7 @@ from jsonschema import Draft202012Validator
 
 from scopa.protocol import COMMAND_NAMES, PROTOCOL_VERSION, example_commands
 from scopa.cli.schema import main
-from scopa.protocol.schema import CLIENT_FILE, client_schema, protocol_schema, render
+from scopa.protocol.spec import CLIENT_FILE, client_schema, protocol_schema, render
 
 from procs import ROOT
 

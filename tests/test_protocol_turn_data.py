@@ -24,8 +24,8 @@ from scopa.engine.actions import DECLARATION_POINTS
 from scopa.engine.view import view
 from scopa.protocol import commands as wire
 from scopa.protocol.codec import pack_body
-from scopa.protocol.seatview import seat_view_data, your_turn_data
-from scopa.protocol.speedups import YOUR_TURN
+from scopa.protocol.convert import seat_view_data, your_turn_data
+from scopa.protocol.convert.speedups import YOUR_TURN
 from scopa.protocol.convert import (
     card_strs, event_to_wire, hand_deal_data, played_data, public_view_to_wire, view_to_wire, your_turn_payload,
 )

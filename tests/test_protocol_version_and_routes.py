@@ -106,7 +106,7 @@ def test_a_client_connection_skips_unknown_command_names_a_server_connection_ref
 async def test_a_client_session_talks_to_a_server_that_adds_keys_and_commands() -> None:
     """A newer server: extra envelope and body keys, and a command this client does not
     know, before the welcome and before the tables."""
-    from scopa.client.session import ClientSession
+    from scopa.client.net import ClientSession
 
     async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         async def receive() -> dict[str, Any]:

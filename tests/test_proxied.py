@@ -9,7 +9,7 @@ import asyncio
 import pytest
 from pydantic import ValidationError
 
-from scopa.client.session import ClientSession
+from scopa.client.net import ClientSession
 from scopa.protocol import commands as wire
 from scopa.server import Limits, NetworkEngine
 from scopa.server.proxied import ProxiedClients, parse_networks

@@ -7,7 +7,7 @@ import asyncio
 from typing import Any, Sequence
 
 from scopa.bots import GreedyBot, RandomBot
-from scopa.client.session import ClientSession
+from scopa.client.net import ClientSession
 from scopa.server import NetworkEngine
 from scopa.server.journal import FinishTable, Request, SaveRatings
 from scopa.server.memory_journal import MemoryStorage

@@ -23,7 +23,7 @@ from scopa.protocol.record import (
     parse_record,
     schema_text,
 )
-from scopa.protocol.record_replay import RecordMismatch, check_record, plain_log
+from scopa.protocol.record import RecordMismatch, check_record, plain_log
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 
@@ -71,7 +71,7 @@ def test_records_validate_against_the_schema(preset: str) -> None:
 
 def test_the_documentation_names_every_field() -> None:
     text = (DOCS / "RECORDS.md").read_text(encoding="utf-8")
-    from scopa.protocol import record as models
+    from scopa.protocol.record import document as models
 
     for model in (models.Record, models.RecordPlayer, models.RecordRound, models.RecordPlay,
                   models.RecordDeclaration, models.RecordResult):

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from scopa.bots import GreedyBot, RandomBot
-from scopa.client.session import ClientSession
+from scopa.client.net import ClientSession
 from scopa.server import Limits, NetworkEngine
 
 from procs import ROOT, SCOPA
@@ -130,7 +130,7 @@ async def test_the_lobby_shows_the_leaderboard(server: NetworkEngine) -> None:
 
     from rich.console import Console
 
-    from scopa.client.lobby_ui import Lobby
+    from scopa.client.console import Lobby
 
     answers = iter(["b", "b cirulla", "b poker", "q"])
     out = io.StringIO()

@@ -1,4 +1,4 @@
-"""The replay viewer (client/replay_app.py), driven by Textual pilots."""
+"""The replay viewer (client/tui/replay.py), driven by Textual pilots."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from textual.widgets import Static
 
 from scopa.bots import make_bot
 from scopa.engine import LocalGame, RuleSet, cards_in
-from scopa.client.replay_app import ReplayApp
+from scopa.client.tui import ReplayApp
 from scopa.protocol.record import PlayerKind, Record, RecordPlayer, build_record, dumps_record, parse_record
-from scopa.protocol.record_replay import RecordMismatch, Step, replay_steps
+from scopa.protocol.record import RecordMismatch, Step, replay_steps
 
 
 async def game(seed: int = 5, preset: str = "scopa") -> Record:

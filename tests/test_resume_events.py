@@ -10,8 +10,8 @@ from collections.abc import Iterable, Sequence
 import pytest
 
 from scopa.bots import GreedyBot
-from scopa.client.notices import SeatWentAway
-from scopa.client.session import ClientSession
+from scopa.client.game import SeatWentAway
+from scopa.client.net import ClientSession
 from scopa.engine import Declare, Play, Player, View
 from scopa.protocol import Command
 from scopa.protocol import commands as wire

@@ -12,7 +12,7 @@ from pathlib import Path
 from procs import ROOT, finish
 
 from scopa.bots import RandomBot
-from scopa.client.botrunner import load_bot_class
+from scopa.client.console.botrunner import load_bot_class
 from scopa.engine import RuleSet, play_local
 
 EXAMPLE = ROOT / "examples" / "train_rl.py"

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from scopa.client.rulebook import CATEGORY_NAMES, book, options_text, table_rules
+from scopa.client.text import CATEGORY_NAMES, book, options_text, table_rules
 from scopa.engine import Category, Preset, RuleSet
 
 ROOT = Path(__file__).resolve().parent.parent

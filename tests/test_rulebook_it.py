@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from scopa.client import rulebook, rulebook_it
-from scopa.client.rulebook import book, preset_rules
+from scopa.client.text.rulebook import en as rulebook, it as rulebook_it
+from scopa.client.text import book, preset_rules
 from scopa.engine import Preset, RuleSet
 
 pytestmark = pytest.mark.process

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from conftest import c, cs, m, masks, position
 
-from scopa.client.rulebook import BASICS, book, preset_rules, table_rules
+from scopa.client.text import BASICS, book, preset_rules, table_rules
 from scopa.engine import (
     CaptureMode,
     DeclarationKind,

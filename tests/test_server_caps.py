@@ -489,7 +489,7 @@ async def test_a_guessed_seat_token_costs_one_lookup_not_a_walk_over_the_tables(
 
 
 async def test_the_client_sdk_creates_joins_and_watches_a_private_table(engine: NetworkEngine) -> None:
-    from scopa.client.session import ClientSession, ServerRefused
+    from scopa.client.net import ClientSession, ServerRefused
 
     async with await ClientSession.connect("127.0.0.1", engine.port, "host") as host:
         info = await host.create_table(private=True)
@@ -504,9 +504,9 @@ async def test_the_client_sdk_creates_joins_and_watches_a_private_table(engine: 
 
 
 async def test_a_claimed_name_is_claimed_in_every_case(tmp_path: Any) -> None:
-    from scopa.client import archive
+    from scopa.client.net import archive
 
-    from scopa.client.session import ClientSession
+    from scopa.client.net import ClientSession
 
     server = NetworkEngine("127.0.0.1", 0, seed=7, db=str(tmp_path / "games.db"), accounts=True,
                            limits=Limits(commands_per_second=None))

@@ -11,11 +11,10 @@ import pytest
 
 from scopa.bots import GreedyBot, RandomBot
 from scopa.engine import Preset
-from scopa.client import archive
-from scopa.client.session import ClientSession, ServerRefused
+from scopa.client.net import archive, ClientSession, ServerRefused
 from scopa.protocol import ErrorCode
 from scopa.protocol import commands as wire
-from scopa.protocol.record_replay import check_record
+from scopa.protocol.record import check_record
 from scopa.server import Limits, NetworkEngine
 from scopa.server.clock import FakeClock
 from scopa.server.memory_journal import MemoryStorage

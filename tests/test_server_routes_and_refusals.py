@@ -16,9 +16,9 @@ from scopa.bots import GreedyBot, RandomBot, make_bot
 from scopa.engine import Event, LocalGame, Play, Played, Player, RoundEnded, RoundStarted, RuleSet, View
 from scopa.engine.actions import Declare
 from scopa.client.game import GameResult
-from scopa.client.notices import SeatCameBack, SeatTakenByBot, SeatWentAway
-from scopa.client.render import DeckStyle, event_line
-from scopa.client.session import ClientSession
+from scopa.client.game import SeatCameBack, SeatTakenByBot, SeatWentAway
+from scopa.client.text import DeckStyle, event_line
+from scopa.client.net import ClientSession
 from scopa.protocol import ROUTES, commands as wire, encode, make_command, route_allowed
 from scopa.protocol.convert import rules_to_wire
 from scopa.server import Limits, NetworkEngine

@@ -13,11 +13,11 @@ import types
 import pytest
 
 from scopa.engine import speedups as engine_speedups
-from scopa.protocol import speedups as protocol_speedups
+from scopa.protocol.convert import speedups as protocol_speedups
 
 ACCELERATED = [  # (selecting module, its twins by name, the C module, the function)
     (engine_speedups, engine_speedups.EXPAND_PLAYS, "scopa.engine._speedups", "expand_plays"),
-    (protocol_speedups, protocol_speedups.YOUR_TURN, "scopa.protocol._turnpack", "your_turn"),
+    (protocol_speedups, protocol_speedups.YOUR_TURN, "scopa.protocol.convert._turnpack", "your_turn"),
 ]
 
 

@@ -1,5 +1,5 @@
 """The terminal client in Italian: every string the Textual client shows goes through
-the one catalog (``scopa.client.i18n.tr``, scopa/client/messages_it.py), and each has its
+the one catalog (``scopa.client.text.i18n.tr``, scopa/client/text/italian.py), and each has its
 Italian there.  A string written straight into a widget, a status line or a message, or
 given to ``tr`` without an Italian, fails this test; and with an Italian locale the
 client speaks Italian."""
@@ -13,14 +13,16 @@ from pathlib import Path
 
 import pytest
 
-from scopa.client import i18n
-from scopa.client.messages_it import ITALIAN
+from scopa.client.text import ITALIAN, i18n
 
 pytestmark = pytest.mark.unit
 
 ROOT = Path(__file__).resolve().parent.parent
-TERMINAL = [*sorted((ROOT / "client" / "tui").glob("*.py")), ROOT / "client" / "render.py", ROOT / "client" / "human.py",
-            ROOT / "client" / "lobby_ui.py"]
+ENGLISH_ONLY = {ROOT / "client" / "tui" / "replay.py"}
+"""The replay viewer speaks English only."""
+TERMINAL = [*sorted(set((ROOT / "client" / "tui").rglob("*.py")) - ENGLISH_ONLY),
+            ROOT / "client" / "text" / "render.py", ROOT / "client" / "console" / "human.py",
+            ROOT / "client" / "console" / "lobby.py"]
 """The Textual client, and the plain one (its lobby, board, moves and events)."""
 SHOWN_BY = {"Text", "Static", "Label", "Button", "Tick", "say", "tell", "Binding", "add_columns", "Input",
             "ConfirmScreen", "GameOverScreen", "LobbyScreen", "BoardScreen", "assemble", "append", "OptionList", "print"}
@@ -71,7 +73,7 @@ def test_every_string_the_terminal_shows_goes_through_the_catalog() -> None:
 
 
 def test_every_catalog_string_has_its_italian() -> None:
-    keys = {call.args[0].value for path in TERMINAL + [ROOT / "client" / "invite.py"] for call in _calls(path)
+    keys = {call.args[0].value for path in TERMINAL + [ROOT / "client" / "text" / "invite.py"] for call in _calls(path)
             if _name(call.func) == "tr" and call.args and isinstance(call.args[0], ast.Constant)}
     missing = sorted(k for k in keys if not ITALIAN.get(k))
     assert missing == []

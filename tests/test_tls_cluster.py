@@ -16,7 +16,7 @@ import pytest
 from redis_server import SERVER, redis_prefix  # noqa: F401 - the fixture
 from scopa.bots import GreedyBot
 from scopa.client import ClientSession, KnownServers, ServerTrust
-from scopa.protocol.address import ServerAddress
+from scopa.protocol.servers import ServerAddress
 from scopa.server import NetworkEngine
 from scopa.server.clock import FakeClock
 from scopa.server.cluster import ClusterOptions

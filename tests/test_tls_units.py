@@ -11,11 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from scopa.client.discovery import FoundServer
-from scopa.client.trust import KnownServers
-from scopa.protocol.address import ServerAddress, parse_server_address
-from scopa.protocol.certs import fingerprint, parse_fingerprint
-from scopa.protocol.lan import LanRecord
+from scopa.client.net import FoundServer, KnownServers
+from scopa.protocol.servers import ServerAddress, parse_server_address, fingerprint, parse_fingerprint, LanRecord
 from scopa.server.tls import CERT_NAME, KEY_NAME, PlainSecrets, cert_fingerprint, self_signed
 from scopa.server.web import not_private
 

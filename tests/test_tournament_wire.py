@@ -10,7 +10,7 @@ import pytest
 from scopa.engine.rules import Preset
 from scopa.protocol import ErrorCode
 from scopa.protocol.commands import KnockoutTie, TournamentFormat, TournamentPhase
-from scopa.protocol.refusals import COMMAND_ERRORS
+from scopa.protocol.spec import COMMAND_ERRORS
 from scopa.server.tournament import (
     Director, Entrant, Format, Phase, QuickEntry, QuickPool, Settings, TieBreak, TournamentError,
 )  # fmt: skip

@@ -10,8 +10,7 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from scopa.client import archive
-from scopa.client.session import ClientSession, ServerRefused
+from scopa.client.net import archive, ClientSession, ServerRefused
 from scopa.protocol import ErrorCode
 from scopa.protocol import commands as wire
 from scopa.server import Limits, NetworkEngine

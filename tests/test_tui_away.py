@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from scopa.client.tokens import MemoryTokenStore
+from scopa.client.net import MemoryTokenStore
 from scopa.client.tui.boardstate import BoardState
-from scopa.client.tui.netapp import NetApp
+from scopa.client.tui import NetApp
 from scopa.engine import RuleSet
 from scopa.protocol import Command, make_command
 from scopa.protocol import commands as wire

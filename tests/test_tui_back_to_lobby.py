@@ -12,7 +12,7 @@ from rich.text import Text
 from scopa.client.tui.boardstate import BoardState
 from scopa.client.tui.boardtext import top_line
 from scopa.client.tui.dialogs import ConfirmScreen
-from scopa.client.tui.lobby import LobbyScreen
+from scopa.client.tui.online import LobbyScreen
 from scopa.engine import RuleSet
 from scopa.server import NetworkEngine
 

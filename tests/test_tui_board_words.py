@@ -9,12 +9,12 @@ from collections.abc import Sequence
 
 from textual.widgets import Static
 
-from scopa.client.notation import DeckStyle, label
-from scopa.client.session import ClientSession
+from scopa.client.text import DeckStyle, label
+from scopa.client.net import ClientSession
 from scopa.client.tui.app import LocalGameApp
 from scopa.client.tui.board import BoardScreen
 from scopa.client.tui.dialogs import GameOverScreen
-from scopa.client.tui.lobby import LobbyScreen
+from scopa.client.tui.online import LobbyScreen
 from scopa.engine import DeclarationKind, Declare, Play, RuleSet, View
 from scopa.engine.player import Player
 from scopa.server import NetworkEngine

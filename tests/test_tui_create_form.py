@@ -11,9 +11,9 @@ from collections.abc import AsyncIterator
 import pytest
 from textual.widgets import Checkbox, DataTable, Select, Static
 
-from scopa.client.session import ClientSession
+from scopa.client.net import ClientSession
 from scopa.client.tui.board import BoardScreen
-from scopa.client.tui.lobby import CreateTableScreen, LobbyScreen
+from scopa.client.tui.online import CreateTableScreen, LobbyScreen
 from scopa.engine import AssoPigliaTutto, CaptureMode, Preset, RuleSet
 from scopa.protocol import TableInfo
 from scopa.protocol.convert import rules_from_wire
@@ -193,7 +193,7 @@ async def test_a_private_table_with_a_turn_timer_and_its_invite_code_joined_from
 
 
 async def test_an_invite_code_with_no_table_number_is_explained(engine: NetworkEngine) -> None:
-    from scopa.client.tui.lobby import InviteScreen
+    from scopa.client.tui.online import InviteScreen
 
     async with asyncio.timeout(SAFETY):
         app = app_for(engine)

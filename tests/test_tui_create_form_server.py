@@ -11,9 +11,9 @@ from collections.abc import AsyncIterator
 import pytest
 from textual.widgets import Checkbox, Select, Static
 
-from scopa.client.session import ClientSession
+from scopa.client.net import ClientSession
 from scopa.client.tui.board import BoardScreen
-from scopa.client.tui.lobby import CreateTableScreen
+from scopa.client.tui.online import CreateTableScreen
 from scopa.server import Limits, NetworkEngine
 
 from test_tui_create_form import open_form

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from textual.widgets import Button, Input
 
-from scopa.client.notation import DeckStyle
+from scopa.client.text import DeckStyle
 from scopa.client.tui.app import LocalGameApp
 from scopa.client.tui.board import BoardScreen
 from scopa.client.tui.dialogs import ConfirmScreen, HandOverScreen

@@ -11,7 +11,7 @@ from rich.console import Console
 from textual.app import App
 from textual.widgets import Static
 
-from scopa.client.notation import DeckStyle
+from scopa.client.text import DeckStyle
 from scopa.client.tui.app import LocalGameApp
 from scopa.client.tui.board import BoardScreen
 from scopa.client.tui.boardstate import BoardState

@@ -10,12 +10,11 @@ from collections.abc import AsyncIterator, Callable
 import pytest
 from textual.widgets import DataTable, Select, Static
 
-from scopa.client.session import ClientSession
-from scopa.client.tokens import MemoryTokenStore, SavedSeat
+from scopa.client.net import ClientSession, MemoryTokenStore, SavedSeat
 from scopa.client.tui.board import BoardScreen
 from scopa.client.tui.dialogs import ConfirmScreen, GameOverScreen, RoundEndScreen
-from scopa.client.tui.lobby import CreateTableScreen, LobbyScreen
-from scopa.client.tui.netapp import NetApp
+from scopa.client.tui.online import CreateTableScreen, LobbyScreen
+from scopa.client.tui import NetApp
 from scopa.server import NetworkEngine
 
 SAFETY = 60

@@ -10,12 +10,12 @@ from pathlib import Path
 
 from textual.widgets import Static
 
-from scopa.client.notation import label
-from scopa.client.tokens import MemoryTokenStore
+from scopa.client.text import label
+from scopa.client.net import MemoryTokenStore
 from scopa.client.tui.board import BoardScreen
 from scopa.client.tui.dialogs import CaptureChoiceScreen
-from scopa.client.tui.lobby import CreateTableScreen, LobbyScreen
-from scopa.client.tui.netapp import NetApp
+from scopa.client.tui.online import CreateTableScreen, LobbyScreen
+from scopa.client.tui import NetApp
 from scopa.server import NetworkEngine
 
 from faultproxy import FaultProxy

@@ -8,10 +8,10 @@ import asyncio
 
 from textual.widgets import Static
 
-from scopa.client.tokens import MemoryTokenStore
+from scopa.client.net import MemoryTokenStore
 from scopa.client.tui.cards import CardRow
-from scopa.client.tui.lobby import CreateTableScreen, LobbyScreen
-from scopa.client.tui.netapp import NetApp
+from scopa.client.tui.online import CreateTableScreen, LobbyScreen
+from scopa.client.tui import NetApp
 from scopa.engine import view
 from scopa.server import NetworkEngine
 

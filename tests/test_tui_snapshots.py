@@ -3,7 +3,7 @@ an intended change after looking at it)."""
 
 from __future__ import annotations
 
-from scopa.client.notation import DeckStyle
+from scopa.client.text import DeckStyle
 from scopa.client.tui.app import LocalGameApp
 from scopa.client.tui.dialogs import RoundEndScreen
 from scopa.engine import RuleSet

@@ -10,9 +10,9 @@ from collections.abc import AsyncIterator
 import pytest
 from textual.widgets import Input, Static
 
-from scopa.client.session import ClientSession
-from scopa.client.tui.lobby import LobbyScreen
-from scopa.client.tui.netapp import NetApp
+from scopa.client.net import ClientSession
+from scopa.client.tui.online import LobbyScreen
+from scopa.client.tui import NetApp
 from scopa.protocol import ChatMessage
 from scopa.server import NetworkEngine
 

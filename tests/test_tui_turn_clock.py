@@ -14,10 +14,10 @@ from collections.abc import AsyncIterator
 import pytest
 from textual.widgets import Static
 
-from scopa.client.tokens import MemoryTokenStore
+from scopa.client.net import MemoryTokenStore
 from scopa.client.tui.board import BoardScreen
-from scopa.client.tui.lobby import CreateTableScreen, LobbyScreen
-from scopa.client.tui.netapp import NetApp
+from scopa.client.tui.online import CreateTableScreen, LobbyScreen
+from scopa.client.tui import NetApp
 from scopa.server import Limits, NetworkEngine
 from scopa.server.clock import FakeClock
 

@@ -11,7 +11,7 @@ import time
 from collections.abc import Sequence
 
 from scopa.bots import GreedyBot
-from scopa.client.session import ClientSession
+from scopa.client.net import ClientSession
 from serverthread import ServerThread
 from scopa.engine import Declare, Play, Player, View
 from scopa.protocol import Command

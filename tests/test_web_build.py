@@ -59,7 +59,7 @@ def test_every_text_of_the_page_has_its_italian() -> None:
     and every refusal the server may send has its Italian, with the same {fields}."""
     import re
 
-    from scopa.client.rulebook import option_lines
+    from scopa.client.text import option_lines
     from scopa.protocol.errors import ErrorCode
     from web_words import page_words
 

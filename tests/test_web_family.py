@@ -24,7 +24,7 @@ from typing import Any
 import pytest
 from playwright.async_api import Browser, Locator, Page
 
-from scopa.client.rulebook import option_lines
+from scopa.client.text import option_lines
 from scopa.client.webfiles import web_files, web_root
 from scopa.engine import Deal, RuleSet
 from scopa.engine.rules import Preset

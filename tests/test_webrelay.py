@@ -9,7 +9,7 @@ import pytest
 
 from scopa.protocol import commands as wire
 from scopa.server.webpasses import Passes
-from scopa.protocol.address import ServerAddress
+from scopa.protocol.servers import ServerAddress
 from scopa.server.webrelay import identity, split_address, with_identity
 
 pytestmark = pytest.mark.unit

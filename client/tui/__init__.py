@@ -1,1 +1,18 @@
-"""The full-screen terminal app (Textual): board, lobby and their screens."""
+"""The full-screen terminal client (Textual): ``LocalGameApp`` (a game on this machine),
+``NetApp`` (a game on a server, in online/) and ``ReplayApp`` (a game record, step by step).
+
+Owns the board, its cards and move input, the dialogs and the screens.  Must never: import
+console/ (the plain client); what both need lives below them (text/, net/, game/, seats).
+"""
+
+from __future__ import annotations
+
+from .app import LocalGameApp
+from .online import NetApp
+from .replay import ReplayApp
+
+__all__ = [
+    "LocalGameApp",
+    "NetApp",
+    "ReplayApp",
+]

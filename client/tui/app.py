@@ -26,9 +26,8 @@ from scopa.engine import (
 )
 from scopa.engine.player import Player
 
-from ..i18n import tr
-from ..local import seat_bot
-from ..notation import DeckStyle
+from ..text import tr, DeckStyle
+from ..seats import seat_bot
 from .board import BoardScreen
 from .boardstate import BoardState
 from .dialogs import ConfirmScreen, GameOverScreen, HandOverScreen, HelpScreen, RoundEndScreen

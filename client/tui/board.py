@@ -18,9 +18,8 @@ from textual.widgets import Footer, Input, Static
 
 from scopa.engine import Declare, Event, Forced, Played
 
-from ..i18n import tr
-from ..notation import DeckStyle, label
-from ..turnclock import TurnClock, seconds_text
+from ..text import tr, DeckStyle, label
+from ..game import TurnClock, seconds_text
 from .boardstate import BoardState
 from .boardtext import moves_text, plays_text, seats_panel, top_line
 from .cards import CardRow

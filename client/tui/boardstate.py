@@ -28,7 +28,7 @@ from scopa.engine import (
 from scopa.engine.cards import DENARI_MASK, SETTEBELLO
 from scopa.engine.scoring import primiera_sum
 
-from ..i18n import tr
+from ..text import tr
 
 
 @dataclass(frozen=True, slots=True)

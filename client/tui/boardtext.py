@@ -14,10 +14,8 @@ from scopa.engine import Card, Declare, Play, mask_of
 from scopa.engine.captures import CaptureRules
 from scopa.engine.cards import SETTEBELLO, VALUE
 
-from ..notation import DeckStyle, label
-from ..i18n import tr
-from ..rulebook import declaration_names
-from ..turnclock import seconds_text
+from ..text import DeckStyle, label, tr, declaration_names
+from ..game import seconds_text
 from .boardstate import BoardState
 from .text import card_span, cards_span, rules_line
 

@@ -14,7 +14,7 @@ from textual.widget import Widget
 
 from scopa.engine.cards import SETTEBELLO
 
-from ..notation import SUIT_COLOURS, DeckStyle, rank_label, suit_label
+from ..text import SUIT_COLOURS, DeckStyle, rank_label, suit_label
 
 CARD_WIDTH = 7  # ┌─────┐
 GAP = 1

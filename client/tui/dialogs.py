@@ -18,10 +18,7 @@ from textual.widgets.option_list import Option
 
 from scopa.engine import Play, RuleSet
 
-from .. import rulebook_it
-from ..i18n import LANGUAGE, tr
-from ..notation import DeckStyle
-from ..rulebook import BASICS, table_rules
+from ..text import BASICS, LANGUAGE, DeckStyle, rulebook_it, table_rules, tr
 from .boardstate import BoardState, RoundResult
 from .text import card_span, cards_span, round_table, tie_note
 

@@ -13,10 +13,7 @@ from textual.widgets import Input
 
 from scopa.engine import Card, Declare, Play
 
-from ..human import parse_choice
-from ..notation import FR_RANKS, IT_RANKS, DeckStyle, label, parse_cards
-from ..i18n import tr
-from ..rulebook import declaration_names
+from ..text import parse_choice, FR_RANKS, IT_RANKS, DeckStyle, label, parse_cards, tr, declaration_names
 from .boardstate import BoardState
 from .cards import CardRow
 from .dialogs import CaptureChoiceScreen

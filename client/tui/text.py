@@ -23,10 +23,8 @@ from scopa.engine import (
 )
 from scopa.engine.cards import SETTEBELLO
 
-from ..notation import SUIT_COLOURS, DeckStyle, label
-from ..notices import SeatCameBack, SeatNotice, SeatTakenByBot, SeatWentAway
-from ..i18n import LANGUAGE, tr
-from ..rulebook import category_names, declaration_names
+from ..text import SUIT_COLOURS, DeckStyle, label, LANGUAGE, tr, category_names, declaration_names
+from ..game import SeatCameBack, SeatNotice, SeatTakenByBot, SeatWentAway
 from .boardstate import BoardState, RoundResult
 
 

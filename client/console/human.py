@@ -1,0 +1,107 @@
+"""A person at the terminal as a :class:`~scopa.engine.Player` (local or network game)."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Callable, Sequence
+
+from rich.console import Console
+from rich.text import Text
+
+from scopa.engine import Declare, Event, GameStarted, IllegalMoveError, Play, View
+from scopa.engine.player import Player
+
+from ..text import DeckStyle, event_line, label, parse_choice, render_moves, render_view, tr
+
+InputFn = Callable[[str], str]
+
+WARN_AT = 10
+"""Seconds left on the turn clock when the prompt says so once more."""
+
+
+class TerminalPlayer(Player):
+    """Shows the game with rich and reads moves from the keyboard."""
+
+    def __init__(
+        self,
+        name: str = "you",
+        console: Console | None = None,
+        style: DeckStyle = DeckStyle.ITALIAN,
+        autoplay: bool = True,
+        delay: float = 0.0,
+        input_fn: InputFn | None = None,
+        time_left: Callable[[], int | None] | None = None,
+    ) -> None:
+        self.name = name
+        self.time_left = time_left
+        """Seconds left on this seat's turn clock (a network game); None: no clock runs."""
+        self._line: asyncio.Future[str] | None = None  # a line being read: it outlives a turn the server ended
+        self.console = console or Console()
+        self.style = style
+        self.autoplay = autoplay
+        self.delay = delay
+        self.input_fn = input_fn or self.console.input
+        self.names: tuple[str, ...] = ()
+        self.seat: int | None = None
+
+    async def notify(self, event: Event) -> None:
+        if isinstance(event, GameStarted):
+            self.names = event.names
+        line = event_line(event, self.names, self.style, self.seat)
+        if line is not None:
+            self.console.print(line)
+            if self.delay:
+                await asyncio.sleep(self.delay)
+
+    async def rejected(self, error: IllegalMoveError) -> None:
+        self.console.print(Text(tr("Not allowed: {error}", error=error), style="red"))
+
+    async def choose(self, view: View, legal: Sequence[Play | Declare]) -> Play | Declare:
+        self.seat = view.seat
+        names = self.names or tuple(f"seat {i}" for i in range(len(view.hand_sizes)))
+        # §7: the last card in hand with only one possible move is played by itself.
+        if self.autoplay and len(legal) == 1 and len(view.hand) == 1:
+            self.console.print(Text(tr("(your last card is played for you)"), style="dim"))
+            return legal[0]
+        self.console.print(render_view(view, names, self.style))
+        self.console.print(render_moves(legal, self.style))
+        if self._line is not None and self._line.done():
+            self._line = None  # typed for a turn that is over: not a move for this one
+        while True:
+            line = await self._read_move()
+            choice = parse_choice(line, legal, self.style)
+            if isinstance(choice, str):
+                self.console.print(f"[yellow]{choice}[/yellow]")
+                continue
+            return choice
+
+
+    def _clock(self) -> int | None:
+        return self.time_left() if self.time_left is not None else None
+
+    async def _read_move(self) -> str:
+        """A line for the move: the time left is in the prompt, and said again at
+        :data:`WARN_AT` seconds.  A read still waiting when the turn ends (the server
+        played for this seat) is kept for the next prompt: a blocking read cannot be
+        taken back, and no line may go to a read nobody waits for."""
+        left = self._clock()
+        prompt = tr("Your move: ")
+        if left is not None:
+            self.console.print(Text(tr("You have {n} s, then the server plays for you.", n=left), style="bold"))
+        if self._line is None:
+            self._line = asyncio.ensure_future(asyncio.to_thread(self.input_fn, prompt))
+        else:
+            self.console.print(prompt, end="")
+        line = self._line
+        warned = left is not None and left <= WARN_AT
+        while not line.done():
+            left = self._clock()
+            wait = None if left is None or warned else max(left - WARN_AT, 0.05)
+            await asyncio.wait((line,), timeout=wait)
+            left = self._clock()
+            if not line.done() and not warned and left is not None and left <= WARN_AT:
+                warned = True
+                self.console.print(Text("\n" + tr("{n} s left, then the server plays for you.", n=left),
+                                        style="bold yellow"))
+        self._line = None
+        return line.result()

@@ -1,0 +1,351 @@
+"""`scopa play`: the lobby in the terminal (list, create, join), then games at a table.
+
+Every prompt takes plain text and answers bad input with a hint, never a traceback.
+The game itself is shown and played by :class:`~scopa.client.console.human.TerminalPlayer`,
+the same as in ``scopa local``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+from rich.text import Text
+
+from scopa.engine import Player, Preset, RuleSet, RuleSetError
+from scopa.protocol import Command, TableInfo, TableState
+from scopa.protocol import commands as wire
+from scopa.protocol.convert import rules_from_wire
+
+from scopa.bots import STRATEGIES
+from ..game import GameResult, notice_from_wire
+from ..text import tr, refusal_text, coerce, notice_line
+from ..net import LinkEvent, LinkStatus, ClientSession, ConnectionLost, ServerRefused
+
+InputFn = Callable[[str], str]
+
+MENU = tr("[bold]c[/bold] create a table · [bold]j ID[/bold] join a table · [bold]w ID[/bold] watch a table · "
+          "[bold]b [PRESET][/bold] leaderboard · [bold]r[/bold] refresh · [bold]q[/bold] quit")
+
+
+def render_tables(tables: Sequence[TableInfo]) -> Table | Text:
+    """The lobby's tables: id, rules, who sits where, state."""
+    if not tables:
+        return Text(tr("No tables yet: create one with c."), style="dim")
+    t = Table(title=tr("Tables"), expand=False)
+    for column in (tr("table"), tr("rules"), tr("seats"), tr("state"), tr("watching")):
+        t.add_column(column)
+    for info in tables:
+        seats = Text(", ").join(
+            Text(name) if name is not None else Text(tr("free"), style="green") for name in info.seats
+        )
+        style = {TableState.WAITING: "green", TableState.PLAYING: "yellow"}.get(info.state, "dim")
+        state = tr(info.state.value) + (" " + tr("({n} away)", n=len(info.away)) if info.away else "")
+        t.add_row(info.id, info.description or rules_from_wire(info.rules).describe(), seats, Text(state, style=style),
+                  str(info.spectators))
+    return t
+
+
+def parse_bots(text: str, empty_seats: int) -> list[str] | str:
+    """``greedy`` fills every empty seat; ``greedy,random`` one bot per name; a hint if bad."""
+    names = [n.strip().lower() for n in text.replace(" ", ",").split(",") if n.strip()]
+    if names in (["none"], ["no"], ["0"]):
+        return []
+    bad = [n for n in names if n not in STRATEGIES]
+    if bad:
+        return tr("{name} is not a bot; choose from: {bots} (or leave it blank)", name=repr(bad[0]),
+                  bots=", ".join(STRATEGIES))
+    if len(names) == 1:
+        return names * empty_seats
+    if len(names) > empty_seats:
+        return tr("only {seats} seat(s) to fill, {n} bots named", seats=empty_seats, n=len(names))
+    return names
+
+
+def parse_options(text: str) -> dict[str, object] | str:
+    """``re_bello=true napola=on`` → options; a hint if a word is not NAME=VALUE."""
+    options: dict[str, object] = {}
+    for item in text.replace(",", " ").split():
+        if "=" not in item:
+            return tr("options are NAME=VALUE, e.g. re_bello=true; {item} is not", item=repr(item))
+        key, value = item.split("=", 1)
+        options[key.strip().replace("-", "_")] = coerce(value.strip())
+    return options
+
+
+class Lobby:
+    """The lobby loop of one connected session; returns when the person quits."""
+
+    def __init__(
+        self,
+        session: ClientSession,
+        console: Console,
+        make_player: Callable[[], Player],
+        defaults: RuleSet | None = None,
+        input_fn: InputFn | None = None,
+    ) -> None:
+        self.session = session
+        self.console = console
+        self.make_player = make_player
+        self.defaults = defaults or RuleSet()
+        self.input_fn = input_fn or console.input
+        session.add_listener(self.show_link)
+
+    def show_link(self, event: LinkEvent) -> None:
+        """Say at once that the connection is lost, back, or given up on."""
+        if event.status is LinkStatus.LOST:
+            self.console.print(Text(tr("Connection lost ({why}); reconnecting…", why=event.reason), style="yellow"))
+        elif event.status is LinkStatus.RECONNECTED:
+            self.console.print(Text(tr("Reconnected as {name} ({why}).", name=self.session.name, why=event.reason),
+                                    style="green"))
+        else:
+            self.console.print(Text(tr("Could not reconnect: {why}", why=event.reason), style="red"))
+
+    async def ask(self, prompt: str) -> str:
+        # In a thread, so that the session keeps answering the server's pings meanwhile.
+        prompt_text: Any = Text(prompt) if self.input_fn == self.console.input else prompt  # no markup
+        return (await asyncio.to_thread(self.input_fn, prompt_text)).strip()
+
+    async def run(self) -> None:
+        """The lobby loop; a lost connection is reopened by the session (at the lobby,
+        the table or the game where it was lost) and the loop goes on, until reconnecting
+        runs out of time (ConnectionLost)."""
+        while True:
+            try:
+                await self._lobby()
+                return
+            except ConnectionLost:
+                await self.session.reconnect()
+
+    async def _lobby(self) -> None:
+        tables = await self.show()
+        while True:
+            line = await self.ask(tr("Lobby> "))
+            word, _, rest = line.partition(" ")
+            word = word.lower()
+            if word in ("q", "quit", "exit"):
+                return
+            if word in ("r", "refresh", "l", "list", ""):
+                tables = await self.show()
+            elif word in ("c", "create", "new"):
+                if await self.create():
+                    tables = await self.show()
+            elif word in ("j", "join"):
+                table_id = rest.strip() or await self.ask(tr("Table id: "))
+                if await self.join(table_id, tables):
+                    tables = await self.show()
+            elif word in ("w", "watch"):
+                table_id = rest.strip() or await self.ask(tr("Table id: "))
+                if table_id:
+                    await watch_table(self.session, self.console, table_id)
+                    tables = await self.show()
+            elif word in ("b", "board", "leaderboard"):
+                await self.leaderboard(rest.strip() or "scopa")
+            elif any(t.id == line for t in tables):
+                if await self.join(line, tables):
+                    tables = await self.show()
+            else:
+                self.console.print(Text(tr("{line}: not a lobby command.", line=repr(line)), style="yellow"))
+                self.console.print(MENU)
+
+    async def leaderboard(self, preset: str) -> None:
+        """The server's ratings of ``preset`` (a server that keeps its games)."""
+        from ..net import leaderboard, leaderboard_lines
+
+        try:
+            board = await leaderboard(self.session, preset)
+        except ServerRefused as exc:
+            self.console.print(f"[yellow]{escape(exc.message)}[/yellow]")
+            return
+        except ValueError:
+            self.console.print(Text(tr("{name} is not a preset; try one of: {presets}", name=repr(preset),
+                                       presets=", ".join(p.value for p in Preset)), style="yellow"))
+            return
+        for line in leaderboard_lines(board):
+            self.console.print(line, markup=False, highlight=False)
+
+    async def show(self) -> list[TableInfo]:
+        # A page of each: the tables waiting for players, the games to watch, the ones just over.
+        tables = [t for state in (TableState.WAITING, TableState.PLAYING, TableState.FINISHED)
+                  for t in await self.session.list_tables(state)]
+        self.console.print(render_tables(tables))
+        self.console.print(MENU)
+        return tables
+
+    async def create(self) -> bool:
+        """Ask for the rules and bots, open the table and play there; False if cancelled."""
+        rules = await self.ask_rules()
+        if rules is None:
+            return False
+        bots = await self.ask_bots(rules.players - 1)
+        if bots is None:
+            return False
+        try:
+            table = await self.session.create_table(rules, fill_with_bots=bots)
+        except ServerRefused as exc:
+            self.console.print(Text(tr("The server refused: {message}", message=exc.message), style="red"))
+            return False
+        self.console.print(Text(tr("Table {table} is open: {rules}.", table=table.id, rules=table.description)))
+        await self.play()
+        return True
+
+    async def ask_rules(self) -> RuleSet | None:
+        d = self.defaults
+        presets = ", ".join(p.value for p in Preset)
+        while True:
+            preset = await self.ask(f"Preset ({presets}) [{d.preset.value if d.preset else 'scopa'}]: ")
+            preset = preset.lower() or (d.preset.value if d.preset else "scopa")
+            base = self._build(preset, {})
+            if isinstance(base, str):
+                self.console.print(f"[yellow]{base}[/yellow]")
+                continue
+            if base.preset != d.preset:
+                d = base  # a new preset: its own players and target are the defaults now
+            # Options given on the command line (-o …) stay, unless the preset changed.
+            carried = {k: v for k, v in d.model_dump().items() if v != getattr(base, k) and k != "preset"}
+            options: dict[str, object] = dict(carried)
+            for field, choices in (("players", (2, 3, 4, 6)), ("target", (11, 16, 21, 31, 51))):
+                answer = await self._ask_choice(tr(field.capitalize()), choices, getattr(d, field))
+                options[field] = answer
+            modes = ("traditional", "fewest", "free")
+            options["capture_mode"] = await self._ask_choice(tr("Capture mode"), modes, d.capture_mode.value)
+            extra = await self.ask(tr("Other options (NAME=VALUE …, e.g. re_bello=true) [none]: "))
+            parsed = parse_options(extra)
+            if isinstance(parsed, str):
+                self.console.print(f"[yellow]{parsed}[/yellow]")
+                continue
+            options.update(parsed)
+            rules = self._build(preset, options)
+            if isinstance(rules, str):
+                self.console.print(Text(tr("Those rules do not work: {reason}", reason=rules), style="yellow"),
+                                   Text(tr("Let's try again.")))
+                continue
+            self.console.print(Text(tr("Rules: {rules}", rules=rules.describe())))
+            return rules
+
+    async def _ask_choice(self, label: str, choices: Sequence[object], default: object) -> object:
+        while True:
+            answer = await self.ask(f"{label} ({', '.join(map(str, choices))}) [{default}]: ")
+            if not answer:
+                return default
+            value = coerce(answer.lower())
+            if value in choices:
+                return value
+            self.console.print(Text(tr("choose one of {choices}, or Enter for {default}",
+                                       choices=", ".join(map(str, choices)), default=default), style="yellow"))
+
+    def _build(self, preset: str, options: dict[str, object]) -> RuleSet | str:
+        try:
+            return RuleSet.build(preset, **options)
+        except RuleSetError as exc:
+            return str(exc)
+
+    async def ask_bots(self, empty_seats: int) -> list[str] | None:
+        while True:
+            answer = await self.ask(
+                tr("Bots for the {n} other seat(s) ({bots}; one name fills them all; blank = wait for people): ",
+                   n=empty_seats, bots=", ".join(STRATEGIES))
+            )
+            bots = parse_bots(answer, empty_seats)
+            if isinstance(bots, str):
+                self.console.print(f"[yellow]{bots}[/yellow]")
+                continue
+            return bots
+
+    async def join(self, table_id: str, tables: Sequence[TableInfo]) -> bool:
+        if not table_id:
+            return False
+        try:
+            joined = await self.session.join_table(table_id)
+        except ServerRefused as exc:
+            self.console.print(Text(tr("Cannot join table {table}: {message}", table=repr(table_id),
+                                       message=exc.message), style="yellow"))
+            return False
+        self.console.print(Text(tr("You sit at table {table}, seat {seat}.", table=joined.table, seat=joined.seat + 1)))
+        await self.play()
+        return True
+
+    async def play(self) -> GameResult:
+        if not await self.session.wait_for_game_start(0):
+            self.console.print(Text(tr("Waiting for the other seats to fill…"), style="dim"))
+        result = await self.session.play_game(self.make_player(),
+                                              on_notice=lambda n: self.console.print(notice_line(n)))
+        if result.winner is None:
+            self.console.print(Text(tr("The game ended without a winner ({reason}).", reason=result.reason),
+                                    style="bold"))
+        else:
+            self.console.print(Text(tr("You won!"), style="bold green") if result.won else
+                               Text(tr("You lost."), style="bold"))
+        self.console.print(Text(tr("Back in the lobby."), style="dim"))
+        return result
+
+
+def describe(command: Command, names: Sequence[str]) -> str | None:
+    """One line about a public table command, for a spectator."""
+    body = command.body
+
+    def who(seat: int) -> str:
+        return names[seat] if seat < len(names) else tr("seat {n}", n=seat)
+
+    if isinstance(body, wire.GameStart):
+        return tr("Game starts: ") + ", ".join(tr("{name} (side {side})", name=s.name, side=s.side)
+                                              for s in body.seats)
+    if isinstance(body, wire.RoundStart):
+        return tr("Round {n}, dealer {who}; on the table: {cards}", n=body.round, who=who(body.dealer),
+                  cards=" ".join(body.table) or "-")
+    if isinstance(body, wire.CardPlayed):
+        took = " " + tr("takes {cards}", cards=" ".join(body.captured)) if body.captured else " " + tr("(laid down)")
+        forced = " " + tr("(time ran out: the server played for them)") if body.forced == "timeout" else \
+            " " + tr("[played for them: {why}]", why=body.forced) if body.forced else ""
+        extra = (" — scopa!" if body.scopa else "") + forced
+        return tr("{who} plays {card}", who=who(body.seat), card=body.card) + took + extra
+    if isinstance(body, wire.DeclarationMade):
+        return tr("{who} declares {what} ({cards}): {n} points", who=who(body.seat), what=body.kind.value,
+                  cards=" ".join(body.hand), n=body.points)
+    if isinstance(body, wire.RoundEnd):
+        return tr("Round {n} over: points {points}, totals {totals}", n=body.round, points=body.points,
+                  totals=body.totals)
+    if isinstance(body, wire.GameEnd):
+        won = tr("no winner") if body.winner is None else tr("side {n} wins", n=body.winner)
+        return tr("Game over ({reason}): {won}, totals {totals}", reason=body.reason, won=won, totals=body.totals)
+    if isinstance(body, wire.TableUpdate) and body.table.away:
+        return tr("Waiting for {who} to come back", who=", ".join(who(s) for s in body.table.away))
+    if isinstance(body, wire.ChatMessage):
+        return f"{body.author}: {body.text}"
+    notice = notice_from_wire(body)
+    if notice is not None:
+        return notice_line(notice).plain
+    return None
+
+
+async def watch_table(session: ClientSession, console: Console, table_id: str, invite: str | None = None) -> None:
+    """Watch a table until its game ends (public events only); a private one with its ``invite``."""
+    try:
+        snap = await session.watch_table(table_id, invite)
+    except ServerRefused as exc:
+        console.print(Text(refusal_text(exc.code, exc.message, None if invite else table_id, invite is not None),
+                           style="yellow"))
+        return
+    names = [s.name for s in sorted(snap.seats, key=lambda s: s.seat)] or [n or "-" for n in snap.table.seats]
+    console.print(Text(tr("Watching table {table}: {rules}", table=table_id, rules=snap.table.description)))
+    if snap.public is not None:
+        p = snap.public
+        console.print(Text(tr("Round {n}, {who} to play; table: {cards}; cards in hands {sizes}; totals {totals}",
+                              n=p.round, who=names[p.turn] if p.turn < len(names) else p.turn,
+                              cards=" ".join(p.table) or "-", sizes=p.hand_sizes, totals=p.totals)))
+
+    def show(command: Command) -> None:
+        nonlocal names
+        if isinstance(command.body, wire.GameStart):
+            names = [s.name for s in sorted(command.body.seats, key=lambda s: s.seat)]
+        line = describe(command, names)
+        if line is not None:
+            console.print(Text(line))
+
+    left = await session.watch(table_id, show)
+    console.print(Text(tr("No longer watching table {table} ({reason}).", table=table_id, reason=left.reason),
+                       style="dim"))

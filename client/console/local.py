@@ -1,0 +1,79 @@
+"""`scopa local`: a game in this terminal against bots (or watched, or hot-seat)."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from typing import Sequence
+
+from datetime import datetime, timezone
+from pathlib import Path
+
+from rich.console import Console
+
+from scopa.engine import Event, GameRecord, LocalGame, RuleSet
+from scopa.engine.player import Player
+
+from scopa.protocol.record import PlayerKind, RecordPlayer, build_record
+
+from ..seats import record_strategy, seat_bot
+from .human import TerminalPlayer
+from .recordfile import write_record
+from ..text import DeckStyle, event_line
+
+
+def build_players(
+    kinds: Sequence[str], console: Console, style: DeckStyle, autoplay: bool, delay: float, seed: int
+) -> list[Player]:
+    humans = kinds.count("human")
+    players: list[Player] = []
+    for i, kind in enumerate(kinds):
+        if kind == "human":
+            name = "You" if humans == 1 else f"Player {i + 1}"
+            players.append(TerminalPlayer(name, console, style, autoplay, delay))
+        else:
+            players.append(seat_bot(kind, i, seed))
+    return players
+
+
+async def run_local_game(
+    rules: RuleSet,
+    kinds: Sequence[str],
+    seed: int | None = None,
+    style: DeckStyle = DeckStyle.ITALIAN,
+    autoplay: bool = True,
+    delay: float = 0.0,
+    console: Console | None = None,
+    record_to: Path | None = None,
+) -> GameRecord:
+    """Play one local game; with no human seat every public event is printed;
+    ``record_to``: write the game's record there (docs/RECORDS.md)."""
+    console = console or Console()
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**31)
+    players = build_players(kinds, console, style, autoplay, delay, seed)
+    master = LocalGame(rules, players, seed)
+    if "human" not in kinds:
+        names = tuple(p.name for p in players)
+
+        async def show(event: Event) -> None:
+            line = event_line(event, names, style)
+            if line is not None:
+                console.print(line)
+                if delay:
+                    await asyncio.sleep(delay)
+
+        master.observers.append(show)
+    record = await master.run()
+    console.print(f"[dim]seed {seed}: replay with --seed {seed}[/dim]")
+    if record_to is not None:
+        seats = [
+            RecordPlayer(seat=i, name=getattr(p, "name", f"seat {i}"), side=rules.side_of(i),
+                         kind=PlayerKind.PERSON if kind == "human" else PlayerKind.BOT,
+                         strategy=None if kind == "human" else record_strategy(kind))
+            for i, (kind, p) in enumerate(zip(kinds, players))
+        ]
+        write_record(build_record(rules, seed, master.first_dealer, master.actions, seats,
+                                  played_at=datetime.now(timezone.utc).replace(microsecond=0)), record_to)
+        console.print(f"[dim]record written to {record_to}[/dim]")
+    return record

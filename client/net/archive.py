@@ -1,0 +1,64 @@
+"""Asking a server for its finished games, a game's record, the leaderboard, or to claim
+a name (PROTOCOL.md §13), over a :class:`~scopa.client.net.session.ClientSession`; the
+leaderboard as lines of text."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from scopa.protocol import LOBBY
+from scopa.protocol.commands import (
+    ClaimName,
+    GameSummary,
+    Games,
+    GetLeaderboard,
+    GetRecord,
+    Leaderboard,
+    ListGames,
+    NameClaimed,
+    RecordReply,
+)
+from scopa.protocol.record import Record
+
+from .session import ClientSession
+
+
+async def list_games(session: ClientSession, player: str | None = None, preset: str | None = None,
+                     limit: int = 50, tokens: Iterable[str] = ()) -> list[GameSummary]:
+    """The server's finished games, newest first (``ServerRefused`` if it keeps none)."""
+    body = ListGames.model_validate({"player": player, "preset": preset, "limit": limit, "tokens": list(tokens)},
+                                    strict=False)
+    reply = await session._request(body, str(LOBBY))
+    assert isinstance(reply.body, Games)
+    return list(reply.body.games)
+
+
+async def fetch_record(session: ClientSession, game: str, token: str | None = None) -> Record:
+    """One finished game's record."""
+    reply = await session._request(GetRecord(game=game, token=token), str(LOBBY))
+    assert isinstance(reply.body, RecordReply)
+    return reply.body.record
+
+
+async def leaderboard(session: ClientSession, preset: str = "scopa", limit: int = 20) -> Leaderboard:
+    body = GetLeaderboard.model_validate({"preset": preset, "limit": limit}, strict=False)
+    reply = await session._request(body, str(LOBBY))
+    assert isinstance(reply.body, Leaderboard)
+    return reply.body
+
+
+async def claim_name(session: ClientSession, password: str) -> str:
+    """Claim the session's name with ``password`` (a server with accounts)."""
+    reply = await session._request(ClaimName(password=password), str(LOBBY))
+    assert isinstance(reply.body, NameClaimed)
+    return reply.body.name
+
+
+def leaderboard_lines(board: Leaderboard) -> list[str]:
+    if not board.entries:
+        return [f"no rated games of {board.preset.value} yet"]
+    width = max(len(e.name) for e in board.entries)
+    lines = [f"{'rank':>4}  {'name':<{width}}  {'rating':>7}  {'games':>5}  {'wins':>5}"]
+    for e in board.entries:
+        lines.append(f"{e.rank:>4}  {e.name:<{width}}  {e.rating:>7.2f}  {e.games:>5}  {e.wins:>5}")
+    return lines

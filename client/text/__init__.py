@@ -1,0 +1,92 @@
+"""Everything the client says in words, and reads back from words: no I/O, no network.
+
+Owns the language (``language``, ``LANGUAGE``, ``tr`` and the Italian catalog ``ITALIAN``),
+card notation (``DeckStyle``, ``label``, ``labels``, ``rank_label``, ``suit_label``,
+``parse_cards``, ``IT_RANKS``, ``FR_RANKS``, ``SUIT_COLOURS``) and a move typed as text
+(``parse_choice``), rich rendering of a game (``render_view``, ``render_moves``,
+``event_line``, ``notice_line``, ``cards_text``), a table option typed as text
+(``coerce``), the invite string (``invite_string``, ``parse_invite``, ``refusal_text``) and
+the rulebook: ``book``, ``preset_rules``, ``table_rules``, ``options_text``,
+``option_lines``, ``category_names``, ``declaration_names``, ``BASICS``, ``PRESET_TEXT``,
+``CAPTURE_MODE_TEXT``, ``CAPTURE_MODE_NAMES``, ``ASSO_TEXT``, ``CATEGORY_NAMES``, and the
+Italian book as a module, ``rulebook_it``.
+
+Must never: read the keyboard, open a file or a connection, or import the client's net/,
+console/ or tui/; of the client it stands only on game/ (the notices it renders).
+"""
+
+from __future__ import annotations
+
+from .i18n import LANGUAGE, language, tr
+from .italian import ITALIAN
+from .notation import (
+    DeckStyle,
+    FR_RANKS,
+    IT_RANKS,
+    SUIT_COLOURS,
+    label,
+    labels,
+    parse_cards,
+    parse_choice,
+    rank_label,
+    suit_label,
+)
+from .render import cards_text, event_line, notice_line, render_moves, render_view
+from .options import coerce
+from .invite import invite_string, parse_invite, refusal_text
+from .rulebook import (
+    ASSO_TEXT,
+    BASICS,
+    CAPTURE_MODE_NAMES,
+    CAPTURE_MODE_TEXT,
+    CATEGORY_NAMES,
+    PRESET_TEXT,
+    book,
+    category_names,
+    declaration_names,
+    option_lines,
+    options_text,
+    preset_rules,
+    table_rules,
+)
+from .rulebook import it as rulebook_it
+
+__all__ = [
+    "ASSO_TEXT",
+    "BASICS",
+    "CAPTURE_MODE_NAMES",
+    "CAPTURE_MODE_TEXT",
+    "CATEGORY_NAMES",
+    "DeckStyle",
+    "FR_RANKS",
+    "ITALIAN",
+    "IT_RANKS",
+    "LANGUAGE",
+    "PRESET_TEXT",
+    "SUIT_COLOURS",
+    "book",
+    "cards_text",
+    "category_names",
+    "coerce",
+    "declaration_names",
+    "event_line",
+    "invite_string",
+    "label",
+    "labels",
+    "language",
+    "notice_line",
+    "option_lines",
+    "options_text",
+    "parse_cards",
+    "parse_choice",
+    "parse_invite",
+    "preset_rules",
+    "rank_label",
+    "refusal_text",
+    "render_moves",
+    "render_view",
+    "rulebook_it",
+    "suit_label",
+    "table_rules",
+    "tr",
+]

@@ -1,0 +1,37 @@
+"""The language of the terminal client: English, or Italian when the environment's
+locale says so (``LC_ALL``, ``LC_MESSAGES`` or ``LANG`` set to ``it_*``, as POSIX reads
+them: the first one set wins).  :func:`tr` gives a string in that language, from the one
+catalog of the terminal's Italian (:mod:`scopa.client.text.italian`); a test fails when a
+string shown by the terminal client has no Italian there."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from typing import Literal
+
+from .italian import ITALIAN
+
+Lang = Literal["en", "it"]
+LANGS: tuple[Lang, ...] = ("en", "it")
+
+
+def language(env: Mapping[str, str] | None = None) -> Lang:
+    """The language the locale of ``env`` (default: this process's) asks for."""
+    env = os.environ if env is None else env
+    for key in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = env.get(key, "")
+        if value:
+            return "it" if value.lower().startswith("it") else "en"
+    return "en"
+
+
+LANGUAGE: Lang = language()
+"""The terminal client's language, read once when it starts."""
+
+
+def tr(text: str, /, **values: object) -> str:
+    """``text`` (the English, a ``str.format`` template) in the terminal's language, with
+    ``values`` put in.  A string the catalog lacks stays English (the test says so)."""
+    template = ITALIAN.get(text, text) if LANGUAGE == "it" else text
+    return template.format(**values) if values else template

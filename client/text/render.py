@@ -1,0 +1,207 @@
+"""Terminal rendering with rich: cards in Italian or French style (RULES.md §7), the
+table, a hand with what each card captures, events and the round breakdown."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from rich.console import Group, RenderableType
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from scopa.engine import (
+    DealVoid,
+    Declare,
+    Declared,
+    Forced,
+    Event,
+    GameEnded,
+    GameStarted,
+    HandDealt,
+    Play,
+    Played,
+    RoundEnded,
+    RoundScore,
+    RoundStarted,
+    View,
+    cards_in,
+)
+from scopa.engine.actions import DECLARATION_POINTS
+from scopa.engine.cards import SETTE_COPPE, SETTEBELLO
+from scopa.engine.scoring import Category
+
+from .i18n import tr
+from .notation import SUIT_COLOURS, DeckStyle, label
+from ..game import SeatCameBack, SeatNotice, SeatTakenByBot, SeatWentAway
+
+__all__ = ["DeckStyle", "action_text", "card_text", "cards_text", "event_line", "render_moves", "render_round", "render_view"]
+
+
+def card_text(card: int, style: DeckStyle = DeckStyle.ITALIAN) -> Text:
+    """A coloured card label, e.g. ``7 Den`` or ``7♦`` (what the player may type back)."""
+    bold = " bold" if card == SETTEBELLO else ""
+    return Text(label(card, style), style=SUIT_COLOURS[card & 3] + bold)
+
+
+def cards_text(cards: Sequence[int] | int, style: DeckStyle = DeckStyle.ITALIAN) -> Text:
+    seq = cards_in(cards) if isinstance(cards, int) else cards
+    if not seq:
+        return Text("—", style="dim")
+    return Text("  ").join(card_text(c, style) for c in seq)
+
+
+def action_text(action: Play | Declare, style: DeckStyle = DeckStyle.ITALIAN) -> Text:
+    if isinstance(action, Declare):
+        return Text(str(action), style="magenta")
+    t = Text(tr("play") + " ") + card_text(action.card, style)
+    if action.capture:
+        t += Text(" → " + tr("takes") + " ") + cards_text(action.capture, style)
+    else:
+        t += Text(" → " + tr("on the table"), style="dim")
+    return t
+
+
+def side_name(side: int, names: Sequence[str], teams: bool) -> str:
+    if teams:
+        return " & ".join(n for i, n in enumerate(names) if i % 2 == side)
+    return names[side]
+
+
+def render_view(view: View, names: Sequence[str], style: DeckStyle) -> RenderableType:
+    """The table, piles, scores and (for a seat) the hand with what each card takes."""
+    teams = view.rules.has_teams
+    head = Table.grid(padding=(0, 2))
+    head.add_row(
+        Text(tr("Round {n}", n=view.round_no), style="bold"),
+        Text(tr("dealer: {name}", name=names[view.dealer])),
+        Text(tr("stock: {n}", n=view.stock_left)),
+        Text(tr("rules: {rules}", rules=view.rules.describe()), style="dim"),
+    )
+    sides = Table(box=None, padding=(0, 2))
+    sides.add_column(tr("side"))
+    sides.add_column(tr("score"), justify="right")
+    sides.add_column(tr("pile"), justify="right")
+    sides.add_column(tr("scope"), justify="right")
+    for side in range(len(view.totals)):
+        label = side_name(side, names, teams)
+        if view.side == side:
+            label += " " + tr("(you)")
+        scopa_cards = cards_text(view.scopa_cards[side], style) if view.scopa_cards[side] else Text("")
+        sides.add_row(
+            label, str(view.totals[side]), str(len(view.captured[side])),
+            Text(f"{view.scope[side]} ") + scopa_cards,
+        )  # fmt: skip
+    parts: list[RenderableType] = [head, sides, Text(tr("Table:") + " ") + cards_text(view.table, style)]
+    others = [
+        f"{names[s]}: {n}" for s, n in enumerate(view.hand_sizes) if s != view.seat
+    ]
+    parts.append(Text(tr("Cards in hand —") + " " + ", ".join(others), style="dim"))
+    if view.seat is not None:
+        parts.append(Text(tr("Your hand:") + " ") + cards_text(view.hand, style))
+    return Panel(Group(*parts), title="Scopa", expand=False)
+
+
+def render_moves(legal: Sequence[Play | Declare], style: DeckStyle) -> RenderableType:
+    """Numbered legal moves: a capture choice is one line per set of cards."""
+    t = Table(box=None, show_header=False, padding=(0, 1))
+    for i, a in enumerate(legal, 1):
+        t.add_row(Text(f"{i:>2}.", style="bold"), action_text(a, style))
+    return t
+
+
+def render_round(score: RoundScore, names: Sequence[str], teams: bool) -> RenderableType:
+    """The round breakdown: one column per side, one row per category that scored."""
+    t = Table(title=tr("Round score"), expand=False)
+    t.add_column("")
+    sides = len(score.breakdown)
+    for side in range(sides):
+        t.add_column(side_name(side, names, teams), justify="right")
+    t.add_row(tr("cards captured"), *[str(n) for n in score.cards])
+    t.add_row(tr("primiera sum"), *[str(p) if p else tr("— (suit missing)") for p in score.primiera])
+    cats: list[Category] = []
+    for b in score.breakdown:
+        for c in b:
+            if c not in cats:
+                cats.append(c)
+    for c in cats:
+        t.add_row(Text(str(c), style="bold"), *[str(b.get(c, 0)) for b in score.breakdown])
+    t.add_row(Text(tr("points"), style="bold green"), *[str(p) for p in score.points])
+    return t
+
+
+def event_line(event: Event, names: Sequence[str], style: DeckStyle, me: int | None = None) -> RenderableType | None:
+    """One event as a line (or a table for a round end); ``None`` if nothing to show."""
+
+    def who(seat: int) -> str:
+        return tr("You") if seat == me else names[seat]
+
+    if isinstance(event, GameStarted):
+        return Text(tr("Game starts: {rules}. Seats: {names}", rules=event.rules.describe(),
+                       names=", ".join(event.names)), style="bold")
+    if isinstance(event, DealVoid):
+        return Text(tr("The table showed") + " ") + cards_text(event.table, style) + Text(
+            " " + tr("— void deal, dealing again."))
+    if isinstance(event, RoundStarted):
+        t = Text(tr("Round {n}: {name} deals. Table: ", n=event.round_no, name=names[event.dealer]), style="bold") \
+            + cards_text(event.table, style)
+        if event.dealer_bonus:
+            t += Text("  " + tr("Dealer's bonus: {n} scopa(e)!", n=event.dealer_bonus), style="magenta")
+        return t
+    if isinstance(event, HandDealt):
+        return None
+    if isinstance(event, Declared):
+        d = event.declaration
+        t = Text(tr("{who} declared {what} ({n} points", who=who(event.seat), what=d.kind.value,
+                    n=DECLARATION_POINTS[d.kind]))
+        if d.wild is not None:
+            t += Text(", ") + card_text(SETTE_COPPE, style) + Text(" " + tr("as {n}", n=d.wild))
+        return t + Text("): ") + cards_text(event.hand, style)
+    if isinstance(event, Played) and event.forced_by is Forced.TIMEOUT and event.seat == me:
+        t = Text(tr("Your time ran out: the server played") + " ", style="bold yellow") + card_text(event.card, style)
+        if event.captured:
+            t += Text(" " + tr("and took") + " ", style="bold yellow") + cards_text(event.captured, style)
+        return t + Text(" " + tr("for you."), style="bold yellow")
+    if isinstance(event, Played):
+        t = Text((tr("You played") if event.seat == me else tr("{who} played", who=who(event.seat))) + " ") \
+            + card_text(event.card, style)
+        if event.captured:
+            t += Text(" " + tr("and took") + " ") + cards_text(event.captured, style)
+        if event.scopa:
+            t += Text("  SCOPA!", style="bold magenta")
+        if event.forced_by is Forced.TIMEOUT:
+            t += Text(" " + tr("(time ran out: the server played for them)"), style="yellow")
+        elif event.forced:
+            t += Text(" " + tr("(played by the game master)"), style="dim")
+        return t
+    if isinstance(event, RoundEnded):
+        teams = len(event.totals) == 2 and len(names) > 2
+        parts: list[RenderableType] = []
+        if event.leftovers and event.leftovers_to is not None:
+            parts.append(
+                Text(tr("Leftovers to {who}: ", who=side_name(event.leftovers_to, names, teams)))
+                + cards_text(event.leftovers, style)
+            )
+        parts.append(render_round(event.score, names, teams))
+        parts.append(Text(tr("Totals:") + " " + ", ".join(
+            f"{side_name(i, names, teams)} {p}" for i, p in enumerate(event.totals)), style="bold"))
+        return Group(*parts)
+    if isinstance(event, GameEnded):
+        teams = len(event.totals) == 2 and len(names) > 2
+        winner = tr("nobody") if event.winner is None else side_name(event.winner, names, teams)
+        return Text(tr("Game over ({reason}): {who} wins — {totals}", reason=event.reason.value, who=winner,
+                       totals=", ".join(map(str, event.totals))), style="bold green")
+    return None
+
+
+
+def notice_line(notice: SeatNotice) -> Text:
+    """A seat going away, coming back or being taken over by a bot, as one line."""
+    if isinstance(notice, SeatWentAway):
+        return Text(tr("{name} lost the connection; the table waits up to {seconds} s.", name=notice.name,
+                       seconds=f"{notice.grace_seconds:g}"), style="yellow")
+    if isinstance(notice, SeatCameBack):
+        return Text(tr("{name} is back.", name=notice.name), style="green")
+    assert isinstance(notice, SeatTakenByBot)
+    return Text(tr("{name} did not come back: a {strategy} bot plays the seat.", name=notice.name,
+                   strategy=notice.strategy), style="yellow")

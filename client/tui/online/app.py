@@ -1,0 +1,423 @@
+"""`scopa play` and `scopa watch` as a Textual app: the lobby, games at a table through
+:class:`~scopa.client.net.session.ClientSession`, watching, what happens to the other seats,
+a reconnecting banner and a return to an unfinished game after a restart."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from rich.text import Text
+
+from scopa.engine import Event, GameEnded, Played, RoundEnded, RoundStarted, RuleSet
+from scopa.protocol import ChatMessage, Command, Snapshot, TableUpdate
+from scopa.protocol.convert import rules_from_wire
+
+from ...game import GameTranslator, SeatCameBack, SeatNotice, notice_from_wire
+from ...text import tr, DeckStyle, invite_string, refusal_text
+from ...net import ClientSession, ConnectionLost, ServerRefused, SavedSeat, TokenStore, CertificateRefused
+from ..app import ScopaApp
+from .away import AwaySeats
+from ..board import BoardScreen
+from ..boardstate import BoardState
+from .comeback import Comeback
+from ..dialogs import ConfirmScreen, GameOverScreen, RoundEndScreen
+from .lobby import CreateTableScreen, LobbyScreen, NewTable
+from .players import NetPlayer, Watcher
+from .snapshot import apply_public
+from ..text import result_line, rules_line
+
+
+class NetApp(ScopaApp):
+    """The lobby and network games (``scopa play``), or one watched table (``scopa watch``)."""
+
+    def __init__(
+        self,
+        host: str,
+        port: int,
+        name: str,
+        store: TokenStore,
+        defaults: RuleSet | None = None,
+        style: DeckStyle = DeckStyle.ITALIAN,
+        autoplay: bool = True,
+        watch: str | None = None,
+        pace: float = 0.0,
+        invite: tuple[str, str] | None = None,
+    ) -> None:
+        super().__init__()
+        self.host, self.port, self.player_name = host, port, name
+        self.server = f"{host}:{port}"
+        self.store = store
+        self.defaults = defaults or RuleSet()
+        self.deck = style
+        self.autoplay = autoplay
+        self.pace = pace  # seconds to leave each play by someone else on screen
+        self.watch_only = watch
+        self.leaving = False  # the person asked to leave the game being played
+        self.invite = invite  # (table, code): join that private table (or watch it, with ``watch``) at once
+        self.session: ClientSession | None = None
+        self.lobby: LobbyScreen | None = None
+        self.board_screen: BoardScreen | None = None
+        self.watching: str | None = None
+        self.playing = False
+        self.lobby_pushes = False  # the server pushes table changes to the lobby
+        self.messages: list[str] = []  # what the app told the person, in order (also for tests)
+        self.away = AwaySeats(lambda text: self.tell(text))  # the other seats that are away, counting their time down
+        self.comeback = Comeback(lambda text: self.tell(text), lambda: self.session.table_id if self.session else None,
+                                 style)  # what was missed while away, and a move to send again
+        self.proxied_for: str | None = None  # a web host's: whom the connection is for
+        self.link_options: dict[str, Any] = {}
+        """ClientSession.connect's tls, trust and fingerprint (a TLS server) and others (a cluster's addresses)."""
+        self.ask_before_resuming = True  # False: back to a saved seat without asking
+
+    # ------------------------------------------------------------------ frame
+
+    def current_rules(self) -> RuleSet | None:
+        if self.board_screen is not None and self.board_screen.board.rules is not None:
+            return self.board_screen.board.rules
+        if self.lobby is not None and self.screen is self.lobby:
+            return self.lobby.selected_rules() or self.defaults
+        return self.defaults
+
+    def tell(self, text: str | Text) -> None:
+        self.messages.append(str(text))
+        if self.board_screen is not None and self.screen is self.board_screen:
+            self.board_screen.say(text)
+        elif self.lobby is not None:
+            self.lobby.say(text)
+
+    LEAVE_QUESTION = tr("Leave the game? Your seat goes to a bot or the game ends, as the table says.")
+
+    def in_game(self) -> bool:
+        return self.playing
+
+    async def _leave(self) -> None:
+        if not self.playing:
+            self.exit(0)
+            return
+        if await self.show_and_wait(ConfirmScreen(self.LEAVE_QUESTION)):
+            if self.session is None or self.watching is not None or self.lobby is None:
+                self.exit(0)
+                return
+            # Back to the lobby: the game's end and ``left`` take the board away.
+            self.store.forget(self.server, self.player_name)
+            self.leaving = True
+            try:
+                self.session.leave_game()
+            except ConnectionLost:
+                self.exit(0)
+
+    # ------------------------------------------------------------------ start
+
+    def on_mount(self) -> None:
+        self.run_worker(self.main(), name="main", exclusive=True, group="main")
+
+    async def main(self) -> None:
+        try:
+            await self._main()
+        except ServerRefused as exc:
+            self.exit(1, message=refusal_text(exc.code, exc.message, self.watch_only, self.invite is not None))
+        except (ConnectionLost, CertificateRefused) as exc:
+            self.exit(1, message=f"{exc}")
+
+    async def _main(self) -> None:
+        saved = self.store.load(self.server, self.player_name) if self.watch_only is None else None
+        session: ClientSession | None = None
+        if self.watch_only is None:
+            self.lobby = LobbyScreen(tr("{name} on {server}", name=self.player_name, server=self.server))
+            await self.push_screen(self.lobby)
+        if saved is not None and (not self.ask_before_resuming or await self.offer_return(saved)):
+            try:
+                session = await ClientSession.resume_seat(self.host, self.port, saved.name, saved.token,
+                                                          proxied_for=self.proxied_for,
+                                                          tls=self.link_options.get("tls", False),
+                                                          trust=self.link_options.get("trust"),
+                                                          others=self.link_options.get("others", ()))
+            except ServerRefused as exc:
+                self.tell(tr("That game is over or gone ({reason}).", reason=exc.message))
+                self.store.forget(self.server, self.player_name)
+        if session is None:
+            session = await ClientSession.connect(self.host, self.port, self.player_name,
+                                                  proxied_for=self.proxied_for, **self.link_options)
+        self.session = session
+        session.observers.append(lambda c: self.call_later(self.on_server_command, c))
+        session.link_observers.append(self._link_changed)
+        session.link_observers.append(lambda up, why: self.call_later(self.on_link, up, why))
+        if self.watch_only is not None:
+            await self.watch_game(self.watch_only, self.invite[1] if self.invite else None)
+            self.exit(0)
+            return
+        if session.table_id is not None:  # resumed: straight back to the game
+            await self.play_at_table()
+        elif self.invite is not None:  # scopa play --invite: straight to the friend's table
+            await self.lobby_action("join", " ".join(self.invite))
+        await self.subscribe_lobby()
+        await self.refresh_tables()
+
+    async def offer_return(self, saved: SavedSeat) -> bool:
+        """Ask on the lobby screen (y/n) whether to go back to a saved seat."""
+        assert self.lobby is not None
+        answer: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        self.lobby.ask(Text.assemble(
+            (tr("You have an unfinished game at table {table} on {server} (seat {seat}, as {name}).",
+                table=saved.table, server=self.server, seat=saved.seat + 1, name=saved.name) + " ", "bold"),
+            (tr("y: go back to it · n: forget it"), "bold green")), answer)
+        yes = await answer
+        if not yes:
+            self.store.forget(self.server, self.player_name)
+        return yes
+
+    async def subscribe_lobby(self) -> None:
+        """Have the server push every table change to the lobby (``watch_lobby``)."""
+        if self.session is None:
+            return
+        await self.session.watch_lobby()
+        self.lobby_pushes = True
+
+    # ------------------------------------------------------------------ the lobby
+
+    async def refresh_tables(self) -> None:
+        if self.session is None or self.lobby is None:
+            return
+        tables = await self.session.list_tables()
+        self.lobby.show_tables(tables)
+
+    def on_lobby_screen_action(self, message: LobbyScreen.Action) -> None:
+        self.run_worker(self.lobby_action(message.kind, message.arg), group="lobby", exclusive=True)
+
+    async def lobby_action(self, kind: str, arg: str) -> None:
+        session = self.session
+        if session is None or self.lobby is None:
+            return
+        try:
+            if kind == "refresh":
+                await self.refresh_tables()
+            elif kind == "say":
+                await session.send_chat(arg)
+            elif kind == "create":  # the form again as it was, with the reason, when the server refuses
+                last: NewTable | None = None
+                problem = ""
+                while True:
+                    new = await self.show_and_wait(CreateTableScreen(self.defaults, session.turn_timeout, last, problem))
+                    if new is None:
+                        return
+                    try:
+                        info = await session.create_table(new.rules, fill_with_bots=new.bots, private=new.private,
+                                                          turn_timeout=new.turn_timeout,
+                                                          no_turn_timer=new.no_turn_timer,
+                                                          bot_takeover=new.bot_takeover)
+                    except ServerRefused as exc:
+                        last, problem = new, refusal_text(exc.code, exc.message)
+                        continue
+                    break
+                self.tell(tr("Table {table} is open: {rules}.", table=info.id,
+                             rules=rules_line(rules_from_wire(info.rules))))
+                await self.play_at_table(invite_string(info.id, session.invite) if new.private and session.invite
+                                         else None)
+            elif kind == "join":
+                table_id, _, invite = arg.partition(" ")
+                joined = await session.join_table(table_id, invite=invite or None)
+                self.tell(tr("You sit at table {table}, seat {seat}.", table=joined.table, seat=joined.seat + 1))
+                await self.play_at_table()
+            elif kind == "watch":
+                await self.watch_game(arg)
+            await self.refresh_tables()
+        except ServerRefused as exc:
+            self.tell(Text(refusal_text(exc.code, exc.message, arg if kind == "watch" else None,
+                                        kind == "join" and " " in arg), style="yellow"))
+        except ConnectionLost:
+            await self.reconnect_lobby()
+
+    async def reconnect_lobby(self) -> None:
+        if self.session is None:
+            return
+        self.on_link(False, "connection lost")
+        await self.session.reconnect()
+        await self.refresh_tables()
+
+    # ------------------------------------------------------------------ a game
+
+    def save_seat(self) -> None:
+        s = self.session
+        if s is not None and s.token is not None and s.table_id is not None and s.seat is not None:
+            self.store.save(SavedSeat(server=self.server, name=self.player_name, table=s.table_id, seat=s.seat,
+                                      token=s.token))
+
+    async def play_at_table(self, invite: str | None = None) -> None:
+        """Play the game at the table this session sits at (``invite``: a private table's
+        number and code, to show while its seats fill)."""
+        session = self.session
+        assert session is not None
+        self.save_seat()
+        board = BoardState(viewer=session.seat)
+        screen = BoardScreen(board, self.deck, title=tr("table {table}", table=session.table_id))
+        screen.question.hold_on_cancel = True
+        screen.chat = self.say_at_table
+        screen.turn_clock, screen.now = session.turn_clock, session.clock.now
+        self.board_screen = screen
+        self.playing = True
+        if session.joined is not None and session.joined.resumed:
+            self.comeback.catch_up(screen)
+        await self.push_screen(screen)
+        if not await session.wait_for_game_start(0):
+            screen.say(tr("Waiting for the other seats to fill…") if invite is None else Text.assemble(
+                tr("Waiting for the other seats to fill. A private table: pass on its invite,") + " ", (invite, "bold"),
+                ". " + tr("Your friends run scopa play --invite with it (or press i in the lobby and paste it).")))
+        try:
+            result = await session.play_game(NetPlayer(session.name, self, screen), on_notice=self._notice_in_turn,
+                                             on_snapshot=lambda snap: self.comeback.snapshot_in_turn(screen, snap),
+                                             on_turn_over=screen.turn_taken)
+        finally:
+            self.playing = False
+            self.comeback.caught_up(screen)
+        # Only a game that is over forgets its seat: an app closed mid-game (Ctrl+C, a
+        # reloaded web page) finds it again when it starts.
+        self.store.forget(self.server, self.player_name)
+        if self.leaving:
+            self.leaving = False
+            self.tell(tr("You left table {table}.", table=result.table))
+        else:
+            line = result_line(board) if board.over else tr("The game ended without a winner ({reason}).",
+                                                            reason=result.reason)
+            await self.show_and_wait(GameOverScreen(line, tr("press any key to go back to the lobby")))
+        self.board_screen = None
+        while self.screen is not self.lobby and len(self.screen_stack) > 1:
+            self.pop_screen()
+
+    def _link_changed(self, up: bool, why: str) -> None:
+        """Told at once (before the table's first command on the new connection)."""
+        self.comeback.just_reconnected = up
+        if up and self.playing and self.watching is None and self.board_screen is not None:
+            self.comeback.catch_up(self.board_screen)
+
+    def _notice_in_turn(self, notice: SeatNotice) -> None:
+        """A seat notice in its place among the table's events: our own ``seat_back``
+        ends what was missed."""
+        screen, session = self.board_screen, self.session
+        if isinstance(notice, SeatCameBack) and screen is not None and session is not None \
+                and notice.seat == session.seat:
+            self.comeback.caught_up(screen)
+
+    async def show_event(self, event: Event) -> None:
+        self.comeback.last_move = None  # the table has moved on: nothing to send again
+        screen = self.board_screen
+        if screen is None:
+            return
+        if screen.held and not isinstance(event, GameEnded):  # history: onto the board, not drawn
+            screen.board.apply(event)
+            if isinstance(event, RoundStarted):
+                self.comeback.missed_plays = 0
+            elif isinstance(event, Played):
+                self.comeback.missed_plays += 1
+            return
+        self.comeback.caught_up(screen)
+        screen.board.apply(event)
+        autoplayed = screen.autoplayed
+        screen.tell_event(event)
+        screen.refresh_board()
+        if isinstance(event, Played) and self.pace and (event.seat != screen.board.viewer or autoplayed):
+            await asyncio.sleep(self.pace)  # the next commands wait in the session's queue
+        if isinstance(event, RoundEnded) and screen.board.last_round is not None:
+            if self.session is not None and self.session.replaying():
+                return  # a round that ended before this client came back: nothing to wait for
+            pause = 4.0 if self.watching else None
+            # Waits for the person (the next commands wait in the session's queue).
+            await self.show_and_wait(RoundEndScreen(screen.board.last_round, screen.board, self.deck, pause))
+
+    # ------------------------------------------------------------------ watching
+
+    async def watch_game(self, table_id: str, invite: str | None = None) -> None:
+        session = self.session
+        assert session is not None
+        snap = await session.watch_table(table_id, invite)
+        board = BoardState(viewer=None)
+        screen = BoardScreen(board, self.deck, title=tr("watching table {table} (b: back)", table=table_id))
+        screen.turn_clock, screen.now = session.turn_clock, session.clock.now
+        self.board_screen, self.watching = screen, table_id
+        translator = GameTranslator(Watcher(self), -1, table_id)
+        translator.rules = board.rules = rules_from_wire(snap.table.rules)
+        translator.names = board.names = tuple(s.name for s in sorted(snap.seats, key=lambda s: s.seat))
+        if snap.public is not None:
+            translator.started = True
+            apply_public(board, snap)
+        await self.push_screen(screen)
+        screen.refresh_board()
+
+        async def follow(command: Command) -> None:
+            await translator.handle(command)
+
+        try:
+            left = await session.watch(table_id, follow)
+            self.tell(tr("No longer watching table {table} ({reason}).", table=table_id, reason=left.reason))
+        finally:
+            self.watching = None
+            self.board_screen = None
+            if self.screen is screen:
+                self.pop_screen()
+
+    def action_stop_watching(self) -> None:
+        if self.session is not None and self.watching is not None:
+            self.run_worker(self.session.unwatch_table(self.watching), group="unwatch")
+
+    # ------------------------------------------------------------------ what the server says
+
+    def table_party(self) -> str | None:
+        """Who speaks for the table this app sits at or watches (``table:<id>``)."""
+        if self.watching is not None:
+            return f"table:{self.watching}"
+        if self.session is not None and self.session.table_id is not None:
+            return f"table:{self.session.table_id}"
+        return None
+
+    def say_at_table(self, text: str) -> None:
+        """Send a chat line to the people at this table (the board's chat box)."""
+        session, table = self.session, self.table_party()
+        if session is None or table is None or self.watching is not None:
+            return
+
+        async def send() -> None:
+            try:
+                await session.send_chat(text, to=table)
+            except ConnectionLost:
+                self.tell(Text(tr("Not sent while reconnecting: {text}", text=text), style="yellow"))
+
+        self.run_worker(send(), group="chat")
+
+    def on_server_command(self, command: Command) -> None:
+        body = command.body
+        screen = self.board_screen
+        if isinstance(body, ChatMessage):
+            author = body.author.split(":", 1)[-1]
+            if screen is not None and command.sender == self.table_party():
+                screen.chat_line(author, body.text)
+                return
+            if self.lobby is not None:
+                self.lobby.chat(author, body.text)
+            if not self.lobby_pushes and self.screen is self.lobby:
+                self.run_worker(self.refresh_tables(), group="refresh", exclusive=True)
+        elif isinstance(body, TableUpdate):
+            if self.lobby is not None and (self.lobby_pushes or command.sender == "lobby"):
+                self.lobby.update_table(body.table)
+            at_table = screen is not None and command.sender == f"table:{body.table.id}"
+            if at_table and screen is not None:  # who is away: the table map is the truth
+                self.away.from_update(screen, body.table.away)
+        elif isinstance(body, Snapshot) and screen is not None:
+            if self.watching is not None:  # a seat's snapshot is set in its place among the events
+                apply_public(screen.board, body)
+            self.away.from_update(screen, body.table.away)  # who is away: the table map is the truth
+        elif (notice := notice_from_wire(body)) is not None and screen is not None:
+            if command.sender == self.table_party():
+                self.away.notice(screen, notice)
+
+    def on_link(self, up: bool, why: str) -> None:
+        screen = self.board_screen
+        if up:
+            text = None
+            self.messages.append("reconnected")
+        else:
+            text = tr("Connection lost ({why}): reconnecting… your moves are kept until it is back.", why=why)
+            self.messages.append(text)
+        if screen is not None:
+            screen.banner(text)
+        elif self.lobby is not None:
+            self.lobby.say(text or tr("Reconnected."))

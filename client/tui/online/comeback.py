@@ -1,0 +1,79 @@
+"""Coming back to a network game after a time away: the missed plays go onto the board
+without being drawn one by one, and a move lost with the old connection is sent again."""
+
+from __future__ import annotations
+
+from ...text import tr
+
+from collections.abc import Callable, Sequence
+
+from rich.text import Text
+
+from scopa.engine import Declare, Play
+from scopa.protocol import Snapshot
+
+from ...text import DeckStyle, label
+from ..board import BoardScreen
+from .snapshot import apply_public
+
+
+class Comeback:
+    """What a seat missed while away, shown at once when it is back; and the move to play
+    again when the server repeats the question it was answering."""
+
+    def __init__(self, tell: Callable[[str | Text], None], table_id: Callable[[], str | None],
+                 deck: DeckStyle) -> None:
+        self.tell, self.table_id, self.deck = tell, table_id, deck
+        self.last_move: tuple[list[Play | Declare], Play | Declare] | None = None
+        """The move sent last, with the choice it answered, until the table shows an event."""
+        self.just_reconnected = False
+        self.missed_plays = 0  # plays of the current round caught up with after a time away
+        self._snapshot: Snapshot | None = None  # one that stands for the missed events, shown at the end
+
+    def catch_up(self, screen: BoardScreen) -> None:
+        """What comes next happened while this client was away (up to the seat's own
+        ``seat_back``): it goes onto the board and into the round's list without being
+        drawn play by play; the board is drawn once, as it stands, at the end."""
+        screen.held = True
+        self.missed_plays = 0
+
+    def caught_up(self, screen: BoardScreen) -> None:
+        if not screen.held:
+            return
+        screen.held = False
+        snap, self._snapshot = self._snapshot, None
+        if snap is not None:
+            apply_public(screen.board, snap)
+        screen.refresh_board()
+        table = self.table_id()
+        if screen.board.round_no and table is not None:
+            n = self.missed_plays
+            if n == 0:
+                said = tr("Back at table {table}, as it stands now: nothing was played meanwhile.", table=table)
+            elif n == 1:
+                said = tr("Back at table {table}, as it stands now: its one play so far is in this round's list, "
+                          "the one you missed too.", table=table)
+            else:
+                said = tr("Back at table {table}, as it stands now: its {n} plays so far are in this round's list, "
+                          "those you missed too.", table=table, n=n)
+            self.tell(said)
+
+    def snapshot_in_turn(self, screen: BoardScreen, snapshot: Snapshot) -> None:
+        """A snapshot that stands for missed events: set at the end of the catching up, or now."""
+        if screen.held:
+            self._snapshot = snapshot
+        else:
+            apply_public(screen.board, snapshot)
+            screen.refresh_board()
+
+    def move_to_replay(self, legal: Sequence[Play | Declare]) -> Play | Declare | None:
+        """The move to send again when, just after a reconnect, the server asks the very
+        question it answered: the move left on a connection that was already dead."""
+        again, self.just_reconnected = self.just_reconnected, False
+        if not again or self.last_move is None or self.last_move[0] != list(legal):
+            return None
+        action = self.last_move[1]
+        what = label(action.card, self.deck) if isinstance(action, Play) else tr("your declaration")
+        self.tell(Text(tr("Your move, {what}, is played again: the connection dropped as it was sent.", what=what),
+                       style="yellow"))
+        return action

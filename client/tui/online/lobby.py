@@ -1,0 +1,212 @@
+"""The lobby: the server's tables (kept up to date), join (a private table with its
+invite code), watch, chat; ``c`` opens the create-table form (createform.py)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+
+from rich.text import Text
+from textual import events, on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.message import Message
+from textual.screen import ModalScreen, Screen
+from textual.widgets import DataTable, Footer, Input, RichLog, Static
+
+from scopa.engine import RuleSet
+from scopa.protocol import TableInfo, TableState
+from scopa.protocol.convert import rules_from_wire
+
+from ...text import parse_invite, tr
+from .createform import CreateTableScreen, NewTable
+from ..dialogs import Once, dialog_css
+from ..text import rules_line
+
+__all__ = ["CreateTableScreen", "InviteScreen", "LobbyScreen", "NewTable", "seats_text"]
+
+
+def seats_text(info: TableInfo) -> Text:
+    parts = []
+    for i, name in enumerate(info.seats):
+        if name is None:
+            parts.append(Text(tr("free"), style="green"))
+        elif i in info.away:
+            parts.append(Text(tr("{name} (away)", name=name), style="yellow"))
+        else:
+            parts.append(Text(name))
+    return Text(", ").join(parts)
+
+
+class LobbyScreen(Screen[None]):
+    """Tables, chat and the lobby's keys; the app does the talking to the server."""
+
+    DEFAULT_CSS = """
+    LobbyScreen { layout: vertical; }
+    #lobby-top { height: 1; background: $primary-background; padding: 0 1; }
+    #tables { height: 1fr; min-height: 5; }
+    #chat { height: 6; border-top: solid $primary; }
+    #say { height: 3; }
+    #lobby-status { height: auto; padding: 0 1; background: $boost; }
+    """
+
+    BINDINGS = [
+        Binding("c", "create", tr("create")),
+        Binding("j", "join", tr("join")),
+        Binding("i", "invited", tr("join with an invite")),
+        Binding("w", "watch", tr("watch")),
+        Binding("r", "refresh", tr("refresh")),
+        Binding("t", "talk", tr("chat")),
+    ]
+
+    class Action(Message):
+        """The person asked for something: create, join ID, watch ID, refresh, say TEXT."""
+
+        def __init__(self, kind: str, arg: str = "") -> None:
+            super().__init__()
+            self.kind, self.arg = kind, arg
+
+    def __init__(self, who: str) -> None:
+        super().__init__()
+        self.who = who
+        self.tables: dict[str, TableInfo] = {}
+        self._question: asyncio.Future[bool] | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text.assemble((tr("Scopa lobby"), "bold"), f" · {self.who}"), id="lobby-top")
+        table: DataTable[object] = DataTable(id="tables", cursor_type="row", zebra_stripes=True)
+        table.add_columns(tr("table"), tr("rules"), tr("seats"), tr("state"), tr("watching"))
+        yield table
+        yield RichLog(id="chat", markup=False, wrap=True)
+        yield Input(placeholder=tr("t: say something to the lobby"), id="say")
+        yield Static("", id="lobby-status")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#tables", DataTable).focus()
+        self.say(tr("c: create a table · Enter or j: join the selected table · w: watch it · ?: rules"))
+
+    def ask(self, question: Text, answer: asyncio.Future[bool]) -> None:
+        """A yes/no question on the status line; y or n answers it."""
+        self._question = answer
+        self.say(question)
+
+    def on_key(self, event: events.Key) -> None:
+        question = self._question
+        if question is None or question.done() or event.key not in ("y", "s", "n"):
+            return
+        event.stop()
+        self._question = None
+        question.set_result(event.key in ("y", "s"))
+        self.say("")
+
+    def say(self, text: str | Text) -> None:
+        self.query_one("#lobby-status", Static).update(text)
+
+    def chat(self, author: str, text: str) -> None:
+        self.query_one("#chat", RichLog).write(Text.assemble((author, "bold"), ": ", text))
+
+    def show_tables(self, tables: Sequence[TableInfo]) -> None:
+        self.tables = {t.id: t for t in tables if t.state is not TableState.FINISHED}
+        self._redraw()
+
+    def update_table(self, info: TableInfo) -> None:
+        """One table changed (a pushed table_update)."""
+        if info.state is TableState.FINISHED:
+            self.tables.pop(info.id, None)
+        else:
+            self.tables[info.id] = info
+        self._redraw()
+
+    def _redraw(self) -> None:
+        dt = self.query_one("#tables", DataTable)
+        keep = self.selected_id()
+        dt.clear()
+        for info in self.tables.values():
+            style = {TableState.WAITING: "green", TableState.PLAYING: "yellow"}.get(info.state, "dim")
+            dt.add_row(info.id, rules_line(rules_from_wire(info.rules)), seats_text(info),
+                       Text(tr(info.state.value), style=style), str(info.spectators), key=info.id)
+        if not self.tables:
+            self.say(tr("No tables yet: press c to create one."))
+        if keep in self.tables:
+            dt.move_cursor(row=list(self.tables).index(keep))
+
+    def selected_id(self) -> str | None:
+        dt = self.query_one("#tables", DataTable)
+        if not self.tables or dt.row_count == 0:
+            return None
+        try:
+            key = dt.coordinate_to_cell_key(dt.cursor_coordinate).row_key
+        except Exception:  # noqa: BLE001 - no row under the cursor
+            return None
+        return str(key.value) if key.value is not None else None
+
+    def selected_rules(self) -> RuleSet | None:
+        table_id = self.selected_id()
+        return rules_from_wire(self.tables[table_id].rules) if table_id in self.tables else None
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        self.post_message(self.Action("join", str(event.row_key.value)))
+
+    def action_create(self) -> None:
+        self.post_message(self.Action("create"))
+
+    def action_join(self) -> None:
+        table_id = self.selected_id()
+        if table_id is None:
+            self.say(tr("No table selected: c creates one."))
+            return
+        self.post_message(self.Action("join", table_id))
+
+    def action_invited(self) -> None:
+        def chosen(answer: str | None) -> None:
+            if answer:
+                self.post_message(self.Action("join", answer))
+
+        self.app.push_screen(InviteScreen(), chosen)
+
+    def action_watch(self) -> None:
+        table_id = self.selected_id()
+        if table_id is not None:
+            self.post_message(self.Action("watch", table_id))
+
+    def action_refresh(self) -> None:
+        self.post_message(self.Action("refresh"))
+
+    def action_talk(self) -> None:
+        self.query_one("#say", Input).focus()
+
+    @on(Input.Submitted, "#say")
+    def _said(self, event: Input.Submitted) -> None:
+        text = event.value.strip()
+        event.input.value = ""
+        self.query_one("#tables", DataTable).focus()
+        if text:
+            self.post_message(self.Action("say", text))
+
+
+class InviteScreen(Once, ModalScreen[str | None]):
+    """A private table: the invite its host passed on (the table and its code)."""
+
+    DEFAULT_CSS = dialog_css("InviteScreen", "60")
+    BINDINGS = [Binding("escape", "cancel", tr("back"))]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static(tr("Join a private table"), classes="dialog-title")
+            yield Input(placeholder=tr("the invite you were given, e.g. 7.Xq3…"), id="invite")
+            yield Static("", id="invite-error")
+            yield Static(tr("Enter: join · Esc: back"), classes="dialog-hint")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        try:
+            table, code = parse_invite(event.value)
+        except ValueError as exc:
+            self.query_one("#invite-error", Static).update(Text(tr(str(exc)), style="yellow"))
+            return
+        self.close(f"{table} {code}")
+
+    def action_cancel(self) -> None:
+        self.close(None)

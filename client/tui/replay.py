@@ -1,0 +1,194 @@
+"""The replay viewer: a small Textual app that steps through a game record.
+
+The game is over, so every hand is shown.  Keys: → / l / space next step, ← / h
+previous step, n / p next and previous round, home / end the first and last step, g
+jump to a round (type its number, Enter), q quit.  A record that stops making sense
+partway is shown up to that point, with the first difference at the bottom.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.reactive import reactive
+from textual.widgets import Footer, Input, Static
+
+from scopa.engine import Phase, cards_in
+from scopa.protocol.record import Record
+from scopa.protocol.record import RecordMismatch, Step
+
+from ..text import DeckStyle, cards_text
+
+
+class ReplayApp(App[None]):
+    """Step through ``steps`` (from :func:`~scopa.protocol.record.replay.replay_steps`)."""
+
+    TITLE = "Scopa replay"
+    AUTO_FOCUS = None  # the keys step through the game; the round box takes focus only when asked
+    CSS = """
+    #title { text-style: bold; padding: 0 1; }
+    #position { color: $accent; padding: 0 1; }
+    #board { padding: 1 1; height: auto; }
+    #score { padding: 0 1; height: auto; }
+    #problem { color: $error; padding: 0 1; height: auto; }
+    #jump { dock: bottom; display: none; }
+    #jump.shown { display: block; }
+    """
+    BINDINGS = [
+        Binding("right,l,space", "step(1)", "next"),
+        Binding("left,h", "step(-1)", "back"),
+        Binding("n", "round(1)", "next round"),
+        Binding("p", "round(-1)", "previous round"),
+        Binding("home", "go(0)", "start", show=False),
+        Binding("end", "go(-1)", "end", show=False),
+        Binding("g", "ask_round", "jump to round"),
+        Binding("q", "quit", "quit"),
+    ]
+
+    index: reactive[int] = reactive(0)
+
+    def __init__(self, record: Record, steps: list[Step], problem: RecordMismatch | None = None,
+                 style: DeckStyle = DeckStyle.ITALIAN) -> None:
+        super().__init__()
+        if not steps:
+            raise ValueError("the record has no round to show")
+        self.record = record
+        self.steps = steps
+        self.problem = problem
+        self.style = style
+        self.names = record.names()
+        self._shown = False  # the widgets exist only once mounted
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(self._title(), id="title")
+            yield Static(id="position")
+            yield Static(id="board")
+            yield Static(id="score")
+            yield Static(f"The record stops making sense here: {self.problem}" if self.problem else "",
+                         id="problem")
+        yield Input(placeholder=f"round 1-{self.rounds} then Enter (Esc: cancel)", id="jump")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self._shown = True
+        self._show()
+
+    # ------------------------------------------------------------------ moving
+
+    @property
+    def rounds(self) -> int:
+        return self.steps[-1].round_index + 1
+
+    @property
+    def step(self) -> Step:
+        return self.steps[self.index]
+
+    def action_step(self, delta: int) -> None:
+        self.index = max(0, min(len(self.steps) - 1, self.index + delta))
+
+    def action_go(self, where: int) -> None:
+        self.index = where % len(self.steps)
+
+    def action_round(self, delta: int) -> None:
+        self.jump_to_round(self.step.round_index + 1 + delta)
+
+    def jump_to_round(self, number: int) -> bool:
+        """Show the deal of round ``number`` (1-based); False if there is no such round."""
+        for i, step in enumerate(self.steps):
+            if step.round_index == number - 1 and step.action_index is None:
+                self.index = i
+                return True
+        return False
+
+    def action_ask_round(self) -> None:
+        box = self.query_one("#jump", Input)
+        box.add_class("shown")
+        box.value = ""
+        box.focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        text = event.value.strip()
+        if not text.isdigit() or not self.jump_to_round(int(text)):
+            self.notify(f"there is no round {text!r}: rounds 1-{self.rounds}", severity="warning")
+            return
+        self._close_jump()
+
+    def on_key(self, event: object) -> None:
+        key = getattr(event, "key", "")
+        box = self.query_one("#jump", Input)
+        if key == "escape" and box.has_class("shown"):
+            self._close_jump()
+
+    def _close_jump(self) -> None:
+        box = self.query_one("#jump", Input)
+        box.remove_class("shown")
+        self.set_focus(None)
+
+    def watch_index(self) -> None:
+        if self._shown:
+            self._show()
+
+    # ------------------------------------------------------------------ drawing
+
+    def _title(self) -> str:
+        r = self.record
+        game = f"game {r.game} · " if r.game else ""
+        return f"{game}{r.engine_rules.describe()} · seed {r.seed}"
+
+    def position_text(self) -> str:
+        step = self.step
+        rnd = self.record.rounds[step.round_index]
+        move = "deal" if step.action_index is None else f"action {step.action_index + 1}/{len(rnd.actions)}"
+        return f"Round {rnd.number}/{self.rounds} · {move} · step {self.index + 1}/{len(self.steps)} — {step.text}"
+
+    def board_text(self) -> Text:
+        s = self.step.state
+        out = Text()
+        out.append("Table      ")
+        out.append_text(cards_text(s.table, self.style))
+        out.append(f"    stock {len(s.stock)}\n\n")
+        width = max(len(n) for n in self.names)
+        for seat, name in enumerate(self.names):
+            marker = "▶ " if s.phase is Phase.PLAY and s.to_move == seat else "  "
+            dealer = " (dealer)" if s.dealer == seat else ""
+            out.append(f"{marker}{name:<{width}}{dealer}\n", style="bold" if marker.strip() else "")
+            out.append("    hand   ")
+            out.append_text(cards_text(cards_in(s.hands[seat]), self.style))
+            out.append("\n")
+        out.append("\n")
+        for side, seats in enumerate(s.rules.seats_by_side()):
+            who = " & ".join(self.names[i] for i in seats)
+            out.append(f"{who}: {s.piles[side].bit_count()} cards taken, {s.scope[side]} scope, "
+                       f"{s.totals[side]} points\n")
+        return out
+
+    def score_text(self) -> Text:
+        """The round's score on the step that ended it; the result on the last step."""
+        step = self.step
+        lines: list[Text] = []
+        if step.score is not None:
+            lines.append(Text("Round score", style="bold underline"))
+            for side, seats in enumerate(self.record.engine_rules.seats_by_side()):
+                who = " & ".join(self.names[i] for i in seats)
+                bd = step.score.breakdown[side]
+                detail = ", ".join(f"{k} {v}" for k, v in bd.items()) or "nothing"
+                lines.append(Text(f"{who}: {sum(bd.values())} ({detail})"))
+        if step is self.steps[-1]:
+            lines.append(Text(self._result(), style="bold"))
+        return Text("\n").join(lines)
+
+    def _result(self) -> str:
+        result = self.record.result
+        totals = "-".join(str(t) for t in result.totals)
+        if result.winner is None:
+            return f"Game over: {result.reason.value}, {totals}"
+        seats = self.record.engine_rules.seats_by_side()[result.winner]
+        return f"Game over: {' & '.join(self.names[i] for i in seats)} won {totals} ({result.reason.value})"
+
+    def _show(self) -> None:
+        self.query_one("#position", Static).update(self.position_text())
+        self.query_one("#board", Static).update(self.board_text())
+        self.query_one("#score", Static).update(self.score_text())
