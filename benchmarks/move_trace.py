@@ -38,7 +38,7 @@ PARTS = ("engine", "protocol", "server", "bots")
 
 
 def _ours(filename: str) -> str | None:
-    """``server/table.py`` for a file of ours, None for anything else."""
+    """``server/table/table.py`` for a file of ours, None for anything else."""
     parts = filename.replace(os.sep, "/").split("/")
     for i in range(len(parts) - 1, -1, -1):
         if parts[i] in PARTS and (i == 0 or parts[i - 1] in ("scopa", os.path.basename(ROOT))):

@@ -1,4 +1,4 @@
-"""The host of the server's connections (:class:`~.session.SessionHost`): every command a
+"""The host of the server's connections (:class:`~.conn.session.SessionHost`): every command a
 connection accepted is routed to the part that carries it out (the lobby, a table, the
 operator, the accounts, the archive), and a connection's coming and going is told to
 every part that keeps something of it."""
@@ -12,22 +12,14 @@ from scopa.protocol import Command, ProtocolError
 from scopa.protocol import commands as wire
 from scopa.protocol.errors import ErrorCode
 
-from . import metrics
-from .accounts import Accounts
-from .admin import Operator
-from .archive import Archive
-from .clock import Clock
-from .connections import Connections
+from .core import metrics, Clock, Limits, PlainSecrets
+from .players import Accounts, Archive
+from .lobby import Operator, LobbyFeed, SeatingRegistry, TableCommands, TableLife
+from .conn import Connections
 from .greeting import Greeting
-from .limits import Limits
-from .lobby_feed import LobbyFeed
-from .registry import SeatingRegistry
-from .table_commands import TableCommands
-from .table_life import TableLife
-from .tls import PlainSecrets
 
 if TYPE_CHECKING:
-    from .session import ServerSession
+    from .conn import ServerSession
     from .table import Table
 
 log = logging.getLogger("scopa.server")
@@ -57,7 +49,7 @@ class Dispatcher:
         self.greeting = greeting
         self.at_tables = at_tables
         self.secrets = PlainSecrets()
-        """Whether a connection may send a password or the operator's token (server/tls.py)."""
+        """Whether a connection may send a password or the operator's token (server/core/tls.py)."""
         self._answer: tuple[Command, Table] | None = None
         """The answer :meth:`solicited` found the table of, until :meth:`dispatch` hands it
         over: a move looks its table up once."""
@@ -195,7 +187,7 @@ class Dispatcher:
 
     def _in_clear(self, sess: ServerSession, what: str, code: ErrorCode, seq: int) -> bool:
         """Refuse a command carrying a secret that came in clear from another machine
-        (server/tls.py); whether it was refused."""
+        (server/core/tls.py); whether it was refused."""
         refusal = self.secrets.refusal(sess.address, what)
         if refusal is None:
             return False

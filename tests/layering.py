@@ -92,7 +92,7 @@ def unit_of(package: str, module: str) -> str | None:
 
 def public_names(package: str, unit: str, root: Path = ROOT) -> set[str] | None:
     """The names in a subpackage's ``__all__`` (None when the unit is a module, not a folder)."""
-    init = root / package / unit / "__init__.py"
+    init = root / package / unit.replace(".", "/") / "__init__.py"
     if not init.exists():
         return None
     for node in ast.parse(init.read_text(encoding="utf-8")).body:

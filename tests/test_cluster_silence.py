@@ -17,7 +17,7 @@ from scopa.client.liveness import HURRIED_DEAD_AFTER, HURRIED_PING_AFTER, LinkEv
 from scopa.client.session import ClientSession
 from scopa.protocol.address import ServerAddress
 from scopa.server import Limits, NetworkEngine
-from scopa.server.clock import FakeClock
+from scopa.server.core.clock import FakeClock
 from scopa.server.cluster import ClusterOptions
 
 pytestmark = pytest.mark.integration

@@ -37,9 +37,9 @@ from scopa.protocol.convert import action_to_wire, legal_from_wire, view_from_wi
 from scopa.protocol.convert import rules_from_wire
 from scopa.server import NetworkEngine
 from scopa.server.dispatch import Dispatcher
-from scopa.server.broadcast import Broadcaster
-from scopa.server.seating import Seat
-from scopa.server.session import ServerSession
+from scopa.server.table.broadcast import Broadcaster
+from scopa.server.table.seats import Seat
+from scopa.server.conn.session import ServerSession
 
 from wire_client import WireClient
 

@@ -16,8 +16,8 @@ from scopa.client.trust import KnownServers
 from scopa.protocol.address import ServerAddress, parse_server_address
 from scopa.protocol.certs import fingerprint, parse_fingerprint
 from scopa.protocol.lan import LanRecord
-from scopa.server.tls import CERT_NAME, KEY_NAME, PlainSecrets, cert_fingerprint, self_signed
-from scopa.server.web import not_private
+from scopa.server.core.tls import CERT_NAME, KEY_NAME, PlainSecrets, cert_fingerprint, self_signed
+from scopa.server.web.front import not_private
 
 pytestmark = pytest.mark.unit
 
