@@ -1,7 +1,7 @@
 """One client connection on the server: the one object that owns its bytes in and out,
 its protocol state, its deadlines (hello, frame, ping), its command rate and its unsent
 frames.  It is an ``asyncio.BufferedProtocol``: the event loop reads what arrives into
-a buffer all connections share (see :data:`READ_BUFFER_SIZE`), the session takes its
+a buffer all connections share (see :data:`~.buffers.READ_BUFFER_SIZE`), the session takes its
 bytes out, decodes and checks them and hands each command to the server (its
 :class:`SessionHost`).
 
@@ -15,7 +15,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-import socket
 import weakref
 from collections.abc import Callable
 from typing import Literal, Protocol, cast
@@ -30,12 +29,17 @@ from scopa.protocol import (
     Outgoing,
     ProtocolError,
 )
-from ..core import metrics, Clock, Timer, Limits, RateLimiter
-from scopa.protocol.commands import Body, Error, Hello, Ping, Redirect
+from scopa.protocol.commands import Body, Error, Hello, MakeDeclaration, PlayCard, Ping, Pong, Redirect
 from scopa.protocol.errors import ErrorCode
 
+from ..core import metrics, Clock, Timer, Limits, RateLimiter
+from .buffers import bound_send_buffer, read_buffer
+from .replies import Refusal
 
 log = logging.getLogger("scopa.server")
+
+_ANSWERS = (PlayCard, MakeDeclaration)
+"""What answers a your_turn: charged by what it answers, not as it comes."""
 
 # Frames a client may have waiting in one loop turn before it counts as not reading
 # (the default; the server passes ``Limits.max_queued_frames``).
@@ -43,23 +47,6 @@ MAX_QUEUED_FRAMES = 2048
 MAX_QUEUED_BYTES = 256 * 1024  # Limits.max_queued_bytes
 FLUSH_AT = 64 * 1024
 """Bytes of one loop turn after which they are written at once rather than at its end."""
-
-READ_BUFFER_SIZE = 64 * 1024
-"""Bytes one read takes at most.  Every connection of an event loop reads into the same
-buffer and copies its bytes out at once, so no connection keeps one of its own, and no
-read allocates the 256 KB that a plain ``asyncio.Protocol`` read does (most of the cost
-of a small read: ``python benchmarks/socket_reads.py``)."""
-
-_read_buffers: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, memoryview] = weakref.WeakKeyDictionary()
-
-
-def read_buffer(loop: asyncio.AbstractEventLoop) -> memoryview:
-    """The buffer the connections of ``loop`` read into (one per event loop)."""
-    buffer = _read_buffers.get(loop)
-    if buffer is None:
-        buffer = _read_buffers[loop] = memoryview(bytearray(READ_BUFFER_SIZE))
-    return buffer
-
 
 Deadline = Literal["hello", "frame", "ping", "pong"]
 Verdict = Literal["ok", "refused", "drop"]
@@ -92,15 +79,13 @@ class SessionHost(Protocol):
     def connected(self, sess: ServerSession) -> str | None:
         """A new connection: why it is refused (a cap is reached), or None to keep it."""
 
-    def dispatch(self, sess: ServerSession, command: Command) -> None:
-        """Carry out one command the connection accepted."""
+    def receive(self, sess: ServerSession, command: Command) -> Refusal | None:
+        """Carry out one command the connection accepted (one call per command); a refused
+        ``play`` or ``declare`` comes back for the session to send."""
 
-    def solicited(self, sess: ServerSession, command: Command, ping_outstanding: bool) -> bool:
-        """Whether the command answers a question of the server (not rate-limited)."""
-
-    def unreadable_answer(self, sess: ServerSession, error: ProtocolError) -> bool:
-        """An answer to a your_turn that could not be decoded: True if a table refused
-        it (as it refuses any answer), False to report it as a plain error."""
+    def unreadable_answer(self, sess: ServerSession, error: ProtocolError) -> Refusal | None:
+        """An answer to a your_turn that could not be decoded: the table's refusal of it
+        (as it refuses any answer), or None to report it as a plain error."""
 
     def disconnected(self, sess: ServerSession) -> None:
         """The connection is gone (after everything it sent was handled)."""
@@ -209,7 +194,7 @@ class ServerSession(asyncio.BufferedProtocol):
             self.error(ErrorCode.RATE_LIMITED, refusal, fatal=True, retry_after=5.0)  # PROTOCOL.md §7: 5 s
             self.close()
             return
-        _bound_send_buffer(transport, self.limits.socket_send_buffer)
+        bound_send_buffer(transport, self.limits.socket_send_buffer)
         self._arm_deadline()
 
     def get_buffer(self, sizehint: int) -> memoryview:
@@ -258,9 +243,11 @@ class ServerSession(asyncio.BufferedProtocol):
                 completed = True
                 ping_outstanding = self._ping_sent is not None
                 self._last_heard, self._ping_sent = now, None
-                if isinstance(command.body, Hello):
+                body = command.body
+                if isinstance(body, Hello):
                     self._hello_seen = True
-                if not host.solicited(self, command, ping_outstanding):
+                # a move is charged by what it answers (Refusal.charged); a pong to our ping is free
+                if not isinstance(body, _ANSWERS) and not (ping_outstanding and isinstance(body, Pong)):
                     verdict = self.charge(command.seq, self.proto.answering(command.recipient))
                     if verdict == "drop":
                         return
@@ -274,7 +261,9 @@ class ServerSession(asyncio.BufferedProtocol):
                     self.said_bye = True  # bye: the client leaves on purpose
                     self.close()
                     return
-                host.dispatch(self, command)
+                refusal = host.receive(self, command)
+                if refusal is not None and not self._send_refusal(refusal, command.recipient):
+                    return
             if not self.proto.buffered:
                 self._frame_started = None
             elif completed or self._frame_started is None:
@@ -291,13 +280,26 @@ class ServerSession(asyncio.BufferedProtocol):
             self.error(exc.code, exc.message, re=exc.seq, sender=sender, fatal=True)
             self.close()
             return False
-        if self.host.unreadable_answer(self, exc):
-            return True
+        refusal = self.host.unreadable_answer(self, exc)
+        if refusal is not None:
+            return self._send_refusal(refusal, exc.recipient)
         verdict = self.charge(exc.seq, sender)
         if verdict == "drop":
             return False
         if verdict == "ok":
             self.error(exc.code, exc.message, re=exc.seq, sender=sender)
+        return True
+
+    def _send_refusal(self, refusal: Refusal, recipient: str | None) -> bool:
+        """Send a refused command's error (and the your_turn again), charged first when it
+        answered nothing; False if the connection is closing."""
+        if refusal.charged:
+            verdict = self.charge(refusal.re, self.proto.answering(recipient))
+            if verdict != "ok":
+                return verdict != "drop"
+        self.error(refusal.code, refusal.message, re=refusal.re, sender=refusal.sender)
+        if refusal.again is not None:
+            self.send(refusal.again)
         return True
 
     def charge(self, seq: int | None, sender: str = "lobby") -> Verdict:
@@ -483,16 +485,3 @@ class ServerSession(asyncio.BufferedProtocol):
         if self._lost is None:
             self._lost = self._loop.create_future()
         await asyncio.shield(self._lost)
-
-
-def _bound_send_buffer(transport: asyncio.Transport, size: int | None) -> None:
-    """Limits.socket_send_buffer: a small kernel buffer and write high-water mark."""
-    if size is None:
-        return
-    sock = transport.get_extra_info("socket")
-    if sock is not None:
-        try:
-            sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, size)
-        except OSError:
-            pass
-    transport.set_write_buffer_limits(high=size)

@@ -156,20 +156,25 @@ class Broadcaster:
             sess.send(prepared)
 
     def ask_seat(self, seat: Seat, payload: bytes) -> None:
-        """A your_turn (its body packed) to the client of ``seat``, which is connected.
+        """A your_turn (its body packed) to the client of ``seat``, which is connected."""
+        prepared = self.your_turn(seat, payload)
+        if prepared is not None:
+            assert seat.session is not None
+            seat.session.send(prepared)
+
+    def your_turn(self, seat: Seat, payload: bytes) -> Prepared | None:
+        """The your_turn (its body packed) for the client of ``seat``, which is connected.
         It goes out on every move: it is prepared once per seat and client."""
         session = seat.session
         assert session is not None
         last = seat.your_turn
-        if last is not None and last.recipient == session.party:
-            prepared = last.with_body(payload)
-        else:
-            fresh = self._prepare(wire.YourTurn.NAME, session.party, payload)
-            if fresh is None:
-                return
-            prepared = fresh
-            seat.your_turn = fresh.with_body(b"")  # kept without a body: the seat's turn holds that
-        session.send(prepared)
+        if last is not None and seat.your_turn_to is session:
+            return last.with_body(payload)
+        fresh = self._prepare(wire.YourTurn.NAME, session.party, payload)
+        if fresh is not None:  # kept without a body: the seat's turn holds that
+            seat.your_turn, seat.your_turn_to = fresh.with_body(b""), session
+            return fresh
+        return None
 
     def _send_to(self, session: ServerSession, name: str, payload: bytes) -> None:
         """Command ``name`` from this table to one client, its body packed already."""

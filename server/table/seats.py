@@ -34,6 +34,7 @@ class Seat:
     away: bool = False  # a person whose connection dropped (within the grace period)
     strategy: str = ""  # a built-in bot's strategy
     your_turn: Prepared | None = None  # the table's your_turn to this seat, prepared once per client (no body)
+    your_turn_to: ServerSession | None = None  # the client it was prepared for
 
 
 class Seats(list[Seat | None]):

@@ -15,6 +15,7 @@ from typing import Any, Generic, Sequence, TypeVar
 from scopa.engine import Action, Declare, Event, GameMaster, IllegalMoveError, Play, Player, View
 from scopa.engine.effects import Ask, Effect, Refused
 from scopa.engine.master import MAX_REFUSALS
+from scopa.protocol import Prepared
 from scopa.protocol import commands as wire
 from scopa.protocol.codec import with_key
 from scopa.protocol.convert import action_from_wire, your_turn_payload
@@ -24,7 +25,7 @@ from ..core import metrics, Clock, Timer
 from .broadcast import Broadcaster
 from .eventlog import EventLog
 from .seats import Seats
-from ..conn import ServerSession
+from ..conn import Refusal
 from .journaling import TableJournal
 
 log = logging.getLogger("scopa.server")
@@ -118,13 +119,21 @@ class Turns:
         self.ask_again(ask.seat)
 
     def ask_again(self, seat: int) -> None:
-        """The waiting your_turn of ``seat`` to its client, if both are there, with the
+        """The waiting your_turn of ``seat`` to its client, if both are there."""
+        again = self.turn_again(seat)
+        s = self.seats[seat]
+        if again is not None and s is not None and s.session is not None:
+            s.session.send(again)
+
+    def turn_again(self, seat: int) -> Prepared | None:
+        """The waiting your_turn of ``seat`` for its client, if both are there, with the
         time its clock has left now (``turn_left_ms``)."""
         turn = self._turns.get(seat)
         s = self.seats[seat]
-        if turn is not None and s is not None and s.session is not None:
-            left = self._left_ms(turn)
-            self.broadcaster.ask_seat(s, turn.payload if left is None else with_key(turn.payload, "turn_left_ms", left))
+        if turn is None or s is None or s.session is None:
+            return None
+        left = self._left_ms(turn)
+        return self.broadcaster.your_turn(s, turn.payload if left is None else with_key(turn.payload, "turn_left_ms", left))
 
     def _left_ms(self, turn: PendingTurn) -> int | None:
         """The milliseconds ``turn``'s clock has left now (rounded up: 0 only when it is
@@ -152,10 +161,11 @@ class Turns:
         """The turn of ``seat`` waiting for its client's answer, if any."""
         return self._turns.get(seat)
 
-    def turn_of(self, session: ServerSession) -> PendingTurn | None:
-        """The turn of the seat of ``session`` waiting for its answer, if any."""
-        seat = self.seats.seat_of(session)
-        return self._turns.get(seat) if seat is not None else None
+    def answers(self, seat: int | None, body: wire.PlayCard | wire.MakeDeclaration) -> bool:
+        """Whether ``body`` from ``seat`` answers the turn of that seat waiting for it (its
+        ``turn``, when given, is that turn's)."""
+        turn = self._turns.get(seat) if seat is not None else None
+        return turn is not None and (body.turn is None or body.turn == turn.event)
 
     def settle(self, turn: PendingTurn) -> None:
         """The turn is over (answered, played for the seat, or the game ended): its
@@ -208,86 +218,83 @@ class Turns:
 
     # ------------------------------------------------------------------ answers
 
-    def receive(self, session: ServerSession, body: wire.PlayCard | wire.MakeDeclaration, seq: int) -> None:
-        """A play or declaration from a seated client, for the game master to take or
-        refuse (the server itself refuses only what is not an answer to the waiting turn)."""
-        seat = self.seats.seat_of(session)
+    def receive(self, seat: int | None, body: wire.PlayCard | wire.MakeDeclaration, seq: int) -> Refusal | None:
+        """A play or declaration from the client of ``seat`` (None: not seated here), for
+        the game master to take or refuse (the server itself refuses only what is not an
+        answer to the waiting turn): the refusal, for the client's session to send, or None."""
         party = self.broadcaster.party
         if seat is None:
-            session.error(ErrorCode.NOT_AT_TABLE, f"you are not seated at table {self.table_id}", re=seq, sender=party)
-            return
+            return Refusal(ErrorCode.NOT_AT_TABLE, f"you are not seated at table {self.table_id}", seq, party,
+                           charged=True)
         if self.master is None:
-            session.error(ErrorCode.GAME_NOT_STARTED, f"the game at table {self.table_id} has not started", re=seq,
-                          sender=party)
-            return
+            return Refusal(ErrorCode.GAME_NOT_STARTED, f"the game at table {self.table_id} has not started", seq,
+                           party, charged=True)
         turn = self._turns.get(seat)
         if turn is None:
-            session.error(ErrorCode.NOT_YOUR_TURN, f"it is seat {self.master.state.to_move}'s turn, not yours",
-                          re=seq, sender=party)
-            return
+            return Refusal(ErrorCode.NOT_YOUR_TURN, f"it is seat {self.master.state.to_move}'s turn, not yours",
+                           seq, party, charged=True)
         if body.turn is not None and body.turn != turn.event:
             # A play for a turn that is over (e.g. resent after a reconnect): never applied twice.
-            self._refuse(turn, ErrorCode.NOT_YOUR_TURN, f"turn {body.turn} is over; this is turn {turn.event}", seq)
-            return
+            return self._refuse(turn, ErrorCode.NOT_YOUR_TURN, f"turn {body.turn} is over; this is turn {turn.event}",
+                                seq)
         try:
             action = action_from_wire(body)
         except ValueError as exc:
-            self._answer(turn, None, seq, (ErrorCode.BAD_BODY, str(exc)))
-            return
-        self._answer(turn, action, seq, name=body.NAME)
+            return self._answer(turn, None, seq, (ErrorCode.BAD_BODY, str(exc)))
+        return self._answer(turn, action, seq, name=body.NAME)
 
     def broadcast(self) -> None:
         """The person's move taken at ``arrived`` is broadcast now (after its journal write)."""
         metrics.MOVE_SECONDS.observe(time.perf_counter() - self.arrived)
         self.arrived = 0.0
 
-    def refuse_unreadable(self, session: ServerSession, code: ErrorCode, message: str, seq: int | None) -> None:
-        """A play or declare that could not be decoded (``bad_body``): refused like any
-        other answer when a turn of the sender waits for one."""
-        turn = self.turn_of(session)
+    def refuse_unreadable(self, seat: int, code: ErrorCode, message: str, seq: int | None) -> Refusal | None:
+        """A play or declare from ``seat`` that could not be decoded (``bad_body``): refused
+        like any other answer when a turn of that seat waits for one."""
+        turn = self._turns.get(seat)
         if turn is None:
-            session.error(code, message, re=seq, sender=self.broadcaster.party)
-            return
-        self._answer(turn, None, seq, (code, message))
+            return Refusal(code, message, seq, self.broadcaster.party)
+        return self._answer(turn, None, seq, (code, message))
 
     def _answer(self, turn: PendingTurn, answer: Play | Declare | None, seq: int | None,
-                refusal: tuple[ErrorCode, str] | None = None, name: str = "play") -> None:
+                refusal: tuple[ErrorCode, str] | None = None, name: str = "play") -> Refusal | None:
         """The seat's answer to its waiting turn, to the game master (None: one that could
-        not be read; ``refusal``: the error for it).  A refused answer is told at once,
-        with the same your_turn again (PROTOCOL.md §7); an answer taken (or the default
-        move the game master makes after MAX_REFUSALS refusals) ends the turn, and what
-        follows goes to the table's loop."""
+        not be read; ``refusal``: the error for it).  A refused answer comes back to be told
+        at once, with the same your_turn again (PROTOCOL.md §7); an answer taken (or the
+        default move the game master makes after MAX_REFUSALS refusals) ends the turn, and
+        what follows goes to the table's loop."""
         assert self.master is not None
         arrived = time.perf_counter()
         seat = turn.ask.seat
         rest: list[Effect] = []
+        refused: tuple[ErrorCode, str] | None = None
+        again: Prepared | None = None
         for effect in self.master.receive(seat, answer):
             if isinstance(effect, Refused):
-                code, message = refusal or _refusal(effect, name)
-                s = self.seats[seat]
-                if s is not None and s.session is not None:
-                    s.session.error(code, message, re=seq, sender=self.broadcaster.party)
-                self.journal.refusal(seat, turn.ask.turn, code.value, effect.refusals)
+                refused = refusal or _refusal(effect, name)
+                self.journal.refusal(seat, turn.ask.turn, refused[0].value, effect.refusals)
                 if effect.refusals >= MAX_REFUSALS:
                     log.info("table %s: seat %s refused %s times; the game master plays", self.table_id, seat,
                              effect.refusals)
             elif effect is turn.ask:
-                self.ask_again(seat)
+                again = self.turn_again(seat)
             else:
                 rest.append(effect)
         if rest:
             self.settle(turn)
             self.arrived = arrived
             self.inbox.put_nowait(rest)
+        if refused is None:
+            return None
+        return Refusal(refused[0], refused[1], seq, self.broadcaster.party, again)
 
-    def _refuse(self, turn: PendingTurn, code: ErrorCode, message: str, seq: int | None) -> None:
-        """Refuse what is no answer to the waiting turn (not counted): the error, then the
-        same your_turn."""
+    def _refuse(self, turn: PendingTurn, code: ErrorCode, message: str, seq: int | None) -> Refusal | None:
+        """Refuse what is no answer to the waiting turn (charged, not counted): the error,
+        then the same your_turn (PROTOCOL.md §7)."""
         s = self.seats[turn.ask.seat]
         if s is None or s.session is None:
-            return
-        s.session.error(code, message, re=seq, sender=self.broadcaster.party)
-        self.ask_again(turn.ask.seat)  # PROTOCOL.md §7: the same your_turn again
+            return None
+        return Refusal(code, message, seq, self.broadcaster.party, self.turn_again(turn.ask.seat), charged=True)
 
     def take_over(self, seat: int, bot: Player) -> None:
         """A built-in bot plays ``seat`` from now on: its waiting turn too."""
