@@ -120,20 +120,21 @@ class Turns:
 
     def ask_again(self, seat: int) -> None:
         """The waiting your_turn of ``seat`` to its client, if both are there."""
-        again = self.turn_again(seat)
-        s = self.seats[seat]
-        if again is not None and s is not None and s.session is not None:
-            s.session.send(again)
+        turn, s = self._turns.get(seat), self.seats[seat]
+        if turn is not None and s is not None and s.session is not None:
+            self.broadcaster.ask_seat(s, self._payload_now(turn))
 
     def turn_again(self, seat: int) -> Prepared | None:
-        """The waiting your_turn of ``seat`` for its client, if both are there, with the
-        time its clock has left now (``turn_left_ms``)."""
-        turn = self._turns.get(seat)
-        s = self.seats[seat]
+        """The waiting your_turn of ``seat`` for its client to be sent, if both are there."""
+        turn, s = self._turns.get(seat), self.seats[seat]
         if turn is None or s is None or s.session is None:
             return None
+        return self.broadcaster.your_turn(s, self._payload_now(turn))
+
+    def _payload_now(self, turn: PendingTurn) -> bytes:
+        """``turn``'s your_turn body with the time its clock has left now (``turn_left_ms``)."""
         left = self._left_ms(turn)
-        return self.broadcaster.your_turn(s, turn.payload if left is None else with_key(turn.payload, "turn_left_ms", left))
+        return turn.payload if left is None else with_key(turn.payload, "turn_left_ms", left)
 
     def _left_ms(self, turn: PendingTurn) -> int | None:
         """The milliseconds ``turn``'s clock has left now (rounded up: 0 only when it is

@@ -16,7 +16,7 @@ from typing import Any, Sequence
 from scopa.engine import RuleSet
 
 from ..values import Account, FinishedGame, GamePlayer, Rating, StorageError
-from .connection import SQLiteFile
+from .file import SQLiteFile
 
 
 class SQLiteArchive:

@@ -14,7 +14,7 @@ from ..values import (
     FINISHED, FinishedTable, StorageError, StoredSeat, StoredTable, TableResult, decode_action, read_unfinished,
     rules_from, uncompact
 )
-from .connection import SQLiteFile
+from .file import SQLiteFile
 
 
 class SQLiteReads:

@@ -35,7 +35,7 @@ from ..ops import run_requests
 from ..values import JournalTooNew, JournalUnavailable, StorageError, decode_action, encode_action
 from .movefile import Damage, MoveLog, restore_moves
 from .archive import SQLiteArchive
-from .connection import ROWS_PER_INSERT, SQLiteFile
+from .file import ROWS_PER_INSERT, SQLiteFile
 from .reads import SQLiteReads
 from .schema import MIGRATIONS, SCHEMA_VERSION
 from .writes import SQLiteWrites
@@ -46,7 +46,7 @@ __all__ = ["JournalTooNew", "MIGRATIONS", "SCHEMA_VERSION", "SQLiteStorage", "St
 log = logging.getLogger("scopa.server")
 
 class SQLiteStorage:
-    """The embedded default backend: one SQLite file in WAL mode (:class:`~.connection.SQLiteFile`),
+    """The embedded default backend: one SQLite file in WAL mode (:class:`~.file.SQLiteFile`),
     its statements in three parts: :attr:`writes` (the commands), :attr:`reads` (the tables
     read back) and :attr:`archive` (finished games, ratings, accounts).
 
@@ -191,7 +191,7 @@ class SQLiteStorage:
         return self.writes.stored_action(table_id, index)
 
     def take_in_moves(self, when_full: bool = False) -> None:
-        """:meth:`~.connection.SQLiteFile.take_in_moves`."""
+        """:meth:`~.file.SQLiteFile.take_in_moves`."""
         self._file.take_in_moves(when_full)
 
     def integrity_check(self) -> str:

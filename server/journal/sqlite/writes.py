@@ -15,7 +15,7 @@ from scopa.engine import Action, RuleSet
 from ..commands import AppendAction, FinishTable, RecordRefusal
 from ..values import StorageError, TableTaken, compact, encode_action, rules_json, table_number, taken
 from .archive import SQLiteArchive
-from .connection import OPEN, SQLiteFile
+from .file import OPEN, SQLiteFile
 
 
 class SQLiteWrites:
