@@ -23,9 +23,8 @@ from procs import ROOT, SCOPA
 from redis_server import SERVER, redis_client, redis_prefix  # noqa: F401 - the fixture
 from scopa.client.webfiles import web_files, web_root
 from scopa.protocol import commands as wire
-from scopa.server import NetworkEngine, serving
-from scopa.server.web import front as web
-from scopa.server.web.front import WebFront
+from scopa.server import NetworkEngine, serving, web
+from scopa.server.web import WebFront
 from test_cluster_failover import _count, free_port, members_of
 from test_cluster_lobby import members, options, until
 from ws_client import WsClient
