@@ -4,7 +4,7 @@
 
 ``--tables`` tables (default 50) each append their actions one after another, as a
 table's game master does (the next action only once the journal has stored the one
-before), through the server's own journal (:func:`scopa.server.writer_process.open_storage`:
+before), through the server's own journal (:func:`scopa.server.journal.sqlite.process.open_storage`:
 an SQLite file in its writer process, or PostgreSQL on the event loop), and once with
 no journal at all.  It prints the server process's CPU per move for each, its children's
 (the SQLite journal's writer process; from /proc while it runs), and the moves per
@@ -27,9 +27,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from scopa.engine import Play, RuleSet
-from scopa.server.journal import CloseTable, CreateTable, StartTable, is_postgres
-from scopa.server.tablejournal import TableJournal
-from scopa.server.writer_process import StorageProcess, open_storage
+from scopa.server.journal.commands import CloseTable, CreateTable, StartTable, is_postgres
+from scopa.server.table.journaling import TableJournal
+from scopa.server.journal.backends import open_storage
+from scopa.server.journal.sqlite.process import StorageProcess
 
 from server_load import cpu_seconds  # this folder is on sys.path when a benchmark is run as a script
 

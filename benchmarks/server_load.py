@@ -65,12 +65,12 @@ TLS costs the server per move, the handshakes outside the window).
 that journal, and each table's lease): table i's clients connect to member i mod N, and
 the server CPU per move is the members' CPU together over all moves.
 
-``--metrics`` measures what the Prometheus figures (server/metrics.py) cost a move: the
+``--metrics`` measures what the Prometheus figures (server/core/metrics.py) cost a move: the
 run is made ``--repeat`` times (default 5) with them and as many without, alternately.
 With them, the server counts as ``scopa serve --metrics`` does and serves its
 ``/metrics``, which this script scrapes every ``--scrape-interval`` seconds (default 15,
 Prometheus' default; a scrape costs the server under a millisecond of CPU); without
-them, every counter and histogram of server/metrics.py is replaced by an object whose
+them, every counter and histogram of server/core/metrics.py is replaced by an object whose
 ``inc`` and ``observe`` do nothing (the calls themselves, and the clock
 read for a move's latency, stay).  The last lines give the median server CPU per move
 of each and their ratio.
@@ -122,7 +122,7 @@ SAFETY_TIMEOUT = 600.0  # seconds: a stuck run fails instead of hanging
 async def _serve(seed: int, db: str | None, bot_workers: int = 1, memory_profile: str | None = None,
                  cluster: str | None = None, tls_dir: str | None = None, metrics: str | None = None) -> None:
     from scopa.server import Limits, NetworkEngine
-    from scopa.server.collector import Collector
+    from scopa.server.core.collector import Collector
 
     if metrics == "off":
         _without_metrics()
@@ -130,12 +130,12 @@ async def _serve(seed: int, db: str | None, bot_workers: int = 1, memory_profile
     options = None
     if cluster is not None:  # "URL PREFIX": a member of a cluster (sharing the journal if it is PostgreSQL)
         from scopa.server.cluster import ClusterOptions
-        from scopa.server.journal import is_postgres
+        from scopa.server.journal.commands import is_postgres
 
         url, prefix = cluster.split()
         options = ClusterOptions(url=url, prefix=prefix, shared_journal=is_postgres(db or ""))
 
-    # Every load client comes from 127.0.0.1: lift the connection caps (server/limits.py).
+    # Every load client comes from 127.0.0.1: lift the connection caps (server/core/limits.py).
     engine = NetworkEngine("127.0.0.1", 0, seed, limits=Limits(max_connections=None, max_connections_per_address=None,
                                          max_bot_tables=None, max_bot_tables_per_client=None,
                                          max_waiting_tables_per_address=None),
@@ -143,7 +143,7 @@ async def _serve(seed: int, db: str | None, bot_workers: int = 1, memory_profile
     await engine.start()
     endpoints = None
     if metrics == "on":  # as `scopa serve --metrics` does
-        from scopa.server.metrics_port import MetricsPort, Probes
+        from scopa.server.endpoints import MetricsPort, Probes
 
         endpoints = MetricsPort(Probes(engine))
         await endpoints.start("127.0.0.1", 0)
@@ -174,10 +174,10 @@ async def _serve(seed: int, db: str | None, bot_workers: int = 1, memory_profile
 
 
 def _without_metrics() -> None:
-    """Every counter and histogram of server/metrics.py made one that keeps nothing."""
+    """Every counter and histogram of server/core/metrics.py made one that keeps nothing."""
     from prometheus_client.metrics import MetricWrapperBase
 
-    from scopa.server import metrics
+    from scopa.server.core import metrics
 
     class Nothing:
         def inc(self, amount: float = 1.0) -> None:
@@ -199,7 +199,7 @@ def _tls(folder: str | None) -> Any:
         return None
     from pathlib import Path
 
-    from scopa.server.tls import self_signed
+    from scopa.server.core.tls import self_signed
 
     return self_signed(Path(folder))
 

@@ -149,8 +149,8 @@ def run_journal_admin(args: argparse.Namespace, console: Console) -> int:
     """``scopa admin migrate|export|import --db DB``: on the journal itself, no server needed."""
     import sys
 
-    from scopa.server.journal_values import StorageError
-    from scopa.server.journal_admin import damaged, export, import_into, migrate
+    from scopa.server.journal.values import StorageError
+    from scopa.server.journal.upkeep import damaged, export, import_into, migrate
 
     if not args.db:
         console.print(f"[red]{args.op} needs --db (an SQLite file or a postgresql:// URL)[/red]")

@@ -7,7 +7,7 @@ cluster's port ``--port`` too, shared with the other members (SO_REUSEPORT: the 
 hands each new connection to one of them).  With ``--web-port`` they serve the browser
 client on that port the same way (``scopa serve --cluster-web-port``): a page and its
 WebSocket may each reach any member, and a ticket of a ``redirect`` sent by one member's
-web front is found by any other's (server/webrelay.py).  Clients connect to ``--port``; while any
+web front is found by any other's (server/web/relay.py).  Clients connect to ``--port``; while any
 member runs, that address answers, and each member's ``welcome`` names it (with ``--seeds``
 and the members' own addresses) for clients to come back to.  Ctrl-C or SIGTERM stops every member (each hands
 its tables back to the journal, where the next start takes them); a member that stops
@@ -99,7 +99,7 @@ def member_command(args: argparse.Namespace, index: int = 0) -> list[str]:
 
 def run_cluster(args: argparse.Namespace, console: Console) -> int:
     """``scopa cluster``: start the members, wait, stop them together; the exit status."""
-    from scopa.server.journal import is_postgres
+    from scopa.server.journal.commands import is_postgres
 
     if args.processes < 1:
         console.print("[red]--processes must be at least 1[/red]")

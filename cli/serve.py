@@ -73,11 +73,11 @@ def add_serve_subcommand(sub: Any) -> None:
 def run_serve(args: argparse.Namespace, console: Console) -> int:
     """``scopa serve``: run a server until Ctrl-C; the exit status."""
     from scopa.server import Limits, serve  # imported here: the other commands start without the server
-    from scopa.server.announce import LanIdentity, announces
-    from scopa.server.proxied import parse_networks
-    from scopa.server.journal_values import StorageError
-    from scopa.server.jsonlog import configure
-    from scopa.server.web import WebOptions
+    from scopa.server.lan import LanIdentity, announces
+    from scopa.server.core.proxies import parse_networks
+    from scopa.server.journal.values import StorageError
+    from scopa.server.core.jsonlog import configure
+    from scopa.server.web.front import WebOptions
 
     try:
         limits = Limits.from_options(admin.limit_options(args))
@@ -177,7 +177,7 @@ def _cluster_options(args: argparse.Namespace, console: Console) -> Any:
     """``--cluster`` and ``--advertise`` as the server's ClusterOptions (None: no cluster;
     False: they are wrong, and the console says why)."""
     from scopa.server.cluster import ClusterOptions
-    from scopa.server.journal import is_postgres
+    from scopa.server.journal.commands import is_postgres
 
     url, advertise = getattr(args, "cluster", None), getattr(args, "advertise", None)
     if url is None:

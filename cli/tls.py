@@ -13,7 +13,7 @@ from rich.markup import escape
 
 if TYPE_CHECKING:
     from scopa.client.net import ServerTrust
-    from scopa.server.tls import ServerTls
+    from scopa.server.core.tls import ServerTls
 
 SELF_SIGNED = "self-signed"
 
@@ -49,7 +49,7 @@ def server_tls(args: argparse.Namespace, console: Console) -> ServerTls | None |
     are wrong, or the files cannot be used, and the console says why)."""
     import ssl
 
-    from scopa.server.tls import self_signed, server_tls as load
+    from scopa.server.core.tls import self_signed, server_tls as load
 
     chosen, cert, key = getattr(args, "tls", None), getattr(args, "tls_cert", None), getattr(args, "tls_key", None)
     if chosen is not None and (cert or key):

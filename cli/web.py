@@ -1,5 +1,5 @@
 """The browser parts of the `scopa` command: ``scopa serve --web PORT`` (the server
-serves the browser client, ``client/webdist``, and its WebSocket: scopa.server.web),
+serves the browser client, ``client/webdist``, and its WebSocket: scopa.server.web.front),
 ``scopa web`` (the same on this computer, opened in its browser) and
 ``--trust-proxy``."""
 
@@ -21,7 +21,7 @@ from scopa.protocol import DEFAULT_PORT
 from .tls import web_fragment
 
 if TYPE_CHECKING:
-    from scopa.server.tls import ServerTls
+    from scopa.server.core.tls import ServerTls
 
 WEB_PORT = 8000
 
@@ -86,7 +86,7 @@ def print_qr(console: Console, urls: list[str]) -> None:
 def serve_options(args: argparse.Namespace, console: Console, tls: ServerTls | None = None) -> dict[str, Any] | None:
     """The keyword arguments ``scopa serve`` adds to ``scopa.server.serve`` for
     ``--trust-proxy`` and ``--web`` or ``--cluster-web-port`` (None: a bad option, already reported).  ``web`` is
-    given as the fields of ``scopa.server.web.WebOptions``; ``tls``: the server's
+    given as the fields of ``scopa.server.web.front.WebOptions``; ``tls``: the server's
     ``ServerTls`` (the page is then https://, its QR code's address with the fingerprint
     of a self-signed certificate)."""
     trusted = list(getattr(args, "trust_proxy", []) or [])

@@ -1,6 +1,6 @@
 """scopa.server: the asyncio NetworkEngine — lobby, tables, one game master per table."""
 
-from .limits import Limits
+from .core import Limits
 from .network import NetworkEngine
 from .serving import serve
 from .table import Table

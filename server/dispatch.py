@@ -1,4 +1,4 @@
-"""The host of the server's connections (:class:`~.session.SessionHost`): every command a
+"""The host of the server's connections (:class:`~.conn.session.SessionHost`): every command a
 connection accepted is routed to the part that carries it out (the lobby, a table, the
 operator, the accounts, the archive), and a connection's coming and going is told to
 every part that keeps something of it."""
@@ -12,22 +12,14 @@ from scopa.protocol import Command, ProtocolError
 from scopa.protocol import commands as wire
 from scopa.protocol.errors import ErrorCode
 
-from . import metrics
-from .accounts import Accounts
-from .admin import Operator
-from .archive import Archive
-from .clock import Clock
-from .connections import Connections
+from .core import metrics, Clock, Limits, PlainSecrets
+from .players import Accounts, Archive
+from .lobby import Operator, LobbyFeed, SeatingRegistry, TableCommands, TableLife
+from .conn import Connections, Refusal
 from .greeting import Greeting
-from .limits import Limits
-from .lobby_feed import LobbyFeed
-from .registry import SeatingRegistry
-from .table_commands import TableCommands
-from .table_life import TableLife
-from .tls import PlainSecrets
 
 if TYPE_CHECKING:
-    from .session import ServerSession
+    from .conn import ServerSession
     from .table import Table
 
 log = logging.getLogger("scopa.server")
@@ -57,10 +49,7 @@ class Dispatcher:
         self.greeting = greeting
         self.at_tables = at_tables
         self.secrets = PlainSecrets()
-        """Whether a connection may send a password or the operator's token (server/tls.py)."""
-        self._answer: tuple[Command, Table] | None = None
-        """The answer :meth:`solicited` found the table of, until :meth:`dispatch` hands it
-        over: a move looks its table up once."""
+        """Whether a connection may send a password or the operator's token (server/core/tls.py)."""
 
     # ------------------------------------------------------------------ connections (SessionHost)
 
@@ -68,50 +57,24 @@ class Dispatcher:
         """A new connection: why it is refused (a cap is reached), or None to keep it."""
         return self.connections.connected(sess)
 
-    def dispatch(self, sess: ServerSession, command: Command) -> None:
-        """Carry out one command a connection accepted."""
-        answer, self._answer = self._answer, None
-        found = answer[1] if answer is not None and answer[0] is command else None
-        self.route(sess, command.body, command.seq, command.recipient, found)
+    def receive(self, sess: ServerSession, command: Command) -> Refusal | None:
+        """Carry out one command a connection accepted; a refused move comes back."""
+        return self.route(sess, command.body, command.seq, command.recipient)
 
-    def unreadable_answer(self, sess: ServerSession, error: ProtocolError) -> bool:
+    def unreadable_answer(self, sess: ServerSession, error: ProtocolError) -> Refusal | None:
         """An answer to a your_turn that could not be decoded is refused by the table
         like any other answer (the same your_turn follows)."""
-        table = self._awaiting_table(sess, error.recipient) if error.name in _ANSWERS else None
-        if table is None:
-            return False
-        table.turns.refuse_unreadable(sess, error.code, error.message, error.seq)
-        return True
-
-    def _awaiting_table(self, sess: ServerSession, recipient: str | None) -> Table | None:
-        """This client's table, if the command went to it and a your_turn of this
-        client's seat there is waiting for an answer."""
-        table = self._own_table(sess, recipient)
-        return table if table is not None and table.turns.turn_of(sess) is not None else None
+        table = self._own_table(sess, error.recipient) if error.name in _ANSWERS else None
+        seat = table.seats.seat_of(sess) if table is not None else None
+        if table is None or seat is None or table.turns.pending(seat) is None:
+            return None
+        return table.turns.refuse_unreadable(seat, error.code, error.message, error.seq)
 
     def _own_table(self, sess: ServerSession, recipient: str | None) -> Table | None:
         """The table ``sess`` is seated at, if ``recipient`` names it (read from the
         directory's index: on a move's path, routing asks no other part)."""
         table = self.tables.tables.get(sess.table_id) if sess.table_id is not None else None
         return table if table is not None and recipient == table.party else None
-
-    def solicited(self, sess: ServerSession, cmd: Command, ping_outstanding: bool) -> bool:
-        """Whether the command answers a question of the server (not rate-limited): a
-        ``pong`` to our ping, or a play or declare for the turn this seat's your_turn
-        waits on (at most MAX_REFUSALS refused answers per turn, then the game master
-        plays; one for a turn that is over is charged like anything else)."""
-        self._answer = None
-        body = cmd.body
-        if isinstance(body, wire.Pong):
-            return ping_outstanding
-        if not isinstance(body, (wire.PlayCard, wire.MakeDeclaration)):
-            return False
-        table = self._own_table(sess, cmd.recipient)
-        if table is None:
-            return False
-        self._answer = (cmd, table)
-        turn = table.turns.turn_of(sess)
-        return turn is not None and (body.turn is None or body.turn == turn.event)
 
     def disconnected(self, sess: ServerSession) -> None:
         """A connection is gone: its seat waits for it (or is freed), it leaves everything it watched."""
@@ -140,13 +103,12 @@ class Dispatcher:
 
     # ------------------------------------------------------------------ commands
 
-    def route(self, sess: ServerSession, body: wire.Body, seq: int, recipient: str,
-              table: Table | None = None) -> None:
-        """Carry out one command (its body, number and recipient) of ``sess``; ``table``:
-        the seat's own table, when :meth:`solicited` found it for this command already."""
+    def route(self, sess: ServerSession, body: wire.Body, seq: int, recipient: str) -> Refusal | None:
+        """Carry out one command (its body, number and recipient) of ``sess``; a refused
+        move comes back for the session to send."""
         match body:
             case wire.PlayCard() | wire.MakeDeclaration():  # first: by far the most frequent
-                self._move(sess, body, seq, recipient, table)
+                return self._move(sess, body, seq, recipient)
             case wire.Hello():
                 refusal = self.proxied.admit(sess.id, sess.address, None if sess.own_address else body.proxied_for)
                 if refusal is not None:
@@ -154,10 +116,8 @@ class Dispatcher:
                     metrics.RATE_LIMITED_CONNECTIONS.inc()
                     sess.error(ErrorCode.RATE_LIMITED, refusal, re=seq, fatal=True)
                     sess.close()
-                    return
-                if body.password is not None and self._in_clear(sess, "a password", ErrorCode.BAD_PASSWORD, seq):
-                    return
-                self.greeting.hello(sess, body, seq)
+                elif body.password is None or not self._in_clear(sess, "a password", ErrorCode.BAD_PASSWORD, seq):
+                    self.greeting.hello(sess, body, seq)
             case wire.Pong() | wire.Error():
                 pass
             case wire.ListTables():
@@ -192,10 +152,11 @@ class Dispatcher:
                 self.archive.dispatch(sess, body, seq)
             case _:
                 sess.error(ErrorCode.UNEXPECTED_COMMAND, f"the server does not accept {body.NAME!r}", re=seq)
+        return None
 
     def _in_clear(self, sess: ServerSession, what: str, code: ErrorCode, seq: int) -> bool:
         """Refuse a command carrying a secret that came in clear from another machine
-        (server/tls.py); whether it was refused."""
+        (server/core/tls.py); whether it was refused."""
         refusal = self.secrets.refusal(sess.address, what)
         if refusal is None:
             return False
@@ -203,16 +164,14 @@ class Dispatcher:
         sess.error(code, refusal, re=seq)
         return True
 
-    def _move(self, sess: ServerSession, body: wire.PlayCard | wire.MakeDeclaration, seq: int, recipient: str,
-              table: Table | None) -> None:
-        """A play or declaration, handed to the turns of its table (``table``: the seat's
-        own, found already by :meth:`solicited`)."""
-        if table is None:
-            table = self._own_table(sess, recipient)  # the usual case: the seat's own table
+    def _move(self, sess: ServerSession, body: wire.PlayCard | wire.MakeDeclaration, seq: int,
+              recipient: str) -> Refusal | None:
+        """A play or declaration, handed to the turns of its table with the sender's seat
+        (looked up once); what answers no waiting turn is refused, charged to the sender."""
+        table = self._own_table(sess, recipient)  # the usual case: the seat's own table
         if table is None:
             table = self.seating.table_named(recipient)
             if table is None or sess.table_id != table.id:
-                sess.error(ErrorCode.NOT_AT_TABLE, f"you are not playing at {recipient}", re=seq,
-                           sender=sess.proto.answering(recipient))
-                return
-        table.turns.receive(sess, body, seq)
+                return Refusal(ErrorCode.NOT_AT_TABLE, f"you are not playing at {recipient}", seq,
+                               sess.proto.answering(recipient), charged=True)
+        return table.turns.receive(table.seats.seat_of(sess), body, seq)

@@ -13,19 +13,14 @@ from scopa.protocol import PROTOCOL_VERSION
 from scopa.protocol import commands as wire
 from scopa.protocol.errors import ErrorCode
 
-from . import metrics
-from .accounts import Accounts
-from .connections import Connections
-from .lobby import TableDirectory
-from .lobby_feed import LobbyFeed
-from .ratings import Rater
-from .resume_gate import ResumeGate
-from .seating import token_digest
-from .shared_lobby import UNAVAILABLE, Claim, HandOn, SharedLobby
-from .text import clean_text, name_key, reserved_name
+from .core import metrics, clean_text, name_key, reserved_name
+from .players import Accounts, Rater
+from .conn import Connections
+from .lobby import TableDirectory, LobbyFeed, UNAVAILABLE, Claim, HandOn, SharedLobby
+from .table import ResumeGate, token_digest
 
 if TYPE_CHECKING:
-    from .session import ServerSession
+    from .conn import ServerSession
 
 log = logging.getLogger("scopa.server")
 

@@ -6,23 +6,23 @@ checked against the connection it came on (``scopa.protocol.Connection`` rejects
 forged sender) and against the table it names.
 
 The engine makes the server's parts and joins them, each knowing only those below it:
-the connections and their caps (server/connections.py), who sits or watches where
-(server/registry.py), the lobby's feed of table updates (server/lobby_feed.py), the
-tables' life from creation or restoration to closing (server/table_life.py), the
+the connections and their caps (server/conn/connections.py), who sits or watches where
+(server/lobby/seating.py), the lobby's feed of table updates (server/lobby/feed.py), the
+tables' life from creation or restoration to closing (server/lobby/life.py), the
 ``hello`` (server/greeting.py), what a connection does at a table
-(server/table_commands.py) and the routing of each command to one of them
+(server/lobby/commands.py) and the routing of each command to one of them
 (server/dispatch.py).  ``serve`` (server/serving.py) runs an engine with its web port
 and LAN announcement.  With ``cluster`` options the engine is one member of a cluster of
 servers sharing one lobby through Redis (server/cluster/, imported only then).
 
-Every connection lives under the server's :class:`~scopa.server.limits.Limits`
+Every connection lives under the server's :class:`~scopa.server.core.limits.Limits`
 (``NetworkEngine(..., limits=Limits(...))``): a ``hello`` within ``hello_timeout``, each
 frame whole within ``frame_timeout`` of its first byte, a ``ping`` after
 ``ping_interval`` of silence and a close after ``ping_timeout`` more, caps on
 connections overall and per address, a bounded outgoing queue (a client that does not
 read is dropped; nobody waits for it) and a token bucket on commands (``rate_limited``,
 then a fatal ``rate_limited`` for a persistent flood).  Each connection
-(server/session.py) enforces them; see ``server/limits.py`` for the defaults.
+(server/conn/session.py) enforces them; see ``server/core/limits.py`` for the defaults.
 """
 
 from __future__ import annotations
@@ -37,34 +37,18 @@ from scopa.protocol import DEFAULT_PORT, decode, encode, make_command
 from scopa.protocol import commands as wire
 from scopa.protocol.servers import TLS_SCHEME
 
-from . import admin
-from .accounts import Accounts
-from .announce import Announcer
-from .archive import Archive
-from .clock import Clock, SystemClock
-from .connections import Connections
+from .lobby import Operator, HeldTables, TableDirectory, LobbyFeed, SeatingRegistry, TableCommands, TableLife
+from .players import Accounts, Archive, Rater
+from .lan import Announcer
+from .core import Clock, SystemClock, Limits, clean_text, name_key, HANDSHAKE_TIMEOUT, PlainSecrets, ServerTls
+from .conn import Connections, ServerSession
 from .dispatch import Dispatcher
 from .greeting import Greeting
-from .held_tables import HeldTables
-from .journal import Journal, JournalBackend
-from .journal_values import TableResult
-from .limits import Limits
-from .lobby import TableDirectory
-from .lobby_feed import LobbyFeed
-from .ratings import Rater
-from .registry import SeatingRegistry
-from .session import ServerSession
+from .journal import Journal, JournalBackend, TableResult, QueuedStorage, open_storage
 from .table import Table
-from .table_commands import TableCommands
-from .table_life import TableLife
-from .text import clean_text, name_key
-from .tls import HANDSHAKE_TIMEOUT, PlainSecrets, ServerTls
-from .writer import QueuedStorage
-from .writer_process import open_storage
 
 if TYPE_CHECKING:
-    from .cluster.member import ClusterMember
-    from .cluster.options import ClusterOptions
+    from .cluster import ClusterMember, ClusterOptions
 
 log = logging.getLogger("scopa.server")
 
@@ -74,7 +58,7 @@ DEFAULT_TURN_TIMEOUT = 60.0  # seconds a seat at a public table has for a move
 def first_use() -> None:
     """Do once, before a server listens, what its first client would otherwise wait for
     (and whose memory would look like that client's): build the tables that fold names
-    (server/text.py) from the confusables data, with Unicode's normalisation and
+    (server/core/text.py) from the confusables data, with Unicode's normalisation and
     category data paged in, and decode a ``hello`` frame, which pages in the model
     validators' code.  Idempotent; a few milliseconds the first time in a process."""
     name_key(clean_text("first-use"))
@@ -108,11 +92,11 @@ class NetworkEngine:
         (kept in the storage, which is then needed); ``bot_workers``: processes in the
         pool where bots that search (``expert``) think, made when the first one sits; ``trusted_proxies``: addresses (or
         networks) of front ends whose connections say whom they are for and are capped
-        per identity (server/proxied.py); ``rate_shared_addresses``: addresses (or networks)
-        whose players are rated against one another (server/rated.py); ``cluster``: share
+        per identity (server/core/proxies.py); ``rate_shared_addresses``: addresses (or networks)
+        whose players are rated against one another (server/players/fairness.py); ``cluster``: share
         the lobby with the other servers of a cluster (server/cluster/): their tables are
         listed here, names are unique across them; ``tls``: every port of the server speaks
-        TLS with this certificate (server/tls.py); ``allow_plain_secrets``: without
+        TLS with this certificate (server/core/tls.py); ``allow_plain_secrets``: without
         ``tls``, passwords and the operator's commands are taken from any address, not
         only from loopback."""
         if bot_workers < 1:
@@ -144,7 +128,7 @@ class NetworkEngine:
         if isinstance(storage_, QueuedStorage):  # a write the journal cannot store waits on this clock
             storage_.schedule = lambda seconds, retry: self.clock.call_later(seconds, retry)
             storage_.on_waiting = self.life.save_waiting
-        self.admin = admin.Operator(self.connections, self.seating, self.life, self.stopped, admin_token_file)
+        self.admin = Operator(self.connections, self.seating, self.life, self.stopped, admin_token_file)
         self.router = Dispatcher(self.limits, self.clock, self.connections, self.seating, self.feed, self.life,
                                  self.admin, self.accounts, self.archive,
                                  Greeting(self.connections, self.tables, self.feed, self.accounts, self.ratings,
@@ -158,7 +142,7 @@ class NetworkEngine:
         self.cluster: ClusterMember | None = None
         """This server's membership of a cluster (None: a server of its own)."""
         if cluster is not None:
-            from .cluster.member import ClusterMember  # Redis is imported only by a cluster member
+            from .cluster import ClusterMember  # Redis is imported only by a cluster member
 
             if cluster.shared_journal and storage_ is None:
                 raise ValueError("a cluster sharing one journal needs one (db or storage)")
@@ -218,7 +202,7 @@ class NetworkEngine:
             await self.cluster.start(address)
 
     def new_session(self) -> ServerSession:
-        """A connection of this server (TCP, or a browser's WebSocket: server/web.py)."""
+        """A connection of this server (TCP, or a browser's WebSocket: server/web/front.py)."""
         return ServerSession(next(self._ids), self.router)
 
     async def stop(self) -> None:

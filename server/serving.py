@@ -12,16 +12,13 @@ from typing import TYPE_CHECKING, Literal
 
 from scopa.protocol import DEFAULT_PORT
 
-from .announce import LanIdentity, lan_announcer, lobby_record
-from .collector import Collector
-from .jsonlog import follow_member
-from .limits import Limits
+from .lan import LanIdentity, lan_announcer, lobby_record
+from .core import Collector, follow_member, Limits, ServerTls
 from .network import DEFAULT_TURN_TIMEOUT, NetworkEngine
-from .tls import ServerTls
 
 if TYPE_CHECKING:
-    from .cluster.options import ClusterOptions
-    from .metrics_port import MetricsPort, Probes
+    from .cluster import ClusterOptions
+    from .endpoints import MetricsPort, Probes
     from .web import WebFront, WebOptions
 
 log = logging.getLogger("scopa.server")
@@ -44,11 +41,11 @@ async def serve(host: str = "127.0.0.1", port: int = DEFAULT_PORT, seed: int | N
     NetworkEngine; ``beside``: run with the started engine until the server stops (its
     failure stops the server too); ``lan``: announce the server on the LAN under this name
     (never when it listens on loopback only; withdrawn when it stops); ``web``: also serve
-    browsers (server/web.py); ``announce``: called once the server has opened its journal
+    browsers (server/web/front.py); ``announce``: called once the server has opened its journal
     and listens; ``cluster``: share the lobby with other servers (server/cluster/);
     ``tls``: every port speaks TLS with this certificate, announced with its fingerprint
-    (server/tls.py); ``allow_plain_secrets``: see NetworkEngine.
-    ``metrics``: serve ``/metrics``, ``/healthz`` and ``/readyz`` (server/metrics_port.py) on
+    (server/core/tls.py); ``allow_plain_secrets``: see NetworkEngine.
+    ``metrics``: serve ``/metrics``, ``/healthz`` and ``/readyz`` (server/endpoints.py) on
     this host and port, or on the web port (``"web"``)."""
     engine = NetworkEngine(host, port, seed, db=db, limits=limits, turn_timeout=turn_timeout,
                            admin_token_file=admin_token_file, accounts=accounts, bot_workers=bot_workers,
@@ -125,7 +122,7 @@ async def _probes(engine: NetworkEngine, metrics: tuple[str, int] | Literal["web
     already (readiness says ``starting`` until the server has joined its cluster)."""
     if metrics is None:
         return None, None
-    from .metrics_port import MetricsPort, Probes  # aiohttp and prometheus_client: only with --metrics
+    from .endpoints import MetricsPort, Probes  # aiohttp and prometheus_client: only with --metrics
 
     probes = Probes(engine, web_sockets)
     if metrics == "web":

@@ -30,12 +30,12 @@ import sys
 from pathlib import Path
 from typing import Any, Sequence
 
-from scopa.server.clock import FakeClock
+from scopa.server.core.clock import FakeClock
 from scopa.server import Limits, NetworkEngine
-from scopa.server.journal import AppendAction, Journal, Request, is_postgres
-from scopa.server.postgres import PostgresStorage
-from scopa.server.writer import StorageWriter
-from scopa.server.writer_process import StorageProcess
+from scopa.server.journal.commands import AppendAction, Journal, Request, is_postgres
+from scopa.server.journal.postgres.storage import PostgresStorage
+from scopa.server.journal.writer import StorageWriter
+from scopa.server.journal.sqlite.process import StorageProcess
 
 CRASH_WRITER = Path(__file__).with_name("crash_writer.py")
 

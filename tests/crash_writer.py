@@ -1,5 +1,5 @@
 """The journal's writer process for tests/crash_server.py: the server's own
-(``scopa.server.journal_child``), with every move it journals and every SQLite
+(``scopa.server.journal.sqlite.child``), with every move it journals and every SQLite
 statement watched; once the chosen move is in the journal (its move file, written by
 this process or by the server, which then tells it), it kills the server and itself
 with SIGKILL as the next journal write or statement starts.
@@ -15,8 +15,8 @@ import sqlite3
 import sys
 from typing import Any, Sequence
 
-from scopa.server import journal_child
-from scopa.server.movelog import MoveLog
+from scopa.server.journal.sqlite import child as journal_child
+from scopa.server.journal.sqlite.movefile import MoveLog
 
 
 def _kill_all() -> None:

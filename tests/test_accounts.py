@@ -14,9 +14,9 @@ from scopa.client.net import archive, ClientSession, ServerRefused
 from scopa.protocol import ErrorCode
 from scopa.protocol import commands as wire
 from scopa.server import Limits, NetworkEngine
-from scopa.server import accounts as accounts_module
-from scopa.server.clock import FakeClock
-from scopa.server.writer_process import StorageProcess
+from scopa.server.players import accounts as accounts_module
+from scopa.server.core.clock import FakeClock
+from scopa.server.journal.sqlite.process import StorageProcess
 
 from wire_client import WireClient
 

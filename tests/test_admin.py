@@ -13,7 +13,7 @@ from scopa.bots import RandomBot
 from scopa.cli.admin import admin_request
 from scopa.protocol import commands as wire
 from scopa.server import NetworkEngine
-from scopa.server.storage import SQLiteStorage
+from scopa.server.journal.sqlite.storage import SQLiteStorage
 
 from wire_client import WireClient
 

@@ -16,7 +16,7 @@ from scopa.cli.admin import admin_request
 from scopa.protocol import commands as wire
 from scopa.server import NetworkEngine
 from scopa.server.cluster import ClusterOptions
-from scopa.server.storage import SQLiteStorage
+from scopa.server.journal.sqlite.storage import SQLiteStorage
 from wire_client import WireClient
 
 pytestmark = pytest.mark.integration

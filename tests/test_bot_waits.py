@@ -15,7 +15,7 @@ from scopa.client.net import ServerRefused
 from scopa.engine import RuleSet
 from scopa.protocol import ErrorCode
 from scopa.server import Limits, NetworkEngine
-from scopa.server.clock import FakeClock
+from scopa.server.core.clock import FakeClock
 
 pytestmark = pytest.mark.integration
 

@@ -9,7 +9,7 @@ import pexpect
 import pytest
 
 from scopa.server import Limits
-from scopa.server.clock import FakeClock
+from scopa.server.core.clock import FakeClock
 
 from serverthread import ServerThread
 from test_cli_play import create_table, spawn

@@ -1,4 +1,4 @@
-"""The one clock (scopa.server.clock): cheap timers on the loop, a fake clock that
+"""The one clock (scopa.server.core.clock): cheap timers on the loop, a fake clock that
 fires them in order, and every deadline of the server and the client driven by it —
 the command rate, the connection deadlines, the reconnect backoff — with no real wait."""
 
@@ -12,9 +12,9 @@ import pytest
 
 from scopa.client.net import LinkEvent, LinkStatus, ClientSession, ConnectionLost
 from scopa.protocol import commands as wire
-from scopa.server.clock import FakeClock, SystemClock, start_timer
+from scopa.server.core.clock import FakeClock, SystemClock, start_timer
 from scopa.server import Limits, NetworkEngine
-from scopa.server.limits import RateLimiter
+from scopa.server.core.limits import RateLimiter
 
 from faultproxy import FaultProxy
 from wire_client import WireClient

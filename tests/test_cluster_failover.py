@@ -35,7 +35,7 @@ from scopa.protocol import commands as wire
 from scopa.protocol.errors import ErrorCode
 from scopa.server import NetworkEngine
 from scopa.server.cluster import ClusterOptions
-from scopa.server.writer_process import open_storage
+from scopa.server.journal.backends import open_storage
 from wire_client import WireClient
 
 pytestmark = pytest.mark.process

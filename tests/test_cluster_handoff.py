@@ -22,8 +22,8 @@ from scopa.bots import make_bot
 from scopa.protocol import commands as wire
 from scopa.protocol.errors import ErrorCode
 from scopa.server import NetworkEngine
-from scopa.server.shared_lobby import HandOn
-from scopa.server.text import name_key
+from scopa.server.lobby.shared import HandOn
+from scopa.server.core.text import name_key
 from test_cluster_tables import Counting, cid_at_and_ann_from, clock_of, hello_code, member, result_of, running, until
 from wire_client import WireClient
 

@@ -19,7 +19,7 @@ from scopa.bots import make_bot
 from scopa.protocol import commands as wire
 from scopa.protocol.errors import ErrorCode
 from scopa.server import NetworkEngine
-from scopa.server.clock import FakeClock
+from scopa.server.core.clock import FakeClock
 from scopa.server.cluster import ClusterOptions
 from wire_client import WireClient
 

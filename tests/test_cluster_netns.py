@@ -48,7 +48,7 @@ from pg import pg_url  # noqa: F401 - the fixture
 from procs import ROOT, SCOPA
 from redis_server import redis_client, redis_prefix  # noqa: F401 - the fixture
 from scopa.engine import Play, cards_in
-from scopa.server.writer_process import open_storage
+from scopa.server.journal.backends import open_storage
 
 pytestmark = pytest.mark.process
 

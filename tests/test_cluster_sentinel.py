@@ -24,7 +24,7 @@ from scopa.bots import make_bot
 from scopa.engine.events import Played
 from scopa.server import NetworkEngine
 from scopa.server.cluster import ClusterOptions
-from scopa.server.journal_values import uncompact
+from scopa.server.journal.values import uncompact
 from test_cluster_ids import DEADLINE, PREFIX, Counting, all_finished, play
 
 pytestmark = pytest.mark.process

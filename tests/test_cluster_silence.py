@@ -16,7 +16,7 @@ from scopa.bots import GreedyBot
 from scopa.client.net import HURRIED_DEAD_AFTER, HURRIED_PING_AFTER, LinkEvent, LinkStatus, ClientSession
 from scopa.protocol.servers import ServerAddress
 from scopa.server import Limits, NetworkEngine
-from scopa.server.clock import FakeClock
+from scopa.server.core.clock import FakeClock
 from scopa.server.cluster import ClusterOptions
 
 pytestmark = pytest.mark.integration

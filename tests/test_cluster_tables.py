@@ -29,8 +29,8 @@ from scopa.protocol import commands as wire
 from scopa.protocol.errors import ErrorCode
 from scopa.protocol.convert import action_to_wire, legal_from_wire, rules_from_wire, view_from_wire
 from scopa.server import NetworkEngine
-from scopa.server.clock import FakeClock
-from scopa.server.text import name_key
+from scopa.server.core.clock import FakeClock
+from scopa.server.core.text import name_key
 from scopa.server.cluster import ClusterOptions
 from test_example_js import JS, node_ready
 from wire_client import WireClient

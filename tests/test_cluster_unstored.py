@@ -24,9 +24,9 @@ from scopa.protocol import commands as wire
 from scopa.protocol.convert import rules_from_wire
 from scopa.protocol.errors import ErrorCode
 from scopa.server import NetworkEngine
-from scopa.server.clock import FakeClock
-from scopa.server.journal import AppendAction, Command, Journal, SetSeat, StartTable
-from scopa.server.writer_process import open_storage
+from scopa.server.core.clock import FakeClock
+from scopa.server.journal.commands import AppendAction, Command, Journal, SetSeat, StartTable
+from scopa.server.journal.backends import open_storage
 from test_cluster_tables import Seat, clock_of, ends_as_journaled, options, result_of, running, until
 from wire_client import WireClient
 

@@ -8,8 +8,8 @@ import gc
 
 import pytest
 
-from scopa.server.clock import FakeClock
-from scopa.server.collector import YOUNG_THRESHOLD, Collector
+from scopa.server.core.clock import FakeClock
+from scopa.server.core.collector import YOUNG_THRESHOLD, Collector
 
 
 def test_a_running_server_makes_full_collections_on_its_clock_only(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -10,10 +10,10 @@ from scopa.engine import CARDS, Play, replay
 from scopa.protocol import commands as wire
 from scopa.protocol.convert import rules_from_wire
 from scopa.server import NetworkEngine
-from scopa.server.memory_journal import MemoryStorage
-from scopa.server.journal import LoadActions, LoadResults, LoadUnfinished, is_postgres
-from scopa.server.postgres import PostgresStorage
-from scopa.server.storage import SQLiteStorage, StorageError, decode_action
+from scopa.server.journal.memory.storage import MemoryStorage
+from scopa.server.journal.commands import LoadActions, LoadResults, LoadUnfinished, is_postgres
+from scopa.server.journal.postgres.storage import PostgresStorage
+from scopa.server.journal.sqlite.storage import SQLiteStorage, StorageError, decode_action
 
 from wire_client import WireClient
 
@@ -129,7 +129,7 @@ import pytest  # noqa: E402
 
 from scopa.engine import LocalGame, GameState  # noqa: E402
 from scopa.engine.cards import cards_in  # noqa: E402
-from scopa.server.movelog import moves_path  # noqa: E402
+from scopa.server.journal.sqlite.movefile import moves_path  # noqa: E402
 
 from pg import pg_url  # noqa: E402,F401 - the fixture
 

@@ -32,7 +32,7 @@ PRESETS = st.one_of(st.none(), st.sampled_from(list(Preset)))
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(preset=PRESETS, options=OPTIONS)
 def test_build_rules_raises_only_rule_set_errors(preset: Preset | None, options: dict[str, Any]) -> None:
-    from scopa.server.lobby import build_rules
+    from scopa.server.lobby.directory import build_rules
 
     try:
         rules = build_rules(preset, options)

@@ -17,8 +17,8 @@ from procs import ROOT
 from redis_server import SERVER, redis_prefix  # noqa: F401 - the fixture
 from scopa.server import NetworkEngine
 from scopa.server.cluster import ClusterOptions
-from scopa.server.memory_journal import MemoryStorage
-from scopa.server.metrics_port import MetricsPort, Probes
+from scopa.server.journal.memory.storage import MemoryStorage
+from scopa.server.endpoints import MetricsPort, Probes
 
 pytestmark = pytest.mark.integration
 

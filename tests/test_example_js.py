@@ -275,7 +275,7 @@ async def test_js_bot_resumes_its_seat_when_its_connection_is_lost_mid_game() ->
     is the one the server recorded."""
     from faultproxy import FaultProxy
     from scopa.server import NetworkEngine
-    from scopa.server.memory_journal import MemoryStorage
+    from scopa.server.journal.memory.storage import MemoryStorage
 
     node = node_ready()
     storage = MemoryStorage()

@@ -11,7 +11,7 @@ import pytest
 from scopa.protocol import ErrorCode
 from scopa.protocol import commands as wire
 from scopa.server import Limits, NetworkEngine
-from scopa.server.clock import FakeClock
+from scopa.server.core.clock import FakeClock
 
 from test_accounts import SECRET, clock, server  # noqa: F401 - the same server (accounts, fake clock)
 from wire_client import WireClient

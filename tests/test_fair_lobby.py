@@ -1,6 +1,6 @@
 """A lobby that a few addresses cannot fill: waiting tables capped per source address as
 well as per connection, room kept for players who hold none, and waiting tables nobody
-sits down at closed after a while (server/lobby.py; real sockets from several loopback
+sits down at closed after a while (server/lobby/directory.py; real sockets from several loopback
 source addresses, the server's fake clock)."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from scopa.client.net import ClientSession
 from scopa.protocol import ErrorCode
 from scopa.protocol import commands as wire
 from scopa.server import Limits, NetworkEngine
-from scopa.server.clock import FakeClock
+from scopa.server.core.clock import FakeClock
 
 from wire_client import WireClient
 

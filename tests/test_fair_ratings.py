@@ -1,4 +1,4 @@
-"""Ratings that mean something (server/rated.py): only games between people are rated,
+"""Ratings that mean something (server/players/fairness.py): only games between people are rated,
 never between two connections from one address or of one identity behind a front end
 (unless the server allows one address), leaving or abandoning a rated game is its
 loss, and look-alike names are one leaderboard row.  Real sockets from several
@@ -17,9 +17,9 @@ from scopa.engine import Preset
 from scopa.protocol import Command
 from scopa.protocol import commands as wire
 from scopa.server import Limits, NetworkEngine
-from scopa.server.clock import FakeClock
-from scopa.server.memory_journal import MemoryStorage
-from scopa.server.text import name_key
+from scopa.server.core.clock import FakeClock
+from scopa.server.journal.memory.storage import MemoryStorage
+from scopa.server.core.text import name_key
 
 from wire_client import WireClient
 

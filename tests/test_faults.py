@@ -28,8 +28,8 @@ from scopa.client.net import LinkEvent, ClientSession
 from scopa.engine import LocalGame, RuleSet, replay
 from scopa.engine.actions import Action
 from scopa.server import NetworkEngine
-from scopa.server.movelog import moves_path, read_rows
-from scopa.server.memory_journal import MemoryStorage
+from scopa.server.journal.sqlite.movefile import moves_path, read_rows
+from scopa.server.journal.memory.storage import MemoryStorage
 
 from faultproxy import FaultProxy, Faults
 from procs import SAFETY
@@ -60,7 +60,7 @@ def journal_of_memory(storage: MemoryStorage) -> list[Journaled]:
 
 
 def journal_of_sqlite(path: Path) -> list[Journaled]:
-    from scopa.server.storage import SQLiteStorage
+    from scopa.server.journal.sqlite.storage import SQLiteStorage
 
     db = sqlite3.connect(path)
     rows = db.execute("SELECT id, seed, status, winner, totals, reason FROM tables").fetchall()

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from scopa.server import NetworkEngine
-from scopa.server import text
+from scopa.server.core import text
 
 pytestmark = pytest.mark.integration
 

@@ -141,7 +141,7 @@ def _cycles(modules: dict[str, Path]) -> list[list[str]]:
 
 JOINS_THE_SERVER = "server.network"
 """The module that makes the server's parts and joins them (NetworkEngine)."""
-RUNS_THE_SERVER = {"server", "server.serving", "server.metrics_port"}
+RUNS_THE_SERVER = {"server", "server.serving", "server.endpoints"}
 """The server's modules that may import it: the package's face, ``serve`` and the
 operator's endpoints, which read the whole server at scrape time."""
 

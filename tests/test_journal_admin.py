@@ -13,8 +13,8 @@ import psycopg
 from scopa.bots import GreedyBot, RandomBot
 from scopa.client.net import ClientSession
 from scopa.server import NetworkEngine
-from scopa.server.journal_values import Account
-from scopa.server.journal import SaveAccount
+from scopa.server.journal.values import Account
+from scopa.server.journal.commands import SaveAccount
 
 from pg import pg_url  # noqa: F401 - the fixture
 

@@ -1,4 +1,4 @@
-"""The journal's contract (server/journal.py), run against every backend: memory, the
+"""The journal's contract (server/journal/commands.py), run against every backend: memory, the
 SQLite file (with and without its move file) and PostgreSQL (the real server, a schema
 of its own per test).  Ordering, an action journaled before it is announced (R7: the
 journal replays the game), the same action index journaled once, a gap refused, a
@@ -23,38 +23,18 @@ from scopa.engine import Deal, Play, RuleSet
 from scopa.protocol import commands as wire
 from scopa.protocol.convert import card_str
 from scopa.server import NetworkEngine
-from scopa.server.journal_values import Account, GamePlayer, Rating, StorageError
-from scopa.server.journal import (
-    AccountOf,
-    AppendAction,
-    ClearSeat,
-    CloseTable,
-    CreateTable,
-    ClaimTable,
-    FinishedGameOf,
-    FinishTable,
-    LastTableId,
-    LoadActions,
-    LoadDamaged,
-    LoadRefusals,
-    LoadResults,
-    LoadUnfinished,
-    MarkDamaged,
-    RatingUpdate,
-    Ratings,
-    RecordRefusal,
-    Request,
-    SaveAccount,
-    SetSeat,
-    StartTable,
-    TakeTableIds,
+from scopa.server.journal.values import Account, GamePlayer, Rating, StorageError
+from scopa.server.journal.commands import (
+    AccountOf, AppendAction, ClearSeat, CloseTable, CreateTable, ClaimTable, FinishedGameOf, FinishTable,
+    LastTableId, LoadActions, LoadDamaged, LoadRefusals, LoadResults, LoadUnfinished, MarkDamaged, RatingUpdate,
+    Ratings, RecordRefusal, Request, SaveAccount, SetSeat, StartTable, TakeTableIds
 )
-from scopa.server.journal_values import JournalTooNew, TableTaken
-from scopa.server.memory_journal import MemoryStorage
-from scopa.server.pg_schema import migrate, migrations, version_of
-from scopa.server.postgres import PostgresStorage
-from scopa.server.storage import SCHEMA_VERSION, SQLiteStorage
-from scopa.server.writer import StorageWriter
+from scopa.server.journal.values import JournalTooNew, TableTaken
+from scopa.server.journal.memory.storage import MemoryStorage
+from scopa.server.journal.postgres.schema import migrate, migrations, version_of
+from scopa.server.journal.postgres.storage import PostgresStorage
+from scopa.server.journal.sqlite.storage import SCHEMA_VERSION, SQLiteStorage
+from scopa.server.journal.writer import StorageWriter
 
 from pg import pg_url  # noqa: F401 - the fixture
 from wire_client import WireClient

@@ -14,9 +14,9 @@ import pytest
 
 from scopa.engine import Play, RuleSet, replay
 from scopa.server import NetworkEngine
-from scopa.server import storage
-from scopa.server.storage import SQLiteStorage
-from scopa.server.seating import token_digest
+from scopa.server.journal.sqlite import storage
+from scopa.server.journal.sqlite.storage import SQLiteStorage
+from scopa.server.table.seats import token_digest
 
 from wire_client import WireClient
 

@@ -1,4 +1,4 @@
-"""The journal's fence (server/journal.py, ``ClaimTable``): once a journal claims a table,
+"""The journal's fence (server/journal/commands.py, ``ClaimTable``): once a journal claims a table,
 every write of it by another journal on the same database is refused (``Fenced``) and
 stores nothing, including a write that was under way when the claim came; the claimer's
 writes go on.  Two PostgreSQL journals on one database (the real server, a schema per
@@ -16,27 +16,15 @@ import pytest
 
 from scopa.engine import Deal, Play, RuleSet
 from scopa.server import NetworkEngine
-from scopa.server.clock import FakeClock
-from scopa.server.journal import (
-    AppendAction,
-    ClaimTable,
-    ClearSeat,
-    CloseTable,
-    CreateTable,
-    FinishTable,
-    LoadActions,
-    LoadRefusals,
-    LoadUnfinished,
-    MarkDamaged,
-    RecordRefusal,
-    Request,
-    SetSeat,
-    StartTable,
+from scopa.server.core.clock import FakeClock
+from scopa.server.journal.commands import (
+    AppendAction, ClaimTable, ClearSeat, CloseTable, CreateTable, FinishTable, LoadActions, LoadRefusals,
+    LoadUnfinished, MarkDamaged, RecordRefusal, Request, SetSeat, StartTable
 )
-from scopa.server.journal_values import Fenced, StorageError
-from scopa.server.memory_journal import MemoryStorage
-from scopa.server.postgres import PostgresStorage
-from scopa.server.storage import SQLiteStorage
+from scopa.server.journal.values import Fenced, StorageError
+from scopa.server.journal.memory.storage import MemoryStorage
+from scopa.server.journal.postgres.storage import PostgresStorage
+from scopa.server.journal.sqlite.storage import SQLiteStorage
 
 from pg import pg_url  # noqa: F401 - the fixture
 from test_cluster_tables import result_of, seated

@@ -1,4 +1,4 @@
-"""The frames between the server and its SQLite journal's process (server/journal_pipe.py)
+"""The frames between the server and its SQLite journal's process (server/journal/sqlite/pipe.py)
 carry each action as its three fields; the child gets back the very commands the
 server wrote (R7: what is journaled is the action the game master took)."""
 
@@ -9,8 +9,8 @@ import pickle
 import pytest
 
 from scopa.engine import RuleSet
-from scopa.server.journal import AppendAction, CreateTable, FinishTable, Request, SetSeat
-from scopa.server.journal_pipe import calls as to_calls, requests as from_calls
+from scopa.server.journal.commands import AppendAction, CreateTable, FinishTable, Request, SetSeat
+from scopa.server.journal.sqlite.pipe import calls as to_calls, requests as from_calls
 
 pytestmark = pytest.mark.unit
 

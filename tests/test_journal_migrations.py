@@ -1,4 +1,4 @@
-"""Journal files of every earlier format open (server/storage.py MIGRATIONS): each file
+"""Journal files of every earlier format open (server/journal/sqlite/storage.py MIGRATIONS): each file
 below is written with the SQL of that format, as those servers wrote it; opened by this
 server, its unfinished game resumes to the end and its finished game's result and
 actions read back (R7: the journal replays).  A newer file is refused; a migration that
@@ -18,8 +18,9 @@ import pytest
 from scopa.bots import GreedyBot, RandomBot
 from scopa.engine import Action, LocalGame, GameRecord, Phase, RuleSet, replay
 from scopa.server import NetworkEngine
-from scopa.server import sqlite_schema, storage
-from scopa.server.storage import JournalTooNew, SQLiteStorage, encode_action
+from scopa.server.journal.sqlite import schema as sqlite_schema
+from scopa.server.journal.sqlite import storage
+from scopa.server.journal.sqlite.storage import JournalTooNew, SQLiteStorage, encode_action
 
 # Format 1 (the first journal): actions only as rows; no ``record`` column.
 _FORMAT_1 = """

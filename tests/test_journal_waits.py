@@ -18,9 +18,9 @@ from scopa.bots import RandomBot
 from scopa.engine import Play
 from scopa.protocol import commands as wire
 from scopa.server import NetworkEngine
-from scopa.server.journal_values import JournalUnavailable, decode_action
-from scopa.server.memory_journal import MemoryStorage
-from scopa.server.writer_process import StorageProcess
+from scopa.server.journal.values import JournalUnavailable, decode_action
+from scopa.server.journal.memory.storage import MemoryStorage
+from scopa.server.journal.sqlite.process import StorageProcess
 
 from pg import pg_url  # noqa: F401 - the fixture
 from wire_client import WireClient

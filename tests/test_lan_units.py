@@ -14,10 +14,12 @@ import pytest
 from scopa.client.net import FoundServer, choice_rows, parse_choice
 from scopa.cli.web import print_qr
 from scopa.protocol import PROTOCOL_VERSION
-from scopa.server.clock import FakeClock
+from scopa.server.core.clock import FakeClock
 from scopa.protocol.servers import MAX_NAME_BYTES, LanRecord, clean_server_name
 from scopa.server import NetworkEngine
-from scopa.server.announce import REFRESH_INTERVAL, STOP_TIMEOUT, Announcer, LanIdentity, RefreshPacer, announces, lan_announcer, lobby_record
+from scopa.server.lan import (
+    REFRESH_INTERVAL, STOP_TIMEOUT, Announcer, LanIdentity, RefreshPacer, announces, lan_announcer, lobby_record
+)
 
 # --------------------------------------------------------------------------- the TXT record
 

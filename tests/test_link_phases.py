@@ -22,8 +22,8 @@ from scopa.protocol import commands as wire
 from scopa.protocol.convert import action_to_wire, legal_from_wire, view_from_wire
 from scopa.protocol.errors import ErrorCode
 from scopa.server import Limits, NetworkEngine, Table
-from scopa.server.clock import FakeClock
-from scopa.server.memory_journal import MemoryStorage
+from scopa.server.core.clock import FakeClock
+from scopa.server.journal.memory.storage import MemoryStorage
 
 from faultproxy import FaultProxy, Faults
 from procs import ROOT, SAFETY, SCOPA

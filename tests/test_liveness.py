@@ -9,7 +9,7 @@ import asyncio
 import pytest
 
 from scopa.client.net import HURRIED_DEAD_AFTER, HURRIED_PING_AFTER, Watchdog
-from scopa.server.clock import FakeClock
+from scopa.server.core.clock import FakeClock
 
 
 async def _settle(clock: FakeClock) -> None:

@@ -1,4 +1,4 @@
-"""What the server counts (server/metrics.py), exactly, over real sockets: a rated game
+"""What the server counts (server/core/metrics.py), exactly, over real sockets: a rated game
 between two people (the game started and finished, every move and each one's latency,
 its record and both ratings stored), a move out of turn (a refusal by its code), a
 flood of commands (a rate limit by its kind), a caught abandonment; and the gauges of
@@ -17,7 +17,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from scopa.engine import Preset
 from scopa.protocol import commands as wire
 from scopa.server import Limits, NetworkEngine
-from scopa.server.metrics_port import ServerState, exposition
+from scopa.server.endpoints import ServerState, exposition
 from test_fair_ratings import connect_from, play, running, until
 
 pytestmark = pytest.mark.integration

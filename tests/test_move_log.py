@@ -1,4 +1,4 @@
-"""The SQLite journal's move file (server/movelog.py): a move is journaled when its record
+"""The SQLite journal's move file (server/journal/sqlite/movefile.py): a move is journaled when its record
 is in the file (R7: before the game master tells anyone of it); a record cut short by a
 crash is left out, moves taken in twice are stored once, the moves of an ended table are
 passed over, and a file a running journal holds is left to it."""
@@ -22,11 +22,11 @@ from hypothesis import given, strategies as st
 from scopa.bots import GreedyBot, RandomBot
 from scopa.engine import Deal, LocalGame, Phase, Play, RuleSet
 from scopa.server import NetworkEngine
-from scopa.server import movelog
-from scopa.server.movelog import moves_path, read_rows, record
-from scopa.server.storage import SQLiteStorage, StorageError, decode_action, encode_action
-from scopa.server.writer_process import StorageProcess
-from scopa.server.journal import AppendAction, CreateTable, FinishTable, SetSeat, StartTable
+from scopa.server.journal.sqlite import movefile as movelog
+from scopa.server.journal.sqlite.movefile import moves_path, read_rows, record
+from scopa.server.journal.sqlite.storage import SQLiteStorage, StorageError, decode_action, encode_action
+from scopa.server.journal.sqlite.process import StorageProcess
+from scopa.server.journal.commands import AppendAction, CreateTable, FinishTable, SetSeat, StartTable
 
 DEAL = Deal(tuple(range(40)))
 PLAYS = [Play(c, 0) for c in (3, 7, 12, 25)]

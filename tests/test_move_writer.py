@@ -1,5 +1,5 @@
 """The server appends the moves to the SQLite journal's move file itself
-(server/move_writer.py): a move is settled once its record is written there, without
+(server/journal/sqlite/appends.py): a move is settled once its record is written there, without
 waiting for the journal's process (R7: an action is journaled before anyone is told of
 it), but never before an earlier write of its table is stored; a full move file is
 taken into the SQLite file and emptied; and what the server wrote is kept whatever
@@ -19,11 +19,11 @@ from pathlib import Path
 import pytest
 
 from scopa.engine import Deal, Play, RuleSet
-from scopa.server import move_writer
-from scopa.server.journal import AppendAction, CreateTable, SetSeat
-from scopa.server.journal_values import StorageError
-from scopa.server.movelog import moves_path, read_rows
-from scopa.server.writer_process import StorageProcess
+from scopa.server.journal.sqlite import appends as move_writer
+from scopa.server.journal.commands import AppendAction, CreateTable, SetSeat
+from scopa.server.journal.values import StorageError
+from scopa.server.journal.sqlite.movefile import moves_path, read_rows
+from scopa.server.journal.sqlite.process import StorageProcess
 
 DEAL = Deal(tuple(range(40)))
 
@@ -108,8 +108,8 @@ def test_moves_the_journals_process_was_never_told_of_are_kept_when_the_server_i
     server = subprocess.run(
         [sys.executable, "-c", "import asyncio, os, signal, sys\n"
          "from scopa.engine import Deal, Play, RuleSet\n"
-         "from scopa.server.journal import AppendAction, CreateTable\n"
-         "from scopa.server.writer_process import StorageProcess\n"
+         "from scopa.server.journal.commands import AppendAction, CreateTable\n"
+         "from scopa.server.journal.sqlite.process import StorageProcess\n"
          "async def main():\n"
          "    storage = StorageProcess(sys.argv[1])\n"
          "    await storage.write(CreateTable('1', RuleSet(), 7))\n"

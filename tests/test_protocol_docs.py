@@ -358,7 +358,7 @@ def test_the_recorded_transcript_follows_the_routes() -> None:
 
 def _tls_listener(tmp_path: Path) -> tuple[ssl.SSLSocket, int, str]:
     """A TLS listener on 127.0.0.1 with a self-signed certificate: it, its port, the fingerprint."""
-    from scopa.server.tls import self_signed
+    from scopa.server.core.tls import self_signed
 
     tls = self_signed(tmp_path)
     listener = socket.create_server(("127.0.0.1", 0))

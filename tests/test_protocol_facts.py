@@ -18,12 +18,12 @@ from scopa.engine import EndReason, RuleSet
 from scopa.engine.rules import Preset
 from scopa.protocol import ErrorCode, ForcedBy, LeftReason, example_commands
 from scopa.protocol import commands as wire
-from scopa.server.clock import FakeClock
+from scopa.server.core.clock import FakeClock
 from scopa.protocol.convert import rules_to_wire
 from scopa.protocol.spec import ANY_COMMAND, COMMAND_ERRORS, may_refuse
 from scopa.server import Limits, NetworkEngine
 from scopa.server.network import DEFAULT_TURN_TIMEOUT
-from scopa.server.text import bot_name
+from scopa.server.core.text import bot_name
 
 from procs import ROOT
 from wire_client import WireClient

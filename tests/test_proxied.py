@@ -1,6 +1,6 @@
 """Front ends the server trusts (a web host in front of the server): their connections say whom they are for
 and are capped per identity, not per address; ``proxied_for`` from anyone else is
-ignored (server/proxied.py, PROTOCOL.md §7, "Front ends")."""
+ignored (server/core/proxies.py, PROTOCOL.md §7, "Front ends")."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from pydantic import ValidationError
 from scopa.client.net import ClientSession
 from scopa.protocol import commands as wire
 from scopa.server import Limits, NetworkEngine
-from scopa.server.proxied import ProxiedClients, parse_networks
+from scopa.server.core.proxies import ProxiedClients, parse_networks
 
 from wire_client import WireClient
 

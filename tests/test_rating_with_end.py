@@ -9,8 +9,8 @@ from typing import Any, Sequence
 from scopa.bots import GreedyBot, RandomBot
 from scopa.client.net import ClientSession
 from scopa.server import NetworkEngine
-from scopa.server.journal import FinishTable, Request, SaveRatings
-from scopa.server.memory_journal import MemoryStorage
+from scopa.server.journal.commands import FinishTable, Request, SaveRatings
+from scopa.server.journal.memory.storage import MemoryStorage
 
 
 

@@ -1,4 +1,4 @@
-"""The operator's endpoints of a server (server/metrics_port.py): ``/healthz`` answers
+"""The operator's endpoints of a server (server/endpoints.py): ``/healthz`` answers
 while the process does; ``/readyz`` is 200 while the server accepts players and 503, with
 the reason, while it starts, drains (the operator's ``stop``: before anything closes), cannot
 store to its journal or, in a cluster, cannot reach Redis, and 200 again once the journal
@@ -24,12 +24,12 @@ from scopa.cli.admin import admin_request
 from scopa.protocol import Command
 from scopa.protocol import commands as wire
 from scopa.server import NetworkEngine
-from scopa.server.clock import FakeClock
+from scopa.server.core.clock import FakeClock
 from scopa.server.cluster import ClusterOptions
-from scopa.server.journal import Request
-from scopa.server.journal_values import JournalUnavailable
-from scopa.server.memory_journal import MemoryStorage
-from scopa.server.metrics_port import MetricsPort, Probes
+from scopa.server.journal.commands import Request
+from scopa.server.journal.values import JournalUnavailable
+from scopa.server.journal.memory.storage import MemoryStorage
+from scopa.server.endpoints import MetricsPort, Probes
 from wire_client import WireClient
 from ws_client import WsClient
 
@@ -177,7 +177,7 @@ async def test_readyz_of_a_cluster_member_is_not_ready_while_redis_is_out_of_rea
 
 async def test_metrics_web_serves_the_endpoints_on_the_web_port_once_the_server_runs() -> None:
     from scopa.server import serve
-    from scopa.server.web import WebOptions
+    from scopa.server.web.front import WebOptions
 
     listening: asyncio.Future[int] = asyncio.get_running_loop().create_future()
     server = asyncio.create_task(serve("127.0.0.1", 0, web=WebOptions(port=0, listening=listening.set_result),

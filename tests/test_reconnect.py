@@ -16,7 +16,7 @@ from scopa.protocol.codec import encode
 from scopa.protocol.convert import action_to_wire, card_str, card_strs, legal_from_wire, view_from_wire
 from scopa.protocol.convert import rules_from_wire
 from scopa.server import NetworkEngine
-from scopa.server.clock import FakeClock
+from scopa.server.core.clock import FakeClock
 
 from wire_client import WireClient
 

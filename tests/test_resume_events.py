@@ -16,7 +16,7 @@ from scopa.engine import Declare, Play, Player, View
 from scopa.protocol import Command
 from scopa.protocol import commands as wire
 from scopa.server import NetworkEngine
-from scopa.server.clock import FakeClock
+from scopa.server.core.clock import FakeClock
 
 from wire_client import WireClient
 

@@ -14,7 +14,7 @@ import pytest
 from scopa.protocol import commands as wire
 from scopa.protocol.errors import ErrorCode
 from scopa.server import NetworkEngine
-from scopa.server.clock import FakeClock
+from scopa.server.core.clock import FakeClock
 
 from wire_client import WireClient
 
@@ -123,7 +123,7 @@ def test_after_a_seat_back_for_a_replaced_connection_a_drop_waits_for_the_window
     """SeatNotices alone: a seat_back nobody's seat_away preceded (the connection was
     replaced), a drop one second later is held until the window of that seat_back ends;
     a drop and a return within the window are never told; told notices pair up."""
-    from scopa.server.seat_notices import SeatNotices
+    from scopa.server.table.notices import SeatNotices
 
     clock = FakeClock()
     told: list[str] = []

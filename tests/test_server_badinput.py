@@ -12,8 +12,8 @@ from scopa.bots import GreedyBot, RandomBot
 from scopa.engine import CARDS, Card, Preset
 from scopa.protocol import commands as wire
 from scopa.server import NetworkEngine
-from scopa.server.clock import FakeClock
-from scopa.server.memory_journal import MemoryStorage
+from scopa.server.core.clock import FakeClock
+from scopa.server.journal.memory.storage import MemoryStorage
 
 from wire_client import WireClient
 

@@ -20,9 +20,9 @@ from scopa.protocol import Message, Outgoing
 from scopa.protocol import commands as wire
 from scopa.protocol.errors import ErrorCode
 from scopa.server import Limits, NetworkEngine
-from scopa.server.clock import FakeClock
-from scopa.server.seating import Seats
-from scopa.server.table import Table
+from scopa.server.core.clock import FakeClock
+from scopa.server.table.seats import Seats
+from scopa.server.table.table import Table
 
 from wire_client import WireClient
 

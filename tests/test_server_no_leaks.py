@@ -36,10 +36,11 @@ from scopa.protocol import commands as wire
 from scopa.protocol.convert import action_to_wire, legal_from_wire, view_from_wire
 from scopa.protocol.convert import rules_from_wire
 from scopa.server import NetworkEngine
+from scopa.server.conn import Refusal
 from scopa.server.dispatch import Dispatcher
-from scopa.server.broadcast import Broadcaster
-from scopa.server.seating import Seat
-from scopa.server.session import ServerSession
+from scopa.server.table.broadcast import Broadcaster
+from scopa.server.table.seats import Seat
+from scopa.server.conn.session import ServerSession
 
 from wire_client import WireClient
 
@@ -64,20 +65,20 @@ class WireTap:
 
     def install(self, monkeypatch: pytest.MonkeyPatch) -> None:
         tap = self
-        queue_frame, dispatch = ServerSession._queue_frame, Dispatcher.dispatch
+        queue_frame, receive = ServerSession._queue_frame, Dispatcher.receive
 
         def tapped_queue_frame(sess: ServerSession, frame: bytes) -> None:
             # Every frame the server sends to a client passes here, whatever built it.
             tap.record(sess, frame)
             queue_frame(sess, frame)
 
-        def tapped_dispatch(router: Dispatcher, sess: ServerSession, command: Any) -> None:
+        def tapped_receive(router: Dispatcher, sess: ServerSession, command: Any) -> Refusal | None:
             # Every command the server accepted from a client passes here.
             tap.said[(sess.id, command.seq)] = set(_strings(command.body.model_dump(mode="json")))
-            dispatch(router, sess, command)
+            return receive(router, sess, command)
 
         monkeypatch.setattr(ServerSession, "_queue_frame", tapped_queue_frame)
-        monkeypatch.setattr(Dispatcher, "dispatch", tapped_dispatch)
+        monkeypatch.setattr(Dispatcher, "receive", tapped_receive)
 
     def record(self, sess: ServerSession, frame: bytes) -> None:
         self.seeds.update(t.seed for t in self.engine.tables.values())

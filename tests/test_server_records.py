@@ -16,10 +16,10 @@ from scopa.protocol import ErrorCode
 from scopa.protocol import commands as wire
 from scopa.protocol.record import check_record
 from scopa.server import Limits, NetworkEngine
-from scopa.server.clock import FakeClock
-from scopa.server.memory_journal import MemoryStorage
-from scopa.server.storage import SQLiteStorage
-from scopa.server.writer_process import StorageProcess
+from scopa.server.core.clock import FakeClock
+from scopa.server.journal.memory.storage import MemoryStorage
+from scopa.server.journal.sqlite.storage import SQLiteStorage
+from scopa.server.journal.sqlite.process import StorageProcess
 
 from wire_client import WireClient
 
@@ -85,7 +85,7 @@ async def test_a_dozen_greedy_vs_random_games_are_listed_served_and_not_rated(se
             assert [p.kind.value for p in record.players] == ["person", "bot"]
             assert record.players[1].strategy == "random"
             assert check_record(record) > 0  # R7: the served record replays through the engine
-        assert (await archive.leaderboard(s, "scopa")).entries == []  # bots never move a rating (server/rated.py)
+        assert (await archive.leaderboard(s, "scopa")).entries == []  # bots never move a rating (server/players/fairness.py)
 
 
 async def test_games_between_people_rank_the_better_player_first() -> None:

@@ -22,7 +22,7 @@ from scopa.client.net import ClientSession
 from scopa.protocol import ROUTES, commands as wire, encode, make_command, route_allowed
 from scopa.protocol.convert import rules_to_wire
 from scopa.server import Limits, NetworkEngine
-from scopa.server.clock import FakeClock
+from scopa.server.core.clock import FakeClock
 
 from wire_client import TIMEOUT, WireClient
 

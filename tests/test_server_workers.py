@@ -11,7 +11,7 @@ import pytest
 
 from scopa.bots import GreedyBot, RandomBot, make_bot
 from scopa.engine import Deal, GameState, RuleSet, play_local, view
-from scopa.server.workers import BotPool
+from scopa.server.core.workers import BotPool
 
 from pool_bots import GATE_ENV
 
@@ -74,7 +74,7 @@ def test_an_unknown_strategy_is_refused_before_it_reaches_a_worker(pool: BotPool
 async def test_the_server_seats_a_searching_bot_in_its_pool_and_others_in_process() -> None:
     from scopa.protocol import commands as wire
     from scopa.server import NetworkEngine
-    from scopa.server.workers import PooledBot
+    from scopa.server.core.workers import PooledBot
 
     from wire_client import WireClient
 
@@ -111,7 +111,7 @@ async def test_the_server_seats_a_searching_bot_in_its_pool_and_others_in_proces
 async def test_workers_think_at_a_lower_priority_than_the_server(pool: BotPool) -> None:
     import os
 
-    from scopa.server.workers import WORKER_NICENESS
+    from scopa.server.core.workers import WORKER_NICENESS
 
     state = _mid_round(2)
     v, legal = view(state, state.to_move), state.legal_actions()

@@ -1,4 +1,4 @@
-"""A connection's earliest deadline (server/session.py ``next_deadline``): the hello until
+"""A connection's earliest deadline (server/conn/session.py ``next_deadline``): the hello until
 one came, an unfinished frame, our ping after a silence, the pong to that ping."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from scopa.server import Limits
-from scopa.server.session import next_deadline
+from scopa.server.conn.session import next_deadline
 
 pytestmark = pytest.mark.unit
 

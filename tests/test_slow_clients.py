@@ -19,8 +19,8 @@ from scopa.bots import RandomBot
 from scopa.protocol import Message, Connection, ConnectionRole, encode, make_command
 from scopa.protocol import commands as wire
 from scopa.server import Limits, NetworkEngine
-from scopa.server.clock import FakeClock
-from scopa.server.limits import RateLimiter
+from scopa.server.core.clock import FakeClock
+from scopa.server.core.limits import RateLimiter
 
 from wire_client import TIMEOUT, WireClient
 

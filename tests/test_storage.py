@@ -8,10 +8,10 @@ import sqlite3
 import pytest
 
 from scopa.engine import Deal, DeclarationKind, Declare, Play, RuleSet
-from scopa.server.journal import JournalBackend as StorageBackend
-from scopa.server.journal_values import decode_action, encode_action
-from scopa.server.memory_journal import MemoryStorage
-from scopa.server.storage import SQLiteStorage, StorageError
+from scopa.server.journal.commands import JournalBackend as StorageBackend
+from scopa.server.journal.values import decode_action, encode_action
+from scopa.server.journal.memory.storage import MemoryStorage
+from scopa.server.journal.sqlite.storage import SQLiteStorage, StorageError
 
 
 @pytest.fixture(params=["memory", "sqlite"])

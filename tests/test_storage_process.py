@@ -1,4 +1,4 @@
-"""The journal of ``scopa serve --db`` (server/writer_process.py): a child process writes
+"""The journal of ``scopa serve --db`` (server/journal/sqlite/process.py): a child process writes
 the SQLite file.  A turn's writes share one commit, a reply of any size comes back whole,
 a batch larger than the pipe holds goes through, and if the child ends every waiting and
 later call fails with a StorageError while the server carries on (R7: an action is
@@ -21,10 +21,12 @@ import pytest
 from scopa.engine import Deal, Play, RuleSet
 from scopa.protocol import commands as wire
 from scopa.server import NetworkEngine
-from scopa.server.storage import SCHEMA_VERSION, JournalTooNew, SQLiteStorage, StorageError, decode_action
-from scopa.server.movelog import moves_path
-from scopa.server.writer_process import StorageProcess
-from scopa.server.journal import AppendAction, CreateTable
+from scopa.server.journal.sqlite.storage import (
+    SCHEMA_VERSION, JournalTooNew, SQLiteStorage, StorageError, decode_action
+)
+from scopa.server.journal.sqlite.movefile import moves_path
+from scopa.server.journal.sqlite.process import StorageProcess
+from scopa.server.journal.commands import AppendAction, CreateTable
 
 from wire_client import WireClient
 
@@ -163,7 +165,7 @@ def test_the_child_ends_when_its_server_is_killed(tmp_path: Path) -> None:
     the child ends by itself (no orphan holding the file)."""
     server = subprocess.run(
         [sys.executable, "-c", "import os, signal, sys\n"
-         "from scopa.server.writer_process import StorageProcess\n"
+         "from scopa.server.journal.sqlite.process import StorageProcess\n"
          "storage = StorageProcess(sys.argv[1])\n"
          "print(storage._proc.pid, flush=True)\n"
          "os.kill(os.getpid(), signal.SIGKILL)\n", str(tmp_path / "j.db")],

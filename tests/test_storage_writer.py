@@ -1,4 +1,4 @@
-"""The server's asynchronous storage (server/writer.py): writes of one event-loop turn
+"""The server's asynchronous storage (server/journal/writer.py): writes of one event-loop turn
 share one commit (a blocking backend's in a worker thread), a refused write fails alone, a read sees every
 write queued before it, and a commit stuck on a slow disk holds up only the table that
 waits for it (R7: an action is journaled before anyone is told of it)."""
@@ -16,12 +16,12 @@ from scopa.engine import CARDS, Deal, Play, RuleSet
 from scopa.protocol import commands as wire
 from scopa.protocol.convert import action_to_wire, legal_from_wire
 from scopa.server import NetworkEngine
-from scopa.server.clock import FakeClock
-from scopa.server.memory_journal import MemoryStorage
-from scopa.server.storage import SQLiteStorage, StorageError, decode_action
-from scopa.server.writer import StorageWriter
-from scopa.server.writer_process import open_storage
-from scopa.server.journal import AppendAction, CreateTable, FinishTable, Request, SetSeat, StartTable
+from scopa.server.core.clock import FakeClock
+from scopa.server.journal.memory.storage import MemoryStorage
+from scopa.server.journal.sqlite.storage import SQLiteStorage, StorageError, decode_action
+from scopa.server.journal.writer import StorageWriter
+from scopa.server.journal.backends import open_storage
+from scopa.server.journal.commands import AppendAction, CreateTable, FinishTable, Request, SetSeat, StartTable
 
 from wire_client import WireClient
 

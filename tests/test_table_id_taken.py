@@ -16,9 +16,9 @@ from scopa.protocol import commands as wire
 from scopa.protocol.errors import ErrorCode
 from scopa.server import NetworkEngine
 from scopa.server.cluster import ClusterOptions
-from scopa.server.journal import CreateTable, FinishedGameOf, FinishTable, SetSeat, StartTable
-from scopa.server.journal_values import GamePlayer
-from scopa.server.memory_journal import MemoryStorage
+from scopa.server.journal.commands import CreateTable, FinishedGameOf, FinishTable, SetSeat, StartTable
+from scopa.server.journal.values import GamePlayer
+from scopa.server.journal.memory.storage import MemoryStorage
 from wire_client import WireClient
 
 pytestmark = pytest.mark.integration

@@ -12,10 +12,10 @@ import pytest
 from scopa.engine import RuleSetError
 from scopa.protocol import ConnectionRole, prepare
 from scopa.protocol import commands as wire
-from scopa.server.eventlog import EventLog, LoggedEvent
-from scopa.server.lobby import build_rules
-from scopa.server.rated import FairRatings
-from scopa.server.turns import Inbox
+from scopa.server.table.eventlog import EventLog, LoggedEvent
+from scopa.server.lobby.directory import build_rules
+from scopa.server.players.fairness import FairRatings
+from scopa.server.table.turns import Inbox
 
 pytestmark = pytest.mark.unit
 

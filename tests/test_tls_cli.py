@@ -20,7 +20,7 @@ import pytest
 
 from procs import ROOT, SCOPA
 from scopa.protocol import PROTOCOL_VERSION
-from scopa.server.tls import CERT_NAME, cert_fingerprint
+from scopa.server.core.tls import CERT_NAME, cert_fingerprint
 from test_example_js import JS, node_ready
 
 pytestmark = pytest.mark.process

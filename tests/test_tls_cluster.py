@@ -18,9 +18,9 @@ from scopa.bots import GreedyBot
 from scopa.client import ClientSession, KnownServers, ServerTrust
 from scopa.protocol.servers import ServerAddress
 from scopa.server import NetworkEngine
-from scopa.server.clock import FakeClock
+from scopa.server.core.clock import FakeClock
 from scopa.server.cluster import ClusterOptions
-from scopa.server.tls import ServerTls, open_member, self_signed
+from scopa.server.core.tls import ServerTls, open_member, self_signed
 
 pytestmark = pytest.mark.integration
 

@@ -22,8 +22,8 @@ from scopa.protocol import commands as wire
 from scopa.protocol import decode, encode, make_command
 from scopa.protocol.framing import PREFIX_SIZE, frame_prefix
 from scopa.server import NetworkEngine
-from scopa.server.tls import ServerTls, self_signed, server_tls
-from scopa.server.web import WebFront
+from scopa.server.core.tls import ServerTls, self_signed, server_tls
+from scopa.server.web.front import WebFront
 
 pytestmark = pytest.mark.integration
 

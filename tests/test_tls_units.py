@@ -13,8 +13,8 @@ import pytest
 
 from scopa.client.net import FoundServer, KnownServers
 from scopa.protocol.servers import ServerAddress, parse_server_address, fingerprint, parse_fingerprint, LanRecord
-from scopa.server.tls import CERT_NAME, KEY_NAME, PlainSecrets, cert_fingerprint, self_signed
-from scopa.server.web import not_private
+from scopa.server.core.tls import CERT_NAME, KEY_NAME, PlainSecrets, cert_fingerprint, self_signed
+from scopa.server.web.front import not_private
 
 pytestmark = pytest.mark.unit
 

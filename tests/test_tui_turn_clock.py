@@ -19,7 +19,7 @@ from scopa.client.tui.board import BoardScreen
 from scopa.client.tui.online import CreateTableScreen, LobbyScreen
 from scopa.client.tui import NetApp
 from scopa.server import Limits, NetworkEngine
-from scopa.server.clock import FakeClock
+from scopa.server.core.clock import FakeClock
 
 from test_tui_local import text_of
 from test_tui_network import until

@@ -10,7 +10,7 @@ import pytest
 
 from scopa.protocol import commands as wire
 from scopa.server import Limits, NetworkEngine
-from scopa.server.clock import FakeClock
+from scopa.server.core.clock import FakeClock
 
 from wire_client import WireClient
 

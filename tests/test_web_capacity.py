@@ -2,7 +2,7 @@
 (port 0), from raw aiohttp clients: each one said hello and then only answers the
 server's pings, as a browser left open in a pocket does.
 
-What server/web.py and PROTOCOL.md §1 promise then: every address stays within
+What server/web/front.py and PROTOCOL.md §1 promise then: every address stays within
 ``WebLimits.per_address`` open connections (one more from a full address is answered
 503 and closed, before any protocol), the others still get in, and a new browser is
 still served its page and plays over its own WebSocket.  The server's cap on
@@ -21,7 +21,7 @@ import pytest
 
 from scopa.client.webfiles import web_files, web_root
 from scopa.server import Limits, NetworkEngine
-from scopa.server.web import WebFront, WebLimits
+from scopa.server.web.front import WebFront, WebLimits
 
 from ws_client import WsClient
 

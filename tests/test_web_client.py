@@ -21,7 +21,7 @@ from playwright.async_api import Browser, BrowserContext, Page, async_playwright
 
 from scopa.client.webfiles import web_files, web_root
 from scopa.server import NetworkEngine
-from scopa.server.web import WebFront
+from scopa.server.web.front import WebFront
 
 pytestmark = pytest.mark.browser
 

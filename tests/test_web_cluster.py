@@ -2,7 +2,7 @@
 with its web front on 127.0.0.1, port 0): a table plays on member B while the page comes
 from member A.  Joining it, resuming its seat after a reload and watching it are answered
 by A with ``redirect``; the page opens ``/ws?ticket=`` on A, which carries that WebSocket
-to B (server/webrelay.py), and the player sees the table as if it played on A."""
+to B (server/web/relay.py), and the player sees the table as if it played on A."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from playwright.async_api import Browser
 from redis_server import redis_prefix  # noqa: F401 - the fixture
 from scopa.client.webfiles import web_files, web_root
 from scopa.server import NetworkEngine
-from scopa.server.web import WebFront
+from scopa.server.web.front import WebFront
 from test_cluster_lobby import members
 from test_web_client import DESKTOP, MINE, PHONE, WAIT, Site, browser, create, first_ready, open_page, play_by_keys, play_one  # noqa: F401
 

@@ -17,7 +17,7 @@ from pg import pg_url  # noqa: F401 - the fixture
 from redis_server import redis_prefix  # noqa: F401 - the fixture
 from scopa.client.webfiles import web_files, web_root
 from scopa.server import NetworkEngine
-from scopa.server.web import WebFront
+from scopa.server.web.front import WebFront
 from test_cluster_tables import clock_of, member, running, until
 from test_web_client import DESKTOP, WAIT, Site, browser, open_page  # noqa: F401
 from wire_client import WireClient

@@ -30,8 +30,8 @@ from scopa.engine import Deal, RuleSet
 from scopa.engine.rules import Preset
 from scopa.engine.state import GameState, Phase
 from scopa.server import NetworkEngine
-from scopa.server.clock import FakeClock
-from scopa.server.web import WebFront
+from scopa.server.core.clock import FakeClock
+from scopa.server.web.front import WebFront
 
 from web_words import page_words
 from test_web_client import (  # noqa: F401

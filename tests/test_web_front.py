@@ -1,4 +1,4 @@
-"""The web front (server/web.py): the client's files over HTTP and the protocol over a
+"""The web front (server/web/front.py): the client's files over HTTP and the protocol over a
 WebSocket in the server's own process, with real sockets on 127.0.0.1 (port 0).
 
 A WebSocket is an ordinary connection of the server: a whole game, resuming a seat and
@@ -18,7 +18,7 @@ import pytest
 from scopa.bots import make_bot
 from scopa.protocol import commands as wire
 from scopa.server import Limits, NetworkEngine
-from scopa.server.web import WebFront, WebLimits, allowed_host, same_origin
+from scopa.server.web.front import WebFront, WebLimits, allowed_host, same_origin
 
 from ws_client import WsClient
 
@@ -244,7 +244,7 @@ async def test_a_taken_web_port_stops_the_server_with_one_line(root: Path) -> No
     import socket
 
     from scopa.server import serve
-    from scopa.server.web import WebOptions
+    from scopa.server.web.front import WebOptions
 
     taken = socket.socket()
     taken.bind(("127.0.0.1", 0))

@@ -15,7 +15,7 @@ import pytest
 from scopa.protocol import commands as wire
 from scopa.protocol.framing import MAX_FRAME_SIZE, frame_prefix
 from scopa.server import Limits, NetworkEngine
-from scopa.server.web import WebFront, WebLimits, per_address_cap
+from scopa.server.web.front import WebFront, WebLimits, per_address_cap
 
 from ws_client import WsClient
 

@@ -21,8 +21,8 @@ from scopa.engine import Deal, Play, RuleSet
 from scopa.engine.cards import CARDS
 from scopa.engine.state import GameState, Phase
 from scopa.server import NetworkEngine
-from scopa.server.lobby import build_rules
-from scopa.server.web import WebFront
+from scopa.server.lobby.directory import build_rules
+from scopa.server.web.front import WebFront
 
 from test_web_client import DESKTOP, MINE, PHONE, WAIT, Site, axe_violations, browser, create, open_page, site  # noqa: F401
 

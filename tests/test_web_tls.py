@@ -18,8 +18,8 @@ from playwright.async_api import Browser, async_playwright
 
 from scopa.client.webfiles import web_files, web_root
 from scopa.server import NetworkEngine
-from scopa.server.tls import server_tls
-from scopa.server.web import WebFront
+from scopa.server.core.tls import server_tls
+from scopa.server.web.front import WebFront
 from test_web_client import CHROMIUM, FLAGS, MINE, WAIT, Site, create, dismiss_round_end, open_page, play_one
 
 pytestmark = pytest.mark.browser

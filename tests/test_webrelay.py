@@ -1,4 +1,4 @@
-"""What the web front keeps for a browser handed on in a cluster (server/webrelay.py):
+"""What the web front keeps for a browser handed on in a cluster (server/web/relay.py):
 the tickets of the redirects it sent (each used once, for its lifetime), and the
 identity the relay puts in the browser's ``hello`` (PROTOCOL.md §7, "Front ends")."""
 
@@ -8,9 +8,9 @@ import msgpack
 import pytest
 
 from scopa.protocol import commands as wire
-from scopa.server.webpasses import Passes
+from scopa.server.web.passes import Passes
 from scopa.protocol.servers import ServerAddress
-from scopa.server.webrelay import identity, split_address, with_identity
+from scopa.server.web.relay import identity, split_address, with_identity
 
 pytestmark = pytest.mark.unit
 

@@ -2,7 +2,7 @@
 deadlines and the LAN browse.
 
 The client asks a clock for ``now``, ``sleep`` and ``timeout`` only.  The server has a
-clock of its own with timers and a fake clock for tests (:mod:`scopa.server.clock`);
+clock of its own with timers and a fake clock for tests (:mod:`scopa.server.core.clock`);
 the client does not import the server, so the few lines of the event loop's clock are
 here too.  :class:`Clock` is a structural protocol: any clock with these three methods
 serves, the server's ``FakeClock`` included, which is how tests move the client's time

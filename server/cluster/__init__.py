@@ -4,8 +4,28 @@ needed to read them), the keys and messages the members share (:mod:`.keys`), an
 member itself (:mod:`.member`: the connection to Redis and what it does while it is up),
 its tables' presence in the shared lobby (:mod:`.presence`) and the names its connections
 hold (:mod:`.names`).  Only :mod:`.member`, :mod:`.presence` and :mod:`.names` import
-``redis``; a server without ``--cluster`` never imports them."""
+``redis``; a server without ``--cluster`` never imports them: :class:`ClusterMember` is
+imported from here on first use.  Public names: :class:`ClusterOptions`, :class:`ClusterMember`.
+
+The cluster may import every part of the server below the router; it must never import the
+router (network, dispatch, greeting, serving), and no part below it imports it."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
 
 from .options import ClusterOptions
 
-__all__ = ["ClusterOptions"]
+if TYPE_CHECKING:
+    from .member import ClusterMember
+
+__all__ = ["ClusterMember", "ClusterOptions"]
+
+
+def __getattr__(name: str) -> Any:
+    """``ClusterMember`` on first use: ``redis`` only for a server with ``--cluster``."""
+    if name == "ClusterMember":
+        from .member import ClusterMember
+
+        return ClusterMember
+    raise AttributeError(name)

@@ -21,7 +21,7 @@ Under the prefix ``P``:
 - ``P:ticket:T``: a ``redirect``'s one-time ticket: the ``name_key`` of the name it is
   for, with a short TTL;
 - ``P:pass:T``: the address that ticket's ``redirect`` named, as long: any member's web
-  front relays the WebSocket that gives ``T`` there, once (server/webrelay.py);
+  front relays the WebSocket that gives ``T`` there, once (server/web/relay.py);
 - ``P:lobby``: the channel: ``table`` (a member's table as it is now; ``closed``: gone),
   ``chat`` (lobby chat), ``leave`` (a member stops).
 """

@@ -15,7 +15,7 @@ third of it on the server's clock; ``P:leased`` is the set of tables that need a
   Redis round trip).  A renewal that finds another member's id (or the key gone and
   taken) gives the table up at once, and so does a write the journal refused because
   another member claimed the table (:meth:`Leases.fenced`; the journal's fence,
-  :class:`~scopa.server.journal.ClaimTable`, covers a write sent before the lease ran
+  :class:`~scopa.server.journal.commands.ClaimTable`, covers a write sent before the lease ran
   out and stored after another member took the table over).
 - **Taking.** A new table's lease is taken before it is journaled.  When a member
   (re)joins it takes every unfinished table of the journal that nobody holds and
@@ -38,10 +38,8 @@ from collections.abc import Awaitable, Callable, Iterable, Sequence
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
-from .. import metrics
-from ..clock import Clock, Timer
-from ..shared_lobby import TableKeeper
-from ..tasks import BackgroundTasks
+from ..core import metrics, Clock, Timer, BackgroundTasks
+from ..lobby import TableKeeper
 from .keys import Keys
 
 log = logging.getLogger("scopa.server.cluster")

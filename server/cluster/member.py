@@ -1,6 +1,6 @@
 """This server as a member of a cluster: its connection to the shared lobby in Redis, and
 what it does while Redis can be reached (:class:`ClusterMember`, the server's
-:class:`~scopa.server.shared_lobby.SharedLobby`).
+:class:`~scopa.server.lobby.shared.SharedLobby`).
 
 The member subscribes to the lobby's channel, publishes its tables and loads the other
 members' (server/cluster/presence.py), takes back the names its connections hold
@@ -27,17 +27,11 @@ from redis.exceptions import RedisError
 
 from scopa.protocol import commands as wire
 
-from .. import metrics
-from ..clock import Clock, Timer
-from ..connections import Connections
-from ..journal import Journal
-from ..journal_values import StorageError, table_number
-from ..lobby import TableDirectory
-from ..lobby_feed import LobbyFeed
-from ..shared_lobby import Claim, HandOn, TableKeeper, TableLeases
-from ..tasks import BackgroundTasks
-from ..text import name_key
-from ..webpasses import Passes
+from ..core import metrics, Clock, Timer, BackgroundTasks, name_key
+from ..conn import Connections
+from ..journal import Journal, StorageError, table_number
+from ..lobby import TableDirectory, LobbyFeed, Claim, HandOn, TableKeeper, TableLeases
+from ..web import Passes
 from .keys import ChatNews, Keys, LeaveNews, TableNews, chat_news, read_news
 from .leases import Leases
 from .tickets import SharedPasses, hand_on

@@ -35,9 +35,8 @@ from typing import Any
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
-from ..shared_lobby import Claim
-from ..tasks import BackgroundTasks
-from ..text import name_key
+from ..lobby import Claim
+from ..core import BackgroundTasks, name_key
 from .keys import Keys
 
 log = logging.getLogger("scopa.server.cluster")

@@ -28,8 +28,7 @@ from redis.exceptions import RedisError
 
 from scopa.protocol import commands as wire
 
-from ..lobby import TableDirectory
-from ..lobby_feed import LobbyFeed
+from ..lobby import TableDirectory, LobbyFeed
 from .keys import Keys, TableNews, leave_news, read_entry, table_entry, table_news
 
 if TYPE_CHECKING:

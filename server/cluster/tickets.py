@@ -5,7 +5,7 @@ address), else from the lobby's listing.  The ticket (``P:ticket:T``) holds the
 (server/cluster/names.py, ``redeem``); a resume's ticket holds none: the hello
 that follows it resumes the seat of its token, which names the client.  Beside it, ``P:pass:T`` keeps the address the
 ticket is for, as long, so that the web front of any member (they may share one web
-port) carries a browser there (:class:`SharedPasses`, server/webrelay.py)."""
+port) carries a browser there (:class:`SharedPasses`, server/web/relay.py)."""
 
 from __future__ import annotations
 
@@ -17,9 +17,9 @@ from redis.exceptions import RedisError
 
 from scopa.protocol.commands import Redirect
 
-from ..shared_lobby import HandOn
-from ..webpasses import Passes
-from ..text import name_key
+from ..lobby import HandOn
+from ..web import Passes
+from ..core import name_key
 from .keys import Keys
 
 
@@ -57,7 +57,7 @@ async def hand_on(*, store: Redis, keys: Keys, member: str, address: str, leased
 
 
 class SharedPasses:
-    """The web front's passes (:class:`~scopa.server.webpasses.PassBook`) in a cluster:
+    """The web front's passes (:class:`~scopa.server.web.passes.PassBook`) in a cluster:
     every ticket the cluster gave is found in Redis, whichever member's front sent its
     ``redirect`` (the members may share one web port), and taken once (``P:pass:T``);
     while Redis cannot be reached, only those this front sent are found (in ``local``)."""

@@ -12,7 +12,19 @@ Must never: do I/O, read a clock (every command takes ``now``), draw randomness 
 than from a tournament's seed, or import anything of ``scopa.server`` outside this
 package.  The server journals the events, rebuilds a :class:`Director` from them on
 restart (or on another member of a cluster), and carries out the effects: opening
-tables, seating players, forfeiting seats, announcing and recording."""
+tables, seating players, forfeiting seats, announcing and recording.
+
+Public names: ``AnnounceRound``, ``AnnounceStandings``, ``Arrived``, ``Created``,
+``Director``, ``Effect``, ``Entrant``, ``Event``, ``Finished``, ``ForfeitSeats``,
+``Forfeited``, ``Format``, ``GameFinished``, ``GameKey``, ``GameResult``, ``KnockoutRound``,
+``NextRound``, ``OpenTable``, ``Pairing``, ``Phase``, ``QuickBotGame``, ``QuickEffect``,
+``QuickEntry``, ``QuickPaired``, ``QuickPool``, ``QuickWaiting``, ``RecordResults``,
+``Registered``, ``Replayed``, ``RoundPaired``, ``RoundRobinRound``, ``RoundState``,
+``Settings``, ``StandingRow``, ``Started``, ``Step``, ``SwissRound``, ``TieBreak``,
+``TournamentError``, ``TournamentState``, ``Unregistered``, ``apply``, ``bracket_order``,
+``closest_tables``, ``first_slots``, ``goes_through``, ``knockout_round``, ``match_halves``,
+``next_round``, ``next_slots``, ``pair_swiss``, ``rebuild``, ``replays``, ``round_robin``,
+``seats_per_side``, ``standings``, ``table_size``, ``tournament_standings``."""
 
 from .director import Director, Step
 from .effects import AnnounceRound, AnnounceStandings, Effect, ForfeitSeats, OpenTable, RecordResults

@@ -1,0 +1,238 @@
+"""What a table says, and to whom: its events (numbered and logged, each body packed once
+for every recipient), its your_turns, and its spectators with their coalesced
+``table_update``."""
+
+from __future__ import annotations
+
+import logging
+from typing import Callable, Iterable
+
+from scopa.engine import DealVoid, Declared, Event, GameStarted, HandDealt, Played, RoundEnded, RoundStarted, mask_of
+from scopa.protocol import ConnectionRole, LocalProtocolError, Message, Packed, Prepared, prepare
+from scopa.protocol import commands as wire
+from scopa.protocol.codec import pack_body, pack_data
+from scopa.protocol.convert import event_to_wire, hand_deal_data, played_data, round_tallies
+
+from ..core import Clock, Timer, start_timer
+from .eventlog import EventLog, LoggedEvent
+from .seats import Seat, Seats
+from ..conn import ServerSession
+
+log = logging.getLogger("scopa.server")
+
+
+def _no_clock(seat: int) -> int | None:
+    """No turn clock for any seat (a table sets its own :attr:`Broadcaster.turn_clock`)."""
+    return None
+
+
+class Broadcaster:
+    """The sending side of one table: to its seats (their connections in ``seats``) and
+    its ``spectators``.  ``announce`` is told when spectators came or went (at most once
+    per ``update_interval``)."""
+
+    __slots__ = ("table_id", "party", "everyone", "seats", "events", "clock", "update_interval", "announce",
+                 "spectators", "turn_clock", "_played", "_hands", "_update_timer", "_last_update")
+
+    def __init__(self, table_id: str, seats: Seats, events: EventLog, clock: Clock,
+                 update_interval: float = 0.0, announce: Callable[[], None] | None = None) -> None:
+        self.table_id = table_id
+        self.party = f"table:{table_id}"  # the table's party on the wire
+        self.everyone = f"table:{table_id}/all"  # the party of its public events
+        self.seats = seats
+        self.events = events
+        self.clock = clock
+        self.update_interval = update_interval  # Limits.table_update_interval
+        self.announce = announce
+        self.spectators: list[ServerSession] = []
+        self.turn_clock: Callable[[int], int | None] = _no_clock
+        """The clock a turn of a seat starting now gets, in ms (None: no turn clock)."""
+        self._played: Prepared | None = None  # the last played, from this table to everyone
+        self._hands: dict[int, int] = {}  # seat -> its hand as last dealt (a card mask)
+        self._update_timer: Timer | None = None
+        self._last_update: float | None = None
+
+    def watchers(self) -> list[ServerSession]:
+        """Everyone who gets the table's public events: connected seats and spectators."""
+        return self.seats.sessions() + self.spectators
+
+    # ------------------------------------------------------------------ events
+
+    def emit(self, body: wire.TableEvent, seat: int | None = None) -> None:
+        """Log a numbered table event and send it: to everyone (``seat`` None: public) or
+        to that seat only (a deal), if it is connected.  The body is packed once, and the
+        log keeps it packed (a game's log is a few kilobytes, not a model per event)."""
+        if isinstance(body, wire.GameEnd):
+            self.events.end = body
+        payload = pack_body(body)
+        if seat is not None:
+            self.emit_packed(body.NAME, body.event, payload, seat)
+            return
+        self.events.append(LoggedEvent(None, body.event, body.NAME, payload))
+        self.send_all(body, payload)
+
+    def emit_packed(self, name: str, event: int, payload: bytes, seat: int | None = None) -> None:
+        """Like :meth:`emit`, for a body made as plain data and packed (``payload``) with
+        no model built: the table's most frequent events, ``played`` and ``deal``."""
+        self.events.append(LoggedEvent(seat, event, name, payload))
+        if seat is None:
+            self._send_all_packed(name, payload)
+            return
+        s = self.seats[seat]
+        if s is not None and s.session is not None:
+            self._send_to(s.session, name, payload)
+
+    def event(self, event: Event) -> None:
+        """A public engine event, as its wire command, to everyone at the table."""
+        if isinstance(event, (DealVoid, HandDealt)):
+            return  # a void deal has no wire command; hands go to their seats only
+        if isinstance(event, Played):
+            forced = event.forced_by.value if event.forced_by is not None else None
+            number = self.events.next_event()
+            data = played_data(event, number, forced)
+            if (left := self.turn_clock((event.seat + 1) % len(self.seats))) is not None:
+                data["turn_left_ms"] = left  # the next seat's turn starts as this goes out
+            self.emit_packed(wire.CardPlayed.NAME, number, pack_data(data))
+            return
+        # The round's tallies and the stock at a round start travel in their events: the
+        # game master may be a deal further on when they are told.
+        tallies = round_tallies(event) if isinstance(event, RoundEnded) else []
+        seats = self.seats.infos() if isinstance(event, GameStarted) else []
+        body = event_to_wire(event, self.events.next_event(), seats=seats,
+                             stock=event.stock_left if isinstance(event, RoundStarted) else 0, tallies=tallies)
+        # Who moves next, and the clock of that turn, which starts as this goes out.
+        mover = (event.dealer + 1) % len(self.seats) if isinstance(event, RoundStarted) else \
+            event.seat if isinstance(event, Declared) else None
+        if mover is not None and (left := self.turn_clock(mover)) is not None:
+            body = body.model_copy(update={"turn_left_ms": left})
+        self.emit(body)
+
+    def deal_hand(self, seat: int, event: HandDealt) -> None:
+        """A person's hand, and which cards are new, to that seat."""
+        known = self._hands.get(seat, 0)
+        self._hands[seat] = mask_of(event.hand)
+        number = self.events.next_event()
+        new = [c for c in event.hand if not known >> c & 1]
+        self.emit_packed(wire.HandDeal.NAME, number, pack_data(hand_deal_data(number, event.hand, new, event.stock_left)),
+                         seat)
+
+    def tell_seat(self, body: wire.SeatAway | wire.SeatBack | wire.SeatReplaced, numbered: bool) -> None:
+        """Who is at the table, to the whole table; once the game has begun (``numbered``),
+        a numbered event of the log, so that a client coming back learns of what it missed."""
+        if not numbered:
+            self.send_all(body)
+            return
+        body = body.model_copy(update={"event": self.events.next_event()})
+        payload = pack_body(body)
+        self.events.append(LoggedEvent(None, self.events.last, body.NAME, payload))
+        self.send_all(body, payload)
+
+    def resend(self, session: ServerSession, events: Iterable[LoggedEvent]) -> None:
+        """Logged events again, to a client that missed them."""
+        for e in events:
+            session.send(Packed(e.name, e.payload, self.everyone if e.seat is None else session.party, self.party))
+
+    # ------------------------------------------------------------------ sending
+
+    def tell_all(self, body: wire.Body) -> None:
+        """A public command that is not a numbered game event, to the whole table."""
+        self.send_all(body)
+
+    def send_all(self, body: wire.Body, payload: bytes | None = None) -> None:
+        """``body`` to every connected seat and spectator, packed once for all of them
+        (``payload``: packed already)."""
+        self._send_all_packed(body.NAME, pack_body(body) if payload is None else payload)
+
+    def _send_all_packed(self, name: str, payload: bytes) -> None:
+        if name == wire.CardPlayed.NAME:  # on every move: prepared once per table, then given each move's body
+            played = self._played
+            prepared = self._played = played.with_body(payload) if played is not None else \
+                self._prepare(name, self.everyone, payload)
+        else:
+            prepared = self._prepare(name, self.everyone, payload)
+        if prepared is None:
+            return
+        for sess in self.watchers():
+            sess.send(prepared)
+
+    def ask_seat(self, seat: Seat, payload: bytes) -> None:
+        """A your_turn (its body packed) to the client of ``seat``, which is connected."""
+        prepared = self.your_turn(seat, payload)
+        if prepared is not None:
+            assert seat.session is not None
+            seat.session.send(prepared)
+
+    def your_turn(self, seat: Seat, payload: bytes) -> Prepared | None:
+        """The your_turn (its body packed) for the client of ``seat``, which is connected.
+        It goes out on every move: it is prepared once per seat and client."""
+        session = seat.session
+        assert session is not None
+        last = seat.your_turn
+        if last is not None and seat.your_turn_to is session:
+            return last.with_body(payload)
+        fresh = self._prepare(wire.YourTurn.NAME, session.party, payload)
+        if fresh is not None:  # kept without a body: the seat's turn holds that
+            seat.your_turn, seat.your_turn_to = fresh.with_body(b""), session
+            return fresh
+        return None
+
+    def _send_to(self, session: ServerSession, name: str, payload: bytes) -> None:
+        """Command ``name`` from this table to one client, its body packed already."""
+        session.send(Packed(name, payload, session.party, self.party))
+
+    def _prepare(self, name: str, recipient: str, payload: bytes) -> Prepared | None:
+        """Command ``name`` from this table to ``recipient``, checked and packed once for
+        the connections it goes to (None, logged, if the protocol does not allow it)."""
+        try:
+            return prepare(ConnectionRole.SERVER, name, payload, recipient=recipient, sender=self.party)
+        except LocalProtocolError as exc:
+            log.error("table %s: could not send %s to %s: %s", self.table_id, name, recipient, exc)
+            return None
+
+    def send_update(self, info: wire.TableInfo) -> None:
+        """The table_update, now, to everyone seated at or watching the table (not to the
+        players a finished table already sent back to the lobby)."""
+        body = wire.TableUpdate(table=info)
+        for sess in self.watchers():
+            if sess.table_id == self.table_id or sess in self.spectators:
+                sess.send(Message(body, self.everyone, self.party))
+
+    # ------------------------------------------------------------------ spectators
+
+    def add_spectator(self, session: ServerSession) -> None:
+        if session not in self.spectators:
+            self.spectators.append(session)
+        self.announce_spectators()
+
+    def unwatch(self, session: ServerSession, re: int | None = None, tell: bool = True) -> None:
+        if session in self.spectators:
+            self.spectators.remove(session)
+            if tell:
+                session.tell(wire.Left(table=self.table_id, reason=wire.LeftReason.UNWATCHED.value), re=re)
+            self.announce_spectators()
+
+    def announce_spectators(self) -> None:
+        """Spectators came or went: a ``table_update``, but at most one per
+        ``update_interval`` (the changes of an interval go out as one, at its end)."""
+        if self._update_timer is not None:
+            return  # one is due already; it will carry this change too
+        now = self.clock.now()
+        wait = 0.0 if self._last_update is None else self._last_update + self.update_interval - now
+        if wait <= 0:
+            self._last_update = now
+            if self.announce is not None:
+                self.announce()
+            return
+        self._update_timer = start_timer(self.clock, wait, self._flush_update, name=f"update-{self.table_id}")
+
+    def _flush_update(self) -> None:
+        self._update_timer = None
+        self._last_update = self.clock.now()
+        if self.announce is not None:
+            self.announce()
+
+    def stop(self) -> None:
+        """No coalesced update is due any more."""
+        if self._update_timer is not None:
+            self._update_timer.cancel()
+            self._update_timer = None

@@ -1,0 +1,85 @@
+"""What a table tells everyone of a seat going away and coming back: at most one
+``seat_away`` / ``seat_back`` pair per seat per window (``Limits.resume_window``).
+
+A seat whose connection drops within the window of the last ``seat_away`` or
+``seat_back`` told is not told away at once: if it is still away when that window ends,
+``seat_away`` is told then (with the grace left); if it came back before, nobody heard
+of it.  A ``seat_back``
+follows every ``seat_away`` told; one for a seat nobody heard was away (its connection
+was replaced by a resuming one) is told at most once per window.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from scopa.protocol import commands as wire
+
+from ..core import Clock, Timer
+
+SeatNotice = wire.SeatAway | wire.SeatBack
+
+
+class SeatNotices:
+    """The away and back notices of one table's seats (``window`` 0: every one told)."""
+
+    __slots__ = ("clock", "window", "_tell", "_away_told", "_back_told", "_shown_away", "_later")
+
+    def __init__(self, clock: Clock, window: float, tell: Callable[[SeatNotice], None]) -> None:
+        self.clock = clock
+        self.window = window
+        self._tell = tell
+        self._away_told: dict[int, float] = {}  # seat -> when its last seat_away was told
+        self._back_told: dict[int, float] = {}  # seat -> when its last seat_back was told
+        self._shown_away: set[int] = set()  # seats everyone was told are away (and not back yet)
+        self._later: dict[int, Timer] = {}  # seat -> its seat_away, held until its window ends
+
+    def _recent(self, told: dict[int, float], seat: int) -> float | None:
+        """When the window of ``told[seat]`` ends, if it has not yet."""
+        at = told.get(seat)
+        if at is None or self.window <= 0:
+            return None
+        ends = at + self.window
+        return ends if ends > self.clock.now() else None
+
+    def away(self, seat: int, notice: Callable[[], wire.SeatAway], still_away: Callable[[], bool]) -> bool:
+        """Seat ``seat`` went away: its ``seat_away`` (made by ``notice``) told now (True),
+        or, within the window of its last notice, held until that window ends, then told
+        if ``still_away()`` (False)."""
+        if seat in self._shown_away:
+            return False
+        ends = max(self._recent(self._away_told, seat) or 0.0, self._recent(self._back_told, seat) or 0.0) or None
+        if ends is None:
+            self._told_away(seat, notice())
+            return True
+        if seat not in self._later:
+            def later() -> None:
+                self._later.pop(seat, None)
+                if still_away() and seat not in self._shown_away:
+                    self._told_away(seat, notice())
+            self._later[seat] = self.clock.call_later(ends - self.clock.now(), later)
+        return False
+
+    def _told_away(self, seat: int, body: wire.SeatAway) -> None:
+        self._away_told[seat] = self.clock.now()
+        self._shown_away.add(seat)
+        self._tell(body)
+
+    def back(self, seat: int, body: wire.SeatBack) -> bool:
+        """Seat ``seat`` is back: its ``seat_back`` told (True) after a ``seat_away`` that
+        was told, or when no ``seat_back`` of it was told within the window."""
+        held = self._later.pop(seat, None)
+        if held is not None:
+            held.cancel()
+        if seat not in self._shown_away and self._recent(self._back_told, seat) is not None:
+            return False
+        self._shown_away.discard(seat)
+        self._back_told[seat] = self.clock.now()
+        self._tell(body)
+        return True
+
+    def stop(self) -> None:
+        """The table is done: no held notice is told."""
+        for timer in self._later.values():
+            timer.cancel()
+        self._later.clear()

@@ -1,0 +1,497 @@
+"""A table: its game master (the engine's GameMaster, the same state machine a local game
+drives) and the loop that drives it, over its parts: the seats (seats.py), the turns
+and their clock (turns.py), the numbered event log (eventlog.py), what it sends and to
+whom (broadcast.py) and what it journals (journaling.py).  A remote seat is just its
+connection in the seat list."""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import logging
+import secrets
+from collections import deque
+from collections.abc import Iterable
+from dataclasses import InitVar, dataclass, field
+from typing import Any, Callable, Sequence
+
+from scopa.bots import make_bot
+from scopa.engine import Action, Deal, EndReason, GameMaster, GameState, HandDealt, IllegalMoveError, Player, RuleSet
+from scopa.engine.effects import Announce, Ask, Effect, GameOver, Journal as JournalAction, Refused
+from scopa.engine.view import view as seat_view
+from scopa.protocol import Message
+from scopa.protocol import commands as wire
+from scopa.protocol.convert import public_view_to_wire, rules_to_wire, view_to_wire
+
+from ..core import metrics, Clock, SystemClock, Timer, start_timer
+from .broadcast import Broadcaster
+from .eventlog import RESTORED_EVENTS, EventLog
+from ..journal import FinishTable, Journal, Fenced, FinishedTable, StoredTable
+from .notices import SeatNotices
+from .seats import Seats, token_digest
+from ..conn import ServerSession
+from .journaling import TableJournal
+from .leases import Lease
+from .turns import Inbox, Turns, YieldingBot
+
+log = logging.getLogger("scopa.server")
+
+
+@dataclass(eq=False, slots=True)
+class Table:
+    """One table of the lobby."""
+
+    id: str
+    rules: RuleSet
+    seed: int
+    private: bool = False
+    on_finished: Callable[[Table], None] | None = None
+    on_result: Callable[[Table, FinishTable], None] | None = None  # journals the end (else: written as it is)
+    on_vacated: Callable[[Table], None] | None = None  # a waiting table lost an away seat
+    on_changed: Callable[[Table], None] | None = None
+    """Told whenever what ``info()`` shows changes; the server coalesces these into one
+    table_update per table and event-loop turn.  None: the update is sent at once."""
+    state: wire.TableState = wire.TableState.WAITING
+    master: GameMaster | None = None
+    task: asyncio.Task[None] | None = None
+    players: list[Player | None] = field(default_factory=list)
+    """Per seat, the bot that plays it (None: a person)."""
+    grace: float = 120.0  # seconds an away seat is kept before bot_takeover or abandoning
+    bot_takeover: bool = True  # after the grace period a built-in bot plays the seat
+    turn_timeout: float | None = None  # seconds a seat has to move; None: no turn clock
+    clock: Clock = field(default_factory=SystemClock)
+    log_limit: InitVar[int] = 10_000  # events kept for reconnecting clients (older ones: a snapshot)
+    invite_digest: str = ""  # a private table: sha256 hex of its invite code (the code is never kept)
+    update_interval: InitVar[float] = 0.0  # Limits.table_update_interval: spectator changes are coalesced
+    notice_window: InitVar[float] = 0.0  # Limits.resume_window: one seat_away/seat_back pair per seat per window
+    finish_reason: str = ""
+    closed: bool = False  # removed from the lobby (a table_update says state "closed")
+    member: str | None = None  # in a cluster: the address of the server it plays on (its map says so)
+    lease: Lease | None = None
+    """In a cluster sharing one journal: the leases, asked whether this server still holds
+    the table's before each action is journaled, and told when the journal refused one
+    because another server took the table over (None: no leases)."""
+    taken_over: dict[int, str] = field(default_factory=dict)
+    """Seats a bot took over during the game -> the person's seat token digest."""
+    forfeits: list[int] = field(default_factory=list)
+    """Seats whose person left the running game or did not come back to it, in order."""
+    bot_factory: Callable[[str, str, int], Player] = make_bot  # (strategy, name, seed): the server's pool for bots that think
+    party: str = field(init=False)  # table:<id>, its party on the wire
+    everyone: str = field(init=False)  # table:<id>/all, the party of its public events
+    journal: TableJournal = field(init=False)  # its storage: None until the server journals the table
+    events: EventLog = field(init=False)
+    seats: Seats = field(init=False)
+    broadcaster: Broadcaster = field(init=False)  # its spectators too
+    turns: Turns = field(init=False)
+    notices: SeatNotices = field(init=False)
+    _expiry: Timer | None = None  # a finished table's tokens: void when it fires
+    _info: tuple[tuple[Any, ...], wire.TableInfo] | None = None
+    _people: tuple[int, ...] = ()  # seats a person held when the game began: their hands go out
+    _told: int = 0  # the game's actions journaled, which the table may have told of
+    _inbox: Inbox[list[Effect]] = field(default_factory=Inbox)
+    """Effects of the game master for the table's loop to carry out, in order."""
+
+    def __post_init__(self, log_limit: int, update_interval: float, notice_window: float) -> None:
+        self.party = f"table:{self.id}"
+        self.everyone = f"table:{self.id}/all"
+        self.journal = TableJournal(self.id)
+        self.journal.on_unstored = self._unstored
+        self.events = EventLog(log_limit)
+        self.seats = Seats(self.id, self.rules, self.seed, self.journal, self.clock, self.grace,
+                           bot_factory=self.bot_factory, on_grace_over=self._grace_expired)
+        self.broadcaster = Broadcaster(self.id, self.seats, self.events, self.clock, update_interval,
+                                       announce=self.announce_seats)
+        self.turns = Turns(self.id, self.seats, self.broadcaster, self.events, self.journal, self.clock,
+                           self.turn_timeout, self._inbox)
+        self.notices = SeatNotices(self.clock, notice_window,
+                                   lambda body: self.broadcaster.tell_seat(body, numbered=self.master is not None))
+        self.broadcaster.turn_clock = self.turns.new_turn_ms
+
+    def info(self) -> wire.TableInfo:
+        """The table map of the lobby (kept until something in it changes: a listing
+        page costs its page, not a model per table per call)."""
+        spectators = self.broadcaster.spectators
+        key = (self.state, self.closed, self.private, self.turn_timeout, len(spectators), self.member,
+               tuple((s.name, s.away) if s is not None else None for s in self.seats))
+        if self._info is None or self._info[0] != key:
+            self._info = (key, wire.TableInfo(
+                id=self.id,
+                rules=rules_to_wire(self.rules),
+                description=self.rules.describe()[:200],
+                seats=[s.name if s else None for s in self.seats],
+                state=wire.TableState.CLOSED if self.closed else self.state,
+                private=self.private,
+                spectators=len(spectators),
+                away=[i for i, s in enumerate(self.seats) if s is not None and s.away],
+                turn_timeout=self.turn_timeout,
+                member=self.member,
+            ))
+        return self._info[1]
+
+    def snapshot(self, seat: int | None = None) -> wire.Snapshot:
+        """The table now: for a seat (its own view too) or a spectator (public only)."""
+        seats, sides = self.seats.infos(), self.rules.seats_by_side()
+        public = you = None
+        state = self.game_state()
+        if state is not None:
+            public = public_view_to_wire(seat_view(state, None))
+            if seat is not None:
+                you = view_to_wire(seat_view(state, seat))
+        return wire.Snapshot(event=self.events.last, table=self.info(), seats=seats, sides=sides, public=public,
+                             you=you, turn_left_ms=self.turns.left_ms())
+
+    def game_state(self) -> GameState | None:
+        """The game as the table has told it so far (the game master may be a move or a
+        deal further on while the table's loop awaits a journal write)."""
+        return self.master.state_after(self._told) if self.master is not None else None
+
+    # ------------------------------------------------------------------ who may come, away, back, watching
+
+    def new_invite(self) -> str:
+        """Make the table private with a fresh invite code (returned once, kept as a digest)."""
+        code = secrets.token_urlsafe(18)
+        self.private, self.invite_digest = True, token_digest(code)
+        return code
+
+    def admits(self, invite: str | None) -> bool:
+        """Whether a client giving ``invite`` may join or watch (always, if public)."""
+        if not self.private:
+            return True
+        return bool(invite) and bool(self.invite_digest) and hmac.compare_digest(
+            self.invite_digest, token_digest(invite or ""))
+
+    def seat_away(self, session: ServerSession) -> None:
+        """A seated client's connection dropped (the game waiting or running): keep the
+        seat for the grace period and wait for its client."""
+        i = self.seats.seat_of(session)
+        session.table_id = None
+        if i is None:
+            return
+        seat = self.seats[i]
+        assert seat is not None
+        seat.session, seat.away = None, True
+        self.seats.arm_grace(i)
+        log.info("table %s: seat %s (%s) is away; waiting %ss", self.id, i, seat.name, self.grace)
+        went = self.clock.now()
+        self.notices.away(i, lambda: wire.SeatAway(seat=i, name=seat.name,
+                                                   grace_seconds=max(0.0, round(self.grace - (self.clock.now() - went), 3))),
+                          lambda: self.seats[i] is seat and seat.away)
+        self.announce_seats()
+
+    def resume(self, session: ServerSession, i: int, token: str, last_event: int, re: int) -> None:
+        """The client of seat ``i`` is back: joined, then at a waiting table a snapshot
+        (who sits where), else what it missed (or a snapshot, followed by the
+        ``game_end`` if the game is over), then its pending turn; if the game ended
+        meanwhile, then ``left``."""
+        seat = self.seats[i]
+        assert seat is not None
+        self.seats.back(i)
+        was_away, (seat.session, seat.away) = seat.away, (session, False)
+        playing = self.state is wire.TableState.PLAYING
+        session.tell(wire.Joined(table=self.id, seat=i, side=self.rules.side_of(i), token=token, resumed=True),
+                     re=re)
+        if self.state is wire.TableState.WAITING:
+            session.table_id = self.id
+            session.send(Message(self.snapshot(i), session.party, self.party))
+            log.info("table %s: seat %s (%s) is back", self.id, i, seat.name)
+            if self.notices.back(i, wire.SeatBack(seat=i, name=seat.name)) or was_away:
+                self.announce_seats()
+            return
+        missed = self.events.missed(i, last_event)
+        if missed is None:
+            session.send(Message(self.snapshot(i), session.party, self.party))
+            if not playing and self.events.end is not None:
+                session.send(Message(self.events.end, self.everyone, self.party))
+        else:
+            self.broadcaster.resend(session, missed)
+        log.info("table %s: seat %s (%s) is back", self.id, i, seat.name)
+        if playing:
+            session.table_id = self.id
+            if self.notices.back(i, wire.SeatBack(seat=i, name=seat.name, turn_left_ms=self.turns.left_ms())) \
+                    or was_away:
+                self.announce_seats()
+            self.turns.ask_again(i)
+        else:
+            seat.session = None
+            session.tell(wire.Left(table=self.id, reason=self.finish_reason or wire.LeftReason.GAME_OVER.value))
+
+    def _grace_expired(self, i: int) -> None:
+        """The grace period of away seat ``i`` is over: free again at a waiting table;
+        in a running game, a bot takes it over (or, without bot_takeover, the game is
+        abandoned)."""
+        seat = self.seats[i]
+        if seat is None or not seat.away:
+            return
+        if self.state is wire.TableState.WAITING:
+            log.info("table %s: seat %s (%s) did not come back in %ss; it is free again",
+                     self.id, i, seat.name, self.grace)
+            self.seats[i] = None
+            self.journal.clear_seat(i)
+            if self.on_vacated is not None:
+                self.on_vacated(self)
+            return
+        if self.state is not wire.TableState.PLAYING:
+            return
+        self.forfeits.append(i)
+        if not self.bot_takeover:
+            log.info("table %s: seat %s (%s) did not come back in %ss", self.id, i, seat.name, self.grace)
+            self.abandon(f"seat {i} did not come back")
+            return
+        self.taken_over[i] = seat.token_digest
+        bot = self.bot_factory("greedy", seat.name, self.seed + i)
+        seat.away, seat.bot, seat.strategy, seat.token_digest = False, bot, "greedy", ""
+        if i < len(self.players):
+            self.players[i] = player = YieldingBot(bot)
+            self.turns.take_over(i, player)
+        try:
+            # The person's digest stays beside the bot: a restart still knows a bot took over.
+            self.journal.set_seat(i, seat.name, token_digest=self.taken_over[i], bot="greedy")
+        except Exception:  # noqa: BLE001 - the game goes on; only a restart would miss it
+            log.exception("table %s: could not journal the bot taking seat %s", self.id, i)
+        log.info("table %s: a bot takes seat %s (%s)", self.id, i, seat.name)
+        self.broadcaster.tell_seat(wire.SeatReplaced(seat=i, name=seat.name, strategy="greedy"),
+                                   numbered=self.master is not None)
+        self.announce_seats()
+
+    def watch(self, session: ServerSession, re: int, last_event: int | None = None) -> None:
+        """A spectator: a public snapshot now, then the public events.  Watching again
+        (``last_event``: the last event it saw): the public events after it first, when
+        the log still has them; a game that ended meanwhile ends with ``left``."""
+        over = self.state is wire.TableState.FINISHED
+        missed = self.events.missed(None, last_event) if last_event is not None else None
+        self.broadcaster.resend(session, missed or ())
+        session.send(Message(self.snapshot(None), session.party, self.party, re))
+        if over:
+            if missed is None and self.events.end is not None:
+                session.send(Message(self.events.end, self.everyone, self.party))
+            session.tell(wire.Left(table=self.id, reason=self.finish_reason or wire.LeftReason.GAME_OVER.value))
+            return
+        self.broadcaster.add_spectator(session)
+
+    def announce_seats(self) -> None:
+        """What the table map shows changed (seats, state, away, spectators): a
+        table_update to everyone at the table (and to lobby watchers), coalesced by the
+        server when it set ``on_changed``."""
+        if self.on_changed is not None:
+            self.on_changed(self)
+        else:
+            self.send_update()
+
+    def send_update(self) -> None:
+        """The table_update, now, to everyone seated at or watching the table (not to the
+        players a finished table already sent back to the lobby)."""
+        self.broadcaster.send_update(self.info())
+
+    def cancel_timers(self) -> None:
+        self.seats.stop()
+        self.notices.stop()
+        self.turns.stop()
+        self.broadcaster.stop()
+        if self._expiry is not None:
+            self._expiry.cancel()
+            self._expiry = None
+
+    def _expire_tokens(self) -> None:
+        """The grace period after the end is over: the seat tokens are void and the event
+        log is freed (a client that comes back later gets ``bad_token``)."""
+        self._expiry = None
+        self.seats.void_tokens()
+        self.events.expire()
+
+    # ------------------------------------------------------------------ the game
+
+    def start(self, restore: Sequence[Action] = ()) -> None:
+        """Start the game master (the seats are full); ``restore``: the journaled actions
+        of a game to resume (after a server restart) instead of a new game."""
+        seats = [s for s in self.seats if s is not None]
+        assert len(seats) == len(self.seats)
+        # A person's seat (session None: away until they come back with their token) has no bot.
+        self.players = [YieldingBot(s.bot) if s.bot is not None else None for s in seats]
+        self._people = tuple(i for i, s in enumerate(seats) if s.bot is None)
+        self.master = self.turns.master = GameMaster(self.rules, self.seed, [s.name for s in seats])
+        if restore:
+            self.master.restore(restore)  # the seed's deals must match the journal's
+            self._told = len(restore)
+        else:
+            self.journal.start()
+            metrics.GAMES_STARTED.inc()
+        self.state = wire.TableState.PLAYING
+        if restore:  # event numbers go on above any the clients saw before the restart
+            self.events.restart_at(16 * (len(restore) + 2))
+        self.task = asyncio.create_task(self._run(), name=f"table-{self.id}")
+        for i, s in enumerate(self.seats):  # restored people: away until they resume
+            if s is not None and s.bot is None and s.session is None:
+                s.away = True
+                self.seats.arm_grace(i)
+        self.journal.tell_when_stored(self.announce_seats)  # the state is now "playing"
+        log.info("table %s: game started (%s) with %s", self.id, self.rules.describe(),
+                 ", ".join(s.name for s in self.seats if s))
+
+    @classmethod
+    def from_storage(cls, stored: StoredTable, storage: Journal,
+                     on_finished: Callable[[Table], None] | None = None, **options: Any) -> Table:
+        """A journaled game, rebuilt after a restart and resumed where it stood: bots from
+        their strategy, people as away seats that keep their token digest (``options``:
+        the server's grace, clock, turn_timeout)."""
+        for key in ("bot_takeover", "turn_timeout"):  # the table's own options, as created
+            if key in stored.options:
+                options[key] = stored.options[key]
+        table = cls(stored.id, stored.rules, stored.seed, private=stored.private, on_finished=on_finished,
+                    invite_digest=str(stored.options.get("invite_digest") or ""), **options)
+        table.taken_over.update(table.seats.restore(stored))
+        table.journal.storage = storage
+        table.start(restore=stored.actions)
+        for i, s in enumerate(table.seats):
+            if s is not None and s.away:
+                table.seats.arm_grace(i)  # the grace period starts again with the new process
+        return table
+
+    @classmethod
+    def finished_from_storage(cls, done: FinishedTable, expires_in: float, **options: Any) -> Table:
+        """A game that ended shortly before a restart, kept so that a client which missed
+        its end can still resume: a snapshot, the ``game_end``, then ``left``, until
+        ``expires_in`` seconds from now (``options``: the server's grace, clock)."""
+        stored, result = done.table, done.result
+        table = cls(stored.id, stored.rules, stored.seed, private=stored.private, **options)
+        table.seats.restore_finished(stored)
+        table.state, table.finish_reason = wire.TableState.FINISHED, wire.LeftReason.GAME_OVER.value
+        table.events.restart_at(RESTORED_EVENTS)  # any event a client saw is older
+        table.events.end = wire.GameEnd(event=table.events.next_event(), winner=result.winner,
+                                        totals=list(result.totals), reason=result.reason)
+        table._expiry = start_timer(table.clock, max(expires_in, 0.0), table._expire_tokens,
+                                    name=f"expiry-{table.id}")
+        return table
+
+    async def _run(self) -> None:
+        """The table's loop: it carries out what the game master says, in order, from its
+        start to the end of the game (the answers of people come through ``_inbox``)."""
+        assert self.master is not None
+        try:
+            await self.journal.stored()  # the seats and the start first: then the game's first deal
+            await self._carry_out(self.master.start())
+            while self.state is wire.TableState.PLAYING:
+                await self._carry_out(await self._inbox.get())
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # one table's failure must not touch any other table
+            log.exception("table %s: game master failed; the game is abandoned", self.id)
+            self.abandon("internal_error")
+
+    async def _carry_out(self, effects: Iterable[Effect]) -> None:
+        """Effects of the game master, in order: an action is journaled (the write
+        awaited) before the announcements that follow it; a seat played by a bot is asked
+        here, a person's seat gets its your_turn and answers through ``turns``."""
+        assert self.master is not None
+        queue = deque(effects)
+        while queue:
+            effect = queue.popleft()
+            if isinstance(effect, JournalAction):
+                if self.lease is not None and not self.lease.holds(self.id):
+                    log.warning("table %s: its lease ran out; action %s is not taken here", self.id, effect.index)
+                    return  # the server gives the table up: another one serves it from the journal
+                written = self.journal.append(effect.index, effect.action)
+                if written is not None:
+                    try:
+                        await written
+                    except Fenced:
+                        if self.lease is None:
+                            raise
+                        log.warning("table %s: another server took it over; action %s is not taken here",
+                                    self.id, effect.index)
+                        self.lease.fenced(self.id)  # given up: nobody hears of the action
+                        return
+                self._told = effect.index + 1
+                if type(effect.action) is not Deal:  # a play or a declaration: a move
+                    metrics.MOVES.inc()
+            elif isinstance(effect, Announce):
+                await self._announce(effect)
+            elif isinstance(effect, Ask):
+                bot = self.players[effect.seat]
+                if bot is None:
+                    self.turns.ask(effect)
+                else:
+                    queue.extend(self.master.receive(effect.seat, await bot.choose(effect.view, effect.legal)))
+            elif isinstance(effect, Refused):  # a person's refusals are told at once, by turns.receive()
+                bot = self.players[effect.seat]
+                if bot is not None:
+                    await bot.rejected(effect.error or IllegalMoveError(f"{effect.answer!r} is not a legal move"))
+            elif isinstance(effect, GameOver):
+                record = effect.record
+                log.info("table %s: game finished, winner side %s, totals %s (%s)",
+                         self.id, record.winner, list(record.totals), record.reason)
+                metrics.GAMES_FINISHED.inc()
+                self._finish(wire.LeftReason.GAME_OVER.value)
+
+    async def _announce(self, effect: Announce) -> None:
+        """An event to the seats it is for: the bots, the table (public events) or the
+        person whose hand was dealt."""
+        event, to = effect.event, effect.to
+        if to is not None:
+            if to in self._people and isinstance(event, HandDealt):
+                self.broadcaster.deal_hand(to, event)
+            bot = self.players[to]
+            if bot is not None:
+                await bot.notify(event)
+            return
+        for bot in self.players:
+            if bot is not None:
+                await bot.notify(event)
+        self.broadcaster.event(event)
+        if self.turns.arrived:  # the first broadcast after a person's move: that move
+            self.turns.broadcast()
+
+    def _unstored(self, exc: BaseException) -> None:
+        """The journal refused the seats or start: given up (another server has it) or abandoned."""
+        if isinstance(exc, Fenced) and self.lease is not None:
+            self.lease.fenced(self.id)
+        else:
+            self.abandon("the journal did not store its start")
+
+    def abandon(self, reason: str, leaver: ServerSession | None = None, re: int | None = None) -> None:
+        """End a running game with no winner (a player left or the game master failed);
+        ``leaver`` (who asked to leave, with the seq of its leave_table) is told ``left``."""
+        if self.state is not wire.TableState.PLAYING:
+            return
+        if self.task is not None and self.task is not asyncio.current_task():
+            self.task.cancel()
+        seat = self.seats.seat_of(leaver) if leaver is not None else None
+        if seat is not None:
+            self.forfeits.append(seat)
+        totals = list(self.master.state.totals) if self.master else []
+        self.broadcaster.emit(wire.GameEnd(event=self.events.next_event(), winner=None, totals=totals,
+                                           reason=EndReason.ABANDONED.value))
+        log.info("table %s: game abandoned (%s)", self.id, reason)
+        metrics.GAMES_ABANDONED.inc()
+        self._finish(wire.LeftReason.ABANDONED.value, leaver, re)
+
+    def _finish(self, reason: str, leaver: ServerSession | None = None, re: int | None = None) -> None:
+        self.state = wire.TableState.FINISHED
+        self.turns.master = None  # no answer is taken any more
+        self.finish_reason = reason
+        self.cancel_timers()
+        # A seat whose client is away (or drops right now) may still resume to learn how
+        # the game ended: the log and the tokens are kept for the grace period.  With no
+        # seat token at the table (bots only) nobody can come back: free it now.
+        if any(st is not None and st.token_digest for st in self.seats):
+            self._expiry = start_timer(self.clock, self.grace, self._expire_tokens, name=f"expiry-{self.id}")
+        else:
+            self._expire_tokens()
+        on_result = self.on_result
+        self.journal.finish(self.master.state if self.master is not None else None, reason,
+                            None if on_result is None else lambda end: on_result(self, end))
+        # The state is now "finished": told to the table at once, before anyone leaves it
+        # (the coalesced update then reaches only the lobby watchers).
+        self.send_update()
+        if self.on_changed is not None:
+            self.on_changed(self)
+        for sess in self.seats.sessions():
+            if sess is leaver:
+                sess.tell(wire.Left(table=self.id, reason=wire.LeftReason.LEFT.value), re=re)
+            else:
+                sess.tell(wire.Left(table=self.id, reason=reason))
+            sess.table_id = None
+        for sess in self.broadcaster.spectators:
+            sess.tell(wire.Left(table=self.id, reason=reason))
+        self.broadcaster.spectators.clear()
+        if self.on_finished is not None:
+            self.on_finished(self)
