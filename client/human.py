@@ -12,6 +12,7 @@ from scopa.engine import Declare, Event, GameStarted, IllegalMoveError, Play, Vi
 from scopa.engine.cards import CARDS
 from scopa.engine.player import Player
 
+from .catalog import reason_text
 from .i18n import tr
 from .notation import DeckStyle, label, labels, parse_cards
 from .render import event_line, render_moves, render_view
@@ -93,7 +94,7 @@ class TerminalPlayer(Player):
                 await asyncio.sleep(self.delay)
 
     async def rejected(self, error: IllegalMoveError) -> None:
-        self.console.print(Text(tr("Not allowed: {error}", error=error), style="red"))
+        self.console.print(Text(tr("Not allowed: {error}", error=reason_text(error)), style="red"))
 
     async def choose(self, view: View, legal: Sequence[Play | Declare]) -> Play | Declare:
         self.seat = view.seat

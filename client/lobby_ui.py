@@ -23,6 +23,7 @@ from scopa.protocol.convert import rules_from_wire
 
 from scopa.bots import STRATEGIES
 from .game import GameResult
+from .catalog import error_text
 from .i18n import tr
 from .invite import refusal_text
 from .liveness import LinkEvent, LinkStatus
@@ -30,6 +31,7 @@ from .notices import notice_from_wire
 from .options import coerce
 from .render import notice_line
 from .session import ClientSession, ConnectionLost, ServerRefused
+from .tui.text import rules_line
 
 InputFn = Callable[[str], str]
 
@@ -165,7 +167,7 @@ class Lobby:
         try:
             board = await leaderboard(self.session, preset)
         except ServerRefused as exc:
-            self.console.print(f"[yellow]{escape(exc.message)}[/yellow]")
+            self.console.print(f"[yellow]{escape(error_text(exc.code, exc.message))}[/yellow]")
             return
         except ValueError:
             self.console.print(Text(tr("{name} is not a preset; try one of: {presets}", name=repr(preset),
@@ -193,9 +195,9 @@ class Lobby:
         try:
             table = await self.session.create_table(rules, fill_with_bots=bots)
         except ServerRefused as exc:
-            self.console.print(Text(tr("The server refused: {message}", message=exc.message), style="red"))
+            self.console.print(Text(tr("The server refused: {message}", message=error_text(exc.code, exc.message)), style="red"))
             return False
-        self.console.print(Text(tr("Table {table} is open: {rules}.", table=table.id, rules=table.description)))
+        self.console.print(Text(tr("Table {table} is open: {rules}.", table=table.id, rules=rules_line(rules))))
         await self.play()
         return True
 
@@ -230,7 +232,7 @@ class Lobby:
                 self.console.print(Text(tr("Those rules do not work: {reason}", reason=rules), style="yellow"),
                                    Text(tr("Let's try again.")))
                 continue
-            self.console.print(Text(tr("Rules: {rules}", rules=rules.describe())))
+            self.console.print(Text(tr("Rules: {rules}", rules=rules_line(rules))))
             return rules
 
     async def _ask_choice(self, label: str, choices: Sequence[object], default: object) -> object:
@@ -269,7 +271,7 @@ class Lobby:
             joined = await self.session.join_table(table_id)
         except ServerRefused as exc:
             self.console.print(Text(tr("Cannot join table {table}: {message}", table=repr(table_id),
-                                       message=exc.message), style="yellow"))
+                                       message=error_text(exc.code, exc.message)), style="yellow"))
             return False
         self.console.print(Text(tr("You sit at table {table}, seat {seat}.", table=joined.table, seat=joined.seat + 1)))
         await self.play()

@@ -26,6 +26,7 @@ from scopa.engine import (
 )
 from scopa.engine.player import Player
 
+from ..catalog import reason_text
 from ..i18n import tr
 from ..local import seat_bot
 from ..notation import DeckStyle
@@ -93,7 +94,7 @@ class AppPlayer(Player):
         return await self.game_app.human_turn(view, legal)
 
     async def rejected(self, error: IllegalMoveError) -> None:
-        self.game_app.board_screen.say(tr("Not allowed: {error}", error=error))
+        self.game_app.board_screen.say(tr("Not allowed: {error}", error=reason_text(error)))
 
 
 class LocalGameApp(ScopaApp):

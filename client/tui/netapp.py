@@ -14,6 +14,7 @@ from scopa.protocol import ChatMessage, Command, Snapshot, TableUpdate
 from scopa.protocol.convert import rules_from_wire
 
 from ..game import GameTranslator
+from ..catalog import error_text
 from ..i18n import tr
 from ..notation import DeckStyle
 from ..notices import SeatCameBack, SeatNotice, notice_from_wire
@@ -139,7 +140,7 @@ class NetApp(ScopaApp):
                                                           trust=self.link_options.get("trust"),
                                                           others=self.link_options.get("others", ()))
             except ServerRefused as exc:
-                self.tell(tr("That game is over or gone ({reason}).", reason=exc.message))
+                self.tell(tr("That game is over or gone ({reason}).", reason=error_text(exc.code, exc.message)))
                 self.store.forget(self.server, self.player_name)
         if session is None:
             session = await ClientSession.connect(self.host, self.port, self.player_name,

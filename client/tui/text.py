@@ -25,6 +25,7 @@ from scopa.engine.cards import SETTEBELLO
 
 from ..notation import SUIT_COLOURS, DeckStyle, label
 from ..notices import SeatCameBack, SeatNotice, SeatTakenByBot, SeatWentAway
+from ..catalog import setting_text
 from ..i18n import LANGUAGE, tr
 from ..rulebook import category_names, declaration_names
 from .boardstate import BoardState, RoundResult
@@ -75,7 +76,7 @@ def _settings_it(part: str) -> str:
         return tr("to {n}", n=words[1])
     if words[0].endswith("p") and words[1:] == ["teams"]:
         return tr("{n} players in teams", n=words[0][:-1])
-    return part
+    return setting_text(part)
 
 
 def clock(seconds: float) -> str:
