@@ -134,6 +134,17 @@ ITALIAN: dict[str, str] = {
     "close": "chiudi",
     "Back": "Indietro",
     "This table": "Questo tavolo",
+    "Game: {rules}": "Gioco: {rules}",
+    "Table number: {table}": "Numero del tavolo: {table}",
+    "two teams, partners opposite": "due squadre, i compagni seduti di fronte",
+    "{n} players, {sides}": "{n} giocatori, {sides}",
+    "The first side to {target} points wins.": "Vince chi arriva per primo a {target} punti.",
+    "Turn timer: {time} for each move; then the server plays for you.":
+        "Tempo per mossa: {time}; poi gioca il server per te.",
+    "Turn timer: none.": "Tempo per mossa: nessuno.",
+    "A private table: only people with its invite sit here.": "Un tavolo privato: si siede solo chi ha l'invito.",
+    "A table listed in the lobby.": "Un tavolo che compare nella sala.",
+    "A local game, dealt from seed {seed}.": "Una partita in locale, distribuita dal seed {seed}.",
     "↑↓ PgUp PgDn: scroll · Esc, ? or q: back": "↑↓ PagSu PagGiù: scorri · Esc, ? o q: indietro",
     "Leave the game? It ends here: a local game is not kept.":
         "Lasci la partita? Finisce qui: una partita in locale non si conserva.",

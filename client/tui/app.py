@@ -33,6 +33,7 @@ from ..notation import DeckStyle
 from .board import BoardScreen
 from .boardstate import BoardState
 from .dialogs import ConfirmScreen, GameOverScreen, HandOverScreen, HelpScreen, RoundEndScreen
+from .tablefacts import TableFacts
 from .text import result_line
 
 
@@ -54,13 +55,18 @@ class ScopaApp(App[int]):
     def current_rules(self) -> RuleSet | None:
         return None
 
+    def current_facts(self) -> TableFacts | None:
+        """What the help screen says of the table in play (None: no table)."""
+        rules = self.current_rules()
+        return None if rules is None else TableFacts(rules, known_timer=False)
+
     async def show_and_wait(self, screen: Screen[T]) -> T:
         """Push ``screen`` and wait for its answer; call from a worker."""
         return await self.push_screen(screen, wait_for_dismiss=True)
 
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):
-            self.push_screen(HelpScreen(self.current_rules()))
+            self.push_screen(HelpScreen(self.current_facts()))
 
     def action_leave_now(self) -> None:
         self.exit(0)
@@ -125,6 +131,9 @@ class LocalGameApp(ScopaApp):
 
     def current_rules(self) -> RuleSet | None:
         return self.rules
+
+    def current_facts(self) -> TableFacts | None:
+        return TableFacts(self.rules, timer=None, seed=self.seed)
 
     def in_game(self) -> bool:
         return self.master is not None and self.master.state.phase is not Phase.OVER

@@ -10,7 +10,7 @@ from typing import Any
 from rich.text import Text
 
 from scopa.engine import Event, GameEnded, Played, RoundEnded, RoundStarted, RuleSet
-from scopa.protocol import ChatMessage, Command, Snapshot, TableUpdate
+from scopa.protocol import ChatMessage, Command, Snapshot, TableInfo, TableUpdate
 from scopa.protocol.convert import rules_from_wire
 
 from ..game import GameTranslator
@@ -31,6 +31,7 @@ from .dialogs import ConfirmScreen, GameOverScreen, RoundEndScreen
 from .lobby import CreateTableScreen, LobbyScreen, NewTable
 from .netplayers import NetPlayer, Watcher
 from .snapshot import apply_public
+from .tablefacts import TableFacts
 from .text import result_line, rules_line
 
 
@@ -75,15 +76,24 @@ class NetApp(ScopaApp):
         self.link_options: dict[str, Any] = {}
         """ClientSession.connect's tls, trust and fingerprint (a TLS server) and others (a cluster's addresses)."""
         self.ask_before_resuming = True  # False: back to a saved seat without asking
+        self.table_info: TableInfo | None = None  # the listing of the table this client sits at, when it saw one
 
     # ------------------------------------------------------------------ frame
 
-    def current_rules(self) -> RuleSet | None:
-        if self.board_screen is not None and self.board_screen.board.rules is not None:
-            return self.board_screen.board.rules
-        if self.lobby is not None and self.screen is self.lobby:
-            return self.lobby.selected_rules() or self.defaults
-        return self.defaults
+    def current_facts(self) -> TableFacts | None:
+        """The table in play (its listing when this client saw one), else the one chosen in the lobby."""
+        if self.lobby is not None and self.screen is self.lobby:  # the table chosen in the list
+            info = self.lobby.tables.get(self.lobby.selected_id() or "")
+        elif self.board_screen is not None and self.board_screen.board.rules is not None:
+            info = self.table_info
+            if info is None:
+                table = self.session.table_id if self.session else None
+                return TableFacts(self.board_screen.board.rules, known_timer=False, table=table)
+        else:
+            return TableFacts(self.defaults, known_timer=False)
+        if info is None:
+            return None
+        return TableFacts(rules_from_wire(info.rules), timer=info.turn_timeout, private=info.private, table=info.id)
 
     def tell(self, text: str | Text) -> None:
         self.messages.append(str(text))
@@ -216,6 +226,7 @@ class NetApp(ScopaApp):
                         last, problem = new, refusal_text(exc.code, exc.message)
                         continue
                     break
+                self.table_info = info
                 self.tell(tr("Table {table} is open: {rules}.", table=info.id,
                              rules=rules_line(rules_from_wire(info.rules))))
                 await self.play_at_table(invite_string(info.id, session.invite) if new.private and session.invite
@@ -223,9 +234,11 @@ class NetApp(ScopaApp):
             elif kind == "join":
                 table_id, _, invite = arg.partition(" ")
                 joined = await session.join_table(table_id, invite=invite or None)
+                self.table_info = self.lobby.tables.get(joined.table)
                 self.tell(tr("You sit at table {table}, seat {seat}.", table=joined.table, seat=joined.seat + 1))
                 await self.play_at_table()
             elif kind == "watch":
+                self.table_info = self.lobby.tables.get(arg)
                 await self.watch_game(arg)
             await self.refresh_tables()
         except ServerRefused as exc:
