@@ -270,6 +270,16 @@ ITALIAN: dict[str, str] = {
         "Non c'è un tavolo '{table}' da guardare senza invito: non esiste, o è privato. Un tavolo privato si "
         "guarda con l'invito che ha passato chi l'ha aperto: scopa watch --invite TAVOLO.CODICE",
     "The server says no: {message}": "Il server dice di no: {message}",
+    # a typed move
+    "type a move number, or a card such as 7d (add the cards to take: 7d 3c 4s)":
+        "scrivi il numero di una mossa, o una carta come 7d (con le carte da prendere: 7d 3c 4s)",
+    "there is no move {n}; choose 1 to {last}": "non c'è la mossa {n}; scegli da 1 a {last}",
+    "{text} is not a card (a card is written like {card}); you hold {hand}":
+        "{text} non è una carta (una carta si scrive come {card}); hai in mano {hand}",
+    "{card} is not in your hand; you hold {hand}": "{card} non è nella tua mano; hai in mano {hand}",
+    "no capture of {taken} with {card}; allowed: {options}": "{card} non può prendere {taken}; si può: {options}",
+    "{card} can take different sets of cards: {options}; pick one by its number":
+        "{card} può prendere carte diverse: {options}; scegline una col suo numero",
     # the plain client
     "Your move: ": "La tua mossa: ",
     "You have {n} s, then the server plays for you.": "Hai {n} s, poi gioca il server per te.",

@@ -20,7 +20,7 @@ pytestmark = pytest.mark.unit
 
 ROOT = Path(__file__).resolve().parent.parent
 TERMINAL = [*sorted((ROOT / "client" / "tui").glob("*.py")), ROOT / "client" / "render.py", ROOT / "client" / "human.py",
-            ROOT / "client" / "lobby_ui.py"]
+            ROOT / "client" / "lobby_ui.py", ROOT / "client" / "movehints.py"]
 """The Textual client, and the plain one (its lobby, board, moves and events)."""
 SHOWN_BY = {"Text", "Static", "Label", "Button", "Tick", "say", "tell", "Binding", "add_columns", "Input",
             "ConfirmScreen", "GameOverScreen", "LobbyScreen", "BoardScreen", "assemble", "append", "OptionList", "print"}

@@ -13,7 +13,7 @@ from textual.widgets import Input
 
 from scopa.engine import Card, Declare, Play
 
-from ..human import parse_choice
+from ..movehints import parse_choice
 from ..notation import FR_RANKS, IT_RANKS, DeckStyle, label, parse_cards
 from ..i18n import tr
 from ..rulebook import declaration_names
@@ -286,14 +286,14 @@ class MoveInput(Screen[None]):
         if choice is None:
             return
         if isinstance(choice, str):
-            if "different sets" in choice:  # a card with several captures: choose among them
-                card = _first_card(text, self.deck)
-                if card is not None:
-                    box.value = ""
-                    box.remove_class("shown")
-                    self.choose_capture(card, self.question.plays_by_card().get(card, []))
-                    return
-            self.say(Text(tr(choice), style="yellow"))
+            card = _only_card(text, self.deck)
+            several = self.question.plays_by_card().get(card, []) if card is not None else []
+            if card is not None and len(several) > 1:  # a card with several captures: choose among them
+                box.value = ""
+                box.remove_class("shown")
+                self.choose_capture(card, several)
+                return
+            self.say(Text(choice, style="yellow"))
             return
         box.value = ""
         box.remove_class("shown")
@@ -330,8 +330,10 @@ def _court_letters(deck: DeckStyle) -> set[str]:
     return {r for r in ranks if r.isalpha()}
 
 
-def _first_card(text: str, style: DeckStyle) -> Card | None:
+def _only_card(text: str, style: DeckStyle) -> Card | None:
+    """The card ``text`` names when it names one card alone (no cards to take)."""
     try:
-        return parse_cards(text, style)[0]
+        cards = parse_cards(text, style)
     except ValueError:
         return None
+    return cards[0] if len(cards) == 1 else None
