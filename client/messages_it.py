@@ -197,6 +197,10 @@ ITALIAN: dict[str, str] = {
     "Connection lost ({why}): reconnecting… your moves are kept until it is back.":
         "Connessione persa ({why}): riconnessione… le tue mosse restano da parte finché non torna.",
     "Reconnected.": "Riconnesso.",
+    "Your private table is open: pass this invite on": "Il tuo tavolo privato è aperto: passa questo invito",
+    "In a browser:": "In un browser:",
+    "In a terminal:": "In un terminale:",
+    "With a phone's camera:": "Con la fotocamera di un telefono:",
     # the create-table form
     "Open a table": "Apri un tavolo",
     "Create": "Apri",

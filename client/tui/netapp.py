@@ -9,7 +9,7 @@ from typing import Any
 
 from rich.text import Text
 
-from scopa.engine import Event, GameEnded, Played, RoundEnded, RoundStarted, RuleSet
+from scopa.engine import Event, GameEnded, GameStarted, Played, RoundEnded, RoundStarted, RuleSet
 from scopa.protocol import ChatMessage, Command, Snapshot, TableInfo, TableUpdate
 from scopa.protocol.convert import rules_from_wire
 
@@ -28,6 +28,7 @@ from .board import BoardScreen
 from .boardstate import BoardState
 from .comeback import Comeback
 from .dialogs import ConfirmScreen, GameOverScreen, RoundEndScreen
+from .invitepanel import Invite, ShareInviteScreen
 from .lobby import CreateTableScreen, LobbyScreen, NewTable
 from .netplayers import NetPlayer, Watcher
 from .snapshot import apply_public
@@ -279,6 +280,9 @@ class NetApp(ScopaApp):
             self.comeback.catch_up(screen)
         await self.push_screen(screen)
         if not await session.wait_for_game_start(0):
+            if invite is not None:
+                self.push_screen(ShareInviteScreen(Invite(self.host, self.port, invite, session.web_port,
+                                                     bool(self.link_options.get("tls", False)))))
             screen.say(tr("Waiting for the other seats to fill…") if invite is None else Text.assemble(
                 tr("Waiting for the other seats to fill. A private table: pass on its invite,") + " ", (invite, "bold"),
                 ". " + tr("Your friends run scopa play --invite with it (or press i in the lobby and paste it).")))
@@ -330,6 +334,8 @@ class NetApp(ScopaApp):
                 self.comeback.missed_plays += 1
             return
         self.comeback.caught_up(screen)
+        if isinstance(event, GameStarted) and isinstance(self.screen, ShareInviteScreen):
+            self.screen.close()  # everyone is seated: the game is what to look at now
         screen.board.apply(event)
         autoplayed = screen.autoplayed
         screen.tell_event(event)
