@@ -39,7 +39,7 @@ def _pattern(template: str) -> re.Pattern[str]:
     for literal, field, _, _ in string.Formatter().parse(template):
         parts.append(re.escape(literal))
         if field:
-            parts.append(f"(?P<{field}>.+?)")
+            parts.append(f"(?P<{field}>.*?)")
     return re.compile("".join(parts) + r"\Z", re.DOTALL)
 
 

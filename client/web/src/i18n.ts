@@ -143,7 +143,7 @@ function refusal(message: string): string | undefined {
     const source = english.split(/(\{\{|\}\}|\{\w+\})/).map((part) => {
       if (part === "{{" || part === "}}") return "\\" + part[0];
       const field = /^\{(\w+)\}$/.exec(part);
-      if (field) { names.push(field[1]); return "(.+?)"; }
+      if (field) { names.push(field[1]); return "(.*?)"; }
       return part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
     }).join("");
     const found = new RegExp(`^${source}$`, "s").exec(message);
