@@ -6,6 +6,7 @@ Textual board."""
 from __future__ import annotations
 
 import pytest
+from textual import events
 
 from scopa.client import i18n
 from scopa.client.movehints import parse_choice
@@ -54,3 +55,20 @@ async def test_the_board_says_what_was_wrong_with_a_typed_card() -> None:
         await pilot.pause()
         assert "allowed: 7 Spa 2 Cop 5 Den · 7 Spa 3 Cop 4 Bas" in str(app.board_screen._status)
         assert not task.done()
+
+
+async def test_a_card_typed_fast_after_the_slash_is_not_lost() -> None:
+    """A terminal delivers "/7s 4b 3c⏎" typed quickly (or pasted) in one read: every key
+    reaches the board before the box would have opened by the slash's binding."""
+    app = BoardHarness(position("5d 2c 4b 3c", "7s 3b Rc"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        task = await ask(app, LEGAL)
+        await pilot.pause()
+        for key in ["slash", "7", "s", "space", "4", "b", "space", "3", "c", "enter"]:
+            app.post_message(events.Key(key, " " if key == "space" else "/" if key == "slash" else
+                                        None if key == "enter" else key))
+        for _ in range(20):
+            await pilot.pause(0.02)
+            if task.done():
+                break
+        assert task.result() == LEGAL[1]

@@ -229,7 +229,10 @@ class MoveInput(Screen[None]):
                 self.run_worker(box.action_submit())
             return
         ch = event.character or ""
-        if ch.isdigit() and self.question.asking:
+        if event.key == "slash" and self.question.asking:  # at once: the keys typed right after go in the box
+            event.stop()
+            self.action_type_card()
+        elif ch.isdigit() and self.question.asking:
             event.stop()
             index = 9 if ch == "0" else int(ch) - 1
             self.choose_card(index)
