@@ -284,6 +284,9 @@ ITALIAN: dict[str, str] = {
     "no capture of {taken} with {card}; allowed: {options}": "{card} non può prendere {taken}; si può: {options}",
     "{card} can take different sets of cards: {options}; pick one by its number":
         "{card} può prendere carte diverse: {options}; scegline una col suo numero",
+    # after a local game
+    "{result} Seed {seed}: replay with --seed {seed}": "{result} Seed {seed}: per rigiocarla, --seed {seed}",
+    "Game left.": "Partita lasciata.",
     # the plain client
     "Your move: ": "La tua mossa: ",
     "You have {n} s, then the server plays for you.": "Hai {n} s, poi gioca il server per te.",

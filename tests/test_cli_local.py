@@ -144,3 +144,18 @@ def test_every_built_in_strategy_and_level_can_sit_and_the_cheater_cannot() -> N
         parse_seats("human,cheater", 2)
     with pytest.raises(SystemExit):
         build_parser().parse_args(["bot", "--strategy", "cheater"])
+
+
+def test_in_italian_the_line_after_the_app_is_italian_too() -> None:
+    env = dict(os.environ, TERM="xterm-256color", COLUMNS="80", LINES="24", LANG="it_IT.UTF-8")
+    env.pop("LC_ALL", None), env.pop("LC_MESSAGES", None)
+    child = pexpect.spawn(sys.executable, [*CLI[1:], "--seed", "5"], cwd=str(ROOT), env=env,
+                          encoding="utf-8", timeout=30, dimensions=(24, 80))
+    try:
+        child.expect("Tocca a te")
+        child.sendcontrol("c")
+        child.expect(pexpect.EOF)
+        output = child.before
+    finally:
+        child.close()
+    assert "Partita lasciata. Seed 5: per rigiocarla, --seed 5" in output and "replay with" not in output
