@@ -8,7 +8,7 @@ ITALIAN: dict[str, str] = {
     # the board
     "You": "Tu",
     "Player {n}": "Giocatore {n}",
-    "Scopa · seed {seed}": "Scopa · seed {seed}",
+    "seed {seed}": "seed {seed}",
     "Table": "Tavola",
     "Your hand": "La tua mano",
     "{who}'s hand": "La mano di {who}",
