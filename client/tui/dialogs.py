@@ -193,7 +193,7 @@ class HelpScreen(Once, ModalScreen[None]):
         head = ""
         if self.facts is not None:
             details = table_rules(self.facts.rules) if LANGUAGE == "en" else ""
-            head = "## " + tr("This table") + "\n\n" + "\n".join(facts_lines(self.facts)) + "\n" + details
+            head = "## " + tr("This table") + "\n\n" + "\n".join(facts_lines(self.facts, bool(details))) + "\n" + details
         self.source = head + "\n" + (KEYS_HELP_IT if LANGUAGE == "it" else KEYS_HELP) + "\n" + (rulebook_it.BASICS if LANGUAGE == "it" else BASICS)
         with Vertical(classes="dialog"):
             yield Button(tr("Back"), compact=True, id="back")  # always in sight: a touch screen has no Esc

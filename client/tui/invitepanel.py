@@ -47,7 +47,8 @@ class Invite:
 class ShareInviteScreen(Once, ModalScreen[None]):
     """The invite, shown once the private table is open; any key (or the game's start) closes it."""
 
-    DEFAULT_CSS = dialog_css("ShareInviteScreen", "auto") + "ShareInviteScreen #qr { width: auto; }"
+    DEFAULT_CSS = dialog_css("ShareInviteScreen", "auto") + (
+        "ShareInviteScreen VerticalScroll { height: auto; max-height: 100%; } ShareInviteScreen #qr { width: auto; }")
 
     def __init__(self, invite: Invite) -> None:
         super().__init__()

@@ -26,16 +26,18 @@ class TableFacts:
     table: str | None = None
 
 
-def facts_lines(facts: TableFacts) -> list[str]:
-    """The table's lines, one fact each (Markdown list items)."""
+def facts_lines(facts: TableFacts, detailed: bool = False) -> list[str]:
+    """The table's lines, one fact each (Markdown list items); ``detailed``: the rules'
+    own lines follow (the players and the target are said there)."""
     rules = facts.rules
     settings = [setting_text(part) for part in rules.describe().split(", ")[3:]]  # after preset, players, target
     lines = [tr("Game: {rules}", rules=", ".join([rules_name(rules), *settings]))]
     if facts.table is not None:
         lines.append(tr("Table number: {table}", table=facts.table))
-    sides = tr("two teams, partners opposite") if rules.has_teams else tr("each alone")
-    lines.append(tr("{n} players, {sides}", n=rules.players, sides=sides))
-    lines.append(tr("The first side to {target} points wins.", target=rules.target))
+    if not detailed:
+        sides = tr("two teams, partners opposite") if rules.has_teams else tr("each alone")
+        lines.append(tr("{n} players, {sides}", n=rules.players, sides=sides))
+        lines.append(tr("The first side to {target} points wins.", target=rules.target))
     if facts.known_timer:
         lines.append(tr("Turn timer: {time} for each move; then the server plays for you.", time=clock(facts.timer))
                      if facts.timer is not None else tr("Turn timer: none."))
