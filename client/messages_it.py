@@ -362,6 +362,7 @@ ITALIAN: dict[str, str] = {
     "Round {n}, {who} to play; table: {cards}; cards in hands {sizes}; totals {totals}":
         "Smazzata {n}, di turno {who}; tavola: {cards}; carte in mano {sizes}; totali {totals}",
     "seat {n}": "posto {n}",
+    "side {n}": "parte {n}",
     "Game starts: ": "Comincia la partita: ",
     "{name} (side {side})": "{name} (parte {side})",
     "Round {n}, dealer {who}; on the table: {cards}": "Smazzata {n}, mazziere {who}; in tavola: {cards}",

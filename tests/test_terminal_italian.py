@@ -90,3 +90,11 @@ def test_the_locale_chooses_the_language(monkeypatch: pytest.MonkeyPatch) -> Non
         "Tocca a te")
     monkeypatch.setattr(i18n, "LANGUAGE", "en")
     assert i18n.tr("{n} cards", n=3) == "3 cards"
+
+
+def test_a_board_before_its_game_starts_names_its_sides_in_italian(monkeypatch: pytest.MonkeyPatch) -> None:
+    from scopa.client.tui.boardstate import BoardState
+
+    monkeypatch.setattr(i18n, "LANGUAGE", "it")
+    board = BoardState(viewer=None)
+    assert board.side_name(0) == "parte 1" and board.seat_name(1) == "posto 2"
