@@ -52,7 +52,7 @@ def render_tables(tables: Sequence[TableInfo]) -> Table | Text:
         )
         style = {TableState.WAITING: "green", TableState.PLAYING: "yellow"}.get(info.state, "dim")
         state = tr(info.state.value) + (" " + tr("({n} away)", n=len(info.away)) if info.away else "")
-        t.add_row(info.id, info.description or rules_from_wire(info.rules).describe(), seats, Text(state, style=style),
+        t.add_row(info.id, rules_line(rules_from_wire(info.rules)), seats, Text(state, style=style),
                   str(info.spectators))
     return t
 
@@ -339,7 +339,7 @@ async def watch_table(session: ClientSession, console: Console, table_id: str, i
                            style="yellow"))
         return
     names = [s.name for s in sorted(snap.seats, key=lambda s: s.seat)] or [n or "-" for n in snap.table.seats]
-    console.print(Text(tr("Watching table {table}: {rules}", table=table_id, rules=snap.table.description)))
+    console.print(Text(tr("Watching table {table}: {rules}", table=table_id, rules=rules_line(rules_from_wire(snap.table.rules)))))
     if snap.public is not None:
         p = snap.public
         console.print(Text(tr("Round {n}, {who} to play; table: {cards}; cards in hands {sizes}; totals {totals}",

@@ -98,3 +98,26 @@ def test_a_board_before_its_game_starts_names_its_sides_in_italian(monkeypatch: 
     monkeypatch.setattr(i18n, "LANGUAGE", "it")
     board = BoardState(viewer=None)
     assert board.side_name(0) == "parte 1" and board.seat_name(1) == "posto 2"
+
+
+def test_the_plain_lobby_lists_a_tables_rules_in_italian(monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    from rich.console import Console
+
+    from scopa.client.lobby_ui import render_tables
+    from scopa.client.tui import text as tui_text
+    from scopa.engine import RuleSet
+    from scopa.protocol import TableInfo, TableState
+    from scopa.protocol.convert import rules_to_wire
+
+    monkeypatch.setattr(i18n, "LANGUAGE", "it")
+    monkeypatch.setattr(tui_text, "LANGUAGE", "it")
+    rules = RuleSet.build(capture_mode="fewest", max_two=True)
+    info = TableInfo(id="4", rules=rules_to_wire(rules), description=rules.describe(), seats=["ada", None],
+                     state=TableState.WAITING)
+    table = render_tables([info])
+    out = io.StringIO()
+    Console(file=out, width=300).print(table.columns[1]._cells[0])  # type: ignore[union-attr]
+    text = out.getvalue()
+    assert "2 giocatori, a 11, presa: la più piccola, al massimo due" in text and "to 11" not in text
