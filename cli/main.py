@@ -155,7 +155,9 @@ def _local(args: argparse.Namespace, console: Console) -> int:
 
     app = LocalGameApp(rules, kinds, seed, DeckStyle(args.deck), not args.no_autoplay, args.delay)
     app.run()
-    print(f"{app.result_line or 'Game left.'} Seed {seed}: replay with --seed {seed}")
+    from scopa.client.text import tr
+
+    print(tr("{result} Seed {seed}: replay with --seed {seed}", result=app.result_line or tr("Game left."), seed=seed))
     return 0
 
 

@@ -27,7 +27,7 @@ from scopa.engine import Preset
 from scopa.protocol import DEFAULT_PORT, ErrorCode
 from scopa.protocol.commands import GameSummary
 from scopa.protocol.parties import NAME_PATTERN, TABLE_ID_PATTERN
-from scopa.protocol.record import RecordError
+from scopa.protocol.record import Record, RecordError
 from scopa.protocol.record import RecordMismatch, Step, plain_log, replay_steps
 
 COMMANDS: tuple[str, ...] = ("replay", "games", "record", "leaderboard", "claim")
@@ -41,7 +41,11 @@ EXIT_OK, EXIT_MISMATCH, EXIT_BAD_INPUT = 0, 1, 2
 def add_subcommands(sub: Any) -> None:
     """Add ``replay`` to the `scopa` command's subparsers."""
     replay = sub.add_parser("replay", help="step through a game record (or print or check it)")
-    replay.add_argument("file", metavar="FILE", help="a game record (docs/RECORDS.md)")
+    replay.add_argument("file", metavar="FILE", help="a game record (docs/RECORDS.md); with --server: a game id "
+                                                     "of that server (the first column of scopa games)")
+    replay.add_argument("--server", metavar="HOST:PORT", help="fetch the finished game FILE names from this server")
+    replay.add_argument("--name", metavar="NAME", help="your name on the server (as for scopa games)")
+    replay.add_argument("--token", metavar="TOKEN", help="a seat token of the game's table (a private table)")
     how = replay.add_mutually_exclusive_group()
     how.add_argument("--plain", action="store_true", help="print the game as a log")
     how.add_argument("--check", action="store_true",
@@ -84,7 +88,7 @@ def _server_arguments(p: argparse.ArgumentParser, name_required: bool = False) -
 
 
 def run(args: argparse.Namespace, console: Console) -> int:
-    if args.command == "replay":
+    if args.command == "replay" and args.server is None:
         return replay(args, console)
     problem = _bad_input(args)
     if problem is not None:
@@ -93,6 +97,10 @@ def run(args: argparse.Namespace, console: Console) -> int:
     where = parse_server_address(args.server)
     host, port = where.host, where.port
     try:
+        if args.command == "replay":
+            from scopa.client.net import fetch_record
+
+            return replay(args, console, _connect_and(args, host, port, lambda s: fetch_record(s, args.file, args.token)))
         if args.command == "games":
             return _games(args, host, port, console)
         if args.command == "record":
@@ -120,13 +128,16 @@ def _bad_input(args: argparse.Namespace) -> str | None:
         return f"not a valid player name: {args.player!r} (1-24 letters, digits, _ . -)"
     if hasattr(args, "limit") and not 1 <= args.limit <= 100:
         return f"--limit must be 1-100, not {args.limit}"
+    if args.command in ("record", "replay"):
+        game = args.game if args.command == "record" else args.file
+        if not re.fullmatch(TABLE_ID_PATTERN, game):
+            return f"not a game id: {game!r} (the first column of scopa games, e.g. 7)"
     if args.command == "record":
-        if not re.fullmatch(TABLE_ID_PATTERN, args.game):
-            return f"not a game id: {args.game!r} (the first column of scopa games, e.g. 7)"
         out = Path(args.output)
         if out.is_dir() or not out.parent.is_dir():
             return f"cannot write the record to {out}: no such folder, or it is a folder"
-    tokens = list(getattr(args, "token", None) or []) if args.command != "record" else [args.token] if args.token else []
+    token = getattr(args, "token", None)
+    tokens = list(token or []) if args.command == "games" else [token] if token else []
     for token in tokens:
         if not re.fullmatch(r"[A-Za-z0-9_\-]{8,64}", token):
             return "not a seat token: a token is 8-64 letters, digits, _ and -"
@@ -229,9 +240,10 @@ def _claim(args: argparse.Namespace, host: str, port: int, console: Console) -> 
 
 
 
-def replay(args: argparse.Namespace, console: Console) -> int:
+def replay(args: argparse.Namespace, console: Console, record: Record | None = None) -> int:
+    """Step through, print or check a record: ``record`` (fetched from a server), else the file's."""
     try:
-        record = load_record(args.file)
+        record = record or load_record(args.file)
     except RecordError as exc:
         console.print(f"[red]{escape(str(exc))}[/red]")
         return EXIT_BAD_INPUT

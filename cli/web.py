@@ -73,14 +73,10 @@ def print_qr(console: Console, urls: list[str]) -> None:
     lan = [u for u in urls if "://127." not in u and "://[::1]" not in u]
     if not lan:
         return
-    import io
+    from scopa.client.text import qr_text
 
-    import segno
-
-    out = io.StringIO()
-    segno.make(lan[0], error="l").terminal(out=out, compact=True, border=2)
     console.print(f"Point a phone's camera at this to open {lan[0]}:", soft_wrap=True, emoji=False)
-    console.print(out.getvalue(), highlight=False, markup=False, soft_wrap=True, end="")
+    console.print(qr_text(lan[0]), highlight=False, markup=False, soft_wrap=True, end="")
 
 
 def serve_options(args: argparse.Namespace, console: Console, tls: ServerTls | None = None) -> dict[str, Any] | None:

@@ -259,6 +259,9 @@ class Welcome(Body):
     motd: Text = ""
     turn_timeout: TurnTimeout | None = Field(default=None, exclude_if=_absent,
                                              description="the server's turn clock: the longest a table may ask for")
+    web_port: Annotated[int, Field(ge=1, le=65535)] | None = Field(
+        default=None, exclude_if=_absent, description="the port of the server's web page on the host the client "
+                                                      "reached, when it serves one (an invite's link points there)")
     cluster: Annotated[list[HostPort], Field(max_length=MAX_CLUSTER_ADDRESSES)] = Field(
         default=[], exclude_if=lambda v: not v)
     """From a member of a cluster: the addresses at which the cluster can be reached (its

@@ -64,6 +64,7 @@ async def serve(host: str = "127.0.0.1", port: int = DEFAULT_PORT, seed: int | N
                 web = replace(web, tls=tls)
             front = await start_front(engine, replace(web, probes=probes if metrics == "web" else None),
                                       engine.cluster.web_passes if engine.cluster is not None else None)
+            engine.router.greeting.web_port = front.port
         if engine.cluster is not None:
             follow_member(lambda: engine.cluster.address if engine.cluster is not None else "")
         await engine.join_cluster()  # listed in the cluster once it listens on every port it has

@@ -69,7 +69,7 @@ def test_a_person_plays_a_whole_game_with_the_plain_interface() -> None:
     try:
         child.expect("Your move: ")
         child.sendline("xyz")
-        child.expect("Type a move number")
+        child.expect("is not a card .a card is written like")
         child.sendline("99")
         child.expect("there is no move 99")
         for _ in range(400):
@@ -93,8 +93,8 @@ def test_parse_choice_reads_numbers_cards_and_captures_R15() -> None:
     assert parse_choice("Ab", legal) == legal[2]
     assert parse_choice("6d 4b 2s", legal) == legal[1]  # the order of the taken cards is free
     assert "different sets" in parse_choice("6d", legal)  # a choice must be made (R15)
-    assert "not a card you can play" in parse_choice("7d", legal)
-    assert "cannot take" in parse_choice("6d 3c", legal)
+    assert "is not in your hand; you hold 6 Den, A Bas" in parse_choice("7d", legal)
+    assert "no capture of 3 Cop with 6 Den; allowed: 6 Den 6 Cop · 6 Den 2 Spa 4 Bas" in parse_choice("6d 3c", legal)
     assert "no move 9" in parse_choice("9", legal)
     assert "not a card" in parse_choice("zz", legal)
 
@@ -144,3 +144,18 @@ def test_every_built_in_strategy_and_level_can_sit_and_the_cheater_cannot() -> N
         parse_seats("human,cheater", 2)
     with pytest.raises(SystemExit):
         build_parser().parse_args(["bot", "--strategy", "cheater"])
+
+
+def test_in_italian_the_line_after_the_app_is_italian_too() -> None:
+    env = dict(os.environ, TERM="xterm-256color", COLUMNS="80", LINES="24", LANG="it_IT.UTF-8")
+    env.pop("LC_ALL", None), env.pop("LC_MESSAGES", None)
+    child = pexpect.spawn(sys.executable, [*CLI[1:], "--seed", "5"], cwd=str(ROOT), env=env,
+                          encoding="utf-8", timeout=30, dimensions=(24, 80))
+    try:
+        child.expect("Tocca a te")
+        child.sendcontrol("c")
+        child.expect(pexpect.EOF)
+        output = child.before
+    finally:
+        child.close()
+    assert "Partita lasciata. Seed 5: per rigiocarla, --seed 5" in output and "replay with" not in output

@@ -57,7 +57,7 @@ def test_a_person_creates_a_table_with_a_bot_and_plays_a_game(server: ServerThre
         # bad input at the prompt: a hint, and the game goes on
         child.expect("Your move: ")
         child.sendline("xyz")
-        child.expect("Type a move number")
+        child.expect("is not a card .a card is written like")
         child.expect("Your move: ")
         child.sendline("99")
         child.expect("there is no move 99")

@@ -76,6 +76,18 @@ async def test_record_fetches_a_game_that_replays(server: NetworkEngine, tmp_pat
     assert plain.stdout.startswith("Game 2: scopa")
 
 
+async def test_replay_server_fetches_a_finished_game_and_replays_it(server: NetworkEngine) -> None:
+    check = await scopa("replay", "--server", address(server), "2", "--check")
+    assert check.returncode == 0, check.stdout + check.stderr
+    assert check.stdout.startswith("consistent:")
+    plain = await scopa("replay", "--server", address(server), "2", "--plain")
+    assert plain.returncode == 0 and plain.stdout.startswith("Game 2: scopa")
+    missing = await scopa("replay", "--server", address(server), "99", "--plain")
+    assert missing.returncode == 1 and "The server refused" in missing.stdout
+    bad = await scopa("replay", "--server", address(server), "x/y")
+    assert bad.returncode == 2 and "not a game id: 'x/y'" in bad.stdout
+
+
 async def test_leaderboard_prints_rank_name_rating_games_wins(server: NetworkEngine) -> None:
     done = await scopa("leaderboard", "--server", address(server))
     assert done.returncode == 0, done.stdout + done.stderr

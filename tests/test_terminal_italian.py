@@ -22,7 +22,7 @@ ENGLISH_ONLY = {ROOT / "client" / "tui" / "replay.py"}
 """The replay viewer speaks English only."""
 TERMINAL = [*sorted(set((ROOT / "client" / "tui").rglob("*.py")) - ENGLISH_ONLY),
             ROOT / "client" / "text" / "render.py", ROOT / "client" / "console" / "human.py",
-            ROOT / "client" / "console" / "lobby.py"]
+            ROOT / "client" / "console" / "lobby.py", ROOT / "client" / "text" / "movehints.py"]
 """The Textual client, and the plain one (its lobby, board, moves and events)."""
 SHOWN_BY = {"Text", "Static", "Label", "Button", "Tick", "say", "tell", "Binding", "add_columns", "Input",
             "ConfirmScreen", "GameOverScreen", "LobbyScreen", "BoardScreen", "assemble", "append", "OptionList", "print"}
@@ -73,7 +73,7 @@ def test_every_string_the_terminal_shows_goes_through_the_catalog() -> None:
 
 
 def test_every_catalog_string_has_its_italian() -> None:
-    keys = {call.args[0].value for path in TERMINAL + [ROOT / "client" / "text" / "invite.py"] for call in _calls(path)
+    keys = {call.args[0].value for path in TERMINAL + [ROOT / "client" / "text" / "invite.py", ROOT / "cli" / "main.py"] for call in _calls(path)
             if _name(call.func) == "tr" and call.args and isinstance(call.args[0], ast.Constant)}
     missing = sorted(k for k in keys if not ITALIAN.get(k))
     assert missing == []
@@ -92,3 +92,34 @@ def test_the_locale_chooses_the_language(monkeypatch: pytest.MonkeyPatch) -> Non
         "Tocca a te")
     monkeypatch.setattr(i18n, "LANGUAGE", "en")
     assert i18n.tr("{n} cards", n=3) == "3 cards"
+
+
+def test_a_board_before_its_game_starts_names_its_sides_in_italian(monkeypatch: pytest.MonkeyPatch) -> None:
+    from scopa.client.tui.boardstate import BoardState
+
+    monkeypatch.setattr(i18n, "LANGUAGE", "it")
+    board = BoardState(viewer=None)
+    assert board.side_name(0) == "parte 1" and board.seat_name(1) == "posto 2"
+
+
+def test_the_plain_lobby_lists_a_tables_rules_in_italian(monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    from rich.console import Console
+
+    from scopa.client.console.lobby import render_tables
+    from scopa.client.text import games as game_words
+    from scopa.engine import RuleSet
+    from scopa.protocol import TableInfo, TableState
+    from scopa.protocol.convert import rules_to_wire
+
+    monkeypatch.setattr(i18n, "LANGUAGE", "it")
+    monkeypatch.setattr(game_words, "LANGUAGE", "it")
+    rules = RuleSet.build(capture_mode="fewest", max_two=True)
+    info = TableInfo(id="4", rules=rules_to_wire(rules), description=rules.describe(), seats=["ada", None],
+                     state=TableState.WAITING)
+    table = render_tables([info])
+    out = io.StringIO()
+    Console(file=out, width=300).print(table.columns[1]._cells[0])  # type: ignore[union-attr]
+    text = out.getvalue()
+    assert "2 giocatori, a 11, presa: la più piccola, al massimo due" in text and "to 11" not in text

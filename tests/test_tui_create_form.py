@@ -13,6 +13,7 @@ from textual.widgets import Checkbox, DataTable, Select, Static
 
 from scopa.client.net import ClientSession
 from scopa.client.tui.board import BoardScreen
+from scopa.client.tui.online.invitepanel import ShareInviteScreen
 from scopa.client.tui.online import CreateTableScreen, LobbyScreen
 from scopa.engine import AssoPigliaTutto, CaptureMode, Preset, RuleSet
 from scopa.protocol import TableInfo
@@ -177,6 +178,8 @@ async def test_a_private_table_with_a_turn_timer_and_its_invite_code_joined_from
             form.query_one("#private", Checkbox).focus()
             await pilot.press("space")  # ticked as a person ticks it
             await pilot.press("ctrl+s")
+            await until(pilot, lambda: isinstance(app.screen, ShareInviteScreen))  # the invite to pass on first
+            await pilot.press("enter")
             await until(pilot, lambda: isinstance(app.screen, BoardScreen))
             table = engine.tables[app.session.table_id]  # type: ignore[union-attr, index]
             assert table.private and table.turn_timeout == 30.0 and not table.bot_takeover

@@ -13,6 +13,7 @@ from textual.widgets import Checkbox, Select, Static
 
 from scopa.client.net import ClientSession
 from scopa.client.tui.board import BoardScreen
+from scopa.client.tui.online.invitepanel import ShareInviteScreen
 from scopa.client.tui.online import CreateTableScreen
 from scopa.server import Limits, NetworkEngine
 
@@ -65,6 +66,8 @@ async def test_the_form_offers_what_the_server_takes_and_keeps_it_all_on_a_refus
             assert again.query_one("#private", Checkbox).value is True
             await bob.leave_table()  # the server has room again
             await pilot.press("ctrl+s")
+            await until(pilot, lambda: isinstance(app.screen, ShareInviteScreen))  # its invite to pass on first
+            await pilot.press("enter")
             await until(pilot, lambda: isinstance(app.screen, BoardScreen))
             table = engine.tables[app.session.table_id]  # type: ignore[union-attr, index]
             assert table.turn_timeout == 30.0 and table.private and table.rules.preset.value == "escoba"

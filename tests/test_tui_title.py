@@ -7,7 +7,7 @@ import pytest
 from textual.widgets import Static
 
 from scopa.client.tui.app import LocalGameApp
-from scopa.client.tui.text import PRESET_NAMES, rules_name
+from scopa.client.text import PRESET_NAMES, rules_name
 from scopa.engine import Preset, RuleSet
 
 
@@ -29,6 +29,12 @@ async def test_default_rules_are_called_scopa_not_custom() -> None:
 async def test_a_preset_is_named_as_players_know_it() -> None:
     top = await title_of(RuleSet.build("scopone-scientifico"), seats=4)
     assert "Scopone scientifico, 4p teams" in top and "custom" not in top
+    assert top.count("Scop") == 1  # the game is named once (no "Scopa" title beside a Scopone game)
+
+
+async def test_the_target_is_said_once() -> None:
+    top = await title_of(RuleSet())
+    assert top.count("to 11") == 1 and top.endswith("Scopa, 2p, to 11 · seed 3")
 
 
 async def test_changed_rules_are_custom() -> None:

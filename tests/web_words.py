@@ -23,3 +23,17 @@ process.stdout.write(JSON.stringify(m.exports.ALL));
     done = subprocess.run(["node", "-e", script], cwd=WEB, check=True, capture_output=True, text=True, timeout=60)
     words: dict[str, Any] = json.loads(done.stdout)
     return words
+
+
+def page_eval(expression: str) -> Any:
+    """The value of a JavaScript ``expression`` over client/web/src/i18n.ts's exports (``m``), read by node."""
+    script = """
+const { buildSync } = require("esbuild");
+const out = buildSync({ entryPoints: ["src/i18n.ts"], bundle: true, format: "cjs", write: false, platform: "node" });
+const mod = { exports: {} };
+new Function("module", "exports", out.outputFiles[0].text)(mod, mod.exports);
+const m = mod.exports;
+process.stdout.write(JSON.stringify(%s));
+""" % expression
+    done = subprocess.run(["node", "-e", script], cwd=WEB, check=True, capture_output=True, text=True, timeout=60)
+    return json.loads(done.stdout)

@@ -11,9 +11,11 @@ from rich.text import Text
 from scopa.engine import Declare, Event, GameStarted, IllegalMoveError, Play, View
 from scopa.engine.player import Player
 
-from ..text import DeckStyle, event_line, label, parse_choice, render_moves, render_view, tr
+from ..text import reason_text
+from ..text import tr, parse_choice, DeckStyle, label, labels, parse_cards, event_line, render_moves, render_view
 
 InputFn = Callable[[str], str]
+
 
 WARN_AT = 10
 """Seconds left on the turn clock when the prompt says so once more."""
@@ -54,7 +56,7 @@ class TerminalPlayer(Player):
                 await asyncio.sleep(self.delay)
 
     async def rejected(self, error: IllegalMoveError) -> None:
-        self.console.print(Text(tr("Not allowed: {error}", error=error), style="red"))
+        self.console.print(Text(tr("Not allowed: {error}", error=reason_text(error)), style="red"))
 
     async def choose(self, view: View, legal: Sequence[Play | Declare]) -> Play | Declare:
         self.seat = view.seat
@@ -71,7 +73,7 @@ class TerminalPlayer(Player):
             line = await self._read_move()
             choice = parse_choice(line, legal, self.style)
             if isinstance(choice, str):
-                self.console.print(f"[yellow]{choice}[/yellow]")
+                self.console.print(Text(choice, style="yellow"))
                 continue
             return choice
 

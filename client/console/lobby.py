@@ -23,7 +23,8 @@ from scopa.protocol.convert import rules_from_wire
 
 from scopa.bots import STRATEGIES
 from ..game import GameResult, notice_from_wire
-from ..text import tr, refusal_text, coerce, notice_line
+from ..text import error_text
+from ..text import tr, refusal_text, coerce, notice_line, rules_line
 from ..net import LinkEvent, LinkStatus, ClientSession, ConnectionLost, ServerRefused
 
 InputFn = Callable[[str], str]
@@ -45,7 +46,7 @@ def render_tables(tables: Sequence[TableInfo]) -> Table | Text:
         )
         style = {TableState.WAITING: "green", TableState.PLAYING: "yellow"}.get(info.state, "dim")
         state = tr(info.state.value) + (" " + tr("({n} away)", n=len(info.away)) if info.away else "")
-        t.add_row(info.id, info.description or rules_from_wire(info.rules).describe(), seats, Text(state, style=style),
+        t.add_row(info.id, rules_line(rules_from_wire(info.rules)), seats, Text(state, style=style),
                   str(info.spectators))
     return t
 
@@ -159,7 +160,7 @@ class Lobby:
         try:
             board = await leaderboard(self.session, preset)
         except ServerRefused as exc:
-            self.console.print(f"[yellow]{escape(exc.message)}[/yellow]")
+            self.console.print(f"[yellow]{escape(error_text(exc.code, exc.message))}[/yellow]")
             return
         except ValueError:
             self.console.print(Text(tr("{name} is not a preset; try one of: {presets}", name=repr(preset),
@@ -187,9 +188,9 @@ class Lobby:
         try:
             table = await self.session.create_table(rules, fill_with_bots=bots)
         except ServerRefused as exc:
-            self.console.print(Text(tr("The server refused: {message}", message=exc.message), style="red"))
+            self.console.print(Text(tr("The server refused: {message}", message=error_text(exc.code, exc.message)), style="red"))
             return False
-        self.console.print(Text(tr("Table {table} is open: {rules}.", table=table.id, rules=table.description)))
+        self.console.print(Text(tr("Table {table} is open: {rules}.", table=table.id, rules=rules_line(rules))))
         await self.play()
         return True
 
@@ -224,7 +225,7 @@ class Lobby:
                 self.console.print(Text(tr("Those rules do not work: {reason}", reason=rules), style="yellow"),
                                    Text(tr("Let's try again.")))
                 continue
-            self.console.print(Text(tr("Rules: {rules}", rules=rules.describe())))
+            self.console.print(Text(tr("Rules: {rules}", rules=rules_line(rules))))
             return rules
 
     async def _ask_choice(self, label: str, choices: Sequence[object], default: object) -> object:
@@ -263,7 +264,7 @@ class Lobby:
             joined = await self.session.join_table(table_id)
         except ServerRefused as exc:
             self.console.print(Text(tr("Cannot join table {table}: {message}", table=repr(table_id),
-                                       message=exc.message), style="yellow"))
+                                       message=error_text(exc.code, exc.message)), style="yellow"))
             return False
         self.console.print(Text(tr("You sit at table {table}, seat {seat}.", table=joined.table, seat=joined.seat + 1)))
         await self.play()
@@ -331,7 +332,7 @@ async def watch_table(session: ClientSession, console: Console, table_id: str, i
                            style="yellow"))
         return
     names = [s.name for s in sorted(snap.seats, key=lambda s: s.seat)] or [n or "-" for n in snap.table.seats]
-    console.print(Text(tr("Watching table {table}: {rules}", table=table_id, rules=snap.table.description)))
+    console.print(Text(tr("Watching table {table}: {rules}", table=table_id, rules=rules_line(rules_from_wire(snap.table.rules)))))
     if snap.public is not None:
         p = snap.public
         console.print(Text(tr("Round {n}, {who} to play; table: {cards}; cards in hands {sizes}; totals {totals}",

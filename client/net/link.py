@@ -92,6 +92,8 @@ class Link(Channel):
         self.server: str = ""
         self.turn_timeout: float | None = None
         """The server's turn clock (``welcome``): the longest a table may ask for; None: not told."""
+        self.web_port: int | None = None
+        """The port of the server's web page on the host reached (``welcome``); None: it serves none."""
         self.table_id: str | None = None
         self.seat: int | None = None
         self.token: str | None = None  # the seat token (kept in memory only, to resume)
@@ -329,7 +331,8 @@ class Link(Channel):
         self._learn(reply.body)
 
     def _learn(self, welcome: Welcome) -> None:
-        """The cluster's addresses a ``welcome`` named (a malformed one is passed over)."""
+        """The cluster's addresses a ``welcome`` named (a malformed one is passed over), and its web page's port."""
+        self.web_port = welcome.web_port
         learned = []
         for text in welcome.cluster:
             with contextlib.suppress(ValueError):

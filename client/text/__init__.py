@@ -3,7 +3,10 @@
 Owns the language (``language``, ``LANGUAGE``, ``tr`` and the Italian catalog ``ITALIAN``),
 card notation (``DeckStyle``, ``label``, ``labels``, ``rank_label``, ``suit_label``,
 ``parse_cards``, ``IT_RANKS``, ``FR_RANKS``, ``SUIT_COLOURS``) and a move typed as text
-(``parse_choice``), rich rendering of a game (``render_view``, ``render_moves``,
+(``parse_choice``, with hints naming the nearest allowed moves), the Italian catalog both
+clients share (``error_text``, ``reason_text``, ``setting_text``), a QR code
+as text (``qr_text``), a table's game in words (``PRESET_NAMES``, ``matching_preset``,
+``rules_name``, ``rules_line``), rich rendering of a game (``render_view``, ``render_moves``,
 ``event_line``, ``notice_line``, ``cards_text``), a table option typed as text
 (``coerce``), the invite string (``invite_string``, ``parse_invite``, ``refusal_text``) and
 the rulebook: ``book``, ``preset_rules``, ``table_rules``, ``options_text``,
@@ -27,10 +30,13 @@ from .notation import (
     label,
     labels,
     parse_cards,
-    parse_choice,
     rank_label,
     suit_label,
 )
+from .movehints import parse_choice
+from .catalog import error_text, reason_text, setting_text
+from .qr import qr_text
+from .games import PRESET_NAMES, matching_preset, rules_line, rules_name
 from .render import cards_text, event_line, notice_line, render_moves, render_view
 from .options import coerce
 from .invite import invite_string, parse_invite, refusal_text
@@ -79,6 +85,14 @@ __all__ = [
     "options_text",
     "parse_cards",
     "parse_choice",
+    "error_text",
+    "reason_text",
+    "setting_text",
+    "qr_text",
+    "PRESET_NAMES",
+    "matching_preset",
+    "rules_line",
+    "rules_name",
     "parse_invite",
     "preset_rules",
     "rank_label",

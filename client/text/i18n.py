@@ -7,6 +7,7 @@ string shown by the terminal client has no Italian there."""
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from typing import Literal
 
@@ -33,5 +34,19 @@ LANGUAGE: Lang = language()
 def tr(text: str, /, **values: object) -> str:
     """``text`` (the English, a ``str.format`` template) in the terminal's language, with
     ``values`` put in.  A string the catalog lacks stays English (the test says so)."""
-    template = ITALIAN.get(text, text) if LANGUAGE == "it" else text
+    template = elide(ITALIAN.get(text, text), values) if LANGUAGE == "it" else text
     return template.format(**values) if values else template
+
+
+_A_BEFORE = re.compile(r"(?<![\w'])a \{(\w+)\}")
+VOWELS = "aeiouàèéìòù"
+
+
+def elide(template: str, values: Mapping[str, object]) -> str:
+    """An Italian template with "a {name}" written "ad {name}" where the value put in
+    begins with a vowel ("vanno ad Ada")."""
+    def a_or_ad(found: re.Match[str]) -> str:
+        first = str(values.get(found[1], "")).lstrip()[:1].lower()
+        return ("ad " if first and first in VOWELS else "a ") + "{" + found[1] + "}"
+
+    return _A_BEFORE.sub(a_or_ad, template)

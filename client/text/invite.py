@@ -10,6 +10,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from scopa.protocol import ErrorCode
 
+from .catalog import error_text
 from .i18n import tr
 
 _TABLE = r"[A-Za-z0-9_-]{1,16}"
@@ -51,4 +52,4 @@ def refusal_text(code: ErrorCode, message: str, watching: str | None = None, inv
         return tr("There is no table '{table}' to watch without an invite: it does not exist, or it is private. "
                   "A private table is watched with the invite its host passed on: scopa watch --invite TABLE.CODE",
                   table=watching)
-    return tr("The server says no: {message}", message=message)
+    return tr("The server says no: {message}", message=error_text(code, message))

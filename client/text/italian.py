@@ -8,7 +8,7 @@ ITALIAN: dict[str, str] = {
     # the board
     "You": "Tu",
     "Player {n}": "Giocatore {n}",
-    "Scopa · seed {seed}": "Scopa · seed {seed}",
+    "seed {seed}": "seed {seed}",
     "Table": "Tavola",
     "Your hand": "La tua mano",
     "{who}'s hand": "La mano di {who}",
@@ -134,6 +134,17 @@ ITALIAN: dict[str, str] = {
     "close": "chiudi",
     "Back": "Indietro",
     "This table": "Questo tavolo",
+    "Game: {rules}": "Gioco: {rules}",
+    "Table number: {table}": "Numero del tavolo: {table}",
+    "two teams, partners opposite": "due squadre, i compagni seduti di fronte",
+    "{n} players, {sides}": "{n} giocatori, {sides}",
+    "The first side to {target} points wins.": "Vince chi arriva per primo a {target} punti.",
+    "Turn timer: {time} for each move; then the server plays for you.":
+        "Tempo per mossa: {time}; poi gioca il server per te.",
+    "Turn timer: none.": "Tempo per mossa: nessuno.",
+    "A private table: only people with its invite sit here.": "Un tavolo privato: si siede solo chi ha l'invito.",
+    "A table listed in the lobby.": "Un tavolo che compare nella sala.",
+    "A local game, dealt from seed {seed}.": "Una partita in locale, distribuita dal seed {seed}.",
     "↑↓ PgUp PgDn: scroll · Esc, ? or q: back": "↑↓ PagSu PagGiù: scorri · Esc, ? o q: indietro",
     "Leave the game? It ends here: a local game is not kept.":
         "Lasci la partita? Finisce qui: una partita in locale non si conserva.",
@@ -186,6 +197,10 @@ ITALIAN: dict[str, str] = {
     "Connection lost ({why}): reconnecting… your moves are kept until it is back.":
         "Connessione persa ({why}): riconnessione… le tue mosse restano da parte finché non torna.",
     "Reconnected.": "Riconnesso.",
+    "Your private table is open: pass this invite on": "Il tuo tavolo privato è aperto: passa questo invito",
+    "In a browser:": "In un browser:",
+    "In a terminal:": "In un terminale:",
+    "With a phone's camera:": "Con la fotocamera di un telefono:",
     # the create-table form
     "Open a table": "Apri un tavolo",
     "Create": "Apri",
@@ -259,6 +274,19 @@ ITALIAN: dict[str, str] = {
         "Non c'è un tavolo '{table}' da guardare senza invito: non esiste, o è privato. Un tavolo privato si "
         "guarda con l'invito che ha passato chi l'ha aperto: scopa watch --invite TAVOLO.CODICE",
     "The server says no: {message}": "Il server dice di no: {message}",
+    # a typed move
+    "type a move number, or a card such as 7d (add the cards to take: 7d 3c 4s)":
+        "scrivi il numero di una mossa, o una carta come 7d (con le carte da prendere: 7d 3c 4s)",
+    "there is no move {n}; choose 1 to {last}": "non c'è la mossa {n}; scegli da 1 a {last}",
+    "{text} is not a card (a card is written like {card}); you hold {hand}":
+        "{text} non è una carta (una carta si scrive come {card}); hai in mano {hand}",
+    "{card} is not in your hand; you hold {hand}": "{card} non è nella tua mano; hai in mano {hand}",
+    "no capture of {taken} with {card}; allowed: {options}": "{card} non può prendere {taken}; si può: {options}",
+    "{card} can take different sets of cards: {options}; pick one by its number":
+        "{card} può prendere carte diverse: {options}; scegline una col suo numero",
+    # after a local game
+    "{result} Seed {seed}: replay with --seed {seed}": "{result} Seed {seed}: per rigiocarla, --seed {seed}",
+    "Game left.": "Partita lasciata.",
     # the plain client
     "Your move: ": "La tua mossa: ",
     "You have {n} s, then the server plays for you.": "Hai {n} s, poi gioca il server per te.",
@@ -334,6 +362,7 @@ ITALIAN: dict[str, str] = {
     "Round {n}, {who} to play; table: {cards}; cards in hands {sizes}; totals {totals}":
         "Smazzata {n}, di turno {who}; tavola: {cards}; carte in mano {sizes}; totali {totals}",
     "seat {n}": "posto {n}",
+    "side {n}": "parte {n}",
     "Game starts: ": "Comincia la partita: ",
     "{name} (side {side})": "{name} (parte {side})",
     "Round {n}, dealer {who}; on the table: {cards}": "Smazzata {n}, mazziere {who}; in tavola: {cards}",

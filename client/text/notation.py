@@ -12,7 +12,7 @@ import re
 from enum import StrEnum
 from typing import Sequence
 
-from scopa.engine import Card, Declare, Play, mask_of
+from scopa.engine import Card
 from scopa.engine.cards import CARDS
 
 
@@ -103,37 +103,3 @@ def parse_cards(text: str, style: DeckStyle = DeckStyle.ITALIAN) -> list[Card]:
         raise ValueError("no card named")
     return out
 
-
-def parse_choice(
-    text: str, legal: Sequence[Play | Declare], style: DeckStyle = DeckStyle.ITALIAN
-) -> Play | Declare | str:
-    """The move a line of input names, or a hint (a ``str``) saying what is wrong.
-
-    Accepts a move number (``2``), a card in the deck's notation (``7 Den`` or ``7d``;
-    ``7♦`` with the French deck: fine when it has one capture choice) or a card and the
-    cards to take (``7d 3c 4s``).
-    """
-    text = text.strip()
-    if not text:
-        return "type a move number, or a card such as 7d (add the cards to take: 7d 3c 4s)"
-    if text.isdigit():
-        n = int(text)
-        if 1 <= n <= len(legal):
-            return legal[n - 1]
-        return f"there is no move {n}; choose 1 to {len(legal)}"
-    try:
-        cards = parse_cards(text, style)
-    except ValueError as exc:
-        return f"{exc}. Type a move number, or a card such as {label(CARDS[24], style)}"
-    card, take = cards[0], mask_of(cards[1:])
-    mine = [a for a in legal if isinstance(a, Play) and a.card == card]
-    if not mine:
-        return f"{label(card, style)} is not a card you can play now"
-    if take:
-        exact = [a for a in mine if a.capture == take]
-        if exact:
-            return exact[0]
-        return f"{label(card, style)} cannot take {labels(cards[1:], style)}; see the numbered choices"
-    if len(mine) == 1:
-        return mine[0]
-    return f"{label(card, style)} can take different sets of cards: pick one by its number"

@@ -34,6 +34,7 @@ from scopa.engine.scoring import Category
 from .i18n import tr
 from .notation import SUIT_COLOURS, DeckStyle, label
 from ..game import SeatCameBack, SeatNotice, SeatTakenByBot, SeatWentAway
+from .games import rules_line
 
 __all__ = ["DeckStyle", "action_text", "card_text", "cards_text", "event_line", "render_moves", "render_round", "render_view"]
 
@@ -76,7 +77,7 @@ def render_view(view: View, names: Sequence[str], style: DeckStyle) -> Renderabl
         Text(tr("Round {n}", n=view.round_no), style="bold"),
         Text(tr("dealer: {name}", name=names[view.dealer])),
         Text(tr("stock: {n}", n=view.stock_left)),
-        Text(tr("rules: {rules}", rules=view.rules.describe()), style="dim"),
+        Text(tr("rules: {rules}", rules=rules_line(view.rules)), style="dim"),
     )
     sides = Table(box=None, padding=(0, 2))
     sides.add_column(tr("side"))
@@ -137,7 +138,7 @@ def event_line(event: Event, names: Sequence[str], style: DeckStyle, me: int | N
         return tr("You") if seat == me else names[seat]
 
     if isinstance(event, GameStarted):
-        return Text(tr("Game starts: {rules}. Seats: {names}", rules=event.rules.describe(),
+        return Text(tr("Game starts: {rules}. Seats: {names}", rules=rules_line(event.rules),
                        names=", ".join(event.names)), style="bold")
     if isinstance(event, DealVoid):
         return Text(tr("The table showed") + " ") + cards_text(event.table, style) + Text(

@@ -26,11 +26,13 @@ from scopa.engine import (
 )
 from scopa.engine.player import Player
 
+from ..text import reason_text
 from ..text import tr, DeckStyle
 from ..seats import seat_bot
 from .board import BoardScreen
 from .boardstate import BoardState
 from .dialogs import ConfirmScreen, GameOverScreen, HandOverScreen, HelpScreen, RoundEndScreen
+from .tablefacts import TableFacts
 from .text import result_line
 
 
@@ -52,13 +54,18 @@ class ScopaApp(App[int]):
     def current_rules(self) -> RuleSet | None:
         return None
 
+    def current_facts(self) -> TableFacts | None:
+        """What the help screen says of the table in play (None: no table)."""
+        rules = self.current_rules()
+        return None if rules is None else TableFacts(rules, known_timer=False)
+
     async def show_and_wait(self, screen: Screen[T]) -> T:
         """Push ``screen`` and wait for its answer; call from a worker."""
         return await self.push_screen(screen, wait_for_dismiss=True)
 
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):
-            self.push_screen(HelpScreen(self.current_rules()))
+            self.push_screen(HelpScreen(self.current_facts()))
 
     def action_leave_now(self) -> None:
         self.exit(0)
@@ -92,7 +99,7 @@ class AppPlayer(Player):
         return await self.game_app.human_turn(view, legal)
 
     async def rejected(self, error: IllegalMoveError) -> None:
-        self.game_app.board_screen.say(tr("Not allowed: {error}", error=error))
+        self.game_app.board_screen.say(tr("Not allowed: {error}", error=reason_text(error)))
 
 
 class LocalGameApp(ScopaApp):
@@ -115,7 +122,7 @@ class LocalGameApp(ScopaApp):
         self.round_pause = round_pause
         self.board = BoardState(viewer=self.humans[0] if self.humans else None,
                                 you_label=tr("You") if len(self.humans) <= 1 else "")
-        self.board_screen = BoardScreen(self.board, style, title=tr("Scopa · seed {seed}", seed=seed))
+        self.board_screen = BoardScreen(self.board, style, title=tr("seed {seed}", seed=seed))
         self.board_screen.hide_hand = len(self.humans) > 1
         self.shown_seat: int | None = None if len(self.humans) > 1 else self.board.viewer
         self.master: LocalGame | None = None
@@ -123,6 +130,9 @@ class LocalGameApp(ScopaApp):
 
     def current_rules(self) -> RuleSet | None:
         return self.rules
+
+    def current_facts(self) -> TableFacts | None:
+        return TableFacts(self.rules, timer=None, seed=self.seed)
 
     def in_game(self) -> bool:
         return self.master is not None and self.master.state.phase is not Phase.OVER

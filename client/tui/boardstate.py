@@ -86,12 +86,12 @@ class BoardState:
 
     def side_name(self, side: int) -> str:
         names = [self.seat_name(s) for s in self.side_seats(side)]
-        return " & ".join(names) if names else f"side {side + 1}"
+        return " & ".join(names) if names else tr("side {n}", n=side + 1)
 
     def seat_name(self, seat: int) -> str:
         if seat == self.viewer and self.you_label:
             return self.you_label
-        return self.names[seat] if seat < len(self.names) else f"seat {seat + 1}"
+        return self.names[seat] if seat < len(self.names) else tr("seat {n}", n=seat + 1)
 
     def pile(self, side: int) -> SidePile:
         mask = self.captured[side] if side < len(self.captured) else 0

@@ -17,7 +17,8 @@ from scopa.engine.cards import SETTEBELLO, VALUE
 from ..text import DeckStyle, label, tr, declaration_names
 from ..game import seconds_text
 from .boardstate import BoardState
-from .text import card_span, cards_span, rules_line
+from ..text import rules_line
+from .text import card_span, cards_span
 
 NAME_WIDTH = 10  # a seat's name in the plays list (and, when narrow, in the seats' rows)
 
@@ -29,13 +30,10 @@ def top_line(b: BoardState, title: str) -> Text:
         t.append(f"{b.side_name(side)}: ")  # a name may end in a digit ("Greedy 2"): the colon keeps it apart
         t.append(f" {points} ", style="bold reverse")
         t.append("  ")
+    parts = [tr("round {n}", n=b.round_no), tr("stock {n}", n=b.stock_left)] if b.round_no else []
     if b.rules is not None:
-        t.append(tr("to {n}", n=b.rules.target), style="bold")
-    if b.round_no:
-        t.append(" · " + tr("round {n}", n=b.round_no) + " · " + tr("stock {n}", n=b.stock_left))
-    if b.rules is not None:
-        t.append(f" · {rules_line(b.rules)}", style="dim")
-    t.append(f" · {title}", style="dim")
+        parts.append(rules_line(b.rules))  # its target among its settings
+    t.append(" · ".join([*parts, title]), style="dim")
     return t
 
 

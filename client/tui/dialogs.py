@@ -16,10 +16,11 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, OptionList, Static
 from textual.widgets.option_list import Option
 
-from scopa.engine import Play, RuleSet
+from scopa.engine import Play
 
 from ..text import BASICS, LANGUAGE, DeckStyle, rulebook_it, table_rules, tr
 from .boardstate import BoardState, RoundResult
+from .tablefacts import TableFacts, facts_lines
 from .text import card_span, cards_span, round_table, tie_note
 
 def dialog_css(screen: str, width: str = "60", where: str = "middle") -> str:
@@ -181,12 +182,15 @@ class HelpScreen(Once, ModalScreen[None]):
     DEFAULT_CSS = dialog_css("HelpScreen", "90%") + "HelpScreen .dialog { height: 90%; }"
     BINDINGS = [Binding("escape,q,question_mark,f1", "close", tr("close"))]
 
-    def __init__(self, rules: RuleSet | None) -> None:
+    def __init__(self, facts: TableFacts | None) -> None:
         super().__init__()
-        self.rules = rules
+        self.facts = facts
 
     def compose(self) -> ComposeResult:
-        head = "## " + tr("This table") + "\n\n" + table_rules(self.rules) if self.rules else ""
+        head = ""
+        if self.facts is not None:
+            details = table_rules(self.facts.rules) if LANGUAGE == "en" else ""
+            head = "## " + tr("This table") + "\n\n" + "\n".join(facts_lines(self.facts, bool(details))) + "\n" + details
         self.source = head + "\n" + (KEYS_HELP_IT if LANGUAGE == "it" else KEYS_HELP) + "\n" + (rulebook_it.BASICS if LANGUAGE == "it" else BASICS)
         with Vertical(classes="dialog"):
             yield Button(tr("Back"), compact=True, id="back")  # always in sight: a touch screen has no Esc

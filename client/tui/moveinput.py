@@ -226,7 +226,10 @@ class MoveInput(Screen[None]):
                 self.run_worker(box.action_submit())
             return
         ch = event.character or ""
-        if ch.isdigit() and self.question.asking:
+        if event.key == "slash" and self.question.asking:  # at once: the keys typed right after go in the box
+            event.stop()
+            self.action_type_card()
+        elif ch.isdigit() and self.question.asking:
             event.stop()
             index = 9 if ch == "0" else int(ch) - 1
             self.choose_card(index)
@@ -283,14 +286,14 @@ class MoveInput(Screen[None]):
         if choice is None:
             return
         if isinstance(choice, str):
-            if "different sets" in choice:  # a card with several captures: choose among them
-                card = _first_card(text, self.deck)
-                if card is not None:
-                    box.value = ""
-                    box.remove_class("shown")
-                    self.choose_capture(card, self.question.plays_by_card().get(card, []))
-                    return
-            self.say(Text(tr(choice), style="yellow"))
+            card = _only_card(text, self.deck)
+            several = self.question.plays_by_card().get(card, []) if card is not None else []
+            if card is not None and len(several) > 1:  # a card with several captures: choose among them
+                box.value = ""
+                box.remove_class("shown")
+                self.choose_capture(card, several)
+                return
+            self.say(Text(choice, style="yellow"))
             return
         box.value = ""
         box.remove_class("shown")
@@ -327,8 +330,10 @@ def _court_letters(deck: DeckStyle) -> set[str]:
     return {r for r in ranks if r.isalpha()}
 
 
-def _first_card(text: str, style: DeckStyle) -> Card | None:
+def _only_card(text: str, style: DeckStyle) -> Card | None:
+    """The card ``text`` names when it names one card alone (no cards to take)."""
     try:
-        return parse_cards(text, style)[0]
+        cards = parse_cards(text, style)
     except ValueError:
         return None
+    return cards[0] if len(cards) == 1 else None

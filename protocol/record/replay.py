@@ -77,8 +77,7 @@ def replay_steps(record: Record) -> Iterator[Step]:
         _deal(state, deck_order(rnd.deck), f"{where}, deal")
         if state.phase is Phase.DEAL:
             raise RecordMismatch(f"{where}, deal", "this deal is void (R10) and must be dealt again")
-        table = format_cards(state.table) or "nothing"
-        yield Step(r, None, f"Round {rnd.number}: {names[rnd.dealer]} deals; on the table {table}", state.copy())
+        yield Step(r, None, _deal_text(state, rnd.number, names), state.copy())
         for k, action in enumerate(rnd.actions):
             at = f"{where}, action {k + 1} ({describe(action, names)})"
             if state.phase is not Phase.PLAY:
@@ -94,6 +93,18 @@ def replay_steps(record: Record) -> Iterator[Step]:
             yield Step(r, k, describe(action, names, state.last_scopa), state.copy(), score)
         _check_round_end(state, record, r, abandoned and r == last)
     _check_result(state, record)
+
+
+def _deal_text(state: GameState, number: int, names: list[str]) -> str:
+    """What a deal put on the table; with Cirulla's dealer's bonus (V13), the cards the
+    dealer's side took and its scope."""
+    dealer = names[state.dealer]
+    if state.dealer_bonus:
+        taken = format_cards(state.piles[state.side[state.dealer]])
+        scope = "1 scopa" if state.dealer_bonus == 1 else f"{state.dealer_bonus} scope"
+        return (f"Round {number}: {dealer} deals {taken} on the table, which add up to "
+                f"{15 * state.dealer_bonus}: the dealer's side takes them, {scope} (V13)")
+    return f"Round {number}: {dealer} deals; on the table {format_cards(state.table) or 'nothing'}"
 
 
 def check_record(record: Record) -> int:

@@ -9,11 +9,12 @@ from typing import Any
 
 from rich.text import Text
 
-from scopa.engine import Event, GameEnded, Played, RoundEnded, RoundStarted, RuleSet
-from scopa.protocol import ChatMessage, Command, Snapshot, TableUpdate
+from scopa.engine import Event, GameEnded, GameStarted, Played, RoundEnded, RoundStarted, RuleSet
+from scopa.protocol import ChatMessage, Command, Snapshot, TableInfo, TableUpdate
 from scopa.protocol.convert import rules_from_wire
 
 from ...game import GameTranslator, SeatCameBack, SeatNotice, notice_from_wire
+from ...text import error_text
 from ...text import tr, DeckStyle, invite_string, refusal_text
 from ...net import ClientSession, ConnectionLost, ServerRefused, SavedSeat, TokenStore, CertificateRefused
 from ..app import ScopaApp
@@ -22,10 +23,13 @@ from ..board import BoardScreen
 from ..boardstate import BoardState
 from .comeback import Comeback
 from ..dialogs import ConfirmScreen, GameOverScreen, RoundEndScreen
+from .invitepanel import Invite, ShareInviteScreen
 from .lobby import CreateTableScreen, LobbyScreen, NewTable
 from .players import NetPlayer, Watcher
 from .snapshot import apply_public
-from ..text import result_line, rules_line
+from ..tablefacts import TableFacts
+from ...text import rules_line
+from ..text import result_line
 
 
 class NetApp(ScopaApp):
@@ -69,15 +73,24 @@ class NetApp(ScopaApp):
         self.link_options: dict[str, Any] = {}
         """ClientSession.connect's tls, trust and fingerprint (a TLS server) and others (a cluster's addresses)."""
         self.ask_before_resuming = True  # False: back to a saved seat without asking
+        self.table_info: TableInfo | None = None  # the listing of the table this client sits at, when it saw one
 
     # ------------------------------------------------------------------ frame
 
-    def current_rules(self) -> RuleSet | None:
-        if self.board_screen is not None and self.board_screen.board.rules is not None:
-            return self.board_screen.board.rules
-        if self.lobby is not None and self.screen is self.lobby:
-            return self.lobby.selected_rules() or self.defaults
-        return self.defaults
+    def current_facts(self) -> TableFacts | None:
+        """The table in play (its listing when this client saw one), else the one chosen in the lobby."""
+        if self.lobby is not None and self.screen is self.lobby:  # the table chosen in the list
+            info = self.lobby.tables.get(self.lobby.selected_id() or "")
+        elif self.board_screen is not None and self.board_screen.board.rules is not None:
+            info = self.table_info
+            if info is None:
+                table = self.session.table_id if self.session else None
+                return TableFacts(self.board_screen.board.rules, known_timer=False, table=table)
+        else:
+            return TableFacts(self.defaults, known_timer=False)
+        if info is None:
+            return None
+        return TableFacts(rules_from_wire(info.rules), timer=info.turn_timeout, private=info.private, table=info.id)
 
     def tell(self, text: str | Text) -> None:
         self.messages.append(str(text))
@@ -134,7 +147,7 @@ class NetApp(ScopaApp):
                                                           trust=self.link_options.get("trust"),
                                                           others=self.link_options.get("others", ()))
             except ServerRefused as exc:
-                self.tell(tr("That game is over or gone ({reason}).", reason=exc.message))
+                self.tell(tr("That game is over or gone ({reason}).", reason=error_text(exc.code, exc.message)))
                 self.store.forget(self.server, self.player_name)
         if session is None:
             session = await ClientSession.connect(self.host, self.port, self.player_name,
@@ -210,6 +223,7 @@ class NetApp(ScopaApp):
                         last, problem = new, refusal_text(exc.code, exc.message)
                         continue
                     break
+                self.table_info = info
                 self.tell(tr("Table {table} is open: {rules}.", table=info.id,
                              rules=rules_line(rules_from_wire(info.rules))))
                 await self.play_at_table(invite_string(info.id, session.invite) if new.private and session.invite
@@ -217,9 +231,11 @@ class NetApp(ScopaApp):
             elif kind == "join":
                 table_id, _, invite = arg.partition(" ")
                 joined = await session.join_table(table_id, invite=invite or None)
+                self.table_info = self.lobby.tables.get(joined.table)
                 self.tell(tr("You sit at table {table}, seat {seat}.", table=joined.table, seat=joined.seat + 1))
                 await self.play_at_table()
             elif kind == "watch":
+                self.table_info = self.lobby.tables.get(arg)
                 await self.watch_game(arg)
             await self.refresh_tables()
         except ServerRefused as exc:
@@ -260,6 +276,9 @@ class NetApp(ScopaApp):
             self.comeback.catch_up(screen)
         await self.push_screen(screen)
         if not await session.wait_for_game_start(0):
+            if invite is not None:
+                self.push_screen(ShareInviteScreen(Invite(self.host, self.port, invite, session.web_port,
+                                                     bool(self.link_options.get("tls", False)))))
             screen.say(tr("Waiting for the other seats to fill…") if invite is None else Text.assemble(
                 tr("Waiting for the other seats to fill. A private table: pass on its invite,") + " ", (invite, "bold"),
                 ". " + tr("Your friends run scopa play --invite with it (or press i in the lobby and paste it).")))
@@ -311,6 +330,8 @@ class NetApp(ScopaApp):
                 self.comeback.missed_plays += 1
             return
         self.comeback.caught_up(screen)
+        if isinstance(event, GameStarted) and isinstance(self.screen, ShareInviteScreen):
+            self.screen.close()  # everyone is seated: the game is what to look at now
         screen.board.apply(event)
         autoplayed = screen.autoplayed
         screen.tell_event(event)

@@ -25,7 +25,7 @@ from scopa.engine import AssoPigliaTutto, CaptureMode, Preset, RuleSet, RuleSetE
 from ...text import ASSO_TEXT, CAPTURE_MODE_NAMES, CAPTURE_MODE_TEXT, LANGUAGE, PRESET_TEXT, rulebook_it, tr
 from ...game import seconds_text
 from ..dialogs import Once, dialog_css
-from ..text import PRESET_NAMES, matching_preset
+from ...text import PRESET_NAMES, matching_preset
 
 
 @dataclass(frozen=True)

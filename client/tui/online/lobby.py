@@ -22,7 +22,7 @@ from scopa.protocol.convert import rules_from_wire
 from ...text import parse_invite, tr
 from .createform import CreateTableScreen, NewTable
 from ..dialogs import Once, dialog_css
-from ..text import rules_line
+from ...text import rules_line
 
 __all__ = ["CreateTableScreen", "InviteScreen", "LobbyScreen", "NewTable", "seats_text"]
 

@@ -10,6 +10,7 @@ from rich.text import Text
 from scopa.engine import Declare, Event, IllegalMoveError, Play, View
 from scopa.engine.player import Player
 
+from ...text import reason_text
 from ...text import tr
 from ..board import BoardScreen
 from .comeback import Comeback
@@ -54,7 +55,7 @@ class NetPlayer(Player):
 
     async def rejected(self, error: IllegalMoveError) -> None:
         self.net_app.comeback.last_move = None
-        self.screen.say(Text(tr("Not allowed: {error}", error=error), style="yellow"))
+        self.screen.say(Text(tr("Not allowed: {error}", error=reason_text(error)), style="yellow"))
 
 
 class Watcher(Player):

@@ -2,6 +2,9 @@
 // person's own choice (kept). Every string the page shows comes from here; a text with
 // {names} in braces is filled in by fill().
 import type { ErrorCode } from "./protocol";
+// The Italian both clients share (server error codes, the engine's refusal reasons, options): client/text/catalog_it.json,
+// which the terminal client reads too.
+import catalog from "../../text/catalog_it.json";
 
 export type Lang = "it" | "en";
 
@@ -91,52 +94,13 @@ const IT: Words = {
 };
 
 /** The server's refusals in Italian, by code (its English message is shown as it is). */
-const ERRORS_IT: Record<ErrorCode, string> = {
-  malformed_frame: "messaggio illeggibile", frame_too_large: "messaggio troppo lungo", bad_envelope: "messaggio non valido",
-  bad_version: "versione del protocollo sbagliata", unknown_command: "comando sconosciuto", bad_body: "richiesta non valida",
-  unexpected_command: "comando fuori tempo", not_hello_yet: "non ancora presentato al server",
-  forged_sender: "mittente non valido", name_taken: "nome già preso", bad_token: "posto non più valido",
-  no_such_table: "questo tavolo non c'è più", private_table: "tavolo privato: serve il link d'invito",
-  table_full: "il tavolo è pieno", not_at_table: "non sei a questo tavolo", already_at_table: "sei già a un tavolo",
-  bad_rules: "regole non valide", unknown_bot: "bot sconosciuto", too_many_tables: "troppi tavoli aperti",
-  bad_password: "password sbagliata", table_elsewhere: "il tavolo è su un altro server",
-  game_not_started: "la partita non è ancora cominciata", not_your_turn: "non tocca a te",
-  card_not_in_hand: "questa carta non è nella tua mano", illegal_capture: "questa presa non è permessa",
-  illegal_move: "mossa non permessa", illegal_declaration: "dichiarazione non permessa",
-  rate_limited: "troppe richieste: aspetta un momento", timeout: "tempo scaduto", shutting_down: "il server si sta spegnendo",
-  unavailable: "il server non è disponibile per ora; riprova", internal: "errore del server",
-  already_waiting: "sei già in attesa di una partita", not_waiting: "non sei in attesa di una partita",
-  no_such_tournament: "questo torneo non c'è", bad_settings: "impostazioni del torneo non valide",
-  tournament_started: "il torneo è già cominciato", tournament_full: "il torneo è al completo",
-  already_registered: "sei già iscritto", not_registered: "non sei iscritto a questo torneo",
-  bad_entrant: "iscrizione non valida", not_allowed: "non ti è permesso", too_few_entrants: "troppo pochi iscritti",
-};
+const ERRORS_IT: Record<ErrorCode, string> = catalog.errors;
 
 /** Options in Italian, by option name: what the form calls it and what it means
  * (English: the name itself and the server's meaning, options.json). */
-const OPTIONS_IT: Record<string, [string, string]> = {
-  teams: ["squadre", "gioca in due squadre, i compagni seduti di fronte; non impostato: a squadre con 4 o 6 giocatori"],
-  hand_size: ["carte in mano", "carte date a ogni giocatore a ogni distribuzione"],
-  table_cards: ["carte in tavola", "carte scoperte in tavola alla prima distribuzione della smazzata"],
-  capture_mode: ["modo di presa", "quale presa fare quando ce ne sono diverse: tradizionale, la più piccola o a scelta"],
-  refill_each_turn: ["pesca a ogni giocata", "pesca una carta dopo ogni giocata, così la mano resta piena finché c'è mazzo"],
-  target: ["punti per vincere", "i punti che servono a una squadra per vincere la partita"],
-  max_two: ["al massimo due", "una presa per somma prende al massimo due carte dalla tavola"],
-  ponino: ["ponino", "Ponino: chi prende tutti e quattro i cavalli raddoppia le scope della smazzata"],
-  napola: ["napola", "Napola: asso, 2 e 3 di denari valgono 3 punti, più 1 per ogni denaro che segue senza buchi"],
-  quindici: ["quindici", "Scopa a quindici: prendi quando la tua carta e quelle prese fanno 15"],
-  escoba: ["escoba", "Escoba: un punto a chi ha più sette e uno in più per tutti e quattro"],
-  trentino: ["trentino", "Trentino: asso, 2 e 3 di denari valgono 1, 2 e 3 punti; chi li prende tutti e tre vince la partita"],
-  asso_piglia_tutto: ["asso piglia tutto", "Asso piglia tutto: l'asso prende tutta la tavola (no, semplice o tradizionale)"],
-  re_bello: ["re bello", "Re bello: il re di denari vale un punto"],
-  frac: ["frac", "Scopa Frac: contano solo assi e figure, un punto ciascuno; prese libere"],
-  cirulla: ["cirulla", "Cirulla: mani dichiarate, il 15 del mazziere, il 7 di coppe jolly, piccola e grande"],
-};
+const OPTIONS_IT: Record<string, [string, string]> = catalog.options as unknown as Record<string, [string, string]>;
 
-const VALUES_IT: Record<string, string> = {
-  traditional: "tradizionale", fewest: "la più piccola", free: "a scelta", off: "no", simple: "semplice",
-  true: "sì", false: "no",
-};
+const VALUES_IT: Record<string, string> = catalog.values;
 
 const GAMES: Record<string, string> = {
   scopa: "Scopa", scopone: "Scopone", "scopone-scientifico": "Scopone scientifico", quindici: "Scopa a quindici",
@@ -158,15 +122,34 @@ export function speech(lang: Lang): Speech {
   const w = lang === "it" ? IT : EN;
   return {
     lang, w,
-    error: (code, message) => (lang === "it" ? ERRORS_IT[code as ErrorCode] ?? message : message),
+    error: (code, message) => (lang === "it" ? refusal(message) ?? ERRORS_IT[code as ErrorCode] ?? message : message),
     option: (name, english) => (lang === "it" && OPTIONS_IT[name] ? OPTIONS_IT[name] : [name.replace(/_/g, " "), english]),
     value: (v) => (lang === "it" ? VALUES_IT[v] ?? v : v),
   };
 }
 
-/** ``text`` with each {name} replaced by its value. */
+/** ``text`` with each {name} replaced by its value ("a {name}" becomes "ad {name}" before a vowel: "vanno ad Ada"). */
 export function fill(text: string, values: Record<string, string | number>): string {
-  return text.replace(/\{(\w+)\}/g, (m, k: string) => (k in values ? String(values[k]) : m));
+  return text
+    .replace(/(^|[^\w'])a \{(\w+)\}/g, (m, before: string, k: string) =>
+      k in values && /^[aeiouàèéìòù]/i.test(String(values[k]).trim()) ? `${before}ad {${k}}` : m)
+    .replace(/\{(\w+)\}/g, (m, k: string) => (k in values ? String(values[k]) : m));
+}
+
+/** The engine's reason for refusing a move (English, from one of the catalog's templates) in Italian. */
+function refusal(message: string): string | undefined {
+  for (const [english, italian] of Object.entries(catalog.refusals as Record<string, string>)) {
+    const names: string[] = [];
+    const source = english.split(/(\{\{|\}\}|\{\w+\})/).map((part) => {
+      if (part === "{{" || part === "}}") return "\\" + part[0];
+      const field = /^\{(\w+)\}$/.exec(part);
+      if (field) { names.push(field[1]); return "(.*?)"; }
+      return part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    }).join("");
+    const found = new RegExp(`^${source}$`, "s").exec(message);
+    if (found) return names.reduce((text, k, i) => text.replace(`{${k}}`, found[i + 1]), italian.replace(/\{\{/g, "{").replace(/\}\}/g, "}"));
+  }
+  return undefined;
 }
 
 /** A classic game's name as players say it. */

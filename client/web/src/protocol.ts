@@ -1218,6 +1218,7 @@ export interface Welcome {
   protocol: number;
   server: string;
   turn_timeout?: number | null;
+  web_port?: number | null;
   you: string;
 }
 

@@ -1,0 +1,84 @@
+"""The Italian both clients show for what the server and the engine say: one file,
+``catalog_it.json`` beside this module, read here for the terminal and bundled by esbuild
+into the browser's page (client/web/src/i18n.ts imports it).  It holds the Italian of
+every server error code, of every reason the engine gives for refusing a move (an English
+template and its Italian, with the same ``{names}``), of the table options, their values
+and the settings of a table's description."""
+
+from __future__ import annotations
+
+import json
+import re
+import string
+from functools import cache
+from importlib.resources import files
+from typing import NamedTuple
+
+from . import i18n
+
+
+class Catalog(NamedTuple):
+    errors: dict[str, str]
+    refusals: dict[str, str]
+    options: dict[str, tuple[str, str]]
+    values: dict[str, str]
+    settings: dict[str, str]
+
+
+@cache
+def catalog() -> Catalog:
+    """The shared catalog, read once."""
+    data = json.loads(files("scopa.client.text").joinpath("catalog_it.json").read_text(encoding="utf-8"))
+    options = {name: (pair[0], pair[1]) for name, pair in data["options"].items()}
+    return Catalog(data["errors"], data["refusals"], options, data["values"], data["settings"])
+
+
+def _pattern(template: str) -> re.Pattern[str]:
+    """``template``'s English as a regular expression: each ``{name}`` a group."""
+    parts = []
+    for literal, field, _, _ in string.Formatter().parse(template):
+        parts.append(re.escape(literal))
+        if field:
+            parts.append(f"(?P<{field}>.*?)")
+    return re.compile("".join(parts) + r"\Z", re.DOTALL)
+
+
+@cache
+def _patterns(section: str) -> tuple[tuple[re.Pattern[str], str], ...]:
+    table: dict[str, str] = getattr(catalog(), section)
+    return tuple((_pattern(english), italian) for english, italian in table.items())
+
+
+def translate(text: str, section: str) -> str | None:
+    """``text`` (English filled from one of ``section``'s templates) in Italian, or None
+    when no template of the section made it."""
+    for pattern, italian in _patterns(section):
+        found = pattern.match(text)
+        if found is not None:
+            values = {k: catalog().values.get(v, v) for k, v in found.groupdict().items()}
+            return italian.format(**values)
+    return None
+
+
+def reason_text(reason: object) -> str:
+    """Why the engine refused a move, in the terminal's language."""
+    text = str(reason)
+    if i18n.LANGUAGE != "it":
+        return text
+    return translate(text, "refusals") or text
+
+
+def error_text(code: str, message: str) -> str:
+    """A refusal of the server in the terminal's language: the engine's reason when the
+    server passed one on, else what the error's code means (its message in English)."""
+    if i18n.LANGUAGE != "it":
+        return message
+    return translate(message, "refusals") or catalog().errors.get(str(code), message)
+
+
+def setting_text(part: str) -> str:
+    """One item of a table's settings (as ``RuleSet.describe`` lists them) in the
+    terminal's language."""
+    if i18n.LANGUAGE != "it":
+        return part
+    return translate(part, "settings") or part

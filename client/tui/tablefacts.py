@@ -1,0 +1,50 @@
+"""The "This table" lines at the top of the help screen: what is in effect at the table
+being played (the game, its target, the players, the turn timer, a private table, a local
+game's seed), in the terminal's language."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from scopa.engine import RuleSet
+
+from ..text import setting_text
+from ..text import tr
+from ..text import rules_name
+from .text import clock
+
+
+@dataclass(frozen=True)
+class TableFacts:
+    """What a person is told about the table at the top of the help screen.  ``timer``
+    is the seconds for each move (None: no timer; ``known_timer`` False: not known)."""
+
+    rules: RuleSet
+    timer: float | None = None
+    known_timer: bool = True
+    private: bool | None = None
+    seed: int | None = None
+    table: str | None = None
+
+
+def facts_lines(facts: TableFacts, detailed: bool = False) -> list[str]:
+    """The table's lines, one fact each (Markdown list items); ``detailed``: the rules'
+    own lines follow (the players and the target are said there)."""
+    rules = facts.rules
+    settings = [setting_text(part) for part in rules.describe().split(", ")[3:]]  # after preset, players, target
+    lines = [tr("Game: {rules}", rules=", ".join([rules_name(rules), *settings]))]
+    if facts.table is not None:
+        lines.append(tr("Table number: {table}", table=facts.table))
+    if not detailed:
+        sides = tr("two teams, partners opposite") if rules.has_teams else tr("each alone")
+        lines.append(tr("{n} players, {sides}", n=rules.players, sides=sides))
+        lines.append(tr("The first side to {target} points wins.", target=rules.target))
+    if facts.known_timer:
+        lines.append(tr("Turn timer: {time} for each move; then the server plays for you.", time=clock(facts.timer))
+                     if facts.timer is not None else tr("Turn timer: none."))
+    if facts.private is not None:
+        lines.append(tr("A private table: only people with its invite sit here.") if facts.private
+                     else tr("A table listed in the lobby."))
+    if facts.seed is not None:
+        lines.append(tr("A local game, dealt from seed {seed}.", seed=facts.seed))
+    return [f"- {line}" for line in lines]

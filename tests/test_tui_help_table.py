@@ -1,0 +1,59 @@
+"""The help screen's "This table": the rules in effect at the table being played — the
+game, the players, the target (R22), the turn timer, a private table, a local game's seed —
+for a local game and a network game, in English and Italian."""
+
+from __future__ import annotations
+
+import pytest
+
+from scopa.client.text import i18n
+from scopa.client.net import MemoryTokenStore
+from scopa.client.tui import dialogs
+from scopa.client.tui.app import LocalGameApp
+from scopa.client.tui.dialogs import HelpScreen
+from scopa.client.tui import NetApp
+from scopa.engine import RuleSet
+from scopa.server import NetworkEngine
+from test_tui_network import engine, sit_at_a_new_table, until  # noqa: F401 - the fixture
+
+pytestmark = pytest.mark.integration
+
+
+async def help_text(app: object, pilot) -> str:  # type: ignore[no-untyped-def]
+    await pilot.press("question_mark")
+    await until(pilot, lambda: isinstance(app.screen, HelpScreen))  # type: ignore[attr-defined]
+    return str(app.screen.source)  # type: ignore[attr-defined]
+
+
+async def test_a_local_games_help_says_its_game_target_timer_and_seed() -> None:
+    app = LocalGameApp(RuleSet.build("scopa", target=16), ["human", "greedy"], seed=5, pace=0)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        text = await help_text(app, pilot)
+    head = text.split("\n## ")[0]
+    assert "Game: custom (Scopa changed)\n" in head and head.count("2 players, each alone") == 1
+    assert head.count("16 points") == 1  # said once, by the rules' lines
+    assert "Turn timer: none." in head and "dealt from seed 5" in head
+
+
+async def test_an_italian_local_games_help_is_italian(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(i18n, "LANGUAGE", "it")
+    monkeypatch.setattr(dialogs, "LANGUAGE", "it")
+    app = LocalGameApp(RuleSet.build("scopone", capture_mode="fewest"), ["human", "greedy", "greedy", "greedy"], seed=5, pace=0)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        text = await help_text(app, pilot)
+    assert "Gioco: a piacere (Scopone cambiato), presa: la più piccola" in text
+    assert "Questo tavolo" in text and "4 giocatori, due squadre" in text
+    assert "Tempo per mossa: nessuno." in text and "Vince chi arriva per primo a" in text
+
+
+async def test_a_network_games_help_says_its_timer_and_table(engine: NetworkEngine) -> None:  # noqa: F811
+    app = NetApp("127.0.0.1", engine.port, "ada", MemoryTokenStore())
+    async with app.run_test(size=(100, 30)) as pilot:
+        await sit_at_a_new_table(app, pilot)
+        text = await help_text(app, pilot)
+    table = app.session.table_id if app.session else None
+    assert table is not None and f"Table number: {table}" in text
+    assert "A table listed in the lobby." in text
+    assert "Turn timer: " in text and "Turn timer: none." not in text
