@@ -62,3 +62,19 @@ def test_result_lines_speak_to_the_player() -> None:
     assert result_line(board) == "You win, 11–7."
     board.viewer = 1
     assert result_line(board) == "ada wins, 11–7."
+
+
+def test_the_cards_left_on_the_table_go_to_you_in_a_sentence(monkeypatch: pytest.MonkeyPatch) -> None:
+    # R20: the last side to capture takes what is left; the line says so as a sentence in either language.
+    from scopa.client.text import i18n
+    from scopa.client.tui.dialogs import leftovers_line
+
+    two = BoardState(rules=RuleSet(), names=("ada", "Greedy 2"), viewer=0)
+    assert leftovers_line(two, 0) == "Left on the table, to you: "
+    assert leftovers_line(two, 1) == "Left on the table, to Greedy 2: "
+    teams = BoardState(rules=RuleSet.build("scopone"), names=("ada", "bea", "eva", "ugo"), viewer=0)
+    assert leftovers_line(teams, 0) == "Left on the table, to you and eva: "
+    monkeypatch.setattr(i18n, "LANGUAGE", "it")
+    assert leftovers_line(two, 0) == "Rimaste in tavola, a te: "
+    assert leftovers_line(teams, 0) == "Rimaste in tavola, a te e ad eva: "
+    assert leftovers_line(teams, 1) == "Rimaste in tavola, a bea & ugo: "

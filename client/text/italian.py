@@ -118,6 +118,8 @@ ITALIAN: dict[str, str] = {
     "Which cards does it take?": "Quali carte prende?",
     "number, or ↑↓ and Enter, or click · Esc: another card": "numero, oppure ↑↓ e Invio, oppure clic · Esc: un'altra carta",
     "Left on the table, to {who}: ": "Rimaste in tavola, a {who}: ",
+    "Left on the table, to you: ": "Rimaste in tavola, a te: ",
+    "Left on the table, to you and {partner}: ": "Rimaste in tavola, a te e a {partner}: ",
     "a moment…": "un momento…",
     "press any key to go on": "premi un tasto per continuare",
     "press any key to leave": "premi un tasto per uscire",

@@ -83,6 +83,18 @@ class CaptureChoiceScreen(Once, ModalScreen[Play | None]):
         self.close(None)
 
 
+def leftovers_line(board: BoardState, side: int) -> str:
+    """Who took the cards left on the table at a round's end, said as a sentence: "to you"
+    (and your partner) for the side of the person at this screen, else the side's names."""
+    seats = board.side_seats(side)
+    if board.viewer in seats and board.you_label:
+        partners = [board.seat_name(s) for s in seats if s != board.viewer]
+        if partners:
+            return tr("Left on the table, to you and {partner}: ", partner=" & ".join(partners))
+        return tr("Left on the table, to you: ")
+    return tr("Left on the table, to {who}: ", who=board.side_name(side))
+
+
 class RoundEndScreen(Once, ModalScreen[None]):
     """The round's breakdown; any key (or, in a game of bots only, a short pause) goes on."""
 
@@ -96,8 +108,7 @@ class RoundEndScreen(Once, ModalScreen[None]):
         parts: list[object] = [round_table(self.result, self.board, self.deck)]
         ev = self.result.event
         if ev.leftovers and ev.leftovers_to is not None:
-            parts.insert(0, Text(tr("Left on the table, to {who}: ", who=self.board.side_name(ev.leftovers_to)))
-                         + cards_span(ev.leftovers, self.deck))
+            parts.insert(0, Text(leftovers_line(self.board, ev.leftovers_to)) + cards_span(ev.leftovers, self.deck))
         note = tie_note(self.board)
         if note:
             parts.append(Text(note, style="yellow"))
