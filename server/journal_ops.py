@@ -15,6 +15,7 @@ from .journal import (
     AccountOf,
     AllAccounts,
     AppendAction,
+    AppendTournamentEvent,
     ClaimTable,
     ClearSeat,
     CloseTable,
@@ -29,6 +30,7 @@ from .journal import (
     LoadFinishedSince,
     LoadRefusals,
     LoadResults,
+    LoadTournamentEvents,
     LoadUnfinished,
     MarkDamaged,
     Ratings,
@@ -70,6 +72,8 @@ class Writes(Protocol):
 
     def take_table_ids(self, count: int) -> int: ...
 
+    def append_tournament_event(self, command: AppendTournamentEvent) -> None: ...
+
 
 class Reads(Protocol):
     """What the server reads back of its tables: to restore them, and their results."""
@@ -87,6 +91,8 @@ class Reads(Protocol):
     def last_table_id(self) -> int: ...
 
     def load_damaged(self) -> list[tuple[str, str]]: ...
+
+    def load_tournament_events(self) -> list[tuple[str, int, str, str]]: ...
 
 
 class Archive(Protocol):
@@ -137,6 +143,8 @@ class AsyncWrites(Protocol):
 
     async def take_table_ids(self, count: int) -> int: ...
 
+    async def append_tournament_event(self, command: AppendTournamentEvent) -> None: ...
+
 
 class AsyncReads(Protocol):
     """What the server reads back of its tables: to restore them, and their results. Awaited."""
@@ -154,6 +162,8 @@ class AsyncReads(Protocol):
     async def last_table_id(self) -> int: ...
 
     async def load_damaged(self) -> list[tuple[str, str]]: ...
+
+    async def load_tournament_events(self) -> list[tuple[str, int, str, str]]: ...
 
 
 class AsyncArchive(Protocol):
@@ -229,6 +239,8 @@ def execute(backend: Operations | AsyncOperations, request: Request) -> Any:
             return backend.writes.mark_damaged(table_id, reason)
         case TakeTableIds(count):
             return backend.writes.take_table_ids(count)
+        case AppendTournamentEvent():
+            return backend.writes.append_tournament_event(request)
         case SaveRatings(preset, ratings):
             return backend.archive.save_ratings(preset, ratings)
         case SaveAccount(account):
@@ -247,6 +259,8 @@ def execute(backend: Operations | AsyncOperations, request: Request) -> Any:
             return backend.reads.last_table_id()
         case LoadDamaged():
             return backend.reads.load_damaged()
+        case LoadTournamentEvents():
+            return backend.reads.load_tournament_events()
         case FinishedGames(player, preset, limit):
             return backend.archive.finished_games(player, preset, limit)
         case FinishedGameOf(table_id):

@@ -10,7 +10,7 @@ from typing import Any, Sequence
 
 from scopa.engine import Action, RuleSet
 
-from .journal import FinishTable, RecordRefusal, Request
+from .journal import AppendTournamentEvent, FinishTable, RecordRefusal, Request
 from .journal_ops import run_requests
 from .journal_values import (
     CLOSED,
@@ -30,6 +30,7 @@ from .journal_values import (
     taken,
     read_unfinished,
     rules_json,
+    stored_tournament_event,
     table_number,
 )
 from .memory_archive import MemoryArchive
@@ -57,6 +58,7 @@ class MemoryStorage(MemoryArchive):
     def __init__(self) -> None:
         self._tables: dict[str, _MemTable] = {}
         self._top_id = 0  # the last table id handed out (TakeTableIds)
+        self._tournament_events: dict[tuple[str, int], tuple[str, str]] = {}  # (tournament, seq) -> (kind, data)
         self.writes = self.reads = self.archive = self  # one object holds the three parts of its operations
 
     def _get(self, table_id: str) -> _MemTable:
@@ -137,6 +139,13 @@ class MemoryStorage(MemoryArchive):
     def mark_damaged(self, table_id: str, reason: str) -> None:
         t = self._open(table_id)
         t.status, t.damage = DAMAGED, reason
+
+    def append_tournament_event(self, command: AppendTournamentEvent) -> None:
+        key, value = (command.tournament_id, command.seq), (command.kind, command.data)
+        stored_tournament_event(self._tournament_events.setdefault(key, value), command)
+
+    def load_tournament_events(self) -> list[tuple[str, int, str, str]]:
+        return [(t, seq, kind, data) for (t, seq), (kind, data) in sorted(self._tournament_events.items())]
 
     def load_damaged(self) -> list[tuple[str, str]]:
         return [(tid, t.damage) for tid, t in sorted(self._tables.items(), key=lambda kv: table_number(kv[0]))

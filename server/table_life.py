@@ -44,7 +44,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("scopa.server")
 
 
-def tell_seated(table: Table, sess: ServerSession, joined: wire.Joined | None, seq: int) -> None:
+def tell_seated(table: Table, sess: ServerSession, joined: wire.Joined | None, seq: int | None) -> None:
     """A seat taken at ``table``, told once the journal holds it: ``joined`` to its client
     (a person's), then who sits where to the table."""
     if joined is not None:
@@ -273,12 +273,7 @@ class TableLife:
     def _make(self, sess: ServerSession, body: wire.CreateTable, seq: int, made: _Made) -> None:
         """A new table: journaled first (nobody hears of it before the journal has it), then
         in the lobby, told to its maker (seated if it asked)."""
-        table = Table(made.id, made.rules, self._seeds.randrange(2**63),
-                      on_finished=self.table_finished, on_vacated=self.seat_freed,
-                      on_changed=self.feed.table_changed, grace=self.grace, bot_takeover=body.bot_takeover,
-                      turn_timeout=made.turn_timeout, clock=self.clock, bot_factory=self.make_bot,
-                      update_interval=self.limits.table_update_interval, notice_window=self.limits.resume_window,
-                      member=self.member, lease=self._lease())
+        table = self.new_table(made.id, made.rules, body.bot_takeover, made.turn_timeout)
         invite = table.new_invite() if body.private else None
         if self.storage is None:
             self._open(sess, body, seq, made, table, invite)
@@ -323,6 +318,19 @@ class TableLife:
     def _next_id(self) -> str:
         self._last_id += 1
         return str(self._last_id)
+
+    def next_table_id(self) -> str | None:
+        """The id of a table the server makes itself (None: the cluster cannot give one now)."""
+        return self._next_id() if self.shared is None else self.shared.next_table_id()
+
+    def new_table(self, table_id: str, rules: RuleSet, bot_takeover: bool, turn_timeout: float | None) -> Table:
+        """A new table of this server, not yet journaled nor in the lobby."""
+        return Table(table_id, rules, self._seeds.randrange(2**63),
+                     on_finished=self.table_finished, on_vacated=self.seat_freed,
+                     on_changed=self.feed.table_changed, grace=self.grace, bot_takeover=bot_takeover,
+                     turn_timeout=turn_timeout, clock=self.clock, bot_factory=self.make_bot,
+                     update_interval=self.limits.table_update_interval, notice_window=self.limits.resume_window,
+                     member=self.member, lease=self._lease())
 
     def _gone(self, sess: ServerSession, body: wire.CreateTable, seq: int, made: _Made) -> str | None:
         """Why a table journaled a moment ago is not opened after all (None: it is): its

@@ -46,6 +46,7 @@ from .journal import (
     Leaderboard,
     LoadActions,
     LoadDamaged,
+    LoadTournamentEvents,
     LoadFinishedSince,
     LoadResults,
     LoadUnfinished,
@@ -196,6 +197,9 @@ class QueuedStorage:
 
     async def load_damaged(self) -> list[tuple[str, str]]:
         return await self._submit(LoadDamaged())  # type: ignore[no-any-return]
+
+    async def tournament_events(self) -> list[tuple[str, int, str, str]]:
+        return await self._submit(LoadTournamentEvents())  # type: ignore[no-any-return]
 
     async def take_table_ids(self, count: int) -> int:
         return await self._submit(TakeTableIds(count))  # type: ignore[no-any-return]
