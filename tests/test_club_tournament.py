@@ -1,0 +1,134 @@
+"""Tournaments on a real server over loopback (PROTOCOL.md §16), their players bots
+speaking the protocol: a Swiss tournament runs to its end by itself, its standings those
+the pure core folds from the journaled results, each result the one its table journaled;
+a player who does not come to their table within the grace period loses by forfeit.
+Time is the server's fake clock."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+
+import pytest
+
+from club_players import ClubPlayer, Server, final_standings
+from scopa.protocol import Command
+from scopa.protocol import commands as wire
+from scopa.server import NetworkEngine
+from scopa.server.clock import FakeClock
+from scopa.server.club import ClubOptions, TableOpened, decode
+from scopa.server.journal import Journal
+from scopa.server.memory_journal import MemoryStorage
+from scopa.server.tournament import Director, Event, Finished, GameFinished, Phase, StandingRow, Started
+from wire_client import WireClient
+
+pytestmark = pytest.mark.integration
+
+SAFETY = 120
+
+
+def rows_of(cmd: Command) -> list[tuple[object, ...]]:
+    return [(r.rank, r.entrant, r.match_points, r.buchholz, r.game_points, r.played, r.wins, r.draws, r.losses, r.byes)
+            for r in cmd.body.rows]
+
+
+def core_rows(rows: Sequence[StandingRow]) -> list[tuple[object, ...]]:
+    return [(r.rank, r.entrant, r.match_points, r.buchholz, r.game_points, r.played, r.wins, r.draws, r.losses, r.byes)
+            for r in rows]
+
+
+async def journaled(storage: Journal, tournament: str) -> list[object]:
+    """The tournament's records as the journal holds them, in order."""
+    await storage.flush()
+    rows = [r for r in await storage.tournament_events() if r[0] == tournament]
+    assert [seq for _, seq, _, _ in rows] == list(range(len(rows)))
+    return [decode(kind, data) for _, _, kind, data in rows]
+
+
+def director_of(records: Sequence[object]) -> Director:
+    return Director.rebuild([r for r in records if not isinstance(r, TableOpened) and type(r).__name__ != "ResultsKept"])  # type: ignore[misc]
+
+
+async def create(player: ClubPlayer, **fields: object) -> str:
+    player.send(wire.TournamentCreate(name="Coppa", format=wire.TournamentFormat.SWISS, **fields))  # type: ignore[arg-type]
+    made = await player.until(lambda c: c.name in ("tournament_update", "error"))
+    assert made.name == "tournament_update", made.body
+    return str(made.body.tournament.id)
+
+
+async def test_a_swiss_tournament_of_nine_bots_runs_to_its_end_by_itself() -> None:
+    clock = FakeClock()
+    storage = MemoryStorage()
+    engine = NetworkEngine("127.0.0.1", 0, seed=11, clock=clock, storage=storage, club=ClubOptions())
+    await engine.start()
+    try:
+        async with asyncio.timeout(SAFETY):
+            server = Server(engine.port)
+            players = [ClubPlayer(f"p{i}", server, seed=i) for i in range(9)]
+            for p in players:
+                await p.connect()
+            tid = await create(players[0], rounds=4, cap=9)
+            for p in players:
+                asked = p.send(wire.TournamentJoin(tournament=tid))
+                await p.until(lambda c: c.re == asked)
+            players[0].send(wire.TournamentStart(tournament=tid))
+            finals = await asyncio.gather(*(p.until(final_standings) for p in players))
+            assert engine.storage is not None
+            records = await journaled(engine.storage, tid)
+            director = director_of(records)
+            assert director.state.phase is Phase.FINISHED and len(director.state.rounds) == 4
+            assert all(len(r.games) == 4 and len(r.byes) == 1 for r in director.state.rounds)
+            assert all(rows_of(f) == core_rows(director.standings()) for f in finals)
+            # each game's result is the one its table journaled (seat 0's side first)
+            tables = {r.game: r.table for r in records if isinstance(r, TableOpened)}
+            results = {t.id: t.totals for t in await engine.results(1000)}
+            finished = [r for r in records if isinstance(r, GameFinished)]
+            assert len(finished) == 16
+            assert all(tuple(results[tables[g.game]]) == g.points for g in finished)
+            # every player was seated by the server and played one game a round, but for its bye
+            assert sorted(p.games for p in players) == [3] * 4 + [4] * 5
+            for p in players:
+                await p.close()
+    finally:
+        await engine.stop()
+
+
+async def test_a_player_who_does_not_come_loses_by_forfeit() -> None:
+    clock = FakeClock()
+    engine = NetworkEngine("127.0.0.1", 0, seed=5, clock=clock, storage=MemoryStorage(), club=ClubOptions())
+    await engine.start()
+    try:
+        async with asyncio.timeout(SAFETY):
+            server = Server(engine.port)
+            ada = ClubPlayer("ada", server)
+            await ada.connect()
+            tid = await create(ada, rounds=1, cap=2, grace=30)
+            bea = await WireClient.connect(engine.port, "bea")
+            for c in (ada, bea):
+                c.send(wire.TournamentJoin(tournament=tid))
+            await bea.recv_until("tournament_update")
+            await bea.close()  # and never comes back
+            ada.send(wire.TournamentStart(tournament=tid))
+            table = await ada.until(lambda c: c.name == "tournament_table")
+            game = table.body.game
+            assert table.body.grace_ms == 30_000 and {game.first, game.second} == {"ada", "bea"}
+            assert table.body.seat == (0 if game.first == "ada" else 1)  # the first entrant sits at seat 0
+            joined = await ada.until(lambda c: c.name == "joined")
+            assert joined.body.table == table.body.table
+            clock.advance(29.0)
+            ada.send(wire.GetStandings(tournament=tid))
+            live = await ada.until(lambda c: c.name == "tournament_standings" and c.re is not None)
+            assert not live.body.final and all(r.played == 0 for r in live.body.rows)
+            clock.advance(1.0)  # the grace period is over
+            left = await ada.until(lambda c: c.name == "left")
+            assert left.body.table == table.body.table and left.body.reason == "closed"
+            final = await ada.until(final_standings)
+            assert [(r.entrant, r.wins, r.losses, r.game_points) for r in final.body.rows] == [("ada", 1, 0, 0),
+                                                                                                 ("bea", 0, 1, 0)]
+            assert engine.storage is not None
+            records = await journaled(engine.storage, tid)
+            assert [type(r).__name__ for r in records if type(r).__name__ in ("Forfeited", "Finished")] == \
+                ["Forfeited", "Finished"]
+            await ada.close()
+    finally:
+        await engine.stop()
