@@ -50,7 +50,20 @@ class _MemTable:
     refusals: dict[tuple[int, int, int], RecordRefusal] = field(default_factory=dict)  # by (index, seat, nth)
 
 
-class MemoryStorage(MemoryArchive):
+class MemoryTournaments:
+    """The tournaments' events (:class:`~.journal.AppendTournamentEvent`) in a dict."""
+
+    _tournament_events: dict[tuple[str, int], tuple[str, str]]  # (tournament, seq) -> (kind, data)
+
+    def append_tournament_event(self, command: AppendTournamentEvent) -> None:
+        key, value = (command.tournament_id, command.seq), (command.kind, command.data)
+        stored_tournament_event(self._tournament_events.setdefault(key, value), command)
+
+    def load_tournament_events(self) -> list[tuple[str, int, str, str]]:
+        return [(t, seq, kind, data) for (t, seq), (kind, data) in sorted(self._tournament_events.items())]
+
+
+class MemoryStorage(MemoryArchive, MemoryTournaments):
     """A storage backend in a dict: nothing survives the process.  Same checks as SQLite."""
 
     blocks = False
@@ -58,7 +71,7 @@ class MemoryStorage(MemoryArchive):
     def __init__(self) -> None:
         self._tables: dict[str, _MemTable] = {}
         self._top_id = 0  # the last table id handed out (TakeTableIds)
-        self._tournament_events: dict[tuple[str, int], tuple[str, str]] = {}  # (tournament, seq) -> (kind, data)
+        self._tournament_events = {}
         self.writes = self.reads = self.archive = self  # one object holds the three parts of its operations
 
     def _get(self, table_id: str) -> _MemTable:
@@ -139,13 +152,6 @@ class MemoryStorage(MemoryArchive):
     def mark_damaged(self, table_id: str, reason: str) -> None:
         t = self._open(table_id)
         t.status, t.damage = DAMAGED, reason
-
-    def append_tournament_event(self, command: AppendTournamentEvent) -> None:
-        key, value = (command.tournament_id, command.seq), (command.kind, command.data)
-        stored_tournament_event(self._tournament_events.setdefault(key, value), command)
-
-    def load_tournament_events(self) -> list[tuple[str, int, str, str]]:
-        return [(t, seq, kind, data) for (t, seq), (kind, data) in sorted(self._tournament_events.items())]
 
     def load_damaged(self) -> list[tuple[str, str]]:
         return [(tid, t.damage) for tid, t in sorted(self._tables.items(), key=lambda kv: table_number(kv[0]))

@@ -16,10 +16,10 @@ from scopa.protocol import Command
 from scopa.protocol import commands as wire
 from scopa.server import NetworkEngine
 from scopa.server.clock import FakeClock
-from scopa.server.club import ClubOptions, TableOpened, decode
+from scopa.server.club import ClubOptions, TableOpened, decode, is_event
 from scopa.server.journal import Journal
 from scopa.server.memory_journal import MemoryStorage
-from scopa.server.tournament import Director, Event, Finished, GameFinished, Phase, StandingRow, Started
+from scopa.server.tournament import Director, GameFinished, Phase, StandingRow
 from wire_client import WireClient
 
 pytestmark = pytest.mark.integration
@@ -46,7 +46,7 @@ async def journaled(storage: Journal, tournament: str) -> list[object]:
 
 
 def director_of(records: Sequence[object]) -> Director:
-    return Director.rebuild([r for r in records if not isinstance(r, TableOpened) and type(r).__name__ != "ResultsKept"])  # type: ignore[misc]
+    return Director.rebuild([r for r in records if is_event(r)])  # type: ignore[misc]
 
 
 async def create(player: ClubPlayer, **fields: object) -> str:

@@ -14,13 +14,14 @@ table's game: it opens tables through :class:`~scopa.server.table_life.TableLife
 seats players through :class:`~scopa.server.table_commands.TableCommands` like any
 ``join_table``, and learns a game's end from the table."""
 
-from .codec import ResultsKept, TableOpened, decode, encode
+from .codec import ResultsKept, TableOpened, decode, encode, is_event
+from .commands import TournamentCommands
 from .host import Club, ClubOptions
 from .quick import QuickHost
 from .tables import ClubTables
 from .tournaments import TournamentHost, game_points
 
 __all__ = [
-    "Club", "ClubOptions", "ClubTables", "QuickHost", "ResultsKept", "TableOpened", "TournamentHost", "decode",
-    "encode", "game_points",
+    "Club", "ClubOptions", "ClubTables", "QuickHost", "ResultsKept", "TableOpened", "TournamentCommands",
+    "TournamentHost", "decode", "encode", "game_points", "is_event",
 ]  # fmt: skip

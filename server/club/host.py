@@ -15,6 +15,7 @@ from ..ratings import Rater, fresh
 from ..table_commands import TableCommands
 from ..table_life import TableLife
 from ..text import name_key
+from .commands import TournamentCommands
 from .quick import QuickHost
 from .tables import ClubTables
 from .tournaments import TournamentHost
@@ -45,7 +46,8 @@ class Club:
         tables = ClubTables(life, at_tables)
         creators = frozenset(name_key(n) for n in options.creators) if options.creators is not None else None
         self.quick = QuickHost(tables, clock, connections.names, self.rating_of, options.gather)
-        self.tournaments = TournamentHost(tables, life, clock, connections.names, self.rating_of, creators)
+        self.tournaments = TournamentHost(tables, life, clock, connections.names)
+        self.commands = TournamentCommands(self.tournaments, self.rating_of, creators)
 
     async def rating_of(self, name: str, preset: Preset) -> float:
         """The name's rating under ``preset`` (mu - 3 sigma; a new player's without a journal)."""
@@ -58,7 +60,7 @@ class Club:
         return isinstance(body, _COMMANDS)
 
     def dispatch(self, sess: ServerSession, body: wire.Body, seq: int) -> None:
-        t = self.tournaments
+        t = self.commands
         match body:
             case wire.QuickPlay():
                 self.quick.play(sess, body, seq)

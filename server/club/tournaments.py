@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import random
 import time
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
@@ -29,11 +28,10 @@ from ..table_life import TableLife
 from ..tasks import BackgroundTasks
 from ..text import name_key
 from ..tournament import (
-    AnnounceRound, AnnounceStandings, Arrived, Director, Effect, Entrant, ForfeitSeats, Format, GameKey, OpenTable,
-    Phase, RecordResults, Settings, Step, TieBreak, TournamentError,
+    AnnounceRound, AnnounceStandings, Arrived, Director, Effect, ForfeitSeats, GameKey, OpenTable, RecordResults, Step,
+    TournamentError,
 )  # fmt: skip
 from .codec import Record, ResultsKept, TableOpened, decode, encode, is_event
-from .quick import RatingOf
 from .tables import ClubTables, when_finished
 from .views import game_view, info_view, standings_view
 
@@ -59,104 +57,23 @@ def game_points(table: Table) -> tuple[int, int]:
 class TournamentHost:
     """Every tournament of one server."""
 
-    def __init__(self, tables: ClubTables, life: TableLife, clock: Clock, names: dict[str, ServerSession],
-                 rating_of: RatingOf, creators: frozenset[str] | None = None) -> None:
+    def __init__(self, tables: ClubTables, life: TableLife, clock: Clock, names: dict[str, ServerSession]) -> None:
         self.tables = tables
         self.life = life
         self.clock = clock
         self.names = names
-        self.rating_of = rating_of
-        self.creators = creators
         self.directors: dict[str, Director] = {}
-        self._seq: dict[str, int] = {}  # tournament -> its next journal seq
+        self.seq: dict[str, int] = {}  # tournament -> its next journal seq
         self._table_of: dict[tuple[str, GameKey], str] = {}
         self._game_of: dict[str, tuple[str, GameKey]] = {}  # table id -> its tournament game
         self._seats: dict[str, dict[str, int]] = {}  # table id -> player -> seat
         self._timers: dict[str, Timer] = {}
-        self._last = 0  # the highest tournament number
+        self.last = 0  # the highest tournament number
         self._offset = time.time() - clock.now()
-        self._tasks = BackgroundTasks()
+        self.tasks = BackgroundTasks()
 
     def now(self) -> float:
         return self.clock.now() + self._offset
-
-    # ------------------------------------------------------------------ commands
-
-    def create(self, sess: ServerSession, body: wire.TournamentCreate, seq: int) -> None:
-        name = sess.name or ""
-        if self.creators is not None and name_key(name) not in self.creators:
-            sess.error(ErrorCode.NOT_ALLOWED, "on this server only its operator's names create tournaments", re=seq)
-            return
-        now = self.now()
-        try:
-            settings = Settings(body.name, body.preset, Format(body.format.value), body.cap, body.rounds,
-                                now + body.starts_in if body.starts_in is not None else None, float(body.grace),
-                                body.bots_allowed, TieBreak(body.tie_break.value))  # fmt: skip
-        except TournamentError as exc:
-            sess.error(ErrorCode(exc.code), str(exc), re=seq)
-            return
-        self._last += 1
-        tid = f"c{self._last}"
-        director, step = Director.create(tid, settings, name, random.SystemRandom().randrange(2**31), now)
-        self.directors[tid] = director
-        self._seq[tid] = 0
-        log.info("tournament %s created by %s: %s", tid, sess.party, settings)
-        self._carry_out(tid, step, sess, seq)
-
-    def listing(self, sess: ServerSession, seq: int) -> None:
-        shown = [d.state for d in self.directors.values() if d.state.phase is not Phase.FINISHED]
-        sess.tell(wire.Tournaments(tournaments=[info_view(s) for s in shown[-wire.MAX_PAGE:]]), re=seq)
-
-    def join(self, sess: ServerSession, body: wire.TournamentJoin, seq: int) -> None:
-        director = self._find(sess, body.tournament, seq)
-        if director is not None:
-            self._tasks.spawn(self._register(sess, body, seq, director))
-
-    async def _register(self, sess: ServerSession, body: wire.TournamentJoin, seq: int, director: Director) -> None:
-        name = sess.name or ""
-        rating = await self.rating_of(name, director.state.settings.preset)
-        tid = director.state.tournament
-        try:
-            if director.state.settings.team_size == 1:
-                entrant = Entrant.player(name)
-            elif body.team is None or body.partner is None:
-                raise TournamentError("bad_entrant", "a team game's entrant is a team: give its name and your partner")
-            else:
-                entrant = Entrant.team(body.team, name, body.partner)
-            step = director.register(entrant, rating, self.now())
-        except TournamentError as exc:
-            sess.error(ErrorCode(exc.code), str(exc), re=seq)
-            return
-        self._carry_out(tid, step, sess, seq)
-
-    def leave(self, sess: ServerSession, body: wire.TournamentLeave, seq: int) -> None:
-        self._command(sess, body.tournament, seq, lambda d: d.unregister(sess.name or "", self.now()))
-
-    def start(self, sess: ServerSession, body: wire.TournamentStart, seq: int) -> None:
-        self._command(sess, body.tournament, seq, lambda d: d.start(sess.name or "", self.now()))
-
-    def standings(self, sess: ServerSession, body: wire.GetStandings, seq: int) -> None:
-        director = self._find(sess, body.tournament, seq)
-        if director is not None:
-            s = director.state
-            sess.tell(standings_view(s.tournament, s, director.standings(), s.phase is Phase.FINISHED), re=seq)
-
-    def _find(self, sess: ServerSession, tid: str, seq: int) -> Director | None:
-        director = self.directors.get(tid)
-        if director is None:
-            sess.error(ErrorCode.NO_SUCH_TOURNAMENT, f"there is no tournament {tid!r}", re=seq)
-        return director
-
-    def _command(self, sess: ServerSession, tid: str, seq: int, command: _Command) -> None:
-        director = self._find(sess, tid, seq)
-        if director is None:
-            return
-        try:
-            step = command(director)
-        except TournamentError as exc:
-            sess.error(ErrorCode(exc.code), str(exc), re=seq)
-            return
-        self._carry_out(tid, step, sess, seq)
 
     # ------------------------------------------------------------------ seats
 
@@ -217,9 +134,11 @@ class TournamentHost:
         except TournamentError as exc:
             log.warning("tournament %s: %s", tid, exc)
             return
-        self._carry_out(tid, step)
+        self.carry_out(tid, step)
 
-    def _carry_out(self, tid: str, step: Step, sess: ServerSession | None = None, seq: int | None = None) -> None:
+    def carry_out(self, tid: str, step: Step, sess: ServerSession | None = None, seq: int | None = None) -> None:
+        """Journal a step's events, carry out its effects, tell the entrants (and ``sess``,
+        whose command ``seq`` it was)."""
         self._journal(tid, step.events)
         for effect in step.effects:
             self._effect(tid, effect)
@@ -230,7 +149,7 @@ class TournamentHost:
     def _effect(self, tid: str, effect: Effect) -> None:
         state = self.directors[tid].state
         if isinstance(effect, OpenTable):
-            self._tasks.spawn(self._open(tid, effect))
+            self.tasks.spawn(self._open(tid, effect))
         elif isinstance(effect, ForfeitSeats):
             table_id = self._table_of.pop((tid, effect.game), None)
             table = self.tables.tables.get(table_id) if table_id is not None else None
@@ -284,8 +203,8 @@ class TournamentHost:
         storage = self.life.storage
         for record in records:
             kind, data = encode(record)
-            seq = self._seq[tid]
-            self._seq[tid] = seq + 1
+            seq = self.seq[tid]
+            self.seq[tid] = seq + 1
             if storage is not None:
                 written = asyncio.ensure_future(storage.write(AppendTournamentEvent(tid, seq, kind, data)))
                 written.add_done_callback(_logged(tid, seq))
@@ -324,7 +243,7 @@ class TournamentHost:
         for tid, _, kind, data in rows:
             grouped.setdefault(tid, []).append((kind, data))
         for tid, records in grouped.items():
-            self._last = max(self._last, int(tid[1:]) if tid[1:].isdigit() else 0)
+            self.last = max(self.last, int(tid[1:]) if tid[1:].isdigit() else 0)
             try:
                 decoded = [decode(kind, data) for kind, data in records]
                 director = Director.rebuild(r for r in decoded if is_event(r))  # type: ignore[misc]
@@ -332,7 +251,7 @@ class TournamentHost:
                 log.error("tournament %s: its journal does not rebuild it, left alone: %s", tid, exc)
                 continue
             self.directors[tid] = director
-            self._seq[tid] = len(records)
+            self.seq[tid] = len(records)
             self._resume(tid, director, [r for r in decoded if isinstance(r, TableOpened)])
             self._arm(tid)
         if grouped:
@@ -348,13 +267,13 @@ class TournamentHost:
                 self._adopt(tid, effect, table)
                 when_finished(table, self._ender(tid, effect.game))
             else:
-                self._tasks.spawn(self._open(tid, effect))
+                self.tasks.spawn(self._open(tid, effect))
 
     async def close(self) -> None:
         for timer in self._timers.values():
             timer.cancel()
         self._timers.clear()
-        await self._tasks.close()
+        await self.tasks.close()
 
 
 def _logged(tid: str, seq: int) -> Callable[[asyncio.Future[None]], None]:
