@@ -132,3 +132,37 @@ async def test_a_player_who_does_not_come_loses_by_forfeit() -> None:
             await ada.close()
     finally:
         await engine.stop()
+
+
+async def test_a_stranger_cannot_sit_at_a_tournament_table_and_creators_may_be_kept_few() -> None:
+    clock = FakeClock()
+    engine = NetworkEngine("127.0.0.1", 0, seed=5, clock=clock, club=ClubOptions(creators=frozenset({"Ada"})))
+    await engine.start()
+    try:
+        async with asyncio.timeout(SAFETY):
+            server = Server(engine.port)
+            ada, cal = ClubPlayer("ada", server), ClubPlayer("cal", server)
+            for p in (ada, cal):
+                await p.connect()
+            asked = cal.send(wire.TournamentCreate(name="Coppa", format=wire.TournamentFormat.SWISS, rounds=1, cap=2))
+            refused = await cal.until(lambda c: c.re == asked)
+            assert refused.name == "error" and refused.body.code == "not_allowed"
+            tid = await create(ada, rounds=1, cap=2)
+            bea = await WireClient.connect(engine.port, "bea")
+            for c in (ada, bea):
+                c.send(wire.TournamentJoin(tournament=tid))
+            await bea.recv_until("tournament_update")
+            await bea.close()
+            ada.send(wire.TournamentStart(tournament=tid))
+            table = (await ada.until(lambda c: c.name == "tournament_table")).body.table
+            asked = cal.send(wire.JoinTable(table=table))
+            refused = await cal.until(lambda c: c.re == asked)
+            assert refused.name == "error" and refused.body.code == "no_such_table"
+            cal.send(wire.ListTables())
+            listed = await cal.until(lambda c: c.name == "tables")
+            seats = next(t.seats for t in listed.body.tables if t.id == table)  # listed: anyone may watch
+            assert sorted(seats, key=str) == [None, "ada"]  # bea's seat is kept for her
+            for p in (ada, cal):
+                await p.close()
+    finally:
+        await engine.stop()

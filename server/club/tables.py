@@ -1,6 +1,7 @@
-"""The tables the club opens itself: journaled like any other, in the lobby (a
-tournament's are private: only its players sit there, at the seats the server chose),
-their players seated by the server, and their end told to whoever opened them."""
+"""The tables the club opens itself: journaled like any other, in the lobby (at a
+tournament's only its players sit, at the seats the server chose: its ``join_table``
+goes to the club first), their players seated by the server, and their end told to
+whoever opened them."""
 
 from __future__ import annotations
 

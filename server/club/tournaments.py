@@ -1,6 +1,6 @@
 """Tournaments on the server: each one a :class:`~scopa.server.tournament.Director` whose
 events are journaled (:mod:`.codec`) as they happen and whose effects are carried out
-here: a round's tables opened (private, seats chosen by the server) and its connected
+here: a round's tables opened (listed; their seats kept for their players) and its connected
 players seated there at once (``tournament_table``, then ``joined``), a no-show's table
 closed when the director forfeits it, each game's end told to the director, entrants
 told of every change, round and standings.
@@ -168,7 +168,7 @@ class TournamentHost:
             log.info("tournament %s: %s", tid, "cancelled" if effect.cancelled else "finished")
 
     async def _open(self, tid: str, effect: OpenTable) -> None:
-        table = await self.tables.open(effect.preset, private=True, bot_takeover=effect.bots_allowed,
+        table = await self.tables.open(effect.preset, private=False, bot_takeover=effect.bots_allowed,
                                        ended=self._ender(tid, effect.game))
         if table is None:
             return  # the game's players are forfeited at its deadline
