@@ -297,10 +297,14 @@ ITALIAN: dict[str, str] = {
     "{name} did not come back: a {strategy} bot plays the seat.":
         "{name} non è tornato: al suo posto gioca un bot {strategy}.",
     # the plain lobby
-    "[bold]c[/bold] create a table · [bold]j ID[/bold] join a table · [bold]w ID[/bold] watch a table · "
-    "[bold]b [PRESET][/bold] leaderboard · [bold]r[/bold] refresh · [bold]q[/bold] quit":
-        "[bold]c[/bold] apri un tavolo · [bold]j ID[/bold] siediti a un tavolo · [bold]w ID[/bold] guarda un "
-        "tavolo · [bold]b [GIOCO][/bold] classifica · [bold]r[/bold] aggiorna · [bold]q[/bold] esci",
+    "[bold]p [PRESET][/bold] play now · [bold]c[/bold] create a table · [bold]j ID[/bold] join a table · "
+    "[bold]w ID[/bold] watch a table · [bold]b [PRESET][/bold] leaderboard · [bold]r[/bold] refresh · "
+    "[bold]q[/bold] quit":
+        "[bold]p [GIOCO][/bold] gioca subito · [bold]c[/bold] apri un tavolo · [bold]j ID[/bold] siediti a un "
+        "tavolo · [bold]w ID[/bold] guarda un tavolo · [bold]b [GIOCO][/bold] classifica · [bold]r[/bold] aggiorna · "
+        "[bold]q[/bold] esci",
+    "Waiting for a game of {preset}: {others} other(s) waiting…":
+        "Si aspetta una partita di {preset}: {others} in attesa oltre a te…",
     "No tables yet: create one with c.": "Ancora nessun tavolo: aprine uno con c.",
     "Tables": "Tavoli",
     "({n} away)": "({n} assenti)",

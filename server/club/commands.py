@@ -25,6 +25,9 @@ if TYPE_CHECKING:
 log = logging.getLogger("scopa.server")
 
 _Command = Callable[[Director], Step]
+BOT_CLIENT = "scopa-bot"
+"""How a bot's client names itself in its ``hello`` (`scopa bot`): it may enter only the
+tournaments that allow bots."""
 
 
 class TournamentCommands:
@@ -71,6 +74,8 @@ class TournamentCommands:
         rating = await self.rating_of(name, director.state.settings.preset)
         tid = director.state.tournament
         try:
+            if sess.client.startswith(BOT_CLIENT) and not director.state.settings.bots_allowed:
+                raise TournamentError("bad_entrant", f"{director.state.settings.name} does not allow bots")
             if director.state.settings.team_size == 1:
                 entrant = Entrant.player(name)
             elif body.team is None or body.partner is None:
