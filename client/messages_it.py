@@ -158,8 +158,9 @@ ITALIAN: dict[str, str] = {
     "closed": "chiuso",
     "free": "libero",
     "{name} (away)": "{name} (assente)",
-    "c: create a table · Enter or j: join the selected table · w: watch it · ?: rules":
-        "c: apri un tavolo · Invio o j: siediti al tavolo scelto · w: guardalo · ?: regole",
+    "play now": "gioca subito",
+    "p: play now · c: create a table · Enter or j: join the selected table · w: watch it · ?: rules":
+        "p: gioca subito · c: apri un tavolo · Invio o j: siediti al tavolo scelto · w: guardalo · ?: regole",
     "No tables yet: press c to create one.": "Ancora nessun tavolo: premi c per aprirne uno.",
     "No table selected: c creates one.": "Nessun tavolo scelto: c ne apre uno.",
     "t: say something to the lobby": "t: scrivi qualcosa alla sala",

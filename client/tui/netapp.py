@@ -9,7 +9,7 @@ from typing import Any
 
 from rich.text import Text
 
-from scopa.engine import Event, GameEnded, Played, RoundEnded, RoundStarted, RuleSet
+from scopa.engine import Event, GameEnded, Played, Preset, RoundEnded, RoundStarted, RuleSet
 from scopa.protocol import ChatMessage, Command, Snapshot, TableUpdate
 from scopa.protocol.convert import rules_from_wire
 
@@ -219,6 +219,13 @@ class NetApp(ScopaApp):
                              rules=rules_line(rules_from_wire(info.rules))))
                 await self.play_at_table(invite_string(info.id, session.invite) if new.private and session.invite
                                          else None)
+            elif kind == "quick":  # the defaults' game, with whoever else asks for it
+                preset = self.defaults.preset or Preset.SCOPA
+                joined = await session.quick_play(preset, waiting=lambda others: self.tell(
+                    tr("Waiting for a game of {preset}: {others} other(s) waiting…", preset=preset.value,
+                       others=others)))
+                self.tell(tr("You sit at table {table}, seat {seat}.", table=joined.table, seat=joined.seat + 1))
+                await self.play_at_table()
             elif kind == "join":
                 table_id, _, invite = arg.partition(" ")
                 joined = await session.join_table(table_id, invite=invite or None)
