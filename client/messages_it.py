@@ -159,6 +159,8 @@ ITALIAN: dict[str, str] = {
     "free": "libero",
     "{name} (away)": "{name} (assente)",
     "play now": "gioca subito",
+    "Tournament {tournament}: you sit at table {table}, seat {seat}.":
+        "Torneo {tournament}: sei al tavolo {table}, posto {seat}.",
     "p: play now · c: create a table · Enter or j: join the selected table · w: watch it · ?: rules":
         "p: gioca subito · c: apri un tavolo · Invio o j: siediti al tavolo scelto · w: guardalo · ?: regole",
     "No tables yet: press c to create one.": "Ancora nessun tavolo: premi c per aprirne uno.",
