@@ -166,3 +166,34 @@ async def test_a_stranger_cannot_sit_at_a_tournament_table_and_creators_may_be_k
                 await p.close()
     finally:
         await engine.stop()
+
+
+async def test_a_player_who_leaves_a_game_loses_it() -> None:
+    clock = FakeClock()
+    engine = NetworkEngine("127.0.0.1", 0, seed=5, clock=clock, storage=MemoryStorage(), club=ClubOptions())
+    await engine.start()
+    try:
+        async with asyncio.timeout(SAFETY):
+            server = Server(engine.port)
+            ada = ClubPlayer("ada", server)
+            await ada.connect()
+            tid = await create(ada, rounds=1, cap=2)
+            bea = await WireClient.connect(engine.port, "bea")
+            for c in (ada, bea):
+                c.send(wire.TournamentJoin(tournament=tid))
+            await bea.recv_until("tournament_update")
+            ada.send(wire.TournamentStart(tournament=tid))
+            joined = await bea.recv_until("joined")
+            await bea.recv_until("game_start")
+            bea.send(wire.LeaveTable(table=joined.body.table))
+            final = await ada.until(final_standings)
+            rows = [(r.entrant, r.wins, r.losses) for r in final.body.rows]
+            assert rows == [("ada", 1, 0), ("bea", 0, 1)]
+            assert engine.storage is not None
+            [finished] = [r for r in await journaled(engine.storage, tid) if isinstance(r, GameFinished)]
+            bea_side = 0 if joined.body.seat == 0 else 1
+            assert finished.points[bea_side] == 0 and finished.points[1 - bea_side] >= 1
+            await bea.close()
+            await ada.close()
+    finally:
+        await engine.stop()

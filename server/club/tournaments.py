@@ -45,10 +45,11 @@ _Command = Callable[[Director], Step]
 
 def game_points(table: Table) -> tuple[int, int]:
     """A tournament game's result, each side's game points (seat 0's side first): the
-    game's totals; a side whose player left the game has 0, and the other at least 1."""
+    game's totals; a side whose player left the game (abandoned) has 0, and the other at
+    least 1.  A seat a bot took over and played to the end counts as played."""
     totals = [max(0, t) for t in (table.master.state.totals if table.master is not None else (0, 0))]
     points = [totals[0], totals[1]] if len(totals) >= 2 else [0, 0]
-    if table.forfeits:
+    if table.forfeits and table.finish_reason == wire.LeftReason.ABANDONED.value:
         lost = table.rules.side_of(table.forfeits[0])
         points[lost], points[1 - lost] = 0, max(points[1 - lost], 1)
     return points[0], points[1]
