@@ -7,6 +7,7 @@ export type Lang = "it" | "en";
 
 const EN = {
   invited: "You are invited to a table: pick a name and play.",
+  playNow: "Play now", quickWaiting: "Waiting for a game of {game}: {n} other(s) waiting…", leaveQueue: "Stop waiting",
   title: "Scopa", yourName: "Your name", play: "Play", you: "You are", lobby: "Tables", noTables: "No tables yet: create one.",
   create: "Create a table", game: "Game", players: "Players", playersDefault: "as the game says ({n})", bots: "Bots for the empty seats",
   none: "none (wait for people)", easy: "easy", medium: "medium", hard: "hard", private: "Private (only with the invite link)",
@@ -50,6 +51,7 @@ type Words = typeof EN;
 
 const IT: Words = {
   invited: "Sei invitato a un tavolo: scegli un nome e gioca.",
+  playNow: "Gioca subito", quickWaiting: "Si aspetta una partita di {game}: {n} in attesa oltre a te…", leaveQueue: "Smetti di aspettare",
   title: "Scopa", yourName: "Il tuo nome", play: "Gioca", you: "Sei", lobby: "Tavoli", noTables: "Nessun tavolo: creane uno.",
   create: "Crea un tavolo", game: "Gioco", players: "Giocatori", playersDefault: "come vuole il gioco ({n})", bots: "Bot ai posti vuoti",
   none: "nessuno (aspetta persone)", easy: "facile", medium: "medio", hard: "difficile", private: "Privato (solo con il link d'invito)",

@@ -44,6 +44,7 @@ const st = {
   totalsBefore: [] as number[], // the game's totals when the round began
   games: null as GameSummary[] | null, // the server's finished games, once asked for
   replay: null as { record: GameRecord; round: number; step: number } | null, // a finished game shown again
+  quick: null as { preset: string; others: number } | null, // waiting for a quick game (PROTOCOL.md §16)
 };
 // A page just (re)loaded knows nothing of its table: its first resume asks for a snapshot
 // (an event number above any the server gave), later ones for what they missed.
@@ -186,6 +187,7 @@ function handle(f: Frame): void {
         send("hello", { name: st.name, client: "scopa-web" });
         return;
       }
+      if (["already_at_table", "already_waiting", "not_waiting"].includes(String(b.code))) st.quick = null;
       st.status = sp.error(String(b.code), String(b.message ?? ""));
       break;
     case "redirect": {
@@ -212,7 +214,9 @@ function handle(f: Frame): void {
       st.info = b.table;
       if (b.invite) st.invite = `${location.origin}/?invite=${encodeURIComponent(`${b.table.id}.${b.invite}`)}`;
       break;
+    case "quick_waiting": if (st.quick) st.quick.others = b.others; break;
     case "joined":
+      st.quick = null;
       st.tableId = b.table; st.seat = b.seat; st.watching = false; st.gameEnd = null; st.roundEnd = null;
       saveSeat({ token: b.token, table: b.table, lastEvent: savedSeat()?.lastEvent ?? 0 });
       keepToken(b.table, b.token);
@@ -496,9 +500,24 @@ function lobbyScreen(): void {
   if (!list.length) tables.append(h("li", {}, t.noTables));
   const focused = document.activeElement?.id;
   app.replaceChildren(header(), statusLine(), h("div", { class: "split" },
-    h("div", {}, h("section", { class: "panel", "aria-labelledby": "lobby-title" }, h("h2", { id: "lobby-title" }, t.lobby), tables), createForm(), finishedGames()),
+    h("div", {}, playNow(), h("section", { class: "panel", "aria-labelledby": "lobby-title" }, h("h2", { id: "lobby-title" }, t.lobby), tables), createForm(), finishedGames()),
     chatBox(st.lobbyChat, () => "lobby", "lobby-chat")), settings());
   if (focused) document.getElementById(focused)?.focus();
+}
+
+/** The first choice: a quick game of the chosen game with whoever else asks for it. */
+function playNow(): HTMLElement {
+  const title = h("h2", { id: "quick-title" }, t.playNow);
+  if (st.quick) {
+    const quick = st.quick;
+    return h("section", { class: "panel", "aria-labelledby": "quick-title" }, title,
+      h("p", { role: "status" }, fill(t.quickWaiting, { game: gameName(quick.preset), n: quick.others })),
+      button(t.leaveQueue, () => { st.quick = null; send("quick_leave", {}); render(); }, "quiet"));
+  }
+  const preset = h("select", { id: "quick-preset" }, ...PRESETS.map((p) => h("option", { value: p }, gameName(p))));
+  return h("section", { class: "panel", "aria-labelledby": "quick-title" }, title,
+    h("label", { for: "quick-preset" }, t.game, preset),
+    button(t.playNow, () => { st.quick = { preset: preset.value, others: 0 }; send("quick_play", { preset: preset.value }); render(); }));
 }
 
 function finishedGames(): HTMLElement {
