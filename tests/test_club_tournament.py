@@ -197,3 +197,50 @@ async def test_a_player_who_leaves_a_game_loses_it() -> None:
             await ada.close()
     finally:
         await engine.stop()
+
+
+async def test_a_tournament_starts_at_its_time_and_a_late_player_is_seated_when_they_come() -> None:
+    """``starts_in``: the server starts it by itself; bea, away at the pairing, is seated as
+    soon as she connects (within the grace period); cal, busy at another table, sits down
+    with join_table once free."""
+    clock = FakeClock()
+    engine = NetworkEngine("127.0.0.1", 0, seed=5, clock=clock, storage=MemoryStorage(), club=ClubOptions())
+    await engine.start()
+    try:
+        async with asyncio.timeout(SAFETY):
+            server = Server(engine.port)
+            ada = ClubPlayer("ada", server)
+            await ada.connect()
+            tid = await create(ada, rounds=1, cap=4, starts_in=600, grace=60)
+            others = {n: await WireClient.connect(engine.port, n) for n in ("bea", "cal", "dan")}
+            for c in (ada, *others.values()):
+                c.send(wire.TournamentJoin(tournament=tid))
+            for c in others.values():
+                await c.recv_until("tournament_update")
+            await others["bea"].close()  # away when the round is paired
+            cal = others["cal"]
+            cal.send(wire.CreateTable(fill_with_bots=["greedy"]))  # busy elsewhere
+            busy = (await cal.recv_until("joined")).body.table
+            clock.advance(599.0)
+            ada.send(wire.GetStandings(tournament=tid))
+            assert (await ada.until(lambda c: c.name == "tournament_standings")).body.rows[0].played == 0
+            clock.advance(1.0)  # its start time
+            paired = await ada.until(lambda c: c.name == "tournament_round")
+            games = {p: g for g in paired.body.games for p in (g.first, g.second)}
+            told = await cal.recv_until("tournament_table")  # told, not seated: cal is at a table
+            cal.send(wire.LeaveTable(table=busy))
+            await cal.recv_until("left")
+            asked = cal.send(wire.JoinTable(table=told.body.table))
+            sat = await cal.recv_until("joined")
+            assert (sat.re, sat.body.table, sat.body.seat) == (asked, told.body.table, told.body.seat)
+            clock.advance(30.0)
+            bea = await WireClient.connect(engine.port, "bea")  # within the grace period
+            table = await bea.recv_until("tournament_table")
+            joined = await bea.recv_until("joined")
+            assert joined.re is None and joined.body.table == table.body.table and table.body.grace_ms == 30_000
+            assert (table.body.game.first, table.body.game.second) == (games["bea"].first, games["bea"].second)
+            await bea.recv_until("game_start")  # her opponent was seated at once: the game begins
+            for c in (ada, bea, cal, others["dan"]):
+                await c.close()
+    finally:
+        await engine.stop()
