@@ -5,6 +5,7 @@ whoever opened them."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -16,7 +17,7 @@ from ..journal import CreateTable
 from ..journal_values import StorageError
 from ..table import Table
 from ..table_commands import TableCommands
-from ..table_life import TableLife
+from ..table_life import TableLife, leases_of
 
 if TYPE_CHECKING:
     from ..session import ServerSession
@@ -53,6 +54,13 @@ class ClubTables:
         if table_id is None:
             log.error("no table id for a %s game: the cluster cannot give one now", preset.value)
             return None
+        leases = leases_of(self.life.shared)
+        if leases is not None:  # a cluster sharing one journal: the lease first, as for any new table
+            held: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+            leases.lease_table(table_id, lambda got: _settle(held, got))
+            if not await held:
+                log.error("table %s: not made, its lease was not given", table_id)
+                return None
         rules = RuleSet.build(preset)
         table = self.life.new_table(table_id, rules, bot_takeover, self.life.turn_timeout)
         if private:
@@ -63,11 +71,14 @@ class ClubTables:
                                           "turn_timeout": table.turn_timeout}
             if private:
                 options["invite_digest"] = table.invite_digest
+            self.life.creating.add(table.id)
             try:
                 await storage.write(CreateTable(table.id, rules, table.seed, table.private, options))
             except StorageError as exc:
                 log.error("table %s: not made, the journal refused it: %s", table.id, exc)
                 return None
+            finally:
+                self.life.creating.discard(table.id)
             table.journal.storage = storage
             table.on_result = self.life.archive.finish
         when_finished(table, ended)
@@ -87,3 +98,8 @@ class ClubTables:
         table.journal.tell_when_stored(table.announce_seats)
         table.start()
         self.tables.update(table)
+
+
+def _settle(future: asyncio.Future[bool], value: bool) -> None:
+    if not future.done():
+        future.set_result(value)
