@@ -20,7 +20,7 @@ from scopa.server import NetworkEngine
 from scopa.server.clock import FakeClock
 from scopa.server.club import ClubOptions, TableOpened
 from scopa.server.tournament import GameFinished, Phase
-from test_club_tournament import core_rows, create, director_of, journaled, rows_of
+from test_club_tournament import create, director_of, journaled, rows_of
 
 pytestmark = pytest.mark.process
 
@@ -70,7 +70,7 @@ async def run_across_a_restart(db: str) -> None:
             assert after[: len(before)] == before  # nothing journaled before the restart changed
             director = director_of(after)
             assert director.state.phase is Phase.FINISHED and len(director.state.rounds) == 3
-            assert all(rows_of(f) == core_rows(director.standings()) for f in finals)
+            assert all(rows_of(f.body.rows) == rows_of(director.standings()) for f in finals)
             finished = [r for r in after if isinstance(r, GameFinished)]
             assert sorted(g.game for g in finished) == sorted(g.key for r in director.state.rounds for g in r.games)
             held_game = next(g for g in director.state.rounds[1].games if "p0" in g.sides)

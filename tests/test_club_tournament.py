@@ -12,7 +12,6 @@ from collections.abc import Sequence
 import pytest
 
 from club_players import ClubPlayer, Server, final_standings
-from scopa.protocol import Command
 from scopa.protocol import commands as wire
 from scopa.server import NetworkEngine
 from scopa.server.clock import FakeClock
@@ -27,12 +26,8 @@ pytestmark = pytest.mark.integration
 SAFETY = 120
 
 
-def rows_of(cmd: Command) -> list[tuple[object, ...]]:
-    return [(r.rank, r.entrant, r.match_points, r.buchholz, r.game_points, r.played, r.wins, r.draws, r.losses, r.byes)
-            for r in cmd.body.rows]
-
-
-def core_rows(rows: Sequence[StandingRow]) -> list[tuple[object, ...]]:
+def rows_of(rows: Sequence[StandingRow | wire.StandingsRow]) -> list[tuple[object, ...]]:
+    """Standings rows, the core's or the wire's, as comparable tuples."""
     return [(r.rank, r.entrant, r.match_points, r.buchholz, r.game_points, r.played, r.wins, r.draws, r.losses, r.byes)
             for r in rows]
 
@@ -78,7 +73,7 @@ async def test_a_swiss_tournament_of_nine_bots_runs_to_its_end_by_itself() -> No
             director = director_of(records)
             assert director.state.phase is Phase.FINISHED and len(director.state.rounds) == 4
             assert all(len(r.games) == 4 and len(r.byes) == 1 for r in director.state.rounds)
-            assert all(rows_of(f) == core_rows(director.standings()) for f in finals)
+            assert all(rows_of(f.body.rows) == rows_of(director.standings()) for f in finals)
             # each game's result is the one its table journaled (seat 0's side first)
             tables = {r.game: r.table for r in records if isinstance(r, TableOpened)}
             results = {t.id: t.totals for t in await engine.results(1000)}
