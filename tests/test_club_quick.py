@@ -122,3 +122,21 @@ async def test_a_player_with_bot_after_plays_bots_when_nobody_comes(engine: Netw
         start = await ada.recv_until("game_start")
         assert start.recipient == f"table:{joined.body.table}/all"
         await ada.close()
+
+
+async def test_a_player_who_sat_down_elsewhere_is_paired_with_nobody(engine: NetworkEngine, clock: FakeClock) -> None:
+    async with asyncio.timeout(SAFETY):
+        ada, bea, cal = [await WireClient.connect(engine.port, n) for n in ("ada", "bea", "cal")]
+        for c in (ada, bea):
+            c.send(wire.QuickPlay())
+            await c.recv_until("quick_waiting")
+        bea.send(wire.CreateTable(fill_with_bots=["greedy"]))  # bea sits down at a table of her own
+        own = (await bea.recv_until("joined")).body.table
+        clock.advance(1.0)  # nobody to pair ada with: she waits on
+        cal.send(wire.QuickPlay())
+        await cal.recv_until("quick_waiting")
+        clock.advance(1.0)
+        joined = [await c.recv_until("joined") for c in (ada, cal)]
+        assert joined[0].body.table == joined[1].body.table != own
+        for c in (ada, bea, cal):
+            await c.close()

@@ -127,8 +127,15 @@ class QuickHost:
             self._timer = self.clock.call_later(due - self.clock.now(), self._wave)
 
     def _wave(self) -> None:
+        """Seat whoever can be seated now; a player who sat down at a table meanwhile
+        waits no more (and is paired with nobody)."""
         self._timer = None
-        self._carry_out(self.pool.wave(self.clock.now()))
+        effects: list[QuickEffect] = []
+        for key, (sess, _) in list(self._asked.items()):
+            if sess.table_id is not None and any(e.player == sess.name for p in Preset for e in self.pool.waiting(p)):
+                del self._asked[key]
+                effects += self.pool.leave(sess.name or "")
+        self._carry_out([*effects, *self.pool.wave(self.clock.now())])
 
     async def close(self) -> None:
         if self._timer is not None:
