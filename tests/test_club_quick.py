@@ -10,13 +10,16 @@ from collections.abc import AsyncIterator
 
 import pytest
 
+from scopa.protocol import ErrorCode
 from scopa.protocol import commands as wire
 from scopa.server import NetworkEngine
 from scopa.server.clock import FakeClock
 from scopa.server.club import ClubOptions
+from scopa.server.club.views import error_code
 from scopa.server.journal import SaveRatings
 from scopa.server.journal_values import Rating
 from scopa.server.memory_journal import MemoryStorage
+from scopa.server.tournament import TournamentError
 from wire_client import WireClient
 
 pytestmark = pytest.mark.integration
@@ -140,3 +143,8 @@ async def test_a_player_who_sat_down_elsewhere_is_paired_with_nobody(engine: Net
         assert joined[0].body.table == joined[1].body.table != own
         for c in (ada, bea, cal):
             await c.close()
+
+
+def test_a_refusal_the_wire_does_not_name_is_a_bad_body() -> None:
+    assert error_code(TournamentError("tournament_full", "full")) is ErrorCode.TOURNAMENT_FULL
+    assert error_code(TournamentError("bad_bot_after", "negative")) is ErrorCode.BAD_BODY

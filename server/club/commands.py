@@ -17,7 +17,7 @@ from ..text import name_key
 from ..tournament import Director, Entrant, Format, Phase, Settings, Step, TieBreak, TournamentError
 from .quick import RatingOf
 from .tournaments import TournamentHost
-from .views import info_view, standings_view
+from .views import error_code, info_view, standings_view
 
 if TYPE_CHECKING:
     from ..session import ServerSession
@@ -50,7 +50,7 @@ class TournamentCommands:
                                 now + body.starts_in if body.starts_in is not None else None, float(body.grace),
                                 body.bots_allowed, TieBreak(body.tie_break.value))  # fmt: skip
         except TournamentError as exc:
-            sess.error(ErrorCode(exc.code), str(exc), re=seq)
+            sess.error(error_code(exc), str(exc), re=seq)
             return
         self.host.last += 1
         tid = f"c{self.host.last}"
@@ -84,7 +84,7 @@ class TournamentCommands:
                 entrant = Entrant.team(body.team, name, body.partner)
             step = director.register(entrant, rating, self.host.now())
         except TournamentError as exc:
-            sess.error(ErrorCode(exc.code), str(exc), re=seq)
+            sess.error(error_code(exc), str(exc), re=seq)
             return
         self.host.carry_out(tid, step, sess, seq)
 
@@ -113,6 +113,6 @@ class TournamentCommands:
         try:
             step = command(director)
         except TournamentError as exc:
-            sess.error(ErrorCode(exc.code), str(exc), re=seq)
+            sess.error(error_code(exc), str(exc), re=seq)
             return
         self.host.carry_out(tid, step, sess, seq)

@@ -18,6 +18,7 @@ from ..tasks import BackgroundTasks
 from ..text import name_key
 from ..tournament import QuickBotGame, QuickEffect, QuickEntry, QuickPaired, QuickPool, QuickWaiting, TournamentError
 from .tables import ClubTables
+from .views import error_code
 
 if TYPE_CHECKING:
     from ..session import ServerSession
@@ -65,7 +66,7 @@ class QuickHost:
             effects = self.pool.join(QuickEntry(name, body.preset, rating, since, bot_after))
         except TournamentError as exc:
             _, seq = self._asked.pop(name_key(name))
-            sess.error(ErrorCode(exc.code), str(exc), re=seq)
+            sess.error(error_code(exc), str(exc), re=seq)
             return
         self._carry_out(effects)
 

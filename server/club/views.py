@@ -5,7 +5,16 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from scopa.protocol import commands as wire
-from scopa.server.tournament import Pairing, StandingRow, TournamentState
+from scopa.protocol.errors import ErrorCode
+from scopa.server.tournament import Pairing, StandingRow, TournamentError, TournamentState
+
+
+def error_code(refusal: TournamentError) -> ErrorCode:
+    """The wire's code of a refusal of the core (one the wire does not name: ``bad_body``)."""
+    try:
+        return ErrorCode(refusal.code)
+    except ValueError:
+        return ErrorCode.BAD_BODY
 
 
 def game_view(game: Pairing) -> wire.TournamentGame:
