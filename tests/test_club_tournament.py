@@ -7,7 +7,9 @@ Time is the server's fake clock."""
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections.abc import Sequence
+from typing import Any
 
 import pytest
 
@@ -16,7 +18,7 @@ from scopa.protocol import commands as wire
 from scopa.server import NetworkEngine
 from scopa.server.clock import FakeClock
 from scopa.server.club import ClubOptions, TableOpened, decode, is_event
-from scopa.server.journal import Journal
+from scopa.server.journal import AppendTournamentEvent, Journal, Request
 from scopa.server.memory_journal import MemoryStorage
 from scopa.server.tournament import Director, GameFinished, Phase, StandingRow
 from wire_client import WireClient
@@ -238,4 +240,39 @@ async def test_a_tournament_starts_at_its_time_and_a_late_player_is_seated_when_
             for c in (ada, bea, cal, others["dan"]):
                 await c.close()
     finally:
+        await engine.stop()
+
+
+class HeldJournal(MemoryStorage):
+    """A journal that stores a tournament's events only once ``gate`` is open."""
+
+    blocks = True
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.gate = threading.Event()
+
+    def run_batch(self, requests: Sequence[Request]) -> list[Any]:
+        if any(isinstance(r, AppendTournamentEvent) for r in requests):
+            self.gate.wait(SAFETY)
+        return super().run_batch(requests)
+
+
+async def test_nobody_hears_of_a_tournament_event_before_the_journal_holds_it() -> None:
+    journal = HeldJournal()
+    engine = NetworkEngine("127.0.0.1", 0, seed=5, clock=FakeClock(), storage=journal, club=ClubOptions())
+    await engine.start()
+    try:
+        async with asyncio.timeout(SAFETY):
+            ada = await WireClient.connect(engine.port, "ada")
+            created = ada.send(wire.TournamentCreate(name="Coppa", format=wire.TournamentFormat.SWISS, rounds=1, cap=2))
+            ada.send(wire.ListTables())  # answered at once, after the create was carried out
+            first = await ada.recv_until("tables", "tournament_update")
+            assert first.name == "tables"  # the create's answer waits for the journal
+            journal.gate.set()
+            update = await ada.recv_until("tournament_update")
+            assert update.re == created and update.body.tournament.phase == "registering"
+            await ada.close()
+    finally:
+        journal.gate.set()
         await engine.stop()

@@ -29,7 +29,7 @@ from ..tasks import BackgroundTasks
 from ..text import name_key
 from ..tournament import (
     AnnounceRound, AnnounceStandings, Arrived, Director, Effect, ForfeitSeats, GameKey, OpenTable, RecordResults, Step,
-    TournamentError,
+    TournamentError, TournamentState,
 )  # fmt: skip
 from .codec import Record, ResultsKept, TableOpened, decode, encode, is_event
 from .tables import ClubTables, when_finished
@@ -69,6 +69,7 @@ class TournamentHost:
         self._game_of: dict[str, tuple[str, GameKey]] = {}  # table id -> its tournament game
         self._seats: dict[str, dict[str, int]] = {}  # table id -> player -> seat
         self._timers: dict[str, Timer] = {}
+        self._told: dict[str, asyncio.Future[None]] = {}  # tournament -> its last step told once stored
         self.last = 0  # the highest tournament number
         self._offset = time.time() - clock.now()
         self.tasks = BackgroundTasks()
@@ -138,17 +139,28 @@ class TournamentHost:
         self.carry_out(tid, step)
 
     def carry_out(self, tid: str, step: Step, sess: ServerSession | None = None, seq: int | None = None) -> None:
-        """Journal a step's events, carry out its effects, tell the entrants (and ``sess``,
-        whose command ``seq`` it was)."""
-        self._journal(tid, step.events)
-        for effect in step.effects:
-            self._effect(tid, effect)
-        if sess is not None or any(not isinstance(e, Arrived) for e in step.events):
-            self._tell_entrants(tid, wire.TournamentUpdate(tournament=info_view(self.directors[tid].state)), sess, seq)
+        """Journal a step's events; once the journal holds them (nobody hears of an event
+        before), carry out its effects and tell the entrants (and ``sess``, whose command
+        ``seq`` it was), each step's in the order of the steps."""
+        written = self._journal(tid, step.events)
+        state = self.directors[tid].state
+        tell = sess is not None or any(not isinstance(e, Arrived) for e in step.events)
         self._arm(tid)
 
-    def _effect(self, tid: str, effect: Effect) -> None:
-        state = self.directors[tid].state
+        def announce() -> None:
+            for effect in step.effects:
+                self._effect(tid, effect, state)
+            if tell:
+                self._tell_entrants(tid, wire.TournamentUpdate(tournament=info_view(state)), sess, seq)
+
+        before = self._told.get(tid)
+        if before is None and not written:
+            announce()
+            return
+        told = self._told[tid] = asyncio.ensure_future(_when_stored(before, written, announce, tid))
+        told.add_done_callback(lambda done: self._told.pop(tid) if self._told.get(tid) is done else None)
+
+    def _effect(self, tid: str, effect: Effect, state: TournamentState) -> None:
         if isinstance(effect, OpenTable):
             self.tasks.spawn(self._open(tid, effect))
         elif isinstance(effect, ForfeitSeats):
@@ -200,8 +212,10 @@ class TournamentHost:
         log.info("tournament %s: game %s ended %s", tid, game, points)
         self._run(tid, lambda d: d.finish_game(game, points, self.now()))
 
-    def _journal(self, tid: str, records: Iterable[Record]) -> None:
+    def _journal(self, tid: str, records: Iterable[Record]) -> list[asyncio.Future[None]]:
+        """Journal these records of the tournament: the writes (none without a journal)."""
         storage = self.life.storage
+        writes: list[asyncio.Future[None]] = []
         for record in records:
             kind, data = encode(record)
             seq = self.seq[tid]
@@ -209,6 +223,8 @@ class TournamentHost:
             if storage is not None:
                 written = asyncio.ensure_future(storage.write(AppendTournamentEvent(tid, seq, kind, data)))
                 written.add_done_callback(_logged(tid, seq))
+                writes.append(written)
+        return writes
 
     def _tell_entrants(self, tid: str, body: wire.Body, sess: ServerSession | None = None,
                        seq: int | None = None) -> None:
@@ -274,7 +290,22 @@ class TournamentHost:
         for timer in self._timers.values():
             timer.cancel()
         self._timers.clear()
+        for told in list(self._told.values()):
+            told.cancel()
         await self.tasks.close()
+
+
+async def _when_stored(before: asyncio.Future[None] | None, written: Sequence[asyncio.Future[None]],
+                       announce: Callable[[], None], tid: str) -> None:
+    """``announce`` once the step before has been told and these writes are stored (a write
+    the journal refused is logged; the step is told all the same)."""
+    if before is not None:
+        await asyncio.gather(before, return_exceptions=True)
+    await asyncio.gather(*written, return_exceptions=True)
+    try:
+        announce()
+    except Exception:  # noqa: BLE001 - one tournament's failure must not stop the others
+        log.exception("tournament %s: its step could not be carried out", tid)
 
 
 def _logged(tid: str, seq: int) -> Callable[[asyncio.Future[None]], None]:
