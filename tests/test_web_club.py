@@ -48,3 +48,30 @@ async def test_two_people_pressing_play_now_sit_at_one_table(club_site: Site, br
         await page.wait_for_selector("#turn", timeout=WAIT)  # at the table: the game began
     tables = [t for t in club_site.engine.tables.values()]
     assert len(tables) == 1 and sorted(s.name for s in tables[0].seats if s is not None) == ["ada", "bob"]
+
+
+async def test_a_tournament_from_the_browser(club_site: Site, browser: Browser) -> None:  # noqa: F811
+    """ada creates a tournament and registers, bob registers, ada starts it: the server
+    seats both at their table; the standings are shown on asking."""
+    ada = await open_page(browser, club_site, "ada", DESKTOP)
+    await ada.get_by_role("button", name="Show the tournaments").click()
+    await ada.get_by_text("No tournament open.").wait_for(timeout=WAIT)
+    await ada.fill("#t-name", "Coppa")
+    await ada.fill("#t-rounds", "1")
+    await ada.fill("#t-cap", "2")
+    await ada.get_by_role("button", name="Create a tournament").click()
+    await ada.get_by_text("Coppa · Swiss · Scopa · registering · round 0 · 0/2").wait_for(timeout=WAIT)
+    await ada.get_by_role("button", name="Register").click()
+    await ada.get_by_text("1/2: ada").wait_for(timeout=WAIT)
+    bob = await open_page(browser, club_site, "bob", DESKTOP)
+    await bob.get_by_role("button", name="Show the tournaments").click()
+    await bob.get_by_role("button", name="Register").click()
+    await bob.get_by_text("2/2: ada, bob").wait_for(timeout=WAIT)
+    assert await bob.get_by_role("button", name="Start").count() == 0  # only its creator starts it
+    await bob.get_by_role("button", name="Standings").click()
+    await bob.get_by_text("Standings after round 0").wait_for(timeout=WAIT)
+    await ada.get_by_role("button", name="Start").click()
+    for page in (ada, bob):
+        await page.wait_for_selector("#turn", timeout=WAIT)  # seated by the server: the game began
+    tables = [t for t in club_site.engine.tables.values()]
+    assert len(tables) == 1 and sorted(s.name for s in tables[0].seats if s is not None) == ["ada", "bob"]
