@@ -27,6 +27,7 @@ from scopa.server.journal_values import Account, GamePlayer, Rating, StorageErro
 from scopa.server.journal import (
     AccountOf,
     AppendAction,
+    AppendTournamentEvent,
     ClearSeat,
     CloseTable,
     CreateTable,
@@ -38,6 +39,7 @@ from scopa.server.journal import (
     LoadDamaged,
     LoadRefusals,
     LoadResults,
+    LoadTournamentEvents,
     LoadUnfinished,
     MarkDamaged,
     RatingUpdate,
@@ -174,6 +176,24 @@ async def test_the_same_action_index_is_journaled_once_and_a_gap_is_refused(kind
         assert isinstance(other, StorageError) and "journaled already" in str(other)
         assert isinstance(gap, StorageError) and "5 given, 3 expected" in str(gap)
         assert await batch(db, [LoadActions("1")]) == [[DEAL, PLAYS[0], PLAYS[1]]]
+    finally:
+        await close(db)
+
+
+async def test_a_tournament_event_is_journaled_once_and_read_back_in_order(kind: Kind) -> None:
+    db = await kind.open()
+    try:
+        events = [AppendTournamentEvent("c2", 0, "Created", '{"a": 1}'), AppendTournamentEvent("c1", 0, "Created", "{}"),
+                  AppendTournamentEvent("c1", 1, "Registered", '{"b": 2}')]
+        assert await batch(db, events) == [None, None, None]
+        assert await batch(db, events[1:]) == [None, None]  # a batch retried stores nothing twice
+        [other] = await batch(db, [AppendTournamentEvent("c1", 1, "Started", "{}")])  # another event for a seq
+        assert isinstance(other, StorageError) and "stored already" in str(other)
+        if kind.reopens:
+            await close(db)
+            db = await kind.open()
+        assert await one(db, LoadTournamentEvents()) == [("c1", 0, "Created", "{}"), ("c1", 1, "Registered", '{"b": 2}'),
+                                                         ("c2", 0, "Created", '{"a": 1}')]
     finally:
         await close(db)
 
