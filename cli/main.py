@@ -16,7 +16,7 @@ from rich.console import Console
 from scopa.client.text import DeckStyle
 from scopa.engine import Preset, RuleSetError
 
-from . import admin, arena, cluster, lan, net, records, serve, web
+from . import admin, arena, cluster, lan, net, records, serve, tournament, web
 from .options import add_rules_arguments, rules_from_args
 
 
@@ -62,6 +62,7 @@ def build_parser() -> argparse.ArgumentParser:
     admin.add_admin_subcommand(sub)
     lan.add_servers_subcommand(sub)
     net.add_subcommands(sub, add_rules_arguments, _display_arguments)  # play, bot, watch
+    tournament.add_subcommand(sub, net.connection_arguments)
     arena.add_subcommand(sub)
     web.add_web_subcommand(sub)  # scopa web, scopa serve --web: the browser client
     return parser

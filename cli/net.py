@@ -35,7 +35,7 @@ AddArguments = Callable[[argparse.ArgumentParser], None]
 def add_subcommands(sub: Any, add_rules: AddArguments, add_display: AddArguments) -> None:
     """Add ``play``, ``bot`` and ``watch`` to the `scopa` command's subparsers."""
     play = sub.add_parser("play", help="connect to a server: the lobby, then games in this terminal")
-    _connection_arguments(play, default_name=default_name(), default_server=None)
+    connection_arguments(play, default_name=default_name(), default_server=None)
     play.add_argument("--state-dir", metavar="DIR", default=None,
                       help="where seat tokens are kept so that a restarted client can return to its game "
                            "(default: your user state directory, or $SCOPA_STATE_DIR)")
@@ -45,13 +45,15 @@ def add_subcommands(sub: Any, add_rules: AddArguments, add_display: AddArguments
     add_display(play)
 
     bot = sub.add_parser("bot", help="run a bot against a server")
-    _connection_arguments(bot, default_name=None)
+    connection_arguments(bot, default_name=None)
     who = bot.add_mutually_exclusive_group()
     who.add_argument("--strategy", choices=tuple(STRATEGIES), default="greedy", metavar="NAME",
                      help=f"built-in bot or level: {', '.join(STRATEGIES)}; default greedy")
     who.add_argument("--bot", metavar="MODULE:CLASS",
                      help="your own Bot subclass, e.g. mybot:MyBot or path/to/mybot.py:MyBot")
     bot.add_argument("--table", metavar="ID", help="join this table (default: the first waiting one, or a new one)")
+    bot.add_argument("--tournament", metavar="ID",
+                     help="enter this tournament (where it allows bots) and play its games until it ends")
     bot.add_argument("--games", type=int, default=1, metavar="N", help="games to play before exiting; default 1")
     bot.add_argument("--seed", type=int, help="seed of a bot that draws at random (random, expert, ismcts, easy, hard)")
     bot.add_argument("--fill-with-bots", default="", metavar="NAMES",
@@ -64,7 +66,7 @@ def add_subcommands(sub: Any, add_rules: AddArguments, add_display: AddArguments
                           "back for S seconds (0: give up at once); default 130")
 
     watch = sub.add_parser("watch", help="watch a table's game (public events only)")
-    _connection_arguments(watch, default_name=default_name() + "-watch")
+    connection_arguments(watch, default_name=default_name() + "-watch")
     which = watch.add_mutually_exclusive_group(required=True)
     which.add_argument("--table", metavar="ID", help="the table to watch (a public one)")
     which.add_argument("--invite", metavar="INVITE", type=_invite,
@@ -73,7 +75,7 @@ def add_subcommands(sub: Any, add_rules: AddArguments, add_display: AddArguments
     add_rules(bot)  # tables it creates (and, when given, the only tables it joins)
 
 
-def _connection_arguments(p: argparse.ArgumentParser, default_name: str | None,
+def connection_arguments(p: argparse.ArgumentParser, default_name: str | None,
                           default_server: str | None = f"127.0.0.1:{DEFAULT_PORT}") -> None:
     p.add_argument("address", nargs="?", default=None, metavar="HOST:PORT", help="the same as --server")
     p.set_defaults(server_default=default_server)
@@ -137,6 +139,8 @@ def run(args: argparse.Namespace, console: Console) -> int:
             return interrupt.run(_play(args, host, port, console, link))
         if args.command == "watch":
             return interrupt.run(_watch(args, host, port, console, link))
+        if args.command == "tournament":
+            return interrupt.run(_tournament(args, host, port, console, link))
         return interrupt.run(_bot(args, host, port, console, link))
     except (ConnectionLost, CertificateRefused) as exc:
         console.print(f"[red]{escape(str(exc))}[/red]", soft_wrap=True, emoji=False)  # a fingerprint's :CD: is no emoji
@@ -269,9 +273,21 @@ async def _bot(args: argparse.Namespace, host: str, port: int, console: Console,
 
         session.add_listener(lambda event: log(_link_line(event)))
 
+        if args.tournament is not None:
+            from .tournament import play_tournament
+
+            await play_tournament(session, args.tournament, player, log)
+            return 0
         runner = BotRunner(session, player, args.games, args.table, rules, fill, log)
         await runner.run()
     return 0
+
+
+async def _tournament(args: argparse.Namespace, host: str, port: int, console: Console, link: dict[str, Any]) -> int:
+    from .tournament import run as run_tournament
+
+    async with await ClientSession.connect(host, port, args.name, password=_password(), **link) as session:
+        return await run_tournament(args, session, console)
 
 
 async def _connect_patiently(host: str, port: int, name: str, say: Callable[[str], None],

@@ -64,6 +64,8 @@ def add_serve_subcommand(sub: Any) -> None:
     serve.add_argument("--log-format", choices=("text", "json"), default="text",
                        help="the log on stderr: text lines (default) or one JSON object a line (time, level, "
                             "event, table, member, message) for a log store")
+    serve.add_argument("--tournament-creator", action="append", default=[], metavar="NAME",
+                       help="only this name may create tournaments (repeat for more); default: any player")
     admin.add_serve_options(serve)
     web.add_serve_options(serve)
     lan.add_serve_options(serve)
@@ -73,11 +75,12 @@ def add_serve_subcommand(sub: Any) -> None:
 def run_serve(args: argparse.Namespace, console: Console) -> int:
     """``scopa serve``: run a server until Ctrl-C; the exit status."""
     from scopa.server import Limits, serve  # imported here: the other commands start without the server
+    from scopa.server.club import ClubOptions
     from scopa.server.lan import LanIdentity, announces
     from scopa.server.core.proxies import parse_networks
     from scopa.server.journal.values import StorageError
     from scopa.server.core.jsonlog import configure
-    from scopa.server.web.front import WebOptions
+    from scopa.server.web import WebOptions
 
     try:
         limits = Limits.from_options(admin.limit_options(args))
@@ -156,7 +159,7 @@ def run_serve(args: argparse.Namespace, console: Console) -> int:
                           admin_token_file=getattr(args, "admin_token_file", None),
                           bot_workers=getattr(args, "bot_workers", 1), lan=identity,
                           rate_shared_addresses=args.rate_shared_address, cluster=cluster, metrics=metrics_at,
-                          **options),
+                          club=ClubOptions(creators=frozenset(args.tournament_creator) or None), **options),
                       loop_factory=loop_factory)
     except KeyboardInterrupt:
         pass

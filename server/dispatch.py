@@ -19,6 +19,7 @@ from .conn import Connections, Refusal
 from .greeting import Greeting
 
 if TYPE_CHECKING:
+    from .club import Club
     from .conn import ServerSession
     from .table import Table
 
@@ -50,6 +51,8 @@ class Dispatcher:
         self.at_tables = at_tables
         self.secrets = PlainSecrets()
         """Whether a connection may send a password or the operator's token (server/core/tls.py)."""
+        self.club: Club | None = None
+        """Quick play and tournaments (server/club/; None: the server answers their commands unexpected_command)."""
 
     # ------------------------------------------------------------------ connections (SessionHost)
 
@@ -84,6 +87,8 @@ class Dispatcher:
         if watched is not None:
             watched.broadcaster.unwatch(sess, tell=False)
         self.lobby_watchers.discard(sess)
+        if self.club is not None:
+            self.club.gone(sess)
         if table is not None:
             waiting = table.state is wire.TableState.WAITING
             if table.state is wire.TableState.PLAYING or (waiting and not sess.said_bye):
@@ -133,7 +138,8 @@ class Dispatcher:
             case wire.CreateTable():
                 self.life.create(sess, body, seq)
             case wire.JoinTable():
-                self.at_tables.join(sess, body, seq)
+                if self.club is None or not self.club.join_table(sess, body, seq):
+                    self.at_tables.join(sess, body, seq)
             case wire.LeaveTable():
                 self.at_tables.leave(sess, body.table, seq)
             case wire.Chat():
@@ -148,6 +154,8 @@ class Dispatcher:
             case wire.ClaimName():
                 if not self._in_clear(sess, "a password", ErrorCode.BAD_PASSWORD, seq):
                     self.accounts.claim_name(sess, body, seq)
+            case _ if self.club is not None and self.club.handles(body):
+                self.club.dispatch(sess, body, seq)
             case _ if self.archive.handles(body):
                 self.archive.dispatch(sess, body, seq)
             case _:

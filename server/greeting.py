@@ -6,7 +6,7 @@ back (``resume``)."""
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from scopa.bots import STRATEGIES
 from scopa.protocol import PROTOCOL_VERSION
@@ -43,6 +43,8 @@ class Greeting:
         self.resumes = ResumeGate(tables.limits, tables.clock)
         self.shared: SharedLobby | None = None
         """In a cluster: the lobby shared with the other servers (names unique across them)."""
+        self.on_welcome: Callable[[ServerSession], None] | None = None
+        """Told of each connection welcomed by name (quick play and tournaments: server/club/)."""
 
     def hello(self, sess: ServerSession, body: wire.Hello, seq: int, verified: bool = False) -> None:
         if body.resume is not None:
@@ -98,6 +100,8 @@ class Greeting:
         sess.tell(self._welcome_body(body.name), re=seq)
         self.feed.lobby_changed()
         log.info("connection %s is %s (client %r)", sess.id, sess.party, sess.client)
+        if self.on_welcome is not None:
+            self.on_welcome(sess)
 
     def _welcome_body(self, name: str) -> wire.Welcome:
         """The ``welcome`` of ``name`` (in a cluster, with the addresses it can be reached at)."""

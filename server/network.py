@@ -48,6 +48,7 @@ from .journal import Journal, JournalBackend, TableResult, QueuedStorage, open_s
 from .table import Table
 
 if TYPE_CHECKING:
+    from .club import Club, ClubOptions
     from .cluster import ClusterMember, ClusterOptions
 
 log = logging.getLogger("scopa.server")
@@ -77,7 +78,7 @@ class NetworkEngine:
                  admin_token_file: str | None = None, accounts: bool = False, bot_workers: int = 1,
                  trusted_proxies: Sequence[str] = (), rate_shared_addresses: Sequence[str] = (),
                  cluster: ClusterOptions | None = None, tls: ServerTls | None = None,
-                 allow_plain_secrets: bool = False) -> None:
+                 allow_plain_secrets: bool = False, club: ClubOptions | None = None) -> None:
         """``db``: an SQLite file journaling every table (unfinished games are restored
         from it by :meth:`start`); or any ``storage``; neither: nothing persists.
 
@@ -98,7 +99,7 @@ class NetworkEngine:
         listed here, names are unique across them; ``tls``: every port of the server speaks
         TLS with this certificate (server/core/tls.py); ``allow_plain_secrets``: without
         ``tls``, passwords and the operator's commands are taken from any address, not
-        only from loopback."""
+        only from loopback; ``club``: run quick play and tournaments (server/club/)."""
         if bot_workers < 1:
             raise ValueError("bot_workers must be at least 1")
         self.clock: Clock = clock if clock is not None else SystemClock()
@@ -136,6 +137,14 @@ class NetworkEngine:
                                  TableCommands(self.connections, self.seating, self.life, self.ratings))
         self.tls = tls
         self.router.secrets = PlainSecrets(tls=tls is not None, allowed=allow_plain_secrets)
+        self.club: Club | None = None
+        """Quick play and tournaments (None: not run here)."""
+        if club is not None:
+            from .club import Club
+
+            self.club = self.router.club = Club(club, self.life, self.router.at_tables, self.connections, self.clock,
+                                                self.ratings)
+            self.router.greeting.on_welcome = self.club.welcomed
         self._server: asyncio.Server | None = None
         self._front: asyncio.Server | None = None  # in a cluster: the port shared with the members on this host
         self.announcer: Announcer | None = None
@@ -170,6 +179,8 @@ class NetworkEngine:
         elsewhere, as its web page: the cluster lists no member before it can be reached)."""
         if self.storage is not None:  # a cluster sharing the journal restores the tables it takes the leases of
             await self.life.restore_tables(games=self.cluster is None or not self.cluster.options.shared_journal)
+            if self.club is not None:
+                await self.club.restore()
         first_use()
         loop = asyncio.get_running_loop()
         self._server = await loop.create_server(self.new_session, self.host, self.port, **self.tls_options())
@@ -229,6 +240,8 @@ class NetworkEngine:
                 await asyncio.wait_for(sess.wait_closed(), 2)
             except TimeoutError:
                 sess.abort()
+        if self.club is not None:
+            await self.club.close()
         await self.ratings.close()
         await self.archive.close()
         await self.accounts.close()

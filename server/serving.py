@@ -17,6 +17,7 @@ from .core import Collector, follow_member, Limits, ServerTls
 from .network import DEFAULT_TURN_TIMEOUT, NetworkEngine
 
 if TYPE_CHECKING:
+    from .club import ClubOptions
     from .cluster import ClusterOptions
     from .endpoints import MetricsPort, Probes
     from .web import WebFront, WebOptions
@@ -33,7 +34,7 @@ async def serve(host: str = "127.0.0.1", port: int = DEFAULT_PORT, seed: int | N
                 announce: Callable[[NetworkEngine], None] | None = None,
                 cluster: ClusterOptions | None = None, tls: ServerTls | None = None,
                 allow_plain_secrets: bool = False,
-                metrics: tuple[str, int] | Literal["web"] | None = None) -> None:
+                metrics: tuple[str, int] | Literal["web"] | None = None, club: ClubOptions | None = None) -> None:
     """Run a server until cancelled (Ctrl-C, SIGTERM) or stopped by the operator, then
     shut down cleanly; ``db``: the journal (a SQLite file or a postgresql:// URL; games
     survive restarts) or None (nothing persists); ``accounts``: names may be claimed with
@@ -46,11 +47,12 @@ async def serve(host: str = "127.0.0.1", port: int = DEFAULT_PORT, seed: int | N
     ``tls``: every port speaks TLS with this certificate, announced with its fingerprint
     (server/core/tls.py); ``allow_plain_secrets``: see NetworkEngine.
     ``metrics``: serve ``/metrics``, ``/healthz`` and ``/readyz`` (server/endpoints.py) on
-    this host and port, or on the web port (``"web"``)."""
+    this host and port, or on the web port (``"web"``); ``club``: run quick play and
+    tournaments (server/club/)."""
     engine = NetworkEngine(host, port, seed, db=db, limits=limits, turn_timeout=turn_timeout,
                            admin_token_file=admin_token_file, accounts=accounts, bot_workers=bot_workers,
                            trusted_proxies=trusted_proxies, rate_shared_addresses=rate_shared_addresses,
-                           cluster=cluster, tls=tls, allow_plain_secrets=allow_plain_secrets)
+                           cluster=cluster, tls=tls, allow_plain_secrets=allow_plain_secrets, club=club)
     await engine.start(join=False)
     front: WebFront | None = None
     probes: Probes | None = None

@@ -25,9 +25,10 @@ from scopa.protocol.convert import card_str
 from scopa.server import NetworkEngine
 from scopa.server.journal.values import Account, GamePlayer, Rating, StorageError
 from scopa.server.journal.commands import (
-    AccountOf, AppendAction, ClearSeat, CloseTable, CreateTable, ClaimTable, FinishedGameOf, FinishTable,
-    LastTableId, LoadActions, LoadDamaged, LoadRefusals, LoadResults, LoadUnfinished, MarkDamaged, RatingUpdate,
-    Ratings, RecordRefusal, Request, SaveAccount, SetSeat, StartTable, TakeTableIds
+    AccountOf, AppendAction, AppendTournamentEvent, ClearSeat, CloseTable, CreateTable, ClaimTable, FinishedGameOf,
+    FinishTable, LastTableId, LoadActions, LoadDamaged, LoadRefusals, LoadResults, LoadTournamentEvents,
+    LoadUnfinished, MarkDamaged, RatingUpdate, Ratings, RecordRefusal, Request, SaveAccount, SetSeat, StartTable,
+    TakeTableIds
 )
 from scopa.server.journal.values import JournalTooNew, TableTaken
 from scopa.server.journal.memory.storage import MemoryStorage
@@ -154,6 +155,24 @@ async def test_the_same_action_index_is_journaled_once_and_a_gap_is_refused(kind
         assert isinstance(other, StorageError) and "journaled already" in str(other)
         assert isinstance(gap, StorageError) and "5 given, 3 expected" in str(gap)
         assert await batch(db, [LoadActions("1")]) == [[DEAL, PLAYS[0], PLAYS[1]]]
+    finally:
+        await close(db)
+
+
+async def test_a_tournament_event_is_journaled_once_and_read_back_in_order(kind: Kind) -> None:
+    db = await kind.open()
+    try:
+        events = [AppendTournamentEvent("c2", 0, "Created", '{"a": 1}'), AppendTournamentEvent("c1", 0, "Created", "{}"),
+                  AppendTournamentEvent("c1", 1, "Registered", '{"b": 2}')]
+        assert await batch(db, events) == [None, None, None]
+        assert await batch(db, events[1:]) == [None, None]  # a batch retried stores nothing twice
+        [other] = await batch(db, [AppendTournamentEvent("c1", 1, "Started", "{}")])  # another event for a seq
+        assert isinstance(other, StorageError) and "stored already" in str(other)
+        if kind.reopens:
+            await close(db)
+            db = await kind.open()
+        assert await one(db, LoadTournamentEvents()) == [("c1", 0, "Created", "{}"), ("c1", 1, "Registered", '{"b": 2}'),
+                                                         ("c2", 0, "Created", '{"a": 1}')]
     finally:
         await close(db)
 

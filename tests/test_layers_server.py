@@ -26,6 +26,7 @@ LAYERS: dict[str, set[str]] = {
     "web": {"core", "conn"},
     "lan": {"core", "lobby"},
     "tournament": set(),
+    "club": {"core", "conn", "journal", "table", "players", "lobby", "tournament"},
     "cluster": {"core", "conn", "journal", "table", "players", "lobby", "web"},
     "endpoints": {"core", "conn", "journal", "table", "players", "lobby", "web", "cluster", "network"},
     "network": {ANY},

@@ -65,6 +65,13 @@ NEEDS_A_PERSON_OR_RUNS_UNTIL_STOPPED = {
     "scopa admin --server 127.0.0.1:7015 kick bob",
     "scopa admin --server 127.0.0.1:7015 close 12",
     "scopa admin --server 127.0.0.1:7015 stop",
+    # quick play and tournaments need a server and players: tests/test_club_cli.py runs them against one
+    "scopa tournament create Coppa --rounds 3 --cap 16",
+    "scopa tournament list",
+    "scopa tournament join c1",
+    "scopa tournament start c1",
+    "scopa tournament standings c1",
+    "scopa bot --tournament c1 --strategy expert",
     "scopa arena expert greedy-v1 --deals 1000",  # minutes of search; tests/test_arena_cli.py runs the arena
     "scopa arena expert greedy-v1 --deals 200 --ceiling",  # minutes of search, the cheater beside
 }

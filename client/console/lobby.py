@@ -29,8 +29,9 @@ from ..net import LinkEvent, LinkStatus, ClientSession, ConnectionLost, ServerRe
 
 InputFn = Callable[[str], str]
 
-MENU = tr("[bold]c[/bold] create a table · [bold]j ID[/bold] join a table · [bold]w ID[/bold] watch a table · "
-          "[bold]b [PRESET][/bold] leaderboard · [bold]r[/bold] refresh · [bold]q[/bold] quit")
+MENU = tr("[bold]p [PRESET][/bold] play now · [bold]c[/bold] create a table · [bold]j ID[/bold] join a table · "
+          "[bold]w ID[/bold] watch a table · [bold]b [PRESET][/bold] leaderboard · [bold]r[/bold] refresh · "
+          "[bold]q[/bold] quit")
 
 
 def render_tables(tables: Sequence[TableInfo]) -> Table | Text:
@@ -132,6 +133,9 @@ class Lobby:
                 return
             if word in ("r", "refresh", "l", "list", ""):
                 tables = await self.show()
+            elif word in ("p", "play", "now"):
+                if await self.play_now(rest.strip()):
+                    tables = await self.show()
             elif word in ("c", "create", "new"):
                 if await self.create():
                     tables = await self.show()
@@ -176,6 +180,29 @@ class Lobby:
         self.console.print(render_tables(tables))
         self.console.print(MENU)
         return tables
+
+    async def play_now(self, preset: str) -> bool:
+        """A quick game (PROTOCOL.md §16): wait for others asking for the same game, then
+        play at the table the server made; False if the server refused."""
+        try:
+            chosen = Preset(preset or (self.defaults.preset.value if self.defaults.preset else "scopa"))
+        except ValueError:
+            self.console.print(Text(tr("{name} is not a preset; try one of: {presets}", name=repr(preset),
+                                       presets=", ".join(p.value for p in Preset)), style="yellow"))
+            return False
+
+        def waiting(others: int) -> None:
+            self.console.print(Text(tr("Waiting for a game of {preset}: {others} other(s) waiting…",
+                                       preset=chosen.value, others=others), style="dim"))
+
+        try:
+            joined = await self.session.quick_play(chosen, waiting=waiting)
+        except ServerRefused as exc:
+            self.console.print(Text(tr("The server refused: {message}", message=exc.message), style="red"))
+            return False
+        self.console.print(Text(tr("You sit at table {table}, seat {seat}.", table=joined.table, seat=joined.seat + 1)))
+        await self.play()
+        return True
 
     async def create(self) -> bool:
         """Ask for the rules and bots, open the table and play there; False if cancelled."""

@@ -49,14 +49,14 @@ from scopa.protocol.commands import Redirect
 from .channel import MAX_REDIRECTS, ConnectionLost, ServerRefused, SessionError
 from ..game import GameResult, GameTranslator, Reply
 from .link import CLIENT_SOFTWARE, name_variants, new_token, parse_address, parse_servers
-from .calls import LobbyCalls
+from .club_calls import ClubCalls
 from ..game import SeatNotice
 
 __all__ = ["CLIENT_SOFTWARE", "DEFAULT_PORT", "ClientSession", "ConnectionLost", "ServerRefused",
            "SessionError", "name_variants", "new_token", "parse_address", "parse_servers"]
 
 
-class ClientSession(LobbyCalls):
+class ClientSession(ClubCalls):
     """One connection to a server, after the welcome, with a table to play or watch.  Use
     :meth:`connect` to make one."""
 

@@ -171,8 +171,11 @@ ITALIAN: dict[str, str] = {
     "closed": "chiuso",
     "free": "libero",
     "{name} (away)": "{name} (assente)",
-    "c: create a table · Enter or j: join the selected table · w: watch it · ?: rules":
-        "c: apri un tavolo · Invio o j: siediti al tavolo scelto · w: guardalo · ?: regole",
+    "play now": "gioca subito",
+    "Tournament {tournament}: you sit at table {table}, seat {seat}.":
+        "Torneo {tournament}: sei al tavolo {table}, posto {seat}.",
+    "p: play now · c: create a table · Enter or j: join the selected table · w: watch it · ?: rules":
+        "p: gioca subito · c: apri un tavolo · Invio o j: siediti al tavolo scelto · w: guardalo · ?: regole",
     "No tables yet: press c to create one.": "Ancora nessun tavolo: premi c per aprirne uno.",
     "No table selected: c creates one.": "Nessun tavolo scelto: c ne apre uno.",
     "t: say something to the lobby": "t: scrivi qualcosa alla sala",
@@ -327,10 +330,14 @@ ITALIAN: dict[str, str] = {
     "{name} did not come back: a {strategy} bot plays the seat.":
         "{name} non è tornato: al suo posto gioca un bot {strategy}.",
     # the plain lobby
-    "[bold]c[/bold] create a table · [bold]j ID[/bold] join a table · [bold]w ID[/bold] watch a table · "
-    "[bold]b [PRESET][/bold] leaderboard · [bold]r[/bold] refresh · [bold]q[/bold] quit":
-        "[bold]c[/bold] apri un tavolo · [bold]j ID[/bold] siediti a un tavolo · [bold]w ID[/bold] guarda un "
-        "tavolo · [bold]b [GIOCO][/bold] classifica · [bold]r[/bold] aggiorna · [bold]q[/bold] esci",
+    "[bold]p [PRESET][/bold] play now · [bold]c[/bold] create a table · [bold]j ID[/bold] join a table · "
+    "[bold]w ID[/bold] watch a table · [bold]b [PRESET][/bold] leaderboard · [bold]r[/bold] refresh · "
+    "[bold]q[/bold] quit":
+        "[bold]p [GIOCO][/bold] gioca subito · [bold]c[/bold] apri un tavolo · [bold]j ID[/bold] siediti a un "
+        "tavolo · [bold]w ID[/bold] guarda un tavolo · [bold]b [GIOCO][/bold] classifica · [bold]r[/bold] aggiorna · "
+        "[bold]q[/bold] esci",
+    "Waiting for a game of {preset}: {others} other(s) waiting…":
+        "Si aspetta una partita di {preset}: {others} in attesa oltre a te…",
     "No tables yet: create one with c.": "Ancora nessun tavolo: aprine uno con c.",
     "Tables": "Tavoli",
     "({n} away)": "({n} assenti)",

@@ -2,7 +2,7 @@
 (frozen dataclasses: :class:`CreateTable`, :class:`SetSeat`, :class:`ClearSeat`,
 :class:`StartTable`, :class:`AppendAction`, :class:`RecordRefusal`, :class:`FinishTable`,
 :class:`CloseTable`, :class:`ClaimTable`, :class:`MarkDamaged`, :class:`SaveAccount`,
-:class:`RatingUpdate`, any :class:`Command`) written through a :class:`Journal`
+:class:`RatingUpdate`, :class:`AppendTournamentEvent`, any :class:`Command`) written through a :class:`Journal`
 (:class:`QueuedStorage` batches them on the event loop) to a :class:`JournalBackend`; the
 values read back (:class:`StoredTable`, :class:`FinishedTable`, :class:`FinishedGame`,
 :class:`GamePlayer`, :class:`TableResult`, :class:`Rating`, :class:`Account`,
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from .backends import open_storage
 from .commands import (
-    AppendAction, ClaimTable, ClearSeat, CloseTable, Command, CreateTable, FinishTable, Journal, JournalBackend,
+    AppendAction, AppendTournamentEvent, ClaimTable, ClearSeat, CloseTable, Command, CreateTable, FinishTable, Journal, JournalBackend,
     MarkDamaged, RatingUpdate, RecordRefusal, SaveAccount, SetSeat, StartTable
 )
 from .values import (
@@ -27,7 +27,7 @@ from .values import (
 from .writer import QueuedStorage
 
 __all__ = [
-    "Account", "AppendAction", "ClaimTable", "ClearSeat", "CloseTable", "Command", "CreateTable", "Fenced",
+    "Account", "AppendAction", "AppendTournamentEvent", "ClaimTable", "ClearSeat", "CloseTable", "Command", "CreateTable", "Fenced",
     "FinishTable", "FinishedGame", "FinishedTable", "GamePlayer", "Journal", "JournalBackend", "MarkDamaged",
     "QueuedStorage", "Rating", "RatingUpdate", "RecordRefusal", "SaveAccount", "SetSeat", "StartTable",
     "StorageError", "StoredTable", "TableResult", "TableTaken", "open_storage", "preset_key", "table_number",

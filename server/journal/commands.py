@@ -183,10 +183,22 @@ class SaveAccount:
     account: Account
 
 
+@dataclass(frozen=True, slots=True)
+class AppendTournamentEvent:
+    """Event number ``seq`` (0, 1, ...) of a tournament: its ``kind`` and its JSON
+    (:mod:`scopa.server.club.codec`).  The same event sent again for a stored ``seq`` is
+    accepted and changes nothing."""
+
+    tournament_id: str
+    seq: int
+    kind: str
+    data: str
+
+
 Command = (CreateTable | ClaimTable | SetSeat | ClearSeat | StartTable | AppendAction | RecordRefusal | FinishTable | CloseTable
-           | MarkDamaged | TakeTableIds | SaveRatings | SaveAccount)
+           | MarkDamaged | TakeTableIds | SaveRatings | SaveAccount | AppendTournamentEvent)
 COMMANDS = (CreateTable, ClaimTable, SetSeat, ClearSeat, StartTable, AppendAction, RecordRefusal, FinishTable, CloseTable,
-            MarkDamaged, TakeTableIds, SaveRatings, SaveAccount)
+            MarkDamaged, TakeTableIds, SaveRatings, SaveAccount, AppendTournamentEvent)
 ENDS = (FinishTable, CloseTable, MarkDamaged)
 """The commands that end a table: it takes no more actions (they are compacted into its
 record, or it is no longer restored)."""
@@ -273,8 +285,14 @@ class AllAccounts:
     """Every claimed name (for an export)."""
 
 
+@dataclass(frozen=True, slots=True)
+class LoadTournamentEvents:
+    """Every tournament's events as ``(tournament_id, seq, kind, data)``, by tournament
+    and then ``seq``."""
+
+
 Query = (LoadUnfinished | LoadResults | LoadActions | LoadRefusals | LoadFinishedSince | LastTableId | LoadDamaged
-         | FinishedGames | FinishedGameOf | Ratings | Leaderboard | AccountOf | AllAccounts)
+         | FinishedGames | FinishedGameOf | Ratings | Leaderboard | AccountOf | AllAccounts | LoadTournamentEvents)
 Request = Command | Query
 
 
@@ -359,6 +377,10 @@ class Journal(Protocol):
     async def leaderboard(self, preset: str, limit: int = 20) -> list[Rating]: ...
 
     async def account(self, name: str) -> Account | None: ...
+
+    async def tournament_events(self) -> list[tuple[str, int, str, str]]:
+        """:class:`LoadTournamentEvents`."""
+        ...
 
     async def flush(self) -> None:
         """Wait until every write queued so far is committed."""

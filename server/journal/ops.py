@@ -12,10 +12,10 @@ from scopa.engine import Action, RuleSet
 from .values import Account, FinishedGame, Rating
 from .values import FinishedTable, StoredTable, TableResult
 from .commands import (
-    AccountOf, AllAccounts, AppendAction, ClaimTable, ClearSeat, CloseTable, CreateTable, FinishedGameOf,
-    FinishedGames, FinishTable, LastTableId, Leaderboard, LoadActions, LoadDamaged, LoadFinishedSince, LoadRefusals,
-    LoadResults, LoadUnfinished, MarkDamaged, Ratings, RecordRefusal, Request, SaveAccount, SaveRatings, SetSeat,
-    StartTable, TakeTableIds
+    AccountOf, AllAccounts, AppendAction, AppendTournamentEvent, ClaimTable, ClearSeat, CloseTable, CreateTable,
+    FinishedGameOf, FinishedGames, FinishTable, LastTableId, Leaderboard, LoadActions, LoadDamaged,
+    LoadFinishedSince, LoadRefusals, LoadResults, LoadTournamentEvents, LoadUnfinished, MarkDamaged, Ratings,
+    RecordRefusal, Request, SaveAccount, SaveRatings, SetSeat, StartTable, TakeTableIds
 )
 from .values import StorageError
 
@@ -47,6 +47,8 @@ class Writes(Protocol):
 
     def take_table_ids(self, count: int) -> int: ...
 
+    def append_tournament_event(self, command: AppendTournamentEvent) -> None: ...
+
 
 class Reads(Protocol):
     """What the server reads back of its tables: to restore them, and their results."""
@@ -64,6 +66,8 @@ class Reads(Protocol):
     def last_table_id(self) -> int: ...
 
     def load_damaged(self) -> list[tuple[str, str]]: ...
+
+    def load_tournament_events(self) -> list[tuple[str, int, str, str]]: ...
 
 
 class Archive(Protocol):
@@ -114,6 +118,8 @@ class AsyncWrites(Protocol):
 
     async def take_table_ids(self, count: int) -> int: ...
 
+    async def append_tournament_event(self, command: AppendTournamentEvent) -> None: ...
+
 
 class AsyncReads(Protocol):
     """What the server reads back of its tables: to restore them, and their results. Awaited."""
@@ -131,6 +137,8 @@ class AsyncReads(Protocol):
     async def last_table_id(self) -> int: ...
 
     async def load_damaged(self) -> list[tuple[str, str]]: ...
+
+    async def load_tournament_events(self) -> list[tuple[str, int, str, str]]: ...
 
 
 class AsyncArchive(Protocol):
@@ -206,6 +214,8 @@ def execute(backend: Operations | AsyncOperations, request: Request) -> Any:
             return backend.writes.mark_damaged(table_id, reason)
         case TakeTableIds(count):
             return backend.writes.take_table_ids(count)
+        case AppendTournamentEvent():
+            return backend.writes.append_tournament_event(request)
         case SaveRatings(preset, ratings):
             return backend.archive.save_ratings(preset, ratings)
         case SaveAccount(account):
@@ -224,6 +234,8 @@ def execute(backend: Operations | AsyncOperations, request: Request) -> Any:
             return backend.reads.last_table_id()
         case LoadDamaged():
             return backend.reads.load_damaged()
+        case LoadTournamentEvents():
+            return backend.reads.load_tournament_events()
         case FinishedGames(player, preset, limit):
             return backend.archive.finished_games(player, preset, limit)
         case FinishedGameOf(table_id):

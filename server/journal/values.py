@@ -256,3 +256,10 @@ def read_unfinished(row: Sequence[Any], seats: Rows, actions: Rows) -> StoredTab
     if table.damage is not None:
         table.actions = []
     return table
+
+
+def stored_tournament_event(stored: tuple[str, str], command: Any) -> None:
+    """A tournament event's ``seq`` is written once: the same event again changes nothing,
+    another one for that ``seq`` is refused (``stored``: its ``(kind, data)`` as kept)."""
+    if tuple(stored) != (command.kind, command.data):
+        raise StorageError(f"tournament {command.tournament_id}: event {command.seq} is stored already")

@@ -36,8 +36,8 @@ from ..core import metrics
 from .values import Account, FinishedGame, Rating, StorageError
 from .commands import (
     COMMANDS, AccountOf, Command, FinishedGameOf, AsyncJournalBackend, FinishedGames, JournalBackend, LastTableId,
-    Leaderboard, LoadActions, LoadDamaged, LoadFinishedSince, LoadResults, LoadUnfinished, Ratings, Request,
-    TakeTableIds, table_of
+    Leaderboard, LoadActions, LoadDamaged, LoadTournamentEvents, LoadFinishedSince, LoadResults, LoadUnfinished,
+    Ratings, Request, TakeTableIds, table_of
 )
 from .values import FinishedTable, JournalUnavailable, StoredTable, TableResult
 
@@ -181,6 +181,9 @@ class QueuedStorage:
 
     async def load_damaged(self) -> list[tuple[str, str]]:
         return await self._submit(LoadDamaged())  # type: ignore[no-any-return]
+
+    async def tournament_events(self) -> list[tuple[str, int, str, str]]:
+        return await self._submit(LoadTournamentEvents())  # type: ignore[no-any-return]
 
     async def take_table_ids(self, count: int) -> int:
         return await self._submit(TakeTableIds(count))  # type: ignore[no-any-return]

@@ -52,10 +52,16 @@ class TableCommands:
         if table.state is not wire.TableState.WAITING or table.seats.full:
             sess.error(ErrorCode.TABLE_FULL, f"table {table_id} is {'full' if table.seats.full else table.state.value}", re=seq)
             return
+        self.sit(sess, table, body.token, seq)
+
+    def sit(self, sess: ServerSession, table: Table, token: str | None, seq: int | None, at: int | None = None) -> bool:
+        """Seat ``sess`` at ``table`` (at seat ``at``: one the server chose for it), told
+        ``joined`` (``re`` = ``seq``) once the journal holds it; the game starts when the
+        table is full.  Whether it sat (a token in use is refused)."""
         self.seating.stop_watching(sess)
-        if not self.life.token_free(sess, body.token, seq):
-            return
-        seat, token = table.seats.seat_client(sess, body.token)
+        if not self.life.token_free(sess, token, seq or 0):
+            return False
+        seat, token = table.seats.seat_client(sess, token, at)
         self.ratings.fair.seen(table.id, seat, self.proxied.origin(sess.id, sess.address), fresh=True)
         joined = wire.Joined(table=table.id, seat=seat, side=table.rules.side_of(seat), token=token)
         log.info("table %s: %s sits at seat %s", table.id, sess.party, seat)
@@ -63,6 +69,7 @@ class TableCommands:
         if table.seats.full:
             table.start()
             self.tables.update(table)
+        return True
 
     def leave(self, sess: ServerSession, table_id: str, seq: int) -> None:
         table = self.seating.table_of(sess)

@@ -38,12 +38,17 @@ if TYPE_CHECKING:
 log = logging.getLogger("scopa.server")
 
 
-def tell_seated(table: Table, sess: ServerSession, joined: wire.Joined | None, seq: int) -> None:
+def tell_seated(table: Table, sess: ServerSession, joined: wire.Joined | None, seq: int | None) -> None:
     """A seat taken at ``table``, told once the journal holds it: ``joined`` to its client
     (a person's), then who sits where to the table."""
     if joined is not None:
         sess.tell(joined, re=seq)
     table.announce_seats()
+
+
+def leases_of(shared: SharedLobby | None) -> TableLeases | None:
+    """What a table asks before journaling an action, in a cluster sharing one journal."""
+    return shared.leases if shared is not None else None
 
 
 @dataclass(frozen=True)
@@ -130,7 +135,7 @@ class TableLife:
                                        bot_factory=self.make_bot, grace=self.grace, clock=self.clock,
                                        turn_timeout=self.turn_timeout, update_interval=self.limits.table_update_interval,
                                        notice_window=self.limits.resume_window, on_changed=self.feed.table_changed,
-                                       member=self.member, lease=self._lease())
+                                       member=self.member, lease=leases_of(self.shared))
         except Exception as exc:  # noqa: BLE001 - one bad journal must not keep other games down
             self._mark_damaged(stored.id, f"its game does not replay: {type(exc).__name__}: {exc}")
             return None
@@ -147,7 +152,7 @@ class TableLife:
                       invite_digest=str(stored.options.get("invite_digest") or ""), on_finished=self.table_finished,
                       on_vacated=self.seat_freed, on_changed=self.feed.table_changed, grace=self.grace,
                       clock=self.clock, bot_factory=self.make_bot, update_interval=self.limits.table_update_interval,
-                      notice_window=self.limits.resume_window, member=self.member, lease=self._lease(), **options)
+                      notice_window=self.limits.resume_window, member=self.member, lease=leases_of(self.shared), **options)
         table.seats.restore_waiting(stored)
         table.journal.storage = self.storage
         table.on_result = self.archive.finish
@@ -172,10 +177,6 @@ class TableLife:
             except StorageError as exc:
                 log.warning("table %s: not claimed in the journal: %s", table_id, exc)
         return claimed
-
-    def _lease(self) -> TableLeases | None:
-        """What a table asks before journaling an action, in a cluster sharing one journal."""
-        return self.shared.leases if self.shared is not None else None
 
     def make_bot(self, strategy: str, name: str, seed: int) -> Player:
         """A table's built-in bot: one that searches thinks in the worker pool, so its
@@ -242,7 +243,7 @@ class TableLife:
             metrics.RATE_LIMITED_TABLES.inc()
             sess.error(ErrorCode.TOO_MANY_TABLES, refusal, re=seq)
             return
-        table_id = self._next_id() if self.shared is None else self.shared.next_table_id()
+        table_id = self.next_table_id()
         if table_id is None:
             sess.error(ErrorCode.UNAVAILABLE, UNAVAILABLE, re=seq)
             return
@@ -267,12 +268,7 @@ class TableLife:
     def _make(self, sess: ServerSession, body: wire.CreateTable, seq: int, made: _Made) -> None:
         """A new table: journaled first (nobody hears of it before the journal has it), then
         in the lobby, told to its maker (seated if it asked)."""
-        table = Table(made.id, made.rules, self._seeds.randrange(2**63),
-                      on_finished=self.table_finished, on_vacated=self.seat_freed,
-                      on_changed=self.feed.table_changed, grace=self.grace, bot_takeover=body.bot_takeover,
-                      turn_timeout=made.turn_timeout, clock=self.clock, bot_factory=self.make_bot,
-                      update_interval=self.limits.table_update_interval, notice_window=self.limits.resume_window,
-                      member=self.member, lease=self._lease())
+        table = self.new_table(made.id, made.rules, body.bot_takeover, made.turn_timeout)
         invite = table.new_invite() if body.private else None
         if self.storage is None:
             self._open(sess, body, seq, made, table, invite)
@@ -314,9 +310,21 @@ class TableLife:
         finally:
             self.creating.discard(table.id)
 
-    def _next_id(self) -> str:
+    def next_table_id(self) -> str | None:
+        """The id of a new table (None: the cluster cannot give one now)."""
+        if self.shared is not None:
+            return self.shared.next_table_id()
         self._last_id += 1
         return str(self._last_id)
+
+    def new_table(self, table_id: str, rules: RuleSet, bot_takeover: bool, turn_timeout: float | None) -> Table:
+        """A new table of this server, not yet journaled nor in the lobby."""
+        return Table(table_id, rules, self._seeds.randrange(2**63),
+                     on_finished=self.table_finished, on_vacated=self.seat_freed,
+                     on_changed=self.feed.table_changed, grace=self.grace, bot_takeover=bot_takeover,
+                     turn_timeout=turn_timeout, clock=self.clock, bot_factory=self.make_bot,
+                     update_interval=self.limits.table_update_interval, notice_window=self.limits.resume_window,
+                     member=self.member, lease=leases_of(self.shared))
 
     def _gone(self, sess: ServerSession, body: wire.CreateTable, seq: int, made: _Made) -> str | None:
         """Why a table journaled a moment ago is not opened after all (None: it is): its

@@ -65,11 +65,12 @@ class Seats(list[Seat | None]):
     def full(self) -> bool:
         return all(s is not None for s in self)
 
-    def seat_client(self, session: ServerSession, token: str | None = None) -> tuple[int, str]:
-        """Seat a client at the lowest free seat (R6: order of arrival); returns seat, token
-        (the one the client chose, or a new random one)."""
-        i = self.free_seat()
-        assert i is not None
+    def seat_client(self, session: ServerSession, token: str | None = None, at: int | None = None) -> tuple[int, str]:
+        """Seat a client at the lowest free seat (R6: order of arrival), or at the free seat
+        ``at`` the server chose for it; returns seat, token (the one the client chose, or a
+        new random one)."""
+        i = self.free_seat() if at is None else at
+        assert i is not None and self[i] is None
         token = token or secrets.token_urlsafe(24)
         seat = self[i] = Seat(session.name or f"seat{i}", session, token_digest=token_digest(token))
         session.table_id = self.table_id

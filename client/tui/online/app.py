@@ -9,8 +9,9 @@ from typing import Any
 
 from rich.text import Text
 
-from scopa.engine import Event, GameEnded, GameStarted, Played, RoundEnded, RoundStarted, RuleSet
-from scopa.protocol import ChatMessage, Command, Snapshot, TableInfo, TableUpdate
+from scopa.engine import Event, GameEnded, GameStarted, Played, Preset, RoundEnded, RoundStarted, RuleSet
+from scopa.protocol import ChatMessage, Command, Joined, Snapshot, TableInfo, TableUpdate
+from scopa.protocol.commands import TournamentTable
 from scopa.protocol.convert import rules_from_wire
 
 from ...game import GameTranslator, SeatCameBack, SeatNotice, notice_from_wire
@@ -228,6 +229,19 @@ class NetApp(ScopaApp):
                              rules=rules_line(rules_from_wire(info.rules))))
                 await self.play_at_table(invite_string(info.id, session.invite) if new.private and session.invite
                                          else None)
+            elif kind == "quick":  # the defaults' game, with whoever else asks for it
+                preset = self.defaults.preset or Preset.SCOPA
+                joined = await session.quick_play(preset, waiting=lambda others: self.tell(
+                    tr("Waiting for a game of {preset}: {others} other(s) waiting…", preset=preset.value,
+                       others=others)))
+                self.tell(tr("You sit at table {table}, seat {seat}.", table=joined.table, seat=joined.seat + 1))
+                await self.play_at_table()
+            elif kind == "tournament":
+                seat = await session.next_tournament_seat(arg)
+                if isinstance(seat, Joined):
+                    self.tell(tr("Tournament {tournament}: you sit at table {table}, seat {seat}.", tournament=arg,
+                                 table=seat.table, seat=seat.seat + 1))
+                    await self.play_at_table()
             elif kind == "join":
                 table_id, _, invite = arg.partition(" ")
                 joined = await session.join_table(table_id, invite=invite or None)
@@ -422,6 +436,9 @@ class NetApp(ScopaApp):
             at_table = screen is not None and command.sender == f"table:{body.table.id}"
             if at_table and screen is not None:  # who is away: the table map is the truth
                 self.away.from_update(screen, body.table.away)
+        elif isinstance(body, TournamentTable) and screen is None and self.watching is None:
+            # a tournament's round: the server seats us at our table (in the lobby, so free)
+            self.run_worker(self.lobby_action("tournament", body.tournament), group="lobby", exclusive=True)
         elif isinstance(body, Snapshot) and screen is not None:
             if self.watching is not None:  # a seat's snapshot is set in its place among the events
                 apply_public(screen.board, body)

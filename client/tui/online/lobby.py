@@ -52,6 +52,7 @@ class LobbyScreen(Screen[None]):
     """
 
     BINDINGS = [
+        Binding("p", "play_now", tr("play now")),
         Binding("c", "create", tr("create")),
         Binding("j", "join", tr("join")),
         Binding("i", "invited", tr("join with an invite")),
@@ -61,7 +62,7 @@ class LobbyScreen(Screen[None]):
     ]
 
     class Action(Message):
-        """The person asked for something: create, join ID, watch ID, refresh, say TEXT."""
+        """The person asked for something: quick (play now), create, join ID, watch ID, refresh, say TEXT."""
 
         def __init__(self, kind: str, arg: str = "") -> None:
             super().__init__()
@@ -85,7 +86,7 @@ class LobbyScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.query_one("#tables", DataTable).focus()
-        self.say(tr("c: create a table · Enter or j: join the selected table · w: watch it · ?: rules"))
+        self.say(tr("p: play now · c: create a table · Enter or j: join the selected table · w: watch it · ?: rules"))
 
     def ask(self, question: Text, answer: asyncio.Future[bool]) -> None:
         """A yes/no question on the status line; y or n answers it."""
@@ -148,6 +149,9 @@ class LobbyScreen(Screen[None]):
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         self.post_message(self.Action("join", str(event.row_key.value)))
+
+    def action_play_now(self) -> None:
+        self.post_message(self.Action("quick"))
 
     def action_create(self) -> None:
         self.post_message(self.Action("create"))

@@ -10,6 +10,13 @@ export type Lang = "it" | "en";
 
 const EN = {
   invited: "You are invited to a table: pick a name and play.",
+  playNow: "Play now", quickWaiting: "Waiting for a game of {game}: {n} other(s) waiting…", leaveQueue: "Stop waiting",
+  tournaments: "Tournaments", showTournaments: "Show the tournaments", noTournaments: "No tournament open.",
+  newTournament: "Create a tournament", tournamentName: "Name", format: "Format", swiss: "Swiss", round_robin: "Round robin",
+  knockout: "Knockout", rounds: "Rounds (Swiss)", cap: "At most", register: "Register", unregister: "Unregister",
+  start: "Start", standings: "Standings", tournamentLine: "{name} · {format} · {game} · {phase} · round {round} · {n}/{cap}: {entrants}",
+  registering: "registering", running: "running", over: "over", standingsTitle: "Standings after round {n}",
+  finalStandings: "Final standings", buchholz: "Buchholz", gamePoints: "Game points",
   title: "Scopa", yourName: "Your name", play: "Play", you: "You are", lobby: "Tables", noTables: "No tables yet: create one.",
   create: "Create a table", game: "Game", players: "Players", playersDefault: "as the game says ({n})", bots: "Bots for the empty seats",
   none: "none (wait for people)", easy: "easy", medium: "medium", hard: "hard", private: "Private (only with the invite link)",
@@ -53,6 +60,13 @@ type Words = typeof EN;
 
 const IT: Words = {
   invited: "Sei invitato a un tavolo: scegli un nome e gioca.",
+  playNow: "Gioca subito", quickWaiting: "Si aspetta una partita di {game}: {n} in attesa oltre a te…", leaveQueue: "Smetti di aspettare",
+  tournaments: "Tornei", showTournaments: "Mostra i tornei", noTournaments: "Nessun torneo aperto.",
+  newTournament: "Crea un torneo", tournamentName: "Nome", format: "Formula", swiss: "Svizzera", round_robin: "Girone all'italiana",
+  knockout: "Eliminazione diretta", rounds: "Turni (svizzera)", cap: "Al massimo", register: "Iscriviti", unregister: "Ritirati",
+  start: "Inizia", standings: "Classifica", tournamentLine: "{name} · {format} · {game} · {phase} · turno {round} · {n}/{cap}: {entrants}",
+  registering: "iscrizioni aperte", running: "in corso", over: "finito", standingsTitle: "Classifica dopo il turno {n}",
+  finalStandings: "Classifica finale", buchholz: "Spareggio Buchholz", gamePoints: "Punti partita",
   title: "Scopa", yourName: "Il tuo nome", play: "Gioca", you: "Sei", lobby: "Tavoli", noTables: "Nessun tavolo: creane uno.",
   create: "Crea un tavolo", game: "Gioco", players: "Giocatori", playersDefault: "come vuole il gioco ({n})", bots: "Bot ai posti vuoti",
   none: "nessuno (aspetta persone)", easy: "facile", medium: "medio", hard: "difficile", private: "Privato (solo con il link d'invito)",

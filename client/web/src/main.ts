@@ -9,6 +9,7 @@ import { renderMarkdown } from "./markdown";
 import { qrSvg } from "./qr";
 import type {
   DeclarationOption, GameEnd, GameSummary, LegalMove, PublicView, Record as GameRecord, RoundEnd, SeatInfo, SeatView, TableInfo,
+  TournamentInfo, TournamentStandings,
 } from "./protocol";
 import { boardAt, roundEndAt } from "./replay";
 import { describe, gameEndLine, gameEndTotals, roundTable, scorePanel } from "./score";
@@ -44,6 +45,9 @@ const st = {
   totalsBefore: [] as number[], // the game's totals when the round began
   games: null as GameSummary[] | null, // the server's finished games, once asked for
   replay: null as { record: GameRecord; round: number; step: number } | null, // a finished game shown again
+  quick: null as { preset: string; others: number } | null, // waiting for a quick game (PROTOCOL.md §16)
+  tournaments: null as Map<string, TournamentInfo> | null, // the server's tournaments, once asked for
+  standings: new Map<string, TournamentStandings>(), // each tournament's last standings seen
 };
 // A page just (re)loaded knows nothing of its table: its first resume asks for a snapshot
 // (an event number above any the server gave), later ones for what they missed.
@@ -186,6 +190,7 @@ function handle(f: Frame): void {
         send("hello", { name: st.name, client: "scopa-web" });
         return;
       }
+      if (["already_at_table", "already_waiting", "not_waiting"].includes(String(b.code))) st.quick = null;
       st.status = sp.error(String(b.code), String(b.message ?? ""));
       break;
     case "redirect": {
@@ -212,7 +217,12 @@ function handle(f: Frame): void {
       st.info = b.table;
       if (b.invite) st.invite = `${location.origin}/?invite=${encodeURIComponent(`${b.table.id}.${b.invite}`)}`;
       break;
+    case "quick_waiting": if (st.quick) st.quick.others = b.others; break;
+    case "tournaments": st.tournaments = new Map((b.tournaments as TournamentInfo[]).map((x) => [x.id, x])); break;
+    case "tournament_update": (st.tournaments ??= new Map()).set(b.tournament.id, b.tournament); break;
+    case "tournament_standings": st.standings.set(b.tournament, b as TournamentStandings); break;
     case "joined":
+      st.quick = null;
       st.tableId = b.table; st.seat = b.seat; st.watching = false; st.gameEnd = null; st.roundEnd = null;
       saveSeat({ token: b.token, table: b.table, lastEvent: savedSeat()?.lastEvent ?? 0 });
       keepToken(b.table, b.token);
@@ -496,9 +506,74 @@ function lobbyScreen(): void {
   if (!list.length) tables.append(h("li", {}, t.noTables));
   const focused = document.activeElement?.id;
   app.replaceChildren(header(), statusLine(), h("div", { class: "split" },
-    h("div", {}, h("section", { class: "panel", "aria-labelledby": "lobby-title" }, h("h2", { id: "lobby-title" }, t.lobby), tables), createForm(), finishedGames()),
+    h("div", {}, playNow(), tournamentsPanel(), h("section", { class: "panel", "aria-labelledby": "lobby-title" }, h("h2", { id: "lobby-title" }, t.lobby), tables), createForm(), finishedGames()),
     chatBox(st.lobbyChat, () => "lobby", "lobby-chat")), settings());
   if (focused) document.getElementById(focused)?.focus();
+}
+
+/** The first choice: a quick game of the chosen game with whoever else asks for it. */
+function playNow(): HTMLElement {
+  const title = h("h2", { id: "quick-title" }, t.playNow);
+  if (st.quick) {
+    const quick = st.quick;
+    return h("section", { class: "panel", "aria-labelledby": "quick-title" }, title,
+      h("p", { role: "status" }, fill(t.quickWaiting, { game: gameName(quick.preset), n: quick.others })),
+      button(t.leaveQueue, () => { st.quick = null; send("quick_leave", {}); render(); }, "quiet"));
+  }
+  const preset = h("select", { id: "quick-preset" }, ...PRESETS.map((p) => h("option", { value: p }, gameName(p))));
+  return h("section", { class: "panel", "aria-labelledby": "quick-title" }, title,
+    h("label", { for: "quick-preset" }, t.game, preset),
+    button(t.playNow, () => { st.quick = { preset: preset.value, others: 0 }; send("quick_play", { preset: preset.value }); render(); }));
+}
+
+/** The server's tournaments: register, unregister, start one's own, the standings; and a new one. */
+function tournamentsPanel(): HTMLElement {
+  const title = h("h2", { id: "tournaments-title" }, t.tournaments);
+  if (st.tournaments === null) {
+    return h("section", { class: "panel", "aria-labelledby": "tournaments-title" }, title,
+      h("p", {}, button(t.showTournaments, () => send("tournament_list", {}), "quiet")));
+  }
+  const items = [...st.tournaments.values()].map((x) => {
+    const mine = x.entrants.includes(st.name);
+    const line = fill(t.tournamentLine, { name: x.name, format: t[x.format], game: gameName(x.preset), phase: t[x.phase === "finished" ? "over" : x.phase],
+      round: x.round, n: x.entrants.length, cap: x.cap, entrants: x.entrants.join(", ") || "—" });
+    const standing = st.standings.get(x.id);
+    return h("li", {}, h("span", { class: "grow" }, `#${x.id} ${line}`),
+      x.phase === "registering" ? button(mine ? t.unregister : t.register, () => send(mine ? "tournament_leave" : "tournament_join", { tournament: x.id })) : "",
+      x.phase === "registering" && x.creator === st.name ? button(t.start, () => send("tournament_start", { tournament: x.id })) : "",
+      button(t.standings, () => send("get_standings", { tournament: x.id }), "quiet"),
+      standing ? standingsTable(standing) : "");
+  });
+  const list = h("ul", { class: "tables", id: "tournaments" }, ...(items.length ? items : [h("li", {}, t.noTournaments)]));
+  return h("section", { class: "panel", "aria-labelledby": "tournaments-title" }, title, list, tournamentForm());
+}
+
+function standingsTable(s: TournamentStandings): HTMLElement {
+  const cells = (tag: "th" | "td", values: (string | number)[]) => h("tr", {}, ...values.map((v) => h(tag, {}, String(v))));
+  return h("table", { class: "standings" }, h("caption", {}, s.final ? t.finalStandings : fill(t.standingsTitle, { n: s.round })),
+    cells("th", ["#", t.players, t.points, t.buchholz, t.gamePoints]),
+    ...s.rows.map((r) => cells("td", [r.rank, r.entrant, r.match_points, r.buchholz, r.game_points])));
+}
+
+let tournamentForm_: HTMLFormElement | null = null;
+function tournamentForm(): HTMLElement {
+  if (tournamentForm_) return tournamentForm_;
+  const name = h("input", { id: "t-name", maxlength: "64", required: "" });
+  const preset = h("select", { id: "t-preset" }, ...PRESETS.map((p) => h("option", { value: p }, gameName(p))));
+  const format = h("select", { id: "t-format" }, ...(["swiss", "round_robin", "knockout"] as const).map((f) => h("option", { value: f }, t[f])));
+  const rounds = h("input", { id: "t-rounds", inputmode: "numeric", value: "3" });
+  const cap = h("input", { id: "t-cap", inputmode: "numeric", value: "8" });
+  const field = (id: string, label: string, el: HTMLElement) => h("label", { for: id }, label, el);
+  const made = h("form", { "aria-labelledby": "t-title" }, h("h3", { id: "t-title" }, t.newTournament), field("t-name", t.tournamentName, name),
+    field("t-preset", t.game, preset), field("t-format", t.format, format), field("t-rounds", t.rounds, rounds), field("t-cap", t.cap, cap),
+    h("button", { type: "submit" }, t.newTournament));
+  made.addEventListener("submit", (e) => {
+    e.preventDefault();
+    send("tournament_create", { name: name.value.trim(), preset: preset.value, format: format.value,
+      rounds: format.value === "swiss" ? Number(rounds.value) || 0 : 0, cap: Number(cap.value) || 2 });
+  });
+  tournamentForm_ = made;
+  return made;
 }
 
 function finishedGames(): HTMLElement {

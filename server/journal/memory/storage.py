@@ -10,11 +10,12 @@ from typing import Any, Sequence
 
 from scopa.engine import Action, RuleSet
 
-from ..commands import FinishTable, RecordRefusal, Request
+from ..commands import AppendTournamentEvent, FinishTable, RecordRefusal, Request
 from ..ops import run_requests
 from ..values import (
     CLOSED, DAMAGED, FINISHED, PLAYING, WAITING, FinishedTable, StorageError, StoredSeat, StoredTable, TableResult,
-    TableTaken, decode_action, encode_action, ended, taken, read_unfinished, rules_json, table_number
+    TableTaken, decode_action, encode_action, ended, taken, read_unfinished, rules_json, stored_tournament_event,
+    table_number
 )
 from .archive import MemoryArchive
 
@@ -33,7 +34,20 @@ class _MemTable:
     refusals: dict[tuple[int, int, int], RecordRefusal] = field(default_factory=dict)  # by (index, seat, nth)
 
 
-class MemoryStorage(MemoryArchive):
+class MemoryTournaments:
+    """The tournaments' events (:class:`~scopa.server.journal.commands.AppendTournamentEvent`) in a dict."""
+
+    _tournament_events: dict[tuple[str, int], tuple[str, str]]  # (tournament, seq) -> (kind, data)
+
+    def append_tournament_event(self, command: AppendTournamentEvent) -> None:
+        key, value = (command.tournament_id, command.seq), (command.kind, command.data)
+        stored_tournament_event(self._tournament_events.setdefault(key, value), command)
+
+    def load_tournament_events(self) -> list[tuple[str, int, str, str]]:
+        return [(t, seq, kind, data) for (t, seq), (kind, data) in sorted(self._tournament_events.items())]
+
+
+class MemoryStorage(MemoryArchive, MemoryTournaments):
     """A storage backend in a dict: nothing survives the process.  Same checks as SQLite."""
 
     blocks = False
@@ -41,6 +55,7 @@ class MemoryStorage(MemoryArchive):
     def __init__(self) -> None:
         self._tables: dict[str, _MemTable] = {}
         self._top_id = 0  # the last table id handed out (TakeTableIds)
+        self._tournament_events = {}
         self.writes = self.reads = self.archive = self  # one object holds the three parts of its operations
 
     def _get(self, table_id: str) -> _MemTable:

@@ -24,6 +24,11 @@ class PgReads:
     def __init__(self, link: PgLink) -> None:
         self._link = link
 
+    async def load_tournament_events(self) -> list[tuple[str, int, str, str]]:
+        rows = await self._link.all("SELECT tournament_id, seq, kind, data FROM tournament_events "
+                                    "ORDER BY tournament_id, seq")
+        return [(str(t), int(seq), str(kind), str(data)) for t, seq, kind, data in rows]
+
     async def load_damaged(self) -> list[tuple[str, str]]:
         rows = await self._link.all("SELECT id, reason FROM tables WHERE status='damaged' ORDER BY num, id")
         return [(str(tid), str(reason or "")) for tid, reason in rows]

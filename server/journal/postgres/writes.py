@@ -19,10 +19,9 @@ import psycopg
 
 from scopa.engine import RuleSet
 
-from ..commands import AppendAction, FinishTable, RecordRefusal
-from ..values import (
-    PLAYING, WAITING, Fenced, StorageError, TableTaken, compact, ended, rules_json, table_number, taken
-)
+from ..commands import AppendAction, AppendTournamentEvent, FinishTable, RecordRefusal
+from ..values import PLAYING, WAITING, Fenced, StorageError, TableTaken, compact, ended, rules_json
+from ..values import stored_tournament_event, table_number, taken
 from .archive import PgArchive
 from .link import PgLink
 
@@ -144,6 +143,14 @@ class PgWrites:
         if row is None:
             raise StorageError("the journal has no table id counter")
         return int(str(row[0]))
+
+    async def append_tournament_event(self, command: AppendTournamentEvent) -> None:
+        c = command
+        await self._link.one("INSERT INTO tournament_events VALUES (%s, %s, %s, %s) ON CONFLICT DO NOTHING "
+                             "RETURNING seq", (c.tournament_id, c.seq, c.kind, c.data))
+        row = await self._link.one("SELECT kind, data FROM tournament_events WHERE tournament_id=%s AND seq=%s",
+                                   (c.tournament_id, c.seq))
+        stored_tournament_event((str(row[0]), str(row[1])) if row is not None else ("", ""), c)
 
     async def set_seat(self, table_id: str, seat: int, name: str, token_digest: str | None = None,
                        bot: str | None = None) -> None:

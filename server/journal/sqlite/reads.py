@@ -30,6 +30,12 @@ class SQLiteReads:
                                     (table_id,)).fetchall()
         return [RecordRefusal(table_id, seat, idx, code, nth) for seat, idx, code, nth in rows]
 
+    def load_tournament_events(self) -> list[tuple[str, int, str, str]]:
+        with self._file.lock:
+            rows = self._file.db.execute("SELECT tournament_id, seq, kind, data FROM tournament_events "
+                                         "ORDER BY tournament_id, seq").fetchall()
+        return [(str(t), int(seq), str(kind), str(data)) for t, seq, kind, data in rows]
+
     def load_damaged(self) -> list[tuple[str, str]]:
         with self._file.lock:
             rows = self._file.db.execute("SELECT id, reason FROM tables WHERE status='damaged' ORDER BY num, id").fetchall()

@@ -90,6 +90,13 @@ CREATE TABLE IF NOT EXISTS refusals (
     code     TEXT NOT NULL,                -- the protocol's error code
     PRIMARY KEY (table_id, idx, seat, nth)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS tournament_events (
+    tournament_id TEXT NOT NULL,
+    seq           INTEGER NOT NULL,        -- 0, 1, ... within its tournament
+    kind          TEXT NOT NULL,           -- the event's class name
+    data          TEXT NOT NULL,           -- its JSON
+    PRIMARY KEY (tournament_id, seq)
+) WITHOUT ROWID;
 """
 
 

@@ -12,8 +12,9 @@ from typing import Any, Sequence
 
 from scopa.engine import Action, RuleSet
 
-from ..commands import AppendAction, FinishTable, RecordRefusal
-from ..values import StorageError, TableTaken, compact, encode_action, rules_json, table_number, taken
+from ..commands import AppendAction, AppendTournamentEvent, FinishTable, RecordRefusal
+from ..values import StorageError, TableTaken, compact, encode_action, rules_json, stored_tournament_event
+from ..values import table_number, taken
 from .archive import SQLiteArchive
 from .file import OPEN, SQLiteFile
 
@@ -128,6 +129,15 @@ class SQLiteWrites:
             top = max(int(row[0]) if row is not None else 0, int(stored[0] or 0)) + count
             self._file.db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('table_ids', ?)", (str(top),))
         return top
+
+    def append_tournament_event(self, command: AppendTournamentEvent) -> None:
+        c = command
+        with self._file.transaction():
+            self._file.db.execute("INSERT OR IGNORE INTO tournament_events VALUES (?, ?, ?, ?)",
+                                  (c.tournament_id, c.seq, c.kind, c.data))
+            row = self._file.db.execute("SELECT kind, data FROM tournament_events WHERE tournament_id=? AND seq=?",
+                                        (c.tournament_id, c.seq)).fetchone()
+        stored_tournament_event(row, c)
 
     def append_action(self, table_id: str, index: int, action: Action) -> None:
         self.append_encoded(table_id, index, encode_action(action))

@@ -1,0 +1,118 @@
+"""The tournament commands of the wire (PROTOCOL.md §8, §16): create, list, join, leave,
+start and the standings, each checked by its tournament's director (a refusal is the
+error its code names and changes nothing) and carried out by the
+:class:`~.tournaments.TournamentHost`."""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from scopa.protocol import commands as wire
+from scopa.protocol.errors import ErrorCode
+
+from ..core import name_key
+from ..tournament import Director, Entrant, Format, Phase, Settings, Step, TieBreak, TournamentError
+from .quick import RatingOf
+from .tournaments import TournamentHost
+from .views import error_code, info_view, standings_view
+
+if TYPE_CHECKING:
+    from ..conn import ServerSession
+
+log = logging.getLogger("scopa.server")
+
+_Command = Callable[[Director], Step]
+BOT_CLIENT = "scopa-bot"
+"""How a bot's client names itself in its ``hello`` (`scopa bot`): it may enter only the
+tournaments that allow bots."""
+
+
+class TournamentCommands:
+    """What a player asks of the tournaments (``creators``: the names that may create
+    one, as name keys; None: anyone)."""
+
+    def __init__(self, host: TournamentHost, rating_of: RatingOf, creators: frozenset[str] | None) -> None:
+        self.host = host
+        self.rating_of = rating_of
+        self.creators = creators
+
+    def create(self, sess: ServerSession, body: wire.TournamentCreate, seq: int) -> None:
+        name = sess.name or ""
+        if self.creators is not None and name_key(name) not in self.creators:
+            sess.error(ErrorCode.NOT_ALLOWED, "on this server only its operator's names create tournaments", re=seq)
+            return
+        now = self.host.now()
+        try:
+            settings = Settings(body.name, body.preset, Format(body.format.value), body.cap, body.rounds,
+                                now + body.starts_in if body.starts_in is not None else None, float(body.grace),
+                                body.bots_allowed, TieBreak(body.tie_break.value))  # fmt: skip
+        except TournamentError as exc:
+            sess.error(error_code(exc), str(exc), re=seq)
+            return
+        self.host.last += 1
+        tid = f"c{self.host.last}"
+        director, step = Director.create(tid, settings, name, random.SystemRandom().randrange(2**31), now)
+        self.host.directors[tid] = director
+        self.host.seq[tid] = 0
+        log.info("tournament %s created by %s: %s", tid, sess.party, settings)
+        self.host.carry_out(tid, step, sess, seq)
+
+    def listing(self, sess: ServerSession, seq: int) -> None:
+        shown = [d.state for d in self.host.directors.values() if d.state.phase is not Phase.FINISHED]
+        sess.tell(wire.Tournaments(tournaments=[info_view(s) for s in shown[-wire.MAX_PAGE:]]), re=seq)
+
+    def join(self, sess: ServerSession, body: wire.TournamentJoin, seq: int) -> None:
+        director = self._find(sess, body.tournament, seq)
+        if director is not None:
+            self.host.tasks.spawn(self._register(sess, body, seq, director))
+
+    async def _register(self, sess: ServerSession, body: wire.TournamentJoin, seq: int, director: Director) -> None:
+        name = sess.name or ""
+        rating = await self.rating_of(name, director.state.settings.preset)
+        tid = director.state.tournament
+        try:
+            if sess.client.startswith(BOT_CLIENT) and not director.state.settings.bots_allowed:
+                raise TournamentError("bad_entrant", f"{director.state.settings.name} does not allow bots")
+            if director.state.settings.team_size == 1:
+                entrant = Entrant.player(name)
+            elif body.team is None or body.partner is None:
+                raise TournamentError("bad_entrant", "a team game's entrant is a team: give its name and your partner")
+            else:
+                entrant = Entrant.team(body.team, name, body.partner)
+            step = director.register(entrant, rating, self.host.now())
+        except TournamentError as exc:
+            sess.error(error_code(exc), str(exc), re=seq)
+            return
+        self.host.carry_out(tid, step, sess, seq)
+
+    def leave(self, sess: ServerSession, body: wire.TournamentLeave, seq: int) -> None:
+        self._command(sess, body.tournament, seq, lambda d: d.unregister(sess.name or "", self.host.now()))
+
+    def start(self, sess: ServerSession, body: wire.TournamentStart, seq: int) -> None:
+        self._command(sess, body.tournament, seq, lambda d: d.start(sess.name or "", self.host.now()))
+
+    def standings(self, sess: ServerSession, body: wire.GetStandings, seq: int) -> None:
+        director = self._find(sess, body.tournament, seq)
+        if director is not None:
+            s = director.state
+            sess.tell(standings_view(s.tournament, s, director.standings(), s.phase is Phase.FINISHED), re=seq)
+
+    def _find(self, sess: ServerSession, tid: str, seq: int) -> Director | None:
+        director = self.host.directors.get(tid)
+        if director is None:
+            sess.error(ErrorCode.NO_SUCH_TOURNAMENT, f"there is no tournament {tid!r}", re=seq)
+        return director
+
+    def _command(self, sess: ServerSession, tid: str, seq: int, command: _Command) -> None:
+        director = self._find(sess, tid, seq)
+        if director is None:
+            return
+        try:
+            step = command(director)
+        except TournamentError as exc:
+            sess.error(error_code(exc), str(exc), re=seq)
+            return
+        self.host.carry_out(tid, step, sess, seq)

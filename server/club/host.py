@@ -1,0 +1,97 @@
+"""The club: quick play and tournaments as one part of the server, routed to by the
+dispatcher and told of connections coming and going."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from scopa.engine.rules import Preset
+from scopa.protocol import commands as wire
+
+from ..core import Clock
+from ..conn import Connections
+from ..players import Rater, fresh
+from ..lobby import TableCommands
+from ..lobby import TableLife
+from ..core import name_key
+from .commands import TournamentCommands
+from .quick import QuickHost
+from .tables import ClubTables
+from .tournaments import TournamentHost
+
+if TYPE_CHECKING:
+    from ..conn import ServerSession
+
+_COMMANDS = (wire.QuickPlay, wire.QuickLeave, wire.TournamentCreate, wire.TournamentList, wire.TournamentJoin,
+             wire.TournamentLeave, wire.TournamentStart, wire.GetStandings)
+
+
+@dataclass(frozen=True)
+class ClubOptions:
+    """``creators``: the names that may create tournaments (None: anyone; the operator's
+    names to keep it to the operator); ``gather``: seconds a quick-play player waits for
+    others asking at about the same time."""
+
+    creators: frozenset[str] | None = None
+    gather: float = 0.5
+
+
+class Club:
+    """Quick play and tournaments of one server."""
+
+    def __init__(self, options: ClubOptions, life: TableLife, at_tables: TableCommands, connections: Connections,
+                 clock: Clock, ratings: Rater) -> None:
+        self.ratings = ratings
+        tables = ClubTables(life, at_tables)
+        creators = frozenset(name_key(n) for n in options.creators) if options.creators is not None else None
+        self.quick = QuickHost(tables, clock, connections.names, self.rating_of, options.gather)
+        self.tournaments = TournamentHost(tables, life, clock, connections.names)
+        self.commands = TournamentCommands(self.tournaments, self.rating_of, creators)
+
+    async def rating_of(self, name: str, preset: Preset) -> float:
+        """The name's rating under ``preset`` (mu - 3 sigma; a new player's without a journal)."""
+        journal = self.ratings.journal
+        known = await journal.ratings(preset.value, [name]) if journal is not None else {}
+        found = next((r for n, r in known.items() if name_key(n) == name_key(name)), None)
+        return (found or fresh(name)).ordinal
+
+    def handles(self, body: wire.Body) -> bool:
+        return isinstance(body, _COMMANDS)
+
+    def dispatch(self, sess: ServerSession, body: wire.Body, seq: int) -> None:
+        t = self.commands
+        match body:
+            case wire.QuickPlay():
+                self.quick.play(sess, body, seq)
+            case wire.QuickLeave():
+                self.quick.leave(sess, seq)
+            case wire.TournamentCreate():
+                t.create(sess, body, seq)
+            case wire.TournamentList():
+                t.listing(sess, seq)
+            case wire.TournamentJoin():
+                t.join(sess, body, seq)
+            case wire.TournamentLeave():
+                t.leave(sess, body, seq)
+            case wire.TournamentStart():
+                t.start(sess, body, seq)
+            case wire.GetStandings():
+                t.standings(sess, body, seq)
+
+    def join_table(self, sess: ServerSession, body: wire.JoinTable, seq: int) -> bool:
+        """Whether this ``join_table`` was of a tournament's table (then it is answered)."""
+        return self.tournaments.join_table(sess, body.table, seq)
+
+    def welcomed(self, sess: ServerSession) -> None:
+        self.tournaments.welcomed(sess)
+
+    def gone(self, sess: ServerSession) -> None:
+        self.quick.gone(sess)
+
+    async def restore(self) -> None:
+        await self.tournaments.restore()
+
+    async def close(self) -> None:
+        await self.quick.close()
+        await self.tournaments.close()

@@ -1,0 +1,319 @@
+"""Tournaments on the server: each one a :class:`~scopa.server.tournament.Director` whose
+events are journaled (:mod:`.codec`) as they happen and whose effects are carried out
+here: a round's tables opened (listed; their seats kept for their players) and its connected
+players seated there at once (``tournament_table``, then ``joined``), a no-show's table
+closed when the director forfeits it, each game's end told to the director, entrants
+told of every change, round and standings.
+
+A tournament's times are Unix times: the server's clock plus the offset to the wall
+clock taken when the server started, so a journaled start time or deadline means the
+same after a restart.  A restarted server rebuilds each director from its events, keeps
+the games its journal resumed, and opens again the tables of the others."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING
+
+from scopa.protocol import commands as wire
+from scopa.protocol.errors import ErrorCode
+
+from ..core import Clock, Timer
+from ..journal import AppendTournamentEvent
+from ..table import Table
+from ..lobby import TableLife
+from ..core import BackgroundTasks
+from ..core import name_key
+from ..tournament import (
+    AnnounceRound, AnnounceStandings, Arrived, Director, Effect, ForfeitSeats, GameKey, OpenTable, RecordResults, Step,
+    TournamentError, TournamentState,
+)  # fmt: skip
+from .codec import Record, ResultsKept, TableOpened, decode, encode, is_event
+from .tables import ClubTables, when_finished
+from .views import game_view, info_view, standings_view
+
+if TYPE_CHECKING:
+    from ..conn import ServerSession
+
+log = logging.getLogger("scopa.server")
+
+_Command = Callable[[Director], Step]
+
+
+def game_points(table: Table) -> tuple[int, int]:
+    """A tournament game's result, each side's game points (seat 0's side first): the
+    game's totals; a side whose player left the game (abandoned) has 0, and the other at
+    least 1.  A seat a bot took over and played to the end counts as played."""
+    totals = [max(0, t) for t in (table.master.state.totals if table.master is not None else (0, 0))]
+    points = [totals[0], totals[1]] if len(totals) >= 2 else [0, 0]
+    if table.forfeits and table.finish_reason == wire.LeftReason.ABANDONED.value:
+        lost = table.rules.side_of(table.forfeits[0])
+        points[lost], points[1 - lost] = 0, max(points[1 - lost], 1)
+    return points[0], points[1]
+
+
+class TournamentHost:
+    """Every tournament of one server."""
+
+    def __init__(self, tables: ClubTables, life: TableLife, clock: Clock, names: dict[str, ServerSession]) -> None:
+        self.tables = tables
+        self.life = life
+        self.clock = clock
+        self.names = names
+        self.directors: dict[str, Director] = {}
+        self.seq: dict[str, int] = {}  # tournament -> its next journal seq
+        self._table_of: dict[tuple[str, GameKey], str] = {}
+        self._game_of: dict[str, tuple[str, GameKey]] = {}  # table id -> its tournament game
+        self._seats: dict[str, dict[str, int]] = {}  # table id -> player -> seat
+        self._timers: dict[str, Timer] = {}
+        self._told: dict[str, asyncio.Future[None]] = {}  # tournament -> its last step told once stored
+        self.last = 0  # the highest tournament number
+        self._offset = time.time() - clock.now()
+        self.tasks = BackgroundTasks()
+
+    def now(self) -> float:
+        return self.clock.now() + self._offset
+
+    # ------------------------------------------------------------------ seats
+
+    def join_table(self, sess: ServerSession, table_id: str, seq: int) -> bool:
+        """A ``join_table`` of a tournament's table: its player sits at the seat kept for
+        them (whether the table is a tournament's; a stranger is told there is no such table)."""
+        seats = self._seats.get(table_id)
+        if seats is None:
+            return False
+        seat = seats.get(sess.name or "")
+        table = self.tables.tables.get(table_id)
+        if seat is None or table is None or table.state is not wire.TableState.WAITING or table.seats[seat] is not None:
+            sess.error(ErrorCode.NO_SUCH_TABLE, f"there is no table {table_id!r} with a seat for you", re=seq)
+        elif sess.table_id is not None:
+            sess.error(ErrorCode.ALREADY_AT_TABLE, f"you are already at table {sess.table_id}", re=seq)
+        else:
+            self._sit(table, sess, seat, seq)
+        return True
+
+    def welcomed(self, sess: ServerSession) -> None:
+        """A player connected: to the seat a tournament's table keeps for them, if any."""
+        for table_id, seats in list(self._seats.items()):
+            if (sess.name or "") in seats:
+                self._call(table_id, sess.name or "")
+
+    def _call(self, table_id: str, player: str) -> None:
+        """Tell a player of their table, and seat them there if they are free."""
+        tid, key = self._game_of[table_id]
+        table = self.tables.tables.get(table_id)
+        sess = self.names.get(name_key(player))
+        director = self.directors[tid]
+        game = next((g for g in director.state.open_games() if g.key == key), None)
+        if sess is None or sess.closed or table is None or game is None or table.state is not wire.TableState.WAITING:
+            return
+        seat = self._seats[table_id][player]
+        if table.seats[seat] is not None:
+            return
+        left = max(0, min(600_000, int((director.state.deadline(key) - self.now()) * 1000)))
+        sess.tell(wire.TournamentTable(tournament=tid, round=key.round, game=game_view(game), table=table_id, seat=seat,
+                                       grace_ms=left))
+        if sess.table_id is None:
+            self._sit(table, sess, seat, None)
+
+    def _sit(self, table: Table, sess: ServerSession, seat: int, seq: int | None) -> None:
+        tid, _ = self._game_of[table.id]
+        if self.tables.sit(sess, table, seat, seq):
+            self._run(tid, lambda d: d.arrive(sess.name or "", self.now()))
+
+    # ------------------------------------------------------------------ effects
+
+    def _run(self, tid: str, command: _Command) -> None:
+        """A command of the server itself (a tick, an arrival, a game's end)."""
+        director = self.directors.get(tid)
+        if director is None:
+            return
+        try:
+            step = command(director)
+        except TournamentError as exc:
+            log.warning("tournament %s: %s", tid, exc)
+            return
+        self.carry_out(tid, step)
+
+    def carry_out(self, tid: str, step: Step, sess: ServerSession | None = None, seq: int | None = None) -> None:
+        """Journal a step's events; once the journal holds them (nobody hears of an event
+        before), carry out its effects and tell the entrants (and ``sess``, whose command
+        ``seq`` it was), each step's in the order of the steps."""
+        written = self._journal(tid, step.events)
+        state = self.directors[tid].state
+        tell = sess is not None or any(not isinstance(e, Arrived) for e in step.events)
+        self._arm(tid)
+
+        def announce() -> None:
+            for effect in step.effects:
+                self._effect(tid, effect, state)
+            if tell:
+                self._tell_entrants(tid, wire.TournamentUpdate(tournament=info_view(state)), sess, seq)
+
+        before = self._told.get(tid)
+        if before is None and not written:
+            announce()
+            return
+        told = self._told[tid] = asyncio.ensure_future(_when_stored(before, written, announce, tid))
+        told.add_done_callback(lambda done: self._told.pop(tid) if self._told.get(tid) is done else None)
+
+    def _effect(self, tid: str, effect: Effect, state: TournamentState) -> None:
+        if isinstance(effect, OpenTable):
+            self.tasks.spawn(self._open(tid, effect))
+        elif isinstance(effect, ForfeitSeats):
+            table_id = self._table_of.pop((tid, effect.game), None)
+            table = self.tables.tables.get(table_id) if table_id is not None else None
+            if table_id is not None:
+                self._forget(table_id)
+            if table is not None and table.state is wire.TableState.WAITING:
+                self.life.close_waiting(table, f"forfeited: {', '.join(effect.absent)} did not come")
+        elif isinstance(effect, AnnounceRound):
+            self._tell_entrants(tid, wire.TournamentRound(tournament=tid, round=effect.number,
+                                                          games=[game_view(g) for g in effect.games],
+                                                          byes=list(effect.byes)))
+        elif isinstance(effect, AnnounceStandings):
+            self._tell_entrants(tid, standings_view(tid, state, effect.rows, effect.final))
+        elif isinstance(effect, RecordResults):
+            self._journal(tid, [ResultsKept(effect.rows, effect.cancelled)])
+            log.info("tournament %s: %s", tid, "cancelled" if effect.cancelled else "finished")
+
+    async def _open(self, tid: str, effect: OpenTable) -> None:
+        table = await self.tables.open(effect.preset, private=False, bot_takeover=effect.bots_allowed,
+                                       ended=self._ender(tid, effect.game))
+        if table is None:
+            return  # the game's players are forfeited at its deadline
+        if not any(g.key == effect.game for g in self.directors[tid].state.open_games()):
+            self.life.close_waiting(table, "its tournament game is over")
+            return
+        self._journal(tid, [TableOpened(effect.game, table.id)])
+        self._adopt(tid, effect, table)
+        for player in effect.seats:
+            self._call(table.id, player)
+
+    def _adopt(self, tid: str, effect: OpenTable, table: Table) -> None:
+        self._table_of[(tid, effect.game)] = table.id
+        self._game_of[table.id] = (tid, effect.game)
+        self._seats[table.id] = {player: seat for seat, player in enumerate(effect.seats)}
+
+    def _forget(self, table_id: str) -> None:
+        self._game_of.pop(table_id, None)
+        self._seats.pop(table_id, None)
+
+    def _ender(self, tid: str, game: GameKey) -> Callable[[Table], None]:
+        return lambda table: self._ended(tid, game, table)
+
+    def _ended(self, tid: str, game: GameKey, table: Table) -> None:
+        self._table_of.pop((tid, game), None)
+        self._forget(table.id)
+        points = game_points(table)
+        log.info("tournament %s: game %s ended %s", tid, game, points)
+        self._run(tid, lambda d: d.finish_game(game, points, self.now()))
+
+    def _journal(self, tid: str, records: Iterable[Record]) -> list[asyncio.Future[None]]:
+        """Journal these records of the tournament: the writes (none without a journal)."""
+        storage = self.life.storage
+        writes: list[asyncio.Future[None]] = []
+        for record in records:
+            kind, data = encode(record)
+            seq = self.seq[tid]
+            self.seq[tid] = seq + 1
+            if storage is not None:
+                written = asyncio.ensure_future(storage.write(AppendTournamentEvent(tid, seq, kind, data)))
+                written.add_done_callback(_logged(tid, seq))
+                writes.append(written)
+        return writes
+
+    def _tell_entrants(self, tid: str, body: wire.Body, sess: ServerSession | None = None,
+                       seq: int | None = None) -> None:
+        state = self.directors[tid].state
+        for player in sorted({p for e in state.entrants for p in e.members}):
+            other = self.names.get(name_key(player))
+            if other is not None and other is not sess and not other.closed:
+                other.tell(body)
+        if sess is not None:
+            sess.tell(body, re=seq)
+
+    def _arm(self, tid: str) -> None:
+        old = self._timers.pop(tid, None)
+        if old is not None:
+            old.cancel()
+        due = self.directors[tid].due()
+        if due is not None:
+            self._timers[tid] = self.clock.call_later(max(0.0, due - self.now()), lambda: self._tick(tid))
+
+    def _tick(self, tid: str) -> None:
+        self._timers.pop(tid, None)
+        self._run(tid, lambda d: d.tick(self.now()))
+
+    # ------------------------------------------------------------------ restart
+
+    async def restore(self) -> None:
+        """Rebuild every journaled tournament and go on with those being played."""
+        storage = self.life.storage
+        if storage is None:
+            return
+        rows = await storage.tournament_events()
+        grouped: dict[str, list[tuple[str, str]]] = {}
+        for tid, _, kind, data in rows:
+            grouped.setdefault(tid, []).append((kind, data))
+        for tid, records in grouped.items():
+            self.last = max(self.last, int(tid[1:]) if tid[1:].isdigit() else 0)
+            try:
+                decoded = [decode(kind, data) for kind, data in records]
+                director = Director.rebuild(r for r in decoded if is_event(r))  # type: ignore[misc]
+            except (ValueError, TournamentError) as exc:
+                log.error("tournament %s: its journal does not rebuild it, left alone: %s", tid, exc)
+                continue
+            self.directors[tid] = director
+            self.seq[tid] = len(records)
+            self._resume(tid, director, [r for r in decoded if isinstance(r, TableOpened)])
+            self._arm(tid)
+        if grouped:
+            log.info("%d tournaments restored from the journal", len(self.directors))
+
+    def _resume(self, tid: str, director: Director, opened: Sequence[TableOpened]) -> None:
+        tables = {o.game: o.table for o in opened}
+        for effect in director.resume().effects:
+            if not isinstance(effect, OpenTable):
+                continue
+            table = self.tables.tables.get(tables.get(effect.game, ""))
+            if table is not None and table.state is wire.TableState.PLAYING:
+                self._adopt(tid, effect, table)
+                when_finished(table, self._ender(tid, effect.game))
+            else:
+                self.tasks.spawn(self._open(tid, effect))
+
+    async def close(self) -> None:
+        for timer in self._timers.values():
+            timer.cancel()
+        self._timers.clear()
+        for told in list(self._told.values()):
+            told.cancel()
+        await self.tasks.close()
+
+
+async def _when_stored(before: asyncio.Future[None] | None, written: Sequence[asyncio.Future[None]],
+                       announce: Callable[[], None], tid: str) -> None:
+    """``announce`` once the step before has been told and these writes are stored (a write
+    the journal refused is logged; the step is told all the same)."""
+    if before is not None:
+        await asyncio.gather(before, return_exceptions=True)
+    await asyncio.gather(*written, return_exceptions=True)
+    try:
+        announce()
+    except Exception:  # noqa: BLE001 - one tournament's failure must not stop the others
+        log.exception("tournament %s: its step could not be carried out", tid)
+
+
+def _logged(tid: str, seq: int) -> Callable[[asyncio.Future[None]], None]:
+    """What logs a tournament event the journal did not store."""
+
+    def done(written: asyncio.Future[None]) -> None:
+        if not written.cancelled() and written.exception() is not None:
+            log.error("tournament %s: event %d not journaled: %s", tid, seq, written.exception())
+
+    return done
+

@@ -1,0 +1,108 @@
+"""Players of quick games and tournaments for the club's tests: each speaks the protocol
+(:class:`wire_client.WireClient`), sits wherever the server seats it, plays every game
+with a built-in bot, and after the server went away comes back to the new one: to its
+seat with its token when a game of its was under way, else by name."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+
+from scopa.bots import make_bot
+from scopa.engine import RuleSet
+from scopa.protocol import Command
+from scopa.protocol import commands as wire
+from scopa.protocol.convert import action_to_wire, legal_from_wire, rules_from_wire, view_from_wire
+from wire_client import WireClient
+
+
+class Server:
+    """Where the players connect: its port, and whether it is up (a restart clears it)."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.up = asyncio.Event()
+        self.up.set()
+
+    def down(self) -> None:
+        self.up.clear()
+
+    def again(self, port: int) -> None:
+        self.port = port
+        self.up.set()
+
+
+class ClubPlayer:
+    """One player; ``hold`` (if given) is asked of each your_turn: true leaves it
+    unanswered (the game stays where it is until the player is asked again)."""
+
+    def __init__(self, name: str, server: Server, seed: int = 0,
+                 hold: Callable[[ClubPlayer, Command], bool] | None = None) -> None:
+        self.name = name
+        self.server = server
+        self.bot = make_bot("greedy", name, seed=seed)
+        self.hold = hold
+        self.client: WireClient | None = None
+        self.rules: RuleSet | None = None
+        self.token: str | None = None  # the seat token of the game under way
+        self.seen: list[Command] = []  # everything the server sent, in order
+        self.games = 0
+
+    async def connect(self) -> WireClient:
+        await self.server.up.wait()
+        client = await WireClient.connect(self.server.port)
+        if self.token is not None:
+            welcome = await client.resume(self.token, client.last_event, name=self.name)
+            if welcome.name == "welcome":
+                self.client = client
+                return client
+        await client.hello(self.name)
+        self.client = client
+        return client
+
+    def send(self, body: wire.Body) -> int:
+        assert self.client is not None
+        return self.client.send(body)
+
+    async def next(self) -> Command:
+        """The next command from the server, after playing what it asks of this player."""
+        while True:
+            assert self.client is not None
+            try:
+                cmd = await self.client.recv()
+            except (ConnectionError, OSError):
+                await self.connect()
+                continue
+            self.seen.append(cmd)
+            self._play(cmd)
+            return cmd
+
+    async def until(self, done: Callable[[Command], bool]) -> Command:
+        while True:
+            cmd = await self.next()
+            if done(cmd):
+                return cmd
+
+    def _play(self, cmd: Command) -> None:
+        body = cmd.body
+        if isinstance(body, wire.Joined):
+            self.token = body.token
+        elif isinstance(body, wire.GameStart):
+            self.rules = rules_from_wire(body.rules)
+        elif isinstance(body, wire.GameEnd):
+            self.token, self.games = None, self.games + 1
+        elif isinstance(body, wire.YourTurn) and not (self.hold is not None and self.hold(self, cmd)):
+            asyncio.ensure_future(self._answer(cmd, body))
+
+    async def _answer(self, cmd: Command, body: wire.YourTurn) -> None:
+        assert self.rules is not None and self.client is not None
+        action = await self.bot.choose(view_from_wire(body.view, self.rules), legal_from_wire(body))
+        self.client.send(action_to_wire(action), recipient=cmd.sender, re=cmd.seq)
+
+    async def close(self) -> None:
+        if self.client is not None:
+            await self.client.close()
+
+
+def final_standings(cmd: Command) -> bool:
+    return isinstance(cmd.body, wire.TournamentStandings) and cmd.body.final

@@ -1,0 +1,94 @@
+"""A tournament outlives a kill -9 of its server (PROTOCOL.md §16): `scopa serve --db
+FILE` is killed (SIGKILL) in the middle of a round, one game held by a player who does
+not answer its turn; `scopa serve` on the same file takes the tournament up, the players
+come back (to their seats with their tokens, or by name) and it ends with the standings
+the pure core folds from the results the file holds."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import signal
+import sqlite3
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from club_players import ClubPlayer, Server, final_standings
+from procs import scopa, stop
+from scopa.protocol import Command
+from scopa.protocol import commands as wire
+from scopa.server.club import decode, is_event
+from scopa.server.tournament import Director, GameFinished, Phase
+from test_club_tournament import create, rows_of
+
+pytestmark = pytest.mark.process
+
+SAFETY = 180
+
+
+async def serving(db: Path, tmp: Path) -> tuple[subprocess.Popen[str], int]:
+    """`scopa serve` on a free port journaling to ``db``, and its port."""
+    proc = scopa("serve", "--port", "0", "--db", str(db), "--admin-token-file", str(tmp / "token"))
+    while True:
+        line = await asyncio.to_thread(proc.stdout.readline)  # type: ignore[union-attr]
+        assert line, "the server stopped before it listened"
+        found = re.search(r"Scopa server on 127\.0\.0\.1:(\d+)", line)
+        if found:
+            return proc, int(found.group(1))
+
+
+def journaled(db: Path, tournament: str) -> list[object]:
+    with sqlite3.connect(db) as conn:
+        rows = conn.execute("SELECT seq, kind, data FROM tournament_events WHERE tournament_id=? ORDER BY seq",
+                            (tournament,)).fetchall()
+    assert [seq for seq, _, _ in rows] == list(range(len(rows)))
+    return [decode(kind, data) for _, kind, data in rows]
+
+
+async def test_a_tournament_goes_on_after_its_server_is_killed(tmp_path: Path) -> None:
+    db = tmp_path / "journal.db"
+    proc, port = await serving(db, tmp_path)
+    held = asyncio.Event()
+
+    def hold(player: ClubPlayer, turn: Command) -> bool:
+        """p0 leaves its first turn of round 2 unanswered until the server was killed."""
+        rounds = [c.body.round for c in player.seen if isinstance(c.body, wire.TournamentTable)]
+        if rounds and rounds[-1] == 2 and not held.is_set():
+            held.set()
+            return True
+        return False
+
+    try:
+        async with asyncio.timeout(SAFETY):
+            server = Server(port)
+            players = [ClubPlayer(f"p{i}", server, seed=i, hold=hold if i == 0 else None) for i in range(4)]
+            for p in players:
+                await p.connect()
+            tid = await create(players[0], rounds=3, cap=4)
+            for p in players:
+                asked = p.send(wire.TournamentJoin(tournament=tid))
+                await p.until(lambda c: c.re == asked)
+            players[0].send(wire.TournamentStart(tournament=tid))
+            playing = [asyncio.ensure_future(p.until(final_standings)) for p in players]
+            await held.wait()
+            server.down()
+            proc.send_signal(signal.SIGKILL)
+            await asyncio.to_thread(proc.wait)
+            before = journaled(db, tid)
+            assert any(isinstance(r, GameFinished) and r.game.round == 1 for r in before)
+            proc, port = await serving(db, tmp_path)
+            server.again(port)
+            finals = await asyncio.gather(*playing)
+            after = journaled(db, tid)
+            assert after[: len(before)] == before  # nothing journaled before the kill changed
+            director = Director.rebuild([r for r in after if is_event(r)])  # type: ignore[misc]
+            assert director.state.phase is Phase.FINISHED and len(director.state.rounds) == 3
+            assert all(rows_of(f.body.rows) == rows_of(director.standings()) for f in finals)
+            played = sorted(r.game for r in after if isinstance(r, GameFinished))
+            assert played == sorted(g.key for r in director.state.rounds for g in r.games)  # each game once
+            for p in players:
+                await p.close()
+    finally:
+        stop(proc)

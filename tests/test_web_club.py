@@ -1,0 +1,77 @@
+"""The browser client's "Play now" (PROTOCOL.md §16) in Debian's chromium against a real
+server running quick play: two people who press it for the same game sit at one table;
+one who stops waiting is back at the choice; the page shows how many others wait."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+from playwright.async_api import Browser
+
+from scopa.client.webfiles import web_files, web_root
+from scopa.server import NetworkEngine
+from scopa.server.club import ClubOptions
+from scopa.server.web import WebFront
+from test_web_client import DESKTOP, PHONE, WAIT, Site, browser, open_page  # noqa: F401 - the fixture
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+async def club_site() -> AsyncIterator[Site]:
+    engine = NetworkEngine(host="127.0.0.1", port=0, club=ClubOptions())
+    await engine.start()
+    front = WebFront(engine, web_root(), extra=web_files())
+    await front.start("127.0.0.1", 0)
+    site = Site(engine, front)
+    try:
+        yield site
+    finally:
+        await engine.stop()
+        await front.stop()
+    assert site.errors == []
+
+
+async def test_two_people_pressing_play_now_sit_at_one_table(club_site: Site, browser: Browser) -> None:  # noqa: F811
+    ada = await open_page(browser, club_site, "ada", DESKTOP)
+    first = ada.locator("main section").first
+    assert await first.locator("h2").text_content() == "Play now"  # the first choice of the lobby
+    await ada.get_by_role("button", name="Play now").click()
+    await ada.get_by_text("Waiting for a game of Scopa: 0 other(s) waiting…").wait_for(timeout=WAIT)
+    await ada.get_by_role("button", name="Stop waiting").click()
+    await ada.get_by_role("button", name="Play now").wait_for(timeout=WAIT)
+    await ada.get_by_role("button", name="Play now").click()
+    bob = await open_page(browser, club_site, "bob", PHONE)
+    await bob.get_by_role("button", name="Play now").tap()
+    for page in (ada, bob):
+        await page.wait_for_selector("#turn", timeout=WAIT)  # at the table: the game began
+    tables = [t for t in club_site.engine.tables.values()]
+    assert len(tables) == 1 and sorted(s.name for s in tables[0].seats if s is not None) == ["ada", "bob"]
+
+
+async def test_a_tournament_from_the_browser(club_site: Site, browser: Browser) -> None:  # noqa: F811
+    """ada creates a tournament and registers, bob registers, ada starts it: the server
+    seats both at their table; the standings are shown on asking."""
+    ada = await open_page(browser, club_site, "ada", DESKTOP)
+    await ada.get_by_role("button", name="Show the tournaments").click()
+    await ada.get_by_text("No tournament open.").wait_for(timeout=WAIT)
+    await ada.fill("#t-name", "Coppa")
+    await ada.fill("#t-rounds", "1")
+    await ada.fill("#t-cap", "2")
+    await ada.get_by_role("button", name="Create a tournament").click()
+    await ada.get_by_text("Coppa · Swiss · Scopa · registering · round 0 · 0/2").wait_for(timeout=WAIT)
+    await ada.get_by_role("button", name="Register").click()
+    await ada.get_by_text("1/2: ada").wait_for(timeout=WAIT)
+    bob = await open_page(browser, club_site, "bob", DESKTOP)
+    await bob.get_by_role("button", name="Show the tournaments").click()
+    await bob.get_by_role("button", name="Register").click()
+    await bob.get_by_text("2/2: ada, bob").wait_for(timeout=WAIT)
+    assert await bob.get_by_role("button", name="Start").count() == 0  # only its creator starts it
+    await bob.get_by_role("button", name="Standings").click()
+    await bob.get_by_text("Standings after round 0").wait_for(timeout=WAIT)
+    await ada.get_by_role("button", name="Start").click()
+    for page in (ada, bob):
+        await page.wait_for_selector("#turn", timeout=WAIT)  # seated by the server: the game began
+    tables = [t for t in club_site.engine.tables.values()]
+    assert len(tables) == 1 and sorted(s.name for s in tables[0].seats if s is not None) == ["ada", "bob"]
