@@ -35,6 +35,8 @@ _TOP_FILE = re.compile(r"(?<![\w./-])((?:README|CHANGELOG|LICENSE)\.md|pyproject
 PACKAGES = ("engine", "protocol", "server", "client", "bots", "rl", "cli")
 """The packages installed as ``scopa.<name>``: a dotted name is a module's when it starts with one
 (``scopa.db`` is a file's name)."""
+_BARE_DOC = re.compile(r"(?<![\w./-])([A-Z][\w-]*(?:\.[a-z]{2})?\.md)\b")
+"""A doc named by its file name alone (``PROTOCOL.md §7``): beside the doc, or at the root."""
 _MODULE = re.compile(r"(?<![\w.])scopa\.(?:%s)(?:\.[A-Za-z_]\w*)*" % "|".join(PACKAGES))
 
 
@@ -184,6 +186,9 @@ def missing_paths(doc: Path, root: Path = ROOT) -> list[str]:
     for link in sorted(linked_paths(text)):
         if not (doc.parent / link).exists():
             bad.append(f"link {link}")
+    for name in sorted(set(_BARE_DOC.findall(_LINK.sub(r"\1", text)))):
+        if not (doc.parent / name).exists() and not (root / name).exists():
+            bad.append(name)
     return bad
 
 

@@ -46,9 +46,9 @@ def test_a_made_up_path_link_or_module_is_reported(tmp_path: Path) -> None:
         "The turns are in `server/table/turns.py`, not in server/table/clock.py.\n"
         "See [the rules](RULES.md) and [the turns](../server/table/turns.py#L1).\n"
         "Import `scopa.server.table.Turns`, not `scopa.server.table.clock` or `scopa.server.tabel`.\n"
-        "A file called scopa.db is no module.\n",
+        "A file called scopa.db is no module; PROTOCOL.md §7 is no doc here.\n",
         encoding="utf-8")
-    assert missing_paths(doc, tmp_path) == ["server/table/clock.py", "link RULES.md"]
+    assert missing_paths(doc, tmp_path) == ["server/table/clock.py", "link RULES.md", "PROTOCOL.md"]
     assert missing_modules(doc, tmp_path) == ["scopa.server.tabel", "scopa.server.table.clock"]
     assert named_modules(doc.read_text(encoding="utf-8")) == {
         "scopa.server.table.Turns", "scopa.server.table.clock", "scopa.server.tabel"}
