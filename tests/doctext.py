@@ -192,6 +192,26 @@ def missing_paths(doc: Path, root: Path = ROOT) -> list[str]:
     return bad
 
 
+_SECTION_REF = re.compile(r"((?:docs/)?[A-Z][\w-]*(?:\.[a-z]{2})?\.md)(?:\s+§[\d.]+)?,\s+\"([^\"]+)\"")
+"""A section named in prose: ``SERVER.md, "The cluster"`` or ``PROTOCOL.md §7, "Front ends"``."""
+
+
+def missing_sections(doc: Path, root: Path = ROOT) -> list[str]:
+    """The sections a doc names in another doc (``X.md, "Title"``) that no heading or bold
+    paragraph label of that doc holds (backticks and case aside)."""
+    bad: list[str] = []
+    for name, title in sorted(set(_SECTION_REF.findall(" ".join(doc.read_text(encoding="utf-8").split())))):
+        target = next((p for p in (doc.parent / name, root / name, root / "docs" / name) if p.exists()), None)
+        if target is None:
+            continue  # missing_paths reports it
+        text = target.read_text(encoding="utf-8")
+        heads = [s.title.replace("`", "").lower() for s in sections(text)]
+        heads += [m.lower() for m in re.findall(r"\*\*([^*]+)\*\*", text)]  # a bold paragraph label
+        if not any(title.replace("`", "").lower() in h for h in heads):
+            bad.append(f'{name}, "{title}"')
+    return bad
+
+
 def module_exists(name: str, root: Path = ROOT) -> bool:
     """Whether ``scopa.a.b`` is a module or package of the repository, or a name defined in
     one (``scopa.server.NetworkEngine``): the longest prefix that is a module must be
