@@ -1,7 +1,7 @@
 """docs/SERVER.md stays a map a newcomer can change the server from (DESIGN: "Docs a newcomer
 can change the code from"): a headed section for each subpackage of server/ (read from the
 folder), short sentences (median under 25 words, the whole page and each ``##`` section) and
-a "Who owns what" table whose cells name at most 5 files each.  docs/CLIENT.md is held to
+a "Who owns what" table with a row for each subpackage whose cells name at most 5 files each.  docs/CLIENT.md is held to
 the same for client/."""
 
 from __future__ import annotations
@@ -50,9 +50,19 @@ def crowded_cells(text: str, title: str = "Who owns what") -> list[str]:
     return [c for c in cells if len(set(_FILE.findall(c))) > MAX_FILES_IN_A_CELL]
 
 
+def rowless_subpackages(text: str, folders: list[str], title: str = "Who owns what") -> list[str]:
+    """The folders with no row of their own (a first cell `` `name/` ``) in the table under
+    the heading ``title``."""
+    body = next((s.body for s in sections(text) if s.title == title), "")
+    firsts = {row.strip().strip("|").split("|")[0].strip() for row in body.splitlines() if row.strip().startswith("|")}
+    return [f for f in folders if f"`{f}/`" not in firsts]
+
+
 def shape_problems(text: str, package: str, root: Path = ROOT) -> list[str]:
     """Everything that breaks the shape of a package's map."""
-    problems = [f"no section for {f}/" for f in unheaded_subpackages(text, subpackages(package, root))]
+    folders = subpackages(package, root)
+    problems = [f"no section for {f}/" for f in unheaded_subpackages(text, folders)]
+    problems += [f"no row for {f}/ in 'Who owns what'" for f in rowless_subpackages(text, folders)]
     if median_sentence(text) >= MAX_MEDIAN:
         problems.append(f"median sentence {median_sentence(text)} words")
     problems += [f"section {t!r}: median sentence {m} words" for t, m in long_sections(text).items()]
@@ -74,12 +84,13 @@ def test_a_map_with_a_missing_section_long_sentences_or_a_crowded_cell_is_refuse
     long = "Long " + " ".join(["word"] * 29) + "."
     text = (
         "# Inside\n\n## Who owns what\n\n| Part | Files |\n|---|---|\n"
-        "| `core/` | `a.py`, `b.py`, `c.py`, `d.py`, `e.py`, `f.py` |\n| `table/` | `table.py` |\n\n"
+        "| core | `a.py`, `b.py`, `c.py`, `d.py`, `e.py`, `f.py` |\n| `table/` | `table.py` |\n\n"
         "## The parts\n\n### `core/`: the ground floor\n\n"
         + " ".join([long] * MIN_SENTENCES) + "\n\n```\n" + "short. " * 50 + "\n```\n"
     )
     assert shape_problems(text, "server", tmp_path) == [
         "no section for table/",
+        "no row for core/ in 'Who owns what'",
         "median sentence 30.0 words",
         "section 'The parts': median sentence 30.0 words",
         "cell naming more than 5 files: `a.py`, `b.py`, `c.py`, `d.py`, `e.py`, `f.py`",
