@@ -19,6 +19,9 @@ guard, so a new file can never fail because of its kind; it just stays out of th
 While a unit test runs (setup, call and teardown), creating a socket or starting a
 process raises ``TierViolation``; while an integration test runs, starting a process
 does.  So a test filed under the wrong kind fails loudly instead of passing by luck.
+
+The integration tests of the files in ``SERIAL_FILES`` also get the marker ``serial``:
+scripts/test runs them in its one process with the other kinds, not in xdist workers.
 """
 
 from __future__ import annotations
