@@ -10,6 +10,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+import pytest_asyncio
 
 from scopa.bots import GreedyBot, RandomBot
 from scopa.client.net import ClientSession
@@ -19,6 +20,9 @@ from procs import ROOT, SCOPA
 
 ENV = dict(os.environ, TERM="dumb", COLUMNS="200", NO_COLOR="1")
 
+# one event loop for the module: the tests share one server (its three games are played once)
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
 
 async def scopa(*args: str) -> subprocess.CompletedProcess[str]:
     """The `scopa` command in a child process (the server keeps running in this loop)."""
@@ -26,10 +30,11 @@ async def scopa(*args: str) -> subprocess.CompletedProcess[str]:
                                    stdin=subprocess.DEVNULL, timeout=90, env=ENV, cwd=ROOT)
 
 
-@pytest.fixture
-async def server(tmp_path: Path) -> AsyncIterator[NetworkEngine]:
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def server(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[NetworkEngine]:
+    """A server that keeps three finished games; the tests only read them."""
     # Two people on one machine: rated only because the server allows their address.
-    engine = NetworkEngine("127.0.0.1", 0, seed=11, db=str(tmp_path / "games.db"),
+    engine = NetworkEngine("127.0.0.1", 0, seed=11, db=str(tmp_path_factory.mktemp("records") / "games.db"),
                            limits=Limits(commands_per_second=None), rate_shared_addresses=["127.0.0.1"])
     await engine.start()
     async with await ClientSession.connect("127.0.0.1", engine.port, "greedy") as s, \
@@ -131,6 +136,7 @@ async def test_the_server_refusals_are_clear(server: NetworkEngine, tmp_path: Pa
     assert not (tmp_path / "x.json").exists()
 
 
+@pytest.mark.asyncio(loop_scope="function")  # conftest's port: a server of the test's own loop
 async def test_a_server_without_a_database_says_it_keeps_no_games(port: int) -> None:
     for command in ("games", "leaderboard"):
         done = await scopa(command, "--server", f"127.0.0.1:{port}")

@@ -85,3 +85,21 @@ def test_every_entry_names_a_real_test() -> None:
         source = (HERE / name).read_text(encoding="utf-8")
         assert f"def {test}(" in source, f"tests/tiers.py lists {key}, which does not exist"
     assert set(tiers.FILE_KINDS.values()) | set(tiers.TEST_KINDS.values()) <= set(tiers.KINDS)
+
+
+def test_the_serial_files_are_real_integration_files() -> None:
+    for name in tiers.SERIAL_FILES:
+        source = (HERE / name).read_text(encoding="utf-8")
+        assert "pytestmark = pytest.mark.integration" in source or tiers.FILE_KINDS.get(name) == "integration", \
+            f"tests/tiers.py keeps {name} out of the xdist workers, but it is not an integration test file"
+
+
+def test_the_serial_marker_goes_to_the_serial_files_only() -> None:
+    alone = "test_table_id_taken.py"  # in SERIAL_FILES; test_clock.py is an integration file that is not
+    assert alone in tiers.SERIAL_FILES and "test_clock.py" not in tiers.SERIAL_FILES
+    done = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-p", "no:cacheprovider",
+                           "-m", "serial", alone, "test_clock.py", "test_cluster_failover.py"],
+                          cwd=HERE, capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    files = {Path(line.split("::")[0]).name for line in done.stdout.splitlines() if "::" in line}
+    assert files == {alone}, done.stdout

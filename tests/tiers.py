@@ -19,6 +19,9 @@ guard, so a new file can never fail because of its kind; it just stays out of th
 While a unit test runs (setup, call and teardown), creating a socket or starting a
 process raises ``TierViolation``; while an integration test runs, starting a process
 does.  So a test filed under the wrong kind fails loudly instead of passing by luck.
+
+The integration tests of the files in ``SERIAL_FILES`` also get the marker ``serial``:
+scripts/test runs them in its one process with the other kinds, not in xdist workers.
 """
 
 from __future__ import annotations
@@ -116,6 +119,15 @@ TEST_KINDS: dict[str, Kind] = {
     "test_tui_outage.py::test_a_card_pressed_while_the_server_is_down_is_played_after_the_restart": "process",
 }
 
+# integration files that stay out of the xdist workers (marked ``serial``): their servers
+# share the one Redis of the tests with real-time leases, refreshes and command timeouts
+# of a few seconds, which a second busy worker beside them can outlast
+SERIAL_FILES: frozenset[str] = frozenset({
+    "test_admin_drain.py", "test_cluster_handoff.py", "test_cluster_lobby.py", "test_cluster_silence.py",
+    "test_cluster_tables.py", "test_cluster_unstored.py", "test_dashboard.py", "test_journal_fence.py",
+    "test_readiness.py", "test_table_id_taken.py", "test_tls_cluster.py",
+})  # fmt: skip
+
 _KIND = pytest.StashKey[Kind]()
 _UNDECLARED = pytest.StashKey[list[str]]()
 
@@ -147,6 +159,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         kind, declared = _kind_of(item)
         item.stash[_KIND] = kind
         item.add_marker(kind)
+        if kind == "integration" and item.path.name in SERIAL_FILES:
+            item.add_marker("serial")
         if not declared:
             undeclared.add(item.path.name)
     config.stash[_UNDECLARED] = sorted(undeclared)

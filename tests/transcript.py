@@ -27,6 +27,7 @@ import msgpack
 
 from scopa.protocol import PROTOCOL_VERSION
 from scopa.server import Limits, NetworkEngine
+from scopa.server.clock import FakeClock
 
 ROOT = Path(__file__).resolve().parent.parent
 TRANSCRIPT = ROOT / "docs" / "transcript.json"
@@ -140,7 +141,8 @@ async def _connect(client: str, port: int) -> Recorder:
 
 async def record_frames(seed: int = SEED) -> dict[str, list[dict[str, Any]]]:
     """Play the game on a fresh server: client name -> its frames (not masked)."""
-    engine = NetworkEngine(host="127.0.0.1", port=0, seed=seed, limits=LIMITS)
+    # a clock that stands still: the turn clock's time left is the same in every run
+    engine = NetworkEngine(host="127.0.0.1", port=0, seed=seed, limits=LIMITS, clock=FakeClock())
     await engine.start()
     try:
         async with asyncio.timeout(TIMEOUT):
