@@ -58,6 +58,7 @@ NEEDS_A_PERSON_OR_RUNS_UNTIL_STOPPED = {
     "scopa replay game.json",
     "scopa replay game.json --check",
     "scopa replay game.json --plain",
+    "scopa replay --server HOST:PORT GAME_ID",
     # the operator's commands: a running server and its token file (tests/test_admin.py)
     "scopa admin --server 127.0.0.1:7015 tables",
     "scopa admin --server 127.0.0.1:7015 connections",
@@ -129,7 +130,7 @@ def test_a_readme_command_that_needs_nobody_runs_as_written(command: str, tmp_pa
     if "game.log" in command:
         log = (tmp_path / "game.log").read_text()
         assert "Game over" in log and "seed 3" in log
-        assert "Game starts: scopa, 2p, to 11" in log and "custom" not in log  # the ordinary game is scopa
+        assert "Game starts: Scopa, 2p, to 11" in log and "custom" not in log  # the ordinary game is Scopa
 
 
 def test_watching_two_bots_in_a_file_has_no_pauses_and_ends(tmp_path: Path) -> None:
