@@ -189,6 +189,8 @@ async def play_noisy(client: WireClient, player: Any, rng: random.Random, noise:
         elif isinstance(body, wire.CardPlayed) and body.seat != client.seat and rng.random() < noise:
             # Out of turn (or, if the turn has just come round, a card we do not hold).
             client.send(wire.PlayCard(card=rng.choice([c for c in ALL_CARDS if c not in hand]), capture=[]), recipient=here)
+        elif isinstance(body, wire.Ping):  # a slow game on a busy machine: stay alive, as any client does
+            client.send(wire.Pong(nonce=body.nonce), re=cmd.seq)
         elif isinstance(body, wire.GameEnd):
             return body
 
@@ -218,7 +220,9 @@ async def _run_table(port: int, index: int, players: int, remote: int, bots: int
     spectator.send(wire.WatchTable(table=table))
 
     async def watch() -> wire.GameEnd:
-        return (await spectator.recv_until("game_end")).body
+        while (cmd := await spectator.recv_until("game_end", "ping")).name == "ping":
+            spectator.send(wire.Pong(nonce=cmd.body.nonce), re=cmd.seq)
+        return cmd.body
 
     async def seat(i: int, c: WireClient) -> wire.GameEnd:
         player = GreedyBot() if i % 2 else RandomBot(seed=index * 10 + i)
