@@ -18,7 +18,8 @@ import ast
 from dataclasses import dataclass
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from paths import ROOT
+
 MAX_MODULES = 12
 ANY = "*"
 """In a layer map, a unit that may import every other unit (the router that joins them)."""

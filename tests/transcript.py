@@ -20,7 +20,6 @@ import json
 import struct
 import sys
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import msgpack
@@ -28,7 +27,8 @@ import msgpack
 from scopa.protocol import PROTOCOL_VERSION
 from scopa.server import Limits, NetworkEngine
 
-ROOT = Path(__file__).resolve().parent.parent
+from paths import ROOT
+
 TRANSCRIPT = ROOT / "docs" / "transcript.json"
 SEED = 2026
 TIMEOUT = 60.0  # seconds: a safety net for the whole game
