@@ -21,7 +21,6 @@ from scopa.engine import Card, GameState, Phase, Play, RuleSet, view
 from paths import ROOT
 
 
-
 def _states(rules: RuleSet, count: int, seed: int) -> list[GameState]:
     rng = random.Random(seed)
     out = []

@@ -16,7 +16,6 @@ from scopa.client.text import book, options_text
 from paths import ROOT
 
 
-
 def scopa_on_a_terminal(tmp_path: Path, *args: str) -> tuple[str, str]:
     """Run `scopa ARGS` on a pseudo-terminal whose pager writes what it is given to a file:
     (what the terminal showed, what went through the pager)."""

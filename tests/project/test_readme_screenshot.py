@@ -12,7 +12,6 @@ import re
 from paths import ROOT
 
 
-
 def test_the_readme_screenshot_is_the_current_app() -> None:
     spec = importlib.util.spec_from_file_location("screenshot", ROOT / "scripts" / "screenshot.py")
     assert spec is not None and spec.loader is not None

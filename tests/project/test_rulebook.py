@@ -14,7 +14,6 @@ from scopa.engine import Category, Preset, RuleSet
 from paths import ROOT
 
 
-
 def scopa(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "scopa.cli", *args], capture_output=True, text=True,
                           stdin=subprocess.DEVNULL, timeout=60, cwd=ROOT)

@@ -20,7 +20,6 @@ from paths import ROOT
 pytestmark = pytest.mark.process
 
 
-
 def scopa(*args: str, lang: str = "C.UTF-8") -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("LC_")}
     return subprocess.run([sys.executable, "-m", "scopa.cli", *args], capture_output=True, text=True,
