@@ -1,6 +1,6 @@
 /* The C twin of scopa.engine.plays: pure functions over integers and tuples of them,
  * which read no game object and hold no rule.  The Python twin in plays.py is the
- * reference; tests/test_engine_speedups.py runs both over the same inputs.
+ * reference; tests/engine/test_engine_speedups.py runs both over the same inputs.
  *
  * A card is a bit 0..39 of a mask; value v's four cards are bits 4(v-1)..4v-1.
  */

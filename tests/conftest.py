@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 import signal
+import sys
 from collections.abc import AsyncIterator, Iterator
 from typing import Callable, Iterable, Sequence
 
@@ -27,7 +28,15 @@ from scopa.engine import (
 )
 from scopa.engine.cards import cards_in
 
+import paths
+
 pytest_plugins = ["tiers"]  # every test gets a kind (unit, integration, ...): see tiers.py
+
+# the test files live in folders mirroring the code (tests/engine/, tests/server/journal/,
+# ...); a test imports the helpers here and the other test modules by name from any folder
+for _folder in map(str, paths.folders_with_tests()):
+    if _folder not in sys.path:
+        sys.path.append(_folder)
 
 
 def pytest_configure(config: pytest.Config) -> None:

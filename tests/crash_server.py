@@ -1,5 +1,5 @@
 """A journaled server in a child process that is killed (SIGKILL) at a chosen journal
-position, for the crash test (tests/test_crash.py).
+position, for the crash test (tests/server/journal/test_crash.py).
 
     python crash_server.py DB SEED KILL_AT COUNT_FROM
 

@@ -1,5 +1,5 @@
-"""Reading the project's Markdown docs as text: the machinery of tests/test_doc_paths.py and
-tests/test_server_doc_shape.py.
+"""Reading the project's Markdown docs as text: the machinery of tests/project/test_doc_paths.py and
+tests/project/test_server_doc_shape.py.
 
 ``sentences`` splits prose into sentences: fenced code blocks, tables and headings are left
 out; a code span counts as one word whatever it holds (a dot inside it ends nothing); a

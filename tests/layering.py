@@ -1,4 +1,4 @@
-"""The layers inside a package, read from the source: the machinery of tests/test_layers_*.py.
+"""The layers inside a package, read from the source: the machinery of tests/project/test_layers_*.py.
 
 A package (``server``, ``client``, ``protocol``) is cut into *units*: each subpackage and
 each module at its root is one unit.  A layer map names, for every unit, the units it may
@@ -18,7 +18,8 @@ import ast
 from dataclasses import dataclass
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from paths import ROOT
+
 MAX_MODULES = 12
 ANY = "*"
 """In a layer map, a unit that may import every other unit (the router that joins them)."""

@@ -7,7 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from paths import ROOT
+
 SCOPA = [sys.executable, "-m", "scopa.cli"]
 SAFETY = 90  # seconds: a safety net only; every process normally ends long before
 

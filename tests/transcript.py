@@ -20,7 +20,6 @@ import json
 import struct
 import sys
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import msgpack
@@ -29,7 +28,8 @@ from scopa.protocol import PROTOCOL_VERSION
 from scopa.server import Limits, NetworkEngine
 from scopa.server.core.clock import FakeClock
 
-ROOT = Path(__file__).resolve().parent.parent
+from paths import ROOT
+
 TRANSCRIPT = ROOT / "docs" / "transcript.json"
 SEED = 2026
 TIMEOUT = 60.0  # seconds: a safety net for the whole game

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import json
 import subprocess
-from pathlib import Path
 from typing import Any
 
-WEB = Path(__file__).resolve().parent.parent / "client" / "web"
+from paths import ROOT
+
+WEB = ROOT / "client" / "web"
 
 
 def page_words() -> dict[str, Any]:

@@ -5,7 +5,7 @@
  *
  * It reads no game object, holds no rule and decides nothing a seat may see: the
  * projection is what the seat may see, and this writes what msgpack makes of the data
- * seatview.your_turn_data builds from it, byte for byte (tests/test_protocol_turn_data.py
+ * seatview.your_turn_data builds from it, byte for byte (tests/protocol/test_protocol_turn_data.py
  * runs both twins over every turn of many games, and over arbitrary values).
  */
 #define PY_SSIZE_T_CLEAN

@@ -1,0 +1,171 @@
+"""`scopa play` through a pseudo-terminal (pexpect), typing as a person would."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterator
+
+import pexpect
+import pytest
+
+from serverthread import ServerThread
+from paths import ROOT
+
+ENV = dict(os.environ, TERM="dumb", COLUMNS="160")  # dumb: plain text, no escape codes
+MAX_PROMPTS = 400  # a safety net: a game to 11 needs far fewer moves
+
+
+@pytest.fixture
+def server() -> Iterator[ServerThread]:
+    with ServerThread() as s:
+        yield s
+
+
+def spawn(server: ServerThread, *args: str) -> pexpect.spawn:
+    child = pexpect.spawn(sys.executable, ["-m", "scopa.cli", "play", "--plain", "--server", server.address, *args],
+                          cwd=str(ROOT), env=ENV, encoding="utf-8", timeout=30, dimensions=(50, 160))
+    return child
+
+
+def create_table(child: pexpect.spawn, answers: dict[str, str]) -> None:
+    """The lobby's create dialog: Enter for each default unless ``answers`` says otherwise."""
+    child.expect("Lobby> ")
+    child.sendline("c")
+    for label in ("Preset", "Players", "Target", "Capture mode", "Other options"):
+        child.expect(label + r" .*\]: ")
+        child.sendline(answers.get(label, ""))
+    child.expect("Bots for the 1 other seat")
+    child.sendline("greedy")
+
+
+def play_to_the_end(child: pexpect.spawn) -> int:
+    """Answer every "Your move:" with 1 until the game end is shown; the number of moves."""
+    for moves in range(MAX_PROMPTS):
+        if child.expect(["Your move: ", "Game over"]) == 1:
+            return moves
+        child.sendline("1")
+    raise AssertionError("the game did not end")
+
+
+def test_a_person_creates_a_table_with_a_bot_and_plays_a_game(server: ServerThread) -> None:
+    child = spawn(server, "--name", "ada", "--deck", "french")
+    try:
+        create_table(child, {"Other options": "re_bello=true"})
+        child.expect(r"Game starts: .*re bello")
+        # bad input at the prompt: a hint, and the game goes on
+        child.expect("Your move: ")
+        child.sendline("xyz")
+        child.expect("is not a card .a card is written like")
+        child.expect("Your move: ")
+        child.sendline("99")
+        child.expect("there is no move 99")
+        child.expect("Your move: ")
+        child.sendline("")
+        child.expect("type a move number")
+        child.sendline("1")
+        moves = play_to_the_end(child)
+        assert moves > 3
+        child.expect(r"You won!|You lost\.")
+        child.expect("Back in the lobby")
+        child.expect("finished")  # the table list shows the finished table
+        child.expect("Lobby> ")
+        child.sendline("q")
+        child.expect(pexpect.EOF)
+        child.close()
+        assert child.exitstatus == 0
+        assert "Traceback" not in child.before
+    finally:
+        if child.isalive():
+            child.terminate(force=True)
+
+
+def test_lobby_bad_input_hints_join_and_ctrl_c(server: ServerThread) -> None:
+    child = spawn(server, "--name", "bob")
+    try:
+        child.expect("Lobby> ")
+        child.sendline("dance")
+        child.expect("not a lobby command")
+        child.sendline("j nope")
+        child.expect("Cannot join table 'nope'")
+        child.expect("Lobby> ")
+        child.sendline("c")
+        child.expect(r"Preset .*\]: ")
+        child.sendline("poker")
+        child.expect("unknown preset")
+        child.expect(r"Preset .*\]: ")
+        child.sendline("")
+        child.expect(r"Players .*\]: ")
+        child.sendline("5")
+        child.expect("choose one of 2, 3, 4, 6")
+        child.sendline("6")
+        child.expect(r"Target .*\]: ")
+        child.sendline("")
+        child.expect(r"Capture mode .*\]: ")
+        child.sendline("")
+        child.expect(r"Other options .*\]: ")
+        child.sendline("teams=false")
+        child.expect("Those rules do not work")
+        child.expect(r"Preset .*\]: ")
+        for _ in range(4):
+            child.sendline("")
+            child.expect(r"\]: ")
+        child.sendline("")
+        child.expect("Bots for the 1 other seat")
+        child.sendline("robot")
+        child.expect("'robot' is not a bot")
+        child.sendline("")  # wait for people
+        child.expect("Waiting for the other seats")
+        child.sendintr()  # Ctrl-C while waiting: out, cleanly
+        child.expect(pexpect.EOF)
+        child.close()
+        assert child.exitstatus == 130
+        assert "Traceback" not in child.before
+    finally:
+        if child.isalive():
+            child.terminate(force=True)
+
+
+def test_two_people_at_one_table(server: ServerThread) -> None:
+    ada = spawn(server, "--name", "ada", "--target", "11")
+    bob = spawn(server, "--name", "bob")
+    try:
+        ada.expect("Lobby> ")
+        ada.sendline("c")
+        for _ in range(5):
+            ada.expect(r"\]: ")
+            ada.sendline("")
+        ada.expect("Bots for")
+        ada.sendline("")
+        ada.expect("Waiting for the other seats")
+        bob.expect("Lobby> ")
+        bob.sendline("r")
+        bob.expect("waiting")
+        bob.expect("Lobby> ")
+        bob.sendline("j 1")
+        bob.expect("You sit at table 1, seat 2")
+        players = [ada, bob]
+        done = [False, False]
+        for _ in range(MAX_PROMPTS):
+            if all(done):
+                break
+            # only the seat to move has a prompt; look at both in turn
+            for i, child in enumerate(players):
+                if done[i]:
+                    continue
+                k = child.expect(["Your move: ", "Game over", pexpect.TIMEOUT], timeout=0.2)
+                if k == 0:
+                    child.sendline("1")
+                elif k == 1:
+                    done[i] = True
+        assert all(done)
+        for child in players:
+            child.expect("Lobby> ")
+            child.sendline("q")
+            child.expect(pexpect.EOF)
+            child.close()
+            assert child.exitstatus == 0
+    finally:
+        for child in (ada, bob):
+            if child.isalive():
+                child.terminate(force=True)

@@ -1,0 +1,69 @@
+"""What the `scopa` command prints for a person: the rules drawn and paged on a terminal
+(plain Markdown into a pipe), `scopa options` and `--help` in players' words."""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from pathlib import Path
+
+import pexpect
+
+from scopa.cli import build_parser
+from scopa.client.text import book, options_text
+
+from paths import ROOT
+
+
+def scopa_on_a_terminal(tmp_path: Path, *args: str) -> tuple[str, str]:
+    """Run `scopa ARGS` on a pseudo-terminal whose pager writes what it is given to a file:
+    (what the terminal showed, what went through the pager)."""
+    paged = tmp_path / "paged"
+    env = dict(os.environ, PAGER=f"cat > {paged}", TERM="xterm-256color", COLUMNS="100", LINES="30")
+    child = pexpect.spawn(sys.executable, ["-m", "scopa.cli", *args], env=env, cwd=str(ROOT),
+                          encoding="utf-8", dimensions=(30, 100), timeout=60)
+    shown = child.read()
+    child.close()
+    assert child.exitstatus == 0, shown
+    return shown, paged.read_text(encoding="utf-8") if paged.exists() else ""
+
+
+def test_scopa_rules_on_a_terminal_is_drawn_and_paged_not_raw_markdown(tmp_path: Path) -> None:
+    shown, paged = scopa_on_a_terminal(tmp_path, "rules")
+    plain = re.sub(r"\x1b\[[0-9;]*m", "", paged)
+    assert "Scopa: the rules" in plain and "settebello" in plain
+    assert "**" not in plain and "## " not in plain and "|---|" not in plain
+    assert "\x1b[" in paged  # drawn with styles (bold headings, the suits' table)
+    assert "Scopa: the rules" not in shown  # through the pager, not dumped on the screen
+
+
+def test_scopa_rules_of_one_game_on_a_terminal_is_drawn_too(tmp_path: Path) -> None:
+    _, paged = scopa_on_a_terminal(tmp_path, "rules", "cirulla")
+    plain = re.sub(r"\x1b\[[0-9;]*m", "", paged)
+    assert "cirulla" in plain and "Piccola" in plain and "**" not in plain and "## " not in plain
+
+
+def test_scopa_rules_into_a_pipe_is_the_markdown_book(tmp_path: Path) -> None:
+    import subprocess
+
+    done = subprocess.run([sys.executable, "-m", "scopa.cli", "rules"], capture_output=True, text=True,
+                          stdin=subprocess.DEVNULL, cwd=ROOT, timeout=60)
+    assert done.returncode == 0 and done.stdout == book()
+
+
+def test_scopa_options_does_not_repeat_a_values_name() -> None:
+    """Each value of an option is named once: "`traditional`: a same-value card …"."""
+    text = options_text()
+    assert "`traditional`: a same-value card must be taken first" in text
+    repeated = re.findall(r"`(\w+)`: (\w+):", text)
+    assert [(value, word) for value, word in repeated if value.lower() == word.lower()] == []
+
+
+def test_help_speaks_to_players_without_rule_ids() -> None:
+    """`--help` of every command says what an option does, not which rule (R15, V7) it is."""
+    parser = build_parser()
+    subparsers = next(a for a in parser._actions if a.dest == "command")
+    texts = [parser.format_help()] + [p.format_help() for p in subparsers.choices.values()]  # type: ignore[attr-defined]
+    tags = sorted({tag for text in texts for tag in re.findall(r"\b[RV]\d{1,2}\b", text)})
+    assert tags == []

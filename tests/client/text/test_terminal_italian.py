@@ -1,0 +1,126 @@
+"""The terminal client in Italian: every string the Textual client shows goes through
+the one catalog (``scopa.client.text.i18n.tr``, scopa/client/text/italian.py), and each has its
+Italian there.  A string written straight into a widget, a status line or a message, or
+given to ``tr`` without an Italian, fails this test; and with an Italian locale the
+client speaks Italian."""
+
+from __future__ import annotations
+
+import ast
+import re
+import string
+from pathlib import Path
+
+import pytest
+
+from scopa.client.text import ITALIAN, i18n
+
+from paths import ROOT
+
+pytestmark = pytest.mark.unit
+
+ENGLISH_ONLY = {ROOT / "client" / "tui" / "replay.py"}
+"""The replay viewer speaks English only."""
+TERMINAL = [*sorted(set((ROOT / "client" / "tui").rglob("*.py")) - ENGLISH_ONLY),
+            ROOT / "client" / "text" / "render.py", ROOT / "client" / "console" / "human.py",
+            ROOT / "client" / "console" / "lobby.py", ROOT / "client" / "text" / "movehints.py"]
+"""The Textual client, and the plain one (its lobby, board, moves and events)."""
+SHOWN_BY = {"Text", "Static", "Label", "Button", "Tick", "say", "tell", "Binding", "add_columns", "Input",
+            "ConfirmScreen", "GameOverScreen", "LobbyScreen", "BoardScreen", "assemble", "append", "OptionList", "print"}
+"""Calls whose string arguments a person reads (Binding: its description)."""
+SAME_IN_BOTH = {"SCOPA!", "Scopa"}
+WORD = re.compile(r"[A-Za-z]{2,}")
+
+
+def _name(func: ast.expr) -> str:
+    return func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+
+
+def _words(node: ast.expr) -> str | None:
+    """The words of a string written in the code (an f-string's own text), if any."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        text = node.value
+    elif isinstance(node, ast.JoinedStr):
+        text = "".join(v.value for v in node.values if isinstance(v, ast.Constant) and isinstance(v.value, str))
+    elif isinstance(node, ast.Tuple) and node.elts:
+        return _words(node.elts[0])  # Text.assemble's (text, style)
+    else:
+        return None
+    text = re.sub(r"\[/?[a-z ]+\]", "", text)  # rich markup: a style, no words
+    return text if WORD.search(text) and text.strip() not in SAME_IN_BOTH else None
+
+
+def _shown(call: ast.Call) -> list[ast.expr]:
+    """The arguments of ``call`` a person reads."""
+    name = _name(call.func)
+    if name == "Binding":
+        return list(call.args[2:3]) + [k.value for k in call.keywords if k.arg == "description"]
+    if name == "Input":
+        return [k.value for k in call.keywords if k.arg == "placeholder"]
+    if name == "append" and not (isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name)
+                                 and call.func.value.id in ("t", "notes", "parts")):
+        return []
+    return [*call.args, *(k.value for k in call.keywords if k.arg in ("label", "empty", "then"))]
+
+
+def _calls(path: Path) -> list[ast.Call]:
+    return [n for n in ast.walk(ast.parse(path.read_text(encoding="utf-8"))) if isinstance(n, ast.Call)]
+
+
+def test_every_string_the_terminal_shows_goes_through_the_catalog() -> None:
+    written = [f"{path.name}:{call.lineno}: {words!r}" for path in TERMINAL for call in _calls(path)
+               if _name(call.func) in SHOWN_BY for arg in _shown(call) if (words := _words(arg)) is not None]
+    assert written == []
+
+
+def test_every_catalog_string_has_its_italian() -> None:
+    keys = {call.args[0].value for path in TERMINAL + [ROOT / "client" / "text" / "invite.py", ROOT / "cli" / "main.py"] for call in _calls(path)
+            if _name(call.func) == "tr" and call.args and isinstance(call.args[0], ast.Constant)}
+    missing = sorted(k for k in keys if not ITALIAN.get(k))
+    assert missing == []
+    for english, italian in ITALIAN.items():  # the same {names} to fill in
+        fields = {f for _, f, _, _ in string.Formatter().parse(english) if f}
+        assert fields == {f for _, f, _, _ in string.Formatter().parse(italian) if f}, english
+
+
+def test_the_locale_chooses_the_language(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert i18n.language({"LANG": "it_IT.UTF-8"}) == "it"
+    assert i18n.language({"LANG": "it_CH.UTF-8", "LC_ALL": "en_GB.UTF-8"}) == "en"  # LC_ALL first
+    assert i18n.language({"LC_MESSAGES": "it_IT", "LANG": "en_US"}) == "it"
+    assert i18n.language({}) == "en"
+    monkeypatch.setattr(i18n, "LANGUAGE", "it")
+    assert i18n.tr("Your turn: press {keys}, click a card, or / to type one. ? help", keys="1–3").startswith(
+        "Tocca a te")
+    monkeypatch.setattr(i18n, "LANGUAGE", "en")
+    assert i18n.tr("{n} cards", n=3) == "3 cards"
+
+
+def test_a_board_before_its_game_starts_names_its_sides_in_italian(monkeypatch: pytest.MonkeyPatch) -> None:
+    from scopa.client.tui.boardstate import BoardState
+
+    monkeypatch.setattr(i18n, "LANGUAGE", "it")
+    board = BoardState(viewer=None)
+    assert board.side_name(0) == "parte 1" and board.seat_name(1) == "posto 2"
+
+
+def test_the_plain_lobby_lists_a_tables_rules_in_italian(monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    from rich.console import Console
+
+    from scopa.client.console.lobby import render_tables
+    from scopa.client.text import games as game_words
+    from scopa.engine import RuleSet
+    from scopa.protocol import TableInfo, TableState
+    from scopa.protocol.convert import rules_to_wire
+
+    monkeypatch.setattr(i18n, "LANGUAGE", "it")
+    monkeypatch.setattr(game_words, "LANGUAGE", "it")
+    rules = RuleSet.build(capture_mode="fewest", max_two=True)
+    info = TableInfo(id="4", rules=rules_to_wire(rules), description=rules.describe(), seats=["ada", None],
+                     state=TableState.WAITING)
+    table = render_tables([info])
+    out = io.StringIO()
+    Console(file=out, width=300).print(table.columns[1]._cells[0])  # type: ignore[union-attr]
+    text = out.getvalue()
+    assert "2 giocatori, a 11, presa: la più piccola, al massimo due" in text and "to 11" not in text
