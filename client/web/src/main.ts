@@ -249,7 +249,7 @@ function handle(f: Frame): void {
     case "game_end":
       st.gameEnd = b as GameEnd; st.legal = []; st.deadline = 0; saveSeat(null);
       // the last round's box, if open, says who won too
-      document.querySelector("dialog[open]#round-end > div")?.prepend(h("p", { class: "winner" }, gameEndLine(sp, st.gameEnd, sideName)));
+      document.querySelector("dialog[open]#round-end > div")?.prepend(h("p", { class: "winner" }, gameEndLine(sp, st.gameEnd, sideName, mySide())));
       window.scrollTo(0, 0);
       break;
     case "left":
@@ -663,6 +663,11 @@ function sideName(i: number): string {
   return names.length ? names.join(" + ") : st.info?.seats?.[i] ?? fill(t.seat, { n: i + 1 });
 }
 
+/** The side of the page's player (none when watching). */
+function mySide(): number | undefined {
+  return st.watching ? undefined : st.seats.find((s) => s.seat === st.seat)?.side;
+}
+
 let shownRound = -1;
 function roundEndDialog(r: RoundEnd): void {
   if (shownRound === r.event) return;
@@ -680,7 +685,7 @@ function roundEndDialog(r: RoundEnd): void {
 function gameEndBox(g: GameEnd): HTMLElement {
   return h("section", { class: "panel end", id: "game-end", role: "alert", "aria-labelledby": "game-end-title" },
     h("h2", { id: "game-end-title" }, t.gameEnd),
-    h("p", { class: "winner" }, gameEndLine(sp, g, sideName)),
+    h("p", { class: "winner" }, gameEndLine(sp, g, sideName, mySide())),
     gameEndTotals(sp, g, sideName), h("p", {}, st.watching ? leaveButton() : toLobby()));
 }
 
@@ -721,8 +726,9 @@ function replayScreen(): void {
   app.replaceChildren(header(), statusLine(),
     h("section", { class: "panel", "aria-labelledby": "replay-title" },
       h("h2", { id: "replay-title" }, `${fill(t.replayOf, { id: record.game ?? "" })} · ${describe(sp, record.rules)}`),
+      controls, // above the line that says where the game is: that line grows and shrinks, the buttons stay put
       h("p", { class: "status", id: "replay-where", role: "status" }, `${fill(t.roundOf, { n: rp.round + 1, of: rounds })} · ${rp.step ? fill(t.stepOf, { k: rp.step, of: actions }) : t.dealt}${last ? ` · ${name(last.seat)}: ${cardName(last.card, deck)}` : ""}`),
-      controls, h("p", {}, button(t.toLobby, () => { st.replay = null; render(); }, "quiet"))),
+      h("p", {}, button(t.toLobby, () => { st.replay = null; render(); }, "quiet"))),
     ended ? h("section", { class: "panel end", "aria-label": fill(t.roundEnd, { n: ended.round }) }, h("h2", {}, fill(t.roundEnd, { n: ended.round })),
       roundTable(sp, sides, ended, before, record.rules.target, !!record.rules.frac)) : "",
     seats, h("div", { class: "split" }, h("div", {},

@@ -64,10 +64,11 @@ export function roundTable(sp: Speech, names: string[], r: RoundEnd, before: num
   return sideTable(w, names, rows);
 }
 
-/** Who won and how the game ended, in one line. */
-export function gameEndLine(sp: Speech, g: GameEnd, sideName: (i: number) => string): string {
+/** Who won and how the game ended, in one line: "You won!" to the winner (``mine``, the
+ * side of the page's player, if any). */
+export function gameEndLine(sp: Speech, g: GameEnd, sideName: (i: number) => string, mine?: number): string {
   const w = sp.w;
-  if (g.winner !== null && g.winner !== undefined) return fill(w.winner, { name: sideName(g.winner) });
+  if (g.winner !== null && g.winner !== undefined) return g.winner === mine ? w.youWon : fill(w.winner, { name: sideName(g.winner) });
   const why: Record<string, string> = { abandoned: w.whyAbandoned, target: w.whyTarget, trentino: w.whyTrentino, all_denari: w.whyAllDenari };
   return `${w.draw}. ${fill(w.ended, { why: why[g.reason] ?? g.reason })}`;
 }

@@ -1,0 +1,123 @@
+"""The browser client as a newcomer meets it on a phone (390×844, touch), in Debian's
+chromium against a real server on 127.0.0.1 (port 0): the game's end speaks to the
+winner as "you"; the rules' tables keep their words whole; the create form's "more
+options" looks like something that opens; a finished game's step buttons stay under the
+finger while the line above them changes."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+
+import pytest
+from playwright.async_api import Browser, Page
+
+from test_web_client import MINE, PHONE, WAIT, Site, browser, create, journaled, open_page, site  # noqa: F401
+from test_web_family import open_italian, tap_a_card
+
+pytestmark = pytest.mark.browser
+
+
+async def play_both_to_the_end(pages: list[Page]) -> None:
+    """Two players at one table tap their cards (closing each round's box) until both
+    pages show the game's end."""
+    news = f"{MINE}, dialog[open]#round-end, #game-end"
+    while True:
+        for page in pages:
+            box = page.locator("dialog[open]#round-end")
+            if await box.count():
+                await box.locator("p.bar button").tap()
+                await box.wait_for(state="detached", timeout=WAIT)
+            elif await page.locator(MINE).count():
+                plays = "[data-area=plays] li"
+                played = await page.locator(plays).count()
+                await tap_a_card(page)
+                await page.wait_for_selector(f"{plays}:nth-child({played + 1}), dialog[open]#round-end, #game-end",
+                                             state="attached", timeout=WAIT)
+        if all([await p.locator("#game-end").count() and not await p.locator("dialog[open]").count() for p in pages]):
+            return
+        waits = [asyncio.ensure_future(p.wait_for_selector(news, state="attached", timeout=WAIT)) for p in pages]
+        await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+        for w in waits:
+            w.cancel()
+
+
+async def test_the_winner_reads_that_they_won(site: Site, browser: Browser) -> None:
+    """R22: the first side to the target wins; the winner's page says
+    "Hai vinto!", the other page names the winner."""
+    ada = await open_italian(browser, site, "ada")
+    await ada.wait_for_selector("#preset", timeout=WAIT)
+    await ada.check("#private")
+    await ada.select_option("#bots", "")
+    await ada.locator("form button[type=submit]", has_text="Crea un tavolo").tap()
+    link = ada.locator("#invite a")
+    await link.wait_for(timeout=WAIT)
+    bob = await open_italian(browser, site, "bob", await link.get_attribute("href") or "")
+    await bob.wait_for_selector("#turn", timeout=WAIT)
+    await play_both_to_the_end([ada, bob])
+    lines = [await p.locator("#game-end .winner").text_content() for p in (ada, bob)]
+    assert sorted(lines) == sorted(["Hai vinto!", "Ha vinto ada" if lines[0] == "Hai vinto!" else "Ha vinto bob"])
+    assert "Hai vinto!" in lines
+
+
+async def test_the_rules_tables_keep_their_words_whole(site: Site, browser: Browser) -> None:
+    page = await open_italian(browser, site, "ada")
+    await page.get_by_role("button", name="Regole").tap()
+    await page.wait_for_selector("dialog[open] .rules table", timeout=WAIT)
+    broken: list[str] = await page.evaluate("""() => {
+        const out = [];
+        for (const cell of document.querySelectorAll('dialog[open] .rules th, dialog[open] .rules td')) {
+          const walk = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+          for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+            for (const m of n.textContent.matchAll(/\\S+/g)) {
+              const r = document.createRange();
+              r.setStart(n, m.index); r.setEnd(n, m.index + m[0].length);
+              if (new Set([...r.getClientRects()].map(b => Math.round(b.top))).size > 1) out.push(m[0]);
+            }
+          }
+        }
+        return out;
+    }""")
+    assert broken == []  # e.g. "italiano" was "italian/o" across two lines
+    width = await page.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= 390  # the page itself never scrolls sideways
+
+
+async def test_more_options_shows_that_it_opens(site: Site, browser: Browser) -> None:
+    page = await open_page(browser, site, "ada")
+    summary = page.locator("#more summary")
+    marker = "el => getComputedStyle(el, '::before').content"
+    assert await summary.evaluate(marker) == '"▸ "'
+    await summary.tap()
+    await page.wait_for_selector("#opt-target", timeout=WAIT)
+    assert await summary.evaluate(marker) == '"▾ "'
+
+
+async def test_a_replay_keeps_its_buttons_under_the_finger(journaled: Site, browser: Browser) -> None:
+    page = await open_italian(browser, journaled, "giuseppina")  # a long name: the line of the play wraps
+    await page.locator("form button[type=submit]", has_text="Crea un tavolo").tap()
+    for _ in range(2):  # a few plays to step through
+        await page.wait_for_selector(MINE, timeout=WAIT)
+        await tap_a_card(page)
+    await page.wait_for_selector(MINE, timeout=WAIT)
+    await page.get_by_role("button", name="Esci").tap()
+    await page.get_by_role("button", name="Esci: chiudi la partita").tap()
+    await page.get_by_role("button", name="Torna ai tavoli").tap()
+    await page.get_by_role("button", name="Mostra le partite finite").tap()
+    await page.locator("#games li button").first.tap()
+    step = page.get_by_role("button", name="Avanti ▶")
+    await step.wait_for(timeout=WAIT)
+    where = page.locator("#replay-where")
+    places = []
+    for _ in range(2):
+        box = await step.bounding_box()
+        assert box is not None
+        places.append(box["y"])
+        said = await where.text_content()
+        await step.tap()
+        await page.wait_for_function("s => document.querySelector('#replay-where').textContent !== s", arg=said)
+    box = await step.bounding_box()
+    assert box is not None
+    places.append(box["y"])
+    assert re.search(r"giocata \d+ di \d+ · ", await where.text_content() or "")
+    assert len(set(places)) == 1, places
