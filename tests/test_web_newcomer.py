@@ -121,3 +121,20 @@ async def test_a_replay_keeps_its_buttons_under_the_finger(journaled: Site, brow
     places.append(box["y"])
     assert re.search(r"giocata \d+ di \d+ · ", await where.text_content() or "")
     assert len(set(places)) == 1, places
+
+
+async def test_a_table_waiting_for_a_friend_shows_the_free_seat_not_an_empty_board(site: Site, browser: Browser) -> None:
+    ada = await open_page(browser, site, "ada")
+    await ada.check("#private")
+    await create(ada, bots="")
+    link = ada.locator("#invite a")
+    await link.wait_for(timeout=WAIT)
+    assert await ada.locator(".seat").all_text_contents() == ["ada (you)", "Seat 2 · free"]
+    assert await ada.locator("[data-area=hand], [data-area=table], #score-title").count() == 0  # no board of nothing
+    assert await ada.get_by_text("Stock 0").count() == 0
+    bob = await (await browser.new_context(**PHONE)).new_page()  # type: ignore[arg-type]
+    await bob.goto(await link.get_attribute("href") or "")
+    await bob.fill("#name", "bob")
+    await bob.get_by_role("button", name="Play").tap()
+    await ada.wait_for_selector("[data-area=hand] .card", timeout=WAIT)  # the game is on: the board is back
+    assert await ada.locator(".seat").all_text_contents() == ["ada (you) · 3 in hand", "bob · 3 in hand"]

@@ -620,7 +620,8 @@ function tableScreen(): void {
   const players = seatCount();
   const seats = h("div", { class: "seats" }, ...Array.from({ length: players }, (_, i) => h("div", {
     class: `seat${v && v.turn === i && !st.gameEnd ? " turn" : ""}`, "data-seat": i,
-  }, `${seatName(i)}${i === st.seat ? ` (${t.me})` : ""} · ${fill(t.inHand, { n: v?.hand_sizes?.[i] ?? 0 })}`)));
+  }, `${seatName(i)}${i === st.seat ? ` (${t.me})` : ""}${v ? ` · ${fill(t.inHand, { n: v.hand_sizes?.[i] ?? 0 })}`
+    : i === st.seat || st.seats.some((s) => s.seat === i) || st.info?.seats?.[i] ? "" : ` · ${t.freeSeat}`}`)));
   timerEl = h("span", { class: "clock" });
   showClock();
   const turnText = turnWords();
@@ -641,10 +642,11 @@ function tableScreen(): void {
     st.gameEnd ? gameEndBox(st.gameEnd) : h("div", { class: "bar" }, h("p", { class: "status grow", id: "turn" }, turnText, timerEl), leaveButton()),
     inviteBox(),
     st.flash ? h("p", { class: "scopa", role: "alert" }, st.flash) : "",
-    seats, h("div", { class: "split" }, h("div", {},
-      h("h2", {}, `${t.table} · ${t.stock} ${v?.stock ?? 0}`), table,
-      h("h2", {}, t.hand), hand, decl, h("p", {}, mine ? t.tapHint : "")),
-    h("div", {}, piles, h("section", { class: "panel", "aria-label": t.plays }, h("h2", {}, t.plays), plays), chatBox(st.tableChat, () => `table:${st.tableId}`, "table-chat"))),
+    seats, h("div", { class: "split" }, v ? h("div", {}, // no board until the game is dealt: only the seats to fill
+      h("h2", {}, `${t.table} · ${t.stock} ${v.stock ?? 0}`), table,
+      h("h2", {}, t.hand), hand, decl, h("p", {}, mine ? t.tapHint : "")) : "",
+    h("div", {}, v ? piles : "", v ? h("section", { class: "panel", "aria-label": t.plays }, h("h2", {}, t.plays), plays) : "",
+      chatBox(st.tableChat, () => `table:${st.tableId}`, "table-chat"))),
     settings());
   if (focused) document.getElementById(focused)?.focus();
   if (st.roundEnd && !st.gameEnd) roundEndDialog(st.roundEnd);
