@@ -138,3 +138,23 @@ async def test_a_table_waiting_for_a_friend_shows_the_free_seat_not_an_empty_boa
     await bob.get_by_role("button", name="Play").tap()
     await ada.wait_for_selector("[data-area=hand] .card", timeout=WAIT)  # the game is on: the board is back
     assert await ada.locator(".seat").all_text_contents() == ["ada (you) · 3 in hand", "bob · 3 in hand"]
+
+
+async def test_the_not_private_notice_says_it_all_once_then_keeps_to_one_line(site: Site, browser: Browser) -> None:
+    """The notice of a page served without TLS: whole on the name screen (where a
+    password would be typed), one line above the lobby and the board, leaving the phone's
+    screen to the game."""
+    context = await browser.new_context(**PHONE)  # type: ignore[arg-type]
+    page = await context.new_page()
+    await page.goto(site.url)
+    notice = page.locator("#not-private")
+    assert (await notice.text_content() or "").endswith("can read what you send (passwords too).")
+    await page.fill("#name", "ada")
+    await page.get_by_role("button", name="Play").tap()
+    await page.wait_for_selector("#preset", timeout=WAIT)
+    await create(page)
+    await page.wait_for_selector(MINE, timeout=WAIT)
+    for p in (page, await open_italian(browser, site, "bob")):
+        box = await p.locator("#not-private").bounding_box()
+        assert box is not None and box["height"] < 40, box  # one line of 14 px type (two: 50)
+        assert re.match(r"(Not private|Non privata): ", await p.locator("#not-private").text_content() or "")

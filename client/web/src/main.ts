@@ -397,6 +397,7 @@ function cardButton(card: string, cls: string, onclick: () => void): HTMLButtonE
 
 // ------------------------------------------------------------------ screens
 function render(): void {
+  sayNotPrivate();
   if (!st.name) return nameScreen();
   if (st.tableId) return tableScreen();
   if (st.replay) return replayScreen();
@@ -411,10 +412,12 @@ function setLang(next: Lang): void {
   render();
 }
 
-/** The server's notice on a page served without TLS, in the page's language. */
+/** The server's notice on a page served without TLS, in the page's language: whole on
+ * the name screen, one line once the person is in (the phone's screen is the game's). */
 function sayNotPrivate(): void {
   const notice = document.getElementById("not-private");
-  if (notice) notice.textContent = t.notPrivate;
+  const said = st.name ? t.notPrivateShort : t.notPrivate;
+  if (notice && notice.textContent !== said) notice.textContent = said;
 }
 
 function choice(id: string, label: string, options: [string, string][], value: string, onchange: (v: string) => void): HTMLElement {
