@@ -13,7 +13,7 @@ import pytest
 from playwright.async_api import Browser, Page
 
 from test_web_client import MINE, PHONE, WAIT, Site, browser, create, journaled, open_page, site  # noqa: F401
-from test_web_family import open_italian, tap_a_card
+from test_web_family import open_italian, play_to_round_end, tap_a_card
 
 pytestmark = pytest.mark.browser
 
@@ -158,3 +158,39 @@ async def test_the_not_private_notice_says_it_all_once_then_keeps_to_one_line(si
         box = await p.locator("#not-private").bounding_box()
         assert box is not None and box["height"] < 40, box  # one line of 14 px type (two: 50)
         assert re.match(r"(Not private|Non privata): ", await p.locator("#not-private").text_content() or "")
+
+
+async def fits(page: Page) -> list[str]:
+    """What sticks out past the phone's right edge: the page's own width, any open box,
+    any table of points."""
+    found: list[str] = await page.evaluate("""() => {
+        const w = window.innerWidth, out = [];
+        if (document.documentElement.scrollWidth > w) out.push(`page ${document.documentElement.scrollWidth}`);
+        for (const e of document.querySelectorAll('dialog[open], table.piles')) {
+          const r = e.getBoundingClientRect();
+          if (r.right > w + 0.5) out.push(`${e.id || e.closest('[id]')?.id || e.tagName} ${Math.round(r.right)}`);
+        }
+        return out;
+    }""")
+    return found
+
+
+async def test_a_four_player_game_fits_a_phone(site: Site, browser: Browser) -> None:
+    """Scopone, two sides of two (R2): each side's name is both players' names, and the
+    score, the round's end and the game's end stay within the phone's width."""
+    page = await open_italian(browser, site, "nonna")
+    await page.wait_for_selector("#preset", timeout=WAIT)
+    await page.select_option("#preset", "scopone")
+    await page.select_option("#bots", "easy")
+    await page.locator("form button[type=submit]", has_text="Crea un tavolo").tap()
+    await page.wait_for_selector(MINE, timeout=WAIT)
+    heads = await page.locator("#score-title + table thead th").all_text_contents()
+    assert len(heads) == 2 and heads[0].startswith("nonna + ")
+    assert await fits(page) == []
+    await play_to_round_end(page)
+    assert await fits(page) == []
+    await page.locator("dialog[open]#round-end p.bar button").tap()
+    await page.get_by_role("button", name="Esci").tap()
+    await page.get_by_role("button", name="Esci: chiudi la partita").tap()
+    await page.wait_for_selector("#game-end", timeout=WAIT)
+    assert await fits(page) == []

@@ -16,8 +16,14 @@ const EXTRA: [string, keyof W][] = [
 /** A table with a hidden corner heading (axe: no empty header), side names on top. */
 function sideTable(w: W, names: string[], rows: HTMLElement[], caption?: string): HTMLElement {
   return h("table", { class: "piles" }, caption ? h("caption", { class: "sr" }, caption) : "",
-    h("thead", {}, h("tr", {}, h("td", {}), ...names.map((n) => h("th", { scope: "col" }, n)))),
+    h("thead", {}, h("tr", {}, h("td", {}), ...names.map((n) => h("th", { scope: "col" }, ...sideHead(n))))),
     h("tbody", {}, ...rows));
+}
+
+/** A side's name as a column's heading: a team's players ("a + b") may go on two lines,
+ * never a name broken in two. */
+function sideHead(name: string): (string | Node)[] {
+  return name.split(" + ").flatMap((n, i) => [i ? " + " : "", h("span", { class: "name" }, n)]);
 }
 
 function row(label: string, cells: (string | Node)[], cls = ""): HTMLElement {
