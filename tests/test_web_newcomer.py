@@ -129,7 +129,7 @@ async def test_a_table_waiting_for_a_friend_shows_the_free_seat_not_an_empty_boa
     await create(ada, bots="")
     link = ada.locator("#invite a")
     await link.wait_for(timeout=WAIT)
-    assert await ada.locator(".seat").all_text_contents() == ["ada (you)", "Seat 2 · free"]
+    assert await ada.locator(".seat").all_text_contents() == ["ada (you)", "Seat 2 · empty"]
     assert await ada.locator("[data-area=hand], [data-area=table], #score-title").count() == 0  # no board of nothing
     assert await ada.get_by_text("Stock 0").count() == 0
     bob = await (await browser.new_context(**PHONE)).new_page()  # type: ignore[arg-type]

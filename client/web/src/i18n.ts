@@ -28,7 +28,7 @@ const EN = {
   playHere: "Play here", deck: "Cards", italian: "Italian", french: "French", language: "Language", settings: "Settings", points: "Points",
   spectators: "spectators", away: "{name} is away", back: "{name} is back", bot: "a bot plays for {name}",
   tapHint: "Tap a card: what it takes lights up; tap it again (or a lit card) to play.",
-  me: "you", scopa: "Scopa!", seat: "Seat {n}", freeSeat: "free", inHand: "{n} in hand",
+  me: "you", scopa: "Scopa!", seat: "Seat {n}", freeSeat: "empty", inHand: "{n} in hand",
   nameTaken: "The name {asked} is taken: you play as {given}.", changeName: "Change name",
   moving: "Your table is moving to another server; coming back…",
   notPrivateShort: "Not private: others on this network can read it.",
