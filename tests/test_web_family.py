@@ -277,7 +277,7 @@ async def test_the_lobby_lists_live_tables_only(site: Site, browser: Browser) ->
     for page in (ada, await open_page(browser, site, "cid")):
         await page.wait_for_selector(".tables li:has-text('#2 ')", timeout=WAIT)
         assert await page.locator(".tables li").all_text_contents() == [
-            "#2 Scopa, 2 players, to 11 · waiting for players · bob, —JoinWatch"]
+            "#2 Scopa, 2 players, to 11 · waiting for players · bob, empty seatJoinWatch"]
 
 
 @asynccontextmanager

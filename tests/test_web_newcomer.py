@@ -194,3 +194,12 @@ async def test_a_four_player_game_fits_a_phone(site: Site, browser: Browser) -> 
     await page.get_by_role("button", name="Esci: chiudi la partita").tap()
     await page.wait_for_selector("#game-end", timeout=WAIT)
     assert await fits(page) == []
+
+
+async def test_the_lobby_says_which_seats_are_free(site: Site, browser: Browser) -> None:
+    bob = await open_page(browser, site, "bob")
+    await create(bob, bots="")  # a table waiting for a second player
+    nonna = await open_italian(browser, site, "nonna")
+    table = nonna.locator(".tables li", has_text="#1 ")
+    await table.wait_for(timeout=WAIT)
+    assert "· aspetta giocatori · bob, posto libero" in (await table.text_content() or "")

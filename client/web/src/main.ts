@@ -493,7 +493,7 @@ function lobbyScreen(): void {
   app.removeAttribute("data-mine");
   const list = [...st.tables.values()].filter(live);
   const tables = h("ul", { class: "tables" }, ...list.map((x) => h("li", {},
-    h("span", { class: "grow" }, `#${x.id} ${describe(sp, x.rules)} · ${x.state === "waiting" ? t.stateWaiting : t.statePlaying}${x.private ? ` · ${t.privateTable}` : ""} · ${x.seats.map((s) => s ?? "—").join(", ")}${x.spectators ? ` · ${x.spectators} ${t.spectators}` : ""}`),
+    h("span", { class: "grow" }, `#${x.id} ${describe(sp, x.rules)} · ${x.state === "waiting" ? t.stateWaiting : t.statePlaying}${x.private ? ` · ${t.privateTable}` : ""} · ${x.seats.map((s) => s ?? t.emptySeat).join(", ")}${x.spectators ? ` · ${x.spectators} ${t.spectators}` : ""}`),
     x.state === "waiting" && x.seats.includes(null) ? button(t.join, () => send("join_table", { table: x.id })) : "",
     button(t.watch, () => { st.watching = true; st.tableId = x.id; st.seats = []; send("watch_table", { table: x.id }); render(); }, "quiet"))));
   if (!list.length) tables.append(h("li", {}, t.noTables));
