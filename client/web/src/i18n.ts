@@ -79,7 +79,7 @@ const IT: Words = {
   notPrivate: "Non privata: questa pagina non usa TLS, quindi chiunque su questa rete può leggere ciò che invii (anche le password).",
   leaveQuestion: "Lasciare la partita? Finisce subito per tutti a questo tavolo, senza vincitore.",
   leaveYes: "Esci: chiudi la partita", stay: "Continua a giocare",
-  stateWaiting: "aspetta giocatori", statePlaying: "in corso", privateTable: "privato",
+  stateWaiting: "in attesa di giocatori", statePlaying: "in corso", privateTable: "privato",
   timedOut: "tempo scaduto: il server ha giocato {card} per {name}", timedOutYou: "Il tuo tempo è scaduto: il server ha giocato {card} per te.",
   secondsLeft: "ancora {n} s", declared: "{name} dichiara {kind} (+{n})",
   ended: "La partita è finita: {why}.", whyAbandoned: "un giocatore è uscito", whyTarget: "una squadra ha raggiunto i punti",
