@@ -12,7 +12,8 @@ import re
 import pytest
 from playwright.async_api import Browser, Page
 
-from test_web_client import MINE, PHONE, WAIT, Site, browser, create, journaled, open_page, site  # noqa: F401
+from test_web_a11y import axe_findings
+from test_web_client import AXE, MINE, PHONE, WAIT, Site, browser, create, journaled, open_page, site  # noqa: F401
 from test_web_family import open_italian, play_to_round_end, tap_a_card
 
 pytestmark = pytest.mark.browser
@@ -124,12 +125,14 @@ async def test_a_replay_keeps_its_buttons_under_the_finger(journaled: Site, brow
 
 
 async def test_a_table_waiting_for_a_friend_shows_the_free_seat_not_an_empty_board(site: Site, browser: Browser) -> None:
-    ada = await open_page(browser, site, "ada")
+    ada = await open_page(browser, site, "ada", PHONE, bypass_csp=True)  # axe is injected
+    await ada.add_script_tag(path=str(AXE))
     await ada.check("#private")
     await create(ada, bots="")
     link = ada.locator("#invite a")
     await link.wait_for(timeout=WAIT)
     assert await ada.locator(".seat").all_text_contents() == ["ada (you)", "Seat 2 · empty"]
+    assert await axe_findings(ada) == []
     assert await ada.locator("[data-area=hand], [data-area=table], #score-title").count() == 0  # no board of nothing
     assert await ada.get_by_text("Stock 0").count() == 0
     bob = await (await browser.new_context(**PHONE)).new_page()  # type: ignore[arg-type]
@@ -178,8 +181,9 @@ async def fits(page: Page) -> list[str]:
 async def test_a_four_player_game_fits_a_phone(site: Site, browser: Browser) -> None:
     """Scopone, two sides of two (R2): each side's name is both players' names, and the
     score, the round's end and the game's end stay within the phone's width."""
-    page = await open_italian(browser, site, "nonna")
+    page = await open_italian(browser, site, "nonna", bypass_csp=True)  # axe is injected
     await page.wait_for_selector("#preset", timeout=WAIT)
+    await page.add_script_tag(path=str(AXE))
     await page.select_option("#preset", "scopone")
     await page.select_option("#bots", "easy")
     await page.locator("form button[type=submit]", has_text="Crea un tavolo").tap()
@@ -189,6 +193,7 @@ async def test_a_four_player_game_fits_a_phone(site: Site, browser: Browser) -> 
     assert await fits(page) == []
     await play_to_round_end(page)
     assert await fits(page) == []
+    assert await axe_findings(page) == []
     await page.locator("dialog[open]#round-end p.bar button").tap()
     await page.get_by_role("button", name="Esci").tap()
     await page.get_by_role("button", name="Esci: chiudi la partita").tap()
