@@ -259,7 +259,7 @@ function handle(f: Frame): void {
     case "game_end":
       st.gameEnd = b as GameEnd; st.legal = []; st.deadline = 0; saveSeat(null);
       // the last round's box, if open, says who won too
-      document.querySelector("dialog[open]#round-end > div")?.prepend(h("p", { class: "winner" }, gameEndLine(sp, st.gameEnd, sideName)));
+      document.querySelector("dialog[open]#round-end > div")?.prepend(h("p", { class: "winner" }, gameEndLine(sp, st.gameEnd, sideName, mySide())));
       window.scrollTo(0, 0);
       break;
     case "left":
@@ -407,6 +407,7 @@ function cardButton(card: string, cls: string, onclick: () => void): HTMLButtonE
 
 // ------------------------------------------------------------------ screens
 function render(): void {
+  sayNotPrivate();
   if (!st.name) return nameScreen();
   if (st.tableId) return tableScreen();
   if (st.replay) return replayScreen();
@@ -421,10 +422,12 @@ function setLang(next: Lang): void {
   render();
 }
 
-/** The server's notice on a page served without TLS, in the page's language. */
+/** The server's notice on a page served without TLS, in the page's language: whole on
+ * the name screen, one line once the person is in (the phone's screen is the game's). */
 function sayNotPrivate(): void {
   const notice = document.getElementById("not-private");
-  if (notice) notice.textContent = t.notPrivate;
+  const said = st.name ? t.notPrivateShort : t.notPrivate;
+  if (notice && notice.textContent !== said) notice.textContent = said;
 }
 
 function choice(id: string, label: string, options: [string, string][], value: string, onchange: (v: string) => void): HTMLElement {
@@ -500,7 +503,7 @@ function lobbyScreen(): void {
   app.removeAttribute("data-mine");
   const list = [...st.tables.values()].filter(live);
   const tables = h("ul", { class: "tables" }, ...list.map((x) => h("li", {},
-    h("span", { class: "grow" }, `#${x.id} ${describe(sp, x.rules)} · ${x.state === "waiting" ? t.stateWaiting : t.statePlaying}${x.private ? ` · ${t.privateTable}` : ""} · ${x.seats.map((s) => s ?? "—").join(", ")}${x.spectators ? ` · ${x.spectators} ${t.spectators}` : ""}`),
+    h("span", { class: "grow" }, `#${x.id} ${describe(sp, x.rules)} · ${x.state === "waiting" ? t.stateWaiting : t.statePlaying}${x.private ? ` · ${t.privateTable}` : ""} · ${x.seats.map((s) => s ?? t.emptySeat).join(", ")}${x.spectators ? ` · ${x.spectators} ${t.spectators}` : ""}`),
     x.state === "waiting" && x.seats.includes(null) ? button(t.join, () => send("join_table", { table: x.id })) : "",
     button(t.watch, () => { st.watching = true; st.tableId = x.id; st.seats = []; send("watch_table", { table: x.id }); render(); }, "quiet"))));
   if (!list.length) tables.append(h("li", {}, t.noTables));
@@ -695,7 +698,8 @@ function tableScreen(): void {
   const players = seatCount();
   const seats = h("div", { class: "seats" }, ...Array.from({ length: players }, (_, i) => h("div", {
     class: `seat${v && v.turn === i && !st.gameEnd ? " turn" : ""}`, "data-seat": i,
-  }, `${seatName(i)}${i === st.seat ? ` (${t.me})` : ""} · ${fill(t.inHand, { n: v?.hand_sizes?.[i] ?? 0 })}`)));
+  }, `${seatName(i)}${i === st.seat ? ` (${t.me})` : ""}${v ? ` · ${fill(t.inHand, { n: v.hand_sizes?.[i] ?? 0 })}`
+    : i === st.seat || st.seats.some((s) => s.seat === i) || st.info?.seats?.[i] ? "" : ` · ${t.freeSeat}`}`)));
   timerEl = h("span", { class: "clock" });
   showClock();
   const turnText = turnWords();
@@ -716,10 +720,11 @@ function tableScreen(): void {
     st.gameEnd ? gameEndBox(st.gameEnd) : h("div", { class: "bar" }, h("p", { class: "status grow", id: "turn" }, turnText, timerEl), leaveButton()),
     inviteBox(),
     st.flash ? h("p", { class: "scopa", role: "alert" }, st.flash) : "",
-    seats, h("div", { class: "split" }, h("div", {},
-      h("h2", {}, `${t.table} · ${t.stock} ${v?.stock ?? 0}`), table,
-      h("h2", {}, t.hand), hand, decl, h("p", {}, mine ? t.tapHint : "")),
-    h("div", {}, piles, h("section", { class: "panel", "aria-label": t.plays }, h("h2", {}, t.plays), plays), chatBox(st.tableChat, () => `table:${st.tableId}`, "table-chat"))),
+    seats, h("div", { class: "split" }, v ? h("div", {}, // no board until the game is dealt: only the seats to fill
+      h("h2", {}, `${t.table} · ${t.stock} ${v.stock ?? 0}`), table,
+      h("h2", {}, t.hand), hand, decl, h("p", {}, mine ? t.tapHint : "")) : "",
+    h("div", {}, v ? piles : "", v ? h("section", { class: "panel", "aria-label": t.plays }, h("h2", {}, t.plays), plays) : "",
+      chatBox(st.tableChat, () => `table:${st.tableId}`, "table-chat"))),
     settings());
   if (focused) document.getElementById(focused)?.focus();
   if (st.roundEnd && !st.gameEnd) roundEndDialog(st.roundEnd);
@@ -736,6 +741,11 @@ function sideNames(): string[] {
 function sideName(i: number): string {
   const names = st.seats.filter((s) => s.side === i).map((s) => s.name);
   return names.length ? names.join(" + ") : st.info?.seats?.[i] ?? fill(t.seat, { n: i + 1 });
+}
+
+/** The side of the page's player (none when watching). */
+function mySide(): number | undefined {
+  return st.watching ? undefined : st.seats.find((s) => s.seat === st.seat)?.side;
 }
 
 let shownRound = -1;
@@ -755,7 +765,7 @@ function roundEndDialog(r: RoundEnd): void {
 function gameEndBox(g: GameEnd): HTMLElement {
   return h("section", { class: "panel end", id: "game-end", role: "alert", "aria-labelledby": "game-end-title" },
     h("h2", { id: "game-end-title" }, t.gameEnd),
-    h("p", { class: "winner" }, gameEndLine(sp, g, sideName)),
+    h("p", { class: "winner" }, gameEndLine(sp, g, sideName, mySide())),
     gameEndTotals(sp, g, sideName), h("p", {}, st.watching ? leaveButton() : toLobby()));
 }
 
@@ -796,8 +806,9 @@ function replayScreen(): void {
   app.replaceChildren(header(), statusLine(),
     h("section", { class: "panel", "aria-labelledby": "replay-title" },
       h("h2", { id: "replay-title" }, `${fill(t.replayOf, { id: record.game ?? "" })} · ${describe(sp, record.rules)}`),
+      controls, // above the line that says where the game is: that line grows and shrinks, the buttons stay put
       h("p", { class: "status", id: "replay-where", role: "status" }, `${fill(t.roundOf, { n: rp.round + 1, of: rounds })} · ${rp.step ? fill(t.stepOf, { k: rp.step, of: actions }) : t.dealt}${last ? ` · ${name(last.seat)}: ${cardName(last.card, deck)}` : ""}`),
-      controls, h("p", {}, button(t.toLobby, () => { st.replay = null; render(); }, "quiet"))),
+      h("p", {}, button(t.toLobby, () => { st.replay = null; render(); }, "quiet"))),
     ended ? h("section", { class: "panel end", "aria-label": fill(t.roundEnd, { n: ended.round }) }, h("h2", {}, fill(t.roundEnd, { n: ended.round })),
       roundTable(sp, sides, ended, before, record.rules.target, !!record.rules.frac)) : "",
     seats, h("div", { class: "split" }, h("div", {},

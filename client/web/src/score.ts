@@ -16,8 +16,14 @@ const EXTRA: [string, keyof W][] = [
 /** A table with a hidden corner heading (axe: no empty header), side names on top. */
 function sideTable(w: W, names: string[], rows: HTMLElement[], caption?: string): HTMLElement {
   return h("table", { class: "piles" }, caption ? h("caption", { class: "sr" }, caption) : "",
-    h("thead", {}, h("tr", {}, h("td", {}), ...names.map((n) => h("th", { scope: "col" }, n)))),
+    h("thead", {}, h("tr", {}, h("td", {}), ...names.map((n) => h("th", { scope: "col" }, ...sideHead(n))))),
     h("tbody", {}, ...rows));
+}
+
+/** A side's name as a column's heading: a team's players ("a + b") may go on two lines,
+ * never a name broken in two. */
+function sideHead(name: string): (string | Node)[] {
+  return name.split(" + ").flatMap((n, i) => [i ? " + " : "", h("span", { class: "name" }, n)]);
 }
 
 function row(label: string, cells: (string | Node)[], cls = ""): HTMLElement {
@@ -64,10 +70,11 @@ export function roundTable(sp: Speech, names: string[], r: RoundEnd, before: num
   return sideTable(w, names, rows);
 }
 
-/** Who won and how the game ended, in one line. */
-export function gameEndLine(sp: Speech, g: GameEnd, sideName: (i: number) => string): string {
+/** Who won and how the game ended, in one line: "You won!" to the winner (``mine``, the
+ * side of the page's player, if any). */
+export function gameEndLine(sp: Speech, g: GameEnd, sideName: (i: number) => string, mine?: number): string {
   const w = sp.w;
-  if (g.winner !== null && g.winner !== undefined) return fill(w.winner, { name: sideName(g.winner) });
+  if (g.winner !== null && g.winner !== undefined) return g.winner === mine ? w.youWon : fill(w.winner, { name: sideName(g.winner) });
   const why: Record<string, string> = { abandoned: w.whyAbandoned, target: w.whyTarget, trentino: w.whyTrentino, all_denari: w.whyAllDenari };
   return `${w.draw}. ${fill(w.ended, { why: why[g.reason] ?? g.reason })}`;
 }

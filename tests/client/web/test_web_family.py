@@ -103,10 +103,11 @@ process.stdout.write(path);
     return done.stdout
 
 
-async def open_italian(browser: Browser, site: Site, name: str, url: str = "") -> Page:
-    """A phone whose browser speaks Italian, named ``name``, at ``url`` (the server's page)."""
+async def open_italian(browser: Browser, site: Site, name: str, url: str = "", **extra: object) -> Page:
+    """A phone whose browser speaks Italian, named ``name``, at ``url`` (the server's page);
+    ``extra``: more of the browser context's settings."""
     still = {"reduced_motion": "reduce"} if os.environ.get("SCOPA_SCREENSHOTS") else {}  # no card caught mid-flight
-    context = await browser.new_context(**ITALIAN_PHONE, **still)  # type: ignore[arg-type]
+    context = await browser.new_context(**ITALIAN_PHONE, **still, **extra)  # type: ignore[arg-type]
     page = await context.new_page()
     page.on("console", lambda m: site.errors.append(f"{name}: {m.text}") if m.type == "error" else None)
     page.on("pageerror", lambda e: site.errors.append(f"{name}: {e}"))
@@ -277,7 +278,7 @@ async def test_the_lobby_lists_live_tables_only(site: Site, browser: Browser) ->
     for page in (ada, await open_page(browser, site, "cid")):
         await page.wait_for_selector(".tables li:has-text('#2 ')", timeout=WAIT)
         assert await page.locator(".tables li").all_text_contents() == [
-            "#2 Scopa, 2 players, to 11 · waiting for players · bob, —JoinWatch"]
+            "#2 Scopa, 2 players, to 11 · waiting for players · bob, empty seatJoinWatch"]
 
 
 @asynccontextmanager
