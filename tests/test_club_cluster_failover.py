@@ -125,6 +125,9 @@ async def test_a_tournament_goes_on_after_the_member_running_it_is_killed(pg_url
                 assert not all(g.key in done for g in director_of(before).state.rounds[1].games)  # mid-round 2
                 server.again(b_port)
                 finals = await asyncio.gather(*playing)
+                for p in players:
+                    await p.close()
+                stop(b)  # all it wrote is stored
                 after = await journaled(storage, tid)
                 assert after[: len(before)] == before  # nothing journaled before the kill changed
                 director = director_of(after)
@@ -138,8 +141,6 @@ async def test_a_tournament_goes_on_after_the_member_running_it_is_killed(pg_url
                     assert len(tables & results) == 1, (key, tables, results)
             finally:
                 await storage.close()
-            for p in players:
-                await p.close()
     finally:
         for proc in (a, b):
             if proc.poll() is None:

@@ -61,7 +61,7 @@ class TournamentCommands:
             self.host.tasks.spawn(self._open_leased(sess, settings, seq))
 
     async def _open_leased(self, sess: ServerSession, settings: Settings, seq: int) -> None:
-        tid = await self.host.new_leased_id()
+        tid = await self.held.new_id()
         if tid is None:
             sess.error(ErrorCode.UNAVAILABLE, "the cluster cannot give a new tournament an id now; try again", re=seq)
         else:

@@ -15,7 +15,8 @@ from collections.abc import Sequence
 
 from ..tournament import Director, Finished, Phase, TournamentError
 from .codec import decode, is_event
-from .tournaments import TournamentHost
+from .tables import leased
+from .tournaments import TournamentHost, journaled
 
 log = logging.getLogger("scopa.server")
 
@@ -27,12 +28,21 @@ class HeldTournaments:
         self.host = host
         self._folded: dict[str, tuple[int, Director]] = {}  # run elsewhere: its records read, its fold
 
+    async def new_id(self) -> str | None:
+        """A new tournament's id, its lease this server's (None: no id or no lease now).
+        Its number is a table id's: unique in the cluster."""
+        number = self.host.life.next_table_id()
+        if number is None or self.host.leases is None:
+            return None
+        tid = f"c{number}"
+        return tid if await leased(self.host.leases, tid) else None
+
     async def unfinished(self) -> list[str]:
-        grouped = await self.host.journaled()
+        grouped = await journaled(self.host.life.storage)
         return [tid for tid, records in grouped.items() if not any(kind == Finished.__name__ for kind, _ in records)]
 
     async def adopt(self, table_ids: Sequence[str]) -> list[str]:
-        grouped = await self.host.journaled()
+        grouped = await journaled(self.host.life.storage)
         served = []
         for tid in table_ids:
             if tid in self.host.directors or (tid in grouped and self.host.take(tid, grouped[tid])):
@@ -56,7 +66,7 @@ class HeldTournaments:
         """Every tournament of the journal: those run here as they are, the others as
         their journaled events fold (a journal that does not rebuild one leaves it out)."""
         found: dict[str, Director] = {}
-        for tid, records in (await self.host.journaled()).items():
+        for tid, records in (await journaled(self.host.life.storage)).items():
             held = self.host.directors.get(tid)
             if held is not None:
                 found[tid] = held

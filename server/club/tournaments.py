@@ -22,7 +22,7 @@ from scopa.protocol import commands as wire
 from scopa.protocol.errors import ErrorCode
 
 from ..core import Clock, Timer
-from ..journal import AppendTournamentEvent
+from ..journal import AppendTournamentEvent, Journal
 from ..table import Table
 from ..lobby import TableLeases, TableLife
 from ..core import BackgroundTasks
@@ -32,7 +32,7 @@ from ..tournament import (
     TournamentError, TournamentState,
 )  # fmt: skip
 from .codec import Record, ResultsKept, TableOpened, decode, encode, is_event
-from .tables import ClubTables, leased, when_finished
+from .tables import ClubTables, when_finished
 from .views import game_view, info_view, standings_view
 
 if TYPE_CHECKING:
@@ -87,15 +87,6 @@ class TournamentHost:
 
     def now(self) -> float:
         return self.clock.now() + self._offset
-
-    async def new_leased_id(self) -> str | None:
-        """A new tournament's id in a cluster sharing one journal, its lease this server's
-        (None: no id or no lease now).  Its number is a table id's: unique in the cluster."""
-        number = self.life.next_table_id()
-        if number is None or self.leases is None:
-            return None
-        tid = f"c{number}"
-        return tid if await leased(self.leases, tid) else None
 
     # ------------------------------------------------------------------ seats
 
@@ -273,20 +264,12 @@ class TournamentHost:
 
     # ------------------------------------------------------------------ restart
 
-    async def journaled(self) -> dict[str, list[tuple[str, str]]]:
-        """Every tournament's journal records, ``(kind, JSON)`` in order (none without a journal)."""
-        storage = self.life.storage
-        grouped: dict[str, list[tuple[str, str]]] = {}
-        for tid, _, kind, data in await storage.tournament_events() if storage is not None else []:
-            grouped.setdefault(tid, []).append((kind, data))
-        return grouped
-
     async def restore(self) -> None:
         """Rebuild every journaled tournament and go on with those being played (in a
         cluster sharing the journal: only those whose lease this server takes, later)."""
         if self.leases is not None:
             return
-        grouped = await self.journaled()
+        grouped = await journaled(self.life.storage)
         for tid, records in grouped.items():
             self.last = max(self.last, int(tid[1:]) if tid[1:].isdigit() else 0)
             self.take(tid, records)
@@ -344,7 +327,7 @@ class TournamentHost:
         another member, opened again if it ended without one (closed before it began)."""
         storage = self.life.storage
         assert storage is not None and self.leases is not None
-        while self._open_game(tid, effect.game):
+        while is_open(self.directors.get(tid), effect.game):
             table = self.tables.tables.get(table_id)
             if table is not None and table.state is wire.TableState.PLAYING:
                 self._follow(tid, effect, table)
@@ -364,10 +347,6 @@ class TournamentHost:
                 return
             await self.clock.sleep(self.leases_interval)
 
-    def _open_game(self, tid: str, game: GameKey) -> bool:
-        director = self.directors.get(tid)
-        return director is not None and any(g.key == game for g in director.state.open_games())
-
     async def close(self) -> None:
         for timer in self._timers.values():
             timer.cancel()
@@ -375,6 +354,19 @@ class TournamentHost:
         for told in list(self._told.values()):
             told.cancel()
         await self.tasks.close()
+
+
+async def journaled(storage: Journal | None) -> dict[str, list[tuple[str, str]]]:
+    """Every tournament's journal records, ``(kind, JSON)`` in order (none without a journal)."""
+    grouped: dict[str, list[tuple[str, str]]] = {}
+    for tid, _, kind, data in await storage.tournament_events() if storage is not None else []:
+        grouped.setdefault(tid, []).append((kind, data))
+    return grouped
+
+
+def is_open(director: Director | None, game: GameKey) -> bool:
+    """Whether the tournament's game is still to be played."""
+    return director is not None and any(g.key == game for g in director.state.open_games())
 
 
 async def _when_stored(before: asyncio.Future[None] | None, written: Sequence[asyncio.Future[None]],

@@ -78,9 +78,11 @@ class ClusterMember:
                               on_taken=self.names.take_here,
                               on_leaving=lambda store, ids: _hand_names(self.names, tables, store, ids)) \
             if options.shared_journal and keeper is not None else None
-        self._tournament_leases = Leases(self.id, Keys(f"{options.prefix}:tournament"), clock, options.lease_ttl,
+        self.tournament_leases = Leases(self.id, Keys(f"{options.prefix}:tournament"), clock, options.lease_ttl,
                                          tournaments, self._lose) \
             if options.shared_journal and tournaments is not None else None
+        """The leases of the tournaments this member runs (None: the members do not share one journal)."""
+        self._all_leases = [x for x in (self._leases, self.tournament_leases) if x is not None]
         self.journal = journal
         self.id_floor = 0
         """Table ids at or below this one are never taken (the journal's at start; the
@@ -123,14 +125,6 @@ class ClusterMember:
     @property
     def leases(self) -> TableLeases | None:
         return self._leases
-
-    @property
-    def tournament_leases(self) -> TableLeases | None:
-        """The leases of the tournaments this member runs (None: the members do not share one journal)."""
-        return self._tournament_leases
-
-    def _all_leases(self) -> list[Leases]:
-        return [x for x in (self._leases, self._tournament_leases) if x is not None]
 
     def hand_on(self, table_id: str, name: str, answer: Callable[[HandOn], None], naming: bool = True) -> None:
         if self._store is None:  # nobody can tell where it is now
@@ -179,7 +173,7 @@ class ClusterMember:
         """Leave the cluster: this member's tables and names go from the shared lobby."""
         store, self._store = self._store, None
         self._down()
-        for leases in self._all_leases():
+        for leases in self._all_leases:
             try:
                 if store is not None:
                     await leases.leave(store)
@@ -198,7 +192,7 @@ class ClusterMember:
             await asyncio.gather(self._task, return_exceptions=True)
         await self._background.close()
         await self.names.close()
-        for leases in self._all_leases():
+        for leases in self._all_leases:
             await leases.close()
 
     async def _run(self) -> None:
@@ -212,7 +206,7 @@ class ClusterMember:
                 async with asyncio.timeout(self.options.timeout * 4):
                     await self._join(store, pubsub)
                 reading = asyncio.create_task(self._read(pubsub), name=f"cluster-channel-{self.id}")
-                for leases in self._all_leases():  # the tables (then tournaments) whose leases are free
+                for leases in self._all_leases:  # the tables (then tournaments) whose leases are free
                     await leases.join(store)  # are restored here
                 self._up(store)
                 await self._lost.wait()
@@ -258,7 +252,7 @@ class ClusterMember:
         self._store = None
         self.names.store = None
         self.presence.down()
-        for leases in self._all_leases():
+        for leases in self._all_leases:
             leases.down()
         if self._beat is not None:
             self._beat.cancel()
