@@ -138,12 +138,18 @@ class TournamentCommands:
 
     def _find(self, sess: ServerSession, tid: str, seq: int) -> Director | None:
         director = self.host.directors.get(tid)
-        if director is None and self.host.leases is not None and tid[1:].isdigit():
-            sess.error(ErrorCode.UNAVAILABLE, f"tournament {tid!r} is not run on this server of the cluster", re=seq)
+        if director is None and self.host.leases is not None:
+            self.host.tasks.spawn(self._not_here(sess, tid, seq))
         elif director is None:
             sess.error(ErrorCode.NO_SUCH_TOURNAMENT, f"there is no tournament {tid!r}", re=seq)
         return director
 
+    async def _not_here(self, sess: ServerSession, tid: str, seq: int) -> None:
+        """A tournament this member of a cluster does not run: another runs it, or none."""
+        if tid in await self.held.known():
+            sess.error(ErrorCode.UNAVAILABLE, f"tournament {tid!r} is run by another server of the cluster", re=seq)
+        else:
+            sess.error(ErrorCode.NO_SUCH_TOURNAMENT, f"there is no tournament {tid!r}", re=seq)
 
     def _command(self, sess: ServerSession, tid: str, seq: int, command: _Command) -> None:
         director = self._find(sess, tid, seq)

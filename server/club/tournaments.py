@@ -117,7 +117,9 @@ class TournamentHost:
         tid, key = self._game_of[table_id]
         table = self.tables.tables.get(table_id)
         sess = self.names.get(name_key(player))
-        director = self.directors[tid]
+        director = self.directors.get(tid)
+        if director is None:
+            return
         game = next((g for g in director.state.open_games() if g.key == key), None)
         if sess is None or sess.closed or table is None or game is None or table.state is not wire.TableState.WAITING:
             return
@@ -196,8 +198,8 @@ class TournamentHost:
                                        ended=self._ender(tid, effect.game))
         if table is None:
             return  # the game's players are forfeited at its deadline
-        if not any(g.key == effect.game for g in self.directors[tid].state.open_games()):
-            self.life.close_waiting(table, "its tournament game is over")
+        if not is_open(self.directors.get(tid), effect.game):
+            self.life.close_waiting(table, "its tournament game is over (or is run elsewhere now)")
             return
         self._journal(tid, [TableOpened(effect.game, table.id)])
         self._adopt(tid, effect, table)
@@ -242,8 +244,10 @@ class TournamentHost:
 
     def _tell_entrants(self, tid: str, body: wire.Body, sess: ServerSession | None = None,
                        seq: int | None = None) -> None:
-        state = self.directors[tid].state
-        for player in sorted({p for e in state.entrants for p in e.members}):
+        director = self.directors.get(tid)
+        if director is None:  # run by another member now
+            return
+        for player in sorted({p for e in director.state.entrants for p in e.members}):
             other = self.names.get(name_key(player))
             if other is not None and other is not sess and not other.closed:
                 other.tell(body)
