@@ -5,7 +5,8 @@ other member lists the tournament; the member running a Swiss tournament is kill
 turn; the other member takes the tournament's lease, rebuilds it from the journal and
 carries on (the held game's table taken over with it), the players come back to it (to
 their seats with their tokens, or by name), and the tournament ends with the standings
-the pure core folds from the journaled results, each game played once."""
+the pure core folds from the journaled results, each game played once; a member started
+afterwards answers those final standings from the journal."""
 
 from __future__ import annotations
 
@@ -139,6 +140,15 @@ async def test_a_tournament_goes_on_after_the_member_running_it_is_killed(pg_url
                 for key in played:  # and at one table only
                     tables = {r.table for r in after if isinstance(r, TableOpened) and r.game == key}
                     assert len(tables & results) == 1, (key, tables, results)
+                c, c_port = await member(pg_url, redis.url, tmp_path, "c")  # a member started afterwards
+                try:
+                    eve = await welcomed(c_port, "eve")
+                    eve.send(wire.GetStandings(tournament=tid))
+                    kept = (await eve.recv_until("tournament_standings")).body
+                    assert kept.final and rows_of(kept.rows) == rows_of(director.standings())
+                    await eve.close()
+                finally:
+                    stop(c)
             finally:
                 await storage.close()
     finally:
