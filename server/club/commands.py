@@ -17,7 +17,7 @@ from ..core import name_key
 from ..tournament import Director, Entrant, Format, Phase, Settings, Step, TieBreak, TournamentError
 from .quick import RatingOf
 from .held import HeldTournaments
-from .tournaments import TournamentHost
+from .tournaments import TournamentHost, tournament_number
 from .views import error_code, info_view, standings_view
 
 if TYPE_CHECKING:
@@ -83,7 +83,7 @@ class TournamentCommands:
 
     async def _list_known(self, sess: ServerSession, seq: int) -> None:
         known = await self.held.known()
-        self._list(sess, seq, [known[t] for t in sorted(known, key=_number)])
+        self._list(sess, seq, [known[t] for t in sorted(known, key=tournament_number)])
 
     def _list(self, sess: ServerSession, seq: int, directors: list[Director]) -> None:
         shown = [d.state for d in directors if d.state.phase is not Phase.FINISHED]
@@ -161,7 +161,3 @@ class TournamentCommands:
             sess.error(error_code(exc), str(exc), re=seq)
             return
         self.host.carry_out(tid, step, sess, seq)
-
-
-def _number(tid: str) -> int:
-    return int(tid[1:]) if tid[1:].isdigit() else 0

@@ -275,7 +275,7 @@ class TournamentHost:
             return
         grouped = await journaled(self.life.storage)
         for tid, records in grouped.items():
-            self.last = max(self.last, int(tid[1:]) if tid[1:].isdigit() else 0)
+            self.last = max(self.last, tournament_number(tid))
             self.take(tid, records)
         if grouped:
             log.info("%d tournaments restored from the journal", len(self.directors))
@@ -366,6 +366,11 @@ async def journaled(storage: Journal | None) -> dict[str, list[tuple[str, str]]]
     for tid, _, kind, data in await storage.tournament_events() if storage is not None else []:
         grouped.setdefault(tid, []).append((kind, data))
     return grouped
+
+
+def tournament_number(tid: str) -> int:
+    """The number in a tournament's id (``c12``: 12; 0 for another id)."""
+    return int(tid[1:]) if tid[1:].isdigit() else 0
 
 
 def is_open(director: Director | None, game: GameKey) -> bool:
