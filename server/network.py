@@ -156,8 +156,12 @@ class NetworkEngine:
             if cluster.shared_journal and storage_ is None:
                 raise ValueError("a cluster sharing one journal needs one (db or storage)")
             keeper = HeldTables(self.life, self.tables, self.seating) if cluster.shared_journal else None
+            held = self.club.commands.held if self.club is not None and cluster.shared_journal else None
             self.cluster = ClusterMember(cluster, self.clock, self.connections, self.tables, self.feed, keeper,
-                                         journal=storage_)
+                                         journal=storage_, tournaments=held)
+            if self.club is not None:  # its tournaments are leased like the tables
+                self.club.tournaments.leases = self.cluster.tournament_leases
+                self.club.tournaments.leases_interval = cluster.lease_ttl / 3
             self.life.shared = self.router.greeting.shared = self.router.at_tables.shared = self.cluster
             self.seating.shared = self.cluster
 

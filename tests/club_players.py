@@ -12,6 +12,7 @@ from scopa.bots import make_bot
 from scopa.engine import RuleSet
 from scopa.protocol import Command
 from scopa.protocol import commands as wire
+from scopa.protocol.errors import ErrorCode
 from scopa.protocol.convert import action_to_wire, legal_from_wire, rules_from_wire, view_from_wire
 from wire_client import WireClient
 
@@ -45,17 +46,27 @@ class ClubPlayer:
         self.client: WireClient | None = None
         self.rules: RuleSet | None = None
         self.token: str | None = None  # the seat token of the game under way
+        self.table: str | None = None  # its table
         self.seen: list[Command] = []  # everything the server sent, in order
         self.games = 0
 
     async def connect(self) -> WireClient:
-        await self.server.up.wait()
-        client = await WireClient.connect(self.server.port)
-        if self.token is not None:
-            welcome = await client.resume(self.token, client.last_event, name=self.name)
+        """Connect (again): to its seat with its token while a game of its is under way
+        (asked again while a cluster moves its table from a lost member to another,
+        ``unavailable`` or a redirect to the lost one), else by name."""
+        while True:
+            await self.server.up.wait()
+            client = await WireClient.connect(self.server.port)
+            if self.token is None:
+                break
+            welcome = await client.resume(self.token, client.last_event, name=self.name, table=self.table)
             if welcome.name == "welcome":
                 self.client = client
                 return client
+            if welcome.name != "redirect" and welcome.body.code is not ErrorCode.UNAVAILABLE:
+                break
+            await client.close()
+            await asyncio.sleep(0.1)
         await client.hello(self.name)
         self.client = client
         return client
@@ -86,7 +97,7 @@ class ClubPlayer:
     def _play(self, cmd: Command) -> None:
         body = cmd.body
         if isinstance(body, wire.Joined):
-            self.token = body.token
+            self.token, self.table = body.token, body.table
         elif isinstance(body, wire.GameStart):
             self.rules = rules_from_wire(body.rules)
         elif isinstance(body, wire.GameEnd):

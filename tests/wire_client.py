@@ -74,9 +74,9 @@ class WireClient:
 
         return await asyncio.wait_for(one(), TIMEOUT)
 
-    async def resume(self, token: str, last_event: int, name: str = "anyone") -> Command:
-        """hello with resume={token, last_event}: the welcome (or an error)."""
-        self.send(wire.Hello(name=name, resume=wire.ResumeRequest(token=token, last_event=last_event)))
+    async def resume(self, token: str, last_event: int, name: str = "anyone", table: str | None = None) -> Command:
+        """hello with resume={token, last_event, table}: the welcome (or an error, or a redirect)."""
+        self.send(wire.Hello(name=name, resume=wire.ResumeRequest(token=token, last_event=last_event, table=table)))
         reply = await self.recv()
         if isinstance(reply.body, wire.Welcome):
             self.party = reply.body.you

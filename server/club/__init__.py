@@ -5,7 +5,8 @@ Owns: the quick-play pool's waves on the server's clock and the tables of its ga
 journal of events (:mod:`.codec`: every event as ``(tournament, seq, kind, JSON)``, in
 SQLite, PostgreSQL or memory), the carrying out of its effects (tables opened, players
 seated, no-shows forfeited, entrants told) and its rebuilding after a restart
-(:mod:`.tournaments`); the tables it opens (:mod:`.tables`) and the wire's view of a
+(:mod:`.tournaments`); in a cluster sharing one journal, what the tournaments' leases
+ask of this server's tournaments, and every member's view of them all (:mod:`.held`); the tables it opens (:mod:`.tables`) and the wire's view of a
 tournament (:mod:`.views`); the routing of the §16 commands (:mod:`.host`).
 
 Must never: decide a pairing, a standing or a forfeit itself (the director does, in

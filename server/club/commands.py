@@ -16,7 +16,8 @@ from scopa.protocol.errors import ErrorCode
 from ..core import name_key
 from ..tournament import Director, Entrant, Format, Phase, Settings, Step, TieBreak, TournamentError
 from .quick import RatingOf
-from .tournaments import TournamentHost
+from .held import HeldTournaments
+from .tournaments import TournamentHost, tournament_number
 from .views import error_code, info_view, standings_view
 
 if TYPE_CHECKING:
@@ -36,6 +37,7 @@ class TournamentCommands:
 
     def __init__(self, host: TournamentHost, rating_of: RatingOf, creators: frozenset[str] | None) -> None:
         self.host = host
+        self.held = HeldTournaments(host)
         self.rating_of = rating_of
         self.creators = creators
 
@@ -52,8 +54,21 @@ class TournamentCommands:
         except TournamentError as exc:
             sess.error(error_code(exc), str(exc), re=seq)
             return
-        self.host.last += 1
-        tid = f"c{self.host.last}"
+        if self.host.leases is None:
+            self.host.last += 1
+            self._open(sess, f"c{self.host.last}", settings, seq)
+        else:
+            self.host.tasks.spawn(self._open_leased(sess, settings, seq))
+
+    async def _open_leased(self, sess: ServerSession, settings: Settings, seq: int) -> None:
+        tid = await self.held.new_id()
+        if tid is None:
+            sess.error(ErrorCode.UNAVAILABLE, "the cluster cannot give a new tournament an id now; try again", re=seq)
+        else:
+            self._open(sess, tid, settings, seq)
+
+    def _open(self, sess: ServerSession, tid: str, settings: Settings, seq: int) -> None:
+        name, now = sess.name or "", self.host.now()
         director, step = Director.create(tid, settings, name, random.SystemRandom().randrange(2**31), now)
         self.host.directors[tid] = director
         self.host.seq[tid] = 0
@@ -61,7 +76,17 @@ class TournamentCommands:
         self.host.carry_out(tid, step, sess, seq)
 
     def listing(self, sess: ServerSession, seq: int) -> None:
-        shown = [d.state for d in self.host.directors.values() if d.state.phase is not Phase.FINISHED]
+        if self.host.leases is None:
+            self._list(sess, seq, list(self.host.directors.values()))
+        else:
+            self.host.tasks.spawn(self._list_known(sess, seq))
+
+    async def _list_known(self, sess: ServerSession, seq: int) -> None:
+        known = await self.held.known()
+        self._list(sess, seq, [known[t] for t in sorted(known, key=tournament_number)])
+
+    def _list(self, sess: ServerSession, seq: int, directors: list[Director]) -> None:
+        shown = [d.state for d in directors if d.state.phase is not Phase.FINISHED]
         sess.tell(wire.Tournaments(tournaments=[info_view(s) for s in shown[-wire.MAX_PAGE:]]), re=seq)
 
     def join(self, sess: ServerSession, body: wire.TournamentJoin, seq: int) -> None:
@@ -95,16 +120,36 @@ class TournamentCommands:
         self._command(sess, body.tournament, seq, lambda d: d.start(sess.name or "", self.host.now()))
 
     def standings(self, sess: ServerSession, body: wire.GetStandings, seq: int) -> None:
-        director = self._find(sess, body.tournament, seq)
+        if self.host.leases is None:
+            self._standings(sess, self._find(sess, body.tournament, seq), seq)
+        else:
+            self.host.tasks.spawn(self._known_standings(sess, body.tournament, seq))
+
+    async def _known_standings(self, sess: ServerSession, tid: str, seq: int) -> None:
+        director = (await self.held.known()).get(tid)
+        if director is None:
+            sess.error(ErrorCode.NO_SUCH_TOURNAMENT, f"there is no tournament {tid!r}", re=seq)
+        self._standings(sess, director, seq)
+
+    def _standings(self, sess: ServerSession, director: Director | None, seq: int) -> None:
         if director is not None:
             s = director.state
             sess.tell(standings_view(s.tournament, s, director.standings(), s.phase is Phase.FINISHED), re=seq)
 
     def _find(self, sess: ServerSession, tid: str, seq: int) -> Director | None:
         director = self.host.directors.get(tid)
-        if director is None:
+        if director is None and self.host.leases is not None:
+            self.host.tasks.spawn(self._not_here(sess, tid, seq))
+        elif director is None:
             sess.error(ErrorCode.NO_SUCH_TOURNAMENT, f"there is no tournament {tid!r}", re=seq)
         return director
+
+    async def _not_here(self, sess: ServerSession, tid: str, seq: int) -> None:
+        """A tournament this member of a cluster does not run: another runs it, or none."""
+        if tid in await self.held.known():
+            sess.error(ErrorCode.UNAVAILABLE, f"tournament {tid!r} is run by another server of the cluster", re=seq)
+        else:
+            sess.error(ErrorCode.NO_SUCH_TOURNAMENT, f"there is no tournament {tid!r}", re=seq)
 
     def _command(self, sess: ServerSession, tid: str, seq: int, command: _Command) -> None:
         director = self._find(sess, tid, seq)

@@ -16,7 +16,7 @@ from scopa.engine.rules import Preset
 from ..journal import CreateTable
 from ..journal import StorageError
 from ..table import Table
-from ..lobby import TableCommands, TableLife, leases_of
+from ..lobby import TableCommands, TableLeases, TableLife, leases_of
 
 if TYPE_CHECKING:
     from ..conn import ServerSession
@@ -55,9 +55,7 @@ class ClubTables:
             return None
         leases = leases_of(self.life.shared)
         if leases is not None:  # a cluster sharing one journal: the lease first, as for any new table
-            held: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
-            leases.lease_table(table_id, lambda got: _settle(held, got))
-            if not await held:
+            if not await leased(leases, table_id):
                 log.error("table %s: not made, its lease was not given", table_id)
                 return None
         rules = RuleSet.build(preset)
@@ -97,6 +95,13 @@ class ClubTables:
         table.journal.tell_when_stored(table.announce_seats)
         table.start()
         self.tables.update(table)
+
+
+async def leased(leases: TableLeases, lease_id: str) -> bool:
+    """Whether this server took the lease of a new table (or tournament) ``lease_id``."""
+    held: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+    leases.lease_table(lease_id, lambda got: _settle(held, got))
+    return await held
 
 
 def _settle(future: asyncio.Future[bool], value: bool) -> None:

@@ -22,9 +22,9 @@ from scopa.protocol import commands as wire
 from scopa.protocol.errors import ErrorCode
 
 from ..core import Clock, Timer
-from ..journal import AppendTournamentEvent
+from ..journal import AppendTournamentEvent, Journal
 from ..table import Table
-from ..lobby import TableLife
+from ..lobby import TableLeases, TableLife
 from ..core import BackgroundTasks
 from ..core import name_key
 from ..tournament import (
@@ -47,11 +47,19 @@ def game_points(table: Table) -> tuple[int, int]:
     """A tournament game's result, each side's game points (seat 0's side first): the
     game's totals; a side whose player left the game (abandoned) has 0, and the other at
     least 1.  A seat a bot took over and played to the end counts as played."""
-    totals = [max(0, t) for t in (table.master.state.totals if table.master is not None else (0, 0))]
-    points = [totals[0], totals[1]] if len(totals) >= 2 else [0, 0]
+    totals = tuple(table.master.state.totals) if table.master is not None else (0, 0)
+    winner = None
     if table.forfeits and table.finish_reason == wire.LeftReason.ABANDONED.value:
-        lost = table.rules.side_of(table.forfeits[0])
-        points[lost], points[1 - lost] = 0, max(points[1 - lost], 1)
+        winner = 1 - table.rules.side_of(table.forfeits[0])
+    return result_points(totals, winner)
+
+
+def result_points(totals: Sequence[int], winner: int | None) -> tuple[int, int]:
+    """Each side's game points from a game's totals; ``winner``: the side whose
+    opponent abandoned the game (the loser has 0, the winner at least 1)."""
+    points = [max(0, t) for t in totals][:2] if len(totals) >= 2 else [0, 0]
+    if winner is not None:
+        points[1 - winner], points[winner] = 0, max(points[winner], 1)
     return points[0], points[1]
 
 
@@ -71,6 +79,9 @@ class TournamentHost:
         self._timers: dict[str, Timer] = {}
         self._told: dict[str, asyncio.Future[None]] = {}  # tournament -> its last step told once stored
         self.last = 0  # the highest tournament number
+        self.leases: TableLeases | None = None
+        """In a cluster sharing one journal: the tournaments' leases (this server runs those it holds)."""
+        self.leases_interval = 1.0  # seconds between looks at a game's table on another member
         self._offset = time.time() - clock.now()
         self.tasks = BackgroundTasks()
 
@@ -106,7 +117,9 @@ class TournamentHost:
         tid, key = self._game_of[table_id]
         table = self.tables.tables.get(table_id)
         sess = self.names.get(name_key(player))
-        director = self.directors[tid]
+        director = self.directors.get(tid)
+        if director is None:
+            return
         game = next((g for g in director.state.open_games() if g.key == key), None)
         if sess is None or sess.closed or table is None or game is None or table.state is not wire.TableState.WAITING:
             return
@@ -185,8 +198,8 @@ class TournamentHost:
                                        ended=self._ender(tid, effect.game))
         if table is None:
             return  # the game's players are forfeited at its deadline
-        if not any(g.key == effect.game for g in self.directors[tid].state.open_games()):
-            self.life.close_waiting(table, "its tournament game is over")
+        if not is_open(self.directors.get(tid), effect.game):
+            self.life.close_waiting(table, "its tournament game is over (or is run elsewhere now)")
             return
         self._journal(tid, [TableOpened(effect.game, table.id)])
         self._adopt(tid, effect, table)
@@ -216,6 +229,9 @@ class TournamentHost:
         """Journal these records of the tournament: the writes (none without a journal)."""
         storage = self.life.storage
         writes: list[asyncio.Future[None]] = []
+        if self.leases is not None and not self.leases.holds(tid):
+            log.error("tournament %s: not journaled, its lease is not this server's", tid)
+            return writes
         for record in records:
             kind, data = encode(record)
             seq = self.seq[tid]
@@ -228,8 +244,10 @@ class TournamentHost:
 
     def _tell_entrants(self, tid: str, body: wire.Body, sess: ServerSession | None = None,
                        seq: int | None = None) -> None:
-        state = self.directors[tid].state
-        for player in sorted({p for e in state.entrants for p in e.members}):
+        director = self.directors.get(tid)
+        if director is None:  # run by another member now
+            return
+        for player in sorted({p for e in director.state.entrants for p in e.members}):
             other = self.names.get(name_key(player))
             if other is not None and other is not sess and not other.closed:
                 other.tell(body)
@@ -251,28 +269,43 @@ class TournamentHost:
     # ------------------------------------------------------------------ restart
 
     async def restore(self) -> None:
-        """Rebuild every journaled tournament and go on with those being played."""
-        storage = self.life.storage
-        if storage is None:
+        """Rebuild every journaled tournament and go on with those being played (in a
+        cluster sharing the journal: only those whose lease this server takes, later)."""
+        if self.leases is not None:
             return
-        rows = await storage.tournament_events()
-        grouped: dict[str, list[tuple[str, str]]] = {}
-        for tid, _, kind, data in rows:
-            grouped.setdefault(tid, []).append((kind, data))
+        grouped = await journaled(self.life.storage)
         for tid, records in grouped.items():
-            self.last = max(self.last, int(tid[1:]) if tid[1:].isdigit() else 0)
-            try:
-                decoded = [decode(kind, data) for kind, data in records]
-                director = Director.rebuild(r for r in decoded if is_event(r))  # type: ignore[misc]
-            except (ValueError, TournamentError) as exc:
-                log.error("tournament %s: its journal does not rebuild it, left alone: %s", tid, exc)
-                continue
-            self.directors[tid] = director
-            self.seq[tid] = len(records)
-            self._resume(tid, director, [r for r in decoded if isinstance(r, TableOpened)])
-            self._arm(tid)
+            self.last = max(self.last, tournament_number(tid))
+            self.take(tid, records)
         if grouped:
             log.info("%d tournaments restored from the journal", len(self.directors))
+
+    def take(self, tid: str, records: Sequence[tuple[str, str]]) -> bool:
+        """Rebuild a tournament from its journal records and go on with it (whether it could)."""
+        try:
+            decoded = [decode(kind, data) for kind, data in records]
+            director = Director.rebuild(r for r in decoded if is_event(r))  # type: ignore[misc]
+        except (ValueError, TournamentError) as exc:
+            log.error("tournament %s: its journal does not rebuild it, left alone: %s", tid, exc)
+            return False
+        self.directors[tid] = director
+        self.seq[tid] = len(records)
+        self._resume(tid, director, [r for r in decoded if isinstance(r, TableOpened)])
+        self._arm(tid)
+        return True
+
+    def drop(self, tid: str) -> None:
+        """Stop running a tournament at once (another member runs it now): nothing more
+        of it is journaled or carried out here."""
+        self.directors.pop(tid, None)
+        self.seq.pop(tid, None)
+        timer = self._timers.pop(tid, None)
+        if timer is not None:
+            timer.cancel()
+        for (t, game), table_id in list(self._table_of.items()):
+            if t == tid:
+                del self._table_of[(t, game)]
+                self._forget(table_id)
 
     def _resume(self, tid: str, director: Director, opened: Sequence[TableOpened]) -> None:
         tables = {o.game: o.table for o in opened}
@@ -281,10 +314,42 @@ class TournamentHost:
                 continue
             table = self.tables.tables.get(tables.get(effect.game, ""))
             if table is not None and table.state is wire.TableState.PLAYING:
-                self._adopt(tid, effect, table)
-                when_finished(table, self._ender(tid, effect.game))
+                self._follow(tid, effect, table)
+            elif self.leases is not None and effect.game in tables:
+                self.tasks.spawn(self._await_table(tid, effect, tables[effect.game]))
             else:
                 self.tasks.spawn(self._open(tid, effect))
+
+    def _follow(self, tid: str, effect: OpenTable, table: Table) -> None:
+        """Go on with a game under way at ``table``: its end is told to the director."""
+        self._adopt(tid, effect, table)
+        when_finished(table, self._ender(tid, effect.game))
+
+    async def _await_table(self, tid: str, effect: OpenTable, table_id: str) -> None:
+        """A game whose table the journal holds, in a cluster sharing it: followed once
+        this server serves the table, its result taken from the journal if it ended on
+        another member, opened again if it ended without one (closed before it began)."""
+        storage = self.life.storage
+        assert storage is not None and self.leases is not None
+        while is_open(self.directors.get(tid), effect.game):
+            table = self.tables.tables.get(table_id)
+            if table is not None and table.state is wire.TableState.PLAYING:
+                self._follow(tid, effect, table)
+                return
+            unfinished = {t.id for t in await storage.load_unfinished()}  # read before the result: no end unseen
+            done = await storage.finished_game(table_id)
+            if done is not None:
+                abandoned = done.reason == wire.LeftReason.ABANDONED.value
+                points = result_points(done.totals, done.winner if abandoned else None)
+                self._run(tid, lambda d: d.finish_game(effect.game, points, self.now()))
+                return
+            waiting = table is not None and table.state is wire.TableState.WAITING
+            if waiting or (table is None and table_id not in unfinished):
+                if table is not None and waiting:
+                    self.life.close_waiting(table, "its tournament game is opened again")
+                await self._open(tid, effect)
+                return
+            await self.clock.sleep(self.leases_interval)
 
     async def close(self) -> None:
         for timer in self._timers.values():
@@ -293,6 +358,24 @@ class TournamentHost:
         for told in list(self._told.values()):
             told.cancel()
         await self.tasks.close()
+
+
+async def journaled(storage: Journal | None) -> dict[str, list[tuple[str, str]]]:
+    """Every tournament's journal records, ``(kind, JSON)`` in order (none without a journal)."""
+    grouped: dict[str, list[tuple[str, str]]] = {}
+    for tid, _, kind, data in await storage.tournament_events() if storage is not None else []:
+        grouped.setdefault(tid, []).append((kind, data))
+    return grouped
+
+
+def tournament_number(tid: str) -> int:
+    """The number in a tournament's id (``c12``: 12; 0 for another id)."""
+    return int(tid[1:]) if tid[1:].isdigit() else 0
+
+
+def is_open(director: Director | None, game: GameKey) -> bool:
+    """Whether the tournament's game is still to be played."""
+    return director is not None and any(g.key == game for g in director.state.open_games())
 
 
 async def _when_stored(before: asyncio.Future[None] | None, written: Sequence[asyncio.Future[None]],

@@ -58,10 +58,13 @@ class ClusterMember:
     """One server's membership of a cluster sharing one lobby through Redis."""
 
     def __init__(self, options: ClusterOptions, clock: Clock, connections: Connections, tables: TableDirectory,
-                 feed: LobbyFeed, keeper: TableKeeper | None = None, journal: Journal | None = None) -> None:
+                 feed: LobbyFeed, keeper: TableKeeper | None = None, journal: Journal | None = None,
+                 tournaments: TableKeeper | None = None) -> None:
         """``keeper``: the server's tables, when the members share one journal (the
         tables' leases are then held here); ``journal``: the server's journal, where table
-        ids come from when the members share it, else the floor of those Redis gives."""
+        ids come from when the members share it, else the floor of those Redis gives;
+        ``tournaments``: the server's tournaments, leased like its tables (under
+        ``P:tournament``) when the members share one journal."""
         self.options = options
         self.id = options.member_id or secrets.token_hex(6)
         self.keys = Keys(options.prefix)
@@ -75,6 +78,11 @@ class ClusterMember:
                               on_taken=self.names.take_here,
                               on_leaving=lambda store, ids: _hand_names(self.names, tables, store, ids)) \
             if options.shared_journal and keeper is not None else None
+        self.tournament_leases = Leases(self.id, Keys(f"{options.prefix}:tournament"), clock, options.lease_ttl,
+                                         tournaments, self._lose) \
+            if options.shared_journal and tournaments is not None else None
+        """The leases of the tournaments this member runs (None: the members do not share one journal)."""
+        self._all_leases = [x for x in (self._leases, self.tournament_leases) if x is not None]
         self.journal = journal
         self.id_floor = 0
         """Table ids at or below this one are never taken (the journal's at start; the
@@ -165,9 +173,10 @@ class ClusterMember:
         """Leave the cluster: this member's tables and names go from the shared lobby."""
         store, self._store = self._store, None
         self._down()
-        if store is not None and self._leases is not None:
+        for leases in self._all_leases:
             try:
-                await self._leases.leave(store)
+                if store is not None:
+                    await leases.leave(store)
             except (RedisError, OSError) as exc:
                 log.warning("cluster: could not give back this member's leases (they expire): %s", exc)
         if store is not None:
@@ -183,8 +192,8 @@ class ClusterMember:
             await asyncio.gather(self._task, return_exceptions=True)
         await self._background.close()
         await self.names.close()
-        if self._leases is not None:
-            await self._leases.close()
+        for leases in self._all_leases:
+            await leases.close()
 
     async def _run(self) -> None:
         while True:
@@ -197,8 +206,8 @@ class ClusterMember:
                 async with asyncio.timeout(self.options.timeout * 4):
                     await self._join(store, pubsub)
                 reading = asyncio.create_task(self._read(pubsub), name=f"cluster-channel-{self.id}")
-                if self._leases is not None:  # the tables whose leases are free are restored here
-                    await self._leases.join(store)
+                for leases in self._all_leases:  # the tables (then tournaments) whose leases are free
+                    await leases.join(store)  # are restored here
                 self._up(store)
                 await self._lost.wait()
             except (RedisError, OSError, TimeoutError) as exc:
@@ -243,8 +252,8 @@ class ClusterMember:
         self._store = None
         self.names.store = None
         self.presence.down()
-        if self._leases is not None:
-            self._leases.down()
+        for leases in self._all_leases:
+            leases.down()
         if self._beat is not None:
             self._beat.cancel()
             self._beat = None

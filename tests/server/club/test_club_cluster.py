@@ -11,6 +11,7 @@ import pytest
 from pg import pg_url  # noqa: F401 - the fixture
 from redis_server import SERVER, redis_prefix  # noqa: F401 - the fixture
 from scopa.protocol import commands as wire
+from scopa.protocol.errors import ErrorCode
 from scopa.server import NetworkEngine
 from scopa.server.core.clock import FakeClock
 from scopa.server.club import ClubOptions
@@ -49,3 +50,38 @@ async def test_a_quick_game_on_a_cluster_member_is_leased_and_played(pg_url: str
                 await c.close()
     finally:
         await engine.stop()
+
+
+async def test_every_member_lists_a_tournament_and_only_its_own_member_runs_it(pg_url: str,  # noqa: F811
+                                                                              redis_prefix: str) -> None:  # noqa: F811
+    """PROTOCOL.md §16: in a cluster sharing one journal every member lists a tournament
+    and answers its standings; the one that does not run it answers a command to it
+    ``unavailable`` (and one to a tournament nobody has ``no_such_tournament``)."""
+    clock = FakeClock()
+    cluster = ClusterOptions(url=SERVER, prefix=redis_prefix, member_ttl=30.0, refresh=10.0, retry=1.0, timeout=2.0,
+                             shared_journal=True, lease_ttl=30.0)
+    a, b = [NetworkEngine("127.0.0.1", 0, seed=s, clock=clock, db=pg_url, cluster=cluster, club=ClubOptions())
+            for s in (2, 3)]
+    for engine in (a, b):
+        await engine.start()
+    try:
+        async with asyncio.timeout(SAFETY):
+            ada = await WireClient.connect(a.port, "ada")
+            bea = await WireClient.connect(b.port, "bea")
+            ada.send(wire.TournamentCreate(name="Coppa", format=wire.TournamentFormat.SWISS, rounds=2, cap=4))
+            tid = (await ada.recv_until("tournament_update")).body.tournament.id
+            assert a.cluster is not None and a.cluster.tournament_leases is not None
+            assert a.cluster.tournament_leases.holds(tid)
+            bea.send(wire.TournamentList())
+            assert [t.id for t in (await bea.recv_until("tournaments")).body.tournaments] == [tid]
+            bea.send(wire.GetStandings(tournament=tid))
+            assert (await bea.recv_until("tournament_standings")).body.tournament == tid
+            bea.send(wire.TournamentJoin(tournament=tid))
+            assert (await bea.recv_until("error")).body.code is ErrorCode.UNAVAILABLE
+            bea.send(wire.TournamentJoin(tournament="c999999"))
+            assert (await bea.recv_until("error")).body.code is ErrorCode.NO_SUCH_TOURNAMENT
+            for c in (ada, bea):
+                await c.close()
+    finally:
+        for engine in (a, b):
+            await engine.stop()

@@ -1,0 +1,158 @@
+"""A tournament outlives the loss of the cluster member running it (PROTOCOL.md §16): two
+`scopa serve` members share one PostgreSQL journal and a Redis this test starts; the
+other member lists the tournament; the member running a Swiss tournament is killed
+(SIGKILL) in the middle of round 2, one game held by a player who does not answer its
+turn; the other member takes the tournament's lease, rebuilds it from the journal and
+carries on (the held game's table taken over with it), the players come back to it (to
+their seats with their tokens, or by name), and the tournament ends with the standings
+the pure core folds from the journaled results, each game played once; a member started
+afterwards answers those final standings from the journal."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import signal
+import subprocess
+import threading
+from pathlib import Path
+
+import pytest
+
+from club_players import ClubPlayer, Server, final_standings
+from pg import pg_url  # noqa: F401 - the fixture
+from procs import scopa, stop
+from redis_procs import RedisProcess
+from scopa.protocol import Command
+from scopa.protocol import commands as wire
+from scopa.protocol.errors import ErrorCode
+from scopa.server.journal.backends import open_storage
+from scopa.server.tournament import GameFinished, Phase
+from scopa.server.club import TableOpened
+from test_club_tournament import create, director_of, journaled, rows_of
+from wire_client import WireClient
+
+pytestmark = pytest.mark.process
+
+SAFETY = 240
+PREFIX = "tc"
+
+
+async def member(db: str, redis: str, tmp: Path, name: str) -> tuple[subprocess.Popen[str], int]:
+    """`scopa serve` as a member of the cluster, and its port; its output is read on."""
+    proc = scopa("serve", "--port", "0", "--db", db, "--cluster", redis, "--cluster-prefix", PREFIX,
+                 "--no-announce", "--admin-token-file", str(tmp / f"token-{name}"))
+    while True:
+        line = await asyncio.to_thread(proc.stdout.readline)  # type: ignore[union-attr]
+        assert line, "the server stopped before it listened"
+        found = re.search(r"Scopa server on 127\.0\.0\.1:(\d+)", line)
+        if found:
+            threading.Thread(target=proc.communicate, daemon=True).start()  # its pipe never fills
+            return proc, int(found.group(1))
+
+
+async def welcomed(port: int, name: str) -> WireClient:
+    """A client of the member at ``port`` (its hello is unavailable until the member joined the cluster)."""
+    while True:
+        client = await WireClient.connect(port)
+        if (await client.hello(name)).name == "welcome":
+            return client
+        await client.close()
+        await asyncio.sleep(0.1)
+
+
+async def listed(port: int, tid: str) -> list[str]:
+    """The tournaments a member lists."""
+    eve = await welcomed(port, "eve")
+    try:
+        eve.send(wire.TournamentList())
+        got = await eve.recv_until("tournaments")
+        return [t.id for t in got.body.tournaments]
+    finally:
+        await eve.close()
+
+
+async def created(player: ClubPlayer) -> str:
+    """A tournament made by ``player``: asked again while its member has no id from the cluster yet."""
+    while True:
+        player.send(wire.TournamentCreate(name="Coppa", format=wire.TournamentFormat.SWISS, rounds=3, cap=4,
+                                          grace=120))
+        made = await player.until(lambda c: c.name in ("tournament_update", "error"))
+        if made.name == "tournament_update":
+            return str(made.body.tournament.id)
+        assert made.body.code is ErrorCode.UNAVAILABLE, made.body
+        await asyncio.sleep(0.1)
+
+
+async def test_a_tournament_goes_on_after_the_member_running_it_is_killed(pg_url: str,  # noqa: F811
+                                                                         tmp_path: Path) -> None:
+    redis = RedisProcess(tmp_path)
+    await redis.start()
+    a, a_port = await member(pg_url, redis.url, tmp_path, "a")
+    b, b_port = await member(pg_url, redis.url, tmp_path, "b")
+    held = asyncio.Event()
+
+    def hold(player: ClubPlayer, turn: Command) -> bool:
+        """p0 leaves its first turn of round 2 unanswered until its member was killed."""
+        rounds = [c.body.round for c in player.seen if isinstance(c.body, wire.TournamentTable)]
+        if rounds and rounds[-1] == 2 and not held.is_set():
+            held.set()
+            return True
+        return False
+
+    try:
+        async with asyncio.timeout(SAFETY):
+            server = Server(a_port)
+            players = [ClubPlayer(f"p{i}", server, seed=i, hold=hold if i == 0 else None) for i in range(4)]
+            for p in players:
+                await p.connect()
+            tid = await created(players[0])
+            for p in players:
+                asked = p.send(wire.TournamentJoin(tournament=tid))
+                await p.until(lambda c: c.re == asked)
+            assert tid in await listed(b_port, tid)  # the other member lists it too
+            players[0].send(wire.TournamentStart(tournament=tid))
+            playing = [asyncio.ensure_future(p.until(final_standings)) for p in players]
+            await held.wait()
+            server.down()
+            a.send_signal(signal.SIGKILL)
+            await asyncio.to_thread(a.wait)
+            storage = open_storage(pg_url, None)
+            assert storage is not None
+            try:
+                before = await journaled(storage, tid)
+                done = {r.game for r in before if isinstance(r, GameFinished)}
+                assert any(g.round == 1 for g in done)
+                assert not all(g.key in done for g in director_of(before).state.rounds[1].games)  # mid-round 2
+                server.again(b_port)
+                finals = await asyncio.gather(*playing)
+                for p in players:
+                    await p.close()
+                stop(b)  # all it wrote is stored
+                after = await journaled(storage, tid)
+                assert after[: len(before)] == before  # nothing journaled before the kill changed
+                director = director_of(after)
+                assert director.state.phase is Phase.FINISHED and len(director.state.rounds) == 3
+                assert all(rows_of(f.body.rows) == rows_of(director.standings()) for f in finals)
+                played = sorted(r.game for r in after if isinstance(r, GameFinished))
+                assert played == sorted(g.key for r in director.state.rounds for g in r.games)  # each game once
+                results = {r.id for r in await storage.load_results(1000)}
+                for key in played:  # and at one table only
+                    tables = {r.table for r in after if isinstance(r, TableOpened) and r.game == key}
+                    assert len(tables & results) == 1, (key, tables, results)
+                c, c_port = await member(pg_url, redis.url, tmp_path, "c")  # a member started afterwards
+                try:
+                    eve = await welcomed(c_port, "eve")
+                    eve.send(wire.GetStandings(tournament=tid))
+                    kept = (await eve.recv_until("tournament_standings")).body
+                    assert kept.final and rows_of(kept.rows) == rows_of(director.standings())
+                    await eve.close()
+                finally:
+                    stop(c)
+            finally:
+                await storage.close()
+    finally:
+        for proc in (a, b):
+            if proc.poll() is None:
+                stop(proc)
+        redis.stop()
