@@ -35,11 +35,11 @@ from scopa.server.web.front import WebFront
 
 from web_words import page_words
 from test_web_client import (  # noqa: F401
-    MINE, PHONE, WAIT, Site, browser, create, journaled, open_page, play_one, site,
+    MINE, PHONE, WAIT, Site, browser, chromium, create, journaled, open_page, play_one, site,
 )
 from test_web_table import seeded
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="module")]  # the browser: test_web_client.py
 
 WEB = Path(__file__).resolve().parent.parent / "client" / "web"
 ITALIAN_PHONE: dict[str, object] = {**PHONE, "locale": "it-IT"}
