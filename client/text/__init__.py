@@ -20,6 +20,8 @@ console/ or tui/; of the client it stands only on game/ (the notices it renders)
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .i18n import LANGUAGE, language, tr
 from .italian import ITALIAN
 from .notation import (
@@ -37,7 +39,6 @@ from .movehints import parse_choice
 from .catalog import error_text, reason_text, setting_text
 from .qr import qr_text
 from .games import PRESET_NAMES, matching_preset, rules_line, rules_name
-from .render import cards_text, event_line, notice_line, render_moves, render_view
 from .options import coerce
 from .invite import invite_string, parse_invite, refusal_text
 from .rulebook import (
@@ -56,6 +57,21 @@ from .rulebook import (
     table_rules,
 )
 from .rulebook import it as rulebook_it
+
+if TYPE_CHECKING:
+    from .render import cards_text, event_line, notice_line, render_moves, render_view
+
+_RENDER = frozenset({"cards_text", "event_line", "notice_line", "render_moves", "render_view"})
+"""The names of :mod:`.render`, imported on first use: the rendering (rich, the client's
+game/) is not loaded by a program that only needs words (`scopa bot`, `scopa serve`)."""
+
+
+def __getattr__(name: str) -> object:
+    if name in _RENDER:
+        from . import render
+
+        return getattr(render, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = [
     "ASSO_TEXT",

@@ -1,7 +1,8 @@
 """Forty `scopa bot` processes from one address against one `scopa serve`: with the
 default caps the bots wait out ``too_many_tables`` (16 waiting tables per address) and
 every one finishes its games; with ``--trust-address 127.0.0.1`` the address may hold
-more waiting tables than that.
+more waiting tables than that (ten bots show it: the first one's table is the
+seventeenth).
 
 So that the cap is met whatever the timing, the run begins with the address holding 16
 waiting tables of other rules (four connections of this test, four tables each): the
@@ -29,6 +30,8 @@ from wire_client import WireClient
 pytestmark = pytest.mark.process
 
 BOTS = 40
+TRUSTED_BOTS = 10
+"""Bots of the trusted run: any number shows the seventeenth table, the first bot's."""
 CREATED = re.compile(r"table (\d+) created by ")
 STARTED = re.compile(r"table (\d+): game started ")
 CLOSED = re.compile(r"table (\d+):? closed")
@@ -117,8 +120,8 @@ class Holder:
             client.send(wire.Pong(nonce=ping.body.nonce), re=ping.seq)  # type: ignore[union-attr]
 
 
-def _farm(tmp_path: Path, *options: str) -> tuple[list[tuple[int, str]], str]:
-    """Forty bots, two short games each, against a server given ``options`` and an address
+def _farm(tmp_path: Path, count: int, *options: str) -> tuple[list[tuple[int, str]], str]:
+    """``count`` bots, two short games each, against a server given ``options`` and an address
     holding 16 waiting tables until the first bot says what it did: each bot's exit
     status and output, and the server's log."""
     log = tmp_path / "server.log"
@@ -126,7 +129,7 @@ def _farm(tmp_path: Path, *options: str) -> tuple[list[tuple[int, str]], str]:
     try:
         with Holder(port) as holder:
             bots = [bot(f"127.0.0.1:{port}", "--strategy", "greedy" if n % 2 else "random", "--seed", str(n),
-                        "--games", "2", "--target", "11", "--name", f"farm{n}") for n in range(BOTS)]
+                        "--games", "2", "--target", "11", "--name", f"farm{n}") for n in range(count)]
             first: list[str] = []
             assert bots[0].stdout is not None
             for line in bots[0].stdout:
@@ -143,7 +146,7 @@ def _farm(tmp_path: Path, *options: str) -> tuple[list[tuple[int, str]], str]:
 
 
 def test_forty_bots_from_one_address_all_finish_under_the_default_caps(tmp_path: Path) -> None:
-    results, log = _farm(tmp_path)
+    results, log = _farm(tmp_path, BOTS)
     for rc, out in results:
         assert rc == 0 and "game 2/2" in out and "Traceback" not in out, out
     assert _most_waiting(log) <= 16  # max_waiting_tables_per_address held
@@ -153,7 +156,7 @@ def test_forty_bots_from_one_address_all_finish_under_the_default_caps(tmp_path:
 
 
 def test_a_trusted_address_holds_more_waiting_tables_than_the_cap(tmp_path: Path) -> None:
-    results, log = _farm(tmp_path, "--trust-address", "127.0.0.1")
+    results, log = _farm(tmp_path, TRUSTED_BOTS, "--trust-address", "127.0.0.1")
     for rc, out in results:
         assert rc == 0 and "game 2/2" in out and "too_many_tables" not in out, out
     assert _most_waiting(log) > 16

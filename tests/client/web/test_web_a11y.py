@@ -9,10 +9,10 @@ from __future__ import annotations
 import pytest
 from playwright.async_api import Browser, Page
 
-from test_web_client import AXE, DESKTOP, MINE, PHONE, WAIT, Site, browser, journaled  # noqa: F401
+from test_web_client import AXE, DESKTOP, MINE, PHONE, WAIT, Site, browser, chromium, journaled  # noqa: F401
 from test_web_family import play_to_round_end
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="module")]  # the browser: test_web_client.py
 
 
 async def axe_findings(page: Page) -> list[str]:

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+import pytest_asyncio
 from playwright.async_api import Browser, BrowserContext, Page, async_playwright
 
 from scopa.client.webfiles import web_files, web_root
@@ -25,7 +26,9 @@ from scopa.server.web.front import WebFront
 
 from paths import ROOT
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="module")]
+# One chromium per module (launching it takes seconds): the module's tests and their
+# fixtures share the module's event loop, which the browser belongs to.
 
 CHROMIUM = "/usr/bin/chromium"
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -77,28 +80,41 @@ async def _site(db: str | None) -> AsyncIterator[Site]:
     assert errors == []  # no console error, no uncaught exception, on any page
 
 
-@pytest.fixture
+@pytest_asyncio.fixture(loop_scope="module")
 async def site() -> AsyncIterator[Site]:
     """A server (games in memory) with its web front."""
     async for s in _site(None):
         yield s
 
 
-@pytest.fixture
+@pytest_asyncio.fixture(loop_scope="module")
 async def journaled(tmp_path: Path) -> AsyncIterator[Site]:
     """A server journaling its games (they survive a restart) with its web front."""
     async for s in _site(str(tmp_path / "games.db")):
         yield s
 
 
-@pytest.fixture
-async def browser() -> AsyncIterator[Browser]:
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def chromium() -> AsyncIterator[Browser]:
+    """One chromium for the tests of a module (each test's pages are in contexts of its own)."""
     async with async_playwright() as p:
         b = await p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
         try:
             yield b
         finally:
             await b.close()
+
+
+@pytest_asyncio.fixture(loop_scope="module")
+async def browser(chromium: Browser) -> AsyncIterator[Browser]:
+    """The module's chromium for one test: every context the test opened (its pages,
+    cookies and storage) is closed after it, so the next test starts with none."""
+    assert chromium.contexts == []
+    try:
+        yield chromium
+    finally:
+        for context in chromium.contexts:
+            await context.close()
 
 
 async def open_page(browser: Browser, site: Site, name: str, device: dict[str, object] = PHONE,

@@ -7,18 +7,19 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 
 import pytest
+import pytest_asyncio
 from playwright.async_api import Browser
 
 from scopa.client.webfiles import web_files, web_root
 from scopa.server import NetworkEngine
 from scopa.server.club import ClubOptions
 from scopa.server.web import WebFront
-from test_web_client import DESKTOP, PHONE, WAIT, Site, browser, open_page  # noqa: F401 - the fixture
+from test_web_client import DESKTOP, PHONE, WAIT, Site, browser, chromium, open_page  # noqa: F401 - the fixture
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="module")]  # the browser: test_web_client.py
 
 
-@pytest.fixture
+@pytest_asyncio.fixture(loop_scope="module")
 async def club_site() -> AsyncIterator[Site]:
     engine = NetworkEngine(host="127.0.0.1", port=0, club=ClubOptions())
     await engine.start()

@@ -18,9 +18,9 @@ from scopa.client.webfiles import web_files, web_root
 from scopa.server import NetworkEngine
 from scopa.server.web.front import WebFront
 from test_cluster_lobby import members
-from test_web_client import DESKTOP, MINE, PHONE, WAIT, Site, browser, create, first_ready, open_page, play_by_keys, play_one  # noqa: F401
+from test_web_client import DESKTOP, MINE, PHONE, WAIT, Site, browser, chromium, create, first_ready, open_page, play_by_keys, play_one  # noqa: F401
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="module")]  # the browser: test_web_client.py
 
 HAND = "[aria-label='Your hand'] .card"
 

@@ -19,10 +19,10 @@ from scopa.client.webfiles import web_files, web_root
 from scopa.server import NetworkEngine
 from scopa.server.web.front import WebFront
 from test_cluster_tables import clock_of, member, running, until
-from test_web_client import DESKTOP, WAIT, Site, browser, open_page  # noqa: F401
+from test_web_client import DESKTOP, WAIT, Site, browser, chromium, open_page  # noqa: F401
 from wire_client import WireClient
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="module")]  # the browser: test_web_client.py
 
 HAND = "[aria-label='Your hand'] .card"
 

@@ -34,12 +34,12 @@ from scopa.server.web.front import WebFront
 
 from web_words import page_words
 from test_web_client import (  # noqa: F401
-    MINE, PHONE, WAIT, Site, browser, create, journaled, open_page, play_one, site,
+    MINE, PHONE, WAIT, Site, browser, chromium, create, journaled, open_page, play_one, site,
 )
 from test_web_table import seeded
 from paths import ROOT
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="module")]  # the browser: test_web_client.py
 
 WEB = ROOT / "client" / "web"
 ITALIAN_PHONE: dict[str, object] = {**PHONE, "locale": "it-IT"}

@@ -9,9 +9,9 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from playwright.async_api import Browser, Page
 
-from test_web_client import DESKTOP, PHONE, WAIT, Site, browser, create, open_page, site  # noqa: F401
+from test_web_client import DESKTOP, PHONE, WAIT, Site, browser, chromium, create, open_page, site  # noqa: F401
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="module")]  # the browser: test_web_client.py
 
 
 async def say(page: Page, field: str, text: str) -> None:

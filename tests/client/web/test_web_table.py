@@ -24,9 +24,9 @@ from scopa.server import NetworkEngine
 from scopa.server.lobby.directory import build_rules
 from scopa.server.web.front import WebFront
 
-from test_web_client import DESKTOP, MINE, PHONE, WAIT, Site, axe_violations, browser, create, open_page, site  # noqa: F401
+from test_web_client import DESKTOP, MINE, PHONE, WAIT, Site, axe_violations, browser, chromium, create, open_page, site  # noqa: F401
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="module")]  # the browser: test_web_client.py
 
 ANIMATIONS = """() => {
   window.anims = [];
