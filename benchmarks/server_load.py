@@ -686,6 +686,9 @@ def main(argv: list[str] | None = None) -> int:
                          "figures without it)")
     ap.add_argument("--lean", action="store_true",
                     help="load benchmarks/lean_server.py (framing and fan-out, no game logic) instead: the floor")
+    ap.add_argument("--vs-lean", action="store_true",
+                    help="--repeat runs of the server alternated with as many of the lean server: the median server "
+                         "CPU per move of each, their ratio, memory per table and p99")
     ap.add_argument("--lean-moves", type=int, default=None, metavar="N",
                     help="with --lean: moves per game (default: the lean server's, 36)")
     ap.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
@@ -708,6 +711,9 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.tls and (args.lean or args.server or args.cluster or args.db or args.sweep):
         ap.error("--tls compares one server with TLS and without: not with --lean, --server, --cluster, --db or --sweep")
+    if args.vs_lean and (args.lean or args.server or args.cluster or args.db or args.sweep or args.tls or args.metrics):
+        ap.error("--vs-lean alternates one server with the lean server: not with --lean, --server, --cluster, --db,"
+                 " --sweep, --tls or --metrics")
     if args.lean and (args.server or args.db or args.expert_tables or args.profile or args.memory_profile):
         ap.error("--lean starts the lean server, which has no journal, bots or profile: not with --server, --db,"
                  " --expert-tables or --profile")
@@ -738,6 +744,8 @@ def main(argv: list[str] | None = None) -> int:
         return journal_ratio(args)
     if args.tls:
         return tls_ratio(args)
+    if args.vs_lean:
+        return lean_ratio(args)
     result = run_once(args)
     report(result)
     return 0 if not result["failed_tables"] and not result["errors"] else 1
@@ -803,6 +811,43 @@ def tls_ratio(args: argparse.Namespace) -> int:
     print(json.dumps({"runs": len(figures[True]), "plain_cpu_ms_per_move": figures[False],
                       "tls_cpu_ms_per_move": figures[True], "median_plain": plain_ms, "median_tls": tls_ms,
                       "ratio": ratio, "tables": args.tables, "preset": args.preset, "server_loop": args.loop}))
+    return 1 if failed else 0
+
+
+def lean_ratio(args: argparse.Namespace) -> int:
+    """``--repeat`` runs of the server and as many of the lean server, alternately: the
+    median server CPU per move of each, their ratio, and the server's memory per table
+    and p99 latency (medians)."""
+    runs: dict[bool, list[dict[str, Any]]] = {False: [], True: []}
+    failed = False
+    for i in range(max(1, args.repeat)):
+        for lean in (False, True):
+            args.lean = lean
+            result = run_once(args)
+            failed |= bool(result["failed_tables"] or result["errors"])
+            if result["server_cpu_ms_per_move"] is not None:
+                runs[lean].append(result)
+            print(f"run {i + 1} {'lean' if lean else 'server'}: {result['moves']} moves, "
+                  f"{result['server_cpu_ms_per_move']} ms CPU per move, {result['server_kb_per_table']} kB per table, "
+                  f"p99 {result['latency_ms']['p99']} ms", flush=True)
+    args.lean = False
+
+    def median(lean: bool, key: str) -> float:
+        return float(statistics.median(r[key] if key != "p99" else r["latency_ms"]["p99"] for r in runs[lean]))
+
+    server_ms, lean_ms = median(False, "server_cpu_ms_per_move"), median(True, "server_cpu_ms_per_move")
+    ratio = round(server_ms / lean_ms, 2) if lean_ms else None
+    figures = {"runs": len(runs[False]), "server_cpu_ms_per_move": [r["server_cpu_ms_per_move"] for r in runs[False]],
+               "lean_cpu_ms_per_move": [r["server_cpu_ms_per_move"] for r in runs[True]],
+               "median_server": server_ms, "median_lean": lean_ms, "ratio": ratio,
+               "server_kb_per_table": median(False, "server_kb_per_table"),
+               "lean_kb_per_table": median(True, "server_kb_per_table"),
+               "server_p99_ms": median(False, "p99"), "lean_p99_ms": median(True, "p99"),
+               "tables": args.tables, "preset": args.preset, "server_loop": args.loop,
+               "load_average": os.getloadavg()[0]}
+    print(f"server CPU per move, median of {len(runs[False])}: server {server_ms:.4f} ms, lean {lean_ms:.4f} ms: "
+          f"ratio {ratio}; server {figures['server_kb_per_table']} kB per table, p99 {figures['server_p99_ms']} ms")
+    print(json.dumps(figures))
     return 1 if failed else 0
 
 

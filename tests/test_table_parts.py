@@ -15,7 +15,7 @@ from scopa.protocol import commands as wire
 from scopa.server.table.eventlog import EventLog, LoggedEvent
 from scopa.server.lobby.directory import build_rules
 from scopa.server.players.fairness import FairRatings
-from scopa.server.table.turns import Inbox
+from scopa.server.table.inbox import Inbox
 
 pytestmark = pytest.mark.unit
 
