@@ -687,8 +687,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--lean", action="store_true",
                     help="load benchmarks/lean_server.py (framing and fan-out, no game logic) instead: the floor")
     ap.add_argument("--vs-lean", action="store_true",
-                    help="--repeat runs of the server alternated with as many of the lean server: the median server "
-                         "CPU per move of each, their ratio, memory per table and p99")
+                    help="--repeat runs of the server alternated with as many of the lean server (its games as long "
+                         "as the server's first run's, unless --lean-moves): the median server CPU per move of each, "
+                         "their ratio, memory per table and p99")
     ap.add_argument("--lean-moves", type=int, default=None, metavar="N",
                     help="with --lean: moves per game (default: the lean server's, 36)")
     ap.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
@@ -827,6 +828,8 @@ def lean_ratio(args: argparse.Namespace) -> int:
             failed |= bool(result["failed_tables"] or result["errors"])
             if result["server_cpu_ms_per_move"] is not None:
                 runs[lean].append(result)
+            if not lean and args.lean_moves is None and result["games"]:
+                args.lean_moves = round(result["moves"] / result["games"])  # the lean games as long as the server's
             print(f"run {i + 1} {'lean' if lean else 'server'}: {result['moves']} moves, "
                   f"{result['server_cpu_ms_per_move']} ms CPU per move, {result['server_kb_per_table']} kB per table, "
                   f"p99 {result['latency_ms']['p99']} ms", flush=True)
@@ -843,7 +846,7 @@ def lean_ratio(args: argparse.Namespace) -> int:
                "server_kb_per_table": median(False, "server_kb_per_table"),
                "lean_kb_per_table": median(True, "server_kb_per_table"),
                "server_p99_ms": median(False, "p99"), "lean_p99_ms": median(True, "p99"),
-               "tables": args.tables, "preset": args.preset, "server_loop": args.loop,
+               "tables": args.tables, "preset": args.preset, "server_loop": args.loop, "lean_moves": args.lean_moves,
                "load_average": os.getloadavg()[0]}
     print(f"server CPU per move, median of {len(runs[False])}: server {server_ms:.4f} ms, lean {lean_ms:.4f} ms: "
           f"ratio {ratio}; server {figures['server_kb_per_table']} kB per table, p99 {figures['server_p99_ms']} ms")
