@@ -6,6 +6,7 @@
                                      [--db [FILE|postgresql://...]] [--repeat N]
                                      [--expert-tables N] [--bot-workers W]
                                      [--cluster N [--redis URL]] [--tls] [--metrics [--repeat N]]
+                                     [--vs-lean [--repeat N]] [--web [--repeat N]]
     python benchmarks/server_load.py --sweep --tables 250 --preset scopone
     python benchmarks/server_load.py --lean [--lean-moves N] [--tables N] [--preset NAME] ...
 
@@ -74,6 +75,13 @@ them, every counter and histogram of server/core/metrics.py is replaced by an ob
 ``inc`` and ``observe`` do nothing (the calls themselves, and the clock
 read for a move's latency, stay).  The last lines give the median server CPU per move
 of each and their ratio.
+
+``--vs-lean`` alternates ``--repeat`` runs of the server (default 5) with as many of the
+lean server below (its games as long as the server's in its first run, unless
+``--lean-moves``): the median CPU per move of each and their ratio, the server's memory
+per table and p99.  ``--web`` has every client connect over a WebSocket of the server's
+web port (``/ws``, as a browser's page does), ``--repeat`` times alternately with TCP
+runs: the median server CPU per move of each and their ratio.
 
 ``--lean`` loads ``benchmarks/lean_server.py`` (in a child process, on ``--loop``) in
 place of the real server.  It has the same framing (FrameBuffer, one write per
