@@ -106,7 +106,6 @@ class Table(TableLoop):
         self.notices = SeatNotices(self.clock, notice_window,
                                    lambda body: self.broadcaster.tell_seat(body, numbered=self.master is not None))
         self.broadcaster.turn_clock = self.turns.new_turn_ms
-        self._inbox.carry = self._carry_now
 
     def info(self) -> wire.TableInfo:
         """The table map of the lobby (kept until something in it changes: a listing
@@ -317,6 +316,9 @@ class Table(TableLoop):
             self.journal.start()
             metrics.GAMES_STARTED.inc()
         self.state = wire.TableState.PLAYING
+        # With no journal write to await, a move is carried out from the inbox at once;
+        # with one, the table's task awaits each.
+        self._inbox.carry = self._carry_now if self.journal.storage is None and self.lease is None else None
         if restore:  # event numbers go on above any the clients saw before the restart
             self.events.restart_at(16 * (len(restore) + 2))
         self.task = asyncio.create_task(self._run(), name=f"table-{self.id}")
