@@ -77,7 +77,7 @@ class TableLoop:
         if self.journal.storage is not None or self.lease is not None or self.state is not wire.TableState.PLAYING:
             return effects
         players = self.players
-        bots = any(bot is not None for bot in players)
+        bots = players.count(None) != len(players)
         try:
             for i, effect in enumerate(effects):
                 if isinstance(effect, JournalAction):
