@@ -542,7 +542,8 @@ class WebLeanClient(LeanClient):
         import aiohttp
 
         http = aiohttp.ClientSession()
-        ws = await http.ws_connect(f"http://127.0.0.1:{run.web_port}/ws", max_msg_size=0, autoping=True)
+        ws = await http.ws_connect(f"http://127.0.0.1:{run.web_port}/ws", max_msg_size=0, autoping=True,
+                                   compress=15)  # permessage-deflate offered, as a browser does
         return cls(http, ws, run)
 
     def send(self, name: str, recipient: str, body: dict[str, Any], re: int | None = None) -> None:
