@@ -6,6 +6,7 @@
                                      [--db [FILE|postgresql://...]] [--repeat N]
                                      [--expert-tables N] [--bot-workers W]
                                      [--cluster N [--redis URL]] [--tls] [--metrics [--repeat N]]
+                                     [--vs-lean [--repeat N]] [--web [--repeat N]]
     python benchmarks/server_load.py --sweep --tables 250 --preset scopone
     python benchmarks/server_load.py --lean [--lean-moves N] [--tables N] [--preset NAME] ...
 
@@ -75,6 +76,13 @@ them, every counter and histogram of server/core/metrics.py is replaced by an ob
 read for a move's latency, stay).  The last lines give the median server CPU per move
 of each and their ratio.
 
+``--vs-lean`` alternates ``--repeat`` runs of the server (default 5) with as many of the
+lean server below (its games as long as the server's in its first run, unless
+``--lean-moves``): the median CPU per move of each and their ratio, the server's memory
+per table and p99.  ``--web`` has every client connect over a WebSocket of the server's
+web port (``/ws``, as a browser's page does), ``--repeat`` times alternately with TCP
+runs: the median server CPU per move of each and their ratio.
+
 ``--lean`` loads ``benchmarks/lean_server.py`` (in a child process, on ``--loop``) in
 place of the real server.  It has the same framing (FrameBuffer, one write per
 connection and loop turn) and fan-out (``played`` packed once per table up to each
@@ -120,7 +128,8 @@ SAFETY_TIMEOUT = 600.0  # seconds: a stuck run fails instead of hanging
 
 
 async def _serve(seed: int, db: str | None, bot_workers: int = 1, memory_profile: str | None = None,
-                 cluster: str | None = None, tls_dir: str | None = None, metrics: str | None = None) -> None:
+                 cluster: str | None = None, tls_dir: str | None = None, metrics: str | None = None,
+                 web_front: bool = False) -> None:
     from scopa.server import Limits, NetworkEngine
     from scopa.server.core.collector import Collector
 
@@ -148,6 +157,12 @@ async def _serve(seed: int, db: str | None, bot_workers: int = 1, memory_profile
         endpoints = MetricsPort(Probes(engine))
         await endpoints.start("127.0.0.1", 0)
         endpoints.probes.started = True
+    front = None
+    if web_front:  # as `scopa serve --web PORT` does, with no cap on the connections from one address
+        from scopa.server.web import WebOptions, start_front
+        from scopa.server.web.front import WebLimits
+
+        front = await start_front(engine, WebOptions(port=0, limits=WebLimits(per_address=None, total=None)))
     collector = Collector(engine.clock)  # as `scopa serve` sets the garbage collector
     collector.start()
     stop = asyncio.Event()
@@ -163,11 +178,14 @@ async def _serve(seed: int, db: str | None, bot_workers: int = 1, memory_profile
     loop.add_reader(sys.stdin.fileno(), stdin_ready)
     if memory_profile is not None:
         _trace_memory(loop, memory_profile)
-    print(f"PORT {engine.port}" + (f" METRICS {endpoints.port}" if endpoints is not None else ""), flush=True)
+    print(f"PORT {engine.port}" + (f" METRICS {endpoints.port}" if endpoints is not None else "")
+          + (f" WEB {front.port}" if front is not None else ""), flush=True)
     try:
         await stop.wait()
     finally:
         collector.stop()
+        if front is not None:
+            await front.stop()
         await engine.stop()
         if endpoints is not None:
             await endpoints.stop()
@@ -245,8 +263,9 @@ class ServerProcess:
 
     def __init__(self, seed: int, loop: str = "asyncio", db: str | None = None, bot_workers: int = 1,
                  profile: str | None = None, memory_profile: str | None = None, cluster: str | None = None,
-                 tls_dir: str | None = None, metrics: str | None = None) -> None:
+                 tls_dir: str | None = None, metrics: str | None = None, web: bool = False) -> None:
         extra = ["--loop", loop, "--bot-workers", str(bot_workers)] + (["--db-file", db] if db else [])
+        extra += ["--web-front"] if web else []
         extra += ["--tls-dir", tls_dir] if tls_dir else []
         extra += ["--metrics-mode", metrics] if metrics else []
         extra += ["--cluster-member", cluster] if cluster else []
@@ -263,7 +282,8 @@ class ServerProcess:
             raise RuntimeError(f"the server did not start: {line!r}")
         words = line.split()
         self.port = int(words[1])
-        self.metrics_port = int(words[3]) if len(words) > 3 else None
+        self.metrics_port = int(words[words.index("METRICS") + 1]) if "METRICS" in words else None
+        self.web_port = int(words[words.index("WEB") + 1]) if "WEB" in words else None
         self.pid = self.proc.pid
 
     def stop(self) -> None:
@@ -357,6 +377,8 @@ class Run:
         self.options: dict[str, Any] = {}
         self.tls = _client_tls() if getattr(args, "tls", False) else None
         """The clients' TLS context (--tls), or None: plain TCP."""
+        self.web_port: int | None = None
+        """The server's web port: the clients connect over WebSocket (--web), or None: over TCP."""
 
     def table_held(self) -> None:
         self.held += 1
@@ -391,18 +413,24 @@ class LeanClient:
     @classmethod
     async def connect(cls, run: Run, name: str, port: int | None = None) -> LeanClient:
         async with run.connect_gate:
-            reader, writer = await asyncio.open_connection("127.0.0.1", port or run.port, ssl=run.tls)
-            client = cls(reader, writer, run)
+            if run.web_port is not None:
+                client: LeanClient = await WebLeanClient.open(run)
+            else:
+                reader, writer = await asyncio.open_connection("127.0.0.1", port or run.port, ssl=run.tls)
+                client = cls(reader, writer, run)
             client.send("hello", "lobby", {"name": name, "client": CLIENT_NAME})
             welcome = await client.expect("welcome")
         client.party = welcome["body"]["you"]
         return client
 
     def send(self, name: str, recipient: str, body: dict[str, Any], re: int | None = None) -> None:
+        self.writer.write(frame_payload(self.packed(name, recipient, body, re)))
+
+    def packed(self, name: str, recipient: str, body: dict[str, Any], re: int | None = None) -> bytes:
+        """The next command, packed (its envelope numbered)."""
         self.seq += 1
-        env = {"v": 2, "seq": self.seq, "sender": self.party, "recipient": recipient, "re": re, "name": name,
-               "body": body}
-        self.writer.write(frame_payload(msgpack.packb(env)))
+        return msgpack.packb({"v": 2, "seq": self.seq, "sender": self.party, "recipient": recipient, "re": re,
+                              "name": name, "body": body})
 
     async def recv(self) -> dict[str, Any]:
         while not self.pending:
@@ -413,7 +441,10 @@ class LeanClient:
             while (payload := self.frames.next_payload()) is not None:
                 self.pending.append(msgpack.unpackb(payload))
             self.pending.reverse()  # pop() from the end = oldest first
-        cmd = self.pending.pop()
+        return await self._answered(self.pending.pop())
+
+    async def _answered(self, cmd: dict[str, Any]) -> dict[str, Any]:
+        """``cmd``, once a ping is answered (the next command then) or an error counted."""
         if cmd["name"] == "ping":
             self.send("pong", cmd["sender"], {"nonce": cmd["body"].get("nonce", 0)}, re=cmd["seq"])
             return await self.recv()
@@ -497,6 +528,46 @@ class LeanClient:
             pass
 
 
+class WebLeanClient(LeanClient):
+    """A :class:`LeanClient` over a WebSocket of the server's web port, as a browser's
+    page connects: one binary message per command (its frame without the length prefix)."""
+
+    def __init__(self, http: Any, ws: Any, run: Run) -> None:
+        super().__init__(None, None, run)  # type: ignore[arg-type]
+        self.http = http
+        self.ws = ws
+
+    @classmethod
+    async def open(cls, run: Run) -> WebLeanClient:
+        import aiohttp
+
+        http = aiohttp.ClientSession()
+        ws = await http.ws_connect(f"http://127.0.0.1:{run.web_port}/ws", max_msg_size=0, autoping=True,
+                                   compress=15)  # permessage-deflate offered, as a browser does
+        return cls(http, ws, run)
+
+    def send(self, name: str, recipient: str, body: dict[str, Any], re: int | None = None) -> None:
+        asyncio.ensure_future(self.ws.send_bytes(self.packed(name, recipient, body, re)))  # written at once, in order
+
+    async def recv(self) -> dict[str, Any]:
+        import aiohttp
+
+        while not self.pending:
+            message = await self.ws.receive()
+            if message.type is not aiohttp.WSMsgType.BINARY:
+                raise ConnectionError(f"the server closed the WebSocket ({message.type.name})")
+            self.pending.append(msgpack.unpackb(message.data))
+        return await self._answered(self.pending.pop())
+
+    async def close(self) -> None:
+        try:
+            await self.ws.send_bytes(self.packed("bye", "lobby", {"reason": "done"}))
+            await self.ws.close()
+        except (ConnectionError, OSError):
+            pass
+        await self.http.close()
+
+
 @dataclass
 class TableRun:
     hold: bool = True  # pause the first game once, for the memory reading
@@ -559,6 +630,7 @@ async def load(args: argparse.Namespace, port: int, server_pid: int | None,
 
     rules = RuleSet.build(args.preset, **args.options)
     run = Run(args, port, args.tables)
+    run.web_port = getattr(args, "web_port", None) if getattr(args, "web_clients", False) else None
     run.ports += [p for p, _ in members]
     pids = [server_pid, *(pid for _, pid in members)] if server_pid else []
     run.rules = rules
@@ -686,6 +758,10 @@ def main(argv: list[str] | None = None) -> int:
                          "figures without it)")
     ap.add_argument("--lean", action="store_true",
                     help="load benchmarks/lean_server.py (framing and fan-out, no game logic) instead: the floor")
+    ap.add_argument("--vs-lean", action="store_true",
+                    help="--repeat runs of the server alternated with as many of the lean server (its games as long "
+                         "as the server's first run's, unless --lean-moves): the median server CPU per move of each, "
+                         "their ratio, memory per table and p99")
     ap.add_argument("--lean-moves", type=int, default=None, metavar="N",
                     help="with --lean: moves per game (default: the lean server's, 36)")
     ap.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
@@ -699,6 +775,10 @@ def main(argv: list[str] | None = None) -> int:
                     help="the server and its clients over TLS (a self-signed certificate), --repeat times alternately "
                          "with plain TCP: the median server CPU per move of each and their ratio")
     ap.add_argument("--tls-dir", default=None, help=argparse.SUPPRESS)
+    ap.add_argument("--web", action="store_true",
+                    help="the clients over WebSocket (the server's web port, as a browser's page) --repeat times "
+                         "alternately with TCP: the median server CPU per move of each and their ratio")
+    ap.add_argument("--web-front", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--metrics", action="store_true",
                     help="the Prometheus figures' cost: runs with them (and their endpoint scraped) and without, "
                          "each --repeat times, for the ratio")
@@ -708,6 +788,13 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.tls and (args.lean or args.server or args.cluster or args.db or args.sweep):
         ap.error("--tls compares one server with TLS and without: not with --lean, --server, --cluster, --db or --sweep")
+    if args.web and (args.lean or args.server or args.cluster or args.db or args.sweep or args.tls or args.metrics
+                     or args.vs_lean):
+        ap.error("--web compares one server's WebSocket and TCP clients: not with --lean, --server, --cluster, --db,"
+                 " --sweep, --tls, --metrics or --vs-lean")
+    if args.vs_lean and (args.lean or args.server or args.cluster or args.db or args.sweep or args.tls or args.metrics):
+        ap.error("--vs-lean alternates one server with the lean server: not with --lean, --server, --cluster, --db,"
+                 " --sweep, --tls or --metrics")
     if args.lean and (args.server or args.db or args.expert_tables or args.profile or args.memory_profile):
         ap.error("--lean starts the lean server, which has no journal, bots or profile: not with --server, --db,"
                  " --expert-tables or --profile")
@@ -738,6 +825,10 @@ def main(argv: list[str] | None = None) -> int:
         return journal_ratio(args)
     if args.tls:
         return tls_ratio(args)
+    if args.vs_lean:
+        return lean_ratio(args)
+    if args.web:
+        return web_ratio(args)
     result = run_once(args)
     report(result)
     return 0 if not result["failed_tables"] and not result["errors"] else 1
@@ -806,6 +897,69 @@ def tls_ratio(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
+def web_ratio(args: argparse.Namespace) -> int:
+    """``--repeat`` runs with every client over WebSocket and as many over TCP,
+    alternately: the median server CPU per move of each and their ratio."""
+    figures: dict[bool, list[float]] = {False: [], True: []}
+    failed = False
+    for i in range(max(1, args.repeat)):
+        for web in (False, True):
+            args.web_clients = web
+            result = run_once(args)
+            failed |= bool(result["failed_tables"] or result["errors"])
+            if result["server_cpu_ms_per_move"] is not None:
+                figures[web].append(result["server_cpu_ms_per_move"])
+            print(f"run {i + 1} {'WebSocket' if web else 'TCP'}: {result['moves']} moves, server "
+                  f"{result['server_cpu_ms_per_move']} ms CPU per move, p99 {result['latency_ms']['p99']} ms", flush=True)
+    tcp_ms, web_ms = statistics.median(figures[False]), statistics.median(figures[True])
+    ratio = round(web_ms / tcp_ms, 3) if tcp_ms else None
+    print(f"server CPU per move, median of {len(figures[True])}: TCP {tcp_ms:.4f} ms, WebSocket {web_ms:.4f} ms: "
+          f"ratio {ratio}")
+    print(json.dumps({"runs": len(figures[True]), "tcp_cpu_ms_per_move": figures[False],
+                      "websocket_cpu_ms_per_move": figures[True], "median_tcp": tcp_ms, "median_websocket": web_ms,
+                      "ratio": ratio, "tables": args.tables, "preset": args.preset, "server_loop": args.loop}))
+    return 1 if failed else 0
+
+
+def lean_ratio(args: argparse.Namespace) -> int:
+    """``--repeat`` runs of the server and as many of the lean server, alternately: the
+    median server CPU per move of each, their ratio, and the server's memory per table
+    and p99 latency (medians)."""
+    runs: dict[bool, list[dict[str, Any]]] = {False: [], True: []}
+    failed = False
+    for i in range(max(1, args.repeat)):
+        for lean in (False, True):
+            args.lean = lean
+            result = run_once(args)
+            failed |= bool(result["failed_tables"] or result["errors"])
+            if result["server_cpu_ms_per_move"] is not None:
+                runs[lean].append(result)
+            if not lean and args.lean_moves is None and result["games"]:
+                args.lean_moves = round(result["moves"] / result["games"])  # the lean games as long as the server's
+            print(f"run {i + 1} {'lean' if lean else 'server'}: {result['moves']} moves, "
+                  f"{result['server_cpu_ms_per_move']} ms CPU per move, {result['server_kb_per_table']} kB per table, "
+                  f"p99 {result['latency_ms']['p99']} ms", flush=True)
+    args.lean = False
+
+    def median(lean: bool, key: str) -> float:
+        return float(statistics.median(r[key] if key != "p99" else r["latency_ms"]["p99"] for r in runs[lean]))
+
+    server_ms, lean_ms = median(False, "server_cpu_ms_per_move"), median(True, "server_cpu_ms_per_move")
+    ratio = round(server_ms / lean_ms, 2) if lean_ms else None
+    figures = {"runs": len(runs[False]), "server_cpu_ms_per_move": [r["server_cpu_ms_per_move"] for r in runs[False]],
+               "lean_cpu_ms_per_move": [r["server_cpu_ms_per_move"] for r in runs[True]],
+               "median_server": server_ms, "median_lean": lean_ms, "ratio": ratio,
+               "server_kb_per_table": median(False, "server_kb_per_table"),
+               "lean_kb_per_table": median(True, "server_kb_per_table"),
+               "server_p99_ms": median(False, "p99"), "lean_p99_ms": median(True, "p99"),
+               "tables": args.tables, "preset": args.preset, "server_loop": args.loop, "lean_moves": args.lean_moves,
+               "load_average": os.getloadavg()[0]}
+    print(f"server CPU per move, median of {len(runs[False])}: server {server_ms:.4f} ms, lean {lean_ms:.4f} ms: "
+          f"ratio {ratio}; server {figures['server_kb_per_table']} kB per table, p99 {figures['server_p99_ms']} ms")
+    print(json.dumps(figures))
+    return 1 if failed else 0
+
+
 def metrics_ratio(args: argparse.Namespace) -> int:
     """``--repeat`` runs with the Prometheus figures and as many without, alternately:
     the median server CPU per move of each and their ratio."""
@@ -865,7 +1019,7 @@ def _serve_with_loop(args: argparse.Namespace) -> None:
 
     with asyncio.Runner(loop_factory=loops.factory(loops.chosen(args.loop))) as runner:
         runner.run(_serve(args.seed, args.db_file, args.bot_workers, args.memory_profile, args.cluster_member,
-                          args.tls_dir, args.metrics_mode))
+                          args.tls_dir, args.metrics_mode, args.web_front))
 
 
 def run_once(args: argparse.Namespace) -> dict[str, Any]:
@@ -885,8 +1039,9 @@ def run_once(args: argparse.Namespace) -> dict[str, Any]:
                                    args.bot_workers, getattr(args, "profile", None),
                                    getattr(args, "memory_profile", None), cluster,
                                    os.path.join(tmp, "tls") if getattr(args, "tls", False) else None,
-                                   getattr(args, "metrics_mode", None))
+                                   getattr(args, "metrics_mode", None), web=getattr(args, "web_clients", False))
             port, pid = server.port, server.pid
+            args.web_port = server.web_port
             scraper = Scraper(server.metrics_port, getattr(args, "scrape_interval", 15.0)) \
                 if server.metrics_port is not None else None
             profile = getattr(args, "profile", None)

@@ -42,3 +42,8 @@ def factory(loop: Loop) -> Callable[[], asyncio.AbstractEventLoop] | None:
 def running_uvloop() -> bool:
     """Whether the running event loop is uvloop's."""
     return type(asyncio.get_running_loop()).__module__.startswith("uvloop")
+
+
+def described() -> str:
+    """The running event loop, for a start line: ``on uvloop`` or ``on asyncio's loop``."""
+    return "on uvloop" if running_uvloop() else "on asyncio's loop"

@@ -56,8 +56,9 @@ def add_serve_subcommand(sub: Any) -> None:
     serve.add_argument("--cluster-prefix", metavar="PREFIX", default="scopa",
                        help="with --cluster: the start of every Redis key and channel of this cluster (clusters "
                             "sharing one Redis keep apart); default scopa")
-    serve.add_argument("--loop", choices=loops.LOOPS, default="asyncio",
-                       help="the event loop: asyncio's own (default) or uvloop, faster (needs scopa[fast])")
+    serve.add_argument("--loop", choices=(loops.AUTO, *loops.LOOPS), default=loops.AUTO,
+                       help="the event loop: uvloop, faster, where it is installed (scopa[fast] brings it; the "
+                            "default, auto), else asyncio's own; the start line says which runs")
     serve.add_argument("--metrics", metavar="HOST:PORT", default=None,
                        help="serve Prometheus metrics (/metrics) and health checks (/healthz, /readyz) on this "
                             "address, or on the --web port with 'web'; default: none (docs/OPERATING.md)")
@@ -84,7 +85,7 @@ def run_serve(args: argparse.Namespace, console: Console) -> int:
 
     try:
         limits = Limits.from_options(admin.limit_options(args))
-        loop = loops.chosen(getattr(args, "loop", "asyncio"))
+        loop = loops.chosen(getattr(args, "loop", loops.AUTO))
         loop_factory = loops.factory(loop)
     except ValueError as exc:
         console.print(f"[red]{exc}[/red]")
@@ -149,7 +150,7 @@ def run_serve(args: argparse.Namespace, console: Console) -> int:
         say("serving", f"Scopa server on {args.host}:{engine.port}" + (f", games journaled to {db}" if db else "")
             + (f", in the cluster at {cluster.url} as {engine.cluster.address}" if cluster else "")
             + (f", announced on the LAN as {identity.name!r}" if identity and announces(args.host) else "")
-            + (", on uvloop" if loops.running_uvloop() else "") + " (Ctrl-C to stop)")
+            + f", {loops.described()} (Ctrl-C to stop)")
         if engine.tls is not None:
             say("tls", tls.describe(engine.tls))
 

@@ -10,14 +10,12 @@ import asyncio
 import hmac
 import logging
 import secrets
-from collections import deque
-from collections.abc import Iterable
 from dataclasses import InitVar, dataclass, field
 from typing import Any, Callable, Sequence
 
 from scopa.bots import make_bot
-from scopa.engine import Action, Deal, EndReason, GameMaster, GameState, HandDealt, IllegalMoveError, Player, RuleSet
-from scopa.engine.effects import Announce, Ask, Effect, GameOver, Journal as JournalAction, Refused
+from scopa.engine import Action, Deal, EndReason, GameMaster, GameState, Player, RuleSet
+from scopa.engine.effects import Effect, Journal as JournalAction
 from scopa.engine.view import view as seat_view
 from scopa.protocol import Message
 from scopa.protocol import commands as wire
@@ -32,13 +30,15 @@ from .seats import Seats, token_digest
 from ..conn import ServerSession
 from .journaling import TableJournal
 from .leases import Lease
-from .turns import Inbox, Turns, YieldingBot
+from .inbox import Inbox
+from .turns import Turns, YieldingBot
+from .loop import TableLoop
 
 log = logging.getLogger("scopa.server")
 
 
 @dataclass(eq=False, slots=True)
-class Table:
+class Table(TableLoop):
     """One table of the lobby."""
 
     id: str
@@ -316,6 +316,9 @@ class Table:
             self.journal.start()
             metrics.GAMES_STARTED.inc()
         self.state = wire.TableState.PLAYING
+        # With no journal write to await, a move is carried out from the inbox at once;
+        # with one, the table's task awaits each.
+        self._inbox.carry = self._carry_now if self.journal.storage is None and self.lease is None else None
         if restore:  # event numbers go on above any the clients saw before the restart
             self.events.restart_at(16 * (len(restore) + 2))
         self.task = asyncio.create_task(self._run(), name=f"table-{self.id}")
@@ -362,83 +365,11 @@ class Table:
                                     name=f"expiry-{table.id}")
         return table
 
-    async def _run(self) -> None:
-        """The table's loop: it carries out what the game master says, in order, from its
-        start to the end of the game (the answers of people come through ``_inbox``)."""
-        assert self.master is not None
-        try:
-            await self.journal.stored()  # the seats and the start first: then the game's first deal
-            await self._carry_out(self.master.start())
-            while self.state is wire.TableState.PLAYING:
-                await self._carry_out(await self._inbox.get())
-        except asyncio.CancelledError:
-            raise
-        except Exception:  # one table's failure must not touch any other table
-            log.exception("table %s: game master failed; the game is abandoned", self.id)
-            self.abandon("internal_error")
-
-    async def _carry_out(self, effects: Iterable[Effect]) -> None:
-        """Effects of the game master, in order: an action is journaled (the write
-        awaited) before the announcements that follow it; a seat played by a bot is asked
-        here, a person's seat gets its your_turn and answers through ``turns``."""
-        assert self.master is not None
-        queue = deque(effects)
-        while queue:
-            effect = queue.popleft()
-            if isinstance(effect, JournalAction):
-                if self.lease is not None and not self.lease.holds(self.id):
-                    log.warning("table %s: its lease ran out; action %s is not taken here", self.id, effect.index)
-                    return  # the server gives the table up: another one serves it from the journal
-                written = self.journal.append(effect.index, effect.action)
-                if written is not None:
-                    try:
-                        await written
-                    except Fenced:
-                        if self.lease is None:
-                            raise
-                        log.warning("table %s: another server took it over; action %s is not taken here",
-                                    self.id, effect.index)
-                        self.lease.fenced(self.id)  # given up: nobody hears of the action
-                        return
-                self._told = effect.index + 1
-                if type(effect.action) is not Deal:  # a play or a declaration: a move
-                    metrics.MOVES.inc()
-            elif isinstance(effect, Announce):
-                await self._announce(effect)
-            elif isinstance(effect, Ask):
-                bot = self.players[effect.seat]
-                if bot is None:
-                    self.turns.ask(effect)
-                else:
-                    queue.extend(self.master.receive(effect.seat, await bot.choose(effect.view, effect.legal)))
-            elif isinstance(effect, Refused):  # a person's refusals are told at once, by turns.receive()
-                bot = self.players[effect.seat]
-                if bot is not None:
-                    await bot.rejected(effect.error or IllegalMoveError(f"{effect.answer!r} is not a legal move"))
-            elif isinstance(effect, GameOver):
-                record = effect.record
-                log.info("table %s: game finished, winner side %s, totals %s (%s)",
-                         self.id, record.winner, list(record.totals), record.reason)
-                metrics.GAMES_FINISHED.inc()
-                self._finish(wire.LeftReason.GAME_OVER.value)
-
-    async def _announce(self, effect: Announce) -> None:
-        """An event to the seats it is for: the bots, the table (public events) or the
-        person whose hand was dealt."""
-        event, to = effect.event, effect.to
-        if to is not None:
-            if to in self._people and isinstance(event, HandDealt):
-                self.broadcaster.deal_hand(to, event)
-            bot = self.players[to]
-            if bot is not None:
-                await bot.notify(event)
-            return
-        for bot in self.players:
-            if bot is not None:
-                await bot.notify(event)
-        self.broadcaster.event(event)
-        if self.turns.arrived:  # the first broadcast after a person's move: that move
-            self.turns.broadcast()
+    def _journaled(self, effect: JournalAction) -> None:
+        """Action ``effect.index`` is in the journal: the table may tell of it (``_told``)."""
+        self._told = effect.index + 1
+        if type(effect.action) is not Deal:  # a play or a declaration: a move
+            metrics.MOVES.inc()
 
     def _unstored(self, exc: BaseException) -> None:
         """The journal refused the seats or start: given up (another server has it) or abandoned."""

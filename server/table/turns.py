@@ -1,7 +1,7 @@
 """The turns of the people at a table: each waiting turn (its your_turn packed once, its
 deadline on the table's one turn clock), the answers to it for the game master, the
-default move when its time is up, a built-in bot taking a seat over, and the table's
-inbox the turns fill with what the table's loop is to carry out next."""
+default move when its time is up, a built-in bot taking a seat over; what follows an
+answer goes to the table's inbox (inbox.py)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import logging
 import math
 import time
 from dataclasses import dataclass
-from typing import Any, Generic, Sequence, TypeVar
+from typing import Any, Sequence
 
 from scopa.engine import Action, Declare, Event, GameMaster, IllegalMoveError, Play, Player, View
 from scopa.engine.effects import Ask, Effect, Refused
@@ -27,47 +27,9 @@ from .eventlog import EventLog
 from .seats import Seats
 from ..conn import Refusal
 from .journaling import TableJournal
+from .inbox import Inbox
 
 log = logging.getLogger("scopa.server")
-
-
-T = TypeVar("T")
-
-
-class Inbox(Generic[T]):
-    """A table's inbox: what its loop is to carry out next, in order.  First in, first
-    out; one reader (the table's loop), any number of writers (the turns).
-
-    An :class:`asyncio.Queue` would do, at about 3 kB a table (three deques and an Event,
-    each with a block of its own) and a future per ``get``; a table needs none of its
-    bounds, joins or waiting putters.  This is a list and, only while the loop waits on an
-    empty inbox, one future."""
-
-    __slots__ = ("_items", "_waiter")
-
-    def __init__(self) -> None:
-        self._items: list[T] = []
-        self._waiter: asyncio.Future[None] | None = None
-
-    def __len__(self) -> int:
-        return len(self._items)
-
-    def put_nowait(self, item: T) -> None:
-        """Add ``item`` and wake the reader if it waits."""
-        self._items.append(item)
-        waiter = self._waiter
-        if waiter is not None and not waiter.done():
-            waiter.set_result(None)
-
-    async def get(self) -> T:
-        """The oldest item, once there is one."""
-        while not self._items:
-            waiter = self._waiter = asyncio.get_running_loop().create_future()
-            try:
-                await waiter
-            finally:
-                self._waiter = None
-        return self._items.pop(0)
 
 
 @dataclass(eq=False, slots=True)

@@ -341,7 +341,10 @@ class WebFront:
         address = await self.passes.find(ticket) if ticket is not None else None
         if ticket is not None and address is None:
             return web.Response(status=403, text="no such ticket\n")
-        ws = web.WebSocketResponse(max_msg_size=MAX_MESSAGE, autoping=True, heartbeat=None)
+        # No permessage-deflate, though every browser offers it: the commands are small, and
+        # deflating each would cost the server more CPU per move than all the rest of a
+        # browser's path (benchmarks/server_load.py --web).
+        ws = web.WebSocketResponse(max_msg_size=MAX_MESSAGE, autoping=True, heartbeat=None, compress=False)
         await ws.prepare(request)
         self.sessions += 1
         self._open.add(ws)

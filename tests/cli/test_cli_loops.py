@@ -49,3 +49,22 @@ def test_the_members_of_scopa_cluster_are_told_their_loop(monkeypatch: pytest.Mo
     monkeypatch.undo()
     command = cluster.member_command(args)
     assert command[command.index("--loop") + 1] == "asyncio"
+
+
+def test_scopa_serve_runs_on_uvloop_where_it_is_installed_unless_told_otherwise(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from scopa.cli.main import build_parser
+
+    args = build_parser().parse_args(["serve"])
+    assert loops.chosen(args.loop) == "uvloop"  # the test extras install it
+    monkeypatch.setattr(loops, "has_uvloop", lambda: False)
+    assert loops.chosen(args.loop) == "asyncio"
+    assert build_parser().parse_args(["serve", "--loop", "asyncio"]).loop == "asyncio"
+
+
+def test_the_start_line_names_the_loop() -> None:
+    async def line() -> str:
+        return loops.described()
+
+    assert interrupt.run(line(), loop_factory=loops.factory("uvloop")) == "on uvloop"
+    assert interrupt.run(line()) == "on asyncio's loop"

@@ -1,5 +1,6 @@
 """Small parts of a table and the lobby, by behaviour: the event log keeps the most recent
-events up to its limit, a table's inbox hands its loop what was put in it in order, tables
+events up to its limit, a table's inbox hands its loop what was put in it in order (and
+carries out at once what needs no waiting while the loop waits), tables
 created with the same preset and options share one RuleSet, and a seat's sources are
 kept once each."""
 
@@ -15,7 +16,7 @@ from scopa.protocol import commands as wire
 from scopa.server.table.eventlog import EventLog, LoggedEvent
 from scopa.server.lobby.directory import build_rules
 from scopa.server.players.fairness import FairRatings
-from scopa.server.table.turns import Inbox
+from scopa.server.table.inbox import Inbox
 
 pytestmark = pytest.mark.unit
 
@@ -69,6 +70,31 @@ async def test_a_cancelled_wait_leaves_the_inbox_usable() -> None:
         await waiting
     inbox.put_nowait(1)
     assert await asyncio.wait_for(inbox.get(), 1) == 1
+
+
+async def test_what_comes_while_the_loop_waits_is_carried_out_at_once_and_what_must_wait_wakes_it() -> None:
+    inbox: Inbox[str] = Inbox()
+    carried: list[str] = []
+
+    def carry(item: str) -> str | None:
+        carried.append(item)
+        return item.removeprefix("wait:") if item.startswith("wait:") else None
+
+    inbox.carry = carry
+    reader = asyncio.ensure_future(inbox.get())
+    await asyncio.sleep(0)  # the reader waits on the empty inbox
+    inbox.put_nowait("a")
+    inbox.put_nowait("b")
+    assert carried == []  # not while the writer is still running: in a callback of the loop
+    await asyncio.sleep(0)
+    assert carried == ["a", "b"] and not reader.done()  # no task woke for them
+    inbox.put_nowait("wait:c")
+    inbox.put_nowait("d")
+    await asyncio.sleep(0)
+    assert carried == ["a", "b", "wait:c"]  # what follows what must wait is not carried out before it
+    assert await reader == "c"  # what is left of it goes to the reader first, then the rest in order
+    assert await inbox.get() == "d"
+    assert len(inbox) == 0
 
 
 def test_tables_with_the_same_preset_and_options_share_one_rule_set() -> None:

@@ -126,6 +126,15 @@ async def test_a_websocket_from_another_origin_is_refused(front: WebFront) -> No
         assert refused.value.status == 403
 
 
+async def test_a_websocket_is_not_compressed_even_when_the_browser_offers_it(front: WebFront) -> None:
+    # Every browser offers permessage-deflate; deflating each small command would cost the
+    # server more CPU per move than the whole TCP path does (benchmarks/server_load.py --web).
+    async with aiohttp.ClientSession() as http:
+        ws = await http.ws_connect(f"http://127.0.0.1:{front.port}/ws", compress=15)
+        assert ws.compress == 0
+        await ws.close()
+
+
 def test_host_and_origin_rules() -> None:
     assert allowed_host("192.168.1.10:8000", NAMES) and allowed_host("[::1]:8000", NAMES)
     assert allowed_host("LOCALHOST:8000", NAMES) and allowed_host("scopa-host", NAMES)
