@@ -30,7 +30,7 @@ from .seats import Seats, token_digest
 from ..conn import ServerSession
 from .journaling import TableJournal
 from .leases import Lease
-from .inbox import Inbox
+from .loop import Inbox
 from .turns import Turns, YieldingBot
 from .loop import TableLoop
 

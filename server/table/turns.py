@@ -27,7 +27,7 @@ from .eventlog import EventLog
 from .seats import Seats
 from ..conn import Refusal
 from .journaling import TableJournal
-from .inbox import Inbox
+from .loop import Inbox
 
 log = logging.getLogger("scopa.server")
 

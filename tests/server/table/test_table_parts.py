@@ -16,7 +16,7 @@ from scopa.protocol import commands as wire
 from scopa.server.table.eventlog import EventLog, LoggedEvent
 from scopa.server.lobby.directory import build_rules
 from scopa.server.players.fairness import FairRatings
-from scopa.server.table.inbox import Inbox
+from scopa.server.table.loop import Inbox
 
 pytestmark = pytest.mark.unit
 
