@@ -9,6 +9,7 @@ from textual.widgets import Static
 
 from scopa.bots import make_bot
 from scopa.engine import LocalGame, RuleSet, cards_in
+from scopa.client.text.replaywords import step_text
 from scopa.client.tui import ReplayApp
 from scopa.protocol.record import PlayerKind, Record, RecordPlayer, build_record, dumps_record, parse_record
 from scopa.protocol.record import RecordMismatch, Step, replay_steps
@@ -47,7 +48,7 @@ async def test_forwards_backwards_and_every_hand_shown() -> None:
         assert "G0" in board and "G1" in board
         await pilot.press("right", "right", "l", "space")
         assert app.index == 4
-        assert steps[4].text in text_of(app, "#position")
+        assert step_text(steps[4], record) in text_of(app, "#position")
         await pilot.press("left", "h")
         assert app.index == 2
         await pilot.press("left", "left", "left")

@@ -18,9 +18,7 @@ from scopa.client.text import ITALIAN, i18n
 pytestmark = pytest.mark.unit
 
 ROOT = Path(__file__).resolve().parent.parent
-ENGLISH_ONLY = {ROOT / "client" / "tui" / "replay.py"}
-"""The replay viewer speaks English only."""
-TERMINAL = [*sorted(set((ROOT / "client" / "tui").rglob("*.py")) - ENGLISH_ONLY),
+TERMINAL = [*sorted((ROOT / "client" / "tui").rglob("*.py")), ROOT / "client" / "text" / "replaywords.py",
             ROOT / "client" / "text" / "render.py", ROOT / "client" / "console" / "human.py",
             ROOT / "client" / "console" / "lobby.py", ROOT / "client" / "text" / "movehints.py"]
 """The Textual client, and the plain one (its lobby, board, moves and events)."""
