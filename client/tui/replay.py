@@ -9,6 +9,7 @@ partway is shown up to that point, with the first difference at the bottom.
 from __future__ import annotations
 
 from rich.text import Text
+from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -20,6 +21,7 @@ from scopa.protocol.record import Record
 from scopa.protocol.record import RecordMismatch, Step
 
 from ..text import DeckStyle, cards_text, rules_line, tr
+from .keys import catch_up
 from ..text.replaywords import position_text, result_text, score_lines
 
 
@@ -118,11 +120,15 @@ class ReplayApp(App[None]):
             return
         self._close_jump()
 
-    def on_key(self, event: object) -> None:
-        key = getattr(event, "key", "")
+    def on_key(self, event: events.Key) -> None:
         box = self.query_one("#jump", Input)
-        if key == "escape" and box.has_class("shown"):
+        if event.key == "escape" and box.has_class("shown"):
             self._close_jump()
+        elif box.has_class("shown") and not box.has_focus:  # typed before the box took the focus
+            catch_up(box, event)
+        elif event.key == "g" and not box.has_class("shown"):
+            event.stop()  # at once: the round typed right after goes in the box
+            self.action_ask_round()
 
     def _close_jump(self) -> None:
         box = self.query_one("#jump", Input)

@@ -22,6 +22,7 @@ from scopa.protocol.convert import rules_from_wire
 from ...text import parse_invite, tr
 from .createform import CreateTableScreen, NewTable
 from ..dialogs import Once, dialog_css
+from ..keys import catch_up
 from ...text import rules_line
 
 __all__ = ["CreateTableScreen", "InviteScreen", "LobbyScreen", "NewTable", "seats_text"]
@@ -73,6 +74,7 @@ class LobbyScreen(Screen[None]):
         self.who = who
         self.tables: dict[str, TableInfo] = {}
         self._question: asyncio.Future[bool] | None = None
+        self._talking = False  # t was pressed: the chat box is taking the focus
 
     def compose(self) -> ComposeResult:
         yield Static(Text.assemble((tr("Scopa lobby"), "bold"), f" · {self.who}"), id="lobby-top")
@@ -94,7 +96,15 @@ class LobbyScreen(Screen[None]):
         self.say(question)
 
     def on_key(self, event: events.Key) -> None:
+        say = self.query_one("#say", Input)
+        if self._talking and not say.has_focus:  # typed before the box took the focus: no keystroke is lost
+            catch_up(say, event)
+            return
         question = self._question
+        if event.key == "t" and not say.has_focus and (question is None or question.done()):
+            event.stop()  # at once: the keys typed right after go in the box
+            self.action_talk()
+            return
         if question is None or question.done() or event.key not in ("y", "s", "n"):
             return
         event.stop()
@@ -179,7 +189,11 @@ class LobbyScreen(Screen[None]):
         self.post_message(self.Action("refresh"))
 
     def action_talk(self) -> None:
+        self._talking = True
         self.query_one("#say", Input).focus()
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        self._talking = False  # the box has the focus (or the person went elsewhere)
 
     @on(Input.Submitted, "#say")
     def _said(self, event: Input.Submitted) -> None:
