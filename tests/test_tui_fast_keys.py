@@ -77,3 +77,26 @@ async def test_a_round_typed_fast_after_g_in_the_replay_is_jumped_to() -> None:
             await pilot.pause(0.02)
         assert app.step.round_index == 2 and app.step.action_index is None
         assert not app.query_one("#jump", Input).has_class("shown")
+
+
+async def test_an_invite_typed_fast_after_i_in_the_lobby_is_joined_whole() -> None:
+    joined: list[str] = []
+
+    class Lobby(App[None]):
+        def on_mount(self) -> None:
+            self.push_screen(LobbyScreen("ada"))
+
+        def on_lobby_screen_action(self, message: LobbyScreen.Action) -> None:
+            if message.kind == "join":
+                joined.append(message.arg)
+
+    app = Lobby()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        for key in keys("i7.Xq3vR0aT2m-k9LbZ_c8Ew1yH⏎"):  # w, c, p, r and j are lobby keys too
+            app.post_message(key)
+        for _ in range(20):
+            await pilot.pause(0.02)
+            if joined:
+                break
+        assert joined == ["7 Xq3vR0aT2m-k9LbZ_c8Ew1yH"]

@@ -27,7 +27,7 @@ import msgpack
 
 from scopa.protocol import PROTOCOL_VERSION
 from scopa.server import Limits, NetworkEngine
-from scopa.server.clock import FakeClock
+from scopa.server.core.clock import FakeClock
 
 ROOT = Path(__file__).resolve().parent.parent
 TRANSCRIPT = ROOT / "docs" / "transcript.json"

@@ -206,6 +206,9 @@ ITALIAN: dict[str, str] = {
     "In a browser:": "In un browser:",
     "In a terminal:": "In un terminale:",
     "With a phone's camera:": "Con la fotocamera di un telefono:",
+    "This invite only works on this computer: the server listens on loopback only. For friends on other machines, "
+    "start it with --host 0.0.0.0.": "Questo invito funziona solo su questo computer: il server ascolta solo in "
+    "locale (loopback). Per gli amici su altri computer, avvialo con --host 0.0.0.0.",
     # the create-table form
     "Open a table": "Apri un tavolo",
     "Create": "Apri",

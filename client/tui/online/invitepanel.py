@@ -28,6 +28,7 @@ class Invite:
     invite: str  # TABLE.CODE
     web_port: int | None = None
     tls: bool = False
+    local_only: bool = False  # the host is loopback: the invite works on this computer only
 
     @property
     def link(self) -> str | None:
@@ -66,6 +67,10 @@ class ShareInviteScreen(Once, ModalScreen[None]):
             if link is not None:
                 yield Static(tr("With a phone's camera:"))
                 yield Static(Text(qr_text(link), no_wrap=True), id="qr")
+            if self.invite.local_only:
+                yield Static(Text(tr("This invite only works on this computer: the server listens on loopback "
+                                     "only. For friends on other machines, start it with --host 0.0.0.0."),
+                                  style="yellow"), id="local-only")
             yield Static(tr("press any key to go on"), classes="dialog-hint")
 
     def on_key(self, event: events.Key) -> None:
