@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Sequence
 
 from rich.console import Console
+from rich.text import Text
 
 from scopa.client.text import DeckStyle
 from scopa.engine import Preset, RuleSetError
@@ -150,7 +151,7 @@ def _local(args: argparse.Namespace, console: Console) -> int:
                                    record_to))
         return 0
     if record_to is not None:
-        console.print("[red]--record is written by the scrolling interface: add --plain[/red]")
+        console.print(Text(tr("--record is written by the scrolling interface: add --plain"), style="red"))
         return 2
     from scopa.client.tui.app import LocalGameApp
 

@@ -295,6 +295,8 @@ ITALIAN: dict[str, str] = {
     # after a local game
     "{result} Seed {seed}: replay with --seed {seed}": "{result} Seed {seed}: per rigiocarla, --seed {seed}",
     "Game left.": "Partita lasciata.",
+    "--record is written by the scrolling interface: add --plain":
+        "--record lo scrive l'interfaccia a righe: aggiungi --plain",
     # the plain client
     "Your move: ": "La tua mossa: ",
     "You have {n} s, then the server plays for you.": "Hai {n} s, poi gioca il server per te.",
