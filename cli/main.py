@@ -14,7 +14,7 @@ from typing import Sequence
 from rich.console import Console
 from rich.text import Text
 
-from scopa.client.text import DeckStyle
+from scopa.client.text import DeckStyle, tr
 from scopa.engine import Preset, RuleSetError
 
 from . import admin, arena, cluster, lan, net, records, serve, tournament, web
@@ -157,7 +157,6 @@ def _local(args: argparse.Namespace, console: Console) -> int:
 
     app = LocalGameApp(rules, kinds, seed, DeckStyle(args.deck), not args.no_autoplay, args.delay)
     app.run()
-    from scopa.client.text import tr
 
     print(tr("{result} Seed {seed}: replay with --seed {seed}", result=app.result_line or tr("Game left."), seed=seed))
     return 0
