@@ -56,7 +56,7 @@ async def test_forwards_backwards_and_every_hand_shown() -> None:
 
 
 async def test_rounds_jump_and_the_end_shows_the_result() -> None:
-    record = await game()
+    record = await game(10)  # the second seat wins, 14 to 5
     assert len(record.rounds) >= 3
     steps = steps_of(record)
     app = ReplayApp(record, steps)
@@ -73,8 +73,10 @@ async def test_rounds_jump_and_the_end_shows_the_result() -> None:
         await pilot.press("escape", "end")
         assert app.index == len(steps) - 1
         score = text_of(app, "#score")
-        winner = record.players[record.result.winner or 0].name
-        assert f"Game over: {winner} won" in score and "Round score" in score
+        won = record.result.winner or 0
+        winner, totals = record.players[won].name, record.result.totals
+        assert f"Game over: {winner} won {totals[won]}-{totals[1 - won]}" in score and "Round score" in score
+        assert won == 1  # the winner's points first, though the record lists the sides in order
 
 
 async def test_a_broken_record_is_shown_up_to_its_first_difference() -> None:

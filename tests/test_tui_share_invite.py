@@ -41,6 +41,7 @@ async def test_a_private_table_shows_its_link_command_and_qr_code() -> None:
             while not engines:
                 await asyncio.sleep(0.01)
             engine = engines[0]
+            engine.router.greeting.lan_hosts = ["192.0.2.7"]  # as a server on 0.0.0.0 tells its LAN address
             app = NetApp("127.0.0.1", engine.port, "ada", MemoryTokenStore())
             async with app.run_test(size=(100, 40)) as pilot:
                 form = await open_form(app, pilot)
@@ -52,10 +53,10 @@ async def test_a_private_table_shows_its_link_command_and_qr_code() -> None:
                 assert isinstance(screen, ShareInviteScreen)
                 table, code = app.session.table_id, app.session.invite  # type: ignore[union-attr]
                 link = shown(screen, "#link")
-                assert link == f"http://127.0.0.1:{web_port}/?invite={table}.{code}"
+                assert link == f"http://192.0.2.7:{web_port}/?invite={table}.{code}"
                 assert parse_qs(urlsplit(link).query)["invite"] == [f"{table}.{code}"]
                 command = shown(screen, "#command")
-                assert command == f"scopa play --server 127.0.0.1:{engine.port} --invite {table}.{code}"
+                assert command == f"scopa play --server 192.0.2.7:{engine.port} --invite {table}.{code}"
                 assert parse_invite(command.split("--invite ")[1]) == (table, code)
                 assert parse_invite(link) == (table, code)  # the link works with --invite too
                 qr = shown(screen, "#qr")
@@ -102,7 +103,7 @@ async def test_an_invite_made_on_loopback_names_the_address_friends_reach() -> N
                 table, code = app.session.table_id, app.session.invite  # type: ignore[union-attr]
                 assert shown(screen, "#link") == f"http://192.0.2.7:8080/?invite={table}.{code}"
                 assert shown(screen, "#command") == f"scopa play --server 192.0.2.7:{engine.port} --invite {table}.{code}"
-                assert not screen.query("#local-only")
+                assert not screen.query("#local-only") and "█" in shown(screen, "#qr")
     finally:
         await engine.stop()
 
@@ -110,6 +111,7 @@ async def test_an_invite_made_on_loopback_names_the_address_friends_reach() -> N
 async def test_an_invite_from_a_loopback_only_server_says_it_works_on_this_computer_only() -> None:
     engine = NetworkEngine("127.0.0.1", 0, seed=3)
     await engine.start()
+    engine.router.greeting.web_port = 8080
     try:
         async with asyncio.timeout(SAFETY):
             app = NetApp("127.0.0.1", engine.port, "ada", MemoryTokenStore())
@@ -117,6 +119,7 @@ async def test_an_invite_from_a_loopback_only_server_says_it_works_on_this_compu
                 screen = await share_screen(engine, app, pilot)
                 assert shown(screen, "#command").startswith(f"scopa play --server 127.0.0.1:{engine.port} --invite")
                 assert "only works on this computer" in shown(screen, "#local-only")
+                assert not screen.query("#qr")  # a phone's camera cannot reach this computer's loopback
     finally:
         await engine.stop()
 

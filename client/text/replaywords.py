@@ -96,4 +96,6 @@ def result_text(record: Record) -> str:
         return tr("Game over: {reason}, {totals}", reason=reason, totals=totals)
     names = record.names()
     who = " & ".join(names[i] for i in record.engine_rules.seats_by_side()[result.winner])
+    others = [t for side, t in enumerate(result.totals) if side != result.winner]
+    totals = "-".join(map(str, [result.totals[result.winner], *others]))  # the winner's points first
     return tr("Game over: {who} won {totals} ({reason})", who=who, totals=totals, reason=reason)
