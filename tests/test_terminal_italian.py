@@ -20,7 +20,8 @@ pytestmark = pytest.mark.unit
 ROOT = Path(__file__).resolve().parent.parent
 TERMINAL = [*sorted((ROOT / "client" / "tui").rglob("*.py")), ROOT / "client" / "text" / "replaywords.py",
             ROOT / "client" / "text" / "render.py", ROOT / "client" / "console" / "human.py",
-            ROOT / "client" / "console" / "lobby.py", ROOT / "client" / "text" / "movehints.py"]
+            ROOT / "client" / "console" / "lobby.py", ROOT / "client" / "console" / "local.py",
+            ROOT / "client" / "text" / "movehints.py"]
 """The Textual client, and the plain one (its lobby, board, moves and events)."""
 SHOWN_BY = {"Text", "Static", "Label", "Button", "Tick", "say", "tell", "Binding", "add_columns", "Input",
             "ConfirmScreen", "GameOverScreen", "LobbyScreen", "BoardScreen", "assemble", "append", "OptionList", "print"}
@@ -121,3 +122,15 @@ def test_the_plain_lobby_lists_a_tables_rules_in_italian(monkeypatch: pytest.Mon
     Console(file=out, width=300).print(table.columns[1]._cells[0])  # type: ignore[union-attr]
     text = out.getvalue()
     assert "2 giocatori, a 11, presa: la più piccola, al massimo due" in text and "to 11" not in text
+
+
+def test_the_plain_local_game_calls_its_one_person_tu_in_italian(monkeypatch: pytest.MonkeyPatch) -> None:
+    from rich.console import Console
+
+    from scopa.client.console.local import build_players
+    from scopa.client.text import DeckStyle
+
+    monkeypatch.setattr(i18n, "LANGUAGE", "it")
+    one = build_players(["human", "greedy"], Console(), DeckStyle.ITALIAN, True, 0.0, 1)
+    two = build_players(["human", "human"], Console(), DeckStyle.ITALIAN, True, 0.0, 1)
+    assert one[0].name == "Tu" and [p.name for p in two] == ["Giocatore 1", "Giocatore 2"]

@@ -295,6 +295,8 @@ ITALIAN: dict[str, str] = {
     # after a local game
     "{result} Seed {seed}: replay with --seed {seed}": "{result} Seed {seed}: per rigiocarla, --seed {seed}",
     "Game left.": "Partita lasciata.",
+    "seed {seed}: replay with --seed {seed}": "seed {seed}: per rigiocarla, --seed {seed}",
+    "record written to {path}": "partita registrata in {path}",
     "--record is written by the scrolling interface: add --plain":
         "--record lo scrive l'interfaccia a righe: aggiungi --plain",
     # the plain client
