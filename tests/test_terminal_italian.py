@@ -134,3 +134,24 @@ def test_the_plain_local_game_calls_its_one_person_tu_in_italian(monkeypatch: py
     one = build_players(["human", "greedy"], Console(), DeckStyle.ITALIAN, True, 0.0, 1)
     two = build_players(["human", "human"], Console(), DeckStyle.ITALIAN, True, 0.0, 1)
     assert one[0].name == "Tu" and [p.name for p in two] == ["Giocatore 1", "Giocatore 2"]
+
+
+def test_the_plain_client_says_who_took_in_the_right_person(monkeypatch: pytest.MonkeyPatch) -> None:
+    """"Hai giocato F Cop e ha preso …" spoke of you in the third person."""
+    import io
+
+    from rich.console import Console
+
+    from scopa.client.text import DeckStyle, event_line, parse_cards
+    from scopa.engine import Played
+
+    monkeypatch.setattr(i18n, "LANGUAGE", "it")
+    fc, c3, b5 = parse_cards("Fc 3c 5b")
+
+    def said(seat: int) -> str:
+        out = Console(file=io.StringIO(), width=200)
+        out.print(event_line(Played(seat, fc, (c3, b5), False, ()), ["Tu", "Greedy 2"], DeckStyle.ITALIAN, me=0))
+        return " ".join(out.file.getvalue().split())  # type: ignore[attr-defined]
+
+    assert said(0) == "Hai giocato F Cop, prendendo 3 Cop 5 Bas"
+    assert said(1) == "Greedy 2 ha giocato F Cop, prendendo 3 Cop 5 Bas"

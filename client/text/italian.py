@@ -72,6 +72,7 @@ ITALIAN: dict[str, str] = {
         "Tre o più Re in tavola: la smazzata non vale e si ridà.",
     "Your time ran out: the server played": "Il tuo tempo è scaduto: il server ha giocato",
     "and took": "e ha preso",
+    ", taking": ", prendendo",
     "for you.": "per te.",
     "You play": "Giochi",
     "{who} plays": "{who} gioca",

@@ -166,8 +166,8 @@ def event_line(event: Event, names: Sequence[str], style: DeckStyle, me: int | N
     if isinstance(event, Played):
         t = Text((tr("You played") if event.seat == me else tr("{who} played", who=who(event.seat))) + " ") \
             + card_text(event.card, style)
-        if event.captured:
-            t += Text(" " + tr("and took") + " ") + cards_text(event.captured, style)
+        if event.captured:  # ", taking": the same for you and for the others, in either language
+            t += Text(tr(", taking") + " ") + cards_text(event.captured, style)
         if event.scopa:
             t += Text("  SCOPA!", style="bold magenta")
         if event.forced_by is Forced.TIMEOUT:
