@@ -155,3 +155,36 @@ def test_the_plain_client_says_who_took_in_the_right_person(monkeypatch: pytest.
 
     assert said(0) == "Hai giocato F Cop, prendendo 3 Cop 5 Bas"
     assert said(1) == "Greedy 2 ha giocato F Cop, prendendo 3 Cop 5 Bas"
+
+
+def test_the_plain_client_ends_the_game_and_scores_the_round_in_italian(monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    from rich.console import Console
+
+    from scopa.client.text import DeckStyle, event_line
+    from scopa.client.text.render import render_round
+    from scopa.engine import EndReason, GameEnded, RoundScore
+    from scopa.engine.scoring import Category
+
+    from scopa.client.text.rulebook import en as rulebook_en
+
+    monkeypatch.setattr(i18n, "LANGUAGE", "it")
+    monkeypatch.setattr(rulebook_en, "LANGUAGE", "it")  # read when the client starts, as i18n's
+    out = Console(file=io.StringIO(), width=200)
+    out.print(event_line(GameEnded(1, (6, 13), EndReason.TARGET), ["Tu", "Greedy 2"], DeckStyle.ITALIAN, me=0))
+    score = RoundScore(breakdown=({Category.CARTE: 1}, {Category.SEVENS: 1}), cards=(21, 19), primiera=(70, 0))
+    out.print(render_round(score, ["Tu", "Greedy 2"], False))
+    text = out.file.getvalue()  # type: ignore[attr-defined]
+    assert "Partita finita (traguardo raggiunto): vince Greedy 2" in text and "target" not in text
+    assert "Più sette" in text and "sevens" not in text
+
+
+def test_a_game_without_a_winner_says_why_in_italian(monkeypatch: pytest.MonkeyPatch) -> None:
+    from scopa.client.tui.boardstate import BoardState
+    from scopa.client.tui.text import result_line
+
+    monkeypatch.setattr(i18n, "LANGUAGE", "it")
+    board = BoardState(viewer=0)
+    board.totals, board.end_reason = [4, 7], "abandoned"
+    assert result_line(board) == "La partita è finita senza vincitori (interrotta); 4–7."

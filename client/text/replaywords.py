@@ -7,26 +7,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from scopa.engine import Declare, EndReason, GameState, RoundScore, cards_in
+from scopa.engine import Declare, GameState, RoundScore, cards_in
 from scopa.protocol.record import Record, Step
 from scopa.protocol.record.document import action_from_record
 
+from .games import end_reason_text
 from .i18n import tr
 from .notation import DeckStyle, label
 from .rulebook import category_names, declaration_names
-
-END_REASONS: dict[EndReason, str] = {
-    EndReason.TARGET: "target reached",
-    EndReason.TRENTINO: "Asso, 2 and 3 of Denari",
-    EndReason.ALL_DENARI: "all ten Denari",
-    EndReason.ABANDONED: "abandoned",
-}
-"""Why a game ended, in English: :func:`end_reason_text` gives it in the terminal's language."""
-
-
-def end_reason_text(reason: EndReason) -> str:
-    return tr(END_REASONS[reason])
-
 
 def step_text(step: Step, record: Record, style: DeckStyle = DeckStyle.ITALIAN) -> str:
     """What ``step`` did: the deal of its round, or its action."""
