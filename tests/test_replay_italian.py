@@ -30,13 +30,14 @@ def test_the_replay_viewer_speaks_italian_under_an_italian_locale(recorded: Path
     env = {k: v for k, v in os.environ.items() if not k.startswith("LC_")}
     env.update(LANG="it_IT.UTF-8", TERM="xterm-256color")
     child = pexpect.spawn(sys.executable, ["-m", "scopa.cli", "replay", str(recorded)], cwd=str(ROOT), env=env,
-                          encoding="utf-8", codec_errors="replace", timeout=30, dimensions=(40, 140))
+                          encoding="utf-8", codec_errors="replace", timeout=30, dimensions=(30, 100))
     try:
         shows(child, "Scopa: rivedi la partita")  # the title
         shows(child, "Smazzata 1/")  # the step line
         shows(child, "distribuzione · passo 1/")
         shows(child, "dà le carte Random 2; in tavola 4 Bas, 5 Spa")  # the deal (seed 12): dealer, table
-        shows(child, "prossima smazzata")  # the keys in the footer
+        shows(child, "prossima smazzata")  # the keys in the footer, all of them in 100 columns
+        shows(child, "q esci")
         child.send("l")
         shows(child, "mossa 1/")
         shows(child, "Greedy 1 gioca 4 Den, prende 4 Bas")  # seed 12: the first play

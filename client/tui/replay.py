@@ -28,6 +28,7 @@ from ..text.replaywords import position_text, result_text, score_lines
 class ReplayApp(App[None]):
     """Step through ``steps`` (from :func:`~scopa.protocol.record.replay.replay_steps`)."""
 
+    ENABLE_COMMAND_PALETTE = False  # as the game's app: the footer keeps room for the viewer's keys
     AUTO_FOCUS = None  # the keys step through the game; the round box takes focus only when asked
     CSS = """
     #title { text-style: bold; padding: 0 1; }
