@@ -96,3 +96,13 @@ async def test_a_broken_record_is_shown_up_to_its_first_difference() -> None:
         await pilot.press("end")
         assert app.step.round_index == 1
         assert "round 2, action 1" in text_of(app, "#problem")
+
+
+async def test_one_scopa_is_one_scopa_on_the_board() -> None:
+    record = await game()
+    steps = steps_of(record)
+    app = ReplayApp(record, steps)
+    async with app.run_test(size=(120, 40)):
+        app.index = next(i for i, s in enumerate(steps) if 1 in s.state.scope)
+        board = app.board_text().plain
+        assert "1 scopa," in board and "1 scope" not in board

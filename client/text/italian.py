@@ -404,7 +404,7 @@ ITALIAN: dict[str, str] = {
     "quit": "esci",
     "game {game}": "partita {game}",
     "hand": "mano",
-    "{who}: {cards} cards taken, {scope} scope, {points} points": "{who}: {cards} carte prese, {scope} scope, {points} punti",
+    "{who}: {cards} cards taken, {scope}, {points} points": "{who}: {cards} carte prese, {scope}, {points} punti",
     "The record stops making sense here: {problem}": "Da qui la registrazione non torna: {problem}",
     "round 1-{n} then Enter (Esc: cancel)": "smazzata 1-{n} poi Invio (Esc: annulla)",
     "there is no round {text}: rounds 1-{n}": "non c'è la smazzata {text}: smazzate 1-{n}",

@@ -40,12 +40,17 @@ def deal_text(state: GameState, number: int, names: Sequence[str], style: DeckSt
     dealer = names[state.dealer]
     if state.dealer_bonus:
         taken = _cards(state.piles[state.side[state.dealer]], style)
-        scope = tr("1 scopa") if state.dealer_bonus == 1 else tr("{n} scope", n=state.dealer_bonus)
+        scope = scope_text(state.dealer_bonus)
         return tr("Round {n}: {dealer} deals {cards} on the table, which add up to {total}: the dealer's side "
                   "takes them, {scope} (V13)", n=number, dealer=dealer, cards=taken,
                   total=15 * state.dealer_bonus, scope=scope)
     table = _cards(state.table, style) if state.table else tr("nothing")
     return tr("Round {n}: {dealer} deals; on the table {cards}", n=number, dealer=dealer, cards=table)
+
+
+def scope_text(n: int) -> str:
+    """``1 scopa``, ``2 scope``."""
+    return tr("1 scopa") if n == 1 else tr("{n} scope", n=n)
 
 
 def _cards(mask: int, style: DeckStyle) -> str:

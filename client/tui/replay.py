@@ -22,7 +22,7 @@ from scopa.protocol.record import RecordMismatch, Step
 
 from ..text import DeckStyle, cards_text, rules_line, tr
 from .keys import catch_up
-from ..text.replaywords import position_text, result_text, score_lines
+from ..text.replaywords import position_text, result_text, scope_text, score_lines
 
 
 class ReplayApp(App[None]):
@@ -169,8 +169,9 @@ class ReplayApp(App[None]):
         out.append("\n")
         for side, seats in enumerate(s.rules.seats_by_side()):
             who = " & ".join(self.names[i] for i in seats)
-            out.append(tr("{who}: {cards} cards taken, {scope} scope, {points} points", who=who,
-                          cards=s.piles[side].bit_count(), scope=s.scope[side], points=s.totals[side]) + "\n")
+            out.append(tr("{who}: {cards} cards taken, {scope}, {points} points", who=who,
+                          cards=s.piles[side].bit_count(), scope=scope_text(s.scope[side]), points=s.totals[side])
+                       + "\n")
         return out
 
     def score_text(self) -> Text:
