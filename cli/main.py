@@ -12,8 +12,9 @@ from pathlib import Path
 from typing import Sequence
 
 from rich.console import Console
+from rich.text import Text
 
-from scopa.client.text import DeckStyle
+from scopa.client.text import DeckStyle, tr
 from scopa.engine import Preset, RuleSetError
 
 from . import admin, arena, cluster, lan, net, records, serve, tournament, web
@@ -150,13 +151,12 @@ def _local(args: argparse.Namespace, console: Console) -> int:
                                    record_to))
         return 0
     if record_to is not None:
-        console.print("[red]--record is written by the scrolling interface: add --plain[/red]")
+        console.print(Text(tr("--record is written by the scrolling interface: add --plain"), style="red"))
         return 2
     from scopa.client.tui.app import LocalGameApp
 
     app = LocalGameApp(rules, kinds, seed, DeckStyle(args.deck), not args.no_autoplay, args.delay)
     app.run()
-    from scopa.client.text import tr
 
     print(tr("{result} Seed {seed}: replay with --seed {seed}", result=app.result_line or tr("Game left."), seed=seed))
     return 0

@@ -43,6 +43,7 @@ from .fields import (
     TurnTimeout,
     TurnLeftMs,
     HostPort,
+    Host,
     Word,
     AdminToken,
     InviteCode,
@@ -52,6 +53,8 @@ MAX_PAGE = 50
 """Tables in one page of a listing (``list_tables``, the operator's ``tables``)."""
 MAX_CLUSTER_ADDRESSES = 32
 """Addresses of a cluster in one ``welcome``."""
+MAX_LAN_HOSTS = 8
+"""Addresses a server is reached at from other machines, in one ``welcome``."""
 MAX_ADMIN_ROWS = 200
 """Connections or damaged tables in one ``admin_reply``."""
 
@@ -262,6 +265,11 @@ class Welcome(Body):
     web_port: Annotated[int, Field(ge=1, le=65535)] | None = Field(
         default=None, exclude_if=_absent, description="the port of the server's web page on the host the client "
                                                       "reached, when it serves one (an invite's link points there)")
+    lan_hosts: Annotated[list[Host], Field(max_length=MAX_LAN_HOSTS)] = Field(
+        default=[], exclude_if=lambda v: not v,
+        description="the addresses (no port: the one the client reached) at which other machines reach this "
+                    "server: the LAN addresses it announces, or the host it listens on when not loopback; "
+                    "left out when it listens on loopback only (an invite made on loopback names one of these)")
     cluster: Annotated[list[HostPort], Field(max_length=MAX_CLUSTER_ADDRESSES)] = Field(
         default=[], exclude_if=lambda v: not v)
     """From a member of a cluster: the addresses at which the cluster can be reached (its

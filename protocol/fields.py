@@ -38,6 +38,8 @@ HostPort = Annotated[str, StringConstraints(
     pattern=r"^(tls://)?(\[[0-9A-Fa-f:.]{2,45}\]|[A-Za-z0-9.\-]{1,253}):[0-9]{1,5}$", max_length=266)]
 """A server's address as a client connects to it: ``host:port`` (an IPv6 host in brackets),
 ``tls://host:port`` for a server speaking TLS (scopa.protocol.servers.address)."""
+Host = Annotated[str, StringConstraints(pattern=r"^([0-9A-Fa-f:.]{2,45}|[A-Za-z0-9.\-]{1,253})$", max_length=253)]
+"""A host alone, no port: an IPv4 or IPv6 address (no brackets) or a name."""
 ChosenToken = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_\-]{22,64}$")]
 """A seat token the client picks itself (create_table, join_table): at least 22 characters."""
 

@@ -35,6 +35,7 @@ class Greeting:
         self.names = connections.names
         self.turn_timeout = turn_timeout  # the server's turn clock, told in ``welcome``
         self.web_port: int | None = None  # the web page's port, told in ``welcome`` (set once it listens)
+        self.lan_hosts: list[str] = []  # where other machines reach this server, told in ``welcome``
         self.proxied = connections.proxied
         self.tables = tables
         self.feed = feed
@@ -106,7 +107,7 @@ class Greeting:
     def _welcome_body(self, name: str) -> wire.Welcome:
         """The ``welcome`` of ``name`` (in a cluster, with the addresses it can be reached at)."""
         return wire.Welcome(you=f"player:{name}", server=SERVER_NAME, protocol=PROTOCOL_VERSION,
-                            turn_timeout=self.turn_timeout, web_port=self.web_port,
+                            turn_timeout=self.turn_timeout, web_port=self.web_port, lan_hosts=self.lan_hosts,
                             cluster=self.shared.addresses() if self.shared is not None else [])
 
     def _away_name(self, name: str) -> bool:

@@ -83,6 +83,15 @@ def service_addresses(host: str) -> list[str]:
     return found
 
 
+def reachable_hosts(host: str, most: int = wire.MAX_LAN_HOSTS) -> list[str]:
+    """The addresses other machines reach a server listening on ``host`` at (``welcome``'s
+    ``lan_hosts``): those it announces on the LAN; none when it listens on loopback only."""
+    try:
+        return service_addresses(host)[:most] if announces(host) else []
+    except OSError:
+        return []
+
+
 class RefreshPacer:
     """Calls ``refresh`` after a change: at once if the last refresh is ``interval``
     old, else once when it is (however many changes come meanwhile)."""

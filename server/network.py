@@ -39,7 +39,7 @@ from scopa.protocol.servers import TLS_SCHEME
 
 from .lobby import Operator, HeldTables, TableDirectory, LobbyFeed, SeatingRegistry, TableCommands, TableLife
 from .players import Accounts, Archive, Rater
-from .lan import Announcer
+from .lan import Announcer, reachable_hosts
 from .core import Clock, SystemClock, Limits, clean_text, name_key, HANDSHAKE_TIMEOUT, PlainSecrets, ServerTls
 from .conn import Connections, ServerSession
 from .dispatch import Dispatcher
@@ -191,6 +191,7 @@ class NetworkEngine:
         sock = self._server.sockets[0]
         self.port = sock.getsockname()[1]
         self.admin.write_token(self.port)
+        self.router.greeting.lan_hosts = reachable_hosts(self.host)
         log.info("listening on %s:%s%s", self.host, self.port, " (TLS)" if self.tls is not None else "")
         if self.cluster is not None and self.cluster.options.front_port is not None:
             self._front = await loop.create_server(self.new_session, self.host, self.cluster.options.front_port,

@@ -10,6 +10,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from rich.console import Console
+from rich.text import Text
 
 from scopa.engine import Event, GameRecord, LocalGame, RuleSet
 from scopa.engine.player import Player
@@ -19,7 +20,7 @@ from scopa.protocol.record import PlayerKind, RecordPlayer, build_record
 from ..seats import record_strategy, seat_bot
 from .human import TerminalPlayer
 from .recordfile import write_record
-from ..text import DeckStyle, event_line
+from ..text import DeckStyle, event_line, tr
 
 
 def build_players(
@@ -29,7 +30,7 @@ def build_players(
     players: list[Player] = []
     for i, kind in enumerate(kinds):
         if kind == "human":
-            name = "You" if humans == 1 else f"Player {i + 1}"
+            name = tr("You") if humans == 1 else tr("Player {n}", n=i + 1)
             players.append(TerminalPlayer(name, console, style, autoplay, delay))
         else:
             players.append(seat_bot(kind, i, seed))
@@ -65,7 +66,7 @@ async def run_local_game(
 
         master.observers.append(show)
     record = await master.run()
-    console.print(f"[dim]seed {seed}: replay with --seed {seed}[/dim]")
+    console.print(Text(tr("seed {seed}: replay with --seed {seed}", seed=seed), style="dim"))
     if record_to is not None:
         seats = [
             RecordPlayer(seat=i, name=getattr(p, "name", f"seat {i}"), side=rules.side_of(i),
@@ -75,5 +76,5 @@ async def run_local_game(
         ]
         write_record(build_record(rules, seed, master.first_dealer, master.actions, seats,
                                   played_at=datetime.now(timezone.utc).replace(microsecond=0)), record_to)
-        console.print(f"[dim]record written to {record_to}[/dim]")
+        console.print(Text(tr("record written to {path}", path=record_to), style="dim"))
     return record

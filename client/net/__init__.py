@@ -3,7 +3,7 @@ lobby's calls, and what a client keeps between runs.
 
 Owns the connection (``Channel`` below ``Link`` below ``LobbyCalls`` below
 ``ClientSession``, with the errors ``SessionError``, ``ConnectionLost``, ``ServerRefused``),
-the addresses to try (``Addresses``, ``parse_address``, ``parse_servers``), liveness
+the addresses to try (``Addresses``, ``parse_address``, ``parse_servers``) and the one an invite names (``share_host``), liveness
 (``Watchdog``, ``LinkStatus``, ``LinkEvent``, ``PING_AFTER``, ``DEAD_AFTER``,
 ``HURRIED_PING_AFTER``, ``HURRIED_DEAD_AFTER``), the clock it waits on (``Clock``,
 ``SystemClock``), TLS trust (``ServerTrust``, ``KnownServers``, ``CertificateRefused``,
@@ -20,7 +20,7 @@ or import the client's text/, console/ or tui/.
 
 from __future__ import annotations
 
-from .addresses import Addresses
+from .addresses import Addresses, share_host
 from .archive import claim_name, fetch_record, leaderboard, leaderboard_lines, list_games
 from .calls import LobbyCalls
 from .channel import Channel, ConnectionLost, ServerRefused, SessionError
@@ -54,6 +54,7 @@ from .trust import CertificateRefused, KnownServers, ServerTrust, open_stream
 __all__ = [
     "AUTO",
     "Addresses",
+    "share_host",
     "BROWSE_SECONDS",
     "CertificateRefused",
     "Channel",

@@ -10,9 +10,31 @@ member is tried only when no other answers.
 
 from __future__ import annotations
 
+import ipaddress
 from collections.abc import Iterable, Sequence
 
 from scopa.protocol.servers import ServerAddress
+
+
+def share_host(reached: str, lan_hosts: Sequence[str]) -> tuple[str, bool]:
+    """The host an invite names, and whether it works on this computer only.  A host
+    reached on loopback (``127.0.0.1``, ``::1``, ``localhost``) is no use to a friend on
+    another machine: the first address the server said other machines reach it at
+    (``welcome``'s ``lan_hosts``) is named instead; with none, the loopback host stays."""
+    if not _loopback(reached):
+        return reached, False
+    if lan_hosts:
+        return lan_hosts[0], False
+    return reached, True
+
+
+def _loopback(host: str) -> bool:
+    if host.strip("[]").lower() in ("localhost", "localhost."):
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
 
 
 class Addresses:

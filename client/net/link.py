@@ -94,6 +94,8 @@ class Link(Channel):
         """The server's turn clock (``welcome``): the longest a table may ask for; None: not told."""
         self.web_port: int | None = None
         """The port of the server's web page on the host reached (``welcome``); None: it serves none."""
+        self.lan_hosts: tuple[str, ...] = ()
+        """Where other machines reach the server (``welcome``); none from a server on loopback only."""
         self.table_id: str | None = None
         self.seat: int | None = None
         self.token: str | None = None  # the seat token (kept in memory only, to resume)
@@ -333,6 +335,7 @@ class Link(Channel):
     def _learn(self, welcome: Welcome) -> None:
         """The cluster's addresses a ``welcome`` named (a malformed one is passed over), and its web page's port."""
         self.web_port = welcome.web_port
+        self.lan_hosts = tuple(welcome.lan_hosts)
         learned = []
         for text in welcome.cluster:
             with contextlib.suppress(ValueError):

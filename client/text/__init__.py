@@ -6,7 +6,9 @@ card notation (``DeckStyle``, ``label``, ``labels``, ``rank_label``, ``suit_labe
 (``parse_choice``, with hints naming the nearest allowed moves), the Italian catalog both
 clients share (``error_text``, ``reason_text``, ``setting_text``), a QR code
 as text (``qr_text``), a table's game in words (``PRESET_NAMES``, ``matching_preset``,
-``rules_name``, ``rules_line``), rich rendering of a game (``render_view``, ``render_moves``,
+``rules_name``, ``rules_line``, ``end_reason_text``), a recorded game's steps in words
+(``step_text``, ``deal_text``, ``position_text``, ``scope_text``, ``score_lines``,
+``result_text``), rich rendering of a game (``render_view``, ``render_moves``,
 ``event_line``, ``notice_line``, ``cards_text``), a table option typed as text
 (``coerce``), the invite string (``invite_string``, ``parse_invite``, ``refusal_text``) and
 the rulebook: ``book``, ``preset_rules``, ``table_rules``, ``options_text``,
@@ -38,7 +40,8 @@ from .notation import (
 from .movehints import parse_choice
 from .catalog import error_text, reason_text, setting_text
 from .qr import qr_text
-from .games import PRESET_NAMES, matching_preset, rules_line, rules_name
+from .games import PRESET_NAMES, end_reason_text, matching_preset, rules_line, rules_name
+from .replaywords import deal_text, position_text, result_text, scope_text, score_lines, step_text
 from .options import coerce
 from .invite import invite_string, parse_invite, refusal_text
 from .rulebook import (
@@ -109,6 +112,13 @@ __all__ = [
     "matching_preset",
     "rules_line",
     "rules_name",
+    "end_reason_text",
+    "deal_text",
+    "position_text",
+    "result_text",
+    "scope_text",
+    "score_lines",
+    "step_text",
     "parse_invite",
     "preset_rules",
     "rank_label",

@@ -3,7 +3,7 @@ and its settings line ("Scopa, 2p, to 11"), in the client's language."""
 
 from __future__ import annotations
 
-from scopa.engine import Preset, RuleSet, preset_of
+from scopa.engine import EndReason, Preset, RuleSet, preset_of
 
 from .catalog import setting_text
 from .i18n import LANGUAGE, tr
@@ -55,3 +55,17 @@ def _settings_it(part: str) -> str:
     if words[0].endswith("p") and words[1:] == ["teams"]:
         return tr("{n} players in teams", n=words[0][:-1])
     return setting_text(part)
+
+
+END_REASONS: dict[EndReason, str] = {
+    EndReason.TARGET: "target reached",
+    EndReason.TRENTINO: "Asso, 2 and 3 of Denari",
+    EndReason.ALL_DENARI: "all ten Denari",
+    EndReason.ABANDONED: "abandoned",
+}
+"""Why a game ended, in English: :func:`end_reason_text` gives it in the terminal's language."""
+
+
+def end_reason_text(reason: EndReason) -> str:
+    """Why a game ended, in the terminal's language."""
+    return tr(END_REASONS[reason])

@@ -72,6 +72,7 @@ ITALIAN: dict[str, str] = {
         "Tre o più Re in tavola: la smazzata non vale e si ridà.",
     "Your time ran out: the server played": "Il tuo tempo è scaduto: il server ha giocato",
     "and took": "e ha preso",
+    ", taking": ", prendendo",
     "for you.": "per te.",
     "You play": "Giochi",
     "{who} plays": "{who} gioca",
@@ -206,6 +207,9 @@ ITALIAN: dict[str, str] = {
     "In a browser:": "In un browser:",
     "In a terminal:": "In un terminale:",
     "With a phone's camera:": "Con la fotocamera di un telefono:",
+    "This invite only works on this computer: the server listens on loopback only. For friends on other machines, "
+    "start it with --host 0.0.0.0.": "Questo invito funziona solo su questo computer: il server ascolta solo in "
+    "locale (loopback). Per gli amici su altri computer, avvialo con --host 0.0.0.0.",
     # the create-table form
     "Open a table": "Apri un tavolo",
     "Create": "Apri",
@@ -292,6 +296,10 @@ ITALIAN: dict[str, str] = {
     # after a local game
     "{result} Seed {seed}: replay with --seed {seed}": "{result} Seed {seed}: per rigiocarla, --seed {seed}",
     "Game left.": "Partita lasciata.",
+    "seed {seed}: replay with --seed {seed}": "seed {seed}: per rigiocarla, --seed {seed}",
+    "record written to {path}": "partita registrata in {path}",
+    "--record is written by the scrolling interface: add --plain":
+        "--record lo scrive l'interfaccia a righe: aggiungi --plain",
     # the plain client
     "Your move: ": "La tua mossa: ",
     "You have {n} s, then the server plays for you.": "Hai {n} s, poi gioca il server per te.",
@@ -385,4 +393,39 @@ ITALIAN: dict[str, str] = {
     "side {n} wins": "vince la parte {n}",
     "Game over ({reason}): {won}, totals {totals}": "Partita finita ({reason}): {won}, totali {totals}",
     "Waiting for {who} to come back": "Si aspetta che torni {who}",
+    # the replay viewer
+    "Scopa replay": "Scopa: rivedi la partita",
+    "next": "avanti",
+    "next round": "prossima smazzata",
+    "previous round": "smazzata precedente",
+    "start": "inizio",
+    "end": "fine",
+    "jump to round": "vai alla smazzata",
+    "quit": "esci",
+    "game {game}": "partita {game}",
+    "hand": "mano",
+    "{who}: {cards} cards taken, {scope}, {points} points": "{who}: {cards} carte prese, {scope}, {points} punti",
+    "The record stops making sense here: {problem}": "Da qui la registrazione non torna: {problem}",
+    "round 1-{n} then Enter (Esc: cancel)": "smazzata 1-{n} poi Invio (Esc: annulla)",
+    "there is no round {text}: rounds 1-{n}": "non c'è la smazzata {text}: smazzate 1-{n}",
+    "target reached": "traguardo raggiunto",
+    "Asso, 2 and 3 of Denari": "Asso, 2 e 3 di Denari",
+    "all ten Denari": "tutti e dieci i Denari",
+    "abandoned": "interrotta",
+    "{who} declares {what}": "{who} dichiara {what}",
+    "{who} lays {card} on the table": "{who} cala {card} in tavola",
+    "{who} plays {card}, takes {cards}": "{who} gioca {card}, prende {cards}",
+    "scopa!": "scopa!",
+    "1 scopa": "1 scopa",
+    "{n} scope": "{n} scope",
+    "Round {n}: {dealer} deals {cards} on the table, which add up to {total}: the dealer's side takes them, "
+    "{scope} (V13)": "Smazzata {n}: {dealer} mette in tavola {cards}, che fanno {total}: le prende la parte del "
+    "mazziere, {scope} (V13)",
+    "Round {n}: {dealer} deals; on the table {cards}": "Smazzata {n}: dà le carte {dealer}; in tavola {cards}",
+    "deal": "distribuzione",
+    "action {i}/{n}": "mossa {i}/{n}",
+    "Round {n}/{rounds} · {move} · step {i}/{steps} — {text}":
+        "Smazzata {n}/{rounds} · {move} · passo {i}/{steps} — {text}",
+    "Game over: {reason}, {totals}": "Partita finita: {reason}, {totals}",
+    "Game over: {who} won {totals} ({reason})": "Partita finita: vince {who} {totals} ({reason})",
 }

@@ -34,7 +34,8 @@ from scopa.engine.scoring import Category
 from .i18n import tr
 from .notation import SUIT_COLOURS, DeckStyle, label
 from ..game import SeatCameBack, SeatNotice, SeatTakenByBot, SeatWentAway
-from .games import rules_line
+from .games import end_reason_text, rules_line
+from .rulebook import category_names
 
 __all__ = ["DeckStyle", "action_text", "card_text", "cards_text", "event_line", "render_moves", "render_round", "render_view"]
 
@@ -126,7 +127,7 @@ def render_round(score: RoundScore, names: Sequence[str], teams: bool) -> Render
             if c not in cats:
                 cats.append(c)
     for c in cats:
-        t.add_row(Text(str(c), style="bold"), *[str(b.get(c, 0)) for b in score.breakdown])
+        t.add_row(Text(category_names().get(c, str(c)), style="bold"), *[str(b.get(c, 0)) for b in score.breakdown])
     t.add_row(Text(tr("points"), style="bold green"), *[str(p) for p in score.points])
     return t
 
@@ -166,8 +167,8 @@ def event_line(event: Event, names: Sequence[str], style: DeckStyle, me: int | N
     if isinstance(event, Played):
         t = Text((tr("You played") if event.seat == me else tr("{who} played", who=who(event.seat))) + " ") \
             + card_text(event.card, style)
-        if event.captured:
-            t += Text(" " + tr("and took") + " ") + cards_text(event.captured, style)
+        if event.captured:  # ", taking": the same for you and for the others, in either language
+            t += Text(tr(", taking") + " ") + cards_text(event.captured, style)
         if event.scopa:
             t += Text("  SCOPA!", style="bold magenta")
         if event.forced_by is Forced.TIMEOUT:
@@ -190,7 +191,7 @@ def event_line(event: Event, names: Sequence[str], style: DeckStyle, me: int | N
     if isinstance(event, GameEnded):
         teams = len(event.totals) == 2 and len(names) > 2
         winner = tr("nobody") if event.winner is None else side_name(event.winner, names, teams)
-        return Text(tr("Game over ({reason}): {who} wins — {totals}", reason=event.reason.value, who=winner,
+        return Text(tr("Game over ({reason}): {who} wins — {totals}", reason=end_reason_text(event.reason), who=winner,
                        totals=", ".join(map(str, event.totals))), style="bold green")
     return None
 

@@ -157,13 +157,6 @@ class BoardScreen(MoveInput):
         box = self.query_one("#plays-box", VerticalScroll)
         self.call_after_refresh(box.scroll_end, animate=False)
 
-    def action_talk(self) -> None:
-        if self.chat is None:
-            return
-        box = self.query_one("#chat-say", Input)
-        box.add_class("shown")
-        box.focus()
-
     # ------------------------------------------------------------------ drawing
 
     def tell_event(self, event: Event) -> None:

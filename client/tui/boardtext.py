@@ -21,6 +21,7 @@ from ..text import rules_line
 from .text import card_span, cards_span
 
 NAME_WIDTH = 10  # a seat's name in the plays list (and, when narrow, in the seats' rows)
+PLAYS_WIDTH = 22  # the plays list's lines at most (its panel is 28 wide, with its border and padding)
 
 
 def top_line(b: BoardState, title: str) -> Text:
@@ -110,12 +111,15 @@ def plays_text(b: BoardState, deck: DeckStyle) -> Text:
     """This round's plays in order, each with what it took."""
     t = Text(tr("This round") + "\n", style="bold")
     for play in b.plays:
-        t.append(b.seat_name(play.seat)[:NAME_WIDTH])
-        t.append(": ")
-        t.append_text(card_span(play.card, deck))
-        if play.captured:
-            t.append(" ×")
-            t.append_text(cards_span(play.captured, deck, " "))
+        line = Text(b.seat_name(play.seat)[:NAME_WIDTH] + ": ") + card_span(play.card, deck)
+        for i, card in enumerate(play.captured):  # a card is never split between two lines
+            word = Text(" ×" if i == 0 else " ") + card_span(card, deck)
+            if len(line) + len(word) > PLAYS_WIDTH:
+                t.append_text(line)
+                t.append("\n")
+                line, word = Text("  "), word[1:]  # the next line, indented under the name
+            line.append_text(word)
+        t.append_text(line)
         if play.card in b.timed_out:
             t.append(" ⏱ " + tr("time ran out"), style="yellow")
         t.append("\n")

@@ -17,6 +17,7 @@ from ..text import parse_choice, FR_RANKS, IT_RANKS, DeckStyle, label, parse_car
 from .boardstate import BoardState
 from .cards import CardRow
 from .dialogs import CaptureChoiceScreen
+from .keys import catch_up
 from .text import card_span
 
 
@@ -214,19 +215,18 @@ class MoveInput(Screen[None]):
         self.app.push_screen(CaptureChoiceScreen(card, plays, self.deck, light), chosen)
 
     def on_key(self, event: events.Key) -> None:
-        box = self.query_one("#typed", Input)
-        if box.has_focus or self.query_one("#chat-say", Input).has_focus:
+        box, talk = self.query_one("#typed", Input), self.query_one("#chat-say", Input)
+        if box.has_focus or talk.has_focus:
             return
-        if box.has_class("shown"):  # typed before the box took the focus: no keystroke is lost
-            if event.character and event.character.isprintable():
-                event.stop()
-                box.insert_text_at_cursor(event.character)
-            elif event.key == "enter":
-                event.stop()
-                self.run_worker(box.action_submit())
-            return
+        for opening in (talk, box):
+            if opening.has_class("shown"):  # typed before the box took the focus: no keystroke is lost
+                catch_up(opening, event)
+                return
         ch = event.character or ""
-        if event.key == "slash" and self.question.asking:  # at once: the keys typed right after go in the box
+        if event.key == "t" and self.chat is not None:  # at once, as the slash
+            event.stop()
+            self.action_talk()
+        elif event.key == "slash" and self.question.asking:  # at once: the keys typed right after go in the box
             event.stop()
             self.action_type_card()
         elif ch.isdigit() and self.question.asking:
@@ -244,6 +244,14 @@ class MoveInput(Screen[None]):
         box.add_class("shown")
         box.value = start
         box.cursor_position = len(start)
+        box.focus()
+
+    def action_talk(self) -> None:
+        """Open the chat box (a network game), to say something to the table."""
+        if self.chat is None:
+            return
+        box = self.query_one("#chat-say", Input)
+        box.add_class("shown")
         box.focus()
 
     def action_deselect(self) -> None:

@@ -9,6 +9,7 @@ partway is shown up to that point, with the first difference at the bottom.
 from __future__ import annotations
 
 from rich.text import Text
+from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -19,13 +20,15 @@ from scopa.engine import Phase, cards_in
 from scopa.protocol.record import Record
 from scopa.protocol.record import RecordMismatch, Step
 
-from ..text import DeckStyle, cards_text
+from ..text import DeckStyle, cards_text, rules_line, tr
+from .keys import catch_up
+from ..text import position_text, result_text, scope_text, score_lines
 
 
 class ReplayApp(App[None]):
     """Step through ``steps`` (from :func:`~scopa.protocol.record.replay.replay_steps`)."""
 
-    TITLE = "Scopa replay"
+    ENABLE_COMMAND_PALETTE = False  # as the game's app: the footer keeps room for the viewer's keys
     AUTO_FOCUS = None  # the keys step through the game; the round box takes focus only when asked
     CSS = """
     #title { text-style: bold; padding: 0 1; }
@@ -37,14 +40,14 @@ class ReplayApp(App[None]):
     #jump.shown { display: block; }
     """
     BINDINGS = [
-        Binding("right,l,space", "step(1)", "next"),
-        Binding("left,h", "step(-1)", "back"),
-        Binding("n", "round(1)", "next round"),
-        Binding("p", "round(-1)", "previous round"),
-        Binding("home", "go(0)", "start", show=False),
-        Binding("end", "go(-1)", "end", show=False),
-        Binding("g", "ask_round", "jump to round"),
-        Binding("q", "quit", "quit"),
+        Binding("right,l,space", "step(1)", tr("next")),
+        Binding("left,h", "step(-1)", tr("back")),
+        Binding("n", "round(1)", tr("next round")),
+        Binding("p", "round(-1)", tr("previous round")),
+        Binding("home", "go(0)", tr("start"), show=False),
+        Binding("end", "go(-1)", tr("end"), show=False),
+        Binding("g", "ask_round", tr("jump to round")),
+        Binding("q", "quit", tr("quit")),
     ]
 
     index: reactive[int] = reactive(0)
@@ -60,6 +63,7 @@ class ReplayApp(App[None]):
         self.style = style
         self.names = record.names()
         self._shown = False  # the widgets exist only once mounted
+        self.title = tr("Scopa replay")
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -67,9 +71,9 @@ class ReplayApp(App[None]):
             yield Static(id="position")
             yield Static(id="board")
             yield Static(id="score")
-            yield Static(f"The record stops making sense here: {self.problem}" if self.problem else "",
-                         id="problem")
-        yield Input(placeholder=f"round 1-{self.rounds} then Enter (Esc: cancel)", id="jump")
+            yield Static(tr("The record stops making sense here: {problem}", problem=self.problem)
+                         if self.problem else "", id="problem")
+        yield Input(placeholder=tr("round 1-{n} then Enter (Esc: cancel)", n=self.rounds), id="jump")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -112,15 +116,20 @@ class ReplayApp(App[None]):
     def on_input_submitted(self, event: Input.Submitted) -> None:
         text = event.value.strip()
         if not text.isdigit() or not self.jump_to_round(int(text)):
-            self.notify(f"there is no round {text!r}: rounds 1-{self.rounds}", severity="warning")
+            self.notify(tr("there is no round {text}: rounds 1-{n}", text=repr(text), n=self.rounds),
+                        severity="warning")
             return
         self._close_jump()
 
-    def on_key(self, event: object) -> None:
-        key = getattr(event, "key", "")
+    def on_key(self, event: events.Key) -> None:
         box = self.query_one("#jump", Input)
-        if key == "escape" and box.has_class("shown"):
+        if event.key == "escape" and box.has_class("shown"):
             self._close_jump()
+        elif box.has_class("shown") and not box.has_focus:  # typed before the box took the focus
+            catch_up(box, event)
+        elif event.key == "g" and not box.has_class("shown"):
+            event.stop()  # at once: the round typed right after goes in the box
+            self.action_ask_round()
 
     def _close_jump(self) -> None:
         box = self.query_one("#jump", Input)
@@ -135,34 +144,34 @@ class ReplayApp(App[None]):
 
     def _title(self) -> str:
         r = self.record
-        game = f"game {r.game} · " if r.game else ""
-        return f"{game}{r.engine_rules.describe()} · seed {r.seed}"
+        game = tr("game {game}", game=r.game) + " · " if r.game else ""
+        return f"{tr('Scopa replay')} · {game}{rules_line(r.engine_rules)} · {tr('seed {seed}', seed=r.seed)}"
 
     def position_text(self) -> str:
-        step = self.step
-        rnd = self.record.rounds[step.round_index]
-        move = "deal" if step.action_index is None else f"action {step.action_index + 1}/{len(rnd.actions)}"
-        return f"Round {rnd.number}/{self.rounds} · {move} · step {self.index + 1}/{len(self.steps)} — {step.text}"
+        return position_text(self.steps, self.index, self.record, self.style)
 
     def board_text(self) -> Text:
         s = self.step.state
         out = Text()
-        out.append("Table      ")
+        table, hand = tr("Table"), tr("hand")
+        pad = max(len(table), len(hand) + 4) + 1
+        out.append(table.ljust(pad))
         out.append_text(cards_text(s.table, self.style))
-        out.append(f"    stock {len(s.stock)}\n\n")
+        out.append("    " + tr("stock {n}", n=len(s.stock)) + "\n\n")
         width = max(len(n) for n in self.names)
         for seat, name in enumerate(self.names):
             marker = "▶ " if s.phase is Phase.PLAY and s.to_move == seat else "  "
-            dealer = " (dealer)" if s.dealer == seat else ""
+            dealer = f" ({tr('dealer')})" if s.dealer == seat else ""
             out.append(f"{marker}{name:<{width}}{dealer}\n", style="bold" if marker.strip() else "")
-            out.append("    hand   ")
+            out.append(("    " + hand).ljust(pad))
             out.append_text(cards_text(cards_in(s.hands[seat]), self.style))
             out.append("\n")
         out.append("\n")
         for side, seats in enumerate(s.rules.seats_by_side()):
             who = " & ".join(self.names[i] for i in seats)
-            out.append(f"{who}: {s.piles[side].bit_count()} cards taken, {s.scope[side]} scope, "
-                       f"{s.totals[side]} points\n")
+            out.append(tr("{who}: {cards} cards taken, {scope}, {points} points", who=who,
+                          cards=s.piles[side].bit_count(), scope=scope_text(s.scope[side]), points=s.totals[side])
+                       + "\n")
         return out
 
     def score_text(self) -> Text:
@@ -170,23 +179,11 @@ class ReplayApp(App[None]):
         step = self.step
         lines: list[Text] = []
         if step.score is not None:
-            lines.append(Text("Round score", style="bold underline"))
-            for side, seats in enumerate(self.record.engine_rules.seats_by_side()):
-                who = " & ".join(self.names[i] for i in seats)
-                bd = step.score.breakdown[side]
-                detail = ", ".join(f"{k} {v}" for k, v in bd.items()) or "nothing"
-                lines.append(Text(f"{who}: {sum(bd.values())} ({detail})"))
+            lines.append(Text(tr("Round score"), style="bold underline"))
+            lines.extend(Text(line) for line in score_lines(step.score, self.record))
         if step is self.steps[-1]:
-            lines.append(Text(self._result(), style="bold"))
+            lines.append(Text(result_text(self.record), style="bold"))
         return Text("\n").join(lines)
-
-    def _result(self) -> str:
-        result = self.record.result
-        totals = "-".join(str(t) for t in result.totals)
-        if result.winner is None:
-            return f"Game over: {result.reason.value}, {totals}"
-        seats = self.record.engine_rules.seats_by_side()[result.winner]
-        return f"Game over: {' & '.join(self.names[i] for i in seats)} won {totals} ({result.reason.value})"
 
     def _show(self) -> None:
         self.query_one("#position", Static).update(self.position_text())

@@ -8,6 +8,7 @@ from rich.table import Table
 from rich.text import Text
 
 from scopa.engine import (
+    EndReason,
     Category,
     DealVoid,
     Declared,
@@ -21,6 +22,7 @@ from scopa.engine import (
 from scopa.engine.cards import SETTEBELLO
 
 from ..text import SUIT_COLOURS, DeckStyle, label, tr, category_names, declaration_names
+from ..text import end_reason_text
 from ..game import SeatCameBack, SeatNotice, SeatTakenByBot, SeatWentAway
 from .boardstate import BoardState, RoundResult
 
@@ -105,7 +107,8 @@ def result_line(board: BoardState) -> str:
     """``You win, 11–7.`` (the winner's points first), ``Ada & Bob win …``, or why nobody won."""
     score = "–".join(map(str, board.totals))
     if board.winner is None:
-        return tr("The game ended without a winner ({reason}); {score}.", reason=board.end_reason or "abandoned",
+        reason = EndReason(board.end_reason) if board.end_reason in set(EndReason) else EndReason.ABANDONED
+        return tr("The game ended without a winner ({reason}); {score}.", reason=end_reason_text(reason),
                   score=score)
     others = [t for side, t in enumerate(board.totals) if side != board.winner]
     score = "–".join(map(str, [board.totals[board.winner], *others]))

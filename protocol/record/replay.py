@@ -35,16 +35,20 @@ class RecordMismatch(Exception):
 
 @dataclass(frozen=True)
 class Step:
-    """The game after one event of the record: a deal (``action`` None) or an action."""
+    """The game after one event of the record: a deal (``action`` None) or an action.
+    A step holds facts, not words: a client words it in its own language (the deal's
+    facts are in ``state``: its dealer, table and dealer's bonus)."""
 
     round_index: int  # 0-based index into record.rounds
     action_index: int | None  # index into that round's actions; None for the deal
-    text: str  # what happened, in words and card notation
     state: GameState  # a copy: the game right after this step
     score: RoundScore | None = None  # the round's score, on the step that ended it
+    action: RecordAction | None = None  # the action this step took; None for the deal
+    scopa: bool = False  # the action swept the table (R16)
 
 
 def describe(action: RecordAction, names: list[str], scopa: bool = False) -> str:
+    """An action in English, for ``--plain`` and the place a record stops making sense."""
     who = names[action.seat]
     if isinstance(action, RecordDeclaration):
         wild = f" (7c as {action.wild})" if action.wild is not None else ""
@@ -77,7 +81,7 @@ def replay_steps(record: Record) -> Iterator[Step]:
         _deal(state, deck_order(rnd.deck), f"{where}, deal")
         if state.phase is Phase.DEAL:
             raise RecordMismatch(f"{where}, deal", "this deal is void (R10) and must be dealt again")
-        yield Step(r, None, _deal_text(state, rnd.number, names), state.copy())
+        yield Step(r, None, state.copy())
         for k, action in enumerate(rnd.actions):
             at = f"{where}, action {k + 1} ({describe(action, names)})"
             if state.phase is not Phase.PLAY:
@@ -90,12 +94,12 @@ def replay_steps(record: Record) -> Iterator[Step]:
             except IllegalMoveError as exc:
                 raise RecordMismatch(at, f"illegal: {exc}") from None
             score = state.history[-1] if len(state.history) > scored else None
-            yield Step(r, k, describe(action, names, state.last_scopa), state.copy(), score)
+            yield Step(r, k, state.copy(), score, action, state.last_scopa)
         _check_round_end(state, record, r, abandoned and r == last)
     _check_result(state, record)
 
 
-def _deal_text(state: GameState, number: int, names: list[str]) -> str:
+def deal_text(state: GameState, number: int, names: list[str]) -> str:
     """What a deal put on the table; with Cirulla's dealer's bonus (V13), the cards the
     dealer's side took and its scope."""
     dealer = names[state.dealer]
@@ -180,11 +184,11 @@ def plain_log(record: Record) -> Iterator[str]:
     hands_before: list[int] = []
     for step in replay_steps(record):
         s = step.state
-        if step.action_index is None:
+        if step.action is None:
             yield ""
-            yield step.text
+            yield deal_text(s, record.rounds[step.round_index].number, names)
         else:
-            yield "  " + step.text
+            yield "  " + describe(step.action, names, step.scopa)
         if s.phase is Phase.PLAY and (step.action_index is None or any(
             h & ~old for h, old in zip(s.hands, hands_before)
         )):

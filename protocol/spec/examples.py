@@ -57,7 +57,8 @@ def example_commands() -> dict[str, Command]:
 
     examples = [
         cmd(Hello(name="ada", client="scopa-cli 0.1"), 1, "guest", lobby),
-        cmd(Welcome(you=ada, server="scopa 0.1.0", protocol=2, motd="Buon divertimento!"), 1, lobby, ada, 1),
+        cmd(Welcome(you=ada, server="scopa 0.1.0", protocol=2, motd="Buon divertimento!", web_port=8080,
+                    lan_hosts=["192.168.1.20"]), 1, lobby, ada, 1),
         cmd(ListTables(), 2, ada, lobby),
         cmd(Tables(tables=[waiting]), 2, lobby, ada, 2),
         cmd(CreateTable(preset=Preset.SCOPA, options={"target": 16}, fill_with_bots=["greedy"]), 3, ada, lobby),

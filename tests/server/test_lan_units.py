@@ -18,7 +18,8 @@ from scopa.server.core.clock import FakeClock
 from scopa.protocol.servers import MAX_NAME_BYTES, LanRecord, clean_server_name
 from scopa.server import NetworkEngine
 from scopa.server.lan import (
-    REFRESH_INTERVAL, STOP_TIMEOUT, Announcer, LanIdentity, RefreshPacer, announces, lan_announcer, lobby_record
+    REFRESH_INTERVAL, STOP_TIMEOUT, Announcer, LanIdentity, RefreshPacer, announces, lan_announcer, lobby_record,
+    reachable_hosts,
 )
 
 from paths import ROOT
@@ -78,6 +79,22 @@ def test_a_loopback_server_gets_no_announcer() -> None:
     assert lan_announcer("127.0.0.1", 7015, figures, FakeClock()) is None
     assert lan_announcer("::1", 7015, figures, FakeClock()) is None
     assert lan_announcer("0.0.0.0", 7015, figures, FakeClock()) is not None
+
+
+def test_a_server_tells_where_other_machines_reach_it_not_loopback() -> None:
+    """welcome's lan_hosts: the address it listens on beyond loopback; none on loopback only."""
+    assert reachable_hosts("192.168.1.10") == ["192.168.1.10"]
+    assert reachable_hosts("127.0.0.1") == reachable_hosts("::1") == reachable_hosts("localhost") == []
+
+
+async def test_a_loopback_server_welcomes_without_lan_hosts() -> None:
+    engine = NetworkEngine("127.0.0.1", 0)
+    await engine.start()
+    try:
+        welcome = engine.router.greeting._welcome_body("ada")
+        assert welcome.lan_hosts == [] and "lan_hosts" not in welcome.model_dump(mode="json", exclude_none=True)
+    finally:
+        await engine.stop()
 
 
 def test_a_server_record_counts_open_public_tables_and_named_clients() -> None:

@@ -17,7 +17,7 @@ from scopa.protocol.convert import rules_from_wire
 from ...game import GameTranslator, SeatCameBack, SeatNotice, notice_from_wire
 from ...text import error_text
 from ...text import tr, DeckStyle, invite_string, refusal_text
-from ...net import ClientSession, ConnectionLost, ServerRefused, SavedSeat, TokenStore, CertificateRefused
+from ...net import ClientSession, ConnectionLost, ServerRefused, SavedSeat, TokenStore, CertificateRefused, share_host
 from ..app import ScopaApp
 from .away import AwaySeats
 from ..board import BoardScreen
@@ -291,8 +291,9 @@ class NetApp(ScopaApp):
         await self.push_screen(screen)
         if not await session.wait_for_game_start(0):
             if invite is not None:
-                self.push_screen(ShareInviteScreen(Invite(self.host, self.port, invite, session.web_port,
-                                                     bool(self.link_options.get("tls", False)))))
+                host, local_only = share_host(self.host, session.lan_hosts)
+                self.push_screen(ShareInviteScreen(Invite(host, self.port, invite, session.web_port,
+                                                          bool(self.link_options.get("tls", False)), local_only)))
             screen.say(tr("Waiting for the other seats to fill…") if invite is None else Text.assemble(
                 tr("Waiting for the other seats to fill. A private table: pass on its invite,") + " ", (invite, "bold"),
                 ". " + tr("Your friends run scopa play --invite with it (or press i in the lobby and paste it).")))

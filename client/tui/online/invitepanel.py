@@ -28,6 +28,7 @@ class Invite:
     invite: str  # TABLE.CODE
     web_port: int | None = None
     tls: bool = False
+    local_only: bool = False  # the host is loopback: the invite works on this computer only
 
     @property
     def link(self) -> str | None:
@@ -58,12 +59,16 @@ class ShareInviteScreen(Once, ModalScreen[None]):
         link = self.invite.link
         with Vertical(classes="dialog"), VerticalScroll():
             yield Static(tr("Your private table is open: pass this invite on"), classes="dialog-title")
+            if self.invite.local_only:  # first, and no QR code: a phone cannot reach this computer's loopback
+                yield Static(Text(tr("This invite only works on this computer: the server listens on loopback "
+                                     "only. For friends on other machines, start it with --host 0.0.0.0."),
+                                  style="yellow"), id="local-only")
             if link is not None:
                 yield Static(tr("In a browser:"))
                 yield Static(Text(link, style="bold"), id="link")
             yield Static(tr("In a terminal:"))
             yield Static(Text(self.invite.command, style="bold"), id="command")
-            if link is not None:
+            if link is not None and not self.invite.local_only:
                 yield Static(tr("With a phone's camera:"))
                 yield Static(Text(qr_text(link), no_wrap=True), id="qr")
             yield Static(tr("press any key to go on"), classes="dialog-hint")

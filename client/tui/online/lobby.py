@@ -22,6 +22,7 @@ from scopa.protocol.convert import rules_from_wire
 from ...text import parse_invite, tr
 from .createform import CreateTableScreen, NewTable
 from ..dialogs import Once, dialog_css
+from ..keys import catch_up
 from ...text import rules_line
 
 __all__ = ["CreateTableScreen", "InviteScreen", "LobbyScreen", "NewTable", "seats_text"]
@@ -73,6 +74,8 @@ class LobbyScreen(Screen[None]):
         self.who = who
         self.tables: dict[str, TableInfo] = {}
         self._question: asyncio.Future[bool] | None = None
+        self._talking = False  # t was pressed: the chat box is taking the focus
+        self._invite: InviteScreen | None = None  # i was pressed: the invite box, while it is open
 
     def compose(self) -> ComposeResult:
         yield Static(Text.assemble((tr("Scopa lobby"), "bold"), f" · {self.who}"), id="lobby-top")
@@ -94,7 +97,18 @@ class LobbyScreen(Screen[None]):
         self.say(question)
 
     def on_key(self, event: events.Key) -> None:
+        if self._invite is not None:  # typed while the invite box opens: the keys are the box's
+            self._invite.early(event)
+            return
+        say = self.query_one("#say", Input)
+        if self._talking and not say.has_focus:  # typed before the box took the focus: no keystroke is lost
+            catch_up(say, event)
+            return
         question = self._question
+        if event.key in ("t", "i") and not say.has_focus and (question is None or question.done()):
+            event.stop()  # at once: the keys typed right after go in the box
+            self.action_talk() if event.key == "t" else self.action_invited()
+            return
         if question is None or question.done() or event.key not in ("y", "s", "n"):
             return
         event.stop()
@@ -165,10 +179,12 @@ class LobbyScreen(Screen[None]):
 
     def action_invited(self) -> None:
         def chosen(answer: str | None) -> None:
+            self._invite = None
             if answer:
                 self.post_message(self.Action("join", answer))
 
-        self.app.push_screen(InviteScreen(), chosen)
+        self._invite = InviteScreen()
+        self.app.push_screen(self._invite, chosen)
 
     def action_watch(self) -> None:
         table_id = self.selected_id()
@@ -179,7 +195,11 @@ class LobbyScreen(Screen[None]):
         self.post_message(self.Action("refresh"))
 
     def action_talk(self) -> None:
+        self._talking = True
         self.query_one("#say", Input).focus()
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        self._talking = False  # the box has the focus (or the person went elsewhere)
 
     @on(Input.Submitted, "#say")
     def _said(self, event: Input.Submitted) -> None:
@@ -202,6 +222,30 @@ class InviteScreen(Once, ModalScreen[str | None]):
             yield Input(placeholder=tr("the invite you were given, e.g. 7.Xq3…"), id="invite")
             yield Static("", id="invite-error")
             yield Static(tr("Enter: join · Esc: back"), classes="dialog-hint")
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._early: list[events.Key] = []  # keys typed before the box was there
+
+    def early(self, event: events.Key) -> None:
+        """A key typed before this screen was shown: it goes in the box once there."""
+        event.stop()
+        self._early.append(events.Key(event.key, event.character))
+        if self.is_mounted:
+            self._catch_up()
+
+    def on_mount(self) -> None:
+        self._catch_up()
+
+    def _catch_up(self) -> None:
+        box = self.query_one("#invite", Input)
+        while self._early:
+            catch_up(box, self._early.pop(0))
+
+    def on_key(self, event: events.Key) -> None:
+        box = self.query_one("#invite", Input)
+        if not box.has_focus:  # typed before the box took the focus: no keystroke is lost
+            catch_up(box, event)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()

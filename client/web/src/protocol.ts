@@ -1214,6 +1214,7 @@ export interface WatchTableCommand {
 
 export interface Welcome {
   cluster?: Array<string>;
+  lan_hosts?: Array<string>;
   motd?: string;
   protocol: number;
   server: string;

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from scopa.client.console import load_record
+from scopa.client.text.replaywords import step_text
 from scopa.protocol.record import replay_steps
 from test_replay_cli import scopa
 
@@ -32,8 +33,9 @@ def test_the_replay_takes_the_dealers_bonus_and_reaches_the_records_totals_V13(c
     state = bonus[0].state
     side = state.side[state.dealer]
     assert state.scope[side] == 2 and state.table == 0
-    assert bonus[0].text.startswith("Round 3: Greedy 1 deals As Cs Rc Rb on the table, which add up to 30")
-    assert "the dealer's side takes them, 2 scope (V13)" in bonus[0].text
+    text = step_text(bonus[0], record)
+    assert text.startswith("Round 3: Greedy 1 deals A Spa, C Spa, R Cop, R Bas on the table, which add up to 30")
+    assert "the dealer's side takes them, 2 scope (V13)" in text
     assert list(steps[-1].state.totals) == record.result.totals == [32, 1]
 
 

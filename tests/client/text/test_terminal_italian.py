@@ -19,11 +19,10 @@ from paths import ROOT
 
 pytestmark = pytest.mark.unit
 
-ENGLISH_ONLY = {ROOT / "client" / "tui" / "replay.py"}
-"""The replay viewer speaks English only."""
-TERMINAL = [*sorted(set((ROOT / "client" / "tui").rglob("*.py")) - ENGLISH_ONLY),
+TERMINAL = [*sorted((ROOT / "client" / "tui").rglob("*.py")), ROOT / "client" / "text" / "replaywords.py",
             ROOT / "client" / "text" / "render.py", ROOT / "client" / "console" / "human.py",
-            ROOT / "client" / "console" / "lobby.py", ROOT / "client" / "text" / "movehints.py"]
+            ROOT / "client" / "console" / "lobby.py", ROOT / "client" / "console" / "local.py",
+            ROOT / "client" / "text" / "movehints.py"]
 """The Textual client, and the plain one (its lobby, board, moves and events)."""
 SHOWN_BY = {"Text", "Static", "Label", "Button", "Tick", "say", "tell", "Binding", "add_columns", "Input",
             "ConfirmScreen", "GameOverScreen", "LobbyScreen", "BoardScreen", "assemble", "append", "OptionList", "print"}
@@ -124,3 +123,69 @@ def test_the_plain_lobby_lists_a_tables_rules_in_italian(monkeypatch: pytest.Mon
     Console(file=out, width=300).print(table.columns[1]._cells[0])  # type: ignore[union-attr]
     text = out.getvalue()
     assert "2 giocatori, a 11, presa: la più piccola, al massimo due" in text and "to 11" not in text
+
+
+def test_the_plain_local_game_calls_its_one_person_tu_in_italian(monkeypatch: pytest.MonkeyPatch) -> None:
+    from rich.console import Console
+
+    from scopa.client.console.local import build_players
+    from scopa.client.text import DeckStyle
+
+    monkeypatch.setattr(i18n, "LANGUAGE", "it")
+    one = build_players(["human", "greedy"], Console(), DeckStyle.ITALIAN, True, 0.0, 1)
+    two = build_players(["human", "human"], Console(), DeckStyle.ITALIAN, True, 0.0, 1)
+    assert one[0].name == "Tu" and [p.name for p in two] == ["Giocatore 1", "Giocatore 2"]
+
+
+def test_the_plain_client_says_who_took_in_the_right_person(monkeypatch: pytest.MonkeyPatch) -> None:
+    """"Hai giocato F Cop e ha preso …" spoke of you in the third person."""
+    import io
+
+    from rich.console import Console
+
+    from scopa.client.text import DeckStyle, event_line, parse_cards
+    from scopa.engine import Played
+
+    monkeypatch.setattr(i18n, "LANGUAGE", "it")
+    fc, c3, b5 = parse_cards("Fc 3c 5b")
+
+    def said(seat: int) -> str:
+        out = Console(file=io.StringIO(), width=200)
+        out.print(event_line(Played(seat, fc, (c3, b5), False, ()), ["Tu", "Greedy 2"], DeckStyle.ITALIAN, me=0))
+        return " ".join(out.file.getvalue().split())  # type: ignore[attr-defined]
+
+    assert said(0) == "Hai giocato F Cop, prendendo 3 Cop 5 Bas"
+    assert said(1) == "Greedy 2 ha giocato F Cop, prendendo 3 Cop 5 Bas"
+
+
+def test_the_plain_client_ends_the_game_and_scores_the_round_in_italian(monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    from rich.console import Console
+
+    from scopa.client.text import DeckStyle, event_line
+    from scopa.client.text.render import render_round
+    from scopa.engine import EndReason, GameEnded, RoundScore
+    from scopa.engine.scoring import Category
+
+    from scopa.client.text.rulebook import en as rulebook_en
+
+    monkeypatch.setattr(i18n, "LANGUAGE", "it")
+    monkeypatch.setattr(rulebook_en, "LANGUAGE", "it")  # read when the client starts, as i18n's
+    out = Console(file=io.StringIO(), width=200)
+    out.print(event_line(GameEnded(1, (6, 13), EndReason.TARGET), ["Tu", "Greedy 2"], DeckStyle.ITALIAN, me=0))
+    score = RoundScore(breakdown=({Category.CARTE: 1}, {Category.SEVENS: 1}), cards=(21, 19), primiera=(70, 0))
+    out.print(render_round(score, ["Tu", "Greedy 2"], False))
+    text = out.file.getvalue()  # type: ignore[attr-defined]
+    assert "Partita finita (traguardo raggiunto): vince Greedy 2" in text and "target" not in text
+    assert "Più sette" in text and "sevens" not in text
+
+
+def test_a_game_without_a_winner_says_why_in_italian(monkeypatch: pytest.MonkeyPatch) -> None:
+    from scopa.client.tui.boardstate import BoardState
+    from scopa.client.tui.text import result_line
+
+    monkeypatch.setattr(i18n, "LANGUAGE", "it")
+    board = BoardState(viewer=0)
+    board.totals, board.end_reason = [4, 7], "abandoned"
+    assert result_line(board) == "La partita è finita senza vincitori (interrotta); 4–7."

@@ -9,6 +9,7 @@ from textual.widgets import Static
 
 from scopa.bots import make_bot
 from scopa.engine import LocalGame, RuleSet, cards_in
+from scopa.client.text.replaywords import step_text
 from scopa.client.tui import ReplayApp
 from scopa.protocol.record import PlayerKind, Record, RecordPlayer, build_record, dumps_record, parse_record
 from scopa.protocol.record import RecordMismatch, Step, replay_steps
@@ -47,7 +48,7 @@ async def test_forwards_backwards_and_every_hand_shown() -> None:
         assert "G0" in board and "G1" in board
         await pilot.press("right", "right", "l", "space")
         assert app.index == 4
-        assert steps[4].text in text_of(app, "#position")
+        assert step_text(steps[4], record) in text_of(app, "#position")
         await pilot.press("left", "h")
         assert app.index == 2
         await pilot.press("left", "left", "left")
@@ -55,7 +56,7 @@ async def test_forwards_backwards_and_every_hand_shown() -> None:
 
 
 async def test_rounds_jump_and_the_end_shows_the_result() -> None:
-    record = await game()
+    record = await game(10)  # the second seat wins, 14 to 5
     assert len(record.rounds) >= 3
     steps = steps_of(record)
     app = ReplayApp(record, steps)
@@ -72,8 +73,10 @@ async def test_rounds_jump_and_the_end_shows_the_result() -> None:
         await pilot.press("escape", "end")
         assert app.index == len(steps) - 1
         score = text_of(app, "#score")
-        winner = record.players[record.result.winner or 0].name
-        assert f"Game over: {winner} won" in score and "Round score" in score
+        won = record.result.winner or 0
+        winner, totals = record.players[won].name, record.result.totals
+        assert f"Game over: {winner} won {totals[won]}-{totals[1 - won]}" in score and "Round score" in score
+        assert won == 1  # the winner's points first, though the record lists the sides in order
 
 
 async def test_a_broken_record_is_shown_up_to_its_first_difference() -> None:
@@ -93,3 +96,13 @@ async def test_a_broken_record_is_shown_up_to_its_first_difference() -> None:
         await pilot.press("end")
         assert app.step.round_index == 1
         assert "round 2, action 1" in text_of(app, "#problem")
+
+
+async def test_one_scopa_is_one_scopa_on_the_board() -> None:
+    record = await game()
+    steps = steps_of(record)
+    app = ReplayApp(record, steps)
+    async with app.run_test(size=(120, 40)):
+        app.index = next(i for i, s in enumerate(steps) if 1 in s.state.scope)
+        board = app.board_text().plain
+        assert "1 scopa," in board and "1 scope" not in board

@@ -119,3 +119,24 @@ async def test_a_spectator_joining_mid_round_sees_the_rounds_plays_and_no_card_k
         finally:
             game.cancel()
             await bob.close()
+
+
+def test_a_play_in_the_round_list_wraps_between_cards_not_inside_one() -> None:
+    """The round's plays sit in a narrow panel (PLAYS_WIDTH): "medium-bot: C Den ×4 Den 5 Cop"
+    is too wide, and it goes on the next line at a card, never between a card's rank and suit."""
+    import io
+
+    from rich.console import Console
+
+    from scopa.client.text import parse_cards
+    from scopa.client.tui.boardstate import RoundPlay
+    from scopa.client.tui.boardtext import PLAYS_WIDTH, plays_text
+
+    board = position("4d 5c 3s", "2b 6b 7b")
+    board.names = ("ada", "medium-bot-1")
+    cd, d4, c5, s3, b3, c3 = parse_cards("Cd 4d 5c 3s 3b 3c")
+    board.plays = [RoundPlay(1, cd, (d4, c5)), RoundPlay(0, s3, (b3,)), RoundPlay(1, c3, ())]
+    out = Console(width=PLAYS_WIDTH, file=io.StringIO())
+    out.print(plays_text(board, DeckStyle.ITALIAN))
+    lines = [line.strip() for line in out.file.getvalue().splitlines()]  # type: ignore[attr-defined]
+    assert lines == ["This round", "medium-bot: C Den", "×4 Den 5 Cop", "You: 3 Spa ×3 Bas", "medium-bot: 3 Cop"]

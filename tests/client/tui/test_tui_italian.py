@@ -50,3 +50,17 @@ def test_the_board_speaks_italian_under_an_italian_locale() -> None:
         child.expect(pexpect.EOF)
     finally:
         child.close(force=True)
+
+
+def test_asking_the_full_screen_game_for_a_record_is_answered_in_italian(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LC_")}
+    env.update(LANG="it_IT.UTF-8", TERM="xterm-256color")
+    child = pexpect.spawn(sys.executable, ["-m", "scopa.cli", "local", "--seats", "human,greedy", "--record",
+                                           str(tmp_path / "game.json")],
+                          cwd=str(ROOT), env=env, encoding="utf-8", codec_errors="replace", timeout=30,
+                          dimensions=(30, 100))
+    try:
+        child.expect(pexpect.EOF)  # it says why and stops
+        assert "--record lo scrive l'interfaccia a righe: aggiungi --plain" in " ".join(child.before.split())
+    finally:
+        child.close(force=True)
