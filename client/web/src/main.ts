@@ -579,11 +579,19 @@ function tournamentForm(): HTMLElement {
   return made;
 }
 
+/** Who won a finished game, as the lobby lists it: "you won" when the page's player did. */
+function wonBy(g: GameSummary): string {
+  const won = g.players.filter((_, i) => i % g.totals.length === g.winner);
+  const team = won.length > 1;
+  if (won.includes(st.name)) return team ? t.yourSideWonLine : t.youWonLine;
+  return fill(team ? t.winnerTeam : t.winner, { name: won.join(" + ") });
+}
+
 function finishedGames(): HTMLElement {
   const list = st.games === null
     ? h("p", {}, button(t.showGames, () => send("list_games", { limit: 20, tokens: Object.values(heldTokens()) }), "quiet"))
     : h("ul", { class: "tables", id: "games" }, ...(st.games.length ? st.games.map((g) => h("li", {},
-      h("span", { class: "grow" }, `#${g.id} ${gameName(g.preset)} · ${g.players.join(", ")} · ${g.totals.join(" – ")}${g.winner === null ? "" : ` · ${fill(t.winner, { name: g.players.filter((_, i) => i % g.totals.length === g.winner).join(" + ") })}`}`),
+      h("span", { class: "grow" }, `#${g.id} ${gameName(g.preset)} · ${g.players.join(", ")} · ${g.totals.join(" – ")}${g.winner === null ? "" : ` · ${wonBy(g)}`}`),
       button(t.replay, () => send("get_record", { game: g.id, token: heldTokens()[g.id] ?? null }), "quiet"))) : [h("li", {}, t.noGames)]));
   return h("section", { class: "panel", "aria-labelledby": "games-title" }, h("h2", { id: "games-title" }, t.finished), list);
 }
@@ -655,7 +663,13 @@ function turnWords(): string {
 function showClock(): void {
   const left = secondsLeft();
   const line = document.getElementById("round-end-turn"); // the next round's turn, under the last round's box
-  if (line) line.textContent = st.roundEnd || !st.view || st.gameEnd ? "" : `${turnWords()}${left === null ? "" : ` · ${fill(t.secondsLeft, { n: left })}`}`;
+  if (line) {
+    // the next round's first turn runs while the box is open: the player's own says so plainly
+    const mine = st.legal.length > 0 && left !== null;
+    line.textContent = st.roundEnd || !st.view || st.gameEnd ? "" : mine ? fill(t.turnInBox, { n: left })
+      : `${turnWords()}${left === null ? "" : ` · ${fill(t.secondsLeft, { n: left })}`}`;
+    line.classList.toggle("short", mine);
+  }
   if (!timerEl) return;
   timerEl.textContent = left === null ? "" : ` · ${fill(t.secondsLeft, { n: left })}`;
   timerEl.classList.toggle("short", left !== null && left <= 10);
@@ -720,7 +734,7 @@ function tableScreen(): void {
     st.gameEnd ? gameEndBox(st.gameEnd) : h("div", { class: "bar" }, h("p", { class: "status grow", id: "turn" }, turnText, timerEl), leaveButton()),
     inviteBox(),
     st.flash ? h("p", { class: "scopa", role: "alert" }, st.flash) : "",
-    seats, h("div", { class: "split" }, v ? h("div", {}, // no board until the game is dealt: only the seats to fill
+    seats, h("div", { class: "split" }, v && !st.gameEnd ? h("div", {}, // no board until the game is dealt (only the seats to fill), none once it is over
       h("h2", {}, `${t.table} · ${t.stock} ${v.stock ?? 0}`), table,
       h("h2", {}, t.hand), hand, decl, h("p", {}, mine ? t.tapHint : "")) : "",
     h("div", {}, v ? piles : "", v ? h("section", { class: "panel", "aria-label": t.plays }, h("h2", {}, t.plays), plays) : "",
