@@ -384,7 +384,8 @@ document.addEventListener("keydown", (e) => {
 
 // ------------------------------------------------------------------ drawing helpers
 function seatName(i: number): string {
-  return st.seats[i]?.name ?? st.info?.seats?.[i] ?? fill(t.seat, { n: Number.isInteger(i) ? i + 1 : "?" });
+  const named = st.seats[i]?.name ?? st.info?.seats?.[i];
+  return named ? sp.name(named) : fill(t.seat, { n: Number.isInteger(i) ? i + 1 : "?" });
 }
 
 function showRules(): void {
@@ -503,7 +504,7 @@ function lobbyScreen(): void {
   app.removeAttribute("data-mine");
   const list = [...st.tables.values()].filter(live);
   const tables = h("ul", { class: "tables" }, ...list.map((x) => h("li", {},
-    h("span", { class: "grow" }, `#${x.id} ${describe(sp, x.rules)} · ${x.state === "waiting" ? t.stateWaiting : t.statePlaying}${x.private ? ` · ${t.privateTable}` : ""} · ${x.seats.map((s) => s ?? t.emptySeat).join(", ")}${x.spectators ? ` · ${x.spectators} ${t.spectators}` : ""}`),
+    h("span", { class: "grow" }, `#${x.id} ${describe(sp, x.rules)} · ${x.state === "waiting" ? t.stateWaiting : t.statePlaying}${x.private ? ` · ${t.privateTable}` : ""} · ${x.seats.map((s) => (s ? sp.name(s) : t.emptySeat)).join(", ")}${x.spectators ? ` · ${x.spectators} ${t.spectators}` : ""}`),
     x.state === "waiting" && x.seats.includes(null) ? button(t.join, () => send("join_table", { table: x.id })) : "",
     button(t.watch, () => { st.watching = true; st.tableId = x.id; st.seats = []; send("watch_table", { table: x.id }); render(); }, "quiet"))));
   if (!list.length) tables.append(h("li", {}, t.noTables));
@@ -584,14 +585,14 @@ function wonBy(g: GameSummary): string {
   const won = g.players.filter((_, i) => i % g.totals.length === g.winner);
   const team = won.length > 1;
   if (won.includes(st.name)) return team ? t.yourSideWonLine : t.youWonLine;
-  return fill(team ? t.winnerTeam : t.winner, { name: won.join(" + ") });
+  return fill(team ? t.winnerTeam : t.winner, { name: won.map(sp.name).join(" + ") });
 }
 
 function finishedGames(): HTMLElement {
   const list = st.games === null
     ? h("p", {}, button(t.showGames, () => send("list_games", { limit: 20, tokens: Object.values(heldTokens()) }), "quiet"))
     : h("ul", { class: "tables", id: "games" }, ...(st.games.length ? st.games.map((g) => h("li", {},
-      h("span", { class: "grow" }, `#${g.id} ${gameName(g.preset)} · ${g.players.join(", ")} · ${g.totals.join(" – ")}${g.winner === null ? "" : ` · ${wonBy(g)}`}`),
+      h("span", { class: "grow" }, `#${g.id} ${gameName(g.preset)} · ${g.players.map(sp.name).join(", ")} · ${g.totals.join(" – ")}${g.winner === null ? "" : ` · ${wonBy(g)}`}`),
       button(t.replay, () => send("get_record", { game: g.id, token: heldTokens()[g.id] ?? null }), "quiet"))) : [h("li", {}, t.noGames)]));
   return h("section", { class: "panel", "aria-labelledby": "games-title" }, h("h2", { id: "games-title" }, t.finished), list);
 }
@@ -753,8 +754,9 @@ function sideNames(): string[] {
 }
 
 function sideName(i: number): string {
-  const names = st.seats.filter((s) => s.side === i).map((s) => s.name);
-  return names.length ? names.join(" + ") : st.info?.seats?.[i] ?? fill(t.seat, { n: i + 1 });
+  const names = st.seats.filter((s) => s.side === i).map((s) => sp.name(s.name));
+  const named = st.info?.seats?.[i];
+  return names.length ? names.join(" + ") : named ? sp.name(named) : fill(t.seat, { n: i + 1 });
 }
 
 /** The side of the page's player (none when watching). */
@@ -795,8 +797,9 @@ function replayScreen(): void {
   const rounds = record.rounds.length;
   const actions = record.rounds[rp.round]?.actions.length ?? 0;
   const b = boardAt(record, rp.round, rp.step);
-  const name = (i: number) => record.players[i]?.name ?? fill(t.seat, { n: i + 1 });
-  const sideOf = (i: number) => record.players.filter((p) => p.side === i).map((p) => p.name).join(" + ");
+  const player = (i: number) => record.players[i]?.name;
+  const name = (i: number) => { const n = player(i); return n ? sp.name(n) : fill(t.seat, { n: i + 1 }); };
+  const sideOf = (i: number) => record.players.filter((p) => p.side === i).map((p) => sp.name(p.name)).join(" + ");
   const sides = b.piles.map((_, i) => sideOf(i));
   const go = (round: number, step: number) => { rp.round = round; rp.step = step; render(); };
   const controls = h("div", { class: "bar", id: "replay-controls" },
@@ -808,12 +811,12 @@ function replayScreen(): void {
   const ended = rp.step >= actions ? roundEndAt(record, rp.round) : null;
   const seats = h("div", { class: "seats" }, ...record.players.map((p) => h("div", {
     class: `seat${!ended && rp.step < actions && b.turn === p.seat ? " turn" : ""}`, "data-seat": p.seat,
-  }, `${p.name} · ${fill(t.inHand, { n: b.hands[p.seat].length })}`)));
+  }, `${name(p.seat)} · ${fill(t.inHand, { n: b.hands[p.seat].length })}`)));
   const last = b.plays[b.plays.length - 1];
   const plays = h("ul", { class: "chat", "aria-label": t.plays, tabindex: 0, "data-area": "plays" }, ...b.plays.map((p) => h("li", { class: b.scopas.has(p.card) ? "scopa" : "" },
     `${name(p.seat)}: ${cardName(p.card, deck)}${p.captured.length ? ` → ${p.captured.map((c) => cardName(c, deck)).join(", ")}` : ""}${b.scopas.has(p.card) ? ` · ${t.scopa}` : ""}`)));
-  const hands = record.players.map((p) => h("section", { class: "panel", "aria-label": fill(t.handOf, { name: p.name }) },
-    h("h3", {}, fill(t.handOf, { name: p.name })),
+  const hands = record.players.map((p) => h("section", { class: "panel", "aria-label": fill(t.handOf, { name: name(p.seat) }) },
+    h("h3", {}, fill(t.handOf, { name: name(p.seat) })),
     h("div", { class: "cards" }, ...b.hands[p.seat].map(cardFace))));
   const before = b.totals;
   app.removeAttribute("data-mine");

@@ -2,7 +2,8 @@
 chromium against a real server on 127.0.0.1 (port 0): the round's box says plainly when
 the next round's first turn is the player's and its clock runs; a team's players read
 "Avete vinto!"; the game's end shows the result, not an empty hand; the lobby's finished
-games say "hai vinto" / "avete vinto" to the winners."""
+games say "hai vinto" / "avete vinto" to the winners; the server's bots are named in the
+page's words ("Bot 1 (facile)", not "random-bot-1")."""
 
 from __future__ import annotations
 
@@ -64,16 +65,19 @@ async def test_a_team_reads_that_its_side_won_and_the_final_state(journaled: Sit
     await page.select_option("#bots", "easy")
     await page.locator("form button[type=submit]", has_text="Crea un tavolo").tap()
     await page.wait_for_selector(MINE, timeout=WAIT)
+    seats = await page.locator(".seat").all_text_contents()  # the server's bots named in the page's words
+    assert [s.split(" · ")[0] for s in seats] == ["nonna (tu)", "Bot 1 (facile)", "Bot 2 (facile)", "Bot 3 (facile)"], seats
     await play_until_game_end(page)
     winner = await page.locator(f"{END} .winner").text_content() or ""
     ours = winner == "Avete vinto!"
-    assert ours or re.fullmatch(r"Hanno vinto \S+ \+ \S+", winner), winner
+    assert ours or winner == "Hanno vinto Bot 1 (facile) + Bot 3 (facile)", winner
     assert await page.locator("[data-area=hand], [data-area=table]").count() == 0  # the board of nothing is gone
     assert await page.get_by_text("Le tue carte").count() == 0
     assert await axe_findings(page) == []
     await page.locator(END).get_by_role("button", name="Torna ai tavoli").tap()
     await page.get_by_role("button", name="Mostra le partite finite").tap()
-    line = page.locator("#games li").first
+    line = page.locator("#games li .grow").first
     await line.wait_for(timeout=WAIT)
     said = await line.text_content() or ""
-    assert said.split(" · ")[-1].startswith("avete vinto" if ours else "Hanno vinto "), said
+    assert said.split(" · ")[-1] == ("avete vinto" if ours else "Hanno vinto Bot 1 (facile) + Bot 3 (facile)"), said
+    assert "-bot-" not in await page.locator("body").inner_text()
