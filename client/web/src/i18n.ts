@@ -26,7 +26,8 @@ const EN = {
   rules: "Rules", close: "Close", yourTurn: "Your turn", turnOf: "{name} to play", waiting: "Waiting for the other seats…",
   stock: "Stock", table: "Table", hand: "Your hand", plays: "This round", score: "Score", side: "Side",
   cards: "Cards", denari: "Denari", primiera: "Primiera", scope: "Scope", settebello: "Settebello",
-  roundEnd: "Round {n} over", gameEnd: "Game over", winner: "{name} won", youWon: "You won!", draw: "Nobody won", next: "Continue",
+  roundEnd: "Round {n} over", gameEnd: "Game over", winner: "{name} won", youWon: "You won!", youWonTeam: "Your side won!", winnerTeam: "{name} won", youWonLine: "you won", botName: "Bot {n} ({level})", yourSideWonLine: "your side won",
+  turnInBox: "Your turn: in {n} s the server plays a card for you. Continue to play it yourself.", draw: "Nobody won", next: "Continue",
   toLobby: "Back to the tables", roundPoints: "Round points", gameTotal: "Game (to {n})", noSuit: "a suit missing",
   choose: "Which cards do you take?", takeNothing: "take nothing", declare: "Declare", invite: "Invite a friend: send this link",
   copy: "Copy the link", copied: "Copied", share: "Share",
@@ -77,7 +78,8 @@ const IT: Words = {
   rules: "Regole", close: "Chiudi", yourTurn: "Tocca a te", turnOf: "Tocca a {name}", waiting: "In attesa degli altri giocatori…",
   stock: "Mazzo", table: "In tavola", hand: "Le tue carte", plays: "Giocate della smazzata", score: "Punteggio", side: "Squadra",
   cards: "Carte", denari: "Denari", primiera: "Primiera", scope: "Scope", settebello: "Settebello",
-  roundEnd: "Fine della smazzata {n}", gameEnd: "Partita finita", winner: "Ha vinto {name}", youWon: "Hai vinto!", draw: "Nessun vincitore", next: "Continua",
+  roundEnd: "Fine della smazzata {n}", gameEnd: "Partita finita", winner: "Ha vinto {name}", youWon: "Hai vinto!", youWonTeam: "Avete vinto!", winnerTeam: "Hanno vinto {name}", youWonLine: "hai vinto", botName: "Bot {n} ({level})", yourSideWonLine: "avete vinto",
+  turnInBox: "Tocca a te: tra {n} s il server gioca una carta al posto tuo. Premi Continua per giocarla tu.", draw: "Nessun vincitore", next: "Continua",
   toLobby: "Torna ai tavoli", roundPoints: "Punti della smazzata", gameTotal: "Partita (a {n})", noSuit: "manca un seme",
   choose: "Quali carte prendi?", takeNothing: "non prendere nulla", declare: "Dichiara", invite: "Invita un amico: mandagli questo link",
   copy: "Copia il link", copied: "Copiato", share: "Condividi",
@@ -132,7 +134,12 @@ export interface Speech {
   option(name: string, english: string): [string, string];
   /** An option's value as shown. */
   value(v: string): string;
+  /** A player's name as shown: the server's own bots' names ("greedy-bot-1") in words ("Bot 1 (medium)"). */
+  name(n: string): string;
 }
+
+/** The server's bot strategies as the create form names them (its "Bots" choice). */
+const BOT_LEVELS: Record<string, "easy" | "medium" | "hard"> = { random: "easy", greedy: "medium", expert: "hard" };
 
 export function speech(lang: Lang): Speech {
   const w = lang === "it" ? IT : EN;
@@ -141,6 +148,12 @@ export function speech(lang: Lang): Speech {
     error: (code, message) => (lang === "it" ? refusal(message) ?? ERRORS_IT[code as ErrorCode] ?? message : message),
     option: (name, english) => (lang === "it" && OPTIONS_IT[name] ? OPTIONS_IT[name] : [name.replace(/_/g, " "), english]),
     value: (v) => (lang === "it" ? VALUES_IT[v] ?? v : v),
+    name: (n) => {
+      const bot = /^([a-z]+)-bot-(\d+)$/.exec(n); // a name only the server gives (server/core/text.py)
+      if (!bot) return n;
+      const level = BOT_LEVELS[bot[1]];
+      return fill(w.botName, { n: bot[2], level: level ? w[level] : bot[1] });
+    },
   };
 }
 

@@ -51,8 +51,8 @@ def test_the_client_type_checks() -> None:
 
 
 SAME_IN_BOTH = {"title", "chat", "scopa", "bot", "denari", "primiera", "scope", "settebello", "catNapola", "catReBello",
-                "catPiccola", "catGrande", "tris", "error", "pointsBy", "total", "no"}
-"""Texts that are the same words in Italian and English: the game's own terms."""
+                "catPiccola", "catGrande", "tris", "error", "pointsBy", "total", "no", "botName"}
+"""Texts that are the same words in Italian and English: the game's own terms (and "Bot {n} ({level})")."""
 
 
 def test_every_text_of_the_page_has_its_italian() -> None:
@@ -73,3 +73,11 @@ def test_every_text_of_the_page_has_its_italian() -> None:
     assert sorted(words["errors"]) == sorted(c.value for c in ErrorCode)
     shown = {name for name, _, _ in option_lines()} - {"preset", "players"}  # the form's own fields
     assert shown - words["options"].keys() == set()
+
+
+def test_no_module_of_the_client_is_over_500_lines() -> None:
+    """The project's 500-line rule for modules (tests/test_code_shape.py) holds for the
+    client's TypeScript too; the protocol's types, generated from the schema, aside."""
+    long = {p.name: n for p in (WEB / "src").glob("*.ts")
+            if p.name != "protocol.ts" and (n := len(p.read_text().splitlines())) > 500}
+    assert long == {}

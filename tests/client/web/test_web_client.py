@@ -225,7 +225,7 @@ async def test_a_person_plays_a_whole_game_against_a_bot_by_tapping(site: Site, 
     end = await page.locator("#game-end").bounding_box()  # on screen as it comes, no scrolling
     assert end is not None and 0 <= end["y"] and end["y"] + 80 <= 844
     said = await page.locator("#game-end").text_content() or ""
-    assert "Game over" in said and re.search(r"You won!|random-bot-1 won", said)  # "You won!" to the winner
+    assert "Game over" in said and re.search(r"You won!|Bot 1 \(easy\) won", said)  # "You won!" to the winner
 
 
 async def test_two_browsers_play_a_round_while_a_third_watches(site: Site, browser: Browser) -> None:

@@ -1,0 +1,178 @@
+// The table: the seats, the cards on the table and in hand, the turn and its clock, the
+// score, the round's box and the game's end; tapping cards to play.
+import { cardName, cardSvg } from "./cards";
+import { landing } from "./anim";
+import { button, dialog, h } from "./dom";
+import { fill } from "./i18n";
+import { qrSvg } from "./qr";
+import type { GameEnd, LegalMove, RoundEnd } from "./protocol";
+import { gameEndLine, gameEndTotals, roundTable, scorePanel } from "./score";
+import { app, deck, mySide, seatCount, seatName, sideName, sideNames, sp, st, t } from "./state";
+import { chatBox, header, render, send, settings, showRules, statusLine } from "./main";
+
+// ------------------------------------------------------------------ playing
+function movesWith(card: string): LegalMove[] { return st.legal.filter((m) => m.card === card); }
+
+function play(m: LegalMove): void {
+  send("play", { card: m.card, capture: m.capture, turn: st.turnEvent }, `table:${st.tableId}`);
+  st.picked = null;
+  st.legal = [];
+  render();
+}
+
+function choose(moves: LegalMove[]): void {
+  if (moves.length === 1) { play(moves[0]); return; }
+  const d = dialog(t.choose, t.close, "choose");
+  for (const m of moves) {
+    const label = m.capture.length ? m.capture.map((c) => cardName(c, deck)).join(" + ") : t.takeNothing;
+    d.body.append(button(label, () => { d.close(); play(m); }));
+  }
+}
+
+function tapHand(card: string): void {
+  if (!st.legal.length) return;
+  if (st.picked === card) choose(movesWith(card));
+  else st.picked = card;
+  render();
+}
+
+function tapTable(card: string): void {
+  if (!st.picked) return;
+  const moves = movesWith(st.picked).filter((m) => m.capture.includes(card));
+  if (moves.length) choose(moves);
+}
+
+document.addEventListener("keydown", (e) => {
+  if ((e.target as HTMLElement).tagName === "INPUT" || document.querySelector("dialog[open]")) return;
+  const hand = st.view?.hand ?? [];
+  const n = Number.parseInt(e.key, 10);
+  if (n >= 1 && n <= hand.length) { tapHand(hand[n - 1]); e.preventDefault(); }
+  else if (e.key === "Escape") { st.picked = null; render(); }
+  else if (e.key === "?") showRules();
+});
+
+
+function cardButton(card: string, cls: string, onclick: () => void): HTMLButtonElement {
+  const b = h("button", { class: `card ${cls}${landing.has(card) ? " landing" : ""}`, type: "button", "aria-label": cardName(card, deck), "data-card": card, onclick });
+  b.append(cardSvg(card, deck));
+  return b;
+}
+
+
+let timerEl: HTMLElement | null = null;
+let shownOnTable = new Set<string>(); // the table's cards last drawn: a new one arrives animated
+function secondsLeft(): number | null {
+  if (st.gameEnd || !st.view || st.roundEnd) return null;
+  return st.deadline ? Math.max(0, Math.ceil((st.deadline - Date.now()) / 1000)) : null;
+}
+function turnWords(): string {
+  const v = st.view;
+  return st.gameEnd ? t.gameEnd : !v ? t.waiting : st.legal.length ? t.yourTurn : fill(t.turnOf, { name: seatName(v.turn) });
+}
+
+export function showClock(): void {
+  const left = secondsLeft();
+  const line = document.getElementById("round-end-turn"); // the next round's turn, under the last round's box
+  if (line) {
+    // the next round's first turn runs while the box is open: the player's own says so plainly
+    const mine = st.legal.length > 0 && left !== null;
+    line.textContent = st.roundEnd || !st.view || st.gameEnd ? "" : mine ? fill(t.turnInBox, { n: left })
+      : `${turnWords()}${left === null ? "" : ` · ${fill(t.secondsLeft, { n: left })}`}`;
+    line.classList.toggle("short", mine);
+  }
+  if (!timerEl) return;
+  timerEl.textContent = left === null ? "" : ` · ${fill(t.secondsLeft, { n: left })}`;
+  timerEl.classList.toggle("short", left !== null && left <= 10);
+}
+setInterval(showClock, 1000);
+
+function toLobby(): HTMLButtonElement {
+  return button(t.toLobby, () => { st.tableId = null; st.seat = null; st.view = null; st.gameEnd = null; st.invite = ""; send("watch_lobby", {}); render(); });
+}
+
+export function leaveButton(): HTMLButtonElement {
+  if (st.watching) {
+    return button(t.stopWatching, () => { send("unwatch_table", { table: st.tableId }); st.tableId = null; st.watching = false; st.view = null; send("watch_lobby", {}); render(); }, "quiet");
+  }
+  const leave = () => send("leave_table", { table: st.tableId }, "lobby");
+  const b = button(t.leave, () => {
+    if (st.info?.state !== "playing" && !st.view) { leave(); return; } // a waiting table: the seat is freed, nothing ends
+    const d = dialog(t.leave, t.stay, "leave-question");
+    d.body.append(h("p", {}, t.leaveQuestion));
+    d.actions.prepend(button(t.leaveYes, () => { d.close(); leave(); }, "danger"));
+  }, "quiet");
+  b.id = "leave";
+  return b;
+}
+
+function inviteBox(): HTMLElement | string {
+  if (!st.invite || st.gameEnd || st.view) return ""; // only while the table waits for the friend
+  const link = st.invite;
+  const copy = button(t.copy, () => { navigator.clipboard?.writeText(link).then(() => { copy.textContent = t.copied; }, () => undefined); }, "quiet");
+  const shareIt = "share" in navigator ? button(t.share, () => { navigator.share({ url: link, title: t.title }).catch(() => undefined); }) : "";
+  return h("section", { class: "panel", id: "invite", "aria-labelledby": "invite-title" },
+    h("h2", { id: "invite-title" }, t.invite), h("p", { class: "link" }, h("a", { href: link }, link)), h("p", { class: "bar" }, shareIt, copy),
+    h("p", {}, t.qr), qrSvg(link, t.qrLabel));
+}
+
+export function tableScreen(): void {
+  const v = st.view;
+  const mine = st.legal.length > 0;
+  const lit = new Set(st.picked ? movesWith(st.picked).flatMap((m) => m.capture) : []);
+  const players = seatCount();
+  const seats = h("div", { class: "seats" }, ...Array.from({ length: players }, (_, i) => h("div", {
+    class: `seat${v && v.turn === i && !st.gameEnd ? " turn" : ""}`, "data-seat": i,
+  }, `${seatName(i)}${i === st.seat ? ` (${t.me})` : ""}${v ? ` · ${fill(t.inHand, { n: v.hand_sizes?.[i] ?? 0 })}`
+    : i === st.seat || st.seats.some((s) => s.seat === i) || st.info?.seats?.[i] ? "" : ` · ${t.freeSeat}`}`)));
+  timerEl = h("span", { class: "clock" });
+  showClock();
+  const turnText = turnWords();
+  const table = h("div", { class: "cards", "aria-label": t.table, "data-area": "table" }, ...(v?.table ?? []).map((c) => cardButton(c,
+    `${lit.has(c) ? "lit" : ""}${shownOnTable.has(c) ? "" : " arrived"}`, () => tapTable(c))));
+  shownOnTable = new Set(v?.table ?? []);
+  const hand = h("div", { class: "cards", "aria-label": t.hand, "data-area": "hand" }, ...(v?.hand ?? []).map((c) => cardButton(c, c === st.picked ? "picked" : "", () => tapHand(c))));
+  const decl = h("div", { class: "bar" }, ...st.declarations.map((d) => button(`${t.declare} ${t[d.kind as "tris"] ?? d.kind} (+${d.points})`, () => {
+    send("declare", { kind: d.kind, wild: d.wild ?? null, turn: st.turnEvent }, `table:${st.tableId}`); st.declarations = []; render();
+  })));
+  const names = sideNames();
+  const piles = scorePanel(sp, names, v?.totals ?? [], v?.piles ?? []);
+  const plays = h("ul", { class: "chat", "aria-label": t.plays, tabindex: 0, "data-area": "plays" }, ...(v?.round_plays ?? []).map((p) => h("li", { class: st.scopas.has(p.card) ? "scopa" : "" },
+    `${seatName(p.seat)}: ${cardName(p.card, deck)}${p.captured.length ? ` → ${p.captured.map((c) => cardName(c, deck)).join(", ")}` : ""}${st.scopas.has(p.card) ? ` · ${t.scopa}` : ""}${st.forced.has(p.card) ? ` · ${fill(t.timedOut, { card: cardName(p.card, deck), name: seatName(p.seat) })}` : ""}`)));
+  const focused = document.activeElement?.id;
+  app.toggleAttribute("data-mine", mine);
+  app.replaceChildren(header(), statusLine(),
+    st.gameEnd ? gameEndBox(st.gameEnd) : h("div", { class: "bar" }, h("p", { class: "status grow", id: "turn" }, turnText, timerEl), leaveButton()),
+    inviteBox(),
+    st.flash ? h("p", { class: "scopa", role: "alert" }, st.flash) : "",
+    seats, h("div", { class: "split" }, v && !st.gameEnd ? h("div", {}, // no board until the game is dealt (only the seats to fill), none once it is over
+      h("h2", {}, `${t.table} · ${t.stock} ${v.stock ?? 0}`), table,
+      h("h2", {}, t.hand), hand, decl, h("p", {}, mine ? t.tapHint : "")) : "",
+    h("div", {}, v ? piles : "", v ? h("section", { class: "panel", "aria-label": t.plays }, h("h2", {}, t.plays), plays) : "",
+      chatBox(st.tableChat, () => `table:${st.tableId}`, "table-chat"))),
+    settings());
+  if (focused) document.getElementById(focused)?.focus();
+  if (st.roundEnd && !st.gameEnd) roundEndDialog(st.roundEnd);
+  showClock();
+}
+
+let shownRound = -1;
+function roundEndDialog(r: RoundEnd): void {
+  if (shownRound === r.event) return;
+  shownRound = r.event;
+  const d = dialog(fill(t.roundEnd, { n: r.round }), t.next, "round-end");
+  const names = r.totals.map((_, i) => sideName(i));
+  const before = r.totals.map((total, i) => st.totalsBefore[i] ?? total - (r.points[i] ?? 0));
+  d.body.append(roundTable(sp, names, r, before, st.info?.rules?.target, !!st.info?.rules?.frac));
+  if (r.leftover?.length && r.leftover_to !== null && r.leftover_to !== undefined) {
+    d.body.append(h("p", {}, fill(t.leftoverTo, { name: sideName(r.leftover_to) })));
+  }
+  d.body.append(h("p", { class: "status", id: "round-end-turn" }));
+}
+
+function gameEndBox(g: GameEnd): HTMLElement {
+  return h("section", { class: "panel end", id: "game-end", role: "alert", "aria-labelledby": "game-end-title" },
+    h("h2", { id: "game-end-title" }, t.gameEnd),
+    h("p", { class: "winner" }, gameEndLine(sp, g, sideName, mySide())),
+    gameEndTotals(sp, g, sideName), h("p", {}, st.watching ? leaveButton() : toLobby()));
+}
+

@@ -1,0 +1,167 @@
+// The lobby: a quick game, the tournaments, the tables to join or watch, a new table's
+// form and the finished games.
+import { button, h } from "./dom";
+import { fill, gameName } from "./i18n";
+import type { GameSummary, TournamentStandings } from "./protocol";
+import { describe } from "./score";
+import { type Body, FOUR, LEVELS, PRESETS, app, heldTokens, live, sp, st, t } from "./state";
+import { chatBox, header, render, send, settings, statusLine } from "./main";
+
+export function lobbyScreen(): void {
+  app.removeAttribute("data-mine");
+  const list = [...st.tables.values()].filter(live);
+  const tables = h("ul", { class: "tables" }, ...list.map((x) => h("li", {},
+    h("span", { class: "grow" }, `#${x.id} ${describe(sp, x.rules)} · ${x.state === "waiting" ? t.stateWaiting : t.statePlaying}${x.private ? ` · ${t.privateTable}` : ""} · ${x.seats.map((s) => (s ? sp.name(s) : t.emptySeat)).join(", ")}${x.spectators ? ` · ${x.spectators} ${t.spectators}` : ""}`),
+    x.state === "waiting" && x.seats.includes(null) ? button(t.join, () => send("join_table", { table: x.id })) : "",
+    button(t.watch, () => { st.watching = true; st.tableId = x.id; st.seats = []; send("watch_table", { table: x.id }); render(); }, "quiet"))));
+  if (!list.length) tables.append(h("li", {}, t.noTables));
+  const focused = document.activeElement?.id;
+  app.replaceChildren(header(), statusLine(), h("div", { class: "split" },
+    h("div", {}, playNow(), tournamentsPanel(), h("section", { class: "panel", "aria-labelledby": "lobby-title" }, h("h2", { id: "lobby-title" }, t.lobby), tables), createForm(), finishedGames()),
+    chatBox(st.lobbyChat, () => "lobby", "lobby-chat")), settings());
+  if (focused) document.getElementById(focused)?.focus();
+}
+
+/** The first choice: a quick game of the chosen game with whoever else asks for it. */
+function playNow(): HTMLElement {
+  const title = h("h2", { id: "quick-title" }, t.playNow);
+  if (st.quick) {
+    const quick = st.quick;
+    return h("section", { class: "panel", "aria-labelledby": "quick-title" }, title,
+      h("p", { role: "status" }, fill(t.quickWaiting, { game: gameName(quick.preset), n: quick.others })),
+      button(t.leaveQueue, () => { st.quick = null; send("quick_leave", {}); render(); }, "quiet"));
+  }
+  const preset = h("select", { id: "quick-preset" }, ...PRESETS.map((p) => h("option", { value: p }, gameName(p))));
+  return h("section", { class: "panel", "aria-labelledby": "quick-title" }, title,
+    h("label", { for: "quick-preset" }, t.game, preset),
+    button(t.playNow, () => { st.quick = { preset: preset.value, others: 0 }; send("quick_play", { preset: preset.value }); render(); }));
+}
+
+/** The server's tournaments: register, unregister, start one's own, the standings; and a new one. */
+function tournamentsPanel(): HTMLElement {
+  const title = h("h2", { id: "tournaments-title" }, t.tournaments);
+  if (st.tournaments === null) {
+    return h("section", { class: "panel", "aria-labelledby": "tournaments-title" }, title,
+      h("p", {}, button(t.showTournaments, () => send("tournament_list", {}), "quiet")));
+  }
+  const items = [...st.tournaments.values()].map((x) => {
+    const mine = x.entrants.includes(st.name);
+    const line = fill(t.tournamentLine, { name: x.name, format: t[x.format], game: gameName(x.preset), phase: t[x.phase === "finished" ? "over" : x.phase],
+      round: x.round, n: x.entrants.length, cap: x.cap, entrants: x.entrants.join(", ") || "—" });
+    const standing = st.standings.get(x.id);
+    return h("li", {}, h("span", { class: "grow" }, `#${x.id} ${line}`),
+      x.phase === "registering" ? button(mine ? t.unregister : t.register, () => send(mine ? "tournament_leave" : "tournament_join", { tournament: x.id })) : "",
+      x.phase === "registering" && x.creator === st.name ? button(t.start, () => send("tournament_start", { tournament: x.id })) : "",
+      button(t.standings, () => send("get_standings", { tournament: x.id }), "quiet"),
+      standing ? standingsTable(standing) : "");
+  });
+  const list = h("ul", { class: "tables", id: "tournaments" }, ...(items.length ? items : [h("li", {}, t.noTournaments)]));
+  return h("section", { class: "panel", "aria-labelledby": "tournaments-title" }, title, list, tournamentForm());
+}
+
+function standingsTable(s: TournamentStandings): HTMLElement {
+  const cells = (tag: "th" | "td", values: (string | number)[]) => h("tr", {}, ...values.map((v) => h(tag, {}, String(v))));
+  return h("table", { class: "standings" }, h("caption", {}, s.final ? t.finalStandings : fill(t.standingsTitle, { n: s.round })),
+    cells("th", ["#", t.players, t.points, t.buchholz, t.gamePoints]),
+    ...s.rows.map((r) => cells("td", [r.rank, r.entrant, r.match_points, r.buchholz, r.game_points])));
+}
+
+let tournamentForm_: HTMLFormElement | null = null;
+function tournamentForm(): HTMLElement {
+  if (tournamentForm_) return tournamentForm_;
+  const name = h("input", { id: "t-name", maxlength: "64", required: "" });
+  const preset = h("select", { id: "t-preset" }, ...PRESETS.map((p) => h("option", { value: p }, gameName(p))));
+  const format = h("select", { id: "t-format" }, ...(["swiss", "round_robin", "knockout"] as const).map((f) => h("option", { value: f }, t[f])));
+  const rounds = h("input", { id: "t-rounds", inputmode: "numeric", value: "3" });
+  const cap = h("input", { id: "t-cap", inputmode: "numeric", value: "8" });
+  const field = (id: string, label: string, el: HTMLElement) => h("label", { for: id }, label, el);
+  const made = h("form", { "aria-labelledby": "t-title" }, h("h3", { id: "t-title" }, t.newTournament), field("t-name", t.tournamentName, name),
+    field("t-preset", t.game, preset), field("t-format", t.format, format), field("t-rounds", t.rounds, rounds), field("t-cap", t.cap, cap),
+    h("button", { type: "submit" }, t.newTournament));
+  made.addEventListener("submit", (e) => {
+    e.preventDefault();
+    send("tournament_create", { name: name.value.trim(), preset: preset.value, format: format.value,
+      rounds: format.value === "swiss" ? Number(rounds.value) || 0 : 0, cap: Number(cap.value) || 2 });
+  });
+  tournamentForm_ = made;
+  return made;
+}
+
+/** Who won a finished game, as the lobby lists it: "you won" when the page's player did. */
+function wonBy(g: GameSummary): string {
+  const won = g.players.filter((_, i) => i % g.totals.length === g.winner);
+  const team = won.length > 1;
+  if (won.includes(st.name)) return team ? t.yourSideWonLine : t.youWonLine;
+  return fill(team ? t.winnerTeam : t.winner, { name: won.map(sp.name).join(" + ") });
+}
+
+function finishedGames(): HTMLElement {
+  const list = st.games === null
+    ? h("p", {}, button(t.showGames, () => send("list_games", { limit: 20, tokens: Object.values(heldTokens()) }), "quiet"))
+    : h("ul", { class: "tables", id: "games" }, ...(st.games.length ? st.games.map((g) => h("li", {},
+      h("span", { class: "grow" }, `#${g.id} ${gameName(g.preset)} · ${g.players.map(sp.name).join(", ")} · ${g.totals.join(" – ")}${g.winner === null ? "" : ` · ${wonBy(g)}`}`),
+      button(t.replay, () => send("get_record", { game: g.id, token: heldTokens()[g.id] ?? null }), "quiet"))) : [h("li", {}, t.noGames)]));
+  return h("section", { class: "panel", "aria-labelledby": "games-title" }, h("h2", { id: "games-title" }, t.finished), list);
+}
+
+let form: HTMLFormElement | null = null;
+let serverTimeout: number | null = null; // the server's turn clock (welcome): no table may ask for more
+let optionList: Promise<[string, string, string][]> | null = null;
+function createForm(): HTMLElement {
+  if (form) return form;
+  const preset = h("select", { id: "preset" }, ...PRESETS.map((p) => h("option", { value: p }, gameName(p))));
+  const players = h("select", { id: "players" });
+  const fillPlayers = () => {
+    const own = FOUR.has(preset.value) ? 4 : 2;
+    players.replaceChildren(...["", "2", "3", "4", "6"].map((n) => h("option", { value: n }, n || fill(t.playersDefault, { n: own }))));
+  };
+  fillPlayers();
+  preset.addEventListener("change", fillPlayers);
+  const bots = h("select", { id: "bots" }, h("option", { value: "" }, t.none), ...Object.keys(LEVELS).map((l) => h("option", { value: l, selected: l === "medium" }, t[l as "easy"])));
+  const priv = h("input", { id: "private", type: "checkbox" });
+  const shorter = [30, 15].filter((n) => serverTimeout === null || n < serverTimeout);
+  const timer = h("select", { id: "timer" }, h("option", { value: "" }, serverTimeout ? `${t.serverDefault} (${serverTimeout} s)` : t.serverDefault),
+    ...shorter.map((n) => h("option", { value: String(n) }, `${n} s`)), h("option", { value: "off" }, t.noTimer));
+  const more = h("details", { id: "more" }, h("summary", { class: "quiet" }, t.more));
+  optionList ??= fetch("options.json").then((r) => r.json());
+  optionList.then((list) => {
+    for (const [name, values, meaning] of list) {
+      if (name === "preset" || name === "players") continue;
+      const id = `opt-${name}`;
+      const choices = values.includes("|") ? values.split("|") : null;
+      const input = choices
+        ? h("select", { id, "data-option": name }, h("option", { value: "" }, t.optionUnset), ...choices.map((c) => h("option", { value: c }, sp.value(c))))
+        : h("input", { id, "data-option": name, inputmode: /^\d+-\d+$/.test(values) ? "numeric" : "text", placeholder: values });
+      const [label, said] = sp.option(name, meaning);
+      more.append(h("label", { for: id }, label, h("small", {}, said), input));
+    }
+  });
+  const field = (id: string, label: string, el: HTMLElement) => h("label", { for: id }, label, el);
+  form = h("form", { class: "panel", "aria-labelledby": "create-title" }, h("h2", { id: "create-title" }, t.create), field("preset", t.game, preset), field("players", t.players, players),
+    field("bots", t.bots, bots), h("label", { for: "private", class: "bar" }, priv, t.private), field("timer", t.timer, timer),
+    more, h("button", { type: "submit" }, t.create));
+  form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    const options: Record<string, unknown> = {};
+    for (const input of more.querySelectorAll<HTMLInputElement | HTMLSelectElement>("[data-option]")) {
+      const v = input.value.trim();
+      if (v) options[input.dataset.option as string] = v === "true" ? true : v === "false" ? false : /^-?\d+$/.test(v) ? Number(v) : v;
+    }
+    if (players.value) options.players = Number(players.value);
+    const count = Number(players.value) || (FOUR.has(preset.value) ? 4 : 2);
+    const body: Body = { preset: preset.value, options, sit: true, private: priv.checked,
+      fill_with_bots: bots.value ? Array(count - 1).fill(LEVELS[bots.value]) : [] };
+    if (timer.value === "off") body.no_turn_timer = true; else if (timer.value) body.turn_timeout = Number(timer.value);
+    send("create_table", body);
+  });
+  return form;
+}
+
+
+/** The server's turn clock (welcome): the form offers only shorter ones. */
+export function setServerTimeout(seconds: number | null): void {
+  if (serverTimeout !== seconds) { serverTimeout = seconds; form = null; }
+}
+
+/** The form is drawn again (in the page's language, say). */
+export function forgetForm(): void { form = null; }

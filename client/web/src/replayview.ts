@@ -1,0 +1,59 @@
+// A finished game shown again, step by step (its record: get_record).
+import { cardName, cardSvg } from "./cards";
+import { button, h } from "./dom";
+import { fill } from "./i18n";
+import { boardAt, roundEndAt } from "./replay";
+import { describe, roundTable, scorePanel } from "./score";
+import { app, deck, sp, st, t } from "./state";
+import { header, render, settings, statusLine } from "./main";
+
+/** A card shown, not played (a replay's). */
+function cardFace(card: string): HTMLElement {
+  const f = h("span", { class: "card", role: "img", "aria-label": cardName(card, deck), "data-card": card });
+  f.append(cardSvg(card, deck));
+  return f;
+}
+
+export function replayScreen(): void {
+  const rp = st.replay as NonNullable<typeof st.replay>;
+  const { record } = rp;
+  const rounds = record.rounds.length;
+  const actions = record.rounds[rp.round]?.actions.length ?? 0;
+  const b = boardAt(record, rp.round, rp.step);
+  const player = (i: number) => record.players[i]?.name;
+  const name = (i: number) => { const n = player(i); return n ? sp.name(n) : fill(t.seat, { n: i + 1 }); };
+  const sideOf = (i: number) => record.players.filter((p) => p.side === i).map((p) => sp.name(p.name)).join(" + ");
+  const sides = b.piles.map((_, i) => sideOf(i));
+  const go = (round: number, step: number) => { rp.round = round; rp.step = step; render(); };
+  const controls = h("div", { class: "bar", id: "replay-controls" },
+    button(t.back1, () => go(rp.round, rp.step - 1)), button(t.next1, () => go(rp.round, rp.step + 1)),
+    button(t.prevRound, () => go(rp.round - 1, 0), "quiet"), button(t.nextRound, () => go(rp.round + 1, 0), "quiet"));
+  const [back, next, prevRound, nextRound] = [...controls.children] as HTMLButtonElement[];
+  prevRound.disabled = rp.round === 0; back.disabled = rp.step === 0;
+  next.disabled = rp.step >= actions; nextRound.disabled = rp.round >= rounds - 1;
+  const ended = rp.step >= actions ? roundEndAt(record, rp.round) : null;
+  const seats = h("div", { class: "seats" }, ...record.players.map((p) => h("div", {
+    class: `seat${!ended && rp.step < actions && b.turn === p.seat ? " turn" : ""}`, "data-seat": p.seat,
+  }, `${name(p.seat)} · ${fill(t.inHand, { n: b.hands[p.seat].length })}`)));
+  const last = b.plays[b.plays.length - 1];
+  const plays = h("ul", { class: "chat", "aria-label": t.plays, tabindex: 0, "data-area": "plays" }, ...b.plays.map((p) => h("li", { class: b.scopas.has(p.card) ? "scopa" : "" },
+    `${name(p.seat)}: ${cardName(p.card, deck)}${p.captured.length ? ` → ${p.captured.map((c) => cardName(c, deck)).join(", ")}` : ""}${b.scopas.has(p.card) ? ` · ${t.scopa}` : ""}`)));
+  const hands = record.players.map((p) => h("section", { class: "panel", "aria-label": fill(t.handOf, { name: name(p.seat) }) },
+    h("h3", {}, fill(t.handOf, { name: name(p.seat) })),
+    h("div", { class: "cards" }, ...b.hands[p.seat].map(cardFace))));
+  const before = b.totals;
+  app.removeAttribute("data-mine");
+  app.replaceChildren(header(), statusLine(),
+    h("section", { class: "panel", "aria-labelledby": "replay-title" },
+      h("h2", { id: "replay-title" }, `${fill(t.replayOf, { id: record.game ?? "" })} · ${describe(sp, record.rules)}`),
+      controls, // above the line that says where the game is: that line grows and shrinks, the buttons stay put
+      h("p", { class: "status", id: "replay-where", role: "status" }, `${fill(t.roundOf, { n: rp.round + 1, of: rounds })} · ${rp.step ? fill(t.stepOf, { k: rp.step, of: actions }) : t.dealt}${last ? ` · ${name(last.seat)}: ${cardName(last.card, deck)}` : ""}`),
+      h("p", {}, button(t.toLobby, () => { st.replay = null; render(); }, "quiet"))),
+    ended ? h("section", { class: "panel end", "aria-label": fill(t.roundEnd, { n: ended.round }) }, h("h2", {}, fill(t.roundEnd, { n: ended.round })),
+      roundTable(sp, sides, ended, before, record.rules.target, !!record.rules.frac)) : "",
+    seats, h("div", { class: "split" }, h("div", {},
+      h("h2", {}, `${t.table} · ${t.stock} ${b.stock}`), h("div", { class: "cards", "aria-label": t.table, "data-area": "table" }, ...b.table.map(cardFace)),
+      ...hands),
+    h("div", {}, scorePanel(sp, sides, before, b.piles), h("section", { class: "panel", "aria-label": t.plays }, h("h2", {}, t.plays), plays))),
+    settings());
+}

@@ -1,0 +1,99 @@
+// The page's state: what the server has said, the person's choices (language, cards), the
+// seat kept across reloads, and the names of seats and sides as the page shows them.
+import type { Deck } from "./cards";
+import { defaultLang, fill, type Lang, speech } from "./i18n";
+import type {
+  DeclarationOption, GameEnd, GameSummary, LegalMove, PublicView, Record as GameRecord, RoundEnd, SeatInfo, SeatView, TableInfo,
+  TournamentInfo, TournamentStandings,
+} from "./protocol";
+
+export type Body = Record<string, any>;
+export interface Seat { token: string; table: string; lastEvent: number }
+
+export const PRESETS = ["scopa", "scopone", "scopone-scientifico", "quindici", "escoba", "cirulla", "frac", "trentino"];
+export const FOUR = new Set(["scopone", "scopone-scientifico"]);
+export const LEVELS: Record<string, string> = { easy: "random", medium: "greedy", hard: "expert" };
+
+export const app = document.getElementById("app") as HTMLElement;
+export let lang: Lang = defaultLang();
+export let sp = speech(lang);
+export let t = sp.w;
+export let deck: Deck = (localStorage.getItem("scopa.deck") as Deck) || "italian";
+
+/** The page speaks ``next`` from now on (kept for the next visit). */
+export function setLang(next: Lang): void {
+  lang = next; sp = speech(lang); t = sp.w;
+  localStorage.setItem("scopa.lang", lang); document.documentElement.lang = lang;
+}
+
+/** The cards look like ``next`` from now on (kept for the next visit). */
+export function setDeck(next: Deck): void {
+  deck = next; localStorage.setItem("scopa.deck", deck);
+}
+
+// ------------------------------------------------------------------ state
+export const st = {
+  name: localStorage.getItem("scopa.name") || "",
+  you: "", connected: false, replaced: false, status: "",
+  tables: new Map<string, TableInfo>(), lobbyChat: [] as string[], tableChat: [] as string[],
+  tableId: null as string | null, seat: null as number | null, watching: false, info: null as TableInfo | null,
+  seats: [] as SeatInfo[], view: null as (Partial<SeatView> & PublicView) | null,
+  legal: [] as LegalMove[], declarations: [] as DeclarationOption[], turnEvent: null as number | null,
+  picked: null as string | null, roundEnd: null as RoundEnd | null, gameEnd: null as GameEnd | null,
+  invite: "" as string, flash: "", scopas: new Set<string>(), // the cards that made a scopa this round (seen live)
+  forced: new Set<string>(), // the cards the server played for someone whose time ran out, this round
+  notice: "", // what the person should know about their name
+  deadline: 0, // when the turn's time runs out (Date.now() scale; 0: no clock)
+  totalsBefore: [] as number[], // the game's totals when the round began
+  games: null as GameSummary[] | null, // the server's finished games, once asked for
+  replay: null as { record: GameRecord; round: number; step: number } | null, // a finished game shown again
+  quick: null as { preset: string; others: number } | null, // waiting for a quick game (PROTOCOL.md §16)
+  tournaments: null as Map<string, TournamentInfo> | null, // the server's tournaments, once asked for
+  standings: new Map<string, TournamentStandings>(), // each tournament's last standings seen
+};
+
+/** The seat tokens of the last tables one sat at, by table: a private table's finished
+ * game is listed and shown again to whoever held one (list_games, get_record). */
+export function heldTokens(): Record<string, string> {
+  try { return JSON.parse(localStorage.getItem("scopa.tokens") || "{}") as Record<string, string>; } catch { return {}; }
+}
+export function keepToken(table: string, token: string): void {
+  const kept = Object.entries(heldTokens()).filter(([t]) => t !== table).slice(-15);
+  localStorage.setItem("scopa.tokens", JSON.stringify(Object.fromEntries([...kept, [table, token]])));
+}
+
+export function savedSeat(): Seat | null {
+  try { return JSON.parse(localStorage.getItem("scopa.seat") || "null") as Seat | null; } catch { return null; }
+}
+export function saveSeat(seat: Seat | null): void {
+  if (seat) localStorage.setItem("scopa.seat", JSON.stringify(seat)); else localStorage.removeItem("scopa.seat");
+}
+
+/** A lobby lists the tables one may still join or watch. */
+export function live(x: TableInfo): boolean { return x.state === "waiting" || x.state === "playing"; }
+
+export function seatCount(): number { return st.info?.rules?.players ?? (st.seats.length || 2); }
+
+export function seatName(i: number): string {
+  const named = st.seats[i]?.name ?? st.info?.seats?.[i];
+  return named ? sp.name(named) : fill(t.seat, { n: Number.isInteger(i) ? i + 1 : "?" });
+}
+
+/** Each side's name (its players' names), one per side of the game. */
+export function sideNames(): string[] {
+  const sides = Math.max(st.view?.totals?.length ?? 0, st.view?.piles?.length ?? 0, new Set(st.seats.map((s) => s.side)).size,
+    st.roundEnd?.totals.length ?? 0) || seatCount();
+  return Array.from({ length: sides }, (_, i) => sideName(i));
+}
+
+export function sideName(i: number): string {
+  const names = st.seats.filter((s) => s.side === i).map((s) => sp.name(s.name));
+  const named = st.info?.seats?.[i];
+  return names.length ? names.join(" + ") : named ? sp.name(named) : fill(t.seat, { n: i + 1 });
+}
+
+/** The side of the page's player (none when watching). */
+export function mySide(): number | undefined {
+  return st.watching ? undefined : st.seats.find((s) => s.seat === st.seat)?.side;
+}
+

@@ -1,0 +1,83 @@
+"""The end of a round and of a game on a phone (390×844, touch, Italian), in Debian's
+chromium against a real server on 127.0.0.1 (port 0): the round's box says plainly when
+the next round's first turn is the player's and its clock runs; a team's players read
+"Avete vinto!"; the game's end shows the result, not an empty hand; the lobby's finished
+games say "hai vinto" / "avete vinto" to the winners; the server's bots are named in the
+page's words ("Bot 1 (facile)", not "random-bot-1")."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.async_api import Browser, Page
+
+from test_web_a11y import axe_findings
+from test_web_client import AXE, MINE, WAIT, Site, browser, journaled, site  # noqa: F401
+from test_web_family import open_italian, play_to_round_end
+
+pytestmark = pytest.mark.browser
+
+END = "#game-end"
+
+
+async def test_the_round_end_box_says_your_turn_is_running(site: Site, browser: Browser) -> None:
+    """R13 (the turn clock, welcome.turn_timeout): the next round's first turn starts while
+    the last round's box is open; when it is the player's, the box says so with the seconds
+    left, and one tap closes it to play."""
+    page = await open_italian(browser, site, "ada", bypass_csp=True)  # axe is injected
+    await page.wait_for_selector("#preset", timeout=WAIT)
+    await page.add_script_tag(path=str(AXE))
+    await page.locator("form button[type=submit]", has_text="Crea un tavolo").tap()
+    await play_to_round_end(page)
+    line = page.locator("dialog[open]#round-end #round-end-turn")
+    await page.wait_for_function(
+        "() => /^Tocca a te: tra \\d+ s il server gioca una carta al posto tuo/.test("
+        "document.querySelector('#round-end-turn')?.textContent ?? '')", timeout=WAIT)
+    said = await line.text_content() or ""
+    assert 0 < int(re.findall(r"\d+", said)[0]) <= 60  # the server's turn_timeout at most
+    assert await axe_findings(page) == []
+    await page.locator("dialog[open]#round-end p.bar button", has_text="Continua").tap()
+    await page.wait_for_selector(MINE, timeout=WAIT)
+    assert await page.locator("dialog[open]").count() == 0
+
+
+async def play_until_game_end(page: Page) -> None:
+    """Play this page's turns (the other seats are bots), closing each round's box, until
+    the game's end shows."""
+    while not await page.locator(END).count():
+        await play_to_round_end(page)
+        box = page.locator("dialog[open]#round-end")
+        await box.locator("p.bar button").tap()
+        await box.wait_for(state="detached", timeout=WAIT)
+        await page.wait_for_selector(f"{MINE}, {END}", timeout=WAIT)
+
+
+async def test_a_team_reads_that_its_side_won_and_the_final_state(journaled: Site, browser: Browser) -> None:
+    """R2, R22: in Scopone (two sides of two) the winning side's phone says "Avete vinto!"
+    and the other's names both winners ("Hanno vinto a + b"); the game's end shows the
+    result and the way back, not an empty hand and the last table; the lobby's finished
+    game says who won in the same words."""
+    page = await open_italian(browser, journaled, "nonna", bypass_csp=True)  # axe is injected
+    await page.wait_for_selector("#preset", timeout=WAIT)
+    await page.add_script_tag(path=str(AXE))
+    await page.select_option("#preset", "scopone")
+    await page.select_option("#bots", "easy")
+    await page.locator("form button[type=submit]", has_text="Crea un tavolo").tap()
+    await page.wait_for_selector(MINE, timeout=WAIT)
+    seats = await page.locator(".seat").all_text_contents()  # the server's bots named in the page's words
+    assert [s.split(" · ")[0] for s in seats] == ["nonna (tu)", "Bot 1 (facile)", "Bot 2 (facile)", "Bot 3 (facile)"], seats
+    await play_until_game_end(page)
+    winner = await page.locator(f"{END} .winner").text_content() or ""
+    ours = winner == "Avete vinto!"
+    assert ours or winner == "Hanno vinto Bot 1 (facile) + Bot 3 (facile)", winner
+    assert await page.locator("[data-area=hand], [data-area=table]").count() == 0  # the board of nothing is gone
+    assert await page.get_by_text("Le tue carte").count() == 0
+    assert await axe_findings(page) == []
+    await page.locator(END).get_by_role("button", name="Torna ai tavoli").tap()
+    await page.get_by_role("button", name="Mostra le partite finite").tap()
+    line = page.locator("#games li .grow").first
+    await line.wait_for(timeout=WAIT)
+    said = await line.text_content() or ""
+    assert said.split(" · ")[-1] == ("avete vinto" if ours else "Hanno vinto Bot 1 (facile) + Bot 3 (facile)"), said
+    assert "-bot-" not in await page.locator("body").inner_text()
