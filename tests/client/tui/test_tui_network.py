@@ -147,11 +147,7 @@ async def test_a_dropped_connection_shows_the_banner_until_the_seat_is_back(engi
     async with asyncio.timeout(SAFETY):
         app = app_for(engine)
         async with app.run_test(size=(80, 24)) as pilot:
-            await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
-            await pilot.press("c")
-            await until(pilot, lambda: isinstance(app.screen, CreateTableScreen))
-            await pilot.press("ctrl+s")
-            await until(pilot, lambda: app.board_screen is not None and app.board_screen.asking)
+            await sit_at_a_new_table(app, pilot)
             screen = app.board_screen
             assert screen is not None
             banner = screen.query_one("#banner", Static)
