@@ -15,9 +15,9 @@ from scopa.server import NetworkEngine
 from wire_client import WireClient
 
 
-def seeded_server(seed: int) -> Any:
-    """The ``server`` fixture of a module: a server on 127.0.0.1 (port 0) seeded with
-    ``seed``, stopped after each test."""
+def seeded_server(seed: int, name: str = "server") -> Any:
+    """A module's fixture ``name``: a server on 127.0.0.1 (port 0) seeded with ``seed``,
+    stopped after each test."""
 
     async def server() -> AsyncIterator[NetworkEngine]:
         engine = NetworkEngine("127.0.0.1", 0, seed=seed)
@@ -25,7 +25,7 @@ def seeded_server(seed: int) -> Any:
         yield engine
         await engine.stop()
 
-    return pytest.fixture(server, name="server")
+    return pytest.fixture(server, name=name)
 
 
 server = seeded_server(1234)
