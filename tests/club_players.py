@@ -6,6 +6,8 @@ seat with its token when a game of its was under way, else by name."""
 from __future__ import annotations
 
 import asyncio
+import signal
+import subprocess
 from collections.abc import Callable
 
 from scopa.bots import make_bot
@@ -148,6 +150,14 @@ async def join_all(players: list[ClubPlayer], tournament: str) -> None:
     for p in players:
         asked = p.send(wire.TournamentJoin(tournament=tournament))
         await p.until(lambda c: c.re == asked)
+
+
+async def killed_when_held(held: asyncio.Event, server: Server, proc: subprocess.Popen[str]) -> None:
+    """Once a turn is held (``held``), the players' server goes away: ``proc`` is killed (SIGKILL)."""
+    await held.wait()
+    server.down()
+    proc.send_signal(signal.SIGKILL)
+    await asyncio.to_thread(proc.wait)
 
 
 def start(players: list[ClubPlayer], tournament: str) -> list[asyncio.Future[Command]]:

@@ -12,14 +12,13 @@ from __future__ import annotations
 
 import asyncio
 import re
-import signal
 import subprocess
 import threading
 from pathlib import Path
 
 import pytest
 
-from club_players import ClubPlayer, Server, entrants, join_all, start
+from club_players import ClubPlayer, Server, entrants, join_all, killed_when_held, start
 from pg import pg_url  # noqa: F401 - the fixture
 from procs import scopa, stop
 from redis_procs import RedisProcess
@@ -99,10 +98,7 @@ async def test_a_tournament_goes_on_after_the_member_running_it_is_killed(pg_url
             await join_all(players, tid)
             assert tid in await listed(b_port, tid)  # the other member lists it too
             playing = start(players, tid)
-            await held.wait()
-            server.down()
-            a.send_signal(signal.SIGKILL)
-            await asyncio.to_thread(a.wait)
+            await killed_when_held(held, server, a)
             storage = open_storage(pg_url, None)
             assert storage is not None
             try:

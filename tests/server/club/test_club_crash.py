@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import asyncio
 import re
-import signal
 import sqlite3
 import subprocess
 from pathlib import Path
 
 import pytest
 
-from club_players import Server, entrants, join_all, start
+from club_players import Server, entrants, join_all, killed_when_held, start
 from procs import scopa, stop
 from scopa.server.club import decode, is_event
 from scopa.server.tournament import Director, GameFinished, Phase
@@ -57,10 +56,7 @@ async def test_a_tournament_goes_on_after_its_server_is_killed(tmp_path: Path) -
             tid = await create(players[0], rounds=3, cap=4)
             await join_all(players, tid)
             playing = start(players, tid)
-            await held.wait()
-            server.down()
-            proc.send_signal(signal.SIGKILL)
-            await asyncio.to_thread(proc.wait)
+            await killed_when_held(held, server, proc)
             before = journaled(db, tid)
             assert any(isinstance(r, GameFinished) and r.game.round == 1 for r in before)
             proc, port = await serving(db, tmp_path)
