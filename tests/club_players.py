@@ -6,6 +6,8 @@ seat with its token when a game of its was under way, else by name."""
 from __future__ import annotations
 
 import asyncio
+import signal
+import subprocess
 from collections.abc import Callable
 
 from scopa.bots import make_bot
@@ -117,3 +119,48 @@ class ClubPlayer:
 
 def final_standings(cmd: Command) -> bool:
     return isinstance(cmd.body, wire.TournamentStandings) and cmd.body.final
+
+
+def holding_round_two(held: asyncio.Event) -> Callable[[ClubPlayer, Command], bool]:
+    """A ``hold`` that leaves the player's first turn of round 2 unanswered and sets ``held``:
+    that game stays where it is until the server goes away and the player comes back."""
+
+    def hold(player: ClubPlayer, turn: Command) -> bool:
+        rounds = [c.body.round for c in player.seen if isinstance(c.body, wire.TournamentTable)]
+        if rounds and rounds[-1] == 2 and not held.is_set():
+            held.set()
+            return True
+        return False
+
+    return hold
+
+
+async def entrants(server: Server, count: int, held: asyncio.Event) -> list[ClubPlayer]:
+    """Players p0, p1, … (``count`` of them, connected); p0 holds its first turn of round 2
+    (:func:`holding_round_two`)."""
+    players = [ClubPlayer(f"p{i}", server, seed=i, hold=holding_round_two(held) if i == 0 else None)
+               for i in range(count)]
+    for p in players:
+        await p.connect()
+    return players
+
+
+async def join_all(players: list[ClubPlayer], tournament: str) -> None:
+    """Each player joins ``tournament`` and has the answer."""
+    for p in players:
+        asked = p.send(wire.TournamentJoin(tournament=tournament))
+        await p.until(lambda c: c.re == asked)
+
+
+async def killed_when_held(held: asyncio.Event, server: Server, proc: subprocess.Popen[str]) -> None:
+    """Once a turn is held (``held``), the players' server goes away: ``proc`` is killed (SIGKILL)."""
+    await held.wait()
+    server.down()
+    proc.send_signal(signal.SIGKILL)
+    await asyncio.to_thread(proc.wait)
+
+
+def start(players: list[ClubPlayer], tournament: str) -> list[asyncio.Future[Command]]:
+    """The first player starts ``tournament``; each player's final standings, to come."""
+    players[0].send(wire.TournamentStart(tournament=tournament))
+    return [asyncio.ensure_future(p.until(final_standings)) for p in players]

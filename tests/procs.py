@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -48,10 +49,12 @@ def cluster_member(port: int, redis: str, prefix: str, db: str, tmp: Path, *extr
             cwd=ROOT, text=True, stdout=log, stderr=subprocess.STDOUT, env=dict(os.environ, NO_COLOR="1"))
 
 
-def stop(proc: subprocess.Popen[str], wait: float = SAFETY) -> None:
-    """SIGTERM a child process still running, then SIGKILL if it outlives ``wait`` s."""
+def stop(proc: subprocess.Popen[str] | subprocess.Popen[bytes], wait: float = SAFETY,
+         sig: signal.Signals = signal.SIGTERM) -> None:
+    """Send ``sig`` (SIGTERM unless told) to a child process still running, then SIGKILL it
+    if it outlives ``wait`` s."""
     if proc.poll() is None:
-        proc.terminate()
+        proc.send_signal(sig)
         try:
             proc.wait(timeout=wait)
         except subprocess.TimeoutExpired:

@@ -48,6 +48,19 @@ def play_to_the_end(child: pexpect.spawn) -> int:
     raise AssertionError("the game did not end")
 
 
+def play_the_bots_game(play: pexpect.spawn, bot: pexpect.spawn) -> None:
+    """From the lobby, ``play`` joins table 1 (made by ``bot``, a ``scopa bot --games 1``),
+    plays the game to its end and quits; the bot ends after its one game."""
+    play.expect("Lobby> ")
+    play.sendline("j 1")
+    play_to_the_end(play)
+    play.expect("Lobby> ")
+    play.sendline("q")
+    play.expect(pexpect.EOF)
+    bot.expect("game 1/1")
+    bot.expect(pexpect.EOF)
+
+
 def test_a_person_creates_a_table_with_a_bot_and_plays_a_game(server: ServerThread) -> None:
     child = spawn(server, "--name", "ada", "--deck", "french")
     try:

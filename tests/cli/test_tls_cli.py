@@ -22,11 +22,11 @@ from procs import ROOT, SCOPA
 from scopa.protocol import PROTOCOL_VERSION
 from scopa.server.core.tls import CERT_NAME, cert_fingerprint
 from test_example_js import JS, node_ready
+from test_cli_play import play_the_bots_game
 
 pytestmark = pytest.mark.process
 
 SAFETY = 60  # seconds: a safety net only; every wait below ends on what it waits for
-MAX_PROMPTS = 400  # a safety net: a game to 11 needs far fewer moves
 FINGERPRINT = r"([0-9A-F]{2}(?::[0-9A-F]{2}){31})"
 
 
@@ -92,19 +92,7 @@ def test_scopa_bot_and_play_play_a_game_over_tls_pinning_the_self_signed_certifi
                         "--state-dir", str(served.tmp / "ada-seats"))
     play.expect(f"pinned the certificate with SHA-256 fingerprint {served.fingerprint}")
     play.expect(f"Connected to 127.0.0.1:{served.port} as ada")
-    play.expect("Lobby> ")
-    play.sendline("j 1")
-    for _ in range(MAX_PROMPTS):
-        if play.expect(["Your move: ", "Game over"]) == 1:
-            break
-        play.sendline("1")
-    else:
-        raise AssertionError("the game did not end")
-    play.expect("Lobby> ")
-    play.sendline("q")
-    play.expect(pexpect.EOF)
-    bot.expect("game 1/1")
-    bot.expect(pexpect.EOF)
+    play_the_bots_game(play, bot)
     for home in ("bot", "ada"):
         assert served.pins(home) == f"127.0.0.1:{served.port} {served.fingerprint}\n"
 

@@ -18,9 +18,9 @@ import pexpect
 import pytest
 
 from procs import SCOPA
+from test_cli_play import play_the_bots_game
 
 SAFETY = 60  # seconds: a safety net only; every wait below ends on what it waits for
-MAX_PROMPTS = 400  # a safety net: a game to 11 needs far fewer moves
 ENV = dict(os.environ, TERM="dumb", COLUMNS="160", NO_COLOR="1")
 
 # The library, as a program uses it: print what is announced each time it changes.
@@ -115,13 +115,18 @@ def output(proc: subprocess.Popen[str]) -> tuple[int, str]:
     return proc.returncode, out
 
 
-@pytest.fixture
-def lan(tmp_path: Path) -> Iterator[Lan]:
+def require_namespaces() -> None:
+    """Fail (never skip) unless this process can make network namespaces."""
     if shutil.which("ip") is None:
-        pytest.fail("these tests need the `ip` command to make network namespaces: apt-get install iproute2 "
+        pytest.fail("this test needs the `ip` command to make network namespaces: apt-get install iproute2 "
                     "(scripts/test installs it)")
     if os.geteuid() != 0:
-        pytest.fail("these tests make network namespaces: run them as root")
+        pytest.fail("this test makes network namespaces: run it as root")
+
+
+@pytest.fixture
+def lan(tmp_path: Path) -> Iterator[Lan]:
+    require_namespaces()
     network = Lan(tmp_path)
     try:
         network.create()
@@ -156,19 +161,7 @@ def test_a_lan_server_is_found_joined_and_played_then_gone_when_it_stops(lan: La
     play = lan.spawn(lan.client, "play", "--plain", "--name", "ada", "--state-dir", str(lan.tmp / "state"))
     play.expect("Looking for Scopa servers")
     play.expect(f"Connected to {address} as ada")
-    play.expect("Lobby> ")
-    play.sendline("j 1")
-    for _ in range(MAX_PROMPTS):
-        if play.expect(["Your move: ", "Game over"]) == 1:
-            break
-        play.sendline("1")
-    else:
-        raise AssertionError("the game did not end")
-    play.expect("Lobby> ")
-    play.sendline("q")
-    play.expect(pexpect.EOF)
-    bot.expect("game 1/1")
-    bot.expect(pexpect.EOF)
+    play_the_bots_game(play, bot)
 
     last_words = stop(server)
     assert "Traceback" not in last_words and "server stopped" in last_words

@@ -27,7 +27,7 @@ import aiohttp
 import pytest
 
 from pg import pg_url  # noqa: F401 - the fixture
-from procs import ROOT, SCOPA
+from procs import ROOT, SCOPA, stop
 from redis_server import SERVER, redis_client, redis_prefix  # noqa: F401 - the fixture
 from scopa.bots import RandomBot, make_bot
 from scopa.protocol import commands as wire
@@ -145,17 +145,7 @@ async def single_server(tmp: Path) -> AsyncIterator[tuple[int, int]]:
     try:
         yield port, metrics
     finally:
-        stop(proc)
-
-
-def stop(proc: subprocess.Popen[bytes]) -> None:
-    if proc.poll() is None:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(timeout=DEADLINE)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop(proc, DEADLINE)
 
 
 async def connected(port: int, name: str) -> WireClient:

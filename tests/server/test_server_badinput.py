@@ -15,15 +15,11 @@ from scopa.server import NetworkEngine
 from scopa.server.core.clock import FakeClock
 from scopa.server.journal.memory.storage import MemoryStorage
 
+from test_server_games import seeded_server
 from wire_client import WireClient
 
 
-@pytest.fixture
-async def server():
-    engine = NetworkEngine("127.0.0.1", 0, seed=99)
-    await engine.start()
-    yield engine
-    await engine.stop()
+server = seeded_server(99)
 
 
 async def _error_after(client: WireClient, seq: int) -> wire.Error:

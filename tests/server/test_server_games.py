@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
+from typing import Any
 
 import pytest
 
@@ -13,12 +15,20 @@ from scopa.server import NetworkEngine
 from wire_client import WireClient
 
 
-@pytest.fixture
-async def server():
-    engine = NetworkEngine("127.0.0.1", 0, seed=1234)
-    await engine.start()
-    yield engine
-    await engine.stop()
+def seeded_server(seed: int, name: str = "server") -> Any:
+    """A module's fixture ``name``: a server on 127.0.0.1 (port 0) seeded with ``seed``,
+    stopped after each test."""
+
+    async def server() -> AsyncIterator[NetworkEngine]:
+        engine = NetworkEngine("127.0.0.1", 0, seed=seed)
+        await engine.start()
+        yield engine
+        await engine.stop()
+
+    return pytest.fixture(server, name=name)
+
+
+server = seeded_server(1234)
 
 
 class ScriptedPlayer(Player):

@@ -9,7 +9,6 @@ import struct
 from typing import Any
 
 import msgpack
-import pytest
 from rich.console import Console
 
 from scopa.bots import GreedyBot, RandomBot, make_bot
@@ -24,17 +23,13 @@ from scopa.protocol.convert import rules_to_wire
 from scopa.server import Limits, NetworkEngine
 from scopa.server.core.clock import FakeClock
 
+from test_server_games import seeded_server
 from wire_client import TIMEOUT, WireClient
 
 FRAC = RuleSet.build("frac")  # R22 target 11 with 16 points a round: games of about two rounds
 
 
-@pytest.fixture
-async def server():
-    engine = NetworkEngine("127.0.0.1", 0, seed=2024)
-    await engine.start()
-    yield engine
-    await engine.stop()
+server = seeded_server(2024)
 
 
 # --------------------------------------------------------------------------- a raw-socket client

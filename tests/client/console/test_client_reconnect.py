@@ -22,7 +22,7 @@ from serverthread import ServerThread
 from scopa.engine import Deal, Declare, Play, Player, View, replay
 from scopa.server import NetworkEngine
 
-from procs import ROOT, SAFETY, SCOPA
+from procs import ROOT, SAFETY, SCOPA, stop
 from procs import finish as _finish
 from procs import scopa_bot as _bot
 
@@ -152,11 +152,7 @@ def test_scopa_bot_reconnects_after_the_server_is_killed_and_restarted(tmp_path:
         server = _serve(port, db)  # the same file: the game is restored, the bot resumes
         rc, out = _finish(proc)
     finally:
-        server.send_signal(signal.SIGINT)
-        try:
-            server.wait(10)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        stop(server, 10, signal.SIGINT)
     assert rc == 0, out
     assert "game 1/1 at table" in out and "(target)" in out and "Traceback" not in out
 

@@ -53,6 +53,23 @@ TWICE = {
 }
 
 
+def silent_at_third_turn(proxy: FaultProxy, silenced: asyncio.Event) -> GreedyBot:
+    """A greedy bot whose third turn makes the route through ``proxy`` silent (nothing goes
+    through, nothing is closed: a paused server) and sets ``silenced``."""
+
+    class GoesSilent(GreedyBot):
+        turns = 0
+
+        async def choose(self, view, legal):  # type: ignore[no-untyped-def]
+            self.turns += 1
+            if self.turns == 3:
+                assert proxy.blackhole() == 1
+                silenced.set()
+            return await super().choose(view, legal)
+
+    return GoesSilent()
+
+
 @pytest.mark.parametrize("phase", list(PHASES) + list(TWICE))
 async def test_bots_get_back_in_every_phase(phase: str) -> None:
     rules = TWICE.get(phase) or [PHASES[phase]]
@@ -122,18 +139,7 @@ async def test_a_silent_link_is_noticed_and_the_game_goes_on() -> None:
             s.add_listener(events.append)
             await s.create_table(fill_with_bots=["greedy"])
             silenced = asyncio.Event()
-
-            class GoesSilent(GreedyBot):
-                turns = 0
-
-                async def choose(self, view, legal):  # type: ignore[no-untyped-def]
-                    self.turns += 1
-                    if self.turns == 3:
-                        assert proxy.blackhole() == 1
-                        silenced.set()
-                    return await super().choose(view, legal)
-
-            game = asyncio.create_task(s.play_game(GoesSilent()))
+            game = asyncio.create_task(s.play_game(silent_at_third_turn(proxy, silenced)))
             await silenced.wait()
             while clock.sleeping == 0:
                 await asyncio.sleep(0)

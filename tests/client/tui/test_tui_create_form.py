@@ -6,9 +6,6 @@ explained in the form."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
-
-import pytest
 from textual.widgets import Checkbox, DataTable, Select, Static
 
 from scopa.client.net import ClientSession
@@ -21,19 +18,13 @@ from scopa.protocol.convert import rules_from_wire
 from scopa.protocol.rules import WireRules
 from scopa.server import NetworkEngine
 
+from test_server_games import seeded_server
 from test_tui_network import app_for, until
 
 SAFETY = 60
 
 
-@pytest.fixture
-async def engine() -> AsyncIterator[NetworkEngine]:
-    e = NetworkEngine("127.0.0.1", 0, seed=47)
-    await e.start()
-    try:
-        yield e
-    finally:
-        await e.stop()
+engine = seeded_server(47, name="engine")
 
 
 async def open_form(app, pilot) -> CreateTableScreen:  # type: ignore[no-untyped-def]

@@ -5,7 +5,7 @@ the lobby, the create-table form, a whole game, watching and the reconnecting ba
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 
 import pytest
 from textual.widgets import DataTable, Select, Static
@@ -17,17 +17,12 @@ from scopa.client.tui.online import CreateTableScreen, LobbyScreen
 from scopa.client.tui import NetApp
 from scopa.server import NetworkEngine
 
+from test_server_games import seeded_server
+
 SAFETY = 60
 
 
-@pytest.fixture
-async def engine() -> AsyncIterator[NetworkEngine]:
-    e = NetworkEngine("127.0.0.1", 0, seed=31)
-    await e.start()
-    try:
-        yield e
-    finally:
-        await e.stop()
+engine = seeded_server(31, name="engine")
 
 
 async def until(pilot, check: Callable[[], bool], limit: int = 400) -> None:  # type: ignore[no-untyped-def]
@@ -147,11 +142,7 @@ async def test_a_dropped_connection_shows_the_banner_until_the_seat_is_back(engi
     async with asyncio.timeout(SAFETY):
         app = app_for(engine)
         async with app.run_test(size=(80, 24)) as pilot:
-            await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
-            await pilot.press("c")
-            await until(pilot, lambda: isinstance(app.screen, CreateTableScreen))
-            await pilot.press("ctrl+s")
-            await until(pilot, lambda: app.board_screen is not None and app.board_screen.asking)
+            await sit_at_a_new_table(app, pilot)
             screen = app.board_screen
             assert screen is not None
             banner = screen.query_one("#banner", Static)

@@ -14,14 +14,25 @@ from scopa.client.text import label
 from scopa.client.net import MemoryTokenStore
 from scopa.client.tui.board import BoardScreen
 from scopa.client.tui.dialogs import CaptureChoiceScreen
-from scopa.client.tui.online import CreateTableScreen, LobbyScreen
+from scopa.client.tui.online import LobbyScreen
 from scopa.client.tui import NetApp
+from scopa.engine import Card, RoundPlay
 from scopa.server import NetworkEngine
 
 from faultproxy import FaultProxy
-from test_tui_network import app_for, until
+from test_tui_network import app_for, sit_at_a_new_table, until
 
 SAFETY = 90
+
+
+async def at_my_first_turn(app: NetApp, pilot) -> tuple[BoardScreen, int | None, list[RoundPlay], Card]:  # type: ignore[no-untyped-def]
+    """At a new table from the lobby (:func:`sit_at_a_new_table`), the person's first turn:
+    the board, their seat, their plays so far and the first card of their hand."""
+    await sit_at_a_new_table(app, pilot)
+    screen = app.board_screen
+    assert isinstance(screen, BoardScreen)
+    me = screen.board.viewer
+    return screen, me, [p for p in screen.board.plays if p.seat == me], screen.board.hand[0]
 
 
 async def test_a_card_pressed_while_the_server_is_down_is_played_after_the_restart(tmp_path: Path) -> None:
@@ -34,16 +45,7 @@ async def test_a_card_pressed_while_the_server_is_down_is_played_after_the_resta
         async with asyncio.timeout(SAFETY):
             app = app_for(engine)
             async with app.run_test(size=(80, 24)) as pilot:
-                await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
-                await pilot.press("c")
-                await until(pilot, lambda: isinstance(app.screen, CreateTableScreen))
-                await pilot.press("ctrl+s")  # scopa against a greedy bot
-                await until(pilot, lambda: app.board_screen is not None and app.board_screen.asking)
-                screen = app.board_screen
-                assert isinstance(screen, BoardScreen)
-                me = screen.board.viewer
-                mine_before = [p for p in screen.board.plays if p.seat == me]
-                card = screen.board.hand[0]
+                screen, me, mine_before, card = await at_my_first_turn(app, pilot)  # scopa against a greedy bot
 
                 await engine.stop()  # the server goes away in the middle of the person's turn
                 banner = screen.query_one("#banner", Static)
@@ -78,15 +80,7 @@ async def test_a_move_sent_into_a_dead_connection_is_played_after_the_reconnect(
             app = NetApp("127.0.0.1", proxy.port, "ada", MemoryTokenStore())
             async with app.run_test(size=(80, 24)) as pilot:
                 await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.lobby_pushes)
-                await pilot.press("c")
-                await until(pilot, lambda: isinstance(app.screen, CreateTableScreen))
-                await pilot.press("ctrl+s")
-                await until(pilot, lambda: app.board_screen is not None and app.board_screen.asking)
-                screen = app.board_screen
-                assert isinstance(screen, BoardScreen)
-                me = screen.board.viewer
-                mine_before = [p for p in screen.board.plays if p.seat == me]
-                card = screen.board.hand[0]
+                screen, me, mine_before, card = await at_my_first_turn(app, pilot)
                 assert proxy.blackhole() == 1  # the route dies silently: nothing tells the client yet
                 held = proxy.stats.held
                 await pilot.press("1")  # the move leaves the client and is lost on the way

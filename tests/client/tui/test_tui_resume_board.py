@@ -10,12 +10,11 @@ from textual.widgets import Static
 
 from scopa.client.net import MemoryTokenStore
 from scopa.client.tui.cards import CardRow
-from scopa.client.tui.online import CreateTableScreen, LobbyScreen
 from scopa.client.tui import NetApp
 from scopa.engine import view
 from scopa.server import NetworkEngine
 
-from test_tui_network import engine, until  # noqa: F401 - engine: the server fixture
+from test_tui_network import engine, sit_at_a_new_table, until  # noqa: F401 - engine: the server fixture
 
 SAFETY = 60
 PACE = 0.5  # what `scopa play` leaves each play by someone else on screen
@@ -26,10 +25,7 @@ async def test_a_restarted_client_shows_the_current_board_at_once(engine: Networ
     async with asyncio.timeout(SAFETY):
         first = NetApp("127.0.0.1", engine.port, "ada", store, pace=0)
         async with first.run_test(size=(80, 24)) as pilot:
-            await until(pilot, lambda: isinstance(first.screen, LobbyScreen))
-            await pilot.press("c")
-            await until(pilot, lambda: isinstance(first.screen, CreateTableScreen))
-            await pilot.press("ctrl+s")  # scopa against a greedy bot
+            await sit_at_a_new_table(first, pilot)  # scopa against a greedy bot
             for _ in range(2):  # two plays each
                 await until(pilot, lambda: first.board_screen is not None and first.board_screen.asking)
                 await pilot.press("1")

@@ -11,6 +11,7 @@ import pytest
 from textual.widgets import Input, Static
 
 from scopa.client.net import ClientSession
+from scopa.client.tui.board import BoardScreen
 from scopa.client.tui.online import LobbyScreen
 from scopa.client.tui import NetApp
 from scopa.protocol import ChatMessage
@@ -42,10 +43,13 @@ async def bob_waits(engine: NetworkEngine) -> ClientSession:
     return bob
 
 
-async def ada_joins(app: NetApp, pilot) -> None:  # type: ignore[no-untyped-def]
+async def ada_joins(app: NetApp, pilot) -> BoardScreen:  # type: ignore[no-untyped-def]
+    """ada joins the table the lobby lists; her board, once both seats are taken."""
     await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and bool(app.screen.tables))
     await pilot.press("j")
     await until(pilot, lambda: app.board_screen is not None and len(app.board_screen.board.names) == 2)
+    assert app.board_screen is not None
+    return app.board_screen
 
 
 async def test_the_other_seat_drops_and_comes_back(engine: NetworkEngine) -> None:
@@ -53,9 +57,8 @@ async def test_the_other_seat_drops_and_comes_back(engine: NetworkEngine) -> Non
         bob = await bob_waits(engine)
         app = app_for(engine)
         async with app.run_test(size=(80, 24)) as pilot:
-            await ada_joins(app, pilot)
-            screen = app.board_screen
-            assert screen is not None and bob.seat is not None
+            screen = await ada_joins(app, pilot)
+            assert bob.seat is not None
             engine.names["bob"].abort()  # bob's connection dies
             said = "bob disconnected — a bot takes his seat in 1:52 unless he returns."
             await until(pilot, lambda: said in app.messages)
@@ -101,9 +104,7 @@ async def test_chat_at_the_table_both_ways(engine: NetworkEngine) -> None:
         bob = await bob_waits(engine)
         app = app_for(engine)
         async with app.run_test(size=(80, 24)) as pilot:
-            await ada_joins(app, pilot)
-            screen = app.board_screen
-            assert screen is not None
+            screen = await ada_joins(app, pilot)
             await bob.send_chat("good luck ada", to=f"table:{bob.table_id}")
             panel = screen.query_one("#table-chat", Static)
             await until(pilot, lambda: "bob: good luck ada" in str(panel.render()))

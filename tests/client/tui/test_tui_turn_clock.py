@@ -16,13 +16,12 @@ from textual.widgets import Static
 
 from scopa.client.net import MemoryTokenStore
 from scopa.client.tui.board import BoardScreen
-from scopa.client.tui.online import CreateTableScreen, LobbyScreen
 from scopa.client.tui import NetApp
 from scopa.server import Limits, NetworkEngine
 from scopa.server.core.clock import FakeClock
 
 from test_tui_local import text_of
-from test_tui_network import until
+from test_tui_network import sit_at_a_new_table, until
 
 pytestmark = pytest.mark.integration
 
@@ -60,11 +59,7 @@ async def test_the_countdown_survives_a_comeback_and_a_timeout_shows_at_once(eng
     async with asyncio.timeout(SAFETY):
         first = NetApp("127.0.0.1", engine.port, "ada", store, pace=0)
         async with first.run_test(size=(100, 30)) as pilot:
-            await until(pilot, lambda: isinstance(first.screen, LobbyScreen))
-            await pilot.press("c")
-            await until(pilot, lambda: isinstance(first.screen, CreateTableScreen))
-            await pilot.press("ctrl+s")  # scopa against a greedy bot, the server's 30 s clock
-            await until(pilot, lambda: first.board_screen is not None and first.board_screen.asking)
+            await sit_at_a_new_table(first, pilot)  # scopa against a greedy bot, the server's 30 s clock
             screen = first.board_screen
             assert screen is not None
             await until(pilot, lambda: seconds_shown(screen) is not None)

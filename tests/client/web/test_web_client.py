@@ -13,8 +13,10 @@ from __future__ import annotations
 import asyncio
 import re
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
 import pytest_asyncio
@@ -65,8 +67,11 @@ class Site:
         await self.front.start("127.0.0.1", web_port)
 
 
-async def _site(db: str | None) -> AsyncIterator[Site]:
-    engine = NetworkEngine(host="127.0.0.1", port=0, db=db)
+@asynccontextmanager
+async def served(db: str | None = None, **engine_options: Any) -> AsyncIterator[Site]:
+    """A server on 127.0.0.1 (``NetworkEngine`` with ``engine_options``) with its web front;
+    no console error, no uncaught exception, on any page, when it ends."""
+    engine = NetworkEngine(host="127.0.0.1", port=0, db=db, **engine_options)
     await engine.start()
     front = WebFront(engine, web_root(), extra=web_files())
     await front.start("127.0.0.1", 0)
@@ -78,6 +83,11 @@ async def _site(db: str | None) -> AsyncIterator[Site]:
         await s.front.stop()
     errors = [e for e in s.errors if not (s.offline and "WebSocket connection to" in e)]
     assert errors == []  # no console error, no uncaught exception, on any page
+
+
+async def _site(db: str | None) -> AsyncIterator[Site]:
+    async with served(db) as s:
+        yield s
 
 
 @pytest_asyncio.fixture(loop_scope="module")
@@ -184,6 +194,17 @@ async def dismiss_round_end(page: Page, touch: bool = True) -> bool:
     return False
 
 
+async def play_to_the_end(page: Page) -> None:
+    """Play this page's every turn (and close each round's summary) until the game's end shows."""
+    while not await page.locator("#game-end").count():
+        await page.wait_for_selector(f"{MINE}, #game-end, dialog[open]", timeout=WAIT)
+        if await page.locator("dialog[open]").count():
+            assert await dismiss_round_end(page)
+            continue
+        if await page.locator(MINE).count():
+            await play_one(page)
+
+
 async def small_targets(page: Page) -> list[str]:
     """Every visible control smaller than 44×44 CSS px."""
     found: list[str] = await page.evaluate("""() => [...document.querySelectorAll('button, input, select, a')]
@@ -215,13 +236,7 @@ async def test_a_person_plays_a_whole_game_against_a_bot_by_tapping(site: Site, 
     await page.wait_for_selector(MINE, timeout=WAIT)
     assert await small_targets(page) == []
     assert await axe_violations(page) == []
-    while not await page.locator("#game-end").count():
-        await page.wait_for_selector(f"{MINE}, #game-end, dialog[open]", timeout=WAIT)
-        if await page.locator("dialog[open]").count():
-            assert await dismiss_round_end(page)
-            continue
-        if await page.locator(MINE).count():
-            await play_one(page)
+    await play_to_the_end(page)
     end = await page.locator("#game-end").bounding_box()  # on screen as it comes, no scrolling
     assert end is not None and 0 <= end["y"] and end["y"] + 80 <= 844
     said = await page.locator("#game-end").text_content() or ""

@@ -16,27 +16,21 @@ import os
 import random
 import re
 import subprocess
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from typing import Any
 
 import pytest
 from playwright.async_api import Browser, Locator, Page
 
 from scopa.client.text import option_lines
-from scopa.client.webfiles import web_files, web_root
 from scopa.engine import Deal, RuleSet
 from scopa.engine.rules import Preset
 from scopa.engine.state import GameState, Phase
-from scopa.server import NetworkEngine
 from scopa.server.core.clock import FakeClock
-from scopa.server.web.front import WebFront
 
 from web_words import page_words
 from test_web_client import (  # noqa: F401
-    MINE, PHONE, WAIT, Site, browser, chromium, create, journaled, open_page, play_one, site,
+    MINE, PHONE, WAIT, Site, browser, chromium, create, journaled, open_page, play_one, served, site,
 )
-from test_web_table import seeded
 from paths import ROOT
 
 pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="module")]  # the browser: test_web_client.py
@@ -207,7 +201,7 @@ async def test_a_reload_keeps_the_names_and_the_round_end_says_why(site: Site, b
 
 
 async def test_a_friend_who_plays_first_by_the_invite_link(browser: Browser) -> None:
-    async with seeded(seed_where_seat_1_plays_first()) as s:
+    async with served(seed=seed_where_seat_1_plays_first()) as s:
         ada = await open_page(browser, s, "ada")
         await ada.check("#private")
         await create(ada, bots="")
@@ -281,22 +275,6 @@ async def test_the_lobby_lists_live_tables_only(site: Site, browser: Browser) ->
             "#2 Scopa, 2 players, to 11 · waiting for players · bob, empty seatJoinWatch"]
 
 
-@asynccontextmanager
-async def on_a_held_clock(clock: FakeClock) -> AsyncIterator[Site]:
-    """A server whose turn clocks run on ``clock`` (moved on by the test), with its web front."""
-    engine = NetworkEngine(host="127.0.0.1", port=0, clock=clock)
-    await engine.start()
-    front = WebFront(engine, web_root(), extra=web_files())
-    await front.start("127.0.0.1", 0)
-    s = Site(engine, front)
-    try:
-        yield s
-    finally:
-        await s.engine.stop()
-        await s.front.stop()
-    assert s.errors == []
-
-
 async def seconds_left(page: Page) -> int:
     text = await page.locator("#turn .clock").text_content() or ""
     found = re.search(r"(\d+) s left", text)
@@ -309,7 +287,7 @@ async def test_the_clock_counts_down_across_a_reload_and_says_when_time_ran_out(
     turn_left_ms, so a reload shows what is left, not a fresh clock; a move the server
     makes when time runs out is said to the player and marked in the round's plays."""
     clock = FakeClock()
-    async with on_a_held_clock(clock) as s:
+    async with served(clock=clock) as s:  # its turn clocks run on the test's clock
         page = await open_page(browser, s, "ada")
         await page.select_option("#timer", "30")
         await create(page)

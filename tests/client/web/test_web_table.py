@@ -10,21 +10,17 @@ dealing as the server will, from the same seeds."""
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from collections.abc import Callable
 
 import pytest
 from playwright.async_api import Browser, Page
 
-from scopa.client.webfiles import web_files, web_root
 from scopa.engine import Deal, Play, RuleSet
 from scopa.engine.cards import CARDS
 from scopa.engine.state import GameState, Phase
-from scopa.server import NetworkEngine
 from scopa.server.lobby.directory import build_rules
-from scopa.server.web.front import WebFront
 
-from test_web_client import DESKTOP, MINE, PHONE, WAIT, Site, axe_violations, browser, chromium, create, open_page, site  # noqa: F401
+from test_web_client import DESKTOP, MINE, PHONE, WAIT, Site, axe_violations, browser, chromium, create, open_page, served, site  # noqa: F401
 
 pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="module")]  # the browser: test_web_client.py
 
@@ -64,21 +60,6 @@ def scopa_play(state: GameState) -> Play | None:
         if after.last_scopa:
             return play
     return None
-
-
-@asynccontextmanager
-async def seeded(seed: int) -> AsyncIterator[Site]:
-    engine = NetworkEngine(host="127.0.0.1", port=0, seed=seed)
-    await engine.start()
-    front = WebFront(engine, web_root(), extra=web_files())
-    await front.start("127.0.0.1", 0)
-    s = Site(engine, front)
-    try:
-        yield s
-    finally:
-        await s.engine.stop()
-        await s.front.stop()
-    assert s.errors == []
 
 
 async def open_rules(page: Page) -> None:
@@ -140,7 +121,7 @@ async def test_a_capture_and_a_scopa_are_animated(browser: Browser) -> None:
     play = scopa_play(state)
     assert play is not None
     card, taken = str(CARDS[play.card]), [str(c) for c in play.captured]
-    async with seeded(seed) as site:
+    async with served(seed=seed) as site:
         page = await scopa_game(browser, site, "no-preference")
         assert sorted(await page.locator("[aria-label='Table'] .card").evaluate_all("cs => cs.map(c => c.dataset.card)")) == sorted(taken)
         await play_card(page, card)
@@ -162,7 +143,7 @@ async def test_reduced_motion_moves_nothing_and_still_marks_the_scopa(browser: B
     seed = seed_where(rules, lambda s: scopa_play(s) is not None)
     play = scopa_play(first_turn(rules, seed))
     assert play is not None
-    async with seeded(seed) as site:
+    async with served(seed=seed) as site:
         page = await scopa_game(browser, site, "reduce")
         await play_card(page, str(CARDS[play.card]))
         await page.wait_for_selector("[aria-label='This round'] li.scopa", timeout=WAIT)
@@ -178,7 +159,7 @@ async def test_a_cirulla_declaration_reaches_the_other_seat(browser: Browser) ->
     rules = build_rules("cirulla", {})
     seed = seed_where(rules, lambda s: bool(s.legal_declarations()))
     kinds = [d.kind.value for d in first_turn(rules, seed).legal_declarations()]
-    async with seeded(seed) as site:
+    async with served(seed=seed) as site:
         ada = await open_page(browser, site, "ada", DESKTOP)
         await ada.select_option("#preset", "cirulla")
         await create(ada, bots="")

@@ -20,7 +20,7 @@ from scopa.client.webfiles import web_files, web_root
 from scopa.server import NetworkEngine
 from scopa.server.core.tls import server_tls
 from scopa.server.web.front import WebFront
-from test_web_client import CHROMIUM, FLAGS, MINE, WAIT, Site, create, dismiss_round_end, open_page, play_one
+from test_web_client import CHROMIUM, FLAGS, Site, create, open_page, play_to_the_end
 
 pytestmark = pytest.mark.browser
 
@@ -85,13 +85,7 @@ async def test_a_person_plays_a_whole_game_over_https_and_wss(secure_site: Secur
     hsts = await page.evaluate("fetch(location.href).then(r => r.headers.get('strict-transport-security'))")
     assert hsts.startswith("max-age=")
     await create(page)
-    while not await page.locator("#game-end").count():
-        await page.wait_for_selector(f"{MINE}, #game-end, dialog[open]", timeout=WAIT)
-        if await page.locator("dialog[open]").count():
-            assert await dismiss_round_end(page)
-            continue
-        if await page.locator(MINE).count():
-            await play_one(page)
+    await play_to_the_end(page)
     assert "Game over" in (await page.locator("#game-end").text_content() or "")
     assert len(secure_site.engine.sessions) == 1  # the page's wss:// connection, a session of the server
 

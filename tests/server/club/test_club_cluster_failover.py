@@ -12,18 +12,16 @@ from __future__ import annotations
 
 import asyncio
 import re
-import signal
 import subprocess
 import threading
 from pathlib import Path
 
 import pytest
 
-from club_players import ClubPlayer, Server, final_standings
+from club_players import ClubPlayer, Server, entrants, join_all, killed_when_held, start
 from pg import pg_url  # noqa: F401 - the fixture
 from procs import scopa, stop
 from redis_procs import RedisProcess
-from scopa.protocol import Command
 from scopa.protocol import commands as wire
 from scopa.protocol.errors import ErrorCode
 from scopa.server.journal.backends import open_storage
@@ -92,31 +90,15 @@ async def test_a_tournament_goes_on_after_the_member_running_it_is_killed(pg_url
     b, b_port = await member(pg_url, redis.url, tmp_path, "b")
     held = asyncio.Event()
 
-    def hold(player: ClubPlayer, turn: Command) -> bool:
-        """p0 leaves its first turn of round 2 unanswered until its member was killed."""
-        rounds = [c.body.round for c in player.seen if isinstance(c.body, wire.TournamentTable)]
-        if rounds and rounds[-1] == 2 and not held.is_set():
-            held.set()
-            return True
-        return False
-
     try:
         async with asyncio.timeout(SAFETY):
             server = Server(a_port)
-            players = [ClubPlayer(f"p{i}", server, seed=i, hold=hold if i == 0 else None) for i in range(4)]
-            for p in players:
-                await p.connect()
+            players = await entrants(server, 4, held)
             tid = await created(players[0])
-            for p in players:
-                asked = p.send(wire.TournamentJoin(tournament=tid))
-                await p.until(lambda c: c.re == asked)
+            await join_all(players, tid)
             assert tid in await listed(b_port, tid)  # the other member lists it too
-            players[0].send(wire.TournamentStart(tournament=tid))
-            playing = [asyncio.ensure_future(p.until(final_standings)) for p in players]
-            await held.wait()
-            server.down()
-            a.send_signal(signal.SIGKILL)
-            await asyncio.to_thread(a.wait)
+            playing = start(players, tid)
+            await killed_when_held(held, server, a)
             storage = open_storage(pg_url, None)
             assert storage is not None
             try:

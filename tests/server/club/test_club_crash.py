@@ -8,17 +8,14 @@ from __future__ import annotations
 
 import asyncio
 import re
-import signal
 import sqlite3
 import subprocess
 from pathlib import Path
 
 import pytest
 
-from club_players import ClubPlayer, Server, final_standings
+from club_players import Server, entrants, join_all, killed_when_held, start
 from procs import scopa, stop
-from scopa.protocol import Command
-from scopa.protocol import commands as wire
 from scopa.server.club import decode, is_event
 from scopa.server.tournament import Director, GameFinished, Phase
 from test_club_tournament import create, rows_of
@@ -52,30 +49,14 @@ async def test_a_tournament_goes_on_after_its_server_is_killed(tmp_path: Path) -
     proc, port = await serving(db, tmp_path)
     held = asyncio.Event()
 
-    def hold(player: ClubPlayer, turn: Command) -> bool:
-        """p0 leaves its first turn of round 2 unanswered until the server was killed."""
-        rounds = [c.body.round for c in player.seen if isinstance(c.body, wire.TournamentTable)]
-        if rounds and rounds[-1] == 2 and not held.is_set():
-            held.set()
-            return True
-        return False
-
     try:
         async with asyncio.timeout(SAFETY):
             server = Server(port)
-            players = [ClubPlayer(f"p{i}", server, seed=i, hold=hold if i == 0 else None) for i in range(4)]
-            for p in players:
-                await p.connect()
+            players = await entrants(server, 4, held)
             tid = await create(players[0], rounds=3, cap=4)
-            for p in players:
-                asked = p.send(wire.TournamentJoin(tournament=tid))
-                await p.until(lambda c: c.re == asked)
-            players[0].send(wire.TournamentStart(tournament=tid))
-            playing = [asyncio.ensure_future(p.until(final_standings)) for p in players]
-            await held.wait()
-            server.down()
-            proc.send_signal(signal.SIGKILL)
-            await asyncio.to_thread(proc.wait)
+            await join_all(players, tid)
+            playing = start(players, tid)
+            await killed_when_held(held, server, proc)
             before = journaled(db, tid)
             assert any(isinstance(r, GameFinished) and r.game.round == 1 for r in before)
             proc, port = await serving(db, tmp_path)

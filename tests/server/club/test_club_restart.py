@@ -12,10 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from club_players import ClubPlayer, Server, final_standings
+from club_players import Server, entrants, join_all, start
 from pg import pg_url  # noqa: F401 - the fixture
-from scopa.protocol import Command
-from scopa.protocol import commands as wire
 from scopa.server import NetworkEngine
 from scopa.server.core.clock import FakeClock
 from scopa.server.club import ClubOptions, TableOpened
@@ -33,26 +31,13 @@ async def run_across_a_restart(db: str) -> None:
     await engine.start()
     held = asyncio.Event()
 
-    def hold(player: ClubPlayer, turn: Command) -> bool:
-        """p0 leaves its first turn of round 2 unanswered until the server restarted."""
-        rounds = [c.body.round for c in player.seen if isinstance(c.body, wire.TournamentTable)]
-        if rounds and rounds[-1] == 2 and not held.is_set():
-            held.set()
-            return True
-        return False
-
     try:
         async with asyncio.timeout(SAFETY):
             server = Server(engine.port)
-            players = [ClubPlayer(f"p{i}", server, seed=i, hold=hold if i == 0 else None) for i in range(6)]
-            for p in players:
-                await p.connect()
+            players = await entrants(server, 6, held)
             tid = await create(players[0], rounds=3, cap=6)
-            for p in players:
-                asked = p.send(wire.TournamentJoin(tournament=tid))
-                await p.until(lambda c: c.re == asked)
-            players[0].send(wire.TournamentStart(tournament=tid))
-            playing = [asyncio.ensure_future(p.until(final_standings)) for p in players]
+            await join_all(players, tid)
+            playing = start(players, tid)
             await held.wait()
             assert engine.storage is not None
             before = await journaled(engine.storage, tid)

@@ -53,6 +53,19 @@ async def create(player: ClubPlayer, **fields: object) -> str:
     return str(made.body.tournament.id)
 
 
+async def ada_and_bea(port: int, **fields: object) -> tuple[ClubPlayer, WireClient, str]:
+    """ada (a :class:`ClubPlayer`) creates a tournament with ``fields``; she and bea (a bare
+    client) join it."""
+    ada = ClubPlayer("ada", Server(port))
+    await ada.connect()
+    tid = await create(ada, **fields)
+    bea = await WireClient.connect(port, "bea")
+    for c in (ada, bea):
+        c.send(wire.TournamentJoin(tournament=tid))
+    await bea.recv_until("tournament_update")
+    return ada, bea, tid
+
+
 async def test_a_swiss_tournament_of_nine_bots_runs_to_its_end_by_itself() -> None:
     clock = FakeClock()
     storage = MemoryStorage()
@@ -96,14 +109,7 @@ async def test_a_player_who_does_not_come_loses_by_forfeit() -> None:
     await engine.start()
     try:
         async with asyncio.timeout(SAFETY):
-            server = Server(engine.port)
-            ada = ClubPlayer("ada", server)
-            await ada.connect()
-            tid = await create(ada, rounds=1, cap=2, grace=30)
-            bea = await WireClient.connect(engine.port, "bea")
-            for c in (ada, bea):
-                c.send(wire.TournamentJoin(tournament=tid))
-            await bea.recv_until("tournament_update")
+            ada, bea, tid = await ada_and_bea(engine.port, rounds=1, cap=2, grace=30)
             await bea.close()  # and never comes back
             ada.send(wire.TournamentStart(tournament=tid))
             table = await ada.until(lambda c: c.name == "tournament_table")
@@ -137,18 +143,12 @@ async def test_a_stranger_cannot_sit_at_a_tournament_table_and_creators_may_be_k
     await engine.start()
     try:
         async with asyncio.timeout(SAFETY):
-            server = Server(engine.port)
-            ada, cal = ClubPlayer("ada", server), ClubPlayer("cal", server)
-            for p in (ada, cal):
-                await p.connect()
+            cal = ClubPlayer("cal", Server(engine.port))
+            await cal.connect()
             asked = cal.send(wire.TournamentCreate(name="Coppa", format=wire.TournamentFormat.SWISS, rounds=1, cap=2))
             refused = await cal.until(lambda c: c.re == asked)
             assert refused.name == "error" and refused.body.code == "not_allowed"
-            tid = await create(ada, rounds=1, cap=2)
-            bea = await WireClient.connect(engine.port, "bea")
-            for c in (ada, bea):
-                c.send(wire.TournamentJoin(tournament=tid))
-            await bea.recv_until("tournament_update")
+            ada, bea, tid = await ada_and_bea(engine.port, rounds=1, cap=2)
             await bea.close()
             ada.send(wire.TournamentStart(tournament=tid))
             table = (await ada.until(lambda c: c.name == "tournament_table")).body.table
@@ -171,14 +171,7 @@ async def test_a_player_who_leaves_a_game_loses_it() -> None:
     await engine.start()
     try:
         async with asyncio.timeout(SAFETY):
-            server = Server(engine.port)
-            ada = ClubPlayer("ada", server)
-            await ada.connect()
-            tid = await create(ada, rounds=1, cap=2)
-            bea = await WireClient.connect(engine.port, "bea")
-            for c in (ada, bea):
-                c.send(wire.TournamentJoin(tournament=tid))
-            await bea.recv_until("tournament_update")
+            ada, bea, tid = await ada_and_bea(engine.port, rounds=1, cap=2)
             ada.send(wire.TournamentStart(tournament=tid))
             joined = await bea.recv_until("joined")
             await bea.recv_until("game_start")

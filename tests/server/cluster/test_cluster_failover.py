@@ -24,7 +24,7 @@ import pytest
 from redis.asyncio import Redis
 
 from pg import pg_url  # noqa: F401 - the fixture
-from procs import ROOT, SCOPA
+from procs import ROOT, SCOPA, stop
 from redis_server import SERVER, redis_client, redis_prefix  # noqa: F401 - the fixture
 from scopa.bots import make_bot
 from scopa.client.net import ServerRefused
@@ -72,9 +72,10 @@ def serve(port: int, prefix: str, db: str, tmp: Path) -> subprocess.Popen[str]:
         cwd=ROOT, text=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=dict(os.environ, NO_COLOR="1"))
 
 
-async def until(check: object, what: str) -> None:
+async def until(check: object, what: str, deadline: float = DEADLINE) -> None:
+    """Wait until ``check`` (a value, or a function, maybe async, of none) holds."""
     try:
-        async with asyncio.timeout(DEADLINE):
+        async with asyncio.timeout(deadline):
             while True:
                 done = check() if callable(check) else check
                 if asyncio.iscoroutine(done):
@@ -83,7 +84,7 @@ async def until(check: object, what: str) -> None:
                     return
                 await asyncio.sleep(0.02)
     except TimeoutError:
-        pytest.fail(f"waited {DEADLINE} s in vain: {what}")
+        pytest.fail(f"waited {deadline} s in vain: {what}")
 
 
 async def welcomed(port: int, name: str) -> WireClient:
@@ -360,13 +361,7 @@ async def test_three_members_one_killed_one_drained_every_game_ends_as_the_journ
         for maker in makers:
             maker.abort()
         for proc in procs:
-            if proc.poll() is None:
-                proc.send_signal(signal.SIGTERM)
-                try:
-                    proc.wait(timeout=DEADLINE)
-                except subprocess.TimeoutExpired:
-                    proc.kill()
-                    proc.wait()
+            stop(proc, DEADLINE)
         for log in logs:
             log.close()
         await redis.aclose()

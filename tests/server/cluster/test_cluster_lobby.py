@@ -21,6 +21,7 @@ from scopa.protocol.errors import ErrorCode
 from scopa.server import NetworkEngine
 from scopa.server.core.clock import FakeClock
 from scopa.server.cluster import ClusterOptions
+from scopa.server.core.tls import ServerTls
 from wire_client import WireClient
 
 pytestmark = pytest.mark.integration
@@ -34,9 +35,11 @@ def options(prefix: str, url: str = SERVER, **given: object) -> ClusterOptions:
 
 
 @asynccontextmanager
-async def members(prefix: str, count: int = 2, **given: object) -> AsyncIterator[list[NetworkEngine]]:
-    """``count`` servers on 127.0.0.1 (port 0) sharing one lobby, each on a fake clock."""
-    engines = [NetworkEngine("127.0.0.1", 0, seed=i, clock=FakeClock(), cluster=options(prefix, **given))
+async def members(prefix: str, count: int = 2, tls: ServerTls | None = None,
+                  **given: object) -> AsyncIterator[list[NetworkEngine]]:
+    """``count`` servers on 127.0.0.1 (port 0) sharing one lobby, each on a fake clock (with
+    ``tls``, all speaking TLS with that certificate)."""
+    engines = [NetworkEngine("127.0.0.1", 0, seed=i, clock=FakeClock(), tls=tls, cluster=options(prefix, **given))
                for i in range(count)]
     started: list[NetworkEngine] = []
     try:

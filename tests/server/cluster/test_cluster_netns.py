@@ -29,7 +29,6 @@ import contextlib
 import json
 import os
 import secrets
-import shutil
 import signal
 import subprocess
 import time
@@ -49,6 +48,8 @@ from procs import ROOT, SCOPA
 from redis_server import redis_client, redis_prefix  # noqa: F401 - the fixture
 from scopa.engine import Play, cards_in
 from scopa.server.journal.backends import open_storage
+from test_cluster_failover import until
+from test_lan_netns import require_namespaces
 
 pytestmark = pytest.mark.process
 
@@ -148,31 +149,13 @@ class Hosts:
 
 @pytest.fixture
 def hosts(tmp_path: Path) -> Iterator[Hosts]:
-    if shutil.which("ip") is None:
-        pytest.fail("this test needs the `ip` command to make network namespaces: apt-get install iproute2 "
-                    "(scripts/test installs it)")
-    if os.geteuid() != 0:
-        pytest.fail("this test makes network namespaces: run it as root")
+    require_namespaces()
     network = Hosts(tmp_path)
     try:
         network.create()
         yield network
     finally:
         network.destroy()
-
-
-async def until(check: object, what: str) -> None:
-    try:
-        async with asyncio.timeout(DEADLINE):
-            while True:
-                done = check() if callable(check) else check
-                if asyncio.iscoroutine(done):
-                    done = await done
-                if done:
-                    return
-                await asyncio.sleep(0.05)
-    except TimeoutError:
-        pytest.fail(f"waited {DEADLINE} s in vain: {what}")
 
 
 async def members(redis: Redis, prefix: str) -> int:
@@ -218,7 +201,7 @@ async def test_a_host_cut_off_mid_game_its_tables_go_on_on_the_other_host(
                              "--cluster-prefix", redis_prefix, "--db", db, "--no-announce",
                              "--admin-token-file", str(hosts.tmp / f"token-{ns}"),
                              "--max-connections-per-address", "none"], log=f"member-{ns}.log")
-        await until(lambda: _both(redis, redis_prefix), "both members join the cluster")
+        await until(lambda: _both(redis, redis_prefix), "both members join the cluster", DEADLINE)
 
         a, b = f"{hosts.address[hosts.a]}:{PORT}", f"{hosts.address[hosts.b]}:{PORT}"
         players = hosts.start(hosts.a, [SCOPA[0], str(ROOT / "tests" / "netns_players.py"), "--maker", b,
@@ -227,7 +210,7 @@ async def test_a_host_cut_off_mid_game_its_tables_go_on_on_the_other_host(
         lines: list[str] = []
         reader = asyncio.create_task(asyncio.to_thread(_read_all, players.stdout, lines))
         await until(lambda: sum(line.startswith("under way") for line in lines) == GAMES or reader.done(),
-                    "every game is under way")
+                    "every game is under way", DEADLINE)
         assert not reader.done(), "\n".join(lines)
         tables = [line.split()[1] for line in lines if line.startswith("table ")]
         assert len(tables) == GAMES
@@ -242,7 +225,7 @@ async def test_a_host_cut_off_mid_game_its_tables_go_on_on_the_other_host(
             pytest.fail(f"the players did not finish within {DEADLINE * 2} s of the cut:\n" + "\n".join(lines))
         assert players.wait(timeout=DEADLINE) == 0, "\n".join(lines)
         results = [json.loads(line.split(" ", 1)[1]) for line in lines if line.startswith("result ")]
-        await until(lambda: _ended(pg_url, tables), "the journal has every game's result")
+        await until(lambda: _ended(pg_url, tables), "the journal has every game's result", DEADLINE)
         journal = await journal_of(pg_url, tables)
         for result in results:
             table = result["table"]

@@ -12,12 +12,12 @@ import pytest
 
 from faultproxy import FaultProxy
 from redis_server import SERVER, redis_prefix  # noqa: F401 - the fixture
-from scopa.bots import GreedyBot
 from scopa.client.net import HURRIED_DEAD_AFTER, HURRIED_PING_AFTER, LinkEvent, LinkStatus, ClientSession
 from scopa.protocol.servers import ServerAddress
 from scopa.server import Limits, NetworkEngine
 from scopa.server.core.clock import FakeClock
 from scopa.server.cluster import ClusterOptions
+from test_link_phases import silent_at_third_turn
 
 pytestmark = pytest.mark.integration
 
@@ -51,18 +51,7 @@ async def test_a_seat_at_a_silent_member_gives_it_up_after_4_s_and_resumes_at_an
                     assert "unavailable" in str(exc), exc
                     await asyncio.sleep(0.05)
             silenced = asyncio.Event()
-
-            class GoesSilent(GreedyBot):
-                turns = 0
-
-                async def choose(self, view, legal):  # type: ignore[no-untyped-def]
-                    self.turns += 1
-                    if self.turns == 3:
-                        assert proxy.blackhole() == 1  # the member goes silent, as a paused one does
-                        silenced.set()
-                    return await super().choose(view, legal)
-
-            game = asyncio.create_task(s.play_game(GoesSilent()))
+            game = asyncio.create_task(s.play_game(silent_at_third_turn(proxy, silenced)))
             await silenced.wait()
             await _until(lambda: clock.sleeping > 0)
             clock.advance(HURRIED_PING_AFTER)  # 1 s of silence at a table in a cluster: a ping goes

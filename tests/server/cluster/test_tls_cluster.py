@@ -7,49 +7,28 @@ shows the cluster's certificate."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
 
-from redis_server import SERVER, redis_prefix  # noqa: F401 - the fixture
+from redis_server import redis_prefix  # noqa: F401 - the fixture
 from scopa.bots import GreedyBot
 from scopa.client import ClientSession, KnownServers, ServerTrust
 from scopa.protocol.servers import ServerAddress
 from scopa.server import NetworkEngine
-from scopa.server.core.clock import FakeClock
-from scopa.server.cluster import ClusterOptions
-from scopa.server.core.tls import ServerTls, open_member, self_signed
+from scopa.server.core.tls import open_member, self_signed
+from test_cluster_lobby import members
 
 pytestmark = pytest.mark.integration
 
 DEADLINE = 20.0  # a safety net: every wait normally ends long before
 
 
-@asynccontextmanager
-async def members(prefix: str, tls: ServerTls) -> AsyncIterator[list[NetworkEngine]]:
-    """Two members on 127.0.0.1 (port 0) sharing one lobby and one certificate."""
-    engines = [NetworkEngine("127.0.0.1", 0, seed=i, clock=FakeClock(), tls=tls,
-                             cluster=ClusterOptions(url=SERVER, prefix=prefix, member_ttl=30.0, refresh=1.0,
-                                                    retry=1.0, timeout=2.0))
-               for i in range(2)]
-    started: list[NetworkEngine] = []
-    try:
-        for engine in engines:
-            await engine.start()
-            started.append(engine)
-        yield engines
-    finally:
-        for engine in started:
-            await engine.stop()
-
-
 async def test_a_redirect_names_the_tls_address_and_the_client_follows_it(redis_prefix: str,
                                                                         tmp_path: Path) -> None:
     tls = self_signed(tmp_path / "tls")
     trust = ServerTrust(KnownServers(tmp_path / "known_servers"), notice=lambda text: None)
-    async with members(redis_prefix, tls) as (a, b):
+    async with members(redis_prefix, tls=tls) as (a, b):
         assert a.cluster is not None and a.cluster.address == f"tls://127.0.0.1:{a.port}"
         ann = await ClientSession.connect("127.0.0.1", a.port, "ann", tls=True, trust=trust)
         bob = await ClientSession.connect("127.0.0.1", b.port, "bob", tls=True, trust=trust)

@@ -14,6 +14,7 @@ from scopa.protocol import commands as wire
 from scopa.server import Limits, NetworkEngine
 from scopa.server.core.proxies import ProxiedClients, parse_networks
 
+from test_slow_clients import until_closed
 from wire_client import WireClient
 
 
@@ -34,14 +35,6 @@ async def _hello(client: WireClient, name: str, identity: str | None) -> wire.Bo
     return (await client.recv()).body
 
 
-async def _closed(client: WireClient) -> list[wire.Body]:
-    bodies: list[wire.Body] = []
-    with pytest.raises(ConnectionError):
-        while True:
-            bodies.append((await client.recv()).body)
-    return bodies
-
-
 async def test_a_trusted_front_end_is_capped_per_identity_not_per_address() -> None:
     server = await _server(["127.0.0.2"], per_address=2)
     try:
@@ -55,11 +48,11 @@ async def test_a_trusted_front_end_is_capped_per_identity_not_per_address() -> N
         third = await _connect_from(server.port, "127.0.0.2")
         err = await _hello(third, "phone0c", "browser-0000")
         assert isinstance(err, wire.Error) and err.code == "rate_limited" and err.fatal
-        await _closed(third)
+        await until_closed(third)
         assert server.proxied.open_for("127.0.0.2", "browser-0000") == 2
         # A connection that ends frees its place for that identity.
         again.send(wire.Bye(reason="done"))
-        await _closed(again)
+        await until_closed(again)
         retry = await _connect_from(server.port, "127.0.0.2")
         assert isinstance(await _hello(retry, "phone0d", "browser-0000"), wire.Welcome)
         for c in (*front, retry):
@@ -77,7 +70,7 @@ async def test_proxied_for_from_an_untrusted_address_is_ignored() -> None:
         assert isinstance(await _hello(b, "b", "claims-to-be-two"), wire.Welcome)
         assert server.proxied.open_for("127.0.0.3", "claims-to-be-one") == 0
         c = await _connect_from(server.port, "127.0.0.3")  # still counted by address: refused at once
-        err = next(b for b in await _closed(c) if isinstance(b, wire.Error))
+        err = next(b for b in await until_closed(c) if isinstance(b, wire.Error))
         assert err.code == "rate_limited" and "your address" in err.message
         await a.close()
         await b.close()
@@ -98,9 +91,9 @@ async def test_the_client_session_says_whom_it_is_for_also_when_it_resumes_a_sea
         over = await WireClient.connect(server.port)
         err = await _hello(over, "ana-c", "browser-ana1")
         assert isinstance(err, wire.Error) and err.code == "rate_limited" and "2 connections for you" in err.message
-        await _closed(over)
+        await until_closed(over)
         extra.send(wire.Bye(reason="done"))
-        await _closed(extra)  # closed by the server once it has forgotten the connection
+        await until_closed(extra)  # closed by the server once it has forgotten the connection
         assert server.proxied.open_for("127.0.0.1", "browser-ana1") == 1
         await first.close()
         back = await ClientSession.resume_seat("127.0.0.1", server.port, "ana", token, proxied_for="browser-ana1")
@@ -120,7 +113,7 @@ async def test_a_trusted_front_end_without_proxied_for_is_capped_as_any_client()
         err = await _hello(over, "plain2", None)
         assert isinstance(err, wire.Error) and err.code == "rate_limited" and err.fatal
         assert "2 connections from 127.0.0.2" in err.message
-        await _closed(over)
+        await until_closed(over)
         # The identities behind the front end keep their own places.
         phone = await _connect_from(server.port, "127.0.0.2")
         assert isinstance(await _hello(phone, "phone", "browser-0001"), wire.Welcome)

@@ -31,7 +31,7 @@ async def _server(limits: Limits, clock: FakeClock | None = None):
     return engine
 
 
-async def _closed(client: WireClient) -> list[wire.Body]:
+async def until_closed(client: WireClient) -> list[wire.Body]:
     """Everything the server still sends, until it closes the connection."""
     bodies: list[wire.Body] = []
     with pytest.raises(ConnectionError):
@@ -104,7 +104,7 @@ async def test_no_hello_in_time_is_fatal_not_hello_yet() -> None:
         ok.send(wire.Ping(nonce=1))
         assert (await ok.recv_until("pong")).body.nonce == 1
         clock.advance(0.1)
-        err = _fatal(await _closed(silent))
+        err = _fatal(await until_closed(silent))
         assert err.code == "not_hello_yet" and "hello" in err.message
         # A client that said hello in time is not affected, even long after.
         clock.advance(3600.0)
@@ -153,7 +153,7 @@ async def test_a_client_trickling_bytes_is_dropped_by_the_frame_deadline() -> No
             clock.advance(0.25)
         assert clock.now() == 2.75 and not slow.reader.at_eof()
         clock.advance(0.25)
-        err = _fatal(await _closed(slow))
+        err = _fatal(await until_closed(slow))
         assert err.code == "timeout" and "frame" in err.message
         assert sent < len(frame)
         assert await other == "target"  # the other client's game played on to its end
@@ -162,7 +162,7 @@ async def test_a_client_trickling_bytes_is_dropped_by_the_frame_deadline() -> No
         half.send_raw(b"\x00\x00")
         await _until(lambda: clock.next_deadline == clock.now() + 3.0)
         clock.advance(3.0)
-        assert _fatal(await _closed(half)).code == "timeout"
+        assert _fatal(await until_closed(half)).code == "timeout"
     finally:
         await server.stop()
 
@@ -182,7 +182,7 @@ async def test_an_idle_client_is_pinged_and_closed_if_it_does_not_answer() -> No
             polite.send(wire.Ping(nonce=n))
             assert (await polite.recv_until("pong")).body.nonce == n
         assert (await mute.recv()).name == "ping"  # the server asked after 5 s of silence ...
-        err = _fatal(await _closed(mute))  # ... and closed 10 s after that
+        err = _fatal(await until_closed(mute))  # ... and closed 10 s after that
         assert err.code == "timeout" and "ping" in err.message
         seq = polite.send(wire.ListTables())
         assert (await polite.recv_until("tables")).re == seq
@@ -206,16 +206,16 @@ async def test_connection_caps_overall_and_per_address_refuse_with_a_fatal_error
         a2 = await _connect_from(server.port, "127.0.0.1")
         assert (await a1.hello("a1")).name == "welcome" and (await a2.hello("a2")).name == "welcome"
         a3 = await _connect_from(server.port, "127.0.0.1")  # a third from one address
-        err = _fatal(await _closed(a3))
+        err = _fatal(await until_closed(a3))
         assert err.code == "rate_limited" and "your address" in err.message
         b1 = await _connect_from(server.port, "127.0.0.2")  # another address: still room overall
         assert (await b1.hello("b1")).name == "welcome"
         b2 = await _connect_from(server.port, "127.0.0.2")  # the fourth overall
-        err = _fatal(await _closed(b2))
+        err = _fatal(await until_closed(b2))
         assert err.code == "rate_limited" and "maximum of 3" in err.message
         # A connection that ends frees its place: bye, the server closes, and there is room.
         a1.send(wire.Bye(reason="done"))
-        await _closed(a1)
+        await until_closed(a1)
         a4 = await _connect_from(server.port, "127.0.0.1")
         assert (await a4.hello("a4")).name == "welcome"
         for c in (a2, b1, a4):
@@ -238,7 +238,7 @@ async def test_a_flooding_client_is_rate_limited_then_dropped_while_others_play(
         for nonce in range(299):
             assert (await flood.recv_until("pong")).body.nonce == nonce
         seqs = [flood.send(wire.Ping(nonce=1000 + i)) for i in range(40)]
-        bodies = await _closed(flood)
+        bodies = await until_closed(flood)
         errors = [b for b in bodies if isinstance(b, wire.Error)]
         assert not [b for b in bodies if isinstance(b, wire.Pong)]  # none of these ran
         assert all(e.code == "rate_limited" for e in errors)

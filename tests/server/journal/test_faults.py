@@ -32,7 +32,7 @@ from scopa.server.journal.sqlite.movefile import moves_path, read_rows
 from scopa.server.journal.memory.storage import MemoryStorage
 
 from faultproxy import FaultProxy, Faults
-from procs import SAFETY
+from procs import SAFETY, stop
 
 SEEDS = int(os.environ.get("SCOPA_FAULT_SEEDS", "3"))
 GAMES = 2  # games each bot plays, one after the other: the "after a game" phase is crossed
@@ -221,10 +221,6 @@ async def test_bots_finish_when_the_server_is_killed_and_restarted_behind_the_pr
             server = _serve(port, db)
             a, b = await bots
     finally:
-        server.send_signal(signal.SIGINT)
-        try:
-            server.wait(10)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        stop(server, 10, signal.SIGINT)
     check_against_journal(journal_of_sqlite(db), [*a, *b], 2 * GAMES)
     assert len(reconnects) == 2 and min(reconnects) >= 1  # both bots lost the server and came back

@@ -20,6 +20,7 @@ from scopa.protocol import commands as wire
 from scopa.protocol.convert import rules_from_wire
 from scopa.server import NetworkEngine
 
+from test_server_games import seeded_server
 from wire_client import WireClient
 
 GAME_TIMEOUT = 60.0  # a safety net only: a game normally ends in well under a second
@@ -47,12 +48,7 @@ def test_every_preset_is_covered() -> None:
     assert set(OPTIONS) == set(Preset) == set(V_IDS)
 
 
-@pytest.fixture
-async def server():
-    engine = NetworkEngine("127.0.0.1", 0, seed=5005)
-    await engine.start()
-    yield engine
-    await engine.stop()
+server = seeded_server(5005)
 
 
 def _public(events: list) -> list[tuple]:

@@ -16,6 +16,7 @@ from scopa.protocol.errors import ErrorCode
 from scopa.server import NetworkEngine
 from scopa.server.core.clock import FakeClock
 
+from test_resume_events import two_people
 from wire_client import WireClient
 
 pytestmark = pytest.mark.integration
@@ -34,16 +35,6 @@ async def served() -> AsyncIterator[tuple[NetworkEngine, FakeClock]]:
     await server.stop()
 
 
-async def _two_people(server: NetworkEngine) -> tuple[WireClient, WireClient]:
-    a = await WireClient.connect(server.port, "ann")
-    await a.create()
-    b = await WireClient.connect(server.port, "ben")
-    assert (await b.join(a.table)).name == "joined"  # type: ignore[arg-type]
-    await a.recv_until("game_start")
-    await b.recv_until("game_start")
-    return a, b
-
-
 async def _heard(client: WireClient) -> Counter[str]:
     """The notices ``client`` got since the last call (a ping's pong marks the end), and
     an answer to any ping of the server's meanwhile."""
@@ -60,7 +51,7 @@ async def _heard(client: WireClient) -> Counter[str]:
 async def test_a_seat_taken_back_and_forth_is_resumed_at_most_three_times_in_ten_seconds(
         served: tuple[NetworkEngine, FakeClock]) -> None:
     server, clock = served
-    a, b = await _two_people(server)
+    a, b = await two_people(server)
     await _heard(a)
     assert b.token is not None and b.table is not None
     resumed, refused, holder = 0, 0, b
@@ -93,7 +84,7 @@ async def test_a_seat_that_drops_again_within_the_window_is_told_away_when_the_w
         served: tuple[NetworkEngine, FakeClock]) -> None:
     server, clock = served
     window = WINDOW
-    a, b = await _two_people(server)
+    a, b = await two_people(server)
     assert b.token is not None and b.table is not None and b.seat is not None
     table = server.tables[b.table]  # type: ignore[index]
     b.abort()

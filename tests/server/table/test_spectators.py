@@ -5,24 +5,18 @@ from __future__ import annotations
 import asyncio
 import json
 
-import pytest
-
 from scopa.bots import GreedyBot, RandomBot
 from scopa.protocol import commands as wire
 from scopa.server import NetworkEngine
 
+from test_server_games import seeded_server
 from wire_client import WireClient
 
 PUBLIC = {"snapshot", "table_update", "game_start", "round_start", "played", "declared", "round_end",
           "game_end", "left", "chat_message"}
 
 
-@pytest.fixture
-async def server():
-    engine = NetworkEngine("127.0.0.1", 0, seed=31337)
-    await engine.start()
-    yield engine
-    await engine.stop()
+server = seeded_server(31337)
 
 
 async def test_spectator_sees_public_events_only_and_no_secret(server: NetworkEngine) -> None:

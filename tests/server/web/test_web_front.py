@@ -9,7 +9,7 @@ closes idle connections, and refuses what a browser never sends."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 
 import aiohttp
@@ -33,9 +33,10 @@ def root(tmp_path: Path) -> Path:
     return tmp_path
 
 
-async def _front(root: Path, limits: Limits | None = None, web: WebLimits = WebLimits()
-                 ) -> tuple[NetworkEngine, WebFront]:
-    engine = NetworkEngine(host="127.0.0.1", port=0, limits=limits)
+async def web_front(root: Path, limits: Limits | None = None, web: WebLimits = WebLimits(),
+                    trusted_proxies: tuple[str, ...] = ()) -> tuple[NetworkEngine, WebFront]:
+    """A server and its web front (serving ``root``), both started on port 0."""
+    engine = NetworkEngine(host="127.0.0.1", port=0, limits=limits, trusted_proxies=trusted_proxies)
     await engine.start()
     front = WebFront(engine, root, web, NAMES)
     await front.start("127.0.0.1", 0)
@@ -44,7 +45,7 @@ async def _front(root: Path, limits: Limits | None = None, web: WebLimits = WebL
 
 @pytest.fixture
 async def front(root: Path) -> AsyncIterator[WebFront]:
-    engine, web = await _front(root)
+    engine, web = await web_front(root)
     try:
         yield web
     finally:
@@ -84,7 +85,7 @@ async def test_a_websocket_resumes_its_seat(front: WebFront) -> None:
 
 
 async def test_the_servers_per_address_cap_counts_websockets(root: Path) -> None:
-    engine, front = await _front(root, Limits(max_connections_per_address=2))
+    engine, front = await web_front(root, Limits(max_connections_per_address=2))
     clients = [await WsClient.open(front.port, f"p{i}") for i in range(2)]
     extra = await WsClient.open(front.port)
     try:
@@ -144,7 +145,7 @@ def test_host_and_origin_rules() -> None:
     assert not same_origin("null", "10.0.0.2:8000")
 
 
-async def _status(port: int, source: str) -> bytes:
+async def status_line(port: int, source: str) -> bytes:
     """The status line of GET / from ``source`` (an address of the loopback network)."""
     reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(source, 0))
     writer.write(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
@@ -153,23 +154,29 @@ async def _status(port: int, source: str) -> bytes:
     return line
 
 
+async def stop_holding(engine: NetworkEngine, front: WebFront,
+                       held: Sequence[tuple[asyncio.StreamReader, asyncio.StreamWriter]]) -> None:
+    """Close the ``held`` connections, then stop the front and its server."""
+    for _, writer in held:
+        writer.close()
+    await engine.stop()
+    await front.stop()
+
+
 async def test_connections_are_capped_per_address_not_overall(root: Path) -> None:
     """One address that opens many connections is refused beyond its cap (503); a
     browser at another address is still served."""
-    engine, front = await _front(root, web=WebLimits(per_address=4))
+    engine, front = await web_front(root, web=WebLimits(per_address=4))
     held = [await asyncio.open_connection("127.0.0.1", front.port, local_addr=("127.0.0.2", 0)) for _ in range(4)]
     try:
-        assert (await _status(front.port, "127.0.0.2")).startswith(b"HTTP/1.1 503")
-        assert (await _status(front.port, "127.0.0.3")).startswith(b"HTTP/1.1 200")
+        assert (await status_line(front.port, "127.0.0.2")).startswith(b"HTTP/1.1 503")
+        assert (await status_line(front.port, "127.0.0.3")).startswith(b"HTTP/1.1 200")
     finally:
-        for _, w in held:
-            w.close()
-        await engine.stop()
-        await front.stop()
+        await stop_holding(engine, front, held)
 
 
 async def test_websockets_leave_the_tcp_port_a_reserve(root: Path) -> None:
-    engine, front = await _front(root, Limits(max_connections=3), WebLimits(tcp_reserve=2))
+    engine, front = await web_front(root, Limits(max_connections=3), WebLimits(tcp_reserve=2))
     first = await WsClient.open(front.port, "one")
     try:
         with pytest.raises(aiohttp.WSServerHandshakeError) as full:
@@ -184,7 +191,7 @@ async def test_websockets_leave_the_tcp_port_a_reserve(root: Path) -> None:
 
 
 async def test_an_idle_connection_is_closed(root: Path) -> None:
-    engine, front = await _front(root, web=WebLimits(idle_timeout=0.2))
+    engine, front = await web_front(root, web=WebLimits(idle_timeout=0.2))
     reader, writer = await asyncio.open_connection("127.0.0.1", front.port)
     try:
         assert await asyncio.wait_for(reader.read(100), SAFETY) == b""  # closed without a word
@@ -277,7 +284,7 @@ async def test_stopping_the_front_closes_its_websockets_and_relays_as_going_away
         reached.set()
 
     other = await asyncio.start_server(member, "127.0.0.1", 0)
-    engine, front = await _front(root)
+    engine, front = await web_front(root)
     http = aiohttp.ClientSession()
     try:
         address = f"127.0.0.1:{other.sockets[0].getsockname()[1]}"

@@ -14,30 +14,15 @@ import pytest
 
 from scopa.protocol import commands as wire
 from scopa.protocol.framing import MAX_FRAME_SIZE, frame_prefix
-from scopa.server import Limits, NetworkEngine
-from scopa.server.web.front import WebFront, WebLimits, per_address_cap
+from scopa.server import Limits
+from scopa.server.web.front import WebLimits, per_address_cap
 
+from test_web_front import root, status_line, stop_holding, web_front  # noqa: F401 - root: the fixture
 from ws_client import WsClient
 
 pytestmark = pytest.mark.integration
 
-NAMES = frozenset({"localhost"})
 SAFETY = 20.0  # a safety net only: every wait ends on an answer
-
-
-@pytest.fixture
-def root(tmp_path: Path) -> Path:
-    (tmp_path / "index.html").write_text("<!doctype html><title>Scopa</title>")
-    return tmp_path
-
-
-async def _front(root: Path, limits: Limits | None = None, web: WebLimits = WebLimits(),
-                 trusted_proxies: tuple[str, ...] = ()) -> tuple[NetworkEngine, WebFront]:
-    engine = NetworkEngine(host="127.0.0.1", port=0, limits=limits, trusted_proxies=trusted_proxies)
-    await engine.start()
-    front = WebFront(engine, root, web, NAMES)
-    await front.start("127.0.0.1", 0)
-    return engine, front
 
 
 def _chat_of_size(size: int, sender: str) -> bytes:
@@ -55,7 +40,7 @@ def _chat_of_size(size: int, sender: str) -> bytes:
 
 
 async def test_a_message_of_exactly_the_largest_frame_is_answered_on_the_web_as_over_tcp(root: Path) -> None:
-    engine, front = await _front(root)
+    engine, front = await web_front(root)
     browser = await WsClient.open(front.port, "edgar")
     reader, writer = await asyncio.open_connection("127.0.0.1", engine.port)
     try:
@@ -92,7 +77,7 @@ async def test_a_message_of_exactly_the_largest_frame_is_answered_on_the_web_as_
 async def test_a_browser_at_a_trusted_proxys_address_is_counted_by_that_address(root: Path) -> None:
     """PROTOCOL.md §7: only a front end's relay speaks for others; a browser's own
     ``proxied_for`` on /ws does not make it someone else."""
-    engine, front = await _front(root, Limits(max_connections_per_address=2), trusted_proxies=("127.0.0.1",))
+    engine, front = await web_front(root, Limits(max_connections_per_address=2), trusted_proxies=("127.0.0.1",))
     browsers = [await WsClient.open(front.port) for _ in range(3)]
     try:
         replies = []
@@ -108,30 +93,18 @@ async def test_a_browser_at_a_trusted_proxys_address_is_counted_by_that_address(
         await front.stop()
 
 
-async def _status(port: int, source: str) -> bytes:
-    """The status line of GET / from ``source`` (an address of the loopback network)."""
-    reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(source, 0))
-    writer.write(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
-    line = await asyncio.wait_for(reader.readline(), SAFETY)
-    writer.close()
-    return line
-
-
 async def test_one_address_cannot_fill_a_small_web_port(root: Path) -> None:
     """An overall cap of 16 (what a low open-files limit leaves) with the default
     per-address cap of 32: one address gets at most 8, and another still gets in."""
-    engine, front = await _front(root, web=WebLimits(total=16))
+    engine, front = await web_front(root, web=WebLimits(total=16))
     held = []
     try:
-        while (await _status(front.port, "127.0.0.2")).startswith(b"HTTP/1.1 200") and len(held) < 16:
+        while (await status_line(front.port, "127.0.0.2")).startswith(b"HTTP/1.1 200") and len(held) < 16:
             held.append(await asyncio.open_connection("127.0.0.1", front.port, local_addr=("127.0.0.2", 0)))
         assert len(held) <= 8
-        assert (await _status(front.port, "127.0.0.3")).startswith(b"HTTP/1.1 200")
+        assert (await status_line(front.port, "127.0.0.3")).startswith(b"HTTP/1.1 200")
     finally:
-        for _, w in held:
-            w.close()
-        await engine.stop()
-        await front.stop()
+        await stop_holding(engine, front, held)
 
 
 def test_the_per_address_cap_is_never_above_half_the_overall_cap() -> None:
@@ -146,15 +119,12 @@ def test_the_per_address_cap_is_never_above_half_the_overall_cap() -> None:
 
 
 async def test_a_trusted_address_is_not_capped_per_address_on_the_web_port(root: Path) -> None:
-    engine, front = await _front(root, Limits(trusted_addresses=("127.0.0.2",)), WebLimits(per_address=2))
+    engine, front = await web_front(root, Limits(trusted_addresses=("127.0.0.2",)), WebLimits(per_address=2))
     held = [await asyncio.open_connection("127.0.0.1", front.port, local_addr=("127.0.0.2", 0)) for _ in range(4)]
     try:
-        assert (await _status(front.port, "127.0.0.2")).startswith(b"HTTP/1.1 200")
+        assert (await status_line(front.port, "127.0.0.2")).startswith(b"HTTP/1.1 200")
     finally:
-        for _, w in held:
-            w.close()
-        await engine.stop()
-        await front.stop()
+        await stop_holding(engine, front, held)
 
 
 @pytest.mark.process
