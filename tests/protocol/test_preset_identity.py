@@ -31,9 +31,9 @@ def test_a_logged_game_with_seats_or_a_preset_option_names_its_preset(capsys: py
     the ordinary game "custom"."""
     for extra in ([], ["-o", "preset=scopa"], ["--players", "2"]):
         code, out = scopa(capsys, "local", "--seats", "greedy,random", "--seed", "3", *extra)
-        assert code == 0 and "Game starts: scopa, 2p, to 11" in out and "custom" not in out, out
+        assert code == 0 and "Game starts: Scopa, 2p, to 11" in out and "custom" not in out, out
     code, out = scopa(capsys, "local", "--seats", "greedy,random", "--seed", "3", "-o", "preset=cirulla")
-    assert code == 0 and "Game starts: cirulla, 2p, to 51" in out, out
+    assert code == 0 and "Game starts: Cirulla, 2p, to 51" in out, out
 
 
 async def waiting_tables(address: str) -> list[tuple[str, Preset | None]]:
