@@ -39,12 +39,12 @@ import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, cast
 from urllib.parse import urlsplit
 
 from aiohttp import WSCloseCode, web
 
-from ..core import Limits, HANDSHAKE_TIMEOUT, ServerTls
+from ..core import Clock, Limits, HANDSHAKE_TIMEOUT, ServerTls
 from ..conn import ServerSession
 from .passes import PassBook, Passes
 from .relay import relay
@@ -57,6 +57,8 @@ FILES_RESERVE = 128
 listener and clients, the journal, the bot workers' pipes)."""
 
 _BUSY = b"HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+_REFUSED_LINGER = 5.0
+"""Seconds a refused connection is read (and dropped) after its 503, for the browser to close it."""
 _CSP = ("default-src 'self'; connect-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
         "script-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
 
@@ -73,6 +75,7 @@ class NetworkEngine(Protocol):
     """What the front needs of the server (scopa.server.network.NetworkEngine)."""
 
     limits: Limits
+    clock: Clock
 
     def new_session(self) -> ServerSession:
         """A new connection of the server."""
@@ -165,6 +168,7 @@ class _Guard(asyncio.Protocol):
         self._front = front
         self._handler: asyncio.Protocol | None = None
         self._address: str | None = None
+        self._refused = False  # answered 503: its request is read and dropped
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         peer = transport.get_extra_info("peername")
@@ -172,9 +176,17 @@ class _Guard(asyncio.Protocol):
         refusal = self._front.admit(address)
         if refusal is not None:
             log.warning("web: refusing a connection from %s: %s", address, refusal)
-            assert isinstance(transport, asyncio.WriteTransport)
-            transport.write(_BUSY)
-            transport.close()
+            # A stream transport (uvloop's are not asyncio.WriteTransport subclasses).
+            stream = cast(asyncio.WriteTransport, transport)
+            stream.write(_BUSY)
+            # Half-close and read on until the browser closes: closing with its request
+            # unread would reset the connection, and the 503 with it.
+            if stream.can_write_eof():
+                stream.write_eof()
+                self._refused = True
+                self._front.engine.clock.call_later(_REFUSED_LINGER, stream.close)
+            else:
+                stream.close()
             return
         self._address = address
         server = self._front.http
@@ -188,6 +200,8 @@ class _Guard(asyncio.Protocol):
             self._handler.data_received(data)
 
     def eof_received(self) -> bool | None:
+        if self._refused:
+            return False  # the browser is done too: close
         return self._handler.eof_received() if self._handler is not None else None
 
     def connection_lost(self, exc: Exception | None) -> None:
