@@ -9,7 +9,7 @@ import asyncio
 import logging
 from collections import deque
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Callable, Generic, TypeVar
+from typing import TYPE_CHECKING, Callable, Generic, Protocol, TypeVar
 
 from scopa.engine import Deal, GameMaster, HandDealt, IllegalMoveError, Player
 from scopa.engine.effects import Announce, Ask, Effect, GameOver, Journal as JournalAction, Refused
@@ -22,9 +22,21 @@ if TYPE_CHECKING:
     from .broadcast import Broadcaster
     from .journaling import TableJournal
     from .leases import Lease
-    from .turns import Turns
 
 log = logging.getLogger("scopa.server")
+
+
+class PeopleAsked(Protocol):
+    """What the loop needs of the table's turns (turns.py, which fills the inbox: the loop
+    does not import it back)."""
+
+    arrived: float
+
+    def ask(self, ask: Ask) -> None:
+        """A person's turn: numbered, clocked and sent."""
+
+    def broadcast(self) -> None:
+        """The first broadcast after a person's move is under way."""
 
 T = TypeVar("T")
 
@@ -100,7 +112,7 @@ class TableLoop:
     players: list[Player | None]
     lease: Lease | None
     journal: TableJournal
-    turns: Turns
+    turns: PeopleAsked
     broadcaster: Broadcaster
     _people: tuple[int, ...]
     _inbox: Inbox[list[Effect]]
