@@ -13,10 +13,10 @@ import pytest
 from playwright.async_api import Browser, Page
 
 from test_web_a11y import axe_findings
-from test_web_client import AXE, MINE, PHONE, WAIT, Site, browser, create, journaled, open_page, site  # noqa: F401
+from test_web_client import AXE, MINE, PHONE, WAIT, Site, browser, chromium, create, journaled, open_page, site  # noqa: F401
 from test_web_family import open_italian, play_to_round_end, tap_a_card
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="module")]  # the browser: test_web_client.py
 
 
 async def play_both_to_the_end(pages: list[Page]) -> None:
