@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from layering import imports_of
+from layering import imports_of, modules
 from paths import ROOT
 
 PACKAGES = {"engine": "engine", "protocol": "protocol", "bots": "bots", "rl": "rl",
@@ -29,15 +29,7 @@ JOINS_CLIENT_AND_SERVER = "cli"
 
 
 def _modules() -> dict[str, Path]:
-    found: dict[str, Path] = {}
-    for folder in PACKAGES:
-        for path in sorted((ROOT / folder).rglob("*.py")):
-            rel = path.relative_to(ROOT).with_suffix("")
-            parts = list(rel.parts)
-            if parts[-1] == "__init__":
-                parts.pop()
-            found[".".join(parts)] = path
-    return found
+    return {name: path for folder in PACKAGES for name, path in modules(folder).items()}
 
 
 def _imports(module: str, path: Path) -> list[tuple[str, str | None]]:

@@ -71,15 +71,14 @@ def profiled() -> Iterator[BackAndForths]:
         sys.setprofile(None)
 
 
-async def _traced(send: Callable[[], object], *heard: Awaitable[Any]) -> tuple[list[str], list[Any]]:
-    """The back-and-forths while ``send`` sends a move, until each of ``heard`` came
-    (the server files the move ran through: ``_traced.files``)."""
+async def _traced(send: Callable[[], object], *heard: Awaitable[Any]) -> tuple[list[str], list[Any], set[str]]:
+    """The back-and-forths while ``send`` sends a move, until each of ``heard`` came, and
+    the server files the move ran through."""
     with profiled() as recorder:
         send()
         got = [await h for h in heard]
     assert any(f.endswith("session.py") for f in recorder.files), recorder.files  # the move was read
-    _traced.files = sorted(recorder.files)  # type: ignore[attr-defined]
-    return recorder.found, got
+    return recorder.found, got, recorder.files
 
 
 async def test_a_refused_move_is_sent_by_the_session_that_read_it_and_nothing_calls_back_into_it() -> None:
@@ -100,14 +99,14 @@ async def test_a_refused_move_is_sent_by_the_session_that_read_it_and_nothing_ca
         move = wire.PlayCard(card=legal.card, capture=legal.capture, turn=asked.event)
 
         # R: a play out of turn is refused (not_your_turn), the game goes on.
-        found, (error,) = await _traced(lambda: other.send(move, recipient=recipient), other.recv_until("error"))
+        found, (error,), _ = await _traced(lambda: other.send(move, recipient=recipient), other.recv_until("error"))
         assert error.body.code == "not_your_turn"
         assert found == []
 
         # R: a card the seat does not hold is refused by the game master: the error, then the same your_turn.
         held = set(asked.view.hand) | set(asked.view.table)
         unheld = next(f"{r}{s}" for s in "dcsb" for r in "A234567FCR" if f"{r}{s}" not in held)
-        found, (error, again) = await _traced(
+        found, (error, again), _ = await _traced(
             lambda: mover.send(wire.PlayCard(card=unheld, turn=asked.event), recipient=recipient),
             mover.recv_until("error"), mover.recv_until("your_turn"))
         assert error.body.code == "card_not_in_hand"
@@ -115,13 +114,13 @@ async def test_a_refused_move_is_sent_by_the_session_that_read_it_and_nothing_ca
         assert found == []
 
         # A legal move: played, heard by both seats.
-        found, (played, heard) = await _traced(lambda: mover.send(move, recipient=recipient),
+        found, (played, heard), files = await _traced(lambda: mover.send(move, recipient=recipient),
                                                mover.recv_until("played"), other.recv_until("played"))
         assert played.body.card == legal.card == heard.body.card
         assert found == []
         # A short path: 8 server files at most (not counting this test's FakeClock, whose
         # reads are Python calls; the server's own clock reads time.monotonic).
-        path = [f for f in _traced.files if f != "core/clock.py"]  # type: ignore[attr-defined]
+        path = sorted(files - {"core/clock.py"})
         assert len(path) <= 8, path
     finally:
         for c in (a, b):
