@@ -4,12 +4,13 @@ Every pair of entrants is an edge whose weight is a constant less a cost; with a
 count a ``bye`` node joins the graph.  The costs are tiers, each larger than anything
 the tiers below can add up to, so the matching settles them in this order:
 
-1. no pair meets twice (while a pairing without rematches exists);
-2. the bye goes to the lowest-ranked entrant without one;
-3. entrants meet within their score group (the square of the match points between them);
-4. neighbours in the standings meet, the Monrad way (1st-2nd, 3rd-4th): the sum of the
+1. nobody has a second bye (while someone is without one);
+2. no pair meets twice (while a pairing without rematches exists);
+3. the bye goes to the lowest-ranked entrant without one;
+4. entrants meet within their score group (the square of the match points between them);
+5. neighbours in the standings meet, the Monrad way (1st-2nd, 3rd-4th): the sum of the
    squares of the rank distances between partners is smallest;
-5. of those, the better-ranked entrants have the nearer partners (each pair's rank
+6. of those, the better-ranked entrants have the nearer partners (each pair's rank
    distance weighted by how high its better entrant ranks).
 
 The higher-ranked entrant of a pair sits first.
@@ -48,8 +49,9 @@ def pair_swiss(
     near = pairs_in_matching * (m - 1) ** 2 * secondary + secondary  # one unit of score distance
     lower = pairs_in_matching * spread * spread * near + near
     bye_unit = lower + 1  # one place above the bottom for the bye
-    again = lower + bye_unit * m + 1  # a rematch, or a second bye
-    top = again * (m + 2)
+    again = lower + bye_unit * m + 1  # a rematch
+    second_bye = again * (pairs_in_matching + 1)  # above any number of rematches
+    top = second_bye + again * (m + 2)
 
     graph = nx.Graph()
     graph.add_nodes_from(ranking)
@@ -62,7 +64,7 @@ def pair_swiss(
             graph.add_edge(a, b, weight=top - cost)
     if m % 2:
         for a in ranking:
-            cost = bye_unit * (m - 1 - rank[a]) + (again if a in had_bye else 0)
+            cost = bye_unit * (m - 1 - rank[a]) + (second_bye if a in had_bye else 0)
             graph.add_edge(a, BYE, weight=top - cost)
 
     matching = nx.max_weight_matching(graph, maxcardinality=True)

@@ -113,3 +113,11 @@ def test_the_same_two_meet_again_only_when_no_other_pairing_exists() -> None:
     paired = pair_swiss(["a", "c", "d", "b"], halves, met={frozenset("ac"), frozenset("ad"), frozenset("ab")},
                         had_bye=set())  # fmt: skip
     assert paired.pairs == (("a", "c"), ("d", "b"))
+
+
+def test_a_second_bye_is_worse_than_a_rematch() -> None:
+    # c leads and never had a bye; a and b each had one and have met: c sits out, a and b meet again.
+    halves = {"c": 2, "a": 2, "b": 2}
+    paired = pair_swiss(["c", "a", "b"], halves, met={frozenset("ab")}, had_bye={"a", "b"})
+    assert paired.bye == "c"
+    assert paired.pairs == (("a", "b"),)
