@@ -162,6 +162,10 @@ class NetworkEngine:
             if self.club is not None:  # its tournaments are leased like the tables
                 self.club.tournaments.leases = self.cluster.tournament_leases
                 self.club.tournaments.leases_interval = cluster.lease_ttl / 3
+                relay = self.cluster.tournament_relay
+                if relay is not None:  # its tournaments' commands and news go between the members
+                    self.club.relay_through(relay)
+                    relay.on_asked, relay.on_told = self.club.members.asked, self.club.members.told
             self.life.shared = self.router.greeting.shared = self.router.at_tables.shared = self.cluster
             self.seating.shared = self.cluster
 

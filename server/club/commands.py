@@ -17,6 +17,7 @@ from ..core import name_key
 from ..tournament import Director, Entrant, Format, Phase, Settings, Step, TieBreak, TournamentError
 from .quick import RatingOf
 from .held import HeldTournaments
+from .relayed import Asker
 from .tournaments import TournamentHost, tournament_number
 from .views import error_code, info_view, standings_view
 
@@ -40,6 +41,8 @@ class TournamentCommands:
         self.held = HeldTournaments(host)
         self.rating_of = rating_of
         self.creators = creators
+        self.seeds: random.Random = random.SystemRandom()
+        """Where each new tournament's seed is drawn from."""
 
     def create(self, sess: ServerSession, body: wire.TournamentCreate, seq: int) -> None:
         name = sess.name or ""
@@ -69,7 +72,7 @@ class TournamentCommands:
 
     def _open(self, sess: ServerSession, tid: str, settings: Settings, seq: int) -> None:
         name, now = sess.name or "", self.host.now()
-        director, step = Director.create(tid, settings, name, random.SystemRandom().randrange(2**31), now)
+        director, step = Director.create(tid, settings, name, self.seeds.randrange(2**31), now)
         self.host.directors[tid] = director
         self.host.seq[tid] = 0
         log.info("tournament %s created by %s: %s", tid, sess.party, settings)
@@ -89,12 +92,12 @@ class TournamentCommands:
         shown = [d.state for d in directors if d.state.phase is not Phase.FINISHED]
         sess.tell(wire.Tournaments(tournaments=[info_view(s) for s in shown[-wire.MAX_PAGE:]]), re=seq)
 
-    def join(self, sess: ServerSession, body: wire.TournamentJoin, seq: int) -> None:
+    def join(self, sess: Asker, body: wire.TournamentJoin, seq: int) -> None:
         director = self._find(sess, body.tournament, seq)
         if director is not None:
             self.host.tasks.spawn(self._register(sess, body, seq, director))
 
-    async def _register(self, sess: ServerSession, body: wire.TournamentJoin, seq: int, director: Director) -> None:
+    async def _register(self, sess: Asker, body: wire.TournamentJoin, seq: int, director: Director) -> None:
         name = sess.name or ""
         rating = await self.rating_of(name, director.state.settings.preset)
         tid = director.state.tournament
@@ -113,10 +116,10 @@ class TournamentCommands:
             return
         self.host.carry_out(tid, step, sess, seq)
 
-    def leave(self, sess: ServerSession, body: wire.TournamentLeave, seq: int) -> None:
+    def leave(self, sess: Asker, body: wire.TournamentLeave, seq: int) -> None:
         self._command(sess, body.tournament, seq, lambda d: d.unregister(sess.name or "", self.host.now()))
 
-    def start(self, sess: ServerSession, body: wire.TournamentStart, seq: int) -> None:
+    def start(self, sess: Asker, body: wire.TournamentStart, seq: int) -> None:
         self._command(sess, body.tournament, seq, lambda d: d.start(sess.name or "", self.host.now()))
 
     def standings(self, sess: ServerSession, body: wire.GetStandings, seq: int) -> None:
@@ -136,7 +139,7 @@ class TournamentCommands:
             s = director.state
             sess.tell(standings_view(s.tournament, s, director.standings(), s.phase is Phase.FINISHED), re=seq)
 
-    def _find(self, sess: ServerSession, tid: str, seq: int) -> Director | None:
+    def _find(self, sess: Asker, tid: str, seq: int) -> Director | None:
         director = self.host.directors.get(tid)
         if director is None and self.host.leases is not None:
             self.host.tasks.spawn(self._not_here(sess, tid, seq))
@@ -144,14 +147,14 @@ class TournamentCommands:
             sess.error(ErrorCode.NO_SUCH_TOURNAMENT, f"there is no tournament {tid!r}", re=seq)
         return director
 
-    async def _not_here(self, sess: ServerSession, tid: str, seq: int) -> None:
+    async def _not_here(self, sess: Asker, tid: str, seq: int) -> None:
         """A tournament this member of a cluster does not run: another runs it, or none."""
         if tid in await self.held.known():
             sess.error(ErrorCode.UNAVAILABLE, f"tournament {tid!r} is run by another server of the cluster", re=seq)
         else:
             sess.error(ErrorCode.NO_SUCH_TOURNAMENT, f"there is no tournament {tid!r}", re=seq)
 
-    def _command(self, sess: ServerSession, tid: str, seq: int, command: _Command) -> None:
+    def _command(self, sess: Asker, tid: str, seq: int, command: _Command) -> None:
         director = self._find(sess, tid, seq)
         if director is None:
             return

@@ -3,6 +3,7 @@ dispatcher and told of connections coming and going."""
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -16,7 +17,9 @@ from ..lobby import TableCommands
 from ..lobby import TableLife
 from ..core import name_key
 from .commands import TournamentCommands
+from .members import AcrossMembers
 from .quick import QuickHost
+from .relayed import TournamentRelay
 from .tables import ClubTables
 from .tournaments import TournamentHost
 
@@ -31,10 +34,13 @@ _COMMANDS = (wire.QuickPlay, wire.QuickLeave, wire.TournamentCreate, wire.Tourna
 class ClubOptions:
     """``creators``: the names that may create tournaments (None: anyone; the operator's
     names to keep it to the operator); ``gather``: seconds a quick-play player waits for
-    others asking at about the same time."""
+    others asking at about the same time; ``seed``: where the tournaments' seeds are drawn
+    from (None: unforeseeable), so that the same players playing alike make the same
+    tournament (each game is dealt from its tournament's seed)."""
 
     creators: frozenset[str] | None = None
     gather: float = 0.5
+    seed: int | None = None
 
 
 class Club:
@@ -48,6 +54,14 @@ class Club:
         self.quick = QuickHost(tables, clock, connections.names, self.rating_of, options.gather)
         self.tournaments = TournamentHost(tables, life, clock, connections.names)
         self.commands = TournamentCommands(self.tournaments, self.rating_of, creators)
+        if options.seed is not None:
+            self.commands.seeds = random.Random(options.seed)
+        self.members = AcrossMembers(self.commands, life, connections.names)
+
+    def relay_through(self, relay: TournamentRelay) -> None:
+        """In a cluster sharing one journal: the tournaments' commands and news go between
+        the members through ``relay`` (server/club/members.py)."""
+        self.members.relay = self.tournaments.relay = relay
 
     async def rating_of(self, name: str, preset: Preset) -> float:
         """The name's rating under ``preset`` (mu - 3 sigma; a new player's without a journal)."""
@@ -61,6 +75,10 @@ class Club:
 
     def dispatch(self, sess: ServerSession, body: wire.Body, seq: int) -> None:
         t = self.commands
+        if isinstance(body, wire.TournamentJoin | wire.TournamentLeave | wire.TournamentStart) \
+                and self.members.forwards(body):
+            self.members.forward(sess, body, seq)
+            return
         match body:
             case wire.QuickPlay():
                 self.quick.play(sess, body, seq)

@@ -46,9 +46,10 @@ class ClubTables:
         self.at_tables = at_tables
         self.tables = life.tables
 
-    async def open(self, preset: Preset, *, private: bool, bot_takeover: bool, ended: Ended) -> Table | None:
+    async def open(self, preset: Preset, *, private: bool, bot_takeover: bool, ended: Ended,
+                   seed: int | None = None) -> Table | None:
         """A new table of ``preset``, journaled and in the directory (None: no id or the
-        journal refused it; logged)."""
+        journal refused it; logged); ``seed``: its deals' (None: the server's next)."""
         table_id = self.life.next_table_id()
         if table_id is None:
             log.error("no table id for a %s game: the cluster cannot give one now", preset.value)
@@ -59,7 +60,7 @@ class ClubTables:
                 log.error("table %s: not made, its lease was not given", table_id)
                 return None
         rules = RuleSet.build(preset)
-        table = self.life.new_table(table_id, rules, bot_takeover, self.life.turn_timeout)
+        table = self.life.new_table(table_id, rules, bot_takeover, self.life.turn_timeout, seed)
         if private:
             table.new_invite()  # told to nobody: only the players the server seats come in
         storage = self.life.storage

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import random
 import time
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
@@ -32,6 +33,7 @@ from ..tournament import (
     TournamentError, TournamentState,
 )  # fmt: skip
 from .codec import Record, ResultsKept, TableOpened, decode, encode, is_event
+from .relayed import Asker, TournamentRelay
 from .tables import ClubTables, when_finished
 from .views import game_view, info_view, standings_view
 
@@ -82,6 +84,8 @@ class TournamentHost:
         self.leases: TableLeases | None = None
         """In a cluster sharing one journal: the tournaments' leases (this server runs those it holds)."""
         self.leases_interval = 1.0  # seconds between looks at a game's table on another member
+        self.relay: TournamentRelay | None = None
+        """In a cluster sharing one journal: what tells the entrants connected to other members."""
         self._offset = time.time() - clock.now()
         self.tasks = BackgroundTasks()
 
@@ -121,14 +125,19 @@ class TournamentHost:
         if director is None:
             return
         game = next((g for g in director.state.open_games() if g.key == key), None)
-        if sess is None or sess.closed or table is None or game is None or table.state is not wire.TableState.WAITING:
+        if table is None or game is None or table.state is not wire.TableState.WAITING:
             return
         seat = self._seats[table_id][player]
         if table.seats[seat] is not None:
             return
         left = max(0, min(600_000, int((director.state.deadline(key) - self.now()) * 1000)))
-        sess.tell(wire.TournamentTable(tournament=tid, round=key.round, game=game_view(game), table=table_id, seat=seat,
-                                       grace_ms=left))
+        told = wire.TournamentTable(tournament=tid, round=key.round, game=game_view(game), table=table_id, seat=seat,
+                                    grace_ms=left)
+        if sess is None or sess.closed:  # connected to another member, if any: sent here from there
+            if self.relay is not None:
+                self.relay.tell([player], told, seat=table_id)
+            return
+        sess.tell(told)
         if sess.table_id is None:
             self._sit(table, sess, seat, None)
 
@@ -151,7 +160,7 @@ class TournamentHost:
             return
         self.carry_out(tid, step)
 
-    def carry_out(self, tid: str, step: Step, sess: ServerSession | None = None, seq: int | None = None) -> None:
+    def carry_out(self, tid: str, step: Step, sess: Asker | None = None, seq: int | None = None) -> None:
         """Journal a step's events; once the journal holds them (nobody hears of an event
         before), carry out its effects and tell the entrants (and ``sess``, whose command
         ``seq`` it was), each step's in the order of the steps."""
@@ -194,8 +203,10 @@ class TournamentHost:
             log.info("tournament %s: %s", tid, "cancelled" if effect.cancelled else "finished")
 
     async def _open(self, tid: str, effect: OpenTable) -> None:
+        director = self.directors.get(tid)
+        seed = game_seed(director.state.seed, effect.game) if director is not None else None
         table = await self.tables.open(effect.preset, private=False, bot_takeover=effect.bots_allowed,
-                                       ended=self._ender(tid, effect.game))
+                                       ended=self._ender(tid, effect.game), seed=seed)
         if table is None:
             return  # the game's players are forfeited at its deadline
         if not is_open(self.directors.get(tid), effect.game):
@@ -242,17 +253,22 @@ class TournamentHost:
                 writes.append(written)
         return writes
 
-    def _tell_entrants(self, tid: str, body: wire.Body, sess: ServerSession | None = None,
-                       seq: int | None = None) -> None:
+    def _tell_entrants(self, tid: str, body: wire.Body, sess: Asker | None = None, seq: int | None = None) -> None:
         director = self.directors.get(tid)
         if director is None:  # run by another member now
             return
+        elsewhere = []  # connected to other members, if any (the asker is told below)
+        asker = name_key(sess.name or "") if sess is not None else None
         for player in sorted({p for e in director.state.entrants for p in e.members}):
             other = self.names.get(name_key(player))
             if other is not None and other is not sess and not other.closed:
                 other.tell(body)
+            elif other is None and name_key(player) != asker:
+                elsewhere.append(player)
         if sess is not None:
             sess.tell(body, re=seq)
+        if self.relay is not None:
+            self.relay.tell(elsewhere, body)
 
     def _arm(self, tid: str) -> None:
         old = self._timers.pop(tid, None)
@@ -371,6 +387,12 @@ async def journaled(storage: Journal | None) -> dict[str, list[tuple[str, str]]]
 def tournament_number(tid: str) -> int:
     """The number in a tournament's id (``c12``: 12; 0 for another id)."""
     return int(tid[1:]) if tid[1:].isdigit() else 0
+
+
+def game_seed(tournament_seed: int, game: GameKey) -> int:
+    """The seed a tournament game is dealt from: its tournament's, with the game's key (the
+    same game is dealt alike wherever and whenever its table is opened)."""
+    return random.Random(f"{tournament_seed}:{game.round}:{game.table}:{game.replay}").randrange(2**63)
 
 
 def is_open(director: Director | None, game: GameKey) -> bool:

@@ -23,7 +23,11 @@ Under the prefix ``P``:
 - ``P:pass:T``: the address that ticket's ``redirect`` named, as long: any member's web
   front relays the WebSocket that gives ``T`` there, once (server/web/relay.py);
 - ``P:lobby``: the channel: ``table`` (a member's table as it is now; ``closed``: gone),
-  ``chat`` (lobby chat), ``leave`` (a member stops).
+  ``chat`` (lobby chat), ``leave`` (a member stops); with one journal shared by the
+  members, a tournament's news too (server/cluster/relay.py): ``ask`` (a tournament
+  command of a player of one member, for the member running the tournament), ``answer``
+  (its answer, for the member that asked), ``told`` (what the entrants of a tournament
+  connected to other members are told; ``seat``: the table the server seats them at).
 """
 
 from __future__ import annotations
@@ -102,7 +106,41 @@ class LeaveNews:
     member: str
 
 
-News = TableNews | ChatNews | LeaveNews
+@dataclass(frozen=True)
+class AskNews:
+    """A tournament command of a player connected to member ``member``, for the member
+    ``to`` running the tournament; ``ask``: its number on the asking member."""
+
+    member: str
+    to: str
+    ask: int
+    name: str
+    client: str
+    body: wire.Body
+
+
+@dataclass(frozen=True)
+class AnswerNews:
+    """The answer of the member running a tournament to the command ``ask`` of member ``to``."""
+
+    member: str
+    to: str
+    ask: int
+    body: wire.Body
+
+
+@dataclass(frozen=True)
+class ToldNews:
+    """What the member running a tournament tells its entrants ``names`` connected to other
+    members; ``seat``: the table it keeps a seat at for them (they are sent there)."""
+
+    member: str
+    names: tuple[str, ...]
+    body: wire.Body
+    seat: str | None = None
+
+
+News = TableNews | ChatNews | LeaveNews | AskNews | AnswerNews | ToldNews
 
 
 def table_entry(n: int, table: wire.TableInfo) -> str:
@@ -129,6 +167,29 @@ def leave_news(member: str) -> str:
     return json.dumps({"k": "leave", "m": member}, separators=(",", ":"))
 
 
+def ask_news(news: AskNews) -> str:
+    return json.dumps({"k": "ask", "m": news.member, "to": news.to, "ask": news.ask, "name": news.name,
+                       "client": news.client, "body": _body(news.body)}, separators=(",", ":"))
+
+
+def answer_news(news: AnswerNews) -> str:
+    return json.dumps({"k": "answer", "m": news.member, "to": news.to, "ask": news.ask, "body": _body(news.body)},
+                      separators=(",", ":"))
+
+
+def told_news(news: ToldNews) -> str:
+    return json.dumps({"k": "told", "m": news.member, "names": list(news.names), "body": _body(news.body),
+                       "seat": news.seat}, separators=(",", ":"))
+
+
+def _body(body: wire.Body) -> dict[str, Any]:
+    return {"name": body.NAME, "body": body.model_dump(mode="json")}
+
+
+def _read_body(data: Any) -> wire.Body:
+    return wire.BODY_BY_NAME[str(data["name"])].model_validate(data["body"], strict=False)
+
+
 def read_news(raw: bytes | str, *, kind: str | None = None, member: str | None = None,
               unless_from: str | None = None) -> News | None:
     """A message of the channel (None: unreadable, of a kind this server does not know,
@@ -146,6 +207,15 @@ def read_news(raw: bytes | str, *, kind: str | None = None, member: str | None =
             return ChatNews(member, wire.ChatMessage.model_validate(data["chat"], strict=False))
         if kind == "leave":
             return LeaveNews(member)
+        if kind == "ask":
+            return AskNews(member, str(data["to"]), int(data["ask"]), str(data["name"]), str(data["client"]),
+                           _read_body(data["body"]))
+        if kind == "answer":
+            return AnswerNews(member, str(data["to"]), int(data["ask"]), _read_body(data["body"]))
+        if kind == "told":
+            seat = data.get("seat")
+            return ToldNews(member, tuple(str(n) for n in data["names"]), _read_body(data["body"]),
+                            str(seat) if seat is not None else None)
     except (ValueError, KeyError, TypeError, ValidationError):
         pass
     return None

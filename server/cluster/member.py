@@ -32,13 +32,14 @@ from ..conn import Connections
 from ..journal import Journal, StorageError, table_number
 from ..lobby import TableDirectory, LobbyFeed, Claim, HandOn, TableKeeper, TableLeases
 from ..web import Passes
-from .keys import ChatNews, Keys, LeaveNews, TableNews, chat_news, read_news
+from .keys import AnswerNews, AskNews, ChatNews, Keys, LeaveNews, News, TableNews, ToldNews, chat_news, read_news
 from .leases import Leases
 from .tickets import SharedPasses, hand_on
 from .names import Names
 from .options import ClusterOptions, is_host_port
 from .connector import Connector
 from .presence import Presence
+from .relay import TournamentRelay
 
 log = logging.getLogger("scopa.server.cluster")
 
@@ -82,6 +83,10 @@ class ClusterMember:
                                          tournaments, self._lose) \
             if options.shared_journal and tournaments is not None else None
         """The leases of the tournaments this member runs (None: the members do not share one journal)."""
+        self.tournament_relay = TournamentRelay(self.id, self.keys.lobby, Keys(f"{options.prefix}:tournament"),
+                                                lambda: self._store, self._lose, options.timeout) \
+            if self.tournament_leases is not None else None
+        """Tournament commands and news between the members (None: the members do not share one journal)."""
         self._all_leases = [x for x in (self._leases, self.tournament_leases) if x is not None]
         self.journal = journal
         self.id_floor = 0
@@ -191,6 +196,8 @@ class ClusterMember:
             self._task.cancel()
             await asyncio.gather(self._task, return_exceptions=True)
         await self._background.close()
+        if self.tournament_relay is not None:
+            await self.tournament_relay.close()
         await self.names.close()
         for leases in self._all_leases:
             await leases.close()
@@ -292,8 +299,11 @@ class ClusterMember:
         except (RedisError, OSError) as exc:
             self._lose(exc)
 
-    def _hear(self, news: TableNews | ChatNews | LeaveNews) -> None:
-        if isinstance(news, TableNews):
+    def _hear(self, news: News) -> None:
+        if isinstance(news, AskNews | AnswerNews | ToldNews):
+            if self.tournament_relay is not None:
+                self.tournament_relay.hear(news)
+        elif isinstance(news, TableNews):
             self.presence.file(news)
         elif isinstance(news, LeaveNews):
             self.presence.forget_member(news.member)

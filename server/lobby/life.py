@@ -317,9 +317,11 @@ class TableLife:
         self._last_id += 1
         return str(self._last_id)
 
-    def new_table(self, table_id: str, rules: RuleSet, bot_takeover: bool, turn_timeout: float | None) -> Table:
-        """A new table of this server, not yet journaled nor in the lobby."""
-        return Table(table_id, rules, self._seeds.randrange(2**63),
+    def new_table(self, table_id: str, rules: RuleSet, bot_takeover: bool, turn_timeout: float | None,
+                  seed: int | None = None) -> Table:
+        """A new table of this server, not yet journaled nor in the lobby (``seed``: its
+        deals'; None: the server's next)."""
+        return Table(table_id, rules, self._seeds.randrange(2**63) if seed is None else seed,
                      on_finished=self.table_finished, on_vacated=self.seat_freed,
                      on_changed=self.feed.table_changed, grace=self.grace, bot_takeover=bot_takeover,
                      turn_timeout=turn_timeout, clock=self.clock, bot_factory=self.make_bot,

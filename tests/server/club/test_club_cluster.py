@@ -55,8 +55,9 @@ async def test_a_quick_game_on_a_cluster_member_is_leased_and_played(pg_url: str
 async def test_every_member_lists_a_tournament_and_only_its_own_member_runs_it(pg_url: str,  # noqa: F811
                                                                               redis_prefix: str) -> None:  # noqa: F811
     """PROTOCOL.md §16: in a cluster sharing one journal every member lists a tournament
-    and answers its standings; the one that does not run it answers a command to it
-    ``unavailable`` (and one to a tournament nobody has ``no_such_tournament``)."""
+    and answers its standings; the one that does not run it carries a command to it to
+    the member running it and gives back the answer (one to a tournament nobody has is
+    ``no_such_tournament``)."""
     clock = FakeClock()
     cluster = ClusterOptions(url=SERVER, prefix=redis_prefix, member_ttl=30.0, refresh=10.0, retry=1.0, timeout=2.0,
                              shared_journal=True, lease_ttl=30.0)
@@ -76,8 +77,13 @@ async def test_every_member_lists_a_tournament_and_only_its_own_member_runs_it(p
             assert [t.id for t in (await bea.recv_until("tournaments")).body.tournaments] == [tid]
             bea.send(wire.GetStandings(tournament=tid))
             assert (await bea.recv_until("tournament_standings")).body.tournament == tid
-            bea.send(wire.TournamentJoin(tournament=tid))
-            assert (await bea.recv_until("error")).body.code is ErrorCode.UNAVAILABLE
+            asked = bea.send(wire.TournamentJoin(tournament=tid))
+            joined = await bea.recv_until("tournament_update")
+            assert joined.re == asked and joined.body.tournament.entrants == ["bea"]
+            assert b.club is not None and tid not in b.club.tournaments.directors  # run by a only
+            ada.send(wire.TournamentJoin(tournament=tid))  # on the member running it
+            told = await bea.recv_until("tournament_update")  # told to its entrant on the other
+            assert told.re is None and told.body.tournament.entrants == ["bea", "ada"]
             bea.send(wire.TournamentJoin(tournament="c999999"))
             assert (await bea.recv_until("error")).body.code is ErrorCode.NO_SUCH_TOURNAMENT
             for c in (ada, bea):
