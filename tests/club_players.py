@@ -1,7 +1,8 @@
 """Players of quick games and tournaments for the club's tests: each speaks the protocol
-(:class:`wire_client.WireClient`), sits wherever the server seats it, plays every game
-with a built-in bot, and after the server went away comes back to the new one: to its
-seat with its token when a game of its was under way, else by name."""
+(:class:`wire_client.WireClient`), sits wherever the server seats it (following a
+cluster's ``redirect`` to the member serving its table), plays every game with a built-in
+bot, and after the server went away comes back to the new one: to its seat with its token
+when a game of its was under way, else by name."""
 
 from __future__ import annotations
 
@@ -87,8 +88,19 @@ class ClubPlayer:
                 await self.connect()
                 continue
             self.seen.append(cmd)
+            if isinstance(cmd.body, wire.Redirect):
+                await self._follow(cmd.body)
             self._play(cmd)
             return cmd
+
+    async def _follow(self, redirect: wire.Redirect) -> None:
+        """Sent to the cluster member serving its table (§7 "Handing on"): there with the ticket."""
+        assert self.client is not None
+        client = await WireClient.connect(int(redirect.address.rsplit(":", 1)[1]))
+        welcome = await client.hello(self.name, ticket=redirect.ticket)
+        assert welcome.name == "welcome", welcome.body
+        await self.client.close()
+        self.client = client
 
     async def until(self, done: Callable[[Command], bool]) -> Command:
         while True:

@@ -123,7 +123,7 @@ TEST_KINDS: dict[str, Kind] = {
 # share the one Redis of the tests with real-time leases, refreshes and command timeouts
 # of a few seconds, which a second busy worker beside them can outlast
 SERIAL_FILES: frozenset[str] = frozenset({
-    "test_admin_drain.py", "test_club_cluster.py", "test_cluster_handoff.py", "test_cluster_lobby.py", "test_cluster_silence.py",
+    "test_admin_drain.py", "test_club_cluster.py", "test_club_cluster_spread.py", "test_cluster_handoff.py", "test_cluster_lobby.py", "test_cluster_silence.py",
     "test_cluster_tables.py", "test_cluster_unstored.py", "test_dashboard.py", "test_journal_fence.py",
     "test_readiness.py", "test_table_id_taken.py", "test_tls_cluster.py",
 })  # fmt: skip

@@ -36,8 +36,9 @@ class WireClient:
             await client.hello(name)
         return client
 
-    async def hello(self, name: str) -> Command:
-        self.send(wire.Hello(name=name))
+    async def hello(self, name: str, ticket: str | None = None) -> Command:
+        """``hello`` (``ticket``: a ``redirect``'s, §7) and its answer."""
+        self.send(wire.Hello(name=name, ticket=ticket))
         reply = await self.recv()
         if isinstance(reply.body, wire.Welcome):
             self.party = reply.body.you
