@@ -67,6 +67,9 @@ def add_serve_subcommand(sub: Any) -> None:
                             "event, table, member, message) for a log store")
     serve.add_argument("--tournament-creator", action="append", default=[], metavar="NAME",
                        help="only this name may create tournaments (repeat for more); default: any player")
+    serve.add_argument("--tournament-seed", type=int, metavar="N",
+                       help="draw the tournaments' seeds from N: the same players playing alike make the same "
+                            "tournament (for tests and replays); default: unforeseeable")
     admin.add_serve_options(serve)
     web.add_serve_options(serve)
     lan.add_serve_options(serve)
@@ -160,7 +163,8 @@ def run_serve(args: argparse.Namespace, console: Console) -> int:
                           admin_token_file=getattr(args, "admin_token_file", None),
                           bot_workers=getattr(args, "bot_workers", 1), lan=identity,
                           rate_shared_addresses=args.rate_shared_address, cluster=cluster, metrics=metrics_at,
-                          club=ClubOptions(creators=frozenset(args.tournament_creator) or None), **options),
+                          club=ClubOptions(creators=frozenset(args.tournament_creator) or None,
+                                           seed=args.tournament_seed), **options),
                       loop_factory=loop_factory)
     except KeyboardInterrupt:
         pass

@@ -1,12 +1,14 @@
 """A tournament outlives the loss of the cluster member running it (PROTOCOL.md §16): two
 `scopa serve` members share one PostgreSQL journal and a Redis this test starts; the
-other member lists the tournament; the member running a Swiss tournament is killed
+players of a Swiss tournament are spread over both (those of the member not running it
+join, leave and are sent to their tables from there); the member running it is killed
 (SIGKILL) in the middle of round 2, one game held by a player who does not answer its
 turn; the other member takes the tournament's lease, rebuilds it from the journal and
 carries on (the held game's table taken over with it), the players come back to it (to
 their seats with their tokens, or by name), and the tournament ends with the standings
-the pure core folds from the journaled results, each game played once; a member started
-afterwards answers those final standings from the journal."""
+of the same tournament played on one server alone (the same tournament seed), which are
+those the pure core folds from the journaled results, each game played once; a member
+started afterwards answers those final standings from the journal."""
 
 from __future__ import annotations
 
@@ -18,16 +20,16 @@ from pathlib import Path
 
 import pytest
 
-from club_players import ClubPlayer, Server, entrants, join_all, killed_when_held, start
+from club_players import Server, killed_when_held
 from pg import pg_url  # noqa: F401 - the fixture
 from procs import scopa, stop
 from redis_procs import RedisProcess
 from scopa.protocol import commands as wire
-from scopa.protocol.errors import ErrorCode
 from scopa.server.journal.backends import open_storage
 from scopa.server.tournament import GameFinished, Phase
 from scopa.server.club import TableOpened
-from test_club_tournament import create, director_of, journaled, rows_of
+from test_club_cluster_spread import SEED, alone, tournament
+from test_club_tournament import director_of, journaled, rows_of
 from wire_client import WireClient
 
 pytestmark = pytest.mark.process
@@ -39,7 +41,7 @@ PREFIX = "tc"
 async def member(db: str, redis: str, tmp: Path, name: str) -> tuple[subprocess.Popen[str], int]:
     """`scopa serve` as a member of the cluster, and its port; its output is read on."""
     proc = scopa("serve", "--port", "0", "--db", db, "--cluster", redis, "--cluster-prefix", PREFIX,
-                 "--no-announce", "--admin-token-file", str(tmp / f"token-{name}"))
+                 "--no-announce", "--admin-token-file", str(tmp / f"token-{name}"), "--tournament-seed", str(SEED))
     while True:
         line = await asyncio.to_thread(proc.stdout.readline)  # type: ignore[union-attr]
         assert line, "the server stopped before it listened"
@@ -70,18 +72,6 @@ async def listed(port: int, tid: str) -> list[str]:
         await eve.close()
 
 
-async def created(player: ClubPlayer) -> str:
-    """A tournament made by ``player``: asked again while its member has no id from the cluster yet."""
-    while True:
-        player.send(wire.TournamentCreate(name="Coppa", format=wire.TournamentFormat.SWISS, rounds=3, cap=4,
-                                          grace=120))
-        made = await player.until(lambda c: c.name in ("tournament_update", "error"))
-        if made.name == "tournament_update":
-            return str(made.body.tournament.id)
-        assert made.body.code is ErrorCode.UNAVAILABLE, made.body
-        await asyncio.sleep(0.1)
-
-
 async def test_a_tournament_goes_on_after_the_member_running_it_is_killed(pg_url: str,  # noqa: F811
                                                                          tmp_path: Path) -> None:
     redis = RedisProcess(tmp_path)
@@ -92,13 +82,13 @@ async def test_a_tournament_goes_on_after_the_member_running_it_is_killed(pg_url
 
     try:
         async with asyncio.timeout(SAFETY):
-            server = Server(a_port)
-            players = await entrants(server, 4, held)
-            tid = await created(players[0])
-            await join_all(players, tid)
+            expected = await alone()
+            for port in (a_port, b_port):  # each member has joined the cluster
+                await (await welcomed(port, "eve")).close()
+            at_a, at_b = Server(a_port), Server(b_port)
+            tid, players, playing = await tournament([at_a, at_a, at_b, at_b, at_b], hold=held)
             assert tid in await listed(b_port, tid)  # the other member lists it too
-            playing = start(players, tid)
-            await killed_when_held(held, server, a)
+            await killed_when_held(held, at_a, a)
             storage = open_storage(pg_url, None)
             assert storage is not None
             try:
@@ -106,7 +96,7 @@ async def test_a_tournament_goes_on_after_the_member_running_it_is_killed(pg_url
                 done = {r.game for r in before if isinstance(r, GameFinished)}
                 assert any(g.round == 1 for g in done)
                 assert not all(g.key in done for g in director_of(before).state.rounds[1].games)  # mid-round 2
-                server.again(b_port)
+                at_a.again(b_port)
                 finals = await asyncio.gather(*playing)
                 for p in players:
                     await p.close()
@@ -114,8 +104,9 @@ async def test_a_tournament_goes_on_after_the_member_running_it_is_killed(pg_url
                 after = await journaled(storage, tid)
                 assert after[: len(before)] == before  # nothing journaled before the kill changed
                 director = director_of(after)
-                assert director.state.phase is Phase.FINISHED and len(director.state.rounds) == 3
-                assert all(rows_of(f.body.rows) == rows_of(director.standings()) for f in finals)
+                assert director.state.phase is Phase.FINISHED and len(director.state.rounds) == 2
+                assert [rows_of(f.body.rows) for f in finals] == [expected] * 4  # as on one server alone
+                assert rows_of(director.standings()) == expected
                 played = sorted(r.game for r in after if isinstance(r, GameFinished))
                 assert played == sorted(g.key for r in director.state.rounds for g in r.games)  # each game once
                 results = {r.id for r in await storage.load_results(1000)}

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 import pytest
 
-from club_players import ClubPlayer, Server, final_standings
+from club_players import ClubPlayer, Server, final_standings, holding_round_two
 from pg import pg_url  # noqa: F401 - the fixture
 from redis_server import SERVER, redis_prefix  # noqa: F401 - the fixture
 from scopa.protocol import Command
@@ -50,9 +50,7 @@ async def tournament(homes: Sequence[Server], hold: asyncio.Event | None = None,
     p0, p1, p2 join it, p4 joins and leaves, p3 joins, p0 starts it; its id, the players
     and each entrant's final standings to come.  ``hold``: p0 leaves its first turn of
     round 2 unanswered and sets it (club_players.holding_round_two)."""
-    from club_players import holding_round_two
-
-    players = [ClubPlayer(f"p{i}", home, seed=i, hold=holding_round_two(hold) if i == 0 and hold else None)
+    players = [ClubPlayer(f"p{i}", home, seed=i, hold=holding_round_two(hold) if i == 0 and hold is not None else None)
                for i, home in enumerate(homes)]
     for p in players:
         await p.connect()
@@ -68,7 +66,7 @@ async def tournament(homes: Sequence[Server], hold: asyncio.Event | None = None,
     return tid, players, [asyncio.ensure_future(p.until(final_standings)) for p in players[:4]]
 
 
-async def alone(hold: bool = False) -> list[ROW]:
+async def alone() -> list[ROW]:
     """The final standings of the same tournament on one server of its own."""
     engine = NetworkEngine("127.0.0.1", 0, clock=FakeClock(), storage=MemoryStorage(), club=ClubOptions(seed=SEED))
     await engine.start()
