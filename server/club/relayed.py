@@ -37,6 +37,10 @@ class TournamentRelay(Protocol):
         """Tell ``body`` to those of ``names`` connected to other members (``seat``: the
         table a seat is kept at for them: they are sent there)."""
 
+    def arrived(self, name: str) -> None:
+        """A player connected here by ``name``: told to the other members (the one running
+        their tournament sends them to their seat)."""
+
 
 @dataclass
 class RemoteAsker:

@@ -115,6 +115,16 @@ class TournamentHost:
         for table_id, seats in list(self._seats.items()):
             if (sess.name or "") in seats:
                 self._call(table_id, sess.name or "")
+        if self.relay is not None and sess.name:
+            self.relay.arrived(sess.name)
+
+    def came_elsewhere(self, name: str) -> None:
+        """A player connected to another member: told of the seat a table here keeps for
+        them, if any, and sent there."""
+        for table_id, seats in list(self._seats.items()):
+            for player in seats:
+                if name_key(player) == name_key(name):
+                    self._call(table_id, player)
 
     def _call(self, table_id: str, player: str) -> None:
         """Tell a player of their table, and seat them there if they are free."""

@@ -27,7 +27,9 @@ Under the prefix ``P``:
   members, a tournament's news too (server/cluster/relay.py): ``ask`` (a tournament
   command of a player of one member, for the member running the tournament), ``answer``
   (its answer, for the member that asked), ``told`` (what the entrants of a tournament
-  connected to other members are told; ``seat``: the table the server seats them at).
+  connected to other members are told; ``seat``: the table the server seats them at),
+  ``came`` (a player connected to a member: the member running their tournament sends
+  them to the seat it keeps for them, if any).
 """
 
 from __future__ import annotations
@@ -140,7 +142,15 @@ class ToldNews:
     seat: str | None = None
 
 
-News = TableNews | ChatNews | LeaveNews | AskNews | AnswerNews | ToldNews
+@dataclass(frozen=True)
+class CameNews:
+    """A player connected to member ``member`` by ``name``."""
+
+    member: str
+    name: str
+
+
+News = TableNews | ChatNews | LeaveNews | AskNews | AnswerNews | ToldNews | CameNews
 
 
 def table_entry(n: int, table: wire.TableInfo) -> str:
@@ -182,6 +192,10 @@ def told_news(news: ToldNews) -> str:
                        "seat": news.seat}, separators=(",", ":"))
 
 
+def came_news(news: CameNews) -> str:
+    return json.dumps({"k": "came", "m": news.member, "name": news.name}, separators=(",", ":"))
+
+
 def _body(body: wire.Body) -> dict[str, Any]:
     return {"name": body.NAME, "body": body.model_dump(mode="json")}
 
@@ -212,6 +226,8 @@ def read_news(raw: bytes | str, *, kind: str | None = None, member: str | None =
                            _read_body(data["body"]))
         if kind == "answer":
             return AnswerNews(member, str(data["to"]), int(data["ask"]), _read_body(data["body"]))
+        if kind == "came":
+            return CameNews(member, str(data["name"]))
         if kind == "told":
             seat = data.get("seat")
             return ToldNews(member, tuple(str(n) for n in data["names"]), _read_body(data["body"]),

@@ -32,7 +32,7 @@ from ..conn import Connections
 from ..journal import Journal, StorageError, table_number
 from ..lobby import TableDirectory, LobbyFeed, Claim, HandOn, TableKeeper, TableLeases
 from ..web import Passes
-from .keys import AnswerNews, AskNews, ChatNews, Keys, LeaveNews, News, TableNews, ToldNews, chat_news, read_news
+from .keys import AnswerNews, AskNews, CameNews, ChatNews, Keys, LeaveNews, News, TableNews, ToldNews, chat_news, read_news
 from .leases import Leases
 from .tickets import SharedPasses, hand_on
 from .names import Names
@@ -300,7 +300,7 @@ class ClusterMember:
             self._lose(exc)
 
     def _hear(self, news: News) -> None:
-        if isinstance(news, AskNews | AnswerNews | ToldNews):
+        if isinstance(news, AskNews | AnswerNews | ToldNews | CameNews):
             if self.tournament_relay is not None:
                 self.tournament_relay.hear(news)
         elif isinstance(news, TableNews):

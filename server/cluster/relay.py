@@ -13,6 +13,9 @@ writer of its state; its entrants may be connected to any member.
   for them): the member each is connected to tells them, and sends the one whose seat is
   kept on to that table's member (a ``redirect``).  One member's messages are published
   in the order it sends them, so its entrants hear them in that order.
+- **Coming.** A player who connects to a member is named to the others (``came``): the
+  member running a tournament that keeps a seat for them tells them of it and sends them
+  there as above.
 
 Only the lobby channel carries them: every member reads every ``told`` and keeps what is
 for its connections."""
@@ -31,7 +34,7 @@ from redis.exceptions import RedisError
 from scopa.protocol import commands as wire
 
 from ..core import BackgroundTasks
-from .keys import AnswerNews, AskNews, Keys, ToldNews, answer_news, ask_news, told_news
+from .keys import AnswerNews, AskNews, CameNews, Keys, ToldNews, answer_news, ask_news, came_news, told_news
 
 log = logging.getLogger("scopa.server.cluster")
 
@@ -60,6 +63,8 @@ class TournamentRelay:
         """The club's: a command asked of a tournament this member runs."""
         self.on_told: Told | None = None
         """The club's: a tournament's message for entrants connected here."""
+        self.on_came: Callable[[str], None] | None = None
+        """The club's: a player connected to another member, by this name."""
         self._numbers = itertools.count(1)
         self._waiting: dict[int, asyncio.Future[wire.Body]] = {}
         self._outbox: deque[str] = deque()
@@ -78,10 +83,17 @@ class TournamentRelay:
         if names:
             self._send(told_news(ToldNews(self.member, tuple(names), body, seat)))
 
+    def arrived(self, name: str) -> None:
+        """A player connected here by ``name``: told to the other members."""
+        self._send(came_news(CameNews(self.member, name)))
+
     # ------------------------------------------------------------------ what the channel brings
 
-    def hear(self, news: AskNews | AnswerNews | ToldNews) -> None:
-        if isinstance(news, ToldNews):
+    def hear(self, news: AskNews | AnswerNews | ToldNews | CameNews) -> None:
+        if isinstance(news, CameNews):
+            if self.on_came is not None:
+                self.on_came(news.name)
+        elif isinstance(news, ToldNews):
             if self.on_told is not None:
                 self.on_told(news.names, news.body, news.seat)
         elif news.to != self.member:

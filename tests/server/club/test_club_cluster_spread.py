@@ -143,3 +143,41 @@ async def test_a_player_of_the_other_member_who_does_not_come_loses_by_forfeit(
     finally:
         for engine in (a, b):
             await engine.stop()
+
+
+async def test_a_player_who_connects_to_the_other_member_in_time_is_sent_to_their_table(
+        pg_url: str, redis_prefix: str) -> None:  # noqa: F811
+    clock = FakeClock()
+    a, b = [NetworkEngine("127.0.0.1", 0, seed=s, clock=clock, db=pg_url, cluster=cluster_options(redis_prefix),
+                          club=ClubOptions()) for s in (2, 3)]
+    for engine in (a, b):
+        await engine.start()
+    try:
+        async with asyncio.timeout(SAFETY):
+            ada = ClubPlayer("ada", Server(a.port))
+            await ada.connect()
+            tid = await create(ada, rounds=1, cap=2, grace=30)
+            bea = await WireClient.connect(b.port, "bea")
+            assert (await answer_to(ada, wire.TournamentJoin(tournament=tid))).name == "tournament_update"
+            bea.send(wire.TournamentJoin(tournament=tid))
+            await bea.recv_until("tournament_update")
+            await bea.close()  # away when the round is paired
+            ada.send(wire.TournamentStart(tournament=tid))
+            table = (await ada.until(lambda c: c.name == "joined")).body.table
+            clock.advance(10.0)
+            bea = await WireClient.connect(b.port, "bea")  # back, on b, within the grace period
+            told = await bea.recv_until("tournament_table")
+            assert told.body.table == table and told.body.grace_ms == 20_000
+            sent = await bea.recv_until("redirect")
+            assert sent.body.table == table and sent.body.address.endswith(f":{a.port}")
+            there = await WireClient.connect(a.port)
+            assert (await there.hello("bea", ticket=sent.body.ticket)).name == "welcome"
+            await bea.close()
+            joined = await there.recv_until("joined")
+            assert joined.re is None and joined.body.table == table
+            await there.recv_until("game_start")
+            for c in (ada, there):
+                await c.close()
+    finally:
+        for engine in (a, b):
+            await engine.stop()
