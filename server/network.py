@@ -166,7 +166,7 @@ class NetworkEngine:
                 if relay is not None:  # its tournaments' commands and news go between the members
                     self.club.relay_through(relay)
                     relay.on_asked, relay.on_told = self.club.members.asked, self.club.members.told
-                    relay.on_came = self.club.tournaments.came_elsewhere
+                    relay.on_came = self.club.tournaments.came
             self.life.shared = self.router.greeting.shared = self.router.at_tables.shared = self.cluster
             self.seating.shared = self.cluster
 

@@ -102,7 +102,9 @@ class Club:
         return self.tournaments.join_table(sess, body.table, seq)
 
     def welcomed(self, sess: ServerSession) -> None:
-        self.tournaments.welcomed(sess)
+        self.tournaments.came(sess.name or "")
+        if self.members.relay is not None and sess.name:  # the member running their tournament may be another
+            self.members.relay.arrived(sess.name)
 
     def gone(self, sess: ServerSession) -> None:
         self.quick.gone(sess)

@@ -110,17 +110,10 @@ class TournamentHost:
             self._sit(table, sess, seat, seq)
         return True
 
-    def welcomed(self, sess: ServerSession) -> None:
-        """A player connected: to the seat a tournament's table keeps for them, if any."""
-        for table_id, seats in list(self._seats.items()):
-            if (sess.name or "") in seats:
-                self._call(table_id, sess.name or "")
-        if self.relay is not None and sess.name:
-            self.relay.arrived(sess.name)
-
-    def came_elsewhere(self, name: str) -> None:
-        """A player connected to another member: told of the seat a table here keeps for
-        them, if any, and sent there."""
+    def came(self, name: str) -> None:
+        """A player connected by ``name`` (here, or to another member of a cluster): to the
+        seat a tournament's table keeps for them, if any (from another member: told of it
+        and sent here)."""
         for table_id, seats in list(self._seats.items()):
             for player in seats:
                 if name_key(player) == name_key(name):

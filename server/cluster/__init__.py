@@ -2,9 +2,9 @@
 (``scopa serve --cluster redis://HOST:PORT/N``): its options (:mod:`.options`, no Redis
 needed to read them), the keys and messages the members share (:mod:`.keys`), and the
 member itself (:mod:`.member`: the connection to Redis and what it does while it is up),
-its tables' presence in the shared lobby (:mod:`.presence`) and the names its connections
-hold (:mod:`.names`).  Only :mod:`.member`, :mod:`.presence` and :mod:`.names` import
-``redis``; a server without ``--cluster`` never imports them: :class:`ClusterMember` is
+its tables' presence in the shared lobby (:mod:`.presence`), the names its connections
+hold (:mod:`.names`) and the tournaments it runs with the others (:mod:`.relay`).  Only
+:mod:`.member`, :mod:`.presence`, :mod:`.names` and the modules they use import ``redis``; a server without ``--cluster`` never imports them: :class:`ClusterMember` is
 imported from here on first use.  Public names: :class:`ClusterOptions`, :class:`ClusterMember`.
 
 The cluster may import every part of the server below the router; it must never import the

@@ -152,8 +152,9 @@ class TournamentRelay:
                     log.warning("cluster: a tournament's message to the other members is lost: Redis is down")
                     continue
                 try:
-                    await store.publish(self.lobby, message)
-                except (RedisError, OSError) as exc:
+                    async with asyncio.timeout(self.timeout):
+                        await store.publish(self.lobby, message)
+                except (RedisError, OSError, TimeoutError) as exc:
                     self.on_lost(exc)
         finally:
             self._sending = False

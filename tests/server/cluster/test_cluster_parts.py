@@ -24,7 +24,7 @@ pytestmark = pytest.mark.unit
 
 SERVER = ROOT / "server"
 REDIS_USERS = {"cluster/member.py", "cluster/presence.py", "cluster/names.py", "cluster/leases.py",
-               "cluster/tickets.py", "cluster/connector.py"}
+               "cluster/tickets.py", "cluster/connector.py", "cluster/relay.py"}
 
 
 def info(**given: object) -> wire.TableInfo:
