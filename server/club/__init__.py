@@ -7,7 +7,10 @@ SQLite, PostgreSQL or memory), the carrying out of its effects (tables opened, p
 seated, no-shows forfeited, entrants told) and its rebuilding after a restart
 (:mod:`.tournaments`); in a cluster sharing one journal, what the tournaments' leases
 ask of this server's tournaments, and every member's view of them all (:mod:`.held`); the tables it opens (:mod:`.tables`) and the wire's view of a
-tournament (:mod:`.views`); the routing of the §16 commands (:mod:`.host`).
+tournament (:mod:`.views`); the routing of the §16 commands (:mod:`.host`); in such a
+cluster, the commands of its players to tournaments another member runs, carried there,
+and what the member running a tournament tells its players connected elsewhere, who are
+sent on to their tables (:mod:`.members`, through the cluster's relay: :mod:`.relayed`).
 
 Must never: decide a pairing, a standing or a forfeit itself (the director does, in
 ``scopa.server.tournament``), seat anyone at a table another part made, or change a
