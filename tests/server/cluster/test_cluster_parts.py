@@ -12,10 +12,13 @@ import pytest
 from scopa.engine import RuleSet
 from scopa.protocol import commands as wire
 from scopa.protocol.codec import pack_body
+from scopa.protocol.errors import ErrorCode
 from scopa.protocol.convert import rules_to_wire
 from scopa.server.cluster import ClusterOptions
 from scopa.server.cluster.keys import ChatNews, Keys, LeaveNews, TableNews, chat_news, leave_news, read_entry
 from scopa.server.cluster.keys import read_news, table_entry, table_news
+from scopa.server.cluster.keys import AnswerNews, AskNews, CameNews, ToldNews, answer_news, ask_news, came_news
+from scopa.server.cluster.keys import told_news
 from scopa.server.cluster.redis_url import SentinelUrl, parse_sentinel_url
 
 from paths import ROOT
@@ -68,6 +71,25 @@ def test_the_news_the_members_exchange_reads_back() -> None:
     assert read_news(leave_news("m3")) == LeaveNews("m3")
     assert read_news(table_news("m1", 7, table), unless_from="m1") is None  # a member's own
     assert read_news(table_news("m1", 7, table), unless_from="m2") == TableNews("m1", 7, table)
+
+
+def test_a_tournament_s_news_between_the_members_reads_back() -> None:
+    """PROTOCOL.md §16: a command carried to the member running the tournament, its answer,
+    what the entrants elsewhere are told (with the table they are sent to), a player come."""
+    asked = AskNews("m1", "m2", 3, "ada", "scopa-bot 1", wire.TournamentJoin(tournament="c7", team="Rossi",
+                                                                               partner="bea"))
+    assert read_news(ask_news(asked)) == asked
+    answered = AnswerNews("m2", "m1", 3, wire.Error(code=ErrorCode.TOURNAMENT_FULL, message="full"))
+    assert read_news(answer_news(answered)) == answered
+    game = wire.TournamentGame(table=1, first="ada", second="bea", replay=0, decider=False)
+    table = wire.TournamentTable(tournament="c7", round=1, game=game, table="31", seat=0, grace_ms=60_000)
+    for seat in ("31", None):
+        told = ToldNews("m2", ("ada", "bea"), table, seat)
+        assert read_news(told_news(told)) == told
+    assert read_news(came_news(CameNews("m1", "ada"))) == CameNews("m1", "ada")
+    assert read_news(came_news(CameNews("m1", "ada")), unless_from="m1") is None
+    bad = ask_news(asked).replace("tournament_join", "no_such_command")
+    assert read_news(bad) is None  # a body this server does not know is dropped
 
 
 @pytest.mark.parametrize("garbage", [b"", b"not json", b"[]", b'{"k": "table", "m": "x"}', b'{"k": "what", "m": "x"}',
