@@ -125,7 +125,7 @@ TEST_KINDS: dict[str, Kind] = {
 SERIAL_FILES: frozenset[str] = frozenset({
     "test_admin_drain.py", "test_club_cluster.py", "test_club_cluster_spread.py", "test_cluster_handoff.py", "test_cluster_lobby.py", "test_cluster_silence.py",
     "test_cluster_tables.py", "test_cluster_unstored.py", "test_dashboard.py", "test_journal_fence.py",
-    "test_readiness.py", "test_table_id_taken.py", "test_tls_cluster.py",
+    "test_readiness.py", "test_table_id_taken.py", "test_tls_cluster.py", "test_tournament_redirect.py",
 })  # fmt: skip
 
 _KIND = pytest.StashKey[Kind]()

@@ -10,7 +10,7 @@ from scopa.engine import Preset
 from scopa.protocol import LOBBY, Command, Error, Joined
 from scopa.protocol import commands as wire
 
-from .channel import ServerRefused, SessionError
+from .channel import ConnectionLost, ServerRefused, SessionError
 from .calls import LobbyCalls
 
 
@@ -69,7 +69,12 @@ class ClubCalls(LobbyCalls):
                 return body.tournament == tournament and body.final
             return isinstance(body, Joined) and c.re is None and c.sender == str(LOBBY)
 
-        found = await self._peek(ours)
+        while True:
+            try:
+                found = await self._peek(ours)
+                break
+            except ConnectionLost:  # in the lobby: back there (a seat given meanwhile comes again)
+                await self._reconnect_or_raise()
         assert found is not None
         self._backlog.remove(found)
         if isinstance(found.body, Joined):

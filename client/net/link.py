@@ -332,6 +332,23 @@ class Link(Channel):
         self.turn_timeout = reply.body.turn_timeout
         self._learn(reply.body)
 
+    async def _receive(self) -> Command:
+        """The next command; a ``redirect`` that answers nothing we asked (``re`` nil: a
+        tournament's table on another member, PROTOCOL.md §16) is followed here, so
+        whoever waits for the seat finds it: we connect there with the ticket and that
+        member seats us on arrival (``tournament_table``, ``joined``; nothing is sent
+        again).  When that fails, the connection counts as lost (reconnecting to any
+        member sends us on again within the grace period)."""
+        while True:
+            command = await super()._receive()
+            if not isinstance(command.body, Redirect) or command.re is not None:
+                return command
+            try:
+                await self._follow(command.body)
+            except (ConnectionLost, ServerRefused) as exc:
+                self._lost(f"could not go on to {command.body.address}: {exc}")
+                self._writer.close()
+
     def _learn(self, welcome: Welcome) -> None:
         """The cluster's addresses a ``welcome`` named (a malformed one is passed over), and its web page's port."""
         self.web_port = welcome.web_port
