@@ -37,7 +37,9 @@ let retryTimer = 0;
 // commands (by seq), and the page's server carries the next connection there (/ws?ticket=).
 const REDIRECTED = new Set(["hello", "join_table", "watch_table"]);
 let asked = new Map<number, Asked>();
-let handOn: { ticket: string; again: Asked } | null = null; // the connection a redirect asks for
+// A tournament's table on another server: a `redirect` answering nothing (re null) follows
+// its `tournament_table`; there the server seats us on arrival, so nothing is sent again.
+let handOn: { ticket: string; again: Asked | null } | null = null; // the connection a redirect asks for
 let again: Asked | null = null; // the command to send again once welcomed there
 
 export function send(name: string, body: Body, recipient = "lobby", re: number | null = null): void {
@@ -65,7 +67,7 @@ export function connect(): void {
     st.connected = true;
     const seat = savedSeat();
     let hello: Body = { name: st.name, client: "scopa-web" };
-    if (going?.again.name === "hello") hello = { ...going.again.body };
+    if (going?.again?.name === "hello") hello = { ...going.again.body };
     else if (going) again = going.again;
     else if (seat) hello = resumeHello(seat);
     if (going) hello.ticket = going.ticket;
@@ -147,8 +149,8 @@ function handle(f: Frame): void {
       st.status = sp.error(String(b.code), String(b.message ?? ""));
       break;
     case "redirect": {
-      const answered = asked.get(f.re ?? -1);
-      if (!answered || !ws) break;
+      const answered = f.re === null ? null : asked.get(f.re);
+      if (answered === undefined || !ws) break;
       handOn = { ticket: String(b.ticket), again: answered };
       send("bye", { reason: "handed on" });
       ws.close();
