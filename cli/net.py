@@ -287,7 +287,7 @@ async def _tournament(args: argparse.Namespace, host: str, port: int, console: C
     from .tournament import run as run_tournament
 
     async with await ClientSession.connect(host, port, args.name, password=_password(), **link) as session:
-        return await run_tournament(args, session, console)
+        return await run_tournament(args, session, console, port)
 
 
 async def _connect_patiently(host: str, port: int, name: str, say: Callable[[str], None],

@@ -67,6 +67,10 @@ def add_serve_subcommand(sub: Any) -> None:
                             "event, table, member, message) for a log store")
     serve.add_argument("--tournament-creator", action="append", default=[], metavar="NAME",
                        help="only this name may create tournaments (repeat for more); default: any player")
+    serve.add_argument("--tournaments-by-operator", action="store_true",
+                       help="only the operator creates tournaments (scopa tournament create --operator, which "
+                            "sends the operator token), besides any --tournament-creator; others are refused "
+                            "not_allowed")
     admin.add_serve_options(serve)
     web.add_serve_options(serve)
     lan.add_serve_options(serve)
@@ -160,7 +164,9 @@ def run_serve(args: argparse.Namespace, console: Console) -> int:
                           admin_token_file=getattr(args, "admin_token_file", None),
                           bot_workers=getattr(args, "bot_workers", 1), lan=identity,
                           rate_shared_addresses=args.rate_shared_address, cluster=cluster, metrics=metrics_at,
-                          club=ClubOptions(creators=frozenset(args.tournament_creator) or None), **options),
+                          club=ClubOptions(creators=frozenset(args.tournament_creator) or None,
+                                           operator_only=bool(getattr(args, "tournaments_by_operator", False))),
+                          **options),
                       loop_factory=loop_factory)
     except KeyboardInterrupt:
         pass

@@ -3,6 +3,7 @@ dispatcher and told of connections coming and going."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -29,25 +30,30 @@ _COMMANDS = (wire.QuickPlay, wire.QuickLeave, wire.TournamentCreate, wire.Tourna
 
 @dataclass(frozen=True)
 class ClubOptions:
-    """``creators``: the names that may create tournaments (None: anyone; the operator's
-    names to keep it to the operator); ``gather``: seconds a quick-play player waits for
-    others asking at about the same time."""
+    """``creators``: the names that may create tournaments (None: anyone, unless
+    ``operator_only``); ``operator_only``: only the operator creates tournaments, its
+    ``tournament_create`` carrying the operator token (`scopa admin`'s), besides the
+    names of ``creators``; ``gather``: seconds a quick-play player waits for others asking
+    at about the same time."""
 
     creators: frozenset[str] | None = None
     gather: float = 0.5
+    operator_only: bool = False
 
 
 class Club:
     """Quick play and tournaments of one server."""
 
     def __init__(self, options: ClubOptions, life: TableLife, at_tables: TableCommands, connections: Connections,
-                 clock: Clock, ratings: Rater) -> None:
+                 clock: Clock, ratings: Rater, operator: Callable[[str | None], bool] = lambda token: False) -> None:
+        """``operator``: whether a token is the operator's."""
         self.ratings = ratings
         tables = ClubTables(life, at_tables)
-        creators = frozenset(name_key(n) for n in options.creators) if options.creators is not None else None
+        creators = frozenset(name_key(n) for n in options.creators or ()) if (
+            options.creators is not None or options.operator_only) else None
         self.quick = QuickHost(tables, clock, connections.names, self.rating_of, options.gather)
         self.tournaments = TournamentHost(tables, life, clock, connections.names)
-        self.commands = TournamentCommands(self.tournaments, self.rating_of, creators)
+        self.commands = TournamentCommands(self.tournaments, self.rating_of, creators, operator)
 
     async def rating_of(self, name: str, preset: Preset) -> float:
         """The name's rating under ``preset`` (mu - 3 sigma; a new player's without a journal)."""
@@ -69,7 +75,7 @@ class Club:
             case wire.TournamentCreate():
                 t.create(sess, body, seq)
             case wire.TournamentList():
-                t.listing(sess, seq)
+                t.listing(sess, body, seq)
             case wire.TournamentJoin():
                 t.join(sess, body, seq)
             case wire.TournamentLeave():
