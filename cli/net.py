@@ -220,7 +220,7 @@ async def _play(args: argparse.Namespace, host: str, port: int, console: Console
                 return session.turn_clock.left(session.clock.now(), session.seat)
 
             return TerminalPlayer(session.name, console, DeckStyle(args.deck), not args.no_autoplay, args.delay,
-                                  time_left=time_left)
+                                  input_fn=lobby.read_line, time_left=time_left)
 
         lobby = Lobby(session, console, make_player, defaults)
         if args.invite is not None:  # straight to the friend's table, then the lobby
