@@ -4,16 +4,11 @@ what it prints; a round's table is followed by the lobby itself (:mod:`.lobby`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from rich.console import Console
-from rich.table import Table
 from rich.text import Text
 
-from scopa.protocol import commands as wire
-
 from ..net import ClientSession, ServerRefused
-from ..text import error_text, tr
+from ..text import error_text, render_standings, render_tournaments, tr
 
 TOURNAMENT_HELP = tr("[bold]t[/bold] tournaments · [bold]t done[/bold] finished ones · [bold]t join ID[/bold] · "
                      "[bold]t leave ID[/bold] · [bold]t start ID[/bold] · [bold]t standings ID[/bold]")
@@ -21,34 +16,6 @@ TOURNAMENT_HELP = tr("[bold]t[/bold] tournaments · [bold]t done[/bold] finished
 _ACTIONS = ("join", "leave", "start", "standings", "done")
 _ALIASES = {"j": "join", "register": "join", "l": "leave", "s": "standings", "finished": "done", "d": "done",
             "list": "", "ls": ""}
-
-
-def render_tournaments(tournaments: Sequence[wire.TournamentInfo], finished: bool = False) -> Table | Text:
-    """Each tournament: its id, name, game and format, where it stands, its entrants."""
-    if not tournaments:
-        return Text(tr("No tournament has finished yet.") if finished else
-                    tr("No tournament is open: see the finished ones with t done."), style="dim")
-    t = Table(title=tr("Finished tournaments") if finished else tr("Tournaments"), expand=False)
-    for column in (tr("id"), tr("name"), tr("game"), tr("state"), tr("entrants")):
-        t.add_column(column)
-    for info in tournaments:
-        rounds = f"{info.round}/{info.rounds}" if info.rounds else str(info.round)
-        state = tr(info.phase.value) + (" " + tr("at round {n}", n=rounds) if info.round else "")
-        game = f"{info.format.value.replace('_', ' ')}, {info.preset.value}"
-        t.add_row(info.id, info.name, game, state, f"{len(info.entrants)}/{info.cap}: " + ", ".join(info.entrants))
-    return t
-
-
-def render_standings(standings: wire.TournamentStandings) -> Table:
-    final = tr("final standings") if standings.final else tr("standings")
-    t = Table(title=tr("Tournament {id}: {what} after round {n}", id=standings.tournament, what=final,
-                       n=standings.round), expand=False)
-    for column in ("#", tr("entrant"), tr("points"), "Buchholz", tr("game points"), tr("W-D-L"), tr("byes")):
-        t.add_column(column, justify="left" if column == tr("entrant") else "right")
-    for r in standings.rows:
-        t.add_row(str(r.rank), r.entrant, f"{r.match_points:g}", f"{r.buchholz:g}", str(r.game_points),
-                  f"{r.wins}-{r.draws}-{r.losses}", str(r.byes))
-    return t
 
 
 def parse_tournament_command(rest: str) -> tuple[str, str] | str:

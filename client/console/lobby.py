@@ -28,7 +28,8 @@ from ..game import GameResult, notice_from_wire
 from ..text import error_text
 from ..text import tr, refusal_text, coerce, notice_line, rules_line
 from ..net import LinkEvent, LinkStatus, ClientSession, ConnectionLost, ServerRefused
-from .club import render_standings, tournament_command
+from ..text import render_standings
+from .club import tournament_command
 
 InputFn = Callable[[str], str]
 

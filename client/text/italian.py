@@ -379,6 +379,13 @@ ITALIAN: dict[str, str] = {
     "at round {n}": "al turno {n}",
     "which tournament? e.g. t {action} c1": "quale torneo? per esempio t {action} c1",
     "{word}: not a tournament command.": "{word}: non è un comando dei tornei.",
+    # the full-screen client's tournaments
+    "tournaments": "tornei",
+    "join ID · leave ID · start ID": "join ID iscriviti · leave ID ritirati · start ID avvia",
+    "Enter: do it · Esc: back": "Invio: fallo · Esc: indietro",
+    "Type join, leave or start and a tournament's id, e.g. join c1.":
+        "Scrivi join, leave o start e l'id di un torneo, per esempio join c1.",
+    "Tournament {id}: {phase}, {n}/{cap} entrants.": "Torneo {id}: {phase}, {n}/{cap} iscritti.",
     "Waiting for a game of {preset}: {others} other(s) waiting…":
         "Si aspetta una partita di {preset}: {others} in attesa oltre a te…",
     "No tables yet: create one with c.": "Ancora nessun tavolo: aprine uno con c.",
