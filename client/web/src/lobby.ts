@@ -71,7 +71,8 @@ function tournamentItem(x: TournamentInfo): HTMLElement {
     standing ? standingsTable(standing) : "");
 }
 
-function standingsTable(s: TournamentStandings): HTMLElement {
+/** A tournament's standings; shown too under a game's end once its tournament is over. */
+export function standingsTable(s: TournamentStandings): HTMLElement {
   const cells = (tag: "th" | "td", values: (string | number)[]) => h("tr", {}, ...values.map((v) => h(tag, {}, String(v))));
   return h("table", { class: "standings" }, h("caption", {}, s.final ? t.finalStandings : fill(t.standingsTitle, { n: s.round })),
     cells("th", ["#", t.players, t.points, t.buchholz, t.gamePoints]),

@@ -182,7 +182,10 @@ function handle(f: Frame): void {
       (st.tournaments ??= new Map()).set(b.tournament.id, b.tournament);
       if (st.finished && b.tournament.phase === "finished" && !st.finished.some((x) => x.id === b.tournament.id)) st.finished.push(b.tournament);
       break;
-    case "tournament_standings": st.standings.set(b.tournament, b as TournamentStandings); break;
+    case "tournament_standings":
+      st.standings.set(b.tournament, b as TournamentStandings);
+      if (b.final && f.re === null) st.lastFinal = b as TournamentStandings; // pushed: a tournament of ours is over
+      break;
     case "joined":
       st.quick = null;
       st.tableId = b.table; st.seat = b.seat; st.watching = false; st.gameEnd = null; st.roundEnd = null;

@@ -51,6 +51,7 @@ export const st = {
   tournaments: null as Map<string, TournamentInfo> | null, // the server's tournaments, once asked for
   standings: new Map<string, TournamentStandings>(), // each tournament's last standings seen
   finished: null as TournamentInfo[] | null, // the finished tournaments, once asked for
+  lastFinal: null as TournamentStandings | null, // the final standings the server last pushed (a tournament of ours is over)
   listAsks: [] as boolean[], // the tournament_list asks not yet answered: whether each was for the finished ones
 };
 
