@@ -220,7 +220,7 @@ async def _play(args: argparse.Namespace, host: str, port: int, console: Console
                 return session.turn_clock.left(session.clock.now(), session.seat)
 
             return TerminalPlayer(session.name, console, DeckStyle(args.deck), not args.no_autoplay, args.delay,
-                                  time_left=time_left)
+                                  input_fn=lobby.read_line, time_left=time_left)
 
         lobby = Lobby(session, console, make_player, defaults)
         if args.invite is not None:  # straight to the friend's table, then the lobby
@@ -287,7 +287,7 @@ async def _tournament(args: argparse.Namespace, host: str, port: int, console: C
     from .tournament import run as run_tournament
 
     async with await ClientSession.connect(host, port, args.name, password=_password(), **link) as session:
-        return await run_tournament(args, session, console)
+        return await run_tournament(args, session, console, port)
 
 
 async def _connect_patiently(host: str, port: int, name: str, say: Callable[[str], None],

@@ -70,6 +70,10 @@ def add_serve_subcommand(sub: Any) -> None:
     serve.add_argument("--tournament-seed", type=int, metavar="N",
                        help="draw the tournaments' seeds from N: the same players playing alike make the same "
                             "tournament (for tests and replays); default: unforeseeable")
+    serve.add_argument("--tournaments-by-operator", action="store_true",
+                       help="only the operator creates tournaments (scopa tournament create --operator, which "
+                            "sends the operator token), besides any --tournament-creator; others are refused "
+                            "not_allowed")
     admin.add_serve_options(serve)
     web.add_serve_options(serve)
     lan.add_serve_options(serve)
@@ -164,7 +168,9 @@ def run_serve(args: argparse.Namespace, console: Console) -> int:
                           bot_workers=getattr(args, "bot_workers", 1), lan=identity,
                           rate_shared_addresses=args.rate_shared_address, cluster=cluster, metrics=metrics_at,
                           club=ClubOptions(creators=frozenset(args.tournament_creator) or None,
-                                           seed=args.tournament_seed), **options),
+                                           seed=args.tournament_seed,
+                                           operator_only=bool(getattr(args, "tournaments_by_operator", False))),
+                          **options),
                       loop_factory=loop_factory)
     except KeyboardInterrupt:
         pass

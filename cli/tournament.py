@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from rich.console import Console
@@ -40,7 +41,15 @@ def add_subcommand(sub: Any, connection_arguments: Callable[..., None]) -> None:
     create.add_argument("--bots-allowed", action="store_true", help="a bot may stand in for a player who leaves")
     create.add_argument("--tie-break", choices=[t.value for t in wire.KnockoutTie], default="rematch",
                         help="knockout: a drawn game is played again whole (rematch) or one deal decides")
-    actions.add_parser("list", help="the tournaments open for registration or being played")
+    create.add_argument("--operator", action="store_true",
+                        help="create it as the server's operator (a server started with --tournaments-by-operator): "
+                             "the operator token is read from --token-file")
+    create.add_argument("--token-file", default=None, metavar="PATH",
+                        help="with --operator: the operator token file the server wrote; default: where "
+                             "`scopa serve` writes it")
+    listing = actions.add_parser("list", help="the tournaments open for registration or being played")
+    listing.add_argument("--finished", action="store_true", help="the finished tournaments instead (then: scopa "
+                                                                 "tournament standings ID for their final standings)")
     for action, help_text in (("join", "register for a tournament"), ("leave", "unregister (until it starts)"),
                               ("start", "start your tournament now"), ("standings", "a tournament's standings")):
         p = actions.add_parser(action, help=help_text)
@@ -52,17 +61,28 @@ def add_subcommand(sub: Any, connection_arguments: Callable[..., None]) -> None:
         connection_arguments(p, default_name=default_name())
 
 
-async def run(args: argparse.Namespace, session: ClientSession, console: Console) -> int:
-    """One action on the server ``session`` is connected to; the exit status."""
+def operator_token(args: argparse.Namespace, port: int) -> str:
+    """The operator token ``scopa serve`` wrote for the server on ``port`` (``OSError``: unreadable)."""
+    from .admin import default_token_file
+
+    path = (args.token_file or default_token_file()).replace("{port}", str(port))
+    return Path(path).read_text().strip()
+
+
+async def run(args: argparse.Namespace, session: ClientSession, console: Console, port: int = 0) -> int:
+    """One action on the server ``session`` is connected to (on ``port``: where the
+    operator token file is); the exit status."""
     try:
         if args.action == "create":
+            token = operator_token(args, port) if getattr(args, "operator", False) else None
             body = wire.TournamentCreate(
                 name=args.title, preset=Preset(args.preset), format=wire.TournamentFormat(args.format),
                 rounds=args.rounds, cap=args.cap, starts_in=args.starts_in, grace=args.grace,
-                bots_allowed=args.bots_allowed, tie_break=wire.KnockoutTie(args.tie_break))
+                bots_allowed=args.bots_allowed, tie_break=wire.KnockoutTie(args.tie_break), token=token)
             show_info(console, [await session.create_tournament(body)])
         elif args.action == "list":
-            show_info(console, await session.tournaments())
+            finished = bool(getattr(args, "finished", False))
+            show_info(console, await session.tournaments(finished), finished)
         elif args.action == "join":
             show_info(console, [await session.join_tournament(args.tournament, args.team, args.partner)])
         elif args.action == "leave":
@@ -74,13 +94,18 @@ async def run(args: argparse.Namespace, session: ClientSession, console: Console
     except ValueError as exc:  # the fields are checked before they are sent
         console.print(f"[red]{escape(str(exc).splitlines()[0])}[/red]")
         return 2
+    except OSError as exc:
+        console.print(f"[red]cannot read the operator token: {escape(exc.strerror or str(exc))} "
+                      f"({escape(str(getattr(exc, 'filename', '') or ''))})[/red]", soft_wrap=True)
+        return 1
     return 0
 
 
-def show_info(console: Console, tournaments: list[wire.TournamentInfo]) -> None:
+def show_info(console: Console, tournaments: list[wire.TournamentInfo], finished: bool = False) -> None:
     """Each tournament on two lines: what it is and where it stands, then its entrants."""
     if not tournaments:
-        console.print("No tournament is open for registration or being played.")
+        console.print("No tournament has finished yet." if finished else
+                      "No tournament is open for registration or being played.")
         return
     for info in tournaments:
         rounds = f"round {info.round}/{info.rounds}" if info.rounds else f"round {info.round}"

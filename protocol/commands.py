@@ -805,6 +805,9 @@ class TournamentCreate(Body):
     grace: Annotated[int, Field(ge=5, le=600)] = Field(default=60, description="seconds to come to a table")
     bots_allowed: bool = Field(default=False, description="a bot may stand in for a player who leaves a game")
     tie_break: KnockoutTie = KnockoutTie.REMATCH
+    token: AdminToken | None = Field(
+        default=None, description="the operator's token (scopa admin's): on a server where only its operator "
+                                  "creates tournaments; left out otherwise")
 
 
 class TournamentInfo(WireModel):
@@ -824,6 +827,8 @@ class TournamentInfo(WireModel):
 class TournamentList(Body):
     NAME = "tournament_list"
     FLOW = Flow.TO_SERVER
+    finished: bool = Field(default=False, description="the finished tournaments (the newest last) instead of "
+                                                      "those open for registration or being played")
 
 
 class Tournaments(Body):

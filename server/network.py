@@ -143,7 +143,7 @@ class NetworkEngine:
             from .club import Club
 
             self.club = self.router.club = Club(club, self.life, self.router.at_tables, self.connections, self.clock,
-                                                self.ratings)
+                                                self.ratings, self.admin.holds)
             self.router.greeting.on_welcome = self.club.welcomed
         self._server: asyncio.Server | None = None
         self._front: asyncio.Server | None = None  # in a cluster: the port shared with the members on this host

@@ -8,6 +8,8 @@ the same as in ``scopa local``.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
+import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -26,12 +28,14 @@ from ..game import GameResult, notice_from_wire
 from ..text import error_text
 from ..text import tr, refusal_text, coerce, notice_line, rules_line
 from ..net import LinkEvent, LinkStatus, ClientSession, ConnectionLost, ServerRefused
+from ..text import render_standings
+from .club import tournament_command
 
 InputFn = Callable[[str], str]
 
 MENU = tr("[bold]p [PRESET][/bold] play now · [bold]c[/bold] create a table · [bold]j ID[/bold] join a table · "
-          "[bold]w ID[/bold] watch a table · [bold]b [PRESET][/bold] leaderboard · [bold]r[/bold] refresh · "
-          "[bold]q[/bold] quit")
+          "[bold]w ID[/bold] watch a table · [bold]t[/bold] tournaments · [bold]b [PRESET][/bold] leaderboard · "
+          "[bold]r[/bold] refresh · [bold]q[/bold] quit")
 
 
 def render_tables(tables: Sequence[TableInfo]) -> Table | Text:
@@ -95,7 +99,56 @@ class Lobby:
         self.make_player = make_player
         self.defaults = defaults or RuleSet()
         self.input_fn = input_fn or console.input
+        self._typed: concurrent.futures.Future[str] | None = None  # a line being read
+        self._typed_lock = threading.Lock()
+        self._called = asyncio.Event()  # a tournament's round gave us a table
+        self._told: wire.TournamentTable | None = None
+        self._seated_by_server = False  # we were free when told: the server seats us itself
         session.add_listener(self.show_link)
+        session.observers.append(self._heard)
+
+    def _heard(self, command: Command) -> None:
+        """What the server pushes about our tournaments: a round's table (followed at once,
+        even at the lobby's prompt), a round paired, the final standings."""
+        body = command.body
+        if isinstance(body, wire.TournamentTable):
+            self._told, self._seated_by_server = body, self.session.table_id is None
+            self._called.set()
+        elif isinstance(body, wire.TournamentRound):
+            self.console.print(Text(tr("Tournament {id}: round {n} is paired.", id=body.tournament, n=body.round),
+                                    style="bold"))
+        elif isinstance(body, wire.TournamentStandings) and body.final and command.re is None:
+            self.console.print(render_standings(body))
+
+    def _reading(self, prompt: str) -> concurrent.futures.Future[str]:
+        """The line being read, or a new read with ``prompt`` (in a thread, so that the
+        session keeps answering the server's pings meanwhile)."""
+        with self._typed_lock:
+            if self._typed is not None and not self._typed.done():
+                self.console.print(prompt, end="", markup=False, highlight=False)
+                return self._typed
+            typed: concurrent.futures.Future[str] = concurrent.futures.Future()
+            self._typed = typed
+        prompt_text: Any = Text(prompt) if self.input_fn == self.console.input else prompt  # no markup
+
+        def read() -> None:
+            try:
+                typed.set_result(self.input_fn(prompt_text))
+            except BaseException as exc:  # noqa: BLE001 - EOF, Ctrl-C: for the one who awaits the line
+                typed.set_exception(exc)
+
+        asyncio.get_running_loop().run_in_executor(None, read)
+        return typed
+
+    def read_line(self, prompt: object) -> str:
+        """A blocking read for the game's player (its ``input_fn``): a line the lobby's
+        prompt was still reading when a tournament's table came goes to the game."""
+        with self._typed_lock:
+            typed, self._typed = self._typed, None
+        if typed is not None and not typed.done():
+            self.console.print(str(prompt), end="", markup=False, highlight=False)
+            return typed.result()
+        return self.input_fn(prompt)  # type: ignore[arg-type]
 
     def show_link(self, event: LinkEvent) -> None:
         """Say at once that the connection is lost, back, or given up on."""
@@ -108,9 +161,52 @@ class Lobby:
             self.console.print(Text(tr("Could not reconnect: {why}", why=event.reason), style="red"))
 
     async def ask(self, prompt: str) -> str:
-        # In a thread, so that the session keeps answering the server's pings meanwhile.
-        prompt_text: Any = Text(prompt) if self.input_fn == self.console.input else prompt  # no markup
-        return (await asyncio.to_thread(self.input_fn, prompt_text)).strip()
+        typed = self._reading(prompt)
+        line = await asyncio.wrap_future(typed)
+        self._consumed(typed)
+        return line.strip()
+
+    async def ask_or_called(self, prompt: str) -> str | None:
+        """The person's line, or None when a tournament's round gave them a table first
+        (the line still being read then goes to the game's first prompt)."""
+        typed = self._reading(prompt)
+        line = asyncio.wrap_future(typed)
+        called = asyncio.ensure_future(self._called.wait())
+        await asyncio.wait((line, called), return_when=asyncio.FIRST_COMPLETED)
+        called.cancel()
+        if self._called.is_set():
+            return None
+        self._consumed(typed)
+        return line.result().strip()
+
+    def _consumed(self, typed: concurrent.futures.Future[str]) -> None:
+        with self._typed_lock:
+            if self._typed is typed:
+                self._typed = None
+
+    async def tournament_game(self) -> None:
+        """Play at the table a tournament's round gave us: the server seated us if we
+        were free when told; else we sit down now (join_table keeps our seat)."""
+        told, self._told = self._told, None
+        self._called.clear()
+        if told is None:
+            return
+        opponent = told.game.second if told.seat % 2 == 0 else told.game.first  # the first side: seats 0 and 2
+        try:
+            if self._seated_by_server and self.session.table_id is None:
+                seat = await self.session.next_tournament_seat(told.tournament)
+                if isinstance(seat, wire.TournamentStandings):
+                    return
+            elif self.session.table_id != told.table:
+                await self.session.join_table(told.table)
+        except ServerRefused as exc:
+            self.console.print(Text(tr("Cannot sit at your tournament table {table}: {message}", table=told.table,
+                                       message=error_text(exc.code, exc.message)), style="yellow"))
+            return
+        self.console.print(Text(tr("Tournament {id}, round {n}: you sit at table {table}, seat {seat}, against "
+                                   "{who}.", id=told.tournament, n=told.round, table=told.table,
+                                   seat=(self.session.seat or 0) + 1, who=opponent), style="bold green"))
+        await self.play()
 
     async def run(self) -> None:
         """The lobby loop; a lost connection is reopened by the session (at the lobby,
@@ -126,7 +222,12 @@ class Lobby:
     async def _lobby(self) -> None:
         tables = await self.show()
         while True:
-            line = await self.ask(tr("Lobby> "))
+            answer = await self.ask_or_called(tr("Lobby> "))
+            if answer is None:
+                await self.tournament_game()
+                tables = await self.show()
+                continue
+            line = answer
             word, _, rest = line.partition(" ")
             word = word.lower()
             if word in ("q", "quit", "exit"):
@@ -148,6 +249,8 @@ class Lobby:
                 if table_id:
                     await watch_table(self.session, self.console, table_id)
                     tables = await self.show()
+            elif word in ("t", "tournament", "tournaments"):
+                await tournament_command(self.session, self.console, rest)
             elif word in ("b", "board", "leaderboard"):
                 await self.leaderboard(rest.strip() or "scopa")
             elif any(t.id == line for t in tables):

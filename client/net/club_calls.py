@@ -49,8 +49,10 @@ class ClubCalls(LobbyCalls):
     async def start_tournament(self, tournament: str) -> wire.TournamentInfo:
         return await self._tournament(wire.TournamentStart(tournament=tournament))
 
-    async def tournaments(self) -> list[wire.TournamentInfo]:
-        reply = await self._request(wire.TournamentList(), str(LOBBY))
+    async def tournaments(self, finished: bool = False) -> list[wire.TournamentInfo]:
+        """The tournaments open for registration or being played (``finished``: the
+        finished ones, the newest last)."""
+        reply = await self._request(wire.TournamentList(finished=finished), str(LOBBY))
         assert isinstance(reply.body, wire.Tournaments)
         return list(reply.body.tournaments)
 

@@ -9,7 +9,8 @@ as text (``qr_text``), a table's game in words (``PRESET_NAMES``, ``matching_pre
 ``rules_name``, ``rules_line``, ``end_reason_text``), a recorded game's steps in words
 (``step_text``, ``deal_text``, ``position_text``, ``scope_text``, ``score_lines``,
 ``result_text``), rich rendering of a game (``render_view``, ``render_moves``,
-``event_line``, ``notice_line``, ``cards_text``), a table option typed as text
+``event_line``, ``notice_line``, ``cards_text``) and of tournaments (``render_tournaments``,
+``render_standings``), a table option typed as text
 (``coerce``), the invite string (``invite_string``, ``parse_invite``, ``refusal_text``) and
 the rulebook: ``book``, ``preset_rules``, ``table_rules``, ``options_text``,
 ``option_lines``, ``category_names``, ``declaration_names``, ``BASICS``, ``PRESET_TEXT``,
@@ -62,9 +63,12 @@ from .rulebook import (
 from .rulebook import it as rulebook_it
 
 if TYPE_CHECKING:
-    from .render import cards_text, event_line, notice_line, render_moves, render_view
+    from .render import (
+        cards_text, event_line, notice_line, render_moves, render_standings, render_tournaments, render_view,
+    )  # fmt: skip
 
-_RENDER = frozenset({"cards_text", "event_line", "notice_line", "render_moves", "render_view"})
+_RENDER = frozenset({"cards_text", "event_line", "notice_line", "render_moves", "render_standings",
+                     "render_tournaments", "render_view"})
 """The names of :mod:`.render`, imported on first use: the rendering (rich, the client's
 game/) is not loaded by a program that only needs words (`scopa bot`, `scopa serve`)."""
 
@@ -124,6 +128,8 @@ __all__ = [
     "rank_label",
     "refusal_text",
     "render_moves",
+    "render_standings",
+    "render_tournaments",
     "render_view",
     "rulebook_it",
     "suit_label",

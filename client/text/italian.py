@@ -339,11 +339,53 @@ ITALIAN: dict[str, str] = {
         "{name} non è tornato: al suo posto gioca un bot {strategy}.",
     # the plain lobby
     "[bold]p [PRESET][/bold] play now · [bold]c[/bold] create a table · [bold]j ID[/bold] join a table · "
-    "[bold]w ID[/bold] watch a table · [bold]b [PRESET][/bold] leaderboard · [bold]r[/bold] refresh · "
-    "[bold]q[/bold] quit":
+    "[bold]w ID[/bold] watch a table · [bold]t[/bold] tournaments · [bold]b [PRESET][/bold] leaderboard · "
+    "[bold]r[/bold] refresh · [bold]q[/bold] quit":
         "[bold]p [GIOCO][/bold] gioca subito · [bold]c[/bold] apri un tavolo · [bold]j ID[/bold] siediti a un "
-        "tavolo · [bold]w ID[/bold] guarda un tavolo · [bold]b [GIOCO][/bold] classifica · [bold]r[/bold] aggiorna · "
-        "[bold]q[/bold] esci",
+        "tavolo · [bold]w ID[/bold] guarda un tavolo · [bold]t[/bold] tornei · [bold]b [GIOCO][/bold] classifica · "
+        "[bold]r[/bold] aggiorna · [bold]q[/bold] esci",
+    # the plain lobby's tournaments
+    "[bold]t[/bold] tournaments · [bold]t done[/bold] finished ones · [bold]t join ID[/bold] · "
+    "[bold]t leave ID[/bold] · [bold]t start ID[/bold] · [bold]t standings ID[/bold]":
+        "[bold]t[/bold] tornei · [bold]t done[/bold] quelli finiti · [bold]t join ID[/bold] iscriviti · "
+        "[bold]t leave ID[/bold] ritirati · [bold]t start ID[/bold] avvia · [bold]t standings ID[/bold] classifica",
+    "Cannot sit at your tournament table {table}: {message}":
+        "Non puoi sederti al tuo tavolo del torneo {table}: {message}",
+    "Finished tournaments": "Tornei finiti",
+    "No tournament has finished yet.": "Nessun torneo è ancora finito.",
+    "No tournament is open: see the finished ones with t done.":
+        "Nessun torneo aperto: quelli finiti con t done.",
+    "Started: round 1 is paired.": "Avviato: il primo turno è abbinato.",
+    "Tournament {id}, round {n}: you sit at table {table}, seat {seat}, against {who}.":
+        "Torneo {id}, turno {n}: sei al tavolo {table}, posto {seat}, contro {who}.",
+    "Tournament {id}: round {n} is paired.": "Torneo {id}: il turno {n} è abbinato.",
+    "Tournament {id}: {what} after round {n}": "Torneo {id}: {what} dopo il turno {n}",
+    "Tournaments": "Tornei",
+    "W-D-L": "V-P-S",
+    "You are no longer registered.": "Non sei più iscritto.",
+    "You are registered: the server seats you at your table when a round begins.":
+        "Sei iscritto: a ogni turno il server ti fa sedere al tuo tavolo.",
+    "byes": "riposi",
+    "entrant": "iscritto",
+    "entrants": "iscritti",
+    "final standings": "classifica finale",
+    "game": "gioco",
+    "game points": "punti partita",
+    "id": "id",
+    "name": "nome",
+    "standings": "classifica",
+    "registering": "iscrizioni aperte",
+    "running": "in corso",
+    "at round {n}": "al turno {n}",
+    "which tournament? e.g. t {action} c1": "quale torneo? per esempio t {action} c1",
+    "{word}: not a tournament command.": "{word}: non è un comando dei tornei.",
+    # the full-screen client's tournaments
+    "tournaments": "tornei",
+    "join ID · leave ID · start ID": "join ID iscriviti · leave ID ritirati · start ID avvia",
+    "Enter: do it · Esc: back": "Invio: fallo · Esc: indietro",
+    "Type join, leave or start and a tournament's id, e.g. join c1.":
+        "Scrivi join, leave o start e l'id di un torneo, per esempio join c1.",
+    "Tournament {id}: {phase}, {n}/{cap} entrants.": "Torneo {id}: {phase}, {n}/{cap} iscritti.",
     "Waiting for a game of {preset}: {others} other(s) waiting…":
         "Si aspetta una partita di {preset}: {others} in attesa oltre a te…",
     "No tables yet: create one with c.": "Ancora nessun tavolo: aprine uno con c.",

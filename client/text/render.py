@@ -1,5 +1,6 @@
 """Terminal rendering with rich: cards in Italian or French style (RULES.md §7), the
-table, a hand with what each card captures, events and the round breakdown."""
+table, a hand with what each card captures, events and the round breakdown; a server's
+tournaments and their standings."""
 
 from __future__ import annotations
 
@@ -33,6 +34,8 @@ from scopa.engine.scoring import Category
 
 from .i18n import tr
 from .notation import SUIT_COLOURS, DeckStyle, label
+from scopa.protocol import commands as wire
+
 from ..game import SeatCameBack, SeatNotice, SeatTakenByBot, SeatWentAway
 from .games import end_reason_text, rules_line
 from .rulebook import category_names
@@ -207,3 +210,31 @@ def notice_line(notice: SeatNotice) -> Text:
     assert isinstance(notice, SeatTakenByBot)
     return Text(tr("{name} did not come back: a {strategy} bot plays the seat.", name=notice.name,
                    strategy=notice.strategy), style="yellow")
+
+
+def render_tournaments(tournaments: Sequence[wire.TournamentInfo], finished: bool = False) -> Table | Text:
+    """Each tournament: its id, name, game and format, where it stands, its entrants."""
+    if not tournaments:
+        return Text(tr("No tournament has finished yet.") if finished else
+                    tr("No tournament is open: see the finished ones with t done."), style="dim")
+    t = Table(title=tr("Finished tournaments") if finished else tr("Tournaments"), expand=False)
+    for column in (tr("id"), tr("name"), tr("game"), tr("state"), tr("entrants")):
+        t.add_column(column)
+    for info in tournaments:
+        rounds = f"{info.round}/{info.rounds}" if info.rounds else str(info.round)
+        state = tr(info.phase.value) + (" " + tr("at round {n}", n=rounds) if info.round else "")
+        game = f"{info.format.value.replace('_', ' ')}, {info.preset.value}"
+        t.add_row(info.id, info.name, game, state, f"{len(info.entrants)}/{info.cap}: " + ", ".join(info.entrants))
+    return t
+
+
+def render_standings(standings: wire.TournamentStandings) -> Table:
+    final = tr("final standings") if standings.final else tr("standings")
+    t = Table(title=tr("Tournament {id}: {what} after round {n}", id=standings.tournament, what=final,
+                       n=standings.round), expand=False)
+    for column in ("#", tr("entrant"), tr("points"), "Buchholz", tr("game points"), tr("W-D-L"), tr("byes")):
+        t.add_column(column, justify="left" if column == tr("entrant") else "right")
+    for r in standings.rows:
+        t.add_row(str(r.rank), r.entrant, f"{r.match_points:g}", f"{r.buchholz:g}", str(r.game_points),
+                  f"{r.wins}-{r.draws}-{r.losses}", str(r.byes))
+    return t

@@ -193,7 +193,7 @@ def _tournament_examples(cmd: Callable[..., Command], ada: str, lobby: str) -> l
         cmd(TournamentCreate(name="Coppa d'inverno", format=TournamentFormat.SWISS, rounds=3, cap=16,
                              starts_in=3600, tie_break=KnockoutTie.REMATCH), 42, ada, lobby),  # fmt: skip
         cmd(TournamentUpdate(tournament=info), 51, lobby, ada, 42),
-        cmd(TournamentList(), 43, ada, lobby),
+        cmd(TournamentList(finished=True), 43, ada, lobby),
         cmd(Tournaments(tournaments=[info]), 52, lobby, ada, 43),
         cmd(TournamentJoin(tournament="c1"), 44, ada, lobby),
         cmd(TournamentLeave(tournament="c1"), 45, ada, lobby),

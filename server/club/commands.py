@@ -34,20 +34,25 @@ tournaments that allow bots."""
 
 class TournamentCommands:
     """What a player asks of the tournaments (``creators``: the names that may create
-    one, as name keys; None: anyone)."""
+    one, as name keys, besides the operator; None: anyone; ``operator``: whether a
+    ``tournament_create``'s token is the operator's)."""
 
-    def __init__(self, host: TournamentHost, rating_of: RatingOf, creators: frozenset[str] | None) -> None:
+    def __init__(self, host: TournamentHost, rating_of: RatingOf, creators: frozenset[str] | None,
+                 operator: Callable[[str | None], bool] = lambda token: False) -> None:
         self.host = host
         self.held = HeldTournaments(host)
         self.rating_of = rating_of
         self.creators = creators
         self.seeds: random.Random = random.SystemRandom()
         """Where each new tournament's seed is drawn from."""
+        self.operator = operator
 
     def create(self, sess: ServerSession, body: wire.TournamentCreate, seq: int) -> None:
         name = sess.name or ""
-        if self.creators is not None and name_key(name) not in self.creators:
-            sess.error(ErrorCode.NOT_ALLOWED, "on this server only its operator's names create tournaments", re=seq)
+        allowed = self.creators is None or name_key(name) in self.creators or self.operator(body.token)
+        if not allowed:
+            sess.error(ErrorCode.NOT_ALLOWED, "on this server only its operator creates tournaments "
+                                              "(scopa tournament create --operator, on the server's machine)", re=seq)
             return
         now = self.host.now()
         try:
@@ -78,18 +83,21 @@ class TournamentCommands:
         log.info("tournament %s created by %s: %s", tid, sess.party, settings)
         self.host.carry_out(tid, step, sess, seq)
 
-    def listing(self, sess: ServerSession, seq: int) -> None:
+    def listing(self, sess: ServerSession, body: wire.TournamentList, seq: int) -> None:
+        """The tournaments open or being played, or (``finished``) the finished ones: the
+        newest :data:`~scopa.protocol.commands.MAX_PAGE`, oldest first."""
         if self.host.leases is None:
-            self._list(sess, seq, list(self.host.directors.values()))
+            directors = sorted(self.host.directors.values(), key=lambda d: tournament_number(d.state.tournament))
+            self._list(sess, seq, directors, body.finished)
         else:
-            self.host.tasks.spawn(self._list_known(sess, seq))
+            self.host.tasks.spawn(self._list_known(sess, seq, body.finished))
 
-    async def _list_known(self, sess: ServerSession, seq: int) -> None:
+    async def _list_known(self, sess: ServerSession, seq: int, finished: bool) -> None:
         known = await self.held.known()
-        self._list(sess, seq, [known[t] for t in sorted(known, key=tournament_number)])
+        self._list(sess, seq, [known[t] for t in sorted(known, key=tournament_number)], finished)
 
-    def _list(self, sess: ServerSession, seq: int, directors: list[Director]) -> None:
-        shown = [d.state for d in directors if d.state.phase is not Phase.FINISHED]
+    def _list(self, sess: ServerSession, seq: int, directors: list[Director], finished: bool) -> None:
+        shown = [d.state for d in directors if (d.state.phase is Phase.FINISHED) == finished]
         sess.tell(wire.Tournaments(tournaments=[info_view(s) for s in shown[-wire.MAX_PAGE:]]), re=seq)
 
     def join(self, sess: Asker, body: wire.TournamentJoin, seq: int) -> None:

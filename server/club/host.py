@@ -4,6 +4,7 @@ dispatcher and told of connections coming and going."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -32,14 +33,17 @@ _COMMANDS = (wire.QuickPlay, wire.QuickLeave, wire.TournamentCreate, wire.Tourna
 
 @dataclass(frozen=True)
 class ClubOptions:
-    """``creators``: the names that may create tournaments (None: anyone; the operator's
-    names to keep it to the operator); ``gather``: seconds a quick-play player waits for
-    others asking at about the same time; ``seed``: where the tournaments' seeds are drawn
-    from (None: unforeseeable), so that the same players playing alike make the same
-    tournament (each game is dealt from its tournament's seed)."""
+    """``creators``: the names that may create tournaments (None: anyone, unless
+    ``operator_only``); ``operator_only``: only the operator creates tournaments, its
+    ``tournament_create`` carrying the operator token (`scopa admin`'s), besides the
+    names of ``creators``; ``gather``: seconds a quick-play player waits for others asking
+    at about the same time; ``seed``: where the tournaments' seeds are drawn from (None:
+    unforeseeable), so that the same players playing alike make the same tournament (each
+    game is dealt from its tournament's seed)."""
 
     creators: frozenset[str] | None = None
     gather: float = 0.5
+    operator_only: bool = False
     seed: int | None = None
 
 
@@ -47,13 +51,15 @@ class Club:
     """Quick play and tournaments of one server."""
 
     def __init__(self, options: ClubOptions, life: TableLife, at_tables: TableCommands, connections: Connections,
-                 clock: Clock, ratings: Rater) -> None:
+                 clock: Clock, ratings: Rater, operator: Callable[[str | None], bool] = lambda token: False) -> None:
+        """``operator``: whether a token is the operator's."""
         self.ratings = ratings
         tables = ClubTables(life, at_tables)
-        creators = frozenset(name_key(n) for n in options.creators) if options.creators is not None else None
+        creators = frozenset(name_key(n) for n in options.creators or ()) if (
+            options.creators is not None or options.operator_only) else None
         self.quick = QuickHost(tables, clock, connections.names, self.rating_of, options.gather)
         self.tournaments = TournamentHost(tables, life, clock, connections.names)
-        self.commands = TournamentCommands(self.tournaments, self.rating_of, creators)
+        self.commands = TournamentCommands(self.tournaments, self.rating_of, creators, operator)
         if options.seed is not None:
             self.commands.seeds = random.Random(options.seed)
         self.members = AcrossMembers(self.commands, life, connections.names)
@@ -87,7 +93,7 @@ class Club:
             case wire.TournamentCreate():
                 t.create(sess, body, seq)
             case wire.TournamentList():
-                t.listing(sess, seq)
+                t.listing(sess, body, seq)
             case wire.TournamentJoin():
                 t.join(sess, body, seq)
             case wire.TournamentLeave():

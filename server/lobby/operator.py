@@ -81,10 +81,14 @@ class Operator:
         except OSError:
             pass
 
+    def holds(self, token: str | None) -> bool:
+        """Whether ``token`` is this server's operator token."""
+        return token is not None and hmac.compare_digest(token.encode(), self.token.encode())
+
     # ------------------------------------------------------------------ commands
 
     def handle(self, sess: ServerSession, body: wire.Admin, seq: int) -> None:
-        if not hmac.compare_digest(body.token.encode(), self.token.encode()):
+        if not self.holds(body.token):
             log.warning("connection %s (%s, %s) gave a wrong operator token; closing it", sess.id, sess.party, sess.peer)
             sess.error(ErrorCode.BAD_TOKEN, "that is not this server's operator token", re=seq, fatal=True)
             sess.close()

@@ -53,17 +53,28 @@ def next_round(s: TournamentState) -> NextRound | None:
 
 
 def replays(s: TournamentState) -> tuple[Pairing, ...]:
-    """A finished knockout round's drawn games, to be played again by the same two (the
-    last game of each table decides)."""
+    """A finished knockout round's tied games, to be played again by the same two by the
+    tournament's tie-break (a rematch, or a deciding round): a drawn game, every time,
+    and a game neither side came to, once (the last game of each table decides; after a
+    second game neither came to, the better seed goes through: :func:`goes_through`)."""
     if s.settings.format is not Format.KNOCKOUT or s.current is None:
         return ()
     out = []
     for game in s.current.games:
         result = s.result(game.key)
-        if result is not None and s.is_last(game.key) and result.winner is None and not result.forfeited:
+        if result is None or not s.is_last(game.key) or result.winner is not None:
+            continue
+        nobody_came = len(result.forfeited) == 2
+        if not nobody_came or not _nobody_came_before(s, game):
             key = GameKey(game.key.round, game.key.table, game.key.replay + 1)
             out.append(Pairing(key, game.first, game.second, s.settings.tie_break is TieBreak.DECIDING_ROUND))
     return tuple(out)
+
+
+def _nobody_came_before(s: TournamentState, game: Pairing) -> bool:
+    """Whether an earlier game of this table was one neither side came to."""
+    return any(len(r.forfeited) == 2 for r in s.results
+               if r.key.round == game.key.round and r.key.table == game.key.table and r.key.replay < game.key.replay)
 
 
 def _advance(s: TournamentState) -> tuple[str | None, ...]:

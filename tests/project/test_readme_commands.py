@@ -72,6 +72,7 @@ NEEDS_A_PERSON_OR_RUNS_UNTIL_STOPPED = {
     "scopa tournament join c1",
     "scopa tournament start c1",
     "scopa tournament standings c1",
+    "scopa tournament list --finished",
     "scopa bot --tournament c1 --strategy expert",
     "scopa arena expert greedy-v1 --deals 1000",  # minutes of search; tests/cli/test_arena_cli.py runs the arena
     "scopa arena expert greedy-v1 --deals 200 --ceiling",  # minutes of search, the cheater beside

@@ -28,6 +28,7 @@ from .invitepanel import Invite, ShareInviteScreen
 from .lobby import CreateTableScreen, LobbyScreen, NewTable
 from .players import NetPlayer, Watcher
 from .snapshot import apply_public
+from .tournaments import browse_tournaments
 from ..tablefacts import TableFacts
 from ...text import rules_line
 from ..text import result_line
@@ -236,6 +237,8 @@ class NetApp(ScopaApp):
                        others=others)))
                 self.tell(tr("You sit at table {table}, seat {seat}.", table=joined.table, seat=joined.seat + 1))
                 await self.play_at_table()
+            elif kind == "tournaments":
+                await browse_tournaments(self, session)
             elif kind == "tournament":
                 seat = await session.next_tournament_seat(arg)
                 if isinstance(seat, Joined):

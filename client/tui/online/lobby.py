@@ -58,12 +58,14 @@ class LobbyScreen(Screen[None]):
         Binding("j", "join", tr("join")),
         Binding("i", "invited", tr("join with an invite")),
         Binding("w", "watch", tr("watch")),
+        Binding("o", "tournaments", tr("tournaments")),
         Binding("r", "refresh", tr("refresh")),
         Binding("t", "talk", tr("chat")),
     ]
 
     class Action(Message):
-        """The person asked for something: quick (play now), create, join ID, watch ID, refresh, say TEXT."""
+        """The person asked for something: quick (play now), create, join ID, watch ID, refresh,
+        say TEXT, tournaments."""
 
         def __init__(self, kind: str, arg: str = "") -> None:
             super().__init__()
@@ -193,6 +195,9 @@ class LobbyScreen(Screen[None]):
 
     def action_refresh(self) -> None:
         self.post_message(self.Action("refresh"))
+
+    def action_tournaments(self) -> None:
+        self.post_message(self.Action("tournaments"))
 
     def action_talk(self) -> None:
         self._talking = True

@@ -2,7 +2,7 @@
 // form and the finished games.
 import { button, h } from "./dom";
 import { fill, gameName } from "./i18n";
-import type { GameSummary, TournamentStandings } from "./protocol";
+import type { GameSummary, TournamentInfo, TournamentStandings } from "./protocol";
 import { describe } from "./score";
 import { type Body, FOUR, LEVELS, PRESETS, app, heldTokens, live, sp, st, t } from "./state";
 import { chatBox, header, render, send, settings, statusLine } from "./main";
@@ -42,24 +42,37 @@ function tournamentsPanel(): HTMLElement {
   const title = h("h2", { id: "tournaments-title" }, t.tournaments);
   if (st.tournaments === null) {
     return h("section", { class: "panel", "aria-labelledby": "tournaments-title" }, title,
-      h("p", {}, button(t.showTournaments, () => send("tournament_list", {}), "quiet")));
+      h("p", {}, button(t.showTournaments, () => listTournaments(false), "quiet")));
   }
-  const items = [...st.tournaments.values()].map((x) => {
-    const mine = x.entrants.includes(st.name);
-    const line = fill(t.tournamentLine, { name: x.name, format: t[x.format], game: gameName(x.preset), phase: t[x.phase === "finished" ? "over" : x.phase],
-      round: x.round, n: x.entrants.length, cap: x.cap, entrants: x.entrants.join(", ") || "—" });
-    const standing = st.standings.get(x.id);
-    return h("li", {}, h("span", { class: "grow" }, `#${x.id} ${line}`),
-      x.phase === "registering" ? button(mine ? t.unregister : t.register, () => send(mine ? "tournament_leave" : "tournament_join", { tournament: x.id })) : "",
-      x.phase === "registering" && x.creator === st.name ? button(t.start, () => send("tournament_start", { tournament: x.id })) : "",
-      button(t.standings, () => send("get_standings", { tournament: x.id }), "quiet"),
-      standing ? standingsTable(standing) : "");
-  });
+  const items = [...st.tournaments.values()].filter((x) => x.phase !== "finished" || !st.finished).map(tournamentItem);
   const list = h("ul", { class: "tables", id: "tournaments" }, ...(items.length ? items : [h("li", {}, t.noTournaments)]));
-  return h("section", { class: "panel", "aria-labelledby": "tournaments-title" }, title, list, tournamentForm());
+  const finished = st.finished === null
+    ? h("p", {}, button(t.showFinished, () => listTournaments(true), "quiet"))
+    : h("div", {}, h("h3", { id: "finished-title" }, t.finishedTournaments),
+      h("ul", { class: "tables", id: "finished-tournaments", "aria-labelledby": "finished-title" },
+        ...(st.finished.length ? [...st.finished].reverse().map(tournamentItem) : [h("li", {}, t.noFinished)])));
+  return h("section", { class: "panel", "aria-labelledby": "tournaments-title" }, title, list, finished, tournamentForm());
 }
 
-function standingsTable(s: TournamentStandings): HTMLElement {
+/** Ask for the tournaments open or being played, or the finished ones (the answer says not which). */
+function listTournaments(finished: boolean): void {
+  if (send("tournament_list", { finished })) st.listAsks.push(finished);
+}
+
+function tournamentItem(x: TournamentInfo): HTMLElement {
+  const mine = x.entrants.includes(st.name);
+  const line = fill(t.tournamentLine, { name: x.name, format: t[x.format], game: gameName(x.preset), phase: t[x.phase === "finished" ? "over" : x.phase],
+    round: x.round, n: x.entrants.length, cap: x.cap, entrants: x.entrants.join(", ") || "—" });
+  const standing = st.standings.get(x.id);
+  return h("li", {}, h("span", { class: "grow" }, `#${x.id} ${line}`),
+    x.phase === "registering" ? button(mine ? t.unregister : t.register, () => send(mine ? "tournament_leave" : "tournament_join", { tournament: x.id })) : "",
+    x.phase === "registering" && x.creator === st.name ? button(t.start, () => send("tournament_start", { tournament: x.id })) : "",
+    button(t.standings, () => send("get_standings", { tournament: x.id }), "quiet"),
+    standing ? standingsTable(standing) : "");
+}
+
+/** A tournament's standings; shown too under a game's end once its tournament is over. */
+export function standingsTable(s: TournamentStandings): HTMLElement {
   const cells = (tag: "th" | "td", values: (string | number)[]) => h("tr", {}, ...values.map((v) => h(tag, {}, String(v))));
   return h("table", { class: "standings" }, h("caption", {}, s.final ? t.finalStandings : fill(t.standingsTitle, { n: s.round })),
     cells("th", ["#", t.players, t.points, t.buchholz, t.gamePoints]),

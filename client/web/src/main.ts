@@ -42,11 +42,13 @@ let asked = new Map<number, Asked>();
 let handOn: { ticket: string; again: Asked | null } | null = null; // the connection a redirect asks for
 let again: Asked | null = null; // the command to send again once welcomed there
 
-export function send(name: string, body: Body, recipient = "lobby", re: number | null = null): void {
-  if (!ws || ws.readyState !== WebSocket.OPEN) return;
+/** Send a command; whether it was sent (not while the connection is down). */
+export function send(name: string, body: Body, recipient = "lobby", re: number | null = null): boolean {
+  if (!ws || ws.readyState !== WebSocket.OPEN) return false;
   seq += 1;
   if (REDIRECTED.has(name)) asked.set(seq, { name, body, recipient });
   ws.send(encode({ v: 2, seq, sender: st.you || "guest", recipient, re, name, body }));
+  return true;
 }
 
 export function connect(): void {
@@ -83,6 +85,7 @@ export function connect(): void {
     ws = null;
     st.connected = false;
     st.legal = [];
+    st.listAsks = []; // their answers will not come on this connection
     if (handOn) { connect(); return; }
     if (!st.replaced) {
       st.status = t.lost;
@@ -173,9 +176,18 @@ function handle(f: Frame): void {
       if (b.invite) st.invite = `${location.origin}/?invite=${encodeURIComponent(`${b.table.id}.${b.invite}`)}`;
       break;
     case "quick_waiting": if (st.quick) st.quick.others = b.others; break;
-    case "tournaments": st.tournaments = new Map((b.tournaments as TournamentInfo[]).map((x) => [x.id, x])); break;
-    case "tournament_update": (st.tournaments ??= new Map()).set(b.tournament.id, b.tournament); break;
-    case "tournament_standings": st.standings.set(b.tournament, b as TournamentStandings); break;
+    case "tournaments":
+      if (st.listAsks.shift()) st.finished = b.tournaments as TournamentInfo[];
+      else st.tournaments = new Map((b.tournaments as TournamentInfo[]).map((x) => [x.id, x]));
+      break;
+    case "tournament_update":
+      (st.tournaments ??= new Map()).set(b.tournament.id, b.tournament);
+      if (st.finished && b.tournament.phase === "finished" && !st.finished.some((x) => x.id === b.tournament.id)) st.finished.push(b.tournament);
+      break;
+    case "tournament_standings":
+      st.standings.set(b.tournament, b as TournamentStandings);
+      if (b.final && f.re === null) st.lastFinal = b as TournamentStandings; // pushed: a tournament of ours is over
+      break;
     case "joined":
       st.quick = null;
       st.tableId = b.table; st.seat = b.seat; st.watching = false; st.gameEnd = null; st.roundEnd = null;

@@ -977,6 +977,7 @@ export interface TournamentCreate {
   rounds?: number;
   starts_in?: number | null;
   tie_break?: KnockoutTie;
+  token?: string | null;
 }
 
 export interface TournamentCreateCommand {
@@ -1044,7 +1045,7 @@ export interface TournamentLeaveCommand {
 }
 
 export interface TournamentList {
-
+  finished?: boolean;
 }
 
 export interface TournamentListCommand {

@@ -50,6 +50,9 @@ export const st = {
   quick: null as { preset: string; others: number } | null, // waiting for a quick game (PROTOCOL.md §16)
   tournaments: null as Map<string, TournamentInfo> | null, // the server's tournaments, once asked for
   standings: new Map<string, TournamentStandings>(), // each tournament's last standings seen
+  finished: null as TournamentInfo[] | null, // the finished tournaments, once asked for
+  lastFinal: null as TournamentStandings | null, // the final standings the server last pushed (a tournament of ours is over)
+  listAsks: [] as boolean[], // the tournament_list asks not yet answered: whether each was for the finished ones
 };
 
 /** The seat tokens of the last tables one sat at, by table: a private table's finished

@@ -53,7 +53,9 @@ async def test_two_people_pressing_play_now_sit_at_one_table(club_site: Site, br
 
 async def test_a_tournament_from_the_browser(club_site: Site, browser: Browser) -> None:  # noqa: F811
     """ada creates a tournament and registers, bob registers, ada starts it: the server
-    seats both at their table; the standings are shown on asking."""
+    seats both at their table; the standings are shown on asking; once bob gives up the
+    game, its final standings show under the game's end, and the tournament is among the
+    finished ones."""
     ada = await open_page(browser, club_site, "ada", DESKTOP)
     await ada.get_by_role("button", name="Show the tournaments").click()
     await ada.get_by_text("No tournament open.").wait_for(timeout=WAIT)
@@ -76,3 +78,13 @@ async def test_a_tournament_from_the_browser(club_site: Site, browser: Browser) 
         await page.wait_for_selector("#turn", timeout=WAIT)  # seated by the server: the game began
     tables = [t for t in club_site.engine.tables.values()]
     assert len(tables) == 1 and sorted(s.name for s in tables[0].seats if s is not None) == ["ada", "bob"]
+    await bob.get_by_role("button", name="Leave").click()  # bob gives up: ada wins, the tournament is over
+    await bob.get_by_role("button", name="Leave: end the game").click()
+    await ada.locator("#game-end").get_by_text("Final standings").wait_for(timeout=WAIT)  # told at once
+    await ada.get_by_role("button", name="Back to the tables").click()
+    await ada.get_by_role("button", name="Finished tournaments").click()  # kept after its end
+    finished = ada.locator("#finished-tournaments li")
+    await finished.get_by_text("Coppa · Swiss · Scopa · over · round 1 · 2/2: ada, bob").wait_for(timeout=WAIT)
+    await finished.get_by_role("button", name="Standings").click()
+    await finished.get_by_text("Final standings").wait_for(timeout=WAIT)
+    assert [await c.text_content() for c in await finished.locator("tr td:nth-child(2)").all()] == ["ada", "bob"]

@@ -5,6 +5,8 @@ allowed."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from procs import finish, scopa
@@ -38,6 +40,29 @@ def test_a_tournament_from_the_command_line_with_two_bot_processes() -> None:
             assert "seated at table" in out and "tournament c1 is over: rank" in out and "Traceback" not in out
         rc, out = run("tournament", "standings", "c1", "--server", server.address)
         assert rc == 0 and "final standings" in out and "uno" in out and "due" in out, out
+        rc, out = run("tournament", "list", "--server", server.address)  # over: no longer among the open ones
+        assert rc == 0 and "c1" not in out and "No tournament is open" in out, out
+        rc, out = run("tournament", "list", "--finished", "--server", server.address)  # but kept with the records
+        assert rc == 0 and "c1" in out and "finished" in out and "uno" in out, out
+
+
+def test_only_the_operator_creates_tournaments_where_the_server_says_so(tmp_path: Path) -> None:
+    token_file = tmp_path / "admin-{port}.token"
+    with ServerThread(club=ClubOptions(operator_only=True), admin_token_file=str(token_file)) as server:
+        rc, out = run("tournament", "create", "Coppa", "--rounds", "1", "--cap", "2", "--name", "ada", "--server",
+                      server.address)
+        assert rc == 1 and "not_allowed" in out and "operator" in out and "Traceback" not in out, out
+        wrong = tmp_path / "wrong.token"
+        wrong.write_text("not-the-operators-token-at-all\n")
+        rc, out = run("tournament", "create", "Coppa", "--rounds", "1", "--cap", "2", "--name", "ada", "--server",
+                      server.address, "--operator", "--token-file", str(wrong))
+        assert rc == 1 and "not_allowed" in out, out
+        rc, out = run("tournament", "create", "Coppa", "--rounds", "1", "--cap", "2", "--name", "ada", "--server",
+                      server.address, "--operator", "--token-file", str(token_file))
+        assert rc == 0 and "c1" in out and "Coppa" in out and "by ada" in out, out
+        rc, out = run("tournament", "create", "Coppa", "--name", "ada", "--server", server.address, "--operator",
+                      "--token-file", str(tmp_path / "none.token"))
+        assert rc == 1 and "cannot read the operator token" in out and "Traceback" not in out, out
 
 
 def test_a_bot_is_refused_where_the_tournament_allows_no_bots() -> None:

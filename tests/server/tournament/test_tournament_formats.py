@@ -117,6 +117,28 @@ def test_a_drawn_knockout_game_is_played_again(tie_break: TieBreak, decider: boo
     assert director.standings()[0].entrant == "B"
 
 
+@pytest.mark.parametrize(("tie_break", "decider"), [(TieBreak.REMATCH, False), (TieBreak.DECIDING_ROUND, True)])
+def test_a_knockout_game_neither_side_came_to_is_played_again_once(tie_break: TieBreak, decider: bool) -> None:
+    """A tie by no-shows is a tie: the tie-break's game, with a new grace period; when
+    neither comes to that one either, the better seed goes through (the bracket goes on)."""
+    director = director_with([Entrant.player(n) for n in "AB"], Format.KNOCKOUT, tie_break=tie_break, grace=60.0)
+    assert director.state.seeds == ("A", "B")
+    step = director.tick(62.0)  # the grace period is over: nobody came
+    again = [e for e in step.effects if isinstance(e, OpenTable)]
+    assert [(t.game.replay, t.seats, t.decider, t.deadline) for t in again] == [(1, ("A", "B"), decider, 122.0)]
+    assert director.state.phase is Phase.RUNNING and director.due() == 122.0
+    director.tick(122.0)  # nobody came again: A, the better seed, goes through and wins
+    assert director.state.phase is Phase.FINISHED
+    assert [(r.entrant, r.losses) for r in director.standings()] == [("A", 2), ("B", 2)]  # a no-show loses
+
+
+def test_a_knockout_game_one_side_came_to_is_won_by_it() -> None:
+    director = director_with([Entrant.player(n) for n in "AB"], Format.KNOCKOUT)
+    director.arrive("B", 10.0)
+    director.tick(62.0)
+    assert director.state.phase is Phase.FINISHED and director.standings()[0].entrant == "B"
+
+
 def test_a_knockout_ranks_by_the_round_reached_before_match_points() -> None:
     director = director_with([Entrant.player(n) for n in "ABCD"], Format.KNOCKOUT)
     first = director.state.current
