@@ -326,12 +326,16 @@ class ServerSession(asyncio.BufferedProtocol):
         fires early (the client spoke meanwhile) re-arms itself."""
         if self.closed:
             return
-        nxt = next_deadline(self.limits, self._hello_seen, self._connected_at, self._frame_started,
-                            self._last_heard, self._ping_sent)
-        if nxt is None:
-            self._cancel_deadline()
-            return
-        when = nxt[0]
+        interval = self.limits.ping_interval
+        if self._hello_seen and self._frame_started is None and self._ping_sent is None and interval is not None:
+            when = self._last_heard + interval  # the usual case, next_deadline's only one: the next ping
+        else:
+            nxt = next_deadline(self.limits, self._hello_seen, self._connected_at, self._frame_started,
+                                self._last_heard, self._ping_sent)
+            if nxt is None:
+                self._cancel_deadline()
+                return
+            when = nxt[0]
         if self._deadline is not None and self._deadline_at is not None and self._deadline_at <= when:
             return
         self._cancel_deadline()
