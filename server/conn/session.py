@@ -126,7 +126,7 @@ class WriteBatch:
 class ServerSession(asyncio.BufferedProtocol):
     """A connected client as the server sees it."""
 
-    __slots__ = ('__weakref__', '_clock', '_connected_at', '_deadline', '_deadline_at', '_batch', '_frame_started', '_hello_seen', '_inbox', '_last_heard', '_gone', '_loop', '_lost', '_out', '_out_bytes', '_party', '_party_of', '_queued', '_written', '_peername', '_ping_sent', '_rate', 'address', 'client', 'closed', 'dropped', 'handed_on', 'host', 'own_address', 'id', 'limits', 'max_queued', 'max_queued_bytes', 'name', 'proto', 'refused', 'said_bye', 'table_id', 'transport')
+    __slots__ = ('__weakref__', '_clock', '_connected_at', '_deadline', '_deadline_at', '_batch', '_frame_started', '_hello_seen', '_inbox', '_last_heard', '_gone', '_loop', '_lost', '_out', '_out_bytes', '_party', '_party_of', '_queued', '_written', '_ping_sent', '_rate', 'address', 'client', 'closed', 'dropped', 'handed_on', 'host', 'own_address', 'id', 'limits', 'max_queued', 'max_queued_bytes', 'name', 'peer', 'proto', 'refused', 'said_bye', 'table_id', 'transport')
 
     def __init__(self, conn_id: int, host: SessionHost) -> None:
         self.id = conn_id
@@ -139,7 +139,9 @@ class ServerSession(asyncio.BufferedProtocol):
         self._party = "guest"
         self.table_id: str | None = None
         """The table this client is seated at (the server's TableDirectory has it)."""
-        self._peername: object = None  # the transport's peername, shared with it (see peer)
+        self.peer: object = ""
+        """The client's address as the event loop gave it (shared with the transport: no
+        string of its own a connection), for the log and the operator's list."""
         self.address = ""
         """The remote IP address (the key of the per-address cap)."""
         self.client = ""  # hello.client, without control characters
@@ -183,7 +185,7 @@ class ServerSession(asyncio.BufferedProtocol):
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = cast(asyncio.Transport, transport)  # a stream transport (uvloop's is not a subclass)
         transport = self.transport
-        peer = self._peername = transport.get_extra_info("peername")
+        peer = self.peer = transport.get_extra_info("peername")
         self.address = str(peer[0]) if isinstance(peer, tuple) and peer else str(peer)
         refusal = self.host.connected(self)
         if refusal is not None:
@@ -376,12 +378,6 @@ class ServerSession(asyncio.BufferedProtocol):
         self.close()
 
     # ------------------------------------------------------------------ sending
-
-    @property
-    def peer(self) -> str:
-        """The client's address as the event loop gave it, for the log and the operator's
-        list (made when asked: no string of its own a connection)."""
-        return "" if self._peername is None else str(self._peername)
 
     @property
     def party(self) -> str:
