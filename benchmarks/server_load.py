@@ -28,6 +28,10 @@ Figures:
   window is one where every table plays and the offered load is steady);
 - latency: from a ``play`` being written to the socket to the ``played`` event for
   that move arriving back at its sender (p50, p90, p99, max);
+- turn latency: from a ``play`` being written to the socket to the next seat's client
+  reading its ``your_turn`` (p50, p90, p99, max).  Client and server are on one
+  loopback, so this bounds from above the server's time from a play's arrival to the
+  next seat's ``your_turn`` sent (it adds both sockets and the load generator's loop);
 - server memory per table: (server RSS with every table mid-game - RSS of the idle
   server) / tables.  To take it, every table pauses its first game after a few moves
   until all tables have got there; the clock of the window starts when they resume.
@@ -349,6 +353,7 @@ def cpu_seconds(pid: int) -> float:
 @dataclass
 class Stats:
     latencies: list[float] = field(default_factory=list)  # seconds, measured window only
+    turn_latencies: list[float] = field(default_factory=list)  # play written -> next seat's your_turn read
     moves: int = 0  # plays sent in the window
     games: int = 0  # games ended in the window
     games_total: int = 0
@@ -491,6 +496,10 @@ class LeanClient:
             cmd = await self.recv()
             name = cmd["name"]
             if name == "your_turn":
+                if table.sent_at:
+                    if stats.measuring:
+                        stats.turn_latencies.append(time.perf_counter() - table.sent_at)
+                    table.sent_at = 0.0
                 if table.hold and table.plays >= HOLD_AFTER_MOVES:
                     table.hold = False
                     self.run.table_held()
@@ -498,7 +507,7 @@ class LeanClient:
                 if self.run.args.think_ms:
                     await asyncio.sleep(self.run.args.think_ms / 1000 * self.think_rng.uniform(0.5, 1.5))
                 kind, body = self.choose(cmd)
-                self.sent_at = time.perf_counter()
+                self.sent_at = table.sent_at = time.perf_counter()
                 self.send(kind, cmd["sender"], body, re=cmd["seq"])
                 if stats.measuring and kind == "play":
                     stats.moves += 1
@@ -572,6 +581,7 @@ class WebLeanClient(LeanClient):
 class TableRun:
     hold: bool = True  # pause the first game once, for the memory reading
     plays: int = 0
+    sent_at: float = 0.0  # when the last play was written (0: its your_turn was read)
 
 
 async def run_table(run: Run, index: int, seats: int) -> None:
@@ -672,6 +682,7 @@ async def load(args: argparse.Namespace, port: int, server_pid: int | None,
 
     st = run.stats
     lat = sorted(st.latencies)
+    turns = sorted(st.turn_latencies)
     ms = (lambda x: round(x * 1000, 3))
     return {
         "tables": args.tables,
@@ -692,6 +703,9 @@ async def load(args: argparse.Namespace, port: int, server_pid: int | None,
         "moves_per_s": round(st.moves / elapsed, 1) if elapsed else None,
         "latency_ms": {"count": len(lat), "p50": ms(percentile(lat, 0.50)), "p90": ms(percentile(lat, 0.90)),
                        "p99": ms(percentile(lat, 0.99)), "max": ms(lat[-1]) if lat else None},
+        "turn_latency_ms": {"count": len(turns), "p50": ms(percentile(turns, 0.50)),
+                            "p90": ms(percentile(turns, 0.90)), "p99": ms(percentile(turns, 0.99)),
+                            "max": ms(turns[-1]) if turns else None},
         "end_reasons": st.end_reasons,
         "server_pid": server_pid,
         "server_rss_idle_kb": rss_idle,
@@ -938,11 +952,12 @@ def lean_ratio(args: argparse.Namespace) -> int:
                 args.lean_moves = round(result["moves"] / result["games"])  # the lean games as long as the server's
             print(f"run {i + 1} {'lean' if lean else 'server'}: {result['moves']} moves, "
                   f"{result['server_cpu_ms_per_move']} ms CPU per move, {result['server_kb_per_table']} kB per table, "
-                  f"p99 {result['latency_ms']['p99']} ms", flush=True)
+                  f"p99 {result['latency_ms']['p99']} ms, turn p99 {result['turn_latency_ms']['p99']} ms", flush=True)
     args.lean = False
 
     def median(lean: bool, key: str) -> float:
-        return float(statistics.median(r[key] if key != "p99" else r["latency_ms"]["p99"] for r in runs[lean]))
+        latency = {"p99": "latency_ms", "turn_p99": "turn_latency_ms"}.get(key)
+        return float(statistics.median(r[key] if latency is None else r[latency]["p99"] for r in runs[lean]))
 
     server_ms, lean_ms = median(False, "server_cpu_ms_per_move"), median(True, "server_cpu_ms_per_move")
     ratio = round(server_ms / lean_ms, 2) if lean_ms else None
@@ -952,10 +967,12 @@ def lean_ratio(args: argparse.Namespace) -> int:
                "server_kb_per_table": median(False, "server_kb_per_table"),
                "lean_kb_per_table": median(True, "server_kb_per_table"),
                "server_p99_ms": median(False, "p99"), "lean_p99_ms": median(True, "p99"),
+               "server_turn_p99_ms": median(False, "turn_p99"), "lean_turn_p99_ms": median(True, "turn_p99"),
                "tables": args.tables, "preset": args.preset, "server_loop": args.loop, "lean_moves": args.lean_moves,
                "load_average": os.getloadavg()[0]}
     print(f"server CPU per move, median of {len(runs[False])}: server {server_ms:.4f} ms, lean {lean_ms:.4f} ms: "
-          f"ratio {ratio}; server {figures['server_kb_per_table']} kB per table, p99 {figures['server_p99_ms']} ms")
+          f"ratio {ratio}; server {figures['server_kb_per_table']} kB per table, p99 {figures['server_p99_ms']} ms, "
+          f"p99 play -> next your_turn {figures['server_turn_p99_ms']} ms (lean {figures['lean_turn_p99_ms']} ms)")
     print(json.dumps(figures))
     return 1 if failed else 0
 
@@ -1088,6 +1105,9 @@ def report(result: dict[str, Any]) -> None:
     print(f"games/s: {result['games_per_s']}   moves/s: {result['moves_per_s']}")
     print(f"play -> played latency (ms): p50 {lat['p50']}  p90 {lat['p90']}  p99 {lat['p99']}  max {lat['max']}"
           f"  over {lat['count']} plays")
+    turn = result["turn_latency_ms"]
+    print(f"play -> next your_turn latency (ms): p50 {turn['p50']}  p90 {turn['p90']}  p99 {turn['p99']}"
+          f"  max {turn['max']}  over {turn['count']} turns")
     if result["server_kb_per_table"] is not None:
         print(f"server RSS: idle {result['server_rss_idle_kb']} kB, all {result['tables_held_mid_game']} tables"
               f" mid-game {result['server_rss_mid_game_kb']} kB, end {result['server_rss_end_kb']} kB"

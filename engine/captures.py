@@ -12,6 +12,7 @@ split into one capture per choice of cards.
 from __future__ import annotations
 
 from itertools import combinations, product
+from typing import Any, TypeVar
 
 from .cards import VALUE_MASK
 from .rules import AssoPigliaTutto, CaptureMode, RuleSet
@@ -87,6 +88,18 @@ def expand(table: int, template: Template) -> list[int]:
 
 
 _CACHE_LIMIT = 1 << 17  # table value multisets kept per rule set
+_SHARED: dict[Any, Any] = {}
+"""One of each template, and of each value's tuple of them, that the cached multisets hold:
+the same few recur across tables (a value group taken whole, a sweep), so a cached table
+costs its outer tuple, not a copy of each (a few hundred bytes instead of a kilobyte)."""
+_SHARED_LIMIT = 1 << 16
+
+_S = TypeVar("_S")
+
+
+def _shared(value: _S) -> _S:
+    """The one kept equal to ``value`` (``value`` itself the first time)."""
+    return _SHARED.setdefault(value, value)  # type: ignore[no-any-return]
 _CACHES: dict[tuple[object, ...], dict[int, tuple[tuple[Template, ...], ...]]] = {}
 
 
@@ -125,7 +138,10 @@ class CaptureRules:
         if t is None:
             counts, first = key >> 1, bool(key & 1)
             by_sum = _selections_by_sum(counts, self.max_cards)
-            t = ((),) + tuple(self._templates(counts, v, first, by_sum) for v in range(1, 11))
+            if len(_SHARED) >= _SHARED_LIMIT:
+                _SHARED.clear()  # bounded too; what is cached keeps its own
+            t = ((),) + tuple(_shared(tuple(_shared(tp) for tp in self._templates(counts, v, first, by_sum)))
+                              for v in range(1, 11))
             if len(self.cache) >= _CACHE_LIMIT:
                 self.cache.clear()  # bounded memory; it refills with what is in use
             self.cache[key] = t

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from .actions import Action, Declare, Play
 from .errors import IllegalMoveError
-from .events import Event
+from .events import Event, quick_init
 from .rules import RuleSet
 from .state import EndReason, GameState
 from .view import View, view
@@ -55,6 +55,7 @@ class SeatView:
         self._state = None
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Ask:
     """Ask ``seat`` to choose one of ``legal``, from what it sees (``view``).  ``turn``
@@ -71,6 +72,7 @@ class Ask:
         return self.seat_view.get()
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Announce:
     """Tell ``event`` to everyone (``to`` None: every seat and any onlooker) or only to
@@ -80,6 +82,7 @@ class Announce:
     to: int | None = None
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Journal:
     """Action number ``index`` of the game was applied: make it durable before carrying

@@ -5,14 +5,47 @@ Every event but :class:`HandDealt` is public (the same for every seat and specta
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import MISSING, dataclass, field, fields
 from enum import StrEnum
+from typing import Any, TypeVar
 
 from .actions import Declare
 from .cards import Card
 from .rules import RuleSet
 from .scoring import RoundScore
 from .state import EndReason
+
+
+_T = TypeVar("_T")
+
+
+def quick_init(cls: type[_T]) -> type[_T]:
+    """Give a frozen slotted dataclass ``cls`` an ``__init__`` that sets each slot through
+    its descriptor, the same values in the same slots as the dataclass's own, which goes
+    through ``object.__setattr__`` once per field (a third of the cost of making one of
+    the events and effects each move makes).  For a class with no ``__post_init__`` and
+    no ``default_factory``: anything else is refused here."""
+    names: list[str] = []
+    params: list[str] = []
+    namespace: dict[str, Any] = {}
+    for f in fields(cls):  # type: ignore[arg-type]
+        if not f.init or f.default_factory is not MISSING:
+            raise TypeError(f"{cls.__name__}.{f.name}: quick_init sets every field from an argument or a default")
+        names.append(f.name)
+        namespace[f"_set_{f.name}"] = cls.__dict__[f.name].__set__  # the slot's member descriptor
+        if f.default is MISSING:
+            params.append(f.name)
+        else:
+            namespace[f"_default_{f.name}"] = f.default
+            params.append(f"{f.name}=_default_{f.name}")
+    if hasattr(cls, "__post_init__") or not names:
+        raise TypeError(f"{cls.__name__}: quick_init is for plain frozen slotted dataclasses")
+    body = "".join(f"    _set_{n}(self, {n})\n" for n in names)
+    exec(f"def __init__(self, {', '.join(params)}):\n{body}", namespace)  # noqa: S102 - our own field names
+    init = namespace["__init__"]
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    setattr(cls, "__init__", init)
+    return cls
 
 
 class Forced(StrEnum):
@@ -47,6 +80,7 @@ class RoundStarted:
     stock_left: int = field(default=0, compare=False)  # the stock after the deal
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class HandDealt:
     """Private: only ``seat`` is told its cards."""
@@ -63,6 +97,7 @@ class Declared:
     hand: tuple[Card, ...]  # V13: declaring shows the hand to everyone
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Played:
     seat: int

@@ -83,10 +83,15 @@ def with_key(payload: bytes, key: str, value: Any) -> bytes:
     so a body packed once (``your_turn``) is told again with a field of the moment."""
     if not payload or not 0x80 <= payload[0] < 0x8F:
         raise ValueError("with_key needs a packed map of fewer than 15 keys")
-    return bytes((payload[0] + 1,)) + payload[1:] + pack_data(key) + pack_data(value)
+    packed_key = _PACKED_NAMES.get(key)
+    if packed_key is None:
+        packed_key = pack_data(key)
+    packed = pack_uint(value) if type(value) is int and value >= 0 else pack_data(value)
+    return b"".join((_SMALL_UINTS[payload[0] + 1], memoryview(payload)[1:], packed_key, packed))
 
 
-_SMALL_UINTS = tuple(bytes((n,)) for n in range(0x80))
+_SMALL_UINTS = tuple(bytes((n,)) for n in range(0x100))  # 0x80 up: the one-byte map headers too
+_PACKED_NAMES = {name: msgpack.packb(name) for name in ("turn_left_ms",)}
 
 
 def pack_uint(n: int) -> bytes:

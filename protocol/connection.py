@@ -123,7 +123,7 @@ def prepare(role: ConnectionRole, name: str, payload: bytes, *, recipient: str, 
 class Connection:
     """One end of a connection: ``feed(bytes)`` / ``next_command()`` in, ``send(outgoing)`` out."""
 
-    __slots__ = ('_decoder', '_next_seq', '_peer_role', 'client_party', 'max_frame_size', 'role', 'state')
+    __slots__ = ('_decoder', '_next_seq', '_peer_role', '_route_ok', 'client_party', 'max_frame_size', 'role', 'state')
 
     def __init__(self, role: ConnectionRole, *, max_frame_size: int = MAX_FRAME_SIZE) -> None:
         self.role = role
@@ -134,6 +134,7 @@ class Connection:
         self._decoder = FrameDecoder(max_frame_size=max_frame_size, lenient=role is ConnectionRole.CLIENT)
         self._next_seq = 1
         self._peer_role = ConnectionRole.SERVER if role is ConnectionRole.CLIENT else ConnectionRole.CLIENT
+        self._route_ok: tuple[str, str, str] | None = None  # the last route received that route_allowed allowed
 
     # --- receiving -----------------------------------------------------------------
 
@@ -192,11 +193,13 @@ class Connection:
                 raise ForgedSender(f"before welcome the sender is 'guest', not {command.sender!r}", seq=seq)
             if isinstance(outcome, Refusal):
                 raise outcome.received(name, peer, seq)
-            if not route_allowed(name, command.sender, command.recipient):
+            route = (name, command.sender, command.recipient)
+            if route != self._route_ok and not route_allowed(*route):
                 allowed = sorted({r.recipient.value for r in ROUTES[name]})
                 raise UnexpectedCommand(f"{name!r} is never sent to {command.recipient!r} "
                                         f"(it goes to: {', '.join(allowed)})", seq=seq,
                                         name=name, recipient=command.recipient)
+            self._route_ok = route  # a seat's moves all take one route: checked once
         elif isinstance(outcome, Refusal):
             raise outcome.received(name, peer, seq)
         if isinstance(body, Welcome):

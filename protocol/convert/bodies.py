@@ -51,6 +51,7 @@ def card_strs(cards: Sequence[int]) -> list[str]:
 
 
 _CARD_BY_STR: dict[str, Card] = {s: c for s, c in zip(CARD_STRS, CARDS)}
+_CARD_BIT: dict[str, int] = {s: 1 << c for s, c in _CARD_BY_STR.items()}
 
 
 def parse_card_strs(cards: Sequence[str]) -> list[Card]:
@@ -133,6 +134,16 @@ def action_from_wire(body: wire.PlayCard | wire.MakeDeclaration) -> EnginePlay |
     """The engine action a ``play`` / ``declare`` asks for (not yet checked by the rules)."""
     if isinstance(body, wire.MakeDeclaration):
         return EngineDeclare(body.kind, body.wild)
+    card = _CARD_BY_STR.get(body.card)
+    if card is not None:  # the usual case: cards in their wire notation, read by lookups
+        bits, capture = _CARD_BIT, 0
+        for c in body.capture:
+            bit = bits.get(c)
+            if bit is None:
+                break
+            capture |= bit
+        else:
+            return EnginePlay(card, capture)
     return EnginePlay(parse_card_strs((body.card,))[0], mask_of(parse_card_strs(body.capture)))
 
 

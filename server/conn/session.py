@@ -139,7 +139,9 @@ class ServerSession(asyncio.BufferedProtocol):
         self._party = "guest"
         self.table_id: str | None = None
         """The table this client is seated at (the server's TableDirectory has it)."""
-        self.peer = ""
+        self.peer: object = ""
+        """The client's address as the event loop gave it (shared with the transport: no
+        string of its own a connection), for the log and the operator's list."""
         self.address = ""
         """The remote IP address (the key of the per-address cap)."""
         self.client = ""  # hello.client, without control characters
@@ -183,8 +185,7 @@ class ServerSession(asyncio.BufferedProtocol):
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = cast(asyncio.Transport, transport)  # a stream transport (uvloop's is not a subclass)
         transport = self.transport
-        peer = transport.get_extra_info("peername")
-        self.peer = str(peer)
+        peer = self.peer = transport.get_extra_info("peername")
         self.address = str(peer[0]) if isinstance(peer, tuple) and peer else str(peer)
         refusal = self.host.connected(self)
         if refusal is not None:
@@ -326,12 +327,16 @@ class ServerSession(asyncio.BufferedProtocol):
         fires early (the client spoke meanwhile) re-arms itself."""
         if self.closed:
             return
-        nxt = next_deadline(self.limits, self._hello_seen, self._connected_at, self._frame_started,
-                            self._last_heard, self._ping_sent)
-        if nxt is None:
-            self._cancel_deadline()
-            return
-        when = nxt[0]
+        interval = self.limits.ping_interval
+        if self._hello_seen and self._frame_started is None and self._ping_sent is None and interval is not None:
+            when = self._last_heard + interval  # the usual case, next_deadline's only one: the next ping
+        else:
+            nxt = next_deadline(self.limits, self._hello_seen, self._connected_at, self._frame_started,
+                                self._last_heard, self._ping_sent)
+            if nxt is None:
+                self._cancel_deadline()
+                return
+            when = nxt[0]
         if self._deadline is not None and self._deadline_at is not None and self._deadline_at <= when:
             return
         self._cancel_deadline()

@@ -28,9 +28,11 @@ so tests drive the client with this :class:`FakeClock` too.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import heapq
 import itertools
 import time
+import weakref
 from collections.abc import Awaitable, Callable
 from contextlib import AbstractAsyncContextManager
 from types import TracebackType
@@ -84,6 +86,21 @@ def _future_sleep(clock: Clock, seconds: float) -> asyncio.Future[None]:
     return future
 
 
+_TIMER_CONTEXTS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, contextvars.Context] = \
+    weakref.WeakKeyDictionary()
+
+
+def _timer_context(loop: asyncio.AbstractEventLoop) -> contextvars.Context:
+    """The context every timer of ``loop`` runs its callback in (one per loop: a context
+    is entered by one thread at a time).  The server sets no context variable, and a timer
+    given none would hold a copy of the context it was armed in: a connection's deadline,
+    a table's turn clock, a few of them per table."""
+    context = _TIMER_CONTEXTS.get(loop)
+    if context is None:
+        context = _TIMER_CONTEXTS[loop] = contextvars.Context()
+    return context
+
+
 class SystemClock:
     """The running event loop's monotonic clock."""
 
@@ -96,10 +113,12 @@ class SystemClock:
     when it fires).  Readable with no loop running."""
 
     def call_later(self, seconds: float, callback: Callable[[], object]) -> asyncio.TimerHandle:
-        return asyncio.get_running_loop().call_later(max(seconds, 0.0), callback)
+        loop = asyncio.get_running_loop()
+        return loop.call_later(max(seconds, 0.0), callback, context=_timer_context(loop))
 
     def call_at(self, when: float, callback: Callable[[], object]) -> asyncio.TimerHandle:
-        return asyncio.get_running_loop().call_at(when, callback)
+        loop = asyncio.get_running_loop()
+        return loop.call_at(when, callback, context=_timer_context(loop))
 
     def sleep(self, seconds: float) -> Awaitable[None]:
         # A future armed now (not a coroutine): a sleep dropped before it is awaited

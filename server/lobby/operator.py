@@ -134,7 +134,7 @@ class Operator:
         rows = []
         for s in list(self.connections.sessions.values())[: wire.MAX_ADMIN_ROWS]:
             watched = self.seating.watched_by(s)
-            rows.append(wire.ConnectionInfo(id=s.id, name=s.name, peer=s.peer[:200],
+            rows.append(wire.ConnectionInfo(id=s.id, name=s.name, peer=str(s.peer)[:200],
                                             table=s.table_id,
                                             watching=watched.id if watched is not None else None,
                                             queued_bytes=min(s.queued_bytes, 1_000_000)))

@@ -108,13 +108,15 @@ class Table(TableLoop):
         self.broadcaster.turn_clock = self.turns.new_turn_ms
 
     def info(self) -> wire.TableInfo:
-        """The table map of the lobby (kept until something in it changes: a listing
-        page costs its page, not a model per table per call)."""
+        """The table map of the lobby.  A waiting table's is kept until something in it
+        changes (the lobby lists waiting tables most: a listing page costs its page, not a
+        model per table per call); a table in play makes it when asked, and holds none
+        through its game."""
         spectators = self.broadcaster.spectators
         key = (self.state, self.closed, self.private, self.turn_timeout, len(spectators), self.member,
                tuple((s.name, s.away) if s is not None else None for s in self.seats))
         if self._info is None or self._info[0] != key:
-            self._info = (key, wire.TableInfo(
+            info = wire.TableInfo(
                 id=self.id,
                 rules=rules_to_wire(self.rules),
                 description=self.rules.describe()[:200],
@@ -125,7 +127,9 @@ class Table(TableLoop):
                 away=[i for i, s in enumerate(self.seats) if s is not None and s.away],
                 turn_timeout=self.turn_timeout,
                 member=self.member,
-            ))
+            )
+            self._info = (key, info) if self.state is wire.TableState.WAITING else None
+            return info
         return self._info[1]
 
     def snapshot(self, seat: int | None = None) -> wire.Snapshot:

@@ -120,3 +120,15 @@ def test_R13_R17_legal_plays_list_every_option_once_and_push_equals_apply(rules,
     """R13-R17: legal_plays is one Play per capture option (or one discard) for every
     card in hand, including a Cirulla wild 7 (V13); the fast push equals apply."""
     assert _consistency_game(rules, seed) > 0
+
+
+def test_cached_tables_share_their_templates() -> None:
+    """Two table multisets cached for the same rules hold one copy of a template they
+    both have (a sweep, a value group taken whole), not one each."""
+    caps = CaptureRules(RuleSet.build("scopa", asso_piglia_tutto="simple"))
+    from scopa.engine.captures import value_counts
+
+    one = caps.by_value(value_counts(mask_of([CARDS[0], CARDS[4 * 4]])) << 1)  # an ace and a five
+    other = caps.by_value(value_counts(mask_of([CARDS[0], CARDS[4 * 5]])) << 1)  # an ace and a six
+    assert one[1] == other[1] != ()  # the ace sweeps either table
+    assert one[1] is other[1]

@@ -138,3 +138,35 @@ def test_a_question_s_view_is_made_when_read_while_the_question_waits() -> None:
     assert isinstance(seen, View) and seen.seat == nxt.seat
     master.receive(nxt.seat, nxt.legal[0])
     assert nxt.view is seen  # read while it waited: kept
+
+
+def test_the_events_and_effects_made_each_move_keep_their_dataclass_semantics() -> None:
+    """quick_init gives them a cheaper __init__: the same fields, defaults, keywords,
+    equality and frozenness as the dataclass's own."""
+    import dataclasses
+
+    from scopa.engine.cards import CARDS
+    from scopa.engine.events import quick_init
+
+    played = Played(1, CARDS[3], (CARDS[5],), True, (), forced=True)
+    assert (played.seat, played.card, played.captured, played.scopa, played.table) == (1, CARDS[3], (CARDS[5],), True, ())
+    assert played.forced and played.forced_by is None
+    assert played == Played(seat=1, card=CARDS[3], captured=(CARDS[5],), scopa=True, table=(), forced=True,
+                            forced_by=Forced.TIMEOUT)  # forced_by is not compared
+    assert Announce(played).to is None and Announce(played, 2).to == 2
+    assert Journal(3, Play(1, 0)) == Journal(index=3, action=Play(1, 0))
+    assert hash(Journal(3, Play(1, 0))) == hash(Journal(3, Play(1, 0)))
+    assert HandDealt(0, (), 30) == HandDealt(seat=0, hand=(), stock_left=30)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        played.seat = 2  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        Journal(3)  # type: ignore[call-arg]
+    with pytest.raises(TypeError):
+        Journal(3, Play(1, 0), 4)  # type: ignore[call-arg]
+
+    @dataclasses.dataclass(frozen=True, slots=True)
+    class Made:
+        items: list[int] = dataclasses.field(default_factory=list)
+
+    with pytest.raises(TypeError):
+        quick_init(Made)  # a default_factory is not something it sets

@@ -351,3 +351,25 @@ async def test_reconnecting_gives_up_when_its_clock_says_the_time_is_over() -> N
     finally:
         refusing.close()
         await engine.stop()
+
+
+async def test_system_timers_hold_no_copy_of_the_context_they_were_armed_in() -> None:
+    """The server's timers (a connection's deadline, a table's turn clock) run in one
+    context of their loop, not a copy each of the context that armed them."""
+    import contextvars
+
+    armed_in: contextvars.ContextVar[str] = contextvars.ContextVar("armed_in", default="")
+    armed_in.set("the arming task")
+    clock = SystemClock()
+    seen: list[str] = []
+    done = asyncio.get_running_loop().create_future()
+
+    def fire() -> None:
+        seen.append(armed_in.get())
+        if len(seen) == 2:
+            done.set_result(None)
+
+    clock.call_later(0.0, fire)
+    clock.call_at(clock.now(), fire)
+    await asyncio.wait_for(done, SAFETY)
+    assert seen == ["", ""]
