@@ -408,10 +408,6 @@ ITALIAN: dict[str, str] = {
     "The record stops making sense here: {problem}": "Da qui la registrazione non torna: {problem}",
     "round 1-{n} then Enter (Esc: cancel)": "smazzata 1-{n} poi Invio (Esc: annulla)",
     "there is no round {text}: rounds 1-{n}": "non c'è la smazzata {text}: smazzate 1-{n}",
-    "target reached": "traguardo raggiunto",
-    "Asso, 2 and 3 of Denari": "Asso, 2 e 3 di Denari",
-    "all ten Denari": "tutti e dieci i Denari",
-    "abandoned": "interrotta",
     "{who} declares {what}": "{who} dichiara {what}",
     "{who} lays {card} on the table": "{who} cala {card} in tavola",
     "{who} plays {card}, takes {cards}": "{who} gioca {card}, prende {cards}",
@@ -428,4 +424,40 @@ ITALIAN: dict[str, str] = {
         "Smazzata {n}/{rounds} · {move} · passo {i}/{steps} — {text}",
     "Game over: {reason}, {totals}": "Partita finita: {reason}, {totals}",
     "Game over: {who} won {totals} ({reason})": "Partita finita: vince {who} {totals} ({reason})",
+    # a server's finished games and its leaderboard (scopa games, scopa leaderboard)
+    "{who} won {totals} ({reason})": "vince {who} {totals} ({reason})",
+    "(private)": "(privata)",
+    "no finished games": "nessuna partita finita",
+    "no finished games of {player}": "nessuna partita finita di {player}",
+    "no rated games of {preset} yet": "ancora nessuna partita in classifica di {preset}",
+    "rank": "pos.",
+    "name": "nome",
+    "rating": "punti",
+    "games": "partite",
+    "wins": "vinte",
+    "game {game}: record written to {file} ({n} rounds)": "partita {game}: registrazione scritta in {file} ({n} smazzate)",
+    "Game ({presets}) [{default}]: ": "Gioco ({presets}) [{default}]: ",
+    "cannot write {file}: {why}": "impossibile scrivere {file}: {why}",
+    "password for {name}: ": "password di {name}: ",
+    "again: ": "di nuovo: ",
+    "the two passwords differ": "le due password sono diverse",
+    "a password is 8-200 characters": "una password ha da 8 a 200 caratteri",
+    "the name {name} is yours: give its password (${env}) when you connect as {name}":
+        "il nome {name} è tuo: da' la sua password (${env}) quando ti colleghi come {name}",
+    "inconsistent:": "incoerente:",
+    "consistent: {rounds} rounds, {steps} steps, result {totals} ({reason})":
+        "coerente: {rounds} smazzate, {steps} passi, risultato {totals} ({reason})",
+    "the record stops making sense here: {problem}": "da qui la registrazione non torna: {problem}",
+    "nothing to show: {problem}": "niente da mostrare: {problem}",
+    "not a valid name: {name} (1-24 letters, digits, _ . -)": "nome non valido: {name} (1-24 lettere, cifre, _ . -)",
+    "not a valid player name: {name} (1-24 letters, digits, _ . -)":
+        "nome di giocatore non valido: {name} (1-24 lettere, cifre, _ . -)",
+    "--limit must be 1-100, not {n}": "--limit va da 1 a 100, non {n}",
+    "not a game id: {game} (the first column of scopa games, e.g. 7)":
+        "non è il numero di una partita: {game} (la prima colonna di scopa games, per esempio 7)",
+    "cannot write the record to {file}: no such folder, or it is a folder":
+        "impossibile scrivere la registrazione in {file}: la cartella non c'è, o è una cartella",
+    "not a seat token: a token is 8-64 letters, digits, _ and -":
+        "non è un gettone di posto: un gettone ha 8-64 lettere, cifre, _ e -",
+    "${env} must be 8-200 characters": "${env} deve avere da 8 a 200 caratteri",
 }
