@@ -264,5 +264,5 @@ def replay(args: argparse.Namespace, console: Console, record: Record | None = N
     if not steps:
         console.print(f"[red]{escape(tr('nothing to show: {problem}', problem=str(problem)))}[/red]")
         return EXIT_MISMATCH
-    ReplayApp(record, steps, problem, DeckStyle(args.deck)).run()
+    ReplayApp(record, steps, problem, DeckStyle(args.deck), viewer=args.name).run()
     return EXIT_OK if problem is None else EXIT_MISMATCH

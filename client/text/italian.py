@@ -460,4 +460,17 @@ ITALIAN: dict[str, str] = {
     "not a seat token: a token is 8-64 letters, digits, _ and -":
         "non è un gettone di posto: un gettone ha 8-64 lettere, cifre, _ e -",
     "${env} must be 8-200 characters": "${env} deve avere da 8 a 200 caratteri",
+    # the replay, said to the person who played the game
+    "You declare {what}": "Dichiari {what}",
+    "You lay {card} on the table": "Cali {card} in tavola",
+    "You play {card}, take {cards}": "Giochi {card}, prendi {cards}",
+    "Round {n}: you deal {cards} on the table, which add up to {total}: your side takes them, {scope} (V13)":
+        "Smazzata {n}: metti in tavola {cards}, che fanno {total}: le prende la tua parte, {scope} (V13)",
+    "Round {n}: you deal; on the table {cards}": "Smazzata {n}: dai tu le carte; in tavola {cards}",
+    "Game over: you won {totals} ({reason})": "Partita finita: hai vinto {totals} ({reason})",
+    "Game over: your side won {totals} ({reason})": "Partita finita: avete vinto {totals} ({reason})",
+    "Round {n}: you deal. Table: ": "Smazzata {n}: dai tu le carte. Tavola: ",
+    "You declared {what} ({n} points": "Hai dichiarato {what} ({n} punti",
+    "Game over ({reason}): you win — {totals}": "Partita finita ({reason}): hai vinto — {totals}",
+    "Game over ({reason}): your side wins — {totals}": "Partita finita ({reason}): avete vinto — {totals}",
 }

@@ -22,7 +22,7 @@ from scopa.protocol.record import RecordMismatch, Step
 
 from ..text import DeckStyle, cards_text, rules_line, tr
 from .keys import catch_up
-from ..text import position_text, result_text, scope_text, score_lines
+from ..text import position_text, result_text, scope_text, score_lines, viewer_seat
 
 
 class ReplayApp(App[None]):
@@ -53,7 +53,8 @@ class ReplayApp(App[None]):
     index: reactive[int] = reactive(0)
 
     def __init__(self, record: Record, steps: list[Step], problem: RecordMismatch | None = None,
-                 style: DeckStyle = DeckStyle.ITALIAN) -> None:
+                 style: DeckStyle = DeckStyle.ITALIAN, viewer: str | None = None) -> None:
+        """``viewer``: the name of the person watching (their seat is spoken to as "you")."""
         super().__init__()
         if not steps:
             raise ValueError("the record has no round to show")
@@ -62,6 +63,7 @@ class ReplayApp(App[None]):
         self.problem = problem
         self.style = style
         self.names = record.names()
+        self.me = viewer_seat(record, viewer)
         self._shown = False  # the widgets exist only once mounted
         self.title = tr("Scopa replay")
 
@@ -148,7 +150,7 @@ class ReplayApp(App[None]):
         return f"{tr('Scopa replay')} · {game}{rules_line(r.engine_rules)} · {tr('seed {seed}', seed=r.seed)}"
 
     def position_text(self) -> str:
-        return position_text(self.steps, self.index, self.record, self.style)
+        return position_text(self.steps, self.index, self.record, self.style, self.me)
 
     def board_text(self) -> Text:
         s = self.step.state
@@ -182,7 +184,7 @@ class ReplayApp(App[None]):
             lines.append(Text(tr("Round score"), style="bold underline"))
             lines.extend(Text(line) for line in score_lines(step.score, self.record))
         if step is self.steps[-1]:
-            lines.append(Text(result_text(self.record), style="bold"))
+            lines.append(Text(result_text(self.record, self.me), style="bold"))
         return Text("\n").join(lines)
 
     def _show(self) -> None:

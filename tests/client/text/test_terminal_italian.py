@@ -276,3 +276,31 @@ def test_the_plain_lobby_asks_and_tells_in_italian(monkeypatch: pytest.MonkeyPat
     out = io.StringIO()
     Console(file=out, width=300).print(render_tables([info]))
     assert "finita" in out.getvalue() and "finished" not in out.getvalue()
+
+
+def test_the_plain_client_speaks_to_you_when_you_deal_declare_and_win(monkeypatch: pytest.MonkeyPatch) -> None:
+    """"Smazzata 2: dà le carte Tu", "Tu ha dichiarato", "vince Tu": the person at the
+    keyboard is "you" in every sentence of the plain client (R22 for the end)."""
+    import io
+
+    from rich.console import Console
+
+    from scopa.client.text import DeckStyle, event_line, parse_cards
+    from scopa.engine import Declare, DeclarationKind, Declared, EndReason, GameEnded, RoundStarted
+
+    monkeypatch.setattr(i18n, "LANGUAGE", "it")
+    names = ["Tu", "Greedy 2"]
+
+    def said(event: object) -> str:
+        out = Console(file=io.StringIO(), width=200)
+        out.print(event_line(event, names, DeckStyle.ITALIAN, me=0))  # type: ignore[arg-type]
+        return " ".join(out.file.getvalue().split())  # type: ignore[attr-defined]
+
+    table = tuple(parse_cards("4b 5s 6c 7d"))
+    assert said(RoundStarted(2, 0, table, 0, ())).startswith("Smazzata 2: dai tu le carte. Tavola:")
+    hand = tuple(parse_cards("Ad 2d 3d"))
+    assert said(Declared(0, Declare(DeclarationKind.UNDER_TEN), hand)).startswith("Hai dichiarato")
+    assert said(GameEnded(0, (11, 4), EndReason.TARGET)) == "Partita finita (traguardo raggiunto): hai vinto — 11, 4"
+    assert said(GameEnded(1, (4, 11), EndReason.TARGET)).endswith("vince Greedy 2 — 4, 11")
+    assert not [s for s in (said(RoundStarted(2, 0, table, 0, ())), said(GameEnded(0, (11, 4), EndReason.TARGET)))
+                if "Tu " in s]
