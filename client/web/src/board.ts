@@ -7,7 +7,7 @@ import { fill } from "./i18n";
 import { qrSvg } from "./qr";
 import type { GameEnd, LegalMove, RoundEnd } from "./protocol";
 import { gameEndLine, gameEndTotals, roundTable, scorePanel } from "./score";
-import { app, deck, mySide, seatCount, seatName, sideName, sideNames, sp, st, t } from "./state";
+import { app, deck, heldTokens, mySide, seatCount, seatName, sideName, sideNames, sp, st, t } from "./state";
 import { chatBox, header, render, send, settings, showRules, statusLine } from "./main";
 
 // ------------------------------------------------------------------ playing
@@ -173,6 +173,12 @@ function gameEndBox(g: GameEnd): HTMLElement {
   return h("section", { class: "panel end", id: "game-end", role: "alert", "aria-labelledby": "game-end-title" },
     h("h2", { id: "game-end-title" }, t.gameEnd),
     h("p", { class: "winner" }, gameEndLine(sp, g, sideName, mySide())),
-    gameEndTotals(sp, g, sideName), h("p", {}, st.watching ? leaveButton() : toLobby()));
+    gameEndTotals(sp, g, sideName), h("p", { class: "bar" }, st.watching ? leaveButton() : toLobby(), replayButton()));
+}
+
+/** The game just played, shown again in the replay viewer (the server's record of the table). */
+function replayButton(): HTMLButtonElement {
+  const table = st.tableId;
+  return button(t.watchReplay, () => send("get_record", { game: table, token: table ? heldTokens()[table] ?? null : null }));
 }
 
