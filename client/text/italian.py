@@ -473,4 +473,5 @@ ITALIAN: dict[str, str] = {
     "You declared {what} ({n} points": "Hai dichiarato {what} ({n} punti",
     "Game over ({reason}): you win — {totals}": "Partita finita ({reason}): hai vinto — {totals}",
     "Game over ({reason}): your side wins — {totals}": "Partita finita ({reason}): avete vinto — {totals}",
+    "watch the game again, step by step": "rivedi la partita, mossa per mossa",
 }

@@ -132,27 +132,32 @@ class RoundEndScreen(Once, ModalScreen[None]):
         self.close(None)
 
 
-class GameOverScreen(Once, ModalScreen[None]):
+class GameOverScreen(Once, ModalScreen[bool]):
+    """The game's result; with ``replay``, ``r`` answers True: watch the game again."""
+
     DEFAULT_CSS = dialog_css("GameOverScreen")
 
-    def __init__(self, line: str, then: str = "") -> None:
+    def __init__(self, line: str, then: str = "", replay: bool = False) -> None:
         super().__init__()
-        self.line, self.then = line, then or tr("press any key to leave")
+        self.line, self.then, self.replay = line, then or tr("press any key to leave"), replay
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Static(tr("Game over"), classes="dialog-title")
             yield Static(Text(self.line, style="bold green"), id="result")
+            if self.replay:
+                yield Static(Text.assemble(("r", "bold"), " " + tr("watch the game again, step by step")),
+                             id="replay-hint")
             yield Static(self.then, classes="dialog-hint")
 
     def on_key(self, event: events.Key) -> None:
         if event.key in ("question_mark", "f1", "ctrl+c"):
             return
         event.stop()
-        self.close(None)
+        self.close(self.replay and event.key == "r")
 
     def on_click(self) -> None:
-        self.close(None)
+        self.close(False)
 
 
 KEYS_HELP = """\

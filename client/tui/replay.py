@@ -1,8 +1,9 @@
-"""The replay viewer: a small Textual app that steps through a game record.
+"""The replay viewer: a screen that steps through a game record (``ReplayScreen``, also
+opened from a game's end), and the small Textual app of ``scopa replay`` (``ReplayApp``).
 
 The game is over, so every hand is shown.  Keys: → / l / space next step, ← / h
 previous step, n / p next and previous round, home / end the first and last step, g
-jump to a round (type its number, Enter), q quit.  A record that stops making sense
+jump to a round (type its number, Enter), q (or Esc) close.  A record that stops making sense
 partway is shown up to that point, with the first difference at the bottom.
 """
 
@@ -11,6 +12,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
+from textual.screen import Screen
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.reactive import reactive
@@ -25,12 +27,12 @@ from .keys import catch_up
 from ..text import position_text, result_text, scope_text, score_lines, viewer_seat
 
 
-class ReplayApp(App[None]):
-    """Step through ``steps`` (from :func:`~scopa.protocol.record.replay.replay_steps`)."""
+class ReplayScreen(Screen[None]):
+    """Step through ``steps`` (from :func:`~scopa.protocol.record.replay.replay_steps`);
+    q closes it."""
 
-    ENABLE_COMMAND_PALETTE = False  # as the game's app: the footer keeps room for the viewer's keys
-    AUTO_FOCUS = None  # the keys step through the game; the round box takes focus only when asked
-    CSS = """
+    AUTO_FOCUS = ""  # none: the keys step through the game; the round box takes focus only when asked
+    DEFAULT_CSS = """
     #title { text-style: bold; padding: 0 1; }
     #position { color: $accent; padding: 0 1; }
     #board { padding: 1 1; height: auto; }
@@ -47,7 +49,7 @@ class ReplayApp(App[None]):
         Binding("home", "go(0)", tr("start"), show=False),
         Binding("end", "go(-1)", tr("end"), show=False),
         Binding("g", "ask_round", tr("jump to round")),
-        Binding("q", "quit", tr("quit")),
+        Binding("q", "close", tr("quit")),
     ]
 
     index: reactive[int] = reactive(0)
@@ -65,7 +67,6 @@ class ReplayApp(App[None]):
         self.names = record.names()
         self.me = viewer_seat(record, viewer)
         self._shown = False  # the widgets exist only once mounted
-        self.title = tr("Scopa replay")
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -123,10 +124,20 @@ class ReplayApp(App[None]):
             return
         self._close_jump()
 
+    def action_close(self) -> None:
+        """Back to what opened it; the app's own screen (``scopa replay``) quits."""
+        if len(self.app.screen_stack) > 1:
+            self.dismiss(None)
+        else:
+            self.app.exit()
+
     def on_key(self, event: events.Key) -> None:
         box = self.query_one("#jump", Input)
         if event.key == "escape" and box.has_class("shown"):
             self._close_jump()
+        elif event.key == "escape":
+            event.stop()
+            self.action_close()
         elif box.has_class("shown") and not box.has_focus:  # typed before the box took the focus
             catch_up(box, event)
         elif event.key == "g" and not box.has_class("shown"):
@@ -191,3 +202,37 @@ class ReplayApp(App[None]):
         self.query_one("#position", Static).update(self.position_text())
         self.query_one("#board", Static).update(self.board_text())
         self.query_one("#score", Static).update(self.score_text())
+
+
+class ReplayApp(App[None]):
+    """``scopa replay``: the replay viewer as an app of its own (closing it quits)."""
+
+    ENABLE_COMMAND_PALETTE = False  # as the game's app: the footer keeps room for the viewer's keys
+
+    def __init__(self, record: Record, steps: list[Step], problem: RecordMismatch | None = None,
+                 style: DeckStyle = DeckStyle.ITALIAN, viewer: str | None = None) -> None:
+        super().__init__()
+        self.replay = ReplayScreen(record, steps, problem, style, viewer)
+        self.title = tr("Scopa replay")
+
+    def get_default_screen(self) -> Screen[None]:
+        return self.replay
+
+    @property
+    def index(self) -> int:
+        return self.replay.index
+
+    @index.setter
+    def index(self, value: int) -> None:
+        self.replay.index = value
+
+    @property
+    def steps(self) -> list[Step]:
+        return self.replay.steps
+
+    @property
+    def step(self) -> Step:
+        return self.replay.step
+
+    def board_text(self) -> Text:
+        return self.replay.board_text()
