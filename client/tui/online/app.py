@@ -319,26 +319,12 @@ class NetApp(ScopaApp):
                                                             reason=word_text(result.reason))
             while await self.show_and_wait(GameOverScreen(line, tr("press any key to go back to the lobby"),
                                                           replay=True)):
-                replay = await self.replay_screen(session, result.table, token)
+                replay = await replay_screen(self, session, result.table, token)
                 if replay is not None:
                     await self.show_and_wait(replay)
         self.board_screen = None
         while self.screen is not self.lobby and len(self.screen_stack) > 1:
             self.pop_screen()
-
-    async def replay_screen(self, session: ClientSession, table: str, token: str | None) -> ReplayScreen | None:
-        """The game just played at ``table``, step by step, from the server's record (None,
-        said on the lobby's line, when the server cannot give it)."""
-        try:
-            record = await fetch_record(session, table, token)
-            steps = list(replay_steps(record))
-        except ServerRefused as exc:
-            self.notify(error_text(exc.code, exc.message), severity="warning")
-            return None
-        except RecordMismatch as exc:
-            self.notify(tr("The record stops making sense here: {problem}", problem=exc), severity="warning")
-            return None
-        return ReplayScreen(record, steps, style=self.deck, viewer=session.name)
 
     def _link_changed(self, up: bool, why: str) -> None:
         """Told at once (before the table's first command on the new connection)."""
@@ -482,3 +468,18 @@ class NetApp(ScopaApp):
             screen.banner(text)
         elif self.lobby is not None:
             self.lobby.say(text or tr("Reconnected."))
+
+
+async def replay_screen(app: NetApp, session: ClientSession, table: str, token: str | None) -> ReplayScreen | None:
+    """The game just played at ``table``, step by step, from the server's record (None,
+    told in a notification, when the server cannot give it)."""
+    try:
+        record = await fetch_record(session, table, token)
+        steps = list(replay_steps(record))
+    except ServerRefused as exc:
+        app.notify(error_text(exc.code, exc.message), severity="warning")
+        return None
+    except RecordMismatch as exc:
+        app.notify(tr("The record stops making sense here: {problem}", problem=exc), severity="warning")
+        return None
+    return ReplayScreen(record, steps, style=app.deck, viewer=session.name)
