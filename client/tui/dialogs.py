@@ -133,13 +133,14 @@ class RoundEndScreen(Once, ModalScreen[None]):
 
 
 class GameOverScreen(Once, ModalScreen[bool]):
-    """The game's result; with ``replay``, ``r`` answers True: watch the game again."""
+    """The game's result; with ``replay``, ``r`` answers True: watch the game again.
+    Enter (Esc, space, q) leaves it."""
 
     DEFAULT_CSS = dialog_css("GameOverScreen")
 
     def __init__(self, line: str, then: str = "", replay: bool = False) -> None:
         super().__init__()
-        self.line, self.then, self.replay = line, then or tr("press any key to leave"), replay
+        self.line, self.then, self.replay = line, then or tr("Enter to leave"), replay
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
@@ -151,10 +152,16 @@ class GameOverScreen(Once, ModalScreen[bool]):
             yield Static(self.then, classes="dialog-hint")
 
     def on_key(self, event: events.Key) -> None:
+        """Enter, Esc, space or q leave (r: the replay).  Any other key is kept from
+        closing it: a card's number typed as the last card went down must not skip the
+        result."""
         if event.key in ("question_mark", "f1", "ctrl+c"):
             return
         event.stop()
-        self.close(self.replay and event.key == "r")
+        if self.replay and event.key == "r":
+            self.close(True)
+        elif event.key in ("enter", "escape", "space", "q"):
+            self.close(False)
 
     def on_click(self) -> None:
         self.close(False)

@@ -317,7 +317,7 @@ class NetApp(ScopaApp):
         else:
             line = result_line(board) if board.over else tr("The game ended without a winner ({reason}).",
                                                             reason=word_text(result.reason))
-            while await self.show_and_wait(GameOverScreen(line, tr("press any key to go back to the lobby"),
+            while await self.show_and_wait(GameOverScreen(line, tr("Enter to go back to the lobby"),
                                                           replay=True)):
                 replay = await replay_screen(self, session, result.table, token)
                 if replay is not None:

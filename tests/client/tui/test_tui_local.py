@@ -266,6 +266,9 @@ async def test_a_whole_game_against_a_bot_through_the_pilot_R22() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await play_until(app, pilot, lambda: isinstance(app.screen, GameOverScreen))
         assert "watch the game again" in str(app.screen.query_one("#replay-hint", Static).render())
+        await pilot.press("1", "3")  # a card's number typed as the last card went down: the result stays
+        await pilot.pause()
+        assert isinstance(app.screen, GameOverScreen)
         await pilot.press("r")
         await pilot.pause()
         assert isinstance(app.screen, ReplayScreen) and app.screen.me == 0

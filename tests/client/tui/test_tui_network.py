@@ -20,7 +20,7 @@ from scopa.server import NetworkEngine
 
 from test_server_games import seeded_server
 
-SAFETY = 60
+SAFETY = 120  # a guard against a hang: a whole game and its replay on a machine under load
 
 
 engine = seeded_server(31, name="engine")
