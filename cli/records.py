@@ -12,7 +12,6 @@ import os
 import re
 import sys
 from collections.abc import Awaitable, Callable
-from datetime import datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -20,7 +19,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from scopa.client.console import load_record, write_record
-from scopa.client.text import DeckStyle
+from scopa.client.text import DeckStyle, error_text, game_lines, leaderboard_lines, tr, word_text
 from scopa.client.net import ClientSession, ConnectionLost, ServerRefused, CertificateRefused
 from scopa.protocol.servers import parse_server_address
 from scopa.engine import Preset
@@ -112,7 +111,8 @@ def run(args: argparse.Namespace, console: Console) -> int:
         console.print(f"[red]{escape(str(exc))}[/red]", emoji=False)
         return EXIT_MISMATCH
     except ServerRefused as exc:
-        console.print(f"[red]The server refused: {escape(exc.message)}[/red] ({exc.code.value})")
+        refused = tr("The server refused: {message}", message=error_text(exc.code.value, exc.message))
+        console.print(f"[red]{escape(refused)}[/red] ({exc.code.value})")
         return EXIT_MISMATCH
 
 
@@ -123,27 +123,27 @@ def _bad_input(args: argparse.Namespace) -> str | None:
     except ValueError as exc:
         return str(exc)
     if args.name is not None and not re.fullmatch(NAME_PATTERN, args.name):
-        return f"not a valid name: {args.name!r} (1-24 letters, digits, _ . -)"
+        return tr("not a valid name: {name} (1-24 letters, digits, _ . -)", name=repr(args.name))
     if getattr(args, "player", None) is not None and not re.fullmatch(NAME_PATTERN, args.player):
-        return f"not a valid player name: {args.player!r} (1-24 letters, digits, _ . -)"
+        return tr("not a valid player name: {name} (1-24 letters, digits, _ . -)", name=repr(args.player))
     if hasattr(args, "limit") and not 1 <= args.limit <= 100:
-        return f"--limit must be 1-100, not {args.limit}"
+        return tr("--limit must be 1-100, not {n}", n=args.limit)
     if args.command in ("record", "replay"):
         game = args.game if args.command == "record" else args.file
         if not re.fullmatch(TABLE_ID_PATTERN, game):
-            return f"not a game id: {game!r} (the first column of scopa games, e.g. 7)"
+            return tr("not a game id: {game} (the first column of scopa games, e.g. 7)", game=repr(game))
     if args.command == "record":
         out = Path(args.output)
         if out.is_dir() or not out.parent.is_dir():
-            return f"cannot write the record to {out}: no such folder, or it is a folder"
+            return tr("cannot write the record to {file}: no such folder, or it is a folder", file=str(out))
     token = getattr(args, "token", None)
     tokens = list(token or []) if args.command == "games" else [token] if token else []
     for token in tokens:
         if not re.fullmatch(r"[A-Za-z0-9_\-]{8,64}", token):
-            return "not a seat token: a token is 8-64 letters, digits, _ and -"
+            return tr("not a seat token: a token is 8-64 letters, digits, _ and -")
     password = os.environ.get(PASSWORD_ENV)
     if password is not None and not 8 <= len(password) <= 200:
-        return f"${PASSWORD_ENV} must be 8-200 characters"
+        return tr("${env} must be 8-200 characters", env=PASSWORD_ENV)
     return None
 
 
@@ -166,30 +166,11 @@ def _games(args: argparse.Namespace, host: str, port: int, console: Console) -> 
 
     games = _connect_and(args, host, port, lambda s: list_games(s, args.player, args.rules, args.limit, args.token))
     if not games:
-        console.print("no finished games" + (f" of {args.player}" if args.player else ""), highlight=False)
+        console.print(tr("no finished games of {player}", player=args.player) if args.player else
+                      tr("no finished games"), highlight=False)
     for line in game_lines(games):
         console.print(line, markup=False, highlight=False, soft_wrap=True)
     return EXIT_OK
-
-
-def game_lines(games: list[GameSummary]) -> list[str]:
-    """One line per game: id, date, players, preset, result (columns aligned)."""
-    rows = []
-    for g in games:
-        when = datetime.fromisoformat(g.ended.replace("Z", "+00:00")).strftime("%Y-%m-%d %H:%M")
-        totals = "-".join(str(t) for t in g.totals)
-        if g.winner is None:
-            result = f"{g.reason} {totals}".strip()
-        else:
-            seats = [p for i, p in enumerate(g.players) if _side_of(i, len(g.players), len(g.totals)) == g.winner]
-            result = f"{' & '.join(seats)} won {totals} ({g.reason})"
-        rows.append((g.id, when, ", ".join(g.players) + (" (private)" if g.private else ""), g.preset, result))
-    widths = [max((len(r[c]) for r in rows), default=0) for c in range(4)]
-    return ["  ".join(r[c].ljust(widths[c]) for c in range(4)) + "  " + r[4] for r in rows]
-
-
-def _side_of(seat: int, seats: int, sides: int) -> int:
-    return seat % 2 if sides == 2 and seats > 2 else seat
 
 
 def _record(args: argparse.Namespace, host: str, port: int, console: Console) -> int:
@@ -199,15 +180,17 @@ def _record(args: argparse.Namespace, host: str, port: int, console: Console) ->
     try:
         write_record(record, args.output)
     except OSError as exc:
-        console.print(f"[red]cannot write {escape(args.output)}: {escape(exc.strerror or str(exc))}[/red]")
+        problem = tr("cannot write {file}: {why}", file=args.output, why=exc.strerror or str(exc))
+        console.print(f"[red]{escape(problem)}[/red]")
         return EXIT_BAD_INPUT
-    console.print(f"game {args.game}: record written to {args.output} ({len(record.rounds)} rounds)",
+    console.print(tr("game {game}: record written to {file} ({n} rounds)", game=args.game, file=args.output,
+                     n=len(record.rounds)),
                   highlight=False, markup=False)
     return EXIT_OK
 
 
 def _leaderboard(args: argparse.Namespace, host: str, port: int, console: Console) -> int:
-    from scopa.client.net import leaderboard, leaderboard_lines
+    from scopa.client.net import leaderboard
 
     board = _connect_and(args, host, port, lambda s: leaderboard(s, args.rules, args.limit))
     for line in leaderboard_lines(board):
@@ -220,12 +203,12 @@ def _claim(args: argparse.Namespace, host: str, port: int, console: Console) -> 
 
     password = os.environ.get(PASSWORD_ENV)
     if password is None:
-        password = getpass.getpass(f"password for {args.name}: ")
-        if getpass.getpass("again: ") != password:
-            console.print("[red]the two passwords differ[/red]")
+        password = getpass.getpass(tr("password for {name}: ", name=args.name))
+        if getpass.getpass(tr("again: ")) != password:
+            console.print(f"[red]{escape(tr('the two passwords differ'))}[/red]")
             return EXIT_BAD_INPUT
         if not 8 <= len(password) <= 200:
-            console.print("[red]a password is 8-200 characters[/red]")
+            console.print(f"[red]{escape(tr('a password is 8-200 characters'))}[/red]")
             return EXIT_BAD_INPUT
 
     async def claim(session: ClientSession) -> str:
@@ -234,7 +217,8 @@ def _claim(args: argparse.Namespace, host: str, port: int, console: Console) -> 
         return await claim_name(session, password)
 
     name = _connect_and(args, host, port, claim)
-    console.print(f"the name {name} is yours: give its password (${PASSWORD_ENV}) when you connect as {name}",
+    console.print(tr("the name {name} is yours: give its password (${env}) when you connect as {name}", name=name,
+                     env=PASSWORD_ENV),
                   highlight=False, markup=False)
     return EXIT_OK
 
@@ -253,17 +237,19 @@ def replay(args: argparse.Namespace, console: Console, record: Record | None = N
             for _ in replay_steps(record):
                 count += 1
         except RecordMismatch as exc:
-            console.print(f"[red]inconsistent:[/red] {escape(str(exc))}", highlight=False)
+            console.print(f"[red]{escape(tr('inconsistent:'))}[/red] {escape(str(exc))}", highlight=False)
             return EXIT_MISMATCH
-        console.print(f"consistent: {len(record.rounds)} rounds, {count} steps, result "
-                      f"{'-'.join(map(str, record.result.totals))} ({record.result.reason.value})", highlight=False)
+        console.print(tr("consistent: {rounds} rounds, {steps} steps, result {totals} ({reason})",
+                         rounds=len(record.rounds), steps=count, totals="-".join(map(str, record.result.totals)),
+                         reason=word_text(record.result.reason.value)), highlight=False)
         return EXIT_OK
     if args.plain or not sys.stdout.isatty():
         try:
             for line in plain_log(record):
                 console.print(line, highlight=False, markup=False)
         except RecordMismatch as exc:
-            console.print(f"[red]the record stops making sense here: {escape(str(exc))}[/red]", highlight=False)
+            stops = tr("the record stops making sense here: {problem}", problem=str(exc))
+            console.print(f"[red]{escape(stops)}[/red]", highlight=False)
             return EXIT_MISMATCH
         return EXIT_OK
     from scopa.client.tui import ReplayApp
@@ -276,7 +262,7 @@ def replay(args: argparse.Namespace, console: Console, record: Record | None = N
     except RecordMismatch as exc:
         problem = exc
     if not steps:
-        console.print(f"[red]nothing to show: {escape(str(problem))}[/red]")
+        console.print(f"[red]{escape(tr('nothing to show: {problem}', problem=str(problem)))}[/red]")
         return EXIT_MISMATCH
-    ReplayApp(record, steps, problem, DeckStyle(args.deck)).run()
+    ReplayApp(record, steps, problem, DeckStyle(args.deck), viewer=args.name).run()
     return EXIT_OK if problem is None else EXIT_MISMATCH

@@ -126,6 +126,7 @@ class NetworkEngine:
                               ratings=self.ratings, archive=self.archive, proxied=self.proxied, seed=seed,
                               grace=grace, turn_timeout=turn_timeout, bot_workers=bot_workers)
         self.tables.on_expired = self.life.waited_too_long
+        self.archive.table_of = self.tables.get  # without a journal: the record of a game just finished
         if isinstance(storage_, QueuedStorage):  # a write the journal cannot store waits on this clock
             storage_.schedule = lambda seconds, retry: self.clock.call_later(seconds, retry)
             storage_.on_waiting = self.life.save_waiting

@@ -26,7 +26,7 @@ from scopa.protocol.convert import rules_from_wire
 from scopa.bots import STRATEGIES
 from ..game import GameResult, notice_from_wire
 from ..text import error_text
-from ..text import tr, refusal_text, coerce, notice_line, rules_line
+from ..text import tr, refusal_text, coerce, notice_line, rules_line, word_text, leaderboard_lines, catalog_value
 from ..net import LinkEvent, LinkStatus, ClientSession, ConnectionLost, ServerRefused
 from ..text import render_standings
 from .club import tournament_command
@@ -50,7 +50,7 @@ def render_tables(tables: Sequence[TableInfo]) -> Table | Text:
             Text(name) if name is not None else Text(tr("free"), style="green") for name in info.seats
         )
         style = {TableState.WAITING: "green", TableState.PLAYING: "yellow"}.get(info.state, "dim")
-        state = tr(info.state.value) + (" " + tr("({n} away)", n=len(info.away)) if info.away else "")
+        state = word_text(info.state.value) + (" " + tr("({n} away)", n=len(info.away)) if info.away else "")
         t.add_row(info.id, rules_line(rules_from_wire(info.rules)), seats, Text(state, style=style),
                   str(info.spectators))
     return t
@@ -262,7 +262,7 @@ class Lobby:
 
     async def leaderboard(self, preset: str) -> None:
         """The server's ratings of ``preset`` (a server that keeps its games)."""
-        from ..net import leaderboard, leaderboard_lines
+        from ..net import leaderboard
 
         try:
             board = await leaderboard(self.session, preset)
@@ -328,7 +328,8 @@ class Lobby:
         d = self.defaults
         presets = ", ".join(p.value for p in Preset)
         while True:
-            preset = await self.ask(f"Preset ({presets}) [{d.preset.value if d.preset else 'scopa'}]: ")
+            preset = await self.ask(tr("Game ({presets}) [{default}]: ", presets=presets,
+                                       default=d.preset.value if d.preset else "scopa"))
             preset = preset.lower() or (d.preset.value if d.preset else "scopa")
             base = self._build(preset, {})
             if isinstance(base, str):
@@ -343,7 +344,8 @@ class Lobby:
                 answer = await self._ask_choice(tr(field.capitalize()), choices, getattr(d, field))
                 options[field] = answer
             modes = ("traditional", "fewest", "free")
-            options["capture_mode"] = await self._ask_choice(tr("Capture mode"), modes, d.capture_mode.value)
+            options["capture_mode"] = await self._ask_choice(tr("Capture mode"), modes, d.capture_mode.value,
+                                                             shown=catalog_value)
             extra = await self.ask(tr("Other options (NAME=VALUE …, e.g. re_bello=true) [none]: "))
             parsed = parse_options(extra)
             if isinstance(parsed, str):
@@ -358,16 +360,23 @@ class Lobby:
             self.console.print(Text(tr("Rules: {rules}", rules=rules_line(rules))))
             return rules
 
-    async def _ask_choice(self, label: str, choices: Sequence[object], default: object) -> object:
+    async def _ask_choice(self, label: str, choices: Sequence[object], default: object,
+                          shown: Callable[[str], str] = str) -> object:
+        """One of ``choices`` (each shown as ``shown`` says, in the terminal's language,
+        and taken typed either way); Enter takes ``default``."""
+        words = {shown(str(c)).lower(): c for c in choices}
+        listed = ", ".join(shown(str(c)) for c in choices)
         while True:
-            answer = await self.ask(f"{label} ({', '.join(map(str, choices))}) [{default}]: ")
+            answer = await self.ask(f"{label} ({listed}) [{shown(str(default))}]: ")
             if not answer:
                 return default
+            if answer.lower() in words:
+                return words[answer.lower()]
             value = coerce(answer.lower())
             if value in choices:
                 return value
             self.console.print(Text(tr("choose one of {choices}, or Enter for {default}",
-                                       choices=", ".join(map(str, choices)), default=default), style="yellow"))
+                                       choices=listed, default=shown(str(default))), style="yellow"))
 
     def _build(self, preset: str, options: dict[str, object]) -> RuleSet | str:
         try:
@@ -406,7 +415,7 @@ class Lobby:
         result = await self.session.play_game(self.make_player(),
                                               on_notice=lambda n: self.console.print(notice_line(n)))
         if result.winner is None:
-            self.console.print(Text(tr("The game ended without a winner ({reason}).", reason=result.reason),
+            self.console.print(Text(tr("The game ended without a winner ({reason}).", reason=word_text(result.reason)),
                                     style="bold"))
         else:
             self.console.print(Text(tr("You won!"), style="bold green") if result.won else
@@ -431,7 +440,7 @@ def describe(command: Command, names: Sequence[str]) -> str | None:
     if isinstance(body, wire.CardPlayed):
         took = " " + tr("takes {cards}", cards=" ".join(body.captured)) if body.captured else " " + tr("(laid down)")
         forced = " " + tr("(time ran out: the server played for them)") if body.forced == "timeout" else \
-            " " + tr("[played for them: {why}]", why=body.forced) if body.forced else ""
+            " " + tr("[played for them: {why}]", why=word_text(body.forced)) if body.forced else ""
         extra = (" — scopa!" if body.scopa else "") + forced
         return tr("{who} plays {card}", who=who(body.seat), card=body.card) + took + extra
     if isinstance(body, wire.DeclarationMade):
@@ -442,7 +451,8 @@ def describe(command: Command, names: Sequence[str]) -> str | None:
                   totals=body.totals)
     if isinstance(body, wire.GameEnd):
         won = tr("no winner") if body.winner is None else tr("side {n} wins", n=body.winner)
-        return tr("Game over ({reason}): {won}, totals {totals}", reason=body.reason, won=won, totals=body.totals)
+        return tr("Game over ({reason}): {won}, totals {totals}", reason=word_text(body.reason), won=won,
+                  totals=body.totals)
     if isinstance(body, wire.TableUpdate) and body.table.away:
         return tr("Waiting for {who} to come back", who=", ".join(who(s) for s in body.table.away))
     if isinstance(body, wire.ChatMessage):
@@ -478,5 +488,5 @@ async def watch_table(session: ClientSession, console: Console, table_id: str, i
             console.print(Text(line))
 
     left = await session.watch(table_id, show)
-    console.print(Text(tr("No longer watching table {table} ({reason}).", table=table_id, reason=left.reason),
+    console.print(Text(tr("No longer watching table {table} ({reason}).", table=table_id, reason=word_text(left.reason)),
                        style="dim"))

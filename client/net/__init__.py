@@ -11,8 +11,7 @@ the addresses to try (``Addresses``, ``parse_address``, ``parse_servers``) and t
 ``MemoryTokenStore``, ``SavedSeat``), finding servers on the LAN (``discover``,
 ``resolve_server``, ``FoundServer``, ``NoServerFound``, ``SeveralServersFound``,
 ``no_server_hint``, ``choice_rows``, ``parse_choice``, ``AUTO``, ``BROWSE_SECONDS``) and the
-server's archive (``list_games``, ``fetch_record``, ``leaderboard``, ``leaderboard_lines``,
-``claim_name``).
+server's archive (``list_games``, ``fetch_record``, ``leaderboard``, ``claim_name``).
 
 Must never: show anything to a person (no words, no screens: it raises and returns values),
 or import the client's text/, console/ or tui/.
@@ -21,7 +20,7 @@ or import the client's text/, console/ or tui/.
 from __future__ import annotations
 
 from .addresses import Addresses, share_host
-from .archive import claim_name, fetch_record, leaderboard, leaderboard_lines, list_games
+from .archive import claim_name, fetch_record, leaderboard, list_games
 from .calls import LobbyCalls
 from .channel import Channel, ConnectionLost, ServerRefused, SessionError
 from .clock import Clock, SystemClock
@@ -87,7 +86,6 @@ __all__ = [
     "discover",
     "fetch_record",
     "leaderboard",
-    "leaderboard_lines",
     "list_games",
     "no_server_hint",
     "open_stream",

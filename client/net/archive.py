@@ -1,6 +1,6 @@
 """Asking a server for its finished games, a game's record, the leaderboard, or to claim
-a name (PROTOCOL.md §13), over a :class:`~scopa.client.net.session.ClientSession`; the
-leaderboard as lines of text."""
+a name (PROTOCOL.md §13), over a :class:`~scopa.client.net.session.ClientSession` (their lines of
+text are client/text/games.py's)."""
 
 from __future__ import annotations
 
@@ -52,13 +52,3 @@ async def claim_name(session: ClientSession, password: str) -> str:
     reply = await session._request(ClaimName(password=password), str(LOBBY))
     assert isinstance(reply.body, NameClaimed)
     return reply.body.name
-
-
-def leaderboard_lines(board: Leaderboard) -> list[str]:
-    if not board.entries:
-        return [f"no rated games of {board.preset.value} yet"]
-    width = max(len(e.name) for e in board.entries)
-    lines = [f"{'rank':>4}  {'name':<{width}}  {'rating':>7}  {'games':>5}  {'wins':>5}"]
-    for e in board.entries:
-        lines.append(f"{e.rank:>4}  {e.name:<{width}}  {e.rating:>7.2f}  {e.games:>5}  {e.wins:>5}")
-    return lines

@@ -4,10 +4,11 @@ Owns the language (``language``, ``LANGUAGE``, ``tr`` and the Italian catalog ``
 card notation (``DeckStyle``, ``label``, ``labels``, ``rank_label``, ``suit_label``,
 ``parse_cards``, ``IT_RANKS``, ``FR_RANKS``, ``SUIT_COLOURS``) and a move typed as text
 (``parse_choice``, with hints naming the nearest allowed moves), the Italian catalog both
-clients share (``error_text``, ``reason_text``, ``setting_text``), a QR code
-as text (``qr_text``), a table's game in words (``PRESET_NAMES``, ``matching_preset``,
-``rules_name``, ``rules_line``, ``end_reason_text``), a recorded game's steps in words
-(``step_text``, ``deal_text``, ``position_text``, ``scope_text``, ``score_lines``,
+clients share (``error_text``, ``reason_text``, ``setting_text``, ``word_text``,
+``catalog_value``), a QR code as text (``qr_text``), a table's game in words
+(``PRESET_NAMES``, ``matching_preset``, ``rules_name``, ``rules_line``, ``end_reason_text``),
+a server's finished games and leaderboard as lines (``game_lines``, ``leaderboard_lines``), a recorded game's steps in words
+(``step_text``, ``deal_text``, ``position_text``, ``scope_text``, ``score_lines``, ``viewer_seat``,
 ``result_text``), rich rendering of a game (``render_view``, ``render_moves``,
 ``event_line``, ``notice_line``, ``cards_text``) and of tournaments (``render_tournaments``,
 ``render_standings``), a table option typed as text
@@ -39,10 +40,10 @@ from .notation import (
     suit_label,
 )
 from .movehints import parse_choice
-from .catalog import error_text, reason_text, setting_text
+from .catalog import catalog_value, error_text, reason_text, setting_text, word_text
 from .qr import qr_text
-from .games import PRESET_NAMES, end_reason_text, matching_preset, rules_line, rules_name
-from .replaywords import deal_text, position_text, result_text, scope_text, score_lines, step_text
+from .games import PRESET_NAMES, end_reason_text, game_lines, leaderboard_lines, matching_preset, rules_line, rules_name
+from .replaywords import deal_text, position_text, result_text, scope_text, score_lines, step_text, viewer_seat
 from .options import coerce
 from .invite import invite_string, parse_invite, refusal_text
 from .rulebook import (
@@ -110,6 +111,8 @@ __all__ = [
     "parse_choice",
     "error_text",
     "reason_text",
+    "word_text",
+    "catalog_value",
     "setting_text",
     "qr_text",
     "PRESET_NAMES",
@@ -117,12 +120,15 @@ __all__ = [
     "rules_line",
     "rules_name",
     "end_reason_text",
+    "game_lines",
+    "leaderboard_lines",
     "deal_text",
     "position_text",
     "result_text",
     "scope_text",
     "score_lines",
     "step_text",
+    "viewer_seat",
     "parse_invite",
     "preset_rules",
     "rank_label",

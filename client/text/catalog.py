@@ -3,7 +3,8 @@
 into the browser's page (client/web/src/i18n.ts imports it).  It holds the Italian of
 every server error code, of every reason the engine gives for refusing a move (an English
 template and its Italian, with the same ``{names}``), of the table options, their values
-and the settings of a table's description."""
+the settings of a table's description, and the words the server sends for why a game
+ended or a seat left and how a table stands."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ class Catalog(NamedTuple):
     options: dict[str, tuple[str, str]]
     values: dict[str, str]
     settings: dict[str, str]
+    words: dict[str, tuple[str, str]]
 
 
 @cache
@@ -30,7 +32,8 @@ def catalog() -> Catalog:
     """The shared catalog, read once."""
     data = json.loads(files("scopa.client.text").joinpath("catalog_it.json").read_text(encoding="utf-8"))
     options = {name: (pair[0], pair[1]) for name, pair in data["options"].items()}
-    return Catalog(data["errors"], data["refusals"], options, data["values"], data["settings"])
+    words = {word: (pair[0], pair[1]) for word, pair in data["words"].items()}
+    return Catalog(data["errors"], data["refusals"], options, data["values"], data["settings"], words)
 
 
 def _pattern(template: str) -> re.Pattern[str]:
@@ -74,6 +77,23 @@ def error_text(code: str, message: str) -> str:
     if i18n.LANGUAGE != "it":
         return message
     return translate(message, "refusals") or catalog().errors.get(str(code), message)
+
+
+def word_text(word: str) -> str:
+    """A word the server sends (why a game ended or a seat left the table, why a move was
+    played for a seat, how a table stands) in the terminal's language; a word the catalog
+    does not know (a later server's) as it came."""
+    pair = catalog().words.get(str(word))
+    if pair is None:
+        return str(word)
+    return pair[1] if i18n.LANGUAGE == "it" else pair[0]
+
+
+def catalog_value(value: str) -> str:
+    """A table option's value (``traditional``, ``fewest`` …) in the terminal's language."""
+    if i18n.LANGUAGE != "it":
+        return value
+    return catalog().values.get(value, value)
 
 
 def setting_text(part: str) -> str:

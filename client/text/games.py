@@ -1,11 +1,15 @@
 """The game a table plays, in words: its classic name ("Scopa", "Cirulla", or "custom")
-and its settings line ("Scopa, 2p, to 11"), in the client's language."""
+and its settings line ("Scopa, 2p, to 11"), in the client's language; a server's finished
+games and its leaderboard as lines of text (``scopa games``, ``scopa leaderboard``)."""
 
 from __future__ import annotations
 
-from scopa.engine import EndReason, Preset, RuleSet, preset_of
+from datetime import datetime
 
-from .catalog import setting_text
+from scopa.engine import EndReason, Preset, RuleSet, preset_of
+from scopa.protocol.commands import GameSummary, Leaderboard
+
+from .catalog import setting_text, word_text
 from .i18n import LANGUAGE, tr
 
 
@@ -57,15 +61,40 @@ def _settings_it(part: str) -> str:
     return setting_text(part)
 
 
-END_REASONS: dict[EndReason, str] = {
-    EndReason.TARGET: "target reached",
-    EndReason.TRENTINO: "Asso, 2 and 3 of Denari",
-    EndReason.ALL_DENARI: "all ten Denari",
-    EndReason.ABANDONED: "abandoned",
-}
-"""Why a game ended, in English: :func:`end_reason_text` gives it in the terminal's language."""
+def end_reason_text(reason: EndReason | str) -> str:
+    """Why a game ended, in the terminal's language (the shared catalog's words)."""
+    return word_text(str(reason))
 
 
-def end_reason_text(reason: EndReason) -> str:
-    """Why a game ended, in the terminal's language."""
-    return tr(END_REASONS[reason])
+def game_lines(games: list[GameSummary]) -> list[str]:
+    """One line per finished game: id, date, players, preset, result (columns aligned)."""
+    rows = []
+    for g in games:
+        when = datetime.fromisoformat(g.ended.replace("Z", "+00:00")).strftime("%Y-%m-%d %H:%M")
+        totals = "-".join(str(t) for t in g.totals)
+        reason = word_text(g.reason)
+        if g.winner is None:
+            result = f"{reason} {totals}".strip()
+        else:
+            seats = [p for i, p in enumerate(g.players) if _side_of(i, len(g.players), len(g.totals)) == g.winner]
+            result = tr("{who} won {totals} ({reason})", who=" & ".join(seats), totals=totals, reason=reason)
+        private = " " + tr("(private)") if g.private else ""
+        rows.append((g.id, when, ", ".join(g.players) + private, g.preset, result))
+    widths = [max((len(r[c]) for r in rows), default=0) for c in range(4)]
+    return ["  ".join(r[c].ljust(widths[c]) for c in range(4)) + "  " + r[4] for r in rows]
+
+
+def _side_of(seat: int, seats: int, sides: int) -> int:
+    return seat % 2 if sides == 2 and seats > 2 else seat
+
+
+def leaderboard_lines(board: Leaderboard) -> list[str]:
+    """A server's ratings of one game: rank, name, rating, games, wins."""
+    if not board.entries:
+        return [tr("no rated games of {preset} yet", preset=board.preset.value)]
+    width = max(len(e.name) for e in board.entries)
+    head = (tr("rank"), tr("name"), tr("rating"), tr("games"), tr("wins"))
+    lines = [f"{head[0]:>4}  {head[1]:<{width}}  {head[2]:>7}  {head[3]:>5}  {head[4]:>5}"]
+    for e in board.entries:
+        lines.append(f"{e.rank:>4}  {e.name:<{width}}  {e.rating:>7.2f}  {e.games:>5}  {e.wins:>5}")
+    return lines

@@ -148,8 +148,9 @@ def event_line(event: Event, names: Sequence[str], style: DeckStyle, me: int | N
         return Text(tr("The table showed") + " ") + cards_text(event.table, style) + Text(
             " " + tr("— void deal, dealing again."))
     if isinstance(event, RoundStarted):
-        t = Text(tr("Round {n}: {name} deals. Table: ", n=event.round_no, name=names[event.dealer]), style="bold") \
-            + cards_text(event.table, style)
+        deals = tr("Round {n}: you deal. Table: ", n=event.round_no) if event.dealer == me else \
+            tr("Round {n}: {name} deals. Table: ", n=event.round_no, name=names[event.dealer])
+        t = Text(deals, style="bold") + cards_text(event.table, style)
         if event.dealer_bonus:
             t += Text("  " + tr("Dealer's bonus: {n} scopa(e)!", n=event.dealer_bonus), style="magenta")
         return t
@@ -157,7 +158,9 @@ def event_line(event: Event, names: Sequence[str], style: DeckStyle, me: int | N
         return None
     if isinstance(event, Declared):
         d = event.declaration
-        t = Text(tr("{who} declared {what} ({n} points", who=who(event.seat), what=d.kind.value,
+        t = Text(tr("You declared {what} ({n} points", what=d.kind.value, n=DECLARATION_POINTS[d.kind])
+                 if event.seat == me else
+                 tr("{who} declared {what} ({n} points", who=who(event.seat), what=d.kind.value,
                     n=DECLARATION_POINTS[d.kind]))
         if d.wild is not None:
             t += Text(", ") + card_text(SETTE_COPPE, style) + Text(" " + tr("as {n}", n=d.wild))
@@ -194,8 +197,14 @@ def event_line(event: Event, names: Sequence[str], style: DeckStyle, me: int | N
     if isinstance(event, GameEnded):
         teams = len(event.totals) == 2 and len(names) > 2
         winner = tr("nobody") if event.winner is None else side_name(event.winner, names, teams)
-        return Text(tr("Game over ({reason}): {who} wins — {totals}", reason=end_reason_text(event.reason), who=winner,
-                       totals=", ".join(map(str, event.totals))), style="bold green")
+        totals = ", ".join(map(str, event.totals))
+        reason = end_reason_text(event.reason)
+        if me is not None and event.winner is not None and (me % 2 if teams else me) == event.winner:
+            won = tr("Game over ({reason}): your side wins — {totals}", reason=reason, totals=totals) if teams else \
+                tr("Game over ({reason}): you win — {totals}", reason=reason, totals=totals)
+            return Text(won, style="bold green")
+        return Text(tr("Game over ({reason}): {who} wins — {totals}", reason=reason, who=winner, totals=totals),
+                    style="bold green")
     return None
 
 

@@ -16,35 +16,63 @@ from .i18n import tr
 from .notation import DeckStyle, label
 from .rulebook import category_names, declaration_names
 
-def step_text(step: Step, record: Record, style: DeckStyle = DeckStyle.ITALIAN) -> str:
-    """What ``step`` did: the deal of its round, or its action."""
+YOU_NAMES = frozenset({"You", "Tu"})
+"""The names ``scopa local`` gives its one person (in English and in Italian)."""
+
+
+def viewer_seat(record: Record, name: str | None = None) -> int | None:
+    """The seat of the person watching the replay, spoken to as "you": the seat named
+    ``name`` (the player's name on the server), else the one seat a local game named
+    "You"; None when no seat is theirs (a game of others, or of several people)."""
+    names = record.names()
+    mine = [i for i, n in enumerate(names) if n == name] if name else []
+    if not mine:
+        mine = [i for i, n in enumerate(names) if n in YOU_NAMES]
+    return mine[0] if len(mine) == 1 else None
+
+
+def step_text(step: Step, record: Record, style: DeckStyle = DeckStyle.ITALIAN, me: int | None = None) -> str:
+    """What ``step`` did: the deal of its round, or its action; said to ``me``'s seat as
+    "you" ("You play 4 Den" / "Giochi 4 Den")."""
     names = record.names()
     if step.action is None:
-        return deal_text(step.state, record.rounds[step.round_index].number, names, style)
+        return deal_text(step.state, record.rounds[step.round_index].number, names, style, me)
     who = names[step.action.seat]
+    you = step.action.seat == me
     move = action_from_record(step.action)
     if isinstance(move, Declare):
         what = declaration_names()[move.kind]
         wild = " " + tr("(7 of Coppe as {n})", n=move.wild) if move.wild is not None else ""
-        return tr("{who} declares {what}", who=who, what=what) + wild
+        said = tr("You declare {what}", what=what) if you else tr("{who} declares {what}", who=who, what=what)
+        return said + wild
     card = label(move.card, style)
     if not move.capture:
-        return tr("{who} lays {card} on the table", who=who, card=card)
-    text = tr("{who} plays {card}, takes {cards}", who=who, card=card, cards=_cards(move.capture, style))
+        return tr("You lay {card} on the table", card=card) if you else \
+            tr("{who} lays {card} on the table", who=who, card=card)
+    cards = _cards(move.capture, style)
+    text = tr("You play {card}, take {cards}", card=card, cards=cards) if you else \
+        tr("{who} plays {card}, takes {cards}", who=who, card=card, cards=cards)
     return text + (" — " + tr("scopa!") if step.scopa else "")
 
 
-def deal_text(state: GameState, number: int, names: Sequence[str], style: DeckStyle = DeckStyle.ITALIAN) -> str:
+def deal_text(state: GameState, number: int, names: Sequence[str], style: DeckStyle = DeckStyle.ITALIAN,
+              me: int | None = None) -> str:
     """What a deal put on the table; with Cirulla's dealer's bonus (V13), the cards the
-    dealer's side took and its scope."""
+    dealer's side took and its scope.  ``me``: the seat spoken to as "you"."""
     dealer = names[state.dealer]
+    you = state.dealer == me
     if state.dealer_bonus:
         taken = _cards(state.piles[state.side[state.dealer]], style)
         scope = scope_text(state.dealer_bonus)
+        if you:
+            return tr("Round {n}: you deal {cards} on the table, which add up to {total}: your side takes them, "
+                      "{scope} (V13)", n=number, cards=taken, total=15 * state.dealer_bonus, scope=scope)
         return tr("Round {n}: {dealer} deals {cards} on the table, which add up to {total}: the dealer's side "
                   "takes them, {scope} (V13)", n=number, dealer=dealer, cards=taken,
                   total=15 * state.dealer_bonus, scope=scope)
     table = _cards(state.table, style) if state.table else tr("nothing")
+    if you:
+        return tr("Round {n}: you deal; on the table {cards}", n=number, cards=table)
     return tr("Round {n}: {dealer} deals; on the table {cards}", n=number, dealer=dealer, cards=table)
 
 
@@ -58,7 +86,8 @@ def _cards(mask: int, style: DeckStyle) -> str:
     return ", ".join(label(c, style) for c in cards_in(mask))
 
 
-def position_text(steps: Sequence[Step], index: int, record: Record, style: DeckStyle = DeckStyle.ITALIAN) -> str:
+def position_text(steps: Sequence[Step], index: int, record: Record, style: DeckStyle = DeckStyle.ITALIAN,
+                  me: int | None = None) -> str:
     """Where the viewer stands: "Round 2/5 · action 3/36 · step 40/180 — what it did"."""
     step = steps[index]
     rnd = record.rounds[step.round_index]
@@ -66,7 +95,7 @@ def position_text(steps: Sequence[Step], index: int, record: Record, style: Deck
         "action {i}/{n}", i=step.action_index + 1, n=len(rnd.actions))
     return tr("Round {n}/{rounds} · {move} · step {i}/{steps} — {text}", n=rnd.number,
               rounds=steps[-1].round_index + 1, move=move, i=index + 1, steps=len(steps),
-              text=step_text(step, record, style))
+              text=step_text(step, record, style, me))
 
 
 def score_lines(score: RoundScore, record: Record) -> list[str]:
@@ -80,15 +109,21 @@ def score_lines(score: RoundScore, record: Record) -> list[str]:
     return lines
 
 
-def result_text(record: Record) -> str:
-    """How the recorded game ended: who won, the totals and why."""
+def result_text(record: Record, me: int | None = None) -> str:
+    """How the recorded game ended: who won, the totals and why (to ``me``'s seat: "you
+    won", "your side won")."""
     result = record.result
     totals = "-".join(str(t) for t in result.totals)
     reason = end_reason_text(result.reason)
     if result.winner is None:
         return tr("Game over: {reason}, {totals}", reason=reason, totals=totals)
     names = record.names()
-    who = " & ".join(names[i] for i in record.engine_rules.seats_by_side()[result.winner])
+    seats = record.engine_rules.seats_by_side()[result.winner]
+    who = " & ".join(names[i] for i in seats)
     others = [t for side, t in enumerate(result.totals) if side != result.winner]
     totals = "-".join(map(str, [result.totals[result.winner], *others]))  # the winner's points first
+    if me is not None and me in seats:
+        won = tr("Game over: you won {totals} ({reason})") if len(seats) == 1 else \
+            tr("Game over: your side won {totals} ({reason})")
+        return won.format(totals=totals, reason=reason)
     return tr("Game over: {who} won {totals} ({reason})", who=who, totals=totals, reason=reason)

@@ -28,10 +28,13 @@ from scopa.engine.player import Player
 
 from ..text import reason_text
 from ..text import tr, DeckStyle
-from ..seats import seat_bot
+from scopa.protocol.record import PlayerKind, RecordPlayer, build_record, replay_steps
+
+from ..seats import record_strategy, seat_bot
 from .board import BoardScreen
 from .boardstate import BoardState
 from .dialogs import ConfirmScreen, GameOverScreen, HandOverScreen, HelpScreen, RoundEndScreen
+from .replay import ReplayScreen
 from .tablefacts import TableFacts
 from .text import result_line
 
@@ -156,8 +159,21 @@ class LocalGameApp(ScopaApp):
         self.master.observers.append(self.show_event)
         await self.master.run()
         self.result_line = result_line(self.board)
-        await self.show_and_wait(GameOverScreen(self.result_line))
+        while await self.show_and_wait(GameOverScreen(self.result_line, replay=True)):
+            await self.show_and_wait(self.replay_screen())
         self.exit(0)
+
+    def replay_screen(self) -> ReplayScreen:
+        """The game just played, step by step (every hand shown: it is over)."""
+        assert self.master is not None
+        rules, names = self.rules, [getattr(p, "name", "") for p in self.master.players]
+        seats = [RecordPlayer(seat=i, name=names[i] or tr("Player {n}", n=i + 1), side=rules.side_of(i),
+                              kind=PlayerKind.PERSON if kind == "human" else PlayerKind.BOT,
+                              strategy=None if kind == "human" else record_strategy(kind))
+                 for i, kind in enumerate(self.kinds)]
+        record = build_record(rules, self.seed, self.master.first_dealer, self.master.actions, seats)
+        viewer = seats[self.humans[0]].name if len(self.humans) == 1 else None
+        return ReplayScreen(record, list(replay_steps(record)), style=self.deck, viewer=viewer)
 
     async def show_event(self, event: Event) -> None:
         board = self.board

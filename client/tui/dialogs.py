@@ -132,27 +132,39 @@ class RoundEndScreen(Once, ModalScreen[None]):
         self.close(None)
 
 
-class GameOverScreen(Once, ModalScreen[None]):
+class GameOverScreen(Once, ModalScreen[bool]):
+    """The game's result; with ``replay``, ``r`` answers True: watch the game again.
+    Enter (Esc, space, q) leaves it."""
+
     DEFAULT_CSS = dialog_css("GameOverScreen")
 
-    def __init__(self, line: str, then: str = "") -> None:
+    def __init__(self, line: str, then: str = "", replay: bool = False) -> None:
         super().__init__()
-        self.line, self.then = line, then or tr("press any key to leave")
+        self.line, self.then, self.replay = line, then or tr("Enter to leave"), replay
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Static(tr("Game over"), classes="dialog-title")
             yield Static(Text(self.line, style="bold green"), id="result")
+            if self.replay:
+                yield Static(Text.assemble(("r", "bold"), " " + tr("watch the game again, step by step")),
+                             id="replay-hint")
             yield Static(self.then, classes="dialog-hint")
 
     def on_key(self, event: events.Key) -> None:
+        """Enter, Esc, space or q leave (r: the replay).  Any other key is kept from
+        closing it: a card's number typed as the last card went down must not skip the
+        result."""
         if event.key in ("question_mark", "f1", "ctrl+c"):
             return
         event.stop()
-        self.close(None)
+        if self.replay and event.key == "r":
+            self.close(True)
+        elif event.key in ("enter", "escape", "space", "q"):
+            self.close(False)
 
     def on_click(self) -> None:
-        self.close(None)
+        self.close(False)
 
 
 KEYS_HELP = """\

@@ -1,8 +1,9 @@
-"""The replay viewer: a small Textual app that steps through a game record.
+"""The replay viewer: a screen that steps through a game record (``ReplayScreen``, also
+opened from a game's end), and the small Textual app of ``scopa replay`` (``ReplayApp``).
 
 The game is over, so every hand is shown.  Keys: → / l / space next step, ← / h
 previous step, n / p next and previous round, home / end the first and last step, g
-jump to a round (type its number, Enter), q quit.  A record that stops making sense
+jump to a round (type its number, Enter), q (or Esc) close.  A record that stops making sense
 partway is shown up to that point, with the first difference at the bottom.
 """
 
@@ -11,6 +12,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
+from textual.screen import Screen
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.reactive import reactive
@@ -22,15 +24,15 @@ from scopa.protocol.record import RecordMismatch, Step
 
 from ..text import DeckStyle, cards_text, rules_line, tr
 from .keys import catch_up
-from ..text import position_text, result_text, scope_text, score_lines
+from ..text import position_text, result_text, scope_text, score_lines, viewer_seat
 
 
-class ReplayApp(App[None]):
-    """Step through ``steps`` (from :func:`~scopa.protocol.record.replay.replay_steps`)."""
+class ReplayScreen(Screen[None]):
+    """Step through ``steps`` (from :func:`~scopa.protocol.record.replay.replay_steps`);
+    q closes it."""
 
-    ENABLE_COMMAND_PALETTE = False  # as the game's app: the footer keeps room for the viewer's keys
-    AUTO_FOCUS = None  # the keys step through the game; the round box takes focus only when asked
-    CSS = """
+    AUTO_FOCUS = ""  # none: the keys step through the game; the round box takes focus only when asked
+    DEFAULT_CSS = """
     #title { text-style: bold; padding: 0 1; }
     #position { color: $accent; padding: 0 1; }
     #board { padding: 1 1; height: auto; }
@@ -47,13 +49,14 @@ class ReplayApp(App[None]):
         Binding("home", "go(0)", tr("start"), show=False),
         Binding("end", "go(-1)", tr("end"), show=False),
         Binding("g", "ask_round", tr("jump to round")),
-        Binding("q", "quit", tr("quit")),
+        Binding("q", "close", tr("quit")),
     ]
 
     index: reactive[int] = reactive(0)
 
     def __init__(self, record: Record, steps: list[Step], problem: RecordMismatch | None = None,
-                 style: DeckStyle = DeckStyle.ITALIAN) -> None:
+                 style: DeckStyle = DeckStyle.ITALIAN, viewer: str | None = None) -> None:
+        """``viewer``: the name of the person watching (their seat is spoken to as "you")."""
         super().__init__()
         if not steps:
             raise ValueError("the record has no round to show")
@@ -62,8 +65,8 @@ class ReplayApp(App[None]):
         self.problem = problem
         self.style = style
         self.names = record.names()
+        self.me = viewer_seat(record, viewer)
         self._shown = False  # the widgets exist only once mounted
-        self.title = tr("Scopa replay")
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -121,10 +124,20 @@ class ReplayApp(App[None]):
             return
         self._close_jump()
 
+    def action_close(self) -> None:
+        """Back to what opened it; the app's own screen (``scopa replay``) quits."""
+        if len(self.app.screen_stack) > 1:
+            self.dismiss(None)
+        else:
+            self.app.exit()
+
     def on_key(self, event: events.Key) -> None:
         box = self.query_one("#jump", Input)
         if event.key == "escape" and box.has_class("shown"):
             self._close_jump()
+        elif event.key == "escape":
+            event.stop()
+            self.action_close()
         elif box.has_class("shown") and not box.has_focus:  # typed before the box took the focus
             catch_up(box, event)
         elif event.key == "g" and not box.has_class("shown"):
@@ -148,7 +161,7 @@ class ReplayApp(App[None]):
         return f"{tr('Scopa replay')} · {game}{rules_line(r.engine_rules)} · {tr('seed {seed}', seed=r.seed)}"
 
     def position_text(self) -> str:
-        return position_text(self.steps, self.index, self.record, self.style)
+        return position_text(self.steps, self.index, self.record, self.style, self.me)
 
     def board_text(self) -> Text:
         s = self.step.state
@@ -182,10 +195,44 @@ class ReplayApp(App[None]):
             lines.append(Text(tr("Round score"), style="bold underline"))
             lines.extend(Text(line) for line in score_lines(step.score, self.record))
         if step is self.steps[-1]:
-            lines.append(Text(result_text(self.record), style="bold"))
+            lines.append(Text(result_text(self.record, self.me), style="bold"))
         return Text("\n").join(lines)
 
     def _show(self) -> None:
         self.query_one("#position", Static).update(self.position_text())
         self.query_one("#board", Static).update(self.board_text())
         self.query_one("#score", Static).update(self.score_text())
+
+
+class ReplayApp(App[None]):
+    """``scopa replay``: the replay viewer as an app of its own (closing it quits)."""
+
+    ENABLE_COMMAND_PALETTE = False  # as the game's app: the footer keeps room for the viewer's keys
+
+    def __init__(self, record: Record, steps: list[Step], problem: RecordMismatch | None = None,
+                 style: DeckStyle = DeckStyle.ITALIAN, viewer: str | None = None) -> None:
+        super().__init__()
+        self.replay = ReplayScreen(record, steps, problem, style, viewer)
+        self.title = tr("Scopa replay")
+
+    def get_default_screen(self) -> Screen[None]:
+        return self.replay
+
+    @property
+    def index(self) -> int:
+        return self.replay.index
+
+    @index.setter
+    def index(self, value: int) -> None:
+        self.replay.index = value
+
+    @property
+    def steps(self) -> list[Step]:
+        return self.replay.steps
+
+    @property
+    def step(self) -> Step:
+        return self.replay.step
+
+    def board_text(self) -> Text:
+        return self.replay.board_text()

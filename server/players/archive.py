@@ -6,12 +6,17 @@ The NetworkEngine hands this module ``list_games``, ``get_record`` and
 (:meth:`Archive.finish`: who played it goes with the end, which :mod:`.rater` rates
 and journals).  A record is rebuilt from the game's journaled actions; a private
 table's game is shown only to a holder of one of its seat tokens or to one of its
-players logged in with a password (:mod:`.accounts`).
+players logged in with a password (:mod:`.accounts`).  A server without storage
+keeps no games, but the record of a game just finished at one of its tables (still
+listed, with its state ``finished``) is given from that table, so that its players can
+watch it again at once.
 """
 
 from __future__ import annotations
 
 import logging
+import time
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime, timezone
 
@@ -41,12 +46,18 @@ class Archive:
         self.rater = rater
         self.accounts = accounts
         self._background = BackgroundTasks()
+        self.table_of: Callable[[str], Table | None] = lambda table_id: None
+        """A table of this server by id (its directory's), for the record of a game just
+        finished there when no journal keeps games."""
 
     @staticmethod
     def handles(body: wire.Body) -> bool:
         return isinstance(body, REQUESTS)
 
     def dispatch(self, sess: ServerSession, body: wire.Body, seq: int) -> None:
+        if self.journal is None and isinstance(body, wire.GetRecord):
+            self._record_in_memory(sess, body, seq)
+            return
         if self.journal is None:
             sess.error(ErrorCode.UNEXPECTED_COMMAND,
                        "this server keeps no finished games or ratings (it runs without a database)", re=seq)
@@ -120,6 +131,32 @@ class Archive:
             sess.error(ErrorCode.INTERNAL, f"the record of game {game.id} is too large to send", re=seq)
             return
         sess.tell(wire.RecordReply(game=game.id, record=record), re=seq)
+
+    def _record_in_memory(self, sess: ServerSession, body: wire.GetRecord, seq: int) -> None:
+        """Without a journal: the record of the game just finished at table ``body.game``,
+        while the table is still there (a private one's to a holder of one of its seat
+        tokens, as with a journal)."""
+        table = self.table_of(body.game)
+        players = self.players_of(table) if table is not None and table.master is not None else None
+        if table is None or table.master is None or table.state is not wire.TableState.FINISHED or players is None:
+            sess.error(ErrorCode.UNEXPECTED_COMMAND, "this server keeps no finished games (it runs without a "
+                       f"database), and no game has just finished at table {body.game!r}", re=seq)
+            return
+        digests = {p.token_digest for p in players if p.token_digest}
+        if table.private and (not body.token or token_digest(body.token) not in digests):
+            sess.error(ErrorCode.PRIVATE_TABLE,
+                       f"game {body.game} was played at a private table: give one of its seat tokens", re=seq)
+            return
+        master = table.master
+        record = build_record(
+            table.rules, table.seed, master.first_dealer, list(master.actions),
+            [RecordPlayer(seat=p.seat, name=p.name, side=table.rules.side_of(p.seat), kind=PlayerKind(p.kind),
+                          strategy=p.strategy, taken_over=p.taken_over) for p in players],
+            game=table.id, played_at=datetime.fromtimestamp(round(time.time()), timezone.utc))
+        if len(record.model_dump_json()) > MAX_RECORD_BYTES:
+            sess.error(ErrorCode.INTERNAL, f"the record of game {table.id} is too large to send", re=seq)
+            return
+        sess.tell(wire.RecordReply(game=table.id, record=record), re=seq)
 
     async def record_of(self, game: FinishedGame) -> Record:
         """A finished game's record, rebuilt from its journal (whose deals must follow

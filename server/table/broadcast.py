@@ -21,7 +21,7 @@ from ..conn import ServerSession
 log = logging.getLogger("scopa.server")
 
 
-def _no_clock(seat: int) -> int | None:
+def _no_clock(seat: int, after_round: bool = False) -> int | None:
     """No turn clock for any seat (a table sets its own :attr:`Broadcaster.turn_clock`)."""
     return None
 
@@ -45,8 +45,9 @@ class Broadcaster:
         self.update_interval = update_interval  # Limits.table_update_interval
         self.announce = announce
         self.spectators: list[ServerSession] = []
-        self.turn_clock: Callable[[int], int | None] = _no_clock
-        """The clock a turn of a seat starting now gets, in ms (None: no turn clock)."""
+        self.turn_clock: Callable[[int, bool], int | None] = _no_clock
+        """The clock a turn of a seat starting now gets, in ms (None: no turn clock); with
+        True, the first turn of a round after a round's end."""
         self._played: Prepared | None = None  # the last played, from this table to everyone
         self._hands: dict[int, int] = {}  # seat -> its hand as last dealt (a card mask)
         self._update_timer: Timer | None = None
@@ -90,7 +91,7 @@ class Broadcaster:
             forced = event.forced_by.value if event.forced_by is not None else None
             number = self.events.next_event()
             data = played_data(event, number, forced)
-            if (left := self.turn_clock((event.seat + 1) % len(self.seats))) is not None:
+            if (left := self.turn_clock((event.seat + 1) % len(self.seats), False)) is not None:
                 data["turn_left_ms"] = left  # the next seat's turn starts as this goes out
             self.emit_packed(wire.CardPlayed.NAME, number, pack_data(data))
             return
@@ -103,7 +104,8 @@ class Broadcaster:
         # Who moves next, and the clock of that turn, which starts as this goes out.
         mover = (event.dealer + 1) % len(self.seats) if isinstance(event, RoundStarted) else \
             event.seat if isinstance(event, Declared) else None
-        if mover is not None and (left := self.turn_clock(mover)) is not None:
+        after_round = isinstance(event, RoundStarted) and event.round_no > 1
+        if mover is not None and (left := self.turn_clock(mover, after_round)) is not None:
             body = body.model_copy(update={"turn_left_ms": left})
         self.emit(body)
 

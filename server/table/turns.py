@@ -31,6 +31,10 @@ from .loop import Inbox
 
 log = logging.getLogger("scopa.server")
 
+READING_TIME = 15.0
+"""Seconds added to the clock of a round's first turn after a round ended: the time to
+read the round's score before the new round is played (PROTOCOL.md §7, Turn clock)."""
+
 
 @dataclass(eq=False, slots=True)
 class PendingTurn:
@@ -48,7 +52,7 @@ class Turns:
     ``master`` is the game master while the game runs (None: no answer is taken)."""
 
     __slots__ = ("table_id", "seats", "broadcaster", "events", "journal", "clock", "turn_timeout", "inbox", "master",
-                 "_turns", "_clock", "_clock_at", "_bot_moves", "arrived")
+                 "_turns", "_clock", "_clock_at", "_bot_moves", "arrived", "_reading")
 
     def __init__(self, table_id: str, seats: Seats, broadcaster: Broadcaster, events: EventLog, journal: TableJournal,
                  clock: Clock, turn_timeout: float | None, inbox: Inbox[list[Effect]]) -> None:
@@ -66,6 +70,7 @@ class Turns:
         self._clock_at: float | None = None
         self._bot_moves: set[asyncio.Task[None]] | None = None  # made for the first bot that takes a seat over
         self.arrived = 0.0  # when a person's move now in the inbox came (time.perf_counter; 0: none)
+        self._reading: int | None = None  # the seat whose next turn starts a round after a round's end
 
     def ask(self, ask: Ask) -> None:
         """A person's turn: number it, arm its clock (before anyone hears of it), then
@@ -74,7 +79,9 @@ class Turns:
         assert self.master is not None
         event = self.events.next_event()
         payload = your_turn_payload(event, self.master.state, ask.seat, ask.legal)
-        deadline = None if self.turn_timeout is None else self.clock.now() + self.turn_timeout
+        reading = READING_TIME if self._reading == ask.seat else 0.0
+        self._reading = None
+        deadline = None if self.turn_timeout is None else self.clock.now() + self.turn_timeout + reading
         self._turns[ask.seat] = PendingTurn(ask, event, payload, deadline)
         if deadline is not None:
             self._arm_clock(deadline)
@@ -111,14 +118,17 @@ class Turns:
         lefts = [left for t in self._turns.values() if (left := self._left_ms(t)) is not None]
         return min(lefts) if lefts else None
 
-    def new_turn_ms(self, seat: int) -> int | None:
+    def new_turn_ms(self, seat: int, after_round: bool = False) -> int | None:
         """The clock a turn of ``seat`` starting now gets (``played``, ``declared`` and
         ``round_start`` tell it for the seat to move next); None without a turn clock or
-        for a built-in bot's seat, which has none."""
+        for a built-in bot's seat, which has none.  ``after_round``: the first turn of a
+        round that follows a round's end, which gets READING_TIME more (its ``ask`` too)."""
         s = self.seats[seat]
+        self._reading = seat if after_round else None
         if self.turn_timeout is None or (s is not None and s.bot is not None):
             return None
-        return min(math.ceil(self.turn_timeout * 1000), 3_600_000)
+        reading = READING_TIME if after_round else 0.0
+        return min(math.ceil((self.turn_timeout + reading) * 1000), 3_600_000)
 
     def pending(self, seat: int) -> PendingTurn | None:
         """The turn of ``seat`` waiting for its client's answer, if any."""

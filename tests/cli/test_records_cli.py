@@ -63,7 +63,7 @@ async def test_games_lists_id_first_then_date_players_preset_result(server: Netw
         assert len(date) == 10 and date[4] == "-" and len(time) == 5
         text = " ".join(rest)
         assert text.startswith("greedy, randy scopa ")
-        assert " won " in text and text.endswith("(target)")
+        assert " won " in text and text.endswith("(target reached)")
     only = await scopa("games", "--server", address(server), "--player", "randy", "--limit", "2")
     assert [line.split()[0] for line in only.stdout.splitlines()] == ["3", "2"]
     none = await scopa("games", "--server", address(server), "--player", "nobody")

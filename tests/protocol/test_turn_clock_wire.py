@@ -6,6 +6,8 @@ so to everyone.  On a fake clock."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from scopa.protocol import commands as wire
@@ -157,3 +159,48 @@ async def test_a_built_in_bot_moving_next_has_no_clock(server: NetworkEngine, cl
     bots = await a.recv_until("played")
     assert bots.body.seat != a.seat and bots.body.turn_left_ms == 30_000
     await a.close()
+
+
+async def _play_round_one(c: WireClient, table: str) -> wire.RoundStart:
+    """``c`` answers each of its turns with its first legal play until round 2 starts."""
+    while True:
+        cmd = await c.recv()
+        if isinstance(cmd.body, wire.RoundStart) and cmd.body.round == 2:
+            return cmd.body
+        if isinstance(cmd.body, wire.YourTurn):
+            move = cmd.body.legal[0]
+            c.send(wire.PlayCard(card=move.card, capture=move.capture, turn=cmd.body.event),
+                   recipient=f"table:{table}")
+
+
+async def test_a_round_after_a_round_end_gives_its_first_turn_reading_time(server: NetworkEngine,
+                                                                             clock: FakeClock) -> None:
+    """The round-end box is on the players' screens as the next round starts: the first
+    turn of that round gets READING_TIME (15 s) more, told in round_start and your_turn so
+    that every client's countdown, a returning one's too, shows it.  R20 (round end)."""
+    a, b, table = await _two_people(server.port, turn_timeout=30)
+    first_start = await a.recv_until("round_start")
+    assert first_start.body.round == 1 and first_start.body.turn_left_ms == 30_000  # no round ended before
+    starts = await asyncio.gather(_play_round_one(a, table), _play_round_one(b, table))
+    assert [s.turn_left_ms for s in starts] == [45_000, 45_000]
+    by_seat = {a.seat: a, b.seat: b}
+    mover = by_seat[(starts[0].dealer + 1) % 2]
+    other = b if mover is a else a
+    turn = await mover.recv_until("your_turn")
+    assert turn.body.turn_left_ms == 45_000
+
+    # 40 s of reading later the seat still has its turn, and a spectator is told the 5 s left.
+    clock.advance(40)
+    await _settle(a, b)
+    assert not [p for p in _bodies(other, wire.CardPlayed) if p.event > turn.body.event]
+    w = await WireClient.connect(server.port, "cleo")
+    w.send(wire.WatchTable(table=table))
+    assert (await w.recv_until("snapshot")).body.turn_left_ms == 5_000
+
+    # Its time runs out; the next turn has the plain 30 s.
+    clock.advance(5)
+    forced = await other.recv_until("played")
+    assert forced.body.forced == wire.ForcedBy.TIMEOUT.value and forced.body.turn_left_ms == 30_000
+    assert (await other.recv_until("your_turn")).body.turn_left_ms == 30_000
+    for c in (a, b, w):
+        await c.close()

@@ -13,17 +13,20 @@ from scopa.engine import Event, GameEnded, GameStarted, Played, Preset, RoundEnd
 from scopa.protocol import ChatMessage, Command, Joined, Snapshot, TableInfo, TableUpdate
 from scopa.protocol.commands import TournamentTable
 from scopa.protocol.convert import rules_from_wire
+from scopa.protocol.record import RecordMismatch, replay_steps
 
 from ...game import GameTranslator, SeatCameBack, SeatNotice, notice_from_wire
-from ...text import error_text
+from ...text import error_text, word_text
 from ...text import tr, DeckStyle, invite_string, refusal_text
 from ...net import ClientSession, ConnectionLost, ServerRefused, SavedSeat, TokenStore, CertificateRefused, share_host
+from ...net import fetch_record
 from ..app import ScopaApp
 from .away import AwaySeats
 from ..board import BoardScreen
 from ..boardstate import BoardState
 from .comeback import Comeback
 from ..dialogs import ConfirmScreen, GameOverScreen, RoundEndScreen
+from ..replay import ReplayScreen
 from .invitepanel import Invite, ShareInviteScreen
 from .lobby import CreateTableScreen, LobbyScreen, NewTable
 from .players import NetPlayer, Watcher
@@ -300,6 +303,7 @@ class NetApp(ScopaApp):
             screen.say(tr("Waiting for the other seats to fill…") if invite is None else Text.assemble(
                 tr("Waiting for the other seats to fill. A private table: pass on its invite,") + " ", (invite, "bold"),
                 ". " + tr("Your friends run scopa play --invite with it (or press i in the lobby and paste it).")))
+        token = session.token  # a private table's record is given to a holder of one of its seat tokens
         try:
             result = await session.play_game(NetPlayer(session.name, self, screen), on_notice=self._notice_in_turn,
                                              on_snapshot=lambda snap: self.comeback.snapshot_in_turn(screen, snap),
@@ -315,8 +319,12 @@ class NetApp(ScopaApp):
             self.tell(tr("You left table {table}.", table=result.table))
         else:
             line = result_line(board) if board.over else tr("The game ended without a winner ({reason}).",
-                                                            reason=result.reason)
-            await self.show_and_wait(GameOverScreen(line, tr("press any key to go back to the lobby")))
+                                                            reason=word_text(result.reason))
+            while await self.show_and_wait(GameOverScreen(line, tr("Enter to go back to the lobby"),
+                                                          replay=True)):
+                replay = await replay_screen(self, session, result.table, token)
+                if replay is not None:
+                    await self.show_and_wait(replay)
         self.board_screen = None
         while self.screen is not self.lobby and len(self.screen_stack) > 1:
             self.pop_screen()
@@ -463,3 +471,18 @@ class NetApp(ScopaApp):
             screen.banner(text)
         elif self.lobby is not None:
             self.lobby.say(text or tr("Reconnected."))
+
+
+async def replay_screen(app: NetApp, session: ClientSession, table: str, token: str | None) -> ReplayScreen | None:
+    """The game just played at ``table``, step by step, from the server's record (None,
+    told in a notification, when the server cannot give it)."""
+    try:
+        record = await fetch_record(session, table, token)
+        steps = list(replay_steps(record))
+    except ServerRefused as exc:
+        app.notify(error_text(exc.code, exc.message), severity="warning")
+        return None
+    except RecordMismatch as exc:
+        app.notify(tr("The record stops making sense here: {problem}", problem=exc), severity="warning")
+        return None
+    return ReplayScreen(record, steps, style=app.deck, viewer=session.name)

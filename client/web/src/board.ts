@@ -7,7 +7,7 @@ import { fill } from "./i18n";
 import { qrSvg } from "./qr";
 import type { GameEnd, LegalMove, RoundEnd } from "./protocol";
 import { gameEndLine, gameEndTotals, roundTable, scorePanel } from "./score";
-import { app, deck, mySide, seatCount, seatName, sideName, sideNames, sp, st, t } from "./state";
+import { app, deck, heldTokens, mySide, seatCount, seatName, sideName, sideNames, sp, st, t } from "./state";
 import { chatBox, header, render, send, settings, showRules, statusLine } from "./main";
 import { standingsTable } from "./lobby";
 
@@ -175,6 +175,12 @@ function gameEndBox(g: GameEnd): HTMLElement {
     h("h2", { id: "game-end-title" }, t.gameEnd),
     h("p", { class: "winner" }, gameEndLine(sp, g, sideName, mySide())),
     gameEndTotals(sp, g, sideName), st.watching || !st.lastFinal ? "" : standingsTable(st.lastFinal),
-    h("p", {}, st.watching ? leaveButton() : toLobby()));
+    h("p", { class: "bar" }, st.watching ? leaveButton() : toLobby(), replayButton()));
+}
+
+/** The game just played, shown again in the replay viewer (the server's record of the table). */
+function replayButton(): HTMLButtonElement {
+  const table = st.tableId;
+  return button(t.watchReplay, () => send("get_record", { game: table, token: table ? heldTokens()[table] ?? null : null }));
 }
 

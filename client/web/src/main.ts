@@ -190,7 +190,7 @@ function handle(f: Frame): void {
       break;
     case "joined":
       st.quick = null;
-      st.tableId = b.table; st.seat = b.seat; st.watching = false; st.gameEnd = null; st.roundEnd = null;
+      st.tableId = b.table; st.seat = b.seat; st.watching = false; st.gameEnd = null; st.roundEnd = null; st.replay = null;
       saveSeat({ token: b.token, table: b.table, lastEvent: savedSeat()?.lastEvent ?? 0 });
       keepToken(b.table, b.token);
       if (!b.resumed) fresh = false; // a seat just taken: every event of its table comes from now on
@@ -199,7 +199,7 @@ function handle(f: Frame): void {
     case "game_start": st.seats = b.seats; st.gameEnd = null; if (st.info) st.info = { ...st.info, state: "playing" }; break;
     case "snapshot":
       fresh = false;
-      st.info = b.table; st.tableId = b.table.id;
+      st.info = b.table; st.tableId = b.table.id; st.replay = null;
       if (b.seats?.length) st.seats = b.seats;
       st.view = (b.you ?? b.public) as typeof st.view;
       if (b.you) st.seat = b.you.seat;
@@ -314,8 +314,8 @@ export function showRules(): void {
 export function render(): void {
   sayNotPrivate();
   if (!st.name) return nameScreen();
+  if (st.replay) return replayScreen(); // a finished game shown again: from the lobby, or from the game's end
   if (st.tableId) return tableScreen();
-  if (st.replay) return replayScreen();
   return lobbyScreen();
 }
 

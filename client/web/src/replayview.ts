@@ -48,7 +48,7 @@ export function replayScreen(): void {
       h("h2", { id: "replay-title" }, `${fill(t.replayOf, { id: record.game ?? "" })} · ${describe(sp, record.rules)}`),
       controls, // above the line that says where the game is: that line grows and shrinks, the buttons stay put
       h("p", { class: "status", id: "replay-where", role: "status" }, `${fill(t.roundOf, { n: rp.round + 1, of: rounds })} · ${rp.step ? fill(t.stepOf, { k: rp.step, of: actions }) : t.dealt}${last ? ` · ${name(last.seat)}: ${cardName(last.card, deck)}` : ""}`),
-      h("p", {}, button(t.toLobby, () => { st.replay = null; render(); }, "quiet"))),
+      h("p", {}, button(st.gameEnd ? t.backToEnd : t.toLobby, () => { st.replay = null; render(); }, "quiet"))),
     ended ? h("section", { class: "panel end", "aria-label": fill(t.roundEnd, { n: ended.round }) }, h("h2", {}, fill(t.roundEnd, { n: ended.round })),
       roundTable(sp, sides, ended, before, record.rules.target, !!record.rules.frac)) : "",
     seats, h("div", { class: "split" }, h("div", {},

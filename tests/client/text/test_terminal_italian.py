@@ -22,7 +22,8 @@ pytestmark = pytest.mark.unit
 TERMINAL = [*sorted((ROOT / "client" / "tui").rglob("*.py")), ROOT / "client" / "text" / "replaywords.py",
             ROOT / "client" / "text" / "render.py", ROOT / "client" / "console" / "human.py",
             ROOT / "client" / "console" / "lobby.py", ROOT / "client" / "console" / "local.py",
-            ROOT / "client" / "text" / "movehints.py"]
+            ROOT / "client" / "text" / "movehints.py", ROOT / "client" / "text" / "games.py",
+            ROOT / "cli" / "records.py"]
 """The Textual client, and the plain one (its lobby, board, moves and events)."""
 SHOWN_BY = {"Text", "Static", "Label", "Button", "Tick", "say", "tell", "Binding", "add_columns", "Input",
             "ConfirmScreen", "GameOverScreen", "LobbyScreen", "BoardScreen", "assemble", "append", "OptionList", "print"}
@@ -73,7 +74,8 @@ def test_every_string_the_terminal_shows_goes_through_the_catalog() -> None:
 
 
 def test_every_catalog_string_has_its_italian() -> None:
-    keys = {call.args[0].value for path in TERMINAL + [ROOT / "client" / "text" / "invite.py", ROOT / "cli" / "main.py"] for call in _calls(path)
+    keys = {call.args[0].value for path in TERMINAL + [ROOT / "client" / "text" / "invite.py", ROOT / "cli" / "main.py"]
+            for call in _calls(path)
             if _name(call.func) == "tr" and call.args and isinstance(call.args[0], ast.Constant)}
     missing = sorted(k for k in keys if not ITALIAN.get(k))
     assert missing == []
@@ -189,3 +191,116 @@ def test_a_game_without_a_winner_says_why_in_italian(monkeypatch: pytest.MonkeyP
     board = BoardState(viewer=0)
     board.totals, board.end_reason = [4, 7], "abandoned"
     assert result_line(board) == "La partita è finita senza vincitori (interrotta); 4–7."
+
+
+def test_every_word_the_server_sends_for_a_reason_or_a_state_has_its_italian(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Why a game ended (R22, V8, V13), why a seat left, why a move was played for a
+    seat, how a table stands: words on the wire, shown by ``scopa games``, the plain
+    lobby and the watcher.  Each has its English and Italian in the shared catalog."""
+    from scopa.client.text import catalog
+    from scopa.engine import EndReason
+    from scopa.protocol import TableState
+    from scopa.protocol.commands import ForcedBy, LeftReason
+
+    words = [w.value for kind in (EndReason, LeftReason, ForcedBy, TableState) for w in kind]
+    assert sorted(w for w in words if w not in catalog.catalog().words) == []
+    monkeypatch.setattr(i18n, "LANGUAGE", "it")
+    italian = {w: catalog.word_text(w) for w in words}
+    monkeypatch.setattr(i18n, "LANGUAGE", "en")
+    english = {w: catalog.word_text(w) for w in words}
+    assert [w for w in words if italian[w] == english[w] or italian[w] == w] == []
+
+
+def _said(lines: list[str]) -> str:
+    return " ".join(" ".join(lines).split())
+
+
+def test_scopa_games_and_the_leaderboard_speak_italian(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``scopa games`` under LANG=it_IT.UTF-8 said "ada won 11-4 (target)"."""
+    from scopa.client.text import game_lines, leaderboard_lines
+    from scopa.engine import Preset
+    from scopa.protocol.commands import GameSummary, Leaderboard, RatingEntry
+
+    monkeypatch.setattr(i18n, "LANGUAGE", "it")
+    games = [GameSummary(id="7", ended="2026-12-05T10:00:00Z", preset="scopa", description="scopa, 2p, to 11",
+                         players=["ada", "bea"], winner=0, totals=[11, 4], reason="target", private=True),
+             GameSummary(id="8", ended="2026-12-05T11:00:00Z", preset="scopa", description="scopa, 2p, to 11",
+                         players=["ada", "bea"], winner=None, totals=[3, 2], reason="abandoned")]
+    text = _said(game_lines(games))
+    assert "vince ada 11-4 (traguardo raggiunto)" in text and "(privata)" in text and "interrotta 3-2" in text
+    assert not {"won", "target", "abandoned", "private"} & set(re.findall(r"[a-z]+", text))
+    board = Leaderboard(preset=Preset.SCOPA, entries=[RatingEntry(rank=1, name="ada", rating=21.5, mu=30.0, sigma=2.8,
+                                                                    games=3, wins=2)])
+    head = leaderboard_lines(board)[0].split()
+    assert head == ["pos.", "nome", "punti", "partite", "vinte"]
+    assert leaderboard_lines(Leaderboard(preset=Preset.SCOPA, entries=[]))[0].startswith("ancora nessuna partita")
+
+
+def test_the_plain_lobby_asks_and_tells_in_italian(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The plain lobby's questions for a new table, a watched game's end and a table's
+    state, under an Italian locale: no English word of the wire (reasons, states, the
+    capture modes) reaches the screen, and an Italian answer is taken."""
+    import asyncio
+    import io
+
+    from rich.console import Console
+
+    from scopa.client.console.lobby import Lobby, describe, render_tables
+    from scopa.engine import RuleSet
+    from scopa.engine.rules import CaptureMode
+    from scopa.protocol import Command, TableInfo, TableState
+    from scopa.protocol import commands as wire
+    from scopa.protocol.convert import rules_to_wire
+
+    monkeypatch.setattr(i18n, "LANGUAGE", "it")
+    asked: list[str] = []
+    answers = iter(["", "", "", "la più piccola", ""])
+
+    def typed(prompt: object) -> str:
+        asked.append(str(prompt))
+        return next(answers)
+
+    lobby = Lobby.__new__(Lobby)
+    lobby.console, lobby.defaults, lobby.input_fn = Console(file=io.StringIO(), width=200), RuleSet(), typed
+    rules = asyncio.run(lobby.ask_rules())
+    assert rules is not None and rules.capture_mode is CaptureMode.FEWEST
+    assert asked[0].startswith("Gioco (") and "Preset" not in asked[0]
+    assert asked[3].startswith("Regola di presa (tradizionale, la più piccola, a scelta) [tradizionale]")
+
+    end = Command(v=2, seq=1, sender="table:4", recipient="table:4/all", re=None, name="game_end",
+                  body=wire.GameEnd(event=9, winner=None, totals=[3, 2], reason="abandoned"))
+    line = describe(end, ["ada", "bea"]) or ""
+    assert "interrotta" in line and "abandoned" not in line
+    info = TableInfo(id="4", rules=rules_to_wire(RuleSet()), description="scopa", seats=["ada", "bea"],
+                     state=TableState.FINISHED)
+    out = io.StringIO()
+    Console(file=out, width=300).print(render_tables([info]))
+    assert "finita" in out.getvalue() and "finished" not in out.getvalue()
+
+
+def test_the_plain_client_speaks_to_you_when_you_deal_declare_and_win(monkeypatch: pytest.MonkeyPatch) -> None:
+    """"Smazzata 2: dà le carte Tu", "Tu ha dichiarato", "vince Tu": the person at the
+    keyboard is "you" in every sentence of the plain client (R22 for the end)."""
+    import io
+
+    from rich.console import Console
+
+    from scopa.client.text import DeckStyle, event_line, parse_cards
+    from scopa.engine import Declare, DeclarationKind, Declared, EndReason, GameEnded, RoundStarted
+
+    monkeypatch.setattr(i18n, "LANGUAGE", "it")
+    names = ["Tu", "Greedy 2"]
+
+    def said(event: object) -> str:
+        out = Console(file=io.StringIO(), width=200)
+        out.print(event_line(event, names, DeckStyle.ITALIAN, me=0))  # type: ignore[arg-type]
+        return " ".join(out.file.getvalue().split())  # type: ignore[attr-defined]
+
+    table = tuple(parse_cards("4b 5s 6c 7d"))
+    assert said(RoundStarted(2, 0, table, 0, ())).startswith("Smazzata 2: dai tu le carte. Tavola:")
+    hand = tuple(parse_cards("Ad 2d 3d"))
+    assert said(Declared(0, Declare(DeclarationKind.UNDER_TEN), hand)).startswith("Hai dichiarato")
+    assert said(GameEnded(0, (11, 4), EndReason.TARGET)) == "Partita finita (traguardo raggiunto): hai vinto — 11, 4"
+    assert said(GameEnded(1, (4, 11), EndReason.TARGET)).endswith("vince Greedy 2 — 4, 11")
+    assert not [s for s in (said(RoundStarted(2, 0, table, 0, ())), said(GameEnded(0, (11, 4), EndReason.TARGET)))
+                if "Tu " in s]

@@ -106,3 +106,43 @@ async def test_one_scopa_is_one_scopa_on_the_board() -> None:
         app.index = next(i for i, s in enumerate(steps) if 1 in s.state.scope)
         board = app.board_text().plain
         assert "1 scopa," in board and "1 scope" not in board
+
+
+async def test_the_replay_speaks_to_the_person_who_played_in_the_second_person(monkeypatch) -> None:
+    """A local game names its one person "Tu" (Italian) or "You": the replay said "Tu gioca
+    4 Den, prende …" ("You plays").  Every step, the deals and the result speak to that seat
+    as "you" (Giochi, prendi, Cali, Dichiari, dai tu le carte, hai vinto), in a Scopa and a
+    Cirulla game (declarations, the dealer's bonus: V13)."""
+    from scopa.client.text import i18n
+    from scopa.client.text.replaywords import position_text, result_text
+
+    monkeypatch.setattr(i18n, "LANGUAGE", "it")
+    for preset, seed in (("scopa", 5), ("cirulla", 3)):
+        record = await game(seed, preset)
+        record = record.model_copy(update={"players": [record.players[0].model_copy(update={"name": "Tu"}),
+                                                       *record.players[1:]]})
+        steps = steps_of(record)
+        said = [position_text(steps, i, record, me=0) for i in range(len(steps))]
+        mine = [s for s, step in zip(said, steps) if step.action is not None and step.action.seat == 0]
+        assert mine and all("Tu " not in s for s in said), [s for s in said if "Tu " in s][:3]
+        assert any("Giochi " in s and ", prendi " in s for s in mine) or any("Cali " in s for s in mine)
+        assert not any(" gioca " in s or " prende " in s or " cala " in s for s in mine)
+        assert "hai vinto" in result_text(record, 0) or "vince" in result_text(record, 0)
+
+    record = await game(5)
+    record = record.model_copy(update={"players": [record.players[0].model_copy(update={"name": "Tu"}),
+                                                   *record.players[1:]]})
+    app = ReplayApp(record, steps_of(record))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("l")
+        await pilot.pause()
+        while "Giochi" not in text_of(app, "#position") and "Cali" not in text_of(app, "#position") \
+                and app.index < len(app.steps) - 1:
+            await pilot.press("l")
+            await pilot.pause()
+        assert "Tu gioca" not in text_of(app, "#position") and "Tu cala" not in text_of(app, "#position")
+        assert "Giochi" in text_of(app, "#position") or "Cali" in text_of(app, "#position")
+        await pilot.press("end")
+        await pilot.pause()
+        winner = record.result.winner
+        assert ("hai vinto" if winner == 0 else "vince G1") in text_of(app, "#score")

@@ -258,8 +258,30 @@ async def test_the_round_end_waits_for_a_key_and_lists_categories_in_order_R21()
 
 
 async def test_a_whole_game_against_a_bot_through_the_pilot_R22() -> None:
+    """To the end, then the game just played again from its end (r), step by step, said
+    to "you"; q comes back to the result."""
+    from scopa.client.tui.replay import ReplayScreen
+
     app = LocalGameApp(RuleSet(), ["human", "greedy"], seed=11, pace=0)
     async with app.run_test(size=(80, 24)) as pilot:
+        await play_until(app, pilot, lambda: isinstance(app.screen, GameOverScreen))
+        assert "watch the game again" in str(app.screen.query_one("#replay-hint", Static).render())
+        await pilot.press("1", "3")  # a card's number typed as the last card went down: the result stays
+        await pilot.pause()
+        assert isinstance(app.screen, GameOverScreen)
+        await pilot.press("r")
+        await pilot.pause()
+        assert isinstance(app.screen, ReplayScreen) and app.screen.me == 0
+        replay = app.screen
+        await pilot.press("l", "l")
+        await pilot.pause()
+        assert replay.index == 2 and replay.position_text().startswith("Round 1/")
+        await pilot.press("end")
+        await pilot.pause()
+        assert replay.score_text().plain.splitlines()[-1].startswith(("Game over: you won", "Game over: Greedy 2 won"))
+        await pilot.press("q")
+        await pilot.pause()
+        assert isinstance(app.screen, GameOverScreen)
         await play_until(app, pilot, lambda: app.return_value is not None)
     state = app.master.state
     assert state.winner is not None and max(state.totals) >= 11

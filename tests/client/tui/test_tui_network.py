@@ -13,13 +13,14 @@ from textual.widgets import DataTable, Select, Static
 from scopa.client.net import ClientSession, MemoryTokenStore, SavedSeat
 from scopa.client.tui.board import BoardScreen
 from scopa.client.tui.dialogs import ConfirmScreen, GameOverScreen, RoundEndScreen
+from scopa.client.tui.replay import ReplayScreen
 from scopa.client.tui.online import CreateTableScreen, LobbyScreen
 from scopa.client.tui import NetApp
 from scopa.server import NetworkEngine
 
 from test_server_games import seeded_server
 
-SAFETY = 60
+SAFETY = 120  # a guard against a hang: a whole game and its replay on a machine under load
 
 
 engine = seeded_server(31, name="engine")
@@ -116,6 +117,17 @@ async def test_a_whole_network_game_against_a_server_bot_then_back_to_the_lobby(
             await play_through(app, pilot, lambda: isinstance(app.screen, GameOverScreen))
             assert seen_board is not None and seen_board.board.over
             assert max(seen_board.board.totals) >= 11
+            # r: the game just played, step by step, from the server (which keeps no
+            # games: the table just finished gives it); q back to the result.
+            await pilot.press("r")
+            await until(pilot, lambda: isinstance(app.screen, ReplayScreen))
+            replay = app.screen
+            assert replay.record.game == saved.table and replay.me == [p.name for p in replay.record.players].index("ada")
+            await pilot.press("end")
+            await pilot.pause()
+            assert replay.score_text().plain.splitlines()[-1].startswith("Game over: "), replay.score_text().plain
+            await pilot.press("q")
+            await until(pilot, lambda: isinstance(app.screen, GameOverScreen))
             await pilot.press("enter")
             await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
             assert store.load(app.server, "ada") is None  # the game is over: nothing to return to

@@ -63,9 +63,13 @@ async def test_axe_finds_nothing_on_any_screen(journaled: Site, browser: Browser
     await press("dialog[open]#leave-question button.danger")
     await page.wait_for_selector("#game-end", timeout=WAIT)
     assert await axe_findings(page) == [], "game end"
-    await press("#game-end button")
-    await press("#games-title + p button")
-    await press("#games li button")
+    await press("#game-end button >> nth=1")  # the game just played, shown again
     await page.wait_for_selector("#replay-where", timeout=WAIT)
     await press("#replay-controls button >> nth=1")  # a step on
     assert await axe_findings(page) == [], "replay"
+    await press("#replay-title ~ p button")  # back to the result
+    await press("#game-end button >> nth=0")
+    await press("#games-title + p button")
+    await press("#games li button")
+    await page.wait_for_selector("#replay-where", timeout=WAIT)
+    assert await axe_findings(page) == [], "replay from the lobby"

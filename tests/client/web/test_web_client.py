@@ -241,6 +241,15 @@ async def test_a_person_plays_a_whole_game_against_a_bot_by_tapping(site: Site, 
     assert end is not None and 0 <= end["y"] and end["y"] + 80 <= 844
     said = await page.locator("#game-end").text_content() or ""
     assert "Game over" in said and re.search(r"You won!|Bot 1 \(easy\) won", said)  # "You won!" to the winner
+    # The game just played, watched again from its end (this server keeps no games: the
+    # record comes from the table just finished), then back to the result.
+    await dismiss_round_end(page)  # the last round's box, over the result
+    await page.locator("#game-end").get_by_role("button", name="Watch the game again").tap()
+    await page.wait_for_selector("#replay-where", timeout=WAIT)
+    assert "Round 1 of" in (await page.locator("#replay-where").text_content() or "")
+    await page.locator("#replay-controls button >> nth=1").tap()  # a step on
+    await page.get_by_role("button", name="Back to the result").tap()
+    await page.wait_for_selector("#game-end", timeout=WAIT)
 
 
 async def test_two_browsers_play_a_round_while_a_third_watches(site: Site, browser: Browser) -> None:

@@ -170,6 +170,38 @@ async def test_a_server_without_a_database_says_so(port: int) -> None:
     await c.close()
 
 
+async def test_without_a_database_the_game_just_finished_is_given_from_its_table() -> None:
+    """A server that keeps no games still gives the record of a game just finished at one
+    of its tables (its players watch it again from the game's end): whole and consistent,
+    a private table's only with one of its seat tokens."""
+    engine = NetworkEngine("127.0.0.1", 0, seed=5, limits=Limits(ping_interval=None))
+    await engine.start()
+    try:
+        c = await WireClient.connect(engine.port, "ada")
+        table = await c.create(bots=["greedy"])
+        await c.play_game(GreedyBot("ada"))
+        c.send(wire.GetRecord(game=table))
+        reply = (await c.recv_until("record", "error")).body
+        assert isinstance(reply, wire.RecordReply), reply
+        assert reply.game == table and [p.name for p in reply.record.players][0] == "ada"
+        assert check_record(reply.record) > 0
+
+        c.send(wire.CreateTable(private=True, fill_with_bots=["greedy"]))
+        secret = (await c.recv_until("table_created")).body.table.id
+        token = (await c.recv_until("joined")).body.token
+        c.table = secret
+        await c.play_game(GreedyBot("ada"))
+        stranger = await WireClient.connect(engine.port, "bea")
+        stranger.send(wire.GetRecord(game=secret))
+        assert (await stranger.recv_until("record", "error")).body.code == "private_table"
+        stranger.send(wire.GetRecord(game=secret, token=token))
+        assert isinstance((await stranger.recv_until("record", "error")).body, wire.RecordReply)
+        for who in (c, stranger):
+            await who.close()
+    finally:
+        await engine.stop()
+
+
 async def test_abandoned_games_and_taken_over_seats_are_not_rated(tmp_path: Path) -> None:
     clock = FakeClock()
     engine = NetworkEngine("127.0.0.1", 0, seed=5, db=str(tmp_path / "g.db"), grace=30.0, clock=clock,
