@@ -9,7 +9,9 @@ from __future__ import annotations
 import ast
 import re
 import string
+import threading
 from pathlib import Path
+
 
 import pytest
 
@@ -262,6 +264,7 @@ def test_the_plain_lobby_asks_and_tells_in_italian(monkeypatch: pytest.MonkeyPat
 
     lobby = Lobby.__new__(Lobby)
     lobby.console, lobby.defaults, lobby.input_fn = Console(file=io.StringIO(), width=200), RuleSet(), typed
+    lobby._typed, lobby._typed_lock = None, threading.Lock()
     rules = asyncio.run(lobby.ask_rules())
     assert rules is not None and rules.capture_mode is CaptureMode.FEWEST
     assert asked[0].startswith("Gioco (") and "Preset" not in asked[0]
