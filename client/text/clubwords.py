@@ -1,0 +1,99 @@
+"""The Italian of tournaments and quick play in the terminal clients (the plain lobby's
+``t`` command, the full-screen client's tournaments screen), by its English: part of
+:data:`scopa.client.text.italian.ITALIAN`."""
+
+from __future__ import annotations
+
+CLUB_ITALIAN: dict[str, str] = {
+    # the plain lobby's tournaments
+    "[bold]t[/bold] tournaments · [bold]t done[/bold] finished ones · [bold]t join ID[/bold] · "
+    "[bold]t leave ID[/bold] · [bold]t start ID[/bold] · [bold]t standings ID[/bold]":
+        "[bold]t[/bold] tornei · [bold]t done[/bold] quelli finiti · [bold]t join ID[/bold] iscriviti · "
+        "[bold]t leave ID[/bold] ritirati · [bold]t start ID[/bold] avvia · [bold]t standings ID[/bold] classifica",
+    "Cannot sit at your tournament table {table}: {message}":
+        "Non puoi sederti al tuo tavolo del torneo {table}: {message}",
+    "Finished tournaments": "Tornei finiti",
+    "No tournament has finished yet.": "Nessun torneo è ancora finito.",
+    "No tournament is open: see the finished ones with t done.":
+        "Nessun torneo aperto: quelli finiti con t done.",
+    "Started: round 1 is paired.": "Avviato: il primo turno è abbinato.",
+    "Tournament {id}, round {n}: you sit at table {table}, seat {seat}, against {who}.":
+        "Torneo {id}, turno {n}: sei al tavolo {table}, posto {seat}, contro {who}.",
+    "Tournament {id}: round {n} is paired.": "Torneo {id}: il turno {n} è abbinato.",
+    "Tournament {id}: {what} after round {n}": "Torneo {id}: {what} dopo il turno {n}",
+    "Tournaments": "Tornei",
+    "W-D-L": "V-P-S",
+    "You are no longer registered.": "Non sei più iscritto.",
+    "You are registered: the server seats you at your table when a round begins.":
+        "Sei iscritto: a ogni turno il server ti fa sedere al tuo tavolo.",
+    "byes": "riposi",
+    "entrant": "iscritto",
+    "entrants": "iscritti",
+    "final standings": "classifica finale",
+    "game": "gioco",
+    "game points": "punti partita",
+    "id": "id",
+    "name": "nome",
+    "standings": "classifica",
+    "registering": "iscrizioni aperte",
+    "running": "in corso",
+    "at round {n}": "al turno {n}",
+    "which tournament? e.g. t {action} c1": "quale torneo? per esempio t {action} c1",
+    "{word}: not a tournament command.": "{word}: non è un comando dei tornei.",
+    # the full-screen client's tournaments
+    "tournaments": "tornei",
+    "join ID · leave ID · start ID": "join ID iscriviti · leave ID ritirati · start ID avvia",
+    "Enter: do it · Esc: back": "Invio: fallo · Esc: indietro",
+    "Type join, leave or start and a tournament's id, e.g. join c1.":
+        "Scrivi join, leave o start e l'id di un torneo, per esempio join c1.",
+    "Tournament {id}: {phase}, {n}/{cap} entrants.": "Torneo {id}: {phase}, {n}/{cap} iscritti.",
+    "Waiting for a game of {preset}: {others} other(s) waiting…":
+        "Si aspetta una partita di {preset}: {others} in attesa oltre a te…",
+    "No tables yet: create one with c.": "Ancora nessun tavolo: aprine uno con c.",
+    "Tables": "Tavoli",
+    "({n} away)": "({n} assenti)",
+    "{name} is not a bot; choose from: {bots} (or leave it blank)":
+        "{name} non è un bot; scegli tra: {bots} (o lascia vuoto)",
+    "only {seats} seat(s) to fill, {n} bots named": "solo {seats} posto/i da riempire, {n} bot nominati",
+    "options are NAME=VALUE, e.g. re_bello=true; {item} is not":
+        "le opzioni sono NOME=VALORE, per esempio re_bello=true; {item} non lo è",
+    "Connection lost ({why}); reconnecting…": "Connessione persa ({why}); riconnessione…",
+    "Reconnected as {name} ({why}).": "Riconnesso come {name} ({why}).",
+    "Could not reconnect: {why}": "Impossibile riconnettersi: {why}",
+    "Lobby> ": "Sala> ",
+    "Table id: ": "Numero del tavolo: ",
+    "{line}: not a lobby command.": "{line}: non è un comando della sala.",
+    "{name} is not a preset; try one of: {presets}": "{name} non è un gioco; prova uno di: {presets}",
+    "The server refused: {message}": "Il server ha rifiutato: {message}",
+    "Let's try again.": "Riproviamo.",
+    "Rules: {rules}": "Regole: {rules}",
+    "Other options (NAME=VALUE …, e.g. re_bello=true) [none]: ":
+        "Altre opzioni (NOME=VALORE …, per esempio re_bello=true) [nessuna]: ",
+    "Capture mode": "Regola di presa",
+    "Target": "Traguardo",
+    "choose one of {choices}, or Enter for {default}": "scegli tra {choices}, o Invio per {default}",
+    "Bots for the {n} other seat(s) ({bots}; one name fills them all; blank = wait for people): ":
+        "Bot per gli altri {n} posto/i ({bots}; un nome li riempie tutti; vuoto = aspetta le persone): ",
+    "Cannot join table {table}: {message}": "Non puoi sederti al tavolo {table}: {message}",
+    "You won!": "Hai vinto!",
+    "You lost.": "Hai perso.",
+    "Back in the lobby.": "Di nuovo nella sala.",
+    "Watching table {table}: {rules}": "Guardi il tavolo {table}: {rules}",
+    "Round {n}, {who} to play; table: {cards}; cards in hands {sizes}; totals {totals}":
+        "Smazzata {n}, di turno {who}; tavola: {cards}; carte in mano {sizes}; totali {totals}",
+    "seat {n}": "posto {n}",
+    "side {n}": "parte {n}",
+    "Game starts: ": "Comincia la partita: ",
+    "{name} (side {side})": "{name} (parte {side})",
+    "Round {n}, dealer {who}; on the table: {cards}": "Smazzata {n}, mazziere {who}; in tavola: {cards}",
+    "takes {cards}": "prende {cards}",
+    "(laid down)": "(calata)",
+    "[played for them: {why}]": "[giocata per lui: {why}]",
+    "{who} plays {card}": "{who} gioca {card}",
+    "{who} declares {what} ({cards}): {n} points": "{who} dichiara {what} ({cards}): {n} punti",
+    "Round {n} over: points {points}, totals {totals}": "Smazzata {n} finita: punti {points}, totali {totals}",
+    "no winner": "nessun vincitore",
+    "side {n} wins": "vince la parte {n}",
+    "Game over ({reason}): {won}, totals {totals}": "Partita finita ({reason}): {won}, totali {totals}",
+    "Waiting for {who} to come back": "Si aspetta che torni {who}",
+}
