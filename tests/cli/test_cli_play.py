@@ -32,7 +32,7 @@ def create_table(child: pexpect.spawn, answers: dict[str, str]) -> None:
     """The lobby's create dialog: Enter for each default unless ``answers`` says otherwise."""
     child.expect("Lobby> ")
     child.sendline("c")
-    for label in ("Preset", "Players", "Target", "Capture mode", "Other options"):
+    for label in ("Game", "Players", "Target", "Capture mode", "Other options"):
         child.expect(label + r" .*\]: ")
         child.sendline(answers.get(label, ""))
     child.expect("Bots for the 1 other seat")
@@ -103,10 +103,10 @@ def test_lobby_bad_input_hints_join_and_ctrl_c(server: ServerThread) -> None:
         child.expect("Cannot join table 'nope'")
         child.expect("Lobby> ")
         child.sendline("c")
-        child.expect(r"Preset .*\]: ")
+        child.expect(r"Game \(.*\]: ")
         child.sendline("poker")
         child.expect("unknown preset")
-        child.expect(r"Preset .*\]: ")
+        child.expect(r"Game \(.*\]: ")
         child.sendline("")
         child.expect(r"Players .*\]: ")
         child.sendline("5")
@@ -119,7 +119,7 @@ def test_lobby_bad_input_hints_join_and_ctrl_c(server: ServerThread) -> None:
         child.expect(r"Other options .*\]: ")
         child.sendline("teams=false")
         child.expect("Those rules do not work")
-        child.expect(r"Preset .*\]: ")
+        child.expect(r"Game \(.*\]: ")
         for _ in range(4):
             child.sendline("")
             child.expect(r"\]: ")
