@@ -14,14 +14,14 @@ from collections.abc import Sequence
 
 import pytest
 
+from club_members import ada_on_a, answer_to, two_members
 from club_players import ClubPlayer, Server, final_standings, holding_round_two
 from pg import pg_url  # noqa: F401 - the fixture
-from redis_server import SERVER, redis_prefix  # noqa: F401 - the fixture
+from redis_server import redis_prefix  # noqa: F401 - the fixture
 from scopa.protocol import Command
 from scopa.protocol import commands as wire
 from scopa.server import NetworkEngine
 from scopa.server.club import ClubOptions
-from scopa.server.cluster import ClusterOptions
 from scopa.server.core.clock import FakeClock
 from scopa.server.journal.memory.storage import MemoryStorage
 from test_club_tournament import create, rows_of
@@ -29,19 +29,8 @@ from wire_client import WireClient
 
 pytestmark = pytest.mark.integration
 
-SAFETY = 60
 SEED = 7  # the club's: where the tournament's seed is drawn from
 ROW = tuple[object, ...]
-
-
-def cluster_options(prefix: str) -> ClusterOptions:
-    return ClusterOptions(url=SERVER, prefix=prefix, member_ttl=30.0, refresh=10.0, retry=1.0, timeout=2.0,
-                          shared_journal=True, lease_ttl=300.0)
-
-
-async def answer_to(player: ClubPlayer, body: wire.Body) -> Command:
-    asked = player.send(body)
-    return await player.until(lambda c: c.re == asked)
 
 
 async def tournament(homes: Sequence[Server], hold: asyncio.Event | None = None,
@@ -83,101 +72,72 @@ async def alone() -> list[ROW]:
 
 async def test_a_tournament_whose_players_are_on_two_members_ends_as_on_one_server(
         pg_url: str, redis_prefix: str) -> None:  # noqa: F811
-    clock = FakeClock()
-    a, b = [NetworkEngine("127.0.0.1", 0, seed=s, clock=clock, db=pg_url, cluster=cluster_options(redis_prefix),
-                          club=ClubOptions(seed=SEED)) for s in (2, 3)]
-    for engine in (a, b):
-        await engine.start()
-    try:
-        async with asyncio.timeout(SAFETY):
-            expected = await alone()
-            at_a, at_b = Server(a.port), Server(b.port)
-            tid, players, finals = await tournament([at_a, at_a, at_b, at_b, at_b])
-            assert a.club is not None and b.club is not None
-            assert tid in a.club.tournaments.directors and tid not in b.club.tournaments.directors
-            rows = [rows_of((await f).body.rows) for f in finals]
-            assert rows == [expected] * 4
-            # p2 and p3 were sent from b to a: told of their table on b, then seated at a
-            for p in players[2:4]:
-                names = [c.name for c in p.seen]
-                first = names.index("tournament_table")
-                assert names[first + 1] == "redirect" and "joined" in names[first + 2:]
-                assert p.games == 2
-            reader = await WireClient.connect(b.port, "eve")  # the standings read on b
-            reader.send(wire.GetStandings(tournament=tid))
-            kept = (await reader.recv_until("tournament_standings")).body
-            assert kept.final and rows_of(kept.rows) == expected
-            for c in (*players, reader):
-                await c.close()
-    finally:
-        for engine in (a, b):
-            await engine.stop()
+    async with two_members(pg_url, redis_prefix, ClubOptions(seed=SEED)) as (a, b, _):
+        expected = await alone()
+        at_a, at_b = Server(a.port), Server(b.port)
+        tid, players, finals = await tournament([at_a, at_a, at_b, at_b, at_b])
+        assert a.club is not None and b.club is not None
+        assert tid in a.club.tournaments.directors and tid not in b.club.tournaments.directors
+        rows = [rows_of((await f).body.rows) for f in finals]
+        assert rows == [expected] * 4
+        # p2 and p3 were sent from b to a: told of their table on b, then seated at a
+        for p in players[2:4]:
+            names = [c.name for c in p.seen]
+            first = names.index("tournament_table")
+            assert names[first + 1] == "redirect" and "joined" in names[first + 2:]
+            assert p.games == 2
+        reader = await WireClient.connect(b.port, "eve")  # the standings read on b
+        reader.send(wire.GetStandings(tournament=tid))
+        kept = (await reader.recv_until("tournament_standings")).body
+        assert kept.final and rows_of(kept.rows) == expected
+        for c in (*players, reader):
+            await c.close()
+
+
+async def bea_on_b(b: NetworkEngine, tid: str) -> WireClient:
+    """bea, connected to B, joins ada's tournament (run by A)."""
+    bea = await WireClient.connect(b.port, "bea")
+    bea.send(wire.TournamentJoin(tournament=tid))
+    await bea.recv_until("tournament_update")
+    return bea
 
 
 async def test_a_player_of_the_other_member_who_does_not_come_loses_by_forfeit(
         pg_url: str, redis_prefix: str) -> None:  # noqa: F811
-    clock = FakeClock()
-    a, b = [NetworkEngine("127.0.0.1", 0, seed=s, clock=clock, db=pg_url, cluster=cluster_options(redis_prefix),
-                          club=ClubOptions()) for s in (2, 3)]
-    for engine in (a, b):
-        await engine.start()
-    try:
-        async with asyncio.timeout(SAFETY):
-            ada = ClubPlayer("ada", Server(a.port))
-            await ada.connect()
-            tid = await create(ada, rounds=1, cap=2, grace=30)
-            bea = await WireClient.connect(b.port, "bea")
-            assert (await answer_to(ada, wire.TournamentJoin(tournament=tid))).name == "tournament_update"
-            bea.send(wire.TournamentJoin(tournament=tid))
-            await bea.recv_until("tournament_update")
-            ada.send(wire.TournamentStart(tournament=tid))
-            told = await bea.recv_until("tournament_table")  # on b, of her table on a
-            sent = await bea.recv_until("redirect")
-            assert sent.re is None and sent.body.table == told.body.table and sent.body.address.endswith(f":{a.port}")
-            await bea.close()  # and never goes there
-            await ada.until(lambda c: c.name == "joined")
-            clock.advance(30.0)  # the grace period is over
-            final = await ada.until(final_standings)
-            assert [(r.entrant, r.wins, r.losses) for r in final.body.rows] == [("ada", 1, 0), ("bea", 0, 1)]
-            await ada.close()
-    finally:
-        for engine in (a, b):
-            await engine.stop()
+    async with two_members(pg_url, redis_prefix) as (a, b, clock):
+        ada, tid = await ada_on_a(a)
+        bea = await bea_on_b(b, tid)
+        ada.send(wire.TournamentStart(tournament=tid))
+        told = await bea.recv_until("tournament_table")  # on b, of her table on a
+        sent = await bea.recv_until("redirect")
+        assert sent.re is None and sent.body.table == told.body.table and sent.body.address.endswith(f":{a.port}")
+        await bea.close()  # and never goes there
+        await ada.until(lambda c: c.name == "joined")
+        clock.advance(30.0)  # the grace period is over
+        final = await ada.until(final_standings)
+        assert [(r.entrant, r.wins, r.losses) for r in final.body.rows] == [("ada", 1, 0), ("bea", 0, 1)]
+        await ada.close()
 
 
 async def test_a_player_who_connects_to_the_other_member_in_time_is_sent_to_their_table(
         pg_url: str, redis_prefix: str) -> None:  # noqa: F811
-    clock = FakeClock()
-    a, b = [NetworkEngine("127.0.0.1", 0, seed=s, clock=clock, db=pg_url, cluster=cluster_options(redis_prefix),
-                          club=ClubOptions()) for s in (2, 3)]
-    for engine in (a, b):
-        await engine.start()
-    try:
-        async with asyncio.timeout(SAFETY):
-            ada = ClubPlayer("ada", Server(a.port))
-            await ada.connect()
-            tid = await create(ada, rounds=1, cap=2, grace=30)
-            bea = await WireClient.connect(b.port, "bea")
-            assert (await answer_to(ada, wire.TournamentJoin(tournament=tid))).name == "tournament_update"
-            bea.send(wire.TournamentJoin(tournament=tid))
-            await bea.recv_until("tournament_update")
-            await bea.close()  # away when the round is paired
-            ada.send(wire.TournamentStart(tournament=tid))
-            table = (await ada.until(lambda c: c.name == "joined")).body.table
-            clock.advance(10.0)
-            bea = await WireClient.connect(b.port, "bea")  # back, on b, within the grace period
-            told = await bea.recv_until("tournament_table")
-            assert told.body.table == table and told.body.grace_ms == 20_000
-            sent = await bea.recv_until("redirect")
-            assert sent.body.table == table and sent.body.address.endswith(f":{a.port}")
-            there = await WireClient.connect(a.port)
-            assert (await there.hello("bea", ticket=sent.body.ticket)).name == "welcome"
-            await bea.close()
-            joined = await there.recv_until("joined")
-            assert joined.re is None and joined.body.table == table
-            await there.recv_until("game_start")
-            for c in (ada, there):
-                await c.close()
-    finally:
-        for engine in (a, b):
-            await engine.stop()
+    async with two_members(pg_url, redis_prefix) as (a, b, clock):
+        ada, tid = await ada_on_a(a)
+        bea = await bea_on_b(b, tid)
+        await bea.close()  # away when the round is paired
+        ada.send(wire.TournamentStart(tournament=tid))
+        table = (await ada.until(lambda c: c.name == "joined")).body.table
+        clock.advance(10.0)
+        bea = await WireClient.connect(b.port, "bea")  # back, on b, within the grace period
+        told = await bea.recv_until("tournament_table")
+        assert told.body.table == table and told.body.grace_ms == 20_000
+        sent = await bea.recv_until("redirect")
+        assert sent.body.table == table and sent.body.address.endswith(f":{a.port}")
+        there = await WireClient.connect(a.port)
+        assert (await there.hello("bea", ticket=sent.body.ticket)).name == "welcome"
+        await bea.close()
+        joined = await there.recv_until("joined")
+        assert joined.re is None and joined.body.table == table
+        await there.recv_until("game_start")
+        for c in (ada, there):
+            await c.close()
