@@ -13,7 +13,7 @@ from scopa.protocol import PROTOCOL_VERSION
 from scopa.protocol import commands as wire
 from scopa.protocol.errors import ErrorCode
 
-from .core import metrics, clean_text, name_key, reserved_name
+from .core import clean_text, name_key, reserved_name
 from .players import Accounts, Rater
 from .conn import Connections
 from .lobby import TableDirectory, LobbyFeed, UNAVAILABLE, Claim, HandOn, SharedLobby
@@ -119,12 +119,9 @@ class Greeting:
     def _resume_elsewhere(self, sess: ServerSession, table_id: str, seq: int, where: HandOn) -> None:
         """A seat of a table this server does not serve: the client is sent to the one
         that does, or asked to try again while the table is between two servers."""
-        if sess.closed:
+        if sess.closed or where.send(sess, table_id, re=seq):
             return
-        if where.address is not None and where.ticket is not None:
-            sess.tell(wire.Redirect(table=table_id, address=where.address, ticket=where.ticket), re=seq)
-            metrics.REDIRECTS.inc()
-        elif where.moving or where.address is not None:
+        if where.moving or where.address is not None:
             sess.error(ErrorCode.UNAVAILABLE, "that table is moving to another server of the cluster; try again in a "
                                               "moment", re=seq)
         else:

@@ -15,6 +15,7 @@ The lists and standings need none of this: every member folds them from the jour
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
@@ -22,7 +23,7 @@ from typing import TYPE_CHECKING
 from scopa.protocol import commands as wire
 from scopa.protocol.errors import ErrorCode
 
-from ..core import metrics, name_key
+from ..core import name_key
 from ..lobby import HandOn, TableLife
 from .commands import TournamentCommands
 from .relayed import RemoteAsker, TournamentRelay
@@ -81,7 +82,7 @@ class AcrossMembers:
             sess.tell(body)
             shared = self.life.shared
             if seat is not None and sess.table_id is None and shared is not None:
-                shared.hand_on(seat, sess.name or "", _sending_on(sess, seat))
+                shared.hand_on(seat, sess.name or "", functools.partial(_sent_on, sess, seat))
 
 
 def _answered(sess: ServerSession, seq: int, got: wire.Body | None) -> None:
@@ -95,16 +96,7 @@ def _answered(sess: ServerSession, seq: int, got: wire.Body | None) -> None:
         sess.tell(got, re=seq)
 
 
-def _sending_on(sess: ServerSession, table_id: str) -> Callable[[HandOn], None]:
-    return lambda found: _sent_on(sess, table_id, found)
-
-
 def _sent_on(sess: ServerSession, table_id: str, found: HandOn) -> None:
     """A player whose tournament's table plays on another member: sent there."""
-    if sess.closed or sess.table_id is not None:
-        return
-    if found.address is not None and found.ticket is not None:
-        sess.tell(wire.Redirect(table=table_id, address=found.address, ticket=found.ticket))
-        metrics.REDIRECTS.inc()
-    else:
+    if not sess.closed and sess.table_id is None and not found.send(sess, table_id):
         log.warning("table %s: %s could not be sent there (no ticket)", table_id, sess.party)

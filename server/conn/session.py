@@ -56,6 +56,8 @@ def next_deadline(limits: Limits, hello_seen: bool, connected_at: float, frame_s
                   last_heard: float, ping_sent: float | None) -> tuple[float, Deadline] | None:
     """A connection's earliest deadline and its kind: the hello, the unfinished frame,
     our ping after its silence, or the pong to that ping (None: no deadline)."""
+    if hello_seen and frame_started is None and ping_sent is None and limits.ping_interval is not None:
+        return last_heard + limits.ping_interval, "ping"  # the usual case: the only deadline is the next ping
     due: list[tuple[float, Deadline]] = []
     if not hello_seen and limits.hello_timeout is not None:
         due.append((connected_at + limits.hello_timeout, "hello"))
@@ -327,16 +329,12 @@ class ServerSession(asyncio.BufferedProtocol):
         fires early (the client spoke meanwhile) re-arms itself."""
         if self.closed:
             return
-        interval = self.limits.ping_interval
-        if self._hello_seen and self._frame_started is None and self._ping_sent is None and interval is not None:
-            when = self._last_heard + interval  # the usual case, next_deadline's only one: the next ping
-        else:
-            nxt = next_deadline(self.limits, self._hello_seen, self._connected_at, self._frame_started,
-                                self._last_heard, self._ping_sent)
-            if nxt is None:
-                self._cancel_deadline()
-                return
-            when = nxt[0]
+        nxt = next_deadline(self.limits, self._hello_seen, self._connected_at, self._frame_started,
+                            self._last_heard, self._ping_sent)
+        if nxt is None:
+            self._cancel_deadline()
+            return
+        when = nxt[0]
         if self._deadline is not None and self._deadline_at is not None and self._deadline_at <= when:
             return
         self._cancel_deadline()

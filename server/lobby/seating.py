@@ -11,7 +11,6 @@ from scopa.protocol import commands as wire
 from scopa.protocol.errors import ErrorCode
 from scopa.protocol.parties import parse_party
 
-from ..core import metrics
 from .directory import TableDirectory
 from .shared import HandOn, SharedLobby
 
@@ -94,12 +93,9 @@ class SeatingRegistry:
 
     def _handed_on(self, sess: ServerSession, table_id: str, seq: int, where: str | None, found: HandOn,
                    missing: str, again: bool = False) -> None:
-        if sess.closed:
+        if sess.closed or found.send(sess, table_id, re=seq):
             return
-        if found.address is not None and found.ticket is not None:
-            sess.tell(wire.Redirect(table=table_id, address=found.address, ticket=found.ticket), re=seq)
-            metrics.REDIRECTS.inc()
-        elif again and (found.moving or found.address is not None or where is not None):
+        if again and (found.moving or found.address is not None or where is not None):
             # watched again after a lost connection: the member holding the table gave no
             # ticket (it may be the one that went away), so the table may be about to move
             sess.error(ErrorCode.UNAVAILABLE, "that table is moving to another server of the cluster; try again in "

@@ -11,11 +11,15 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from scopa.protocol import commands as wire
 
+from ..core import metrics
 from ..table import Lease
+
+if TYPE_CHECKING:
+    from ..conn import ServerSession
 
 UNAVAILABLE = "the lobby shared by this cluster's servers cannot be reached just now; try again in a moment"
 """The message of an ``unavailable`` error."""
@@ -42,6 +46,16 @@ class HandOn:
     """The one-time ticket the client gives there (None: it could not be stored)."""
     moving: bool = False
     """The table needs a server and has none just now (another is about to take it)."""
+
+    def send(self, sess: ServerSession, table_id: str, re: int | None = None) -> bool:
+        """Send ``sess`` on to the server serving ``table_id`` (a ``redirect`` with the
+        ticket; ``re``: the command it answers, None when it answers none): whether it
+        could (False: no other server serves it, or no ticket could be stored)."""
+        if self.address is None or self.ticket is None:
+            return False
+        sess.tell(wire.Redirect(table=table_id, address=self.address, ticket=self.ticket), re=re)
+        metrics.REDIRECTS.inc()
+        return True
 
 
 class SharedLobby(Protocol):
