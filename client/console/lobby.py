@@ -222,12 +222,11 @@ class Lobby:
     async def _lobby(self) -> None:
         tables = await self.show()
         while True:
-            answer = await self.ask_or_called(tr("Lobby> "))
-            if answer is None:
+            line = await self.ask_or_called(tr("Lobby> "))
+            if line is None:
                 await self.tournament_game()
                 tables = await self.show()
                 continue
-            line = answer
             word, _, rest = line.partition(" ")
             word = word.lower()
             if word in ("q", "quit", "exit"):

@@ -27,6 +27,7 @@ from ..core import name_key
 from ..lobby import HandOn, TableLife
 from .commands import TournamentCommands
 from .relayed import RemoteAsker, TournamentRelay
+from .tournaments import journaled
 
 if TYPE_CHECKING:
     from ..conn import ServerSession
@@ -55,7 +56,7 @@ class AcrossMembers:
         self.host.tasks.spawn(self._forward(sess, body, seq))
 
     async def _forward(self, sess: ServerSession, body: Forwarded, seq: int) -> None:
-        if body.tournament not in await self.commands.held.known():
+        if body.tournament not in await journaled(self.life.storage):  # its records, not folded
             sess.error(ErrorCode.NO_SUCH_TOURNAMENT, f"there is no tournament {body.tournament!r}", re=seq)
         elif self.relay is not None:
             self.relay.ask(body.tournament, sess.name or "", sess.client, body,
