@@ -103,16 +103,24 @@ def _stream() -> tuple[bytes, list[Command]]:
 
 
 def test_stream_split_at_every_position() -> None:
-    stream, commands = _stream()
-    for cut in range(len(stream) + 1):
-        decoder = FrameDecoder()
-        out: list[Command] = []
-        decoder.feed(stream[:cut])
-        out.extend(decoder)
-        decoder.feed(stream[cut:])
-        out.extend(decoder)
-        assert out == commands, f"split at {cut}"
-        assert decoder.buffered == 0
+    # Every position of the stream, each frame cut with its neighbours on both sides:
+    # the decoder holds a partial frame after a whole one and finishes it before the next.
+    _, commands = _stream()
+    frames = [encode(c) for c in commands]
+    for i, frame in enumerate(frames):
+        first = max(i - 1, 0)
+        before = b"".join(frames[first:i])
+        after = b"".join(frames[i + 1 : i + 2])
+        expected = commands[first : i + 2]
+        for cut in range(len(frame) + 1):
+            decoder = FrameDecoder()
+            out: list[Command] = []
+            decoder.feed(before + frame[:cut])
+            out.extend(decoder)
+            decoder.feed(frame[cut:] + after)
+            out.extend(decoder)
+            assert out == expected, f"frame {i} split at {cut}"
+            assert decoder.buffered == 0
 
 
 def test_stream_fed_byte_by_byte() -> None:
