@@ -9,7 +9,7 @@ envelope around it (version, seq, sender, recipient) lives in
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Annotated, ClassVar
+from typing import Annotated, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -922,10 +922,32 @@ class TournamentTable(Body):
     grace_ms: Annotated[int, Field(ge=0, le=600_000)] = Field(description="milliseconds left to sit down")
 
 
+NoTableKind = Literal["knocked_out", "bye", "finished"]
+"""Why an entrant has no table in a round: out of a knockout, a bye, the tournament over."""
+
+
+class TournamentNoTable(Body):
+    """What a round means for you when it gives you no table: you were knocked out, you
+    have a bye, or the tournament is over."""
+
+    NAME = "tournament_no_table"
+    FLOW = Flow.TO_CLIENT
+    tournament: TableId
+    name: Annotated[str, Field(min_length=1, max_length=64)] = Field(description="the tournament's name")
+    kind: NoTableKind
+    round: Annotated[int, Field(ge=1, le=1000)] = Field(
+        description="knocked_out: the round you lost; bye: the round you sit out; finished: the last round")
+    by: PlayerName | None = Field(default=None, description="knocked_out: the entrant who beat you")
+    place: Annotated[int, Field(ge=1, le=MAX_ENTRANTS)] | None = Field(
+        default=None, description="knocked_out, finished: the place you finish in")
+    points: Annotated[float, Field(ge=0, le=1)] | None = Field(
+        default=None, description="bye: the match points it gives")
+
+
 TOURNAMENT_BODY_TYPES: tuple[type[Body], ...] = (
     QuickPlay, QuickLeave, QuickWaiting, TournamentCreate, TournamentList, Tournaments, TournamentJoin,
     TournamentLeave, TournamentStart, TournamentUpdate, GetStandings, TournamentStandings, TournamentRound,
-    TournamentTable,
+    TournamentTable, TournamentNoTable,
 )  # fmt: skip
 
 

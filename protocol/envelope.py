@@ -473,6 +473,13 @@ class TournamentTableCommand(Command):
     body: wire.TournamentTable
 
 
+class TournamentNoTableCommand(Command):
+    """The ``tournament_no_table`` command."""
+
+    name: Literal["tournament_no_table"] = "tournament_no_table"
+    body: wire.TournamentNoTable
+
+
 AnyCommand = Annotated[
     Union[
     HelloCommand,
@@ -536,6 +543,7 @@ AnyCommand = Annotated[
     TournamentStandingsCommand,
     TournamentRoundCommand,
     TournamentTableCommand,
+    TournamentNoTableCommand,
     ],
     Field(discriminator="name"),
 ]

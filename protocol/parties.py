@@ -223,6 +223,7 @@ ROUTES: dict[str, frozenset[Route]] = {
     "tournament_standings": _routes((_L, _P)),
     "tournament_round": _routes((_L, _P)),
     "tournament_table": _routes((_L, _P)),
+    "tournament_no_table": _routes((_L, _P)),
 }
 """For every command name, the (sender kind, recipient kind) pairs it may travel with
 (PROTOCOL.md §3).  A server's error or pong comes from the party its request was sent

@@ -28,7 +28,7 @@ from ..game import GameResult, notice_from_wire
 from ..text import error_text
 from ..text import tr, refusal_text, coerce, notice_line, rules_line, word_text, leaderboard_lines, catalog_value
 from ..net import LinkEvent, LinkStatus, ClientSession, ConnectionLost, ServerRefused
-from ..text import render_standings
+from ..text import no_table_text, render_standings
 from .club import tournament_command
 
 InputFn = Callable[[str], str]
@@ -109,7 +109,8 @@ class Lobby:
 
     def _heard(self, command: Command) -> None:
         """What the server pushes about our tournaments: a round's table (followed at once,
-        even at the lobby's prompt), a round paired, the final standings."""
+        even at the lobby's prompt), a round paired, a round without a table for us, the
+        final standings."""
         body = command.body
         if isinstance(body, wire.TournamentTable):
             self._told, self._seated_by_server = body, self.session.table_id is None
@@ -117,6 +118,8 @@ class Lobby:
         elif isinstance(body, wire.TournamentRound):
             self.console.print(Text(tr("Tournament {id}: round {n} is paired.", id=body.tournament, n=body.round),
                                     style="bold"))
+        elif isinstance(body, wire.TournamentNoTable):  # out, a bye, or over: said wherever we are
+            self.console.print(Text(no_table_text(body), style="bold"))
         elif isinstance(body, wire.TournamentStandings) and body.final and command.re is None:
             self.console.print(render_standings(body))
 

@@ -11,7 +11,8 @@ a server's finished games and leaderboard as lines (``game_lines``, ``leaderboar
 (``step_text``, ``deal_text``, ``position_text``, ``scope_text``, ``score_lines``, ``viewer_seat``,
 ``result_text``), rich rendering of a game (``render_view``, ``render_moves``,
 ``event_line``, ``notice_line``, ``cards_text``) and of tournaments (``render_tournaments``,
-``render_standings``), a table option typed as text
+``render_standings``, and what a round without a table means for us: ``no_table_text``),
+a table option typed as text
 (``coerce``), the invite string (``invite_string``, ``parse_invite``, ``refusal_text``) and
 the rulebook: ``book``, ``preset_rules``, ``table_rules``, ``options_text``,
 ``option_lines``, ``category_names``, ``declaration_names``, ``BASICS``, ``PRESET_TEXT``,
@@ -65,10 +66,11 @@ from .rulebook import it as rulebook_it
 
 if TYPE_CHECKING:
     from .render import (
-        cards_text, event_line, notice_line, render_moves, render_standings, render_tournaments, render_view,
+        cards_text, event_line, no_table_text, notice_line, render_moves, render_standings, render_tournaments,
+        render_view,
     )  # fmt: skip
 
-_RENDER = frozenset({"cards_text", "event_line", "notice_line", "render_moves", "render_standings",
+_RENDER = frozenset({"cards_text", "event_line", "no_table_text", "notice_line", "render_moves", "render_standings",
                      "render_tournaments", "render_view"})
 """The names of :mod:`.render`, imported on first use: the rendering (rich, the client's
 game/) is not loaded by a program that only needs words (`scopa bot`, `scopa serve`)."""
@@ -104,6 +106,7 @@ __all__ = [
     "label",
     "labels",
     "language",
+    "no_table_text",
     "notice_line",
     "option_lines",
     "options_text",

@@ -40,6 +40,13 @@ CLUB_ITALIAN: dict[str, str] = {
     "at round {n}": "al turno {n}",
     "which tournament? e.g. t {action} c1": "quale torneo? per esempio t {action} c1",
     "{word}: not a tournament command.": "{word}: non è un comando dei tornei.",
+    # a round that gives us no table (both terminal clients)
+    "You are out: beaten by {by} in round {n} of '{name}'. Final place: {place}.":
+        "Sei fuori: ti ha battuto {by} al turno {n} di '{name}'. Posto finale: {place}.",
+    "A bye in round {n} of '{name}': {points} point(s) without playing. The next round is awaited.":
+        "Riposi al turno {n} di '{name}': {points} punto/i senza giocare. Si aspetta il turno successivo.",
+    "'{name}' is over: you won it!": "'{name}' è finito: l'hai vinto tu!",
+    "'{name}' is over. Final place: {place}.": "'{name}' è finito. Posto finale: {place}.",
     # the full-screen client's tournaments
     "tournaments": "tornei",
     "join ID · leave ID · start ID": "join ID iscriviti · leave ID ritirati · start ID avvia",

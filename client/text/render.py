@@ -32,6 +32,7 @@ from scopa.engine.actions import DECLARATION_POINTS
 from scopa.engine.cards import SETTE_COPPE, SETTEBELLO
 from scopa.engine.scoring import Category
 
+from . import i18n
 from .i18n import tr
 from .notation import SUIT_COLOURS, DeckStyle, label
 from scopa.protocol import commands as wire
@@ -247,3 +248,25 @@ def render_standings(standings: wire.TournamentStandings) -> Table:
         t.add_row(str(r.rank), r.entrant, f"{r.match_points:g}", f"{r.buchholz:g}", str(r.game_points),
                   f"{r.wins}-{r.draws}-{r.losses}", str(r.byes))
     return t
+
+
+def ordinal(n: int) -> str:
+    """A place in the terminal's language: 1st, 2nd, 5th; in Italian 1º, 5º."""
+    if i18n.LANGUAGE == "it":
+        return f"{n}º"
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def no_table_text(told: wire.TournamentNoTable) -> str:
+    """What a tournament's round means for us when it gives us no table, in words."""
+    place = ordinal(told.place) if told.place is not None else "?"
+    if told.kind == "knocked_out":
+        return tr("You are out: beaten by {by} in round {n} of '{name}'. Final place: {place}.", by=told.by or "?",
+                  n=told.round, name=told.name, place=place)
+    if told.kind == "bye":
+        return tr("A bye in round {n} of '{name}': {points} point(s) without playing. The next round is awaited.",
+                  n=told.round, name=told.name, points=f"{told.points or 0:g}")
+    if told.place == 1:
+        return tr("'{name}' is over: you won it!", name=told.name)
+    return tr("'{name}' is over. Final place: {place}.", name=told.name, place=place)

@@ -27,7 +27,7 @@ from ..commands import Admin, AdminOp, AdminReply, Body, ConnectionInfo
 from ..commands import (
     GetStandings, KnockoutTie, QuickLeave, QuickPlay, QuickWaiting, StandingsRow, TournamentCreate, TournamentFormat,
     TournamentGame, TournamentInfo, TournamentJoin, TournamentLeave, TournamentList, TournamentPhase, TournamentRound,
-    Tournaments, TournamentStandings, TournamentStart, TournamentTable, TournamentUpdate,
+    Tournaments, TournamentStandings, TournamentStart, TournamentTable, TournamentNoTable, TournamentUpdate,
 )  # fmt: skip
 from ..convert import rules_to_wire
 from ..record import PlayerKind, Record, RecordPlay, RecordPlayer, RecordResult, RecordRound
@@ -203,6 +203,8 @@ def _tournament_examples(cmd: Callable[..., Command], ada: str, lobby: str) -> l
         cmd(TournamentRound(tournament="c1", round=1, games=[game, TournamentGame(table=2, first="cal", second="dan")],
                             byes=[]), 54, lobby, ada),  # fmt: skip
         cmd(TournamentTable(tournament="c1", round=1, game=game, table="31", seat=0, grace_ms=60000), 55, lobby, ada),
+        cmd(TournamentNoTable(tournament="c1", name="Coppa d'inverno", kind="knocked_out", round=2, by="nonna",
+                              place=5), 56, lobby, ada),  # fmt: skip
     ]
 
 

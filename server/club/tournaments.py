@@ -30,12 +30,12 @@ from ..core import BackgroundTasks
 from ..core import name_key
 from ..tournament import (
     AnnounceRound, AnnounceStandings, Arrived, Director, Effect, ForfeitSeats, GameKey, OpenTable, RecordResults, Step,
-    TournamentError, TournamentState,
+    TellNoTable, TournamentError, TournamentState,
 )  # fmt: skip
 from .codec import Record, ResultsKept, TableOpened, decode, encode, is_event
 from .relayed import Asker, TournamentRelay
 from .tables import ClubTables, when_finished
-from .views import game_view, info_view, standings_view
+from .views import game_view, info_view, no_table_view, standings_view
 
 if TYPE_CHECKING:
     from ..conn import ServerSession
@@ -201,6 +201,8 @@ class TournamentHost:
                                                           byes=list(effect.byes)))
         elif isinstance(effect, AnnounceStandings):
             self._tell_entrants(tid, standings_view(tid, state, effect.rows, effect.final))
+        elif isinstance(effect, TellNoTable):
+            self._tell_entrants(tid, no_table_view(state, effect), only=state.entrant(effect.entrant).members)
         elif isinstance(effect, RecordResults):
             self._journal(tid, [ResultsKept(effect.rows, effect.cancelled)])
             log.info("tournament %s: %s", tid, "cancelled" if effect.cancelled else "finished")
@@ -256,13 +258,16 @@ class TournamentHost:
                 writes.append(written)
         return writes
 
-    def _tell_entrants(self, tid: str, body: wire.Body, sess: Asker | None = None, seq: int | None = None) -> None:
+    def _tell_entrants(self, tid: str, body: wire.Body, sess: Asker | None = None, seq: int | None = None,
+                       only: Iterable[str] | None = None) -> None:
+        """Tell the tournament's players (``only``: these of them), wherever connected."""
         director = self.directors.get(tid)
         if director is None:  # run by another member now
             return
         elsewhere = []  # connected to other members, if any (the asker is told below)
         asker = name_key(sess.name or "") if sess is not None else None
-        for player in sorted({p for e in director.state.entrants for p in e.members}):
+        players = {p for e in director.state.entrants for p in e.members} if only is None else set(only)
+        for player in sorted(players):
             other = self.names.get(name_key(player))
             if other is not None and other is not sess and not other.closed:
                 other.tell(body)

@@ -1,4 +1,5 @@
-"""A tournament as the wire shows it (PROTOCOL.md §16): its map, its games, its standings."""
+"""A tournament as the wire shows it (PROTOCOL.md §16): its map, its games, its standings,
+and what a round without a table means for an entrant."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from datetime import UTC, datetime
 
 from scopa.protocol import commands as wire
 from scopa.protocol.errors import ErrorCode
-from scopa.server.tournament import Pairing, StandingRow, TournamentError, TournamentState
+from scopa.server.tournament import Pairing, StandingRow, TellNoTable, TournamentError, TournamentState
 
 
 def error_code(refusal: TournamentError) -> ErrorCode:
@@ -46,3 +47,8 @@ def standings_view(tournament: str, state: TournamentState, rows: tuple[Standing
                                 game_points=r.game_points, played=r.played, wins=r.wins, draws=r.draws,
                                 losses=r.losses, byes=r.byes) for r in rows],
     )  # fmt: skip
+
+
+def no_table_view(state: TournamentState, told: TellNoTable) -> wire.TournamentNoTable:
+    return wire.TournamentNoTable(tournament=state.tournament, name=state.settings.name, kind=told.kind,
+                                  round=told.round, by=told.by, place=told.place, points=told.points)

@@ -20,14 +20,16 @@ Public names: ``AnnounceRound``, ``AnnounceStandings``, ``Arrived``, ``Created``
 ``NextRound``, ``OpenTable``, ``Pairing``, ``Phase``, ``QuickBotGame``, ``QuickEffect``,
 ``QuickEntry``, ``QuickPaired``, ``QuickPool``, ``QuickWaiting``, ``RecordResults``,
 ``Registered``, ``Replayed``, ``RoundPaired``, ``RoundRobinRound``, ``RoundState``,
-``Settings``, ``StandingRow``, ``Started``, ``Step``, ``SwissRound``, ``TieBreak``,
+``Settings``, ``StandingRow``, ``Started``, ``Step``, ``SwissRound``, ``TellNoTable``, ``TieBreak``,
 ``TournamentError``, ``TournamentState``, ``Unregistered``, ``apply``, ``bracket_order``,
-``closest_tables``, ``first_slots``, ``goes_through``, ``knockout_round``, ``match_halves``,
-``next_round``, ``next_slots``, ``pair_swiss``, ``rebuild``, ``replays``, ``round_robin``,
-``seats_per_side``, ``standings``, ``table_size``, ``tournament_standings``."""
+``closest_tables``, ``first_slots``, ``goes_through``, ``knocked_out``, ``knockout_round``, ``match_halves``,
+``next_round``, ``next_slots``, ``NoTableKind``, ``pair_swiss``, ``rebuild``, ``replays``, ``round_robin``,
+``seats_per_side``, ``standings``, ``still_in``, ``table_size``, ``tournament_standings``."""
 
 from .director import Director, Step
-from .effects import AnnounceRound, AnnounceStandings, Effect, ForfeitSeats, OpenTable, RecordResults
+from .effects import (
+    AnnounceRound, AnnounceStandings, Effect, ForfeitSeats, NoTableKind, OpenTable, RecordResults, TellNoTable,
+)  # fmt: skip
 from .events import (
     Arrived, Created, Event, Finished, Forfeited, GameFinished, Registered, Replayed, RoundPaired, Started,
     Unregistered,
@@ -35,7 +37,7 @@ from .events import (
 from .knockout import KnockoutRound, bracket_order, first_slots, goes_through, knockout_round, next_slots
 from .quick_pool import QuickBotGame, QuickEffect, QuickEntry, QuickPaired, QuickPool, QuickWaiting, closest_tables
 from .round_robin import RoundRobinRound, round_robin
-from .rounds import NextRound, next_round, replays
+from .rounds import NextRound, knocked_out, next_round, replays, still_in
 from .standings import match_halves, standings, tournament_standings
 from .state import RoundState, TournamentState, apply, rebuild
 from .swiss import SwissRound, pair_swiss
@@ -47,10 +49,10 @@ from .values import (
 __all__ = [
     "AnnounceRound", "AnnounceStandings", "Arrived", "Created", "Director", "Effect", "Entrant", "Event",
     "Finished", "ForfeitSeats", "Forfeited", "Format", "GameFinished", "GameKey", "GameResult", "KnockoutRound",
-    "NextRound", "OpenTable", "Pairing", "Phase", "QuickBotGame", "QuickEffect", "QuickEntry", "QuickPaired",
+    "NextRound", "NoTableKind", "OpenTable", "Pairing", "Phase", "QuickBotGame", "QuickEffect", "QuickEntry", "QuickPaired",
     "QuickPool", "QuickWaiting", "RecordResults", "Registered", "Replayed", "RoundPaired", "RoundRobinRound",
-    "RoundState", "Settings", "StandingRow", "Started", "Step", "SwissRound", "TieBreak", "TournamentError",
+    "RoundState", "Settings", "StandingRow", "Started", "Step", "SwissRound", "TellNoTable", "TieBreak", "TournamentError",
     "TournamentState", "Unregistered", "apply", "bracket_order", "closest_tables", "first_slots", "goes_through",
-    "knockout_round", "match_halves", "next_round", "next_slots", "pair_swiss", "rebuild", "replays",
-    "round_robin", "seats_per_side", "standings", "table_size", "tournament_standings",
+    "knocked_out", "knockout_round", "match_halves", "next_round", "next_slots", "pair_swiss", "rebuild", "replays",
+    "round_robin", "seats_per_side", "standings", "still_in", "table_size", "tournament_standings",
 ]  # fmt: skip

@@ -13,12 +13,12 @@ import random
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from .effects import AnnounceRound, AnnounceStandings, Effect, ForfeitSeats, OpenTable, RecordResults
+from .effects import AnnounceRound, AnnounceStandings, Effect, ForfeitSeats, OpenTable, RecordResults, TellNoTable
 from .events import (
     Arrived, Created, Event, Finished, Forfeited, GameFinished, Registered, Replayed, RoundPaired, Started,
     Unregistered,
 )  # fmt: skip
-from .rounds import next_round, replays
+from .rounds import knocked_out, next_round, replays, still_in
 from .standings import tournament_standings
 from .state import TournamentState, apply, rebuild
 from .values import Entrant, GameKey, Pairing, Phase, Settings, StandingRow, TournamentError
@@ -196,17 +196,29 @@ class Director:
             self._effects.append(self._open_table(game, deadline))
         if again:
             return
+        out, last = knocked_out(s), s.current.number if s.current is not None else 0
         following = next_round(s)
         if following is None:
-            return self._finish(now)
+            return self._finish(now, out, still_in(s))
         number, games, byes = following.number, following.games, following.byes
         self._emit(RoundPaired(number, games, byes, deadline, now, following.slots))
         self._effects.append(AnnounceRound(s.tournament, number, games, byes))
+        place = 2 * len(games) + len(byes) + 1  # those still in come first
+        self._effects.extend(TellNoTable(s.tournament, loser, "knocked_out", last, by=by, place=place)
+                             for loser, by in out)
+        self._effects.extend(TellNoTable(s.tournament, bye, "bye", number, points=1.0) for bye in byes)
         self._effects.extend(self._open_table(g, deadline) for g in games)
         self._effects.append(AnnounceStandings(s.tournament, tournament_standings(self._state)))
 
-    def _finish(self, now: float) -> None:
+    def _finish(self, now: float, out: tuple[tuple[str, str], ...] = (), left: tuple[str, ...] = ()) -> None:
+        """The tournament is over: its final standings; those knocked out by its last
+        round are told so, and those still in (``left``) their final place."""
+        last = self._state.current.number if self._state.current is not None else 1
         self._emit(Finished(now))
         rows = tournament_standings(self._state)
-        self._effects.append(AnnounceStandings(self._state.tournament, rows, final=True))
-        self._effects.append(RecordResults(self._state.tournament, rows))
+        tid = self._state.tournament
+        rank = {r.entrant: r.rank for r in rows}
+        self._effects.extend(TellNoTable(tid, loser, "knocked_out", last, by=by, place=rank[loser]) for loser, by in out)
+        self._effects.extend(TellNoTable(tid, name, "finished", last, place=rank[name]) for name in left)
+        self._effects.append(AnnounceStandings(tid, rows, final=True))
+        self._effects.append(RecordResults(tid, rows))

@@ -4,6 +4,7 @@ messages, records) and the director never does any of it itself."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from scopa.engine.rules import Preset
 
@@ -49,6 +50,25 @@ class AnnounceStandings:
     final: bool = False
 
 
+NoTableKind = Literal["knocked_out", "bye", "finished"]
+
+
+@dataclass(frozen=True)
+class TellNoTable:
+    """Tell an entrant what a round means for it when it gives it no table: knocked out
+    (``round`` the round it lost, ``by`` who went through, ``place`` the place it shares
+    with the others out in that round), a bye (``round`` the round it sits out, worth
+    ``points``), or the tournament over (``round`` its last, ``place`` its final one)."""
+
+    tournament: str
+    entrant: str
+    kind: NoTableKind
+    round: int
+    by: str | None = None
+    place: int | None = None
+    points: float | None = None
+
+
 @dataclass(frozen=True)
 class RecordResults:
     """The tournament is over: keep its final standings with the records; its games count
@@ -59,4 +79,4 @@ class RecordResults:
     cancelled: bool = False
 
 
-Effect = OpenTable | ForfeitSeats | AnnounceRound | AnnounceStandings | RecordResults
+Effect = OpenTable | ForfeitSeats | AnnounceRound | AnnounceStandings | TellNoTable | RecordResults

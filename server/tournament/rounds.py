@@ -11,7 +11,7 @@ from .round_robin import round_robin
 from .standings import match_halves, tournament_standings
 from .state import TournamentState
 from .swiss import pair_swiss
-from .values import Format, GameKey, Pairing, TieBreak
+from .values import Format, GameKey, GameResult, Pairing, TieBreak
 
 
 @dataclass(frozen=True)
@@ -71,13 +71,39 @@ def replays(s: TournamentState) -> tuple[Pairing, ...]:
     return tuple(out)
 
 
+def knocked_out(s: TournamentState) -> tuple[tuple[str, str], ...]:
+    """A finished knockout round's losers, each with the entrant who went through instead
+    (none in another format, or before the first round)."""
+    if s.settings.format is not Format.KNOCKOUT or s.current is None:
+        return ()
+    out = []
+    for result in _deciding(s):
+        winner = goes_through(result, s.seeds)
+        out.append((result.second if winner == result.first else result.first, winner))
+    return tuple(out)
+
+
+def still_in(s: TournamentState) -> tuple[str, ...]:
+    """The entrants not knocked out once the current round is over: in a knockout those
+    who go through it (before the first round: every entrant), else every entrant."""
+    if s.settings.format is not Format.KNOCKOUT:
+        return tuple(e.name for e in s.entrants)
+    return tuple(x for x in (_advance(s) if s.current is not None else first_slots(s.seeds)) if x is not None)
+
+
 def _nobody_came_before(s: TournamentState, game: Pairing) -> bool:
     """Whether an earlier game of this table was one neither side came to."""
     return any(len(r.forfeited) == 2 for r in s.results
                if r.key.round == game.key.round and r.key.table == game.key.table and r.key.replay < game.key.replay)
 
 
+def _deciding(s: TournamentState) -> list[GameResult]:
+    """The current round's deciding results (each table's last game), in bracket order."""
+    assert s.current is not None
+    number = s.current.number
+    return sorted((r for r in s.results if r.key.round == number and s.is_last(r.key)), key=lambda r: r.key)
+
+
 def _advance(s: TournamentState) -> tuple[str | None, ...]:
     assert s.current is not None
-    last = sorted((r for r in s.results if r.key.round == s.current.number and s.is_last(r.key)), key=lambda r: r.key)
-    return next_slots(s.current.slots, [goes_through(r, s.seeds) for r in last])
+    return next_slots(s.current.slots, [goes_through(r, s.seeds) for r in _deciding(s)])

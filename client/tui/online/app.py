@@ -11,12 +11,12 @@ from rich.text import Text
 
 from scopa.engine import Event, GameEnded, GameStarted, Played, Preset, RoundEnded, RoundStarted, RuleSet
 from scopa.protocol import ChatMessage, Command, Joined, Snapshot, TableInfo, TableUpdate
-from scopa.protocol.commands import TournamentTable
+from scopa.protocol.commands import TournamentNoTable, TournamentTable
 from scopa.protocol.convert import rules_from_wire
 from scopa.protocol.record import RecordMismatch, replay_steps
 
 from ...game import GameTranslator, SeatCameBack, SeatNotice, notice_from_wire
-from ...text import error_text, word_text
+from ...text import error_text, no_table_text, word_text
 from ...text import tr, DeckStyle, invite_string, refusal_text
 from ...net import ClientSession, ConnectionLost, ServerRefused, SavedSeat, TokenStore, CertificateRefused, share_host
 from ...net import fetch_record
@@ -451,6 +451,9 @@ class NetApp(ScopaApp):
         elif isinstance(body, TournamentTable) and screen is None and self.watching is None:
             # a tournament's round: the server seats us at our table (in the lobby, so free)
             self.run_worker(self.lobby_action("tournament", body.tournament), group="lobby", exclusive=True)
+        elif isinstance(body, TournamentNoTable):  # out, a bye, or over: said on whatever screen is up
+            self.tell(no_table_text(body))
+            self.notify(no_table_text(body), timeout=30)
         elif isinstance(body, Snapshot) and screen is not None:
             if self.watching is not None:  # a seat's snapshot is set in its place among the events
                 apply_public(screen.board, body)

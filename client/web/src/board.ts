@@ -9,7 +9,7 @@ import type { GameEnd, LegalMove, RoundEnd } from "./protocol";
 import { gameEndLine, gameEndTotals, roundTable, scorePanel } from "./score";
 import { app, deck, heldTokens, mySide, seatCount, seatName, sideName, sideNames, sp, st, t } from "./state";
 import { chatBox, header, render, send, settings, showRules, statusLine } from "./main";
-import { standingsTable } from "./lobby";
+import { noTableNote, standingsTable } from "./lobby";
 
 // ------------------------------------------------------------------ playing
 function movesWith(card: string): LegalMove[] { return st.legal.filter((m) => m.card === card); }
@@ -174,7 +174,7 @@ function gameEndBox(g: GameEnd): HTMLElement {
   return h("section", { class: "panel end", id: "game-end", role: "alert", "aria-labelledby": "game-end-title" },
     h("h2", { id: "game-end-title" }, t.gameEnd),
     h("p", { class: "winner" }, gameEndLine(sp, g, sideName, mySide())),
-    gameEndTotals(sp, g, sideName), st.watching || !st.lastFinal ? "" : standingsTable(st.lastFinal),
+    gameEndTotals(sp, g, sideName), st.watching ? "" : noTableNote(), st.watching || !st.lastFinal ? "" : standingsTable(st.lastFinal),
     h("p", { class: "bar" }, st.watching ? leaveButton() : toLobby(), replayButton()));
 }
 

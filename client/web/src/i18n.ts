@@ -18,6 +18,9 @@ const EN = {
   start: "Start", standings: "Standings", tournamentLine: "{name} · {format} · {game} · {phase} · round {round} · {n}/{cap}: {entrants}",
   registering: "registering", running: "running", over: "over", standingsTitle: "Standings after round {n}",
   finalStandings: "Final standings", buchholz: "Buchholz", gamePoints: "Game points",
+  outKnocked: "You are out: beaten by {by} in round {n} of '{name}'. Final place: {place}.",
+  outBye: "A bye in round {n} of '{name}': {points} point(s) without playing. The next round is awaited.",
+  outWon: "'{name}' is over: you won it!", outOver: "'{name}' is over. Final place: {place}.",
   title: "Scopa", yourName: "Your name", play: "Play", you: "You are", lobby: "Tables", noTables: "No tables yet: create one.",
   create: "Create a table", game: "Game", players: "Players", playersDefault: "as the game says ({n})", bots: "Bots for the empty seats",
   none: "none (wait for people)", easy: "easy", medium: "medium", hard: "hard", private: "Private (only with the invite link)",
@@ -71,6 +74,9 @@ const IT: Words = {
   start: "Inizia", standings: "Classifica", tournamentLine: "{name} · {format} · {game} · {phase} · turno {round} · {n}/{cap}: {entrants}",
   registering: "iscrizioni aperte", running: "in corso", over: "finito", standingsTitle: "Classifica dopo il turno {n}",
   finalStandings: "Classifica finale", buchholz: "Spareggio Buchholz", gamePoints: "Punti partita",
+  outKnocked: "Sei fuori: ti ha battuto {by} al turno {n} di '{name}'. Posto finale: {place}.",
+  outBye: "Riposi al turno {n} di '{name}': {points} punto/i senza giocare. Si aspetta il turno successivo.",
+  outWon: "'{name}' è finito: l'hai vinto tu!", outOver: "'{name}' è finito. Posto finale: {place}.",
   title: "Scopa", yourName: "Il tuo nome", play: "Gioca", you: "Sei", lobby: "Tavoli", noTables: "Nessun tavolo: creane uno.",
   create: "Crea un tavolo", game: "Gioco", players: "Giocatori", playersDefault: "come vuole il gioco ({n})", bots: "Bot ai posti vuoti",
   none: "nessuno (aspetta persone)", easy: "facile", medium: "medio", hard: "difficile", private: "Privato (solo con il link d'invito)",
@@ -181,6 +187,13 @@ function refusal(message: string): string | undefined {
     if (found) return names.reduce((text, k, i) => text.replace(`{${k}}`, found[i + 1]), italian.replace(/\{\{/g, "{").replace(/\}\}/g, "}"));
   }
   return undefined;
+}
+
+/** A place in a tournament as this language writes it: 1st, 2nd, 5th; 1º, 5º. */
+export function ordinal(lang: Lang, n: number): string {
+  if (lang === "it") return `${n}º`;
+  const suffix = n % 100 >= 10 && n % 100 <= 20 ? "th" : ({ 1: "st", 2: "nd", 3: "rd" } as Record<number, string>)[n % 10] ?? "th";
+  return `${n}${suffix}`;
 }
 
 /** A classic game's name as players say it. */

@@ -1,10 +1,10 @@
 // The lobby: a quick game, the tournaments, the tables to join or watch, a new table's
 // form and the finished games.
 import { button, h } from "./dom";
-import { fill, gameName } from "./i18n";
+import { fill, gameName, ordinal } from "./i18n";
 import type { GameSummary, TournamentInfo, TournamentStandings } from "./protocol";
 import { describe } from "./score";
-import { type Body, FOUR, LEVELS, PRESETS, app, heldTokens, live, sp, st, t } from "./state";
+import { type Body, FOUR, LEVELS, PRESETS, app, heldTokens, lang, live, sp, st, t } from "./state";
 import { chatBox, header, render, send, settings, statusLine } from "./main";
 
 export function lobbyScreen(): void {
@@ -16,7 +16,7 @@ export function lobbyScreen(): void {
     button(t.watch, () => { st.watching = true; st.tableId = x.id; st.seats = []; send("watch_table", { table: x.id }); render(); }, "quiet"))));
   if (!list.length) tables.append(h("li", {}, t.noTables));
   const focused = document.activeElement?.id;
-  app.replaceChildren(header(), statusLine(), h("div", { class: "split" },
+  app.replaceChildren(header(), statusLine(), noTableNote(), h("div", { class: "split" },
     h("div", {}, playNow(), tournamentsPanel(), h("section", { class: "panel", "aria-labelledby": "lobby-title" }, h("h2", { id: "lobby-title" }, t.lobby), tables), createForm(), finishedGames()),
     chatBox(st.lobbyChat, () => "lobby", "lobby-chat")), settings());
   if (focused) document.getElementById(focused)?.focus();
@@ -77,6 +77,19 @@ export function standingsTable(s: TournamentStandings): HTMLElement {
   return h("table", { class: "standings" }, h("caption", {}, s.final ? t.finalStandings : fill(t.standingsTitle, { n: s.round })),
     cells("th", ["#", t.players, t.points, t.buchholz, t.gamePoints]),
     ...s.rows.map((r) => cells("td", [r.rank, r.entrant, r.match_points, r.buchholz, r.game_points])));
+}
+
+/** What the server said of a round that gives us no table (knocked out, a bye, the
+ * tournament over): under a game's end and atop the lobby until closed. */
+export function noTableNote(): HTMLElement | string {
+  const n = st.noTable;
+  if (!n) return "";
+  const place = n.place ? ordinal(lang, n.place) : "?";
+  const said = n.kind === "knocked_out" ? fill(t.outKnocked, { by: sp.name(n.by ?? "?"), n: n.round, name: n.name, place })
+    : n.kind === "bye" ? fill(t.outBye, { n: n.round, name: n.name, points: n.points ?? 0 })
+    : n.place === 1 ? fill(t.outWon, { name: n.name }) : fill(t.outOver, { name: n.name, place });
+  return h("p", { class: "status panel", id: "no-table", role: "status" }, said, " ",
+    button(t.close, () => { st.noTable = null; render(); }, "quiet"));
 }
 
 let tournamentForm_: HTMLFormElement | null = null;

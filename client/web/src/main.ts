@@ -6,7 +6,7 @@ import { animate, measure } from "./anim";
 import { button, dialog, h } from "./dom";
 import { fill, type Lang } from "./i18n";
 import { renderMarkdown } from "./markdown";
-import type { GameEnd, RoundEnd, TableInfo, TournamentInfo, TournamentStandings } from "./protocol";
+import type { GameEnd, RoundEnd, TableInfo, TournamentInfo, TournamentNoTable, TournamentStandings } from "./protocol";
 import { gameEndLine } from "./score";
 import {
   type Body, type Seat, app, deck, keepToken, lang, live, mySide, saveSeat, savedSeat, seatCount, seatName, setDeck,
@@ -188,8 +188,9 @@ function handle(f: Frame): void {
       st.standings.set(b.tournament, b as TournamentStandings);
       if (b.final && f.re === null) st.lastFinal = b as TournamentStandings; // pushed: a tournament of ours is over
       break;
+    case "tournament_no_table": st.noTable = b as TournamentNoTable; break;
     case "joined":
-      st.quick = null;
+      st.quick = null; st.noTable = null;
       st.tableId = b.table; st.seat = b.seat; st.watching = false; st.gameEnd = null; st.roundEnd = null; st.replay = null;
       saveSeat({ token: b.token, table: b.table, lastEvent: savedSeat()?.lastEvent ?? 0 });
       keepToken(b.table, b.token);

@@ -1058,6 +1058,26 @@ export interface TournamentListCommand {
   v: 2;
 }
 
+export interface TournamentNoTable {
+  by?: string | null;
+  kind: "knocked_out" | "bye" | "finished";
+  name: string;
+  place?: number | null;
+  points?: number | null;
+  round: number;
+  tournament: string;
+}
+
+export interface TournamentNoTableCommand {
+  body: TournamentNoTable;
+  name: "tournament_no_table";
+  re?: number | null;
+  recipient: string;
+  sender: string;
+  seq: number;
+  v: 2;
+}
+
 export type TournamentPhase = "registering" | "running" | "finished";
 
 export interface TournamentRound {

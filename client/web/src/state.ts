@@ -4,7 +4,7 @@ import type { Deck } from "./cards";
 import { defaultLang, fill, type Lang, speech } from "./i18n";
 import type {
   DeclarationOption, GameEnd, GameSummary, LegalMove, PublicView, Record as GameRecord, RoundEnd, SeatInfo, SeatView, TableInfo,
-  TournamentInfo, TournamentStandings,
+  TournamentInfo, TournamentNoTable, TournamentStandings,
 } from "./protocol";
 
 export type Body = Record<string, any>;
@@ -52,6 +52,7 @@ export const st = {
   standings: new Map<string, TournamentStandings>(), // each tournament's last standings seen
   finished: null as TournamentInfo[] | null, // the finished tournaments, once asked for
   lastFinal: null as TournamentStandings | null, // the final standings the server last pushed (a tournament of ours is over)
+  noTable: null as TournamentNoTable | null, // the server's last word on a round that gave us no table (out, a bye, over)
   listAsks: [] as boolean[], // the tournament_list asks not yet answered: whether each was for the finished ones
 };
 

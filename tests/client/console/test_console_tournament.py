@@ -1,7 +1,7 @@
 """`scopa play --plain` in a tournament (PROTOCOL.md §16): the lobby's ``t`` commands
 register and show the tournaments, and a round's table is followed from the lobby's
-prompt (the person typing nothing): the game is played there, the final standings shown,
-and the finished tournament listed with ``t done``."""
+prompt (the person typing nothing): the game is played there, the final place and the
+final standings shown, and the finished tournament listed with ``t done``."""
 
 from __future__ import annotations
 
@@ -68,6 +68,9 @@ async def test_the_plain_lobby_registers_and_follows_its_tournament_table() -> N
             game = text.index(f"Tournament {tid}, round 1: you sit at table")
             assert text.index("round 1 is paired") < game < text.index("Back in the lobby.")
             assert text.index(f"Tournament {tid}: final standings after round 1") > game
+            place = next(r.rank for r in final.body.rows if r.entrant == "bea")  # and bea hears hers before
+            over = "'Coppa' is over: you won it!" if place == 1 else "'Coppa' is over. Final place: 2nd."
+            assert game < text.index(over) < text.index(f"Tournament {tid}: final standings after round 1")
             listed = text.index("Finished tournaments")
             assert tid in text[listed:] and "ada, bea" in text[listed:]
             assert "not a lobby command" not in text

@@ -1,20 +1,26 @@
 """The browser client's "Play now" (PROTOCOL.md §16) in Debian's chromium against a real
 server running quick play: two people who press it for the same game sit at one table;
-one who stops waiting is back at the choice; the page shows how many others wait."""
+one who stops waiting is back at the choice; the page shows how many others wait; a
+tournament is run from the page, and a player knocked out of one reads so on her phone."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 
 import pytest
 import pytest_asyncio
 from playwright.async_api import Browser
 
+from club_players import ClubPlayer, Server, join_all, start
 from scopa.client.webfiles import web_files, web_root
+from scopa.protocol import commands as wire
 from scopa.server import NetworkEngine
 from scopa.server.club import ClubOptions
 from scopa.server.web import WebFront
+from test_club_tournament import create
 from test_web_client import DESKTOP, PHONE, WAIT, Site, browser, chromium, open_page  # noqa: F401 - the fixture
+from wire_client import WireClient
 
 pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="module")]  # the browser: test_web_client.py
 
@@ -88,3 +94,33 @@ async def test_a_tournament_from_the_browser(club_site: Site, browser: Browser) 
     await finished.get_by_role("button", name="Standings").click()
     await finished.get_by_text("Final standings").wait_for(timeout=WAIT)
     assert [await c.text_content() for c in await finished.locator("tr td:nth-child(2)").all()] == ["ada", "bob"]
+
+
+async def test_a_player_knocked_out_reads_so_on_the_phone(club_site: Site, browser: Browser) -> None:  # noqa: F811
+    """A knockout of four: ada, on a phone, gives up her game of round 1; once the other
+    game ends and round 2 is paired her page says she is out, who beat her, in which
+    round and her place (PROTOCOL.md §16, ``tournament_no_table``)."""
+    server = Server(club_site.engine.port)
+    bots = [ClubPlayer(name, server, seed=i) for i, name in enumerate(("bob", "cal", "dan"))]
+    for p in bots:
+        await p.connect()
+    tid = await create(bots[0], format=wire.TournamentFormat.KNOCKOUT, cap=4)
+    await join_all(bots, tid)
+    ada = await WireClient.connect(club_site.engine.port, "ada")  # registers, then plays on her phone
+    ada.send(wire.TournamentJoin(tournament=tid))
+    await ada.recv_until("tournament_update")
+    await ada.close()
+    page = await open_page(browser, club_site, "ada", PHONE)
+    finals = start(bots, tid)
+    await page.wait_for_selector("#turn", timeout=WAIT)  # seated by the server: the game began
+    await page.get_by_role("button", name="Leave").tap()
+    await page.get_by_role("button", name="Leave: end the game").tap()
+    assert club_site.engine.club is not None
+    [game] = [g for g in club_site.engine.club.tournaments.directors[tid].state.rounds[0].games
+              if "ada" in (g.first, g.second)]
+    winner = game.second if game.first == "ada" else game.first
+    said = f"You are out: beaten by {winner} in round 1 of 'Coppa'. Final place: 3rd."
+    await page.locator("#no-table").get_by_text(said).wait_for(timeout=WAIT)
+    await asyncio.gather(*finals)
+    for p in bots:
+        await p.close()

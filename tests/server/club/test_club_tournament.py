@@ -47,7 +47,8 @@ def director_of(records: Sequence[object]) -> Director:
 
 
 async def create(player: ClubPlayer, **fields: object) -> str:
-    player.send(wire.TournamentCreate(name="Coppa", format=wire.TournamentFormat.SWISS, **fields))  # type: ignore[arg-type]
+    fields.setdefault("format", wire.TournamentFormat.SWISS)
+    player.send(wire.TournamentCreate(name="Coppa", **fields))  # type: ignore[arg-type]
     made = await player.until(lambda c: c.name in ("tournament_update", "error"))
     assert made.name == "tournament_update", made.body
     return str(made.body.tournament.id)
