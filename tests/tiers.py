@@ -21,7 +21,7 @@ process raises ``TierViolation``; while an integration test runs, starting a pro
 does.  So a test filed under the wrong kind fails loudly instead of passing by luck.
 
 The integration tests of the files in ``SERIAL_FILES`` also get the marker ``serial``:
-scripts/test runs them in its one process with the other kinds, not in xdist workers.
+scripts/test runs them last, alone in one process, not in xdist workers.
 """
 
 from __future__ import annotations
