@@ -45,3 +45,25 @@ async def test_the_full_screen_client_follows_its_tournament_table_to_another_me
             assert [r.entrant for r in final.body.rows] == ["ada", "cal"]
             await until(pilot, lambda: "'Coppa' is over. Final place: 2nd." in app.messages)
         await ada.close()
+
+
+async def test_a_client_that_connects_after_its_round_is_paired_is_taken_to_its_seat(
+        pg_url: str, redis_prefix: str) -> None:  # noqa: F811
+    """The round is paired while cal is away; the server tells cal of the table in the
+    same breath as the welcome, before the client's screens listen: the client still
+    goes there (commands received before it listened are shown to it too)."""
+    async with two_members(pg_url, redis_prefix, ClubOptions(seed=7)) as (a, b, _):
+        ada, tid = await ada_on_a(a)
+        cal = ClubPlayer("cal", Server(b.port))
+        await cal.connect()
+        assert (await answer_to(cal, wire.TournamentJoin(tournament=tid))).name == "tournament_update"
+        await cal.close()
+        assert (await answer_to(ada, wire.TournamentStart(tournament=tid))).name != "error"
+        app = app_for(b, "cal")
+        async with app.run_test(size=(100, 30)) as pilot:
+            await until(pilot, lambda: app.playing and app.board_screen is not None)
+            session = app.session
+            assert session is not None and session.port == a.port
+            seated = [t.id for t in a.tables.values() if "cal" in [s.name for s in t.seats if s is not None]]
+            assert seated == [session.table_id]
+        await ada.close()
