@@ -427,5 +427,17 @@ ITALIAN: dict[str, str] = {
     "Game over ({reason}): you win — {totals}": "Partita finita ({reason}): hai vinto — {totals}",
     "Game over ({reason}): your side wins — {totals}": "Partita finita ({reason}): avete vinto — {totals}",
     "watch the game again, step by step": "rivedi la partita, mossa per mossa",
+    # the replay as a log (scopa replay --plain)
+    "Game {game}: {rules}; seed {seed}": "Partita {game}: {rules}; seed {seed}",
+    "Game: {rules}; seed {seed}": "Partita: {rules}; seed {seed}",
+    "Played: {when}": "Giocata: {when}",
+    "Players: {players}": "Giocatori: {players}",
+    "{name} (bot: {strategy})": "{name} (bot: {strategy})",
+    "{name} (bot)": "{name} (bot)",
+    "{name} (person)": "{name} (persona)",
+    "{name} (person, then a bot)": "{name} (persona, poi un bot)",
+    "hands: {hands}": "mani: {hands}",
+    "round score: {sides}": "punti della smazzata: {sides}",
+    "totals: {totals}": "totali: {totals}",
     **CLUB_ITALIAN,
 }
