@@ -331,7 +331,6 @@ ITALIAN: dict[str, str] = {
     "You played": "Hai giocato",
     "{who} played": "{who} ha giocato",
     "(played by the game master)": "(giocata dal server)",
-    "Leftovers to {who}: ": "Le carte rimaste a {who}: ",
     "Totals:": "Totali:",
     "nobody": "nessuno",
     "Game over ({reason}): {who} wins — {totals}": "Partita finita ({reason}): vince {who} — {totals}",
