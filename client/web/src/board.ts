@@ -116,6 +116,7 @@ function inviteBox(): HTMLElement | string {
     h("p", {}, t.qr), qrSvg(link, t.qrLabel));
 }
 
+let drawn: HTMLElement | null = null; // the table's seats last drawn: still on the page unless another screen came between
 export function tableScreen(): void {
   const v = st.view;
   const mine = st.legal.length > 0;
@@ -140,6 +141,7 @@ export function tableScreen(): void {
   const plays = h("ul", { class: "chat", "aria-label": t.plays, tabindex: 0, "data-area": "plays" }, ...(v?.round_plays ?? []).map((p) => h("li", { class: st.scopas.has(p.card) ? "scopa" : "" },
     `${seatName(p.seat)}: ${cardName(p.card, deck)}${p.captured.length ? ` → ${p.captured.map((c) => cardName(c, deck)).join(", ")}` : ""}${st.scopas.has(p.card) ? ` · ${t.scopa}` : ""}${st.forced.has(p.card) ? ` · ${fill(t.timedOut, { card: cardName(p.card, deck), name: seatName(p.seat) })}` : ""}`)));
   const focused = document.activeElement?.id;
+  const arriving = !drawn || !app.contains(drawn); // from the lobby (or a replay): not its scroll, the table's top
   app.toggleAttribute("data-mine", mine);
   app.replaceChildren(header(), statusLine(),
     st.gameEnd ? gameEndBox(st.gameEnd) : h("div", { class: "bar" }, h("p", { class: "status grow", id: "turn" }, turnText, timerEl), leaveButton()),
@@ -152,6 +154,8 @@ export function tableScreen(): void {
       chatBox(st.tableChat, () => `table:${st.tableId}`, "table-chat"))),
     settings());
   if (focused) document.getElementById(focused)?.focus();
+  drawn = seats;
+  if (arriving) window.scrollTo(0, 0);
   if (st.gameEnd) closeRoundEnd(); // the last round's breakdown is in the game's end, not over it
   else if (st.roundEnd) roundEndDialog(st.roundEnd);
   showClock();
