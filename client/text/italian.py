@@ -125,6 +125,7 @@ ITALIAN: dict[str, str] = {
     "Left on the table, to you and {partner}: ": "Rimaste in tavola, a te e a {partner}: ",
     "a moment…": "un momento…",
     "press any key to go on": "premi un tasto per continuare",
+    "Enter (or any letter) to go on": "Invio (o una lettera qualsiasi) per continuare",
     "Enter to leave": "Invio per uscire",
     "Enter to go back to the lobby": "Invio per tornare alla sala",
     "Game over": "Partita finita",

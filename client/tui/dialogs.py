@@ -112,7 +112,7 @@ class RoundEndScreen(Once, ModalScreen[None]):
         note = tie_note(self.board)
         if note:
             parts.append(Text(note, style="yellow"))
-        hint = tr("a moment…") if self.pause is not None else tr("press any key to go on")
+        hint = tr("a moment…") if self.pause is not None else tr("Enter (or any letter) to go on")
         self.body = Group(*parts)  # type: ignore[arg-type]
         with Vertical(classes="dialog"):
             yield Static(self.body, id="round-table")
@@ -123,10 +123,13 @@ class RoundEndScreen(Once, ModalScreen[None]):
             self.set_timer(self.pause, lambda: self.close(None))
 
     def on_key(self, event: events.Key) -> None:
+        """Any key but a digit goes on: a card's number typed as the round's last card went
+        down (played for its player) must not skip the round's score unread."""
         if event.key in ("question_mark", "f1", "ctrl+c"):
             return
         event.stop()
-        self.close(None)
+        if event.character is None or not event.character.isdigit():
+            self.close(None)
 
     def on_click(self) -> None:
         self.close(None)

@@ -252,6 +252,9 @@ async def test_the_round_end_waits_for_a_key_and_lists_categories_in_order_R21()
         for _ in range(5):
             await pilot.pause()
         assert isinstance(app.screen, RoundEndScreen)  # still waiting: a person is seated
+        await pilot.press("1", "3")  # a card's number typed as the last card went down: the score stays
+        await pilot.pause()
+        assert isinstance(app.screen, RoundEndScreen)
         await pilot.press("space")
         await pilot.pause()
         assert not isinstance(app.screen, RoundEndScreen)
