@@ -108,7 +108,7 @@ class RoundEndScreen(Once, ModalScreen[None]):
         parts: list[object] = [round_table(self.result, self.board, self.deck)]
         ev = self.result.event
         if ev.leftovers and ev.leftovers_to is not None:
-            parts.insert(0, Text(leftovers_line(self.board, ev.leftovers_to)) + cards_span(ev.leftovers, self.deck))
+            parts.append(Text(leftovers_line(self.board, ev.leftovers_to)) + cards_span(ev.leftovers, self.deck))
         note = tie_note(self.board)
         if note:
             parts.append(Text(note, style="yellow"))
