@@ -439,5 +439,21 @@ ITALIAN: dict[str, str] = {
     "hands: {hands}": "mani: {hands}",
     "round score: {sides}": "punti della smazzata: {sides}",
     "totals: {totals}": "totali: {totals}",
+    # the scopa command's own words
+    "Those rules do not work:": "Queste regole non funzionano:",
+    "bye": "ciao",
+    "(to play against it: --seats human,{kind})": "(per giocarci contro: --seats human,{kind})",
+    "--seats names 1 seat; a table has 2, 3, 4 or 6": "--seats indica 1 posto; un tavolo ne ha 2, 3, 4 o 6",
+    "--seats names {n} seats; a table has 2, 3, 4 or 6": "--seats indica {n} posti; un tavolo ne ha 2, 3, 4 o 6",
+    "cannot write a record to {file}: no such folder, or it is a folder":
+        "impossibile scrivere una registrazione in {file}: la cartella non c'è, o è una cartella",
+    "The output is not a terminal: scopa local cannot draw the board.":
+        "L'uscita non è un terminale: scopa local non può disegnare la tavola.",
+    "Seat only bots (e.g. --seats greedy,random) to print a game, or add --plain to play with typed lines.":
+        "Fai sedere solo bot (per esempio --seats greedy,random) per stampare una partita, o aggiungi --plain "
+        "per giocare scrivendo le mosse.",
+    "cannot read {file}: {why}": "impossibile leggere {file}: {why}",
+    "{file} is too large for a record (over {n} MiB)": "{file} è troppo grande per una registrazione (oltre {n} MiB)",
+    "{file} is not a text file": "{file} non è un file di testo",
     **CLUB_ITALIAN,
 }
