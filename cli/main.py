@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Sequence
 
 from rich.console import Console
+from rich.markup import escape
 from rich.text import Text
 
 from scopa.client.text import DeckStyle, tr
@@ -95,10 +96,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         net.take_address(args, parser)
         return net.run(args, console)
     except RuleSetError as exc:
-        console.print(f"[red]Those rules do not work:[/red] {exc}")
+        console.print(f"[red]{escape(tr('Those rules do not work:'))}[/red] {escape(str(exc))}")
         return 2
     except (KeyboardInterrupt, EOFError):
-        console.print("\n[dim]bye[/dim]")
+        console.print(f"\n[dim]{escape(tr('bye'))}[/dim]")
         return 130
 
 
@@ -123,9 +124,11 @@ def _local(args: argparse.Namespace, console: Console) -> int:
         named = [k.strip() for k in args.seats.split(",") if k.strip()]
         count = len(named)
         if count not in (2, 3, 4, 6):
-            hint = f" (to play against it: --seats human,{named[0]})" if count == 1 and named[0] != "human" else ""
-            console.print(f"[red]--seats names {count} seat{'' if count == 1 else 's'}; a table has 2, 3, 4 or 6"
-                          f"{hint}[/red]")
+            hint = " " + tr("(to play against it: --seats human,{kind})", kind=named[0]) \
+                if count == 1 and named[0] != "human" else ""
+            names = tr("--seats names 1 seat; a table has 2, 3, 4 or 6") if count == 1 else \
+                tr("--seats names {n} seats; a table has 2, 3, 4 or 6", n=count)
+            console.print(Text(names + hint, style="red"))
             return 2
         args.players = count
     rules = rules_from_args(args)
@@ -136,15 +139,16 @@ def _local(args: argparse.Namespace, console: Console) -> int:
         return 2
     record_to = Path(args.record) if args.record else None
     if record_to is not None and (record_to.is_dir() or not record_to.parent.is_dir()):
-        console.print(f"[red]cannot write a record to {record_to}: no such folder, or it is a folder[/red]")
+        console.print(Text(tr("cannot write a record to {file}: no such folder, or it is a folder", file=str(record_to)),
+                           style="red"))
         return 2
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     person = "human" in kinds
     if args.plain or not sys.stdout.isatty():
         if person and not args.plain:
-            console.print("[red]The output is not a terminal: scopa local cannot draw the board.[/red] "
-                          "Seat only bots (e.g. --seats greedy,random) to print a game, or add --plain "
-                          "to play with typed lines.")
+            console.print(Text(tr("The output is not a terminal: scopa local cannot draw the board."), style="red")
+                          + Text(" " + tr("Seat only bots (e.g. --seats greedy,random) to print a game, or add --plain "
+                                          "to play with typed lines.")))
             return 2
         delay = (args.delay or 0.0) if sys.stdout.isatty() else 0.0  # a log to a file needs no pauses
         asyncio.run(run_local_game(rules, kinds, seed, DeckStyle(args.deck), not args.no_autoplay, delay, console,

@@ -19,7 +19,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from scopa.client.console import load_record, write_record
-from scopa.client.text import DeckStyle, error_text, game_lines, leaderboard_lines, tr, word_text
+from scopa.client.text import DeckStyle, error_text, game_lines, leaderboard_lines, plain_lines, tr, viewer_seat, word_text
 from scopa.client.net import ClientSession, ConnectionLost, ServerRefused, CertificateRefused
 from scopa.protocol.servers import parse_server_address
 from scopa.engine import Preset
@@ -27,7 +27,7 @@ from scopa.protocol import DEFAULT_PORT, ErrorCode
 from scopa.protocol.commands import GameSummary
 from scopa.protocol.parties import NAME_PATTERN, TABLE_ID_PATTERN
 from scopa.protocol.record import Record, RecordError
-from scopa.protocol.record import RecordMismatch, Step, plain_log, replay_steps
+from scopa.protocol.record import RecordMismatch, Step, replay_steps
 
 COMMANDS: tuple[str, ...] = ("replay", "games", "record", "leaderboard", "claim")
 PASSWORD_ENV = "SCOPA_PASSWORD"
@@ -51,7 +51,7 @@ def add_subcommands(sub: Any) -> None:
                      help="replay every action through the rules: exit 0 when the record is consistent, "
                           "1 with the first difference when it is not")
     replay.add_argument("--deck", choices=[s.value for s in DeckStyle], default="italian",
-                        help="card style of the step-through viewer")
+                        help="card style of the step-through viewer and the log")
 
     presets = [p.value for p in Preset]
     games = sub.add_parser("games", help="list a server's finished games (newest first)")
@@ -245,8 +245,8 @@ def replay(args: argparse.Namespace, console: Console, record: Record | None = N
         return EXIT_OK
     if args.plain or not sys.stdout.isatty():
         try:
-            for line in plain_log(record):
-                console.print(line, highlight=False, markup=False)
+            for line in plain_lines(record, DeckStyle(args.deck), viewer_seat(record, args.name)):
+                console.print(line, highlight=False, markup=False, soft_wrap=True)
         except RecordMismatch as exc:
             stops = tr("the record stops making sense here: {problem}", problem=str(exc))
             console.print(f"[red]{escape(stops)}[/red]", highlight=False)

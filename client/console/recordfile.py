@@ -7,6 +7,8 @@ from pathlib import Path
 
 from scopa.protocol.record import MAX_RECORD_FILE_BYTES, Record, RecordError, dumps_record, parse_record
 
+from ..text import tr
+
 
 def load_record(path: str | Path) -> Record:
     """Read a record file; :class:`RecordError` with a readable reason if it is not one
@@ -15,13 +17,14 @@ def load_record(path: str | Path) -> Record:
         with open(path, "rb") as file:
             data = file.read(MAX_RECORD_FILE_BYTES + 1)
     except OSError as exc:
-        raise RecordError(f"cannot read {path}: {exc.strerror or exc}") from None
+        raise RecordError(tr("cannot read {file}: {why}", file=str(path), why=exc.strerror or exc)) from None
     if len(data) > MAX_RECORD_FILE_BYTES:
-        raise RecordError(f"{path} is too large for a record (over {MAX_RECORD_FILE_BYTES // (1024 * 1024)} MiB)")
+        raise RecordError(tr("{file} is too large for a record (over {n} MiB)", file=str(path),
+                             n=MAX_RECORD_FILE_BYTES // (1024 * 1024)))
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
-        raise RecordError(f"{path} is not a text file") from None
+        raise RecordError(tr("{file} is not a text file", file=str(path))) from None
     return parse_record(text, str(path))
 
 

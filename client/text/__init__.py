@@ -8,7 +8,7 @@ clients share (``error_text``, ``reason_text``, ``setting_text``, ``word_text``,
 ``catalog_value``), a QR code as text (``qr_text``), a table's game in words
 (``PRESET_NAMES``, ``matching_preset``, ``rules_name``, ``rules_line``, ``end_reason_text``),
 a server's finished games and leaderboard as lines (``game_lines``, ``leaderboard_lines``), a recorded game's steps in words
-(``step_text``, ``deal_text``, ``position_text``, ``scope_text``, ``score_lines``, ``viewer_seat``,
+(``step_text``, ``deal_text``, ``plain_lines``, ``position_text``, ``scope_text``, ``score_lines``, ``viewer_seat``,
 ``result_text``), rich rendering of a game (``render_view``, ``render_moves``,
 ``event_line``, ``notice_line``, ``cards_text``) and of tournaments (``render_tournaments``,
 ``render_standings``, and what a round without a table means for us: ``no_table_text``),
@@ -44,7 +44,7 @@ from .movehints import parse_choice
 from .catalog import catalog_value, error_text, reason_text, setting_text, word_text
 from .qr import qr_text
 from .games import PRESET_NAMES, end_reason_text, game_lines, leaderboard_lines, matching_preset, rules_line, rules_name
-from .replaywords import deal_text, position_text, result_text, scope_text, score_lines, step_text, viewer_seat
+from .replaywords import deal_text, plain_lines, position_text, result_text, scope_text, score_lines, step_text, viewer_seat
 from .options import coerce
 from .invite import invite_string, parse_invite, refusal_text
 from .rulebook import (
@@ -127,6 +127,7 @@ __all__ = [
     "leaderboard_lines",
     "deal_text",
     "position_text",
+    "plain_lines",
     "result_text",
     "scope_text",
     "score_lines",

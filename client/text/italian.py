@@ -125,6 +125,7 @@ ITALIAN: dict[str, str] = {
     "Left on the table, to you and {partner}: ": "Rimaste in tavola, a te e a {partner}: ",
     "a moment…": "un momento…",
     "press any key to go on": "premi un tasto per continuare",
+    "Enter (or any letter) to go on": "Invio (o una lettera qualsiasi) per continuare",
     "Enter to leave": "Invio per uscire",
     "Enter to go back to the lobby": "Invio per tornare alla sala",
     "Game over": "Partita finita",
@@ -331,7 +332,6 @@ ITALIAN: dict[str, str] = {
     "You played": "Hai giocato",
     "{who} played": "{who} ha giocato",
     "(played by the game master)": "(giocata dal server)",
-    "Leftovers to {who}: ": "Le carte rimaste a {who}: ",
     "Totals:": "Totali:",
     "nobody": "nessuno",
     "Game over ({reason}): {who} wins — {totals}": "Partita finita ({reason}): vince {who} — {totals}",
@@ -427,5 +427,33 @@ ITALIAN: dict[str, str] = {
     "Game over ({reason}): you win — {totals}": "Partita finita ({reason}): hai vinto — {totals}",
     "Game over ({reason}): your side wins — {totals}": "Partita finita ({reason}): avete vinto — {totals}",
     "watch the game again, step by step": "rivedi la partita, mossa per mossa",
+    # the replay as a log (scopa replay --plain)
+    "Game {game}: {rules}; seed {seed}": "Partita {game}: {rules}; seed {seed}",
+    "Game: {rules}; seed {seed}": "Partita: {rules}; seed {seed}",
+    "Played: {when}": "Giocata: {when}",
+    "Players: {players}": "Giocatori: {players}",
+    "{name} (bot: {strategy})": "{name} (bot: {strategy})",
+    "{name} (bot)": "{name} (bot)",
+    "{name} (person)": "{name} (persona)",
+    "{name} (person, then a bot)": "{name} (persona, poi un bot)",
+    "hands: {hands}": "mani: {hands}",
+    "round score: {sides}": "punti della smazzata: {sides}",
+    "totals: {totals}": "totali: {totals}",
+    # the scopa command's own words
+    "Those rules do not work:": "Queste regole non funzionano:",
+    "bye": "ciao",
+    "(to play against it: --seats human,{kind})": "(per giocarci contro: --seats human,{kind})",
+    "--seats names 1 seat; a table has 2, 3, 4 or 6": "--seats indica 1 posto; un tavolo ne ha 2, 3, 4 o 6",
+    "--seats names {n} seats; a table has 2, 3, 4 or 6": "--seats indica {n} posti; un tavolo ne ha 2, 3, 4 o 6",
+    "cannot write a record to {file}: no such folder, or it is a folder":
+        "impossibile scrivere una registrazione in {file}: la cartella non c'è, o è una cartella",
+    "The output is not a terminal: scopa local cannot draw the board.":
+        "L'uscita non è un terminale: scopa local non può disegnare la tavola.",
+    "Seat only bots (e.g. --seats greedy,random) to print a game, or add --plain to play with typed lines.":
+        "Fai sedere solo bot (per esempio --seats greedy,random) per stampare una partita, o aggiungi --plain "
+        "per giocare scrivendo le mosse.",
+    "cannot read {file}: {why}": "impossibile leggere {file}: {why}",
+    "{file} is too large for a record (over {n} MiB)": "{file} è troppo grande per una registrazione (oltre {n} MiB)",
+    "{file} is not a text file": "{file} non è un file di testo",
     **CLUB_ITALIAN,
 }

@@ -91,7 +91,7 @@ def render_view(view: View, names: Sequence[str], style: DeckStyle) -> Renderabl
     sides.add_column(tr("scope"), justify="right")
     for side in range(len(view.totals)):
         label = side_name(side, names, teams)
-        if view.side == side:
+        if view.side == side and tr("You") not in label.split(" & "):  # not "You (you)"
             label += " " + tr("(you)")
         scopa_cards = cards_text(view.scopa_cards[side], style) if view.scopa_cards[side] else Text("")
         sides.add_row(
@@ -187,10 +187,7 @@ def event_line(event: Event, names: Sequence[str], style: DeckStyle, me: int | N
         teams = len(event.totals) == 2 and len(names) > 2
         parts: list[RenderableType] = []
         if event.leftovers and event.leftovers_to is not None:
-            parts.append(
-                Text(tr("Leftovers to {who}: ", who=side_name(event.leftovers_to, names, teams)))
-                + cards_text(event.leftovers, style)
-            )
+            parts.append(Text(leftovers_words(event.leftovers_to, names, teams, me)) + cards_text(event.leftovers, style))
         parts.append(render_round(event.score, names, teams))
         parts.append(Text(tr("Totals:") + " " + ", ".join(
             f"{side_name(i, names, teams)} {p}" for i, p in enumerate(event.totals)), style="bold"))
@@ -208,6 +205,17 @@ def event_line(event: Event, names: Sequence[str], style: DeckStyle, me: int | N
                     style="bold green")
     return None
 
+
+
+def leftovers_words(side: int, names: Sequence[str], teams: bool, me: int | None) -> str:
+    """Who takes the cards left on the table at a round's end: "to you" (and your partner)
+    when it is ``me``'s side, else the side's names."""
+    if me is None or (me % 2 if teams else me) != side:
+        return tr("Left on the table, to {who}: ", who=side_name(side, names, teams))
+    partners = [n for i, n in enumerate(names) if teams and i % 2 == side and i != me]
+    if partners:
+        return tr("Left on the table, to you and {partner}: ", partner=" & ".join(partners))
+    return tr("Left on the table, to you: ")
 
 
 def notice_line(notice: SeatNotice) -> Text:

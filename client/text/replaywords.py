@@ -5,13 +5,13 @@ the client's."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
-from scopa.engine import Declare, GameState, RoundScore, cards_in
-from scopa.protocol.record import Record, Step
+from scopa.engine import Declare, GameState, Phase, RoundScore, cards_in
+from scopa.protocol.record import PlayerKind, Record, RecordPlayer, Step, replay_steps
 from scopa.protocol.record.document import action_from_record
 
-from .games import end_reason_text
+from .games import end_reason_text, rules_line
 from .i18n import tr
 from .notation import DeckStyle, label
 from .rulebook import category_names, declaration_names
@@ -127,3 +127,43 @@ def result_text(record: Record, me: int | None = None) -> str:
             tr("Game over: your side won {totals} ({reason})")
         return won.format(totals=totals, reason=reason)
     return tr("Game over: {who} won {totals} ({reason})", who=who, totals=totals, reason=reason)
+
+
+def plain_lines(record: Record, style: DeckStyle = DeckStyle.ITALIAN, me: int | None = None) -> Iterator[str]:
+    """The record as a log in the terminal's language (``scopa replay --plain``), one line
+    at a time: who played, each deal, each action, the hands when they are dealt, each
+    round's score and the result.  Stops with :class:`RecordMismatch` where the record
+    stops making sense (after the lines before it)."""
+    names = record.names()
+    rules = rules_line(record.engine_rules)
+    yield tr("Game {game}: {rules}; seed {seed}", game=record.game, rules=rules, seed=record.seed) \
+        if record.game else tr("Game: {rules}; seed {seed}", rules=rules, seed=record.seed)
+    if record.played_at is not None:
+        yield tr("Played: {when}", when=record.played_at.isoformat(timespec="seconds"))
+    yield tr("Players: {players}", players=", ".join(_player_text(p) for p in record.players))
+    sides = [" & ".join(names[i] for i in seats) for seats in record.engine_rules.seats_by_side()]
+    hands_before: list[int] = []
+    for step in replay_steps(record):
+        s = step.state
+        yield from ("", step_text(step, record, style, me)) if step.action is None else \
+            ("  " + step_text(step, record, style, me),)
+        if s.phase is Phase.PLAY and (step.action_index is None or any(
+                h & ~old for h, old in zip(s.hands, hands_before))):
+            hands = " | ".join(f"{names[i]}: {_cards(h, style) or '-'}" for i, h in enumerate(s.hands))
+            yield "  " + tr("hands: {hands}", hands=hands)
+        hands_before = list(s.hands)
+        if step.score is not None:
+            yield "  " + tr("round score: {sides}", sides="; ".join(score_lines(step.score, record)))
+            totals = ", ".join(f"{sides[i]} {t}" for i, t in enumerate(s.totals))
+            yield "  " + tr("totals: {totals}", totals=totals)
+    yield result_text(record, me)
+
+
+def _player_text(player: RecordPlayer) -> str:
+    """A seat of the record: ``ada (person)``, ``Greedy 1 (bot: greedy)``."""
+    if player.kind is PlayerKind.BOT:
+        return tr("{name} (bot: {strategy})", name=player.name, strategy=player.strategy) if player.strategy \
+            else tr("{name} (bot)", name=player.name)
+    if player.taken_over:
+        return tr("{name} (person, then a bot)", name=player.name)
+    return tr("{name} (person)", name=player.name)

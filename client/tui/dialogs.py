@@ -108,11 +108,11 @@ class RoundEndScreen(Once, ModalScreen[None]):
         parts: list[object] = [round_table(self.result, self.board, self.deck)]
         ev = self.result.event
         if ev.leftovers and ev.leftovers_to is not None:
-            parts.insert(0, Text(leftovers_line(self.board, ev.leftovers_to)) + cards_span(ev.leftovers, self.deck))
+            parts.append(Text(leftovers_line(self.board, ev.leftovers_to)) + cards_span(ev.leftovers, self.deck))
         note = tie_note(self.board)
         if note:
             parts.append(Text(note, style="yellow"))
-        hint = tr("a moment…") if self.pause is not None else tr("press any key to go on")
+        hint = tr("a moment…") if self.pause is not None else tr("Enter (or any letter) to go on")
         self.body = Group(*parts)  # type: ignore[arg-type]
         with Vertical(classes="dialog"):
             yield Static(self.body, id="round-table")
@@ -123,10 +123,13 @@ class RoundEndScreen(Once, ModalScreen[None]):
             self.set_timer(self.pause, lambda: self.close(None))
 
     def on_key(self, event: events.Key) -> None:
+        """Any key but a digit goes on: a card's number typed as the round's last card went
+        down (played for its player) must not skip the round's score unread."""
         if event.key in ("question_mark", "f1", "ctrl+c"):
             return
         event.stop()
-        self.close(None)
+        if event.character is None or not event.character.isdigit():
+            self.close(None)
 
     def on_click(self) -> None:
         self.close(None)

@@ -78,7 +78,7 @@ async def test_record_fetches_a_game_that_replays(server: NetworkEngine, tmp_pat
     check = await scopa("replay", str(out), "--check")
     assert check.returncode == 0 and check.stdout.startswith("consistent:")
     plain = await scopa("replay", str(out), "--plain")
-    assert plain.stdout.startswith("Game 2: scopa")
+    assert plain.stdout.startswith("Game 2: Scopa, 2p")
 
 
 async def test_replay_server_fetches_a_finished_game_and_replays_it(server: NetworkEngine) -> None:
@@ -86,7 +86,7 @@ async def test_replay_server_fetches_a_finished_game_and_replays_it(server: Netw
     assert check.returncode == 0, check.stdout + check.stderr
     assert check.stdout.startswith("consistent:")
     plain = await scopa("replay", "--server", address(server), "2", "--plain")
-    assert plain.returncode == 0 and plain.stdout.startswith("Game 2: scopa")
+    assert plain.returncode == 0 and plain.stdout.startswith("Game 2: Scopa, 2p")
     missing = await scopa("replay", "--server", address(server), "99", "--plain")
     assert missing.returncode == 1 and "The server refused" in missing.stdout
     bad = await scopa("replay", "--server", address(server), "x/y")

@@ -14,12 +14,12 @@ from scopa.protocol.record import RecordError, parse_record
 
 from paths import ROOT
 
-ENV = dict(os.environ, TERM="dumb", COLUMNS="160")
+ENV = dict(os.environ, TERM="dumb", COLUMNS="160", LC_ALL="", LC_MESSAGES="", LANG="C.UTF-8")
 
 
-def scopa(*args: str) -> subprocess.CompletedProcess[str]:
+def scopa(*args: str, lang: str = "C.UTF-8") -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "scopa.cli", *args], capture_output=True, text=True,
-                          stdin=subprocess.DEVNULL, timeout=120, env=ENV, cwd=ROOT)
+                          stdin=subprocess.DEVNULL, timeout=120, env=dict(ENV, LANG=lang), cwd=ROOT)
 
 
 @pytest.fixture(scope="module")
@@ -82,8 +82,21 @@ def test_the_plain_log_shows_every_round_and_the_result(recorded: Path) -> None:
     lines = done.stdout.splitlines()
     assert sum(1 for line in lines if line.startswith("Round ")) == len(data["rounds"])
     winner = data["players"][data["result"]["winner"]]["name"]
-    assert lines[-1].startswith(f"Result: {winner} won")
+    assert lines[-1].startswith(f"Game over: {winner} won")
     assert sum(1 for line in lines if line.startswith("  hands: ")) >= len(data["rounds"])
+
+
+def test_the_plain_log_speaks_italian_on_every_line_under_an_italian_locale(recorded: Path) -> None:
+    english = scopa("replay", str(recorded), "--plain").stdout.splitlines()
+    italian = scopa("replay", str(recorded), "--plain", lang="it_IT.UTF-8").stdout.splitlines()
+    assert len(italian) == len(english) > 20
+    same = [line for en, line in zip(english, italian) if line.strip() and line == en]
+    assert same == []  # every line with words has its Italian (names and cards alone stay)
+    data = json.loads(recorded.read_text())
+    assert sum(1 for line in italian if line.startswith("Smazzata ")) == len(data["rounds"])
+    winner = data["players"][data["result"]["winner"]]["name"]
+    assert italian[-1].startswith(f"Partita finita: vince {winner} ")
+    assert italian[1].startswith("Giocata: ") and italian[2].startswith("Giocatori: ")
 
 
 def test_replay_without_a_terminal_prints_the_log(recorded: Path) -> None:

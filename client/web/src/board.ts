@@ -116,6 +116,7 @@ function inviteBox(): HTMLElement | string {
     h("p", {}, t.qr), qrSvg(link, t.qrLabel));
 }
 
+let drawn: HTMLElement | null = null; // the table's seats last drawn: still on the page unless another screen came between
 export function tableScreen(): void {
   const v = st.view;
   const mine = st.legal.length > 0;
@@ -140,6 +141,7 @@ export function tableScreen(): void {
   const plays = h("ul", { class: "chat", "aria-label": t.plays, tabindex: 0, "data-area": "plays" }, ...(v?.round_plays ?? []).map((p) => h("li", { class: st.scopas.has(p.card) ? "scopa" : "" },
     `${seatName(p.seat)}: ${cardName(p.card, deck)}${p.captured.length ? ` → ${p.captured.map((c) => cardName(c, deck)).join(", ")}` : ""}${st.scopas.has(p.card) ? ` · ${t.scopa}` : ""}${st.forced.has(p.card) ? ` · ${fill(t.timedOut, { card: cardName(p.card, deck), name: seatName(p.seat) })}` : ""}`)));
   const focused = document.activeElement?.id;
+  const arriving = !drawn || !app.contains(drawn); // from the lobby (or a replay): not its scroll, the table's top
   app.toggleAttribute("data-mine", mine);
   app.replaceChildren(header(), statusLine(),
     st.gameEnd ? gameEndBox(st.gameEnd) : h("div", { class: "bar" }, h("p", { class: "status grow", id: "turn" }, turnText, timerEl), leaveButton()),
@@ -148,11 +150,14 @@ export function tableScreen(): void {
     seats, h("div", { class: "split" }, v && !st.gameEnd ? h("div", {}, // no board until the game is dealt (only the seats to fill), none once it is over
       h("h2", {}, `${t.table} · ${t.stock} ${v.stock ?? 0}`), table,
       h("h2", {}, t.hand), hand, decl, h("p", {}, mine ? t.tapHint : "")) : "",
-    h("div", {}, v ? piles : "", v ? h("section", { class: "panel", "aria-label": t.plays }, h("h2", {}, t.plays), plays) : "",
+    h("div", {}, v && !st.gameEnd ? piles : "", v ? h("section", { class: "panel", "aria-label": t.plays }, h("h2", {}, t.plays), plays) : "",
       chatBox(st.tableChat, () => `table:${st.tableId}`, "table-chat"))),
     settings());
   if (focused) document.getElementById(focused)?.focus();
-  if (st.roundEnd && !st.gameEnd) roundEndDialog(st.roundEnd);
+  drawn = seats;
+  if (arriving) window.scrollTo(0, 0);
+  if (st.gameEnd) closeRoundEnd(); // the last round's breakdown is in the game's end, not over it
+  else if (st.roundEnd) roundEndDialog(st.roundEnd);
   showClock();
 }
 
@@ -161,21 +166,37 @@ function roundEndDialog(r: RoundEnd): void {
   if (shownRound === r.event) return;
   shownRound = r.event;
   const d = dialog(fill(t.roundEnd, { n: r.round }), t.next, "round-end");
-  const names = r.totals.map((_, i) => sideName(i));
-  const before = r.totals.map((total, i) => st.totalsBefore[i] ?? total - (r.points[i] ?? 0));
-  d.body.append(roundTable(sp, names, r, before, st.info?.rules?.target, !!st.info?.rules?.frac));
-  if (r.leftover?.length && r.leftover_to !== null && r.leftover_to !== undefined) {
-    d.body.append(h("p", {}, fill(t.leftoverTo, { name: sideName(r.leftover_to) })));
-  }
-  d.body.append(h("p", { class: "status", id: "round-end-turn" }));
+  d.body.append(...roundParts(r), h("p", { class: "status", id: "round-end-turn" }));
 }
 
+/** The round's breakdown, and who takes the cards left on the table. */
+function roundParts(r: RoundEnd): HTMLElement[] {
+  const names = r.totals.map((_, i) => sideName(i));
+  const before = r.totals.map((total, i) => st.totalsBefore[i] ?? total - (r.points[i] ?? 0));
+  const parts = [roundTable(sp, names, r, before, st.info?.rules?.target, !!st.info?.rules?.frac)];
+  if (r.leftover?.length && r.leftover_to !== null && r.leftover_to !== undefined) {
+    parts.push(h("p", {}, fill(t.leftoverTo, { name: sideName(r.leftover_to) })));
+  }
+  return parts;
+}
+
+/** The last round's box, if open: the game's end shows that round itself. */
+function closeRoundEnd(): void {
+  const open = document.querySelector<HTMLDialogElement>("dialog#round-end");
+  if (open) { open.close(); open.remove(); }
+}
+
+/** The game's end: who won, the totals, the ways on, then the round that ended the game
+ * (none when the game ended inside a round: it was left). */
 function gameEndBox(g: GameEnd): HTMLElement {
+  const r = st.roundEnd;
   return h("section", { class: "panel end", id: "game-end", role: "alert", "aria-labelledby": "game-end-title" },
     h("h2", { id: "game-end-title" }, t.gameEnd),
     h("p", { class: "winner" }, gameEndLine(sp, g, sideName, mySide())),
     gameEndTotals(sp, g, sideName), st.watching ? "" : noTableNote(), st.watching || !st.lastFinal ? "" : standingsTable(st.lastFinal),
-    h("p", { class: "bar" }, st.watching ? leaveButton() : toLobby(), replayButton()));
+    h("p", { class: "bar" }, st.watching ? leaveButton() : toLobby(), replayButton()),
+    r ? h("section", { id: "last-round", "aria-labelledby": "last-round-title" },
+      h("h3", { id: "last-round-title" }, fill(t.lastRound, { n: r.round })), ...roundParts(r)) : "");
 }
 
 /** The game just played, shown again in the replay viewer (the server's record of the table). */

@@ -7,10 +7,9 @@ import { button, dialog, h } from "./dom";
 import { fill, type Lang } from "./i18n";
 import { renderMarkdown } from "./markdown";
 import type { GameEnd, RoundEnd, TableInfo, TournamentInfo, TournamentNoTable, TournamentStandings } from "./protocol";
-import { gameEndLine } from "./score";
 import {
-  type Body, type Seat, app, deck, keepToken, lang, live, mySide, saveSeat, savedSeat, seatCount, seatName, setDeck,
-  setLang as speak, sideName, sp, st, t,
+  type Body, type Seat, app, deck, keepToken, lang, live, saveSeat, savedSeat, seatCount, seatName, setDeck,
+  setLang as speak, sp, st, t,
 } from "./state";
 import { forgetForm, lobbyScreen, setServerTimeout } from "./lobby";
 import { tableScreen } from "./board";
@@ -226,9 +225,7 @@ function handle(f: Frame): void {
     case "round_end": st.roundEnd = b as RoundEnd; st.deadline = 0; if (st.view) st.view.totals = b.totals; break;
     case "game_end":
       st.gameEnd = b as GameEnd; st.legal = []; st.deadline = 0; saveSeat(null);
-      // the last round's box, if open, says who won too
-      document.querySelector("dialog[open]#round-end > div")?.prepend(h("p", { class: "winner" }, gameEndLine(sp, st.gameEnd, sideName, mySide())));
-      window.scrollTo(0, 0);
+      window.scrollTo(0, 0); // the result, with the last round's breakdown, at the top (board.ts)
       break;
     case "left":
       saveSeat(null);

@@ -25,7 +25,8 @@ TERMINAL = [*sorted((ROOT / "client" / "tui").rglob("*.py")), ROOT / "client" / 
             ROOT / "client" / "text" / "render.py", ROOT / "client" / "console" / "human.py",
             ROOT / "client" / "console" / "lobby.py", ROOT / "client" / "console" / "local.py",
             ROOT / "client" / "text" / "movehints.py", ROOT / "client" / "text" / "games.py",
-            ROOT / "cli" / "records.py"]
+            ROOT / "cli" / "records.py", ROOT / "cli" / "main.py",
+            ROOT / "client" / "console" / "recordfile.py"]
 """The Textual client, and the plain one (its lobby, board, moves and events)."""
 SHOWN_BY = {"Text", "Static", "Label", "Button", "Tick", "say", "tell", "Binding", "add_columns", "Input",
             "ConfirmScreen", "GameOverScreen", "LobbyScreen", "BoardScreen", "assemble", "append", "OptionList", "print"}
@@ -76,7 +77,7 @@ def test_every_string_the_terminal_shows_goes_through_the_catalog() -> None:
 
 
 def test_every_catalog_string_has_its_italian() -> None:
-    keys = {call.args[0].value for path in TERMINAL + [ROOT / "client" / "text" / "invite.py", ROOT / "cli" / "main.py"]
+    keys = {call.args[0].value for path in TERMINAL + [ROOT / "client" / "text" / "invite.py"]
             for call in _calls(path)
             if _name(call.func) == "tr" and call.args and isinstance(call.args[0], ast.Constant)}
     missing = sorted(k for k in keys if not ITALIAN.get(k))
@@ -307,3 +308,40 @@ def test_the_plain_client_speaks_to_you_when_you_deal_declare_and_win(monkeypatc
     assert said(GameEnded(1, (4, 11), EndReason.TARGET)).endswith("vince Greedy 2 — 4, 11")
     assert not [s for s in (said(RoundStarted(2, 0, table, 0, ())), said(GameEnded(0, (11, 4), EndReason.TARGET)))
                 if "Tu " in s]
+
+
+def test_the_plain_client_gives_the_leftovers_and_the_score_to_tu_in_the_second_person(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A plain local game in Italian said "Le carte rimaste a Tu" and listed "Tu (tu)"."""
+    import io
+    import random
+
+    from rich.console import Console
+
+    from scopa.client.text import DeckStyle, event_line, parse_cards, render_view
+    from scopa.engine import Deal, GameState, RoundEnded, RoundScore, RuleSet
+    from scopa.engine.view import view
+
+    monkeypatch.setattr(i18n, "LANGUAGE", "it")
+    names = ["Tu", "Greedy 2"]
+
+    def said(thing: object) -> str:
+        out = Console(file=io.StringIO(), width=200)
+        out.print(thing)
+        return " ".join(out.file.getvalue().split())  # type: ignore[attr-defined]
+
+    score = RoundScore(breakdown=({}, {}), cards=(20, 20), primiera=(70, 70))
+    left = parse_cards("4d")
+    mine = said(event_line(RoundEnded(1, score, left, 0, (0, 0)), names, DeckStyle.ITALIAN, me=0))
+    theirs = said(event_line(RoundEnded(1, score, left, 1, (0, 0)), names, DeckStyle.ITALIAN, me=0))
+    assert "Rimaste in tavola, a te: 4 Den" in mine and "Rimaste in tavola, a Greedy 2: 4 Den" in theirs
+    team = said(event_line(RoundEnded(1, score, left, 0, (0, 0)), ["Tu", "Bot 2", "Nonna", "Bot 4"],
+                           DeckStyle.ITALIAN, me=0))
+    assert "Rimaste in tavola, a te e a Nonna: 4 Den" in team
+    state = GameState.new(RuleSet.build("scopa"), 1)
+    order = list(range(40))
+    random.Random(3).shuffle(order)
+    state.apply(Deal(tuple(order)))
+    board = said(render_view(view(state, 0), names, DeckStyle.ITALIAN))
+    assert "Tu " in board and "Tu (tu)" not in board
+    assert "ada (tu)" in said(render_view(view(state, 0), ["ada", "bea"], DeckStyle.ITALIAN))

@@ -247,11 +247,15 @@ async def test_the_round_end_waits_for_a_key_and_lists_categories_in_order_R21()
     async with app.run_test(size=(80, 24)) as pilot:
         await play_until(app, pilot, lambda: isinstance(app.screen, RoundEndScreen))
         text = text_of(app.screen.body)
-        order = [text.index(w) for w in ("Cards", "Denari", "Settebello", "Primiera", "Scope", "Round points")]
-        assert order == sorted(order)
+        order = [text.index(w) for w in ("Round 1", "Cards", "Denari", "Settebello", "Primiera", "Scope",
+                                          "Round points", "Left on the table")]
+        assert order == sorted(order)  # the round's title first, who took the leftovers under its score
         for _ in range(5):
             await pilot.pause()
         assert isinstance(app.screen, RoundEndScreen)  # still waiting: a person is seated
+        await pilot.press("1", "3")  # a card's number typed as the last card went down: the score stays
+        await pilot.pause()
+        assert isinstance(app.screen, RoundEndScreen)
         await pilot.press("space")
         await pilot.pause()
         assert not isinstance(app.screen, RoundEndScreen)

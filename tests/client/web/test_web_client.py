@@ -243,7 +243,7 @@ async def test_a_person_plays_a_whole_game_against_a_bot_by_tapping(site: Site, 
     assert "Game over" in said and re.search(r"You won!|Bot 1 \(easy\) won", said)  # "You won!" to the winner
     # The game just played, watched again from its end (this server keeps no games: the
     # record comes from the table just finished), then back to the result.
-    await dismiss_round_end(page)  # the last round's box, over the result
+    assert await page.locator("dialog[open]").count() == 0  # the last round is in the result, not over it
     await page.locator("#game-end").get_by_role("button", name="Watch the game again").tap()
     await page.wait_for_selector("#replay-where", timeout=WAIT)
     assert "Round 1 of" in (await page.locator("#replay-where").text_content() or "")

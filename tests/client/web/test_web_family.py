@@ -133,8 +133,9 @@ async def tap_a_card(page: Page, touch: bool = True) -> None:
 
 
 async def play_to_round_end(page: Page, touch: bool = True) -> None:
-    """Play this page's turns (the other seats are bots) until the round's end shows."""
-    end = "dialog[open]#round-end"
+    """Play this page's turns (the other seats are bots) until the round's end shows (or,
+    after the game's last round, the game's end)."""
+    end = "dialog[open]#round-end, #game-end"
     while not await page.locator(end).count():
         await page.wait_for_selector(f"{MINE}, {end}", timeout=WAIT)
         if await page.locator(end).count():

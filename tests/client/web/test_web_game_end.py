@@ -47,6 +47,8 @@ async def play_until_game_end(page: Page) -> None:
     the game's end shows."""
     while not await page.locator(END).count():
         await play_to_round_end(page)
+        if await page.locator(END).count():
+            break
         box = page.locator("dialog[open]#round-end")
         await box.locator("p.bar button").tap()
         await box.wait_for(state="detached", timeout=WAIT)
@@ -81,3 +83,34 @@ async def test_a_team_reads_that_its_side_won_and_the_final_state(journaled: Sit
     said = await line.text_content() or ""
     assert said.split(" · ")[-1] == ("avete vinto" if ours else "Hanno vinto Bot 1 (facile) + Bot 3 (facile)"), said
     assert "-bot-" not in await page.locator("body").inner_text()
+
+
+async def test_the_game_end_shows_who_won_and_the_last_round_with_nothing_on_top(site: Site, browser: Browser) -> None:
+    """R22: when the last round ends the game, the phone (390×844) shows the result at once:
+    who won, the totals and that round's breakdown in one place, with the way back to the
+    tables, on screen without scrolling and with no round's box drawn over it."""
+    page = await open_italian(browser, site, "ada", bypass_csp=True)  # axe is injected
+    await page.wait_for_selector("#preset", timeout=WAIT)
+    await page.add_script_tag(path=str(AXE))
+    await page.select_option("#bots", "easy")
+    await page.locator("form button[type=submit]", has_text="Crea un tavolo").tap()
+    await play_until_game_end(page)
+    await page.locator(f"{END} .winner").wait_for(timeout=WAIT)
+    assert await page.locator("dialog[open]").count() == 0  # nothing drawn over the result
+    assert await page.locator("#score-title").count() == 0  # no panel of the last round's piles beside it
+    for part in (f"{END} .winner", f"{END} table.piles >> nth=0", f"{END} button >> nth=0"):
+        box = await page.locator(part).bounding_box()
+        assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= 844, part  # no scrolling
+        on_top = await page.evaluate("([x, y]) => document.elementFromPoint(x, y)?.closest('#game-end') !== null",
+                                     [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2])
+        assert on_top, part  # what one sees there is the result itself
+    last = page.locator(f"{END} #last-round")
+    said = await last.text_content() or ""
+    assert said.startswith("Ultima smazzata") and "Primiera" in said and "Punti della smazzata" in said, said
+    box = await last.bounding_box()
+    assert box is not None and box["y"] + box["height"] <= 844  # the breakdown too, without scrolling
+    winner = await page.locator(f"{END} .winner").text_content() or ""
+    assert winner in ("Hai vinto!", "Ha vinto Bot 1 (facile)"), winner
+    assert await axe_findings(page) == []
+    await page.locator(END).get_by_role("button", name="Torna ai tavoli").tap()
+    await page.wait_for_selector("#preset", timeout=WAIT)

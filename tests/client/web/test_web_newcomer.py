@@ -14,7 +14,7 @@ from playwright.async_api import Browser, Page
 
 from test_web_a11y import axe_findings
 from test_web_client import AXE, MINE, PHONE, WAIT, Site, browser, chromium, create, journaled, open_page, site  # noqa: F401
-from test_web_family import open_italian, play_to_round_end, tap_a_card
+from test_web_family import in_view, open_italian, play_to_round_end, tap_a_card
 
 pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="module")]  # the browser: test_web_client.py
 
@@ -208,3 +208,18 @@ async def test_the_lobby_says_which_seats_are_free(site: Site, browser: Browser)
     table = nonna.locator(".tables li", has_text="#1 ")
     await table.wait_for(timeout=WAIT)
     assert "· in attesa di giocatori · bob, posto libero" in (await table.text_content() or "")
+
+
+async def test_a_new_table_opens_at_its_top_with_whose_turn_it_is(site: Site, browser: Browser) -> None:
+    """The create button sits far down the lobby on a phone; the table it opens must not
+    keep the lobby's scroll, which hid the title, whose turn it is and the turn's clock."""
+    page = await open_italian(browser, site, "ada")
+    await page.wait_for_selector("#preset", timeout=WAIT)
+    await page.select_option("#bots", "easy")
+    await page.evaluate("() => window.scrollTo(0, document.body.scrollHeight)")  # down the lobby to the form
+    assert await page.evaluate("() => window.scrollY") > 0
+    await page.locator("form button[type=submit]", has_text="Crea un tavolo").tap()
+    await page.wait_for_selector(MINE, timeout=WAIT)
+    assert await page.evaluate("() => window.scrollY") == 0
+    for part in ("header h1", "#turn", "[data-area=hand] .card >> nth=0"):
+        assert await in_view(page, part), part
