@@ -80,6 +80,7 @@ class TournamentHost:
         self._seats: dict[str, dict[str, int]] = {}  # table id -> player -> seat
         self._timers: dict[str, Timer] = {}
         self._told: dict[str, asyncio.Future[None]] = {}  # tournament -> its last step told once stored
+        self._no_table: dict[str, tuple[str, wire.TournamentNoTable]] = {}  # player key -> why no table, said again on return
         self.last = 0  # the highest tournament number
         self.leases: TableLeases | None = None
         """In a cluster sharing one journal: the tournaments' leases (this server runs those it holds)."""
@@ -114,10 +115,15 @@ class TournamentHost:
         """A player connected by ``name`` (here, or to another member of a cluster): to the
         seat a tournament's table keeps for them, if any (from another member: told of it
         and sent here)."""
+        seated = False
         for table_id, seats in list(self._seats.items()):
             for player in seats:
                 if name_key(player) == name_key(name):
                     self._call(table_id, player)
+                    seated = True
+        kept = self._no_table.get(name_key(name))
+        if not seated and kept is not None:  # out, or a bye, in a tournament still running: said again
+            self._tell_entrants(kept[0], kept[1], only=[name])
 
     def _call(self, table_id: str, player: str) -> None:
         """Tell a player of their table, and seat them there if they are free."""
@@ -196,14 +202,20 @@ class TournamentHost:
             if table is not None and table.state is wire.TableState.WAITING:
                 self.life.close_waiting(table, f"forfeited: {', '.join(effect.absent)} did not come")
         elif isinstance(effect, AnnounceRound):
+            self._forget_no_table(tid, kinds=("bye",))  # a bye is of one round; out stays out
             self._tell_entrants(tid, wire.TournamentRound(tournament=tid, round=effect.number,
                                                           games=[game_view(g) for g in effect.games],
                                                           byes=list(effect.byes)))
         elif isinstance(effect, AnnounceStandings):
             self._tell_entrants(tid, standings_view(tid, state, effect.rows, effect.final))
         elif isinstance(effect, TellNoTable):
-            self._tell_entrants(tid, no_table_view(state, effect), only=state.entrant(effect.entrant).members)
+            view = no_table_view(state, effect)
+            members = state.entrant(effect.entrant).members
+            if effect.kind != "finished":
+                self._no_table.update((name_key(m), (tid, view)) for m in members)
+            self._tell_entrants(tid, view, only=members)
         elif isinstance(effect, RecordResults):
+            self._forget_no_table(tid, kinds=("bye", "knocked_out"))
             self._journal(tid, [ResultsKept(effect.rows, effect.cancelled)])
             log.info("tournament %s: %s", tid, "cancelled" if effect.cancelled else "finished")
 
@@ -257,6 +269,11 @@ class TournamentHost:
                 written.add_done_callback(_logged(tid, seq))
                 writes.append(written)
         return writes
+
+    def _forget_no_table(self, tid: str, kinds: tuple[str, ...]) -> None:
+        for key, (of, view) in list(self._no_table.items()):
+            if of == tid and view.kind in kinds:
+                del self._no_table[key]
 
     def _tell_entrants(self, tid: str, body: wire.Body, sess: Asker | None = None, seq: int | None = None,
                        only: Iterable[str] | None = None) -> None:

@@ -12,7 +12,7 @@ import asyncio
 
 import pytest
 
-from club_players import ClubPlayer, Server, join_all, start
+from club_players import ClubPlayer, Server, holding_round_two, join_all, start
 from scopa.protocol import Command
 from scopa.protocol import commands as wire
 from scopa.server import NetworkEngine
@@ -104,3 +104,36 @@ async def test_a_swiss_bye_is_told_and_every_entrant_hears_its_final_place() -> 
         byes = [("bye", n, 1.0, None) for n in (1, 2) if p.name in rounds[n].byes]
         assert told == byes + [("finished", 2, None, rank[p.name])]
     assert all(len(r.byes) == 1 for r in rounds.values())
+
+
+async def test_a_player_out_who_comes_back_is_told_again() -> None:
+    """A loser of round 1 of a knockout of four, disconnected and back while the final is
+    under way (held at its first turn), hears again at once that it is out."""
+    engine = NetworkEngine("127.0.0.1", 0, seed=9, clock=FakeClock(), storage=MemoryStorage(), club=ClubOptions())
+    await engine.start()
+    held = asyncio.Event()
+    try:
+        async with asyncio.timeout(SAFETY):
+            server = Server(engine.port)
+            players = [ClubPlayer(f"p{i}", server, seed=i, hold=holding_round_two(held)) for i in range(4)]
+            for p in players:
+                await p.connect()
+            tid = await create(players[0], format=wire.TournamentFormat.KNOCKOUT, cap=4)
+            await join_all(players, tid)
+            finals = start(players, tid)
+            await held.wait()  # the final is under way, and stays so
+            loser = next(p for p in players if any(t.kind == "knocked_out" for t in no_tables(p)))
+            said = no_tables(loser)
+            await loser.close()
+            back = ClubPlayer(loser.name, server)
+            await back.connect()
+            asked = back.send(wire.GetStandings(tournament=tid))
+            await back.until(lambda c: c.re == asked)
+            assert no_tables(back) == said  # before the answer to its first question
+            await back.close()
+            for f in finals:
+                f.cancel()
+            for p in players:
+                await p.close()
+    finally:
+        await engine.stop()
