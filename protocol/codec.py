@@ -22,7 +22,6 @@ so a newer server's additions do not break it.  Types stay strict.
 
 from __future__ import annotations
 
-import functools
 import json
 from collections.abc import Callable, Iterator
 import types
@@ -116,10 +115,19 @@ _PACKED_NIL = msgpack.packb(None)
 _PACKED_HEAD = b"\x87" + _PACKED_V + _PACKED_KEYS["seq"]  # a map of the 7 envelope keys, v, then seq's key
 
 
-@functools.lru_cache(maxsize=65536)
+_FIXSTR_HEADS = tuple(bytes((0xA0 | n,)) for n in range(32))
+
+
 def _packed_text(text: str) -> bytes:
-    """A party or command name, packed (a server sends the same few thousand again and again)."""
-    return msgpack.packb(text)
+    """A party or command name, packed as msgpack packs it.  Nothing is kept per name: a
+    server names thousands of players and tables, and each one's memo would cost more
+    than this (a table's broadcasts pack their envelope once,
+    :func:`~scopa.protocol.connection.prepare`)."""
+    data = text.encode()
+    if len(data) < 32:
+        return _FIXSTR_HEADS[len(data)] + data  # a fixstr
+    packed: bytes = msgpack.packb(text)
+    return packed
 
 
 def pack_envelope(*, seq: int, sender: str, recipient: str, re: int | None, name: str, body: bytes) -> bytes:

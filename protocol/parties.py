@@ -20,7 +20,6 @@ Party(kind=<PartyKind.TABLE_ALL: 'table_all'>, ident='7')
 
 from __future__ import annotations
 
-import functools
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -234,14 +233,18 @@ def route_of(sender: str, recipient: str) -> Route:
     return Route(parse_party(sender).kind, parse_party(recipient).kind)
 
 
-@functools.lru_cache(maxsize=8192)
 def _kind_of(party: str) -> PartyKind | None:
-    """A party name's kind, None if it is not one (remembered per party: a server names
-    the same tables and players again and again)."""
-    try:
-        return parse_party(party).kind
-    except ValueError:
-        return None
+    """A party name's kind, None if it is not one: :func:`parse_party`'s, from the match
+    alone (nothing is kept per party: a server names thousands of players and tables,
+    and each one's memo would cost more than this match; a table's broadcasts check
+    their route once, :func:`~scopa.protocol.connection.prepare`)."""
+    m = _PARTY_RE.match(party)
+    return None if m is None else _KIND_BY_GROUP[m.lastgroup]  # type: ignore[index]
+
+
+_KIND_BY_GROUP = {"lobby": PartyKind.LOBBY, "guest": PartyKind.GUEST, "player": PartyKind.PLAYER,
+                  "table": PartyKind.TABLE, "all": PartyKind.TABLE_ALL, "spectators": PartyKind.SPECTATORS}
+"""A party's kind by the last group of :data:`_PARTY_RE` it matched."""
 
 
 def route_allowed(name: str, sender: str, recipient: str) -> bool:
