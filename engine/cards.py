@@ -18,9 +18,8 @@ so ``7d`` is the settebello and ``Rd`` the re bello.
 
 from __future__ import annotations
 
-import functools
 from enum import IntEnum
-from typing import Iterable
+from typing import Callable, Iterable
 
 
 class Suit(IntEnum):
@@ -146,15 +145,20 @@ before, in games of random plays), and there are 10,701 of them; four cards or m
 would only keep every table's hands of a busy server."""
 
 
-def cards_of(mask: int) -> tuple[Card, ...]:
-    """The cards of a mask as a tuple, in id order (remembered for a few cards: see
-    :data:`REMEMBERED_CARDS`)."""
-    return _few_cards_of(mask) if mask.bit_count() <= REMEMBERED_CARDS else tuple(cards_in(mask))
+class _CardsOf(dict[int, tuple[Card, ...]]):
+    """Masks of a few cards with their cards (a lookup; a mask not remembered is made
+    by :meth:`__missing__`)."""
+
+    def __missing__(self, mask: int) -> tuple[Card, ...]:
+        cards = tuple(cards_in(mask))
+        if mask.bit_count() <= REMEMBERED_CARDS:
+            self[mask] = cards
+        return cards
 
 
-@functools.lru_cache(maxsize=1 << 14)
-def _few_cards_of(mask: int) -> tuple[Card, ...]:
-    return tuple(cards_in(mask))
+cards_of: Callable[[int], tuple[Card, ...]] = _CardsOf().__getitem__
+"""The cards of a mask as a tuple, in id order (remembered for a few cards: see
+:data:`REMEMBERED_CARDS`)."""
 
 
 def parse_cards(text: str) -> list[Card]:

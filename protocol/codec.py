@@ -115,21 +115,6 @@ _PACKED_NIL = msgpack.packb(None)
 _PACKED_HEAD = b"\x87" + _PACKED_V + _PACKED_KEYS["seq"]  # a map of the 7 envelope keys, v, then seq's key
 
 
-_FIXSTR_HEADS = tuple(bytes((0xA0 | n,)) for n in range(32))
-
-
-def _packed_text(text: str) -> bytes:
-    """A party or command name, packed as msgpack packs it.  Nothing is kept per name: a
-    server names thousands of players and tables, and each one's memo would cost more
-    than this (a table's broadcasts pack their envelope once,
-    :func:`~scopa.protocol.connection.prepare`)."""
-    data = text.encode()
-    if len(data) < 32:
-        return _FIXSTR_HEADS[len(data)] + data  # a fixstr
-    packed: bytes = msgpack.packb(text)
-    return packed
-
-
 def pack_envelope(*, seq: int, sender: str, recipient: str, re: int | None, name: str, body: bytes) -> bytes:
     """The payload of a command whose body is packed already (:func:`pack_body`): the same
     bytes :func:`pack_command` makes of that command, with no model built for the
@@ -147,9 +132,10 @@ def envelope_head(seq: int) -> bytes:
 def envelope_tail(*, sender: str, recipient: str, re: int | None, name: str, body: bytes) -> bytes:
     """The packed rest of an envelope after its ``seq`` (see :func:`envelope_head`)."""
     k = _PACKED_KEYS
+    pack = _PACKER.pack  # the names are packed each time: a memo per party would cost a server more than this
     return b"".join((
-        k["sender"], _packed_text(sender), k["recipient"], _packed_text(recipient),
-        k["re"], _PACKED_NIL if re is None else pack_uint(re), k["name"], _packed_text(name), k["body"], body,
+        k["sender"], pack(sender), k["recipient"], pack(recipient),
+        k["re"], _PACKED_NIL if re is None else pack_uint(re), k["name"], pack(name), k["body"], body,
     ))  # fmt: skip
 
 

@@ -233,26 +233,22 @@ def route_of(sender: str, recipient: str) -> Route:
     return Route(parse_party(sender).kind, parse_party(recipient).kind)
 
 
-def _kind_of(party: str) -> PartyKind | None:
-    """A party name's kind, None if it is not one: :func:`parse_party`'s, from the match
-    alone (nothing is kept per party: a server names thousands of players and tables,
-    and each one's memo would cost more than this match; a table's broadcasts check
-    their route once, :func:`~scopa.protocol.connection.prepare`)."""
-    m = _PARTY_RE.match(party)
-    return None if m is None else _KIND_BY_GROUP[m.lastgroup]  # type: ignore[index]
-
-
 _KIND_BY_GROUP = {"lobby": PartyKind.LOBBY, "guest": PartyKind.GUEST, "player": PartyKind.PLAYER,
                   "table": PartyKind.TABLE, "all": PartyKind.TABLE_ALL, "spectators": PartyKind.SPECTATORS}
 """A party's kind by the last group of :data:`_PARTY_RE` it matched."""
 
 
 def route_allowed(name: str, sender: str, recipient: str) -> bool:
-    """Whether command ``name`` may go from ``sender`` to ``recipient`` (by ROUTES)."""
-    sender_kind, recipient_kind = _kind_of(sender), _kind_of(recipient)
-    if sender_kind is None or recipient_kind is None:
+    """Whether command ``name`` may go from ``sender`` to ``recipient`` (by ROUTES).  The
+    parties' kinds (:func:`parse_party`'s) are read from their matches each time: nothing
+    is kept per party (a server names thousands of players and tables, and a memo of each
+    would cost more than the match; a table's broadcasts check their route once,
+    :func:`~scopa.protocol.connection.prepare`)."""
+    by_sender, by_recipient = _PARTY_RE.match(sender), _PARTY_RE.match(recipient)
+    if by_sender is None or by_recipient is None:
         return False
-    return (sender_kind, recipient_kind) in _KIND_PAIRS.get(name, _NO_PAIRS)
+    kinds = (_KIND_BY_GROUP[by_sender.lastgroup], _KIND_BY_GROUP[by_recipient.lastgroup])  # type: ignore[index]
+    return kinds in _KIND_PAIRS.get(name, _NO_PAIRS)
 
 
 _KIND_PAIRS: dict[str, frozenset[tuple[PartyKind, PartyKind]]] = {

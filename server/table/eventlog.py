@@ -64,7 +64,10 @@ class EventLog:
         """Log event number ``event`` (``seat`` None: public), its body packed."""
         if seat is not None and not 0 <= seat < _PUBLIC:
             raise ValueError(f"not a seat: {seat}")
-        self._words.append(event << 16 | (_PUBLIC if seat is None else seat) << 8 | _code(name))
+        code = _CODES.get(name)
+        if code is None:
+            code = _code(name)
+        self._words.append(event << 16 | (_PUBLIC if seat is None else seat) << 8 | code)
         self._payloads.append(payload)
         if len(self._payloads) > self.limit:
             drop = len(self._payloads) - self.limit
