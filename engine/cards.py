@@ -18,9 +18,8 @@ so ``7d`` is the settebello and ``Rd`` the re bello.
 
 from __future__ import annotations
 
-import functools
 from enum import IntEnum
-from typing import Iterable
+from typing import Callable, Iterable
 
 
 class Suit(IntEnum):
@@ -138,11 +137,28 @@ def cards_in(mask: int) -> list[Card]:
     return out
 
 
-@functools.lru_cache(maxsize=1 << 14)
-def cards_of(mask: int) -> tuple[Card, ...]:
-    """The cards of a mask as a tuple, in id order; remembered, for the masks a game
-    shows again and again (a pile, the table, a capture)."""
-    return tuple(cards_in(mask))
+REMEMBERED_CARDS = 3
+""":func:`cards_of` remembers the masks of this many cards or fewer: a capture, a small
+table.  Those come back again and again (seven in ten of three cards had been seen
+before, in games of random plays), and there are 10,701 of them; four cards or more
+(a hand, a full table) are seen again one time in four or less, so remembering them
+would only keep every table's hands of a busy server."""
+
+
+class _CardsOf(dict[int, tuple[Card, ...]]):
+    """Masks of a few cards with their cards (a lookup; a mask not remembered is made
+    by :meth:`__missing__`)."""
+
+    def __missing__(self, mask: int) -> tuple[Card, ...]:
+        cards = tuple(cards_in(mask))
+        if mask.bit_count() <= REMEMBERED_CARDS:
+            self[mask] = cards
+        return cards
+
+
+cards_of: Callable[[int], tuple[Card, ...]] = _CardsOf().__getitem__
+"""The cards of a mask as a tuple, in id order (remembered for a few cards: see
+:data:`REMEMBERED_CARDS`)."""
 
 
 def parse_cards(text: str) -> list[Card]:

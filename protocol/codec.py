@@ -22,7 +22,6 @@ so a newer server's additions do not break it.  Types stay strict.
 
 from __future__ import annotations
 
-import functools
 import json
 from collections.abc import Callable, Iterator
 import types
@@ -116,12 +115,6 @@ _PACKED_NIL = msgpack.packb(None)
 _PACKED_HEAD = b"\x87" + _PACKED_V + _PACKED_KEYS["seq"]  # a map of the 7 envelope keys, v, then seq's key
 
 
-@functools.lru_cache(maxsize=65536)
-def _packed_text(text: str) -> bytes:
-    """A party or command name, packed (a server sends the same few thousand again and again)."""
-    return msgpack.packb(text)
-
-
 def pack_envelope(*, seq: int, sender: str, recipient: str, re: int | None, name: str, body: bytes) -> bytes:
     """The payload of a command whose body is packed already (:func:`pack_body`): the same
     bytes :func:`pack_command` makes of that command, with no model built for the
@@ -139,9 +132,10 @@ def envelope_head(seq: int) -> bytes:
 def envelope_tail(*, sender: str, recipient: str, re: int | None, name: str, body: bytes) -> bytes:
     """The packed rest of an envelope after its ``seq`` (see :func:`envelope_head`)."""
     k = _PACKED_KEYS
+    pack = _PACKER.pack  # the names are packed each time: a memo per party would cost a server more than this
     return b"".join((
-        k["sender"], _packed_text(sender), k["recipient"], _packed_text(recipient),
-        k["re"], _PACKED_NIL if re is None else pack_uint(re), k["name"], _packed_text(name), k["body"], body,
+        k["sender"], pack(sender), k["recipient"], pack(recipient),
+        k["re"], _PACKED_NIL if re is None else pack_uint(re), k["name"], pack(name), k["body"], body,
     ))  # fmt: skip
 
 

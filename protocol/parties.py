@@ -20,7 +20,6 @@ Party(kind=<PartyKind.TABLE_ALL: 'table_all'>, ident='7')
 
 from __future__ import annotations
 
-import functools
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -235,22 +234,22 @@ def route_of(sender: str, recipient: str) -> Route:
     return Route(parse_party(sender).kind, parse_party(recipient).kind)
 
 
-@functools.lru_cache(maxsize=8192)
-def _kind_of(party: str) -> PartyKind | None:
-    """A party name's kind, None if it is not one (remembered per party: a server names
-    the same tables and players again and again)."""
-    try:
-        return parse_party(party).kind
-    except ValueError:
-        return None
+_KIND_BY_GROUP = {"lobby": PartyKind.LOBBY, "guest": PartyKind.GUEST, "player": PartyKind.PLAYER,
+                  "table": PartyKind.TABLE, "all": PartyKind.TABLE_ALL, "spectators": PartyKind.SPECTATORS}
+"""A party's kind by the last group of :data:`_PARTY_RE` it matched."""
 
 
 def route_allowed(name: str, sender: str, recipient: str) -> bool:
-    """Whether command ``name`` may go from ``sender`` to ``recipient`` (by ROUTES)."""
-    sender_kind, recipient_kind = _kind_of(sender), _kind_of(recipient)
-    if sender_kind is None or recipient_kind is None:
+    """Whether command ``name`` may go from ``sender`` to ``recipient`` (by ROUTES).  The
+    parties' kinds (:func:`parse_party`'s) are read from their matches each time: nothing
+    is kept per party (a server names thousands of players and tables, and a memo of each
+    would cost more than the match; a table's broadcasts check their route once,
+    :func:`~scopa.protocol.connection.prepare`)."""
+    by_sender, by_recipient = _PARTY_RE.match(sender), _PARTY_RE.match(recipient)
+    if by_sender is None or by_recipient is None:
         return False
-    return (sender_kind, recipient_kind) in _KIND_PAIRS.get(name, _NO_PAIRS)
+    kinds = (_KIND_BY_GROUP[by_sender.lastgroup], _KIND_BY_GROUP[by_recipient.lastgroup])  # type: ignore[index]
+    return kinds in _KIND_PAIRS.get(name, _NO_PAIRS)
 
 
 _KIND_PAIRS: dict[str, frozenset[tuple[PartyKind, PartyKind]]] = {

@@ -6,6 +6,7 @@ back (``resume``)."""
 from __future__ import annotations
 
 import logging
+import sys
 from typing import TYPE_CHECKING, Callable
 
 from scopa.bots import STRATEGIES
@@ -96,17 +97,19 @@ class Greeting:
 
     def _welcome(self, sess: ServerSession, body: wire.Hello, seq: int) -> None:
         sess.name = body.name
-        sess.client = clean_text(body.client)[:100]
+        sess.client = sys.intern(clean_text(body.client)[:100])  # most clients say the same few
         self.names[name_key(body.name)] = sess
-        sess.tell(self._welcome_body(body.name), re=seq)
+        sess.tell(self._welcome_body(sess.party), re=seq)
         self.feed.lobby_changed()
         log.info("connection %s is %s (client %r)", sess.id, sess.party, sess.client)
         if self.on_welcome is not None:
             self.on_welcome(sess)
 
-    def _welcome_body(self, name: str) -> wire.Welcome:
-        """The ``welcome`` of ``name`` (in a cluster, with the addresses it can be reached at)."""
-        return wire.Welcome(you=f"player:{name}", server=SERVER_NAME, protocol=PROTOCOL_VERSION,
+    def _welcome_body(self, you: str) -> wire.Welcome:
+        """The ``welcome`` of the client named ``you`` (its session's party, the one string
+        the connection keeps as its client's party too; in a cluster, with the addresses it
+        can be reached at)."""
+        return wire.Welcome(you=you, server=SERVER_NAME, protocol=PROTOCOL_VERSION,
                             turn_timeout=self.turn_timeout, web_port=self.web_port, lan_hosts=self.lan_hosts,
                             cluster=self.shared.addresses() if self.shared is not None else [])
 
@@ -172,7 +175,7 @@ class Greeting:
         self.names[name_key(seat.name)] = sess
         if self.shared is not None and old is None:  # the name was released when its connection dropped
             self.shared.claim_name(seat.name, lambda claim: None)
-        sess.tell(self._welcome_body(seat.name), re=seq)
+        sess.tell(self._welcome_body(sess.party), re=seq)
         log.info("connection %s resumes seat %s of table %s as %s", sess.id, i, table.id, sess.party)
         self.ratings.fair.seen(table.id, i, self.proxied.origin(sess.id, sess.address))
         table.resume(sess, i, resume.token, resume.last_event, re=seq)

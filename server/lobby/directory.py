@@ -59,7 +59,7 @@ class TableDirectory:
         self.remote = RemoteTables(self.listing)
         """In a cluster: the tables of the other members, listed here too."""
         self._owner: dict[str, int] = {}  # table id -> the connection that created it
-        self._owned: dict[int, set[str]] = {}  # connection -> the tables it created
+        self._owned: dict[int, list[str]] = {}  # connection -> the tables it created (a few: a list, not a set)
         self._waiting: set[str] = set()
         self._bot_games: set[str] = set()
         self._with_away: set[str] = set()  # unfinished tables with a seat waiting for its client
@@ -104,7 +104,7 @@ class TableDirectory:
         """Why ``owner`` (connected from ``origin``) may not create one more table of
         this kind now, or None; ``trusted``: an origin the per-address caps spare."""
         lim = self.limits
-        mine = self._owned.get(owner, set())
+        mine = self._owned.get(owner, ())
         if bot_game:
             per, total = lim.max_bot_tables_per_client, lim.max_bot_tables
             have = sum(1 for t in mine if t in self._bot_games)
@@ -135,7 +135,7 @@ class TableDirectory:
 
     def disown(self, owner: int) -> None:
         """The creator left: its tables are nobody's (they no longer count against it)."""
-        for table_id in self._owned.pop(owner, set()):
+        for table_id in self._owned.pop(owner, ()):
             self._owner.pop(table_id, None)
 
     # ------------------------------------------------------------------ changes
@@ -144,7 +144,9 @@ class TableDirectory:
         self.tables[table.id] = table
         if owner is not None:
             self._owner[table.id] = owner
-            self._owned.setdefault(owner, set()).add(table.id)
+            mine = self._owned.setdefault(owner, [])
+            if table.id not in mine:
+                mine.append(table.id)
         if origin is not None:
             self._origin[table.id] = origin
             self._by_origin.setdefault(origin, set()).add(table.id)
@@ -194,7 +196,9 @@ class TableDirectory:
                 del self._tokens[digest]
         owner = self._owner.pop(table_id, None)
         if owner is not None:
-            self._owned.get(owner, set()).discard(table_id)
+            owned = self._owned.get(owner)
+            if owned is not None and table_id in owned:
+                owned.remove(table_id)
         origin = self._origin.pop(table_id, None)
         if origin is not None:
             mine = self._by_origin.get(origin, set())

@@ -49,7 +49,7 @@ class Broadcaster:
         """The clock a turn of a seat starting now gets, in ms (None: no turn clock); with
         True, the first turn of a round after a round's end."""
         self._played: Prepared | None = None  # the last played, from this table to everyone
-        self._hands: dict[int, int] = {}  # seat -> its hand as last dealt (a card mask)
+        self._hands: list[int] = []  # by seat: its hand as last dealt (a card mask)
         self._update_timer: Timer | None = None
         self._last_update: float | None = None
 
@@ -69,13 +69,13 @@ class Broadcaster:
         if seat is not None:
             self.emit_packed(body.NAME, body.event, payload, seat)
             return
-        self.events.append(LoggedEvent(None, body.event, body.NAME, payload))
+        self.events.add(None, body.event, body.NAME, payload)
         self.send_all(body, payload)
 
     def emit_packed(self, name: str, event: int, payload: bytes, seat: int | None = None) -> None:
         """Like :meth:`emit`, for a body made as plain data and packed (``payload``) with
         no model built: the table's most frequent events, ``played`` and ``deal``."""
-        self.events.append(LoggedEvent(seat, event, name, payload))
+        self.events.add(seat, event, name, payload)
         if seat is None:
             self._send_all_packed(name, payload)
             return
@@ -111,8 +111,10 @@ class Broadcaster:
 
     def deal_hand(self, seat: int, event: HandDealt) -> None:
         """A person's hand, and which cards are new, to that seat."""
-        known = self._hands.get(seat, 0)
-        self._hands[seat] = mask_of(event.hand)
+        hands = self._hands
+        if len(hands) <= seat:
+            hands.extend([0] * (seat + 1 - len(hands)))
+        known, hands[seat] = hands[seat], mask_of(event.hand)
         number = self.events.next_event()
         new = [c for c in event.hand if not known >> c & 1]
         self.emit_packed(wire.HandDeal.NAME, number, pack_data(hand_deal_data(number, event.hand, new, event.stock_left)),
@@ -126,7 +128,7 @@ class Broadcaster:
             return
         body = body.model_copy(update={"event": self.events.next_event()})
         payload = pack_body(body)
-        self.events.append(LoggedEvent(None, self.events.last, body.NAME, payload))
+        self.events.add(None, self.events.last, body.NAME, payload)
         self.send_all(body, payload)
 
     def resend(self, session: ServerSession, events: Iterable[LoggedEvent]) -> None:

@@ -31,7 +31,7 @@ class SeatNotices:
         self._tell = tell
         self._away_told: dict[int, float] = {}  # seat -> when its last seat_away was told
         self._back_told: dict[int, float] = {}  # seat -> when its last seat_back was told
-        self._shown_away: set[int] = set()  # seats everyone was told are away (and not back yet)
+        self._shown_away = 0  # seats everyone was told are away (and not back yet), as bits: no set a table
         self._later: dict[int, Timer] = {}  # seat -> its seat_away, held until its window ends
 
     def _recent(self, told: dict[int, float], seat: int) -> float | None:
@@ -46,7 +46,7 @@ class SeatNotices:
         """Seat ``seat`` went away: its ``seat_away`` (made by ``notice``) told now (True),
         or, within the window of its last notice, held until that window ends, then told
         if ``still_away()`` (False)."""
-        if seat in self._shown_away:
+        if self._shown_away >> seat & 1:
             return False
         ends = max(self._recent(self._away_told, seat) or 0.0, self._recent(self._back_told, seat) or 0.0) or None
         if ends is None:
@@ -55,14 +55,14 @@ class SeatNotices:
         if seat not in self._later:
             def later() -> None:
                 self._later.pop(seat, None)
-                if still_away() and seat not in self._shown_away:
+                if still_away() and not self._shown_away >> seat & 1:
                     self._told_away(seat, notice())
             self._later[seat] = self.clock.call_later(ends - self.clock.now(), later)
         return False
 
     def _told_away(self, seat: int, body: wire.SeatAway) -> None:
         self._away_told[seat] = self.clock.now()
-        self._shown_away.add(seat)
+        self._shown_away |= 1 << seat
         self._tell(body)
 
     def back(self, seat: int, body: wire.SeatBack) -> bool:
@@ -71,9 +71,9 @@ class SeatNotices:
         held = self._later.pop(seat, None)
         if held is not None:
             held.cancel()
-        if seat not in self._shown_away and self._recent(self._back_told, seat) is not None:
+        if not self._shown_away >> seat & 1 and self._recent(self._back_told, seat) is not None:
             return False
-        self._shown_away.discard(seat)
+        self._shown_away &= ~(1 << seat)
         self._back_told[seat] = self.clock.now()
         self._tell(body)
         return True

@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import struct
-from collections import deque
 from typing import Any
 
 from aiohttp import WSMsgType, web
@@ -27,25 +26,54 @@ from ..conn import ServerSession
 log = logging.getLogger("scopa.server.web")
 
 _PREFIX = struct.Struct(">I")
+_LENGTH_16 = struct.Struct(">BBH")
+_LENGTH_64 = struct.Struct(">BBQ")
+_BINARY = 0x82
+"""The first byte of a whole binary message's frame (FIN and opcode 2, RFC 6455 §5.2)."""
+
+
+def messages(frames: bytes | bytearray | memoryview) -> bytearray:
+    """``frames`` (whole length-prefixed frames) as WebSocket messages from a server: each
+    body one unmasked, uncompressed binary frame, in order; a partial frame at the end is
+    left out (the session writes whole frames only)."""
+    view = memoryview(frames)
+    out = bytearray()
+    at, end = 0, len(view)
+    while at + PREFIX_SIZE <= end:
+        (size,) = _PREFIX.unpack_from(view, at)
+        at += PREFIX_SIZE
+        if at + size > end:
+            break
+        if size < 126:
+            out += bytes((_BINARY, size))
+        elif size < 65536:
+            out += _LENGTH_16.pack(_BINARY, 126, size)
+        else:
+            out += _LENGTH_64.pack(_BINARY, 127, size)
+        out += view[at:at + size]
+        at += size
+    return out
 
 
 class WebSocketTransport(asyncio.Transport):
     """What a :class:`ServerSession` writes to, sent over one WebSocket.
 
-    ``write`` takes whole frames (the session writes nothing else) and queues their
-    bodies; one task sends them in order.  ``close`` sends what is queued, then closes
-    the WebSocket; ``abort`` drops the queue and the TCP connection under it."""
+    ``write`` takes whole frames (the session writes nothing else: one write per loop
+    turn) and writes their bodies, each one binary message, to the TCP connection under
+    the WebSocket at once, in one write.  The WebSocket was opened without
+    permessage-deflate, and a server masks nothing, so a message is its two to ten bytes
+    of header and the body: what aiohttp would write for each ``send_bytes``, less a task
+    and a system call per message.  Nothing is written once aiohttp has begun closing the
+    WebSocket (its close frame is the last).  ``close`` closes the WebSocket after what was
+    written; ``abort`` drops the TCP connection under it."""
 
     def __init__(self, ws: web.WebSocketResponse, request: web.Request) -> None:
         super().__init__()
         self._ws = ws
         self._tcp = request.transport
         self._peer = request.transport.get_extra_info("peername") if request.transport is not None else None
-        self._queue: deque[bytes] = deque()
-        self._queued_bytes = 0
-        self._wake = asyncio.Event()
         self._closing = False
-        self._sender = asyncio.create_task(self._send_loop(), name="websocket-sender")
+        self._closer: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------------ asyncio.Transport
 
@@ -55,21 +83,14 @@ class WebSocketTransport(asyncio.Transport):
         return default
 
     def write(self, data: bytes | bytearray | memoryview) -> None:
-        if self._closing:
+        tcp = self._tcp
+        if self._closing or self._ws.closed or tcp is None or tcp.is_closing():
             return
-        view = memoryview(data)
-        at = 0
-        while at + PREFIX_SIZE <= len(view):
-            (size,) = _PREFIX.unpack_from(view, at)
-            body = bytes(view[at + PREFIX_SIZE: at + PREFIX_SIZE + size])
-            self._queue.append(body)
-            self._queued_bytes += len(body)
-            at += PREFIX_SIZE + size
-        self._wake.set()
+        tcp.write(messages(data))
 
     def get_write_buffer_size(self) -> int:
-        buffered = self._tcp.get_write_buffer_size() if self._tcp is not None and not self._tcp.is_closing() else 0
-        return self._queued_bytes + buffered
+        tcp = self._tcp
+        return tcp.get_write_buffer_size() if tcp is not None and not tcp.is_closing() else 0
 
     def set_write_buffer_limits(self, high: int | None = None, low: int | None = None) -> None:
         if self._tcp is not None:
@@ -79,36 +100,28 @@ class WebSocketTransport(asyncio.Transport):
         return self._closing
 
     def close(self) -> None:
+        if self._closing:
+            return
         self._closing = True
-        self._wake.set()
+        self._closer = asyncio.get_running_loop().create_task(self._close(), name="websocket-close")
 
     def abort(self) -> None:
         self._closing = True
-        self._queue.clear()
-        self._queued_bytes = 0
-        self._sender.cancel()
+        if self._closer is not None:
+            self._closer.cancel()
         if self._tcp is not None:
             self._tcp.abort()
 
-    # ------------------------------------------------------------------ sending
+    async def closed(self) -> None:
+        """Until the closing that :meth:`close` began is done (at once if none was)."""
+        if self._closer is not None:
+            await asyncio.gather(self._closer, return_exceptions=True)
 
-    async def _send_loop(self) -> None:
-        ws = self._ws
+    async def _close(self) -> None:
         try:
-            while True:
-                while self._queue:
-                    body = self._queue.popleft()
-                    self._queued_bytes -= len(body)
-                    await ws.send_bytes(body)
-                if self._closing:
-                    break
-                self._wake.clear()
-                await self._wake.wait()
-            await ws.close()
+            await self._ws.close()
         except (ConnectionError, RuntimeError):
             pass  # the browser is gone; the receiving side notices it too
-        except asyncio.CancelledError:
-            raise
 
 
 async def run_session(request: web.Request, session: ServerSession, ws: web.WebSocketResponse) -> None:
@@ -133,7 +146,7 @@ async def run_session(request: web.Request, session: ServerSession, ws: web.WebS
     finally:
         if not transport.is_closing():
             transport.close()
-        await asyncio.gather(transport._sender, return_exceptions=True)
+        await transport.closed()
         if not ws.closed:
             await ws.close()
         session.connection_lost(None)

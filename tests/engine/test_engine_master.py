@@ -4,12 +4,15 @@ matches what the engine did."""
 from __future__ import annotations
 
 import asyncio
+import random
+import tracemalloc
 
 import pytest
 
 from conftest import make_players
 
 from scopa.engine import (
+    CARDS,
     DealVoid,
     EndReason,
     GameEnded,
@@ -20,6 +23,7 @@ from scopa.engine import (
     RuleSet,
     replay,
 )
+from scopa.engine.cards import cards_of
 
 
 def _run(rules, seed):
@@ -132,3 +136,21 @@ def test_R8_R10_given_deals_and_first_dealer_are_dealt_as_given_and_restored():
     other = GameMaster(rules, 0, deals=lambda n: orders[n + 1], dealer=1)
     with pytest.raises(ValueError, match="deal"):
         other.restore(master.actions)
+
+
+def test_the_cards_of_a_mask_are_its_cards_and_a_busy_server_keeps_no_hands() -> None:
+    """:func:`cards_of` gives a mask's cards in id order, and remembers only masks of a
+    few cards: a server's thousands of hands (each seen once or twice) are not kept."""
+    rng = random.Random(5)
+    hands = [sum(1 << c for c in rng.sample(range(40), 10)) for _ in range(2000)]  # made before the reading
+    for mask in (0, 1 << 39, 0b1011, hands[0]):
+        assert cards_of(mask) == tuple(CARDS[c] for c in range(40) if mask >> c & 1)
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        for mask in hands:
+            cards_of(mask)
+        kept = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert kept < 8 * len(hands)  # less than a pointer a hand

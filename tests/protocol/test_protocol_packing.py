@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import tracemalloc
+
 import msgpack
 import pytest
 
 from scopa.protocol import Connection, ConnectionRole, LocalProtocolError, Message, Packed, commands as wire, make_command, prepare
 from scopa.protocol.codec import decode, encode, pack_body, pack_command, pack_data, pack_envelope, pack_uint
+from scopa.protocol.parties import route_allowed
 from scopa.protocol.spec import example_commands
 
 EXAMPLES = example_commands()
@@ -146,3 +149,28 @@ def test_the_kept_packer_packs_as_a_new_one_even_after_a_failure() -> None:
         pack_data({"a": object()})
     data = {"event": 3, "legal": [{"card": "7d", "capture": ("3s", "4c")}], "x": None}
     assert pack_data(data) == msgpack.packb(data)
+
+
+@pytest.mark.parametrize("text", ["", "lobby", "x" * 31, "x" * 32, "player:" + "ò" * 12, "player:" + "ò" * 13,
+                                  "table:" + "9" * 16 + "/all", "player:" + "é" * 24])
+def test_a_party_or_name_in_an_envelope_is_packed_as_msgpack_packs_it(text: str) -> None:
+    packed = pack_envelope(seq=1, sender=text, recipient=text, re=None, name=text, body=b"\xc0")
+    assert packed == msgpack.packb({"v": 2, "seq": 1, "sender": text, "recipient": text, "re": None, "name": text,
+                                    "body": None})
+
+
+def test_sending_to_thousands_of_players_keeps_nothing_per_player_or_table() -> None:
+    """A server names thousands of players and tables: checking a route and packing an
+    envelope keep nothing of either (a memo of each would cost every table more than its
+    own game)."""
+    pairs = [(f"table:{i}", f"player:p{i}") for i in range(2000)]  # made before the reading
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        for table, player in pairs:
+            assert route_allowed(wire.HandDeal.NAME, table, player)
+            pack_envelope(seq=1, sender=table, recipient=player, re=None, name=wire.HandDeal.NAME, body=b"\x80")
+        kept = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert kept < 8 * len(pairs)  # less than a pointer a pair

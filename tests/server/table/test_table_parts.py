@@ -7,6 +7,7 @@ kept once each."""
 from __future__ import annotations
 
 import asyncio
+import tracemalloc
 
 import pytest
 
@@ -45,6 +46,26 @@ def test_the_event_log_gives_a_seat_its_own_and_the_public_events_only() -> None
     assert [e.event for e in log.missed(None, 0) or []] == [1]
     log.expire()
     assert log.kept == [] and log.missed(1, 0) is None
+
+
+def test_the_event_log_keeps_each_event_in_a_few_bytes_beside_its_body() -> None:
+    """A log holds a whole game for every table of a server: an event costs it its packed
+    body and a few bytes, not a tuple of its own, and comes back as it went in."""
+    bodies = [bytes([i % 256]) * 20 for i in range(1000)]  # made before the reading
+    names = ["played", "deal", "round_started"]
+    log = EventLog()
+    log.restart_at(1000)  # numbers above the small ints Python keeps anyway
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        for i, body in enumerate(bodies):
+            log.append(LoggedEvent(None if i % 3 else i % 4, log.next_event(), names[i % 3], body))
+        kept = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert kept < 24 * len(bodies)
+    assert log.kept == [LoggedEvent(None if i % 3 else i % 4, i + 1001, names[i % 3], body)
+                        for i, body in enumerate(bodies)]
 
 
 async def test_a_table_inbox_hands_over_in_order_and_waits_when_empty() -> None:
