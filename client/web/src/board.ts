@@ -137,14 +137,19 @@ export function tableScreen(): void {
     send("declare", { kind: d.kind, wild: d.wild ?? null, turn: st.turnEvent }, `table:${st.tableId}`); st.declarations = []; render();
   })));
   const names = sideNames();
-  const piles = scorePanel(sp, names, v?.totals ?? [], v?.piles ?? []);
+  // the round just over: what its box says (the cards left on the table counted to their taker)
+  const over = st.roundEnd ?? (document.querySelector("dialog#round-end[open]") ? boxed : null);
+  const piles = scorePanel(sp, names, v?.totals ?? [], over?.tallies ?? v?.piles ?? []);
   const plays = h("ul", { class: "chat", "aria-label": t.plays, tabindex: 0, "data-area": "plays" }, ...(v?.round_plays ?? []).map((p) => h("li", { class: st.scopas.has(p.card) ? "scopa" : "" },
     `${seatName(p.seat)}: ${cardName(p.card, deck)}${p.captured.length ? ` → ${p.captured.map((c) => cardName(c, deck)).join(", ")}` : ""}${st.scopas.has(p.card) ? ` · ${t.scopa}` : ""}${st.forced.has(p.card) ? ` · ${fill(t.timedOut, { card: cardName(p.card, deck), name: seatName(p.seat) })}` : ""}`)));
+  const old = document.querySelector("[data-area=plays]");
+  const readingBack = !!old && old.scrollTop + old.clientHeight < old.scrollHeight - 4; // scrolled up to read: left there
+  const readAt = old?.scrollTop ?? 0;
   const focused = document.activeElement?.id;
   const arriving = !drawn || !app.contains(drawn); // from the lobby (or a replay): not its scroll, the table's top
   app.toggleAttribute("data-mine", mine);
-  app.replaceChildren(header(), statusLine(),
-    st.gameEnd ? gameEndBox(st.gameEnd) : h("div", { class: "bar" }, h("p", { class: "status grow", id: "turn" }, turnText, timerEl), leaveButton()),
+  app.replaceChildren(header(st.gameEnd ? "" : leaveButton()), statusLine(),
+    st.gameEnd ? gameEndBox(st.gameEnd) : h("p", { class: "status", id: "turn" }, turnText, timerEl),
     inviteBox(),
     st.flash ? h("p", { class: "scopa", role: "alert" }, st.flash) : "",
     seats, h("div", { class: "split" }, v && !st.gameEnd ? h("div", {}, // no board until the game is dealt (only the seats to fill), none once it is over
@@ -153,6 +158,7 @@ export function tableScreen(): void {
     h("div", {}, v && !st.gameEnd ? piles : "", v ? h("section", { class: "panel", "aria-label": t.plays }, h("h2", {}, t.plays), plays) : "",
       chatBox(st.tableChat, () => `table:${st.tableId}`, "table-chat"))),
     settings());
+  plays.scrollTop = readingBack ? readAt : plays.scrollHeight; // the newest play in view
   if (focused) document.getElementById(focused)?.focus();
   drawn = seats;
   if (arriving) window.scrollTo(0, 0);
@@ -162,9 +168,11 @@ export function tableScreen(): void {
 }
 
 let shownRound = -1;
+let boxed: RoundEnd | null = null; // the round whose box was shown last
 function roundEndDialog(r: RoundEnd): void {
   if (shownRound === r.event) return;
   shownRound = r.event;
+  boxed = r;
   const d = dialog(fill(t.roundEnd, { n: r.round }), t.next, "round-end");
   d.body.append(...roundParts(r), h("p", { class: "status", id: "round-end-turn" }));
 }

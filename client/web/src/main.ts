@@ -8,8 +8,8 @@ import { fill, type Lang } from "./i18n";
 import { renderMarkdown } from "./markdown";
 import type { GameEnd, RoundEnd, TableInfo, TournamentInfo, TournamentNoTable, TournamentStandings } from "./protocol";
 import {
-  type Body, type Seat, app, deck, keepToken, lang, live, saveSeat, savedSeat, seatCount, seatName, setDeck,
-  setLang as speak, sp, st, t,
+  type Body, type Seat, app, deck, heldTokens, keepMarks, keepToken, lang, live, restoreMarks, saveSeat, savedSeat, seatCount,
+  seatName, setDeck, setLang as speak, sp, st, t,
 } from "./state";
 import { forgetForm, lobbyScreen, setServerTimeout } from "./lobby";
 import { tableScreen } from "./board";
@@ -171,6 +171,7 @@ function handle(f: Frame): void {
       break;
     }
     case "table_created":
+      newTable(b.table.id);
       st.info = b.table;
       if (b.invite) st.invite = `${location.origin}/?invite=${encodeURIComponent(`${b.table.id}.${b.invite}`)}`;
       break;
@@ -189,6 +190,7 @@ function handle(f: Frame): void {
       break;
     case "tournament_no_table": st.noTable = b as TournamentNoTable; break;
     case "joined":
+      newTable(b.table);
       st.quick = null; st.noTable = null;
       st.tableId = b.table; st.seat = b.seat; st.watching = false; st.gameEnd = null; st.roundEnd = null; st.replay = null;
       saveSeat({ token: b.token, table: b.table, lastEvent: savedSeat()?.lastEvent ?? 0 });
@@ -196,15 +198,17 @@ function handle(f: Frame): void {
       if (!b.resumed) fresh = false; // a seat just taken: every event of its table comes from now on
       st.info = st.tables.get(b.table) ?? st.info;
       break;
-    case "game_start": st.seats = b.seats; st.gameEnd = null; if (st.info) st.info = { ...st.info, state: "playing" }; break;
+    case "game_start": st.seats = b.seats; st.gameEnd = null; st.flash = ""; if (st.info) st.info = { ...st.info, state: "playing" }; break;
     case "snapshot":
       fresh = false;
+      newTable(b.table.id);
       st.info = b.table; st.tableId = b.table.id; st.replay = null;
       if (b.seats?.length) st.seats = b.seats;
       st.view = (b.you ?? b.public) as typeof st.view;
       if (b.you) st.seat = b.you.seat;
       st.totalsBefore = [...(st.view?.totals ?? [])];
       st.legal = [];
+      restoreMarks();
       break;
     case "round_start": roundStart(b); break;
     case "deal":
@@ -255,6 +259,7 @@ function played(b: Body): void {
   v.round_plays = [...(v.round_plays ?? []), { seat: b.seat, card: b.card, captured: b.captured }];
   if (b.scopa) st.scopas.add(b.card);
   if (b.forced === "timeout") st.forced.add(b.card);
+  if (b.scopa || b.forced === "timeout") keepMarks();
   const players = st.info?.rules?.players ?? st.seats.length ?? 2;
   v.turn = (b.seat + 1) % Math.max(players, 1);
   if (b.seat === st.seat) st.legal = [];
@@ -282,6 +287,17 @@ function roundStart(b: Body): void {
     ...(before ?? {}), round: b.round, table: b.table, stock: b.stock, round_plays: [], dealer: b.dealer,
     turn: (b.dealer + 1) % n, hand_sizes: Array(n).fill(each), totals: before?.totals ?? [], piles: [], hand: before?.hand ? [] : undefined,
   } as typeof st.view;
+}
+
+let held = ""; // the table whose state the page holds
+/** The page sits at (or watches) ``table``: what it held of another table (its seats,
+ * board, plays, notices and chat) is gone. */
+function newTable(table: string): void {
+  if (table === held) return;
+  held = table;
+  st.seats = []; st.view = null; st.legal = []; st.declarations = []; st.picked = null;
+  st.roundEnd = null; st.gameEnd = null; st.totalsBefore = []; st.deadline = 0;
+  st.flash = ""; st.invite = ""; st.tableChat = []; st.scopas.clear(); st.forced.clear();
 }
 
 /** Every hand is empty and the stock is not: a spectator counts the next deal itself. */
@@ -325,11 +341,26 @@ function setLang(next: Lang): void {
 }
 
 /** The server's notice on a page served without TLS, in the page's language: whole on
- * the name screen, one line once the person is in (the phone's screen is the game's). */
+ * the name screen (where a password would be typed), then a quiet mark in the title's
+ * row (notPrivateMark) that says it again when tapped. */
 function sayNotPrivate(): void {
   const notice = document.getElementById("not-private");
-  const said = st.name ? t.notPrivateShort : t.notPrivate;
-  if (notice && notice.textContent !== said) notice.textContent = said;
+  if (!notice) return;
+  if (notice.textContent !== t.notPrivate) notice.textContent = t.notPrivate;
+  notice.hidden = !!st.name;
+}
+
+const LOCK = '<svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false"><path fill="none" stroke="currentColor" stroke-width="2" d="M5 11h14v10H5zM8 11V7a4 4 0 0 1 7.5-2"/></svg>';
+
+/** A page served without TLS: an open lock with the notice behind it. */
+function notPrivateMark(): HTMLElement | string {
+  if (!document.getElementById("not-private")) return "";
+  const mark = button("", () => { dialog(t.notEncrypted, t.close, "not-private-said").body.append(h("p", {}, t.notPrivate)); }, "quiet mark");
+  mark.id = "not-private-mark";
+  mark.setAttribute("aria-label", t.notEncrypted);
+  mark.title = t.notEncrypted;
+  mark.innerHTML = LOCK;
+  return mark;
 }
 
 function choice(id: string, label: string, options: [string, string][], value: string, onchange: (v: string) => void): HTMLElement {
@@ -338,8 +369,11 @@ function choice(id: string, label: string, options: [string, string][], value: s
   return h("label", { for: id, class: "inline" }, label, select);
 }
 
-export function header(): HTMLElement {
-  return h("header", { class: "bar" }, h("h1", { class: "grow" }, `${t.title} · ${st.name}`), button(t.rules, showRules, "quiet"));
+/** The title's row: the page's name and the player's, the rules, and ``more`` (the
+ * table's Leave) beside them. */
+export function header(more: HTMLElement | string = ""): HTMLElement {
+  return h("header", { class: "bar" }, h("h1", { class: "grow" }, `${t.title} · ${st.name}`), notPrivateMark(),
+    button(t.rules, showRules, "quiet"), more);
 }
 
 /** The page's settings, at its foot: the cards' look and the language. */
@@ -359,7 +393,7 @@ export function statusLine(): HTMLElement | string {
   const text = st.connected ? st.status : (st.status || t.connecting);
   if (!text && !st.replaced && !st.notice) return "";
   const s = h("p", { class: "status", role: "status" }, text);
-  if (st.replaced) s.append(" ", button(t.playHere, () => { st.replaced = false; st.status = ""; connect(); }));
+  if (st.replaced) s.append(" ", button(t.playHere, playHere));
   if (st.notice) {
     s.append(text ? " " : "", st.notice, " ", button(t.changeName, () => {
       st.notice = ""; st.name = ""; st.you = ""; st.connected = false; localStorage.removeItem("scopa.name");
@@ -370,6 +404,16 @@ export function statusLine(): HTMLElement | string {
     }, "quiet"), " ", button(t.close, () => { st.notice = ""; render(); }, "quiet"));
   }
   return s;
+}
+
+/** The seat back in this tab, from where the game stands (a snapshot: the tab that held
+ * it meanwhile has moved the seat's last event on), even if the game ended meanwhile. */
+function playHere(): void {
+  st.replaced = false; st.status = "";
+  fresh = true;
+  const token = st.tableId ? heldTokens()[st.tableId] : undefined;
+  if (!savedSeat() && st.tableId && token) saveSeat({ token, table: st.tableId, lastEvent: 0 });
+  connect();
 }
 
 function nameScreen(): void {

@@ -73,6 +73,21 @@ export function saveSeat(seat: Seat | null): void {
   if (seat) localStorage.setItem("scopa.seat", JSON.stringify(seat)); else localStorage.removeItem("scopa.seat");
 }
 
+/** The marks of this round's plays (a scopa, a card the server played when time ran
+ * out), kept for a reload: the server's snapshot lists the plays without them. */
+export function keepMarks(): void {
+  const marks = { table: st.tableId, round: st.view?.round ?? 0, scopas: [...st.scopas], forced: [...st.forced] };
+  localStorage.setItem("scopa.marks", JSON.stringify(marks));
+}
+export function restoreMarks(): void {
+  try {
+    const kept = JSON.parse(localStorage.getItem("scopa.marks") || "null") as { table: string; round: number; scopas: string[]; forced: string[] } | null;
+    if (!kept || kept.table !== st.tableId || kept.round !== st.view?.round) return;
+    for (const c of kept.scopas) st.scopas.add(c);
+    for (const c of kept.forced) st.forced.add(c);
+  } catch { /* none kept */ }
+}
+
 /** A lobby lists the tables one may still join or watch. */
 export function live(x: TableInfo): boolean { return x.state === "waiting" || x.state === "playing"; }
 

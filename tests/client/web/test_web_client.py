@@ -320,6 +320,15 @@ async def test_a_second_tab_takes_the_seat_and_the_first_stays_put(site: Site, b
     # a locator wait, not a page-side predicate: the page's CSP forbids evaluating strings
     await second.locator("[aria-label='This round'] li").nth(before).wait_for(state="attached", timeout=WAIT)
     assert await first.get_by_role("button", name="Play here").count() == 1  # still put
+    await second.wait_for_selector(MINE, timeout=WAIT)  # the bot has answered
+    seen = await second.locator("[aria-label='This round'] li").all_text_contents()
     await first.get_by_role("button", name="Play here").tap()
     await second.get_by_role("button", name="Play here").wait_for(timeout=WAIT)
-    await first.wait_for_selector("#turn", timeout=WAIT)
+    await first.wait_for_selector(MINE, timeout=WAIT)
+    assert await first.locator("[aria-label='This round'] li").all_text_contents() == seen  # the plays made meanwhile
+    await first.locator("#leave").tap()  # the game ends while the second tab is put
+    await first.locator("dialog[open]#leave-question button.danger").tap()
+    await first.wait_for_selector("#game-end", timeout=WAIT)
+    await second.get_by_role("button", name="Play here").tap()
+    await second.wait_for_selector("#game-end", timeout=WAIT)  # the game's end, as it stands
+    assert await second.locator(".seat").all_text_contents() == await first.locator(".seat").all_text_contents()

@@ -150,9 +150,12 @@ async def test_leave_asks_first_and_the_end_shows_at_once(site: Site, browser: B
     page = await open_page(browser, site, "ada")
     await create(page)
     await page.wait_for_selector(MINE, timeout=WAIT)
-    band = await page.evaluate("""() => document.querySelector('#turn').parentElement.getBoundingClientRect().top
+    band = await page.evaluate("""() => document.querySelector('#turn').getBoundingClientRect().top
         - document.querySelector('h1').parentElement.getBoundingClientRect().bottom""")
     assert band < 20  # whose turn it is right under the title's row: no empty band
+    rules, leave = [await page.get_by_role("button", name=n, exact=True).bounding_box() for n in ("Rules", "Leave")]
+    assert rules and leave and rules["y"] == leave["y"]  # side by side, not one on the other's edge
+    assert leave["x"] >= rules["x"] + rules["width"] + 8
     await page.get_by_role("button", name="Leave").tap()
     question = page.locator("dialog[open]#leave-question")
     await question.wait_for(timeout=WAIT)
@@ -184,6 +187,20 @@ async def test_a_reload_keeps_the_names_and_the_round_end_says_why(site: Site, b
     if shots:
         await page.screenshot(path=f"{shots}/web-phone.png")
 
+    plays = page.locator("[data-area=plays]")
+    while await plays.locator("li").count() < 12:  # more plays than the list's box shows at once
+        played = await plays.locator("li").count()
+        await tap_a_card(page)
+        await plays.locator(f"li:nth-child({played + 2})").wait_for(state="attached", timeout=WAIT)  # the bot's too
+        await page.wait_for_selector(MINE, timeout=WAIT)
+    newest = "el => el.lastElementChild.getBoundingClientRect().bottom - el.getBoundingClientRect().bottom"
+    assert await plays.evaluate(newest) <= 1  # the newest play in view
+    await plays.evaluate("el => el.scrollTo(0, 0)")  # the player scrolls back to read: left there
+    played = await plays.locator("li").count()
+    await tap_a_card(page)
+    await plays.locator(f"li:nth-child({played + 1})").wait_for(state="attached", timeout=WAIT)
+    assert await plays.evaluate("el => el.scrollTop") == 0
+
     await play_to_round_end(page)
     box = page.locator("dialog[open]#round-end")
     if shots:
@@ -195,6 +212,8 @@ async def test_a_reload_keeps_the_names_and_the_round_end_says_why(site: Site, b
     assert labels[5] == "Punti della smazzata" and labels[6].startswith("Partita (a 11)")
     cards = [int(c.split()[0]) for c in rows[0][1:]]
     assert sum(cards) == 40  # the count beside the point, R19
+    panel = await page.locator("#score-title + table tbody tr:nth-child(2) td").all_text_contents()
+    assert [int(n) for n in panel] == cards  # the score panel behind says the same (the last take counted)
     assert all(re.fullmatch(r"\d+( \+1)?", c) for c in rows[1][1:])  # denari: how many, and the point
     # the next round has begun meanwhile: the box says whose turn it is, clock and all
     await box.locator("#round-end-turn", has_text=re.compile(r"^Tocca a .+")).wait_for(timeout=WAIT)
@@ -305,6 +324,19 @@ async def test_the_clock_counts_down_across_a_reload_and_says_when_time_ran_out(
         assert re.fullmatch(r"Your time ran out: the server played .+ for you\.", await notice.text_content() or "")
         mine = page.locator("[data-area=plays] li").nth(played)
         assert re.search(r"^ada: .* · time ran out: the server played .+ for ada$", await mine.text_content() or "")
+        said = await mine.text_content()
+        await page.reload()  # the server's snapshot lists the plays: the page keeps their marks
+        await page.wait_for_selector(MINE, timeout=WAIT)
+        assert await page.locator("[data-area=plays] li").nth(played).text_content() == said
+
+        clock.advance(31)  # time runs out again: a notice is up (that, or the bot's scopa) as ada leaves for a new table
+        await page.locator("p.scopa[role=alert]").wait_for(timeout=WAIT)
+        await page.locator("#leave").tap()
+        await page.locator("dialog[open]#leave-question button.danger").tap()
+        await page.get_by_role("button", name="Back to the tables").tap()
+        await create(page, bots="")
+        assert await page.locator(".seat").all_text_contents() == ["ada (you)", "Seat 2 · empty"]  # not the last table's
+        assert await page.get_by_role("alert").count() == 0  # nor its notice
 
 
 async def test_a_name_in_use_is_said_and_may_be_changed(site: Site, browser: Browser) -> None:

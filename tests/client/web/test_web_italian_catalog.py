@@ -5,6 +5,7 @@ after "a" takes "ad" before a vowel ("vanno ad Ada") — run by node over i18n.t
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -36,3 +37,13 @@ def test_the_page_and_the_terminal_say_a_refusal_alike(monkeypatch: pytest.Monke
 def test_a_name_after_a_takes_ad_before_a_vowel_on_the_page() -> None:
     said = page_eval("[m.fill(m.speech('it').w.leftoverTo, {name: 'Ada'}), m.fill(m.speech('it').w.leftoverTo, {name: 'Bea'})]")
     assert said == ["Le carte rimaste in tavola vanno ad Ada.", "Le carte rimaste in tavola vanno a Bea."]
+
+
+def test_no_participle_follows_a_players_name_on_the_page() -> None:
+    """A player's name comes with no gender: "carla è tornato" is wrong for carla, so the
+    page's Italian says it without a participle ("di nuovo al tavolo: carla")."""
+    words: dict[str, str] = page_eval("m.speech('it').w")
+    gendered = {k: v for k, v in words.items() if re.search(r"\{name\} (si )?è \w+(at|ut|it)[oa]\b", v)}
+    assert gendered == {}
+    said = page_eval("[m.fill(m.speech('it').w.away, {name: 'carla'}), m.fill(m.speech('it').w.back, {name: 'carla'})]")
+    assert said == ["carla non è al tavolo", "di nuovo al tavolo: carla"]

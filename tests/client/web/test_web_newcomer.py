@@ -143,24 +143,31 @@ async def test_a_table_waiting_for_a_friend_shows_the_free_seat_not_an_empty_boa
     assert await ada.locator(".seat").all_text_contents() == ["ada (you) · 3 in hand", "bob · 3 in hand"]
 
 
-async def test_the_not_private_notice_says_it_all_once_then_keeps_to_one_line(site: Site, browser: Browser) -> None:
+async def test_the_not_private_notice_says_it_all_once_then_is_a_quiet_mark(site: Site, browser: Browser) -> None:
     """The notice of a page served without TLS: whole on the name screen (where a
-    password would be typed), one line above the lobby and the board, leaving the phone's
-    screen to the game."""
-    context = await browser.new_context(**PHONE)  # type: ignore[arg-type]
+    password would be typed), then an open lock in the title's row that says it again
+    when tapped, leaving the phone's screen to the game."""
+    context = await browser.new_context(**PHONE, bypass_csp=True)  # type: ignore[arg-type]  # axe is injected
     page = await context.new_page()
     await page.goto(site.url)
     notice = page.locator("#not-private")
     assert (await notice.text_content() or "").endswith("can read what you send (passwords too).")
+    assert await notice.is_visible()
     await page.fill("#name", "ada")
     await page.get_by_role("button", name="Play").tap()
     await page.wait_for_selector("#preset", timeout=WAIT)
+    assert not await notice.is_visible()
     await create(page)
     await page.wait_for_selector(MINE, timeout=WAIT)
-    for p in (page, await open_italian(browser, site, "bob")):
-        box = await p.locator("#not-private").bounding_box()
-        assert box is not None and box["height"] < 40, box  # one line of 14 px type (two: 50)
-        assert re.match(r"(Not private|Non privata): ", await p.locator("#not-private").text_content() or "")
+    await page.add_script_tag(path=str(AXE))
+    for p, said in ((page, "Not encrypted"), (await open_italian(browser, site, "bob"), "Non cifrata")):
+        await p.wait_for_selector("#preset, #turn", timeout=WAIT)
+        assert not await p.locator("#not-private").is_visible()
+        mark = p.locator("header #not-private-mark")
+        assert await mark.get_attribute("title") == said
+        await mark.tap()
+        assert (await p.locator("dialog[open] p").first.text_content() or "").endswith(("(passwords too).", "(anche le password)."))
+    assert await axe_findings(page) == []  # the mark and its box
 
 
 async def fits(page: Page) -> list[str]:
