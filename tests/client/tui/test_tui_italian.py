@@ -26,7 +26,7 @@ def shows(child: pexpect.spawn, words: str, within: float = 30.0) -> None:
             child.expect(pexpect.TIMEOUT, timeout=0.2)
         except pexpect.EOF:
             break
-        seen += child.before
+        seen = child.before  # all shown so far: a timeout leaves pexpect's buffer whole
         if words in " ".join(re.sub(r"\x1b\[[0-9;?>$]*[A-Za-z]", " ", seen).split()):
             return
     raise AssertionError(f"never shown: {words!r}")
