@@ -9,7 +9,8 @@ from __future__ import annotations
 import asyncio
 import signal
 import subprocess
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 
 from scopa.bots import make_bot
 from scopa.engine import RuleSet
@@ -17,6 +18,9 @@ from scopa.protocol import Command
 from scopa.protocol import commands as wire
 from scopa.protocol.errors import ErrorCode
 from scopa.protocol.convert import action_to_wire, legal_from_wire, rules_from_wire, view_from_wire
+from scopa.server import NetworkEngine
+from scopa.server.club import ClubOptions
+from scopa.server.core.clock import FakeClock
 from wire_client import WireClient
 
 
@@ -176,3 +180,16 @@ def start(players: list[ClubPlayer], tournament: str) -> list[asyncio.Future[Com
     """The first player starts ``tournament``; each player's final standings, to come."""
     players[0].send(wire.TournamentStart(tournament=tournament))
     return [asyncio.ensure_future(p.until(final_standings)) for p in players]
+
+
+@asynccontextmanager
+async def club_server(seed: int, safety: float) -> AsyncIterator[NetworkEngine]:
+    """A started server with tournaments on 127.0.0.1 (port 0) and a fake clock, dealing
+    from ``seed``; the body runs within ``safety`` seconds, then the server stops."""
+    engine = NetworkEngine("127.0.0.1", 0, seed=seed, clock=FakeClock(), club=ClubOptions())
+    await engine.start()
+    try:
+        async with asyncio.timeout(safety):
+            yield engine
+    finally:
+        await engine.stop()

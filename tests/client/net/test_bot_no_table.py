@@ -10,15 +10,12 @@ import asyncio
 
 import pytest
 
-from club_players import ClubPlayer, Server
+from club_players import ClubPlayer, Server, club_server
 from scopa.bots import make_bot
 from scopa.cli.tournament import play_tournament
 from scopa.client.net import ClientSession
 from scopa.protocol import Command
 from scopa.protocol import commands as wire
-from scopa.server import NetworkEngine
-from scopa.server.club import ClubOptions
-from scopa.server.core.clock import FakeClock
 from test_club_tournament import create
 
 pytestmark = pytest.mark.integration
@@ -27,35 +24,30 @@ SAFETY = 60
 
 
 async def test_bots_take_no_notice_of_a_round_without_a_table() -> None:
-    engine = NetworkEngine("127.0.0.1", 0, seed=6, clock=FakeClock(), club=ClubOptions())
-    await engine.start()
-    try:
-        async with asyncio.timeout(SAFETY):
-            host = ClubPlayer("host", Server(engine.port))
-            await host.connect()
-            tid = await create(host, format=wire.TournamentFormat.KNOCKOUT, cap=3, bots_allowed=True)
-            told: list[str] = []
-            sessions = [await ClientSession.connect("127.0.0.1", engine.port, name, client="scopa-bot/test")
-                        for name in ("bea", "cal", "dan")]
-            registered = [asyncio.Event() for _ in sessions]
+    async with club_server(6, SAFETY) as engine:
+        host = ClubPlayer("host", Server(engine.port))
+        await host.connect()
+        tid = await create(host, format=wire.TournamentFormat.KNOCKOUT, cap=3, bots_allowed=True)
+        told: list[str] = []
+        sessions = [await ClientSession.connect("127.0.0.1", engine.port, name, client="scopa-bot/test")
+                    for name in ("bea", "cal", "dan")]
+        registered = [asyncio.Event() for _ in sessions]
 
-            def heard(c: Command) -> None:
-                if isinstance(c.body, wire.TournamentNoTable):
-                    told.append(c.body.kind)
+        def heard(c: Command) -> None:
+            if isinstance(c.body, wire.TournamentNoTable):
+                told.append(c.body.kind)
 
-            bots = []
-            for i, session in enumerate(sessions):
-                session.observers.append(heard)
-                log = (lambda line, e=registered[i]: e.set() if line.startswith("registered") else None)
-                bots.append(asyncio.ensure_future(play_tournament(session, tid, make_bot("greedy", seed=i), log)))
-            for e in registered:
-                await e.wait()
-            host.send(wire.TournamentStart(tournament=tid))
-            finals = await asyncio.gather(*bots)
-            assert all(f.final and f.tournament == tid for f in finals)
-            assert sorted(told) == ["bye", "finished", "knocked_out", "knocked_out"]
-            for session in sessions:
-                await session.close()
-            await host.close()
-    finally:
-        await engine.stop()
+        bots = []
+        for i, session in enumerate(sessions):
+            session.observers.append(heard)
+            log = (lambda line, e=registered[i]: e.set() if line.startswith("registered") else None)
+            bots.append(asyncio.ensure_future(play_tournament(session, tid, make_bot("greedy", seed=i), log)))
+        for e in registered:
+            await e.wait()
+        host.send(wire.TournamentStart(tournament=tid))
+        finals = await asyncio.gather(*bots)
+        assert all(f.final and f.tournament == tid for f in finals)
+        assert sorted(told) == ["bye", "finished", "knocked_out", "knocked_out"]
+        for session in sessions:
+            await session.close()
+        await host.close()
