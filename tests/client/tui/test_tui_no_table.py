@@ -5,7 +5,6 @@ beat it, in which round and its final place."""
 
 from __future__ import annotations
 
-
 import pytest
 
 from club_players import ClubPlayer, Server, final_standings, club_server
