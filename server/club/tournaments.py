@@ -65,6 +65,13 @@ def result_points(totals: Sequence[int], winner: int | None) -> tuple[int, int]:
     return points[0], points[1]
 
 
+def forget_no_table(told: dict[str, tuple[str, wire.TournamentNoTable]], tid: str, kinds: tuple[str, ...]) -> None:
+    """Drop what ``told`` keeps to say again of tournament ``tid`` of these ``kinds``."""
+    for key, (of, view) in list(told.items()):
+        if of == tid and view.kind in kinds:
+            del told[key]
+
+
 class TournamentHost:
     """Every tournament of one server."""
 
@@ -202,7 +209,7 @@ class TournamentHost:
             if table is not None and table.state is wire.TableState.WAITING:
                 self.life.close_waiting(table, f"forfeited: {', '.join(effect.absent)} did not come")
         elif isinstance(effect, AnnounceRound):
-            self._forget_no_table(tid, kinds=("bye",))  # a bye is of one round; out stays out
+            forget_no_table(self._no_table, tid, ("bye",))  # a bye is of one round; out stays out
             self._tell_entrants(tid, wire.TournamentRound(tournament=tid, round=effect.number,
                                                           games=[game_view(g) for g in effect.games],
                                                           byes=list(effect.byes)))
@@ -215,7 +222,7 @@ class TournamentHost:
                 self._no_table.update((name_key(m), (tid, view)) for m in members)
             self._tell_entrants(tid, view, only=members)
         elif isinstance(effect, RecordResults):
-            self._forget_no_table(tid, kinds=("bye", "knocked_out"))
+            forget_no_table(self._no_table, tid, ("bye", "knocked_out"))
             self._journal(tid, [ResultsKept(effect.rows, effect.cancelled)])
             log.info("tournament %s: %s", tid, "cancelled" if effect.cancelled else "finished")
 
@@ -269,11 +276,6 @@ class TournamentHost:
                 written.add_done_callback(_logged(tid, seq))
                 writes.append(written)
         return writes
-
-    def _forget_no_table(self, tid: str, kinds: tuple[str, ...]) -> None:
-        for key, (of, view) in list(self._no_table.items()):
-            if of == tid and view.kind in kinds:
-                del self._no_table[key]
 
     def _tell_entrants(self, tid: str, body: wire.Body, sess: Asker | None = None, seq: int | None = None,
                        only: Iterable[str] | None = None) -> None:

@@ -91,7 +91,7 @@ async def test_a_loopback_server_welcomes_without_lan_hosts() -> None:
     engine = NetworkEngine("127.0.0.1", 0)
     await engine.start()
     try:
-        welcome = engine.router.greeting._welcome_body("ada")
+        welcome = engine.router.greeting._welcome_body("player:ada")
         assert welcome.lan_hosts == [] and "lan_hosts" not in welcome.model_dump(mode="json", exclude_none=True)
     finally:
         await engine.stop()
