@@ -101,11 +101,29 @@ ITALIAN: dict[str, str] = {
     "{score}: the highest totals are level at or over {target}, so nobody has won yet and another round is played.":
         "{score}: i totali più alti sono pari e arrivano ad almeno {target}, quindi non ha ancora vinto nessuno e "
         "si gioca un'altra smazzata.",
-    "{name} is back.": "{name} è tornato.",
-    "{name} disconnected; the table waits for them.": "{name} si è disconnesso; il tavolo lo aspetta.",
-    "{name} disconnected — a bot takes his seat in {time} unless he returns.":
-        "{name} si è disconnesso: tra {time} un bot prende il suo posto, se non torna.",
-    "A {strategy} bot now plays for {name}.": "Ora per {name} gioca un bot {strategy}.",
+    "Bot {n} (easy)": "Bot {n} (facile)",
+    "Bot {n} (medium)": "Bot {n} (medio)",
+    "Bot {n} (hard)": "Bot {n} (difficile)",
+    "Bot {n} ({strategy})": "Bot {n} ({strategy})",
+    "{name} left: a bot plays the seat for the rest of the game.":
+        "{name} ha lasciato la partita: da ora il posto lo gioca un bot.",
+    "Leave the game? It ends here, with no winner: nobody else plays at this table.":
+        "Lasci la partita? Finisce qui, senza vincitori: a questo tavolo non gioca nessun altro.",
+    "Leave the game? A bot plays your seat for the rest of the game; you cannot come back to it.":
+        "Lasci la partita? Da ora il tuo posto lo gioca un bot; non potrai riprenderlo.",
+    "Leave the game? It ends for everyone, with no winner: this table was made to end when a player leaves.":
+        "Lasci la partita? Finisce per tutti, senza vincitori: questo tavolo è stato creato per finire quando "
+        "qualcuno se ne va.",
+    "Leave the game? A bot plays your seat for the rest of the game (or, at a table made to end when a player "
+    "leaves, the game ends for everyone).":
+        "Lasci la partita? Da ora il tuo posto lo gioca un bot (o, a un tavolo creato per finire quando qualcuno "
+        "se ne va, la partita finisce per tutti).",
+    "{name} is back.": "Di nuovo al tavolo: {name}.",
+    "{name} disconnected; the table waits for them.": "Connessione persa per {name}; il tavolo aspetta.",
+    "{name} disconnected — a bot takes the seat in {time} unless {name} returns.":
+        "Connessione persa per {name}: tra {time} un bot prende il posto, se {name} non torna al tavolo.",
+    "{name} did not come back: a bot plays the seat for the rest of the game.":
+        "Nessun ritorno di {name}: da ora il posto lo gioca un bot.",
     "your declaration": "la tua dichiarazione",
     "Your move, {what}, is played again: the connection dropped as it was sent.":
         "La tua mossa, {what}, viene giocata di nuovo: la connessione è caduta mentre partiva.",
@@ -113,10 +131,10 @@ ITALIAN: dict[str, str] = {
         "Di nuovo al tavolo {table}, com'è adesso: nel frattempo non si è giocato niente.",
     "Back at table {table}, as it stands now: its one play so far is in this round's list, the one you missed too.":
         "Di nuovo al tavolo {table}, com'è adesso: la sua unica giocata finora è nell'elenco della smazzata, "
-        "anche se te la sei persa.",
+        "anche se non l'hai vista.",
     "Back at table {table}, as it stands now: its {n} plays so far are in this round's list, those you missed too.":
         "Di nuovo al tavolo {table}, com'è adesso: le sue {n} giocate finora sono nell'elenco della smazzata, "
-        "anche quelle che ti sei perso.",
+        "anche quelle che non hai visto.",
     # the dialogs
     "Which cards does it take?": "Quali carte prende?",
     "number, or ↑↓ and Enter, or click · Esc: another card": "numero, oppure ↑↓ e Invio, oppure clic · Esc: un'altra carta",
@@ -131,7 +149,7 @@ ITALIAN: dict[str, str] = {
     "Game over": "Partita finita",
     "Pass the keyboard to": "Passa la tastiera a",
     "The other hands are hidden.": "Le altre mani sono coperte.",
-    "{who}: press Enter when ready.": "{who}: premi Invio quando sei pronto.",
+    "{who}: press Enter when ready.": "{who}: premi Invio quando ci sei.",
     "yes": "sì",
     "no": "no",
     "Yes": "Sì",
@@ -154,8 +172,6 @@ ITALIAN: dict[str, str] = {
     "↑↓ PgUp PgDn: scroll · Esc, ? or q: back": "↑↓ PagSu PagGiù: scorri · Esc, ? o q: indietro",
     "Leave the game? It ends here: a local game is not kept.":
         "Lasci la partita? Finisce qui: una partita in locale non si conserva.",
-    "Leave the game? Your seat goes to a bot or the game ends, as the table says.":
-        "Lasci la partita? Il tuo posto va a un bot o la partita finisce, come dice il tavolo.",
     # the lobby
     "Scopa lobby": "Sala della Scopa",
     "{name} on {server}": "{name} su {server}",
@@ -338,7 +354,7 @@ ITALIAN: dict[str, str] = {
     "{name} lost the connection; the table waits up to {seconds} s.":
         "{name} ha perso la connessione; il tavolo aspetta fino a {seconds} s.",
     "{name} did not come back: a {strategy} bot plays the seat.":
-        "{name} non è tornato: al suo posto gioca un bot {strategy}.",
+        "Nessun ritorno di {name}: il posto lo gioca un bot {strategy}.",
     # the plain lobby
     "[bold]p [PRESET][/bold] play now · [bold]c[/bold] create a table · [bold]j ID[/bold] join a table · "
     "[bold]w ID[/bold] watch a table · [bold]t[/bold] tournaments · [bold]b [PRESET][/bold] leaderboard · "

@@ -5,6 +5,7 @@ from __future__ import annotations
 from ...text import tr
 
 import time
+from dataclasses import replace
 from collections.abc import Callable, Sequence
 
 from textual.timer import Timer
@@ -47,6 +48,9 @@ class AwaySeats:
                 self._stop(seat)
                 self._countdowns[seat] = screen.set_interval(1.0, lambda: self._tick(screen, seat),
                                                              repeat=int(grace) + 1)
+            case SeatTakenByBot(seat=seat) if seat not in board.away:  # not away: the person left
+                notice = replace(notice, left=True)
+                self._stop(seat)
             case SeatCameBack(seat=seat) | SeatTakenByBot(seat=seat):
                 board.away.pop(seat, None)
                 self._until.pop(seat, None)

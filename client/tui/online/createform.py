@@ -22,7 +22,7 @@ from textual.widgets import Button, Checkbox, Label, Select, Static
 from scopa.bots import LEVELS
 from scopa.engine import AssoPigliaTutto, CaptureMode, Preset, RuleSet, RuleSetError
 
-from ...text import ASSO_TEXT, CAPTURE_MODE_NAMES, CAPTURE_MODE_TEXT, LANGUAGE, PRESET_TEXT, rulebook_it, tr
+from ...text import ASSO_TEXT, CAPTURE_MODE_NAMES, CAPTURE_MODE_TEXT, current_language, PRESET_TEXT, rulebook_it, tr
 from ...game import seconds_text
 from ..dialogs import Once, dialog_css
 from ...text import PRESET_NAMES, matching_preset
@@ -83,11 +83,11 @@ BOT_CHOICES: list[tuple[str, str]] = [(tr("wait for people"), "none")] + [
 
 
 def _capture_text(mode: CaptureMode) -> str:
-    return (rulebook_it.CAPTURE_MODE_TEXT if LANGUAGE == "it" else CAPTURE_MODE_TEXT)[mode]
+    return (rulebook_it.CAPTURE_MODE_TEXT if current_language() == "it" else CAPTURE_MODE_TEXT)[mode]
 
 
 def _asso_text(mode: AssoPigliaTutto) -> str:
-    return (rulebook_it.ASSO_TEXT if LANGUAGE == "it" else ASSO_TEXT)[mode]
+    return (rulebook_it.ASSO_TEXT if current_language() == "it" else ASSO_TEXT)[mode]
 
 
 def option_label(name: str) -> str:
@@ -182,7 +182,7 @@ class CreateTableScreen(Once, ModalScreen[NewTable | None]):
                         yield Tick(option_label(name), value=getattr(d, name), compact=True, id=name)
                     else:
                         yield from self._list(name, option_choices(name), form_value(d, name))
-                    about = rulebook_it.OPTION_TEXT[name] if LANGUAGE == "it" else field.description or ""
+                    about = rulebook_it.OPTION_TEXT[name] if current_language() == "it" else field.description or ""
                     yield Static(about, classes="explain", id=f"{name}-about")
                     if name == "preset":
                         yield Static(self._preset_text(form_value(d, name)), classes="explain", id="preset-explain")
@@ -226,7 +226,7 @@ class CreateTableScreen(Once, ModalScreen[NewTable | None]):
     def _preset_text(value: object) -> str:
         if value == CUSTOM:
             return tr("Your own game: set each option below.")
-        return (rulebook_it.PRESET_TEXT if LANGUAGE == "it" else PRESET_TEXT)[Preset(str(value))]
+        return (rulebook_it.PRESET_TEXT if current_language() == "it" else PRESET_TEXT)[Preset(str(value))]
 
     def fill(self, rules: RuleSet) -> None:
         """Show ``rules`` in every field (a preset chosen): no field says it changed."""
