@@ -116,13 +116,15 @@ def is_server_bot(name: str) -> bool:
     return _SERVER_BOT.match(name) is not None
 
 
-def player_name(name: str) -> str:
+def player_name(name: str, short: bool = False) -> str:
     """A player's name as the clients show it: a server's bot in words, as the browser
-    names it (``greedy-bot-1`` is "Bot 1 (medium)", in Italian "Bot 1 (medio)"); any
-    other name as it is."""
+    names it (``greedy-bot-1`` is "Bot 1 (medium)", in Italian "Bot 1 (medio)"; ``short``:
+    "Bot 1"); any other name as it is."""
     found = _SERVER_BOT.match(name)
     if found is None:
         return name
+    if short:
+        return i18n.tr("Bot {n}", n=found[2])
     level = _BOT_LEVELS.get(found[1])
     if level == "easy":
         return i18n.tr("Bot {n} (easy)", n=found[2])

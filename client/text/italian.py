@@ -101,6 +101,7 @@ ITALIAN: dict[str, str] = {
     "{score}: the highest totals are level at or over {target}, so nobody has won yet and another round is played.":
         "{score}: i totali più alti sono pari e arrivano ad almeno {target}, quindi non ha ancora vinto nessuno e "
         "si gioca un'altra smazzata.",
+    "Bot {n}": "Bot {n}",
     "Bot {n} (easy)": "Bot {n} (facile)",
     "Bot {n} (medium)": "Bot {n} (medio)",
     "Bot {n} (hard)": "Bot {n} (difficile)",

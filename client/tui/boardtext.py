@@ -111,7 +111,7 @@ def plays_text(b: BoardState, deck: DeckStyle) -> Text:
     """This round's plays in order, each with what it took."""
     t = Text(tr("This round") + "\n", style="bold")
     for play in b.plays:
-        line = Text(b.seat_name(play.seat)[:NAME_WIDTH] + ": ") + card_span(play.card, deck)
+        line = Text(b.short_name(play.seat)[:NAME_WIDTH] + ": ") + card_span(play.card, deck)
         for i, card in enumerate(play.captured):  # a card is never split between two lines
             word = Text(" ×" if i == 0 else " ") + card_span(card, deck)
             if len(line) + len(word) > PLAYS_WIDTH:
@@ -119,9 +119,11 @@ def plays_text(b: BoardState, deck: DeckStyle) -> Text:
                 t.append("\n")
                 line, word = Text("  "), word[1:]  # the next line, indented under the name
             line.append_text(word)
+        if play.card in b.timed_out:  # the mark whole: on a line of its own when it does not fit
+            mark = "⏱ " + tr("time ran out")
+            line.append_text(Text(" " + mark if len(line) + 1 + len(mark) <= PLAYS_WIDTH else "\n  " + mark,
+                                  style="yellow"))
         t.append_text(line)
-        if play.card in b.timed_out:
-            t.append(" ⏱ " + tr("time ran out"), style="yellow")
         t.append("\n")
     if not b.plays:
         t.append(tr("no plays yet"), style="dim")

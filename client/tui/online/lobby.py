@@ -23,7 +23,7 @@ from ...text import parse_invite, tr
 from .createform import CreateTableScreen, NewTable
 from ..dialogs import Once, dialog_css
 from ..keys import catch_up
-from ...text import rules_line
+from ...text import player_name, rules_line
 
 __all__ = ["CreateTableScreen", "InviteScreen", "LobbyScreen", "NewTable", "seats_text"]
 
@@ -36,7 +36,7 @@ def seats_text(info: TableInfo) -> Text:
         elif i in info.away:
             parts.append(Text(tr("{name} (away)", name=name), style="yellow"))
         else:
-            parts.append(Text(name))
+            parts.append(Text(player_name(name)))  # a server's bot as the browser names it
     return Text(", ").join(parts)
 
 
