@@ -10,7 +10,7 @@ ITALIAN: dict[str, str] = {
     # the board
     "You": "Tu",
     "Player {n}": "Giocatore {n}",
-    "seed {seed}": "seed {seed}",
+    "seed {seed}": "mescolata numero {seed}",
     "Table": "Tavola",
     "Your hand": "La tua mano",
     "{who}'s hand": "La mano di {who}",
@@ -169,7 +169,7 @@ ITALIAN: dict[str, str] = {
     "Turn timer: none.": "Tempo per mossa: nessuno.",
     "A private table: only people with its invite sit here.": "Un tavolo privato: si siede solo chi ha l'invito.",
     "A table listed in the lobby.": "Un tavolo che compare nella sala.",
-    "A local game, dealt from seed {seed}.": "Una partita in locale, distribuita dal seed {seed}.",
+    "A local game, dealt from seed {seed}.": "Una partita in locale, mescolata numero {seed}.",
     "↑↓ PgUp PgDn: scroll · Esc, ? or q: back": "↑↓ PagSu PagGiù: scorri · Esc, ? o q: indietro",
     "Leave the game? It ends here: a local game is not kept.":
         "Lasci la partita? Finisce qui: una partita in locale non si conserva.",
@@ -314,9 +314,9 @@ ITALIAN: dict[str, str] = {
     "{card} can take different sets of cards: {options}; pick one by its number":
         "{card} può prendere carte diverse: {options}; scegline una col suo numero",
     # after a local game
-    "{result} Seed {seed}: replay with --seed {seed}": "{result} Seed {seed}: per rigiocarla, --seed {seed}",
+    "{result} Seed {seed}: replay with --seed {seed}": "{result} Mescolata numero {seed}: per rigiocarla, --seed {seed}",
     "Game left.": "Partita lasciata.",
-    "seed {seed}: replay with --seed {seed}": "seed {seed}: per rigiocarla, --seed {seed}",
+    "seed {seed}: replay with --seed {seed}": "mescolata numero {seed}: per rigiocarla, --seed {seed}",
     "record written to {path}": "partita registrata in {path}",
     "--record is written by the scrolling interface: add --plain":
         "--record lo scrive l'interfaccia a righe: aggiungi --plain",
@@ -374,7 +374,11 @@ ITALIAN: dict[str, str] = {
     "quit": "esci",
     "game {game}": "partita {game}",
     "hand": "mano",
-    "{who}: {cards} cards taken, {scope}, {points} points": "{who}: {cards} carte prese, {scope}, {points} punti",
+    "{who}: {cards}, {scope}, {points}": "{who}: {cards}, {scope}, {points}",
+    "1 card taken": "1 carta presa",
+    "{n} cards taken": "{n} carte prese",
+    "1 point": "1 punto",
+    "{n} points": "{n} punti",
     "The record stops making sense here: {problem}": "Da qui la registrazione non torna: {problem}",
     "round 1-{n} then Enter (Esc: cancel)": "smazzata 1-{n} poi Invio (Esc: annulla)",
     "there is no round {text}: rounds 1-{n}": "non c'è la smazzata {text}: smazzate 1-{n}",
@@ -445,8 +449,8 @@ ITALIAN: dict[str, str] = {
     "Game over ({reason}): your side wins — {totals}": "Partita finita ({reason}): avete vinto — {totals}",
     "watch the game again, step by step": "rivedi la partita, mossa per mossa",
     # the replay as a log (scopa replay --plain)
-    "Game {game}: {rules}; seed {seed}": "Partita {game}: {rules}; seed {seed}",
-    "Game: {rules}; seed {seed}": "Partita: {rules}; seed {seed}",
+    "Game {game}: {rules}; seed {seed}": "Partita {game}: {rules}; mescolata numero {seed}",
+    "Game: {rules}; seed {seed}": "Partita: {rules}; mescolata numero {seed}",
     "Played: {when}": "Giocata: {when}",
     "Players: {players}": "Giocatori: {players}",
     "{name} (bot: {strategy})": "{name} (bot: {strategy})",
