@@ -178,7 +178,7 @@ ITALIAN: dict[str, str] = {
     "{name} on {server}": "{name} su {server}",
     "create": "crea",
     "join": "siediti",
-    "join with an invite": "entra con un invito",
+    "invite": "invito",
     "watch": "guarda",
     "refresh": "aggiorna",
     "table": "tavolo",

@@ -77,7 +77,7 @@ class ReplayScreen(Screen[None]):
             yield Static(tr("The record stops making sense here: {problem}", problem=self.problem)
                          if self.problem else "", id="problem")
         yield Input(placeholder=tr("round 1-{n} then Enter (Esc: cancel)", n=self.rounds), id="jump")
-        yield Footer()
+        yield Footer(compact=True)  # every key in sight at 100 columns, Italian too
 
     def on_mount(self) -> None:
         self._shown = True
