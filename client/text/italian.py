@@ -138,7 +138,8 @@ ITALIAN: dict[str, str] = {
         "anche quelle che non hai visto.",
     # the dialogs
     "Which cards does it take?": "Quali carte prende?",
-    "number, or ↑↓ and Enter, or click · Esc: another card": "numero, oppure ↑↓ e Invio, oppure clic · Esc: un'altra carta",
+    "number, or ↑↓ and Enter, or click": "numero, oppure ↑↓ e Invio, oppure clic",
+    "Esc: another card": "Esc: un'altra carta",
     "Left on the table, to {who}: ": "Rimaste in tavola, a {who}: ",
     "Left on the table, to you: ": "Rimaste in tavola, a te: ",
     "Left on the table, to you and {partner}: ": "Rimaste in tavola, a te e a {partner}: ",

@@ -67,7 +67,7 @@ class CaptureChoiceScreen(Once, ModalScreen[Play | None]):
                          classes="dialog-title")
             prompts = [Text(f"{i}  ") + cards_span(p.captured, self.deck, " + ") for i, p in enumerate(self.options, 1)]
             yield OptionList(*[Option(p, id=str(i)) for i, p in enumerate(prompts)], id="choices")
-            yield Static(tr("number, or ↑↓ and Enter, or click · Esc: another card"), classes="dialog-hint")
+            yield Static(tr("number, or ↑↓ and Enter, or click") + "\n" + tr("Esc: another card"), classes="dialog-hint")
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.close(self.options[event.option_index])
