@@ -278,13 +278,15 @@ ITALIAN: dict[str, str] = {
     "the server's own": "quello del server",
     "the server's own ({time})": "quello del server ({time})",
     "none (a private table only)": "nessuno (solo un tavolo privato)",
-    "time for each move; when it runs out the game master plays for the seat":
-        "il tempo per ogni mossa; quando scade gioca il server al posto di chi è di turno",
-    "Seat left empty": "Posto vuoto",
-    "a bot takes it": "lo prende un bot",
-    "the game is abandoned": "la partita si interrompe",
-    "when a player's connection stays down past the grace period":
-        "quando la connessione di un giocatore resta giù oltre il tempo di grazia",
+    "time for each move; when it runs out, the server plays a card for that player":
+        "il tempo per ogni mossa; quando scade, il server gioca una carta al posto di chi è di turno",
+    "If a player leaves": "Se qualcuno se ne va",
+    "a bot plays on": "continua un bot",
+    "the game ends": "la partita finisce",
+    "when a player leaves the game, or loses the connection and is not back in time":
+        "quando qualcuno lascia la partita, o perde la connessione e non torna in tempo",
+    "whether partners play together as a team, sitting opposite each other":
+        "se i compagni giocano in squadra, seduti uno di fronte all'altro",
     "Those rules do not work: {reason}": "Queste regole non funzionano: {reason}",
     "only a private table may play without a turn timer": "solo un tavolo privato può giocare senza tempo per mossa",
     "custom": "a piacere",

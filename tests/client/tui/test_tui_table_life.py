@@ -91,7 +91,7 @@ async def test_a_seat_whose_time_runs_out_is_played_by_a_bot() -> None:
 
 
 async def test_the_other_player_leaves_and_a_bot_plays_on(engine: NetworkEngine) -> None:
-    """At a table made with the default "a bot takes it", bob leaving mid-game leaves ada
+    """At a table made with the default "If a player leaves: a bot plays on", bob leaving mid-game leaves ada
     a game to finish against a bot, and she is told in words who left and what became of
     the seat."""
     async with asyncio.timeout(SAFETY):
