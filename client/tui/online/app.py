@@ -21,7 +21,7 @@ from ...text import tr, DeckStyle, invite_string, refusal_text
 from ...net import ClientSession, ConnectionLost, ServerRefused, SavedSeat, TokenStore, CertificateRefused, share_host
 from ...net import fetch_record
 from ..app import ScopaApp
-from .away import AwaySeats
+from .away import AwaySeats, leave_question
 from ..board import BoardScreen
 from ..boardstate import BoardState
 from .comeback import Comeback
@@ -33,7 +33,7 @@ from .players import NetPlayer, Watcher
 from .snapshot import apply_public
 from .tournaments import browse_tournaments
 from ..tablefacts import TableFacts
-from ...text import rules_line, is_server_bot
+from ...text import rules_line
 from ..text import result_line
 
 
@@ -105,22 +105,6 @@ class NetApp(ScopaApp):
         elif self.lobby is not None:
             self.lobby.say(text)
 
-    def leave_question(self) -> str:
-        """What leaving the game now does at this table, as the server does it (PROTOCOL.md
-        ``leave_table``): a bot plays the seat when the table says so and another person
-        plays on; otherwise the game ends for everyone."""
-        board = self.board_screen.board if self.board_screen is not None else None
-        others = [n for i, n in enumerate(board.names) if i != board.viewer] if board is not None else []
-        if others and all(is_server_bot(n) for n in others):
-            return tr("Leave the game? It ends here, with no winner: nobody else plays at this table.")
-        if self.bot_takeover is True:
-            return tr("Leave the game? A bot plays your seat for the rest of the game; you cannot come back to it.")
-        if self.bot_takeover is False:
-            return tr("Leave the game? It ends for everyone, with no winner: this table was made to end when a "
-                      "player leaves.")
-        return tr("Leave the game? A bot plays your seat for the rest of the game (or, at a table made to end "
-                  "when a player leaves, the game ends for everyone).")
-
     def in_game(self) -> bool:
         return self.playing
 
@@ -128,7 +112,9 @@ class NetApp(ScopaApp):
         if not self.playing:
             self.exit(0)
             return
-        if await self.show_and_wait(ConfirmScreen(self.leave_question())):
+        board = self.board_screen.board if self.board_screen is not None else None
+        others = [n for i, n in enumerate(board.names) if i != board.viewer] if board is not None else []
+        if await self.show_and_wait(ConfirmScreen(leave_question(others, self.bot_takeover))):
             if self.session is None or self.watching is not None or self.lobby is None:
                 self.exit(0)
                 return
