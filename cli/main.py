@@ -15,15 +15,23 @@ from rich.console import Console
 from rich.markup import escape
 from rich.text import Text
 
-from scopa.client.text import DeckStyle, tr
+from scopa.client.text import DeckStyle, set_language, tr
 from scopa.engine import Preset, RuleSetError
 
 from . import admin, arena, cluster, lan, net, records, serve, tournament, web
 from .options import add_rules_arguments, rules_from_args
 
 
+def lang_argument(p: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
+    """``--lang``: the client's language, over the locale's."""
+    p.add_argument("--lang", choices=("en", "it"), default=None,
+                   help="the language of the game: en (English) or it (italiano); default: the locale's "
+                        "(LANG=it_IT.UTF-8 is it)")
+
+
 def _display_arguments(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("display")
+    lang_argument(g)
     g.add_argument("--deck", choices=[s.value for s in DeckStyle], default="italian",
                    help="Italian card names and suits, or the French (classic) deck")
     g.add_argument("--no-autoplay", action="store_true",
@@ -74,6 +82,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     console = Console()
+    if args.command != "rules" and getattr(args, "lang", None):
+        set_language(args.lang)  # before the client's screens are made: they speak it
     try:
         if args.command == "local":
             return _local(args, console)

@@ -50,6 +50,9 @@ def add_subcommands(sub: Any) -> None:
     how.add_argument("--check", action="store_true",
                      help="replay every action through the rules: exit 0 when the record is consistent, "
                           "1 with the first difference when it is not")
+    replay.add_argument("--lang", choices=("en", "it"), default=None,
+                        help="the language: en (English) or it (italiano); default: the locale's "
+                             "(LANG=it_IT.UTF-8 is it)")
     replay.add_argument("--deck", choices=[s.value for s in DeckStyle], default="italian",
                         help="card style of the step-through viewer and the log")
 

@@ -93,8 +93,10 @@ class WireClient:
             if cmd.name in names:
                 return cmd
 
-    async def create(self, bots: Sequence[str] = (), sit: bool = True, **options: object) -> str:
-        self.send(wire.CreateTable(options=options, fill_with_bots=list(bots), sit=sit))  # type: ignore[arg-type]
+    async def create(self, bots: Sequence[str] = (), sit: bool = True, bot_takeover: bool = True,
+                     **options: object) -> str:
+        self.send(wire.CreateTable(options=options, fill_with_bots=list(bots), sit=sit,  # type: ignore[arg-type]
+                                   bot_takeover=bot_takeover))
         created = await self.recv_until("table_created")
         self.table = created.body.table.id
         if sit:

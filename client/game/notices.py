@@ -28,11 +28,13 @@ class SeatCameBack:
 
 @dataclass(frozen=True, slots=True)
 class SeatTakenByBot:
-    """The seat's grace period ran out: a built-in bot (``strategy``) plays it now."""
+    """A built-in bot (``strategy``) plays the seat now: its person left the game
+    (``left``), or did not come back within the grace period."""
 
     seat: int
     name: str
     strategy: str
+    left: bool = False
 
 
 SeatNotice = SeatWentAway | SeatCameBack | SeatTakenByBot

@@ -9,7 +9,7 @@ events a :class:`~scopa.engine.GameMaster` sends in a local game), asks it for a
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TypeVar
 
 from scopa.engine import (
@@ -41,7 +41,7 @@ from scopa.protocol.convert import (
     view_from_wire,
 )
 
-from .notices import SeatNotice, notice_from_wire
+from .notices import SeatNotice, SeatTakenByBot, SeatWentAway, notice_from_wire
 
 T = TypeVar("T")
 
@@ -97,6 +97,7 @@ class GameTranslator:
         self.on_snapshot = on_snapshot
         """Told of a snapshot standing for missed events, in its place among the events."""
         self.notices: list[SeatNotice] = []
+        self._away_seats: set[int] = set()  # seats told away (a bot taking a seat never away: its person left)
         self.seat = seat
         self.table = table
         self.rules: RuleSet | None = None
@@ -147,6 +148,12 @@ class GameTranslator:
         elif (notice := notice_from_wire(body)) is not None:
             if isinstance(body, SeatAway) and body.seat == self.seat:
                 return None  # our own, told again after a resume: we are back already
+            if isinstance(notice, SeatTakenByBot) and notice.seat not in self._away_seats:
+                notice = replace(notice, left=True)  # never away: its person left the game
+            if isinstance(notice, SeatWentAway):
+                self._away_seats.add(notice.seat)
+            else:
+                self._away_seats.discard(notice.seat)
             self.notices.append(notice)
             await _told(self.on_notice, notice)
         return None

@@ -172,7 +172,8 @@ class LobbyCalls(Link):
             self._send(LeaveTable(table=self.table_id), str(LOBBY))
 
     async def leave_table(self) -> Left | None:
-        """Leave the current table (a game in progress is abandoned)."""
+        """Leave the current table (a game in progress: a bot plays the seat, or the game is
+        abandoned, as the table's ``bot_takeover`` says)."""
         while self.table_id is not None:
             table = self.table_id
             try:

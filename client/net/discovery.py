@@ -5,8 +5,8 @@
 - :class:`ServerBrowser` keeps browsing (an async context manager): :meth:`~ServerBrowser.found`
   is what is announced now, and :meth:`~ServerBrowser.wait_for` waits until a condition
   on it holds (a server appears, or its announcement is withdrawn).
-- :func:`resolve_server` turns a ``--server`` value (``HOST:PORT`` or ``auto``) into an
-  address; :func:`choice_rows` and :func:`parse_choice` are the list a person picks from.
+- :func:`resolve_server` turns a ``--server`` value (``HOST:PORT`` or ``auto``: the
+  server on the LAN, else one on this computer) into an address; :func:`choice_rows` and :func:`parse_choice` are the list a person picks from.
 
 In a program::
 
@@ -27,13 +27,15 @@ from dataclasses import dataclass
 from types import TracebackType
 from typing import Any
 
-from scopa.protocol import PROTOCOL_VERSION
+from scopa.protocol import DEFAULT_PORT, PROTOCOL_VERSION
 from .clock import Clock, SystemClock
 from scopa.protocol.servers import SERVICE_TYPE, LanRecord
 
 from scopa.protocol.servers import ServerAddress, parse_server_address
 
 BROWSE_SECONDS = 2.0
+LOCAL_SECONDS = 1.0
+"""How long a server on this computer (127.0.0.1) has to accept a connection."""
 """How long :func:`discover` listens for answers."""
 
 AUTO = "auto"
@@ -180,16 +182,36 @@ async def discover(seconds: float = BROWSE_SECONDS, clock: Clock | None = None) 
         return browser.found()
 
 
+async def listening_here(port: int, seconds: float = LOCAL_SECONDS) -> bool:
+    """Whether a server listens on this computer (127.0.0.1) at ``port``: ``scopa serve``
+    alone listens there and is never announced on the LAN."""
+    try:
+        _, writer = await asyncio.wait_for(asyncio.open_connection("127.0.0.1", port), seconds)
+    except (OSError, TimeoutError):
+        return False
+    writer.close()
+    try:
+        await writer.wait_closed()
+    except OSError:
+        pass
+    return True
+
+
 async def resolve_server(server: str, seconds: float = BROWSE_SECONDS,
-                         choose: Callable[[list[FoundServer]], FoundServer | None] | None = None) -> ServerAddress:
+                         choose: Callable[[list[FoundServer]], FoundServer | None] | None = None,
+                         local_port: int | None = DEFAULT_PORT) -> ServerAddress:
     """The address of ``server``: ``[tls://]HOST:PORT`` as given, or for ``auto`` the one
-    server on the LAN speaking this client's protocol.  Several: ``choose`` picks one
-    (None from it: :class:`NoServerFound`), or :class:`SeveralServersFound` without it;
-    none: :class:`NoServerFound`.  ``ValueError`` for a malformed address."""
+    server on the LAN speaking this client's protocol, else one listening on this
+    computer at ``local_port`` (127.0.0.1; None: not looked for).  Several on the LAN:
+    ``choose`` picks one (None from it: :class:`NoServerFound`), or
+    :class:`SeveralServersFound` without it; none: :class:`NoServerFound`.
+    ``ValueError`` for a malformed address."""
     if server.strip().lower() != AUTO:
         return parse_server_address(server)
     servers = [s for s in await discover(seconds) if s.compatible]
     if not servers:
+        if local_port is not None and await listening_here(local_port):
+            return ServerAddress("127.0.0.1", local_port)
         raise NoServerFound(no_server_hint(seconds))
     if len(servers) == 1:
         return servers[0].server_address
@@ -202,7 +224,7 @@ async def resolve_server(server: str, seconds: float = BROWSE_SECONDS,
 
 
 def no_server_hint(seconds: float = BROWSE_SECONDS) -> str:
-    return (f"No Scopa server answered on this network within {seconds:g} s. Host one with "
+    return (f"No Scopa server answered on this network within {seconds:g} s, nor on this computer. Host one with "
             "`scopa serve --host 0.0.0.0`, or give the address of one: --server HOST:PORT")
 
 

@@ -1,10 +1,10 @@
 """Everything the client says in words, and reads back from words: no I/O, no network.
 
-Owns the language (``language``, ``LANGUAGE``, ``tr`` and the Italian catalog ``ITALIAN``),
+Owns the language (``language``, ``LANGUAGE``, ``current_language``, ``set_language``, ``tr`` and the Italian catalog ``ITALIAN``),
 card notation (``DeckStyle``, ``label``, ``labels``, ``rank_label``, ``suit_label``,
 ``parse_cards``, ``IT_RANKS``, ``FR_RANKS``, ``SUIT_COLOURS``) and a move typed as text
 (``parse_choice``, with hints naming the nearest allowed moves), the Italian catalog both
-clients share (``error_text``, ``reason_text``, ``setting_text``, ``word_text``,
+clients share (``error_text``, ``player_name``, ``is_server_bot``, ``reason_text``, ``setting_text``, ``word_text``,
 ``catalog_value``), a QR code as text (``qr_text``), a table's game in words
 (``PRESET_NAMES``, ``matching_preset``, ``rules_name``, ``rules_line``, ``end_reason_text``),
 a server's finished games and leaderboard as lines (``game_lines``, ``leaderboard_lines``), a recorded game's steps in words
@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .i18n import LANGUAGE, language, tr
+from .i18n import LANGUAGE, current_language, language, set_language, tr
 from .italian import ITALIAN
 from .notation import (
     DeckStyle,
@@ -41,7 +41,7 @@ from .notation import (
     suit_label,
 )
 from .movehints import parse_choice
-from .catalog import catalog_value, error_text, reason_text, setting_text, word_text
+from .catalog import catalog_value, error_text, is_server_bot, player_name, reason_text, setting_text, word_text
 from .qr import qr_text
 from .games import PRESET_NAMES, end_reason_text, game_lines, leaderboard_lines, matching_preset, rules_line, rules_name
 from .replaywords import deal_text, plain_lines, position_text, result_text, scope_text, score_lines, step_text, viewer_seat
@@ -106,6 +106,8 @@ __all__ = [
     "label",
     "labels",
     "language",
+    "current_language",
+    "set_language",
     "no_table_text",
     "notice_line",
     "option_lines",
@@ -115,6 +117,8 @@ __all__ = [
     "error_text",
     "reason_text",
     "word_text",
+    "is_server_bot",
+    "player_name",
     "catalog_value",
     "setting_text",
     "qr_text",

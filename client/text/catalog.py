@@ -102,3 +102,34 @@ def setting_text(part: str) -> str:
     if i18n.LANGUAGE != "it":
         return part
     return translate(part, "settings") or part
+
+
+_SERVER_BOT = re.compile(r"([a-z][a-z0-9_]*)-bot-(\d+)\Z")
+"""The name a server gives its own bots (``greedy-bot-1``: strategy, seat), which no
+person can take."""
+_BOT_LEVELS = {"random": "easy", "easy": "easy", "greedy": "medium", "medium": "medium", "expert": "hard",
+               "hard": "hard"}
+
+
+def is_server_bot(name: str) -> bool:
+    """Whether ``name`` is one a server gives its own bots."""
+    return _SERVER_BOT.match(name) is not None
+
+
+def player_name(name: str, short: bool = False) -> str:
+    """A player's name as the clients show it: a server's bot in words, as the browser
+    names it (``greedy-bot-1`` is "Bot 1 (medium)", in Italian "Bot 1 (medio)"; ``short``:
+    "Bot 1"); any other name as it is."""
+    found = _SERVER_BOT.match(name)
+    if found is None:
+        return name
+    if short:
+        return i18n.tr("Bot {n}", n=found[2])
+    level = _BOT_LEVELS.get(found[1])
+    if level == "easy":
+        return i18n.tr("Bot {n} (easy)", n=found[2])
+    if level == "medium":
+        return i18n.tr("Bot {n} (medium)", n=found[2])
+    if level == "hard":
+        return i18n.tr("Bot {n} (hard)", n=found[2])
+    return i18n.tr("Bot {n} ({strategy})", n=found[2], strategy=found[1])

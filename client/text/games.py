@@ -10,7 +10,7 @@ from scopa.engine import EndReason, Preset, RuleSet, preset_of
 from scopa.protocol.commands import GameSummary, Leaderboard
 
 from .catalog import setting_text, word_text
-from .i18n import LANGUAGE, tr
+from .i18n import current_language, tr
 
 
 PRESET_NAMES: dict[Preset, str] = {
@@ -44,7 +44,7 @@ def rules_name(rules: RuleSet) -> str:
 def rules_line(rules: RuleSet) -> str:
     """The game's name, then its settings (e.g. "Scopa, 2p, to 11")."""
     settings = rules.describe().split(", ")[1:]  # the first item is the preset's code name
-    if LANGUAGE == "it":
+    if current_language() == "it":
         settings = [_settings_it(part) for part in settings]
     return ", ".join([rules_name(rules), *settings])
 

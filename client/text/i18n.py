@@ -28,7 +28,19 @@ def language(env: Mapping[str, str] | None = None) -> Lang:
 
 
 LANGUAGE: Lang = language()
-"""The terminal client's language, read once when it starts."""
+"""The terminal client's language, read once when it starts (``set_language``: a
+command's ``--lang``)."""
+
+
+def set_language(lang: Lang) -> None:
+    """Speak ``lang`` from now on, whatever the locale says (``scopa local --lang it``)."""
+    global LANGUAGE
+    LANGUAGE = lang
+
+
+def current_language() -> Lang:
+    """The language the client speaks now."""
+    return LANGUAGE
 
 
 def tr(text: str, /, **values: object) -> str:

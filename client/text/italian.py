@@ -10,7 +10,7 @@ ITALIAN: dict[str, str] = {
     # the board
     "You": "Tu",
     "Player {n}": "Giocatore {n}",
-    "seed {seed}": "seed {seed}",
+    "seed {seed}": "mescolata numero {seed}",
     "Table": "Tavola",
     "Your hand": "La tua mano",
     "{who}'s hand": "La mano di {who}",
@@ -101,11 +101,30 @@ ITALIAN: dict[str, str] = {
     "{score}: the highest totals are level at or over {target}, so nobody has won yet and another round is played.":
         "{score}: i totali più alti sono pari e arrivano ad almeno {target}, quindi non ha ancora vinto nessuno e "
         "si gioca un'altra smazzata.",
-    "{name} is back.": "{name} è tornato.",
-    "{name} disconnected; the table waits for them.": "{name} si è disconnesso; il tavolo lo aspetta.",
-    "{name} disconnected — a bot takes his seat in {time} unless he returns.":
-        "{name} si è disconnesso: tra {time} un bot prende il suo posto, se non torna.",
-    "A {strategy} bot now plays for {name}.": "Ora per {name} gioca un bot {strategy}.",
+    "Bot {n}": "Bot {n}",
+    "Bot {n} (easy)": "Bot {n} (facile)",
+    "Bot {n} (medium)": "Bot {n} (medio)",
+    "Bot {n} (hard)": "Bot {n} (difficile)",
+    "Bot {n} ({strategy})": "Bot {n} ({strategy})",
+    "{name} left: a bot plays the seat for the rest of the game.":
+        "{name} ha lasciato la partita: da ora il posto lo gioca un bot.",
+    "Leave the game? It ends here, with no winner: nobody else plays at this table.":
+        "Lasci la partita? Finisce qui, senza vincitori: a questo tavolo non gioca nessun altro.",
+    "Leave the game? A bot plays your seat for the rest of the game; you cannot come back to it.":
+        "Lasci la partita? Da ora il tuo posto lo gioca un bot; non potrai riprenderlo.",
+    "Leave the game? It ends for everyone, with no winner: this table was made to end when a player leaves.":
+        "Lasci la partita? Finisce per tutti, senza vincitori: questo tavolo è stato creato per finire quando "
+        "qualcuno se ne va.",
+    "Leave the game? A bot plays your seat for the rest of the game (or, at a table made to end when a player "
+    "leaves, the game ends for everyone).":
+        "Lasci la partita? Da ora il tuo posto lo gioca un bot (o, a un tavolo creato per finire quando qualcuno "
+        "se ne va, la partita finisce per tutti).",
+    "{name} is back.": "Di nuovo al tavolo: {name}.",
+    "{name} disconnected; the table waits for them.": "Connessione persa per {name}; il tavolo aspetta.",
+    "{name} disconnected — a bot takes the seat in {time} unless {name} returns.":
+        "Connessione persa per {name}: tra {time} un bot prende il posto, se {name} non torna al tavolo.",
+    "{name} did not come back: a bot plays the seat for the rest of the game.":
+        "Nessun ritorno di {name}: da ora il posto lo gioca un bot.",
     "your declaration": "la tua dichiarazione",
     "Your move, {what}, is played again: the connection dropped as it was sent.":
         "La tua mossa, {what}, viene giocata di nuovo: la connessione è caduta mentre partiva.",
@@ -113,13 +132,14 @@ ITALIAN: dict[str, str] = {
         "Di nuovo al tavolo {table}, com'è adesso: nel frattempo non si è giocato niente.",
     "Back at table {table}, as it stands now: its one play so far is in this round's list, the one you missed too.":
         "Di nuovo al tavolo {table}, com'è adesso: la sua unica giocata finora è nell'elenco della smazzata, "
-        "anche se te la sei persa.",
+        "anche se non l'hai vista.",
     "Back at table {table}, as it stands now: its {n} plays so far are in this round's list, those you missed too.":
         "Di nuovo al tavolo {table}, com'è adesso: le sue {n} giocate finora sono nell'elenco della smazzata, "
-        "anche quelle che ti sei perso.",
+        "anche quelle che non hai visto.",
     # the dialogs
     "Which cards does it take?": "Quali carte prende?",
-    "number, or ↑↓ and Enter, or click · Esc: another card": "numero, oppure ↑↓ e Invio, oppure clic · Esc: un'altra carta",
+    "number, or ↑↓ and Enter, or click": "numero, oppure ↑↓ e Invio, oppure clic",
+    "Esc: another card": "Esc: un'altra carta",
     "Left on the table, to {who}: ": "Rimaste in tavola, a {who}: ",
     "Left on the table, to you: ": "Rimaste in tavola, a te: ",
     "Left on the table, to you and {partner}: ": "Rimaste in tavola, a te e a {partner}: ",
@@ -131,7 +151,7 @@ ITALIAN: dict[str, str] = {
     "Game over": "Partita finita",
     "Pass the keyboard to": "Passa la tastiera a",
     "The other hands are hidden.": "Le altre mani sono coperte.",
-    "{who}: press Enter when ready.": "{who}: premi Invio quando sei pronto.",
+    "{who}: press Enter when ready.": "{who}: premi Invio quando ci sei.",
     "yes": "sì",
     "no": "no",
     "Yes": "Sì",
@@ -150,18 +170,16 @@ ITALIAN: dict[str, str] = {
     "Turn timer: none.": "Tempo per mossa: nessuno.",
     "A private table: only people with its invite sit here.": "Un tavolo privato: si siede solo chi ha l'invito.",
     "A table listed in the lobby.": "Un tavolo che compare nella sala.",
-    "A local game, dealt from seed {seed}.": "Una partita in locale, distribuita dal seed {seed}.",
+    "A local game, dealt from seed {seed}.": "Una partita in locale, mescolata numero {seed}.",
     "↑↓ PgUp PgDn: scroll · Esc, ? or q: back": "↑↓ PagSu PagGiù: scorri · Esc, ? o q: indietro",
     "Leave the game? It ends here: a local game is not kept.":
         "Lasci la partita? Finisce qui: una partita in locale non si conserva.",
-    "Leave the game? Your seat goes to a bot or the game ends, as the table says.":
-        "Lasci la partita? Il tuo posto va a un bot o la partita finisce, come dice il tavolo.",
     # the lobby
     "Scopa lobby": "Sala della Scopa",
     "{name} on {server}": "{name} su {server}",
     "create": "crea",
     "join": "siediti",
-    "join with an invite": "entra con un invito",
+    "invite": "invito",
     "watch": "guarda",
     "refresh": "aggiorna",
     "table": "tavolo",
@@ -260,13 +278,15 @@ ITALIAN: dict[str, str] = {
     "the server's own": "quello del server",
     "the server's own ({time})": "quello del server ({time})",
     "none (a private table only)": "nessuno (solo un tavolo privato)",
-    "time for each move; when it runs out the game master plays for the seat":
-        "il tempo per ogni mossa; quando scade gioca il server al posto di chi è di turno",
-    "Seat left empty": "Posto vuoto",
-    "a bot takes it": "lo prende un bot",
-    "the game is abandoned": "la partita si interrompe",
-    "when a player's connection stays down past the grace period":
-        "quando la connessione di un giocatore resta giù oltre il tempo di grazia",
+    "time for each move; when it runs out, the server plays a card for that player":
+        "il tempo per ogni mossa; quando scade, il server gioca una carta al posto di chi è di turno",
+    "If a player leaves": "Se qualcuno se ne va",
+    "a bot plays on": "continua un bot",
+    "the game ends": "la partita finisce",
+    "when a player leaves the game, or loses the connection and is not back in time":
+        "quando qualcuno lascia la partita, o perde la connessione e non torna in tempo",
+    "whether partners play together as a team, sitting opposite each other":
+        "se i compagni giocano in squadra, seduti uno di fronte all'altro",
     "Those rules do not work: {reason}": "Queste regole non funzionano: {reason}",
     "only a private table may play without a turn timer": "solo un tavolo privato può giocare senza tempo per mossa",
     "custom": "a piacere",
@@ -297,9 +317,9 @@ ITALIAN: dict[str, str] = {
     "{card} can take different sets of cards: {options}; pick one by its number":
         "{card} può prendere carte diverse: {options}; scegline una col suo numero",
     # after a local game
-    "{result} Seed {seed}: replay with --seed {seed}": "{result} Seed {seed}: per rigiocarla, --seed {seed}",
+    "{result} Seed {seed}: replay with --seed {seed}": "{result} Mescolata numero {seed}: per rigiocarla, --seed {seed}",
     "Game left.": "Partita lasciata.",
-    "seed {seed}: replay with --seed {seed}": "seed {seed}: per rigiocarla, --seed {seed}",
+    "seed {seed}: replay with --seed {seed}": "mescolata numero {seed}: per rigiocarla, --seed {seed}",
     "record written to {path}": "partita registrata in {path}",
     "--record is written by the scrolling interface: add --plain":
         "--record lo scrive l'interfaccia a righe: aggiungi --plain",
@@ -338,7 +358,7 @@ ITALIAN: dict[str, str] = {
     "{name} lost the connection; the table waits up to {seconds} s.":
         "{name} ha perso la connessione; il tavolo aspetta fino a {seconds} s.",
     "{name} did not come back: a {strategy} bot plays the seat.":
-        "{name} non è tornato: al suo posto gioca un bot {strategy}.",
+        "Nessun ritorno di {name}: il posto lo gioca un bot {strategy}.",
     # the plain lobby
     "[bold]p [PRESET][/bold] play now · [bold]c[/bold] create a table · [bold]j ID[/bold] join a table · "
     "[bold]w ID[/bold] watch a table · [bold]t[/bold] tournaments · [bold]b [PRESET][/bold] leaderboard · "
@@ -357,7 +377,11 @@ ITALIAN: dict[str, str] = {
     "quit": "esci",
     "game {game}": "partita {game}",
     "hand": "mano",
-    "{who}: {cards} cards taken, {scope}, {points} points": "{who}: {cards} carte prese, {scope}, {points} punti",
+    "{who}: {cards}, {scope}, {points}": "{who}: {cards}, {scope}, {points}",
+    "1 card taken": "1 carta presa",
+    "{n} cards taken": "{n} carte prese",
+    "1 point": "1 punto",
+    "{n} points": "{n} punti",
     "The record stops making sense here: {problem}": "Da qui la registrazione non torna: {problem}",
     "round 1-{n} then Enter (Esc: cancel)": "smazzata 1-{n} poi Invio (Esc: annulla)",
     "there is no round {text}: rounds 1-{n}": "non c'è la smazzata {text}: smazzate 1-{n}",
@@ -428,8 +452,8 @@ ITALIAN: dict[str, str] = {
     "Game over ({reason}): your side wins — {totals}": "Partita finita ({reason}): avete vinto — {totals}",
     "watch the game again, step by step": "rivedi la partita, mossa per mossa",
     # the replay as a log (scopa replay --plain)
-    "Game {game}: {rules}; seed {seed}": "Partita {game}: {rules}; seed {seed}",
-    "Game: {rules}; seed {seed}": "Partita: {rules}; seed {seed}",
+    "Game {game}: {rules}; seed {seed}": "Partita {game}: {rules}; mescolata numero {seed}",
+    "Game: {rules}; seed {seed}": "Partita: {rules}; mescolata numero {seed}",
     "Played: {when}": "Giocata: {when}",
     "Players: {players}": "Giocatori: {players}",
     "{name} (bot: {strategy})": "{name} (bot: {strategy})",

@@ -226,6 +226,9 @@ def notice_line(notice: SeatNotice) -> Text:
     if isinstance(notice, SeatCameBack):
         return Text(tr("{name} is back.", name=notice.name), style="green")
     assert isinstance(notice, SeatTakenByBot)
+    if notice.left:
+        return Text(tr("{name} left: a bot plays the seat for the rest of the game.", name=notice.name),
+                    style="yellow")
     return Text(tr("{name} did not come back: a {strategy} bot plays the seat.", name=notice.name,
                    strategy=notice.strategy), style="yellow")
 

@@ -28,7 +28,7 @@ from scopa.engine import (
 from scopa.engine.cards import DENARI_MASK, SETTEBELLO
 from scopa.engine.scoring import primiera_sum
 
-from ..text import tr
+from ..text import player_name, tr
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,7 +91,14 @@ class BoardState:
     def seat_name(self, seat: int) -> str:
         if seat == self.viewer and self.you_label:
             return self.you_label
-        return self.names[seat] if seat < len(self.names) else tr("seat {n}", n=seat + 1)
+        # a server's bot ("greedy-bot-1") as the browser names it: "Bot 1 (medium)"
+        return player_name(self.names[seat]) if seat < len(self.names) else tr("seat {n}", n=seat + 1)
+
+    def short_name(self, seat: int) -> str:
+        """``seat_name``, a server's bot as "Bot 1" (for the narrow list of plays)."""
+        if seat == self.viewer and self.you_label or seat >= len(self.names):
+            return self.seat_name(seat)
+        return player_name(self.names[seat], short=True)
 
     def pile(self, side: int) -> SidePile:
         mask = self.captured[side] if side < len(self.captured) else 0

@@ -49,16 +49,17 @@ def seats_panel(b: BoardState, deck: DeckStyle, left: int | None = None) -> Grou
     for seat in range(b.players):
         turn = seat == b.to_move and not b.over
         size = b.hand_sizes[seat] if seat < len(b.hand_sizes) else 0
-        notes = Text()
+        parts = []  # one space between them
         if seat == b.dealer:
-            notes.append(tr("dealer") + "  ", style="dim")
+            parts.append(Text(tr("dealer"), style="dim"))
         if seat in b.away:
-            notes.append(b.away[seat] + " ", style="bold yellow")
+            parts.append(Text(b.away[seat], style="bold yellow"))
         if turn:
-            notes.append(tr("to play"), style="green")
+            parts.append(Text(tr("to play"), style="green"))
             if left is not None:
-                notes.append(" ⏱ " + tr("{time} left", time=seconds_text(left)),
-                             style="bold red" if left <= 10 else "bold")
+                parts.append(Text("⏱ " + tr("{time} left", time=seconds_text(left)),
+                                  style="bold red" if left <= 10 else "bold"))
+        notes = Text(" ").join(parts)
         seats.add_row(Text("▶" if turn else " ", style="bold green"),
                       Text(b.seat_name(seat), style="bold" if turn else ""),
                       Text("▮" * size + " " + (tr("1 card") if size == 1 else tr("{n} cards", n=size)), style="blue"),
@@ -67,7 +68,7 @@ def seats_panel(b: BoardState, deck: DeckStyle, left: int | None = None) -> Grou
     piles.add_column(tr("pile"), style="dim", no_wrap=True, overflow="ellipsis")
     for head in (tr("cards"), tr("den"), tr("prim"), tr("scope")):
         piles.add_column(head, justify="right", header_style="dim")
-    piles.add_column("", no_wrap=True)
+    piles.add_column(label(SETTEBELLO, deck), header_style="dim", no_wrap=True)  # the settebello: who has it
     for side in range(b.num_sides):
         p = b.pile(side)
         piles.add_row(b.side_name(side), str(p.cards), str(p.denari), str(p.primiera or "-"), str(p.scope),
@@ -111,7 +112,7 @@ def plays_text(b: BoardState, deck: DeckStyle) -> Text:
     """This round's plays in order, each with what it took."""
     t = Text(tr("This round") + "\n", style="bold")
     for play in b.plays:
-        line = Text(b.seat_name(play.seat)[:NAME_WIDTH] + ": ") + card_span(play.card, deck)
+        line = Text(b.short_name(play.seat)[:NAME_WIDTH] + ": ") + card_span(play.card, deck)
         for i, card in enumerate(play.captured):  # a card is never split between two lines
             word = Text(" ×" if i == 0 else " ") + card_span(card, deck)
             if len(line) + len(word) > PLAYS_WIDTH:
@@ -119,9 +120,11 @@ def plays_text(b: BoardState, deck: DeckStyle) -> Text:
                 t.append("\n")
                 line, word = Text("  "), word[1:]  # the next line, indented under the name
             line.append_text(word)
+        if play.card in b.timed_out:  # the mark whole: on a line of its own when it does not fit
+            mark = "⏱ " + tr("time ran out")
+            line.append_text(Text(" " + mark if len(line) + 1 + len(mark) <= PLAYS_WIDTH else "\n  " + mark,
+                                  style="yellow"))
         t.append_text(line)
-        if play.card in b.timed_out:
-            t.append(" ⏱ " + tr("time ran out"), style="yellow")
         t.append("\n")
     if not b.plays:
         t.append(tr("no plays yet"), style="dim")

@@ -18,7 +18,7 @@ from textual.widgets.option_list import Option
 
 from scopa.engine import Play
 
-from ..text import BASICS, LANGUAGE, DeckStyle, rulebook_it, table_rules, tr
+from ..text import BASICS, current_language, DeckStyle, rulebook_it, table_rules, tr
 from .boardstate import BoardState, RoundResult
 from .tablefacts import TableFacts, facts_lines
 from .text import card_span, cards_span, round_table, tie_note
@@ -67,7 +67,7 @@ class CaptureChoiceScreen(Once, ModalScreen[Play | None]):
                          classes="dialog-title")
             prompts = [Text(f"{i}  ") + cards_span(p.captured, self.deck, " + ") for i, p in enumerate(self.options, 1)]
             yield OptionList(*[Option(p, id=str(i)) for i, p in enumerate(prompts)], id="choices")
-            yield Static(tr("number, or ↑↓ and Enter, or click · Esc: another card"), classes="dialog-hint")
+            yield Static(tr("number, or ↑↓ and Enter, or click") + "\n" + tr("Esc: another card"), classes="dialog-hint")
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.close(self.options[event.option_index])
@@ -215,9 +215,9 @@ class HelpScreen(Once, ModalScreen[None]):
     def compose(self) -> ComposeResult:
         head = ""
         if self.facts is not None:
-            details = table_rules(self.facts.rules) if LANGUAGE == "en" else ""
+            details = table_rules(self.facts.rules) if current_language() == "en" else ""
             head = "## " + tr("This table") + "\n\n" + "\n".join(facts_lines(self.facts, bool(details))) + "\n" + details
-        self.source = head + "\n" + (KEYS_HELP_IT if LANGUAGE == "it" else KEYS_HELP) + "\n" + (rulebook_it.BASICS if LANGUAGE == "it" else BASICS)
+        self.source = head + "\n" + (KEYS_HELP_IT if current_language() == "it" else KEYS_HELP) + "\n" + (rulebook_it.BASICS if current_language() == "it" else BASICS)
         with Vertical(classes="dialog"):
             yield Button(tr("Back"), compact=True, id="back")  # always in sight: a touch screen has no Esc
             with VerticalScroll(id="help-text"):

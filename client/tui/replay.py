@@ -77,7 +77,7 @@ class ReplayScreen(Screen[None]):
             yield Static(tr("The record stops making sense here: {problem}", problem=self.problem)
                          if self.problem else "", id="problem")
         yield Input(placeholder=tr("round 1-{n} then Enter (Esc: cancel)", n=self.rounds), id="jump")
-        yield Footer()
+        yield Footer(compact=True)  # every key in sight at 100 columns, Italian too
 
     def on_mount(self) -> None:
         self._shown = True
@@ -182,8 +182,10 @@ class ReplayScreen(Screen[None]):
         out.append("\n")
         for side, seats in enumerate(s.rules.seats_by_side()):
             who = " & ".join(self.names[i] for i in seats)
-            out.append(tr("{who}: {cards} cards taken, {scope}, {points} points", who=who,
-                          cards=s.piles[side].bit_count(), scope=scope_text(s.scope[side]), points=s.totals[side])
+            cards, points = s.piles[side].bit_count(), s.totals[side]
+            out.append(tr("{who}: {cards}, {scope}, {points}", who=who, scope=scope_text(s.scope[side]),
+                          cards=tr("1 card taken") if cards == 1 else tr("{n} cards taken", n=cards),
+                          points=tr("1 point") if points == 1 else tr("{n} points", n=points))
                        + "\n")
         return out
 

@@ -37,12 +37,14 @@ def notice_text(notice: SeatNotice) -> str:
     """What a person at the table is told when another seat drops, returns or goes to a bot."""
     match notice:
         case SeatWentAway(name=name, grace_seconds=grace):
-            return tr("{name} disconnected — a bot takes his seat in {time} unless he returns.", name=name,
+            return tr("{name} disconnected — a bot takes the seat in {time} unless {name} returns.", name=name,
                       time=clock(grace))
         case SeatCameBack(name=name):
             return tr("{name} is back.", name=name)
-        case SeatTakenByBot(name=name, strategy=strategy):
-            return tr("A {strategy} bot now plays for {name}.", strategy=strategy, name=name)
+        case SeatTakenByBot(name=name, left=True):
+            return tr("{name} left: a bot plays the seat for the rest of the game.", name=name)
+        case SeatTakenByBot(name=name):
+            return tr("{name} did not come back: a bot plays the seat for the rest of the game.", name=name)
     raise TypeError(f"not a seat notice: {notice!r}")
 
 

@@ -77,7 +77,7 @@ class TableCommands:
             sess.error(ErrorCode.NOT_AT_TABLE, f"you are not at table {table_id}", re=seq)
             return
         if table.state is wire.TableState.PLAYING:
-            table.abandon(f"{sess.party} left", leaver=sess, re=seq)  # game_end and left to all
+            table.leave(sess, seq)  # a bot takes the seat, or the game is abandoned (the table's bot_takeover)
             return
         table.seats.unseat(sess)
         sess.tell(wire.Left(table=table.id, reason=wire.LeftReason.LEFT.value), re=seq)

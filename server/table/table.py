@@ -241,6 +241,28 @@ class Table(TableLoop):
             log.info("table %s: seat %s (%s) did not come back in %ss", self.id, i, seat.name, self.grace)
             self.abandon(f"seat {i} did not come back")
             return
+        self._bot_takes(i)
+
+    def leave(self, session: ServerSession, re: int) -> None:
+        """A seated person leaves the running game (``leave_table``): told ``left``; with
+        ``bot_takeover`` and another person still at the table, a built-in bot plays the
+        seat for the rest of the game (the others get ``seat_replaced``), otherwise the
+        game is abandoned."""
+        i = self.seats.seat_of(session)
+        people = [j for j, st in enumerate(self.seats) if st is not None and st.bot is None and j != i]
+        if i is None or not self.bot_takeover or not people or self.state is not wire.TableState.PLAYING:
+            self.abandon(f"{session.party} left", leaver=session, re=re)
+            return
+        self.forfeits.append(i)
+        log.info("table %s: seat %s (%s) left the game", self.id, i, session.party)
+        self.seats.detach(session)
+        session.tell(wire.Left(table=self.id, reason=wire.LeftReason.LEFT.value), re=re)
+        self._bot_takes(i)
+
+    def _bot_takes(self, i: int) -> None:
+        """A built-in bot plays seat ``i`` (a person's, left or gone) for the rest of the game."""
+        seat = self.seats[i]
+        assert seat is not None
         self.taken_over[i] = seat.token_digest
         bot = self.bot_factory("greedy", seat.name, self.seed + i)
         seat.away, seat.bot, seat.strategy, seat.token_digest = False, bot, "greedy", ""

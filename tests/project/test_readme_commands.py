@@ -24,6 +24,7 @@ README = (ROOT / "README.md").read_text(encoding="utf-8")
 # Commands a person drives (the full-screen app, the lobby) or that run until Ctrl-C.
 NEEDS_A_PERSON_OR_RUNS_UNTIL_STOPPED = {
     "scopa local",
+    "scopa local --lang it",
     "scopa local --seats human,greedy,human,random",
     "scopa local --rules scopone",
     "scopa local --capture-mode fewest --target 21 -o re_bello=true --seed 7",

@@ -145,7 +145,7 @@ async def test_client_killed_mid_game_leaves_other_tables_playing(server: Networ
     await solo.create(bots=["greedy"])
     a = await WireClient.connect(server.port, "gina")
     b = await WireClient.connect(server.port, "hank")
-    table = await a.create()
+    table = await a.create(bot_takeover=False)  # a player leaving ends the game
     await b.join(table)
     solo_game = asyncio.create_task(solo.play_game(RandomBot(seed=2)))
     # Let the doomed game get under way, then kill one client without a word.
@@ -171,15 +171,21 @@ async def test_client_killed_mid_game_leaves_other_tables_playing(server: Networ
     await solo.close()
 
 
-async def test_leave_mid_game_answers_the_leaver_and_tells_the_others(server: NetworkEngine) -> None:
+@pytest.mark.parametrize("takeover", [True, False], ids=["a bot plays on", "the game ends"])
+async def test_leave_mid_game_answers_the_leaver_and_tells_the_others(server: NetworkEngine, takeover: bool) -> None:
     a = await WireClient.connect(server.port, "ivy")
     b = await WireClient.connect(server.port, "jack")
-    table = await a.create()
+    table = await a.create(bot_takeover=takeover)
     await b.join(table)
     await a.recv_until("deal")
     seq = a.send(wire.LeaveTable(table=table))
     left = await a.recv_until("left")
     assert left.re == seq and left.body.reason == "left"
+    if takeover:  # the table's bot_takeover: a bot plays ivy's seat, the game goes on
+        replaced = await b.recv_until("seat_replaced", "game_end")
+        assert replaced.name == "seat_replaced" and replaced.body.name == "ivy" and replaced.body.seat == a.seat
+        assert server.tables[table].state is wire.TableState.PLAYING
+        return
     end = await b.recv_until("game_end")
     assert end.body.reason == "abandoned" and end.body.winner is None
     assert (await b.recv_until("left")).body.reason == "abandoned"

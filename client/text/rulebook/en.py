@@ -8,7 +8,7 @@ from __future__ import annotations
 from scopa.engine import AssoPigliaTutto, CaptureMode, Category, DeclarationKind, Preset, RuleSet
 
 from . import it as rulebook_it
-from ..i18n import LANGUAGE, Lang
+from ..i18n import Lang, current_language
 
 BASICS = """\
 ## The cards
@@ -212,12 +212,12 @@ CAPTURE_MODE_NAMES: dict[CaptureMode, str] = {
 
 def category_names() -> dict[Category, str]:
     """The scoring categories' names in the terminal's language, in their fixed order."""
-    return rulebook_it.CATEGORY_NAMES if LANGUAGE == "it" else CATEGORY_NAMES
+    return rulebook_it.CATEGORY_NAMES if current_language() == "it" else CATEGORY_NAMES
 
 
 def declaration_names() -> dict[DeclarationKind, str]:
     """The declarations' names in the terminal's language."""
-    return rulebook_it.DECLARATION_NAMES if LANGUAGE == "it" else DECLARATION_NAMES
+    return rulebook_it.DECLARATION_NAMES if current_language() == "it" else DECLARATION_NAMES
 
 
 def option_lines() -> list[tuple[str, str, str]]:

@@ -21,7 +21,7 @@ from ...text import tr, DeckStyle, invite_string, refusal_text
 from ...net import ClientSession, ConnectionLost, ServerRefused, SavedSeat, TokenStore, CertificateRefused, share_host
 from ...net import fetch_record
 from ..app import ScopaApp
-from .away import AwaySeats
+from .away import AwaySeats, leave_question
 from ..board import BoardScreen
 from ..boardstate import BoardState
 from .comeback import Comeback
@@ -69,6 +69,7 @@ class NetApp(ScopaApp):
         self.board_screen: BoardScreen | None = None
         self.watching: str | None = None
         self.playing = False
+        self.bot_takeover: bool | None = None  # a bot plays a seat left empty at this table (None: not known)
         self.lobby_pushes = False  # the server pushes table changes to the lobby
         self.messages: list[str] = []  # what the app told the person, in order (also for tests)
         self.away = AwaySeats(lambda text: self.tell(text))  # the other seats that are away, counting their time down
@@ -104,8 +105,6 @@ class NetApp(ScopaApp):
         elif self.lobby is not None:
             self.lobby.say(text)
 
-    LEAVE_QUESTION = tr("Leave the game? Your seat goes to a bot or the game ends, as the table says.")
-
     def in_game(self) -> bool:
         return self.playing
 
@@ -113,7 +112,9 @@ class NetApp(ScopaApp):
         if not self.playing:
             self.exit(0)
             return
-        if await self.show_and_wait(ConfirmScreen(self.LEAVE_QUESTION)):
+        board = self.board_screen.board if self.board_screen is not None else None
+        others = [n for i, n in enumerate(board.names) if i != board.viewer] if board is not None else []
+        if await self.show_and_wait(ConfirmScreen(leave_question(others, self.bot_takeover))):
             if self.session is None or self.watching is not None or self.lobby is None:
                 self.exit(0)
                 return
@@ -228,13 +229,14 @@ class NetApp(ScopaApp):
                         last, problem = new, refusal_text(exc.code, exc.message)
                         continue
                     break
-                self.table_info = info
+                self.table_info, self.bot_takeover = info, new.bot_takeover
                 self.tell(tr("Table {table} is open: {rules}.", table=info.id,
                              rules=rules_line(rules_from_wire(info.rules))))
                 await self.play_at_table(invite_string(info.id, session.invite) if new.private and session.invite
                                          else None)
             elif kind == "quick":  # the defaults' game, with whoever else asks for it
                 preset = self.defaults.preset or Preset.SCOPA
+                self.bot_takeover = True  # the server's quick games let a bot take a seat left empty
                 joined = await session.quick_play(preset, waiting=lambda others: self.tell(
                     tr("Waiting for a game of {preset}: {others} other(s) waiting…", preset=preset.value,
                        others=others)))
@@ -251,6 +253,7 @@ class NetApp(ScopaApp):
             elif kind == "join":
                 table_id, _, invite = arg.partition(" ")
                 joined = await session.join_table(table_id, invite=invite or None)
+                self.bot_takeover = None  # the table's creator chose; the table map does not say
                 self.table_info = self.lobby.tables.get(joined.table)
                 self.tell(tr("You sit at table {table}, seat {seat}.", table=joined.table, seat=joined.seat + 1))
                 await self.play_at_table()

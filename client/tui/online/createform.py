@@ -22,7 +22,7 @@ from textual.widgets import Button, Checkbox, Label, Select, Static
 from scopa.bots import LEVELS
 from scopa.engine import AssoPigliaTutto, CaptureMode, Preset, RuleSet, RuleSetError
 
-from ...text import ASSO_TEXT, CAPTURE_MODE_NAMES, CAPTURE_MODE_TEXT, LANGUAGE, PRESET_TEXT, rulebook_it, tr
+from ...text import ASSO_TEXT, CAPTURE_MODE_NAMES, CAPTURE_MODE_TEXT, current_language, PRESET_TEXT, rulebook_it, tr
 from ...game import seconds_text
 from ..dialogs import Once, dialog_css
 from ...text import PRESET_NAMES, matching_preset
@@ -83,11 +83,11 @@ BOT_CHOICES: list[tuple[str, str]] = [(tr("wait for people"), "none")] + [
 
 
 def _capture_text(mode: CaptureMode) -> str:
-    return (rulebook_it.CAPTURE_MODE_TEXT if LANGUAGE == "it" else CAPTURE_MODE_TEXT)[mode]
+    return (rulebook_it.CAPTURE_MODE_TEXT if current_language() == "it" else CAPTURE_MODE_TEXT)[mode]
 
 
 def _asso_text(mode: AssoPigliaTutto) -> str:
-    return (rulebook_it.ASSO_TEXT if LANGUAGE == "it" else ASSO_TEXT)[mode]
+    return (rulebook_it.ASSO_TEXT if current_language() == "it" else ASSO_TEXT)[mode]
 
 
 def option_label(name: str) -> str:
@@ -111,6 +111,14 @@ def option_choices(name: str) -> list[tuple[str, object]]:
     low = next(int(m.ge) for m in field.metadata if hasattr(m, "ge"))  # the field's own bounds
     high = next(int(m.le) for m in field.metadata if hasattr(m, "le"))
     return [(str(n), n) for n in range(low, high + 1)]
+
+
+def option_text(name: str, description: str) -> str:
+    """The line under an option: its description in the rules model (in Italian, the
+    rulebook's), in plain words where the model's are terse."""
+    if name == "teams":
+        return tr("whether partners play together as a team, sitting opposite each other")
+    return rulebook_it.OPTION_TEXT[name] if current_language() == "it" else description
 
 
 def is_flag(name: str) -> bool:
@@ -182,7 +190,7 @@ class CreateTableScreen(Once, ModalScreen[NewTable | None]):
                         yield Tick(option_label(name), value=getattr(d, name), compact=True, id=name)
                     else:
                         yield from self._list(name, option_choices(name), form_value(d, name))
-                    about = rulebook_it.OPTION_TEXT[name] if LANGUAGE == "it" else field.description or ""
+                    about = option_text(name, field.description or "")
                     yield Static(about, classes="explain", id=f"{name}-about")
                     if name == "preset":
                         yield Static(self._preset_text(form_value(d, name)), classes="explain", id="preset-explain")
@@ -203,7 +211,8 @@ class CreateTableScreen(Once, ModalScreen[NewTable | None]):
         """Settings of the table rather than of the game (those of the table asked for
         last, when the server refused it)."""
         last = self.last
-        bots = (last.bots[0] if last.bots else "none") if last is not None else "medium"
+        # people first: a table made from the lobby waits for people unless bots are chosen
+        bots = (last.bots[0] if last.bots else "none") if last is not None else "none"
         timers = timer_choices(self.server_timer)
         timer: str | float = SERVER_TIMER
         if last is not None and last.no_turn_timer:
@@ -216,17 +225,18 @@ class CreateTableScreen(Once, ModalScreen[NewTable | None]):
                         "(they run scopa play --invite with it, or press i in the lobby and paste it)"),
                      classes="explain")
         yield from self._list("turn_timeout", list(timers), timer, tr("Turn timer"))
-        yield Static(tr("time for each move; when it runs out the game master plays for the seat"),
+        yield Static(tr("time for each move; when it runs out, the server plays a card for that player"),
                      classes="explain")
-        yield from self._list("bot_takeover", [(tr("a bot takes it"), True), (tr("the game is abandoned"), False)],
-                              last.bot_takeover if last is not None else True, tr("Seat left empty"))
-        yield Static(tr("when a player's connection stays down past the grace period"), classes="explain")
+        yield from self._list("bot_takeover", [(tr("a bot plays on"), True), (tr("the game ends"), False)],
+                              last.bot_takeover if last is not None else True, tr("If a player leaves"))
+        yield Static(tr("when a player leaves the game, or loses the connection and is not back in time"),
+                     classes="explain")
 
     @staticmethod
     def _preset_text(value: object) -> str:
         if value == CUSTOM:
             return tr("Your own game: set each option below.")
-        return (rulebook_it.PRESET_TEXT if LANGUAGE == "it" else PRESET_TEXT)[Preset(str(value))]
+        return (rulebook_it.PRESET_TEXT if current_language() == "it" else PRESET_TEXT)[Preset(str(value))]
 
     def fill(self, rules: RuleSet) -> None:
         """Show ``rules`` in every field (a preset chosen): no field says it changed."""

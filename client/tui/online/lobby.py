@@ -23,7 +23,7 @@ from ...text import parse_invite, tr
 from .createform import CreateTableScreen, NewTable
 from ..dialogs import Once, dialog_css
 from ..keys import catch_up
-from ...text import rules_line
+from ...text import player_name, rules_line
 
 __all__ = ["CreateTableScreen", "InviteScreen", "LobbyScreen", "NewTable", "seats_text"]
 
@@ -36,7 +36,7 @@ def seats_text(info: TableInfo) -> Text:
         elif i in info.away:
             parts.append(Text(tr("{name} (away)", name=name), style="yellow"))
         else:
-            parts.append(Text(name))
+            parts.append(Text(player_name(name)))  # a server's bot as the browser names it
     return Text(", ").join(parts)
 
 
@@ -56,10 +56,10 @@ class LobbyScreen(Screen[None]):
         Binding("p", "play_now", tr("play now")),
         Binding("c", "create", tr("create")),
         Binding("j", "join", tr("join")),
-        Binding("i", "invited", tr("join with an invite")),
+        Binding("i", "invited", tr("invite")),  # every key's word fits on one line at 100 columns
         Binding("w", "watch", tr("watch")),
         Binding("o", "tournaments", tr("tournaments")),
-        Binding("r", "refresh", tr("refresh")),
+        Binding("r", "refresh", tr("refresh"), show=False),  # the list follows the server by itself
         Binding("t", "talk", tr("chat")),
     ]
 
@@ -87,7 +87,7 @@ class LobbyScreen(Screen[None]):
         yield RichLog(id="chat", markup=False, wrap=True)
         yield Input(placeholder=tr("t: say something to the lobby"), id="say")
         yield Static("", id="lobby-status")
-        yield Footer()
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self.query_one("#tables", DataTable).focus()

@@ -113,13 +113,11 @@ def test_the_plain_lobby_lists_a_tables_rules_in_italian(monkeypatch: pytest.Mon
     from rich.console import Console
 
     from scopa.client.console.lobby import render_tables
-    from scopa.client.text import games as game_words
     from scopa.engine import RuleSet
     from scopa.protocol import TableInfo, TableState
     from scopa.protocol.convert import rules_to_wire
 
     monkeypatch.setattr(i18n, "LANGUAGE", "it")
-    monkeypatch.setattr(game_words, "LANGUAGE", "it")
     rules = RuleSet.build(capture_mode="fewest", max_two=True)
     info = TableInfo(id="4", rules=rules_to_wire(rules), description=rules.describe(), seats=["ada", None],
                      state=TableState.WAITING)
@@ -173,10 +171,8 @@ def test_the_plain_client_ends_the_game_and_scores_the_round_in_italian(monkeypa
     from scopa.engine import EndReason, GameEnded, RoundScore
     from scopa.engine.scoring import Category
 
-    from scopa.client.text.rulebook import en as rulebook_en
 
     monkeypatch.setattr(i18n, "LANGUAGE", "it")
-    monkeypatch.setattr(rulebook_en, "LANGUAGE", "it")  # read when the client starts, as i18n's
     out = Console(file=io.StringIO(), width=200)
     out.print(event_line(GameEnded(1, (6, 13), EndReason.TARGET), ["Tu", "Greedy 2"], DeckStyle.ITALIAN, me=0))
     score = RoundScore(breakdown=({Category.CARTE: 1}, {Category.SEVENS: 1}), cards=(21, 19), primiera=(70, 0))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 from rich.text import Text
 from textual.widgets import Static
@@ -146,3 +147,18 @@ async def test_the_replay_speaks_to_the_person_who_played_in_the_second_person(m
         await pilot.pause()
         winner = record.result.winner
         assert ("hai vinto" if winner == 0 else "vince G1") in text_of(app, "#score")
+
+
+async def test_a_side_with_one_point_has_1_point() -> None:
+    """Walking through a game to where a side's total is 1: "1 point", never "1 points"."""
+    record = await game()
+    steps = steps_of(record)
+    app = ReplayApp(record, steps)
+    seen_one = False
+    async with app.run_test(size=(120, 40)) as pilot:
+        for _ in steps:
+            board = app.board_text().plain
+            assert not re.search(r"\b1 (points|cards taken)\b", board)
+            seen_one = seen_one or ", 1 point\n" in board
+            await pilot.press("right")
+    assert seen_one

@@ -122,7 +122,7 @@ async def test_a_spectator_joining_mid_round_sees_the_rounds_plays_and_no_card_k
 
 
 def test_a_play_in_the_round_list_wraps_between_cards_not_inside_one() -> None:
-    """The round's plays sit in a narrow panel (PLAYS_WIDTH): "medium-bot: C Den ×4 Den 5 Cop"
+    """The round's plays sit in a narrow panel (PLAYS_WIDTH): "Bot 1: C Den ×4 Den 5 Cop"
     is too wide, and it goes on the next line at a card, never between a card's rank and suit."""
     import io
 
@@ -139,4 +139,33 @@ def test_a_play_in_the_round_list_wraps_between_cards_not_inside_one() -> None:
     out = Console(width=PLAYS_WIDTH, file=io.StringIO())
     out.print(plays_text(board, DeckStyle.ITALIAN))
     lines = [line.strip() for line in out.file.getvalue().splitlines()]  # type: ignore[attr-defined]
-    assert lines == ["This round", "medium-bot: C Den", "×4 Den 5 Cop", "You: 3 Spa ×3 Bas", "medium-bot: 3 Cop"]
+    assert lines == ["This round", "Bot 1: C Den ×4 Den", "5 Cop", "You: 3 Spa ×3 Bas", "Bot 1: 3 Cop"]
+
+
+def test_a_server_bot_is_named_as_the_browser_names_it_and_time_ran_out_is_whole(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A server's bot ("greedy-bot-1") is "Bot 1 (medium)" at the table (the plays list,
+    narrow, says "Bot 1"), "Bot 1 (medio)" in Italian; a play the clock made keeps its
+    whole "time ran out" mark, on a line of its own when the line is full."""
+    import io
+
+    from rich.console import Console
+
+    from scopa.client.text import i18n, parse_cards
+    from scopa.client.tui.boardstate import RoundPlay
+    from scopa.client.tui.boardtext import PLAYS_WIDTH, plays_text
+
+    board = position("4d 5c 3s", "2b 6b 7b")
+    board.names = ("ada", "greedy-bot-1")
+    assert board.seat_name(1) == "Bot 1 (medium)"
+    monkeypatch.setattr(i18n, "LANGUAGE", "it")
+    assert board.seat_name(1) == "Bot 1 (medio)"
+    monkeypatch.setattr(i18n, "LANGUAGE", "en")
+    board.names = ("ada", "bruno")
+    d2, c3 = parse_cards("2d 3c")
+    board.plays = [RoundPlay(1, d2, ()), RoundPlay(0, c3, ())]
+    board.timed_out = {d2}
+    out = Console(width=PLAYS_WIDTH, file=io.StringIO())
+    out.print(plays_text(board, DeckStyle.ITALIAN))
+    lines = [line.strip() for line in out.file.getvalue().splitlines()]  # type: ignore[attr-defined]
+    assert lines == ["This round", "bruno: 2 Den", "⏱ time ran out", "You: 3 Cop"]

@@ -56,7 +56,8 @@ async def test_every_option_of_the_rules_model_is_in_the_form_with_its_own_descr
             for name, field in RuleSet.model_fields.items():
                 widget = form.query_one(f"#{name}")
                 assert isinstance(widget, Checkbox if field.annotation is bool else Select), name
-                assert field.description and text_of(form, f"#{name}-about") == field.description
+                plain = {"teams": "whether partners play together as a team, sitting opposite each other"}
+                assert field.description and text_of(form, f"#{name}-about") == plain.get(name, field.description)
             captures = dict((str(v), label) for label, v in form.query_one("#capture_mode", Select)._options)
             assert captures["traditional"].startswith("Traditional") and captures["fewest"] == "Fewest cards"
             assert captures["free"] == "Free choice"  # R15 as players call it, not the code names
@@ -251,3 +252,22 @@ async def test_an_open_list_has_a_border_of_its_own(engine: NetworkEngine) -> No
             overlay = select.query_one("SelectOverlay")
             assert overlay.styles.border_top[0] not in ("", "none", "hidden")
             assert overlay.styles.border_left[0] not in ("", "none", "hidden")
+
+
+async def test_a_table_from_the_lobby_waits_for_people_and_says_so_plainly(engine: NetworkEngine) -> None:
+    """Two people can play each other with the form as it opens: the other seats wait for
+    people (bots are one choice away), and its lines speak no jargon."""
+    async with asyncio.timeout(SAFETY):
+        app = app_for(engine)
+        async with app.run_test(size=(100, 32)) as pilot:
+            form = await open_form(app, pilot)
+            assert form.query_one("#bots", Select).value == "none"
+            assert "medium" in [v for _, v in form.query_one("#bots", Select)._options]
+            said = " ".join(str(w.render()) for w in form.query(Static))
+            for jargon in ("game master", "grace period", "unset:"):
+                assert jargon not in said, jargon
+            await pilot.press("ctrl+s")
+            await until(pilot, lambda: app.session is not None and app.session.table_id is not None)
+            assert app.session is not None and app.session.table_id is not None
+            info = await listed(engine, app.session.table_id)
+            assert info.seats[1:] == [None]  # the other seat waits for a person

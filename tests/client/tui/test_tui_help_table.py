@@ -8,7 +8,6 @@ import pytest
 
 from scopa.client.text import i18n
 from scopa.client.net import MemoryTokenStore
-from scopa.client.tui import dialogs
 from scopa.client.tui.app import LocalGameApp
 from scopa.client.tui.dialogs import HelpScreen
 from scopa.client.tui import NetApp
@@ -38,7 +37,6 @@ async def test_a_local_games_help_says_its_game_target_timer_and_seed() -> None:
 
 async def test_an_italian_local_games_help_is_italian(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(i18n, "LANGUAGE", "it")
-    monkeypatch.setattr(dialogs, "LANGUAGE", "it")
     app = LocalGameApp(RuleSet.build("scopone", capture_mode="fewest"), ["human", "greedy", "greedy", "greedy"], seed=5, pace=0)
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.pause()

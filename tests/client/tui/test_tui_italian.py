@@ -64,3 +64,20 @@ def test_asking_the_full_screen_game_for_a_record_is_answered_in_italian(tmp_pat
         assert "--record lo scrive l'interfaccia a righe: aggiungi --plain" in " ".join(child.before.split())
     finally:
         child.close(force=True)
+
+
+def test_lang_it_speaks_italian_under_an_english_locale() -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LC_")}
+    env.update(LANG="en_GB.UTF-8", TERM="xterm-256color")
+    child = pexpect.spawn(sys.executable, ["-m", "scopa.cli", "local", "--lang", "it", "--seats", "human,greedy",
+                                           "--seed", "4", "--delay", "0"],
+                          cwd=str(ROOT), env=env, encoding="utf-8", codec_errors="replace", timeout=30,
+                          dimensions=(30, 100))
+    try:
+        shows(child, "La tua mano")
+        child.send("q")
+        shows(child, "Lasci la partita?")
+        child.send("s")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)

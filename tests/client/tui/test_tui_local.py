@@ -332,3 +332,21 @@ async def test_help_scrolls_with_the_arrows_and_page_down_at_once() -> None:
         await pilot.pause()
         assert body.scroll_y > paged
 
+
+
+async def test_the_capture_choice_hint_keeps_esc_with_its_meaning(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """At 100 columns, in English and Italian, "Esc:" is on the line of what it does."""
+    from scopa.client.text import i18n
+
+    for lang, esc in (("en", "Esc: another card"), ("it", "Esc: un'altra carta")):
+        monkeypatch.setattr(i18n, "LANGUAGE", lang)
+        app = BoardHarness(position("6c 2s 4b Ad", "6d Rb"))
+        async with app.run_test(size=(100, 32)) as pilot:
+            await ask(app, plays("6d", "6c", "2s 4b") + plays("Rb", ""))
+            await pilot.press("1")
+            await pilot.pause()
+            assert isinstance(app.screen, CaptureChoiceScreen)
+            hint = app.screen.query_one(".dialog-hint", Static)
+            lines = ["".join(seg.text for seg in strip).strip() for strip in hint.render_lines(hint.region.reset_offset)]
+            assert any(line.endswith(esc) for line in lines), lines
+            assert not any(line.endswith("Esc:") for line in lines), lines

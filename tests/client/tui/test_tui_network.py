@@ -35,10 +35,11 @@ async def until(pilot, check: Callable[[], bool], limit: int = 400) -> None:  # 
 
 
 async def sit_at_a_new_table(app: NetApp, pilot) -> None:  # type: ignore[no-untyped-def]
-    """From the lobby: c, then Ctrl+S (the form's defaults: scopa against a greedy bot), until the first turn."""
+    """From the lobby: c, a medium bot for the other seat, then Ctrl+S, until the first turn."""
     await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
     await pilot.press("c")
     await until(pilot, lambda: isinstance(app.screen, CreateTableScreen))
+    app.screen.query_one("#bots", Select).value = "medium"  # bots: one choice away from the default (people)
     await pilot.press("ctrl+s")
     await until(pilot, lambda: app.board_screen is not None and app.board_screen.asking)
 
@@ -109,7 +110,8 @@ async def test_a_whole_network_game_against_a_server_bot_then_back_to_the_lobby(
             await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
             await pilot.press("c")
             await until(pilot, lambda: isinstance(app.screen, CreateTableScreen))
-            await pilot.press("ctrl+s")  # the defaults: scopa against a greedy bot
+            app.screen.query_one("#bots", Select).value = "medium"  # scopa against a server bot
+            await pilot.press("ctrl+s")
             await until(pilot, lambda: isinstance(app.screen, BoardScreen))
             saved = store.load(app.server, "ada")
             assert saved is not None and saved.table == app.session.table_id  # type: ignore[union-attr]

@@ -14,7 +14,8 @@ from scopa.client.net import ClientSession
 from scopa.client.tui.board import BoardScreen
 from scopa.client.tui.online import LobbyScreen
 from scopa.client.tui import NetApp
-from scopa.protocol import ChatMessage
+from scopa.client.tui.dialogs import ConfirmScreen
+from scopa.protocol import ChatMessage, GameEnd, SeatReplaced
 from scopa.server import NetworkEngine
 
 from test_tui_network import app_for, until
@@ -60,7 +61,7 @@ async def test_the_other_seat_drops_and_comes_back(engine: NetworkEngine) -> Non
             screen = await ada_joins(app, pilot)
             assert bob.seat is not None
             engine.names["bob"].abort()  # bob's connection dies
-            said = "bob disconnected — a bot takes his seat in 1:52 unless he returns."
+            said = "bob disconnected — a bot takes the seat in 1:52 unless bob returns."
             await until(pilot, lambda: said in app.messages)
             assert said in str(screen.query_one("#status", Static).render())
             assert screen.board.away[bob.seat].startswith("away, a bot in 1:5")  # the seat row counts down
@@ -80,13 +81,54 @@ async def test_a_seat_whose_time_runs_out_is_played_by_a_bot() -> None:
             async with app.run_test(size=(80, 24)) as pilot:
                 await ada_joins(app, pilot)
                 engine.names["bob"].abort()
-                await until(pilot, lambda: any(m.startswith("A ") and m.endswith("bot now plays for bob.")
-                                               for m in app.messages), limit=1000)
-                assert any(m.startswith("bob disconnected — a bot takes his seat in 0:00") for m in app.messages)
+                await until(pilot, lambda: "bob did not come back: a bot plays the seat for the rest of the game."
+                            in app.messages, limit=1000)
+                assert any(m.startswith("bob disconnected — a bot takes the seat in 0:00") for m in app.messages)
                 assert app.board_screen is not None and bob.seat not in app.board_screen.board.away
             await bob.close()
     finally:
         await engine.stop()
+
+
+async def test_the_other_player_leaves_and_a_bot_plays_on(engine: NetworkEngine) -> None:
+    """At a table made with the default "If a player leaves: a bot plays on", bob leaving mid-game leaves ada
+    a game to finish against a bot, and she is told in words who left and what became of
+    the seat."""
+    async with asyncio.timeout(SAFETY):
+        bob = await bob_waits(engine)
+        app = app_for(engine)
+        async with app.run_test(size=(100, 32)) as pilot:
+            screen = await ada_joins(app, pilot)
+            left = await bob.leave_table()
+            assert left is not None and left.reason == "left"
+            said = "bob left: a bot plays the seat for the rest of the game."
+            await until(pilot, lambda: said in app.messages)  # shown on the status line, as every notice
+            assert app.playing and app.board_screen is screen  # the game goes on
+            assert not any("without a winner" in m for m in app.messages)
+        await bob.close()
+
+
+async def test_leaving_asks_what_this_table_does_and_does_it(engine: NetworkEngine) -> None:
+    """ada presses q mid-game: the question says a bot takes her seat, and after "y" bob
+    plays on against that bot (the game is not abandoned)."""
+    async with asyncio.timeout(SAFETY):
+        bob = await bob_waits(engine)
+        app = app_for(engine)
+        async with app.run_test(size=(100, 32)) as pilot:
+            await ada_joins(app, pilot)
+            await pilot.press("q")
+            await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+            assert isinstance(app.screen, ConfirmScreen)
+            assert app.screen.question.startswith("Leave the game? A bot plays your seat for the rest of the game")
+            await pilot.press("y")
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+            while True:  # what bob hears: a bot in ada's seat, no end of the game
+                body = (await bob.next_command()).body
+                assert not isinstance(body, GameEnd), body
+                if isinstance(body, SeatReplaced):
+                    assert body.name == "ada"
+                    break
+        await bob.close()
 
 
 async def chat_from(session: ClientSession, author: str, text: str, sender: str) -> ChatMessage:

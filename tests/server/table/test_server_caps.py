@@ -224,7 +224,9 @@ async def test_the_listing_is_paged_filtered_and_costs_its_page(monkeypatch: pyt
 
 async def test_the_index_follows_tables_that_start_and_finish(engine: NetworkEngine) -> None:
     a = await WireClient.connect(engine.port, "ann")
-    table = await a.create()
+    a.send(wire.CreateTable(bot_takeover=False))  # ann leaving ends the game
+    table = (await a.recv_until("table_created")).body.table.id
+    await a.recv_until("joined")
     a.send(wire.ListTables(state=wire.TableState.WAITING))
     assert [t.id for t in (await a.recv_until("tables")).body.tables] == [table]
     b = await WireClient.connect(engine.port, "bob")

@@ -1,0 +1,77 @@
+"""The key lines of the lobby and of the full-screen replay at 100 columns, in English
+and in Italian (the language is read when the client starts, so each runs in a child
+process under its locale): every key is in sight, with room to spare at the right."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from procs import ROOT
+
+pytestmark = pytest.mark.process
+
+WIDTH = 100
+SPARE = 6  # columns left free at the right
+
+PROBE = r'''
+import asyncio, json, sys
+from textual.widgets._footer import FooterKey
+from scopa.bots import make_bot
+from scopa.client.net import MemoryTokenStore
+from scopa.client.tui import NetApp, ReplayApp
+from scopa.client.tui.online import LobbyScreen
+from scopa.engine import LocalGame, RuleSet
+from scopa.protocol.record import PlayerKind, RecordPlayer, build_record, replay_steps
+from scopa.server import NetworkEngine
+
+
+async def keys(app, ready):
+    async with app.run_test(size=(100, 32)) as pilot:
+        for _ in range(500):
+            if ready(app):
+                break
+            await pilot.pause(0.02)
+        await pilot.pause()
+        return [[f"{k.key_display} {k.description}", k.region.right] for k in app.screen.query(FooterKey)]
+
+
+async def main():
+    engine = NetworkEngine("127.0.0.1", 0)
+    await engine.start()
+    try:
+        lobby = await keys(NetApp("127.0.0.1", engine.port, "ada", MemoryTokenStore()),
+                           lambda app: isinstance(app.screen, LobbyScreen))
+    finally:
+        await engine.stop()
+    rules = RuleSet()
+    bots = [make_bot("greedy", f"G{i}", seed=i) for i in range(2)]
+    game = LocalGame(rules, bots, 3)
+    await game.run()
+    players = [RecordPlayer(seat=i, name=b.name, side=i, kind=PlayerKind.BOT, strategy="greedy")
+               for i, b in enumerate(bots)]
+    record = build_record(rules, 3, game.first_dealer, game.actions, players)
+    replay = await keys(ReplayApp(record, list(replay_steps(record))), lambda app: True)
+    print(json.dumps({"lobby": lobby, "replay": replay}))
+
+
+asyncio.run(main())
+'''
+
+
+@pytest.mark.parametrize("lang", ["en_GB.UTF-8", "it_IT.UTF-8"])
+def test_every_key_fits_at_100_columns(lang: str) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LC_")}
+    env.update(LANG=lang)
+    done = subprocess.run([sys.executable, "-c", PROBE], cwd=str(ROOT), env=env, capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    shown = json.loads(done.stdout.strip().splitlines()[-1])
+    assert any("q " in key for key, _ in shown["replay"]) and any("? " in key for key, _ in shown["lobby"])
+    for screen, keys in shown.items():
+        for key, right in keys:
+            assert right <= WIDTH - SPARE, (screen, key, right, keys)
