@@ -15,7 +15,7 @@ from procs import ROOT
 
 
 def spawn_play(address: str, name: str, state: Path) -> pexpect.spawn:
-    env = dict(os.environ, TERM="xterm-256color", LANG="C.UTF-8")
+    env = dict(os.environ, TERM="xterm-256color", LANG="C.UTF-8", COLUMNS="80", LINES="24")  # the pty's size
     return pexpect.spawn(sys.executable, ["-m", "scopa.cli", "play", "--server", address, "--name", name,
                                           "--state-dir", str(state)],
                          cwd=str(ROOT), env=env, encoding="utf-8", codec_errors="replace", timeout=30,

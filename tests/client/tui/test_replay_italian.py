@@ -28,7 +28,7 @@ def recorded(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_the_replay_viewer_speaks_italian_under_an_italian_locale(recorded: Path) -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith("LC_")}
-    env.update(LANG="it_IT.UTF-8", TERM="xterm-256color")
+    env.update(LANG="it_IT.UTF-8", TERM="xterm-256color", COLUMNS="100", LINES="30")  # the pty's size, whatever pytest's is
     child = pexpect.spawn(sys.executable, ["-m", "scopa.cli", "replay", str(recorded)], cwd=str(ROOT), env=env,
                           encoding="utf-8", codec_errors="replace", timeout=30, dimensions=(30, 100))
     try:

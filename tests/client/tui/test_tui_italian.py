@@ -34,7 +34,7 @@ def shows(child: pexpect.spawn, words: str, within: float = 30.0) -> None:
 
 def test_the_board_speaks_italian_under_an_italian_locale() -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith("LC_")}
-    env.update(LANG="it_IT.UTF-8", TERM="xterm-256color")
+    env.update(LANG="it_IT.UTF-8", TERM="xterm-256color", COLUMNS="100", LINES="30")  # the pty's size, whatever pytest's is
     child = pexpect.spawn(sys.executable, ["-m", "scopa.cli", "local", "--seats", "human,greedy", "--seed", "4",
                                            "--delay", "0"],
                           cwd=str(ROOT), env=env, encoding="utf-8", codec_errors="replace", timeout=30,
@@ -54,7 +54,7 @@ def test_the_board_speaks_italian_under_an_italian_locale() -> None:
 
 def test_asking_the_full_screen_game_for_a_record_is_answered_in_italian(tmp_path) -> None:  # type: ignore[no-untyped-def]
     env = {k: v for k, v in os.environ.items() if not k.startswith("LC_")}
-    env.update(LANG="it_IT.UTF-8", TERM="xterm-256color")
+    env.update(LANG="it_IT.UTF-8", TERM="xterm-256color", COLUMNS="100", LINES="30")  # the pty's size, whatever pytest's is
     child = pexpect.spawn(sys.executable, ["-m", "scopa.cli", "local", "--seats", "human,greedy", "--record",
                                            str(tmp_path / "game.json")],
                           cwd=str(ROOT), env=env, encoding="utf-8", codec_errors="replace", timeout=30,
@@ -68,7 +68,7 @@ def test_asking_the_full_screen_game_for_a_record_is_answered_in_italian(tmp_pat
 
 def test_lang_it_speaks_italian_under_an_english_locale() -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith("LC_")}
-    env.update(LANG="en_GB.UTF-8", TERM="xterm-256color")
+    env.update(LANG="en_GB.UTF-8", TERM="xterm-256color", COLUMNS="100", LINES="30")  # the pty's size, whatever pytest's is
     child = pexpect.spawn(sys.executable, ["-m", "scopa.cli", "local", "--lang", "it", "--seats", "human,greedy",
                                            "--seed", "4", "--delay", "0"],
                           cwd=str(ROOT), env=env, encoding="utf-8", codec_errors="replace", timeout=30,

@@ -20,7 +20,7 @@ from procs import ROOT, finish, scopa_bot
 
 
 def spawn_play(address: str, state: Path) -> pexpect.spawn:
-    env = dict(os.environ, TERM="xterm-256color")
+    env = dict(os.environ, TERM="xterm-256color", COLUMNS="80", LINES="24")  # the pty's size
     return pexpect.spawn(sys.executable, ["-m", "scopa.cli", "play", "--server", address, "--name", "ada",
                                           "--state-dir", str(state), "--delay", "0"],
                          cwd=str(ROOT), env=env, encoding="utf-8", codec_errors="replace", timeout=30,
