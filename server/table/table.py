@@ -249,8 +249,8 @@ class Table(TableLoop):
         seat for the rest of the game (the others get ``seat_replaced``), otherwise the
         game is abandoned."""
         i = self.seats.seat_of(session)
-        people = [j for j, st in enumerate(self.seats) if st is not None and st.bot is None and j != i]
-        if i is None or not self.bot_takeover or not people or self.state is not wire.TableState.PLAYING:
+        others = any(st is not None and st.bot is None and j != i for j, st in enumerate(self.seats))
+        if i is None or not self.bot_takeover or not others:  # the caller saw the game running
             self.abandon(f"{session.party} left", leaver=session, re=re)
             return
         self.forfeits.append(i)
