@@ -23,7 +23,7 @@ Public names: ``AnnounceRound``, ``AnnounceStandings``, ``Arrived``, ``Created``
 ``Settings``, ``StandingRow``, ``Started``, ``Step``, ``SwissRound``, ``TellNoTable``, ``TieBreak``,
 ``TournamentError``, ``TournamentState``, ``Unregistered``, ``apply``, ``bracket_order``,
 ``closest_tables``, ``first_slots``, ``goes_through``, ``knocked_out``, ``knockout_round``, ``match_halves``,
-``next_round``, ``next_slots``, ``NoTableKind``, ``pair_swiss``, ``rebuild``, ``replays``, ``round_robin``,
+``next_round``, ``next_slots``, ``no_table``, ``NoTableKind``, ``pair_swiss``, ``rebuild``, ``replays``, ``round_robin``,
 ``seats_per_side``, ``standings``, ``still_in``, ``table_size``, ``tournament_standings``."""
 
 from .director import Director, Step
@@ -37,7 +37,7 @@ from .events import (
 from .knockout import KnockoutRound, bracket_order, first_slots, goes_through, knockout_round, next_slots
 from .quick_pool import QuickBotGame, QuickEffect, QuickEntry, QuickPaired, QuickPool, QuickWaiting, closest_tables
 from .round_robin import RoundRobinRound, round_robin
-from .rounds import NextRound, knocked_out, next_round, replays, still_in
+from .rounds import NextRound, knocked_out, next_round, no_table, replays, still_in
 from .standings import match_halves, standings, tournament_standings
 from .state import RoundState, TournamentState, apply, rebuild
 from .swiss import SwissRound, pair_swiss
@@ -53,6 +53,6 @@ __all__ = [
     "QuickPool", "QuickWaiting", "RecordResults", "Registered", "Replayed", "RoundPaired", "RoundRobinRound",
     "RoundState", "Settings", "StandingRow", "Started", "Step", "SwissRound", "TellNoTable", "TieBreak", "TournamentError",
     "TournamentState", "Unregistered", "apply", "bracket_order", "closest_tables", "first_slots", "goes_through",
-    "knocked_out", "knockout_round", "match_halves", "next_round", "next_slots", "pair_swiss", "rebuild", "replays",
+    "knocked_out", "knockout_round", "match_halves", "next_round", "next_slots", "no_table", "pair_swiss", "rebuild", "replays",
     "round_robin", "seats_per_side", "standings", "still_in", "table_size", "tournament_standings",
 ]  # fmt: skip
