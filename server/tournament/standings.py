@@ -77,14 +77,14 @@ def standings(
     tally = _tallies(seeds, results, byes)
     buchholz = {name: sum(tally[o].halves for o in t.opponents) for name, t in tally.items()}
     stage = reached or {}
-    order = ranked_by(Format.SWISS if reached is None else Format.KNOCKOUT)
+    by = ranked_by(Format.SWISS if reached is None else Format.KNOCKOUT)
 
     def key(i: int) -> tuple[int, ...]:
         name = seeds[i]
         t = tally[name]
         values = {RankKey.ROUND_REACHED: -stage.get(name, 0), RankKey.MATCH_POINTS: -t.halves,
                   RankKey.BUCHHOLZ: -buchholz[name], RankKey.GAME_POINTS: -t.game_points, RankKey.SEED: i}
-        return tuple(values[k] for k in order)
+        return tuple(values[k] for k in by)
 
     order = sorted(range(len(seeds)), key=key)
     rows = []
