@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from scopa.engine import View
 from scopa.engine.captures import CaptureRules
+from scopa.engine.sensible import capture_rules as _capture_rules
 from scopa.engine.cards import SETTEBELLO, VALUE, VALUE_MASK, cards_in, mask_of
 
 ALL_CARDS = (1 << 40) - 1
@@ -26,15 +27,9 @@ PARTNER_TWIN = 1.6
 hold another of this value", so each unseen card of that value is this much likelier in
 the partner's hand.  The expert keeps the convention when it lays (``TWIN_SIGNAL``)."""
 
-_CAPTURE_RULES: dict[object, CaptureRules] = {}
-
-
 def capture_rules(view: View) -> CaptureRules:
     """The (cached) capture rules of the view's rule set."""
-    caps = _CAPTURE_RULES.get(view.rules)
-    if caps is None:
-        caps = _CAPTURE_RULES[view.rules] = CaptureRules(view.rules)
-    return caps
+    return _capture_rules(view.rules)
 
 
 @dataclass(frozen=True, slots=True)

@@ -120,11 +120,12 @@ def show_standings(console: Console, standings: wire.TournamentStandings) -> Non
     title = f"Tournament {standings.tournament}: {'final standings' if standings.final else 'standings'}" \
             f" after round {standings.round}"
     t = Table(title=title, expand=False)
-    for column in ("#", "entrant", "pts", "Buchholz", "game pts", "played", "W", "D", "L", "byes"):
+    tie = wire.StandingsKey.BUCHHOLZ in standings.ranked_by  # a knockout has no Buchholz: no column
+    for column in ("#", "entrant", "pts", *(["Buchholz"] if tie else []), "game pts", "played", "W", "D", "L", "byes"):
         t.add_column(column, justify="left" if column == "entrant" else "right")
     for r in standings.rows:
-        t.add_row(str(r.rank), r.entrant, f"{r.match_points:g}", f"{r.buchholz:g}", str(r.game_points), str(r.played),
-                  str(r.wins), str(r.draws), str(r.losses), str(r.byes))
+        t.add_row(str(r.rank), r.entrant, f"{r.match_points:g}", *([f"{r.buchholz:g}"] if tie else []),
+                  str(r.game_points), str(r.played), str(r.wins), str(r.draws), str(r.losses), str(r.byes))
     console.print(t)
 
 

@@ -31,6 +31,7 @@ from .master import MAX_REFUSALS, GameMaster
 from .player import Player
 from .rules import AssoPigliaTutto, CaptureMode, Preset, RuleSet, RuleSetError, preset_of
 from .scoring import Category, RoundScore, score_round
+from .sensible import sensible_play
 from .state import EndReason, GameState, Phase, replay
 from .projection import SeatProjection, projection_of_view, seat_projection
 from .view import RoundPlay, SidePile, View, view
@@ -42,5 +43,5 @@ __all__ = [
     "HandDealt", "IllegalCaptureError", "IllegalMoveError", "Journal", "LocalGame", "MAX_REFUSALS", "NotYourTurnError", "Phase", "Play",
     "Played", "Player", "Preset", "Refused", "RoundEnded", "RoundPlay", "RoundScore", "RoundStarted", "RuleSet",
     "RuleSetError", "SeatProjection", "SidePile", "Suit", "View", "WrongPhaseError", "cards_in", "format_cards", "mask_of",
-    "parse_cards", "play_local", "preset_of", "projection_of_view", "replay", "score_round", "seat_projection", "view",
+    "parse_cards", "play_local", "preset_of", "projection_of_view", "replay", "score_round", "seat_projection", "sensible_play", "view",
 ]  # fmt: skip

@@ -29,6 +29,7 @@ from .events import (
     RoundStarted,
 )
 from .rules import RuleSet
+from .sensible import sensible_play
 from .state import GameState, Phase, replay
 
 # How many refused answers a seat gets in one turn before the game master plays for it.
@@ -138,7 +139,7 @@ class GameMaster:
         error = None if answer is None else self.state.explain(answer, seat)
         effects: list[Effect] = [Refused(seat, answer, error, self._refusals)]
         if self._refusals >= MAX_REFUSALS:
-            effects += self._play(self.state.default_action(), seat, Forced.REFUSED)
+            effects += self._play(self.default_play(), seat, Forced.REFUSED)
         else:
             effects.append(ask)
         return effects
@@ -148,7 +149,17 @@ class GameMaster:
         effect if no question of ``seat`` waits (it was answered meanwhile)."""
         if self._ask is None or self._ask.seat != seat:
             return []
-        return self._play(self.state.default_action(), seat, Forced.TIMEOUT)
+        return self._play(self.default_play(), seat, Forced.TIMEOUT)
+
+    def default_play(self) -> Play:
+        """The move the game master makes for the seat asked when it does not answer in
+        time or keeps answering wrongly: the sensible play (:mod:`.sensible`) among its
+        legal plays, chosen from that seat's own view (never a declaration, which is a
+        choice).  ``ValueError`` if no question waits."""
+        ask = self._ask
+        if ask is None:
+            raise ValueError("no question waits for an answer")
+        return sensible_play(ask.view, [a for a in ask.legal if isinstance(a, Play)])
 
     def state_after(self, count: int) -> GameState:
         """The game as it stood after its first ``count`` actions (the state itself when

@@ -276,11 +276,6 @@ class GameState:
             return IllegalCaptureError(f"{CARDS[card]} cannot capture anything; it is laid on the table")
         return None
 
-    def default_action(self) -> Play:
-        """The move the game master makes for a seat that does not answer in time or keeps
-        answering wrongly: the first legal play (never a declaration, which is a choice)."""
-        return self.legal_plays()[0]
-
     def apply(self, action: Action, seat: int | None = None) -> None:
         """Check and apply one action; ``seat`` (if given) must be the seat to move.
 

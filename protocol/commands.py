@@ -787,6 +787,16 @@ class KnockoutTie(StrEnum):
     DECIDING_ROUND = "deciding_round"
 
 
+class StandingsKey(StrEnum):
+    """What a tournament's standings rank by, in order (§16)."""
+
+    ROUND_REACHED = "round_reached"
+    MATCH_POINTS = "match_points"
+    BUCHHOLZ = "buchholz"
+    GAME_POINTS = "game_points"
+    SEED = "seed"
+
+
 class TournamentPhase(StrEnum):
     REGISTERING = "registering"
     RUNNING = "running"
@@ -889,6 +899,8 @@ class TournamentStandings(Body):
     tournament: TableId
     round: Count
     final: bool = False
+    ranked_by: Annotated[list[StandingsKey], Field(min_length=1, max_length=len(StandingsKey))] = Field(
+        description="what the rows are ranked by, in order: a column a client shows only when it is here")
     rows: Annotated[list[StandingsRow], Field(max_length=MAX_ENTRANTS)]
 
 

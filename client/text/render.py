@@ -253,11 +253,13 @@ def render_standings(standings: wire.TournamentStandings) -> Table:
     final = tr("final standings") if standings.final else tr("standings")
     t = Table(title=tr("Tournament {id}: {what} after round {n}", id=standings.tournament, what=final,
                        n=standings.round), expand=False)
-    for column in ("#", tr("entrant"), tr("points"), "Buchholz", tr("game points"), tr("W-D-L"), tr("byes")):
+    tie = wire.StandingsKey.BUCHHOLZ in standings.ranked_by  # a knockout has no Buchholz: no column
+    for column in ("#", tr("entrant"), tr("points"), *(["Buchholz"] if tie else []), tr("game points"), tr("W-D-L"),
+                   tr("byes")):
         t.add_column(column, justify="left" if column == tr("entrant") else "right")
     for r in standings.rows:
-        t.add_row(str(r.rank), r.entrant, f"{r.match_points:g}", f"{r.buchholz:g}", str(r.game_points),
-                  f"{r.wins}-{r.draws}-{r.losses}", str(r.byes))
+        t.add_row(str(r.rank), r.entrant, f"{r.match_points:g}", *([f"{r.buchholz:g}"] if tie else []),
+                  str(r.game_points), f"{r.wins}-{r.draws}-{r.losses}", str(r.byes))
     return t
 
 

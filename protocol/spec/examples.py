@@ -25,7 +25,7 @@ from ..commands import (
 )  # fmt: skip
 from ..commands import Admin, AdminOp, AdminReply, Body, ConnectionInfo
 from ..commands import (
-    GetStandings, KnockoutTie, QuickLeave, QuickPlay, QuickWaiting, StandingsRow, TournamentCreate, TournamentFormat,
+    GetStandings, KnockoutTie, QuickLeave, QuickPlay, QuickWaiting, StandingsKey, StandingsRow, TournamentCreate, TournamentFormat,
     TournamentGame, TournamentInfo, TournamentJoin, TournamentLeave, TournamentList, TournamentPhase, TournamentRound,
     Tournaments, TournamentStandings, TournamentStart, TournamentTable, TournamentNoTable, TournamentUpdate,
 )  # fmt: skip
@@ -199,7 +199,9 @@ def _tournament_examples(cmd: Callable[..., Command], ada: str, lobby: str) -> l
         cmd(TournamentLeave(tournament="c1"), 45, ada, lobby),
         cmd(TournamentStart(tournament="c1"), 46, ada, lobby),
         cmd(GetStandings(tournament="c1"), 47, ada, lobby),
-        cmd(TournamentStandings(tournament="c1", round=1, rows=rows), 53, lobby, ada, 47),
+        cmd(TournamentStandings(tournament="c1", round=1, ranked_by=[StandingsKey.MATCH_POINTS, StandingsKey.BUCHHOLZ,
+                                                                         StandingsKey.GAME_POINTS, StandingsKey.SEED],
+                                 rows=rows), 53, lobby, ada, 47),  # fmt: skip
         cmd(TournamentRound(tournament="c1", round=1, games=[game, TournamentGame(table=2, first="cal", second="dan")],
                             byes=[]), 54, lobby, ada),  # fmt: skip
         cmd(TournamentTable(tournament="c1", round=1, game=game, table="31", seat=0, grace_ms=60000), 55, lobby, ada),

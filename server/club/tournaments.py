@@ -30,7 +30,7 @@ from ..core import BackgroundTasks
 from ..core import name_key
 from ..tournament import (
     AnnounceRound, AnnounceStandings, Arrived, Director, Effect, ForfeitSeats, GameKey, OpenTable, RecordResults, Step,
-    TellNoTable, TournamentError, TournamentState,
+    TellNoTable, TournamentError, TournamentState, no_table,
 )  # fmt: skip
 from .codec import Record, ResultsKept, TableOpened, decode, encode, is_event
 from .relayed import Asker, TournamentRelay
@@ -65,11 +65,11 @@ def result_points(totals: Sequence[int], winner: int | None) -> tuple[int, int]:
     return points[0], points[1]
 
 
-def forget_no_table(told: dict[str, tuple[str, wire.TournamentNoTable]], tid: str, kinds: tuple[str, ...]) -> None:
-    """Drop what ``told`` keeps to say again of tournament ``tid`` of these ``kinds``."""
-    for key, (of, view) in list(told.items()):
-        if of == tid and view.kind in kinds:
-            del told[key]
+def said_again(state: TournamentState, name: str) -> TellNoTable | None:
+    """What the tournament says again to player ``name`` (any spelling of the name) who
+    comes back while it gives them no table: out of it, or a bye (None: nothing)."""
+    entrant = next((e for e in state.entrants if any(name_key(m) == name_key(name) for m in e.members)), None)
+    return no_table(state, entrant.name) if entrant is not None else None
 
 
 class TournamentHost:
@@ -87,7 +87,6 @@ class TournamentHost:
         self._seats: dict[str, dict[str, int]] = {}  # table id -> player -> seat
         self._timers: dict[str, Timer] = {}
         self._told: dict[str, asyncio.Future[None]] = {}  # tournament -> its last step told once stored
-        self._no_table: dict[str, tuple[str, wire.TournamentNoTable]] = {}  # player key -> why no table, said again on return
         self.last = 0  # the highest tournament number
         self.leases: TableLeases | None = None
         """In a cluster sharing one journal: the tournaments' leases (this server runs those it holds)."""
@@ -128,9 +127,12 @@ class TournamentHost:
                 if name_key(player) == name_key(name):
                     self._call(table_id, player)
                     seated = True
-        kept = self._no_table.get(name_key(name))
-        if not seated and kept is not None:  # out, or a bye, in a tournament still running: said again
-            self._tell_entrants(kept[0], kept[1], only=[name])
+        if seated:
+            return
+        for tid, director in list(self.directors.items()):  # out, or a bye, in a tournament still running
+            told = said_again(director.state, name)
+            if told is not None:
+                self._tell_entrants(tid, no_table_view(director.state, told), only=[name])
 
     def _call(self, table_id: str, player: str) -> None:
         """Tell a player of their table, and seat them there if they are free."""
@@ -209,20 +211,14 @@ class TournamentHost:
             if table is not None and table.state is wire.TableState.WAITING:
                 self.life.close_waiting(table, f"forfeited: {', '.join(effect.absent)} did not come")
         elif isinstance(effect, AnnounceRound):
-            forget_no_table(self._no_table, tid, ("bye",))  # a bye is of one round; out stays out
             self._tell_entrants(tid, wire.TournamentRound(tournament=tid, round=effect.number,
                                                           games=[game_view(g) for g in effect.games],
                                                           byes=list(effect.byes)))
         elif isinstance(effect, AnnounceStandings):
             self._tell_entrants(tid, standings_view(tid, state, effect.rows, effect.final))
         elif isinstance(effect, TellNoTable):
-            view = no_table_view(state, effect)
-            members = state.entrant(effect.entrant).members
-            if effect.kind != "finished":
-                self._no_table.update((name_key(m), (tid, view)) for m in members)
-            self._tell_entrants(tid, view, only=members)
+            self._tell_entrants(tid, no_table_view(state, effect), only=state.entrant(effect.entrant).members)
         elif isinstance(effect, RecordResults):
-            forget_no_table(self._no_table, tid, ("bye", "knocked_out"))
             self._journal(tid, [ResultsKept(effect.rows, effect.cancelled)])
             log.info("tournament %s: %s", tid, "cancelled" if effect.cancelled else "finished")
 

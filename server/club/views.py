@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 
 from scopa.protocol import commands as wire
 from scopa.protocol.errors import ErrorCode
-from scopa.server.tournament import Pairing, StandingRow, TellNoTable, TournamentError, TournamentState
+from scopa.server.tournament import Pairing, StandingRow, TellNoTable, TournamentError, TournamentState, ranked_by
 
 
 def error_code(refusal: TournamentError) -> ErrorCode:
@@ -43,6 +43,7 @@ def standings_view(tournament: str, state: TournamentState, rows: tuple[Standing
     played = max((r.number for r in state.rounds if r.number in done or not r.games), default=0)
     return wire.TournamentStandings(
         tournament=tournament, round=played, final=final,
+        ranked_by=[wire.StandingsKey(k.value) for k in ranked_by(state.settings.format)],
         rows=[wire.StandingsRow(rank=r.rank, entrant=r.entrant, match_points=r.match_points, buchholz=r.buchholz,
                                 game_points=r.game_points, played=r.played, wins=r.wins, draws=r.draws,
                                 losses=r.losses, byes=r.byes) for r in rows],

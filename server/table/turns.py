@@ -285,7 +285,7 @@ class Turns:
             if self.master is None or self.master.asking is not ask:
                 return
             if action not in ask.legal:
-                action = self.master.state.default_action()
+                action = self.master.default_play()
             self.inbox.put_nowait(self.master.receive(seat, action))
 
         self.settle(turn)

@@ -18,12 +18,12 @@ Public names: ``AnnounceRound``, ``AnnounceStandings``, ``Arrived``, ``Created``
 ``Director``, ``Effect``, ``Entrant``, ``Event``, ``Finished``, ``ForfeitSeats``,
 ``Forfeited``, ``Format``, ``GameFinished``, ``GameKey``, ``GameResult``, ``KnockoutRound``,
 ``NextRound``, ``OpenTable``, ``Pairing``, ``Phase``, ``QuickBotGame``, ``QuickEffect``,
-``QuickEntry``, ``QuickPaired``, ``QuickPool``, ``QuickWaiting``, ``RecordResults``,
+``QuickEntry``, ``QuickPaired``, ``QuickPool``, ``QuickWaiting``, ``RankKey``, ``RecordResults``,
 ``Registered``, ``Replayed``, ``RoundPaired``, ``RoundRobinRound``, ``RoundState``,
 ``Settings``, ``StandingRow``, ``Started``, ``Step``, ``SwissRound``, ``TellNoTable``, ``TieBreak``,
 ``TournamentError``, ``TournamentState``, ``Unregistered``, ``apply``, ``bracket_order``,
 ``closest_tables``, ``first_slots``, ``goes_through``, ``knocked_out``, ``knockout_round``, ``match_halves``,
-``next_round``, ``next_slots``, ``NoTableKind``, ``pair_swiss``, ``rebuild``, ``replays``, ``round_robin``,
+``next_round``, ``next_slots``, ``no_table``, ``NoTableKind``, ``pair_swiss``, ``ranked_by``, ``rebuild``, ``replays``, ``round_robin``,
 ``seats_per_side``, ``standings``, ``still_in``, ``table_size``, ``tournament_standings``."""
 
 from .director import Director, Step
@@ -37,12 +37,12 @@ from .events import (
 from .knockout import KnockoutRound, bracket_order, first_slots, goes_through, knockout_round, next_slots
 from .quick_pool import QuickBotGame, QuickEffect, QuickEntry, QuickPaired, QuickPool, QuickWaiting, closest_tables
 from .round_robin import RoundRobinRound, round_robin
-from .rounds import NextRound, knocked_out, next_round, replays, still_in
-from .standings import match_halves, standings, tournament_standings
+from .rounds import NextRound, knocked_out, next_round, no_table, replays, still_in
+from .standings import match_halves, ranked_by, standings, tournament_standings
 from .state import RoundState, TournamentState, apply, rebuild
 from .swiss import SwissRound, pair_swiss
 from .values import (
-    Entrant, Format, GameKey, GameResult, Pairing, Phase, Settings, StandingRow, TieBreak, TournamentError,
+    Entrant, Format, GameKey, GameResult, Pairing, Phase, RankKey, Settings, StandingRow, TieBreak, TournamentError,
     seats_per_side, table_size,
 )  # fmt: skip
 
@@ -50,9 +50,9 @@ __all__ = [
     "AnnounceRound", "AnnounceStandings", "Arrived", "Created", "Director", "Effect", "Entrant", "Event",
     "Finished", "ForfeitSeats", "Forfeited", "Format", "GameFinished", "GameKey", "GameResult", "KnockoutRound",
     "NextRound", "NoTableKind", "OpenTable", "Pairing", "Phase", "QuickBotGame", "QuickEffect", "QuickEntry", "QuickPaired",
-    "QuickPool", "QuickWaiting", "RecordResults", "Registered", "Replayed", "RoundPaired", "RoundRobinRound",
+    "QuickPool", "QuickWaiting", "RankKey", "RecordResults", "Registered", "Replayed", "RoundPaired", "RoundRobinRound",
     "RoundState", "Settings", "StandingRow", "Started", "Step", "SwissRound", "TellNoTable", "TieBreak", "TournamentError",
     "TournamentState", "Unregistered", "apply", "bracket_order", "closest_tables", "first_slots", "goes_through",
-    "knocked_out", "knockout_round", "match_halves", "next_round", "next_slots", "pair_swiss", "rebuild", "replays",
+    "knocked_out", "knockout_round", "match_halves", "next_round", "next_slots", "no_table", "pair_swiss", "ranked_by", "rebuild", "replays",
     "round_robin", "seats_per_side", "standings", "still_in", "table_size", "tournament_standings",
 ]  # fmt: skip

@@ -18,7 +18,7 @@ from .events import (
     Arrived, Created, Event, Finished, Forfeited, GameFinished, Registered, Replayed, RoundPaired, Started,
     Unregistered,
 )  # fmt: skip
-from .rounds import knocked_out, next_round, replays, still_in
+from .rounds import knocked_out, next_round, no_table, replays, still_in
 from .standings import tournament_standings
 from .state import TournamentState, apply, rebuild
 from .values import Entrant, GameKey, Pairing, Phase, Settings, StandingRow, TournamentError
@@ -196,17 +196,17 @@ class Director:
             self._effects.append(self._open_table(game, deadline))
         if again:
             return
-        out, last = knocked_out(s), s.current.number if s.current is not None else 0
+        out = knocked_out(s)
         following = next_round(s)
         if following is None:
             return self._finish(now, out, still_in(s))
         number, games, byes = following.number, following.games, following.byes
         self._emit(RoundPaired(number, games, byes, deadline, now, following.slots))
         self._effects.append(AnnounceRound(s.tournament, number, games, byes))
-        place = 2 * len(games) + len(byes) + 1  # those still in come first
-        self._effects.extend(TellNoTable(s.tournament, loser, "knocked_out", last, by=by, place=place)
-                             for loser, by in out)
-        self._effects.extend(TellNoTable(s.tournament, bye, "bye", number, points=1.0) for bye in byes)
+        for name in (*(loser for loser, _ in out), *byes):  # out, then the byes: told as said again later
+            told = no_table(self._state, name)
+            if told is not None:
+                self._effects.append(told)
         self._effects.extend(self._open_table(g, deadline) for g in games)
         self._effects.append(AnnounceStandings(s.tournament, tournament_standings(self._state)))
 

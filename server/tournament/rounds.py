@@ -1,17 +1,19 @@
 """What comes after a round, from a tournament's state: the next round's tables by its
-format (or None: the tournament is over), and a knockout round's drawn games to play
-again.  Pure functions of the state; the director turns them into events."""
+format (or None: the tournament is over), a knockout round's drawn games to play again,
+and what the running round means for an entrant it gives no table.  Pure functions of
+the state; the director turns them into events and effects."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .effects import TellNoTable
 from .knockout import first_slots, goes_through, knockout_round, next_slots
 from .round_robin import round_robin
 from .standings import match_halves, tournament_standings
 from .state import TournamentState
 from .swiss import pair_swiss
-from .values import Format, GameKey, GameResult, Pairing, TieBreak
+from .values import Format, GameKey, GameResult, Pairing, Phase, TieBreak
 
 
 @dataclass(frozen=True)
@@ -89,6 +91,29 @@ def still_in(s: TournamentState) -> tuple[str, ...]:
     if s.settings.format is not Format.KNOCKOUT:
         return tuple(e.name for e in s.entrants)
     return tuple(x for x in (_advance(s) if s.current is not None else first_slots(s.seeds)) if x is not None)
+
+
+def no_table(s: TournamentState, entrant: str) -> TellNoTable | None:
+    """What the running tournament says to ``entrant`` while it gives it no table: a bye
+    in the current round (worth a win), or, in a knockout, that it is out (the round it
+    lost, who went through, and the place it shares with the others out then: after those
+    still in the round that followed).  None: it has a table, or the tournament is not
+    running (its end tells every entrant its final place).  Read from the state alone,
+    so a restarted server says it again as the director first said it."""
+    if s.phase is not Phase.RUNNING or s.current is None:
+        return None
+    if entrant in s.current.byes:
+        return TellNoTable(s.tournament, entrant, "bye", s.current.number, points=1.0)
+    if s.settings.format is not Format.KNOCKOUT:
+        return None
+    for lost, following in zip(s.rounds, s.rounds[1:]):
+        if entrant in lost.slots and entrant not in following.slots:
+            games = [r for r in s.results if r.key.round == lost.number and entrant in (r.first, r.second)]
+            deciding = max(games, key=lambda r: r.key.replay)
+            place = sum(1 for name in following.slots if name is not None) + 1
+            return TellNoTable(s.tournament, entrant, "knocked_out", lost.number, by=goes_through(deciding, s.seeds),
+                               place=place)  # fmt: skip
+    return None
 
 
 def _nobody_came_before(s: TournamentState, game: Pairing) -> bool:

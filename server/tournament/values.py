@@ -25,6 +25,17 @@ class TieBreak(StrEnum):
     DECIDING_ROUND = "deciding_round"  # one more deal decides
 
 
+class RankKey(StrEnum):
+    """What the standings rank by, in a format's order (``standings.ranked_by``): the
+    first that differs decides, highest first (the better seed first)."""
+
+    ROUND_REACHED = "round_reached"  # knockout: the round reached (its winner one past the final)
+    MATCH_POINTS = "match_points"
+    BUCHHOLZ = "buchholz"  # the match points of the opponents met
+    GAME_POINTS = "game_points"
+    SEED = "seed"
+
+
 class Phase(StrEnum):
     REGISTERING = "registering"
     RUNNING = "running"

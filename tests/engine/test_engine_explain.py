@@ -10,6 +10,7 @@ import pytest
 from scopa.engine import (
     CardNotInHandError,
     Deal,
+    GameMaster,
     GameState,
     IllegalCaptureError,
     NotYourTurnError,
@@ -71,9 +72,16 @@ def test_explain_says_why() -> None:
         state.apply(Play(mine, 1 << not_on_table), seat)
 
 
-def test_default_action_is_a_legal_play() -> None:
+def test_the_default_play_is_a_legal_play_in_every_preset() -> None:
+    """Every variant's game master plays, for a seat that does not answer, a play the
+    engine accepts (never a declaration: V13's are the seat's choice)."""
     for preset in Preset:
-        state = _dealt(RuleSet.build(preset.value), seed=9)
-        if state.phase.value == "play":
-            action = state.default_action()
-            assert isinstance(action, Play) and state.explain(action) is None
+        master = GameMaster(RuleSet.build(preset.value), 9)
+        master.start()
+        for _ in range(12):
+            ask = master.asking
+            if ask is None:
+                break
+            action = master.default_play()
+            assert isinstance(action, Play) and master.state.explain(action, ask.seat) is None
+            master.timeout(ask.seat)

@@ -9,7 +9,7 @@ import msgpack
 import pytest
 
 from scopa.bots import GreedyBot, RandomBot
-from scopa.engine import CARDS, Card, Preset
+from scopa.engine import CARDS, Card, Preset, cards_in
 from scopa.protocol import commands as wire
 from scopa.server import NetworkEngine
 from scopa.server.core.clock import FakeClock
@@ -69,13 +69,14 @@ async def test_bad_moves_get_typed_errors_and_change_nothing_R7(server: NetworkE
     assert after.hands == before.hands and after.table == before.table and after.piles == before.piles
     assert after.to_move == before.to_move and len(t.master.actions) == len([*t.master.actions])
     # Not a legal Cirulla declaration in plain scopa: the third refused answer of this
-    # turn, so the game master plays the first legal play for the seat (forced: refused).
+    # turn, so the game master plays its default (the sensible play) for the seat (forced: refused).
+    default = t.master.default_play()
     seq = mover.send(wire.MakeDeclaration(kind=wire.DeclarationKind.TRIS), recipient=here)
     assert (await _error_after(mover, seq)).code == "illegal_declaration"
     forced = await mover.recv_until("played", "your_turn")
     assert forced.name == "played" and forced.body.forced == "refused"
-    assert (forced.body.seat, forced.body.card, forced.body.captured) == (
-        mover.seat, turn.legal[0].card, turn.legal[0].capture)
+    assert (forced.body.seat, forced.body.card, sorted(forced.body.captured)) == (
+        mover.seat, str(CARDS[default.card]), sorted(str(CARDS[c]) for c in cards_in(default.capture)))
     # The game still finishes.
     ends = await asyncio.gather(mover.play_game(GreedyBot()), waiter.play_game(RandomBot(seed=1)))
     assert ends[0][-1].body.reason == "target" and ends[1][-1].body.totals == ends[0][-1].body.totals

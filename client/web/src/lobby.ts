@@ -74,9 +74,10 @@ function tournamentItem(x: TournamentInfo): HTMLElement {
 /** A tournament's standings; shown too under a game's end once its tournament is over. */
 export function standingsTable(s: TournamentStandings): HTMLElement {
   const cells = (tag: "th" | "td", values: (string | number)[]) => h("tr", {}, ...values.map((v) => h(tag, {}, String(v))));
+  const tie = s.ranked_by.includes("buchholz"); // a knockout has no Buchholz: no column
   return h("table", { class: "standings" }, h("caption", {}, s.final ? t.finalStandings : fill(t.standingsTitle, { n: s.round })),
-    cells("th", ["#", t.players, t.points, t.buchholz, t.gamePoints]),
-    ...s.rows.map((r) => cells("td", [r.rank, r.entrant, r.match_points, r.buchholz, r.game_points])));
+    cells("th", ["#", t.players, t.points, ...(tie ? [t.buchholz] : []), t.gamePoints]),
+    ...s.rows.map((r) => cells("td", [r.rank, r.entrant, r.match_points, ...(tie ? [r.buchholz] : []), r.game_points])));
 }
 
 /** What the server said of a round that gives us no table (knocked out, a bye, the

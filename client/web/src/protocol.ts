@@ -894,6 +894,8 @@ export interface SnapshotCommand {
   v: 2;
 }
 
+export type StandingsKey = "round_reached" | "match_points" | "buchholz" | "game_points" | "seed";
+
 export interface StandingsRow {
   buchholz: number;
   byes: number;
@@ -1113,6 +1115,7 @@ export interface TournamentsCommand {
 
 export interface TournamentStandings {
   final?: boolean;
+  ranked_by: Array<StandingsKey>;
   round: number;
   rows: Array<StandingsRow>;
   tournament: string;

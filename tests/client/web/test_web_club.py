@@ -61,7 +61,7 @@ async def test_a_tournament_from_the_browser(club_site: Site, browser: Browser) 
     """ada creates a tournament and registers, bob registers, ada starts it: the server
     seats both at their table; the standings are shown on asking; once bob gives up the
     game, its final standings show under the game's end, and the tournament is among the
-    finished ones."""
+    finished ones, its standings with their Buchholz column (Swiss ranks by it)."""
     ada = await open_page(browser, club_site, "ada", DESKTOP)
     await ada.get_by_role("button", name="Show the tournaments").click()
     await ada.get_by_text("No tournament open.").wait_for(timeout=WAIT)
@@ -94,12 +94,14 @@ async def test_a_tournament_from_the_browser(club_site: Site, browser: Browser) 
     await finished.get_by_role("button", name="Standings").click()
     await finished.get_by_text("Final standings").wait_for(timeout=WAIT)
     assert [await c.text_content() for c in await finished.locator("tr td:nth-child(2)").all()] == ["ada", "bob"]
+    assert "Buchholz" in [await c.text_content() for c in await finished.locator("tr th").all()]  # Swiss ranks by it
 
 
 async def test_a_player_knocked_out_reads_so_on_the_phone(club_site: Site, browser: Browser) -> None:  # noqa: F811
     """A knockout of four: ada, on a phone, gives up her game of round 1; once the other
     game ends and round 2 is paired her page says she is out, who beat her, in which
-    round and her place (PROTOCOL.md §16, ``tournament_no_table``)."""
+    round and her place (PROTOCOL.md §16, ``tournament_no_table``).  Its final standings
+    have no Buchholz column (a knockout is not ranked by it, §16 ``ranked_by``)."""
     server = Server(club_site.engine.port)
     bots = [ClubPlayer(name, server, seed=i) for i, name in enumerate(("bob", "cal", "dan"))]
     for p in bots:
@@ -122,5 +124,11 @@ async def test_a_player_knocked_out_reads_so_on_the_phone(club_site: Site, brows
     said = f"You are out: beaten by {winner} in round 1 of 'Coppa'. Final place: 3rd."
     await page.locator("#no-table").get_by_text(said).wait_for(timeout=WAIT)
     await asyncio.gather(*finals)
+    await page.get_by_role("button", name="Back to the tables").tap()
+    listed = page.locator("#tournaments li")  # listed since her tournament told her of itself
+    await listed.get_by_role("button", name="Standings").tap()
+    await listed.get_by_text("Final standings").wait_for(timeout=WAIT)
+    heads = [await c.text_content() for c in await listed.locator("tr th").all()]
+    assert heads == ["#", "Players", "Points", "Game points"]  # a knockout has no Buchholz column
     for p in bots:
         await p.close()

@@ -1,11 +1,13 @@
-"""Turn timers: on a fake clock, a seat that does not answer in time gets the
-first legal play made for it, announced as forced by timeout."""
+"""Turn timers: on a fake clock, a seat that does not answer in time gets the sensible
+play made for it (the ``greedy`` bot's choice from that seat's view: a capture on offer
+is taken, R13/R16), announced as forced by timeout."""
 
 from __future__ import annotations
 
 import pytest
 
-from scopa.bots import RandomBot
+from scopa.bots import CarefulGreedyBot, RandomBot
+from scopa.engine import CARDS, Play, cards_in
 from scopa.protocol import commands as wire
 from scopa.server import Limits, NetworkEngine
 from scopa.server.core.clock import FakeClock
@@ -28,20 +30,31 @@ async def server(clock: FakeClock):
     await engine.stop()
 
 
-async def test_turn_timer_plays_the_first_legal_move_and_says_so(server: NetworkEngine, clock: FakeClock) -> None:
+def sensible(server: NetworkEngine, table: str) -> tuple[str, list[str]]:
+    """The play the ``greedy`` bot would make for the seat the table waits for, from
+    that seat's view: card and captured cards as the wire writes them."""
+    master = server.tables[table].master
+    assert master is not None and master.asking is not None
+    play = CarefulGreedyBot().pick(master.asking.view, master.asking.legal)
+    assert isinstance(play, Play)
+    return str(CARDS[play.card]), sorted(str(CARDS[c]) for c in cards_in(play.capture))
+
+
+async def test_turn_timer_plays_the_sensible_move_and_says_so(server: NetworkEngine, clock: FakeClock) -> None:
     a = await WireClient.connect(server.port, "slowpoke")
     a.send(wire.CreateTable(fill_with_bots=["greedy"], turn_timeout=30))
     info = (await a.recv_until("table_created")).body.table
     assert info.turn_timeout == 30.0
     a.table, a.seat = info.id, (await a.recv_until("joined")).body.seat
     turn = await a.recv_until("your_turn")
+    expected = sensible(server, info.id)
     clock.advance(29.9)  # not yet
     assert clock.sleeping == 1
     clock.advance(0.1)
     played = await a.recv_until("played")
     first = turn.body.legal[0]
     assert played.body.seat == a.seat and played.body.forced == "timeout"
-    assert (played.body.card, sorted(played.body.captured)) == (first.card, sorted(first.capture))
+    assert (played.body.card, sorted(played.body.captured)) == expected
     t = server.tables[info.id]
     assert t.master is not None and len([x for x in t.master.actions if hasattr(x, "card")]) >= 1
     # The late answer to that turn is refused, never applied.
@@ -55,6 +68,32 @@ async def test_turn_timer_plays_the_first_legal_move_and_says_so(server: Network
     assert events[-1].body.reason == "target"
     forced = [c for c in a.inbox if isinstance(c.body, wire.CardPlayed) and c.body.forced]
     assert [c.body.event for c in forced] == [played.body.event]
+    await a.close()
+
+
+async def test_a_timeout_takes_the_capture_the_first_legal_play_would_miss(
+    server: NetworkEngine, clock: FakeClock
+) -> None:
+    """Every turn of a seat that never answers times out; at the first turn whose first
+    legal play lays a card down (R17) while another card captures (R13, R14), the play
+    made for the seat captures, and it is marked as a timeout move."""
+    a = await WireClient.connect(server.port, "dozing")
+    a.send(wire.CreateTable(fill_with_bots=["greedy"], turn_timeout=30))
+    info = (await a.recv_until("table_created")).body.table
+    a.table, a.seat = info.id, (await a.recv_until("joined")).body.seat
+    for _ in range(40):
+        turn = await a.recv_until("your_turn")
+        legal = turn.body.legal
+        expected = sensible(server, info.id)
+        clock.advance(30)
+        played = await a.recv_until("played")
+        assert played.body.seat == a.seat and played.body.forced == "timeout"
+        assert (played.body.card, sorted(played.body.captured)) == expected
+        if not legal[0].capture and any(m.capture for m in legal):
+            assert played.body.captured  # the old default threw a card away here
+            break
+    else:
+        raise AssertionError("no turn laid a card down first while a capture was on offer")
     await a.close()
 
 
@@ -88,13 +127,14 @@ async def test_public_tables_get_a_60_second_turn_timer_by_default(server: Netwo
     assert (await a.recv_until("table_created")).body.table.turn_timeout == 60.0
     joined = await a.recv_until("joined")
     a.table, a.seat = joined.body.table, joined.body.seat
-    turn = await a.recv_until("your_turn")
+    await a.recv_until("your_turn")
+    expected = sensible(server, a.table)
     clock.advance(59.9)
     assert clock.sleeping >= 1  # still armed: nothing played yet
     clock.advance(0.2)
     played = await a.recv_until("played")
     assert played.body.seat == a.seat and played.body.forced == "timeout"
-    assert played.body.card == turn.body.legal[0].card
+    assert (played.body.card, sorted(played.body.captured)) == expected
     await a.close()
 
 

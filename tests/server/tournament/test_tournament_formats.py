@@ -1,5 +1,5 @@
 """Round-robin (the circle method, Scopone's fixed pairs entered as teams) and knockout
-(a seeded bracket with byes, a drawn game played again)."""
+(a seeded bracket with byes, a drawn game played again, standings without Buchholz)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 
 from scopa.engine.rules import Preset
 from scopa.server.tournament import (
-    Director, Entrant, Format, OpenTable, Pairing, Phase, Settings, TieBreak, TournamentError, bracket_order,
-    first_slots, round_robin,
+    Director, Entrant, Format, OpenTable, Pairing, Phase, RankKey, Settings, TieBreak, TournamentError, bracket_order,
+    first_slots, ranked_by, round_robin,
 )  # fmt: skip
 from tournament_play import Points, director_with, play_open_games
 
@@ -152,3 +152,20 @@ def test_a_knockout_ranks_by_the_round_reached_before_match_points() -> None:
     assert director.state.phase is Phase.FINISHED
     assert [(r.entrant, r.match_points) for r in director.standings()] == [
         ("B", 2.0), ("A", 2.0), ("D", 1.0), ("C", 0.0)]
+
+
+def test_a_knockout_ranks_its_losers_of_a_round_by_seed_never_by_buchholz() -> None:
+    """A knockout of four where the better seed always wins: the losers of round 1 (seeds
+    3 and 4, 0 match points and 12 game points each) are ranked by seed, although seed 4
+    lost to the winner (a Buchholz of 2) and seed 3 to the finalist (1): the opponents a
+    bracket gives count for nothing there.  A Swiss tournament ranks by Buchholz."""
+    director = director_with([Entrant.player(n) for n in "ABCD"], Format.KNOCKOUT)
+    seeds = director.state.seeds
+    while director.state.phase is not Phase.FINISHED:
+        play_open_games(director, better_seed_wins(seeds), now=3.0)
+    rows = director.standings()
+    assert [r.entrant for r in rows] == list(seeds)
+    assert [(r.match_points, r.game_points, r.buchholz) for r in rows[2:]] == [(0, 12, 1.0), (0, 12, 2.0)]
+    assert ranked_by(Format.KNOCKOUT) == (RankKey.ROUND_REACHED, RankKey.MATCH_POINTS, RankKey.GAME_POINTS, RankKey.SEED)
+    assert ranked_by(Format.SWISS) == ranked_by(Format.ROUND_ROBIN) == (
+        RankKey.MATCH_POINTS, RankKey.BUCHHOLZ, RankKey.GAME_POINTS, RankKey.SEED)

@@ -6,10 +6,15 @@ winner its first place."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from scopa.engine.rules import Preset
-from scopa.server.tournament import Director, Entrant, Format, Settings, Step, TellNoTable
+from scopa.server.tournament import (
+    AnnounceRound, Director, Entrant, Format, Phase, RecordResults, Settings, Step, TellNoTable, no_table,
+)  # fmt: skip
+from tournament_play import play_open_games
 
 pytestmark = pytest.mark.unit
 
@@ -43,3 +48,36 @@ def test_a_knockout_of_five_tells_its_byes_losers_and_winner() -> None:
     rows = director.standings()
     assert [t for t in told(step) if t[1] == "finished"] == [(rows[0].entrant, "finished", 3, None, 1, None)]
     assert [t[4] for t in told(step) if t[1] == "knocked_out"] == [2]  # the final's loser: second
+
+
+@pytest.mark.parametrize(("fmt", "count", "rounds"), [
+    (Format.KNOCKOUT, 2, 0), (Format.KNOCKOUT, 3, 0), (Format.KNOCKOUT, 5, 0), (Format.KNOCKOUT, 6, 0),
+    (Format.KNOCKOUT, 9, 0), (Format.SWISS, 5, 3), (Format.ROUND_ROBIN, 5, 0),
+])  # fmt: skip
+def test_what_an_entrant_without_a_table_is_told_is_read_again_from_the_state(
+    fmt: Format, count: int, rounds: int
+) -> None:
+    """After every round of games of a whole tournament (drawn knockout games played again included),
+    ``no_table`` of each entrant is what the director last told it while the tournament
+    runs (a bye only in its own round; out for good), and nothing once it is over: what a
+    restarted server, which has only the journaled state, says again to one who comes back."""
+    rng = random.Random(count)
+    entrants = [Entrant.player(f"e{i}") for i in range(count)]
+    start = Director.create("t1", Settings("Coppa", Preset.SCOPA, fmt, cap=count, rounds=rounds), "e0", 5, 0.0)[0]
+    for e in entrants:
+        start.register(e, 1500.0, now=1.0)
+    steps = [start.start("e0", now=2.0)]
+    said: dict[str, TellNoTable] = {}
+    while True:
+        for step in steps:
+            for effect in step.effects:
+                if isinstance(effect, AnnounceRound):
+                    said = {name: t for name, t in said.items() if t.kind != "bye"}
+                elif isinstance(effect, TellNoTable):
+                    said[effect.entrant] = effect
+                elif isinstance(effect, RecordResults):
+                    said = {}
+        assert {e.name: no_table(start.state, e.name) for e in entrants} == {e.name: said.get(e.name) for e in entrants}
+        if start.state.phase is Phase.FINISHED:
+            break
+        steps = play_open_games(start, lambda g: rng.choice([(11, 4), (4, 11), (7, 7)]), now=3.0)

@@ -1,5 +1,6 @@
-"""The tournament core and the wire agree: the same formats, tie-breaks and phases, and
-every refusal a client's command can meet is an error code that command may get."""
+"""The tournament core and the wire agree: the same formats, tie-breaks, phases and
+standings keys, and every refusal a client's command can meet is an error code that
+command may get."""
 
 from __future__ import annotations
 
@@ -9,10 +10,10 @@ import pytest
 
 from scopa.engine.rules import Preset
 from scopa.protocol import ErrorCode
-from scopa.protocol.commands import KnockoutTie, TournamentFormat, TournamentPhase
+from scopa.protocol.commands import KnockoutTie, StandingsKey, TournamentFormat, TournamentPhase
 from scopa.protocol.spec import COMMAND_ERRORS
 from scopa.server.tournament import (
-    Director, Entrant, Format, Phase, QuickEntry, QuickPool, Settings, TieBreak, TournamentError,
+    Director, Entrant, Format, Phase, QuickEntry, QuickPool, RankKey, Settings, TieBreak, TournamentError,
 )  # fmt: skip
 
 pytestmark = pytest.mark.unit
@@ -22,6 +23,7 @@ def test_the_wire_names_the_same_formats_tie_breaks_and_phases() -> None:
     assert [f.value for f in Format] == [f.value for f in TournamentFormat]
     assert [t.value for t in TieBreak] == [t.value for t in KnockoutTie]
     assert [p.value for p in Phase] == [p.value for p in TournamentPhase]
+    assert [k.value for k in RankKey] == [k.value for k in StandingsKey]
 
 
 def _code(command: Callable[[], object]) -> ErrorCode:
