@@ -163,7 +163,7 @@ function leaveWords(): [string, string] {
   if (!others.length) return [t.leaveQuestion, t.leaveYes];
   const takeover = (st.info as { bot_takeover?: boolean } | null)?.bot_takeover ?? (st.madeHere ? true : undefined);
   if (takeover === false) return [t.leaveEnds, t.leaveYes];
-  return [takeover ? t.leaveToBot : t.leaveMayEnd, t.leaveYesBot];
+  return takeover ? [t.leaveToBot, t.leaveYesBot] : [t.leaveMayEnd, t.leaveGame];
 }
 
 function inviteBox(): HTMLElement | string {
