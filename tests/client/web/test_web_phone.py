@@ -2,7 +2,8 @@
 a real server on 127.0.0.1 (port 0), as tests/client/web/test_web_client.py drives it:
 the open lock says what it is in words, the round's box says what its seconds count,
 the ways to take are chosen with the table in sight, the rules' table fits the screen,
-and a seat a bot plays after its person left says so."""
+a seat a bot plays after its person left says so, and every screen an Italian phone
+reaches speaks Italian."""
 
 from __future__ import annotations
 
@@ -14,9 +15,11 @@ from playwright.async_api import Browser, Page
 from scopa.engine import RuleSet
 from scopa.engine.cards import CARDS, cards_of
 from scopa.engine.state import GameState
+from scopa.server.club import ClubOptions
 
-from test_web_client import MINE, PHONE, WAIT, Site, browser, chromium, served, site  # noqa: F401
-from test_web_family import open_italian, play_to_round_end, seed_where_seat_1_plays_first
+from web_words import page_words
+from test_web_client import MINE, PHONE, WAIT, Site, browser, chromium, journaled, served, site  # noqa: F401
+from test_web_family import english_only, open_italian, play_to_round_end, seed_where_seat_1_plays_first, tap_a_card
 from test_web_table import first_turn, seed_where
 
 pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="module")]  # the browser: test_web_client.py
@@ -175,3 +178,61 @@ async def test_a_seat_a_bot_plays_after_its_person_left_says_so(site: Site, brow
         await bruno.wait_for_selector(".seat", timeout=WAIT)
         await bruno.wait_for_selector("#score-title", timeout=WAIT)
 
+
+
+SHOWN = """() => [...document.body.querySelectorAll('*')].filter(e => !e.closest('code, pre') && e.childNodes.length)
+    .flatMap(e => [...e.childNodes].filter(n => n.nodeType === 3).map(n => n.textContent))
+    .concat([...document.querySelectorAll('[aria-label], [title], [placeholder], [alt]')]
+      .flatMap(e => ['aria-label', 'title', 'placeholder', 'alt'].map(a => e.getAttribute(a) || '')))
+    .join('\\n')"""
+"""What a person sees or hears on the page: its text (dialogs included; not code) and the
+names and hints its elements carry."""
+
+
+async def english_heard(page: Page, english: set[str]) -> list[str]:
+    shown: str = await page.evaluate(SHOWN)
+    return sorted(p for p in english if re.search(rf"(?<!\w){re.escape(p)}(?!\w)", shown))  # whole words
+
+
+async def test_every_screen_speaks_italian_to_an_italian_phone(browser: Browser) -> None:
+    """An Italian browser hears no English, in words or in the names a screen reader
+    reads: waiting for a quick game, the tournaments (one made, its standings, a refusal
+    of the server, the finished ones), the board, the question on leaving, the game's end
+    and the game shown again."""
+    words = page_words()
+    english = {p for p in english_only() if not any(p in said for said in words["it"].values())}  # "Buchholz"
+    async with served(club=ClubOptions()) as site:  # quick games and tournaments
+        page = await open_italian(browser, site, "zia")
+        await page.wait_for_selector("#preset", timeout=WAIT)
+        await page.get_by_role("button", name="Gioca subito").tap()
+        await page.get_by_role("status").filter(has_text="Si aspetta una partita di Scopa").wait_for(timeout=WAIT)
+        assert await english_heard(page, english) == [], "quick game"
+        await page.get_by_role("button", name="Smetti di aspettare").tap()
+        await page.get_by_role("button", name="Mostra i tornei").tap()
+        await page.fill("#t-name", "Coppa")
+        await page.fill("#t-cap", "4")
+        await page.locator("form:has(#t-name) button[type=submit]").tap()
+        item = page.locator("#tournaments li", has_text="Coppa")
+        await item.get_by_role("button", name="Classifica").tap()
+        await item.get_by_text("Classifica (nessun turno ancora giocato)").wait_for(timeout=WAIT)
+        await item.get_by_role("button", name="Inizia").tap()  # nobody registered: refused
+        await page.get_by_role("status").filter(has_text="troppo pochi iscritti").wait_for(timeout=WAIT)
+        await page.get_by_role("button", name="Tornei finiti").tap()
+        await page.get_by_text("Nessun torneo è ancora finito.").wait_for(timeout=WAIT)
+        assert await english_heard(page, english) == [], "tournaments"
+        await page.select_option("#bots", "easy")
+        await page.locator("form:has(#preset) button[type=submit]").tap()
+        await page.wait_for_selector(MINE, timeout=WAIT)
+        await tap_a_card(page)
+        await page.wait_for_selector(MINE, timeout=WAIT)
+        assert await english_heard(page, english) == [], "board"
+        await page.locator("#leave").tap()
+        await page.wait_for_selector("dialog[open]#leave-question", timeout=WAIT)
+        assert await english_heard(page, english) == [], "leaving"
+        await page.locator("dialog[open]#leave-question button.danger").tap()
+        await page.wait_for_selector("#game-end", timeout=WAIT)
+        assert await english_heard(page, english) == [], "game end"
+        await page.get_by_role("button", name="Rivedi la partita").tap()
+        await page.wait_for_selector("#replay-where", timeout=WAIT)
+        await page.get_by_role("button", name="Avanti ▶").tap()
+        assert await english_heard(page, english) == [], "replay"
