@@ -97,7 +97,7 @@ const IT: Words = {
   turnInBox: "Poi il server gioca una carta al posto tuo: premi Continua per giocarla tu.", draw: "Nessun vincitore", next: "Continua",
   roundBegun: "Smazzata {n}:", readingTime: "({turn} s del turno + {extra} s per leggere questo riepilogo)",
   toLobby: "Torna ai tavoli", roundPoints: "Punti della smazzata", gameTotal: "Partita (a {n})", noSuit: "manca un seme",
-  choose: "Quali carte prendi con {card}?", takeNothing: "non prendere nulla", declare: "Dichiara", invite: "Invita un amico: mandagli questo link",
+  choose: "Quali carte prendi con {card}?", takeNothing: "non prendere nulla", declare: "Dichiara", invite: "Invita a giocare: manda questo link",
   copy: "Copia il link", copied: "Copiato", share: "Condividi",
   qr: "Oppure chi è qui inquadra questo con la fotocamera del telefono:", qrLabel: "Codice QR del link d'invito",
   connecting: "Connessione…", lost: "Connessione persa; riprovo…", elsewhere: "Questo posto è aperto in un'altra scheda o dispositivo.",

@@ -23,7 +23,7 @@ function sideTable(w: W, names: string[], rows: HTMLElement[], caption?: string)
 /** A side's name as a column's heading: a team's players ("a + b") may go on two lines,
  * never a name broken in two. */
 function sideHead(name: string): (string | Node)[] {
-  return name.split(" + ").flatMap((n, i) => [i ? " + " : "", h("span", { class: "name" }, n)]);
+  return name.split(" + ").flatMap((n, i) => [i ? " + " : "", h("span", { class: "name", title: n }, n)]);
 }
 
 function row(label: string, cells: (string | Node)[], cls = ""): HTMLElement {

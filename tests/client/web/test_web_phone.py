@@ -234,5 +234,7 @@ async def test_every_screen_speaks_italian_to_an_italian_phone(browser: Browser)
         assert await english_heard(page, english) == [], "game end"
         await page.get_by_role("button", name="Rivedi la partita").tap()
         await page.wait_for_selector("#replay-where", timeout=WAIT)
+        back = page.get_by_role("button", name="◀ Indietro")
+        assert await back.is_disabled() and float(await back.evaluate("b => getComputedStyle(b).opacity")) < 1  # seen as such
         await page.get_by_role("button", name="Avanti ▶").tap()
         assert await english_heard(page, english) == [], "replay"
