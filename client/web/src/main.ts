@@ -234,6 +234,8 @@ function handle(f: Frame): void {
     case "left":
       saveSeat(null);
       if (st.gameEnd) break; // the game's end stays on screen until "Back to the tables"
+      // left mid-game and the game goes on (no game_end came): a bot plays the seat now, as the question said
+      if ((b.reason ?? "left") === "left" && st.view && !st.watching) st.status = t.leftToBot;
       st.tableId = null; st.seat = null; st.view = null; st.legal = []; st.watching = false;
       send("watch_lobby", {});
       break;

@@ -154,8 +154,8 @@ async def test_the_rules_table_fits_a_phone(site: Site, browser: Browser, lang: 
 
 
 async def test_a_seat_a_bot_plays_after_its_person_left_says_so(site: Site, browser: Browser) -> None:
-    """PROTOCOL.md §7: a person who leaves a game another person plays on is told that a
-    bot plays the seat from then on; the one who stays sees the seat and its side in the
+    """PROTOCOL.md §7: a person who leaves a game another person plays on is told, asked
+    and back in the lobby, that a bot plays the seat from then on; the one who stays sees the seat and its side in the
     score as the bot's, "ada (bot)", and still after a reload."""
     ada = await open_italian(browser, site, "ada")
     await ada.wait_for_selector("#preset", timeout=WAIT)
@@ -169,6 +169,7 @@ async def test_a_seat_a_bot_plays_after_its_person_left_says_so(site: Site, brow
     assert (await question.locator("p").first.text_content() or "") == \
         "Lasci la partita? Da ora il tuo posto lo gioca un bot; non potrai riprenderlo."
     await question.get_by_role("button", name="Esci: continua un bot").tap()
+    await ada.get_by_role("status").filter(has_text="Hai lasciato la partita: da ora il tuo posto lo gioca un bot.").wait_for(timeout=WAIT)
     await bruno.get_by_role("alert").filter(has_text="un bot gioca per ada").wait_for(timeout=WAIT)
     for _ in range(2):
         seats = await bruno.locator(".seat").all_text_contents()
