@@ -239,3 +239,17 @@ async def test_every_screen_speaks_italian_to_an_italian_phone(browser: Browser)
         assert await back.is_disabled() and float(await back.evaluate("b => getComputedStyle(b).opacity")) < 1  # seen as such
         await page.get_by_role("button", name="Avanti ▶").tap()
         assert await english_heard(page, english) == [], "replay"
+
+
+async def test_the_longest_name_keeps_the_board_within_the_phone(site: Site, browser: Browser) -> None:
+    """A name of 24 letters (the most a name may have) beside a bot's: the page is no
+    wider than the phone (the score's table scrolls in its panel, the name ends in an
+    ellipsis and is whole in its title)."""
+    name = "Mariagraziella_Bernardin"
+    page = await open_italian(browser, site, name)
+    await page.wait_for_selector("#preset", timeout=WAIT)
+    await page.select_option("#bots", "hard")
+    await page.locator("form:has(#preset) button[type=submit]").tap()
+    await page.wait_for_selector(MINE, timeout=WAIT)
+    assert await page.evaluate("() => document.documentElement.scrollWidth") <= 390
+    assert await page.locator(f"#score-title + table thead th .name[title='{name}']").count() == 1
