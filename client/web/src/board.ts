@@ -16,24 +16,35 @@ function movesWith(card: string): LegalMove[] { return st.legal.filter((m) => m.
 
 function play(m: LegalMove): void {
   send("play", { card: m.card, capture: m.capture, turn: st.turnEvent }, `table:${st.tableId}`);
-  st.picked = null;
+  st.picked = null; st.choices = null;
   st.legal = [];
   render();
 }
 
+/** Play the one way there is, or lay the ways out in the sheet at the screen's foot
+ * (choiceSheet): the table stays in view above it, each way's cards lit there. */
 function choose(moves: LegalMove[]): void {
   if (moves.length === 1) { play(moves[0]); return; }
-  const d = dialog(t.choose, t.close, "choose");
-  for (const m of moves) {
-    const label = m.capture.length ? m.capture.map((c) => cardName(c, deck)).join(" + ") : t.takeNothing;
-    d.body.append(button(label, () => { d.close(); play(m); }));
-  }
+  st.choices = moves;
+  render();
+  document.getElementById("choice-0")?.focus(); // its cards marked on the table
+  showTable();
+}
+
+/** The table's cards in view above the sheet (scrolled to, if the page was scrolled away). */
+function showTable(): void {
+  const area = document.querySelector<HTMLElement>("[data-area=table]");
+  const sheet = document.getElementById("choose");
+  if (!area || !sheet) return;
+  const top = area.getBoundingClientRect().top - 48; // the table's heading too
+  const room = sheet.getBoundingClientRect().top - area.getBoundingClientRect().bottom;
+  if (top < 0 || room < 0) window.scrollBy(0, room < 0 && top > 0 ? Math.min(top, -room) : top);
 }
 
 function tapHand(card: string): void {
   if (!st.legal.length) return;
-  if (st.picked === card) choose(movesWith(card));
-  else st.picked = card;
+  if (st.picked === card) { choose(movesWith(card)); return; }
+  st.picked = card; st.choices = null;
   render();
 }
 
@@ -43,14 +54,46 @@ function tapTable(card: string): void {
   if (moves.length) choose(moves);
 }
 
+function closeChoices(): void { st.choices = null; render(); }
+
 document.addEventListener("keydown", (e) => {
-  if ((e.target as HTMLElement).tagName === "INPUT" || document.querySelector("dialog[open]")) return;
-  const hand = st.view?.hand ?? [];
+  if ((e.target as HTMLElement).tagName === "INPUT" || document.querySelector("dialog[open]:not(.sheet)")) return;
   const n = Number.parseInt(e.key, 10);
+  if (st.choices) { // the sheet's ways by number, Escape to pick again
+    if (n >= 1 && n <= st.choices.length) { play(st.choices[n - 1]); e.preventDefault(); }
+    else if (e.key === "Escape") closeChoices();
+    return;
+  }
+  const hand = st.view?.hand ?? [];
   if (n >= 1 && n <= hand.length) { tapHand(hand[n - 1]); e.preventDefault(); }
   else if (e.key === "Escape") { st.picked = null; render(); }
   else if (e.key === "?") showRules();
 });
+
+/** The cards ``m`` takes marked on the table (the way tapped, hovered or focused in the sheet). */
+function markWay(m: LegalMove): void {
+  for (const c of document.querySelectorAll<HTMLElement>("[data-area=table] .card")) {
+    c.classList.toggle("takes", m.capture.includes(c.dataset.card ?? ""));
+  }
+  for (const w of document.querySelectorAll<HTMLElement>("#choose .way")) w.classList.toggle("shown", w.dataset.takes === m.capture.join(" "));
+}
+
+/** The picked card's ways to take, at the screen's foot, each with the cards it takes
+ * drawn small: the table above stays in sight (a modal box would cover it). */
+function choiceSheet(): HTMLElement | string {
+  const moves = st.choices;
+  if (!moves || !st.picked || !st.legal.length) return "";
+  const ways = moves.map((m, i) => {
+    const label = m.capture.length ? m.capture.map((c) => cardName(c, deck)).join(" + ") : t.takeNothing;
+    const way = h("button", { type: "button", class: "way", id: `choice-${i}`, "data-takes": m.capture.join(" "), onclick: () => play(m) },
+      h("span", { class: "minis", "aria-hidden": "true" }, ...m.capture.map((c) => cardSvg(c, deck))), h("span", {}, label));
+    for (const shown of ["focus", "pointerenter"]) way.addEventListener(shown, () => markWay(m));
+    return way;
+  });
+  return h("dialog", { open: true, class: "sheet", id: "choose", "aria-labelledby": "choose-title" },
+    h("h2", { id: "choose-title" }, fill(t.choose, { card: cardName(st.picked, deck) })), h("div", { class: "ways" }, ...ways),
+    h("p", { class: "bar" }, button(t.close, closeChoices, "quiet")));
+}
 
 
 function cardButton(card: string, cls: string, onclick: () => void): HTMLButtonElement {
@@ -75,10 +118,14 @@ export function showClock(): void {
   const left = secondsLeft();
   const line = document.getElementById("round-end-turn"); // the next round's turn, under the last round's box
   if (line) {
-    // the next round's first turn runs while the box is open: the player's own says so plainly
+    // the next round's first turn runs while the box is open: its clock, as the board shows it, with what it
+    // counts (the turn's time and the reading time on top); the player's own says what happens when it runs out
+    const v = st.view;
     const mine = st.legal.length > 0 && left !== null;
-    line.textContent = st.roundEnd || !st.view || st.gameEnd ? "" : mine ? fill(t.turnInBox, { n: left })
-      : `${turnWords()}${left === null ? "" : ` · ${fill(t.secondsLeft, { n: left })}`}`;
+    const timeout = st.info?.turn_timeout;
+    const why = st.reading && timeout ? ` ${fill(t.readingTime, { turn: timeout, extra: st.reading })}` : "";
+    line.textContent = st.roundEnd || !v || st.gameEnd ? ""
+      : `${fill(t.roundBegun, { n: v.round })} ${turnWords()}${left === null ? "" : ` · ${fill(t.secondsLeft, { n: left })}${why}`}${mine ? `. ${t.turnInBox}` : ""}`;
     line.classList.toggle("short", mine);
   }
   if (!timerEl) return;
@@ -98,12 +145,25 @@ export function leaveButton(): HTMLButtonElement {
   const leave = () => send("leave_table", { table: st.tableId }, "lobby");
   const b = button(t.leave, () => {
     if (st.info?.state !== "playing" && !st.view) { leave(); return; } // a waiting table: the seat is freed, nothing ends
+    const [question, yes] = leaveWords();
     const d = dialog(t.leave, t.stay, "leave-question");
-    d.body.append(h("p", {}, t.leaveQuestion));
-    d.actions.prepend(button(t.leaveYes, () => { d.close(); leave(); }, "danger"));
+    d.body.append(h("p", {}, question));
+    d.actions.prepend(button(yes, () => { d.close(); leave(); }, "danger"));
   }, "quiet");
   b.id = "leave";
   return b;
+}
+
+/** What leaving the game now does, as the server does it (PROTOCOL.md §7): a bot plays
+ * the seat when another person plays on and the table lets a bot take over (its
+ * ``bot_takeover``, where the table's listing says it; true for the tables this page
+ * makes); otherwise the game ends for everyone. The question and its button. */
+function leaveWords(): [string, string] {
+  const others = st.seats.filter((s) => s.seat !== st.seat && !s.bot);
+  if (!others.length) return [t.leaveQuestion, t.leaveYes];
+  const takeover = (st.info as { bot_takeover?: boolean } | null)?.bot_takeover ?? (st.madeHere ? true : undefined);
+  if (takeover === false) return [t.leaveEnds, t.leaveYes];
+  return takeover ? [t.leaveToBot, t.leaveYesBot] : [t.leaveMayEnd, t.leaveGame];
 }
 
 function inviteBox(): HTMLElement | string {
@@ -120,7 +180,7 @@ let drawn: HTMLElement | null = null; // the table's seats last drawn: still on 
 export function tableScreen(): void {
   const v = st.view;
   const mine = st.legal.length > 0;
-  const lit = new Set(st.picked ? movesWith(st.picked).flatMap((m) => m.capture) : []);
+  const lit = new Set((st.choices ?? (st.picked ? movesWith(st.picked) : [])).flatMap((m) => m.capture));
   const players = seatCount();
   const seats = h("div", { class: "seats" }, ...Array.from({ length: players }, (_, i) => h("div", {
     class: `seat${v && v.turn === i && !st.gameEnd ? " turn" : ""}`, "data-seat": i,
@@ -129,7 +189,7 @@ export function tableScreen(): void {
   timerEl = h("span", { class: "clock" });
   showClock();
   const turnText = turnWords();
-  const table = h("div", { class: "cards", "aria-label": t.table, "data-area": "table" }, ...(v?.table ?? []).map((c) => cardButton(c,
+  const table = h("div", { class: `cards${st.choices ? " choosing" : ""}`, "aria-label": t.table, "data-area": "table" }, ...(v?.table ?? []).map((c) => cardButton(c,
     `${lit.has(c) ? "lit" : ""}${shownOnTable.has(c) ? "" : " arrived"}`, () => tapTable(c))));
   shownOnTable = new Set(v?.table ?? []);
   const hand = h("div", { class: "cards", "aria-label": t.hand, "data-area": "hand" }, ...(v?.hand ?? []).map((c) => cardButton(c, c === st.picked ? "picked" : "", () => tapHand(c))));
@@ -157,7 +217,7 @@ export function tableScreen(): void {
       h("h2", {}, t.hand), hand, decl, h("p", {}, mine ? t.tapHint : "")) : "",
     h("div", {}, v && !st.gameEnd ? piles : "", v ? h("section", { class: "panel", "aria-label": t.plays }, h("h2", {}, t.plays), plays) : "",
       chatBox(st.tableChat, () => `table:${st.tableId}`, "table-chat"))),
-    settings());
+    settings(), choiceSheet());
   plays.scrollTop = readingBack ? readAt : plays.scrollHeight; // the newest play in view
   if (focused) document.getElementById(focused)?.focus();
   drawn = seats;

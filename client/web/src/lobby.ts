@@ -62,7 +62,7 @@ function listTournaments(finished: boolean): void {
 function tournamentItem(x: TournamentInfo): HTMLElement {
   const mine = x.entrants.includes(st.name);
   const line = fill(t.tournamentLine, { name: x.name, format: t[x.format], game: gameName(x.preset), phase: t[x.phase === "finished" ? "over" : x.phase],
-    round: x.round, n: x.entrants.length, cap: x.cap, entrants: x.entrants.join(", ") || "—" });
+    round: x.round ? fill(t.roundNo, { n: x.round }) : "", n: x.entrants.length, cap: x.cap, entrants: x.entrants.join(", ") || "—" });
   const standing = st.standings.get(x.id);
   return h("li", {}, h("span", { class: "grow" }, `#${x.id} ${line}`),
     x.phase === "registering" ? button(mine ? t.unregister : t.register, () => send(mine ? "tournament_leave" : "tournament_join", { tournament: x.id })) : "",
@@ -75,7 +75,7 @@ function tournamentItem(x: TournamentInfo): HTMLElement {
 export function standingsTable(s: TournamentStandings): HTMLElement {
   const cells = (tag: "th" | "td", values: (string | number)[]) => h("tr", {}, ...values.map((v) => h(tag, {}, String(v))));
   const tie = s.ranked_by.includes("buchholz"); // a knockout has no Buchholz: no column
-  return h("table", { class: "standings" }, h("caption", {}, s.final ? t.finalStandings : fill(t.standingsTitle, { n: s.round })),
+  return h("table", { class: "standings" }, h("caption", {}, s.final ? t.finalStandings : s.round ? fill(t.standingsTitle, { n: s.round }) : t.noRoundYet),
     cells("th", ["#", t.players, t.points, ...(tie ? [t.buchholz] : []), t.gamePoints]),
     ...s.rows.map((r) => cells("td", [r.rank, r.entrant, r.match_points, ...(tie ? [r.buchholz] : []), r.game_points])));
 }

@@ -172,7 +172,7 @@ function handle(f: Frame): void {
     }
     case "table_created":
       newTable(b.table.id);
-      st.info = b.table;
+      st.info = b.table; st.madeHere = true;
       if (b.invite) st.invite = `${location.origin}/?invite=${encodeURIComponent(`${b.table.id}.${b.invite}`)}`;
       break;
     case "quick_waiting": if (st.quick) st.quick.others = b.others; break;
@@ -190,7 +190,7 @@ function handle(f: Frame): void {
       break;
     case "tournament_no_table": st.noTable = b as TournamentNoTable; break;
     case "joined":
-      newTable(b.table);
+      if (newTable(b.table) && st.quick) st.madeHere = true; // a quick game's table: a bot takes a seat left
       st.quick = null; st.noTable = null;
       st.tableId = b.table; st.seat = b.seat; st.watching = false; st.gameEnd = null; st.roundEnd = null; st.replay = null;
       saveSeat({ token: b.token, table: b.table, lastEvent: savedSeat()?.lastEvent ?? 0 });
@@ -207,7 +207,7 @@ function handle(f: Frame): void {
       st.view = (b.you ?? b.public) as typeof st.view;
       if (b.you) st.seat = b.you.seat;
       st.totalsBefore = [...(st.view?.totals ?? [])];
-      st.legal = [];
+      st.legal = []; st.choices = null; st.reading = 0;
       restoreMarks();
       break;
     case "round_start": roundStart(b); break;
@@ -216,7 +216,7 @@ function handle(f: Frame): void {
       break;
     case "your_turn":
       st.view = b.view; st.legal = b.legal; st.declarations = b.declarations ?? []; st.turnEvent = b.event;
-      st.picked = null;
+      st.picked = null; st.choices = null;
       break;
     case "played": {
       const before = measure(app);
@@ -234,6 +234,8 @@ function handle(f: Frame): void {
     case "left":
       saveSeat(null);
       if (st.gameEnd) break; // the game's end stays on screen until "Back to the tables"
+      // left mid-game and the game goes on (no game_end came): a bot plays the seat now, as the question said
+      if ((b.reason ?? "left") === "left" && st.view && !st.watching) st.status = t.leftToBot;
       st.tableId = null; st.seat = null; st.view = null; st.legal = []; st.watching = false;
       send("watch_lobby", {});
       break;
@@ -244,7 +246,12 @@ function handle(f: Frame): void {
     }
     case "seat_away": if (b.seat !== st.seat) st.flash = fill(t.away, { name: b.name }); break;
     case "seat_back": if (b.seat !== st.seat) st.flash = fill(t.back, { name: b.name }); break;
-    case "seat_replaced": st.flash = fill(t.bot, { name: b.name }); break;
+    case "seat_replaced": {
+      const seat = st.seats.find((s) => s.seat === b.seat);
+      if (seat) seat.bot = true; // named as a bot's seat from now on (seats, score, plays)
+      st.flash = fill(t.bot, { name: b.name });
+      break;
+    }
     default: return;
   }
   render();
@@ -263,7 +270,8 @@ function played(b: Body): void {
   const players = st.info?.rules?.players ?? st.seats.length ?? 2;
   v.turn = (b.seat + 1) % Math.max(players, 1);
   if (b.seat === st.seat) st.legal = [];
-  st.picked = null;
+  st.picked = null; st.choices = null;
+  st.reading = 0; // the next turns have the table's plain clock
   if (b.forced === "timeout") {
     const card = cardName(b.card, deck);
     st.flash = b.seat === st.seat ? fill(t.timedOutYou, { card }) : fill(t.timedOut, { card, name: seatName(b.seat) });
@@ -282,6 +290,10 @@ function roundStart(b: Body): void {
   const each = Math.max(0, Math.floor((40 - b.table.length - b.stock) / n));
   handSize = each || handSize;
   st.roundEnd = null; st.scopas.clear(); st.forced.clear();
+  // From the second round on the first turn's clock has reading time for the last round's box on top of the
+  // table's turn clock (PROTOCOL.md §7): how much, so the box can say what its figure counts.
+  const timeout = st.info?.turn_timeout;
+  st.reading = typeof b.turn_left_ms === "number" && timeout ? Math.max(0, Math.round(b.turn_left_ms / 1000) - timeout) : 0;
   st.totalsBefore = [...(before?.totals ?? [])];
   st.view = {
     ...(before ?? {}), round: b.round, table: b.table, stock: b.stock, round_plays: [], dealer: b.dealer,
@@ -292,12 +304,14 @@ function roundStart(b: Body): void {
 let held = ""; // the table whose state the page holds
 /** The page sits at (or watches) ``table``: what it held of another table (its seats,
  * board, plays, notices and chat) is gone. */
-function newTable(table: string): void {
-  if (table === held) return;
+function newTable(table: string): boolean {
+  if (table === held) return false;
   held = table;
-  st.seats = []; st.view = null; st.legal = []; st.declarations = []; st.picked = null;
+  st.madeHere = false;
+  st.seats = []; st.view = null; st.legal = []; st.declarations = []; st.picked = null; st.choices = null; st.reading = 0;
   st.roundEnd = null; st.gameEnd = null; st.totalsBefore = []; st.deadline = 0;
   st.flash = ""; st.invite = ""; st.tableChat = []; st.scopas.clear(); st.forced.clear();
+  return true;
 }
 
 /** Every hand is empty and the stock is not: a spectator counts the next deal itself. */
@@ -352,14 +366,14 @@ function sayNotPrivate(): void {
 
 const LOCK = '<svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false"><path fill="none" stroke="currentColor" stroke-width="2" d="M5 11h14v10H5zM8 11V7a4 4 0 0 1 7.5-2"/></svg>';
 
-/** A page served without TLS: an open lock with the notice behind it. */
+/** A page served without TLS: an open lock and its short label, with the notice behind it. */
 function notPrivateMark(): HTMLElement | string {
   if (!document.getElementById("not-private")) return "";
   const mark = button("", () => { dialog(t.notEncrypted, t.close, "not-private-said").body.append(h("p", {}, t.notPrivate)); }, "quiet mark");
   mark.id = "not-private-mark";
-  mark.setAttribute("aria-label", t.notEncrypted);
   mark.title = t.notEncrypted;
   mark.innerHTML = LOCK;
+  mark.append(h("span", {}, t.notEncrypted)); // its name too, read as it is seen
   return mark;
 }
 

@@ -21,9 +21,9 @@ function sideTable(w: W, names: string[], rows: HTMLElement[], caption?: string)
 }
 
 /** A side's name as a column's heading: a team's players ("a + b") may go on two lines,
- * never a name broken in two. */
+ * never a name broken in two (one too long for a phone ends in an ellipsis, whole in its title). */
 function sideHead(name: string): (string | Node)[] {
-  return name.split(" + ").flatMap((n, i) => [i ? " + " : "", h("span", { class: "name" }, n)]);
+  return name.split(" + ").flatMap((n, i) => [i ? " + " : "", h("span", { class: n.length > 16 ? "name long" : "name", title: n }, n)]);
 }
 
 function row(label: string, cells: (string | Node)[], cls = ""): HTMLElement {

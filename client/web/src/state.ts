@@ -39,11 +39,15 @@ export const st = {
   tableId: null as string | null, seat: null as number | null, watching: false, info: null as TableInfo | null,
   seats: [] as SeatInfo[], view: null as (Partial<SeatView> & PublicView) | null,
   legal: [] as LegalMove[], declarations: [] as DeclarationOption[], turnEvent: null as number | null,
-  picked: null as string | null, roundEnd: null as RoundEnd | null, gameEnd: null as GameEnd | null,
+  picked: null as string | null,
+  choices: null as LegalMove[] | null, // the picked card's ways to take, while the person chooses one (board.ts)
+  roundEnd: null as RoundEnd | null, gameEnd: null as GameEnd | null,
+  madeHere: false, // the table was made by this page (or is a quick game's): a bot takes over a seat left (bot_takeover)
   invite: "" as string, flash: "", scopas: new Set<string>(), // the cards that made a scopa this round (seen live)
   forced: new Set<string>(), // the cards the server played for someone whose time ran out, this round
   notice: "", // what the person should know about their name
   deadline: 0, // when the turn's time runs out (Date.now() scale; 0: no clock)
+  reading: 0, // the seconds a round's first turn has beyond the table's turn clock, to read the last round's box
   totalsBefore: [] as number[], // the game's totals when the round began
   games: null as GameSummary[] | null, // the server's finished games, once asked for
   replay: null as { record: GameRecord; round: number; step: number } | null, // a finished game shown again
@@ -93,8 +97,17 @@ export function live(x: TableInfo): boolean { return x.state === "waiting" || x.
 
 export function seatCount(): number { return st.info?.rules?.players ?? (st.seats.length || 2); }
 
+/** A seated player's name as shown: a person's seat that a bot plays now (its person
+ * left, or did not come back) says so ("bruno (bot)"); the server's own bots are named as bots already. */
+export function shownName(s: SeatInfo): string {
+  const name = sp.name(s.name);
+  return s.bot && name === s.name ? fill(t.botSeat, { name }) : name;
+}
+
 export function seatName(i: number): string {
-  const named = st.seats[i]?.name ?? st.info?.seats?.[i];
+  const seated = st.seats.find((s) => s.seat === i);
+  if (seated) return shownName(seated);
+  const named = st.info?.seats?.[i];
   return named ? sp.name(named) : fill(t.seat, { n: Number.isInteger(i) ? i + 1 : "?" });
 }
 
@@ -106,7 +119,7 @@ export function sideNames(): string[] {
 }
 
 export function sideName(i: number): string {
-  const names = st.seats.filter((s) => s.side === i).map((s) => sp.name(s.name));
+  const names = st.seats.filter((s) => s.side === i).map(shownName);
   const named = st.info?.seats?.[i];
   return names.length ? names.join(" + ") : named ? sp.name(named) : fill(t.seat, { n: i + 1 });
 }

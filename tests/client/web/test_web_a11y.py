@@ -1,16 +1,20 @@
 """axe-core (client/web's npm package) finds nothing, minor findings included, on every
 screen of the browser client: the name screen, the lobby (its create form open), the
-rules, the board, a round's end, the game's end and a finished game shown again, at
-phone and desktop size, in Italian and in English; in Debian's chromium against a real
-server on 127.0.0.1."""
+rules, the board, the ways to take a card offers, a round's end, the game's end and a
+finished game shown again, at phone and desktop size, in Italian and in English; in
+Debian's chromium against a real server on 127.0.0.1."""
 
 from __future__ import annotations
 
 import pytest
 from playwright.async_api import Browser, Page
 
-from test_web_client import AXE, DESKTOP, MINE, PHONE, WAIT, Site, browser, chromium, journaled  # noqa: F401
+from scopa.engine import RuleSet
+
+from test_web_client import AXE, DESKTOP, MINE, PHONE, WAIT, Site, browser, chromium, journaled, served  # noqa: F401
 from test_web_family import play_to_round_end
+from test_web_phone import a_choice, the_choice
+from test_web_table import seed_where
 
 pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="module")]  # the browser: test_web_client.py
 
@@ -73,3 +77,29 @@ async def test_axe_finds_nothing_on_any_screen(journaled: Site, browser: Browser
     await press("#games li button")
     await page.wait_for_selector("#replay-where", timeout=WAIT)
     assert await axe_findings(page) == [], "replay from the lobby"
+
+
+@pytest.mark.parametrize("lang", ["it", "en"])
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+async def test_axe_finds_nothing_on_the_ways_to_take(browser: Browser, lang: str, size: str) -> None:
+    """The sheet of ways to take (a card that takes in two ways), over the board."""
+    seed = seed_where(RuleSet.build("scopa"), a_choice)
+    card, _ = the_choice(seed)
+    async with served(seed=seed) as site:
+        device = {**(PHONE if size == "phone" else DESKTOP), "locale": "it-IT" if lang == "it" else "en-GB"}
+        context = await browser.new_context(**device, bypass_csp=True)  # type: ignore[arg-type]  # axe is injected
+        page = await context.new_page()
+        page.on("pageerror", lambda e: site.errors.append(f"ada: {e}"))
+        await page.goto(site.url)
+        await page.fill("#name", "ada")
+        await page.locator("form button[type=submit]").click()
+        await page.wait_for_selector("#preset", timeout=WAIT)
+        await page.select_option("#bots", "easy")
+        await page.locator("form:has(#preset) button[type=submit]").click()
+        await page.wait_for_selector(MINE, timeout=WAIT)
+        picked = page.locator(f"[data-area=hand] .card[data-card='{card}']")
+        await picked.click()
+        await picked.click()
+        await page.wait_for_selector("dialog[open]#choose", timeout=WAIT)
+        await page.add_script_tag(path=str(AXE))
+        assert await axe_findings(page) == [], "ways to take"

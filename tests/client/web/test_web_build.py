@@ -51,8 +51,9 @@ def test_the_client_type_checks() -> None:
 
 
 SAME_IN_BOTH = {"title", "chat", "scopa", "bot", "denari", "primiera", "scope", "settebello", "catNapola", "catReBello",
-                "catPiccola", "catGrande", "tris", "error", "pointsBy", "total", "no", "botName"}
-"""Texts that are the same words in Italian and English: the game's own terms (and "Bot {n} ({level})")."""
+                "catPiccola", "catGrande", "tris", "error", "pointsBy", "total", "no", "botName", "botSeat", "tournamentLine"}
+"""Texts that are the same words in Italian and English: the game's own terms (and "Bot {n} ({level})", "{name} (bot)"),
+and lines made of other texts only."""
 
 
 def test_every_text_of_the_page_has_its_italian() -> None:

@@ -32,10 +32,11 @@ async def test_the_round_end_box_says_your_turn_is_running(site: Site, browser: 
     await play_to_round_end(page)
     line = page.locator("dialog[open]#round-end #round-end-turn")
     await page.wait_for_function(
-        "() => /^Tocca a te: tra \\d+ s il server gioca una carta al posto tuo/.test("
+        "() => /^Smazzata 2: Tocca a te · ancora \\d+ s per la mossa.* Poi il server gioca una carta al posto tuo/.test("
         "document.querySelector('#round-end-turn')?.textContent ?? '')", timeout=WAIT)
     said = await line.text_content() or ""
-    assert 0 < int(re.findall(r"\d+", said)[0]) <= 60 + 15  # the turn_timeout and the reading time at most
+    found = re.search(r"ancora (\d+) s", said)
+    assert found and 0 < int(found.group(1)) <= 60 + 15  # the turn_timeout and the reading time at most
     assert await axe_findings(page) == []
     await page.locator("dialog[open]#round-end p.bar button", has_text="Continua").tap()
     await page.wait_for_selector(MINE, timeout=WAIT)
