@@ -32,6 +32,12 @@ Figures:
   reading its ``your_turn`` (p50, p90, p99, max).  Client and server are on one
   loopback, so this bounds from above the server's time from a play's arrival to the
   next seat's ``your_turn`` sent (it adds both sockets and the load generator's loop);
+- server turn latency: that time as the server itself takes it, from the monotonic
+  time a move's frame is read to the time the next seat's ``your_turn`` is written to
+  its socket (``scopa_turn_seconds``, server/core/metrics.py: read from every server's
+  ``/metrics`` at both ends of the window, p50/p90/p99 interpolated in its buckets as
+  Prometheus does, and the share within 2 ms, exact: 2 ms is a bucket's bound).  On a
+  machine whose cores the load generator shares, this is the figure of the server's;
 - server memory per table: (server RSS with every table mid-game - RSS of the idle
   server) / tables.  To take it, every table pauses its first game after a few moves
   until all tables have got there; the clock of the window starts when they resume.
@@ -155,7 +161,7 @@ async def _serve(seed: int, db: str | None, bot_workers: int = 1, memory_profile
                            db=db, bot_workers=bot_workers, cluster=options, tls=_tls(tls_dir))
     await engine.start()
     endpoints = None
-    if metrics == "on":  # as `scopa serve --metrics` does
+    if metrics != "off":  # as `scopa serve --metrics` does (scraped only with --metrics; else read at the window's ends)
         from scopa.server.endpoints import MetricsPort, Probes
 
         endpoints = MetricsPort(Probes(engine))
@@ -626,6 +632,58 @@ async def start_expert_tables(run: Run, count: int) -> None:
     await client.close()
 
 
+TURN_HISTOGRAM = "scopa_turn_seconds_bucket"
+
+
+@dataclass
+class TurnHistogram:
+    """The server's ``scopa_turn_seconds`` (from a move's frame read to the next seat's
+    your_turn written, timed inside the server): cumulative counts by upper bound (s)."""
+
+    counts: dict[float, float] = field(default_factory=dict)
+
+    def quantile(self, q: float) -> float | None:
+        """Seconds under which a share ``q`` of the turns were passed on, interpolated in
+        its bucket as Prometheus' ``histogram_quantile`` does (None: no turn)."""
+        bounds = sorted(self.counts)
+        total = self.counts[bounds[-1]] if bounds else 0.0
+        if not total:
+            return None
+        lower, below = 0.0, 0.0
+        for bound in bounds:
+            count = self.counts[bound]
+            if count >= q * total:
+                if bound == float("inf"):
+                    return lower  # beyond the last finite bound: at least that
+                return lower + (bound - lower) * (q * total - below) / (count - below) if count > below else bound
+            lower, below = bound, count
+        return lower
+
+    def figures(self) -> dict[str, Any]:
+        total = self.counts.get(float("inf"), 0.0)
+        ms = (lambda x: None if x is None else round(x * 1000, 3))
+        return {"count": int(total), "p50": ms(self.quantile(0.50)), "p90": ms(self.quantile(0.90)),
+                "p99": ms(self.quantile(0.99)),
+                "share_within_2ms": round(self.counts.get(0.002, 0.0) / total, 4) if total else None}
+
+
+def turn_histogram(ports: Sequence[int], since: TurnHistogram | None = None) -> TurnHistogram:
+    """The servers' ``scopa_turn_seconds`` together (their ``/metrics`` on ``ports``), less
+    ``since``'s counts (a window's)."""
+    import urllib.request
+
+    counts: dict[float, float] = {}
+    for port in ports:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as response:
+            for line in response.read().decode().splitlines():
+                if line.startswith(TURN_HISTOGRAM):
+                    bound = float(line.split('le="', 1)[1].split('"', 1)[0])
+                    counts[bound] = counts.get(bound, 0.0) + float(line.rsplit(" ", 1)[1])
+    if since is not None:
+        counts = {bound: count - since.counts.get(bound, 0.0) for bound, count in counts.items()}
+    return TurnHistogram(counts)
+
+
 def percentile(sorted_values: list[float], q: float) -> float:
     if not sorted_values:
         return float("nan")
@@ -659,6 +717,7 @@ async def load(args: argparse.Namespace, port: int, server_pid: int | None,
         os.kill(server_pid, signal.SIGUSR1)  # the server writes what it holds now
     held = run.held
     # Every table is mid-game: start the clock and let them go.
+    turns_before = turn_histogram(getattr(args, "metrics_ports", []))
     cpu_server0 = sum(cpu_seconds(p) for p in pids) if server_pid else None
     cpu_client0 = time.process_time()
     start = time.perf_counter()
@@ -674,6 +733,7 @@ async def load(args: argparse.Namespace, port: int, server_pid: int | None,
     elapsed = time.perf_counter() - start
     cpu_server = sum(cpu_seconds(p) for p in pids) - cpu_server0 if cpu_server0 is not None else None
     cpu_client = time.process_time() - cpu_client0
+    server_turns = turn_histogram(getattr(args, "metrics_ports", []), turns_before)
     results = await done_early
     rss_end = rss_kb(server_pid) if server_pid else None
     failures = [r for r in results if isinstance(r, BaseException)]
@@ -706,6 +766,7 @@ async def load(args: argparse.Namespace, port: int, server_pid: int | None,
         "turn_latency_ms": {"count": len(turns), "p50": ms(percentile(turns, 0.50)),
                             "p90": ms(percentile(turns, 0.90)), "p99": ms(percentile(turns, 0.99)),
                             "max": ms(turns[-1]) if turns else None},
+        "server_turn_ms": server_turns.figures(),
         "end_reasons": st.end_reasons,
         "server_pid": server_pid,
         "server_rss_idle_kb": rss_idle,
@@ -764,7 +825,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="N more tables where two expert bots play each other on the server, beside the measured ones")
     ap.add_argument("--bot-workers", type=int, default=1, help="the server's pool for bots that search (default 1)")
     ap.add_argument("--profile", default=None, metavar="PATH",
-                    help="write a cProfile of the server process to PATH (read it with python -m pstats); with "
+                    help="write a cProfile (CPU time) of the server process to PATH (read it with python -m pstats); with "
                          "--cluster, the first member's (the others' to PATH.1, PATH.2, ...)")
     ap.add_argument("--memory-profile", default=None, metavar="PATH",
                     help="trace the memory of the server this starts and write to PATH what it holds with every "
@@ -816,7 +877,7 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("--cluster starts its members: not with --lean or --server; their shared journal is --db postgresql://")
     _raise_fd_limit()
     if args.serve:
-        profiler = cProfile.Profile() if args.profile else None
+        profiler = cProfile.Profile(time.process_time) if args.profile else None  # CPU, not waiting
         if profiler is not None:
             profiler.enable()
         try:
@@ -1060,11 +1121,12 @@ def run_once(args: argparse.Namespace) -> dict[str, Any]:
             port, pid = server.port, server.pid
             args.web_port = server.web_port
             scraper = Scraper(server.metrics_port, getattr(args, "scrape_interval", 15.0)) \
-                if server.metrics_port is not None else None
+                if server.metrics_port is not None and getattr(args, "metrics_mode", None) == "on" else None
             profile = getattr(args, "profile", None)
             others = [ServerProcess(args.seed + i, args.loop, _db_target(args.db, tmp), args.bot_workers,
                                     profile=f"{profile}.{i}" if profile else None, cluster=cluster)
                       for i in range(1, args.cluster)]
+        args.metrics_ports = [p.metrics_port for p in (server, *others) if p is not None and p.metrics_port]
         try:
             return asyncio.run(asyncio.wait_for(load(args, port, pid, [(o.port, o.pid) for o in others]),
                                                 SAFETY_TIMEOUT))
@@ -1108,6 +1170,11 @@ def report(result: dict[str, Any]) -> None:
     turn = result["turn_latency_ms"]
     print(f"play -> next your_turn latency (ms): p50 {turn['p50']}  p90 {turn['p90']}  p99 {turn['p99']}"
           f"  max {turn['max']}  over {turn['count']} turns")
+    inside = result["server_turn_ms"]
+    if inside["count"]:
+        print(f"in the server, move read -> next your_turn written (ms, from scopa_turn_seconds' buckets): "
+              f"p50 {inside['p50']}  p90 {inside['p90']}  p99 {inside['p99']}  over {inside['count']} turns,"
+              f" {inside['share_within_2ms']} of them within 2 ms")
     if result["server_kb_per_table"] is not None:
         print(f"server RSS: idle {result['server_rss_idle_kb']} kB, all {result['tables_held_mid_game']} tables"
               f" mid-game {result['server_rss_mid_game_kb']} kB, end {result['server_rss_end_kb']} kB"

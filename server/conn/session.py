@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import time
 import weakref
 from collections.abc import Callable
 from typing import Literal, Protocol, cast
@@ -128,7 +129,7 @@ class WriteBatch:
 class ServerSession(asyncio.BufferedProtocol):
     """A connected client as the server sees it."""
 
-    __slots__ = ('__weakref__', '_clock', '_connected_at', '_deadline', '_deadline_at', '_batch', '_frame_started', '_hello_seen', '_inbox', '_last_heard', '_gone', '_loop', '_lost', '_out', '_out_bytes', '_party', '_party_of', '_queued', '_written', '_ping_sent', '_rate', 'address', 'client', 'closed', 'dropped', 'handed_on', 'host', 'own_address', 'id', 'limits', 'max_queued', 'max_queued_bytes', 'name', 'peer', 'proto', 'refused', 'said_bye', 'table_id', 'transport')
+    __slots__ = ('__weakref__', '_clock', '_connected_at', '_deadline', '_deadline_at', '_batch', '_frame_started', '_hello_seen', '_inbox', '_last_heard', '_gone', '_loop', '_lost', '_out', '_out_bytes', '_party', '_party_of', '_queued', '_written', '_ping_sent', '_rate', '_turn_from', 'address', 'client', 'closed', 'dropped', 'handed_on', 'host', 'own_address', 'id', 'limits', 'max_queued', 'max_queued_bytes', 'name', 'peer', 'proto', 'read_at', 'refused', 'said_bye', 'table_id', 'transport')
 
     def __init__(self, conn_id: int, host: SessionHost) -> None:
         self.id = conn_id
@@ -168,6 +169,8 @@ class ServerSession(asyncio.BufferedProtocol):
         self._out_bytes = 0
         self._written = 0  # the transport's buffer after our last write
         self._queued = False  # in this loop turn's write batch
+        self.read_at = 0.0  # time.perf_counter() when the latest bytes came (those of the command handled now)
+        self._turn_from = 0.0  # a your_turn is queued: when the move it follows was read (0: none)
         self._batch = WriteBatch.of(self._loop)
         self._inbox = read_buffer(self._loop)
         self._gone = False  # connection_lost was called
@@ -229,7 +232,7 @@ class ServerSession(asyncio.BufferedProtocol):
         if self.closed:
             return
         try:
-            now = self._clock.now()
+            now, self.read_at = self._clock.now(), time.perf_counter()
             self.proto.feed(data)
             completed = False
             host = self.host
@@ -434,11 +437,17 @@ class ServerSession(asyncio.BufferedProtocol):
             self._queued = True
             self._batch.add(self)
 
+    def turn_queued(self, read_at: float) -> None:
+        """A your_turn is queued for this client after a move read at ``read_at``: timed once written."""
+        if self._queued and not self._turn_from:
+            self._turn_from = read_at
+
     def _flush(self) -> None:
-        """Write this loop turn's frames in one go."""
+        """Write this loop turn's frames in one go (a queued your_turn timed: ``turn_queued``)."""
         self._queued = False
         if not self._out:
             return
+        turn_from, self._turn_from = self._turn_from, 0.0
         data = b"".join(self._out) if len(self._out) > 1 else self._out[0]
         self._out.clear()
         self._out_bytes = 0
@@ -447,6 +456,8 @@ class ServerSession(asyncio.BufferedProtocol):
             return  # the peer is gone: writing on would only log asyncio's warnings
         transport.write(data)
         self._written = transport.get_write_buffer_size()
+        if turn_from:
+            metrics.TURN_SECONDS.observe(time.perf_counter() - turn_from)
 
     @property
     def queued_bytes(self) -> int:

@@ -57,6 +57,43 @@ async def test_a_rated_game_between_two_people_is_counted_move_by_move() -> None
             await c.close()
 
 
+async def test_each_move_passing_the_turn_to_a_person_is_timed_to_that_persons_your_turn() -> None:
+    """scopa_turn_seconds: one observation for each person's move followed by a person's
+    your_turn (from the move's frame read to that your_turn written): every your_turn of a
+    game between two people but the first (which follows the deal, not a move)."""
+    growth = Growth(("scopa_turn_seconds_count", {}), ("scopa_moves_total", {}))
+    async with running() as engine:
+        ada = await connect_from(engine.port, "127.0.0.2", "ada")
+        bea = await connect_from(engine.port, "127.0.0.3", "bea")
+        await play([ada, bea])
+        turns = sum(isinstance(c.body, wire.YourTurn) for client in (ada, bea) for c in client.inbox)
+        assert turns > 1
+        assert growth() == [turns - 1, turns]  # each your_turn answered by one move; the first follows no move
+        for c in (ada, bea):
+            await c.close()
+
+
+async def test_a_your_turn_that_follows_a_bots_move_is_not_timed() -> None:
+    """A person playing a bot: a your_turn is timed only when her own move is followed by
+    her next turn at once (the last move of a round, the next round hers to open); after a
+    bot's move, none is (nor the next game's first after the last move)."""
+    growth = Growth(("scopa_turn_seconds_count", {}), ("scopa_moves_total", {}))
+    async with running() as engine:
+        ada = await connect_from(engine.port, "127.0.0.2", "ada")
+        await play([ada], bots=["random"])
+        mover, hers, after_hers = None, 0, 0
+        for c in ada.inbox:
+            if isinstance(c.body, (wire.CardPlayed, wire.DeclarationMade)):
+                mover = c.body.seat
+            elif isinstance(c.body, wire.YourTurn):
+                hers += 1
+                after_hers += mover == ada.seat
+        timed, moves = growth()
+        assert hers > after_hers
+        assert (timed, moves) == (after_hers, 2 * hers)  # the bot's moves and hers; hers passing the turn to her
+        await ada.close()
+
+
 async def test_refusals_and_rate_limits_are_counted_by_code_and_kind() -> None:
     growth = Growth(("scopa_refusals_total", {"code": "not_your_turn"}),
                     ("scopa_refusals_total", {"code": "rate_limited"}),
