@@ -2,13 +2,11 @@
 its protocol state, its deadlines (hello, frame, ping), its command rate and its unsent
 frames.  It is an ``asyncio.BufferedProtocol``: the event loop reads what arrives into
 a buffer all connections share (see :data:`~.buffers.READ_BUFFER_SIZE`), the session takes its
-bytes out, decodes and checks them and hands each command to the server (its
-:class:`SessionHost`).
+bytes out, decodes and checks them and hands each command to the server (its :class:`SessionHost`).
 
-What is sent to a client is framed at once and written in one write at the end of the
-event-loop turn (a move's played, deal and your_turn go out together); a client whose
-unsent bytes pass ``max_queued_bytes`` does not read and is dropped, so a slow reader
-never stalls anyone else."""
+What is sent to a client is framed at once and written in one write at the end of the event-loop
+turn (a move's played, deal and your_turn go out together); a client whose unsent bytes pass
+``max_queued_bytes`` does not read and is dropped, so a slow reader never stalls anyone else."""
 
 from __future__ import annotations
 
@@ -70,6 +68,12 @@ def next_deadline(limits: Limits, hello_seen: bool, connected_at: float, frame_s
         elif limits.ping_timeout is not None:
             due.append((ping_sent + limits.ping_timeout, "pong"))
     return min(due) if due else None
+
+
+def turn_queued(session: ServerSession, read_at: float) -> None:
+    """A your_turn is queued for ``session`` after a move read at ``read_at``: timed once written."""
+    if session._queued and not session._turn_from:
+        session._turn_from = read_at
 
 
 class SessionHost(Protocol):
@@ -437,13 +441,8 @@ class ServerSession(asyncio.BufferedProtocol):
             self._queued = True
             self._batch.add(self)
 
-    def turn_queued(self, read_at: float) -> None:
-        """A your_turn is queued for this client after a move read at ``read_at``: timed once written."""
-        if self._queued and not self._turn_from:
-            self._turn_from = read_at
-
     def _flush(self) -> None:
-        """Write this loop turn's frames in one go (a queued your_turn timed: ``turn_queued``)."""
+        """Write this loop turn's frames in one go (a queued your_turn timed: :func:`turn_queued`)."""
         self._queued = False
         if not self._out:
             return

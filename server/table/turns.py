@@ -25,7 +25,7 @@ from ..core import metrics, Clock, Timer
 from .broadcast import Broadcaster
 from .eventlog import EventLog
 from .seats import Seats
-from ..conn import Refusal
+from ..conn import Refusal, turn_queued
 from .journaling import TableJournal
 from .loop import Inbox
 
@@ -93,7 +93,7 @@ class Turns:
         if self.read_at:  # the your_turn that follows a person's move: timed when written
             s = self.seats[ask.seat]
             if s is not None and s.session is not None:
-                s.session.turn_queued(self.read_at)
+                turn_queued(s.session, self.read_at)
             self.read_at = 0.0
 
     def ask_again(self, seat: int) -> None:
