@@ -156,12 +156,12 @@ class Lobby:
     def show_link(self, event: LinkEvent) -> None:
         """Say at once that the connection is lost, back, or given up on."""
         if event.status is LinkStatus.LOST:
-            self.console.print(Text(tr("Connection lost ({why}); reconnecting…", why=event.reason), style="yellow"))
+            self.console.print(Text(tr("Connection lost; reconnecting…"), style="yellow"))
         elif event.status is LinkStatus.RECONNECTED:
-            self.console.print(Text(tr("Reconnected as {name} ({why}).", name=self.session.name, why=event.reason),
+            self.console.print(Text(tr("Reconnected as {name}.", name=self.session.name),
                                     style="green"))
         else:
-            self.console.print(Text(tr("Could not reconnect: {why}", why=event.reason), style="red"))
+            self.console.print(Text(tr("Could not get back to the server: it does not answer."), style="red"))
 
     async def ask(self, prompt: str) -> str:
         typed = self._reading(prompt)

@@ -4,7 +4,7 @@ reads it, and a test fails when a string given to ``tr`` is missing here."""
 
 from __future__ import annotations
 
-from .clubwords import CLUB_ITALIAN
+from .clubwords import CLUB_ITALIAN, CONNECTION_ITALIAN
 
 ITALIAN: dict[str, str] = {
     # the board
@@ -221,9 +221,9 @@ ITALIAN: dict[str, str] = {
     "Your friends run scopa play --invite with it (or press i in the lobby and paste it).":
         "I tuoi amici lo danno a scopa play --invite (o premono i nella sala e lo incollano).",
     "Not sent while reconnecting: {text}": "Non inviato durante la riconnessione: {text}",
-    "Connection lost ({why}): reconnecting… your moves are kept until it is back.":
-        "Connessione persa ({why}): riconnessione… le tue mosse restano da parte finché non torna.",
-    "Reconnected.": "Riconnesso.",
+    "Connection lost: reconnecting… your moves are kept until it is back.":
+        "Connessione persa: mi ricollego… le tue mosse restano da parte finché non torna.",
+    "Reconnected.": "Di nuovo in linea.",
     "Your private table is open: pass this invite on": "Il tuo tavolo privato è aperto: passa questo invito",
     "In a browser:": "In un browser:",
     "In a terminal:": "In un terminale:",
@@ -480,4 +480,5 @@ ITALIAN: dict[str, str] = {
     "{file} is too large for a record (over {n} MiB)": "{file} è troppo grande per una registrazione (oltre {n} MiB)",
     "{file} is not a text file": "{file} non è un file di testo",
     **CLUB_ITALIAN,
+    **CONNECTION_ITALIAN,
 }

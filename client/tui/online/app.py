@@ -17,7 +17,7 @@ from scopa.protocol.record import RecordMismatch, replay_steps
 
 from ...game import GameTranslator, SeatCameBack, SeatNotice, notice_from_wire
 from ...text import error_text, no_table_text, word_text
-from ...text import tr, DeckStyle, invite_string, refusal_text
+from ...text import tr, DeckStyle, invite_string, lost_text, refusal_text
 from ...net import ClientSession, ConnectionLost, ServerRefused, SavedSeat, TokenStore, CertificateRefused, share_host
 from ...net import fetch_record
 from ..app import ScopaApp
@@ -136,7 +136,9 @@ class NetApp(ScopaApp):
             await self._main()
         except ServerRefused as exc:
             self.exit(1, message=refusal_text(exc.code, exc.message, self.watch_only, self.invite is not None))
-        except (ConnectionLost, CertificateRefused) as exc:
+        except ConnectionLost as exc:
+            self.exit(1, message=lost_text(exc.unreachable))
+        except CertificateRefused as exc:
             self.exit(1, message=f"{exc}")
 
     async def _main(self) -> None:
@@ -471,7 +473,7 @@ class NetApp(ScopaApp):
             text = None
             self.messages.append("reconnected")
         else:
-            text = tr("Connection lost ({why}): reconnecting… your moves are kept until it is back.", why=why)
+            text = tr("Connection lost: reconnecting… your moves are kept until it is back.")
             self.messages.append(text)
         if screen is not None:
             screen.banner(text)

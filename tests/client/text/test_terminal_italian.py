@@ -26,7 +26,10 @@ TERMINAL = [*sorted((ROOT / "client" / "tui").rglob("*.py")), ROOT / "client" / 
             ROOT / "client" / "console" / "lobby.py", ROOT / "client" / "console" / "local.py",
             ROOT / "client" / "text" / "movehints.py", ROOT / "client" / "text" / "games.py",
             ROOT / "cli" / "records.py", ROOT / "cli" / "main.py",
-            ROOT / "client" / "console" / "recordfile.py"]
+            ROOT / "client" / "console" / "recordfile.py", ROOT / "cli" / "lan.py", ROOT / "cli" / "net.py",
+            ROOT / "client" / "net" / "discovery.py", ROOT / "client" / "console" / "__init__.py",
+            ROOT / "client" / "console" / "club.py", ROOT / "cli" / "interrupt.py",
+            ROOT / "cli" / "username.py", ROOT / "cli" / "options.py"]
 """The Textual client, and the plain one (its lobby, board, moves and events)."""
 SHOWN_BY = {"Text", "Static", "Label", "Button", "Tick", "say", "tell", "Binding", "add_columns", "Input",
             "ConfirmScreen", "GameOverScreen", "LobbyScreen", "BoardScreen", "assemble", "append", "OptionList", "print"}
