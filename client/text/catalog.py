@@ -116,6 +116,14 @@ def is_server_bot(name: str) -> bool:
     return _SERVER_BOT.match(name) is not None
 
 
+def local_bot_name(kind: str, number: int) -> str:
+    """A built-in bot seated on this machine, named as a server names its own (the
+    ``number``-th ``greedy`` bot: "Bot 1 (medium)"); a user's bot class by its class."""
+    if ":" in kind:
+        return f"{kind.rpartition(':')[2]} {number}"
+    return player_name(f"{kind}-bot-{number}")
+
+
 def player_name(name: str, short: bool = False) -> str:
     """A player's name as the clients show it: a server's bot in words, as the browser
     names it (``greedy-bot-1`` is "Bot 1 (medium)", in Italian "Bot 1 (medio)"; ``short``:

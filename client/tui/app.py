@@ -27,10 +27,10 @@ from scopa.engine import (
 from scopa.engine.player import Player
 
 from ..text import reason_text
-from ..text import tr, DeckStyle
+from ..text import tr, DeckStyle, local_bot_name
 from scopa.protocol.record import PlayerKind, RecordPlayer, build_record, replay_steps
 
-from ..seats import record_strategy, seat_bot
+from ..seats import bot_number, record_strategy, seat_bot
 from .board import BoardScreen
 from .boardstate import BoardState
 from .dialogs import ConfirmScreen, GameOverScreen, HandOverScreen, HelpScreen, RoundEndScreen
@@ -147,7 +147,7 @@ class LocalGameApp(ScopaApp):
             if kind == "human":
                 out.append(AppPlayer(tr("Player {n}", n=i + 1) if many else tr("You"), self))
             else:
-                out.append(seat_bot(kind, i, self.seed))
+                out.append(seat_bot(kind, i, self.seed, local_bot_name(kind, bot_number(list(self.kinds), i))))
         return out
 
     def on_mount(self) -> None:
