@@ -233,6 +233,7 @@ ITALIAN: dict[str, str] = {
     "locale (loopback). Per gli amici su altri computer, avvialo con --host 0.0.0.0.",
     # the create-table form
     "Open a table": "Apri un tavolo",
+    "More options of the game": "Altre opzioni del gioco",
     "Create": "Apri",
     "Cancel": "Annulla",
     "Tab: next field · Enter: open a list or press a button · Space: tick · Ctrl+S: create · Esc: cancel":

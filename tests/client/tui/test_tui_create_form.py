@@ -6,6 +6,7 @@ explained in the form."""
 from __future__ import annotations
 
 import asyncio
+from textual.widget import Widget
 from textual.widgets import Checkbox, DataTable, Select, Static
 
 from scopa.client.net import ClientSession
@@ -271,3 +272,36 @@ async def test_a_table_from_the_lobby_waits_for_people_and_says_so_plainly(engin
             assert app.session is not None and app.session.table_id is not None
             info = await listed(engine, app.session.table_id)
             assert info.seats[1:] == [None]  # the other seat waits for a person
+
+
+def look(widget: Widget) -> tuple[object, ...]:
+    """How a field looks: its own colours and style, and its row's."""
+    row = widget.parent
+    assert row is not None
+    return (widget.styles.background, widget.styles.text_style, row.styles.background)
+
+
+async def test_tab_goes_down_the_form_as_a_person_fills_it_and_the_focused_field_stands_out(
+        engine: NetworkEngine) -> None:
+    """The game first, then how many play, to how many points, the turn timer, the other
+    seats …, the Create and Cancel buttons last; whatever has the focus looks different."""
+    async with asyncio.timeout(SAFETY):
+        app = app_for(engine)
+        async with app.run_test(size=(80, 24)) as pilot:
+            form = await open_form(app, pilot)
+            await pilot.pause()
+            order: list[str] = []
+            for _ in range(40):
+                focused = app.focused
+                assert focused is not None and focused.id is not None
+                if focused.id in order:
+                    break
+                order.append(focused.id)
+                before = look(focused)
+                await pilot.press("tab")
+                await pilot.pause()
+                assert look(focused) != before, focused.id  # it looked different while focused
+            assert order[:7] == ["preset", "players", "target", "turn_timeout", "bots", "private", "bot_takeover"]
+            assert order[-2:] == ["create", "cancel"]
+            assert set(RuleSet.model_fields) <= set(order)
+            assert isinstance(form, CreateTableScreen)
