@@ -234,6 +234,9 @@ ITALIAN: dict[str, str] = {
     # the create-table form
     "Open a table": "Apri un tavolo",
     "More options of the game": "Altre opzioni del gioco",
+    "(free seat)": "(posto libero)",
+    "someone awaited": "si aspetta qualcuno",
+    "here": "presente",
     "Create": "Apri",
     "Cancel": "Annulla",
     "Tab: next field · Enter: open a list or press a button · Space: tick · Ctrl+S: create · Esc: cancel":

@@ -4,6 +4,7 @@ game, a network game and a watched one."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from scopa.engine import (
@@ -67,6 +68,7 @@ class BoardState:
     away: dict[int, str] = field(default_factory=dict)  # seat -> what the table said about it
     timed_out: set[Card] = field(default_factory=set)  # this round's cards the server played when time ran out
     you_label: str = field(default_factory=lambda: tr("You"))  # how the shown seat is named ("": by its name, as in hot seat)
+    waiting: bool = False  # seated at a table whose game has not started: its seats are filling
 
     # ------------------------------------------------------------------ derived
 
@@ -88,9 +90,18 @@ class BoardState:
         names = [self.seat_name(s) for s in self.side_seats(side)]
         return " & ".join(names) if names else tr("side {n}", n=side + 1)
 
+    def seat_table(self, rules: RuleSet, seats: Sequence[str | None]) -> None:
+        """Before the game starts: the table's rules and who sits at it so far (None: a
+        free seat).  Once the game has started its own names hold."""
+        if self.rules is not None and not self.waiting:
+            return
+        self.rules, self.names, self.waiting = rules, tuple(name or "" for name in seats), True
+
     def seat_name(self, seat: int) -> str:
         if seat == self.viewer and self.you_label:
             return self.you_label
+        if seat < len(self.names) and not self.names[seat]:
+            return tr("(free seat)")
         # a server's bot ("greedy-bot-1") as the browser names it: "Bot 1 (medium)"
         return player_name(self.names[seat]) if seat < len(self.names) else tr("seat {n}", n=seat + 1)
 
@@ -124,7 +135,7 @@ class BoardState:
     def apply(self, event: Event) -> None:
         """Follow one event (public, or the shown seat's own deal)."""
         if isinstance(event, GameStarted):
-            self.rules, self.names = event.rules, event.names
+            self.rules, self.names, self.waiting = event.rules, event.names, False
             self.dealer, self.totals = event.first_dealer, (0,) * event.rules.num_sides
             self.hand_sizes = [0] * len(event.names)
             self.over, self.winner, self.last_round = False, None, None

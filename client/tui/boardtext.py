@@ -46,6 +46,12 @@ def seats_panel(b: BoardState, deck: DeckStyle, left: int | None = None) -> Grou
     seats.add_column(no_wrap=True, overflow="ellipsis", max_width=2 * NAME_WIDTH)  # a name never wraps
     seats.add_column(no_wrap=True)
     seats.add_column()  # the notes wrap instead
+    if b.waiting:  # the seats filling: who sits, who is still awaited; no cards, no piles yet
+        for seat in range(b.players):
+            free = not b.names[seat]
+            seats.add_row(Text(" "), Text(b.seat_name(seat), style="dim" if free else "bold"),
+                          Text(tr("someone awaited") if free else tr("here"), style="dim" if free else "green"), Text(""))
+        return Group(seats)
     for seat in range(b.players):
         turn = seat == b.to_move and not b.over
         size = b.hand_sizes[seat] if seat < len(b.hand_sizes) else 0

@@ -30,7 +30,7 @@ from ..replay import ReplayScreen
 from .invitepanel import Invite, ShareInviteScreen
 from .lobby import CreateTableScreen, LobbyScreen, NewTable
 from .players import NetPlayer, Watcher
-from .snapshot import apply_public
+from .snapshot import apply_public, seat_waiting
 from .tournaments import browse_tournaments
 from ..tablefacts import TableFacts
 from ...text import rules_line
@@ -291,6 +291,7 @@ class NetApp(ScopaApp):
         assert session is not None
         self.save_seat()
         board = BoardState(viewer=session.seat)
+        await self._seat_table(board)
         screen = BoardScreen(board, self.deck, title=tr("table {table}", table=session.table_id))
         screen.question.hold_on_cancel = True
         screen.chat = self.say_at_table
@@ -333,6 +334,15 @@ class NetApp(ScopaApp):
         self.board_screen = None
         while self.screen is not self.lobby and len(self.screen_stack) > 1:
             self.pop_screen()
+
+    async def _seat_table(self, board: BoardState) -> None:
+        """Who sits at our table before its game starts: as the server told it last (a
+        resumed seat: as the lobby lists it)."""
+        assert self.session is not None
+        info, table = self.table_info, self.session.table_id
+        if info is None or info.id != table:
+            info = next((t for t in await self.session.list_tables() if t.id == table), None)
+        seat_waiting(board, info)
 
     def _link_changed(self, up: bool, why: str) -> None:
         """Told at once (before the table's first command on the new connection)."""
@@ -451,7 +461,10 @@ class NetApp(ScopaApp):
             if self.lobby is not None and (self.lobby_pushes or command.sender == "lobby"):
                 self.lobby.update_table(body.table)
             at_table = screen is not None and command.sender == f"table:{body.table.id}"
+            if command.sender == f"table:{body.table.id}" and (self.session and self.session.table_id) == body.table.id:
+                self.table_info = body.table  # (before the board is up, it shows what this said)
             if at_table and screen is not None:  # who is away: the table map is the truth
+                seat_waiting(screen.board, body.table)
                 self.away.from_update(screen, body.table.away)
         elif isinstance(body, TournamentTable) and screen is None and self.watching is None:
             # a tournament's round: the server seats us at our table (in the lobby, so free)

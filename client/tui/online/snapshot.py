@@ -1,9 +1,10 @@
-"""A board set from a snapshot: a spectator's, or a seat's after a restart."""
+"""A board set from a snapshot (a spectator's, or a seat's after a restart), or from the
+table map while the seats fill."""
 
 from __future__ import annotations
 
 from scopa.engine import Card, RoundPlay, mask_of
-from scopa.protocol import Snapshot
+from scopa.protocol import Snapshot, TableInfo, TableState
 from scopa.protocol.convert import parse_card_strs, rules_from_wire, view_from_wire
 
 from ..boardstate import BoardState
@@ -30,3 +31,9 @@ def apply_public(board: BoardState, snap: Snapshot) -> None:
     board.declared = {d.seat: tuple(parse_card_strs(d.hand)) for d in p.declared}
     board.last_capture_side = p.last_capture_side
 
+
+
+def seat_waiting(board: BoardState, info: TableInfo | None) -> None:
+    """Before the game starts: the table's rules and who sits at it, as the table map says."""
+    if info is not None and info.state is TableState.WAITING:
+        board.seat_table(rules_from_wire(info.rules), info.seats)

@@ -1,0 +1,65 @@
+"""`scopa play` in the Textual app, at a table as a person sees it: while the seats fill
+the board names who sits there (the host by name, a free seat as free), never a side's
+number; a seat a bot took over says so."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from textual.widgets import Select, Static
+
+from scopa.client.net import ClientSession
+from scopa.client.tui import NetApp
+from scopa.client.tui.board import BoardScreen
+from scopa.client.tui.online import CreateTableScreen, LobbyScreen
+from scopa.engine import RuleSet
+from scopa.server import NetworkEngine
+
+from test_tui_local import text_of
+from test_tui_network import SAFETY, app_for, engine, until  # noqa: F401 - engine: a fixture
+
+pytestmark = pytest.mark.integration
+
+
+def shown(screen: BoardScreen, *panels: str) -> str:
+    """The panels' text as one line (however it wraps)."""
+    return " ".join(" ".join(text_of(screen.query_one(p, Static).content).split()) for p in panels)
+
+
+async def at_the_board(app: NetApp, pilot) -> BoardScreen:  # type: ignore[no-untyped-def]
+    await until(pilot, lambda: isinstance(app.screen, BoardScreen))
+    screen = app.screen
+    assert isinstance(screen, BoardScreen)
+    return screen
+
+
+async def test_the_host_waiting_sees_the_seats_by_name(engine: NetworkEngine) -> None:  # noqa: F811
+    async with asyncio.timeout(SAFETY):
+        app = app_for(engine)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+            await pilot.press("c")
+            await until(pilot, lambda: isinstance(app.screen, CreateTableScreen))
+            await pilot.press("ctrl+s")  # the other seat waits for people
+            screen = await at_the_board(app, pilot)
+            await until(pilot, lambda: "(free seat)" in shown(screen, "#seats"))
+            seen = shown(screen, "#top", "#seats", "#status")
+            assert "You" in seen and "Waiting for the other seats to fill" in seen
+            assert "side 1" not in seen and "seat 2" not in seen
+
+
+async def test_a_person_joining_sees_the_host_by_name_until_the_game_starts(engine: NetworkEngine) -> None:  # noqa: F811
+    async with asyncio.timeout(SAFETY):
+        bruno = await ClientSession.connect("127.0.0.1", engine.port, "bruno")
+        await bruno.create_table(RuleSet.build("scopa", players=3))  # two more seats: one waits after ada sits
+        app = app_for(engine)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and bool(app.screen.tables))
+            await pilot.press("j")
+            screen = await at_the_board(app, pilot)
+            await until(pilot, lambda: "bruno" in shown(screen, "#seats"))
+            seen = shown(screen, "#top", "#seats", "#status")
+            assert "You" in seen and "(free seat)" in seen
+            assert "side 1" not in seen and "seat 1" not in seen
+            await bruno.close()
