@@ -13,21 +13,19 @@ from scopa.engine import Event, GameEnded, GameStarted, Played, Preset, RoundEnd
 from scopa.protocol import ChatMessage, Command, Joined, Snapshot, TableInfo, TableUpdate
 from scopa.protocol.commands import TournamentNoTable, TournamentTable
 from scopa.protocol.convert import rules_from_wire
-from scopa.protocol.record import RecordMismatch, replay_steps
 
 from ...game import GameTranslator, SeatCameBack, SeatNotice, notice_from_wire
 from ...text import error_text, no_table_text, word_text
 from ...text import tr, DeckStyle, invite_string, lost_text, refusal_text
 from ...net import ClientSession, ConnectionLost, ServerRefused, SavedSeat, TokenStore, CertificateRefused, share_host
-from ...net import fetch_record
 from ..app import ScopaApp
 from .away import AwaySeats, leave_question
 from ..board import BoardScreen
 from ..boardstate import BoardState
 from .comeback import Comeback
 from ..dialogs import ConfirmScreen, GameOverScreen, RoundEndScreen
-from ..replay import ReplayScreen
 from .invitepanel import Invite, ShareInviteScreen
+from .lastgame import replay_screen
 from .lobby import CreateTableScreen, LobbyScreen, NewTable
 from .players import NetPlayer, Watcher
 from .snapshot import apply_public, seat_waiting
@@ -255,8 +253,8 @@ class NetApp(ScopaApp):
             elif kind == "join":
                 table_id, _, invite = arg.partition(" ")
                 joined = await session.join_table(table_id, invite=invite or None)
-                self.bot_takeover = None  # the table's creator chose; the table map does not say
                 self.table_info = self.lobby.tables.get(joined.table)
+                self.bot_takeover = None if self.table_info is None else self.table_info.bot_takeover
                 self.tell(tr("You sit at table {table}, seat {seat}.", table=joined.table, seat=joined.seat + 1))
                 await self.play_at_table()
             elif kind == "watch":
@@ -342,6 +340,8 @@ class NetApp(ScopaApp):
         info, table = self.table_info, self.session.table_id
         if info is None or info.id != table:
             info = next((t for t in await self.session.list_tables() if t.id == table), None)
+            if info is not None:
+                self.table_info, self.bot_takeover = info, info.bot_takeover
         seat_waiting(board, info)
 
     def _link_changed(self, up: bool, why: str) -> None:
@@ -462,7 +462,7 @@ class NetApp(ScopaApp):
                 self.lobby.update_table(body.table)
             at_table = screen is not None and command.sender == f"table:{body.table.id}"
             if command.sender == f"table:{body.table.id}" and (self.session and self.session.table_id) == body.table.id:
-                self.table_info = body.table  # (before the board is up, it shows what this said)
+                self.table_info, self.bot_takeover = body.table, body.table.bot_takeover  # our table as it is now
             if at_table and screen is not None:  # who is away: the table map is the truth
                 seat_waiting(screen.board, body.table)
                 self.away.from_update(screen, body.table.away)
@@ -493,17 +493,3 @@ class NetApp(ScopaApp):
         elif self.lobby is not None:
             self.lobby.say(text or tr("Reconnected."))
 
-
-async def replay_screen(app: NetApp, session: ClientSession, table: str, token: str | None) -> ReplayScreen | None:
-    """The game just played at ``table``, step by step, from the server's record (None,
-    told in a notification, when the server cannot give it)."""
-    try:
-        record = await fetch_record(session, table, token)
-        steps = list(replay_steps(record))
-    except ServerRefused as exc:
-        app.notify(error_text(exc.code, exc.message), severity="warning")
-        return None
-    except RecordMismatch as exc:
-        app.notify(tr("The record stops making sense here: {problem}", problem=exc), severity="warning")
-        return None
-    return ReplayScreen(record, steps, style=app.deck, viewer=session.name)

@@ -12,6 +12,7 @@ from textual.widgets import Select, Static
 from scopa.client.net import ClientSession
 from scopa.client.tui import NetApp
 from scopa.client.tui.board import BoardScreen
+from scopa.client.tui.dialogs import ConfirmScreen
 from scopa.client.tui.online import CreateTableScreen, LobbyScreen
 from scopa.engine import RuleSet
 from scopa.server import NetworkEngine
@@ -63,3 +64,29 @@ async def test_a_person_joining_sees_the_host_by_name_until_the_game_starts(engi
             assert "You" in seen and "(free seat)" in seen
             assert "side 1" not in seen and "seat 1" not in seen
             await bruno.close()
+
+
+@pytest.mark.parametrize("takeover", [True, False], ids=["a bot plays on", "the game ends"])
+async def test_leaving_a_joined_table_names_only_what_this_table_does(engine: NetworkEngine,  # noqa: F811
+                                                                      takeover: bool) -> None:
+    """The table map carries the host's choice (``bot_takeover``), so a person who joined
+    is told what leaving does at this table, not both cases."""
+    async with asyncio.timeout(SAFETY):
+        bruno = await ClientSession.connect("127.0.0.1", engine.port, "bruno")
+        await bruno.create_table(RuleSet.build("scopa", players=3), fill_with_bots=["medium"], bot_takeover=takeover)
+        app = app_for(engine)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and bool(app.screen.tables))
+            await pilot.press("j")
+            await until(pilot, lambda: app.board_screen is not None and app.board_screen.board.rules is not None
+                        and not app.board_screen.board.waiting)
+            await pilot.press("q")
+            await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+            question = app.screen.question  # type: ignore[attr-defined]
+            if takeover:
+                assert "A bot plays your seat" in question
+            else:
+                assert "It ends for everyone" in question
+            assert "(or," not in question
+            await pilot.press("n")
+        await bruno.close()
