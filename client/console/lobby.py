@@ -24,11 +24,11 @@ from scopa.protocol import commands as wire
 from scopa.protocol.convert import rules_from_wire
 
 from scopa.bots import STRATEGIES
-from ..game import GameResult, notice_from_wire
-from ..text import error_text
+from ..game import GameResult, SeatNotice, SeatTakenByBot, notice_from_wire
 from ..text import tr, refusal_text, coerce, notice_line, rules_line, word_text, leaderboard_lines, catalog_value
+from ..text import error_text, no_table_text, render_standings
 from ..net import LinkEvent, LinkStatus, ClientSession, ConnectionLost, ServerRefused
-from ..text import no_table_text, render_standings
+from .human import TerminalPlayer
 from .club import tournament_command
 
 InputFn = Callable[[str], str]
@@ -414,8 +414,13 @@ class Lobby:
     async def play(self) -> GameResult:
         if not await self.session.wait_for_game_start(0):
             self.console.print(Text(tr("Waiting for the other seats to fill…"), style="dim"))
-        result = await self.session.play_game(self.make_player(),
-                                              on_notice=lambda n: self.console.print(notice_line(n)))
+        player = self.make_player()
+
+        def noticed(notice: SeatNotice) -> None:
+            self.console.print(notice_line(notice))
+            if isinstance(notice, SeatTakenByBot) and isinstance(player, TerminalPlayer):
+                player.bot_plays(notice.seat)
+        result = await self.session.play_game(player, on_notice=noticed)
         if result.winner is None:
             self.console.print(Text(tr("The game ended without a winner ({reason}).", reason=word_text(result.reason)),
                                     style="bold"))

@@ -120,6 +120,7 @@ ITALIAN: dict[str, str] = {
         "Lasci la partita? Da ora il tuo posto lo gioca un bot (o, a un tavolo creato per finire quando qualcuno "
         "se ne va, la partita finisce per tutti).",
     "{name} is back.": "Di nuovo al tavolo: {name}.",
+    "{name} (bot)": "{name} (bot)",
     "{name} disconnected; the table waits for them.": "Connessione persa per {name}; il tavolo aspetta.",
     "{name} disconnected — a bot takes the seat in {time} unless {name} returns.":
         "Connessione persa per {name}: tra {time} un bot prende il posto, se {name} non torna al tavolo.",

@@ -29,7 +29,7 @@ from scopa.engine import (
 from scopa.engine.cards import DENARI_MASK, SETTEBELLO
 from scopa.engine.scoring import primiera_sum
 
-from ..text import player_name, tr
+from ..text import is_server_bot, player_name, tr
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +69,7 @@ class BoardState:
     timed_out: set[Card] = field(default_factory=set)  # this round's cards the server played when time ran out
     you_label: str = field(default_factory=lambda: tr("You"))  # how the shown seat is named ("": by its name, as in hot seat)
     waiting: bool = False  # seated at a table whose game has not started: its seats are filling
+    bot_plays: set[int] = field(default_factory=set)  # seats a bot took over from their person
 
     # ------------------------------------------------------------------ derived
 
@@ -102,6 +103,8 @@ class BoardState:
             return self.you_label
         if seat < len(self.names) and not self.names[seat]:
             return tr("(free seat)")
+        if seat in self.bot_plays and seat < len(self.names) and not is_server_bot(self.names[seat]):
+            return tr("{name} (bot)", name=self.names[seat])  # a bot plays the seat its person left
         # a server's bot ("greedy-bot-1") as the browser names it: "Bot 1 (medium)"
         return player_name(self.names[seat]) if seat < len(self.names) else tr("seat {n}", n=seat + 1)
 

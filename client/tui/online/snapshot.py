@@ -16,6 +16,7 @@ def apply_public(board: BoardState, snap: Snapshot) -> None:
         board.rules = rules_from_wire(snap.table.rules)
     if snap.seats:
         board.names = tuple(s.name for s in sorted(snap.seats, key=lambda s: s.seat))
+        board.bot_plays = {s.seat for s in snap.seats if s.bot}  # a person's name played by a bot: taken over
     if snap.you is not None and board.rules is not None:
         board.sync(view_from_wire(snap.you, board.rules))
         return

@@ -90,3 +90,25 @@ async def test_leaving_a_joined_table_names_only_what_this_table_does(engine: Ne
             assert "(or," not in question
             await pilot.press("n")
         await bruno.close()
+
+
+async def test_a_seat_a_bot_took_over_says_a_bot_plays_it(engine: NetworkEngine) -> None:  # noqa: F811
+    """bruno leaves a running game at a table that lets a bot play on: his seat, the
+    header's score and the piles say "bruno (bot)" from then on."""
+    async with asyncio.timeout(SAFETY):
+        bruno = await ClientSession.connect("127.0.0.1", engine.port, "bruno")
+        await bruno.create_table(RuleSet.build("scopa"))
+        app = app_for(engine)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and bool(app.screen.tables))
+            await pilot.press("j")
+            await until(pilot, lambda: app.board_screen is not None and app.board_screen.board.rules is not None
+                        and not app.board_screen.board.waiting)
+            screen = app.board_screen
+            assert screen is not None and "bruno (bot)" not in shown(screen, "#top", "#seats")
+            await bruno.leave_table()
+            await until(pilot, lambda: "bruno (bot)" in shown(screen, "#seats"))
+            top, seats = shown(screen, "#top"), shown(screen, "#seats")
+            assert "bruno (bot):" in top  # his side's points
+            assert seats.count("bruno (bot)") == 2  # his seat, and his pile
+        await bruno.close()
