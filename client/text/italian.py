@@ -209,7 +209,7 @@ ITALIAN: dict[str, str] = {
     "You have an unfinished game at table {table} on {server} (seat {seat}, as {name}).":
         "Hai una partita in sospeso al tavolo {table} su {server} (posto {seat}, come {name}).",
     "That game is over or gone ({reason}).": "Quella partita è finita o non c'è più ({reason}).",
-    "You sit at table {table}, seat {seat}.": "Sei seduto al tavolo {table}, posto {seat}.",
+    "You sit at table {table}, seat {seat}.": "Sei al tavolo {table}, posto {seat}.",
     "Table {table} is open: {rules}.": "Il tavolo {table} è aperto: {rules}.",
     "table {table}": "tavolo {table}",
     "watching table {table} (b: back)": "guardi il tavolo {table} (b: indietro)",

@@ -344,3 +344,24 @@ def test_the_plain_client_gives_the_leftovers_and_the_score_to_tu_in_the_second_
     board = said(render_view(view(state, 0), names, DeckStyle.ITALIAN))
     assert "Tu " in board and "Tu (tu)" not in board
     assert "ada (tu)" in said(render_view(view(state, 0), ["ada", "bea"], DeckStyle.ITALIAN))
+
+
+GENDERED = re.compile(
+    r"\b(sei|sei stat[oa]|resti|rimani|eri|sarai)\s+(già\s+|più\s+|ancora\s+|ora\s+)?"
+    r"\w+(at[oa]|ut[oa]|it[oa]|tt[oa]|ess[oa]|uscit[oa]|sedut[oa])\b"
+    r"|^(riconness|collegat|disconness|benvenut|iscritt|uscit|entrat|sedut|pront)[oa]\b", re.IGNORECASE)
+"""Italian that agrees with the person it speaks to ("sei uscito", "non sei iscritto",
+"Riconnesso"): the clients speak to everyone alike ("hai lasciato il tavolo")."""
+
+
+def test_the_italian_never_agrees_with_the_persons_gender() -> None:
+    """Every Italian string of the terminal and of the catalog both clients share."""
+    from scopa.client.text.catalog import catalog
+
+    shared = catalog()
+    texts = [*ITALIAN.values(), *shared.errors.values(), *shared.refusals.values(), *shared.values.values(),
+             *shared.settings.values(), *(it for _, it in shared.options.values()),
+             *(it for _, it in shared.words.values())]
+    assert [t for t in texts if GENDERED.search(t)] == []
+    assert GENDERED.search("sei uscito") and GENDERED.search("non sei iscritto a questo torneo")
+    assert GENDERED.search("Riconnesso come ada.") and not GENDERED.search("sei giocatori, a 11")
