@@ -23,6 +23,7 @@ from scopa.bots import LEVELS
 from scopa.engine import AssoPigliaTutto, CaptureMode, Preset, RuleSet, RuleSetError
 
 from ...text import ASSO_TEXT, CAPTURE_MODE_NAMES, CAPTURE_MODE_TEXT, current_language, PRESET_TEXT, rulebook_it, tr
+from ...text import catalog_value
 from ...game import seconds_text
 from ..dialogs import Once, dialog_css
 from ...text import PRESET_NAMES, matching_preset
@@ -108,7 +109,7 @@ def option_choices(name: str) -> list[tuple[str, object]]:
         return [(tr(CAPTURE_MODE_NAMES[m]), m.value) for m in CaptureMode]
     annotation = field.annotation
     if isinstance(annotation, type) and issubclass(annotation, StrEnum):
-        return [(m.value, m.value) for m in annotation]
+        return [(catalog_value(m.value), m.value) for m in annotation]  # a value's name in the person's language
     if get_origin(annotation) is Literal:
         return [(str(v), v) for v in get_args(annotation)]
     low = next(int(m.ge) for m in field.metadata if hasattr(m, "ge"))  # the field's own bounds

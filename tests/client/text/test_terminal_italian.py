@@ -365,3 +365,19 @@ def test_the_italian_never_agrees_with_the_persons_gender() -> None:
     assert [t for t in texts if GENDERED.search(t)] == []
     assert GENDERED.search("sei uscito") and GENDERED.search("non sei iscritto a questo torneo")
     assert GENDERED.search("Riconnesso come ada.") and not GENDERED.search("sei giocatori, a 11")
+
+
+def test_every_option_value_has_its_italian_name_and_the_italian_rules_use_it() -> None:
+    """"la regola `free`": an option's value reached an Italian sentence as its code."""
+    from enum import StrEnum
+
+    from scopa.client.text import rulebook_it
+    from scopa.client.text.catalog import catalog
+    from scopa.engine import Preset, RuleSet
+
+    codes = {m.value for field in RuleSet.model_fields.values()
+             if isinstance(field.annotation, type) and issubclass(field.annotation, StrEnum) for m in field.annotation}
+    assert codes and all(catalog().values.get(code) for code in codes)
+    english = re.compile(r"\b(" + "|".join(sorted(codes - {"off"})) + r")\b")  # "off": a word of code only
+    shown = [rulebook_it.BASICS, *rulebook_it.OPTION_TEXT.values(), *(rulebook_it.settings(p) for p in Preset)]
+    assert [t for t in shown if english.search(t) or "`off`" in t] == []

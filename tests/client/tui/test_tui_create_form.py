@@ -6,6 +6,8 @@ explained in the form."""
 from __future__ import annotations
 
 import asyncio
+
+import pytest
 from textual.widget import Widget
 from textual.widgets import Checkbox, DataTable, Select, Static
 
@@ -305,3 +307,21 @@ async def test_tab_goes_down_the_form_as_a_person_fills_it_and_the_focused_field
             assert order[-2:] == ["create", "cancel"]
             assert set(RuleSet.model_fields) <= set(order)
             assert isinstance(form, CreateTableScreen)
+
+
+async def test_in_italian_every_choice_and_line_of_the_form_names_values_in_italian(
+        engine: NetworkEngine, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The lists of the form show each value's Italian name ("no, semplice, tradizionale"),
+    never its code ("off, simple, traditional"), and so do the lines under them."""
+    from scopa.client.text import i18n
+
+    monkeypatch.setattr(i18n, "LANGUAGE", "it")
+    async with asyncio.timeout(SAFETY):
+        app = app_for(engine)
+        async with app.run_test(size=(80, 24)) as pilot:
+            form = await open_form(app, pilot)
+            asso = [label for label, _ in form.query_one("#asso_piglia_tutto", Select)._options]
+            assert asso == ["no", "semplice", "tradizionale"]
+            lines = " ".join(text_of(form, f"#{name}-about") for name in RuleSet.model_fields)
+            for code in ("traditional", "fewest", "free", "simple"):
+                assert code not in lines
