@@ -10,7 +10,7 @@ ITALIAN: dict[str, str] = {
     # the board
     "You": "Tu",
     "Player {n}": "Giocatore {n}",
-    "seed {seed}": "mescolata numero {seed}",
+    "seed {seed}": "mescolata n. {seed}",
     "Table": "Tavola",
     "Your hand": "La tua mano",
     "{who}'s hand": "La mano di {who}",

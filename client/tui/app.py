@@ -125,6 +125,8 @@ class LocalGameApp(ScopaApp):
         self.round_pause = round_pause
         self.board = BoardState(viewer=self.humans[0] if self.humans else None,
                                 you_label=tr("You") if len(self.humans) <= 1 else "")
+        self.board.short_names = {i: tr("Bot {n}", n=bot_number(self.kinds, i)) for i, kind in enumerate(kinds)
+                                  if kind != "human" and ":" not in kind}  # "Bot 1 (medium)" where there is room
         self.board_screen = BoardScreen(self.board, style, title=tr("seed {seed}", seed=seed))
         self.board_screen.hide_hand = len(self.humans) > 1
         self.shown_seat: int | None = None if len(self.humans) > 1 else self.board.viewer

@@ -70,6 +70,7 @@ class BoardState:
     you_label: str = field(default_factory=lambda: tr("You"))  # how the shown seat is named ("": by its name, as in hot seat)
     waiting: bool = False  # seated at a table whose game has not started: its seats are filling
     bot_plays: set[int] = field(default_factory=set)  # seats a bot took over from their person
+    short_names: dict[int, str] = field(default_factory=dict)  # a seat's name where room is short ("Bot 1")
 
     # ------------------------------------------------------------------ derived
 
@@ -87,8 +88,9 @@ class BoardState:
     def side_seats(self, side: int) -> list[int]:
         return [s for s in range(self.players) if self.side_of(s) == side]
 
-    def side_name(self, side: int) -> str:
-        names = [self.seat_name(s) for s in self.side_seats(side)]
+    def side_name(self, side: int, short: bool = False) -> str:
+        """The side's players' names (``short``: a server's bot as "Bot 1")."""
+        names = [self.short_name(s) if short else self.seat_name(s) for s in self.side_seats(side)]
         return " & ".join(names) if names else tr("side {n}", n=side + 1)
 
     def seat_table(self, rules: RuleSet, seats: Sequence[str | None]) -> None:
@@ -110,6 +112,8 @@ class BoardState:
 
     def short_name(self, seat: int) -> str:
         """``seat_name``, a server's bot as "Bot 1" (for the narrow list of plays)."""
+        if seat in self.short_names and not (seat == self.viewer and self.you_label):
+            return self.short_names[seat]
         if seat == self.viewer and self.you_label or seat >= len(self.names):
             return self.seat_name(seat)
         return player_name(self.names[seat], short=True)

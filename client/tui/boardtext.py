@@ -24,17 +24,24 @@ NAME_WIDTH = 10  # a seat's name in the plays list (and, when narrow, in the sea
 PLAYS_WIDTH = 22  # the plays list's lines at most (its panel is 28 wide, with its border and padding)
 
 
-def top_line(b: BoardState, title: str) -> Text:
-    """Each side's points, the target, round and stock, the rules and the screen's title."""
+def top_line(b: BoardState, title: str, width: int | None = None) -> Text:
+    """Each side's points, the target, round and stock, the rules and the screen's title;
+    within ``width`` columns the title goes first, then the rules (the help says both),
+    then the stock: the line never wraps for them."""
     t = Text()
     for side, points in enumerate(b.totals):
-        t.append(f"{b.side_name(side)}: ")  # a name may end in a digit ("Greedy 2"): the colon keeps it apart
+        t.append(f"{b.side_name(side, short=True)}: ")  # a name may end in a digit ("Bot 2"): the colon keeps it apart
         t.append(f" {points} ", style="bold reverse")
         t.append("  ")
     parts = [tr("round {n}", n=b.round_no), tr("stock {n}", n=b.stock_left)] if b.round_no else []
     if b.rules is not None:
         parts.append(rules_line(b.rules))  # its target among its settings
-    t.append(" · ".join([*parts, title]), style="dim")
+    parts.append(title)
+    for drop in (title, rules_line(b.rules) if b.rules is not None else "", *parts[1:2]):
+        if width is None or t.cell_len + len(" · ".join(parts)) <= width:
+            break
+        parts = [p for p in parts if p != drop]
+    t.append(" · ".join(parts), style="dim")
     return t
 
 
