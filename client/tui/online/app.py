@@ -171,7 +171,6 @@ class NetApp(ScopaApp):
         elif self.invite is not None:  # scopa play --invite: straight to the friend's table
             await self.lobby_action("join", " ".join(self.invite))
         await self.subscribe_lobby()
-        await self.refresh_tables()
 
     async def offer_return(self, saved: SavedSeat) -> bool:
         """Ask on the lobby screen (y/n) whether to go back to a saved seat."""
@@ -187,10 +186,14 @@ class NetApp(ScopaApp):
         return yes
 
     async def subscribe_lobby(self) -> None:
-        """Have the server push every table change to the lobby (``watch_lobby``)."""
-        if self.session is None:
+        """Have the server push every table change to the lobby (``watch_lobby``), and list
+        the tables it answers with; again after a lost connection (a new one watches nothing)."""
+        if self.session is None or self.lobby is None:
             return
-        await self.session.watch_lobby()
+        try:
+            self.lobby.show_tables(await self.session.watch_lobby())
+        except ConnectionLost:
+            return  # lost again: the next reconnection asks again
         self.lobby_pushes = True
 
     # ------------------------------------------------------------------ the lobby
@@ -485,6 +488,8 @@ class NetApp(ScopaApp):
         if up:
             text = None
             self.messages.append("reconnected")
+            if self.lobby_pushes:
+                self.run_worker(self.subscribe_lobby(), group="watch-lobby", exclusive=True)
         else:
             text = tr("Connection lost: reconnecting… your moves are kept until it is back.")
             self.messages.append(text)
