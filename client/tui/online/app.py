@@ -28,7 +28,7 @@ from .invitepanel import Invite, ShareInviteScreen
 from .lastgame import replay_screen
 from .lobby import CreateTableScreen, LobbyScreen, NewTable
 from .players import NetPlayer, Watcher
-from .snapshot import apply_public, seat_waiting
+from .snapshot import apply_public, seat_waiting, table_now
 from .tournaments import browse_tournaments
 from ..tablefacts import TableFacts
 from ...text import rules_line
@@ -292,7 +292,10 @@ class NetApp(ScopaApp):
         assert session is not None
         self.save_seat()
         board = BoardState(viewer=session.seat)
-        await self._seat_table(board)
+        info = await table_now(session, self.table_info)  # who sits there before the game starts
+        if info is not None:
+            self.table_info, self.bot_takeover = info, info.bot_takeover
+        seat_waiting(board, info)
         screen = BoardScreen(board, self.deck, title=tr("table {table}", table=session.table_id))
         screen.question.hold_on_cancel = True
         screen.chat = self.say_at_table
@@ -329,23 +332,12 @@ class NetApp(ScopaApp):
                                                             reason=word_text(result.reason))
             while await self.show_and_wait(GameOverScreen(line, tr("Enter to go back to the lobby"),
                                                           replay=True)):
-                replay = await replay_screen(self, session, result.table, token)
+                replay = await replay_screen(self, session, result.table, token, self.deck)
                 if replay is not None:
                     await self.show_and_wait(replay)
         self.board_screen = None
         while self.screen is not self.lobby and len(self.screen_stack) > 1:
             self.pop_screen()
-
-    async def _seat_table(self, board: BoardState) -> None:
-        """Who sits at our table before its game starts: as the server told it last (a
-        resumed seat: as the lobby lists it)."""
-        assert self.session is not None
-        info, table = self.table_info, self.session.table_id
-        if info is None or info.id != table:
-            info = next((t for t in await self.session.list_tables() if t.id == table), None)
-            if info is not None:
-                self.table_info, self.bot_takeover = info, info.bot_takeover
-        seat_waiting(board, info)
 
     def _link_changed(self, up: bool, why: str) -> None:
         """Told at once (before the table's first command on the new connection)."""

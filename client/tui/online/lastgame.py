@@ -3,19 +3,16 @@ full-screen client shows when a person presses r at the game's end."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from scopa.protocol.record import RecordMismatch, replay_steps
 
 from ...net import ClientSession, ServerRefused, fetch_record
-from ...text import error_text, tr
+from ...text import DeckStyle, error_text, tr
+from ..app import ScopaApp
 from ..replay import ReplayScreen
 
-if TYPE_CHECKING:
-    from .app import NetApp
 
-
-async def replay_screen(app: NetApp, session: ClientSession, table: str, token: str | None) -> ReplayScreen | None:
+async def replay_screen(app: ScopaApp, session: ClientSession, table: str, token: str | None,
+                        deck: DeckStyle) -> ReplayScreen | None:
     """The game just played at ``table``, step by step, from the server's record (None,
     told in a notification, when the server cannot give it)."""
     try:
@@ -27,4 +24,4 @@ async def replay_screen(app: NetApp, session: ClientSession, table: str, token: 
     except RecordMismatch as exc:
         app.notify(tr("The record stops making sense here: {problem}", problem=exc), severity="warning")
         return None
-    return ReplayScreen(record, steps, style=app.deck, viewer=session.name)
+    return ReplayScreen(record, steps, style=deck, viewer=session.name)

@@ -7,6 +7,7 @@ from scopa.engine import Card, RoundPlay, mask_of
 from scopa.protocol import Snapshot, TableInfo, TableState
 from scopa.protocol.convert import parse_card_strs, rules_from_wire, view_from_wire
 
+from ...net import ClientSession
 from ..boardstate import BoardState
 
 
@@ -38,3 +39,11 @@ def seat_waiting(board: BoardState, info: TableInfo | None) -> None:
     """Before the game starts: the table's rules and who sits at it, as the table map says."""
     if info is not None and info.state is TableState.WAITING:
         board.seat_table(rules_from_wire(info.rules), info.seats)
+
+
+async def table_now(session: ClientSession, known: TableInfo | None) -> TableInfo | None:
+    """The map of the table ``session`` sits at: ``known`` (what the server told last),
+    else as the lobby lists it (a seat taken back after a restart); None if not listed."""
+    if known is not None and known.id == session.table_id:
+        return known
+    return next((t for t in await session.list_tables() if t.id == session.table_id), None)
