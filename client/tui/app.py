@@ -49,7 +49,7 @@ class ScopaApp(App[int]):
     ENABLE_COMMAND_PALETTE = False
     BINDINGS = [
         Binding("ctrl+c", "leave_now", tr("leave"), show=False, priority=True),
-        Binding("question_mark,f1", "help", tr("rules & keys")),
+        Binding("question_mark,f1", "help", tr("help")),
         Binding("q", "leave", tr("leave")),
         Binding("b", "stop_watching", tr("back to the lobby"), show=False),
     ]
