@@ -79,3 +79,20 @@ async def test_a_network_games_lines_fit_with_the_turn_clock(engine: NetworkEngi
             assert screen is not None
             await until(pilot, lambda: "⏱" in " ".join(rows(screen, "#status")))
             fits(screen, size[0])
+
+
+@pytest.mark.parametrize("lang", ["en", "it"])
+async def test_the_replays_title_keeps_to_one_row_at_80_columns(lang: i18n.Lang,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game dealt from a long seed ("mescolata n. 6530418535009518933")."""
+    from scopa.client.tui import ReplayApp
+
+    from test_replay_app import game, steps_of
+
+    monkeypatch.setattr(i18n, "LANGUAGE", lang)
+    record = await game(seed=6530418535009518933)
+    app = ReplayApp(record, steps_of(record))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        title = app.screen.query_one("#title", Static)
+        assert title.size.height == 1 and title.region.width <= 80
