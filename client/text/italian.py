@@ -23,7 +23,7 @@ ITALIAN: dict[str, str] = {
     "chat": "scrivi",
     "leave": "esci",
     "help": "aiuto",
-    "back to the lobby": "torna alla sala",
+    "stop watching": "smetti di guardare",
     "a card, e.g. 7 Den or 7d; Esc to cancel": "una carta, per esempio 7 Den o 7d; Esc per annullare",
     "say something to the table; Enter sends, Esc closes": "scrivi qualcosa al tavolo; Invio invia, Esc chiude",
     "Your turn: press {keys}, click a card, or / to type one. ? help":

@@ -51,8 +51,14 @@ class ScopaApp(App[int]):
         Binding("ctrl+c", "leave_now", tr("leave"), show=False, priority=True),
         Binding("question_mark,f1", "help", tr("help")),
         Binding("q", "leave", tr("leave")),
-        Binding("b", "stop_watching", tr("back to the lobby"), show=False),
+        Binding("b", "stop_watching", tr("stop watching")),  # in the key line while watching a table
     ]
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """``b`` only while a table is watched (then the key line shows it)."""
+        if action == "stop_watching":
+            return getattr(self, "watching", None) is not None
+        return True
 
     def current_rules(self) -> RuleSet | None:
         return None

@@ -7,8 +7,11 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from textual.widgets._footer import FooterKey
 
 from scopa.client.net import ClientSession
+from scopa.client.tui import NetApp
+from scopa.client.tui.board import BoardScreen
 from scopa.client.tui.dialogs import ConfirmScreen
 from scopa.client.tui.online import LobbyScreen
 from scopa.server import NetworkEngine
@@ -39,4 +42,29 @@ async def test_back_from_a_table_the_lobby_lists_the_live_tables_and_hears_of_ne
             await carla.create_table(preset="scopa")
             await until(pilot, lambda: carla.table_id in lobby.tables)  # told without asking
             await carla.close()
+        await bruno.close()
+
+
+def keys_shown(app: NetApp) -> list[str]:
+    return [key.key for key in app.screen.query(FooterKey)]
+
+
+async def test_the_key_back_from_watching_is_in_the_key_line_only_while_watching(  # noqa: F811
+        engine: NetworkEngine) -> None:
+    """At 80 columns the title that says "(b: back)" gives way: the key line says it."""
+    async with asyncio.timeout(SAFETY):
+        bruno = await ClientSession.connect("127.0.0.1", engine.port, "bruno")
+        await bruno.create_table(preset="scopa", fill_with_bots=["medium"])
+        app = app_for(engine)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and bool(app.screen.tables))
+            assert "b" not in keys_shown(app)
+            await pilot.press("w")
+            await until(pilot, lambda: isinstance(app.screen, BoardScreen))
+            await pilot.pause()
+            assert "b" in keys_shown(app)
+            await pilot.press("b")
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+            await pilot.pause()
+            assert "b" not in keys_shown(app)
         await bruno.close()
