@@ -26,7 +26,7 @@ from scopa.protocol.convert import rules_from_wire
 from scopa.bots import STRATEGIES
 from ..game import GameResult, SeatNotice, SeatTakenByBot, notice_from_wire
 from ..text import tr, refusal_text, coerce, notice_line, rules_line, word_text, leaderboard_lines, catalog_value
-from ..text import error_text, no_table_text, render_standings
+from ..text import error_text, no_table_text, render_standings, rules_problem_text
 from ..net import LinkEvent, LinkStatus, ClientSession, ConnectionLost, ServerRefused
 from .human import TerminalPlayer
 from .club import tournament_command
@@ -384,7 +384,7 @@ class Lobby:
         try:
             return RuleSet.build(preset, **options)
         except RuleSetError as exc:
-            return str(exc)
+            return rules_problem_text(str(exc))
 
     async def ask_bots(self, empty_seats: int) -> list[str] | None:
         while True:

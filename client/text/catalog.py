@@ -25,6 +25,7 @@ class Catalog(NamedTuple):
     values: dict[str, str]
     settings: dict[str, str]
     words: dict[str, tuple[str, str]]
+    rules: dict[str, str]
 
 
 @cache
@@ -33,7 +34,7 @@ def catalog() -> Catalog:
     data = json.loads(files("scopa.client.text").joinpath("catalog_it.json").read_text(encoding="utf-8"))
     options = {name: (pair[0], pair[1]) for name, pair in data["options"].items()}
     words = {word: (pair[0], pair[1]) for word, pair in data["words"].items()}
-    return Catalog(data["errors"], data["refusals"], options, data["values"], data["settings"], words)
+    return Catalog(data["errors"], data["refusals"], options, data["values"], data["settings"], words, data["rules"])
 
 
 def _pattern(template: str) -> re.Pattern[str]:
@@ -69,6 +70,25 @@ def reason_text(reason: object) -> str:
     if i18n.LANGUAGE != "it":
         return text
     return translate(text, "refusals") or text
+
+
+def rules_problem_text(text: str) -> str:
+    """Why a table's rules do not work (the engine's reasons, ``; ``-joined) in the
+    terminal's language; a reason the catalog does not know stays as it came."""
+    if i18n.LANGUAGE != "it":
+        return text
+    said, rest = [], text
+    while rest:
+        for english, italian in catalog().rules.items():
+            found = re.match(_pattern(english).pattern.removesuffix(r"\Z") + r"(?:; |\Z)", rest, re.DOTALL)
+            if found is not None:
+                said.append(italian.format(**found.groupdict()))
+                rest = rest[found.end():]
+                break
+        else:
+            said.append(rest)
+            break
+    return "; ".join(said)
 
 
 def error_text(code: str, message: str) -> str:

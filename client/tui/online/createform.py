@@ -23,7 +23,7 @@ from scopa.bots import LEVELS
 from scopa.engine import AssoPigliaTutto, CaptureMode, Preset, RuleSet, RuleSetError
 
 from ...text import ASSO_TEXT, CAPTURE_MODE_NAMES, CAPTURE_MODE_TEXT, current_language, PRESET_TEXT, rulebook_it, tr
-from ...text import catalog_value
+from ...text import catalog_value, rules_problem_text
 from ...game import seconds_text
 from ..dialogs import Once, dialog_css
 from ...text import PRESET_NAMES, matching_preset
@@ -317,7 +317,7 @@ class CreateTableScreen(Once, ModalScreen[NewTable | None]):
             self._explain("preset", game)
 
     def _problem(self, exc: RuleSetError) -> None:
-        self.query_one("#form-error", Static).update(Text(tr("Those rules do not work: {reason}", reason=exc)))
+        self.query_one("#form-error", Static).update(Text(tr("Those rules do not work: {reason}", reason=rules_problem_text(str(exc)))))
 
     def options(self) -> dict[str, object]:
         """Every option as the form shows it."""

@@ -102,3 +102,14 @@ def test_a_local_bot_is_named_as_a_servers_bot(plain: bool) -> None:
         assert "Greedy" not in child.before
     finally:
         child.close(force=True)
+
+
+def test_rules_that_do_not_work_are_said_why_in_italian() -> None:
+    child = local_game("-o", "frac=true", "-o", "napola=true")
+    try:
+        child.expect(pexpect.EOF)
+        said = " ".join(child.before.split())  # the process has said it and ended
+        assert "Queste regole non funzionano: Frac conta solo assi e figure" in said
+        assert "a Frac la presa è a scelta" in said and "frac scores" not in said
+    finally:
+        child.close(force=True)
