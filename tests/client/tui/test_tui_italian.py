@@ -108,7 +108,7 @@ def test_rules_that_do_not_work_are_said_why_in_italian() -> None:
     child = local_game("-o", "frac=true", "-o", "napola=true")
     try:
         child.expect(pexpect.EOF)
-        said = " ".join(child.before.split())  # the process has said it and ended
+        said = " ".join(re.sub(r"\x1b\[[0-9;]*m", "", child.before).split())  # said, and ended
         assert "Queste regole non funzionano: Frac conta solo assi e figure" in said
         assert "a Frac la presa è a scelta" in said and "frac scores" not in said
     finally:
