@@ -405,7 +405,7 @@ class NetApp(ScopaApp):
 
         try:
             left = await session.watch(table_id, follow)
-            self.tell(tr("No longer watching table {table} ({reason}).", table=table_id, reason=left.reason))
+            self.tell(tr("No longer watching table {table} ({reason}).", table=table_id, reason=word_text(left.reason)))
         finally:
             self.watching = None
             self.board_screen = None

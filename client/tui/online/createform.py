@@ -317,7 +317,8 @@ class CreateTableScreen(Once, ModalScreen[NewTable | None]):
             self._explain("preset", game)
 
     def _problem(self, exc: RuleSetError) -> None:
-        self.query_one("#form-error", Static).update(Text(tr("Those rules do not work: {reason}", reason=rules_problem_text(str(exc)))))
+        reason = rules_problem_text(str(exc))
+        self.query_one("#form-error", Static).update(Text(tr("Those rules do not work: {reason}", reason=reason)))
 
     def options(self) -> dict[str, object]:
         """Every option as the form shows it."""

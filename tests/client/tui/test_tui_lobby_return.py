@@ -67,4 +67,5 @@ async def test_the_key_back_from_watching_is_in_the_key_line_only_while_watching
             await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
             await pilot.pause()
             assert "b" not in keys_shown(app)
+            assert any("(you stopped watching)" in m for m in app.messages), app.messages  # in words, not a code
         await bruno.close()
