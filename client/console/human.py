@@ -11,7 +11,7 @@ from rich.text import Text
 from scopa.engine import Declare, Event, GameStarted, IllegalMoveError, Play, View
 from scopa.engine.player import Player
 
-from ..text import reason_text
+from ..text import player_name, reason_text
 from ..text import tr, parse_choice, DeckStyle, label, labels, parse_cards, event_line, render_moves, render_view
 
 InputFn = Callable[[str], str]
@@ -49,7 +49,7 @@ class TerminalPlayer(Player):
 
     async def notify(self, event: Event) -> None:
         if isinstance(event, GameStarted):
-            self.names, self.bot_seats = event.names, set()
+            self.names, self.bot_seats = tuple(player_name(n) for n in event.names), set()  # "Bot 1 (medium)"
         line = event_line(event, self.names, self.style, self.seat)
         if line is not None:
             self.console.print(line)

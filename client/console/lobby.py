@@ -26,7 +26,7 @@ from scopa.protocol.convert import rules_from_wire
 from scopa.bots import STRATEGIES
 from ..game import GameResult, SeatNotice, SeatTakenByBot, notice_from_wire
 from ..text import tr, refusal_text, coerce, notice_line, rules_line, word_text, leaderboard_lines, catalog_value
-from ..text import error_text, no_table_text, render_standings, rules_problem_text
+from ..text import error_text, no_table_text, player_name, render_standings, rules_problem_text
 from ..net import LinkEvent, LinkStatus, ClientSession, ConnectionLost, ServerRefused
 from .human import TerminalPlayer
 from .club import tournament_command
@@ -47,7 +47,7 @@ def render_tables(tables: Sequence[TableInfo]) -> Table | Text:
         t.add_column(column)
     for info in tables:
         seats = Text(", ").join(
-            Text(name) if name is not None else Text(tr("free"), style="green") for name in info.seats
+            Text(player_name(name)) if name is not None else Text(tr("free"), style="green") for name in info.seats
         )
         style = {TableState.WAITING: "green", TableState.PLAYING: "yellow"}.get(info.state, "dim")
         state = word_text(info.state.value) + (" " + tr("({n} away)", n=len(info.away)) if info.away else "")

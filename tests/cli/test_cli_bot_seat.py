@@ -65,3 +65,27 @@ def test_the_plain_client_names_a_seat_a_bot_took_over(server: ServerThread) -> 
     finally:
         ada.terminate(force=True)
     host.join(30)
+
+
+def test_the_plain_client_names_a_servers_bot_in_words(server: ServerThread) -> None:
+    """"Bot 1 (medio)", in the lobby's list and in the game, never "greedy-bot-1"."""
+    env = dict(os.environ, TERM="dumb", COLUMNS="160", LANG="it_IT.UTF-8")
+    env.pop("LC_ALL", None)
+    ada = pexpect.spawn(sys.executable, ["-m", "scopa.cli", "play", "--plain", "--server", server.address,
+                                         "--name", "ada"], cwd=str(ROOT), env=env, encoding="utf-8", timeout=30,
+                        dimensions=(50, 160))
+    try:
+        ada.expect("Sala> ")
+        ada.sendline("c")
+        for _ in range(5):  # the game, players, target, capture, other options: as offered
+            ada.expect(r"\]: ")
+            ada.sendline("")
+        ada.expect("Bot per ")
+        ada.sendline("greedy")
+        ada.expect("La tua mossa: ")
+        assert "Bot 1 (medio)" in ada.before and "greedy-bot" not in ada.before
+        ada.sendline("1")
+        ada.expect("Bot 1 \\(medio\\) ha giocato")
+        assert "greedy-bot" not in ada.before
+    finally:
+        ada.terminate(force=True)
