@@ -50,6 +50,8 @@ class TerminalPlayer(Player):
     async def notify(self, event: Event) -> None:
         if isinstance(event, GameStarted):
             self.names, self.bot_seats = tuple(player_name(n) for n in event.names), set()  # "Bot 1 (medium)"
+            if self.name in event.names:  # this seat, before its first turn: "you deal", not "Tu deals"
+                self.seat = event.names.index(self.name)
         line = event_line(event, self.names, self.style, self.seat)
         if line is not None:
             self.console.print(line)

@@ -113,3 +113,14 @@ def test_rules_that_do_not_work_are_said_why_in_italian() -> None:
         assert "a Frac la presa è a scelta" in said and "frac scores" not in said
     finally:
         child.close(force=True)
+
+
+def test_the_plain_local_game_says_you_deal_to_you() -> None:
+    """Seed 1: you deal the first round; "dà le carte Tu" spoke of you in the third person."""
+    child = local_game("--plain", "--seed", "1")
+    try:
+        child.expect("La tua mossa: ")
+        said = " ".join(re.sub(r"\x1b\[[0-9;]*m", "", child.before).split())
+        assert "Smazzata 1: dai tu le carte" in said.replace("Dai", "dai") and "dà le carte Tu" not in said
+    finally:
+        child.close(force=True)
