@@ -324,9 +324,9 @@ class NetApp(ScopaApp):
         # Only a game that is over forgets its seat: an app closed mid-game (Ctrl+C, a
         # reloaded web page) finds it again when it starts.
         self.store.forget(self.server, self.player_name)
+        left = tr("You left table {table}.", table=result.table) if self.leaving else None
         if self.leaving:
             self.leaving = False
-            self.tell(tr("You left table {table}.", table=result.table))
         else:
             line = result_line(board) if board.over else tr("The game ended without a winner ({reason}).",
                                                             reason=word_text(result.reason))
@@ -338,6 +338,8 @@ class NetApp(ScopaApp):
         self.board_screen = None
         while self.screen is not self.lobby and len(self.screen_stack) > 1:
             self.pop_screen()
+        if left is not None:
+            self.tell(left)  # said in the lobby, where the person is now
 
     def _link_changed(self, up: bool, why: str) -> None:
         """Told at once (before the table's first command on the new connection)."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from textual.widgets import Static
 from textual.widgets._footer import FooterKey
 
 from scopa.client.net import ClientSession
@@ -38,6 +39,8 @@ async def test_back_from_a_table_the_lobby_lists_the_live_tables_and_hears_of_ne
             lobby = app.screen
             assert isinstance(lobby, LobbyScreen)
             await until(pilot, lambda: bruno.table_id in lobby.tables)  # listed at once
+            status = lobby.query_one("#lobby-status", Static).content
+            assert "You left table" in str(status)  # said where the person is now, not on the board left behind
             carla = await ClientSession.connect("127.0.0.1", engine.port, "carla")
             await carla.create_table(preset="scopa")
             await until(pilot, lambda: carla.table_id in lobby.tables)  # told without asking
