@@ -114,7 +114,7 @@ class BoardState:
         """``seat_name``, a server's bot as "Bot 1" (for the narrow list of plays)."""
         if seat in self.short_names and not (seat == self.viewer and self.you_label):
             return self.short_names[seat]
-        if seat == self.viewer and self.you_label or seat >= len(self.names):
+        if seat == self.viewer and self.you_label or seat >= len(self.names) or seat in self.bot_plays:
             return self.seat_name(seat)
         return player_name(self.names[seat], short=True)
 

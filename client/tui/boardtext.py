@@ -84,7 +84,7 @@ def seats_panel(b: BoardState, deck: DeckStyle, left: int | None = None) -> Grou
     piles.add_column(label(SETTEBELLO, deck), header_style="dim", no_wrap=True)  # the settebello: who has it
     for side in range(b.num_sides):
         p = b.pile(side)
-        piles.add_row(b.side_name(side), str(p.cards), str(p.denari), str(p.primiera or "-"), str(p.scope),
+        piles.add_row(b.side_name(side, short=True), str(p.cards), str(p.denari), str(p.primiera or "-"), str(p.scope),
                       Text(label(SETTEBELLO, deck), style="bold yellow") if p.settebello else "")
     return Group(seats, piles)
 
