@@ -316,9 +316,9 @@ async def _connect_patiently(host: str, port: int, name: str, say: Callable[[str
 
 def _link_line(event: LinkEvent) -> str:
     if event.status is LinkStatus.LOST:
-        return tr("The connection is lost; connecting again…")
+        return tr("connection lost; reconnecting…")
     if event.status is LinkStatus.RECONNECTED:
-        return tr("Connected again.")
+        return tr("reconnected")
     return tr("Could not get back to the server: it does not answer.")
 
 

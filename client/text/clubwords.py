@@ -142,8 +142,8 @@ CONNECTION_ITALIAN: dict[str, str] = {
     "$SCOPA_PASSWORD must be 8-200 characters": "$SCOPA_PASSWORD deve avere da 8 a 200 caratteri",
     "--games must be at least 1": "--games deve essere almeno 1",
     "Connected to {address} as {name}.": "In linea con {address} come {name}.",
-    "The connection is lost; connecting again…": "Connessione persa; mi ricollego…",
-    "Connected again.": "Di nuovo in linea.",
+    "connection lost; reconnecting…": "connessione persa; mi ricollego…",
+    "reconnected": "di nuovo in linea",
     "the server refused ({code}: {message}); connecting again in {seconds} s":
         "il server ha rifiutato ({code}: {message}); mi ricollego tra {seconds} s",
 }
