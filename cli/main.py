@@ -15,7 +15,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.text import Text
 
-from scopa.client.text import DeckStyle, set_language, tr
+from scopa.client.text import DeckStyle, rules_problem_text, set_language, tr
 from scopa.engine import Preset, RuleSetError
 
 from . import admin, arena, cluster, lan, net, records, serve, tournament, web
@@ -106,7 +106,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         net.take_address(args, parser)
         return net.run(args, console)
     except RuleSetError as exc:
-        console.print(f"[red]{escape(tr('Those rules do not work:'))}[/red] {escape(str(exc))}")
+        console.print(f"[red]{escape(tr('Those rules do not work:'))}[/red] {escape(rules_problem_text(str(exc)))}")
         return 2
     except (KeyboardInterrupt, EOFError):
         console.print(f"\n[dim]{escape(tr('bye'))}[/dim]")

@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from scopa.bots import STRATEGIES
-from scopa.client.text import parse_invite, refusal_text
+from scopa.client.text import lost_text, parse_invite, refusal_text, tr
 from scopa.client.net import LinkEvent, LinkStatus, ClientSession, ConnectionLost, ServerRefused, CertificateRefused
 from scopa.engine import Player
 from scopa.protocol import DEFAULT_PORT, ErrorCode
@@ -128,7 +128,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
             "others": others}
     secret = _password()
     if secret is not None and not 8 <= len(secret) <= 200:
-        console.print("[red]$SCOPA_PASSWORD must be 8-200 characters[/red]")
+        console.print(f"[red]{escape(tr('$SCOPA_PASSWORD must be 8-200 characters'))}[/red]")
         return 2
     if args.command == "watch" and args.invite is not None:
         args.table = args.invite[0]
@@ -142,7 +142,10 @@ def run(args: argparse.Namespace, console: Console) -> int:
         if args.command == "tournament":
             return interrupt.run(_tournament(args, host, port, console, link))
         return interrupt.run(_bot(args, host, port, console, link))
-    except (ConnectionLost, CertificateRefused) as exc:
+    except ConnectionLost as exc:
+        console.print(f"[red]{escape(lost_text(exc.unreachable))}[/red]", soft_wrap=True, emoji=False)
+        return 1
+    except CertificateRefused as exc:
         console.print(f"[red]{escape(str(exc))}[/red]", soft_wrap=True, emoji=False)  # a fingerprint's :CD: is no emoji
         return 1
     except ServerRefused as exc:
@@ -213,7 +216,8 @@ async def _play(args: argparse.Namespace, host: str, port: int, console: Console
     asyncio.get_running_loop().set_default_executor(DaemonExecutor())
     defaults = rules_from_args(args)
     async with await ClientSession.connect(host, port, args.name, password=_password(), **link) as session:
-        console.print(f"Connected to {host}:{port} as [bold]{session.name}[/bold]. {session.motd}")
+        console.print(tr("Connected to {address} as {name}.", address=f"{host}:{port}", name=f"[bold]{escape(session.name or '')}[/bold]")
+                      + f" {escape(session.motd)}")
 
         def make_player() -> Player:
             def time_left() -> int | None:
@@ -226,10 +230,11 @@ async def _play(args: argparse.Namespace, host: str, port: int, console: Console
         if args.invite is not None:  # straight to the friend's table, then the lobby
             table, code = args.invite
             joined = await session.join_table(table, invite=code)
-            console.print(f"You sit at table [bold]{joined.table}[/bold], seat {joined.seat + 1}.")
+            console.print(tr("You sit at table {table}, seat {seat}.", table=f"[bold]{escape(joined.table)}[/bold]",
+                             seat=joined.seat + 1))
             await lobby.play()
         await lobby.run()
-    console.print("[dim]bye[/dim]")
+    console.print(f"[dim]{tr('bye')}[/dim]")
     return 0
 
 
@@ -241,7 +246,7 @@ async def _bot(args: argparse.Namespace, host: str, port: int, console: Console,
     from .options import rules_from_args
 
     if args.games < 1:
-        console.print("[red]--games must be at least 1[/red]")
+        console.print(f"[red]{tr('--games must be at least 1')}[/red]")
         return 2
     if args.bot:
         try:
@@ -303,24 +308,26 @@ async def _connect_patiently(host: str, port: int, name: str, say: Callable[[str
             if exc.code is not ErrorCode.RATE_LIMITED:
                 raise
             seconds = max(exc.retry_after or 0.0, wait)
-            say(f"the server refused ({exc.code.value}: {exc.message}); connecting again in {seconds:.1f} s")
+            say(tr("the server refused ({code}: {message}); connecting again in {seconds} s", code=exc.code.value,
+                   message=exc.message, seconds=f"{seconds:.1f}"))
             await asyncio.sleep(seconds)
             wait = min(wait * 2, CONNECT_MOST_WAIT)
 
 
 def _link_line(event: LinkEvent) -> str:
     if event.status is LinkStatus.LOST:
-        return f"connection lost ({event.reason}); reconnecting…"
+        return tr("connection lost; reconnecting…")
     if event.status is LinkStatus.RECONNECTED:
-        return f"reconnected: {event.reason}"
-    return f"could not reconnect: {event.reason}"
+        return tr("reconnected")
+    return tr("Could not get back to the server: it does not answer.")
 
 
 async def _watch(args: argparse.Namespace, host: str, port: int, console: Console, link: dict[str, Any]) -> int:
     from scopa.client.console import watch_table
 
     async with await ClientSession.connect(host, port, args.name, password=_password(), **link) as session:
-        console.print(f"Connected to {host}:{port} as [bold]{session.name}[/bold].")
+        console.print(tr("Connected to {address} as {name}.", address=f"{host}:{port}",
+                         name=f"[bold]{escape(session.name or '')}[/bold]"))
         session.add_listener(lambda event: console.print(f"[dim]{_link_line(event)}[/dim]"))
         await watch_table(session, console, args.table, args.invite[1] if args.invite else None)
     return 0

@@ -39,10 +39,17 @@ def parse_seats(spec: str | None, players: int) -> list[str]:
     return kinds
 
 
-def seat_bot(kind: str, seat: int, seed: int) -> Player:
-    """The bot of a seat: a built-in kind, or a bot class named ``MODULE:CLASS``."""
+def seat_bot(kind: str, seat: int, seed: int, name: str | None = None) -> Player:
+    """The bot of a seat: a built-in kind, or a bot class named ``MODULE:CLASS``;
+    ``name``: what the table calls it (default: the kind or class and the seat's number)."""
     label = kind.rpartition(":")[2] if ":" in kind else kind.capitalize()
-    return make_player(kind, f"{label} {seat + 1}", seed=seed * 100 + seat)
+    return make_player(kind, name or f"{label} {seat + 1}", seed=seed * 100 + seat)
+
+
+def bot_number(kinds: list[str] | tuple[str, ...], seat: int) -> int:
+    """Which bot of the table a seat's is, counting from 1 (the server numbers its bots
+    so too: "Bot 1" sits beside one person)."""
+    return sum(1 for kind in kinds[:seat + 1] if kind != "human")
 
 
 def record_strategy(kind: str) -> str | None:

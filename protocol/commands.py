@@ -141,6 +141,9 @@ class TableInfo(WireModel):
     turn_timeout: TurnTimeout | None = None
     member: HostPort | None = Field(default=None, exclude_if=lambda v: v is None)
     """In a cluster: the address of the server the table plays on (left out otherwise)."""
+    bot_takeover: bool = Field(default=True, exclude_if=lambda v: v is True)
+    """A seat whose person leaves the game is played on by a bot (true) or the game ends
+    (false, the only value sent: left out when true)."""
 
 
 class SeatInfo(WireModel):

@@ -11,7 +11,7 @@ from rich.text import Text
 from scopa.engine import Declare, Event, GameStarted, IllegalMoveError, Play, View
 from scopa.engine.player import Player
 
-from ..text import reason_text
+from ..text import player_name, reason_text
 from ..text import tr, parse_choice, DeckStyle, label, labels, parse_cards, event_line, render_moves, render_view
 
 InputFn = Callable[[str], str]
@@ -45,22 +45,31 @@ class TerminalPlayer(Player):
         self.input_fn = input_fn or self.console.input
         self.names: tuple[str, ...] = ()
         self.seat: int | None = None
+        self.bot_seats: set[int] = set()  # seats a bot plays since their person left
 
     async def notify(self, event: Event) -> None:
         if isinstance(event, GameStarted):
-            self.names = event.names
+            self.names, self.bot_seats = tuple(player_name(n) for n in event.names), set()  # "Bot 1 (medium)"
+            if self.name in event.names:  # this seat, before its first turn: "you deal", not "Tu deals"
+                self.seat = event.names.index(self.name)
         line = event_line(event, self.names, self.style, self.seat)
         if line is not None:
             self.console.print(line)
             if self.delay:
                 await asyncio.sleep(self.delay)
 
+    def bot_plays(self, seat: int) -> None:
+        """A bot plays ``seat`` now, its person gone: "bruno (bot)" from now on."""
+        if seat < len(self.names) and seat != self.seat and seat not in self.bot_seats:
+            self.bot_seats.add(seat)
+            self.names = (*self.names[:seat], tr("{name} (bot)", name=self.names[seat]), *self.names[seat + 1:])
+
     async def rejected(self, error: IllegalMoveError) -> None:
         self.console.print(Text(tr("Not allowed: {error}", error=reason_text(error)), style="red"))
 
     async def choose(self, view: View, legal: Sequence[Play | Declare]) -> Play | Declare:
         self.seat = view.seat
-        names = self.names or tuple(f"seat {i}" for i in range(len(view.hand_sizes)))
+        names = self.names or tuple(tr("seat {n}", n=i + 1) for i in range(len(view.hand_sizes)))
         # §7: the last card in hand with only one possible move is played by itself.
         if self.autoplay and len(legal) == 1 and len(view.hand) == 1:
             self.console.print(Text(tr("(your last card is played for you)"), style="dim"))

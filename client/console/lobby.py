@@ -24,11 +24,11 @@ from scopa.protocol import commands as wire
 from scopa.protocol.convert import rules_from_wire
 
 from scopa.bots import STRATEGIES
-from ..game import GameResult, notice_from_wire
-from ..text import error_text
+from ..game import GameResult, SeatNotice, SeatTakenByBot, notice_from_wire
 from ..text import tr, refusal_text, coerce, notice_line, rules_line, word_text, leaderboard_lines, catalog_value
+from ..text import error_text, no_table_text, player_name, render_standings, rules_problem_text
 from ..net import LinkEvent, LinkStatus, ClientSession, ConnectionLost, ServerRefused
-from ..text import no_table_text, render_standings
+from .human import TerminalPlayer
 from .club import tournament_command
 
 InputFn = Callable[[str], str]
@@ -47,7 +47,7 @@ def render_tables(tables: Sequence[TableInfo]) -> Table | Text:
         t.add_column(column)
     for info in tables:
         seats = Text(", ").join(
-            Text(name) if name is not None else Text(tr("free"), style="green") for name in info.seats
+            Text(player_name(name)) if name is not None else Text(tr("free"), style="green") for name in info.seats
         )
         style = {TableState.WAITING: "green", TableState.PLAYING: "yellow"}.get(info.state, "dim")
         state = word_text(info.state.value) + (" " + tr("({n} away)", n=len(info.away)) if info.away else "")
@@ -156,12 +156,12 @@ class Lobby:
     def show_link(self, event: LinkEvent) -> None:
         """Say at once that the connection is lost, back, or given up on."""
         if event.status is LinkStatus.LOST:
-            self.console.print(Text(tr("Connection lost ({why}); reconnecting…", why=event.reason), style="yellow"))
+            self.console.print(Text(tr("Connection lost; reconnecting…"), style="yellow"))
         elif event.status is LinkStatus.RECONNECTED:
-            self.console.print(Text(tr("Reconnected as {name} ({why}).", name=self.session.name, why=event.reason),
+            self.console.print(Text(tr("Reconnected as {name}.", name=self.session.name),
                                     style="green"))
         else:
-            self.console.print(Text(tr("Could not reconnect: {why}", why=event.reason), style="red"))
+            self.console.print(Text(tr("Could not get back to the server: it does not answer."), style="red"))
 
     async def ask(self, prompt: str) -> str:
         typed = self._reading(prompt)
@@ -384,7 +384,7 @@ class Lobby:
         try:
             return RuleSet.build(preset, **options)
         except RuleSetError as exc:
-            return str(exc)
+            return rules_problem_text(str(exc))
 
     async def ask_bots(self, empty_seats: int) -> list[str] | None:
         while True:
@@ -414,8 +414,13 @@ class Lobby:
     async def play(self) -> GameResult:
         if not await self.session.wait_for_game_start(0):
             self.console.print(Text(tr("Waiting for the other seats to fill…"), style="dim"))
-        result = await self.session.play_game(self.make_player(),
-                                              on_notice=lambda n: self.console.print(notice_line(n)))
+        player = self.make_player()
+
+        def noticed(notice: SeatNotice) -> None:
+            self.console.print(notice_line(notice))
+            if isinstance(notice, SeatTakenByBot) and isinstance(player, TerminalPlayer):
+                player.bot_plays(notice.seat)
+        result = await self.session.play_game(player, on_notice=noticed)
         if result.winner is None:
             self.console.print(Text(tr("The game ended without a winner ({reason}).", reason=word_text(result.reason)),
                                     style="bold"))

@@ -17,10 +17,10 @@ from scopa.engine.player import Player
 
 from scopa.protocol.record import PlayerKind, RecordPlayer, build_record
 
-from ..seats import record_strategy, seat_bot
+from ..seats import bot_number, record_strategy, seat_bot
 from .human import TerminalPlayer
 from .recordfile import write_record
-from ..text import DeckStyle, event_line, tr
+from ..text import DeckStyle, event_line, local_bot_name, tr
 
 
 def build_players(
@@ -33,7 +33,7 @@ def build_players(
             name = tr("You") if humans == 1 else tr("Player {n}", n=i + 1)
             players.append(TerminalPlayer(name, console, style, autoplay, delay))
         else:
-            players.append(seat_bot(kind, i, seed))
+            players.append(seat_bot(kind, i, seed, local_bot_name(kind, bot_number(list(kinds), i))))
     return players
 
 

@@ -2,7 +2,8 @@
 lobby's calls, and what a client keeps between runs.
 
 Owns the connection (``Channel`` below ``Link`` below ``LobbyCalls`` below
-``ClientSession``, with the errors ``SessionError``, ``ConnectionLost``, ``ServerRefused``),
+``ClientSession``, with the errors ``SessionError``, ``ConnectionLost`` (``Unreachable``: an address
+not reached, and why), ``ServerRefused``),
 the addresses to try (``Addresses``, ``parse_address``, ``parse_servers``) and the one an invite names (``share_host``), liveness
 (``Watchdog``, ``LinkStatus``, ``LinkEvent``, ``PING_AFTER``, ``DEAD_AFTER``,
 ``HURRIED_PING_AFTER``, ``HURRIED_DEAD_AFTER``), the clock it waits on (``Clock``,
@@ -22,7 +23,7 @@ from __future__ import annotations
 from .addresses import Addresses, share_host
 from .archive import claim_name, fetch_record, leaderboard, list_games
 from .calls import LobbyCalls
-from .channel import Channel, ConnectionLost, ServerRefused, SessionError
+from .channel import Channel, ConnectionLost, ServerRefused, SessionError, Unreachable
 from .clock import Clock, SystemClock
 from .discovery import (
     AUTO,
@@ -51,6 +52,7 @@ from .tokens import FileTokenStore, MemoryTokenStore, SavedSeat, TokenStore
 from .trust import CertificateRefused, KnownServers, ServerTrust, open_stream
 
 __all__ = [
+    "Unreachable",
     "AUTO",
     "Addresses",
     "share_host",

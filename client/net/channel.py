@@ -17,7 +17,7 @@ import secrets
 from collections import deque
 from collections.abc import Awaitable, Callable
 from types import TracebackType
-from typing import Self, TypeVar
+from typing import Literal, NamedTuple, Self, TypeVar
 
 from scopa.protocol import (
     LOBBY,
@@ -49,8 +49,27 @@ class SessionError(Exception):
     """Base of the client's errors."""
 
 
+Why = Literal["refused", "no_answer", "unknown_host", "unreachable", "tls_failed", "speaks_tls"]
+"""Why an address could not be reached: nothing listens there, nothing answered in time,
+no computer has that name, no way there, a plain server reached over TLS, a TLS server
+reached without it."""
+
+
+class Unreachable(NamedTuple):
+    """An address a connection could not be opened to, and why (the client's text says it
+    in words)."""
+
+    why: Why
+    address: str
+
+
 class ConnectionLost(SessionError):
-    """The server closed the connection (or said ``bye``, or sent a fatal error)."""
+    """The server closed the connection (or said ``bye``, or sent a fatal error), or could
+    not be reached: then ``unreachable`` names each address tried and why."""
+
+    def __init__(self, message: str, unreachable: tuple[Unreachable, ...] = ()) -> None:
+        super().__init__(message)
+        self.unreachable = unreachable
 
 
 class ServerRefused(SessionError):

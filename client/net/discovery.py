@@ -79,7 +79,12 @@ class FoundServer:
 
 
 class NoServerFound(Exception):
-    """Nothing usable answered on the LAN."""
+    """Nothing usable answered on the LAN within ``seconds`` (None: several did, and the
+    person chose none)."""
+
+    def __init__(self, message: str, seconds: float | None = None) -> None:
+        super().__init__(message)
+        self.seconds = seconds
 
 
 class SeveralServersFound(Exception):
@@ -212,7 +217,7 @@ async def resolve_server(server: str, seconds: float = BROWSE_SECONDS,
     if not servers:
         if local_port is not None and await listening_here(local_port):
             return ServerAddress("127.0.0.1", local_port)
-        raise NoServerFound(no_server_hint(seconds))
+        raise NoServerFound(no_server_hint(seconds), seconds)
     if len(servers) == 1:
         return servers[0].server_address
     if choose is None:

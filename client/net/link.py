@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import secrets
+import socket
 import ssl
 from collections import deque
 from collections.abc import Awaitable, Callable, Iterable, Sequence
@@ -37,7 +38,7 @@ from scopa.protocol.servers import ServerAddress, parse_server_address
 from scopa.protocol.commands import Redirect
 
 from .addresses import Addresses
-from .channel import MAX_REDIRECTS, Channel, ConnectionLost, ServerRefused, _Inbox
+from .channel import MAX_REDIRECTS, Channel, ConnectionLost, ServerRefused, Unreachable, Why, _Inbox
 from .clock import Clock, SystemClock
 from .trust import ServerTrust, Streams, open_stream, speaks_tls
 from .liveness import LinkListener, LinkStatus
@@ -156,7 +157,8 @@ class Link(Channel):
                 await session._hello(name, client, 1 if password else attempts, password)
             except ConnectionLost:  # lost during the hello: the server is there, try again
                 if not where.tls and await speaks_tls(where.host, where.port):
-                    raise ConnectionLost(f"the server at {where} speaks TLS: connect to tls://{where}") from None
+                    raise ConnectionLost(f"the server at {where} speaks TLS: connect to tls://{where}",
+                                         (Unreachable("speaks_tls", str(where)),)) from None
                 session.name = name
                 await session._reconnect_or_raise()
         except BaseException:
@@ -389,6 +391,7 @@ class Link(Channel):
         deadline = self.clock.now() + self.reconnect_for
         delay = self.first_backoff
         last_error = self._closed_reason
+        unreachable: tuple[Unreachable, ...] = ()
         while True:
             try:
                 await self._reopen()
@@ -403,9 +406,9 @@ class Link(Channel):
                     observer(True, "")
                 return
             except ConnectionLost as exc:
-                last_error = str(exc)
+                last_error, unreachable = str(exc), exc.unreachable
             if self.clock.now() + delay > deadline:
-                raise ConnectionLost(f"{failure}: {last_error}")
+                raise ConnectionLost(f"{failure}: {last_error}", unreachable)
             await self.clock.sleep(delay)
             delay = min(delay * 2, self.max_backoff)
 
@@ -438,9 +441,12 @@ async def _open(where: ServerAddress, trust: ServerTrust | None) -> Streams:
         return await open_stream(where, trust)
     except ssl.SSLError as exc:
         raise ConnectionLost(f"cannot connect to {where}: the TLS handshake failed ({exc.reason or exc}); a server "
-                             f"without TLS is reached at {where.host_port}, without tls://") from None
+                             f"without TLS is reached at {where.host_port}, without tls://",
+                             (Unreachable("tls_failed", where.host_port),)) from None
     except OSError as exc:
-        raise ConnectionLost(f"cannot connect to {where}: {exc.strerror or exc}") from None
+        why: Why = ("unknown_host" if isinstance(exc, socket.gaierror) else
+                    "refused" if isinstance(exc, ConnectionRefusedError) else "unreachable")
+        raise ConnectionLost(f"cannot connect to {where}: {exc.strerror or exc}", (Unreachable(why, str(where)),)) from None
 
 
 CONNECT_TIMEOUT = 5.0
@@ -452,18 +458,21 @@ async def _open_first(order: Sequence[ServerAddress], trust: ServerTrust | None,
     """A stream to the first address of ``order`` that takes one within
     :data:`CONNECT_TIMEOUT`, and that address; ConnectionLost naming each failure if none does."""
     failures = []
+    unreachable: list[Unreachable] = []
     for where in order:
         try:
             async with clock.timeout(CONNECT_TIMEOUT):
                 reader, writer = await _open(where, trust)
         except TimeoutError:
             failures.append(f"cannot connect to {where}: no answer within {CONNECT_TIMEOUT:g} s")
+            unreachable.append(Unreachable("no_answer", str(where)))
             continue
         except ConnectionLost as exc:
             failures.append(str(exc))
+            unreachable.extend(exc.unreachable)
             continue
         return reader, writer, where
-    raise ConnectionLost("; ".join(failures))
+    raise ConnectionLost("; ".join(failures), tuple(unreachable))
 
 
 def new_token() -> str:

@@ -4,7 +4,7 @@ Owns the language (``language``, ``LANGUAGE``, ``current_language``, ``set_langu
 card notation (``DeckStyle``, ``label``, ``labels``, ``rank_label``, ``suit_label``,
 ``parse_cards``, ``IT_RANKS``, ``FR_RANKS``, ``SUIT_COLOURS``) and a move typed as text
 (``parse_choice``, with hints naming the nearest allowed moves), the Italian catalog both
-clients share (``error_text``, ``player_name``, ``is_server_bot``, ``reason_text``, ``setting_text``, ``word_text``,
+clients share (``error_text``, ``rules_problem_text``, ``player_name``, ``local_bot_name``, ``is_server_bot``, ``reason_text``, ``setting_text``, ``word_text``,
 ``catalog_value``), a QR code as text (``qr_text``), a table's game in words
 (``PRESET_NAMES``, ``matching_preset``, ``rules_name``, ``rules_line``, ``end_reason_text``),
 a server's finished games and leaderboard as lines (``game_lines``, ``leaderboard_lines``), a recorded game's steps in words
@@ -13,7 +13,7 @@ a server's finished games and leaderboard as lines (``game_lines``, ``leaderboar
 ``event_line``, ``notice_line``, ``cards_text``) and of tournaments (``render_tournaments``,
 ``render_standings``, and what a round without a table means for us: ``no_table_text``),
 a table option typed as text
-(``coerce``), the invite string (``invite_string``, ``parse_invite``, ``refusal_text``) and
+(``coerce``), the invite string (``invite_string``, ``parse_invite``, ``refusal_text``), a connection not made in words (``lost_text``) and
 the rulebook: ``book``, ``preset_rules``, ``table_rules``, ``options_text``,
 ``option_lines``, ``category_names``, ``declaration_names``, ``BASICS``, ``PRESET_TEXT``,
 ``CAPTURE_MODE_TEXT``, ``CAPTURE_MODE_NAMES``, ``ASSO_TEXT``, ``CATEGORY_NAMES``, and the
@@ -41,12 +41,12 @@ from .notation import (
     suit_label,
 )
 from .movehints import parse_choice
-from .catalog import catalog_value, error_text, is_server_bot, player_name, reason_text, setting_text, word_text
+from .catalog import catalog_value, error_text, is_server_bot, local_bot_name, player_name, rules_problem_text, reason_text, setting_text, word_text
 from .qr import qr_text
 from .games import PRESET_NAMES, end_reason_text, game_lines, leaderboard_lines, matching_preset, rules_line, rules_name
 from .replaywords import deal_text, plain_lines, position_text, result_text, scope_text, score_lines, step_text, viewer_seat
 from .options import coerce
-from .invite import invite_string, parse_invite, refusal_text
+from .invite import invite_string, lost_text, parse_invite, refusal_text
 from .rulebook import (
     ASSO_TEXT,
     BASICS,
@@ -119,6 +119,8 @@ __all__ = [
     "word_text",
     "is_server_bot",
     "player_name",
+    "local_bot_name",
+    "rules_problem_text",
     "catalog_value",
     "setting_text",
     "qr_text",
@@ -141,6 +143,7 @@ __all__ = [
     "preset_rules",
     "rank_label",
     "refusal_text",
+    "lost_text",
     "render_moves",
     "render_standings",
     "render_tournaments",

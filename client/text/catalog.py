@@ -25,6 +25,7 @@ class Catalog(NamedTuple):
     values: dict[str, str]
     settings: dict[str, str]
     words: dict[str, tuple[str, str]]
+    rules: dict[str, str]
 
 
 @cache
@@ -33,7 +34,7 @@ def catalog() -> Catalog:
     data = json.loads(files("scopa.client.text").joinpath("catalog_it.json").read_text(encoding="utf-8"))
     options = {name: (pair[0], pair[1]) for name, pair in data["options"].items()}
     words = {word: (pair[0], pair[1]) for word, pair in data["words"].items()}
-    return Catalog(data["errors"], data["refusals"], options, data["values"], data["settings"], words)
+    return Catalog(data["errors"], data["refusals"], options, data["values"], data["settings"], words, data["rules"])
 
 
 def _pattern(template: str) -> re.Pattern[str]:
@@ -69,6 +70,25 @@ def reason_text(reason: object) -> str:
     if i18n.LANGUAGE != "it":
         return text
     return translate(text, "refusals") or text
+
+
+def rules_problem_text(text: str) -> str:
+    """Why a table's rules do not work (the engine's reasons, ``; ``-joined) in the
+    terminal's language; a reason the catalog does not know stays as it came."""
+    if i18n.LANGUAGE != "it":
+        return text
+    said, rest = [], text
+    while rest:
+        for english, italian in catalog().rules.items():
+            found = re.match(_pattern(english).pattern.removesuffix(r"\Z") + r"(?:; |\Z)", rest, re.DOTALL)
+            if found is not None:
+                said.append(italian.format(**found.groupdict()))
+                rest = rest[found.end():]
+                break
+        else:
+            said.append(rest)
+            break
+    return "; ".join(said)
 
 
 def error_text(code: str, message: str) -> str:
@@ -114,6 +134,14 @@ _BOT_LEVELS = {"random": "easy", "easy": "easy", "greedy": "medium", "medium": "
 def is_server_bot(name: str) -> bool:
     """Whether ``name`` is one a server gives its own bots."""
     return _SERVER_BOT.match(name) is not None
+
+
+def local_bot_name(kind: str, number: int) -> str:
+    """A built-in bot seated on this machine, named as a server names its own (the
+    ``number``-th ``greedy`` bot: "Bot 1 (medium)"); a user's bot class by its class."""
+    if ":" in kind:
+        return f"{kind.rpartition(':')[2]} {number}"
+    return player_name(f"{kind}-bot-{number}")
 
 
 def player_name(name: str, short: bool = False) -> str:

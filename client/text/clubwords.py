@@ -1,5 +1,6 @@
 """The Italian of tournaments and quick play in the terminal clients (the plain lobby's
-``t`` command, the full-screen client's tournaments screen), by its English: part of
+``t`` command, the full-screen client's tournaments screen), and of reaching a server
+(finding one on the network, a connection not made or lost), by its English: part of
 :data:`scopa.client.text.italian.ITALIAN`."""
 
 from __future__ import annotations
@@ -23,11 +24,11 @@ CLUB_ITALIAN: dict[str, str] = {
     "Tournament {id}: {what} after round {n}": "Torneo {id}: {what} dopo il turno {n}",
     "Tournaments": "Tornei",
     "W-D-L": "V-P-S",
-    "You are no longer registered.": "Non sei più iscritto.",
+    "You are no longer registered.": "Iscrizione ritirata: non giochi più questo torneo.",
     "You are registered: the server seats you at your table when a round begins.":
-        "Sei iscritto: a ogni turno il server ti fa sedere al tuo tavolo.",
+        "Iscrizione fatta: a ogni turno il server ti fa sedere al tuo tavolo.",
     "byes": "riposi",
-    "entrant": "iscritto",
+    "entrant": "partecipante",
     "entrants": "iscritti",
     "final standings": "classifica finale",
     "game": "gioco",
@@ -64,9 +65,9 @@ CLUB_ITALIAN: dict[str, str] = {
     "only {seats} seat(s) to fill, {n} bots named": "solo {seats} posto/i da riempire, {n} bot nominati",
     "options are NAME=VALUE, e.g. re_bello=true; {item} is not":
         "le opzioni sono NOME=VALORE, per esempio re_bello=true; {item} non lo è",
-    "Connection lost ({why}); reconnecting…": "Connessione persa ({why}); riconnessione…",
-    "Reconnected as {name} ({why}).": "Riconnesso come {name} ({why}).",
-    "Could not reconnect: {why}": "Impossibile riconnettersi: {why}",
+    "Connection lost; reconnecting…": "Connessione persa; mi ricollego…",
+    "Reconnected as {name}.": "Di nuovo in linea come {name}.",
+    "Could not get back to the server: it does not answer.": "Impossibile tornare al server: non risponde.",
     "Lobby> ": "Sala> ",
     "Table id: ": "Numero del tavolo: ",
     "{line}: not a lobby command.": "{line}: non è un comando della sala.",
@@ -103,4 +104,46 @@ CLUB_ITALIAN: dict[str, str] = {
     "side {n} wins": "vince la parte {n}",
     "Game over ({reason}): {won}, totals {totals}": "Partita finita ({reason}): {won}, totali {totals}",
     "Waiting for {who} to come back": "Si aspetta che torni {who}",
+}
+
+
+CONNECTION_ITALIAN: dict[str, str] = {
+    "The connection to the server was lost.": "La connessione al server si è interrotta.",
+    "No server answers at {address}: is the address right, and is the server (scopa serve) on?":
+        "Nessun server risponde a {address}: l'indirizzo è giusto, e il server (scopa serve) è acceso?",
+    "{address} does not answer: check the address and the network.":
+        "{address} non risponde: controlla l'indirizzo e la rete.",
+    "No computer is called {host}: check the address.": "Nessun computer si chiama {host}: controlla l'indirizzo.",
+    "The server at {address} does not use TLS: connect to {address} without tls://.":
+        "Il server a {address} non usa TLS: collegati a {address} senza tls://.",
+    "The server at {address} uses TLS: connect to tls://{address}.":
+        "Il server a {address} usa TLS: collegati a tls://{address}.",
+    "{address} cannot be reached: check the network and the address.":
+        "{address} non si raggiunge: controlla la rete e l'indirizzo.",
+    "Looking for Scopa servers on this network…": "Cerco server di Scopa su questa rete…",
+    "No Scopa server answered on this network within {seconds} s, nor on this computer. Host one with "
+    "`scopa serve --host 0.0.0.0`, or give the address of one: --server HOST:PORT":
+        "Nessun server di Scopa ha risposto su questa rete in {seconds} s, né su questo computer. Avviane uno con "
+        "`scopa serve --host 0.0.0.0`, o indica l'indirizzo di uno: --server HOST:PORTA",
+    "No server chosen; give one with --server HOST:PORT": "Nessun server scelto; indicane uno con --server HOST:PORTA",
+    "Scopa servers on this network:": "Server di Scopa su questa rete:",
+    "Several Scopa servers on this network; choose one with --server HOST:PORT:":
+        "Più server di Scopa su questa rete; scegline uno con --server HOST:PORTA:",
+    "Which one (1-{n}, Enter for none)? ": "Quale (1-{n}, Invio per nessuno)? ",
+    "Type a number from 1 to {n}": "Scrivi un numero da 1 a {n}",
+    "1 open table": "1 tavolo aperto",
+    "{n} open tables": "{n} tavoli aperti",
+    "1 player": "1 giocatore",
+    ", web {address}": ", web {address}",
+    " (protocol {n}: cannot be joined with this client)": " (protocollo {n}: questo client non può entrarci)",
+    "{address} is not a server address: write HOST:PORT, e.g. 192.168.1.20:7000":
+        "{address} non è l'indirizzo di un server: scrivi HOST:PORTA, per esempio 192.168.1.20:7000",
+    "--wait must be more than 0 seconds": "--wait deve essere più di 0 secondi",
+    "$SCOPA_PASSWORD must be 8-200 characters": "$SCOPA_PASSWORD deve avere da 8 a 200 caratteri",
+    "--games must be at least 1": "--games deve essere almeno 1",
+    "Connected to {address} as {name}.": "In linea con {address} come {name}.",
+    "connection lost; reconnecting…": "connessione persa; mi ricollego…",
+    "reconnected": "di nuovo in linea",
+    "the server refused ({code}: {message}); connecting again in {seconds} s":
+        "il server ha rifiutato ({code}: {message}); mi ricollego tra {seconds} s",
 }

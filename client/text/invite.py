@@ -1,11 +1,13 @@
 """The invite to a private table as one string to pass on (PROTOCOL.md §15, "The invite
 as one string"): the table's id and its invite code joined by a dot, ``7.Xq3v…``.  A
 link to a server's web page carries it as its ``invite`` query parameter; whoever is
-invited may give either to ``scopa play --invite`` (or the lobby's ``i``)."""
+invited may give either to ``scopa play --invite`` (or the lobby's ``i``).  Beside it, a server's
+refusal and a connection that could not be made, in a person's words."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from urllib.parse import parse_qs, urlsplit
 
 from scopa.protocol import ErrorCode
@@ -53,3 +55,27 @@ def refusal_text(code: ErrorCode, message: str, watching: str | None = None, inv
                   "A private table is watched with the invite its host passed on: scopa watch --invite TABLE.CODE",
                   table=watching)
     return tr("The server says no: {message}", message=error_text(code, message))
+
+
+def lost_text(unreachable: Sequence[tuple[str, str]]) -> str:
+    """A connection that could not be made or was lost, in a person's words: for each
+    address tried, why it was not reached (``(why, address)``, as the client's
+    ``Unreachable``); none: the connection was lost."""
+    lines = [_unreachable_line(why, address) for why, address in unreachable]
+    return "\n".join(dict.fromkeys(lines)) or tr("The connection to the server was lost.")
+
+
+def _unreachable_line(why: str, address: str) -> str:
+    host = address.removeprefix("tls://").rsplit(":", 1)[0]
+    if why == "refused":
+        return tr("No server answers at {address}: is the address right, and is the server (scopa serve) on?",
+                  address=address)
+    if why == "no_answer":
+        return tr("{address} does not answer: check the address and the network.", address=address)
+    if why == "unknown_host":
+        return tr("No computer is called {host}: check the address.", host=host)
+    if why == "tls_failed":
+        return tr("The server at {address} does not use TLS: connect to {address} without tls://.", address=address)
+    if why == "speaks_tls":
+        return tr("The server at {address} uses TLS: connect to tls://{address}.", address=address)
+    return tr("{address} cannot be reached: check the network and the address.", address=address)

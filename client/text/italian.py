@@ -4,13 +4,13 @@ reads it, and a test fails when a string given to ``tr`` is missing here."""
 
 from __future__ import annotations
 
-from .clubwords import CLUB_ITALIAN
+from .clubwords import CLUB_ITALIAN, CONNECTION_ITALIAN
 
 ITALIAN: dict[str, str] = {
     # the board
     "You": "Tu",
     "Player {n}": "Giocatore {n}",
-    "seed {seed}": "mescolata numero {seed}",
+    "seed {seed}": "mescolata n. {seed}",
     "Table": "Tavola",
     "Your hand": "La tua mano",
     "{who}'s hand": "La mano di {who}",
@@ -22,8 +22,8 @@ ITALIAN: dict[str, str] = {
     "back": "indietro",
     "chat": "scrivi",
     "leave": "esci",
-    "rules & keys": "regole e tasti",
-    "back to the lobby": "torna alla sala",
+    "help": "aiuto",
+    "stop watching": "smetti di guardare",
     "a card, e.g. 7 Den or 7d; Esc to cancel": "una carta, per esempio 7 Den o 7d; Esc per annullare",
     "say something to the table; Enter sends, Esc closes": "scrivi qualcosa al tavolo; Invio invia, Esc chiude",
     "Your turn: press {keys}, click a card, or / to type one. ? help":
@@ -120,6 +120,7 @@ ITALIAN: dict[str, str] = {
         "Lasci la partita? Da ora il tuo posto lo gioca un bot (o, a un tavolo creato per finire quando qualcuno "
         "se ne va, la partita finisce per tutti).",
     "{name} is back.": "Di nuovo al tavolo: {name}.",
+    "{name} (bot)": "{name} (bot)",
     "{name} disconnected; the table waits for them.": "Connessione persa per {name}; il tavolo aspetta.",
     "{name} disconnected — a bot takes the seat in {time} unless {name} returns.":
         "Connessione persa per {name}: tra {time} un bot prende il posto, se {name} non torna al tavolo.",
@@ -208,7 +209,7 @@ ITALIAN: dict[str, str] = {
     "You have an unfinished game at table {table} on {server} (seat {seat}, as {name}).":
         "Hai una partita in sospeso al tavolo {table} su {server} (posto {seat}, come {name}).",
     "That game is over or gone ({reason}).": "Quella partita è finita o non c'è più ({reason}).",
-    "You sit at table {table}, seat {seat}.": "Sei seduto al tavolo {table}, posto {seat}.",
+    "You sit at table {table}, seat {seat}.": "Sei al tavolo {table}, posto {seat}.",
     "Table {table} is open: {rules}.": "Il tavolo {table} è aperto: {rules}.",
     "table {table}": "tavolo {table}",
     "watching table {table} (b: back)": "guardi il tavolo {table} (b: indietro)",
@@ -221,9 +222,9 @@ ITALIAN: dict[str, str] = {
     "Your friends run scopa play --invite with it (or press i in the lobby and paste it).":
         "I tuoi amici lo danno a scopa play --invite (o premono i nella sala e lo incollano).",
     "Not sent while reconnecting: {text}": "Non inviato durante la riconnessione: {text}",
-    "Connection lost ({why}): reconnecting… your moves are kept until it is back.":
-        "Connessione persa ({why}): riconnessione… le tue mosse restano da parte finché non torna.",
-    "Reconnected.": "Riconnesso.",
+    "Connection lost: reconnecting… your moves are kept until it is back.":
+        "Connessione persa: mi ricollego… le tue mosse restano da parte finché non torna.",
+    "Reconnected.": "Di nuovo in linea.",
     "Your private table is open: pass this invite on": "Il tuo tavolo privato è aperto: passa questo invito",
     "In a browser:": "In un browser:",
     "In a terminal:": "In un terminale:",
@@ -233,6 +234,10 @@ ITALIAN: dict[str, str] = {
     "locale (loopback). Per gli amici su altri computer, avvialo con --host 0.0.0.0.",
     # the create-table form
     "Open a table": "Apri un tavolo",
+    "More options of the game": "Altre opzioni del gioco",
+    "(free seat)": "(posto libero)",
+    "someone awaited": "si aspetta qualcuno",
+    "here": "presente",
     "Create": "Apri",
     "Cancel": "Annulla",
     "Tab: next field · Enter: open a list or press a button · Space: tick · Ctrl+S: create · Esc: cancel":
@@ -369,11 +374,11 @@ ITALIAN: dict[str, str] = {
     # the replay viewer
     "Scopa replay": "Scopa: rivedi la partita",
     "next": "avanti",
-    "next round": "prossima smazzata",
-    "previous round": "smazzata precedente",
+    "next round": "smazzata dopo",
+    "previous round": "smazzata prima",
     "start": "inizio",
     "end": "fine",
-    "jump to round": "vai alla smazzata",
+    "jump to round": "scegli smazzata",
     "quit": "esci",
     "game {game}": "partita {game}",
     "hand": "mano",
@@ -480,4 +485,5 @@ ITALIAN: dict[str, str] = {
     "{file} is too large for a record (over {n} MiB)": "{file} è troppo grande per una registrazione (oltre {n} MiB)",
     "{file} is not a text file": "{file} non è un file di testo",
     **CLUB_ITALIAN,
+    **CONNECTION_ITALIAN,
 }

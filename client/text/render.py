@@ -33,6 +33,7 @@ from scopa.engine.cards import SETTE_COPPE, SETTEBELLO
 from scopa.engine.scoring import Category
 
 from . import i18n
+from .catalog import player_name
 from .i18n import tr
 from .notation import SUIT_COLOURS, DeckStyle, label
 from scopa.protocol import commands as wire
@@ -144,7 +145,7 @@ def event_line(event: Event, names: Sequence[str], style: DeckStyle, me: int | N
 
     if isinstance(event, GameStarted):
         return Text(tr("Game starts: {rules}. Seats: {names}", rules=rules_line(event.rules),
-                       names=", ".join(event.names)), style="bold")
+                       names=", ".join(player_name(n) for n in event.names)), style="bold")
     if isinstance(event, DealVoid):
         return Text(tr("The table showed") + " ") + cards_text(event.table, style) + Text(
             " " + tr("— void deal, dealing again."))

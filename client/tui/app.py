@@ -27,10 +27,10 @@ from scopa.engine import (
 from scopa.engine.player import Player
 
 from ..text import reason_text
-from ..text import tr, DeckStyle
+from ..text import tr, DeckStyle, local_bot_name
 from scopa.protocol.record import PlayerKind, RecordPlayer, build_record, replay_steps
 
-from ..seats import record_strategy, seat_bot
+from ..seats import bot_number, record_strategy, seat_bot
 from .board import BoardScreen
 from .boardstate import BoardState
 from .dialogs import ConfirmScreen, GameOverScreen, HandOverScreen, HelpScreen, RoundEndScreen
@@ -49,10 +49,16 @@ class ScopaApp(App[int]):
     ENABLE_COMMAND_PALETTE = False
     BINDINGS = [
         Binding("ctrl+c", "leave_now", tr("leave"), show=False, priority=True),
-        Binding("question_mark,f1", "help", tr("rules & keys")),
+        Binding("question_mark,f1", "help", tr("help")),
         Binding("q", "leave", tr("leave")),
-        Binding("b", "stop_watching", tr("back to the lobby"), show=False),
+        Binding("b", "stop_watching", tr("stop watching")),  # in the key line while watching a table
     ]
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """``b`` only while a table is watched (then the key line shows it)."""
+        if action == "stop_watching":
+            return getattr(self, "watching", None) is not None
+        return True
 
     def current_rules(self) -> RuleSet | None:
         return None
@@ -125,6 +131,8 @@ class LocalGameApp(ScopaApp):
         self.round_pause = round_pause
         self.board = BoardState(viewer=self.humans[0] if self.humans else None,
                                 you_label=tr("You") if len(self.humans) <= 1 else "")
+        self.board.short_names = {i: tr("Bot {n}", n=bot_number(self.kinds, i)) for i, kind in enumerate(kinds)
+                                  if kind != "human" and ":" not in kind}  # "Bot 1 (medium)" where there is room
         self.board_screen = BoardScreen(self.board, style, title=tr("seed {seed}", seed=seed))
         self.board_screen.hide_hand = len(self.humans) > 1
         self.shown_seat: int | None = None if len(self.humans) > 1 else self.board.viewer
@@ -147,7 +155,7 @@ class LocalGameApp(ScopaApp):
             if kind == "human":
                 out.append(AppPlayer(tr("Player {n}", n=i + 1) if many else tr("You"), self))
             else:
-                out.append(seat_bot(kind, i, self.seed))
+                out.append(seat_bot(kind, i, self.seed, local_bot_name(kind, bot_number(list(self.kinds), i))))
         return out
 
     def on_mount(self) -> None:

@@ -119,6 +119,7 @@ class BoardScreen(MoveInput):
 
     def on_resize(self, event: events.Resize) -> None:
         self._fit(event.size.width)
+        self.refresh_board()  # the top line fits the new width
 
     def _fit(self, width: int) -> None:
         self.set_class(width < NARROW, "narrow")
@@ -196,7 +197,7 @@ class BoardScreen(MoveInput):
 
     def _draw_board(self) -> None:
         b = self.board
-        self.query_one("#top", Static).update(top_line(b, self.title_text))
+        self.query_one("#top", Static).update(top_line(b, self.title_text, self.app.size.width - 2))
         self.query_one("#seats", Static).update(seats_panel(b, self.deck, self.time_left()))
         hand = () if self.hide_hand else b.hand
         options = self.question.plays_by_card()
@@ -240,8 +241,8 @@ class BoardScreen(MoveInput):
         n = len(self.board.hand) + sum(isinstance(a, Declare) for a in self.question.legal)
         keys = f"1–{n}" if n > 1 else "1"
         left = self.time_left() if self.board.to_move == self.board.viewer else None
-        clock = " ⏱ " + tr("{time} left, then the server plays for you.", time=seconds_text(left)) \
-            if left is not None else ""
+        clock = "\n⏱ " + tr("{time} left, then the server plays for you.", time=seconds_text(left)) \
+            if left is not None else ""  # a line of its own: the prompt fits 80 columns in both languages
         return Text(tr("Your turn: press {keys}, click a card, or / to type one. ? help", keys=keys) + clock,
                     style="bold green")
 

@@ -4,6 +4,7 @@ game, a network game and a watched one."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from scopa.engine import (
@@ -28,7 +29,7 @@ from scopa.engine import (
 from scopa.engine.cards import DENARI_MASK, SETTEBELLO
 from scopa.engine.scoring import primiera_sum
 
-from ..text import player_name, tr
+from ..text import is_server_bot, player_name, tr
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +68,9 @@ class BoardState:
     away: dict[int, str] = field(default_factory=dict)  # seat -> what the table said about it
     timed_out: set[Card] = field(default_factory=set)  # this round's cards the server played when time ran out
     you_label: str = field(default_factory=lambda: tr("You"))  # how the shown seat is named ("": by its name, as in hot seat)
+    waiting: bool = False  # seated at a table whose game has not started: its seats are filling
+    bot_plays: set[int] = field(default_factory=set)  # seats a bot took over from their person
+    short_names: dict[int, str] = field(default_factory=dict)  # a seat's name where room is short ("Bot 1")
 
     # ------------------------------------------------------------------ derived
 
@@ -84,19 +88,33 @@ class BoardState:
     def side_seats(self, side: int) -> list[int]:
         return [s for s in range(self.players) if self.side_of(s) == side]
 
-    def side_name(self, side: int) -> str:
-        names = [self.seat_name(s) for s in self.side_seats(side)]
+    def side_name(self, side: int, short: bool = False) -> str:
+        """The side's players' names (``short``: a server's bot as "Bot 1")."""
+        names = [self.short_name(s) if short else self.seat_name(s) for s in self.side_seats(side)]
         return " & ".join(names) if names else tr("side {n}", n=side + 1)
+
+    def seat_table(self, rules: RuleSet, seats: Sequence[str | None]) -> None:
+        """Before the game starts: the table's rules and who sits at it so far (None: a
+        free seat).  Once the game has started its own names hold."""
+        if self.rules is not None and not self.waiting:
+            return
+        self.rules, self.names, self.waiting = rules, tuple(name or "" for name in seats), True
 
     def seat_name(self, seat: int) -> str:
         if seat == self.viewer and self.you_label:
             return self.you_label
+        if seat < len(self.names) and not self.names[seat]:
+            return tr("(free seat)")
+        if seat in self.bot_plays and seat < len(self.names) and not is_server_bot(self.names[seat]):
+            return tr("{name} (bot)", name=self.names[seat])  # a bot plays the seat its person left
         # a server's bot ("greedy-bot-1") as the browser names it: "Bot 1 (medium)"
         return player_name(self.names[seat]) if seat < len(self.names) else tr("seat {n}", n=seat + 1)
 
     def short_name(self, seat: int) -> str:
         """``seat_name``, a server's bot as "Bot 1" (for the narrow list of plays)."""
-        if seat == self.viewer and self.you_label or seat >= len(self.names):
+        if seat in self.short_names and not (seat == self.viewer and self.you_label):
+            return self.short_names[seat]
+        if seat == self.viewer and self.you_label or seat >= len(self.names) or seat in self.bot_plays:
             return self.seat_name(seat)
         return player_name(self.names[seat], short=True)
 
@@ -124,7 +142,7 @@ class BoardState:
     def apply(self, event: Event) -> None:
         """Follow one event (public, or the shown seat's own deal)."""
         if isinstance(event, GameStarted):
-            self.rules, self.names = event.rules, event.names
+            self.rules, self.names, self.waiting = event.rules, event.names, False
             self.dealer, self.totals = event.first_dealer, (0,) * event.rules.num_sides
             self.hand_sizes = [0] * len(event.names)
             self.over, self.winner, self.last_round = False, None, None

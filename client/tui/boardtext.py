@@ -24,17 +24,24 @@ NAME_WIDTH = 10  # a seat's name in the plays list (and, when narrow, in the sea
 PLAYS_WIDTH = 22  # the plays list's lines at most (its panel is 28 wide, with its border and padding)
 
 
-def top_line(b: BoardState, title: str) -> Text:
-    """Each side's points, the target, round and stock, the rules and the screen's title."""
+def top_line(b: BoardState, title: str, width: int | None = None) -> Text:
+    """Each side's points, the target, round and stock, the rules and the screen's title;
+    within ``width`` columns the title goes first, then the rules (the help says both),
+    then the stock: the line never wraps for them."""
     t = Text()
     for side, points in enumerate(b.totals):
-        t.append(f"{b.side_name(side)}: ")  # a name may end in a digit ("Greedy 2"): the colon keeps it apart
+        t.append(f"{b.side_name(side, short=True)}: ")  # a name may end in a digit ("Bot 2"): the colon keeps it apart
         t.append(f" {points} ", style="bold reverse")
         t.append("  ")
     parts = [tr("round {n}", n=b.round_no), tr("stock {n}", n=b.stock_left)] if b.round_no else []
     if b.rules is not None:
         parts.append(rules_line(b.rules))  # its target among its settings
-    t.append(" · ".join([*parts, title]), style="dim")
+    parts.append(title)
+    for drop in (title, rules_line(b.rules) if b.rules is not None else "", *parts[1:2]):
+        if width is None or t.cell_len + len(" · ".join(parts)) <= width:
+            break
+        parts = [p for p in parts if p != drop]
+    t.append(" · ".join(parts), style="dim")
     return t
 
 
@@ -46,6 +53,12 @@ def seats_panel(b: BoardState, deck: DeckStyle, left: int | None = None) -> Grou
     seats.add_column(no_wrap=True, overflow="ellipsis", max_width=2 * NAME_WIDTH)  # a name never wraps
     seats.add_column(no_wrap=True)
     seats.add_column()  # the notes wrap instead
+    if b.waiting:  # the seats filling: who sits, who is still awaited; no cards, no piles yet
+        for seat in range(b.players):
+            free = not b.names[seat]
+            seats.add_row(Text(" "), Text(b.seat_name(seat), style="dim" if free else "bold"),
+                          Text(tr("someone awaited") if free else tr("here"), style="dim" if free else "green"), Text(""))
+        return Group(seats)
     for seat in range(b.players):
         turn = seat == b.to_move and not b.over
         size = b.hand_sizes[seat] if seat < len(b.hand_sizes) else 0
@@ -71,7 +84,7 @@ def seats_panel(b: BoardState, deck: DeckStyle, left: int | None = None) -> Grou
     piles.add_column(label(SETTEBELLO, deck), header_style="dim", no_wrap=True)  # the settebello: who has it
     for side in range(b.num_sides):
         p = b.pile(side)
-        piles.add_row(b.side_name(side), str(p.cards), str(p.denari), str(p.primiera or "-"), str(p.scope),
+        piles.add_row(b.side_name(side, short=True), str(p.cards), str(p.denari), str(p.primiera or "-"), str(p.scope),
                       Text(label(SETTEBELLO, deck), style="bold yellow") if p.settebello else "")
     return Group(seats, piles)
 

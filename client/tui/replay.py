@@ -33,7 +33,7 @@ class ReplayScreen(Screen[None]):
 
     AUTO_FOCUS = ""  # none: the keys step through the game; the round box takes focus only when asked
     DEFAULT_CSS = """
-    #title { text-style: bold; padding: 0 1; }
+    #title { text-style: bold; padding: 0 1; text-wrap: nowrap; text-overflow: ellipsis; }  /* a long seed: cut */
     #position { color: $accent; padding: 0 1; }
     #board { padding: 1 1; height: auto; }
     #score { padding: 0 1; height: auto; }

@@ -127,6 +127,7 @@ class Table(TableLoop):
                 away=[i for i, s in enumerate(self.seats) if s is not None and s.away],
                 turn_timeout=self.turn_timeout,
                 member=self.member,
+                bot_takeover=self.bot_takeover,
             )
             self._info = (key, info) if self.state is wire.TableState.WAITING else None
             return info

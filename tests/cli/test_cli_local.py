@@ -55,7 +55,7 @@ def test_nonsense_rules_and_seats_are_refused_with_a_message() -> None:
 def test_seats_alone_decide_the_player_count_R5() -> None:
     done = run("--seats", "greedy,random,greedy,random", "--seed", "4")
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "Seats: Greedy 1, Random 2, Greedy 3, Random 4" in done.stdout and "Game over" in done.stdout
+    assert "Seats: Bot 1 (medium), Bot 2 (easy), Bot 3 (medium), Bot 4 (easy)" in done.stdout and "Game over" in done.stdout
 
 
 def test_a_person_seated_with_output_not_a_terminal_gets_a_clear_message() -> None:
@@ -127,7 +127,7 @@ def test_a_seat_can_be_your_own_bot_by_path_with_its_case_kept(tmp_path: Path) -
     )
     done = run("--seats", f"{tmp_path}/MyBot2.py:Taker,GREEDY", "--seed", "5", "--record", str(tmp_path / "g.json"))
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "Seats: Taker 1, Greedy 2" in done.stdout and "Game over" in done.stdout
+    assert "Seats: Taker 1, Bot 2 (medium)" in done.stdout and "Game over" in done.stdout
     assert '"strategy":"MyBot2.py:Taker"' in (tmp_path / "g.json").read_text().replace(" ", "")
     wrong = run("--seats", f"{tmp_path}/MyBot2.py:taker,greedy")
     assert wrong.returncode == 2 and "no class 'taker'" in wrong.stdout

@@ -124,7 +124,7 @@ def test_a_changed_certificate_is_refused_until_accepted_on_purpose(served: Serv
 
     plain = served.run("eve", "bot", "--server", f"127.0.0.1:{served.port}", "--fill-with-bots", "greedy")
     assert plain.returncode == 1  # a plain client on the TLS port: closed at once, told where to go
-    assert f"speaks TLS: connect to {served.address}" in plain.stdout
+    assert f"uses TLS: connect to {served.address}" in plain.stdout
 
 
 def test_the_sdk_example_plays_over_tls(served: Served) -> None:

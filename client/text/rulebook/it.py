@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from scopa.engine import AssoPigliaTutto, CaptureMode, Category, DeclarationKind, Preset, RuleSet
 
+from ..catalog import catalog
+
 BASICS = """\
 ## Le carte
 
@@ -49,7 +51,7 @@ Giochi una carta dalla mano.
 - **Prima la carta uguale.** Se in tavola c'è una carta dello stesso valore della tua, la
   prendi (una sola, a tua scelta, se sono più d'una) e non carte che sommate danno quel
   valore: con un Cavallo in mano e in tavola Cavallo, 5 e 4, prendi il Cavallo. È la
-  regola di presa consueta; la regola `free`, Frac, quindici, escoba e Cirulla ti lasciano
+  regola di presa consueta; la presa a scelta, Frac, quindici, escoba e Cirulla ti lasciano
   prendere invece una somma (o un quindici).
 - **Somme.** Altrimenti, se due o più carte in tavola sommate danno il valore della tua,
   le prendi.
@@ -118,8 +120,9 @@ CAPTURE_MODE_TEXT: dict[CaptureMode, str] = {
 }
 
 CAPTURE_MODE_NOTE = ("Con le prese a quindici (quindici, escoba) non c'è la regola della carta uguale: "
-                     "`traditional` e `free` lasciano prendere qualunque gruppo che fa 15, `fewest` quello "
-                     "con meno carte. Cirulla ha una regola di presa sua e non usa capture_mode.")
+                     "la presa tradizionale e quella a scelta lasciano prendere qualunque gruppo che fa 15, "
+                     "la presa più piccola quello con meno carte. Cirulla ha una regola di presa sua e non usa "
+                     "capture_mode.")
 
 ASSO_TEXT: dict[AssoPigliaTutto, str] = {
     AssoPigliaTutto.OFF: "l'asso è una carta che vale 1 come le altre.",
@@ -162,7 +165,7 @@ OPTION_TEXT: dict[str, str] = {
              "in 4 o in 6",
     "hand_size": "carte date a ogni giocatore a ogni distribuzione",
     "table_cards": "carte scoperte in tavola alla prima distribuzione della smazzata",
-    "capture_mode": "quale presa si deve fare quando ce n'è più d'una: traditional, fewest o free",
+    "capture_mode": "quale presa si deve fare quando ce n'è più d'una: tradizionale, la più piccola o a scelta",
     "refill_each_turn": "si pesca una carta dopo ogni giocata, così la mano resta piena finché dura il "
                         "mazzo",
     "target": "i punti che servono a una parte per vincere la partita",
@@ -172,7 +175,7 @@ OPTION_TEXT: dict[str, str] = {
     "quindici": "Scopa a quindici: si prende quando la tua carta e quelle prese fanno 15",
     "escoba": "Escoba: un punto a chi ha più sette e un altro a chi li ha tutti e quattro",
     "trentino": "Trentino: Asso, 2 e 3 di Denari valgono 1, 2 e 3 punti; tutti e tre vincono la partita",
-    "asso_piglia_tutto": "Asso piglia tutto: l'asso spazza tutta la tavola (off, simple o traditional)",
+    "asso_piglia_tutto": "Asso piglia tutto: l'asso spazza tutta la tavola (no, semplice o tradizionale)",
     "re_bello": "Re bello: il Re di Denari vale un punto",
     "frac": "Scopa Frac: contano solo assi e figure, un punto ciascuno; le prese sono libere",
     "cirulla": "Cirulla: mani dichiarate, il 15 del mazziere, il 7 di Coppe jolly, piccola e grande",
@@ -180,9 +183,9 @@ OPTION_TEXT: dict[str, str] = {
 """Il significato di ogni opzione del tavolo (in inglese: la descrizione del campo di RuleSet)."""
 
 OPTION_NOTES: dict[str, str] = {
-    "capture_mode": "\n".join([*(f"  - `{m.value}`: {t}" for m, t in CAPTURE_MODE_TEXT.items()),
-                                f"  {CAPTURE_MODE_NOTE}"]),
-    "asso_piglia_tutto": "\n".join(f"  - `{m.value}`: {t}" for m, t in ASSO_TEXT.items()),
+    "capture_mode": "\n".join([*(f"  - `{m.value}` ({catalog().values[m.value]}): {t}"
+                                  for m, t in CAPTURE_MODE_TEXT.items()), f"  {CAPTURE_MODE_NOTE}"]),
+    "asso_piglia_tutto": "\n".join(f"  - `{m.value}` ({catalog().values[m.value]}): {t}" for m, t in ASSO_TEXT.items()),
     "napola": "  La parte che ha Asso, 2 e 3 di Denari fa 3 punti; con anche il 4, 4; e così via lungo la "
               "scala.",
     "ponino": "  I punti delle sue scope di quella smazzata contano doppio.",
@@ -213,7 +216,8 @@ def settings(p: Preset) -> str:
     """Le impostazioni di un gioco in poche parole: ``2 giocatori, a 11 punti``."""
     rules = RuleSet.build(p)
     who = f"{rules.players} giocatori" + (", in due squadre" if rules.has_teams else "")
-    extra = f", presa {rules.capture_mode.value}" if rules.capture_mode is not CaptureMode.TRADITIONAL else ""
+    mode = catalog().values[rules.capture_mode.value]
+    extra = f", presa: {mode}" if rules.capture_mode is not CaptureMode.TRADITIONAL else ""
     return f"{who}, {rules.hand_size} carte a testa e {rules.table_cards} in tavola, a {rules.target} punti{extra}"
 
 

@@ -13,24 +13,22 @@ from scopa.engine import Event, GameEnded, GameStarted, Played, Preset, RoundEnd
 from scopa.protocol import ChatMessage, Command, Joined, Snapshot, TableInfo, TableUpdate
 from scopa.protocol.commands import TournamentNoTable, TournamentTable
 from scopa.protocol.convert import rules_from_wire
-from scopa.protocol.record import RecordMismatch, replay_steps
 
 from ...game import GameTranslator, SeatCameBack, SeatNotice, notice_from_wire
 from ...text import error_text, no_table_text, word_text
-from ...text import tr, DeckStyle, invite_string, refusal_text
+from ...text import tr, DeckStyle, invite_string, lost_text, refusal_text
 from ...net import ClientSession, ConnectionLost, ServerRefused, SavedSeat, TokenStore, CertificateRefused, share_host
-from ...net import fetch_record
 from ..app import ScopaApp
 from .away import AwaySeats, leave_question
 from ..board import BoardScreen
 from ..boardstate import BoardState
 from .comeback import Comeback
 from ..dialogs import ConfirmScreen, GameOverScreen, RoundEndScreen
-from ..replay import ReplayScreen
 from .invitepanel import Invite, ShareInviteScreen
+from .lastgame import replay_screen
 from .lobby import CreateTableScreen, LobbyScreen, NewTable
 from .players import NetPlayer, Watcher
-from .snapshot import apply_public
+from .snapshot import apply_public, seat_waiting, table_now
 from .tournaments import browse_tournaments
 from ..tablefacts import TableFacts
 from ...text import rules_line
@@ -136,7 +134,9 @@ class NetApp(ScopaApp):
             await self._main()
         except ServerRefused as exc:
             self.exit(1, message=refusal_text(exc.code, exc.message, self.watch_only, self.invite is not None))
-        except (ConnectionLost, CertificateRefused) as exc:
+        except ConnectionLost as exc:
+            self.exit(1, message=lost_text(exc.unreachable))
+        except CertificateRefused as exc:
             self.exit(1, message=f"{exc}")
 
     async def _main(self) -> None:
@@ -171,7 +171,6 @@ class NetApp(ScopaApp):
         elif self.invite is not None:  # scopa play --invite: straight to the friend's table
             await self.lobby_action("join", " ".join(self.invite))
         await self.subscribe_lobby()
-        await self.refresh_tables()
 
     async def offer_return(self, saved: SavedSeat) -> bool:
         """Ask on the lobby screen (y/n) whether to go back to a saved seat."""
@@ -187,10 +186,14 @@ class NetApp(ScopaApp):
         return yes
 
     async def subscribe_lobby(self) -> None:
-        """Have the server push every table change to the lobby (``watch_lobby``)."""
-        if self.session is None:
+        """Have the server push every table change to the lobby (``watch_lobby``), and list
+        the tables it answers with; again after a lost connection (a new one watches nothing)."""
+        if self.session is None or self.lobby is None:
             return
-        await self.session.watch_lobby()
+        try:
+            self.lobby.show_tables(await self.session.watch_lobby())
+        except ConnectionLost:
+            return  # lost again: the next reconnection asks again
         self.lobby_pushes = True
 
     # ------------------------------------------------------------------ the lobby
@@ -253,8 +256,8 @@ class NetApp(ScopaApp):
             elif kind == "join":
                 table_id, _, invite = arg.partition(" ")
                 joined = await session.join_table(table_id, invite=invite or None)
-                self.bot_takeover = None  # the table's creator chose; the table map does not say
                 self.table_info = self.lobby.tables.get(joined.table)
+                self.bot_takeover = None if self.table_info is None else self.table_info.bot_takeover
                 self.tell(tr("You sit at table {table}, seat {seat}.", table=joined.table, seat=joined.seat + 1))
                 await self.play_at_table()
             elif kind == "watch":
@@ -289,6 +292,10 @@ class NetApp(ScopaApp):
         assert session is not None
         self.save_seat()
         board = BoardState(viewer=session.seat)
+        info = await table_now(session, self.table_info)  # who sits there before the game starts
+        if info is not None:
+            self.table_info, self.bot_takeover = info, info.bot_takeover
+        seat_waiting(board, info)
         screen = BoardScreen(board, self.deck, title=tr("table {table}", table=session.table_id))
         screen.question.hold_on_cancel = True
         screen.chat = self.say_at_table
@@ -317,20 +324,22 @@ class NetApp(ScopaApp):
         # Only a game that is over forgets its seat: an app closed mid-game (Ctrl+C, a
         # reloaded web page) finds it again when it starts.
         self.store.forget(self.server, self.player_name)
+        left = tr("You left table {table}.", table=result.table) if self.leaving else None
         if self.leaving:
             self.leaving = False
-            self.tell(tr("You left table {table}.", table=result.table))
         else:
             line = result_line(board) if board.over else tr("The game ended without a winner ({reason}).",
                                                             reason=word_text(result.reason))
             while await self.show_and_wait(GameOverScreen(line, tr("Enter to go back to the lobby"),
                                                           replay=True)):
-                replay = await replay_screen(self, session, result.table, token)
+                replay = await replay_screen(self, session, result.table, token, self.deck)
                 if replay is not None:
                     await self.show_and_wait(replay)
         self.board_screen = None
         while self.screen is not self.lobby and len(self.screen_stack) > 1:
             self.pop_screen()
+        if left is not None:
+            self.tell(left)  # said in the lobby, where the person is now
 
     def _link_changed(self, up: bool, why: str) -> None:
         """Told at once (before the table's first command on the new connection)."""
@@ -398,7 +407,7 @@ class NetApp(ScopaApp):
 
         try:
             left = await session.watch(table_id, follow)
-            self.tell(tr("No longer watching table {table} ({reason}).", table=table_id, reason=left.reason))
+            self.tell(tr("No longer watching table {table} ({reason}).", table=table_id, reason=word_text(left.reason)))
         finally:
             self.watching = None
             self.board_screen = None
@@ -449,7 +458,10 @@ class NetApp(ScopaApp):
             if self.lobby is not None and (self.lobby_pushes or command.sender == "lobby"):
                 self.lobby.update_table(body.table)
             at_table = screen is not None and command.sender == f"table:{body.table.id}"
+            if command.sender == f"table:{body.table.id}" and (self.session and self.session.table_id) == body.table.id:
+                self.table_info, self.bot_takeover = body.table, body.table.bot_takeover  # our table as it is now
             if at_table and screen is not None:  # who is away: the table map is the truth
+                seat_waiting(screen.board, body.table)
                 self.away.from_update(screen, body.table.away)
         elif isinstance(body, TournamentTable) and screen is None and self.watching is None:
             # a tournament's round: the server seats us at our table (in the lobby, so free)
@@ -470,25 +482,13 @@ class NetApp(ScopaApp):
         if up:
             text = None
             self.messages.append("reconnected")
+            if self.lobby_pushes:
+                self.run_worker(self.subscribe_lobby(), group="watch-lobby", exclusive=True)
         else:
-            text = tr("Connection lost ({why}): reconnecting… your moves are kept until it is back.", why=why)
+            text = tr("Connection lost: reconnecting… your moves are kept until it is back.")
             self.messages.append(text)
         if screen is not None:
             screen.banner(text)
         elif self.lobby is not None:
             self.lobby.say(text or tr("Reconnected."))
 
-
-async def replay_screen(app: NetApp, session: ClientSession, table: str, token: str | None) -> ReplayScreen | None:
-    """The game just played at ``table``, step by step, from the server's record (None,
-    told in a notification, when the server cannot give it)."""
-    try:
-        record = await fetch_record(session, table, token)
-        steps = list(replay_steps(record))
-    except ServerRefused as exc:
-        app.notify(error_text(exc.code, exc.message), severity="warning")
-        return None
-    except RecordMismatch as exc:
-        app.notify(tr("The record stops making sense here: {problem}", problem=exc), severity="warning")
-        return None
-    return ReplayScreen(record, steps, style=app.deck, viewer=session.name)

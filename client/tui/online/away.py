@@ -41,6 +41,10 @@ class AwaySeats:
         board = screen.board
         if notice.seat == board.viewer:  # our own seat (told again after a resume): the link status says it
             return
+        if isinstance(notice, SeatTakenByBot):  # named "ada (bot)" from now on
+            board.bot_plays.add(notice.seat)
+        elif isinstance(notice, SeatCameBack):
+            board.bot_plays.discard(notice.seat)
         match notice:
             case SeatWentAway(seat=seat, grace_seconds=grace):
                 self._until[seat] = time.monotonic() + grace

@@ -23,6 +23,7 @@ from scopa.bots import LEVELS
 from scopa.engine import AssoPigliaTutto, CaptureMode, Preset, RuleSet, RuleSetError
 
 from ...text import ASSO_TEXT, CAPTURE_MODE_NAMES, CAPTURE_MODE_TEXT, current_language, PRESET_TEXT, rulebook_it, tr
+from ...text import catalog_value, rules_problem_text
 from ...game import seconds_text
 from ..dialogs import Once, dialog_css
 from ...text import PRESET_NAMES, matching_preset
@@ -63,6 +64,9 @@ LABELS: dict[str, str] = {
 TEAMS_CHOICES: dict[str, bool | None] = {"auto": None, "yes": True, "no": False}
 TEAMS_NAMES = {"auto": tr("teams with 4 or 6 players"), "yes": tr("two teams"), "no": tr("each alone")}
 CUSTOM = "custom"
+FIRST_OPTIONS = ("preset", "players", "target")
+"""The options a person sets first, at the top of the form: the game, how many play, to
+how many points (the others below the table's own settings)."""
 
 SERVER_TIMER, NO_TIMER = "server", "none"
 TIMERS: list[tuple[str, float]] = [("15 s", 15.0), ("30 s", 30.0), ("1 min", 60.0), ("2 min", 120.0),
@@ -105,7 +109,7 @@ def option_choices(name: str) -> list[tuple[str, object]]:
         return [(tr(CAPTURE_MODE_NAMES[m]), m.value) for m in CaptureMode]
     annotation = field.annotation
     if isinstance(annotation, type) and issubclass(annotation, StrEnum):
-        return [(m.value, m.value) for m in annotation]
+        return [(catalog_value(m.value), m.value) for m in annotation]  # a value's name in the person's language
     if get_origin(annotation) is Literal:
         return [(str(v), v) for v in get_args(annotation)]
     low = next(int(m.ge) for m in field.metadata if hasattr(m, "ge"))  # the field's own bounds
@@ -160,6 +164,12 @@ class CreateTableScreen(Once, ModalScreen[NewTable | None]):
     CreateTableScreen .row Label { width: 18; }
     CreateTableScreen Button { margin-right: 2; }
     CreateTableScreen #form-error { color: $error; height: auto; }
+    CreateTableScreen #form-buttons { margin-top: 1; }
+    CreateTableScreen .more { text-style: bold; margin-top: 1; }
+    CreateTableScreen .row:focus-within { background: $accent 30%; }
+    CreateTableScreen .row:focus-within Label { color: $text; text-style: bold; }
+    CreateTableScreen Tick:focus { background: $accent 30%; text-style: bold; }
+    CreateTableScreen Button:focus { text-style: bold reverse; background: $accent; }
     """
     BINDINGS = [Binding("escape", "cancel", tr("back")), Binding("ctrl+s", "create", tr("create"))]
 
@@ -176,30 +186,39 @@ class CreateTableScreen(Once, ModalScreen[NewTable | None]):
         self.problem = problem
 
     def compose(self) -> ComposeResult:
-        d = self.defaults
         with Vertical(classes="dialog"):
             yield Static(tr("Open a table"), classes="dialog-title")
-            with Horizontal(classes="row"):  # first: on a small (touch) screen, without scrolling
+            yield Static(Text(self.problem), id="form-error")
+            with VerticalScroll(id="form-fields", can_focus=False):  # top to bottom as a person fills it in
+                for name in FIRST_OPTIONS:  # the game, how many play, to how many points
+                    yield from self._option(name)
+                yield from self._table_settings()  # then the clock, the other seats, who may come
+                yield Static(tr("More options of the game"), classes="more")
+                for name in RuleSet.model_fields:
+                    if name not in FIRST_OPTIONS:
+                        yield from self._option(name)
+            with Horizontal(classes="row", id="form-buttons"):  # last, and always in sight below the fields
                 yield Button(tr("Create"), variant="primary", compact=True, id="create")
                 yield Button(tr("Cancel"), compact=True, id="cancel")
-            yield Static(Text(self.problem), id="form-error")
-            with VerticalScroll(id="form-fields", can_focus=False):
-                yield from self._table_settings()  # first: who plays and how long a move may take
-                for name, field in RuleSet.model_fields.items():
-                    if is_flag(name):
-                        yield Tick(option_label(name), value=getattr(d, name), compact=True, id=name)
-                    else:
-                        yield from self._list(name, option_choices(name), form_value(d, name))
-                    about = option_text(name, field.description or "")
-                    yield Static(about, classes="explain", id=f"{name}-about")
-                    if name == "preset":
-                        yield Static(self._preset_text(form_value(d, name)), classes="explain", id="preset-explain")
-                    elif name == "capture_mode":
-                        yield Static(_capture_text(d.capture_mode), classes="explain", id="capture-explain")
-                    elif name == "asso_piglia_tutto":
-                        yield Static(_asso_text(d.asso_piglia_tutto), classes="explain", id="asso-explain")
             yield Static(tr("Tab: next field · Enter: open a list or press a button · Space: tick · "
                             "Ctrl+S: create · Esc: cancel"), classes="dialog-hint")
+
+    def _option(self, name: str) -> ComposeResult:
+        """One option of the game: its field, the line saying what it does, and for a
+        list whose choices need it the line saying what the choice means."""
+        d = self.defaults
+        if is_flag(name):
+            yield Tick(option_label(name), value=getattr(d, name), compact=True, id=name)
+        else:
+            yield from self._list(name, option_choices(name), form_value(d, name))
+        yield Static(option_text(name, RuleSet.model_fields[name].description or ""), classes="explain",
+                     id=f"{name}-about")
+        if name == "preset":
+            yield Static(self._preset_text(form_value(d, name)), classes="explain", id="preset-explain")
+        elif name == "capture_mode":
+            yield Static(_capture_text(d.capture_mode), classes="explain", id="capture-explain")
+        elif name == "asso_piglia_tutto":
+            yield Static(_asso_text(d.asso_piglia_tutto), classes="explain", id="asso-explain")
 
     def _list(self, field_id: str, choices: Sequence[tuple[str, object]], value: object,
               label: str | None = None) -> ComposeResult:
@@ -219,13 +238,13 @@ class CreateTableScreen(Once, ModalScreen[NewTable | None]):
             timer = NO_TIMER
         elif last is not None and any(value == last.turn_timeout for _, value in timers):
             timer = last.turn_timeout or SERVER_TIMER
+        yield from self._list("turn_timeout", list(timers), timer, tr("Turn timer"))
+        yield Static(tr("time for each move; when it runs out, the server plays a card for that player"),
+                     classes="explain")
         yield from self._list("bots", list(BOT_CHOICES), bots, tr("Other seats"))
         yield Tick(tr("Private"), value=last is not None and last.private, compact=True, id="private")
         yield Static(tr("not listed in the lobby: you get an invite to pass on to the people you want "
                         "(they run scopa play --invite with it, or press i in the lobby and paste it)"),
-                     classes="explain")
-        yield from self._list("turn_timeout", list(timers), timer, tr("Turn timer"))
-        yield Static(tr("time for each move; when it runs out, the server plays a card for that player"),
                      classes="explain")
         yield from self._list("bot_takeover", [(tr("a bot plays on"), True), (tr("the game ends"), False)],
                               last.bot_takeover if last is not None else True, tr("If a player leaves"))
@@ -298,7 +317,8 @@ class CreateTableScreen(Once, ModalScreen[NewTable | None]):
             self._explain("preset", game)
 
     def _problem(self, exc: RuleSetError) -> None:
-        self.query_one("#form-error", Static).update(Text(tr("Those rules do not work: {reason}", reason=exc)))
+        reason = rules_problem_text(str(exc))
+        self.query_one("#form-error", Static).update(Text(tr("Those rules do not work: {reason}", reason=reason)))
 
     def options(self) -> dict[str, object]:
         """Every option as the form shows it."""

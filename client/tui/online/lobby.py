@@ -60,7 +60,7 @@ class LobbyScreen(Screen[None]):
         Binding("w", "watch", tr("watch")),
         Binding("o", "tournaments", tr("tournaments")),
         Binding("r", "refresh", tr("refresh"), show=False),  # the list follows the server by itself
-        Binding("t", "talk", tr("chat")),
+        Binding("t", "talk", tr("chat"), show=False),  # the chat line says "t: …" itself
     ]
 
     class Action(Message):

@@ -1,11 +1,13 @@
-"""A board set from a snapshot: a spectator's, or a seat's after a restart."""
+"""A board set from a snapshot (a spectator's, or a seat's after a restart), or from the
+table map while the seats fill."""
 
 from __future__ import annotations
 
 from scopa.engine import Card, RoundPlay, mask_of
-from scopa.protocol import Snapshot
+from scopa.protocol import Snapshot, TableInfo, TableState
 from scopa.protocol.convert import parse_card_strs, rules_from_wire, view_from_wire
 
+from ...net import ClientSession
 from ..boardstate import BoardState
 
 
@@ -15,6 +17,7 @@ def apply_public(board: BoardState, snap: Snapshot) -> None:
         board.rules = rules_from_wire(snap.table.rules)
     if snap.seats:
         board.names = tuple(s.name for s in sorted(snap.seats, key=lambda s: s.seat))
+        board.bot_plays = {s.seat for s in snap.seats if s.bot}  # a person's name played by a bot: taken over
     if snap.you is not None and board.rules is not None:
         board.sync(view_from_wire(snap.you, board.rules))
         return
@@ -30,3 +33,17 @@ def apply_public(board: BoardState, snap: Snapshot) -> None:
     board.declared = {d.seat: tuple(parse_card_strs(d.hand)) for d in p.declared}
     board.last_capture_side = p.last_capture_side
 
+
+
+def seat_waiting(board: BoardState, info: TableInfo | None) -> None:
+    """Before the game starts: the table's rules and who sits at it, as the table map says."""
+    if info is not None and info.state is TableState.WAITING:
+        board.seat_table(rules_from_wire(info.rules), info.seats)
+
+
+async def table_now(session: ClientSession, known: TableInfo | None) -> TableInfo | None:
+    """The map of the table ``session`` sits at: ``known`` (what the server told last),
+    else as the lobby lists it (a seat taken back after a restart); None if not listed."""
+    if known is not None and known.id == session.table_id:
+        return known
+    return next((t for t in await session.list_tables() if t.id == session.table_id), None)

@@ -926,6 +926,7 @@ export interface TableCreatedCommand {
 
 export interface TableInfo {
   away?: Array<number>;
+  bot_takeover?: boolean;
   description: string;
   id: string;
   member?: string | null;

@@ -130,3 +130,35 @@ def test_a_name_after_a_takes_ad_before_a_vowel(monkeypatch: pytest.MonkeyPatch)
     assert i18n.tr("Left on the table, to {who}: ", who="Ada") == "Rimaste in tavola, ad Ada: "
     assert i18n.tr("Left on the table, to {who}: ", who="Bea") == "Rimaste in tavola, a Bea: "
     assert i18n.tr("to {n}", n=11) == "a 11"
+
+
+def _sense_problems() -> list[tuple[str, tuple[str | None, ...]]]:
+    """Every reason ``sense_problems`` can give, as its words with each value as None."""
+    source = (ROOT / "engine" / "rules.py").read_text(encoding="utf-8")
+    func = next(n for n in ast.walk(ast.parse(source)) if isinstance(n, ast.FunctionDef) and n.name == "sense_problems")
+    found = []
+    for node in ast.walk(func):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "append":
+            arg = node.args[0]
+            values = arg.values if isinstance(arg, ast.JoinedStr) else [arg]
+            if isinstance(arg, ast.BinOp):  # two literals joined by +
+                values = [*(arg.left.values if isinstance(arg.left, ast.JoinedStr) else [arg.left]),
+                          *(arg.right.values if isinstance(arg.right, ast.JoinedStr) else [arg.right])]
+            parts = [v.value if isinstance(v, ast.Constant) else None for v in values]
+            found.append((f"rules.py:{node.lineno}", _skeleton(parts)))
+    return found
+
+
+def test_every_reason_rules_do_not_work_has_its_italian(monkeypatch: pytest.MonkeyPatch) -> None:
+    """"frac captures follow the 'free' capture mode" reached the Italian form in English."""
+    problems = _sense_problems()
+    assert len(problems) >= 15  # the scan sees them all
+    known = {_template_skeleton(english) for english in catalog.catalog().rules}
+    assert [where for where, skeleton in problems if skeleton not in known] == []
+    monkeypatch.setattr(i18n, "LANGUAGE", "it")
+    try:
+        RuleSet.build("scopa", frac=True, napola=True, hand_size=4)
+    except ValueError as exc:
+        said = catalog.rules_problem_text(str(exc))
+    assert said.startswith("il mazzo di 28 carte non si divide") and "a Frac la presa è a scelta" in said
+    assert "free" not in said and "frac scores" not in said

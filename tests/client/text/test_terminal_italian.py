@@ -26,7 +26,10 @@ TERMINAL = [*sorted((ROOT / "client" / "tui").rglob("*.py")), ROOT / "client" / 
             ROOT / "client" / "console" / "lobby.py", ROOT / "client" / "console" / "local.py",
             ROOT / "client" / "text" / "movehints.py", ROOT / "client" / "text" / "games.py",
             ROOT / "cli" / "records.py", ROOT / "cli" / "main.py",
-            ROOT / "client" / "console" / "recordfile.py"]
+            ROOT / "client" / "console" / "recordfile.py", ROOT / "cli" / "lan.py", ROOT / "cli" / "net.py",
+            ROOT / "client" / "net" / "discovery.py", ROOT / "client" / "console" / "__init__.py",
+            ROOT / "client" / "console" / "club.py", ROOT / "cli" / "interrupt.py",
+            ROOT / "cli" / "username.py", ROOT / "cli" / "options.py"]
 """The Textual client, and the plain one (its lobby, board, moves and events)."""
 SHOWN_BY = {"Text", "Static", "Label", "Button", "Tick", "say", "tell", "Binding", "add_columns", "Input",
             "ConfirmScreen", "GameOverScreen", "LobbyScreen", "BoardScreen", "assemble", "append", "OptionList", "print"}
@@ -341,3 +344,40 @@ def test_the_plain_client_gives_the_leftovers_and_the_score_to_tu_in_the_second_
     board = said(render_view(view(state, 0), names, DeckStyle.ITALIAN))
     assert "Tu " in board and "Tu (tu)" not in board
     assert "ada (tu)" in said(render_view(view(state, 0), ["ada", "bea"], DeckStyle.ITALIAN))
+
+
+GENDERED = re.compile(
+    r"\b(sei|sei stat[oa]|resti|rimani|eri|sarai)\s+(già\s+|più\s+|ancora\s+|ora\s+)?"
+    r"\w+(at[oa]|ut[oa]|it[oa]|tt[oa]|ess[oa]|uscit[oa]|sedut[oa])\b"
+    r"|^(riconness|collegat|disconness|benvenut|iscritt|uscit|entrat|sedut|pront)[oa]\b", re.IGNORECASE)
+"""Italian that agrees with the person it speaks to ("sei uscito", "non sei iscritto",
+"Riconnesso"): the clients speak to everyone alike ("hai lasciato il tavolo")."""
+
+
+def test_the_italian_never_agrees_with_the_persons_gender() -> None:
+    """Every Italian string of the terminal and of the catalog both clients share."""
+    from scopa.client.text.catalog import catalog
+
+    shared = catalog()
+    texts = [*ITALIAN.values(), *shared.errors.values(), *shared.refusals.values(), *shared.values.values(),
+             *shared.settings.values(), *(it for _, it in shared.options.values()),
+             *(it for _, it in shared.words.values())]
+    assert [t for t in texts if GENDERED.search(t)] == []
+    assert GENDERED.search("sei uscito") and GENDERED.search("non sei iscritto a questo torneo")
+    assert GENDERED.search("Riconnesso come ada.") and not GENDERED.search("sei giocatori, a 11")
+
+
+def test_every_option_value_has_its_italian_name_and_the_italian_rules_use_it() -> None:
+    """"la regola `free`": an option's value reached an Italian sentence as its code."""
+    from enum import StrEnum
+
+    from scopa.client.text import rulebook_it
+    from scopa.client.text.catalog import catalog
+    from scopa.engine import Preset, RuleSet
+
+    codes = {m.value for field in RuleSet.model_fields.values()
+             if isinstance(field.annotation, type) and issubclass(field.annotation, StrEnum) for m in field.annotation}
+    assert codes and all(catalog().values.get(code) for code in codes)
+    english = re.compile(r"\b(" + "|".join(sorted(codes - {"off"})) + r")\b")  # "off": a word of code only
+    shown = [rulebook_it.BASICS, *rulebook_it.OPTION_TEXT.values(), *(rulebook_it.settings(p) for p in Preset)]
+    assert [t for t in shown if english.search(t) or "`off`" in t] == []

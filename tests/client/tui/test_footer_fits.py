@@ -1,6 +1,6 @@
-"""The key lines of the lobby and of the full-screen replay at 100 columns, in English
-and in Italian (the language is read when the client starts, so each runs in a child
-process under its locale): every key is in sight, with room to spare at the right."""
+"""The key lines of the lobby and of the full-screen replay at 80 and 100 columns, in
+English and in Italian (the language is read when the client starts, so each runs in a
+child process under its locale): every key is in sight, with room to spare at the right."""
 
 from __future__ import annotations
 
@@ -15,8 +15,7 @@ from procs import ROOT
 
 pytestmark = pytest.mark.process
 
-WIDTH = 100
-SPARE = 6  # columns left free at the right
+SPARE = {100: 6, 80: 2}  # columns left free at the right
 
 PROBE = r'''
 import asyncio, json, sys
@@ -31,7 +30,7 @@ from scopa.server import NetworkEngine
 
 
 async def keys(app, ready):
-    async with app.run_test(size=(100, 32)) as pilot:
+    async with app.run_test(size=(int(sys.argv[1]), 32)) as pilot:
         for _ in range(500):
             if ready(app):
                 break
@@ -63,15 +62,16 @@ asyncio.run(main())
 '''
 
 
+@pytest.mark.parametrize("width", [100, 80])
 @pytest.mark.parametrize("lang", ["en_GB.UTF-8", "it_IT.UTF-8"])
-def test_every_key_fits_at_100_columns(lang: str) -> None:
+def test_every_key_fits(lang: str, width: int) -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith("LC_")}
     env.update(LANG=lang)
-    done = subprocess.run([sys.executable, "-c", PROBE], cwd=str(ROOT), env=env, capture_output=True, text=True,
-                          timeout=120)
+    done = subprocess.run([sys.executable, "-c", PROBE, str(width)], cwd=str(ROOT), env=env, capture_output=True,
+                          text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     shown = json.loads(done.stdout.strip().splitlines()[-1])
     assert any("q " in key for key, _ in shown["replay"]) and any("? " in key for key, _ in shown["lobby"])
     for screen, keys in shown.items():
         for key, right in keys:
-            assert right <= WIDTH - SPARE, (screen, key, right, keys)
+            assert right <= width - SPARE[width], (screen, key, right, keys)

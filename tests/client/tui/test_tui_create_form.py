@@ -6,6 +6,9 @@ explained in the form."""
 from __future__ import annotations
 
 import asyncio
+
+import pytest
+from textual.widget import Widget
 from textual.widgets import Checkbox, DataTable, Select, Static
 
 from scopa.client.net import ClientSession
@@ -271,3 +274,54 @@ async def test_a_table_from_the_lobby_waits_for_people_and_says_so_plainly(engin
             assert app.session is not None and app.session.table_id is not None
             info = await listed(engine, app.session.table_id)
             assert info.seats[1:] == [None]  # the other seat waits for a person
+
+
+def look(widget: Widget) -> tuple[object, ...]:
+    """How a field looks: its own colours and style, and its row's."""
+    row = widget.parent
+    assert row is not None
+    return (widget.styles.background, widget.styles.text_style, row.styles.background)
+
+
+async def test_tab_goes_down_the_form_as_a_person_fills_it_and_the_focused_field_stands_out(
+        engine: NetworkEngine) -> None:
+    """The game first, then how many play, to how many points, the turn timer, the other
+    seats …, the Create and Cancel buttons last; whatever has the focus looks different."""
+    async with asyncio.timeout(SAFETY):
+        app = app_for(engine)
+        async with app.run_test(size=(80, 24)) as pilot:
+            form = await open_form(app, pilot)
+            await pilot.pause()
+            order: list[str] = []
+            for _ in range(40):
+                focused = app.focused
+                assert focused is not None and focused.id is not None
+                if focused.id in order:
+                    break
+                order.append(focused.id)
+                before = look(focused)
+                await pilot.press("tab")
+                await pilot.pause()
+                assert look(focused) != before, focused.id  # it looked different while focused
+            assert order[:7] == ["preset", "players", "target", "turn_timeout", "bots", "private", "bot_takeover"]
+            assert order[-2:] == ["create", "cancel"]
+            assert set(RuleSet.model_fields) <= set(order)
+            assert isinstance(form, CreateTableScreen)
+
+
+async def test_in_italian_every_choice_and_line_of_the_form_names_values_in_italian(
+        engine: NetworkEngine, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The lists of the form show each value's Italian name ("no, semplice, tradizionale"),
+    never its code ("off, simple, traditional"), and so do the lines under them."""
+    from scopa.client.text import i18n
+
+    monkeypatch.setattr(i18n, "LANGUAGE", "it")
+    async with asyncio.timeout(SAFETY):
+        app = app_for(engine)
+        async with app.run_test(size=(80, 24)) as pilot:
+            form = await open_form(app, pilot)
+            asso = [label for label, _ in form.query_one("#asso_piglia_tutto", Select)._options]
+            assert asso == ["no", "semplice", "tradizionale"]
+            lines = " ".join(text_of(form, f"#{name}-about") for name in RuleSet.model_fields)
+            for code in ("traditional", "fewest", "free", "simple"):
+                assert code not in lines

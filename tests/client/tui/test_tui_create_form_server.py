@@ -45,7 +45,7 @@ async def test_the_form_offers_what_the_server_takes_and_keeps_it_all_on_a_refus
         async with app.run_test(size=(80, 40)) as pilot:
             form = await open_form(app, pilot)
             ids = [s.id for s in form.query(Select)]
-            assert ids.index("bots") < ids.index("turn_timeout") < ids.index("preset")  # the table's settings first
+            assert ids[:5] == ["preset", "players", "target", "turn_timeout", "bots"]  # as a person fills it in
             timers = [value for _, value in form.query_one("#turn_timeout", Select)._options]
             assert timers == ["server", 15.0, 30.0, "none"]  # nothing longer than the server's 60 s
             form.query_one("#bots", Select).value = "none"  # wait for people: a waiting table

@@ -81,3 +81,46 @@ def test_lang_it_speaks_italian_under_an_english_locale() -> None:
         child.expect(pexpect.EOF)
     finally:
         child.close(force=True)
+
+
+def local_game(*args: str, size: tuple[int, int] = (30, 100)) -> pexpect.spawn:
+    """``scopa local --lang it`` in a pty of ``size`` (lines, columns)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LC_")}
+    env.update(LANG="C.UTF-8", TERM="xterm-256color", COLUMNS=str(size[1]), LINES=str(size[0]))
+    return pexpect.spawn(sys.executable, ["-m", "scopa.cli", "local", "--lang", "it", "--seats", "human,greedy",
+                                          "--seed", "4", "--delay", "0", *args],
+                         cwd=str(ROOT), env=env, encoding="utf-8", codec_errors="replace", timeout=30,
+                         dimensions=size)
+
+
+@pytest.mark.parametrize("plain", [False, True], ids=["full-screen", "plain"])
+def test_a_local_bot_is_named_as_a_servers_bot(plain: bool) -> None:
+    """"Bot 1 (medio)", as a server's bot is shown, never the strategy's raw name ("Greedy 2")."""
+    child = local_game(*(["--plain"] if plain else []))
+    try:
+        shows(child, "Bot 1 (medio)")
+        assert "Greedy" not in child.before
+    finally:
+        child.close(force=True)
+
+
+def test_rules_that_do_not_work_are_said_why_in_italian() -> None:
+    child = local_game("-o", "frac=true", "-o", "napola=true")
+    try:
+        child.expect(pexpect.EOF)
+        said = " ".join(re.sub(r"\x1b\[[0-9;]*m", "", child.before).split())  # said, and ended
+        assert "Queste regole non funzionano: Frac conta solo assi e figure" in said
+        assert "a Frac la presa è a scelta" in said and "frac scores" not in said
+    finally:
+        child.close(force=True)
+
+
+def test_the_plain_local_game_says_you_deal_to_you() -> None:
+    """Seed 1: you deal the first round; "dà le carte Tu" spoke of you in the third person."""
+    child = local_game("--plain", "--seed", "1")
+    try:
+        child.expect("La tua mossa: ")
+        said = " ".join(re.sub(r"\x1b\[[0-9;]*m", "", child.before).split())
+        assert "Smazzata 1: dai tu le carte" in said.replace("Dai", "dai") and "dà le carte Tu" not in said
+    finally:
+        child.close(force=True)

@@ -282,14 +282,14 @@ async def test_a_whole_game_against_a_bot_through_the_pilot_R22() -> None:
         assert replay.index == 2 and replay.position_text().startswith("Round 1/")
         await pilot.press("end")
         await pilot.pause()
-        assert replay.score_text().plain.splitlines()[-1].startswith(("Game over: you won", "Game over: Greedy 2 won"))
+        assert replay.score_text().plain.splitlines()[-1].startswith(("Game over: you won", "Game over: Bot 1 (medium) won"))
         await pilot.press("q")
         await pilot.pause()
         assert isinstance(app.screen, GameOverScreen)
         await play_until(app, pilot, lambda: app.return_value is not None)
     state = app.master.state
     assert state.winner is not None and max(state.totals) >= 11
-    assert app.result_line.startswith(("You win", "Greedy 2 wins"))
+    assert app.result_line.startswith(("You win", "Bot 1 (medium) wins"))
 
 
 async def test_a_cirulla_declaration_has_the_number_after_the_hand_cards_V13() -> None:

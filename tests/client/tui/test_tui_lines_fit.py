@@ -1,0 +1,98 @@
+"""The board's top line (scores, round, stock, the game) and its status line (what
+happened, whose turn, the turn clock) each fit the terminal's width at 80 and 100
+columns, in English and in Italian: neither wraps (a local game's long seed, "mescolata
+numero 1234567890", used to push the top line onto a second row)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+
+import pytest
+from rich.text import Text
+from textual.widgets import Static
+
+from scopa.client.net import MemoryTokenStore
+from scopa.client.text import i18n
+from scopa.client.tui import NetApp
+from scopa.client.tui.app import LocalGameApp
+from scopa.client.tui.board import BoardScreen
+from scopa.engine import RuleSet
+from scopa.server import Limits, NetworkEngine
+from scopa.server.core.clock import FakeClock
+
+from test_tui_network import sit_at_a_new_table, until
+
+pytestmark = pytest.mark.integration
+
+SIZES = [(80, 24), (100, 30)]
+SAFETY = 60
+
+
+def rows(screen: BoardScreen, panel: str) -> list[str]:
+    content = screen.query_one(panel, Static).content
+    assert isinstance(content, Text)
+    return content.plain.split("\n")
+
+
+def fits(screen: BoardScreen, width: int) -> None:
+    top, status = rows(screen, "#top"), rows(screen, "#status")
+    room = width - 2  # each has a column of padding on either side
+    assert len(top) == 1 and Text(top[0]).cell_len <= room, top
+    assert all(Text(line).cell_len <= room for line in status), status
+
+
+@pytest.mark.parametrize("lang", ["en", "it"])
+@pytest.mark.parametrize("size", SIZES, ids=["80x24", "100x30"])
+async def test_a_local_games_lines_fit(lang: i18n.Lang, size: tuple[int, int],
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(i18n, "LANGUAGE", lang)
+    app = LocalGameApp(RuleSet(), ["human", "greedy"], seed=2**31 - 1, pace=0)  # the longest seed
+    async with app.run_test(size=size) as pilot:
+        await until(pilot, lambda: app.board_screen.asking)
+        fits(app.board_screen, size[0])
+        assert "⏱" not in " ".join(rows(app.board_screen, "#status"))  # no clock in a local game
+
+
+@pytest.fixture
+async def engine() -> AsyncIterator[NetworkEngine]:
+    e = NetworkEngine("127.0.0.1", 0, seed=31, clock=FakeClock(), limits=Limits(ping_interval=None),
+                      turn_timeout=30)
+    await e.start()
+    try:
+        yield e
+    finally:
+        await e.stop()
+
+
+@pytest.mark.parametrize("lang", ["en", "it"])
+@pytest.mark.parametrize("size", SIZES, ids=["80x24", "100x30"])
+async def test_a_network_games_lines_fit_with_the_turn_clock(engine: NetworkEngine, lang: i18n.Lang,
+                                                             size: tuple[int, int],
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(i18n, "LANGUAGE", lang)
+    async with asyncio.timeout(SAFETY):
+        app = NetApp("127.0.0.1", engine.port, "ada", MemoryTokenStore(), pace=0)
+        async with app.run_test(size=size) as pilot:
+            await sit_at_a_new_table(app, pilot)
+            screen = app.board_screen
+            assert screen is not None
+            await until(pilot, lambda: "⏱" in " ".join(rows(screen, "#status")))
+            fits(screen, size[0])
+
+
+@pytest.mark.parametrize("lang", ["en", "it"])
+async def test_the_replays_title_keeps_to_one_row_at_80_columns(lang: i18n.Lang,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game dealt from a long seed ("mescolata n. 6530418535009518933")."""
+    from scopa.client.tui import ReplayApp
+
+    from test_replay_app import game, steps_of
+
+    monkeypatch.setattr(i18n, "LANGUAGE", lang)
+    record = await game(seed=6530418535009518933)
+    app = ReplayApp(record, steps_of(record))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        title = app.screen.query_one("#title", Static)
+        assert title.size.height == 1 and title.region.width <= 80

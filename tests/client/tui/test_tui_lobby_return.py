@@ -1,0 +1,74 @@
+"""`scopa play` in the Textual app, back in the lobby after a table: the live tables are
+listed at once, and a table opened afterwards appears without asking (r), also when the
+connection dropped and came back while the person was at the table."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from textual.widgets import Static
+from textual.widgets._footer import FooterKey
+
+from scopa.client.net import ClientSession
+from scopa.client.tui import NetApp
+from scopa.client.tui.board import BoardScreen
+from scopa.client.tui.dialogs import ConfirmScreen
+from scopa.client.tui.online import LobbyScreen
+from scopa.server import NetworkEngine
+
+from test_tui_network import SAFETY, app_for, engine, sit_at_a_new_table, until  # noqa: F401 - engine: a fixture
+
+pytestmark = pytest.mark.integration
+
+
+async def test_back_from_a_table_the_lobby_lists_the_live_tables_and_hears_of_new_ones(  # noqa: F811
+        engine: NetworkEngine) -> None:
+    async with asyncio.timeout(SAFETY):
+        bruno = await ClientSession.connect("127.0.0.1", engine.port, "bruno")
+        await bruno.create_table(preset="scopa")  # waits for a second player all along
+        app = app_for(engine)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await sit_at_a_new_table(app, pilot)
+            engine.names["ada"].abort()  # the connection dies under the client, and comes back
+            await until(pilot, lambda: app.messages.count("reconnected") == 1, limit=2000)
+            await pilot.press("q")
+            await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+            await pilot.press("y")
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and not app.playing)
+            lobby = app.screen
+            assert isinstance(lobby, LobbyScreen)
+            await until(pilot, lambda: bruno.table_id in lobby.tables)  # listed at once
+            status = lobby.query_one("#lobby-status", Static).content
+            assert "You left table" in str(status)  # said where the person is now, not on the board left behind
+            carla = await ClientSession.connect("127.0.0.1", engine.port, "carla")
+            await carla.create_table(preset="scopa")
+            await until(pilot, lambda: carla.table_id in lobby.tables)  # told without asking
+            await carla.close()
+        await bruno.close()
+
+
+def keys_shown(app: NetApp) -> list[str]:
+    return [key.key for key in app.screen.query(FooterKey)]
+
+
+async def test_the_key_back_from_watching_is_in_the_key_line_only_while_watching(  # noqa: F811
+        engine: NetworkEngine) -> None:
+    """At 80 columns the title that says "(b: back)" gives way: the key line says it."""
+    async with asyncio.timeout(SAFETY):
+        bruno = await ClientSession.connect("127.0.0.1", engine.port, "bruno")
+        await bruno.create_table(preset="scopa", fill_with_bots=["medium"])
+        app = app_for(engine)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and bool(app.screen.tables))
+            assert "b" not in keys_shown(app)
+            await pilot.press("w")
+            await until(pilot, lambda: isinstance(app.screen, BoardScreen))
+            await pilot.pause()
+            assert "b" in keys_shown(app)
+            await pilot.press("b")
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+            await pilot.pause()
+            assert "b" not in keys_shown(app)
+            assert any("(you stopped watching)" in m for m in app.messages), app.messages  # in words, not a code
+        await bruno.close()
