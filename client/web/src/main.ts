@@ -430,14 +430,34 @@ function playHere(): void {
   connect();
 }
 
+// A name as the server takes it (PROTOCOL.md §4 "Names"): letters (the accented Latin ones too), digits, _ - .
+const NAME_CHARS = "A-Za-z0-9_.\\-\u00C0-\u00D6\u00D8-\u00F6\u00F8-\u024F";
+const NAME = new RegExp(`^[${NAME_CHARS}]{1,24}$`);
+
+/** The ways a name the server would refuse can be written so that it takes it: its words
+ * joined by _ and run together ("Zio Gino": "Zio_Gino", "ZioGino"). */
+function nameForms(typed: string): string[] {
+  const words = typed.replace(new RegExp(`[^${NAME_CHARS}\\s]`, "g"), "").split(/\s+/).filter(Boolean);
+  const forms = [words.join("_"), words.join("")].map((n) => n.slice(0, 24)).filter((n) => NAME.test(n));
+  return [...new Set(forms)];
+}
+
 function nameScreen(): void {
-  const input = h("input", { id: "name", maxlength: 24, pattern: "[A-Za-z0-9_.\\-\u00C0-\u00D6\u00D8-\u00F6\u00F8-\u024F]{1,24}", autocomplete: "nickname", required: true });
-  const form = h("form", { class: "panel" }, h("label", { for: "name" }, t.yourName), input, h("p", {}, h("button", { type: "submit" }, t.play)));
+  const input = h("input", { id: "name", maxlength: 24, autocomplete: "nickname", "aria-describedby": "name-rule" });
+  const said = h("p", { id: "name-said", role: "alert" });
+  const form = h("form", { class: "panel", novalidate: true }, h("label", { for: "name" }, t.yourName), input,
+    h("p", { id: "name-rule", class: "hint" }, t.nameRule), said, h("p", {}, h("button", { type: "submit" }, t.play)));
+  const take = (name: string) => { st.name = name; localStorage.setItem("scopa.name", name); connect(); render(); };
   form.addEventListener("submit", (e) => {
     e.preventDefault();
-    const name = input.value.trim().normalize("NFC").replace(/[^A-Za-z0-9_.\-\u00C0-\u00D6\u00D8-\u00F6\u00F8-\u024F]/g, "").slice(0, 24);
-    if (!name) return;
-    st.name = name; localStorage.setItem("scopa.name", name); connect(); render();
+    const name = input.value.trim().normalize("NFC");
+    if (NAME.test(name)) { take(name); return; }
+    // the page's own words on what a name may hold, and the forms of this one the server takes
+    const forms = name ? nameForms(name) : [];
+    input.setAttribute("aria-invalid", "true");
+    input.setAttribute("aria-describedby", "name-said name-rule");
+    said.replaceChildren(!name ? t.nameEmpty : /\s/.test(name) ? t.nameSpaces : t.nameBad,
+      ...forms.flatMap((n) => [" ", button(fill(t.playAs, { name: n }), () => take(n), "quiet")]));
   });
   const q = new URLSearchParams(location.search);
   const invited = q.has("invite") || q.has("table") ? h("p", { class: "status", id: "invited" }, t.invited) : "";

@@ -1,0 +1,38 @@
+"""The browser client on a family's phone (390×844, touch), in Debian's chromium against
+a real server on 127.0.0.1 (port 0), as tests/client/web/test_web_client.py drives it:
+a name the server would refuse is explained in the page's own words with the forms it
+takes; a table made for people waits for them and offers its invite."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.async_api import Browser
+
+from test_web_client import PHONE, WAIT, Site, browser, chromium, site  # noqa: F401
+from test_web_family import ITALIAN_PHONE
+
+pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="module")]  # the browser: test_web_client.py
+
+
+@pytest.mark.parametrize("lang", ["it", "en"])
+async def test_a_name_with_a_space_is_explained_and_offered_as_the_server_takes_it(site: Site, browser: Browser, lang: str) -> None:
+    """PROTOCOL.md §4 "Names": no spaces in a name. "Zio Gino" is refused by the page in
+    its own words (not the browser's bubble), which say what a name may hold and offer
+    "Zio_Gino" and "ZioGino"; a tap on one plays under it."""
+    context = await browser.new_context(**(ITALIAN_PHONE if lang == "it" else PHONE))  # type: ignore[arg-type]
+    page = await context.new_page()
+    page.on("pageerror", lambda e: site.errors.append(str(e)))
+    await page.goto(site.url)
+    rule = "Fino a 24 lettere (anche accentate), cifre e _ - . — senza spazi." if lang == "it" \
+        else "Up to 24 letters (accented ones too), digits and _ - . — no spaces."
+    assert (await page.locator("#name-rule").text_content()) == rule
+    await page.fill("#name", "Zio Gino")
+    await page.get_by_role("button", name="Gioca" if lang == "it" else "Play", exact=True).tap()
+    said = page.get_by_role("alert")
+    await said.filter(has_text="Un nome non può avere spazi." if lang == "it" else "A name cannot have spaces.").wait_for(timeout=WAIT)
+    play_as = "Gioca come" if lang == "it" else "Play as"
+    assert await said.get_by_role("button").all_text_contents() == [f"{play_as} Zio_Gino", f"{play_as} ZioGino"]
+    assert await page.locator("#name").get_attribute("aria-invalid") == "true"
+    await said.get_by_role("button", name=f"{play_as} Zio_Gino").tap()
+    await page.wait_for_selector("#preset", timeout=WAIT)
+    assert (await page.locator("header h1").text_content() or "").endswith("Zio_Gino")
