@@ -173,7 +173,9 @@ function handle(f: Frame): void {
     case "table_created":
       newTable(b.table.id);
       st.info = b.table; st.madeHere = true;
+      // the way in for the people the table waits for: a private table's invite, a public one's own link
       if (b.invite) st.invite = `${location.origin}/?invite=${encodeURIComponent(`${b.table.id}.${b.invite}`)}`;
+      else if ((b.table as TableInfo).seats.includes(null)) st.invite = `${location.origin}/?table=${encodeURIComponent(b.table.id)}`;
       break;
     case "quick_waiting": if (st.quick) st.quick.others = b.others; break;
     case "tournaments":

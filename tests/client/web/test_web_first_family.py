@@ -9,7 +9,7 @@ import pytest
 from playwright.async_api import Browser
 
 from test_web_client import PHONE, WAIT, Site, browser, chromium, site  # noqa: F401
-from test_web_family import ITALIAN_PHONE
+from test_web_family import ITALIAN_PHONE, open_italian
 
 pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="module")]  # the browser: test_web_client.py
 
@@ -36,3 +36,26 @@ async def test_a_name_with_a_space_is_explained_and_offered_as_the_server_takes_
     await said.get_by_role("button", name=f"{play_as} Zio_Gino").tap()
     await page.wait_for_selector("#preset", timeout=WAIT)
     assert (await page.locator("header h1").text_content() or "").endswith("Zio_Gino")
+
+
+async def test_a_table_made_for_people_waits_for_them_with_its_invite(site: Site, browser: Browser) -> None:
+    """PROTOCOL.md §8 create_table: the form's table waits for people by default (no
+    bots), and while it waits its invite shows, the link and its QR code; the next
+    person who opens the link sits down. A game against bots at once is one tap."""
+    page = await open_italian(browser, site, "nonna")
+    await page.wait_for_selector("#preset", timeout=WAIT)
+    assert await page.locator("#bots").input_value() == ""  # "nessuno (aspetta persone)"
+    await page.get_by_role("button", name="Crea un tavolo", exact=True).tap()
+    invite = page.locator("#invite")
+    await invite.wait_for(timeout=WAIT)
+    link = await invite.locator("a").get_attribute("href") or ""
+    assert "?table=" in link
+    assert await invite.get_by_role("img", name="Codice QR del link d'invito").count() == 1
+    assert await page.locator("[data-area=hand] .card").count() == 0  # no game yet: it waits
+    zio = await open_italian(browser, site, "zio", url=link)
+    await zio.wait_for_selector("[data-area=hand] .card", timeout=WAIT)  # seated by the link, the game on
+    await page.wait_for_selector("[data-area=hand] .card", timeout=WAIT)
+    assert await page.locator("#invite").count() == 0
+    other = await open_italian(browser, site, "ada")
+    await other.get_by_role("button", name="Subito una partita contro i bot").tap()
+    await other.wait_for_selector("[data-area=hand] .card", timeout=WAIT)

@@ -96,6 +96,7 @@ async def test_more_options_shows_that_it_opens(site: Site, browser: Browser) ->
 
 async def test_a_replay_keeps_its_buttons_under_the_finger(journaled: Site, browser: Browser) -> None:
     page = await open_italian(browser, journaled, "giuseppina")  # a long name: the line of the play wraps
+    await page.select_option("#bots", "medium")  # a game against bots at once
     await page.locator("form button[type=submit]", has_text="Crea un tavolo").tap()
     for _ in range(2):  # a few plays to step through
         await page.wait_for_selector(MINE, timeout=WAIT)
