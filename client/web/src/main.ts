@@ -22,6 +22,7 @@ interface Asked { name: string; body: Body; recipient: string }
 // (an event number above any the server gave), later ones for what they missed.
 let fresh = true;
 let asking = ""; // the name the person asked for, while the server finds it taken
+let noticeRead = false; // the notice about the name was shown in the lobby
 let handSize = 3; // cards a deal gives each hand (counted at the round's start)
 const EVERYTHING = Number.MAX_SAFE_INTEGER;
 // The commands that tell whose turn it is, each with that turn's clock (turn_left_ms).
@@ -192,6 +193,7 @@ function handle(f: Frame): void {
       break;
     case "tournament_no_table": st.noTable = b as TournamentNoTable; break;
     case "joined":
+      if (noticeRead) st.notice = ""; // the name's notice was read in the lobby: at a table it goes
       if (newTable(b.table) && st.quick) st.madeHere = true; // a quick game's table: a bot takes a seat left
       st.quick = null; st.noTable = null;
       st.tableId = b.table; st.seat = b.seat; st.watching = false; st.gameEnd = null; st.roundEnd = null; st.replay = null;
@@ -271,7 +273,7 @@ function played(b: Body): void {
   if (b.scopa || b.forced === "timeout") keepMarks();
   const players = st.info?.rules?.players ?? st.seats.length ?? 2;
   v.turn = (b.seat + 1) % Math.max(players, 1);
-  if (b.seat === st.seat) st.legal = [];
+  if (b.seat === st.seat) { st.legal = []; st.notice = ""; } // the person's first play: the name's notice has been read
   st.picked = null; st.choices = null;
   st.reading = 0; // the next turns have the table's plain clock
   if (b.forced === "timeout") {
@@ -411,6 +413,7 @@ export function statusLine(): HTMLElement | string {
   const s = h("p", { class: "status", role: "status" }, text);
   if (st.replaced) s.append(" ", button(t.playHere, playHere));
   if (st.notice) {
+    noticeRead ||= !st.tableId;
     s.append(text ? " " : "", st.notice, " ", button(t.changeName, () => {
       st.notice = ""; st.name = ""; st.you = ""; st.connected = false; localStorage.removeItem("scopa.name");
       const old = ws;

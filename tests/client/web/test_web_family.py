@@ -347,8 +347,8 @@ async def test_a_name_in_use_is_said_and_may_be_changed(site: Site, browser: Bro
     status = second.get_by_role("status")
     await status.filter(has_text="is taken").wait_for(timeout=WAIT)
     said = await status.text_content() or ""
-    assert re.match(r"The name nonna is taken: you play as nonna\d\d\.", said)
-    assert await second.locator("header h1").text_content() == f"Scopa · {said.split(' as ')[1][:7]}"
+    assert re.match(r"nonna is taken: you are nonna\d\d\.", said)
+    assert await second.locator("header h1").text_content() == f"Scopa · {said.split(' are ')[1][:7]}"
     await second.get_by_role("button", name="Change name").tap()
     await second.fill("#name", "nonno")
     await second.get_by_role("button", name="Play").tap()

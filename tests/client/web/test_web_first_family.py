@@ -5,6 +5,8 @@ takes; a table made for people waits for them and offers its invite."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.async_api import Browser
 
@@ -59,3 +61,17 @@ async def test_a_table_made_for_people_waits_for_them_with_its_invite(site: Site
     other = await open_italian(browser, site, "ada")
     await other.get_by_role("button", name="Subito una partita contro i bot").tap()
     await other.wait_for_selector("[data-area=hand] .card", timeout=WAIT)
+
+
+async def test_the_notice_of_a_taken_name_goes_once_seated(site: Site, browser: Browser) -> None:
+    """A second "Nonna" is told, in a short line, the name the server gave instead; once
+    seated at a table the line is gone from above the board."""
+    await open_italian(browser, site, "Nonna")
+    second = await open_italian(browser, site, "Nonna")
+    status = second.get_by_role("status").filter(has_text="già preso")
+    await status.wait_for(timeout=WAIT)
+    said = await status.text_content() or ""
+    assert re.match(r"Nonna è già preso: sei Nonna\d\d\. Cambia nome Chiudi$", said), said
+    await second.get_by_role("button", name="Subito una partita contro i bot").tap()
+    await second.wait_for_selector("[data-area=hand] .card", timeout=WAIT)
+    assert await second.get_by_text("già preso").count() == 0
