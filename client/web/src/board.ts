@@ -7,7 +7,7 @@ import { fill } from "./i18n";
 import { qrSvg } from "./qr";
 import type { GameEnd, LegalMove, RoundEnd } from "./protocol";
 import { gameEndLine, gameEndTotals, roundTable, scorePanel } from "./score";
-import { app, deck, heldTokens, mySide, seatCount, seatName, sideName, sideNames, sp, st, t } from "./state";
+import { app, deck, heldTokens, mySide, playerName, seatCount, seatName, sideName, sideNames, sp, st, t } from "./state";
 import { chatBox, header, render, send, settings, showRules, statusLine } from "./main";
 import { noTableNote, standingsTable } from "./lobby";
 
@@ -156,14 +156,13 @@ export function leaveButton(): HTMLButtonElement {
 
 /** What leaving the game now does, as the server does it (PROTOCOL.md §7): a bot plays
  * the seat when another person plays on and the table lets a bot take over (its
- * ``bot_takeover``, where the table's listing says it; true for the tables this page
- * makes); otherwise the game ends for everyone. The question and its button. */
+ * ``bot_takeover``: the listing says it only when false); otherwise the game ends for
+ * everyone. The question names only the case that applies, and its button. */
 function leaveWords(): [string, string] {
   const others = st.seats.filter((s) => s.seat !== st.seat && !s.bot);
+  const takeover = (st.info as { bot_takeover?: boolean } | null)?.bot_takeover ?? true; // the listing leaves it out when true
   if (!others.length) return [t.leaveQuestion, t.leaveYes];
-  const takeover = (st.info as { bot_takeover?: boolean } | null)?.bot_takeover ?? (st.madeHere ? true : undefined);
-  if (takeover === false) return [t.leaveEnds, t.leaveYes];
-  return takeover ? [t.leaveToBot, t.leaveYesBot] : [t.leaveMayEnd, t.leaveGame];
+  return takeover ? [t.leaveToBot, t.leaveYesBot] : [t.leaveEnds, t.leaveYes];
 }
 
 function inviteBox(): HTMLElement | string {
@@ -200,8 +199,8 @@ export function tableScreen(): void {
   // the round just over: what its box says (the cards left on the table counted to their taker)
   const over = st.roundEnd ?? (document.querySelector("dialog#round-end[open]") ? boxed : null);
   const piles = scorePanel(sp, names, v?.totals ?? [], over?.tallies ?? v?.piles ?? []);
-  const plays = h("ul", { class: "chat", "aria-label": t.plays, tabindex: 0, "data-area": "plays" }, ...(v?.round_plays ?? []).map((p) => h("li", { class: st.scopas.has(p.card) ? "scopa" : "" },
-    `${seatName(p.seat)}: ${cardName(p.card, deck)}${p.captured.length ? ` → ${p.captured.map((c) => cardName(c, deck)).join(", ")}` : ""}${st.scopas.has(p.card) ? ` · ${t.scopa}` : ""}${st.forced.has(p.card) ? ` · ${fill(t.timedOut, { card: cardName(p.card, deck), name: seatName(p.seat) })}` : ""}`)));
+  const plays = h("ul", { class: "chat", "aria-label": t.plays, tabindex: 0, "data-area": "plays" }, ...(v?.round_plays ?? []).map((p, i) => h("li", { class: st.scopas.has(p.card) ? "scopa" : "" },
+    `${playerName(p.seat, v?.round ?? 0, i)}: ${cardName(p.card, deck)}${p.captured.length ? ` → ${p.captured.map((c) => cardName(c, deck)).join(", ")}` : ""}${st.scopas.has(p.card) ? ` · ${t.scopa}` : ""}${st.forced.has(p.card) ? ` · ${fill(t.timedOut, { card: cardName(p.card, deck), name: seatName(p.seat) })}` : ""}`)));
   const old = document.querySelector("[data-area=plays]");
   const readingBack = !!old && old.scrollTop + old.clientHeight < old.scrollHeight - 4; // scrolled up to read: left there
   const readAt = old?.scrollTop ?? 0;

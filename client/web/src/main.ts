@@ -173,7 +173,7 @@ function handle(f: Frame): void {
     }
     case "table_created":
       newTable(b.table.id);
-      st.info = b.table; st.madeHere = true;
+      st.info = b.table;
       // the way in for the people the table waits for: a private table's invite, a public one's own link
       if (b.invite) st.invite = `${location.origin}/?invite=${encodeURIComponent(`${b.table.id}.${b.invite}`)}`;
       else if ((b.table as TableInfo).seats.includes(null)) st.invite = `${location.origin}/?table=${encodeURIComponent(b.table.id)}`;
@@ -194,7 +194,7 @@ function handle(f: Frame): void {
     case "tournament_no_table": st.noTable = b as TournamentNoTable; break;
     case "joined":
       if (noticeRead) st.notice = ""; // the name's notice was read in the lobby: at a table it goes
-      if (newTable(b.table) && st.quick) st.madeHere = true; // a quick game's table: a bot takes a seat left
+      newTable(b.table);
       st.quick = null; st.noTable = null;
       st.tableId = b.table; st.seat = b.seat; st.watching = false; st.gameEnd = null; st.roundEnd = null; st.replay = null;
       saveSeat({ token: b.token, table: b.table, lastEvent: savedSeat()?.lastEvent ?? 0 });
@@ -253,6 +253,7 @@ function handle(f: Frame): void {
     case "seat_replaced": {
       const seat = st.seats.find((s) => s.seat === b.seat);
       if (seat) seat.bot = true; // named as a bot's seat from now on (seats, score, plays)
+      if (st.view) st.takeovers.set(b.seat, { round: st.view.round, plays: st.view.round_plays?.length ?? 0 }); // the plays before: the person's
       st.flash = fill(t.bot, { name: b.name });
       break;
     }
@@ -311,10 +312,9 @@ let held = ""; // the table whose state the page holds
 function newTable(table: string): boolean {
   if (table === held) return false;
   held = table;
-  st.madeHere = false;
   st.seats = []; st.view = null; st.legal = []; st.declarations = []; st.picked = null; st.choices = null; st.reading = 0;
   st.roundEnd = null; st.gameEnd = null; st.totalsBefore = []; st.deadline = 0;
-  st.flash = ""; st.invite = ""; st.tableChat = []; st.scopas.clear(); st.forced.clear();
+  st.flash = ""; st.invite = ""; st.tableChat = []; st.takeovers.clear(); st.scopas.clear(); st.forced.clear();
   return true;
 }
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 import re
 
 import pytest
-from playwright.async_api import Browser
+from playwright.async_api import Browser, Page
 
-from test_web_client import PHONE, WAIT, Site, browser, chromium, site  # noqa: F401
-from test_web_family import ITALIAN_PHONE, open_italian
+from test_web_client import MINE, PHONE, WAIT, Site, browser, chromium, site  # noqa: F401
+from test_web_family import ITALIAN_PHONE, open_italian, tap_a_card
 
 pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="module")]  # the browser: test_web_client.py
 
@@ -75,3 +75,53 @@ async def test_the_notice_of_a_taken_name_goes_once_seated(site: Site, browser: 
     await second.get_by_role("button", name="Subito una partita contro i bot").tap()
     await second.wait_for_selector("[data-area=hand] .card", timeout=WAIT)
     assert await second.get_by_text("già preso").count() == 0
+
+
+async def a_table_of_two(browser: Browser, site: Site, first: str, second: str) -> tuple[Page, Page]:
+    """``first`` makes a table for people, ``second`` sits down by its invite: the game on."""
+    one = await open_italian(browser, site, first)
+    await one.get_by_role("button", name="Crea un tavolo", exact=True).tap()
+    link = await one.locator("#invite a").get_attribute("href", timeout=WAIT) or ""
+    two = await open_italian(browser, site, second, url=link)
+    for page in (one, two):
+        await page.wait_for_selector("[data-area=hand] .card", timeout=WAIT)
+    return one, two
+
+
+async def play_a_turn(watcher: Page, pages: dict[str, Page]) -> None:
+    """Whoever's turn it is (as ``watcher``'s board says) plays a card, a person's page
+    among ``pages`` by name; the play then listed on ``watcher``'s board."""
+    plays = watcher.locator("[data-area=plays] li")
+    before = await plays.count()
+    whose = await watcher.locator(".seat.turn").text_content() or ""
+    player = next((p for n, p in pages.items() if whose.startswith(f"{n} ") and "(bot)" not in whose), None)
+    if player is not None:
+        await player.wait_for_selector(MINE, timeout=WAIT)
+        await tap_a_card(player)
+    await plays.nth(before).wait_for(timeout=WAIT)
+
+
+async def test_leaving_says_the_one_case_that_applies_and_keeps_earlier_plays_named(site: Site, browser: Browser) -> None:
+    """PROTOCOL.md §7: at a table whose listing says nothing of ``bot_takeover`` (true),
+    with another person seated, the question on leaving names only the bot playing on,
+    whoever made the table; after bruno leaves, his plays before keep his name and only
+    those after say "(bot)"."""
+    ada, bruno = await a_table_of_two(browser, site, "ada", "bruno")
+    people = {"ada": ada, "bruno": bruno}
+    mine = ada.locator("[data-area=plays] li", has_text="bruno:")
+    while not await mine.count():
+        await play_a_turn(ada, people)
+    await bruno.locator("#leave").tap()
+    question = bruno.locator("dialog[open]#leave-question")
+    assert await question.locator("p").first.text_content() == \
+        "Lasci la partita? Da ora il tuo posto lo gioca un bot; non potrai riprenderlo."
+    await question.get_by_role("button", name="Esci: continua un bot").tap()
+    await ada.get_by_role("alert").filter(has_text="un bot gioca per bruno").wait_for(timeout=WAIT)
+    people = {"ada": ada}
+    bots = ada.locator("[data-area=plays] li", has_text="bruno (bot):")
+    while not await bots.count():
+        await play_a_turn(ada, people)
+    said = await ada.locator("[data-area=plays] li").all_text_contents()
+    first_bot = next(i for i, x in enumerate(said) if x.startswith("bruno (bot):"))
+    assert any(x.startswith("bruno:") for x in said[:first_bot])  # his own play, still his
+    assert not any(x.startswith("bruno:") for x in said[first_bot:])
