@@ -10,8 +10,11 @@ import re
 import pytest
 from playwright.async_api import Browser, Page
 
-from test_web_client import MINE, PHONE, WAIT, Site, browser, chromium, site  # noqa: F401
-from test_web_family import ITALIAN_PHONE, open_italian, tap_a_card
+from scopa.bots import GreedyBot
+from scopa.client.net import ClientSession, archive
+
+from test_web_client import MINE, PHONE, WAIT, Site, browser, chromium, journaled, site  # noqa: F401
+from test_web_family import ITALIAN_PHONE, open_italian, play_to_round_end, tap_a_card
 
 pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="module")]  # the browser: test_web_client.py
 
@@ -125,3 +128,27 @@ async def test_leaving_says_the_one_case_that_applies_and_keeps_earlier_plays_na
     first_bot = next(i for i, x in enumerate(said) if x.startswith("bruno (bot):"))
     assert any(x.startswith("bruno:") for x in said[:first_bot])  # his own play, still his
     assert not any(x.startswith("bruno:") for x in said[first_bot:])
+
+
+async def test_the_replay_ends_with_who_won(journaled: Site, browser: Browser) -> None:
+    """R22 and RECORDS.md ``result``: a finished game shown again from the lobby: its last
+    step says the game is over, who won and the final totals, as the record has them."""
+    async with await ClientSession.connect("127.0.0.1", journaled.engine.port, "greedy") as s:
+        await s.create_table(preset="scopa", fill_with_bots=("random",))
+        await s.play_game(GreedyBot())
+        [game] = await archive.list_games(s)
+    assert game.winner is not None
+    page = await open_italian(browser, journaled, "ada")
+    await page.get_by_role("button", name="Mostra le partite finite").tap()
+    await page.locator("#games li").get_by_role("button", name="Rivedi").tap()
+    await page.wait_for_selector("#replay-where", timeout=WAIT)
+    assert await page.locator("#replay-end").count() == 0  # not at the first step
+    for name in ("Smazzata successiva", "Avanti ▶"):
+        step = page.get_by_role("button", name=name)
+        while await step.is_enabled():
+            await step.tap()
+    end = page.locator("#replay-end")
+    assert await end.locator("h2").text_content() == "Partita finita"
+    won = "Ha vinto greedy" if game.winner == 0 else "Ha vinto Bot 1 (facile)"
+    assert await end.locator(".winner").text_content() == won
+    assert [int(x) for x in await end.locator("td").all_text_contents() if x.isdigit()] == list(game.totals)
