@@ -67,7 +67,7 @@ const EN = {
   catTrentino: "Trentino (A, 2, 3 of Denari)", catReBello: "Re bello", catHonours: "Aces and court cards",
   catPiccola: "Piccola", catGrande: "Grande", catDeclarations: "Declared hands",
   under10: "under ten", tris: "tris", error: "{message}",
-  finished: "Finished games", showGames: "Show the finished games", noGames: "No finished games yet.", replay: "Replay", watchReplay: "Watch the game again", backToEnd: "Back to the result",
+  abandoned: "abandoned", finished: "Finished games", showGames: "Show the finished games", noGames: "No finished games yet.", replay: "Replay", watchReplay: "Watch the game again", backToEnd: "Back to the result",
   replayOf: "Game #{id}", roundOf: "Round {n} of {of}", stepOf: "play {k} of {of}", back1: "◀ Back", next1: "Next ▶",
   prevRound: "Previous round", nextRound: "Next round", handOf: "{name}'s hand", dealt: "Just dealt",
 };
@@ -132,7 +132,7 @@ const IT: Words = {
   catTrentino: "Trentino (asso, 2, 3 di denari)", catReBello: "Re bello", catHonours: "Assi e figure",
   catPiccola: "Piccola", catGrande: "Grande", catDeclarations: "Mani dichiarate",
   under10: "sotto il dieci", tris: "tris", error: "{message}",
-  finished: "Partite finite", showGames: "Mostra le partite finite", noGames: "Nessuna partita finita per ora.", replay: "Rivedi", watchReplay: "Rivedi la partita", backToEnd: "Torna al risultato",
+  abandoned: "abbandonata", finished: "Partite finite", showGames: "Mostra le partite finite", noGames: "Nessuna partita finita per ora.", replay: "Rivedi", watchReplay: "Rivedi la partita", backToEnd: "Torna al risultato",
   replayOf: "Partita #{id}", roundOf: "Smazzata {n} di {of}", stepOf: "giocata {k} di {of}", back1: "◀ Indietro", next1: "Avanti ▶",
   prevRound: "Smazzata precedente", nextRound: "Smazzata successiva", handOf: "Le carte di {name}", dealt: "Appena distribuite",
 };

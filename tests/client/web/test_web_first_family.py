@@ -12,8 +12,11 @@ from playwright.async_api import Browser, Page
 
 from scopa.bots import GreedyBot
 from scopa.client.net import ClientSession, archive
+from scopa.engine import Preset
+from scopa.protocol import commands as wire
 
 from test_web_client import MINE, PHONE, WAIT, Site, browser, chromium, journaled, site  # noqa: F401
+from wire_client import WireClient
 from test_web_family import ITALIAN_PHONE, open_italian, play_to_round_end, tap_a_card
 
 pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="module")]  # the browser: test_web_client.py
@@ -152,3 +155,24 @@ async def test_the_replay_ends_with_who_won(journaled: Site, browser: Browser) -
     won = "Ha vinto greedy" if game.winner == 0 else "Ha vinto Bot 1 (facile)"
     assert await end.locator(".winner").text_content() == won
     assert [int(x) for x in await end.locator("td").all_text_contents() if x.isdigit()] == list(game.totals)
+
+
+@pytest.mark.parametrize("lang", ["it", "en"])
+async def test_a_game_left_early_is_listed_as_abandoned(journaled: Site, browser: Browser, lang: str) -> None:
+    """PROTOCOL.md §13 ``games``: a game its only person left at once ends ``abandoned``,
+    0 – 0 and no winner; the finished games say so in words."""
+    zio = await WireClient.connect(journaled.engine.port, "zio")
+    zio.send(wire.CreateTable(preset=Preset.SCOPA, fill_with_bots=["random"]))
+    table = (await zio.recv_until("table_created")).body.table.id
+    await zio.recv_until("game_start")
+    zio.send(wire.LeaveTable(table=table))
+    await zio.recv_until("left")
+    await zio.close()
+    context = await browser.new_context(**(ITALIAN_PHONE if lang == "it" else PHONE))  # type: ignore[arg-type]
+    page = await context.new_page()
+    await page.goto(journaled.url)
+    await page.fill("#name", "ada")
+    await page.get_by_role("button", name="Gioca" if lang == "it" else "Play", exact=True).tap()
+    await page.get_by_role("button", name="Mostra le partite finite" if lang == "it" else "Show the finished games").tap()
+    line = await page.locator("#games li span").first.text_content(timeout=WAIT) or ""
+    assert line.endswith(" · 0 – 0 · abbandonata" if lang == "it" else " · 0 – 0 · abandoned"), line
