@@ -176,3 +176,19 @@ async def test_a_game_left_early_is_listed_as_abandoned(journaled: Site, browser
     await page.get_by_role("button", name="Mostra le partite finite" if lang == "it" else "Show the finished games").tap()
     line = await page.locator("#games li span").first.text_content(timeout=WAIT) or ""
     assert line.endswith(" · 0 – 0 · abbandonata" if lang == "it" else " · 0 – 0 · abandoned"), line
+
+
+@pytest.mark.parametrize("lang", ["it", "en"])
+async def test_the_first_screen_says_calmly_what_a_plain_connection_means(site: Site, browser: Browser, lang: str) -> None:
+    """OPERATING.md "TLS": a page served without TLS says on its first screen that the
+    connection is not encrypted, that on a home network that is usually fine, and how the
+    host turns TLS on; it names no password (there is no password to type)."""
+    context = await browser.new_context(**(ITALIAN_PHONE if lang == "it" else PHONE))  # type: ignore[arg-type]
+    page = await context.new_page()
+    await page.goto(site.url)
+    said = await page.locator("#not-private").text_content() or ""
+    assert said == ("Non cifrata: altri su questa rete potrebbero leggere ciò che la pagina invia. In una rete di casa di "
+                    "solito va bene. Chi ospita può attivare TLS: scopa serve --tls self-signed." if lang == "it" else
+                    "Not encrypted: others on this network could read what the page sends. On a home network that is "
+                    "usually fine. The host can turn on TLS: scopa serve --tls self-signed.")
+    assert "password" not in said.lower()

@@ -152,7 +152,7 @@ async def test_the_not_private_notice_says_it_all_once_then_is_a_quiet_mark(site
     page = await context.new_page()
     await page.goto(site.url)
     notice = page.locator("#not-private")
-    assert (await notice.text_content() or "").endswith("can read what you send (passwords too).")
+    assert (await notice.text_content() or "").endswith("The host can turn on TLS: scopa serve --tls self-signed.")
     assert await notice.is_visible()
     await page.fill("#name", "ada")
     await page.get_by_role("button", name="Play").tap()
@@ -167,7 +167,7 @@ async def test_the_not_private_notice_says_it_all_once_then_is_a_quiet_mark(site
         mark = p.locator("header #not-private-mark")
         assert await mark.get_attribute("title") == said
         await mark.tap()
-        assert (await p.locator("dialog[open] p").first.text_content() or "").endswith(("(passwords too).", "(anche le password)."))
+        assert (await p.locator("dialog[open] p").first.text_content() or "").endswith(("turn on TLS: scopa serve --tls self-signed.", "attivare TLS: scopa serve --tls self-signed."))
     assert await axe_findings(page) == []  # the mark and its box
 
 
