@@ -10,6 +10,7 @@ import re
 import pytest
 from playwright.async_api import Browser, Page
 
+from paths import ROOT
 from scopa.bots import GreedyBot
 from scopa.client.net import ClientSession, archive
 from scopa.engine import Preset
@@ -192,3 +193,38 @@ async def test_the_first_screen_says_calmly_what_a_plain_connection_means(site: 
                     "Not encrypted: others on this network could read what the page sends. On a home network that is "
                     "usually fine. The host can turn on TLS: scopa serve --tls self-signed.")
     assert "password" not in said.lower()
+
+
+def variant_text(lang: str, preset: str) -> str:
+    """The first paragraph of ``preset``'s section of the rules the page serves."""
+    text = (ROOT / "client" / "webdist" / f"rules.{lang}.md").read_text(encoding="utf-8")
+    section = text.split(f"### `{preset}`\n", 1)[1]
+    return section.strip().split("\n\n")[0].replace("\n", " ")
+
+
+@pytest.mark.parametrize("lang", ["it", "en"])
+async def test_the_rules_in_a_game_open_at_its_game(site: Site, browser: Browser, lang: str) -> None:
+    """RULES.md "Games by name": the rules opened at a table of Scopa a quindici show that
+    game's section first, under its name, the whole manual below; in the lobby the
+    manual alone."""
+    context = await browser.new_context(**(ITALIAN_PHONE if lang == "it" else PHONE))  # type: ignore[arg-type]
+    page = await context.new_page()
+    await page.goto(site.url)
+    await page.fill("#name", "ada")
+    await page.get_by_role("button", name="Gioca" if lang == "it" else "Play", exact=True).tap()
+    rules = page.get_by_role("button", name="Regole" if lang == "it" else "Rules", exact=True)
+    await rules.tap()
+    await page.wait_for_selector("dialog[open] .rules h3", timeout=WAIT)
+    assert await page.locator("#rules-now").count() == 0
+    await page.locator("dialog[open] p.bar button").last.tap()
+    await page.select_option("#preset", "quindici")
+    await page.get_by_role("button", name="Subito una partita contro i bot" if lang == "it" else "A game against bots now").tap()
+    await page.wait_for_selector("[data-area=hand] .card", timeout=WAIT)
+    await rules.tap()
+    now = page.locator("dialog[open] #rules-now")
+    await now.wait_for(timeout=WAIT)
+    assert await now.locator("h3").text_content() == ("A questo tavolo: Scopa a quindici" if lang == "it" else "At this table: Scopa a quindici")
+    assert await now.locator("p").first.text_content() == variant_text(lang, "quindici")
+    first = await page.evaluate("() => document.querySelector('dialog[open] #rules-now').compareDocumentPosition("
+                                "document.querySelector('dialog[open] .rules')) & Node.DOCUMENT_POSITION_FOLLOWING")
+    assert first  # the game's section above the manual
