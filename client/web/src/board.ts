@@ -71,7 +71,9 @@ document.addEventListener("keydown", (e) => {
 });
 
 /** The cards ``m`` takes marked on the table (the way tapped, hovered or focused in the sheet). */
+let shownWay: LegalMove | null = null; // the way in focus (or under the pointer) in the sheet: only its cards are marked
 function markWay(m: LegalMove): void {
+  shownWay = m;
   for (const c of document.querySelectorAll<HTMLElement>("[data-area=table] .card")) {
     c.classList.toggle("takes", m.capture.includes(c.dataset.card ?? ""));
   }
@@ -179,7 +181,10 @@ let drawn: HTMLElement | null = null; // the table's seats last drawn: still on 
 export function tableScreen(): void {
   const v = st.view;
   const mine = st.legal.length > 0;
-  const lit = new Set((st.choices ?? (st.picked ? movesWith(st.picked) : [])).flatMap((m) => m.capture));
+  // a picked card lights what it may take; while its ways are laid out, only the way in focus is marked (a card in two
+  // ways would say nothing if every way's cards were lit)
+  const lit = new Set(st.choices ? [] : (st.picked ? movesWith(st.picked) : []).flatMap((m) => m.capture));
+  const way = st.choices && shownWay && st.choices.includes(shownWay) ? new Set(shownWay.capture) : new Set<string>();
   const players = seatCount();
   const seats = h("div", { class: "seats" }, ...Array.from({ length: players }, (_, i) => h("div", {
     class: `seat${v && v.turn === i && !st.gameEnd ? " turn" : ""}`, "data-seat": i,
@@ -189,7 +194,7 @@ export function tableScreen(): void {
   showClock();
   const turnText = turnWords();
   const table = h("div", { class: `cards${st.choices ? " choosing" : ""}`, "aria-label": t.table, "data-area": "table" }, ...(v?.table ?? []).map((c) => cardButton(c,
-    `${lit.has(c) ? "lit" : ""}${shownOnTable.has(c) ? "" : " arrived"}`, () => tapTable(c))));
+    `${lit.has(c) ? "lit" : ""}${way.has(c) ? " takes" : ""}${shownOnTable.has(c) ? "" : " arrived"}`, () => tapTable(c))));
   shownOnTable = new Set(v?.table ?? []);
   const hand = h("div", { class: "cards", "aria-label": t.hand, "data-area": "hand" }, ...(v?.hand ?? []).map((c) => cardButton(c, c === st.picked ? "picked" : "", () => tapHand(c))));
   const decl = h("div", { class: "bar" }, ...st.declarations.map((d) => button(`${t.declare} ${t[d.kind as "tris"] ?? d.kind} (+${d.points})`, () => {

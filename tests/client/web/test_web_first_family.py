@@ -1,7 +1,10 @@
 """The browser client on a family's phone (390×844, touch), in Debian's chromium against
 a real server on 127.0.0.1 (port 0), as tests/client/web/test_web_client.py drives it:
 a name the server would refuse is explained in the page's own words with the forms it
-takes; a table made for people waits for them and offers its invite."""
+takes; a table made for people waits for them and offers its invite; the notice of a taken
+name goes once seated; leaving says the one case that applies; a replay ends with who
+won; an abandoned game says so; the plain connection is told calmly; the rules open at
+the table's game; only the way to take in focus is marked on the table."""
 
 from __future__ import annotations
 
@@ -10,15 +13,18 @@ import re
 import pytest
 from playwright.async_api import Browser, Page
 
-from paths import ROOT
 from scopa.bots import GreedyBot
 from scopa.client.net import ClientSession, archive
-from scopa.engine import Preset
+from scopa.engine import Preset, RuleSet
+from scopa.engine.cards import CARDS, cards_of
+from scopa.engine.state import GameState
 from scopa.protocol import commands as wire
 
-from test_web_client import MINE, PHONE, WAIT, Site, browser, chromium, journaled, site  # noqa: F401
+from paths import ROOT
+from test_web_client import MINE, PHONE, WAIT, Site, browser, chromium, journaled, served, site  # noqa: F401
+from test_web_family import ITALIAN_PHONE, open_italian, tap_a_card
+from test_web_table import first_turn, seed_where
 from wire_client import WireClient
-from test_web_family import ITALIAN_PHONE, open_italian, play_to_round_end, tap_a_card
 
 pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="module")]  # the browser: test_web_client.py
 
@@ -228,3 +234,38 @@ async def test_the_rules_in_a_game_open_at_its_game(site: Site, browser: Browser
     first = await page.evaluate("() => document.querySelector('dialog[open] #rules-now').compareDocumentPosition("
                                 "document.querySelector('dialog[open] .rules')) & Node.DOCUMENT_POSITION_FOLLOWING")
     assert first  # the game's section above the manual
+
+
+def a_shared_card(state: GameState) -> bool:
+    """Seat 0 holds a card that takes in two ways sharing a table card."""
+    return any(state.hands[0] >> c & 1 and a_shared_card_of(state, c) for c in range(40))
+
+
+async def test_only_the_way_in_focus_is_marked_on_the_table(browser: Browser) -> None:
+    """R10-R12: a card that takes in two ways sharing a table card; while the ways are
+    laid out, the table marks the cards of the way in focus only (a card in both ways
+    would otherwise say nothing), and never those of the others."""
+    seed = seed_where(RuleSet.build("scopa"), a_shared_card)
+    state = first_turn(RuleSet.build("scopa"), seed)
+    card = next(c for c in range(40) if state.hands[0] >> c & 1 and a_shared_card_of(state, c))
+    ways = [sorted(str(x) for x in cards_of(m)) for m in state.capture_options(0, card)]
+    async with served(seed=seed) as s:
+        page = await open_italian(browser, s, "ada")
+        await page.get_by_role("button", name="Subito una partita contro i bot").tap()
+        await page.wait_for_selector(MINE, timeout=WAIT)
+        picked = page.locator(f"[data-area=hand] .card[data-card='{CARDS[card]}']")
+        await picked.tap()
+        await picked.tap()
+        sheet = page.locator("dialog[open]#choose")
+        await sheet.wait_for(timeout=WAIT)
+        buttons = sheet.locator(".ways button")
+        for i in [*range(len(ways)), 0]:
+            await buttons.nth(i).focus()
+            marked = await page.locator("[data-area=table] .card.lit, [data-area=table] .card.takes").evaluate_all(
+                "cs => cs.map(c => c.dataset.card)")
+            assert sorted(marked) == ways[i]
+
+
+def a_shared_card_of(state: GameState, card: int) -> bool:
+    options = state.capture_options(0, card)
+    return any(m & n for i, m in enumerate(options) for n in options[i + 1:])
