@@ -8,7 +8,8 @@ import { qrSvg } from "./qr";
 import type { GameEnd, LegalMove, RoundEnd } from "./protocol";
 import { gameEndLine, gameEndTotals, roundTable, scorePanel } from "./score";
 import { app, deck, heldTokens, mySide, playerName, seatCount, seatName, sideName, sideNames, sp, st, t } from "./state";
-import { chatBox, header, render, send, settings, showRules, statusLine } from "./main";
+import { chatBox, header, render, send, settings, statusLine } from "./main";
+import { showRules } from "./rules";
 import { noTableNote, standingsTable } from "./lobby";
 
 // ------------------------------------------------------------------ playing
