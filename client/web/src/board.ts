@@ -7,8 +7,9 @@ import { fill } from "./i18n";
 import { qrSvg } from "./qr";
 import type { GameEnd, LegalMove, RoundEnd } from "./protocol";
 import { gameEndLine, gameEndTotals, roundTable, scorePanel } from "./score";
-import { app, deck, heldTokens, mySide, seatCount, seatName, sideName, sideNames, sp, st, t } from "./state";
-import { chatBox, header, render, send, settings, showRules, statusLine } from "./main";
+import { app, deck, heldTokens, mySide, playerName, seatCount, seatName, sideName, sideNames, sp, st, t } from "./state";
+import { chatBox, header, render, send, settings, statusLine } from "./main";
+import { showRules } from "./rules";
 import { noTableNote, standingsTable } from "./lobby";
 
 // ------------------------------------------------------------------ playing
@@ -71,7 +72,9 @@ document.addEventListener("keydown", (e) => {
 });
 
 /** The cards ``m`` takes marked on the table (the way tapped, hovered or focused in the sheet). */
+let shownWay: LegalMove | null = null; // the way in focus (or under the pointer) in the sheet: only its cards are marked
 function markWay(m: LegalMove): void {
+  shownWay = m;
   for (const c of document.querySelectorAll<HTMLElement>("[data-area=table] .card")) {
     c.classList.toggle("takes", m.capture.includes(c.dataset.card ?? ""));
   }
@@ -156,14 +159,13 @@ export function leaveButton(): HTMLButtonElement {
 
 /** What leaving the game now does, as the server does it (PROTOCOL.md §7): a bot plays
  * the seat when another person plays on and the table lets a bot take over (its
- * ``bot_takeover``, where the table's listing says it; true for the tables this page
- * makes); otherwise the game ends for everyone. The question and its button. */
+ * ``bot_takeover``: the listing says it only when false); otherwise the game ends for
+ * everyone. The question names only the case that applies, and its button. */
 function leaveWords(): [string, string] {
   const others = st.seats.filter((s) => s.seat !== st.seat && !s.bot);
+  const takeover = (st.info as { bot_takeover?: boolean } | null)?.bot_takeover ?? true; // the listing leaves it out when true
   if (!others.length) return [t.leaveQuestion, t.leaveYes];
-  const takeover = (st.info as { bot_takeover?: boolean } | null)?.bot_takeover ?? (st.madeHere ? true : undefined);
-  if (takeover === false) return [t.leaveEnds, t.leaveYes];
-  return takeover ? [t.leaveToBot, t.leaveYesBot] : [t.leaveMayEnd, t.leaveGame];
+  return takeover ? [t.leaveToBot, t.leaveYesBot] : [t.leaveEnds, t.leaveYes];
 }
 
 function inviteBox(): HTMLElement | string {
@@ -180,7 +182,10 @@ let drawn: HTMLElement | null = null; // the table's seats last drawn: still on 
 export function tableScreen(): void {
   const v = st.view;
   const mine = st.legal.length > 0;
-  const lit = new Set((st.choices ?? (st.picked ? movesWith(st.picked) : [])).flatMap((m) => m.capture));
+  // a picked card lights what it may take; while its ways are laid out, only the way in focus is marked (a card in two
+  // ways would say nothing if every way's cards were lit)
+  const lit = new Set(st.choices ? [] : (st.picked ? movesWith(st.picked) : []).flatMap((m) => m.capture));
+  const way = st.choices && shownWay && st.choices.includes(shownWay) ? new Set(shownWay.capture) : new Set<string>();
   const players = seatCount();
   const seats = h("div", { class: "seats" }, ...Array.from({ length: players }, (_, i) => h("div", {
     class: `seat${v && v.turn === i && !st.gameEnd ? " turn" : ""}`, "data-seat": i,
@@ -190,7 +195,7 @@ export function tableScreen(): void {
   showClock();
   const turnText = turnWords();
   const table = h("div", { class: `cards${st.choices ? " choosing" : ""}`, "aria-label": t.table, "data-area": "table" }, ...(v?.table ?? []).map((c) => cardButton(c,
-    `${lit.has(c) ? "lit" : ""}${shownOnTable.has(c) ? "" : " arrived"}`, () => tapTable(c))));
+    `${lit.has(c) ? "lit" : ""}${way.has(c) ? " takes" : ""}${shownOnTable.has(c) ? "" : " arrived"}`, () => tapTable(c))));
   shownOnTable = new Set(v?.table ?? []);
   const hand = h("div", { class: "cards", "aria-label": t.hand, "data-area": "hand" }, ...(v?.hand ?? []).map((c) => cardButton(c, c === st.picked ? "picked" : "", () => tapHand(c))));
   const decl = h("div", { class: "bar" }, ...st.declarations.map((d) => button(`${t.declare} ${t[d.kind as "tris"] ?? d.kind} (+${d.points})`, () => {
@@ -200,8 +205,8 @@ export function tableScreen(): void {
   // the round just over: what its box says (the cards left on the table counted to their taker)
   const over = st.roundEnd ?? (document.querySelector("dialog#round-end[open]") ? boxed : null);
   const piles = scorePanel(sp, names, v?.totals ?? [], over?.tallies ?? v?.piles ?? []);
-  const plays = h("ul", { class: "chat", "aria-label": t.plays, tabindex: 0, "data-area": "plays" }, ...(v?.round_plays ?? []).map((p) => h("li", { class: st.scopas.has(p.card) ? "scopa" : "" },
-    `${seatName(p.seat)}: ${cardName(p.card, deck)}${p.captured.length ? ` → ${p.captured.map((c) => cardName(c, deck)).join(", ")}` : ""}${st.scopas.has(p.card) ? ` · ${t.scopa}` : ""}${st.forced.has(p.card) ? ` · ${fill(t.timedOut, { card: cardName(p.card, deck), name: seatName(p.seat) })}` : ""}`)));
+  const plays = h("ul", { class: "chat", "aria-label": t.plays, tabindex: 0, "data-area": "plays" }, ...(v?.round_plays ?? []).map((p, i) => h("li", { class: st.scopas.has(p.card) ? "scopa" : "" },
+    `${playerName(p.seat, v?.round ?? 0, i)}: ${cardName(p.card, deck)}${p.captured.length ? ` → ${p.captured.map((c) => cardName(c, deck)).join(", ")}` : ""}${st.scopas.has(p.card) ? ` · ${t.scopa}` : ""}${st.forced.has(p.card) ? ` · ${fill(t.timedOut, { card: cardName(p.card, deck), name: seatName(p.seat) })}` : ""}`)));
   const old = document.querySelector("[data-area=plays]");
   const readingBack = !!old && old.scrollTop + old.clientHeight < old.scrollHeight - 4; // scrolled up to read: left there
   const readAt = old?.scrollTop ?? 0;

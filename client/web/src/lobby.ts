@@ -126,7 +126,7 @@ function finishedGames(): HTMLElement {
   const list = st.games === null
     ? h("p", {}, button(t.showGames, () => send("list_games", { limit: 20, tokens: Object.values(heldTokens()) }), "quiet"))
     : h("ul", { class: "tables", id: "games" }, ...(st.games.length ? st.games.map((g) => h("li", {},
-      h("span", { class: "grow" }, `#${g.id} ${gameName(g.preset)} · ${g.players.map(sp.name).join(", ")} · ${g.totals.join(" – ")}${g.winner === null ? "" : ` · ${wonBy(g)}`}`),
+      h("span", { class: "grow" }, `#${g.id} ${gameName(g.preset)} · ${g.players.map(sp.name).join(", ")} · ${g.totals.join(" – ")}${g.reason === "abandoned" ? ` · ${t.abandoned}` : g.winner === null ? "" : ` · ${wonBy(g)}`}`),
       button(t.replay, () => send("get_record", { game: g.id, token: heldTokens()[g.id] ?? null }), "quiet"))) : [h("li", {}, t.noGames)]));
   return h("section", { class: "panel", "aria-labelledby": "games-title" }, h("h2", { id: "games-title" }, t.finished), list);
 }
@@ -144,7 +144,7 @@ function createForm(): HTMLElement {
   };
   fillPlayers();
   preset.addEventListener("change", fillPlayers);
-  const bots = h("select", { id: "bots" }, h("option", { value: "" }, t.none), ...Object.keys(LEVELS).map((l) => h("option", { value: l, selected: l === "medium" }, t[l as "easy"])));
+  const bots = h("select", { id: "bots" }, h("option", { value: "" }, t.none), ...Object.keys(LEVELS).map((l) => h("option", { value: l }, t[l as "easy"])));
   const priv = h("input", { id: "private", type: "checkbox" });
   const shorter = [30, 15].filter((n) => serverTimeout === null || n < serverTimeout);
   const timer = h("select", { id: "timer" }, h("option", { value: "" }, serverTimeout ? `${t.serverDefault} (${serverTimeout} s)` : t.serverDefault),
@@ -166,9 +166,12 @@ function createForm(): HTMLElement {
   const field = (id: string, label: string, el: HTMLElement) => h("label", { for: id }, label, el);
   form = h("form", { class: "panel", "aria-labelledby": "create-title" }, h("h2", { id: "create-title" }, t.create), field("preset", t.game, preset), field("players", t.players, players),
     field("bots", t.bots, bots), h("label", { for: "private", class: "bar" }, priv, t.private), field("timer", t.timer, timer),
-    more, h("button", { type: "submit" }, t.create));
-  form.addEventListener("submit", (e) => {
-    e.preventDefault();
+    more, h("p", { class: "bar" }, h("button", { type: "submit" }, t.create),
+      button(t.againstBots, () => make(bots.value || "medium"), "quiet")));
+  // the form is for a game with people: by default its table waits for them (its invite shown);
+  // a game against bots at once is the second button (the bots chosen, or medium ones)
+  form.addEventListener("submit", (e) => { e.preventDefault(); make(bots.value); });
+  const make = (level: string) => {
     const options: Record<string, unknown> = {};
     for (const input of more.querySelectorAll<HTMLInputElement | HTMLSelectElement>("[data-option]")) {
       const v = input.value.trim();
@@ -177,10 +180,10 @@ function createForm(): HTMLElement {
     if (players.value) options.players = Number(players.value);
     const count = Number(players.value) || (FOUR.has(preset.value) ? 4 : 2);
     const body: Body = { preset: preset.value, options, sit: true, private: priv.checked,
-      fill_with_bots: bots.value ? Array(count - 1).fill(LEVELS[bots.value]) : [] };
+      fill_with_bots: level ? Array(count - 1).fill(LEVELS[level]) : [] };
     if (timer.value === "off") body.no_turn_timer = true; else if (timer.value) body.turn_timeout = Number(timer.value);
     send("create_table", body);
-  });
+  };
   return form;
 }
 

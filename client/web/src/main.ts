@@ -5,7 +5,7 @@ import { cardName, cardSvg, type Deck } from "./cards";
 import { animate, measure } from "./anim";
 import { button, dialog, h } from "./dom";
 import { fill, type Lang } from "./i18n";
-import { renderMarkdown } from "./markdown";
+import { showRules } from "./rules";
 import type { GameEnd, RoundEnd, TableInfo, TournamentInfo, TournamentNoTable, TournamentStandings } from "./protocol";
 import {
   type Body, type Seat, app, deck, heldTokens, keepMarks, keepToken, lang, live, restoreMarks, saveSeat, savedSeat, seatCount,
@@ -22,6 +22,7 @@ interface Asked { name: string; body: Body; recipient: string }
 // (an event number above any the server gave), later ones for what they missed.
 let fresh = true;
 let asking = ""; // the name the person asked for, while the server finds it taken
+let noticeRead = false; // the notice about the name was shown in the lobby
 let handSize = 3; // cards a deal gives each hand (counted at the round's start)
 const EVERYTHING = Number.MAX_SAFE_INTEGER;
 // The commands that tell whose turn it is, each with that turn's clock (turn_left_ms).
@@ -172,8 +173,10 @@ function handle(f: Frame): void {
     }
     case "table_created":
       newTable(b.table.id);
-      st.info = b.table; st.madeHere = true;
+      st.info = b.table;
+      // the way in for the people the table waits for: a private table's invite, a public one's own link
       if (b.invite) st.invite = `${location.origin}/?invite=${encodeURIComponent(`${b.table.id}.${b.invite}`)}`;
+      else if ((b.table as TableInfo).seats.includes(null)) st.invite = `${location.origin}/?table=${encodeURIComponent(b.table.id)}`;
       break;
     case "quick_waiting": if (st.quick) st.quick.others = b.others; break;
     case "tournaments":
@@ -190,7 +193,8 @@ function handle(f: Frame): void {
       break;
     case "tournament_no_table": st.noTable = b as TournamentNoTable; break;
     case "joined":
-      if (newTable(b.table) && st.quick) st.madeHere = true; // a quick game's table: a bot takes a seat left
+      if (noticeRead) st.notice = ""; // the name's notice was read in the lobby: at a table it goes
+      newTable(b.table);
       st.quick = null; st.noTable = null;
       st.tableId = b.table; st.seat = b.seat; st.watching = false; st.gameEnd = null; st.roundEnd = null; st.replay = null;
       saveSeat({ token: b.token, table: b.table, lastEvent: savedSeat()?.lastEvent ?? 0 });
@@ -249,6 +253,7 @@ function handle(f: Frame): void {
     case "seat_replaced": {
       const seat = st.seats.find((s) => s.seat === b.seat);
       if (seat) seat.bot = true; // named as a bot's seat from now on (seats, score, plays)
+      if (st.view) st.takeovers.set(b.seat, { round: st.view.round, plays: st.view.round_plays?.length ?? 0 }); // the plays before: the person's
       st.flash = fill(t.bot, { name: b.name });
       break;
     }
@@ -269,7 +274,7 @@ function played(b: Body): void {
   if (b.scopa || b.forced === "timeout") keepMarks();
   const players = st.info?.rules?.players ?? st.seats.length ?? 2;
   v.turn = (b.seat + 1) % Math.max(players, 1);
-  if (b.seat === st.seat) st.legal = [];
+  if (b.seat === st.seat) { st.legal = []; st.notice = ""; } // the person's first play: the name's notice has been read
   st.picked = null; st.choices = null;
   st.reading = 0; // the next turns have the table's plain clock
   if (b.forced === "timeout") {
@@ -307,10 +312,9 @@ let held = ""; // the table whose state the page holds
 function newTable(table: string): boolean {
   if (table === held) return false;
   held = table;
-  st.madeHere = false;
   st.seats = []; st.view = null; st.legal = []; st.declarations = []; st.picked = null; st.choices = null; st.reading = 0;
   st.roundEnd = null; st.gameEnd = null; st.totalsBefore = []; st.deadline = 0;
-  st.flash = ""; st.invite = ""; st.tableChat = []; st.scopas.clear(); st.forced.clear();
+  st.flash = ""; st.invite = ""; st.tableChat = []; st.takeovers.clear(); st.scopas.clear(); st.forced.clear();
   return true;
 }
 
@@ -331,12 +335,6 @@ function joinFromLink(): void {
   const invite = dot > 0 ? one.slice(dot + 1) : q.get("invite");
   if (table && !st.tableId) send("join_table", { table, invite: invite || null });
 }
-
-export function showRules(): void {
-  const d = dialog(t.rules, t.close, "rules");
-  fetch(`rules.${lang}.md`).then((r) => r.text()).then((text) => d.body.append(h("div", { class: "rules", lang }, renderMarkdown(text, 3))));
-}
-
 
 // ------------------------------------------------------------------ screens
 export function render(): void {
@@ -409,6 +407,7 @@ export function statusLine(): HTMLElement | string {
   const s = h("p", { class: "status", role: "status" }, text);
   if (st.replaced) s.append(" ", button(t.playHere, playHere));
   if (st.notice) {
+    noticeRead ||= !st.tableId;
     s.append(text ? " " : "", st.notice, " ", button(t.changeName, () => {
       st.notice = ""; st.name = ""; st.you = ""; st.connected = false; localStorage.removeItem("scopa.name");
       const old = ws;
@@ -430,14 +429,34 @@ function playHere(): void {
   connect();
 }
 
+// A name as the server takes it (PROTOCOL.md §4 "Names"): letters (the accented Latin ones too), digits, _ - .
+const NAME_CHARS = "A-Za-z0-9_.\\-\u00C0-\u00D6\u00D8-\u00F6\u00F8-\u024F";
+const NAME = new RegExp(`^[${NAME_CHARS}]{1,24}$`);
+
+/** The ways a name the server would refuse can be written so that it takes it: its words
+ * joined by _ and run together ("Zio Gino": "Zio_Gino", "ZioGino"). */
+function nameForms(typed: string): string[] {
+  const words = typed.replace(new RegExp(`[^${NAME_CHARS}\\s]`, "g"), "").split(/\s+/).filter(Boolean);
+  const forms = [words.join("_"), words.join("")].map((n) => n.slice(0, 24)).filter((n) => NAME.test(n));
+  return [...new Set(forms)];
+}
+
 function nameScreen(): void {
-  const input = h("input", { id: "name", maxlength: 24, pattern: "[A-Za-z0-9_.\\-\u00C0-\u00D6\u00D8-\u00F6\u00F8-\u024F]{1,24}", autocomplete: "nickname", required: true });
-  const form = h("form", { class: "panel" }, h("label", { for: "name" }, t.yourName), input, h("p", {}, h("button", { type: "submit" }, t.play)));
+  const input = h("input", { id: "name", maxlength: 24, autocomplete: "nickname", "aria-describedby": "name-rule" });
+  const said = h("p", { id: "name-said", role: "alert" });
+  const form = h("form", { class: "panel", novalidate: true }, h("label", { for: "name" }, t.yourName), input,
+    h("p", { id: "name-rule", class: "hint" }, t.nameRule), said, h("p", {}, h("button", { type: "submit" }, t.play)));
+  const take = (name: string) => { st.name = name; localStorage.setItem("scopa.name", name); connect(); render(); };
   form.addEventListener("submit", (e) => {
     e.preventDefault();
-    const name = input.value.trim().normalize("NFC").replace(/[^A-Za-z0-9_.\-\u00C0-\u00D6\u00D8-\u00F6\u00F8-\u024F]/g, "").slice(0, 24);
-    if (!name) return;
-    st.name = name; localStorage.setItem("scopa.name", name); connect(); render();
+    const name = input.value.trim().normalize("NFC");
+    if (NAME.test(name)) { take(name); return; }
+    // the page's own words on what a name may hold, and the forms of this one the server takes
+    const forms = name ? nameForms(name) : [];
+    input.setAttribute("aria-invalid", "true");
+    input.setAttribute("aria-describedby", "name-said name-rule");
+    said.replaceChildren(!name ? t.nameEmpty : /\s/.test(name) ? t.nameSpaces : t.nameBad,
+      ...forms.flatMap((n) => [" ", button(fill(t.playAs, { name: n }), () => take(n), "quiet")]));
   });
   const q = new URLSearchParams(location.search);
   const invited = q.has("invite") || q.has("table") ? h("p", { class: "status", id: "invited" }, t.invited) : "";

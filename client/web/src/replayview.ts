@@ -3,7 +3,7 @@ import { cardName, cardSvg } from "./cards";
 import { button, h } from "./dom";
 import { fill } from "./i18n";
 import { boardAt, roundEndAt } from "./replay";
-import { describe, roundTable, scorePanel } from "./score";
+import { describe, gameEndLine, gameEndTotals, roundTable, scorePanel } from "./score";
 import { app, deck, sp, st, t } from "./state";
 import { header, render, settings, statusLine } from "./main";
 
@@ -32,6 +32,9 @@ export function replayScreen(): void {
   prevRound.disabled = rp.round === 0; back.disabled = rp.step === 0;
   next.disabled = rp.step >= actions; nextRound.disabled = rp.round >= rounds - 1;
   const ended = rp.step >= actions ? roundEndAt(record, rp.round) : null;
+  // the game's last step: its end as live play shows it (who won, the final totals)
+  const over = rp.step >= actions && rp.round >= rounds - 1 ? record.result : null;
+  const mine = record.players.find((p) => p.name === st.name)?.side;
   const seats = h("div", { class: "seats" }, ...record.players.map((p) => h("div", {
     class: `seat${!ended && rp.step < actions && b.turn === p.seat ? " turn" : ""}`, "data-seat": p.seat,
   }, `${name(p.seat)} · ${fill(t.inHand, { n: b.hands[p.seat].length })}`)));
@@ -49,6 +52,9 @@ export function replayScreen(): void {
       controls, // above the line that says where the game is: that line grows and shrinks, the buttons stay put
       h("p", { class: "status", id: "replay-where", role: "status" }, `${fill(t.roundOf, { n: rp.round + 1, of: rounds })} · ${rp.step ? fill(t.stepOf, { k: rp.step, of: actions }) : t.dealt}${last ? ` · ${name(last.seat)}: ${cardName(last.card, deck)}` : ""}`),
       h("p", {}, button(st.gameEnd ? t.backToEnd : t.toLobby, () => { st.replay = null; render(); }, "quiet"))),
+    over ? h("section", { class: "panel end", id: "replay-end", "aria-labelledby": "replay-end-title" },
+      h("h2", { id: "replay-end-title" }, t.gameEnd), h("p", { class: "winner" }, gameEndLine(sp, { event: 0, ...over }, sideOf, mine)),
+      gameEndTotals(sp, { event: 0, ...over }, sideOf)) : "",
     ended ? h("section", { class: "panel end", "aria-label": fill(t.roundEnd, { n: ended.round }) }, h("h2", {}, fill(t.roundEnd, { n: ended.round })),
       roundTable(sp, sides, ended, before, record.rules.target, !!record.rules.frac)) : "",
     seats, h("div", { class: "split" }, h("div", {},

@@ -42,10 +42,10 @@ export const st = {
   picked: null as string | null,
   choices: null as LegalMove[] | null, // the picked card's ways to take, while the person chooses one (board.ts)
   roundEnd: null as RoundEnd | null, gameEnd: null as GameEnd | null,
-  madeHere: false, // the table was made by this page (or is a quick game's): a bot takes over a seat left (bot_takeover)
   invite: "" as string, flash: "", scopas: new Set<string>(), // the cards that made a scopa this round (seen live)
   forced: new Set<string>(), // the cards the server played for someone whose time ran out, this round
   notice: "", // what the person should know about their name
+  takeovers: new Map<number, { round: number; plays: number }>(), // seats a bot took over here: from which round's play
   deadline: 0, // when the turn's time runs out (Date.now() scale; 0: no clock)
   reading: 0, // the seconds a round's first turn has beyond the table's turn clock, to read the last round's box
   totalsBefore: [] as number[], // the game's totals when the round began
@@ -102,6 +102,15 @@ export function seatCount(): number { return st.info?.rules?.players ?? (st.seat
 export function shownName(s: SeatInfo): string {
   const name = sp.name(s.name);
   return s.bot && name === s.name ? fill(t.botSeat, { name }) : name;
+}
+
+/** Who made the ``index``-th play of round ``round`` at seat ``i``: the person, for the
+ * plays before a bot took the seat over (as this page saw it happen), the bot after. */
+export function playerName(i: number, round: number, index: number): string {
+  const from = st.takeovers.get(i);
+  const seated = st.seats.find((s) => s.seat === i);
+  const before = from && (round < from.round || (round === from.round && index < from.plays));
+  return before && seated ? sp.name(seated.name) : seatName(i);
 }
 
 export function seatName(i: number): string {

@@ -57,6 +57,7 @@ async def test_axe_finds_nothing_on_any_screen(journaled: Site, browser: Browser
     await page.wait_for_selector("dialog[open] .rules h3", timeout=WAIT)
     assert await axe_findings(page) == [], "rules"
     await press("dialog[open] > p button >> nth=-1")
+    await page.select_option("#bots", "medium")  # a game against bots at once
     await press("form:has(#preset) button[type=submit]")
     await page.wait_for_selector(MINE, timeout=WAIT)
     assert await axe_findings(page) == [], "board"

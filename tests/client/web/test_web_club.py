@@ -85,7 +85,7 @@ async def test_a_tournament_from_the_browser(club_site: Site, browser: Browser) 
     tables = [t for t in club_site.engine.tables.values()]
     assert len(tables) == 1 and sorted(s.name for s in tables[0].seats if s is not None) == ["ada", "bob"]
     await bob.get_by_role("button", name="Leave").click()  # bob gives up: ada wins, the tournament is over
-    await bob.get_by_role("button", name="Leave the game").click()  # the table's listing says not what leaving does
+    await bob.locator("dialog[open]#leave-question button.danger").click()  # its words follow the listing's bot_takeover
     await ada.locator("#game-end").get_by_text("Final standings").wait_for(timeout=WAIT)  # told at once
     await ada.get_by_role("button", name="Back to the tables").click()
     await ada.get_by_role("button", name="Finished tournaments").click()  # kept after its end
@@ -116,7 +116,7 @@ async def test_a_player_knocked_out_reads_so_on_the_phone(club_site: Site, brows
     finals = start(bots, tid)
     await page.wait_for_selector("#turn", timeout=WAIT)  # seated by the server: the game began
     await page.get_by_role("button", name="Leave").tap()
-    await page.get_by_role("button", name="Leave the game").tap()
+    await page.locator("dialog[open]#leave-question button.danger").tap()
     assert club_site.engine.club is not None
     [game] = [g for g in club_site.engine.club.tournaments.directors[tid].state.rounds[0].games
               if "ada" in (g.first, g.second)]

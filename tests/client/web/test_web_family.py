@@ -175,6 +175,7 @@ async def test_leave_asks_first_and_the_end_shows_at_once(site: Site, browser: B
 async def test_a_reload_keeps_the_names_and_the_round_end_says_why(site: Site, browser: Browser) -> None:
     """R19-R21: each category of the round with its raw numbers, in one language."""
     page = await open_italian(browser, site, "ada")
+    await page.select_option("#bots", "medium")  # a game against bots at once
     await page.locator("form button[type=submit]", has_text="Crea un tavolo").tap()
     await page.wait_for_selector(MINE, timeout=WAIT)
     await tap_a_card(page)
@@ -267,6 +268,7 @@ async def test_the_page_in_italian_says_everything_in_italian(site: Site, browse
     assert await page.locator("dialog[open]#rules .rules h3").first.text_content() == "Scopa: le regole"  # docs/RULES.it.md
     assert await english_on(page, english) == []
     await page.locator("dialog[open]#rules button", has_text="Chiudi").tap()
+    await page.select_option("#bots", "medium")  # a game against bots at once
     await page.locator("form button[type=submit]", has_text="Crea un tavolo").tap()
     await page.wait_for_selector(MINE, timeout=WAIT)
     assert await english_on(page, english) == []
@@ -345,8 +347,8 @@ async def test_a_name_in_use_is_said_and_may_be_changed(site: Site, browser: Bro
     status = second.get_by_role("status")
     await status.filter(has_text="is taken").wait_for(timeout=WAIT)
     said = await status.text_content() or ""
-    assert re.match(r"The name nonna is taken: you play as nonna\d\d\.", said)
-    assert await second.locator("header h1").text_content() == f"Scopa · {said.split(' as ')[1][:7]}"
+    assert re.match(r"nonna is taken: you are nonna\d\d\.", said)
+    assert await second.locator("header h1").text_content() == f"Scopa · {said.split(' are ')[1][:7]}"
     await second.get_by_role("button", name="Change name").tap()
     await second.fill("#name", "nonno")
     await second.get_by_role("button", name="Play").tap()

@@ -28,6 +28,7 @@ async def test_the_round_end_box_says_your_turn_is_running(site: Site, browser: 
     page = await open_italian(browser, site, "ada", bypass_csp=True)  # axe is injected
     await page.wait_for_selector("#preset", timeout=WAIT)
     await page.add_script_tag(path=str(AXE))
+    await page.select_option("#bots", "medium")  # a game against bots at once
     await page.locator("form button[type=submit]", has_text="Crea un tavolo").tap()
     await play_to_round_end(page)
     line = page.locator("dialog[open]#round-end #round-end-turn")

@@ -96,6 +96,7 @@ async def test_more_options_shows_that_it_opens(site: Site, browser: Browser) ->
 
 async def test_a_replay_keeps_its_buttons_under_the_finger(journaled: Site, browser: Browser) -> None:
     page = await open_italian(browser, journaled, "giuseppina")  # a long name: the line of the play wraps
+    await page.select_option("#bots", "medium")  # a game against bots at once
     await page.locator("form button[type=submit]", has_text="Crea un tavolo").tap()
     for _ in range(2):  # a few plays to step through
         await page.wait_for_selector(MINE, timeout=WAIT)
@@ -151,7 +152,7 @@ async def test_the_not_private_notice_says_it_all_once_then_is_a_quiet_mark(site
     page = await context.new_page()
     await page.goto(site.url)
     notice = page.locator("#not-private")
-    assert (await notice.text_content() or "").endswith("can read what you send (passwords too).")
+    assert (await notice.text_content() or "").endswith("The host can turn on TLS: scopa serve --tls self-signed.")
     assert await notice.is_visible()
     await page.fill("#name", "ada")
     await page.get_by_role("button", name="Play").tap()
@@ -166,7 +167,7 @@ async def test_the_not_private_notice_says_it_all_once_then_is_a_quiet_mark(site
         mark = p.locator("header #not-private-mark")
         assert await mark.get_attribute("title") == said
         await mark.tap()
-        assert (await p.locator("dialog[open] p").first.text_content() or "").endswith(("(passwords too).", "(anche le password)."))
+        assert (await p.locator("dialog[open] p").first.text_content() or "").endswith(("turn on TLS: scopa serve --tls self-signed.", "attivare TLS: scopa serve --tls self-signed."))
     assert await axe_findings(page) == []  # the mark and its box
 
 

@@ -95,7 +95,7 @@ async def test_a_person_plays_a_whole_game_over_https_and_wss(secure_site: Secur
         other = await (await trusting_browser.new_context()).new_page()
         await other.goto(f"http://localhost:{plain.port}/")
         notice = other.locator("#not-private")
-        assert "Not private" in (await notice.text_content() or "")
+        assert "Not encrypted" in (await notice.text_content() or "")
         assert await notice.is_visible()
     finally:
         await plain.stop()
