@@ -40,16 +40,21 @@ def bruno_hosts_then_leaves(server: ServerThread, seated: threading.Event) -> No
     asyncio.run(run())
 
 
+def plain_ada_in_italian(server: ServerThread) -> pexpect.spawn:
+    """``scopa play --plain`` as ada, in Italian, on a wide pty."""
+    env = dict(os.environ, TERM="dumb", COLUMNS="160", LANG="it_IT.UTF-8")
+    env.pop("LC_ALL", None)
+    return pexpect.spawn(sys.executable, ["-m", "scopa.cli", "play", "--plain", "--server", server.address,
+                                          "--name", "ada"], cwd=str(ROOT), env=env, encoding="utf-8", timeout=30,
+                         dimensions=(50, 160))
+
+
 def test_the_plain_client_names_a_seat_a_bot_took_over(server: ServerThread) -> None:
     seated = threading.Event()
     host = threading.Thread(target=bruno_hosts_then_leaves, args=(server, seated), daemon=True)
     host.start()
     assert seated.wait(30)
-    env = dict(os.environ, TERM="dumb", COLUMNS="160", LANG="it_IT.UTF-8")
-    env.pop("LC_ALL", None)
-    ada = pexpect.spawn(sys.executable, ["-m", "scopa.cli", "play", "--plain", "--server", server.address,
-                                         "--name", "ada"], cwd=str(ROOT), env=env, encoding="utf-8", timeout=30,
-                        dimensions=(50, 160))
+    ada = plain_ada_in_italian(server)
     try:
         ada.expect("Sala> ")
         ada.sendline("j 1")
@@ -69,11 +74,7 @@ def test_the_plain_client_names_a_seat_a_bot_took_over(server: ServerThread) -> 
 
 def test_the_plain_client_names_a_servers_bot_in_words(server: ServerThread) -> None:
     """"Bot 1 (medio)", in the lobby's list and in the game, never "greedy-bot-1"."""
-    env = dict(os.environ, TERM="dumb", COLUMNS="160", LANG="it_IT.UTF-8")
-    env.pop("LC_ALL", None)
-    ada = pexpect.spawn(sys.executable, ["-m", "scopa.cli", "play", "--plain", "--server", server.address,
-                                         "--name", "ada"], cwd=str(ROOT), env=env, encoding="utf-8", timeout=30,
-                        dimensions=(50, 160))
+    ada = plain_ada_in_italian(server)
     try:
         ada.expect("Sala> ")
         ada.sendline("c")

@@ -35,6 +35,14 @@ async def at_the_board(app: NetApp, pilot) -> BoardScreen:  # type: ignore[no-un
     return screen
 
 
+async def join_the_running_game(app: NetApp, pilot) -> None:  # type: ignore[no-untyped-def]
+    """From the lobby, ``j`` on the listed table, until its game has started on the board."""
+    await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and bool(app.screen.tables))
+    await pilot.press("j")
+    await until(pilot, lambda: app.board_screen is not None and app.board_screen.board.rules is not None
+                and not app.board_screen.board.waiting)
+
+
 async def test_the_host_waiting_sees_the_seats_by_name(engine: NetworkEngine) -> None:  # noqa: F811
     async with asyncio.timeout(SAFETY):
         app = app_for(engine)
@@ -76,10 +84,7 @@ async def test_leaving_a_joined_table_names_only_what_this_table_does(engine: Ne
         await bruno.create_table(RuleSet.build("scopa", players=3), fill_with_bots=["medium"], bot_takeover=takeover)
         app = app_for(engine)
         async with app.run_test(size=(100, 30)) as pilot:
-            await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and bool(app.screen.tables))
-            await pilot.press("j")
-            await until(pilot, lambda: app.board_screen is not None and app.board_screen.board.rules is not None
-                        and not app.board_screen.board.waiting)
+            await join_the_running_game(app, pilot)
             await pilot.press("q")
             await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
             question = app.screen.question  # type: ignore[attr-defined]
@@ -100,10 +105,7 @@ async def test_a_seat_a_bot_took_over_says_a_bot_plays_it(engine: NetworkEngine)
         await bruno.create_table(RuleSet.build("scopa"))
         app = app_for(engine)
         async with app.run_test(size=(100, 30)) as pilot:
-            await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and bool(app.screen.tables))
-            await pilot.press("j")
-            await until(pilot, lambda: app.board_screen is not None and app.board_screen.board.rules is not None
-                        and not app.board_screen.board.waiting)
+            await join_the_running_game(app, pilot)
             screen = app.board_screen
             assert screen is not None and "bruno (bot)" not in shown(screen, "#top", "#seats")
             await bruno.leave_table()
