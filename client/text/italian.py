@@ -178,6 +178,7 @@ ITALIAN: dict[str, str] = {
     # the lobby
     "Scopa lobby": "Sala della Scopa",
     "{name} on {server}": "{name} su {server}",
+    "The name {asked} is taken: you play as {name}.": "Il nome {asked} è già preso: giochi come {name}.",
     "create": "crea",
     "join": "siediti",
     "invite": "invito",

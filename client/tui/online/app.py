@@ -159,6 +159,9 @@ class NetApp(ScopaApp):
             session = await ClientSession.connect(self.host, self.port, self.player_name,
                                                   proxied_for=self.proxied_for, **self.link_options)
         self.session = session
+        if session.name and session.name != self.player_name and self.lobby is not None:
+            self.lobby.rename(tr("{name} on {server}", name=session.name, server=self.server))
+            self.tell(tr("The name {asked} is taken: you play as {name}.", asked=self.player_name, name=session.name))
         session.observers.append(lambda c: self.call_later(self.on_server_command, c))
         session.link_observers.append(self._link_changed)
         session.link_observers.append(lambda up, why: self.call_later(self.on_link, up, why))

@@ -93,6 +93,11 @@ class LobbyScreen(Screen[None]):
         self.query_one("#tables", DataTable).focus()
         self.say(tr("p: play now · c: create a table · Enter or j: join the selected table · w: watch it · ?: rules"))
 
+    def rename(self, who: str) -> None:
+        """The heading names the person as the server does (a taken name was changed)."""
+        self.who = who
+        self.query_one("#lobby-top", Static).update(Text.assemble((tr("Scopa lobby"), "bold"), f" · {who}"))
+
     def ask(self, question: Text, answer: asyncio.Future[bool]) -> None:
         """A yes/no question on the status line; y or n answers it."""
         self._question = answer

@@ -72,3 +72,19 @@ async def test_the_key_back_from_watching_is_in_the_key_line_only_while_watching
             assert "b" not in keys_shown(app)
             assert any("(you stopped watching)" in m for m in app.messages), app.messages  # in words, not a code
         await bruno.close()
+
+
+async def test_a_taken_name_is_said_and_the_heading_names_the_one_the_server_gave(  # noqa: F811
+        engine: NetworkEngine) -> None:
+    """A second "ada" is seated by the server as "ada2": the lobby's heading says "ada2",
+    and the person is told their name was taken, never left to believe they are "ada"."""
+    async with asyncio.timeout(SAFETY):
+        first = await ClientSession.connect("127.0.0.1", engine.port, "ada")
+        app = app_for(engine)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await until(pilot, lambda: app.session is not None)
+            lobby = app.lobby
+            assert lobby is not None and app.session is not None and app.session.name == "ada2"
+            await until(pilot, lambda: "ada2" in str(lobby.query_one("#lobby-top", Static).content))
+            assert "The name ada is taken: you play as ada2." in app.messages
+        await first.close()
