@@ -188,6 +188,8 @@ class MoveInput(Screen[None]):
         if index >= len(hand):
             if 0 <= index - len(hand) < len(declares):
                 self._answer_with(declares[index - len(hand)])
+            elif hand:
+                self.say(Text(tr("There is no card {n}: choose 1–{last}.", n=index + 1, last=len(hand)), style="yellow"))
             return
         card = hand[index]
         plays = self.question.plays_by_card().get(card, [])
@@ -233,6 +235,10 @@ class MoveInput(Screen[None]):
             event.stop()
             index = 9 if ch == "0" else int(ch) - 1
             self.choose_card(index)
+        elif ch.isdigit() and self.board.hand and not self.board.over:  # a card's number out of turn: said, not kept
+            who = self.board.to_move
+            self.say(Text(tr("Not your turn: {name} is playing.", name=self.board.seat_name(who))
+                          if who is not None and who != self.board.viewer else tr("Not your turn yet."), style="yellow"))
         elif ch and ch != "q" and ch.upper() in _court_letters(self.deck) and self.question.asking:  # q: leave; Q: queen
             event.stop()
             self.action_type_card(ch)

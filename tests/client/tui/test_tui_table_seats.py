@@ -5,6 +5,7 @@ number; a seat a bot took over says so."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 
 import pytest
 from textual.widgets import Select, Static
@@ -14,7 +15,7 @@ from scopa.client.tui import NetApp
 from scopa.client.tui.board import BoardScreen
 from scopa.client.tui.dialogs import ConfirmScreen
 from scopa.client.tui.online import CreateTableScreen, LobbyScreen
-from scopa.engine import RuleSet
+from scopa.engine import Declare, Play, Player, RuleSet, View
 from scopa.server import NetworkEngine
 
 from test_tui_local import text_of
@@ -113,4 +114,51 @@ async def test_a_seat_a_bot_took_over_says_a_bot_plays_it(engine: NetworkEngine)
             top, seats = shown(screen, "#top"), shown(screen, "#seats")
             assert "bruno (bot):" in top  # his side's points
             assert seats.count("bruno (bot)") == 2  # his seat, and his pile
+        await bruno.close()
+
+
+class GatedPlayer(Player):
+    """Plays its first legal move, each only once the test opens the gate."""
+
+    def __init__(self) -> None:
+        self.asked = asyncio.Event()
+        self.gate = asyncio.Event()
+
+    async def choose(self, view: View, legal: Sequence[Play | Declare]) -> Play | Declare:
+        self.asked.set()
+        await self.gate.wait()
+        self.gate.clear()
+        self.asked.clear()
+        return legal[0]
+
+
+async def test_a_cards_number_out_of_turn_or_past_the_hand_is_answered_in_words(  # noqa: F811
+        engine: NetworkEngine) -> None:
+    """A digit pressed while bruno is to move says whose turn it is; a digit past the hand
+    says which numbers there are.  Neither is kept to be played later."""
+    async with asyncio.timeout(SAFETY):
+        bruno = await ClientSession.connect("127.0.0.1", engine.port, "bruno")
+        await bruno.create_table(RuleSet.build("scopa"))
+        gated = GatedPlayer()
+        game = asyncio.create_task(bruno.play_game(gated))
+        app = app_for(engine)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await join_the_running_game(app, pilot)
+            screen = app.board_screen
+            assert screen is not None
+            await until(pilot, lambda: screen.asking or (gated.asked.is_set() and bool(screen.board.hand)))
+            if screen.asking:  # ada moves first: bruno is to move after her card
+                await pilot.press("9")
+                assert str(screen._status) == "There is no card 9: choose 1–3."
+                screen.question.answer(screen.question.legal[0])
+                await until(pilot, lambda: gated.asked.is_set() and not screen.asking)
+            held = len(screen.board.hand)
+            await pilot.press("1")
+            assert str(screen._status) == "Not your turn: bruno is playing."
+            gated.gate.set()
+            await until(pilot, lambda: screen.asking)
+            assert len(screen.board.hand) == held  # the 1 pressed out of turn was not played
+            await pilot.press("9")
+            assert str(screen._status) == f"There is no card 9: choose 1–{held}."
+        game.cancel()
         await bruno.close()
