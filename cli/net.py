@@ -7,6 +7,7 @@ import argparse
 import asyncio
 import concurrent.futures
 import os
+import re
 import sys
 import threading
 from collections.abc import Callable
@@ -317,8 +318,11 @@ async def _connect_patiently(host: str, port: int, name: str, say: Callable[[str
 def _link_line(event: LinkEvent) -> str:
     if event.status is LinkStatus.LOST:
         return tr("connection lost; reconnecting…")
-    if event.status is LinkStatus.RECONNECTED:
-        return tr("reconnected")
+    if event.status is LinkStatus.RECONNECTED:  # the link says where: "back in table 3 as ada" or the lobby
+        back = re.fullmatch(r"back in table (\S+) as (\S+)", event.reason)
+        if back is not None:
+            return tr("reconnected: back in table {table} as {name}", table=back[1], name=back[2])
+        return tr("reconnected: back in the lobby")
     return tr("Could not get back to the server: it does not answer.")
 
 

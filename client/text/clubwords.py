@@ -144,6 +144,8 @@ CONNECTION_ITALIAN: dict[str, str] = {
     "Connected to {address} as {name}.": "In linea con {address} come {name}.",
     "connection lost; reconnecting…": "connessione persa; mi ricollego…",
     "reconnected": "di nuovo in linea",
+    "reconnected: back in table {table} as {name}": "di nuovo in linea: di nuovo al tavolo {table} come {name}",
+    "reconnected: back in the lobby": "di nuovo in linea: di nuovo nella sala",
     "the server refused ({code}: {message}); connecting again in {seconds} s":
         "il server ha rifiutato ({code}: {message}); mi ricollego tra {seconds} s",
 }
