@@ -33,7 +33,7 @@ Figures:
   loopback, so this bounds from above the server's time from a play's arrival to the
   next seat's ``your_turn`` sent (it adds both sockets and the load generator's loop);
 - server turn latency: that time as the server itself takes it, from the monotonic
-  time a move's frame is read to the time the next seat's ``your_turn`` is written to
+  time a move is taken at its table (its frame decoded and checked) to the time the next seat's ``your_turn`` is written to
   its socket (``scopa_turn_seconds``, server/core/metrics.py: read from every server's
   ``/metrics`` at both ends of the window, p50/p90/p99 interpolated in its buckets as
   Prometheus does, and the share within 2 ms, exact: 2 ms is a bucket's bound).  On a
@@ -637,7 +637,7 @@ TURN_HISTOGRAM = "scopa_turn_seconds_bucket"
 
 @dataclass
 class TurnHistogram:
-    """The server's ``scopa_turn_seconds`` (from a move's frame read to the next seat's
+    """The server's ``scopa_turn_seconds`` (from a move taken at its table to the next seat's
     your_turn written, timed inside the server): cumulative counts by upper bound (s)."""
 
     counts: dict[float, float] = field(default_factory=dict)
@@ -1172,7 +1172,7 @@ def report(result: dict[str, Any]) -> None:
           f"  max {turn['max']}  over {turn['count']} turns")
     inside = result["server_turn_ms"]
     if inside["count"]:
-        print(f"in the server, move read -> next your_turn written (ms, from scopa_turn_seconds' buckets): "
+        print(f"in the server, move taken -> next your_turn written (ms, from scopa_turn_seconds' buckets): "
               f"p50 {inside['p50']}  p90 {inside['p90']}  p99 {inside['p99']}  over {inside['count']} turns,"
               f" {inside['share_within_2ms']} of them within 2 ms")
     if result["server_kb_per_table"] is not None:

@@ -70,10 +70,10 @@ def next_deadline(limits: Limits, hello_seen: bool, connected_at: float, frame_s
     return min(due) if due else None
 
 
-def turn_queued(session: ServerSession, read_at: float) -> None:
-    """A your_turn is queued for ``session`` after a move read at ``read_at``: timed once written."""
+def turn_queued(session: ServerSession, since: float) -> None:
+    """A your_turn is queued for ``session`` after a move taken at ``since`` (``time.perf_counter``): timed once written."""
     if session._queued and not session._turn_from:
-        session._turn_from = read_at
+        session._turn_from = since
 
 
 class SessionHost(Protocol):
@@ -133,7 +133,7 @@ class WriteBatch:
 class ServerSession(asyncio.BufferedProtocol):
     """A connected client as the server sees it."""
 
-    __slots__ = ('__weakref__', '_clock', '_connected_at', '_deadline', '_deadline_at', '_batch', '_frame_started', '_hello_seen', '_inbox', '_last_heard', '_gone', '_loop', '_lost', '_out', '_out_bytes', '_party', '_party_of', '_queued', '_written', '_ping_sent', '_rate', '_turn_from', 'address', 'client', 'closed', 'dropped', 'handed_on', 'host', 'own_address', 'id', 'limits', 'max_queued', 'max_queued_bytes', 'name', 'peer', 'proto', 'read_at', 'refused', 'said_bye', 'table_id', 'transport')
+    __slots__ = ('__weakref__', '_clock', '_connected_at', '_deadline', '_deadline_at', '_batch', '_frame_started', '_hello_seen', '_inbox', '_last_heard', '_gone', '_loop', '_lost', '_out', '_out_bytes', '_party', '_party_of', '_queued', '_written', '_ping_sent', '_rate', '_turn_from', 'address', 'client', 'closed', 'dropped', 'handed_on', 'host', 'own_address', 'id', 'limits', 'max_queued', 'max_queued_bytes', 'name', 'peer', 'proto', 'refused', 'said_bye', 'table_id', 'transport')
 
     def __init__(self, conn_id: int, host: SessionHost) -> None:
         self.id = conn_id
@@ -173,8 +173,7 @@ class ServerSession(asyncio.BufferedProtocol):
         self._out_bytes = 0
         self._written = 0  # the transport's buffer after our last write
         self._queued = False  # in this loop turn's write batch
-        self.read_at = 0.0  # time.perf_counter() when the latest bytes came (those of the command handled now)
-        self._turn_from = 0.0  # a your_turn is queued: when the move it follows was read (0: none)
+        self._turn_from = 0.0  # a your_turn is queued: when the move it follows was taken (0: none)
         self._batch = WriteBatch.of(self._loop)
         self._inbox = read_buffer(self._loop)
         self._gone = False  # connection_lost was called
@@ -236,7 +235,7 @@ class ServerSession(asyncio.BufferedProtocol):
         if self.closed:
             return
         try:
-            now, self.read_at = self._clock.now(), time.perf_counter()
+            now = self._clock.now()
             self.proto.feed(data)
             completed = False
             host = self.host

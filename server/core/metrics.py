@@ -44,7 +44,7 @@ MOVE_SECONDS = Histogram(f"{PREFIX}_move_seconds",
 TURN_BUCKETS = (0.00025, 0.0005, 0.00075, 0.001, 0.0015, 0.002, 0.003, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0)
 """Seconds, finer under a few milliseconds, where a move's turn is passed on."""
 TURN_SECONDS = Histogram(f"{PREFIX}_turn_seconds",
-                         "From the frame of a person's move read off its socket to the next seat's your_turn written "
+                         "From a person's move taken at its table to the next seat's your_turn written "
                          "to that seat's socket (a move the next seat of which is a person)", buckets=TURN_BUCKETS)
 GAMES_STARTED = Counter(f"{PREFIX}_games_started", "Games started (a game resumed from the journal is not counted)")
 _GAMES_ENDED = Counter(f"{PREFIX}_games_ended", "Games ended, by how", ["how"])

@@ -31,7 +31,7 @@ class PeopleAsked(Protocol):
     does not import it back)."""
 
     arrived: float
-    read_at: float
+    turn_from: float
 
     def ask(self, ask: Ask) -> None:
         """A person's turn: numbered, clocked and sent."""
@@ -199,7 +199,7 @@ class TableLoop:
                 if bot is None:
                     self.turns.ask(effect)
                 else:
-                    self.turns.read_at = 0.0  # a bot's turn comes first: the next your_turn is not timed
+                    self.turns.turn_from = 0.0  # a bot's turn comes first: the next your_turn is not timed
                     queue.extend(self.master.receive(effect.seat, await bot.choose(effect.view, effect.legal)))
             elif isinstance(effect, Refused):  # a person's refusals are told at once, by turns.receive()
                 bot = self.players[effect.seat]

@@ -52,7 +52,7 @@ class Turns:
     ``master`` is the game master while the game runs (None: no answer is taken)."""
 
     __slots__ = ("table_id", "seats", "broadcaster", "events", "journal", "clock", "turn_timeout", "inbox", "master",
-                 "_turns", "_clock", "_clock_at", "_bot_moves", "arrived", "read_at", "_reading")
+                 "_turns", "_clock", "_clock_at", "_bot_moves", "arrived", "turn_from", "_reading")
 
     def __init__(self, table_id: str, seats: Seats, broadcaster: Broadcaster, events: EventLog, journal: TableJournal,
                  clock: Clock, turn_timeout: float | None, inbox: Inbox[list[Effect]]) -> None:
@@ -70,10 +70,10 @@ class Turns:
         self._clock_at: float | None = None
         self._bot_moves: set[asyncio.Task[None]] | None = None  # made for the first bot that takes a seat over
         self.arrived = 0.0  # when a person's move now in the inbox came (time.perf_counter; 0: none)
-        self.read_at = 0.0
-        """When the frame of the person's move whose turn passes on now was read (its
-        session's ``read_at``), until the next person's your_turn is queued; 0: none (a
-        bot is asked first: that your_turn is not timed)."""
+        self.turn_from = 0.0
+        """When the person's move whose turn passes on now was taken (its ``arrived``, kept
+        past its broadcast), until the next person's your_turn is queued; 0: none (a bot is
+        asked first: that your_turn is not timed)."""
         self._reading: int | None = None  # the seat whose next turn starts a round after a round's end
 
     def ask(self, ask: Ask) -> None:
@@ -90,11 +90,11 @@ class Turns:
         if deadline is not None:
             self._arm_clock(deadline)
         self.ask_again(ask.seat)
-        if self.read_at:  # the your_turn that follows a person's move: timed when written
+        if self.turn_from:  # the your_turn that follows a person's move: timed when written
             s = self.seats[ask.seat]
             if s is not None and s.session is not None:
-                turn_queued(s.session, self.read_at)
-            self.read_at = 0.0
+                turn_queued(s.session, self.turn_from)
+            self.turn_from = 0.0
 
     def ask_again(self, seat: int) -> None:
         """The waiting your_turn of ``seat`` to its client, if both are there."""
@@ -190,7 +190,7 @@ class Turns:
 
     def stop(self) -> None:
         """Every turn is over and the clock stops (the game ended or the table closes)."""
-        self.read_at = 0.0
+        self.turn_from = 0.0
         for turn in list(self._turns.values()):
             self.settle(turn)
         for task in list(self._bot_moves or ()):
@@ -265,9 +265,7 @@ class Turns:
                 rest.append(effect)
         if rest:
             self.settle(turn)
-            self.arrived = arrived
-            s = self.seats[seat]
-            self.read_at = s.session.read_at if s is not None and s.session is not None else arrived
+            self.arrived = self.turn_from = arrived
             self.inbox.put_nowait(rest)
         if refused is None:
             return None
