@@ -7,7 +7,6 @@ import argparse
 import asyncio
 import concurrent.futures
 import os
-import re
 import sys
 import threading
 from collections.abc import Callable
@@ -277,7 +276,7 @@ async def _bot(args: argparse.Namespace, host: str, port: int, console: Console,
             if not args.quiet:
                 console.print(f"[dim]{session.name}:[/dim] {escape(line)}", soft_wrap=True)  # one line each
 
-        session.add_listener(lambda event: log(_link_line(event)))
+        session.add_listener(lambda event: log(_link_line(event, session)))
 
         if args.tournament is not None:
             from .tournament import play_tournament
@@ -315,13 +314,12 @@ async def _connect_patiently(host: str, port: int, name: str, say: Callable[[str
             wait = min(wait * 2, CONNECT_MOST_WAIT)
 
 
-def _link_line(event: LinkEvent) -> str:
+def _link_line(event: LinkEvent, session: ClientSession) -> str:
     if event.status is LinkStatus.LOST:
         return tr("connection lost; reconnecting…")
-    if event.status is LinkStatus.RECONNECTED:  # the link says where: "back in table 3 as ada" or the lobby
-        back = re.fullmatch(r"back in table (\S+) as (\S+)", event.reason)
-        if back is not None:
-            return tr("reconnected: back in table {table} as {name}", table=back[1], name=back[2])
+    if event.status is LinkStatus.RECONNECTED:  # where the session is back: its table, or the lobby
+        if session.table_id is not None:
+            return tr("reconnected: back in table {table} as {name}", table=session.table_id, name=session.name)
         return tr("reconnected: back in the lobby")
     return tr("Could not get back to the server: it does not answer.")
 
@@ -332,6 +330,6 @@ async def _watch(args: argparse.Namespace, host: str, port: int, console: Consol
     async with await ClientSession.connect(host, port, args.name, password=_password(), **link) as session:
         console.print(tr("Connected to {address} as {name}.", address=f"{host}:{port}",
                          name=f"[bold]{escape(session.name or '')}[/bold]"))
-        session.add_listener(lambda event: console.print(f"[dim]{_link_line(event)}[/dim]"))
+        session.add_listener(lambda event: console.print(f"[dim]{escape(_link_line(event, session))}[/dim]"))
         await watch_table(session, console, args.table, args.invite[1] if args.invite else None)
     return 0
