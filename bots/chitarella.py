@@ -32,7 +32,7 @@ from scopa.engine import Declare, Play, View
 from scopa.engine.cards import DENARI_MASK, SETTEBELLO, VALUE, VALUE_MASK, cards_of
 
 from .base import Bot, choices
-from .greedy import worth_table
+from scopa.engine.sensible import worth_table
 from .knowledge import current_deal_start, knowledge
 
 SCOPA = 10.0

@@ -10,11 +10,9 @@ from __future__ import annotations
 from typing import Sequence
 
 from scopa.engine import Declare, Play, View
-from scopa.engine.sensible import LAY_COST, SCOPA, card_worth, sensible_play, worth_table
+from scopa.engine.sensible import sensible_play
 
 from .base import Bot, first_declaration
-
-__all__ = ["LAY_COST", "SCOPA", "CarefulGreedyBot", "card_worth", "worth_table"]
 
 
 class CarefulGreedyBot(Bot):

@@ -23,7 +23,7 @@ from math import exp, log
 from scopa.engine import Play, RuleSet, View
 from scopa.engine.cards import VALUE, mask_of
 
-from .greedy import LAY_COST, SCOPA, worth_table
+from scopa.engine.sensible import LAY_COST, SCOPA, worth_table
 from .knowledge import capture_rules, current_deal_start
 
 CHOICE_SHARPNESS = 5.0

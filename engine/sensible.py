@@ -19,7 +19,7 @@ from typing import Sequence
 
 from .actions import Play
 from .captures import CaptureRules
-from .cards import DENARI_MASK, RE_BELLO, SETTEBELLO, VALUE, mask_of
+from .cards import ALL_CARDS_MASK, DENARI_MASK, RE_BELLO, SETTEBELLO, VALUE, mask_of
 from .rules import RuleSet
 from .view import View
 
@@ -54,8 +54,6 @@ def card_worth(rules: RuleSet) -> list[float]:
     return out
 
 
-ALL_CARDS = (1 << 40) - 1
-
 _WORTH: dict[RuleSet, list[float]] = {}
 _CAPTURE_RULES: dict[RuleSet, CaptureRules] = {}
 
@@ -87,15 +85,13 @@ def sensible_play(view: View, plays: Sequence[Play]) -> Play:
 
 class _Scorer:
     def __init__(self, view: View) -> None:
-        self.view = view
-        self.rules = view.rules
         self.worth = worth_table(view.rules)
         self.caps = capture_rules(view.rules)
         self.table = mask_of(view.table)
         seen = mask_of(view.hand) | self.table
         for pile in view.captured:  # R19: every capture is public
             seen |= mask_of(pile)
-        self.unseen = ALL_CARDS & ~seen  # in other hands or in the stock
+        self.unseen = ALL_CARDS_MASK & ~seen  # in other hands or in the stock
         self.scoring_scope = not view.rules.frac
         seat = view.seat if view.seat is not None else view.to_move
         self.my_side = view.rules.side_of(seat)
