@@ -216,6 +216,7 @@ export function tableScreen(): void {
   app.replaceChildren(header(st.gameEnd ? "" : leaveButton()), statusLine(),
     st.gameEnd ? gameEndBox(st.gameEnd) : h("p", { class: "status", id: "turn" }, turnText, timerEl),
     inviteBox(),
+    st.timedOut ? h("p", { class: "scopa", role: "alert" }, st.timedOut) : "",
     st.flash ? h("p", { class: "scopa", role: "alert" }, st.flash) : "",
     seats, h("div", { class: "split" }, v && !st.gameEnd ? h("div", {}, // no board until the game is dealt (only the seats to fill), none once it is over
       h("h2", {}, `${t.table} · ${t.stock} ${v.stock ?? 0}`), table,

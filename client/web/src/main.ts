@@ -202,7 +202,7 @@ function handle(f: Frame): void {
       if (!b.resumed) fresh = false; // a seat just taken: every event of its table comes from now on
       st.info = st.tables.get(b.table) ?? st.info;
       break;
-    case "game_start": st.seats = b.seats; st.gameEnd = null; st.flash = ""; if (st.info) st.info = { ...st.info, state: "playing" }; break;
+    case "game_start": st.seats = b.seats; st.gameEnd = null; st.flash = ""; st.timedOut = ""; if (st.info) st.info = { ...st.info, state: "playing" }; break;
     case "snapshot":
       fresh = false;
       newTable(b.table.id);
@@ -274,12 +274,13 @@ function played(b: Body): void {
   if (b.scopa || b.forced === "timeout") keepMarks();
   const players = st.info?.rules?.players ?? st.seats.length ?? 2;
   v.turn = (b.seat + 1) % Math.max(players, 1);
-  if (b.seat === st.seat) { st.legal = []; st.notice = ""; } // the person's first play: the name's notice has been read
+  if (b.seat === st.seat) { st.legal = []; st.notice = ""; st.timedOut = ""; } // the name's notice has been read; a move of theirs is news of its own
   st.picked = null; st.choices = null;
   st.reading = 0; // the next turns have the table's plain clock
-  if (b.forced === "timeout") {
+  if (b.forced === "timeout") { // the person's own stays up beside what the others do next (a scopa, a bot taking over)
     const card = cardName(b.card, deck);
-    st.flash = b.seat === st.seat ? fill(t.timedOutYou, { card }) : fill(t.timedOut, { card, name: seatName(b.seat) });
+    if (b.seat === st.seat) st.timedOut = fill(t.timedOutYou, { card });
+    else st.flash = fill(t.timedOut, { card, name: seatName(b.seat) });
   } else if (b.scopa) st.flash = `${seatName(b.seat)}: ${t.scopa}`; // a player's news stays up until they play
   else if (b.seat === st.seat || st.seat === null) st.flash = "";
   if (v.hand_sizes?.every((n) => n === 0) && v.stock > 0 && !v.hand) redeal(v); // a spectator's count
@@ -314,7 +315,7 @@ function newTable(table: string): boolean {
   held = table;
   st.seats = []; st.view = null; st.legal = []; st.declarations = []; st.picked = null; st.choices = null; st.reading = 0;
   st.roundEnd = null; st.gameEnd = null; st.totalsBefore = []; st.deadline = 0;
-  st.flash = ""; st.invite = ""; st.tableChat = []; st.takeovers.clear(); st.scopas.clear(); st.forced.clear();
+  st.flash = ""; st.timedOut = ""; st.invite = ""; st.tableChat = []; st.takeovers.clear(); st.scopas.clear(); st.forced.clear();
   return true;
 }
 

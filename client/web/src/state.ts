@@ -45,6 +45,7 @@ export const st = {
   invite: "" as string, flash: "", scopas: new Set<string>(), // the cards that made a scopa this round (seen live)
   forced: new Set<string>(), // the cards the server played for someone whose time ran out, this round
   notice: "", // what the person should know about their name
+  timedOut: "", // the server played for this person when their time ran out: said until they play again
   takeovers: new Map<number, { round: number; plays: number }>(), // seats a bot took over here: from which round's play
   deadline: 0, // when the turn's time runs out (Date.now() scale; 0: no clock)
   reading: 0, // the seconds a round's first turn has beyond the table's turn clock, to read the last round's box
