@@ -13,9 +13,11 @@ def web_root() -> Path:
 
 def web_files() -> dict[str, bytes]:
     """Files the page reads besides the built ones: ``options.json``, every table option
-    as ``[name, values, meaning]`` (what ``scopa options`` prints)."""
+    as ``[name, values, meaning]`` (what ``scopa options`` prints), and the rule book in
+    each language as the page's players read it (``rules.en.md``, ``rules.it.md``)."""
     import json
 
-    from .text import option_lines
+    from .text import book, option_lines
 
-    return {"options.json": json.dumps(option_lines()).encode()}
+    rules = {f"rules.{lang}.md": book(lang, "page").encode() for lang in ("en", "it")}
+    return {"options.json": json.dumps(option_lines()).encode(), **rules}

@@ -394,7 +394,7 @@ class RoundStart(TableEvent):
     dealer_bonus_scope: Annotated[int, Field(ge=0, le=2)] = 0
     turn_left_ms: TurnLeftMs | None = Field(default=None, exclude_if=_absent,
                                             description="the first turn's clock (the seat after the dealer), from now; "
-                                                        "from round 2 on with 15 s of reading time more")
+                                                        "with 15 s of reading time more")
 
 
 class HandDeal(TableEvent):

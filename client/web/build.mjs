@@ -23,7 +23,5 @@ await build({
   logLevel: "warning",
 });
 fs.copyFileSync("src/index.html", path.join(out, "index.html"));
-// The rules by language: the Italian text once docs/RULES.it.md is there, the English one till then.
-const italian = fs.existsSync("../../docs/RULES.it.md") ? "../../docs/RULES.it.md" : "../../docs/RULES.md";
-fs.copyFileSync("../../docs/RULES.md", path.join(out, "rules.en.md"));
-fs.copyFileSync(italian, path.join(out, "rules.it.md"));
+// The rules are not built here: the server serves them (client/webfiles.py), from the rule book.
+for (const lang of ["en", "it"]) fs.rmSync(path.join(out, `rules.${lang}.md`), { force: true });

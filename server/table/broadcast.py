@@ -104,8 +104,8 @@ class Broadcaster:
         # Who moves next, and the clock of that turn, which starts as this goes out.
         mover = (event.dealer + 1) % len(self.seats) if isinstance(event, RoundStarted) else \
             event.seat if isinstance(event, Declared) else None
-        after_round = isinstance(event, RoundStarted) and event.round_no > 1
-        if mover is not None and (left := self.turn_clock(mover, after_round)) is not None:
+        first_turn = isinstance(event, RoundStarted)  # a round's first turn: the board (or the last round's box) is new
+        if mover is not None and (left := self.turn_clock(mover, first_turn)) is not None:
             body = body.model_copy(update={"turn_left_ms": left})
         self.emit(body)
 

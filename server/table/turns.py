@@ -131,7 +131,8 @@ class Turns:
         """The clock a turn of ``seat`` starting now gets (``played``, ``declared`` and
         ``round_start`` tell it for the seat to move next); None without a turn clock or
         for a built-in bot's seat, which has none.  ``after_round``: the first turn of a
-        round that follows a round's end, which gets READING_TIME more (its ``ask`` too)."""
+        round (the game's first, on a board just shown, or one after a round's end), which
+        gets READING_TIME more (its ``ask`` too)."""
         s = self.seats[seat]
         self._reading = seat if after_round else None
         if self.turn_timeout is None or (s is not None and s.bot is not None):

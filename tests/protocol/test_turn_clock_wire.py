@@ -64,9 +64,9 @@ async def test_every_turn_telling_command_carries_the_time_left(server: NetworkE
     start = await a.recv_until("round_start")
     first = by_seat[(start.body.dealer + 1) % 2]
     other = b if first is a else a
-    assert start.body.turn_left_ms == 30_000  # the first turn's clock, for everyone
+    assert start.body.turn_left_ms == 45_000  # the first turn's clock (with reading time), for everyone
     turn = await first.recv_until("your_turn")
-    assert turn.body.turn_left_ms == 30_000
+    assert turn.body.turn_left_ms == 45_000
     move = turn.body.legal[0]
     first.send(wire.PlayCard(card=move.card, capture=move.capture, turn=turn.body.event), recipient=f"table:{table}")
     played = await other.recv_until("played")
@@ -122,7 +122,7 @@ async def test_a_seat_coming_back_while_another_moves_learns_that_clock(server: 
     back = await WireClient.connect(server.port)
     assert (await back.resume(token, last)).name == "welcome"
     seat_back = await back.recv_until("seat_back")
-    assert seat_back.body.turn_left_ms == 9_000  # the other seat's turn, 11 s in
+    assert seat_back.body.turn_left_ms == 24_000  # the other seat's first turn (20 s and 15 s of reading), 11 s in
     await _settle(back)
     assert not _bodies(back, wire.YourTurn)
     await back.close()
@@ -180,7 +180,7 @@ async def test_a_round_after_a_round_end_gives_its_first_turn_reading_time(serve
     that every client's countdown, a returning one's too, shows it.  R20 (round end)."""
     a, b, table = await _two_people(server.port, turn_timeout=30)
     first_start = await a.recv_until("round_start")
-    assert first_start.body.round == 1 and first_start.body.turn_left_ms == 30_000  # no round ended before
+    assert first_start.body.round == 1 and first_start.body.turn_left_ms == 45_000  # a board not seen yet
     starts = await asyncio.gather(_play_round_one(a, table), _play_round_one(b, table))
     assert [s.turn_left_ms for s in starts] == [45_000, 45_000]
     by_seat = {a.seat: a, b.seat: b}

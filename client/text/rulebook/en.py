@@ -8,27 +8,40 @@ from __future__ import annotations
 from scopa.engine import AssoPigliaTutto, CaptureMode, Category, DeclarationKind, Preset, RuleSet
 
 from . import it as rulebook_it
+from .reader import Reader, for_reader
 from ..i18n import Lang, current_language
 
-BASICS = """\
+MARKED_BASICS = """\
 ## The cards
 
 Scopa is played with a 40-card Italian deck: four suits of ten cards.
 
+<!-- terminal -->
 | Italian suit | French deck | letter (Italian) | letter (French) |
 |---|---|---|---|
 | Denari (coins) | ♦ diamonds | `d` | `d` |
 | Coppe (cups) | ♥ hearts | `c` | `h` |
 | Spade (swords) | ♠ spades | `s` | `s` |
 | Bastoni (clubs) | ♣ clubs | `b` | `c` |
+<!-- /terminal -->
+<!-- page -->
+| Italian suit | French deck |
+|---|---|
+| Denari (coins) | ♦ diamonds |
+| Coppe (cups) | ♥ hearts |
+| Spade (swords) | ♠ spades |
+| Bastoni (clubs) | ♣ clubs |
+<!-- /page -->
 
 Each suit runs Asso (ace, worth 1), 2 to 7 at face value, Fante (jack, 8), Cavallo
 (knight, 9; the queen in a French deck) and Re (king, 10). The 7 of Denari is the
 **settebello**; the Re of Denari is the **re bello**.
 
+<!-- terminal -->
 To type a card, give its rank and its suit as shown on screen: with the Italian deck
 `7d`, `7 Den` or `7 denari` is the settebello and `Rc` is the Re of Coppe; with the
 French deck `7d` or `7♦` is the settebello and `Kc` is the king of clubs (♣).
+<!-- /terminal -->
 
 ## Seats and sides
 
@@ -88,6 +101,10 @@ totals are equal (say 11 to 11), nobody has won yet and another round is played.
 Some games also have an outright win (trentino, Cirulla): the side that makes it wins at
 once, in the middle of the round, and the game ends there, without scoring that round.
 """
+"""The basics, their parts for one reader only marked (see reader.py)."""
+
+BASICS = for_reader(MARKED_BASICS, "terminal")
+"""The basics as the terminal reads them."""
 
 PRESET_TEXT: dict[Preset, str] = {
     Preset.SCOPA: "The classic game, as the basics describe it: two, three, four or six players, three "
@@ -250,24 +267,41 @@ def preset_section(p: Preset) -> str:
     return f"### `{p.value}`\n\n{PRESET_TEXT[p]}\n\nSettings: {_settings(p)}.\n"
 
 
-def book(lang: Lang = "en") -> str:
+def book(lang: Lang = "en", reader: Reader = "terminal") -> str:
     """The whole rule book, in Markdown (docs/RULES.md is this text; in Italian,
-    docs/RULES.it.md)."""
+    docs/RULES.it.md); ``reader="page"``: the browser page's, which picks games and options
+    in its create form, under the form's names, and types no cards."""
     if lang == "it":
-        return rulebook_it.book(OPTION_VALUES)
-    parts = ["# Scopa: the rules\n", "How to play Scopa and every variant this program offers.\n", BASICS]
-    parts.append("## Games by name\n\nPick one with `--rules NAME` (or in the create-table form).\n")
+        return rulebook_it.book(OPTION_VALUES, reader)
+    parts = ["# Scopa: the rules\n", "How to play Scopa and every variant this program offers.\n",
+             for_reader(MARKED_BASICS, reader)]
+    if reader == "page":
+        parts.append("## Games by name\n\nPick one as the Game in the create-table form.\n")
+    else:
+        parts.append("## Games by name\n\nPick one with `--rules NAME` (or in the create-table form).\n")
     parts.extend(preset_section(p) for p in Preset)
-    parts.append("## Options\n\nEvery option can be set with `-o NAME=VALUE`; `scopa options` lists them. "
-                 "Combinations that make no sense are refused with the reason.\n")
+    if reader == "page":
+        parts.append("## Options\n\nEach option is set in the create-table form, under More options. "
+                     "Combinations that make no sense are refused with the reason.\n")
+    else:
+        parts.append("## Options\n\nEvery option can be set with `-o NAME=VALUE`; `scopa options` lists them. "
+                     "Combinations that make no sense are refused with the reason.\n")
     for name, values, meaning in option_lines():
-        head = f"- `{name}`" + (f" ({values})" if values else "") + f": {meaning}."
+        if reader == "page":
+            head = f"- **{PAGE_OPTION_NAMES.get(name, name.replace('_', ' '))}**: {meaning}."
+        else:
+            head = f"- `{name}`" + (f" ({values})" if values else "") + f": {meaning}."
         note = OPTION_NOTES.get(name)
         parts.append(head + ("\n" + _indent(note) if note else ""))
     parts.append("\n## Cirulla in detail\n\n" + CIRULLA_TEXT)
     parts.append("## The round-end screen\n\nThe categories always come in this order: "
                  + ", ".join(CATEGORY_NAMES.values()) + ". Only those the table plays appear.\n")
     return "\n".join(parts)
+
+
+PAGE_OPTION_NAMES = {"preset": "Game", "players": "Players"}
+"""Options the page's create form names in words of its own (the others: their names,
+spaces for underscores)."""
 
 
 def _indent(note: str) -> str:

@@ -8,26 +8,39 @@ from __future__ import annotations
 from scopa.engine import AssoPigliaTutto, CaptureMode, Category, DeclarationKind, Preset, RuleSet
 
 from ..catalog import catalog
+from .reader import Reader, for_reader
 
-BASICS = """\
+MARKED_BASICS = """\
 ## Le carte
 
 Si gioca con un mazzo italiano da 40 carte: quattro semi di dieci carte.
 
+<!-- terminal -->
 | seme italiano | mazzo francese | lettera (italiano) | lettera (francese) |
 |---|---|---|---|
 | Denari | ♦ quadri | `d` | `d` |
 | Coppe | ♥ cuori | `c` | `h` |
 | Spade | ♠ picche | `s` | `s` |
 | Bastoni | ♣ fiori | `b` | `c` |
+<!-- /terminal -->
+<!-- page -->
+| seme italiano | mazzo francese |
+|---|---|
+| Denari | ♦ quadri |
+| Coppe | ♥ cuori |
+| Spade | ♠ picche |
+| Bastoni | ♣ fiori |
+<!-- /page -->
 
 Ogni seme va dall'Asso (vale 1) al 2, 3 … 7 (valgono quanto il numero), poi Fante (8),
 Cavallo (9; la donna nel mazzo francese) e Re (10). Il 7 di Denari è il **settebello**,
 il Re di Denari è il **re bello**.
 
+<!-- terminal -->
 Per scrivere una carta si dà il valore e il seme come appaiono sullo schermo: con il
 mazzo italiano `7d`, `7 Den` o `7 denari` è il settebello e `Rc` è il Re di Coppe; con il
 mazzo francese `7d` o `7♦` è il settebello e `Kc` è il re di fiori (♣).
+<!-- /terminal -->
 
 ## Posti e squadre
 
@@ -89,6 +102,10 @@ Alcuni giochi hanno anche una vittoria immediata (trentino, Cirulla): la parte c
 ottiene vince subito, anche a metà smazzata, e la partita finisce lì senza contare i
 punti di quella smazzata.
 """
+"""Le basi, con le parti per un solo lettore segnate (vedi reader.py)."""
+
+BASICS = for_reader(MARKED_BASICS, "terminal")
+"""Le basi come le legge il terminale."""
 
 PRESET_TEXT: dict[Preset, str] = {
     Preset.SCOPA: "Il gioco classico, come lo raccontano le regole di base: in due, tre, quattro o sei, "
@@ -225,25 +242,46 @@ def preset_section(p: Preset) -> str:
     return f"### `{p.value}`\n\n{PRESET_TEXT[p]}\n\nImpostazioni: {settings(p)}.\n"
 
 
-def book(option_values: dict[str, str]) -> str:
+def book(option_values: dict[str, str], reader: Reader = "terminal") -> str:
     """Il regolamento intero, in Markdown (docs/RULES.it.md è questo testo);
-    ``option_values``: i valori di ogni opzione, gli stessi del regolamento inglese."""
+    ``option_values``: i valori di ogni opzione, gli stessi del regolamento inglese;
+    ``reader="page"``: quello della pagina, che sceglie giochi e opzioni nel suo modulo, con
+    i nomi del modulo, e non scrive carte."""
     parts = ["# Scopa: le regole\n", "Come si gioca a scopa e a ogni variante che questo programma offre.\n",
-             BASICS]
-    parts.append("## I giochi per nome\n\nSe ne sceglie uno con `--rules NOME` (o nel modulo che apre un "
-                 "tavolo).\n")
+             for_reader(MARKED_BASICS, reader)]
+    if reader == "page":
+        parts.append("## I giochi per nome\n\nSe ne sceglie uno alla voce Gioco del modulo che apre un tavolo.\n")
+    else:
+        parts.append("## I giochi per nome\n\nSe ne sceglie uno con `--rules NOME` (o nel modulo che apre un "
+                     "tavolo).\n")
     parts.extend(preset_section(p) for p in Preset)
-    parts.append("## Opzioni\n\nOgni opzione si imposta con `-o NOME=VALORE`; `scopa options` le elenca. "
-                 "Le combinazioni che non hanno senso sono rifiutate, con il motivo.\n")
+    if reader == "page":
+        parts.append("## Opzioni\n\nOgni opzione si imposta nel modulo che apre un tavolo, in Altre opzioni. "
+                     "Le combinazioni che non hanno senso sono rifiutate, con il motivo.\n")
+    else:
+        parts.append("## Opzioni\n\nOgni opzione si imposta con `-o NOME=VALORE`; `scopa options` le elenca. "
+                     "Le combinazioni che non hanno senso sono rifiutate, con il motivo.\n")
     for name in RuleSet.model_fields:
         values = option_values.get(name, "true|false" if RuleSet.model_fields[name].annotation is bool else "")
-        head = f"- `{name}`" + (f" ({values})" if values else "") + f": {OPTION_TEXT[name]}."
+        if reader == "page":
+            head = f"- **{page_option_name(name)}**: {OPTION_TEXT[name]}."
+        else:
+            head = f"- `{name}`" + (f" ({values})" if values else "") + f": {OPTION_TEXT[name]}."
         note = OPTION_NOTES.get(name)
         parts.append(head + ("\n" + _indent(note) if note else ""))
     parts.append("\n## Cirulla nei dettagli\n\n" + CIRULLA_TEXT)
     parts.append("## La schermata di fine smazzata\n\nLe categorie vengono sempre in quest'ordine: "
                  + ", ".join(CATEGORY_NAMES.values()) + ". Compaiono solo quelle che il tavolo gioca.\n")
     return "\n".join(parts)
+
+
+def page_option_name(name: str) -> str:
+    """Un'opzione come la chiama il modulo della pagina (Gioco, Giocatori, le altre con i nomi del catalogo)."""
+    own = {"preset": "Gioco", "players": "Giocatori"}
+    if name in own:
+        return own[name]
+    named = catalog().options.get(name)
+    return named[0] if named else name.replace("_", " ")
 
 
 def preset_rules(p: Preset) -> str:

@@ -10,6 +10,8 @@ export type Lang = "it" | "en";
 
 const EN = {
   invited: "You are invited to a table: pick a name and play.",
+  invitedBy: "{name} invites you to a game of {game} for {n}, to {target} points: pick a name and play.",
+  nameInUse: "The name {asked} is already in use. Play as {given}, or pick another name.", otherName: "Pick another name",
   playNow: "Play now", quickWaiting: "Waiting for a game of {game}: {n} other(s) waiting…", leaveQueue: "Stop waiting",
   tournaments: "Tournaments", showTournaments: "Show the tournaments", noTournaments: "No tournament open.",
   showFinished: "Finished tournaments", finishedTournaments: "Finished tournaments", noFinished: "No tournament has finished yet.",
@@ -49,7 +51,8 @@ const EN = {
   nameTaken: "{asked} is taken: you are {given}.", changeName: "Change name",
   moving: "Your table is moving to another server; coming back…",
   notEncrypted: "Not encrypted",
-  notPrivate: "Not encrypted: others on this network could read what the page sends. On a home network that is usually fine. The host can turn on TLS: scopa serve --tls self-signed.",
+  notPrivate: "The connection to this page is not encrypted: on a home network that is fine, but on a shared one (a café, a hotel) others could see what you send.",
+  notPrivateHost: "For whoever hosts: scopa serve --tls self-signed turns encryption on.",
   leaveQuestion: "Leave the game? It ends at once for everyone at this table, with no winner.",
   leaveYes: "Leave: end the game", stay: "Keep playing",
   leaveToBot: "Leave the game? A bot plays your seat for the rest of the game; you cannot come back to it.",
@@ -75,6 +78,8 @@ type Words = typeof EN;
 
 const IT: Words = {
   invited: "Hai un invito a un tavolo: scegli un nome e gioca.",
+  invitedBy: "{name} ti invita a una partita di {game} a {n}, a {target} punti: scegli un nome e gioca.",
+  nameInUse: "Il nome {asked} è già in uso. Gioca come {given}, o scegli un altro nome.", otherName: "Scegli un altro nome",
   playNow: "Gioca subito", quickWaiting: "Si aspetta una partita di {game}: {n} in attesa oltre a te…", leaveQueue: "Smetti di aspettare",
   tournaments: "Tornei", showTournaments: "Mostra i tornei", noTournaments: "Nessun torneo aperto.",
   showFinished: "Tornei finiti", finishedTournaments: "Tornei finiti", noFinished: "Nessun torneo è ancora finito.",
@@ -114,7 +119,8 @@ const IT: Words = {
   nameTaken: "{asked} è già preso: sei {given}.", changeName: "Cambia nome",
   moving: "Il tuo tavolo passa a un altro server; riprovo…",
   notEncrypted: "Non cifrata",
-  notPrivate: "Non cifrata: altri su questa rete potrebbero leggere ciò che la pagina invia. In una rete di casa di solito va bene. Chi ospita può attivare TLS: scopa serve --tls self-signed.",
+  notPrivate: "Il collegamento a questa pagina non è cifrato: in una rete di casa va bene, ma in una rete condivisa (un bar, un albergo) altri potrebbero vedere ciò che invii.",
+  notPrivateHost: "Per chi ospita: scopa serve --tls self-signed attiva la cifratura.",
   leaveQuestion: "Lasciare la partita? Finisce subito per tutti a questo tavolo, senza vincitore.",
   leaveYes: "Esci: chiudi la partita", stay: "Continua a giocare",
   leaveToBot: "Lasci la partita? Da ora il tuo posto lo gioca un bot; non potrai riprenderlo.",

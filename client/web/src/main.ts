@@ -14,6 +14,7 @@ import {
 import { forgetForm, lobbyScreen, setServerTimeout } from "./lobby";
 import { tableScreen } from "./board";
 import { replayScreen } from "./replayview";
+import { askAboutName, nameScreen, naming } from "./name";
 
 interface Frame { v: number; seq: number; sender: string; recipient: string; re: number | null; name: string; body: Body }
 interface Asked { name: string; body: Body; recipient: string }
@@ -124,7 +125,8 @@ function handle(f: Frame): void {
       st.you = b.you;
       setServerTimeout(b.turn_timeout ?? null);
       const given = String(b.you).replace(/^player:/, "");
-      if (given !== st.name) { st.name = given; localStorage.setItem("scopa.name", given); }
+      if (given !== st.name) st.name = given;
+      localStorage.setItem("scopa.name", given); // a reload plays on under it, asking nothing
       st.status = "";
       if (asking && asking !== given) st.notice = fill(t.nameTaken, { asked: asking, given });
       asking = "";
@@ -144,7 +146,9 @@ function handle(f: Frame): void {
       if (b.code === "bad_token") { saveSeat(null); st.seat = null; st.tableId = null; send("hello", { name: st.name, client: "scopa-web" }); return; }
       if (b.code === "name_taken" && !st.you) {
         asking = asking || st.name;
-        st.name = `${asking.slice(0, 20)}${Math.floor(Math.random() * 90 + 10)}`;
+        const given = `${asking.slice(0, 20)}${Math.floor(Math.random() * 90 + 10)}`;
+        if (askAboutName(asking, given)) { render(); return; } // a name just typed: asked before the lobby
+        st.name = given;
         send("hello", { name: st.name, client: "scopa-web" });
         return;
       }
@@ -175,8 +179,8 @@ function handle(f: Frame): void {
       newTable(b.table.id);
       st.info = b.table;
       // the way in for the people the table waits for: a private table's invite, a public one's own link
-      if (b.invite) st.invite = `${location.origin}/?invite=${encodeURIComponent(`${b.table.id}.${b.invite}`)}`;
-      else if ((b.table as TableInfo).seats.includes(null)) st.invite = `${location.origin}/?table=${encodeURIComponent(b.table.id)}`;
+      if (b.invite) st.invite = inviteLink(`invite=${encodeURIComponent(`${b.table.id}.${b.invite}`)}`, b.table);
+      else if ((b.table as TableInfo).seats.includes(null)) st.invite = inviteLink(`table=${encodeURIComponent(b.table.id)}`, b.table);
       break;
     case "quick_waiting": if (st.quick) st.quick.others = b.others; break;
     case "tournaments":
@@ -296,7 +300,7 @@ function roundStart(b: Body): void {
   const each = Math.max(0, Math.floor((40 - b.table.length - b.stock) / n));
   handSize = each || handSize;
   st.roundEnd = null; st.scopas.clear(); st.forced.clear();
-  // From the second round on the first turn's clock has reading time for the last round's box on top of the
+  // The first turn of a round has reading time (for the new board, or the last round's box) on top of the
   // table's turn clock (PROTOCOL.md §7): how much, so the box can say what its figure counts.
   const timeout = st.info?.turn_timeout;
   st.reading = typeof b.turn_left_ms === "number" && timeout ? Math.max(0, Math.round(b.turn_left_ms / 1000) - timeout) : 0;
@@ -327,6 +331,14 @@ function redeal(v: NonNullable<typeof st.view>): void {
   v.stock -= size * n;
 }
 
+/** The link to a table (``way``: its invite or id), saying whose table it is and which game
+ * (``from``, ``game``, ``n``, ``to``) for the newcomer's name screen, before they join. */
+function inviteLink(way: string, info: TableInfo): string {
+  const target = /\bto (\d+)\b/.exec(info.description)?.[1]; // RuleSet.describe(): "scopa, 2p, to 11"
+  const about = new URLSearchParams({ from: st.name, game: info.rules.preset ?? "scopa", n: String(info.seats.length), to: target ?? "" });
+  return `${location.origin}/?${way}&${about}`;
+}
+
 function joinFromLink(): void {
   // ?invite=TABLE.CODE (the invite as one string), or ?table=ID for a public table
   const q = new URLSearchParams(location.search);
@@ -340,7 +352,7 @@ function joinFromLink(): void {
 // ------------------------------------------------------------------ screens
 export function render(): void {
   sayNotPrivate();
-  if (!st.name) return nameScreen();
+  if (naming()) return nameScreen();
   if (st.replay) return replayScreen(); // a finished game shown again: from the lobby, or from the game's end
   if (st.tableId) return tableScreen();
   return lobbyScreen();
@@ -353,22 +365,24 @@ function setLang(next: Lang): void {
   render();
 }
 
-/** The server's notice on a page served without TLS, in the page's language: whole on
- * the name screen (where a password would be typed), then a quiet mark in the title's
- * row (notPrivateMark) that says it again when tapped. */
+/** The server's notice on a page served without TLS, in the page's language, kept out of
+ * sight: a quiet mark in the title's row (notPrivateMark) says it when tapped. */
 function sayNotPrivate(): void {
   const notice = document.getElementById("not-private");
   if (!notice) return;
   if (notice.textContent !== t.notPrivate) notice.textContent = t.notPrivate;
-  notice.hidden = !!st.name;
+  notice.hidden = true;
 }
 
 const LOCK = '<svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false"><path fill="none" stroke="currentColor" stroke-width="2" d="M5 11h14v10H5zM8 11V7a4 4 0 0 1 7.5-2"/></svg>';
 
-/** A page served without TLS: an open lock and its short label, with the notice behind it. */
-function notPrivateMark(): HTMLElement | string {
+/** A page served without TLS: an open lock and its short label, with the notice behind it
+ * (and, for whoever hosts, how to turn encryption on). */
+export function notPrivateMark(): HTMLElement | string {
   if (!document.getElementById("not-private")) return "";
-  const mark = button("", () => { dialog(t.notEncrypted, t.close, "not-private-said").body.append(h("p", {}, t.notPrivate)); }, "quiet mark");
+  const mark = button("", () => {
+    dialog(t.notEncrypted, t.close, "not-private-said").body.append(h("p", {}, t.notPrivate), h("p", { class: "hint" }, t.notPrivateHost));
+  }, "quiet mark");
   mark.id = "not-private-mark";
   mark.title = t.notEncrypted;
   mark.innerHTML = LOCK;
@@ -398,7 +412,7 @@ export function settings(): HTMLElement {
     languageChoice());
 }
 
-function languageChoice(): HTMLElement {
+export function languageChoice(): HTMLElement {
   return choice("lang", t.language, [["it", "italiano"], ["en", "English"]], lang, (v) => setLang(v as Lang));
 }
 
@@ -409,15 +423,25 @@ export function statusLine(): HTMLElement | string {
   if (st.replaced) s.append(" ", button(t.playHere, playHere));
   if (st.notice) {
     noticeRead ||= !st.tableId;
-    s.append(text ? " " : "", st.notice, " ", button(t.changeName, () => {
-      st.notice = ""; st.name = ""; st.you = ""; st.connected = false; localStorage.removeItem("scopa.name");
-      const old = ws;
-      ws = null;
-      old?.close();
-      render();
-    }, "quiet"), " ", button(t.close, () => { st.notice = ""; render(); }, "quiet"));
+    s.append(text ? " " : "", st.notice, " ", button(t.changeName, changeName, "quiet"), " ", button(t.close, () => { st.notice = ""; render(); }, "quiet"));
   }
   return s;
+}
+
+/** Back to the name screen: the connection under the old name let go. */
+export function changeName(): void {
+  st.notice = ""; st.name = ""; st.you = ""; st.connected = false; asking = ""; localStorage.removeItem("scopa.name");
+  const old = ws;
+  ws = null;
+  old?.close();
+  render();
+}
+
+/** Play under ``name``, the one the page offered for a name in use. */
+export function playAs(name: string): void {
+  asking = ""; st.name = name;
+  if (!send("hello", { name, client: "scopa-web" })) connect();
+  render();
 }
 
 /** The seat back in this tab, from where the game stands (a snapshot: the tab that held
@@ -428,41 +452,6 @@ function playHere(): void {
   const token = st.tableId ? heldTokens()[st.tableId] : undefined;
   if (!savedSeat() && st.tableId && token) saveSeat({ token, table: st.tableId, lastEvent: 0 });
   connect();
-}
-
-// A name as the server takes it (PROTOCOL.md §4 "Names"): letters (the accented Latin ones too), digits, _ - .
-const NAME_CHARS = "A-Za-z0-9_.\\-\u00C0-\u00D6\u00D8-\u00F6\u00F8-\u024F";
-const NAME = new RegExp(`^[${NAME_CHARS}]{1,24}$`);
-
-/** The ways a name the server would refuse can be written so that it takes it: its words
- * joined by _ and run together ("Zio Gino": "Zio_Gino", "ZioGino"). */
-function nameForms(typed: string): string[] {
-  const words = typed.replace(new RegExp(`[^${NAME_CHARS}\\s]`, "g"), "").split(/\s+/).filter(Boolean);
-  const forms = [words.join("_"), words.join("")].map((n) => n.slice(0, 24)).filter((n) => NAME.test(n));
-  return [...new Set(forms)];
-}
-
-function nameScreen(): void {
-  const input = h("input", { id: "name", maxlength: 24, autocomplete: "nickname", "aria-describedby": "name-rule" });
-  const said = h("p", { id: "name-said", role: "alert" });
-  const form = h("form", { class: "panel", novalidate: true }, h("label", { for: "name" }, t.yourName), input,
-    h("p", { id: "name-rule", class: "hint" }, t.nameRule), said, h("p", {}, h("button", { type: "submit" }, t.play)));
-  const take = (name: string) => { st.name = name; localStorage.setItem("scopa.name", name); connect(); render(); };
-  form.addEventListener("submit", (e) => {
-    e.preventDefault();
-    const name = input.value.trim().normalize("NFC");
-    if (NAME.test(name)) { take(name); return; }
-    // the page's own words on what a name may hold, and the forms of this one the server takes
-    const forms = name ? nameForms(name) : [];
-    input.setAttribute("aria-invalid", "true");
-    input.setAttribute("aria-describedby", "name-said name-rule");
-    said.replaceChildren(!name ? t.nameEmpty : /\s/.test(name) ? t.nameSpaces : t.nameBad,
-      ...forms.flatMap((n) => [" ", button(fill(t.playAs, { name: n }), () => take(n), "quiet")]));
-  });
-  const q = new URLSearchParams(location.search);
-  const invited = q.has("invite") || q.has("table") ? h("p", { class: "status", id: "invited" }, t.invited) : "";
-  app.replaceChildren(h("header", { class: "bar" }, h("h1", { class: "grow" }, t.title), languageChoice()), invited, form);
-  input.focus();
 }
 
 export function chatBox(lines: string[], recipient: () => string, id: string): HTMLElement {

@@ -15,12 +15,12 @@ from playwright.async_api import Browser, Page
 
 from scopa.bots import GreedyBot
 from scopa.client.net import ClientSession, archive
+from scopa.client.webfiles import web_files
 from scopa.engine import Preset, RuleSet
 from scopa.engine.cards import CARDS, cards_of
 from scopa.engine.state import GameState
 from scopa.protocol import commands as wire
 
-from paths import ROOT
 from test_web_client import MINE, PHONE, WAIT, Site, browser, chromium, journaled, served, site  # noqa: F401
 from test_web_family import ITALIAN_PHONE, open_italian, tap_a_card
 from test_web_table import first_turn, seed_where
@@ -77,10 +77,14 @@ async def test_a_table_made_for_people_waits_for_them_with_its_invite(site: Site
 
 
 async def test_the_notice_of_a_taken_name_goes_once_seated(site: Site, browser: Browser) -> None:
-    """A second "Nonna" is told, in a short line, the name the server gave instead; once
-    seated at a table the line is gone from above the board."""
+    """A page coming back as "Nonna" (the name it kept) while another Nonna plays is told,
+    in a short line, the name it plays under instead; once seated at a table the line is
+    gone from above the board."""
     await open_italian(browser, site, "Nonna")
-    second = await open_italian(browser, site, "Nonna")
+    second = await open_italian(browser, site, "Nonno")
+    await second.wait_for_selector("#preset", timeout=WAIT)  # welcomed as Nonno
+    await second.evaluate("localStorage.setItem('scopa.name', 'Nonna')")
+    await second.reload()
     status = second.get_by_role("status").filter(has_text="già preso")
     await status.wait_for(timeout=WAIT)
     said = await status.text_content() or ""
@@ -187,23 +191,24 @@ async def test_a_game_left_early_is_listed_as_abandoned(journaled: Site, browser
 
 @pytest.mark.parametrize("lang", ["it", "en"])
 async def test_the_first_screen_says_calmly_what_a_plain_connection_means(site: Site, browser: Browser, lang: str) -> None:
-    """OPERATING.md "TLS": a page served without TLS says on its first screen that the
-    connection is not encrypted, that on a home network that is usually fine, and how the
-    host turns TLS on; it names no password (there is no password to type)."""
+    """OPERATING.md "TLS": a page served without TLS says, behind the small mark of its
+    first screen, that the connection is not encrypted and that on a home network that is
+    fine; it names no password (there is no password to type)."""
     context = await browser.new_context(**(ITALIAN_PHONE if lang == "it" else PHONE))  # type: ignore[arg-type]
     page = await context.new_page()
     await page.goto(site.url)
-    said = await page.locator("#not-private").text_content() or ""
-    assert said == ("Non cifrata: altri su questa rete potrebbero leggere ciò che la pagina invia. In una rete di casa di "
-                    "solito va bene. Chi ospita può attivare TLS: scopa serve --tls self-signed." if lang == "it" else
-                    "Not encrypted: others on this network could read what the page sends. On a home network that is "
-                    "usually fine. The host can turn on TLS: scopa serve --tls self-signed.")
+    await page.locator("header #not-private-mark").tap()
+    said = await page.locator("dialog[open] p").first.text_content() or ""
+    assert said == ("Il collegamento a questa pagina non è cifrato: in una rete di casa va bene, ma in una rete condivisa "
+                    "(un bar, un albergo) altri potrebbero vedere ciò che invii." if lang == "it" else
+                    "The connection to this page is not encrypted: on a home network that is fine, but on a shared one "
+                    "(a café, a hotel) others could see what you send.")
     assert "password" not in said.lower()
 
 
 def variant_text(lang: str, preset: str) -> str:
     """The first paragraph of ``preset``'s section of the rules the page serves."""
-    text = (ROOT / "client" / "webdist" / f"rules.{lang}.md").read_text(encoding="utf-8")
+    text = web_files()[f"rules.{lang}.md"].decode()
     section = text.split(f"### `{preset}`\n", 1)[1]
     return section.strip().split("\n\n")[0].replace("\n", " ")
 

@@ -75,7 +75,7 @@ async def test_the_open_lock_says_what_it_is_in_words(site: Site, browser: Brows
     last = boxes[-1]
     assert last and last["x"] + last["width"] <= 390
     await mark.tap()
-    assert "TLS" in (await page.locator("dialog[open] p").first.text_content() or "")
+    assert "scopa serve --tls" in (await page.locator("dialog[open] p.hint").text_content() or "")
 
 
 async def test_the_round_box_says_what_its_seconds_count(browser: Browser) -> None:

@@ -79,7 +79,7 @@ async def test_the_rules_are_formatted_markdown(site: Site, browser: Browser) ->
     assert "Denari (coins)" in await rules.locator("table td").all_text_contents()
     assert await rules.locator("strong", has_text="settebello").count() >= 1
     assert await rules.locator("em", has_text="scopa").count() >= 1
-    assert "preset" in await rules.locator("li > code").all_text_contents()
+    assert "Game" in await rules.locator("li > strong").all_text_contents()  # an option, as the create form names it
     nested = rules.locator("li > ul > li")  # capture_mode's three values, one level down
     assert "traditional" in await nested.locator("code").all_text_contents()
     assert not await rules.locator("pre").count()  # no raw text left
