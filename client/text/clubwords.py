@@ -1,6 +1,7 @@
 """The Italian of tournaments and quick play in the terminal clients (the plain lobby's
-``t`` command, the full-screen client's tournaments screen), and of reaching a server
-(finding one on the network, a connection not made or lost), by its English: part of
+``t`` command, the full-screen client's tournaments screen), of reaching a server
+(finding one on the network, a connection not made or lost, a seat kept to go back to),
+by its English: part of
 :data:`scopa.client.text.italian.ITALIAN`."""
 
 from __future__ import annotations
@@ -108,6 +109,12 @@ CLUB_ITALIAN: dict[str, str] = {
 
 
 CONNECTION_ITALIAN: dict[str, str] = {
+    # the seat a plain client keeps, and what happens at its table
+    "Go back to it? (y/n) [y]: ": "Vuoi tornarci? (s/n) [s]: ",
+    "You are back at table {table}, seat {seat}: the game goes on.":
+        "Sei di nuovo al tavolo {table}, posto {seat}: la partita continua.",
+    "{name} sits down at seat {seat}.": "{name} si siede al posto {seat}.",
+    "{name} left the table.": "{name} ha lasciato il tavolo.",
     "The connection to the server was lost.": "La connessione al server si è interrotta.",
     "No server answers at {address}: is the address right, and is the server (scopa serve) on?":
         "Nessun server risponde a {address}: l'indirizzo è giusto, e il server (scopa serve) è acceso?",
