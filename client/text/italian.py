@@ -4,7 +4,7 @@ reads it, and a test fails when a string given to ``tr`` is missing here."""
 
 from __future__ import annotations
 
-from .clubwords import CLUB_ITALIAN, CONNECTION_ITALIAN
+from .clubwords import CLUB_ITALIAN, CONNECTION_ITALIAN, OPERATOR_ITALIAN
 
 ITALIAN: dict[str, str] = {
     # the board
@@ -491,4 +491,5 @@ ITALIAN: dict[str, str] = {
     "{file} is not a text file": "{file} non è un file di testo",
     **CLUB_ITALIAN,
     **CONNECTION_ITALIAN,
+    **OPERATOR_ITALIAN,
 }

@@ -28,10 +28,12 @@ TERMINAL = [*sorted((ROOT / "client" / "tui").rglob("*.py")), ROOT / "client" / 
             ROOT / "client" / "console" / "recordfile.py", ROOT / "cli" / "lan.py", ROOT / "cli" / "net.py",
             ROOT / "client" / "net" / "discovery.py", ROOT / "client" / "console" / "__init__.py",
             ROOT / "client" / "console" / "club.py", ROOT / "cli" / "interrupt.py",
-            ROOT / "cli" / "username.py", ROOT / "cli" / "options.py",
+            ROOT / "cli" / "username.py", ROOT / "cli" / "options.py", ROOT / "cli" / "serve.py",
+            ROOT / "cli" / "tls.py", ROOT / "cli" / "web.py", ROOT / "cli" / "loops.py",
             ROOT / "client" / "console" / "prompt.py", ROOT / "client" / "console" / "seatfile.py",
             ROOT / "client" / "console" / "tablenews.py", ROOT / "client" / "console" / "watching.py"]
-"""The Textual client, and the plain one (its lobby, board, moves and events)."""
+"""The Textual client, the plain one (its lobby, board, moves and events) and what
+``scopa serve`` tells its operator."""
 SHOWN_BY = {"Text", "Static", "Label", "Button", "Tick", "say", "tell", "Binding", "add_columns", "Input",
             "ConfirmScreen", "GameOverScreen", "LobbyScreen", "BoardScreen", "assemble", "append", "OptionList", "print"}
 """Calls whose string arguments a person reads (Binding: its description)."""
