@@ -1,7 +1,7 @@
 """The plain client names the bots' levels in Italian under an Italian locale, as the
 full-screen client does ("Bot 1 (medio)"): the question for a new table's bots offers
 "facile, medio, difficile" and takes them typed so; ``scopa local --plain --seats``
-takes them too, and a seat it cannot read is said with them.  Through pseudo-terminals."""
+takes them too ("facile"), and a seat it cannot read is said with them.  Through pseudo-terminals."""
 
 from __future__ import annotations
 
@@ -51,10 +51,10 @@ def test_the_bots_for_a_new_table_are_offered_and_taken_in_italian() -> None:
 
 def test_scopa_local_takes_a_level_in_italian_and_says_a_bad_seat_in_italian() -> None:
     child = pexpect.spawn(sys.executable, ["-m", "scopa.cli", "local", "--plain", "--seed", "5",
-                                           "--seats", "human,difficile"],
+                                           "--seats", "human,facile"],
                           cwd=str(ROOT), env=italian(), encoding="utf-8", timeout=30, dimensions=(50, 160))
     try:
-        child.expect(r"Posti: Tu, Bot 1 \(difficile\)")
+        child.expect(r"Posti: Tu, Bot 1 \(facile\)")
         child.expect("La tua mossa: ")
         child.sendintr()
         child.expect(pexpect.EOF)

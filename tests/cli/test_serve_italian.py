@@ -5,6 +5,7 @@ cannot start with the TLS options given.  Data directories of the test's own."""
 
 from __future__ import annotations
 
+import io
 import os
 import subprocess
 from pathlib import Path
@@ -17,7 +18,8 @@ from procs import ROOT, SCOPA
 pytestmark = pytest.mark.process
 
 SAFETY = 60  # seconds: a safety net only
-ENGLISH = ["Scopa server on", "Ctrl-C to stop", "Open:", "TLS with", "fingerprint", "server stopped", "Traceback"]
+ENGLISH = ["Scopa server on", "Ctrl-C to stop", "Open:", "Point a phone", "TLS with", "fingerprint", "Traceback"]
+"""The command's own lines in English (the server's log lines, "22:41:03 server stopped", are the log's)."""
 
 
 def italian(home: Path) -> dict[str, str]:
@@ -28,17 +30,17 @@ def italian(home: Path) -> dict[str, str]:
 
 def test_the_start_lines_and_the_stop_line_are_in_italian(tmp_path: Path) -> None:
     server = pexpect.spawn(SCOPA[0], [*SCOPA[1:], "serve", "--port", "0", "--web", "0", "--tls", "self-signed",
-                                      "--no-announce"],
+                                      "--no-announce", "--admin-token-file", str(tmp_path / "token")],
                            cwd=str(ROOT), env=italian(tmp_path), encoding="utf-8", timeout=SAFETY)
+    server.logfile_read = shown = io.StringIO()
     try:
         server.expect(r"Apri: https://127\.0\.0\.1:\d+/")  # the page listens before the server says it serves
         server.expect(r"Server di Scopa su 127\.0\.0\.1:\d+, con (uvloop|il ciclo di asyncio) \(Ctrl-C per fermarlo\)")
         server.expect(r"TLS con un certificato autofirmato \(.+\), impronta SHA-256 [0-9A-F]{2}(:[0-9A-F]{2}){31}")
-        started = server.before + server.after
         server.sendintr()
-        server.expect("server fermato")
+        server.expect(r"\r\nserver fermato")
         server.expect(pexpect.EOF)
-        said = started + server.before
+        said = shown.getvalue()
         assert not [w for w in ENGLISH if w in said], said
     finally:
         server.close(force=True)
