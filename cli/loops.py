@@ -7,6 +7,8 @@ import asyncio
 import importlib.util
 from typing import Callable, Literal
 
+from scopa.client.text import tr
+
 Loop = Literal["asyncio", "uvloop"]
 LOOPS: tuple[Loop, ...] = ("asyncio", "uvloop")
 AUTO = "auto"
@@ -33,7 +35,7 @@ def factory(loop: Loop) -> Callable[[], asyncio.AbstractEventLoop] | None:
     if loop == "asyncio":
         return None
     if not has_uvloop():
-        raise ValueError("--loop uvloop needs the uvloop package: pip install 'scopa[fast]'")
+        raise ValueError(tr("--loop uvloop needs the uvloop package: pip install 'scopa[fast]'"))
     import uvloop
 
     return uvloop.new_event_loop
@@ -45,5 +47,6 @@ def running_uvloop() -> bool:
 
 
 def described() -> str:
-    """The running event loop, for a start line: ``on uvloop`` or ``on asyncio's loop``."""
-    return "on uvloop" if running_uvloop() else "on asyncio's loop"
+    """The running event loop, for a start line: ``on uvloop`` or ``on asyncio's loop`` (in
+    the terminal's language)."""
+    return tr("on uvloop") if running_uvloop() else tr("on asyncio's loop")

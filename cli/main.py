@@ -15,7 +15,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.text import Text
 
-from scopa.client.text import DeckStyle, rules_problem_text, set_language, tr
+from scopa.client.text import DeckStyle, level_named, level_text, rules_problem_text, set_language, tr
 from scopa.engine import Preset, RuleSetError
 
 from . import admin, arena, cluster, lan, net, records, serve, tournament, web
@@ -126,8 +126,17 @@ def _rules(args: argparse.Namespace) -> int:
     return 0
 
 
+def _seat_words(spec: str | None) -> str | None:
+    """``--seats`` with each bot level typed in the terminal's language ("medio") as its
+    own name (``medium``)."""
+    if spec is None:
+        return None
+    return ",".join(level_named(word) or word for word in spec.split(","))
+
+
 def _local(args: argparse.Namespace, console: Console) -> int:
-    from scopa.client.seats import parse_seats
+    from scopa.bots import LEVELS, STRATEGIES
+    from scopa.client.seats import UnknownSeatKind, parse_seats
     from scopa.client.console import run_local_game
 
     if args.seats and args.players is None:  # --seats alone decides how many play
@@ -143,7 +152,13 @@ def _local(args: argparse.Namespace, console: Console) -> int:
         args.players = count
     rules = rules_from_args(args)
     try:
-        kinds = parse_seats(args.seats, rules.players)
+        kinds = parse_seats(_seat_words(args.seats), rules.players)
+    except UnknownSeatKind as exc:
+        console.print(Text(tr("{kind} cannot sit at the table; a seat is human (you), a bot level ({levels}), "
+                              "another built-in bot ({bots}), or your own bot as MODULE:CLASS or FILE.py:CLASS",
+                              kind=repr(exc.kind), levels=", ".join(level_text(level) for level in LEVELS),
+                              bots=", ".join(s for s in STRATEGIES if s not in LEVELS)), style="red"))
+        return 2
     except ValueError as exc:
         console.print(f"[red]{exc}[/red]")
         return 2

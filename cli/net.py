@@ -18,6 +18,7 @@ from rich.markup import escape
 from scopa.bots import STRATEGIES
 from scopa.client.text import lost_text, parse_invite, refusal_text, tr
 from scopa.client.net import LinkEvent, LinkStatus, ClientSession, ConnectionLost, ServerRefused, CertificateRefused
+from scopa.client.net import TokenStore
 from scopa.engine import Player
 from scopa.protocol import DEFAULT_PORT, ErrorCode
 
@@ -188,16 +189,12 @@ def full_screen(args: argparse.Namespace) -> bool:
 
 def _run_app(args: argparse.Namespace, host: str, port: int, console: Console, watch: str | None,
              link: dict[str, Any]) -> int:
-    from pathlib import Path
-
     from scopa.client.text import DeckStyle
-    from scopa.client.net import FileTokenStore
     from scopa.client.tui import NetApp
 
     from .options import rules_from_args
 
-    state_dir = getattr(args, "state_dir", None)
-    store = FileTokenStore(Path(state_dir) if state_dir else None)
+    store = _token_store(args)
     defaults = rules_from_args(args) if watch is None else None
     pace = args.delay if getattr(args, "delay", None) is not None else 0.5
     app = NetApp(host, port, args.name, store, defaults, DeckStyle(args.deck), not args.no_autoplay, watch=watch,
@@ -208,14 +205,19 @@ def _run_app(args: argparse.Namespace, host: str, port: int, console: Console, w
 
 
 async def _play(args: argparse.Namespace, host: str, port: int, console: Console, link: dict[str, Any]) -> int:
-    from scopa.client.console import TerminalPlayer, Lobby
+    from scopa.client.console import LineReader, Lobby, SeatKeeper, TerminalPlayer, back_line, come_back
     from scopa.client.text import DeckStyle
 
     from .options import rules_from_args
 
     asyncio.get_running_loop().set_default_executor(DaemonExecutor())
     defaults = rules_from_args(args)
-    async with await ClientSession.connect(host, port, args.name, password=_password(), **link) as session:
+    reader = LineReader(console)
+    seats = SeatKeeper(_token_store(args), f"{host}:{port}", args.name)  # the full-screen client's seats too
+    session = await come_back(seats, reader, host, port, link)
+    if session is None:
+        session = await ClientSession.connect(host, port, args.name, password=_password(), **link)
+    async with session:
         console.print(tr("Connected to {address} as {name}.", address=f"{host}:{port}", name=f"[bold]{escape(session.name or '')}[/bold]")
                       + f" {escape(session.motd)}")
 
@@ -224,10 +226,13 @@ async def _play(args: argparse.Namespace, host: str, port: int, console: Console
                 return session.turn_clock.left(session.clock.now(), session.seat)
 
             return TerminalPlayer(session.name, console, DeckStyle(args.deck), not args.no_autoplay, args.delay,
-                                  input_fn=lobby.read_line, time_left=time_left)
+                                  time_left=time_left, reader=reader)
 
-        lobby = Lobby(session, console, make_player, defaults)
-        if args.invite is not None:  # straight to the friend's table, then the lobby
+        lobby = Lobby(session, console, make_player, defaults, reader=reader, seats=seats)
+        if session.table_id is not None:  # back at the saved seat: the game goes on, then the lobby
+            console.print(back_line(session))
+            await lobby.play()
+        elif args.invite is not None:  # straight to the friend's table, then the lobby
             table, code = args.invite
             joined = await session.join_table(table, invite=code)
             console.print(tr("You sit at table {table}, seat {seat}.", table=f"[bold]{escape(joined.table)}[/bold]",
@@ -236,6 +241,17 @@ async def _play(args: argparse.Namespace, host: str, port: int, console: Console
         await lobby.run()
     console.print(f"[dim]{tr('bye')}[/dim]")
     return 0
+
+
+def _token_store(args: argparse.Namespace) -> TokenStore:
+    """Where ``scopa play`` keeps its seat tokens, full-screen or plain (``--state-dir``,
+    else the user's state directory)."""
+    from pathlib import Path
+
+    from scopa.client.net import FileTokenStore
+
+    state_dir = getattr(args, "state_dir", None)
+    return FileTokenStore(Path(state_dir) if state_dir else None)
 
 
 async def _bot(args: argparse.Namespace, host: str, port: int, console: Console, link: dict[str, Any]) -> int:

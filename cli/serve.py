@@ -11,7 +11,10 @@ import sqlite3
 from typing import Any, Literal
 
 from rich.console import Console
+from rich.markup import escape
+from rich.text import Text
 
+from scopa.client.text import tr
 from scopa.protocol import DEFAULT_PORT
 
 from . import admin, interrupt, lan, loops, tls, web
@@ -107,23 +110,24 @@ def run_serve(args: argparse.Namespace, console: Console) -> int:
         console.print(f"[red]{exc}[/red]")
         return 2
     if metrics_at == "web" and getattr(args, "web", None) is None and getattr(args, "cluster_web_port", None) is None:
-        console.print("[red]--metrics web: give --web PORT too[/red]")
+        console.print(f"[red]{escape(tr('--metrics web: give --web PORT too'))}[/red]")
         return 2
     if not logging.getLogger().handlers:  # the server logs connections, tables and games
         configure(getattr(args, "log_format", "text"))
     as_json = getattr(args, "log_format", "text") == "json"
 
-    def say(event: str, text: str, error: bool = False) -> None:
+    def report(event: str, text: str, error: bool = False) -> None:
         """What the server says once it runs: a console line, or with --log-format json a log line."""
         if as_json:
             logging.getLogger("scopa.server").log(logging.ERROR if error else logging.INFO, text,
                                                   extra={"event": f"server.{event}"})
         else:
-            console.print(f"[red]{text}[/red]" if error else text, soft_wrap=True, emoji=False)  # a fingerprint's :CD: is no emoji
+            console.print(f"[red]{escape(text)}[/red]" if error else escape(text), soft_wrap=True,
+                          emoji=False)  # a fingerprint's :CD: is no emoji
     db = getattr(args, "db", None)
     accounts = bool(getattr(args, "accounts", False))
     if accounts and not db:
-        console.print("[red]--accounts needs --db: the accounts are kept in the database[/red]")
+        console.print(f"[red]{escape(tr('--accounts needs --db: the accounts are kept in the database'))}[/red]")
         return 2
     server_tls = tls.server_tls(args, console)
     if server_tls is False:
@@ -154,12 +158,15 @@ def run_serve(args: argparse.Namespace, console: Console) -> int:
     identity = LanIdentity(**lan_options) if lan_options else None
 
     def announce(engine: Any) -> None:  # once the journal is open and the port listens
-        say("serving", f"Scopa server on {args.host}:{engine.port}" + (f", games journaled to {db}" if db else "")
-            + (f", in the cluster at {cluster.url} as {engine.cluster.address}" if cluster else "")
-            + (f", announced on the LAN as {identity.name!r}" if identity and announces(args.host) else "")
-            + f", {loops.described()} (Ctrl-C to stop)")
+        report("serving", tr("Scopa server on {address}", address=f"{args.host}:{engine.port}")
+            + (tr(", games journaled to {db}", db=db) if db else "")
+            + (tr(", in the cluster at {url} as {member}", url=cluster.url, member=engine.cluster.address)
+               if cluster else "")
+            + (tr(", announced on the LAN as {name}", name=repr(identity.name))
+               if identity and announces(args.host) else "")
+            + tr(", {loop} (Ctrl-C to stop)", loop=loops.described()))
         if engine.tls is not None:
-            say("tls", tls.describe(engine.tls))
+            report("tls", tls.describe(engine.tls))
 
     try:
         interrupt.run(serve(args.host, args.port, db=db, accounts=accounts, limits=limits, announce=announce,
@@ -175,15 +182,16 @@ def run_serve(args: argparse.Namespace, console: Console) -> int:
     except KeyboardInterrupt:
         pass
     except StorageError as exc:  # e.g. a journal from a newer server: one clear line, no traceback
-        say("failed", f"cannot use the journal {db}: {exc}", error=True)
+        report("failed", tr("cannot use the journal {db}: {error}", db=db, error=exc), error=True)
         return 1
     except OSError as exc:
-        say("failed", f"cannot serve on {args.host}:{args.port}: {exc.strerror or exc}", error=True)
+        report("failed", tr("cannot serve on {address}: {error}", address=f"{args.host}:{args.port}",
+                         error=exc.strerror or exc), error=True)
         return 1
     except sqlite3.Error as exc:
-        say("failed", f"cannot use the database {db}: {exc}", error=True)
+        report("failed", tr("cannot use the database {db}: {error}", db=db, error=exc), error=True)
         return 1
-    say("stopped", "server stopped")
+    report("stopped", tr("server stopped"))
     return 0
 
 
@@ -196,15 +204,15 @@ def _cluster_options(args: argparse.Namespace, console: Console) -> Any:
     url, advertise = getattr(args, "cluster", None), getattr(args, "advertise", None)
     if url is None:
         if advertise is not None:
-            console.print("[red]--advertise is for a cluster member: give --cluster too[/red]")
+            console.print(Text(tr("--advertise is for a cluster member: give --cluster too"), style="red"))
             return False
         return None
     if importlib.util.find_spec("redis") is None:
-        console.print("[red]--cluster needs the redis package: pip install 'scopa[cluster]'[/red]")
+        console.print(Text(tr("--cluster needs the redis package: pip install 'scopa[cluster]'"), style="red"))
         return False
     if advertise is None and args.host in ("0.0.0.0", "::", ""):
-        console.print(f"[red]--cluster: give --advertise HOST:PORT, the address clients reach this server at "
-                      f"(it listens on {args.host})[/red]")
+        console.print(Text(tr("--cluster: give --advertise HOST:PORT, the address clients reach this server at "
+                              "(it listens on {host})", host=args.host), style="red"))
         return False
     try:
         return ClusterOptions(url=url, advertise=advertise, prefix=getattr(args, "cluster_prefix", "scopa"),
@@ -220,6 +228,6 @@ def parse_address(value: str) -> tuple[str, int]:
     """``HOST:PORT`` (``[::1]:PORT`` for IPv6) as a host and a port; ``ValueError`` if not one."""
     host, sep, port = value.rpartition(":")
     if not sep or not port.isdigit() or not 0 <= int(port) < 65536:
-        raise ValueError(f"--metrics: give HOST:PORT (e.g. 127.0.0.1:9715) or web, not {value!r}")
+        raise ValueError(tr("--metrics: give HOST:PORT (e.g. 127.0.0.1:9715) or web, not {value}", value=repr(value)))
     host = host.strip("[]") or "127.0.0.1"
     return host, int(port)

@@ -10,6 +10,9 @@ from typing import TYPE_CHECKING, Literal
 
 from rich.console import Console
 from rich.markup import escape
+from rich.text import Text
+
+from scopa.client.text import tr
 
 if TYPE_CHECKING:
     from scopa.client.net import ServerTrust
@@ -53,13 +56,13 @@ def server_tls(args: argparse.Namespace, console: Console) -> ServerTls | None |
 
     chosen, cert, key = getattr(args, "tls", None), getattr(args, "tls_cert", None), getattr(args, "tls_key", None)
     if chosen is not None and (cert or key):
-        console.print("[red]--tls self-signed and --tls-cert/--tls-key: give one or the other[/red]")
+        console.print(Text(tr("--tls self-signed and --tls-cert/--tls-key: give one or the other"), style="red"))
         return False
     if bool(cert) != bool(key):
-        console.print("[red]--tls-cert and --tls-key go together: give both[/red]")
+        console.print(Text(tr("--tls-cert and --tls-key go together: give both"), style="red"))
         return False
     if getattr(args, "allow_plain_secrets", False) and (chosen or cert):
-        console.print("[red]--allow-plain-secrets is for a server without TLS[/red]")
+        console.print(Text(tr("--allow-plain-secrets is for a server without TLS"), style="red"))
         return False
     try:
         if chosen == SELF_SIGNED:
@@ -67,16 +70,20 @@ def server_tls(args: argparse.Namespace, console: Console) -> ServerTls | None |
         if cert and key:
             return load(Path(cert), Path(key))
     except (OSError, ssl.SSLError, ValueError) as exc:
-        which = tls_directory() if chosen == SELF_SIGNED else f"{cert} with its key {key}"
-        console.print(f"[red]cannot use the TLS certificate ({which}): {escape(str(exc))}[/red]", soft_wrap=True)
+        which = tls_directory() if chosen == SELF_SIGNED else tr("{cert} with its key {key}", cert=cert, key=key)
+        console.print(Text(tr("cannot use the TLS certificate ({which}): {error}", which=which, error=exc), style="red"),
+                      soft_wrap=True)
         return False
     return None
 
 
 def describe(tls: ServerTls) -> str:
     """The line ``scopa serve`` prints about its certificate."""
-    kind = f"a self-signed certificate ({tls.cert})" if tls.self_signed else f"the certificate {tls.cert}"
-    return f"TLS with {kind}, SHA-256 fingerprint {tls.fingerprint}"
+    if tls.self_signed:
+        return tr("TLS with a self-signed certificate ({cert}), SHA-256 fingerprint {fingerprint}", cert=tls.cert,
+                  fingerprint=tls.fingerprint)
+    return tr("TLS with the certificate {cert}, SHA-256 fingerprint {fingerprint}", cert=tls.cert,
+              fingerprint=tls.fingerprint)
 
 
 def client_trust(args: argparse.Namespace, console: Console) -> ServerTrust | None:
@@ -89,7 +96,7 @@ def client_trust(args: argparse.Namespace, console: Console) -> ServerTrust | No
     try:
         accepted = parse_fingerprint(accept) if accept else None
     except ValueError as exc:
-        console.print(f"[red]--accept-certificate: {escape(str(exc))}[/red]", emoji=False)
+        console.print(Text(tr("--accept-certificate: {error}", error=exc), style="red"), emoji=False)
         return None
     return ServerTrust(KnownServers.default(), accept=accepted,
                        notice=lambda text: console.print(escape(text), soft_wrap=True, highlight=False, emoji=False))

@@ -14,7 +14,9 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
+from rich.text import Text
 
+from scopa.client.text import tr
 from scopa.client.webfiles import web_files, web_root
 from scopa.protocol import DEFAULT_PORT
 
@@ -75,7 +77,7 @@ def print_qr(console: Console, urls: list[str]) -> None:
         return
     from scopa.client.text import qr_text
 
-    console.print(f"Point a phone's camera at this to open {lan[0]}:", soft_wrap=True, emoji=False)
+    console.print(tr("Point a phone's camera at this to open {url}:", url=lan[0]), soft_wrap=True, emoji=False)
     console.print(qr_text(lan[0]), highlight=False, markup=False, soft_wrap=True, end="")
 
 
@@ -90,7 +92,8 @@ def serve_options(args: argparse.Namespace, console: Console, tls: ServerTls | N
     shared_port = getattr(args, "cluster_web_port", None)
     options: dict[str, Any] = {}
     if shared_port is not None and (web_port is not None or getattr(args, "cluster", None) is None):
-        console.print("[red]--cluster-web-port is for a cluster member (give --cluster), instead of --web[/red]")
+        console.print(Text(tr("--cluster-web-port is for a cluster member (give --cluster), instead of --web"),
+                           style="red"))
         return None
     if shared_port is not None:
         web_port = shared_port
@@ -100,7 +103,7 @@ def serve_options(args: argparse.Namespace, console: Console, tls: ServerTls | N
         def listening(port: int) -> None:
             urls = page_urls(web_host, port, https=tls is not None)
             for url in urls:
-                console.print(f"Open: {url}", soft_wrap=True)
+                console.print(tr("Open: {url}", url=url), soft_wrap=True)
             print_qr(console, [url + web_fragment(tls) for url in urls])
 
         options["web"] = {"port": web_port, "host": web_host, "root": web_root(), "extra": web_files(),

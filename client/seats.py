@@ -20,6 +20,15 @@ SEAT_KINDS = ("human", *STRATEGIES)
 _STRATEGY: TypeAdapter[str] = TypeAdapter(Strategy)
 
 
+class UnknownSeatKind(ValueError):
+    """A seat named by a word that is no kind (``kind``); the message says it in English."""
+
+    def __init__(self, kind: str) -> None:
+        super().__init__(f"unknown seat kind {kind!r}; use: {', '.join(SEAT_KINDS)}, "
+                         f"or your own bot as MODULE:CLASS or FILE.py:CLASS")
+        self.kind = kind
+
+
 def parse_seats(spec: str | None, players: int) -> list[str]:
     """``human,greedy`` → one kind per seat; default: you against greedy bots.  A seat may
     also be your own bot, ``module:Class`` or ``path/to/file.py:Class`` (kept as written)."""
@@ -28,8 +37,7 @@ def parse_seats(spec: str | None, players: int) -> list[str]:
     kinds = [k.strip() if ":" in k else k.strip().lower() for k in spec.split(",") if k.strip()]
     bad = [k for k in kinds if ":" not in k and k not in SEAT_KINDS]
     if bad:
-        raise ValueError(f"unknown seat kind {bad[0]!r}; use: {', '.join(SEAT_KINDS)}, "
-                         f"or your own bot as MODULE:CLASS or FILE.py:CLASS")
+        raise UnknownSeatKind(bad[0])
     for k in kinds:
         if ":" in k:
             load_bot_class(k)  # a clear ValueError now rather than mid-game

@@ -2,7 +2,8 @@
 
 Owns a person at the keyboard as a Player (``TerminalPlayer``), ``scopa local``
 (``run_local_game``), ``scopa play``'s lobby and watching (``Lobby``, ``watch_table``,
-``describe``), ``scopa bot`` (``BotRunner``, ``DelayedPlayer``) and record files on disk
+``describe``), its keyboard (``LineReader``) and the seat it keeps to come back to
+(``SeatKeeper``, ``come_back``, ``back_line``), ``scopa bot`` (``BotRunner``, ``DelayedPlayer``) and record files on disk
 (``load_record``, ``write_record``).
 
 The names are imported on first use, so ``scopa local`` never loads the network code.
@@ -19,7 +20,10 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from .botrunner import BotRunner, DelayedPlayer
     from .human import TerminalPlayer
-    from .lobby import Lobby, describe, watch_table
+    from .lobby import Lobby
+    from .prompt import LineReader
+    from .seatfile import SeatKeeper, back_line, come_back
+    from .watching import describe, watch_table
     from .local import run_local_game
     from .recordfile import load_record, write_record
 
@@ -27,8 +31,12 @@ _EXPORTS = {
     "TerminalPlayer": "human",
     "run_local_game": "local",
     "Lobby": "lobby",
-    "describe": "lobby",
-    "watch_table": "lobby",
+    "LineReader": "prompt",
+    "SeatKeeper": "seatfile",
+    "come_back": "seatfile",
+    "back_line": "seatfile",
+    "describe": "watching",
+    "watch_table": "watching",
     "BotRunner": "botrunner",
     "DelayedPlayer": "botrunner",
     "load_record": "recordfile",
@@ -38,8 +46,12 @@ _EXPORTS = {
 __all__ = [
     "BotRunner",
     "DelayedPlayer",
+    "LineReader",
     "Lobby",
+    "SeatKeeper",
     "TerminalPlayer",
+    "back_line",
+    "come_back",
     "describe",
     "load_record",
     "run_local_game",

@@ -13,8 +13,7 @@ from scopa.engine.player import Player
 
 from ..text import player_name, reason_text
 from ..text import tr, parse_choice, DeckStyle, label, labels, parse_cards, event_line, render_moves, render_view
-
-InputFn = Callable[[str], str]
+from .prompt import InputFn, LineReader
 
 
 WARN_AT = 10
@@ -33,16 +32,18 @@ class TerminalPlayer(Player):
         delay: float = 0.0,
         input_fn: InputFn | None = None,
         time_left: Callable[[], int | None] | None = None,
+        reader: LineReader | None = None,
     ) -> None:
         self.name = name
         self.time_left = time_left
         """Seconds left on this seat's turn clock (a network game); None: no clock runs."""
-        self._line: asyncio.Future[str] | None = None  # a line being read: it outlives a turn the server ended
         self.console = console or Console()
+        self.reader = reader or LineReader(self.console, input_fn)
+        """The keyboard (shared with the lobby in a network game): a read still under way when
+        a turn the server ended is over answers the next prompt."""
         self.style = style
         self.autoplay = autoplay
         self.delay = delay
-        self.input_fn = input_fn or self.console.input
         self.names: tuple[str, ...] = ()
         self.seat: int | None = None
         self.bot_seats: set[int] = set()  # seats a bot plays since their person left
@@ -54,7 +55,7 @@ class TerminalPlayer(Player):
                 self.seat = event.names.index(self.name)
         line = event_line(event, self.names, self.style, self.seat)
         if line is not None:
-            self.console.print(line)
+            self.reader.say(line)
             if self.delay:
                 await asyncio.sleep(self.delay)
 
@@ -65,24 +66,22 @@ class TerminalPlayer(Player):
             self.names = (*self.names[:seat], tr("{name} (bot)", name=self.names[seat]), *self.names[seat + 1:])
 
     async def rejected(self, error: IllegalMoveError) -> None:
-        self.console.print(Text(tr("Not allowed: {error}", error=reason_text(error)), style="red"))
+        self.reader.say(Text(tr("Not allowed: {error}", error=reason_text(error)), style="red"))
 
     async def choose(self, view: View, legal: Sequence[Play | Declare]) -> Play | Declare:
         self.seat = view.seat
         names = self.names or tuple(tr("seat {n}", n=i + 1) for i in range(len(view.hand_sizes)))
         # §7: the last card in hand with only one possible move is played by itself.
         if self.autoplay and len(legal) == 1 and len(view.hand) == 1:
-            self.console.print(Text(tr("(your last card is played for you)"), style="dim"))
+            self.reader.say(Text(tr("(your last card is played for you)"), style="dim"))
             return legal[0]
-        self.console.print(render_view(view, names, self.style))
-        self.console.print(render_moves(legal, self.style))
-        if self._line is not None and self._line.done():
-            self._line = None  # typed for a turn that is over: not a move for this one
+        self.reader.say(render_view(view, names, self.style))
+        self.reader.say(render_moves(legal, self.style))
         while True:
             line = await self._read_move()
             choice = parse_choice(line, legal, self.style)
             if isinstance(choice, str):
-                self.console.print(Text(choice, style="yellow"))
+                self.reader.say(Text(choice, style="yellow"))
                 continue
             return choice
 
@@ -93,26 +92,24 @@ class TerminalPlayer(Player):
     async def _read_move(self) -> str:
         """A line for the move: the time left is in the prompt, and said again at
         :data:`WARN_AT` seconds.  A read still waiting when the turn ends (the server
-        played for this seat) is kept for the next prompt: a blocking read cannot be
-        taken back, and no line may go to a read nobody waits for."""
+        played for this seat) is kept for the next prompt (:class:`LineReader`)."""
         left = self._clock()
         prompt = tr("Your move: ")
         if left is not None:
-            self.console.print(Text(tr("You have {n} s, then the server plays for you.", n=left), style="bold"))
-        if self._line is None:
-            self._line = asyncio.ensure_future(asyncio.to_thread(self.input_fn, prompt))
-        else:
-            self.console.print(prompt, end="")
-        line = self._line
+            self.reader.say(Text(tr("You have {n} s, then the server plays for you.", n=left), style="bold"))
+        reading = self.reader.reading(prompt)
+        line = asyncio.wrap_future(reading)
         warned = left is not None and left <= WARN_AT
-        while not line.done():
-            left = self._clock()
-            wait = None if left is None or warned else max(left - WARN_AT, 0.05)
-            await asyncio.wait((line,), timeout=wait)
-            left = self._clock()
-            if not line.done() and not warned and left is not None and left <= WARN_AT:
-                warned = True
-                self.console.print(Text("\n" + tr("{n} s left, then the server plays for you.", n=left),
-                                        style="bold yellow"))
-        self._line = None
+        try:
+            while not line.done():
+                left = self._clock()
+                wait = None if left is None or warned else max(left - WARN_AT, 0.05)
+                await asyncio.wait((line,), timeout=wait)
+                left = self._clock()
+                if not line.done() and not warned and left is not None and left <= WARN_AT:
+                    warned = True
+                    self.reader.say(Text(tr("{n} s left, then the server plays for you.", n=left),
+                                         style="bold yellow"))
+        finally:
+            self.reader.done_with(reading, prompt)
         return line.result()

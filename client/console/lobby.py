@@ -8,8 +8,6 @@ the same as in ``scopa local``.
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
-import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -23,15 +21,19 @@ from scopa.protocol import Command, TableInfo, TableState
 from scopa.protocol import commands as wire
 from scopa.protocol.convert import rules_from_wire
 
-from scopa.bots import STRATEGIES
-from ..game import GameResult, SeatNotice, SeatTakenByBot, notice_from_wire
-from ..text import tr, refusal_text, coerce, notice_line, rules_line, word_text, leaderboard_lines, catalog_value
+from scopa.bots import LEVELS, STRATEGIES
+from ..game import GameResult, SeatNotice, SeatTakenByBot
+from ..text import tr, coerce, notice_line, rules_line, word_text, leaderboard_lines, catalog_value, level_named, level_text
 from ..text import error_text, no_table_text, player_name, render_standings, rules_problem_text
 from ..net import LinkEvent, LinkStatus, ClientSession, ConnectionLost, ServerRefused
 from .human import TerminalPlayer
 from .club import tournament_command
+from .prompt import InputFn, LineReader
+from .seatfile import SeatKeeper
+from .tablenews import TableNews
+from .watching import describe, watch_table
 
-InputFn = Callable[[str], str]
+__all__ = ["Lobby", "MENU", "describe", "levels_listed", "parse_bots", "parse_options", "render_tables", "watch_table"]
 
 MENU = tr("[bold]p [PRESET][/bold] play now · [bold]c[/bold] create a table · [bold]j ID[/bold] join a table · "
           "[bold]w ID[/bold] watch a table · [bold]t[/bold] tournaments · [bold]b [PRESET][/bold] leaderboard · "
@@ -56,15 +58,23 @@ def render_tables(tables: Sequence[TableInfo]) -> Table | Text:
     return t
 
 
+def levels_listed() -> str:
+    """The bot levels a person chooses from, in the terminal's language ("easy, medium, hard")."""
+    return ", ".join(level_text(level) for level in LEVELS)
+
+
 def parse_bots(text: str, empty_seats: int) -> list[str] | str:
-    """``greedy`` fills every empty seat; ``greedy,random`` one bot per name; a hint if bad."""
+    """``medium`` fills every empty seat; ``easy,hard`` one bot per name; a hint if bad.
+    A level is typed in the terminal's language or in English (any built-in bot by its
+    own name too)."""
     names = [n.strip().lower() for n in text.replace(" ", ",").split(",") if n.strip()]
     if names in (["none"], ["no"], ["0"]):
         return []
+    names = [level_named(n) or n for n in names]
     bad = [n for n in names if n not in STRATEGIES]
     if bad:
         return tr("{name} is not a bot; choose from: {bots} (or leave it blank)", name=repr(bad[0]),
-                  bots=", ".join(STRATEGIES))
+                  bots=levels_listed())
     if len(names) == 1:
         return names * empty_seats
     if len(names) > empty_seats:
@@ -93,19 +103,29 @@ class Lobby:
         make_player: Callable[[], Player],
         defaults: RuleSet | None = None,
         input_fn: InputFn | None = None,
+        reader: LineReader | None = None,
+        seats: SeatKeeper | None = None,
     ) -> None:
         self.session = session
         self.console = console
         self.make_player = make_player
         self.defaults = defaults or RuleSet()
-        self.input_fn = input_fn or console.input
-        self._typed: concurrent.futures.Future[str] | None = None  # a line being read
-        self._typed_lock = threading.Lock()
+        self.reader = reader or LineReader(console, input_fn)
+        """The keyboard, shared with the game's player: news is printed above a prompt that waits."""
+        self.seats = seats
+        """Where the seat is kept while a game is on, for a restarted client to return to it."""
+        self.news = TableNews(session, self.reader)
         self._called = asyncio.Event()  # a tournament's round gave us a table
+        self._link_down = asyncio.Event()  # the connection is lost and not back yet
         self._told: wire.TournamentTable | None = None
         self._seated_by_server = False  # we were free when told: the server seats us itself
         session.add_listener(self.show_link)
         session.observers.append(self._heard)
+        session.observers.append(self.news.heard)
+
+    def say(self, *objects: Any, **options: Any) -> None:
+        """Print (as ``Console.print``), above a prompt that waits."""
+        self.reader.say(*objects, **options)
 
     def _heard(self, command: Command) -> None:
         """What the server pushes about our tournaments: a round's table (followed at once,
@@ -116,76 +136,46 @@ class Lobby:
             self._told, self._seated_by_server = body, self.session.table_id is None
             self._called.set()
         elif isinstance(body, wire.TournamentRound):
-            self.console.print(Text(tr("Tournament {id}: round {n} is paired.", id=body.tournament, n=body.round),
-                                    style="bold"))
+            self.say(Text(tr("Tournament {id}: round {n} is paired.", id=body.tournament, n=body.round), style="bold"))
         elif isinstance(body, wire.TournamentNoTable):  # out, a bye, or over: said wherever we are
-            self.console.print(Text(no_table_text(body), style="bold"))
+            self.say(Text(no_table_text(body), style="bold"))
         elif isinstance(body, wire.TournamentStandings) and body.final and command.re is None:
-            self.console.print(render_standings(body))
-
-    def _reading(self, prompt: str) -> concurrent.futures.Future[str]:
-        """The line being read, or a new read with ``prompt`` (in a thread, so that the
-        session keeps answering the server's pings meanwhile)."""
-        with self._typed_lock:
-            if self._typed is not None and not self._typed.done():
-                self.console.print(prompt, end="", markup=False, highlight=False)
-                return self._typed
-            typed: concurrent.futures.Future[str] = concurrent.futures.Future()
-            self._typed = typed
-        prompt_text: Any = Text(prompt) if self.input_fn == self.console.input else prompt  # no markup
-
-        def read() -> None:
-            try:
-                typed.set_result(self.input_fn(prompt_text))
-            except BaseException as exc:  # noqa: BLE001 - EOF, Ctrl-C: for the one who awaits the line
-                typed.set_exception(exc)
-
-        asyncio.get_running_loop().run_in_executor(None, read)
-        return typed
-
-    def read_line(self, prompt: object) -> str:
-        """A blocking read for the game's player (its ``input_fn``): a line the lobby's
-        prompt was still reading when a tournament's table came goes to the game."""
-        with self._typed_lock:
-            typed, self._typed = self._typed, None
-        if typed is not None and not typed.done():
-            self.console.print(str(prompt), end="", markup=False, highlight=False)
-            return typed.result()
-        return self.input_fn(prompt)  # type: ignore[arg-type]
+            self.say(render_standings(body))
 
     def show_link(self, event: LinkEvent) -> None:
         """Say at once that the connection is lost, back, or given up on."""
         if event.status is LinkStatus.LOST:
-            self.console.print(Text(tr("Connection lost; reconnecting…"), style="yellow"))
+            self._link_down.set()
+            self.say(Text(tr("Connection lost; reconnecting…"), style="yellow"))
         elif event.status is LinkStatus.RECONNECTED:
-            self.console.print(Text(tr("Reconnected as {name}.", name=self.session.name),
-                                    style="green"))
+            self._link_down.clear()
+            self.say(Text(tr("Reconnected as {name}.", name=self.session.name), style="green"))
         else:
-            self.console.print(Text(tr("Could not get back to the server: it does not answer."), style="red"))
+            self.say(Text(tr("Could not get back to the server: it does not answer."), style="red"))
 
     async def ask(self, prompt: str) -> str:
-        typed = self._reading(prompt)
-        line = await asyncio.wrap_future(typed)
-        self._consumed(typed)
-        return line.strip()
+        return (await self.reader.ask(prompt)).strip()
 
     async def ask_or_called(self, prompt: str) -> str | None:
         """The person's line, or None when a tournament's round gave them a table first
-        (the line still being read then goes to the game's first prompt)."""
-        typed = self._reading(prompt)
-        line = asyncio.wrap_future(typed)
+        (the line still being read then answers the game's first prompt).  A connection
+        lost meanwhile is ConnectionLost at once (the lobby reconnects, the line still
+        read), not when the person next types."""
+        reading = self.reader.reading(prompt)
+        line = asyncio.wrap_future(reading)
         called = asyncio.ensure_future(self._called.wait())
-        await asyncio.wait((line, called), return_when=asyncio.FIRST_COMPLETED)
-        called.cancel()
+        down = asyncio.ensure_future(self._link_down.wait())
+        try:
+            await asyncio.wait((line, called, down), return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            called.cancel()
+            down.cancel()
+            self.reader.done_with(reading, prompt)
         if self._called.is_set():
             return None
-        self._consumed(typed)
+        if not line.done():
+            raise ConnectionLost("the connection was lost while the lobby waited for a line")
         return line.result().strip()
-
-    def _consumed(self, typed: concurrent.futures.Future[str]) -> None:
-        with self._typed_lock:
-            if self._typed is typed:
-                self._typed = None
 
     async def tournament_game(self) -> None:
         """Play at the table a tournament's round gave us: the server seated us if we
@@ -203,10 +193,10 @@ class Lobby:
             elif self.session.table_id != told.table:
                 await self.session.join_table(told.table)
         except ServerRefused as exc:
-            self.console.print(Text(tr("Cannot sit at your tournament table {table}: {message}", table=told.table,
+            self.say(Text(tr("Cannot sit at your tournament table {table}: {message}", table=told.table,
                                        message=error_text(exc.code, exc.message)), style="yellow"))
             return
-        self.console.print(Text(tr("Tournament {id}, round {n}: you sit at table {table}, seat {seat}, against "
+        self.say(Text(tr("Tournament {id}, round {n}: you sit at table {table}, seat {seat}, against "
                                    "{who}.", id=told.tournament, n=told.round, table=told.table,
                                    seat=(self.session.seat or 0) + 1, who=opponent), style="bold green"))
         await self.play()
@@ -259,8 +249,8 @@ class Lobby:
                 if await self.join(line, tables):
                     tables = await self.show()
             else:
-                self.console.print(Text(tr("{line}: not a lobby command.", line=repr(line)), style="yellow"))
-                self.console.print(MENU)
+                self.say(Text(tr("{line}: not a lobby command.", line=repr(line)), style="yellow"))
+                self.say(MENU)
 
     async def leaderboard(self, preset: str) -> None:
         """The server's ratings of ``preset`` (a server that keeps its games)."""
@@ -269,21 +259,21 @@ class Lobby:
         try:
             board = await leaderboard(self.session, preset)
         except ServerRefused as exc:
-            self.console.print(f"[yellow]{escape(error_text(exc.code, exc.message))}[/yellow]")
+            self.say(f"[yellow]{escape(error_text(exc.code, exc.message))}[/yellow]")
             return
         except ValueError:
-            self.console.print(Text(tr("{name} is not a preset; try one of: {presets}", name=repr(preset),
+            self.say(Text(tr("{name} is not a preset; try one of: {presets}", name=repr(preset),
                                        presets=", ".join(p.value for p in Preset)), style="yellow"))
             return
         for line in leaderboard_lines(board):
-            self.console.print(line, markup=False, highlight=False)
+            self.say(line, markup=False, highlight=False)
 
     async def show(self) -> list[TableInfo]:
         # A page of each: the tables waiting for players, the games to watch, the ones just over.
         tables = [t for state in (TableState.WAITING, TableState.PLAYING, TableState.FINISHED)
                   for t in await self.session.list_tables(state)]
-        self.console.print(render_tables(tables))
-        self.console.print(MENU)
+        self.say(render_tables(tables))
+        self.say(MENU)
         return tables
 
     async def play_now(self, preset: str) -> bool:
@@ -292,20 +282,20 @@ class Lobby:
         try:
             chosen = Preset(preset or (self.defaults.preset.value if self.defaults.preset else "scopa"))
         except ValueError:
-            self.console.print(Text(tr("{name} is not a preset; try one of: {presets}", name=repr(preset),
+            self.say(Text(tr("{name} is not a preset; try one of: {presets}", name=repr(preset),
                                        presets=", ".join(p.value for p in Preset)), style="yellow"))
             return False
 
         def waiting(others: int) -> None:
-            self.console.print(Text(tr("Waiting for a game of {preset}: {others} other(s) waiting…",
+            self.say(Text(tr("Waiting for a game of {preset}: {others} other(s) waiting…",
                                        preset=chosen.value, others=others), style="dim"))
 
         try:
             joined = await self.session.quick_play(chosen, waiting=waiting)
         except ServerRefused as exc:
-            self.console.print(Text(tr("The server refused: {message}", message=exc.message), style="red"))
+            self.say(Text(tr("The server refused: {message}", message=exc.message), style="red"))
             return False
-        self.console.print(Text(tr("You sit at table {table}, seat {seat}.", table=joined.table, seat=joined.seat + 1)))
+        self.say(Text(tr("You sit at table {table}, seat {seat}.", table=joined.table, seat=joined.seat + 1)))
         await self.play()
         return True
 
@@ -320,10 +310,10 @@ class Lobby:
         try:
             table = await self.session.create_table(rules, fill_with_bots=bots)
         except ServerRefused as exc:
-            self.console.print(Text(tr("The server refused: {message}", message=error_text(exc.code, exc.message)), style="red"))
+            self.say(Text(tr("The server refused: {message}", message=error_text(exc.code, exc.message)), style="red"))
             return False
-        self.console.print(Text(tr("Table {table} is open: {rules}.", table=table.id, rules=rules_line(rules))))
-        await self.play()
+        self.say(Text(tr("Table {table} is open: {rules}.", table=table.id, rules=rules_line(rules))))
+        await self.play(table)
         return True
 
     async def ask_rules(self) -> RuleSet | None:
@@ -335,7 +325,7 @@ class Lobby:
             preset = preset.lower() or (d.preset.value if d.preset else "scopa")
             base = self._build(preset, {})
             if isinstance(base, str):
-                self.console.print(f"[yellow]{base}[/yellow]")
+                self.say(f"[yellow]{base}[/yellow]")
                 continue
             if base.preset != d.preset:
                 d = base  # a new preset: its own players and target are the defaults now
@@ -351,15 +341,15 @@ class Lobby:
             extra = await self.ask(tr("Other options (NAME=VALUE …, e.g. re_bello=true) [none]: "))
             parsed = parse_options(extra)
             if isinstance(parsed, str):
-                self.console.print(f"[yellow]{parsed}[/yellow]")
+                self.say(f"[yellow]{parsed}[/yellow]")
                 continue
             options.update(parsed)
             rules = self._build(preset, options)
             if isinstance(rules, str):
-                self.console.print(Text(tr("Those rules do not work: {reason}", reason=rules), style="yellow"),
+                self.say(Text(tr("Those rules do not work: {reason}", reason=rules), style="yellow"),
                                    Text(tr("Let's try again.")))
                 continue
-            self.console.print(Text(tr("Rules: {rules}", rules=rules_line(rules))))
+            self.say(Text(tr("Rules: {rules}", rules=rules_line(rules))))
             return rules
 
     async def _ask_choice(self, label: str, choices: Sequence[object], default: object,
@@ -377,7 +367,7 @@ class Lobby:
             value = coerce(answer.lower())
             if value in choices:
                 return value
-            self.console.print(Text(tr("choose one of {choices}, or Enter for {default}",
+            self.say(Text(tr("choose one of {choices}, or Enter for {default}",
                                        choices=listed, default=shown(str(default))), style="yellow"))
 
     def _build(self, preset: str, options: dict[str, object]) -> RuleSet | str:
@@ -390,11 +380,11 @@ class Lobby:
         while True:
             answer = await self.ask(
                 tr("Bots for the {n} other seat(s) ({bots}; one name fills them all; blank = wait for people): ",
-                   n=empty_seats, bots=", ".join(STRATEGIES))
+                   n=empty_seats, bots=levels_listed())
             )
             bots = parse_bots(answer, empty_seats)
             if isinstance(bots, str):
-                self.console.print(f"[yellow]{bots}[/yellow]")
+                self.say(f"[yellow]{bots}[/yellow]")
                 continue
             return bots
 
@@ -404,96 +394,35 @@ class Lobby:
         try:
             joined = await self.session.join_table(table_id)
         except ServerRefused as exc:
-            self.console.print(Text(tr("Cannot join table {table}: {message}", table=repr(table_id),
+            self.say(Text(tr("Cannot join table {table}: {message}", table=repr(table_id),
                                        message=error_text(exc.code, exc.message)), style="yellow"))
             return False
-        self.console.print(Text(tr("You sit at table {table}, seat {seat}.", table=joined.table, seat=joined.seat + 1)))
-        await self.play()
+        self.say(Text(tr("You sit at table {table}, seat {seat}.", table=joined.table, seat=joined.seat + 1)))
+        await self.play(next((t for t in tables if t.id == joined.table), None))
         return True
 
-    async def play(self) -> GameResult:
+    async def play(self, table: TableInfo | None = None) -> GameResult:
+        """Play the game at the table the session sits at (``table``: how it stood when
+        we sat down, if known); its seat is kept until the game is over."""
+        if self.seats is not None:
+            self.seats.keep(self.session)
+        self.news.sitting(table)
         if not await self.session.wait_for_game_start(0):
-            self.console.print(Text(tr("Waiting for the other seats to fill…"), style="dim"))
+            self.say(Text(tr("Waiting for the other seats to fill…"), style="dim"))
         player = self.make_player()
 
         def noticed(notice: SeatNotice) -> None:
-            self.console.print(notice_line(notice))
+            if not self.news.said(notice):
+                self.say(notice_line(notice))
             if isinstance(notice, SeatTakenByBot) and isinstance(player, TerminalPlayer):
                 player.bot_plays(notice.seat)
         result = await self.session.play_game(player, on_notice=noticed)
+        if self.seats is not None:
+            self.seats.forget()
         if result.winner is None:
-            self.console.print(Text(tr("The game ended without a winner ({reason}).", reason=word_text(result.reason)),
-                                    style="bold"))
+            self.say(Text(tr("The game ended without a winner ({reason}).", reason=word_text(result.reason)),
+                          style="bold"))
         else:
-            self.console.print(Text(tr("You won!"), style="bold green") if result.won else
-                               Text(tr("You lost."), style="bold"))
-        self.console.print(Text(tr("Back in the lobby."), style="dim"))
+            self.say(Text(tr("You won!"), style="bold green") if result.won else Text(tr("You lost."), style="bold"))
+        self.say(Text(tr("Back in the lobby."), style="dim"))
         return result
-
-
-def describe(command: Command, names: Sequence[str]) -> str | None:
-    """One line about a public table command, for a spectator."""
-    body = command.body
-
-    def who(seat: int) -> str:
-        return names[seat] if seat < len(names) else tr("seat {n}", n=seat)
-
-    if isinstance(body, wire.GameStart):
-        return tr("Game starts: ") + ", ".join(tr("{name} (side {side})", name=s.name, side=s.side)
-                                              for s in body.seats)
-    if isinstance(body, wire.RoundStart):
-        return tr("Round {n}, dealer {who}; on the table: {cards}", n=body.round, who=who(body.dealer),
-                  cards=" ".join(body.table) or "-")
-    if isinstance(body, wire.CardPlayed):
-        took = " " + tr("takes {cards}", cards=" ".join(body.captured)) if body.captured else " " + tr("(laid down)")
-        forced = " " + tr("(time ran out: the server played for them)") if body.forced == "timeout" else \
-            " " + tr("[played for them: {why}]", why=word_text(body.forced)) if body.forced else ""
-        extra = (" — scopa!" if body.scopa else "") + forced
-        return tr("{who} plays {card}", who=who(body.seat), card=body.card) + took + extra
-    if isinstance(body, wire.DeclarationMade):
-        return tr("{who} declares {what} ({cards}): {n} points", who=who(body.seat), what=body.kind.value,
-                  cards=" ".join(body.hand), n=body.points)
-    if isinstance(body, wire.RoundEnd):
-        return tr("Round {n} over: points {points}, totals {totals}", n=body.round, points=body.points,
-                  totals=body.totals)
-    if isinstance(body, wire.GameEnd):
-        won = tr("no winner") if body.winner is None else tr("side {n} wins", n=body.winner)
-        return tr("Game over ({reason}): {won}, totals {totals}", reason=word_text(body.reason), won=won,
-                  totals=body.totals)
-    if isinstance(body, wire.TableUpdate) and body.table.away:
-        return tr("Waiting for {who} to come back", who=", ".join(who(s) for s in body.table.away))
-    if isinstance(body, wire.ChatMessage):
-        return f"{body.author}: {body.text}"
-    notice = notice_from_wire(body)
-    if notice is not None:
-        return notice_line(notice).plain
-    return None
-
-
-async def watch_table(session: ClientSession, console: Console, table_id: str, invite: str | None = None) -> None:
-    """Watch a table until its game ends (public events only); a private one with its ``invite``."""
-    try:
-        snap = await session.watch_table(table_id, invite)
-    except ServerRefused as exc:
-        console.print(Text(refusal_text(exc.code, exc.message, None if invite else table_id, invite is not None),
-                           style="yellow"))
-        return
-    names = [s.name for s in sorted(snap.seats, key=lambda s: s.seat)] or [n or "-" for n in snap.table.seats]
-    console.print(Text(tr("Watching table {table}: {rules}", table=table_id, rules=rules_line(rules_from_wire(snap.table.rules)))))
-    if snap.public is not None:
-        p = snap.public
-        console.print(Text(tr("Round {n}, {who} to play; table: {cards}; cards in hands {sizes}; totals {totals}",
-                              n=p.round, who=names[p.turn] if p.turn < len(names) else p.turn,
-                              cards=" ".join(p.table) or "-", sizes=p.hand_sizes, totals=p.totals)))
-
-    def show(command: Command) -> None:
-        nonlocal names
-        if isinstance(command.body, wire.GameStart):
-            names = [s.name for s in sorted(command.body.seats, key=lambda s: s.seat)]
-        line = describe(command, names)
-        if line is not None:
-            console.print(Text(line))
-
-    left = await session.watch(table_id, show)
-    console.print(Text(tr("No longer watching table {table} ({reason}).", table=table_id, reason=word_text(left.reason)),
-                       style="dim"))

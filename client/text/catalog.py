@@ -127,6 +127,8 @@ def setting_text(part: str) -> str:
 _SERVER_BOT = re.compile(r"([a-z][a-z0-9_]*)-bot-(\d+)\Z")
 """The name a server gives its own bots (``greedy-bot-1``: strategy, seat), which no
 person can take."""
+_LEVELS = ("easy", "medium", "hard")
+"""The levels a person chooses bots by (scopa.bots.LEVELS)."""
 _BOT_LEVELS = {"random": "easy", "easy": "easy", "greedy": "medium", "medium": "medium", "expert": "hard",
                "hard": "hard"}
 
@@ -144,6 +146,27 @@ def local_bot_name(kind: str, number: int) -> str:
     return player_name(f"{kind}-bot-{number}")
 
 
+def level_text(strategy: str) -> str:
+    """A built-in bot's level in the terminal's language, as every client names it
+    ("medium", in Italian "medio"; ``greedy`` is medium too); a strategy of no level by
+    its own name."""
+    level = _BOT_LEVELS.get(strategy)
+    if level == "easy":
+        return i18n.tr("easy")
+    if level == "medium":
+        return i18n.tr("medium")
+    if level == "hard":
+        return i18n.tr("hard")
+    return strategy
+
+
+def level_named(word: str) -> str | None:
+    """The level (``easy``, ``medium``, ``hard``) ``word`` names, in the terminal's
+    language or in English ("medio" and "medium": ``medium``); None if it names none."""
+    word = word.strip().lower()
+    return next((level for level in _LEVELS if word in (level, level_text(level).lower())), None)
+
+
 def player_name(name: str, short: bool = False) -> str:
     """A player's name as the clients show it: a server's bot in words, as the browser
     names it (``greedy-bot-1`` is "Bot 1 (medium)", in Italian "Bot 1 (medio)"; ``short``:
@@ -153,11 +176,4 @@ def player_name(name: str, short: bool = False) -> str:
         return name
     if short:
         return i18n.tr("Bot {n}", n=found[2])
-    level = _BOT_LEVELS.get(found[1])
-    if level == "easy":
-        return i18n.tr("Bot {n} (easy)", n=found[2])
-    if level == "medium":
-        return i18n.tr("Bot {n} (medium)", n=found[2])
-    if level == "hard":
-        return i18n.tr("Bot {n} (hard)", n=found[2])
-    return i18n.tr("Bot {n} ({strategy})", n=found[2], strategy=found[1])
+    return i18n.tr("Bot {n} ({level})", n=found[2], level=level_text(found[1]))

@@ -1,6 +1,8 @@
 """The Italian of tournaments and quick play in the terminal clients (the plain lobby's
-``t`` command, the full-screen client's tournaments screen), and of reaching a server
-(finding one on the network, a connection not made or lost), by its English: part of
+``t`` command, the full-screen client's tournaments screen), of reaching a server
+(finding one on the network, a connection not made or lost, a seat kept to go back to),
+and of what ``scopa serve`` tells the person running it (where it listens and how to
+reach it, its certificate, why it cannot start, that it stopped), by its English: part of
 :data:`scopa.client.text.italian.ITALIAN`."""
 
 from __future__ import annotations
@@ -108,6 +110,12 @@ CLUB_ITALIAN: dict[str, str] = {
 
 
 CONNECTION_ITALIAN: dict[str, str] = {
+    # the seat a plain client keeps, and what happens at its table
+    "Go back to it? (y/n) [y]: ": "Vuoi tornarci? (s/n) [s]: ",
+    "You are back at table {table}, seat {seat}: the game goes on.":
+        "Sei di nuovo al tavolo {table}, posto {seat}: la partita continua.",
+    "{name} sits down at seat {seat}.": "{name} si siede al posto {seat}.",
+    "{name} left the table.": "{name} ha lasciato il tavolo.",
     "The connection to the server was lost.": "La connessione al server si è interrotta.",
     "No server answers at {address}: is the address right, and is the server (scopa serve) on?":
         "Nessun server risponde a {address}: l'indirizzo è giusto, e il server (scopa serve) è acceso?",
@@ -148,4 +156,52 @@ CONNECTION_ITALIAN: dict[str, str] = {
     "reconnected: back in the lobby": "di nuovo in linea: di nuovo nella sala",
     "the server refused ({code}: {message}); connecting again in {seconds} s":
         "il server ha rifiutato ({code}: {message}); mi ricollego tra {seconds} s",
+}
+
+
+OPERATOR_ITALIAN: dict[str, str] = {
+    # the start line, in parts
+    "Scopa server on {address}": "Server di Scopa su {address}",
+    ", games journaled to {db}": ", partite registrate in {db}",
+    ", in the cluster at {url} as {member}": ", nel gruppo di server di {url} come {member}",
+    ", announced on the LAN as {name}": ", annunciato sulla rete locale come {name}",
+    ", {loop} (Ctrl-C to stop)": ", {loop} (Ctrl-C per fermarlo)",
+    "on uvloop": "con uvloop",
+    "on asyncio's loop": "con il ciclo di asyncio",
+    # the browser's page
+    "Open: {url}": "Apri: {url}",
+    "Point a phone's camera at this to open {url}:": "Inquadra questo codice con la fotocamera del telefono per aprire {url}:",
+    # stopping, or not starting
+    "server stopped": "server fermato",
+    "cannot use the journal {db}: {error}": "impossibile usare il registro {db}: {error}",
+    "cannot serve on {address}: {error}": "impossibile servire su {address}: {error}",
+    "cannot use the database {db}: {error}": "impossibile usare il database {db}: {error}",
+    "--metrics web: give --web PORT too": "--metrics web: indica anche --web PORTA",
+    "--metrics: give HOST:PORT (e.g. 127.0.0.1:9715) or web, not {value}":
+        "--metrics: indica HOST:PORTA (per esempio 127.0.0.1:9715) o web, non {value}",
+    "--accounts needs --db: the accounts are kept in the database":
+        "--accounts richiede --db: gli account si tengono nel database",
+    "--advertise is for a cluster member: give --cluster too":
+        "--advertise è per un server di un gruppo: indica anche --cluster",
+    "--cluster needs the redis package: pip install 'scopa[cluster]'":
+        "--cluster richiede il pacchetto redis: pip install 'scopa[cluster]'",
+    "--cluster: give --advertise HOST:PORT, the address clients reach this server at (it listens on {host})":
+        "--cluster: indica --advertise HOST:PORTA, l'indirizzo a cui i client raggiungono questo server "
+        "(ascolta su {host})",
+    "--cluster-web-port is for a cluster member (give --cluster), instead of --web":
+        "--cluster-web-port è per un server di un gruppo (indica --cluster), al posto di --web",
+    "--loop uvloop needs the uvloop package: pip install 'scopa[fast]'":
+        "--loop uvloop richiede il pacchetto uvloop: pip install 'scopa[fast]'",
+    # TLS
+    "TLS with a self-signed certificate ({cert}), SHA-256 fingerprint {fingerprint}":
+        "TLS con un certificato autofirmato ({cert}), impronta SHA-256 {fingerprint}",
+    "TLS with the certificate {cert}, SHA-256 fingerprint {fingerprint}":
+        "TLS con il certificato {cert}, impronta SHA-256 {fingerprint}",
+    "--tls self-signed and --tls-cert/--tls-key: give one or the other":
+        "--tls self-signed e --tls-cert/--tls-key: indica l'uno o gli altri",
+    "--tls-cert and --tls-key go together: give both": "--tls-cert e --tls-key vanno insieme: indicali entrambi",
+    "--allow-plain-secrets is for a server without TLS": "--allow-plain-secrets è per un server senza TLS",
+    "cannot use the TLS certificate ({which}): {error}": "impossibile usare il certificato TLS ({which}): {error}",
+    "{cert} with its key {key}": "{cert} con la sua chiave {key}",
+    "--accept-certificate: {error}": "--accept-certificate: {error}",
 }

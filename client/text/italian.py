@@ -4,7 +4,7 @@ reads it, and a test fails when a string given to ``tr`` is missing here."""
 
 from __future__ import annotations
 
-from .clubwords import CLUB_ITALIAN, CONNECTION_ITALIAN
+from .clubwords import CLUB_ITALIAN, CONNECTION_ITALIAN, OPERATOR_ITALIAN
 
 ITALIAN: dict[str, str] = {
     # the board
@@ -102,10 +102,7 @@ ITALIAN: dict[str, str] = {
         "{score}: i totali più alti sono pari e arrivano ad almeno {target}, quindi non ha ancora vinto nessuno e "
         "si gioca un'altra smazzata.",
     "Bot {n}": "Bot {n}",
-    "Bot {n} (easy)": "Bot {n} (facile)",
-    "Bot {n} (medium)": "Bot {n} (medio)",
-    "Bot {n} (hard)": "Bot {n} (difficile)",
-    "Bot {n} ({strategy})": "Bot {n} ({strategy})",
+    "Bot {n} ({level})": "Bot {n} ({level})",
     "{name} left: a bot plays the seat for the rest of the game.":
         "{name} ha lasciato la partita: da ora il posto lo gioca un bot.",
     "Leave the game? It ends here, with no winner: nobody else plays at this table.":
@@ -274,10 +271,10 @@ ITALIAN: dict[str, str] = {
     "Your own game: set each option below.": "Un gioco tuo: imposta ogni opzione qui sotto.",
     "Other seats": "Altri posti",
     "wait for people": "aspetta le persone",
-    "{level} bots": "bot {level}",
-    "easy": "facili",
-    "medium": "medi",
-    "hard": "difficili",
+    "{level} bots": "bot di livello {level}",
+    "easy": "facile",
+    "medium": "medio",
+    "hard": "difficile",
     "Private": "Privato",
     "not listed in the lobby: you get an invite to pass on to the people you want "
     "(they run scopa play --invite with it, or press i in the lobby and paste it)":
@@ -478,6 +475,10 @@ ITALIAN: dict[str, str] = {
     "(to play against it: --seats human,{kind})": "(per giocarci contro: --seats human,{kind})",
     "--seats names 1 seat; a table has 2, 3, 4 or 6": "--seats indica 1 posto; un tavolo ne ha 2, 3, 4 o 6",
     "--seats names {n} seats; a table has 2, 3, 4 or 6": "--seats indica {n} posti; un tavolo ne ha 2, 3, 4 o 6",
+    "{kind} cannot sit at the table; a seat is human (you), a bot level ({levels}), another built-in bot ({bots}), "
+    "or your own bot as MODULE:CLASS or FILE.py:CLASS":
+        "{kind} non può sedersi al tavolo; un posto è human (tu), un livello di bot ({levels}), un altro bot già "
+        "pronto ({bots}) o un tuo bot come MODULO:CLASSE o FILE.py:CLASSE",
     "cannot write a record to {file}: no such folder, or it is a folder":
         "impossibile scrivere una registrazione in {file}: la cartella non c'è, o è una cartella",
     "The output is not a terminal: scopa local cannot draw the board.":
@@ -490,4 +491,5 @@ ITALIAN: dict[str, str] = {
     "{file} is not a text file": "{file} non è un file di testo",
     **CLUB_ITALIAN,
     **CONNECTION_ITALIAN,
+    **OPERATOR_ITALIAN,
 }

@@ -33,7 +33,7 @@ from scopa.engine.cards import SETTE_COPPE, SETTEBELLO
 from scopa.engine.scoring import Category
 
 from . import i18n
-from .catalog import player_name
+from .catalog import level_text, player_name
 from .i18n import tr
 from .notation import SUIT_COLOURS, DeckStyle, label
 from scopa.protocol import commands as wire
@@ -231,7 +231,7 @@ def notice_line(notice: SeatNotice) -> Text:
         return Text(tr("{name} left: a bot plays the seat for the rest of the game.", name=notice.name),
                     style="yellow")
     return Text(tr("{name} did not come back: a {strategy} bot plays the seat.", name=notice.name,
-                   strategy=notice.strategy), style="yellow")
+                   strategy=level_text(notice.strategy)), style="yellow")
 
 
 def render_tournaments(tournaments: Sequence[wire.TournamentInfo], finished: bool = False) -> Table | Text:

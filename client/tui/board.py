@@ -176,6 +176,7 @@ class BoardScreen(MoveInput):
             self.say(line)
 
     def say(self, text: Text | str) -> None:
+        self.hint_shown = None
         self._status = text if isinstance(text, Text) else Text(text)
         self._draw_status()
 

@@ -129,10 +129,24 @@ class MoveInput(Screen[None]):
         self.selected: int | None = None  # the hand's card picked (lit), not played yet
         self.lit_play: Play | None = None  # a capture being considered in the choice dialog
         self.chat: Callable[[str], None] | None = None  # sends a line to the table (a network game)
+        self.hint_shown: Text | None = None  # the status line answers what the person just did (see hint)
 
     def say(self, text: Text | str) -> None:
-        """A line on the status line."""
+        """A line on the status line (whatever it held before, a hint too, is gone)."""
         raise NotImplementedError
+
+    def hint(self, text: Text) -> None:
+        """A line answering what the person just did (a card typed that is none, a key
+        out of turn): it stays only while that input stands, and goes when the move is
+        made, the typed text changes or is put away, or the question is over."""
+        self.say(text)
+        self.hint_shown = text
+
+    def drop_hint(self) -> None:
+        """The input a hint answered is gone: so is the hint, unless something else was said since."""
+        if self.hint_shown is not None:
+            self.hint_shown = None
+            self.say("")
 
     def refresh_board(self) -> None:
         raise NotImplementedError
@@ -143,6 +157,7 @@ class MoveInput(Screen[None]):
     def _question_changed(self, fresh: bool) -> None:
         if fresh:
             self.selected = None
+            self.drop_hint()  # a new question, or none: what was typed for the last one is over
         if self.is_attached:
             self.refresh_board()
 
@@ -174,11 +189,24 @@ class MoveInput(Screen[None]):
         self.question.drop()
         if isinstance(self.app.screen, CaptureChoiceScreen):
             self.app.pop_screen()
+        self._put_away_typed()  # a card typed for that turn is no move for the next one
         self.selected = self.lit_play = None
         self.refresh_board()
 
+    def _put_away_typed(self) -> None:
+        """The card box closes, its text gone, and so does what was said about that text."""
+        for box in self.query("#typed").results(Input):
+            if not (box.has_class("shown") or box.value):
+                continue
+            box.remove_class("shown")
+            box.value = ""
+            if box.has_focus:
+                self.set_focus(None)
+        self.drop_hint()
+
     def _answer_with(self, action: Play | Declare) -> None:
         if self.question.answer(action):
+            self.drop_hint()
             self.answered()
 
     def choose_card(self, index: int) -> None:
@@ -189,12 +217,12 @@ class MoveInput(Screen[None]):
             if 0 <= index - len(hand) < len(declares):
                 self._answer_with(declares[index - len(hand)])
             elif hand:
-                self.say(Text(tr("There is no card {n}: choose 1–{last}.", n=index + 1, last=len(hand)), style="yellow"))
+                self.hint(Text(tr("There is no card {n}: choose 1–{last}.", n=index + 1, last=len(hand)), style="yellow"))
             return
         card = hand[index]
         plays = self.question.plays_by_card().get(card, [])
         if not plays:
-            self.say(Text(tr("{card} cannot be played now.", card=label(card, self.deck)), style="yellow"))
+            self.hint(Text(tr("{card} cannot be played now.", card=label(card, self.deck)), style="yellow"))
             return
         if len(plays) == 1:
             self._answer_with(plays[0])
@@ -237,7 +265,7 @@ class MoveInput(Screen[None]):
             self.choose_card(index)
         elif ch.isdigit() and self.board.hand and not self.board.over:  # a card's number out of turn: said, not kept
             who = self.board.to_move
-            self.say(Text(tr("Not your turn: {name} is playing.", name=self.board.seat_name(who))
+            self.hint(Text(tr("Not your turn: {name} is playing.", name=self.board.seat_name(who))
                           if who is not None and who != self.board.viewer else tr("Not your turn yet."), style="yellow"))
         elif ch and ch != "q" and ch.upper() in _court_letters(self.deck) and self.question.asking:  # q: leave; Q: queen
             event.stop()
@@ -267,16 +295,17 @@ class MoveInput(Screen[None]):
             talk.remove_class("shown")
             self.set_focus(None)
             return
-        box = self.query_one("#typed", Input)
-        if box.has_class("shown"):
-            box.remove_class("shown")
-            box.value = ""
+        self._put_away_typed()
         self.selected = None
         self.refresh_board()
 
     def action_play_selected(self) -> None:
         if self.selected is not None and self.question.asking:
             self.choose_card(self.selected)
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        if event.input.id == "typed" and event.input.has_class("shown"):
+            self.drop_hint()  # it answered the text as it was
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
@@ -307,7 +336,7 @@ class MoveInput(Screen[None]):
                 box.remove_class("shown")
                 self.choose_capture(card, several)
                 return
-            self.say(Text(choice, style="yellow"))
+            self.hint(Text(choice, style="yellow"))
             return
         box.value = ""
         box.remove_class("shown")

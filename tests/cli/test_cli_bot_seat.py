@@ -18,6 +18,7 @@ from scopa.engine import RuleSet
 
 from paths import ROOT
 from serverthread import ServerThread
+from test_cli_play import state_dir
 
 pytestmark = pytest.mark.process
 
@@ -45,8 +46,8 @@ def plain_ada_in_italian(server: ServerThread) -> pexpect.spawn:
     env = dict(os.environ, TERM="dumb", COLUMNS="160", LANG="it_IT.UTF-8")
     env.pop("LC_ALL", None)
     return pexpect.spawn(sys.executable, ["-m", "scopa.cli", "play", "--plain", "--server", server.address,
-                                          "--name", "ada"], cwd=str(ROOT), env=env, encoding="utf-8", timeout=30,
-                         dimensions=(50, 160))
+                                          "--name", "ada", "--state-dir", state_dir()], cwd=str(ROOT), env=env,
+                         encoding="utf-8", timeout=30, dimensions=(50, 160))
 
 
 def test_the_plain_client_names_a_seat_a_bot_took_over(server: ServerThread) -> None:

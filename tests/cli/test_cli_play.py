@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+import tempfile
 from collections.abc import Iterator
 
 import pexpect
@@ -14,6 +15,14 @@ from paths import ROOT
 
 ENV = dict(os.environ, TERM="dumb", COLUMNS="160")  # dumb: plain text, no escape codes
 MAX_PROMPTS = 400  # a safety net: a game to 11 needs far fewer moves
+STATES = tempfile.TemporaryDirectory(prefix="scopa-play-")
+"""Where the clients started here keep their seats (each its own; gone when the tests end),
+never the user's own state directory."""
+
+
+def state_dir() -> str:
+    """A new, empty state directory for one client."""
+    return tempfile.mkdtemp(dir=STATES.name)
 
 
 @pytest.fixture
@@ -23,7 +32,10 @@ def server() -> Iterator[ServerThread]:
 
 
 def spawn(server: ServerThread, *args: str) -> pexpect.spawn:
-    child = pexpect.spawn(sys.executable, ["-m", "scopa.cli", "play", "--plain", "--server", server.address, *args],
+    """``scopa play --plain`` on ``server``, with a state directory of its own unless ``args`` give one."""
+    state = [] if "--state-dir" in args else ["--state-dir", state_dir()]
+    child = pexpect.spawn(sys.executable, ["-m", "scopa.cli", "play", "--plain", "--server", server.address, *state,
+                                           *args],
                           cwd=str(ROOT), env=ENV, encoding="utf-8", timeout=30, dimensions=(50, 160))
     return child
 

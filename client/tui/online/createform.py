@@ -23,7 +23,7 @@ from scopa.bots import LEVELS
 from scopa.engine import AssoPigliaTutto, CaptureMode, Preset, RuleSet, RuleSetError
 
 from ...text import ASSO_TEXT, CAPTURE_MODE_NAMES, CAPTURE_MODE_TEXT, current_language, PRESET_TEXT, rulebook_it, tr
-from ...text import catalog_value, rules_problem_text
+from ...text import catalog_value, level_text, rules_problem_text
 from ...game import seconds_text
 from ..dialogs import Once, dialog_css
 from ...text import PRESET_NAMES, matching_preset
@@ -82,7 +82,7 @@ def timer_choices(server: float | None) -> list[tuple[str, str | float]]:
     shorter = [(name, s) for name, s in TIMERS if server is None or s < server]
     return [(own, SERVER_TIMER), *shorter, (tr("none (a private table only)"), NO_TIMER)]
 BOT_CHOICES: list[tuple[str, str]] = [(tr("wait for people"), "none")] + [
-    (tr("{level} bots", level=tr(level)), level) for level in LEVELS]
+    (tr("{level} bots", level=level_text(level)), level) for level in LEVELS]
 """The bots offered to people: the levels (a benchmark's baselines are not among them)."""
 
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 import ast
 import re
 import string
-import threading
 from pathlib import Path
 
 
@@ -29,8 +28,12 @@ TERMINAL = [*sorted((ROOT / "client" / "tui").rglob("*.py")), ROOT / "client" / 
             ROOT / "client" / "console" / "recordfile.py", ROOT / "cli" / "lan.py", ROOT / "cli" / "net.py",
             ROOT / "client" / "net" / "discovery.py", ROOT / "client" / "console" / "__init__.py",
             ROOT / "client" / "console" / "club.py", ROOT / "cli" / "interrupt.py",
-            ROOT / "cli" / "username.py", ROOT / "cli" / "options.py"]
-"""The Textual client, and the plain one (its lobby, board, moves and events)."""
+            ROOT / "cli" / "username.py", ROOT / "cli" / "options.py", ROOT / "cli" / "serve.py",
+            ROOT / "cli" / "tls.py", ROOT / "cli" / "web.py", ROOT / "cli" / "loops.py",
+            ROOT / "client" / "console" / "prompt.py", ROOT / "client" / "console" / "seatfile.py",
+            ROOT / "client" / "console" / "tablenews.py", ROOT / "client" / "console" / "watching.py"]
+"""The Textual client, the plain one (its lobby, board, moves and events) and what
+``scopa serve`` tells its operator."""
 SHOWN_BY = {"Text", "Static", "Label", "Button", "Tick", "say", "tell", "Binding", "add_columns", "Input",
             "ConfirmScreen", "GameOverScreen", "LobbyScreen", "BoardScreen", "assemble", "append", "OptionList", "print"}
 """Calls whose string arguments a person reads (Binding: its description)."""
@@ -248,6 +251,7 @@ def test_the_plain_lobby_asks_and_tells_in_italian(monkeypatch: pytest.MonkeyPat
     from rich.console import Console
 
     from scopa.client.console.lobby import Lobby, describe, render_tables
+    from scopa.client.console.prompt import LineReader
     from scopa.engine import RuleSet
     from scopa.engine.rules import CaptureMode
     from scopa.protocol import Command, TableInfo, TableState
@@ -263,8 +267,8 @@ def test_the_plain_lobby_asks_and_tells_in_italian(monkeypatch: pytest.MonkeyPat
         return next(answers)
 
     lobby = Lobby.__new__(Lobby)
-    lobby.console, lobby.defaults, lobby.input_fn = Console(file=io.StringIO(), width=200), RuleSet(), typed
-    lobby._typed, lobby._typed_lock = None, threading.Lock()
+    lobby.console, lobby.defaults = Console(file=io.StringIO(), width=200), RuleSet()
+    lobby.reader = LineReader(lobby.console, typed)
     rules = asyncio.run(lobby.ask_rules())
     assert rules is not None and rules.capture_mode is CaptureMode.FEWEST
     assert asked[0].startswith("Gioco (") and "Preset" not in asked[0]

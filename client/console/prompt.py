@@ -1,0 +1,134 @@
+"""The keyboard of the plain terminal client: one line read at a time for whoever asks
+(the lobby, the game), and news printed while a prompt waits for a line.
+
+A blocking read runs in a daemon thread, so the session keeps answering the server
+meanwhile; it cannot be taken back, so a read still waiting when its question is over (the
+server played for the seat, the game ended, a tournament's table came) answers the next
+prompt instead of being left to eat a line nobody waits for, and what was typed for the
+question that is over (no Enter yet) is dropped.  What arrives while a prompt waits is
+printed at once on a line of its own, and the prompt shown again below it."""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextlib
+import sys
+import termios
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from rich.console import Console
+from rich.text import Text
+
+InputFn = Callable[[str], str]
+
+
+class LineReader:
+    """The one reader of the keyboard of a plain client, and what it prints meanwhile."""
+
+    def __init__(self, console: Console, input_fn: InputFn | None = None) -> None:
+        self.console = console
+        self.input_fn = input_fn or console.input
+        self._line: concurrent.futures.Future[str] | None = None  # the read under way
+        self._prompt: str | None = None  # the prompt of whoever waits for a line now
+        self._open = False  # the cursor stands after a prompt: nothing printed after it, no line typed
+        self._lock = threading.Lock()
+
+    @property
+    def waiting(self) -> bool:
+        """Whether someone waits for a line now (a prompt is up)."""
+        with self._lock:
+            return self._prompt is not None and self._line is not None and not self._line.done()
+
+    def reading(self, prompt: str) -> concurrent.futures.Future[str]:
+        """The line that answers ``prompt``: the read still under way (``prompt`` shown
+        again), or a new one.  A line typed while nobody asked is not an answer: dropped."""
+        with self._lock:
+            line = self._line
+            fresh = line is None or line.done()
+            if fresh:
+                line = concurrent.futures.Future()
+                line.set_running_or_notify_cancel()  # a read under way: never cancelled, only answered
+                self._line = line
+            left_behind = not fresh and self._prompt is None  # its question is over: nobody waits for it
+            after_prompt = self._open and not fresh
+            self._prompt, self._open = prompt, True
+        assert line is not None
+        if fresh:
+            threading.Thread(target=self._read, args=(line, prompt), daemon=True, name="scopa-input").start()
+            return line
+        if left_behind:
+            self._forget_typed()
+        self.console.print(("\n" if after_prompt else "") + prompt, end="", markup=False, highlight=False)
+        return line
+
+    def _forget_typed(self) -> None:
+        """What was typed on the keyboard without Enter for a question that is over (a
+        turn the server played, a game that ended) is no part of the answer to the next
+        one: the terminal drops it."""
+        if self.input_fn != self.console.input:
+            return
+        with contextlib.suppress(OSError, ValueError, termios.error):
+            if sys.stdin.isatty():
+                termios.tcflush(sys.stdin.fileno(), termios.TCIFLUSH)
+
+    def _read(self, line: concurrent.futures.Future[str], prompt: str) -> None:
+        shown: Any = Text(prompt) if self.input_fn == self.console.input else prompt  # no markup in a prompt
+        try:
+            text = self.input_fn(shown)
+        except BaseException as exc:  # noqa: BLE001 - EOF, Ctrl-C: for the one who awaits the line
+            self._typed(line)
+            line.set_exception(exc)
+            return
+        self._typed(line)
+        line.set_result(text)
+
+    def _typed(self, line: concurrent.futures.Future[str]) -> None:
+        with self._lock:
+            if self._line is line:
+                self._open = False  # Enter took the cursor to a new line
+
+    async def ask(self, prompt: str) -> str:
+        """The next line typed at ``prompt`` (stripped of nothing).  Cancelled, the read
+        stays under way for the next prompt."""
+        line = self.reading(prompt)
+        try:
+            text = await asyncio.wrap_future(line)
+        finally:
+            self.done_with(line, prompt)
+        return text
+
+    def done_with(self, line: concurrent.futures.Future[str], prompt: str) -> None:
+        """``prompt`` no longer waits for ``line`` (answered: the line is taken; or not)."""
+        with self._lock:
+            if self._prompt == prompt and self._line is line:
+                self._prompt = None
+            if self._line is line and line.done():
+                self._line = None
+
+    def blocking(self, prompt: str) -> str:
+        """A line for ``prompt``, waited for in the calling thread (a player's
+        ``input_fn`` run in a thread of its own)."""
+        line = self.reading(prompt)
+        try:
+            return line.result()
+        finally:
+            self.done_with(line, prompt)
+
+    def say(self, *objects: Any, **options: Any) -> None:
+        """Print now (as ``Console.print``): below a prompt that waits, which is shown
+        again after it; after a read nobody waits for, on a line of its own."""
+        with self._lock:
+            after_prompt, prompt = self._open, self._prompt
+            self._open = False
+        if after_prompt:
+            self.console.print()
+        self.console.print(*objects, **options)
+        if after_prompt and prompt is not None:
+            with self._lock:
+                again = self._prompt == prompt and self._line is not None and not self._line.done()
+                self._open = self._open or again
+            if again:
+                self.console.print(prompt, end="", markup=False, highlight=False)

@@ -1,0 +1,69 @@
+"""The plain client names the bots' levels in Italian under an Italian locale, as the
+full-screen client does ("Bot 1 (medio)"): the question for a new table's bots offers
+"facile, medio, difficile" and takes them typed so; ``scopa local --plain --seats``
+takes them too ("facile"), and a seat it cannot read is said with them.  Through pseudo-terminals."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pexpect
+import pytest
+
+from paths import ROOT
+from serverthread import ServerThread
+from test_cli_play import spawn
+
+pytestmark = pytest.mark.process
+
+ENGLISH_LEVELS = ["easy", "medium", "hard", "greedy", "random"]
+
+
+def italian() -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("LC_ALL", "LC_MESSAGES")}
+    return dict(env, LANG="it_IT.UTF-8", TERM="dumb", COLUMNS="160")
+
+
+def test_the_bots_for_a_new_table_are_offered_and_taken_in_italian() -> None:
+    with ServerThread() as server:
+        child = spawn(server, "--name", "nonna", "--lang", "it")
+        try:
+            child.expect("Sala> ")
+            child.sendline("c")
+            for _ in range(5):
+                child.expect(r"\]: ")
+                child.sendline("")
+            child.expect(r"Bot per gli altri 1 posto/i \((.*?); un nome li riempie tutti")
+            assert child.match[1] == "facile, medio, difficile"
+            child.sendline("robot")
+            child.expect(r"'robot' non è un bot; scegli tra: facile, medio, difficile \(o lascia vuoto\)")
+            child.sendline("medio")
+            child.expect("Il tavolo 1 è aperto")
+            child.expect(r"Bot 1 \(medio\)")
+            child.expect("La tua mossa: ")
+            said = " ".join(child.before.split())
+            assert not [w for w in ENGLISH_LEVELS if f"({w})" in said or f" {w}," in said], said
+        finally:
+            child.terminate(force=True)
+
+
+def test_scopa_local_takes_a_level_in_italian_and_says_a_bad_seat_in_italian() -> None:
+    child = pexpect.spawn(sys.executable, ["-m", "scopa.cli", "local", "--plain", "--seed", "5",
+                                           "--seats", "human,facile"],
+                          cwd=str(ROOT), env=italian(), encoding="utf-8", timeout=30, dimensions=(50, 160))
+    try:
+        child.expect(r"Posti: Tu, Bot 1 \(facile\)")
+        child.expect("La tua mossa: ")
+        child.sendintr()
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    bad = subprocess.run([sys.executable, "-m", "scopa.cli", "local", "--plain", "--seats", "human,robot"],
+                         cwd=ROOT, env=italian(), capture_output=True, text=True, timeout=60,
+                         stdin=subprocess.DEVNULL)
+    said = " ".join(bad.stdout.split())
+    assert bad.returncode == 2
+    assert "'robot' non può sedersi al tavolo" in said and "(facile, medio, difficile)" in said, said
+    assert "unknown seat kind" not in said and "easy, medium, hard" not in said

@@ -1,0 +1,106 @@
+"""`scopa play --plain` says what happens as it happens, also while the person has not
+typed anything: someone sitting down at the table they wait at, the other player's
+connection dropping while the person thinks at "Your move:", a bot taking that seat,
+the connection to the server lost and back at the lobby's prompt.  Each piece of news
+is on a line of its own, and the prompt that waits is shown again below it.  Through
+pseudo-terminals, against a real server; the server's clock is a fake one where the
+grace period of a dropped seat matters."""
+
+from __future__ import annotations
+
+import signal
+
+import pexpect
+import pytest
+
+from scopa.server import Limits
+from scopa.server.core.clock import FakeClock
+
+from serverthread import ServerThread
+from test_cli_play import MAX_PROMPTS, spawn
+
+pytestmark = pytest.mark.process
+
+GRACE = 30.0
+
+
+def open_a_table_for_two(ada: pexpect.spawn) -> None:
+    """ada, in Italian, opens a table with the defaults and no bots: she waits for people."""
+    ada.expect("Sala> ")
+    ada.sendline("c")
+    for _ in range(5):
+        ada.expect(r"\]: ")
+        ada.sendline("")
+    ada.expect("Bot per gli altri 1 posto")
+    ada.sendline("")
+    ada.expect("Si aspetta che gli altri posti si riempiano")
+
+
+def test_someone_sitting_down_at_the_waiting_table_is_said_at_once() -> None:
+    with ServerThread() as server:
+        ada = spawn(server, "--name", "ada", "--lang", "it")
+        bob = spawn(server, "--name", "bob")
+        try:
+            open_a_table_for_two(ada)
+            bob.expect("Lobby> ")
+            bob.sendline("j 1")
+            bob.expect("You sit at table 1, seat 2.")
+            ada.expect(r"bob si siede al posto 2\.")  # ada typed nothing since she opened the table
+            ada.expect("Comincia la partita")
+        finally:
+            for child in (ada, bob):
+                child.terminate(force=True)
+
+
+def test_news_at_the_move_prompt_is_said_at_once_and_the_prompt_shown_again() -> None:
+    clock = FakeClock()
+    with ServerThread(clock=clock, limits=Limits(ping_interval=None), grace=GRACE) as server:
+        ada = spawn(server, "--name", "ada", "--lang", "it")
+        bob = spawn(server, "--name", "bob")
+        try:
+            open_a_table_for_two(ada)
+            bob.expect("Lobby> ")
+            bob.sendline("j 1")
+            for _ in range(MAX_PROMPTS):  # bob plays until it is ada's turn
+                if ada.expect(["La tua mossa: ", pexpect.TIMEOUT], timeout=0.2) == 0:
+                    break
+                if bob.expect(["Your move: ", pexpect.TIMEOUT], timeout=0.2) == 0:
+                    bob.sendline("1")
+            else:
+                raise AssertionError("ada never had the move")
+            bob.kill(signal.SIGKILL)  # bob's computer goes away while ada thinks
+            bob.close(force=True)
+            ada.expect(r"\r\nbob ha perso la connessione; il tavolo aspetta fino a 30 s\.")
+            ada.expect("La tua mossa: ")  # the prompt again, under the news
+            loop = server._loop
+            assert loop is not None
+            loop.call_soon_threadsafe(clock.advance, GRACE + 1)  # bob does not come back
+            ada.expect(r"\r\nNessun ritorno di bob: il posto lo gioca un bot medio\.")
+            ada.expect("La tua mossa: ")
+            ada.sendline("1")
+            ada.expect(r"Hai giocato|Hai preso|Hai calato|gioca")
+            assert "greedy" not in ada.before
+        finally:
+            for child in (ada, bob):
+                child.terminate(force=True)
+
+
+def test_the_connection_lost_and_back_at_the_lobby_prompt_is_said_and_the_prompt_shown_again() -> None:
+    server = ServerThread().start()
+    again = None
+    ada = spawn(server, "--name", "ada")
+    try:
+        ada.expect("Lobby> ")
+        server.stop()  # the server goes away while ada reads the lobby
+        ada.expect(r"\r\nConnection lost; reconnecting…")
+        again = ServerThread(port=server.port).start()  # and comes back, at the same address
+        ada.expect("Reconnected as ada.")
+        ada.expect("Lobby> ")  # asked again: ada knows what to type
+        ada.sendline("q")
+        ada.expect(pexpect.EOF)
+        assert "Traceback" not in ada.before
+    finally:
+        ada.terminate(force=True)
+        server.stop()
+        if again is not None:
+            again.stop()

@@ -1,0 +1,80 @@
+"""`scopa play --plain` keeps its seat as the full-screen client does: stopped with
+Ctrl+C in the middle of a game and started again with the same name (and state
+directory), it says there is an unfinished game, goes back to the same seat of the same
+table and plays the game to its end; then nothing is kept.  Through a pseudo-terminal."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pexpect
+import pytest
+
+from serverthread import ServerThread
+from test_cli_play import create_table, play_to_the_end, spawn
+
+pytestmark = pytest.mark.process
+
+
+def saved_seats(state: Path) -> dict[str, dict[str, object]]:
+    path = state / "seats.json"
+    return json.loads(path.read_text()) if path.exists() else {}
+
+
+def test_the_plain_client_goes_back_to_its_game_after_ctrl_c(tmp_path: Path) -> None:
+    with ServerThread() as server:
+        first = spawn(server, "--name", "ada", "--state-dir", str(tmp_path))
+        second = None
+        try:
+            create_table(first, {})
+            first.expect("Your move: ")
+            seat = saved_seats(tmp_path)[f"ada@{server.address}"]  # kept while the game is on
+            assert (seat["table"], seat["seat"]) == ("1", 0)
+            first.sendintr()  # Ctrl+C in the middle of the game
+            first.expect(pexpect.EOF)
+            first.close()
+            assert first.exitstatus == 130
+
+            second = spawn(server, "--name", "ada", "--state-dir", str(tmp_path))
+            second.expect(r"You have an unfinished game at table 1 on 127\.0\.0\.1:\d+ \(seat 1, as ada\)")
+            second.expect(r"Go back to it\? \(y/n\) \[y\]: ")
+            second.sendline("")  # Enter: yes
+            second.expect("You are back at table 1, seat 1: the game goes on.")
+            second.expect("Your move: ")
+            second.sendline("1")
+            assert play_to_the_end(second) >= 0
+            second.expect(r"You won!|You lost\.")
+            second.expect("Back in the lobby")
+            second.expect("Lobby> ")
+            assert saved_seats(tmp_path) == {}  # the game is over: nothing to go back to
+            second.sendline("q")
+            second.expect(pexpect.EOF)
+            second.close()
+            assert second.exitstatus == 0
+            assert "Traceback" not in second.before and "table is full" not in second.before
+        finally:
+            for child in (first, second):
+                if child is not None and child.isalive():
+                    child.terminate(force=True)
+
+
+def test_a_seat_that_is_gone_is_said_and_forgotten(tmp_path: Path) -> None:
+    """A kept seat the server no longer has (its game over, or another server): said
+    in Italian, forgotten, and the lobby opens as usual."""
+    with ServerThread() as server:
+        (tmp_path / "seats.json").write_text(json.dumps({f"ada@{server.address}": {
+            "server": server.address, "name": "ada", "table": "9", "seat": 1, "token": "x" * 32}}))
+        child = spawn(server, "--name", "ada", "--state-dir", str(tmp_path), "--lang", "it")
+        try:
+            child.expect(r"Hai una partita in sospeso al tavolo 9")
+            child.expect(r"Vuoi tornarci\? \(s/n\) \[s\]: ")
+            child.sendline("s")
+            child.expect("Quella partita è finita o non c'è più")
+            child.expect("Sala> ")
+            assert saved_seats(tmp_path) == {}
+            child.sendline("q")
+            child.expect(pexpect.EOF)
+        finally:
+            if child.isalive():
+                child.terminate(force=True)
