@@ -130,13 +130,13 @@ def plays_text(b: BoardState, deck: DeckStyle) -> Text:
     """This round's plays in order, each with what it took."""
     t = Text(tr("This round") + "\n", style="bold")
     for play in b.plays:
-        name, card = b.short_name(play.seat) + ":", card_span(play.card, deck)
-        if len(name) + 1 + len(card) <= PLAYS_WIDTH:
-            line = Text(name + " ") + card
+        name, played = b.short_name(play.seat) + ":", card_span(play.card, deck)
+        if len(name) + 1 + len(played) <= PLAYS_WIDTH:
+            line = Text(name + " ") + played
         else:  # the name whole on a line of its own (one longer than the panel ends in "…")
             t.append(name if len(name) <= PLAYS_WIDTH else name[:PLAYS_WIDTH - 2] + "…:")
             t.append("\n")
-            line = Text("  ") + card
+            line = Text("  ") + played
         for i, card in enumerate(play.captured):  # a card is never split between two lines
             word = Text(" ×" if i == 0 else " ") + card_span(card, deck)
             if len(line) + len(word) > PLAYS_WIDTH:
