@@ -53,7 +53,7 @@ def run_servers(args: argparse.Namespace, console: Console) -> int:
         return 2
     found = asyncio.run(discover(args.wait))
     if not found:
-        console.print(escape(no_server_text(args.wait)), soft_wrap=True)
+        console.print(escape(no_server_text(args.wait)), soft_wrap=not console.is_terminal)  # words whole
         return 1
     for row in server_rows(found):
         console.print(escape(row), soft_wrap=True, highlight=False)
@@ -115,7 +115,7 @@ def find_server(args: argparse.Namespace, console: Console, may_ask: bool) -> li
     except NoServerFound as exc:
         words = (tr("No server chosen; give one with --server HOST:PORT") if exc.seconds is None
                  else no_server_text(exc.seconds))
-        console.print(escape(words), soft_wrap=True)
+        console.print(escape(words), soft_wrap=not console.is_terminal)  # at a terminal: words whole
     except SeveralServersFound as exc:
         console.print(tr("Several Scopa servers on this network; choose one with --server HOST:PORT:"))
         for row in server_rows(exc.servers):

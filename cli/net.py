@@ -144,7 +144,9 @@ def run(args: argparse.Namespace, console: Console) -> int:
             return interrupt.run(_tournament(args, host, port, console, link))
         return interrupt.run(_bot(args, host, port, console, link))
     except ConnectionLost as exc:
-        console.print(f"[red]{escape(lost_text(exc.unreachable))}[/red]", soft_wrap=True, emoji=False)
+        # at a terminal, lines that break between words; elsewhere (a log) one line each
+        console.print(f"[red]{escape(lost_text(exc.unreachable))}[/red]", soft_wrap=not console.is_terminal,
+                      emoji=False)
         return 1
     except CertificateRefused as exc:
         console.print(f"[red]{escape(str(exc))}[/red]", soft_wrap=True, emoji=False)  # a fingerprint's :CD: is no emoji

@@ -144,6 +144,9 @@ class TableInfo(WireModel):
     bot_takeover: bool = Field(default=True, exclude_if=lambda v: v is True)
     """A seat whose person leaves the game is played on by a bot (true) or the game ends
     (false, the only value sent: left out when true)."""
+    bots: Annotated[list[Seat], Field(max_length=MAX_SEATS)] = Field(default=[], exclude_if=lambda v: not v)
+    """The seats a built-in bot plays: seated with the table, or playing on for a person
+    who left the game or did not come back (left out when a person holds every seat)."""
 
 
 class SeatInfo(WireModel):

@@ -202,7 +202,7 @@ class LobbyCalls(Link):
             seats[s.seat] = s.name
         description = rules_from_wire(found.body.rules).describe()[:200]
         return TableInfo(id=self.table_id, rules=found.body.rules, description=description,
-                         seats=seats, state=TableState.PLAYING)
+                         seats=seats, state=TableState.PLAYING, bots=[s.seat for s in found.body.seats if s.bot])
     # ------------------------------------------------------------------ watching
     async def watch_table(self, table_id: str, invite: str | None = None) -> Snapshot:
         """Watch a table: its public snapshot (then public events, see :meth:`watch`); a

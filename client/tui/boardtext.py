@@ -20,23 +20,28 @@ from .boardstate import BoardState
 from ..text import rules_line
 from .text import card_span, cards_span
 
-NAME_WIDTH = 10  # a seat's name in the plays list (and, when narrow, in the seats' rows)
+NAME_WIDTH = 24  # the longest name a player may have (the protocol's): a seat's row shows it whole
 PLAYS_WIDTH = 22  # the plays list's lines at most (its panel is 28 wide, with its border and padding)
 
 
 def top_line(b: BoardState, title: str, width: int | None = None) -> Text:
     """Each side's points, the target, round and stock, the rules and the screen's title;
     within ``width`` columns the title goes first, then the rules (the help says both),
-    then the stock: the line never wraps for them."""
-    t = Text()
-    for side, points in enumerate(b.totals):
-        t.append(f"{b.side_name(side, short=True)}: ")  # a name may end in a digit ("Bot 2"): the colon keeps it apart
-        t.append(f" {points} ", style="bold reverse")
-        t.append("  ")
+    then the stock, and names too long for it end in "…": the line never wraps."""
     parts = [tr("round {n}", n=b.round_no), tr("stock {n}", n=b.stock_left)] if b.round_no else []
+    least = len(parts[0]) if parts else 0  # the round is never left out
     if b.rules is not None:
         parts.append(rules_line(b.rules))  # its target among its settings
     parts.append(title)
+    names = [b.side_name(side, short=True) for side in range(len(b.totals))]
+    if width is not None:  # long names (a team's two) shortened alike, never onto a second row
+        room = (width - least - sum(len(f":  {p}    ") for p in b.totals)) // max(1, len(names))
+        names = [n if len(n) <= room else n[:max(1, room - 1)] + "…" for n in names]
+    t = Text()
+    for name, points in zip(names, b.totals):
+        t.append(f"{name}: ")  # a name may end in a digit ("Bot 2"): the colon keeps it apart
+        t.append(f" {points} ", style="bold reverse")
+        t.append("  ")
     for drop in (title, rules_line(b.rules) if b.rules is not None else "", *parts[1:2]):
         if width is None or t.cell_len + len(" · ".join(parts)) <= width:
             break
@@ -50,7 +55,7 @@ def seats_panel(b: BoardState, deck: DeckStyle, left: int | None = None) -> Grou
     the seconds it has ``left``) and a row per side's pile."""
     seats = Table.grid(padding=(0, 1))
     seats.add_column(no_wrap=True)
-    seats.add_column(no_wrap=True, overflow="ellipsis", max_width=2 * NAME_WIDTH)  # a name never wraps
+    seats.add_column(no_wrap=True, overflow="ellipsis", max_width=NAME_WIDTH)  # a name never wraps
     seats.add_column(no_wrap=True)
     seats.add_column()  # the notes wrap instead
     if b.waiting:  # the seats filling: who sits, who is still awaited; no cards, no piles yet
@@ -77,14 +82,14 @@ def seats_panel(b: BoardState, deck: DeckStyle, left: int | None = None) -> Grou
                       Text(b.seat_name(seat), style="bold" if turn else ""),
                       Text("▮" * size + " " + (tr("1 card") if size == 1 else tr("{n} cards", n=size)), style="blue"),
                       notes)
-    piles = Table(box=None, padding=(0, 1), show_edge=False, pad_edge=False)
-    piles.add_column(tr("pile"), style="dim", no_wrap=True, overflow="ellipsis")
+    piles = Table(box=None, padding=(0, 1), collapse_padding=True, show_edge=False, pad_edge=False)
+    piles.add_column(tr("pile"), style="dim")  # the one column that gives way: its names end in "…"
     for head in (tr("cards"), tr("den"), tr("prim"), tr("scope")):
-        piles.add_column(head, justify="right", header_style="dim")
+        piles.add_column(head, justify="right", header_style="dim", no_wrap=True)  # the numbers always show
     piles.add_column(label(SETTEBELLO, deck), header_style="dim", no_wrap=True)  # the settebello: who has it
     for side in range(b.num_sides):
         p = b.pile(side)
-        piles.add_row(b.side_name(side, short=True), str(p.cards), str(p.denari), str(p.primiera or "-"), str(p.scope),
+        piles.add_row(Text(b.side_name(side, short=True), no_wrap=True, overflow="ellipsis"), str(p.cards), str(p.denari), str(p.primiera or "-"), str(p.scope),
                       Text(label(SETTEBELLO, deck), style="bold yellow") if p.settebello else "")
     return Group(seats, piles)
 
@@ -125,7 +130,13 @@ def plays_text(b: BoardState, deck: DeckStyle) -> Text:
     """This round's plays in order, each with what it took."""
     t = Text(tr("This round") + "\n", style="bold")
     for play in b.plays:
-        line = Text(b.short_name(play.seat)[:NAME_WIDTH] + ": ") + card_span(play.card, deck)
+        name, played = b.short_name(play.seat) + ":", card_span(play.card, deck)
+        if len(name) + 1 + len(played) <= PLAYS_WIDTH:
+            line = Text(name + " ") + played
+        else:  # the name whole on a line of its own (one longer than the panel ends in "…")
+            t.append(name if len(name) <= PLAYS_WIDTH else name[:PLAYS_WIDTH - 2] + "…:")
+            t.append("\n")
+            line = Text("  ") + played
         for i, card in enumerate(play.captured):  # a card is never split between two lines
             word = Text(" ×" if i == 0 else " ") + card_span(card, deck)
             if len(line) + len(word) > PLAYS_WIDTH:

@@ -114,7 +114,7 @@ class Table(TableLoop):
         through its game."""
         spectators = self.broadcaster.spectators
         key = (self.state, self.closed, self.private, self.turn_timeout, len(spectators), self.member,
-               tuple((s.name, s.away) if s is not None else None for s in self.seats))
+               tuple((s.name, s.away, s.bot is not None) if s is not None else None for s in self.seats))
         if self._info is None or self._info[0] != key:
             info = wire.TableInfo(
                 id=self.id,
@@ -128,6 +128,7 @@ class Table(TableLoop):
                 turn_timeout=self.turn_timeout,
                 member=self.member,
                 bot_takeover=self.bot_takeover,
+                bots=[i for i, s in enumerate(self.seats) if s is not None and s.bot is not None],
             )
             self._info = (key, info) if self.state is wire.TableState.WAITING else None
             return info

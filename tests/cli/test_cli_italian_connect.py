@@ -1,10 +1,12 @@
 """`scopa play` in Italian when no server can be reached, through a pseudo-terminal as a
 person runs it: the lookup on the network and a refused address are said in Italian
-words, never as Python's exception text ("Connect call failed", "ConnectionRefusedError")."""
+words, never as Python's exception text ("Connect call failed", "ConnectionRefusedError"),
+in lines that fit the terminal (one wider than it breaks a word in the middle)."""
 
 from __future__ import annotations
 
 import os
+import re
 import socket
 import sys
 from collections.abc import Iterator
@@ -67,3 +69,27 @@ def test_the_lookup_on_the_network_is_said_in_italian() -> None:
         assert "Looking for" not in (child.before or "")
     finally:
         child.terminate(force=True)
+
+
+CONTROLS = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07]*\x07|\x1b[=>]")
+
+
+@pytest.mark.parametrize("width", [80, 100])
+@pytest.mark.parametrize("lang", ["en", "it"])
+@pytest.mark.parametrize("plain", [True, False], ids=["plain", "full-screen"])
+def test_a_refused_address_is_said_in_lines_that_fit_the_terminal(closed_port: int, plain: bool, lang: str,
+                                                                   width: int) -> None:
+    env = dict(os.environ, TERM="xterm-256color", COLUMNS=str(width), LINES="24")
+    child = pexpect.spawn(sys.executable, ["-m", "scopa.cli", "play", "--lang", lang, *(["--plain"] if plain else []),
+                                           f"127.0.0.1:{closed_port}"],
+                          cwd=str(ROOT), env=env, encoding="utf-8", timeout=30, dimensions=(24, width))
+    child.expect(pexpect.EOF)
+    child.close()
+    out = child.before or ""
+    out = out[max(0, out.rfind("\x1b[?1049l")):]  # what is printed after the full screen is gone (or all)
+    lines = [line for line in CONTROLS.sub("", out).split("\r\n") if line.strip()]
+    said = ("No server answers at 127.0.0.1:{port}: is the address right, and is the server (scopa serve) on?"
+            if lang == "en" else
+            "Nessun server risponde a 127.0.0.1:{port}: l'indirizzo è giusto, e il server (scopa serve) è acceso?")
+    assert said.format(port=closed_port) in " ".join(" ".join(lines).split()), lines
+    assert all(len(line.rstrip()) <= width for line in lines), lines  # each a row of its own: the words whole

@@ -23,18 +23,22 @@ from ...text import parse_invite, tr
 from .createform import CreateTableScreen, NewTable
 from ..dialogs import Once, dialog_css
 from ..keys import catch_up
-from ...text import player_name, rules_line
+from ...text import is_server_bot, player_name, rules_line
 
 __all__ = ["CreateTableScreen", "InviteScreen", "LobbyScreen", "NewTable", "seats_text"]
 
 
 def seats_text(info: TableInfo) -> Text:
+    """Who sits at the table: a free seat, a person away, a bot ("Bot 1 (medium)", or
+    "nipote (bot)" for a person's seat a bot plays on)."""
     parts = []
     for i, name in enumerate(info.seats):
         if name is None:
             parts.append(Text(tr("free"), style="green"))
         elif i in info.away:
             parts.append(Text(tr("{name} (away)", name=name), style="yellow"))
+        elif i in info.bots and not is_server_bot(name):
+            parts.append(Text(tr("{name} (bot)", name=name)))
         else:
             parts.append(Text(player_name(name)))  # a server's bot as the browser names it
     return Text(", ").join(parts)

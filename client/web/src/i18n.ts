@@ -170,8 +170,10 @@ export interface Speech {
   name(n: string): string;
 }
 
-/** The server's bot strategies as the create form names them (its "Bots" choice). */
-const BOT_LEVELS: Record<string, "easy" | "medium" | "hard"> = { random: "easy", greedy: "medium", expert: "hard" };
+/** The server's bot strategies as the create form names them (its "Bots" choice), and
+ * the levels a terminal's create form asks for by name. */
+const BOT_LEVELS: Record<string, "easy" | "medium" | "hard"> = {
+  random: "easy", greedy: "medium", expert: "hard", easy: "easy", medium: "medium", hard: "hard" };
 
 export function speech(lang: Lang): Speech {
   const w = lang === "it" ? IT : EN;

@@ -927,6 +927,7 @@ export interface TableCreatedCommand {
 export interface TableInfo {
   away?: Array<number>;
   bot_takeover?: boolean;
+  bots?: Array<number>;
   description: string;
   id: string;
   member?: string | null;

@@ -105,6 +105,12 @@ export function shownName(s: SeatInfo): string {
   return s.bot && name === s.name ? fill(t.botSeat, { name }) : name;
 }
 
+/** A listed table's seat ``i``, held by ``name``: a seat the table's map says a bot plays
+ * reads as a bot's ("nipote (bot)" for a person's seat a bot plays on). */
+export function listedName(x: TableInfo, i: number, name: string): string {
+  return shownName({ seat: i, name, side: 0, bot: x.bots?.includes(i) ?? false });
+}
+
 /** Who made the ``index``-th play of round ``round`` at seat ``i``: the person, for the
  * plays before a bot took the seat over (as this page saw it happen), the bot after. */
 export function playerName(i: number, round: number, index: number): string {

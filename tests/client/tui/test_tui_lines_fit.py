@@ -1,12 +1,14 @@
 """The board's top line (scores, round, stock, the game) and its status line (what
 happened, whose turn, the turn clock) each fit the terminal's width at 80 and 100
 columns, in English and in Italian: neither wraps (a local game's long seed, "mescolata
-numero 1234567890", used to push the top line onto a second row)."""
+numero 1234567890", used to push the top line onto a second row).  Watching a table of
+bots with long names (`scopa bot` names them "chitarellabot-bot"), every name is shown
+whole in the seats, the piles and the round's plays."""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 
 import pytest
 from rich.text import Text
@@ -17,7 +19,8 @@ from scopa.client.text import i18n
 from scopa.client.tui import NetApp
 from scopa.client.tui.app import LocalGameApp
 from scopa.client.tui.board import BoardScreen
-from scopa.engine import RuleSet
+from scopa.client.net import ClientSession
+from scopa.engine import Declare, Play, Player, RuleSet, View
 from scopa.server import Limits, NetworkEngine
 from scopa.server.core.clock import FakeClock
 
@@ -96,3 +99,53 @@ async def test_the_replays_title_keeps_to_one_row_at_80_columns(lang: i18n.Lang,
         await pilot.pause()
         title = app.screen.query_one("#title", Static)
         assert title.size.height == 1 and title.region.width <= 80
+
+
+class Rationed(Player):
+    """Plays its first legal move while the shared ``moves`` allow one more play."""
+
+    def __init__(self, moves: asyncio.Semaphore) -> None:
+        self.moves = moves
+
+    async def choose(self, view: View, legal: Sequence[Play | Declare]) -> Play | Declare:
+        await self.moves.acquire()
+        return legal[0]
+
+
+def shown_rows(screen: BoardScreen, panel: str) -> list[str]:
+    """The rows of ``panel`` as the screen draws them (cut to the panel's width)."""
+    widget = screen.query_one(panel, Static)
+    return ["".join(seg.text for seg in strip).rstrip() for strip in widget.render_lines(widget.region.reset_offset)]
+
+
+BOTS = ["chitarellabot-bot", "carefulgreedybot-bot"]
+
+
+@pytest.mark.parametrize("lang", ["en", "it"])
+@pytest.mark.parametrize("size", SIZES, ids=["80x24", "100x30"])
+async def test_a_watched_bots_names_are_whole(engine: NetworkEngine, lang: i18n.Lang, size: tuple[int, int],
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(i18n, "LANGUAGE", lang)
+    async with asyncio.timeout(SAFETY):
+        moves = asyncio.Semaphore(3)  # three plays, then the table waits
+        bots = [await ClientSession.connect("127.0.0.1", engine.port, name) for name in BOTS]
+        table = await bots[0].create_table(RuleSet.build("scopa"))
+        await bots[1].join_table(table.id)
+        games = [asyncio.create_task(bot.play_game(Rationed(moves))) for bot in bots]
+        app = NetApp("127.0.0.1", engine.port, "cleo", MemoryTokenStore(), watch=table.id)
+        async with app.run_test(size=size) as pilot:
+            await until(pilot, lambda: app.board_screen is not None and len(app.board_screen.board.plays) == 3)
+            screen = app.board_screen
+            assert screen is not None
+            await pilot.pause()
+            fits(screen, size[0])
+            seats, plays = shown_rows(screen, "#seats"), shown_rows(screen, "#plays")
+            for name in BOTS:
+                assert sum(name in row for row in seats) == 2, seats  # its seat's row and its pile's
+                assert any(row.startswith(f"{name}:") for row in plays), plays  # who made a play of the round
+            await pilot.press("b")  # back: the watching ends, and with it `scopa watch`
+            await until(pilot, lambda: app.return_value is not None)
+        for game in games:
+            game.cancel()
+        for bot in bots:
+            await bot.close()

@@ -1,16 +1,17 @@
 """`scopa play` in the Textual app, back in the lobby after a table: the live tables are
 listed at once, and a table opened afterwards appears without asking (r), also when the
-connection dropped and came back while the person was at the table."""
+connection dropped and came back while the person was at the table, and after a game
+taken back from the seat file when the app started again."""
 
 from __future__ import annotations
 
 import asyncio
 
 import pytest
-from textual.widgets import Static
+from textual.widgets import DataTable, Static
 from textual.widgets._footer import FooterKey
 
-from scopa.client.net import ClientSession
+from scopa.client.net import ClientSession, MemoryTokenStore, SavedSeat
 from scopa.client.tui import NetApp
 from scopa.client.tui.board import BoardScreen
 from scopa.client.tui.dialogs import ConfirmScreen
@@ -87,4 +88,39 @@ async def test_a_taken_name_is_said_and_the_heading_names_the_one_the_server_gav
             assert lobby is not None and app.session is not None and app.session.name == "ada2"
             await until(pilot, lambda: "ada2" in str(lobby.query_one("#lobby-top", Static).content))
             assert "The name ada is taken: you play as ada2." in app.messages
+        await first.close()
+
+
+async def test_back_from_a_game_taken_up_again_the_lobby_lists_the_tables(  # noqa: F811
+        engine: NetworkEngine) -> None:
+    """`scopa play` started again while its game runs takes the seat back (y), and the
+    lobby it goes to on leaving lists the live tables and hears of new ones."""
+    async with asyncio.timeout(SAFETY):
+        bruno = await ClientSession.connect("127.0.0.1", engine.port, "bruno")
+        await bruno.create_table(preset="scopa")  # waits for a second player all along
+        first = await ClientSession.connect("127.0.0.1", engine.port, "ada")
+        await first.create_table(preset="scopa", fill_with_bots=["greedy"])
+        assert first.table_id is not None and first.seat is not None and first.token is not None
+        store = MemoryTokenStore()
+        store.save(SavedSeat(server=f"127.0.0.1:{engine.port}", name="ada", table=first.table_id, seat=first.seat,
+                             token=first.token))
+        first._writer.transport.abort()  # type: ignore[attr-defined]  # the first app is gone
+        app = app_for(engine, store=store)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: app.lobby is not None and app.lobby._question is not None)
+            await pilot.press("y")
+            await until(pilot, lambda: app.board_screen is not None and app.board_screen.asking)
+            await pilot.press("q")
+            await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+            await pilot.press("y")
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and not app.playing)
+            lobby = app.screen
+            assert isinstance(lobby, LobbyScreen)
+            await until(pilot, lambda: bruno.table_id in lobby.tables)
+            assert lobby.query_one("#tables", DataTable).row_count == len(lobby.tables)
+            carla = await ClientSession.connect("127.0.0.1", engine.port, "carla")
+            await carla.create_table(preset="scopa")
+            await until(pilot, lambda: carla.table_id in lobby.tables)  # told without asking
+            await carla.close()
+        await bruno.close()
         await first.close()

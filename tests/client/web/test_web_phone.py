@@ -2,8 +2,8 @@
 a real server on 127.0.0.1 (port 0), as tests/client/web/test_web_client.py drives it:
 the open lock says what it is in words, the round's box says what its seconds count,
 the ways to take are chosen with the table in sight, the rules' table fits the screen,
-a seat a bot plays after its person left says so, and every screen an Italian phone
-reaches speaks Italian."""
+a seat a bot plays says so (at the table and in the list of tables), and every screen
+an Italian phone reaches speaks Italian."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ import re
 import pytest
 from playwright.async_api import Browser, Page
 
+from scopa.client.net import ClientSession
 from scopa.engine import RuleSet
 from scopa.engine.cards import CARDS, cards_of
 from scopa.engine.state import GameState
@@ -179,6 +180,28 @@ async def test_a_seat_a_bot_plays_after_its_person_left_says_so(site: Site, brow
         await bruno.wait_for_selector(".seat", timeout=WAIT)
         await bruno.wait_for_selector("#score-title", timeout=WAIT)
 
+
+
+@pytest.mark.parametrize("lang", ["it", "en"])
+async def test_the_tables_list_says_which_seats_a_bot_plays(site: Site, browser: Browser, lang: str) -> None:
+    """A table whose person left a game another person plays on lists the seat as the
+    bot's from then on ("zio, nipote (bot)"); a bot seated with its table reads as a bot
+    too ("Bot 1 (medio)")."""
+    zio, nipote, bruno = [await ClientSession.connect("127.0.0.1", site.engine.port, name)
+                          for name in ("zio", "nipote", "bruno")]
+    await zio.create_table(RuleSet.build("scopa"))
+    await nipote.join_table(zio.table_id or "")
+    await bruno.create_table(RuleSet.build("scopa"), fill_with_bots=["medium"])
+    page = await lobby(browser, site, "ada", lang)
+    tables = page.locator(".tables li")
+    await tables.filter(has_text=f"#{zio.table_id} ").filter(has_text="zio, nipote").wait_for(timeout=WAIT)
+    bot = "Bot 1 (medio)" if lang == "it" else "Bot 1 (medium)"
+    await tables.filter(has_text=f"#{bruno.table_id} ").filter(has_text=f"bruno, {bot}").wait_for(timeout=WAIT)
+    await nipote.leave_table()  # a bot plays nipote's seat from now on
+    await tables.filter(has_text=f"#{zio.table_id} ").filter(has_text="zio, nipote (bot)").wait_for(timeout=WAIT)
+    assert await page.evaluate("() => document.documentElement.scrollWidth") <= 390
+    for session in (zio, nipote, bruno):
+        await session.close()
 
 
 SHOWN = """() => [...document.body.querySelectorAll('*')].filter(e => !e.closest('code, pre') && e.childNodes.length)
