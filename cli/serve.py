@@ -14,7 +14,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.text import Text
 
-from scopa.client.text import tr
+from scopa.client.text import set_language, tr
 from scopa.protocol import DEFAULT_PORT
 
 from . import admin, interrupt, lan, loops, tls, web
@@ -115,6 +115,8 @@ def run_serve(args: argparse.Namespace, console: Console) -> int:
     if not logging.getLogger().handlers:  # the server logs connections, tables and games
         configure(getattr(args, "log_format", "text"))
     as_json = getattr(args, "log_format", "text") == "json"
+    if as_json:  # a log for programs to read: its messages stay in one language, whatever the locale
+        set_language("en")
 
     def report(event: str, text: str, error: bool = False) -> None:
         """What the server says once it runs: a console line, or with --log-format json a log line."""

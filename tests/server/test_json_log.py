@@ -26,11 +26,13 @@ pytestmark = pytest.mark.process
 DEADLINE = 30.0  # a safety net: every wait normally ends long before
 
 
-def serve(port: int, tmp: Path, *extra: str) -> subprocess.Popen[str]:
+def serve(port: int, tmp: Path, *extra: str, lang: str | None = None) -> subprocess.Popen[str]:
+    env = dict(os.environ, NO_COLOR="1")
+    if lang is not None:
+        env = {k: v for k, v in env.items() if k not in ("LC_ALL", "LC_MESSAGES")} | {"LANG": lang}
     return subprocess.Popen([*SCOPA, "serve", "--port", str(port), "--no-announce",
                              "--admin-token-file", str(tmp / f"token-{port}"), *extra],
-                            cwd=ROOT, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            env=dict(os.environ, NO_COLOR="1"))
+                            cwd=ROOT, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
 
 
 async def listening(port: int) -> WireClient:
@@ -83,6 +85,23 @@ async def test_a_game_logged_as_json_lines_with_its_table(tmp_path: Path) -> Non
     assert any(e["event"] == "listening_on" and e["message"] == f"listening on 127.0.0.1:{port}" for e in entries)
     assert [e["event"] for e in entries if e["event"] in ("server.serving", "server.stopped")] == [
         "server.serving", "server.stopped"]  # what the console says, in the log's format too
+
+
+async def test_json_lines_stay_in_english_under_an_italian_locale(tmp_path: Path) -> None:
+    """A log is read by programs: its messages do not follow the terminal's language
+    (the console lines of ``scopa serve`` do)."""
+    port = free_port()
+    proc = serve(port, tmp_path, "--log-format", "json", lang="it_IT.UTF-8")
+    try:
+        await (await listening(port)).close()
+        entries = stopped(proc)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    said = {e["event"]: e["message"] for e in entries}
+    assert said["server.serving"].startswith(f"Scopa server on 127.0.0.1:{port}"), said
+    assert said["server.stopped"] == "server stopped", said
 
 
 async def test_text_lines_stay_the_default(tmp_path: Path) -> None:
