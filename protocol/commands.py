@@ -506,6 +506,9 @@ class SeatBack(Body):
     name: PlayerName
     turn_left_ms: TurnLeftMs | None = Field(default=None, exclude_if=_absent,
                                             description="the clock of the turn waiting now, from now")
+    bot_played: bool = Field(default=False, exclude_if=lambda v: not v,
+                             description="a built-in bot played the seat since its grace period ran out; its person "
+                                         "plays it again from now on")
 
 
 class SeatReplaced(Body):

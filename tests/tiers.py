@@ -74,7 +74,7 @@ FILE_KINDS: dict[str, Kind] = {  # fmt: skip
     "test_presets_network.py": "integration", "test_protocol_docs.py": "integration",
     "test_protocol_facts.py": "integration", "test_protocol_version_and_routes.py": "integration",
     "test_proxied.py": "integration", "test_reconnect.py": "integration",
-    "test_resume_events.py": "integration", "test_rl_bridge.py": "integration",
+    "test_resume_events.py": "integration", "test_rl_bridge.py": "integration", "test_seat_held.py": "integration",
     "test_server_badinput.py": "integration", "test_server_games.py": "integration",
     "test_server_uvloop.py": "integration", "test_server_routes_and_refusals.py": "integration",
     "test_slow_clients.py": "integration", "test_spectators.py": "integration",

@@ -802,6 +802,7 @@ export interface SeatAwayCommand {
 }
 
 export interface SeatBack {
+  bot_played?: boolean;
   event?: number | null;
   name: string;
   seat: number;
