@@ -104,7 +104,7 @@ FILE_KINDS: dict[str, Kind] = {  # fmt: skip
     "test_web_front.py": "process",
     "test_tui_resume.py": "process", "test_watch_reconnect.py": "process",
     # browser
-    "test_web_table.py": "browser", "test_web_social.py": "browser",
+    "test_web_table.py": "browser", "test_web_seat_held.py": "browser", "test_web_social.py": "browser",
     # packaging
     "test_packaging.py": "packaging",
 }

@@ -46,7 +46,7 @@ export const st = {
   forced: new Set<string>(), // the cards the server played for someone whose time ran out, this round
   notice: "", // what the person should know about their name
   timedOut: "", // the server played for this person when their time ran out: said until they play again
-  takeovers: new Map<number, { round: number; plays: number }>(), // seats a bot took over here: from which round's play
+  takeovers: new Map<number, { round: number; plays: number; until?: { round: number; plays: number } }>(), // seats a bot took over here: from which round's play (until its person took it back)
   deadline: 0, // when the turn's time runs out (Date.now() scale; 0: no clock)
   reading: 0, // the seconds a round's first turn has beyond the table's turn clock, to read the last round's box
   totalsBefore: [] as number[], // the game's totals when the round began
@@ -110,8 +110,10 @@ export function shownName(s: SeatInfo): string {
 export function playerName(i: number, round: number, index: number): string {
   const from = st.takeovers.get(i);
   const seated = st.seats.find((s) => s.seat === i);
-  const before = from && (round < from.round || (round === from.round && index < from.plays));
-  return before && seated ? sp.name(seated.name) : seatName(i);
+  if (!from || !seated) return seatName(i);
+  const before = (at: { round: number; plays: number }) => round < at.round || (round === at.round && index < at.plays);
+  const bot = !before(from) && (!from.until || before(from.until));
+  return bot ? shownName({ ...seated, bot: true }) : sp.name(seated.name);
 }
 
 export function seatName(i: number): string {
