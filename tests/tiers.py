@@ -80,7 +80,7 @@ FILE_KINDS: dict[str, Kind] = {  # fmt: skip
     "test_slow_clients.py": "integration", "test_spectators.py": "integration",
     "test_table_failure.py": "integration", "test_timers.py": "integration",
     "test_transcript.py": "integration", "test_tui_create_form.py": "integration",
-    "test_tui_network.py": "integration", "test_tui_outage.py": "integration",
+    "test_tui_network.py": "integration", "test_tui_outage.py": "integration", "test_tui_seat_held.py": "integration",
     "test_tui_table_life.py": "integration",
     "test_server_no_leaks.py": "integration", "test_web_capacity.py": "integration",
     "test_tui_resume_board.py": "integration", "test_tui_board_words.py": "integration",

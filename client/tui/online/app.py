@@ -357,6 +357,10 @@ class NetApp(ScopaApp):
         if isinstance(notice, SeatCameBack) and screen is not None and session is not None \
                 and notice.seat == session.seat:
             self.comeback.caught_up(screen)
+            if notice.bot_played:  # the seat a bot played since the grace period ran out is ours again
+                screen.board.bot_plays.discard(notice.seat)
+                self.tell(tr("You were away for more than {n} minutes: a bot played in your place; now you play "
+                             "again.", n=max(1, round(self.away.own_grace / 60))))
 
     async def show_event(self, event: Event) -> None:
         self.comeback.last_move = None  # the table has moved on: nothing to send again
