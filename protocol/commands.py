@@ -674,6 +674,9 @@ class GameSummary(WireModel):
     totals: PointsList
     reason: Word
     private: bool = False
+    taken_over: Annotated[list[Seat], Field(max_length=MAX_SEATS)] = Field(
+        default=[], exclude_if=lambda v: not v,
+        description="the seats whose person left the game or did not come back to it: a bot finished them")
 
 
 class ListGames(Body):

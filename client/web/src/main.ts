@@ -170,6 +170,8 @@ function handle(f: Frame): void {
       const info = b.table as TableInfo;
       if (live(info)) st.tables.set(info.id, info); else st.tables.delete(info.id);
       if (info.id === st.tableId) st.info = info;
+      const tokens = heldTokens(); // a game of ours ended (played on by a bot, or at this table): the finished games again
+      if (info.state === "finished" && tokens[info.id] && st.games !== null) send("list_games", { limit: 20, tokens: Object.values(tokens) });
       break;
     }
     case "table_created":

@@ -267,6 +267,7 @@ export interface GameSummary {
   preset: string;
   private?: boolean;
   reason: string;
+  taken_over?: Array<number>;
   totals: Array<number>;
   winner: number | null;
 }

@@ -1,8 +1,13 @@
 """A phone that slept past the grace period: a bot played the seat meanwhile; when the
 page comes back (its saved seat token) the person plays the seat again, and is told so
-plainly; the plays the bot made stay named as the bot's."""
+plainly; the plays the bot made stay named as the bot's.  A person who left a game a bot
+then finished reads so in the finished games, which come again by themselves."""
 
 from __future__ import annotations
+
+import asyncio
+import re
+from pathlib import Path
 
 import pytest
 from playwright.async_api import Browser, Page
@@ -71,3 +76,37 @@ async def test_a_phone_back_after_the_grace_period_takes_its_seat_back_from_the_
         assert after[before].startswith("nonna:")  # her own play
         assert [p for p in after if p.startswith("nonna (bot):")] == bot_plays  # the bot's stay the bot's
         await phone.close()
+
+
+async def test_the_finished_games_say_a_bot_finished_the_seat_of_a_person_who_left_and_refresh_by_themselves(
+        browser: Browser, tmp_path: Path) -> None:
+    clock = FakeClock()
+    async with served(str(tmp_path / "games.db"), clock=clock) as s:  # a server that keeps its finished games
+        nonna = await open_italian(browser, s, "nonna")
+        await nonna.wait_for_selector("#preset", timeout=WAIT)
+        await nonna.select_option("#bots", "")
+        await nonna.locator("form button[type=submit]", has_text="Crea un tavolo").tap()
+        await nonna.wait_for_selector("#turn", timeout=WAIT)
+        nipote = await open_page(browser, s, "nipote", PHONE)
+        await nipote.get_by_role("button", name="Join").tap()
+        await nipote.wait_for_selector("[aria-label='Your hand'] .card", timeout=WAIT)
+        await nonna.wait_for_selector("[data-area=hand] .card", timeout=WAIT)
+        await nonna.locator("#leave").tap()
+        await nonna.locator("dialog[open]#leave-question button.danger").tap()
+        await nonna.get_by_role("button", name="Mostra le partite finite").tap()
+        await nonna.wait_for_selector("#games", timeout=WAIT)
+        assert await nonna.locator("#games li", has_text="#").count() == 0  # no finished game yet
+        await nipote.locator(".seat", has_text="nonna (bot)").wait_for(timeout=WAIT)
+        await nipote.close()  # the other phone goes away too: a bot plays on for it, and the game ends
+        [table] = s.engine.tables.values()
+        for _ in range(1000):  # until the server has seen the connection drop (its grace period armed)
+            if table.info().away:
+                break
+            await asyncio.sleep(0.01)
+        clock.advance(120.0)
+        game = nonna.locator("#games li", has_text="hai lasciato")  # the list came again by itself
+        await game.wait_for(timeout=WAIT)
+        line = await game.text_content() or ""
+        assert re.search(r"hai lasciato: il bot al tuo posto ha (vinto|perso) \d+ – \d+", line), line
+        assert "hai vinto" not in line
+        assert re.search(r"\d{2}/\d{2}/\d{2,4}, \d{2}:\d{2}", line), line  # when it ended
