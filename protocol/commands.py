@@ -146,11 +146,23 @@ class TableInfo(WireModel):
     (false, the only value sent: left out when true)."""
 
 
+class PlayAt(WireModel):
+    """A play of the game: the round, and its index among that round's plays."""
+
+    round: Annotated[int, Field(ge=0, le=10_000)]
+    play: Annotated[int, Field(ge=0, le=1000)]
+
+
 class SeatInfo(WireModel):
     seat: Seat
     name: PlayerName
     side: Side
     bot: bool = False
+    bot_from: PlayAt | None = Field(default=None, exclude_if=lambda v: v is None,
+                                    description="a person's seat a built-in bot took over: the first play the bot "
+                                                "made for it (or would make)")
+    bot_until: PlayAt | None = Field(default=None, exclude_if=lambda v: v is None,
+                                     description="the person took the seat back: the first play theirs again")
 
 
 class LegalMove(WireModel):

@@ -41,6 +41,8 @@ class Seat:
     # (kept beside a bot that plays a person's seat held for them: the token takes it back)
     away: bool = False  # a person whose connection dropped (within the grace period)
     strategy: str = ""  # a built-in bot's strategy
+    bot_from: wire.PlayAt | None = None  # a person's seat a bot took over: from this play
+    bot_until: wire.PlayAt | None = None  # ... until this one, when the person took it back
     your_turn: Prepared | None = None  # the table's your_turn to this seat, prepared once per client (no body)
     your_turn_to: ServerSession | None = None  # the client it was prepared for
 
@@ -117,7 +119,8 @@ class Seats(list[Seat | None]):
         return [s.session for s in self if s is not None and s.session is not None]
 
     def infos(self) -> list[wire.SeatInfo]:
-        return [wire.SeatInfo(seat=i, name=s.name, side=self.rules.side_of(i), bot=s.bot is not None)
+        return [wire.SeatInfo(seat=i, name=s.name, side=self.rules.side_of(i), bot=s.bot is not None,
+                              bot_from=s.bot_from, bot_until=s.bot_until)
                 for i, s in enumerate(self) if s is not None]
 
     # ------------------------------------------------------------------ tokens

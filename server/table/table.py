@@ -145,6 +145,11 @@ class Table(TableLoop):
         return wire.Snapshot(event=self.events.last, table=self.info(), seats=seats, sides=sides, public=public,
                              you=you, turn_left_ms=self.turns.left_ms())
 
+    def _play_at(self) -> wire.PlayAt:
+        """The next play of the game as the table has told it (its round and index in it)."""
+        state = self.game_state()
+        return wire.PlayAt(round=state.round_no if state else 0, play=len(state.round_plays) if state else 0)
+
     def game_state(self) -> GameState | None:
         """The game as the table has told it so far (the game master may be a move or a
         deal further on while the table's loop awaits a journal write)."""
@@ -271,6 +276,7 @@ class Table(TableLoop):
         self.taken_over[i] = seat.token_digest
         bot = self.bot_factory("greedy", seat.name, self.seed + i)
         seat.away, seat.bot, seat.strategy = False, bot, "greedy"
+        seat.bot_from, seat.bot_until = self._play_at(), None
         if not held:
             seat.token_digest = ""
         if i < len(self.players):
@@ -293,7 +299,7 @@ class Table(TableLoop):
         ``bot_played``."""
         seat = self.seats[i]
         assert seat is not None
-        seat.bot, seat.strategy = None, ""
+        seat.bot, seat.strategy, seat.bot_until = None, "", self._play_at()
         self.taken_over.pop(i, None)
         if i in self.forfeits:
             self.forfeits.remove(i)

@@ -211,6 +211,9 @@ function handle(f: Frame): void {
       newTable(b.table.id);
       st.info = b.table; st.tableId = b.table.id; st.replay = null;
       if (b.seats?.length) st.seats = b.seats;
+      for (const s of st.seats) { // a bot took the seat over: from which play (and until which, if its person is back)
+        if (s.bot_from) st.takeovers.set(s.seat, { round: s.bot_from.round, plays: s.bot_from.play, until: s.bot_until ? { round: s.bot_until.round, plays: s.bot_until.play } : undefined });
+      }
       st.view = (b.you ?? b.public) as typeof st.view;
       if (b.you) st.seat = b.you.seat;
       st.totalsBefore = [...(st.view?.totals ?? [])];

@@ -525,6 +525,11 @@ export interface PingCommand {
   v: 2;
 }
 
+export interface PlayAt {
+  play: number;
+  round: number;
+}
+
 export interface PlayCard {
   capture?: Array<string>;
   card: string;
@@ -822,6 +827,8 @@ export interface SeatBackCommand {
 
 export interface SeatInfo {
   bot?: boolean;
+  bot_from?: PlayAt | null;
+  bot_until?: PlayAt | null;
   name: string;
   seat: number;
   side: number;

@@ -14,7 +14,7 @@ from playwright.async_api import Browser, Page
 
 from scopa.server.core.clock import FakeClock
 
-from test_web_client import MINE, PHONE, WAIT, browser, chromium, open_page, play_one, served  # noqa: F401
+from test_web_client import MINE, PHONE, WAIT, browser, chromium, first_ready, open_page, play_one, served  # noqa: F401
 from test_web_family import open_italian
 
 pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="module")]
@@ -54,7 +54,7 @@ async def test_a_phone_back_after_the_grace_period_takes_its_seat_back_from_the_
         await nipote.wait_for_selector(MINE, timeout=WAIT)  # the bot played nonna's turn, if it was hers
         if not any(p.startswith("nonna (bot):") for p in await plays(nipote)):
             await play_one(nipote)
-            await nipote.locator("[data-area=plays] li", has_text="nonna (bot):").wait_for(timeout=WAIT)
+            await nipote.locator("[data-area=plays] li", has_text="nonna (bot):").first.wait_for(timeout=WAIT)
         await nipote.wait_for_selector(MINE, timeout=WAIT)
 
         nonna = await phone.new_page()  # the phone wakes: the page comes back with its seat token
@@ -110,3 +110,37 @@ async def test_the_finished_games_say_a_bot_finished_the_seat_of_a_person_who_le
         assert re.search(r"hai lasciato: il bot al tuo posto ha (vinto|perso) \d+ – \d+", line), line
         assert "hai vinto" not in line
         assert re.search(r"\d{2}/\d{2}/\d{2,4}, \d{2}:\d{2}", line), line  # when it ended
+
+
+async def test_a_spectator_who_comes_after_the_bot_took_over_names_each_play_by_who_made_it(browser: Browser) -> None:
+    clock = FakeClock()
+    async with served(clock=clock) as s:
+        nonna = await open_italian(browser, s, "nonna")
+        await nonna.wait_for_selector("#preset", timeout=WAIT)
+        await nonna.select_option("#bots", "")
+        await nonna.locator("form button[type=submit]", has_text="Crea un tavolo").tap()
+        await nonna.wait_for_selector("#turn", timeout=WAIT)
+        nipote = await open_page(browser, s, "nipote", PHONE)
+        await nipote.get_by_role("button", name="Join").tap()
+        await nipote.wait_for_selector("[aria-label='Your hand'] .card", timeout=WAIT)
+        page = await first_ready([nonna, nipote], MINE)
+        if page is nipote:
+            await play_one(nipote)
+            await nonna.wait_for_selector(MINE, timeout=WAIT)
+        await play_first(nonna)  # a play of her own
+        await nipote.wait_for_selector(MINE, timeout=WAIT)
+        await play_one(nipote)
+        await nonna.wait_for_selector(MINE, timeout=WAIT)
+        await nonna.close()  # her phone sleeps on her turn
+        await nipote.get_by_text("nonna is away").wait_for(timeout=WAIT)
+        clock.advance(120.0)  # a bot plays her turn
+        await nipote.locator("[data-area=plays] li", has_text="nonna (bot):").first.wait_for(timeout=WAIT)
+
+        zio = await open_page(browser, s, "zio", PHONE)
+        await zio.get_by_role("button", name="Watch").tap()
+        await zio.locator("[data-area=plays] li", has_text="nonna (bot):").first.wait_for(timeout=WAIT)
+        hers = [p.split(":")[0] for p in await plays(zio) if p.startswith("nonna")]
+        assert hers == ["nonna", "nonna (bot)"]  # her own play, then the bot's
+        await nipote.reload()  # the same at the table after a reload
+        await nipote.locator("[data-area=plays] li", has_text="nonna (bot):").first.wait_for(timeout=WAIT)
+        assert [p.split(":")[0] for p in await plays(nipote) if p.startswith("nonna")] == hers

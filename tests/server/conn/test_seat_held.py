@@ -77,11 +77,16 @@ async def test_a_person_back_after_the_grace_period_takes_the_seat_back_from_the
     c.table, c.seat = a.table, a.seat
     assert (await c.resume(a.token, NEVER)).body.you == "player:nonna"  # type: ignore[arg-type]
     assert (await c.recv_until("joined")).body.resumed
+    snap = (await c.recv_until("snapshot")).body  # from which play the bot played the seat
+    [held] = [s for s in snap.seats if s.seat == a.seat]
+    assert held.bot and held.bot_from is not None and held.bot_until is None
     back = await c.recv_until("seat_back")
     assert back.body.seat == a.seat and back.body.bot_played
     told = await b.recv_until("seat_back")
     assert told.body.seat == a.seat and told.body.bot_played
     assert table.seats[a.seat].bot is None and a.seat not in table.taken_over  # type: ignore[index, union-attr]
+    [again] = [s for s in table.snapshot(None).seats if s.seat == a.seat]
+    assert not again.bot and again.bot_from == held.bot_from and again.bot_until is not None
     stored = storage._tables[a.table].seats[a.seat]  # type: ignore[index]
     assert stored.bot is None and stored.token_digest == token_digest(a.token)  # type: ignore[arg-type]
 
