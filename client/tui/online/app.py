@@ -359,8 +359,7 @@ class NetApp(ScopaApp):
             self.comeback.caught_up(screen)
             if notice.bot_played:  # the seat a bot played since the grace period ran out is ours again
                 screen.board.bot_plays.discard(notice.seat)
-                self.tell(tr("You were away for more than {n} minutes: a bot played in your place; now you play "
-                             "again.", n=max(1, round(self.away.own_grace / 60))))
+                self.tell(self.away.held_back())
 
     async def show_event(self, event: Event) -> None:
         self.comeback.last_move = None  # the table has moved on: nothing to send again

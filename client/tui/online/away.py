@@ -65,6 +65,11 @@ class AwaySeats:
         self.tell(notice_text(notice))
         screen.refresh_board()
 
+    def held_back(self) -> str:
+        """What the person is told when they take back the seat a bot played while they were away."""
+        return tr("You were away for more than {n} minutes: a bot played in your place; now you play again.",
+                  n=max(1, round(self.own_grace / 60)))
+
     def _stop(self, seat: int) -> None:
         timer = self._countdowns.pop(seat, None)
         if timer is not None:
