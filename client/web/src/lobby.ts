@@ -143,7 +143,7 @@ function finishedGames(): HTMLElement {
   const list = st.games === null
     ? h("p", {}, button(t.showGames, () => send("list_games", { limit: 20, tokens: Object.values(heldTokens()) }), "quiet"))
     : h("ul", { class: "tables", id: "games" }, ...(st.games.length ? st.games.map((g) => h("li", {},
-      h("span", { class: "grow" }, `#${g.id} ${gameName(g.preset)} · ${g.players.map(sp.name).join(", ")} · ${g.totals.join(" – ")}${g.reason === "abandoned" ? ` · ${t.abandoned}` : g.winner === null ? "" : ` · ${wonBy(g)}`}${endedAt(g)}`),
+      h("span", { class: "grow" }, `#${g.id} ${gameName(g.preset)}${endedAt(g)} · ${g.players.map(sp.name).join(", ")} · ${g.totals.join(" – ")}${g.reason === "abandoned" ? ` · ${t.abandoned}` : g.winner === null ? "" : ` · ${wonBy(g)}`}`),
       button(t.replay, () => send("get_record", { game: g.id, token: heldTokens()[g.id] ?? null }), "quiet"))) : [h("li", {}, t.noGames)]));
   return h("section", { class: "panel", "aria-labelledby": "games-title" }, h("h2", { id: "games-title" }, t.finished), list);
 }
