@@ -8,7 +8,7 @@ import { fill, type Lang } from "./i18n";
 import { showRules } from "./rules";
 import type { GameEnd, RoundEnd, TableInfo, TournamentInfo, TournamentNoTable, TournamentStandings } from "./protocol";
 import {
-  type Body, type Seat, app, deck, heldTokens, keepMarks, keepToken, lang, live, restoreMarks, saveSeat, savedSeat, seatCount,
+  type Body, type Seat, app, deck, heldTokens, keepMarks, keepToken, lang, live, restoreMarks, saveSeat, savedSeat, seatCount, takenBack, takeoversOf,
   seatName, setDeck, setLang as speak, sp, st, t,
 } from "./state";
 import { forgetForm, lobbyScreen, setServerTimeout } from "./lobby";
@@ -211,9 +211,7 @@ function handle(f: Frame): void {
       newTable(b.table.id);
       st.info = b.table; st.tableId = b.table.id; st.replay = null;
       if (b.seats?.length) st.seats = b.seats;
-      for (const s of st.seats) { // a bot took the seat over: from which play (and until which, if its person is back)
-        if (s.bot_from) st.takeovers.set(s.seat, { round: s.bot_from.round, plays: s.bot_from.play, until: s.bot_until ? { round: s.bot_until.round, plays: s.bot_until.play } : undefined });
-      }
+      takeoversOf(st.seats);
       st.view = (b.you ?? b.public) as typeof st.view;
       if (b.you) st.seat = b.you.seat;
       st.totalsBefore = [...(st.view?.totals ?? [])];
@@ -256,14 +254,9 @@ function handle(f: Frame): void {
     }
     case "seat_away": if (b.seat !== st.seat) st.flash = fill(t.away, { name: b.name }); else grace = b.grace_seconds; break;
     case "seat_back":
-      if (b.bot_played) { // the person plays the seat a bot played while they were away: the bot's plays stay the bot's
-        const seat = st.seats.find((s) => s.seat === b.seat);
-        if (seat) seat.bot = false;
-        const from = st.takeovers.get(b.seat);
-        if (from && st.view) from.until = { round: st.view.round, plays: st.view.round_plays?.length ?? 0 };
-        if (b.seat === st.seat) { st.timedOut = fill(t.heldBack, { n: Math.max(1, Math.round(grace / 60)) }); break; }
-      }
-      if (b.seat !== st.seat) st.flash = fill(t.back, { name: b.name });
+      if (b.bot_played) takenBack(b.seat); // from a bot that played it since the person's grace period ran out
+      if (b.bot_played && b.seat === st.seat) st.timedOut = fill(t.heldBack, { n: Math.max(1, Math.round(grace / 60)) });
+      else if (b.seat !== st.seat) st.flash = fill(t.back, { name: b.name });
       break;
     case "seat_replaced": {
       const seat = st.seats.find((s) => s.seat === b.seat);

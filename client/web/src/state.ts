@@ -116,6 +116,22 @@ export function playerName(i: number, round: number, index: number): string {
   return bot ? shownName({ ...seated, bot: true }) : sp.name(seated.name);
 }
 
+/** The seats a bot took over, as a snapshot tells them: from which play (and until which, once the person took it back). */
+export function takeoversOf(seats: SeatInfo[]): void {
+  for (const s of seats) {
+    if (s.bot_from) st.takeovers.set(s.seat, { round: s.bot_from.round, plays: s.bot_from.play,
+      until: s.bot_until ? { round: s.bot_until.round, plays: s.bot_until.play } : undefined });
+  }
+}
+
+/** The person took seat ``i`` back from the bot that played it: a person's seat again, the bot's plays still the bot's. */
+export function takenBack(i: number): void {
+  const seat = st.seats.find((s) => s.seat === i);
+  if (seat) seat.bot = false;
+  const from = st.takeovers.get(i);
+  if (from && st.view) from.until = { round: st.view.round, plays: st.view.round_plays?.length ?? 0 };
+}
+
 export function seatName(i: number): string {
   const seated = st.seats.find((s) => s.seat === i);
   if (seated) return shownName(seated);
