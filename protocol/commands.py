@@ -149,11 +149,23 @@ class TableInfo(WireModel):
     who left the game or did not come back (left out when a person holds every seat)."""
 
 
+class PlayAt(WireModel):
+    """A play of the game: the round, and its index among that round's plays."""
+
+    round: Annotated[int, Field(ge=0, le=10_000)]
+    play: Annotated[int, Field(ge=0, le=1000)]
+
+
 class SeatInfo(WireModel):
     seat: Seat
     name: PlayerName
     side: Side
     bot: bool = False
+    bot_from: PlayAt | None = Field(default=None, exclude_if=lambda v: v is None,
+                                    description="a person's seat a built-in bot took over: the first play the bot "
+                                                "made for it (or would make)")
+    bot_until: PlayAt | None = Field(default=None, exclude_if=lambda v: v is None,
+                                     description="the person took the seat back: the first play theirs again")
 
 
 class LegalMove(WireModel):
@@ -509,6 +521,9 @@ class SeatBack(Body):
     name: PlayerName
     turn_left_ms: TurnLeftMs | None = Field(default=None, exclude_if=_absent,
                                             description="the clock of the turn waiting now, from now")
+    bot_played: bool = Field(default=False, exclude_if=lambda v: not v,
+                             description="a built-in bot played the seat since its grace period ran out; its person "
+                                         "plays it again from now on")
 
 
 class SeatReplaced(Body):
@@ -674,6 +689,9 @@ class GameSummary(WireModel):
     totals: PointsList
     reason: Word
     private: bool = False
+    taken_over: Annotated[list[Seat], Field(max_length=MAX_SEATS)] = Field(
+        default=[], exclude_if=lambda v: not v,
+        description="the seats whose person left the game or did not come back to it: a bot finished them")
 
 
 class ListGames(Body):

@@ -74,13 +74,13 @@ FILE_KINDS: dict[str, Kind] = {  # fmt: skip
     "test_presets_network.py": "integration", "test_protocol_docs.py": "integration",
     "test_protocol_facts.py": "integration", "test_protocol_version_and_routes.py": "integration",
     "test_proxied.py": "integration", "test_reconnect.py": "integration",
-    "test_resume_events.py": "integration", "test_rl_bridge.py": "integration",
+    "test_resume_events.py": "integration", "test_rl_bridge.py": "integration", "test_seat_held.py": "integration",
     "test_server_badinput.py": "integration", "test_server_games.py": "integration",
     "test_server_uvloop.py": "integration", "test_server_routes_and_refusals.py": "integration",
     "test_slow_clients.py": "integration", "test_spectators.py": "integration",
     "test_table_failure.py": "integration", "test_timers.py": "integration",
     "test_transcript.py": "integration", "test_tui_create_form.py": "integration",
-    "test_tui_network.py": "integration", "test_tui_outage.py": "integration",
+    "test_tui_network.py": "integration", "test_tui_outage.py": "integration", "test_tui_seat_held.py": "integration",
     "test_tui_table_life.py": "integration",
     "test_server_no_leaks.py": "integration", "test_web_capacity.py": "integration",
     "test_tui_resume_board.py": "integration", "test_tui_board_words.py": "integration",
@@ -104,7 +104,7 @@ FILE_KINDS: dict[str, Kind] = {  # fmt: skip
     "test_web_front.py": "process",
     "test_tui_resume.py": "process", "test_watch_reconnect.py": "process",
     # browser
-    "test_web_table.py": "browser", "test_web_social.py": "browser",
+    "test_web_table.py": "browser", "test_web_seat_held.py": "browser", "test_web_social.py": "browser",
     # packaging
     "test_packaging.py": "packaging",
 }

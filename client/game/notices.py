@@ -20,10 +20,12 @@ class SeatWentAway:
 
 @dataclass(frozen=True, slots=True)
 class SeatCameBack:
-    """The seat's player is back at the table."""
+    """The seat's player is back at the table (``bot_played``: a bot played the seat
+    since their grace period ran out; they play it again from now on)."""
 
     seat: int
     name: str
+    bot_played: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,7 +47,7 @@ def notice_from_wire(body: Body) -> SeatNotice | None:
     if isinstance(body, SeatAway):
         return SeatWentAway(body.seat, body.name, body.grace_seconds)
     if isinstance(body, SeatBack):
-        return SeatCameBack(body.seat, body.name)
+        return SeatCameBack(body.seat, body.name, body.bot_played)
     if isinstance(body, SeatReplaced):
         return SeatTakenByBot(body.seat, body.name, body.strategy)
     return None

@@ -200,7 +200,11 @@ class TableLoop:
                     self.turns.ask(effect)
                 else:
                     self.turns.turn_from = 0.0  # a bot's turn comes first: the next your_turn is not timed
-                    queue.extend(self.master.receive(effect.seat, await bot.choose(effect.view, effect.legal)))
+                    action = await bot.choose(effect.view, effect.legal)
+                    if self.players[effect.seat] is not bot:  # its person took the seat back meanwhile
+                        self.turns.ask(effect)
+                    else:
+                        queue.extend(self.master.receive(effect.seat, action))
             elif isinstance(effect, Refused):  # a person's refusals are told at once, by turns.receive()
                 bot = self.players[effect.seat]
                 if bot is not None:

@@ -20,6 +20,13 @@ from ..conn import ServerSession
 from .journaling import TableJournal
 
 
+HELD = "+held"
+"""Journaled after a bot's strategy (``greedy+held``) with the person's token digest: the
+bot plays the seat because its person did not come back in time, and the person's token
+still opens it (the person takes the seat back by resuming).  A seat whose person left
+is journaled with the bare strategy: its token opens it no more."""
+
+
 def token_digest(token: str) -> str:
     """What the server keeps of a seat token (the token itself is never stored or logged)."""
     return hashlib.sha256(token.encode()).hexdigest()
@@ -31,8 +38,11 @@ class Seat:
     session: ServerSession | None  # None: a built-in bot, or a person who is away
     bot: Player | None = None
     token_digest: str = ""  # sha256 hex of the seat token: the token itself is never kept
+    # (kept beside a bot that plays a person's seat held for them: the token takes it back)
     away: bool = False  # a person whose connection dropped (within the grace period)
     strategy: str = ""  # a built-in bot's strategy
+    bot_from: wire.PlayAt | None = None  # a person's seat a bot took over: from this play
+    bot_until: wire.PlayAt | None = None  # ... until this one, when the person took it back
     your_turn: Prepared | None = None  # the table's your_turn to this seat, prepared once per client (no body)
     your_turn_to: ServerSession | None = None  # the client it was prepared for
 
@@ -109,7 +119,8 @@ class Seats(list[Seat | None]):
         return [s.session for s in self if s is not None and s.session is not None]
 
     def infos(self) -> list[wire.SeatInfo]:
-        return [wire.SeatInfo(seat=i, name=s.name, side=self.rules.side_of(i), bot=s.bot is not None)
+        return [wire.SeatInfo(seat=i, name=s.name, side=self.rules.side_of(i), bot=s.bot is not None,
+                              bot_from=s.bot_from, bot_until=s.bot_until)
                 for i, s in enumerate(self) if s is not None]
 
     # ------------------------------------------------------------------ tokens
@@ -169,8 +180,10 @@ class Seats(list[Seat | None]):
         for i, st in enumerate(stored.seats):
             assert st is not None
             if st.bot:
-                self[i] = Seat(st.name, None, bot=self.bot_factory(st.bot, st.name, stored.seed + i), strategy=st.bot)
-                if st.token_digest:  # a person's seat a bot took over (the token opens it no more)
+                strategy, held = st.bot.removesuffix(HELD), st.bot.endswith(HELD)
+                self[i] = Seat(st.name, None, bot=self.bot_factory(strategy, st.name, stored.seed + i),
+                               token_digest=(st.token_digest or "") if held else "", strategy=strategy)
+                if st.token_digest:  # a person's seat a bot took over (held: the token still opens it)
                     taken_over[i] = st.token_digest
             else:  # away until its client comes back with its token (hello resume)
                 self[i] = Seat(st.name, None, token_digest=st.token_digest or "", away=True)
@@ -190,5 +203,6 @@ class Seats(list[Seat | None]):
         """The seats of a journaled game that is over, every token digest kept."""
         for i, st in enumerate(stored.seats):
             if st is not None:
-                bot = make_bot(st.bot, st.name, seed=stored.seed + i) if st.bot else None
-                self[i] = Seat(st.name, None, bot=bot, token_digest=st.token_digest or "", strategy=st.bot or "")
+                strategy = (st.bot or "").removesuffix(HELD)
+                bot = make_bot(strategy, st.name, seed=stored.seed + i) if strategy else None
+                self[i] = Seat(st.name, None, bot=bot, token_digest=st.token_digest or "", strategy=strategy)

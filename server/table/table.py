@@ -26,7 +26,7 @@ from .broadcast import Broadcaster
 from .eventlog import RESTORED_EVENTS, EventLog
 from ..journal import FinishTable, Journal, Fenced, FinishedTable, StoredTable
 from .notices import SeatNotices
-from .seats import Seats, token_digest
+from .seats import HELD, Seats, token_digest
 from ..conn import ServerSession
 from .journaling import TableJournal
 from .leases import Lease
@@ -146,6 +146,11 @@ class Table(TableLoop):
         return wire.Snapshot(event=self.events.last, table=self.info(), seats=seats, sides=sides, public=public,
                              you=you, turn_left_ms=self.turns.left_ms())
 
+    def _play_at(self) -> wire.PlayAt:
+        """The next play of the game as the table has told it (its round and index in it)."""
+        state = self.game_state()
+        return wire.PlayAt(round=state.round_no if state else 0, play=len(state.round_plays) if state else 0)
+
     def game_state(self) -> GameState | None:
         """The game as the table has told it so far (the game master may be a move or a
         deal further on while the table's loop awaits a journal write)."""
@@ -213,7 +218,9 @@ class Table(TableLoop):
         log.info("table %s: seat %s (%s) is back", self.id, i, seat.name)
         if playing:
             session.table_id = self.id
-            if self.notices.back(i, wire.SeatBack(seat=i, name=seat.name, turn_left_ms=self.turns.left_ms())) \
+            if seat.bot is not None:  # a bot played the seat held for its person, who takes it back
+                self._person_takes_back(i)
+            elif self.notices.back(i, wire.SeatBack(seat=i, name=seat.name, turn_left_ms=self.turns.left_ms())) \
                     or was_away:
                 self.announce_seats()
             self.turns.ask_again(i)
@@ -243,7 +250,7 @@ class Table(TableLoop):
             log.info("table %s: seat %s (%s) did not come back in %ss", self.id, i, seat.name, self.grace)
             self.abandon(f"seat {i} did not come back")
             return
-        self._bot_takes(i)
+        self._bot_takes(i, held=True)
 
     def leave(self, session: ServerSession, re: int) -> None:
         """A seated person leaves the running game (``leave_table``): told ``left``; with
@@ -261,24 +268,52 @@ class Table(TableLoop):
         session.tell(wire.Left(table=self.id, reason=wire.LeftReason.LEFT.value), re=re)
         self._bot_takes(i)
 
-    def _bot_takes(self, i: int) -> None:
-        """A built-in bot plays seat ``i`` (a person's, left or gone) for the rest of the game."""
+    def _bot_takes(self, i: int, held: bool = False) -> None:
+        """A built-in bot plays seat ``i`` (a person's, left or gone) for the rest of the
+        game; ``held``: its person did not come back in time, and may still take the seat
+        back by resuming with its token (a person who left may not)."""
         seat = self.seats[i]
         assert seat is not None
         self.taken_over[i] = seat.token_digest
         bot = self.bot_factory("greedy", seat.name, self.seed + i)
-        seat.away, seat.bot, seat.strategy, seat.token_digest = False, bot, "greedy", ""
+        seat.away, seat.bot, seat.strategy = False, bot, "greedy"
+        seat.bot_from, seat.bot_until = self._play_at(), None
+        if not held:
+            seat.token_digest = ""
         if i < len(self.players):
             self.players[i] = player = YieldingBot(bot)
             self.turns.take_over(i, player)
         try:
             # The person's digest stays beside the bot: a restart still knows a bot took over.
-            self.journal.set_seat(i, seat.name, token_digest=self.taken_over[i], bot="greedy")
+            self.journal.set_seat(i, seat.name, token_digest=self.taken_over[i], bot="greedy" + (HELD if held else ""))
         except Exception:  # noqa: BLE001 - the game goes on; only a restart would miss it
             log.exception("table %s: could not journal the bot taking seat %s", self.id, i)
         log.info("table %s: a bot takes seat %s (%s)", self.id, i, seat.name)
         self.broadcaster.tell_seat(wire.SeatReplaced(seat=i, name=seat.name, strategy="greedy"),
                                    numbered=self.master is not None)
+        self.announce_seats()
+
+    def _person_takes_back(self, i: int) -> None:
+        """The person of seat ``i``, which a bot played since their grace period ran out,
+        is back with its token: they play it again from now on (a turn the bot was
+        thinking over is theirs, on the turn clock); everyone gets ``seat_back`` with
+        ``bot_played``."""
+        seat = self.seats[i]
+        assert seat is not None
+        seat.bot, seat.strategy, seat.bot_until = None, "", self._play_at()
+        self.taken_over.pop(i, None)
+        if i in self.forfeits:
+            self.forfeits.remove(i)
+        if i < len(self.players):
+            self.players[i] = None
+        try:
+            self.journal.set_seat(i, seat.name, token_digest=seat.token_digest)
+        except Exception:  # noqa: BLE001 - the game goes on; only a restart would miss it
+            log.exception("table %s: could not journal the person taking seat %s back", self.id, i)
+        log.info("table %s: seat %s (%s) is played by its person again", self.id, i, seat.name)
+        body = wire.SeatBack(seat=i, name=seat.name, turn_left_ms=self.turns.left_ms(), bot_played=True)
+        if not self.notices.back(i, body):
+            self.broadcaster.tell_seat(body, numbered=True)
         self.announce_seats()
 
     def watch(self, session: ServerSession, re: int, last_event: int | None = None) -> None:

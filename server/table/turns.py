@@ -295,6 +295,10 @@ class Turns:
                 action = None
             if self.master is None or self.master.asking is not ask:
                 return
+            s = self.seats[seat]
+            if s is not None and s.bot is None:  # its person took the seat back meanwhile: their turn
+                self.ask(ask)
+                return
             if action not in ask.legal:
                 action = self.master.default_play()
             self.inbox.put_nowait(self.master.receive(seat, action))

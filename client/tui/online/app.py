@@ -357,6 +357,9 @@ class NetApp(ScopaApp):
         if isinstance(notice, SeatCameBack) and screen is not None and session is not None \
                 and notice.seat == session.seat:
             self.comeback.caught_up(screen)
+            if notice.bot_played:  # the seat a bot played since the grace period ran out is ours again
+                screen.board.bot_plays.discard(notice.seat)
+                self.tell(self.away.held_back())
 
     async def show_event(self, event: Event) -> None:
         self.comeback.last_move = None  # the table has moved on: nothing to send again

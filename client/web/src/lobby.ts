@@ -114,19 +114,36 @@ function tournamentForm(): HTMLElement {
   return made;
 }
 
-/** Who won a finished game, as the lobby lists it: "you won" when the page's player did. */
+/** Who won a finished game, as the lobby lists it: "you won" or "you lost" when the page's
+ * player played it; when a bot finished their seat (they left, or did not come back), that. */
 function wonBy(g: GameSummary): string {
-  const won = g.players.filter((_, i) => i % g.totals.length === g.winner);
+  const sides = g.totals.length;
+  const won = g.players.filter((_, i) => i % sides === g.winner);
   const team = won.length > 1;
-  if (won.includes(st.name)) return team ? t.yourSideWonLine : t.youWonLine;
+  const me = g.players.indexOf(st.name);
+  if (me >= 0) {
+    const side = me % sides;
+    if (g.taken_over?.includes(me)) {
+      const score = [g.totals[side], ...g.totals.filter((_, i) => i !== side)].join(" – ");
+      return fill(side === g.winner ? t.botWonForYou : t.botLostForYou, { score });
+    }
+    if (side === g.winner) return team ? t.yourSideWonLine : t.youWonLine;
+    return g.players.filter((_, i) => i % sides === side).length > 1 ? t.yourSideLostLine : t.youLostLine;
+  }
   return fill(team ? t.winnerTeam : t.winner, { name: won.map(sp.name).join(" + ") });
+}
+
+/** When a finished game ended, in the page's language (date and time). */
+function endedAt(g: GameSummary): string {
+  const at = new Date(g.ended);
+  return Number.isNaN(at.getTime()) ? "" : ` · ${at.toLocaleString(lang, { dateStyle: "short", timeStyle: "short" })}`;
 }
 
 function finishedGames(): HTMLElement {
   const list = st.games === null
     ? h("p", {}, button(t.showGames, () => send("list_games", { limit: 20, tokens: Object.values(heldTokens()) }), "quiet"))
     : h("ul", { class: "tables", id: "games" }, ...(st.games.length ? st.games.map((g) => h("li", {},
-      h("span", { class: "grow" }, `#${g.id} ${gameName(g.preset)} · ${g.players.map(sp.name).join(", ")} · ${g.totals.join(" – ")}${g.reason === "abandoned" ? ` · ${t.abandoned}` : g.winner === null ? "" : ` · ${wonBy(g)}`}`),
+      h("span", { class: "grow" }, `#${g.id} ${gameName(g.preset)}${endedAt(g)} · ${g.players.map(sp.name).join(", ")} · ${g.totals.join(" – ")}${g.reason === "abandoned" ? ` · ${t.abandoned}` : g.winner === null ? "" : ` · ${wonBy(g)}`}`),
       button(t.replay, () => send("get_record", { game: g.id, token: heldTokens()[g.id] ?? null }), "quiet"))) : [h("li", {}, t.noGames)]));
   return h("section", { class: "panel", "aria-labelledby": "games-title" }, h("h2", { id: "games-title" }, t.finished), list);
 }

@@ -8,7 +8,7 @@ import { fill, type Lang } from "./i18n";
 import { showRules } from "./rules";
 import type { GameEnd, RoundEnd, TableInfo, TournamentInfo, TournamentNoTable, TournamentStandings } from "./protocol";
 import {
-  type Body, type Seat, app, deck, heldTokens, keepMarks, keepToken, lang, live, restoreMarks, saveSeat, savedSeat, seatCount,
+  type Body, type Seat, app, deck, heldTokens, keepMarks, keepToken, lang, live, restoreMarks, saveSeat, savedSeat, seatCount, takenBack, takeoversOf,
   seatName, setDeck, setLang as speak, sp, st, t,
 } from "./state";
 import { forgetForm, lobbyScreen, setServerTimeout } from "./lobby";
@@ -25,6 +25,7 @@ let fresh = true;
 let asking = ""; // the name the person asked for, while the server finds it taken
 let noticeRead = false; // the notice about the name was shown in the lobby
 let handSize = 3; // cards a deal gives each hand (counted at the round's start)
+let grace = 120; // seconds the server holds a seat whose person is away (its seat_away says)
 const EVERYTHING = Number.MAX_SAFE_INTEGER;
 // The commands that tell whose turn it is, each with that turn's clock (turn_left_ms).
 const TURN_TELLERS = new Set(["your_turn", "round_start", "played", "declared", "seat_back", "snapshot"]); // 2**53 - 1, still an integer on the wire
@@ -173,6 +174,8 @@ function handle(f: Frame): void {
       const info = b.table as TableInfo;
       if (live(info)) st.tables.set(info.id, info); else st.tables.delete(info.id);
       if (info.id === st.tableId) st.info = info;
+      const tokens = heldTokens(); // a game of ours ended (played on by a bot, or at this table): the finished games again
+      if (info.state === "finished" && tokens[info.id] && st.games !== null) send("list_games", { limit: 20, tokens: Object.values(tokens) });
       break;
     }
     case "table_created":
@@ -212,6 +215,7 @@ function handle(f: Frame): void {
       newTable(b.table.id);
       st.info = b.table; st.tableId = b.table.id; st.replay = null;
       if (b.seats?.length) st.seats = b.seats;
+      takeoversOf(st.seats);
       st.view = (b.you ?? b.public) as typeof st.view;
       if (b.you) st.seat = b.you.seat;
       st.totalsBefore = [...(st.view?.totals ?? [])];
@@ -252,8 +256,12 @@ function handle(f: Frame): void {
       (f.sender.startsWith("table:") ? st.tableChat : st.lobbyChat).push(line);
       break;
     }
-    case "seat_away": if (b.seat !== st.seat) st.flash = fill(t.away, { name: b.name }); break;
-    case "seat_back": if (b.seat !== st.seat) st.flash = fill(t.back, { name: b.name }); break;
+    case "seat_away": if (b.seat !== st.seat) st.flash = fill(t.away, { name: b.name }); else grace = b.grace_seconds; break;
+    case "seat_back":
+      if (b.bot_played) takenBack(b.seat); // from a bot that played it since the person's grace period ran out
+      if (b.bot_played && b.seat === st.seat) st.timedOut = fill(t.heldBack, { n: Math.max(1, Math.round(grace / 60)) });
+      else if (b.seat !== st.seat) st.flash = fill(t.back, { name: b.name });
+      break;
     case "seat_replaced": {
       const seat = st.seats.find((s) => s.seat === b.seat);
       if (seat) seat.bot = true; // named as a bot's seat from now on (seats, score, plays)

@@ -267,6 +267,7 @@ export interface GameSummary {
   preset: string;
   private?: boolean;
   reason: string;
+  taken_over?: Array<number>;
   totals: Array<number>;
   winner: number | null;
 }
@@ -522,6 +523,11 @@ export interface PingCommand {
   sender: string;
   seq: number;
   v: 2;
+}
+
+export interface PlayAt {
+  play: number;
+  round: number;
 }
 
 export interface PlayCard {
@@ -802,6 +808,7 @@ export interface SeatAwayCommand {
 }
 
 export interface SeatBack {
+  bot_played?: boolean;
   event?: number | null;
   name: string;
   seat: number;
@@ -820,6 +827,8 @@ export interface SeatBackCommand {
 
 export interface SeatInfo {
   bot?: boolean;
+  bot_from?: PlayAt | null;
+  bot_until?: PlayAt | null;
   name: string;
   seat: number;
   side: number;

@@ -46,7 +46,7 @@ export const st = {
   forced: new Set<string>(), // the cards the server played for someone whose time ran out, this round
   notice: "", // what the person should know about their name
   timedOut: "", // the server played for this person when their time ran out: said until they play again
-  takeovers: new Map<number, { round: number; plays: number }>(), // seats a bot took over here: from which round's play
+  takeovers: new Map<number, { round: number; plays: number; until?: { round: number; plays: number } }>(), // seats a bot took over here: from which round's play (until its person took it back)
   deadline: 0, // when the turn's time runs out (Date.now() scale; 0: no clock)
   reading: 0, // the seconds a round's first turn has beyond the table's turn clock, to read the last round's box
   totalsBefore: [] as number[], // the game's totals when the round began
@@ -116,8 +116,26 @@ export function listedName(x: TableInfo, i: number, name: string): string {
 export function playerName(i: number, round: number, index: number): string {
   const from = st.takeovers.get(i);
   const seated = st.seats.find((s) => s.seat === i);
-  const before = from && (round < from.round || (round === from.round && index < from.plays));
-  return before && seated ? sp.name(seated.name) : seatName(i);
+  if (!from || !seated) return seatName(i);
+  const before = (at: { round: number; plays: number }) => round < at.round || (round === at.round && index < at.plays);
+  const bot = !before(from) && (!from.until || before(from.until));
+  return bot ? shownName({ ...seated, bot: true }) : sp.name(seated.name);
+}
+
+/** The seats a bot took over, as a snapshot tells them: from which play (and until which, once the person took it back). */
+export function takeoversOf(seats: SeatInfo[]): void {
+  for (const s of seats) {
+    if (s.bot_from) st.takeovers.set(s.seat, { round: s.bot_from.round, plays: s.bot_from.play,
+      until: s.bot_until ? { round: s.bot_until.round, plays: s.bot_until.play } : undefined });
+  }
+}
+
+/** The person took seat ``i`` back from the bot that played it: a person's seat again, the bot's plays still the bot's. */
+export function takenBack(i: number): void {
+  const seat = st.seats.find((s) => s.seat === i);
+  if (seat) seat.bot = false;
+  const from = st.takeovers.get(i);
+  if (from && st.view) from.until = { round: st.view.round, plays: st.view.round_plays?.length ?? 0 };
 }
 
 export function seatName(i: number): string {
