@@ -117,8 +117,8 @@ ITALIAN: dict[str, str] = {
         "Lasci la partita? Da ora il tuo posto lo gioca un bot (o, a un tavolo creato per finire quando qualcuno "
         "se ne va, la partita finisce per tutti).",
     "{name} is back.": "Di nuovo al tavolo: {name}.",
-    "You were away for more than {n} minutes: a bot played in your place; now you play again.":
-        "Eri via da più di {n} minuti: un bot ha giocato al tuo posto; ora riprendi tu.",
+    "You were away too long, so a bot played in your place; now you play again.":
+        "Eri via da troppo tempo, così un bot ha giocato al tuo posto; ora riprendi tu.",
     "{name} (bot)": "{name} (bot)",
     "{name} disconnected; the table waits for them.": "Connessione persa per {name}; il tavolo aspetta.",
     "{name} disconnected — a bot takes the seat in {time} unless {name} returns.":

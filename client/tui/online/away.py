@@ -23,7 +23,6 @@ class AwaySeats:
         self.tell = tell
         self._until: dict[int, float] = {}
         self._countdowns: dict[int, Timer] = {}  # the seat rows counting an away seat's time down
-        self.own_grace = 120.0  # the seconds the table held our own seat when we were away (its seat_away says)
 
     def from_update(self, screen: BoardScreen, away: Sequence[int]) -> None:
         board = screen.board
@@ -41,8 +40,6 @@ class AwaySeats:
         """Show what became of another seat: away (with the time it has left), back, or a bot's now."""
         board = screen.board
         if notice.seat == board.viewer:  # our own seat (told again after a resume): the link status says it
-            if isinstance(notice, SeatWentAway):
-                self.own_grace = notice.grace_seconds
             return
         if isinstance(notice, SeatTakenByBot):  # named "ada (bot)" from now on
             board.bot_plays.add(notice.seat)
@@ -67,8 +64,7 @@ class AwaySeats:
 
     def held_back(self) -> str:
         """What the person is told when they take back the seat a bot played while they were away."""
-        return tr("You were away for more than {n} minutes: a bot played in your place; now you play again.",
-                  n=max(1, round(self.own_grace / 60)))
+        return tr("You were away too long, so a bot played in your place; now you play again.")
 
     def _stop(self, seat: int) -> None:
         timer = self._countdowns.pop(seat, None)

@@ -25,7 +25,6 @@ let fresh = true;
 let asking = ""; // the name the person asked for, while the server finds it taken
 let noticeRead = false; // the notice about the name was shown in the lobby
 let handSize = 3; // cards a deal gives each hand (counted at the round's start)
-let grace = 120; // seconds the server holds a seat whose person is away (its seat_away says)
 const EVERYTHING = Number.MAX_SAFE_INTEGER;
 // The commands that tell whose turn it is, each with that turn's clock (turn_left_ms).
 const TURN_TELLERS = new Set(["your_turn", "round_start", "played", "declared", "seat_back", "snapshot"]); // 2**53 - 1, still an integer on the wire
@@ -256,10 +255,10 @@ function handle(f: Frame): void {
       (f.sender.startsWith("table:") ? st.tableChat : st.lobbyChat).push(line);
       break;
     }
-    case "seat_away": if (b.seat !== st.seat) st.flash = fill(t.away, { name: b.name }); else grace = b.grace_seconds; break;
+    case "seat_away": if (b.seat !== st.seat) st.flash = fill(t.away, { name: b.name }); break;
     case "seat_back":
       if (b.bot_played) takenBack(b.seat); // from a bot that played it since the person's grace period ran out
-      if (b.bot_played && b.seat === st.seat) st.timedOut = fill(t.heldBack, { n: Math.max(1, Math.round(grace / 60)) });
+      if (b.bot_played && b.seat === st.seat) st.timedOut = t.heldBack;
       else if (b.seat !== st.seat) st.flash = fill(t.back, { name: b.name });
       break;
     case "seat_replaced": {

@@ -57,7 +57,7 @@ async def test_the_terminal_client_takes_its_seat_back_from_the_bot() -> None:
 
                 proxy.retarget(engine.port)  # through again: the client resumes with its token
                 await until(pilot, lambda: table.seats[me].bot is None, limit=2000)  # type: ignore[index, union-attr]
-                said = "You were away for more than 2 minutes: a bot played in your place; now you play again."
+                said = "You were away too long, so a bot played in your place; now you play again."
                 await until(pilot, lambda: said in app.messages, limit=2000)
                 screen = app.board_screen
                 assert screen is not None and me not in screen.board.bot_plays

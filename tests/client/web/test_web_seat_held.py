@@ -61,7 +61,7 @@ async def test_a_phone_back_after_the_grace_period_takes_its_seat_back_from_the_
         await nonna.goto(s.url)
         told = nonna.get_by_role("alert").filter(has_text="un bot ha giocato al tuo posto")
         await told.wait_for(timeout=WAIT)
-        assert await told.text_content() == "Eri via da più di 2 minuti: un bot ha giocato al tuo posto; ora riprendi tu."
+        assert await told.text_content() == "Eri via da troppo tempo, così un bot ha giocato al tuo posto; ora riprendi tu."
         await nipote.get_by_text("nonna is back").wait_for(timeout=WAIT)
         assert "nonna (bot)" not in " ".join(await nipote.locator(".seat").all_text_contents())
         bot_plays = [p for p in await plays(nipote) if p.startswith("nonna (bot):")]
