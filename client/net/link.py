@@ -115,9 +115,10 @@ class Link(Channel):
         cluster, those its members named; tried in turn when one cannot be reached."""
         self.watching: str | None = None  # the table watched (in a cluster, its member is watched closely)
         self._hurry_when = self._hurry
-        self.reconnect_for = 130.0
-        """Seconds to keep trying to get back to a seat after the connection is lost
-        (a little over the server's default grace period); 0: do not reconnect."""
+        self.reconnect_for = 600.0
+        """Seconds to keep trying to get back to a seat after the connection is lost; 0: do
+        not reconnect.  Past the server's grace period a bot plays the seat, and the
+        person's token still takes it back while the game runs."""
         self.first_backoff, self.max_backoff = 0.1, 5.0
         self.reconnects = 0  # how many times this session got its seat back
         self._password: str | None = None  # a claimed name's password, for reconnecting
