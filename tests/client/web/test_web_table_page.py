@@ -1,0 +1,92 @@
+"""The table page as two people on phones see it, in Debian's chromium against a real
+server on 127.0.0.1 (port 0), as tests/client/web/test_web_client.py drives it: one's own
+capture and scopa in one's own score panel at once; a card that takes nothing says so
+and a double tap lays nothing down; the notices in sentences (a bot taking over says
+why, a time that ran out, a scopa); watching a table one left; the round's box and its
+Leave; the turn and the chat when the page is scrolled away; a team's partner, the French
+cards' suit words, a seat played in another tab, and the replay going on across rounds."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.async_api import Browser, Page
+
+from scopa.engine.cards import CARDS
+from scopa.server.core.clock import FakeClock
+from scopa.server.lobby.directory import build_rules
+
+from test_web_client import (  # noqa: F401
+    MINE, PHONE, WAIT, Site, browser, chromium, create, dismiss_round_end, open_page, past_double_tap, play_one,
+    play_to_the_end, served,
+)
+from test_web_table import first_turn, play_card, scopa_play, seed_where
+
+pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="module")]  # the browser: test_web_client.py
+
+SCORE = "#score-title + table"
+
+
+async def score(page: Page) -> list[str]:
+    return await page.locator(f"{SCORE} tr").all_inner_texts()
+
+
+async def two_at_a_table(browser: Browser, site: Site, timer: str = "") -> tuple[Page, Page]:
+    """ada (seat 0, who plays first on the tests' seeds) and bob, each on a phone."""
+    ada = await open_page(browser, site, "ada")
+    if timer:
+        await ada.select_option("#timer", timer)
+    await create(ada, bots="")
+    bob = await open_page(browser, site, "bob")
+    await bob.locator(".tables li", has_text="#1 ").get_by_role("button", name="Join").tap()
+    await ada.wait_for_selector(MINE, timeout=WAIT)
+    await bob.wait_for_selector("[data-area=table] .card", timeout=WAIT)
+    return ada, bob
+
+
+async def test_your_own_scopa_is_in_your_score_panel_at_once(browser: Browser) -> None:
+    """ada's scopa on the first play: her own panel counts its cards and the scopa before bob
+    moves, as bob's does; the notice is hers ("You made a scopa!"), and bob's names her."""
+    rules = build_rules("scopa", {})
+    seed = seed_where(rules, lambda s: scopa_play(s) is not None)
+    play = scopa_play(first_turn(rules, seed))
+    assert play is not None
+    taken = len(play.captured) + 1
+    async with served(seed=seed) as site:
+        ada, bob = await two_at_a_table(browser, site)
+        await play_card(ada, str(CARDS[play.card]))
+        await bob.wait_for_selector(MINE, timeout=WAIT)  # bob's turn: ada has no turn of her own to be told the piles
+        await ada.get_by_role("alert").filter(has_text="You made a scopa!").wait_for(timeout=WAIT)
+        await bob.get_by_role("alert").filter(has_text="ada made a scopa!").wait_for(timeout=WAIT)
+        mine = await score(ada)
+        assert f"Cards\t{taken}\t0" in mine and "Scope\t1\t0" in mine
+        assert mine == await score(bob)
+
+
+async def test_a_card_that_takes_nothing_says_so_and_a_double_tap_lays_nothing(browser: Browser) -> None:
+    rules = build_rules("scopa", {})
+
+    def lays_only(card: int, state: object) -> bool:
+        return not state.capture_options(0, card)  # type: ignore[attr-defined]
+
+    seed = seed_where(rules, lambda s: any(s.hands[0] >> c & 1 and lays_only(c, s) for c in range(40)))
+    state = first_turn(rules, seed)
+    card = next(str(CARDS[c]) for c in range(40) if state.hands[0] >> c & 1 and lays_only(c, state))
+    async with served(seed=seed) as site:
+        page = await open_page(browser, site, "ada")
+        await create(page)
+        await page.wait_for_selector(MINE, timeout=WAIT)
+        await page.clock.install()
+        await page.clock.pause_at(await page.evaluate("Date.now()") + 1000)  # the page's time stands still
+        own = page.locator(f"[data-area=hand] .card[data-card='{card}']")
+        name = await own.get_attribute("aria-label")
+        await own.tap()
+        said = page.locator("#tap-said")
+        assert await said.text_content() == f"{name} takes nothing: tap it again to lay it on the table."
+        await own.tap()  # at once: a double tap
+        assert await own.count() == 1 and await page.locator(MINE).count() == 1  # still in hand, still the turn
+        await past_double_tap(page)
+        await own.tap()  # a tap of its own: laid on the table
+        await page.clock.resume()  # the page's time flows again (a wait polls on it)
+        await page.locator("[data-area=plays] li", has_text=f"ada: {name}").wait_for(timeout=WAIT)
