@@ -155,7 +155,9 @@ function toLobby(): HTMLButtonElement {
 
 export function leaveButton(): HTMLButtonElement {
   if (st.watching) {
-    return button(t.stopWatching, () => { send("unwatch_table", { table: st.tableId }); st.tableId = null; st.watching = false; st.view = null; send("watch_lobby", {}); render(); }, "quiet");
+    return button(t.stopWatching, () => {
+      if (!st.gameEnd) send("unwatch_table", { table: st.tableId }); // a finished table has no spectators left to let go
+      st.tableId = null; st.watching = false; st.view = null; send("watch_lobby", {}); render(); }, "quiet");
   }
   const leave = () => { st.leaving = true; send("leave_table", { table: st.tableId }, "lobby"); };
   const b = button(t.leave, () => {
@@ -255,10 +257,12 @@ function outOfView(e: Element): boolean {
   return r.bottom <= 0 || r.top >= window.innerHeight;
 }
 
-/** The table's chat is on the page, scrolled out of view: a message that comes is counted. */
+/** The table's chat is on the page, its newest line scrolled out of view: a message that comes is counted. */
 export function chatOutOfView(): boolean {
-  const input = document.getElementById("table-chat");
-  return !!input && !!st.tableId && outOfView(input);
+  const log = document.getElementById("table-chat")?.closest("section")?.querySelector("ul.chat");
+  if (!log || !st.tableId) return false;
+  const r = log.getBoundingClientRect();
+  return r.bottom > window.innerHeight || r.bottom <= 0;
 }
 
 /** The bars over the page: "Your turn" while the turn's line is out of view (or the chat has the

@@ -206,7 +206,7 @@ function handle(f: Frame): void {
     case "game_start": st.seats = b.seats; st.gameEnd = null; st.flash = ""; st.timedOut = ""; if (st.info) st.info = { ...st.info, state: "playing" }; break;
     case "snapshot":
       fresh = false;
-      newTable(b.table.id);
+      if (newTable(b.table.id) && b.public) st.deadline = typeof b.turn_left_ms === "number" ? Date.now() + b.turn_left_ms : 0; // its turn's clock
       st.info = b.table; st.tableId = b.table.id; st.replay = null;
       if (b.seats?.length) st.seats = b.seats;
       st.view = (b.you ?? b.public) as typeof st.view;
@@ -267,6 +267,7 @@ function handle(f: Frame): void {
   render();
 }
 
+let flashOf: number | null = null; // the seat whose play the flash tells of (a spectator's stays up until that seat plays again)
 function played(b: Body): void {
   const v = st.view;
   if (!v) return;
@@ -286,9 +287,9 @@ function played(b: Body): void {
   if (b.forced === "timeout") { // the person's own stays up beside what the others do next (a scopa, a bot taking over)
     const card = cardName(b.card, deck);
     if (b.seat === st.seat) st.timedOut = fill(t.timedOutYou, { card });
-    else st.flash = fill(t.timedOutOf, { card, name: seatName(b.seat) });
-  } else if (b.scopa) st.flash = b.seat === st.seat ? t.scopaYou : fill(t.scopaOf, { name: seatName(b.seat) }); // a player's news stays up until they play
-  else if (b.seat === st.seat || st.seat === null) st.flash = "";
+    else { st.flash = fill(t.timedOutOf, { card, name: seatName(b.seat) }); flashOf = b.seat; }
+  } else if (b.scopa) { st.flash = b.seat === st.seat ? t.scopaYou : fill(t.scopaOf, { name: seatName(b.seat) }); flashOf = b.seat; } // a player's news stays up until they play
+  else if (b.seat === st.seat || (st.seat === null && (flashOf === null || flashOf === b.seat))) { st.flash = ""; flashOf = null; }
   if (v.hand_sizes?.every((n) => n === 0) && v.stock > 0 && !v.hand) redeal(v); // a spectator's count
 }
 

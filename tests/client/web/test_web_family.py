@@ -173,7 +173,7 @@ async def test_leave_asks_first_and_the_end_shows_at_once(site: Site, browser: B
     await page.locator("dialog[open]#leave-question").get_by_role("button", name="Leave: end the game").tap()
     await page.wait_for_selector("#game-end", timeout=WAIT)
     assert await in_view(page, "#game-end")  # on a phone, without scrolling past the board
-    assert "Nobody won. The game ended: a player left." in (await page.locator("#game-end").text_content() or "")
+    assert "Nobody won: you left the game, so it ended." in (await page.locator("#game-end").text_content() or "")
 
 
 async def test_a_reload_keeps_the_names_and_the_round_end_says_why(site: Site, browser: Browser) -> None:

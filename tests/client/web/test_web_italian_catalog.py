@@ -41,9 +41,9 @@ def test_a_name_after_a_takes_ad_before_a_vowel_on_the_page() -> None:
 
 def test_no_participle_follows_a_players_name_on_the_page() -> None:
     """A player's name comes with no gender: "carla è tornato" is wrong for carla, so the
-    page's Italian says it without a participle ("di nuovo al tavolo: carla")."""
+    page's Italian says it without a participle ("carla è di nuovo al tavolo.")."""
     words: dict[str, str] = page_eval("m.speech('it').w")
     gendered = {k: v for k, v in words.items() if re.search(r"\{name\} (si )?è \w+(at|ut|it)[oa]\b", v)}
     assert gendered == {}
     said = page_eval("[m.fill(m.speech('it').w.away, {name: 'carla'}), m.fill(m.speech('it').w.back, {name: 'carla'})]")
-    assert said == ["carla non è al tavolo", "di nuovo al tavolo: carla"]
+    assert said == ["carla non è al tavolo.", "carla è di nuovo al tavolo."]

@@ -170,7 +170,7 @@ async def test_a_seat_a_bot_plays_after_its_person_left_says_so(site: Site, brow
         "Lasci la partita? Da ora il tuo posto lo gioca un bot; non potrai riprenderlo."
     await question.get_by_role("button", name="Esci: continua un bot").tap()
     await ada.get_by_role("status").filter(has_text="Hai lasciato la partita: da ora il tuo posto lo gioca un bot.").wait_for(timeout=WAIT)
-    await bruno.get_by_role("alert").filter(has_text="un bot gioca per ada").wait_for(timeout=WAIT)
+    await bruno.get_by_role("alert").filter(has_text="ada ha lasciato la partita: da ora un bot gioca al suo posto.").wait_for(timeout=WAIT)
     for _ in range(2):
         seats = await bruno.locator(".seat").all_text_contents()
         assert seats[0].startswith("ada (bot) · ") and seats[1].startswith("bruno (tu) · ")

@@ -18,7 +18,7 @@ from scopa.server.core.clock import FakeClock
 from scopa.server.lobby.directory import build_rules
 
 from test_web_client import (  # noqa: F401
-    MINE, PHONE, WAIT, Site, browser, chromium, create, dismiss_round_end, open_page, past_double_tap, play_one,
+    MINE, PHONE, WAIT, Site, browser, chromium, create, dismiss_round_end, open_page, page_clock, past_double_tap, play_one,
     play_to_the_end, served,
 )
 from test_web_table import first_turn, play_card, scopa_play, seed_where
@@ -77,7 +77,7 @@ async def test_a_card_that_takes_nothing_says_so_and_a_double_tap_lays_nothing(b
         page = await open_page(browser, site, "ada")
         await create(page)
         await page.wait_for_selector(MINE, timeout=WAIT)
-        await page.clock.install()
+        await page_clock(page)
         await page.clock.pause_at(await page.evaluate("Date.now()") + 1000)  # the page's time stands still
         own = page.locator(f"[data-area=hand] .card[data-card='{card}']")
         name = await own.get_attribute("aria-label")
@@ -90,3 +90,64 @@ async def test_a_card_that_takes_nothing_says_so_and_a_double_tap_lays_nothing(b
         await own.tap()  # a tap of its own: laid on the table
         await page.clock.resume()  # the page's time flows again (a wait polls on it)
         await page.locator("[data-area=plays] li", has_text=f"ada: {name}").wait_for(timeout=WAIT)
+
+
+async def test_watching_the_table_one_left_shows_no_old_news(browser: Browser) -> None:
+    """ada leaves: bob is told why a bot plays her seat; ada watches the table then, with no
+    notice of before, no "Your hand", the turn's seconds counting; bob's time runs out (a
+    sentence says so); bob leaves, the game ends, and ada goes back to the tables with no error."""
+    clock = FakeClock()
+    async with served(clock=clock, seed=seed_where(build_rules("scopa", {}), lambda s: True)) as site:
+        ada, bob = await two_at_a_table(browser, site, timer="30")
+        await ada.locator("#leave").tap()
+        await ada.locator("dialog[open]#leave-question button.danger").tap()
+        await ada.get_by_role("status").filter(has_text="You left the game").wait_for(timeout=WAIT)
+        await bob.get_by_role("alert").filter(has_text="ada left the game: a bot plays their seat from now on.").wait_for(timeout=WAIT)
+        await ada.locator(".tables li", has_text="#1 ").get_by_role("button", name="Watch").tap()
+        await ada.wait_for_selector("[data-area=table] .card", timeout=WAIT)
+        await ada.locator("#turn", has_text="bob to play").wait_for(timeout=WAIT)
+        assert re.search(r"\d+ s left", await ada.locator("#turn .clock").text_content() or "")
+        assert await ada.get_by_role("status").count() == 0 or "You left" not in (await ada.get_by_role("status").first.text_content() or "")
+        assert await ada.get_by_role("alert").count() == 0
+        assert await ada.get_by_role("heading", name="Your hand").count() == 0
+        clock.advance(31)  # bob's time runs out: the server plays for him
+        told = ada.get_by_role("alert").filter(has_text="bob's time ran out")
+        await told.wait_for(timeout=WAIT)
+        assert re.fullmatch(r"bob's time ran out: the server played .+ for them\.", await told.text_content() or "")
+        await bob.locator("#leave").tap()
+        await bob.locator("dialog[open]#leave-question button.danger").tap()
+        await bob.locator("#game-end", has_text="Nobody won: you left the game, so it ended.").wait_for(timeout=WAIT)
+        await ada.wait_for_selector("#game-end", timeout=WAIT)
+        await ada.locator("#game-end").get_by_role("button", name="Back to the tables").tap()
+        await ada.wait_for_selector("#preset", timeout=WAIT)
+        assert await ada.get_by_role("status").all_text_contents() == []  # no error
+
+
+async def test_your_turn_and_new_chat_reach_a_page_scrolled_away(browser: Browser) -> None:
+    """ada writes in the chat (the turn's line scrolled away) while bob plays: "Your turn"
+    stays in view; a message that comes while the chat is out of view is counted there."""
+    rules = build_rules("scopa", {})
+    async with served(seed=seed_where(rules, lambda s: True)) as site:
+        ada, bob = await two_at_a_table(browser, site)
+        await play_one(ada)
+        await bob.wait_for_selector(MINE, timeout=WAIT)
+        await ada.locator("#table-chat").tap()
+        await ada.locator("#table-chat").fill("a moment")
+        assert await ada.evaluate("document.activeElement.id") == "table-chat"  # writing there as the turn comes
+        await play_one(bob)
+        bar = ada.locator(".turn-bar")
+        await bar.wait_for(timeout=WAIT)
+        box = await bar.bounding_box()
+        assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= 844 and await bar.text_content() == "Your turn"
+        await bar.tap()
+        await ada.locator(".turn-bar").wait_for(state="hidden", timeout=WAIT)
+        await ada.set_viewport_size({"width": 844, "height": 390})  # the phone turned: the chat is below the fold
+        await ada.evaluate("window.scrollTo(0, 0)")
+        await bob.locator("#table-chat").fill("take your time")
+        await bob.locator("#table-chat").press("Enter")
+        new = ada.locator(".chat-new")
+        await new.wait_for(timeout=WAIT)
+        assert await new.text_content() == "1 new in the chat"
+        await new.tap()
+        await ada.locator("ul.chat li", has_text="bob: take your time").wait_for(timeout=WAIT)
+        assert await ada.locator(".chat-new").count() == 0
