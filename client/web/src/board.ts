@@ -121,7 +121,7 @@ function cardButton(card: string, cls: string, onclick: () => void): HTMLButtonE
 let timerEl: HTMLElement | null = null;
 let shownOnTable = new Set<string>(); // the table's cards last drawn: a new one arrives animated
 function secondsLeft(): number | null {
-  if (st.gameEnd || !st.view || st.roundEnd) return null;
+  if (st.gameEnd || !st.view || st.roundEnd || st.replaced) return null; // a seat another tab plays: its clock is there
   return st.deadline ? Math.max(0, Math.ceil((st.deadline - Date.now()) / 1000)) : null;
 }
 function turnWords(): string {

@@ -151,3 +151,52 @@ async def test_your_turn_and_new_chat_reach_a_page_scrolled_away(browser: Browse
         await new.tap()
         await ada.locator("ul.chat li", has_text="bob: take your time").wait_for(timeout=WAIT)
         assert await ada.locator(".chat-new").count() == 0
+
+
+async def test_the_rounds_box_says_the_seconds_left_plainly_and_offers_leave(browser: Browser) -> None:
+    """The next round's first turn runs while the round's box is open: the box says the
+    seconds left in a sentence (not a sum), apart and calmly what happens when they run out,
+    and Leave is in the box. The game left, its replay's Next goes on into the next round."""
+    clock = FakeClock()  # the turn's 30 s never run out on their own
+    async with served(clock=clock, seed=seed_where(build_rules("scopa", {}), lambda s: True)) as site:
+        page = await open_page(browser, site, "ada")
+        await page.select_option("#timer", "30")
+        await create(page)
+        while not await page.locator("dialog#round-end[open]").count():
+            await page.wait_for_selector(f"{MINE}, dialog#round-end[open]", timeout=WAIT)
+            if await page.locator(MINE).count() and not await page.locator("dialog#round-end[open]").count():
+                await play_one(page)
+        box = page.locator("dialog#round-end[open]")
+        line = box.locator("#round-end-turn")
+        await line.filter(has_text="You have").wait_for(timeout=WAIT)  # the bot has played: ada's turn
+        assert re.fullmatch(r"Round 2 has begun\. Your turn\. You have \d+ s left for your next move\.", await line.text_content() or "")
+        assert await box.locator("#round-end-calm").text_content() == \
+            "If the time runs out, the server plays a card for you and the game goes on. Continue closes this summary; Leave is below it."
+        await box.get_by_role("button", name="Leave").tap()
+        await page.locator("dialog[open]#leave-question button.danger").tap()
+        await page.locator("#game-end", has_text="Nobody won: you left the game, so it ended.").wait_for(timeout=WAIT)
+        await page.locator("#game-end").get_by_role("button", name="Watch the game again").tap()
+        where = page.locator("#replay-where")
+        step = page.get_by_role("button", name="Next ▶")
+        while (await where.text_content() or "").startswith("Round 1 of 2"):
+            await step.tap()  # at the round's end too: on into the next round
+        assert (await where.text_content() or "").startswith("Round 2 of 2 · Just dealt")
+
+
+async def test_a_partner_french_suits_and_a_seat_played_in_another_tab(browser: Browser) -> None:
+    async with served(seed=seed_where(build_rules("scopone", {}), lambda s: True)) as site:
+        page = await open_page(browser, site, "ada")
+        await page.select_option("#preset", "scopone")
+        await create(page)
+        await page.wait_for_selector(MINE, timeout=WAIT)
+        seats = await page.locator(".seat").all_text_contents()
+        assert seats[2].startswith("Bot 2 (easy) (on your team) · ") and "team" not in seats[1] + seats[3]
+        assert "Denari\t" in "\n".join(await score(page))
+        await page.select_option("#deck", "french")
+        said = "\n".join(await score(page))
+        assert "Diamonds\t" in said and "Denari" not in said
+        second = await page.context.new_page()
+        await second.goto(site.url)
+        await second.wait_for_selector(MINE, timeout=WAIT)
+        await page.get_by_role("button", name="Play here").wait_for(timeout=WAIT)
+        assert await page.locator("#turn").text_content() == "This seat is being played in another tab."
