@@ -57,11 +57,12 @@ async def test_your_own_scopa_is_in_your_score_panel_at_once(browser: Browser) -
         ada, bob = await two_at_a_table(browser, site)
         await play_card(ada, str(CARDS[play.card]))
         await bob.wait_for_selector(MINE, timeout=WAIT)  # bob's turn: ada has no turn of her own to be told the piles
-        await ada.get_by_role("alert").filter(has_text="You made a scopa!").wait_for(timeout=WAIT)
-        await bob.get_by_role("alert").filter(has_text="ada made a scopa!").wait_for(timeout=WAIT)
+        await ada.locator("[data-area=plays] li", has_text="ada: ").wait_for(timeout=WAIT)  # her play, as her page has it
         mine = await score(ada)
         assert f"Cards\t{taken}\t0" in mine and "Scope\t1\t0" in mine
         assert mine == await score(bob)
+        await ada.get_by_role("alert").filter(has_text="You made a scopa!").wait_for(timeout=WAIT)
+        await bob.get_by_role("alert").filter(has_text="ada made a scopa!").wait_for(timeout=WAIT)
 
 
 async def test_a_card_that_takes_nothing_says_so_and_a_double_tap_lays_nothing(browser: Browser) -> None:
