@@ -234,7 +234,8 @@ export function tableScreen(): void {
     st.flash ? h("p", { class: "scopa", role: "alert" }, st.flash) : "",
     seats, h("div", { class: "split" }, v && !st.gameEnd ? h("div", {}, // no board until the game is dealt (only the seats to fill), none once it is over
       h("h2", {}, `${t.table} · ${t.stock} ${v.stock ?? 0}`), table,
-      v.hand && !st.watching ? h("h2", {}, t.hand) : "", hand, decl, h("p", { id: "tap-said", role: "status" }, tapWords(mine))) : "",
+      ...(v.hand && !st.watching ? [h("h2", {}, t.hand), hand] : []), decl, // a spectator has no hand
+      h("p", { id: "tap-said", role: "status" }, tapWords(mine))) : "",
     h("div", {}, v && !st.gameEnd ? piles : "", v ? h("section", { class: "panel", "aria-label": t.plays }, h("h2", {}, t.plays), plays) : "",
       chatBox(st.tableChat, () => `table:${st.tableId}`, "table-chat"))),
     settings(), choiceSheet(), mine ? button(t.yourTurn, () => document.getElementById("turn")?.scrollIntoView({ block: "start" }), "turn-bar") : "",
@@ -300,7 +301,7 @@ function roundEndDialog(r: RoundEnd): void {
   if (!st.watching) { // the board's Leave is behind the box while it is open: here too
     const leave = leaveButton();
     leave.removeAttribute("id");
-    d.actions.append(leave);
+    d.body.append(h("p", {}, leave));
   }
 }
 

@@ -212,7 +212,7 @@ function handle(f: Frame): void {
       st.view = (b.you ?? b.public) as typeof st.view;
       if (b.you) st.seat = b.you.seat;
       st.totalsBefore = [...(st.view?.totals ?? [])];
-      st.legal = []; st.choices = null; st.reading = 0;
+      st.legal = []; st.choices = null;
       if (!b.you && st.status === t.leftToBot) st.status = ""; // watching the table one left: that news is old
       restoreMarks();
       break;
@@ -283,7 +283,6 @@ function played(b: Body): void {
   v.turn = (b.seat + 1) % Math.max(players, 1);
   if (b.seat === st.seat) { st.legal = []; st.notice = ""; st.timedOut = ""; } // the name's notice has been read; a move of theirs is news of its own
   st.picked = null; st.choices = null;
-  st.reading = 0; // the next turns have the table's plain clock
   if (b.forced === "timeout") { // the person's own stays up beside what the others do next (a scopa, a bot taking over)
     const card = cardName(b.card, deck);
     if (b.seat === st.seat) st.timedOut = fill(t.timedOutYou, { card });
@@ -303,10 +302,6 @@ function roundStart(b: Body): void {
   const each = Math.max(0, Math.floor((40 - b.table.length - b.stock) / n));
   handSize = each || handSize;
   st.roundEnd = null; st.scopas.clear(); st.forced.clear();
-  // From the second round on the first turn's clock has reading time for the last round's box on top of the
-  // table's turn clock (PROTOCOL.md §7): how much, so the box can say what its figure counts.
-  const timeout = st.info?.turn_timeout;
-  st.reading = typeof b.turn_left_ms === "number" && timeout ? Math.max(0, Math.round(b.turn_left_ms / 1000) - timeout) : 0;
   st.totalsBefore = [...(before?.totals ?? [])];
   st.view = {
     ...(before ?? {}), round: b.round, table: b.table, stock: b.stock, round_plays: [], dealer: b.dealer,
@@ -321,7 +316,7 @@ let held = ""; // the table whose state the page holds
 function newTable(table: string): boolean {
   if (table === held) return false;
   held = table;
-  st.seats = []; st.view = null; st.legal = []; st.declarations = []; st.picked = null; st.choices = null; st.reading = 0;
+  st.seats = []; st.view = null; st.legal = []; st.declarations = []; st.picked = null; st.choices = null;
   st.roundEnd = null; st.gameEnd = null; st.totalsBefore = []; st.deadline = 0;
   st.flash = ""; st.timedOut = ""; st.invite = ""; st.away.clear(); st.leaving = false; st.unread = 0; st.tableChat = []; st.takeovers.clear(); st.scopas.clear(); st.forced.clear();
   return true;

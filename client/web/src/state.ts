@@ -51,7 +51,6 @@ export const st = {
   leaving: false, // the person asked to leave this game (its end, if that ends it, says so to them)
   unread: 0, // chat messages that came while the chat was out of view
   deadline: 0, // when the turn's time runs out (Date.now() scale; 0: no clock)
-  reading: 0, // the seconds a round's first turn has beyond the table's turn clock, to read the last round's box
   totalsBefore: [] as number[], // the game's totals when the round began
   games: null as GameSummary[] | null, // the server's finished games, once asked for
   replay: null as { record: GameRecord; round: number; step: number } | null, // a finished game shown again

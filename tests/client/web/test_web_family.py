@@ -221,7 +221,7 @@ async def test_a_reload_keeps_the_names_and_the_round_end_says_why(site: Site, b
     assert [int(n) for n in panel] == cards  # the score panel behind says the same (the last take counted)
     assert all(re.fullmatch(r"\d+( \+1)?", c) for c in rows[1][1:])  # denari: how many, and the point
     # the next round has begun meanwhile: the box says whose turn it is, clock and all
-    await box.locator("#round-end-turn", has_text=re.compile(r"^Smazzata 2: Tocca a .+")).wait_for(timeout=WAIT)
+    await box.locator("#round-end-turn", has_text=re.compile(r"^È iniziata la smazzata 2\. Tocca a .+")).wait_for(timeout=WAIT)
     assert await english_on(page, english_only()) == []
 
 

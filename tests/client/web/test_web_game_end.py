@@ -33,7 +33,7 @@ async def test_the_round_end_box_says_your_turn_is_running(site: Site, browser: 
     await play_to_round_end(page)
     line = page.locator("dialog[open]#round-end #round-end-turn")
     await page.wait_for_function(
-        "() => /^Smazzata 2: Tocca a te · ancora \\d+ s per la mossa.* Poi il server gioca una carta al posto tuo/.test("
+        "() => /^È iniziata la smazzata 2\\. Tocca a te\\. Hai ancora \\d+ s per la prossima mossa\\.$/.test("
         "document.querySelector('#round-end-turn')?.textContent ?? '')", timeout=WAIT)
     said = await line.text_content() or ""
     found = re.search(r"ancora (\d+) s", said)

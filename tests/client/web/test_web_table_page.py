@@ -172,7 +172,7 @@ async def test_the_rounds_box_says_the_seconds_left_plainly_and_offers_leave(bro
         await line.filter(has_text="You have").wait_for(timeout=WAIT)  # the bot has played: ada's turn
         assert re.fullmatch(r"Round 2 has begun\. Your turn\. You have \d+ s left for your next move\.", await line.text_content() or "")
         assert await box.locator("#round-end-calm").text_content() == \
-            "If the time runs out, the server plays a card for you and the game goes on. Continue closes this summary; Leave is below it."
+            "If the time runs out, the server plays a card for you and the game goes on."
         await box.get_by_role("button", name="Leave").tap()
         await page.locator("dialog[open]#leave-question button.danger").tap()
         await page.locator("#game-end", has_text="Nobody won: you left the game, so it ended.").wait_for(timeout=WAIT)
