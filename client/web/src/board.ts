@@ -301,7 +301,8 @@ function roundEndDialog(r: RoundEnd): void {
   if (!st.watching) { // the board's Leave is behind the box while it is open: here too
     const leave = leaveButton();
     leave.removeAttribute("id");
-    d.body.append(h("p", {}, leave));
+    d.box.insertBefore(h("p", {}, leave), d.actions);
+    d.actions.querySelector("button")?.focus(); // Continue, as before: Enter never opens the question of leaving
   }
 }
 
