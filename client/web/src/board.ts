@@ -42,10 +42,22 @@ function showTable(): void {
   if (top < 0 || room < 0) window.scrollBy(0, room < 0 && top > 0 ? Math.min(top, -room) : top);
 }
 
-function tapHand(card: string): void {
+const DOUBLE_TAP = 400; // ms: a second tap this soon after the first is one double tap, not a move
+let pickedAt = 0; // when the picked card was tapped (the page's clock)
+/** A card that takes nothing (its one way is to lay it down). */
+function laysOnly(card: string): boolean { return movesWith(card).every((m) => !m.capture.length); }
+
+/** A tap (or its key) on a card in hand: the first picks it, the second plays it; a
+ * card that takes nothing says so first, and a double tap on it lays nothing down. */
+function tapHand(card: string, byKey = false): void {
   if (!st.legal.length) return;
-  if (st.picked === card) { choose(movesWith(card)); return; }
+  if (st.picked === card) {
+    if (!byKey && laysOnly(card) && Date.now() - pickedAt < DOUBLE_TAP) return;
+    choose(movesWith(card));
+    return;
+  }
   st.picked = card; st.choices = null;
+  pickedAt = Date.now();
   render();
 }
 
@@ -66,7 +78,7 @@ document.addEventListener("keydown", (e) => {
     return;
   }
   const hand = st.view?.hand ?? [];
-  if (n >= 1 && n <= hand.length) { tapHand(hand[n - 1]); e.preventDefault(); }
+  if (n >= 1 && n <= hand.length) { tapHand(hand[n - 1], true); e.preventDefault(); }
   else if (e.key === "Escape") { st.picked = null; render(); }
   else if (e.key === "?") showRules();
 });
@@ -109,11 +121,12 @@ function cardButton(card: string, cls: string, onclick: () => void): HTMLButtonE
 let timerEl: HTMLElement | null = null;
 let shownOnTable = new Set<string>(); // the table's cards last drawn: a new one arrives animated
 function secondsLeft(): number | null {
-  if (st.gameEnd || !st.view || st.roundEnd) return null;
+  if (st.gameEnd || !st.view || st.roundEnd || st.replaced) return null; // a seat another tab plays: its clock is there
   return st.deadline ? Math.max(0, Math.ceil((st.deadline - Date.now()) / 1000)) : null;
 }
 function turnWords(): string {
   const v = st.view;
+  if (st.replaced && !st.gameEnd) return t.elsewhereTurn; // the seat is another tab's now: not "X to play" about oneself
   return st.gameEnd ? t.gameEnd : !v ? t.waiting : st.legal.length ? t.yourTurn : fill(t.turnOf, { name: seatName(v.turn) });
 }
 
@@ -121,15 +134,14 @@ export function showClock(): void {
   const left = secondsLeft();
   const line = document.getElementById("round-end-turn"); // the next round's turn, under the last round's box
   if (line) {
-    // the next round's first turn runs while the box is open: its clock, as the board shows it, with what it
-    // counts (the turn's time and the reading time on top); the player's own says what happens when it runs out
+    // the next round's first turn runs while the box is open: whose it is and the seconds left, in sentences;
+    // the player's own, calmly and apart, what happens when they run out
     const v = st.view;
     const mine = st.legal.length > 0 && left !== null;
-    const timeout = st.info?.turn_timeout;
-    const why = st.reading && timeout ? ` ${fill(t.readingTime, { turn: timeout, extra: st.reading })}` : "";
-    line.textContent = st.roundEnd || !v || st.gameEnd ? ""
-      : `${fill(t.roundBegun, { n: v.round })} ${turnWords()}${left === null ? "" : ` · ${fill(t.secondsLeft, { n: left })}${why}`}${mine ? `. ${t.turnInBox}` : ""}`;
-    line.classList.toggle("short", mine);
+    const clock = left === null ? "" : ` ${fill(mine ? t.youHaveLeft : t.theyHaveLeft, { n: left })}`;
+    line.textContent = st.roundEnd || !v || st.gameEnd ? "" : `${fill(t.roundBegun, { n: v.round })} ${turnWords()}.${clock}`;
+    const calm = document.getElementById("round-end-calm");
+    if (calm) calm.textContent = mine && !st.roundEnd ? t.turnInBox : "";
   }
   if (!timerEl) return;
   timerEl.textContent = left === null ? "" : ` · ${fill(t.secondsLeft, { n: left })}`;
@@ -143,9 +155,11 @@ function toLobby(): HTMLButtonElement {
 
 export function leaveButton(): HTMLButtonElement {
   if (st.watching) {
-    return button(t.stopWatching, () => { send("unwatch_table", { table: st.tableId }); st.tableId = null; st.watching = false; st.view = null; send("watch_lobby", {}); render(); }, "quiet");
+    return button(t.stopWatching, () => {
+      if (!st.gameEnd) send("unwatch_table", { table: st.tableId }); // a finished table has no spectators left to let go
+      st.tableId = null; st.watching = false; st.view = null; send("watch_lobby", {}); render(); }, "quiet");
   }
-  const leave = () => send("leave_table", { table: st.tableId }, "lobby");
+  const leave = () => { st.leaving = true; send("leave_table", { table: st.tableId }, "lobby"); };
   const b = button(t.leave, () => {
     if (st.info?.state !== "playing" && !st.view) { leave(); return; } // a waiting table: the seat is freed, nothing ends
     const [question, yes] = leaveWords();
@@ -189,7 +203,7 @@ export function tableScreen(): void {
   const players = seatCount();
   const seats = h("div", { class: "seats" }, ...Array.from({ length: players }, (_, i) => h("div", {
     class: `seat${v && v.turn === i && !st.gameEnd ? " turn" : ""}`, "data-seat": i,
-  }, `${seatName(i)}${i === st.seat ? ` (${t.me})` : ""}${v ? ` · ${fill(t.inHand, { n: v.hand_sizes?.[i] ?? 0 })}`
+  }, `${seatName(i)}${i === st.seat ? ` (${t.me})` : partner(i) ? ` (${t.partner})` : ""}${v ? ` · ${fill(t.inHand, { n: v.hand_sizes?.[i] ?? 0 })}`
     : i === st.seat || st.seats.some((s) => s.seat === i) || st.info?.seats?.[i] ? "" : ` · ${t.freeSeat}`}`)));
   timerEl = h("span", { class: "clock" });
   showClock();
@@ -220,10 +234,14 @@ export function tableScreen(): void {
     st.flash ? h("p", { class: "scopa", role: "alert" }, st.flash) : "",
     seats, h("div", { class: "split" }, v && !st.gameEnd ? h("div", {}, // no board until the game is dealt (only the seats to fill), none once it is over
       h("h2", {}, `${t.table} · ${t.stock} ${v.stock ?? 0}`), table,
-      h("h2", {}, t.hand), hand, decl, h("p", {}, mine ? t.tapHint : "")) : "",
+      ...(v.hand && !st.watching ? [h("h2", {}, t.hand), hand] : []), decl, // a spectator has no hand
+      h("p", { id: "tap-said", role: "status" }, tapWords(mine))) : "",
     h("div", {}, v && !st.gameEnd ? piles : "", v ? h("section", { class: "panel", "aria-label": t.plays }, h("h2", {}, t.plays), plays) : "",
       chatBox(st.tableChat, () => `table:${st.tableId}`, "table-chat"))),
-    settings(), choiceSheet());
+    settings(), choiceSheet(), mine ? button(t.yourTurn, () => document.getElementById("turn")?.scrollIntoView({ block: "start" }), "turn-bar") : "",
+    st.unread ? button(fill(t.newChat, { n: st.unread }), () => {
+      st.unread = 0; document.getElementById("table-chat")?.scrollIntoView({ block: "end" }); render();
+    }, "chat-new") : "");
   plays.scrollTop = readingBack ? readAt : plays.scrollHeight; // the newest play in view
   if (focused) document.getElementById(focused)?.focus();
   drawn = seats;
@@ -231,6 +249,45 @@ export function tableScreen(): void {
   if (st.gameEnd) closeRoundEnd(); // the last round's breakdown is in the game's end, not over it
   else if (st.roundEnd) roundEndDialog(st.roundEnd);
   showClock();
+  placeBars();
+}
+
+/** Whether ``e`` is wholly out of the window's view. */
+function outOfView(e: Element): boolean {
+  const r = e.getBoundingClientRect();
+  return r.bottom <= 0 || r.top >= window.innerHeight;
+}
+
+/** The table's chat is on the page, its newest line scrolled out of view: a message that comes is counted. */
+export function chatOutOfView(): boolean {
+  const log = document.getElementById("table-chat")?.closest("section")?.querySelector("ul.chat");
+  if (!log || !st.tableId) return false;
+  const r = log.getBoundingClientRect();
+  return r.bottom > window.innerHeight || r.bottom <= 0;
+}
+
+/** The bars over the page: "Your turn" while the turn's line is out of view (or the chat has the
+ * focus), the chat's new messages while the chat is out of view (seen: no longer new). */
+function placeBars(): void {
+  const bar = document.querySelector<HTMLElement>(".turn-bar");
+  const turn = document.getElementById("turn");
+  if (bar) bar.hidden = !!turn && !outOfView(turn) && document.activeElement?.id !== "table-chat";
+  if (st.unread && !chatOutOfView()) { st.unread = 0; document.querySelector(".chat-new")?.remove(); }
+}
+window.addEventListener("scroll", placeBars, { passive: true });
+document.addEventListener("focusin", placeBars);
+document.addEventListener("focusout", () => setTimeout(placeBars));
+
+/** A team game's seat on the person's side says so. */
+function partner(i: number): boolean {
+  const side = (seat: number | null) => st.seats.find((x) => x.seat === seat)?.side;
+  return seatCount() > 2 && st.seat !== null && !st.watching && i !== st.seat && side(i) !== undefined && side(i) === side(st.seat);
+}
+
+/** What tapping does now: a picked card that takes nothing says so (a second tap lays it down). */
+function tapWords(mine: boolean): string {
+  if (!mine) return "";
+  return st.picked && laysOnly(st.picked) ? fill(t.nothingTaken, { card: cardName(st.picked, deck) }) : t.tapHint;
 }
 
 let shownRound = -1;
@@ -240,7 +297,13 @@ function roundEndDialog(r: RoundEnd): void {
   shownRound = r.event;
   boxed = r;
   const d = dialog(fill(t.roundEnd, { n: r.round }), t.next, "round-end");
-  d.body.append(...roundParts(r), h("p", { class: "status", id: "round-end-turn" }));
+  d.body.append(...roundParts(r), h("p", { class: "status", id: "round-end-turn" }), h("p", { id: "round-end-calm" }));
+  if (!st.watching) { // the board's Leave is behind the box while it is open: here too
+    const leave = leaveButton();
+    leave.removeAttribute("id");
+    d.box.insertBefore(h("p", {}, leave), d.actions);
+    d.actions.querySelector("button")?.focus(); // Continue, as before: Enter never opens the question of leaving
+  }
 }
 
 /** The round's breakdown, and who takes the cards left on the table. */
@@ -266,7 +329,7 @@ function gameEndBox(g: GameEnd): HTMLElement {
   const r = st.roundEnd;
   return h("section", { class: "panel end", id: "game-end", role: "alert", "aria-labelledby": "game-end-title" },
     h("h2", { id: "game-end-title" }, t.gameEnd),
-    h("p", { class: "winner" }, gameEndLine(sp, g, sideName, mySide())),
+    h("p", { class: "winner" }, st.leaving && g.reason === "abandoned" ? t.youLeftEnd : gameEndLine(sp, g, sideName, mySide())),
     gameEndTotals(sp, g, sideName), st.watching ? "" : noTableNote(), st.watching || !st.lastFinal ? "" : standingsTable(st.lastFinal),
     h("p", { class: "bar" }, st.watching ? leaveButton() : toLobby(), replayButton()),
     r ? h("section", { id: "last-round", "aria-labelledby": "last-round-title" },

@@ -12,7 +12,7 @@ const EN = {
   invited: "You are invited to a table: pick a name and play.",
   invitedBy: "{name} invites you to a game of {game} for {n}, to {target} points: pick a name and play.",
   nameInUse: "The name {asked} is already in use. Play as {given}, or pick another name.", otherName: "Pick another name",
-  playNow: "Play now", quickWaiting: "Waiting for a game of {game}: {n} other(s) waiting…", leaveQueue: "Stop waiting",
+  playNow: "Play now", quickWaiting: "Waiting for a game of {game}: {n} other(s) waiting…", quickAlone: "Waiting for another player for a game of {game}…", leaveQueue: "Stop waiting",
   tournaments: "Tournaments", showTournaments: "Show the tournaments", noTournaments: "No tournament open.",
   showFinished: "Finished tournaments", finishedTournaments: "Finished tournaments", noFinished: "No tournament has finished yet.",
   newTournament: "Create a tournament", tournamentName: "Name", format: "Format", swiss: "Swiss", round_robin: "Round robin",
@@ -38,15 +38,19 @@ const EN = {
   cards: "Cards", denari: "Denari", primiera: "Primiera", scope: "Scope", settebello: "Settebello",
   roundEnd: "Round {n} over", lastRound: "Last round ({n})", gameEnd: "Game over", winner: "{name} won", youWon: "You won!", youWonTeam: "Your side won!", winnerTeam: "{name} won", youWonLine: "you won", botName: "Bot {n} ({level})", yourSideWonLine: "your side won", youLostLine: "you lost", yourSideLostLine: "your side lost",
   botWonForYou: "you left: the bot in your place won {score}", botLostForYou: "you left: the bot in your place lost {score}",
-  turnInBox: "Then the server plays a card for you: press Continue to play it yourself.", draw: "Nobody won", next: "Continue",
-  roundBegun: "Round {n}:", readingTime: "({turn} s a turn + {extra} s to read this summary)",
+  turnInBox: "If the time runs out, the server plays a card for you and the game goes on.", draw: "Nobody won", next: "Continue",
+  roundBegun: "Round {n} has begun.", youHaveLeft: "You have {n} s left for your next move.", theyHaveLeft: "{n} s left for the move.",
   toLobby: "Back to the tables", roundPoints: "Round points", gameTotal: "Game (to {n})", noSuit: "a suit missing",
   choose: "Which cards do you take with {card}?", takeNothing: "take nothing", declare: "Declare", invite: "Invite a friend: send this link",
   copy: "Copy the link", copied: "Copied", share: "Share",
   qr: "Or a friend here points their phone's camera at this:", qrLabel: "QR code of the invite link",
   connecting: "Connecting…", lost: "Connection lost; coming back…", elsewhere: "This seat is open in another tab or device.",
   playHere: "Play here", deck: "Cards", italian: "Italian", french: "French", language: "Language", settings: "Settings", points: "Points",
-  spectators: "spectators", away: "{name} is away", back: "{name} is back", bot: "a bot plays for {name}",
+  spectators: "spectators", away: "{name} is away from the table.", back: "{name} is back at the table.",
+  botLeft: "{name} left the game: a bot plays their seat from now on.", botAway: "{name} was away too long: a bot plays their seat from now on.",
+  nothingTaken: "{card} takes nothing: tap it again to lay it on the table.", elsewhereTurn: "This seat is being played in another tab.",
+  partner: "on your team", newChat: "{n} new in the chat", scopaYou: "You made a scopa!", scopaOf: "{name} made a scopa!",
+  youLeftEnd: "Nobody won: you left the game, so it ended.", diamonds: "Diamonds",
   tapHint: "Tap a card: what it takes lights up; tap it again (or a lit card) to play.",
   me: "you", botSeat: "{name} (bot)", scopa: "Scopa!", seat: "Seat {n}", freeSeat: "empty", emptySeat: "empty seat", inHand: "{n} in hand",
   nameTaken: "{asked} is taken: you are {given}.", changeName: "Change name",
@@ -62,7 +66,7 @@ const EN = {
   leftToBot: "You left the game: a bot plays your seat for the rest of it.",
   heldBack: "You were away too long, so a bot played in your place; now you play again.",
   stateWaiting: "waiting for players", statePlaying: "playing", privateTable: "private",
-  timedOut: "time ran out: the server played {card} for {name}", timedOutYou: "Your time ran out: the server played {card} for you.",
+  timedOut: "time ran out: the server played {card} for {name}", timedOutOf: "{name}'s time ran out: the server played {card} for them.", timedOutYou: "Your time ran out: the server played {card} for you.",
   secondsLeft: "{n} s left to move", declared: "{name} declares {kind} (+{n})",
   ended: "The game ended: {why}.", whyAbandoned: "a player left", whyTarget: "a side reached the target",
   whyTrentino: "Asso, 2 and 3 of Denari taken by one side", whyAllDenari: "all ten Denari taken by one side",
@@ -82,7 +86,7 @@ const IT: Words = {
   invited: "Hai un invito a un tavolo: scegli un nome e gioca.",
   invitedBy: "{name} ti invita a una partita di {game} a {n}, a {target} punti: scegli un nome e gioca.",
   nameInUse: "Il nome {asked} è già in uso. Gioca come {given}, o scegli un altro nome.", otherName: "Scegli un altro nome",
-  playNow: "Gioca subito", quickWaiting: "Si aspetta una partita di {game}: {n} in attesa oltre a te…", leaveQueue: "Smetti di aspettare",
+  playNow: "Gioca subito", quickWaiting: "Si aspetta una partita di {game}: {n} in attesa oltre a te…", quickAlone: "Aspettiamo un altro giocatore per una partita di {game}…", leaveQueue: "Smetti di aspettare",
   tournaments: "Tornei", showTournaments: "Mostra i tornei", noTournaments: "Nessun torneo aperto.",
   showFinished: "Tornei finiti", finishedTournaments: "Tornei finiti", noFinished: "Nessun torneo è ancora finito.",
   newTournament: "Crea un torneo", tournamentName: "Nome", format: "Formula", swiss: "Svizzera", round_robin: "Girone all'italiana",
@@ -108,15 +112,19 @@ const IT: Words = {
   cards: "Carte", denari: "Denari", primiera: "Primiera", scope: "Scope", settebello: "Settebello",
   roundEnd: "Fine della smazzata {n}", lastRound: "Ultima smazzata ({n})", gameEnd: "Partita finita", winner: "Ha vinto {name}", youWon: "Hai vinto!", youWonTeam: "Avete vinto!", winnerTeam: "Hanno vinto {name}", youWonLine: "hai vinto", botName: "Bot {n} ({level})", yourSideWonLine: "avete vinto", youLostLine: "hai perso", yourSideLostLine: "avete perso",
   botWonForYou: "hai lasciato: il bot al tuo posto ha vinto {score}", botLostForYou: "hai lasciato: il bot al tuo posto ha perso {score}",
-  turnInBox: "Poi il server gioca una carta al posto tuo: premi Continua per giocarla tu.", draw: "Nessun vincitore", next: "Continua",
-  roundBegun: "Smazzata {n}:", readingTime: "({turn} s del turno + {extra} s per leggere questo riepilogo)",
+  turnInBox: "Se il tempo finisce, il server gioca una carta al posto tuo e la partita va avanti.", draw: "Nessun vincitore", next: "Continua",
+  roundBegun: "È iniziata la smazzata {n}.", youHaveLeft: "Hai ancora {n} s per la prossima mossa.", theyHaveLeft: "Restano {n} s per la mossa.",
   toLobby: "Torna ai tavoli", roundPoints: "Punti della smazzata", gameTotal: "Partita (a {n})", noSuit: "manca un seme",
   choose: "Quali carte prendi con {card}?", takeNothing: "non prendere nulla", declare: "Dichiara", invite: "Invita a giocare: manda questo link",
   copy: "Copia il link", copied: "Copiato", share: "Condividi",
   qr: "Oppure chi è qui inquadra questo con la fotocamera del telefono:", qrLabel: "Codice QR del link d'invito",
   connecting: "Connessione…", lost: "Connessione persa; riprovo…", elsewhere: "Questo posto è aperto in un'altra scheda o dispositivo.",
   playHere: "Gioca qui", deck: "Carte", italian: "italiane", french: "francesi", language: "Lingua", settings: "Impostazioni", points: "Punti",
-  spectators: "spettatori", away: "{name} non è al tavolo", back: "di nuovo al tavolo: {name}", bot: "un bot gioca per {name}",
+  spectators: "spettatori", away: "{name} non è al tavolo.", back: "{name} è di nuovo al tavolo.",
+  botLeft: "{name} ha lasciato la partita: da ora un bot gioca al suo posto.", botAway: "Il tempo per tornare al tavolo è finito per {name}: da ora un bot gioca al suo posto.",
+  nothingTaken: "La carta {card} non prende nulla: toccala di nuovo per posarla sul tavolo.", elsewhereTurn: "Questo posto si sta giocando in un'altra scheda.",
+  partner: "in squadra con te", newChat: "{n} nuovi in chat", scopaYou: "Hai fatto scopa!", scopaOf: "{name} ha fatto scopa!",
+  youLeftEnd: "Nessun vincitore: hai lasciato la partita, quindi è finita.", diamonds: "Quadri",
   tapHint: "Tocca una carta: si illumina ciò che prende; toccala di nuovo (o una carta illuminata) per giocarla.",
   me: "tu", botSeat: "{name} (bot)", scopa: "Scopa!", seat: "Posto {n}", freeSeat: "libero", emptySeat: "posto libero", inHand: "{n} in mano",
   nameTaken: "{asked} è già preso: sei {given}.", changeName: "Cambia nome",
@@ -132,9 +140,9 @@ const IT: Words = {
   leftToBot: "Hai lasciato la partita: da ora il tuo posto lo gioca un bot.",
   heldBack: "Eri via da troppo tempo, così un bot ha giocato al tuo posto; ora riprendi tu.",
   stateWaiting: "in attesa di giocatori", statePlaying: "in corso", privateTable: "privato",
-  timedOut: "tempo scaduto: il server ha giocato {card} per {name}", timedOutYou: "Il tuo tempo è scaduto: il server ha giocato {card} per te.",
+  timedOut: "tempo scaduto: il server ha giocato {card} per {name}", timedOutOf: "Il tempo di {name} è scaduto: il server ha giocato {card} al suo posto.", timedOutYou: "Il tuo tempo è scaduto: il server ha giocato {card} per te.",
   secondsLeft: "ancora {n} s per la mossa", declared: "{name} dichiara {kind} (+{n})",
-  ended: "La partita è finita: {why}.", whyAbandoned: "un giocatore è uscito", whyTarget: "una squadra ha raggiunto i punti",
+  ended: "La partita è finita: {why}.", whyAbandoned: "qualcuno ha lasciato la partita", whyTarget: "una squadra ha raggiunto i punti",
   whyTrentino: "asso, 2 e 3 di denari presi da una squadra", whyAllDenari: "tutti i dieci denari presi da una squadra",
   description: "{game}, {n} giocatori{teams}, a {target} punti", teams: " a squadre", capture: "presa: {mode}",
   pointsBy: "+{n}", total: "{before} → {after}", leftoverTo: "Le carte rimaste in tavola vanno a {name}.",
@@ -179,8 +187,15 @@ export interface Speech {
 const BOT_LEVELS: Record<string, "easy" | "medium" | "hard"> = {
   random: "easy", greedy: "medium", expert: "hard", easy: "easy", medium: "medium", hard: "hard" };
 
-export function speech(lang: Lang): Speech {
-  const w = lang === "it" ? IT : EN;
+/** The words for cards of ``deck``: French cards say Quadri (Diamonds) where Italian ones say Denari. */
+function forDeck(w: Words, deck: string): Words {
+  if (deck !== "french") return w;
+  const d = w.diamonds;
+  return Object.fromEntries(Object.entries(w).map(([k, v]) => [k, v.replace(/Denari/g, d).replace(/denari/g, d.toLowerCase())])) as Words;
+}
+
+export function speech(lang: Lang, deck = "italian"): Speech {
+  const w = forDeck(lang === "it" ? IT : EN, deck);
   return {
     lang, w,
     error: (code, message) => (lang === "it" ? refusal(message) ?? ERRORS_IT[code as ErrorCode] ?? message : message),
@@ -217,6 +232,12 @@ function refusal(message: string): string | undefined {
     if (found) return names.reduce((text, k, i) => text.replace(`{${k}}`, found[i + 1]), italian.replace(/\{\{/g, "{").replace(/\}\}/g, "}"));
   }
   return undefined;
+}
+
+/** ``text`` as a sentence: its first letter a capital, a full stop at its end. */
+export function sentence(text: string): string {
+  const s = text.trim();
+  return s ? `${s[0].toUpperCase()}${s.slice(1)}${/[.!?…]$/.test(s) ? "" : "."}` : s;
 }
 
 /** A place in a tournament as this language writes it: 1st, 2nd, 5th; 1º, 5º. */

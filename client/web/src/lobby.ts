@@ -28,7 +28,7 @@ function playNow(): HTMLElement {
   if (st.quick) {
     const quick = st.quick;
     return h("section", { class: "panel", "aria-labelledby": "quick-title" }, title,
-      h("p", { role: "status" }, fill(t.quickWaiting, { game: gameName(quick.preset), n: quick.others })),
+      h("p", { role: "status" }, fill(quick.others ? t.quickWaiting : t.quickAlone, { game: gameName(quick.preset), n: quick.others })),
       button(t.leaveQueue, () => { st.quick = null; send("quick_leave", {}); render(); }, "quiet"));
   }
   const preset = h("select", { id: "quick-preset" }, ...PRESETS.map((p) => h("option", { value: p }, gameName(p))));

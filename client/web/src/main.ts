@@ -4,7 +4,7 @@ import { decode, encode } from "@msgpack/msgpack";
 import { cardName, cardSvg, type Deck } from "./cards";
 import { animate, measure } from "./anim";
 import { button, dialog, h } from "./dom";
-import { fill, type Lang } from "./i18n";
+import { fill, type Lang, sentence } from "./i18n";
 import { showRules } from "./rules";
 import type { GameEnd, RoundEnd, TableInfo, TournamentInfo, TournamentNoTable, TournamentStandings } from "./protocol";
 import {
@@ -12,7 +12,8 @@ import {
   seatName, setDeck, setLang as speak, sp, st, t,
 } from "./state";
 import { forgetForm, lobbyScreen, setServerTimeout } from "./lobby";
-import { tableScreen } from "./board";
+import { chatOutOfView, tableScreen } from "./board";
+import { takeIn } from "./score";
 import { replayScreen } from "./replayview";
 import { askAboutName, nameScreen, naming } from "./name";
 
@@ -153,7 +154,7 @@ function handle(f: Frame): void {
         return;
       }
       if (["already_at_table", "already_waiting", "not_waiting"].includes(String(b.code))) st.quick = null;
-      st.status = sp.error(String(b.code), String(b.message ?? ""));
+      st.status = sentence(sp.error(String(b.code), String(b.message ?? "")));
       break;
     case "redirect": {
       const answered = f.re === null ? null : asked.get(f.re);
@@ -211,14 +212,15 @@ function handle(f: Frame): void {
     case "game_start": st.seats = b.seats; st.gameEnd = null; st.flash = ""; st.timedOut = ""; if (st.info) st.info = { ...st.info, state: "playing" }; break;
     case "snapshot":
       fresh = false;
-      newTable(b.table.id);
+      if (newTable(b.table.id) && b.public) st.deadline = typeof b.turn_left_ms === "number" ? Date.now() + b.turn_left_ms : 0; // its turn's clock
       st.info = b.table; st.tableId = b.table.id; st.replay = null;
       if (b.seats?.length) st.seats = b.seats;
       takeoversOf(st.seats);
       st.view = (b.you ?? b.public) as typeof st.view;
       if (b.you) st.seat = b.you.seat;
       st.totalsBefore = [...(st.view?.totals ?? [])];
-      st.legal = []; st.choices = null; st.reading = 0;
+      st.legal = []; st.choices = null;
+      if (!b.you && st.status === t.leftToBot) st.status = ""; // watching the table one left: that news is old
       restoreMarks();
       break;
     case "round_start": roundStart(b); break;
@@ -247,16 +249,19 @@ function handle(f: Frame): void {
       if (st.gameEnd) break; // the game's end stays on screen until "Back to the tables"
       // left mid-game and the game goes on (no game_end came): a bot plays the seat now, as the question said
       if ((b.reason ?? "left") === "left" && st.view && !st.watching) st.status = t.leftToBot;
+      newTable(""); // its notices, board and chat go with it (watching it again starts afresh)
       st.tableId = null; st.seat = null; st.view = null; st.legal = []; st.watching = false;
       send("watch_lobby", {});
       break;
     case "chat_message": {
       const line = `${String(b.author).replace(/^player:/, "")}: ${b.text}`;
       (f.sender.startsWith("table:") ? st.tableChat : st.lobbyChat).push(line);
+      if (f.sender.startsWith("table:") && chatOutOfView()) st.unread += 1;
       break;
     }
-    case "seat_away": if (b.seat !== st.seat) st.flash = fill(t.away, { name: b.name }); break;
+    case "seat_away": st.away.add(b.seat); if (b.seat !== st.seat) st.flash = fill(t.away, { name: b.name }); break;
     case "seat_back":
+      st.away.delete(b.seat);
       if (b.bot_played) takenBack(b.seat); // from a bot that played it since the person's grace period ran out
       if (b.bot_played && b.seat === st.seat) st.timedOut = t.heldBack;
       else if (b.seat !== st.seat) st.flash = fill(t.back, { name: b.name });
@@ -265,7 +270,8 @@ function handle(f: Frame): void {
       const seat = st.seats.find((s) => s.seat === b.seat);
       if (seat) seat.bot = true; // named as a bot's seat from now on (seats, score, plays)
       if (st.view) st.takeovers.set(b.seat, { round: st.view.round, plays: st.view.round_plays?.length ?? 0 }); // the plays before: the person's
-      st.flash = fill(t.bot, { name: b.name });
+      st.flash = fill(st.away.has(b.seat) ? t.botAway : t.botLeft, { name: b.name }); // why: away too long, or left
+      st.away.delete(b.seat);
       break;
     }
     default: return;
@@ -273,6 +279,7 @@ function handle(f: Frame): void {
   render();
 }
 
+let flashOf: number | null = null; // the seat whose play the flash tells of (a spectator's stays up until that seat plays again)
 function played(b: Body): void {
   const v = st.view;
   if (!v) return;
@@ -280,6 +287,7 @@ function played(b: Body): void {
   if (b.seat === st.seat && v.hand) v.hand = v.hand.filter((c) => c !== b.card);
   if (v.hand_sizes) v.hand_sizes[b.seat] = Math.max(0, (v.hand_sizes[b.seat] ?? 1) - 1);
   v.round_plays = [...(v.round_plays ?? []), { seat: b.seat, card: b.card, captured: b.captured }];
+  takeIn(v, st.seats.find((s) => s.seat === b.seat)?.side ?? b.seat % Math.max(v.totals?.length || 2, 1), { card: b.card, captured: b.captured, scopa: b.scopa }); // the score panel at once
   if (b.scopa) st.scopas.add(b.card);
   if (b.forced === "timeout") st.forced.add(b.card);
   if (b.scopa || b.forced === "timeout") keepMarks();
@@ -287,13 +295,12 @@ function played(b: Body): void {
   v.turn = (b.seat + 1) % Math.max(players, 1);
   if (b.seat === st.seat) { st.legal = []; st.notice = ""; st.timedOut = ""; } // the name's notice has been read; a move of theirs is news of its own
   st.picked = null; st.choices = null;
-  st.reading = 0; // the next turns have the table's plain clock
   if (b.forced === "timeout") { // the person's own stays up beside what the others do next (a scopa, a bot taking over)
     const card = cardName(b.card, deck);
     if (b.seat === st.seat) st.timedOut = fill(t.timedOutYou, { card });
-    else st.flash = fill(t.timedOut, { card, name: seatName(b.seat) });
-  } else if (b.scopa) st.flash = `${seatName(b.seat)}: ${t.scopa}`; // a player's news stays up until they play
-  else if (b.seat === st.seat || st.seat === null) st.flash = "";
+    else { st.flash = fill(t.timedOutOf, { card, name: seatName(b.seat) }); flashOf = b.seat; }
+  } else if (b.scopa) { st.flash = b.seat === st.seat ? t.scopaYou : fill(t.scopaOf, { name: seatName(b.seat) }); flashOf = b.seat; } // a player's news stays up until they play
+  else if (b.seat === st.seat || (st.seat === null && (flashOf === null || flashOf === b.seat))) { st.flash = ""; flashOf = null; }
   if (v.hand_sizes?.every((n) => n === 0) && v.stock > 0 && !v.hand) redeal(v); // a spectator's count
 }
 
@@ -307,14 +314,11 @@ function roundStart(b: Body): void {
   const each = Math.max(0, Math.floor((40 - b.table.length - b.stock) / n));
   handSize = each || handSize;
   st.roundEnd = null; st.scopas.clear(); st.forced.clear();
-  // The first turn of a round has reading time (for the new board, or the last round's box) on top of the
-  // table's turn clock (PROTOCOL.md §7): how much, so the box can say what its figure counts.
-  const timeout = st.info?.turn_timeout;
-  st.reading = typeof b.turn_left_ms === "number" && timeout ? Math.max(0, Math.round(b.turn_left_ms / 1000) - timeout) : 0;
   st.totalsBefore = [...(before?.totals ?? [])];
   st.view = {
     ...(before ?? {}), round: b.round, table: b.table, stock: b.stock, round_plays: [], dealer: b.dealer,
-    turn: (b.dealer + 1) % n, hand_sizes: Array(n).fill(each), totals: before?.totals ?? [], piles: [], hand: before?.hand ? [] : undefined,
+    turn: (b.dealer + 1) % n, hand_sizes: Array(n).fill(each), totals: before?.totals ?? [], piles: [], captured: [], scope: [],
+    hand: before?.hand ? [] : undefined,
   } as typeof st.view;
 }
 
@@ -324,9 +328,9 @@ let held = ""; // the table whose state the page holds
 function newTable(table: string): boolean {
   if (table === held) return false;
   held = table;
-  st.seats = []; st.view = null; st.legal = []; st.declarations = []; st.picked = null; st.choices = null; st.reading = 0;
+  st.seats = []; st.view = null; st.legal = []; st.declarations = []; st.picked = null; st.choices = null;
   st.roundEnd = null; st.gameEnd = null; st.totalsBefore = []; st.deadline = 0;
-  st.flash = ""; st.timedOut = ""; st.invite = ""; st.tableChat = []; st.takeovers.clear(); st.scopas.clear(); st.forced.clear();
+  st.flash = ""; st.timedOut = ""; st.invite = ""; st.away.clear(); st.leaving = false; st.unread = 0; st.tableChat = []; st.takeovers.clear(); st.scopas.clear(); st.forced.clear();
   return true;
 }
 

@@ -26,11 +26,11 @@ export function replayScreen(): void {
   const sides = b.piles.map((_, i) => sideOf(i));
   const go = (round: number, step: number) => { rp.round = round; rp.step = step; render(); };
   const controls = h("div", { class: "bar", id: "replay-controls" },
-    button(t.back1, () => go(rp.round, rp.step - 1)), button(t.next1, () => go(rp.round, rp.step + 1)),
+    button(t.back1, () => go(rp.round, rp.step - 1)), button(t.next1, () => (rp.step >= actions ? go(rp.round + 1, 0) : go(rp.round, rp.step + 1))), // on into the next round
     button(t.prevRound, () => go(rp.round - 1, 0), "quiet"), button(t.nextRound, () => go(rp.round + 1, 0), "quiet"));
   const [back, next, prevRound, nextRound] = [...controls.children] as HTMLButtonElement[];
   prevRound.disabled = rp.round === 0; back.disabled = rp.step === 0;
-  next.disabled = rp.step >= actions; nextRound.disabled = rp.round >= rounds - 1;
+  next.disabled = rp.step >= actions && rp.round >= rounds - 1; nextRound.disabled = rp.round >= rounds - 1;
   const ended = rp.step >= actions ? roundEndAt(record, rp.round) : null;
   // the game's last step: its end as live play shows it (who won, the final totals)
   const over = rp.step >= actions && rp.round >= rounds - 1 ? record.result : null;

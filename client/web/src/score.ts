@@ -30,6 +30,34 @@ function row(label: string, cells: (string | Node)[], cls = ""): HTMLElement {
   return h("tr", { class: cls }, h("th", { scope: "row" }, label), ...cells.map((c) => h("td", {}, c)));
 }
 
+// R3: each rank's primiera value.
+const PRIMIERA: Record<string, number> = { "7": 21, "6": 18, A: 16, "5": 15, "4": 14, "3": 13, "2": 12, F: 10, C: 10, R: 10 };
+
+/** A side's pile as the score panel counts it (R19, R21): its cards, Denari, the
+ * settebello, the primiera (0 while a suit is missing) and ``scope``. */
+export function pileOf(cards: string[], scope: number): PileInfo {
+  const best = new Map<string, number>();
+  for (const c of cards) best.set(c[1], Math.max(best.get(c[1]) ?? 0, PRIMIERA[c[0]] ?? 0));
+  const primiera = best.size === 4 ? [...best.values()].reduce((a, b) => a + b, 0) : 0;
+  return { cards: cards.length, denari: cards.filter((c) => c[1] === "d").length, settebello: cards.includes("7d"), primiera, scope };
+}
+
+interface Pile { captured?: string[][]; scope?: number[]; piles?: PileInfo[]; totals?: number[] }
+
+/** A play counted into its side's pile in ``v`` (its cards taken, a scopa): the score
+ * panel says it at once, to the one who played too, not at their next turn. */
+export function takeIn(v: Pile, side: number, play: { card: string; captured?: string[]; scopa?: boolean }): void {
+  const taken = play.captured ?? [];
+  if (!taken.length && !play.scopa) return;
+  const sides = Math.max(v.totals?.length ?? 0, v.piles?.length ?? 0, side + 1);
+  const captured = Array.from({ length: sides }, (_, i) => [...(v.captured?.[i] ?? [])]);
+  const scope = Array.from({ length: sides }, (_, i) => v.scope?.[i] ?? v.piles?.[i]?.scope ?? 0);
+  if (taken.length) captured[side].push(play.card, ...taken);
+  if (play.scopa) scope[side] += 1;
+  v.captured = captured; v.scope = scope;
+  v.piles = captured.map((cards, i) => pileOf(cards, scope[i]));
+}
+
 /** The score panel at the table: the game's totals, then what each pile holds so far. */
 export function scorePanel(sp: Speech, names: string[], totals: number[], piles: PileInfo[]): HTMLElement {
   const w = sp.w;

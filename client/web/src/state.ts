@@ -16,19 +16,19 @@ export const LEVELS: Record<string, string> = { easy: "random", medium: "greedy"
 
 export const app = document.getElementById("app") as HTMLElement;
 export let lang: Lang = defaultLang();
-export let sp = speech(lang);
-export let t = sp.w;
 export let deck: Deck = (localStorage.getItem("scopa.deck") as Deck) || "italian";
+export let sp = speech(lang, deck);
+export let t = sp.w;
 
 /** The page speaks ``next`` from now on (kept for the next visit). */
 export function setLang(next: Lang): void {
-  lang = next; sp = speech(lang); t = sp.w;
+  lang = next; sp = speech(lang, deck); t = sp.w;
   localStorage.setItem("scopa.lang", lang); document.documentElement.lang = lang;
 }
 
 /** The cards look like ``next`` from now on (kept for the next visit). */
 export function setDeck(next: Deck): void {
-  deck = next; localStorage.setItem("scopa.deck", deck);
+  deck = next; localStorage.setItem("scopa.deck", deck); sp = speech(lang, deck); t = sp.w; // its suits' words too
 }
 
 // ------------------------------------------------------------------ state
@@ -47,8 +47,10 @@ export const st = {
   notice: "", // what the person should know about their name
   timedOut: "", // the server played for this person when their time ran out: said until they play again
   takeovers: new Map<number, { round: number; plays: number; until?: { round: number; plays: number } }>(), // seats a bot took over here: from which round's play (until its person took it back)
+  away: new Set<number>(), // the seats the server said are away (a bot taking one over: its person did not come back)
+  leaving: false, // the person asked to leave this game (its end, if that ends it, says so to them)
+  unread: 0, // chat messages that came while the chat was out of view
   deadline: 0, // when the turn's time runs out (Date.now() scale; 0: no clock)
-  reading: 0, // the seconds a round's first turn has beyond the table's turn clock, to read the last round's box
   totalsBefore: [] as number[], // the game's totals when the round began
   games: null as GameSummary[] | null, // the server's finished games, once asked for
   replay: null as { record: GameRecord; round: number; step: number } | null, // a finished game shown again

@@ -29,7 +29,7 @@ from scopa.server.core.clock import FakeClock
 
 from web_words import page_words
 from test_web_client import (  # noqa: F401
-    MINE, PHONE, WAIT, Site, browser, chromium, create, journaled, open_page, play_one, served, site,
+    MINE, PHONE, WAIT, Site, browser, chromium, create, journaled, open_page, past_double_tap, play_one, served, site,
 )
 from paths import ROOT
 
@@ -126,7 +126,11 @@ async def tap_a_card(page: Page, touch: bool = True) -> None:
         await (target.tap() if touch else target.click())
     await act(page.locator(".cards:not([data-area=table]) .card").first)
     lit = page.locator("[data-area=table] .card.lit")
-    await act(lit.first if await lit.count() else page.locator(".cards:not([data-area=table]) .card.picked"))
+    if await lit.count():
+        await act(lit.first)
+    else:
+        await past_double_tap(page)
+        await act(page.locator(".cards:not([data-area=table]) .card.picked"))
     choice = page.locator("dialog[open] div button")
     if await choice.count():
         await act(choice.first)
@@ -169,7 +173,7 @@ async def test_leave_asks_first_and_the_end_shows_at_once(site: Site, browser: B
     await page.locator("dialog[open]#leave-question").get_by_role("button", name="Leave: end the game").tap()
     await page.wait_for_selector("#game-end", timeout=WAIT)
     assert await in_view(page, "#game-end")  # on a phone, without scrolling past the board
-    assert "Nobody won. The game ended: a player left." in (await page.locator("#game-end").text_content() or "")
+    assert "Nobody won: you left the game, so it ended." in (await page.locator("#game-end").text_content() or "")
 
 
 async def test_a_reload_keeps_the_names_and_the_round_end_says_why(site: Site, browser: Browser) -> None:
@@ -217,7 +221,7 @@ async def test_a_reload_keeps_the_names_and_the_round_end_says_why(site: Site, b
     assert [int(n) for n in panel] == cards  # the score panel behind says the same (the last take counted)
     assert all(re.fullmatch(r"\d+( \+1)?", c) for c in rows[1][1:])  # denari: how many, and the point
     # the next round has begun meanwhile: the box says whose turn it is, clock and all
-    await box.locator("#round-end-turn", has_text=re.compile(r"^Smazzata 2: Tocca a .+")).wait_for(timeout=WAIT)
+    await box.locator("#round-end-turn", has_text=re.compile(r"^È iniziata la smazzata 2\. Tocca a .+")).wait_for(timeout=WAIT)
     assert await english_on(page, english_only()) == []
 
 

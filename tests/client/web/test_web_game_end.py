@@ -33,7 +33,7 @@ async def test_the_round_end_box_says_your_turn_is_running(site: Site, browser: 
     await play_to_round_end(page)
     line = page.locator("dialog[open]#round-end #round-end-turn")
     await page.wait_for_function(
-        "() => /^Smazzata 2: Tocca a te · ancora \\d+ s per la mossa.* Poi il server gioca una carta al posto tuo/.test("
+        "() => /^È iniziata la smazzata 2\\. Tocca a te\\. Hai ancora \\d+ s per la prossima mossa\\.$/.test("
         "document.querySelector('#round-end-turn')?.textContent ?? '')", timeout=WAIT)
     said = await line.text_content() or ""
     found = re.search(r"ancora (\d+) s", said)
@@ -70,7 +70,7 @@ async def test_a_team_reads_that_its_side_won_and_the_final_state(journaled: Sit
     await page.locator("form button[type=submit]", has_text="Crea un tavolo").tap()
     await page.wait_for_selector(MINE, timeout=WAIT)
     seats = await page.locator(".seat").all_text_contents()  # the server's bots named in the page's words
-    assert [s.split(" · ")[0] for s in seats] == ["nonna (tu)", "Bot 1 (facile)", "Bot 2 (facile)", "Bot 3 (facile)"], seats
+    assert [s.split(" · ")[0] for s in seats] == ["nonna (tu)", "Bot 1 (facile)", "Bot 2 (facile) (in squadra con te)", "Bot 3 (facile)"], seats
     await play_until_game_end(page)
     winner = await page.locator(f"{END} .winner").text_content() or ""
     ours = winner == "Avete vinto!"

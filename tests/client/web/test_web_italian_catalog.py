@@ -41,9 +41,22 @@ def test_a_name_after_a_takes_ad_before_a_vowel_on_the_page() -> None:
 
 def test_no_participle_follows_a_players_name_on_the_page() -> None:
     """A player's name comes with no gender: "carla è tornato" is wrong for carla, so the
-    page's Italian says it without a participle ("di nuovo al tavolo: carla")."""
+    page's Italian says it without a participle ("carla è di nuovo al tavolo.")."""
     words: dict[str, str] = page_eval("m.speech('it').w")
-    gendered = {k: v for k, v in words.items() if re.search(r"\{name\} (si )?è \w+(at|ut|it)[oa]\b", v)}
+    gendered = {k: v for k, v in words.items() if re.search(r"(?<!di )\{name\} (si )?è \w+(at|ut|it)[oa]\b", v)}  # "il tempo di {name} è scaduto": the time's
     assert gendered == {}
     said = page_eval("[m.fill(m.speech('it').w.away, {name: 'carla'}), m.fill(m.speech('it').w.back, {name: 'carla'})]")
-    assert said == ["carla non è al tavolo", "di nuovo al tavolo: carla"]
+    assert said == ["carla non è al tavolo.", "carla è di nuovo al tavolo."]
+
+
+def test_the_pages_notices_are_sentences_in_both_languages() -> None:
+    """A refusal shown on the page (the shared catalog's words) is a sentence; a play's
+    notices say whose it was, and the French cards' suit is the deck's."""
+    assert page_eval("[m.sentence(m.speech('it').error('table_full', 'the table is full')), m.sentence('x.')]") == \
+        ["Il tavolo è pieno.", "X."]
+    said = page_eval("""[m.fill(m.speech('it').w.timedOutOf, {name: 'Zio_Gino', card: 'Fante Coppe'}),
+        m.speech('it').w.scopaYou, m.fill(m.speech('it').w.scopaOf, {name: 'Nonna_Rosa'}),
+        m.fill(m.speech('it').w.botLeft, {name: 'Zio_Gino'}), m.speech('it', 'french').w.denari, m.speech('en', 'french').w.denari]""")
+    assert said == ["Il tempo di Zio_Gino è scaduto: il server ha giocato Fante Coppe al suo posto.", "Hai fatto scopa!",
+                    "Nonna_Rosa ha fatto scopa!", "Zio_Gino ha lasciato la partita: da ora un bot gioca al suo posto.",
+                    "Quadri", "Diamonds"]

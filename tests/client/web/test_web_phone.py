@@ -93,8 +93,7 @@ async def test_the_round_box_says_what_its_seconds_count(browser: Browser) -> No
         await line.filter(has_text="Tocca a te").wait_for(timeout=WAIT)
         said, clock = await page.evaluate("""() => [document.querySelector('#round-end-turn').textContent,
             document.querySelector('#turn .clock').textContent]""")  # one tick: both from one reading of the clock
-        found = re.fullmatch(r"Smazzata 2: Tocca a te · ancora (\d+) s per la mossa \(60 s del turno \+ 15 s per leggere "
-                             r"questo riepilogo\)\. Poi il server gioca una carta al posto tuo: premi Continua per giocarla tu\.", said)
+        found = re.fullmatch(r"È iniziata la smazzata 2\. Tocca a te\. Hai ancora (\d+) s per la prossima mossa\.", said)
         assert found, said
         assert clock == f" · ancora {found.group(1)} s per la mossa"  # the board's clock says the same
 
@@ -171,7 +170,7 @@ async def test_a_seat_a_bot_plays_after_its_person_left_says_so(site: Site, brow
         "Lasci la partita? Da ora il tuo posto lo gioca un bot; non potrai riprenderlo."
     await question.get_by_role("button", name="Esci: continua un bot").tap()
     await ada.get_by_role("status").filter(has_text="Hai lasciato la partita: da ora il tuo posto lo gioca un bot.").wait_for(timeout=WAIT)
-    await bruno.get_by_role("alert").filter(has_text="un bot gioca per ada").wait_for(timeout=WAIT)
+    await bruno.get_by_role("alert").filter(has_text="ada ha lasciato la partita: da ora un bot gioca al suo posto.").wait_for(timeout=WAIT)
     for _ in range(2):
         seats = await bruno.locator(".seat").all_text_contents()
         assert seats[0].startswith("ada (bot) · ") and seats[1].startswith("bruno (tu) · ")
@@ -229,7 +228,7 @@ async def test_every_screen_speaks_italian_to_an_italian_phone(browser: Browser)
         page = await open_italian(browser, site, "zia")
         await page.wait_for_selector("#preset", timeout=WAIT)
         await page.get_by_role("button", name="Gioca subito").tap()
-        await page.get_by_role("status").filter(has_text="Si aspetta una partita di Scopa").wait_for(timeout=WAIT)
+        await page.get_by_role("status").filter(has_text="Aspettiamo un altro giocatore per una partita di Scopa").wait_for(timeout=WAIT)
         assert await english_heard(page, english) == [], "quick game"
         await page.get_by_role("button", name="Smetti di aspettare").tap()
         await page.get_by_role("button", name="Mostra i tornei").tap()

@@ -130,7 +130,7 @@ async def test_a_capture_and_a_scopa_are_animated(browser: Browser) -> None:
         anims = await page.evaluate("() => window.anims")
         assert anims.count("fly capture") == 1 and anims.count("fly captured") == len(taken)
         await page.wait_for_selector("[aria-label='This round'] li.scopa", timeout=WAIT)  # marked in the round's plays
-        assert "Scopa!" in (await page.locator("p.scopa[role=alert]").text_content() or "")
+        assert await page.locator("p.scopa[role=alert]").text_content() == "You made a scopa!"
         # the bot lays a card on the empty table: it flies from the bot's seat
         await page.wait_for_function("() => window.anims.includes('fly play')", timeout=WAIT)
         await page.wait_for_selector(MINE, timeout=WAIT)

@@ -1,0 +1,203 @@
+"""The table page as two people on phones see it, in Debian's chromium against a real
+server on 127.0.0.1 (port 0), as tests/client/web/test_web_client.py drives it: one's own
+capture and scopa in one's own score panel at once; a card that takes nothing says so
+and a double tap lays nothing down; the notices in sentences (a bot taking over says
+why, a time that ran out, a scopa); watching a table one left; the round's box and its
+Leave; the turn and the chat when the page is scrolled away; a team's partner, the French
+cards' suit words, a seat played in another tab, and the replay going on across rounds."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.async_api import Browser, Page
+
+from scopa.engine.cards import CARDS
+from scopa.server.core.clock import FakeClock
+from scopa.server.lobby.directory import build_rules
+
+from test_web_client import (  # noqa: F401
+    MINE, PHONE, WAIT, Site, browser, chromium, create, dismiss_round_end, open_page, page_clock, past_double_tap, play_one,
+    play_to_the_end, served,
+)
+from test_web_table import first_turn, play_card, scopa_play, seed_where
+
+pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="module")]  # the browser: test_web_client.py
+
+SCORE = "#score-title + table"
+
+
+async def score(page: Page) -> list[str]:
+    return await page.locator(f"{SCORE} tr").all_inner_texts()
+
+
+async def two_at_a_table(browser: Browser, site: Site, timer: str = "") -> tuple[Page, Page]:
+    """ada (seat 0, who plays first on the tests' seeds) and bob, each on a phone."""
+    ada = await open_page(browser, site, "ada")
+    if timer:
+        await ada.select_option("#timer", timer)
+    await create(ada, bots="")
+    bob = await open_page(browser, site, "bob")
+    await bob.locator(".tables li", has_text="#1 ").get_by_role("button", name="Join").tap()
+    await ada.wait_for_selector(MINE, timeout=WAIT)
+    await bob.wait_for_selector("[data-area=table] .card", timeout=WAIT)
+    return ada, bob
+
+
+async def test_your_own_scopa_is_in_your_score_panel_at_once(browser: Browser) -> None:
+    """ada's scopa on the first play: her own panel counts its cards and the scopa before bob
+    moves, as bob's does; the notice is hers ("You made a scopa!"), and bob's names her."""
+    rules = build_rules("scopa", {})
+    seed = seed_where(rules, lambda s: scopa_play(s) is not None)
+    play = scopa_play(first_turn(rules, seed))
+    assert play is not None
+    taken = len(play.captured) + 1
+    async with served(seed=seed) as site:
+        ada, bob = await two_at_a_table(browser, site)
+        await play_card(ada, str(CARDS[play.card]))
+        await bob.wait_for_selector(MINE, timeout=WAIT)  # bob's turn: ada has no turn of her own to be told the piles
+        await ada.locator("[data-area=plays] li", has_text="ada: ").wait_for(timeout=WAIT)  # her play, as her page has it
+        mine = await score(ada)
+        assert f"Cards\t{taken}\t0" in mine and "Scope\t1\t0" in mine
+        assert mine == await score(bob)
+        await ada.get_by_role("alert").filter(has_text="You made a scopa!").wait_for(timeout=WAIT)
+        await bob.get_by_role("alert").filter(has_text="ada made a scopa!").wait_for(timeout=WAIT)
+
+
+async def test_a_card_that_takes_nothing_says_so_and_a_double_tap_lays_nothing(browser: Browser) -> None:
+    rules = build_rules("scopa", {})
+
+    def lays_only(card: int, state: object) -> bool:
+        return not state.capture_options(0, card)  # type: ignore[attr-defined]
+
+    seed = seed_where(rules, lambda s: any(s.hands[0] >> c & 1 and lays_only(c, s) for c in range(40)))
+    state = first_turn(rules, seed)
+    card = next(str(CARDS[c]) for c in range(40) if state.hands[0] >> c & 1 and lays_only(c, state))
+    async with served(seed=seed) as site:
+        page = await open_page(browser, site, "ada")
+        await create(page)
+        await page.wait_for_selector(MINE, timeout=WAIT)
+        await page_clock(page)
+        await page.clock.pause_at(await page.evaluate("Date.now()") + 1000)  # the page's time stands still
+        own = page.locator(f"[data-area=hand] .card[data-card='{card}']")
+        name = await own.get_attribute("aria-label")
+        await own.tap()
+        said = page.locator("#tap-said")
+        assert await said.text_content() == f"{name} takes nothing: tap it again to lay it on the table."
+        await own.tap()  # at once: a double tap
+        assert await own.count() == 1 and await page.locator(MINE).count() == 1  # still in hand, still the turn
+        await past_double_tap(page)
+        await own.tap()  # a tap of its own: laid on the table
+        await page.clock.resume()  # the page's time flows again (a wait polls on it)
+        await page.locator("[data-area=plays] li", has_text=f"ada: {name}").wait_for(timeout=WAIT)
+
+
+async def test_watching_the_table_one_left_shows_no_old_news(browser: Browser) -> None:
+    """ada leaves: bob is told why a bot plays her seat; ada watches the table then, with no
+    notice of before, no "Your hand", the turn's seconds counting; bob's time runs out (a
+    sentence says so); bob leaves, the game ends, and ada goes back to the tables with no error."""
+    clock = FakeClock()
+    async with served(clock=clock, seed=seed_where(build_rules("scopa", {}), lambda s: True)) as site:
+        ada, bob = await two_at_a_table(browser, site, timer="30")
+        await ada.locator("#leave").tap()
+        await ada.locator("dialog[open]#leave-question button.danger").tap()
+        await ada.get_by_role("status").filter(has_text="You left the game").wait_for(timeout=WAIT)
+        await bob.get_by_role("alert").filter(has_text="ada left the game: a bot plays their seat from now on.").wait_for(timeout=WAIT)
+        await ada.locator(".tables li", has_text="#1 ").get_by_role("button", name="Watch").tap()
+        await ada.wait_for_selector("[data-area=table] .card", timeout=WAIT)
+        await ada.locator("#turn", has_text="bob to play").wait_for(timeout=WAIT)
+        assert re.search(r"\d+ s left", await ada.locator("#turn .clock").text_content() or "")
+        assert await ada.get_by_role("status").count() == 0 or "You left" not in (await ada.get_by_role("status").first.text_content() or "")
+        assert await ada.get_by_role("alert").count() == 0
+        assert await ada.get_by_role("heading", name="Your hand").count() == 0
+        clock.advance(31)  # bob's time runs out: the server plays for him
+        told = ada.get_by_role("alert").filter(has_text="bob's time ran out")
+        await told.wait_for(timeout=WAIT)
+        assert re.fullmatch(r"bob's time ran out: the server played .+ for them\.", await told.text_content() or "")
+        await bob.locator("#leave").tap()
+        await bob.locator("dialog[open]#leave-question button.danger").tap()
+        await bob.locator("#game-end", has_text="Nobody won: you left the game, so it ended.").wait_for(timeout=WAIT)
+        await ada.wait_for_selector("#game-end", timeout=WAIT)
+        await ada.locator("#game-end").get_by_role("button", name="Back to the tables").tap()
+        await ada.wait_for_selector("#preset", timeout=WAIT)
+        assert await ada.get_by_role("status").all_text_contents() == []  # no error
+
+
+async def test_your_turn_and_new_chat_reach_a_page_scrolled_away(browser: Browser) -> None:
+    """ada writes in the chat (the turn's line scrolled away) while bob plays: "Your turn"
+    stays in view; a message that comes while the chat is out of view is counted there."""
+    rules = build_rules("scopa", {})
+    async with served(seed=seed_where(rules, lambda s: True)) as site:
+        ada, bob = await two_at_a_table(browser, site)
+        await play_one(ada)
+        await bob.wait_for_selector(MINE, timeout=WAIT)
+        await ada.locator("#table-chat").tap()
+        await ada.locator("#table-chat").fill("a moment")
+        assert await ada.evaluate("document.activeElement.id") == "table-chat"  # writing there as the turn comes
+        await play_one(bob)
+        bar = ada.locator(".turn-bar")
+        await bar.wait_for(timeout=WAIT)
+        box = await bar.bounding_box()
+        assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= 844 and await bar.text_content() == "Your turn"
+        await bar.tap()
+        await ada.locator(".turn-bar").wait_for(state="hidden", timeout=WAIT)
+        await ada.set_viewport_size({"width": 844, "height": 390})  # the phone turned: the chat is below the fold
+        await ada.evaluate("window.scrollTo(0, 0)")
+        await bob.locator("#table-chat").fill("take your time")
+        await bob.locator("#table-chat").press("Enter")
+        new = ada.locator(".chat-new")
+        await new.wait_for(timeout=WAIT)
+        assert await new.text_content() == "1 new in the chat"
+        await new.tap()
+        await ada.locator("ul.chat li", has_text="bob: take your time").wait_for(timeout=WAIT)
+        assert await ada.locator(".chat-new").count() == 0
+
+
+async def test_the_rounds_box_says_the_seconds_left_plainly_and_offers_leave(browser: Browser) -> None:
+    """The next round's first turn runs while the round's box is open: the box says the
+    seconds left in a sentence (not a sum), apart and calmly what happens when they run out,
+    and Leave is in the box. The game left, its replay's Next goes on into the next round."""
+    clock = FakeClock()  # the turn's 30 s never run out on their own
+    async with served(clock=clock, seed=seed_where(build_rules("scopa", {}), lambda s: True)) as site:
+        page = await open_page(browser, site, "ada")
+        await page.select_option("#timer", "30")
+        await create(page)
+        while not await page.locator("dialog#round-end[open]").count():
+            await page.wait_for_selector(f"{MINE}, dialog#round-end[open]", timeout=WAIT)
+            if await page.locator(MINE).count() and not await page.locator("dialog#round-end[open]").count():
+                await play_one(page)
+        box = page.locator("dialog#round-end[open]")
+        line = box.locator("#round-end-turn")
+        await line.filter(has_text="You have").wait_for(timeout=WAIT)  # the bot has played: ada's turn
+        assert re.fullmatch(r"Round 2 has begun\. Your turn\. You have \d+ s left for your next move\.", await line.text_content() or "")
+        assert await box.locator("#round-end-calm").text_content() == \
+            "If the time runs out, the server plays a card for you and the game goes on."
+        await box.get_by_role("button", name="Leave").tap()
+        await page.locator("dialog[open]#leave-question button.danger").tap()
+        await page.locator("#game-end", has_text="Nobody won: you left the game, so it ended.").wait_for(timeout=WAIT)
+        await page.locator("#game-end").get_by_role("button", name="Watch the game again").tap()
+        where = page.locator("#replay-where")
+        step = page.get_by_role("button", name="Next ▶")
+        while (await where.text_content() or "").startswith("Round 1 of 2"):
+            await step.tap()  # at the round's end too: on into the next round
+        assert (await where.text_content() or "").startswith("Round 2 of 2 · Just dealt")
+
+
+async def test_a_partner_french_suits_and_a_seat_played_in_another_tab(browser: Browser) -> None:
+    async with served(seed=seed_where(build_rules("scopone", {}), lambda s: True)) as site:
+        page = await open_page(browser, site, "ada")
+        await page.select_option("#preset", "scopone")
+        await create(page)
+        await page.wait_for_selector(MINE, timeout=WAIT)
+        seats = await page.locator(".seat").all_text_contents()
+        assert seats[2].startswith("Bot 2 (easy) (on your team) · ") and "team" not in seats[1] + seats[3]
+        assert "Denari\t" in "\n".join(await score(page))
+        await page.select_option("#deck", "french")
+        said = "\n".join(await score(page))
+        assert "Diamonds\t" in said and "Denari" not in said
+        second = await page.context.new_page()
+        await second.goto(site.url)
+        await second.wait_for_selector(MINE, timeout=WAIT)
+        await page.get_by_role("button", name="Play here").wait_for(timeout=WAIT)
+        assert await page.locator("#turn").text_content() == "This seat is being played in another tab."
