@@ -14,7 +14,8 @@ from playwright.async_api import Browser, Page
 
 from scopa.server.core.clock import FakeClock
 
-from test_web_client import MINE, PHONE, WAIT, browser, chromium, first_ready, open_page, play_one, served  # noqa: F401
+from test_web_client import (  # noqa: F401
+    MINE, PHONE, WAIT, Site, browser, chromium, first_ready, open_page, past_double_tap, play_one, served)
 from test_web_family import open_italian
 
 pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="module")]
@@ -25,10 +26,27 @@ async def play_first(page: Page) -> None:
     table card or the card again, choosing the first set when asked."""
     await page.locator("[data-area=hand] .card").first.tap()
     lit = page.locator("[data-area=table] .card.lit")
-    await (lit.first.tap() if await lit.count() else page.locator("[data-area=hand] .card.picked").tap())
+    if await lit.count():
+        await lit.first.tap()
+    else:
+        await past_double_tap(page)  # a card that takes nothing: the second tap lays it down, not a double tap
+        await page.locator("[data-area=hand] .card.picked").tap()
     choice = page.locator("dialog[open] div button")
     if await choice.count():
         await choice.first.tap()
+
+
+async def nonna_and_nipote(browser: Browser, s: Site) -> tuple[Page, Page]:
+    """nonna (an Italian phone) opens a table for two people; nipote (an English one) joins it."""
+    nonna = await open_italian(browser, s, "nonna")
+    await nonna.wait_for_selector("#preset", timeout=WAIT)
+    await nonna.select_option("#bots", "")
+    await nonna.locator("form button[type=submit]", has_text="Crea un tavolo").tap()
+    await nonna.wait_for_selector("#turn", timeout=WAIT)
+    nipote = await open_page(browser, s, "nipote", PHONE)
+    await nipote.get_by_role("button", name="Join").tap()
+    await nipote.wait_for_selector("[aria-label='Your hand'] .card", timeout=WAIT)
+    return nonna, nipote
 
 
 async def plays(page: Page) -> list[str]:
@@ -38,14 +56,7 @@ async def plays(page: Page) -> list[str]:
 async def test_a_phone_back_after_the_grace_period_takes_its_seat_back_from_the_bot(browser: Browser) -> None:
     clock = FakeClock()
     async with served(clock=clock) as s:  # the grace period runs on the test's clock
-        nonna = await open_italian(browser, s, "nonna")
-        await nonna.wait_for_selector("#preset", timeout=WAIT)
-        await nonna.select_option("#bots", "")
-        await nonna.locator("form button[type=submit]", has_text="Crea un tavolo").tap()
-        await nonna.wait_for_selector("#turn", timeout=WAIT)
-        nipote = await open_page(browser, s, "nipote", PHONE)
-        await nipote.get_by_role("button", name="Join").tap()
-        await nipote.wait_for_selector("[aria-label='Your hand'] .card", timeout=WAIT)
+        nonna, nipote = await nonna_and_nipote(browser, s)
         phone = nonna.context
         await nonna.close()  # the phone sleeps
         await nipote.get_by_text("nonna is away").wait_for(timeout=WAIT)
@@ -82,14 +93,7 @@ async def test_the_finished_games_say_a_bot_finished_the_seat_of_a_person_who_le
         browser: Browser, tmp_path: Path) -> None:
     clock = FakeClock()
     async with served(str(tmp_path / "games.db"), clock=clock) as s:  # a server that keeps its finished games
-        nonna = await open_italian(browser, s, "nonna")
-        await nonna.wait_for_selector("#preset", timeout=WAIT)
-        await nonna.select_option("#bots", "")
-        await nonna.locator("form button[type=submit]", has_text="Crea un tavolo").tap()
-        await nonna.wait_for_selector("#turn", timeout=WAIT)
-        nipote = await open_page(browser, s, "nipote", PHONE)
-        await nipote.get_by_role("button", name="Join").tap()
-        await nipote.wait_for_selector("[aria-label='Your hand'] .card", timeout=WAIT)
+        nonna, nipote = await nonna_and_nipote(browser, s)
         await nonna.wait_for_selector("[data-area=hand] .card", timeout=WAIT)
         await nonna.locator("#leave").tap()
         await nonna.locator("dialog[open]#leave-question button.danger").tap()
@@ -115,14 +119,7 @@ async def test_the_finished_games_say_a_bot_finished_the_seat_of_a_person_who_le
 async def test_a_spectator_who_comes_after_the_bot_took_over_names_each_play_by_who_made_it(browser: Browser) -> None:
     clock = FakeClock()
     async with served(clock=clock) as s:
-        nonna = await open_italian(browser, s, "nonna")
-        await nonna.wait_for_selector("#preset", timeout=WAIT)
-        await nonna.select_option("#bots", "")
-        await nonna.locator("form button[type=submit]", has_text="Crea un tavolo").tap()
-        await nonna.wait_for_selector("#turn", timeout=WAIT)
-        nipote = await open_page(browser, s, "nipote", PHONE)
-        await nipote.get_by_role("button", name="Join").tap()
-        await nipote.wait_for_selector("[aria-label='Your hand'] .card", timeout=WAIT)
+        nonna, nipote = await nonna_and_nipote(browser, s)
         page = await first_ready([nonna, nipote], MINE)
         if page is nipote:
             await play_one(nipote)
