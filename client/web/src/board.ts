@@ -239,7 +239,7 @@ export function tableScreen(): void {
     h("div", {}, v && !st.gameEnd ? piles : "", v ? h("section", { class: "panel", "aria-label": t.plays }, h("h2", {}, t.plays), plays) : "",
       chatBox(st.tableChat, () => `table:${st.tableId}`, "table-chat"))),
     settings(), choiceSheet(), mine ? button(t.yourTurn, () => document.getElementById("turn")?.scrollIntoView({ block: "start" }), "turn-bar") : "",
-    st.unread ? button(fill(t.newChat, { n: st.unread }), () => {
+    st.unread ? button(st.unread === 1 ? t.newChatOne : fill(t.newChat, { n: st.unread }), () => {
       st.unread = 0; document.getElementById("table-chat")?.scrollIntoView({ block: "end" }); render();
     }, "chat-new") : "");
   plays.scrollTop = readingBack ? readAt : plays.scrollHeight; // the newest play in view
@@ -296,7 +296,7 @@ function roundEndDialog(r: RoundEnd): void {
   if (shownRound === r.event) return;
   shownRound = r.event;
   boxed = r;
-  const d = dialog(fill(t.roundEnd, { n: r.round }), t.next, "round-end");
+  const d = dialog(fill(t.roundEnd, { n: r.round }), t.next, "round-end", render); // the score panel behind it: the new round's
   d.body.append(...roundParts(r), h("p", { class: "status", id: "round-end-turn" }), h("p", { id: "round-end-calm" }));
   if (!st.watching) { // the board's Leave is behind the box while it is open: here too
     const leave = leaveButton();

@@ -15,10 +15,10 @@ export function button(label: string, onclick: () => void, cls = ""): HTMLButton
 }
 
 /** A modal box with a title, a body to fill and closing buttons (the last closes it). */
-export function dialog(title: string, closeLabel: string, id = ""): { box: HTMLDialogElement; body: HTMLElement; actions: HTMLElement; close: () => void } {
+export function dialog(title: string, closeLabel: string, id = "", closed?: () => void): { box: HTMLDialogElement; body: HTMLElement; actions: HTMLElement; close: () => void } {
   const d = h("dialog", { "aria-labelledby": "dialog-title", id: id || null });
   const body = h("div");
-  const close = () => { d.close(); d.remove(); };
+  const close = () => { d.close(); d.remove(); closed?.(); };
   const actions = h("p", { class: "bar" }, button(closeLabel, close, "quiet"));
   d.append(h("h2", { id: "dialog-title" }, title), body, actions);
   document.body.append(d);

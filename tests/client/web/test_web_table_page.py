@@ -148,7 +148,7 @@ async def test_your_turn_and_new_chat_reach_a_page_scrolled_away(browser: Browse
         await bob.locator("#table-chat").press("Enter")
         new = ada.locator(".chat-new")
         await new.wait_for(timeout=WAIT)
-        assert await new.text_content() == "1 new in the chat"
+        assert await new.text_content() == "1 new message in the chat"
         await new.tap()
         await ada.locator("ul.chat li", has_text="bob: take your time").wait_for(timeout=WAIT)
         assert await ada.locator(".chat-new").count() == 0
@@ -173,7 +173,13 @@ async def test_the_rounds_box_says_the_seconds_left_plainly_and_offers_leave(bro
         assert re.fullmatch(r"Round 2 has begun\. Your turn\. You have \d+ s left for your next move\.", await line.text_content() or "")
         assert await box.locator("#round-end-calm").text_content() == \
             "If the time runs out, the server plays a card for you and the game goes on."
-        await box.get_by_role("button", name="Leave").tap()
+        tallies = await score(page)  # behind the box: the round that ended
+        await box.get_by_role("button", name="Continue").tap()
+        await box.wait_for(state="detached", timeout=WAIT)
+        cards = next(row for row in await score(page) if row.startswith("Cards\t"))
+        assert cards.split("\t")[1] == "0" and cards not in tallies  # the new round: ada has taken nothing yet
+        box = page.locator("dialog#round-end")  # the box again, for its Leave: the board's own
+        await page.locator("#leave").tap()
         await page.locator("dialog[open]#leave-question button.danger").tap()
         await page.locator("#game-end", has_text="Nobody won: you left the game, so it ended.").wait_for(timeout=WAIT)
         await page.locator("#game-end").get_by_role("button", name="Watch the game again").tap()
