@@ -47,7 +47,7 @@ from .liveness import (
     LinkStatus,
     Watchdog,
 )
-from .session import ClientSession
+from .session import ClientSession, give_up_seat
 from .tokens import FileTokenStore, MemoryTokenStore, SavedSeat, TokenStore
 from .trust import CertificateRefused, KnownServers, ServerTrust, open_stream
 
@@ -87,6 +87,7 @@ __all__ = [
     "claim_name",
     "discover",
     "fetch_record",
+    "give_up_seat",
     "leaderboard",
     "list_games",
     "no_server_hint",
