@@ -182,7 +182,7 @@ class NetApp(ScopaApp):
         self.lobby.ask(Text.assemble(
             (tr("You have an unfinished game at table {table} on {server} (seat {seat}, as {name}).",
                 table=saved.table, server=self.server, seat=saved.seat + 1, name=saved.name) + " ", "bold"),
-            (tr("y: go back to it · n: forget it"), "bold green")), answer)
+            (tr("y: go back to it · n: leave it"), "bold green")), answer)
         if not (yes := await answer):
             await give_up(saved, self.tell, self.host, self.port, self.proxied_for, self.link_options)
             self.store.forget(self.server, self.player_name)
