@@ -21,7 +21,7 @@ from textual.widgets.option_list import Option
 
 from scopa.engine import Play
 
-from ..game.turnclock import TurnClock
+from ..game import TurnClock
 
 from ..text import BASICS, current_language, DeckStyle, rulebook_it, table_rules, tr
 from .boardstate import BoardState, RoundResult
