@@ -84,6 +84,7 @@ FILE_KINDS: dict[str, Kind] = {  # fmt: skip
     "test_tui_table_life.py": "integration",
     "test_server_no_leaks.py": "integration", "test_web_capacity.py": "integration",
     "test_tui_resume_board.py": "integration", "test_tui_board_words.py": "integration",
+    "test_tui_give_up_seat.py": "integration",
     "test_fair_lobby.py": "integration", "test_rating_with_end.py": "integration",
     "test_fair_ratings.py": "integration", "test_journal_conformance.py": "integration",
     # process

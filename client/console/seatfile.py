@@ -9,8 +9,8 @@ from typing import Any
 
 from rich.text import Text
 
-from ..net import ClientSession, SavedSeat, ServerRefused, TokenStore
-from ..text import error_text, tr
+from ..net import ClientSession, SavedSeat, ServerRefused, TokenStore, give_up_seat
+from ..text import error_text, gave_up_text, tr
 from .prompt import LineReader
 
 NO = frozenset({"n", "no"})
@@ -48,7 +48,7 @@ async def come_back(keeper: SeatKeeper, reader: LineReader, host: str, port: int
     reader.say(Text(tr("You have an unfinished game at table {table} on {server} (seat {seat}, as {name}).",
                        table=saved.table, server=keeper.server, seat=saved.seat + 1, name=saved.name), style="bold"))
     if (await reader.ask(tr("Go back to it? (y/n) [y]: "))).strip().lower() in NO:
-        keeper.forget()
+        await give_up(keeper, saved, reader, host, port, link)
         return None
     try:
         session = await ClientSession.resume_seat(host, port, saved.name, saved.token, tls=link.get("tls", False),
@@ -59,6 +59,19 @@ async def come_back(keeper: SeatKeeper, reader: LineReader, host: str, port: int
         keeper.forget()
         return None
     return session
+
+
+async def give_up(keeper: SeatKeeper, saved: SavedSeat, reader: LineReader, host: str, port: int,
+                  link: dict[str, Any]) -> None:
+    """The saved seat given up for real (:func:`~scopa.client.net.give_up_seat`: the server
+    lets a bot play on or ends the game, and tells the others), said, then forgotten."""
+    try:
+        reason = await give_up_seat(host, port, saved.name, saved.token, tls=link.get("tls", False),
+                                    trust=link.get("trust"), others=link.get("others", ()))
+        reader.say(Text(gave_up_text(saved.table, reason), style="bold"))
+    except ServerRefused:
+        pass  # over or gone already: nothing holds the seat
+    keeper.forget()
 
 
 def back_line(session: ClientSession) -> Text:

@@ -9,7 +9,7 @@ the addresses to try (``Addresses``, ``parse_address``, ``parse_servers``) and t
 ``HURRIED_PING_AFTER``, ``HURRIED_DEAD_AFTER``), the clock it waits on (``Clock``,
 ``SystemClock``), TLS trust (``ServerTrust``, ``KnownServers``, ``CertificateRefused``,
 ``open_stream``), seat tokens kept on disk (``TokenStore``, ``FileTokenStore``,
-``MemoryTokenStore``, ``SavedSeat``), finding servers on the LAN (``discover``,
+``MemoryTokenStore``, ``SavedSeat``; a saved seat given up at the server: ``give_up_seat``), finding servers on the LAN (``discover``,
 ``resolve_server``, ``FoundServer``, ``NoServerFound``, ``SeveralServersFound``,
 ``no_server_hint``, ``choice_rows``, ``parse_choice``, ``AUTO``, ``BROWSE_SECONDS``) and the
 server's archive (``list_games``, ``fetch_record``, ``leaderboard``, ``claim_name``).
@@ -47,7 +47,7 @@ from .liveness import (
     LinkStatus,
     Watchdog,
 )
-from .session import ClientSession
+from .session import ClientSession, give_up_seat
 from .tokens import FileTokenStore, MemoryTokenStore, SavedSeat, TokenStore
 from .trust import CertificateRefused, KnownServers, ServerTrust, open_stream
 
@@ -87,6 +87,7 @@ __all__ = [
     "claim_name",
     "discover",
     "fetch_record",
+    "give_up_seat",
     "leaderboard",
     "list_games",
     "no_server_hint",

@@ -25,6 +25,7 @@ of every loss and return at once (for a user interface).
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 import contextlib
 from collections.abc import Awaitable, Callable
 
@@ -249,3 +250,19 @@ class ClientSession(ClubCalls):
                 await self._reconnect_or_raise()
                 if self.token is None:
                     return None  # the seat's time is up: nothing more to hear from the table
+
+
+async def give_up_seat(host: str, port: int, name: str, token: str, **link: Any) -> str | None:
+    """Give a saved seat up for real: back at it with its ``token``, then ``leave_table``
+    (a bot plays on, or the game is abandoned, as the table's rules say; the others are
+    told), then close.  ``left`` (a bot plays on), ``abandoned`` (the game ended there) or
+    another word for why the seat is no more; None: the table had nothing to leave.
+    ServerRefused when the seat is gone already.  ``link``: resume_seat's options."""
+    session = await ClientSession.resume_seat(host, port, name, token, **link)
+    ended: list[str] = []  # the game's end, when leaving ended it (the leaver's ``left`` says only "left")
+    session.observers.append(lambda c: ended.append(c.body.reason) if isinstance(c.body, GameEnd) else None)
+    try:
+        left = await session.leave_table()
+    finally:
+        await session.close()
+    return None if left is None else (ended[-1] if ended else left.reason)

@@ -13,7 +13,7 @@ a server's finished games and leaderboard as lines (``game_lines``, ``leaderboar
 ``event_line``, ``notice_line``, ``cards_text``) and of tournaments (``render_tournaments``,
 ``render_standings``, and what a round without a table means for us: ``no_table_text``),
 a table option typed as text
-(``coerce``), the invite string (``invite_string``, ``parse_invite``, ``refusal_text``), a connection not made in words (``lost_text``) and
+(``coerce``), the invite string (``invite_string``, ``parse_invite``, ``refusal_text``), a connection not made in words (``lost_text``), a saved seat given up (``gave_up_text``) and
 the rulebook: ``book``, ``preset_rules``, ``table_rules``, ``options_text``,
 ``option_lines``, ``category_names``, ``declaration_names``, ``BASICS``, ``PRESET_TEXT``,
 ``CAPTURE_MODE_TEXT``, ``CAPTURE_MODE_NAMES``, ``ASSO_TEXT``, ``CATEGORY_NAMES``, and the
@@ -46,7 +46,7 @@ from .qr import qr_text
 from .games import PRESET_NAMES, end_reason_text, game_lines, leaderboard_lines, matching_preset, rules_line, rules_name
 from .replaywords import deal_text, plain_lines, position_text, result_text, scope_text, score_lines, step_text, viewer_seat
 from .options import coerce
-from .invite import invite_string, lost_text, parse_invite, refusal_text
+from .invite import gave_up_text, invite_string, lost_text, parse_invite, refusal_text
 from .rulebook import (
     ASSO_TEXT,
     BASICS,
@@ -146,6 +146,7 @@ __all__ = [
     "rank_label",
     "refusal_text",
     "lost_text",
+    "gave_up_text",
     "render_moves",
     "render_standings",
     "render_tournaments",

@@ -110,6 +110,17 @@ CLUB_ITALIAN: dict[str, str] = {
 
 
 CONNECTION_ITALIAN: dict[str, str] = {
+    "You left the game at table {table}: a bot plays your seat.":
+        "Hai lasciato la partita al tavolo {table}: al tuo posto gioca un bot.",
+    "You left the game at table {table}: it ended there, with no winner.":
+        "Hai lasciato la partita al tavolo {table}: è finita lì, senza vincitori.",
+    "You left table {table}.": "Hai lasciato il tavolo {table}.",
+    "Round {n} has begun.": "È iniziata la smazzata {n}.",
+    "Your turn: you have {n} s left for your next move.": "Tocca a te: hai ancora {n} s per la prossima mossa.",
+    "If the time runs out, the server plays a card for you and the game goes on.":
+        "Se il tempo finisce, il server gioca una carta al posto tuo e la partita va avanti.",
+    "{name} to play: {n} s left for the move.": "Tocca a {name}: restano {n} s per la mossa.",
+    "{n} s left for the move.": "Restano {n} s per la mossa.",
     # the seat a plain client keeps, and what happens at its table
     "Go back to it? (y/n) [y]: ": "Vuoi tornarci? (s/n) [s]: ",
     "You are back at table {table}, seat {seat}: the game goes on.":

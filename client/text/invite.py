@@ -79,3 +79,12 @@ def _unreachable_line(why: str, address: str) -> str:
     if why == "speaks_tls":
         return tr("The server at {address} uses TLS: connect to tls://{address}.", address=address)
     return tr("{address} cannot be reached: check the network and the address.", address=address)
+
+
+def gave_up_text(table: str, reason: str | None) -> str:
+    """A saved seat given up (``leave_table``'s ``left`` reason): what became of its game."""
+    if reason == "left":
+        return tr("You left the game at table {table}: a bot plays your seat.", table=table)
+    if reason == "abandoned":
+        return tr("You left the game at table {table}: it ended there, with no winner.", table=table)
+    return tr("You left table {table}.", table=table)

@@ -208,7 +208,7 @@ ITALIAN: dict[str, str] = {
     "Join a private table": "Entra a un tavolo privato",
     "the invite you were given, e.g. 7.Xq3…": "l'invito che ti hanno dato, per esempio 7.Xq3…",
     "Enter: join · Esc: back": "Invio: entra · Esc: indietro",
-    "y: go back to it · n: forget it": "s: torna alla partita · n: lasciala perdere",
+    "y: go back to it · n: leave it": "s: torna alla partita · n: abbandonala",
     "You have an unfinished game at table {table} on {server} (seat {seat}, as {name}).":
         "Hai una partita in sospeso al tavolo {table} su {server} (posto {seat}, come {name}).",
     "That game is over or gone ({reason}).": "Quella partita è finita o non c'è più ({reason}).",

@@ -3,6 +3,8 @@ hand-over (hot seat) and the question before leaving."""
 
 from __future__ import annotations
 
+import contextlib
+import math
 from collections.abc import Callable, Sequence
 
 from rich.console import Group
@@ -11,12 +13,15 @@ from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.css.query import NoMatches
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, OptionList, Static
 from textual.widgets.option_list import Option
 
 from scopa.engine import Play
+
+from ..game import TurnClock
 
 from ..text import BASICS, current_language, DeckStyle, rulebook_it, table_rules, tr
 from .boardstate import BoardState, RoundResult
@@ -95,14 +100,35 @@ def leftovers_line(board: BoardState, side: int) -> str:
     return tr("Left on the table, to {who}: ", who=board.side_name(side))
 
 
+def next_turn_words(board: BoardState, clock: TurnClock | None, now: float) -> str:
+    """Once the next round has begun behind the round's box and a turn clock runs: whose
+    turn it is and the seconds left, so the box is not read while the time runs out."""
+    if clock is None or clock.deadline is None:
+        return ""
+    left = max(0, math.ceil(clock.deadline - now))
+    words = [tr("Round {n} has begun.", n=board.round_no + 1)]
+    if clock.seat is not None and clock.seat == board.viewer:
+        words += [tr("Your turn: you have {n} s left for your next move.", n=left),
+                  tr("If the time runs out, the server plays a card for you and the game goes on.")]
+    elif clock.seat is not None:
+        words.append(tr("{name} to play: {n} s left for the move.", name=board.seat_name(clock.seat), n=left))
+    else:
+        words.append(tr("{n} s left for the move.", n=left))
+    return " ".join(words)
+
+
 class RoundEndScreen(Once, ModalScreen[None]):
-    """The round's breakdown; any key (or, in a game of bots only, a short pause) goes on."""
+    """The round's breakdown; any key (or, in a game of bots only, a short pause) goes on.
+    With a ``turn_clock``, it also says whose turn the next round's first is and counts
+    its seconds down."""
 
-    DEFAULT_CSS = dialog_css("RoundEndScreen", "64")
+    DEFAULT_CSS = dialog_css("RoundEndScreen", "64") + "RoundEndScreen #round-clock { color: $warning; margin-top: 1; }"
 
-    def __init__(self, result: RoundResult, board: BoardState, style: DeckStyle, pause: float | None = None) -> None:
+    def __init__(self, result: RoundResult, board: BoardState, style: DeckStyle, pause: float | None = None,
+                 turn_clock: TurnClock | None = None, now: Callable[[], float] | None = None) -> None:
         super().__init__()
         self.result, self.board, self.deck, self.pause = result, board, style, pause
+        self.turn_clock, self.now = turn_clock, now
 
     def compose(self) -> ComposeResult:
         parts: list[object] = [round_table(self.result, self.board, self.deck)]
@@ -116,11 +142,25 @@ class RoundEndScreen(Once, ModalScreen[None]):
         self.body = Group(*parts)  # type: ignore[arg-type]
         with Vertical(classes="dialog"):
             yield Static(self.body, id="round-table")
+            yield Static(self.clock_words(), id="round-clock")
             yield Static(hint, classes="dialog-hint")
+
+    def clock_words(self) -> str:
+        """Whose turn it is next and its seconds left ("" while no turn clock runs)."""
+        return next_turn_words(self.board, self.turn_clock, self.now()) if self.now is not None else ""
 
     def on_mount(self) -> None:
         if self.pause is not None:
             self.set_timer(self.pause, lambda: self.close(None))
+        self._tick()
+        if self.turn_clock is not None:
+            self.set_interval(0.5, self._tick)
+
+    def _tick(self) -> None:
+        with contextlib.suppress(NoMatches):
+            clock, words = self.query_one("#round-clock", Static), self.clock_words()
+            clock.update(words)
+            clock.display = bool(words)
 
     def on_key(self, event: events.Key) -> None:
         """Any key but a digit goes on: a card's number typed as the round's last card went

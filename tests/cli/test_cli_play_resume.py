@@ -78,3 +78,33 @@ def test_a_seat_that_is_gone_is_said_and_forgotten(tmp_path: Path) -> None:
         finally:
             if child.isalive():
                 child.terminate(force=True)
+
+
+def test_no_gives_the_seat_up_at_the_server_and_keeps_the_name(tmp_path: Path) -> None:
+    """Stopped mid-game and started again, ``n`` leaves the table for real (a game against
+    a bot only: it ends there) rather than only forgetting the seat: said, and the person
+    connects under their own name, not renamed because the old seat still held it."""
+    with ServerThread() as server:
+        first = spawn(server, "--name", "ada", "--state-dir", str(tmp_path))
+        second = None
+        try:
+            create_table(first, {})
+            first.expect("Your move: ")
+            first.sendintr()
+            first.expect(pexpect.EOF)
+            first.close()
+
+            second = spawn(server, "--name", "ada", "--state-dir", str(tmp_path))
+            second.expect(r"Go back to it\? \(y/n\) \[y\]: ")
+            second.sendline("n")
+            second.expect("You left the game at table 1: it ended there, with no winner.")
+            second.expect(r"Connected to 127\.0\.0\.1:\d+ as (\S+)\.")
+            assert second.match[1] == "ada"
+            second.expect("Lobby> ")
+            assert saved_seats(tmp_path) == {}
+            second.sendline("q")
+            second.expect(pexpect.EOF)
+        finally:
+            for child in (first, second):
+                if child is not None and child.isalive():
+                    child.terminate(force=True)

@@ -22,7 +22,7 @@ from ..app import ScopaApp
 from .away import AwaySeats, leave_question
 from ..board import BoardScreen
 from ..boardstate import BoardState
-from .comeback import Comeback
+from .comeback import Comeback, give_up
 from ..dialogs import ConfirmScreen, GameOverScreen, RoundEndScreen
 from .invitepanel import Invite, ShareInviteScreen
 from .lastgame import replay_screen
@@ -182,9 +182,9 @@ class NetApp(ScopaApp):
         self.lobby.ask(Text.assemble(
             (tr("You have an unfinished game at table {table} on {server} (seat {seat}, as {name}).",
                 table=saved.table, server=self.server, seat=saved.seat + 1, name=saved.name) + " ", "bold"),
-            (tr("y: go back to it · n: forget it"), "bold green")), answer)
-        yes = await answer
-        if not yes:
+            (tr("y: go back to it · n: leave it"), "bold green")), answer)
+        if not (yes := await answer):
+            await give_up(saved, self.tell, self.host, self.port, self.proxied_for, self.link_options)
             self.store.forget(self.server, self.player_name)
         return yes
 
@@ -383,11 +383,11 @@ class NetApp(ScopaApp):
         if isinstance(event, Played) and self.pace and (event.seat != screen.board.viewer or autoplayed):
             await asyncio.sleep(self.pace)  # the next commands wait in the session's queue
         if isinstance(event, RoundEnded) and screen.board.last_round is not None:
-            if self.session is not None and self.session.replaying():
+            if self.session is None or self.session.replaying():
                 return  # a round that ended before this client came back: nothing to wait for
-            pause = 4.0 if self.watching else None
-            # Waits for the person (the next commands wait in the session's queue).
-            await self.show_and_wait(RoundEndScreen(screen.board.last_round, screen.board, self.deck, pause))
+            pause, clock = (4.0 if self.watching else None), self.session.turn_clock  # the clock runs on meanwhile
+            await self.show_and_wait(RoundEndScreen(screen.board.last_round, screen.board, self.deck, pause, clock,
+                                                    self.session.clock.now))
 
     # ------------------------------------------------------------------ watching
 

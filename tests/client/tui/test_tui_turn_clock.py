@@ -16,6 +16,7 @@ from textual.widgets import Static
 
 from scopa.client.net import MemoryTokenStore
 from scopa.client.tui.board import BoardScreen
+from scopa.client.tui.dialogs import RoundEndScreen
 from scopa.client.tui import NetApp
 from scopa.server import Limits, NetworkEngine
 from scopa.server.core.clock import FakeClock
@@ -89,3 +90,40 @@ async def test_the_countdown_survives_a_comeback_and_a_timeout_shows_at_once(eng
             assert all(getattr(a, "card", None) != first_card for a in screen.question.legal)
             assert "Your time ran out: the server played" in shown(screen, "#status")
             assert "time ran out" in shown(screen, "#plays")
+
+
+def round_clock(app: NetApp) -> str:
+    """What the round's box says of the next turn ("" when it says nothing of it)."""
+    box = app.screen
+    if not isinstance(box, RoundEndScreen):
+        return ""
+    return " ".join(text_of(box.query_one("#round-clock", Static).content).split())
+
+
+async def test_the_round_box_says_whose_turn_the_next_round_starts_with_and_counts_it_down(
+        engine: NetworkEngine, clock: FakeClock) -> None:
+    async with asyncio.timeout(SAFETY * 2):
+        app = NetApp("127.0.0.1", engine.port, "ada", MemoryTokenStore(), pace=0)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await sit_at_a_new_table(app, pilot)
+            assert app.session is not None
+            mine = app.session.clock = FakeClock(start=app.session.clock.now())  # the client's clock, moved by hand
+            for _ in range(2000):  # the first card, turn after turn, until the round's box
+                if isinstance(app.screen, RoundEndScreen):
+                    break
+                if app.board_screen is not None and app.board_screen.asking:
+                    await pilot.press("1")
+                await pilot.pause(0.01)
+            assert isinstance(app.screen, RoundEndScreen)
+            # The bot plays the next round's first card at once if it is its own: then it is ada's turn.
+            await until(pilot, lambda: "Your turn" in round_clock(app))
+            said = round_clock(app)
+            assert said.startswith("Round 2 has begun. Your turn: you have ")
+            assert "the server plays a card for you" in said
+            before = int(re.findall(r"you have (\d+) s", said)[0])
+            assert 25 <= before <= 30
+            clock.advance(10)  # the person reads on: the box counts the time down
+            mine.advance(10)
+            await until(pilot, lambda: f"you have {before - 10} s" in round_clock(app))
+            await pilot.press("enter")
+            await until(pilot, lambda: app.board_screen is not None and app.screen is app.board_screen)
