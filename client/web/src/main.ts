@@ -330,7 +330,7 @@ function newTable(table: string): boolean {
   held = table;
   st.seats = []; st.view = null; st.legal = []; st.declarations = []; st.picked = null; st.choices = null;
   st.roundEnd = null; st.gameEnd = null; st.totalsBefore = []; st.deadline = 0;
-  if (st.status === t.leftToBot) st.status = ""; // the news of the table left behind
+  if (table && st.status === t.leftToBot) st.status = ""; // at another table: the news of the one left behind is old
   st.flash = ""; st.timedOut = ""; st.invite = ""; st.away.clear(); st.leaving = false; st.unread = 0; st.tableChat = []; st.takeovers.clear(); st.scopas.clear(); st.forced.clear();
   return true;
 }

@@ -207,3 +207,17 @@ async def test_a_partner_french_suits_and_a_seat_played_in_another_tab(browser: 
         await second.wait_for_selector(MINE, timeout=WAIT)
         await page.get_by_role("button", name="Play here").wait_for(timeout=WAIT)
         assert await page.locator("#turn").text_content() == "This seat is being played in another tab."
+
+
+async def test_the_news_of_a_table_left_does_not_follow_to_the_next_one(browser: Browser) -> None:
+    """ada leaves a game that a bot plays on for her, then opens a table of her own: the line
+    "You left the game…" was about the other table, and is gone at the new one."""
+    clock = FakeClock()
+    async with served(clock=clock, seed=seed_where(build_rules("scopa", {}), lambda s: True)) as site:
+        ada, _ = await two_at_a_table(browser, site, timer="30")
+        await ada.locator("#leave").tap()
+        await ada.locator("dialog[open]#leave-question button.danger").tap()
+        await ada.get_by_role("status").filter(has_text="You left the game").wait_for(timeout=WAIT)
+        await create(ada)
+        await ada.wait_for_selector(MINE, timeout=WAIT)
+        assert not [s for s in await ada.get_by_role("status").all_text_contents() if "You left" in s]
