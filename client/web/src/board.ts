@@ -203,7 +203,7 @@ export function tableScreen(): void {
   const players = seatCount();
   const seats = h("div", { class: "seats" }, ...Array.from({ length: players }, (_, i) => h("div", {
     class: `seat${v && v.turn === i && !st.gameEnd ? " turn" : ""}`, "data-seat": i,
-  }, `${seatName(i)}${i === st.seat ? ` (${t.me})` : partner(i) ? ` (${t.partner})` : ""}${v ? ` · ${fill(t.inHand, { n: v.hand_sizes?.[i] ?? 0 })}`
+  }, `${seatName(i)}${i === st.seat ? ` (${t.me})` : partner(i) ? ` (${t.partner})` : ""}${st.away.has(i) && i !== st.seat ? ` · ${t.awaySeat}` : ""}${v ? ` · ${fill(t.inHand, { n: v.hand_sizes?.[i] ?? 0 })}`
     : i === st.seat || st.seats.some((s) => s.seat === i) || st.info?.seats?.[i] ? "" : ` · ${t.freeSeat}`}`)));
   timerEl = h("span", { class: "clock" });
   showClock();

@@ -60,6 +60,7 @@ async def test_a_phone_back_after_the_grace_period_takes_its_seat_back_from_the_
         phone = nonna.context
         await nonna.close()  # the phone sleeps
         await nipote.get_by_text("nonna is away").wait_for(timeout=WAIT)
+        await nipote.locator(".seat", has_text="nonna · away").wait_for(timeout=WAIT)  # marked while she is away
         clock.advance(120.0)
         await nipote.locator(".seat", has_text="nonna (bot)").wait_for(timeout=WAIT)
         await nipote.wait_for_selector(MINE, timeout=WAIT)  # the bot played nonna's turn, if it was hers
@@ -75,6 +76,7 @@ async def test_a_phone_back_after_the_grace_period_takes_its_seat_back_from_the_
         assert await told.text_content() == "Eri via da troppo tempo, così un bot ha giocato al tuo posto; ora riprendi tu."
         await nipote.get_by_text("nonna is back").wait_for(timeout=WAIT)
         assert "nonna (bot)" not in " ".join(await nipote.locator(".seat").all_text_contents())
+        assert "away" not in " ".join(await nipote.locator(".seat").all_text_contents())
         bot_plays = [p for p in await plays(nipote) if p.startswith("nonna (bot):")]
         assert bot_plays
 
