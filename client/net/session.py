@@ -85,7 +85,8 @@ class ClientSession(ClubCalls):
                     return self._unwatched(Left(table=table_id, reason=LeftReason.UNWATCHED))
                 await self._watch_back(table_id)
                 if self._unwatching == table_id:  # asked while the link was down: asked again
-                    self._send(UnwatchTable(table=table_id), str(LOBBY))
+                    with contextlib.suppress(ConnectionLost):  # lost again: the next read ends the watch
+                        self._send(UnwatchTable(table=table_id), str(LOBBY))
                 continue
             ours = command.sender == f"table:{table_id}"
             if not ours and not (isinstance(command.body, Left) and command.body.table == table_id):
