@@ -3,20 +3,41 @@ presses b (or the table lets the spectators go)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable
+from typing import Any, Protocol
+
+from rich.text import Text
+from textual.screen import Screen
 
 from scopa.protocol import Command
 from scopa.protocol.convert import rules_from_wire
 
 from ...game import GameTranslator
-from ...text import tr, word_text
+from ...net import ClientSession
+from ...text import DeckStyle, tr, word_text
 from ..board import BoardScreen
 from ..boardstate import BoardState
-from .players import Watcher
+from .players import NetApp as PlayersApp, Watcher
 from .snapshot import apply_public
 
-if TYPE_CHECKING:
-    from .app import NetApp
+
+class NetApp(PlayersApp, Protocol):
+    """What watching needs of the network app: its session, the board it shows, and the
+    screens."""
+
+    session: ClientSession | None
+    deck: DeckStyle
+    board_screen: BoardScreen | None
+    watching: str | None
+
+    @property
+    def screen(self) -> Screen[object]: ...
+
+    def push_screen(self, screen: BoardScreen) -> Awaitable[Any]: ...
+
+    def pop_screen(self) -> object: ...
+
+    def tell(self, text: str | Text) -> None: ...
 
 
 async def watch_game(app: NetApp, table_id: str, invite: str | None = None) -> None:
