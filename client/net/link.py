@@ -114,6 +114,7 @@ class Link(Channel):
         """Where this session can reach its server: the addresses given, then, in a
         cluster, those its members named; tried in turn when one cannot be reached."""
         self.watching: str | None = None  # the table watched (in a cluster, its member is watched closely)
+        self._unwatching: str | None = None  # the watched table asked to be let go (its `left` not here yet)
         self._hurry_when = self._hurry
         self.reconnect_for = 600.0
         """Seconds to keep trying to get back to a seat after the connection is lost; 0: do

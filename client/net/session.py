@@ -39,8 +39,10 @@ from scopa.protocol import (
     ErrorCode,
     GameEnd,
     Left,
+    LeftReason,
     SeatBack,
     Snapshot,
+    UnwatchTable,
     WatchTable,
     YourTurn,
 )
@@ -79,7 +81,13 @@ class ClientSession(ClubCalls):
             try:
                 command = await self._next()
             except ConnectionLost:
+                if self._unwatching == table_id:  # being let go: back in the lobby is where it ends
+                    await self._reconnect_or_raise()
+                    return self._unwatched(Left(table=table_id, reason=LeftReason.UNWATCHED))
                 await self._watch_back(table_id)
+                if self._unwatching == table_id:  # asked while the link was down: asked again
+                    with contextlib.suppress(ConnectionLost):  # lost again: the next read ends the watch
+                        self._send(UnwatchTable(table=table_id), str(LOBBY))
                 continue
             ours = command.sender == f"table:{table_id}"
             if not ours and not (isinstance(command.body, Left) and command.body.table == table_id):
@@ -88,7 +96,19 @@ class ClientSession(ClubCalls):
             if shown is not None:
                 await shown
             if isinstance(command.body, Left):
-                return command.body
+                return self._unwatched(command.body)
+
+    def stop_watching(self, table_id: str) -> None:
+        """Ask to stop watching ``table_id`` without waiting: the :meth:`watch` under way
+        reads the server's ``left`` (so no second reader waits for it and takes what a later
+        call is answered with) and returns it; a connection lost meanwhile ends the watch too.
+        Raises ConnectionLost when the link is down (the watch reconnects to the lobby)."""
+        self._unwatching = table_id
+        self._send(UnwatchTable(table=table_id), str(LOBBY))
+
+    def _unwatched(self, left: Left) -> Left:
+        self.watching = self._unwatching = None
+        return left
 
     async def _watch_back(self, table_id: str) -> None:
         """After a lost connection: reconnect and watch ``table_id`` again, both retried

@@ -5,6 +5,7 @@ a reconnecting banner and a return to an unfinished game after a restart."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from typing import Any
 
 from rich.text import Text
@@ -14,7 +15,7 @@ from scopa.protocol import ChatMessage, Command, Joined, Snapshot, TableInfo, Ta
 from scopa.protocol.commands import TournamentNoTable, TournamentTable
 from scopa.protocol.convert import rules_from_wire
 
-from ...game import GameTranslator, SeatCameBack, SeatNotice, notice_from_wire
+from ...game import SeatCameBack, SeatNotice, notice_from_wire
 from ...text import error_text, no_table_text, word_text
 from ...text import tr, DeckStyle, invite_string, lost_text, refusal_text
 from ...net import ClientSession, ConnectionLost, ServerRefused, SavedSeat, TokenStore, CertificateRefused, share_host
@@ -27,9 +28,10 @@ from ..dialogs import ConfirmScreen, GameOverScreen, RoundEndScreen
 from .invitepanel import Invite, ShareInviteScreen
 from .lastgame import replay_screen
 from .lobby import CreateTableScreen, LobbyScreen, NewTable
-from .players import NetPlayer, Watcher
+from .players import NetPlayer
 from .snapshot import apply_public, seat_waiting, table_now
 from .tournaments import browse_tournaments
+from .watching import watch_game
 from ..tablefacts import TableFacts
 from ...text import rules_line
 from ..text import result_line
@@ -104,16 +106,22 @@ class NetApp(ScopaApp):
             self.lobby.say(text)
 
     def in_game(self) -> bool:
-        return self.playing
+        """At a game's board, or seated at a table whose board is not open yet."""
+        seated = self.session is not None and self.session.table_id is not None and self.watching is None
+        return self.playing or seated
 
     async def _leave(self) -> None:
-        if not self.playing:
+        if not self.in_game():
             self.exit(0)
             return
         board = self.board_screen.board if self.board_screen is not None else None
         others = [n for i, n in enumerate(board.names) if i != board.viewer] if board is not None else []
         if await self.show_and_wait(ConfirmScreen(leave_question(others, self.bot_takeover))):
-            if self.session is None or self.watching is not None or self.lobby is None:
+            if self.session is not None and not self.playing:  # seated, the board not open: the seat is given up
+                self.store.forget(self.server, self.player_name)
+                with contextlib.suppress(ConnectionLost):
+                    self.session.leave_game()
+            if self.session is None or self.watching is not None or self.lobby is None or not self.playing:
                 self.exit(0)
                 return
             # Back to the lobby: the game's end and ``left`` take the board away.
@@ -166,7 +174,7 @@ class NetApp(ScopaApp):
         session.link_observers.append(self._link_changed)
         session.link_observers.append(lambda up, why: self.call_later(self.on_link, up, why))
         if self.watch_only is not None:
-            await self.watch_game(self.watch_only, self.invite[1] if self.invite else None)
+            await watch_game(self, self.watch_only, self.invite[1] if self.invite else None)
             self.exit(0)
             return
         if session.table_id is not None:  # resumed: straight back to the game
@@ -195,8 +203,8 @@ class NetApp(ScopaApp):
             return
         try:
             self.lobby.show_tables(await self.session.watch_lobby())
-        except ConnectionLost:
-            return  # lost again: the next reconnection asks again
+        except (ConnectionLost, ServerRefused):
+            return  # lost again (or the member is stopping): the next reconnection asks again
         self.lobby_pushes = True
 
     # ------------------------------------------------------------------ the lobby
@@ -265,7 +273,7 @@ class NetApp(ScopaApp):
                 await self.play_at_table()
             elif kind == "watch":
                 self.table_info = self.lobby.tables.get(arg)
-                await self.watch_game(arg)
+                await watch_game(self, arg)
             await self.refresh_tables()
         except ServerRefused as exc:
             self.tell(Text(refusal_text(exc.code, exc.message, arg if kind == "watch" else None,
@@ -277,8 +285,13 @@ class NetApp(ScopaApp):
         if self.session is None:
             return
         self.on_link(False, "connection lost")
-        await self.session.reconnect()
-        await self.refresh_tables()
+        try:
+            await self.session.reconnect()
+            await self.refresh_tables()
+        except ConnectionLost as exc:  # the session gave up: said as when the app cannot connect
+            self.exit(1, message=lost_text(exc.unreachable))
+        except ServerRefused as exc:
+            self.exit(1, message=refusal_text(exc.code, exc.message))
 
     # ------------------------------------------------------------------ a game
 
@@ -391,38 +404,14 @@ class NetApp(ScopaApp):
 
     # ------------------------------------------------------------------ watching
 
-    async def watch_game(self, table_id: str, invite: str | None = None) -> None:
-        session = self.session
-        assert session is not None
-        snap = await session.watch_table(table_id, invite)
-        board = BoardState(viewer=None)
-        screen = BoardScreen(board, self.deck, title=tr("watching table {table} (b: back)", table=table_id))
-        screen.turn_clock, screen.now = session.turn_clock, session.clock.now
-        self.board_screen, self.watching = screen, table_id
-        translator = GameTranslator(Watcher(self), -1, table_id)
-        translator.rules = board.rules = rules_from_wire(snap.table.rules)
-        translator.names = board.names = tuple(s.name for s in sorted(snap.seats, key=lambda s: s.seat))
-        if snap.public is not None:
-            translator.started = True
-            apply_public(board, snap)
-        await self.push_screen(screen)
-        screen.refresh_board()
-
-        async def follow(command: Command) -> None:
-            await translator.handle(command)
-
-        try:
-            left = await session.watch(table_id, follow)
-            self.tell(tr("No longer watching table {table} ({reason}).", table=table_id, reason=word_text(left.reason)))
-        finally:
-            self.watching = None
-            self.board_screen = None
-            if self.screen is screen:
-                self.pop_screen()
-
     def action_stop_watching(self) -> None:
+        """Ask the server to let the table go; the watch under way reads its answer (and
+        a link lost meanwhile is reconnected by it, to the lobby)."""
         if self.session is not None and self.watching is not None:
-            self.run_worker(self.session.unwatch_table(self.watching), group="unwatch")
+            try:
+                self.session.stop_watching(self.watching)
+            except ConnectionLost:
+                pass  # the watch hears of it too, and reconnects
 
     # ------------------------------------------------------------------ what the server says
 
@@ -459,7 +448,7 @@ class NetApp(ScopaApp):
             if self.lobby is not None:
                 self.lobby.chat(author, body.text)
             if not self.lobby_pushes and self.screen is self.lobby:
-                self.run_worker(self.refresh_tables(), group="refresh", exclusive=True)
+                self.run_worker(self.lobby_action("refresh", ""), group="refresh", exclusive=True)
         elif isinstance(body, TableUpdate):
             if self.lobby is not None and (self.lobby_pushes or command.sender == "lobby"):
                 self.lobby.update_table(body.table)
@@ -493,6 +482,9 @@ class NetApp(ScopaApp):
         else:
             text = tr("Connection lost: reconnecting… your moves are kept until it is back.")
             self.messages.append(text)
+            idle = not any(w.group in ("lobby", "main") and w.is_running for w in self.workers)
+            if idle and not self.playing and self.watching is None and self.lobby is not None:
+                self.run_worker(self.reconnect_lobby(), group="lobby")  # nothing else reads the link: won back here
         if screen is not None:
             screen.banner(text)
         elif self.lobby is not None:
