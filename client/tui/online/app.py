@@ -15,15 +15,15 @@ from scopa.protocol.commands import TournamentNoTable, TournamentTable
 from scopa.protocol.convert import rules_from_wire
 
 from ...game import GameTranslator, SeatCameBack, SeatNotice, notice_from_wire
-from ...text import error_text, no_table_text, word_text
-from ...text import tr, DeckStyle, invite_string, lost_text, refusal_text
+from ...text import tr, DeckStyle, error_text, invite_string, lost_text, no_table_text, refusal_text, rules_line
+from ...text import word_text
 from ...net import ClientSession, ConnectionLost, ServerRefused, SavedSeat, TokenStore, CertificateRefused, share_host
 from ..app import ScopaApp
 from .away import AwaySeats, leave_question
 from ..board import BoardScreen
 from ..boardstate import BoardState
 from .comeback import Comeback
-from ..dialogs import ConfirmScreen, GameOverScreen, RoundEndScreen
+from ..dialogs import ConfirmScreen, GameOverScreen, NameScreen, RoundEndScreen
 from .invitepanel import Invite, ShareInviteScreen
 from .lastgame import replay_screen
 from .lobby import CreateTableScreen, LobbyScreen, NewTable
@@ -31,7 +31,6 @@ from .players import NetPlayer, Watcher
 from .snapshot import apply_public, seat_waiting, table_now
 from .tournaments import browse_tournaments
 from ..tablefacts import TableFacts
-from ...text import rules_line
 from ..text import result_line
 
 
@@ -74,9 +73,9 @@ class NetApp(ScopaApp):
         self.comeback = Comeback(lambda text: self.tell(text), lambda: self.session.table_id if self.session else None,
                                  style)  # what was missed while away, and a move to send again
         self.proxied_for: str | None = None  # a web host's: whom the connection is for
-        self.link_options: dict[str, Any] = {}
-        """ClientSession.connect's tls, trust and fingerprint (a TLS server) and others (a cluster's addresses)."""
+        self.link_options: dict[str, Any] = {}  # connect's tls, trust, fingerprint (TLS) and others (a cluster)
         self.ask_before_resuming = True  # False: back to a saved seat without asking
+        self.ask_name = False  # True: the name is asked first (scopa play without --name), player_name offered
         self.table_info: TableInfo | None = None  # the listing of the table this client sits at, when it saw one
 
     # ------------------------------------------------------------------ frame
@@ -140,6 +139,8 @@ class NetApp(ScopaApp):
             self.exit(1, message=f"{exc}")
 
     async def _main(self) -> None:
+        if self.ask_name:  # the name first (Esc there leaves the app)
+            self.player_name = await self.show_and_wait(NameScreen(self.player_name))
         saved = self.store.load(self.server, self.player_name) if self.watch_only is None else None
         session: ClientSession | None = None
         if self.watch_only is None:
@@ -385,8 +386,7 @@ class NetApp(ScopaApp):
         if isinstance(event, RoundEnded) and screen.board.last_round is not None:
             if self.session is not None and self.session.replaying():
                 return  # a round that ended before this client came back: nothing to wait for
-            pause = 4.0 if self.watching else None
-            # Waits for the person (the next commands wait in the session's queue).
+            pause = 4.0 if self.watching else None  # waits for the person (the next commands wait in the queue)
             await self.show_and_wait(RoundEndScreen(screen.board.last_round, screen.board, self.deck, pause))
 
     # ------------------------------------------------------------------ watching
@@ -415,8 +415,7 @@ class NetApp(ScopaApp):
             left = await session.watch(table_id, follow)
             self.tell(tr("No longer watching table {table} ({reason}).", table=table_id, reason=word_text(left.reason)))
         finally:
-            self.watching = None
-            self.board_screen = None
+            self.watching = self.board_screen = None
             if self.screen is screen:
                 self.pop_screen()
 
