@@ -17,8 +17,7 @@ from rich.markup import escape
 from rich.text import Text
 
 from scopa.bots import STRATEGIES
-from scopa.client.text import lost_text, parse_invite, refusal_text, tr
-from scopa.client.text.names import name_problem
+from scopa.client.text import lost_text, name_problem, parse_invite, refusal_text, tr
 from scopa.client.net import LinkEvent, LinkStatus, ClientSession, ConnectionLost, ServerRefused, CertificateRefused
 from scopa.client.net import TokenStore
 from scopa.engine import Player

@@ -1,5 +1,5 @@
 """The name a player gets when they give none: their login name, made fit for the wire
-(a name they give is checked by :func:`scopa.client.text.names.name_problem`)."""
+(a name they give is checked by :func:`scopa.client.text.name_problem`)."""
 
 from __future__ import annotations
 

@@ -19,8 +19,7 @@ from textual.widgets.option_list import Option
 from scopa.engine import Play
 from scopa.protocol.parties import normal_name
 
-from ..text import BASICS, current_language, DeckStyle, rulebook_it, table_rules, tr
-from ..text.names import name_problem
+from ..text import BASICS, current_language, DeckStyle, name_problem, rulebook_it, table_rules, tr
 from .boardstate import BoardState, RoundResult
 from .tablefacts import TableFacts, facts_lines
 from .text import card_span, cards_span, round_table, tie_note
