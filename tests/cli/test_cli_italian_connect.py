@@ -30,7 +30,9 @@ def closed_port() -> Iterator[int]:
 
 
 def run(args: list[str], env: dict[str, str], size: tuple[int, int] = (24, 80)) -> str:
-    child = pexpect.spawn(sys.executable, ["-m", "scopa.cli", *args], cwd=str(ROOT), env=env, encoding="utf-8",
+    """``scopa ARGS`` at a terminal (``play`` with a name given: not asked for one); what it printed."""
+    named = ["--name", "ada"] if args[0] == "play" else []
+    child = pexpect.spawn(sys.executable, ["-m", "scopa.cli", *args, *named], cwd=str(ROOT), env=env, encoding="utf-8",
                           timeout=30, dimensions=size)
     child.expect(pexpect.EOF)
     child.close()
