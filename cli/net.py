@@ -14,16 +14,18 @@ from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
+from rich.text import Text
 
 from scopa.bots import STRATEGIES
-from scopa.client.text import lost_text, parse_invite, refusal_text, tr
+from scopa.client.text import lost_text, name_problem, parse_invite, refusal_text, tr
 from scopa.client.net import LinkEvent, LinkStatus, ClientSession, ConnectionLost, ServerRefused, CertificateRefused
 from scopa.client.net import TokenStore
 from scopa.engine import Player
 from scopa.protocol import DEFAULT_PORT, ErrorCode
+from scopa.protocol.parties import normal_name
 
 from . import interrupt, lan, tls
-from .username import default_name, player_name
+from .username import default_name
 
 CONNECT_FIRST_WAIT = 5.0
 """Seconds `scopa bot` waits after a refused connection before connecting again (the first time)."""
@@ -36,7 +38,7 @@ AddArguments = Callable[[argparse.ArgumentParser], None]
 def add_subcommands(sub: Any, add_rules: AddArguments, add_display: AddArguments) -> None:
     """Add ``play``, ``bot`` and ``watch`` to the `scopa` command's subparsers."""
     play = sub.add_parser("play", help="connect to a server: the lobby, then games in this terminal")
-    connection_arguments(play, default_name=default_name(), default_server=None)
+    connection_arguments(play, default_name=None, default_server=None)  # None: ask at a terminal
     play.add_argument("--state-dir", metavar="DIR", default=None,
                       help="where seat tokens are kept so that a restarted client can return to its game "
                            "(default: your user state directory, or $SCOPA_STATE_DIR)")
@@ -85,7 +87,7 @@ def connection_arguments(p: argparse.ArgumentParser, default_name: str | None,
                         "several members of a cluster: HOST:PORT,HOST:PORT, tried in turn when one is gone), "
                         "or auto: the one announced on the LAN; default "
                         + (default_server or "auto (a list to choose from if there are several)"))
-    p.add_argument("--name", default=default_name, type=player_name,
+    p.add_argument("--name", default=default_name, type=normal_name,  # checked in run(), in the person's language
                    help="your name at the tables: letters (accented ones too), digits, . _ -, at most 24 "
                         "(a number is added if it is taken)")
     tls.add_client_options(p)
@@ -117,6 +119,10 @@ def take_address(args: argparse.Namespace, parser: argparse.ArgumentParser) -> N
 
 def run(args: argparse.Namespace, console: Console) -> int:
     """Run ``play``, ``bot`` or ``watch``; the exit status."""
+    problem = name_problem(args.name) if args.name is not None else None
+    if problem is not None:
+        console.print(f"[red]{escape(problem)}[/red]", soft_wrap=True, highlight=False)
+        return 2
     found = lan.find_server(args, console, may_ask=args.command == "play" and sys.stdin.isatty())
     if found is None:
         return 2 if args.server and args.server.strip().lower() != "auto" else 1
@@ -133,6 +139,8 @@ def run(args: argparse.Namespace, console: Console) -> int:
         return 2
     if args.command == "watch" and args.invite is not None:
         args.table = args.invite[0]
+    if args.command == "play" and args.name is None and not full_screen(args):
+        args.name = ask_name(console) if sys.stdin.isatty() else default_name()  # the full-screen app asks itself
     try:
         if args.command in ("play", "watch") and full_screen(args):
             return _run_app(args, host, port, console, args.table if args.command == "watch" else None, link)
@@ -184,6 +192,17 @@ class DaemonExecutor(concurrent.futures.ThreadPoolExecutor):
         """Nothing to join: a prompt still waiting is simply left behind."""
 
 
+def ask_name(console: Console) -> str:
+    """The plain client's question for a name (Enter: the login name), asked again until it is one."""
+    login = default_name()
+    while True:
+        typed = console.input(Text(tr("Your name at the tables (Enter: {name}): ", name=login))).strip() or login
+        problem = name_problem(typed, option="")
+        if problem is None:
+            return normal_name(typed)
+        console.print(f"[yellow]{escape(problem)}[/yellow]", soft_wrap=True, highlight=False)
+
+
 def full_screen(args: argparse.Namespace) -> bool:
     """The Textual app, unless --plain or the output is not a terminal."""
     return not getattr(args, "plain", False) and sys.stdout.isatty() and sys.stdin.isatty()
@@ -199,9 +218,10 @@ def _run_app(args: argparse.Namespace, host: str, port: int, console: Console, w
     store = _token_store(args)
     defaults = rules_from_args(args) if watch is None else None
     pace = args.delay if getattr(args, "delay", None) is not None else 0.5
-    app = NetApp(host, port, args.name, store, defaults, DeckStyle(args.deck), not args.no_autoplay, watch=watch,
+    app = NetApp(host, port, args.name or default_name(), store, defaults, DeckStyle(args.deck), not args.no_autoplay, watch=watch,
                  pace=pace, invite=getattr(args, "invite", None))
     app.link_options = link
+    app.ask_name = args.name is None
     status = app.run()
     return 0 if status is None else int(status)
 

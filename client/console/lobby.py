@@ -22,7 +22,7 @@ from scopa.protocol import commands as wire
 from scopa.protocol.convert import rules_from_wire
 
 from scopa.bots import LEVELS, STRATEGIES
-from ..game import GameResult, SeatNotice, SeatTakenByBot
+from ..game import GameResult, SeatCameBack, SeatNotice, SeatTakenByBot
 from ..text import tr, coerce, notice_line, rules_line, word_text, leaderboard_lines, catalog_value, level_named, level_text
 from ..text import error_text, no_table_text, player_name, render_standings, rules_problem_text
 from ..net import LinkEvent, LinkStatus, ClientSession, ConnectionLost, ServerRefused
@@ -52,7 +52,8 @@ def render_tables(tables: Sequence[TableInfo]) -> Table | Text:
             Text(player_name(name)) if name is not None else Text(tr("free"), style="green") for name in info.seats
         )
         style = {TableState.WAITING: "green", TableState.PLAYING: "yellow"}.get(info.state, "dim")
-        state = word_text(info.state.value) + (" " + tr("({n} away)", n=len(info.away)) if info.away else "")
+        away = tr("(1 away)") if len(info.away) == 1 else tr("({n} away)", n=len(info.away))
+        state = word_text(info.state.value) + (" " + away if info.away else "")
         t.add_row(info.id, rules_line(rules_from_wire(info.rules)), seats, Text(state, style=style),
                   str(info.spectators))
     return t
@@ -412,6 +413,8 @@ class Lobby:
         player = self.make_player()
 
         def noticed(notice: SeatNotice) -> None:
+            if isinstance(notice, SeatCameBack) and notice.seat == self.session.seat:
+                return  # our own return: the lines on the connection said it
             if not self.news.said(notice):
                 self.say(notice_line(notice))
             if isinstance(notice, SeatTakenByBot) and isinstance(player, TerminalPlayer):

@@ -10,9 +10,9 @@ from dataclasses import replace
 
 from rich.text import Text
 
-from scopa.protocol import Command, SeatAway, TableInfo, TableState, TableUpdate
+from scopa.protocol import Command, TableInfo, TableState, TableUpdate
 
-from ..game import SeatNotice, SeatTakenByBot, SeatWentAway, notice_from_wire
+from ..game import SeatCameBack, SeatNotice, SeatTakenByBot, SeatWentAway, notice_from_wire
 from ..net import ClientSession
 from ..text import notice_line, player_name, tr
 from .prompt import LineReader
@@ -53,8 +53,8 @@ class TableNews:
             self._seated(body.table)
             return
         notice = notice_from_wire(body)
-        if notice is None or (isinstance(body, SeatAway) and body.seat == self.session.seat):
-            return  # our own away, told again after we came back
+        if notice is None or (isinstance(notice, (SeatWentAway, SeatCameBack)) and notice.seat == self.session.seat):
+            return  # our own away and return: the lines on the connection say it
         if isinstance(notice, SeatTakenByBot) and notice.seat not in self._away:
             notice = replace(notice, left=True)  # as the game's translator tells it
         if isinstance(notice, SeatWentAway):

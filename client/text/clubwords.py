@@ -62,6 +62,7 @@ CLUB_ITALIAN: dict[str, str] = {
     "No tables yet: create one with c.": "Ancora nessun tavolo: aprine uno con c.",
     "Tables": "Tavoli",
     "({n} away)": "({n} assenti)",
+    "(1 away)": "(1 assente)",
     "{name} is not a bot; choose from: {bots} (or leave it blank)":
         "{name} non è un bot; scegli tra: {bots} (o lascia vuoto)",
     "only {seats} seat(s) to fill, {n} bots named": "solo {seats} posto/i da riempire, {n} bot nominati",
@@ -121,6 +122,16 @@ CONNECTION_ITALIAN: dict[str, str] = {
         "Se il tempo finisce, il server gioca una carta al posto tuo e la partita va avanti.",
     "{name} to play: {n} s left for the move.": "Tocca a {name}: restano {n} s per la mossa.",
     "{n} s left for the move.": "Restano {n} s per la mossa.",
+    # the name to play under: asked, or given with --name
+    "{typed} is not a name (no spaces)": "{typed} non è un nome valido (niente spazi)",
+    "{typed} is not a name: use 1 to 24 letters (accented ones too), digits, '.', '_' or '-'":
+        "{typed} non è un nome valido: usa da 1 a 24 lettere (anche accentate), cifre, '.', '_' o '-'",
+    "{first} or {second}": "{first} o {second}",
+    "{problem}: try {offer}": "{problem}: prova {offer}",
+    "Your name at the tables (Enter: {name}): ": "Il tuo nome ai tavoli (Invio: {name}): ",
+    "Your name at the tables": "Il tuo nome ai tavoli",
+    "Letters (accented ones too), digits, . _ -, at most 24, no spaces. Enter: play · Esc: leave":
+        "Lettere (anche accentate), cifre, . _ -, al massimo 24, senza spazi. Invio: gioca · Esc: esci",
     # the seat a plain client keeps, and what happens at its table
     "Go back to it? (y/n) [y]: ": "Vuoi tornarci? (s/n) [s]: ",
     "You are back at table {table}, seat {seat}: the game goes on.":

@@ -2,7 +2,8 @@
 as one string"): the table's id and its invite code joined by a dot, ``7.Xq3v…``.  A
 link to a server's web page carries it as its ``invite`` query parameter; whoever is
 invited may give either to ``scopa play --invite`` (or the lobby's ``i``).  Beside it, a server's
-refusal and a connection that could not be made, in a person's words."""
+refusal and a connection that could not be made, in a person's words, and the name the
+invited person plays under: why a typed one is not a name, and the forms of it that are."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from collections.abc import Sequence
 from urllib.parse import parse_qs, urlsplit
 
 from scopa.protocol import ErrorCode
+from scopa.protocol.parties import NAME_CHARS, NAME_PATTERN, normal_name
 
 from .catalog import error_text
 from .i18n import tr
@@ -88,3 +90,28 @@ def gave_up_text(table: str, reason: str | None) -> str:
     if reason == "abandoned":
         return tr("You left the game at table {table}: it ended there, with no winner.", table=table)
     return tr("You left table {table}.", table=table)
+
+
+def name_forms(typed: str) -> list[str]:
+    """The names a server takes that are made of ``typed``'s words: joined by ``_``, and
+    run together ("Nonna Pina": ``Nonna_Pina``, ``NonnaPina``), as the browser offers them."""
+    words = re.sub(rf"[^{NAME_CHARS}\s]", "", normal_name(typed)).split()
+    forms = ("_".join(words)[:24], "".join(words)[:24])
+    return [form for form in dict.fromkeys(forms) if re.fullmatch(NAME_PATTERN, form)]
+
+
+def name_problem(typed: str, option: str = "--name ") -> str | None:
+    """Why ``typed`` is not a name, in the person's language, with the forms of it that are
+    (each after ``option``: ``--name`` on the command line, nothing at a prompt); None: it is one."""
+    if re.fullmatch(NAME_PATTERN, normal_name(typed)) is not None:
+        return None
+    if re.search(r"\s", typed.strip()):
+        problem = tr("{typed} is not a name (no spaces)", typed=repr(typed.strip()))
+    else:
+        problem = tr("{typed} is not a name: use 1 to 24 letters (accented ones too), digits, '.', '_' or '-'",
+                     typed=repr(typed.strip()))
+    forms = [option + form for form in name_forms(typed)]
+    if not forms:
+        return problem
+    offer = forms[0] if len(forms) == 1 else tr("{first} or {second}", first=forms[0], second=forms[1])
+    return tr("{problem}: try {offer}", problem=problem, offer=offer)

@@ -1,5 +1,5 @@
 """The screens that come over the board: capture choice, round end, game over, help,
-hand-over (hot seat) and the question before leaving."""
+hand-over (hot seat), the question before leaving and the name to play under."""
 
 from __future__ import annotations
 
@@ -16,14 +16,15 @@ from textual.binding import Binding
 from textual.css.query import NoMatches
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, OptionList, Static
+from textual.widgets import Button, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from scopa.engine import Play
+from scopa.protocol.parties import normal_name
 
 from ..game import TurnClock
 
-from ..text import BASICS, current_language, DeckStyle, rulebook_it, table_rules, tr
+from ..text import BASICS, current_language, DeckStyle, name_problem, rulebook_it, table_rules, tr
 from .boardstate import BoardState, RoundResult
 from .tablefacts import TableFacts, facts_lines
 from .text import card_span, cards_span, round_table, tie_note
@@ -85,7 +86,7 @@ class CaptureChoiceScreen(Once, ModalScreen[Play | None]):
                 self.close(self.options[n - 1])
 
     def action_cancel(self) -> None:
-        self.close(None)
+        self.app.exit(0)
 
 
 def leftovers_line(board: BoardState, side: int) -> str:
@@ -331,3 +332,36 @@ class ConfirmScreen(Once, ModalScreen[bool]):
 
     def action_answer(self, yes: bool) -> None:
         self.close(yes)
+
+
+class NameScreen(Once, Screen[str]):
+    """The name to play under (``scopa play`` without ``--name``): the login name typed in,
+    Enter takes it; a name that is not one is asked again, with the forms of it that are.
+    Esc leaves the app."""
+
+    DEFAULT_CSS = dialog_css("NameScreen", "60")
+    BINDINGS = [Binding("escape", "cancel", tr("leave"))]
+
+    def __init__(self, login: str) -> None:
+        super().__init__()
+        self.login = login
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static(tr("Your name at the tables"), classes="dialog-title")
+            yield Input(self.login, max_length=40, id="name")
+            yield Static("", id="name-problem")
+            yield Static(tr("Letters (accented ones too), digits, . _ -, at most 24, no spaces. "
+                            "Enter: play · Esc: leave"), classes="dialog-hint")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        typed = event.value.strip() or self.login
+        problem = name_problem(typed, option="")
+        if problem is None:
+            self.close(normal_name(typed))
+        else:
+            self.query_one("#name-problem", Static).update(Text(problem, style="yellow"))
+
+    def action_cancel(self) -> None:
+        self.app.exit(0)

@@ -30,7 +30,9 @@ def closed_port() -> Iterator[int]:
 
 
 def run(args: list[str], env: dict[str, str], size: tuple[int, int] = (24, 80)) -> str:
-    child = pexpect.spawn(sys.executable, ["-m", "scopa.cli", *args], cwd=str(ROOT), env=env, encoding="utf-8",
+    """``scopa ARGS`` at a terminal (``play`` with a name given: not asked for one); what it printed."""
+    named = ["--name", "ada"] if args[0] == "play" else []
+    child = pexpect.spawn(sys.executable, ["-m", "scopa.cli", *args, *named], cwd=str(ROOT), env=env, encoding="utf-8",
                           timeout=30, dimensions=size)
     child.expect(pexpect.EOF)
     child.close()
@@ -81,7 +83,7 @@ def test_a_refused_address_is_said_in_lines_that_fit_the_terminal(closed_port: i
                                                                    width: int) -> None:
     env = dict(os.environ, TERM="xterm-256color", COLUMNS=str(width), LINES="24")
     child = pexpect.spawn(sys.executable, ["-m", "scopa.cli", "play", "--lang", lang, *(["--plain"] if plain else []),
-                                           f"127.0.0.1:{closed_port}"],
+                                           "--name", "ada", f"127.0.0.1:{closed_port}"],
                           cwd=str(ROOT), env=env, encoding="utf-8", timeout=30, dimensions=(24, width))
     child.expect(pexpect.EOF)
     child.close()

@@ -104,3 +104,65 @@ def test_the_connection_lost_and_back_at_the_lobby_prompt_is_said_and_the_prompt
         server.stop()
         if again is not None:
             again.stop()
+
+
+def test_the_person_back_after_a_lost_connection_is_not_told_of_their_own_return() -> None:
+    """The table's notice of a seat come back is for the others: zio, whose connection
+    drops while he thinks at "La tua mossa:", reads the connection coming back, not
+    "Di nuovo al tavolo: zio."."""
+    import asyncio
+    import sys
+
+    from faultproxy import FaultProxy
+    from procs import ROOT
+    from test_cli_play import ENV, state_dir
+
+    with ServerThread() as server:
+        loop = server._loop
+        assert loop is not None
+        proxy = asyncio.run_coroutine_threadsafe(FaultProxy(server.port).__aenter__(), loop).result(10)
+        zio = pexpect.spawn(sys.executable, ["-m", "scopa.cli", "play", "--plain", "--server", f"127.0.0.1:{proxy.port}",
+                                             "--state-dir", state_dir(), "--name", "zio", "--lang", "it"],
+                            cwd=str(ROOT), env=ENV, encoding="utf-8", timeout=30, dimensions=(50, 160))
+        try:
+            zio.expect("Sala> ")
+            zio.sendline("c")
+            for _ in range(5):
+                zio.expect(r"\]: ")
+                zio.sendline("")
+            zio.expect(r"Bot per gli altri 1 posto.*\): ")
+            zio.sendline("medio")
+            zio.expect("La tua mossa: ")
+            loop.call_soon_threadsafe(proxy.reset_all)  # zio's connection drops while he thinks
+            zio.expect("Di nuovo in linea")
+            zio.sendline("1")
+            zio.expect("La tua mossa: ")
+            assert "Di nuovo al tavolo: zio" not in (zio.before or "")
+        finally:
+            zio.terminate(force=True)
+            asyncio.run_coroutine_threadsafe(proxy.close(), loop).result(10)
+
+
+def test_one_seat_away_is_said_in_the_singular_in_the_lobby_list() -> None:
+    clock = FakeClock()
+    with ServerThread(clock=clock, limits=Limits(ping_interval=None), grace=GRACE) as server:
+        ada = spawn(server, "--name", "ada", "--lang", "it")
+        bob = spawn(server, "--name", "bob")
+        carla = None
+        try:
+            open_a_table_for_two(ada)
+            bob.expect("Lobby> ")
+            bob.sendline("j 1")
+            ada.expect("Comincia la partita")
+            bob.kill(signal.SIGKILL)  # bob's computer goes away: his seat is kept for him
+            bob.close(force=True)
+            ada.expect("bob ha perso la connessione")
+            carla = spawn(server, "--name", "carla", "--lang", "it")
+            carla.expect("Sala> ")
+            carla.sendline("r")
+            carla.expect(r"in gioco \((\d+) assent([ei])\)")
+            assert carla.match is not None and carla.match.groups() == ("1", "e")
+        finally:
+            for child in (ada, bob, carla):
+                if child is not None:
+                    child.terminate(force=True)

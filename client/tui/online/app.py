@@ -17,14 +17,14 @@ from scopa.protocol.convert import rules_from_wire
 
 from ...game import SeatCameBack, SeatNotice, notice_from_wire
 from ...text import error_text, no_table_text, word_text
-from ...text import tr, DeckStyle, invite_string, lost_text, refusal_text
+from ...text import tr, DeckStyle, invite_string, lost_text, refusal_text, rules_line
 from ...net import ClientSession, ConnectionLost, ServerRefused, SavedSeat, TokenStore, CertificateRefused, share_host
 from ..app import ScopaApp
 from .away import AwaySeats, leave_question
 from ..board import BoardScreen
 from ..boardstate import BoardState
 from .comeback import Comeback, give_up
-from ..dialogs import ConfirmScreen, GameOverScreen, RoundEndScreen
+from ..dialogs import ConfirmScreen, GameOverScreen, NameScreen, RoundEndScreen
 from .invitepanel import Invite, ShareInviteScreen
 from .lastgame import replay_screen
 from .lobby import CreateTableScreen, LobbyScreen, NewTable
@@ -33,7 +33,6 @@ from .snapshot import apply_public, seat_waiting, table_now
 from .tournaments import browse_tournaments
 from .watching import watch_game
 from ..tablefacts import TableFacts
-from ...text import rules_line
 from ..text import result_line
 
 
@@ -76,9 +75,9 @@ class NetApp(ScopaApp):
         self.comeback = Comeback(lambda text: self.tell(text), lambda: self.session.table_id if self.session else None,
                                  style)  # what was missed while away, and a move to send again
         self.proxied_for: str | None = None  # a web host's: whom the connection is for
-        self.link_options: dict[str, Any] = {}
-        """ClientSession.connect's tls, trust and fingerprint (a TLS server) and others (a cluster's addresses)."""
+        self.link_options: dict[str, Any] = {}  # connect's tls, trust, fingerprint (TLS) and others (a cluster)
         self.ask_before_resuming = True  # False: back to a saved seat without asking
+        self.ask_name = False  # True: the name is asked first (scopa play without --name), player_name offered
         self.table_info: TableInfo | None = None  # the listing of the table this client sits at, when it saw one
 
     # ------------------------------------------------------------------ frame
@@ -148,6 +147,8 @@ class NetApp(ScopaApp):
             self.exit(1, message=f"{exc}")
 
     async def _main(self) -> None:
+        if self.ask_name:  # the name first (Esc there leaves the app)
+            self.player_name = await self.show_and_wait(NameScreen(self.player_name))
         saved = self.store.load(self.server, self.player_name) if self.watch_only is None else None
         session: ClientSession | None = None
         if self.watch_only is None:
