@@ -86,7 +86,7 @@ class CaptureChoiceScreen(Once, ModalScreen[Play | None]):
                 self.close(self.options[n - 1])
 
     def action_cancel(self) -> None:
-        self.app.exit(0)
+        self.close(None)
 
 
 def leftovers_line(board: BoardState, side: int) -> str:
