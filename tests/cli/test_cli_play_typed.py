@@ -31,7 +31,7 @@ def test_a_card_half_typed_for_a_turn_the_server_played_is_not_part_of_the_next_
             child.send("7")  # half typed, and the time runs out
             loop = server._loop
             assert loop is not None
-            loop.call_soon_threadsafe(clock.advance, 45)  # a game's first turn: its 30 s and 15 s to see the board
+            loop.call_soon_threadsafe(clock.advance, 45)  # past the turn's end either way: 30 s, or 45 on the round's first turn
             child.expect("Your time ran out: the server played ")
             child.expect("Your move: ")
             child.sendline("1")  # the first move of this turn, typed at its prompt
