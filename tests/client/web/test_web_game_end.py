@@ -2,7 +2,7 @@
 chromium against a real server on 127.0.0.1 (port 0): the round's box says plainly when
 the next round's first turn is the player's and its clock runs; a team's players read
 "Avete vinto!"; the game's end shows the result, not an empty hand; the lobby's finished
-games say "hai vinto" / "avete vinto" to the winners; the server's bots are named in the
+games say "hai vinto" / "avete vinto" to the winners and "avete perso" to the losers; the server's bots are named in the
 page's words ("Bot 1 (facile)", not "random-bot-1")."""
 
 from __future__ import annotations
@@ -83,7 +83,8 @@ async def test_a_team_reads_that_its_side_won_and_the_final_state(journaled: Sit
     line = page.locator("#games li .grow").first
     await line.wait_for(timeout=WAIT)
     said = await line.text_content() or ""
-    assert said.split(" · ")[-1] == ("avete vinto" if ours else "Hanno vinto Bot 1 (facile) + Bot 3 (facile)"), said
+    assert said.split(" · ")[-1] == ("avete vinto" if ours else "avete perso"), said  # the bots: "Bot 1 (facile)"
+    assert "Bot 1 (facile), Bot 2 (facile), Bot 3 (facile)" in said, said
     assert "-bot-" not in await page.locator("body").inner_text()
 
 
