@@ -48,30 +48,20 @@ async def come_back(keeper: SeatKeeper, reader: LineReader, host: str, port: int
     reader.say(Text(tr("You have an unfinished game at table {table} on {server} (seat {seat}, as {name}).",
                        table=saved.table, server=keeper.server, seat=saved.seat + 1, name=saved.name), style="bold"))
     if (await reader.ask(tr("Go back to it? (y/n) [y]: "))).strip().lower() in NO:
-        await give_up(keeper, saved, reader, host, port, link)
+        # given up for real: the server lets a bot play on or ends the game, and tells the others
+        said = gave_up_text(saved.table, await give_up_seat(host, port, saved.name, saved.token, **link))
+        if said is not None:
+            reader.say(Text(said, style="bold"))
+        keeper.forget()
         return None
     try:
-        session = await ClientSession.resume_seat(host, port, saved.name, saved.token, tls=link.get("tls", False),
-                                                  trust=link.get("trust"), others=link.get("others", ()))
+        session = await ClientSession.resume_seat(host, port, saved.name, saved.token, **link)
     except ServerRefused as exc:
         reader.say(Text(tr("That game is over or gone ({reason}).", reason=error_text(exc.code, exc.message)),
                         style="yellow"))
         keeper.forget()
         return None
     return session
-
-
-async def give_up(keeper: SeatKeeper, saved: SavedSeat, reader: LineReader, host: str, port: int,
-                  link: dict[str, Any]) -> None:
-    """The saved seat given up for real (:func:`~scopa.client.net.give_up_seat`: the server
-    lets a bot play on or ends the game, and tells the others), said, then forgotten."""
-    try:
-        reason = await give_up_seat(host, port, saved.name, saved.token, tls=link.get("tls", False),
-                                    trust=link.get("trust"), others=link.get("others", ()))
-        reader.say(Text(gave_up_text(saved.table, reason), style="bold"))
-    except ServerRefused:
-        pass  # over or gone already: nothing holds the seat
-    keeper.forget()
 
 
 def back_line(session: ClientSession) -> Text:

@@ -188,16 +188,16 @@ class Link(Channel):
     async def resume_seat(
         cls, host: str, port: int, name: str, token: str, *, client: str = CLIENT_SOFTWARE,
         proxied_for: str | None = None, tls: bool = False, trust: ServerTrust | None = None,
-        others: Sequence[ServerAddress] = (),
+        fingerprint: str | None = None, others: Sequence[ServerAddress] = (),
     ) -> Self:
         """Open a connection straight back to a seat (a restarted client with a saved
         seat token): ``hello`` with ``resume``.  ServerRefused (``bad_token``) if the
-        seat is gone.  ``others``: as for :meth:`connect`."""
-        addresses = Addresses([ServerAddress(host, port, tls), *others])
+        seat is gone.  ``tls``, ``trust``, ``fingerprint``, ``others``: as for :meth:`connect`."""
+        addresses = Addresses([ServerAddress(host, port, tls, fingerprint), *others])
         reader, writer, where = await _open_first(addresses.given, trust, SystemClock())
         session = cls(reader, writer)
         session.host, session.port, session.client = where.host, where.port, client
-        session.tls, session.trust = where.tls, trust
+        session.tls, session.trust, session.fingerprint = where.tls, trust, where.fingerprint
         session.addresses = addresses
         session.name, session.token = name, token
         session.proxied_for = proxied_for

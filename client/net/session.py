@@ -276,13 +276,18 @@ async def give_up_seat(host: str, port: int, name: str, token: str, **link: Any)
     """Give a saved seat up for real: back at it with its ``token``, then ``leave_table``
     (a bot plays on, or the game is abandoned, as the table's rules say; the others are
     told), then close.  ``left`` (a bot plays on), ``abandoned`` (the game ended there) or
-    another word for why the seat is no more; None: the table had nothing to leave.
-    ServerRefused when the seat is gone already.  ``link``: resume_seat's options."""
-    session = await ClientSession.resume_seat(host, port, name, token, **link)
+    another word for why the seat is no more; None: nothing held the seat (gone already,
+    or its table had nothing to leave).  ``link``: resume_seat's options."""
+    try:
+        session = await ClientSession.resume_seat(host, port, name, token, **link)
+    except ServerRefused:
+        return None
     ended: list[str] = []  # the game's end, when leaving ended it (the leaver's ``left`` says only "left")
     session.observers.append(lambda c: ended.append(c.body.reason) if isinstance(c.body, GameEnd) else None)
     try:
         left = await session.leave_table()
+    except ServerRefused:
+        return None
     finally:
         await session.close()
     return None if left is None else (ended[-1] if ended else left.reason)

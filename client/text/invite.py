@@ -83,8 +83,11 @@ def _unreachable_line(why: str, address: str) -> str:
     return tr("{address} cannot be reached: check the network and the address.", address=address)
 
 
-def gave_up_text(table: str, reason: str | None) -> str:
-    """A saved seat given up (``leave_table``'s ``left`` reason): what became of its game."""
+def gave_up_text(table: str, reason: str | None) -> str | None:
+    """A saved seat given up (``leave_table``'s ``left`` reason): what became of its game;
+    None when nothing held the seat (no reason)."""
+    if reason is None:
+        return None
     if reason == "left":
         return tr("You left the game at table {table}: a bot plays your seat.", table=table)
     if reason == "abandoned":

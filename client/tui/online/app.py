@@ -16,14 +16,15 @@ from scopa.protocol.commands import TournamentNoTable, TournamentTable
 from scopa.protocol.convert import rules_from_wire
 
 from ...game import SeatCameBack, SeatNotice, notice_from_wire
-from ...text import error_text, no_table_text, word_text
+from ...text import error_text, gave_up_text, no_table_text, word_text
 from ...text import tr, DeckStyle, invite_string, lost_text, refusal_text, rules_line
-from ...net import ClientSession, ConnectionLost, ServerRefused, SavedSeat, TokenStore, CertificateRefused, share_host
+from ...net import ClientSession, ConnectionLost, ServerRefused, SavedSeat, TokenStore, CertificateRefused, give_up_seat
+from ...net import share_host
 from ..app import ScopaApp
 from .away import AwaySeats, leave_question
 from ..board import BoardScreen
 from ..boardstate import BoardState
-from .comeback import Comeback, give_up
+from .comeback import Comeback
 from ..dialogs import ConfirmScreen, GameOverScreen, NameScreen, RoundEndScreen
 from .invitepanel import Invite, ShareInviteScreen
 from .lastgame import replay_screen
@@ -157,10 +158,7 @@ class NetApp(ScopaApp):
         if saved is not None and (not self.ask_before_resuming or await self.offer_return(saved)):
             try:
                 session = await ClientSession.resume_seat(self.host, self.port, saved.name, saved.token,
-                                                          proxied_for=self.proxied_for,
-                                                          tls=self.link_options.get("tls", False),
-                                                          trust=self.link_options.get("trust"),
-                                                          others=self.link_options.get("others", ()))
+                                                          proxied_for=self.proxied_for, **self.link_options)
             except ServerRefused as exc:
                 self.tell(tr("That game is over or gone ({reason}).", reason=error_text(exc.code, exc.message)))
                 self.store.forget(self.server, self.player_name)
@@ -193,7 +191,11 @@ class NetApp(ScopaApp):
                 table=saved.table, server=self.server, seat=saved.seat + 1, name=saved.name) + " ", "bold"),
             (tr("y: go back to it · n: leave it"), "bold green")), answer)
         if not (yes := await answer):
-            await give_up(saved, self.tell, self.host, self.port, self.proxied_for, self.link_options)
+            # given up for real: the server lets a bot play on or ends the game, and tells the others
+            said = gave_up_text(saved.table, await give_up_seat(self.host, self.port, saved.name, saved.token,
+                                                                proxied_for=self.proxied_for, **self.link_options))
+            if said is not None:
+                self.tell(said)
             self.store.forget(self.server, self.player_name)
         return yes
 

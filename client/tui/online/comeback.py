@@ -6,15 +6,13 @@ from __future__ import annotations
 from ...text import tr
 
 from collections.abc import Callable, Sequence
-from typing import Any
 
 from rich.text import Text
 
 from scopa.engine import Declare, Play
 from scopa.protocol import Snapshot
 
-from ...net import SavedSeat, ServerRefused, give_up_seat
-from ...text import DeckStyle, gave_up_text, label
+from ...text import DeckStyle, label
 from ..board import BoardScreen
 from .snapshot import apply_public
 
@@ -80,14 +78,3 @@ class Comeback:
                        style="yellow"))
         return action
 
-
-async def give_up(saved: SavedSeat, tell: Callable[[str], None], host: str, port: int, proxied_for: str | None,
-                  link: dict[str, Any]) -> None:
-    """A saved seat given up for real (:func:`~scopa.client.net.give_up_seat`: the server lets
-    a bot play on or ends the game, and tells the others), and what became of it told."""
-    try:
-        reason = await give_up_seat(host, port, saved.name, saved.token, proxied_for=proxied_for,
-                                    tls=link.get("tls", False), trust=link.get("trust"), others=link.get("others", ()))
-    except ServerRefused:
-        return  # over or gone already: nothing holds the seat
-    tell(gave_up_text(saved.table, reason))
