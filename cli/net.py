@@ -5,10 +5,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import concurrent.futures
 import os
 import sys
-import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -167,31 +165,6 @@ def run(args: argparse.Namespace, console: Console) -> int:
         return 1
 
 
-class DaemonExecutor(concurrent.futures.ThreadPoolExecutor):
-    """Runs each call (a blocking ``input()``) in its own daemon thread.
-
-    The default executor's threads are joined at exit, so after Ctrl-C a prompt still
-    waiting for a line would keep the program alive until Enter; daemon threads do not.
-    """
-
-    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> concurrent.futures.Future[Any]:
-        future: concurrent.futures.Future[Any] = concurrent.futures.Future()
-
-        def work() -> None:
-            if not future.set_running_or_notify_cancel():
-                return
-            try:
-                future.set_result(fn(*args, **kwargs))
-            except BaseException as exc:  # noqa: BLE001 - handed to the awaiting coroutine
-                future.set_exception(exc)
-
-        threading.Thread(target=work, daemon=True, name="scopa-input").start()
-        return future
-
-    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
-        """Nothing to join: a prompt still waiting is simply left behind."""
-
-
 def ask_name(console: Console) -> str:
     """The plain client's question for a name (Enter: the login name), asked again until it is one."""
     login = default_name()
@@ -232,7 +205,6 @@ async def _play(args: argparse.Namespace, host: str, port: int, console: Console
 
     from .options import rules_from_args
 
-    asyncio.get_running_loop().set_default_executor(DaemonExecutor())
     defaults = rules_from_args(args)
     reader = LineReader(console)
     seats = SeatKeeper(_token_store(args), f"{host}:{port}", args.name)  # the full-screen client's seats too

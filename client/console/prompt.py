@@ -108,15 +108,6 @@ class LineReader:
             if self._line is line and line.done():
                 self._line = None
 
-    def blocking(self, prompt: str) -> str:
-        """A line for ``prompt``, waited for in the calling thread (a player's
-        ``input_fn`` run in a thread of its own)."""
-        line = self.reading(prompt)
-        try:
-            return line.result()
-        finally:
-            self.done_with(line, prompt)
-
     def say(self, *objects: Any, **options: Any) -> None:
         """Print now (as ``Console.print``): below a prompt that waits, which is shown
         again after it; after a read nobody waits for, on a line of its own."""
