@@ -334,7 +334,7 @@ function gameEndBox(g: GameEnd): HTMLElement {
     h("p", { class: "winner" }, st.leaving && g.reason === "abandoned" ? t.youLeftEnd
       : gameEndLine(sp, g, sideName, mySide(), typeof g.leaver === "number" ? seatName(g.leaver) : undefined)),
     gameEndTotals(sp, g, sideName), st.watching ? "" : noTableNote(), st.watching || !st.lastFinal ? "" : standingsTable(st.lastFinal),
-    rematchPart(), h("p", { class: "bar" }, st.watching ? leaveButton() : toLobby(), replayButton()),
+    h("p", { class: "bar" }, st.watching ? leaveButton() : toLobby(), replayButton()), rematchPart(),
     r ? h("section", { id: "last-round", "aria-labelledby": "last-round-title" },
       h("h3", { id: "last-round-title" }, fill(t.lastRound, { n: r.round })), ...roundParts(r)) : "");
 }
