@@ -11,7 +11,7 @@ from playwright.async_api import Browser, Page
 
 from scopa.server.core.clock import FakeClock
 
-from test_web_client import MINE, WAIT, Site, browser, chromium, served  # noqa: F401
+from test_web_client import MINE, WAIT, Site, axe_violations, browser, chromium, served  # noqa: F401
 from test_web_family import open_italian
 from test_web_seat_held import play_first
 
@@ -39,7 +39,7 @@ async def nonna_and_zio(browser: Browser, s: Site, private: bool = False) -> tup
     """Nonna_Pina makes a table for two; Zio_Gino sits at it (by its invite link if private)."""
     nonna = await open_italian(browser, s, NONNA)
     link = await new_table(nonna, private=private)
-    zio = await open_italian(browser, s, ZIO, url=link)
+    zio = await open_italian(browser, s, ZIO, url=link, bypass_csp=True)  # axe is injected
     if not private:
         await zio.locator(".tables li", has_text="#1 ").get_by_role("button", name="Siediti").tap()
     await zio.wait_for_selector("[data-area=hand] .card", timeout=WAIT)
@@ -49,7 +49,7 @@ async def nonna_and_zio(browser: Browser, s: Site, private: bool = False) -> tup
 
 async def watcher(browser: Browser, s: Site) -> Page:
     """Zia_Lia watches table #1 from the lobby."""
-    zia = await open_italian(browser, s, ZIA)
+    zia = await open_italian(browser, s, ZIA, bypass_csp=True)  # axe is injected
     await zia.locator(".tables li", has_text="#1 ").get_by_role("button", name="Guarda").tap()
     await zia.wait_for_selector("[data-area=table] .card", timeout=WAIT)
     return zia
@@ -91,6 +91,9 @@ async def test_a_rematch_brings_the_same_family_to_a_new_table_with_the_same_set
         await nonna.locator("#invite").wait_for(timeout=WAIT)  # her new table waits for the others
         offer = zio.locator("#game-end #rematch")
         await offer.get_by_text(f"{NONNA} propone la rivincita").wait_for(timeout=WAIT)
+        assert await axe_violations(zio) == []
+        join = await offer.get_by_role("button").bounding_box()
+        assert join and join["height"] >= 44 and join["x"] + join["width"] <= 390  # a thumb's target, on the screen
         await offer.get_by_role("button", name="Gioca la rivincita").tap()  # no invite needed: he played the game
         for page in (nonna, zio):
             await page.wait_for_selector("[data-area=hand] .card", timeout=WAIT)
@@ -111,15 +114,17 @@ async def test_a_spectator_reads_that_it_watches_and_whose_game(browser: Browser
         assert box and box["y"] < 844  # on the phone's first screen
         for page in (nonna, zio):
             assert await page.locator("#watching").count() == 0  # the players play
+        assert await axe_violations(zia) == []
 
 
 async def test_a_link_to_a_full_table_says_so_and_offers_to_watch(browser: Browser) -> None:
     async with served() as s:
         nonna, zio, link = await nonna_and_zio(browser, s, private=True)
-        zia = await open_italian(browser, s, ZIA, url=link)  # the same invite, the table full now
+        zia = await open_italian(browser, s, ZIA, url=link, bypass_csp=True)  # the same invite, the table full now
         box = zia.locator("#link-full")
         await box.get_by_role("heading", name="Questo tavolo è al completo").wait_for(timeout=WAIT)
         assert f"a cui ti ha invitato {NONNA} non c'è più posto" in (await box.text_content() or "")
+        assert await axe_violations(zia) == []
         await box.get_by_role("button", name="Guarda la partita").tap()
         await zia.wait_for_selector("[data-area=table] .card", timeout=WAIT)
         assert (await zia.locator("#watching").text_content() or "").startswith("Stai guardando la partita di")
