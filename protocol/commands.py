@@ -147,6 +147,9 @@ class TableInfo(WireModel):
     bots: Annotated[list[Seat], Field(max_length=MAX_SEATS)] = Field(default=[], exclude_if=lambda v: not v)
     """The seats a built-in bot plays: seated with the table, or playing on for a person
     who left the game or did not come back (left out when a person holds every seat)."""
+    rematch_of: TableId | None = Field(default=None, exclude_if=lambda v: v is None)
+    """A rematch: the finished table whose players it was made for (they may join it
+    without its invite); left out otherwise."""
 
 
 class PlayAt(WireModel):
@@ -325,6 +328,9 @@ class CreateTable(Body):
     bot_takeover: bool = True
     no_turn_timer: bool = False
     token: ChosenToken | None = None
+    rematch_of: TableId | None = None
+    """The finished table (of this server, where the maker sat) this one is a rematch of:
+    its other players are told of it (a ``table_update``) and may join without the invite."""
 
     @model_validator(mode="after")
     def _rules_or_preset(self) -> CreateTable:
@@ -499,6 +505,8 @@ class GameEnd(TableEvent):
     winner: Side | None
     totals: PointsList
     reason: Word
+    leaver: Seat | None = Field(default=None, exclude_if=lambda v: v is None)
+    """Reason ``abandoned``: the seat whose person left (or did not come back); left out otherwise."""
 
 
 # --- who is at the table --------------------------------------------------------------
@@ -688,6 +696,8 @@ class GameSummary(WireModel):
     winner: Side | None
     totals: PointsList
     reason: Word
+    leaver: Seat | None = Field(default=None, exclude_if=lambda v: v is None)
+    """Reason ``abandoned``: the seat whose person left (or did not come back); left out otherwise."""
     private: bool = False
     taken_over: Annotated[list[Seat], Field(max_length=MAX_SEATS)] = Field(
         default=[], exclude_if=lambda v: not v,

@@ -86,7 +86,7 @@ FILE_KINDS: dict[str, Kind] = {  # fmt: skip
     "test_tui_resume_board.py": "integration", "test_tui_board_words.py": "integration",
     "test_tui_give_up_seat.py": "integration",
     "test_fair_lobby.py": "integration", "test_rating_with_end.py": "integration",
-    "test_fair_ratings.py": "integration", "test_journal_conformance.py": "integration",
+    "test_fair_ratings.py": "integration", "test_journal_conformance.py": "integration", "test_rematch.py": "integration",
     # process
     "test_accounts.py": "process", "test_admin.py": "process", "test_cli_bot.py": "process",
     "test_cli_local.py": "process", "test_cli_play.py": "process", "test_cli_text.py": "process",
@@ -106,6 +106,7 @@ FILE_KINDS: dict[str, Kind] = {  # fmt: skip
     "test_tui_resume.py": "process", "test_watch_reconnect.py": "process",
     # browser
     "test_web_table.py": "browser", "test_web_seat_held.py": "browser", "test_web_social.py": "browser",
+    "test_web_table_lines.py": "browser",
     # packaging
     "test_packaging.py": "packaging",
 }

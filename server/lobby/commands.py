@@ -43,7 +43,7 @@ class TableCommands:
         missing = f"there is no table {table_id!r}"
         if table is None and not self.seating.elsewhere(sess, table_id, seq, body.invite, missing):
             return
-        if table is None or not table.admits(body.invite):
+        if table is None or not (table.admits(body.invite) or sess.name in table.rematch_names):
             sess.error(ErrorCode.NO_SUCH_TABLE, f"there is no table {table_id!r}", re=seq)
             return
         if sess.table_id is not None:

@@ -30,6 +30,7 @@ from .directory import TableDirectory, build_rules
 from .feed import LobbyFeed
 from .seating import SeatingRegistry
 from ..table import token_digest, Table
+from .rematch import make_rematch
 from .shared import UNAVAILABLE, SharedLobby, TableLeases
 
 if TYPE_CHECKING:
@@ -351,6 +352,7 @@ class TableLife:
         rules, origin = made.rules, made.origin
         if body.sit:
             self.seating.stop_watching(sess)
+        offered = make_rematch(table, self.tables.get(body.rematch_of), sess) if body.rematch_of else []
         self.tables.add(table, owner=sess.id, origin=origin)
         self.feed.table_changed(table)
         log.info("table %s created by %s: %s", table.id, sess.party, rules.describe())
@@ -361,6 +363,8 @@ class TableLife:
         for strategy in body.fill_with_bots:
             table.seats.seat_bot(strategy)
         sess.tell(wire.TableCreated(table=table.info(), invite=invite), re=seq)
+        for other in offered:  # the finished game's other players: a rematch is on offer
+            other.tell(wire.TableUpdate(table=table.info()))
         told = None
         if joined is not None:
             seat, token = joined

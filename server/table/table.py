@@ -67,6 +67,8 @@ class Table(TableLoop):
     finish_reason: str = ""
     closed: bool = False  # removed from the lobby (a table_update says state "closed")
     member: str | None = None  # in a cluster: the address of the server it plays on (its map says so)
+    rematch_of: str | None = None  # the finished table whose players this one was made for (its map says so)
+    rematch_names: frozenset[str] = frozenset()  # those players' names: they join without the invite
     lease: Lease | None = None
     """In a cluster sharing one journal: the leases, asked whether this server still holds
     the table's before each action is journaled, and told when the journal refused one
@@ -129,6 +131,7 @@ class Table(TableLoop):
                 member=self.member,
                 bot_takeover=self.bot_takeover,
                 bots=[i for i, s in enumerate(self.seats) if s is not None and s.bot is not None],
+                rematch_of=self.rematch_of,
             )
             self._info = (key, info) if self.state is wire.TableState.WAITING else None
             return info
@@ -248,7 +251,7 @@ class Table(TableLoop):
         self.forfeits.append(i)
         if not self.bot_takeover:
             log.info("table %s: seat %s (%s) did not come back in %ss", self.id, i, seat.name, self.grace)
-            self.abandon(f"seat {i} did not come back")
+            self.abandon(f"seat {i} did not come back", gone=i)
             return
         self._bot_takes(i, held=True)
 
@@ -441,9 +444,11 @@ class Table(TableLoop):
         else:
             self.abandon("the journal did not store its start")
 
-    def abandon(self, reason: str, leaver: ServerSession | None = None, re: int | None = None) -> None:
+    def abandon(self, reason: str, leaver: ServerSession | None = None, re: int | None = None,
+                gone: int | None = None) -> None:
         """End a running game with no winner (a player left or the game master failed);
-        ``leaver`` (who asked to leave, with the seq of its leave_table) is told ``left``."""
+        ``leaver`` (who asked to leave, with the seq of its leave_table) is told ``left``;
+        ``gone``: the seat whose person did not come back.  ``game_end`` names the seat left."""
         if self.state is not wire.TableState.PLAYING:
             return
         if self.task is not None and self.task is not asyncio.current_task():
@@ -451,9 +456,10 @@ class Table(TableLoop):
         seat = self.seats.seat_of(leaver) if leaver is not None else None
         if seat is not None:
             self.forfeits.append(seat)
+        seat = gone if seat is None else seat
         totals = list(self.master.state.totals) if self.master else []
         self.broadcaster.emit(wire.GameEnd(event=self.events.next_event(), winner=None, totals=totals,
-                                           reason=EndReason.ABANDONED.value))
+                                           reason=EndReason.ABANDONED.value, leaver=seat))
         log.info("table %s: game abandoned (%s)", self.id, reason)
         metrics.GAMES_ABANDONED.inc()
         self._finish(wire.LeftReason.ABANDONED.value, leaver, re)

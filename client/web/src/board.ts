@@ -11,6 +11,8 @@ import { app, deck, heldTokens, mySide, playerName, seatCount, seatName, sideNam
 import { chatBox, header, render, send, settings, statusLine } from "./main";
 import { showRules } from "./rules";
 import { noTableNote, standingsTable } from "./lobby";
+import { standInLines, watchingLine } from "./tablelines";
+import { rematchPart } from "./rematch";
 
 // ------------------------------------------------------------------ playing
 function movesWith(card: string): LegalMove[] { return st.legal.filter((m) => m.card === card); }
@@ -227,9 +229,9 @@ export function tableScreen(): void {
   const focused = document.activeElement?.id;
   const arriving = !drawn || !app.contains(drawn); // from the lobby (or a replay): not its scroll, the table's top
   app.toggleAttribute("data-mine", mine);
-  app.replaceChildren(header(st.gameEnd ? "" : leaveButton()), statusLine(),
+  app.replaceChildren(header(st.gameEnd ? "" : leaveButton()), statusLine(), watchingLine(),
     st.gameEnd ? gameEndBox(st.gameEnd) : h("p", { class: "status", id: "turn" }, turnText, timerEl),
-    inviteBox(),
+    inviteBox(), standInLines(),
     st.timedOut ? h("p", { class: "scopa", role: "alert" }, st.timedOut) : "",
     st.flash ? h("p", { class: "scopa", role: "alert" }, st.flash) : "",
     seats, h("div", { class: "split" }, v && !st.gameEnd ? h("div", {}, // no board until the game is dealt (only the seats to fill), none once it is over
@@ -329,9 +331,10 @@ function gameEndBox(g: GameEnd): HTMLElement {
   const r = st.roundEnd;
   return h("section", { class: "panel end", id: "game-end", role: "alert", "aria-labelledby": "game-end-title" },
     h("h2", { id: "game-end-title" }, t.gameEnd),
-    h("p", { class: "winner" }, st.leaving && g.reason === "abandoned" ? t.youLeftEnd : gameEndLine(sp, g, sideName, mySide())),
+    h("p", { class: "winner" }, st.leaving && g.reason === "abandoned" ? t.youLeftEnd
+      : gameEndLine(sp, g, sideName, mySide(), typeof g.leaver === "number" ? seatName(g.leaver) : undefined)),
     gameEndTotals(sp, g, sideName), st.watching ? "" : noTableNote(), st.watching || !st.lastFinal ? "" : standingsTable(st.lastFinal),
-    h("p", { class: "bar" }, st.watching ? leaveButton() : toLobby(), replayButton()),
+    h("p", { class: "bar" }, st.watching ? leaveButton() : toLobby(), replayButton()), rematchPart(),
     r ? h("section", { id: "last-round", "aria-labelledby": "last-round-title" },
       h("h3", { id: "last-round-title" }, fill(t.lastRound, { n: r.round })), ...roundParts(r)) : "");
 }

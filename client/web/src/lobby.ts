@@ -6,6 +6,7 @@ import type { GameSummary, TournamentInfo, TournamentStandings } from "./protoco
 import { describe } from "./score";
 import { type Body, FOUR, LEVELS, PRESETS, app, heldTokens, lang, listedName, live, sp, st, t } from "./state";
 import { chatBox, header, render, send, settings, statusLine } from "./main";
+import { fullBox } from "./links";
 
 export function lobbyScreen(): void {
   app.removeAttribute("data-mine");
@@ -16,7 +17,7 @@ export function lobbyScreen(): void {
     button(t.watch, () => { st.watching = true; st.tableId = x.id; st.seats = []; send("watch_table", { table: x.id }); render(); }, "quiet"))));
   if (!list.length) tables.append(h("li", {}, t.noTables));
   const focused = document.activeElement?.id;
-  app.replaceChildren(header(), statusLine(), noTableNote(), h("div", { class: "split" },
+  app.replaceChildren(header(), statusLine(), fullBox(), noTableNote(), h("div", { class: "split" },
     h("div", {}, playNow(), tournamentsPanel(), h("section", { class: "panel", "aria-labelledby": "lobby-title" }, h("h2", { id: "lobby-title" }, t.lobby), tables), createForm(), finishedGames()),
     chatBox(st.lobbyChat, () => "lobby", "lobby-chat")), settings());
   if (focused) document.getElementById(focused)?.focus();

@@ -16,6 +16,8 @@ import { chatOutOfView, tableScreen } from "./board";
 import { takeIn } from "./score";
 import { replayScreen } from "./replayview";
 import { askAboutName, nameScreen, naming } from "./name";
+import { rematchOffered } from "./rematch";
+import { inviteLink, joinFromLink, linkRefused } from "./links";
 
 interface Frame { v: number; seq: number; sender: string; recipient: string; re: number | null; name: string; body: Body }
 interface Asked { name: string; body: Body; recipient: string }
@@ -154,6 +156,7 @@ function handle(f: Frame): void {
         return;
       }
       if (["already_at_table", "already_waiting", "not_waiting"].includes(String(b.code))) st.quick = null;
+      if (linkRefused(String(b.code))) break; // the link's table is full: its own box says so (fulltable.ts)
       st.status = sentence(sp.error(String(b.code), String(b.message ?? "")));
       break;
     case "redirect": {
@@ -174,6 +177,7 @@ function handle(f: Frame): void {
       const info = b.table as TableInfo;
       if (live(info)) st.tables.set(info.id, info); else st.tables.delete(info.id);
       if (info.id === st.tableId) st.info = info;
+      rematchOffered(info);
       const tokens = heldTokens(); // a game of ours ended (played on by a bot, or at this table): the finished games again
       if (info.state === "finished" && tokens[info.id] && st.games !== null) send("list_games", { limit: 20, tokens: Object.values(tokens) });
       break;
@@ -331,7 +335,7 @@ function newTable(table: string): boolean {
   st.seats = []; st.view = null; st.legal = []; st.declarations = []; st.picked = null; st.choices = null;
   st.roundEnd = null; st.gameEnd = null; st.totalsBefore = []; st.deadline = 0;
   if (table && st.status === t.leftToBot) st.status = ""; // at another table: the news of the one left behind is old
-  st.flash = ""; st.timedOut = ""; st.invite = ""; st.away.clear(); st.leaving = false; st.unread = 0; st.tableChat = []; st.takeovers.clear(); st.scopas.clear(); st.forced.clear();
+  st.flash = ""; st.timedOut = ""; st.invite = ""; st.away.clear(); st.leaving = false; st.unread = 0; st.tableChat = []; st.takeovers.clear(); st.scopas.clear(); st.forced.clear(); st.rematch = null;
   return true;
 }
 
@@ -343,23 +347,6 @@ function redeal(v: NonNullable<typeof st.view>): void {
   v.stock -= size * n;
 }
 
-/** The link to a table (``way``: its invite or id), saying whose table it is and which game
- * (``from``, ``game``, ``n``, ``to``) for the newcomer's name screen, before they join. */
-function inviteLink(way: string, info: TableInfo): string {
-  const target = /\bto (\d+)\b/.exec(info.description)?.[1]; // RuleSet.describe(): "scopa, 2p, to 11"
-  const about = new URLSearchParams({ from: st.name, game: info.rules.preset ?? "scopa", n: String(info.seats.length), to: target ?? "" });
-  return `${location.origin}/?${way}&${about}`;
-}
-
-function joinFromLink(): void {
-  // ?invite=TABLE.CODE (the invite as one string), or ?table=ID for a public table
-  const q = new URLSearchParams(location.search);
-  const one = q.get("invite") ?? "";
-  const dot = one.indexOf(".");
-  const table = dot > 0 ? one.slice(0, dot) : q.get("table");
-  const invite = dot > 0 ? one.slice(dot + 1) : q.get("invite");
-  if (table && !st.tableId) send("join_table", { table, invite: invite || null });
-}
 
 // ------------------------------------------------------------------ screens
 export function render(): void {

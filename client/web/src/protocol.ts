@@ -136,6 +136,7 @@ export interface CreateTable {
   options?: { [key: string]: unknown };
   preset?: Preset | null;
   private?: boolean;
+  rematch_of?: string | null;
   rules?: WireRules | null;
   sit?: boolean;
   token?: string | null;
@@ -213,6 +214,7 @@ export interface ErrorCommand {
 
 export interface GameEnd {
   event: number;
+  leaver?: number | null;
   reason: string;
   totals: Array<number>;
   winner: number | null;
@@ -263,6 +265,7 @@ export interface GameSummary {
   description: string;
   ended: string;
   id: string;
+  leaver?: number | null;
   players: Array<string>;
   preset: string;
   private?: boolean;
@@ -941,6 +944,7 @@ export interface TableInfo {
   id: string;
   member?: string | null;
   private?: boolean;
+  rematch_of?: string | null;
   rules: WireRules;
   seats: Array<string | null>;
   spectators?: number;

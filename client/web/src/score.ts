@@ -99,15 +99,16 @@ export function roundTable(sp: Speech, names: string[], r: RoundEnd, before: num
 }
 
 /** Who won and how the game ended, in one line: "You won!" to the winner (``mine``, the
- * side of the page's player, if any), "Your side won!" to a team's players. */
-export function gameEndLine(sp: Speech, g: GameEnd, sideName: (i: number) => string, mine?: number): string {
+ * side of the page's player, if any), "Your side won!" to a team's players; a game left
+ * names who left it (``leaver``). */
+export function gameEndLine(sp: Speech, g: GameEnd, sideName: (i: number) => string, mine?: number, leaver?: string): string {
   const w = sp.w;
   if (g.winner !== null && g.winner !== undefined) {
     const team = sideName(g.winner).includes(" + "); // a side of two or more players speaks as "we"
     if (g.winner === mine) return team ? w.youWonTeam : w.youWon;
     return fill(team ? w.winnerTeam : w.winner, { name: sideName(g.winner) });
   }
-  const why: Record<string, string> = { abandoned: w.whyAbandoned, target: w.whyTarget, trentino: w.whyTrentino, all_denari: w.whyAllDenari };
+  const why: Record<string, string> = { abandoned: leaver ? fill(w.whyLeft, { name: leaver }) : w.whyAbandoned, target: w.whyTarget, trentino: w.whyTrentino, all_denari: w.whyAllDenari };
   return `${w.draw}. ${fill(w.ended, { why: why[g.reason] ?? g.reason })}`;
 }
 

@@ -1,0 +1,58 @@
+// The links to a table: made for the people a new table waits for, followed when the page
+// opens on one; a table that has no seat left by then is said to be full, with its game to
+// watch or the way to the tables.
+import { button, h } from "./dom";
+import { fill } from "./i18n";
+import type { TableInfo } from "./protocol";
+import { st, t } from "./state";
+import { render, send } from "./main";
+
+let asked: { table: string; invite: string | null } | null = null; // the link's join, until answered
+let full: { table: string; invite: string | null; from: string } | null = null; // the link's table, found full
+
+/** The link to a table (``way``: its invite or id), saying whose table it is and which game
+ * (``from``, ``game``, ``n``, ``to``) for the newcomer's name screen, before they join. */
+export function inviteLink(way: string, info: TableInfo): string {
+  const target = /\bto (\d+)\b/.exec(info.description)?.[1]; // RuleSet.describe(): "scopa, 2p, to 11"
+  const about = new URLSearchParams({ from: st.name, game: info.rules.preset ?? "scopa", n: String(info.seats.length), to: target ?? "" });
+  return `${location.origin}/?${way}&${about}`;
+}
+
+/** Join the table of the link the page opened on (if any). */
+export function joinFromLink(): void {
+  // ?invite=TABLE.CODE (the invite as one string), or ?table=ID for a public table
+  const q = new URLSearchParams(location.search);
+  const one = q.get("invite") ?? "";
+  const dot = one.indexOf(".");
+  const table = dot > 0 ? one.slice(0, dot) : q.get("table");
+  const invite = dot > 0 ? one.slice(dot + 1) : q.get("invite");
+  if (table && !st.tableId && send("join_table", { table, invite: invite || null })) asked = { table, invite: invite || null };
+}
+
+/** A refusal of the link's join: a full (or started) table is said so, in its own box
+ * (true); anything else goes on as any refusal (false). */
+export function linkRefused(code: string): boolean {
+  const link = asked;
+  asked = null;
+  if (!link || code !== "table_full") return false;
+  full = { ...link, from: new URLSearchParams(location.search).get("from") ?? "" };
+  return true;
+}
+
+/** The link's table was full: say so, with its game to watch and the way to the tables. */
+export function fullBox(): HTMLElement | string {
+  const table = full;
+  if (!table) return "";
+  const close = () => { full = null; history.replaceState(null, "", location.pathname); };
+  return h("section", { class: "panel", id: "link-full", role: "alert", "aria-labelledby": "link-full-title" },
+    h("h2", { id: "link-full-title" }, t.linkFull),
+    h("p", {}, table.from ? fill(t.linkFullOf, { name: table.from }) : t.linkFullAny),
+    h("p", { class: "bar" },
+      button(t.watchIt, () => {
+        close();
+        st.watching = true; st.tableId = table.table; st.seats = [];
+        send("watch_table", { table: table.table, invite: table.invite });
+        render();
+      }),
+      button(t.toTables, () => { close(); render(); }, "quiet")));
+}

@@ -1,0 +1,75 @@
+"""A rematch (PROTOCOL.md §8 ``create_table`` ``rematch_of``): a player of a finished
+private game makes a new table for the same people; the others are told of it by a
+``table_update`` naming the game it follows, and join it without its invite; anyone else
+still needs the invite, and a table one did not play at makes an ordinary table.  A game
+left ends with ``game_end`` naming the seat whose person left."""
+
+from __future__ import annotations
+
+from scopa.engine import Preset
+from scopa.protocol import commands as wire
+from scopa.server import NetworkEngine
+
+from test_server_games import seeded_server
+from wire_client import WireClient
+
+server = seeded_server(4242)
+
+
+async def finished_private_game(server: NetworkEngine) -> tuple[WireClient, WireClient, str, wire.TableInfo]:
+    """ana's private table, bea joined by its invite; bea leaves (no bot takes over): over."""
+    ana = await WireClient.connect(server.port, "ana")
+    bea = await WireClient.connect(server.port, "bea")
+    ana.send(wire.CreateTable(preset=Preset.SCOPA, options={"target": 16}, private=True, bot_takeover=False, turn_timeout=40))
+    created = (await ana.recv_until("table_created")).body
+    assert created.invite is not None
+    bea.send(wire.JoinTable(table=created.table.id, invite=created.invite))
+    assert (await bea.recv_until("joined")).body.seat == 1
+    await ana.recv_until("game_start")
+    bea.send(wire.LeaveTable(table=created.table.id))
+    for c in (ana, bea):
+        await c.recv_until("game_end")
+        await c.recv_until("left")
+    return ana, bea, created.table.id, created.table
+
+
+async def test_the_players_of_a_finished_game_are_offered_its_rematch_and_join_it_without_the_invite(
+        server: NetworkEngine) -> None:
+    ana, bea, old, info = await finished_private_game(server)
+    ana.send(wire.CreateTable(rules=info.rules, private=True, bot_takeover=False, turn_timeout=40, rematch_of=old))
+    made = (await ana.recv_until("table_created")).body
+    assert made.table.rematch_of == old and made.table.private and made.table.rules == info.rules
+    offer = await bea.recv_until("table_update")
+    assert offer.sender == "lobby" and offer.body.table.id == made.table.id and offer.body.table.rematch_of == old
+    assert offer.body.table.seats == ["ana", None]
+    bea.send(wire.JoinTable(table=made.table.id))  # no invite: she played the game it follows
+    assert (await bea.recv_until("joined", "error")).name == "joined"
+    await ana.recv_until("game_start")
+    for c in (ana, bea):
+        await c.close()
+
+
+async def test_a_rematch_lets_in_only_the_finished_games_players(server: NetworkEngine) -> None:
+    ana, bea, old, info = await finished_private_game(server)
+    ana.send(wire.CreateTable(rules=info.rules, private=True, rematch_of=old))
+    made = (await ana.recv_until("table_created")).body
+    eve = await WireClient.connect(server.port, "eve")
+    eve.send(wire.JoinTable(table=made.table.id))
+    assert (await eve.recv_until("joined", "error")).body.code == "no_such_table"  # a stranger needs the invite
+    eve.send(wire.CreateTable(rules=info.rules, rematch_of=old))  # not a game she played: an ordinary table
+    assert (await eve.recv_until("table_created")).body.table.rematch_of is None
+    for c in (ana, bea, eve):
+        await c.close()
+
+
+async def test_a_game_left_names_the_seat_that_left(server: NetworkEngine) -> None:
+    ana = await WireClient.connect(server.port, "ugo")
+    bea = await WireClient.connect(server.port, "ivo")
+    table = await ana.create(bot_takeover=False)
+    await bea.join(table)
+    await ana.recv_until("game_start")
+    bea.send(wire.LeaveTable(table=table))
+    end = (await ana.recv_until("game_end")).body
+    assert end.reason == "abandoned" and end.leaver == 1
+    for c in (ana, bea):
+        await c.close()
