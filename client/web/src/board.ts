@@ -11,6 +11,7 @@ import { app, deck, heldTokens, mySide, playerName, seatCount, seatName, sideNam
 import { chatBox, header, render, send, settings, statusLine } from "./main";
 import { showRules } from "./rules";
 import { noTableNote, standingsTable } from "./lobby";
+import { roundClosed, roundToShow } from "./roundbox";
 
 // ------------------------------------------------------------------ playing
 function movesWith(card: string): LegalMove[] { return st.legal.filter((m) => m.card === card); }
@@ -247,7 +248,7 @@ export function tableScreen(): void {
   drawn = seats;
   if (arriving) window.scrollTo(0, 0);
   if (st.gameEnd) closeRoundEnd(); // the last round's breakdown is in the game's end, not over it
-  else if (st.roundEnd) roundEndDialog(st.roundEnd);
+  else if (roundToShow()) roundEndDialog(roundToShow() as RoundEnd); // the one a reload brings back too
   showClock();
   placeBars();
 }
@@ -296,7 +297,7 @@ function roundEndDialog(r: RoundEnd): void {
   if (shownRound === r.event) return;
   shownRound = r.event;
   boxed = r;
-  const d = dialog(fill(t.roundEnd, { n: r.round }), t.next, "round-end", render); // the score panel behind it: the new round's
+  const d = dialog(fill(t.roundEnd, { n: r.round }), t.next, "round-end", () => { roundClosed(r); render(); }); // the score panel behind it: the new round's
   d.body.append(...roundParts(r), h("p", { class: "status", id: "round-end-turn" }), h("p", { id: "round-end-calm" }));
   if (!st.watching) { // the board's Leave is behind the box while it is open: here too
     const leave = leaveButton();

@@ -885,6 +885,7 @@ export interface SideTally {
 
 export interface Snapshot {
   event: number;
+  last_round?: RoundEnd | null;
   public?: PublicView | null;
   seats?: Array<SeatInfo>;
   sides?: Array<Array<number>>;
