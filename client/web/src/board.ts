@@ -12,6 +12,7 @@ import { chatBox, header, render, send, settings, statusLine } from "./main";
 import { showRules } from "./rules";
 import { noTableNote, standingsTable } from "./lobby";
 import { roundClosed, roundToShow } from "./roundbox";
+import { primieraLines, roundPiles } from "./primiera";
 
 // ------------------------------------------------------------------ playing
 function movesWith(card: string): LegalMove[] { return st.legal.filter((m) => m.card === card); }
@@ -312,6 +313,7 @@ function roundParts(r: RoundEnd): HTMLElement[] {
   const names = r.totals.map((_, i) => sideName(i));
   const before = r.totals.map((total, i) => st.totalsBefore[i] ?? total - (r.points[i] ?? 0));
   const parts = [roundTable(sp, names, r, before, st.info?.rules?.target, !!st.info?.rules?.frac)];
+  if (!st.info?.rules?.frac && r.tallies?.length) parts.push(primieraLines(sp, deck, names, r, roundPiles(r))); // why each side's primiera
   if (r.leftover?.length && r.leftover_to !== null && r.leftover_to !== undefined) {
     parts.push(h("p", {}, fill(t.leftoverTo, { name: sideName(r.leftover_to) })));
   }
