@@ -13,6 +13,7 @@ import { showRules } from "./rules";
 import { noTableNote, standingsTable } from "./lobby";
 import { roundClosed, roundToShow } from "./roundbox";
 import { primieraLines, roundPiles } from "./primiera";
+import { keysLine, tapWords } from "./hints";
 
 // ------------------------------------------------------------------ playing
 function movesWith(card: string): LegalMove[] { return st.legal.filter((m) => m.card === card); }
@@ -237,7 +238,8 @@ export function tableScreen(): void {
     seats, h("div", { class: "split" }, v && !st.gameEnd ? h("div", {}, // no board until the game is dealt (only the seats to fill), none once it is over
       h("h2", {}, `${t.table} · ${t.stock} ${v.stock ?? 0}`), table,
       ...(v.hand && !st.watching ? [h("h2", {}, t.hand), hand] : []), decl, // a spectator has no hand
-      h("p", { id: "tap-said", role: "status" }, tapWords(mine))) : "",
+      h("p", { id: "tap-said", role: "status" }, tapWords(sp, deck, mine, st.picked, st.picked ? movesWith(st.picked) : [])),
+      st.watching ? "" : keysLine(sp, v.hand?.length ?? 0)) : "",
     h("div", {}, v && !st.gameEnd ? piles : "", v ? h("section", { class: "panel", "aria-label": t.plays }, h("h2", {}, t.plays), plays) : "",
       chatBox(st.tableChat, () => `table:${st.tableId}`, "table-chat"))),
     settings(), choiceSheet(), mine ? button(t.yourTurn, () => document.getElementById("turn")?.scrollIntoView({ block: "start" }), "turn-bar") : "",
@@ -286,11 +288,6 @@ function partner(i: number): boolean {
   return seatCount() > 2 && st.seat !== null && !st.watching && i !== st.seat && side(i) !== undefined && side(i) === side(st.seat);
 }
 
-/** What tapping does now: a picked card that takes nothing says so (a second tap lays it down). */
-function tapWords(mine: boolean): string {
-  if (!mine) return "";
-  return st.picked && laysOnly(st.picked) ? fill(t.nothingTaken, { card: cardName(st.picked, deck) }) : t.tapHint;
-}
 
 let shownRound = -1;
 let boxed: RoundEnd | null = null; // the round whose box was shown last

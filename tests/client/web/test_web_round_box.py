@@ -12,12 +12,36 @@ import pytest
 import msgpack
 from playwright.async_api import Browser, Page, WebSocketRoute
 
-from test_web_client import MINE, WAIT, served, browser, chromium  # noqa: F401
+from scopa.engine import RuleSet
+from scopa.engine.cards import CARDS, cards_of
+from scopa.engine.state import GameState
+
+from test_web_client import DESKTOP, MINE, WAIT, Site, served, browser, chromium  # noqa: F401
 from test_web_family import ITALIAN_PHONE, open_italian, play_to_round_end, seed_where_seat_1_plays_first
+from test_web_table import first_turn, seed_where
 
 pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="module")]  # the browser: test_web_client.py
 
 BOX = "dialog[open]#round-end"
+ITALIAN_DESKTOP: dict[str, object] = {**DESKTOP, "locale": "it-IT"}
+
+
+async def italian_page(browser: Browser, site: Site, name: str, device: dict[str, object] = ITALIAN_PHONE) -> Page:
+    """A page of a browser speaking Italian on ``device``, its errors kept as ``name``'s, still blank."""
+    page = await (await browser.new_context(**device)).new_page()  # type: ignore[arg-type]
+    page.on("console", lambda m: site.errors.append(f"{name}: {m.text}") if m.type == "error" else None)
+    page.on("pageerror", lambda e: site.errors.append(f"{name}: {e}"))
+    return page
+
+
+async def at_a_table(page: Page, site: Site, name: str) -> None:
+    """``page`` opens the site, named ``name``, and sits at a new table against an easy bot (clicks: a desktop's too)."""
+    await page.goto(site.url)
+    await page.fill("#name", name)
+    await page.get_by_role("button", name="Gioca").click()
+    await page.wait_for_selector("#preset", timeout=WAIT)
+    await page.select_option("#bots", "easy")
+    await page.locator("form:has(#preset) button[type=submit]").click()
 
 
 async def test_a_reload_over_the_round_box_shows_it_again(browser: Browser) -> None:
@@ -88,15 +112,9 @@ async def test_the_round_box_says_why_a_side_has_no_primiera(browser: Browser) -
     each suit with its value, adding up to its sum, or, for a side the server says lacks a
     suit, "manca un seme: niente primiera", never a bare 0."""
     async with served(seed=1) as s:
-        page = await (await browser.new_context(**ITALIAN_PHONE)).new_page()  # type: ignore[arg-type]
-        page.on("pageerror", lambda e: s.errors.append(f"ada: {e}"))
+        page = await italian_page(browser, s, "ada")
         await page.route_web_socket(re.compile(r"/ws"), no_primiera_for_ada)
-        await page.goto(s.url)
-        await page.fill("#name", "ada")
-        await page.get_by_role("button", name="Gioca").tap()
-        await page.wait_for_selector("#preset", timeout=WAIT)
-        await page.select_option("#bots", "easy")
-        await page.locator("form:has(#preset) button[type=submit]").tap()
+        await at_a_table(page, s, "ada")
         await lay_down_when_possible(page)
         why = page.locator(f"{BOX} #primiera-why")
         assert (await why.locator("p").inner_text()).startswith("Primiera: di ogni seme conta la carta migliore (7 = 21, 6 = 18")
@@ -111,3 +129,75 @@ async def test_the_round_box_says_why_a_side_has_no_primiera(browser: Browser) -
         best = found.group(1).split(", ")  # e.g. "7 Denari 21": the best card of each suit and its value
         assert sorted(card.split()[1] for card in best) == ["Bastoni", "Coppe", "Denari", "Spade"]
         assert sum(int(card.rsplit(" ", 1)[1]) for card in best) == n
+
+
+def ways_of(state: GameState, card: int) -> list[list[str]]:
+    """The ways seat 0's ``card`` takes on the first table (each the cards it takes, none when it takes nothing)."""
+    return [[str(x) for x in cards_of(m)] for m in state.capture_options(0, card)]
+
+
+def three_kinds(state: GameState) -> bool:
+    """Seat 0 holds a card that takes nothing, one that takes in one way, one that takes in more."""
+    counts = {min(len(state.capture_options(0, c)), 2) for c in range(40) if state.hands[0] >> c & 1}
+    return counts == {0, 1, 2}
+
+
+async def test_the_hint_under_the_hand_says_what_the_picked_card_does(browser: Browser) -> None:
+    """R10-R12 (what a card played takes): the line under the hand says, for the card
+    picked, the cards it would take; that it takes nothing and would be laid down; or
+    that it takes in more than one way and which, to choose among them."""
+    seed = seed_where(RuleSet.build("scopa"), three_kinds)
+    state = first_turn(RuleSet.build("scopa"), seed)
+    hand = [c for c in range(40) if state.hands[0] >> c & 1]
+    async with served(seed=seed) as s:
+        page = await open_italian(browser, s, "ada")
+        await page.wait_for_selector("#preset", timeout=WAIT)
+        await page.select_option("#bots", "easy")
+        await page.locator("form:has(#preset) button[type=submit]").tap()
+        await page.wait_for_selector(MINE, timeout=WAIT)
+        said = page.locator("#tap-said")
+        assert (await said.inner_text()).startswith("Tocca una carta")  # nothing picked yet
+        name = {str(CARDS[c]): await page.locator(f"[data-area=hand] .card[data-card='{CARDS[c]}']").get_attribute("aria-label")
+                for c in hand}
+        name.update({str(CARDS[c]): await page.locator(f"[data-area=table] .card[data-card='{CARDS[c]}']").get_attribute("aria-label")
+                     for c in range(40) if state.table >> c & 1})
+        for c in hand:
+            card, ways = str(CARDS[c]), ways_of(state, c)
+            await page.locator(f"[data-area=hand] .card[data-card='{card}']").tap()
+            await page.locator(f"[data-area=hand] .card.picked[data-card='{card}']").wait_for(timeout=WAIT)
+            text = await said.inner_text()
+            if not ways:
+                assert text == f"La carta {name[card]} non prende nulla: toccala di nuovo per posarla sul tavolo."
+            elif len(ways) == 1:
+                taken = " + ".join(name[x] for x in ways[0])
+                assert text == f"La carta {name[card]} prende {taken}: toccala di nuovo (o una carta illuminata) per giocarla."
+            else:
+                found = re.fullmatch(rf"La carta {re.escape(name[card] or '')} può prendere (.+): "
+                                     r"toccala di nuovo e scegli quali carte prendere\.", text)
+                assert found, text
+                assert sorted(found.group(1).split(" oppure ")) == sorted(" + ".join(name[x] for x in w) for w in ways)
+
+
+async def test_a_desktop_page_says_which_keys_play_and_a_phone_does_not(browser: Browser) -> None:
+    """On a computer (a mouse that hovers, a keyboard) the line under the hand says that
+    the keys 1 to 9 pick the card in that place and the same key again plays it, and those
+    keys do so; a touch phone, with no keys, does not say it."""
+    async with served() as s:
+        desk = await italian_page(browser, s, "ada", ITALIAN_DESKTOP)
+        await at_a_table(desk, s, "ada")
+        await desk.wait_for_selector(MINE, timeout=WAIT)
+        keys = desk.locator("[data-area=hand] ~ #keys-said")
+        assert await keys.is_visible()
+        assert await keys.inner_text() == ("Tasti: da 1 a 3 scegli la carta in quella posizione della mano, lo stesso tasto "
+                                           "di nuovo la gioca; Esc la lascia; ? mostra le regole.")
+        first = await desk.locator("[data-area=hand] .card").first.get_attribute("aria-label")
+        await desk.keyboard.press("1")
+        await desk.keyboard.press("1")
+        if await desk.locator("dialog[open]#choose").count():
+            await desk.keyboard.press("1")
+        await desk.locator("[data-area=plays] li", has_text=f"ada: {first}").wait_for(timeout=WAIT)  # as the line says
+        phone = await italian_page(browser, s, "bea")
+        await at_a_table(phone, s, "bea")
+        await phone.wait_for_selector("[data-area=hand] .card", timeout=WAIT)
+        assert await phone.locator("#keys-said").count() == 0
+        assert "Tasti" not in await phone.locator("main").inner_text()
