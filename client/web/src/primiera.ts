@@ -33,9 +33,9 @@ export function primieraLines(sp: Speech, deck: Deck, names: string[], r: RoundE
     const adds = best && [...best.values()].reduce((a, c) => a + (PRIMIERA[c[0]] ?? 0), 0);
     const known = best && (sum ? best.size === 4 && adds === sum : best.size < 4);
     if (sum) {
-      if (!known) return fill(w.primieraSum, { name, n: sum });
+      if (!known) return `${name}: ${sum}.`;
       const cards = [...best.values()].map((c) => `${cardName(c, deck)} ${PRIMIERA[c[0]]}`).join(", ");
-      return fill(w.primieraOf, { name, n: sum, cards });
+      return `${name}: ${sum} (${cards}).`;
     }
     if (!known) return fill(w.primieraNoneSome, { name });
     const missing = SUITS.filter((s) => !best.has(s)).map((s) => suitName(s, deck));
