@@ -90,6 +90,22 @@ async def lay_down_when_possible(page: Page) -> None:
         await page.wait_for_selector(f"[data-area=plays] li:nth-child({plays + 1}), {end}", state="attached", timeout=WAIT)
 
 
+
+async def test_a_reload_after_the_next_rounds_first_play_shows_no_old_box(browser: Browser) -> None:
+    """R19-R21, PROTOCOL.md `snapshot.last_round`: once the next round's first turn has
+    passed (the bot played it while the box was open), a reload shows the board, not the
+    last round's box."""
+    async with served(seed=seed_where(RuleSet.build("scopa"), lambda s: True)) as s:  # ada starts round 1: the bot round 2
+        page = await italian_page(browser, s, "ada")
+        await at_a_table(page, s, "ada")
+        await play_to_round_end(page)
+        await page.wait_for_selector(MINE, state="attached", timeout=WAIT)  # ada's turn: the bot made round 2's first play
+        assert await page.locator(BOX).count() == 1  # still open here
+        await page.reload()
+        await page.wait_for_selector(MINE, timeout=WAIT)  # ada's turn, on the board
+        assert await page.locator("[data-area=plays] li").count() == 1
+        assert await page.locator("dialog#round-end").count() == 0
+
 def no_primiera_for_ada(ws: WebSocketRoute) -> None:
     """The page's connection to the server, the round's end saying that seat 0 (ada's side)
     has no primiera: a side lacking a suit, as the server tells it (R21, E6)."""
