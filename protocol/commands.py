@@ -567,6 +567,9 @@ class Snapshot(Body):
     you: SeatView | None = None
     turn_left_ms: TurnLeftMs | None = Field(default=None, exclude_if=_absent,
                                             description="the clock of the turn waiting now (public.turn's), from now")
+    last_round: RoundEnd | None = Field(default=None, exclude_if=_absent,
+                                        description="the game's last round_end (as it went out), so a client coming "
+                                                    "back can show the round's result again; left out before any")
 
 
 class WatchTable(Body):

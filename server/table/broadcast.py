@@ -65,6 +65,8 @@ class Broadcaster:
         log keeps it packed (a game's log is a few kilobytes, not a model per event)."""
         if isinstance(body, wire.GameEnd):
             self.events.end = body
+        elif isinstance(body, (wire.RoundEnd, wire.GameStart)):  # a new game has no last round yet
+            self.events.round_end = body if isinstance(body, wire.RoundEnd) else None
         payload = pack_body(body)
         if seat is not None:
             self.emit_packed(body.NAME, body.event, payload, seat)

@@ -46,13 +46,14 @@ class EventLog:
     name's code) rather than as a :class:`LoggedEvent` (a tuple of 80 bytes and more): a
     log holds a whole game for every table of the server."""
 
-    __slots__ = ("last", "base", "limit", "end", "_words", "_payloads")
+    __slots__ = ("last", "base", "limit", "end", "round_end", "_words", "_payloads")
 
     def __init__(self, limit: int = 10_000) -> None:
         self.last = 0  # the number of the latest event
         self.base = 0  # the log holds every event numbered above this
         self.limit = limit
         self.end: wire.GameEnd | None = None  # how the game ended (also when abandoned)
+        self.round_end: wire.RoundEnd | None = None  # the game's last round_end (a snapshot carries it)
         self._words = array("Q")  # per event: number << 16 | seat byte << 8 | name code
         self._payloads: list[bytes] = []
 

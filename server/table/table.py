@@ -147,7 +147,8 @@ class Table(TableLoop):
             if seat is not None:
                 you = view_to_wire(seat_view(state, seat))
         return wire.Snapshot(event=self.events.last, table=self.info(), seats=seats, sides=sides, public=public,
-                             you=you, turn_left_ms=self.turns.left_ms())
+                             you=you, turn_left_ms=self.turns.left_ms(),
+                             last_round=self.events.round_end if public is not None else None)
 
     def _play_at(self) -> wire.PlayAt:
         """The next play of the game as the table has told it (its round and index in it)."""

@@ -13,6 +13,9 @@ import { showRules } from "./rules";
 import { noTableNote, standingsTable } from "./lobby";
 import { standInLines, watchingLine } from "./tablelines";
 import { rematchPart } from "./rematch";
+import { roundClosed, roundToShow } from "./roundbox";
+import { primieraLines, roundPiles } from "./primiera";
+import { keysLine, tapWords } from "./hints";
 
 // ------------------------------------------------------------------ playing
 function movesWith(card: string): LegalMove[] { return st.legal.filter((m) => m.card === card); }
@@ -237,7 +240,8 @@ export function tableScreen(): void {
     seats, h("div", { class: "split" }, v && !st.gameEnd ? h("div", {}, // no board until the game is dealt (only the seats to fill), none once it is over
       h("h2", {}, `${t.table} · ${t.stock} ${v.stock ?? 0}`), table,
       ...(v.hand && !st.watching ? [h("h2", {}, t.hand), hand] : []), decl, // a spectator has no hand
-      h("p", { id: "tap-said", role: "status" }, tapWords(mine))) : "",
+      h("p", { id: "tap-said", role: "status" }, tapWords(sp, deck, mine, st.picked, st.picked ? movesWith(st.picked) : [])),
+      st.watching ? "" : keysLine(sp, v.hand?.length ?? 0)) : "",
     h("div", {}, v && !st.gameEnd ? piles : "", v ? h("section", { class: "panel", "aria-label": t.plays }, h("h2", {}, t.plays), plays) : "",
       chatBox(st.tableChat, () => `table:${st.tableId}`, "table-chat"))),
     settings(), choiceSheet(), mine ? button(t.yourTurn, () => document.getElementById("turn")?.scrollIntoView({ block: "start" }), "turn-bar") : "",
@@ -249,7 +253,7 @@ export function tableScreen(): void {
   drawn = seats;
   if (arriving) window.scrollTo(0, 0);
   if (st.gameEnd) closeRoundEnd(); // the last round's breakdown is in the game's end, not over it
-  else if (st.roundEnd) roundEndDialog(st.roundEnd);
+  else if (roundToShow()) roundEndDialog(roundToShow() as RoundEnd); // the one a reload brings back too
   showClock();
   placeBars();
 }
@@ -286,11 +290,6 @@ function partner(i: number): boolean {
   return seatCount() > 2 && st.seat !== null && !st.watching && i !== st.seat && side(i) !== undefined && side(i) === side(st.seat);
 }
 
-/** What tapping does now: a picked card that takes nothing says so (a second tap lays it down). */
-function tapWords(mine: boolean): string {
-  if (!mine) return "";
-  return st.picked && laysOnly(st.picked) ? fill(t.nothingTaken, { card: cardName(st.picked, deck) }) : t.tapHint;
-}
 
 let shownRound = -1;
 let boxed: RoundEnd | null = null; // the round whose box was shown last
@@ -298,7 +297,7 @@ function roundEndDialog(r: RoundEnd): void {
   if (shownRound === r.event) return;
   shownRound = r.event;
   boxed = r;
-  const d = dialog(fill(t.roundEnd, { n: r.round }), t.next, "round-end", render); // the score panel behind it: the new round's
+  const d = dialog(fill(t.roundEnd, { n: r.round }), t.next, "round-end", () => { roundClosed(r); render(); }); // the score panel behind it: the new round's
   d.body.append(...roundParts(r), h("p", { class: "status", id: "round-end-turn" }), h("p", { id: "round-end-calm" }));
   if (!st.watching) { // the board's Leave is behind the box while it is open: here too
     const leave = leaveButton();
@@ -313,6 +312,7 @@ function roundParts(r: RoundEnd): HTMLElement[] {
   const names = r.totals.map((_, i) => sideName(i));
   const before = r.totals.map((total, i) => st.totalsBefore[i] ?? total - (r.points[i] ?? 0));
   const parts = [roundTable(sp, names, r, before, st.info?.rules?.target, !!st.info?.rules?.frac)];
+  if (!st.info?.rules?.frac && r.tallies?.length) parts.push(primieraLines(sp, deck, names, r, roundPiles(r))); // why each side's primiera
   if (r.leftover?.length && r.leftover_to !== null && r.leftover_to !== undefined) {
     parts.push(h("p", {}, fill(t.leftoverTo, { name: sideName(r.leftover_to) })));
   }

@@ -40,6 +40,11 @@ export function cardName(card: string, deck: Deck): string {
   return `${RANK_NAME[rank] ?? rank} ${ITALIAN_NAMES[suit]}`;
 }
 
+/** A suit's name as the cards show it ("Denari", or "♦" on French cards). */
+export function suitName(suit: string, deck: Deck): string {
+  return deck === "french" ? FRENCH[suit][0] : ITALIAN_NAMES[suit];
+}
+
 export function cardSvg(card: string, deck: Deck): SVGElement {
   const [rank, suit] = [card[0], card[1]];
   const svg = el("svg", { viewBox: "0 0 60 92", "aria-hidden": "true" });

@@ -18,6 +18,7 @@ import { replayScreen } from "./replayview";
 import { askAboutName, nameScreen, naming } from "./name";
 import { rematchOffered } from "./rematch";
 import { inviteLink, joinFromLink, linkRefused } from "./links";
+import { reopenRound } from "./roundbox";
 
 interface Frame { v: number; seq: number; sender: string; recipient: string; re: number | null; name: string; body: Body }
 interface Asked { name: string; body: Body; recipient: string }
@@ -225,7 +226,7 @@ function handle(f: Frame): void {
       st.totalsBefore = [...(st.view?.totals ?? [])];
       st.legal = []; st.choices = null;
       if (!b.you && st.status === t.leftToBot) st.status = ""; // watching the table one left: that news is old
-      restoreMarks();
+      restoreMarks(); reopenRound(b.last_round); // a reload over the round's box shows it again
       break;
     case "round_start": roundStart(b); break;
     case "deal":
@@ -307,7 +308,6 @@ function played(b: Body): void {
   else if (b.seat === st.seat || (st.seat === null && (flashOf === null || flashOf === b.seat))) { st.flash = ""; flashOf = null; }
   if (v.hand_sizes?.every((n) => n === 0) && v.stock > 0 && !v.hand) redeal(v); // a spectator's count
 }
-
 
 /** A round begins: its table, whose turn it is (the dealer's next seat), how many cards
  * each hand holds (the deck's 40 less the table and the stock, shared out), the game's

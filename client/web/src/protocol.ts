@@ -888,6 +888,7 @@ export interface SideTally {
 
 export interface Snapshot {
   event: number;
+  last_round?: RoundEnd | null;
   public?: PublicView | null;
   seats?: Array<SeatInfo>;
   sides?: Array<Array<number>>;

@@ -31,7 +31,7 @@ function row(label: string, cells: (string | Node)[], cls = ""): HTMLElement {
 }
 
 // R3: each rank's primiera value.
-const PRIMIERA: Record<string, number> = { "7": 21, "6": 18, A: 16, "5": 15, "4": 14, "3": 13, "2": 12, F: 10, C: 10, R: 10 };
+export const PRIMIERA: Record<string, number> = { "7": 21, "6": 18, A: 16, "5": 15, "4": 14, "3": 13, "2": 12, F: 10, C: 10, R: 10 };
 
 /** A side's pile as the score panel counts it (R19, R21): its cards, Denari, the
  * settebello, the primiera (0 while a suit is missing) and ``scope``. */

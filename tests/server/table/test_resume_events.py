@@ -222,3 +222,31 @@ async def test_a_resumed_session_is_not_told_of_its_own_absence() -> None:
         await s.close()
     finally:
         await engine.stop()
+
+
+async def test_a_snapshot_carries_the_last_round_end(server: NetworkEngine) -> None:
+    """R19-R21 told again (PROTOCOL.md `snapshot.last_round`): once a round has ended, a
+    snapshot carries its round_end as it went out, so a page reloaded over the round's box
+    shows that box again; before any round ends, it carries none."""
+    a, w, _ = await watched_game(server, "eva", "ugo")
+    first = next(c.body for c in w.inbox if isinstance(c.body, wire.Snapshot))
+    assert first.last_round is None and "last_round" not in first.model_dump(exclude_unset=False, mode="json")
+    while True:  # the person plays the first card offered until the round ends
+        cmd = await a.recv()
+        if isinstance(cmd.body, wire.RoundEnd):
+            said = cmd.body
+            break
+        if isinstance(cmd.body, wire.YourTurn):
+            move = cmd.body.legal[0]
+            a.send(wire.PlayCard(card=move.card, capture=move.capture, turn=cmd.body.event),
+                   recipient=f"table:{a.table}", re=cmd.seq)
+    back = await WireClient.connect(server.port)  # the person's page reloaded: it asks for everything again
+    assert (await back.resume(a.token, 2**53 - 1, name="eva", table=a.table)).name == "welcome"  # type: ignore[arg-type]
+    snap = (await back.recv_until("snapshot")).body
+    assert isinstance(snap, wire.Snapshot) and snap.you is not None
+    assert snap.last_round == said
+    w2 = await WireClient.connect(server.port, "ugo2")  # a spectator coming now, too
+    w2.send(wire.WatchTable(table=a.table))  # type: ignore[arg-type]
+    assert (await w2.recv_until("snapshot")).body.last_round == said
+    for c in (a, w, back, w2):
+        await c.close()
