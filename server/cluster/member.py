@@ -94,6 +94,7 @@ class ClusterMember:
         journal's last id is read again for every block)."""
         self._ids: deque[int] = deque()
         self._taking = False
+        self._one_take = asyncio.Lock()  # one block taken at a time: the last one asked for is the one kept
         self._store: Redis | None = None
         self._lost = asyncio.Event()
         self._attempted = asyncio.Event()
@@ -156,12 +157,11 @@ class ClusterMember:
             self._background.spawn(self._take_ids(self._store))
         return str(self._ids.popleft()) if self._ids else None
 
-    def id_refused(self, table_id: str) -> None:
+    async def id_refused(self, table_id: str) -> None:
         log.error("cluster: table id %s is held in the journal already; this member's ids are taken again", table_id)
         self._ids.clear()
-        if self._store is not None and not self._taking:
-            self._taking = True
-            self._background.spawn(self._take_ids(self._store))
+        if self._store is not None:  # after any block on its way (it may have read the journal too soon)
+            await self._take_ids(self._store)
 
     # ------------------------------------------------------------------ life
 
@@ -319,6 +319,13 @@ class ClusterMember:
         highest id this member's journal holds, read now, nor any id in the lobby."""
         self._taking = True
         try:
+            async with self._one_take:
+                await self._take_block(store)
+        finally:
+            self._taking = False
+
+    async def _take_block(self, store: Redis) -> None:
+        try:
             size = self.options.id_block
             async with asyncio.timeout(self.options.timeout * 2):
                 if self.options.shared_journal and self.journal is not None:
@@ -335,8 +342,6 @@ class ClusterMember:
             self._lose(exc)
         except (StorageError, TimeoutError) as exc:  # a new table is unavailable until a block is had
             log.warning("cluster: no table ids from the journal for now: %s", exc or "it did not answer in time")
-        finally:
-            self._taking = False
 
     def _in_use(self, name: str) -> bool:
         return name_key(name) in self.connections.names or _away(self.tables, name)

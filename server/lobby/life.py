@@ -300,7 +300,7 @@ class TableLife:
         except StorageError as exc:
             log.error("table %s: not made, the journal refused it: %s", table.id, exc)
             if isinstance(exc, TableTaken) and self.shared is not None:
-                self.shared.id_refused(table.id)
+                await self.shared.id_refused(table.id)  # the maker tries again: the new ids are in hand
             elif isinstance(exc, TableTaken) and self.storage is not None:  # ids go on after the journal's highest
                 with contextlib.suppress(StorageError):
                     self._last_id = max(self._last_id, await self.storage.last_table_id())

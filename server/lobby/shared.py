@@ -78,9 +78,10 @@ class SharedLobby(Protocol):
     def next_table_id(self) -> str | None:
         """An id for a new table, unique across the cluster (None: none can be had now)."""
 
-    def id_refused(self, table_id: str) -> None:
+    async def id_refused(self, table_id: str) -> None:
         """The journal refused a new table: it holds ``table_id`` already (the ids in
-        hand are stale: others are taken)."""
+        hand are stale: others are taken before this returns, so the maker, told to try
+        again, gets one)."""
 
     def addresses(self) -> list[str]:
         """The ``host:port`` addresses at which clients reach the cluster (``welcome.cluster``)."""
