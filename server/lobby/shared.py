@@ -126,7 +126,9 @@ class TableKeeper(Protocol):
         nothing more of it is journaled here."""
 
     def serving(self) -> list[str]:
-        """The ids of the tables served here that still need their lease (unfinished)."""
+        """The ids of the tables served here that still need their lease: unfinished, or
+        finished with their end not yet in the journal (a member that dies before it is
+        stored leaves the table unfinished there, for another member to finish)."""
 
     async def flush(self) -> None:
         """Wait until everything written to the journal so far is stored."""
