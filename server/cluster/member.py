@@ -20,6 +20,7 @@ import secrets
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from redis.asyncio import Redis
 from redis.asyncio.client import PubSub
@@ -40,6 +41,9 @@ from .options import ClusterOptions, is_host_port
 from .connector import Connector
 from .presence import Presence
 from .relay import TournamentRelay
+
+if TYPE_CHECKING:
+    from ..table import Table
 
 log = logging.getLogger("scopa.server.cluster")
 
@@ -118,6 +122,9 @@ class ClusterMember:
         return self._store is not None
 
     def claim_name(self, name: str, answer: Callable[[Claim], None]) -> None:
+        if self._store is None:  # joining (its tables not yet taken) or cut off: nobody is welcomed who could
+            answer(Claim.UNAVAILABLE)  # not make a table
+            return
         self.names.claim(name, answer)
 
     def release_name(self, name: str) -> None:
@@ -143,6 +150,9 @@ class ClusterMember:
 
     def redeem(self, ticket: str, name: str, answer: Callable[[Claim], None]) -> None:
         self.names.redeem(self.keys.ticket(ticket), name, answer)
+
+    async def list_table(self, table: Table) -> None:
+        await self.presence.list_now(table)
 
     def addresses(self) -> list[str]:
         """The operator's seeds, then this member's address and the others' (each once)."""

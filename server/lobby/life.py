@@ -287,6 +287,8 @@ class TableLife:
         journal holds that id already, or could not store it: nothing is played)."""
         try:
             await written
+            if self.shared is not None:  # listed in the cluster before its maker (or anyone) hears of it
+                await self.shared.list_table(table)
             storage = self.storage
             if storage is None:
                 return  # the server stopped meanwhile
@@ -295,6 +297,9 @@ class TableLife:
             refusal = self._gone(sess, body, seq, made)
             if refusal is not None:
                 storage.write(CloseTable(table.id, refusal))
+                if self.shared is not None:
+                    table.closed = True
+                    await self.shared.list_table(table)  # and out of the cluster's listing
                 return
             self._open(sess, body, seq, made, table, invite)
         except StorageError as exc:

@@ -20,6 +20,7 @@ from ..table import Lease
 
 if TYPE_CHECKING:
     from ..conn import ServerSession
+    from ..table import Table
 
 UNAVAILABLE = "the lobby shared by this cluster's servers cannot be reached just now; try again in a moment"
 """The message of an ``unavailable`` error."""
@@ -82,6 +83,10 @@ class SharedLobby(Protocol):
         """The journal refused a new table: it holds ``table_id`` already (the ids in
         hand are stale: others are taken before this returns, so the maker, told to try
         again, gets one)."""
+
+    async def list_table(self, table: Table) -> None:
+        """Publish ``table`` as it is now to the lobby the servers share, at once (a new
+        table: before its maker hears of its id, which anyone may then join on any server)."""
 
     def addresses(self) -> list[str]:
         """The ``host:port`` addresses at which clients reach the cluster (``welcome.cluster``)."""
