@@ -77,8 +77,8 @@ class ClusterMember:
         self.connections = connections
         self.tables = tables
         self.presence = Presence(self.id, self.keys, tables, feed, options.member_ttl, self._lose)
-        self.names = Names(self.id, self.keys, options.name_ttl, self._in_use, self._lose,
-                           lambda: _names_here(connections, tables))
+        self.names = Names(self.id, self.keys, options.name_ttl, lambda name: _in_use(connections, tables, name),
+                           self._lose, lambda: _names_here(connections, tables))
         self._leases = Leases(self.id, self.keys, clock, options.lease_ttl, keeper, self._lose,
                               on_taken=self.names.take_here,
                               on_leaving=lambda store, ids: _hand_names(self.names, tables, store, ids)) \
@@ -122,8 +122,8 @@ class ClusterMember:
         return self._store is not None
 
     def claim_name(self, name: str, answer: Callable[[Claim], None]) -> None:
-        if self._store is None:  # joining (its tables not yet taken) or cut off: nobody is welcomed who could
-            answer(Claim.UNAVAILABLE)  # not make a table
+        if self._store is None:  # joining (its tables not yet taken over) or cut off: nobody is
+            answer(Claim.UNAVAILABLE)  # welcomed who could not make a table
             return
         self.names.claim(name, answer)
 
@@ -329,15 +329,8 @@ class ClusterMember:
         highest id this member's journal holds, read now, nor any id in the lobby."""
         self._taking = True
         try:
-            async with self._one_take:
-                await self._take_block(store)
-        finally:
-            self._taking = False
-
-    async def _take_block(self, store: Redis) -> None:
-        try:
             size = self.options.id_block
-            async with asyncio.timeout(self.options.timeout * 2):
+            async with self._one_take, asyncio.timeout(self.options.timeout * 2):
                 if self.options.shared_journal and self.journal is not None:
                     top = await self.journal.take_table_ids(size)
                 else:
@@ -346,15 +339,15 @@ class ClusterMember:
                     if self.journal is not None:
                         floor = max(floor, await self.journal.last_table_id())
                     top = int(await store.eval(_TAKE_IDS, 1, self.keys.table_ids, str(size), str(floor)))
-            self._ids.clear()
-            self._ids.extend(range(top - size + 1, top + 1))
+                self._ids.clear()
+                self._ids.extend(range(top - size + 1, top + 1))
         except (RedisError, OSError) as exc:
             self._lose(exc)
         except (StorageError, TimeoutError) as exc:  # a new table is unavailable until a block is had
             log.warning("cluster: no table ids from the journal for now: %s", exc or "it did not answer in time")
+        finally:
+            self._taking = False
 
-    def _in_use(self, name: str) -> bool:
-        return name_key(name) in self.connections.names or _away(self.tables, name)
 
 
 
@@ -388,6 +381,11 @@ async def _hand_names(names: Names, tables: TableDirectory, store: Redis, table_
         await names.hand_over(store, seats, keep_for=grace)
     except (RedisError, OSError) as exc:  # the tables are given up all the same
         log.warning("cluster: could not hand the seats' names on with their tables: %s", exc)
+
+
+def _in_use(connections: Connections, tables: TableDirectory, name: str) -> bool:
+    """Whether a connection here, or a seat waiting for its client, goes by ``name``."""
+    return name_key(name) in connections.names or _away(tables, name)
 
 
 def _away(tables: TableDirectory, name: str) -> bool:
