@@ -22,7 +22,8 @@ third of it on the server's clock; ``P:leased`` is the set of tables that need a
   restores it; on each renewal it looks for tables of ``P:leased`` whose lease is gone
   (their member died) and does the same, then takes the names of the seats it restored
   (``on_taken``: :meth:`~.names.Names.take_here`).  A table whose game is over gives its lease
-  back and leaves ``P:leased``.
+  back and leaves ``P:leased`` once the journal holds its end (until then, a member taking
+  it over finishes it from the journaled moves).
 - **Leaving** (``scopa admin drain``, ``stop``, SIGTERM). A member that stops lets each
   table finish the action under way and take no other (it no longer holds the lease
   on its own clock), waits for the journal to store it, hands the seats' names on to

@@ -20,6 +20,7 @@ import secrets
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from redis.asyncio import Redis
 from redis.asyncio.client import PubSub
@@ -40,6 +41,9 @@ from .options import ClusterOptions, is_host_port
 from .connector import Connector
 from .presence import Presence
 from .relay import TournamentRelay
+
+if TYPE_CHECKING:
+    from ..table import Table
 
 log = logging.getLogger("scopa.server.cluster")
 
@@ -73,8 +77,8 @@ class ClusterMember:
         self.connections = connections
         self.tables = tables
         self.presence = Presence(self.id, self.keys, tables, feed, options.member_ttl, self._lose)
-        self.names = Names(self.id, self.keys, options.name_ttl, self._in_use, self._lose,
-                           lambda: _names_here(connections, tables))
+        self.names = Names(self.id, self.keys, options.name_ttl, lambda name: _in_use(connections, tables, name),
+                           self._lose, lambda: _names_here(connections, tables))
         self._leases = Leases(self.id, self.keys, clock, options.lease_ttl, keeper, self._lose,
                               on_taken=self.names.take_here,
                               on_leaving=lambda store, ids: _hand_names(self.names, tables, store, ids)) \
@@ -94,6 +98,7 @@ class ClusterMember:
         journal's last id is read again for every block)."""
         self._ids: deque[int] = deque()
         self._taking = False
+        self._one_take = asyncio.Lock()  # one block taken at a time: the last one asked for is the one kept
         self._store: Redis | None = None
         self._lost = asyncio.Event()
         self._attempted = asyncio.Event()
@@ -117,6 +122,9 @@ class ClusterMember:
         return self._store is not None
 
     def claim_name(self, name: str, answer: Callable[[Claim], None]) -> None:
+        if self._store is None:  # joining (its tables not yet taken over) or cut off: nobody is
+            answer(Claim.UNAVAILABLE)  # welcomed who could not make a table
+            return
         self.names.claim(name, answer)
 
     def release_name(self, name: str) -> None:
@@ -143,6 +151,9 @@ class ClusterMember:
     def redeem(self, ticket: str, name: str, answer: Callable[[Claim], None]) -> None:
         self.names.redeem(self.keys.ticket(ticket), name, answer)
 
+    async def list_table(self, table: Table) -> None:
+        await self.presence.list_now(table)
+
     def addresses(self) -> list[str]:
         """The operator's seeds, then this member's address and the others' (each once)."""
         found = dict.fromkeys([*self.options.seeds, self.address, *sorted(self.presence.addresses.values())])
@@ -156,12 +167,11 @@ class ClusterMember:
             self._background.spawn(self._take_ids(self._store))
         return str(self._ids.popleft()) if self._ids else None
 
-    def id_refused(self, table_id: str) -> None:
+    async def id_refused(self, table_id: str) -> None:
         log.error("cluster: table id %s is held in the journal already; this member's ids are taken again", table_id)
         self._ids.clear()
-        if self._store is not None and not self._taking:
-            self._taking = True
-            self._background.spawn(self._take_ids(self._store))
+        if self._store is not None:  # after any block on its way (it may have read the journal too soon)
+            await self._take_ids(self._store)
 
     # ------------------------------------------------------------------ life
 
@@ -320,7 +330,7 @@ class ClusterMember:
         self._taking = True
         try:
             size = self.options.id_block
-            async with asyncio.timeout(self.options.timeout * 2):
+            async with self._one_take, asyncio.timeout(self.options.timeout * 2):
                 if self.options.shared_journal and self.journal is not None:
                     top = await self.journal.take_table_ids(size)
                 else:
@@ -329,8 +339,8 @@ class ClusterMember:
                     if self.journal is not None:
                         floor = max(floor, await self.journal.last_table_id())
                     top = int(await store.eval(_TAKE_IDS, 1, self.keys.table_ids, str(size), str(floor)))
-            self._ids.clear()
-            self._ids.extend(range(top - size + 1, top + 1))
+                self._ids.clear()
+                self._ids.extend(range(top - size + 1, top + 1))
         except (RedisError, OSError) as exc:
             self._lose(exc)
         except (StorageError, TimeoutError) as exc:  # a new table is unavailable until a block is had
@@ -338,8 +348,6 @@ class ClusterMember:
         finally:
             self._taking = False
 
-    def _in_use(self, name: str) -> bool:
-        return name_key(name) in self.connections.names or _away(self.tables, name)
 
 
 
@@ -373,6 +381,11 @@ async def _hand_names(names: Names, tables: TableDirectory, store: Redis, table_
         await names.hand_over(store, seats, keep_for=grace)
     except (RedisError, OSError) as exc:  # the tables are given up all the same
         log.warning("cluster: could not hand the seats' names on with their tables: %s", exc)
+
+
+def _in_use(connections: Connections, tables: TableDirectory, name: str) -> bool:
+    """Whether a connection here, or a seat waiting for its client, goes by ``name``."""
+    return name_key(name) in connections.names or _away(tables, name)
 
 
 def _away(tables: TableDirectory, name: str) -> bool:

@@ -88,6 +88,19 @@ class Presence:
         finally:
             self._flushing = None
 
+    async def list_now(self, table: Table) -> None:
+        """Publish ``table`` as it is now, at once (a new table: before its maker hears of
+        it, so a client sent to any member finds it listed there)."""
+        store = self.store
+        if store is None or table.private:
+            return  # published when Redis can be reached again (``join``); a private table never is
+        pipe = store.pipeline(transaction=False)
+        self._stage(pipe, table.info())
+        try:
+            await pipe.execute()
+        except (RedisError, OSError) as exc:
+            self.on_lost(exc)
+
     def _stage(self, pipe: Any, info: wire.TableInfo) -> None:
         n = next(self._n)
         if info.state is wire.TableState.CLOSED:

@@ -75,7 +75,8 @@ class HeldTables:
 
     def serving(self) -> list[str]:
         return [t.id for t in self.tables.values()
-                if not t.closed and t.state in (wire.TableState.WAITING, wire.TableState.PLAYING)] \
+                if not t.closed and t.state in (wire.TableState.WAITING, wire.TableState.PLAYING)
+                or t.journal.end_pending] \
             + sorted(self.life.creating)  # journaled a moment from now
 
     async def flush(self) -> None:

@@ -288,6 +288,8 @@ class TableLife:
         journal holds that id already, or could not store it: nothing is played)."""
         try:
             await written
+            if self.shared is not None:  # listed in the cluster before its maker (or anyone) hears of it
+                await self.shared.list_table(table)
             storage = self.storage
             if storage is None:
                 return  # the server stopped meanwhile
@@ -296,12 +298,15 @@ class TableLife:
             refusal = self._gone(sess, body, seq, made)
             if refusal is not None:
                 storage.write(CloseTable(table.id, refusal))
+                if self.shared is not None:
+                    table.closed = True
+                    await self.shared.list_table(table)  # and out of the cluster's listing
                 return
             self._open(sess, body, seq, made, table, invite)
         except StorageError as exc:
             log.error("table %s: not made, the journal refused it: %s", table.id, exc)
             if isinstance(exc, TableTaken) and self.shared is not None:
-                self.shared.id_refused(table.id)
+                await self.shared.id_refused(table.id)  # the maker tries again: the new ids are in hand
             elif isinstance(exc, TableTaken) and self.storage is not None:  # ids go on after the journal's highest
                 with contextlib.suppress(StorageError):
                     self._last_id = max(self._last_id, await self.storage.last_table_id())

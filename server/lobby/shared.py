@@ -20,6 +20,7 @@ from ..table import Lease
 
 if TYPE_CHECKING:
     from ..conn import ServerSession
+    from ..table import Table
 
 UNAVAILABLE = "the lobby shared by this cluster's servers cannot be reached just now; try again in a moment"
 """The message of an ``unavailable`` error."""
@@ -78,9 +79,14 @@ class SharedLobby(Protocol):
     def next_table_id(self) -> str | None:
         """An id for a new table, unique across the cluster (None: none can be had now)."""
 
-    def id_refused(self, table_id: str) -> None:
+    async def id_refused(self, table_id: str) -> None:
         """The journal refused a new table: it holds ``table_id`` already (the ids in
-        hand are stale: others are taken)."""
+        hand are stale: others are taken before this returns, so the maker, told to try
+        again, gets one)."""
+
+    async def list_table(self, table: Table) -> None:
+        """Publish ``table`` as it is now to the lobby the servers share, at once (a new
+        table: before its maker hears of its id, which anyone may then join on any server)."""
 
     def addresses(self) -> list[str]:
         """The ``host:port`` addresses at which clients reach the cluster (``welcome.cluster``)."""
@@ -125,7 +131,9 @@ class TableKeeper(Protocol):
         nothing more of it is journaled here."""
 
     def serving(self) -> list[str]:
-        """The ids of the tables served here that still need their lease (unfinished)."""
+        """The ids of the tables served here that still need their lease: unfinished, or
+        finished with their end not yet in the journal (a member that dies before it is
+        stored leaves the table unfinished there, for another member to finish)."""
 
     async def flush(self) -> None:
         """Wait until everything written to the journal so far is stored."""

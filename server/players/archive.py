@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from datetime import datetime, timezone
 
@@ -71,11 +71,12 @@ class Archive:
 
     # ------------------------------------------------------------------ a game's end
 
-    def finish(self, table: Table, end: FinishTable) -> None:
+    def finish(self, table: Table, end: FinishTable) -> Awaitable[None]:
         """A table's end (``Table.on_result``): journaled with who played it, and rated
-        (:meth:`.rater.Rater.finish` journals it, with the new ratings of a rated game)."""
+        (:meth:`.rater.Rater.finish` journals it, with the new ratings of a rated game):
+        done once stored."""
         players = self.players_of(table) if self.journal is not None and table.master is not None else None
-        self.rater.finish(table, end if players is None else replace(end, players=tuple(players)))
+        return self.rater.finish(table, end if players is None else replace(end, players=tuple(players)))
 
     @staticmethod
     def players_of(table: Table) -> list[GamePlayer] | None:

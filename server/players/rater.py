@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -74,14 +74,14 @@ class Rater:
         self._one = asyncio.Lock()  # one game rated at a time
         self._rating: set[asyncio.Task[None]] = set()  # games being rated (a leaderboard waits for them)
 
-    def finish(self, table: Table, end: FinishTable) -> None:
+    def finish(self, table: Table, end: FinishTable) -> Awaitable[None]:
         """Journal a table's end; ``end`` names who played (its ``players``) when the game
-        may be rated, and then carries the new ratings too, in one command."""
+        may be rated, and then carries the new ratings too, in one command: done once
+        stored (or refused)."""
         assert table.journal.storage is not None
         if self.journal is None or not end.players:
             self.fair.forget(table.id)
-            metrics.count_record(table.journal.storage.write(end), _new_ratings(end))
-            return
+            return metrics.count_record(table.journal.storage.write(end), _new_ratings(end))
         outcome = self.fair.outcome(table, end.players)
         if outcome is None:
             log.info("table %s: not rated (%s)", table.id,
@@ -90,6 +90,7 @@ class Rater:
         rating = asyncio.create_task(self._finish_rated(table, end, outcome))
         self._rating.add(rating)
         rating.add_done_callback(self._rating.discard)
+        return rating
 
     async def _finish_rated(self, table: Table, end: FinishTable, outcome: Outcome | None) -> None:
         assert table.journal.storage is not None

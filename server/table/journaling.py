@@ -18,7 +18,7 @@ log = logging.getLogger("scopa.server")
 class TableJournal:
     """The journal of one table (``storage`` None: no persistence, every write a no-op)."""
 
-    __slots__ = ("table_id", "storage", "on_unstored", "_last", "_held", "_teller")
+    __slots__ = ("table_id", "storage", "on_unstored", "_last", "_held", "_teller", "_end")
 
     def __init__(self, table_id: str, storage: Journal | None = None) -> None:
         self.table_id = table_id
@@ -28,6 +28,7 @@ class TableJournal:
         self._last: asyncio.Future[None] | None = None  # the last seat or start write queued
         self._held: list[Callable[[], object]] = []
         self._teller: asyncio.Task[None] | None = None
+        self._end: asyncio.Future[None] | None = None  # the write of the game's end, once the game ended
 
     def _write(self, command: Command) -> None:
         if self.storage is not None:
@@ -92,11 +93,18 @@ class TableJournal:
         if self.storage is not None:
             self.storage.write(RecordRefusal(self.table_id, seat, index, code, nth))
 
+    @property
+    def end_pending(self) -> bool:
+        """Whether the game's end is on its way to the journal (not yet stored, nor
+        refused): until it is stored, the journal still holds the game as unfinished."""
+        return self._end is not None and not self._end.done()
+
     def finish(self, state: GameState | None, reason: str,
-               on_result: Callable[[FinishTable], None] | None = None) -> None:
+               on_result: Callable[[FinishTable], Awaitable[None] | None] | None = None) -> None:
         """How the game ended (``state``: the game master's, None if it never began),
         written as it is or handed to ``on_result`` (which journals it with who played and
-        the ratings).  A failed write is logged: the game is over either way."""
+        the ratings, and gives the write to await).  A failed write is logged: the game is
+        over either way."""
         if self.storage is None:
             return
         if reason == "game_over" and state is not None and state.end_reason is not None:
@@ -104,10 +112,10 @@ class TableJournal:
         try:
             end = FinishTable(self.table_id, state.winner if state is not None and reason != "abandoned" else None,
                               tuple(state.totals) if state is not None else (), reason)
-            if on_result is not None:
-                on_result(end)
-            else:
-                self.storage.write(end)
+            written = on_result(end) if on_result is not None else self.storage.write(end)
+            if written is not None:
+                self._end = asyncio.ensure_future(written)
+                self._end.add_done_callback(_retrieved)
         except Exception:  # the game is over either way; a failed write is logged, not fatal
             log.exception("table %s: could not record the result", self.table_id)
 

@@ -11,7 +11,7 @@ import hmac
 import logging
 import secrets
 from dataclasses import InitVar, dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any, Awaitable, Callable, Sequence
 
 from scopa.bots import make_bot
 from scopa.engine import Action, Deal, EndReason, GameMaster, GameState, Player, RuleSet
@@ -46,7 +46,9 @@ class Table(TableLoop):
     seed: int
     private: bool = False
     on_finished: Callable[[Table], None] | None = None
-    on_result: Callable[[Table, FinishTable], None] | None = None  # journals the end (else: written as it is)
+    on_result: Callable[[Table, FinishTable], Awaitable[None] | None] | None = None
+    """Journals the end (else: written as it is); what it gives is awaited by whoever
+    waits for the end to be stored."""
     on_vacated: Callable[[Table], None] | None = None  # a waiting table lost an away seat
     on_changed: Callable[[Table], None] | None = None
     """Told whenever what ``info()`` shows changes; the server coalesces these into one

@@ -258,7 +258,8 @@ async def test_scopa_cluster_runs_members_at_one_address_and_stops_them_together
     finally:
         if cluster.poll() is None:
             cluster.kill()  # its members get SIGTERM from the kernel as it dies
-            cluster.wait()
+            out, _ = cluster.communicate()
+            print(f"scopa cluster's output:\n{out}")  # shown when the test fails
         await until(lambda: _none(redis, redis_prefix), "no member outlives scopa cluster")
         await redis.aclose()
 

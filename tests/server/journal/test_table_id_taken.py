@@ -6,6 +6,9 @@ takes a new block of ids)."""
 
 from __future__ import annotations
 
+import asyncio
+import threading
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -16,12 +19,15 @@ from scopa.protocol import commands as wire
 from scopa.protocol.errors import ErrorCode
 from scopa.server import NetworkEngine
 from scopa.server.cluster import ClusterOptions
-from scopa.server.journal.commands import CreateTable, FinishedGameOf, FinishTable, SetSeat, StartTable
+from scopa.server.journal.commands import CreateTable, FinishedGameOf, FinishTable, LastTableId, Request, SetSeat
+from scopa.server.journal.commands import StartTable
 from scopa.server.journal.values import GamePlayer
 from scopa.server.journal.memory.storage import MemoryStorage
 from wire_client import WireClient
 
 pytestmark = pytest.mark.integration
+
+SAFETY = 30.0  # seconds: a safety net for thread waits only; every wait normally ends on an event
 
 
 def finished_behind_its_back(backend: MemoryStorage, table_id: str) -> list[Any]:
@@ -76,4 +82,54 @@ async def test_a_cluster_member_refuses_it_and_takes_ids_above_the_journals(redi
         await engine.storage.flush()
         assert [backend.run_batch([FinishedGameOf(t)])[0] for t in ("1", "2", "3")] == [k[0] for k in kept]
     finally:
+        await engine.stop()
+
+
+class SlowToSayItsHighest(MemoryStorage):
+    """A journal on a slow disk the test controls: while ``gate`` is clear, a read of its
+    highest table id waits for it (``asked`` says one does)."""
+
+    blocks = True
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.gate = threading.Event()
+        self.gate.set()
+        self.asked = threading.Event()
+
+    def run_batch(self, requests: Sequence[Request]) -> list[Any]:
+        if any(isinstance(r, LastTableId) for r in requests) and not self.gate.is_set():
+            self.asked.set()
+            self.gate.wait(SAFETY)
+        return super().run_batch(requests)
+
+
+async def test_a_cluster_member_says_try_again_once_it_holds_new_ids(redis_prefix: str) -> None:
+    """The refusal is told only once the member has its new block (the journal's highest
+    id read again): a ``create_table`` sent as soon as it is heard gets a table, never an
+    ``unavailable`` for want of ids.  The journal's answer is held back until a ``ping``
+    sent meanwhile was answered: the ``pong`` comes before the refusal."""
+    backend = SlowToSayItsHighest()
+    engine = NetworkEngine("127.0.0.1", 0, seed=1, storage=backend, cluster=ClusterOptions(
+        url=SERVER, prefix=redis_prefix, id_block=2, member_ttl=30.0, timeout=SAFETY))
+    await engine.start()
+    ann = await WireClient.connect(engine.port, "ann")
+    try:
+        for t in ("1", "2", "3"):
+            finished_behind_its_back(backend, t)
+        backend.gate.clear()
+        ann.send(wire.CreateTable(fill_with_bots=["greedy"]))
+        assert await asyncio.to_thread(backend.asked.wait, SAFETY)  # the member reads the journal's highest id
+        ann.send(wire.Ping(nonce=7))
+        await ann.recv_until("pong")
+        assert [c.name for c in ann.inbox if c.name in ("pong", "error")] == ["pong"]  # no answer yet
+        backend.gate.set()
+        reply = await ann.recv_until("table_created", "error")
+        assert reply.name == "error" and "table 1 could not be made" in reply.body.message, reply
+        ann.send(wire.CreateTable(fill_with_bots=["greedy"]))
+        made = await ann.recv_until("table_created", "error")
+        assert made.name == "table_created" and int(made.body.table.id) > 3, made
+    finally:
+        backend.gate.set()
+        await ann.close()
         await engine.stop()
