@@ -211,6 +211,10 @@ export interface ErrorCommand {
   v: 2;
 }
 
+export type Forced = "timeout" | "refused";
+
+export type ForcedBy = "timeout" | "refused";
+
 export interface GameEnd {
   event: number;
   reason: string;
@@ -549,8 +553,11 @@ export interface PlayCardCommand {
 export type PlayerKind = "person" | "bot";
 
 export interface PlayLogEntry {
+  bot?: boolean;
   captured: Array<string>;
   card: string;
+  forced?: ForcedBy | null;
+  scopa?: boolean;
   seat: number;
 }
 
@@ -660,8 +667,10 @@ export interface RecordDeclaration {
 }
 
 export interface RecordPlay {
+  bot?: boolean;
   capture?: Array<string>;
   card: string;
+  forced?: Forced | null;
   seat: number;
 }
 
