@@ -26,7 +26,8 @@ export function replayScreen(): void {
   const sides = b.piles.map((_, i) => sideOf(i));
   const go = (round: number, step: number) => { rp.round = round; rp.step = step; render(); };
   const controls = h("div", { class: "bar", id: "replay-controls" },
-    button(t.back1, () => (rp.step > 0 ? go(rp.round, rp.step - 1) : go(rp.round - 1, record.rounds[rp.round - 1].actions.length))), // back into the round before, at its end button(t.next1, () => (rp.step >= actions ? go(rp.round + 1, 0) : go(rp.round, rp.step + 1))), // on into the next round
+    button(t.back1, () => (rp.step > 0 ? go(rp.round, rp.step - 1) : go(rp.round - 1, record.rounds[rp.round - 1].actions.length))), // at a round's start: back into the round before, at its end
+    button(t.next1, () => (rp.step >= actions ? go(rp.round + 1, 0) : go(rp.round, rp.step + 1))), // on into the next round
     button(t.prevRound, () => go(rp.round - 1, 0), "quiet"), button(t.nextRound, () => go(rp.round + 1, 0), "quiet"));
   const [back, next, prevRound, nextRound] = [...controls.children] as HTMLButtonElement[];
   prevRound.disabled = rp.round === 0; back.disabled = rp.step === 0 && rp.round === 0;
