@@ -22,6 +22,7 @@ from .events import (
     GameStarted,
     HandDealt,
     Played,
+    PlayMark,
     RoundEnded,
     RoundStarted,
 )
@@ -41,7 +42,7 @@ __all__ = [
     "CaptureMode", "Category", "Deal", "DealVoid", "DeclarationKind", "Declare", "Declared",
     "Effect", "EndReason", "Event", "Forced", "GameEnded", "GameOver", "GameMaster", "GameRecord", "GameStarted", "GameState",
     "HandDealt", "IllegalCaptureError", "IllegalMoveError", "Journal", "LocalGame", "MAX_REFUSALS", "NotYourTurnError", "Phase", "Play",
-    "Played", "Player", "Preset", "Refused", "RoundEnded", "RoundPlay", "RoundScore", "RoundStarted", "RuleSet",
+    "PlayMark", "Played", "Player", "Preset", "Refused", "RoundEnded", "RoundPlay", "RoundScore", "RoundStarted", "RuleSet",
     "RuleSetError", "SeatProjection", "SidePile", "Suit", "View", "WrongPhaseError", "cards_in", "format_cards", "mask_of",
     "parse_cards", "play_local", "preset_of", "projection_of_view", "replay", "score_round", "seat_projection", "sensible_play", "view",
 ]  # fmt: skip

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from .actions import Action, Declare, Play
 from .errors import IllegalMoveError
-from .events import Event, quick_init
+from .events import Event, Forced, quick_init
 from .rules import RuleSet
 from .state import EndReason, GameState
 from .view import View, view
@@ -90,6 +90,9 @@ class Journal:
 
     index: int
     action: Action
+    seat: int | None = None  # who made a play or a declaration (None: a deal)
+    forced: Forced | None = None  # why the game master made the play for the seat, when it did
+    scopa: bool = False  # the play swept the table (R16), as announced
 
 
 @dataclass(frozen=True, slots=True)

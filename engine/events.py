@@ -56,6 +56,17 @@ class Forced(StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
+class PlayMark:
+    """How a play came about, kept beside the play (a journal, a game record): the game
+    master made it for the seat (``forced``: why), a built-in bot made it for a person
+    who was away or had left (``bot``), it swept the table (``scopa``, R16)."""
+
+    forced: Forced | None = None
+    bot: bool = False
+    scopa: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class GameStarted:
     rules: RuleSet
     names: tuple[str, ...]  # per seat

@@ -204,7 +204,7 @@ class GameMaster:
         self._ask = Ask(s.to_move, tuple(s.legal_actions()), SeatView(s, s.to_move), len(self.actions))
         effects.append(self._ask)
 
-    def _apply(self, action: Action, effects: list[Effect], seat: int | None = None) -> None:
+    def _apply(self, action: Action, effects: list[Effect], seat: int | None = None, forced: Forced | None = None) -> None:
         """Apply a deal, or an action taken from ``legal_actions()`` (a play from that list
         needs no second check, so it goes straight to ``push``), and journal it: the
         journal effect comes before any announcement of the action."""
@@ -213,7 +213,8 @@ class GameMaster:
         else:
             self.state.apply(action, seat)
         self.actions.append(action)
-        effects.append(Journal(len(self.actions) - 1, action))
+        scopa = isinstance(action, Play) and self.state.last_scopa
+        effects.append(Journal(len(self.actions) - 1, action, seat, forced, scopa))
 
     def _deal(self, effects: list[Effect]) -> None:
         s = self.state
@@ -247,7 +248,7 @@ class GameMaster:
         rounds_before = len(s.history)
         stock_before = len(s.stock)
         table_before = s.table
-        self._apply(action, effects, seat)
+        self._apply(action, effects, seat, forced)
         if isinstance(action, Declare):
             effects.append(Announce(Declared(seat, action, cards_of(s.declared_hands[seat]))))
             self._advance(effects)

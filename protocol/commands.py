@@ -194,6 +194,11 @@ class PlayLogEntry(WireModel):
     seat: Seat
     card: CardStr
     captured: Cards
+    scopa: bool = Field(default=False, exclude_if=lambda v: not v, description="it swept the table (R16)")
+    forced: ForcedBy | None = Field(default=None, exclude_if=lambda v: v is None,
+                                    description="the server played it for the seat: why (as played's forced)")
+    bot: bool = Field(default=False, exclude_if=lambda v: not v,
+                      description="a built-in bot played it for the seat's person (away or gone)")
 
 
 class PileInfo(WireModel):

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from scopa.engine import Declare, GameState, Phase, RoundScore, cards_in
-from scopa.protocol.record import PlayerKind, Record, RecordPlayer, Step, replay_steps
+from scopa.engine import Declare, Forced, GameState, Phase, RoundScore, cards_in
+from scopa.protocol.record import PlayerKind, Record, RecordPlay, RecordPlayer, Step, replay_steps
 from scopa.protocol.record.document import action_from_record
 
 from .games import end_reason_text, rules_line
@@ -38,7 +38,10 @@ def step_text(step: Step, record: Record, style: DeckStyle = DeckStyle.ITALIAN, 
     if step.action is None:
         return deal_text(step.state, record.rounds[step.round_index].number, names, style, me)
     who = names[step.action.seat]
-    you = step.action.seat == me
+    bot = isinstance(step.action, RecordPlay) and step.action.bot  # a bot's play for the seat's person
+    you = step.action.seat == me and not bot
+    if bot:
+        who = tr("{name} (bot)", name=who)
     move = action_from_record(step.action)
     if isinstance(move, Declare):
         what = declaration_names()[move.kind]
@@ -47,12 +50,14 @@ def step_text(step: Step, record: Record, style: DeckStyle = DeckStyle.ITALIAN, 
         return said + wild
     card = label(move.card, style)
     if not move.capture:
-        return tr("You lay {card} on the table", card=card) if you else \
+        text = tr("You lay {card} on the table", card=card) if you else \
             tr("{who} lays {card} on the table", who=who, card=card)
-    cards = _cards(move.capture, style)
-    text = tr("You play {card}, take {cards}", card=card, cards=cards) if you else \
-        tr("{who} plays {card}, takes {cards}", who=who, card=card, cards=cards)
-    return text + (" — " + tr("scopa!") if step.scopa else "")
+    else:
+        cards = _cards(move.capture, style)
+        text = tr("You play {card}, take {cards}", card=card, cards=cards) if you else \
+            tr("{who} plays {card}, takes {cards}", who=who, card=card, cards=cards)
+    timed_out = isinstance(step.action, RecordPlay) and step.action.forced is Forced.TIMEOUT
+    return text + (" — " + tr("scopa!") if step.scopa else "") + (" — ⏱ " + tr("time ran out") if timed_out else "")
 
 
 def deal_text(state: GameState, number: int, names: Sequence[str], style: DeckStyle = DeckStyle.ITALIAN,

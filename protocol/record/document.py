@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 from datetime import datetime
 from enum import StrEnum
-from typing import Annotated, Any, Literal, Sequence
+from typing import Annotated, Any, Literal, Mapping, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError, model_validator
 
@@ -31,9 +31,11 @@ from scopa.engine import (
     DeclarationKind,
     Declare,
     EndReason,
+    Forced,
     GameState,
     Phase,
     Play,
+    PlayMark,
     RuleSet,
     cards_in,
     mask_of,
@@ -80,6 +82,11 @@ class RecordPlay(RecordModel):
     seat: Seat
     card: CardStr
     capture: Cards = []
+    forced: Forced | None = Field(default=None, exclude_if=lambda v: v is None,
+                                  description="the server made this play for the seat: `timeout` (its time ran out) "
+                                              "or `refused` (its answers were refused too often)")
+    bot: bool = Field(default=False, exclude_if=lambda v: not v,
+                      description="a built-in bot made this play for the seat's person (away, or gone)")
 
 
 class RecordDeclaration(RecordModel):
@@ -170,10 +177,12 @@ def deck_order(deck: Sequence[str]) -> tuple[int, ...]:
     return tuple(int(Card.parse(c)) for c in deck)
 
 
-def action_to_record(action: Play | Declare, seat: int) -> RecordAction:
+def action_to_record(action: Play | Declare, seat: int, mark: PlayMark | None = None) -> RecordAction:
+    """An action of the game as the record writes it (``mark``: how a play came about)."""
     if isinstance(action, Declare):
         return RecordDeclaration(seat=seat, declare=action.kind, wild=action.wild)
-    return RecordPlay(seat=seat, card=str(CARDS[action.card]), capture=[str(c) for c in cards_in(action.capture)])
+    return RecordPlay(seat=seat, card=str(CARDS[action.card]), capture=[str(c) for c in cards_in(action.capture)],
+                      forced=mark.forced if mark is not None else None, bot=mark is not None and mark.bot)
 
 
 def action_from_record(action: RecordAction) -> Play | Declare:
@@ -191,14 +200,16 @@ def build_record(
     *,
     game: str | None = None,
     played_at: datetime | None = None,
+    marks: Mapping[int, PlayMark] | None = None,
 ) -> Record:
     """The record of a game from the engine's action log (as ``GameMaster.actions`` or a
     server journal holds it).  A log that stops before the game is over is an abandoned
-    game.  The log is replayed to split it into rounds and score them."""
+    game.  The log is replayed to split it into rounds and score them.  ``marks``: how
+    plays came about, by their index in ``actions``."""
     state = GameState.new(rules, first_dealer)
     rounds: list[dict[str, Any]] = []
     voids: list[list[str]] = []
-    for action in actions:
+    for index, action in enumerate(actions):
         if isinstance(action, Deal):
             dealer = state.dealer
             state.apply(action)
@@ -213,7 +224,7 @@ def build_record(
         scored = len(state.history)
         state.apply(action, seat)
         current = rounds[-1]
-        current["actions"].append(action_to_record(action, seat))
+        current["actions"].append(action_to_record(action, seat, marks.get(index) if marks else None))
         current["totals"] = list(state.totals)
         if len(state.history) > scored:
             score = state.history[-1]

@@ -41,10 +41,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Awaitable, Protocol, Sequence, runtime_checkable
 
-from scopa.engine import Action, RuleSet
+from scopa.engine import Action, PlayMark, RuleSet
 
 from .values import Account, FinishedGame, GamePlayer, Rating, StorageError
-from .values import FinishedTable, StoredTable, TableResult, encode_action
+from .values import Actions, FinishedTable, StoredTable, TableResult, encode_action
 
 # ---------------------------------------------------------------------- commands (writes)
 
@@ -105,8 +105,8 @@ class AppendAction:
     action: str
 
     @classmethod
-    def of(cls, table_id: str, index: int, action: Action) -> AppendAction:
-        return cls(table_id, index, encode_action(action))
+    def of(cls, table_id: str, index: int, action: Action, mark: PlayMark | None = None) -> AppendAction:
+        return cls(table_id, index, encode_action(action, mark))
 
 
 @dataclass(frozen=True, slots=True)
@@ -355,7 +355,7 @@ class Journal(Protocol):
 
     async def load_results(self, limit: int = 100) -> list[TableResult]: ...
 
-    async def load_actions(self, table_id: str) -> list[Action]: ...
+    async def load_actions(self, table_id: str) -> Actions: ...
 
     async def load_finished_since(self, since: float) -> list[FinishedTable]: ...
 

@@ -24,10 +24,11 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
 
-from scopa.engine import Action, Deal, GameMaster, Preset
+from scopa.engine import Deal, GameMaster, PlayMark, Preset
 from scopa.protocol.record import (
     PlayerKind,
     Record,
+    RecordPlay,
     RecordPlayer,
     action_from_record,
     build_record,
@@ -35,7 +36,7 @@ from scopa.protocol.record import (
     parse_record,
 )
 
-from .values import Account, GamePlayer, Rating
+from .values import Account, Actions, GamePlayer, Rating
 from .commands import (
     AllAccounts, AppendAction, Command, CreateTable, FinishedGames, FinishTable, JournalBackend, Leaderboard,
     LoadActions, SaveAccount, SaveRatings, SetSeat, StartTable
@@ -55,13 +56,13 @@ def _one(backend: JournalBackend, request: Any) -> Any:
 def export_lines(backend: JournalBackend) -> Iterator[str]:
     """The journal's finished games (oldest first), ratings and accounts, a JSON line each."""
     for game in reversed(_one(backend, FinishedGames(limit=EVERYTHING))):
-        actions: list[Action] = _one(backend, LoadActions(game.id))
+        actions: Actions = _one(backend, LoadActions(game.id))
         master = GameMaster(game.rules, game.seed)
         master.restore(actions)
         players = [RecordPlayer(seat=p.seat, name=p.name, side=game.rules.side_of(p.seat), kind=PlayerKind(p.kind),
                                 strategy=p.strategy, taken_over=p.taken_over) for p in game.players]
         record = build_record(game.rules, game.seed, master.first_dealer, actions, players, game=game.id,
-                              played_at=datetime.fromtimestamp(round(game.finished_at), timezone.utc))
+                              played_at=datetime.fromtimestamp(round(game.finished_at), timezone.utc), marks=actions.marks)
         yield json.dumps({"kind": "game", "record": record.model_dump(mode="json"), "private": game.private,
                           "finished_at": game.finished_at, "reason": game.reason,
                           "token_digests": [p.token_digest for p in game.players]}, separators=(",", ":"))
@@ -74,14 +75,17 @@ def export_lines(backend: JournalBackend) -> Iterator[str]:
                           "r": a.r, "p": a.p, "created_at": a.created_at}, separators=(",", ":"))
 
 
-def actions_of(record: Record) -> list[Action]:
+def actions_of(record: Record) -> Actions:
     """A record's actions as the journal keeps them: each round's void deals and deal,
-    then its plays and declarations."""
-    out: list[Action] = []
+    then its plays and declarations (with how plays came about)."""
+    out = Actions()
     for rnd in record.rounds:
         out += [Deal(deck_order(deck)) for deck in rnd.void_deals]
         out.append(Deal(deck_order(rnd.deck)))
-        out += [action_from_record(a) for a in rnd.actions]
+        for a in rnd.actions:
+            if isinstance(a, RecordPlay) and (a.forced is not None or a.bot):
+                out.marks[len(out)] = PlayMark(a.forced, a.bot)
+            out.append(action_from_record(a))
     return out
 
 
@@ -98,7 +102,8 @@ def game_commands(line: dict[str, Any]) -> list[Command]:
         commands.append(SetSeat(table, p.seat, p.name, digest, bot))
         players.append(GamePlayer(p.seat, p.name, p.kind.value, p.strategy, p.taken_over, digest))
     commands.append(StartTable(table))
-    commands += [AppendAction.of(table, i, a) for i, a in enumerate(actions_of(record))]
+    actions = actions_of(record)
+    commands += [AppendAction.of(table, i, a, actions.marks.get(i)) for i, a in enumerate(actions)]
     commands.append(FinishTable(table, record.result.winner, tuple(record.result.totals),
                                 str(line.get("reason") or record.result.reason.value), tuple(players),
                                 finished_at=float(line["finished_at"])))

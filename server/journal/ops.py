@@ -10,7 +10,7 @@ from typing import Any, Protocol, Sequence
 from scopa.engine import Action, RuleSet
 
 from .values import Account, FinishedGame, Rating
-from .values import FinishedTable, StoredTable, TableResult
+from .values import Actions, FinishedTable, StoredTable, TableResult
 from .commands import (
     AccountOf, AllAccounts, AppendAction, AppendTournamentEvent, ClaimTable, ClearSeat, CloseTable, CreateTable,
     FinishedGameOf, FinishedGames, FinishTable, LastTableId, Leaderboard, LoadActions, LoadDamaged,
@@ -57,7 +57,7 @@ class Reads(Protocol):
 
     def load_results(self, limit: int = 100) -> list[TableResult]: ...
 
-    def load_actions(self, table_id: str) -> list[Action]: ...
+    def load_actions(self, table_id: str) -> Actions: ...
 
     def load_refusals(self, table_id: str) -> list[RecordRefusal]: ...
 
@@ -128,7 +128,7 @@ class AsyncReads(Protocol):
 
     async def load_results(self, limit: int = 100) -> list[TableResult]: ...
 
-    async def load_actions(self, table_id: str) -> list[Action]: ...
+    async def load_actions(self, table_id: str) -> Actions: ...
 
     async def load_refusals(self, table_id: str) -> list[RecordRefusal]: ...
 

@@ -2,7 +2,8 @@
 games, ratings and accounts it keeps, and how actions and rules are written into the
 journal (the same text in every backend).
 
-An action is compact JSON: a Play ``["p",card,mask]``, a Declare ``["d",kind,wild]``, a
+An action is compact JSON: a Play ``["p",card,mask]`` (``["p",card,mask,marks]`` with
+how it came about: :func:`encode_action`), a Declare ``["d",kind,wild]``, a
 Deal ``["s",order]``; rules are the RuleSet's JSON; a finished table's actions are kept
 as one zlib-compressed JSON list (its *record*).
 """
@@ -12,9 +13,9 @@ from __future__ import annotations
 import json
 import zlib
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
-from scopa.engine import Action, Deal, DeclarationKind, Declare, Play, RuleSet
+from scopa.engine import Action, Deal, DeclarationKind, Declare, Forced, Play, PlayMark, RuleSet
 
 WAITING, PLAYING, FINISHED, CLOSED, DAMAGED = "waiting", "playing", "finished", "closed", "damaged"
 
@@ -46,6 +47,7 @@ class StoredTable:
     status: str  # WAITING or PLAYING (FINISHED in a FinishedTable)
     seats: list[StoredSeat | None]
     actions: list[Action] = field(default_factory=list)
+    marks: dict[int, PlayMark] = field(default_factory=dict)  # by action index: the plays marked
     damage: str | None = None  # why this table cannot be restored (None: it can)
 
 
@@ -174,11 +176,28 @@ def uncompact(record: bytes) -> list[str]:
 # ---------------------------------------------------------------------- encoding
 
 
-def encode_action(action: Action) -> str:
-    """An action as compact JSON: Play ``["p",card,mask]``, Declare ``["d",kind,wild]``,
-    Deal ``["s",order]``."""
+_MARKS = (("s", "scopa"), ("t", Forced.TIMEOUT), ("r", Forced.REFUSED), ("b", "bot"))
+"""A play's marks as journaled, a letter each: ``s`` a scopa, ``t`` played when its seat's
+time ran out, ``r`` after its answers were refused too often, ``b`` by a bot for a person."""
+
+
+class Actions(list[Action]):
+    """A table's actions as journaled, with the marks of its plays (by action index)."""
+
+    marks: dict[int, PlayMark]
+
+    def __init__(self, actions: list[Action] | None = None, marks: dict[int, PlayMark] | None = None) -> None:
+        super().__init__(actions or [])
+        self.marks = marks or {}
+
+
+def encode_action(action: Action, mark: PlayMark | None = None) -> str:
+    """An action as compact JSON: Play ``["p",card,mask]``, with its marks
+    ``["p",card,mask,"tb"]`` (:data:`_MARKS`), Declare ``["d",kind,wild]``, Deal ``["s",order]``."""
     if isinstance(action, Play):  # every move: written out, as json.dumps writes it
-        return f'["p",{int(action.card)},{int(action.capture)}]'
+        letters = "" if mark is None else "".join(
+            k for k, m in _MARKS if m == mark.forced or (m == "scopa" and mark.scopa) or (m == "bot" and mark.bot))
+        return f'["p",{int(action.card)},{int(action.capture)}' + (f',"{letters}"]' if letters else "]")
     if isinstance(action, Deal):
         return json.dumps(["s", list(action.order)], separators=(",", ":"))
     if isinstance(action, Declare):
@@ -186,16 +205,36 @@ def encode_action(action: Action) -> str:
     raise TypeError(f"not an action: {action!r}")
 
 
-def decode_action(text: str) -> Action:
+def decode_marked(text: str) -> tuple[Action, PlayMark | None]:
+    """An action as :func:`encode_action` wrote it, and its marks (None: none; a letter
+    this server does not know is left out)."""
     data = json.loads(text)
     match data:
         case ["p", int(card), int(mask)]:
-            return Play(card, mask)
+            return Play(card, mask), None
+        case ["p", int(card), int(mask), str(letters)]:
+            forced = next((m for k, m in _MARKS if k in letters and isinstance(m, Forced)), None)
+            return Play(card, mask), PlayMark(forced, "b" in letters, "s" in letters)
         case ["d", str(kind), wild] if wild is None or isinstance(wild, int):
-            return Declare(DeclarationKind(kind), wild)
+            return Declare(DeclarationKind(kind), wild), None
         case ["s", list(order)] if len(order) == 40 and all(isinstance(c, int) for c in order):
-            return Deal(tuple(order))
+            return Deal(tuple(order)), None
     raise ValueError(f"not an encoded action: {text[:80]!r}")
+
+
+def decode_action(text: str) -> Action:
+    return decode_marked(text)[0]
+
+
+def decode_actions(texts: Iterable[str]) -> Actions:
+    """Actions as :func:`encode_action` wrote them, in order, with their marks."""
+    out = Actions()
+    for text in texts:
+        action, mark = decode_marked(text)
+        if mark is not None:
+            out.marks[len(out)] = mark
+        out.append(action)
+    return out
 
 
 def rules_json(rules: RuleSet) -> str:
@@ -249,12 +288,15 @@ def read_unfinished(row: Sequence[Any], seats: Rows, actions: Rows) -> StoredTab
             table.damage = f"action {i} is missing from the journal"
             break
         try:
-            table.actions.append(decode_action(text))
+            action, mark = decode_marked(text)
         except (ValueError, TypeError) as exc:
             table.damage = f"action {i} cannot be read: {first_line(exc)}"
             break
+        table.actions.append(action)
+        if mark is not None:
+            table.marks[i] = mark
     if table.damage is not None:
-        table.actions = []
+        table.actions, table.marks = [], {}
     return table
 
 

@@ -39,7 +39,7 @@ from .commands import (
     Leaderboard, LoadActions, LoadDamaged, LoadTournamentEvents, LoadFinishedSince, LoadResults, LoadUnfinished,
     Ratings, Request, TakeTableIds, table_of
 )
-from .values import FinishedTable, JournalUnavailable, StoredTable, TableResult
+from .values import Actions, FinishedTable, JournalUnavailable, StoredTable, TableResult
 
 log = logging.getLogger("scopa.server")
 
@@ -170,7 +170,7 @@ class QueuedStorage:
     async def load_results(self, limit: int = 100) -> list[TableResult]:
         return await self._submit(LoadResults(limit))  # type: ignore[no-any-return]
 
-    async def load_actions(self, table_id: str) -> list[Action]:
+    async def load_actions(self, table_id: str) -> Actions:
         return await self._submit(LoadActions(table_id))  # type: ignore[no-any-return]
 
     async def load_finished_since(self, since: float) -> list[FinishedTable]:

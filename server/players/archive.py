@@ -153,7 +153,8 @@ class Archive:
             table.rules, table.seed, master.first_dealer, list(master.actions),
             [RecordPlayer(seat=p.seat, name=p.name, side=table.rules.side_of(p.seat), kind=PlayerKind(p.kind),
                           strategy=p.strategy, taken_over=p.taken_over) for p in players],
-            game=table.id, played_at=datetime.fromtimestamp(round(time.time()), timezone.utc))
+            game=table.id, played_at=datetime.fromtimestamp(round(time.time()), timezone.utc),
+            marks=table.marks.by_action)
         if len(record.model_dump_json()) > MAX_RECORD_BYTES:
             sess.error(ErrorCode.INTERNAL, f"the record of game {table.id} is too large to send", re=seq)
             return
@@ -172,7 +173,8 @@ class Archive:
             for p in game.players
         ]
         return build_record(game.rules, game.seed, master.first_dealer, actions, players, game=game.id,
-                            played_at=datetime.fromtimestamp(round(game.finished_at), timezone.utc))
+                            played_at=datetime.fromtimestamp(round(game.finished_at), timezone.utc),
+                            marks=actions.marks)
 
     async def _leaderboard(self, sess: ServerSession, body: wire.GetLeaderboard, seq: int) -> None:
         best = await self.rater.leaderboard(body.preset.value, body.limit)  # games that ended before this asked

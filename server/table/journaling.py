@@ -8,7 +8,7 @@ import asyncio
 import logging
 from typing import Awaitable, Callable
 
-from scopa.engine import Action, GameState
+from scopa.engine import Action, GameState, PlayMark
 
 from ..journal import AppendAction, ClearSeat, Command, FinishTable, Journal, RecordRefusal, SetSeat, StartTable
 
@@ -81,12 +81,12 @@ class TableJournal:
                 for tell in held:
                     tell()
 
-    def append(self, index: int, action: Action) -> Awaitable[None] | None:
-        """Action number ``index`` of the game: the write to await before anyone hears of
-        it (None: nothing to wait for)."""
+    def append(self, index: int, action: Action, mark: PlayMark | None = None) -> Awaitable[None] | None:
+        """Action number ``index`` of the game (``mark``: how a play came about): the write
+        to await before anyone hears of it (None: nothing to wait for)."""
         if self.storage is None:
             return None
-        return self.storage.write(AppendAction.of(self.table_id, index, action))
+        return self.storage.write(AppendAction.of(self.table_id, index, action, mark))
 
     def refusal(self, seat: int, index: int, code: str, nth: int) -> None:
         """An answer of ``seat`` refused at action ``index`` (the ``nth`` of that turn)."""

@@ -11,7 +11,7 @@ from collections import deque
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Callable, Generic, Protocol, TypeVar
 
-from scopa.engine import Deal, GameMaster, HandDealt, IllegalMoveError, Player
+from scopa.engine import Deal, GameMaster, HandDealt, IllegalMoveError, Player, PlayMark
 from scopa.engine.effects import Announce, Ask, Effect, GameOver, Journal as JournalAction, Refused
 from scopa.protocol import commands as wire
 
@@ -22,6 +22,8 @@ if TYPE_CHECKING:
     from .broadcast import Broadcaster
     from .journaling import TableJournal
     from .leases import Lease
+    from .marks import PlayMarks
+    from .seats import Seats
 
 log = logging.getLogger("scopa.server")
 
@@ -117,12 +119,25 @@ class TableLoop:
     broadcaster: Broadcaster
     _people: tuple[int, ...]
     _inbox: Inbox[list[Effect]]
+    seats: Seats
+    taken_over: dict[int, str]
+    marks: PlayMarks
 
     def abandon(self, reason: str) -> None:
         raise NotImplementedError
 
     def _finish(self, reason: str) -> None:
         raise NotImplementedError
+
+    def _play_at(self) -> wire.PlayAt:
+        raise NotImplementedError
+
+    def _marked(self, effect: JournalAction) -> PlayMark | None:
+        """How the play about to be journaled came about (kept in ``marks``); None: no mark."""
+        seat = effect.seat
+        if seat is None:
+            return None
+        return self.marks.journaled(effect, seat in self.taken_over, self.seats[seat], self._play_at())
 
     def _journaled(self, effect: JournalAction) -> None:
         """Action ``effect.index`` is in the journal: the table may tell of it."""
@@ -156,6 +171,7 @@ class TableLoop:
         try:
             for i, effect in enumerate(effects):
                 if isinstance(effect, JournalAction):
+                    self._marked(effect)
                     self._journaled(effect)
                 elif isinstance(effect, Announce) and not bots:
                     self._tell(effect)
@@ -180,7 +196,7 @@ class TableLoop:
                 if self.lease is not None and not self.lease.holds(self.id):
                     log.warning("table %s: its lease ran out; action %s is not taken here", self.id, effect.index)
                     return  # the server gives the table up: another one serves it from the journal
-                written = self.journal.append(effect.index, effect.action)
+                written = self.journal.append(effect.index, effect.action, self._marked(effect))
                 if written is not None:
                     try:
                         await written

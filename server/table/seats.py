@@ -43,6 +43,8 @@ class Seat:
     strategy: str = ""  # a built-in bot's strategy
     bot_from: wire.PlayAt | None = None  # a person's seat a bot took over: from this play
     bot_until: wire.PlayAt | None = None  # ... until this one, when the person took it back
+    bot_played: bool = False  # the bot made a play since it took the seat (bot_from: its first)
+    back_played: bool = False  # the person made a play since taking it back (bot_until: their first)
     your_turn: Prepared | None = None  # the table's your_turn to this seat, prepared once per client (no body)
     your_turn_to: ServerSession | None = None  # the client it was prepared for
 

@@ -31,6 +31,7 @@ from ..conn import ServerSession
 from .journaling import TableJournal
 from .leases import Lease
 from .loop import Inbox
+from .marks import PlayMarks, restore_spans
 from .turns import Turns, YieldingBot
 from .loop import TableLoop
 
@@ -92,6 +93,7 @@ class Table(TableLoop):
     _info: tuple[tuple[Any, ...], wire.TableInfo] | None = None
     _people: tuple[int, ...] = ()  # seats a person held when the game began: their hands go out
     _told: int = 0  # the game's actions journaled, which the table may have told of
+    marks: PlayMarks = field(default_factory=PlayMarks)  # how its plays came about
     _inbox: Inbox[list[Effect]] = field(default_factory=Inbox)
     """Effects of the game master for the table's loop to carry out, in order."""
 
@@ -145,9 +147,10 @@ class Table(TableLoop):
         public = you = None
         state = self.game_state()
         if state is not None:
-            public = public_view_to_wire(seat_view(state, None))
+            actions = self.master.actions if self.master is not None else []
+            public = self.marks.view(actions, self._told, public_view_to_wire(seat_view(state, None)))
             if seat is not None:
-                you = view_to_wire(seat_view(state, seat))
+                you = self.marks.view(actions, self._told, view_to_wire(seat_view(state, seat)))
         return wire.Snapshot(event=self.events.last, table=self.info(), seats=seats, sides=sides, public=public,
                              you=you, turn_left_ms=self.turns.left_ms(),
                              last_round=self.events.round_end if public is not None else None)
@@ -283,7 +286,7 @@ class Table(TableLoop):
         self.taken_over[i] = seat.token_digest
         bot = self.bot_factory("greedy", seat.name, self.seed + i)
         seat.away, seat.bot, seat.strategy = False, bot, "greedy"
-        seat.bot_from, seat.bot_until = self._play_at(), None
+        seat.bot_from, seat.bot_until, seat.bot_played = self._play_at(), None, False
         if not held:
             seat.token_digest = ""
         if i < len(self.players):
@@ -306,7 +309,7 @@ class Table(TableLoop):
         ``bot_played``."""
         seat = self.seats[i]
         assert seat is not None
-        seat.bot, seat.strategy, seat.bot_until = None, "", self._play_at()
+        seat.bot, seat.strategy, seat.bot_until, seat.back_played = None, "", self._play_at(), False
         self.taken_over.pop(i, None)
         if i in self.forfeits:
             self.forfeits.remove(i)
@@ -412,7 +415,10 @@ class Table(TableLoop):
                     invite_digest=str(stored.options.get("invite_digest") or ""), **options)
         table.taken_over.update(table.seats.restore(stored))
         table.journal.storage = storage
+        table.marks.by_action.update(stored.marks)
         table.start(restore=stored.actions)
+        assert table.master is not None
+        restore_spans(table.rules, table.master.first_dealer, stored.actions, stored.marks, table.seats, table.taken_over)
         for i, s in enumerate(table.seats):
             if s is not None and s.away:
                 table.seats.arm_grace(i)  # the grace period starts again with the new process

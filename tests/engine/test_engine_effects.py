@@ -80,6 +80,7 @@ def test_refusals_are_counted_once_and_the_last_one_forces_the_default_move() ->
     out = master.receive(ask.seat, None)  # an answer that was no action at all counts too
     assert isinstance(out[0], Refused) and out[0].refusals == MAX_REFUSALS and out[0].error is None
     assert isinstance(out[1], Journal) and out[1].action == default
+    assert (out[1].seat, out[1].forced) == (ask.seat, Forced.REFUSED)  # journaled with why the server played it
     played = out[2].event
     assert isinstance(played, Played) and played.forced and played.forced_by is Forced.REFUSED
 
@@ -91,17 +92,22 @@ def test_a_timeout_plays_the_default_move_and_a_late_one_does_nothing() -> None:
     out = master.timeout(ask.seat)
     played = out[1].event
     assert isinstance(played, Played) and played.forced_by is Forced.TIMEOUT
+    assert isinstance(out[0], Journal) and (out[0].seat, out[0].forced, out[0].scopa) == (ask.seat, Forced.TIMEOUT, played.scopa)
     assert master.timeout(ask.seat) == []
 
 
 def test_a_game_driven_to_its_end_replays_from_its_journal() -> None:
     master, effects = _started(seed=9)
     journal = []
+    marks = []  # each play's journal entry beside its announcement: the same seat, the same scopa (R16)
     while not isinstance(effects[-1], GameOver):
         journal += [e.action for e in effects if isinstance(e, Journal)]
+        marks += [(j.seat, j.scopa, p.event.seat, p.event.scopa) for j, p in zip(effects, effects[1:])
+                  if isinstance(j, Journal) and isinstance(j.action, Play)]
         ask = effects[-1]
         effects = master.receive(ask.seat, ask.legal[-1])
     journal += [e.action for e in effects if isinstance(e, Journal)]
+    assert any(m[1] for m in marks) and all(m[:2] == m[2:] for m in marks)
     record = effects[-1].record
     assert list(record.actions) == journal == master.actions
     assert replay(master.rules, master.first_dealer, journal).totals == list(record.totals)
@@ -163,7 +169,8 @@ def test_the_events_and_effects_made_each_move_keep_their_dataclass_semantics() 
     with pytest.raises(TypeError):
         Journal(3)  # type: ignore[call-arg]
     with pytest.raises(TypeError):
-        Journal(3, Play(1, 0), 4)  # type: ignore[call-arg]
+        Journal(3, Play(1, 0), 1, None, False, 4)  # type: ignore[call-arg]
+    assert Journal(3, Play(1, 0), 1, Forced.TIMEOUT, True) == Journal(3, Play(1, 0), seat=1, forced=Forced.TIMEOUT, scopa=True)
 
     @dataclasses.dataclass(frozen=True, slots=True)
     class Made:

@@ -224,8 +224,8 @@ export function tableScreen(): void {
   // the round just over: what its box says (the cards left on the table counted to their taker)
   const over = st.roundEnd ?? (document.querySelector("dialog#round-end[open]") ? boxed : null);
   const piles = scorePanel(sp, names, v?.totals ?? [], over?.tallies ?? v?.piles ?? []);
-  const plays = h("ul", { class: "chat", "aria-label": t.plays, tabindex: 0, "data-area": "plays" }, ...(v?.round_plays ?? []).map((p, i) => h("li", { class: st.scopas.has(p.card) ? "scopa" : "" },
-    `${playerName(p.seat, v?.round ?? 0, i)}: ${cardName(p.card, deck)}${p.captured.length ? ` → ${p.captured.map((c) => cardName(c, deck)).join(", ")}` : ""}${st.scopas.has(p.card) ? ` · ${t.scopa}` : ""}${st.forced.has(p.card) ? ` · ${fill(t.timedOut, { card: cardName(p.card, deck), name: seatName(p.seat) })}` : ""}`)));
+  const plays = h("ul", { class: "chat", "aria-label": t.plays, tabindex: 0, "data-area": "plays" }, ...(v?.round_plays ?? []).map((p) => h("li", { class: st.scopas.has(p.card) ? "scopa" : "" },
+    `${playerName(p.seat, p.card)}: ${cardName(p.card, deck)}${p.captured.length ? ` → ${p.captured.map((c) => cardName(c, deck)).join(", ")}` : ""}${st.scopas.has(p.card) ? ` · ${t.scopa}` : ""}${st.forced.has(p.card) ? ` · ${fill(t.timedOut, { card: cardName(p.card, deck), name: playerName(p.seat, p.card) })}` : ""}`)));
   const old = document.querySelector("[data-area=plays]");
   const readingBack = !!old && old.scrollTop + old.clientHeight < old.scrollHeight - 4; // scrolled up to read: left there
   const readAt = old?.scrollTop ?? 0;

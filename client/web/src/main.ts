@@ -8,7 +8,7 @@ import { fill, type Lang, sentence } from "./i18n";
 import { showRules } from "./rules";
 import type { GameEnd, RoundEnd, TableInfo, TournamentInfo, TournamentNoTable, TournamentStandings } from "./protocol";
 import {
-  type Body, type Seat, app, deck, heldTokens, keepMarks, keepToken, lang, live, restoreMarks, saveSeat, savedSeat, seatCount, takenBack, takeoversOf,
+  type Body, type Seat, app, botPlays, deck, heldTokens, keepMarks, marksOf, keepToken, lang, live, restoreMarks, saveSeat, savedSeat, seatCount, takenBack, takeoversOf,
   seatName, setDeck, setLang as speak, sp, st, t,
 } from "./state";
 import { forgetForm, lobbyScreen, setServerTimeout } from "./lobby";
@@ -226,6 +226,8 @@ function handle(f: Frame): void {
       st.totalsBefore = [...(st.view?.totals ?? [])];
       st.legal = []; st.choices = null;
       if (!b.you && st.status === t.leftToBot) st.status = ""; // watching the table one left: that news is old
+      st.scopas.clear(); st.forced.clear(); st.bots.clear();
+      marksOf(st.view?.round_plays ?? []); // the round's plays as a page that never left marked them
       restoreMarks(); reopenRound(b.last_round); // a reload over the round's box shows it again
       break;
     case "round_start": roundStart(b); break;
@@ -293,6 +295,7 @@ function played(b: Body): void {
   if (v.hand_sizes) v.hand_sizes[b.seat] = Math.max(0, (v.hand_sizes[b.seat] ?? 1) - 1);
   v.round_plays = [...(v.round_plays ?? []), { seat: b.seat, card: b.card, captured: b.captured }];
   takeIn(v, st.seats.find((s) => s.seat === b.seat)?.side ?? b.seat % Math.max(v.totals?.length || 2, 1), { card: b.card, captured: b.captured, scopa: b.scopa }); // the score panel at once
+  if (botPlays(b.seat)) st.bots.add(b.card);
   if (b.scopa) st.scopas.add(b.card);
   if (b.forced === "timeout") st.forced.add(b.card);
   if (b.scopa || b.forced === "timeout") keepMarks();
@@ -317,7 +320,7 @@ function roundStart(b: Body): void {
   const before = st.view;
   const each = Math.max(0, Math.floor((40 - b.table.length - b.stock) / n));
   handSize = each || handSize;
-  st.roundEnd = null; st.scopas.clear(); st.forced.clear();
+  st.roundEnd = null; st.scopas.clear(); st.forced.clear(); st.bots.clear();
   st.totalsBefore = [...(before?.totals ?? [])];
   st.view = {
     ...(before ?? {}), round: b.round, table: b.table, stock: b.stock, round_plays: [], dealer: b.dealer,
@@ -335,7 +338,7 @@ function newTable(table: string): boolean {
   st.seats = []; st.view = null; st.legal = []; st.declarations = []; st.picked = null; st.choices = null;
   st.roundEnd = null; st.gameEnd = null; st.totalsBefore = []; st.deadline = 0;
   if (table && st.status === t.leftToBot) st.status = ""; // at another table: the news of the one left behind is old
-  st.flash = ""; st.timedOut = ""; st.invite = ""; st.away.clear(); st.leaving = false; st.unread = 0; st.tableChat = []; st.takeovers.clear(); st.scopas.clear(); st.forced.clear(); st.rematch = null;
+  st.flash = ""; st.timedOut = ""; st.invite = ""; st.away.clear(); st.leaving = false; st.unread = 0; st.tableChat = []; st.takeovers.clear(); st.scopas.clear(); st.forced.clear(); st.bots.clear(); st.rematch = null;
   return true;
 }
 

@@ -212,6 +212,10 @@ export interface ErrorCommand {
   v: 2;
 }
 
+export type Forced = "timeout" | "refused";
+
+export type ForcedBy = "timeout" | "refused";
+
 export interface GameEnd {
   event: number;
   leaver?: number | null;
@@ -552,8 +556,11 @@ export interface PlayCardCommand {
 export type PlayerKind = "person" | "bot";
 
 export interface PlayLogEntry {
+  bot?: boolean;
   captured: Array<string>;
   card: string;
+  forced?: ForcedBy | null;
+  scopa?: boolean;
   seat: number;
 }
 
@@ -663,8 +670,10 @@ export interface RecordDeclaration {
 }
 
 export interface RecordPlay {
+  bot?: boolean;
   capture?: Array<string>;
   card: string;
+  forced?: Forced | null;
   seat: number;
 }
 

@@ -11,7 +11,7 @@ export interface Board {
   hands: string[][];
   table: string[];
   stock: number;
-  plays: { seat: number; card: string; captured: string[] }[];
+  plays: { seat: number; card: string; captured: string[]; timedOut: boolean; bot: boolean }[]; // timedOut: the server played it when the seat's time ran out; bot: a bot played it for the seat's person
   scopas: Set<string>;
   piles: PileInfo[];
   totals: number[]; // the game's totals before this round
@@ -27,6 +27,14 @@ function primiera(pile: string[]): number {
 }
 
 function isPlay(a: unknown): a is RecordPlay { return typeof (a as RecordPlay).card === "string"; }
+
+const RANKS = "A234567FCR";
+const SUITS = "dcsb";
+/** Cards in the order the live page shows them (the server's: by rank, then Denari, Coppe, Spade, Bastoni). */
+export function inOrder(cards: string[]): string[] {
+  const at = (c: string) => RANKS.indexOf(c[0]) * 4 + SUITS.indexOf(c[1]);
+  return [...cards].sort((a, b) => at(a) - at(b));
+}
 
 /** The board of ``record`` after ``step`` plays of round ``round``. */
 export function boardAt(record: GameRecord, round: number, step: number): Board {
@@ -56,7 +64,7 @@ export function boardAt(record: GameRecord, round: number, step: number): Board 
       const left = hands.some((h) => h.length) || stock.length > 0;
       if (!table.length && left) { scope[side[a.seat]] += 1; scopas.add(a.card); }
     } else table.push(a.card);
-    plays.push({ seat: a.seat, card: a.card, captured: take });
+    plays.push({ seat: a.seat, card: a.card, captured: take, timedOut: a.forced === "timeout", bot: !!a.bot });
     if (rules.refill_each_turn && stock.length) hands[a.seat].push(...stock.splice(0, 1));
     turn = (a.seat + 1) % n;
     if (hands.every((h) => !h.length) && stock.length) {
@@ -70,7 +78,7 @@ export function boardAt(record: GameRecord, round: number, step: number): Board 
     primiera: primiera(p), scope: scope[i],
   }));
   const totals = round > 0 ? [...record.rounds[round - 1].totals] : Array(sides).fill(0);
-  return { round, step, dealer: r.dealer, hands, table, stock: stock.length, plays, scopas, piles, totals, turn };
+  return { round, step, dealer: r.dealer, hands: hands.map(inOrder), table: inOrder(table), stock: stock.length, plays, scopas, piles, totals, turn };
 }
 
 /** The round's end as live play shows it (its tallies counted from the piles), or null

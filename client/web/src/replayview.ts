@@ -26,10 +26,11 @@ export function replayScreen(): void {
   const sides = b.piles.map((_, i) => sideOf(i));
   const go = (round: number, step: number) => { rp.round = round; rp.step = step; render(); };
   const controls = h("div", { class: "bar", id: "replay-controls" },
-    button(t.back1, () => go(rp.round, rp.step - 1)), button(t.next1, () => (rp.step >= actions ? go(rp.round + 1, 0) : go(rp.round, rp.step + 1))), // on into the next round
+    button(t.back1, () => (rp.step > 0 ? go(rp.round, rp.step - 1) : go(rp.round - 1, record.rounds[rp.round - 1].actions.length))), // at a round's start: back into the round before, at its end
+    button(t.next1, () => (rp.step >= actions ? go(rp.round + 1, 0) : go(rp.round, rp.step + 1))), // on into the next round
     button(t.prevRound, () => go(rp.round - 1, 0), "quiet"), button(t.nextRound, () => go(rp.round + 1, 0), "quiet"));
   const [back, next, prevRound, nextRound] = [...controls.children] as HTMLButtonElement[];
-  prevRound.disabled = rp.round === 0; back.disabled = rp.step === 0;
+  prevRound.disabled = rp.round === 0; back.disabled = rp.step === 0 && rp.round === 0;
   next.disabled = rp.step >= actions && rp.round >= rounds - 1; nextRound.disabled = rp.round >= rounds - 1;
   const ended = rp.step >= actions ? roundEndAt(record, rp.round) : null;
   // the game's last step: its end as live play shows it (who won, the final totals)
@@ -39,8 +40,9 @@ export function replayScreen(): void {
     class: `seat${!ended && rp.step < actions && b.turn === p.seat ? " turn" : ""}`, "data-seat": p.seat,
   }, `${name(p.seat)} · ${fill(t.inHand, { n: b.hands[p.seat].length })}`)));
   const last = b.plays[b.plays.length - 1];
+  // each play as the live page listed it: a bot's for the seat's person named as the bot's, the server's when time ran out said so
   const plays = h("ul", { class: "chat", "aria-label": t.plays, tabindex: 0, "data-area": "plays" }, ...b.plays.map((p) => h("li", { class: b.scopas.has(p.card) ? "scopa" : "" },
-    `${name(p.seat)}: ${cardName(p.card, deck)}${p.captured.length ? ` → ${p.captured.map((c) => cardName(c, deck)).join(", ")}` : ""}${b.scopas.has(p.card) ? ` · ${t.scopa}` : ""}`)));
+    `${p.bot ? fill(t.botSeat, { name: name(p.seat) }) : name(p.seat)}: ${cardName(p.card, deck)}${p.captured.length ? ` → ${p.captured.map((c) => cardName(c, deck)).join(", ")}` : ""}${b.scopas.has(p.card) ? ` · ${t.scopa}` : ""}${p.timedOut ? ` · ${fill(t.timedOut, { card: cardName(p.card, deck), name: name(p.seat) })}` : ""}`)));
   const hands = record.players.map((p) => h("section", { class: "panel", "aria-label": fill(t.handOf, { name: name(p.seat) }) },
     h("h3", {}, fill(t.handOf, { name: name(p.seat) })),
     h("div", { class: "cards" }, ...b.hands[p.seat].map(cardFace))));
@@ -52,11 +54,12 @@ export function replayScreen(): void {
       controls, // above the line that says where the game is: that line grows and shrinks, the buttons stay put
       h("p", { class: "status", id: "replay-where", role: "status" }, `${fill(t.roundOf, { n: rp.round + 1, of: rounds })} · ${rp.step ? fill(t.stepOf, { k: rp.step, of: actions }) : t.dealt}${last ? ` · ${name(last.seat)}: ${cardName(last.card, deck)}` : ""}`),
       h("p", {}, button(st.gameEnd ? t.backToEnd : t.toLobby, () => { st.replay = null; render(); }, "quiet"))),
+    // the round's points, then (the game's last step) the game's final result
+    ended ? h("section", { class: "panel end", "aria-label": fill(t.roundEnd, { n: ended.round }) }, h("h2", {}, fill(t.roundEnd, { n: ended.round })),
+      roundTable(sp, sides, ended, before, record.rules.target, !!record.rules.frac)) : "",
     over ? h("section", { class: "panel end", id: "replay-end", "aria-labelledby": "replay-end-title" },
       h("h2", { id: "replay-end-title" }, t.gameEnd), h("p", { class: "winner" }, gameEndLine(sp, { event: 0, ...over }, sideOf, mine)),
       gameEndTotals(sp, { event: 0, ...over }, sideOf)) : "",
-    ended ? h("section", { class: "panel end", "aria-label": fill(t.roundEnd, { n: ended.round }) }, h("h2", {}, fill(t.roundEnd, { n: ended.round })),
-      roundTable(sp, sides, ended, before, record.rules.target, !!record.rules.frac)) : "",
     seats, h("div", { class: "split" }, h("div", {},
       h("h2", {}, `${t.table} · ${t.stock} ${b.stock}`), h("div", { class: "cards", "aria-label": t.table, "data-area": "table" }, ...b.table.map(cardFace)),
       ...hands),

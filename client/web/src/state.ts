@@ -44,6 +44,7 @@ export const st = {
   roundEnd: null as RoundEnd | null, gameEnd: null as GameEnd | null,
   invite: "" as string, flash: "", scopas: new Set<string>(), // the cards that made a scopa this round (seen live)
   forced: new Set<string>(), // the cards the server played for someone whose time ran out, this round
+  bots: new Set<string>(), // the cards a bot played for a person (away, or gone), this round
   notice: "", // what the person should know about their name
   timedOut: "", // the server played for this person when their time ran out: said until they play again
   takeovers: new Map<number, { round: number; plays: number; until?: { round: number; plays: number } }>(), // seats a bot took over here: from which round's play (until its person took it back)
@@ -114,15 +115,26 @@ export function listedName(x: TableInfo, i: number, name: string): string {
   return shownName({ seat: i, name, side: 0, bot: x.bots?.includes(i) ?? false });
 }
 
-/** Who made the ``index``-th play of round ``round`` at seat ``i``: the person, for the
- * plays before a bot took the seat over (as this page saw it happen), the bot after. */
-export function playerName(i: number, round: number, index: number): string {
-  const from = st.takeovers.get(i);
+/** Who played ``card`` this round at seat ``i``: the bot, for a card a bot played for the
+ * seat's person (``st.bots``), else the seat's player (a person's name, a server's bot's). */
+export function playerName(i: number, card: string): string {
   const seated = st.seats.find((s) => s.seat === i);
-  if (!from || !seated) return seatName(i);
-  const before = (at: { round: number; plays: number }) => round < at.round || (round === at.round && index < at.plays);
-  const bot = !before(from) && (!from.until || before(from.until));
-  return bot ? shownName({ ...seated, bot: true }) : sp.name(seated.name);
+  if (!seated || !st.takeovers.has(i)) return seatName(i);
+  return st.bots.has(card) ? shownName({ ...seated, bot: true }) : sp.name(seated.name);
+}
+
+/** Whether the next play of seat ``i`` is a bot's for its person: a bot took the seat over and plays it now. */
+export function botPlays(i: number): boolean {
+  return st.takeovers.has(i) && !!st.seats.find((s) => s.seat === i)?.bot;
+}
+
+/** The marks of the round's plays a snapshot lists (a scopa, the server's play when time ran out, a bot's play for a person). */
+export function marksOf(plays: { card: string; scopa?: boolean; forced?: string | null; bot?: boolean }[]): void {
+  for (const p of plays) {
+    if (p.scopa) st.scopas.add(p.card);
+    if (p.forced === "timeout") st.forced.add(p.card);
+    if (p.bot) st.bots.add(p.card);
+  }
 }
 
 /** The seats a bot took over, as a snapshot tells them: from which play (and until which, once the person took it back). */

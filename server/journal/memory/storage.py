@@ -13,8 +13,9 @@ from scopa.engine import Action, RuleSet
 from ..commands import AppendTournamentEvent, FinishTable, RecordRefusal, Request
 from ..ops import run_requests
 from ..values import (
+    Actions,
     CLOSED, DAMAGED, FINISHED, PLAYING, WAITING, FinishedTable, StorageError, StoredSeat, StoredTable, TableResult,
-    TableTaken, decode_action, encode_action, ended, taken, read_unfinished, rules_json, stored_tournament_event,
+    TableTaken, decode_actions, encode_action, ended, taken, read_unfinished, rules_json, stored_tournament_event,
     table_number
 )
 from .archive import MemoryArchive
@@ -156,8 +157,8 @@ class MemoryStorage(MemoryArchive, MemoryTournaments):
         done.sort(key=lambda r: (r.finished_at, table_number(r.id)), reverse=True)
         return done[:limit]
 
-    def load_actions(self, table_id: str) -> list[Action]:
-        return [decode_action(a) for a in self._get(table_id).actions]
+    def load_actions(self, table_id: str) -> Actions:
+        return decode_actions(self._get(table_id).actions)
 
     def load_finished_since(self, since: float) -> list[FinishedTable]:
         out = []

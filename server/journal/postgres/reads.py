@@ -12,7 +12,8 @@ from scopa.engine import Action
 
 from ..commands import RecordRefusal
 from ..values import (
-    FINISHED, FinishedTable, StorageError, StoredSeat, StoredTable, TableResult, decode_action, read_unfinished,
+    Actions,
+    FINISHED, FinishedTable, StorageError, StoredSeat, StoredTable, TableResult, decode_actions, read_unfinished,
     rules_from, uncompact
 )
 from .link import PgLink
@@ -81,15 +82,15 @@ class PgReads:
                                      result))
         return out
 
-    async def load_actions(self, table_id: str) -> list[Action]:
+    async def load_actions(self, table_id: str) -> Actions:
         rows = await self._link.all("SELECT idx, action FROM actions WHERE table_id=%s ORDER BY idx", (table_id,))
         record = await self._link.one("SELECT record FROM tables WHERE id=%s", (table_id,))
         if not rows and record is not None and record[0] is not None:
-            return [decode_action(text) for text in uncompact(bytes(record[0]))]
+            return decode_actions(uncompact(bytes(record[0])))
         for i, (idx, _) in enumerate(rows):
             if idx != i:
                 raise StorageError(f"table {table_id}: action {i} is missing from the journal")
-        return [decode_action(text) for _, text in rows]
+        return decode_actions(text for _, text in rows)
 
     async def load_refusals(self, table_id: str) -> list[RecordRefusal]:
         rows = await self._link.all("SELECT seat, idx, code, nth FROM refusals WHERE table_id=%s ORDER BY idx, seat, nth",

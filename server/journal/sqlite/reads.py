@@ -11,7 +11,8 @@ from scopa.engine import Action
 
 from ..commands import RecordRefusal
 from ..values import (
-    FINISHED, FinishedTable, StorageError, StoredSeat, StoredTable, TableResult, decode_action, read_unfinished,
+    Actions,
+    FINISHED, FinishedTable, StorageError, StoredSeat, StoredTable, TableResult, decode_actions, read_unfinished,
     rules_from, uncompact
 )
 from .file import SQLiteFile
@@ -100,18 +101,18 @@ class SQLiteReads:
                 out.append(FinishedTable(stored, result))
             return out
 
-    def load_actions(self, table_id: str) -> list[Action]:
+    def load_actions(self, table_id: str) -> Actions:
         with self._file.lock:
             self._file.take_in_moves()
             rows = self._file.db.execute("SELECT idx, action FROM actions WHERE table_id=? ORDER BY idx",
                                     (table_id,)).fetchall()
             record = self._file.db.execute("SELECT record FROM tables WHERE id=?", (table_id,)).fetchone()
         if not rows and record is not None and record[0] is not None:
-            return [decode_action(text) for text in uncompact(record[0])]
+            return decode_actions(uncompact(record[0]))
         for i, (idx, _) in enumerate(rows):
             if idx != i:
                 raise StorageError(f"table {table_id}: action {i} is missing from the journal")
-        return [decode_action(text) for _, text in rows]
+        return decode_actions(text for _, text in rows)
 
     def last_table_id(self) -> int:
         with self._file.lock:

@@ -162,3 +162,46 @@ async def test_a_side_with_one_point_has_1_point() -> None:
             seen_one = seen_one or ", 1 point\n" in board
             await pilot.press("right")
     assert seen_one
+
+
+
+async def test_the_replay_marks_the_servers_play_when_time_ran_out_and_a_bots_plays_for_a_person(monkeypatch) -> None:
+    """A record whose first play the server made when its seat's time ran out, and whose
+    later plays of seat 1 a bot made for its person: the viewer says so at each of those
+    steps (and only there), as the log of ``--plain`` does, in Italian too; a bot's play
+    for the viewer's own seat is not said to them as "you"."""
+    from scopa.client.text import i18n
+    from scopa.client.text.replaywords import plain_lines
+    from scopa.engine import Forced, Play, PlayMark
+
+    rules = RuleSet.build("scopa")
+    bots = [make_bot("greedy", f"G{i}", seed=i) for i in range(2)]
+    master = LocalGame(rules, bots, 5)
+    await master.run()
+    plays = [i for i, a in enumerate(master.actions) if isinstance(a, Play)]
+    seats = [a.seat for rnd in (await game()).rounds for a in rnd.actions]  # the same game: who made each play
+    marks = {plays[0]: PlayMark(Forced.TIMEOUT)}
+    marks.update({plays[k]: PlayMark(bot=True) for k in range(2, len(plays)) if seats[k] == 1})
+    players = [RecordPlayer(seat=0, name="G0", side=0, kind=PlayerKind.BOT, strategy="greedy"),
+               RecordPlayer(seat=1, name="G1", side=1, kind=PlayerKind.PERSON, taken_over=True)]
+    record = build_record(rules, 5, master.first_dealer, master.actions, players, marks=marks)
+    steps = steps_of(record)
+    said = [step_text(s, record) for s in steps]
+    timed = [t for t in said if "time ran out" in t]
+    assert len(timed) == 1 and timed[0] == said[1]  # the first play, after the deal
+    his = [t for t, s in zip(said, steps) if s.action is not None and s.action.seat == 1]
+    assert his[0].startswith("G1 ") and all(t.startswith("G1 (bot) ") for t in his[1:])
+    assert [t for t in said if "(bot)" in t] == his[1:]
+    log = list(plain_lines(record))
+    assert sum("time ran out" in line for line in log) == 1 and sum("G1 (bot) " in line for line in log) == len(his) - 1
+    mine = [step_text(s, record, me=1) for s in steps if s.action is not None and s.action.seat == 1]
+    assert mine[0].startswith("You ") and all(t.startswith("G1 (bot) ") for t in mine[1:])
+
+    app = ReplayApp(record, steps)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("right")
+        await pilot.pause()
+        assert "time ran out" in text_of(app, "#position")
+    monkeypatch.setattr(i18n, "LANGUAGE", "it")
+    last_bot = next(s for s in reversed(steps) if s.action is not None and s.action.seat == 1)
+    assert "tempo scaduto" in step_text(steps[1], record) and "G1 (bot) " in step_text(last_bot, record)

@@ -13,10 +13,13 @@ import pytest
 from playwright.async_api import Browser, Page
 
 from scopa.server.core.clock import FakeClock
+from scopa.server.lobby.directory import build_rules
 
 from test_web_client import (  # noqa: F401
     MINE, PHONE, WAIT, Site, browser, chromium, first_ready, open_page, past_double_tap, play_one, served)
 from test_web_family import open_italian
+from test_web_table import seed_where
+from test_web_table_page import two_at_a_table
 
 pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="module")]
 
@@ -143,3 +146,31 @@ async def test_a_spectator_who_comes_after_the_bot_took_over_names_each_play_by_
         await nipote.reload()  # the same at the table after a reload
         await nipote.locator("[data-area=plays] li", has_text="nonna (bot):").first.wait_for(timeout=WAIT)
         assert [p.split(":")[0] for p in await plays(nipote) if p.startswith("nonna")] == hers
+
+
+async def test_a_phone_that_comes_back_lists_the_rounds_plays_as_the_phone_that_never_left(browser: Browser) -> None:
+    """A play the server made when a time ran out, then the plays a bot made while ada's
+    phone slept: her page, back, lists the round's plays as bob's does, the marks and who
+    made each (her own plays hers, the bot's the bot's) the same."""
+    clock = FakeClock()
+    async with served(clock=clock, seed=seed_where(build_rules("scopa", {}), lambda s: True)) as s:  # ada plays first
+        ada, bob = await two_at_a_table(browser, s, timer="30")
+        clock.advance(46.0)  # the round's first turn has 45 s: the server plays for whoever's it was
+        await bob.locator("[data-area=plays] li", has_text="time ran out").first.wait_for(timeout=WAIT)
+        phone = ada.context
+        await ada.close()  # the phone sleeps
+        await bob.get_by_text("ada is away").wait_for(timeout=WAIT)
+        clock.advance(120.0)  # a bot plays ada's seat from now on
+        await bob.locator(".seat", has_text="ada (bot)").wait_for(timeout=WAIT)
+        while not any(p.startswith("ada (bot):") for p in await plays(bob)):
+            await bob.wait_for_selector(MINE, timeout=WAIT)
+            await play_one(bob)
+            await bob.wait_for_selector(f"main:not({MINE})", timeout=WAIT)
+        ada = await phone.new_page()  # the phone wakes: the page comes back with its seat token
+        await ada.goto(s.url)
+        await bob.get_by_text("ada is back").wait_for(timeout=WAIT)
+        await ada.locator("[data-area=plays] li").first.wait_for(timeout=WAIT)
+        seen = await plays(bob)
+        assert any("time ran out" in p for p in seen) and any(p.startswith("ada (bot):") for p in seen)
+        assert await plays(ada) == seen
+        await phone.close()

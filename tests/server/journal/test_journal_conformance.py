@@ -19,7 +19,7 @@ import psycopg
 import pytest
 
 from scopa.bots import RandomBot
-from scopa.engine import Deal, Play, RuleSet
+from scopa.engine import Deal, Forced, Play, PlayMark, RuleSet
 from scopa.protocol import commands as wire
 from scopa.protocol.convert import card_str
 from scopa.server import NetworkEngine
@@ -197,6 +197,31 @@ async def test_every_unfinished_table_is_restored_and_ended_ones_are_not(kind: K
         assert [s.name if s else None for s in five.seats] == [None, None, "cy", None]
         assert await batch(db, [LoadActions("2")]) == [[DEAL]]  # compacted with its end, read back
         assert await one(db, LastTableId()) == 5
+    finally:
+        await close(db)
+
+
+async def test_how_each_play_came_about_is_journaled_with_it_and_read_back(kind: Kind) -> None:
+    """A play the server made when its seat's time ran out, a bot's play for an away
+    person, a scopa (R16): read back with the game, unfinished and finished; a play with
+    no mark is written as before (an older journal's rows read the same)."""
+    timed, bot = PlayMark(Forced.TIMEOUT, scopa=True), PlayMark(bot=True)
+    assert AppendAction.of("1", 1, PLAYS[0]).action == AppendAction.of("1", 1, PLAYS[0], PlayMark()).action == "[\"p\",0,0]"
+    db = await kind.open()
+    try:
+        for tid in ("1", "2"):
+            await _playing(db, tid)
+            await batch(db, [AppendAction.of(tid, 0, DEAL), AppendAction.of(tid, 1, PLAYS[0], timed),
+                             AppendAction.of(tid, 2, PLAYS[1]), AppendAction.of(tid, 3, PLAYS[2], bot)])
+        await batch(db, [FinishTable("2", 0, (11, 4), "target")])
+        if kind.reopens:
+            await close(db)
+            db = await kind.open()
+        [table] = await one(db, LoadUnfinished())
+        assert table.actions == [DEAL, *PLAYS] and table.marks == {1: timed, 3: bot}
+        for tid in ("1", "2"):  # the second compacted with its end
+            actions = await one(db, LoadActions(tid))
+            assert actions == [DEAL, *PLAYS] and actions.marks == {1: timed, 3: bot}
     finally:
         await close(db)
 
