@@ -47,9 +47,7 @@ class Table(TableLoop):
     seed: int
     private: bool = False
     on_finished: Callable[[Table], None] | None = None
-    on_result: Callable[[Table, FinishTable], Awaitable[None] | None] | None = None
-    """Journals the end (else: written as it is); what it gives is awaited by whoever
-    waits for the end to be stored."""
+    on_result: Callable[[Table, FinishTable], Awaitable[None] | None] | None = None  # journals the end, awaitably
     on_vacated: Callable[[Table], None] | None = None  # a waiting table lost an away seat
     on_changed: Callable[[Table], None] | None = None
     """Told whenever what ``info()`` shows changes; the server coalesces these into one
@@ -70,8 +68,8 @@ class Table(TableLoop):
     finish_reason: str = ""
     closed: bool = False  # removed from the lobby (a table_update says state "closed")
     member: str | None = None  # in a cluster: the address of the server it plays on (its map says so)
-    rematch_of: str | None = None  # the finished table whose players this one was made for (its map says so)
-    rematch_names: frozenset[str] = frozenset()  # those players' names: they join without the invite
+    rematch_of: str | None = None  # the finished table whose players (rematch_names) join this one uninvited
+    rematch_names: frozenset[str] = frozenset()
     lease: Lease | None = None
     """In a cluster sharing one journal: the leases, asked whether this server still holds
     the table's before each action is journaled, and told when the journal refused one
@@ -161,8 +159,7 @@ class Table(TableLoop):
         return wire.PlayAt(round=state.round_no if state else 0, play=len(state.round_plays) if state else 0)
 
     def game_state(self) -> GameState | None:
-        """The game as the table has told it so far (the game master may be a move or a
-        deal further on while the table's loop awaits a journal write)."""
+        """The game as told so far (the game master may be ahead while a journal write is awaited)."""
         return self.master.state_after(self._told) if self.master is not None else None
 
     # ------------------------------------------------------------------ who may come, away, back, watching
@@ -453,11 +450,9 @@ class Table(TableLoop):
         else:
             self.abandon("the journal did not store its start")
 
-    def abandon(self, reason: str, leaver: ServerSession | None = None, re: int | None = None,
-                gone: int | None = None) -> None:
-        """End a running game with no winner (a player left or the game master failed);
-        ``leaver`` (who asked to leave, with the seq of its leave_table) is told ``left``;
-        ``gone``: the seat whose person did not come back.  ``game_end`` names the seat left."""
+    def abandon(self, reason: str, leaver: ServerSession | None = None, re: int | None = None, gone: int | None = None) -> None:
+        """End a running game with no winner; ``leaver`` (who asked to leave, with its leave_table's
+        seq) is told ``left``; ``game_end`` names its seat, or ``gone``, a seat not come back."""
         if self.state is not wire.TableState.PLAYING:
             return
         if self.task is not None and self.task is not asyncio.current_task():
