@@ -1,8 +1,7 @@
 """A table: its game master (the engine's GameMaster, the same state machine a local game
 drives) and the loop that drives it, over its parts: the seats (seats.py), the turns
 and their clock (turns.py), the numbered event log (eventlog.py), what it sends and to
-whom (broadcast.py) and what it journals (journaling.py).  A remote seat is just its
-connection in the seat list."""
+whom (broadcast.py) and what it journals (journaling.py).  A remote seat is its connection."""
 
 from __future__ import annotations
 
