@@ -90,8 +90,8 @@ CLUB_ITALIAN: dict[str, str] = {
     "You lost.": "Hai perso.",
     "Back in the lobby.": "Di nuovo nella sala.",
     "Watching table {table}: {rules}": "Guardi il tavolo {table}: {rules}",
-    "Round {n}, {who} to play; table: {cards}; cards in hands {sizes}; totals {totals}":
-        "Smazzata {n}, di turno {who}; tavola: {cards}; carte in mano {sizes}; totali {totals}",
+    "Round {n}, {who} to play; table: {cards}; cards in hands {sizes}; stock {stock}; totals {totals}":
+        "Smazzata {n}, di turno {who}; tavola: {cards}; carte in mano {sizes}; mazzo {stock}; totali {totals}",
     "seat {n}": "posto {n}",
     "side {n}": "parte {n}",
     "Game starts: ": "Comincia la partita: ",
