@@ -48,7 +48,7 @@ from .liveness import (
     Watchdog,
 )
 from .session import ClientSession, give_up_seat
-from .tokens import FileTokenStore, MemoryTokenStore, SavedSeat, TokenStore
+from .tokens import PLAYED_KEPT, FileTokenStore, MemoryTokenStore, SavedSeat, TokenStore
 from .trust import CertificateRefused, KnownServers, ServerTrust, open_stream
 
 __all__ = [
@@ -75,6 +75,7 @@ __all__ = [
     "MemoryTokenStore",
     "NoServerFound",
     "PING_AFTER",
+    "PLAYED_KEPT",
     "SavedSeat",
     "ServerRefused",
     "ServerTrust",
