@@ -9,7 +9,7 @@ the addresses to try (``Addresses``, ``parse_address``, ``parse_servers``) and t
 ``HURRIED_PING_AFTER``, ``HURRIED_DEAD_AFTER``), the clock it waits on (``Clock``,
 ``SystemClock``), TLS trust (``ServerTrust``, ``KnownServers``, ``CertificateRefused``,
 ``open_stream``), seat tokens kept on disk (``TokenStore``, ``FileTokenStore``,
-``MemoryTokenStore``, ``SavedSeat``; a saved seat given up at the server: ``give_up_seat``), finding servers on the LAN (``discover``,
+``MemoryTokenStore``, ``SavedSeat``, and of the last tables sat at ``PLAYED_KEPT``; a saved seat given up at the server: ``give_up_seat``), finding servers on the LAN (``discover``,
 ``resolve_server``, ``FoundServer``, ``NoServerFound``, ``SeveralServersFound``,
 ``no_server_hint``, ``choice_rows``, ``parse_choice``, ``AUTO``, ``BROWSE_SECONDS``) and the
 server's archive (``list_games``, ``fetch_record``, ``leaderboard``, ``claim_name``).
