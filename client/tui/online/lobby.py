@@ -87,7 +87,7 @@ class LobbyScreen(Screen[None]):
         self._question: asyncio.Future[bool] | None = None
         self._talking = False  # t was pressed: the chat box is taking the focus
         self._invite: InviteScreen | None = None  # i was pressed: the invite box, while it is open
-        self._said: str | Text = ""  # what the status line shows
+        self._status: str | Text = ""  # what the status line shows
 
     def compose(self) -> ComposeResult:
         yield Static(Text.assemble((tr("Scopa lobby"), "bold"), f" · {self.who}"), id="lobby-top")
@@ -134,7 +134,7 @@ class LobbyScreen(Screen[None]):
         self.say("")
 
     def say(self, text: str | Text) -> None:
-        self._said = text
+        self._status = text
         self.query_one("#lobby-status", Static).update(text)
 
     def chat(self, author: str, text: str) -> None:
@@ -163,7 +163,7 @@ class LobbyScreen(Screen[None]):
         # what the status line says of the list is the list's own: said while it is empty, gone once it is not
         if not self.tables:
             self.say(tr("No tables yet: press c to create one."))
-        elif self._said == tr("No tables yet: press c to create one."):
+        elif self._status == tr("No tables yet: press c to create one."):
             self.say(keys_hint())
         if keep in self.tables:
             dt.move_cursor(row=list(self.tables).index(keep))
