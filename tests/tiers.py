@@ -62,7 +62,7 @@ FILE_KINDS: dict[str, Kind] = {  # fmt: skip
     "test_rl_env.py": "unit", "test_rules_as_written.py": "unit", "test_storage.py": "unit",
     "test_tui_away.py": "unit", "test_tui_boardstate.py": "unit", "test_tui_kept_move.py": "unit",
     "test_tui_local.py": "unit", "test_tui_local_names.py": "unit", "test_tui_snapshots.py": "unit",
-    "test_tui_title.py": "unit",
+    "test_tui_title.py": "unit", "test_tui_comeback_summary.py": "unit",
     "test_variants_examples.py": "unit", "test_variants_properties.py": "unit",
     "test_bots_ceiling.py": "unit", "test_bots_chitarella.py": "unit",
     "test_speedups_required.py": "unit", "test_tui_leaving.py": "unit",

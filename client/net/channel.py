@@ -277,10 +277,6 @@ class Channel:
             await self._replied.wait()
         return replies.popleft()
 
-    def _wake_repliers(self) -> None:
-        self._replied.set()
-        self._replied = asyncio.Event()
-
     async def _peek(self, match: Callable[[Command], bool], timeout: float | None = None) -> Command | None:
         """The first kept or incoming command that ``match``es, left in the backlog."""
         for command in self._backlog:
@@ -365,7 +361,8 @@ class Channel:
         replies = self._replies.get(command.re) if command.re is not None else None
         if replies is not None:  # a call waits for it: to that call
             replies.append(command)
-            self._wake_repliers()
+            self._replied.set()
+            self._replied = asyncio.Event()
             return True
         self._inbox.put_nowait(command)
         return True
@@ -378,7 +375,8 @@ class Channel:
                 observer(False, reason)
         self._inbox.put_nowait(_CLOSED)
         self._lost_event.set()
-        self._wake_repliers()  # each call waiting for a reply learns the link is gone
+        self._replied.set()  # each call waiting for a reply learns the link is gone
+        self._replied = asyncio.Event()
         if first:
             self._stop_watchdog_soon()
             self._tell(LinkStatus.LOST, reason)

@@ -111,6 +111,8 @@ CLUB_ITALIAN: dict[str, str] = {
 
 
 CONNECTION_ITALIAN: dict[str, str] = {
+    "While you were away the bot played: {cards}": "Mentre eri via il bot ha giocato: {cards}",
+    "{card} (scopa)": "{card} (scopa)",
     "You left the game at table {table}: a bot plays your seat.":
         "Hai lasciato la partita al tavolo {table}: al tuo posto gioca un bot.",
     "You left the game at table {table}: it ended there, with no winner.":
