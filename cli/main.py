@@ -15,8 +15,9 @@ from rich.console import Console
 from rich.markup import escape
 from rich.text import Text
 
-from scopa.client.text import DeckStyle, level_named, level_text, rules_problem_text, set_language, tr
+from scopa.client.text import DeckStyle, level_named, level_text, name_problem, rules_problem_text, set_language, tr
 from scopa.engine import Preset, RuleSetError
+from scopa.protocol.parties import normal_name
 
 from . import admin, arena, cluster, lan, net, records, serve, tournament, web
 from .options import add_rules_arguments, rules_from_args
@@ -53,6 +54,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help="who sits where, e.g. human,greedy or human,greedy,human,random (kinds: human, "
                             "random, greedy, expert, greedy-v1, chitarella, ismcts, the levels easy, medium, hard, "
                             "or your own bot as path/to/mybot.py:Class); all bots = watch a game")
+    local.add_argument("--name", metavar="NAME[,NAME…]",
+                       help="your name at the table (at a terminal it is asked when not given), or the names of "
+                            "the people seated in --seats, in their order")
     local.add_argument("--seed", type=int, help="seed for a reproducible game")
     local.add_argument("--record", metavar="FILE", help="write the game's record to FILE (docs/RECORDS.md)")
     add_rules_arguments(local)
@@ -134,6 +138,24 @@ def _seat_words(spec: str | None) -> str | None:
     return ",".join(level_named(word) or word for word in spec.split(","))
 
 
+def _people_names(given: str | None, people: int, console: Console) -> list[str] | None:
+    """``--name``: the names of the people at a local table, in seat order ([]: none
+    given); None when one is not a name or there are more names than people (said)."""
+    if given is None:
+        return []
+    typed = [n.strip() for n in given.split(",")]
+    for name in typed:
+        problem = name_problem(name)
+        if problem is not None:
+            console.print(Text(problem, style="red"), soft_wrap=True)
+            return None
+    if len(typed) > people:
+        console.print(Text(tr("--name gives {n} names, but the table has {people} seat(s) for people (human in --seats)", n=len(typed),
+                              people=people), style="red"))
+        return None
+    return [normal_name(name) for name in typed]
+
+
 def _local(args: argparse.Namespace, console: Console) -> int:
     from scopa.bots import LEVELS, STRATEGIES
     from scopa.client.seats import UnknownSeatKind, parse_seats
@@ -162,6 +184,9 @@ def _local(args: argparse.Namespace, console: Console) -> int:
     except ValueError as exc:
         console.print(f"[red]{exc}[/red]")
         return 2
+    people = _people_names(args.name, kinds.count("human"), console)
+    if people is None:
+        return 2
     record_to = Path(args.record) if args.record else None
     if record_to is not None and (record_to.is_dir() or not record_to.parent.is_dir()):
         console.print(Text(tr("cannot write a record to {file}: no such folder, or it is a folder", file=str(record_to)),
@@ -176,15 +201,21 @@ def _local(args: argparse.Namespace, console: Console) -> int:
                                           "to play with typed lines.")))
             return 2
         delay = (args.delay or 0.0) if sys.stdout.isatty() else 0.0  # a log to a file needs no pauses
+        if not people and kinds.count("human") == 1 and sys.stdin.isatty():
+            people = [net.ask_name(console)]  # as scopa play asks it
         asyncio.run(run_local_game(rules, kinds, seed, DeckStyle(args.deck), not args.no_autoplay, delay, console,
-                                   record_to))
+                                   record_to, people))
         return 0
     if record_to is not None:
         console.print(Text(tr("--record is written by the scrolling interface: add --plain"), style="red"))
         return 2
     from scopa.client.tui.app import LocalGameApp
 
-    app = LocalGameApp(rules, kinds, seed, DeckStyle(args.deck), not args.no_autoplay, args.delay)
+    from .username import default_name
+
+    ask = default_name() if not people and kinds.count("human") == 1 and sys.stdin.isatty() else None
+    app = LocalGameApp(rules, kinds, seed, DeckStyle(args.deck), not args.no_autoplay, args.delay, names=people,
+                       ask_name=ask)  # the app asks the name first, as scopa play's does
     app.run()
 
     print(tr("{result} Seed {seed}: replay with --seed {seed}", result=app.result_line or tr("Game left."), seed=seed))

@@ -67,7 +67,7 @@ def add_subcommands(sub: Any, add_rules: AddArguments, add_display: AddArguments
                           "back for S seconds (0: give up at once); default 130")
 
     watch = sub.add_parser("watch", help="watch a table's game (public events only)")
-    connection_arguments(watch, default_name=default_name() + "-watch")
+    connection_arguments(watch, default_name=None)  # None: asked at a terminal, as by play
     which = watch.add_mutually_exclusive_group(required=True)
     which.add_argument("--table", metavar="ID", help="the table to watch (a public one)")
     which.add_argument("--invite", metavar="INVITE", type=_invite,
@@ -137,8 +137,9 @@ def run(args: argparse.Namespace, console: Console) -> int:
         return 2
     if args.command == "watch" and args.invite is not None:
         args.table = args.invite[0]
-    if args.command == "play" and args.name is None and not full_screen(args):
-        args.name = ask_name(console) if sys.stdin.isatty() else default_name()  # the full-screen app asks itself
+    app = args.command in ("play", "watch") and full_screen(args)  # the full-screen app asks itself
+    if args.command in ("play", "watch", "tournament") and args.name is None and not app:
+        args.name = ask_name(console) if sys.stdin.isatty() else default_name()
     try:
         if args.command in ("play", "watch") and full_screen(args):
             return _run_app(args, host, port, console, args.table if args.command == "watch" else None, link)

@@ -20,7 +20,7 @@ from rich.markup import escape
 
 from scopa.client.console import load_record, write_record
 from scopa.client.text import DeckStyle, error_text, game_lines, leaderboard_lines, plain_lines, tr, viewer_seat, word_text
-from scopa.client.net import ClientSession, ConnectionLost, ServerRefused, CertificateRefused
+from scopa.client.net import PLAYED_KEPT, ClientSession, ConnectionLost, ServerRefused, CertificateRefused
 from scopa.protocol.servers import parse_server_address
 from scopa.engine import Preset
 from scopa.protocol import DEFAULT_PORT, ErrorCode
@@ -64,6 +64,9 @@ def add_subcommands(sub: Any) -> None:
     games.add_argument("--limit", type=int, default=50, metavar="N", help="at most N games (1-100); default 50")
     games.add_argument("--token", action="append", default=[], metavar="TOKEN",
                        help="a seat token you held: that private table's games are listed too")
+    games.add_argument("--state-dir", metavar="DIR", default=None,
+                       help="where scopa play keeps its seat tokens: the private tables you played at there are "
+                            "listed too (default: your user state directory, or $SCOPA_STATE_DIR)")
 
     record = sub.add_parser("record", help="fetch a finished game's record from a server")
     _server_arguments(record)
@@ -167,13 +170,22 @@ def _connect_and(args: argparse.Namespace, host: str, port: int,
 def _games(args: argparse.Namespace, host: str, port: int, console: Console) -> int:
     from scopa.client.net import list_games
 
-    games = _connect_and(args, host, port, lambda s: list_games(s, args.player, args.rules, args.limit, args.token))
+    tokens = [*args.token, *(t for t in _played(args, host, port) if t not in args.token)][:PLAYED_KEPT]
+    games = _connect_and(args, host, port, lambda s: list_games(s, args.player, args.rules, args.limit, tokens))
     if not games:
         console.print(tr("no finished games of {player}", player=args.player) if args.player else
                       tr("no finished games"), highlight=False)
     for line in game_lines(games):
         console.print(line, markup=False, highlight=False, soft_wrap=True)
     return EXIT_OK
+
+
+def _played(args: argparse.Namespace, host: str, port: int) -> list[str]:
+    """The seat tokens of the tables played at on this server from this user's state
+    directory: their private games are this user's to see."""
+    from scopa.client.net import FileTokenStore
+
+    return FileTokenStore(Path(args.state_dir) if args.state_dir else None).played(f"{host}:{port}")
 
 
 def _record(args: argparse.Namespace, host: str, port: int, console: Console) -> int:

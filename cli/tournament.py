@@ -18,7 +18,6 @@ from scopa.engine import Player, Preset
 from scopa.protocol import ErrorCode
 from scopa.protocol import commands as wire
 
-from .username import default_name
 
 ACTIONS = ("create", "list", "join", "leave", "start", "standings")
 
@@ -58,7 +57,7 @@ def add_subcommand(sub: Any, connection_arguments: Callable[..., None]) -> None:
             p.add_argument("--team", metavar="NAME", help="a team game: your team's name")
             p.add_argument("--partner", metavar="NAME", help="a team game: your partner's name")
     for p in actions.choices.values():
-        connection_arguments(p, default_name=default_name())
+        connection_arguments(p, default_name=None)  # None: asked at a terminal, as by scopa play
 
 
 def operator_token(args: argparse.Namespace, port: int) -> str:

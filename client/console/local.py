@@ -20,17 +20,18 @@ from scopa.protocol.record import PlayerKind, RecordPlayer, build_record
 from ..seats import bot_number, record_strategy, seat_bot
 from .human import TerminalPlayer
 from .recordfile import write_record
-from ..text import DeckStyle, event_line, local_bot_name, tr
+from ..text import DeckStyle, event_line, local_bot_name, person_name, tr
 
 
 def build_players(
-    kinds: Sequence[str], console: Console, style: DeckStyle, autoplay: bool, delay: float, seed: int
+    kinds: Sequence[str], console: Console, style: DeckStyle, autoplay: bool, delay: float, seed: int,
+    names: Sequence[str] = (),
 ) -> list[Player]:
     humans = kinds.count("human")
     players: list[Player] = []
     for i, kind in enumerate(kinds):
         if kind == "human":
-            name = tr("You") if humans == 1 else tr("Player {n}", n=i + 1)
+            name = person_name(names, kinds[:i].count("human"), i, humans > 1)
             players.append(TerminalPlayer(name, console, style, autoplay, delay))
         else:
             players.append(seat_bot(kind, i, seed, local_bot_name(kind, bot_number(list(kinds), i))))
@@ -46,13 +47,15 @@ async def run_local_game(
     delay: float = 0.0,
     console: Console | None = None,
     record_to: Path | None = None,
+    names: Sequence[str] = (),
 ) -> GameRecord:
     """Play one local game; with no human seat every public event is printed;
-    ``record_to``: write the game's record there (docs/RECORDS.md)."""
+    ``record_to``: write the game's record there (docs/RECORDS.md); ``names``: the
+    people's, seat by seat."""
     console = console or Console()
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
-    players = build_players(kinds, console, style, autoplay, delay, seed)
+    players = build_players(kinds, console, style, autoplay, delay, seed, names)
     master = LocalGame(rules, players, seed)
     if "human" not in kinds:
         names = tuple(p.name for p in players)

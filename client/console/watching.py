@@ -68,9 +68,9 @@ async def watch_table(session: ClientSession, console: Console, table_id: str, i
     console.print(Text(tr("Watching table {table}: {rules}", table=table_id, rules=rules_line(rules_from_wire(snap.table.rules)))))
     if snap.public is not None:
         p = snap.public
-        console.print(Text(tr("Round {n}, {who} to play; table: {cards}; cards in hands {sizes}; totals {totals}",
+        console.print(Text(tr("Round {n}, {who} to play; table: {cards}; cards in hands {sizes}; stock {stock}; totals {totals}",
                               n=p.round, who=names[p.turn] if p.turn < len(names) else p.turn,
-                              cards=" ".join(p.table) or "-", sizes=p.hand_sizes, totals=p.totals)))
+                              cards=" ".join(p.table) or "-", sizes=p.hand_sizes, stock=p.stock, totals=p.totals)))
 
     def show(command: Command) -> None:
         nonlocal names

@@ -9,7 +9,7 @@ the addresses to try (``Addresses``, ``parse_address``, ``parse_servers``) and t
 ``HURRIED_PING_AFTER``, ``HURRIED_DEAD_AFTER``), the clock it waits on (``Clock``,
 ``SystemClock``), TLS trust (``ServerTrust``, ``KnownServers``, ``CertificateRefused``,
 ``open_stream``), seat tokens kept on disk (``TokenStore``, ``FileTokenStore``,
-``MemoryTokenStore``, ``SavedSeat``; a saved seat given up at the server: ``give_up_seat``), finding servers on the LAN (``discover``,
+``MemoryTokenStore``, ``SavedSeat``, and of the last tables sat at ``PLAYED_KEPT``; a saved seat given up at the server: ``give_up_seat``), finding servers on the LAN (``discover``,
 ``resolve_server``, ``FoundServer``, ``NoServerFound``, ``SeveralServersFound``,
 ``no_server_hint``, ``choice_rows``, ``parse_choice``, ``AUTO``, ``BROWSE_SECONDS``) and the
 server's archive (``list_games``, ``fetch_record``, ``leaderboard``, ``claim_name``).
@@ -48,7 +48,7 @@ from .liveness import (
     Watchdog,
 )
 from .session import ClientSession, give_up_seat
-from .tokens import FileTokenStore, MemoryTokenStore, SavedSeat, TokenStore
+from .tokens import PLAYED_KEPT, FileTokenStore, MemoryTokenStore, SavedSeat, TokenStore
 from .trust import CertificateRefused, KnownServers, ServerTrust, open_stream
 
 __all__ = [
@@ -75,6 +75,7 @@ __all__ = [
     "MemoryTokenStore",
     "NoServerFound",
     "PING_AFTER",
+    "PLAYED_KEPT",
     "SavedSeat",
     "ServerRefused",
     "ServerTrust",

@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import secrets
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable
 from types import TracebackType
 from typing import Literal, NamedTuple, Self, TypeVar
@@ -93,6 +93,9 @@ class ServerRefused(SessionError):
 T = TypeVar("T")
 
 _CLOSED = object()  # queue sentinel: the stream ended
+REPLY_SEQS = 64
+"""Requests whose replies are kept apart (the newest): a late reply to an older one is
+left with the other commands."""
 
 
 class _Inbox(asyncio.Queue[object]):
@@ -114,6 +117,10 @@ class Channel:
         self._conn = Connection(ConnectionRole.CLIENT)
         self._inbox: _Inbox = _Inbox()
         self._backlog: deque[Command] = deque()
+        self._replies: OrderedDict[int, deque[Command]] = OrderedDict()
+        """The replies to each request waited for (by its ``seq``; the last REPLY_SEQS),
+        kept apart from the other commands: each goes to the call that asked."""
+        self._replied = asyncio.Event()  # set (and replaced) when a reply comes, or the link goes
         self._closed_reason: str | None = None
         self._reader_task: asyncio.Task[None] | None = None
         self._lost_event = asyncio.Event()
@@ -254,11 +261,21 @@ class Channel:
         raise SessionError(f"the server sent us to {redirect.address} for table {redirect.table}")
 
     async def _reply_to(self, seq: int) -> Command:
-        """The next command answering our command ``seq``; others are kept for later."""
-        found = await self._peek(lambda c: c.re == seq)
-        assert found is not None
-        self._backlog.remove(found)
-        return found
+        """The next command answering our command ``seq`` (a request may have several
+        replies: each call takes the next); other commands are left for their readers.
+        Concurrent calls each get their own request's replies."""
+        replies = self._replies.get(seq)
+        if replies is None:
+            replies = self._replies[seq] = deque(c for c in self._backlog if c.re == seq)
+            for c in replies:
+                self._backlog.remove(c)
+            while len(self._replies) > REPLY_SEQS:
+                self._replies.popitem(last=False)
+        while not replies:
+            if self._closed_reason is not None:
+                raise ConnectionLost(f"connection closed: {self._closed_reason}")
+            await self._replied.wait()
+        return replies.popleft()
 
     async def _peek(self, match: Callable[[Command], bool], timeout: float | None = None) -> Command | None:
         """The first kept or incoming command that ``match``es, left in the backlog."""
@@ -341,6 +358,12 @@ class Channel:
             self.last_event = body.event  # numbering may have jumped (a server restart)
         elif (number := event_number(body)) is not None and command.sender.startswith("table:"):
             self.last_event = max(self.last_event, number)
+        replies = self._replies.get(command.re) if command.re is not None else None
+        if replies is not None:  # a call waits for it: to that call
+            replies.append(command)
+            self._replied.set()
+            self._replied = asyncio.Event()
+            return True
         self._inbox.put_nowait(command)
         return True
 
@@ -352,6 +375,8 @@ class Channel:
                 observer(False, reason)
         self._inbox.put_nowait(_CLOSED)
         self._lost_event.set()
+        self._replied.set()  # each call waiting for a reply learns the link is gone
+        self._replied = asyncio.Event()
         if first:
             self._stop_watchdog_soon()
             self._tell(LinkStatus.LOST, reason)

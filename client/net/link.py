@@ -432,6 +432,7 @@ class Link(Channel):
         self._reader, self._writer = reader, writer
         self._conn = Connection(ConnectionRole.CLIENT)
         self._inbox = _Inbox()
+        self._replies.clear()  # a new connection numbers its requests anew
         self._lost_event = asyncio.Event()
         self._closed_reason = None
         self._start_tasks()

@@ -1,7 +1,9 @@
 """Where a client keeps its seat tokens, so that a restarted ``scopa play`` can return to
 an unfinished game.  :class:`TokenStore` is the interface (a browser keeps its tokens
 elsewhere); :class:`FileTokenStore` is the default: one JSON file, readable by its owner
-only (0600), in the user's state directory, keyed by server and name."""
+only (0600), in the user's state directory, keyed by server and name.  The tokens of the
+last tables sat at stay once their games are over (:meth:`TokenStore.played`): they show
+the games of a private table to its players (``scopa games``), and to nobody else."""
 
 from __future__ import annotations
 
@@ -15,6 +17,8 @@ import platformdirs
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 STATE_DIR_ENV = "SCOPA_STATE_DIR"
+PLAYED_KEPT = 16
+"""Tokens of tables sat at kept per server, the newest (as many as a ``list_games`` takes)."""
 
 
 class SavedSeat(BaseModel):
@@ -41,18 +45,33 @@ class TokenStore(ABC):
     @abstractmethod
     def forget(self, server: str, name: str) -> None: ...
 
+    def played(self, server: str) -> list[str]:
+        """The seat tokens of the last tables sat at on ``server`` (any name), newest first;
+        a seat forgotten keeps its token here."""
+        return []
+
+
+def _with_played(tokens: list[str], token: str) -> list[str]:
+    """``tokens`` (newest first) with ``token`` first, at most PLAYED_KEPT."""
+    return [token, *(t for t in tokens if t != token)][:PLAYED_KEPT]
+
 
 class MemoryTokenStore(TokenStore):
     """Kept for the life of the process only."""
 
     def __init__(self) -> None:
         self.seats: dict[tuple[str, str], SavedSeat] = {}
+        self.tokens: dict[str, list[str]] = {}
 
     def load(self, server: str, name: str) -> SavedSeat | None:
         return self.seats.get((server, name))
 
     def save(self, seat: SavedSeat) -> None:
         self.seats[(seat.server, seat.name)] = seat
+        self.tokens[seat.server] = _with_played(self.tokens.get(seat.server, []), seat.token)
+
+    def played(self, server: str) -> list[str]:
+        return list(self.tokens.get(server, []))
 
     def forget(self, server: str, name: str) -> None:
         self.seats.pop((server, name), None)
@@ -69,6 +88,7 @@ class FileTokenStore(TokenStore):
 
     def __init__(self, directory: Path | None = None) -> None:
         self.path = (directory or default_state_dir()) / "seats.json"
+        self.played_path = self.path.with_name("played.json")  # {server: [token, ...]}, newest first
 
     def _read(self) -> dict[str, SavedSeat]:
         try:
@@ -85,16 +105,16 @@ class FileTokenStore(TokenStore):
         return out
 
     def _write(self, seats: dict[str, SavedSeat]) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=".seats-", suffix=".json")
+        _write_json(self.path, {k: v.model_dump() for k, v in seats.items()})
+
+    def _read_played(self) -> dict[str, list[str]]:
         try:
-            os.fchmod(fd, 0o600)
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                json.dump({k: v.model_dump() for k, v in seats.items()}, f, indent=1)
-            os.replace(tmp, self.path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+            raw = json.loads(self.played_path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {}
+        if not isinstance(raw, dict):
+            return {}
+        return {k: [t for t in v if isinstance(t, str)] for k, v in raw.items() if isinstance(v, list)}
 
     @staticmethod
     def _key(server: str, name: str) -> str:
@@ -107,8 +127,28 @@ class FileTokenStore(TokenStore):
         seats = self._read()
         seats[self._key(seat.server, seat.name)] = seat
         self._write(seats)
+        played = self._read_played()
+        played[seat.server] = _with_played(played.get(seat.server, []), seat.token)
+        _write_json(self.played_path, played)
+
+    def played(self, server: str) -> list[str]:
+        return self._read_played().get(server, [])
 
     def forget(self, server: str, name: str) -> None:
         seats = self._read()
         if seats.pop(self._key(server, name), None) is not None:
             self._write(seats)
+
+
+def _write_json(path: Path, data: object) -> None:
+    """``data`` as ``path`` (mode 0600), replaced whole."""
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}-", suffix=".json")
+    try:
+        os.fchmod(fd, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            json.dump(data, f, indent=1)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

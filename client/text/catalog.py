@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import re
 import string
+from collections.abc import Sequence
 from functools import cache
 from importlib.resources import files
 from typing import NamedTuple
@@ -144,6 +145,14 @@ def local_bot_name(kind: str, number: int) -> str:
     if ":" in kind:
         return f"{kind.rpartition(':')[2]} {number}"
     return player_name(f"{kind}-bot-{number}")
+
+
+def person_name(names: Sequence[str], person: int, seat: int, many: bool) -> str:
+    """The name of the ``person``-th person at a local table (at ``seat``): the one given,
+    else "You" alone, or "Player N" (the seat's number) among several."""
+    if person < len(names):
+        return names[person]
+    return i18n.tr("Player {n}", n=seat + 1) if many else i18n.tr("You")
 
 
 def level_text(strategy: str) -> str:

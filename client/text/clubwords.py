@@ -90,8 +90,8 @@ CLUB_ITALIAN: dict[str, str] = {
     "You lost.": "Hai perso.",
     "Back in the lobby.": "Di nuovo nella sala.",
     "Watching table {table}: {rules}": "Guardi il tavolo {table}: {rules}",
-    "Round {n}, {who} to play; table: {cards}; cards in hands {sizes}; totals {totals}":
-        "Smazzata {n}, di turno {who}; tavola: {cards}; carte in mano {sizes}; totali {totals}",
+    "Round {n}, {who} to play; table: {cards}; cards in hands {sizes}; stock {stock}; totals {totals}":
+        "Smazzata {n}, di turno {who}; tavola: {cards}; carte in mano {sizes}; mazzo {stock}; totali {totals}",
     "seat {n}": "posto {n}",
     "side {n}": "parte {n}",
     "Game starts: ": "Comincia la partita: ",
@@ -111,6 +111,8 @@ CLUB_ITALIAN: dict[str, str] = {
 
 
 CONNECTION_ITALIAN: dict[str, str] = {
+    "While you were away the bot played: {cards}": "Mentre eri via il bot ha giocato: {cards}",
+    "{card} (scopa)": "{card} (scopa)",
     "You left the game at table {table}: a bot plays your seat.":
         "Hai lasciato la partita al tavolo {table}: al tuo posto gioca un bot.",
     "You left the game at table {table}: it ended there, with no winner.":

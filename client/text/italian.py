@@ -477,6 +477,8 @@ ITALIAN: dict[str, str] = {
     "(to play against it: --seats human,{kind})": "(per giocarci contro: --seats human,{kind})",
     "--seats names 1 seat; a table has 2, 3, 4 or 6": "--seats indica 1 posto; un tavolo ne ha 2, 3, 4 o 6",
     "--seats names {n} seats; a table has 2, 3, 4 or 6": "--seats indica {n} posti; un tavolo ne ha 2, 3, 4 o 6",
+    "--name gives {n} names, but the table has {people} seat(s) for people (human in --seats)":
+        "--name dà {n} nomi, ma al tavolo i posti per persone sono {people} (human in --seats)",
     "{kind} cannot sit at the table; a seat is human (you), a bot level ({levels}), another built-in bot ({bots}), "
     "or your own bot as MODULE:CLASS or FILE.py:CLASS":
         "{kind} non può sedersi al tavolo; un posto è human (tu), un livello di bot ({levels}), un altro bot già "

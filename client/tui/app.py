@@ -27,13 +27,13 @@ from scopa.engine import (
 from scopa.engine.player import Player
 
 from ..text import reason_text
-from ..text import tr, DeckStyle, local_bot_name
+from ..text import tr, DeckStyle, local_bot_name, person_name
 from scopa.protocol.record import PlayerKind, RecordPlayer, build_record, replay_steps
 
 from ..seats import bot_number, record_strategy, seat_bot
 from .board import BoardScreen
 from .boardstate import BoardState
-from .dialogs import ConfirmScreen, GameOverScreen, HandOverScreen, HelpScreen, RoundEndScreen
+from .dialogs import ConfirmScreen, GameOverScreen, HandOverScreen, HelpScreen, NameScreen, RoundEndScreen
 from .replay import ReplayScreen
 from .tablefacts import TableFacts
 from .text import result_line
@@ -123,9 +123,13 @@ class LocalGameApp(ScopaApp):
         autoplay: bool = True,
         pace: float | None = None,
         round_pause: float = 2.5,
+        names: Sequence[str] = (),
+        ask_name: str | None = None,
     ) -> None:
         super().__init__()
         self.rules, self.kinds, self.seed, self.deck, self.autoplay = rules, list(kinds), seed, style, autoplay
+        self.names = list(names)  # the people's names, seat by seat (the rest: "You", or "Player N")
+        self.ask_name = ask_name  # not None: the one person's name is asked first, this login name offered
         self.humans = [i for i, k in enumerate(kinds) if k == "human"]
         self.pace = pace if pace is not None else (0.6 if self.humans else 0.4)
         self.round_pause = round_pause
@@ -153,7 +157,7 @@ class LocalGameApp(ScopaApp):
         many = len(self.humans) > 1
         for i, kind in enumerate(self.kinds):
             if kind == "human":
-                out.append(AppPlayer(tr("Player {n}", n=i + 1) if many else tr("You"), self))
+                out.append(AppPlayer(person_name(self.names, self.humans.index(i), i, many), self))
             else:
                 out.append(seat_bot(kind, i, self.seed, local_bot_name(kind, bot_number(list(self.kinds), i))))
         return out
@@ -163,6 +167,8 @@ class LocalGameApp(ScopaApp):
         self.run_worker(self.play_game(), exclusive=True, name="game")
 
     async def play_game(self) -> None:
+        if self.ask_name is not None and not self.names:  # the name first (Esc there leaves the app)
+            self.names = [await self.show_and_wait(NameScreen(self.ask_name))]
         self.master = LocalGame(self.rules, self.players(), self.seed)
         self.master.observers.append(self.show_event)
         await self.master.run()

@@ -198,6 +198,11 @@ class BoardState:
         if self.rules is not None and self.rules.refill_each_turn and self.stock_left > 0:
             self.stock_left -= 1
             self.hand_sizes[event.seat] += 1
+        elif self.rules is not None and self.hand_sizes and not any(self.hand_sizes) \
+                and self.stock_left >= self.players * self.rules.hand_size > 0:
+            # R11: every hand is empty and the stock deals again; a spectator is told of no deal
+            self.hand_sizes = [self.rules.hand_size] * self.players
+            self.stock_left -= self.players * self.rules.hand_size
         if event.captured:
             self.captured[side] |= mask_of((event.card, *event.captured))
             self.last_capture_side = side

@@ -65,7 +65,7 @@ def test_a_person_seated_with_output_not_a_terminal_gets_a_clear_message() -> No
 
 
 def test_a_person_plays_a_whole_game_with_the_plain_interface() -> None:
-    child = pexpect.spawn(sys.executable, [*CLI[1:], "--plain", "--seed", "5", "--deck", "french"], cwd=str(ROOT),
+    child = pexpect.spawn(sys.executable, [*CLI[1:], "--plain", "--seed", "5", "--deck", "french", "--name", "ada"], cwd=str(ROOT),
                           env=ENV, encoding="utf-8", timeout=30, dimensions=(50, 160))
     try:
         child.expect("Your move: ")
@@ -102,7 +102,7 @@ def test_parse_choice_reads_numbers_cards_and_captures_R15() -> None:
 
 def test_in_a_terminal_scopa_local_is_the_full_screen_app_and_ctrl_c_leaves_with_0() -> None:
     env = dict(os.environ, TERM="xterm-256color", COLUMNS="80", LINES="24")
-    child = pexpect.spawn(sys.executable, [*CLI[1:], "--seed", "5"], cwd=str(ROOT), env=env,
+    child = pexpect.spawn(sys.executable, [*CLI[1:], "--seed", "5", "--name", "ada"], cwd=str(ROOT), env=env,
                           encoding="utf-8", timeout=30, dimensions=(24, 80))
     try:
         child.expect("Your turn")
@@ -153,6 +153,8 @@ def test_in_italian_the_line_after_the_app_is_italian_too() -> None:
     child = pexpect.spawn(sys.executable, [*CLI[1:], "--seed", "5"], cwd=str(ROOT), env=env,
                           encoding="utf-8", timeout=30, dimensions=(24, 80))
     try:
+        child.expect("Il tuo nome ai tavoli")  # asked first, as scopa play asks it
+        child.send("\r")  # Enter: the login name
         child.expect("Tocca a te")
         child.sendcontrol("c")
         child.expect(pexpect.EOF)
@@ -161,3 +163,27 @@ def test_in_italian_the_line_after_the_app_is_italian_too() -> None:
         child.close()
     assert "Partita lasciata. Mescolata numero 5: per rigiocarla, --seed 5" in output and "replay with" not in output
     assert "seed 5:" not in output.lower()  # the word is the option's only
+
+
+def test_the_plain_game_asks_the_persons_name_as_scopa_play_asks_it() -> None:
+    child = pexpect.spawn(sys.executable, [*CLI[1:], "--plain", "--seed", "5"], cwd=str(ROOT),
+                          env=dict(ENV, LOGNAME="zio"), encoding="utf-8", timeout=30, dimensions=(50, 160))
+    try:
+        child.expect(r"Your name at the tables \(Enter: zio\): ")
+        child.sendline("Nonna Pina")
+        child.expect("is not a name .no spaces.: try Nonna_Pina or NonnaPina")
+        child.expect(r"Your name at the tables \(Enter: zio\): ")
+        child.sendline("nonna")
+        child.expect(r"Seats: nonna, Bot 1 \(medium\)")
+        child.expect("Your move: ")
+    finally:
+        child.close(force=True)
+
+
+def test_names_given_on_the_command_line_are_checked_and_seat_the_people() -> None:
+    spaced = run("--plain", "--name", "Nonna Pina")
+    assert spaced.returncode == 2 and "try --name Nonna_Pina" in spaced.stdout, spaced.stdout
+    many = run("--plain", "--name", "ada,bruno")
+    assert many.returncode == 2 and "--name gives 2 names, but the table has 1 seat(s) for people" in " ".join(many.stdout.split())
+    hot = run("--plain", "--seats", "human,greedy,human,random", "--name", "ada,bruno", "--seed", "2")
+    assert "Seats: ada, Bot 1 (medium), bruno, Bot 2 (easy)" in hot.stdout, hot.stdout  # then no input: it ends

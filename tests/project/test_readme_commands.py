@@ -25,7 +25,8 @@ README = (ROOT / "README.md").read_text(encoding="utf-8")
 NEEDS_A_PERSON_OR_RUNS_UNTIL_STOPPED = {
     "scopa local",
     "scopa local --lang it",
-    "scopa local --seats human,greedy,human,random",
+    "scopa local --seats human,greedy,human,random --name ada,bruno",
+    "scopa local --name nonna --seats human,hard",
     "scopa local --rules scopone",
     "scopa local --capture-mode fewest --target 21 -o re_bello=true --seed 7",
     "scopa local --deck french --no-autoplay",

@@ -372,10 +372,10 @@ class NetApp(ScopaApp):
         screen, session = self.board_screen, self.session
         if isinstance(notice, SeatCameBack) and screen is not None and session is not None \
                 and notice.seat == session.seat:
-            self.comeback.caught_up(screen)
             if notice.bot_played:  # the seat a bot played since the grace period ran out is ours again
                 screen.board.bot_plays.discard(notice.seat)
                 self.tell(self.away.held_back())
+            self.comeback.caught_up(screen)  # the board as it stands, and what the bot played for us
 
     async def show_event(self, event: Event) -> None:
         self.comeback.last_move = None  # the table has moved on: nothing to send again
@@ -387,7 +387,7 @@ class NetApp(ScopaApp):
             if isinstance(event, RoundStarted):
                 self.comeback.missed_plays = 0
             elif isinstance(event, Played):
-                self.comeback.missed_plays += 1
+                self.comeback.missed(screen, event)
             return
         self.comeback.caught_up(screen)
         if isinstance(event, GameStarted) and isinstance(self.screen, ShareInviteScreen):

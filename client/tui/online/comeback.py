@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 
 from rich.text import Text
 
-from scopa.engine import Declare, Play
+from scopa.engine import Declare, Play, Played
 from scopa.protocol import Snapshot
 
 from ...text import DeckStyle, label
@@ -28,14 +28,24 @@ class Comeback:
         """The move sent last, with the choice it answered, until the table shows an event."""
         self.just_reconnected = False
         self.missed_plays = 0  # plays of the current round caught up with after a time away
+        self.played_for_us: list[str] = []  # the cards played for our seat meanwhile (by the bot), as said
         self._snapshot: Snapshot | None = None  # one that stands for the missed events, shown at the end
 
     def catch_up(self, screen: BoardScreen) -> None:
         """What comes next happened while this client was away (up to the seat's own
         ``seat_back``): it goes onto the board and into the round's list without being
         drawn play by play; the board is drawn once, as it stands, at the end."""
+        if not screen.held:
+            self.played_for_us = []
         screen.held = True
         self.missed_plays = 0
+
+    def missed(self, screen: BoardScreen, event: Played) -> None:
+        """A play caught up with: counted, and told at the end when it was our seat's."""
+        self.missed_plays += 1
+        if event.seat == screen.board.viewer:
+            card = label(event.card, self.deck)
+            self.played_for_us.append(tr("{card} (scopa)", card=card) if event.scopa else card)
 
     def caught_up(self, screen: BoardScreen) -> None:
         if not screen.held:
@@ -57,6 +67,9 @@ class Comeback:
                 said = tr("Back at table {table}, as it stands now: its {n} plays so far are in this round's list, "
                           "those you missed too.", table=table, n=n)
             self.tell(said)
+        if self.played_for_us:
+            self.tell(tr("While you were away the bot played: {cards}", cards=", ".join(self.played_for_us)))
+            self.played_for_us = []
 
     def snapshot_in_turn(self, screen: BoardScreen, snapshot: Snapshot) -> None:
         """A snapshot that stands for missed events: set at the end of the catching up, or now."""

@@ -28,6 +28,11 @@ from ...text import is_server_bot, player_name, rules_line
 __all__ = ["CreateTableScreen", "InviteScreen", "LobbyScreen", "NewTable", "seats_text"]
 
 
+def keys_hint() -> str:
+    """The lobby's keys, as its status line says them when there is nothing else to say."""
+    return tr("p: play now · c: create a table · Enter or j: join the selected table · w: watch it · ?: rules")
+
+
 def seats_text(info: TableInfo) -> Text:
     """Who sits at the table: a free seat, a person away, a bot ("Bot 1 (medium)", or
     "nipote (bot)" for a person's seat a bot plays on)."""
@@ -82,6 +87,7 @@ class LobbyScreen(Screen[None]):
         self._question: asyncio.Future[bool] | None = None
         self._talking = False  # t was pressed: the chat box is taking the focus
         self._invite: InviteScreen | None = None  # i was pressed: the invite box, while it is open
+        self._status: str | Text = ""  # what the status line shows
 
     def compose(self) -> ComposeResult:
         yield Static(Text.assemble((tr("Scopa lobby"), "bold"), f" · {self.who}"), id="lobby-top")
@@ -95,7 +101,7 @@ class LobbyScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.query_one("#tables", DataTable).focus()
-        self.say(tr("p: play now · c: create a table · Enter or j: join the selected table · w: watch it · ?: rules"))
+        self.say(keys_hint())
 
     def rename(self, who: str) -> None:
         """The heading names the person as the server does (a taken name was changed)."""
@@ -128,6 +134,7 @@ class LobbyScreen(Screen[None]):
         self.say("")
 
     def say(self, text: str | Text) -> None:
+        self._status = text
         self.query_one("#lobby-status", Static).update(text)
 
     def chat(self, author: str, text: str) -> None:
@@ -153,8 +160,11 @@ class LobbyScreen(Screen[None]):
             style = {TableState.WAITING: "green", TableState.PLAYING: "yellow"}.get(info.state, "dim")
             dt.add_row(info.id, rules_line(rules_from_wire(info.rules)), seats_text(info),
                        Text(tr(info.state.value), style=style), str(info.spectators), key=info.id)
+        # what the status line says of the list is the list's own: said while it is empty, gone once it is not
         if not self.tables:
             self.say(tr("No tables yet: press c to create one."))
+        elif self._status == tr("No tables yet: press c to create one."):
+            self.say(keys_hint())
         if keep in self.tables:
             dt.move_cursor(row=list(self.tables).index(keep))
 

@@ -56,6 +56,7 @@ async def watch_game(app: NetApp, table_id: str, invite: str | None = None) -> N
     if snap.public is not None:
         translator.started = True
         apply_public(board, snap)
+    board.away = {seat: tr("away") for seat in snap.table.away}  # who is away as we come: the table map says
     await app.push_screen(screen)
     screen.refresh_board()
 

@@ -26,7 +26,7 @@ from scopa.engine import (
     RuleSet,
     View,
 )
-from scopa.protocol import Message, Connection, ConnectionRole, ErrorCode, Hello, Ping, Pong, Welcome
+from scopa.protocol import Message, Connection, ConnectionRole, ErrorCode, Hello, Ping, Pong, Tables, Welcome
 
 
 SAFETY = 60  # seconds: a safety net only, games take well under a second
@@ -313,3 +313,24 @@ async def test_several_addresses_are_tried_in_turn_and_a_bad_one_is_refused() ->
     for bad in ("", " , ", "host:port", "a:1,b:99999"):
         with pytest.raises(ValueError):
             parse_servers(bad)
+
+
+async def test_two_calls_at_once_each_get_their_own_reply() -> None:
+    """Two lobby calls waiting together (a reconnect's re-subscription beside another
+    call): the server answers the second first; each call still gets the reply to its
+    own request (``re``), never the other's."""
+    async def script(receive, send) -> None:  # type: ignore[no-untyped-def]
+        hello = await receive()
+        send(Welcome(you="player:hal", server="fake", protocol=2), "player:hal", re=hello.seq)
+        first, second = await receive(), await receive()
+        send(Tables(tables=[], total=2), "player:hal", re=second.seq)
+        send(Tables(tables=[], total=1), "player:hal", re=first.seq)
+        await receive()  # until the client goes
+
+    server, fake_port = await _fake_server(script)
+    async with server, asyncio.timeout(SAFETY):
+        s = await ClientSession.connect("127.0.0.1", fake_port, "hal")
+        s.reconnect_for = 0
+        one, two = await asyncio.gather(s.tables_page(), s.tables_page())
+        assert (one.total, two.total) == (1, 2)
+        await s.close()

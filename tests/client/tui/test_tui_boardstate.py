@@ -8,7 +8,7 @@ import pytest
 from scopa.bots import GreedyBot, RandomBot
 from scopa.client.tui.boardstate import BoardState
 from scopa.client.tui.text import result_line, tie_note
-from scopa.engine import EndReason, Event, GameEnded, LocalGame, GameStarted, RuleSet
+from scopa.engine import EndReason, Event, GameEnded, GameStarted, HandDealt, LocalGame, RuleSet
 from scopa.engine.player import Player
 
 
@@ -43,6 +43,36 @@ async def test_events_alone_rebuild_what_the_engine_shows_R19(preset: str, playe
     assert me.checked > 10
     assert board.over and board.totals == tuple(master.state.totals)
     assert board.winner == master.state.winner
+
+
+class Spectating(Player):
+    """A seat's bot that also keeps a spectator's board: the public events only (no deal
+    of any hand reaches a spectator), checked against the engine's view at each turn."""
+
+    def __init__(self, inner: Player, board: BoardState) -> None:
+        self.inner, self.board = inner, board
+        self.name = inner.name
+        self.checked = 0
+
+    async def notify(self, event: Event) -> None:
+        if not isinstance(event, HandDealt):
+            self.board.apply(event)
+
+    async def choose(self, v, legal):  # type: ignore[no-untyped-def]
+        self.checked += 1
+        assert (self.board.hand_sizes, self.board.stock_left) == (list(v.hand_sizes), v.stock_left)
+        assert self.board.table == v.table and self.board.to_move == v.to_move
+        return await self.inner.choose(v, legal)
+
+
+@pytest.mark.parametrize("preset,players", [("scopa", 2), ("scopa", 4), ("scopa", 3)])
+async def test_a_spectators_board_counts_the_hands_and_the_stock_of_later_deals_R11(preset: str, players: int) -> None:
+    board = BoardState(viewer=None)
+    me = Spectating(GreedyBot(), board)
+    master = LocalGame(RuleSet.build(preset, players=players), [me, *[RandomBot(seed=i) for i in range(1, players)]],
+                       seed=5)
+    await master.run()
+    assert me.checked > 10 and board.over
 
 
 def test_the_round_end_explains_eleven_all_R22() -> None:

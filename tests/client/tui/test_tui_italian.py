@@ -36,7 +36,7 @@ def test_the_board_speaks_italian_under_an_italian_locale() -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith("LC_")}
     env.update(LANG="it_IT.UTF-8", TERM="xterm-256color", COLUMNS="100", LINES="30")  # the pty's size, whatever pytest's is
     child = pexpect.spawn(sys.executable, ["-m", "scopa.cli", "local", "--seats", "human,greedy", "--seed", "4",
-                                           "--delay", "0"],
+                                           "--delay", "0", "--name", "nonna"],
                           cwd=str(ROOT), env=env, encoding="utf-8", codec_errors="replace", timeout=30,
                           dimensions=(30, 100))
     try:
@@ -70,7 +70,7 @@ def test_lang_it_speaks_italian_under_an_english_locale() -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith("LC_")}
     env.update(LANG="en_GB.UTF-8", TERM="xterm-256color", COLUMNS="100", LINES="30")  # the pty's size, whatever pytest's is
     child = pexpect.spawn(sys.executable, ["-m", "scopa.cli", "local", "--lang", "it", "--seats", "human,greedy",
-                                           "--seed", "4", "--delay", "0"],
+                                           "--seed", "4", "--delay", "0", "--name", "nonna"],
                           cwd=str(ROOT), env=env, encoding="utf-8", codec_errors="replace", timeout=30,
                           dimensions=(30, 100))
     try:
@@ -88,7 +88,7 @@ def local_game(*args: str, size: tuple[int, int] = (30, 100)) -> pexpect.spawn:
     env = {k: v for k, v in os.environ.items() if not k.startswith("LC_")}
     env.update(LANG="C.UTF-8", TERM="xterm-256color", COLUMNS=str(size[1]), LINES=str(size[0]))
     return pexpect.spawn(sys.executable, ["-m", "scopa.cli", "local", "--lang", "it", "--seats", "human,greedy",
-                                          "--seed", "4", "--delay", "0", *args],
+                                          "--seed", "4", "--delay", "0", "--name", "nonna", *args],
                          cwd=str(ROOT), env=env, encoding="utf-8", codec_errors="replace", timeout=30,
                          dimensions=size)
 

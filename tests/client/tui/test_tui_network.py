@@ -213,3 +213,22 @@ async def test_q_asks_before_leaving_a_network_game_and_no_goes_back_to_it(engin
             await pilot.press("1")
             await until(pilot, lambda: any(p.seat == screen.board.viewer for p in screen.board.plays))
             assert app.return_value is None
+
+
+async def test_the_lobby_status_line_follows_its_list(engine: NetworkEngine) -> None:
+    """"No tables yet" is said while the list is empty and goes as soon as a table is listed (the keys are said
+    again)."""
+    async with asyncio.timeout(SAFETY):
+        app = app_for(engine, name="zia")
+        async with app.run_test(size=(100, 30)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.lobby is not None)
+            lobby = app.lobby
+            assert lobby is not None
+            status = lobby.query_one("#lobby-status", Static)
+            await until(pilot, lambda: "No tables yet" in str(status.render()))
+            bob = await ClientSession.connect("127.0.0.1", engine.port, "bob")
+            await bob.create_table(preset="scopa")  # pushed to the lobby
+            await until(pilot, lambda: bool(lobby.tables))
+            await pilot.pause()
+            assert "No tables yet" not in str(status.render()) and "c: create a table" in str(status.render())
+            await bob.close()

@@ -1,0 +1,66 @@
+"""`scopa games` lists a private table's games to the people who played at it: `scopa
+play` keeps the seat tokens of the tables sat at (also once their games are over), and
+`scopa games` sends them; anyone else does not see those games."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from scopa.bots import GreedyBot, RandomBot
+from scopa.client.console import SeatKeeper
+from scopa.client.net import PLAYED_KEPT, ClientSession, FileTokenStore, MemoryTokenStore, SavedSeat
+from scopa.server import Limits, NetworkEngine
+
+from procs import ROOT, SCOPA
+
+pytestmark = pytest.mark.process
+
+ENV = dict(os.environ, TERM="dumb", COLUMNS="200", NO_COLOR="1")
+
+
+async def scopa(*args: str) -> subprocess.CompletedProcess[str]:
+    return await asyncio.to_thread(subprocess.run, [*SCOPA, *args], capture_output=True, text=True,
+                                   stdin=subprocess.DEVNULL, timeout=90, env=ENV, cwd=ROOT)
+
+
+def test_a_forgotten_seat_keeps_its_token_among_the_played(tmp_path: Path) -> None:
+    for store in (FileTokenStore(tmp_path), MemoryTokenStore()):
+        for n in range(PLAYED_KEPT + 2):
+            store.save(SavedSeat(server="h:1", name="nonna", table=str(n), seat=0, token=f"token-{n:04d}"))
+        store.forget("h:1", "nonna")
+        assert store.load("h:1", "nonna") is None
+        played = store.played("h:1")
+        assert played[0] == f"token-{PLAYED_KEPT + 1:04d}" and len(played) == PLAYED_KEPT
+        assert store.played("h:2") == []
+
+
+async def test_a_private_game_is_listed_for_its_players_only(tmp_path: Path) -> None:
+    engine = NetworkEngine("127.0.0.1", 0, seed=11, db=str(tmp_path / "games.db"),
+                           limits=Limits(commands_per_second=None))
+    await engine.start()
+    server = f"127.0.0.1:{engine.port}"
+    family, stranger = tmp_path / "nonna", tmp_path / "stranger"
+    try:
+        async with await ClientSession.connect("127.0.0.1", engine.port, "nonna") as nonna, \
+                await ClientSession.connect("127.0.0.1", engine.port, "nipote") as nipote:
+            public = await nipote.create_table(preset="scopa")
+            await nonna.join_table(public.id)
+            await asyncio.gather(nonna.play_game(GreedyBot()), nipote.play_game(RandomBot(seed=1)))
+            private = await nonna.create_table(preset="scopa", private=True)
+            seats = SeatKeeper(FileTokenStore(family), server, "nonna")  # as scopa play keeps its seat
+            seats.keep(nonna)
+            await nipote.join_table(private.id, invite=nonna.invite)
+            await asyncio.gather(nonna.play_game(GreedyBot()), nipote.play_game(RandomBot(seed=1)))
+            seats.forget()  # the game is over: nothing to come back to
+        mine = await scopa("games", "--server", server, "--state-dir", str(family))
+        assert mine.returncode == 0, mine.stdout + mine.stderr
+        assert [line.split()[0] for line in mine.stdout.splitlines()] == [private.id, public.id]
+        theirs = await scopa("games", "--server", server, "--state-dir", str(stranger))
+        assert [line.split()[0] for line in theirs.stdout.splitlines()] == [public.id]
+    finally:
+        await engine.stop()

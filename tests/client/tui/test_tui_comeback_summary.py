@@ -1,0 +1,45 @@
+"""Back at a seat a bot played meanwhile: the board is drawn as it stands once what was
+missed is on it, and a short line says what the bot played for the person."""
+
+from __future__ import annotations
+
+from scopa.client.text import DeckStyle, i18n
+from scopa.client.tui.boardstate import BoardState
+from scopa.client.tui.online.comeback import Comeback
+from scopa.engine import Card, GameStarted, Played, RoundStarted, RuleSet, parse_cards
+
+
+class Screen:
+    """What the comeback asks of a board screen."""
+
+    def __init__(self, board: BoardState) -> None:
+        self.board, self.held, self.drawn = board, False, 0
+
+    def refresh_board(self) -> None:
+        self.drawn += 1
+
+
+def played(seat: int, card: str, *captured: str, scopa: bool = False) -> Played:
+    return Played(seat, parse_cards(card)[0], tuple(parse_cards(" ".join(captured))) if captured else (),
+                  scopa, ())  # type: ignore[call-arg]
+
+
+def test_what_the_bot_played_for_us_is_said_once_caught_up(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setattr(i18n, "LANGUAGE", "it")
+    board = BoardState(viewer=0)
+    board.apply(GameStarted(RuleSet(), ("ada", "bea"), 1))
+    board.apply(RoundStarted(1, 1, tuple(parse_cards("3d 5c 6b 7s")), 0, ()))  # type: ignore[call-arg]
+    said: list[str] = []
+    comeback = Comeback(lambda text: said.append(str(text)), lambda: "7", DeckStyle.ITALIAN)
+    screen = Screen(board)
+    comeback.catch_up(screen)  # type: ignore[arg-type]
+    for event in (played(0, "Kc"), played(1, "2s"), played(0, "3b", "3d", scopa=True)):
+        board.apply(event)
+        comeback.missed(screen, event)  # type: ignore[arg-type]
+    assert screen.drawn == 0 and screen.held  # nothing drawn play by play
+    comeback.caught_up(screen)  # type: ignore[arg-type]
+    assert screen.drawn == 1 and not screen.held
+    assert said[-1] == "Mentre eri via il bot ha giocato: R Cop, 3 Bas (scopa)"  # as the board names cards, said
+    comeback.catch_up(screen)  # type: ignore[arg-type]
+    comeback.caught_up(screen)  # type: ignore[arg-type]
+    assert not said[-1].startswith("Mentre eri via")  # said once
