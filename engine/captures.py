@@ -36,11 +36,12 @@ Template = tuple[int, tuple[tuple[int, int], ...]]
 Selection = tuple[tuple[int, int], ...]  # (value, how many cards of it), values ascending
 Sized = tuple[Selection, int]  # a selection and how many cards it takes
 _MAX_SUM = 14  # the largest sum a capture needs: 15 minus an ace (V6)
+_MAX_VALUE = 10  # the largest sum a capture by value needs (R14)
 
 
-def _selections_by_sum(counts: int, max_cards: int) -> dict[int, list[Sized]]:
-    """Every multiset of table values (at most ``max_cards`` cards, sum 1..14), by sum,
-    each with its number of cards."""
+def _selections_by_sum(counts: int, max_cards: int, max_sum: int) -> dict[int, list[Sized]]:
+    """Every multiset of table values (at most ``max_cards`` cards, sum 1..``max_sum``),
+    by sum, each with its number of cards."""
     partial: list[tuple[Selection, int, int]] = [((), 0, 0)]  # (selection, sum, cards)
     for v in range(1, 11):
         have = (counts >> (4 * (v - 1))) & 15
@@ -54,7 +55,7 @@ def _selections_by_sum(counts: int, max_cards: int) -> dict[int, list[Sized]]:
             for k in range(1, have + 1):
                 total += v
                 size += 1
-                if total > _MAX_SUM or size > max_cards:
+                if total > max_sum or size > max_cards:
                     break
                 append((sel + ((v, k),), total, size))
         partial = grown
@@ -109,7 +110,7 @@ _CACHES: dict[tuple[object, ...], dict[int, tuple[tuple[Template, ...], ...]]] =
 class CaptureRules:
     """A RuleSet's capture rules with a per-rules template cache."""
 
-    __slots__ = ("mode", "max_cards", "quindici", "apt", "cirulla", "cache")
+    __slots__ = ("mode", "max_cards", "max_sum", "quindici", "apt", "cirulla", "cache")
 
     def __init__(self, rules: RuleSet) -> None:
         self.mode = rules.capture_mode
@@ -117,6 +118,8 @@ class CaptureRules:
         self.quindici = rules.quindici
         self.apt = rules.asso_piglia_tutto
         self.cirulla = rules.cirulla
+        # a fifteen (V6, V13) sums up to 14; a capture by value to a card's value at most
+        self.max_sum = _MAX_SUM if self.quindici or self.cirulla else _MAX_VALUE
         # shared by every game with the same capture rules, so bots and servers warm it once
         self.cache = _CACHES.setdefault(
             (self.mode, self.max_cards, self.quindici, self.apt, self.cirulla), {}
@@ -140,7 +143,7 @@ class CaptureRules:
         t = self.cache.get(key)
         if t is None:
             counts, first = key >> 1, bool(key & 1)
-            by_sum = _selections_by_sum(counts, self.max_cards)
+            by_sum = _selections_by_sum(counts, self.max_cards, self.max_sum)
             if len(_SHARED) >= _SHARED_LIMIT:
                 _SHARED.clear()  # bounded too; what is cached keeps its own
             shared = _SHARED.setdefault
