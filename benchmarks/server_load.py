@@ -321,6 +321,7 @@ class LeanServerProcess(ServerProcess):
             raise RuntimeError(f"the lean server did not start: {line!r}")
         self.port = int(line[0].rpartition(":")[2])
         self.pid = int(line[1])
+        self.metrics_port = None  # it serves no metrics
 
 
 def rss_kb(pid: int) -> int:

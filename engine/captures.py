@@ -12,7 +12,7 @@ split into one capture per choice of cards.
 from __future__ import annotations
 
 from itertools import combinations, product
-from typing import Any, TypeVar
+from typing import Any
 
 from .cards import VALUE_MASK
 from .rules import AssoPigliaTutto, CaptureMode, RuleSet
@@ -34,44 +34,54 @@ Template = tuple[int, tuple[tuple[int, int], ...]]
 
 
 Selection = tuple[tuple[int, int], ...]  # (value, how many cards of it), values ascending
+Sized = tuple[Selection, int]  # a selection and how many cards it takes
 _MAX_SUM = 14  # the largest sum a capture needs: 15 minus an ace (V6)
+_MAX_VALUE = 10  # the largest sum a capture by value needs (R14)
 
 
-def _selections_by_sum(counts: int, max_cards: int) -> dict[int, list[Selection]]:
-    """Every multiset of table values (at most ``max_cards`` cards, sum 1..14), by sum."""
+def _selections_by_sum(counts: int, max_cards: int, max_sum: int) -> dict[int, list[Sized]]:
+    """Every multiset of table values (at most ``max_cards`` cards, sum 1..``max_sum``),
+    by sum, each with its number of cards."""
     partial: list[tuple[Selection, int, int]] = [((), 0, 0)]  # (selection, sum, cards)
     for v in range(1, 11):
         have = (counts >> (4 * (v - 1))) & 15
         if not have:
             continue
         grown: list[tuple[Selection, int, int]] = []
-        for sel, total, size in partial:
-            grown.append((sel, total, size))
+        append = grown.append
+        for item in partial:
+            append(item)
+            sel, total, size = item
             for k in range(1, have + 1):
-                if total + k * v > _MAX_SUM or size + k > max_cards:
+                total += v
+                size += 1
+                if total > max_sum or size > max_cards:
                     break
-                grown.append((sel + ((v, k),), total + k * v, size + k))
+                append((sel + ((v, k),), total, size))
         partial = grown
-    out: dict[int, list[Selection]] = {}
-    for sel, total, _ in partial:
-        if sel:
-            out.setdefault(total, []).append(sel)
+    out: dict[int, list[Sized]] = {}
+    for sel, total, size in partial[1:]:  # the first is always the empty selection
+        if total in out:
+            out[total].append((sel, size))
+        else:
+            out[total] = [(sel, size)]
     return out
 
 
-def _template(counts: int, sel: Selection) -> Template:
-    whole = 0
-    partial: list[tuple[int, int]] = []
-    for v, k in sel:
-        if k == (counts >> (4 * (v - 1))) & 15:
-            whole |= VALUE_MASK[v]
-        else:
-            partial.append((v, k))
-    return whole, tuple(partial)
-
-
-def _size(sel: Selection) -> int:
-    return sum(k for _, k in sel)
+def _templates_of(counts: int, sels: list[Sized]) -> list[Template]:
+    """The template of each selection: its values taken whole in one mask, the others
+    (some but not all cards of a value on the table) as (value, how many)."""
+    out: list[Template] = []
+    for sel, _ in sels:
+        whole = 0
+        partial: list[tuple[int, int]] = []
+        for v, k in sel:
+            if k == (counts >> (4 * (v - 1))) & 15:
+                whole |= VALUE_MASK[v]
+            else:
+                partial.append((v, k))
+        out.append((whole, tuple(partial)))
+    return out
 
 
 def expand(table: int, template: Template) -> list[int]:
@@ -94,19 +104,13 @@ the same few recur across tables (a value group taken whole, a sweep), so a cach
 costs its outer tuple, not a copy of each (a few hundred bytes instead of a kilobyte)."""
 _SHARED_LIMIT = 1 << 16
 
-_S = TypeVar("_S")
-
-
-def _shared(value: _S) -> _S:
-    """The one kept equal to ``value`` (``value`` itself the first time)."""
-    return _SHARED.setdefault(value, value)  # type: ignore[no-any-return]
 _CACHES: dict[tuple[object, ...], dict[int, tuple[tuple[Template, ...], ...]]] = {}
 
 
 class CaptureRules:
     """A RuleSet's capture rules with a per-rules template cache."""
 
-    __slots__ = ("mode", "max_cards", "quindici", "apt", "cirulla", "cache")
+    __slots__ = ("mode", "max_cards", "max_sum", "quindici", "apt", "cirulla", "cache")
 
     def __init__(self, rules: RuleSet) -> None:
         self.mode = rules.capture_mode
@@ -114,6 +118,8 @@ class CaptureRules:
         self.quindici = rules.quindici
         self.apt = rules.asso_piglia_tutto
         self.cirulla = rules.cirulla
+        # a fifteen (V6, V13) sums up to 14; a capture by value to a card's value at most
+        self.max_sum = _MAX_SUM if self.quindici or self.cirulla else _MAX_VALUE
         # shared by every game with the same capture rules, so bots and servers warm it once
         self.cache = _CACHES.setdefault(
             (self.mode, self.max_cards, self.quindici, self.apt, self.cirulla), {}
@@ -137,21 +143,23 @@ class CaptureRules:
         t = self.cache.get(key)
         if t is None:
             counts, first = key >> 1, bool(key & 1)
-            by_sum = _selections_by_sum(counts, self.max_cards)
+            by_sum = _selections_by_sum(counts, self.max_cards, self.max_sum)
             if len(_SHARED) >= _SHARED_LIMIT:
                 _SHARED.clear()  # bounded too; what is cached keeps its own
-            t = ((),) + tuple(_shared(tuple(_shared(tp) for tp in self._templates(counts, v, first, by_sum)))
-                              for v in range(1, 11))
+            shared = _SHARED.setdefault
+            values: list[tuple[Template, ...]] = [()]
+            for v in range(1, 11):
+                templates = tuple([shared(tp, tp) for tp in self._templates(counts, v, first, by_sum)])
+                values.append(shared(templates, templates))
+            t = tuple(values)
             if len(self.cache) >= _CACHE_LIMIT:
                 self.cache.clear()  # bounded memory; it refills with what is in use
             self.cache[key] = t
         return t
 
-    def _templates(
-        self, counts: int, value: int, first_play: bool, by_sum: dict[int, list[Selection]]
-    ) -> tuple[Template, ...]:
+    def _templates(self, counts: int, value: int, first_play: bool, by_sum: dict[int, list[Sized]]) -> list[Template]:
         if not counts:
-            return ()
+            return []
         aces_on_table = counts & 15
         sweep: Template = (_ALL, ())
         if self.cirulla:
@@ -162,25 +170,24 @@ class CaptureRules:
             if value == 1 and not aces_on_table:
                 on_table = sum((counts >> (4 * (v - 1))) & 15 for v in range(1, 11))
                 # a fifteen of every table card is the sweep itself, listed once
-                return (sweep, *(_template(counts, s) for s in sels if _size(s) < on_table))
-            return tuple(_template(counts, s) for s in sels)
+                return [sweep, *_templates_of(counts, [s for s in sels if s[1] < on_table])]
+            return _templates_of(counts, sels)
         if value == 1 and self.apt is not AssoPigliaTutto.OFF:
             # V9: an ace sweeps the table.  V10: not when an ace lies on the table or the
             # ace is the round's first card; then R13 applies (an ace takes an ace).
             if self.apt is AssoPigliaTutto.SIMPLE or not (aces_on_table or first_play):
-                return (sweep,)
+                return [sweep]
         mode = self.mode
         if self.quindici:
             # V6/V7: played card + captured cards total 15; R13/R14 do not apply, so
             # 'traditional' leaves the choice free and 'fewest' keeps the smallest sets.
-            sels = list(by_sum.get(15 - value, ()))
+            sels = by_sum.get(15 - value, [])
         else:
-            sels = list(by_sum.get(value, ()))
-            singles = [s for s in sels if _size(s) == 1]
+            sels = by_sum.get(value, [])
+            singles = [s for s in sels if s[1] == 1]
             if singles and mode is not CaptureMode.FREE:
                 sels = singles  # R13: an equal card binds (traditional and fewest)
         if mode is CaptureMode.FEWEST and sels:
-            least = min(_size(s) for s in sels)
-            sels = [s for s in sels if _size(s) == least]
-        return tuple(_template(counts, s) for s in sels)
-
+            least = min([n for _, n in sels])
+            sels = [s for s in sels if s[1] == least]
+        return _templates_of(counts, sels)

@@ -62,7 +62,10 @@ class Dispatcher:
 
     def receive(self, sess: ServerSession, command: Command) -> Refusal | None:
         """Carry out one command a connection accepted; a refused move comes back."""
-        return self.route(sess, command.body, command.seq, command.recipient)
+        body = command.body
+        if type(body) is wire.PlayCard:  # by far the most frequent: straight to its table
+            return self._move(sess, body, command.seq, command.recipient)
+        return self.route(sess, body, command.seq, command.recipient)
 
     def unreadable_answer(self, sess: ServerSession, error: ProtocolError) -> Refusal | None:
         """An answer to a your_turn that could not be decoded is refused by the table
@@ -176,8 +179,9 @@ class Dispatcher:
               recipient: str) -> Refusal | None:
         """A play or declaration, handed to the turns of its table with the sender's seat
         (looked up once); what answers no waiting turn is refused, charged to the sender."""
-        table = self._own_table(sess, recipient)  # the usual case: the seat's own table
-        if table is None:
+        table_id = sess.table_id
+        table = self.tables.tables.get(table_id) if table_id is not None else None
+        if table is None or recipient != table.party:  # the usual case: the seat's own table (as _own_table)
             table = self.seating.table_named(recipient)
             if table is None or sess.table_id != table.id:
                 return Refusal(ErrorCode.NOT_AT_TABLE, f"you are not playing at {recipient}", seq,

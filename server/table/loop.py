@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import weakref
 from collections import deque
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Callable, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Generic, Protocol, TypeVar
 
 from scopa.engine import Deal, GameMaster, HandDealt, IllegalMoveError, Player, PlayMark
 from scopa.engine.effects import Announce, Ask, Effect, GameOver, Journal as JournalAction, Refused
@@ -44,6 +45,43 @@ class PeopleAsked(Protocol):
 T = TypeVar("T")
 
 
+class _Drains:
+    """The inboxes with something to carry out, carried out by one callback of the event
+    loop: one scheduled call per loop turn for every table, not one per table (a loaded
+    server reads the moves of many tables in one turn)."""
+
+    __slots__ = ("_loop", "_waiting", "_scheduled")
+    _by_loop: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Drains] = weakref.WeakKeyDictionary()
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._loop = loop
+        self._waiting: list[Inbox[Any]] = []
+        self._scheduled = False
+
+    @classmethod
+    def of(cls, loop: asyncio.AbstractEventLoop) -> _Drains:
+        """The drains of ``loop`` (one per event loop)."""
+        drains = cls._by_loop.get(loop)
+        if drains is None:
+            drains = cls._by_loop[loop] = cls(loop)
+        return drains
+
+    def add(self, inbox: Inbox[Any]) -> None:
+        self._waiting.append(inbox)
+        if not self._scheduled:
+            self._scheduled = True
+            self._loop.call_soon(self._run)
+
+    def _run(self) -> None:
+        self._scheduled = False
+        waiting, self._waiting = self._waiting, []
+        for inbox in waiting:
+            try:
+                inbox._drain()
+            except Exception:  # one table's failure must not keep the others waiting
+                log.exception("a table's inbox could not be carried out")
+
+
 class Inbox(Generic[T]):
     """A table's inbox: what its loop is to carry out next, in order.  First in, first
     out; one reader (the table's loop), any number of writers (the turns).
@@ -57,14 +95,16 @@ class Inbox(Generic[T]):
     the reader waits is handed to it in one plain callback of the event loop (the next
     loop turn, so the writer, a session still reading, is never called back), and the
     reader wakes only for what ``carry`` gives back (what has to wait, such as a journal
-    write or a bot's move), which goes first."""
+    write or a bot's move), which goes first.  The inboxes of every table are carried
+    out by one callback per loop turn (:class:`_Drains`)."""
 
-    __slots__ = ("_items", "_waiter", "_draining", "carry")
+    __slots__ = ("_items", "_waiter", "_draining", "_drains", "carry")
 
     def __init__(self) -> None:
         self._items: list[T] = []
         self._waiter: asyncio.Future[None] | None = None
         self._draining = False  # a callback to carry out what came is scheduled
+        self._drains: _Drains | None = None  # the event loop's, known once the reader waits
         self.carry: Callable[[T], T | None] | None = None
         """Carry out an item at once; what is left of it (to wake the reader with), or None."""
 
@@ -80,7 +120,10 @@ class Inbox(Generic[T]):
                 waiter.set_result(None)
             elif not self._draining:
                 self._draining = True
-                waiter.get_loop().call_soon(self._drain)
+                drains = self._drains
+                if drains is None:
+                    drains = self._drains = _Drains.of(waiter.get_loop())
+                drains.add(self)
 
     def _drain(self) -> None:
         """Carry out what came while the reader waits; wake it with what has to wait."""

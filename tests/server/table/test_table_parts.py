@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import tracemalloc
+from typing import Any
 
 import pytest
 
@@ -116,6 +117,45 @@ async def test_what_comes_while_the_loop_waits_is_carried_out_at_once_and_what_m
     assert await reader == "c"  # what is left of it goes to the reader first, then the rest in order
     assert await inbox.get() == "d"
     assert len(inbox) == 0
+
+
+async def test_the_inboxes_of_many_tables_are_carried_out_by_one_callback_of_the_loop_turn(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    loop = asyncio.get_running_loop()
+    scheduled: list[object] = []
+    call_soon = loop.call_soon
+
+    def counted(callback: Any, *args: Any, **kwargs: Any) -> asyncio.Handle:
+        scheduled.append(callback)
+        return call_soon(callback, *args, **kwargs)
+
+    carried: list[str] = []
+
+    def carry(item: str) -> str | None:
+        if item == "broken":
+            raise RuntimeError("a table's bug")
+        carried.append(item)
+        return None
+
+    inboxes: list[Inbox[str]] = [Inbox() for _ in range(3)]
+    readers = []
+    for inbox in inboxes:
+        inbox.carry = carry
+        readers.append(asyncio.ensure_future(inbox.get()))
+    await asyncio.sleep(0)  # every reader waits on its empty inbox
+    monkeypatch.setattr(loop, "call_soon", counted)
+    for i, inbox in enumerate(inboxes):
+        inbox.put_nowait("broken" if i == 0 else f"move {i}")
+        inbox.put_nowait(f"more {i}")
+    assert len(scheduled) == 1  # not one per table
+    monkeypatch.undo()
+    await asyncio.sleep(0)
+    assert carried == ["move 1", "more 1", "move 2", "more 2"]  # one table's failure holds up no other
+    inboxes[1].put_nowait("next")
+    await asyncio.sleep(0)
+    assert carried[-1] == "next"  # the next turn's are carried out too
+    for reader in readers:
+        reader.cancel()
 
 
 def test_tables_with_the_same_preset_and_options_share_one_rule_set() -> None:
