@@ -14,6 +14,7 @@ from scopa.engine.player import Player
 from ..text import player_name, reason_text
 from ..text import tr, parse_choice, DeckStyle, label, labels, parse_cards, event_line, render_moves, render_view
 from .prompt import InputFn, LineReader
+from .tablewords import Chat, Leaving, is_yes, prompt_help, table_line
 
 
 WARN_AT = 10
@@ -33,6 +34,8 @@ class TerminalPlayer(Player):
         input_fn: InputFn | None = None,
         time_left: Callable[[], int | None] | None = None,
         reader: LineReader | None = None,
+        chat: Chat | None = None,
+        leaving: Leaving | None = None,
     ) -> None:
         self.name = name
         self.time_left = time_left
@@ -47,6 +50,11 @@ class TerminalPlayer(Player):
         self.names: tuple[str, ...] = ()
         self.seat: int | None = None
         self.bot_seats: set[int] = set()  # seats a bot plays since their person left
+        self.chat = chat
+        """Says a line to the table (a network game); None: nobody to talk to."""
+        self.leaving = leaving
+        self.hinted = False  # "? lists …" said once, at the first prompt
+        """How the game is left from the prompt (a network game); None: Ctrl+C only."""
 
     async def notify(self, event: Event) -> None:
         if isinstance(event, GameStarted):
@@ -77,14 +85,41 @@ class TerminalPlayer(Player):
             return legal[0]
         self.reader.say(render_view(view, names, self.style))
         self.reader.say(render_moves(legal, self.style))
+        if not self.hinted:
+            self.hinted = True
+            self.reader.say(Text(tr("? lists what you can type here."), style="dim"))
         while True:
             line = await self._read_move()
+            if await self._table_line(line):
+                continue
             choice = parse_choice(line, legal, self.style)
             if isinstance(choice, str):
                 self.reader.say(Text(choice, style="yellow"))
                 continue
             return choice
 
+    async def _table_line(self, line: str) -> bool:
+        """Whether ``line`` was one of the prompt's commands (help, chat, leave), done now."""
+        said = table_line(line)
+        if said is None:
+            return False
+        if said.kind == "help" or (said.kind == "chat" and self.chat is None) or \
+                (said.kind == "leave" and self.leaving is None):  # what this game has, listed
+            self.reader.say(prompt_help(self.chat is not None, self.leaving is not None))
+        elif said.kind == "chat" and self.chat is not None:
+            if said.text:
+                await self.chat(said.text)
+            else:
+                self.reader.say(Text(tr("Type the words after the !, e.g. !ciao a tutti"), style="yellow"))
+        elif said.kind == "leave" and self.leaving is not None:
+            self.reader.say(Text(self.leaving.question(), style="bold yellow"))
+            answer = await self.reader.ask(tr("(y/n) [n]: "))
+            if is_yes(answer):
+                self.leaving.leave()
+                self.reader.say(Text(tr("Leaving the table…"), style="yellow"))
+                await asyncio.Event().wait()  # the game's end (or ``left``) ends this turn
+            self.reader.say(Text(tr("You stay at the table."), style="dim"))
+        return True
 
     def _clock(self) -> int | None:
         return self.time_left() if self.time_left is not None else None
