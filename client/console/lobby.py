@@ -322,8 +322,8 @@ class Lobby:
         d = self.defaults
         presets = ", ".join(p.value for p in Preset)
         while True:
-            preset = await self.ask(tr("Game ({presets}) [{default}]: ", presets=presets,
-                                       default=d.preset.value if d.preset else "scopa"))
+            self.say(Text(tr("Games: {presets}", presets=presets), style="dim"))  # above a prompt that fits a line
+            preset = await self.ask(tr("Game [{default}]: ", default=d.preset.value if d.preset else "scopa"))
             preset = preset.lower() or (d.preset.value if d.preset else "scopa")
             base = self._build(preset, {})
             if isinstance(base, str):
@@ -380,10 +380,9 @@ class Lobby:
 
     async def ask_bots(self, empty_seats: int) -> list[str] | None:
         while True:
-            answer = await self.ask(
-                tr("Bots for the {n} other seat(s) ({bots}; one name fills them all; blank = wait for people): ",
-                   n=empty_seats, bots=levels_listed())
-            )
+            self.say(Text(tr("Bots for the {n} other seat(s): {bots}; one name fills them all; blank = wait for "
+                             "people.", n=empty_seats, bots=levels_listed()), style="dim"))
+            answer = await self.ask(tr("Bots [none]: "))
             bots = parse_bots(answer, empty_seats)
             if isinstance(bots, str):
                 self.say(f"[yellow]{bots}[/yellow]")

@@ -83,8 +83,9 @@ CLUB_ITALIAN: dict[str, str] = {
     "Capture mode": "Regola di presa",
     "Target": "Traguardo",
     "choose one of {choices}, or Enter for {default}": "scegli tra {choices}, o Invio per {default}",
-    "Bots for the {n} other seat(s) ({bots}; one name fills them all; blank = wait for people): ":
-        "Bot per gli altri {n} posto/i ({bots}; un nome li riempie tutti; vuoto = aspetta le persone): ",
+    "Bots for the {n} other seat(s): {bots}; one name fills them all; blank = wait for people.":
+        "Bot per gli altri {n} posto/i: {bots}; un nome li riempie tutti; vuoto = aspetta le persone.",
+    "Bots [none]: ": "Bot [nessuno]: ",
     "Cannot join table {table}: {message}": "Non puoi sederti al tavolo {table}: {message}",
     "You won!": "Hai vinto!",
     "You lost.": "Hai perso.",
