@@ -8,10 +8,12 @@ from typing import Callable, Sequence
 from rich.console import Console
 from rich.text import Text
 
-from scopa.engine import Declare, Event, GameStarted, IllegalMoveError, Play, View
+from rich.console import Group
+
+from scopa.engine import Declare, Event, GameStarted, IllegalMoveError, Play, RoundEnded, View
 from scopa.engine.player import Player
 
-from ..text import player_name, reason_text
+from ..text import BoardState, player_name, reason_text, round_parts
 from ..text import tr, parse_choice, DeckStyle, label, labels, parse_cards, event_line, render_moves, render_view
 from .prompt import InputFn, LineReader
 from .tablewords import Chat, Leaving, is_yes, prompt_help, table_line
@@ -53,6 +55,8 @@ class TerminalPlayer(Player):
         self.chat = chat
         """Says a line to the table (a network game); None: nobody to talk to."""
         self.leaving = leaving
+        self.board = BoardState()
+        """The game as the full-screen client keeps it: a round's end is shown as its round box is."""
         self.hinted = False  # "? lists …" said once, at the first prompt
         """How the game is left from the prompt (a network game); None: Ctrl+C only."""
 
@@ -61,7 +65,11 @@ class TerminalPlayer(Player):
             self.names, self.bot_seats = tuple(player_name(n) for n in event.names), set()  # "Bot 1 (medium)"
             if self.name in event.names:  # this seat, before its first turn: "you deal", not "Tu deals"
                 self.seat = event.names.index(self.name)
+        self.board.viewer = self.seat
+        self.board.apply(event)
         line = event_line(event, self.names, self.style, self.seat)
+        if isinstance(event, RoundEnded) and self.board.last_round is not None:  # the full-screen client's round box
+            line = Group(*round_parts(self.board.last_round, self.board, self.style))
         if line is not None:
             self.reader.say(line)
             if self.delay:
@@ -71,6 +79,7 @@ class TerminalPlayer(Player):
         """A bot plays ``seat`` now, its person gone: "bruno (bot)" from now on."""
         if seat < len(self.names) and seat != self.seat and seat not in self.bot_seats:
             self.bot_seats.add(seat)
+            self.board.bot_plays.add(seat)
             self.names = (*self.names[:seat], tr("{name} (bot)", name=self.names[seat]), *self.names[seat + 1:])
 
     async def rejected(self, error: IllegalMoveError) -> None:

@@ -16,7 +16,7 @@ from scopa.engine.cards import SETTEBELLO, VALUE
 
 from ..text import DeckStyle, label, tr, declaration_names
 from ..game import seconds_text
-from .boardstate import BoardState
+from ..text import BoardState
 from ..text import rules_line
 from .text import card_span, cards_span
 

@@ -14,7 +14,7 @@ from textual.widgets import Input
 from scopa.engine import Card, Declare, Play
 
 from ..text import parse_choice, FR_RANKS, IT_RANKS, DeckStyle, label, parse_cards, tr, declaration_names
-from .boardstate import BoardState
+from ..text import BoardState
 from .cards import CardRow
 from .dialogs import CaptureChoiceScreen
 from .keys import catch_up

@@ -23,7 +23,7 @@ from ...net import share_host
 from ..app import ScopaApp
 from .away import AwaySeats
 from ..board import BoardScreen
-from ..boardstate import BoardState
+from ...text import BoardState
 from .comeback import Comeback
 from ..dialogs import ConfirmScreen, GameOverScreen, NameScreen, RoundEndScreen
 from .invitepanel import Invite, ShareInviteScreen
