@@ -8,12 +8,15 @@ from typing import Callable, Sequence
 from rich.console import Console
 from rich.text import Text
 
-from scopa.engine import Declare, Event, GameStarted, IllegalMoveError, Play, View
+from rich.console import Group
+
+from scopa.engine import Declare, Event, GameStarted, IllegalMoveError, Play, RoundEnded, View
 from scopa.engine.player import Player
 
-from ..text import player_name, reason_text
+from ..text import BoardState, player_name, reason_text, round_parts
 from ..text import tr, parse_choice, DeckStyle, label, labels, parse_cards, event_line, render_moves, render_view
 from .prompt import InputFn, LineReader
+from .tablewords import Chat, Leaving, is_yes, prompt_help, table_line
 
 
 WARN_AT = 10
@@ -33,6 +36,8 @@ class TerminalPlayer(Player):
         input_fn: InputFn | None = None,
         time_left: Callable[[], int | None] | None = None,
         reader: LineReader | None = None,
+        chat: Chat | None = None,
+        leaving: Leaving | None = None,
     ) -> None:
         self.name = name
         self.time_left = time_left
@@ -47,13 +52,24 @@ class TerminalPlayer(Player):
         self.names: tuple[str, ...] = ()
         self.seat: int | None = None
         self.bot_seats: set[int] = set()  # seats a bot plays since their person left
+        self.chat = chat
+        """Says a line to the table (a network game); None: nobody to talk to."""
+        self.leaving = leaving
+        self.board = BoardState()
+        """The game as the full-screen client keeps it: a round's end is shown as its round box is."""
+        self.hinted = False  # "? lists …" said once, at the first prompt
+        """How the game is left from the prompt (a network game); None: Ctrl+C only."""
 
     async def notify(self, event: Event) -> None:
         if isinstance(event, GameStarted):
             self.names, self.bot_seats = tuple(player_name(n) for n in event.names), set()  # "Bot 1 (medium)"
             if self.name in event.names:  # this seat, before its first turn: "you deal", not "Tu deals"
                 self.seat = event.names.index(self.name)
+        self.board.viewer = self.seat
+        self.board.apply(event)
         line = event_line(event, self.names, self.style, self.seat)
+        if isinstance(event, RoundEnded) and self.board.last_round is not None:  # the full-screen client's round box
+            line = Group(*round_parts(self.board.last_round, self.board, self.style))
         if line is not None:
             self.reader.say(line)
             if self.delay:
@@ -63,6 +79,7 @@ class TerminalPlayer(Player):
         """A bot plays ``seat`` now, its person gone: "bruno (bot)" from now on."""
         if seat < len(self.names) and seat != self.seat and seat not in self.bot_seats:
             self.bot_seats.add(seat)
+            self.board.bot_plays.add(seat)
             self.names = (*self.names[:seat], tr("{name} (bot)", name=self.names[seat]), *self.names[seat + 1:])
 
     async def rejected(self, error: IllegalMoveError) -> None:
@@ -77,14 +94,41 @@ class TerminalPlayer(Player):
             return legal[0]
         self.reader.say(render_view(view, names, self.style))
         self.reader.say(render_moves(legal, self.style))
+        if not self.hinted:
+            self.hinted = True
+            self.reader.say(Text(tr("? lists what you can type here."), style="dim"))
         while True:
             line = await self._read_move()
+            if await self._table_line(line):
+                continue
             choice = parse_choice(line, legal, self.style)
             if isinstance(choice, str):
                 self.reader.say(Text(choice, style="yellow"))
                 continue
             return choice
 
+    async def _table_line(self, line: str) -> bool:
+        """Whether ``line`` was one of the prompt's commands (help, chat, leave), done now."""
+        said = table_line(line)
+        if said is None:
+            return False
+        if said.kind == "help" or (said.kind == "chat" and self.chat is None) or \
+                (said.kind == "leave" and self.leaving is None):  # what this game has, listed
+            self.reader.say(prompt_help(self.chat is not None, self.leaving is not None))
+        elif said.kind == "chat" and self.chat is not None:
+            if said.text:
+                await self.chat(said.text)
+            else:
+                self.reader.say(Text(tr("Type the words after the !, e.g. !ciao a tutti"), style="yellow"))
+        elif said.kind == "leave" and self.leaving is not None:
+            self.reader.say(Text(self.leaving.question(), style="bold yellow"))
+            answer = await self.reader.ask(tr("(y/n) [n]: "))
+            if is_yes(answer):
+                self.leaving.leave()
+                self.reader.say(Text(tr("Leaving the table…"), style="yellow"))
+                await asyncio.Event().wait()  # the game's end (or ``left``) ends this turn
+            self.reader.say(Text(tr("You stay at the table."), style="dim"))
+        return True
 
     def _clock(self) -> int | None:
         return self.time_left() if self.time_left is not None else None

@@ -24,9 +24,10 @@ from scopa.protocol.convert import rules_from_wire
 from scopa.bots import LEVELS, STRATEGIES
 from ..game import GameResult, SeatCameBack, SeatNotice, SeatTakenByBot
 from ..text import tr, coerce, notice_line, rules_line, word_text, leaderboard_lines, catalog_value, level_named, level_text
-from ..text import error_text, no_table_text, player_name, render_standings, rules_problem_text
+from ..text import error_text, leave_question, no_table_text, player_name, render_standings, rules_problem_text
 from ..net import LinkEvent, LinkStatus, ClientSession, ConnectionLost, ServerRefused
 from .human import TerminalPlayer
+from .tablewords import Leaving
 from .club import tournament_command
 from .prompt import InputFn, LineReader
 from .seatfile import SeatKeeper
@@ -321,8 +322,8 @@ class Lobby:
         d = self.defaults
         presets = ", ".join(p.value for p in Preset)
         while True:
-            preset = await self.ask(tr("Game ({presets}) [{default}]: ", presets=presets,
-                                       default=d.preset.value if d.preset else "scopa"))
+            self.say(Text(tr("Games: {presets}", presets=presets), style="dim"))  # above a prompt that fits a line
+            preset = await self.ask(tr("Game [{default}]: ", default=d.preset.value if d.preset else "scopa"))
             preset = preset.lower() or (d.preset.value if d.preset else "scopa")
             base = self._build(preset, {})
             if isinstance(base, str):
@@ -379,10 +380,9 @@ class Lobby:
 
     async def ask_bots(self, empty_seats: int) -> list[str] | None:
         while True:
-            answer = await self.ask(
-                tr("Bots for the {n} other seat(s) ({bots}; one name fills them all; blank = wait for people): ",
-                   n=empty_seats, bots=levels_listed())
-            )
+            self.say(Text(tr("Bots for the {n} other seat(s): {bots}; one name fills them all; blank = wait for "
+                             "people.", n=empty_seats, bots=levels_listed()), style="dim"))
+            answer = await self.ask(tr("Bots [none]: "))
             bots = parse_bots(answer, empty_seats)
             if isinstance(bots, str):
                 self.say(f"[yellow]{bots}[/yellow]")
@@ -402,6 +402,25 @@ class Lobby:
         await self.play(next((t for t in tables if t.id == joined.table), None))
         return True
 
+    def _table_words(self, player: TerminalPlayer, table: TableInfo | None) -> None:
+        """The move prompt's chat (to this table) and its leaving (asked first, as the
+        full-screen client asks)."""
+        session, at = self.session, self.session.table_id
+
+        async def chat(text: str) -> None:
+            await session.send_chat(text, to=f"table:{at}")
+
+        def question() -> str:
+            others = [n for i, n in enumerate(player.names) if i != player.seat]
+            return leave_question(others, table.bot_takeover if table is not None else None)
+
+        def leave() -> None:
+            if self.seats is not None:
+                self.seats.forget()
+            session.leave_game()
+
+        player.chat, player.leaving = chat, Leaving(question, leave)
+
     async def play(self, table: TableInfo | None = None) -> GameResult:
         """Play the game at the table the session sits at (``table``: how it stood when
         we sat down, if known); its seat is kept until the game is over."""
@@ -411,6 +430,8 @@ class Lobby:
         if not await self.session.wait_for_game_start(0):
             self.say(Text(tr("Waiting for the other seats to fill…"), style="dim"))
         player = self.make_player()
+        if isinstance(player, TerminalPlayer):
+            self._table_words(player, table)
 
         def noticed(notice: SeatNotice) -> None:
             if isinstance(notice, SeatCameBack) and notice.seat == self.session.seat:

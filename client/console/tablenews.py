@@ -1,7 +1,7 @@
 """What happens at the person's table, said in the plain terminal client as it arrives:
 someone sitting down at (or leaving) a table that waits for its players, and, while a
 prompt waits for the person's move, another seat going away, coming back or taken over
-by a bot.  The game itself comes in its own order (the session's :meth:`play_game`);
+by a bot, and what someone says to the table.  The game itself comes in its own order (the session's :meth:`play_game`);
 a seat's news said early here is not said again there (:meth:`TableNews.said`)."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from dataclasses import replace
 
 from rich.text import Text
 
-from scopa.protocol import Command, TableInfo, TableState, TableUpdate
+from scopa.protocol import ChatMessage, Command, TableInfo, TableState, TableUpdate
 
 from ..game import SeatCameBack, SeatNotice, SeatTakenByBot, SeatWentAway, notice_from_wire
 from ..net import ClientSession
@@ -51,6 +51,9 @@ class TableNews:
         body = command.body
         if isinstance(body, TableUpdate):
             self._seated(body.table)
+            return
+        if isinstance(body, ChatMessage):  # said to the table: heard at once, even at a prompt
+            self.reader.say(Text(body.author.split(":", 1)[-1] + ": ", style="bold cyan") + Text(body.text))
             return
         notice = notice_from_wire(body)
         if notice is None or (isinstance(notice, (SeatWentAway, SeatCameBack)) and notice.seat == self.session.seat):

@@ -12,8 +12,9 @@ a server's finished games and leaderboard as lines (``game_lines``, ``leaderboar
 ``result_text``), rich rendering of a game (``render_view``, ``render_moves``,
 ``event_line``, ``notice_line``, ``cards_text``) and of tournaments (``render_tournaments``,
 ``render_standings``, and what a round without a table means for us: ``no_table_text``),
-a table option typed as text
-(``coerce``), the invite string (``invite_string``, ``parse_invite``, ``refusal_text``), a connection not made in words (``lost_text``), a saved seat given up (``gave_up_text``), a name a person types
+a game's public picture kept from its events and a finished round in a table (``BoardState``,
+``RoundResult``, ``round_parts``, ``round_table``, ``leftovers_line``, ``tie_note``), a table option typed as text
+(``coerce``), the invite string (``invite_string``, ``parse_invite``, ``refusal_text``), a connection not made in words (``lost_text``), a saved seat given up (``gave_up_text``), what leaving a game does (``leave_question``), a name a person types
 (``name_problem``, ``name_forms``) and
 the rulebook: ``book``, ``preset_rules``, ``table_rules``, ``options_text``,
 ``option_lines``, ``category_names``, ``declaration_names``, ``BASICS``, ``PRESET_TEXT``,
@@ -47,7 +48,8 @@ from .qr import qr_text
 from .games import PRESET_NAMES, end_reason_text, game_lines, leaderboard_lines, matching_preset, rules_line, rules_name
 from .replaywords import deal_text, plain_lines, position_text, result_text, scope_text, score_lines, step_text, viewer_seat
 from .options import coerce
-from .invite import gave_up_text, invite_string, lost_text, name_forms, name_problem, parse_invite, refusal_text
+from .invite import gave_up_text, invite_string, leave_question, lost_text, name_forms, name_problem, parse_invite, refusal_text
+from .board import BoardState, RoundResult, leftovers_line, round_parts, round_table, tie_note
 from .rulebook import (
     ASSO_TEXT,
     BASICS,
@@ -85,6 +87,12 @@ def __getattr__(name: str) -> object:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = [
+    "BoardState",
+    "RoundResult",
+    "leftovers_line",
+    "round_parts",
+    "round_table",
+    "tie_note",
     "ASSO_TEXT",
     "BASICS",
     "CAPTURE_MODE_NAMES",
@@ -151,6 +159,7 @@ __all__ = [
     "refusal_text",
     "lost_text",
     "gave_up_text",
+    "leave_question",
     "render_moves",
     "render_standings",
     "render_tournaments",

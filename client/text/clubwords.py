@@ -83,8 +83,9 @@ CLUB_ITALIAN: dict[str, str] = {
     "Capture mode": "Regola di presa",
     "Target": "Traguardo",
     "choose one of {choices}, or Enter for {default}": "scegli tra {choices}, o Invio per {default}",
-    "Bots for the {n} other seat(s) ({bots}; one name fills them all; blank = wait for people): ":
-        "Bot per gli altri {n} posto/i ({bots}; un nome li riempie tutti; vuoto = aspetta le persone): ",
+    "Bots for the {n} other seat(s): {bots}; one name fills them all; blank = wait for people.":
+        "Bot per gli altri {n} posto/i: {bots}; un nome li riempie tutti; vuoto = aspetta le persone.",
+    "Bots [none]: ": "Bot [nessuno]: ",
     "Cannot join table {table}: {message}": "Non puoi sederti al tavolo {table}: {message}",
     "You won!": "Hai vinto!",
     "You lost.": "Hai perso.",
@@ -140,6 +141,19 @@ CONNECTION_ITALIAN: dict[str, str] = {
         "Sei di nuovo al tavolo {table}, posto {seat}: la partita continua.",
     "{name} sits down at seat {seat}.": "{name} si siede al posto {seat}.",
     "{name} left the table.": "{name} ha lasciato il tavolo.",
+    # the plain client's move prompt: what one can type there besides a move
+    "? lists what you can type here.": "? elenca cosa puoi scrivere qui.",
+    "At the prompt you can type:": "Al prompt puoi scrivere:",
+    "a move's number, or its card as shown (7d, 7 Den): play it":
+        "il numero di una mossa, o la sua carta come la vedi (7d, 7 Den): la giochi",
+    "? or aiuto: this list": "? o aiuto: questo elenco",
+    "!text or chat text: say text to the table": "!testo o chat testo: dici testo al tavolo",
+    "esci: leave the game (you are asked first)": "esci: lascia la partita (prima ti viene chiesto)",
+    "Ctrl+C: close the client at once": "Ctrl+C: chiude subito il programma",
+    "Type the words after the !, e.g. !ciao a tutti": "Scrivi le parole dopo il !, per esempio !ciao a tutti",
+    "(y/n) [n]: ": "(s/n) [n]: ",
+    "Leaving the table…": "Lasci il tavolo…",
+    "You stay at the table.": "Resti al tavolo.",
     "The connection to the server was lost.": "La connessione al server si è interrotta.",
     "No server answers at {address}: is the address right, and is the server (scopa serve) on?":
         "Nessun server risponde a {address}: l'indirizzo è giusto, e il server (scopa serve) è acceso?",

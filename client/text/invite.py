@@ -3,7 +3,8 @@ as one string"): the table's id and its invite code joined by a dot, ``7.Xq3v…
 link to a server's web page carries it as its ``invite`` query parameter; whoever is
 invited may give either to ``scopa play --invite`` (or the lobby's ``i``).  Beside it, a server's
 refusal and a connection that could not be made, in a person's words, and the name the
-invited person plays under: why a typed one is not a name, and the forms of it that are."""
+invited person plays under: why a typed one is not a name, and the forms of it that are;
+and what leaving a game being played does at its table, asked before it is done."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from urllib.parse import parse_qs, urlsplit
 from scopa.protocol import ErrorCode
 from scopa.protocol.parties import NAME_CHARS, NAME_PATTERN, normal_name
 
-from .catalog import error_text
+from .catalog import error_text, is_server_bot
 from .i18n import tr
 
 _TABLE = r"[A-Za-z0-9_-]{1,16}"
@@ -118,3 +119,19 @@ def name_problem(typed: str, option: str = "--name ") -> str | None:
         return problem
     offer = forms[0] if len(forms) == 1 else tr("{first} or {second}", first=forms[0], second=forms[1])
     return tr("{problem}: try {offer}", problem=problem, offer=offer)
+
+
+def leave_question(others: Sequence[str], bot_takeover: bool | None) -> str:
+    """What leaving the game now does at this table, as the server does it (PROTOCOL.md
+    ``leave_table``): a bot plays the seat when the table says so (``bot_takeover``;
+    None: not known here) and another person plays on; otherwise the game ends for
+    everyone.  ``others``: the names at the other seats."""
+    if others and all(is_server_bot(n) for n in others):
+        return tr("Leave the game? It ends here, with no winner: nobody else plays at this table.")
+    if bot_takeover is True:
+        return tr("Leave the game? A bot plays your seat for the rest of the game; you cannot come back to it.")
+    if bot_takeover is False:
+        return tr("Leave the game? It ends for everyone, with no winner: this table was made to end when a "
+                  "player leaves.")
+    return tr("Leave the game? A bot plays your seat for the rest of the game (or, at a table made to end "
+              "when a player leaves, the game ends for everyone).")

@@ -32,7 +32,7 @@ from scopa.protocol.record import PlayerKind, RecordPlayer, build_record, replay
 
 from ..seats import bot_number, record_strategy, seat_bot
 from .board import BoardScreen
-from .boardstate import BoardState
+from ..text import BoardState
 from .dialogs import ConfirmScreen, GameOverScreen, HandOverScreen, HelpScreen, NameScreen, RoundEndScreen
 from .replay import ReplayScreen
 from .tablefacts import TableFacts

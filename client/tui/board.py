@@ -20,7 +20,7 @@ from scopa.engine import Declare, Event, Forced, Played
 
 from ..text import tr, DeckStyle, label
 from ..game import TurnClock, seconds_text
-from .boardstate import BoardState
+from ..text import BoardState
 from .boardtext import moves_text, plays_text, seats_panel, top_line
 from .cards import CardRow
 from .moveinput import MoveInput, move_span

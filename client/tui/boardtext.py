@@ -16,7 +16,7 @@ from scopa.engine.cards import SETTEBELLO, VALUE
 
 from ..text import DeckStyle, label, tr, declaration_names
 from ..game import seconds_text
-from .boardstate import BoardState
+from ..text import BoardState
 from ..text import rules_line
 from .text import card_span, cards_span
 
@@ -74,10 +74,10 @@ def seats_panel(b: BoardState, deck: DeckStyle, left: int | None = None) -> Grou
             parts.append(Text(b.away[seat], style="bold yellow"))
         if turn:
             parts.append(Text(tr("to play"), style="green"))
-            if left is not None:
-                parts.append(Text("⏱ " + tr("{time} left", time=seconds_text(left)),
-                                  style="bold red" if left <= 10 else "bold"))
         notes = Text(" ").join(parts)
+        if turn and left is not None:  # a row of its own under the notes: never broken in two at 80 columns
+            notes += Text("\n" if parts else "") + Text("⏱ " + tr("{time} left", time=seconds_text(left)),
+                                                        style="bold red" if left <= 10 else "bold")
         seats.add_row(Text("▶" if turn else " ", style="bold green"),
                       Text(b.seat_name(seat), style="bold" if turn else ""),
                       Text("▮" * size + " " + (tr("1 card") if size == 1 else tr("{n} cards", n=size)), style="blue"),

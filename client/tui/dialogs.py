@@ -25,9 +25,9 @@ from scopa.protocol.parties import normal_name
 from ..game import TurnClock
 
 from ..text import BASICS, current_language, DeckStyle, name_problem, rulebook_it, table_rules, tr
-from .boardstate import BoardState, RoundResult
+from ..text import BoardState, RoundResult, round_parts
 from .tablefacts import TableFacts, facts_lines
-from .text import card_span, cards_span, round_table, tie_note
+from .text import card_span, cards_span
 
 def dialog_css(screen: str, width: str = "60", where: str = "middle") -> str:
     """A dialog box in the middle of ``screen`` (a class name: a screen's CSS is scoped to it)."""
@@ -89,18 +89,6 @@ class CaptureChoiceScreen(Once, ModalScreen[Play | None]):
         self.close(None)
 
 
-def leftovers_line(board: BoardState, side: int) -> str:
-    """Who took the cards left on the table at a round's end, said as a sentence: "to you"
-    (and your partner) for the side of the person at this screen, else the side's names."""
-    seats = board.side_seats(side)
-    if board.viewer in seats and board.you_label:
-        partners = [board.seat_name(s) for s in seats if s != board.viewer]
-        if partners:
-            return tr("Left on the table, to you and {partner}: ", partner=" & ".join(partners))
-        return tr("Left on the table, to you: ")
-    return tr("Left on the table, to {who}: ", who=board.side_name(side))
-
-
 def next_turn_words(board: BoardState, clock: TurnClock | None, now: float) -> str:
     """Once the next round has begun behind the round's box and a turn clock runs: whose
     turn it is and the seconds left, so the box is not read while the time runs out."""
@@ -132,15 +120,9 @@ class RoundEndScreen(Once, ModalScreen[None]):
         self.turn_clock, self.now = turn_clock, now
 
     def compose(self) -> ComposeResult:
-        parts: list[object] = [round_table(self.result, self.board, self.deck)]
-        ev = self.result.event
-        if ev.leftovers and ev.leftovers_to is not None:
-            parts.append(Text(leftovers_line(self.board, ev.leftovers_to)) + cards_span(ev.leftovers, self.deck))
-        note = tie_note(self.board)
-        if note:
-            parts.append(Text(note, style="yellow"))
+        parts = round_parts(self.result, self.board, self.deck)
         hint = tr("a moment…") if self.pause is not None else tr("Enter (or any letter) to go on")
-        self.body = Group(*parts)  # type: ignore[arg-type]
+        self.body = Group(*parts)
         with Vertical(classes="dialog"):
             yield Static(self.body, id="round-table")
             yield Static(self.clock_words(), id="round-clock")

@@ -14,7 +14,7 @@ from textual.widgets import Input
 from scopa.engine import Card, Declare, Play
 
 from ..text import parse_choice, FR_RANKS, IT_RANKS, DeckStyle, label, parse_cards, tr, declaration_names
-from .boardstate import BoardState
+from ..text import BoardState
 from .cards import CardRow
 from .dialogs import CaptureChoiceScreen
 from .keys import catch_up
@@ -304,8 +304,8 @@ class MoveInput(Screen[None]):
             self.choose_card(self.selected)
 
     def on_input_changed(self, event: Input.Changed) -> None:
-        if event.input.id == "typed" and event.input.has_class("shown"):
-            self.drop_hint()  # it answered the text as it was
+        if event.input.id == "typed" and event.input.has_class("shown") and event.value:
+            self.drop_hint()  # it answered the text as it was (emptied for the next try, it still stands)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
@@ -336,6 +336,7 @@ class MoveInput(Screen[None]):
                 box.remove_class("shown")
                 self.choose_capture(card, several)
                 return
+            box.value = ""  # said why below, the box open and empty for the next try
             self.hint(Text(choice, style="yellow"))
             return
         box.value = ""

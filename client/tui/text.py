@@ -1,15 +1,14 @@
-"""Words and tables the screens show: event lines, the round breakdown, the game result."""
+"""Words the screens show: event lines, the game result (the round breakdown is
+``client/text``'s ``round_parts``, the plain client's too)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rich.table import Table
 from rich.text import Text
 
 from scopa.engine import (
     EndReason,
-    Category,
     DealVoid,
     Declared,
     Event,
@@ -19,12 +18,11 @@ from scopa.engine import (
     RoundEnded,
     RoundStarted,
 )
-from scopa.engine.cards import SETTEBELLO
 
-from ..text import SUIT_COLOURS, DeckStyle, label, tr, category_names, declaration_names
+from ..text import SUIT_COLOURS, DeckStyle, label, tr, declaration_names
 from ..text import end_reason_text
 from ..game import SeatCameBack, SeatNotice, SeatTakenByBot, SeatWentAway
-from .boardstate import BoardState, RoundResult
+from ..text import BoardState
 
 
 def clock(seconds: float) -> str:
@@ -122,51 +120,3 @@ def result_line(board: BoardState) -> str:
     if " & " in name:
         return tr("{who} win{how}, {score}.", who=name, how=how, score=score)
     return tr("{who} wins{how}, {score}.", who=name, how=how, score=score)
-
-
-def tie_note(board: BoardState) -> str | None:
-    """At 11–11 (the highest totals level at or over the target): why the game goes on."""
-    if board.rules is None or board.over or not board.totals:
-        return None
-    top = max(board.totals)
-    if top >= board.rules.target and board.totals.count(top) > 1:
-        return tr("{score}: the highest totals are level at or over {target}, so nobody has won yet and another "
-                  "round is played.", score="–".join(map(str, board.totals)), target=board.rules.target)
-    return None
-
-
-def round_table(result: RoundResult, board: BoardState, style: DeckStyle) -> Table:
-    """Each category in a fixed order with the raw numbers, then the points and totals."""
-    ev = result.event
-    sides = len(ev.totals)
-    t = Table(title=tr("Round {n}", n=ev.round_no), expand=False, padding=(0, 1))
-    t.add_column("")
-    for side in range(sides):
-        t.add_column(board.side_name(side), justify="right")
-    breakdown = ev.score.breakdown
-
-    def pts(cat: Category, side: int) -> str:
-        p = breakdown[side].get(cat, 0)
-        return f" +{p}" if p else ""
-
-    def row(cat: Category, raw: list[str]) -> None:
-        t.add_row(category_names()[cat], *[Text(raw[s] + pts(cat, s), style="bold" if breakdown[s].get(cat) else "")
-                                         for s in range(sides)])
-
-    frac = board.rules is not None and board.rules.frac
-    if not frac:
-        row(Category.CARTE, [str(n) for n in ev.score.cards])
-        row(Category.DENARI, [str(p.denari) for p in result.piles])
-        row(Category.SETTEBELLO, [label(SETTEBELLO, style) if p.settebello else "-" for p in result.piles])
-        row(Category.PRIMIERA, [str(p) if p else tr("no suit") for p in ev.score.primiera])
-        row(Category.SCOPE, [str(p.scope) for p in result.piles])
-    for cat in category_names():
-        if cat in (Category.CARTE, Category.DENARI, Category.SETTEBELLO, Category.PRIMIERA, Category.SCOPE) and not frac:
-            continue
-        if any(cat in b for b in breakdown):
-            row(cat, ["" for _ in range(sides)])
-    t.add_row(Text(tr("Round points"), style="bold"), *[Text(str(p), style="bold") for p in ev.score.points])
-    game = tr("Game (to {target})", target=board.rules.target) if board.rules else tr("Game")
-    t.add_row(Text(game, style="bold green"),
-              *[Text(f"{b} → {a}", style="bold green") for b, a in zip(result.totals_before, ev.totals)])
-    return t

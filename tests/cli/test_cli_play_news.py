@@ -130,7 +130,7 @@ def test_the_person_back_after_a_lost_connection_is_not_told_of_their_own_return
             for _ in range(5):
                 zio.expect(r"\]: ")
                 zio.sendline("")
-            zio.expect(r"Bot per gli altri 1 posto.*\): ")
+            zio.expect(r"Bot \[nessuno\]: ")
             zio.sendline("medio")
             zio.expect("La tua mossa: ")
             loop.call_soon_threadsafe(proxy.reset_all)  # zio's connection drops while he thinks

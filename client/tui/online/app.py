@@ -17,13 +17,13 @@ from scopa.protocol.convert import rules_from_wire
 
 from ...game import SeatCameBack, SeatNotice, notice_from_wire
 from ...text import error_text, gave_up_text, no_table_text, word_text
-from ...text import tr, DeckStyle, invite_string, lost_text, refusal_text, rules_line
+from ...text import tr, DeckStyle, invite_string, leave_question, lost_text, refusal_text, rules_line
 from ...net import ClientSession, ConnectionLost, ServerRefused, SavedSeat, TokenStore, CertificateRefused, give_up_seat
 from ...net import share_host
 from ..app import ScopaApp
-from .away import AwaySeats, leave_question
+from .away import AwaySeats
 from ..board import BoardScreen
-from ..boardstate import BoardState
+from ...text import BoardState
 from .comeback import Comeback
 from ..dialogs import ConfirmScreen, GameOverScreen, NameScreen, RoundEndScreen
 from .invitepanel import Invite, ShareInviteScreen

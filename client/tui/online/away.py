@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...text import is_server_bot, tr
+from ...text import tr
 
 import time
 from dataclasses import replace
@@ -77,19 +77,3 @@ class AwaySeats:
             return
         screen.board.away[seat] = tr("away, a bot in {time}", time=clock(until - time.monotonic()))
         screen.refresh_board()
-
-
-def leave_question(others: Sequence[str], bot_takeover: bool | None) -> str:
-    """What leaving the game now does at this table, as the server does it (PROTOCOL.md
-    ``leave_table``): a bot plays the seat when the table says so (``bot_takeover``;
-    None: not known here) and another person plays on; otherwise the game ends for
-    everyone.  ``others``: the names at the other seats."""
-    if others and all(is_server_bot(n) for n in others):
-        return tr("Leave the game? It ends here, with no winner: nobody else plays at this table.")
-    if bot_takeover is True:
-        return tr("Leave the game? A bot plays your seat for the rest of the game; you cannot come back to it.")
-    if bot_takeover is False:
-        return tr("Leave the game? It ends for everyone, with no winner: this table was made to end when a "
-                  "player leaves.")
-    return tr("Leave the game? A bot plays your seat for the rest of the game (or, at a table made to end "
-              "when a player leaves, the game ends for everyone).")

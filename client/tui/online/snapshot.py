@@ -8,7 +8,7 @@ from scopa.protocol import Snapshot, TableInfo, TableState
 from scopa.protocol.convert import parse_card_strs, rules_from_wire, view_from_wire
 
 from ...net import ClientSession
-from ..boardstate import BoardState
+from ...text import BoardState
 
 
 def apply_public(board: BoardState, snap: Snapshot) -> None:

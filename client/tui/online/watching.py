@@ -16,7 +16,7 @@ from ...game import GameTranslator
 from ...net import ClientSession
 from ...text import DeckStyle, tr, word_text
 from ..board import BoardScreen
-from ..boardstate import BoardState
+from ...text import BoardState
 from .players import NetApp as PlayersApp, Watcher
 from .snapshot import apply_public
 

@@ -178,7 +178,7 @@ async def test_a_terminal_player_over_tcp_with_bad_input(port: int) -> None:
             result = await s.play_game(TerminalPlayer("gil", console, input_fn=typist))
     text = out.getvalue()
     assert "there is no move 99" in text and "'xyz' is not a card" in text and "you hold" in text and "type a move number" in text
-    assert "Game over" in text and "Round score" in text and "Your hand" in text
+    assert "Game over" in text and "Round points" in text and "Your hand" in text
     assert result.reason == "target" and prompts and set(prompts) == {"Your move: "}
 
 

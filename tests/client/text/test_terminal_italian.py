@@ -106,7 +106,7 @@ def test_the_locale_chooses_the_language(monkeypatch: pytest.MonkeyPatch) -> Non
 
 
 def test_a_board_before_its_game_starts_names_its_sides_in_italian(monkeypatch: pytest.MonkeyPatch) -> None:
-    from scopa.client.tui.boardstate import BoardState
+    from scopa.client.text.board.state import BoardState
 
     monkeypatch.setattr(i18n, "LANGUAGE", "it")
     board = BoardState(viewer=None)
@@ -189,7 +189,7 @@ def test_the_plain_client_ends_the_game_and_scores_the_round_in_italian(monkeypa
 
 
 def test_a_game_without_a_winner_says_why_in_italian(monkeypatch: pytest.MonkeyPatch) -> None:
-    from scopa.client.tui.boardstate import BoardState
+    from scopa.client.text.board.state import BoardState
     from scopa.client.tui.text import result_line
 
     monkeypatch.setattr(i18n, "LANGUAGE", "it")
@@ -271,7 +271,7 @@ def test_the_plain_lobby_asks_and_tells_in_italian(monkeypatch: pytest.MonkeyPat
     lobby.reader = LineReader(lobby.console, typed)
     rules = asyncio.run(lobby.ask_rules())
     assert rules is not None and rules.capture_mode is CaptureMode.FEWEST
-    assert asked[0].startswith("Gioco (") and "Preset" not in asked[0]
+    assert asked[0] == "Gioco [scopa]: "
     assert asked[3].startswith("Regola di presa (tradizionale, la più piccola, a scelta) [tradizionale]")
 
     end = Command(v=2, seq=1, sender="table:4", recipient="table:4/all", re=None, name="game_end",

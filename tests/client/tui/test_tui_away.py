@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from scopa.client.net import MemoryTokenStore
-from scopa.client.tui.boardstate import BoardState
+from scopa.client.text.board.state import BoardState
 from scopa.client.tui import NetApp
 from scopa.engine import RuleSet
 from scopa.protocol import Command, make_command

@@ -9,7 +9,7 @@ import asyncio
 import pytest
 from rich.text import Text
 
-from scopa.client.tui.boardstate import BoardState
+from scopa.client.text.board.state import BoardState
 from scopa.client.tui.boardtext import top_line
 from scopa.client.tui.dialogs import ConfirmScreen
 from scopa.client.tui.online import LobbyScreen

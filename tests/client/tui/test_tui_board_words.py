@@ -129,7 +129,7 @@ def test_a_play_in_the_round_list_wraps_between_cards_not_inside_one() -> None:
     from rich.console import Console
 
     from scopa.client.text import parse_cards
-    from scopa.client.tui.boardstate import RoundPlay
+    from scopa.client.text.board.state import RoundPlay
     from scopa.client.tui.boardtext import PLAYS_WIDTH, plays_text
 
     board = position("4d 5c 3s", "2b 6b 7b")
@@ -152,7 +152,7 @@ def test_a_server_bot_is_named_as_the_browser_names_it_and_time_ran_out_is_whole
     from rich.console import Console
 
     from scopa.client.text import i18n, parse_cards
-    from scopa.client.tui.boardstate import RoundPlay
+    from scopa.client.text.board.state import RoundPlay
     from scopa.client.tui.boardtext import PLAYS_WIDTH, plays_text
 
     board = position("4d 5c 3s", "2b 6b 7b")

@@ -6,8 +6,9 @@ from __future__ import annotations
 import pytest
 
 from scopa.bots import GreedyBot, RandomBot
-from scopa.client.tui.boardstate import BoardState
-from scopa.client.tui.text import result_line, tie_note
+from scopa.client.text.board.state import BoardState
+from scopa.client.text import tie_note
+from scopa.client.tui.text import result_line
 from scopa.engine import EndReason, Event, GameEnded, GameStarted, HandDealt, LocalGame, RuleSet
 from scopa.engine.player import Player
 
@@ -97,7 +98,7 @@ def test_result_lines_speak_to_the_player() -> None:
 def test_the_cards_left_on_the_table_go_to_you_in_a_sentence(monkeypatch: pytest.MonkeyPatch) -> None:
     # R20: the last side to capture takes what is left; the line says so as a sentence in either language.
     from scopa.client.text import i18n
-    from scopa.client.tui.dialogs import leftovers_line
+    from scopa.client.text import leftovers_line
 
     two = BoardState(rules=RuleSet(), names=("ada", "Greedy 2"), viewer=0)
     assert leftovers_line(two, 0) == "Left on the table, to you: "

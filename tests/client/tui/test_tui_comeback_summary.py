@@ -4,7 +4,7 @@ missed is on it, and a short line says what the bot played for the person."""
 from __future__ import annotations
 
 from scopa.client.text import DeckStyle, i18n
-from scopa.client.tui.boardstate import BoardState
+from scopa.client.text.board.state import BoardState
 from scopa.client.tui.online.comeback import Comeback
 from scopa.engine import Card, GameStarted, Played, RoundStarted, RuleSet, parse_cards
 

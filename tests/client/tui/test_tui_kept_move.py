@@ -10,7 +10,7 @@ from textual.app import App
 from textual.widgets import Static
 
 from scopa.client.tui.board import BoardScreen
-from scopa.client.tui.boardstate import BoardState
+from scopa.client.text.board.state import BoardState
 from scopa.engine import Card, Play, RuleSet, mask_of
 
 HAND = (Card.parse("7d"), Card.parse("3c"))

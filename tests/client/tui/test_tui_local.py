@@ -14,7 +14,7 @@ from textual.widgets import Static
 from scopa.client.text import DeckStyle
 from scopa.client.tui.app import LocalGameApp
 from scopa.client.tui.board import BoardScreen
-from scopa.client.tui.boardstate import BoardState
+from scopa.client.text.board.state import BoardState
 from scopa.client.tui.cards import CardRow
 from scopa.client.tui.dialogs import CaptureChoiceScreen, GameOverScreen, HandOverScreen, HelpScreen, RoundEndScreen
 from scopa.engine import GameStarted, HandDealt, Play, RoundStarted, RuleSet, mask_of, parse_cards, view

@@ -1,5 +1,6 @@
-"""The full-screen board's answer to a card typed that is none ("'7x' is not a card")
-stands only while that input does: it goes when the text is changed or put away (Esc),
+"""The full-screen board's answer to a card typed that is none ("'7x' is not a card"), or not in
+the hand, empties the box for the next try, which stays open; the answer
+stands until the next text is typed: it goes when the text is changed or put away (Esc),
 when a move is made, and when the turn is over (the server played for the seat), and a
 card typed for a turn that is over is no answer for the next one."""
 
@@ -27,7 +28,7 @@ async def test_the_hint_goes_when_the_typed_text_changes_or_is_put_away() -> Non
         await pilot.press("slash", "7", "x", "enter")
         await pilot.pause()
         assert HINT in status(app)
-        await pilot.press("backspace")  # the text it answered is no more
+        await pilot.press("7")  # new text in the emptied box: the hint answered the text before
         await pilot.pause()
         assert HINT not in status(app)
         await pilot.press("x", "enter")
@@ -68,3 +69,19 @@ async def test_a_turn_taken_by_the_server_takes_the_typed_card_and_its_hint_away
         await pilot.press("2")
         await pilot.pause()
         assert task.done()
+
+
+@pytest.mark.parametrize("typed, why", [("7x", HINT), ("4 Cop", "4 Cop")])
+async def test_a_card_that_is_no_move_is_said_why_and_the_box_is_empty_for_the_next_try(typed: str, why: str) -> None:
+    app = BoardHarness(position("Ac 3s", "Ad Rb 2b"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        legal = plays("Ad", "Ac") + plays("Rb", "") + plays("2b", "")
+        task = await ask(app, legal)
+        await pilot.press("slash", *typed, "enter")  # no card, or a card not in the hand
+        await pilot.pause()
+        box = app.board_screen.query_one("#typed", Input)
+        assert why in status(app)
+        assert box.has_class("shown") and box.has_focus and box.value == "" and not task.done()
+        await pilot.press(*"2 Bas", "enter")  # the next try, typed as is
+        await pilot.pause()
+        assert task.result() == legal[2]

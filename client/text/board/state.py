@@ -29,7 +29,8 @@ from scopa.engine import (
 from scopa.engine.cards import DENARI_MASK, SETTEBELLO
 from scopa.engine.scoring import primiera_sum
 
-from ..text import is_server_bot, player_name, tr
+from ..catalog import is_server_bot, player_name
+from ..i18n import tr
 
 
 @dataclass(frozen=True, slots=True)
