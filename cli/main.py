@@ -18,7 +18,7 @@ from rich.text import Text
 from scopa.client.text import DeckStyle, level_named, level_text, rules_problem_text, set_language, tr
 from scopa.engine import Preset, RuleSetError
 
-from . import admin, arena, cluster, lan, net, records, serve, tournament, web
+from . import admin, arena, cluster, helptext, lan, net, records, serve, tournament, web
 from .options import add_rules_arguments, rules_from_args
 
 
@@ -64,7 +64,8 @@ def build_parser() -> argparse.ArgumentParser:
     rules.add_argument("--lang", choices=("en", "it"), default=None,
                        help="the language: en (docs/RULES.md) or it (docs/RULES.it.md); default: the locale's "
                             "(LANG=it_IT.UTF-8 is it)")
-    sub.add_parser("options", help="list every table option (-o NAME=VALUE) and what it means")
+    options = sub.add_parser("options", help="list every table option (-o NAME=VALUE) and what it means")
+    lang_argument(options)
 
     records.add_subcommands(sub)  # game records: replay, games, record, leaderboard
     serve.add_serve_subcommand(sub)
@@ -79,7 +80,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    helptext.take_language(argv)  # the help and argparse's errors speak it too
+    helptext.speak_argparse()
+    parser = helptext.translate(build_parser())
     args = parser.parse_args(argv)
     console = Console()
     if args.command != "rules" and getattr(args, "lang", None):

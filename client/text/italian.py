@@ -5,6 +5,7 @@ reads it, and a test fails when a string given to ``tr`` is missing here."""
 from __future__ import annotations
 
 from .clubwords import CLUB_ITALIAN, CONNECTION_ITALIAN, OPERATOR_ITALIAN
+from .helpwords import HELP_ITALIAN
 
 ITALIAN: dict[str, str] = {
     # the board
@@ -494,4 +495,5 @@ ITALIAN: dict[str, str] = {
     **CLUB_ITALIAN,
     **CONNECTION_ITALIAN,
     **OPERATOR_ITALIAN,
+    **HELP_ITALIAN,
 }

@@ -275,6 +275,19 @@ def book(option_values: dict[str, str], reader: Reader = "terminal") -> str:
     return "\n".join(parts)
 
 
+def options_text(option_values: dict[str, str]) -> str:
+    """Quello che stampa ``scopa options``: ogni opzione, i suoi valori e che cosa vuol dire."""
+    lines = ["Opzioni del tavolo: ognuna si imposta con -o NOME=VALORE (scopa local, scopa play, scopa bot).", ""]
+    for name, field in RuleSet.model_fields.items():
+        values = option_values.get(name, "true|false" if field.annotation is bool else "")
+        lines.append(f"{name} ({values})" if values else name)
+        lines.append(f"    {OPTION_TEXT[name]}")
+        note = OPTION_NOTES.get(name)
+        if note:
+            lines.extend("    " + ln.strip() for ln in note.splitlines())
+    return "\n".join(lines) + "\n"
+
+
 def page_option_name(name: str) -> str:
     """Un'opzione come la chiama il modulo della pagina (Gioco, Giocatori, le altre con i nomi del catalogo)."""
     own = {"preset": "Gioco", "players": "Giocatori"}
