@@ -8,6 +8,7 @@ import argparse
 import asyncio
 import random
 import sys
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Sequence
 
@@ -183,15 +184,18 @@ def _local(args: argparse.Namespace, console: Console) -> int:
         asyncio.run(run_local_game(rules, kinds, seed, DeckStyle(args.deck), not args.no_autoplay, delay, console,
                                    record_to))
         return 0
-    if record_to is not None:
-        console.print(Text(tr("--record is written by the scrolling interface: add --plain"), style="red"))
-        return 2
+    from scopa.client.console.recordfile import write_record
     from scopa.client.tui.app import LocalGameApp
 
     app = LocalGameApp(rules, kinds, seed, DeckStyle(args.deck), not args.no_autoplay, args.delay)
     app.run()
 
-    print(tr("{result} Seed {seed}: replay with --seed {seed}", result=app.result_line or tr("Game left."), seed=seed))
+    console.print(Text(app.result_line or tr("Game left.")))  # wrapped between words, the seed on a line of its own
+    console.print(Text(tr("Seed {seed}: replay with --seed {seed}", seed=seed)))
+    record = app.finished_record(datetime.now(timezone.utc).replace(microsecond=0))
+    if record_to is not None and record is not None:
+        write_record(record, record_to)
+        console.print(Text(tr("record written to {path}", path=record_to), style="dim"))
     return 0
 
 

@@ -326,12 +326,10 @@ ITALIAN: dict[str, str] = {
     "{card} can take different sets of cards: {options}; pick one by its number":
         "{card} può prendere carte diverse: {options}; scegline una col suo numero",
     # after a local game
-    "{result} Seed {seed}: replay with --seed {seed}": "{result} Mescolata numero {seed}: per rigiocarla, --seed {seed}",
+    "Seed {seed}: replay with --seed {seed}": "Mescolata numero {seed}: per rigiocarla, --seed {seed}",
     "Game left.": "Partita lasciata.",
     "seed {seed}: replay with --seed {seed}": "mescolata numero {seed}: per rigiocarla, --seed {seed}",
     "record written to {path}": "partita registrata in {path}",
-    "--record is written by the scrolling interface: add --plain":
-        "--record lo scrive l'interfaccia a righe: aggiungi --plain",
     # the plain client
     "Your move: ": "La tua mossa: ",
     "You have {n} s, then the server plays for you.": "Hai {n} s, poi gioca il server per te.",

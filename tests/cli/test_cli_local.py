@@ -159,5 +159,5 @@ def test_in_italian_the_line_after_the_app_is_italian_too() -> None:
         output = child.before
     finally:
         child.close()
-    assert "Partita lasciata. Mescolata numero 5: per rigiocarla, --seed 5" in output and "replay with" not in output
+    assert "Partita lasciata.\r\nMescolata numero 5: per rigiocarla, --seed 5" in output and "replay with" not in output
     assert "seed 5:" not in output.lower()  # the word is the option's only
