@@ -166,8 +166,8 @@ ITALIAN: dict[str, str] = {
     "two teams, partners opposite": "due squadre, i compagni seduti di fronte",
     "{n} players, {sides}": "{n} giocatori, {sides}",
     "The first side to {target} points wins.": "Vince chi arriva per primo a {target} punti.",
-    "Turn timer: {time} for each move; then the server plays for you.":
-        "Tempo per mossa: {time}; poi gioca il server per te.",
+    "Turn timer: {n} s for each move; then the server plays for you.":
+        "Tempo per mossa: {n} s; poi gioca il server per te.",
     "Turn timer: none.": "Tempo per mossa: nessuno.",
     "A private table: only people with its invite sit here.": "Un tavolo privato: si siede solo chi ha l'invito.",
     "A table listed in the lobby.": "Un tavolo che compare nella sala.",

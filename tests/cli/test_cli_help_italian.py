@@ -80,7 +80,9 @@ def test_lang_on_the_command_line_chooses_the_help_s_language(monkeypatch: pytes
 def test_scopa_options_speaks_the_locale_and_takes_lang() -> None:
     for env, args, first in ((dict(os.environ, LANG="it_IT.UTF-8", LC_ALL=""), [], "Opzioni del tavolo"),
                              (dict(os.environ, LANG="en_US.UTF-8", LC_ALL=""), ["--lang", "it"], "Opzioni del tavolo"),
-                             (dict(os.environ, LANG="it_IT.UTF-8", LC_ALL=""), ["--lang", "en"], "Table options")):
+                             (dict(os.environ, LANG="it_IT.UTF-8", LC_ALL=""), ["--lang", "en"], "Table options"),
+                             (dict(os.environ, LANG="it_IT.UTF-8", LC_ALL=""), [], "Opzioni del tavolo")):
         done = subprocess.run([sys.executable, "-m", "scopa.cli", "options", *args], env=env, cwd=str(ROOT),
                               capture_output=True, text=True, timeout=60, check=True)
         assert done.stdout.startswith(first), done.stdout
+    assert "il gioco classico di cui il tavolo prende le regole; se cambi un'opzione diventa un gioco tuo" in done.stdout

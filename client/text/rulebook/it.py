@@ -175,8 +175,7 @@ CIRULLA_TEXT = """\
 """
 
 OPTION_TEXT: dict[str, str] = {
-    "preset": "il gioco classico da cui partono queste regole (regole uguali a quelle di un gioco sono "
-              "quel gioco)",
+    "preset": "il gioco classico di cui il tavolo prende le regole; se cambi un'opzione diventa un gioco tuo",
     "players": "quante persone (o bot) siedono al tavolo",
     "teams": "si gioca in due squadre, con i compagni uno di fronte all'altro; se non si dice: squadre "
              "in 4 o in 6",
