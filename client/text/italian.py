@@ -375,6 +375,8 @@ ITALIAN: dict[str, str] = {
         "[bold]r[/bold] aggiorna · [bold]q[/bold] esci",
     # the replay viewer
     "Scopa replay": "Scopa: rivedi la partita",
+    "step": "passo",
+    "round": "smazzata",
     "next": "avanti",
     "next round": "smazzata dopo",
     "previous round": "smazzata prima",
