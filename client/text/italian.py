@@ -5,6 +5,7 @@ reads it, and a test fails when a string given to ``tr`` is missing here."""
 from __future__ import annotations
 
 from .clubwords import CLUB_ITALIAN, CONNECTION_ITALIAN, OPERATOR_ITALIAN
+from .archivewords import ARCHIVE_ITALIAN
 from .helpwords import HELP_ITALIAN
 
 ITALIAN: dict[str, str] = {
@@ -410,17 +411,6 @@ ITALIAN: dict[str, str] = {
         "Smazzata {n}/{rounds} · {move} · passo {i}/{steps} — {text}",
     "Game over: {reason}, {totals}": "Partita finita: {reason}, {totals}",
     "Game over: {who} won {totals} ({reason})": "Partita finita: vince {who} {totals} ({reason})",
-    # a server's finished games and its leaderboard (scopa games, scopa leaderboard)
-    "{who} won {totals} ({reason})": "vince {who} {totals} ({reason})",
-    "(private)": "(privata)",
-    "no finished games": "nessuna partita finita",
-    "no finished games of {player}": "nessuna partita finita di {player}",
-    "no rated games of {preset} yet": "ancora nessuna partita in classifica di {preset}",
-    "rank": "pos.",
-    "name": "nome",
-    "rating": "punti",
-    "games": "partite",
-    "wins": "vinte",
     "game {game}: record written to {file} ({n} rounds)": "partita {game}: registrazione scritta in {file} ({n} smazzate)",
     "Game ({presets}) [{default}]: ": "Gioco ({presets}) [{default}]: ",
     "cannot write {file}: {why}": "impossibile scrivere {file}: {why}",
@@ -496,4 +486,5 @@ ITALIAN: dict[str, str] = {
     **CONNECTION_ITALIAN,
     **OPERATOR_ITALIAN,
     **HELP_ITALIAN,
+    **ARCHIVE_ITALIAN,
 }

@@ -392,6 +392,7 @@ export type KnockoutTie = "rematch" | "deciding_round";
 export interface Leaderboard {
   entries: Array<RatingEntry>;
   preset: Preset;
+  unrated?: Array<UnratedGames>;
 }
 
 export interface LeaderboardCommand {
@@ -1187,6 +1188,11 @@ export interface TournamentUpdateCommand {
   sender: string;
   seq: number;
   v: 2;
+}
+
+export interface UnratedGames {
+  games: number;
+  reason: string;
 }
 
 export interface UnwatchLobby {
