@@ -4,9 +4,10 @@ reads it, and a test fails when a string given to ``tr`` is missing here."""
 
 from __future__ import annotations
 
-from .clubwords import CLUB_ITALIAN, CONNECTION_ITALIAN, OPERATOR_ITALIAN
-from .archivewords import ARCHIVE_ITALIAN
-from .helpwords import HELP_ITALIAN
+import json
+from importlib.resources import files
+
+from .clubwords import ARCHIVE_ITALIAN, CLUB_ITALIAN, CONNECTION_ITALIAN, OPERATOR_ITALIAN
 
 ITALIAN: dict[str, str] = {
     # the board
@@ -485,6 +486,6 @@ ITALIAN: dict[str, str] = {
     **CLUB_ITALIAN,
     **CONNECTION_ITALIAN,
     **OPERATOR_ITALIAN,
-    **HELP_ITALIAN,
     **ARCHIVE_ITALIAN,
+    **json.loads(files("scopa.client.text").joinpath("help_it.json").read_text(encoding="utf-8")),  # the command's help
 }
