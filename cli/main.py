@@ -196,6 +196,8 @@ def _local(args: argparse.Namespace, console: Console) -> int:
     if record_to is not None and record is not None:
         write_record(record, record_to)
         console.print(Text(tr("record written to {path}", path=record_to), style="dim"))
+    elif record_to is not None:
+        console.print(Text(tr("no record written: the game was left before its end"), style="dim"))
     return 0
 
 

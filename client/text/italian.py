@@ -332,6 +332,7 @@ ITALIAN: dict[str, str] = {
     "Game left.": "Partita lasciata.",
     "seed {seed}: replay with --seed {seed}": "mescolata numero {seed}: per rigiocarla, --seed {seed}",
     "record written to {path}": "partita registrata in {path}",
+    "no record written: the game was left before its end": "nessuna registrazione: la partita è stata lasciata prima della fine",
     # the plain client
     "Your move: ": "La tua mossa: ",
     "You have {n} s, then the server plays for you.": "Hai {n} s, poi gioca il server per te.",
