@@ -29,6 +29,7 @@ from typing import Any
 
 from rich.console import Console
 
+from scopa.client.text import tr
 from scopa.protocol import DEFAULT_PORT
 
 from . import loops, tls
@@ -59,8 +60,8 @@ def add_cluster_subcommand(sub: Any) -> None:
                          help="also serve the browser client on this port, shared by the members (the page and its "
                               "WebSocket may reach any of them)")
     cluster.add_argument("--tls", choices=(tls.SELF_SIGNED,), default=None,
-                         help="every member speaks TLS with one self-signed certificate, made once and kept in "
-                              f"{tls.tls_directory()}")
+                         help=tr("every member speaks TLS with one self-signed certificate, made once and kept in {dir}",
+                                 dir=tls.tls_directory()))
     cluster.add_argument("--tls-cert", metavar="FILE", default=None,
                          help="every member speaks TLS with this certificate (PEM); needs --tls-key")
     cluster.add_argument("--tls-key", metavar="FILE", default=None, help="the private key (PEM) of --tls-cert")

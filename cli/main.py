@@ -8,6 +8,7 @@ import argparse
 import asyncio
 import random
 import sys
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Sequence
 
@@ -19,7 +20,7 @@ from scopa.client.text import DeckStyle, level_named, level_text, name_problem, 
 from scopa.engine import Preset, RuleSetError
 from scopa.protocol.parties import normal_name
 
-from . import admin, arena, cluster, lan, net, records, serve, tournament, web
+from . import admin, arena, cluster, helptext, lan, net, records, serve, tournament, web
 from .options import add_rules_arguments, rules_from_args
 
 
@@ -68,7 +69,8 @@ def build_parser() -> argparse.ArgumentParser:
     rules.add_argument("--lang", choices=("en", "it"), default=None,
                        help="the language: en (docs/RULES.md) or it (docs/RULES.it.md); default: the locale's "
                             "(LANG=it_IT.UTF-8 is it)")
-    sub.add_parser("options", help="list every table option (-o NAME=VALUE) and what it means")
+    options = sub.add_parser("options", help="list every table option (-o NAME=VALUE) and what it means")
+    lang_argument(options)
 
     records.add_subcommands(sub)  # game records: replay, games, record, leaderboard
     serve.add_serve_subcommand(sub)
@@ -83,7 +85,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    helptext.take_language(argv)  # the help and argparse's errors speak it too
+    helptext.speak_argparse()
+    parser = helptext.translate(build_parser())
     args = parser.parse_args(argv)
     console = Console()
     if args.command != "rules" and getattr(args, "lang", None):
@@ -206,9 +211,7 @@ def _local(args: argparse.Namespace, console: Console) -> int:
         asyncio.run(run_local_game(rules, kinds, seed, DeckStyle(args.deck), not args.no_autoplay, delay, console,
                                    record_to, people))
         return 0
-    if record_to is not None:
-        console.print(Text(tr("--record is written by the scrolling interface: add --plain"), style="red"))
-        return 2
+    from scopa.client.console.recordfile import write_record
     from scopa.client.tui.app import LocalGameApp
 
     from .username import default_name
@@ -218,7 +221,14 @@ def _local(args: argparse.Namespace, console: Console) -> int:
                        ask_name=ask)  # the app asks the name first, as scopa play's does
     app.run()
 
-    print(tr("{result} Seed {seed}: replay with --seed {seed}", result=app.result_line or tr("Game left."), seed=seed))
+    console.print(Text(app.result_line or tr("Game left.")))  # wrapped between words, the seed on a line of its own
+    console.print(Text(tr("Seed {seed}: replay with --seed {seed}", seed=seed)))
+    record = app.finished_record(datetime.now(timezone.utc).replace(microsecond=0))
+    if record_to is not None and record is not None:
+        write_record(record, record_to)
+        console.print(Text(tr("record written to {path}", path=record_to), style="dim"))
+    elif record_to is not None:
+        console.print(Text(tr("no record written: the game was left before its end"), style="dim"))
     return 0
 
 

@@ -17,7 +17,7 @@ from rich.text import Text
 from scopa.client.text import set_language, tr
 from scopa.protocol import DEFAULT_PORT
 
-from . import admin, interrupt, lan, loops, tls, web
+from . import admin, interrupt, lan, loops, serverlog, tls, web
 
 
 def add_serve_subcommand(sub: Any) -> None:
@@ -114,6 +114,7 @@ def run_serve(args: argparse.Namespace, console: Console) -> int:
         return 2
     if not logging.getLogger().handlers:  # the server logs connections, tables and games
         configure(getattr(args, "log_format", "text"))
+        serverlog.speak_the_locale()  # its text lines in the terminal's language
     as_json = getattr(args, "log_format", "text") == "json"
     if as_json:  # a log for programs to read: its messages stay in one language, whatever the locale
         set_language("en")

@@ -56,7 +56,8 @@ class RuleSet(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
 
     preset: Preset | None = Field(
-        default=None, description="the classic game these rules start from (rules equal to one are that game)"
+        default=None, description="the classic game whose rules the table starts from; change any option and "
+                                  "it becomes a game of your own"
     )
     players: Literal[2, 3, 4, 6] = Field(default=2, description="how many people (or bots) sit at the table")
     teams: bool | None = Field(

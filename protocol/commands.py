@@ -758,11 +758,28 @@ class RatingEntry(WireModel):
     wins: Count
 
 
+class UnratedReason(StrEnum):
+    """Why finished games were not rated (PROTOCOL.md §14, Ratings; the wire keeps it a
+    word: a later server may add reasons, and clients show one they do not know as it came)."""
+
+    SERVER_BOT = "server_bot"  # a server bot sat at the table from the start
+    ONE_NAME = "one_name"  # one name (or look-alikes) held two seats
+    ONE_ADDRESS = "one_address"  # two seats were played from one address
+    ORIGIN_UNKNOWN = "origin_unknown"  # where a seat was played from is not known (a restored game)
+    NOT_BY_THE_RULES = "not_by_the_rules"  # the server abandoned it: nobody's loss
+
+
+class UnratedGames(WireModel):
+    reason: Word
+    games: Annotated[int, Field(ge=1)]
+
+
 class Leaderboard(Body):
     NAME = "leaderboard"
     FLOW = Flow.TO_CLIENT
     preset: Preset
     entries: Annotated[list[RatingEntry], Field(max_length=100)]
+    unrated: Annotated[list[UnratedGames], Field(max_length=16)] = []
 
 
 class ClaimName(Body):

@@ -5,7 +5,7 @@ card notation (``DeckStyle``, ``label``, ``labels``, ``rank_label``, ``suit_labe
 ``parse_cards``, ``IT_RANKS``, ``FR_RANKS``, ``SUIT_COLOURS``) and a move typed as text
 (``parse_choice``, with hints naming the nearest allowed moves), the Italian catalog both
 clients share (``error_text``, ``rules_problem_text``, ``player_name``, ``level_text``, ``level_named``, ``local_bot_name``, ``person_name``, ``is_server_bot``, ``reason_text``, ``setting_text``, ``word_text``,
-``catalog_value``), a QR code as text (``qr_text``), a table's game in words
+``catalog_value``, ``log_text``: the server's text log lines), a QR code as text (``qr_text``), a table's game in words
 (``PRESET_NAMES``, ``matching_preset``, ``rules_name``, ``rules_line``, ``end_reason_text``),
 a server's finished games and leaderboard as lines (``game_lines``, ``leaderboard_lines``), a recorded game's steps in words
 (``step_text``, ``deal_text``, ``plain_lines``, ``position_text``, ``scope_text``, ``score_lines``, ``viewer_seat``,
@@ -43,7 +43,7 @@ from .notation import (
     suit_label,
 )
 from .movehints import parse_choice
-from .catalog import catalog_value, error_text, is_server_bot, level_named, level_text, local_bot_name, person_name, player_name, rules_problem_text, reason_text, setting_text, word_text
+from .catalog import catalog_value, error_text, is_server_bot, level_named, level_text, local_bot_name, log_text, person_name, player_name, rules_problem_text, reason_text, setting_text, word_text
 from .qr import qr_text
 from .games import PRESET_NAMES, end_reason_text, game_lines, leaderboard_lines, matching_preset, rules_line, rules_name
 from .replaywords import deal_text, plain_lines, position_text, result_text, scope_text, score_lines, step_text, viewer_seat
@@ -128,6 +128,7 @@ __all__ = [
     "error_text",
     "reason_text",
     "word_text",
+    "log_text",
     "is_server_bot",
     "player_name",
     "level_text",

@@ -110,6 +110,19 @@ def word_text(word: str) -> str:
     return pair[1] if i18n.LANGUAGE == "it" else pair[0]
 
 
+def log_text(template: str, args: object) -> tuple[str, object]:
+    """A line of the server's text log (its ``%``-template and arguments) in the terminal's
+    language: the Italian template of ``LOG_ITALIAN``, a reason put in (a word's English,
+    "two seats were played from one address") in Italian too; as it came otherwise."""
+    from .clubwords import LOG_ITALIAN
+
+    italian = LOG_ITALIAN.get(template) if i18n.LANGUAGE == "it" else None
+    if italian is None:
+        return template, args
+    words = {english: it for english, it in catalog().words.values()}
+    return italian, tuple(words.get(a, a) if isinstance(a, str) else a for a in args) if isinstance(args, tuple) else args
+
+
 def catalog_value(value: str) -> str:
     """A table option's value (``traditional``, ``fewest`` …) in the terminal's language."""
     if i18n.LANGUAGE != "it":

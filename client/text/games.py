@@ -90,11 +90,14 @@ def _side_of(seat: int, seats: int, sides: int) -> int:
 
 def leaderboard_lines(board: Leaderboard) -> list[str]:
     """A server's ratings of one game: rank, name, rating, games, wins."""
+    why_not = [tr("1 finished game was not rated: {reason}", reason=word_text(u.reason)) if u.games == 1 else
+               tr("{n} finished games were not rated: {reason}", n=u.games, reason=word_text(u.reason))
+               for u in board.unrated]  # why games played are not on the board
     if not board.entries:
-        return [tr("no rated games of {preset} yet", preset=board.preset.value)]
+        return [tr("no rated games of {preset} yet", preset=board.preset.value), *why_not]
     width = max(len(e.name) for e in board.entries)
     head = (tr("rank"), tr("name"), tr("rating"), tr("games"), tr("wins"))
     lines = [f"{head[0]:>4}  {head[1]:<{width}}  {head[2]:>7}  {head[3]:>5}  {head[4]:>5}"]
     for e in board.entries:
         lines.append(f"{e.rank:>4}  {e.name:<{width}}  {e.rating:>7.2f}  {e.games:>5}  {e.wins:>5}")
-    return lines
+    return lines + why_not

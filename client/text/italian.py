@@ -4,7 +4,10 @@ reads it, and a test fails when a string given to ``tr`` is missing here."""
 
 from __future__ import annotations
 
-from .clubwords import CLUB_ITALIAN, CONNECTION_ITALIAN, OPERATOR_ITALIAN
+import json
+from importlib.resources import files
+
+from .clubwords import ARCHIVE_ITALIAN, CLUB_ITALIAN, CONNECTION_ITALIAN, OPERATOR_ITALIAN
 
 ITALIAN: dict[str, str] = {
     # the board
@@ -165,8 +168,8 @@ ITALIAN: dict[str, str] = {
     "two teams, partners opposite": "due squadre, i compagni seduti di fronte",
     "{n} players, {sides}": "{n} giocatori, {sides}",
     "The first side to {target} points wins.": "Vince chi arriva per primo a {target} punti.",
-    "Turn timer: {time} for each move; then the server plays for you.":
-        "Tempo per mossa: {time}; poi gioca il server per te.",
+    "Turn timer: {n} s for each move; then the server plays for you.":
+        "Tempo per mossa: {n} s; poi gioca il server per te.",
     "Turn timer: none.": "Tempo per mossa: nessuno.",
     "A private table: only people with its invite sit here.": "Un tavolo privato: si siede solo chi ha l'invito.",
     "A table listed in the lobby.": "Un tavolo che compare nella sala.",
@@ -325,12 +328,11 @@ ITALIAN: dict[str, str] = {
     "{card} can take different sets of cards: {options}; pick one by its number":
         "{card} può prendere carte diverse: {options}; scegline una col suo numero",
     # after a local game
-    "{result} Seed {seed}: replay with --seed {seed}": "{result} Mescolata numero {seed}: per rigiocarla, --seed {seed}",
+    "Seed {seed}: replay with --seed {seed}": "Mescolata numero {seed}: per rigiocarla, --seed {seed}",
     "Game left.": "Partita lasciata.",
     "seed {seed}: replay with --seed {seed}": "mescolata numero {seed}: per rigiocarla, --seed {seed}",
     "record written to {path}": "partita registrata in {path}",
-    "--record is written by the scrolling interface: add --plain":
-        "--record lo scrive l'interfaccia a righe: aggiungi --plain",
+    "no record written: the game was left before its end": "nessuna registrazione: la partita è stata lasciata prima della fine",
     # the plain client
     "Your move: ": "La tua mossa: ",
     "You have {n} s, then the server plays for you.": "Hai {n} s, poi gioca il server per te.",
@@ -376,6 +378,8 @@ ITALIAN: dict[str, str] = {
         "[bold]r[/bold] aggiorna · [bold]q[/bold] esci",
     # the replay viewer
     "Scopa replay": "Scopa: rivedi la partita",
+    "step": "passo",
+    "round": "smazzata",
     "next": "avanti",
     "next round": "smazzata dopo",
     "previous round": "smazzata prima",
@@ -409,17 +413,6 @@ ITALIAN: dict[str, str] = {
         "Smazzata {n}/{rounds} · {move} · passo {i}/{steps} — {text}",
     "Game over: {reason}, {totals}": "Partita finita: {reason}, {totals}",
     "Game over: {who} won {totals} ({reason})": "Partita finita: vince {who} {totals} ({reason})",
-    # a server's finished games and its leaderboard (scopa games, scopa leaderboard)
-    "{who} won {totals} ({reason})": "vince {who} {totals} ({reason})",
-    "(private)": "(privata)",
-    "no finished games": "nessuna partita finita",
-    "no finished games of {player}": "nessuna partita finita di {player}",
-    "no rated games of {preset} yet": "ancora nessuna partita in classifica di {preset}",
-    "rank": "pos.",
-    "name": "nome",
-    "rating": "punti",
-    "games": "partite",
-    "wins": "vinte",
     "game {game}: record written to {file} ({n} rounds)": "partita {game}: registrazione scritta in {file} ({n} smazzate)",
     "Games: {presets}": "Giochi: {presets}",
     "Game [{default}]: ": "Gioco [{default}]: ",
@@ -497,4 +490,6 @@ ITALIAN: dict[str, str] = {
     **CLUB_ITALIAN,
     **CONNECTION_ITALIAN,
     **OPERATOR_ITALIAN,
+    **ARCHIVE_ITALIAN,
+    **json.loads(files("scopa.client.text").joinpath("help_it.json").read_text(encoding="utf-8")),  # the command's help
 }

@@ -4,6 +4,7 @@ people and bots at one table, the game master running inside the app."""
 from __future__ import annotations
 
 import asyncio
+from datetime import datetime
 from collections.abc import Sequence
 from typing import TypeVar
 
@@ -28,7 +29,7 @@ from scopa.engine.player import Player
 
 from ..text import reason_text
 from ..text import tr, DeckStyle, local_bot_name, person_name
-from scopa.protocol.record import PlayerKind, RecordPlayer, build_record, replay_steps
+from scopa.protocol.record import PlayerKind, Record, RecordPlayer, build_record, replay_steps
 
 from ..seats import bot_number, record_strategy, seat_bot
 from .board import BoardScreen
@@ -177,16 +178,23 @@ class LocalGameApp(ScopaApp):
             await self.show_and_wait(self.replay_screen())
         self.exit(0)
 
-    def replay_screen(self) -> ReplayScreen:
-        """The game just played, step by step (every hand shown: it is over)."""
-        assert self.master is not None
+    def finished_record(self, played_at: datetime | None = None) -> Record | None:
+        """The record of the game played (docs/RECORDS.md), once it is over; None before."""
+        if self.master is None or self.master.state.phase is not Phase.OVER:
+            return None
         rules, names = self.rules, [getattr(p, "name", "") for p in self.master.players]
         seats = [RecordPlayer(seat=i, name=names[i] or tr("Player {n}", n=i + 1), side=rules.side_of(i),
                               kind=PlayerKind.PERSON if kind == "human" else PlayerKind.BOT,
                               strategy=None if kind == "human" else record_strategy(kind))
                  for i, kind in enumerate(self.kinds)]
-        record = build_record(rules, self.seed, self.master.first_dealer, self.master.actions, seats)
-        viewer = seats[self.humans[0]].name if len(self.humans) == 1 else None
+        return build_record(rules, self.seed, self.master.first_dealer, self.master.actions, seats,
+                            played_at=played_at)
+
+    def replay_screen(self) -> ReplayScreen:
+        """The game just played, step by step (every hand shown: it is over)."""
+        record = self.finished_record()
+        assert record is not None
+        viewer = record.players[self.humans[0]].name if len(self.humans) == 1 else None
         return ReplayScreen(record, list(replay_steps(record)), style=self.deck, viewer=viewer)
 
     async def show_event(self, event: Event) -> None:

@@ -41,11 +41,13 @@ class ReplayScreen(Screen[None]):
     #jump { dock: bottom; display: none; }
     #jump.shown { display: block; }
     """
+    STEP = Binding.Group(tr("step"), compact=True)  # one key of the key line for both ways: it fits 80 columns
+    ROUND = Binding.Group(tr("round"), compact=True)
     BINDINGS = [
-        Binding("right,l,space", "step(1)", tr("next")),
-        Binding("left,h", "step(-1)", tr("back")),
-        Binding("n", "round(1)", tr("next round")),
-        Binding("p", "round(-1)", tr("previous round")),
+        Binding("right,l,space", "step(1)", tr("next"), group=STEP),
+        Binding("left,h", "step(-1)", tr("back"), group=STEP),
+        Binding("n", "round(1)", tr("next round"), group=ROUND),
+        Binding("p", "round(-1)", tr("previous round"), group=ROUND),
         Binding("home", "go(0)", tr("start"), show=False),
         Binding("end", "go(-1)", tr("end"), show=False),
         Binding("g", "ask_round", tr("jump to round")),
@@ -158,7 +160,8 @@ class ReplayScreen(Screen[None]):
     def _title(self) -> str:
         r = self.record
         game = tr("game {game}", game=r.game) + " · " if r.game else ""
-        return f"{tr('Scopa replay')} · {game}{rules_line(r.engine_rules)} · {tr('seed {seed}', seed=r.seed)}"
+        seed = tr("seed {seed}", seed=r.seed)  # before the rules: a line too long cuts them, not the seed
+        return f"{tr('Scopa replay')} · {game}{seed} · {rules_line(r.engine_rules)}"
 
     def position_text(self) -> str:
         return position_text(self.steps, self.index, self.record, self.style, self.me)

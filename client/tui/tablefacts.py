@@ -11,7 +11,6 @@ from scopa.engine import RuleSet
 from ..text import setting_text
 from ..text import tr
 from ..text import rules_name
-from .text import clock
 
 
 @dataclass(frozen=True)
@@ -40,7 +39,7 @@ def facts_lines(facts: TableFacts, detailed: bool = False) -> list[str]:
         lines.append(tr("{n} players, {sides}", n=rules.players, sides=sides))
         lines.append(tr("The first side to {target} points wins.", target=rules.target))
     if facts.known_timer:
-        lines.append(tr("Turn timer: {time} for each move; then the server plays for you.", time=clock(facts.timer))
+        lines.append(tr("Turn timer: {n} s for each move; then the server plays for you.", n=round(facts.timer))
                      if facts.timer is not None else tr("Turn timer: none."))
     if facts.private is not None:
         lines.append(tr("A private table: only people with its invite sit here.") if facts.private

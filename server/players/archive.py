@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections import Counter
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from datetime import datetime, timezone
@@ -181,7 +182,9 @@ class Archive:
         entries = [wire.RatingEntry(rank=i + 1, name=r.name, rating=round(r.ordinal, 3), mu=round(r.mu, 3),
                                     sigma=round(r.sigma, 3), games=r.games, wins=r.wins)
                    for i, r in enumerate(best)]
-        sess.tell(wire.Leaderboard(preset=body.preset, entries=entries), re=seq)
+        unrated = [wire.UnratedGames(reason=why.value, games=n)
+                   for why, n in self.rater.unrated.get(body.preset.value, Counter()).most_common()]
+        sess.tell(wire.Leaderboard(preset=body.preset, entries=entries, unrated=unrated), re=seq)
 
     async def close(self) -> None:
         await self._background.close()

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from scopa.engine import Phase
+from scopa.protocol.commands import UnratedReason
 from scopa.protocol.record import PlayerKind
 
 from ..journal import GamePlayer, Rating
@@ -77,24 +78,24 @@ class FairRatings:
             return False
         return any(ip in net for net in self.shared)
 
-    def unrated_because(self, table: Table, players: Sequence[GamePlayer]) -> str | None:
+    def unrated_because(self, table: Table, players: Sequence[GamePlayer]) -> UnratedReason | None:
         """Why the game of ``table`` (its ``players`` at the end) is not rated, or None."""
         if any(p.kind != PlayerKind.PERSON.value for p in players):
-            return "a server bot played in it"
+            return UnratedReason.SERVER_BOT
         keys = [name_key(p.name) for p in players]
         if len(set(keys)) != len(keys):
-            return "one name (or two that look alike) held two seats"
+            return UnratedReason.ONE_NAME
         origins = self._origins.get(table.id, {})
         seen: list[set[str]] = []
         for p in players:
             mine = origins.get(p.seat)
             if not mine:
-                return f"where seat {p.seat} was played from is not known"
+                return UnratedReason.ORIGIN_UNKNOWN
             seen.append({o for o in mine if not self._shared(o)})
         for i, a in enumerate(seen):
             for b in seen[i + 1:]:
                 if a & b:
-                    return "two seats were played from one address"
+                    return UnratedReason.ONE_ADDRESS
         return None
 
     def outcome(self, table: Table, players: Sequence[GamePlayer]) -> Outcome | None:
@@ -111,6 +112,16 @@ class FairRatings:
         if table.finish_reason != "game_over" or state.phase is not Phase.OVER or state.winner is None:
             return None  # abandoned by the server (the operator, a failure): nobody's loss
         return Outcome(sides, side_ranks(state.winner, state.totals))
+
+
+UNRATED_TEXT: dict[UnratedReason, str] = {
+    UnratedReason.SERVER_BOT: "a server bot played",
+    UnratedReason.ONE_NAME: "one name (or two that look alike) held two seats",
+    UnratedReason.ONE_ADDRESS: "two seats were played from one address",
+    UnratedReason.ORIGIN_UNKNOWN: "where a seat was played from is not known",
+    UnratedReason.NOT_BY_THE_RULES: "the server stopped the game, not the rules",
+}
+"""Why a game is not rated, as the log says it (the clients' catalog has the same English)."""
 
 
 def side_ranks(winner: int, totals: Sequence[int]) -> list[int]:

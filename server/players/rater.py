@@ -15,15 +15,18 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import Counter
 from collections.abc import Awaitable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from openskill.models import PlackettLuce
 
+from scopa.protocol.commands import UnratedReason
+
 from ..core import metrics
 from ..journal import FinishTable, Journal, RatingUpdate, Rating, preset_key
-from .fairness import FairRatings, Outcome, RatingNames, one_row_per_name, side_ranks
+from .fairness import UNRATED_TEXT, FairRatings, Outcome, RatingNames, one_row_per_name, side_ranks
 
 if TYPE_CHECKING:
     from ..table import Table
@@ -73,6 +76,8 @@ class Rater:
         self._names = RatingNames()
         self._one = asyncio.Lock()  # one game rated at a time
         self._rating: set[asyncio.Task[None]] = set()  # games being rated (a leaderboard waits for them)
+        self.unrated: dict[str, Counter[UnratedReason]] = {}
+        """Per preset, the games finished since this server started that were not rated, by why."""
 
     def finish(self, table: Table, end: FinishTable) -> Awaitable[None]:
         """Journal a table's end; ``end`` names who played (its ``players``) when the game
@@ -84,8 +89,9 @@ class Rater:
             return metrics.count_record(table.journal.storage.write(end), _new_ratings(end))
         outcome = self.fair.outcome(table, end.players)
         if outcome is None:
-            log.info("table %s: not rated (%s)", table.id,
-                     self.fair.unrated_because(table, end.players) or "it did not end by the rules")
+            why = self.fair.unrated_because(table, end.players) or UnratedReason.NOT_BY_THE_RULES
+            log.info("table %s: not rated (%s)", table.id, UNRATED_TEXT[why])
+            self.unrated.setdefault(preset_key(table.rules), Counter())[why] += 1
         self.fair.forget(table.id)
         rating = asyncio.create_task(self._finish_rated(table, end, outcome))
         self._rating.add(rating)

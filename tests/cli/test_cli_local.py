@@ -100,9 +100,10 @@ def test_parse_choice_reads_numbers_cards_and_captures_R15() -> None:
     assert "not a card" in parse_choice("zz", legal)
 
 
-def test_in_a_terminal_scopa_local_is_the_full_screen_app_and_ctrl_c_leaves_with_0() -> None:
+def test_in_a_terminal_scopa_local_is_the_full_screen_app_and_ctrl_c_leaves_with_0(tmp_path: Path) -> None:
     env = dict(os.environ, TERM="xterm-256color", COLUMNS="80", LINES="24")
-    child = pexpect.spawn(sys.executable, [*CLI[1:], "--seed", "5", "--name", "ada"], cwd=str(ROOT), env=env,
+    record = tmp_path / "game.json"
+    child = pexpect.spawn(sys.executable, [*CLI[1:], "--seed", "5", "--name", "ada", "--record", str(record)], cwd=str(ROOT), env=env,
                           encoding="utf-8", timeout=30, dimensions=(24, 80))
     try:
         child.expect("Your turn")
@@ -114,6 +115,7 @@ def test_in_a_terminal_scopa_local_is_the_full_screen_app_and_ctrl_c_leaves_with
     assert child.exitstatus == 0
     assert "\x1b[?1049l" in output  # the terminal's normal screen is back
     assert "replay with --seed 5" in output and "Traceback" not in output
+    assert "no record written: the game was left before its end" in output and not record.exists()
 
 
 def test_a_seat_can_be_your_own_bot_by_path_with_its_case_kept(tmp_path: Path) -> None:
@@ -161,7 +163,7 @@ def test_in_italian_the_line_after_the_app_is_italian_too() -> None:
         output = child.before
     finally:
         child.close()
-    assert "Partita lasciata. Mescolata numero 5: per rigiocarla, --seed 5" in output and "replay with" not in output
+    assert "Partita lasciata.\r\nMescolata numero 5: per rigiocarla, --seed 5" in output and "replay with" not in output
     assert "seed 5:" not in output.lower()  # the word is the option's only
 
 

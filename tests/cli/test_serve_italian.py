@@ -18,8 +18,9 @@ from procs import ROOT, SCOPA
 pytestmark = pytest.mark.process
 
 SAFETY = 60  # seconds: a safety net only
-ENGLISH = ["Scopa server on", "Ctrl-C to stop", "Open:", "Point a phone", "TLS with", "fingerprint", "Traceback"]
-"""The command's own lines in English (the server's log lines, "22:41:03 server stopped", are the log's)."""
+ENGLISH = ["Scopa server on", "Ctrl-C to stop", "Open:", "Point a phone", "TLS with", "fingerprint", "Traceback",
+           "operator token written", "listening on", "web page on", "server stopped", "self-signed certificate in"]
+"""The command's own lines and the server's log lines ("22:41:03 server stopped") in English."""
 
 
 def italian(home: Path) -> dict[str, str]:
@@ -34,6 +35,8 @@ def test_the_start_lines_and_the_stop_line_are_in_italian(tmp_path: Path) -> Non
                            cwd=str(ROOT), env=italian(tmp_path), encoding="utf-8", timeout=SAFETY)
     server.logfile_read = shown = io.StringIO()
     try:
+        server.expect(r"\d\d:\d\d:\d\d token dell'operatore scritto in ")
+        server.expect(r"\d\d:\d\d:\d\d in ascolto su 127\.0\.0\.1:\d+ \(TLS\)")
         server.expect(r"Apri: https://127\.0\.0\.1:\d+/")  # the page listens before the server says it serves
         server.expect(r"Server di Scopa su 127\.0\.0\.1:\d+, con (uvloop|il ciclo di asyncio) \(Ctrl-C per fermarlo\)")
         server.expect(r"TLS con un certificato autofirmato \(.+\), impronta SHA-256 [0-9A-F]{2}(:[0-9A-F]{2}){31}")
@@ -54,3 +57,22 @@ def test_a_tls_option_given_wrong_is_said_in_italian(tmp_path: Path) -> None:
     said = done.stdout + done.stderr
     assert "--tls-cert e --tls-key vanno insieme: indicali entrambi" in said, said
     assert "go together" not in said
+
+
+def test_a_game_not_rated_is_logged_in_italian_with_its_reason() -> None:
+    """The text log's "not rated (two seats were played from one address)" in the terminal's language."""
+    import logging
+
+    from scopa.cli.serverlog import SpokenFormatter
+    from scopa.client.text import i18n
+
+    record = logging.LogRecord("scopa.server", logging.INFO, __file__, 1, "table %s: not rated (%s)",
+                               ("7", "two seats were played from one address"), None)
+    english = SpokenFormatter().format(record)
+    assert english.endswith(" table 7: not rated (two seats were played from one address)")
+    i18n.set_language("it")
+    try:
+        said = SpokenFormatter().format(record)
+    finally:
+        i18n.set_language("en")
+    assert said.endswith(" tavolo 7: non conta per la classifica (due posti erano giocati dallo stesso indirizzo)")

@@ -247,7 +247,10 @@ def option_lines() -> list[tuple[str, str, str]]:
 
 
 def options_text() -> str:
-    """What ``scopa options`` prints: every option, its values and its meaning."""
+    """What ``scopa options`` prints: every option, its values and its meaning (in the
+    terminal's language)."""
+    if current_language() == "it":
+        return rulebook_it.options_text(OPTION_VALUES)
     lines = ["Table options: set any of them with -o NAME=VALUE (scopa local, scopa play, scopa bot).", ""]
     for name, values, meaning in option_lines():
         lines.append(f"{name} ({values})" if values else name)

@@ -175,8 +175,7 @@ CIRULLA_TEXT = """\
 """
 
 OPTION_TEXT: dict[str, str] = {
-    "preset": "il gioco classico da cui partono queste regole (regole uguali a quelle di un gioco sono "
-              "quel gioco)",
+    "preset": "il gioco classico di cui il tavolo prende le regole; se cambi un'opzione diventa un gioco tuo",
     "players": "quante persone (o bot) siedono al tavolo",
     "teams": "si gioca in due squadre, con i compagni uno di fronte all'altro; se non si dice: squadre "
              "in 4 o in 6",
@@ -273,6 +272,19 @@ def book(option_values: dict[str, str], reader: Reader = "terminal") -> str:
     parts.append("## La schermata di fine smazzata\n\nLe categorie vengono sempre in quest'ordine: "
                  + ", ".join(CATEGORY_NAMES.values()) + ". Compaiono solo quelle che il tavolo gioca.\n")
     return "\n".join(parts)
+
+
+def options_text(option_values: dict[str, str]) -> str:
+    """Quello che stampa ``scopa options``: ogni opzione, i suoi valori e che cosa vuol dire."""
+    lines = ["Opzioni del tavolo: ognuna si imposta con -o NOME=VALORE (scopa local, scopa play, scopa bot).", ""]
+    for name, field in RuleSet.model_fields.items():
+        values = option_values.get(name, "true|false" if field.annotation is bool else "")
+        lines.append(f"{name} ({values})" if values else name)
+        lines.append(f"    {OPTION_TEXT[name]}")
+        note = OPTION_NOTES.get(name)
+        if note:
+            lines.extend("    " + ln.strip() for ln in note.splitlines())
+    return "\n".join(lines) + "\n"
 
 
 def page_option_name(name: str) -> str:

@@ -399,6 +399,7 @@ export type KnockoutTie = "rematch" | "deciding_round";
 export interface Leaderboard {
   entries: Array<RatingEntry>;
   preset: Preset;
+  unrated?: Array<UnratedGames>;
 }
 
 export interface LeaderboardCommand {
@@ -1201,6 +1202,11 @@ export interface TournamentUpdateCommand {
   sender: string;
   seq: number;
   v: 2;
+}
+
+export interface UnratedGames {
+  games: number;
+  reason: string;
 }
 
 export interface UnwatchLobby {

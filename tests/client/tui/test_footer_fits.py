@@ -23,7 +23,10 @@ from textual.widgets._footer import FooterKey
 from scopa.bots import make_bot
 from scopa.client.net import MemoryTokenStore
 from scopa.client.tui import NetApp, ReplayApp
+from scopa.client.tui.app import LocalGameApp
+from scopa.client.tui.dialogs import GameOverScreen
 from scopa.client.tui.online import LobbyScreen
+from scopa.client.tui.replay import ReplayScreen
 from scopa.engine import LocalGame, RuleSet
 from scopa.protocol.record import PlayerKind, RecordPlayer, build_record, replay_steps
 from scopa.server import NetworkEngine
@@ -33,6 +36,22 @@ async def keys(app, ready):
     async with app.run_test(size=(int(sys.argv[1]), 32)) as pilot:
         for _ in range(500):
             if ready(app):
+                break
+            await pilot.pause(0.02)
+        await pilot.pause()
+        return [[f"{k.key_display} {k.description}", k.region.right] for k in app.screen.query(FooterKey)]
+
+
+async def local_replay_keys(app):
+    """The key line of scopa local's replay (r at the game's end): the app's ? is in it too."""
+    async with app.run_test(size=(int(sys.argv[1]), 32)) as pilot:
+        for _ in range(3000):
+            if isinstance(app.screen, GameOverScreen):
+                break
+            await pilot.pause(0.02)
+        await pilot.press("r")
+        for _ in range(500):
+            if isinstance(app.screen, ReplayScreen):
                 break
             await pilot.pause(0.02)
         await pilot.pause()
@@ -55,7 +74,8 @@ async def main():
                for i, b in enumerate(bots)]
     record = build_record(rules, 3, game.first_dealer, game.actions, players)
     replay = await keys(ReplayApp(record, list(replay_steps(record))), lambda app: True)
-    print(json.dumps({"lobby": lobby, "replay": replay}))
+    after_local = await local_replay_keys(LocalGameApp(rules, ["greedy", "random"], 3, pace=0, round_pause=0.01))
+    print(json.dumps({"lobby": lobby, "replay": replay, "local replay": after_local}))
 
 
 asyncio.run(main())
@@ -72,6 +92,7 @@ def test_every_key_fits(lang: str, width: int) -> None:
     assert done.returncode == 0, done.stderr
     shown = json.loads(done.stdout.strip().splitlines()[-1])
     assert any("q " in key for key, _ in shown["replay"]) and any("? " in key for key, _ in shown["lobby"])
+    assert any("? " in key for key, _ in shown["local replay"])
     for screen, keys in shown.items():
         for key, right in keys:
             assert right <= width - SPARE[width], (screen, key, right, keys)

@@ -36,7 +36,7 @@ def test_the_replay_viewer_speaks_italian_under_an_italian_locale(recorded: Path
         shows(child, "Smazzata 1/")  # the step line
         shows(child, "distribuzione · passo 1/")
         shows(child, "dà le carte Bot 2 (easy); in tavola 4 Bas, 5 Spa")  # the deal (seed 12): dealer, table
-        shows(child, "smazzata dopo")  # the keys in the footer, all of them in 100 columns
+        shows(child, "scegli smazzata")  # the keys in the footer, all of them in 100 columns
         shows(child, "q esci")
         child.send("l")
         shows(child, "mossa 1/")

@@ -325,3 +325,23 @@ async def test_in_italian_every_choice_and_line_of_the_form_names_values_in_ital
             lines = " ".join(text_of(form, f"#{name}-about") for name in RuleSet.model_fields)
             for code in ("traditional", "fewest", "free", "simple"):
                 assert code not in lines
+
+
+@pytest.mark.parametrize("lang", ["en", "it"])
+async def test_every_label_of_the_form_is_whole_at_80_columns(engine: NetworkEngine, monkeypatch: pytest.MonkeyPatch,
+                                                             lang: str) -> None:
+    """A label longer than the others ("Se qualcuno se ne va") is not cut into the list beside it."""
+    from rich.cells import cell_len
+    from textual.widgets import Label
+
+    from scopa.client.text import i18n
+
+    monkeypatch.setattr(i18n, "LANGUAGE", lang)
+    async with asyncio.timeout(SAFETY):
+        app = app_for(engine)
+        async with app.run_test(size=(80, 24)) as pilot:
+            form = await open_form(app, pilot)
+            await pilot.pause()
+            labels = {str(label.render()): label.size for label in form.query(".row Label").results(Label)}
+    cut = {text: size for text, size in labels.items() if size.height != 1 or size.width < cell_len(text)}
+    assert labels and cut == {}

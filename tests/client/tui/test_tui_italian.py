@@ -52,18 +52,28 @@ def test_the_board_speaks_italian_under_an_italian_locale() -> None:
         child.close(force=True)
 
 
-def test_asking_the_full_screen_game_for_a_record_is_answered_in_italian(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_the_full_screen_game_writes_its_record_and_the_seed_line_is_whole_at_80_columns(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """``--record`` works in the full-screen client too (the README's example); the lines it
+    prints once it has left the screen fit 80 columns, the seed to replay on a line of its own."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("LC_")}
-    env.update(LANG="it_IT.UTF-8", TERM="xterm-256color", COLUMNS="100", LINES="30")  # the pty's size, whatever pytest's is
-    child = pexpect.spawn(sys.executable, ["-m", "scopa.cli", "local", "--seats", "human,greedy", "--record",
-                                           str(tmp_path / "game.json")],
-                          cwd=str(ROOT), env=env, encoding="utf-8", codec_errors="replace", timeout=30,
-                          dimensions=(30, 100))
+    env.update(LANG="it_IT.UTF-8", TERM="xterm-256color", COLUMNS="80", LINES="24")
+    record = tmp_path / "game.json"
+    child = pexpect.spawn(sys.executable, ["-m", "scopa.cli", "local", "--seats", "greedy,random", "--seed",
+                                           "1360852028", "--delay", "0", "--record", str(record)],
+                          cwd=str(ROOT), env=env, encoding="utf-8", codec_errors="replace", timeout=60,
+                          dimensions=(24, 80))
     try:
-        child.expect(pexpect.EOF)  # it says why and stops
-        assert "--record lo scrive l'interfaccia a righe: aggiungi --plain" in " ".join(child.before.split())
+        shows(child, "Invio per uscire", within=60)
+        child.send("\r")
+        child.expect(pexpect.EOF)
+        after = re.sub(r"\x1b\[[0-9;?]*[a-zA-Z]", "", child.before.rsplit("\x1b[?1049l", 1)[-1])
     finally:
         child.close(force=True)
+    lines = [ln for ln in after.replace("\r", "").split("\n") if ln.strip()]
+    assert "Mescolata numero 1360852028: per rigiocarla, --seed 1360852028" in lines, lines
+    assert all(len(ln) <= 80 for ln in lines), lines
+    assert any(ln.startswith("partita registrata in") for ln in lines), lines
+    assert '"seed":1360852028' in record.read_text(encoding="utf-8").replace(" ", "")
 
 
 def test_lang_it_speaks_italian_under_an_english_locale() -> None:

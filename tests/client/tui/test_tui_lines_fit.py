@@ -149,3 +149,26 @@ async def test_a_watched_bots_names_are_whole(engine: NetworkEngine, lang: i18n.
             game.cancel()
         for bot in bots:
             await bot.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "it"])
+async def test_a_local_games_replay_shows_its_seed_whole_at_80_columns(
+        lang: i18n.Lang, monkeypatch: pytest.MonkeyPatch) -> None:
+    """After ``scopa local`` (r at the game's end) the title keeps the seed whole ("mescolata n…"
+    was cut); the key line is test_footer_fits.py's."""
+    from rich.cells import cell_len
+
+    from scopa.client.tui.dialogs import GameOverScreen
+    from scopa.client.tui.replay import ReplayScreen
+
+    monkeypatch.setattr(i18n, "LANGUAGE", lang)
+    app = LocalGameApp(RuleSet.build("scopa", target=21), ["greedy", "random"], 1360852028, pace=0, round_pause=0.01)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, GameOverScreen))
+        await pilot.press("r")
+        await until(pilot, lambda: isinstance(app.screen, ReplayScreen))
+        await pilot.pause()
+        title = app.screen.query_one("#title", Static)
+        text, room = str(title.render()), title.content_size.width
+    seed = i18n.tr("seed {seed}", seed=1360852028)
+    assert cell_len(text[:text.index(seed) + len(seed)]) <= room, (text, room)

@@ -207,3 +207,32 @@ def test_scopa_serve_takes_rate_shared_address_and_refuses_a_bad_one() -> None:
     out = io.StringIO()
     assert serve.run_serve(bad, Console(file=out, width=200)) == 2
     assert "--rate-shared-address: not an IP address or network: 'the-router'" in out.getvalue()
+
+
+async def test_the_leaderboard_says_why_finished_games_were_not_rated() -> None:
+    """Two seats from one address: the game is played, the board stays empty, and the reply
+    says how many finished games were not rated and why (the log's "not rated (...)")."""
+    from scopa.client.text import i18n, leaderboard_lines
+
+    async with running() as engine:
+        me = await connect_from(engine.port, "127.0.0.2", "me")
+        also_me = await connect_from(engine.port, "127.0.0.2", "alt")
+        await play([me, also_me])
+        await engine.ratings.settled()
+        viewer = await connect_from(engine.port, "127.0.0.99", "viewer")
+        viewer.send(wire.GetLeaderboard(preset=Preset.SCOPA))
+        reply = (await viewer.recv_until("leaderboard")).body
+        viewer.send(wire.GetLeaderboard(preset=Preset.SCOPONE))
+        other = (await viewer.recv_until("leaderboard")).body
+        for c in (me, also_me, viewer):
+            await c.close()
+    assert reply.entries == [] and [(u.reason, u.games) for u in reply.unrated] == [("one_address", 1)]
+    assert other.unrated == []  # counted under the game played
+    assert leaderboard_lines(reply) == ["no rated games of scopa yet",
+                                        "1 finished game was not rated: two seats were played from one address"]
+    i18n.set_language("it")
+    try:
+        assert leaderboard_lines(reply)[1] == ("1 partita finita non conta per la classifica: "
+                                               "due posti erano giocati dallo stesso indirizzo")
+    finally:
+        i18n.set_language("en")
