@@ -9,9 +9,6 @@ journal (a journal in memory that a test can hold up, or PostgreSQL), on fake cl
 from __future__ import annotations
 
 import asyncio
-import threading
-from collections.abc import Sequence
-from typing import Any
 
 import pytest
 
@@ -22,37 +19,16 @@ from scopa.protocol import commands as wire
 from scopa.protocol.errors import ErrorCode
 from scopa.server import NetworkEngine
 from scopa.server.core.clock import FakeClock
-from scopa.server.journal.commands import LoadUnfinished, Request
-from scopa.server.journal.memory.storage import MemoryStorage
+from scopa.server.journal.commands import LoadUnfinished
 from test_cluster_tables import clock_of, member, options, running, until
+from slow_journal import SAFETY, SlowToRead
 from wire_client import WireClient
 
 pytestmark = pytest.mark.integration
 
-SAFETY = 30.0  # seconds: a safety net for thread waits only; every wait normally ends on an event
-
-
-class SlowToList(MemoryStorage):
-    """A journal on a slow disk the test controls: while ``gate`` is clear, reading its
-    unfinished tables waits for it (``asked`` says one does)."""
-
-    blocks = True
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.gate = threading.Event()
-        self.gate.set()
-        self.asked = threading.Event()
-
-    def run_batch(self, requests: Sequence[Request]) -> list[Any]:
-        if any(isinstance(r, LoadUnfinished) for r in requests) and not self.gate.is_set():
-            self.asked.set()
-            self.gate.wait(SAFETY)
-        return super().run_batch(requests)
-
 
 async def test_a_member_welcomes_nobody_before_it_can_make_tables(redis_prefix: str) -> None:
-    journal = SlowToList()
+    journal = SlowToRead(LoadUnfinished)
     journal.gate.clear()
     engine = NetworkEngine("127.0.0.1", 0, seed=1, clock=FakeClock(), storage=journal, cluster=options(redis_prefix))
     starting = asyncio.create_task(engine.start())

@@ -7,8 +7,6 @@ takes a new block of ids)."""
 from __future__ import annotations
 
 import asyncio
-import threading
-from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -19,10 +17,11 @@ from scopa.protocol import commands as wire
 from scopa.protocol.errors import ErrorCode
 from scopa.server import NetworkEngine
 from scopa.server.cluster import ClusterOptions
-from scopa.server.journal.commands import CreateTable, FinishedGameOf, FinishTable, LastTableId, Request, SetSeat
+from scopa.server.journal.commands import CreateTable, FinishedGameOf, FinishTable, LastTableId, SetSeat
 from scopa.server.journal.commands import StartTable
 from scopa.server.journal.values import GamePlayer
 from scopa.server.journal.memory.storage import MemoryStorage
+from slow_journal import SlowToRead
 from wire_client import WireClient
 
 pytestmark = pytest.mark.integration
@@ -85,31 +84,12 @@ async def test_a_cluster_member_refuses_it_and_takes_ids_above_the_journals(redi
         await engine.stop()
 
 
-class SlowToSayItsHighest(MemoryStorage):
-    """A journal on a slow disk the test controls: while ``gate`` is clear, a read of its
-    highest table id waits for it (``asked`` says one does)."""
-
-    blocks = True
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.gate = threading.Event()
-        self.gate.set()
-        self.asked = threading.Event()
-
-    def run_batch(self, requests: Sequence[Request]) -> list[Any]:
-        if any(isinstance(r, LastTableId) for r in requests) and not self.gate.is_set():
-            self.asked.set()
-            self.gate.wait(SAFETY)
-        return super().run_batch(requests)
-
-
 async def test_a_cluster_member_says_try_again_once_it_holds_new_ids(redis_prefix: str) -> None:
     """The refusal is told only once the member has its new block (the journal's highest
     id read again): a ``create_table`` sent as soon as it is heard gets a table, never an
     ``unavailable`` for want of ids.  The journal's answer is held back until a ``ping``
     sent meanwhile was answered: the ``pong`` comes before the refusal."""
-    backend = SlowToSayItsHighest()
+    backend = SlowToRead(LastTableId)
     engine = NetworkEngine("127.0.0.1", 0, seed=1, storage=backend, cluster=ClusterOptions(
         url=SERVER, prefix=redis_prefix, id_block=2, member_ttl=30.0, timeout=SAFETY))
     await engine.start()
