@@ -342,5 +342,5 @@ async def _watch(args: argparse.Namespace, host: str, port: int, console: Consol
         console.print(tr("Connected to {address} as {name}.", address=f"{host}:{port}",
                          name=f"[bold]{escape(session.name or '')}[/bold]"))
         session.add_listener(lambda event: console.print(f"[dim]{escape(_link_line(event, session))}[/dim]"))
-        await watch_table(session, console, args.table, args.invite[1] if args.invite else None)
-    return 0
+        watched = await watch_table(session, console, args.table, args.invite[1] if args.invite else None)
+    return 0 if watched else 1

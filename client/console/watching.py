@@ -8,13 +8,13 @@ from collections.abc import Sequence
 from rich.console import Console
 from rich.text import Text
 
-from scopa.protocol import Command
+from scopa.protocol import Command, ErrorCode
 from scopa.protocol import commands as wire
 from scopa.protocol.convert import rules_from_wire
 
 from ..game import notice_from_wire
-from ..net import ClientSession, ServerRefused
-from ..text import notice_line, refusal_text, rules_line, tr, word_text
+from ..net import ClientSession, ServerRefused, game_over_at
+from ..text import game_over_text, notice_line, refusal_text, rules_line, tr, word_text
 
 
 def describe(command: Command, names: Sequence[str]) -> str | None:
@@ -56,14 +56,18 @@ def describe(command: Command, names: Sequence[str]) -> str | None:
     return None
 
 
-async def watch_table(session: ClientSession, console: Console, table_id: str, invite: str | None = None) -> None:
-    """Watch a table until its game ends (public events only); a private one with its ``invite``."""
+async def watch_table(session: ClientSession, console: Console, table_id: str, invite: str | None = None) -> bool:
+    """Watch a table until its game ends (public events only); a private one with its
+    ``invite``.  False: there was no such table to watch (a finished game's is said so)."""
     try:
         snap = await session.watch_table(table_id, invite)
     except ServerRefused as exc:
-        console.print(Text(refusal_text(exc.code, exc.message, None if invite else table_id, invite is not None),
+        over, summary = (False, None) if invite or exc.code is not ErrorCode.NO_SUCH_TABLE else \
+            await game_over_at(session, table_id)
+        console.print(Text(game_over_text(table_id, summary) if over else
+                           refusal_text(exc.code, exc.message, None if invite else table_id, invite is not None),
                            style="yellow"))
-        return
+        return over
     names = [s.name for s in sorted(snap.seats, key=lambda s: s.seat)] or [n or "-" for n in snap.table.seats]
     console.print(Text(tr("Watching table {table}: {rules}", table=table_id, rules=rules_line(rules_from_wire(snap.table.rules)))))
     if snap.public is not None:
@@ -83,3 +87,4 @@ async def watch_table(session: ClientSession, console: Console, table_id: str, i
     left = await session.watch(table_id, show)
     console.print(Text(tr("No longer watching table {table} ({reason}).", table=table_id, reason=word_text(left.reason)),
                        style="dim"))
+    return True

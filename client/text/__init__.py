@@ -45,7 +45,7 @@ from .notation import (
 from .movehints import parse_choice
 from .catalog import catalog_value, error_text, is_server_bot, level_named, level_text, local_bot_name, log_text, person_name, player_name, rules_problem_text, reason_text, setting_text, word_text
 from .qr import qr_text
-from .games import PRESET_NAMES, end_reason_text, game_lines, leaderboard_lines, matching_preset, rules_line, rules_name
+from .games import PRESET_NAMES, end_reason_text, game_lines, game_over_text, leaderboard_lines, matching_preset, rules_line, rules_name
 from .replaywords import deal_text, plain_lines, position_text, result_text, scope_text, score_lines, step_text, viewer_seat
 from .options import coerce
 from .invite import gave_up_text, invite_string, leave_question, lost_text, name_forms, name_problem, parse_invite, refusal_text
@@ -111,6 +111,7 @@ __all__ = [
     "coerce",
     "declaration_names",
     "event_line",
+    "game_over_text",
     "invite_string",
     "name_forms",
     "name_problem",

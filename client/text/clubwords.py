@@ -250,6 +250,10 @@ OPERATOR_ITALIAN: dict[str, str] = {
 ARCHIVE_ITALIAN: dict[str, str] = {
     # a server's finished games and its leaderboard (scopa games, scopa leaderboard)
     "{who} won {totals} ({reason})": "vince {who} {totals} ({reason})",
+    "The game at table {table} is over.": "La partita al tavolo {table} è finita.",
+    "The game at table {table} is over: {result}.": "La partita al tavolo {table} è finita: {result}.",
+    "scopa games lists it, and scopa replay {table} --server ADDRESS shows it again step by step.":
+        "La trovi con scopa games, e scopa replay {table} --server INDIRIZZO la fa rivedere passo per passo.",
     "(private)": "(privata)",
     "no finished games": "nessuna partita finita",
     "no finished games of {player}": "nessuna partita finita di {player}",
