@@ -93,22 +93,11 @@ CLUB_ITALIAN: dict[str, str] = {
     "You lost.": "Hai perso.",
     "Back in the lobby.": "Di nuovo nella sala.",
     "Watching table {table}: {rules}": "Guardi il tavolo {table}: {rules}",
-    "Round {n}, {who} to play; table: {cards}; cards in hands {sizes}; stock {stock}; totals {totals}":
-        "Smazzata {n}, di turno {who}; tavola: {cards}; carte in mano {sizes}; mazzo {stock}; totali {totals}",
     "seat {n}": "posto {n}",
     "side {n}": "parte {n}",
-    "Game starts: ": "Comincia la partita: ",
-    "{name} (side {side})": "{name} (parte {side})",
-    "Round {n}, dealer {who}; on the table: {cards}": "Smazzata {n}, mazziere {who}; in tavola: {cards}",
     "takes {cards}": "prende {cards}",
-    "(laid down)": "(calata)",
-    "[played for them: {why}]": "[giocata per lui: {why}]",
     "{who} plays {card}": "{who} gioca {card}",
-    "{who} declares {what} ({cards}): {n} points": "{who} dichiara {what} ({cards}): {n} punti",
-    "Round {n} over: points {points}, totals {totals}": "Smazzata {n} finita: punti {points}, totali {totals}",
     "no winner": "nessun vincitore",
-    "side {n} wins": "vince la parte {n}",
-    "Game over ({reason}): {won}, totals {totals}": "Partita finita ({reason}): {won}, totali {totals}",
     "Waiting for {who} to come back": "Si aspetta che torni {who}",
 }
 
