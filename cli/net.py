@@ -337,10 +337,12 @@ def _link_line(event: LinkEvent, session: ClientSession) -> str:
 
 async def _watch(args: argparse.Namespace, host: str, port: int, console: Console, link: dict[str, Any]) -> int:
     from scopa.client.console import watch_table
+    from scopa.client.text import DeckStyle
 
     async with await ClientSession.connect(host, port, args.name, password=_password(), **link) as session:
         console.print(tr("Connected to {address} as {name}.", address=f"{host}:{port}",
                          name=f"[bold]{escape(session.name or '')}[/bold]"))
         session.add_listener(lambda event: console.print(f"[dim]{escape(_link_line(event, session))}[/dim]"))
-        await watch_table(session, console, args.table, args.invite[1] if args.invite else None)
-    return 0
+        watched = await watch_table(session, console, args.table, args.invite[1] if args.invite else None,
+                                    DeckStyle(args.deck))
+    return 0 if watched else 1

@@ -1,5 +1,6 @@
 """Watching a table in the plain terminal client (``scopa watch --plain``, the lobby's
-``w``): each public event of the game as one line (:func:`describe`) until it ends."""
+``w``): the game told as the plain player is told it (:func:`~scopa.client.text.event_line`,
+the round box), and the table's other news as one line each (:func:`describe`), until it ends."""
 
 from __future__ import annotations
 
@@ -8,44 +9,28 @@ from collections.abc import Sequence
 from rich.console import Console
 from rich.text import Text
 
-from scopa.protocol import Command
+from scopa.protocol import Command, ErrorCode, Snapshot
 from scopa.protocol import commands as wire
-from scopa.protocol.convert import rules_from_wire
+from scopa.protocol.convert import parse_card_strs, rules_from_wire
 
-from ..game import notice_from_wire
-from ..net import ClientSession, ServerRefused
-from ..text import notice_line, refusal_text, rules_line, tr, word_text
+from ..game import GameTranslator, notice_from_wire
+from ..net import ClientSession, ServerRefused, game_over_at
+from ..text import DeckStyle, apply_public, cards_text, game_over_text, notice_line, player_name, refusal_text
+from ..text import rules_line, side_name, tr, word_text
+from .human import TerminalPlayer
+
+GAME = (wire.GameStart, wire.RoundStart, wire.CardPlayed, wire.DeclarationMade, wire.RoundEnd, wire.GameEnd)
+"""The game's own events: told through the game translator, in the plain player's words."""
 
 
 def describe(command: Command, names: Sequence[str]) -> str | None:
-    """One line about a public table command, for a spectator."""
+    """One line about a table's news that is not a play of the game (who is away, the
+    chat, a seat's notice), for a spectator."""
     body = command.body
 
     def who(seat: int) -> str:
         return names[seat] if seat < len(names) else tr("seat {n}", n=seat)
 
-    if isinstance(body, wire.GameStart):
-        return tr("Game starts: ") + ", ".join(tr("{name} (side {side})", name=s.name, side=s.side)
-                                              for s in body.seats)
-    if isinstance(body, wire.RoundStart):
-        return tr("Round {n}, dealer {who}; on the table: {cards}", n=body.round, who=who(body.dealer),
-                  cards=" ".join(body.table) or "-")
-    if isinstance(body, wire.CardPlayed):
-        took = " " + tr("takes {cards}", cards=" ".join(body.captured)) if body.captured else " " + tr("(laid down)")
-        forced = " " + tr("(time ran out: the server played for them)") if body.forced == "timeout" else \
-            " " + tr("[played for them: {why}]", why=word_text(body.forced)) if body.forced else ""
-        extra = (" — scopa!" if body.scopa else "") + forced
-        return tr("{who} plays {card}", who=who(body.seat), card=body.card) + took + extra
-    if isinstance(body, wire.DeclarationMade):
-        return tr("{who} declares {what} ({cards}): {n} points", who=who(body.seat), what=body.kind.value,
-                  cards=" ".join(body.hand), n=body.points)
-    if isinstance(body, wire.RoundEnd):
-        return tr("Round {n} over: points {points}, totals {totals}", n=body.round, points=body.points,
-                  totals=body.totals)
-    if isinstance(body, wire.GameEnd):
-        won = tr("no winner") if body.winner is None else tr("side {n} wins", n=body.winner)
-        return tr("Game over ({reason}): {won}, totals {totals}", reason=word_text(body.reason), won=won,
-                  totals=body.totals)
     if isinstance(body, wire.TableUpdate) and body.table.away:
         return tr("Waiting for {who} to come back", who=", ".join(who(s) for s in body.table.away))
     if isinstance(body, wire.ChatMessage):
@@ -56,26 +41,54 @@ def describe(command: Command, names: Sequence[str]) -> str | None:
     return None
 
 
-async def watch_table(session: ClientSession, console: Console, table_id: str, invite: str | None = None) -> None:
-    """Watch a table until its game ends (public events only); a private one with its ``invite``."""
+def game_now(snap: Snapshot, names: Sequence[str], style: DeckStyle) -> list[Text]:
+    """A game under way as a spectator finds it: the round, the table, the cards in each
+    hand and the totals, in the plain player's words."""
+    p = snap.public
+    if p is None:
+        return []
+    teams = len(p.totals) == 2 and len(names) > 2
+    head = [tr("Round {n}", n=p.round), tr("dealer: {name}", name=names[p.dealer] if p.dealer < len(names) else "-"),
+            tr("stock: {n}", n=p.stock)]
+    return [Text("  ".join(head), style="bold"),
+            Text(tr("Table:") + " ") + cards_text(parse_card_strs(p.table), style),
+            Text(tr("Cards in hand —") + " " + ", ".join(f"{n}: {c}" for n, c in zip(names, p.hand_sizes)), style="dim"),
+            Text(tr("Totals:") + " " + ", ".join(f"{side_name(i, names, teams)} {t}" for i, t in enumerate(p.totals)))]
+
+
+async def watch_table(session: ClientSession, console: Console, table_id: str, invite: str | None = None,
+                      style: DeckStyle = DeckStyle.ITALIAN) -> bool:
+    """Watch a table until its game ends (public events only); a private one with its
+    ``invite``.  False: there was no such table to watch (a finished game's is said so)."""
     try:
         snap = await session.watch_table(table_id, invite)
     except ServerRefused as exc:
-        console.print(Text(refusal_text(exc.code, exc.message, None if invite else table_id, invite is not None),
+        over, summary = (False, None) if invite or exc.code is not ErrorCode.NO_SUCH_TABLE else \
+            await game_over_at(session, table_id)
+        console.print(Text(game_over_text(table_id, summary) if over else
+                           refusal_text(exc.code, exc.message, None if invite else table_id, invite is not None),
                            style="yellow"))
-        return
+        return over
     names = [s.name for s in sorted(snap.seats, key=lambda s: s.seat)] or [n or "-" for n in snap.table.seats]
     console.print(Text(tr("Watching table {table}: {rules}", table=table_id, rules=rules_line(rules_from_wire(snap.table.rules)))))
+    spectator = TerminalPlayer("", console, style, autoplay=False)  # no seat: "" is nobody's name
+    translator = GameTranslator(spectator, -1, table_id)
+    translator.rules = rules_from_wire(snap.table.rules)
+    translator.names = tuple(names)
+    spectator.names = tuple(player_name(n) for n in names)
+    apply_public(spectator.board, snap)
     if snap.public is not None:
-        p = snap.public
-        console.print(Text(tr("Round {n}, {who} to play; table: {cards}; cards in hands {sizes}; stock {stock}; totals {totals}",
-                              n=p.round, who=names[p.turn] if p.turn < len(names) else p.turn,
-                              cards=" ".join(p.table) or "-", sizes=p.hand_sizes, stock=p.stock, totals=p.totals)))
+        translator.started = True  # no game_start comes: the game is under way
+        for line in game_now(snap, spectator.names, style):
+            console.print(line)
 
-    def show(command: Command) -> None:
+    async def show(command: Command) -> None:
         nonlocal names
         if isinstance(command.body, wire.GameStart):
             names = [s.name for s in sorted(command.body.seats, key=lambda s: s.seat)]
+        if isinstance(command.body, GAME):
+            await translator.handle(command)
+            return
         line = describe(command, names)
         if line is not None:
             console.print(Text(line))
@@ -83,3 +96,4 @@ async def watch_table(session: ClientSession, console: Console, table_id: str, i
     left = await session.watch(table_id, show)
     console.print(Text(tr("No longer watching table {table} ({reason}).", table=table_id, reason=word_text(left.reason)),
                        style="dim"))
+    return True

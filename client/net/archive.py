@@ -17,10 +17,11 @@ from scopa.protocol.commands import (
     ListGames,
     NameClaimed,
     RecordReply,
+    TableState,
 )
 from scopa.protocol.record import Record
 
-from .session import ClientSession
+from .session import ClientSession, ServerRefused
 
 
 async def list_games(session: ClientSession, player: str | None = None, preset: str | None = None,
@@ -31,6 +32,18 @@ async def list_games(session: ClientSession, player: str | None = None, preset: 
     reply = await session._request(body, str(LOBBY))
     assert isinstance(reply.body, Games)
     return list(reply.body.games)
+
+
+async def game_over_at(session: ClientSession, table: str) -> tuple[bool, GameSummary | None]:
+    """Whether the game at public table ``table`` is over (a table refused as not there
+    may have just finished), and its summary when the server keeps finished games."""
+    try:
+        summary = next((g for g in await list_games(session, limit=100) if g.id == table), None)
+    except ServerRefused:  # a server that keeps no finished games
+        summary = None
+    if summary is not None:
+        return True, summary
+    return any(t.id == table for t in await session.list_tables(TableState.FINISHED)), None
 
 
 async def fetch_record(session: ClientSession, game: str, token: str | None = None) -> Record:

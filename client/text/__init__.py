@@ -7,12 +7,12 @@ card notation (``DeckStyle``, ``label``, ``labels``, ``rank_label``, ``suit_labe
 clients share (``error_text``, ``rules_problem_text``, ``player_name``, ``level_text``, ``level_named``, ``local_bot_name``, ``person_name``, ``is_server_bot``, ``reason_text``, ``setting_text``, ``word_text``,
 ``catalog_value``, ``log_text``: the server's text log lines), a QR code as text (``qr_text``), a table's game in words
 (``PRESET_NAMES``, ``matching_preset``, ``rules_name``, ``rules_line``, ``end_reason_text``),
-a server's finished games and leaderboard as lines (``game_lines``, ``leaderboard_lines``), a recorded game's steps in words
+a server's finished games and leaderboard as lines (``game_lines``, ``leaderboard_lines``; a finished table's ``game_over_text``), a recorded game's steps in words
 (``step_text``, ``deal_text``, ``plain_lines``, ``position_text``, ``scope_text``, ``score_lines``, ``viewer_seat``,
 ``result_text``), rich rendering of a game (``render_view``, ``render_moves``,
-``event_line``, ``notice_line``, ``cards_text``) and of tournaments (``render_tournaments``,
+``event_line``, ``notice_line``, ``cards_text``, a side's names ``side_name``) and of tournaments (``render_tournaments``,
 ``render_standings``, and what a round without a table means for us: ``no_table_text``),
-a game's public picture kept from its events and a finished round in a table (``BoardState``,
+a game's public picture kept from its events or set from a snapshot (``apply_public``) and a finished round in a table (``BoardState``,
 ``RoundResult``, ``round_parts``, ``round_table``, ``leftovers_line``, ``tie_note``), a table option typed as text
 (``coerce``), the invite string (``invite_string``, ``parse_invite``, ``refusal_text``), a connection not made in words (``lost_text``), a saved seat given up (``gave_up_text``), what leaving a game does (``leave_question``), a name a person types
 (``name_problem``, ``name_forms``) and
@@ -45,11 +45,11 @@ from .notation import (
 from .movehints import parse_choice
 from .catalog import catalog_value, error_text, is_server_bot, level_named, level_text, local_bot_name, log_text, person_name, player_name, rules_problem_text, reason_text, setting_text, word_text
 from .qr import qr_text
-from .games import PRESET_NAMES, end_reason_text, game_lines, leaderboard_lines, matching_preset, rules_line, rules_name
+from .games import PRESET_NAMES, end_reason_text, game_lines, game_over_text, leaderboard_lines, matching_preset, rules_line, rules_name
 from .replaywords import deal_text, plain_lines, position_text, result_text, scope_text, score_lines, step_text, viewer_seat
 from .options import coerce
 from .invite import gave_up_text, invite_string, leave_question, lost_text, name_forms, name_problem, parse_invite, refusal_text
-from .board import BoardState, RoundResult, leftovers_line, round_parts, round_table, tie_note
+from .board import BoardState, RoundResult, apply_public, leftovers_line, round_parts, round_table, tie_note
 from .rulebook import (
     ASSO_TEXT,
     BASICS,
@@ -70,11 +70,11 @@ from .rulebook import it as rulebook_it
 if TYPE_CHECKING:
     from .render import (
         cards_text, event_line, no_table_text, notice_line, render_moves, render_standings, render_tournaments,
-        render_view,
+        render_view, side_name,
     )  # fmt: skip
 
 _RENDER = frozenset({"cards_text", "event_line", "no_table_text", "notice_line", "render_moves", "render_standings",
-                     "render_tournaments", "render_view"})
+                     "render_tournaments", "render_view", "side_name"})
 """The names of :mod:`.render`, imported on first use: the rendering (rich, the client's
 game/) is not loaded by a program that only needs words (`scopa bot`, `scopa serve`)."""
 
@@ -88,6 +88,7 @@ def __getattr__(name: str) -> object:
 
 __all__ = [
     "BoardState",
+    "apply_public",
     "RoundResult",
     "leftovers_line",
     "round_parts",
@@ -111,6 +112,7 @@ __all__ = [
     "coerce",
     "declaration_names",
     "event_line",
+    "game_over_text",
     "invite_string",
     "name_forms",
     "name_problem",
@@ -165,6 +167,7 @@ __all__ = [
     "render_standings",
     "render_tournaments",
     "render_view",
+    "side_name",
     "rulebook_it",
     "suit_label",
     "table_rules",

@@ -93,22 +93,11 @@ CLUB_ITALIAN: dict[str, str] = {
     "You lost.": "Hai perso.",
     "Back in the lobby.": "Di nuovo nella sala.",
     "Watching table {table}: {rules}": "Guardi il tavolo {table}: {rules}",
-    "Round {n}, {who} to play; table: {cards}; cards in hands {sizes}; stock {stock}; totals {totals}":
-        "Smazzata {n}, di turno {who}; tavola: {cards}; carte in mano {sizes}; mazzo {stock}; totali {totals}",
     "seat {n}": "posto {n}",
     "side {n}": "parte {n}",
-    "Game starts: ": "Comincia la partita: ",
-    "{name} (side {side})": "{name} (parte {side})",
-    "Round {n}, dealer {who}; on the table: {cards}": "Smazzata {n}, mazziere {who}; in tavola: {cards}",
     "takes {cards}": "prende {cards}",
-    "(laid down)": "(calata)",
-    "[played for them: {why}]": "[giocata per lui: {why}]",
     "{who} plays {card}": "{who} gioca {card}",
-    "{who} declares {what} ({cards}): {n} points": "{who} dichiara {what} ({cards}): {n} punti",
-    "Round {n} over: points {points}, totals {totals}": "Smazzata {n} finita: punti {points}, totali {totals}",
     "no winner": "nessun vincitore",
-    "side {n} wins": "vince la parte {n}",
-    "Game over ({reason}): {won}, totals {totals}": "Partita finita ({reason}): {won}, totali {totals}",
     "Waiting for {who} to come back": "Si aspetta che torni {who}",
 }
 
@@ -250,6 +239,12 @@ OPERATOR_ITALIAN: dict[str, str] = {
 ARCHIVE_ITALIAN: dict[str, str] = {
     # a server's finished games and its leaderboard (scopa games, scopa leaderboard)
     "{who} won {totals} ({reason})": "vince {who} {totals} ({reason})",
+    "The game at table {table} is over.": "La partita al tavolo {table} è finita.",
+    "Every game here is over (w on one shows how it ended): press c to create a table.":
+        "Qui le partite sono tutte finite (w su una dice com'è andata): premi c per aprire un tavolo.",
+    "The game at table {table} is over: {result}.": "La partita al tavolo {table} è finita: {result}.",
+    "scopa games lists it, and scopa replay {table} --server ADDRESS shows it again step by step.":
+        "La trovi con scopa games, e scopa replay {table} --server INDIRIZZO la fa rivedere passo per passo.",
     "(private)": "(privata)",
     "no finished games": "nessuna partita finita",
     "no finished games of {player}": "nessuna partita finita di {player}",

@@ -71,17 +71,30 @@ def game_lines(games: list[GameSummary]) -> list[str]:
     rows = []
     for g in games:
         when = datetime.fromisoformat(g.ended.replace("Z", "+00:00")).strftime("%Y-%m-%d %H:%M")
-        totals = "-".join(str(t) for t in g.totals)
-        reason = word_text(g.reason)
-        if g.winner is None:
-            result = f"{reason} {totals}".strip()
-        else:
-            seats = [p for i, p in enumerate(g.players) if _side_of(i, len(g.players), len(g.totals)) == g.winner]
-            result = tr("{who} won {totals} ({reason})", who=" & ".join(seats), totals=totals, reason=reason)
+        result = game_result(g)
         private = " " + tr("(private)") if g.private else ""
         rows.append((g.id, when, ", ".join(g.players) + private, g.preset, result))
     widths = [max((len(r[c]) for r in rows), default=0) for c in range(4)]
     return ["  ".join(r[c].ljust(widths[c]) for c in range(4)) + "  " + r[4] for r in rows]
+
+
+def game_result(g: GameSummary) -> str:
+    """A finished game's result: ``ada won 11-7 (target_reached)`` in words, or why nobody won."""
+    totals = "-".join(str(t) for t in g.totals)
+    reason = word_text(g.reason)
+    if g.winner is None:
+        return f"{reason} {totals}".strip()
+    seats = [p for i, p in enumerate(g.players) if _side_of(i, len(g.players), len(g.totals)) == g.winner]
+    return tr("{who} won {totals} ({reason})", who=" & ".join(seats), totals=totals, reason=reason)
+
+
+def game_over_text(table: str, summary: GameSummary | None) -> str:
+    """What a spectator is told of a public table whose game is over (its result, when
+    the server keeps finished games), and where to see it again."""
+    over = tr("The game at table {table} is over.", table=table) if summary is None else \
+        tr("The game at table {table} is over: {result}.", table=table, result=game_result(summary))
+    return over + " " + tr("scopa games lists it, and scopa replay {table} --server ADDRESS shows it again step by step.",
+                           table=table)
 
 
 def _side_of(seat: int, seats: int, sides: int) -> int:

@@ -173,8 +173,8 @@ class NetApp(ScopaApp):
         session.link_observers.append(self._link_changed)
         session.link_observers.append(lambda up, why: self.call_later(self.on_link, up, why))
         if self.watch_only is not None:
-            await watch_game(self, self.watch_only, self.invite[1] if self.invite else None)
-            self.exit(0)
+            line = await watch_game(self, self.watch_only, self.invite[1] if self.invite else None)
+            self.exit(0, message=line)
             return
         if session.table_id is not None:  # resumed: straight back to the game
             await self.play_at_table()

@@ -19,7 +19,7 @@ from scopa.engine import RuleSet
 from scopa.protocol import TableInfo, TableState
 from scopa.protocol.convert import rules_from_wire
 
-from ...text import parse_invite, tr
+from ...text import parse_invite, tr, word_text
 from .createform import CreateTableScreen, NewTable
 from ..dialogs import Once, dialog_css
 from ..keys import catch_up
@@ -141,29 +141,40 @@ class LobbyScreen(Screen[None]):
         self.query_one("#chat", RichLog).write(Text.assemble((author, "bold"), ": ", text))
 
     def show_tables(self, tables: Sequence[TableInfo]) -> None:
-        self.tables = {t.id: t for t in tables if t.state is not TableState.FINISHED}
+        """The server's tables, the finished ones too (as the plain lobby lists them):
+        last, marked finished; w or Enter on one says how its game ended."""
+        self.tables = {t.id: t for t in tables if t.state is not TableState.CLOSED}
         self._redraw()
 
     def update_table(self, info: TableInfo) -> None:
         """One table changed (a pushed table_update)."""
-        if info.state is TableState.FINISHED:
+        if info.state is TableState.CLOSED:
             self.tables.pop(info.id, None)
         else:
             self.tables[info.id] = info
         self._redraw()
 
+    def live(self) -> list[str]:
+        """The tables whose game is not over, in the list's order."""
+        return [t for t, info in self.tables.items() if info.state is not TableState.FINISHED]
+
     def _redraw(self) -> None:
         dt = self.query_one("#tables", DataTable)
         keep = self.selected_id()
         dt.clear()
+        live = self.live()  # the games going on first, the finished ones after them
+        self.tables = {t: self.tables[t] for t in [*live, *(t for t in self.tables if t not in live)]}
         for info in self.tables.values():
             style = {TableState.WAITING: "green", TableState.PLAYING: "yellow"}.get(info.state, "dim")
             dt.add_row(info.id, rules_line(rules_from_wire(info.rules)), seats_text(info),
-                       Text(tr(info.state.value), style=style), str(info.spectators), key=info.id)
-        # what the status line says of the list is the list's own: said while it is empty, gone once it is not
-        if not self.tables:
-            self.say(tr("No tables yet: press c to create one."))
-        elif self._status == tr("No tables yet: press c to create one."):
+                       Text(word_text(info.state.value), style=style), str(info.spectators), key=info.id)
+        # what the status line says of the list is the list's own: said while it has no game on, gone once it has
+        empty = tr("No tables yet: press c to create one.") if not self.tables else \
+            tr("Every game here is over (w on one shows how it ended): press c to create a table.") if not live else None
+        if empty is not None:
+            self.say(empty)
+        elif self._status in (tr("No tables yet: press c to create one."),
+                              tr("Every game here is over (w on one shows how it ended): press c to create a table.")):
             self.say(keys_hint())
         if keep in self.tables:
             dt.move_cursor(row=list(self.tables).index(keep))
@@ -183,7 +194,8 @@ class LobbyScreen(Screen[None]):
         return rules_from_wire(self.tables[table_id].rules) if table_id in self.tables else None
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
-        self.post_message(self.Action("join", str(event.row_key.value)))
+        table_id = str(event.row_key.value)
+        self.post_message(self.Action("watch" if table_id not in self.live() else "join", table_id))  # over: its result
 
     def action_play_now(self) -> None:
         self.post_message(self.Action("quick"))
@@ -196,7 +208,7 @@ class LobbyScreen(Screen[None]):
         if table_id is None:
             self.say(tr("No table selected: c creates one."))
             return
-        self.post_message(self.Action("join", table_id))
+        self.post_message(self.Action("watch" if table_id not in self.live() else "join", table_id))
 
     def action_invited(self) -> None:
         def chosen(answer: str | None) -> None:

@@ -4,21 +4,26 @@ presses b (or the table lets the spectators go)."""
 from __future__ import annotations
 
 from collections.abc import Awaitable
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from rich.text import Text
 from textual.screen import Screen
 
-from scopa.protocol import Command
+from scopa.protocol import Command, ErrorCode
 from scopa.protocol.convert import rules_from_wire
 
 from ...game import GameTranslator
-from ...net import ClientSession
-from ...text import DeckStyle, tr, word_text
+from ...net import ClientSession, ServerRefused, game_over_at
+from ...text import DeckStyle, game_over_text, tr, word_text
 from ..board import BoardScreen
+from ..dialogs import GameOverScreen
+from ..text import result_line
 from ...text import BoardState
 from .players import NetApp as PlayersApp, Watcher
 from .snapshot import apply_public
+
+
+T = TypeVar("T")
 
 
 class NetApp(PlayersApp, Protocol):
@@ -29,6 +34,7 @@ class NetApp(PlayersApp, Protocol):
     deck: DeckStyle
     board_screen: BoardScreen | None
     watching: str | None
+    watch_only: str | None
 
     @property
     def screen(self) -> Screen[object]: ...
@@ -39,13 +45,25 @@ class NetApp(PlayersApp, Protocol):
 
     def tell(self, text: str | Text) -> None: ...
 
+    async def show_and_wait(self, screen: Screen[T]) -> T: ...
 
-async def watch_game(app: NetApp, table_id: str, invite: str | None = None) -> None:
-    """Show ``table_id`` as a spectator until the session's watch ends; the board goes
-    away then (its ``finally``), so the lobby is what is on screen again."""
+
+async def watch_game(app: NetApp, table_id: str, invite: str | None = None) -> str | None:
+    """Show ``table_id`` as a spectator until the session's watch ends: a game that
+    ended there shows its result until a key leaves it (the result line is returned, as
+    is what is said of a table whose game was over already);
+    the board goes away then (its ``finally``), so the lobby is what is on screen again."""
     session = app.session
     assert session is not None
-    snap = await session.watch_table(table_id, invite)
+    try:
+        snap = await session.watch_table(table_id, invite)
+    except ServerRefused as exc:  # a public table whose game is over is said so, with its result
+        over, summary = (False, None) if invite or exc.code is not ErrorCode.NO_SUCH_TABLE else \
+            await game_over_at(session, table_id)
+        if not over:
+            raise
+        app.tell(game_over_text(table_id, summary))
+        return game_over_text(table_id, summary)
     board = BoardState(viewer=None)
     screen = BoardScreen(board, app.deck, title=tr("watching table {table} (b: back)", table=table_id))
     screen.turn_clock, screen.now = session.turn_clock, session.clock.now
@@ -66,6 +84,12 @@ async def watch_game(app: NetApp, table_id: str, invite: str | None = None) -> N
     try:
         left = await session.watch(table_id, follow)
         app.tell(tr("No longer watching table {table} ({reason}).", table=table_id, reason=word_text(left.reason)))
+        if not board.over:
+            return None
+        line = result_line(board)
+        then = tr("Enter to leave") if app.watch_only else tr("Enter to go back to the lobby")
+        await app.show_and_wait(GameOverScreen(line, then))
+        return line
     finally:
         app.watching = None
         app.board_screen = None

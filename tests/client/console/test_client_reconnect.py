@@ -14,9 +14,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 
 from scopa.bots import GreedyBot
-from scopa.client.console import describe
+from scopa.client.console import watch_table
 from scopa.client.net import ClientSession
 from serverthread import ServerThread
 from scopa.engine import Deal, Declare, Play, Player, View, replay
@@ -76,15 +77,13 @@ async def test_watching_with_the_client_session() -> None:
             p = await ClientSession.connect("127.0.0.1", engine.port, "pia")
             await p.create_table(fill_with_bots=["random"])
             w = await ClientSession.connect("127.0.0.1", engine.port, "wes")
-            snap = await w.watch_table(p.table_id)  # type: ignore[arg-type]
-            assert snap.you is None
-            lines: list[str] = []
-            names = [x.name for x in snap.seats]
-            watching = asyncio.create_task(w.watch(p.table_id, lambda c: lines.append(describe(c, names) or "")))  # type: ignore[arg-type]
+            console = Console(record=True, width=200)
+            watching = asyncio.create_task(watch_table(w, console, p.table_id))  # type: ignore[arg-type]
             await p.play_game(GreedyBot())
-            left = await watching
-            assert left.reason == "game_over"
-            assert any(line.startswith("pia plays") for line in lines) and any("Game over" in x for x in lines)
+            assert await watching
+            lines = console.export_text().splitlines()
+            assert any(line.startswith("pia played") for line in lines) and any("Game over" in x for x in lines)
+            assert "(the game is over)" in lines[-1]
             await p.close()
             await w.close()
     finally:

@@ -250,12 +250,13 @@ def test_the_plain_lobby_asks_and_tells_in_italian(monkeypatch: pytest.MonkeyPat
 
     from rich.console import Console
 
-    from scopa.client.console.lobby import Lobby, describe, render_tables
+    from scopa.client.console.lobby import Lobby, render_tables
+    from scopa.client.text import DeckStyle, event_line
+    from scopa.engine import EndReason, GameEnded
     from scopa.client.console.prompt import LineReader
     from scopa.engine import RuleSet
     from scopa.engine.rules import CaptureMode
-    from scopa.protocol import Command, TableInfo, TableState
-    from scopa.protocol import commands as wire
+    from scopa.protocol import TableInfo, TableState
     from scopa.protocol.convert import rules_to_wire
 
     monkeypatch.setattr(i18n, "LANGUAGE", "it")
@@ -274,9 +275,7 @@ def test_the_plain_lobby_asks_and_tells_in_italian(monkeypatch: pytest.MonkeyPat
     assert asked[0] == "Gioco [scopa]: "
     assert asked[3].startswith("Regola di presa (tradizionale, la più piccola, a scelta) [tradizionale]")
 
-    end = Command(v=2, seq=1, sender="table:4", recipient="table:4/all", re=None, name="game_end",
-                  body=wire.GameEnd(event=9, winner=None, totals=[3, 2], reason="abandoned"))
-    line = describe(end, ["ada", "bea"]) or ""
+    line = str(event_line(GameEnded(None, (3, 2), EndReason.ABANDONED), ["ada", "bea"], DeckStyle.ITALIAN))
     assert "interrotta" in line and "abandoned" not in line
     info = TableInfo(id="4", rules=rules_to_wire(RuleSet()), description="scopa", seats=["ada", "bea"],
                      state=TableState.FINISHED)

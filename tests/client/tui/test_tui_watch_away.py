@@ -73,5 +73,5 @@ async def test_the_plain_watch_says_who_is_away_and_the_stock_R11(engine: Networ
         text = console.export_text()
         watching.cancel()
         assert text.count("Waiting for bob to come back") == 1, text
-        assert "; stock 30;" in text  # a first deal's, as no card was played: bob's turn waits for him
+        assert "stock: 30" in text and "Cards in hand — " in text  # a first deal's, as no card was played: bob's turn waits for him
         await onlooker.close()

@@ -1,0 +1,46 @@
+"""The full-screen lobby lists finished tables as the plain lobby does: after the games
+going on, marked finished; when every table's game is over its status line says so (not
+"no tables yet"), and w (or Enter) on one says how its game ended."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from textual.widgets import DataTable
+
+from scopa.bots import GreedyBot
+from scopa.client.net import ClientSession
+from scopa.client.tui.online import LobbyScreen
+from scopa.server import NetworkEngine
+
+from test_tui_network import SAFETY, app_for, engine, until  # noqa: F401 - engine: a fixture
+
+pytestmark = pytest.mark.integration
+
+
+async def test_finished_tables_are_listed_and_w_says_how_the_game_ended_R22(engine: NetworkEngine) -> None:  # noqa: F811
+    async with asyncio.timeout(SAFETY):
+        bruno = await ClientSession.connect("127.0.0.1", engine.port, "bruno")
+        carla = await ClientSession.connect("127.0.0.1", engine.port, "carla")
+        table = (await bruno.create_table(preset="scopa")).id
+        await carla.join_table(table)
+        await asyncio.gather(bruno.play_game(GreedyBot()), carla.play_game(GreedyBot()))
+        app = app_for(engine)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and table in app.screen.tables)
+            lobby = app.screen
+            assert isinstance(lobby, LobbyScreen)
+            row = lobby.query_one("#tables", DataTable).get_row(table)
+            assert "finished" in str(row[3])
+            assert str(lobby._status).startswith("Every game here is over (w on one shows how it ended)")
+            dora = await ClientSession.connect("127.0.0.1", engine.port, "dora")
+            waiting = (await dora.create_table(preset="scopa")).id
+            await until(pilot, lambda: list(lobby.tables) == [waiting, table])  # the game going on first
+            await pilot.press("down")
+            await pilot.press("w")
+            await until(pilot, lambda: any(m.startswith(f"The game at table {table} is over") for m in app.messages))
+            assert isinstance(app.screen, LobbyScreen) and app.is_running
+            await dora.close()
+        await bruno.close()
+        await carla.close()
