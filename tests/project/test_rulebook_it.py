@@ -63,3 +63,15 @@ def test_scopa_rules_preset_in_italian(preset: str) -> None:
     done = scopa("rules", preset, "--lang", "it")
     assert done.returncode == 0 and done.stdout == preset_rules(Preset(preset), "it")
     assert "Impostazioni:" in done.stdout and "## Il tuo turno" in done.stdout
+
+
+def test_the_italian_book_names_no_option_in_its_sentences() -> None:
+    """An option's identifier (capture_mode, ...) appears only as code, in the option lists:
+    a person reading the rules on a phone reads words, not identifiers."""
+    found, in_code = [], False
+    for line in book("it").splitlines():
+        if line.startswith("```"):
+            in_code = not in_code
+        elif not in_code:
+            found += re.findall(r"\b[a-z]+_[a-z_]+\b", re.sub(r"`[^`]*`", "", line))
+    assert found == []

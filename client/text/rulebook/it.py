@@ -138,8 +138,8 @@ CAPTURE_MODE_TEXT: dict[CaptureMode, str] = {
 
 CAPTURE_MODE_NOTE = ("Con le prese a quindici (quindici, escoba) non c'è la regola della carta uguale: "
                      "la presa tradizionale e quella a scelta lasciano prendere qualunque gruppo che fa 15, "
-                     "la presa più piccola quello con meno carte. Cirulla ha una regola di presa sua e non usa "
-                     "capture_mode.")
+                     "la presa più piccola quello con meno carte. Cirulla ha una regola di presa sua: lì il modo "
+                     "di presa non conta.")
 
 ASSO_TEXT: dict[AssoPigliaTutto, str] = {
     AssoPigliaTutto.OFF: "l'asso è una carta che vale 1 come le altre.",
