@@ -432,8 +432,11 @@ class Lobby:
         player = self.make_player()
         if isinstance(player, TerminalPlayer):
             self._table_words(player, table)
+            player.seat = self.session.seat  # known before a resume's replay names it
 
         def noticed(notice: SeatNotice) -> None:
+            if isinstance(player, TerminalPlayer) and player.own_seat(notice):
+                return  # our own seat, told again by a resume: the player says what a bot did with it
             if isinstance(notice, SeatCameBack) and notice.seat == self.session.seat:
                 return  # our own return: the lines on the connection said it
             if not self.news.said(notice):

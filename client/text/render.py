@@ -137,8 +137,10 @@ def render_round(score: RoundScore, names: Sequence[str], teams: bool) -> Render
     return t
 
 
-def event_line(event: Event, names: Sequence[str], style: DeckStyle, me: int | None = None) -> RenderableType | None:
-    """One event as a line (or a table for a round end); ``None`` if nothing to show."""
+def event_line(event: Event, names: Sequence[str], style: DeckStyle, me: int | None = None,
+               bot_for_me: bool = False) -> RenderableType | None:
+    """One event as a line (or a table for a round end); ``None`` if nothing to show.
+    ``bot_for_me``: a bot plays ``me``'s seat while its person is away ("the bot played for you")."""
 
     def who(seat: int) -> str:
         return tr("You") if seat == me else names[seat]
@@ -173,8 +175,9 @@ def event_line(event: Event, names: Sequence[str], style: DeckStyle, me: int | N
             t += Text(" " + tr("and took") + " ", style="bold yellow") + cards_text(event.captured, style)
         return t + Text(" " + tr("for you."), style="bold yellow")
     if isinstance(event, Played):
-        t = Text((tr("You played") if event.seat == me else tr("{who} played", who=who(event.seat))) + " ") \
-            + card_text(event.card, style)
+        head = tr("{who} played", who=who(event.seat)) if event.seat != me else \
+            tr("The bot played for you") if bot_for_me else tr("You played")
+        t = Text(head + " ") + card_text(event.card, style)
         if event.captured:  # ", taking": the same for you and for the others, in either language
             t += Text(tr(", taking") + " ") + cards_text(event.captured, style)
         if event.scopa:
