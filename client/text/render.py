@@ -198,17 +198,30 @@ def event_line(event: Event, names: Sequence[str], style: DeckStyle, me: int | N
         return Group(*parts)
     if isinstance(event, GameEnded):
         teams = len(event.totals) == 2 and len(names) > 2
-        winner = tr("nobody") if event.winner is None else side_name(event.winner, names, teams)
-        totals = ", ".join(map(str, event.totals))
         reason = end_reason_text(event.reason)
-        if me is not None and event.winner is not None and (me % 2 if teams else me) == event.winner:
-            won = tr("Game over ({reason}): your side wins — {totals}", reason=reason, totals=totals) if teams else \
-                tr("Game over ({reason}): you win — {totals}", reason=reason, totals=totals)
-            return Text(won, style="bold green")
-        return Text(tr("Game over ({reason}): {who} wins — {totals}", reason=reason, who=winner, totals=totals),
-                    style="bold green")
+        mine = me is not None and event.winner is not None and (me % 2 if teams else me) == event.winner
+        return Text(end_words(event.winner, event.totals, reason, names, teams, mine), style="bold green")
     return None
 
+
+
+def end_words(winner: int | None, totals: Sequence[int], reason: str, names: Sequence[str], teams: bool,
+              mine: bool) -> str:
+    """A game's end in a line: the winner with their points first, then each other side
+    named with its points ("Bot 1 wins 11 – ada 10"), so no score reads as another's."""
+    def scored(side: int) -> str:
+        return f"{side_name(side, names, teams)} {totals[side]}"
+
+    if winner is None:
+        return tr("Game over ({reason}): nobody wins — {totals}", reason=reason,
+                  totals=", ".join(scored(side) for side in range(len(totals))))
+    others = " – ".join(scored(side) for side in range(len(totals)) if side != winner)
+    points = f"{totals[winner]} – {others}"
+    if mine:
+        return tr("Game over ({reason}): your side wins {totals}", reason=reason, totals=points) if teams else \
+            tr("Game over ({reason}): you win {totals}", reason=reason, totals=points)
+    return tr("Game over ({reason}): {who} wins {totals}", reason=reason, who=side_name(winner, names, teams),
+              totals=points)
 
 
 def leftovers_words(side: int, names: Sequence[str], teams: bool, me: int | None) -> str:
