@@ -120,6 +120,7 @@ CONNECTION_ITALIAN: dict[str, str] = {
     "New table {table}: {rules}; seated {n}/{seats}: {who}. Join it with j {table}.":
         "Nuovo tavolo {table}: {rules}; seduti {n}/{seats}: {who}. Per sederti: j {table}.",
     "nobody yet": "ancora nessuno",
+    "Said at the table so far:": "Detto al tavolo finora:",
     "Table {table} is full: its game starts.": "Il tavolo {table} è al completo: la partita comincia.",
     "Table {table}: {who} sits down ({n}/{seats}).": "Tavolo {table}: si siede {who} ({n}/{seats}).",
     "You are back at your seat: now you play again.": "Sei di nuovo al tuo posto: ora riprendi tu.",
