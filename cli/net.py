@@ -201,7 +201,7 @@ def _run_app(args: argparse.Namespace, host: str, port: int, console: Console, w
 
 
 async def _play(args: argparse.Namespace, host: str, port: int, console: Console, link: dict[str, Any]) -> int:
-    from scopa.client.console import LineReader, Lobby, SeatKeeper, TerminalPlayer, back_line, come_back
+    from scopa.client.console import LineReader, Lobby, SeatKeeper, TerminalPlayer, back_line, come_back, said_before
     from scopa.client.text import DeckStyle
 
     from .options import rules_from_args
@@ -225,7 +225,7 @@ async def _play(args: argparse.Namespace, host: str, port: int, console: Console
 
         lobby = Lobby(session, console, make_player, defaults, reader=reader, seats=seats)
         if session.table_id is not None:  # back at the saved seat: the game goes on, then the lobby
-            console.print(back_line(session))
+            console.print(back_line(session), *said_before(session), sep="\n")
             await lobby.play()
         elif args.invite is not None:  # straight to the friend's table, then the lobby
             table, code = args.invite

@@ -359,6 +359,22 @@ class JoinTable(Body):
     token: ChosenToken | None = None
 
 
+class ChatMessage(Body):
+    NAME = "chat_message"
+    FLOW = Flow.TO_CLIENT
+    author: PartyStr
+    text: Annotated[str, Field(min_length=1, max_length=500)]
+
+
+CHAT_KEPT = 20
+"""How many of a table's last chat messages a seat coming back gets (``joined.chat``)."""
+
+
+def _none_said(value: list[ChatMessage]) -> bool:
+    """Whether a ``joined`` leaves its ``chat`` out: nothing said at the table yet, or not a resume."""
+    return not value
+
+
 class Joined(Body):
     NAME = "joined"
     FLOW = Flow.TO_CLIENT
@@ -367,6 +383,9 @@ class Joined(Body):
     side: Side
     token: Token
     resumed: bool = False
+    chat: Annotated[list[ChatMessage], Field(max_length=CHAT_KEPT)] = Field(
+        default=[], exclude_if=_none_said,
+        description="a resume's: the table's last chat messages, oldest first, for the chat the seat missed")
 
 
 class LeaveTable(Body):
@@ -621,13 +640,6 @@ class Pong(Body):
 class Chat(Body):
     NAME = "chat"
     FLOW = Flow.TO_SERVER
-    text: Annotated[str, Field(min_length=1, max_length=500)]
-
-
-class ChatMessage(Body):
-    NAME = "chat_message"
-    FLOW = Flow.TO_CLIENT
-    author: PartyStr
     text: Annotated[str, Field(min_length=1, max_length=500)]
 
 

@@ -3,7 +3,7 @@
 Owns a person at the keyboard as a Player (``TerminalPlayer``), ``scopa local``
 (``run_local_game``), ``scopa play``'s lobby and watching (``Lobby``, ``watch_table``,
 ``describe``), its keyboard (``LineReader``) and the seat it keeps to come back to
-(``SeatKeeper``, ``come_back``, ``back_line``), ``scopa bot`` (``BotRunner``, ``DelayedPlayer``) and record files on disk
+(``SeatKeeper``, ``come_back``, ``back_line``, ``said_before``: the table chat it missed), ``scopa bot`` (``BotRunner``, ``DelayedPlayer``) and record files on disk
 (``load_record``, ``write_record``).
 
 The names are imported on first use, so ``scopa local`` never loads the network code.
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from .human import TerminalPlayer
     from .lobby import Lobby
     from .prompt import LineReader
-    from .seatfile import SeatKeeper, back_line, come_back
+    from .seatfile import SeatKeeper, back_line, come_back, said_before
     from .watching import describe, watch_table
     from .local import run_local_game
     from .recordfile import load_record, write_record
@@ -35,6 +35,7 @@ _EXPORTS = {
     "SeatKeeper": "seatfile",
     "come_back": "seatfile",
     "back_line": "seatfile",
+    "said_before": "seatfile",
     "describe": "watching",
     "watch_table": "watching",
     "BotRunner": "botrunner",
@@ -54,6 +55,7 @@ __all__ = [
     "come_back",
     "describe",
     "load_record",
+    "said_before",
     "run_local_game",
     "watch_table",
     "write_record",

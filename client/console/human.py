@@ -13,6 +13,7 @@ from rich.console import Group
 from scopa.engine import Declare, Event, GameStarted, IllegalMoveError, Play, RoundEnded, View
 from scopa.engine.player import Player
 
+from ..game import SeatCameBack, SeatNotice, SeatTakenByBot
 from ..text import BoardState, player_name, reason_text, round_parts
 from ..text import tr, parse_choice, DeckStyle, label, labels, parse_cards, event_line, render_moves, render_view
 from .prompt import InputFn, LineReader
@@ -52,6 +53,7 @@ class TerminalPlayer(Player):
         self.names: tuple[str, ...] = ()
         self.seat: int | None = None
         self.bot_seats: set[int] = set()  # seats a bot plays since their person left
+        self.bot_for_me = False  # a bot played this seat while we were away (what a resume replays)
         self.chat = chat
         """Says a line to the table (a network game); None: nobody to talk to."""
         self.leaving = leaving
@@ -67,7 +69,7 @@ class TerminalPlayer(Player):
                 self.seat = event.names.index(self.name)
         self.board.viewer = self.seat
         self.board.apply(event)
-        line = event_line(event, self.names, self.style, self.seat)
+        line = event_line(event, self.names, self.style, self.seat, self.bot_for_me)
         if isinstance(event, RoundEnded) and self.board.last_round is not None:  # the full-screen client's round box
             line = Group(*round_parts(self.board.last_round, self.board, self.style))
         if line is not None:
@@ -81,6 +83,20 @@ class TerminalPlayer(Player):
             self.bot_seats.add(seat)
             self.board.bot_plays.add(seat)
             self.names = (*self.names[:seat], tr("{name} (bot)", name=self.names[seat]), *self.names[seat + 1:])
+
+    def own_seat(self, notice: SeatNotice) -> bool:
+        """Whether ``notice`` was about this seat (told again by a resume), said here: a bot
+        played it while we were away ("the bot played for you", not "you played"), and
+        then it is ours again."""
+        if self.seat is None or notice.seat != self.seat:
+            return False
+        if isinstance(notice, SeatTakenByBot):
+            self.bot_for_me = True
+            self.reader.say(Text(tr("You were away too long: a bot played in your place."), style="yellow"))
+        elif isinstance(notice, SeatCameBack) and self.bot_for_me:
+            self.bot_for_me = False
+            self.reader.say(Text(tr("You are back at your seat: now you play again."), style="green"))
+        return True
 
     async def rejected(self, error: IllegalMoveError) -> None:
         self.reader.say(Text(tr("Not allowed: {error}", error=reason_text(error)), style="red"))

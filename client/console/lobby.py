@@ -30,6 +30,7 @@ from .human import TerminalPlayer
 from .tablewords import Leaving
 from .club import tournament_command
 from .prompt import InputFn, LineReader
+from .lobbynews import LobbyNews
 from .seatfile import SeatKeeper
 from .tablenews import TableNews
 from .watching import describe, watch_table
@@ -117,6 +118,8 @@ class Lobby:
         self.seats = seats
         """Where the seat is kept while a game is on, for a restarted client to return to it."""
         self.news = TableNews(session, self.reader)
+        self.lobby_news = LobbyNews(session, self.reader)
+        self._watching_lobby = False  # the server pushes the lobby's table changes (said as they come)
         self._called = asyncio.Event()  # a tournament's round gave us a table
         self._link_down = asyncio.Event()  # the connection is lost and not back yet
         self._told: wire.TournamentTable | None = None
@@ -124,6 +127,7 @@ class Lobby:
         session.add_listener(self.show_link)
         session.observers.append(self._heard)
         session.observers.append(self.news.heard)
+        session.observers.append(self.lobby_news.heard)
 
     def say(self, *objects: Any, **options: Any) -> None:
         """Print (as ``Console.print``), above a prompt that waits."""
@@ -212,12 +216,14 @@ class Lobby:
                 await self._lobby()
                 return
             except ConnectionLost:
+                self._watching_lobby = False  # a new connection watches nothing
                 await self.session.reconnect()
 
     async def _lobby(self) -> None:
         tables = await self.show()
         while True:
             line = await self.ask_or_called(tr("Lobby> "))
+            self.session.drop_lobby_updates()  # said as they came
             if line is None:
                 await self.tournament_game()
                 tables = await self.show()
@@ -274,6 +280,10 @@ class Lobby:
         # A page of each: the tables waiting for players, the games to watch, the ones just over.
         tables = [t for state in (TableState.WAITING, TableState.PLAYING, TableState.FINISHED)
                   for t in await self.session.list_tables(state)]
+        if not self._watching_lobby and self.session.table_id is None:
+            self.lobby_news.listed(await self.session.watch_lobby())  # news from now on, at the prompt
+            self._watching_lobby = True
+        self.lobby_news.listed(tables)
         self.say(render_tables(tables))
         self.say(MENU)
         return tables
@@ -424,6 +434,9 @@ class Lobby:
     async def play(self, table: TableInfo | None = None) -> GameResult:
         """Play the game at the table the session sits at (``table``: how it stood when
         we sat down, if known); its seat is kept until the game is over."""
+        if self._watching_lobby:  # at the table, the lobby's news would only pile up
+            self._watching_lobby = False
+            await self.session.unwatch_lobby()
         if self.seats is not None:
             self.seats.keep(self.session)
         self.news.sitting(table)
@@ -432,8 +445,11 @@ class Lobby:
         player = self.make_player()
         if isinstance(player, TerminalPlayer):
             self._table_words(player, table)
+            player.seat = self.session.seat  # known before a resume's replay names it
 
         def noticed(notice: SeatNotice) -> None:
+            if isinstance(player, TerminalPlayer) and player.own_seat(notice):
+                return  # our own seat, told again by a resume: the player says what a bot did with it
             if isinstance(notice, SeatCameBack) and notice.seat == self.session.seat:
                 return  # our own return: the lines on the connection said it
             if not self.news.said(notice):

@@ -68,3 +68,13 @@ def back_line(session: ClientSession) -> Text:
     """What a session back at its saved seat says: where, and that the game goes on."""
     return Text(tr("You are back at table {table}, seat {seat}: the game goes on.", table=session.table_id,
                    seat=(session.seat or 0) + 1), style="bold green")
+
+
+def said_before(session: ClientSession) -> list[Text]:
+    """What was said at the table before a session came back to its seat (the server's
+    last lines, ``joined.chat``), as the plain client shows chat; nothing if none."""
+    chat = session.joined.chat if session.joined is not None and session.joined.resumed else []
+    if not chat:
+        return []
+    return [Text(tr("Said at the table so far:"), style="dim"), *(
+        Text(m.author.split(":", 1)[-1] + ": ", style="bold cyan") + Text(m.text) for m in chat)]

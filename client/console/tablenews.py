@@ -56,8 +56,8 @@ class TableNews:
             self.reader.say(Text(body.author.split(":", 1)[-1] + ": ", style="bold cyan") + Text(body.text))
             return
         notice = notice_from_wire(body)
-        if notice is None or (isinstance(notice, (SeatWentAway, SeatCameBack)) and notice.seat == self.session.seat):
-            return  # our own away and return: the lines on the connection say it
+        if notice is None or notice.seat == self.session.seat:
+            return  # our own away, return or bot: the lines on the connection and the game say it
         if isinstance(notice, SeatTakenByBot) and notice.seat not in self._away:
             notice = replace(notice, left=True)  # as the game's translator tells it
         if isinstance(notice, SeatWentAway):

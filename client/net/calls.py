@@ -241,3 +241,8 @@ class LobbyCalls(Link):
         self._backlog.remove(found)
         assert isinstance(found.body, TableUpdate)
         return found.body.table
+
+    def drop_lobby_updates(self) -> None:
+        """Forget the table changes the lobby told us of and nobody read (their news
+        was said as they came)."""
+        self._backlog = deque(c for c in self._backlog if not _lobby_update(c))

@@ -104,6 +104,15 @@ CLUB_ITALIAN: dict[str, str] = {
 
 CONNECTION_ITALIAN: dict[str, str] = {
     "While you were away the bot played: {cards}": "Mentre eri via il bot ha giocato: {cards}",
+    "You were away too long: a bot played in your place.": "Eri via da troppo tempo: un bot ha giocato al tuo posto.",
+    "The bot played for you": "Il bot ha giocato per te",
+    "New table {table}: {rules}; seated {n}/{seats}: {who}. Join it with j {table}.":
+        "Nuovo tavolo {table}: {rules}; seduti {n}/{seats}: {who}. Per sederti: j {table}.",
+    "nobody yet": "ancora nessuno",
+    "Said at the table so far:": "Detto al tavolo finora:",
+    "Table {table} is full: its game starts.": "Il tavolo {table} è al completo: la partita comincia.",
+    "Table {table}: {who} sits down ({n}/{seats}).": "Tavolo {table}: si siede {who} ({n}/{seats}).",
+    "You are back at your seat: now you play again.": "Sei di nuovo al tuo posto: ora riprendi tu.",
     "{card} (scopa)": "{card} (scopa)",
     "You left the game at table {table}: a bot plays your seat.":
         "Hai lasciato la partita al tavolo {table}: al tuo posto gioca un bot.",

@@ -363,8 +363,7 @@ ITALIAN: dict[str, str] = {
     "{who} played": "{who} ha giocato",
     "(played by the game master)": "(giocata dal server)",
     "Totals:": "Totali:",
-    "nobody": "nessuno",
-    "Game over ({reason}): {who} wins — {totals}": "Partita finita ({reason}): vince {who} — {totals}",
+    "Game over ({reason}): {who} wins {totals}": "Partita finita ({reason}): vince {who} {totals}",
     "{name} lost the connection; the table waits up to {seconds} s.":
         "{name} ha perso la connessione; il tavolo aspetta fino a {seconds} s.",
     "{name} did not come back: a {strategy} bot plays the seat.":
@@ -450,8 +449,9 @@ ITALIAN: dict[str, str] = {
     "Game over: your side won {totals} ({reason})": "Partita finita: avete vinto {totals} ({reason})",
     "Round {n}: you deal. Table: ": "Smazzata {n}: dai tu le carte. Tavola: ",
     "You declared {what} ({n} points": "Hai dichiarato {what} ({n} punti",
-    "Game over ({reason}): you win — {totals}": "Partita finita ({reason}): hai vinto — {totals}",
-    "Game over ({reason}): your side wins — {totals}": "Partita finita ({reason}): avete vinto — {totals}",
+    "Game over ({reason}): you win {totals}": "Partita finita ({reason}): hai vinto {totals}",
+    "Game over ({reason}): your side wins {totals}": "Partita finita ({reason}): avete vinto {totals}",
+    "Game over ({reason}): nobody wins — {totals}": "Partita finita ({reason}): non vince nessuno — {totals}",
     "watch the game again, step by step": "rivedi la partita, mossa per mossa",
     # the replay as a log (scopa replay --plain)
     "Game {game}: {rules}; seed {seed}": "Partita {game}: {rules}; mescolata numero {seed}",

@@ -137,8 +137,10 @@ def render_round(score: RoundScore, names: Sequence[str], teams: bool) -> Render
     return t
 
 
-def event_line(event: Event, names: Sequence[str], style: DeckStyle, me: int | None = None) -> RenderableType | None:
-    """One event as a line (or a table for a round end); ``None`` if nothing to show."""
+def event_line(event: Event, names: Sequence[str], style: DeckStyle, me: int | None = None,
+               bot_for_me: bool = False) -> RenderableType | None:
+    """One event as a line (or a table for a round end); ``None`` if nothing to show.
+    ``bot_for_me``: a bot plays ``me``'s seat while its person is away ("the bot played for you")."""
 
     def who(seat: int) -> str:
         return tr("You") if seat == me else names[seat]
@@ -173,8 +175,9 @@ def event_line(event: Event, names: Sequence[str], style: DeckStyle, me: int | N
             t += Text(" " + tr("and took") + " ", style="bold yellow") + cards_text(event.captured, style)
         return t + Text(" " + tr("for you."), style="bold yellow")
     if isinstance(event, Played):
-        t = Text((tr("You played") if event.seat == me else tr("{who} played", who=who(event.seat))) + " ") \
-            + card_text(event.card, style)
+        head = tr("{who} played", who=who(event.seat)) if event.seat != me else \
+            tr("The bot played for you") if bot_for_me else tr("You played")
+        t = Text(head + " ") + card_text(event.card, style)
         if event.captured:  # ", taking": the same for you and for the others, in either language
             t += Text(tr(", taking") + " ") + cards_text(event.captured, style)
         if event.scopa:
@@ -195,17 +198,30 @@ def event_line(event: Event, names: Sequence[str], style: DeckStyle, me: int | N
         return Group(*parts)
     if isinstance(event, GameEnded):
         teams = len(event.totals) == 2 and len(names) > 2
-        winner = tr("nobody") if event.winner is None else side_name(event.winner, names, teams)
-        totals = ", ".join(map(str, event.totals))
         reason = end_reason_text(event.reason)
-        if me is not None and event.winner is not None and (me % 2 if teams else me) == event.winner:
-            won = tr("Game over ({reason}): your side wins — {totals}", reason=reason, totals=totals) if teams else \
-                tr("Game over ({reason}): you win — {totals}", reason=reason, totals=totals)
-            return Text(won, style="bold green")
-        return Text(tr("Game over ({reason}): {who} wins — {totals}", reason=reason, who=winner, totals=totals),
-                    style="bold green")
+        mine = me is not None and event.winner is not None and (me % 2 if teams else me) == event.winner
+        return Text(end_words(event.winner, event.totals, reason, names, teams, mine), style="bold green")
     return None
 
+
+
+def end_words(winner: int | None, totals: Sequence[int], reason: str, names: Sequence[str], teams: bool,
+              mine: bool) -> str:
+    """A game's end in a line: the winner with their points first, then each other side
+    named with its points ("Bot 1 wins 11 – ada 10"), so no score reads as another's."""
+    def scored(side: int) -> str:
+        return f"{side_name(side, names, teams)} {totals[side]}"
+
+    if winner is None:
+        return tr("Game over ({reason}): nobody wins — {totals}", reason=reason,
+                  totals=", ".join(scored(side) for side in range(len(totals))))
+    others = " – ".join(scored(side) for side in range(len(totals)) if side != winner)
+    points = f"{totals[winner]} – {others}"
+    if mine:
+        return tr("Game over ({reason}): your side wins {totals}", reason=reason, totals=points) if teams else \
+            tr("Game over ({reason}): you win {totals}", reason=reason, totals=points)
+    return tr("Game over ({reason}): {who} wins {totals}", reason=reason, who=side_name(winner, names, teams),
+              totals=points)
 
 
 def leftovers_words(side: int, names: Sequence[str], teams: bool, me: int | None) -> str:

@@ -141,6 +141,12 @@ class BoardScreen(MoveInput):
             self.say(line)
         self._draw_chat()
 
+    def chat_again(self, said: list[tuple[str, str]]) -> None:
+        """The table's last lines (author, text) as the server kept them, for a seat back
+        at its table: the panel holds them in place of what it had."""
+        self.chat_lines = [Text.assemble((author[:12], "bold"), ": ", text) for author, text in said][-self.CHAT_LINES:]
+        self._draw_chat()
+
     def _draw_chat(self) -> None:
         if not self._ready or not self.is_attached or not self.query("#table-chat"):
             return

@@ -104,4 +104,4 @@ class TableCommands:
             sess.error(ErrorCode.NOT_AT_TABLE, f"you are not seated at {recipient}", re=seq,
                        sender=sess.proto.answering(recipient))
             return
-        table.broadcaster.tell_all(msg)  # seats and spectators
+        table.broadcaster.chat(msg)  # seats and spectators

@@ -4,6 +4,8 @@ for every recipient), its your_turns, and its spectators with their coalesced
 
 from __future__ import annotations
 
+from collections import deque
+
 import logging
 from typing import Callable, Iterable
 
@@ -32,7 +34,7 @@ class Broadcaster:
     per ``update_interval``)."""
 
     __slots__ = ("table_id", "party", "everyone", "seats", "events", "clock", "update_interval", "announce",
-                 "spectators", "turn_clock", "_played", "_hands", "_update_timer", "_last_update")
+                 "spectators", "said", "turn_clock", "_played", "_hands", "_update_timer", "_last_update")
 
     def __init__(self, table_id: str, seats: Seats, events: EventLog, clock: Clock,
                  update_interval: float = 0.0, announce: Callable[[], None] | None = None) -> None:
@@ -45,6 +47,7 @@ class Broadcaster:
         self.update_interval = update_interval  # Limits.table_update_interval
         self.announce = announce
         self.spectators: list[ServerSession] = []
+        self.said: deque[wire.ChatMessage] = deque(maxlen=wire.CHAT_KEPT)  # the table's last chat messages
         self.turn_clock: Callable[[int, bool], int | None] = _no_clock
         """The clock a turn of a seat starting now gets, in ms (None: no turn clock); with
         True, the first turn of a round after a round's end."""
@@ -139,6 +142,12 @@ class Broadcaster:
             session.send(Packed(e.name, e.payload, self.everyone if e.seat is None else session.party, self.party))
 
     # ------------------------------------------------------------------ sending
+
+    def chat(self, message: wire.ChatMessage) -> None:
+        """Said to the table: to everyone there, and kept (the last :data:`~scopa.protocol.CHAT_KEPT`)
+        for a seat that comes back (``joined.chat``)."""
+        self.said.append(message)
+        self.send_all(message)
 
     def tell_all(self, body: wire.Body) -> None:
         """A public command that is not a numbered game event, to the whole table."""

@@ -204,8 +204,8 @@ class Table(TableLoop):
         self.seats.back(i)
         was_away, (seat.session, seat.away) = seat.away, (session, False)
         playing = self.state is wire.TableState.PLAYING
-        session.tell(wire.Joined(table=self.id, seat=i, side=self.rules.side_of(i), token=token, resumed=True),
-                     re=re)
+        session.tell(wire.Joined(table=self.id, seat=i, side=self.rules.side_of(i), token=token, resumed=True,
+                                 chat=list(self.broadcaster.said)), re=re)
         if self.state is wire.TableState.WAITING:
             session.table_id = self.id
             session.send(Message(self.snapshot(i), session.party, self.party))

@@ -108,3 +108,31 @@ def test_no_gives_the_seat_up_at_the_server_and_keeps_the_name(tmp_path: Path) -
             for child in (first, second):
                 if child is not None and child.isalive():
                     child.terminate(force=True)
+
+
+def test_the_table_chat_comes_back_with_the_seat(tmp_path: Path) -> None:
+    """What was said at the table before the client stopped is shown again when it goes
+    back to its seat (the server's ``joined.chat``)."""
+    with ServerThread() as server:
+        first = spawn(server, "--name", "ada", "--state-dir", str(tmp_path))
+        second = None
+        try:
+            create_table(first, {})
+            first.expect("Your move: ")
+            first.sendline("!buona fortuna a tutti")
+            first.expect("ada: buona fortuna a tutti")
+            first.sendintr()
+            first.expect(pexpect.EOF)
+            first.close()
+
+            second = spawn(server, "--name", "ada", "--state-dir", str(tmp_path))
+            second.expect(r"Go back to it\? \(y/n\) \[y\]: ")
+            second.sendline("")
+            second.expect("You are back at table 1, seat 1: the game goes on.")
+            second.expect("Said at the table so far:")
+            second.expect("ada: buona fortuna a tutti")
+            second.expect("Your move: ")
+        finally:
+            for child in (first, second):
+                if child is not None and child.isalive():
+                    child.terminate(force=True)

@@ -323,6 +323,7 @@ class NetApp(ScopaApp):
         self.playing = True
         if session.joined is not None and session.joined.resumed:
             self.comeback.catch_up(screen)
+            screen.chat_again([(m.author.split(":", 1)[-1], m.text) for m in session.joined.chat])
         await self.push_screen(screen)
         if not await session.wait_for_game_start(0):
             if invite is not None:

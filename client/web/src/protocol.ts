@@ -361,6 +361,7 @@ export interface HelloCommand {
 }
 
 export interface Joined {
+  chat?: Array<ChatMessage>;
   resumed?: boolean;
   seat: number;
   side: number;

@@ -306,8 +306,8 @@ def test_the_plain_client_speaks_to_you_when_you_deal_declare_and_win(monkeypatc
     assert said(RoundStarted(2, 0, table, 0, ())).startswith("Smazzata 2: dai tu le carte. Tavola:")
     hand = tuple(parse_cards("Ad 2d 3d"))
     assert said(Declared(0, Declare(DeclarationKind.UNDER_TEN), hand)).startswith("Hai dichiarato")
-    assert said(GameEnded(0, (11, 4), EndReason.TARGET)) == "Partita finita (traguardo raggiunto): hai vinto — 11, 4"
-    assert said(GameEnded(1, (4, 11), EndReason.TARGET)).endswith("vince Greedy 2 — 4, 11")
+    assert said(GameEnded(0, (11, 4), EndReason.TARGET)) .startswith("Partita finita (traguardo raggiunto): hai vinto 11 – ")
+    assert said(GameEnded(1, (4, 11), EndReason.TARGET)).endswith(" 4") and "vince Greedy 2 11 – " in said(GameEnded(1, (4, 11), EndReason.TARGET))
     assert not [s for s in (said(RoundStarted(2, 0, table, 0, ())), said(GameEnded(0, (11, 4), EndReason.TARGET)))
                 if "Tu " in s]
 
