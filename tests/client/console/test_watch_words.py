@@ -49,7 +49,7 @@ async def test_a_watched_game_is_told_in_the_players_words_R22(engine: NetworkEn
         text = console.export_text()
         assert "bruno played " in text and "carla played " in text, text
         assert "Game starts: Scopa" in text and "Seats: bruno, carla" in text
-        assert re.search(r"Game over \([^)]*\): (bruno|carla) wins — \d+, \d+", text), text
+        assert re.search(r"Game over \([^)]*\): (bruno|carla) wins \d+ – (bruno|carla) \d+", text), text
         assert "Round points" in text and "Game (to 11)" in text  # the round box
         assert not RAW_CARD.search(text), RAW_CARD.search(text)
         assert "(laid down)" not in text and "[" not in text
