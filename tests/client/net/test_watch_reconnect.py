@@ -82,7 +82,7 @@ def test_scopa_watch_survives_a_dropped_connection() -> None:
         lines = []
         for line in watch.stdout:  # after a few plays, the server drops the spectator
             lines.append(line)
-            if sum(" plays " in x for x in lines) == 3:
+            if sum(" played " in x for x in lines) == 3:
                 break
         asyncio.run_coroutine_threadsafe(drop(server.engine, "viv"), server._loop).result(SAFETY)  # type: ignore[arg-type]
         rc, rest = finish(watch, "scopa watch")
@@ -91,7 +91,7 @@ def test_scopa_watch_survives_a_dropped_connection() -> None:
         out = "".join(lines) + rest
         assert rc == 0, out
         played = [e for e in table.events.kept if e.name == "played"]
-        shown = [x for x in out.splitlines() if " plays " in x]
+        shown = [x for x in out.splitlines() if " played " in x]
         assert len(shown) == len(played) > 3, out  # every play once: none lost, none twice
         assert out.count("Game over") == 1, out
         assert "connection lost" in out and "reconnected" in out, out  # the person is told
