@@ -6,7 +6,7 @@ import { animate, measure } from "./anim";
 import { button, dialog, h } from "./dom";
 import { fill, type Lang, sentence } from "./i18n";
 import { showRules } from "./rules";
-import type { GameEnd, RoundEnd, TableInfo, TournamentInfo, TournamentNoTable, TournamentStandings } from "./protocol";
+import type { ChatMessage, GameEnd, RoundEnd, TableInfo, TournamentInfo, TournamentNoTable, TournamentStandings } from "./protocol";
 import {
   type Body, type Seat, app, botPlays, deck, heldTokens, keepMarks, marksOf, keepToken, lang, live, restoreMarks, saveSeat, savedSeat, seatCount, takenBack, takeoversOf,
   seatName, setDeck, setLang as speak, sp, st, t,
@@ -19,6 +19,7 @@ import { askAboutName, nameScreen, naming } from "./name";
 import { rematchOffered } from "./rematch";
 import { inviteLink, joinFromLink, linkRefused } from "./links";
 import { reopenRound } from "./roundbox";
+import { chatBack, chatLine, heldBackWords } from "./comeback";
 
 interface Frame { v: number; seq: number; sender: string; recipient: string; re: number | null; name: string; body: Body }
 interface Asked { name: string; body: Body; recipient: string }
@@ -212,6 +213,7 @@ function handle(f: Frame): void {
       saveSeat({ token: b.token, table: b.table, lastEvent: savedSeat()?.lastEvent ?? 0 });
       keepToken(b.table, b.token);
       if (!b.resumed) fresh = false; // a seat just taken: every event of its table comes from now on
+      else chatBack(b.chat); // what was said at the table meanwhile
       st.info = st.tables.get(b.table) ?? st.info;
       break;
     case "game_start": st.seats = b.seats; st.gameEnd = null; st.flash = ""; st.timedOut = ""; if (st.info) st.info = { ...st.info, state: "playing" }; break;
@@ -228,7 +230,7 @@ function handle(f: Frame): void {
       if (!b.you && st.status === t.leftToBot) st.status = ""; // watching the table one left: that news is old
       st.scopas.clear(); st.forced.clear(); st.bots.clear();
       marksOf(st.view?.round_plays ?? []); // the round's plays as a page that never left marked them
-      restoreMarks(); reopenRound(b.last_round); // a reload over the round's box shows it again
+      restoreMarks(); reopenRound(b.last_round, !b.you); // a reload over the round's box shows it again
       break;
     case "round_start": roundStart(b); break;
     case "deal":
@@ -261,7 +263,7 @@ function handle(f: Frame): void {
       send("watch_lobby", {});
       break;
     case "chat_message": {
-      const line = `${String(b.author).replace(/^player:/, "")}: ${b.text}`;
+      const line = chatLine(b as ChatMessage);
       (f.sender.startsWith("table:") ? st.tableChat : st.lobbyChat).push(line);
       if (f.sender.startsWith("table:") && chatOutOfView()) st.unread += 1;
       break;
@@ -270,7 +272,7 @@ function handle(f: Frame): void {
     case "seat_back":
       st.away.delete(b.seat);
       if (b.bot_played) takenBack(b.seat); // from a bot that played it since the person's grace period ran out
-      if (b.bot_played && b.seat === st.seat) st.timedOut = t.heldBack;
+      if (b.bot_played && b.seat === st.seat) st.timedOut = heldBackWords();
       else if (b.seat !== st.seat) st.flash = fill(t.back, { name: b.name });
       break;
     case "seat_replaced": {

@@ -15,12 +15,13 @@ export function roundClosed(r: RoundEnd): void {
 
 /** A snapshot came, with the game's last round end ``r`` (if any): its box is shown again
  * while that round is over and the next has not been dealt, or has been dealt and its first
- * turn is still waiting, unless the person closed it. */
-export function reopenRound(r: RoundEnd | null | undefined): void {
+ * turn is still waiting, unless the person closed it. A spectator (``watching``) comes to the
+ * round being played: the box of the round before is no news to it. */
+export function reopenRound(r: RoundEnd | null | undefined, watching: boolean): void {
   again = null;
   const v = st.view;
   if (!r || !v || !st.tableId || localStorage.getItem(CLOSED) === `${st.tableId}:${r.event}`) return;
-  const waiting = v.round === r.round || (v.round === r.round + 1 && !v.round_plays?.length);
+  const waiting = v.round === r.round || (!watching && v.round === r.round + 1 && !v.round_plays?.length);
   if (!waiting) return;
   st.totalsBefore = r.totals.map((total, i) => total - (r.points[i] ?? 0)); // the box's "before → after"
   if (v.round === r.round) st.roundEnd = r; // as if it had just come: the next round is not dealt yet

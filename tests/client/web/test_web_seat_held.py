@@ -76,7 +76,11 @@ async def test_a_phone_back_after_the_grace_period_takes_its_seat_back_from_the_
         await nonna.goto(s.url)
         told = nonna.get_by_role("alert").filter(has_text="un bot ha giocato al tuo posto")
         await told.wait_for(timeout=WAIT)
-        assert await told.text_content() == "Eri via da troppo tempo, così un bot ha giocato al tuo posto; ora riprendi tu."
+        for_her = [re.sub(r" (→|·) .*", "", p.removeprefix("nonna (bot): ")) for p in await plays(nonna)
+                   if p.startswith("nonna (bot): ")]  # the cards the bot played for her, in her words
+        assert for_her
+        assert await told.text_content() == ("Eri via da troppo tempo, così un bot ha giocato al tuo posto; ora riprendi tu. "
+                                             f"Mentre eri via il bot ha giocato per te: {', '.join(for_her)}.")
         await nipote.get_by_text("nonna is back").wait_for(timeout=WAIT)
         assert "nonna (bot)" not in " ".join(await nipote.locator(".seat").all_text_contents())
         assert "away" not in " ".join(await nipote.locator(".seat").all_text_contents())
