@@ -9,7 +9,9 @@ from enum import StrEnum
 from typing import NamedTuple, Sequence
 
 from .cards import (
+    CARDS,
     DENARI_MASK,
+    NUM_CARDS,
     PRIMIERA,
     RE_BELLO,
     SETTEBELLO,
@@ -77,6 +79,17 @@ def primiera_sum(pile: int) -> int:
     s = best[pile >> 2 & _SUIT_BITS]
     b = best[pile >> 3 & _SUIT_BITS]
     return d + c + s + b if d and c and s and b else 0
+
+
+def primiera_cards(pile: int) -> list[Card]:
+    """R3/R21: the best card of each suit ``pile`` holds (the highest primiera value; the
+    lowest card of equals), in suit order; a suit it lacks has none."""
+    best: list[Card] = []
+    for suit in Suit:
+        held = [CARDS[i] for i in range(suit, NUM_CARDS, 4) if pile >> i & 1]
+        if held:
+            best.append(max(held, key=lambda c: (c.primiera, -int(c))))
+    return best
 
 
 def _award(breakdown: list[dict[Category, int]], cat: Category, counts: list[int]) -> None:

@@ -217,6 +217,8 @@ class SideTally(WireModel):
     cards: Count
     denari: Count
     primiera: Count  # 0: a suit is missing
+    primiera_cards: Cards = Field(default_factory=list, exclude_if=lambda v: not v,
+                                  description="R21: the best card of each suit the side took, in suit order")
     settebello: bool
     scope: Count
     sevens: Count = 0  # V7: sevens captured

@@ -34,7 +34,7 @@ from scopa.engine import (
 from scopa.engine import GameState, RoundPlay, SidePile, projection_of_view, seat_projection
 from scopa.engine.actions import DECLARATION_POINTS
 from scopa.engine.cards import DENARI_MASK, SETTEBELLO, VALUE_MASK
-from scopa.engine.scoring import Category, denari_run, primiera_sum
+from scopa.engine.scoring import Category, denari_run, primiera_cards, primiera_sum
 
 from .. import commands as wire
 from ..rules import WireRules, rules_from_wire as rules_from_wire, rules_to_wire as rules_to_wire
@@ -170,6 +170,7 @@ def _tallies(piles: Sequence[int], scope: Sequence[int], declared: Sequence[int]
             cards=pile.bit_count(),
             denari=(pile & DENARI_MASK).bit_count(),
             primiera=primiera_sum(pile),
+            primiera_cards=[str(c) for c in primiera_cards(pile)],
             settebello=bool(pile >> SETTEBELLO & 1),
             scope=scope[side],
             sevens=(pile & VALUE_MASK[7]).bit_count(),

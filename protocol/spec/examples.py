@@ -101,8 +101,8 @@ def example_commands() -> dict[str, Command]:
             RoundEnd(
                 event=40, round=1, leftover=["5c"], leftover_to=0, cards=[22, 18],
                 breakdown=[{"carte": 1, "settebello": 1, "primiera": 1, "scope": 2}, {"denari": 1, "scope": 1}],
-                tallies=[SideTally(cards=22, denari=4, primiera=78, settebello=True, scope=2),
-                         SideTally(cards=18, denari=6, primiera=0, settebello=False, scope=1)],
+                tallies=[SideTally(cards=22, denari=4, primiera=78, primiera_cards=["7d", "7c", "6s", "6b"], settebello=True, scope=2),
+                         SideTally(cards=18, denari=6, primiera=0, primiera_cards=["6d", "7s", "7b"], settebello=False, scope=1)],
                 points=[5, 2], totals=[5, 2],
             ),
             44, table, everyone,

@@ -31,7 +31,7 @@ from scopa.engine import (
 )
 from scopa.engine.cards import RE_BELLO, SETTEBELLO, parse_cards
 from scopa.engine.master import MAX_REFUSALS
-from scopa.engine.scoring import primiera_sum
+from scopa.engine.scoring import primiera_cards, primiera_sum
 
 # ---------------------------------------------------------------- cards (R1-R4)
 
@@ -64,6 +64,9 @@ def test_R3_primiera_values():
     # best card per suit, summed
     assert primiera_sum(m("7d 6d 6c Ac 5s Rs Fb")) == 21 + 18 + 15 + 10
     assert primiera_sum(m("7d 7c 7s")) == 0  # a missing suit
+    # the cards that make the sum: the best of each suit (the first of equal court cards), in suit order
+    assert [str(c) for c in primiera_cards(m("7d 6d 6c Ac 5s Rs Fb Cb"))] == ["7d", "6c", "5s", "Fb"]
+    assert [str(c) for c in primiera_cards(m("7d 7c 7s"))] == ["7d", "7c", "7s"]  # a missing suit: none of it
 
 
 def test_R4_named_cards():

@@ -13,6 +13,7 @@ import pytest
 from pydantic import ValidationError
 
 from scopa.engine import LocalGame, RoundEnded, RuleSet, view
+from scopa.engine.cards import Card
 from scopa.bots import GreedyBot, RandomBot
 from scopa.protocol import (
     Message,
@@ -247,6 +248,9 @@ async def test_round_end_tallies_give_back_the_engine_round_score() -> None:
         assert score_from_wire(body) == event.score
         assert [t.cards for t in body.tallies] == list(event.score.cards)
         assert sum(t.cards for t in body.tallies) == 40
+        for t in body.tallies:  # R3/R21: each side's best card of every suit, adding up to its sum
+            assert len({c[1] for c in t.primiera_cards}) == len(t.primiera_cards)
+            assert t.primiera == (sum(Card.parse(c).primiera for c in t.primiera_cards) if len(t.primiera_cards) == 4 else 0)
         frame = encode(make_command(body, seq=1, sender="table:1", recipient="table:1/all"))
         assert decode(frame, lenient=True).body == body
 

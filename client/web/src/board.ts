@@ -14,7 +14,7 @@ import { noTableNote, standingsTable } from "./lobby";
 import { standInLines, watchingLine } from "./tablelines";
 import { rematchPart } from "./rematch";
 import { roundClosed, roundToShow } from "./roundbox";
-import { primieraLines, roundPiles } from "./primiera";
+import { primieraLines } from "./primiera";
 import { keysLine, tapWords } from "./hints";
 
 // ------------------------------------------------------------------ playing
@@ -312,7 +312,7 @@ function roundParts(r: RoundEnd): HTMLElement[] {
   const names = r.totals.map((_, i) => sideName(i));
   const before = r.totals.map((total, i) => st.totalsBefore[i] ?? total - (r.points[i] ?? 0));
   const parts = [roundTable(sp, names, r, before, st.info?.rules?.target, !!st.info?.rules?.frac)];
-  if (!st.info?.rules?.frac && r.tallies?.length) parts.push(primieraLines(sp, deck, names, r, roundPiles(r))); // why each side's primiera
+  if (!st.info?.rules?.frac && r.tallies?.length) parts.push(primieraLines(sp, deck, names, r)); // why each side's primiera
   if (r.leftover?.length && r.leftover_to !== null && r.leftover_to !== undefined) {
     parts.push(h("p", {}, fill(t.leftoverTo, { name: sideName(r.leftover_to) })));
   }

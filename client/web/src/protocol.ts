@@ -892,6 +892,7 @@ export interface SideTally {
   denari_run?: number;
   honours?: number;
   primiera: number;
+  primiera_cards?: Array<string>;
   scope: number;
   settebello: boolean;
   sevens?: number;

@@ -47,7 +47,8 @@ async def at_a_table(page: Page, site: Site, name: str) -> None:
 async def test_a_reload_over_the_round_box_shows_it_again(browser: Browser) -> None:
     """R19-R21 (the round's count), PROTOCOL.md `snapshot.last_round`: a page reloaded while
     the round's box is open, the next round's first turn still waiting, shows the same box
-    (the same points per category, the same totals before and after); once the person
+    (the same points per category, the same totals before and after, each side's best card
+    of every suit behind its primiera); once the person
     closed it, a reload does not bring it back."""
     async with served(seed=seed_where_seat_1_plays_first()) as s:  # the bot starts round 1: ada starts round 2
         page = await open_italian(browser, s, "ada")
@@ -58,11 +59,14 @@ async def test_a_reload_over_the_round_box_shows_it_again(browser: Browser) -> N
         await page.locator(f"{BOX} #round-end-turn").filter(has_text="Tocca a te").wait_for(timeout=WAIT)  # round 2 dealt
         title = await page.locator(f"{BOX} h2").first.inner_text()
         table = await page.locator(f"{BOX} table").inner_text()
+        why = await page.locator(f"{BOX} #primiera-why li").all_inner_texts()
         await page.reload()
         await page.locator(BOX).wait_for(timeout=WAIT)
         await page.wait_for_selector(MINE, timeout=WAIT)
         assert await page.locator(f"{BOX} h2").first.inner_text() == title == "Fine della smazzata 1"
         assert await page.locator(f"{BOX} table").inner_text() == table
+        assert await page.locator(f"{BOX} #primiera-why li").all_inner_texts() == why  # each suit's best card too (R21)
+        assert any(re.fullmatch(r".+: \d+ \((.+ \d+, ){3}.+ \d+\)\.", line) for line in why), why
         await page.locator(BOX).get_by_role("button", name="Continua").tap()
         await page.locator(BOX).wait_for(state="detached", timeout=WAIT)
         await page.reload()
