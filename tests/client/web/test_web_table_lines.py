@@ -1,7 +1,7 @@
 """What the table page says about who is at the table, for a family on Italian phones
 (390x844, it-IT), against a real server on 127.0.0.1 (port 0): a seat a bot plays while
 its person is away says so for as long as it lasts; a rematch from the game's end, offered
-to the other player; a spectator reads that it watches, and whose game; a link to a full
+to the other player, or with only a bot left a new game against it; a spectator reads that it watches, and whose game; a link to a full
 table says so and offers to watch; a spectator reads who left a game that ended."""
 
 from __future__ import annotations
@@ -102,6 +102,27 @@ async def test_a_rematch_brings_the_same_family_to_a_new_table_with_the_same_set
         new = next(t for t in s.engine.tables.values() if t is not old)
         assert new.rematch_of == old.id and new.private and new.rules == old.rules
         assert new.turn_timeout == old.turn_timeout and new.bot_takeover == old.bot_takeover
+
+
+async def test_with_only_a_bot_left_the_game_end_offers_a_new_game_against_it_not_a_rematch(browser: Browser) -> None:
+    """PROTOCOL.md §7 (a bot plays on for a person who left): once the game is over and no
+    other person is left at the table, its end offers a new game against the bot, which
+    starts at once with a bot in the other seat; no rematch waiting for the one who left."""
+    async with served() as s:
+        nonna, zio, _ = await nonna_and_zio(browser, s)
+        await zio.locator("#leave").tap()
+        await zio.locator("dialog[open]#leave-question button.danger").tap()  # a bot plays his seat on
+        await nonna.locator(".seat", has_text=f"{ZIO} (bot)").wait_for(timeout=WAIT)
+        [old] = s.engine.tables.values()
+        old.abandon("nonna stops")
+        end = nonna.locator("#game-end")
+        await end.wait_for(timeout=WAIT)
+        assert await end.get_by_role("button", name="Rivincita").count() == 0
+        await end.get_by_role("button", name="Nuova partita contro il bot").tap()
+        await nonna.wait_for_selector("[data-area=hand] .card", timeout=WAIT)  # no one to wait for: it starts
+        new = next(t for t in s.engine.tables.values() if t is not old)
+        assert new.rematch_of is None and new.rules == old.rules
+        assert [seat is not None and seat.bot is not None for seat in new.seats] == [False, True]
 
 
 async def test_a_spectator_reads_that_it_watches_and_whose_game(browser: Browser) -> None:
