@@ -54,7 +54,7 @@ class SeatingRegistry:
                                                 again=body.last_event is not None):
             return
         over = table is not None and table.state is wire.TableState.FINISHED and body.last_event is None
-        if table is None or over or not table.admits(body.invite):
+        if table is None or over or not (table.admits(body.invite) or sess.name in table.rematch_watchers):
             # A private table without its invite code is no table at all to this client.
             sess.error(ErrorCode.NO_SUCH_TABLE, f"there is no table {table_id!r} to watch", re=seq)
             return

@@ -34,7 +34,7 @@ class Broadcaster:
     per ``update_interval``)."""
 
     __slots__ = ("table_id", "party", "everyone", "seats", "events", "clock", "update_interval", "announce",
-                 "spectators", "said", "turn_clock", "_played", "_hands", "_update_timer", "_last_update")
+                 "spectators", "saw_end", "said", "turn_clock", "_played", "_hands", "_update_timer", "_last_update")
 
     def __init__(self, table_id: str, seats: Seats, events: EventLog, clock: Clock,
                  update_interval: float = 0.0, announce: Callable[[], None] | None = None) -> None:
@@ -47,6 +47,7 @@ class Broadcaster:
         self.update_interval = update_interval  # Limits.table_update_interval
         self.announce = announce
         self.spectators: list[ServerSession] = []
+        self.saw_end: list[ServerSession] = []  # the spectators when the game ended (a rematch is told to them)
         self.said: deque[wire.ChatMessage] = deque(maxlen=wire.CHAT_KEPT)  # the table's last chat messages
         self.turn_clock: Callable[[int, bool], int | None] = _no_clock
         """The clock a turn of a seat starting now gets, in ms (None: no turn clock); with
@@ -218,6 +219,13 @@ class Broadcaster:
         if session not in self.spectators:
             self.spectators.append(session)
         self.announce_spectators()
+
+    def let_spectators_go(self, left: wire.Left) -> None:
+        """The game is over: every spectator is told ``left`` and watches no more; they
+        are kept as those who saw its end (``saw_end``), to be told of a rematch."""
+        for sess in self.spectators:
+            sess.tell(left)
+        self.saw_end, self.spectators = self.spectators, []
 
     def unwatch(self, session: ServerSession, re: int | None = None, tell: bool = True) -> None:
         if session in self.spectators:

@@ -69,6 +69,7 @@ class Table(TableLoop):
     member: str | None = None  # in a cluster: the address of the server it plays on (its map says so)
     rematch_of: str | None = None  # the finished table whose players (rematch_names) join this one uninvited
     rematch_names: frozenset[str] = frozenset()
+    rematch_watchers: frozenset[str] = frozenset()  # those who watched the end of rematch_of: they watch this one uninvited
     lease: Lease | None = None
     """In a cluster sharing one journal: the leases, asked whether this server still holds
     the table's before each action is journaled, and told when the journal refused one
@@ -493,8 +494,6 @@ class Table(TableLoop):
             else:
                 sess.tell(wire.Left(table=self.id, reason=reason))
             sess.table_id = None
-        for sess in self.broadcaster.spectators:
-            sess.tell(wire.Left(table=self.id, reason=reason))
-        self.broadcaster.spectators.clear()
+        self.broadcaster.let_spectators_go(wire.Left(table=self.id, reason=reason))
         if self.on_finished is not None:
             self.on_finished(self)

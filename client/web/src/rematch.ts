@@ -5,7 +5,7 @@ import { button, h } from "./dom";
 import { fill } from "./i18n";
 import type { TableInfo } from "./protocol";
 import { LEVELS, sp, st, t } from "./state";
-import { send } from "./main";
+import { render, send } from "./main";
 
 const BOT = /^([a-z]+)-bot-\d+$/; // a server's bot's name ("greedy-bot-1": greedy)
 
@@ -46,16 +46,23 @@ function proposer(info: TableInfo): string {
   return name ? sp.name(name) : "";
 }
 
+/** Watch the rematch ``offer`` (a spectator of the game it follows). */
+function watchRematch(offer: TableInfo): void {
+  st.tableId = offer.id; st.watching = true; st.gameEnd = null; st.seats = [];
+  send("watch_table", { table: offer.id });
+  render();
+}
+
 /** The game-over screen's rematch: the offer another player made (and a button to join
- * it), or the button that makes one (a new game against the bots, when only bots are left
- * with this person); none for a spectator. */
+ * it, or for a spectator to watch it), or the button that makes one (a new game against
+ * the bots, when only bots are left with this person); none for a spectator until a player makes one. */
 export function rematchPart(): HTMLElement | string {
-  if (st.watching) return "";
   const offer = st.rematch;
   if (offer) {
     return h("p", { class: "bar rematch", id: "rematch" }, h("span", { class: "grow" }, fill(t.rematchOffer, { name: proposer(offer) })),
-      button(t.rematchJoin, () => send("join_table", { table: offer.id })));
+      st.watching ? button(t.rematchWatch, () => watchRematch(offer)) : button(t.rematchJoin, () => send("join_table", { table: offer.id })));
   }
+  if (st.watching) return "";
   const bots = st.info ? botsOnly(st.info) : null;
   const label = !bots ? t.rematch : bots.length === 1 ? t.againstBotAgain : t.againstBotsAgain;
   return h("p", { class: "bar rematch", id: "rematch" }, button(label, askRematch));

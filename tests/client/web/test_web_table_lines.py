@@ -1,7 +1,8 @@
 """What the table page says about who is at the table, for a family on Italian phones
 (390x844, it-IT), against a real server on 127.0.0.1 (port 0): a seat a bot plays while
 its person is away says so for as long as it lasts; a rematch from the game's end, offered
-to the other player, or with only a bot left a new game against it; a spectator reads that it watches, and whose game; a link to a full
+to the other player and to the game's spectator, or with only a bot left a new game
+against it; a spectator reads that it watches, and whose game; a link to a full
 table says so and offers to watch; a spectator reads who left a game that ended."""
 
 from __future__ import annotations
@@ -102,6 +103,29 @@ async def test_a_rematch_brings_the_same_family_to_a_new_table_with_the_same_set
         new = next(t for t in s.engine.tables.values() if t is not old)
         assert new.rematch_of == old.id and new.private and new.rules == old.rules
         assert new.turn_timeout == old.turn_timeout and new.bot_takeover == old.bot_takeover
+
+
+async def test_a_spectator_of_the_game_is_told_of_its_rematch_and_watches_it_with_one_tap(browser: Browser) -> None:
+    """PROTOCOL.md §8 (`create_table`'s `rematch_of`): a spectator who watched the game to its
+    end reads on its end that a player proposes the rematch, and one tap watches it: the
+    new game's table, as its players play it."""
+    async with served() as s:
+        nonna, zio, _ = await nonna_and_zio(browser, s)
+        zia = await watcher(browser, s)
+        [old] = s.engine.tables.values()
+        old.abandon("the family stops")
+        for page in (nonna, zio, zia):
+            await page.wait_for_selector("#game-end", timeout=WAIT)
+        await nonna.locator("#game-end").get_by_role("button", name="Rivincita").tap()
+        offer = zia.locator("#game-end #rematch")
+        await offer.get_by_text(f"{NONNA} propone la rivincita").wait_for(timeout=WAIT)
+        await offer.get_by_role("button", name="Guarda la rivincita").tap()
+        await zio.locator("#game-end #rematch").get_by_role("button", name="Gioca la rivincita").tap()
+        await zia.wait_for_selector("[data-area=table] .card", timeout=WAIT)  # the rematch, dealt
+        assert await zia.locator("#game-end").count() == 0
+        assert await zia.locator("#watching").text_content() == f"Stai guardando la partita di {NONNA} e {ZIO}: non stai giocando."
+        new = next(t for t in s.engine.tables.values() if t is not old)
+        assert new.rematch_of == old.id
 
 
 async def test_with_only_a_bot_left_the_game_end_offers_a_new_game_against_it_not_a_rematch(browser: Browser) -> None:

@@ -1,8 +1,9 @@
 """A rematch (PROTOCOL.md §8 ``create_table`` ``rematch_of``): a player of a finished
 private game makes a new table for the same people; the others are told of it by a
-``table_update`` naming the game it follows, and join it without its invite; anyone else
-still needs the invite, and a table one did not play at makes an ordinary table.  A game
-left ends with ``game_end`` naming the seat whose person left."""
+``table_update`` naming the game it follows, and join it without its invite; those who
+watched the game's end are told too, and watch it without the invite; anyone else still
+needs the invite, and a table one did not play at makes an ordinary table.  A game left
+ends with ``game_end`` naming the seat whose person left."""
 
 from __future__ import annotations
 
@@ -59,6 +60,39 @@ async def test_a_rematch_lets_in_only_the_finished_games_players(server: Network
     eve.send(wire.CreateTable(rules=info.rules, rematch_of=old))  # not a game she played: an ordinary table
     assert (await eve.recv_until("table_created")).body.table.rematch_of is None
     for c in (ana, bea, eve):
+        await c.close()
+
+
+async def test_the_spectators_of_a_finished_game_are_told_of_its_rematch_and_watch_it_without_the_invite(
+        server: NetworkEngine) -> None:
+    ana = await WireClient.connect(server.port, "ana")
+    bea = await WireClient.connect(server.port, "bea")
+    cid = await WireClient.connect(server.port, "cid")
+    ana.send(wire.CreateTable(preset=Preset.SCOPA, private=True, bot_takeover=False))
+    created = (await ana.recv_until("table_created")).body
+    old = created.table.id
+    bea.send(wire.JoinTable(table=old, invite=created.invite))
+    await bea.recv_until("joined")
+    await ana.recv_until("game_start")
+    cid.send(wire.WatchTable(table=old, invite=created.invite))
+    await cid.recv_until("snapshot")
+    bea.send(wire.LeaveTable(table=old))
+    for c in (ana, bea, cid):
+        await c.recv_until("game_end")
+        await c.recv_until("left")
+    ana.send(wire.CreateTable(rules=created.table.rules, private=True, bot_takeover=False, rematch_of=old))
+    made = (await ana.recv_until("table_created")).body.table
+    while (offer := await cid.recv_until("table_update")).body.table.id != made.id:
+        pass  # the finished table's own last updates
+    assert offer.sender == "lobby" and offer.body.table.rematch_of == old and offer.body.table.seats == ["ana", None]
+    cid.send(wire.WatchTable(table=made.id))  # no invite: he watched the game it follows
+    assert (await cid.recv_until("snapshot", "error")).name == "snapshot"
+    bea.send(wire.JoinTable(table=made.id))
+    assert (await cid.recv_until("game_start")).sender == f"table:{made.id}"
+    eve = await WireClient.connect(server.port, "eve")
+    eve.send(wire.WatchTable(table=made.id))
+    assert (await eve.recv_until("snapshot", "error")).body.code == "no_such_table"  # a stranger needs the invite
+    for c in (ana, bea, cid, eve):
         await c.close()
 
 
