@@ -170,12 +170,14 @@ def _connect_and(args: argparse.Namespace, host: str, port: int,
 def _games(args: argparse.Namespace, host: str, port: int, console: Console) -> int:
     from scopa.client.net import list_games
 
+    from .username import default_name
+
     tokens = [*args.token, *(t for t in _played(args, host, port) if t not in args.token)][:PLAYED_KEPT]
     games = _connect_and(args, host, port, lambda s: list_games(s, args.player, args.rules, args.limit, tokens))
     if not games:
         console.print(tr("no finished games of {player}", player=args.player) if args.player else
                       tr("no finished games"), highlight=False)
-    for line in game_lines(games):
+    for line in game_lines(games, args.name or default_name()):
         console.print(line, markup=False, highlight=False, soft_wrap=True)
     return EXIT_OK
 

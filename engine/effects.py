@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from .actions import Action, Declare, Play
 from .errors import IllegalMoveError
-from .events import Event, Forced, quick_init
+from .events import Event, Forced, PlayMark, quick_init
 from .rules import RuleSet
 from .state import EndReason, GameState
 from .view import View, view
@@ -93,6 +93,14 @@ class Journal:
     seat: int | None = None  # who made a play or a declaration (None: a deal)
     forced: Forced | None = None  # why the game master made the play for the seat, when it did
     scopa: bool = False  # the play swept the table (R16), as announced
+
+    def mark(self, bot: bool) -> PlayMark | None:
+        """How this play came about (``bot``: a bot made it for the seat's person), as a
+        journal keeps it beside the play; None: a declaration or a deal, or a play with
+        no mark (no scopa, and the seat's own player made it)."""
+        if not isinstance(self.action, Play) or not (bot or self.forced is not None or self.scopa):
+            return None
+        return PlayMark(self.forced, bot, self.scopa)
 
 
 @dataclass(frozen=True, slots=True)

@@ -248,6 +248,9 @@ OPERATOR_ITALIAN: dict[str, str] = {
 ARCHIVE_ITALIAN: dict[str, str] = {
     # a server's finished games and its leaderboard (scopa games, scopa leaderboard)
     "{who} won {totals} ({reason})": "vince {who} {totals} ({reason})",
+    "a bot for {name}": "un bot al posto di {name}",
+    "you left the game; {result}": "hai lasciato la partita; {result}",
+    "{who} left the game; {result}": "{who} ha lasciato la partita; {result}",
     "The game at table {table} is over.": "La partita al tavolo {table} è finita.",
     "Every game here is over (w on one shows how it ended): press c to create a table.":
         "Qui le partite sono tutte finite (w su una dice com'è andata): premi c per aprire un tavolo.",

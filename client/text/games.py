@@ -66,26 +66,45 @@ def end_reason_text(reason: EndReason | str) -> str:
     return word_text(str(reason))
 
 
-def game_lines(games: list[GameSummary]) -> list[str]:
-    """One line per finished game: id, date, players, preset, result (columns aligned)."""
+def game_lines(games: list[GameSummary], me: str | None = None) -> list[str]:
+    """One line per finished game: id, date, players, preset, result (columns aligned;
+    ``me``: the name of the person reading, told "you left" of a game they left)."""
     rows = []
     for g in games:
         when = datetime.fromisoformat(g.ended.replace("Z", "+00:00")).strftime("%Y-%m-%d %H:%M")
-        result = game_result(g)
+        result = game_result(g, me)
         private = " " + tr("(private)") if g.private else ""
         rows.append((g.id, when, ", ".join(g.players) + private, g.preset, result))
     widths = [max((len(r[c]) for r in rows), default=0) for c in range(4)]
     return ["  ".join(r[c].ljust(widths[c]) for c in range(4)) + "  " + r[4] for r in rows]
 
 
-def game_result(g: GameSummary) -> str:
-    """A finished game's result: ``ada won 11-7 (target_reached)`` in words, or why nobody won."""
-    totals = "-".join(str(t) for t in g.totals)
+def winner_first(winner: int, sides: int) -> list[int]:
+    """The sides in the order a game's end names them: the winner, then every other side
+    in seat order (so the first points read are the winner's)."""
+    return [winner, *(side for side in range(sides) if side != winner)]
+
+
+def game_result(g: GameSummary, me: str | None = None) -> str:
+    """A finished game's result: ``ada won 11-7 (target_reached)`` in words, the winner's
+    points first, or why nobody won.  A person who left (a bot finished their seat, or
+    the game ended there) is said to have left, "you left" to ``me``, and is not the one
+    who won: the bot that played for them is."""
+    left = [seat for seat in range(len(g.players)) if seat in g.taken_over or seat == g.leaver]
     reason = word_text(g.reason)
     if g.winner is None:
-        return f"{reason} {totals}".strip()
-    seats = [p for i, p in enumerate(g.players) if _side_of(i, len(g.players), len(g.totals)) == g.winner]
-    return tr("{who} won {totals} ({reason})", who=" & ".join(seats), totals=totals, reason=reason)
+        result = f"{reason} {'-'.join(str(t) for t in g.totals)}".strip()
+    else:
+        rules = RuleSet.build(players=len(g.players), teams=len(g.totals) == 2 and len(g.players) > 2)
+        who = [tr("a bot for {name}", name=g.players[seat]) if seat in left else g.players[seat]
+               for seat in rules.seats_by_side()[g.winner]]
+        totals = "-".join(str(g.totals[side]) for side in winner_first(g.winner, len(g.totals)))
+        result = tr("{who} won {totals} ({reason})", who=" & ".join(who), totals=totals, reason=reason)
+    if not left:
+        return result
+    if me is not None and any(g.players[seat].casefold() == me.casefold() for seat in left):
+        return tr("you left the game; {result}", result=result)
+    return tr("{who} left the game; {result}", who=" & ".join(g.players[seat] for seat in left), result=result)
 
 
 def game_over_text(table: str, summary: GameSummary | None) -> str:
@@ -95,10 +114,6 @@ def game_over_text(table: str, summary: GameSummary | None) -> str:
         tr("The game at table {table} is over: {result}.", table=table, result=game_result(summary))
     return over + " " + tr("scopa games lists it, and scopa replay {table} --server ADDRESS shows it again step by step.",
                            table=table)
-
-
-def _side_of(seat: int, seats: int, sides: int) -> int:
-    return seat % 2 if sides == 2 and seats > 2 else seat
 
 
 def leaderboard_lines(board: Leaderboard) -> list[str]:

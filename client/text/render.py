@@ -39,7 +39,7 @@ from .notation import SUIT_COLOURS, DeckStyle, label
 from scopa.protocol import commands as wire
 
 from ..game import SeatCameBack, SeatNotice, SeatTakenByBot, SeatWentAway
-from .games import end_reason_text, rules_line
+from .games import end_reason_text, rules_line, winner_first
 from .rulebook import category_names
 
 __all__ = ["DeckStyle", "action_text", "card_text", "cards_text", "event_line", "render_moves", "render_round", "render_view"]
@@ -215,8 +215,8 @@ def end_words(winner: int | None, totals: Sequence[int], reason: str, names: Seq
     if winner is None:
         return tr("Game over ({reason}): nobody wins — {totals}", reason=reason,
                   totals=", ".join(scored(side) for side in range(len(totals))))
-    others = " – ".join(scored(side) for side in range(len(totals)) if side != winner)
-    points = f"{totals[winner]} – {others}"
+    first, *others = winner_first(winner, len(totals))
+    points = " – ".join([str(totals[first]), *(scored(side) for side in others)])
     if mine:
         return tr("Game over ({reason}): your side wins {totals}", reason=reason, totals=points) if teams else \
             tr("Game over ({reason}): you win {totals}", reason=reason, totals=points)

@@ -11,7 +11,7 @@ from scopa.engine import Declare, Forced, GameState, Phase, RoundScore, cards_in
 from scopa.protocol.record import PlayerKind, Record, RecordPlay, RecordPlayer, Step, replay_steps
 from scopa.protocol.record.document import action_from_record
 
-from .games import end_reason_text, rules_line
+from .games import end_reason_text, rules_line, winner_first
 from .i18n import tr
 from .notation import DeckStyle, label
 from .rulebook import category_names, declaration_names
@@ -125,8 +125,7 @@ def result_text(record: Record, me: int | None = None) -> str:
     names = record.names()
     seats = record.engine_rules.seats_by_side()[result.winner]
     who = " & ".join(names[i] for i in seats)
-    others = [t for side, t in enumerate(result.totals) if side != result.winner]
-    totals = "-".join(map(str, [result.totals[result.winner], *others]))  # the winner's points first
+    totals = "-".join(str(result.totals[side]) for side in winner_first(result.winner, len(result.totals)))
     if me is not None and me in seats:
         won = tr("Game over: you won {totals} ({reason})") if len(seats) == 1 else \
             tr("Game over: your side won {totals} ({reason})")

@@ -12,7 +12,7 @@ from collections import deque
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Callable, Generic, Protocol, TypeVar
 
-from scopa.engine import Deal, GameMaster, HandDealt, IllegalMoveError, Player, PlayMark
+from scopa.engine import Deal, GameMaster, HandDealt, IllegalMoveError, Play, Player, PlayMark
 from scopa.engine.effects import Announce, Ask, Effect, GameOver, Journal as JournalAction, Refused
 from scopa.protocol import commands as wire
 
@@ -176,14 +176,18 @@ class TableLoop:
         raise NotImplementedError
 
     def _marked(self, effect: JournalAction) -> PlayMark | None:
-        """How the play about to be journaled came about (kept in ``marks``); None: no mark."""
+        """How the play about to be journaled came about (kept in ``marks``); None: no mark.
+        Its seat notes a bot's span (see :meth:`~.seats.Seat.played`)."""
         seat = effect.seat
-        if seat is None:
+        if seat is None or not isinstance(effect.action, Play):
             return None
         bot, held = seat in self.taken_over, self.seats[seat]
-        if not (bot or effect.forced is not None or effect.scopa or (held is not None and held.bot_until is not None)):
-            return None  # an ordinary play: no mark, and no bot's span to note
-        return self.marks.journaled(effect, bot, held, self._play_at())
+        if held is not None:
+            held.played(bot, self._play_at)
+        mark = effect.mark(bot)
+        if mark is not None:  # an ordinary play has none: nothing to keep
+            self.marks.keep(effect.index, mark)
+        return mark
 
     def _journaled(self, effect: JournalAction) -> None:
         """Action ``effect.index`` is in the journal: the table may tell of it."""

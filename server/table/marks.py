@@ -8,7 +8,6 @@ from __future__ import annotations
 from typing import Container, Sequence, TypeVar
 
 from scopa.engine import Action, Deal, GameState, Play, PlayMark, RuleSet
-from scopa.engine.effects import Journal
 from scopa.protocol import commands as wire
 
 from .seats import Seat
@@ -24,24 +23,9 @@ class PlayMarks:
     def __init__(self) -> None:
         self.by_action: dict[int, PlayMark] = {}
 
-    def journaled(self, effect: Journal, bot: bool, seat: Seat | None, at: wire.PlayAt) -> PlayMark | None:
-        """A play is journaled (``bot``: a bot made it for the seat's person; ``at``: where
-        it is in the game): its mark, kept (None: a declaration or a deal, or no mark).  A
-        seat a bot took over names the bot's first play as where the bot began, and its
-        person's first play after taking the seat back as where the bot stopped (as
-        :func:`restore_spans` finds them in the journal)."""
-        if not isinstance(effect.action, Play):
-            return None
-        if seat is not None:
-            if bot and not seat.bot_played:
-                seat.bot_from, seat.bot_played = at, True
-            elif not bot and seat.bot_until is not None and not seat.back_played:
-                seat.bot_until, seat.back_played = at, True
-        mark = PlayMark(effect.forced, bot, effect.scopa)
-        if mark == PlayMark():
-            return None
-        self.by_action[effect.index] = mark
-        return mark
+    def keep(self, index: int, mark: PlayMark) -> None:
+        """Action ``index``, a play with ``mark`` (:meth:`~scopa.engine.effects.Journal.mark`), is journaled."""
+        self.by_action[index] = mark
 
     def view(self, actions: Sequence[Action], told: int, view: V) -> V:
         """``view`` (of the game after its first ``told`` actions) with its round's plays marked."""

@@ -48,6 +48,18 @@ class Seat:
     your_turn: Prepared | None = None  # the table's your_turn to this seat, prepared once per client (no body)
     your_turn_to: ServerSession | None = None  # the client it was prepared for
 
+    def played(self, bot: bool, at: Callable[[], wire.PlayAt]) -> None:
+        """The seat made a play (``bot``: a bot made it for the seat's person; ``at``: where
+        it is in the game, asked only when it is kept).  A seat a bot took over names the
+        bot's first play as where the bot began, and its person's first play after taking
+        the seat back as where the bot stopped (as the journal's marks say it again after
+        a restart, :func:`~scopa.server.table.marks.restore_spans`)."""
+        if bot:
+            if not self.bot_played:
+                self.bot_from, self.bot_played = at(), True
+        elif self.bot_until is not None and not self.back_played:
+            self.bot_until, self.back_played = at(), True
+
 
 class Seats(list[Seat | None]):
     """The seat list of one table (None: a free seat), in seat order.  Seats taken and

@@ -18,7 +18,7 @@ from scopa.engine import RuleSet
 
 from paths import ROOT
 from serverthread import ServerThread
-from test_cli_play import state_dir
+from test_cli_play import state_dir, to_the_bots_question
 
 pytestmark = pytest.mark.process
 
@@ -77,11 +77,7 @@ def test_the_plain_client_names_a_servers_bot_in_words(server: ServerThread) -> 
     """"Bot 1 (medio)", in the lobby's list and in the game, never "greedy-bot-1"."""
     ada = plain_ada_in_italian(server)
     try:
-        ada.expect("Sala> ")
-        ada.sendline("c")
-        for _ in range(5):  # the game, players, target, capture, other options: as offered
-            ada.expect(r"\]: ")
-            ada.sendline("")
+        to_the_bots_question(ada, lobby="Sala> ")
         ada.expect("Bot per ")
         ada.sendline("greedy")
         ada.expect("La tua mossa: ")

@@ -14,7 +14,7 @@ import pytest
 
 from paths import ROOT
 from serverthread import ServerThread
-from test_cli_play import spawn
+from test_cli_play import spawn, to_the_bots_question
 
 pytestmark = pytest.mark.process
 
@@ -30,11 +30,7 @@ def test_the_bots_for_a_new_table_are_offered_and_taken_in_italian() -> None:
     with ServerThread() as server:
         child = spawn(server, "--name", "nonna", "--lang", "it")
         try:
-            child.expect("Sala> ")
-            child.sendline("c")
-            for _ in range(5):
-                child.expect(r"\]: ")
-                child.sendline("")
+            to_the_bots_question(child, lobby="Sala> ")
             child.expect(r"Bot per gli altri 1 posto/i: (.*?); un nome li riempie tutti")
             assert child.match[1] == "facile, medio, difficile"
             child.sendline("robot")

@@ -5,7 +5,8 @@ from __future__ import annotations
 import os
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 import pexpect
 import pytest
@@ -38,6 +39,45 @@ def spawn(server: ServerThread, *args: str) -> pexpect.spawn:
                                            *args],
                           cwd=str(ROOT), env=ENV, encoding="utf-8", timeout=30, dimensions=(50, 160))
     return child
+
+
+@contextmanager
+def clients(server: ServerThread) -> Iterator[Callable[..., pexpect.spawn]]:
+    """``spawn`` on ``server`` for a test's clients, each stopped at its end if still running."""
+    started: list[pexpect.spawn] = []
+
+    def start(*args: str) -> pexpect.spawn:
+        started.append(spawn(server, *args))
+        return started[-1]
+
+    try:
+        yield start
+    finally:
+        for child in started:
+            if child.isalive():
+                child.terminate(force=True)
+
+
+def to_the_bots_question(child: pexpect.spawn, lobby: str = "Lobby> ") -> None:
+    """From the lobby (its prompt ``lobby``, in the client's language), the create dialog
+    with Enter for each default (the game, its players, target, capture mode and other
+    options), up to its question of the bots for the other seats."""
+    child.expect(lobby)
+    child.sendline("c")
+    for _ in range(5):
+        child.expect(r"\]: ")
+        child.sendline("")
+
+
+def quit_from_the_lobby(child: pexpect.spawn, lobby: str | None = "Lobby> ") -> None:
+    """``q`` at the lobby's prompt (``lobby``; None: it was just read): the client ends,
+    with status 0."""
+    if lobby is not None:
+        child.expect(lobby)
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
 
 
 def create_table(child: pexpect.spawn, answers: dict[str, str]) -> None:
@@ -94,11 +134,7 @@ def test_a_person_creates_a_table_with_a_bot_and_plays_a_game(server: ServerThre
         child.expect(r"You won!|You lost\.")
         child.expect("Back in the lobby")
         child.expect("finished")  # the table list shows the finished table
-        child.expect("Lobby> ")
-        child.sendline("q")
-        child.expect(pexpect.EOF)
-        child.close()
-        assert child.exitstatus == 0
+        quit_from_the_lobby(child)
         assert "Traceback" not in child.before
     finally:
         if child.isalive():
@@ -155,11 +191,7 @@ def test_two_people_at_one_table(server: ServerThread) -> None:
     ada = spawn(server, "--name", "ada", "--target", "11")
     bob = spawn(server, "--name", "bob")
     try:
-        ada.expect("Lobby> ")
-        ada.sendline("c")
-        for _ in range(5):
-            ada.expect(r"\]: ")
-            ada.sendline("")
+        to_the_bots_question(ada)
         ada.expect("Bots for")
         ada.sendline("")
         ada.expect("Waiting for the other seats")
@@ -185,11 +217,7 @@ def test_two_people_at_one_table(server: ServerThread) -> None:
                     done[i] = True
         assert all(done)
         for child in players:
-            child.expect("Lobby> ")
-            child.sendline("q")
-            child.expect(pexpect.EOF)
-            child.close()
-            assert child.exitstatus == 0
+            quit_from_the_lobby(child)
     finally:
         for child in (ada, bob):
             if child.isalive():

@@ -5,11 +5,10 @@ asks (Enter there is no).  In Italian, and in English."""
 
 from __future__ import annotations
 
-import pexpect
 import pytest
 
 from serverthread import ServerThread
-from test_cli_play import create_table, server, spawn  # noqa: F401 - the server fixture
+from test_cli_play import create_table, quit_from_the_lobby, server, spawn, to_the_bots_question  # noqa: F401 - the server fixture
 
 pytestmark = pytest.mark.process
 
@@ -17,11 +16,7 @@ pytestmark = pytest.mark.process
 def test_help_chat_and_leaving_at_the_italian_move_prompt(server: ServerThread) -> None:
     child = spawn(server, "--name", "ada", "--lang", "it")
     try:
-        child.expect("Sala> ")
-        child.sendline("c")
-        for _ in range(5):  # the game, its players, target, capture mode and options: as they are
-            child.expect(r"\]: ")
-            child.sendline("")
+        to_the_bots_question(child, lobby="Sala> ")
         child.expect("Bot per")
         child.sendline("greedy")
         child.expect("\\? elenca cosa puoi scrivere qui")
@@ -44,9 +39,7 @@ def test_help_chat_and_leaving_at_the_italian_move_prompt(server: ServerThread) 
         child.expect(r"\(s/n\) \[n\]: ")
         child.sendline("s")
         child.expect("Di nuovo nella sala")
-        child.expect("Sala> ")
-        child.sendline("q")
-        child.expect(pexpect.EOF)
+        quit_from_the_lobby(child, lobby="Sala> ")
         assert "Traceback" not in child.before
     finally:
         child.terminate(force=True)

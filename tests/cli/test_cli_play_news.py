@@ -9,6 +9,7 @@ grace period of a dropped seat matters."""
 from __future__ import annotations
 
 import signal
+from collections.abc import Callable
 
 import pexpect
 import pytest
@@ -17,7 +18,7 @@ from scopa.server import Limits
 from scopa.server.core.clock import FakeClock
 
 from serverthread import ServerThread
-from test_cli_play import MAX_PROMPTS, spawn
+from test_cli_play import MAX_PROMPTS, clients, spawn, to_the_bots_question
 
 pytestmark = pytest.mark.process
 
@@ -26,63 +27,54 @@ GRACE = 30.0
 
 def open_a_table_for_two(ada: pexpect.spawn) -> None:
     """ada, in Italian, opens a table with the defaults and no bots: she waits for people."""
-    ada.expect("Sala> ")
-    ada.sendline("c")
-    for _ in range(5):
-        ada.expect(r"\]: ")
-        ada.sendline("")
+    to_the_bots_question(ada, lobby="Sala> ")
     ada.expect("Bot per gli altri 1 posto")
     ada.sendline("")
     ada.expect("Si aspetta che gli altri posti si riempiano")
 
 
+def bob_joins_adas_table(spawn: Callable[..., pexpect.spawn]) -> tuple[pexpect.spawn, pexpect.spawn]:
+    """ada (in Italian) opens a table for two and waits; bob (in English) sits at it."""
+    ada = spawn("--name", "ada", "--lang", "it")
+    bob = spawn("--name", "bob")
+    open_a_table_for_two(ada)
+    bob.expect("Lobby> ")
+    bob.sendline("j 1")
+    return ada, bob
+
+
 def test_someone_sitting_down_at_the_waiting_table_is_said_at_once() -> None:
-    with ServerThread() as server:
-        ada = spawn(server, "--name", "ada", "--lang", "it")
-        bob = spawn(server, "--name", "bob")
-        try:
-            open_a_table_for_two(ada)
-            bob.expect("Lobby> ")
-            bob.sendline("j 1")
-            bob.expect("You sit at table 1, seat 2.")
-            ada.expect(r"bob si siede al posto 2\.")  # ada typed nothing since she opened the table
-            ada.expect("Comincia la partita")
-        finally:
-            for child in (ada, bob):
-                child.terminate(force=True)
+    with ServerThread() as server, clients(server) as spawn:
+        ada, bob = bob_joins_adas_table(spawn)
+        bob.expect("You sit at table 1, seat 2.")
+        ada.expect(r"bob si siede al posto 2\.")  # ada typed nothing since she opened the table
+        ada.expect("Comincia la partita")
 
 
 def test_news_at_the_move_prompt_is_said_at_once_and_the_prompt_shown_again() -> None:
     clock = FakeClock()
-    with ServerThread(clock=clock, limits=Limits(ping_interval=None), grace=GRACE) as server:
-        ada = spawn(server, "--name", "ada", "--lang", "it")
-        bob = spawn(server, "--name", "bob")
-        try:
-            open_a_table_for_two(ada)
-            bob.expect("Lobby> ")
-            bob.sendline("j 1")
-            for _ in range(MAX_PROMPTS):  # bob plays until it is ada's turn
-                if ada.expect(["La tua mossa: ", pexpect.TIMEOUT], timeout=0.2) == 0:
-                    break
-                if bob.expect(["Your move: ", pexpect.TIMEOUT], timeout=0.2) == 0:
-                    bob.sendline("1")
-            else:
-                raise AssertionError("ada never had the move")
-            bob.kill(signal.SIGKILL)  # bob's computer goes away while ada thinks
-            bob.close(force=True)
-            ada.expect(r"\r\nbob ha perso la connessione; il tavolo aspetta fino a 30 s\.")
-            ada.expect("La tua mossa: ")  # the prompt again, under the news
-            loop = server._loop
-            assert loop is not None
-            loop.call_soon_threadsafe(clock.advance, GRACE + 1)  # bob does not come back
-            ada.expect(r"\r\nNessun ritorno di bob: il posto lo gioca un bot medio\.")
-            ada.expect("La tua mossa: ")
-            ada.sendline("1")
-            ada.expect(r"Hai giocato|Hai preso|Hai calato|gioca")
-            assert "greedy" not in ada.before
-        finally:
-            for child in (ada, bob):
-                child.terminate(force=True)
+    with ServerThread(clock=clock, limits=Limits(ping_interval=None), grace=GRACE) as server, \
+            clients(server) as spawn:
+        ada, bob = bob_joins_adas_table(spawn)
+        for _ in range(MAX_PROMPTS):  # bob plays until it is ada's turn
+            if ada.expect(["La tua mossa: ", pexpect.TIMEOUT], timeout=0.2) == 0:
+                break
+            if bob.expect(["Your move: ", pexpect.TIMEOUT], timeout=0.2) == 0:
+                bob.sendline("1")
+        else:
+            raise AssertionError("ada never had the move")
+        bob.kill(signal.SIGKILL)  # bob's computer goes away while ada thinks
+        bob.close(force=True)
+        ada.expect(r"\r\nbob ha perso la connessione; il tavolo aspetta fino a 30 s\.")
+        ada.expect("La tua mossa: ")  # the prompt again, under the news
+        loop = server._loop
+        assert loop is not None
+        loop.call_soon_threadsafe(clock.advance, GRACE + 1)  # bob does not come back
+        ada.expect(r"\r\nNessun ritorno di bob: il posto lo gioca un bot medio\.")
+        ada.expect("La tua mossa: ")
+        ada.sendline("1")
+        ada.expect(r"Hai giocato|Hai preso|Hai calato|gioca")
+        assert "greedy" not in ada.before
 
 
 def test_the_connection_lost_and_back_at_the_lobby_prompt_is_said_and_the_prompt_shown_again() -> None:
@@ -125,11 +117,7 @@ def test_the_person_back_after_a_lost_connection_is_not_told_of_their_own_return
                                              "--state-dir", state_dir(), "--name", "zio", "--lang", "it"],
                             cwd=str(ROOT), env=ENV, encoding="utf-8", timeout=30, dimensions=(50, 160))
         try:
-            zio.expect("Sala> ")
-            zio.sendline("c")
-            for _ in range(5):
-                zio.expect(r"\]: ")
-                zio.sendline("")
+            to_the_bots_question(zio, lobby="Sala> ")
             zio.expect(r"Bot \[nessuno\]: ")
             zio.sendline("medio")
             zio.expect("La tua mossa: ")

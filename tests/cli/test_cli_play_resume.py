@@ -12,7 +12,7 @@ import pexpect
 import pytest
 
 from serverthread import ServerThread
-from test_cli_play import create_table, play_to_the_end, spawn
+from test_cli_play import clients, create_table, play_to_the_end, quit_from_the_lobby
 
 pytestmark = pytest.mark.process
 
@@ -22,117 +22,88 @@ def saved_seats(state: Path) -> dict[str, dict[str, object]]:
     return json.loads(path.read_text()) if path.exists() else {}
 
 
-def test_the_plain_client_goes_back_to_its_game_after_ctrl_c(tmp_path: Path) -> None:
-    with ServerThread() as server:
-        first = spawn(server, "--name", "ada", "--state-dir", str(tmp_path))
-        second = None
-        try:
-            create_table(first, {})
-            first.expect("Your move: ")
-            seat = saved_seats(tmp_path)[f"ada@{server.address}"]  # kept while the game is on
-            assert (seat["table"], seat["seat"]) == ("1", 0)
-            first.sendintr()  # Ctrl+C in the middle of the game
-            first.expect(pexpect.EOF)
-            first.close()
-            assert first.exitstatus == 130
+def stopped_mid_game(first: pexpect.spawn, say: str = "") -> None:
+    """``first`` (ada) makes a table against a bot and, at her first move (after saying
+    ``say`` at the table, when given), is stopped with Ctrl+C."""
+    create_table(first, {})
+    first.expect("Your move: ")
+    if say:
+        first.sendline("!" + say)
+        first.expect("ada: " + say)
+    first.sendintr()
+    first.expect(pexpect.EOF)
+    first.close()
+    assert first.exitstatus == 130
 
-            second = spawn(server, "--name", "ada", "--state-dir", str(tmp_path))
-            second.expect(r"You have an unfinished game at table 1 on 127\.0\.0\.1:\d+ \(seat 1, as ada\)")
-            second.expect(r"Go back to it\? \(y/n\) \[y\]: ")
-            second.sendline("")  # Enter: yes
-            second.expect("You are back at table 1, seat 1: the game goes on.")
-            second.expect("Your move: ")
-            second.sendline("1")
-            assert play_to_the_end(second) >= 0
-            second.expect(r"You won!|You lost\.")
-            second.expect("Back in the lobby")
-            second.expect("Lobby> ")
-            assert saved_seats(tmp_path) == {}  # the game is over: nothing to go back to
-            second.sendline("q")
-            second.expect(pexpect.EOF)
-            second.close()
-            assert second.exitstatus == 0
-            assert "Traceback" not in second.before and "table is full" not in second.before
-        finally:
-            for child in (first, second):
-                if child is not None and child.isalive():
-                    child.terminate(force=True)
+
+def test_the_plain_client_goes_back_to_its_game_after_ctrl_c(tmp_path: Path) -> None:
+    with ServerThread() as server, clients(server) as spawn:
+        stopped_mid_game(spawn("--name", "ada", "--state-dir", str(tmp_path)))
+        seat = saved_seats(tmp_path)[f"ada@{server.address}"]  # kept while the game is on
+        assert (seat["table"], seat["seat"]) == ("1", 0)
+
+        second = spawn("--name", "ada", "--state-dir", str(tmp_path))
+        second.expect(r"You have an unfinished game at table 1 on 127\.0\.0\.1:\d+ \(seat 1, as ada\)")
+        second.expect(r"Go back to it\? \(y/n\) \[y\]: ")
+        second.sendline("")  # Enter: yes
+        second.expect("You are back at table 1, seat 1: the game goes on.")
+        second.expect("Your move: ")
+        second.sendline("1")
+        assert play_to_the_end(second) >= 0
+        second.expect(r"You won!|You lost\.")
+        second.expect("Back in the lobby")
+        second.expect("Lobby> ")
+        assert saved_seats(tmp_path) == {}  # the game is over: nothing to go back to
+        quit_from_the_lobby(second, lobby=None)
+        assert "Traceback" not in second.before and "table is full" not in second.before
 
 
 def test_a_seat_that_is_gone_is_said_and_forgotten(tmp_path: Path) -> None:
     """A kept seat the server no longer has (its game over, or another server): said
     in Italian, forgotten, and the lobby opens as usual."""
-    with ServerThread() as server:
+    with ServerThread() as server, clients(server) as spawn:
         (tmp_path / "seats.json").write_text(json.dumps({f"ada@{server.address}": {
             "server": server.address, "name": "ada", "table": "9", "seat": 1, "token": "x" * 32}}))
-        child = spawn(server, "--name", "ada", "--state-dir", str(tmp_path), "--lang", "it")
-        try:
-            child.expect(r"Hai una partita in sospeso al tavolo 9")
-            child.expect(r"Vuoi tornarci\? \(s/n\) \[s\]: ")
-            child.sendline("s")
-            child.expect("Quella partita è finita o non c'è più")
-            child.expect("Sala> ")
-            assert saved_seats(tmp_path) == {}
-            child.sendline("q")
-            child.expect(pexpect.EOF)
-        finally:
-            if child.isalive():
-                child.terminate(force=True)
+        child = spawn("--name", "ada", "--state-dir", str(tmp_path), "--lang", "it")
+        child.expect(r"Hai una partita in sospeso al tavolo 9")
+        child.expect(r"Vuoi tornarci\? \(s/n\) \[s\]: ")
+        child.sendline("s")
+        child.expect("Quella partita è finita o non c'è più")
+        child.expect("Sala> ")
+        assert saved_seats(tmp_path) == {}
+        child.sendline("q")
+        child.expect(pexpect.EOF)
 
 
 def test_no_gives_the_seat_up_at_the_server_and_keeps_the_name(tmp_path: Path) -> None:
     """Stopped mid-game and started again, ``n`` leaves the table for real (a game against
     a bot only: it ends there) rather than only forgetting the seat: said, and the person
     connects under their own name, not renamed because the old seat still held it."""
-    with ServerThread() as server:
-        first = spawn(server, "--name", "ada", "--state-dir", str(tmp_path))
-        second = None
-        try:
-            create_table(first, {})
-            first.expect("Your move: ")
-            first.sendintr()
-            first.expect(pexpect.EOF)
-            first.close()
+    with ServerThread() as server, clients(server) as spawn:
+        stopped_mid_game(spawn("--name", "ada", "--state-dir", str(tmp_path)))
 
-            second = spawn(server, "--name", "ada", "--state-dir", str(tmp_path))
-            second.expect(r"Go back to it\? \(y/n\) \[y\]: ")
-            second.sendline("n")
-            second.expect("You left the game at table 1: it ended there, with no winner.")
-            second.expect(r"Connected to 127\.0\.0\.1:\d+ as (\S+)\.")
-            assert second.match[1] == "ada"
-            second.expect("Lobby> ")
-            assert saved_seats(tmp_path) == {}
-            second.sendline("q")
-            second.expect(pexpect.EOF)
-        finally:
-            for child in (first, second):
-                if child is not None and child.isalive():
-                    child.terminate(force=True)
+        second = spawn("--name", "ada", "--state-dir", str(tmp_path))
+        second.expect(r"Go back to it\? \(y/n\) \[y\]: ")
+        second.sendline("n")
+        second.expect("You left the game at table 1: it ended there, with no winner.")
+        second.expect(r"Connected to 127\.0\.0\.1:\d+ as (\S+)\.")
+        assert second.match[1] == "ada"
+        second.expect("Lobby> ")
+        assert saved_seats(tmp_path) == {}
+        second.sendline("q")
+        second.expect(pexpect.EOF)
 
 
 def test_the_table_chat_comes_back_with_the_seat(tmp_path: Path) -> None:
     """What was said at the table before the client stopped is shown again when it goes
     back to its seat (the server's ``joined.chat``)."""
-    with ServerThread() as server:
-        first = spawn(server, "--name", "ada", "--state-dir", str(tmp_path))
-        second = None
-        try:
-            create_table(first, {})
-            first.expect("Your move: ")
-            first.sendline("!buona fortuna a tutti")
-            first.expect("ada: buona fortuna a tutti")
-            first.sendintr()
-            first.expect(pexpect.EOF)
-            first.close()
+    with ServerThread() as server, clients(server) as spawn:
+        stopped_mid_game(spawn("--name", "ada", "--state-dir", str(tmp_path)), say="buona fortuna a tutti")
 
-            second = spawn(server, "--name", "ada", "--state-dir", str(tmp_path))
-            second.expect(r"Go back to it\? \(y/n\) \[y\]: ")
-            second.sendline("")
-            second.expect("You are back at table 1, seat 1: the game goes on.")
-            second.expect("Said at the table so far:")
-            second.expect("ada: buona fortuna a tutti")
-            second.expect("Your move: ")
-        finally:
-            for child in (first, second):
-                if child is not None and child.isalive():
-                    child.terminate(force=True)
+        second = spawn("--name", "ada", "--state-dir", str(tmp_path))
+        second.expect(r"Go back to it\? \(y/n\) \[y\]: ")
+        second.sendline("")
+        second.expect("You are back at table 1, seat 1: the game goes on.")
+        second.expect("Said at the table so far:")
+        second.expect("ada: buona fortuna a tutti")
+        second.expect("Your move: ")

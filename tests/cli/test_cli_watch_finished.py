@@ -5,8 +5,6 @@ that does not exist is refused with a failing exit status.  Through a pseudo-ter
 from __future__ import annotations
 
 import asyncio
-import os
-import sys
 from pathlib import Path
 
 import pexpect
@@ -16,15 +14,9 @@ from scopa.bots import GreedyBot
 from scopa.client.net import ClientSession
 
 from serverthread import ServerThread
-from procs import ROOT
+from test_cli_watch_name import spawn
 
 pytestmark = pytest.mark.process
-
-
-def spawn(*args: str, term: str = "dumb") -> pexpect.spawn:
-    env = dict(os.environ, TERM=term, LANG="C.UTF-8", LC_ALL="", LOGNAME="zio", COLUMNS="100", LINES="30")
-    return pexpect.spawn(sys.executable, ["-m", "scopa.cli", *args], cwd=str(ROOT), env=env, encoding="utf-8",
-                         codec_errors="replace", timeout=30, dimensions=(30, 100))
 
 
 def a_finished_game(server: ServerThread) -> str:

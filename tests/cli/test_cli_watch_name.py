@@ -17,15 +17,15 @@ import pytest
 from scopa.client.net import ClientSession
 
 from serverthread import ServerThread
+from test_cli_play_name import plain_name_with_a_space_then_the_login_name, spawn_scopa
 from procs import ROOT
 
 pytestmark = pytest.mark.process
 
 
 def spawn(*args: str, term: str = "dumb") -> pexpect.spawn:
-    env = dict(os.environ, TERM=term, LANG="C.UTF-8", LC_ALL="", LOGNAME="zio", COLUMNS="100", LINES="30")
-    return pexpect.spawn(sys.executable, ["-m", "scopa.cli", *args], cwd=str(ROOT), env=env, encoding="utf-8",
-                         codec_errors="replace", timeout=30, dimensions=(30, 100))
+    """``scopa ARGS`` at a terminal (``dumb``: no escape codes), for the login name zio."""
+    return spawn_scopa(*args, term=term)
 
 
 def a_table(server: ServerThread) -> tuple[ClientSession, str]:
@@ -43,12 +43,7 @@ def test_the_plain_watch_asks_the_name_as_play_does() -> None:
         _, table = a_table(server)
         child = spawn("watch", "--plain", "--table", table, "--server", server.address)
         try:
-            child.expect_exact("Your name at the tables (Enter: zio): ")
-            child.sendline("Nonna Pina")
-            child.expect_exact("'Nonna Pina' is not a name (no spaces): try Nonna_Pina or NonnaPina")
-            child.expect_exact("Your name at the tables (Enter: zio): ")
-            child.sendline("")  # Enter: the login name
-            child.expect(r"Connected to 127\.0\.0\.1:\d+ as zio\.")
+            plain_name_with_a_space_then_the_login_name(child)
             child.expect(f"Watching table {table}")
         finally:
             child.close(force=True)

@@ -12,6 +12,8 @@ from scopa.engine import (
     Announce,
     Ask,
     Deal,
+    DeclarationKind,
+    Declare,
     Forced,
     GameMaster,
     GameOver,
@@ -19,6 +21,7 @@ from scopa.engine import (
     HandDealt,
     Journal,
     Play,
+    PlayMark,
     Played,
     Refused,
     RoundStarted,
@@ -178,3 +181,16 @@ def test_the_events_and_effects_made_each_move_keep_their_dataclass_semantics() 
 
     with pytest.raises(TypeError):
         quick_init(Made)  # a default_factory is not something it sets
+
+
+def test_a_plays_mark_is_kept_only_for_a_scopa_a_forced_play_or_a_bots() -> None:
+    """R16 and R7: a play's mark says it swept the table, that the game master made it
+    (why), or that a bot made it for the seat's person; an ordinary play, a declaration and
+    a deal have none."""
+    play = Play(0, 0)
+    assert Journal(3, play, seat=0).mark(bot=False) is None
+    assert Journal(3, play, seat=0).mark(bot=True) == PlayMark(bot=True)
+    assert Journal(3, play, seat=0, scopa=True).mark(bot=False) == PlayMark(scopa=True)
+    assert Journal(3, play, seat=0, forced=Forced.TIMEOUT).mark(bot=False) == PlayMark(Forced.TIMEOUT)
+    assert Journal(3, Declare(DeclarationKind.TRIS), seat=0, forced=Forced.TIMEOUT).mark(bot=True) is None
+    assert Journal(0, Deal(tuple(range(40))), seat=None).mark(bot=False) is None

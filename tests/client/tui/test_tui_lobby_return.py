@@ -18,9 +18,19 @@ from scopa.client.tui.dialogs import ConfirmScreen
 from scopa.client.tui.online import LobbyScreen
 from scopa.server import NetworkEngine
 
-from test_tui_network import SAFETY, app_for, engine, sit_at_a_new_table, until  # noqa: F401 - engine: a fixture
+from test_tui_network import SAFETY, app_for, back_at_the_seat, engine, sit_at_a_new_table, until  # noqa: F401 - engine: a fixture
 
 pytestmark = pytest.mark.integration
+
+
+async def left_for_the_lobby(app: NetApp, pilot) -> LobbyScreen:  # type: ignore[no-untyped-def]
+    """q at the board and y to its question: back in the lobby, no more at a table."""
+    await pilot.press("q")
+    await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+    await pilot.press("y")
+    await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and not app.playing)
+    assert isinstance(app.screen, LobbyScreen)
+    return app.screen
 
 
 async def test_back_from_a_table_the_lobby_lists_the_live_tables_and_hears_of_new_ones(  # noqa: F811
@@ -33,12 +43,7 @@ async def test_back_from_a_table_the_lobby_lists_the_live_tables_and_hears_of_ne
             await sit_at_a_new_table(app, pilot)
             engine.names["ada"].abort()  # the connection dies under the client, and comes back
             await until(pilot, lambda: app.messages.count("reconnected") == 1, limit=2000)
-            await pilot.press("q")
-            await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
-            await pilot.press("y")
-            await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and not app.playing)
-            lobby = app.screen
-            assert isinstance(lobby, LobbyScreen)
+            lobby = await left_for_the_lobby(app, pilot)
             await until(pilot, lambda: bruno.table_id in lobby.tables)  # listed at once
             status = lobby.query_one("#lobby-status", Static).content
             assert "You left table" in str(status)  # said where the person is now, not on the board left behind
@@ -107,15 +112,8 @@ async def test_back_from_a_game_taken_up_again_the_lobby_lists_the_tables(  # no
         first._writer.transport.abort()  # type: ignore[attr-defined]  # the first app is gone
         app = app_for(engine, store=store)
         async with app.run_test(size=(80, 24)) as pilot:
-            await until(pilot, lambda: app.lobby is not None and app.lobby._question is not None)
-            await pilot.press("y")
-            await until(pilot, lambda: app.board_screen is not None and app.board_screen.asking)
-            await pilot.press("q")
-            await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
-            await pilot.press("y")
-            await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and not app.playing)
-            lobby = app.screen
-            assert isinstance(lobby, LobbyScreen)
+            await back_at_the_seat(app, pilot)
+            lobby = await left_for_the_lobby(app, pilot)
             await until(pilot, lambda: bruno.table_id in lobby.tables)
             assert lobby.query_one("#tables", DataTable).row_count == len(lobby.tables)
             carla = await ClientSession.connect("127.0.0.1", engine.port, "carla")

@@ -44,6 +44,16 @@ async def sit_at_a_new_table(app: NetApp, pilot) -> None:  # type: ignore[no-unt
     await until(pilot, lambda: app.board_screen is not None and app.board_screen.asking)
 
 
+async def back_at_the_seat(app: NetApp, pilot) -> BoardScreen:  # type: ignore[no-untyped-def]
+    """Started again with a seat kept: y to the lobby's question of going back to it, until
+    the board asks for a move; that board."""
+    await until(pilot, lambda: app.lobby is not None and app.lobby._question is not None)
+    await pilot.press("y")
+    await until(pilot, lambda: app.board_screen is not None and app.board_screen.asking)
+    assert app.board_screen is not None
+    return app.board_screen
+
+
 def app_for(engine: NetworkEngine, name: str = "ada", store: MemoryTokenStore | None = None,
             watch: str | None = None) -> NetApp:
     return NetApp("127.0.0.1", engine.port, name, store or MemoryTokenStore(), watch=watch)

@@ -11,7 +11,7 @@ from scopa.client.net import MemoryTokenStore
 from scopa.client.tui import NetApp
 from scopa.server import NetworkEngine
 
-from test_tui_network import engine, sit_at_a_new_table, until  # noqa: F401 - engine: the server fixture
+from test_tui_network import back_at_the_seat, engine, sit_at_a_new_table, until  # noqa: F401 - engine: the server fixture
 
 pytestmark = pytest.mark.integration
 
@@ -30,9 +30,5 @@ async def test_a_restarted_client_gets_the_tables_chat_back(engine: NetworkEngin
             await until(pilot, lambda: first.board_screen is not None and bool(first.board_screen.chat_lines))
         second = NetApp("127.0.0.1", engine.port, "ada", store, pace=0)
         async with second.run_test(size=(100, 30)) as pilot:
-            await until(pilot, lambda: second.lobby is not None and second.lobby._question is not None)
-            await pilot.press("y")
-            await until(pilot, lambda: second.board_screen is not None and second.board_screen.asking)
-            screen = second.board_screen
-            assert screen is not None
+            screen = await back_at_the_seat(second, pilot)
             assert [line.plain for line in screen.chat_lines] == ["ada: buona fortuna"]

@@ -22,7 +22,7 @@ from scopa.server import Limits, NetworkEngine
 from scopa.server.core.clock import FakeClock
 
 from test_tui_local import text_of
-from test_tui_network import sit_at_a_new_table, until
+from test_tui_network import back_at_the_seat, sit_at_a_new_table, until
 
 pytestmark = pytest.mark.integration
 
@@ -71,11 +71,7 @@ async def test_the_countdown_survives_a_comeback_and_a_timeout_shows_at_once(eng
         clock.advance(12)
         second = NetApp("127.0.0.1", engine.port, "ada", store, pace=0)
         async with second.run_test(size=(100, 30)) as pilot:
-            await until(pilot, lambda: second.lobby is not None and second.lobby._question is not None)
-            await pilot.press("y")
-            await until(pilot, lambda: second.board_screen is not None and second.board_screen.asking)
-            screen = second.board_screen
-            assert screen is not None
+            screen = await back_at_the_seat(second, pilot)
             await until(pilot, lambda: seconds_shown(screen) is not None)
             assert 28 <= (seconds_shown(screen) or 0) <= 33  # what is left, not the turn's whole 45 s
             hand = screen.board.hand
