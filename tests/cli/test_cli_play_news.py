@@ -158,7 +158,7 @@ def test_one_seat_away_is_said_in_the_singular_in_the_lobby_list() -> None:
             ada.expect("Comincia la partita")
             bob.kill(signal.SIGKILL)  # bob's computer goes away: his seat is kept for him
             bob.close(force=True)
-            ada.expect("bob ha perso la connessione")
+            ada.expect("bob ha perso la connessione")  # bob's turn or ada's prompt: said either way
             carla = spawn(server, "--name", "carla", "--lang", "it")
             carla.expect("Sala> ")
             carla.sendline("r")
@@ -203,8 +203,8 @@ def test_news_come_before_the_first_move_prompt_is_said_above_it() -> None:
             loop.call_soon_threadsafe(proxy.release)
             ada.expect("Comincia la partita")
             ada.expect(r"bob ha perso la connessione; il tavolo aspetta fino a 30 s\.")
+            assert "La tua mossa" not in ada.before  # above her first prompt, not after her move
             ada.expect("La tua mossa: ")
-            assert "La tua mossa" not in ada.before  # said before ada was asked for a move
         finally:
             for child in (ada, bob):
                 child.terminate(force=True)
