@@ -18,7 +18,10 @@ value and a seed:
   and comes back (elsewhere);
 - :meth:`FaultProxy.reset_before`: reset the connection that is about to carry the
   n-th server command of a given name (``game_end``, ``joined``…), that command and
-  everything after it unsent: a fault placed at an exact phase, with no timing.
+  everything after it unsent: a fault placed at an exact phase, with no timing;
+- :meth:`FaultProxy.hold` and :meth:`FaultProxy.release`: what the server sends is kept
+  back (until :meth:`FaultProxy.held` has seen a given command in it) and then
+  delivered in one write, as a client that was busy finds it all waiting at once.
 
 Delays are real time (they model the network, not the code under test); what is
 checked never depends on them.
@@ -68,6 +71,8 @@ class _Link:
     silent: bool = False
     cut: bool = False  # its reset budget ran out
     frames: bytearray = field(default_factory=bytearray)  # server bytes not yet a whole frame
+    kept: bytearray = field(default_factory=bytearray)  # server bytes kept back by hold()
+    down: asyncio.Queue[tuple[float, bytes] | None] | None = None  # what goes on to the client
     dead: bool = False
     tasks: list[asyncio.Task[None]] = field(default_factory=list)
 
@@ -98,6 +103,8 @@ class FaultProxy:
         self._rules: list[tuple[bytes, int]] = []  # (msgpack of a command name, how many to let by)
         self.fired = asyncio.Event()
         """Set when the :meth:`reset_before` rule has reset its connection."""
+        self._holding = False
+        self._kept_more = asyncio.Event()
 
     async def __aenter__(self) -> FaultProxy:
         self._server = await asyncio.start_server(self._accept, self.listen_host, 0)
@@ -146,6 +153,27 @@ class FaultProxy:
 
         self._rules.append((msgpack.packb("name") + msgpack.packb(command), skip))
         self.fired.clear()
+
+    def hold(self) -> None:
+        """From now on, what the server sends on any connection is kept back."""
+        self._holding = True
+
+    async def held(self, command: str) -> None:
+        """Return once a connection has kept back a server command named ``command``."""
+        import msgpack
+
+        marker = msgpack.packb("name") + msgpack.packb(command)
+        while not any(marker in link.kept for link in self._links):
+            self._kept_more.clear()
+            await self._kept_more.wait()
+
+    def release(self) -> None:
+        """What was kept back goes on, each connection's in a single write; no more is held."""
+        self._holding = False
+        for link in self._links:
+            if link.kept and link.down is not None:
+                link.down.put_nowait((0.0, bytes(link.kept)))
+                link.kept.clear()
 
     @property
     def _rule(self) -> tuple[bytes, int] | None:
@@ -204,6 +232,7 @@ class FaultProxy:
         self._links.add(link)
         up: asyncio.Queue[tuple[float, bytes] | None] = asyncio.Queue()
         down: asyncio.Queue[tuple[float, bytes] | None] = asyncio.Queue()
+        link.down = down
         link.tasks = [
             asyncio.create_task(self._read(link, client_reader, up, "up")),
             asyncio.create_task(self._read(link, server_reader, down, "down")),
@@ -233,6 +262,10 @@ class FaultProxy:
                     return  # the other direction ran out of budget: the reset is on its way
                 if link.silent:
                     self.stats.held += len(data)
+                    continue
+                if way == "down" and self._holding:
+                    link.kept += data
+                    self._kept_more.set()
                     continue
                 ruled = budgeted = False
                 if way == "down" and (self._rule is not None or link.frames):

@@ -6,7 +6,9 @@ meanwhile; it cannot be taken back, so a read still waiting when its question is
 server played for the seat, the game ended, a tournament's table came) answers the next
 prompt instead of being left to eat a line nobody waits for, and what was typed for the
 question that is over (no Enter yet) is dropped.  What arrives while a prompt waits is
-printed at once on a line of its own, and the prompt shown again below it."""
+printed at once on a line of its own, and the prompt shown again below it; what was held
+back for a prompt (news that came while the game was still being shown) is printed just
+above the prompt as it goes up (:attr:`LineReader.before_prompt`)."""
 
 from __future__ import annotations
 
@@ -35,6 +37,9 @@ class LineReader:
         self._prompt: str | None = None  # the prompt of whoever waits for a line now
         self._open = False  # the cursor stands after a prompt: nothing printed after it, no line typed
         self._lock = threading.Lock()
+        self.before_prompt: list[Callable[[], None]] = []
+        """Told as a prompt goes up, before it is shown: news held until someone waits
+        at a prompt is said then, above it."""
 
     @property
     def waiting(self) -> bool:
@@ -45,6 +50,8 @@ class LineReader:
     def reading(self, prompt: str) -> concurrent.futures.Future[str]:
         """The line that answers ``prompt``: the read still under way (``prompt`` shown
         again), or a new one.  A line typed while nobody asked is not an answer: dropped."""
+        for told in self.before_prompt:
+            told()
         with self._lock:
             line = self._line
             fresh = line is None or line.done()

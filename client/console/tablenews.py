@@ -2,7 +2,9 @@
 someone sitting down at (or leaving) a table that waits for its players, and, while a
 prompt waits for the person's move, another seat going away, coming back or taken over
 by a bot, and what someone says to the table.  The game itself comes in its own order (the session's :meth:`play_game`);
-a seat's news said early here is not said again there (:meth:`TableNews.said`)."""
+a seat's news said early here is not said again there (:meth:`TableNews.said`).  News that comes while the game is
+still being shown waits for its place in that order, unless the person's prompt goes up first (the news came
+behind their turn): then it is said above the prompt, not after the move."""
 
 from __future__ import annotations
 
@@ -25,13 +27,15 @@ class TableNews:
         self.session = session
         self.reader = reader
         self._early: list[SeatNotice] = []  # said while a prompt waited, not yet come in the game's order
+        self._held: list[tuple[str, SeatNotice]] = []  # heard with no prompt up, not yet come in the game's order
         self._away: set[int] = set()  # seats told away (a bot taking a seat never away: its person left)
         self._seats: tuple[str, list[str | None]] | None = None  # a table, who sat where when it last waited
+        reader.before_prompt.append(self._prompted)
 
     def sitting(self, info: TableInfo | None = None) -> None:
         """A new table: ``info`` is how it stood when we sat down (None: not known, the
         first update says it)."""
-        self._early, self._away = [], set()
+        self._early, self._held, self._away = [], [], set()
         if info is not None and info.state is TableState.WAITING:
             self._seats = info.id, list(info.seats)
         elif self._seats is not None and self._seats[0] != self.session.table_id:
@@ -42,7 +46,19 @@ class TableNews:
         if notice in self._early:
             self._early.remove(notice)
             return True
+        held = next((h for h in self._held if h[1] == notice), None)
+        if held is not None:
+            self._held.remove(held)  # said now, in its place
         return False
+
+    def _prompted(self) -> None:
+        """A prompt goes up: the news of this table heard before it and still behind the
+        person's turn is said now, above the prompt; another table's is not news here."""
+        held, self._held = self._held, []
+        for table, notice in held:
+            if table == self.session.table_id:
+                self._early.append(notice)
+                self.reader.say(notice_line(notice))
 
     def heard(self, command: Command) -> None:
         table = self.session.table_id
@@ -67,6 +83,8 @@ class TableNews:
         if self.reader.waiting:  # the person thinks at a prompt: told now, not after their line
             self._early.append(notice)
             self.reader.say(notice_line(notice))
+        else:  # said in the game's order, or as the next prompt goes up if that comes first
+            self._held.append((table, notice))
 
     def _seated(self, info: TableInfo) -> None:
         """Someone sat down at the waiting table, or left it."""

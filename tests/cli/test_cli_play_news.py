@@ -23,6 +23,8 @@ from test_cli_play import MAX_PROMPTS, clients, spawn, to_the_bots_question
 pytestmark = pytest.mark.process
 
 GRACE = 30.0
+SEED_ADA_FIRST = 8
+"""A server seed whose first game gives ada (seat 1) the first move."""
 
 
 def open_a_table_for_two(ada: pexpect.spawn) -> None:
@@ -144,7 +146,7 @@ def test_one_seat_away_is_said_in_the_singular_in_the_lobby_list() -> None:
             ada.expect("Comincia la partita")
             bob.kill(signal.SIGKILL)  # bob's computer goes away: his seat is kept for him
             bob.close(force=True)
-            ada.expect("bob ha perso la connessione")
+            ada.expect("bob ha perso la connessione")  # bob's turn or ada's prompt: said either way
             carla = spawn(server, "--name", "carla", "--lang", "it")
             carla.expect("Sala> ")
             carla.sendline("r")
@@ -154,3 +156,44 @@ def test_one_seat_away_is_said_in_the_singular_in_the_lobby_list() -> None:
             for child in (ada, bob, carla):
                 if child is not None:
                     child.terminate(force=True)
+
+
+def test_news_come_before_the_first_move_prompt_is_said_above_it() -> None:
+    """bob's connection drops while ada's client is still busy with the deal: his notice
+    comes behind her turn, all of it found waiting at once (a proxy keeps the server's
+    words back until the notice is among them).  ada reads it above "La tua mossa:",
+    not after her move.  The seed makes the first move ada's."""
+    import asyncio
+    import sys
+
+    from faultproxy import FaultProxy
+    from procs import ROOT
+    from test_cli_play import ENV, state_dir
+
+    clock = FakeClock()
+    with ServerThread(seed=SEED_ADA_FIRST, clock=clock, limits=Limits(ping_interval=None), grace=GRACE) as server:
+        loop = server._loop
+        assert loop is not None
+        proxy = asyncio.run_coroutine_threadsafe(FaultProxy(server.port).__aenter__(), loop).result(10)
+        ada = pexpect.spawn(sys.executable, ["-m", "scopa.cli", "play", "--plain", "--server", f"127.0.0.1:{proxy.port}",
+                                             "--state-dir", state_dir(), "--name", "ada", "--lang", "it"],
+                            cwd=str(ROOT), env=ENV, encoding="utf-8", timeout=30, dimensions=(50, 160))
+        bob = spawn(server, "--name", "bob")
+        try:
+            open_a_table_for_two(ada)
+            loop.call_soon_threadsafe(proxy.hold)  # ada's client will find the game's start waiting
+            bob.expect("Lobby> ")
+            bob.sendline("j 1")
+            bob.expect("Game starts")
+            bob.kill(signal.SIGKILL)
+            bob.close(force=True)
+            asyncio.run_coroutine_threadsafe(proxy.held("seat_away"), loop).result(30)
+            loop.call_soon_threadsafe(proxy.release)
+            ada.expect("Comincia la partita")
+            ada.expect(r"bob ha perso la connessione; il tavolo aspetta fino a 30 s\.")
+            assert "La tua mossa" not in ada.before  # above her first prompt, not after her move
+            ada.expect("La tua mossa: ")
+        finally:
+            for child in (ada, bob):
+                child.terminate(force=True)
+            asyncio.run_coroutine_threadsafe(proxy.close(), loop).result(10)
