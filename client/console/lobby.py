@@ -11,7 +11,7 @@ import asyncio
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from rich.console import Console
+from rich.console import Console, ConsoleOptions, RenderResult
 from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
@@ -37,9 +37,28 @@ from .watching import describe, watch_table
 
 __all__ = ["Lobby", "MENU", "describe", "levels_listed", "parse_bots", "parse_options", "render_tables", "watch_table"]
 
-MENU = tr("[bold]p [PRESET][/bold] play now · [bold]c[/bold] create a table · [bold]j ID[/bold] join a table · "
-          "[bold]w ID[/bold] watch a table · [bold]t[/bold] tournaments · [bold]b [PRESET][/bold] leaderboard · "
-          "[bold]r[/bold] refresh · [bold]q[/bold] quit")
+class Menu:
+    """The lobby's commands, each a key and what it does, laid out in lines as wide as
+    the terminal: a line breaks between two commands, never inside one."""
+
+    def items(self) -> list[Text]:
+        preset = f"[{tr('PRESET')}]"
+        pairs = ((f"p {preset}", tr("play now")), ("c", tr("create a table")), ("j ID", tr("join a table")),
+                 ("w ID", tr("watch a table")), ("t", tr("tournaments")), (f"b {preset}", tr("leaderboard")),
+                 ("r", tr("refresh")), ("q", tr("quit")))
+        return [Text.assemble((key, "bold"), " " + words) for key, words in pairs]
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        line = Text()
+        for item in self.items():
+            if line and line.cell_len + 3 + item.cell_len > options.max_width:
+                yield line
+                line = Text()
+            line.append_text(Text(" · ") + item if line else item)
+        yield line
+
+
+MENU = Menu()
 
 
 def render_tables(tables: Sequence[TableInfo]) -> Table | Text:
