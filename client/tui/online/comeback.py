@@ -44,6 +44,8 @@ class Comeback:
         """A play caught up with: counted, and told at the end when it was our seat's."""
         self.missed_plays += 1
         if event.seat == screen.board.viewer:
+            if not event.forced:
+                screen.board.bot_cards.add(event.card)  # in the round's list as the bot's
             card = label(event.card, self.deck)
             self.played_for_us.append(tr("{card} (scopa)", card=card) if event.scopa else card)
 
