@@ -323,7 +323,7 @@ class NetApp(ScopaApp):
         self.playing = True
         if session.joined is not None and session.joined.resumed:
             self.comeback.catch_up(screen)
-            screen.chat_again([(m.author.split(":", 1)[-1], m.text) for m in session.joined.chat])
+            self.comeback.chat_back(screen, session.joined)
         await self.push_screen(screen)
         if not await session.wait_for_game_start(0):
             if invite is not None:
@@ -366,6 +366,7 @@ class NetApp(ScopaApp):
         self.comeback.just_reconnected = up
         if up and self.playing and self.watching is None and self.board_screen is not None:
             self.comeback.catch_up(self.board_screen)
+            self.comeback.chat_back(self.board_screen, self.session.joined if self.session else None)
 
     def _notice_in_turn(self, notice: SeatNotice) -> None:
         """A seat notice in its place among the table's events: our own ``seat_back``

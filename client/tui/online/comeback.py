@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from rich.text import Text
 
 from scopa.engine import Declare, Play, Played
-from scopa.protocol import Snapshot
+from scopa.protocol import Joined, Snapshot
 
 from ...text import DeckStyle, label
 from ..board import BoardScreen
@@ -72,6 +72,12 @@ class Comeback:
         if self.played_for_us:
             self.tell(tr("While you were away the bot played: {cards}", cards=", ".join(self.played_for_us)))
             self.played_for_us = []
+
+    def chat_back(self, screen: BoardScreen, joined: Joined | None) -> None:
+        """The table's last chat lines as the server kept them (``joined.chat``), those
+        said while this client was away included: in place of the panel's, so none shows twice."""
+        if joined is not None and joined.resumed:
+            screen.chat_again([(m.author.split(":", 1)[-1], m.text) for m in joined.chat])
 
     def snapshot_in_turn(self, screen: BoardScreen, snapshot: Snapshot) -> None:
         """A snapshot that stands for missed events: set at the end of the catching up, or now."""
