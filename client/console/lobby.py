@@ -11,7 +11,7 @@ import asyncio
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from rich.console import Console, ConsoleOptions, RenderResult
+from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
@@ -23,6 +23,7 @@ from scopa.protocol.convert import rules_from_wire
 
 from scopa.bots import LEVELS, STRATEGIES
 from ..game import GameResult, SeatCameBack, SeatNotice, SeatTakenByBot
+from ..text.render import Flow
 from ..text import tr, coerce, notice_line, rules_line, word_text, leaderboard_lines, catalog_value, level_named, level_text
 from ..text import error_text, leave_question, no_table_text, player_name, render_standings, rules_problem_text
 from ..net import LinkEvent, LinkStatus, ClientSession, ConnectionLost, ServerRefused
@@ -35,30 +36,18 @@ from .seatfile import SeatKeeper
 from .tablenews import TableNews
 from .watching import describe, watch_table
 
-__all__ = ["Lobby", "MENU", "describe", "levels_listed", "parse_bots", "parse_options", "render_tables", "watch_table"]
+__all__ = ["Lobby", "menu", "describe", "levels_listed", "parse_bots", "parse_options", "render_tables", "watch_table"]
 
-class Menu:
-    """The lobby's commands, each a key and what it does, laid out in lines as wide as
-    the terminal: a line breaks between two commands, never inside one."""
-
-    def items(self) -> list[Text]:
-        preset = f"[{tr('PRESET')}]"
-        pairs = ((f"p {preset}", tr("play now")), ("c", tr("create a table")), ("j ID", tr("join a table")),
-                 ("w ID", tr("watch a table")), ("t", tr("tournaments")), (f"b {preset}", tr("leaderboard")),
-                 ("r", tr("refresh")), ("q", tr("quit")))
-        return [Text.assemble((key, "bold"), " " + words) for key, words in pairs]
-
-    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        line = Text()
-        for item in self.items():
-            if line and line.cell_len + 3 + item.cell_len > options.max_width:
-                yield line
-                line = Text()
-            line.append_text(Text(" · ") + item if line else item)
-        yield line
+def menu() -> Flow:
+    """The lobby's commands, each a key and what it does, in lines as wide as the
+    terminal: a line breaks between two commands, never inside one."""
+    preset = f"[{tr('PRESET')}]"
+    pairs = ((f"p {preset}", tr("play now")), ("c", tr("create a table")), ("j ID", tr("join a table")),
+             ("w ID", tr("watch a table")), ("t", tr("tournaments")), (f"b {preset}", tr("leaderboard")),
+             ("r", tr("refresh")), ("q", tr("quit")))
+    return Flow([Text.assemble((key, "bold"), " " + words) for key, words in pairs], " · ")
 
 
-MENU = Menu()
 
 
 def render_tables(tables: Sequence[TableInfo]) -> Table | Text:
@@ -277,7 +266,7 @@ class Lobby:
                     tables = await self.show()
             else:
                 self.say(Text(tr("{line}: not a lobby command.", line=repr(line)), style="yellow"))
-                self.say(MENU)
+                self.say(menu())
 
     async def leaderboard(self, preset: str) -> None:
         """The server's ratings of ``preset`` (a server that keeps its games)."""
@@ -304,7 +293,7 @@ class Lobby:
             self._watching_lobby = True
         self.lobby_news.listed(tables)
         self.say(render_tables(tables))
-        self.say(MENU)
+        self.say(menu())
         return tables
 
     async def play_now(self, preset: str) -> bool:
@@ -409,8 +398,10 @@ class Lobby:
 
     async def ask_bots(self, empty_seats: int) -> list[str] | None:
         while True:
-            self.say(Text(tr("Bots for the {n} other seat(s): {bots}; one name fills them all; blank = wait for "
-                             "people.", n=empty_seats, bots=levels_listed()), style="dim"))
+            said = tr("Bot for the other seat: {bots}; blank = wait for a person.", bots=levels_listed()) \
+                if empty_seats == 1 else tr("Bots for the {n} other seats: {bots}; one name fills them all; blank = "
+                                            "wait for people.", n=empty_seats, bots=levels_listed())
+            self.say(Text(said, style="dim"))
             answer = await self.ask(tr("Bots [none]: "))
             bots = parse_bots(answer, empty_seats)
             if isinstance(bots, str):
