@@ -23,8 +23,8 @@ from scopa.protocol.convert import rules_from_wire
 
 from scopa.bots import LEVELS, STRATEGIES
 from ..game import GameResult, SeatCameBack, SeatNotice, SeatTakenByBot
-from ..text.render import Flow
-from ..text import tr, coerce, notice_line, rules_line, word_text, leaderboard_lines, catalog_value, level_named, level_text
+from ..text import Flow, tr, coerce, notice_line, rules_line, word_text, leaderboard_lines, catalog_value
+from ..text import level_named, level_text
 from ..text import error_text, leave_question, no_table_text, player_name, render_standings, rules_problem_text
 from ..net import LinkEvent, LinkStatus, ClientSession, ConnectionLost, ServerRefused
 from .human import TerminalPlayer
