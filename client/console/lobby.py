@@ -23,7 +23,8 @@ from scopa.protocol.convert import rules_from_wire
 
 from scopa.bots import LEVELS, STRATEGIES
 from ..game import GameResult, SeatCameBack, SeatNotice, SeatTakenByBot
-from ..text import tr, coerce, notice_line, rules_line, word_text, leaderboard_lines, catalog_value, level_named, level_text
+from ..text import Flow, tr, coerce, notice_line, rules_line, word_text, leaderboard_lines, catalog_value
+from ..text import level_named, level_text
 from ..text import error_text, leave_question, no_table_text, player_name, render_standings, rules_problem_text
 from ..net import LinkEvent, LinkStatus, ClientSession, ConnectionLost, ServerRefused
 from .human import TerminalPlayer
@@ -35,11 +36,18 @@ from .seatfile import SeatKeeper
 from .tablenews import TableNews
 from .watching import describe, watch_table
 
-__all__ = ["Lobby", "MENU", "describe", "levels_listed", "parse_bots", "parse_options", "render_tables", "watch_table"]
+__all__ = ["Lobby", "menu", "describe", "levels_listed", "parse_bots", "parse_options", "render_tables", "watch_table"]
 
-MENU = tr("[bold]p [PRESET][/bold] play now · [bold]c[/bold] create a table · [bold]j ID[/bold] join a table · "
-          "[bold]w ID[/bold] watch a table · [bold]t[/bold] tournaments · [bold]b [PRESET][/bold] leaderboard · "
-          "[bold]r[/bold] refresh · [bold]q[/bold] quit")
+def menu() -> Flow:
+    """The lobby's commands, each a key and what it does, in lines as wide as the
+    terminal: a line breaks between two commands, never inside one."""
+    preset = f"[{tr('PRESET')}]"
+    pairs = ((f"p {preset}", tr("play now")), ("c", tr("create a table")), ("j ID", tr("join a table")),
+             ("w ID", tr("watch a table")), ("t", tr("tournaments")), (f"b {preset}", tr("leaderboard")),
+             ("r", tr("refresh")), ("q", tr("quit")))
+    return Flow([Text.assemble((key, "bold"), " " + words) for key, words in pairs], " · ")
+
+
 
 
 def render_tables(tables: Sequence[TableInfo]) -> Table | Text:
@@ -258,7 +266,7 @@ class Lobby:
                     tables = await self.show()
             else:
                 self.say(Text(tr("{line}: not a lobby command.", line=repr(line)), style="yellow"))
-                self.say(MENU)
+                self.say(menu())
 
     async def leaderboard(self, preset: str) -> None:
         """The server's ratings of ``preset`` (a server that keeps its games)."""
@@ -285,7 +293,7 @@ class Lobby:
             self._watching_lobby = True
         self.lobby_news.listed(tables)
         self.say(render_tables(tables))
-        self.say(MENU)
+        self.say(menu())
         return tables
 
     async def play_now(self, preset: str) -> bool:
@@ -390,8 +398,10 @@ class Lobby:
 
     async def ask_bots(self, empty_seats: int) -> list[str] | None:
         while True:
-            self.say(Text(tr("Bots for the {n} other seat(s): {bots}; one name fills them all; blank = wait for "
-                             "people.", n=empty_seats, bots=levels_listed()), style="dim"))
+            said = tr("Bot for the other seat: {bots}; blank = wait for a person.", bots=levels_listed()) \
+                if empty_seats == 1 else tr("Bots for the {n} other seats: {bots}; one name fills them all; blank = "
+                                            "wait for people.", n=empty_seats, bots=levels_listed())
+            self.say(Text(said, style="dim"))
             answer = await self.ask(tr("Bots [none]: "))
             bots = parse_bots(answer, empty_seats)
             if isinstance(bots, str):

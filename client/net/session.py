@@ -47,7 +47,7 @@ from scopa.protocol import (
     YourTurn,
 )
 
-from scopa.protocol.commands import Redirect
+from scopa.protocol.commands import Redirect, event_number
 
 from .channel import MAX_REDIRECTS, ConnectionLost, ServerRefused, SessionError
 from ..game import GameResult, GameTranslator, Reply
@@ -70,6 +70,13 @@ class ClientSession(ClubCalls):
         if self.seat is None:
             return False
         return any(isinstance(c, Command) and isinstance(c.body, SeatBack) and c.body.seat == self.seat
+                   for c in [*self._backlog, *self._inbox.waiting()])
+
+    def history_ahead(self) -> bool:
+        """Whether table events (numbered ones: plays, deals, seats away and back) are
+        received but not handled yet: what is handled now is not the last of what a
+        returning seat missed."""
+        return any(isinstance(c, Command) and c.sender.startswith("table:") and event_number(c.body) is not None
                    for c in [*self._backlog, *self._inbox.waiting()])
 
     async def watch(self, table_id: str, show: Callable[[Command], Awaitable[None] | None]) -> Left:
@@ -171,6 +178,7 @@ class ClientSession(ClubCalls):
         self, player: Player, on_notice: Callable[[SeatNotice], Awaitable[None] | None] | None = None,
         on_snapshot: Callable[[Snapshot], Awaitable[None] | None] | None = None,
         on_turn_over: Callable[[], None] | None = None,
+        on_idle: Callable[[], None] | None = None,
     ) -> GameResult:
         """Play one game at the current table with ``player`` choosing the moves.
 
@@ -182,7 +190,9 @@ class ClientSession(ClubCalls):
         of a snapshot that stands for the events missed while away (after a restart).
         A turn the server ends while ``player`` still thinks (its clock ran out: the
         ``played`` for this seat is already here) is not waited for: ``player.choose``
-        is cancelled, ``on_turn_over`` told, and the game goes on at once.
+        is cancelled, ``on_turn_over`` told, and the game goes on at once.  ``on_idle``
+        is told each time a command was handled and no other is waiting (what the server
+        sent a returning seat is all handled, whether or not a ``seat_back`` ends it).
         """
         if self.table_id is None or self.seat is None:
             raise SessionError("not seated at a table: create_table or join_table first")
@@ -201,6 +211,8 @@ class ClientSession(ClubCalls):
                 elif isinstance(command.body, Left) and command.body.table == self.table_id:
                     self._unseated()
                     return game.result(command.body.reason)
+                if on_idle is not None and not self._backlog and not self._inbox.waiting():
+                    on_idle()
             except ConnectionLost:
                 if self.token is None or self.reconnect_for <= 0:
                     raise

@@ -11,7 +11,8 @@ a server's finished games and leaderboard as lines (``game_lines``, ``leaderboar
 (``step_text``, ``deal_text``, ``plain_lines``, ``position_text``, ``scope_text``, ``score_lines``, ``viewer_seat``,
 ``result_text``), rich rendering of a game (``render_view``, ``render_moves``,
 ``event_line``, ``notice_line``, ``cards_text``, a side's names ``side_name``) and of tournaments (``render_tournaments``,
-``render_standings``, and what a round without a table means for us: ``no_table_text``),
+``render_standings``, and what a round without a table means for us: ``no_table_text``), short items in a row
+that wraps between them (``Flow``),
 a game's public picture kept from its events or set from a snapshot (``apply_public``) and a finished round in a table (``BoardState``,
 ``RoundResult``, ``round_parts``, ``round_table``, ``leftovers_line``, ``tie_note``), a table option typed as text
 (``coerce``), the invite string (``invite_string``, ``parse_invite``, ``refusal_text``), a connection not made in words (``lost_text``), a saved seat given up (``gave_up_text``), what leaving a game does (``leave_question``), a name a person types
@@ -69,12 +70,12 @@ from .rulebook import it as rulebook_it
 
 if TYPE_CHECKING:
     from .render import (
-        cards_text, event_line, no_table_text, notice_line, render_moves, render_standings, render_tournaments,
-        render_view, side_name,
+        Flow, cards_text, event_line, no_table_text, notice_line, render_moves, render_standings,
+        render_tournaments, render_view, side_name,
     )  # fmt: skip
 
-_RENDER = frozenset({"cards_text", "event_line", "no_table_text", "notice_line", "render_moves", "render_standings",
-                     "render_tournaments", "render_view", "side_name"})
+_RENDER = frozenset({"Flow", "cards_text", "event_line", "no_table_text", "notice_line", "render_moves",
+                     "render_standings", "render_tournaments", "render_view", "side_name"})
 """The names of :mod:`.render`, imported on first use: the rendering (rich, the client's
 game/) is not loaded by a program that only needs words (`scopa bot`, `scopa serve`)."""
 
@@ -88,6 +89,7 @@ def __getattr__(name: str) -> object:
 
 __all__ = [
     "BoardState",
+    "Flow",
     "apply_public",
     "RoundResult",
     "leftovers_line",

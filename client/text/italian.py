@@ -369,12 +369,11 @@ ITALIAN: dict[str, str] = {
     "{name} did not come back: a {strategy} bot plays the seat.":
         "Nessun ritorno di {name}: il posto lo gioca un bot {strategy}.",
     # the plain lobby
-    "[bold]p [PRESET][/bold] play now · [bold]c[/bold] create a table · [bold]j ID[/bold] join a table · "
-    "[bold]w ID[/bold] watch a table · [bold]t[/bold] tournaments · [bold]b [PRESET][/bold] leaderboard · "
-    "[bold]r[/bold] refresh · [bold]q[/bold] quit":
-        "[bold]p [GIOCO][/bold] gioca subito · [bold]c[/bold] apri un tavolo · [bold]j ID[/bold] siediti a un "
-        "tavolo · [bold]w ID[/bold] guarda un tavolo · [bold]t[/bold] tornei · [bold]b [GIOCO][/bold] classifica · "
-        "[bold]r[/bold] aggiorna · [bold]q[/bold] esci",
+    "PRESET": "GIOCO",
+    "create a table": "apri un tavolo",
+    "join a table": "siediti a un tavolo",
+    "watch a table": "guarda un tavolo",
+    "leaderboard": "classifica",
     # the replay viewer
     "Scopa replay": "Scopa: rivedi la partita",
     "step": "passo",

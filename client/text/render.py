@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from rich.console import Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.measure import Measurement
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
@@ -75,16 +76,37 @@ def side_name(side: int, names: Sequence[str], teams: bool) -> str:
     return names[side]
 
 
+class Flow:
+    """Short pieces of text in a row, ``sep`` between them, laid out in lines as wide as
+    there is room for: a line breaks between two pieces, never inside one."""
+
+    def __init__(self, items: Sequence[Text], sep: str = "  ") -> None:
+        self.items, self.sep = list(items), sep
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        widest = max((item.cell_len for item in self.items), default=0)
+        whole = sum(item.cell_len for item in self.items) + len(self.sep) * max(0, len(self.items) - 1)
+        return Measurement(min(widest, options.max_width), min(whole, options.max_width))
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        line = Text()
+        for item in self.items:
+            if line and line.cell_len + len(self.sep) + item.cell_len > options.max_width:
+                yield line
+                line = Text()
+            line.append_text(Text(self.sep) + item if line else item)
+        yield line
+
+
 def render_view(view: View, names: Sequence[str], style: DeckStyle) -> RenderableType:
     """The table, piles, scores and (for a seat) the hand with what each card takes."""
     teams = view.rules.has_teams
-    head = Table.grid(padding=(0, 2))
-    head.add_row(
+    head = Flow([
         Text(tr("Round {n}", n=view.round_no), style="bold"),
         Text(tr("dealer: {name}", name=names[view.dealer])),
         Text(tr("stock: {n}", n=view.stock_left)),
         Text(tr("rules: {rules}", rules=rules_line(view.rules)), style="dim"),
-    )
+    ])
     sides = Table(box=None, padding=(0, 2))
     sides.add_column(tr("side"))
     sides.add_column(tr("score"), justify="right")

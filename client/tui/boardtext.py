@@ -130,7 +130,7 @@ def plays_text(b: BoardState, deck: DeckStyle) -> Text:
     """This round's plays in order, each with what it took."""
     t = Text(tr("This round") + "\n", style="bold")
     for play in b.plays:
-        name, played = b.short_name(play.seat) + ":", card_span(play.card, deck)
+        name, played = b.player_of(play) + ":", card_span(play.card, deck)
         if len(name) + 1 + len(played) <= PLAYS_WIDTH:
             line = Text(name + " ") + played
         else:  # the name whole on a line of its own (one longer than the panel ends in "…")
@@ -144,10 +144,16 @@ def plays_text(b: BoardState, deck: DeckStyle) -> Text:
                 t.append("\n")
                 line, word = Text("  "), word[1:]  # the next line, indented under the name
             line.append_text(word)
-        if play.card in b.timed_out:  # the mark whole: on a line of its own when it does not fit
-            mark = "⏱ " + tr("time ran out")
-            line.append_text(Text(" " + mark if len(line) + 1 + len(mark) <= PLAYS_WIDTH else "\n  " + mark,
-                                  style="yellow"))
+        marks = [(tr("scopa!"), "bold magenta")] if play.card in b.scopas else []
+        if play.card in b.timed_out:
+            marks.append(("⏱ " + tr("time ran out"), "yellow"))
+        for mark, style in marks:  # each mark whole: on a line of its own when it does not fit
+            fits = len(line) + 1 + len(mark) <= PLAYS_WIDTH
+            if not fits:
+                t.append_text(line)
+                t.append("\n")
+                line = Text("  ")
+            line.append_text(Text((" " if fits else "") + mark, style=style))
         t.append_text(line)
         t.append("\n")
     if not b.plays:

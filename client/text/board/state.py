@@ -68,6 +68,8 @@ class BoardState:
     end_reason: str = ""
     away: dict[int, str] = field(default_factory=dict)  # seat -> what the table said about it
     timed_out: set[Card] = field(default_factory=set)  # this round's cards the server played when time ran out
+    scopas: set[Card] = field(default_factory=set)  # this round's cards that swept the table (R16)
+    bot_cards: set[Card] = field(default_factory=set)  # this round's cards a bot played for a seat's person
     you_label: str = field(default_factory=lambda: tr("You"))  # how the shown seat is named ("": by its name, as in hot seat)
     waiting: bool = False  # seated at a table whose game has not started: its seats are filling
     bot_plays: set[int] = field(default_factory=set)  # seats a bot took over from their person
@@ -119,6 +121,21 @@ class BoardState:
             return self.seat_name(seat)
         return player_name(self.names[seat], short=True)
 
+    def player_of(self, play: RoundPlay) -> str:
+        """Who made ``play`` of this round, for the list of plays: a bot's play for a
+        person says so ("ada (bot)"), the person's own plays are theirs."""
+        seat = play.seat
+        if play.card in self.bot_cards and seat < len(self.names):
+            person = self.you_label if seat == self.viewer and self.you_label else player_name(self.names[seat])
+            return tr("{name} (bot)", name=person)
+        if seat in self.bot_plays and seat < len(self.names) and not (seat == self.viewer and self.you_label):
+            return player_name(self.names[seat], short=True)  # played before the bot took the seat over
+        return self.short_name(seat)
+
+    def mark_plays(self, scopas: Sequence[Card], timed_out: Sequence[Card], bot: Sequence[Card]) -> None:
+        """This round's marks as a snapshot lists them, in place of those kept so far."""
+        self.scopas, self.timed_out, self.bot_cards = set(scopas), set(timed_out), set(bot)
+
     def pile(self, side: int) -> SidePile:
         mask = self.captured[side] if side < len(self.captured) else 0
         return SidePile(
@@ -136,7 +153,7 @@ class BoardState:
         self.captured = [0] * n
         self.scope = [0] * n
         self.plays = []
-        self.timed_out = set()
+        self.timed_out, self.scopas, self.bot_cards = set(), set(), set()
         self.declared = {}
         self.last_capture_side = None
 
@@ -209,6 +226,9 @@ class BoardState:
             self.last_capture_side = side
         if event.scopa:
             self.scope[side] += 1
+            self.scopas.add(event.card)
+        if event.seat in self.bot_plays and event.seat < len(self.names) and not is_server_bot(self.names[event.seat]):
+            self.bot_cards.add(event.card)  # a bot plays the seat its person left
         self.table = event.table
         self.plays.append(RoundPlay(event.seat, event.card, event.captured))
         if event.forced_by is Forced.TIMEOUT:
@@ -219,6 +239,8 @@ class BoardState:
     def sync(self, view: View) -> None:
         """Take the exact figures of a seat's (or a spectator's) view."""
         self.rules = view.rules
+        if view.round_no != self.round_no:  # a round this board did not follow: nothing of the last one stays
+            self._reset_round()
         self.round_no, self.dealer, self.table = view.round_no, view.dealer, view.table
         self.hand_sizes = list(view.hand_sizes)
         self.stock_left = view.stock_left

@@ -15,7 +15,7 @@ from scopa.protocol import ChatMessage, Command, Joined, Snapshot, TableInfo, Ta
 from scopa.protocol.commands import TournamentNoTable, TournamentTable
 from scopa.protocol.convert import rules_from_wire
 
-from ...game import SeatCameBack, SeatNotice, notice_from_wire
+from ...game import SeatNotice, notice_from_wire
 from ...text import error_text, gave_up_text, no_table_text, word_text
 from ...text import tr, DeckStyle, invite_string, leave_question, lost_text, refusal_text, rules_line
 from ...net import ClientSession, ConnectionLost, ServerRefused, SavedSeat, TokenStore, CertificateRefused, give_up_seat
@@ -323,7 +323,7 @@ class NetApp(ScopaApp):
         self.playing = True
         if session.joined is not None and session.joined.resumed:
             self.comeback.catch_up(screen)
-            screen.chat_again([(m.author.split(":", 1)[-1], m.text) for m in session.joined.chat])
+            self.comeback.chat_back(screen, session.joined)
         await self.push_screen(screen)
         if not await session.wait_for_game_start(0):
             if invite is not None:
@@ -337,7 +337,8 @@ class NetApp(ScopaApp):
         try:
             result = await session.play_game(NetPlayer(session.name, self, screen), on_notice=self._notice_in_turn,
                                              on_snapshot=lambda snap: self.comeback.snapshot_in_turn(screen, snap),
-                                             on_turn_over=screen.turn_taken)
+                                             on_turn_over=screen.turn_taken,
+                                             on_idle=lambda: self.comeback.caught_up(screen))
         finally:
             self.playing = False
             self.comeback.caught_up(screen)
@@ -366,17 +367,13 @@ class NetApp(ScopaApp):
         self.comeback.just_reconnected = up
         if up and self.playing and self.watching is None and self.board_screen is not None:
             self.comeback.catch_up(self.board_screen)
+            self.comeback.chat_back(self.board_screen, self.session.joined if self.session else None)
 
     def _notice_in_turn(self, notice: SeatNotice) -> None:
-        """A seat notice in its place among the table's events: our own ``seat_back``
-        ends what was missed."""
+        """A seat notice in its place among the table's events: our own seat's are the comeback's."""
         screen, session = self.board_screen, self.session
-        if isinstance(notice, SeatCameBack) and screen is not None and session is not None \
-                and notice.seat == session.seat:
-            if notice.bot_played:  # the seat a bot played since the grace period ran out is ours again
-                screen.board.bot_plays.discard(notice.seat)
-                self.tell(self.away.held_back())
-            self.comeback.caught_up(screen)  # the board as it stands, and what the bot played for us
+        if screen is not None and session is not None and notice.seat == session.seat:
+            self.comeback.own_notice(screen, notice, session.history_ahead(), self.away.held_back())
 
     async def show_event(self, event: Event) -> None:
         self.comeback.last_move = None  # the table has moved on: nothing to send again

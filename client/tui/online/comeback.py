@@ -10,8 +10,9 @@ from collections.abc import Callable, Sequence
 from rich.text import Text
 
 from scopa.engine import Declare, Play, Played
-from scopa.protocol import Snapshot
+from scopa.protocol import Joined, Snapshot
 
+from ...game import SeatCameBack, SeatNotice, SeatTakenByBot
 from ...text import DeckStyle, label
 from ..board import BoardScreen
 from .snapshot import apply_public
@@ -41,9 +42,9 @@ class Comeback:
         self.missed_plays = 0
 
     def missed(self, screen: BoardScreen, event: Played) -> None:
-        """A play caught up with: counted, and told at the end when it was our seat's."""
+        """A play caught up with: counted, and told at the end when a bot made it for our seat."""
         self.missed_plays += 1
-        if event.seat == screen.board.viewer:
+        if event.seat == screen.board.viewer and event.card in screen.board.bot_cards:
             card = label(event.card, self.deck)
             self.played_for_us.append(tr("{card} (scopa)", card=card) if event.scopa else card)
 
@@ -70,6 +71,27 @@ class Comeback:
         if self.played_for_us:
             self.tell(tr("While you were away the bot played: {cards}", cards=", ".join(self.played_for_us)))
             self.played_for_us = []
+
+    def own_notice(self, screen: BoardScreen, notice: SeatNotice, more: bool, held_back: str) -> None:
+        """A notice of our own seat in its place among the events: a bot taking it over
+        (its plays are the bot's), and a ``seat_back`` ending what was missed unless
+        ``more`` events wait behind it (an earlier comeback's, replayed after a restart:
+        then the end comes once all is handled); ``held_back``: said when the seat comes
+        back from a bot."""
+        if isinstance(notice, SeatTakenByBot):
+            screen.board.bot_plays.add(notice.seat)
+        elif isinstance(notice, SeatCameBack):
+            if not more:
+                self.caught_up(screen)  # the board as it stands, and what the bot played for us
+            if notice.bot_played:  # the seat a bot played since the grace period ran out is ours again
+                screen.board.bot_plays.discard(notice.seat)
+                self.tell(held_back)
+
+    def chat_back(self, screen: BoardScreen, joined: Joined | None) -> None:
+        """The table's last chat lines as the server kept them (``joined.chat``), those
+        said while this client was away included: in place of the panel's, so none shows twice."""
+        if joined is not None and joined.resumed:
+            screen.chat_again([(m.author.split(":", 1)[-1], m.text) for m in joined.chat])
 
     def snapshot_in_turn(self, screen: BoardScreen, snapshot: Snapshot) -> None:
         """A snapshot that stands for missed events: set at the end of the catching up, or now."""

@@ -33,6 +33,7 @@ def test_what_the_bot_played_for_us_is_said_once_caught_up(monkeypatch) -> None:
     comeback = Comeback(lambda text: said.append(str(text)), lambda: "7", DeckStyle.ITALIAN)
     screen = Screen(board)
     comeback.catch_up(screen)  # type: ignore[arg-type]
+    board.bot_plays.add(0)  # the seat's grace period ran out: a bot plays it (seat_replaced)
     for event in (played(0, "Kc"), played(1, "2s"), played(0, "3b", "3d", scopa=True)):
         board.apply(event)
         comeback.missed(screen, event)  # type: ignore[arg-type]
