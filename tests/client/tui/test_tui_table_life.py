@@ -17,21 +17,22 @@ from scopa.client.tui import NetApp
 from scopa.client.tui.dialogs import ConfirmScreen
 from scopa.protocol import ChatMessage, GameEnd, SeatReplaced
 from scopa.server import NetworkEngine
+from scopa.server.core.clock import FakeClock
 
 from test_tui_network import app_for, until
 
 SAFETY = 60
 
 
-async def serve(grace: float) -> NetworkEngine:
-    e = NetworkEngine("127.0.0.1", 0, seed=23, grace=grace)
+async def serve(grace: float, clock: FakeClock | None = None) -> NetworkEngine:
+    e = NetworkEngine("127.0.0.1", 0, seed=23, grace=grace, **({"clock": clock} if clock else {}))
     await e.start()
     return e
 
 
 @pytest.fixture
 async def engine() -> AsyncIterator[NetworkEngine]:
-    e = await serve(grace=112)
+    e = await serve(grace=112, clock=FakeClock())  # the grace left when bob drops is the whole 1:52
     try:
         yield e
     finally:
