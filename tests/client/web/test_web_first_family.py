@@ -197,7 +197,7 @@ async def test_the_first_screen_says_calmly_what_a_plain_connection_means(site: 
     context = await browser.new_context(**(ITALIAN_PHONE if lang == "it" else PHONE))  # type: ignore[arg-type]
     page = await context.new_page()
     await page.goto(site.url)
-    await page.locator("header #not-private-mark").tap()
+    await page.locator("footer #not-private-mark").tap()
     said = await page.locator("dialog[open] p").first.text_content() or ""
     assert said == ("Il collegamento a questa pagina non è cifrato: in una rete di casa va bene, ma in una rete condivisa "
                     "(un bar, un albergo) altri potrebbero vedere ciò che invii." if lang == "it" else
