@@ -133,7 +133,7 @@ async def test_leaving_says_the_one_case_that_applies_and_keeps_earlier_plays_na
     assert await question.locator("p").first.text_content() == \
         "Lasci la partita? Da ora il tuo posto lo gioca un bot; non potrai riprenderlo."
     await question.get_by_role("button", name="Esci: continua un bot").tap()
-    await ada.get_by_role("alert").filter(has_text="bruno ha lasciato la partita: da ora un bot gioca al suo posto.").wait_for(timeout=WAIT)
+    await ada.locator("#stand-in li").filter(has_text="bruno ha lasciato la partita: da ora un bot gioca al suo posto.").wait_for(timeout=WAIT)
     people = {"ada": ada}
     bots = ada.locator("[data-area=plays] li", has_text="bruno (bot):")
     while not await bots.count():
