@@ -144,9 +144,15 @@ async def test_the_score_says_the_points_the_game_is_played_to(site: Site, brows
     assert await page.locator("#score-title + table tr.total th").text_content() == "Partita (a 11)"
 
 
-async def test_the_rules_show_the_turns_clock_running(site: Site, browser: Browser) -> None:
+async def test_the_rules_show_the_turns_clock_running(browser: Browser) -> None:
     """The turn clock (welcome.turn_timeout) does not stop while one reads: the rules opened on
     one's turn show, in sight above them, whose turn it is and its seconds."""
+    async with served(seed=seed_where(RuleSet.build("scopa"), lambda s: True)) as s:  # ada plays first
+        await rules_on_my_turn(browser, s)
+
+
+async def rules_on_my_turn(browser: Browser, site: Site) -> None:
+    """ada, at a table whose first turn is hers, opens the rules: the turn's clock is in them."""
     page = await at_table(browser, site, "ada")
     await page.wait_for_selector(MINE, timeout=WAIT)
     await page.get_by_role("button", name="Regole", exact=True).tap()
@@ -163,7 +169,7 @@ async def test_a_plain_connection_is_said_small_at_the_pages_foot(site: Site, br
     """A page served without TLS (normal on a home network): no mark in the title's row; its
     small mark is in the page's foot, with the settings, and still says what it means."""
     page = await at_table(browser, site, "ada")
-    await page.wait_for_selector(MINE, timeout=WAIT)
+    await page.wait_for_selector("#turn", timeout=WAIT)
     assert await page.locator("header #not-private-mark").count() == 0
     mark = page.locator("footer #not-private-mark")
     assert (await mark.inner_text()).strip() == "Non cifrata"
