@@ -95,6 +95,15 @@ export function animate(before: Before, move: Move, root: HTMLElement, art: (car
   }
 }
 
+/** Every card still in flight lands at once (the game's end comes: nothing flies over it). */
+export function settle(): void {
+  for (const g of document.querySelectorAll<HTMLElement>("#fly-layer > *")) {
+    for (const a of g.getAnimations?.() ?? []) a.cancel(); // its end: removed, its card shown (fly)
+    g.remove();
+  }
+  landing.clear();
+}
+
 function burst(root: HTMLElement, word: string): void {
   const table = root.querySelector<HTMLElement>("[data-area='table']");
   if (!table || !moving()) return;

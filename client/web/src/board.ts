@@ -33,17 +33,20 @@ function choose(moves: LegalMove[]): void {
   if (moves.length === 1) { play(moves[0]); return; }
   st.choices = moves;
   render();
-  document.getElementById("choice-0")?.focus(); // its cards marked on the table
+  document.getElementById("choice-0")?.focus({ preventScroll: true }); // its cards marked on the table
   showTable();
 }
 
-/** The table's cards in view above the sheet (scrolled to, if the page was scrolled away). */
+/** What one chooses from in view above the sheet: the table's cards and the hand with the
+ * picked card (scrolled to; the page's foot made room for the sheet so that it can be). */
 function showTable(): void {
   const area = document.querySelector<HTMLElement>("[data-area=table]");
   const sheet = document.getElementById("choose");
   if (!area || !sheet) return;
+  app.style.paddingBottom = `${sheet.getBoundingClientRect().height}px`;
+  const last = document.querySelector<HTMLElement>("[data-area=hand] .card.picked") ?? area;
   const top = area.getBoundingClientRect().top - 48; // the table's heading too
-  const room = sheet.getBoundingClientRect().top - area.getBoundingClientRect().bottom;
+  const room = sheet.getBoundingClientRect().top - last.getBoundingClientRect().bottom - 8;
   if (top < 0 || room < 0) window.scrollBy(0, room < 0 && top > 0 ? Math.min(top, -room) : top);
 }
 
@@ -148,6 +151,11 @@ export function showClock(): void {
     const calm = document.getElementById("round-end-calm");
     if (calm) calm.textContent = mine && !st.roundEnd ? t.turnInBox : "";
   }
+  const reading = document.getElementById("rules-clock"); // the rules open over the board: whose turn, and its seconds
+  if (reading) {
+    reading.textContent = left === null ? "" : `${turnWords()} · ${fill(t.secondsLeft, { n: left })}`;
+    reading.classList.toggle("short", left !== null && left <= 10 && st.legal.length > 0);
+  }
   if (!timerEl) return;
   timerEl.textContent = left === null ? "" : ` · ${fill(t.secondsLeft, { n: left })}`;
   timerEl.classList.toggle("short", left !== null && left <= 10);
@@ -223,7 +231,7 @@ export function tableScreen(): void {
   const names = sideNames();
   // the round just over: what its box says (the cards left on the table counted to their taker)
   const over = st.roundEnd ?? (document.querySelector("dialog#round-end[open]") ? boxed : null);
-  const piles = scorePanel(sp, names, v?.totals ?? [], over?.tallies ?? v?.piles ?? []);
+  const piles = scorePanel(sp, names, v?.totals ?? [], over?.tallies ?? v?.piles ?? [], st.info?.rules?.target);
   const plays = h("ul", { class: "chat", "aria-label": t.plays, tabindex: 0, "data-area": "plays" }, ...(v?.round_plays ?? []).map((p) => h("li", { class: st.scopas.has(p.card) ? "scopa" : "" },
     `${playerName(p.seat, p.card)}: ${cardName(p.card, deck)}${p.captured.length ? ` → ${p.captured.map((c) => cardName(c, deck)).join(", ")}` : ""}${st.scopas.has(p.card) ? ` · ${t.scopa}` : ""}${st.forced.has(p.card) ? ` · ${fill(t.timedOut, { card: cardName(p.card, deck), name: playerName(p.seat, p.card) })}` : ""}`)));
   const old = document.querySelector("[data-area=plays]");
@@ -232,7 +240,10 @@ export function tableScreen(): void {
   const focused = document.activeElement?.id;
   const arriving = !drawn || !app.contains(drawn); // from the lobby (or a replay): not its scroll, the table's top
   app.toggleAttribute("data-mine", mine);
-  app.replaceChildren(header(st.gameEnd ? "" : leaveButton()), statusLine(), watchingLine(),
+  if (!st.choices) app.style.paddingBottom = ""; // the room made for the sheet: gone with it
+  const top = header(st.gameEnd ? "" : leaveButton());
+  if (st.unread) top.querySelector("h1")?.after(unreadBadge()); // in the title's row: seen where one looks first
+  app.replaceChildren(top, statusLine(), watchingLine(),
     st.gameEnd ? gameEndBox(st.gameEnd) : h("p", { class: "status", id: "turn" }, turnText, timerEl),
     inviteBox(), standInLines(),
     st.timedOut ? h("p", { class: "scopa", role: "alert" }, st.timedOut) : "",
@@ -244,10 +255,7 @@ export function tableScreen(): void {
       st.watching ? "" : keysLine(sp, v.hand?.length ?? 0)) : "",
     h("div", {}, v && !st.gameEnd ? piles : "", v ? h("section", { class: "panel", "aria-label": t.plays }, h("h2", {}, t.plays), plays) : "",
       chatBox(st.tableChat, () => `table:${st.tableId}`, "table-chat"))),
-    settings(), choiceSheet(), mine ? button(t.yourTurn, () => document.getElementById("turn")?.scrollIntoView({ block: "start" }), "turn-bar") : "",
-    st.unread ? button(st.unread === 1 ? t.newChatOne : fill(t.newChat, { n: st.unread }), () => {
-      st.unread = 0; document.getElementById("table-chat")?.scrollIntoView({ block: "end" }); render();
-    }, "chat-new") : "");
+    settings(), choiceSheet(), mine ? button(t.yourTurn, () => document.getElementById("turn")?.scrollIntoView({ block: "start" }), "turn-bar") : "");
   plays.scrollTop = readingBack ? readAt : plays.scrollHeight; // the newest play in view
   if (focused) document.getElementById(focused)?.focus();
   drawn = seats;
@@ -256,6 +264,13 @@ export function tableScreen(): void {
   else if (roundToShow()) roundEndDialog(roundToShow() as RoundEnd); // the one a reload brings back too
   showClock();
   placeBars();
+}
+
+/** The chat's new messages, counted: a tap goes down to the chat (seen: no longer new). */
+function unreadBadge(): HTMLButtonElement {
+  return button(st.unread === 1 ? t.newChatOne : fill(t.newChat, { n: st.unread }), () => {
+    st.unread = 0; document.getElementById("table-chat")?.scrollIntoView({ block: "end" }); render();
+  }, "chat-new");
 }
 
 /** Whether ``e`` is wholly out of the window's view. */
@@ -278,6 +293,9 @@ function placeBars(): void {
   const bar = document.querySelector<HTMLElement>(".turn-bar");
   const turn = document.getElementById("turn");
   if (bar) bar.hidden = !!turn && !outOfView(turn) && document.activeElement?.id !== "table-chat";
+  const badge = document.querySelector<HTMLElement>(".chat-new"); // the title's row scrolled away: it stays at the screen's top
+  const row = badge?.closest("header");
+  if (badge && row) { badge.classList.toggle("floating", outOfView(row)); badge.classList.toggle("below", !!bar && !bar.hidden); }
   if (st.unread && !chatOutOfView()) { st.unread = 0; document.querySelector(".chat-new")?.remove(); }
 }
 window.addEventListener("scroll", placeBars, { passive: true });
@@ -299,12 +317,15 @@ function roundEndDialog(r: RoundEnd): void {
   boxed = r;
   const d = dialog(fill(t.roundEnd, { n: r.round }), t.next, "round-end", () => { roundClosed(r); render(); }); // the score panel behind it: the new round's
   d.body.append(...roundParts(r), h("p", { class: "status", id: "round-end-turn" }), h("p", { id: "round-end-calm" }));
-  if (!st.watching) { // the board's Leave is behind the box while it is open: here too
+  const next = d.actions.querySelector("button");
+  next?.classList.replace("quiet", "primary"); // Continue: the box's one big button, at its foot
+  if (!st.watching) { // the board's Leave is behind the box while it is open: here too, small and apart at the box's top
     const leave = leaveButton();
     leave.removeAttribute("id");
-    d.box.insertBefore(h("p", {}, leave), d.actions);
-    d.actions.querySelector("button")?.focus(); // Continue, as before: Enter never opens the question of leaving
+    leave.classList.add("aside");
+    d.box.querySelector("h2")?.before(h("p", { class: "leave-aside" }, leave));
   }
+  next?.focus(); // Enter never opens the question of leaving
 }
 
 /** The round's breakdown, and who takes the cards left on the table. */

@@ -23,13 +23,21 @@ export function lobbyScreen(): void {
   if (focused) document.getElementById(focused)?.focus();
 }
 
+/** How many more players the quick game waits for (its game's seats, less the person and
+ * the others already waiting), and how many wait with the person. */
+function quickWords(quick: { preset: string; others: number }): string {
+  const need = Math.max(1, (FOUR.has(quick.preset) ? 4 : 2) - 1 - quick.others);
+  const said = fill(need === 1 ? t.quickNeedOne : t.quickNeed, { game: gameName(quick.preset), n: need });
+  return quick.others ? `${said} ${fill(t.quickOthers, { n: quick.others })}` : said;
+}
+
 /** The first choice: a quick game of the chosen game with whoever else asks for it. */
 function playNow(): HTMLElement {
   const title = h("h2", { id: "quick-title" }, t.playNow);
   if (st.quick) {
     const quick = st.quick;
     return h("section", { class: "panel", "aria-labelledby": "quick-title" }, title,
-      h("p", { role: "status" }, fill(quick.others ? t.quickWaiting : t.quickAlone, { game: gameName(quick.preset), n: quick.others })),
+      h("p", { role: "status" }, quickWords(quick)),
       button(t.leaveQueue, () => { st.quick = null; send("quick_leave", {}); render(); }, "quiet"));
   }
   const preset = h("select", { id: "quick-preset" }, ...PRESETS.map((p) => h("option", { value: p }, gameName(p))));

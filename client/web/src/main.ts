@@ -2,7 +2,7 @@
 // one binary message per command.
 import { decode, encode } from "@msgpack/msgpack";
 import { cardName, cardSvg, type Deck } from "./cards";
-import { animate, measure } from "./anim";
+import { animate, measure, settle } from "./anim";
 import { button, dialog, h } from "./dom";
 import { fill, type Lang, sentence } from "./i18n";
 import { showRules } from "./rules";
@@ -251,6 +251,7 @@ function handle(f: Frame): void {
     case "round_end": st.roundEnd = b as RoundEnd; st.deadline = 0; if (st.view) st.view.totals = b.totals; break;
     case "game_end":
       st.gameEnd = b as GameEnd; st.legal = []; st.deadline = 0; saveSeat(null);
+      settle(); // the last play's cards land now: the result is not drawn under them
       window.scrollTo(0, 0); // the result, with the last round's breakdown, at the top (board.ts)
       break;
     case "left":
@@ -278,8 +279,8 @@ function handle(f: Frame): void {
     case "seat_replaced": {
       const seat = st.seats.find((s) => s.seat === b.seat);
       if (seat) seat.bot = true; // named as a bot's seat from now on (seats, score, plays)
-      if (st.view) st.takeovers.set(b.seat, { round: st.view.round, plays: st.view.round_plays?.length ?? 0 }); // the plays before: the person's
-      st.flash = fill(st.away.has(b.seat) ? t.botAway : t.botLeft, { name: b.name }); // why: away too long, or left
+      // the plays before: the person's; why (away too long, or left) is said once, in the seat's lasting line (tablelines.ts)
+      if (st.view) st.takeovers.set(b.seat, { round: st.view.round, plays: st.view.round_plays?.length ?? 0, why: st.away.has(b.seat) ? "away" : "left" });
       st.away.delete(b.seat);
       break;
     }
@@ -370,7 +371,7 @@ function setLang(next: Lang): void {
 }
 
 /** The server's notice on a page served without TLS, in the page's language, kept out of
- * sight: a quiet mark in the title's row (notPrivateMark) says it when tapped. */
+ * sight: a small mark in the page's foot (connectionLine) says it when tapped. */
 function sayNotPrivate(): void {
   const notice = document.getElementById("not-private");
   if (!notice) return;
@@ -382,7 +383,7 @@ const LOCK = '<svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true"
 
 /** A page served without TLS: an open lock and its short label, with the notice behind it
  * (and, for whoever hosts, how to turn encryption on). */
-export function notPrivateMark(): HTMLElement | string {
+function notPrivateMark(): HTMLElement | string {
   if (!document.getElementById("not-private")) return "";
   const mark = button("", () => {
     dialog(t.notEncrypted, t.close, "not-private-said").body.append(h("p", {}, t.notPrivate), h("p", { class: "hint" }, t.notPrivateHost));
@@ -394,6 +395,12 @@ export function notPrivateMark(): HTMLElement | string {
   return mark;
 }
 
+/** The connection's line at the page's foot: on a plain (not encrypted) one, its small mark; nothing on TLS. */
+export function connectionLine(): HTMLElement | string {
+  const mark = notPrivateMark();
+  return mark ? h("p", { class: "connection" }, mark) : "";
+}
+
 function choice(id: string, label: string, options: [string, string][], value: string, onchange: (v: string) => void): HTMLElement {
   const select = h("select", { id, onchange: () => onchange(select.value) },
     ...options.map(([v, text]) => h("option", { value: v, selected: v === value }, text)));
@@ -403,7 +410,7 @@ function choice(id: string, label: string, options: [string, string][], value: s
 /** The title's row: the page's name and the player's, the rules, and ``more`` (the
  * table's Leave) beside them. */
 export function header(more: HTMLElement | string = ""): HTMLElement {
-  return h("header", { class: "bar" }, h("h1", { class: "grow" }, `${t.title} · ${st.name}`), notPrivateMark(),
+  return h("header", { class: "bar" }, h("h1", { class: "grow" }, `${t.title} · ${st.name}`),
     button(t.rules, showRules, "quiet"), more);
 }
 
@@ -413,7 +420,7 @@ export function settings(): HTMLElement {
     choice("deck", t.deck, [["italian", t.italian], ["french", t.french]], deck, (v) => {
       setDeck(v as Deck); render();
     }),
-    languageChoice());
+    languageChoice(), connectionLine());
 }
 
 export function languageChoice(): HTMLElement {

@@ -3,7 +3,7 @@
 import { button, h } from "./dom";
 import { fill, gameName } from "./i18n";
 import { app, st, t } from "./state";
-import { changeName, connect, languageChoice, notPrivateMark, playAs, render } from "./main";
+import { changeName, connect, connectionLine, languageChoice, playAs, render } from "./main";
 
 let typed = false; // the name was just typed on this screen: if it is taken, the person is asked first
 let question: { asked: string; given: string } | null = null; // that question, on this screen
@@ -58,8 +58,8 @@ export function nameScreen(): void {
   });
   const q = new URLSearchParams(location.search);
   const invited = q.has("invite") || q.has("table") ? h("p", { class: "status", id: "invited" }, invitedLine(q)) : "";
-  app.replaceChildren(h("header", { class: "bar" }, h("h1", { class: "grow" }, t.title), notPrivateMark(), languageChoice()), invited,
-    question ? nameQuestion(question) : form);
+  app.replaceChildren(h("header", { class: "bar" }, h("h1", { class: "grow" }, t.title), languageChoice()), invited,
+    question ? nameQuestion(question) : form, h("footer", { class: "bar" }, connectionLine()));
   if (!question) input.focus();
 }
 

@@ -46,7 +46,7 @@ export function replayScreen(): void {
   const hands = record.players.map((p) => h("section", { class: "panel", "aria-label": fill(t.handOf, { name: name(p.seat) }) },
     h("h3", {}, fill(t.handOf, { name: name(p.seat) })),
     h("div", { class: "cards" }, ...b.hands[p.seat].map(cardFace))));
-  const before = b.totals;
+  const before = b.totals; // the round's end step: the panel's totals are the end box's (after the round)
   app.removeAttribute("data-mine");
   app.replaceChildren(header(), statusLine(),
     h("section", { class: "panel", "aria-labelledby": "replay-title" },
@@ -63,6 +63,6 @@ export function replayScreen(): void {
     seats, h("div", { class: "split" }, h("div", {},
       h("h2", {}, `${t.table} · ${t.stock} ${b.stock}`), h("div", { class: "cards", "aria-label": t.table, "data-area": "table" }, ...b.table.map(cardFace)),
       ...hands),
-    h("div", {}, scorePanel(sp, sides, before, b.piles), h("section", { class: "panel", "aria-label": t.plays }, h("h2", {}, t.plays), plays))),
+    h("div", {}, scorePanel(sp, sides, ended ? ended.totals : before, b.piles, record.rules.target), h("section", { class: "panel", "aria-label": t.plays }, h("h2", {}, t.plays), plays))),
     settings());
 }

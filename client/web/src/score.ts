@@ -59,12 +59,12 @@ export function takeIn(v: Pile, side: number, play: { card: string; captured?: s
 }
 
 /** The score panel at the table: the game's totals, then what each pile holds so far. */
-export function scorePanel(sp: Speech, names: string[], totals: number[], piles: PileInfo[]): HTMLElement {
+export function scorePanel(sp: Speech, names: string[], totals: number[], piles: PileInfo[], target?: number): HTMLElement {
   const w = sp.w;
   const each = (f: (p: PileInfo | undefined, i: number) => string) => names.map((_, i) => f(piles[i], i));
   return h("section", { class: "panel", "aria-labelledby": "score-title" }, h("h2", { id: "score-title" }, w.score),
     sideTable(w, names, [
-      row(w.points, names.map((_, i) => String(totals[i] ?? 0)), "total"),
+      row(target ? fill(w.gameTotal, { n: target }) : w.points, names.map((_, i) => String(totals[i] ?? 0)), "total"), // the game's points, and the target they play to
       row(w.cards, each((p) => String(p?.cards ?? 0))), row(w.denari, each((p) => String(p?.denari ?? 0))),
       row(w.primiera, each((p) => String(p?.primiera ?? 0))), row(w.scope, each((p) => String(p?.scope ?? 0))),
       row(w.settebello, each((p) => (p?.settebello ? "✓" : "–"))),

@@ -47,7 +47,7 @@ export const st = {
   bots: new Set<string>(), // the cards a bot played for a person (away, or gone), this round
   notice: "", // what the person should know about their name
   timedOut: "", // the server played for this person when their time ran out: said until they play again
-  takeovers: new Map<number, { round: number; plays: number; until?: { round: number; plays: number } }>(), // seats a bot took over here: from which round's play (until its person took it back)
+  takeovers: new Map<number, { round: number; plays: number; until?: { round: number; plays: number }; why?: "away" | "left" }>(), // seats a bot took over here: from which round's play (until its person took it back)
   away: new Set<number>(), // the seats the server said are away (a bot taking one over: its person did not come back)
   leaving: false, // the person asked to leave this game (its end, if that ends it, says so to them)
   unread: 0, // chat messages that came while the chat was out of view

@@ -22,9 +22,9 @@ export function watchingLine(): HTMLElement | string {
  * left): one line each, until the person takes the seat back or the game ends. */
 export function standInLines(): HTMLElement | string {
   if (st.gameEnd) return "";
-  const seats = [...st.takeovers].filter(([, from]) => !from.until).map(([i]) => st.seats.find((s) => s.seat === i))
-    .filter((s) => s !== undefined && s.bot);
+  const seats = [...st.takeovers].filter(([, from]) => !from.until).map(([i, from]) => ({ s: st.seats.find((s) => s.seat === i), why: from.why }))
+    .filter(({ s }) => s !== undefined && s.bot);
   if (!seats.length) return "";
   return h("ul", { class: "status stand-in", id: "stand-in", "aria-label": t.standInTitle },
-    ...seats.map((s) => h("li", { "data-seat": s!.seat }, fill(t.standIn, { name: sp.name(s!.name) }))));
+    ...seats.map(({ s, why }) => h("li", { "data-seat": s!.seat }, fill(why === "left" ? t.botLeft : t.standIn, { name: sp.name(s!.name) }))));
 }

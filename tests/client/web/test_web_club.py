@@ -45,7 +45,7 @@ async def test_two_people_pressing_play_now_sit_at_one_table(club_site: Site, br
     first = ada.locator("main section").first
     assert await first.locator("h2").text_content() == "Play now"  # the first choice of the lobby
     await ada.get_by_role("button", name="Play now").click()
-    await ada.get_by_text("Waiting for another player for a game of Scopa…").wait_for(timeout=WAIT)
+    await ada.get_by_text("Waiting for 1 more player for a game of Scopa…").wait_for(timeout=WAIT)
     await ada.get_by_role("button", name="Stop waiting").click()
     await ada.get_by_role("button", name="Play now").wait_for(timeout=WAIT)
     await ada.get_by_role("button", name="Play now").click()

@@ -133,7 +133,7 @@ async def test_leaving_says_the_one_case_that_applies_and_keeps_earlier_plays_na
     assert await question.locator("p").first.text_content() == \
         "Lasci la partita? Da ora il tuo posto lo gioca un bot; non potrai riprenderlo."
     await question.get_by_role("button", name="Esci: continua un bot").tap()
-    await ada.get_by_role("alert").filter(has_text="bruno ha lasciato la partita: da ora un bot gioca al suo posto.").wait_for(timeout=WAIT)
+    await ada.locator("#stand-in li").filter(has_text="bruno ha lasciato la partita: da ora un bot gioca al suo posto.").wait_for(timeout=WAIT)
     people = {"ada": ada}
     bots = ada.locator("[data-area=plays] li", has_text="bruno (bot):")
     while not await bots.count():
@@ -197,7 +197,7 @@ async def test_the_first_screen_says_calmly_what_a_plain_connection_means(site: 
     context = await browser.new_context(**(ITALIAN_PHONE if lang == "it" else PHONE))  # type: ignore[arg-type]
     page = await context.new_page()
     await page.goto(site.url)
-    await page.locator("header #not-private-mark").tap()
+    await page.locator("footer #not-private-mark").tap()
     said = await page.locator("dialog[open] p").first.text_content() or ""
     assert said == ("Il collegamento a questa pagina non è cifrato: in una rete di casa va bene, ma in una rete condivisa "
                     "(un bar, un albergo) altri potrebbero vedere ciò che invii." if lang == "it" else

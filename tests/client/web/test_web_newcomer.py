@@ -145,15 +145,15 @@ async def test_a_table_waiting_for_a_friend_shows_the_free_seat_not_an_empty_boa
 
 
 async def test_the_not_private_notice_is_a_quiet_mark_from_the_first_screen(site: Site, browser: Browser) -> None:
-    """The notice of a page served without TLS: never a banner, but an open lock in the
-    title's row, on the name screen as at the table, that says it when tapped (with a line
+    """The notice of a page served without TLS: never a banner, but a small open lock at the
+    page's foot, on the name screen as at the table, that says it when tapped (with a line
     for whoever hosts), leaving the phone's screen to the game."""
     context = await browser.new_context(**PHONE, bypass_csp=True)  # type: ignore[arg-type]  # axe is injected
     page = await context.new_page()
     await page.goto(site.url)
     notice = page.locator("#not-private")
     assert not await notice.is_visible()
-    assert await page.locator("header #not-private-mark").is_visible()
+    assert await page.locator("footer #not-private-mark").is_visible()
     await page.fill("#name", "ada")
     await page.get_by_role("button", name="Play").tap()
     await page.wait_for_selector("#preset", timeout=WAIT)
@@ -164,7 +164,7 @@ async def test_the_not_private_notice_is_a_quiet_mark_from_the_first_screen(site
     for p, said in ((page, "Not encrypted"), (await open_italian(browser, site, "bob"), "Non cifrata")):
         await p.wait_for_selector("#preset, #turn", timeout=WAIT)
         assert not await p.locator("#not-private").is_visible()
-        mark = p.locator("header #not-private-mark")
+        mark = p.locator("footer #not-private-mark")
         assert await mark.get_attribute("title") == said
         await mark.tap()
         assert (await p.locator("dialog[open] p.hint").text_content() or "") in (

@@ -103,7 +103,7 @@ async def test_watching_the_table_one_left_shows_no_old_news(browser: Browser) -
         await ada.locator("#leave").tap()
         await ada.locator("dialog[open]#leave-question button.danger").tap()
         await ada.get_by_role("status").filter(has_text="You left the game").wait_for(timeout=WAIT)
-        await bob.get_by_role("alert").filter(has_text="ada left the game: a bot plays their seat from now on.").wait_for(timeout=WAIT)
+        await bob.locator("#stand-in li").filter(has_text="ada left the game: a bot plays their seat from now on.").wait_for(timeout=WAIT)
         await ada.locator(".tables li", has_text="#1 ").get_by_role("button", name="Watch").tap()
         await ada.wait_for_selector("[data-area=table] .card", timeout=WAIT)
         await ada.locator("#turn", has_text="bob to play").wait_for(timeout=WAIT)
