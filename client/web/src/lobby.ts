@@ -23,6 +23,7 @@ export function lobbyScreen(): void {
   if (focused) document.getElementById(focused)?.focus();
 }
 
+let quickPreset: HTMLSelectElement | null = null;
 /** The first choice: a quick game of the chosen game with whoever else asks for it. */
 function playNow(): HTMLElement {
   const title = h("h2", { id: "quick-title" }, t.playNow);
@@ -32,7 +33,7 @@ function playNow(): HTMLElement {
       h("p", { role: "status" }, fill(quick.others ? t.quickWaiting : t.quickAlone, { game: gameName(quick.preset), n: quick.others })),
       button(t.leaveQueue, () => { st.quick = null; send("quick_leave", {}); render(); }, "quiet"));
   }
-  const preset = h("select", { id: "quick-preset" }, ...PRESETS.map((p) => h("option", { value: p }, gameName(p))));
+  const preset = quickPreset ??= h("select", { id: "quick-preset" }, ...PRESETS.map((p) => h("option", { value: p }, gameName(p)))); // a game chosen stays chosen as the lobby changes
   return h("section", { class: "panel", "aria-labelledby": "quick-title" }, title,
     h("label", { for: "quick-preset" }, t.game, preset),
     button(t.playNow, () => { st.quick = { preset: preset.value, others: 0 }; send("quick_play", { preset: preset.value }); render(); }));
@@ -212,4 +213,4 @@ export function setServerTimeout(seconds: number | null): void {
 }
 
 /** The form is drawn again (in the page's language, say). */
-export function forgetForm(): void { form = null; }
+export function forgetForm(): void { form = null; quickPreset = null; }
