@@ -151,6 +151,7 @@ function finishedGames(): HTMLElement {
 }
 
 let form: HTMLFormElement | null = null;
+let fillTimer: (() => void) | null = null; // the form's turn clocks, offered again
 let serverTimeout: number | null = null; // the server's turn clock (welcome): no table may ask for more
 let optionList: Promise<[string, string, string][]> | null = null;
 function createForm(): HTMLElement {
@@ -165,9 +166,15 @@ function createForm(): HTMLElement {
   preset.addEventListener("change", fillPlayers);
   const bots = h("select", { id: "bots" }, h("option", { value: "" }, t.none), ...Object.keys(LEVELS).map((l) => h("option", { value: l }, t[l as "easy"])));
   const priv = h("input", { id: "private", type: "checkbox" });
-  const shorter = [30, 15].filter((n) => serverTimeout === null || n < serverTimeout);
-  const timer = h("select", { id: "timer" }, h("option", { value: "" }, serverTimeout ? `${t.serverDefault} (${serverTimeout} s)` : t.serverDefault),
-    ...shorter.map((n) => h("option", { value: String(n) }, `${n} s`)), h("option", { value: "off" }, t.noTimer));
+  const timer = h("select", { id: "timer" });
+  fillTimer = () => { // the server's clock told (welcome): the form's other choices stay as they are
+    const chosen = timer.value;
+    const shorter = [30, 15].filter((n) => serverTimeout === null || n < serverTimeout);
+    timer.replaceChildren(h("option", { value: "" }, serverTimeout ? `${t.serverDefault} (${serverTimeout} s)` : t.serverDefault),
+      ...shorter.map((n) => h("option", { value: String(n) }, `${n} s`)), h("option", { value: "off" }, t.noTimer));
+    if ([...timer.options].some((o) => o.value === chosen)) timer.value = chosen;
+  };
+  fillTimer();
   const more = h("details", { id: "more" }, h("summary", { class: "quiet" }, t.more));
   optionList ??= fetch("options.json").then((r) => r.json());
   optionList.then((list) => {
@@ -209,7 +216,7 @@ function createForm(): HTMLElement {
 
 /** The server's turn clock (welcome): the form offers only shorter ones. */
 export function setServerTimeout(seconds: number | null): void {
-  if (serverTimeout !== seconds) { serverTimeout = seconds; form = null; }
+  if (serverTimeout !== seconds) { serverTimeout = seconds; fillTimer?.(); }
 }
 
 /** The form is drawn again (in the page's language, say). */
