@@ -31,6 +31,7 @@ function quickWords(quick: { preset: string; others: number }): string {
   return quick.others ? `${said} ${fill(t.quickOthers, { n: quick.others })}` : said;
 }
 
+let quickPreset: HTMLSelectElement | null = null;
 /** The first choice: a quick game of the chosen game with whoever else asks for it. */
 function playNow(): HTMLElement {
   const title = h("h2", { id: "quick-title" }, t.playNow);
@@ -40,7 +41,7 @@ function playNow(): HTMLElement {
       h("p", { role: "status" }, quickWords(quick)),
       button(t.leaveQueue, () => { st.quick = null; send("quick_leave", {}); render(); }, "quiet"));
   }
-  const preset = h("select", { id: "quick-preset" }, ...PRESETS.map((p) => h("option", { value: p }, gameName(p))));
+  const preset = quickPreset ??= h("select", { id: "quick-preset" }, ...PRESETS.map((p) => h("option", { value: p }, gameName(p)))); // a game chosen stays chosen as the lobby changes
   return h("section", { class: "panel", "aria-labelledby": "quick-title" }, title,
     h("label", { for: "quick-preset" }, t.game, preset),
     button(t.playNow, () => { st.quick = { preset: preset.value, others: 0 }; send("quick_play", { preset: preset.value }); render(); }));
@@ -158,6 +159,7 @@ function finishedGames(): HTMLElement {
 }
 
 let form: HTMLFormElement | null = null;
+let fillTimer: (() => void) | null = null; // the form's turn clocks, offered again
 let serverTimeout: number | null = null; // the server's turn clock (welcome): no table may ask for more
 let optionList: Promise<[string, string, string][]> | null = null;
 function createForm(): HTMLElement {
@@ -172,9 +174,15 @@ function createForm(): HTMLElement {
   preset.addEventListener("change", fillPlayers);
   const bots = h("select", { id: "bots" }, h("option", { value: "" }, t.none), ...Object.keys(LEVELS).map((l) => h("option", { value: l }, t[l as "easy"])));
   const priv = h("input", { id: "private", type: "checkbox" });
-  const shorter = [30, 15].filter((n) => serverTimeout === null || n < serverTimeout);
-  const timer = h("select", { id: "timer" }, h("option", { value: "" }, serverTimeout ? `${t.serverDefault} (${serverTimeout} s)` : t.serverDefault),
-    ...shorter.map((n) => h("option", { value: String(n) }, `${n} s`)), h("option", { value: "off" }, t.noTimer));
+  const timer = h("select", { id: "timer" });
+  fillTimer = () => { // the server's clock told (welcome): the form's other choices stay as they are
+    const chosen = timer.value;
+    const shorter = [30, 15].filter((n) => serverTimeout === null || n < serverTimeout);
+    timer.replaceChildren(h("option", { value: "" }, serverTimeout ? `${t.serverDefault} (${serverTimeout} s)` : t.serverDefault),
+      ...shorter.map((n) => h("option", { value: String(n) }, `${n} s`)), h("option", { value: "off" }, t.noTimer));
+    if ([...timer.options].some((o) => o.value === chosen)) timer.value = chosen;
+  };
+  fillTimer();
   const more = h("details", { id: "more" }, h("summary", { class: "quiet" }, t.more));
   optionList ??= fetch("options.json").then((r) => r.json());
   optionList.then((list) => {
@@ -216,8 +224,8 @@ function createForm(): HTMLElement {
 
 /** The server's turn clock (welcome): the form offers only shorter ones. */
 export function setServerTimeout(seconds: number | null): void {
-  if (serverTimeout !== seconds) { serverTimeout = seconds; form = null; }
+  if (serverTimeout !== seconds) { serverTimeout = seconds; fillTimer?.(); }
 }
 
 /** The form is drawn again (in the page's language, say). */
-export function forgetForm(): void { form = null; }
+export function forgetForm(): void { form = null; quickPreset = null; }

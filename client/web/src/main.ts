@@ -48,8 +48,20 @@ let asked = new Map<number, Asked>();
 let handOn: { ticket: string; again: Asked | null } | null = null; // the connection a redirect asks for
 let again: Asked | null = null; // the command to send again once welcomed there
 
-/** Send a command; whether it was sent (not while the connection is down). */
+// What the person asked of the lobby before the server welcomed this connection (the lobby
+// shows while the connection still opens, or opens again): sent once it has, in order, the
+// last of each command only. The page's own commands of a connection's start are not kept.
+let kept: Asked[] = [];
+const OWN = new Set(["hello", "pong", "bye", "watch_lobby"]);
+
+/** Send a command; whether it was sent, or kept until the server welcomes the connection
+ * (a command to the lobby); not a table's while the connection is down. */
 export function send(name: string, body: Body, recipient = "lobby", re: number | null = null): boolean {
+  const welcomed = ws?.readyState === WebSocket.OPEN && !!st.you;
+  if (!welcomed && recipient === "lobby" && !OWN.has(name) && !st.replaced) {
+    kept = [...kept.filter((k) => k.name !== name), { name, body, recipient }];
+    return true;
+  }
   if (!ws || ws.readyState !== WebSocket.OPEN) return false;
   seq += 1;
   if (REDIRECTED.has(name)) asked.set(seq, { name, body, recipient });
@@ -137,6 +149,7 @@ function handle(f: Frame): void {
       asking = "";
       if (!savedSeat()) send("watch_lobby", {});
       if (again) { send(again.name, again.body, again.recipient); again = null; } else if (!savedSeat()) joinFromLink();
+      for (const k of kept.splice(0)) send(k.name, k.body, k.recipient); // what the person asked while the connection opened
       break;
     }
     case "error":

@@ -351,3 +351,15 @@ async def test_a_second_tab_takes_the_seat_and_the_first_stays_put(site: Site, b
     await second.get_by_role("button", name="Play here").tap()
     await second.wait_for_selector("#game-end", timeout=WAIT)  # the game's end, as it stands
     assert await second.locator(".seat").all_text_contents() == await first.locator(".seat").all_text_contents()
+
+
+async def test_a_game_chosen_for_play_now_stays_chosen_as_the_lobby_changes(site: Site, browser: Browser) -> None:
+    """The lobby is drawn again on each change of its tables: the game a person chose for
+    "Play now" stays the one chosen when another table appears meanwhile."""
+    ada = await open_page(browser, site, "ada", DESKTOP)
+    second = await ada.locator("#quick-preset option").nth(1).get_attribute("value") or ""
+    await ada.select_option("#quick-preset", second)
+    bob = await open_page(browser, site, "bob", DESKTOP)
+    await create(bob, "")  # a table waiting for people: listed in ada's lobby
+    await ada.locator(".tables li", has_text="bob").wait_for(timeout=WAIT)
+    assert await ada.locator("#quick-preset").input_value() == second

@@ -8,10 +8,11 @@ the table's game; only the way to take in focus is marked on the table."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 
 import pytest
-from playwright.async_api import Browser, Page
+from playwright.async_api import Browser, Page, WebSocketRoute
 
 from scopa.bots import GreedyBot
 from scopa.client.net import ClientSession, archive
@@ -74,6 +75,50 @@ async def test_a_table_made_for_people_waits_for_them_with_its_invite(site: Site
     other = await open_italian(browser, site, "ada")
     await other.get_by_role("button", name="Subito una partita contro i bot").tap()
     await other.wait_for_selector("[data-area=hand] .card", timeout=WAIT)
+
+
+async def late_connection(browser: Browser, site: Site, name: str) -> tuple[Page, asyncio.Event]:
+    """A phone on a slow network, named ``name``, in the lobby: its connection to the
+    server opens only when the event returned is set."""
+    context = await browser.new_context(**ITALIAN_PHONE)
+    up = asyncio.Event()
+
+    async def slow(ws: WebSocketRoute) -> None:
+        await up.wait()
+        ws.connect_to_server()
+
+    await context.route_web_socket(re.compile(r"/ws$"), slow)
+    page = await context.new_page()
+    page.on("pageerror", lambda e: site.errors.append(f"{name}: {e}"))
+    await page.goto(site.url)
+    await page.fill("#name", name)
+    await page.get_by_role("button", name="Gioca").tap()
+    return page, up
+
+
+async def test_a_tap_in_the_lobby_while_the_connection_is_still_opening_counts(site: Site, browser: Browser) -> None:
+    """A slow network: the lobby shows as soon as the name is given, while the page's
+    connection to the server is still opening. A tap on "a game against bots now" then is
+    kept, and sent once the server has welcomed the page: the game begins."""
+    page, up = await late_connection(browser, site, "ada")
+    await page.get_by_role("button", name="Subito una partita contro i bot").tap()  # not connected yet
+    up.set()
+    await page.wait_for_selector("[data-area=hand] .card", timeout=WAIT)
+    await page.context.close()
+
+
+async def test_the_new_tables_form_keeps_its_choices_when_the_server_says_its_turn_clock(site: Site, browser: Browser) -> None:
+    """The bots chosen in the new table's form before the server welcomed the page stay
+    chosen once it has (its welcome tells the turn clock the form offers): the table made
+    is a game against them at once."""
+    page, up = await late_connection(browser, site, "ada")
+    await page.select_option("#bots", "medium")
+    up.set()
+    await page.locator("#timer option", has_text=re.compile(r"server \(\d+ s\)")).wait_for(state="attached", timeout=WAIT)  # its clock, told
+    assert await page.locator("#bots").input_value() == "medium"
+    await page.get_by_role("button", name="Crea un tavolo", exact=True).tap()
+    await page.wait_for_selector("[data-area=hand] .card", timeout=WAIT)
+    await page.context.close()
 
 
 async def test_the_notice_of_a_taken_name_goes_once_seated(site: Site, browser: Browser) -> None:

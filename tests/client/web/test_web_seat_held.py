@@ -87,13 +87,14 @@ async def test_a_phone_back_after_the_grace_period_takes_its_seat_back_from_the_
         bot_plays = [p for p in await plays(nipote) if p.startswith("nonna (bot):")]
         assert bot_plays
 
+        before = len(await plays(nipote)) + 1  # nipote's play, then hers
         await play_one(nipote)
+        await nipote.locator("[data-area=plays] li").nth(before - 1).wait_for(timeout=WAIT)  # its own play listed on its page
         await nonna.wait_for_selector(MINE, timeout=WAIT)  # her turn now, not the bot's
-        before = len(await plays(nipote))
         await play_first(nonna)
         await nipote.locator("[data-area=plays] li").nth(before).wait_for(timeout=WAIT)
         after = await plays(nipote)
-        assert after[before].startswith("nonna:")  # her own play
+        assert after[before].startswith("nonna:"), (before, after)  # her own play
         assert [p for p in after if p.startswith("nonna (bot):")] == bot_plays  # the bot's stay the bot's
         await phone.close()
 
