@@ -371,8 +371,10 @@ class NetApp(ScopaApp):
         """A seat notice in its place among the table's events: our own ``seat_back``
         ends what was missed."""
         screen, session = self.board_screen, self.session
-        if isinstance(notice, SeatCameBack) and screen is not None and session is not None \
-                and notice.seat == session.seat:
+        if screen is not None and session is not None and notice.seat == session.seat:
+            self.comeback.our_notice(notice)
+            if not isinstance(notice, SeatCameBack):
+                return
             if notice.bot_played:  # the seat a bot played since the grace period ran out is ours again
                 screen.board.bot_plays.discard(notice.seat)
                 self.tell(self.away.held_back())

@@ -12,6 +12,7 @@ from rich.text import Text
 from scopa.engine import Declare, Play, Played
 from scopa.protocol import Snapshot
 
+from ...game import SeatCameBack, SeatNotice, SeatTakenByBot
 from ...text import DeckStyle, label
 from ..board import BoardScreen
 from .snapshot import apply_public
@@ -29,6 +30,7 @@ class Comeback:
         self.just_reconnected = False
         self.missed_plays = 0  # plays of the current round caught up with after a time away
         self.played_for_us: list[str] = []  # the cards played for our seat meanwhile (by the bot), as said
+        self.bot_has_seat = False  # a bot plays our seat: from its seat_replaced until our seat_back
         self._snapshot: Snapshot | None = None  # one that stands for the missed events, shown at the end
 
     def catch_up(self, screen: BoardScreen) -> None:
@@ -40,10 +42,18 @@ class Comeback:
         screen.held = True
         self.missed_plays = 0
 
+    def our_notice(self, notice: SeatNotice) -> None:
+        """Our own seat's notice, in its place among the events: the plays made for us are
+        those between a bot taking the seat and our coming back; our own are not."""
+        if isinstance(notice, SeatTakenByBot):
+            self.bot_has_seat = True
+        elif isinstance(notice, SeatCameBack):
+            self.bot_has_seat = False
+
     def missed(self, screen: BoardScreen, event: Played) -> None:
-        """A play caught up with: counted, and told at the end when it was our seat's."""
+        """A play caught up with: counted, and told at the end when a bot made it for our seat."""
         self.missed_plays += 1
-        if event.seat == screen.board.viewer:
+        if event.seat == screen.board.viewer and self.bot_has_seat:
             card = label(event.card, self.deck)
             self.played_for_us.append(tr("{card} (scopa)", card=card) if event.scopa else card)
 
