@@ -14,7 +14,7 @@ from scopa.protocol import commands as wire
 from scopa.protocol.convert import parse_card_strs, rules_from_wire
 
 from ..game import GameTranslator, notice_from_wire
-from ..net import ClientSession, ServerRefused, game_over_at
+from ..net import ClientSession, ServerRefused, game_over_at, server_address
 from ..text import DeckStyle, apply_public, cards_text, game_over_text, notice_line, player_name, refusal_text
 from ..text import rules_line, side_name, tr, word_text
 from .human import TerminalPlayer
@@ -65,7 +65,7 @@ async def watch_table(session: ClientSession, console: Console, table_id: str, i
     except ServerRefused as exc:
         over, summary = (False, None) if invite or exc.code is not ErrorCode.NO_SUCH_TABLE else \
             await game_over_at(session, table_id)
-        console.print(Text(game_over_text(table_id, summary) if over else
+        console.print(Text(game_over_text(table_id, summary, server_address(session)) if over else
                            refusal_text(exc.code, exc.message, None if invite else table_id, invite is not None),
                            style="yellow"))
         return over

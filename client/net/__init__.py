@@ -21,7 +21,7 @@ or import the client's text/, console/ or tui/.
 from __future__ import annotations
 
 from .addresses import Addresses, share_host
-from .archive import claim_name, fetch_record, game_over_at, leaderboard, list_games
+from .archive import claim_name, fetch_record, game_over_at, leaderboard, list_games, server_address
 from .calls import LobbyCalls
 from .channel import Channel, ConnectionLost, ServerRefused, SessionError, Unreachable
 from .clock import Clock, SystemClock
@@ -91,6 +91,7 @@ __all__ = [
     "give_up_seat",
     "leaderboard",
     "game_over_at",
+    "server_address",
     "list_games",
     "no_server_hint",
     "open_stream",

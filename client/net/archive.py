@@ -46,6 +46,11 @@ async def game_over_at(session: ClientSession, table: str) -> tuple[bool, GameSu
     return any(t.id == table for t in await session.list_tables(TableState.FINISHED)), None
 
 
+def server_address(session: ClientSession) -> str:
+    """The address of the server ``session`` is connected to, as ``--server`` takes it."""
+    return f"[{session.host}]:{session.port}" if ":" in session.host else f"{session.host}:{session.port}"
+
+
 async def fetch_record(session: ClientSession, game: str, token: str | None = None) -> Record:
     """One finished game's record."""
     reply = await session._request(GetRecord(game=game, token=token), str(LOBBY))

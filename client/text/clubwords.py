@@ -252,8 +252,8 @@ ARCHIVE_ITALIAN: dict[str, str] = {
     "Every game here is over (w on one shows how it ended): press c to create a table.":
         "Qui le partite sono tutte finite (w su una dice com'è andata): premi c per aprire un tavolo.",
     "The game at table {table} is over: {result}.": "La partita al tavolo {table} è finita: {result}.",
-    "scopa games lists it, and scopa replay {table} --server ADDRESS shows it again step by step.":
-        "La trovi con scopa games, e scopa replay {table} --server INDIRIZZO la fa rivedere passo per passo.",
+    "scopa games lists it, and scopa replay {table} --server {server} shows it again step by step.":
+        "La trovi con scopa games, e scopa replay {table} --server {server} la fa rivedere passo per passo.",
     "(private)": "(privata)",
     "no finished games": "nessuna partita finita",
     "no finished games of {player}": "nessuna partita finita di {player}",

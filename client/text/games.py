@@ -88,13 +88,13 @@ def game_result(g: GameSummary) -> str:
     return tr("{who} won {totals} ({reason})", who=" & ".join(seats), totals=totals, reason=reason)
 
 
-def game_over_text(table: str, summary: GameSummary | None) -> str:
+def game_over_text(table: str, summary: GameSummary | None, server: str) -> str:
     """What a spectator is told of a public table whose game is over (its result, when
-    the server keeps finished games), and where to see it again."""
+    the server keeps finished games), and where to see it again (``server``: its address)."""
     over = tr("The game at table {table} is over.", table=table) if summary is None else \
         tr("The game at table {table} is over: {result}.", table=table, result=game_result(summary))
-    return over + " " + tr("scopa games lists it, and scopa replay {table} --server ADDRESS shows it again step by step.",
-                           table=table)
+    return over + " " + tr("scopa games lists it, and scopa replay {table} --server {server} shows it again step by step.",
+                           table=table, server=server)
 
 
 def _side_of(seat: int, seats: int, sides: int) -> int:

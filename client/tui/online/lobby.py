@@ -88,6 +88,7 @@ class LobbyScreen(Screen[None]):
         self._talking = False  # t was pressed: the chat box is taking the focus
         self._invite: InviteScreen | None = None  # i was pressed: the invite box, while it is open
         self._status: str | Text = ""  # what the status line shows
+        self._empty: str | None = None  # what it said last of a list with no game on
 
     def compose(self) -> ComposeResult:
         yield Static(Text.assemble((tr("Scopa lobby"), "bold"), f" · {self.who}"), id="lobby-top")
@@ -171,11 +172,15 @@ class LobbyScreen(Screen[None]):
         # what the status line says of the list is the list's own: said while it has no game on, gone once it has
         empty = tr("No tables yet: press c to create one.") if not self.tables else \
             tr("Every game here is over (w on one shows how it ended): press c to create a table.") if not live else None
-        if empty is not None:
+        asking = self._question is not None and not self._question.done()  # a question stays until answered
+        if empty is not None and empty != self._empty and not asking:  # said once: what was told since stays
             self.say(empty)
-        elif self._status in (tr("No tables yet: press c to create one."),
-                              tr("Every game here is over (w on one shows how it ended): press c to create a table.")):
-            self.say(keys_hint())
+            self._empty = empty
+        elif empty is None:
+            if self._status in (tr("No tables yet: press c to create one."),
+                                tr("Every game here is over (w on one shows how it ended): press c to create a table.")):
+                self.say(keys_hint())
+            self._empty = None
         if keep in self.tables:
             dt.move_cursor(row=list(self.tables).index(keep))
 
