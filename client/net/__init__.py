@@ -21,7 +21,7 @@ or import the client's text/, console/ or tui/.
 from __future__ import annotations
 
 from .addresses import Addresses, share_host
-from .archive import claim_name, fetch_record, game_over_at, leaderboard, list_games, server_address
+from .archive import claim_name, fetch_record, game_over_at, leaderboard, list_games, server_address, tables_at
 from .calls import LobbyCalls
 from .channel import Channel, ConnectionLost, ServerRefused, SessionError, Unreachable
 from .clock import Clock, SystemClock
@@ -92,6 +92,7 @@ __all__ = [
     "leaderboard",
     "game_over_at",
     "server_address",
+    "tables_at",
     "list_games",
     "no_server_hint",
     "open_stream",

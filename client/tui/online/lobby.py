@@ -4,7 +4,7 @@ invite code), watch, chat; ``c`` opens the create-table form (createform.py)."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Awaitable, Sequence
 
 from rich.text import Text
 from textual import events, on
@@ -14,6 +14,7 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Footer, Input, RichLog, Static
+from textual.worker import Worker
 
 from scopa.engine import RuleSet
 from scopa.protocol import TableInfo, TableState
@@ -146,6 +147,12 @@ class LobbyScreen(Screen[None]):
         last, marked finished; w or Enter on one says how its game ended."""
         self.tables = {t.id: t for t in tables if t.state is not TableState.CLOSED}
         self._redraw()
+
+    def list_meanwhile(self, tables: Awaitable[list[TableInfo]]) -> Worker[None]:
+        """The tables when ``tables`` gives them (asked before the session is open)."""
+        async def show() -> None:
+            self.show_tables(await tables)
+        return self.run_worker(show(), group="list-meanwhile")
 
     def update_table(self, info: TableInfo) -> None:
         """One table changed (a pushed table_update)."""
