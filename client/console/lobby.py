@@ -234,6 +234,8 @@ class Lobby:
                 return
             if word in ("r", "refresh", "l", "list", ""):
                 tables = await self.show()
+            elif word in ("?", "h", "help"):  # the lobby's commands, as ? lists the game's at the move prompt
+                self.say(MENU)
             elif word in ("p", "play", "now"):
                 if await self.play_now(rest.strip()):
                     tables = await self.show()
