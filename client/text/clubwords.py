@@ -135,6 +135,8 @@ CONNECTION_ITALIAN: dict[str, str] = {
     "Your name at the tables": "Il tuo nome ai tavoli",
     "Letters (accented ones too), digits, . _ -, at most 24, no spaces. Enter: play · Esc: leave":
         "Lettere (anche accentate), cifre, . _ -, al massimo 24, senza spazi. Invio: gioca · Esc: esci",
+    "Letters (accented ones too), digits, . _ -, at most 24, no spaces. Enter: watch · Esc: leave":
+        "Lettere (anche accentate), cifre, . _ -, al massimo 24, senza spazi. Invio: guarda · Esc: esci",
     # the seat a plain client keeps, and what happens at its table
     "Go back to it? (y/n) [y]: ": "Vuoi tornarci? (s/n) [s]: ",
     "You are back at table {table}, seat {seat}: the game goes on.":

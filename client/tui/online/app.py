@@ -139,7 +139,7 @@ class NetApp(ScopaApp):
 
     async def _main(self) -> None:
         if self.ask_name:  # the name first (Esc there leaves the app)
-            self.player_name = await self.show_and_wait(NameScreen(self.player_name))
+            self.player_name = await self.show_and_wait(NameScreen(self.player_name, self.watch_only is not None))
         saved = self.store.load(self.server, self.player_name) if self.watch_only is None else None
         session: ClientSession | None = None
         if self.watch_only is None:

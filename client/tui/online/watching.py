@@ -47,6 +47,8 @@ class NetApp(PlayersApp, Protocol):
 
     def tell(self, text: str | Text) -> None: ...
 
+    def refresh_bindings(self) -> None: ...
+
     async def show_and_wait(self, screen: Screen[T]) -> T: ...
 
 
@@ -88,6 +90,8 @@ async def watch_game(app: NetApp, table_id: str, invite: str | None = None) -> s
 
     try:
         left = await session.watch(table_id, follow)
+        app.watching = None  # nothing more to stop watching: b leaves the key line
+        app.refresh_bindings()
         app.tell(tr("No longer watching table {table} ({reason}).", table=table_id, reason=word_text(left.reason)))
         if not board.over:
             return None

@@ -4,6 +4,7 @@ round  g jump to round", not "stepnp roundg")."""
 
 from __future__ import annotations
 
+import pytest
 from textual.widgets import Footer
 from textual.widgets._footer import FooterLabel
 
@@ -12,6 +13,8 @@ from scopa.client.tui import ReplayApp
 from scopa.engine import LocalGame, RuleSet
 from scopa.protocol.record import PlayerKind, RecordPlayer, build_record, replay_steps
 
+
+pytestmark = pytest.mark.unit
 
 async def test_a_key_groups_word_is_apart_from_the_next_key() -> None:
     rules = RuleSet()
