@@ -24,7 +24,7 @@ from scopa.protocol.convert import rules_from_wire
 from scopa.bots import LEVELS, STRATEGIES
 from ..game import GameResult, SeatCameBack, SeatNotice, SeatTakenByBot
 from ..text import tr, coerce, notice_line, rules_line, word_text, leaderboard_lines, catalog_value, level_named, level_text
-from ..text import error_text, leave_question, no_table_text, player_name, render_standings, rules_problem_text
+from ..text import error_text, leave_question, no_table_text, render_standings, rules_problem_text, seated_name
 from ..net import LinkEvent, LinkStatus, ClientSession, ConnectionLost, ServerRefused
 from .human import TerminalPlayer
 from .tablewords import Leaving
@@ -51,7 +51,8 @@ def render_tables(tables: Sequence[TableInfo]) -> Table | Text:
         t.add_column(column)
     for info in tables:
         seats = Text(", ").join(
-            Text(player_name(name)) if name is not None else Text(tr("free"), style="green") for name in info.seats
+            Text(seated_name(name, i in info.bots)) if name is not None else Text(tr("free"), style="green")
+            for i, name in enumerate(info.seats)
         )
         style = {TableState.WAITING: "green", TableState.PLAYING: "yellow"}.get(info.state, "dim")
         away = tr("(1 away)") if len(info.away) == 1 else tr("({n} away)", n=len(info.away))
@@ -392,7 +393,9 @@ class Lobby:
 
     async def ask_bots(self, empty_seats: int) -> list[str] | None:
         while True:
-            self.say(Text(tr("Bots for the {n} other seat(s): {bots}; one name fills them all; blank = wait for "
+            self.say(Text(tr("Bots for the 1 other seat: {bots}; blank = wait for a person.", bots=levels_listed())
+                          if empty_seats == 1 else
+                          tr("Bots for the {n} other seat(s): {bots}; one name fills them all; blank = wait for "
                              "people.", n=empty_seats, bots=levels_listed()), style="dim"))
             answer = await self.ask(tr("Bots [none]: "))
             bots = parse_bots(answer, empty_seats)

@@ -43,7 +43,7 @@ from .notation import (
     suit_label,
 )
 from .movehints import parse_choice
-from .catalog import catalog_value, error_text, is_server_bot, level_named, level_text, local_bot_name, log_text, person_name, player_name, rules_problem_text, reason_text, setting_text, word_text
+from .catalog import catalog_value, error_text, is_server_bot, level_named, level_text, local_bot_name, log_text, person_name, player_name, rules_problem_text, seated_name, reason_text, setting_text, word_text
 from .qr import qr_text
 from .games import PRESET_NAMES, end_reason_text, game_lines, game_over_text, leaderboard_lines, matching_preset, rules_line, rules_name
 from .replaywords import deal_text, plain_lines, position_text, result_text, scope_text, score_lines, step_text, viewer_seat
@@ -133,6 +133,7 @@ __all__ = [
     "log_text",
     "is_server_bot",
     "player_name",
+    "seated_name",
     "level_text",
     "level_named",
     "local_bot_name",

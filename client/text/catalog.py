@@ -152,6 +152,12 @@ def is_server_bot(name: str) -> bool:
     return _SERVER_BOT.match(name) is not None
 
 
+def seated_name(name: str, bot_plays: bool) -> str:
+    """A seat's name in a table list: a server's bot in words; a person's seat a bot plays
+    on (``bot_plays``), "nipote (bot)", as the browser lists it."""
+    return i18n.tr("{name} (bot)", name=name) if bot_plays and not is_server_bot(name) else player_name(name)
+
+
 def local_bot_name(kind: str, number: int) -> str:
     """A built-in bot seated on this machine, named as a server names its own (the
     ``number``-th ``greedy`` bot: "Bot 1 (medium)"); a user's bot class by its class."""

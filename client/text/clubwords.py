@@ -86,7 +86,9 @@ CLUB_ITALIAN: dict[str, str] = {
     "Target": "Traguardo",
     "choose one of {choices}, or Enter for {default}": "scegli tra {choices}, o Invio per {default}",
     "Bots for the {n} other seat(s): {bots}; one name fills them all; blank = wait for people.":
-        "Bot per gli altri {n} posto/i: {bots}; un nome li riempie tutti; vuoto = aspetta le persone.",
+        "Bot per gli altri {n} posti: {bots}; un nome li riempie tutti; vuoto = aspetta le persone.",
+    "Bots for the 1 other seat: {bots}; blank = wait for a person.":
+        "Bot per l'altro posto: {bots}; vuoto = aspetta una persona.",
     "Bots [none]: ": "Bot [nessuno]: ",
     "Cannot join table {table}: {message}": "Non puoi sederti al tavolo {table}: {message}",
     "You won!": "Hai vinto!",

@@ -24,7 +24,7 @@ from ...text import parse_invite, tr, word_text
 from .createform import CreateTableScreen, NewTable
 from ..dialogs import Once, dialog_css
 from ..keys import catch_up
-from ...text import is_server_bot, player_name, rules_line
+from ...text import rules_line, seated_name
 
 __all__ = ["CreateTableScreen", "InviteScreen", "LobbyScreen", "NewTable", "seats_text"]
 
@@ -43,10 +43,8 @@ def seats_text(info: TableInfo) -> Text:
             parts.append(Text(tr("free"), style="green"))
         elif i in info.away:
             parts.append(Text(tr("{name} (away)", name=name), style="yellow"))
-        elif i in info.bots and not is_server_bot(name):
-            parts.append(Text(tr("{name} (bot)", name=name)))
         else:
-            parts.append(Text(player_name(name)))  # a server's bot as the browser names it
+            parts.append(Text(seated_name(name, i in info.bots)))  # a server's bot as the browser names it
     return Text(", ").join(parts)
 
 
