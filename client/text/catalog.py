@@ -113,14 +113,35 @@ def word_text(word: str) -> str:
 def log_text(template: str, args: object) -> tuple[str, object]:
     """A line of the server's text log (its ``%``-template and arguments) in the terminal's
     language: the Italian template of ``LOG_ITALIAN``, a reason put in (a word's English,
-    "two seats were played from one address") in Italian too; as it came otherwise."""
-    from .clubwords import LOG_ITALIAN
+    "two seats were played from one address") in Italian too, a person as their name (not
+    ``player:ada``), the rules in words; as it came otherwise.  Seats and sides are counted
+    from 1 (``LOG_COUNTED``), as the clients count them, in either language."""
+    from .clubwords import LOG_COUNTED, LOG_ITALIAN, LOG_REASON, LOG_RULES
 
+    if not isinstance(args, tuple):
+        return template, args
+    counted = LOG_COUNTED.get(template, ())
+    args = tuple(a + 1 if i in counted and isinstance(a, int) and not isinstance(a, bool) else a
+                 for i, a in enumerate(args))
     italian = LOG_ITALIAN.get(template) if i18n.LANGUAGE == "it" else None
     if italian is None:
         return template, args
     words = {english: it for english, it in catalog().words.values()}
-    return italian, tuple(words.get(a, a) if isinstance(a, str) else a for a in args) if isinstance(args, tuple) else args
+    said = [words.get(a, a) if isinstance(a, str) else a for a in args]
+    said = [a.removeprefix("player:") if isinstance(a, str) and a.startswith("player:") else a for a in said]
+    if template == LOG_RULES and len(said) > 1 and isinstance(said[1], str):
+        said[1] = _rules_it(said[1])
+    if template == LOG_REASON and said and isinstance(said[-1], str) and said[-1] in catalog().words:
+        said[-1] = catalog().words[said[-1]][1]
+    return italian, tuple(said)
+
+
+def _rules_it(described: str) -> str:
+    """A table's rules as ``RuleSet.describe`` gives them ("scopa, 2p, to 11"), in Italian."""
+    from .games import _settings_it
+
+    preset, *settings = described.split(", ")
+    return ", ".join([preset, *(_settings_it(part) for part in settings)])
 
 
 def catalog_value(value: str) -> str:
