@@ -12,7 +12,8 @@ the addresses to try (``Addresses``, ``parse_address``, ``parse_servers``) and t
 ``MemoryTokenStore``, ``SavedSeat``, and of the last tables sat at ``PLAYED_KEPT``; a saved seat given up at the server: ``give_up_seat``), finding servers on the LAN (``discover``,
 ``resolve_server``, ``FoundServer``, ``NoServerFound``, ``SeveralServersFound``,
 ``no_server_hint``, ``choice_rows``, ``parse_choice``, ``AUTO``, ``BROWSE_SECONDS``) and the
-server's archive (``list_games``, whether a table's game is over: ``game_over_at``, ``fetch_record``, ``leaderboard``, ``claim_name``).
+server's archive (``list_games``, whether a table's game is over: ``game_over_at``, ``fetch_record``, ``leaderboard``, ``claim_name``),
+the tables listed on a short connection of its own (``tables_at``) and a session's address as ``--server`` takes it (``server_address``).
 
 Must never: show anything to a person (no words, no screens: it raises and returns values),
 or import the client's text/, console/ or tui/.

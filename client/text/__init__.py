@@ -4,7 +4,7 @@ Owns the language (``language``, ``LANGUAGE``, ``current_language``, ``set_langu
 card notation (``DeckStyle``, ``label``, ``labels``, ``rank_label``, ``suit_label``,
 ``parse_cards``, ``IT_RANKS``, ``FR_RANKS``, ``SUIT_COLOURS``) and a move typed as text
 (``parse_choice``, with hints naming the nearest allowed moves), the Italian catalog both
-clients share (``error_text``, ``rules_problem_text``, ``player_name``, ``level_text``, ``level_named``, ``local_bot_name``, ``person_name``, ``is_server_bot``, ``reason_text``, ``setting_text``, ``word_text``,
+clients share (``error_text``, ``rules_problem_text``, ``player_name``, ``level_text``, ``level_named``, ``local_bot_name``, ``person_name``, ``is_server_bot``, ``seated_name``, ``reason_text``, ``setting_text``, ``word_text``,
 ``catalog_value``, ``log_text``: the server's text log lines), a QR code as text (``qr_text``), a table's game in words
 (``PRESET_NAMES``, ``matching_preset``, ``rules_name``, ``rules_line``, ``end_reason_text``),
 a server's finished games and leaderboard as lines (``game_lines``, ``leaderboard_lines``; a finished table's ``game_over_text``), a recorded game's steps in words

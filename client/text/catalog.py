@@ -138,10 +138,20 @@ def log_text(template: str, args: object) -> tuple[str, object]:
 
 def _rules_it(described: str) -> str:
     """A table's rules as ``RuleSet.describe`` gives them ("scopa, 2p, to 11"), in Italian."""
-    from .games import _settings_it
-
     preset, *settings = described.split(", ")
-    return ", ".join([preset, *(_settings_it(part) for part in settings)])
+    return ", ".join([preset, *(settings_it(part) for part in settings)])
+
+
+def settings_it(part: str) -> str:
+    """One item of a table's settings in Italian: ``2p`` ``2 giocatori``, ``to 11`` ``a 11``."""
+    words = part.split()
+    if part.endswith("p") and part[:-1].isdigit():
+        return i18n.tr("{n} players", n=part[:-1])
+    if words[0] == "to":
+        return i18n.tr("to {n}", n=words[1])
+    if words[0].endswith("p") and words[1:] == ["teams"]:
+        return i18n.tr("{n} players in teams", n=words[0][:-1])
+    return setting_text(part)
 
 
 def catalog_value(value: str) -> str:

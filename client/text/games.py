@@ -9,7 +9,7 @@ from datetime import datetime
 from scopa.engine import EndReason, Preset, RuleSet, preset_of
 from scopa.protocol.commands import GameSummary, Leaderboard
 
-from .catalog import setting_text, word_text
+from .catalog import settings_it, word_text
 from .i18n import current_language, tr
 
 
@@ -45,20 +45,8 @@ def rules_line(rules: RuleSet) -> str:
     """The game's name, then its settings (e.g. "Scopa, 2p, to 11")."""
     settings = rules.describe().split(", ")[1:]  # the first item is the preset's code name
     if current_language() == "it":
-        settings = [_settings_it(part) for part in settings]
+        settings = [settings_it(part) for part in settings]
     return ", ".join([rules_name(rules), *settings])
-
-
-def _settings_it(part: str) -> str:
-    """One item of a table's settings in Italian: ``2p`` ``2 giocatori``, ``to 11`` ``a 11``."""
-    words = part.split()
-    if part.endswith("p") and part[:-1].isdigit():
-        return tr("{n} players", n=part[:-1])
-    if words[0] == "to":
-        return tr("to {n}", n=words[1])
-    if words[0].endswith("p") and words[1:] == ["teams"]:
-        return tr("{n} players in teams", n=words[0][:-1])
-    return setting_text(part)
 
 
 def end_reason_text(reason: EndReason | str) -> str:

@@ -28,7 +28,7 @@ from .comeback import Comeback
 from ..dialogs import ConfirmScreen, GameOverScreen, NameScreen, RoundEndScreen
 from .invitepanel import Invite, ShareInviteScreen
 from .lastgame import replay_screen
-from .lobby import CreateTableScreen, LobbyScreen, NewTable
+from .lobby import CreateTableScreen, LobbyScreen, NewTable, list_meanwhile
 from .players import NetPlayer
 from .snapshot import apply_public, seat_waiting, table_now
 from .tournaments import browse_tournaments
@@ -176,8 +176,8 @@ class NetApp(ScopaApp):
         """Ask on the lobby screen (y/n) whether to go back to a saved seat, the server's tables listed behind."""
         assert self.lobby is not None
         answer: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
-        listed = self.lobby.list_meanwhile(tables_at(self.host, self.port, self.player_name,
-                                                     proxied_for=self.proxied_for, **self.link_options))
+        listed = list_meanwhile(self.lobby, tables_at(self.host, self.port, self.player_name,
+                                                  proxied_for=self.proxied_for, **self.link_options))
         self.lobby.ask(Text.assemble(
             (tr("You have an unfinished game at table {table} on {server} (seat {seat}, as {name}).",
                 table=saved.table, server=self.server, seat=saved.seat + 1, name=saved.name) + " ", "bold"),

@@ -48,6 +48,13 @@ def seats_text(info: TableInfo) -> Text:
     return Text(", ").join(parts)
 
 
+def list_meanwhile(lobby: LobbyScreen, tables: Awaitable[list[TableInfo]]) -> Worker[None]:
+    """The tables shown in ``lobby`` when ``tables`` gives them (asked before the session is open)."""
+    async def show() -> None:
+        lobby.show_tables(await tables)
+    return lobby.run_worker(show(), group="list-meanwhile")
+
+
 class LobbyScreen(Screen[None]):
     """Tables, chat and the lobby's keys; the app does the talking to the server."""
 
@@ -145,12 +152,6 @@ class LobbyScreen(Screen[None]):
         last, marked finished; w or Enter on one says how its game ended."""
         self.tables = {t.id: t for t in tables if t.state is not TableState.CLOSED}
         self._redraw()
-
-    def list_meanwhile(self, tables: Awaitable[list[TableInfo]]) -> Worker[None]:
-        """The tables when ``tables`` gives them (asked before the session is open)."""
-        async def show() -> None:
-            self.show_tables(await tables)
-        return self.run_worker(show(), group="list-meanwhile")
 
     def update_table(self, info: TableInfo) -> None:
         """One table changed (a pushed table_update)."""
