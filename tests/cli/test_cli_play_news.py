@@ -31,7 +31,7 @@ def open_a_table_for_two(ada: pexpect.spawn) -> None:
     for _ in range(5):
         ada.expect(r"\]: ")
         ada.sendline("")
-    ada.expect("Bot per gli altri 1 posto")
+    ada.expect("Bot per l.altro posto")
     ada.sendline("")
     ada.expect("Si aspetta che gli altri posti si riempiano")
 
