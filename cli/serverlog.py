@@ -1,7 +1,8 @@
 """The server's log as ``scopa serve`` shows it in text: each line in the terminal's
 language (:func:`scopa.client.text.log_text`: "not rated (two seats were played from one
-address)" in Italian too); a line without Italian stays as the server wrote it.  The
-JSON log is for programs and stays English."""
+address)" in Italian too); a line without Italian stays as the server wrote it.  Seats
+and sides are counted from 1, as the clients count them.  The JSON log is for programs:
+it stays English, with the server's own numbers."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ class SpokenFormatter(logging.Formatter):
 
     def format(self, record: logging.LogRecord) -> str:
         template, args = log_text(str(record.msg), record.args)
-        if template != record.msg:
+        if template != record.msg or args != record.args:
             record = logging.makeLogRecord({**record.__dict__, "msg": template, "args": args})
         return super().format(record)
 

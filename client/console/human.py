@@ -17,7 +17,7 @@ from ..game import SeatCameBack, SeatNotice, SeatTakenByBot
 from ..text import BoardState, player_name, reason_text, round_parts
 from ..text import tr, parse_choice, DeckStyle, label, labels, parse_cards, event_line, render_moves, render_view
 from .prompt import InputFn, LineReader
-from .tablewords import Chat, Leaving, is_yes, prompt_help, table_line
+from .tablewords import Chat, Leaving, example_whole, is_yes, prompt_help, table_line
 
 
 WARN_AT = 10
@@ -119,7 +119,7 @@ class TerminalPlayer(Player):
                 continue
             choice = parse_choice(line, legal, self.style)
             if isinstance(choice, str):
-                self.reader.say(Text(choice, style="yellow"))
+                self.reader.say(Text(example_whole(choice, self.reader.console.width), style="yellow"))
                 continue
             return choice
 
@@ -157,7 +157,7 @@ class TerminalPlayer(Player):
         prompt = tr("Your move: ")
         if left is not None:
             self.reader.say(Text(tr("You have {n} s, then the server plays for you.", n=left), style="bold"))
-        reading = self.reader.reading(prompt)
+        reading = self.reader.reading(prompt, fresh_only=True)
         line = asyncio.wrap_future(reading)
         warned = left is not None and left <= WARN_AT
         try:

@@ -25,7 +25,8 @@ from scopa.bots import LEVELS, STRATEGIES
 from ..game import GameResult, SeatCameBack, SeatNotice, SeatTakenByBot
 from ..text import Flow, tr, coerce, notice_line, rules_line, word_text, leaderboard_lines, catalog_value
 from ..text import level_named, level_text
-from ..text import error_text, leave_question, no_table_text, player_name, render_standings, rules_problem_text
+from ..text import error_text, leave_question, no_table_text, render_standings, rules_problem_text
+from ..text import seated_name
 from ..net import LinkEvent, LinkStatus, ClientSession, ConnectionLost, ServerRefused
 from .human import TerminalPlayer
 from .tablewords import Leaving
@@ -59,7 +60,8 @@ def render_tables(tables: Sequence[TableInfo]) -> Table | Text:
         t.add_column(column)
     for info in tables:
         seats = Text(", ").join(
-            Text(player_name(name)) if name is not None else Text(tr("free"), style="green") for name in info.seats
+            Text(seated_name(name, i in info.bots)) if name is not None else Text(tr("free"), style="green")
+            for i, name in enumerate(info.seats)
         )
         style = {TableState.WAITING: "green", TableState.PLAYING: "yellow"}.get(info.state, "dim")
         away = tr("(1 away)") if len(info.away) == 1 else tr("({n} away)", n=len(info.away))
@@ -242,6 +244,8 @@ class Lobby:
                 return
             if word in ("r", "refresh", "l", "list", ""):
                 tables = await self.show()
+            elif word in ("?", "h", "help"):  # the lobby's commands, as ? lists the game's at the move prompt
+                self.say(menu())
             elif word in ("p", "play", "now"):
                 if await self.play_now(rest.strip()):
                     tables = await self.show()

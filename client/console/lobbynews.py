@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from scopa.protocol import Command, TableInfo, TableState, TableUpdate
+from scopa.protocol import ChatMessage, Command, TableInfo, TableState, TableUpdate
 from scopa.protocol.convert import rules_from_wire
 
 from ..net import ClientSession
@@ -30,6 +30,10 @@ class LobbyNews:
 
     def heard(self, command: Command) -> None:
         body = command.body
+        if isinstance(body, ChatMessage) and not command.sender.startswith("table:"):  # said to the lobby
+            if self.session.table_id is None and self.reader.waiting:
+                self.reader.say(Text.assemble((player_name(body.author.split(":", 1)[-1]), "bold"), ": ", body.text))
+            return
         if not isinstance(body, TableUpdate) or command.sender != "lobby":
             return
         table, before = body.table, self._known.get(body.table.id)

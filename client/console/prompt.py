@@ -47,9 +47,11 @@ class LineReader:
         with self._lock:
             return self._prompt is not None and self._line is not None and not self._line.done()
 
-    def reading(self, prompt: str) -> concurrent.futures.Future[str]:
+    def reading(self, prompt: str, fresh_only: bool = False) -> concurrent.futures.Future[str]:
         """The line that answers ``prompt``: the read still under way (``prompt`` shown
-        again), or a new one.  A line typed while nobody asked is not an answer: dropped."""
+        again), or a new one.  A line typed while nobody asked is not an answer: dropped.
+        ``fresh_only``: neither is what was typed before a new read begins (Enters pressed
+        while the other players moved are not answers to the move prompt)."""
         for told in self.before_prompt:
             told()
         with self._lock:
@@ -64,6 +66,8 @@ class LineReader:
             self._prompt, self._open = prompt, True
         assert line is not None
         if fresh:
+            if fresh_only:
+                self._forget_typed()
             threading.Thread(target=self._read, args=(line, prompt), daemon=True, name="scopa-input").start()
             return line
         if left_behind:

@@ -72,3 +72,10 @@ class Leaving:
 def is_yes(answer: str) -> bool:
     """``s``/``sì`` or ``y``/``yes``: anything else (Enter too) is no."""
     return answer.strip().lower() in YES
+
+
+def example_whole(hint: str, width: int) -> str:
+    """A hint longer than the line breaks before its example in brackets (``(… 7d 3c 4s)``),
+    so that the example is read whole rather than split at the line's end."""
+    head, bracket, example = hint.rpartition(" (")
+    return f"{head}\n({example}" if bracket and len(hint) > width and len(example) < width else hint

@@ -5,6 +5,7 @@ the round box), and the table's other news as one line each (:func:`describe`), 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from rich.console import Console
 from rich.text import Text
@@ -13,8 +14,8 @@ from scopa.protocol import Command, ErrorCode, Snapshot
 from scopa.protocol import commands as wire
 from scopa.protocol.convert import parse_card_strs, rules_from_wire
 
-from ..game import GameTranslator, notice_from_wire
-from ..net import ClientSession, ServerRefused, game_over_at
+from ..game import GameTranslator, SeatTakenByBot, SeatWentAway, notice_from_wire
+from ..net import ClientSession, ServerRefused, game_over_at, server_address
 from ..text import DeckStyle, apply_public, cards_text, game_over_text, notice_line, player_name, refusal_text
 from ..text import rules_line, side_name, tr, word_text
 from .human import TerminalPlayer
@@ -23,9 +24,10 @@ GAME = (wire.GameStart, wire.RoundStart, wire.CardPlayed, wire.DeclarationMade, 
 """The game's own events: told through the game translator, in the plain player's words."""
 
 
-def describe(command: Command, names: Sequence[str]) -> str | None:
+def describe(command: Command, names: Sequence[str], away: set[int]) -> str | None:
     """One line about a table's news that is not a play of the game (who is away, the
-    chat, a seat's notice), for a spectator."""
+    chat, a seat's notice), for a spectator; ``away``: the seats away now, kept up to date
+    here (a bot taking a seat that was not away: its person left, as the players are told)."""
     body = command.body
 
     def who(seat: int) -> str:
@@ -36,9 +38,15 @@ def describe(command: Command, names: Sequence[str]) -> str | None:
     if isinstance(body, wire.ChatMessage):
         return f"{body.author}: {body.text}"
     notice = notice_from_wire(body)
-    if notice is not None:
-        return notice_line(notice).plain
-    return None
+    if notice is None:
+        return None
+    if isinstance(notice, SeatTakenByBot) and notice.seat not in away:
+        notice = replace(notice, left=True)
+    if isinstance(notice, SeatWentAway):
+        away.add(notice.seat)
+    else:
+        away.discard(notice.seat)
+    return notice_line(notice).plain
 
 
 def game_now(snap: Snapshot, names: Sequence[str], style: DeckStyle) -> list[Text]:
@@ -65,7 +73,7 @@ async def watch_table(session: ClientSession, console: Console, table_id: str, i
     except ServerRefused as exc:
         over, summary = (False, None) if invite or exc.code is not ErrorCode.NO_SUCH_TABLE else \
             await game_over_at(session, table_id)
-        console.print(Text(game_over_text(table_id, summary) if over else
+        console.print(Text(game_over_text(table_id, summary, server_address(session)) if over else
                            refusal_text(exc.code, exc.message, None if invite else table_id, invite is not None),
                            style="yellow"))
         return over
@@ -82,6 +90,8 @@ async def watch_table(session: ClientSession, console: Console, table_id: str, i
         for line in game_now(snap, spectator.names, style):
             console.print(line)
 
+    away = set(snap.table.away)
+
     async def show(command: Command) -> None:
         nonlocal names
         if isinstance(command.body, wire.GameStart):
@@ -89,7 +99,7 @@ async def watch_table(session: ClientSession, console: Console, table_id: str, i
         if isinstance(command.body, GAME):
             await translator.handle(command)
             return
-        line = describe(command, names)
+        line = describe(command, names, away)
         if line is not None:
             console.print(Text(line))
 

@@ -5,6 +5,7 @@ text are client/text/games.py's)."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 from scopa.protocol import LOBBY
 from scopa.protocol.commands import (
@@ -17,11 +18,14 @@ from scopa.protocol.commands import (
     ListGames,
     NameClaimed,
     RecordReply,
+    TableInfo,
     TableState,
 )
 from scopa.protocol.record import Record
 
+from .channel import ConnectionLost
 from .session import ClientSession, ServerRefused
+from .trust import CertificateRefused
 
 
 async def list_games(session: ClientSession, player: str | None = None, preset: str | None = None,
@@ -44,6 +48,26 @@ async def game_over_at(session: ClientSession, table: str) -> tuple[bool, GameSu
     if summary is not None:
         return True, summary
     return any(t.id == table for t in await session.list_tables(TableState.FINISHED)), None
+
+
+async def tables_at(host: str, port: int, name: str, **link: Any) -> list[TableInfo]:
+    """The tables a server lists now, asked on a connection of its own that is closed
+    before this returns (none when the server cannot be asked)."""
+    try:
+        session = await ClientSession.connect(host, port, name, **link)
+    except (ConnectionLost, ServerRefused, CertificateRefused):
+        return []
+    try:
+        return await session.list_tables()
+    except (ConnectionLost, ServerRefused):
+        return []
+    finally:
+        await session.close()
+
+
+def server_address(session: ClientSession) -> str:
+    """The address of the server ``session`` is connected to, as ``--server`` takes it."""
+    return f"[{session.host}]:{session.port}" if ":" in session.host else f"{session.host}:{session.port}"
 
 
 async def fetch_record(session: ClientSession, game: str, token: str | None = None) -> Record:

@@ -4,7 +4,7 @@ Owns the language (``language``, ``LANGUAGE``, ``current_language``, ``set_langu
 card notation (``DeckStyle``, ``label``, ``labels``, ``rank_label``, ``suit_label``,
 ``parse_cards``, ``IT_RANKS``, ``FR_RANKS``, ``SUIT_COLOURS``) and a move typed as text
 (``parse_choice``, with hints naming the nearest allowed moves), the Italian catalog both
-clients share (``error_text``, ``rules_problem_text``, ``player_name``, ``level_text``, ``level_named``, ``local_bot_name``, ``person_name``, ``is_server_bot``, ``reason_text``, ``setting_text``, ``word_text``,
+clients share (``error_text``, ``rules_problem_text``, ``player_name``, ``level_text``, ``level_named``, ``local_bot_name``, ``person_name``, ``is_server_bot``, ``seated_name``, ``reason_text``, ``setting_text``, ``word_text``,
 ``catalog_value``, ``log_text``: the server's text log lines), a QR code as text (``qr_text``), a table's game in words
 (``PRESET_NAMES``, ``matching_preset``, ``rules_name``, ``rules_line``, ``end_reason_text``),
 a server's finished games and leaderboard as lines (``game_lines``, ``leaderboard_lines``; a finished table's ``game_over_text``), a recorded game's steps in words
@@ -44,7 +44,7 @@ from .notation import (
     suit_label,
 )
 from .movehints import parse_choice
-from .catalog import catalog_value, error_text, is_server_bot, level_named, level_text, local_bot_name, log_text, person_name, player_name, rules_problem_text, reason_text, setting_text, word_text
+from .catalog import catalog_value, error_text, is_server_bot, level_named, level_text, local_bot_name, log_text, person_name, player_name, rules_problem_text, seated_name, reason_text, setting_text, word_text
 from .qr import qr_text
 from .games import PRESET_NAMES, end_reason_text, game_lines, game_over_text, leaderboard_lines, matching_preset, rules_line, rules_name
 from .replaywords import deal_text, plain_lines, position_text, result_text, scope_text, score_lines, step_text, viewer_seat
@@ -135,6 +135,7 @@ __all__ = [
     "log_text",
     "is_server_bot",
     "player_name",
+    "seated_name",
     "level_text",
     "level_named",
     "local_bot_name",

@@ -113,14 +113,45 @@ def word_text(word: str) -> str:
 def log_text(template: str, args: object) -> tuple[str, object]:
     """A line of the server's text log (its ``%``-template and arguments) in the terminal's
     language: the Italian template of ``LOG_ITALIAN``, a reason put in (a word's English,
-    "two seats were played from one address") in Italian too; as it came otherwise."""
-    from .clubwords import LOG_ITALIAN
+    "two seats were played from one address") in Italian too, a person as their name (not
+    ``player:ada``), the rules in words; as it came otherwise.  Seats and sides are counted
+    from 1 (``LOG_COUNTED``), as the clients count them, in either language."""
+    from .clubwords import LOG_COUNTED, LOG_ITALIAN, LOG_REASON, LOG_RULES
 
+    if not isinstance(args, tuple):
+        return template, args
+    counted = LOG_COUNTED.get(template, ())
+    args = tuple(a + 1 if i in counted and isinstance(a, int) and not isinstance(a, bool) else a
+                 for i, a in enumerate(args))
     italian = LOG_ITALIAN.get(template) if i18n.LANGUAGE == "it" else None
     if italian is None:
         return template, args
     words = {english: it for english, it in catalog().words.values()}
-    return italian, tuple(words.get(a, a) if isinstance(a, str) else a for a in args) if isinstance(args, tuple) else args
+    said = [words.get(a, a) if isinstance(a, str) else a for a in args]
+    said = [a.removeprefix("player:") if isinstance(a, str) and a.startswith("player:") else a for a in said]
+    if template == LOG_RULES and len(said) > 1 and isinstance(said[1], str):
+        said[1] = _rules_it(said[1])
+    if template == LOG_REASON and said and isinstance(said[-1], str) and said[-1] in catalog().words:
+        said[-1] = catalog().words[said[-1]][1]
+    return italian, tuple(said)
+
+
+def _rules_it(described: str) -> str:
+    """A table's rules as ``RuleSet.describe`` gives them ("scopa, 2p, to 11"), in Italian."""
+    preset, *settings = described.split(", ")
+    return ", ".join([preset, *(settings_it(part) for part in settings)])
+
+
+def settings_it(part: str) -> str:
+    """One item of a table's settings in Italian: ``2p`` ``2 giocatori``, ``to 11`` ``a 11``."""
+    words = part.split()
+    if part.endswith("p") and part[:-1].isdigit():
+        return i18n.tr("{n} players", n=part[:-1])
+    if words[0] == "to":
+        return i18n.tr("to {n}", n=words[1])
+    if words[0].endswith("p") and words[1:] == ["teams"]:
+        return i18n.tr("{n} players in teams", n=words[0][:-1])
+    return setting_text(part)
 
 
 def catalog_value(value: str) -> str:
@@ -150,6 +181,12 @@ _BOT_LEVELS = {"random": "easy", "easy": "easy", "greedy": "medium", "medium": "
 def is_server_bot(name: str) -> bool:
     """Whether ``name`` is one a server gives its own bots."""
     return _SERVER_BOT.match(name) is not None
+
+
+def seated_name(name: str, bot_plays: bool) -> str:
+    """A seat's name in a table list: a server's bot in words; a person's seat a bot plays
+    on (``bot_plays``), "nipote (bot)", as the browser lists it."""
+    return i18n.tr("{name} (bot)", name=name) if bot_plays and not is_server_bot(name) else player_name(name)
 
 
 def local_bot_name(kind: str, number: int) -> str:

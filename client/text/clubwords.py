@@ -137,6 +137,8 @@ CONNECTION_ITALIAN: dict[str, str] = {
     "Your name at the tables": "Il tuo nome ai tavoli",
     "Letters (accented ones too), digits, . _ -, at most 24, no spaces. Enter: play · Esc: leave":
         "Lettere (anche accentate), cifre, . _ -, al massimo 24, senza spazi. Invio: gioca · Esc: esci",
+    "Letters (accented ones too), digits, . _ -, at most 24, no spaces. Enter: watch · Esc: leave":
+        "Lettere (anche accentate), cifre, . _ -, al massimo 24, senza spazi. Invio: guarda · Esc: esci",
     # the seat a plain client keeps, and what happens at its table
     "Go back to it? (y/n) [y]: ": "Vuoi tornarci? (s/n) [s]: ",
     "You are back at table {table}, seat {seat}: the game goes on.":
@@ -257,8 +259,8 @@ ARCHIVE_ITALIAN: dict[str, str] = {
     "Every game here is over (w on one shows how it ended): press c to create a table.":
         "Qui le partite sono tutte finite (w su una dice com'è andata): premi c per aprire un tavolo.",
     "The game at table {table} is over: {result}.": "La partita al tavolo {table} è finita: {result}.",
-    "scopa games lists it, and scopa replay {table} --server ADDRESS shows it again step by step.":
-        "La trovi con scopa games, e scopa replay {table} --server INDIRIZZO la fa rivedere passo per passo.",
+    "scopa games lists it, and scopa replay {table} --server {server} shows it again step by step.":
+        "La trovi con scopa games, e scopa replay {table} --server {server} la fa rivedere passo per passo.",
     "(private)": "(privata)",
     "no finished games": "nessuna partita finita",
     "no finished games of {player}": "nessuna partita finita di {player}",
@@ -313,4 +315,33 @@ LOG_ITALIAN: dict[str, str] = {
     "table %s: a bot takes seat %s (%s)": "tavolo %s: un bot prende il posto %s (%s)",
     "table %s: seat %s (%s) is played by its person again": "tavolo %s: il posto %s (%s) è di nuovo giocato dalla sua persona",
     "table %s: a quick game of %s for %s": "tavolo %s: una partita veloce di %s per %s",
+    "connection %s is %s (client %r)": "la connessione %s è di %s (client %r)",
+    "connection %s resumes seat %s of table %s as %s": "la connessione %s riprende il posto %s del tavolo %s come %s",
+    "connection %s: seat %s of table %s resumed too often; retry in %.1f s":
+        "connessione %s: il posto %s del tavolo %s ripreso troppe volte; si riprova tra %.1f s",
+    "table %s: seat %s refused %s times; the game master plays":
+        "tavolo %s: il posto %s ha sbagliato mossa %s volte; gioca il server al suo posto",
 }
+
+LOG_COUNTED: dict[str, tuple[int, ...]] = {
+    # the arguments of a log line that number a seat or a side from 0: the text log counts them from 1,
+    # as the clients say "seat 1" (the JSON log keeps the server's numbers)
+    "table %s: %s sits at seat %s": (2,),
+    "table %s: game finished, winner side %s, totals %s (%s)": (1,),
+    "table %s: seat %s (%s) is away; waiting %ss": (1,),
+    "table %s: seat %s (%s) is back": (1,),
+    "table %s: seat %s (%s) left the game": (1,),
+    "table %s: seat %s (%s) did not come back in %ss": (1,),
+    "table %s: seat %s (%s) did not come back in %ss; it is free again": (1,),
+    "table %s: a bot takes seat %s (%s)": (1,),
+    "table %s: seat %s (%s) is played by its person again": (1,),
+    "table %s: seat %s refused %s times; the game master plays": (1,),
+    "connection %s resumes seat %s of table %s as %s": (1,),
+    "connection %s: seat %s of table %s resumed too often; retry in %.1f s": (1,),
+}
+
+LOG_RULES = "table %s: game started (%s) with %s"
+"""The log line whose second argument is a table's rules as ``RuleSet.describe`` gives them."""
+
+LOG_REASON = "table %s: game finished, winner side %s, totals %s (%s)"
+"""The log line whose last argument is why the game ended, as its word's key (``target``)."""

@@ -9,7 +9,7 @@ from datetime import datetime
 from scopa.engine import EndReason, Preset, RuleSet, preset_of
 from scopa.protocol.commands import GameSummary, Leaderboard
 
-from .catalog import setting_text, word_text
+from .catalog import settings_it, word_text
 from .i18n import current_language, tr
 
 
@@ -45,20 +45,8 @@ def rules_line(rules: RuleSet) -> str:
     """The game's name, then its settings (e.g. "Scopa, 2p, to 11")."""
     settings = rules.describe().split(", ")[1:]  # the first item is the preset's code name
     if current_language() == "it":
-        settings = [_settings_it(part) for part in settings]
+        settings = [settings_it(part) for part in settings]
     return ", ".join([rules_name(rules), *settings])
-
-
-def _settings_it(part: str) -> str:
-    """One item of a table's settings in Italian: ``2p`` ``2 giocatori``, ``to 11`` ``a 11``."""
-    words = part.split()
-    if part.endswith("p") and part[:-1].isdigit():
-        return tr("{n} players", n=part[:-1])
-    if words[0] == "to":
-        return tr("to {n}", n=words[1])
-    if words[0].endswith("p") and words[1:] == ["teams"]:
-        return tr("{n} players in teams", n=words[0][:-1])
-    return setting_text(part)
 
 
 def end_reason_text(reason: EndReason | str) -> str:
@@ -107,13 +95,13 @@ def game_result(g: GameSummary, me: str | None = None) -> str:
     return tr("{who} left the game; {result}", who=" & ".join(g.players[seat] for seat in left), result=result)
 
 
-def game_over_text(table: str, summary: GameSummary | None) -> str:
+def game_over_text(table: str, summary: GameSummary | None, server: str) -> str:
     """What a spectator is told of a public table whose game is over (its result, when
-    the server keeps finished games), and where to see it again."""
+    the server keeps finished games), and where to see it again (``server``: its address)."""
     over = tr("The game at table {table} is over.", table=table) if summary is None else \
         tr("The game at table {table} is over: {result}.", table=table, result=game_result(summary))
-    return over + " " + tr("scopa games lists it, and scopa replay {table} --server ADDRESS shows it again step by step.",
-                           table=table)
+    return over + " " + tr("scopa games lists it, and scopa replay {table} --server {server} shows it again step by step.",
+                           table=table, server=server)
 
 
 def leaderboard_lines(board: Leaderboard) -> list[str]:

@@ -4,6 +4,9 @@ people and bots at one table, the game master running inside the app."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import signal
+import threading
 from datetime import datetime
 from collections.abc import Sequence
 from typing import TypeVar
@@ -54,6 +57,25 @@ class ScopaApp(App[int]):
         Binding("q", "leave", tr("leave")),
         Binding("b", "stop_watching", tr("stop watching")),  # in the key line while watching a table
     ]
+
+    ENDING_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
+    """A ``kill`` or a closed terminal: the app ends as with Ctrl+C, giving the terminal back
+    (out of full screen and mouse mode); a seat in a network game is kept, as with a drop."""
+
+    def on_mount(self) -> None:
+        if threading.current_thread() is not threading.main_thread():
+            return
+        loop = asyncio.get_running_loop()
+        for sig in self.ENDING_SIGNALS:
+            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                loop.add_signal_handler(sig, self.action_leave_now)
+
+    def on_unmount(self) -> None:
+        if threading.current_thread() is threading.main_thread():
+            loop = asyncio.get_running_loop()
+            for sig in self.ENDING_SIGNALS:
+                with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                    loop.remove_signal_handler(sig)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """``b`` only while a table is watched (then the key line shows it)."""

@@ -324,9 +324,9 @@ class NameScreen(Once, Screen[str]):
     DEFAULT_CSS = dialog_css("NameScreen", "60")
     BINDINGS = [Binding("escape", "cancel", tr("leave"))]
 
-    def __init__(self, login: str) -> None:
+    def __init__(self, login: str, watching: bool = False) -> None:
         super().__init__()
-        self.login = login
+        self.login, self.watching = login, watching  # watching: Enter goes on to watch a table, not to play
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
@@ -334,6 +334,8 @@ class NameScreen(Once, Screen[str]):
             yield Input(self.login, max_length=40, id="name")
             yield Static("", id="name-problem")
             yield Static(tr("Letters (accented ones too), digits, . _ -, at most 24, no spaces. "
+                            "Enter: watch · Esc: leave") if self.watching else
+                         tr("Letters (accented ones too), digits, . _ -, at most 24, no spaces. "
                             "Enter: play · Esc: leave"), classes="dialog-hint")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:

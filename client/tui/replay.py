@@ -40,6 +40,7 @@ class ReplayScreen(Screen[None]):
     #problem { color: $error; padding: 0 1; height: auto; }
     #jump { dock: bottom; display: none; }
     #jump.shown { display: block; }
+    ReplayScreen Footer.-compact FooterLabel { margin: 0 1 0 0; }  /* a group's word ("step") apart from the next key */
     """
     STEP = Binding.Group(tr("step"), compact=True)  # one key of the key line for both ways: it fits 80 columns
     ROUND = Binding.Group(tr("round"), compact=True)

@@ -80,11 +80,13 @@ def event_text(event: Event, board: BoardState, style: DeckStyle) -> Text | None
             t += Text(" " + tr("and took") + " ", style="bold yellow") + cards_span(event.captured, style)
         return t + Text(" " + tr("for you."), style="bold yellow")
     if isinstance(event, Played):
-        t = Text(_said(board, event.seat, "You play", "{who} plays") + " ") + card_span(event.card, style)
         if event.captured:
+            t = Text(_said(board, event.seat, "You play", "{who} plays") + " ") + card_span(event.card, style)
             t += Text(" " + _said(board, event.seat, "and take", "and takes") + " ") + cards_span(event.captured, style)
-        else:
-            t += Text(" " + tr("on the table"))
+        else:  # a card laid down ("Cali F Spa in tavola"), the card in its suit's colour
+            before, _, after = _said(board, event.seat, "You lay {card} on the table", "{who} lays {card} on the table",
+                                     card="\0").partition("\0")
+            t = Text(before) + card_span(event.card, style) + Text(after)
         if event.scopa:
             t += Text("  SCOPA!", style="bold magenta")
         if event.forced_by is Forced.TIMEOUT:

@@ -31,7 +31,7 @@ def test_the_bots_for_a_new_table_are_offered_and_taken_in_italian() -> None:
         child = spawn(server, "--name", "nonna", "--lang", "it")
         try:
             to_the_bots_question(child, lobby="Sala> ")
-            child.expect(r"Bot per gli altri 1 posto/i: (.*?); un nome li riempie tutti")
+            child.expect(r"Bot per l'altro posto: (.*?); vuoto = aspetta una persona")
             assert child.match[1] == "facile, medio, difficile"
             child.sendline("robot")
             child.expect(r"'robot' non è un bot; scegli tra: facile, medio, difficile \(o lascia vuoto\)")

@@ -30,7 +30,7 @@ SEED_ADA_FIRST = 8
 def open_a_table_for_two(ada: pexpect.spawn) -> None:
     """ada, in Italian, opens a table with the defaults and no bots: she waits for people."""
     to_the_bots_question(ada, lobby="Sala> ")
-    ada.expect("Bot per gli altri 1 posto")
+    ada.expect("Bot per l.altro posto")
     ada.sendline("")
     ada.expect("Si aspetta che gli altri posti si riempiano")
 

@@ -49,7 +49,7 @@ def test_watching_a_finished_game_says_it_is_over_with_its_result_R22(tmp_path: 
                       term="dumb" if display else "xterm-256color")
         try:
             text = finished(child, table)
-            assert " won " in text and f"scopa replay {table} --server" in text, text
+            assert " won " in text and f"scopa replay {table} --server {server.address} " in text, text  # the real one
             assert child.exitstatus == 0
         finally:
             child.close(force=True)

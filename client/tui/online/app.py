@@ -19,7 +19,7 @@ from ...game import SeatNotice, notice_from_wire
 from ...text import error_text, gave_up_text, no_table_text, word_text
 from ...text import tr, DeckStyle, invite_string, leave_question, lost_text, refusal_text, rules_line
 from ...net import ClientSession, ConnectionLost, ServerRefused, SavedSeat, TokenStore, CertificateRefused, give_up_seat
-from ...net import share_host
+from ...net import share_host, tables_at
 from ..app import ScopaApp
 from .away import AwaySeats
 from ..board import BoardScreen
@@ -28,7 +28,7 @@ from .comeback import Comeback
 from ..dialogs import ConfirmScreen, GameOverScreen, NameScreen, RoundEndScreen
 from .invitepanel import Invite, ShareInviteScreen
 from .lastgame import replay_screen
-from .lobby import CreateTableScreen, LobbyScreen, NewTable
+from .lobby import CreateTableScreen, LobbyScreen, NewTable, list_meanwhile
 from .players import NetPlayer
 from .snapshot import apply_public, seat_waiting, table_now
 from .tournaments import browse_tournaments
@@ -40,19 +40,9 @@ from ..text import result_line
 class NetApp(ScopaApp):
     """The lobby and network games (``scopa play``), or one watched table (``scopa watch``)."""
 
-    def __init__(
-        self,
-        host: str,
-        port: int,
-        name: str,
-        store: TokenStore,
-        defaults: RuleSet | None = None,
-        style: DeckStyle = DeckStyle.ITALIAN,
-        autoplay: bool = True,
-        watch: str | None = None,
-        pace: float = 0.0,
-        invite: tuple[str, str] | None = None,
-    ) -> None:
+    def __init__(self, host: str, port: int, name: str, store: TokenStore, defaults: RuleSet | None = None,
+                 style: DeckStyle = DeckStyle.ITALIAN, autoplay: bool = True, watch: str | None = None,
+                 pace: float = 0.0, invite: tuple[str, str] | None = None) -> None:
         super().__init__()
         self.host, self.port, self.player_name = host, port, name
         self.server = f"{host}:{port}"
@@ -149,7 +139,7 @@ class NetApp(ScopaApp):
 
     async def _main(self) -> None:
         if self.ask_name:  # the name first (Esc there leaves the app)
-            self.player_name = await self.show_and_wait(NameScreen(self.player_name))
+            self.player_name = await self.show_and_wait(NameScreen(self.player_name, self.watch_only is not None))
         saved = self.store.load(self.server, self.player_name) if self.watch_only is None else None
         session: ClientSession | None = None
         if self.watch_only is None:
@@ -183,14 +173,18 @@ class NetApp(ScopaApp):
         await self.subscribe_lobby()
 
     async def offer_return(self, saved: SavedSeat) -> bool:
-        """Ask on the lobby screen (y/n) whether to go back to a saved seat."""
+        """Ask on the lobby screen (y/n) whether to go back to a saved seat, the server's tables listed behind."""
         assert self.lobby is not None
         answer: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        listed = list_meanwhile(self.lobby, tables_at(self.host, self.port, self.player_name,
+                                                  proxied_for=self.proxied_for, **self.link_options))
         self.lobby.ask(Text.assemble(
             (tr("You have an unfinished game at table {table} on {server} (seat {seat}, as {name}).",
                 table=saved.table, server=self.server, seat=saved.seat + 1, name=saved.name) + " ", "bold"),
             (tr("y: go back to it · n: leave it"), "bold green")), answer)
-        if not (yes := await answer):
+        yes = await answer
+        await listed.wait()  # its connection is closed before the seat is taken back
+        if not yes:
             # given up for real: the server lets a bot play on or ends the game, and tells the others
             said = gave_up_text(saved.table, await give_up_seat(self.host, self.port, saved.name, saved.token,
                                                                 proxied_for=self.proxied_for, **self.link_options))

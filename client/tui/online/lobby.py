@@ -4,7 +4,7 @@ invite code), watch, chat; ``c`` opens the create-table form (createform.py)."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Awaitable, Sequence
 
 from rich.text import Text
 from textual import events, on
@@ -14,6 +14,7 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Footer, Input, RichLog, Static
+from textual.worker import Worker
 
 from scopa.engine import RuleSet
 from scopa.protocol import TableInfo, TableState
@@ -23,7 +24,7 @@ from ...text import parse_invite, tr, word_text
 from .createform import CreateTableScreen, NewTable
 from ..dialogs import Once, dialog_css
 from ..keys import catch_up
-from ...text import is_server_bot, player_name, rules_line
+from ...text import rules_line, seated_name
 
 __all__ = ["CreateTableScreen", "InviteScreen", "LobbyScreen", "NewTable", "seats_text"]
 
@@ -42,11 +43,16 @@ def seats_text(info: TableInfo) -> Text:
             parts.append(Text(tr("free"), style="green"))
         elif i in info.away:
             parts.append(Text(tr("{name} (away)", name=name), style="yellow"))
-        elif i in info.bots and not is_server_bot(name):
-            parts.append(Text(tr("{name} (bot)", name=name)))
         else:
-            parts.append(Text(player_name(name)))  # a server's bot as the browser names it
+            parts.append(Text(seated_name(name, i in info.bots)))  # a server's bot as the browser names it
     return Text(", ").join(parts)
+
+
+def list_meanwhile(lobby: LobbyScreen, tables: Awaitable[list[TableInfo]]) -> Worker[None]:
+    """The tables shown in ``lobby`` when ``tables`` gives them (asked before the session is open)."""
+    async def show() -> None:
+        lobby.show_tables(await tables)
+    return lobby.run_worker(show(), group="list-meanwhile")
 
 
 class LobbyScreen(Screen[None]):
@@ -88,6 +94,7 @@ class LobbyScreen(Screen[None]):
         self._talking = False  # t was pressed: the chat box is taking the focus
         self._invite: InviteScreen | None = None  # i was pressed: the invite box, while it is open
         self._status: str | Text = ""  # what the status line shows
+        self._empty: str | None = None  # what it said last of a list with no game on
 
     def compose(self) -> ComposeResult:
         yield Static(Text.assemble((tr("Scopa lobby"), "bold"), f" · {self.who}"), id="lobby-top")
@@ -171,11 +178,15 @@ class LobbyScreen(Screen[None]):
         # what the status line says of the list is the list's own: said while it has no game on, gone once it has
         empty = tr("No tables yet: press c to create one.") if not self.tables else \
             tr("Every game here is over (w on one shows how it ended): press c to create a table.") if not live else None
-        if empty is not None:
+        asking = self._question is not None and not self._question.done()  # a question stays until answered
+        if empty is not None and empty != self._empty and not asking:  # said once: what was told since stays
             self.say(empty)
-        elif self._status in (tr("No tables yet: press c to create one."),
-                              tr("Every game here is over (w on one shows how it ended): press c to create a table.")):
-            self.say(keys_hint())
+            self._empty = empty
+        elif empty is None:
+            if self._status in (tr("No tables yet: press c to create one."),
+                                tr("Every game here is over (w on one shows how it ended): press c to create a table.")):
+                self.say(keys_hint())
+            self._empty = None
         if keep in self.tables:
             dt.move_cursor(row=list(self.tables).index(keep))
 

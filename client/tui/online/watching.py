@@ -13,12 +13,14 @@ from scopa.protocol import Command, ErrorCode
 from scopa.protocol.convert import rules_from_wire
 
 from ...game import GameTranslator
-from ...net import ClientSession, ServerRefused, game_over_at
+from ...net import ClientSession, ServerRefused, game_over_at, server_address
 from ...text import DeckStyle, game_over_text, tr, word_text
+from ..app import ScopaApp
 from ..board import BoardScreen
 from ..dialogs import GameOverScreen
 from ..text import result_line
 from ...text import BoardState
+from .lastgame import replay_screen
 from .players import NetApp as PlayersApp, Watcher
 from .snapshot import apply_public
 
@@ -45,6 +47,8 @@ class NetApp(PlayersApp, Protocol):
 
     def tell(self, text: str | Text) -> None: ...
 
+    def refresh_bindings(self) -> None: ...
+
     async def show_and_wait(self, screen: Screen[T]) -> T: ...
 
 
@@ -62,8 +66,11 @@ async def watch_game(app: NetApp, table_id: str, invite: str | None = None) -> s
             await game_over_at(session, table_id)
         if not over:
             raise
-        app.tell(game_over_text(table_id, summary))
-        return game_over_text(table_id, summary)
+        said = game_over_text(table_id, summary, server_address(session))
+        app.tell(said)
+        if app.watch_only is None:  # from the lobby: the result in a box, and the replay when the server keeps it
+            await show_finished(app, session, table_id, said, summary is not None)
+        return said
     board = BoardState(viewer=None)
     screen = BoardScreen(board, app.deck, title=tr("watching table {table} (b: back)", table=table_id))
     screen.turn_clock, screen.now = session.turn_clock, session.clock.now
@@ -83,6 +90,8 @@ async def watch_game(app: NetApp, table_id: str, invite: str | None = None) -> s
 
     try:
         left = await session.watch(table_id, follow)
+        app.watching = None  # nothing more to stop watching: b leaves the key line
+        app.refresh_bindings()
         app.tell(tr("No longer watching table {table} ({reason}).", table=table_id, reason=word_text(left.reason)))
         if not board.over:
             return None
@@ -95,3 +104,13 @@ async def watch_game(app: NetApp, table_id: str, invite: str | None = None) -> s
         app.board_screen = None
         if app.screen is screen:
             app.pop_screen()
+
+
+async def show_finished(app: NetApp, session: ClientSession, table_id: str, said: str, replay: bool) -> None:
+    """A finished table chosen in the lobby: how its game ended, until Enter; ``r`` (when
+    the server keeps its record) shows it again step by step."""
+    assert isinstance(app, ScopaApp)
+    while await app.show_and_wait(GameOverScreen(said, tr("Enter to go back to the lobby"), replay=replay)):
+        again = await replay_screen(app, session, table_id, None, app.deck)
+        if again is not None:
+            await app.show_and_wait(again)

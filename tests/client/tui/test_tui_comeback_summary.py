@@ -3,6 +3,7 @@ missed is on it, and a short line says what the bot played for the person."""
 
 from __future__ import annotations
 
+from scopa.client.game import SeatCameBack, SeatTakenByBot, SeatWentAway
 from scopa.client.text import DeckStyle, i18n
 from scopa.client.text.board.state import BoardState
 from scopa.client.tui.online.comeback import Comeback
@@ -44,3 +45,34 @@ def test_what_the_bot_played_for_us_is_said_once_caught_up(monkeypatch) -> None:
     comeback.catch_up(screen)  # type: ignore[arg-type]
     comeback.caught_up(screen)  # type: ignore[arg-type]
     assert not said[-1].startswith("Mentre eri via")  # said once
+
+
+def test_our_own_plays_caught_up_again_are_not_the_bots(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A client started again gets the whole round again: the person's own plays, made before
+    the client went away (and within the grace period, so no bot took the seat), are not the bot's;
+    only those between the bot taking the seat and the person coming back are."""
+    monkeypatch.setattr(i18n, "LANGUAGE", "it")
+    board = BoardState(viewer=0)
+    board.apply(GameStarted(RuleSet(), ("ada", "bea"), 1))
+    board.apply(RoundStarted(1, 1, tuple(parse_cards("3d 5c 6b 7s")), 0, ()))  # type: ignore[call-arg]
+    said: list[str] = []
+    comeback = Comeback(lambda text: said.append(str(text)), lambda: "7", DeckStyle.ITALIAN)
+    screen = Screen(board)
+    comeback.catch_up(screen)  # type: ignore[arg-type]
+    for event in (played(0, "Kc"), played(1, "2s"), played(0, "6d")):  # ada's own plays
+        board.apply(event)
+        comeback.missed(screen, event)  # type: ignore[arg-type]
+    comeback.own_notice(screen, SeatWentAway(0, "ada", 30.0), False, "")  # type: ignore[arg-type]  # the server waits: no bot
+    comeback.own_notice(screen, SeatCameBack(0, "ada"), False, "")  # type: ignore[arg-type]  # ends the catching up
+    assert said and not any(line.startswith("Mentre eri via") for line in said)
+    comeback.catch_up(screen)  # type: ignore[arg-type]  # now a bot takes the seat, plays once, gives it back
+    comeback.own_notice(screen, SeatTakenByBot(0, "ada", "greedy"), True, "")  # type: ignore[arg-type]
+    for event in (played(1, "4s"), played(0, "7c")):
+        board.apply(event)
+        comeback.missed(screen, event)  # type: ignore[arg-type]
+    comeback.own_notice(screen, SeatCameBack(0, "ada", bot_played=True), True, "")  # type: ignore[arg-type]
+    for event in (played(1, "5s"), played(0, "1c")):  # ada's own again
+        board.apply(event)
+        comeback.missed(screen, event)  # type: ignore[arg-type]
+    comeback.caught_up(screen)  # type: ignore[arg-type]
+    assert said[-1] == "Mentre eri via il bot ha giocato: 7 Cop"

@@ -11,6 +11,7 @@ from textual.widgets import DataTable
 
 from scopa.bots import GreedyBot
 from scopa.client.net import ClientSession
+from scopa.client.tui.dialogs import GameOverScreen
 from scopa.client.tui.online import LobbyScreen
 from scopa.server import NetworkEngine
 
@@ -39,8 +40,15 @@ async def test_finished_tables_are_listed_and_w_says_how_the_game_ended_R22(engi
             await until(pilot, lambda: list(lobby.tables) == [waiting, table])  # the game going on first
             await pilot.press("down")
             await pilot.press("w")
-            await until(pilot, lambda: any(m.startswith(f"The game at table {table} is over") for m in app.messages))
-            assert isinstance(app.screen, LobbyScreen) and app.is_running
+            await until(pilot, lambda: isinstance(app.screen, GameOverScreen))  # how it ended, in a box
+            said = app.screen.line
+            assert said.startswith(f"The game at table {table} is over")
+            assert f"scopa replay {table} --server 127.0.0.1:{engine.port} " in said  # the address, not a placeholder
+            await pilot.press("enter")
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+            await until(pilot, lambda: not any(w.group == "lobby" and w.is_running for w in app.workers))  # list read again
+            assert str(lobby._status) == said  # and on the status line, not covered by the list's own line
+            assert app.is_running
             await dora.close()
         await bruno.close()
         await carla.close()

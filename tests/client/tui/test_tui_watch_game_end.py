@@ -56,6 +56,7 @@ async def test_scopa_watch_shows_the_result_and_ends_with_it_R22(engine: Network
             line = await play_to_the_end(pilot, app, table, sessions)
             assert ("bruno wins" in line or "carla wins" in line) and "–" in line
             assert app.is_running  # the box waits for a key
+            assert not app.check_action("stop_watching", ())  # the game is over: no "b stop watching" in the keys
             await pilot.press("enter")
             for _ in range(400):
                 if app.return_value is not None:

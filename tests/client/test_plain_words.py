@@ -1,0 +1,57 @@
+"""Italian words of the terminal clients: a seat a bot took over is "ada (bot)" in the plain
+lobby's list (as the browser and the full-screen lobby list it); the create form's bots for
+one other seat speak of "l'altro posto" (no "posto/i"); a card laid on the table is "Cali
+F Spa in tavola" on the full-screen board."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from rich.console import Console
+
+from scopa.client.console.lobby import Lobby, render_tables
+from scopa.client.text import BoardState, DeckStyle, i18n
+from scopa.client.tui.text import event_text
+from scopa.engine import GameStarted, Played, RuleSet, parse_cards
+from scopa.protocol import TableInfo, TableState
+from scopa.protocol.convert import rules_to_wire
+
+pytestmark = pytest.mark.unit
+
+
+def test_a_seat_a_bot_plays_is_listed_with_bot(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(i18n, "LANGUAGE", "it")
+    rules = RuleSet()
+    info = TableInfo(id="1", rules=rules_to_wire(rules), description=rules.describe(), seats=["ada", "bea"],
+                     state=TableState.PLAYING, bots=[0])
+    out = io.StringIO()
+    Console(file=out, width=300).print(render_tables([info]))
+    assert "ada (bot), bea" in out.getvalue(), out.getvalue()
+
+
+def test_the_bots_for_one_other_seat_are_asked_in_the_singular(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(i18n, "LANGUAGE", "it")
+    said: list[str] = []
+
+    class Reader:
+        async def ask(self, prompt: str) -> str:
+            return ""
+
+    lobby = Lobby.__new__(Lobby)
+    lobby.say = lambda text: said.append(str(text))  # type: ignore[method-assign]
+    lobby.reader = Reader()  # type: ignore[assignment]
+    import asyncio
+    assert asyncio.run(lobby.ask_bots(1)) == []
+    assert said and said[0].startswith("Bot per l'altro posto: ") and "posto/i" not in said[0], said
+
+
+def test_a_card_laid_on_the_table_is_said_as_laid(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(i18n, "LANGUAGE", "it")
+    board = BoardState(viewer=0)
+    board.apply(GameStarted(RuleSet(), ("ada", "bea"), 1))
+    card = parse_cards("Js")[0]
+    mine = event_text(Played(0, card, (), False, ()), board, DeckStyle.ITALIAN)  # type: ignore[call-arg]
+    theirs = event_text(Played(1, card, (), False, ()), board, DeckStyle.ITALIAN)  # type: ignore[call-arg]
+    assert mine is not None and mine.plain == "Cali F Spa in tavola", mine
+    assert theirs is not None and theirs.plain == "bea cala F Spa in tavola", theirs

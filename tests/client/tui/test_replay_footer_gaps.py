@@ -1,0 +1,38 @@
+"""The replay's key line keeps its words apart: a group of keys' word ("step", "round")
+is followed by a blank before the next key, as every other key's word is ("→← step  np
+round  g jump to round", not "stepnp roundg")."""
+
+from __future__ import annotations
+
+import pytest
+from textual.widgets import Footer
+from textual.widgets._footer import FooterLabel
+
+from scopa.bots import make_bot
+from scopa.client.tui import ReplayApp
+from scopa.engine import LocalGame, RuleSet
+from scopa.protocol.record import PlayerKind, RecordPlayer, build_record, replay_steps
+
+
+pytestmark = pytest.mark.unit
+
+async def test_a_key_groups_word_is_apart_from_the_next_key() -> None:
+    rules = RuleSet()
+    bots = [make_bot("greedy", f"G{i}", seed=i) for i in range(2)]
+    game = LocalGame(rules, bots, 3)
+    await game.run()
+    players = [RecordPlayer(seat=i, name=b.name, side=i, kind=PlayerKind.BOT, strategy="greedy")
+               for i, b in enumerate(bots)]
+    record = build_record(rules, 3, game.first_dealer, game.actions, players)
+    app = ReplayApp(record, list(replay_steps(record)))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        footer = app.screen.query_one(Footer)
+        items = sorted((w for w in footer.query("*") if w.parent is footer or isinstance(w, FooterLabel)),
+                       key=lambda w: w.region.x)
+        labels = [w for w in items if isinstance(w, FooterLabel)]
+        assert labels  # the groups are there
+        for label in labels:
+            after = [w for w in items if w.region.x >= label.region.right and w.region.width]
+            if after:
+                assert after[0].region.x > label.region.right, (str(label.render()), after[0])
