@@ -719,6 +719,9 @@ async def load(args: argparse.Namespace, port: int, server_pid: int | None,
     held = run.held
     # Every table is mid-game: start the clock and let them go.
     turns_before = turn_histogram(getattr(args, "metrics_ports", []))
+    window = getattr(args, "window_hooks", None)  # benchmarks/callgrind_moves.py: counters zeroed, then dumped
+    if window is not None:
+        window[0]()
     cpu_server0 = sum(cpu_seconds(p) for p in pids) if server_pid else None
     cpu_client0 = time.process_time()
     start = time.perf_counter()
@@ -732,6 +735,8 @@ async def load(args: argparse.Namespace, port: int, server_pid: int | None,
     await asyncio.wait([done_early], timeout=args.seconds)
     run.stats.measuring = False
     elapsed = time.perf_counter() - start
+    if window is not None:
+        window[1]()
     cpu_server = sum(cpu_seconds(p) for p in pids) - cpu_server0 if cpu_server0 is not None else None
     cpu_client = time.process_time() - cpu_client0
     server_turns = turn_histogram(getattr(args, "metrics_ports", []), turns_before)
