@@ -183,7 +183,7 @@ class TableLoop:
         bot, held = seat in self.taken_over, self.seats[seat]
         if not (bot or effect.forced is not None or effect.scopa or (held is not None and held.bot_until is not None)):
             return None  # an ordinary play: no mark, and no bot's span to note
-        return self.marks.journaled(effect, bot, held, self._play_at())
+        return self.marks.journaled(effect, bot, held, self._play_at)  # where it is, found only for a bot's span
 
     def _journaled(self, effect: JournalAction) -> None:
         """Action ``effect.index`` is in the journal: the table may tell of it."""

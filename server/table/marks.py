@@ -5,7 +5,7 @@ restart the seats a bot played for their person say from which play to which, as
 
 from __future__ import annotations
 
-from typing import Container, Sequence, TypeVar
+from typing import Callable, Container, Sequence, TypeVar
 
 from scopa.engine import Action, Deal, GameState, Play, PlayMark, RuleSet
 from scopa.engine.effects import Journal
@@ -24,9 +24,11 @@ class PlayMarks:
     def __init__(self) -> None:
         self.by_action: dict[int, PlayMark] = {}
 
-    def journaled(self, effect: Journal, bot: bool, seat: Seat | None, at: wire.PlayAt) -> PlayMark | None:
+    def journaled(self, effect: Journal, bot: bool, seat: Seat | None,
+                  at: Callable[[], wire.PlayAt]) -> PlayMark | None:
         """A play is journaled (``bot``: a bot made it for the seat's person; ``at``: where
-        it is in the game): its mark, kept (None: a declaration or a deal, or no mark).  A
+        it is in the game, asked only for a bot's span): its mark, kept (None: a
+        declaration or a deal, or no mark).  A
         seat a bot took over names the bot's first play as where the bot began, and its
         person's first play after taking the seat back as where the bot stopped (as
         :func:`restore_spans` finds them in the journal)."""
@@ -34,9 +36,9 @@ class PlayMarks:
             return None
         if seat is not None:
             if bot and not seat.bot_played:
-                seat.bot_from, seat.bot_played = at, True
+                seat.bot_from, seat.bot_played = at(), True
             elif not bot and seat.bot_until is not None and not seat.back_played:
-                seat.bot_until, seat.back_played = at, True
+                seat.bot_until, seat.back_played = at(), True
         mark = PlayMark(effect.forced, bot, effect.scopa)
         if mark == PlayMark():
             return None
