@@ -216,7 +216,7 @@ def _without_metrics() -> None:
 
     nothing = Nothing()
     for name in dir(metrics):
-        if isinstance(getattr(metrics, name), MetricWrapperBase):
+        if isinstance(getattr(metrics, name), (MetricWrapperBase, metrics.MoveCounter, metrics.MoveHistogram)):
             setattr(metrics, name, nothing)
     metrics.REFUSED = dict.fromkeys(metrics.REFUSED, nothing)
 
