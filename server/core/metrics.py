@@ -73,6 +73,8 @@ class MoveHistogram:
         self.sum = 0.0
 
     def observe(self, amount: float) -> None:
+        """Count ``amount`` (the move's path adds these two lines itself: no call of this
+        module's on every move, tests/server/test_move_path.py)."""
         self.counts[bisect_left(self.bounds, amount)] += 1  # a bucket holds what is <= its bound
         self.sum += amount
 
@@ -80,7 +82,7 @@ class MoveHistogram:
         cumulated, total = [], 0
         for bound, count in zip((*self.bounds, float("inf")), self.counts):
             total += count
-            cumulated.append((floatToGoString(bound), total))
+            cumulated.append((floatToGoString(bound), total))  # type: ignore[no-untyped-call]
         return HistogramMetricFamily(self.name, self.documentation, buckets=cumulated, sum_value=self.sum)
 
 
