@@ -87,7 +87,7 @@ def create_table(child: pexpect.spawn, answers: dict[str, str]) -> None:
     for label in ("Game", "Players", "Target", "Capture mode", "Other options"):
         child.expect(label + r" .*\]: ")
         child.sendline(answers.get(label, ""))
-    child.expect("Bots for the 1 other seat")
+    child.expect("Bot for the other seat")
     child.sendline("greedy")
 
 
@@ -172,7 +172,7 @@ def test_lobby_bad_input_hints_join_and_ctrl_c(server: ServerThread) -> None:
             child.sendline("")
             child.expect(r"\]: ")
         child.sendline("")
-        child.expect("Bots for the 1 other seat")
+        child.expect("Bot for the other seat")
         child.sendline("robot")
         child.expect("'robot' is not a bot")
         child.sendline("")  # wait for people
@@ -192,7 +192,7 @@ def test_two_people_at_one_table(server: ServerThread) -> None:
     bob = spawn(server, "--name", "bob")
     try:
         to_the_bots_question(ada)
-        ada.expect("Bots for")
+        ada.expect("for the other seat")
         ada.sendline("")
         ada.expect("Waiting for the other seats")
         bob.expect("Lobby> ")
