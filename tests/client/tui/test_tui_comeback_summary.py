@@ -25,7 +25,8 @@ def played(seat: int, card: str, *captured: str, scopa: bool = False) -> Played:
                   scopa, ())  # type: ignore[call-arg]
 
 
-def test_what_the_bot_played_for_us_is_said_once_caught_up(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def caught_up_in_round_one(monkeypatch) -> tuple[BoardState, list[str], Comeback, Screen]:  # type: ignore[no-untyped-def]
+    """ada's board (seat 0, Italian) in round 1 of a game with bea, catching up; what it says."""
     monkeypatch.setattr(i18n, "LANGUAGE", "it")
     board = BoardState(viewer=0)
     board.apply(GameStarted(RuleSet(), ("ada", "bea"), 1))
@@ -34,6 +35,11 @@ def test_what_the_bot_played_for_us_is_said_once_caught_up(monkeypatch) -> None:
     comeback = Comeback(lambda text: said.append(str(text)), lambda: "7", DeckStyle.ITALIAN)
     screen = Screen(board)
     comeback.catch_up(screen)  # type: ignore[arg-type]
+    return board, said, comeback, screen
+
+
+def test_what_the_bot_played_for_us_is_said_once_caught_up(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    board, said, comeback, screen = caught_up_in_round_one(monkeypatch)
     board.bot_plays.add(0)  # the seat's grace period ran out: a bot plays it (seat_replaced)
     for event in (played(0, "Kc"), played(1, "2s"), played(0, "3b", "3d", scopa=True)):
         board.apply(event)
@@ -51,14 +57,7 @@ def test_our_own_plays_caught_up_again_are_not_the_bots(monkeypatch) -> None:  #
     """A client started again gets the whole round again: the person's own plays, made before
     the client went away (and within the grace period, so no bot took the seat), are not the bot's;
     only those between the bot taking the seat and the person coming back are."""
-    monkeypatch.setattr(i18n, "LANGUAGE", "it")
-    board = BoardState(viewer=0)
-    board.apply(GameStarted(RuleSet(), ("ada", "bea"), 1))
-    board.apply(RoundStarted(1, 1, tuple(parse_cards("3d 5c 6b 7s")), 0, ()))  # type: ignore[call-arg]
-    said: list[str] = []
-    comeback = Comeback(lambda text: said.append(str(text)), lambda: "7", DeckStyle.ITALIAN)
-    screen = Screen(board)
-    comeback.catch_up(screen)  # type: ignore[arg-type]
+    board, said, comeback, screen = caught_up_in_round_one(monkeypatch)
     for event in (played(0, "Kc"), played(1, "2s"), played(0, "6d")):  # ada's own plays
         board.apply(event)
         comeback.missed(screen, event)  # type: ignore[arg-type]
