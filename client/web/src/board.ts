@@ -254,7 +254,7 @@ export function tableScreen(): void {
       h("p", { id: "tap-said", role: "status" }, tapWords(sp, deck, mine, st.picked, st.picked ? movesWith(st.picked) : [])),
       st.watching ? "" : keysLine(sp, v.hand?.length ?? 0)) : "",
     h("div", {}, v && !st.gameEnd ? piles : "", v ? h("section", { class: "panel", "aria-label": t.plays }, h("h2", {}, t.plays), plays) : "",
-      chatBox(st.tableChat, () => `table:${st.tableId}`, "table-chat"))),
+      chatBox(st.tableChat, () => `table:${st.tableId}`, "table-chat", st.watching ? t.chatWatching : ""))),
     settings(), choiceSheet(), mine ? button(t.yourTurn, () => document.getElementById("turn")?.scrollIntoView({ block: "start" }), "turn-bar") : "");
   plays.scrollTop = readingBack ? readAt : plays.scrollHeight; // the newest play in view
   if (focused) document.getElementById(focused)?.focus();
@@ -315,6 +315,7 @@ function roundEndDialog(r: RoundEnd): void {
   if (shownRound === r.event) return;
   shownRound = r.event;
   boxed = r;
+  closeRoundEnd(); // a box left open (a spectator need not close one): the new round's takes its place, never on top of it
   const d = dialog(fill(t.roundEnd, { n: r.round }), t.next, "round-end", () => { roundClosed(r); render(); }); // the score panel behind it: the new round's
   d.body.append(...roundParts(r), h("p", { class: "status", id: "round-end-turn" }), h("p", { id: "round-end-calm" }));
   const next = d.actions.querySelector("button");
@@ -340,10 +341,9 @@ function roundParts(r: RoundEnd): HTMLElement[] {
   return parts;
 }
 
-/** The last round's box, if open: the game's end shows that round itself. */
+/** The round boxes still open: the game's end shows the last round itself. */
 function closeRoundEnd(): void {
-  const open = document.querySelector<HTMLDialogElement>("dialog#round-end");
-  if (open) { open.close(); open.remove(); }
+  for (const open of document.querySelectorAll<HTMLDialogElement>("dialog#round-end")) { open.close(); open.remove(); }
 }
 
 /** The game's end: who won, the totals, the ways on, then the round that ended the game

@@ -172,7 +172,7 @@ function handle(f: Frame): void {
       }
       if (["already_at_table", "already_waiting", "not_waiting"].includes(String(b.code))) st.quick = null;
       if (linkRefused(String(b.code))) break; // the link's table is full: its own box says so (fulltable.ts)
-      st.status = sentence(sp.error(String(b.code), String(b.message ?? "")));
+      st.status = refusal = sentence(sp.error(String(b.code), String(b.message ?? "")));
       break;
     case "redirect": {
       const answered = f.re === null ? null : asked.get(f.re);
@@ -263,6 +263,7 @@ function handle(f: Frame): void {
     case "declared": st.flash = fill(t.declared, { name: seatName(b.seat), kind: t[b.kind as "tris"] ?? b.kind, n: b.points }); break;
     case "round_end": st.roundEnd = b as RoundEnd; st.deadline = 0; if (st.view) st.view.totals = b.totals; break;
     case "game_end":
+      oldNews(); // a refusal said during the game is not the end's news
       st.gameEnd = b as GameEnd; st.legal = []; st.deadline = 0; saveSeat(null);
       settle(); // the last play's cards land now: the result is not drawn under them
       window.scrollTo(0, 0); // the result, with the last round's breakdown, at the top (board.ts)
@@ -345,6 +346,14 @@ function roundStart(b: Body): void {
   } as typeof st.view;
 }
 
+let refusal = ""; // the server's last refusal, as the status line says it
+
+/** The screen changes (the game ends, another table): the status line's refusal is old news. */
+function oldNews(): void {
+  if (refusal && st.status === refusal) st.status = "";
+  refusal = "";
+}
+
 let held = ""; // the table whose state the page holds
 /** The page sits at (or watches) ``table``: what it held of another table (its seats,
  * board, plays, notices and chat) is gone. */
@@ -354,6 +363,7 @@ function newTable(table: string): boolean {
   st.seats = []; st.view = null; st.legal = []; st.declarations = []; st.picked = null; st.choices = null;
   st.roundEnd = null; st.gameEnd = null; st.totalsBefore = []; st.deadline = 0;
   if (table && st.status === t.leftToBot) st.status = ""; // at another table: the news of the one left behind is old
+  oldNews();
   st.flash = ""; st.timedOut = ""; st.invite = ""; st.away.clear(); st.leaving = false; st.unread = 0; st.tableChat = []; st.takeovers.clear(); st.scopas.clear(); st.forced.clear(); st.bots.clear(); st.rematch = null;
   return true;
 }
@@ -478,8 +488,12 @@ function playHere(): void {
   connect();
 }
 
-export function chatBox(lines: string[], recipient: () => string, id: string): HTMLElement {
+/** A chat: its last lines and a line to write in; ``readOnly`` (a spectator's table chat,
+ * which the server does not take from spectators) says so in place of that line. */
+export function chatBox(lines: string[], recipient: () => string, id: string, readOnly = ""): HTMLElement {
   const log = h("ul", { class: "chat", "aria-label": t.chat, tabindex: 0 }, ...lines.slice(-50).map((l) => h("li", {}, l)));
+  setTimeout(() => log.scrollTo(0, log.scrollHeight));
+  if (readOnly) return h("section", { class: "panel", "aria-label": t.chat }, h("h2", {}, t.chat), log, h("p", { class: "hint", id }, readOnly));
   const keep = document.getElementById(id) as HTMLInputElement | null;
   const input = keep ?? h("input", { id, "aria-label": t.chat, maxlength: 300, class: "grow" });
   const form = h("form", { class: "bar" }, input, h("button", { type: "submit" }, t.send));
@@ -488,7 +502,6 @@ export function chatBox(lines: string[], recipient: () => string, id: string): H
     if (input.value.trim()) send("chat", { text: input.value.trim() }, recipient());
     input.value = "";
   });
-  setTimeout(() => log.scrollTo(0, log.scrollHeight));
   return h("section", { class: "panel", "aria-label": t.chat }, h("h2", {}, t.chat), log, form);
 }
 

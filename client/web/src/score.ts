@@ -13,17 +13,19 @@ const EXTRA: [string, keyof W][] = [
   ["grande", "catGrande"], ["declarations", "catDeclarations"],
 ];
 
-/** A table with a hidden corner heading (axe: no empty header), side names on top. */
+/** A table with a hidden corner heading (axe: no empty header), side names on top; three
+ * sides or more drawn smaller, so that it fits a phone's width (style.css). */
 function sideTable(w: W, names: string[], rows: HTMLElement[], caption?: string): HTMLElement {
-  return h("table", { class: "piles" }, caption ? h("caption", { class: "sr" }, caption) : "",
+  return h("table", { class: names.length > 2 ? "piles many" : "piles" }, caption ? h("caption", { class: "sr" }, caption) : "",
     h("thead", {}, h("tr", {}, h("td", {}), ...names.map((n) => h("th", { scope: "col" }, ...sideHead(n))))),
     h("tbody", {}, ...rows));
 }
 
-/** A side's name as a column's heading: a team's players ("a + b") may go on two lines,
- * never a name broken in two (one too long for a phone ends in an ellipsis, whole in its title). */
+/** A side's name as a column's heading: a team's players ("a + b") and a bot's name ("Bot 1 (medio)")
+ * may go on two lines, never a name broken in two (one too long for its column ends in an
+ * ellipsis, whole in its title and in the seats' list above). */
 function sideHead(name: string): (string | Node)[] {
-  return name.split(" + ").flatMap((n, i) => [i ? " + " : "", h("span", { class: n.length > 16 ? "name long" : "name", title: n }, n)]);
+  return name.split(" + ").flatMap((n, i) => [i ? " + " : "", h("span", { class: /\s/.test(n) ? "name" : "name word", title: n }, n)]);
 }
 
 function row(label: string, cells: (string | Node)[], cls = ""): HTMLElement {
