@@ -5,7 +5,8 @@ import { fill, gameName, ordinal } from "./i18n";
 import type { GameSummary, TournamentInfo, TournamentStandings } from "./protocol";
 import { describe } from "./score";
 import { type Body, FOUR, LEVELS, PRESETS, app, heldTokens, lang, listedName, live, sp, st, t } from "./state";
-import { chatBox, header, render, send, settings, statusLine } from "./main";
+import { header, render, send, settings, statusLine } from "./main";
+import { chatBox } from "./chatbox";
 import { fullBox } from "./links";
 
 export function lobbyScreen(): void {
