@@ -1,7 +1,8 @@
 """A spectator on an Italian phone (390×844, touch), in Debian's chromium against a real
 server on 127.0.0.1 (port 0): the game's end comes to it as to the players, its result and
 ways on usable at once (the last round's breakdown inside it, no box over it); the table's
-chat it reads, and is told plainly that it does not write there."""
+chat it reads, and is told plainly that it does not write there. A refusal said at the top of
+the page goes once the game ends."""
 
 from __future__ import annotations
 
@@ -63,3 +64,20 @@ async def test_a_spectator_reads_the_table_chat_and_is_told_it_does_not_write(br
         assert await zia.locator("input#table-chat, ul.chat[aria-label=Chat] ~ form").count() == 0
         assert await zia.locator("#table-chat").text_content() == "Chi guarda legge la chat ma non scrive."
         assert await zia.locator(".status[role=status]").count() == 0  # nothing refused
+
+
+async def test_a_refusal_said_at_the_top_goes_when_the_game_ends(browser: Browser) -> None:
+    """PROTOCOL.md (`error`, `bad_body`): a chat line the server refuses (nothing left once
+    control characters are removed) is said at the top of the page; once the game ends that
+    line is old news and goes."""
+    async with served() as s:
+        nonna = await open_italian(browser, s, NONNA)
+        await new_table(nonna, bots="easy")
+        await nonna.fill("#table-chat", "\u0001")
+        await nonna.locator("#table-chat").press("Enter")
+        said = nonna.locator("p.status[role=status]")
+        await said.wait_for(timeout=WAIT)
+        [table] = s.engine.tables.values()
+        table.abandon("the family stops")
+        await nonna.locator("#game-end").wait_for(timeout=WAIT)
+        assert await said.count() == 0
