@@ -11,7 +11,7 @@ import { app, deck, heldTokens, mySide, playerName, seatCount, seatName, sideNam
 import { chatBox, header, render, send, settings, statusLine } from "./main";
 import { showRules } from "./rules";
 import { noTableNote, standingsTable } from "./lobby";
-import { standInLines, watchingLine } from "./tablelines";
+import { awayLines, standInLines, tickAway, watchingLine } from "./tablelines";
 import { rematchPart } from "./rematch";
 import { roundClosed, roundToShow } from "./roundbox";
 import { primieraLines } from "./primiera";
@@ -139,6 +139,7 @@ function turnWords(): string {
 }
 
 export function showClock(): void {
+  tickAway();
   const left = secondsLeft();
   const line = document.getElementById("round-end-turn"); // the next round's turn, under the last round's box
   if (line) {
@@ -245,7 +246,7 @@ export function tableScreen(): void {
   if (st.unread) top.querySelector("h1")?.after(unreadBadge()); // in the title's row: seen where one looks first
   app.replaceChildren(top, statusLine(), watchingLine(),
     st.gameEnd ? gameEndBox(st.gameEnd) : h("p", { class: "status", id: "turn" }, turnText, timerEl),
-    inviteBox(), standInLines(),
+    inviteBox(), awayLines(), standInLines(),
     st.timedOut ? h("p", { class: "scopa", role: "alert" }, st.timedOut) : "",
     st.flash ? h("p", { class: "scopa", role: "alert" }, st.flash) : "",
     seats, h("div", { class: "split" }, v && !st.gameEnd ? h("div", {}, // no board until the game is dealt (only the seats to fill), none once it is over
@@ -322,6 +323,7 @@ function roundEndDialog(r: RoundEnd): void {
   if (!st.watching) { // the board's Leave is behind the box while it is open: here too, small and apart at the box's top
     const leave = leaveButton();
     leave.removeAttribute("id");
+    leave.textContent = t.leaveGame; // not the box's close: it leaves the game (and asks first)
     leave.classList.add("aside");
     d.box.querySelector("h2")?.before(h("p", { class: "leave-aside" }, leave));
   }

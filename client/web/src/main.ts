@@ -56,7 +56,10 @@ const OWN = new Set(["hello", "pong", "bye", "watch_lobby"]);
 
 /** Send a command; whether it was sent, or kept until the server welcomes the connection
  * (a command to the lobby); not a table's while the connection is down. */
+// what a person does next in the lobby: the news of the game they left is old from then on
+const NEXT_STEPS = new Set(["quick_play", "create_table", "join_table", "watch_table", "tournament_join", "tournament_create", "list_games", "get_record"]);
 export function send(name: string, body: Body, recipient = "lobby", re: number | null = null): boolean {
+  if (NEXT_STEPS.has(name) && st.status === t.leftToBot) st.status = "";
   const welcomed = ws?.readyState === WebSocket.OPEN && !!st.you;
   if (!welcomed && recipient === "lobby" && !OWN.has(name) && !st.replaced) {
     kept = [...kept.filter((k) => k.name !== name), { name, body, recipient }];
@@ -282,7 +285,7 @@ function handle(f: Frame): void {
       if (f.sender.startsWith("table:") && chatOutOfView()) st.unread += 1;
       break;
     }
-    case "seat_away": st.away.add(b.seat); if (b.seat !== st.seat) st.flash = fill(t.away, { name: b.name }); break;
+    case "seat_away": st.away.set(b.seat, Date.now() + b.grace_seconds * 1000); break; // said, counting down, in its lasting line (tablelines.ts)
     case "seat_back":
       st.away.delete(b.seat);
       if (b.bot_played) takenBack(b.seat); // from a bot that played it since the person's grace period ran out

@@ -56,6 +56,11 @@ export function nameScreen(): void {
     said.replaceChildren(!name ? t.nameEmpty : /\s/.test(name) ? t.nameSpaces : t.nameBad,
       ...forms.flatMap((n) => [" ", button(fill(t.playAs, { name: n }), () => take(n), "quiet")]));
   });
+  input.addEventListener("input", () => { // the name changed: what was said of the one before is old
+    said.replaceChildren();
+    input.removeAttribute("aria-invalid");
+    input.setAttribute("aria-describedby", "name-rule");
+  });
   const q = new URLSearchParams(location.search);
   const invited = q.has("invite") || q.has("table") ? h("p", { class: "status", id: "invited" }, invitedLine(q)) : "";
   app.replaceChildren(h("header", { class: "bar" }, h("h1", { class: "grow" }, t.title), languageChoice()), invited,

@@ -48,7 +48,7 @@ export const st = {
   notice: "", // what the person should know about their name
   timedOut: "", // the server played for this person when their time ran out: said until they play again
   takeovers: new Map<number, { round: number; plays: number; until?: { round: number; plays: number }; why?: "away" | "left" }>(), // seats a bot took over here: from which round's play (until its person took it back)
-  away: new Set<number>(), // the seats the server said are away (a bot taking one over: its person did not come back)
+  away: new Map<number, number>(), // the seats the server said are away, and when each hold runs out (Date.now() scale; a bot then plays it)
   leaving: false, // the person asked to leave this game (its end, if that ends it, says so to them)
   unread: 0, // chat messages that came while the chat was out of view
   deadline: 0, // when the turn's time runs out (Date.now() scale; 0: no clock)
