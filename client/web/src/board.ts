@@ -12,6 +12,7 @@ import { chatBox, header, render, send, settings, statusLine } from "./main";
 import { showRules } from "./rules";
 import { noTableNote, standingsTable } from "./lobby";
 import { awayLines, standInLines, tickAway, watchingLine } from "./tablelines";
+import { inviteLocalOnly } from "./links";
 import { rematchPart } from "./rematch";
 import { roundClosed, roundToShow } from "./roundbox";
 import { primieraLines } from "./primiera";
@@ -202,7 +203,8 @@ function inviteBox(): HTMLElement | string {
   const copy = button(t.copy, () => { navigator.clipboard?.writeText(link).then(() => { copy.textContent = t.copied; }, () => undefined); }, "quiet");
   const shareIt = "share" in navigator ? button(t.share, () => { navigator.share({ url: link, title: t.title }).catch(() => undefined); }) : "";
   return h("section", { class: "panel", id: "invite", "aria-labelledby": "invite-title" },
-    h("h2", { id: "invite-title" }, t.invite), h("p", { class: "link" }, h("a", { href: link }, link)), h("p", { class: "bar" }, shareIt, copy),
+    h("h2", { id: "invite-title" }, t.invite), h("p", { class: "link" }, h("a", { href: link }, link)),
+    inviteLocalOnly() ? h("p", { class: "scopa", id: "invite-local", role: "note" }, t.inviteLocal) : "", h("p", { class: "bar" }, shareIt, copy),
     h("p", {}, t.qr), qrSvg(link, t.qrLabel));
 }
 

@@ -143,6 +143,7 @@ function handle(f: Frame): void {
     case "ping": send("pong", { nonce: b.nonce ?? 0 }, f.sender, f.seq); return;
     case "welcome": {
       st.you = b.you;
+      st.lanHosts = b.lan_hosts ?? [];
       setServerTimeout(b.turn_timeout ?? null);
       const given = String(b.you).replace(/^player:/, "");
       if (given !== st.name) st.name = given;

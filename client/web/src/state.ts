@@ -42,6 +42,7 @@ export const st = {
   picked: null as string | null,
   choices: null as LegalMove[] | null, // the picked card's ways to take, while the person chooses one (board.ts)
   roundEnd: null as RoundEnd | null, gameEnd: null as GameEnd | null,
+  lanHosts: [] as string[], // where other machines reach the server (welcome's lan_hosts): a loopback page's invites name the first
   invite: "" as string, flash: "", scopas: new Set<string>(), // the cards that made a scopa this round (seen live)
   forced: new Set<string>(), // the cards the server played for someone whose time ran out, this round
   bots: new Set<string>(), // the cards a bot played for a person (away, or gone), this round

@@ -73,3 +73,36 @@ async def test_a_refused_names_words_go_once_the_name_is_typed_again(site: Site,
     assert await said.get_by_role("button").count() == 0
     assert await page.locator("#name").get_attribute("aria-invalid") is None
     await context.close()
+
+
+async def waiting_invite(browser: Browser, s: Site) -> tuple[str, str]:
+    """nonna (an Italian phone, the page at 127.0.0.1) makes a table for people: its invite's
+    link, and what is said under it."""
+    nonna = await open_italian(browser, s, "nonna")
+    await nonna.wait_for_selector("#preset", timeout=WAIT)
+    await nonna.get_by_role("button", name="Crea un tavolo", exact=True).tap()
+    invite = nonna.locator("#invite")
+    await invite.wait_for(timeout=WAIT)
+    link = await invite.locator("a").get_attribute("href") or ""
+    said = await invite.locator("#invite-local").all_text_contents()
+    await nonna.context.close()
+    return link, " ".join(said)
+
+
+async def test_a_loopback_pages_invite_names_the_servers_lan_address(browser: Browser) -> None:
+    """PROTOCOL.md §4 welcome (lan_hosts) and §15: a page opened at 127.0.0.1 makes its invite
+    (and its QR code) with the server's LAN address, on the page's port: a phone can open it."""
+    async with served() as s:
+        s.engine.router.greeting.lan_hosts = ["192.0.2.7"]  # as told by a server listening on every address
+        link, said = await waiting_invite(browser, s)
+        assert link.startswith(f"http://192.0.2.7:{s.front.port}/?table=")
+        assert said == ""
+
+
+async def test_a_loopback_pages_invite_warns_when_no_lan_address_is_known(site: Site, browser: Browser) -> None:
+    """PROTOCOL.md §4 welcome (no lan_hosts: the server listens on loopback only): the invite
+    is the page's own loopback address, and under it the page says it works on this computer alone."""
+    link, said = await waiting_invite(browser, site)
+    assert link.startswith("http://127.0.0.1:")
+    assert said == ("Questo indirizzo funziona solo su questo computer: apri la pagina con l'indirizzo di rete del server "
+                    "(quello che «scopa serve» scrive dopo «Apri:»).")
