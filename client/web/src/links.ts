@@ -37,15 +37,31 @@ export function inviteLink(way: string, info: TableInfo): string {
   return `${sharedOrigin()}/?${way}&${about}`;
 }
 
-/** Join the table of the link the page opened on (if any). */
-export function joinFromLink(): void {
-  // ?invite=TABLE.CODE (the invite as one string), or ?table=ID for a public table
+/** The table of the link the page opened on, and its invite code: ?invite=TABLE.CODE (the
+ * invite as one string), or ?table=ID for a public table. */
+function linkTable(): { table: string; invite: string | null } | null {
   const q = new URLSearchParams(location.search);
   const one = q.get("invite") ?? "";
   const dot = one.indexOf(".");
   const table = dot > 0 ? one.slice(0, dot) : q.get("table");
   const invite = dot > 0 ? one.slice(dot + 1) : q.get("invite");
-  if (table && !st.tableId && send("join_table", { table, invite: invite || null })) asked = { table, invite: invite || null };
+  return table ? { table, invite: invite || null } : null;
+}
+
+/** Join the table of the link the page opened on (if any). */
+export function joinFromLink(): void {
+  const link = linkTable();
+  if (link && !st.tableId && send("join_table", link)) asked = link;
+}
+
+/** Ask the server's page whether the link's table still has a seat (/seat-open,
+ * PROTOCOL.md §1): ``full`` is called when it has none, before the person picks a name. */
+export function askLinkSeat(full: () => void): void {
+  const link = linkTable();
+  if (!link) return;
+  const q = new URLSearchParams({ table: link.table, ...(link.invite ? { invite: link.invite } : {}) });
+  fetch(`/seat-open?${q}`).then((r) => r.ok ? r.json() as Promise<{ open: boolean }> : null)
+    .then((found) => { if (found && !found.open) full(); }, () => undefined);
 }
 
 /** A refusal of the link's join: a full (or started) table is said so, in its own box

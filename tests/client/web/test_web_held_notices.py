@@ -106,3 +106,24 @@ async def test_a_loopback_pages_invite_warns_when_no_lan_address_is_known(site: 
     assert link.startswith("http://127.0.0.1:")
     assert said == ("Questo indirizzo funziona solo su questo computer: apri la pagina con l'indirizzo di rete del server "
                     "(quello che «scopa serve» scrive dopo «Apri:»).")
+
+
+async def test_a_full_tables_invite_says_so_before_a_name_is_picked(site: Site, browser: Browser) -> None:
+    """PROTOCOL.md §1 (/seat-open) and §8 join_table (table_full): the invite's page asks the
+    server whether the table still has a seat; a full one is said at once on the name screen."""
+    nonna = await open_italian(browser, site, "nonna")
+    await nonna.wait_for_selector("#preset", timeout=WAIT)
+    await nonna.get_by_role("button", name="Crea un tavolo", exact=True).tap()
+    await nonna.locator("#invite").wait_for(timeout=WAIT)
+    link = await nonna.locator("#invite a").get_attribute("href") or ""
+    table = link.split("table=")[1].split("&")[0]
+    assert (await (await nonna.request.get(f"{site.url.rstrip('/')}/seat-open?table={table}")).json()) == {"open": True}
+    zio = await open_italian(browser, site, "zio", url=link)
+    await zio.wait_for_selector("[data-area=hand] .card", timeout=WAIT)  # the last seat taken: the game on
+    assert (await nonna.request.get(f"{site.url.rstrip('/')}/seat-open?table=nope")).status == 404
+    context = await browser.new_context(**ITALIAN_PHONE)  # type: ignore[arg-type]
+    late = await context.new_page()
+    await late.goto(link)
+    await late.locator("#invited", has_text="Il tavolo è al completo: puoi guardare la partita.").wait_for(timeout=WAIT)
+    assert "ti invita" not in (await late.locator("#invited").text_content() or "")
+    await context.close()
