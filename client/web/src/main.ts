@@ -8,7 +8,7 @@ import { fill, type Lang, sentence } from "./i18n";
 import { showRules } from "./rules";
 import type { ChatMessage, GameEnd, RoundEnd, TableInfo, TournamentInfo, TournamentNoTable, TournamentStandings } from "./protocol";
 import {
-  type Body, type Seat, app, botPlays, deck, heldTokens, keepMarks, marksOf, keepToken, lang, live, restoreMarks, saveSeat, savedSeat, seatCount, takenBack, takeoversOf,
+  type Body, type Seat, NEXT_STEPS, app, botPlays, deck, heldTokens, keepMarks, marksOf, keepToken, lang, live, restoreMarks, saveSeat, savedSeat, seatCount, takenBack, takeoversOf,
   seatName, setDeck, setLang as speak, sp, st, t,
 } from "./state";
 import { forgetForm, lobbyScreen, setServerTimeout } from "./lobby";
@@ -56,8 +56,6 @@ const OWN = new Set(["hello", "pong", "bye", "watch_lobby"]);
 
 /** Send a command; whether it was sent, or kept until the server welcomes the connection
  * (a command to the lobby); not a table's while the connection is down. */
-// what a person does next in the lobby: the news of the game they left is old from then on
-const NEXT_STEPS = new Set(["quick_play", "create_table", "join_table", "watch_table", "tournament_join", "tournament_create", "list_games", "get_record"]);
 export function send(name: string, body: Body, recipient = "lobby", re: number | null = null): boolean {
   if (NEXT_STEPS.has(name) && st.status === t.leftToBot) st.status = "";
   const welcomed = ws?.readyState === WebSocket.OPEN && !!st.you;
@@ -142,8 +140,7 @@ function handle(f: Frame): void {
   switch (f.name) {
     case "ping": send("pong", { nonce: b.nonce ?? 0 }, f.sender, f.seq); return;
     case "welcome": {
-      st.you = b.you;
-      st.lanHosts = b.lan_hosts ?? [];
+      st.you = b.you; st.lanHosts = b.lan_hosts ?? [];
       setServerTimeout(b.turn_timeout ?? null);
       const given = String(b.you).replace(/^player:/, "");
       if (given !== st.name) st.name = given;

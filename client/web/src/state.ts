@@ -179,3 +179,5 @@ export function mySide(): number | undefined {
   return st.watching ? undefined : st.seats.find((s) => s.seat === st.seat)?.side;
 }
 
+/** What a person does next in the lobby: the news of the game they left is old from then on. */
+export const NEXT_STEPS = new Set(["quick_play", "create_table", "join_table", "watch_table", "tournament_join", "tournament_create", "list_games", "get_record"]);
