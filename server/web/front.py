@@ -80,6 +80,9 @@ class NetworkEngine(Protocol):
     def new_session(self) -> ServerSession:
         """A new connection of the server."""
 
+    def seat_open(self, table_id: str, invite: str | None) -> bool | None:
+        """Whether a link to the table would seat its person now (None: no such table here)."""
+
 
 @dataclass(frozen=True)
 class WebLimits:
@@ -293,6 +296,7 @@ class WebFront:
         app.router.add_get("/ws", self._websocket)
         if self.probes is not None:
             self.probes.add_routes(app)
+        app.router.add_get("/seat-open", self._seat_open)
         app.router.add_get("/", self._file)
         app.router.add_get("/{name}", self._file)
         app.middlewares.append(self._guard_host)
@@ -345,6 +349,14 @@ class WebFront:
             headers["Content-Encoding"] = "gzip"
             return web.Response(body=packed, headers=headers)
         return web.Response(body=body, headers=headers)
+
+    async def _seat_open(self, request: web.Request) -> web.StreamResponse:
+        """``/seat-open?table=ID&invite=CODE``: whether an invite's table has a seat for
+        its person now (``{"open": bool}``; 404 when this server knows no such table)."""
+        found = self.engine.seat_open(request.query.get("table", ""), request.query.get("invite") or None)
+        if found is None:
+            return web.Response(status=404, text="not found\n")
+        return web.json_response({"open": found}, headers={"Cache-Control": "no-store"})
 
     async def _websocket(self, request: web.Request) -> web.StreamResponse:
         if not same_origin(request.headers.get("Origin"), request.headers.get("Host", "")):

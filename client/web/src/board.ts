@@ -12,7 +12,8 @@ import { header, render, send, settings, statusLine } from "./main";
 import { chatBox } from "./chatbox";
 import { showRules } from "./rules";
 import { noTableNote, standingsTable } from "./lobby";
-import { standInLines, watchingLine } from "./tablelines";
+import { awayLines, standInLines, tickAway, watchingLine } from "./tablelines";
+import { inviteLocalOnly } from "./links";
 import { rematchPart } from "./rematch";
 import { roundClosed, roundToShow } from "./roundbox";
 import { primieraLines } from "./primiera";
@@ -140,6 +141,7 @@ function turnWords(): string {
 }
 
 export function showClock(): void {
+  tickAway();
   const left = secondsLeft();
   const line = document.getElementById("round-end-turn"); // the next round's turn, under the last round's box
   if (line) {
@@ -202,7 +204,8 @@ function inviteBox(): HTMLElement | string {
   const copy = button(t.copy, () => { navigator.clipboard?.writeText(link).then(() => { copy.textContent = t.copied; }, () => undefined); }, "quiet");
   const shareIt = "share" in navigator ? button(t.share, () => { navigator.share({ url: link, title: t.title }).catch(() => undefined); }) : "";
   return h("section", { class: "panel", id: "invite", "aria-labelledby": "invite-title" },
-    h("h2", { id: "invite-title" }, t.invite), h("p", { class: "link" }, h("a", { href: link }, link)), h("p", { class: "bar" }, shareIt, copy),
+    h("h2", { id: "invite-title" }, t.invite), h("p", { class: "link" }, h("a", { href: link }, link)),
+    inviteLocalOnly() ? h("p", { class: "scopa", id: "invite-local", role: "note" }, t.inviteLocal) : "", h("p", { class: "bar" }, shareIt, copy),
     h("p", {}, t.qr), qrSvg(link, t.qrLabel));
 }
 
@@ -246,7 +249,7 @@ export function tableScreen(): void {
   if (st.unread) top.querySelector("h1")?.after(unreadBadge()); // in the title's row: seen where one looks first
   app.replaceChildren(top, statusLine(), watchingLine(),
     st.gameEnd ? gameEndBox(st.gameEnd) : h("p", { class: "status", id: "turn" }, turnText, timerEl),
-    inviteBox(), standInLines(),
+    inviteBox(), awayLines(), standInLines(),
     st.timedOut ? h("p", { class: "scopa", role: "alert" }, st.timedOut) : "",
     st.flash ? h("p", { class: "scopa", role: "alert" }, st.flash) : "",
     seats, h("div", { class: "split" }, v && !st.gameEnd ? h("div", {}, // no board until the game is dealt (only the seats to fill), none once it is over
@@ -324,6 +327,7 @@ function roundEndDialog(r: RoundEnd): void {
   if (!st.watching) { // the board's Leave is behind the box while it is open: here too, small and apart at the box's top
     const leave = leaveButton();
     leave.removeAttribute("id");
+    leave.textContent = t.leaveGame; // not the box's close: it leaves the game (and asks first)
     leave.classList.add("aside");
     d.box.querySelector("h2")?.before(h("p", { class: "leave-aside" }, leave));
   }

@@ -10,23 +10,58 @@ import { render, send } from "./main";
 let asked: { table: string; invite: string | null } | null = null; // the link's join, until answered
 let full: { table: string; invite: string | null; from: string } | null = null; // the link's table, found full
 
+/** Whether the page was opened at a loopback address (this computer alone reaches it). */
+function onLoopback(): boolean {
+  const host = location.hostname;
+  return host === "localhost" || host === "[::1]" || host === "::1" || /^127\./.test(host);
+}
+
+/** The page's address as another machine reaches it: on a loopback address, the server's
+ * first LAN address (welcome's lan_hosts, PROTOCOL.md §4) on the page's port, if it has one. */
+function sharedOrigin(): string {
+  const lan = onLoopback() ? st.lanHosts[0] : undefined;
+  if (!lan) return location.origin;
+  return `${location.protocol}//${lan.includes(":") ? `[${lan}]` : lan}${location.port ? `:${location.port}` : ""}`;
+}
+
+/** Whether an invite made here works on this computer alone (a loopback page, no LAN address known). */
+export function inviteLocalOnly(): boolean {
+  return onLoopback() && !st.lanHosts.length;
+}
+
 /** The link to a table (``way``: its invite or id), saying whose table it is and which game
  * (``from``, ``game``, ``n``, ``to``) for the newcomer's name screen, before they join. */
 export function inviteLink(way: string, info: TableInfo): string {
   const target = /\bto (\d+)\b/.exec(info.description)?.[1]; // RuleSet.describe(): "scopa, 2p, to 11"
   const about = new URLSearchParams({ from: st.name, game: info.rules.preset ?? "scopa", n: String(info.seats.length), to: target ?? "" });
-  return `${location.origin}/?${way}&${about}`;
+  return `${sharedOrigin()}/?${way}&${about}`;
 }
 
-/** Join the table of the link the page opened on (if any). */
-export function joinFromLink(): void {
-  // ?invite=TABLE.CODE (the invite as one string), or ?table=ID for a public table
+/** The table of the link the page opened on, and its invite code: ?invite=TABLE.CODE (the
+ * invite as one string), or ?table=ID for a public table. */
+function linkTable(): { table: string; invite: string | null } | null {
   const q = new URLSearchParams(location.search);
   const one = q.get("invite") ?? "";
   const dot = one.indexOf(".");
   const table = dot > 0 ? one.slice(0, dot) : q.get("table");
   const invite = dot > 0 ? one.slice(dot + 1) : q.get("invite");
-  if (table && !st.tableId && send("join_table", { table, invite: invite || null })) asked = { table, invite: invite || null };
+  return table ? { table, invite: invite || null } : null;
+}
+
+/** Join the table of the link the page opened on (if any). */
+export function joinFromLink(): void {
+  const link = linkTable();
+  if (link && !st.tableId && send("join_table", link)) asked = link;
+}
+
+/** Ask the server's page whether the link's table still has a seat (/seat-open,
+ * PROTOCOL.md §1): ``full`` is called when it has none, before the person picks a name. */
+export function askLinkSeat(full: () => void): void {
+  const link = linkTable();
+  if (!link) return;
+  const q = new URLSearchParams({ table: link.table, ...(link.invite ? { invite: link.invite } : {}) });
+  fetch(`/seat-open?${q}`).then((r) => r.ok ? r.json() as Promise<{ open: boolean }> : null)
+    .then((found) => { if (found && !found.open) full(); }, () => undefined);
 }
 
 /** A refusal of the link's join: a full (or started) table is said so, in its own box

@@ -8,7 +8,7 @@ import { fill, type Lang, sentence } from "./i18n";
 import { showRules } from "./rules";
 import type { ChatMessage, GameEnd, RoundEnd, TableInfo, TournamentInfo, TournamentNoTable, TournamentStandings } from "./protocol";
 import {
-  type Body, type Seat, app, botPlays, deck, heldTokens, keepMarks, marksOf, keepToken, lang, live, restoreMarks, saveSeat, savedSeat, seatCount, takenBack, takeoversOf,
+  type Body, type Seat, NEXT_STEPS, app, botPlays, deck, heldTokens, keepMarks, marksOf, keepToken, lang, live, restoreMarks, saveSeat, savedSeat, seatCount, takenBack, takeoversOf,
   seatName, setDeck, setLang as speak, sp, st, t,
 } from "./state";
 import { forgetForm, lobbyScreen, setServerTimeout } from "./lobby";
@@ -57,6 +57,7 @@ const OWN = new Set(["hello", "pong", "bye", "watch_lobby"]);
 /** Send a command; whether it was sent, or kept until the server welcomes the connection
  * (a command to the lobby); not a table's while the connection is down. */
 export function send(name: string, body: Body, recipient = "lobby", re: number | null = null): boolean {
+  if (NEXT_STEPS.has(name) && st.status === t.leftToBot) st.status = "";
   const welcomed = ws?.readyState === WebSocket.OPEN && !!st.you;
   if (!welcomed && recipient === "lobby" && !OWN.has(name) && !st.replaced) {
     kept = [...kept.filter((k) => k.name !== name), { name, body, recipient }];
@@ -139,7 +140,7 @@ function handle(f: Frame): void {
   switch (f.name) {
     case "ping": send("pong", { nonce: b.nonce ?? 0 }, f.sender, f.seq); return;
     case "welcome": {
-      st.you = b.you;
+      st.you = b.you; st.lanHosts = b.lan_hosts ?? [];
       setServerTimeout(b.turn_timeout ?? null);
       const given = String(b.you).replace(/^player:/, "");
       if (given !== st.name) st.name = given;
@@ -283,7 +284,7 @@ function handle(f: Frame): void {
       if (f.sender.startsWith("table:") && chatOutOfView()) st.unread += 1;
       break;
     }
-    case "seat_away": st.away.add(b.seat); if (b.seat !== st.seat) st.flash = fill(t.away, { name: b.name }); break;
+    case "seat_away": st.away.set(b.seat, Date.now() + b.grace_seconds * 1000); break; // said, counting down, in its lasting line (tablelines.ts)
     case "seat_back":
       st.away.delete(b.seat);
       if (b.bot_played) takenBack(b.seat); // from a bot that played it since the person's grace period ran out

@@ -2,11 +2,13 @@
 // refuse it), the invite that brought them, and the question when the name is in use.
 import { button, h } from "./dom";
 import { fill, gameName } from "./i18n";
+import { askLinkSeat } from "./links";
 import { app, st, t } from "./state";
 import { changeName, connect, connectionLine, languageChoice, playAs, render } from "./main";
 
 let typed = false; // the name was just typed on this screen: if it is taken, the person is asked first
 let question: { asked: string; given: string } | null = null; // that question, on this screen
+let linkFull: boolean | null = null; // the invite's table has no seat left (null: not asked yet)
 
 /** The server found the name taken: whether the person is asked (a name just typed here,
  * ``given`` offered instead) rather than the page playing on under ``given`` at once. */
@@ -56,8 +58,17 @@ export function nameScreen(): void {
     said.replaceChildren(!name ? t.nameEmpty : /\s/.test(name) ? t.nameSpaces : t.nameBad,
       ...forms.flatMap((n) => [" ", button(fill(t.playAs, { name: n }), () => take(n), "quiet")]));
   });
+  input.addEventListener("input", () => { // the name changed: what was said of the one before is old
+    said.replaceChildren();
+    input.removeAttribute("aria-invalid");
+    input.setAttribute("aria-describedby", "name-rule");
+  });
   const q = new URLSearchParams(location.search);
-  const invited = q.has("invite") || q.has("table") ? h("p", { class: "status", id: "invited" }, invitedLine(q)) : "";
+  const invited = q.has("invite") || q.has("table") ? h("p", { class: "status", id: "invited" }, linkFull ? t.linkFullNow : invitedLine(q)) : "";
+  if (invited && linkFull === null) {
+    linkFull = false;
+    askLinkSeat(() => { linkFull = true; const line = document.getElementById("invited"); if (line) line.textContent = t.linkFullNow; });
+  }
   app.replaceChildren(h("header", { class: "bar" }, h("h1", { class: "grow" }, t.title), languageChoice()), invited,
     question ? nameQuestion(question) : form, h("footer", { class: "bar" }, connectionLine()));
   if (!question) input.focus();

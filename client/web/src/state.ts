@@ -42,13 +42,14 @@ export const st = {
   picked: null as string | null,
   choices: null as LegalMove[] | null, // the picked card's ways to take, while the person chooses one (board.ts)
   roundEnd: null as RoundEnd | null, gameEnd: null as GameEnd | null,
+  lanHosts: [] as string[], // where other machines reach the server (welcome's lan_hosts): a loopback page's invites name the first
   invite: "" as string, flash: "", scopas: new Set<string>(), // the cards that made a scopa this round (seen live)
   forced: new Set<string>(), // the cards the server played for someone whose time ran out, this round
   bots: new Set<string>(), // the cards a bot played for a person (away, or gone), this round
   notice: "", // what the person should know about their name
   timedOut: "", // the server played for this person when their time ran out: said until they play again
   takeovers: new Map<number, { round: number; plays: number; until?: { round: number; plays: number }; why?: "away" | "left" }>(), // seats a bot took over here: from which round's play (until its person took it back)
-  away: new Set<number>(), // the seats the server said are away (a bot taking one over: its person did not come back)
+  away: new Map<number, number>(), // the seats the server said are away, and when each hold runs out (Date.now() scale; a bot then plays it)
   leaving: false, // the person asked to leave this game (its end, if that ends it, says so to them)
   unread: 0, // chat messages that came while the chat was out of view
   deadline: 0, // when the turn's time runs out (Date.now() scale; 0: no clock)
@@ -178,3 +179,5 @@ export function mySide(): number | undefined {
   return st.watching ? undefined : st.seats.find((s) => s.seat === st.seat)?.side;
 }
 
+/** What a person does next in the lobby: the news of the game they left is old from then on. */
+export const NEXT_STEPS = new Set(["quick_play", "create_table", "join_table", "watch_table", "tournament_join", "tournament_create", "list_games", "get_record"]);

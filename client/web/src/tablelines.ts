@@ -18,6 +18,34 @@ export function watchingLine(): HTMLElement | string {
   return h("p", { class: "status watching", id: "watching" }, who ? fill(t.watchingGame, { names: who }) : t.watchingTable);
 }
 
+/** The minutes and seconds until a seat's hold runs out ("1:52"). */
+function heldFor(until: number): string {
+  const left = Math.max(0, Math.ceil((until - Date.now()) / 1000));
+  return `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+}
+function awayWords(seat: number, until: number): string {
+  const s = st.seats.find((x) => x.seat === seat);
+  return fill(t.away, { name: s ? sp.name(s.name) : "", left: heldFor(until) });
+}
+
+/** The other seats whose person is away, each held for them a while longer: one line
+ * each, counting down, until the person is back or a bot takes the seat. */
+export function awayLines(): HTMLElement | string {
+  if (st.gameEnd) return "";
+  const seats = [...st.away].filter(([seat]) => seat !== st.seat);
+  if (!seats.length) return "";
+  return h("ul", { class: "scopa away", id: "away", role: "status" },
+    ...seats.map(([seat, until]) => h("li", { "data-seat": seat }, awayWords(seat, until))));
+}
+/** The away lines' countdowns, told again (each second). */
+export function tickAway(): void {
+  for (const li of document.querySelectorAll<HTMLElement>("#away li[data-seat]")) {
+    const seat = Number(li.dataset.seat);
+    const until = st.away.get(seat);
+    if (until !== undefined) li.textContent = awayWords(seat, until);
+  }
+}
+
 /** The seats a bot plays while their person is not at the table (away too long, or
  * left): one line each, until the person takes the seat back or the game ends. */
 export function standInLines(): HTMLElement | string {

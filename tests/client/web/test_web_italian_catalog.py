@@ -45,8 +45,8 @@ def test_no_participle_follows_a_players_name_on_the_page() -> None:
     words: dict[str, str] = page_eval("m.speech('it').w")
     gendered = {k: v for k, v in words.items() if re.search(r"(?<!di )\{name\} (si )?è \w+(at|ut|it)[oa]\b", v)}  # "il tempo di {name} è scaduto": the time's
     assert gendered == {}
-    said = page_eval("[m.fill(m.speech('it').w.away, {name: 'carla'}), m.fill(m.speech('it').w.back, {name: 'carla'})]")
-    assert said == ["carla non è al tavolo.", "carla è di nuovo al tavolo."]
+    said = page_eval("[m.fill(m.speech('it').w.away, {name: 'carla', left: '1:52'}), m.fill(m.speech('it').w.back, {name: 'carla'})]")
+    assert said == ["carla non è al tavolo: il posto resta suo ancora 1:52, poi gioca un bot.", "carla è di nuovo al tavolo."]
 
 
 def test_the_pages_notices_are_sentences_in_both_languages() -> None:

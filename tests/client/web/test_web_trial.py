@@ -48,14 +48,15 @@ async def covered(page: Page, selector: str) -> list[str]:
 
 
 async def test_continue_is_the_big_button_and_leave_is_apart_and_asks(browser: Browser) -> None:
-    """R19-R21 (the round's box): Continua is the box's wide button at its foot; Esci is small,
-    at the box's top, far from it (a slip of the thumb on Continua never leaves), and asks first."""
+    """R19-R21 (the round's box): Continua is the box's wide button at its foot; "Esci dalla partita"
+    (named as leaving the game, not closing the box) is small, at the box's top, far from it (a slip
+    of the thumb on Continua never leaves), and asks first."""
     async with served(seed=seed_where_seat_1_plays_first()) as s:
         page = await at_table(browser, s, "ada")
         await play_to_round_end(page)
         box = page.locator(BOX)
         go_on = box.get_by_role("button", name="Continua", exact=True)
-        leave = box.get_by_role("button", name="Esci", exact=True)
+        leave = box.get_by_role("button", name="Esci dalla partita", exact=True)
         on, off = await go_on.bounding_box(), await leave.bounding_box()
         assert on and off
         assert on["width"] > 2 * off["width"] and on["height"] >= off["height"]  # the big one, and the small one
