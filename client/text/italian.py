@@ -108,6 +108,8 @@ ITALIAN: dict[str, str] = {
     "Bot {n} ({level})": "Bot {n} ({level})",
     "{name} left: a bot plays the seat for the rest of the game.":
         "{name} ha lasciato la partita: da ora il posto lo gioca un bot.",
+    "Leave the game? You are the last person at the table: the game ends at once for everyone, with no winner.":
+        "Lasci la partita? Sei l'ultima persona al tavolo: la partita finisce subito per tutti, senza vincitore.",
     "Leave the game? It ends here, with no winner: nobody else plays at this table.":
         "Lasci la partita? Finisce qui, senza vincitori: a questo tavolo non gioca nessun altro.",
     "Leave the game? A bot plays your seat for the rest of the game; you cannot come back to it.":
