@@ -135,12 +135,12 @@ ITALIAN: dict[str, str] = {
         "La tua mossa, {what}, viene giocata di nuovo: la connessione è caduta mentre partiva.",
     "Back at table {table}, as it stands now: nothing was played meanwhile.":
         "Di nuovo al tavolo {table}, com'è adesso: nel frattempo non si è giocato niente.",
-    "Back at table {table}, as it stands now: its one play so far is in this round's list, the one you missed too.":
-        "Di nuovo al tavolo {table}, com'è adesso: la sua unica giocata finora è nell'elenco della smazzata, "
-        "anche se non l'hai vista.",
-    "Back at table {table}, as it stands now: its {n} plays so far are in this round's list, those you missed too.":
-        "Di nuovo al tavolo {table}, com'è adesso: le sue {n} giocate finora sono nell'elenco della smazzata, "
-        "anche quelle che non hai visto.",
+    "Back at table {table}, as it stands now: the play you did not see is in this round's list.":
+        "Di nuovo al tavolo {table}, com'è adesso: la giocata che non hai visto è nell'elenco della smazzata.",
+    "Back at table {table}, as it stands now: the {n} plays you did not see are in this round's list.":
+        "Di nuovo al tavolo {table}, com'è adesso: le {n} giocate che non hai visto sono nell'elenco della smazzata.",
+    "Your time ran out: the server played {cards} for you.":
+        "Il tuo tempo è scaduto: il server ha giocato {cards} per te.",
     # the dialogs
     "Which cards does it take?": "Quali carte prende?",
     "number, or ↑↓ and Enter, or click": "numero, oppure ↑↓ e Invio, oppure clic",
