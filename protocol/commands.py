@@ -51,6 +51,9 @@ from .fields import (
 
 MAX_PAGE = 50
 """Tables in one page of a listing (``list_tables``, the operator's ``tables``)."""
+READING_TIME = 15.0
+"""Seconds more on the clock of a round's first turn: the time to read the round's score
+before the new round is played (PROTOCOL.md §7, Turn clock)."""
 MAX_CLUSTER_ADDRESSES = 32
 """Addresses of a cluster in one ``welcome``."""
 MAX_LAN_HOSTS = 8

@@ -157,6 +157,11 @@ class TerminalPlayer(Player):
         prompt = tr("Your move: ")
         if left is not None:
             self.reader.say(Text(tr("You have {n} s, then the server plays for you.", n=left), style="bold"))
+        if not self.reader.waiting:  # chat typed while the others moved is said now; moves typed ahead are not answers
+            for typed in self.reader.typed_ahead():
+                said = table_line(typed)
+                if said is not None and said.kind == "chat" and said.text and self.chat is not None:
+                    await self.chat(said.text)
         reading = self.reader.reading(prompt, fresh_only=True)
         line = asyncio.wrap_future(reading)
         warned = left is not None and left <= WARN_AT

@@ -435,7 +435,7 @@ class Lobby:
             await session.send_chat(text, to=f"table:{at}")
 
         def question() -> str:
-            others = [n for i, n in enumerate(player.names) if i != player.seat]
+            others = [None if i in player.bot_seats else n for i, n in enumerate(player.names) if i != player.seat]
             return leave_question(others, table.bot_takeover if table is not None else None)
 
         def leave() -> None:

@@ -15,6 +15,8 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import os
+import select
 import sys
 import termios
 import threading
@@ -74,6 +76,26 @@ class LineReader:
             self._forget_typed()
         self.console.print(("\n" if after_prompt else "") + prompt, end="", markup=False, highlight=False)
         return line
+
+    def typed_ahead(self) -> list[str]:
+        """The whole lines (Enter pressed) typed on the keyboard while nobody read it,
+        taken off it: a new read does not see them.  Only a terminal's own keyboard has
+        them (a line typed while another client read the keyboard is already read)."""
+        if self.input_fn != self.console.input:
+            return []
+        lines: list[str] = []
+        with contextlib.suppress(OSError, ValueError):
+            if not sys.stdin.isatty():
+                return []
+            fd = sys.stdin.fileno()
+            typed = b""
+            while select.select([fd], [], [], 0)[0]:  # a line mode terminal: readable once Enter is pressed
+                chunk = os.read(fd, 4096)
+                if not chunk:
+                    break
+                typed += chunk
+            lines = [line.rstrip("\r") for line in typed.decode(errors="replace").split("\n")[:-1]]
+        return lines
 
     def _forget_typed(self) -> None:
         """What was typed on the keyboard without Enter for a question that is over (a

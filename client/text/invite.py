@@ -121,12 +121,17 @@ def name_problem(typed: str, option: str = "--name ") -> str | None:
     return tr("{problem}: try {offer}", problem=problem, offer=offer)
 
 
-def leave_question(others: Sequence[str], bot_takeover: bool | None) -> str:
+def leave_question(others: Sequence[str | None], bot_takeover: bool | None) -> str:
     """What leaving the game now does at this table, as the server does it (PROTOCOL.md
     ``leave_table``): a bot plays the seat when the table says so (``bot_takeover``;
     None: not known here) and another person plays on; otherwise the game ends for
-    everyone.  ``others``: the names at the other seats."""
-    if others and all(is_server_bot(n) for n in others):
+    everyone.  ``others``: the names at the other seats (None: a seat a bot plays since
+    its person left)."""
+    people = [n for n in others if n is not None and not is_server_bot(n)]
+    if others and not people and None in others:
+        return tr("Leave the game? You are the last person at the table: the game ends at once for everyone, "
+                  "with no winner.")
+    if others and not people:
         return tr("Leave the game? It ends here, with no winner: nobody else plays at this table.")
     if bot_takeover is True:
         return tr("Leave the game? A bot plays your seat for the rest of the game; you cannot come back to it.")

@@ -108,6 +108,8 @@ ITALIAN: dict[str, str] = {
     "Bot {n} ({level})": "Bot {n} ({level})",
     "{name} left: a bot plays the seat for the rest of the game.":
         "{name} ha lasciato la partita: da ora il posto lo gioca un bot.",
+    "Leave the game? You are the last person at the table: the game ends at once for everyone, with no winner.":
+        "Lasci la partita? Sei l'ultima persona al tavolo: la partita finisce subito per tutti, senza vincitore.",
     "Leave the game? It ends here, with no winner: nobody else plays at this table.":
         "Lasci la partita? Finisce qui, senza vincitori: a questo tavolo non gioca nessun altro.",
     "Leave the game? A bot plays your seat for the rest of the game; you cannot come back to it.":
@@ -133,12 +135,12 @@ ITALIAN: dict[str, str] = {
         "La tua mossa, {what}, viene giocata di nuovo: la connessione è caduta mentre partiva.",
     "Back at table {table}, as it stands now: nothing was played meanwhile.":
         "Di nuovo al tavolo {table}, com'è adesso: nel frattempo non si è giocato niente.",
-    "Back at table {table}, as it stands now: its one play so far is in this round's list, the one you missed too.":
-        "Di nuovo al tavolo {table}, com'è adesso: la sua unica giocata finora è nell'elenco della smazzata, "
-        "anche se non l'hai vista.",
-    "Back at table {table}, as it stands now: its {n} plays so far are in this round's list, those you missed too.":
-        "Di nuovo al tavolo {table}, com'è adesso: le sue {n} giocate finora sono nell'elenco della smazzata, "
-        "anche quelle che non hai visto.",
+    "Back at table {table}, as it stands now: the play you did not see is in this round's list.":
+        "Di nuovo al tavolo {table}, com'è adesso: la giocata che non hai visto è nell'elenco della smazzata.",
+    "Back at table {table}, as it stands now: the {n} plays you did not see are in this round's list.":
+        "Di nuovo al tavolo {table}, com'è adesso: le {n} giocate che non hai visto sono nell'elenco della smazzata.",
+    "Your time ran out: the server played {cards} for you.":
+        "Il tuo tempo è scaduto: il server ha giocato {cards} per te.",
     # the dialogs
     "Which cards does it take?": "Quali carte prende?",
     "number, or ↑↓ and Enter, or click": "numero, oppure ↑↓ e Invio, oppure clic",
@@ -168,8 +170,8 @@ ITALIAN: dict[str, str] = {
     "two teams, partners opposite": "due squadre, i compagni seduti di fronte",
     "{n} players, {sides}": "{n} giocatori, {sides}",
     "The first side to {target} points wins.": "Vince chi arriva per primo a {target} punti.",
-    "Turn timer: {n} s for each move; then the server plays for you.":
-        "Tempo per mossa: {n} s; poi gioca il server per te.",
+    "Turn timer: {n} s for each move, {first} s for the first move of each round; then the server plays for you.":
+        "Tempo per mossa: {n} s, {first} s per la prima mossa di ogni smazzata; poi gioca il server per te.",
     "Turn timer: none.": "Tempo per mossa: nessuno.",
     "A private table: only people with its invite sit here.": "Un tavolo privato: si siede solo chi ha l'invito.",
     "A table listed in the lobby.": "Un tavolo che compare nella sala.",
@@ -289,8 +291,10 @@ ITALIAN: dict[str, str] = {
     "the server's own": "quello del server",
     "the server's own ({time})": "quello del server ({time})",
     "none (a private table only)": "nessuno (solo un tavolo privato)",
-    "time for each move; when it runs out, the server plays a card for that player":
-        "il tempo per ogni mossa; quando scade, il server gioca una carta al posto di chi è di turno",
+    "time for each move ({n} s more for the first move of each round); when it runs out, the server plays a card "
+    "for that player":
+        "il tempo per ogni mossa ({n} s in più per la prima mossa di ogni smazzata); quando scade, il server gioca "
+        "una carta al posto di chi è di turno",
     "If a player leaves": "Se qualcuno se ne va",
     "a bot plays on": "continua un bot",
     "the game ends": "la partita finisce",

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from scopa.engine import RuleSet
+from scopa.protocol.commands import READING_TIME
 
 from ..text import setting_text
 from ..text import tr
@@ -39,7 +40,9 @@ def facts_lines(facts: TableFacts, detailed: bool = False) -> list[str]:
         lines.append(tr("{n} players, {sides}", n=rules.players, sides=sides))
         lines.append(tr("The first side to {target} points wins.", target=rules.target))
     if facts.known_timer:
-        lines.append(tr("Turn timer: {n} s for each move; then the server plays for you.", n=round(facts.timer))
+        lines.append(tr("Turn timer: {n} s for each move, {first} s for the first move of each round; "
+                        "then the server plays for you.", n=round(facts.timer),
+                        first=round(facts.timer + READING_TIME))
                      if facts.timer is not None else tr("Turn timer: none."))
     if facts.private is not None:
         lines.append(tr("A private table: only people with its invite sit here.") if facts.private

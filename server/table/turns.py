@@ -32,9 +32,7 @@ from .loop import Inbox
 
 log = logging.getLogger("scopa.server")
 
-READING_TIME = 15.0
-"""Seconds added to the clock of a round's first turn after a round ended: the time to
-read the round's score before the new round is played (PROTOCOL.md §7, Turn clock)."""
+READING_TIME = wire.READING_TIME
 
 
 @dataclass(eq=False, slots=True)

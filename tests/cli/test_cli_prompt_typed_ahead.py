@@ -1,6 +1,6 @@
 """The plain move prompt reads only what is typed once it is up: Enters pressed while the
-other player moved are not answers (no hint printed once per Enter at the next prompt);
-and the hint to a line that is not a move keeps its example whole on an 80-column
+other player moved are not answers (no hint printed once per Enter at the next prompt),
+but a chat line typed then is said to the table; and the hint to a line that is not a move keeps its example whole on an 80-column
 terminal.  Through pseudo-terminals, in Italian."""
 
 from __future__ import annotations
@@ -28,6 +28,38 @@ def first_to_move(*children: pexpect.spawn) -> tuple[pexpect.spawn, pexpect.spaw
             if child.expect([PROMPT, pexpect.TIMEOUT], timeout=0.1) == 0:
                 return child, children[1 - i]
     raise AssertionError("no move prompt came")
+
+
+def two_at_a_table(server: ServerThread) -> tuple[pexpect.spawn, pexpect.spawn]:
+    """ada's table for two people, bea sat at it: both clients in Italian."""
+    ada = spawn(server, "--name", "ada", "--lang", "it")
+    ada.expect("Sala> ")
+    ada.sendline("c")
+    for _ in range(5):  # the create dialog: the defaults
+        ada.expect(r"\]: ")
+        ada.sendline("")
+    ada.expect("Bot per")
+    ada.sendline("none")  # the other seat for a person
+    bea = spawn(server, "--name", "bea", "--lang", "it")
+    bea.expect("Sala> ")
+    bea.sendline("j 1")
+    return ada, bea
+
+
+def test_chat_typed_while_the_other_player_moves_is_said() -> None:
+    with ServerThread() as server:
+        ada, bea = two_at_a_table(server)
+        try:
+            mover, waiter = first_to_move(ada, bea)
+            name = "ada" if waiter is ada else "bea"
+            waiter.send("!ciao nonna, tocca a te\r")  # no prompt waits for it
+            mover.sendline("1")
+            waiter.expect(PROMPT)
+            mover.expect(f"{name}: ciao nonna, tocca a te", timeout=10)
+        finally:
+            for child in (ada, bea):
+                if child.isalive():
+                    child.terminate(force=True)
 
 
 def test_enters_typed_while_the_other_player_moves_are_dropped() -> None:

@@ -55,3 +55,28 @@ def test_a_card_laid_on_the_table_is_said_as_laid(monkeypatch: pytest.MonkeyPatc
     theirs = event_text(Played(1, card, (), False, ()), board, DeckStyle.ITALIAN)  # type: ignore[call-arg]
     assert mine is not None and mine.plain == "Cali F Spa in tavola", mine
     assert theirs is not None and theirs.plain == "bea cala F Spa in tavola", theirs
+
+
+def test_leaving_as_the_last_person_at_the_table_says_the_game_ends_for_everyone(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """bruno left (a bot plays his seat), then ada types esci: the server ends the game for
+    everyone (PROTOCOL.md ``leave_table``), and the question says so, not "a bot plays your
+    seat" nor a hedge."""
+    from types import SimpleNamespace
+    from typing import Any
+
+    from scopa.client.console.human import TerminalPlayer
+
+    monkeypatch.setattr(i18n, "LANGUAGE", "it")
+    rules = RuleSet()
+    table = TableInfo(id="1", rules=rules_to_wire(rules), description=rules.describe(), seats=["ada", "bruno"],
+                      state=TableState.PLAYING, bots=[1])
+    for info in (table, None):  # the table's takeover known, or not
+        player = TerminalPlayer("ada", console=Console(file=io.StringIO()), input_fn=lambda _: "")
+        player.names, player.seat = ("ada", "bruno"), 0
+        player.bot_plays(1)
+        lobby: Any = SimpleNamespace(session=SimpleNamespace(table_id="1"), seats=None)
+        Lobby._table_words(lobby, player, info)
+        assert player.leaving is not None
+        assert player.leaving.question() == "Lasci la partita? Sei l'ultima persona al tavolo: la partita finisce " \
+            "subito per tutti, senza vincitore."

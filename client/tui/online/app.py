@@ -105,7 +105,8 @@ class NetApp(ScopaApp):
             self.exit(0)
             return
         board = self.board_screen.board if self.board_screen is not None else None
-        others = [n for i, n in enumerate(board.names) if i != board.viewer] if board is not None else []
+        others: list[str | None] = [None if i in board.bot_plays else n for i, n in enumerate(board.names)
+                                    if i != board.viewer] if board is not None else []
         if await self.show_and_wait(ConfirmScreen(leave_question(others, self.bot_takeover))):
             if self.session is not None and not self.playing:  # seated, the board not open: the seat is given up
                 self.store.forget(self.server, self.player_name)

@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 
 from rich.text import Text
 
-from scopa.engine import Declare, Play, Played
+from scopa.engine import Declare, Forced, Play, Played
 from scopa.protocol import Joined, Snapshot
 
 from ...game import SeatCameBack, SeatNotice, SeatTakenByBot
@@ -28,8 +28,9 @@ class Comeback:
         self.last_move: tuple[list[Play | Declare], Play | Declare] | None = None
         """The move sent last, with the choice it answered, until the table shows an event."""
         self.just_reconnected = False
-        self.missed_plays = 0  # plays of the current round caught up with after a time away
+        self.missed_plays = 0  # plays of the current round caught up with after a time away, not our own
         self.played_for_us: list[str] = []  # the cards played for our seat meanwhile (by the bot), as said
+        self.timed_out: list[str] = []  # the cards the server played for our seat when its time ran out
         self._snapshot: Snapshot | None = None  # one that stands for the missed events, shown at the end
 
     def catch_up(self, screen: BoardScreen) -> None:
@@ -37,16 +38,23 @@ class Comeback:
         ``seat_back``): it goes onto the board and into the round's list without being
         drawn play by play; the board is drawn once, as it stands, at the end."""
         if not screen.held:
-            self.played_for_us = []
+            self.played_for_us, self.timed_out = [], []
         screen.held = True
         self.missed_plays = 0
 
     def missed(self, screen: BoardScreen, event: Played) -> None:
-        """A play caught up with: counted, and told at the end when a bot made it for our seat."""
-        self.missed_plays += 1
-        if event.seat == screen.board.viewer and event.card in screen.board.bot_cards:
-            card = label(event.card, self.deck)
-            self.played_for_us.append(tr("{card} (scopa)", card=card) if event.scopa else card)
+        """A play caught up with: counted unless the person made it (seen as it was made,
+        before a restart), and told at the end when a bot or the server made it for our seat."""
+        card = label(event.card, self.deck)
+        card = tr("{card} (scopa)", card=card) if event.scopa else card
+        if event.seat != screen.board.viewer:
+            self.missed_plays += 1
+        elif event.forced_by is Forced.TIMEOUT:
+            self.missed_plays += 1
+            self.timed_out.append(card)
+        elif event.card in screen.board.bot_cards:
+            self.missed_plays += 1
+            self.played_for_us.append(card)
 
     def caught_up(self, screen: BoardScreen) -> None:
         if not screen.held:
@@ -62,12 +70,15 @@ class Comeback:
             if n == 0:
                 said = tr("Back at table {table}, as it stands now: nothing was played meanwhile.", table=table)
             elif n == 1:
-                said = tr("Back at table {table}, as it stands now: its one play so far is in this round's list, "
-                          "the one you missed too.", table=table)
+                said = tr("Back at table {table}, as it stands now: the play you did not see is in this round's list.",
+                          table=table)
             else:
-                said = tr("Back at table {table}, as it stands now: its {n} plays so far are in this round's list, "
-                          "those you missed too.", table=table, n=n)
+                said = tr("Back at table {table}, as it stands now: the {n} plays you did not see are in this "
+                          "round's list.", table=table, n=n)
             self.tell(said)
+        if self.timed_out:
+            self.tell(tr("Your time ran out: the server played {cards} for you.", cards=", ".join(self.timed_out)))
+            self.timed_out = []
         if self.played_for_us:
             self.tell(tr("While you were away the bot played: {cards}", cards=", ".join(self.played_for_us)))
             self.played_for_us = []

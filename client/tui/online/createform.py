@@ -21,6 +21,7 @@ from textual.widgets import Button, Checkbox, Label, Select, Static
 
 from scopa.bots import LEVELS
 from scopa.engine import AssoPigliaTutto, CaptureMode, Preset, RuleSet, RuleSetError
+from scopa.protocol.commands import READING_TIME
 
 from ...text import ASSO_TEXT, CAPTURE_MODE_NAMES, CAPTURE_MODE_TEXT, current_language, PRESET_TEXT, rulebook_it, tr
 from ...text import catalog_value, level_text, rules_problem_text
@@ -239,7 +240,8 @@ class CreateTableScreen(Once, ModalScreen[NewTable | None]):
         elif last is not None and any(value == last.turn_timeout for _, value in timers):
             timer = last.turn_timeout or SERVER_TIMER
         yield from self._list("turn_timeout", list(timers), timer, tr("Turn timer"))
-        yield Static(tr("time for each move; when it runs out, the server plays a card for that player"),
+        yield Static(tr("time for each move ({n} s more for the first move of each round); when it runs out, "
+                        "the server plays a card for that player", n=round(READING_TIME)),
                      classes="explain")
         yield from self._list("bots", list(BOT_CHOICES), bots, tr("Other seats"))
         yield Tick(tr("Private"), value=last is not None and last.private, compact=True, id="private")

@@ -173,8 +173,11 @@ class LobbyScreen(Screen[None]):
         self.tables = {t: self.tables[t] for t in [*live, *(t for t in self.tables if t not in live)]}
         for info in self.tables.values():
             style = {TableState.WAITING: "green", TableState.PLAYING: "yellow"}.get(info.state, "dim")
-            dt.add_row(info.id, rules_line(rules_from_wire(info.rules)), seats_text(info),
-                       Text(word_text(info.state.value), style=style), str(info.spectators), key=info.id)
+            cells = (Text(info.id), Text(rules_line(rules_from_wire(info.rules))), seats_text(info),
+                     Text(word_text(info.state.value), style=style), Text(str(info.spectators)))
+            dt.add_row(*cells, key=info.id)
+            for column, cell in zip(dt.ordered_columns, cells):  # wide enough now, not once the table is idle
+                column.content_width = max(column.content_width, cell.cell_len)
         # what the status line says of the list is the list's own: said while it has no game on, gone once it has
         empty = tr("No tables yet: press c to create one.") if not self.tables else \
             tr("Every game here is over (w on one shows how it ended): press c to create a table.") if not live else None

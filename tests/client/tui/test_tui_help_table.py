@@ -58,10 +58,13 @@ async def test_a_network_games_help_says_its_timer_and_table(engine: NetworkEngi
 
 
 def test_the_turn_timer_is_said_in_seconds_as_everywhere_else(monkeypatch: pytest.MonkeyPatch) -> None:
-    """"30 s", as the lobby, the create form and the turn line say it (not "0:30")."""
+    """"30 s", as the lobby, the create form and the turn line say it (not "0:30"); and the
+    first move of each round's 15 s more (the time to read the round's score)."""
     from scopa.client.tui.tablefacts import TableFacts, facts_lines
 
     facts = TableFacts(RuleSet.build("scopa"), timer=30.0)
-    assert "- Turn timer: 30 s for each move; then the server plays for you." in facts_lines(facts)
+    assert "- Turn timer: 30 s for each move, 45 s for the first move of each round; " \
+        "then the server plays for you." in facts_lines(facts)
     monkeypatch.setattr(i18n, "LANGUAGE", "it")
-    assert "- Tempo per mossa: 30 s; poi gioca il server per te." in facts_lines(facts)
+    assert "- Tempo per mossa: 30 s, 45 s per la prima mossa di ogni smazzata; poi gioca il server per te." \
+        in facts_lines(facts)

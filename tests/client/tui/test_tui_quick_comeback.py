@@ -1,7 +1,8 @@
 """Back at a seat after a restart, in a game this seat left and took back before: the
 server replays the game from its start, an earlier ``seat_back`` of this seat included.
 That one is history: the catching up goes on to the end of what was missed, and the board
-is drawn once as it stands (not from the earlier comeback on, play by play)."""
+is drawn once as it stands (not from the earlier comeback on, play by play), and the plays
+it counts as missed are the others' (not the person's own, made before the restart)."""
 
 from __future__ import annotations
 
@@ -58,14 +59,15 @@ async def test_a_restart_after_an_earlier_comeback_catches_up_to_the_end() -> No
                     await pilot.press("1")
                 await until(pilot, lambda: screen.asking and len(screen.board.plays) >= before + 2, limit=1000)
                 plays = len(screen.board.plays)  # ada's and bob's, after the comeback
+                unseen = sum(1 for p in screen.board.plays if p.seat != ada.seat)  # ada saw her own as she made them
             second = NetApp("127.0.0.1", engine.port, "ada", store)
             async with second.run_test(size=(80, 24)) as pilot:
                 await back_at_the_seat(second, pilot)
                 screen = second.board_screen
                 assert screen is not None and len(screen.board.plays) == plays
                 said = [m for m in second.messages if m.startswith("Back at table")]
-                assert said == [f"Back at table {info.id}, as it stands now: its {plays} plays so far are in this "
-                                "round's list, those you missed too."]
+                assert said == [f"Back at table {info.id}, as it stands now: the {unseen} plays you did not see are "
+                                "in this round's list."]
     finally:
         if bob_plays is not None:
             bob_plays.cancel()

@@ -106,6 +106,11 @@ async def test_the_other_player_leaves_and_a_bot_plays_on(engine: NetworkEngine)
             await until(pilot, lambda: said in app.messages)  # shown on the status line, as every notice
             assert app.playing and app.board_screen is screen  # the game goes on
             assert not any("without a winner" in m for m in app.messages)
+            await pilot.press("q")  # ada is the last person at the table: leaving ends the game for everyone
+            await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+            assert isinstance(app.screen, ConfirmScreen)
+            assert app.screen.question == "Leave the game? You are the last person at the table: the game ends " \
+                "at once for everyone, with no winner.", app.screen.question
         await bob.close()
 
 
