@@ -352,10 +352,9 @@ class WebFront:
 
     async def _seat_open(self, request: web.Request) -> web.StreamResponse:
         """``/seat-open?table=ID&invite=CODE``: whether an invite's table has a seat for
-        its person now (``{"open": bool}``; 404 when this server knows no such table)."""
+        its person now (``{"open": bool}``; ``{"open": null}`` when this server knows no such
+        table, or not with that invite: an answer, not an error, for a link that is out of date)."""
         found = self.engine.seat_open(request.query.get("table", ""), request.query.get("invite") or None)
-        if found is None:
-            return web.Response(status=404, text="not found\n")
         return web.json_response({"open": found}, headers={"Cache-Control": "no-store"})
 
     async def _websocket(self, request: web.Request) -> web.StreamResponse:

@@ -60,8 +60,8 @@ export function askLinkSeat(full: () => void): void {
   const link = linkTable();
   if (!link) return;
   const q = new URLSearchParams({ table: link.table, ...(link.invite ? { invite: link.invite } : {}) });
-  fetch(`/seat-open?${q}`).then((r) => r.ok ? r.json() as Promise<{ open: boolean }> : null)
-    .then((found) => { if (found && !found.open) full(); }, () => undefined);
+  fetch(`/seat-open?${q}`).then((r) => r.ok ? r.json() as Promise<{ open: boolean | null }> : null)
+    .then((found) => { if (found && found.open === false) full(); }, () => undefined);
 }
 
 /** A refusal of the link's join: a full (or started) table is said so, in its own box
