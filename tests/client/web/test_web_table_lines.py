@@ -52,7 +52,8 @@ async def watcher(browser: Browser, s: Site) -> Page:
     """Zia_Lia watches table #1 from the lobby."""
     zia = await open_italian(browser, s, ZIA, bypass_csp=True)  # axe is injected
     await zia.locator(".tables li", has_text="#1 ").get_by_role("button", name="Guarda").tap()
-    await zia.wait_for_selector("[data-area=table] .card", timeout=WAIT)
+    # the board as the snapshot has it, whose game named (the table itself may be empty after a sweep)
+    await zia.wait_for_selector("#watching:has-text('Stai guardando la partita di')", timeout=WAIT)
     return zia
 
 
