@@ -13,7 +13,7 @@ from scopa.client.console.tablewords import example_whole
 from scopa.client.text import i18n, tr
 
 from serverthread import ServerThread
-from test_cli_play import spawn
+from test_cli_play import spawn, to_the_bots_question
 
 pytestmark = pytest.mark.process
 
@@ -33,17 +33,19 @@ def first_to_move(*children: pexpect.spawn) -> tuple[pexpect.spawn, pexpect.spaw
 def two_at_a_table(server: ServerThread) -> tuple[pexpect.spawn, pexpect.spawn]:
     """ada's table for two people, bea sat at it: both clients in Italian."""
     ada = spawn(server, "--name", "ada", "--lang", "it")
-    ada.expect("Sala> ")
-    ada.sendline("c")
-    for _ in range(5):  # the create dialog: the defaults
-        ada.expect(r"\]: ")
-        ada.sendline("")
+    to_the_bots_question(ada, lobby="Sala> ")
     ada.expect("Bot per")
     ada.sendline("none")  # the other seat for a person
     bea = spawn(server, "--name", "bea", "--lang", "it")
     bea.expect("Sala> ")
     bea.sendline("j 1")
     return ada, bea
+
+
+def stop(*children: pexpect.spawn) -> None:
+    for child in children:
+        if child.isalive():
+            child.terminate(force=True)
 
 
 def test_chat_typed_while_the_other_player_moves_is_said() -> None:
@@ -57,26 +59,13 @@ def test_chat_typed_while_the_other_player_moves_is_said() -> None:
             waiter.expect(PROMPT)
             mover.expect(f"{name}: ciao nonna, tocca a te", timeout=10)
         finally:
-            for child in (ada, bea):
-                if child.isalive():
-                    child.terminate(force=True)
+            stop(ada, bea)
 
 
 def test_enters_typed_while_the_other_player_moves_are_dropped() -> None:
     with ServerThread() as server:
-        ada = spawn(server, "--name", "ada", "--lang", "it")
-        bea = None
+        ada, bea = two_at_a_table(server)
         try:
-            ada.expect("Sala> ")
-            ada.sendline("c")
-            for _ in range(5):  # the create dialog: the defaults
-                ada.expect(r"\]: ")
-                ada.sendline("")
-            ada.expect("Bot per")
-            ada.sendline("none")  # the other seat for a person
-            bea = spawn(server, "--name", "bea", "--lang", "it")
-            bea.expect("Sala> ")
-            bea.sendline("j 1")
             mover, waiter = first_to_move(ada, bea)
             waiter.send("\r\r\r")  # impatient Enters while the other one thinks
             mover.sendline("1")
@@ -85,9 +74,7 @@ def test_enters_typed_while_the_other_player_moves_are_dropped() -> None:
             waiter.expect("Al prompt puoi scrivere")
             assert HINT not in waiter.before, waiter.before
         finally:
-            for child in (ada, bea):
-                if child is not None and child.isalive():
-                    child.terminate(force=True)
+            stop(ada, bea)
 
 
 def test_the_hint_keeps_its_example_whole_at_80_columns(monkeypatch) -> None:  # type: ignore[no-untyped-def]
