@@ -53,6 +53,7 @@ async def serve(host: str = "127.0.0.1", port: int = DEFAULT_PORT, seed: int | N
                            admin_token_file=admin_token_file, accounts=accounts, bot_workers=bot_workers,
                            trusted_proxies=trusted_proxies, rate_shared_addresses=rate_shared_addresses,
                            cluster=cluster, tls=tls, allow_plain_secrets=allow_plain_secrets, club=club)
+    _stop_on_sigterm(engine)  # from the start: a stop while it opens its journal or ports still stops it cleanly
     await engine.start(join=False)
     front: WebFront | None = None
     probes: Probes | None = None
@@ -90,7 +91,6 @@ async def serve(host: str = "127.0.0.1", port: int = DEFAULT_PORT, seed: int | N
         engine.announcer.start()
     if announce is not None:
         announce(engine)
-    _stop_on_sigterm(engine)
     collector = Collector(engine.clock)
     collector.start()
     companion = asyncio.create_task(beside(engine), name="beside-the-server") if beside is not None else None

@@ -35,8 +35,13 @@ def serve(port: int, tmp: Path, *extra: str, lang: str | None = None) -> subproc
                             cwd=ROOT, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
 
 
-async def listening(port: int) -> WireClient:
+async def listening(port: int, tmp: Path) -> WireClient:
+    """A connection to the server started by :func:`serve` in ``tmp``, once it listens: its
+    operator token file is there (written as it starts to listen), so the port answered is
+    that server's and not another test's that happened to pick the same free port."""
     async with asyncio.timeout(DEADLINE):
+        while not (tmp / f"token-{port}").exists():
+            await asyncio.sleep(0.05)
         while True:
             try:
                 return await WireClient.connect(port)
@@ -66,7 +71,7 @@ async def test_a_game_logged_as_json_lines_with_its_table(tmp_path: Path) -> Non
     port = free_port()
     proc = serve(port, tmp_path, "--log-format", "json")
     try:
-        await (await listening(port)).close()
+        await (await listening(port, tmp_path)).close()
         ada = await WireClient.connect(port, "ada")
         table = await ada.create(bots=["random"])
         events = await ada.play_game(RandomBot(seed=3))
@@ -93,7 +98,7 @@ async def test_json_lines_stay_in_english_under_an_italian_locale(tmp_path: Path
     port = free_port()
     proc = serve(port, tmp_path, "--log-format", "json", lang="it_IT.UTF-8")
     try:
-        await (await listening(port)).close()
+        await (await listening(port, tmp_path)).close()
         entries = stopped(proc)
     finally:
         if proc.poll() is None:
@@ -108,7 +113,7 @@ async def test_text_lines_stay_the_default(tmp_path: Path) -> None:
     port = free_port()
     proc = serve(port, tmp_path)
     try:
-        await (await listening(port)).close()
+        await (await listening(port, tmp_path)).close()
         proc.send_signal(signal.SIGTERM)
         _, err = proc.communicate(timeout=DEADLINE)
     finally:
@@ -123,7 +128,7 @@ async def test_a_cluster_members_lines_carry_its_address(tmp_path: Path, redis_p
     proc = serve(port, tmp_path, "--log-format", "json", "--cluster", SERVER, "--cluster-prefix", redis_prefix)
     redis = await redis_client()
     try:
-        await (await listening(port)).close()
+        await (await listening(port, tmp_path)).close()
         client = await welcomed(port, "ada")  # unavailable until it has joined the cluster
         await client.close()
         entries = stopped(proc)

@@ -37,3 +37,26 @@ async def test_sigterm_says_bye_logs_and_exits_cleanly(tmp_path) -> None:
         assert await proc.wait() == 0
     text = (out + rest).decode()
     assert "SIGTERM: stopping the server" in text and "server stopped" in text and "Traceback" not in text
+
+
+STOPPED_WHILE_STARTING = """
+import asyncio, logging, os, signal, sys
+from scopa.server import serve
+logging.basicConfig(stream=sys.stdout, level=logging.INFO, format="%(message)s")
+asyncio.run(serve(port=0, db=sys.argv[1], announce=lambda engine: os.kill(os.getpid(), signal.SIGTERM)))
+print("serve returned")
+"""
+
+
+async def test_sigterm_while_the_server_is_still_starting_stops_it_cleanly(tmp_path) -> None:
+    """A stop that comes while the server opens its journal and ports (here: as it says it
+    listens) is not lost and does not kill it half-started: it starts, then stops cleanly."""
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", STOPPED_WHILE_STARTING, str(tmp_path / "j.db"),
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT)
+    async with asyncio.timeout(SAFETY):
+        out, _ = await proc.communicate()
+    text = out.decode()
+    assert proc.returncode == 0, text
+    assert "SIGTERM: stopping the server" in text and "server stopped" in text and "serve returned" in text
+    assert "Traceback" not in text
