@@ -1,7 +1,7 @@
 """A table: its game master (the engine's GameMaster, the same state machine a local game
 drives) and the loop that drives it, over its parts: the seats (seats.py), the turns
-and their clock (turns.py), the numbered event log (eventlog.py), what it sends and to
-whom (broadcast.py) and what it journals (journaling.py).  A remote seat is its connection."""
+and their clock (turns.py), what it sends and to whom, with the numbered event log
+(broadcast.py) and what it journals (journaling.py).  A remote seat is its connection."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ from scopa.protocol.convert import public_view_to_wire, rules_to_wire, view_to_w
 
 from ..core import metrics, Clock, SystemClock, Timer, start_timer
 from .broadcast import Broadcaster
-from .eventlog import RESTORED_EVENTS, EventLog
+from .broadcast import RESTORED_EVENTS, EventLog
 from ..journal import FinishTable, Journal, Fenced, FinishedTable, StoredTable
 from .notices import SeatNotices
 from .seats import HELD, Seats, token_digest
@@ -441,7 +441,7 @@ class Table(TableLoop):
         """Action ``effect.index`` is in the journal: the table may tell of it (``_told``)."""
         self._told = effect.index + 1
         if type(effect.action) is not Deal:  # a play or a declaration: a move
-            metrics.MOVES.value += 1  # MoveCounter.inc, with no call on every move
+            metrics.MOVES.inc()
 
     def _unstored(self, exc: BaseException) -> None:
         """The journal refused the seats or start: given up (another server has it) or abandoned."""
