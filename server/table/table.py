@@ -432,7 +432,8 @@ class Table(TableLoop):
         table.state, table.finish_reason = wire.TableState.FINISHED, wire.LeftReason.GAME_OVER.value
         table.events.restart_at(RESTORED_EVENTS)  # any event a client saw is older
         table.events.end = wire.GameEnd(event=table.events.next_event(), winner=result.winner,
-                                        totals=list(result.totals), reason=result.reason)
+                                        totals=list(result.totals), reason=result.reason,
+                                        leaver=result.leaver)
         table._expiry = start_timer(table.clock, max(expires_in, 0.0), table._expire_tokens,
                                     name=f"expiry-{table.id}")
         return table
@@ -466,9 +467,10 @@ class Table(TableLoop):
                                            reason=EndReason.ABANDONED.value, leaver=seat))
         log.info("table %s: game abandoned (%s)", self.id, reason)
         metrics.GAMES_ABANDONED.inc()
-        self._finish(wire.LeftReason.ABANDONED.value, leaver, re)
+        self._finish(wire.LeftReason.ABANDONED.value, leaver, re, left_seat=seat)
 
-    def _finish(self, reason: str, leaver: ServerSession | None = None, re: int | None = None) -> None:
+    def _finish(self, reason: str, leaver: ServerSession | None = None, re: int | None = None,
+                left_seat: int | None = None) -> None:
         self.state = wire.TableState.FINISHED
         self.turns.master = None  # no answer is taken any more
         self.finish_reason = reason
@@ -482,7 +484,7 @@ class Table(TableLoop):
             self._expire_tokens()
         on_result = self.on_result
         self.journal.finish(self.master.state if self.master is not None else None, reason,
-                            None if on_result is None else lambda end: on_result(self, end))
+                            None if on_result is None else lambda end: on_result(self, end), left_seat)
         # The state is now "finished": told to the table at once, before anyone leaves it
         # (the coalesced update then reaches only the lobby watchers).
         self.send_update()
