@@ -21,8 +21,7 @@ from scopa.protocol import commands as wire
 from scopa.protocol.convert import public_view_to_wire, rules_to_wire, view_to_wire
 
 from ..core import metrics, Clock, SystemClock, Timer, start_timer
-from .broadcast import Broadcaster
-from .broadcast import RESTORED_EVENTS, EventLog
+from .broadcast import RESTORED_EVENTS, Broadcaster, EventLog
 from ..journal import FinishTable, Journal, Fenced, FinishedTable, StoredTable
 from .notices import SeatNotices
 from .seats import HELD, Seats, token_digest
@@ -432,8 +431,7 @@ class Table(TableLoop):
         table.state, table.finish_reason = wire.TableState.FINISHED, wire.LeftReason.GAME_OVER.value
         table.events.restart_at(RESTORED_EVENTS)  # any event a client saw is older
         table.events.end = wire.GameEnd(event=table.events.next_event(), winner=result.winner,
-                                        totals=list(result.totals), reason=result.reason,
-                                        leaver=result.leaver)
+                                        totals=list(result.totals), reason=result.reason, leaver=result.leaver)
         table._expiry = start_timer(table.clock, max(expires_in, 0.0), table._expire_tokens,
                                     name=f"expiry-{table.id}")
         return table
