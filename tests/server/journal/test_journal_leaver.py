@@ -15,6 +15,8 @@ import psycopg
 import pytest
 
 from scopa.engine import Deal, RuleSet
+from scopa.protocol import commands as wire
+from scopa.server import NetworkEngine
 from scopa.server.journal.commands import (
     AppendAction, CreateTable, FinishedGameOf, FinishedGames, FinishTable, LoadFinishedSince, Request, SetSeat,
     StartTable,
@@ -27,6 +29,7 @@ from scopa.server.journal.values import GamePlayer
 
 from pg import pg_url  # noqa: F401 - the fixture
 from test_journal_conformance import Kind, batch, close, kind, one  # noqa: F401 - kind: the fixture
+from wire_client import WireClient
 
 pytestmark = pytest.mark.integration
 
@@ -118,3 +121,41 @@ async def test_a_postgres_database_from_before_the_leaver_opens_and_keeps_it_aft
     db = PostgresStorage(pg_url)
     await db.open()
     await _old_game_then_ends(db)
+
+
+@pytest.mark.process
+async def test_a_seat_back_after_a_restart_is_told_who_left_the_abandoned_game(tmp_path: Path) -> None:
+    """bea's connection drops; gus leaves the game (no bot plays on): abandoned.  The server
+    restarts on the same file; bea resumes her seat to learn the end: its ``game_end``,
+    restored from the journal, still names gus's seat as the leaver."""
+    db = str(tmp_path / "games.db")
+    engine = NetworkEngine("127.0.0.1", 0, seed=5, db=db, grace=600.0)
+    await engine.start()
+    clients: list[WireClient] = []
+    try:
+        gus = await WireClient.connect(engine.port, "gus")
+        bea = await WireClient.connect(engine.port, "bea")
+        clients += [gus, bea]
+        table = await gus.create(bot_takeover=False)
+        joined = await bea.join(table)
+        token = joined.body.token
+        await gus.recv_until("game_start")
+        bea.abort()
+        gus.send(wire.LeaveTable(table=table))
+        end = await gus.recv_until("game_end")
+        assert (end.body.reason, end.body.leaver) == ("abandoned", gus.seat)
+        await engine.ratings.settled()
+    finally:
+        for c in clients:
+            c.abort()
+        await engine.stop()
+    again = NetworkEngine("127.0.0.1", 0, seed=6, db=db, grace=600.0)
+    await again.start()
+    try:
+        back = await WireClient.connect(again.port)
+        assert (await back.resume(token, 0, name="bea", table=table)).name == "welcome"
+        told = await back.recv_until("game_end")
+        assert (told.body.reason, told.body.leaver) == ("abandoned", gus.seat)
+        back.abort()
+    finally:
+        await again.stop()
