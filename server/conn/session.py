@@ -15,7 +15,6 @@ import logging
 import random
 import time
 import weakref
-from bisect import bisect_left
 from collections.abc import Callable
 from typing import Literal, Protocol, cast
 
@@ -452,10 +451,8 @@ class ServerSession(asyncio.BufferedProtocol):
             return  # the peer is gone: writing on would only log asyncio's warnings
         transport.write(data)
         self._written = transport.get_write_buffer_size()
-        if turn_from:  # observed as MoveHistogram.observe does, with no call on every move
-            seconds, turns = time.perf_counter() - turn_from, metrics.TURN_SECONDS
-            turns.counts[bisect_left(turns.bounds, seconds)] += 1
-            turns.sum += seconds
+        if turn_from:
+            metrics.TURN_SECONDS.observe(time.perf_counter() - turn_from)
 
     @property
     def queued_bytes(self) -> int:

@@ -73,8 +73,7 @@ class MoveHistogram:
         self.sum = 0.0
 
     def observe(self, amount: float) -> None:
-        """Count ``amount`` (the move's path adds these two lines itself: no call of this
-        module's on every move, tests/server/test_move_path.py)."""
+        """Count ``amount`` (the one place a bucket is chosen: the move's path calls this)."""
         self.counts[bisect_left(self.bounds, amount)] += 1  # a bucket holds what is <= its bound
         self.sum += amount
 

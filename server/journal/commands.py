@@ -142,6 +142,7 @@ class FinishTable:
     players: tuple[GamePlayer, ...] = ()
     rating: RatingUpdate | None = None
     finished_at: float | None = None  # when (None: now); set when a game is imported
+    leaver: int | None = None  # reason abandoned: the seat whose person left (or did not come back)
 
 
 @dataclass(frozen=True, slots=True)

@@ -60,6 +60,7 @@ class TableResult:
     totals: tuple[int, ...]
     reason: str
     finished_at: float
+    leaver: int | None = None  # reason abandoned: the seat whose person left (or did not come back)
 
 
 @dataclass(frozen=True)
@@ -94,6 +95,7 @@ class FinishedGame:
     totals: tuple[int, ...]
     reason: str
     players: tuple[GamePlayer, ...]
+    leaver: int | None = None  # reason abandoned: the seat whose person left (or did not come back)
 
 
 @dataclass(frozen=True)

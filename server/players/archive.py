@@ -195,4 +195,5 @@ def _summary(game: FinishedGame) -> wire.GameSummary:
     return wire.GameSummary(id=game.id, ended=ended, preset=preset_key(game.rules),
                             description=game.rules.describe()[:200], players=[p.name for p in game.players],
                             winner=game.winner, totals=list(game.totals), reason=game.reason or "abandoned",
-                            private=game.private, taken_over=[p.seat for p in game.players if p.taken_over])
+                            leaver=game.leaver, private=game.private,
+                            taken_over=[p.seat for p in game.players if p.taken_over])

@@ -100,8 +100,10 @@ class TableJournal:
         return self._end is not None and not self._end.done()
 
     def finish(self, state: GameState | None, reason: str,
-               on_result: Callable[[FinishTable], Awaitable[None] | None] | None = None) -> None:
-        """How the game ended (``state``: the game master's, None if it never began),
+               on_result: Callable[[FinishTable], Awaitable[None] | None] | None = None,
+               leaver: int | None = None) -> None:
+        """How the game ended (``state``: the game master's, None if it never began;
+        ``leaver``: an abandoned game's seat whose person left or did not come back),
         written as it is or handed to ``on_result`` (which journals it with who played and
         the ratings, and gives the write to await).  A failed write is logged: the game is
         over either way."""
@@ -111,7 +113,7 @@ class TableJournal:
             reason = state.end_reason.value  # target, trentino, all_denari
         try:
             end = FinishTable(self.table_id, state.winner if state is not None and reason != "abandoned" else None,
-                              tuple(state.totals) if state is not None else (), reason)
+                              tuple(state.totals) if state is not None else (), reason, leaver=leaver)
             written = on_result(end) if on_result is not None else self.storage.write(end)
             if written is not None:
                 self._end = asyncio.ensure_future(written)

@@ -1,7 +1,7 @@
 """A table: its game master (the engine's GameMaster, the same state machine a local game
 drives) and the loop that drives it, over its parts: the seats (seats.py), the turns
-and their clock (turns.py), the numbered event log (eventlog.py), what it sends and to
-whom (broadcast.py) and what it journals (journaling.py).  A remote seat is its connection."""
+and their clock (turns.py), what it sends and to whom, with the numbered event log
+(broadcast.py) and what it journals (journaling.py).  A remote seat is its connection."""
 
 from __future__ import annotations
 
@@ -21,8 +21,7 @@ from scopa.protocol import commands as wire
 from scopa.protocol.convert import public_view_to_wire, rules_to_wire, view_to_wire
 
 from ..core import metrics, Clock, SystemClock, Timer, start_timer
-from .broadcast import Broadcaster
-from .eventlog import RESTORED_EVENTS, EventLog
+from .broadcast import RESTORED_EVENTS, Broadcaster, EventLog
 from ..journal import FinishTable, Journal, Fenced, FinishedTable, StoredTable
 from .notices import SeatNotices
 from .seats import HELD, Seats, token_digest
@@ -432,7 +431,7 @@ class Table(TableLoop):
         table.state, table.finish_reason = wire.TableState.FINISHED, wire.LeftReason.GAME_OVER.value
         table.events.restart_at(RESTORED_EVENTS)  # any event a client saw is older
         table.events.end = wire.GameEnd(event=table.events.next_event(), winner=result.winner,
-                                        totals=list(result.totals), reason=result.reason)
+                                        totals=list(result.totals), reason=result.reason, leaver=result.leaver)
         table._expiry = start_timer(table.clock, max(expires_in, 0.0), table._expire_tokens,
                                     name=f"expiry-{table.id}")
         return table
@@ -441,7 +440,7 @@ class Table(TableLoop):
         """Action ``effect.index`` is in the journal: the table may tell of it (``_told``)."""
         self._told = effect.index + 1
         if type(effect.action) is not Deal:  # a play or a declaration: a move
-            metrics.MOVES.value += 1  # MoveCounter.inc, with no call on every move
+            metrics.MOVES.inc()
 
     def _unstored(self, exc: BaseException) -> None:
         """The journal refused the seats or start: given up (another server has it) or abandoned."""
@@ -466,9 +465,10 @@ class Table(TableLoop):
                                            reason=EndReason.ABANDONED.value, leaver=seat))
         log.info("table %s: game abandoned (%s)", self.id, reason)
         metrics.GAMES_ABANDONED.inc()
-        self._finish(wire.LeftReason.ABANDONED.value, leaver, re)
+        self._finish(wire.LeftReason.ABANDONED.value, leaver, re, left_seat=seat)
 
-    def _finish(self, reason: str, leaver: ServerSession | None = None, re: int | None = None) -> None:
+    def _finish(self, reason: str, leaver: ServerSession | None = None, re: int | None = None,
+                left_seat: int | None = None) -> None:
         self.state = wire.TableState.FINISHED
         self.turns.master = None  # no answer is taken any more
         self.finish_reason = reason
@@ -482,7 +482,7 @@ class Table(TableLoop):
             self._expire_tokens()
         on_result = self.on_result
         self.journal.finish(self.master.state if self.master is not None else None, reason,
-                            None if on_result is None else lambda end: on_result(self, end))
+                            None if on_result is None else lambda end: on_result(self, end), left_seat)
         # The state is now "finished": told to the table at once, before anyone leaves it
         # (the coalesced update then reaches only the lobby watchers).
         self.send_update()

@@ -32,11 +32,12 @@ def server() -> Iterator[ServerThread]:
         yield s
 
 
-def spawn(server: ServerThread, *args: str) -> pexpect.spawn:
-    """``scopa play --plain`` on ``server``, with a state directory of its own unless ``args`` give one."""
+def spawn(server: ServerThread, *args: str, address: str | None = None) -> pexpect.spawn:
+    """``scopa play --plain`` on ``server`` (or at ``address``, e.g. a proxy in front of it),
+    with a state directory of its own unless ``args`` give one."""
     state = [] if "--state-dir" in args else ["--state-dir", state_dir()]
-    child = pexpect.spawn(sys.executable, ["-m", "scopa.cli", "play", "--plain", "--server", server.address, *state,
-                                           *args],
+    child = pexpect.spawn(sys.executable, ["-m", "scopa.cli", "play", "--plain", "--server", address or server.address,
+                                           *state, *args],
                           cwd=str(ROOT), env=ENV, encoding="utf-8", timeout=30, dimensions=(50, 160))
     return child
 

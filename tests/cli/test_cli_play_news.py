@@ -8,8 +8,10 @@ grace period of a dropped seat matters."""
 
 from __future__ import annotations
 
+import asyncio
 import signal
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 import pexpect
 import pytest
@@ -17,6 +19,7 @@ import pytest
 from scopa.server import Limits
 from scopa.server.core.clock import FakeClock
 
+from faultproxy import FaultProxy
 from serverthread import ServerThread
 from test_cli_play import MAX_PROMPTS, clients, spawn, to_the_bots_question
 
@@ -33,6 +36,18 @@ def open_a_table_for_two(ada: pexpect.spawn) -> None:
     ada.expect("Bot per l.altro posto")
     ada.sendline("")
     ada.expect("Si aspetta che gli altri posti si riempiano")
+
+
+@contextmanager
+def proxy_in_front(server: ServerThread) -> Iterator[tuple[FaultProxy, asyncio.AbstractEventLoop]]:
+    """A fault proxy in front of ``server``, run on the server's loop (closed after), and that loop."""
+    loop = server._loop
+    assert loop is not None
+    proxy = asyncio.run_coroutine_threadsafe(FaultProxy(server.port).__aenter__(), loop).result(10)
+    try:
+        yield proxy, loop
+    finally:
+        asyncio.run_coroutine_threadsafe(proxy.close(), loop).result(10)
 
 
 def bob_joins_adas_table(spawn: Callable[..., pexpect.spawn]) -> tuple[pexpect.spawn, pexpect.spawn]:
@@ -104,20 +119,8 @@ def test_the_person_back_after_a_lost_connection_is_not_told_of_their_own_return
     """The table's notice of a seat come back is for the others: zio, whose connection
     drops while he thinks at "La tua mossa:", reads the connection coming back, not
     "Di nuovo al tavolo: zio."."""
-    import asyncio
-    import sys
-
-    from faultproxy import FaultProxy
-    from procs import ROOT
-    from test_cli_play import ENV, state_dir
-
-    with ServerThread() as server:
-        loop = server._loop
-        assert loop is not None
-        proxy = asyncio.run_coroutine_threadsafe(FaultProxy(server.port).__aenter__(), loop).result(10)
-        zio = pexpect.spawn(sys.executable, ["-m", "scopa.cli", "play", "--plain", "--server", f"127.0.0.1:{proxy.port}",
-                                             "--state-dir", state_dir(), "--name", "zio", "--lang", "it"],
-                            cwd=str(ROOT), env=ENV, encoding="utf-8", timeout=30, dimensions=(50, 160))
+    with ServerThread() as server, proxy_in_front(server) as (proxy, loop):
+        zio = spawn(server, "--name", "zio", "--lang", "it", address=f"127.0.0.1:{proxy.port}")
         try:
             to_the_bots_question(zio, lobby="Sala> ")
             zio.expect(r"Bot \[nessuno\]: ")
@@ -130,7 +133,6 @@ def test_the_person_back_after_a_lost_connection_is_not_told_of_their_own_return
             assert "Di nuovo al tavolo: zio" not in (zio.before or "")
         finally:
             zio.terminate(force=True)
-            asyncio.run_coroutine_threadsafe(proxy.close(), loop).result(10)
 
 
 def test_one_seat_away_is_said_in_the_singular_in_the_lobby_list() -> None:
@@ -163,21 +165,10 @@ def test_news_come_before_the_first_move_prompt_is_said_above_it() -> None:
     comes behind her turn, all of it found waiting at once (a proxy keeps the server's
     words back until the notice is among them).  ada reads it above "La tua mossa:",
     not after her move.  The seed makes the first move ada's."""
-    import asyncio
-    import sys
-
-    from faultproxy import FaultProxy
-    from procs import ROOT
-    from test_cli_play import ENV, state_dir
-
     clock = FakeClock()
-    with ServerThread(seed=SEED_ADA_FIRST, clock=clock, limits=Limits(ping_interval=None), grace=GRACE) as server:
-        loop = server._loop
-        assert loop is not None
-        proxy = asyncio.run_coroutine_threadsafe(FaultProxy(server.port).__aenter__(), loop).result(10)
-        ada = pexpect.spawn(sys.executable, ["-m", "scopa.cli", "play", "--plain", "--server", f"127.0.0.1:{proxy.port}",
-                                             "--state-dir", state_dir(), "--name", "ada", "--lang", "it"],
-                            cwd=str(ROOT), env=ENV, encoding="utf-8", timeout=30, dimensions=(50, 160))
+    with ServerThread(seed=SEED_ADA_FIRST, clock=clock, limits=Limits(ping_interval=None), grace=GRACE) as server, \
+            proxy_in_front(server) as (proxy, loop):
+        ada = spawn(server, "--name", "ada", "--lang", "it", address=f"127.0.0.1:{proxy.port}")
         bob = spawn(server, "--name", "bob")
         try:
             open_a_table_for_two(ada)
@@ -196,4 +187,3 @@ def test_news_come_before_the_first_move_prompt_is_said_above_it() -> None:
         finally:
             for child in (ada, bob):
                 child.terminate(force=True)
-            asyncio.run_coroutine_threadsafe(proxy.close(), loop).result(10)

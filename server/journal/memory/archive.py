@@ -40,7 +40,7 @@ class MemoryArchive:
             return None
         r = t.result
         return FinishedGame(table_id, t.rules, t.seed, t.private, r.finished_at, r.winner, tuple(r.totals),
-                            r.reason, players)
+                            r.reason, players, r.leaver)
 
     def finished_games(self, player: str | None = None, preset: str | None = None,
                        limit: int = 1000) -> list[FinishedGame]:

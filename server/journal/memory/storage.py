@@ -125,7 +125,7 @@ class MemoryStorage(MemoryArchive, MemoryTournaments):
         t.status = FINISHED
         names = tuple(t.seats[i].name if i in t.seats else None for i in range(t.rules.players))
         t.result = TableResult(command.table_id, t.rules, names, command.winner, tuple(command.totals),
-                               command.reason, command.finished_at or time.time())
+                               command.reason, command.finished_at or time.time(), command.leaver)
         if command.players:
             self.save_players(command.table_id, command.players)
         if command.rating is not None:

@@ -32,12 +32,12 @@ class PgArchive:
                                "WHERE table_id=%s ORDER BY seat", (table_id,))
         return tuple(GamePlayer(*row) for row in rows)
 
-    _GAME_COLUMNS = "t.id, t.rules, t.seed, t.private, t.finished_at, t.winner, t.totals, t.reason"
+    _GAME_COLUMNS = "t.id, t.rules, t.seed, t.private, t.finished_at, t.winner, t.totals, t.reason, t.leaver"
 
     async def _game(self, row: Sequence[Any]) -> FinishedGame:
-        tid, rules, seed, private, finished_at, winner, totals, reason = row
+        tid, rules, seed, private, finished_at, winner, totals, reason, leaver = row
         return FinishedGame(tid, rules_from(rules), seed, bool(private), finished_at or 0.0, winner,
-                            tuple(json.loads(totals or "[]")), reason or "", await self._players_of(tid))
+                            tuple(json.loads(totals or "[]")), reason or "", await self._players_of(tid), leaver)
 
     async def finished_games(self, player: str | None = None, preset: str | None = None,
                              limit: int = 1000) -> list[FinishedGame]:

@@ -70,14 +70,14 @@ class PgReads:
 
     async def load_finished_since(self, since: float) -> list[FinishedTable]:
         rows = await self._link.all(
-            "SELECT id, rules, seed, private, options, winner, totals, reason, finished_at FROM tables "
+            "SELECT id, rules, seed, private, options, winner, totals, reason, finished_at, leaver FROM tables "
             "WHERE status='finished' AND finished_at >= %s ORDER BY num, id", (since,))
         out = []
-        for tid, rules_text, seed, private, options, winner, totals, reason, finished_at in rows:
+        for tid, rules_text, seed, private, options, winner, totals, reason, finished_at, leaver in rows:
             rules = rules_from(rules_text)
             seats = await self._seats(tid, rules.players)
             result = TableResult(tid, rules, tuple(s.name if s else None for s in seats), winner,
-                                 tuple(json.loads(totals or "[]")), reason or "", finished_at or 0.0)
+                                 tuple(json.loads(totals or "[]")), reason or "", finished_at or 0.0, leaver)
             out.append(FinishedTable(StoredTable(tid, rules, seed, bool(private), json.loads(options), FINISHED, seats),
                                      result))
         return out

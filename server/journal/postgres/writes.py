@@ -196,9 +196,10 @@ class PgWrites:
     async def finish(self, command: FinishTable) -> None:
         async with self._link.db.transaction():
             await self._end(command.table_id, "UPDATE tables SET status='finished', finished_at=%s, winner=%s, "
-                                              f"totals=%s, reason=%s, record=%s WHERE id=%s AND {OPEN} AND fence=%s",
+                                              f"totals=%s, reason=%s, leaver=%s, record=%s WHERE id=%s AND {OPEN} "
+                                              "AND fence=%s",
                             (command.finished_at or time.time(), command.winner, json.dumps(list(command.totals)),
-                             command.reason))
+                             command.reason, command.leaver))
             if command.players:
                 await self._archive.save_players(command.table_id, command.players)
             if command.rating is not None:

@@ -43,12 +43,12 @@ class SQLiteArchive:
         return tuple(GamePlayer(seat, name, kind, strategy, bool(taken), digest)
                      for seat, name, kind, strategy, taken, digest in rows)
 
-    _GAME_COLUMNS = "id, rules, seed, private, finished_at, winner, totals, reason"
+    _GAME_COLUMNS = "id, rules, seed, private, finished_at, winner, totals, reason, leaver"
 
     def _game(self, row: tuple[Any, ...]) -> FinishedGame:
-        tid, rules, seed, private, finished_at, winner, totals, reason = row
+        tid, rules, seed, private, finished_at, winner, totals, reason, leaver = row
         return FinishedGame(tid, RuleSet.model_validate_json(rules), seed, bool(private), finished_at or 0.0,
-                            winner, tuple(json.loads(totals or "[]")), reason or "", self._players_of(tid))
+                            winner, tuple(json.loads(totals or "[]")), reason or "", self._players_of(tid), leaver)
 
     def finished_games(self, player: str | None = None, preset: str | None = None,
                        limit: int = 1000) -> list[FinishedGame]:

@@ -83,11 +83,11 @@ class SQLiteReads:
     def load_finished_since(self, since: float) -> list[FinishedTable]:
         with self._file.lock:
             rows = self._file.db.execute(
-                "SELECT id, rules, seed, private, options, winner, totals, reason, finished_at FROM tables "
+                "SELECT id, rules, seed, private, options, winner, totals, reason, finished_at, leaver FROM tables "
                 "WHERE status='finished' AND finished_at >= ? ORDER BY num, id", (since,)
             ).fetchall()
             out = []
-            for tid, rules_text, seed, private, options, winner, totals, reason, finished_at in rows:
+            for tid, rules_text, seed, private, options, winner, totals, reason, finished_at, leaver in rows:
                 rules = rules_from(rules_text)
                 seats: list[StoredSeat | None] = [None] * rules.players
                 for seat, name, digest, bot in self._file.db.execute(
@@ -96,7 +96,7 @@ class SQLiteReads:
                     if 0 <= seat < rules.players:
                         seats[seat] = StoredSeat(seat, name, digest, bot)
                 result = TableResult(tid, rules, tuple(s.name if s else None for s in seats), winner,
-                                     tuple(json.loads(totals or "[]")), reason or "", finished_at or 0.0)
+                                     tuple(json.loads(totals or "[]")), reason or "", finished_at or 0.0, leaver)
                 stored = StoredTable(tid, rules, seed, bool(private), json.loads(options), FINISHED, seats)
                 out.append(FinishedTable(stored, result))
             return out

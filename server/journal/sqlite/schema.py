@@ -42,9 +42,9 @@ CREATE TABLE IF NOT EXISTS accounts (
 """The archive's relations (:mod:`.archive`): who played each finished game, the
 ratings and the claimed names."""
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 """1: actions as rows only; 2: a finished table's actions compacted into ``tables.record``;
-3: the refused answers (``refusals``).
+3: the refused answers (``refusals``); 4: an abandoned game's leaver (``tables.leaver``).
 A file of an older format is brought up to this one by :data:`MIGRATIONS`."""
 
 _SCHEMA = """
@@ -65,7 +65,8 @@ CREATE TABLE IF NOT EXISTS tables (
     winner      INTEGER,
     totals      TEXT,                      -- JSON list
     reason      TEXT,                      -- how it ended (damaged: why it cannot be restored)
-    record      BLOB                       -- a finished table's actions, compacted (zlib JSON)
+    record      BLOB,                      -- a finished table's actions, compacted (zlib JSON)
+    leaver      INTEGER                    -- an abandoned game's seat whose person left (or did not come back)
 );
 CREATE INDEX IF NOT EXISTS tables_status ON tables(status);
 CREATE TABLE IF NOT EXISTS seats (
@@ -118,9 +119,16 @@ def _refusals_relation(db: sqlite3.Connection) -> None:
     db.execute(_SCHEMA[_SCHEMA.index("CREATE TABLE IF NOT EXISTS refusals"):].split(";")[0])
 
 
+def _leaver_column(db: sqlite3.Connection) -> None:
+    """3 -> 4: the ``leaver`` column (empty: no game's leaver was journaled before)."""
+    if "leaver" not in {r[1] for r in db.execute("PRAGMA table_info(tables)")}:
+        db.execute("ALTER TABLE tables ADD COLUMN leaver INTEGER")
+
+
 MIGRATIONS: tuple[tuple[int, Callable[[sqlite3.Connection], None]], ...] = (
     (1, _compact_record_column),
     (2, _refusals_relation),
+    (3, _leaver_column),
 )
 """(from format, step): applied in this order to a file of that format or older, all in
 one transaction; the steps cover every format from 1 to :data:`SCHEMA_VERSION`."""

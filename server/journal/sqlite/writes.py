@@ -166,14 +166,16 @@ class SQLiteWrites:
             (c.table_id, c.index, c.seat, c.nth, c.code, c.table_id)), c.table_id)  # else: journaled once already
 
     def finish_table(self, table_id: str, winner: int | None, totals: Sequence[int], reason: str,
-                     at: float | None = None) -> None:
+                     at: float | None = None, leaver: int | None = None) -> None:
         self._end(table_id, "UPDATE tables SET status='finished', finished_at=?, winner=?, totals=?, reason=?, "
-                            f"record=? WHERE id=? AND {OPEN}", (at or time.time(), winner, json.dumps(list(totals)), reason))
+                            f"leaver=?, record=? WHERE id=? AND {OPEN}",
+                  (at or time.time(), winner, json.dumps(list(totals)), reason, leaver))
 
     def finish(self, command: FinishTable) -> None:
         """The game's end, who played it and its ratings, in one transaction."""
         with self._file.transaction():
-            self.finish_table(command.table_id, command.winner, command.totals, command.reason, command.finished_at)
+            self.finish_table(command.table_id, command.winner, command.totals, command.reason, command.finished_at,
+                              command.leaver)
             if command.players:
                 self._archive.save_players(command.table_id, command.players)
             if command.rating is not None:

@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -20,16 +21,17 @@ SPARE = {100: 6, 80: 2}  # columns left free at the right
 PROBE = r'''
 import asyncio, json, sys
 from textual.widgets._footer import FooterKey
-from scopa.bots import make_bot
 from scopa.client.net import MemoryTokenStore
 from scopa.client.tui import NetApp, ReplayApp
 from scopa.client.tui.app import LocalGameApp
 from scopa.client.tui.dialogs import GameOverScreen
 from scopa.client.tui.online import LobbyScreen
 from scopa.client.tui.replay import ReplayScreen
-from scopa.engine import LocalGame, RuleSet
-from scopa.protocol.record import PlayerKind, RecordPlayer, build_record, replay_steps
+from scopa.engine import RuleSet
+from scopa.protocol.record import replay_steps
 from scopa.server import NetworkEngine
+
+from test_replay_app import game  # tests/client/tui, on the path given below
 
 
 async def keys(app, ready):
@@ -66,15 +68,9 @@ async def main():
                            lambda app: isinstance(app.screen, LobbyScreen))
     finally:
         await engine.stop()
-    rules = RuleSet()
-    bots = [make_bot("greedy", f"G{i}", seed=i) for i in range(2)]
-    game = LocalGame(rules, bots, 3)
-    await game.run()
-    players = [RecordPlayer(seat=i, name=b.name, side=i, kind=PlayerKind.BOT, strategy="greedy")
-               for i, b in enumerate(bots)]
-    record = build_record(rules, 3, game.first_dealer, game.actions, players)
+    record = await game(3)
     replay = await keys(ReplayApp(record, list(replay_steps(record))), lambda app: True)
-    after_local = await local_replay_keys(LocalGameApp(rules, ["greedy", "random"], 3, pace=0, round_pause=0.01))
+    after_local = await local_replay_keys(LocalGameApp(RuleSet(), ["greedy", "random"], 3, pace=0, round_pause=0.01))
     print(json.dumps({"lobby": lobby, "replay": replay, "local replay": after_local}))
 
 
@@ -86,7 +82,7 @@ asyncio.run(main())
 @pytest.mark.parametrize("lang", ["en_GB.UTF-8", "it_IT.UTF-8"])
 def test_every_key_fits(lang: str, width: int) -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith("LC_")}
-    env.update(LANG=lang)
+    env.update(LANG=lang, PYTHONPATH=os.pathsep.join(filter(None, (str(Path(__file__).parent), env.get("PYTHONPATH")))))
     done = subprocess.run([sys.executable, "-c", PROBE, str(width)], cwd=str(ROOT), env=env, capture_output=True,
                           text=True, timeout=120)
     assert done.returncode == 0, done.stderr

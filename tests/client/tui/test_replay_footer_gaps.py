@@ -8,22 +8,16 @@ import pytest
 from textual.widgets import Footer
 from textual.widgets._footer import FooterLabel
 
-from scopa.bots import make_bot
 from scopa.client.tui import ReplayApp
-from scopa.engine import LocalGame, RuleSet
-from scopa.protocol.record import PlayerKind, RecordPlayer, build_record, replay_steps
+from scopa.protocol.record import replay_steps
+
+from test_replay_app import game
 
 
 pytestmark = pytest.mark.unit
 
 async def test_a_key_groups_word_is_apart_from_the_next_key() -> None:
-    rules = RuleSet()
-    bots = [make_bot("greedy", f"G{i}", seed=i) for i in range(2)]
-    game = LocalGame(rules, bots, 3)
-    await game.run()
-    players = [RecordPlayer(seat=i, name=b.name, side=i, kind=PlayerKind.BOT, strategy="greedy")
-               for i, b in enumerate(bots)]
-    record = build_record(rules, 3, game.first_dealer, game.actions, players)
+    record = await game(3)
     app = ReplayApp(record, list(replay_steps(record)))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import asyncio
 
-from scopa.client.net import ClientSession, MemoryTokenStore, SavedSeat
+from scopa.client.net import ClientSession
 from scopa.client.tui.online import LobbyScreen
 from scopa.server import NetworkEngine
 
 from test_server_games import seeded_server
-from test_tui_network import app_for, until
+from test_tui_network import app_for, gone_with_its_seat_kept, until
 
 SAFETY = 60
 
@@ -26,10 +26,7 @@ async def test_no_leaves_the_table_and_a_bot_plays_on(engine: NetworkEngine) -> 
         assert ada.token is not None and ada.table_id is not None and ada.seat is not None
         bob = await ClientSession.connect("127.0.0.1", engine.port, "bob")
         await bob.join_table(ada.table_id)  # two people: the game starts
-        store = MemoryTokenStore()
-        server = f"127.0.0.1:{engine.port}"
-        store.save(SavedSeat(server=server, name="ada", table=ada.table_id, seat=ada.seat, token=ada.token))
-        ada._writer.transport.abort()  # type: ignore[attr-defined]  # the old client is gone (Ctrl+C)
+        store = gone_with_its_seat_kept(ada, engine.port)  # the old client is gone (Ctrl+C)
         table = engine.tables[ada.table_id]
         app = app_for(engine, store=store)
         async with app.run_test(size=(80, 24)) as pilot:
@@ -38,7 +35,7 @@ async def test_no_leaves_the_table_and_a_bot_plays_on(engine: NetworkEngine) -> 
             await until(pilot, lambda: app.session is not None and isinstance(app.screen, LobbyScreen))
             assert app.session is not None and app.session.name == "ada"  # not renamed: the seat held the name no more
             assert f"You left the game at table {ada.table_id}: a bot plays your seat." in app.messages
-            assert store.load(server, "ada") is None
+            assert store.load(f"127.0.0.1:{engine.port}", "ada") is None
             seat = table.seats[ada.seat]
             assert seat is not None and seat.bot is not None  # the server's bot plays the seat now
         await bob.close()

@@ -11,14 +11,15 @@ import pytest
 from textual.widgets import DataTable, Static
 from textual.widgets._footer import FooterKey
 
-from scopa.client.net import ClientSession, MemoryTokenStore, SavedSeat
+from scopa.client.net import ClientSession
 from scopa.client.tui import NetApp
 from scopa.client.tui.board import BoardScreen
 from scopa.client.tui.dialogs import ConfirmScreen
 from scopa.client.tui.online import LobbyScreen
 from scopa.server import NetworkEngine
 
-from test_tui_network import SAFETY, app_for, back_at_the_seat, engine, sit_at_a_new_table, until  # noqa: F401 - engine: a fixture
+from test_tui_network import SAFETY, app_for, back_at_the_seat, engine, gone_with_its_seat_kept, sit_at_a_new_table, \
+    until  # noqa: F401 - engine: a fixture
 
 pytestmark = pytest.mark.integration
 
@@ -105,11 +106,7 @@ async def test_back_from_a_game_taken_up_again_the_lobby_lists_the_tables(  # no
         await bruno.create_table(preset="scopa")  # waits for a second player all along
         first = await ClientSession.connect("127.0.0.1", engine.port, "ada")
         await first.create_table(preset="scopa", fill_with_bots=["greedy"])
-        assert first.table_id is not None and first.seat is not None and first.token is not None
-        store = MemoryTokenStore()
-        store.save(SavedSeat(server=f"127.0.0.1:{engine.port}", name="ada", table=first.table_id, seat=first.seat,
-                             token=first.token))
-        first._writer.transport.abort()  # type: ignore[attr-defined]  # the first app is gone
+        store = gone_with_its_seat_kept(first, engine.port)  # the first app is gone
         app = app_for(engine, store=store)
         async with app.run_test(size=(80, 24)) as pilot:
             await back_at_the_seat(app, pilot)

@@ -5,7 +5,9 @@ the lobby, the create-table form, a whole game, watching and the reconnecting ba
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from typing import Any
 
 import pytest
 from textual.widgets import DataTable, Select, Static
@@ -18,6 +20,7 @@ from scopa.client.tui.online import CreateTableScreen, LobbyScreen
 from scopa.client.tui import NetApp
 from scopa.server import NetworkEngine
 
+from faultproxy import FaultProxy
 from test_server_games import seeded_server
 
 SAFETY = 120  # a guard against a hang: a whole game and its replay on a machine under load
@@ -52,6 +55,34 @@ async def back_at_the_seat(app: NetApp, pilot) -> BoardScreen:  # type: ignore[n
     await until(pilot, lambda: app.board_screen is not None and app.board_screen.asking)
     assert app.board_screen is not None
     return app.board_screen
+
+
+def gone_with_its_seat_kept(session: ClientSession, port: int) -> MemoryTokenStore:
+    """A token store keeping ``session``'s seat, as the client of the server at ``port`` saved
+    it; the session's connection then cut (the old client is gone): its seat waits for it."""
+    assert session.token is not None and session.table_id is not None and session.seat is not None
+    store = MemoryTokenStore()
+    store.save(SavedSeat(server=f"127.0.0.1:{port}", name=session.name, table=session.table_id, seat=session.seat,
+                         token=session.token))
+    session._writer.transport.abort()  # type: ignore[attr-defined]
+    return store
+
+
+@asynccontextmanager
+async def at_the_lobby_behind_a_proxy(seed: int, safety: float) -> AsyncIterator[tuple[NetworkEngine, FaultProxy, NetApp, Any]]:
+    """A server of ``seed`` with a fault proxy in front, and ada's app through the proxy, at
+    the lobby it has drawn (all within ``safety`` seconds): the server, the proxy, the app
+    and its pilot."""
+    engine = NetworkEngine("127.0.0.1", 0, seed=seed)
+    await engine.start()
+    try:
+        async with asyncio.timeout(safety), FaultProxy(engine.port) as proxy:
+            app = NetApp("127.0.0.1", proxy.port, "ada", MemoryTokenStore())
+            async with app.run_test(size=(80, 24)) as pilot:
+                await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.lobby_pushes)
+                yield engine, proxy, app, pilot
+    finally:
+        await engine.stop()
 
 
 def app_for(engine: NetworkEngine, name: str = "ada", store: MemoryTokenStore | None = None,
@@ -190,11 +221,7 @@ async def test_a_saved_seat_is_offered_and_taken_back(engine: NetworkEngine) -> 
     async with asyncio.timeout(SAFETY):
         first = await ClientSession.connect("127.0.0.1", engine.port, "ada")
         await first.create_table(preset="scopa", fill_with_bots=["greedy"])
-        store = MemoryTokenStore()
-        assert first.token is not None and first.table_id is not None and first.seat is not None
-        server = f"127.0.0.1:{engine.port}"
-        store.save(SavedSeat(server=server, name="ada", table=first.table_id, seat=first.seat, token=first.token))
-        first._writer.transport.abort()  # type: ignore[attr-defined]  # the old client is gone
+        store = gone_with_its_seat_kept(first, engine.port)
         app = app_for(engine, store=store)
         async with app.run_test(size=(80, 24)) as pilot:
             await until(pilot, lambda: app.lobby is not None and app.lobby._question is not None)

@@ -11,16 +11,13 @@ from pathlib import Path
 from textual.widgets import Static
 
 from scopa.client.text import label
-from scopa.client.net import MemoryTokenStore
 from scopa.client.tui.board import BoardScreen
 from scopa.client.tui.dialogs import CaptureChoiceScreen
-from scopa.client.tui.online import LobbyScreen
 from scopa.client.tui import NetApp
 from scopa.engine import Card, RoundPlay
 from scopa.server import NetworkEngine
 
-from faultproxy import FaultProxy
-from test_tui_network import app_for, sit_at_a_new_table, until
+from test_tui_network import app_for, at_the_lobby_behind_a_proxy, sit_at_a_new_table, until
 
 SAFETY = 90
 
@@ -73,26 +70,18 @@ async def test_a_card_pressed_while_the_server_is_down_is_played_after_the_resta
 
 
 async def test_a_move_sent_into_a_dead_connection_is_played_after_the_reconnect() -> None:
-    engine = NetworkEngine("127.0.0.1", 0, seed=5)
-    await engine.start()
-    try:
-        async with asyncio.timeout(SAFETY), FaultProxy(engine.port) as proxy:
-            app = NetApp("127.0.0.1", proxy.port, "ada", MemoryTokenStore())
-            async with app.run_test(size=(80, 24)) as pilot:
-                await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.lobby_pushes)
-                screen, me, mine_before, card = await at_my_first_turn(app, pilot)
-                assert proxy.blackhole() == 1  # the route dies silently: nothing tells the client yet
-                held = proxy.stats.held
-                await pilot.press("1")  # the move leaves the client and is lost on the way
-                await until(pilot, lambda: not screen.asking and proxy.stats.held > held)
-                if isinstance(app.screen, CaptureChoiceScreen):
-                    raise AssertionError("the first card has several captures: choose another seed")
-                proxy.reset_all()  # now the client hears of it, reconnects and gets its seat back
-                await until(pilot, lambda: len([p for p in screen.board.plays if p.seat == me]) > len(mine_before)
-                            or screen.board.round_no > 1, limit=2000)
-                assert app.session is not None and app.session.reconnects == 1
-                mine = [p for p in screen.board.plays if p.seat == me]
-                assert mine[len(mine_before)].card == card and [p.card for p in mine].count(card) == 1
-                assert any(label(card, screen.deck) in m and "again" in m for m in app.messages)
-    finally:
-        await engine.stop()
+    async with at_the_lobby_behind_a_proxy(5, SAFETY) as (engine, proxy, app, pilot):
+        screen, me, mine_before, card = await at_my_first_turn(app, pilot)
+        assert proxy.blackhole() == 1  # the route dies silently: nothing tells the client yet
+        held = proxy.stats.held
+        await pilot.press("1")  # the move leaves the client and is lost on the way
+        await until(pilot, lambda: not screen.asking and proxy.stats.held > held)
+        if isinstance(app.screen, CaptureChoiceScreen):
+            raise AssertionError("the first card has several captures: choose another seed")
+        proxy.reset_all()  # now the client hears of it, reconnects and gets its seat back
+        await until(pilot, lambda: len([p for p in screen.board.plays if p.seat == me]) > len(mine_before)
+                    or screen.board.round_no > 1, limit=2000)
+        assert app.session is not None and app.session.reconnects == 1
+        mine = [p for p in screen.board.plays if p.seat == me]
+        assert mine[len(mine_before)].card == card and [p.card for p in mine].count(card) == 1
+        assert any(label(card, screen.deck) in m and "again" in m for m in app.messages)

@@ -11,13 +11,13 @@ import asyncio
 import pytest
 
 from scopa.bots import make_bot
-from scopa.client.net import ClientSession, MemoryTokenStore, SavedSeat
+from scopa.client.net import ClientSession
 from scopa.client.tui import NetApp
 from scopa.client.tui.dialogs import CaptureChoiceScreen
 from scopa.server import NetworkEngine
 
 from faultproxy import FaultProxy
-from test_tui_network import until
+from test_tui_network import gone_with_its_seat_kept, until
 
 pytestmark = pytest.mark.integration
 
@@ -42,12 +42,8 @@ async def test_a_restart_after_an_earlier_comeback_catches_up_to_the_end() -> No
             info = await ada.create_table(preset="scopa")
             await bob.join_table(info.id)
             bob_plays = asyncio.ensure_future(bob.play_game(make_bot("greedy")))  # bob plays at once each turn
-            assert ada.token is not None and ada.seat is not None
-            store = MemoryTokenStore()
-            store.save(SavedSeat(server=f"127.0.0.1:{engine.port}", name="ada", table=info.id, seat=ada.seat,
-                                 token=ada.token))
             await ada.wait_for_game_start(10)
-            ada._writer.transport.abort()  # type: ignore[attr-defined]  # the first client is gone
+            store = gone_with_its_seat_kept(ada, engine.port)  # the first client is gone
             first = NetApp("127.0.0.1", engine.port, "ada", store)
             async with first.run_test(size=(80, 24)) as pilot:
                 await back_at_the_seat(first, pilot)  # the table tells everyone: seat_back
@@ -86,12 +82,8 @@ async def test_a_quick_reconnect_with_no_seat_back_is_drawn_at_once() -> None:
             ada = await ClientSession.connect("127.0.0.1", engine.port, "ada")
             info = await ada.create_table(preset="scopa")
             await bob.join_table(info.id)  # bob is a person thinking: he does not play here
-            assert ada.token is not None and ada.seat is not None
-            store = MemoryTokenStore()
-            store.save(SavedSeat(server=f"127.0.0.1:{proxy.port}", name="ada", table=info.id, seat=ada.seat,
-                                 token=ada.token))
             await ada.wait_for_game_start(10)
-            ada._writer.transport.abort()  # type: ignore[attr-defined]  # the first client is gone
+            store = gone_with_its_seat_kept(ada, proxy.port)  # the first client is gone
             app = NetApp("127.0.0.1", proxy.port, "ada", store)
             async with app.run_test(size=(80, 24)) as pilot:
                 await until(pilot, lambda: app.lobby is not None and app.lobby._question is not None)

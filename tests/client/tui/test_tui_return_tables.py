@@ -11,7 +11,7 @@ import pytest
 from textual.app import App
 from textual.widgets import DataTable, Static
 
-from scopa.client.net import ClientSession, MemoryTokenStore, SavedSeat
+from scopa.client.net import ClientSession
 from scopa.client.text import i18n
 from scopa.client.tui.online import LobbyScreen
 from scopa.engine import RuleSet
@@ -19,7 +19,7 @@ from scopa.protocol import TableInfo, TableState
 from scopa.protocol.convert import rules_to_wire
 from scopa.server import NetworkEngine
 
-from test_tui_network import SAFETY, app_for, engine, until  # noqa: F401 - engine: a fixture
+from test_tui_network import SAFETY, app_for, engine, gone_with_its_seat_kept, until  # noqa: F401 - engine: a fixture
 
 pytestmark = pytest.mark.integration
 
@@ -31,10 +31,7 @@ async def test_the_tables_are_listed_behind_the_question_of_a_kept_seat(engine: 
         assert first.token is not None and first.table_id is not None and first.seat is not None
         bruno = await ClientSession.connect("127.0.0.1", engine.port, "bruno")
         await bruno.create_table(preset="scopa")  # another table, waiting for a player
-        store = MemoryTokenStore()
-        store.save(SavedSeat(server=f"127.0.0.1:{engine.port}", name="ada", table=first.table_id, seat=first.seat,
-                             token=first.token))
-        first._writer.transport.abort()  # type: ignore[attr-defined]  # the old client is gone
+        store = gone_with_its_seat_kept(first, engine.port)
         app = app_for(engine, store=store)
         async with app.run_test(size=(80, 24)) as pilot:
             await until(pilot, lambda: app.lobby is not None and app.lobby._question is not None)

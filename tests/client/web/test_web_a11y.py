@@ -12,7 +12,7 @@ from playwright.async_api import Browser, Page
 from scopa.engine import RuleSet
 
 from test_web_client import AXE, DESKTOP, MINE, PHONE, WAIT, Site, browser, chromium, journaled, served  # noqa: F401
-from test_web_family import play_to_round_end
+from test_web_family import against_an_easy_bot, play_to_round_end
 from test_web_phone import a_choice, the_choice
 from test_web_table import seed_where
 
@@ -94,9 +94,7 @@ async def test_axe_finds_nothing_on_the_ways_to_take(browser: Browser, lang: str
         await page.goto(site.url)
         await page.fill("#name", "ada")
         await page.locator("form button[type=submit]").click()
-        await page.wait_for_selector("#preset", timeout=WAIT)
-        await page.select_option("#bots", "easy")
-        await page.locator("form:has(#preset) button[type=submit]").click()
+        await against_an_easy_bot(page, touch=False)
         await page.wait_for_selector(MINE, timeout=WAIT)
         picked = page.locator(f"[data-area=hand] .card[data-card='{card}']")
         await picked.click()

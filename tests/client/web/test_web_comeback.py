@@ -8,8 +8,8 @@ import pytest
 from playwright.async_api import Browser
 
 from test_web_client import WAIT, browser, chromium, served  # noqa: F401
-from test_web_family import open_italian, play_to_round_end, seed_where_seat_1_plays_first
-from test_web_round_box import BOX
+from test_web_family import against_an_easy_bot, open_italian, seed_where_seat_1_plays_first
+from test_web_round_box import into_round_two
 from test_web_social import say
 from test_web_table_lines import NONNA, ZIO, nonna_and_zio, watcher
 
@@ -23,11 +23,8 @@ async def test_a_spectator_who_comes_in_the_next_round_sees_that_round_not_the_l
     yet), not of the round before."""
     async with served(seed=seed_where_seat_1_plays_first()) as s:  # the bot starts round 1: ada starts round 2
         ada = await open_italian(browser, s, "ada")
-        await ada.wait_for_selector("#preset", timeout=WAIT)
-        await ada.select_option("#bots", "easy")
-        await ada.locator("form:has(#preset) button[type=submit]").tap()
-        await play_to_round_end(ada)
-        await ada.locator(f"{BOX} #round-end-turn").filter(has_text="Tocca a te").wait_for(timeout=WAIT)  # round 2 dealt
+        await against_an_easy_bot(ada)
+        await into_round_two(ada)
         zia = await watcher(browser, s)
         assert await zia.locator("dialog#round-end").count() == 0
         assert (await zia.locator("#turn").inner_text()).startswith("Tocca ad ada")

@@ -111,6 +111,17 @@ async def open_italian(browser: Browser, site: Site, name: str, url: str = "", *
     return page
 
 
+async def against_an_easy_bot(page: Page, preset: str | None = None, touch: bool = True) -> None:
+    """From the create form of ``page`` (coming into sight): a new table against an easy bot,
+    of ``preset`` if given, else the form's own (tapped; clicked with ``touch`` false)."""
+    await page.wait_for_selector("#preset", timeout=WAIT)
+    if preset is not None:
+        await page.select_option("#preset", preset)
+    await page.select_option("#bots", "easy")
+    submit = page.locator("form:has(#preset) button[type=submit]")
+    await (submit.tap() if touch else submit.click())
+
+
 async def in_view(page: Page, selector: str) -> bool:
     """Whether ``selector`` is on screen as the page stands, without scrolling."""
     box = await page.locator(selector).bounding_box()

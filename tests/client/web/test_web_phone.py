@@ -20,7 +20,8 @@ from scopa.server.club import ClubOptions
 
 from web_words import page_words
 from test_web_client import MINE, PHONE, WAIT, Site, browser, chromium, journaled, served, site  # noqa: F401
-from test_web_family import english_only, open_italian, play_to_round_end, seed_where_seat_1_plays_first, tap_a_card
+from test_web_family import against_an_easy_bot, english_only, open_italian, seed_where_seat_1_plays_first, tap_a_card
+from test_web_round_box import into_round_two
 from test_web_table import first_turn, seed_where
 
 pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="module")]  # the browser: test_web_client.py
@@ -86,12 +87,8 @@ async def test_the_round_box_says_what_its_seconds_count(browser: Browser) -> No
     both and shows the same seconds as the clock on the board."""
     async with served(seed=seed_where_seat_1_plays_first()) as s:  # the bot starts round 1: ada starts round 2
         page = await open_italian(browser, s, "ada")
-        await page.wait_for_selector("#preset", timeout=WAIT)
-        await page.select_option("#bots", "easy")
-        await page.locator("form:has(#preset) button[type=submit]").tap()
-        await play_to_round_end(page)
-        line = page.locator("dialog[open]#round-end #round-end-turn")
-        await line.filter(has_text="Tocca a te").wait_for(timeout=WAIT)
+        await against_an_easy_bot(page)
+        await into_round_two(page)
         said, clock = await page.evaluate("""() => [document.querySelector('#round-end-turn').textContent,
             document.querySelector('#turn .clock').textContent]""")  # one tick: both from one reading of the clock
         found = re.fullmatch(r"È iniziata la smazzata 2\. Tocca a te\. Hai ancora (\d+) s per la prossima mossa\.", said)
@@ -108,9 +105,7 @@ async def test_the_ways_to_take_leave_the_table_in_sight(browser: Browser) -> No
     card, ways = the_choice(seed)
     async with served(seed=seed) as s:
         page = await open_italian(browser, s, "ada")
-        await page.wait_for_selector("#preset", timeout=WAIT)
-        await page.select_option("#bots", "easy")
-        await page.locator("form:has(#preset) button[type=submit]").tap()
+        await against_an_easy_bot(page)
         await page.wait_for_selector(MINE, timeout=WAIT)
         picked = page.locator(f"[data-area=hand] .card[data-card='{card}']")
         await picked.tap()

@@ -17,7 +17,8 @@ from scopa.engine.cards import CARDS, cards_of
 from scopa.engine.state import GameState
 
 from test_web_client import DESKTOP, MINE, WAIT, Site, served, browser, chromium  # noqa: F401
-from test_web_family import ITALIAN_PHONE, open_italian, play_to_round_end, seed_where_seat_1_plays_first
+from test_web_family import ITALIAN_PHONE, against_an_easy_bot, open_italian, play_to_round_end, \
+    seed_where_seat_1_plays_first
 from test_web_table import first_turn, seed_where
 
 pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="module")]  # the browser: test_web_client.py
@@ -44,6 +45,13 @@ async def at_a_table(page: Page, site: Site, name: str) -> None:
     await page.locator("form:has(#preset) button[type=submit]").click()
 
 
+async def into_round_two(page: Page) -> None:
+    """At a table where the bot starts round 1 (:func:`seed_where_seat_1_plays_first`): round
+    1 played out, until the round's box says round 2 is dealt and it is the person's turn."""
+    await play_to_round_end(page)
+    await page.locator(f"{BOX} #round-end-turn").filter(has_text="Tocca a te").wait_for(timeout=WAIT)
+
+
 async def test_a_reload_over_the_round_box_shows_it_again(browser: Browser) -> None:
     """R19-R21 (the round's count), PROTOCOL.md `snapshot.last_round`: a page reloaded while
     the round's box is open, the next round's first turn still waiting, shows the same box
@@ -52,11 +60,8 @@ async def test_a_reload_over_the_round_box_shows_it_again(browser: Browser) -> N
     closed it, a reload does not bring it back."""
     async with served(seed=seed_where_seat_1_plays_first()) as s:  # the bot starts round 1: ada starts round 2
         page = await open_italian(browser, s, "ada")
-        await page.wait_for_selector("#preset", timeout=WAIT)
-        await page.select_option("#bots", "easy")
-        await page.locator("form:has(#preset) button[type=submit]").tap()
-        await play_to_round_end(page)
-        await page.locator(f"{BOX} #round-end-turn").filter(has_text="Tocca a te").wait_for(timeout=WAIT)  # round 2 dealt
+        await against_an_easy_bot(page)
+        await into_round_two(page)
         title = await page.locator(f"{BOX} h2").first.inner_text()
         table = await page.locator(f"{BOX} table").inner_text()
         why = await page.locator(f"{BOX} #primiera-why li").all_inner_texts()

@@ -19,7 +19,7 @@ from scopa.engine.cards import CARDS
 from scopa.server.club import ClubOptions
 
 from test_web_client import MINE, WAIT, Site, browser, chromium, journaled, served, site  # noqa: F401
-from test_web_family import open_italian, play_to_round_end, seed_where_seat_1_plays_first
+from test_web_family import against_an_easy_bot, open_italian, play_to_round_end, seed_where_seat_1_plays_first
 from test_web_phone import a_choice
 from test_web_round_box import lay_down_when_possible
 from test_web_table import first_turn, seed_where
@@ -125,10 +125,7 @@ async def test_the_ways_to_take_leave_the_picked_card_and_the_table_in_sight(bro
     async with served(seed=seed) as s:
         page = await open_italian(browser, s, "ada")
         await page.set_viewport_size({"width": 375, "height": 667})  # a smaller phone
-        await page.wait_for_selector("#preset", timeout=WAIT)
-        await page.select_option("#preset", "scopone")
-        await page.select_option("#bots", "easy")
-        await page.locator("form:has(#preset) button[type=submit]").tap()
+        await against_an_easy_bot(page, preset="scopone")
         await page.wait_for_selector(MINE, timeout=WAIT)
         picked = page.locator(f"[data-area=hand] .card[data-card='{card}']")
         await picked.tap()

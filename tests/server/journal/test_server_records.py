@@ -280,3 +280,26 @@ async def test_a_seat_taken_over_before_a_restart_stays_unrated(tmp_path: Path) 
 
 async def _never(*args: object) -> None:
     await asyncio.Event().wait()
+
+
+async def test_an_abandoned_game_is_listed_with_the_seat_whose_person_left(server: NetworkEngine) -> None:
+    """PROTOCOL.md §13: ``games`` gives an abandoned game's ``leaver`` (from the journal), as its
+    ``game_end`` did; a game played to its end has none."""
+    played = await WireClient.connect(server.port, "ada")
+    await played.create(bots=["greedy"])
+    await played.play_game(RandomBot(seed=2))
+    gus = await WireClient.connect(server.port, "gus")
+    table = await gus.create(bots=["random", "random", "random"], bot_takeover=False, players=4)
+    await gus.recv_until("your_turn")
+    gus.send(wire.LeaveTable(table=table))
+    end = await gus.recv_until("game_end")
+    assert (end.body.reason, end.body.leaver) == ("abandoned", gus.seat)
+    await gus.recv_until("left")
+    await server.ratings.settled()
+    gus.send(wire.ListGames())
+    games = {g.id: g for g in (await gus.recv_until("games")).body.games}
+    assert (games[table].reason, games[table].leaver) == ("abandoned", gus.seat)
+    assert [g.leaver for g in games.values() if g.id != table] == [None]
+    assert '"leaver"' not in games[played.table or ""].model_dump_json()  # left out when nil
+    for c in (played, gus):
+        await c.close()

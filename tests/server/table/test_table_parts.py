@@ -15,7 +15,7 @@ import pytest
 from scopa.engine import RuleSetError
 from scopa.protocol import ConnectionRole, prepare
 from scopa.protocol import commands as wire
-from scopa.server.table.eventlog import EventLog, LoggedEvent
+from scopa.server.table.broadcast import EventLog, LoggedEvent
 from scopa.server.lobby.directory import build_rules
 from scopa.server.players.fairness import FairRatings
 from scopa.server.table.loop import Inbox
