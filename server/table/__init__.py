@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from .leases import Lease
 from .resumes import ResumeGate
-from .seats import token_digest
+from .seats import bot_seats, token_digest
 from .table import Table
 
-__all__ = ["Lease", "ResumeGate", "Table", "token_digest"]
+__all__ = ["Lease", "ResumeGate", "Table", "bot_seats", "token_digest"]
