@@ -161,7 +161,7 @@ export function showClock(): void {
     reading.classList.toggle("short", left !== null && left <= 10 && st.legal.length > 0);
   }
   if (!timerEl) return;
-  const waits = !st.connected && st.deadline && st.view && !st.gameEnd && !st.roundEnd; // a clock ran: it is not counted down unheard
+  const waits = !st.connected && !st.replaced && st.deadline && st.view && !st.gameEnd && !st.roundEnd; // a clock ran: it is not counted down unheard
   timerEl.textContent = waits ? ` · ${t.clockWaits}` : left === null ? "" : ` · ${fill(t.secondsLeft, { n: left })}`;
   timerEl.classList.toggle("short", left !== null && left <= 10);
 }

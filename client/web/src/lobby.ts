@@ -29,7 +29,7 @@ function row(x: TableInfo): HTMLLIElement {
   if (!r) {
     const id = x.id;
     r = { li: h("li"), line: h("span", { class: "grow" }), join: button(t.join, () => send("join_table", { table: id })),
-      watch: button(t.watch, () => { st.watching = true; st.tableId = id; st.seats = []; send("watch_table", { table: id }); render(); }, "quiet") };
+      watch: button(t.watch, () => { st.watching = true; st.tableId = id; st.watchInvite = ""; st.seats = []; send("watch_table", { table: id }); render(); }, "quiet") };
     rows.set(id, r);
   }
   const line = `#${x.id} ${describe(sp, x.rules)} · ${x.state === "waiting" ? t.stateWaiting : t.statePlaying}${x.private ? ` · ${t.privateTable}` : ""} · ${x.seats.map((s, i) => (s ? listedName(x, i, s) : t.emptySeat)).join(", ")}${x.spectators ? ` · ${x.spectators} ${t.spectators}` : ""}`;

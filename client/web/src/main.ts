@@ -149,7 +149,7 @@ function handle(f: Frame): void {
       st.status = "";
       if (asking && asking !== given) st.notice = fill(t.nameTaken, { asked: asking, given });
       asking = "";
-      if (!savedSeat() && st.watching && st.tableId && !st.gameEnd) send("watch_table", { table: st.tableId, last_event: watched.table === st.tableId ? watched.event : 0 }); // what it missed
+      if (!savedSeat() && st.watching && st.tableId && !st.gameEnd) send("watch_table", { table: st.tableId, invite: st.watchInvite || null, last_event: watched.table === st.tableId ? watched.event : 0 }); // what it missed
       else if (!savedSeat()) send("watch_lobby", {});
       if (again) { send(again.name, again.body, again.recipient); again = null; } else if (!savedSeat()) joinFromLink();
       for (const k of kept.splice(0)) send(k.name, k.body, k.recipient); // what the person asked while the connection opened
