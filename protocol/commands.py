@@ -390,7 +390,8 @@ class Joined(Body):
     resumed: bool = False
     chat: Annotated[list[ChatMessage], Field(max_length=CHAT_KEPT)] = Field(
         default=[], exclude_if=_none_said,
-        description="a resume's: the table's last chat messages, oldest first, for the chat the seat missed")
+        description="a resume's: the table's last chat messages, oldest first, for the chat the seat missed; "
+                    "a rematch's on taking a seat there: the finished game's last chat messages, for the chat to go on")
 
 
 class LeaveTable(Body):

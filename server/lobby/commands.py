@@ -63,7 +63,8 @@ class TableCommands:
             return False
         seat, token = table.seats.seat_client(sess, token, at)
         self.ratings.fair.seen(table.id, seat, self.proxied.origin(sess.id, sess.address), fresh=True)
-        joined = wire.Joined(table=table.id, seat=seat, side=table.rules.side_of(seat), token=token)
+        joined = wire.Joined(table=table.id, seat=seat, side=table.rules.side_of(seat), token=token,
+                             chat=list(table.broadcaster.said) if table.rematch_of is not None else [])
         log.info("table %s: %s sits at seat %s", table.id, sess.party, seat)
         table.journal.tell_when_stored(lambda: tell_seated(table, sess, joined, seq))
         if table.seats.full:

@@ -29,7 +29,7 @@ from ..journal import (
 from .directory import TableDirectory, build_rules
 from .feed import LobbyFeed
 from .seating import SeatingRegistry
-from ..table import token_digest, Table
+from ..table import bot_seats, token_digest, Table
 from .rematch import make_rematch
 from .shared import UNAVAILABLE, SharedLobby, TableLeases
 
@@ -365,15 +365,18 @@ class TableLife:
         if body.sit:
             joined = table.seats.seat_client(sess, body.token)
             self.ratings.fair.seen(table.id, joined[0], origin, fresh=True)
-        for strategy in body.fill_with_bots:
-            table.seats.seat_bot(strategy)
+        for strategy, at in zip(body.fill_with_bots, bot_seats(
+                [i for i, s in enumerate(table.seats) if s is None], len(body.fill_with_bots), rules,
+                None if joined is None else joined[0]), strict=False):
+            table.seats.seat_bot(strategy, at)
         sess.tell(wire.TableCreated(table=table.info(), invite=invite), re=seq)
         for other in offered:  # the finished game's other players: a rematch is on offer
             other.tell(wire.TableUpdate(table=table.info()))
         told = None
         if joined is not None:
             seat, token = joined
-            told = wire.Joined(table=table.id, seat=seat, side=rules.side_of(seat), token=token)
+            told = wire.Joined(table=table.id, seat=seat, side=rules.side_of(seat), token=token,
+                               chat=list(table.broadcaster.said))  # a rematch's: the finished game's last lines
         table.journal.tell_when_stored(lambda: tell_seated(table, sess, told, seq))
         if table.seats.full:
             table.start()

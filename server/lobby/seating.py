@@ -12,6 +12,7 @@ from scopa.protocol.errors import ErrorCode
 from scopa.protocol.parties import parse_party
 
 from .directory import TableDirectory
+from .rematch import late_watcher, rematch_of
 from .shared import HandOn, SharedLobby
 
 if TYPE_CHECKING:
@@ -53,7 +54,10 @@ class SeatingRegistry:
         if table is None and not self.elsewhere(sess, table_id, seq, body.invite, missing,
                                                 again=body.last_event is not None):
             return
-        over = table is not None and table.state is wire.TableState.FINISHED and body.last_event is None
+        finished = table is not None and table.state is wire.TableState.FINISHED
+        # a finished table is watched again (last_event), or to reach its waiting rematch
+        over = finished and body.last_event is None and table is not None \
+            and rematch_of(table, self.tables.tables.values()) is None
         if table is None or over or not (table.admits(body.invite) or sess.name in table.rematch_watchers):
             # A private table without its invite code is no table at all to this client.
             sess.error(ErrorCode.NO_SUCH_TABLE, f"there is no table {table_id!r} to watch", re=seq)
@@ -68,6 +72,8 @@ class SeatingRegistry:
         if table.state is not wire.TableState.FINISHED:
             self._watching[sess.id] = table
         table.watch(sess, re=seq, last_event=body.last_event)
+        if finished:
+            late_watcher(table, self.tables.tables.values(), sess)
 
     def elsewhere(self, sess: ServerSession, table_id: str, seq: int, invite: str | None = None,
                   missing: str = "", again: bool = False) -> bool:

@@ -32,6 +32,17 @@ def token_digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def bot_seats(free: list[int], bots: int, rules: RuleSet, person: int | None) -> list[int]:
+    """The free seats a new table's ``bots`` take, in order: the lowest; but when seats
+    stay open for people at a team table where a person sits (``person``), the other
+    sides' seats first, so that the seats left for people are that person's partners
+    (two friends play together against the bots)."""
+    if person is None or bots >= len(free):
+        return free
+    own = rules.side_of(person)
+    return sorted(free, key=lambda i: (rules.side_of(i) == own, i))
+
+
 @dataclass(slots=True)
 class Seat:
     name: str
@@ -101,9 +112,10 @@ class Seats(list[Seat | None]):
         self.journal.set_seat(i, seat.name, token_digest=seat.token_digest)  # before `joined` is sent
         return i, token
 
-    def seat_bot(self, strategy: str) -> int:
-        i = self.free_seat()
-        assert i is not None
+    def seat_bot(self, strategy: str, at: int | None = None) -> int:
+        """Seat a bot at the lowest free seat, or at the free seat ``at``."""
+        i = self.free_seat() if at is None else at
+        assert i is not None and self[i] is None
         name = bot_name(strategy, i)
         self[i] = Seat(name, None, bot=self.bot_factory(strategy, name, self.seed + i), strategy=strategy)
         self.journal.set_seat(i, name, bot=strategy)

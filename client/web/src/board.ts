@@ -132,6 +132,7 @@ let timerEl: HTMLElement | null = null;
 let shownOnTable = new Set<string>(); // the table's cards last drawn: a new one arrives animated
 function secondsLeft(): number | null {
   if (st.gameEnd || !st.view || st.roundEnd || st.replaced) return null; // a seat another tab plays: its clock is there
+  if (!st.connected) return null; // the server's clock is not heard: it is told again once the connection is back
   return st.deadline ? Math.max(0, Math.ceil((st.deadline - Date.now()) / 1000)) : null;
 }
 function turnWords(): string {
@@ -160,7 +161,8 @@ export function showClock(): void {
     reading.classList.toggle("short", left !== null && left <= 10 && st.legal.length > 0);
   }
   if (!timerEl) return;
-  timerEl.textContent = left === null ? "" : ` · ${fill(t.secondsLeft, { n: left })}`;
+  const waits = !st.connected && !st.replaced && st.deadline && st.view && !st.gameEnd && !st.roundEnd; // a clock ran: it is not counted down unheard
+  timerEl.textContent = waits ? ` · ${t.clockWaits}` : left === null ? "" : ` · ${fill(t.secondsLeft, { n: left })}`;
   timerEl.classList.toggle("short", left !== null && left <= 10);
 }
 setInterval(showClock, 1000);
@@ -283,12 +285,14 @@ function outOfView(e: Element): boolean {
   return r.bottom <= 0 || r.top >= window.innerHeight;
 }
 
-/** The table's chat is on the page, its newest line scrolled out of view: a message that comes is counted. */
+/** The table's chat is on the page, its newest line scrolled out of view (and the person not
+ * writing in it): a message that comes is counted. */
 export function chatOutOfView(): boolean {
   const log = document.getElementById("table-chat")?.closest("section")?.querySelector("ul.chat");
-  if (!log || !st.tableId) return false;
+  if (!log || !st.tableId || document.activeElement?.id === "table-chat") return false;
   const r = log.getBoundingClientRect();
-  return r.bottom > window.innerHeight || r.bottom <= 0;
+  const line = log.lastElementChild?.getBoundingClientRect().height ?? 24; // the newest line shows at the log's foot
+  return r.bottom - line > window.innerHeight || r.bottom <= 0;
 }
 
 /** The bars over the page: "Your turn" while the turn's line is out of view (or the chat has the

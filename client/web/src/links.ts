@@ -85,7 +85,7 @@ export function fullBox(): HTMLElement | string {
     h("p", { class: "bar" },
       button(t.watchIt, () => {
         close();
-        st.watching = true; st.tableId = table.table; st.seats = [];
+        st.watching = true; st.tableId = table.table; st.seats = []; st.watchInvite = table.invite ?? "";
         send("watch_table", { table: table.table, invite: table.invite });
         render();
       }),

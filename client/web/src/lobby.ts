@@ -2,25 +2,55 @@
 // form and the finished games.
 import { button, h } from "./dom";
 import { fill, gameName, ordinal } from "./i18n";
-import type { GameSummary, TournamentInfo, TournamentStandings } from "./protocol";
+import type { GameSummary, TableInfo, TournamentInfo, TournamentStandings } from "./protocol";
 import { describe } from "./score";
 import { type Body, FOUR, LEVELS, PRESETS, app, heldTokens, lang, listedName, live, sp, st, t } from "./state";
 import { header, render, send, settings, statusLine } from "./main";
 import { chatBox } from "./chatbox";
 import { fullBox } from "./links";
 
+/** ``parent``'s children made ``kids``, in order, without taking out the ones it keeps:
+ * a button held down (a press not yet let go) stays where it is as the lobby changes. */
+function place(parent: Element, kids: (Node | string)[]): void {
+  const nodes = kids.filter((k) => k !== "").map((k) => (typeof k === "string" ? document.createTextNode(k) : k));
+  const kept = new Set(nodes);
+  for (const old of [...parent.childNodes]) if (!kept.has(old)) old.remove();
+  nodes.forEach((n, i) => { if (parent.childNodes[i] !== n) parent.insertBefore(n, parent.childNodes[i] ?? null); });
+}
+
+interface Row { li: HTMLLIElement; line: HTMLElement; join: HTMLButtonElement; watch: HTMLButtonElement }
+const rows = new Map<string, Row>(); // the tables listed, by id: updated in place
+let drawnIn: string = ""; // the language the rows were drawn in
+const lobby = { split: h("div", { class: "split" }), left: h("div"), list: h("ul", { class: "tables" }), section: h("section") };
+
+/** A listed table's row, kept from one drawing to the next (its buttons with it). */
+function row(x: TableInfo): HTMLLIElement {
+  let r = rows.get(x.id);
+  if (!r) {
+    const id = x.id;
+    r = { li: h("li"), line: h("span", { class: "grow" }), join: button(t.join, () => send("join_table", { table: id })),
+      watch: button(t.watch, () => { st.watching = true; st.tableId = id; st.watchInvite = ""; st.seats = []; send("watch_table", { table: id }); render(); }, "quiet") };
+    rows.set(id, r);
+  }
+  const line = `#${x.id} ${describe(sp, x.rules)} · ${x.state === "waiting" ? t.stateWaiting : t.statePlaying}${x.private ? ` · ${t.privateTable}` : ""} · ${x.seats.map((s, i) => (s ? listedName(x, i, s) : t.emptySeat)).join(", ")}${x.spectators ? ` · ${x.spectators} ${t.spectators}` : ""}`;
+  if (r.line.textContent !== line) r.line.textContent = line;
+  place(r.li, [r.line, x.state === "waiting" && x.seats.includes(null) ? r.join : "", r.watch]);
+  return r.li;
+}
+
 export function lobbyScreen(): void {
   app.removeAttribute("data-mine");
+  if (drawnIn !== lang) { rows.clear(); drawnIn = lang; } // the buttons' words too
   const list = [...st.tables.values()].filter(live);
-  const tables = h("ul", { class: "tables" }, ...list.map((x) => h("li", {},
-    h("span", { class: "grow" }, `#${x.id} ${describe(sp, x.rules)} · ${x.state === "waiting" ? t.stateWaiting : t.statePlaying}${x.private ? ` · ${t.privateTable}` : ""} · ${x.seats.map((s, i) => (s ? listedName(x, i, s) : t.emptySeat)).join(", ")}${x.spectators ? ` · ${x.spectators} ${t.spectators}` : ""}`),
-    x.state === "waiting" && x.seats.includes(null) ? button(t.join, () => send("join_table", { table: x.id })) : "",
-    button(t.watch, () => { st.watching = true; st.tableId = x.id; st.seats = []; send("watch_table", { table: x.id }); render(); }, "quiet"))));
-  if (!list.length) tables.append(h("li", {}, t.noTables));
+  for (const id of [...rows.keys()]) if (!st.tables.has(id) || !live(st.tables.get(id) as TableInfo)) rows.delete(id);
+  place(lobby.list, list.length ? list.map(row) : [h("li", {}, t.noTables)]);
+  lobby.section.className = "panel";
+  lobby.section.setAttribute("aria-labelledby", "lobby-title");
+  place(lobby.section, [h("h2", { id: "lobby-title" }, t.lobby), lobby.list]);
   const focused = document.activeElement?.id;
-  app.replaceChildren(header(), statusLine(), fullBox(), noTableNote(), h("div", { class: "split" },
-    h("div", {}, playNow(), tournamentsPanel(), h("section", { class: "panel", "aria-labelledby": "lobby-title" }, h("h2", { id: "lobby-title" }, t.lobby), tables), createForm(), finishedGames()),
-    chatBox(st.lobbyChat, () => "lobby", "lobby-chat")), settings());
+  place(lobby.left, [playNow(), tournamentsPanel(), lobby.section, createForm(), finishedGames()]);
+  place(lobby.split, [lobby.left, chatBox(st.lobbyChat, () => "lobby", "lobby-chat")]);
+  place(app, [header(), statusLine(), fullBox(), noTableNote(), lobby.split, settings()]);
   if (focused) document.getElementById(focused)?.focus();
 }
 
@@ -159,6 +189,15 @@ function finishedGames(): HTMLElement {
   return h("section", { class: "panel", "aria-labelledby": "games-title" }, h("h2", { id: "games-title" }, t.finished), list);
 }
 
+const READING = 15; // s: the server's more time for a round's first move (PROTOCOL.md §7, the turn clock)
+
+/** A choice of how many people play: "2 and 2 bots", "just you and 3 bots", "4: no bots". */
+function peopleWords(k: number, b: number): string {
+  if (!b) return fill(t.peopleAll, { n: k });
+  if (k === 1) return b === 1 ? t.peopleYouOne : fill(t.peopleYou, { b });
+  return b === 1 ? fill(t.peopleBotOne, { n: k }) : fill(t.peopleBots, { n: k, b });
+}
+
 let form: HTMLFormElement | null = null;
 let fillTimer: (() => void) | null = null; // the form's turn clocks, offered again
 let serverTimeout: number | null = null; // the server's turn clock (welcome): no table may ask for more
@@ -171,9 +210,27 @@ function createForm(): HTMLElement {
     const own = FOUR.has(preset.value) ? 4 : 2;
     players.replaceChildren(...["", "2", "3", "4", "6"].map((n) => h("option", { value: n }, n || fill(t.playersDefault, { n: own }))));
   };
-  fillPlayers();
-  preset.addEventListener("change", fillPlayers);
   const bots = h("select", { id: "bots" }, h("option", { value: "" }, t.none), ...Object.keys(LEVELS).map((l) => h("option", { value: l }, t[l as "easy"])));
+  // how many seats are for people (the person and those the invite brings), the rest for bots
+  const people = h("select", { id: "people" });
+  const seatsNow = () => Number(players.value) || (FOUR.has(preset.value) ? 4 : 2);
+  const fillPeople = () => {
+    const n = seatsNow();
+    const chosen = people.value;
+    people.replaceChildren(...Array.from({ length: n }, (_, i) => n - i).map((k) => h("option", { value: String(k) }, peopleWords(k, n - k))));
+    people.value = [...people.options].some((o) => o.value === chosen) && (chosen === String(n)) === !bots.value ? chosen : String(bots.value ? 1 : n);
+  };
+  fillPlayers(); fillPeople();
+  preset.addEventListener("change", () => { fillPlayers(); fillPeople(); });
+  players.addEventListener("change", fillPeople);
+  bots.addEventListener("change", () => { // bots chosen: they take the other seats; none: every seat waits for a person
+    if (!bots.value) people.value = String(seatsNow());
+    else if (people.value === String(seatsNow())) people.value = "1";
+  });
+  people.addEventListener("change", () => {
+    const all = people.value === String(seatsNow());
+    if (all) bots.value = ""; else if (!bots.value) bots.value = "medium";
+  });
   const priv = h("input", { id: "private", type: "checkbox" });
   const timer = h("select", { id: "timer" });
   fillTimer = () => { // the server's clock told (welcome): the form's other choices stay as they are
@@ -200,22 +257,24 @@ function createForm(): HTMLElement {
   });
   const field = (id: string, label: string, el: HTMLElement) => h("label", { for: id }, label, el);
   form = h("form", { class: "panel", "aria-labelledby": "create-title" }, h("h2", { id: "create-title" }, t.create), field("preset", t.game, preset), field("players", t.players, players),
-    field("bots", t.bots, bots), h("label", { for: "private", class: "bar" }, priv, t.private), field("timer", t.timer, timer),
+    field("bots", t.bots, bots), h("label", { for: "people" }, t.people, people, h("small", {}, t.peopleHint)),
+    h("label", { for: "private", class: "bar" }, priv, t.private),
+    h("label", { for: "timer" }, t.timer, timer, h("small", { id: "timer-first" }, fill(t.firstMoveMore, { n: READING }))),
     more, h("p", { class: "bar" }, h("button", { type: "submit" }, t.create),
-      button(t.againstBots, () => make(bots.value || "medium"), "quiet")));
+      button(t.againstBots, () => make(bots.value || "medium", 1), "quiet")));
   // the form is for a game with people: by default its table waits for them (its invite shown);
   // a game against bots at once is the second button (the bots chosen, or medium ones)
-  form.addEventListener("submit", (e) => { e.preventDefault(); make(bots.value); });
-  const make = (level: string) => {
+  form.addEventListener("submit", (e) => { e.preventDefault(); make(bots.value, Number(people.value) || 1); });
+  const make = (level: string, persons: number) => {
     const options: Record<string, unknown> = {};
     for (const input of more.querySelectorAll<HTMLInputElement | HTMLSelectElement>("[data-option]")) {
       const v = input.value.trim();
       if (v) options[input.dataset.option as string] = v === "true" ? true : v === "false" ? false : /^-?\d+$/.test(v) ? Number(v) : v;
     }
     if (players.value) options.players = Number(players.value);
-    const count = Number(players.value) || (FOUR.has(preset.value) ? 4 : 2);
+    const count = seatsNow();
     const body: Body = { preset: preset.value, options, sit: true, private: priv.checked,
-      fill_with_bots: level ? Array(count - 1).fill(LEVELS[level]) : [] };
+      fill_with_bots: level ? Array(Math.max(0, count - persons)).fill(LEVELS[level]) : [] };
     if (timer.value === "off") body.no_turn_timer = true; else if (timer.value) body.turn_timeout = Number(timer.value);
     send("create_table", body);
   };

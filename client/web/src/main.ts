@@ -131,6 +131,7 @@ window.addEventListener("online", () => connect());
 function handle(f: Frame): void {
   const b = f.body ?? {};
   if (typeof b.event === "number") {
+    if (st.watching && f.sender === `table:${st.tableId}`) watched = { table: st.tableId, event: Math.max(watched.table === st.tableId ? watched.event : 0, b.event) };
     const seat = savedSeat();
     if (seat && seat.lastEvent < b.event && st.seat !== null && !fresh) saveSeat({ ...seat, lastEvent: b.event });
   }
@@ -148,7 +149,8 @@ function handle(f: Frame): void {
       st.status = "";
       if (asking && asking !== given) st.notice = fill(t.nameTaken, { asked: asking, given });
       asking = "";
-      if (!savedSeat()) send("watch_lobby", {});
+      if (!savedSeat() && st.watching && st.tableId && !st.gameEnd) send("watch_table", { table: st.tableId, invite: st.watchInvite || null, last_event: watched.table === st.tableId ? watched.event : 0 }); // what it missed
+      else if (!savedSeat()) send("watch_lobby", {});
       if (again) { send(again.name, again.body, again.recipient); again = null; } else if (!savedSeat()) joinFromLink();
       for (const k of kept.splice(0)) send(k.name, k.body, k.recipient); // what the person asked while the connection opened
       break;
@@ -227,7 +229,7 @@ function handle(f: Frame): void {
       saveSeat({ token: b.token, table: b.table, lastEvent: savedSeat()?.lastEvent ?? 0 });
       keepToken(b.table, b.token);
       if (!b.resumed) fresh = false; // a seat just taken: every event of its table comes from now on
-      else chatBack(b.chat); // what was said at the table meanwhile
+      if (b.resumed || b.chat) chatBack(b.chat); // what was said at the table meanwhile; a rematch's: the last game's
       st.info = st.tables.get(b.table) ?? st.info;
       break;
     case "game_start": st.seats = b.seats; st.gameEnd = null; st.flash = ""; st.timedOut = ""; if (st.info) st.info = { ...st.info, state: "playing" }; break;
@@ -281,7 +283,7 @@ function handle(f: Frame): void {
     case "chat_message": {
       const line = chatLine(b as ChatMessage);
       (f.sender.startsWith("table:") ? st.tableChat : st.lobbyChat).push(line);
-      if (f.sender.startsWith("table:") && chatOutOfView()) st.unread += 1;
+      if (f.sender.startsWith("table:") && chatOutOfView() && b.author !== st.you) st.unread += 1; // one's own was seen as written
       break;
     }
     case "seat_away": st.away.set(b.seat, Date.now() + b.grace_seconds * 1000); break; // said, counting down, in its lasting line (tablelines.ts)
@@ -356,6 +358,7 @@ function oldNews(): void {
 }
 
 let held = ""; // the table whose state the page holds
+let watched = { table: "" as string | null, event: 0 }; // the last event of the watched table the page has seen (to watch again)
 /** The page sits at (or watches) ``table``: what it held of another table (its seats,
  * board, plays, notices and chat) is gone. */
 function newTable(table: string): boolean {

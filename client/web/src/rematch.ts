@@ -48,7 +48,7 @@ function proposer(info: TableInfo): string {
 
 /** Watch the rematch ``offer`` (a spectator of the game it follows). */
 function watchRematch(offer: TableInfo): void {
-  st.tableId = offer.id; st.watching = true; st.gameEnd = null; st.seats = [];
+  st.tableId = offer.id; st.watching = true; st.gameEnd = null; st.seats = []; st.watchInvite = "";
   send("watch_table", { table: offer.id });
   render();
 }

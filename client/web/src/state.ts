@@ -62,6 +62,7 @@ export const st = {
   finished: null as TournamentInfo[] | null, // the finished tournaments, once asked for
   lastFinal: null as TournamentStandings | null, // the final standings the server last pushed (a tournament of ours is over)
   noTable: null as TournamentNoTable | null, // the server's last word on a round that gave us no table (out, a bye, over)
+  watchInvite: "", // the invite the watched table was watched with (a private one's): it is watched again with it
   rematch: null as TableInfo | null, // a rematch of the game just over, offered by another of its players (rematch.ts)
   listAsks: [] as boolean[], // the tournament_list asks not yet answered: whether each was for the finished ones
 };

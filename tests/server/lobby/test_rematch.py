@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from scopa.engine import Preset
 from scopa.protocol import commands as wire
+from scopa.protocol.convert import rules_to_wire
 from scopa.server import NetworkEngine
 
 from test_server_games import seeded_server
@@ -105,5 +106,69 @@ async def test_a_game_left_names_the_seat_that_left(server: NetworkEngine) -> No
     bea.send(wire.LeaveTable(table=table))
     end = (await ana.recv_until("game_end")).body
     assert end.reason == "abandoned" and end.leaver == 1
+    for c in (ana, bea):
+        await c.close()
+
+
+async def test_a_late_spectator_of_a_finished_game_is_told_of_its_rematch(server: NetworkEngine) -> None:
+    """Whoever watches the finished table after its end (watching again after a lost
+    connection, or while its rematch waits) is told of the rematch as those who saw the
+    end were, and may watch it without the invite; before the rematch is made: when it is."""
+    ana = await WireClient.connect(server.port, "ana")
+    bea = await WireClient.connect(server.port, "bea")
+    old = await ana.create(bot_takeover=False)
+    await bea.join(old)
+    await ana.recv_until("game_start")
+    bea.send(wire.LeaveTable(table=old))
+    for c in (ana, bea):
+        await c.recv_until("left")
+    cid = await WireClient.connect(server.port, "cid")
+    cid.send(wire.WatchTable(table=old))
+    assert (await cid.recv_until("snapshot", "error")).body.code == "no_such_table"  # over, and no rematch
+    cid.send(wire.WatchTable(table=old, last_event=0))  # watching again: the game ended meanwhile
+    await cid.recv_until("game_end")
+    await cid.recv_until("left")
+    info = server.tables.get(old)
+    assert info is not None
+    ana.send(wire.CreateTable(rules=rules_to_wire(info.rules), private=True, bot_takeover=False, rematch_of=old))
+    made = (await ana.recv_until("table_created")).body.table
+    while (offer := await cid.recv_until("table_update")).body.table.id != made.id:
+        pass
+    assert offer.sender == "lobby" and offer.body.table.rematch_of == old
+    dan = await WireClient.connect(server.port, "dan")  # comes after the rematch was made
+    dan.send(wire.WatchTable(table=old))
+    await dan.recv_until("game_end")
+    while (offer := await dan.recv_until("table_update")).body.table.id != made.id:
+        pass
+    assert offer.body.table.rematch_of == old
+    for c in (cid, dan):
+        c.send(wire.WatchTable(table=made.id))  # no invite: they watched the game it follows
+        assert (await c.recv_until("snapshot", "error")).name == "snapshot"
+    for c in (ana, bea, cid, dan):
+        await c.close()
+
+async def test_the_rematch_chat_goes_on_from_the_finished_game(server: NetworkEngine) -> None:
+    """The rematch's chat starts with the finished table's last lines: its maker and the
+    one who joins get them with ``joined``."""
+    ana = await WireClient.connect(server.port, "ana")
+    bea = await WireClient.connect(server.port, "bea")
+    ana.send(wire.CreateTable(preset=Preset.SCOPA, private=True, bot_takeover=False))
+    created = (await ana.recv_until("table_created")).body
+    old = created.table.id
+    bea.send(wire.JoinTable(table=old, invite=created.invite))
+    await bea.recv_until("joined")
+    await ana.recv_until("game_start")
+    bea.send(wire.Chat(text="un'altra?"), recipient=f"table:{old}")
+    await ana.recv_until("chat_message")
+    bea.send(wire.LeaveTable(table=old))
+    for c in (ana, bea):
+        await c.recv_until("left")
+    ana.send(wire.CreateTable(rules=created.table.rules, private=True, bot_takeover=False, rematch_of=old))
+    seated = (await ana.recv_until("joined")).body
+    assert [(m.author, m.text) for m in seated.chat] == [("player:bea", "un'altra?")]
+    made = seated.table
+    bea.send(wire.JoinTable(table=made))
+    joined = (await bea.recv_until("joined", "error")).body
+    assert [(m.author, m.text) for m in joined.chat] == [("player:bea", "un'altra?")]
     for c in (ana, bea):
         await c.close()
