@@ -97,7 +97,11 @@ class ScopaApp(App[int]):
 
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):
-            self.push_screen(HelpScreen(self.current_facts()))
+            self.push_screen(HelpScreen(self.current_facts(), self.current_keys()))
+
+    def current_keys(self) -> str | None:
+        """The keys the help screen lists for the screen in front (None: a table's)."""
+        return None
 
     def action_leave_now(self) -> None:
         self.exit(0)

@@ -25,7 +25,7 @@ from .away import AwaySeats
 from ..board import BoardScreen
 from ...text import BoardState
 from .comeback import Comeback
-from ..dialogs import ConfirmScreen, GameOverScreen, NameScreen, RoundEndScreen
+from ..dialogs import ConfirmScreen, GameOverScreen, NameScreen, RoundEndScreen, keys_help
 from .invitepanel import Invite, ShareInviteScreen
 from .lastgame import replay_screen
 from .lobby import CreateTableScreen, LobbyScreen, NewTable, list_meanwhile
@@ -87,6 +87,10 @@ class NetApp(ScopaApp):
         if info is None:
             return None
         return TableFacts(rules_from_wire(info.rules), timer=info.turn_timeout, private=info.private, table=info.id)
+
+    def current_keys(self) -> str | None:
+        """In the lobby, the lobby's keys; else a table's."""
+        return keys_help(lobby=True) if self.lobby is not None and self.screen is self.lobby else None
 
     def tell(self, text: str | Text) -> None:
         self.messages.append(str(text))
