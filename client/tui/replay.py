@@ -9,6 +9,7 @@ partway is shown up to that point, with the first difference at the bottom.
 
 from __future__ import annotations
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
@@ -33,7 +34,7 @@ class ReplayScreen(Screen[None]):
 
     AUTO_FOCUS = ""  # none: the keys step through the game; the round box takes focus only when asked
     DEFAULT_CSS = """
-    #title { text-style: bold; padding: 0 1; text-wrap: nowrap; text-overflow: ellipsis; }  /* a long seed: cut */
+    #title { text-style: bold; padding: 0 1; height: auto; text-wrap: nowrap; text-overflow: ellipsis; }
     #position { color: $accent; padding: 0 1; }
     #board { padding: 1 1; height: auto; }
     #score { padding: 0 1; height: auto; }
@@ -85,6 +86,9 @@ class ReplayScreen(Screen[None]):
     def on_mount(self) -> None:
         self._shown = True
         self._show()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.query_one("#title", Static).update(self._title(event.size.width - 2))
 
     # ------------------------------------------------------------------ moving
 
@@ -158,11 +162,19 @@ class ReplayScreen(Screen[None]):
 
     # ------------------------------------------------------------------ drawing
 
-    def _title(self) -> str:
+    def _title(self, width: int = 0) -> str:
+        """The title, the game's name and the seed, each whole (on a second row when one row
+        of ``width`` columns cannot hold them), then the rules (a row too long cuts them)."""
         r = self.record
-        game = tr("game {game}", game=r.game) + " · " if r.game else ""
-        seed = tr("seed {seed}", seed=r.seed)  # before the rules: a line too long cuts them, not the seed
-        return f"{tr('Scopa replay')} · {game}{seed} · {rules_line(r.engine_rules)}"
+        items = [tr("Scopa replay"), *([tr("game {game}", game=r.game)] if r.game else []), tr("seed {seed}", seed=r.seed)]
+        rows = [items[0]]
+        for item in items[1:]:
+            if width > 0 and cell_len(rows[-1] + " · " + item) > width:
+                rows.append(item)
+            else:
+                rows[-1] += " · " + item
+        rows[-1] += " · " + rules_line(r.engine_rules)
+        return "\n".join(rows)
 
     def position_text(self) -> str:
         return position_text(self.steps, self.index, self.record, self.style, self.me)
