@@ -14,7 +14,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.css.query import NoMatches
 from textual.containers import Horizontal, VerticalScroll
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Footer, Static
 
 from scopa.engine import Declare, Event, Forced, Played
 
@@ -25,6 +25,7 @@ from .boardtext import moves_text, plays_text, seats_panel, top_line
 from .cards import CardRow
 from .moveinput import MoveInput, move_span
 from .text import card_span, event_text
+from .keys import TypedBox
 
 NARROW = 70  # below this width the plays panel goes under the hand, in the rows left over
 
@@ -92,8 +93,8 @@ class BoardScreen(MoveInput):
                 yield Static(id="plays")
                 yield Static(id="table-chat")
         yield Static(id="status")
-        yield Input(placeholder=tr("a card, e.g. 7 Den or 7d; Esc to cancel"), id="typed", select_on_focus=False)
-        yield Input(placeholder=tr("say something to the table; Enter sends, Esc closes"), id="chat-say",
+        yield TypedBox(placeholder=tr("a card, e.g. 7 Den or 7d; Esc to cancel"), id="typed", select_on_focus=False)
+        yield TypedBox(placeholder=tr("say something to the table; Enter sends, Esc closes"), id="chat-say",
                     max_length=500)
         yield Footer()
 

@@ -28,6 +28,7 @@ from ..text import BASICS, current_language, DeckStyle, name_problem, rulebook_i
 from ..text import BoardState, RoundResult, round_parts
 from .tablefacts import TableFacts, facts_lines
 from .text import card_span, cards_span
+from .keys import TypedBox
 
 def dialog_css(screen: str, width: str = "60", where: str = "middle") -> str:
     """A dialog box in the middle of ``screen`` (a class name: a screen's CSS is scoped to it)."""
@@ -368,7 +369,7 @@ class NameScreen(Once, Screen[str]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Static(tr("Your name at the tables"), classes="dialog-title")
-            yield Input(self.login, max_length=40, id="name")
+            yield TypedBox(self.login, max_length=40, id="name")
             yield Static("", id="name-problem")
             yield Static(tr("Letters (accented ones too), digits, . _ -, at most 24, no spaces. "
                             "Enter: watch · Esc: leave") if self.watching else

@@ -24,7 +24,7 @@ from scopa.protocol.record import Record
 from scopa.protocol.record import RecordMismatch, Step
 
 from ..text import DeckStyle, cards_text, rules_line, tr
-from .keys import catch_up
+from .keys import TypedBox, catch_up
 from ..text import position_text, result_text, scope_text, score_lines, viewer_seat
 
 
@@ -80,7 +80,7 @@ class ReplayScreen(Screen[None]):
             yield Static(id="score")
             yield Static(tr("The record stops making sense here: {problem}", problem=self.problem)
                          if self.problem else "", id="problem")
-        yield Input(placeholder=tr("round 1-{n} then Enter (Esc: cancel)", n=self.rounds), id="jump")
+        yield TypedBox(placeholder=tr("round 1-{n} then Enter (Esc: cancel)", n=self.rounds), id="jump")
         yield Footer(compact=True)  # every key in sight at 100 columns, Italian too
 
     def on_mount(self) -> None:

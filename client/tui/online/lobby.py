@@ -23,7 +23,7 @@ from scopa.protocol.convert import rules_from_wire
 from ...text import parse_invite, tr, word_text
 from .createform import CreateTableScreen, NewTable
 from ..dialogs import Once, dialog_css
-from ..keys import catch_up
+from ..keys import TypedBox, catch_up
 from ...text import rules_line, seated_name
 
 __all__ = ["CreateTableScreen", "InviteScreen", "LobbyScreen", "NewTable", "seats_text"]
@@ -102,7 +102,7 @@ class LobbyScreen(Screen[None]):
         table.add_columns(tr("table"), tr("rules"), tr("seats"), tr("state"), tr("watching"))
         yield table
         yield RichLog(id="chat", markup=False, wrap=True)
-        yield Input(placeholder=tr("t: say something to the lobby"), id="say")
+        yield TypedBox(placeholder=tr("t: say something to the lobby"), id="say")
         yield Static("", id="lobby-status")
         yield Footer(compact=True)
 
@@ -269,7 +269,7 @@ class InviteScreen(Once, ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Static(tr("Join a private table"), classes="dialog-title")
-            yield Input(placeholder=tr("the invite you were given, e.g. 7.Xq3…"), id="invite")
+            yield TypedBox(placeholder=tr("the invite you were given, e.g. 7.Xq3…"), id="invite")
             yield Static("", id="invite-error")
             yield Static(tr("Enter: join · Esc: back"), classes="dialog-hint")
 
