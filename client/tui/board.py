@@ -70,6 +70,7 @@ class BoardScreen(MoveInput):
         self._status = Text("")
         self._ready = False
         self.chat_lines: list[Text] = []
+        self.chat_note: str | None = None  # a line always under the chat's heading (a spectator's: read only)
         self.held = False  # events being caught up with after a time away: drawn once, at the end
         self.autoplayed = False  # the shown seat's last card is being played for it
         self._played_for: tuple[int, Text] | None = None  # (seat, what was played for it) until its next move
@@ -152,11 +153,13 @@ class BoardScreen(MoveInput):
         if not self._ready or not self.is_attached or not self.query("#table-chat"):
             return
         t = Text(tr("Chat"), style="bold")
+        if self.chat_note is not None:
+            t.append("\n" + self.chat_note, style="dim")
         for line in self.chat_lines:
             t.append("\n")
             t.append_text(line)
         panel = self.query_one("#table-chat", Static)
-        panel.display = bool(self.chat_lines)  # no room taken before anybody speaks
+        panel.display = bool(self.chat_lines) or self.chat_note is not None  # no room taken before anybody speaks
         panel.update(t)
         self._show_latest()
 
