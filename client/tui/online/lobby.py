@@ -4,7 +4,7 @@ invite code), watch, chat; ``c`` opens the create-table form (createform.py)."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Sequence
+from collections.abc import Sequence
 
 from rich.text import Text
 from textual import events, on
@@ -14,7 +14,6 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Footer, Input, RichLog, Static
-from textual.worker import Worker
 
 from scopa.engine import RuleSet
 from scopa.protocol import TableInfo, TableState
@@ -46,13 +45,6 @@ def seats_text(info: TableInfo) -> Text:
         else:
             parts.append(Text(seated_name(name, i in info.bots)))  # a server's bot as the browser names it
     return Text(", ").join(parts)
-
-
-def list_meanwhile(lobby: LobbyScreen, tables: Awaitable[list[TableInfo]]) -> Worker[None]:
-    """The tables shown in ``lobby`` when ``tables`` gives them (asked before the session is open)."""
-    async def show() -> None:
-        lobby.show_tables(await tables)
-    return lobby.run_worker(show(), group="list-meanwhile")
 
 
 class LobbyScreen(Screen[None]):
