@@ -26,6 +26,7 @@ from scopa.protocol.record import RecordMismatch, Step
 from ..text import DeckStyle, cards_text, rules_line, tr
 from .keys import TypedBox, catch_up
 from ..text import position_text, result_text, scope_text, score_lines, viewer_seat
+from ..text.replaywords import shown_names
 
 
 class ReplayScreen(Screen[None]):
@@ -68,7 +69,7 @@ class ReplayScreen(Screen[None]):
         self.steps = steps
         self.problem = problem
         self.style = style
-        self.names = record.names()
+        self.names = shown_names(record)
         self.me = viewer_seat(record, viewer)
         self._shown = False  # the widgets exist only once mounted
 
