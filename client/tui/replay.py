@@ -25,8 +25,7 @@ from scopa.protocol.record import RecordMismatch, Step
 
 from ..text import DeckStyle, cards_text, rules_line, tr
 from .keys import TypedBox, catch_up
-from ..text import position_text, result_text, scope_text, score_lines, viewer_seat
-from ..text.replaywords import shown_names
+from ..text import position_text, result_text, scope_text, score_lines, shown_names, viewer_seat
 
 
 class ReplayScreen(Screen[None]):
