@@ -22,6 +22,7 @@ from scopa.protocol.parties import normal_name
 
 from . import admin, arena, cluster, helptext, lan, net, records, serve, tournament, web
 from .options import add_rules_arguments, rules_from_args
+from .terminal import sane_terminal
 
 
 def lang_argument(p: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
@@ -219,6 +220,7 @@ def _local(args: argparse.Namespace, console: Console) -> int:
     ask = default_name() if not people and kinds.count("human") == 1 and sys.stdin.isatty() else None
     app = LocalGameApp(rules, kinds, seed, DeckStyle(args.deck), not args.no_autoplay, args.delay, names=people,
                        ask_name=ask)  # the app asks the name first, as scopa play's does
+    sane_terminal()  # a terminal left raw by a client killed with kill -9 is set right first
     app.run()
 
     console.print(Text(app.result_line or tr("Game left.")))  # wrapped between words, the seed on a line of its own

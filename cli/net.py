@@ -24,6 +24,7 @@ from scopa.protocol.parties import normal_name
 
 from . import interrupt, lan, tls
 from .username import default_name
+from .terminal import sane_terminal
 
 CONNECT_FIRST_WAIT = 5.0
 """Seconds `scopa bot` waits after a refused connection before connecting again (the first time)."""
@@ -196,6 +197,7 @@ def _run_app(args: argparse.Namespace, host: str, port: int, console: Console, w
                  pace=pace, invite=getattr(args, "invite", None))
     app.link_options = link
     app.ask_name = args.name is None
+    sane_terminal()  # a terminal left raw by a client killed with kill -9 is set right first
     status = app.run()
     return 0 if status is None else int(status)
 

@@ -29,6 +29,8 @@ from scopa.protocol.parties import NAME_PATTERN, TABLE_ID_PATTERN
 from scopa.protocol.record import Record, RecordError
 from scopa.protocol.record import RecordMismatch, Step, replay_steps
 
+from .terminal import sane_terminal
+
 COMMANDS: tuple[str, ...] = ("replay", "games", "record", "leaderboard", "claim")
 PASSWORD_ENV = "SCOPA_PASSWORD"
 """Where the network commands find the password of a claimed name (never on the command line)."""
@@ -281,5 +283,6 @@ def replay(args: argparse.Namespace, console: Console, record: Record | None = N
     if not steps:
         console.print(f"[red]{escape(tr('nothing to show: {problem}', problem=str(problem)))}[/red]")
         return EXIT_MISMATCH
+    sane_terminal()  # a terminal left raw by a client killed with kill -9 is set right first
     ReplayApp(record, steps, problem, DeckStyle(args.deck), viewer=args.name).run()
     return EXIT_OK if problem is None else EXIT_MISMATCH

@@ -91,7 +91,9 @@ def parse_bots(text: str, empty_seats: int) -> list[str] | str:
     if len(names) == 1:
         return names * empty_seats
     if len(names) > empty_seats:
-        return tr("only {seats} seat(s) to fill, {n} bots named", seats=empty_seats, n=len(names))
+        if empty_seats == 1:
+            return tr("only 1 seat to fill, {n} bots named", n=len(names))
+        return tr("only {seats} seats to fill, {n} bots named", seats=empty_seats, n=len(names))
     return names
 
 

@@ -8,7 +8,7 @@ clients share (``error_text``, ``rules_problem_text``, ``player_name``, ``level_
 ``catalog_value``, ``log_text``: the server's text log lines), a QR code as text (``qr_text``), a table's game in words
 (``PRESET_NAMES``, ``matching_preset``, ``rules_name``, ``rules_line``, ``end_reason_text``),
 a server's finished games and leaderboard as lines (``game_lines``, ``leaderboard_lines``; a finished table's ``game_over_text``), a recorded game's steps in words
-(``step_text``, ``deal_text``, ``plain_lines``, ``position_text``, ``scope_text``, ``score_lines``, ``viewer_seat``,
+(``step_text``, ``deal_text``, ``plain_lines``, ``position_text``, ``scope_text``, ``score_lines``, ``viewer_seat``, ``shown_names``,
 ``result_text``), rich rendering of a game (``render_view``, ``render_moves``,
 ``event_line``, ``notice_line``, ``cards_text``, a side's names ``side_name``) and of tournaments (``render_tournaments``,
 ``render_standings``, and what a round without a table means for us: ``no_table_text``), short items in a row
@@ -47,7 +47,7 @@ from .movehints import parse_choice
 from .catalog import catalog_value, error_text, is_server_bot, level_named, level_text, local_bot_name, log_text, person_name, player_name, rules_problem_text, seated_name, reason_text, setting_text, word_text
 from .qr import qr_text
 from .games import PRESET_NAMES, end_reason_text, game_lines, game_over_text, leaderboard_lines, matching_preset, rules_line, rules_name
-from .replaywords import deal_text, plain_lines, position_text, result_text, scope_text, score_lines, step_text, viewer_seat
+from .replaywords import deal_text, plain_lines, position_text, result_text, scope_text, score_lines, shown_names, step_text, viewer_seat
 from .options import coerce
 from .invite import gave_up_text, invite_string, leave_question, lost_text, name_forms, name_problem, parse_invite, refusal_text
 from .board import BoardState, RoundResult, apply_public, leftovers_line, round_parts, round_table, tie_note
@@ -159,6 +159,7 @@ __all__ = [
     "score_lines",
     "step_text",
     "viewer_seat",
+    "shown_names",
     "parse_invite",
     "preset_rules",
     "rank_label",

@@ -67,7 +67,10 @@ CLUB_ITALIAN: dict[str, str] = {
     "(1 away)": "(1 assente)",
     "{name} is not a bot; choose from: {bots} (or leave it blank)":
         "{name} non è un bot; scegli tra: {bots} (o lascia vuoto)",
-    "only {seats} seat(s) to fill, {n} bots named": "solo {seats} posto/i da riempire, {n} bot nominati",
+    "only 1 seat to fill, {n} bots named": "solo 1 posto da riempire, {n} bot nominati",
+    "Spectators read the table's chat but do not write in it.":
+        "Chi guarda legge le chiacchiere del tavolo ma non vi scrive.",
+    "only {seats} seats to fill, {n} bots named": "solo {seats} posti da riempire, {n} bot nominati",
     "options are NAME=VALUE, e.g. re_bello=true; {item} is not":
         "le opzioni sono NOME=VALORE, per esempio re_bello=true; {item} non lo è",
     "Connection lost; reconnecting…": "Connessione persa; mi ricollego…",

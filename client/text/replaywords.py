@@ -12,12 +12,18 @@ from scopa.protocol.record import PlayerKind, Record, RecordPlay, RecordPlayer, 
 from scopa.protocol.record.document import action_from_record
 
 from .games import end_reason_text, rules_line, winner_first
+from .catalog import player_name
 from .i18n import tr
 from .notation import DeckStyle, label
 from .rulebook import category_names, declaration_names
 
 YOU_NAMES = frozenset({"You", "Tu"})
 """The names ``scopa local`` gives its one person (in English and in Italian)."""
+
+
+def shown_names(record: Record) -> list[str]:
+    """The seats' names as the clients show them (a server's bot in words: "Bot 1 (medio)")."""
+    return [player_name(n) for n in record.names()]
 
 
 def viewer_seat(record: Record, name: str | None = None) -> int | None:
@@ -34,7 +40,7 @@ def viewer_seat(record: Record, name: str | None = None) -> int | None:
 def step_text(step: Step, record: Record, style: DeckStyle = DeckStyle.ITALIAN, me: int | None = None) -> str:
     """What ``step`` did: the deal of its round, or its action; said to ``me``'s seat as
     "you" ("You play 4 Den" / "Giochi 4 Den")."""
-    names = record.names()
+    names = shown_names(record)
     if step.action is None:
         return deal_text(step.state, record.rounds[step.round_index].number, names, style, me)
     who = names[step.action.seat]
@@ -105,7 +111,7 @@ def position_text(steps: Sequence[Step], index: int, record: Record, style: Deck
 
 def score_lines(score: RoundScore, record: Record) -> list[str]:
     """A round's score: each side's points and where they came from."""
-    names = record.names()
+    names = shown_names(record)
     lines = []
     for side, seats in enumerate(record.engine_rules.seats_by_side()):
         bd = score.breakdown[side]
@@ -122,7 +128,7 @@ def result_text(record: Record, me: int | None = None) -> str:
     reason = end_reason_text(result.reason)
     if result.winner is None:
         return tr("Game over: {reason}, {totals}", reason=reason, totals=totals)
-    names = record.names()
+    names = shown_names(record)
     seats = record.engine_rules.seats_by_side()[result.winner]
     who = " & ".join(names[i] for i in seats)
     totals = "-".join(str(result.totals[side]) for side in winner_first(result.winner, len(result.totals)))
@@ -138,7 +144,7 @@ def plain_lines(record: Record, style: DeckStyle = DeckStyle.ITALIAN, me: int | 
     at a time: who played, each deal, each action, the hands when they are dealt, each
     round's score and the result.  Stops with :class:`RecordMismatch` where the record
     stops making sense (after the lines before it)."""
-    names = record.names()
+    names = shown_names(record)
     rules = rules_line(record.engine_rules)
     yield tr("Game {game}: {rules}; seed {seed}", game=record.game, rules=rules, seed=record.seed) \
         if record.game else tr("Game: {rules}; seed {seed}", rules=rules, seed=record.seed)

@@ -97,7 +97,11 @@ class ScopaApp(App[int]):
 
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):
-            self.push_screen(HelpScreen(self.current_facts()))
+            self.push_screen(HelpScreen(self.current_facts(), self.current_keys()))
+
+    def current_keys(self) -> str | None:
+        """The keys the help screen lists for the screen in front (None: a table's)."""
+        return None
 
     def action_leave_now(self) -> None:
         self.exit(0)
@@ -186,12 +190,17 @@ class LocalGameApp(ScopaApp):
         return out
 
     def on_mount(self) -> None:
-        self.push_screen(self.board_screen)
+        if not self.asks_name():
+            self.push_screen(self.board_screen)
         self.run_worker(self.play_game(), exclusive=True, name="game")
 
+    def asks_name(self) -> bool:
+        return self.ask_name is not None and not self.names
+
     async def play_game(self) -> None:
-        if self.ask_name is not None and not self.names:  # the name first (Esc there leaves the app)
+        if self.ask_name is not None and self.asks_name():  # the name first, on a clean screen (Esc leaves)
             self.names = [await self.show_and_wait(NameScreen(self.ask_name))]
+            await self.push_screen(self.board_screen)  # the board only once the name is given
         self.master = LocalGame(self.rules, self.players(), self.seed)
         self.master.observers.append(self.show_event)
         await self.master.run()

@@ -14,7 +14,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.css.query import NoMatches
 from textual.containers import Horizontal, VerticalScroll
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Footer, Static
 
 from scopa.engine import Declare, Event, Forced, Played
 
@@ -25,6 +25,7 @@ from .boardtext import moves_text, plays_text, seats_panel, top_line
 from .cards import CardRow
 from .moveinput import MoveInput, move_span
 from .text import card_span, event_text
+from .keys import TypedBox
 
 NARROW = 70  # below this width the plays panel goes under the hand, in the rows left over
 
@@ -69,6 +70,7 @@ class BoardScreen(MoveInput):
         self._status = Text("")
         self._ready = False
         self.chat_lines: list[Text] = []
+        self.chat_note: str | None = None  # a line always under the chat's heading (a spectator's: read only)
         self.held = False  # events being caught up with after a time away: drawn once, at the end
         self.autoplayed = False  # the shown seat's last card is being played for it
         self._played_for: tuple[int, Text] | None = None  # (seat, what was played for it) until its next move
@@ -92,8 +94,8 @@ class BoardScreen(MoveInput):
                 yield Static(id="plays")
                 yield Static(id="table-chat")
         yield Static(id="status")
-        yield Input(placeholder=tr("a card, e.g. 7 Den or 7d; Esc to cancel"), id="typed", select_on_focus=False)
-        yield Input(placeholder=tr("say something to the table; Enter sends, Esc closes"), id="chat-say",
+        yield TypedBox(placeholder=tr("a card, e.g. 7 Den or 7d; Esc to cancel"), id="typed", select_on_focus=False)
+        yield TypedBox(placeholder=tr("say something to the table; Enter sends, Esc closes"), id="chat-say",
                     max_length=500)
         yield Footer()
 
@@ -151,11 +153,13 @@ class BoardScreen(MoveInput):
         if not self._ready or not self.is_attached or not self.query("#table-chat"):
             return
         t = Text(tr("Chat"), style="bold")
+        if self.chat_note is not None:
+            t.append("\n" + self.chat_note, style="dim")
         for line in self.chat_lines:
             t.append("\n")
             t.append_text(line)
         panel = self.query_one("#table-chat", Static)
-        panel.display = bool(self.chat_lines)  # no room taken before anybody speaks
+        panel.display = bool(self.chat_lines) or self.chat_note is not None  # no room taken before anybody speaks
         panel.update(t)
         self._show_latest()
 

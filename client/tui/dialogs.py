@@ -28,6 +28,7 @@ from ..text import BASICS, current_language, DeckStyle, name_problem, rulebook_i
 from ..text import BoardState, RoundResult, round_parts
 from .tablefacts import TableFacts, facts_lines
 from .text import card_span, cards_span
+from .keys import TypedBox
 
 def dialog_css(screen: str, width: str = "60", where: str = "middle") -> str:
     """A dialog box in the middle of ``screen`` (a class name: a screen's CSS is scoped to it)."""
@@ -225,22 +226,59 @@ KEYS_HELP_IT = """\
 """
 
 
+LOBBY_KEYS_HELP = """\
+## Keys in the lobby
+
+- `↑` `↓`: choose a table in the list. Enter or `j`: sit at the chosen table (a finished
+  game: how it ended). `w`: watch the chosen table.
+- `p`: play now (a game with whoever else asks for one). `c`: create a table.
+- `i`: join a private table with the invite you were given.
+- `o`: tournaments. `r`: list the tables again.
+- `t`: say something to the lobby (Enter sends).
+- `?` or F1: this help. `q`: leave. Ctrl+C: leave at once.
+
+At a table, `?` lists the keys for playing.
+"""
+
+LOBBY_KEYS_HELP_IT = """\
+## Tasti nella sala
+
+- `↑` `↓`: scegli un tavolo nell'elenco. Invio o `j`: siediti al tavolo scelto (una
+  partita finita: come è andata). `w`: guarda il tavolo scelto.
+- `p`: gioca subito (una partita con chi altro la chiede). `c`: apri un tavolo.
+- `i`: entra in un tavolo privato con l'invito che ti hanno dato.
+- `o`: tornei. `r`: elenca di nuovo i tavoli.
+- `t`: scrivi qualcosa alla sala (Invio invia).
+- `?` o F1: questo aiuto. `q`: esci. Ctrl+C: esci subito.
+
+A un tavolo, `?` elenca i tasti per giocare.
+"""
+
+
+def keys_help(lobby: bool = False) -> str:
+    """The keys the help screen lists: the lobby's, or those of a table."""
+    if lobby:
+        return LOBBY_KEYS_HELP_IT if current_language() == "it" else LOBBY_KEYS_HELP
+    return KEYS_HELP_IT if current_language() == "it" else KEYS_HELP
+
+
 class HelpScreen(Once, ModalScreen[None]):
-    """The current table's rules and the keys."""
+    """The current table's rules (or the lobby's chosen table) and the keys of the screen it came over."""
 
     DEFAULT_CSS = dialog_css("HelpScreen", "90%") + "HelpScreen .dialog { height: 90%; }"
     BINDINGS = [Binding("escape,q,question_mark,f1", "close", tr("close"))]
 
-    def __init__(self, facts: TableFacts | None) -> None:
+    def __init__(self, facts: TableFacts | None, keys: str | None = None) -> None:
         super().__init__()
         self.facts = facts
+        self.keys_text = keys_help() if keys is None else keys
 
     def compose(self) -> ComposeResult:
         head = ""
         if self.facts is not None:
             details = table_rules(self.facts.rules) if current_language() == "en" else ""
             head = "## " + tr("This table") + "\n\n" + "\n".join(facts_lines(self.facts, bool(details))) + "\n" + details
-        self.source = head + "\n" + (KEYS_HELP_IT if current_language() == "it" else KEYS_HELP) + "\n" + (rulebook_it.BASICS if current_language() == "it" else BASICS)
+        self.source = head + "\n" + self.keys_text + "\n" + (rulebook_it.BASICS if current_language() == "it" else BASICS)
         with Vertical(classes="dialog"):
             yield Button(tr("Back"), compact=True, id="back")  # always in sight: a touch screen has no Esc
             with VerticalScroll(id="help-text"):
@@ -331,7 +369,7 @@ class NameScreen(Once, Screen[str]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Static(tr("Your name at the tables"), classes="dialog-title")
-            yield Input(self.login, max_length=40, id="name")
+            yield TypedBox(self.login, max_length=40, id="name")
             yield Static("", id="name-problem")
             yield Static(tr("Letters (accented ones too), digits, . _ -, at most 24, no spaces. "
                             "Enter: watch · Esc: leave") if self.watching else

@@ -1,4 +1,5 @@
-"""Keys typed before a box took the focus: a terminal delivers keys typed quickly (or
+"""Keys typed before a box took the focus (and a box that does keys in the order typed,
+:class:`TypedBox`): a terminal delivers keys typed quickly (or
 pasted) in one read, so the keys after the one that opens a box reach the screen before
 the box has the focus.  :func:`catch_up` puts them in the box, so none is lost."""
 
@@ -20,3 +21,21 @@ def catch_up(box: Input, event: events.Key) -> bool:
         box.run_worker(box.action_submit())
         return True
     return False
+
+
+class TypedBox(Input):
+    """A text box that does each key in the order typed.  Textual runs a box's own keys
+    (Backspace, Delete, the arrows, Home, End…) only once the key has gone up to the app
+    and back, while it puts a letter in at once: "ada" typed quickly after a Backspace
+    went in before the Backspace, which then took the last "a" away.  Here those keys are
+    done as they arrive, so a burst lands as typed."""
+
+    async def _on_key(self, event: events.Key) -> None:
+        if not event.is_printable:
+            for binding in self._bindings.key_to_bindings.get(event.key, ()):
+                if not binding.priority and self.check_action(binding.action, ()) is not False:
+                    event.stop()
+                    event.prevent_default()
+                    await self.run_action(binding.action)
+                    return
+        await super()._on_key(event)

@@ -9,6 +9,7 @@ partway is shown up to that point, with the first difference at the bottom.
 
 from __future__ import annotations
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
@@ -23,8 +24,8 @@ from scopa.protocol.record import Record
 from scopa.protocol.record import RecordMismatch, Step
 
 from ..text import DeckStyle, cards_text, rules_line, tr
-from .keys import catch_up
-from ..text import position_text, result_text, scope_text, score_lines, viewer_seat
+from .keys import TypedBox, catch_up
+from ..text import position_text, result_text, scope_text, score_lines, shown_names, viewer_seat
 
 
 class ReplayScreen(Screen[None]):
@@ -33,7 +34,7 @@ class ReplayScreen(Screen[None]):
 
     AUTO_FOCUS = ""  # none: the keys step through the game; the round box takes focus only when asked
     DEFAULT_CSS = """
-    #title { text-style: bold; padding: 0 1; text-wrap: nowrap; text-overflow: ellipsis; }  /* a long seed: cut */
+    #title { text-style: bold; padding: 0 1; height: auto; text-wrap: nowrap; text-overflow: ellipsis; }
     #position { color: $accent; padding: 0 1; }
     #board { padding: 1 1; height: auto; }
     #score { padding: 0 1; height: auto; }
@@ -67,7 +68,7 @@ class ReplayScreen(Screen[None]):
         self.steps = steps
         self.problem = problem
         self.style = style
-        self.names = record.names()
+        self.names = shown_names(record)
         self.me = viewer_seat(record, viewer)
         self._shown = False  # the widgets exist only once mounted
 
@@ -79,12 +80,15 @@ class ReplayScreen(Screen[None]):
             yield Static(id="score")
             yield Static(tr("The record stops making sense here: {problem}", problem=self.problem)
                          if self.problem else "", id="problem")
-        yield Input(placeholder=tr("round 1-{n} then Enter (Esc: cancel)", n=self.rounds), id="jump")
+        yield TypedBox(placeholder=tr("round 1-{n} then Enter (Esc: cancel)", n=self.rounds), id="jump")
         yield Footer(compact=True)  # every key in sight at 100 columns, Italian too
 
     def on_mount(self) -> None:
         self._shown = True
         self._show()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.query_one("#title", Static).update(self._title(event.size.width - 2))
 
     # ------------------------------------------------------------------ moving
 
@@ -158,11 +162,19 @@ class ReplayScreen(Screen[None]):
 
     # ------------------------------------------------------------------ drawing
 
-    def _title(self) -> str:
+    def _title(self, width: int = 0) -> str:
+        """The title, the game's name and the seed, each whole (on a second row when one row
+        of ``width`` columns cannot hold them), then the rules (a row too long cuts them)."""
         r = self.record
-        game = tr("game {game}", game=r.game) + " · " if r.game else ""
-        seed = tr("seed {seed}", seed=r.seed)  # before the rules: a line too long cuts them, not the seed
-        return f"{tr('Scopa replay')} · {game}{seed} · {rules_line(r.engine_rules)}"
+        items = [tr("Scopa replay"), *([tr("game {game}", game=r.game)] if r.game else []), tr("seed {seed}", seed=r.seed)]
+        rows = [items[0]]
+        for item in items[1:]:
+            if width > 0 and cell_len(rows[-1] + " · " + item) > width:
+                rows.append(item)
+            else:
+                rows[-1] += " · " + item
+        rows[-1] += " · " + rules_line(r.engine_rules)
+        return "\n".join(rows)
 
     def position_text(self) -> str:
         return position_text(self.steps, self.index, self.record, self.style, self.me)

@@ -63,3 +63,26 @@ def test_scopa_local_takes_a_level_in_italian_and_says_a_bad_seat_in_italian() -
     assert bad.returncode == 2
     assert "'robot' non può sedersi al tavolo" in said and "(facile, medio, difficile)" in said, said
     assert "unknown seat kind" not in said and "easy, medium, hard" not in said
+
+
+@pytest.mark.parametrize(("players", "said"), [("2", "solo 1 posto da riempire, 2 bot nominati"),
+                                                ("4", "solo 3 posti da riempire, 4 bot nominati")])
+def test_too_many_bots_named_says_posto_or_posti_by_number(players: str, said: str) -> None:
+    """Naming more bots than the new table has empty seats: the hint counts the seats as
+    Italian does, "1 posto" and "3 posti" (no "posto/i")."""
+    with ServerThread() as server:
+        child = spawn(server, "--name", "nonna", "--lang", "it")
+        try:
+            child.expect("Sala> ")
+            child.sendline("c")
+            for answer in ("", players, "", "", ""):
+                child.expect(r"\]: ")
+                child.sendline(answer)
+            child.expect(r"Bot \[nessuno\]: ")
+            child.sendline(",".join(["facile"] * (int(players))))
+            child.expect(r"solo \d+ post\S+ da riempire, \d+ bot nominati")
+            assert child.after == said
+            child.sendline("")
+            child.expect("Il tavolo 1 è aperto")
+        finally:
+            child.terminate(force=True)

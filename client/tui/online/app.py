@@ -19,16 +19,16 @@ from ...game import SeatNotice, notice_from_wire
 from ...text import error_text, gave_up_text, no_table_text, word_text
 from ...text import tr, DeckStyle, invite_string, leave_question, lost_text, refusal_text, rules_line
 from ...net import ClientSession, ConnectionLost, ServerRefused, SavedSeat, TokenStore, CertificateRefused, give_up_seat
-from ...net import share_host, tables_at
+from ...net import share_host
 from ..app import ScopaApp
 from .away import AwaySeats
 from ..board import BoardScreen
 from ...text import BoardState
 from .comeback import Comeback
-from ..dialogs import ConfirmScreen, GameOverScreen, NameScreen, RoundEndScreen
+from ..dialogs import ConfirmScreen, GameOverScreen, NameScreen, RoundEndScreen, keys_help
 from .invitepanel import Invite, ShareInviteScreen
 from .lastgame import replay_screen
-from .lobby import CreateTableScreen, LobbyScreen, NewTable, list_meanwhile
+from .lobby import CreateTableScreen, LobbyScreen, NewTable
 from .players import NetPlayer
 from .snapshot import apply_public, seat_waiting, table_now
 from .tournaments import browse_tournaments
@@ -87,6 +87,10 @@ class NetApp(ScopaApp):
         if info is None:
             return None
         return TableFacts(rules_from_wire(info.rules), timer=info.turn_timeout, private=info.private, table=info.id)
+
+    def current_keys(self) -> str | None:
+        """In the lobby, the lobby's keys; else a table's."""
+        return keys_help(lobby=True) if self.lobby is not None and self.screen is self.lobby else None
 
     def tell(self, text: str | Text) -> None:
         self.messages.append(str(text))
@@ -174,17 +178,17 @@ class NetApp(ScopaApp):
         await self.subscribe_lobby()
 
     async def offer_return(self, saved: SavedSeat) -> bool:
-        """Ask on the lobby screen (y/n) whether to go back to a saved seat, the server's tables listed behind."""
+        """Ask on the lobby screen (y/n) whether to go back to a saved seat (before any connection: the
+        tables are listed once it is answered, by the one connection that names this person)."""
         assert self.lobby is not None
         answer: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
-        listed = list_meanwhile(self.lobby, tables_at(self.host, self.port, self.player_name,
-                                                  proxied_for=self.proxied_for, **self.link_options))
+        # No table list behind it: asked on a connection of its own, it would be a second
+        # player of this name to the server ("ada2"); the lobby's connection lists them next.
         self.lobby.ask(Text.assemble(
             (tr("You have an unfinished game at table {table} on {server} (seat {seat}, as {name}).",
                 table=saved.table, server=self.server, seat=saved.seat + 1, name=saved.name) + " ", "bold"),
             (tr("y: go back to it · n: leave it"), "bold green")), answer)
         yes = await answer
-        await listed.wait()  # its connection is closed before the seat is taken back
         if not yes:
             # given up for real: the server lets a bot play on or ends the game, and tells the others
             said = gave_up_text(saved.table, await give_up_seat(self.host, self.port, saved.name, saved.token,

@@ -162,7 +162,7 @@ class CreateTableScreen(Once, ModalScreen[NewTable | None]):
     CreateTableScreen Select { width: 1fr; }
     CreateTableScreen Select > SelectOverlay.-textual-compact { border: round $accent !important; background: $panel; }
     CreateTableScreen .row { height: auto; }
-    CreateTableScreen .row Label { width: auto; min-width: 18; }  /* a longer label (Italian) whole */
+    CreateTableScreen .row Label { width: auto; min-width: 18; padding-right: 1; }  /* a longer label (Italian) whole, a space before its field */
     CreateTableScreen Button { margin-right: 2; }
     CreateTableScreen #form-error { color: $error; height: auto; }
     CreateTableScreen #form-buttons { margin-top: 1; }

@@ -4,7 +4,7 @@ invite code), watch, chat; ``c`` opens the create-table form (createform.py)."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Sequence
+from collections.abc import Sequence
 
 from rich.text import Text
 from textual import events, on
@@ -14,7 +14,6 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Footer, Input, RichLog, Static
-from textual.worker import Worker
 
 from scopa.engine import RuleSet
 from scopa.protocol import TableInfo, TableState
@@ -23,7 +22,7 @@ from scopa.protocol.convert import rules_from_wire
 from ...text import parse_invite, tr, word_text
 from .createform import CreateTableScreen, NewTable
 from ..dialogs import Once, dialog_css
-from ..keys import catch_up
+from ..keys import TypedBox, catch_up
 from ...text import rules_line, seated_name
 
 __all__ = ["CreateTableScreen", "InviteScreen", "LobbyScreen", "NewTable", "seats_text"]
@@ -46,13 +45,6 @@ def seats_text(info: TableInfo) -> Text:
         else:
             parts.append(Text(seated_name(name, i in info.bots)))  # a server's bot as the browser names it
     return Text(", ").join(parts)
-
-
-def list_meanwhile(lobby: LobbyScreen, tables: Awaitable[list[TableInfo]]) -> Worker[None]:
-    """The tables shown in ``lobby`` when ``tables`` gives them (asked before the session is open)."""
-    async def show() -> None:
-        lobby.show_tables(await tables)
-    return lobby.run_worker(show(), group="list-meanwhile")
 
 
 class LobbyScreen(Screen[None]):
@@ -102,7 +94,7 @@ class LobbyScreen(Screen[None]):
         table.add_columns(tr("table"), tr("rules"), tr("seats"), tr("state"), tr("watching"))
         yield table
         yield RichLog(id="chat", markup=False, wrap=True)
-        yield Input(placeholder=tr("t: say something to the lobby"), id="say")
+        yield TypedBox(placeholder=tr("t: say something to the lobby"), id="say")
         yield Static("", id="lobby-status")
         yield Footer(compact=True)
 
@@ -269,7 +261,7 @@ class InviteScreen(Once, ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Static(tr("Join a private table"), classes="dialog-title")
-            yield Input(placeholder=tr("the invite you were given, e.g. 7.Xq3…"), id="invite")
+            yield TypedBox(placeholder=tr("the invite you were given, e.g. 7.Xq3…"), id="invite")
             yield Static("", id="invite-error")
             yield Static(tr("Enter: join · Esc: back"), classes="dialog-hint")
 

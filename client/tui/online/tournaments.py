@@ -17,6 +17,8 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, RichLog, Static
 
+from ..keys import TypedBox
+
 from scopa.protocol import commands as wire
 
 from ...net import ClientSession, ServerRefused
@@ -67,7 +69,7 @@ class TournamentsScreen(Once, ModalScreen[tuple[str, str] | None]):
             yield Static(tr("Tournaments"), classes="dialog-title")
             yield RichLog(id="tournaments", wrap=True)
             yield Static(self.said, id="tournaments-said")
-            yield Input(placeholder=tr("join ID · leave ID · start ID"), id="tournament-action")
+            yield TypedBox(placeholder=tr("join ID · leave ID · start ID"), id="tournament-action")
             yield Static(tr("Enter: do it · Esc: back"), classes="dialog-hint")
 
     def on_mount(self) -> None:

@@ -74,6 +74,7 @@ async def watch_game(app: NetApp, table_id: str, invite: str | None = None) -> s
     board = BoardState(viewer=None)
     screen = BoardScreen(board, app.deck, title=tr("watching table {table} (b: back)", table=table_id))
     screen.turn_clock, screen.now = session.turn_clock, session.clock.now
+    screen.chat_note = tr("Spectators read the table's chat but do not write in it.")
     app.board_screen, app.watching = screen, table_id
     translator = GameTranslator(Watcher(app), -1, table_id)
     translator.rules = board.rules = rules_from_wire(snap.table.rules)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
+
 from rich.text import Text
 from textual.widgets import Static
 
@@ -205,3 +207,19 @@ async def test_the_replay_marks_the_servers_play_when_time_ran_out_and_a_bots_pl
     monkeypatch.setattr(i18n, "LANGUAGE", "it")
     last_bot = next(s for s in reversed(steps) if s.action is not None and s.action.seat == 1)
     assert "tempo scaduto" in step_text(steps[1], record) and "G1 (bot) " in step_text(last_bot, record)
+
+
+async def test_a_server_bot_is_named_in_words_in_the_replay(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A server game's record names its bot "medium-bot-1"; the replay (in Italian) says
+    "Bot 1 (medio)", as the board and the lobby did, in the step line and on the board."""
+    from scopa.client.text import i18n
+
+    monkeypatch.setattr(i18n, "LANGUAGE", "it")
+    record = await game()
+    players = [p.model_copy(update={"name": "medium-bot-1" if p.seat == 1 else "ada"}) for p in record.players]
+    record = record.model_copy(update={"players": players})
+    app = ReplayApp(record, steps_of(record), viewer="ada")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        shown = text_of(app, "#position") + text_of(app, "#board")
+    assert "Bot 1 (medio)" in shown and "medium-bot-1" not in shown, shown

@@ -343,5 +343,8 @@ async def test_every_label_of_the_form_is_whole_at_80_columns(engine: NetworkEng
             form = await open_form(app, pilot)
             await pilot.pause()
             labels = {str(label.render()): label.size for label in form.query(".row Label").results(Label)}
+            room = {str(label.render()): label.outer_size.width for label in form.query(".row Label").results(Label)}
     cut = {text: size for text, size in labels.items() if size.height != 1 or size.width < cell_len(text)}
     assert labels and cut == {}
+    joined = [text for text, width in room.items() if width <= cell_len(text)]  # "Se qualcuno se ne vacontinua"
+    assert joined == [], "no space between the label and its list"

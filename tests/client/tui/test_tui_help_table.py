@@ -68,3 +68,18 @@ def test_the_turn_timer_is_said_in_seconds_as_everywhere_else(monkeypatch: pytes
     monkeypatch.setattr(i18n, "LANGUAGE", "it")
     assert "- Tempo per mossa: 30 s, 45 s per la prima mossa di ogni smazzata; poi gioca il server per te." \
         in facts_lines(facts)
+
+
+async def test_question_mark_in_the_lobby_lists_the_lobbys_keys(engine: NetworkEngine,  # noqa: F811
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """``?`` in the full-screen lobby (Italian, 80×24) lists the lobby's keys (play now,
+    create, join, watch, invite, tournaments, chat), not the keys for playing a card."""
+    from scopa.client.tui.online import LobbyScreen
+    monkeypatch.setattr(i18n, "LANGUAGE", "it")
+    app = NetApp("127.0.0.1", engine.port, "ada", MemoryTokenStore())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.session is not None)
+        text = await help_text(app, pilot)
+    assert "Tasti nella sala" in text and "gioca subito" in text and "apri un tavolo" in text
+    assert "`w`: guarda il tavolo scelto" in text and "`i`: entra in un tavolo privato" in text
+    assert "gioca quella carta della mano" not in text and "`/` e poi una carta" not in text

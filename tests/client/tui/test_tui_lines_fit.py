@@ -172,3 +172,25 @@ async def test_a_local_games_replay_shows_its_seed_whole_at_80_columns(
         text, room = str(title.render()), title.content_size.width
     seed = i18n.tr("seed {seed}", seed=1360852028)
     assert cell_len(text[:text.index(seed) + len(seed)]) <= room, (text, room)
+
+
+@pytest.mark.parametrize("lang", ["en", "it"])
+async def test_a_server_games_replay_title_keeps_the_games_name_whole_at_80_columns(
+        lang: i18n.Lang, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A server's game (its name as long as a game's name may be) dealt from a long seed:
+    at 80 columns the title's rows show the game's name and the seed whole (a second row
+    when one cannot hold them)."""
+    from scopa.client.tui import ReplayApp
+
+    from test_replay_app import game, steps_of
+
+    monkeypatch.setattr(i18n, "LANGUAGE", lang)
+    record = (await game(seed=6530418535009518933)).model_copy(update={"game": "t12-20261206-ada"})
+    app = ReplayApp(record, steps_of(record))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        title = app.screen.query_one("#title", Static)
+        rows = ["".join(seg.text for seg in strip).rstrip() for strip in title.render_lines(title.region.reset_offset)]
+    assert all(len(row) <= 80 for row in rows)
+    for item in (i18n.tr("game {game}", game="t12-20261206-ada"), i18n.tr("seed {seed}", seed=6530418535009518933)):
+        assert any(item in row for row in rows), rows

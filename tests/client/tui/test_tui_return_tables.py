@@ -1,11 +1,14 @@
-"""The full-screen client started again with a seat kept: while the lobby asks whether to
-go back to that game, the server's tables are listed behind the question (not an empty
-list), their rows whole from the first time they are drawn, and the question stays on the
-status line until answered."""
+"""The full-screen client started again with a seat kept: the lobby asks whether to go
+back to that game, the question stays on the status line until answered, and the server
+never sees a second player of the person's name ("ada2", as a connection of its own to
+list the tables behind the question was): one connection, and the tables are listed on
+it once the question is answered.  Also the rows of a table list drawn at once are whole
+from the first drawing."""
 
 from __future__ import annotations
 
 import asyncio
+import logging
 
 import pytest
 from textual.app import App
@@ -24,7 +27,15 @@ from test_tui_network import SAFETY, app_for, engine, gone_with_its_seat_kept, u
 pytestmark = pytest.mark.integration
 
 
-async def test_the_tables_are_listed_behind_the_question_of_a_kept_seat(engine: NetworkEngine) -> None:  # noqa: F811
+def welcomed(records: list[logging.LogRecord]) -> list[str]:
+    """The parties the server welcomed, as its log says them."""
+    return [str(r.args[1]) for r in records if r.msg == "connection %s is %s (client %r)" and r.args]  # type: ignore[index]
+
+
+@pytest.mark.parametrize("answer", ["y", "n"])
+async def test_a_kept_seats_question_opens_no_second_connection_of_the_name(
+        engine: NetworkEngine, caplog: pytest.LogCaptureFixture, answer: str) -> None:  # noqa: F811
+    caplog.set_level(logging.INFO, logger="scopa.server")
     async with asyncio.timeout(SAFETY):
         first = await ClientSession.connect("127.0.0.1", engine.port, "ada")
         await first.create_table(preset="scopa", fill_with_bots=["greedy"])
@@ -32,17 +43,26 @@ async def test_the_tables_are_listed_behind_the_question_of_a_kept_seat(engine: 
         bruno = await ClientSession.connect("127.0.0.1", engine.port, "bruno")
         await bruno.create_table(preset="scopa")  # another table, waiting for a player
         store = gone_with_its_seat_kept(first, engine.port)
+        caplog.clear()
         app = app_for(engine, store=store)
         async with app.run_test(size=(80, 24)) as pilot:
             await until(pilot, lambda: app.lobby is not None and app.lobby._question is not None)
             lobby = app.lobby
             assert lobby is not None
-            await until(pilot, lambda: {first.table_id, bruno.table_id} <= set(lobby.tables))  # listed behind it
+            for _ in range(20):  # the question waits: nothing connects meanwhile
+                await pilot.pause()
             assert lobby._question is not None and not lobby._question.done()
             assert "unfinished game at table" in str(lobby.query_one("#lobby-status", Static).render())
-            await pilot.press("y")
-            await until(pilot, lambda: app.board_screen is not None and app.board_screen.asking)
-            assert app.session is not None and app.session.name == "ada" and app.session.seat == first.seat
+            await pilot.press(answer)
+            if answer == "y":
+                await until(pilot, lambda: app.board_screen is not None and app.board_screen.asking)
+                assert app.session is not None and app.session.name == "ada" and app.session.seat == first.seat
+            else:  # the seat given up: the lobby lists the tables on its own connection
+                await until(pilot, lambda: bruno.table_id in lobby.tables)
+                assert app.session is not None and app.session.name == "ada"
+        assert [p for p in welcomed(caplog.records) if p.startswith("player:ada")] in (["player:ada"], []), \
+            welcomed(caplog.records)
+        assert "player:ada2" not in welcomed(caplog.records)
         await bruno.close()
         await first.close()
 
