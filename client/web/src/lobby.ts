@@ -2,7 +2,7 @@
 // form and the finished games.
 import { button, h } from "./dom";
 import { fill, gameName, ordinal } from "./i18n";
-import type { GameSummary, TournamentInfo, TournamentStandings } from "./protocol";
+import type { GameSummary, TableInfo, TournamentInfo, TournamentStandings } from "./protocol";
 import { describe } from "./score";
 import { type Body, FOUR, LEVELS, PRESETS, app, heldTokens, lang, listedName, live, sp, st, t } from "./state";
 import { header, render, send, settings, statusLine } from "./main";
@@ -13,7 +13,7 @@ export function lobbyScreen(): void {
   app.removeAttribute("data-mine");
   const list = [...st.tables.values()].filter(live);
   const tables = h("ul", { class: "tables" }, ...list.map((x) => h("li", {},
-    h("span", { class: "grow" }, `#${x.id} ${describe(sp, x.rules)} · ${x.state === "waiting" ? t.stateWaiting : t.statePlaying}${x.private ? ` · ${t.privateTable}` : ""} · ${x.seats.map((s, i) => (s ? listedName(x, i, s) : t.emptySeat)).join(", ")}${x.spectators ? ` · ${x.spectators} ${t.spectators}` : ""}`),
+    h("span", { class: "grow" }, tableLine(x)),
     x.state === "waiting" && x.seats.includes(null) ? button(t.join, () => send("join_table", { table: x.id })) : "",
     button(t.watch, () => { st.watching = true; st.tableId = x.id; st.seats = []; send("watch_table", { table: x.id }); render(); }, "quiet"))));
   if (!list.length) tables.append(h("li", {}, t.noTables));
@@ -22,6 +22,15 @@ export function lobbyScreen(): void {
     h("div", {}, playNow(), tournamentsPanel(), h("section", { class: "panel", "aria-labelledby": "lobby-title" }, h("h2", { id: "lobby-title" }, t.lobby), tables), createForm(), finishedGames()),
     chatBox(st.lobbyChat, () => "lobby", "lobby-chat")), settings());
   if (focused) document.getElementById(focused)?.focus();
+}
+
+/** A listed table in words: its game, state, seats, its turn clock when shorter than the
+ * server's ("15 s a mossa"), and how many watch it. */
+function tableLine(x: TableInfo): string {
+  const clock = typeof x.turn_timeout === "number" && (serverTimeout === null || x.turn_timeout < serverTimeout)
+    ? ` · ${fill(t.perMove, { n: Math.round(x.turn_timeout) })}` : "";
+  const watching = x.spectators ? ` · ${fill(x.spectators === 1 ? t.spectatorOne : t.spectatorsMany, { n: x.spectators })}` : "";
+  return `#${x.id} ${describe(sp, x.rules)} · ${x.state === "waiting" ? t.stateWaiting : t.statePlaying}${x.private ? ` · ${t.privateTable}` : ""} · ${x.seats.map((s, i) => (s ? listedName(x, i, s) : t.emptySeat)).join(", ")}${clock}${watching}`;
 }
 
 /** How many more players the quick game waits for (its game's seats, less the person and
@@ -43,9 +52,17 @@ function playNow(): HTMLElement {
       button(t.leaveQueue, () => { st.quick = null; send("quick_leave", {}); render(); }, "quiet"));
   }
   const preset = quickPreset ??= h("select", { id: "quick-preset" }, ...PRESETS.map((p) => h("option", { value: p }, gameName(p)))); // a game chosen stays chosen as the lobby changes
+  // the family's most used button first: the chosen game against bots at once; then a game with whoever else asks
   return h("section", { class: "panel", "aria-labelledby": "quick-title" }, title,
     h("label", { for: "quick-preset" }, t.game, preset),
-    button(t.playNow, () => { st.quick = { preset: preset.value, others: 0 }; send("quick_play", { preset: preset.value }); render(); }));
+    h("p", { class: "bar" }, button(t.againstBots, () => againstBotsNow(preset.value)),
+      button(t.playNow, () => { st.quick = { preset: preset.value, others: 0 }; send("quick_play", { preset: preset.value }); render(); }, "quiet")));
+}
+
+/** A table of ``preset`` with the person seated and medium bots in the other seats: the game begins at once. */
+function againstBotsNow(preset: string): void {
+  const count = FOUR.has(preset) ? 4 : 2;
+  send("create_table", { preset, options: {}, sit: true, private: false, fill_with_bots: Array(count - 1).fill(LEVELS.medium) });
 }
 
 /** The server's tournaments: register, unregister, start one's own, the standings; and a new one. */
@@ -201,10 +218,9 @@ function createForm(): HTMLElement {
   const field = (id: string, label: string, el: HTMLElement) => h("label", { for: id }, label, el);
   form = h("form", { class: "panel", "aria-labelledby": "create-title" }, h("h2", { id: "create-title" }, t.create), field("preset", t.game, preset), field("players", t.players, players),
     field("bots", t.bots, bots), h("label", { for: "private", class: "bar" }, priv, t.private), field("timer", t.timer, timer),
-    more, h("p", { class: "bar" }, h("button", { type: "submit" }, t.create),
-      button(t.againstBots, () => make(bots.value || "medium"), "quiet")));
+    more, h("p", { class: "bar" }, h("button", { type: "submit" }, t.create)));
   // the form is for a game with people: by default its table waits for them (its invite shown);
-  // a game against bots at once is the second button (the bots chosen, or medium ones)
+  // a game against bots at once is the lobby's first button (playNow)
   form.addEventListener("submit", (e) => { e.preventDefault(); make(bots.value); });
   const make = (level: string) => {
     const options: Record<string, unknown> = {};

@@ -105,7 +105,7 @@ async def test_a_loopback_pages_invite_warns_when_no_lan_address_is_known(site: 
     link, said = await waiting_invite(browser, site)
     assert link.startswith("http://127.0.0.1:")
     assert said == ("Questo indirizzo funziona solo su questo computer: apri la pagina con l'indirizzo di rete del server "
-                    "(quello che «scopa serve» scrive dopo «Apri:»).")
+                    "(quello che «scopa serve» scrive dopo «Apri:», o «Open:» in inglese).")  # the server's words, in either language
 
 
 async def test_a_full_tables_invite_says_so_before_a_name_is_picked(site: Site, browser: Browser) -> None:
