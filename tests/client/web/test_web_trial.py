@@ -181,14 +181,14 @@ async def test_a_plain_connection_is_said_small_at_the_pages_foot(site: Site, br
 
 
 async def test_a_new_chat_message_is_counted_at_the_top(site: Site, browser: Browser) -> None:
-    """A message that comes while the chat (at the page's foot, on a phone turned) is out of view is counted in the
+    """A message that comes while the chat (at the page's foot, on a small phone turned) is out of view is counted in the
     title's row, at the screen's top; that row scrolled away, the count stays at the top; a tap on it
     goes to the chat."""
     ada = await at_table(browser, site, "ada", bots="")
     bruno = await open_italian(browser, site, "bruno")
     await bruno.locator(".tables li", has_text="#1 ").get_by_role("button", name="Siediti").tap()
     await ada.wait_for_selector("[data-area=table] .card", timeout=WAIT)
-    await ada.set_viewport_size({"width": 844, "height": 390})  # the phone turned: the chat below the fold
+    await ada.set_viewport_size({"width": 568, "height": 320})  # a small phone turned: the chat below the fold
     await ada.evaluate("window.scrollTo(0, 0)")
     await bruno.locator("#table-chat").fill("ciao")
     await bruno.locator("#table-chat").press("Enter")
