@@ -265,9 +265,15 @@ export function tableScreen(): void {
   if (arriving) window.scrollTo(0, 0);
   if (st.gameEnd) closeRoundEnd(); // the last round's breakdown is in the game's end, not over it
   else if (roundToShow()) roundEndDialog(roundToShow() as RoundEnd); // the one a reload brings back too
-  else if (st.watching && v?.round_plays?.length) closeRoundEnd(); // a spectator's box goes by itself once the next round's play starts
+  else if (st.watching && underway()) closeRoundEnd(); // a spectator's box goes by itself once the next round's play is under way
   showClock();
   placeBars();
+}
+
+/** The round is under way: a person has played in it (their box closed), or every seat has (bots alone at the table). */
+function underway(): boolean {
+  const plays = st.view?.round_plays ?? [];
+  return plays.length >= seatCount() || plays.some((p) => !st.seats.find((s) => s.seat === p.seat)?.bot);
 }
 
 /** The chat's new messages, counted: a tap goes down to the chat (seen: no longer new). */

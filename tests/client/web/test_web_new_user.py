@@ -45,8 +45,9 @@ async def phone_at(browser: Browser, site: Site, name: str, width: int, height: 
 
 async def test_a_spectators_round_box_gives_way_to_the_next_rounds_play(browser: Browser) -> None:
     """R19-R21 (the round's count) and PROTOCOL.md §7 (spectators get every play): the
-    spectator's round box closes by itself once the next round's play starts (nobody taps
-    its Continua), and the score under it is the players' own, play by play."""
+    spectator's round box closes by itself once the next round is under way (a person has
+    played in it; nobody taps the spectator's Continua), and the score under it is the
+    players' own, play by play."""
     async with served() as s:
         nonna = await open_italian(browser, s, NONNA)
         await new_table(nonna, bots="easy")
