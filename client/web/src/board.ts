@@ -12,7 +12,7 @@ import { header, render, send, settings, statusLine } from "./main";
 import { chatBox } from "./chatbox";
 import { showRules } from "./rules";
 import { noTableNote, standingsTable } from "./lobby";
-import { awayLines, standInLines, tickAway, watchingLine } from "./tablelines";
+import { newsLine, tickAway, watchingLine } from "./tablelines";
 import { inviteLocalOnly } from "./links";
 import { rematchPart } from "./rematch";
 import { roundClosed, roundToShow } from "./roundbox";
@@ -236,7 +236,8 @@ export function tableScreen(): void {
   })));
   const names = sideNames();
   // the round just over: what its box says (the cards left on the table counted to their taker)
-  const over = st.roundEnd ?? (document.querySelector("dialog#round-end[open]") ? boxed : null);
+  // (a spectator's score keeps up with the play: the next round's piles as soon as it is dealt)
+  const over = st.roundEnd ?? (!st.watching && document.querySelector("dialog#round-end[open]") ? boxed : null);
   const piles = scorePanel(sp, names, v?.totals ?? [], over?.tallies ?? v?.piles ?? [], st.info?.rules?.target);
   const plays = h("ul", { class: "chat", "aria-label": t.plays, tabindex: 0, "data-area": "plays" }, ...(v?.round_plays ?? []).map((p) => h("li", { class: st.scopas.has(p.card) ? "scopa" : "" },
     `${playerName(p.seat, p.card)}: ${cardName(p.card, deck)}${p.captured.length ? ` → ${p.captured.map((c) => cardName(c, deck)).join(", ")}` : ""}${st.scopas.has(p.card) ? ` · ${t.scopa}` : ""}${st.forced.has(p.card) ? ` · ${fill(t.timedOut, { card: cardName(p.card, deck), name: playerName(p.seat, p.card) })}` : ""}`)));
@@ -251,9 +252,7 @@ export function tableScreen(): void {
   if (st.unread) top.querySelector("h1")?.after(unreadBadge()); // in the title's row: seen where one looks first
   app.replaceChildren(top, statusLine(), watchingLine(),
     st.gameEnd ? gameEndBox(st.gameEnd) : h("p", { class: "status", id: "turn" }, turnText, timerEl),
-    inviteBox(), awayLines(), standInLines(),
-    st.timedOut ? h("p", { class: "scopa", role: "alert" }, st.timedOut) : "",
-    st.flash ? h("p", { class: "scopa", role: "alert" }, st.flash) : "",
+    inviteBox(), newsLine(), // one notice, the newest: the older give way
     seats, h("div", { class: "split" }, v && !st.gameEnd ? h("div", {}, // no board until the game is dealt (only the seats to fill), none once it is over
       h("h2", {}, `${t.table} · ${t.stock} ${v.stock ?? 0}`), table,
       ...(v.hand && !st.watching ? [h("h2", {}, t.hand), hand] : []), decl, // a spectator has no hand
@@ -268,8 +267,15 @@ export function tableScreen(): void {
   if (arriving) window.scrollTo(0, 0);
   if (st.gameEnd) closeRoundEnd(); // the last round's breakdown is in the game's end, not over it
   else if (roundToShow()) roundEndDialog(roundToShow() as RoundEnd); // the one a reload brings back too
+  else if (st.watching && underway()) closeRoundEnd(); // a spectator's box goes by itself once the next round's play is under way
   showClock();
   placeBars();
+}
+
+/** The round is under way: a person has played in it (their box closed), or every seat has (bots alone at the table). */
+function underway(): boolean {
+  const plays = st.view?.round_plays ?? [];
+  return plays.length >= seatCount() || plays.some((p) => !st.seats.find((s) => s.seat === p.seat)?.bot);
 }
 
 /** The chat's new messages, counted: a tap goes down to the chat (seen: no longer new). */
@@ -328,12 +334,14 @@ function roundEndDialog(r: RoundEnd): void {
   d.body.append(...roundParts(r), h("p", { class: "status", id: "round-end-turn" }), h("p", { id: "round-end-calm" }));
   const next = d.actions.querySelector("button");
   next?.classList.replace("quiet", "primary"); // Continue: the box's one big button, at its foot
-  if (!st.watching) { // the board's Leave is behind the box while it is open: here too, small and apart at the box's top
+  if (!st.watching) { // the board's Leave is behind the box while it is open: here too, small and apart under Continue
     const leave = leaveButton();
     leave.removeAttribute("id");
     leave.textContent = t.leaveGame; // not the box's close: it leaves the game (and asks first)
     leave.classList.add("aside");
-    d.box.querySelector("h2")?.before(h("p", { class: "leave-aside" }, leave));
+    const foot = h("footer", { class: "foot" }); // the box's foot, kept in sight: Continue, and under it Leave
+    d.actions.replaceWith(foot);
+    foot.append(d.actions, h("p", { class: "leave-aside" }, leave));
   }
   next?.focus(); // Enter never opens the question of leaving
 }

@@ -32,7 +32,7 @@ function row(x: TableInfo): HTMLLIElement {
       watch: button(t.watch, () => { st.watching = true; st.tableId = id; st.watchInvite = ""; st.seats = []; send("watch_table", { table: id }); render(); }, "quiet") };
     rows.set(id, r);
   }
-  const line = `#${x.id} ${describe(sp, x.rules)} · ${x.state === "waiting" ? t.stateWaiting : t.statePlaying}${x.private ? ` · ${t.privateTable}` : ""} · ${x.seats.map((s, i) => (s ? listedName(x, i, s) : t.emptySeat)).join(", ")}${x.spectators ? ` · ${x.spectators} ${t.spectators}` : ""}`;
+  const line = tableLine(x);
   if (r.line.textContent !== line) r.line.textContent = line;
   place(r.li, [r.line, x.state === "waiting" && x.seats.includes(null) ? r.join : "", r.watch]);
   return r.li;
@@ -54,6 +54,15 @@ export function lobbyScreen(): void {
   if (focused) document.getElementById(focused)?.focus();
 }
 
+/** A listed table in words: its game, state, seats, its turn clock when shorter than the
+ * server's ("15 s a mossa"), and how many watch it. */
+function tableLine(x: TableInfo): string {
+  const clock = typeof x.turn_timeout === "number" && (serverTimeout === null || x.turn_timeout < serverTimeout)
+    ? ` · ${fill(t.perMove, { n: Math.round(x.turn_timeout) })}` : "";
+  const watching = x.spectators ? ` · ${fill(x.spectators === 1 ? t.spectatorOne : t.spectatorsMany, { n: x.spectators })}` : "";
+  return `#${x.id} ${describe(sp, x.rules)} · ${x.state === "waiting" ? t.stateWaiting : t.statePlaying}${x.private ? ` · ${t.privateTable}` : ""} · ${x.seats.map((s, i) => (s ? listedName(x, i, s) : t.emptySeat)).join(", ")}${clock}${watching}`;
+}
+
 /** How many more players the quick game waits for (its game's seats, less the person and
  * the others already waiting), and how many wait with the person. */
 function quickWords(quick: { preset: string; others: number }): string {
@@ -73,9 +82,17 @@ function playNow(): HTMLElement {
       button(t.leaveQueue, () => { st.quick = null; send("quick_leave", {}); render(); }, "quiet"));
   }
   const preset = quickPreset ??= h("select", { id: "quick-preset" }, ...PRESETS.map((p) => h("option", { value: p }, gameName(p)))); // a game chosen stays chosen as the lobby changes
+  // the family's most used button first: the chosen game against bots at once; then a game with whoever else asks
   return h("section", { class: "panel", "aria-labelledby": "quick-title" }, title,
     h("label", { for: "quick-preset" }, t.game, preset),
-    button(t.playNow, () => { st.quick = { preset: preset.value, others: 0 }; send("quick_play", { preset: preset.value }); render(); }));
+    h("p", { class: "bar" }, button(t.againstBots, () => againstBotsNow(preset.value)),
+      button(t.playNow, () => { st.quick = { preset: preset.value, others: 0 }; send("quick_play", { preset: preset.value }); render(); }, "quiet")));
+}
+
+/** A table of ``preset`` with the person seated and medium bots in the other seats: the game begins at once. */
+function againstBotsNow(preset: string): void {
+  const count = FOUR.has(preset) ? 4 : 2;
+  send("create_table", { preset, options: {}, sit: true, private: false, fill_with_bots: Array(count - 1).fill(LEVELS.medium) });
 }
 
 /** The server's tournaments: register, unregister, start one's own, the standings; and a new one. */
@@ -260,10 +277,9 @@ function createForm(): HTMLElement {
     field("bots", t.bots, bots), h("label", { for: "people" }, t.people, people, h("small", {}, t.peopleHint)),
     h("label", { for: "private", class: "bar" }, priv, t.private),
     h("label", { for: "timer" }, t.timer, timer, h("small", { id: "timer-first" }, fill(t.firstMoveMore, { n: READING }))),
-    more, h("p", { class: "bar" }, h("button", { type: "submit" }, t.create),
-      button(t.againstBots, () => make(bots.value || "medium", 1), "quiet")));
+    more, h("p", { class: "bar" }, h("button", { type: "submit" }, t.create)));
   // the form is for a game with people: by default its table waits for them (its invite shown);
-  // a game against bots at once is the second button (the bots chosen, or medium ones)
+  // a game against bots at once is the lobby's first button (playNow)
   form.addEventListener("submit", (e) => { e.preventDefault(); make(bots.value, Number(people.value) || 1); });
   const make = (level: string, persons: number) => {
     const options: Record<string, unknown> = {};

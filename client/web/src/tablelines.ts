@@ -1,5 +1,6 @@
 // Lines that stay on the table's page while they hold: that the page only watches (and
-// whose game), and whose seat a bot plays because its person is not at the table.
+// whose game), and whose seat a bot plays because its person is not at the table; and the
+// one notice above the board, the newest.
 import { h } from "./dom";
 import { fill } from "./i18n";
 import { sp, st, t } from "./state";
@@ -28,11 +29,11 @@ function awayWords(seat: number, until: number): string {
   return fill(t.away, { name: s ? sp.name(s.name) : "", left: heldFor(until) });
 }
 
-/** The other seats whose person is away, each held for them a while longer: one line
- * each, counting down, until the person is back or a bot takes the seat. */
-export function awayLines(): HTMLElement | string {
+/** The other seats whose person is away (or only seat ``only``), each held for them a while
+ * longer: one line each, counting down, until the person is back or a bot takes the seat. */
+export function awayLines(only?: number): HTMLElement | string {
   if (st.gameEnd) return "";
-  const seats = [...st.away].filter(([seat]) => seat !== st.seat);
+  const seats = [...st.away].filter(([seat]) => seat !== st.seat && (only === undefined || seat === only));
   if (!seats.length) return "";
   return h("ul", { class: "scopa away", id: "away", role: "status" },
     ...seats.map(([seat, until]) => h("li", { "data-seat": seat }, awayWords(seat, until))));
@@ -47,12 +48,44 @@ export function tickAway(): void {
 }
 
 /** The seats a bot plays while their person is not at the table (away too long, or
- * left): one line each, until the person takes the seat back or the game ends. */
-export function standInLines(): HTMLElement | string {
+ * left), or only seat ``only``: one line each, until the person takes the seat back or the game ends. */
+export function standInLines(only?: number): HTMLElement | string {
   if (st.gameEnd) return "";
-  const seats = [...st.takeovers].filter(([, from]) => !from.until).map(([i, from]) => ({ s: st.seats.find((s) => s.seat === i), why: from.why }))
+  const seats = [...st.takeovers].filter(([i, from]) => !from.until && (only === undefined || i === only)).map(([i, from]) => ({ s: st.seats.find((s) => s.seat === i), why: from.why }))
     .filter(({ s }) => s !== undefined && s.bot);
   if (!seats.length) return "";
   return h("ul", { class: "status stand-in", id: "stand-in", "aria-label": t.standInTitle },
     ...seats.map(({ s, why }) => h("li", { "data-seat": s!.seat }, fill(why === "left" ? t.botLeft : t.standIn, { name: sp.name(s!.name) }))));
+}
+
+/** The keys and lines of what the table has to say above the board now, oldest kinds
+ * first: the seats held for their away person, the seats a bot plays, the person's own
+ * news (the server played for them), the latest play's news (a scopa, a time-out). */
+function news(): [string, () => HTMLElement | string][] {
+  const said: [string, () => HTMLElement | string][] = [];
+  if (!st.gameEnd) {
+    for (const [seat] of st.away) if (seat !== st.seat) said.push([`away:${seat}`, () => awayLines(seat)]);
+    for (const [seat, from] of st.takeovers) if (!from.until) said.push([`bot:${seat}:${from.why ?? ""}`, () => standInLines(seat)]);
+  }
+  if (st.timedOut) said.push([`mine:${st.timedOut}`, () => h("p", { class: "scopa", role: "alert" }, st.timedOut)]);
+  if (st.flash) said.push([`flash:${st.flash}`, () => h("p", { class: "scopa", role: "alert" }, st.flash)]);
+  return said;
+}
+
+let heard = new Map<string, number>(); // each notice on the table, and when it was first said (in order)
+let said = 0;
+/** One notice above the board, the newest: the older ones give way (the seats row says who
+ * is away or played by a bot, the round's plays which card the server played for whom). */
+export function newsLine(): HTMLElement | string {
+  const now = new Map<string, number>();
+  let newest: HTMLElement | string = "";
+  let at = -1;
+  for (const [key, line] of news()) {
+    const when = heard.get(key) ?? ++said;
+    now.set(key, when);
+    const shown = line();
+    if (shown && when > at) { at = when; newest = shown; }
+  }
+  heard = now;
+  return newest;
 }

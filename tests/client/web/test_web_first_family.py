@@ -273,7 +273,7 @@ async def test_the_rules_in_a_game_open_at_its_game(site: Site, browser: Browser
     await page.wait_for_selector("dialog[open] .rules h3", timeout=WAIT)
     assert await page.locator("#rules-now").count() == 0
     await page.locator("dialog[open] p.bar button").last.tap()
-    await page.select_option("#preset", "quindici")
+    await page.select_option("#quick-preset", "quindici")  # the game the lobby's first buttons play
     await page.get_by_role("button", name="Subito una partita contro i bot" if lang == "it" else "A game against bots now").tap()
     await page.wait_for_selector("[data-area=hand] .card", timeout=WAIT)
     await rules.tap()

@@ -25,7 +25,7 @@ async def test_an_away_seat_is_said_held_for_its_person_counting_down_then_the_b
     """PROTOCOL.md §7 (seat_away's grace_seconds, seat_replaced): the others read that the seat
     stays the person's for the time the server holds it, as m:ss, then that a bot plays it."""
     clock = FakeClock()
-    async with served(clock=clock) as s:  # the grace period runs on the test's clock
+    async with served(clock=clock, turn_timeout=600.0) as s:  # the grace period runs on the test's clock; no turn runs out meanwhile
         nonna, nipote = await nonna_and_nipote(browser, s)
         await nonna.context.close()  # the phone sleeps
         held = nipote.locator("#away li", has_text="nonna is away from the table: the seat stays theirs for another ")
@@ -105,7 +105,7 @@ async def test_a_loopback_pages_invite_warns_when_no_lan_address_is_known(site: 
     link, said = await waiting_invite(browser, site)
     assert link.startswith("http://127.0.0.1:")
     assert said == ("Questo indirizzo funziona solo su questo computer: apri la pagina con l'indirizzo di rete del server "
-                    "(quello che «scopa serve» scrive dopo «Apri:»).")
+                    "(quello che «scopa serve» scrive dopo «Apri:», o «Open:» in inglese).")  # the server's words, in either language
 
 
 async def test_a_full_tables_invite_says_so_before_a_name_is_picked(site: Site, browser: Browser) -> None:
