@@ -84,7 +84,7 @@ async def test_the_chat_count_leaves_out_ones_own_message(site: Site, browser: B
     bruno = await in_lobby(browser, site, "bruno")
     await bruno.locator(".tables li", has_text="ada").get_by_role("button", name="Siediti").tap()
     await ada.wait_for_selector("[data-area=table] .card", timeout=WAIT)
-    await ada.set_viewport_size({"width": 844, "height": 390})  # the phone turned: the chat below the fold
+    await ada.set_viewport_size({"width": 568, "height": 320})  # the phone turned: the chat below the fold
     await ada.fill("#table-chat", "ciao bruno")
     await ada.evaluate("""() => { document.querySelector("form:has(#table-chat) button[type=submit]").click();
         document.activeElement.blur(); window.scrollTo(0, 0); }""")
