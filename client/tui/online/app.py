@@ -322,7 +322,7 @@ class NetApp(ScopaApp):
         self.playing = True
         if session.joined is not None and session.joined.resumed:
             self.comeback.catch_up(screen)
-            self.comeback.chat_back(screen, session.joined)
+        self.comeback.chat_back(screen, session.joined)  # a rematch's chat goes on from the finished game's
         await self.push_screen(screen)
         if not await session.wait_for_game_start(0):
             if invite is not None:
