@@ -233,7 +233,7 @@ async def _play(args: argparse.Namespace, host: str, port: int, console: Console
             table, code = args.invite
             joined = await session.join_table(table, invite=code)
             console.print(tr("You sit at table {table}, seat {seat}.", table=f"[bold]{escape(joined.table)}[/bold]",
-                             seat=joined.seat + 1))
+                             seat=joined.seat + 1), *said_before(session), sep="\n")
             await lobby.play()
         await lobby.run()
     console.print(f"[dim]{tr('bye')}[/dim]")

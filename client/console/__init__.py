@@ -3,7 +3,7 @@
 Owns a person at the keyboard as a Player (``TerminalPlayer``), ``scopa local``
 (``run_local_game``), ``scopa play``'s lobby and watching (``Lobby``, ``watch_table``,
 ``describe``), its keyboard (``LineReader``) and the seat it keeps to come back to
-(``SeatKeeper``, ``come_back``, ``back_line``, ``said_before``: the table chat it missed), ``scopa bot`` (``BotRunner``, ``DelayedPlayer``) and record files on disk
+(``SeatKeeper``, ``come_back``, ``back_line``, ``said_before``: the table chat said before it sat or came back), ``scopa bot`` (``BotRunner``, ``DelayedPlayer``) and record files on disk
 (``load_record``, ``write_record``).
 
 The names are imported on first use, so ``scopa local`` never loads the network code.

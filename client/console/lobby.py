@@ -33,7 +33,7 @@ from .tablewords import Leaving
 from .club import tournament_command
 from .prompt import InputFn, LineReader
 from .lobbynews import LobbyNews
-from .seatfile import SeatKeeper
+from .seatfile import SeatKeeper, said_before
 from .tablenews import TableNews
 from .watching import describe, watch_table
 
@@ -322,6 +322,8 @@ class Lobby:
             self.say(Text(tr("The server refused: {message}", message=exc.message), style="red"))
             return False
         self.say(Text(tr("You sit at table {table}, seat {seat}.", table=joined.table, seat=joined.seat + 1)))
+        for line in said_before(self.session):
+            self.say(line)
         await self.play()
         return True
 
@@ -425,6 +427,8 @@ class Lobby:
                                        message=error_text(exc.code, exc.message)), style="yellow"))
             return False
         self.say(Text(tr("You sit at table {table}, seat {seat}.", table=joined.table, seat=joined.seat + 1)))
+        for line in said_before(self.session):
+            self.say(line)
         await self.play(next((t for t in tables if t.id == joined.table), None))
         return True
 

@@ -71,9 +71,10 @@ def back_line(session: ClientSession) -> Text:
 
 
 def said_before(session: ClientSession) -> list[Text]:
-    """What was said at the table before a session came back to its seat (the server's
-    last lines, ``joined.chat``), as the plain client shows chat; nothing if none."""
-    chat = session.joined.chat if session.joined is not None and session.joined.resumed else []
+    """What was said at the table before a session came back to its seat or sat at it (the
+    server's last lines, ``joined.chat``: at a rematch, the finished game's), as the plain
+    client shows chat; nothing if none."""
+    chat = session.joined.chat if session.joined is not None else []
     if not chat:
         return []
     return [Text(tr("Said at the table so far:"), style="dim"), *(

@@ -107,10 +107,11 @@ def next_turn_words(board: BoardState, clock: TurnClock | None, now: float) -> s
     return " ".join(words)
 
 
-class RoundEndScreen(Once, ModalScreen[None]):
+class RoundEndScreen(Once, ModalScreen[int | None]):
     """The round's breakdown; any key (or, in a game of bots only, a short pause) goes on.
     With a ``turn_clock``, it also says whose turn the next round's first is and counts
-    its seconds down."""
+    its seconds down; while it says the turn is the person's, a card's number closes it
+    too and is its answer (the hand's index: the card to play once asked)."""
 
     DEFAULT_CSS = dialog_css("RoundEndScreen", "64") + "RoundEndScreen #round-clock { color: $warning; margin-top: 1; }"
 
@@ -146,14 +147,24 @@ class RoundEndScreen(Once, ModalScreen[None]):
             clock.update(words)
             clock.display = bool(words)
 
+    def my_turn(self) -> bool:
+        """Whether the box says the next round's first move is the person's."""
+        clock = self.turn_clock
+        return clock is not None and clock.deadline is not None and clock.seat is not None \
+            and clock.seat == self.board.viewer
+
     def on_key(self, event: events.Key) -> None:
         """Any key but a digit goes on: a card's number typed as the round's last card went
-        down (played for its player) must not skip the round's score unread."""
+        down (played for its player) must not skip the round's score unread. Once the box
+        says it is the person's turn, a card's number goes on and plays that card."""
         if event.key in ("question_mark", "f1", "ctrl+c"):
             return
         event.stop()
-        if event.character is None or not event.character.isdigit():
+        digit = event.character if event.character is not None and event.character.isdigit() else None
+        if digit is None:
             self.close(None)
+        elif self.my_turn():
+            self.close(9 if digit == "0" else int(digit) - 1)
 
     def on_click(self) -> None:
         self.close(None)

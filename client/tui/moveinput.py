@@ -130,6 +130,7 @@ class MoveInput(Screen[None]):
         self.lit_play: Play | None = None  # a capture being considered in the choice dialog
         self.chat: Callable[[str], None] | None = None  # sends a line to the table (a network game)
         self.hint_shown: Text | None = None  # the status line answers what the person just did (see hint)
+        self.card_ahead: int | None = None  # a card's number typed before the turn was asked (see play_when_asked)
 
     def say(self, text: Text | str) -> None:
         """A line on the status line (whatever it held before, a hint too, is gone)."""
@@ -160,6 +161,17 @@ class MoveInput(Screen[None]):
             self.drop_hint()  # a new question, or none: what was typed for the last one is over
         if self.is_attached:
             self.refresh_board()
+        if fresh and self.question.asking and self.card_ahead is not None:
+            index, self.card_ahead = self.card_ahead, None
+            self.choose_card(index)
+
+    def play_when_asked(self, index: int) -> None:
+        """The hand's card ``index``, typed on the round's box once it said the turn was
+        ours: played now if the move is asked, else as soon as it is."""
+        if self.question.asking:
+            self.choose_card(index)
+        else:
+            self.card_ahead = index
 
     async def ask(self, legal: Sequence[Play | Declare]) -> Play | Declare:
         """Wait for the person's move (one of ``legal``); see :class:`Question`."""
@@ -187,6 +199,7 @@ class MoveInput(Screen[None]):
         """The table played for the shown seat while it was asked (its clock ran out):
         the question and any capture choice close at once."""
         self.question.drop()
+        self.card_ahead = None  # a card typed for that turn is no move for the next one
         if isinstance(self.app.screen, CaptureChoiceScreen):
             self.app.pop_screen()
         self._put_away_typed()  # a card typed for that turn is no move for the next one

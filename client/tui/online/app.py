@@ -322,7 +322,7 @@ class NetApp(ScopaApp):
         self.playing = True
         if session.joined is not None and session.joined.resumed:
             self.comeback.catch_up(screen)
-            self.comeback.chat_back(screen, session.joined)
+        self.comeback.chat_back(screen, session.joined)  # a rematch's chat goes on from the finished game's
         await self.push_screen(screen)
         if not await session.wait_for_game_start(0):
             if invite is not None:
@@ -399,8 +399,10 @@ class NetApp(ScopaApp):
             if self.session is None or self.session.replaying():
                 return  # a round that ended before this client came back: nothing to wait for
             pause, clock = (4.0 if self.watching else None), self.session.turn_clock  # the clock runs on meanwhile
-            await self.show_and_wait(RoundEndScreen(screen.board.last_round, screen.board, self.deck, pause, clock,
-                                                    self.session.clock.now))
+            card = await self.show_and_wait(RoundEndScreen(screen.board.last_round, screen.board, self.deck, pause,
+                                                           clock, self.session.clock.now))
+            if card is not None:  # a card's number on the box that said it was our turn: it plays that card
+                screen.play_when_asked(card)
 
     # ------------------------------------------------------------------ watching
 

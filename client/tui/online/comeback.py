@@ -99,9 +99,10 @@ class Comeback:
                 self.tell(held_back)
 
     def chat_back(self, screen: BoardScreen, joined: Joined | None) -> None:
-        """The table's last chat lines as the server kept them (``joined.chat``), those
-        said while this client was away included: in place of the panel's, so none shows twice."""
-        if joined is not None and joined.resumed:
+        """The table's last chat lines as the server kept them (``joined.chat``: on a resume,
+        those said while this client was away included; at a rematch, the finished game's):
+        in place of the panel's, so none shows twice."""
+        if joined is not None and (joined.resumed or joined.chat):
             screen.chat_again([(m.author.split(":", 1)[-1], m.text) for m in joined.chat])
 
     def snapshot_in_turn(self, screen: BoardScreen, snapshot: Snapshot) -> None:

@@ -1,0 +1,58 @@
+"""`scopa play` (the Textual app): while the round's box says the next round's first move
+is the person's, a card's number closes the box and plays that card (R8: the seat after the
+dealer plays a round's first card). The server runs on a fake clock."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+
+import pytest
+
+from scopa.client.net import MemoryTokenStore
+from scopa.client.tui import NetApp
+from scopa.client.tui.dialogs import RoundEndScreen
+from scopa.server import Limits, NetworkEngine
+from scopa.server.core.clock import FakeClock
+
+from test_tui_network import sit_at_a_new_table, until
+from test_tui_turn_clock import round_clock
+
+pytestmark = pytest.mark.integration
+
+SAFETY = 120
+
+
+@pytest.fixture
+async def engine() -> AsyncIterator[NetworkEngine]:
+    e = NetworkEngine("127.0.0.1", 0, seed=31, clock=FakeClock(), limits=Limits(ping_interval=None), turn_timeout=30)
+    await e.start()
+    try:
+        yield e
+    finally:
+        await e.stop()
+
+
+async def test_a_card_number_on_the_round_box_saying_your_turn_plays_that_card(engine: NetworkEngine) -> None:
+    async with asyncio.timeout(SAFETY):
+        app = NetApp("127.0.0.1", engine.port, "ada", MemoryTokenStore(), pace=0)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await sit_at_a_new_table(app, pilot)
+            for _ in range(2000):  # the first card, turn after turn, until the round's box
+                if isinstance(app.screen, RoundEndScreen):
+                    break
+                if app.board_screen is not None and app.board_screen.asking:
+                    await pilot.press("1")
+                await pilot.pause(0.01)
+            assert isinstance(app.screen, RoundEndScreen)
+            await until(pilot, lambda: "Your turn" in round_clock(app))  # seed 31: round 2 opens with ada's turn
+            table_id = app.session.table_id  # type: ignore[union-attr]
+            master = engine.tables[table_id].master  # type: ignore[index]
+            assert master is not None
+            first = master.state.hand(0)[0]  # the new round's hand is dealt: its first card, as the board shows it
+            await pilot.press("1")
+            screen = app.board_screen
+            assert screen is not None
+            await until(pilot, lambda: first not in master.state.hand(0))  # the server took it: ada played it
+            assert app.screen is screen and len(master.state.hand(0)) == 2
+            await until(pilot, lambda: first not in screen.board.hand and len(screen.board.hand) == 2)
