@@ -263,6 +263,11 @@ ARCHIVE_ITALIAN: dict[str, str] = {
         "La trovi con scopa games, e scopa replay {table} --server {server} la fa rivedere passo per passo.",
     "(private)": "(privata)",
     "no finished games": "nessuna partita finita",
+    "the game was played at a private table, which only its players see: give --token TOKEN (a seat token of that "
+    "table), or ask as the user who played it with scopa play (its tokens are kept in --state-dir)":
+        "la partita è di un tavolo privato, che vedono solo i suoi giocatori: dai --token TOKEN (un token di posto "
+        "di quel tavolo), oppure chiedila come l'utente che ci ha giocato con scopa play (i suoi token sono in "
+        "--state-dir)",
     "no finished games of {player}": "nessuna partita finita di {player}",
     "no rated games of {preset} yet": "ancora nessuna partita in classifica di {preset}",
     "1 finished game was not rated: {reason}": "1 partita finita non conta per la classifica: {reason}",
