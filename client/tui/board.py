@@ -27,6 +27,7 @@ from .moveinput import MoveInput, move_span
 from .text import card_span, event_text
 
 NARROW = 70  # below this width the plays panel goes under the hand, in the rows left over
+SHORT, NARROW_SHORT = 24, 30  # below these heights (the second when narrow) cards are drawn on one line each
 
 
 class BoardScreen(MoveInput):
@@ -43,6 +44,7 @@ class BoardScreen(MoveInput):
     BoardScreen.narrow #main { layout: vertical; }
     BoardScreen.narrow #left { height: auto; max-height: 100%; }
     BoardScreen.narrow #plays-box { width: 1fr; height: 1fr; border-left: none; border-top: solid $primary; }
+    BoardScreen.compact #table-label, BoardScreen.compact #hand-label { margin-top: 0; }
     #seats { height: auto; }
     .label { color: $text-muted; height: 1; }
     #moves { height: auto; }
@@ -99,7 +101,7 @@ class BoardScreen(MoveInput):
 
     def on_mount(self) -> None:
         self._ready = True
-        self._fit(self.app.size.width)
+        self._fit(self.app.size.width, self.app.size.height)
         self.refresh_board()
         self.set_interval(0.5, self._tick)
 
@@ -114,15 +116,25 @@ class BoardScreen(MoveInput):
         if self.turn_clock is None or self.turn_clock.deadline is None or self.held or not self.is_attached:
             return
         with contextlib.suppress(NoMatches):
-            self.query_one("#seats", Static).update(seats_panel(self.board, self.deck, self.time_left()))
+            self.query_one("#seats", Static).update(seats_panel(self.board, self.deck, self.time_left(),
+                                                                self.has_class("compact")))
             self._draw_status()
 
     def on_resize(self, event: events.Resize) -> None:
-        self._fit(event.size.width)
+        self._fit(event.size.width, event.size.height)
         self.refresh_board()  # the top line fits the new width
 
-    def _fit(self, width: int) -> None:
-        self.set_class(width < NARROW, "narrow")
+    def _fit(self, width: int, height: int) -> None:
+        """Narrow: the plays under the hand; compact (a small window): one-line cards, the
+        seat's clock short, no piles table and a tighter footer, so the hand stays in sight."""
+        narrow = width < NARROW
+        self.set_class(narrow, "narrow")
+        compact = height < (NARROW_SHORT if narrow else SHORT)
+        self.set_class(compact, "compact")
+        for row in self.query(CardRow):
+            row.compact = compact
+        for footer in self.query(Footer):
+            footer.compact = narrow
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "talk":
@@ -205,7 +217,7 @@ class BoardScreen(MoveInput):
     def _draw_board(self) -> None:
         b = self.board
         self.query_one("#top", Static).update(top_line(b, self.title_text, self.app.size.width - 2))
-        self.query_one("#seats", Static).update(seats_panel(b, self.deck, self.time_left()))
+        self.query_one("#seats", Static).update(seats_panel(b, self.deck, self.time_left(), self.has_class("compact")))
         hand = () if self.hide_hand else b.hand
         options = self.question.plays_by_card()
         lit: set[int] = set()
@@ -224,7 +236,8 @@ class BoardScreen(MoveInput):
             hand_row.show(hand, selected=self.selected, hidden=hidden)
             label = tr("Your hand") if b.you_label else tr("{who}'s hand", who=b.seat_name(b.viewer))
             self.query_one("#hand-label", Static).update(label)
-        self.query_one("#moves", Static).update(moves_text(b, hand, options, self.question.legal, self.deck))
+        room = self.app.size.width - (0 if self.has_class("narrow") else 28) - 4  # padding and a scroll bar
+        self.query_one("#moves", Static).update(moves_text(b, hand, options, self.question.legal, self.deck, room))
         self.query_one("#plays", Static).update(plays_text(b, self.deck))
         self._draw_chat()
         self._show_latest()
