@@ -162,7 +162,7 @@ class CreateTableScreen(Once, ModalScreen[NewTable | None]):
     CreateTableScreen Select { width: 1fr; }
     CreateTableScreen Select > SelectOverlay.-textual-compact { border: round $accent !important; background: $panel; }
     CreateTableScreen .row { height: auto; }
-    CreateTableScreen .row Label { width: auto; min-width: 18; }  /* a longer label (Italian) whole */
+    CreateTableScreen .row Label { width: auto; min-width: 18; margin-right: 1; }  /* a longer label (Italian) whole, apart from its value */
     CreateTableScreen Button { margin-right: 2; }
     CreateTableScreen #form-error { color: $error; height: auto; }
     CreateTableScreen #form-buttons { margin-top: 1; }
