@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from rich.text import Text
 from textual import events
@@ -16,7 +16,7 @@ from textual.css.query import NoMatches
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Footer, Input, Static
 
-from scopa.engine import Declare, Event, Forced, Played
+from scopa.engine import Declare, Event, Forced, HandDealt, Play, Played, RoundStarted
 
 from ..text import tr, DeckStyle, label
 from ..game import TurnClock, seconds_text
@@ -74,6 +74,7 @@ class BoardScreen(MoveInput):
         self.held = False  # events being caught up with after a time away: drawn once, at the end
         self.autoplayed = False  # the shown seat's last card is being played for it
         self._played_for: tuple[int, Text] | None = None  # (seat, what was played for it) until its next move
+        self._last_card: Text | None = None  # the person's last card played for them: said until the next deal
         self.turn_clock: TurnClock | None = None  # the table's turn clock (a network game), counted down here
         self.now: Callable[[], float] = time.monotonic  # the clock the turn clock's deadlines are on
 
@@ -181,6 +182,8 @@ class BoardScreen(MoveInput):
     def tell_event(self, event: Event) -> None:
         """What ``event`` was, on the status line (a last card played for the person says so)."""
         line = event_text(event, self.board, self.deck)
+        if isinstance(event, (RoundStarted, HandDealt)):
+            self._last_card = None  # said until the next deal: the new cards are what matter now
         if isinstance(event, Played) and event.seat == self.board.viewer and event.forced_by is Forced.TIMEOUT:
             self.autoplayed = False
             if line is not None:
@@ -188,8 +191,8 @@ class BoardScreen(MoveInput):
             line = Text("")
         elif isinstance(event, Played) and event.seat == self.board.viewer and self.autoplayed:
             self.autoplayed = False
-            self._played_for = (event.seat, Text(tr("Your last card,") + " ", style="yellow")
-                                + card_span(event.card, self.deck) + Text(tr(", was played for you."), style="yellow"))
+            self._last_card = (Text(tr("Your last card,") + " ", style="yellow") + card_span(event.card, self.deck)
+                               + Text(tr(", was played for you."), style="yellow"))
         if line is not None:
             self.say(line)
 
@@ -249,6 +252,8 @@ class BoardScreen(MoveInput):
         parts = [self._status, self._prompt()]
         if self._played_for is not None and self._played_for[0] == self.board.viewer:
             parts.insert(0, self._played_for[1])  # stays until that seat's next move
+        if self._last_card is not None:
+            parts.insert(0, self._last_card)
         self.query_one("#status", Static).update(Text("\n").join(p for p in parts if p))
 
     def _prompt(self) -> Text | None:
@@ -265,6 +270,10 @@ class BoardScreen(MoveInput):
             if left is not None else ""  # a line of its own: the prompt fits 80 columns in both languages
         return Text(tr("Your turn: press {keys}, click a card, or / to type one. ? help", keys=keys) + clock,
                     style="bold green")
+
+    async def ask(self, legal: Sequence[Play | Declare]) -> Play | Declare:
+        self._last_card = None  # a new hand to play from (a local game tells no deal of it)
+        return await super().ask(legal)
 
     def answered(self) -> None:
         self._played_for = None

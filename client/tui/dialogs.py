@@ -69,8 +69,8 @@ class CaptureChoiceScreen(Once, ModalScreen[Play | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Static(Text(tr("Which cards does it take?") + " ") + card_span(self.card, self.deck),
-                         classes="dialog-title")
+            before, after = tr("With {card}, which cards do you take?", card="\0").split("\0")
+            yield Static(Text(before) + card_span(self.card, self.deck) + Text(after), classes="dialog-title")
             prompts = [Text(f"{i}  ") + cards_span(p.captured, self.deck, " + ") for i, p in enumerate(self.options, 1)]
             yield OptionList(*[Option(p, id=str(i)) for i, p in enumerate(prompts)], id="choices")
             yield Static(tr("number, or ↑↓ and Enter, or click") + "\n" + tr("Esc: another card"), classes="dialog-hint")

@@ -50,7 +50,7 @@ async def test_the_result_puts_the_winners_points_first_R22() -> None:
         assert result == f"Bot 2 (medium) wins, {totals[1]}–{totals[0]}."
 
 
-async def test_a_last_card_played_for_you_says_so_on_the_status_line_until_your_next_move() -> None:
+async def test_a_last_card_played_for_you_says_so_on_the_status_line_until_the_next_deal() -> None:
     app = LocalGameApp(RuleSet(), ["human", "greedy"], seed=5, pace=0)
     async with app.run_test(size=(80, 24)) as pilot:
         for _ in range(3000):
@@ -64,10 +64,7 @@ async def test_a_last_card_played_for_you_says_so_on_the_status_line_until_your_
         last = next(p for p in reversed(app.board.plays) if p.seat == 0)
         assert status(app.board_screen).startswith(f"Your last card, {label(last.card, DeckStyle.ITALIAN)}, was")
         await until(pilot, lambda: app.board_screen.asking)
-        assert "was played for you" in status(app.board_screen)  # still there at the next turn
-        await pilot.press("1")
-        await pilot.pause()
-        assert "was played for you" not in status(app.board_screen)
+        assert "was played for you" not in status(app.board_screen)  # a new hand: gone
 
 
 async def test_a_cirulla_turn_says_which_keys_including_a_declaration_V13() -> None:
