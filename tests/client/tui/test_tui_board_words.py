@@ -19,7 +19,7 @@ from scopa.engine import DeclarationKind, Declare, Play, RuleSet, View
 from scopa.engine.player import Player
 from scopa.server import NetworkEngine
 
-from test_tui_local import BoardHarness, ask, plays, position, text_of
+from test_tui_local import BoardHarness, ask, play_until, plays, position, text_of
 from test_tui_network import app_for, engine, until  # noqa: F401 - engine: the server fixture
 
 SAFETY = 60
@@ -63,7 +63,7 @@ async def test_a_last_card_played_for_you_says_so_on_the_status_line_until_the_n
             raise AssertionError("no status line said the last card was played for you")
         last = next(p for p in reversed(app.board.plays) if p.seat == 0)
         assert status(app.board_screen).startswith(f"Your last card, {label(last.card, DeckStyle.ITALIAN)}, was")
-        await until(pilot, lambda: app.board_screen.asking)
+        await play_until(app, pilot, lambda: app.board_screen.asking)  # past a round's end too
         assert "was played for you" not in status(app.board_screen)  # a new hand: gone
 
 
