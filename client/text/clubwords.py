@@ -345,8 +345,9 @@ LOG_COUNTED: dict[str, tuple[int, ...]] = {
     "connection %s: seat %s of table %s resumed too often; retry in %.1f s": (1,),
 }
 
-LOG_RULES = "table %s: game started (%s) with %s"
-"""The log line whose second argument is a table's rules as ``RuleSet.describe`` gives them."""
+LOG_RULES: dict[str, int] = {"table %s: game started (%s) with %s": 1, "table %s created by %s: %s": 2,
+                             "table %s opened by the server: %s": 1}
+"""The log lines with a table's rules as ``RuleSet.describe`` gives them, and which argument they are."""
 
 LOG_REASON = "table %s: game finished, winner side %s, totals %s (%s)"
 """The log line whose last argument is why the game ended, as its word's key (``target``)."""
