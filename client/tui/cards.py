@@ -131,7 +131,7 @@ class CardRow(Widget):
     def _line(self, i: int) -> list[Text]:
         """Card ``i`` on one line: ``[7 Den]``, numbered ``1 7 Den``."""
         if not self.cards:  # face down
-            return [Text("[░░░░░]", "blue")]
+            return [Text("[░░░░░]", style="blue")]
         card = self.cards[i]
         colour = SUIT_COLOURS[card & 3]
         face_style = f"bold {colour}" if card == SETTEBELLO else colour
@@ -141,8 +141,8 @@ class CardRow(Widget):
             face_style = f"bold {face_style} reverse"
         face = Text(card_face(card, self.deck), face_style)
         if self.numbered:
-            return [Text(str(i + 1 if i < 9 else 0) + " " if i < 10 else "  ", "bold") + face]
-        return [Text("[", "dim") + face + Text("]", "dim")]
+            return [Text(str(i + 1 if i < 9 else 0) + " " if i < 10 else "  ", style="bold") + face]
+        return [Text("[", style="dim") + face + Text("]", style="dim")]
 
     def on_click(self, event: Click) -> None:
         if not self.cards:

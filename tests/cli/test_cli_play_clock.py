@@ -5,6 +5,8 @@ with the next prompt; nobody has to press a key first.  The server runs on a fak
 
 from __future__ import annotations
 
+import sys
+
 import pexpect
 import pytest
 
@@ -12,7 +14,8 @@ from scopa.server import Limits
 from scopa.server.core.clock import FakeClock
 
 from serverthread import ServerThread
-from test_cli_play import create_table, spawn
+from paths import ROOT
+from test_cli_play import ENV, create_table, spawn
 
 pytestmark = pytest.mark.process
 
@@ -38,3 +41,57 @@ def test_the_plain_client_tells_the_time_left_and_the_move_made_when_it_ran_out(
             assert "Not allowed" not in child.before
         finally:
             child.terminate(force=True)
+
+
+def test_the_time_is_told_once_a_turn_not_after_each_line() -> None:
+    """A chat line at the move prompt does not bring "You have … s" again."""
+    clock = FakeClock()
+    with ServerThread(clock=clock, limits=Limits(ping_interval=None), turn_timeout=30) as server:
+        child = spawn(server, "--name", "ada")
+        try:
+            create_table(child, {})
+            child.expect(r"You have (\d+) s.*then the server plays for you")
+            child.expect("Your move: ")
+            child.sendline("!ciao a tutti")
+            child.expect("ciao a tutti")
+            child.expect("Your move: ")
+            child.sendline("?")
+            child.expect("Your move: ")
+            child.sendline("1")
+            child.expect("You played ")
+            assert "You have" not in child.before  # said once this turn
+        finally:
+            child.terminate(force=True)
+
+
+READER = """
+import asyncio
+from rich.console import Console
+from scopa.client.console.prompt import LineReader
+
+async def main():
+    reader = LineReader(Console())
+    line = asyncio.wrap_future(reader.reading("Your move: "))
+    while reader._readline.get_line_buffer() != "7 D":  # the person is typing
+        await asyncio.sleep(0.01)
+    reader.say("10 s left, then the server plays for you.")
+    print("got:", await line)
+
+asyncio.run(main())
+"""
+
+
+def test_news_while_a_move_is_typed_comes_above_the_prompt_and_keeps_the_typing() -> None:
+    """The plain client's one time warning (or any news) while the person types: said on
+    a line of its own, then the prompt again with what was typed so far, which Enter sends."""
+    child = pexpect.spawn(sys.executable, ["-c", READER], cwd=str(ROOT), env=ENV, encoding="utf-8", timeout=30,
+                          dimensions=(24, 100))
+    try:
+        child.expect("Your move: ")
+        child.send("7 D")
+        child.expect("10 s left, then the server plays for you.")
+        child.expect("Your move: 7 D")
+        child.send("en\r")
+        child.expect("got: 7 Den")
+    finally:
+        child.terminate(force=True)
