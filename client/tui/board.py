@@ -114,7 +114,8 @@ class BoardScreen(MoveInput):
 
     def _tick(self) -> None:
         """The countdown: the seats and the prompt again while a turn clock runs."""
-        if self.turn_clock is None or self.turn_clock.deadline is None or self.held or not self.is_attached:
+        clock = self.turn_clock
+        if clock is None or (clock.deadline is None and not clock.stopped) or self.held or not self.is_attached:
             return
         with contextlib.suppress(NoMatches):
             self.query_one("#seats", Static).update(seats_panel(self.board, self.deck, self.time_left(),
@@ -268,6 +269,8 @@ class BoardScreen(MoveInput):
         left = self.time_left() if self.board.to_move == self.board.viewer else None
         clock = "\n⏱ " + tr("{time} left, then the server plays for you.", time=seconds_text(left)) \
             if left is not None else ""  # a line of its own: the prompt fits 80 columns in both languages
+        if self.turn_clock is not None and self.turn_clock.stopped and self.board.to_move == self.board.viewer:
+            clock = "\n⏱ " + tr("The clock waits for the connection.")
         return Text(tr("Your turn: press {keys}, click a card, or / to type one. ? help", keys=keys) + clock,
                     style="bold green")
 
