@@ -45,3 +45,17 @@ async def test_the_round_start_and_the_capture_choice_read_as_italian(monkeypatc
         assert isinstance(app.screen, CaptureChoiceScreen)
         title = str(app.screen.query_one(".dialog-title", Static).render())
         assert title == "Con 6 Den quali carte prendi?", title
+
+
+async def test_a_key_that_does_nothing_says_which_keys_work(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(i18n, "LANGUAGE", "it")
+    app = BoardHarness(position("6c 2s 4b Ad", "6d Rb"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        task = await ask(app, plays("6d", "6c") + plays("Rb", ""))
+        await pilot.press("x")
+        await pilot.pause()
+        assert "x: tasto sconosciuto — ? per l'aiuto" in status_of(app), status_of(app)  # type: ignore[arg-type]
+        await pilot.press("2")
+        await pilot.pause()
+        assert task.result() == plays("Rb", "")[0]
+        assert "tasto sconosciuto" not in status_of(app)  # type: ignore[arg-type]
