@@ -121,7 +121,8 @@ class RoundEndScreen(Once, ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         parts = round_parts(self.result, self.board, self.deck)
-        hint = tr("a moment…") if self.pause is not None else tr("Enter (or any letter) to go on")
+        hint = tr("The next round starts by itself when the players go on; Enter (or any letter) closes this.") \
+            if self.pause is not None else tr("Enter (or any letter) to go on")
         self.body = Group(*parts)
         with Vertical(classes="dialog"):
             yield Static(self.body, id="round-table")

@@ -10,11 +10,12 @@ from textual.widgets import Static
 
 from scopa.client.text import i18n
 from scopa.client.tui.app import LocalGameApp
-from scopa.client.tui.dialogs import CaptureChoiceScreen
+from scopa.client.tui.dialogs import CaptureChoiceScreen, RoundEndScreen
 from scopa.engine import RoundStarted, RuleSet
 
 from test_tui_lines_fit import shown_rows
 from test_tui_local import BoardHarness, ask, cards, play_until, plays, position
+from test_tui_network import until
 
 pytestmark = pytest.mark.integration
 
@@ -59,3 +60,18 @@ async def test_a_key_that_does_nothing_says_which_keys_work(monkeypatch: pytest.
         await pilot.pause()
         assert task.result() == plays("Rb", "")[0]
         assert "tasto sconosciuto" not in status_of(app)  # type: ignore[arg-type]
+
+
+async def test_a_watchers_round_box_says_what_comes_next_and_which_key_closes_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A round's box that goes by itself (a spectator's, a game of bots) says the next round
+    comes by itself and that Enter closes it now; Enter does."""
+    monkeypatch.setattr(i18n, "LANGUAGE", "it")
+    app = LocalGameApp(RuleSet(), ["greedy", "greedy"], seed=5, pace=0, round_pause=600)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, RoundEndScreen), limit=5000)
+        hint = str(app.screen.query_one(".dialog-hint", Static).render())
+        assert "comincia da sé" in hint and "Invio" in hint, hint
+        box = app.screen
+        await pilot.press("enter")
+        await until(pilot, lambda: app.screen is not box)  # closed long before its 600 s
