@@ -30,6 +30,10 @@ def top_line(b: BoardState, title: str, width: int | None = None) -> Text:
     then the stock, and names too long for it end in "…": the line never wraps."""
     parts = [tr("round {n}", n=b.round_no), tr("stock {n}", n=b.stock_left)] if b.round_no else []
     least = len(parts[0]) if parts else 0  # the round is never left out
+    watched = (tr("1 spectator") if b.spectators == 1 else tr("{n} spectators", n=b.spectators)) \
+        if b.spectators else ""
+    if watched:
+        parts.insert(1 if parts else 0, watched)  # the players are told someone watches
     if b.rules is not None:
         parts.append(rules_line(b.rules))  # its target among its settings
     parts.append(title)
@@ -42,7 +46,8 @@ def top_line(b: BoardState, title: str, width: int | None = None) -> Text:
         t.append(f"{name}: ")  # a name may end in a digit ("Bot 2"): the colon keeps it apart
         t.append(f" {points} ", style="bold reverse")
         t.append("  ")
-    for drop in (title, rules_line(b.rules) if b.rules is not None else "", *parts[1:2]):
+    stock = [p for p in parts if b.round_no and p == tr("stock {n}", n=b.stock_left)]
+    for drop in (title, rules_line(b.rules) if b.rules is not None else "", *stock):
         if width is None or t.cell_len + len(" · ".join(parts)) <= width:
             break
         parts = [p for p in parts if p != drop]
