@@ -263,6 +263,10 @@ ARCHIVE_ITALIAN: dict[str, str] = {
         "La trovi con scopa games, e scopa replay {table} --server {server} la fa rivedere passo per passo.",
     "(private)": "(privata)",
     "no finished games": "nessuna partita finita",
+    "1 spectator": "1 spettatore",
+    "{n} spectators": "{n} spettatori",
+    "{key}: unknown key — ? for help": "{key}: tasto sconosciuto — ? per l'aiuto",
+    "The clock waits for the connection.": "Il tempo è fermo finché non torna la connessione.",
     "the game was played at a private table, which only its players see: give --token TOKEN (a seat token of that "
     "table), or ask as the user who played it with scopa play (its tokens are kept in --state-dir)":
         "la partita è di un tavolo privato, che vedono solo i suoi giocatori: dai --token TOKEN (un token di posto "

@@ -32,10 +32,6 @@ ITALIAN: dict[str, str] = {
     "Your turn: press {keys}, click a card, or / to type one. ? help":
         "Tocca a te: premi {keys}, fai clic su una carta o scrivine una con /. ? aiuto",
     "{time} left, then the server plays for you.": "ancora {time}, poi gioca il server per te.",
-    "1 spectator": "1 spettatore",
-    "{n} spectators": "{n} spettatori",
-    "{key}: unknown key — ? for help": "{key}: tasto sconosciuto — ? per l'aiuto",
-    "The clock waits for the connection.": "Il tempo è fermo finché non torna la connessione.",
     "Your move,": "La tua mossa,",
     ", is kept: it is played when the connection is back.": ", è tenuta da parte: si gioca quando torna la connessione.",
     "Your last card,": "La tua ultima carta,",
