@@ -6,8 +6,7 @@ meanwhile; it cannot be taken back, so a read still waiting when its question is
 server played for the seat, the game ended, a tournament's table came) answers the next
 prompt instead of being left to eat a line nobody waits for, and what was typed for the
 question that is over (no Enter yet) is dropped.  What arrives while a prompt waits is
-printed at once on a line of its own, and the prompt shown again below it, with what was
-typed at it so far (line editing at a terminal: readline); what was held
+printed at once on a line of its own, and the prompt shown again below it; what was held
 back for a prompt (news that came while the game was still being shown) is printed just
 above the prompt as it goes up (:attr:`LineReader.before_prompt`)."""
 
@@ -30,24 +29,12 @@ from rich.text import Text
 InputFn = Callable[[str], str]
 
 
-def _at_a_terminal() -> bool:
-    with contextlib.suppress(OSError, ValueError, AttributeError):
-        return sys.stdin.isatty() and sys.stdout.isatty()
-    return False
-
-
 class LineReader:
     """The one reader of the keyboard of a plain client, and what it prints meanwhile."""
 
     def __init__(self, console: Console, input_fn: InputFn | None = None) -> None:
         self.console = console
         self.input_fn = input_fn or console.input
-        self._readline: Any = None  # line editing at a terminal: what is typed so far can be shown again
-        if input_fn is None and _at_a_terminal():
-            with contextlib.suppress(ImportError):
-                import readline
-
-                self._readline = readline
         self._line: concurrent.futures.Future[str] | None = None  # the read under way
         self._prompt: str | None = None  # the prompt of whoever waits for a line now
         self._open = False  # the cursor stands after a prompt: nothing printed after it, no line typed
@@ -160,16 +147,12 @@ class LineReader:
         with self._lock:
             after_prompt, prompt = self._open, self._prompt
             self._open = False
-        if after_prompt and self._readline is not None:
-            self.console.file.write("\r\x1b[2K")  # the prompt's line is written again below what is said
-            self.console.file.flush()
-        elif after_prompt:
+        if after_prompt:
             self.console.print()
         self.console.print(*objects, **options)
         if after_prompt and prompt is not None:
             with self._lock:
                 again = self._prompt == prompt and self._line is not None and not self._line.done()
                 self._open = self._open or again
-            if again:  # with what was typed at it so far: a line being typed is never broken
-                typed = self._readline.get_line_buffer() if self._readline is not None else ""
-                self.console.print(prompt + typed, end="", markup=False, highlight=False)
+            if again:
+                self.console.print(prompt, end="", markup=False, highlight=False)

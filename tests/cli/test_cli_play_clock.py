@@ -5,8 +5,6 @@ with the next prompt; nobody has to press a key first.  The server runs on a fak
 
 from __future__ import annotations
 
-import sys
-
 import pexpect
 import pytest
 
@@ -14,8 +12,7 @@ from scopa.server import Limits
 from scopa.server.core.clock import FakeClock
 
 from serverthread import ServerThread
-from paths import ROOT
-from test_cli_play import ENV, create_table, spawn
+from test_cli_play import create_table, spawn
 
 pytestmark = pytest.mark.process
 
@@ -62,36 +59,3 @@ def test_the_time_is_told_once_a_turn_not_after_each_line() -> None:
             assert "You have" not in child.before  # said once this turn
         finally:
             child.terminate(force=True)
-
-
-READER = """
-import asyncio
-from rich.console import Console
-from scopa.client.console.prompt import LineReader
-
-async def main():
-    reader = LineReader(Console())
-    line = asyncio.wrap_future(reader.reading("Your move: "))
-    while reader._readline.get_line_buffer() != "7 D":  # the person is typing
-        await asyncio.sleep(0.01)
-    reader.say("10 s left, then the server plays for you.")
-    print("got:", await line)
-
-asyncio.run(main())
-"""
-
-
-def test_news_while_a_move_is_typed_comes_above_the_prompt_and_keeps_the_typing() -> None:
-    """The plain client's one time warning (or any news) while the person types: said on
-    a line of its own, then the prompt again with what was typed so far, which Enter sends."""
-    child = pexpect.spawn(sys.executable, ["-c", READER], cwd=str(ROOT), env=ENV, encoding="utf-8", timeout=30,
-                          dimensions=(24, 100))
-    try:
-        child.expect("Your move: ")
-        child.send("7 D")
-        child.expect("10 s left, then the server plays for you.")
-        child.expect("Your move: 7 D")
-        child.send("en\r")
-        child.expect("got: 7 Den")
-    finally:
-        child.terminate(force=True)
