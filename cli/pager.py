@@ -1,5 +1,6 @@
 """Long text for a person to read: Markdown drawn by rich and shown through a pager on a
-terminal; the text as it is when the output goes to a file or a pipe."""
+terminal (as UTF-8 when the terminal is, whatever the locale less finds); the text as it
+is when the output goes to a file or a pipe."""
 
 from __future__ import annotations
 
@@ -19,6 +20,9 @@ def show_markdown(text: str, out: TextIO | None = None) -> None:
         out.write(text)
         return
     os.environ.setdefault("LESS", "-R")  # less (the usual pager) shows colours, not their codes
+    if (out.encoding or "").lower().replace("-", "") == "utf8" and not os.environ.keys() & {"LESSCHARSET",
+                                                                                            "LESSCHARDEF"}:
+        os.environ["LESSCHARSET"] = "utf-8"  # where the locale is missing, less would show "<E2><94><80>"
     console = Console(file=out)
     with console.pager(styles=True):
         console.print(Markdown(text))

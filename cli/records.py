@@ -46,7 +46,9 @@ def add_subcommands(sub: Any) -> None:
                                                      "of that server (the first column of scopa games)")
     replay.add_argument("--server", metavar="HOST:PORT", help="fetch the finished game FILE names from this server")
     replay.add_argument("--name", metavar="NAME", help="your name on the server (as for scopa games)")
-    replay.add_argument("--token", metavar="TOKEN", help="a seat token of the game's table (a private table)")
+    replay.add_argument("--token", metavar="TOKEN", help="a seat token of the game's table (a private table; "
+                                                         "default: the tokens scopa play kept, as for scopa games)")
+    _state_dir_argument(replay)
     how = replay.add_mutually_exclusive_group()
     how.add_argument("--plain", action="store_true", help="print the game as a log")
     how.add_argument("--check", action="store_true",
@@ -66,15 +68,15 @@ def add_subcommands(sub: Any) -> None:
     games.add_argument("--limit", type=int, default=50, metavar="N", help="at most N games (1-100); default 50")
     games.add_argument("--token", action="append", default=[], metavar="TOKEN",
                        help="a seat token you held: that private table's games are listed too")
-    games.add_argument("--state-dir", metavar="DIR", default=None,
-                       help="where scopa play keeps its seat tokens: the private tables you played at there are "
-                            "listed too (default: your user state directory, or $SCOPA_STATE_DIR)")
+    _state_dir_argument(games)
 
     record = sub.add_parser("record", help="fetch a finished game's record from a server")
     _server_arguments(record)
     record.add_argument("game", metavar="GAME_ID", help="the game id (the first column of scopa games)")
     record.add_argument("-o", "--output", required=True, metavar="FILE", help="where to write the record")
-    record.add_argument("--token", metavar="TOKEN", help="a seat token of the game's table (a private table)")
+    record.add_argument("--token", metavar="TOKEN", help="a seat token of the game's table (a private table; "
+                                                         "default: the tokens scopa play kept, as for scopa games)")
+    _state_dir_argument(record)
 
     board = sub.add_parser("leaderboard", help="a server's ratings: rank, name, mu - 3 sigma, games, wins")
     _server_arguments(board)
@@ -85,6 +87,12 @@ def add_subcommands(sub: Any) -> None:
     claim = sub.add_parser("claim", help=f"claim a name on a server with accounts (password from ${PASSWORD_ENV} "
                                          "or a prompt)")
     _server_arguments(claim, name_required=True)
+
+
+def _state_dir_argument(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--state-dir", metavar="DIR", default=None,
+                   help="where scopa play keeps its seat tokens: the private tables you played at there are "
+                        "yours to see (default: your user state directory, or $SCOPA_STATE_DIR)")
 
 
 def _server_arguments(p: argparse.ArgumentParser, name_required: bool = False) -> None:
@@ -105,9 +113,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
     host, port = where.host, where.port
     try:
         if args.command == "replay":
-            from scopa.client.net import fetch_record
-
-            return replay(args, console, _connect_and(args, host, port, lambda s: fetch_record(s, args.file, args.token)))
+            return replay(args, console, _fetch(args, host, port, args.file))
         if args.command == "games":
             return _games(args, host, port, console)
         if args.command == "record":
@@ -119,7 +125,12 @@ def run(args: argparse.Namespace, console: Console) -> int:
         console.print(f"[red]{escape(str(exc))}[/red]", emoji=False)
         return EXIT_MISMATCH
     except ServerRefused as exc:
-        refused = tr("The server refused: {message}", message=error_text(exc.code.value, exc.message))
+        why = error_text(exc.code.value, exc.message)
+        if exc.code is ErrorCode.PRIVATE_TABLE and args.command in ("replay", "record"):
+            why = tr("the game was played at a private table, which only its players see: give --token TOKEN (a "
+                     "seat token of that table), or ask as the user who played it with scopa play (its tokens "
+                     "are kept in --state-dir)")
+        refused = tr("The server refused: {message}", message=why)
         console.print(f"[red]{escape(refused)}[/red] ({exc.code.value})")
         return EXIT_MISMATCH
 
@@ -192,10 +203,33 @@ def _played(args: argparse.Namespace, host: str, port: int) -> list[str]:
     return FileTokenStore(Path(args.state_dir) if args.state_dir else None).played(f"{host}:{port}")
 
 
-def _record(args: argparse.Namespace, host: str, port: int, console: Console) -> int:
+def _fetch(args: argparse.Namespace, host: str, port: int, game: str) -> Record:
+    """The finished ``game``'s record: with ``--token``, or else as anyone, and when the
+    game was played at a private table, with each seat token scopa play kept for this
+    server in turn (the first of its table's is the one that shows it)."""
     from scopa.client.net import fetch_record
 
-    record = _connect_and(args, host, port, lambda s: fetch_record(s, args.game, args.token))
+    async def fetch(session: ClientSession) -> Record:
+        if args.token:
+            return await fetch_record(session, game, args.token)
+        try:
+            return await fetch_record(session, game)
+        except ServerRefused as refused:
+            if refused.code is not ErrorCode.PRIVATE_TABLE:
+                raise
+            for token in _played(args, host, port):
+                try:
+                    return await fetch_record(session, game, token)
+                except ServerRefused as exc:
+                    if exc.code is not ErrorCode.PRIVATE_TABLE:
+                        raise
+            raise
+
+    return _connect_and(args, host, port, fetch)
+
+
+def _record(args: argparse.Namespace, host: str, port: int, console: Console) -> int:
+    record = _fetch(args, host, port, args.game)
     try:
         write_record(record, args.output)
     except OSError as exc:

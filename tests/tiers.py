@@ -120,6 +120,7 @@ TEST_KINDS: dict[str, Kind] = {
     "test_move_log.py::test_a_damaged_record_of_the_move_file_is_listed_and_every_other_game_resumes": "process",
     "test_server_caps.py::test_a_claimed_name_is_claimed_in_every_case": "process",
     "test_tui_outage.py::test_a_card_pressed_while_the_server_is_down_is_played_after_the_restart": "process",
+    "test_tui_outage.py::test_the_turn_clock_waits_while_the_server_is_down_and_counts_again_once_back": "process",
 }
 
 # integration files that stay out of the xdist workers (marked ``serial``): their servers

@@ -60,6 +60,7 @@ class TerminalPlayer(Player):
         self.board = BoardState()
         """The game as the full-screen client keeps it: a round's end is shown as its round box is."""
         self.hinted = False  # "? lists …" said once, at the first prompt
+        self.warned = False  # this turn's "10 s left" said
         """How the game is left from the prompt (a network game); None: Ctrl+C only."""
 
     async def notify(self, event: Event) -> None:
@@ -113,6 +114,10 @@ class TerminalPlayer(Player):
         if not self.hinted:
             self.hinted = True
             self.reader.say(Text(tr("? lists what you can type here."), style="dim"))
+        left = self._clock()
+        if left is not None:  # once a turn: a chat or help line does not say it again
+            self.reader.say(Text(tr("You have {n} s, then the server plays for you.", n=left), style="bold"))
+        self.warned = left is not None and left <= WARN_AT
         while True:
             line = await self._read_move()
             if await self._table_line(line):
@@ -150,13 +155,10 @@ class TerminalPlayer(Player):
         return self.time_left() if self.time_left is not None else None
 
     async def _read_move(self) -> str:
-        """A line for the move: the time left is in the prompt, and said again at
-        :data:`WARN_AT` seconds.  A read still waiting when the turn ends (the server
+        """A line for the move: the time left is said once more at :data:`WARN_AT`
+        seconds (once a turn).  A read still waiting when the turn ends (the server
         played for this seat) is kept for the next prompt (:class:`LineReader`)."""
-        left = self._clock()
         prompt = tr("Your move: ")
-        if left is not None:
-            self.reader.say(Text(tr("You have {n} s, then the server plays for you.", n=left), style="bold"))
         if not self.reader.waiting:  # chat typed while the others moved is said now; moves typed ahead are not answers
             for typed in self.reader.typed_ahead():
                 said = table_line(typed)
@@ -164,15 +166,14 @@ class TerminalPlayer(Player):
                     await self.chat(said.text)
         reading = self.reader.reading(prompt, fresh_only=True)
         line = asyncio.wrap_future(reading)
-        warned = left is not None and left <= WARN_AT
         try:
             while not line.done():
                 left = self._clock()
-                wait = None if left is None or warned else max(left - WARN_AT, 0.05)
+                wait = None if left is None or self.warned else max(left - WARN_AT, 0.05)
                 await asyncio.wait((line,), timeout=wait)
                 left = self._clock()
-                if not line.done() and not warned and left is not None and left <= WARN_AT:
-                    warned = True
+                if not line.done() and not self.warned and left is not None and left <= WARN_AT:
+                    self.warned = True  # once a turn, above the prompt and what is typed at it
                     self.reader.say(Text(tr("{n} s left, then the server plays for you.", n=left),
                                          style="bold yellow"))
         finally:

@@ -20,6 +20,13 @@ class TurnClock:
     deadline: float | None = None  # on the client's clock; None: no clock runs
     seat: int | None = None  # whose turn; None: whoever is to move (a seat_back does not say)
     players: int = 0
+    stopped: bool = False  # the connection is down: no countdown until the server tells the time again
+
+    def stop(self) -> None:
+        """The connection is lost: the time left is not known (the server may wait, or be
+        down) until a command after the reconnect tells it."""
+        self.stopped = self.deadline is not None
+        self.deadline = None
 
     def heard(self, body: wire.Body, now: float) -> None:
         """Follow one command from the table (received at ``now``)."""
@@ -28,6 +35,7 @@ class TurnClock:
             return
         if isinstance(body, (wire.RoundEnd, wire.GameEnd)):
             self.deadline = self.seat = None  # the next turn is told by the next round_start
+            self.stopped = False
             return
         seat: int | None
         if isinstance(body, wire.YourTurn):
@@ -46,6 +54,7 @@ class TurnClock:
         else:
             return
         left = body.turn_left_ms
+        self.stopped = False
         self.seat = seat
         self.deadline = None if left is None else now + left / 1000
 

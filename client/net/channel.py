@@ -371,6 +371,7 @@ class Channel:
         first = self._closed_reason is None
         if first:
             self._closed_reason = reason
+            self.turn_clock.stop()  # counted again from what the server says once back
             for observer in self.link_observers:
                 observer(False, reason)
         self._inbox.put_nowait(_CLOSED)

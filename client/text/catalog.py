@@ -129,8 +129,10 @@ def log_text(template: str, args: object) -> tuple[str, object]:
     words = {english: it for english, it in catalog().words.values()}
     said = [words.get(a, a) if isinstance(a, str) else a for a in args]
     said = [a.removeprefix("player:") if isinstance(a, str) and a.startswith("player:") else a for a in said]
-    if template == LOG_RULES and len(said) > 1 and isinstance(said[1], str):
-        said[1] = _rules_it(said[1])
+    at = LOG_RULES.get(template)
+    described = said[at] if at is not None and len(said) > at else None
+    if at is not None and isinstance(described, str):
+        said[at] = _rules_it(described)
     if template == LOG_REASON and said and isinstance(said[-1], str) and said[-1] in catalog().words:
         said[-1] = catalog().words[said[-1]][1]
     return italian, tuple(said)

@@ -266,6 +266,15 @@ ARCHIVE_ITALIAN: dict[str, str] = {
         "La trovi con scopa games, e scopa replay {table} --server {server} la fa rivedere passo per passo.",
     "(private)": "(privata)",
     "no finished games": "nessuna partita finita",
+    "1 spectator": "1 spettatore",
+    "{n} spectators": "{n} spettatori",
+    "{key}: unknown key — ? for help": "{key}: tasto sconosciuto — ? per l'aiuto",
+    "The clock waits for the connection.": "Il tempo è fermo finché non torna la connessione.",
+    "the game was played at a private table, which only its players see: give --token TOKEN (a seat token of that "
+    "table), or ask as the user who played it with scopa play (its tokens are kept in --state-dir)":
+        "la partita è di un tavolo privato, che vedono solo i suoi giocatori: dai --token TOKEN (un token di posto "
+        "di quel tavolo), oppure chiedila come l'utente che ci ha giocato con scopa play (i suoi token sono in "
+        "--state-dir)",
     "no finished games of {player}": "nessuna partita finita di {player}",
     "no rated games of {preset} yet": "ancora nessuna partita in classifica di {preset}",
     "1 finished game was not rated: {reason}": "1 partita finita non conta per la classifica: {reason}",
@@ -343,8 +352,9 @@ LOG_COUNTED: dict[str, tuple[int, ...]] = {
     "connection %s: seat %s of table %s resumed too often; retry in %.1f s": (1,),
 }
 
-LOG_RULES = "table %s: game started (%s) with %s"
-"""The log line whose second argument is a table's rules as ``RuleSet.describe`` gives them."""
+LOG_RULES: dict[str, int] = {"table %s: game started (%s) with %s": 1, "table %s created by %s: %s": 2,
+                             "table %s opened by the server: %s": 1}
+"""The log lines with a table's rules as ``RuleSet.describe`` gives them, and which argument they are."""
 
 LOG_REASON = "table %s: game finished, winner side %s, totals %s (%s)"
 """The log line whose last argument is why the game ended, as its word's key (``target``)."""

@@ -69,8 +69,8 @@ ITALIAN: dict[str, str] = {
     "away, a bot in {time}": "assente, un bot tra {time}",
     # what happens
     "Round {n}: ": "Smazzata {n}: ",
-    "You deal.": "Dai tu le carte.",
-    "{who} deals.": "Dà le carte {who}.",
+    "You deal.": "dai tu le carte.",  # after "Smazzata {n}: "
+    "{who} deals.": "dà le carte {who}.",
     "The table adds up to {total}: {n} scopa(e) for the dealer.":
         "La tavola fa {total}: {n} scopa/e per il mazziere.",
     "Three or more kings on the table: the deal is void and dealt again.":
@@ -142,13 +142,14 @@ ITALIAN: dict[str, str] = {
     "Your time ran out: the server played {cards} for you.":
         "Il tuo tempo è scaduto: il server ha giocato {cards} per te.",
     # the dialogs
-    "Which cards does it take?": "Quali carte prende?",
+    "With {card}, which cards do you take?": "Con {card} quali carte prendi?",
     "number, or ↑↓ and Enter, or click": "numero, oppure ↑↓ e Invio, oppure clic",
     "Esc: another card": "Esc: un'altra carta",
     "Left on the table, to {who}: ": "Rimaste in tavola, a {who}: ",
     "Left on the table, to you: ": "Rimaste in tavola, a te: ",
     "Left on the table, to you and {partner}: ": "Rimaste in tavola, a te e a {partner}: ",
-    "a moment…": "un momento…",
+    "The next round starts by itself when the players go on; Enter (or any letter) closes this.":
+        "La smazzata seguente comincia da sé quando i giocatori vanno avanti; Invio (o una lettera) chiude questo riquadro.",
     "press any key to go on": "premi un tasto per continuare",
     "Enter (or any letter) to go on": "Invio (o una lettera qualsiasi) per continuare",
     "Enter to leave": "Invio per uscire",

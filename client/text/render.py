@@ -116,11 +116,7 @@ def render_view(view: View, names: Sequence[str], style: DeckStyle) -> Renderabl
         label = side_name(side, names, teams)
         if view.side == side and tr("You") not in label.split(" & "):  # not "You (you)"
             label += " " + tr("(you)")
-        scopa_cards = cards_text(view.scopa_cards[side], style) if view.scopa_cards[side] else Text("")
-        sides.add_row(
-            label, str(view.totals[side]), str(len(view.captured[side])),
-            Text(f"{view.scope[side]} ") + scopa_cards,
-        )  # fmt: skip
+        sides.add_row(label, str(view.totals[side]), str(len(view.captured[side])), str(view.scope[side]))
     parts: list[RenderableType] = [head, sides, Text(tr("Table:") + " ") + cards_text(view.table, style)]
     others = [
         f"{names[s]}: {n}" for s, n in enumerate(view.hand_sizes) if s != view.seat

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from rich.text import Text
 from textual import events
@@ -16,7 +16,7 @@ from textual.css.query import NoMatches
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Footer, Static
 
-from scopa.engine import Declare, Event, Forced, Played
+from scopa.engine import Declare, Event, Forced, HandDealt, Play, Played, RoundStarted
 
 from ..text import tr, DeckStyle, label
 from ..game import TurnClock, seconds_text
@@ -28,6 +28,7 @@ from .text import card_span, event_text
 from .keys import TypedBox
 
 NARROW = 70  # below this width the plays panel goes under the hand, in the rows left over
+SHORT, NARROW_SHORT = 24, 30  # below these heights (the second when narrow) cards are drawn on one line each
 
 
 class BoardScreen(MoveInput):
@@ -44,6 +45,7 @@ class BoardScreen(MoveInput):
     BoardScreen.narrow #main { layout: vertical; }
     BoardScreen.narrow #left { height: auto; max-height: 100%; }
     BoardScreen.narrow #plays-box { width: 1fr; height: 1fr; border-left: none; border-top: solid $primary; }
+    BoardScreen.compact #table-label, BoardScreen.compact #hand-label { margin-top: 0; }
     #seats { height: auto; }
     .label { color: $text-muted; height: 1; }
     #moves { height: auto; }
@@ -74,6 +76,7 @@ class BoardScreen(MoveInput):
         self.held = False  # events being caught up with after a time away: drawn once, at the end
         self.autoplayed = False  # the shown seat's last card is being played for it
         self._played_for: tuple[int, Text] | None = None  # (seat, what was played for it) until its next move
+        self._last_card: Text | None = None  # the person's last card played for them: said until the next deal
         self.turn_clock: TurnClock | None = None  # the table's turn clock (a network game), counted down here
         self.now: Callable[[], float] = time.monotonic  # the clock the turn clock's deadlines are on
 
@@ -101,7 +104,7 @@ class BoardScreen(MoveInput):
 
     def on_mount(self) -> None:
         self._ready = True
-        self._fit(self.app.size.width)
+        self._fit(self.app.size.width, self.app.size.height)
         self.refresh_board()
         self.set_interval(0.5, self._tick)
 
@@ -113,18 +116,29 @@ class BoardScreen(MoveInput):
 
     def _tick(self) -> None:
         """The countdown: the seats and the prompt again while a turn clock runs."""
-        if self.turn_clock is None or self.turn_clock.deadline is None or self.held or not self.is_attached:
+        clock = self.turn_clock
+        if clock is None or (clock.deadline is None and not clock.stopped) or self.held or not self.is_attached:
             return
         with contextlib.suppress(NoMatches):
-            self.query_one("#seats", Static).update(seats_panel(self.board, self.deck, self.time_left()))
+            self.query_one("#seats", Static).update(seats_panel(self.board, self.deck, self.time_left(),
+                                                                self.has_class("compact")))
             self._draw_status()
 
     def on_resize(self, event: events.Resize) -> None:
-        self._fit(event.size.width)
+        self._fit(event.size.width, event.size.height)
         self.refresh_board()  # the top line fits the new width
 
-    def _fit(self, width: int) -> None:
-        self.set_class(width < NARROW, "narrow")
+    def _fit(self, width: int, height: int) -> None:
+        """Narrow: the plays under the hand; compact (a small window): one-line cards, the
+        seat's clock short, no piles table and a tighter footer, so the hand stays in sight."""
+        narrow = width < NARROW
+        self.set_class(narrow, "narrow")
+        compact = height < (NARROW_SHORT if narrow else SHORT)
+        self.set_class(compact, "compact")
+        for row in self.query(CardRow):
+            row.compact = compact
+        for footer in self.query(Footer):
+            footer.compact = narrow
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "talk":
@@ -173,6 +187,8 @@ class BoardScreen(MoveInput):
     def tell_event(self, event: Event) -> None:
         """What ``event`` was, on the status line (a last card played for the person says so)."""
         line = event_text(event, self.board, self.deck)
+        if isinstance(event, (RoundStarted, HandDealt)):
+            self._last_card = None  # said until the next deal: the new cards are what matter now
         if isinstance(event, Played) and event.seat == self.board.viewer and event.forced_by is Forced.TIMEOUT:
             self.autoplayed = False
             if line is not None:
@@ -180,8 +196,8 @@ class BoardScreen(MoveInput):
             line = Text("")
         elif isinstance(event, Played) and event.seat == self.board.viewer and self.autoplayed:
             self.autoplayed = False
-            self._played_for = (event.seat, Text(tr("Your last card,") + " ", style="yellow")
-                                + card_span(event.card, self.deck) + Text(tr(", was played for you."), style="yellow"))
+            self._last_card = (Text(tr("Your last card,") + " ", style="yellow") + card_span(event.card, self.deck)
+                               + Text(tr(", was played for you."), style="yellow"))
         if line is not None:
             self.say(line)
 
@@ -209,7 +225,7 @@ class BoardScreen(MoveInput):
     def _draw_board(self) -> None:
         b = self.board
         self.query_one("#top", Static).update(top_line(b, self.title_text, self.app.size.width - 2))
-        self.query_one("#seats", Static).update(seats_panel(b, self.deck, self.time_left()))
+        self.query_one("#seats", Static).update(seats_panel(b, self.deck, self.time_left(), self.has_class("compact")))
         hand = () if self.hide_hand else b.hand
         options = self.question.plays_by_card()
         lit: set[int] = set()
@@ -228,7 +244,8 @@ class BoardScreen(MoveInput):
             hand_row.show(hand, selected=self.selected, hidden=hidden)
             label = tr("Your hand") if b.you_label else tr("{who}'s hand", who=b.seat_name(b.viewer))
             self.query_one("#hand-label", Static).update(label)
-        self.query_one("#moves", Static).update(moves_text(b, hand, options, self.question.legal, self.deck))
+        room = self.app.size.width - (0 if self.has_class("narrow") else 28) - 4  # padding and a scroll bar
+        self.query_one("#moves", Static).update(moves_text(b, hand, options, self.question.legal, self.deck, room))
         self.query_one("#plays", Static).update(plays_text(b, self.deck))
         self._draw_chat()
         self._show_latest()
@@ -240,6 +257,8 @@ class BoardScreen(MoveInput):
         parts = [self._status, self._prompt()]
         if self._played_for is not None and self._played_for[0] == self.board.viewer:
             parts.insert(0, self._played_for[1])  # stays until that seat's next move
+        if self._last_card is not None:
+            parts.insert(0, self._last_card)
         self.query_one("#status", Static).update(Text("\n").join(p for p in parts if p))
 
     def _prompt(self) -> Text | None:
@@ -254,8 +273,14 @@ class BoardScreen(MoveInput):
         left = self.time_left() if self.board.to_move == self.board.viewer else None
         clock = "\n⏱ " + tr("{time} left, then the server plays for you.", time=seconds_text(left)) \
             if left is not None else ""  # a line of its own: the prompt fits 80 columns in both languages
+        if self.turn_clock is not None and self.turn_clock.stopped and self.board.to_move == self.board.viewer:
+            clock = "\n⏱ " + tr("The clock waits for the connection.")
         return Text(tr("Your turn: press {keys}, click a card, or / to type one. ? help", keys=keys) + clock,
                     style="bold green")
+
+    async def ask(self, legal: Sequence[Play | Declare]) -> Play | Declare:
+        self._last_card = None  # a new hand to play from (a local game tells no deal of it)
+        return await super().ask(legal)
 
     def answered(self) -> None:
         self._played_for = None

@@ -30,6 +30,10 @@ def top_line(b: BoardState, title: str, width: int | None = None) -> Text:
     then the stock, and names too long for it end in "…": the line never wraps."""
     parts = [tr("round {n}", n=b.round_no), tr("stock {n}", n=b.stock_left)] if b.round_no else []
     least = len(parts[0]) if parts else 0  # the round is never left out
+    watched = (tr("1 spectator") if b.spectators == 1 else tr("{n} spectators", n=b.spectators)) \
+        if b.spectators else ""
+    if watched:
+        parts.insert(1 if parts else 0, watched)  # the players are told someone watches
     if b.rules is not None:
         parts.append(rules_line(b.rules))  # its target among its settings
     parts.append(title)
@@ -42,7 +46,8 @@ def top_line(b: BoardState, title: str, width: int | None = None) -> Text:
         t.append(f"{name}: ")  # a name may end in a digit ("Bot 2"): the colon keeps it apart
         t.append(f" {points} ", style="bold reverse")
         t.append("  ")
-    for drop in (title, rules_line(b.rules) if b.rules is not None else "", *parts[1:2]):
+    stock = [p for p in parts if b.round_no and p == tr("stock {n}", n=b.stock_left)]
+    for drop in (title, rules_line(b.rules) if b.rules is not None else "", *stock):
         if width is None or t.cell_len + len(" · ".join(parts)) <= width:
             break
         parts = [p for p in parts if p != drop]
@@ -50,9 +55,10 @@ def top_line(b: BoardState, title: str, width: int | None = None) -> Text:
     return t
 
 
-def seats_panel(b: BoardState, deck: DeckStyle, left: int | None = None) -> Group:
+def seats_panel(b: BoardState, deck: DeckStyle, left: int | None = None, compact: bool = False) -> Group:
     """A row per seat (cards in hand, dealer, away, whose turn and, with a turn clock,
-    the seconds it has ``left``) and a row per side's pile."""
+    the seconds it has ``left``) and a row per side's pile (``compact``, a small window:
+    no piles, and the clock as ``⏱ 42 s``, never split)."""
     seats = Table.grid(padding=(0, 1))
     seats.add_column(no_wrap=True)
     seats.add_column(no_wrap=True, overflow="ellipsis", max_width=NAME_WIDTH)  # a name never wraps
@@ -76,12 +82,15 @@ def seats_panel(b: BoardState, deck: DeckStyle, left: int | None = None) -> Grou
             parts.append(Text(tr("to play"), style="green"))
         notes = Text(" ").join(parts)
         if turn and left is not None:  # a row of its own under the notes: never broken in two at 80 columns
-            notes += Text("\n" if parts else "") + Text("⏱ " + tr("{time} left", time=seconds_text(left)),
-                                                        style="bold red" if left <= 10 else "bold")
+            clock = seconds_text(left) if compact else tr("{time} left", time=seconds_text(left))
+            notes += Text("\n" if parts else "") + Text("⏱ " + clock, style="bold red" if left <= 10 else "bold",
+                                                        no_wrap=True)
         seats.add_row(Text("▶" if turn else " ", style="bold green"),
                       Text(b.seat_name(seat), style="bold" if turn else ""),
                       Text("▮" * size + " " + (tr("1 card") if size == 1 else tr("{n} cards", n=size)), style="blue"),
                       notes)
+    if compact:
+        return Group(seats)
     piles = Table(box=None, padding=(0, 1), collapse_padding=True, show_edge=False, pad_edge=False)
     piles.add_column(tr("pile"), style="dim")  # the one column that gives way: its names end in "…"
     for head in (tr("cards"), tr("den"), tr("prim"), tr("scope")):
@@ -95,26 +104,32 @@ def seats_panel(b: BoardState, deck: DeckStyle, left: int | None = None) -> Grou
 
 
 def moves_text(b: BoardState, hand: Sequence[Card], options: dict[Card, list[Play]],
-               legal: Sequence[Play | Declare], deck: DeckStyle) -> Text:
+               legal: Sequence[Play | Declare], deck: DeckStyle, width: int | None = None) -> Text:
     """What each card would take (always shown, so a person can think ahead), then the
-    declarations that may be made, numbered after the hand's cards."""
+    declarations that may be made, numbered after the hand's cards.  Within ``width``
+    columns a line goes on (indented) between two cards, never inside a card's name."""
     if b.viewer is None or not hand:
         return Text("")
     t = Text()
     compact = len(hand) > 5
     for i, card in enumerate(hand):
         key = str(i + 1) if i < 9 else "0"
-        piece = Text(f"{key} ", style="bold") + card_span(card, deck)
+        pieces = [[Text(f"{key} ", style="bold") + card_span(card, deck)]]  # each a capture's cards (joined by +)
         plays = options.get(card)
         if plays is None:
             plays = preview(card, b)
         takes = [p for p in plays if p.captured]
         if takes:
-            piece += Text(" " + tr("takes") + " ") + Text(" " + tr("or") + " ").join(
-                cards_span(p.captured, deck, "+") for p in takes)
+            pieces.append([Text(tr("takes"))])
+            for n, play in enumerate(takes):
+                if n:
+                    pieces.append([Text(tr("or"))])
+                pieces.append([card_span(taken, deck) for taken in play.captured])
         else:
-            piece += Text(" " + tr("lays down"), style="dim")
-        t.append_text(piece)
+            pieces.append([Text(tr("lays down"), style="dim")])
+        entry = _wrapped(pieces, width)
+        entry.stylize_before("bold")
+        t.append_text(entry)
         t.append("   " if compact and i % 2 == 0 else "\n")
     for j, a in enumerate((a for a in legal if isinstance(a, Declare)), len(hand) + 1):
         t.append(f"{j} ", style="bold")
@@ -124,6 +139,26 @@ def moves_text(b: BoardState, hand: Sequence[Card], options: dict[Card, list[Pla
         t.append("\n")
     t.rstrip()
     return t
+
+
+def _wrapped(pieces: list[list[Text]], width: int | None) -> Text:
+    """The pieces, a space apart (the cards of one a "+" apart), on as many lines as
+    ``width`` needs: a line goes on, indented, between two pieces, or between two cards
+    of a piece too long for a line of its own; never inside a card's name."""
+    line, lines = Text(), []
+    for words in pieces:
+        whole = Text("+").join(words)
+        if width is not None and line.cell_len and line.cell_len + 1 + whole.cell_len > width \
+                and 2 + whole.cell_len <= width:
+            lines.append(line)
+            line = Text("  ")
+        for m, word in enumerate(words):
+            before = ("+" if m else " ") if line.cell_len and line.plain.strip() else ""
+            if width is not None and line.plain.strip() and line.cell_len + len(before) + word.cell_len > width:
+                lines.append(line + Text(before.strip()))
+                line, before = Text("  "), ""
+            line += Text(before) + word
+    return Text("\n").join([*lines, line])
 
 
 def plays_text(b: BoardState, deck: DeckStyle) -> Text:

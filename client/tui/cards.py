@@ -1,5 +1,6 @@
 """Cards drawn as cards: a row of small framed cards in suit colours, that wraps to the
-width it has and says which card was clicked."""
+width it has and says which card was clicked.  In a small window (``compact``) each card
+is one line, ``[7 Den]`` (in the hand ``1 7 Den``), so that the hand stays in sight."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from ..text import SUIT_COLOURS, DeckStyle, rank_label, suit_label
 CARD_WIDTH = 7  # ┌─────┐
 GAP = 1
 CARD_HEIGHT = 3
+COMPACT_WIDTH = 7  # [7 Den] or 1 7 Den
 
 
 def card_face(card: int, style: DeckStyle) -> str:
@@ -33,12 +35,14 @@ class CardRow(Widget):
 
     DEFAULT_CSS = """
     CardRow { height: auto; min-height: 3; width: 1fr; }
+    CardRow.compact { min-height: 1; }
     """
 
     cards: reactive[tuple[int, ...]] = reactive((), layout=True)
     lit: reactive[frozenset[int]] = reactive(frozenset())
     selected: reactive[int | None] = reactive(None)
     hidden: reactive[int] = reactive(0, layout=True)  # face-down cards to draw instead
+    compact: reactive[bool] = reactive(False, layout=True)  # one line per card
 
     class Clicked(Message):
         """A card of this row was clicked (``index`` into ``cards``)."""
@@ -66,15 +70,27 @@ class CardRow(Widget):
         self.selected = selected
         self.hidden = hidden
 
+    def watch_compact(self, compact: bool) -> None:
+        self.set_class(compact, "compact")
+
+    @property
+    def _height(self) -> int:
+        return 1 if self.compact else CARD_HEIGHT
+
+    @property
+    def _gap(self) -> int:
+        return GAP + 1 if self.compact else GAP  # one-line cards stand further apart
+
     def _per_line(self, width: int) -> int:
-        return max(1, (width + GAP) // (CARD_WIDTH + GAP))
+        step = (COMPACT_WIDTH if self.compact else CARD_WIDTH) + self._gap
+        return max(1, (width + self._gap) // step)
 
     def get_content_height(self, container, viewport, width: int) -> int:  # type: ignore[no-untyped-def]
         count = len(self.cards) or self.hidden
         if not count:
             return 1
         lines = -(-count // self._per_line(width))
-        return lines * CARD_HEIGHT
+        return lines * self._height
 
     def render(self) -> RenderableType:
         count = len(self.cards) or self.hidden
@@ -84,11 +100,11 @@ class CardRow(Widget):
         out = Text()
         for start in range(0, count, per_line):
             chunk = range(start, min(count, start + per_line))
-            rows = [Text(), Text(), Text()]
+            rows = [Text() for _ in range(self._height)]
             for i in chunk:
-                for r, piece in enumerate(self._card(i)):
+                for r, piece in enumerate(self._line(i) if self.compact else self._card(i)):
                     rows[r].append_text(piece)
-                    rows[r].append(" " * GAP)
+                    rows[r].append(" " * self._gap)
             for row in rows:
                 out.append_text(row)
                 out.append("\n")
@@ -112,13 +128,30 @@ class CardRow(Widget):
         mid = Text("│", frame) + Text(card_face(card, self.deck), face_style) + Text("│", frame)
         return [top, mid, Text("└─────┘", frame)]
 
+    def _line(self, i: int) -> list[Text]:
+        """Card ``i`` on one line: ``[7 Den]``, numbered ``1 7 Den``."""
+        if not self.cards:  # face down
+            return [Text("[░░░░░]", style="blue")]
+        card = self.cards[i]
+        colour = SUIT_COLOURS[card & 3]
+        face_style = f"bold {colour}" if card == SETTEBELLO else colour
+        if i in self.lit:
+            face_style = f"{face_style} reverse"
+        if i == self.selected:
+            face_style = f"bold {face_style} reverse"
+        face = Text(card_face(card, self.deck), face_style)
+        if self.numbered:
+            return [Text(str(i + 1 if i < 9 else 0) + " " if i < 10 else "  ", style="bold") + face]
+        return [Text("[", style="dim") + face + Text("]", style="dim")]
+
     def on_click(self, event: Click) -> None:
         if not self.cards:
             return
         per_line = self._per_line(self.size.width)
-        col, rem = divmod(event.x, CARD_WIDTH + GAP)
-        if rem >= CARD_WIDTH or col >= per_line:
+        width = COMPACT_WIDTH if self.compact else CARD_WIDTH
+        col, rem = divmod(event.x, width + self._gap)
+        if rem >= width or col >= per_line:
             return
-        index = (event.y // CARD_HEIGHT) * per_line + col
+        index = (event.y // self._height) * per_line + col
         if 0 <= index < len(self.cards):
             self.post_message(self.Clicked(self, index))

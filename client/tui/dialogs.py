@@ -70,8 +70,8 @@ class CaptureChoiceScreen(Once, ModalScreen[Play | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Static(Text(tr("Which cards does it take?") + " ") + card_span(self.card, self.deck),
-                         classes="dialog-title")
+            before, after = tr("With {card}, which cards do you take?", card="\0").split("\0")
+            yield Static(Text(before) + card_span(self.card, self.deck) + Text(after), classes="dialog-title")
             prompts = [Text(f"{i}  ") + cards_span(p.captured, self.deck, " + ") for i, p in enumerate(self.options, 1)]
             yield OptionList(*[Option(p, id=str(i)) for i, p in enumerate(prompts)], id="choices")
             yield Static(tr("number, or ↑↓ and Enter, or click") + "\n" + tr("Esc: another card"), classes="dialog-hint")
@@ -123,7 +123,8 @@ class RoundEndScreen(Once, ModalScreen[int | None]):
 
     def compose(self) -> ComposeResult:
         parts = round_parts(self.result, self.board, self.deck)
-        hint = tr("a moment…") if self.pause is not None else tr("Enter (or any letter) to go on")
+        hint = tr("The next round starts by itself when the players go on; Enter (or any letter) closes this.") \
+            if self.pause is not None else tr("Enter (or any letter) to go on")
         self.body = Group(*parts)
         with Vertical(classes="dialog"):
             yield Static(self.body, id="round-table")

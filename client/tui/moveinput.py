@@ -283,6 +283,9 @@ class MoveInput(Screen[None]):
         elif ch and ch != "q" and ch.upper() in _court_letters(self.deck) and self.question.asking:  # q: leave; Q: queen
             event.stop()
             self.action_type_card(ch)
+        elif ch.isprintable() and not ch.isspace() and not ch.isdigit() and ch.upper() not in _court_letters(self.deck) \
+                and event.key not in self.active_bindings:  # a key that does nothing here says so
+            self.hint(Text(tr("{key}: unknown key — ? for help", key=ch), style="yellow"))
 
     def action_type_card(self, start: str = "") -> None:
         if not self.question.asking:

@@ -38,3 +38,24 @@ def test_the_plain_client_tells_the_time_left_and_the_move_made_when_it_ran_out(
             assert "Not allowed" not in child.before
         finally:
             child.terminate(force=True)
+
+
+def test_the_time_is_told_once_a_turn_not_after_each_line() -> None:
+    """A chat line at the move prompt does not bring "You have … s" again."""
+    clock = FakeClock()
+    with ServerThread(clock=clock, limits=Limits(ping_interval=None), turn_timeout=30) as server:
+        child = spawn(server, "--name", "ada")
+        try:
+            create_table(child, {})
+            child.expect(r"You have (\d+) s.*then the server plays for you")
+            child.expect("Your move: ")
+            child.sendline("!ciao a tutti")
+            child.expect("ciao a tutti")
+            child.expect("Your move: ")
+            child.sendline("?")
+            child.expect("Your move: ")
+            child.sendline("1")
+            child.expect("You played ")
+            assert "You have" not in child.before  # said once this turn
+        finally:
+            child.terminate(force=True)

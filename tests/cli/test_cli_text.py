@@ -44,6 +44,24 @@ def test_scopa_rules_of_one_game_on_a_terminal_is_drawn_too(tmp_path: Path) -> N
     assert "cirulla" in plain and "Piccola" in plain and "**" not in plain and "## " not in plain
 
 
+def test_the_pager_is_told_utf8_under_an_italian_locale_that_is_not_installed(tmp_path: Path) -> None:
+    """less falls back to ASCII where LANG names a missing locale and shows "<E2><94><80>"
+    for the rules' box lines: the pager gets LESSCHARSET=utf-8, unless the person set it."""
+    charset = tmp_path / "charset"
+    for preset, expected in ((None, "utf-8"), ("latin1", "latin1")):
+        env = {k: v for k, v in os.environ.items() if k not in ("LESSCHARSET", "LESSCHARDEF", "LC_ALL")}
+        env.update(LANG="it_IT.UTF-8", TERM="xterm-256color", COLUMNS="100", LINES="30",
+                   PAGER=f'sh -c \'echo "$LESSCHARSET" > {charset}; cat > /dev/null\'')
+        if preset is not None:
+            env["LESSCHARSET"] = preset
+        child = pexpect.spawn(sys.executable, ["-m", "scopa.cli", "rules", "--lang", "it"], env=env, cwd=str(ROOT),
+                              encoding="utf-8", dimensions=(30, 100), timeout=60)
+        child.read()
+        child.close()
+        assert child.exitstatus == 0
+        assert charset.read_text(encoding="utf-8").strip() == expected
+
+
 def test_scopa_rules_into_a_pipe_is_the_markdown_book(tmp_path: Path) -> None:
     import subprocess
 

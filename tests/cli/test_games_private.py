@@ -23,9 +23,10 @@ pytestmark = pytest.mark.process
 ENV = dict(os.environ, TERM="dumb", COLUMNS="200", NO_COLOR="1")
 
 
-async def scopa(*args: str) -> subprocess.CompletedProcess[str]:
+async def scopa(*args: str, state_dir: Path | None = None) -> subprocess.CompletedProcess[str]:
+    env = ENV if state_dir is None else dict(ENV, SCOPA_STATE_DIR=str(state_dir))
     return await asyncio.to_thread(subprocess.run, [*SCOPA, *args], capture_output=True, text=True,
-                                   stdin=subprocess.DEVNULL, timeout=90, env=ENV, cwd=ROOT)
+                                   stdin=subprocess.DEVNULL, timeout=90, env=env, cwd=ROOT)
 
 
 def test_a_forgotten_seat_keeps_its_token_among_the_played(tmp_path: Path) -> None:
@@ -62,5 +63,36 @@ async def test_a_private_game_is_listed_for_its_players_only(tmp_path: Path) -> 
         assert [line.split()[0] for line in mine.stdout.splitlines()] == [private.id, public.id]
         theirs = await scopa("games", "--server", server, "--state-dir", str(stranger))
         assert [line.split()[0] for line in theirs.stdout.splitlines()] == [public.id]
+    finally:
+        await engine.stop()
+
+
+async def test_a_player_replays_their_private_game_and_a_stranger_is_told_what_to_do(tmp_path: Path) -> None:
+    """`scopa replay --server` sends the seat tokens scopa play kept, as `scopa games` does;
+    the refusal a stranger gets says how to see such a game (--token, or as its player)."""
+    engine = NetworkEngine("127.0.0.1", 0, seed=12, db=str(tmp_path / "games.db"),
+                           limits=Limits(commands_per_second=None))
+    await engine.start()
+    server = f"127.0.0.1:{engine.port}"
+    family, stranger = tmp_path / "nonna", tmp_path / "stranger"
+    try:
+        async with await ClientSession.connect("127.0.0.1", engine.port, "nonna") as nonna, \
+                await ClientSession.connect("127.0.0.1", engine.port, "nipote") as nipote:
+            private = await nonna.create_table(preset="scopa", private=True)
+            seats = SeatKeeper(FileTokenStore(family), server, "nonna")
+            seats.keep(nonna)
+            await nipote.join_table(private.id, invite=nonna.invite)
+            await asyncio.gather(nonna.play_game(GreedyBot()), nipote.play_game(RandomBot(seed=1)))
+            seats.forget()
+            # a later table's token is kept too (newest first): the one of this table still shows it
+            FileTokenStore(family).save(SavedSeat(server=server, name="nonna", table="99", seat=0,
+                                                  token="not-this-tables-token"))
+        mine = await scopa("replay", private.id, "--server", server, "--plain", state_dir=family)
+        assert mine.returncode == 0, mine.stdout + mine.stderr
+        assert "nonna" in mine.stdout and "nipote" in mine.stdout
+        theirs = await scopa("replay", private.id, "--server", server, "--plain", state_dir=stranger)
+        assert theirs.returncode == 1
+        refusal = " ".join((theirs.stdout + theirs.stderr).split())
+        assert "--token" in refusal and "private_table" in refusal, refusal
     finally:
         await engine.stop()

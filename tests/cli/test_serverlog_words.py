@@ -35,6 +35,10 @@ def test_a_games_lines_are_italian_and_count_from_one(italian: None) -> None:
     assert said("table %s: %s sits at seat %s", "1", "player:carla", 1) == "tavolo 1: carla si siede al posto 2"
     assert said("table %s: game started (%s) with %s", "1", "scopa, 2p, to 11", "bruno, carla") == \
         "tavolo 1: partita iniziata (scopa, 2 giocatori, a 11) con bruno, carla"
+    assert said("table %s created by %s: %s", "2", "player:ada", "scopa, 2p, to 11") == \
+        "tavolo 2 aperto da ada: scopa, 2 giocatori, a 11"
+    assert said("table %s opened by the server: %s", "3", "scopone, 4p teams, to 11") == \
+        "tavolo 3 aperto dal server: scopone, 4 giocatori a squadre, a 11"
     assert said("table %s: game finished, winner side %s, totals %s (%s)", "1", 0, [13, 2], "target") == \
         "tavolo 1: partita finita, vince la parte 1, totali [13, 2] (traguardo raggiunto)"
     assert said("table %s: seat %s (%s) is away; waiting %ss", "1", 0, "ada", 30) == \

@@ -72,6 +72,7 @@ class BoardState:
     bot_cards: set[Card] = field(default_factory=set)  # this round's cards a bot played for a seat's person
     you_label: str = field(default_factory=lambda: tr("You"))  # how the shown seat is named ("": by its name, as in hot seat)
     waiting: bool = False  # seated at a table whose game has not started: its seats are filling
+    spectators: int = 0  # how many watch the table (its table map says)
     bot_plays: set[int] = field(default_factory=set)  # seats a bot took over from their person
     short_names: dict[int, str] = field(default_factory=dict)  # a seat's name where room is short ("Bot 1")
 

@@ -460,6 +460,9 @@ class NetApp(ScopaApp):
             if at_table and screen is not None:  # who is away: the table map is the truth
                 seat_waiting(screen.board, body.table)
                 self.away.from_update(screen, body.table.away)
+                if screen.board.spectators != body.table.spectators:
+                    screen.board.spectators = body.table.spectators
+                    screen.refresh_board()
         elif isinstance(body, TournamentTable) and screen is None and self.watching is None:
             # a tournament's round: the server seats us at our table (in the lobby, so free)
             self.run_worker(self.lobby_action("tournament", body.tournament), group="lobby", exclusive=True)

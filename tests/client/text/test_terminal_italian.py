@@ -384,3 +384,29 @@ def test_every_option_value_has_its_italian_name_and_the_italian_rules_use_it() 
     english = re.compile(r"\b(" + "|".join(sorted(codes - {"off"})) + r")\b")  # "off": a word of code only
     shown = [rulebook_it.BASICS, *rulebook_it.OPTION_TEXT.values(), *(rulebook_it.settings(p) for p in Preset)]
     assert [t for t in shown if english.search(t) or "`off`" in t] == []
+
+
+def test_the_plain_score_box_counts_the_scope(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The scope column says how many scope a side made ("2"), not the cards that made
+    them run together with the number ("2 5 Cop  F Den")."""
+    import dataclasses
+    import io
+    import random
+
+    from rich.console import Console
+
+    from scopa.client.text import DeckStyle, parse_cards, render_view
+    from scopa.engine import Deal, GameState, RuleSet
+    from scopa.engine.view import view
+
+    monkeypatch.setattr(i18n, "LANGUAGE", "it")
+    state = GameState.new(RuleSet.build("scopa"), 1)
+    order = list(range(40))
+    random.Random(3).shuffle(order)
+    state.apply(Deal(tuple(order)))
+    seen = dataclasses.replace(view(state, 0), scope=(2, 0), scopa_cards=(tuple(parse_cards("5c Fd")), ()))
+    out = Console(file=io.StringIO(), width=120)
+    out.print(render_view(seen, ["ada", "bea"], DeckStyle.ITALIAN))
+    rows = out.file.getvalue().splitlines()  # type: ignore[attr-defined]
+    mine = next(row.strip("│ ") for row in rows if "ada (tu)" in row)
+    assert mine.split()[-1] == "2" and "Cop" not in mine and "Den" not in mine, mine

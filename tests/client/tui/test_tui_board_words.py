@@ -19,7 +19,7 @@ from scopa.engine import DeclarationKind, Declare, Play, RuleSet, View
 from scopa.engine.player import Player
 from scopa.server import NetworkEngine
 
-from test_tui_local import BoardHarness, ask, plays, position, text_of
+from test_tui_local import BoardHarness, ask, play_until, plays, position, text_of
 from test_tui_network import app_for, engine, until  # noqa: F401 - engine: the server fixture
 
 SAFETY = 60
@@ -50,7 +50,7 @@ async def test_the_result_puts_the_winners_points_first_R22() -> None:
         assert result == f"Bot 2 (medium) wins, {totals[1]}–{totals[0]}."
 
 
-async def test_a_last_card_played_for_you_says_so_on_the_status_line_until_your_next_move() -> None:
+async def test_a_last_card_played_for_you_says_so_on_the_status_line_until_the_next_deal() -> None:
     app = LocalGameApp(RuleSet(), ["human", "greedy"], seed=5, pace=0)
     async with app.run_test(size=(80, 24)) as pilot:
         for _ in range(3000):
@@ -63,11 +63,8 @@ async def test_a_last_card_played_for_you_says_so_on_the_status_line_until_your_
             raise AssertionError("no status line said the last card was played for you")
         last = next(p for p in reversed(app.board.plays) if p.seat == 0)
         assert status(app.board_screen).startswith(f"Your last card, {label(last.card, DeckStyle.ITALIAN)}, was")
-        await until(pilot, lambda: app.board_screen.asking)
-        assert "was played for you" in status(app.board_screen)  # still there at the next turn
-        await pilot.press("1")
-        await pilot.pause()
-        assert "was played for you" not in status(app.board_screen)
+        await play_until(app, pilot, lambda: app.board_screen.asking)  # past a round's end too
+        assert "was played for you" not in status(app.board_screen)  # a new hand: gone
 
 
 async def test_a_cirulla_turn_says_which_keys_including_a_declaration_V13() -> None:

@@ -85,3 +85,34 @@ async def test_a_move_sent_into_a_dead_connection_is_played_after_the_reconnect(
         mine = [p for p in screen.board.plays if p.seat == me]
         assert mine[len(mine_before)].card == card and [p.card for p in mine].count(card) == 1
         assert any(label(card, screen.deck) in m and "again" in m for m in app.messages)
+
+
+async def test_the_turn_clock_waits_while_the_server_is_down_and_counts_again_once_back(tmp_path: Path) -> None:
+    db = str(tmp_path / "scopa.db")
+    engine = NetworkEngine("127.0.0.1", 0, seed=5, db=db)
+    await engine.start()
+    port = engine.port
+    restarted: NetworkEngine | None = None
+    try:
+        async with asyncio.timeout(SAFETY):
+            app = app_for(engine)
+            async with app.run_test(size=(80, 24)) as pilot:
+                screen, *_ = await at_my_first_turn(app, pilot)
+                status = screen.query_one("#status", Static)
+                await until(pilot, lambda: "then the server plays for you" in str(status.render()))
+                await engine.stop()  # the server goes away in the middle of the person's turn
+                banner = screen.query_one("#banner", Static)
+                await until(pilot, lambda: banner.has_class("shown"))
+                screen._tick()
+                await pilot.pause()
+                said = str(status.render())
+                assert "The clock waits for the connection." in said and "server plays for you" not in said, said
+                assert "⏱" not in str(screen.query_one("#seats", Static).render())  # no countdown by the seat
+
+                restarted = NetworkEngine("127.0.0.1", port, seed=6, db=db)  # the same journal
+                await restarted.start()
+                await until(pilot, lambda: not banner.has_class("shown") and "then the server plays for you"
+                            in str(status.render()), limit=2000)  # the server's deadline, told again
+    finally:
+        if restarted is not None:
+            await restarted.stop()
