@@ -38,9 +38,11 @@ class Import:
 
 
 def modules(package: str, root: Path = ROOT) -> dict[str, Path]:
-    """Every module of a package: dotted name without ``scopa.`` → path."""
+    """Every module of a package: dotted name without ``scopa.`` → path (a compiled module
+    by its ``.pyi`` stub, beside its C source)."""
     found: dict[str, Path] = {}
-    for path in sorted((root / package).rglob("*.py")):
+    stubs = [p for p in (root / package).rglob("*.pyi") if p.with_suffix(".c").exists()]
+    for path in sorted([*(root / package).rglob("*.py"), *stubs]):
         if "node_modules" in path.parts:
             continue
         parts = list(path.relative_to(root).with_suffix("").parts)

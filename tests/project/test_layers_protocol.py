@@ -24,10 +24,13 @@ CORE: dict[str, set[str]] = {
     "commands": {"errors", "fields", "record", "rules"},
     "envelope": {"commands", "fields"},
     "transitions": {"commands", "errors"},
-    "codec": {"commands", "envelope", "errors", "framing", "parties"},
+    "_playread": set(),
+    "playread": {"_playread", "commands", "envelope", "fields"},
+    "codec": {"commands", "envelope", "errors", "framing", "parties", "playread"},
     "connection": {"codec", "commands", "envelope", "errors", "fields", "framing", "parties", "transitions"},
 }
-"""The wire core: each module at the package's root, and the record the commands carry."""
+"""The wire core: each module at the package's root (``_playread``, compiled, the C twins of
+``playread``), and the record the commands carry."""
 LAYERS: dict[str, set[str]] = {
     **CORE,
     "servers": {"envelope"},
