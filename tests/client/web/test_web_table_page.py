@@ -142,7 +142,7 @@ async def test_your_turn_and_new_chat_reach_a_page_scrolled_away(browser: Browse
         assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= 844 and await bar.text_content() == "Your turn"
         await bar.tap()
         await ada.locator(".turn-bar").wait_for(state="hidden", timeout=WAIT)
-        await ada.set_viewport_size({"width": 844, "height": 390})  # the phone turned: the chat is below the fold
+        await ada.set_viewport_size({"width": 568, "height": 320})  # the phone turned: the chat is below the fold
         await ada.evaluate("window.scrollTo(0, 0)")
         await bob.locator("#table-chat").fill("take your time")
         await bob.locator("#table-chat").press("Enter")
