@@ -60,6 +60,19 @@ async def over_after_a_word(server: NetworkEngine, private: bool = True) -> tupl
     return ana, bea, created
 
 
+async def a_game_the_second_player_leaves(server: NetworkEngine, first: str = "ana", second: str = "bea"
+                                          ) -> tuple[WireClient, WireClient, str]:
+    """A public table (no bot takes a seat left) whose game starts, then its second player
+    leaves it: both connections and the table's id."""
+    ana = await WireClient.connect(server.port, first)
+    bea = await WireClient.connect(server.port, second)
+    table = await ana.create(bot_takeover=False)
+    await bea.join(table)
+    await ana.recv_until("game_start")
+    bea.send(wire.LeaveTable(table=table))
+    return ana, bea, table
+
+
 async def test_the_players_of_a_finished_game_are_offered_its_rematch_and_join_it_without_the_invite(
         server: NetworkEngine) -> None:
     ana, bea, old, info = await finished_private_game(server)
@@ -117,12 +130,7 @@ async def test_the_spectators_of_a_finished_game_are_told_of_its_rematch_and_wat
 
 
 async def test_a_game_left_names_the_seat_that_left(server: NetworkEngine) -> None:
-    ana = await WireClient.connect(server.port, "ugo")
-    bea = await WireClient.connect(server.port, "ivo")
-    table = await ana.create(bot_takeover=False)
-    await bea.join(table)
-    await ana.recv_until("game_start")
-    bea.send(wire.LeaveTable(table=table))
+    ana, bea, table = await a_game_the_second_player_leaves(server, "ugo", "ivo")
     end = (await ana.recv_until("game_end")).body
     assert end.reason == "abandoned" and end.leaver == 1
     for c in (ana, bea):
@@ -133,12 +141,7 @@ async def test_a_late_spectator_of_a_finished_game_is_told_of_its_rematch(server
     """Whoever watches the finished table after its end (watching again after a lost
     connection, or while its rematch waits) is told of the rematch as those who saw the
     end were, and may watch it without the invite; before the rematch is made: when it is."""
-    ana = await WireClient.connect(server.port, "ana")
-    bea = await WireClient.connect(server.port, "bea")
-    old = await ana.create(bot_takeover=False)
-    await bea.join(old)
-    await ana.recv_until("game_start")
-    bea.send(wire.LeaveTable(table=old))
+    ana, bea, old = await a_game_the_second_player_leaves(server)
     for c in (ana, bea):
         await c.recv_until("left")
     cid = await WireClient.connect(server.port, "cid")
