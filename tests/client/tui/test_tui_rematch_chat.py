@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import io
-from collections.abc import AsyncIterator
 
 import pytest
 from rich.console import Console
@@ -15,10 +14,11 @@ from scopa.bots import GreedyBot
 from scopa.client.console import Lobby
 from scopa.client.net import ClientSession
 from scopa.client.tui.online import LobbyScreen
-from scopa.engine import Preset
 from scopa.protocol import commands as wire
 from scopa.server import NetworkEngine
 
+from test_rematch import over_after_a_word
+from test_server_games import seeded_server
 from test_tui_network import app_for, until
 from wire_client import WireClient
 
@@ -27,34 +27,15 @@ pytestmark = pytest.mark.integration
 SAFETY = 60
 
 
-@pytest.fixture
-async def engine() -> AsyncIterator[NetworkEngine]:
-    e = NetworkEngine("127.0.0.1", 0, seed=5)
-    await e.start()
-    try:
-        yield e
-    finally:
-        await e.stop()
+engine = seeded_server(5, name="engine")
 
 
 async def a_rematch_after_some_chat(engine: NetworkEngine) -> tuple[WireClient, str]:
     """ana and bea play, bea asks for another game and leaves (the game is over); ana makes
     its public rematch and sits there: ana's connection, the rematch's id."""
-    ana = await WireClient.connect(engine.port, "ana")
-    bea = await WireClient.connect(engine.port, "bea")
-    ana.send(wire.CreateTable(preset=Preset.SCOPA, bot_takeover=False))
-    created = (await ana.recv_until("table_created")).body
-    old = created.table.id
-    bea.send(wire.JoinTable(table=old))
-    await bea.recv_until("joined")
-    await ana.recv_until("game_start")
-    bea.send(wire.Chat(text="un'altra?"), recipient=f"table:{old}")
-    await ana.recv_until("chat_message")
-    bea.send(wire.LeaveTable(table=old))
-    for c in (ana, bea):
-        await c.recv_until("left")
+    ana, bea, created = await over_after_a_word(engine, private=False)
     await bea.close()
-    ana.send(wire.CreateTable(rules=created.table.rules, bot_takeover=False, rematch_of=old))
+    ana.send(wire.CreateTable(rules=created.table.rules, bot_takeover=False, rematch_of=created.table.id))
     seated = (await ana.recv_until("joined")).body
     return ana, seated.table
 

@@ -5,32 +5,19 @@ dealer plays a round's first card). The server runs on a fake clock."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 
 import pytest
 
 from scopa.client.net import MemoryTokenStore
 from scopa.client.tui import NetApp
-from scopa.client.tui.dialogs import RoundEndScreen
-from scopa.server import Limits, NetworkEngine
-from scopa.server.core.clock import FakeClock
+from scopa.server import NetworkEngine
 
 from test_tui_network import sit_at_a_new_table, until
-from test_tui_turn_clock import round_clock
+from test_tui_turn_clock import clock, engine, round_clock, to_the_round_box  # noqa: F401 - the fake clock and its server
 
 pytestmark = pytest.mark.integration
 
 SAFETY = 120
-
-
-@pytest.fixture
-async def engine() -> AsyncIterator[NetworkEngine]:
-    e = NetworkEngine("127.0.0.1", 0, seed=31, clock=FakeClock(), limits=Limits(ping_interval=None), turn_timeout=30)
-    await e.start()
-    try:
-        yield e
-    finally:
-        await e.stop()
 
 
 async def test_a_card_number_on_the_round_box_saying_your_turn_plays_that_card(engine: NetworkEngine) -> None:
@@ -38,13 +25,7 @@ async def test_a_card_number_on_the_round_box_saying_your_turn_plays_that_card(e
         app = NetApp("127.0.0.1", engine.port, "ada", MemoryTokenStore(), pace=0)
         async with app.run_test(size=(100, 30)) as pilot:
             await sit_at_a_new_table(app, pilot)
-            for _ in range(2000):  # the first card, turn after turn, until the round's box
-                if isinstance(app.screen, RoundEndScreen):
-                    break
-                if app.board_screen is not None and app.board_screen.asking:
-                    await pilot.press("1")
-                await pilot.pause(0.01)
-            assert isinstance(app.screen, RoundEndScreen)
+            await to_the_round_box(app, pilot)
             await until(pilot, lambda: "Your turn" in round_clock(app))  # seed 31: round 2 opens with ada's turn
             table_id = app.session.table_id  # type: ignore[union-attr]
             master = engine.tables[table_id].master  # type: ignore[index]

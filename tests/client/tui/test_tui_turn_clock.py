@@ -96,6 +96,17 @@ def round_clock(app: NetApp) -> str:
     return " ".join(text_of(box.query_one("#round-clock", Static).content).split())
 
 
+async def to_the_round_box(app: NetApp, pilot) -> None:  # type: ignore[no-untyped-def]
+    """Plays the first card, turn after turn, until the round's box is up."""
+    for _ in range(2000):
+        if isinstance(app.screen, RoundEndScreen):
+            break
+        if app.board_screen is not None and app.board_screen.asking:
+            await pilot.press("1")
+        await pilot.pause(0.01)
+    assert isinstance(app.screen, RoundEndScreen)
+
+
 async def test_the_round_box_says_whose_turn_the_next_round_starts_with_and_counts_it_down(
         engine: NetworkEngine, clock: FakeClock) -> None:
     async with asyncio.timeout(SAFETY * 2):
@@ -104,13 +115,7 @@ async def test_the_round_box_says_whose_turn_the_next_round_starts_with_and_coun
             await sit_at_a_new_table(app, pilot)
             assert app.session is not None
             mine = app.session.clock = FakeClock(start=app.session.clock.now())  # the client's clock, moved by hand
-            for _ in range(2000):  # the first card, turn after turn, until the round's box
-                if isinstance(app.screen, RoundEndScreen):
-                    break
-                if app.board_screen is not None and app.board_screen.asking:
-                    await pilot.press("1")
-                await pilot.pause(0.01)
-            assert isinstance(app.screen, RoundEndScreen)
+            await to_the_round_box(app, pilot)
             # The bot plays the next round's first card at once if it is its own: then it is ada's turn.
             await until(pilot, lambda: "Your turn" in round_clock(app))
             said = round_clock(app)

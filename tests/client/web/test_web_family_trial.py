@@ -23,7 +23,7 @@ from scopa.server.web.front import WebFront
 
 from test_web_client import DESKTOP, MINE, WAIT, Site, browser, chromium, open_page, page_clock, served, site  # noqa: F401
 from test_web_family import open_italian
-from test_web_replay import journal, marked_game
+from test_web_replay import marked_game, serving_the_game, to_the_replay
 from wire_client import WireClient
 
 pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="module")]  # the browser: test_web_client.py
@@ -98,12 +98,9 @@ async def test_the_chat_count_leaves_out_ones_own_message(site: Site, browser: B
 
 async def test_a_replays_back_at_the_first_step_looks_disabled(browser: Browser, tmp_path: Path) -> None:
     record, _, _ = marked_game()
-    path = str(tmp_path / "games.db")
-    journal(path, record)
-    async with served(path) as s:
+    async with serving_the_game(tmp_path, record) as s:
         page = await in_lobby(browser, s, "cid")
-        await page.get_by_role("button", name="Mostra le partite finite").tap()
-        await page.locator("#games li", has_text="#1 Scopa").get_by_role("button", name="Rivedi").tap()
+        await to_the_replay(page, "Mostra le partite finite", "Rivedi")
         back = page.get_by_role("button", name="◀ Indietro")
         step = page.get_by_role("button", name="Avanti ▶")
         await back.wait_for(timeout=WAIT)

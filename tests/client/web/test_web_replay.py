@@ -8,6 +8,8 @@ goes back across rounds as Next goes on; the game's last step ends with its resu
 from __future__ import annotations
 
 import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
@@ -19,7 +21,7 @@ from scopa.protocol.record import PlayerKind, Record, RecordPlayer, build_record
 from scopa.server.journal.export import import_lines
 from scopa.server.journal.sqlite.storage import SQLiteStorage
 
-from test_web_client import WAIT, browser, chromium, open_page, served  # noqa: F401
+from test_web_client import WAIT, Site, browser, chromium, open_page, served  # noqa: F401
 
 pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="module")]  # the browser: test_web_client.py
 
@@ -60,6 +62,21 @@ def journal(path: str, record: Record) -> None:
         db.close()
 
 
+@asynccontextmanager
+async def serving_the_game(tmp_path: Path, record: Record) -> AsyncIterator[Site]:
+    """A site whose journal holds ``record``, finished."""
+    path = str(tmp_path / "games.db")
+    journal(path, record)
+    async with served(path) as site:
+        yield site
+
+
+async def to_the_replay(page: Page, show: str, replay: str) -> None:
+    """Lists the finished games (the button ``show``) and replays the first (``replay``)."""
+    await page.get_by_role("button", name=show).tap()
+    await page.locator("#games li", has_text="#1 Scopa").get_by_role("button", name=replay).tap()
+
+
 async def cards(page: Page, where: str) -> list[str]:
     found: list[str] = await page.locator(f"{where} .card").evaluate_all("cs => cs.map(c => c.dataset.card)")
     return found
@@ -68,12 +85,9 @@ async def cards(page: Page, where: str) -> list[str]:
 async def test_a_replay_marks_timed_out_and_bot_plays_keeps_the_cards_in_order_and_steps_across_rounds(
         browser: Browser, tmp_path: Path) -> None:
     record, hers, his = marked_game()
-    path = str(tmp_path / "games.db")
-    journal(path, record)
-    async with served(path) as site:
+    async with serving_the_game(tmp_path, record) as site:
         page = await open_page(browser, site, "cid")
-        await page.get_by_role("button", name="Show the finished games").tap()
-        await page.locator("#games li", has_text="#1 Scopa").get_by_role("button", name="Replay").tap()
+        await to_the_replay(page, "Show the finished games", "Replay")
         where = page.locator("#replay-where")
         await where.wait_for(timeout=WAIT)
         rounds = len(record.rounds)

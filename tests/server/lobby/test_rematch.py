@@ -35,6 +35,44 @@ async def finished_private_game(server: NetworkEngine) -> tuple[WireClient, Wire
     return ana, bea, created.table.id, created.table
 
 
+async def a_game_under_way(server: NetworkEngine, private: bool = True) -> tuple[WireClient, WireClient, wire.TableCreated]:
+    """ana's table (private: bea joins by its invite), bea sat, the game started."""
+    ana = await WireClient.connect(server.port, "ana")
+    bea = await WireClient.connect(server.port, "bea")
+    ana.send(wire.CreateTable(preset=Preset.SCOPA, private=private, bot_takeover=False))
+    created = (await ana.recv_until("table_created")).body
+    bea.send(wire.JoinTable(table=created.table.id, invite=created.invite))
+    await bea.recv_until("joined")
+    await ana.recv_until("game_start")
+    return ana, bea, created
+
+
+async def over_after_a_word(server: NetworkEngine, private: bool = True) -> tuple[WireClient, WireClient, wire.TableCreated]:
+    """A game under way where bea asks for another game in the table's chat and leaves:
+    over, with no bot taking her seat."""
+    ana, bea, created = await a_game_under_way(server, private)
+    old = created.table.id
+    bea.send(wire.Chat(text="un'altra?"), recipient=f"table:{old}")
+    await ana.recv_until("chat_message")
+    bea.send(wire.LeaveTable(table=old))
+    for c in (ana, bea):
+        await c.recv_until("left")
+    return ana, bea, created
+
+
+async def a_game_the_second_player_leaves(server: NetworkEngine, first: str = "ana", second: str = "bea"
+                                          ) -> tuple[WireClient, WireClient, str]:
+    """A public table (no bot takes a seat left) whose game starts, then its second player
+    leaves it: both connections and the table's id."""
+    ana = await WireClient.connect(server.port, first)
+    bea = await WireClient.connect(server.port, second)
+    table = await ana.create(bot_takeover=False)
+    await bea.join(table)
+    await ana.recv_until("game_start")
+    bea.send(wire.LeaveTable(table=table))
+    return ana, bea, table
+
+
 async def test_the_players_of_a_finished_game_are_offered_its_rematch_and_join_it_without_the_invite(
         server: NetworkEngine) -> None:
     ana, bea, old, info = await finished_private_game(server)
@@ -66,15 +104,9 @@ async def test_a_rematch_lets_in_only_the_finished_games_players(server: Network
 
 async def test_the_spectators_of_a_finished_game_are_told_of_its_rematch_and_watch_it_without_the_invite(
         server: NetworkEngine) -> None:
-    ana = await WireClient.connect(server.port, "ana")
-    bea = await WireClient.connect(server.port, "bea")
     cid = await WireClient.connect(server.port, "cid")
-    ana.send(wire.CreateTable(preset=Preset.SCOPA, private=True, bot_takeover=False))
-    created = (await ana.recv_until("table_created")).body
+    ana, bea, created = await a_game_under_way(server)
     old = created.table.id
-    bea.send(wire.JoinTable(table=old, invite=created.invite))
-    await bea.recv_until("joined")
-    await ana.recv_until("game_start")
     cid.send(wire.WatchTable(table=old, invite=created.invite))
     await cid.recv_until("snapshot")
     bea.send(wire.LeaveTable(table=old))
@@ -98,12 +130,7 @@ async def test_the_spectators_of_a_finished_game_are_told_of_its_rematch_and_wat
 
 
 async def test_a_game_left_names_the_seat_that_left(server: NetworkEngine) -> None:
-    ana = await WireClient.connect(server.port, "ugo")
-    bea = await WireClient.connect(server.port, "ivo")
-    table = await ana.create(bot_takeover=False)
-    await bea.join(table)
-    await ana.recv_until("game_start")
-    bea.send(wire.LeaveTable(table=table))
+    ana, bea, table = await a_game_the_second_player_leaves(server, "ugo", "ivo")
     end = (await ana.recv_until("game_end")).body
     assert end.reason == "abandoned" and end.leaver == 1
     for c in (ana, bea):
@@ -114,12 +141,7 @@ async def test_a_late_spectator_of_a_finished_game_is_told_of_its_rematch(server
     """Whoever watches the finished table after its end (watching again after a lost
     connection, or while its rematch waits) is told of the rematch as those who saw the
     end were, and may watch it without the invite; before the rematch is made: when it is."""
-    ana = await WireClient.connect(server.port, "ana")
-    bea = await WireClient.connect(server.port, "bea")
-    old = await ana.create(bot_takeover=False)
-    await bea.join(old)
-    await ana.recv_until("game_start")
-    bea.send(wire.LeaveTable(table=old))
+    ana, bea, old = await a_game_the_second_player_leaves(server)
     for c in (ana, bea):
         await c.recv_until("left")
     cid = await WireClient.connect(server.port, "cid")
@@ -147,22 +169,12 @@ async def test_a_late_spectator_of_a_finished_game_is_told_of_its_rematch(server
     for c in (ana, bea, cid, dan):
         await c.close()
 
+
 async def test_the_rematch_chat_goes_on_from_the_finished_game(server: NetworkEngine) -> None:
     """The rematch's chat starts with the finished table's last lines: its maker and the
     one who joins get them with ``joined``."""
-    ana = await WireClient.connect(server.port, "ana")
-    bea = await WireClient.connect(server.port, "bea")
-    ana.send(wire.CreateTable(preset=Preset.SCOPA, private=True, bot_takeover=False))
-    created = (await ana.recv_until("table_created")).body
+    ana, bea, created = await over_after_a_word(server)
     old = created.table.id
-    bea.send(wire.JoinTable(table=old, invite=created.invite))
-    await bea.recv_until("joined")
-    await ana.recv_until("game_start")
-    bea.send(wire.Chat(text="un'altra?"), recipient=f"table:{old}")
-    await ana.recv_until("chat_message")
-    bea.send(wire.LeaveTable(table=old))
-    for c in (ana, bea):
-        await c.recv_until("left")
     ana.send(wire.CreateTable(rules=created.table.rules, private=True, bot_takeover=False, rematch_of=old))
     seated = (await ana.recv_until("joined")).body
     assert [(m.author, m.text) for m in seated.chat] == [("player:bea", "un'altra?")]
