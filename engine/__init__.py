@@ -31,7 +31,7 @@ from .local import LocalGame, play_local
 from .master import MAX_REFUSALS, GameMaster
 from .player import Player
 from .rules import AssoPigliaTutto, CaptureMode, Preset, RuleSet, RuleSetError, preset_of
-from .scoring import Category, RoundScore, score_round
+from .scoring import Category, RoundScore, score_round, winning_side
 from .sensible import sensible_play
 from .state import EndReason, GameState, Phase, replay
 from .projection import SeatProjection, projection_of_view, seat_projection
@@ -44,5 +44,5 @@ __all__ = [
     "HandDealt", "IllegalCaptureError", "IllegalMoveError", "Journal", "LocalGame", "MAX_REFUSALS", "NotYourTurnError", "Phase", "Play",
     "PlayMark", "Played", "Player", "Preset", "Refused", "RoundEnded", "RoundPlay", "RoundScore", "RoundStarted", "RuleSet",
     "RuleSetError", "SeatProjection", "SidePile", "Suit", "View", "WrongPhaseError", "cards_in", "format_cards", "mask_of",
-    "parse_cards", "play_local", "preset_of", "projection_of_view", "replay", "score_round", "seat_projection", "sensible_play", "view",
+    "parse_cards", "play_local", "preset_of", "projection_of_view", "replay", "score_round", "seat_projection", "sensible_play", "view", "winning_side",
 ]  # fmt: skip

@@ -182,3 +182,12 @@ def _extras(rules: RuleSet, side: dict[Category, int], pile: int, scope: int) ->
             side[Category.PICCOLA] = run
         if all(pile >> c & 1 for c in _GRANDE):
             side[Category.GRANDE] = 5
+
+
+def winning_side(rules: RuleSet, totals: Sequence[int]) -> int | None:
+    """R22: the side whose total ends the game as a round is scored, or None while the game
+    goes on (nobody at the target yet, or the highest totals level: another round)."""
+    if not totals:
+        return None
+    best = max(totals)
+    return totals.index(best) if best >= rules.target and list(totals).count(best) == 1 else None

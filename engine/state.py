@@ -32,7 +32,7 @@ from .errors import (
     WrongPhaseError,
 )
 from .rules import RuleSet
-from .scoring import RoundScore, score_round
+from .scoring import RoundScore, score_round, winning_side
 from .speedups import expand_plays
 
 
@@ -451,10 +451,9 @@ class GameState:
             self.totals[i] += p
         # R22: the game ends when a side reaches the target; highest total wins; a tie
         # at the top means another round.
-        target = self.rules.target
-        best = max(self.totals)
-        if best >= target and self.totals.count(best) == 1:
-            self._finish(self.totals.index(best), EndReason.TARGET)
+        side = winning_side(self.rules, self.totals)
+        if side is not None:
+            self._finish(side, EndReason.TARGET)
             return
         self.dealer = (self.dealer + 1) % self.n
         self.phase = Phase.DEAL

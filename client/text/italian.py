@@ -150,6 +150,8 @@ ITALIAN: dict[str, str] = {
     "Left on the table, to you and {partner}: ": "Rimaste in tavola, a te e a {partner}: ",
     "The next round starts by itself when the players go on; Enter (or any letter) closes this.":
         "La smazzata seguente comincia da sé quando i giocatori vanno avanti; Invio (o una lettera) chiude questo riquadro.",
+    "The game is over: this was its last round. Enter (or any letter) closes this.":
+        "La partita è finita: questa era l'ultima smazzata. Invio (o una lettera) chiude questo riquadro.",
     "press any key to go on": "premi un tasto per continuare",
     "Enter (or any letter) to go on": "Invio (o una lettera qualsiasi) per continuare",
     "Enter to leave": "Invio per uscire",

@@ -19,7 +19,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from scopa.engine import Play
+from scopa.engine import Play, winning_side
 from scopa.protocol.parties import normal_name
 
 from ..game import TurnClock
@@ -123,8 +123,13 @@ class RoundEndScreen(Once, ModalScreen[int | None]):
 
     def compose(self) -> ComposeResult:
         parts = round_parts(self.result, self.board, self.deck)
-        hint = tr("The next round starts by itself when the players go on; Enter (or any letter) closes this.") \
-            if self.pause is not None else tr("Enter (or any letter) to go on")
+        rules, totals = self.board.rules, self.result.event.totals
+        if self.pause is None:
+            hint = tr("Enter (or any letter) to go on")
+        elif rules is not None and winning_side(rules, totals) is not None:
+            hint = tr("The game is over: this was its last round. Enter (or any letter) closes this.")
+        else:
+            hint = tr("The next round starts by itself when the players go on; Enter (or any letter) closes this.")
         self.body = Group(*parts)
         with Vertical(classes="dialog"):
             yield Static(self.body, id="round-table")

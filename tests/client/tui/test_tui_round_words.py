@@ -75,3 +75,24 @@ async def test_a_watchers_round_box_says_what_comes_next_and_which_key_closes_it
         box = app.screen
         await pilot.press("enter")
         await until(pilot, lambda: app.screen is not box)  # closed long before its 600 s
+
+
+async def test_a_watchers_box_after_the_games_last_round_says_the_game_is_over(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """R22: the round that takes a side to the target ends the game, so its box (one that goes
+    by itself) says the game is over and which key closes it, not that a next round comes."""
+    monkeypatch.setattr(i18n, "LANGUAGE", "it")
+    app = LocalGameApp(RuleSet(), ["greedy", "greedy"], seed=5, pace=0, round_pause=600)
+    async with app.run_test(size=(100, 30)) as pilot:
+        while True:
+            await until(pilot, lambda: isinstance(app.screen, RoundEndScreen), limit=5000)
+            box = app.screen
+            assert isinstance(box, RoundEndScreen)
+            hint = str(box.query_one(".dialog-hint", Static).render())
+            totals = box.result.event.totals
+            if max(totals) >= 11 and totals.count(max(totals)) == 1:
+                break
+            assert "comincia da sé" in hint, hint
+            await pilot.press("enter")
+            await until(pilot, lambda: app.screen is not box)
+        assert "La partita è finita" in hint and "Invio" in hint and "comincia da sé" not in hint, hint
