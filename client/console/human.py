@@ -54,6 +54,7 @@ class TerminalPlayer(Player):
         self.seat: int | None = None
         self.bot_seats: set[int] = set()  # seats a bot plays since their person left
         self.bot_for_me = False  # a bot played this seat while we were away (what a resume replays)
+        self.resumed = False  # back at a game under way: its start is not told again
         self.chat = chat
         """Says a line to the table (a network game); None: nobody to talk to."""
         self.leaving = leaving
@@ -71,6 +72,8 @@ class TerminalPlayer(Player):
         self.board.viewer = self.seat
         self.board.apply(event)
         line = event_line(event, self.names, self.style, self.seat, self.bot_for_me)
+        if isinstance(event, GameStarted) and self.resumed:
+            line = None  # the game began before this client came back to it
         if isinstance(event, RoundEnded) and self.board.last_round is not None:  # the full-screen client's round box
             line = Group(*round_parts(self.board.last_round, self.board, self.style))
         if line is not None:

@@ -460,12 +460,15 @@ class Lobby:
         if self.seats is not None:
             self.seats.keep(self.session)
         self.news.sitting(table)
-        if not await self.session.wait_for_game_start(0):
+        joined = self.session.joined
+        resumed = joined is not None and joined.resumed  # a game under way: its seats are full, it has begun
+        if not resumed and not await self.session.wait_for_game_start(0):
             self.say(Text(tr("Waiting for the other seats to fill…"), style="dim"))
         player = self.make_player()
         if isinstance(player, TerminalPlayer):
             self._table_words(player, table)
             player.seat = self.session.seat  # known before a resume's replay names it
+            player.resumed = resumed
 
         def noticed(notice: SeatNotice) -> None:
             if isinstance(player, TerminalPlayer) and player.own_seat(notice):

@@ -48,6 +48,8 @@ def test_the_plain_client_goes_back_to_its_game_after_ctrl_c(tmp_path: Path) -> 
         second.sendline("")  # Enter: yes
         second.expect("You are back at table 1, seat 1: the game goes on.")
         second.expect("Your move: ")
+        # a game under way: no start-of-game lines again
+        assert "Waiting for the other seats" not in second.before and "Game starts" not in second.before, second.before
         second.sendline("1")
         assert play_to_the_end(second) >= 0
         second.expect(r"You won!|You lost\.")
