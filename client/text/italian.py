@@ -137,6 +137,8 @@ ITALIAN: dict[str, str] = {
         "Di nuovo al tavolo {table}, com'è adesso: nel frattempo non si è giocato niente.",
     "Back at table {table}, as it stands now: the play you did not see is in this round's list.":
         "Di nuovo al tavolo {table}, com'è adesso: la giocata che non hai visto è nell'elenco della smazzata.",
+    "Back at table {table}, as it stands now: this round's plays are in its list.":
+        "Di nuovo al tavolo {table}, com'è adesso: le giocate di questa smazzata sono nell'elenco.",
     "Back at table {table}, as it stands now: the {n} plays you did not see are in this round's list.":
         "Di nuovo al tavolo {table}, com'è adesso: le {n} giocate che non hai visto sono nell'elenco della smazzata.",
     "Your time ran out: the server played {cards} for you.":

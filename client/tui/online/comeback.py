@@ -32,6 +32,7 @@ class Comeback:
         self.played_for_us: list[str] = []  # the cards played for our seat meanwhile (by the bot), as said
         self.timed_out: list[str] = []  # the cards the server played for our seat when its time ran out
         self._snapshot: Snapshot | None = None  # one that stands for the missed events, shown at the end
+        self.fresh = False  # a process started again: which plays the person saw before is not known
 
     def catch_up(self, screen: BoardScreen) -> None:
         """What comes next happened while this client was away (up to the seat's own
@@ -39,6 +40,7 @@ class Comeback:
         drawn play by play; the board is drawn once, as it stands, at the end."""
         if not screen.held:
             self.played_for_us, self.timed_out = [], []
+            self.fresh = screen.board.round_no == 0  # nothing of the game seen by this process
         screen.held = True
         self.missed_plays = 0
 
@@ -69,6 +71,8 @@ class Comeback:
             n = self.missed_plays
             if n == 0:
                 said = tr("Back at table {table}, as it stands now: nothing was played meanwhile.", table=table)
+            elif self.fresh:  # the round's plays before the seat went away were seen, by an earlier process
+                said = tr("Back at table {table}, as it stands now: this round's plays are in its list.", table=table)
             elif n == 1:
                 said = tr("Back at table {table}, as it stands now: the play you did not see is in this round's list.",
                           table=table)

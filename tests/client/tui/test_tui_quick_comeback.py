@@ -55,15 +55,14 @@ async def test_a_restart_after_an_earlier_comeback_catches_up_to_the_end() -> No
                     await pilot.press("1")
                 await until(pilot, lambda: screen.asking and len(screen.board.plays) >= before + 2, limit=1000)
                 plays = len(screen.board.plays)  # ada's and bob's, after the comeback
-                unseen = sum(1 for p in screen.board.plays if p.seat != ada.seat)  # ada saw her own as she made them
             second = NetApp("127.0.0.1", engine.port, "ada", store)
             async with second.run_test(size=(80, 24)) as pilot:
                 await back_at_the_seat(second, pilot)
                 screen = second.board_screen
                 assert screen is not None and len(screen.board.plays) == plays
                 said = [m for m in second.messages if m.startswith("Back at table")]
-                assert said == [f"Back at table {info.id}, as it stands now: the {unseen} plays you did not see are "
-                                "in this round's list."]
+                # a new process does not know which of them ada saw: no count that could be wrong
+                assert said == [f"Back at table {info.id}, as it stands now: this round's plays are in its list."]
     finally:
         if bob_plays is not None:
             bob_plays.cancel()

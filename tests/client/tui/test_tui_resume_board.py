@@ -56,4 +56,4 @@ async def test_a_restarted_client_shows_the_current_board_at_once(engine: Networ
             assert final[0] == now.table
             assert final[1].count(":") == len(now.round_plays)  # every play of the round is listed
             assert set(seen) <= {final}, "a board other than the current one was shown"
-            assert any("you did not see" in m for m in second.messages[-3:]), second.messages[-3:]
+            assert any("this round's plays are in its list" in m for m in second.messages[-3:]), second.messages[-3:]
