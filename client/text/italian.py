@@ -133,12 +133,10 @@ ITALIAN: dict[str, str] = {
     "your declaration": "la tua dichiarazione",
     "Your move, {what}, is played again: the connection dropped as it was sent.":
         "La tua mossa, {what}, viene giocata di nuovo: la connessione è caduta mentre partiva.",
-    "Back at table {table}, as it stands now: nothing was played meanwhile.":
-        "Di nuovo al tavolo {table}, com'è adesso: nel frattempo non si è giocato niente.",
+    "Back at table {table}, as it stands now: nothing was played meanwhile.": "Di nuovo al tavolo {table}, com'è adesso: nel frattempo non si è giocato niente.",
     "Back at table {table}, as it stands now: the play you did not see is in this round's list.":
         "Di nuovo al tavolo {table}, com'è adesso: la giocata che non hai visto è nell'elenco della smazzata.",
-    "Back at table {table}, as it stands now: this round's plays are in its list.":
-        "Di nuovo al tavolo {table}, com'è adesso: le giocate di questa smazzata sono nell'elenco.",
+    "Back at table {table}, as it stands now: this round's plays are in its list.": "Di nuovo al tavolo {table}, com'è adesso: le giocate di questa smazzata sono nell'elenco.",
     "Back at table {table}, as it stands now: the {n} plays you did not see are in this round's list.":
         "Di nuovo al tavolo {table}, com'è adesso: le {n} giocate che non hai visto sono nell'elenco della smazzata.",
     "Your time ran out: the server played {cards} for you.":
@@ -152,8 +150,7 @@ ITALIAN: dict[str, str] = {
     "Left on the table, to you and {partner}: ": "Rimaste in tavola, a te e a {partner}: ",
     "The next round starts by itself when the players go on; Enter (or any letter) closes this.":
         "La smazzata seguente comincia da sé quando i giocatori vanno avanti; Invio (o una lettera) chiude questo riquadro.",
-    "The game is over: this was its last round. Enter (or any letter) closes this.":
-        "La partita è finita: questa era l'ultima smazzata. Invio (o una lettera) chiude questo riquadro.",
+    "The game is over: this was its last round. Enter (or any letter) closes this.": "La partita è finita: questa era l'ultima smazzata. Invio (o una lettera) chiude questo riquadro.",
     "press any key to go on": "premi un tasto per continuare",
     "Enter (or any letter) to go on": "Invio (o una lettera qualsiasi) per continuare",
     "Enter to leave": "Invio per uscire",
