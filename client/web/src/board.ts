@@ -222,7 +222,7 @@ export function tableScreen(): void {
   const players = seatCount();
   const seats = h("div", { class: "seats" }, ...Array.from({ length: players }, (_, i) => h("div", {
     class: `seat${v && v.turn === i && !st.gameEnd ? " turn" : ""}`, "data-seat": i,
-  }, `${seatName(i)}${i === st.seat ? ` (${t.me})` : partner(i) ? ` (${t.partner})` : ""}${st.away.has(i) && i !== st.seat ? ` · ${t.awaySeat}` : ""}${v ? ` · ${fill(t.inHand, { n: v.hand_sizes?.[i] ?? 0 })}`
+  }, `${marked(seatName(i), i === st.seat ? t.me : partner(i) ? t.partner : "")}${st.away.has(i) && i !== st.seat ? ` · ${t.awaySeat}` : ""}${v ? ` · ${fill(t.inHand, { n: v.hand_sizes?.[i] ?? 0 })}`
     : i === st.seat || st.seats.some((s) => s.seat === i) || st.info?.seats?.[i] ? "" : ` · ${t.freeSeat}`}`)));
   timerEl = h("span", { class: "clock" });
   showClock();
@@ -307,6 +307,8 @@ function placeBars(): void {
   const bar = document.querySelector<HTMLElement>(".turn-bar");
   const turn = document.getElementById("turn");
   if (bar) bar.hidden = !!turn && !outOfView(turn) && document.activeElement?.id !== "table-chat";
+  const head = document.querySelector("header.bar"); // the bar sits below the page's header while it shows (its buttons stay tappable)
+  if (bar) bar.style.top = `${Math.max(0, head?.getBoundingClientRect().bottom ?? 0)}px`;
   const badge = document.querySelector<HTMLElement>(".chat-new"); // the title's row scrolled away: it stays at the screen's top
   const row = badge?.closest("header");
   if (badge && row) { badge.classList.toggle("floating", outOfView(row)); badge.classList.toggle("below", !!bar && !bar.hidden); }
@@ -315,6 +317,13 @@ function placeBars(): void {
 window.addEventListener("scroll", placeBars, { passive: true });
 document.addEventListener("focusin", placeBars);
 document.addEventListener("focusout", () => setTimeout(placeBars));
+
+/** A seat's name with its mark (you, your partner), in the name's own bracket when it has one:
+ * "Nonna_Pina (bot, in squadra con te)", not two brackets side by side. */
+function marked(name: string, mark: string): string {
+  if (!mark) return name;
+  return name.endsWith(")") ? `${name.slice(0, -1)}, ${mark})` : `${name} (${mark})`;
+}
 
 /** A team game's seat on the person's side says so. */
 function partner(i: number): boolean {

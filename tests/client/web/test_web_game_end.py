@@ -70,7 +70,7 @@ async def test_a_team_reads_that_its_side_won_and_the_final_state(journaled: Sit
     await page.locator("form button[type=submit]", has_text="Crea un tavolo").tap()
     await page.wait_for_selector(MINE, timeout=WAIT)
     seats = await page.locator(".seat").all_text_contents()  # the server's bots named in the page's words
-    assert [s.split(" · ")[0] for s in seats] == ["nonna (tu)", "Bot 1 (facile)", "Bot 2 (facile) (in squadra con te)", "Bot 3 (facile)"], seats
+    assert [s.split(" · ")[0] for s in seats] == ["nonna (tu)", "Bot 1 (facile)", "Bot 2 (facile, in squadra con te)", "Bot 3 (facile)"], seats
     await play_until_game_end(page)
     winner = await page.locator(f"{END} .winner").text_content() or ""
     ours = winner == "Avete vinto!"

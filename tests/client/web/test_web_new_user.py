@@ -116,7 +116,8 @@ async def score_labels_broken(page: Page) -> list[str]:
 async def test_a_landscape_phone_keeps_the_hand_and_its_hint_in_sight(site: Site, browser: Browser,
                                                                       width: int, height: int) -> None:
     """A phone turned sideways: the score's words stand whole on one line ("Settebello", not
-    "Settebel/lo"), and the hand with the hint under it are on the first screen at the turn."""
+    "Settebel/lo"), and the hand with the hint under it are on the first screen at the turn, every
+    card whole, under a label of its own that sets it apart from the table's cards."""
     page = await phone_at(browser, site, "nonna", width, height)
     await page.get_by_role("button", name=AGAINST_BOTS, exact=True).tap()
     await page.wait_for_selector(MINE, timeout=WAIT)
@@ -124,6 +125,16 @@ async def test_a_landscape_phone_keeps_the_hand_and_its_hint_in_sight(site: Site
     for part in ("[data-area=hand]", "#tap-said"):
         box = await page.locator(part).bounding_box()
         assert box and 0 <= box["y"] and box["y"] + box["height"] <= height, (part, box)
+    cards = page.locator("[data-area=hand] .card")
+    assert await cards.count() > 0
+    for i in range(await cards.count()):  # each card whole, none cut at the screen's foot
+        box = await cards.nth(i).bounding_box()
+        assert box and 0 <= box["y"] and box["y"] + box["height"] <= height and box["x"] + box["width"] <= width, (i, box)
+    label = page.locator("[data-area=table] + h2")  # "Le tue carte": the hand told apart from the table's cards
+    box = await label.bounding_box()
+    assert await label.text_content() == "Le tue carte"
+    assert box and box["width"] >= 40 and box["height"] >= 8 and box["y"] + box["height"] <= height, box
+    assert await label.evaluate("e => getComputedStyle(e).clipPath") == "none"
     await page.context.close()
 
 

@@ -124,6 +124,27 @@ async def test_watching_the_table_one_left_shows_no_old_news(browser: Browser) -
         assert await ada.get_by_role("status").all_text_contents() == []  # no error
 
 
+async def test_the_turn_bar_leaves_the_headers_buttons_free(browser: Browser) -> None:
+    """ada's turn, writing in the chat (so "Your turn" shows), the page scrolled back to 8 px
+    from its top: the bar does not lie over the title's row, so her tap on Leave there opens
+    the leave question."""
+    rules = build_rules("scopa", {})
+    async with served(seed=seed_where(rules, lambda s: True)) as site:
+        ada, bob = await two_at_a_table(browser, site)
+        await ada.locator("#table-chat").focus()
+        await ada.evaluate("window.scrollTo(0, 8)")
+        await ada.wait_for_function("window.scrollY === 8", timeout=WAIT)
+        await ada.locator(".turn-bar").wait_for(timeout=WAIT)
+        leave = await ada.locator("#leave").bounding_box()
+        assert leave is not None
+        hit = "([x, y]) => document.elementFromPoint(x, y)?.closest('#leave') !== null"
+        assert await ada.evaluate(hit, [leave["x"] + leave["width"] / 2, leave["y"] + leave["height"] / 2])
+        await ada.locator("#leave").tap(timeout=WAIT)
+        await ada.locator("dialog[open]#leave-question").wait_for(timeout=WAIT)
+        await bob.context.close()
+        await ada.context.close()
+
+
 async def test_your_turn_and_new_chat_reach_a_page_scrolled_away(browser: Browser) -> None:
     """ada writes in the chat (the turn's line scrolled away) while bob plays: "Your turn"
     stays in view; a message that comes while the chat is out of view is counted there."""
@@ -197,7 +218,7 @@ async def test_a_partner_french_suits_and_a_seat_played_in_another_tab(browser: 
         await create(page)
         await page.wait_for_selector(MINE, timeout=WAIT)
         seats = await page.locator(".seat").all_text_contents()
-        assert seats[2].startswith("Bot 2 (easy) (on your team) · ") and "team" not in seats[1] + seats[3]
+        assert seats[2].startswith("Bot 2 (easy, on your team) · ") and "team" not in seats[1] + seats[3]
         assert "Denari\t" in "\n".join(await score(page))
         await page.select_option("#deck", "french")
         said = "\n".join(await score(page))
