@@ -13,7 +13,7 @@ the addresses to try (``Addresses``, ``parse_address``, ``parse_servers``) and t
 ``resolve_server``, ``FoundServer``, ``NoServerFound``, ``SeveralServersFound``,
 ``no_server_hint``, ``choice_rows``, ``parse_choice``, ``AUTO``, ``BROWSE_SECONDS``) and the
 server's archive (``list_games``, whether a table's game is over: ``game_over_at``, ``fetch_record``, ``leaderboard``, ``claim_name``),
-the tables listed on a short connection of its own (``tables_at``) and a session's address as ``--server`` takes it (``server_address``).
+a session's address as ``--server`` takes it (``server_address``).
 
 Must never: show anything to a person (no words, no screens: it raises and returns values),
 or import the client's text/, console/ or tui/.
@@ -22,7 +22,7 @@ or import the client's text/, console/ or tui/.
 from __future__ import annotations
 
 from .addresses import Addresses, share_host
-from .archive import claim_name, fetch_record, game_over_at, leaderboard, list_games, server_address, tables_at
+from .archive import claim_name, fetch_record, game_over_at, leaderboard, list_games, server_address
 from .calls import LobbyCalls
 from .channel import Channel, ConnectionLost, ServerRefused, SessionError, Unreachable
 from .clock import Clock, SystemClock
@@ -93,7 +93,6 @@ __all__ = [
     "leaderboard",
     "game_over_at",
     "server_address",
-    "tables_at",
     "list_games",
     "no_server_hint",
     "open_stream",

@@ -50,21 +50,6 @@ async def game_over_at(session: ClientSession, table: str) -> tuple[bool, GameSu
     return any(t.id == table for t in await session.list_tables(TableState.FINISHED)), None
 
 
-async def tables_at(host: str, port: int, name: str, **link: Any) -> list[TableInfo]:
-    """The tables a server lists now, asked on a connection of its own that is closed
-    before this returns (none when the server cannot be asked)."""
-    try:
-        session = await ClientSession.connect(host, port, name, **link)
-    except (ConnectionLost, ServerRefused, CertificateRefused):
-        return []
-    try:
-        return await session.list_tables()
-    except (ConnectionLost, ServerRefused):
-        return []
-    finally:
-        await session.close()
-
-
 def server_address(session: ClientSession) -> str:
     """The address of the server ``session`` is connected to, as ``--server`` takes it."""
     return f"[{session.host}]:{session.port}" if ":" in session.host else f"{session.host}:{session.port}"

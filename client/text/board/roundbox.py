@@ -10,7 +10,7 @@ from rich.console import RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from scopa.engine import Category
+from scopa.engine import Category, winning_side
 from scopa.engine.cards import SETTEBELLO
 
 from ..i18n import tr
@@ -72,8 +72,7 @@ def tie_note(board: BoardState) -> str | None:
     """At 11–11 (the highest totals level at or over the target): why the game goes on."""
     if board.rules is None or board.over or not board.totals:
         return None
-    top = max(board.totals)
-    if top >= board.rules.target and board.totals.count(top) > 1:
+    if max(board.totals) >= board.rules.target and winning_side(board.rules, board.totals) is None:
         return tr("{score}: the highest totals are level at or over {target}, so nobody has won yet and another "
                   "round is played.", score="–".join(map(str, board.totals)), target=board.rules.target)
     return None
