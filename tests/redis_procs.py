@@ -8,21 +8,15 @@ from __future__ import annotations
 import asyncio
 import shutil
 import signal
-import socket
 import subprocess
 from collections.abc import Sequence
 from pathlib import Path
 
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
+from ports import free_port
 
 READY_WITHIN = 20.0  # seconds a server has to answer PING once started (a safety net)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def redis_server() -> str:

@@ -18,7 +18,8 @@ import pytest
 from procs import ROOT, SCOPA
 from redis_server import SERVER, redis_client, redis_prefix  # noqa: F401 - the fixture
 from scopa.bots import RandomBot
-from test_cluster_failover import free_port, welcomed
+from ports import free_port
+from test_cluster_failover import welcomed
 from wire_client import WireClient
 
 pytestmark = pytest.mark.process

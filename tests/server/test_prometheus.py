@@ -31,7 +31,8 @@ from procs import ROOT, SCOPA, stop
 from redis_server import SERVER, redis_client, redis_prefix  # noqa: F401 - the fixture
 from scopa.bots import RandomBot, make_bot
 from scopa.protocol import commands as wire
-from test_cluster_failover import Timed, free_port, joined_from, members_of, table_made
+from ports import free_port
+from test_cluster_failover import Timed, joined_from, members_of, table_made
 from wire_client import WireClient
 
 pytestmark = pytest.mark.process

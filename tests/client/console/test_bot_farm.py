@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import re
-import socket
 import subprocess
 import threading
 import time
@@ -26,6 +25,7 @@ from scopa.protocol import commands as wire
 from procs import ROOT, SCOPA, finish
 from procs import scopa_bot as bot
 from wire_client import WireClient
+from ports import free_port
 
 pytestmark = pytest.mark.process
 
@@ -37,15 +37,9 @@ STARTED = re.compile(r"table (\d+): game started ")
 CLOSED = re.compile(r"table (\d+):? closed")
 
 
-def _free_port() -> int:
-    with socket.create_server(("127.0.0.1", 0)) as s:
-        port: int = s.getsockname()[1]
-        return port
-
-
 def _serve(log: Path, *options: str) -> tuple[subprocess.Popen[bytes], int]:
     """`scopa serve` on a free port, its log to ``log``, once it listens."""
-    port = _free_port()
+    port = free_port()
     out = log.open("wb")
     server = subprocess.Popen([*SCOPA, "serve", "--port", str(port), *options], cwd=ROOT, stdout=out,
                               stderr=subprocess.STDOUT)

@@ -26,6 +26,7 @@ from scopa.server import NetworkEngine
 from procs import ROOT, SAFETY, SCOPA, stop
 from procs import finish as _finish
 from procs import scopa_bot as _bot
+from ports import free_port
 
 
 class Saboteur(Player):
@@ -115,12 +116,6 @@ def test_scopa_bot_reconnects_after_its_connection_is_killed() -> None:
     assert again.totals == t.master.state.totals
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def _serve(port: int, db: Path) -> subprocess.Popen[str]:
     return subprocess.Popen([*SCOPA, "serve", "--port", str(port), "--db", str(db)], cwd=ROOT, text=True,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=dict(os.environ, NO_COLOR="1"))
@@ -140,7 +135,7 @@ def _wait_listening(port: int) -> None:
 
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL")
 def test_scopa_bot_reconnects_after_the_server_is_killed_and_restarted(tmp_path: Path) -> None:
-    port, db = _free_port(), tmp_path / "scopa.db"
+    port, db = free_port(), tmp_path / "scopa.db"
     server = _serve(port, db)
     try:
         _wait_listening(port)

@@ -25,7 +25,8 @@ from scopa.client.webfiles import web_files, web_root
 from scopa.protocol import commands as wire
 from scopa.server import NetworkEngine, serving, web
 from scopa.server.web import WebFront
-from test_cluster_failover import _count, free_port, members_of
+from ports import free_port
+from test_cluster_failover import _count, members_of
 from test_cluster_lobby import members, options, until
 from ws_client import WsClient
 

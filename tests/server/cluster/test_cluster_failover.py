@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
-import socket
 import subprocess
 import time
 from collections.abc import AsyncIterator, Sequence
@@ -37,6 +36,7 @@ from scopa.server import NetworkEngine
 from scopa.server.cluster import ClusterOptions
 from scopa.server.journal.backends import open_storage
 from wire_client import WireClient
+from ports import free_port
 
 pytestmark = pytest.mark.process
 
@@ -57,12 +57,6 @@ class Timed(Player):
         if len(self.times) == self.after:
             self.reached.set()
         return await self.bot.choose(view, legal)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def serve(port: int, prefix: str, db: str, tmp: Path) -> subprocess.Popen[str]:

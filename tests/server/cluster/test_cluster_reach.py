@@ -24,7 +24,8 @@ from procs import ROOT, SCOPA, cluster_member, finish, scopa, scopa_bot, stop
 from redis_server import SERVER, redis_client, redis_prefix  # noqa: F401 - the fixture
 from scopa.protocol import TableState
 from scopa.protocol import commands as wire
-from test_cluster_failover import DEADLINE, free_port, journaled_results, members_of, until, welcomed
+from ports import free_port
+from test_cluster_failover import DEADLINE, journaled_results, members_of, until, welcomed
 
 pytestmark = pytest.mark.process
 

@@ -33,6 +33,7 @@ from scopa.server.journal.memory.storage import MemoryStorage
 
 from faultproxy import FaultProxy, Faults
 from procs import SAFETY, stop
+from ports import free_port
 
 SEEDS = int(os.environ.get("SCOPA_FAULT_SEEDS", "3"))
 GAMES = 2  # games each bot plays, one after the other: the "after a game" phase is crossed
@@ -174,14 +175,6 @@ async def _listening(port: int) -> None:
     raise AssertionError("the server did not start")
 
 
-def _free_port() -> int:
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def _journaled_plays(db: Path) -> int:
     """Actions in the journal: rows of its SQLite file and of its move file."""
     try:
@@ -203,7 +196,7 @@ async def test_bots_finish_when_the_server_is_killed_and_restarted_behind_the_pr
                                                                                       kill_at: int) -> None:
     """SIGKILL the server (at the lobby, early in the first game, later) and start it again
     on the same journal; the proxy adds latency and resets the links as the server dies."""
-    port, db = _free_port(), tmp_path / "scopa.db"
+    port, db = free_port(), tmp_path / "scopa.db"
     server = _serve(port, db)
     events: list[LinkEvent] = []
     reconnects: list[int] = []
