@@ -6,7 +6,7 @@ import { button, dialog, h } from "./dom";
 import { fill } from "./i18n";
 import { qrSvg } from "./qr";
 import type { GameEnd, LegalMove, RoundEnd } from "./protocol";
-import { gameEndLine, gameEndTotals, roundTable, scorePanel } from "./score";
+import { gameEndLine, gameEndTotals, scorePanel } from "./score";
 import { app, deck, heldTokens, mySide, playerName, seatCount, seatName, sideName, sideNames, sp, st, t } from "./state";
 import { header, render, send, settings, statusLine } from "./main";
 import { chatBox } from "./chatbox";
@@ -16,7 +16,7 @@ import { newsLine, tickAway, watchingLine } from "./tablelines";
 import { inviteLocalOnly } from "./links";
 import { rematchPart } from "./rematch";
 import { roundClosed, roundToShow } from "./roundbox";
-import { primieraLines } from "./primiera";
+import { roundParts as breakdown } from "./roundparts";
 import { keysLine, tapWords } from "./hints";
 
 // ------------------------------------------------------------------ playing
@@ -359,12 +359,7 @@ function roundEndDialog(r: RoundEnd): void {
 function roundParts(r: RoundEnd): HTMLElement[] {
   const names = r.totals.map((_, i) => sideName(i));
   const before = r.totals.map((total, i) => st.totalsBefore[i] ?? total - (r.points[i] ?? 0));
-  const parts = [roundTable(sp, names, r, before, st.info?.rules?.target, !!st.info?.rules?.frac)];
-  if (!st.info?.rules?.frac && r.tallies?.length) parts.push(primieraLines(sp, deck, names, r)); // why each side's primiera
-  if (r.leftover?.length && r.leftover_to !== null && r.leftover_to !== undefined) {
-    parts.push(h("p", {}, fill(t.leftoverTo, { name: sideName(r.leftover_to) })));
-  }
-  return parts;
+  return breakdown(sp, deck, names, r, before, st.info?.rules);
 }
 
 /** The round boxes still open: the game's end shows the last round itself. */
