@@ -22,8 +22,9 @@ export function replayScreen(): void {
   const actions = record.rounds[rp.round]?.actions.length ?? 0;
   const b = boardAt(record, rp.round, rp.step);
   const player = (i: number) => record.players[i]?.name;
-  const name = (i: number) => { const n = player(i); return n ? sp.name(n) : fill(t.seat, { n: i + 1 }); };
-  const sideOf = (i: number) => record.players.filter((p) => p.side === i).map((p) => sp.name(p.name)).join(" + ");
+  const seated = record.players.map((p) => p.name); // a server's bot named by its number among the game's bots
+  const name = (i: number) => { const n = player(i); return n ? sp.name(n, seated) : fill(t.seat, { n: i + 1 }); };
+  const sideOf = (i: number) => record.players.filter((p) => p.side === i).map((p) => sp.name(p.name, seated)).join(" + ");
   const sides = b.piles.map((_, i) => sideOf(i));
   const go = (round: number, step: number) => { rp.round = round; rp.step = step; render(); };
   const controls = h("div", { class: "bar", id: "replay-controls" },
