@@ -248,9 +248,8 @@ export function tableScreen(): void {
   const arriving = !drawn || !app.contains(drawn); // from the lobby (or a replay): not its scroll, the table's top
   app.toggleAttribute("data-mine", mine);
   if (!st.choices) app.style.paddingBottom = ""; // the room made for the sheet: gone with it
-  const top = header(st.gameEnd ? "" : leaveButton());
-  if (st.unread) top.querySelector("h1")?.after(unreadBadge()); // in the title's row: seen where one looks first
-  app.replaceChildren(top, statusLine(), watchingLine(),
+  const top = header(st.gameEnd ? "" : leaveButton(), button(t.chat, toChat, "quiet chat-go")); // the chat, far down a phone's page, one tap away
+  app.replaceChildren(top, st.unread ? unreadBadge() : "", statusLine(), watchingLine(), // the count over the page, under the title's row: it moves nothing
     st.gameEnd ? gameEndBox(st.gameEnd) : h("p", { class: "status", id: "turn" }, turnText, timerEl),
     inviteBox(), newsLine(), // one notice, the newest: the older give way
     seats, h("div", { class: "split" }, v && !st.gameEnd ? h("div", {}, // no board until the game is dealt (only the seats to fill), none once it is over
@@ -278,11 +277,18 @@ function underway(): boolean {
   return plays.length >= seatCount() || plays.some((p) => !st.seats.find((s) => s.seat === p.seat)?.bot);
 }
 
+/** Down to the table's chat, its newest lines and the line to write in (seen: no message is new). */
+function toChat(): void {
+  st.unread = 0;
+  const chat = document.getElementById("table-chat");
+  chat?.closest("section")?.scrollIntoView({ block: "end" });
+  render();
+  document.getElementById("table-chat")?.closest("section")?.querySelector<HTMLElement>("ul.chat")?.focus({ preventScroll: true });
+}
+
 /** The chat's new messages, counted: a tap goes down to the chat (seen: no longer new). */
 function unreadBadge(): HTMLButtonElement {
-  return button(st.unread === 1 ? t.newChatOne : fill(t.newChat, { n: st.unread }), () => {
-    st.unread = 0; document.getElementById("table-chat")?.scrollIntoView({ block: "end" }); render();
-  }, "chat-new");
+  return button(st.unread === 1 ? t.newChatOne : fill(t.newChat, { n: st.unread }), toChat, "chat-new");
 }
 
 /** Whether ``e`` is wholly out of the window's view. */
@@ -309,9 +315,8 @@ function placeBars(): void {
   if (bar) bar.hidden = !!turn && !outOfView(turn) && document.activeElement?.id !== "table-chat";
   const head = document.querySelector("header.bar"); // the bar sits below the page's header while it shows (its buttons stay tappable)
   if (bar) bar.style.top = `${Math.max(0, head?.getBoundingClientRect().bottom ?? 0)}px`;
-  const badge = document.querySelector<HTMLElement>(".chat-new"); // the title's row scrolled away: it stays at the screen's top
-  const row = badge?.closest("header");
-  if (badge && row) { badge.classList.toggle("floating", outOfView(row)); badge.classList.toggle("below", !!bar && !bar.hidden); }
+  const badge = document.querySelector<HTMLElement>(".chat-new"); // under the title's row (or the turn's bar); that row scrolled away, at the screen's top
+  if (badge) badge.style.top = `${Math.max(0, bar && !bar.hidden ? bar.getBoundingClientRect().bottom : head?.getBoundingClientRect().bottom ?? 0) + 6}px`;
   if (st.unread && !chatOutOfView()) { st.unread = 0; document.querySelector(".chat-new")?.remove(); }
 }
 window.addEventListener("scroll", placeBars, { passive: true });

@@ -434,12 +434,12 @@ function choice(id: string, label: string, options: [string, string][], value: s
   return h("label", { for: id, class: "inline" }, label, select);
 }
 
-/** The title's row: the page's name and the player's, the rules, and ``more`` (the
- * table's Leave) beside them. */
-export function header(more: HTMLElement | string = ""): HTMLElement {
+/** The title's row: the page's name and the player's, ``first`` (the table's Chat), the
+ * rules, and ``more`` (the table's Leave) beside them. */
+export function header(more: HTMLElement | string = "", first: HTMLElement | string = ""): HTMLElement {
   const rules = st.replay ? st.replay.record.rules : st.tableId ? st.info?.rules : null; // at a table: its game's name (Scopone…)
   return h("header", { class: "bar" }, h("h1", { class: "grow" }, `${rules ? gameName(rules.preset) : t.title} · ${st.name}`),
-    button(t.rules, showRules, "quiet"), more);
+    first, button(t.rules, showRules, "quiet"), more);
 }
 
 /** The page's settings, at its foot: the cards' look and the language. */
