@@ -14,7 +14,7 @@ import { showRules } from "./rules";
 import { noTableNote, standingsTable } from "./lobby";
 import { newsLine, tickAway, watchingLine } from "./tablelines";
 import { inviteLocalOnly } from "./links";
-import { rematchPart } from "./rematch";
+import { freeSeatWords, rematchPart } from "./rematch";
 import { roundClosed, roundToShow } from "./roundbox";
 import { roundParts as breakdown } from "./roundparts";
 import { keysLine, tapWords } from "./hints";
@@ -223,7 +223,7 @@ export function tableScreen(): void {
   const seats = h("div", { class: "seats" }, ...Array.from({ length: players }, (_, i) => h("div", {
     class: `seat${v && v.turn === i && !st.gameEnd ? " turn" : ""}`, "data-seat": i,
   }, `${marked(seatName(i), i === st.seat ? t.me : partner(i) ? t.partner : "")}${st.away.has(i) && i !== st.seat ? ` · ${t.awaySeat}` : ""}${v ? ` · ${fill(t.inHand, { n: v.hand_sizes?.[i] ?? 0 })}`
-    : i === st.seat || st.seats.some((s) => s.seat === i) || st.info?.seats?.[i] ? "" : ` · ${t.freeSeat}`}`)));
+    : i === st.seat || st.seats.some((s) => s.seat === i) || st.info?.seats?.[i] ? "" : ` · ${freeSeatWords()}`}`)));
   timerEl = h("span", { class: "clock" });
   showClock();
   const turnText = turnWords();

@@ -11,7 +11,7 @@ export type Lang = "it" | "en";
 const EN = {
   linkFull: "This table is full", linkFullOf: "The game {name} invited you to has no seat left: it is being played without you. You can watch it, or find another table.", linkFullAny: "This table has no seat left: its game is being played without you. You can watch it, or find another table.", watchIt: "Watch the game", toTables: "Go to the tables",
   rematch: "Rematch", rematchOffer: "{name} proposes a rematch", rematchJoin: "Play the rematch", whyLeft: "{name} left the game",
-  rematchWatch: "Watch the rematch", againstBotAgain: "New game against the bot", againstBotsAgain: "New game against the bots",
+  rematchWatch: "Watch the rematch", rematchWithBot: "Rematch, a bot in place of {names}", rematchWaits: "offered to {names}: waiting", againstBotAgain: "New game against the bot", againstBotsAgain: "New game against the bots",
   watchingGame: "You are watching the game of {names}: you are not playing.", watchingTable: "You are watching this table: you are not playing.", and: "and",
   standIn: "{name} is not at the table: a bot plays in their place.", standInTitle: "Seats a bot plays",
   invited: "You are invited to a table: pick a name and play.",
@@ -105,7 +105,7 @@ type Words = typeof EN;
 const IT: Words = {
   linkFull: "Questo tavolo è al completo", linkFullOf: "Nella partita a cui ti ha invitato {name} non c'è più posto: si gioca senza di te. Puoi guardarla, o cercare un altro tavolo.", linkFullAny: "A questo tavolo non c'è più posto: la partita si gioca senza di te. Puoi guardarla, o cercare un altro tavolo.", watchIt: "Guarda la partita", toTables: "Vai ai tavoli",
   rematch: "Rivincita", rematchOffer: "{name} propone la rivincita", rematchJoin: "Gioca la rivincita", whyLeft: "{name} ha lasciato la partita",
-  rematchWatch: "Guarda la rivincita", againstBotAgain: "Nuova partita contro il bot", againstBotsAgain: "Nuova partita contro i bot",
+  rematchWatch: "Guarda la rivincita", rematchWithBot: "Rivincita, con un bot al posto di {names}", rematchWaits: "rivincita offerta a {names}: in attesa", againstBotAgain: "Nuova partita contro il bot", againstBotsAgain: "Nuova partita contro i bot",
   watchingGame: "Stai guardando la partita di {names}: non stai giocando.", watchingTable: "Stai guardando questo tavolo: non stai giocando.", and: "e",
   standIn: "{name} non è al tavolo: un bot gioca al suo posto.", standInTitle: "Posti giocati da un bot",
   invited: "Hai un invito a un tavolo: scegli un nome e gioca.",

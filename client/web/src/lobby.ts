@@ -243,7 +243,7 @@ function createForm(): HTMLElement {
     people.value = [...people.options].some((o) => o.value === chosen) && (chosen === String(n)) === !bots.value ? chosen : String(bots.value ? 1 : n);
   };
   // at a team table, which seats are the person's partners (the person sits at the first)
-  const partner = h("p", { class: "hint", id: "partner-said", role: "status" });
+  const partner = h("p", { class: "hint", id: "partner-said", "aria-live": "polite" });
   const sayPartner = () => {
     const n = seatsNow();
     const chosen = more.querySelector<HTMLSelectElement>("[data-option=teams]")?.value;
