@@ -6,7 +6,7 @@ import { button, dialog, h } from "./dom";
 import { fill } from "./i18n";
 import { qrSvg } from "./qr";
 import type { GameEnd, LegalMove, RoundEnd } from "./protocol";
-import { gameEndLine, gameEndTotals, roundTable, scorePanel } from "./score";
+import { gameEndLine, gameEndTotals, scorePanel } from "./score";
 import { app, deck, heldTokens, mySide, playerName, seatCount, seatName, sideName, sideNames, sp, st, t } from "./state";
 import { header, render, send, settings, statusLine } from "./main";
 import { chatBox } from "./chatbox";
@@ -14,9 +14,9 @@ import { showRules } from "./rules";
 import { noTableNote, standingsTable } from "./lobby";
 import { newsLine, tickAway, watchingLine } from "./tablelines";
 import { inviteLocalOnly } from "./links";
-import { rematchPart } from "./rematch";
+import { freeSeatWords, rematchPart } from "./rematch";
 import { roundClosed, roundToShow } from "./roundbox";
-import { primieraLines } from "./primiera";
+import { roundParts as breakdown } from "./roundparts";
 import { keysLine, tapWords } from "./hints";
 
 // ------------------------------------------------------------------ playing
@@ -223,7 +223,7 @@ export function tableScreen(): void {
   const seats = h("div", { class: "seats" }, ...Array.from({ length: players }, (_, i) => h("div", {
     class: `seat${v && v.turn === i && !st.gameEnd ? " turn" : ""}`, "data-seat": i,
   }, `${marked(seatName(i), i === st.seat ? t.me : partner(i) ? t.partner : "")}${st.away.has(i) && i !== st.seat ? ` · ${t.awaySeat}` : ""}${v ? ` · ${fill(t.inHand, { n: v.hand_sizes?.[i] ?? 0 })}`
-    : i === st.seat || st.seats.some((s) => s.seat === i) || st.info?.seats?.[i] ? "" : ` · ${t.freeSeat}`}`)));
+    : i === st.seat || st.seats.some((s) => s.seat === i) || st.info?.seats?.[i] ? "" : ` · ${freeSeatWords()}`}`)));
   timerEl = h("span", { class: "clock" });
   showClock();
   const turnText = turnWords();
@@ -248,9 +248,8 @@ export function tableScreen(): void {
   const arriving = !drawn || !app.contains(drawn); // from the lobby (or a replay): not its scroll, the table's top
   app.toggleAttribute("data-mine", mine);
   if (!st.choices) app.style.paddingBottom = ""; // the room made for the sheet: gone with it
-  const top = header(st.gameEnd ? "" : leaveButton());
-  if (st.unread) top.querySelector("h1")?.after(unreadBadge()); // in the title's row: seen where one looks first
-  app.replaceChildren(top, statusLine(), watchingLine(),
+  const top = header(st.gameEnd ? "" : leaveButton(), button(t.chat, toChat, "quiet chat-go")); // the chat, far down a phone's page, one tap away
+  app.replaceChildren(top, st.unread ? unreadBadge() : "", statusLine(), watchingLine(), // the count over the page, under the title's row: it moves nothing
     st.gameEnd ? gameEndBox(st.gameEnd) : h("p", { class: "status", id: "turn" }, turnText, timerEl),
     inviteBox(), newsLine(), // one notice, the newest: the older give way
     seats, h("div", { class: "split" }, v && !st.gameEnd ? h("div", {}, // no board until the game is dealt (only the seats to fill), none once it is over
@@ -278,11 +277,18 @@ function underway(): boolean {
   return plays.length >= seatCount() || plays.some((p) => !st.seats.find((s) => s.seat === p.seat)?.bot);
 }
 
+/** Down to the table's chat, its newest lines and the line to write in (seen: no message is new). */
+function toChat(): void {
+  st.unread = 0;
+  const chat = document.getElementById("table-chat");
+  chat?.closest("section")?.scrollIntoView({ block: "end" });
+  render();
+  document.getElementById("table-chat")?.closest("section")?.querySelector<HTMLElement>("ul.chat")?.focus({ preventScroll: true });
+}
+
 /** The chat's new messages, counted: a tap goes down to the chat (seen: no longer new). */
 function unreadBadge(): HTMLButtonElement {
-  return button(st.unread === 1 ? t.newChatOne : fill(t.newChat, { n: st.unread }), () => {
-    st.unread = 0; document.getElementById("table-chat")?.scrollIntoView({ block: "end" }); render();
-  }, "chat-new");
+  return button(st.unread === 1 ? t.newChatOne : fill(t.newChat, { n: st.unread }), toChat, "chat-new");
 }
 
 /** Whether ``e`` is wholly out of the window's view. */
@@ -309,9 +315,8 @@ function placeBars(): void {
   if (bar) bar.hidden = !!turn && !outOfView(turn) && document.activeElement?.id !== "table-chat";
   const head = document.querySelector("header.bar"); // the bar sits below the page's header while it shows (its buttons stay tappable)
   if (bar) bar.style.top = `${Math.max(0, head?.getBoundingClientRect().bottom ?? 0)}px`;
-  const badge = document.querySelector<HTMLElement>(".chat-new"); // the title's row scrolled away: it stays at the screen's top
-  const row = badge?.closest("header");
-  if (badge && row) { badge.classList.toggle("floating", outOfView(row)); badge.classList.toggle("below", !!bar && !bar.hidden); }
+  const badge = document.querySelector<HTMLElement>(".chat-new"); // under the title's row (or the turn's bar); that row scrolled away, at the screen's top
+  if (badge) badge.style.top = `${Math.max(0, bar && !bar.hidden ? bar.getBoundingClientRect().bottom : head?.getBoundingClientRect().bottom ?? 0) + 6}px`;
   if (st.unread && !chatOutOfView()) { st.unread = 0; document.querySelector(".chat-new")?.remove(); }
 }
 window.addEventListener("scroll", placeBars, { passive: true });
@@ -359,12 +364,7 @@ function roundEndDialog(r: RoundEnd): void {
 function roundParts(r: RoundEnd): HTMLElement[] {
   const names = r.totals.map((_, i) => sideName(i));
   const before = r.totals.map((total, i) => st.totalsBefore[i] ?? total - (r.points[i] ?? 0));
-  const parts = [roundTable(sp, names, r, before, st.info?.rules?.target, !!st.info?.rules?.frac)];
-  if (!st.info?.rules?.frac && r.tallies?.length) parts.push(primieraLines(sp, deck, names, r)); // why each side's primiera
-  if (r.leftover?.length && r.leftover_to !== null && r.leftover_to !== undefined) {
-    parts.push(h("p", {}, fill(t.leftoverTo, { name: sideName(r.leftover_to) })));
-  }
-  return parts;
+  return breakdown(sp, deck, names, r, before, st.info?.rules);
 }
 
 /** The round boxes still open: the game's end shows the last round itself. */

@@ -11,13 +11,16 @@ export type Lang = "it" | "en";
 const EN = {
   linkFull: "This table is full", linkFullOf: "The game {name} invited you to has no seat left: it is being played without you. You can watch it, or find another table.", linkFullAny: "This table has no seat left: its game is being played without you. You can watch it, or find another table.", watchIt: "Watch the game", toTables: "Go to the tables",
   rematch: "Rematch", rematchOffer: "{name} proposes a rematch", rematchJoin: "Play the rematch", whyLeft: "{name} left the game",
-  rematchWatch: "Watch the rematch", againstBotAgain: "New game against the bot", againstBotsAgain: "New game against the bots",
+  rematchWatch: "Watch the rematch", rematchWithBot: "Rematch, a bot in place of {names}", rematchWaits: "offered to {names}: waiting", againstBotAgain: "New game against the bot", againstBotsAgain: "New game against the bots",
   watchingGame: "You are watching the game of {names}: you are not playing.", watchingTable: "You are watching this table: you are not playing.", and: "and",
   standIn: "{name} is not at the table: a bot plays in their place.", standInTitle: "Seats a bot plays",
   invited: "You are invited to a table: pick a name and play.",
   invitedBy: "{name} invites you to a game of {game} for {n}, to {target} points: pick a name and play.",
   nameInUse: "The name {asked} is already in use. Play as {given}, or pick another name.", otherName: "Pick another name",
-  playNow: "Play now", quickNeedOne: "Waiting for 1 more player for a game of {game}…", quickNeed: "Waiting for {n} more players for a game of {game}…", quickOthers: "({n} waiting with you)", leaveQueue: "Stop waiting",
+  playNow: "Play now", withPeople: "Play with other people", againstBotsSaid: "It starts at once: bots play the other seats.",
+  withPeopleSaid: "You wait for other people who choose the same game: it starts once there are enough of you.",
+  partnerSeat: "Your team-mate: seat {n}, opposite you (you are at seat 1).", partnerSeats: "Your team-mates: seats {seats} and {last} (you are at seat 1).",
+  quickNeedOne: "Waiting for 1 more player for a game of {game}…", quickNeed: "Waiting for {n} more players for a game of {game}…", quickOthers: "({n} waiting with you)", leaveQueue: "Stop waiting",
   tournaments: "Tournaments", showTournaments: "Show the tournaments", noTournaments: "No tournament open.",
   showFinished: "Finished tournaments", finishedTournaments: "Finished tournaments", noFinished: "No tournament has finished yet.",
   newTournament: "Create a tournament", tournamentName: "Name", format: "Format", swiss: "Swiss", round_robin: "Round robin",
@@ -102,13 +105,16 @@ type Words = typeof EN;
 const IT: Words = {
   linkFull: "Questo tavolo è al completo", linkFullOf: "Nella partita a cui ti ha invitato {name} non c'è più posto: si gioca senza di te. Puoi guardarla, o cercare un altro tavolo.", linkFullAny: "A questo tavolo non c'è più posto: la partita si gioca senza di te. Puoi guardarla, o cercare un altro tavolo.", watchIt: "Guarda la partita", toTables: "Vai ai tavoli",
   rematch: "Rivincita", rematchOffer: "{name} propone la rivincita", rematchJoin: "Gioca la rivincita", whyLeft: "{name} ha lasciato la partita",
-  rematchWatch: "Guarda la rivincita", againstBotAgain: "Nuova partita contro il bot", againstBotsAgain: "Nuova partita contro i bot",
+  rematchWatch: "Guarda la rivincita", rematchWithBot: "Rivincita, con un bot al posto di {names}", rematchWaits: "rivincita offerta a {names}: in attesa", againstBotAgain: "Nuova partita contro il bot", againstBotsAgain: "Nuova partita contro i bot",
   watchingGame: "Stai guardando la partita di {names}: non stai giocando.", watchingTable: "Stai guardando questo tavolo: non stai giocando.", and: "e",
   standIn: "{name} non è al tavolo: un bot gioca al suo posto.", standInTitle: "Posti giocati da un bot",
   invited: "Hai un invito a un tavolo: scegli un nome e gioca.",
   invitedBy: "{name} ti invita a una partita di {game} a {n}, a {target} punti: scegli un nome e gioca.",
   nameInUse: "Il nome {asked} è già in uso. Gioca come {given}, o scegli un altro nome.", otherName: "Scegli un altro nome",
-  playNow: "Gioca subito", quickNeedOne: "Aspettiamo ancora 1 giocatore per una partita di {game}…", quickNeed: "Aspettiamo ancora {n} giocatori per una partita di {game}…", quickOthers: "({n} in attesa con te)", leaveQueue: "Smetti di aspettare",
+  playNow: "Gioca subito", withPeople: "Gioca con altre persone", againstBotsSaid: "Si comincia subito: i bot giocano negli altri posti.",
+  withPeopleSaid: "Aspetti altre persone che scelgono lo stesso gioco: si comincia quando siete abbastanza.",
+  partnerSeat: "Il tuo compagno di squadra: posto {n}, di fronte a te (tu sei al posto 1).", partnerSeats: "I tuoi compagni di squadra: posti {seats} e {last} (tu sei al posto 1).",
+  quickNeedOne: "Aspettiamo ancora 1 giocatore per una partita di {game}…", quickNeed: "Aspettiamo ancora {n} giocatori per una partita di {game}…", quickOthers: "({n} in attesa con te)", leaveQueue: "Smetti di aspettare",
   tournaments: "Tornei", showTournaments: "Mostra i tornei", noTournaments: "Nessun torneo aperto.",
   showFinished: "Tornei finiti", finishedTournaments: "Tornei finiti", noFinished: "Nessun torneo è ancora finito.",
   newTournament: "Crea un torneo", tournamentName: "Nome", format: "Formula", swiss: "Svizzera", round_robin: "Girone all'italiana",
@@ -212,9 +218,12 @@ export interface Speech {
   option(name: string, english: string): [string, string];
   /** An option's value as shown. */
   value(v: string): string;
-  /** A player's name as shown: the server's own bots' names ("greedy-bot-1") in words ("Bot 1 (medium)"). */
-  name(n: string): string;
+  /** A player's name as shown: the server's own bots' names ("greedy-bot-3") in words ("Bot 2 (medium)"),
+   * counted among the bots of the table's seats ``among`` (in seat order: Bot 1, Bot 2 whatever their seats). */
+  name(n: string, among?: readonly (string | null | undefined)[]): string;
 }
+
+const SERVER_BOT = /^([a-z]+)-bot-(\d+)$/; // its number is the bot's seat (from 0), not what people count
 
 /** The server's bot strategies as the create form names them (its "Bots" choice), and
  * the levels a terminal's create form asks for by name. */
@@ -235,11 +244,13 @@ export function speech(lang: Lang, deck = "italian"): Speech {
     error: (code, message) => (lang === "it" ? refusal(message) ?? ERRORS_IT[code as ErrorCode] ?? message : message),
     option: (name, english) => (lang === "it" && OPTIONS_IT[name] ? OPTIONS_IT[name] : [name.replace(/_/g, " "), english]),
     value: (v) => (lang === "it" ? VALUES_IT[v] ?? v : v),
-    name: (n) => {
-      const bot = /^([a-z]+)-bot-(\d+)$/.exec(n); // a name only the server gives (server/core/text.py)
+    name: (n, among) => {
+      const bot = SERVER_BOT.exec(n); // a name only the server gives (server/core/text.py)
       if (!bot) return n;
       const level = BOT_LEVELS[bot[1]];
-      return fill(w.botName, { n: bot[2], level: level ? w[level] : bot[1] });
+      const at = among?.indexOf(n) ?? -1;
+      const count = at < 0 ? bot[2] : among!.slice(0, at + 1).filter((x) => x && SERVER_BOT.test(x)).length;
+      return fill(w.botName, { n: count, level: level ? w[level] : bot[1] });
     },
   };
 }

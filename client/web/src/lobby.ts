@@ -82,11 +82,16 @@ function playNow(): HTMLElement {
       button(t.leaveQueue, () => { st.quick = null; send("quick_leave", {}); render(); }, "quiet"));
   }
   const preset = quickPreset ??= h("select", { id: "quick-preset" }, ...PRESETS.map((p) => h("option", { value: p }, gameName(p)))); // a game chosen stays chosen as the lobby changes
-  // the family's most used button first: the chosen game against bots at once; then a game with whoever else asks
+  // the family's most used button first: the chosen game against bots at once; then a game with whoever else asks,
+  // each with a line under it saying what it does
+  const bots = button(t.againstBots, () => againstBotsNow(preset.value));
+  const people = button(t.withPeople, () => { st.quick = { preset: preset.value, others: 0 }; send("quick_play", { preset: preset.value }); render(); }, "quiet");
+  bots.setAttribute("aria-describedby", "quick-bots-said");
+  people.setAttribute("aria-describedby", "quick-people-said");
   return h("section", { class: "panel", "aria-labelledby": "quick-title" }, title,
     h("label", { for: "quick-preset" }, t.game, preset),
-    h("p", { class: "bar" }, button(t.againstBots, () => againstBotsNow(preset.value)),
-      button(t.playNow, () => { st.quick = { preset: preset.value, others: 0 }; send("quick_play", { preset: preset.value }); render(); }, "quiet")));
+    h("div", { class: "quick-way" }, bots, h("p", { class: "hint", id: "quick-bots-said" }, t.againstBotsSaid)),
+    h("div", { class: "quick-way" }, people, h("p", { class: "hint", id: "quick-people-said" }, t.withPeopleSaid)));
 }
 
 /** A table of ``preset`` with the person seated and medium bots in the other seats: the game begins at once. */
@@ -188,7 +193,7 @@ function wonBy(g: GameSummary): string {
     if (side === g.winner) return team ? t.yourSideWonLine : t.youWonLine;
     return g.players.filter((_, i) => i % sides === side).length > 1 ? t.yourSideLostLine : t.youLostLine;
   }
-  return fill(team ? t.winnerTeam : t.winner, { name: won.map(sp.name).join(" + ") });
+  return fill(team ? t.winnerTeam : t.winner, { name: won.map((n) => sp.name(n, g.players)).join(" + ") });
 }
 
 /** When a finished game ended, in the page's language (date and time). */
@@ -201,7 +206,7 @@ function finishedGames(): HTMLElement {
   const list = st.games === null
     ? h("p", {}, button(t.showGames, () => send("list_games", { limit: 20, tokens: Object.values(heldTokens()) }), "quiet"))
     : h("ul", { class: "tables", id: "games" }, ...(st.games.length ? st.games.map((g) => h("li", {},
-      h("span", { class: "grow" }, `#${g.id} ${gameName(g.preset)}${endedAt(g)} · ${g.players.map(sp.name).join(", ")} · ${g.totals.join(" – ")}${g.reason === "abandoned" ? ` · ${t.abandoned}` : g.winner === null ? "" : ` · ${wonBy(g)}`}`),
+      h("span", { class: "grow" }, `#${g.id} ${gameName(g.preset)}${endedAt(g)} · ${g.players.map((n) => sp.name(n, g.players)).join(", ")} · ${g.totals.join(" – ")}${g.reason === "abandoned" ? ` · ${t.abandoned}` : g.winner === null ? "" : ` · ${wonBy(g)}`}`),
       button(t.replay, () => send("get_record", { game: g.id, token: heldTokens()[g.id] ?? null }), "quiet"))) : [h("li", {}, t.noGames)]));
   return h("section", { class: "panel", "aria-labelledby": "games-title" }, h("h2", { id: "games-title" }, t.finished), list);
 }
@@ -237,9 +242,19 @@ function createForm(): HTMLElement {
     people.replaceChildren(...Array.from({ length: n }, (_, i) => n - i).map((k) => h("option", { value: String(k) }, peopleWords(k, n - k))));
     people.value = [...people.options].some((o) => o.value === chosen) && (chosen === String(n)) === !bots.value ? chosen : String(bots.value ? 1 : n);
   };
+  // at a team table, which seats are the person's partners (the person sits at the first)
+  const partner = h("p", { class: "hint", id: "partner-said", "aria-live": "polite" });
+  const sayPartner = () => {
+    const n = seatsNow();
+    const chosen = more.querySelector<HTMLSelectElement>("[data-option=teams]")?.value;
+    const teams = chosen ? chosen === "true" && n > 3 : n === 4 || n === 6; // as the engine's rules (R5)
+    const seats = Array.from({ length: n }, (_, i) => i).filter((i) => teams && i > 0 && i % 2 === 0).map((i) => i + 1);
+    partner.textContent = !seats.length ? "" : seats.length === 1 ? fill(t.partnerSeat, { n: seats[0] })
+      : fill(t.partnerSeats, { seats: seats.slice(0, -1).join(", "), last: seats[seats.length - 1] });
+  };
   fillPlayers(); fillPeople();
-  preset.addEventListener("change", () => { fillPlayers(); fillPeople(); });
-  players.addEventListener("change", fillPeople);
+  preset.addEventListener("change", () => { fillPlayers(); fillPeople(); sayPartner(); });
+  players.addEventListener("change", () => { fillPeople(); sayPartner(); });
   bots.addEventListener("change", () => { // bots chosen: they take the other seats; none: every seat waits for a person
     if (!bots.value) people.value = String(seatsNow());
     else if (people.value === String(seatsNow())) people.value = "1";
@@ -259,6 +274,8 @@ function createForm(): HTMLElement {
   };
   fillTimer();
   const more = h("details", { id: "more" }, h("summary", { class: "quiet" }, t.more));
+  more.addEventListener("change", () => sayPartner()); // the teams option
+  sayPartner();
   optionList ??= fetch("options.json").then((r) => r.json());
   optionList.then((list) => {
     for (const [name, values, meaning] of list) {
@@ -275,7 +292,7 @@ function createForm(): HTMLElement {
   const field = (id: string, label: string, el: HTMLElement) => h("label", { for: id }, label, el);
   form = h("form", { class: "panel", "aria-labelledby": "create-title" }, h("h2", { id: "create-title" }, t.create), field("preset", t.game, preset), field("players", t.players, players),
     field("bots", t.bots, bots), h("label", { for: "people" }, t.people, people, h("small", {}, t.peopleHint)),
-    h("label", { for: "private", class: "bar" }, priv, t.private),
+    partner, h("label", { for: "private", class: "bar" }, priv, t.private),
     h("label", { for: "timer" }, t.timer, timer, h("small", { id: "timer-first" }, fill(t.firstMoveMore, { n: READING }))),
     more, h("p", { class: "bar" }, h("button", { type: "submit" }, t.create)));
   // the form is for a game with people: by default its table waits for them (its invite shown);

@@ -4,7 +4,7 @@ import { decode, encode } from "@msgpack/msgpack";
 import { cardName, cardSvg, type Deck } from "./cards";
 import { animate, measure, settle } from "./anim";
 import { button, dialog, h } from "./dom";
-import { fill, type Lang, sentence } from "./i18n";
+import { fill, gameName, type Lang, sentence } from "./i18n";
 import { showRules } from "./rules";
 import type { ChatMessage, GameEnd, RoundEnd, TableInfo, TournamentInfo, TournamentNoTable, TournamentStandings } from "./protocol";
 import {
@@ -434,11 +434,12 @@ function choice(id: string, label: string, options: [string, string][], value: s
   return h("label", { for: id, class: "inline" }, label, select);
 }
 
-/** The title's row: the page's name and the player's, the rules, and ``more`` (the
- * table's Leave) beside them. */
-export function header(more: HTMLElement | string = ""): HTMLElement {
-  return h("header", { class: "bar" }, h("h1", { class: "grow" }, `${t.title} · ${st.name}`),
-    button(t.rules, showRules, "quiet"), more);
+/** The title's row: the page's name and the player's, ``first`` (the table's Chat), the
+ * rules, and ``more`` (the table's Leave) beside them. */
+export function header(more: HTMLElement | string = "", first: HTMLElement | string = ""): HTMLElement {
+  const rules = st.replay ? st.replay.record.rules : st.tableId ? st.info?.rules : null; // at a table: its game's name (Scopone…)
+  return h("header", { class: "bar" }, h("h1", { class: "grow" }, `${rules ? gameName(rules.preset) : t.title} · ${st.name}`),
+    first, button(t.rules, showRules, "quiet"), more);
 }
 
 /** The page's settings, at its foot: the cards' look and the language. */

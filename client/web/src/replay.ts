@@ -98,9 +98,19 @@ export function roundEndAt(record: GameRecord, round: number): RoundEnd | null {
   });
   // The primiera counts the leftover too: count it again from every card the side took.
   const sidesCards = sideCards(record, round);
-  tallies.forEach((t, i) => { t.primiera = primiera(sidesCards[i]); });
+  tallies.forEach((t, i) => { t.primiera = primiera(sidesCards[i]); t.primiera_cards = bestCards(sidesCards[i]); });
   return { event: -(round + 1), round: r.number, cards: tallies.map((t) => t.cards), breakdown: r.breakdown, tallies,
     points: r.points, totals: r.totals, leftover: r.leftover, leftover_to: leftTo };
+}
+
+/** R3, R21: the best card of each suit ``pile`` holds (the highest primiera value, the
+ * lowest card of equals), in suit order, as the server names them at a round's end. */
+function bestCards(pile: string[]): string[] {
+  const value = (c: string) => PRIMIERA[c[0]] ?? 0;
+  return [...SUITS].flatMap((s) => {
+    const held = pile.filter((c) => c[1] === s);
+    return held.length ? [held.reduce((a, c) => (value(c) > value(a) || (value(c) === value(a) && RANKS.indexOf(c[0]) < RANKS.indexOf(a[0])) ? c : a))] : [];
+  });
 }
 
 function sideCards(record: GameRecord, round: number): string[][] {

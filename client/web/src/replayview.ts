@@ -3,7 +3,8 @@ import { cardName, cardSvg } from "./cards";
 import { button, h } from "./dom";
 import { fill } from "./i18n";
 import { boardAt, roundEndAt } from "./replay";
-import { describe, gameEndLine, gameEndTotals, roundTable, scorePanel } from "./score";
+import { describe, gameEndLine, gameEndTotals, scorePanel } from "./score";
+import { roundParts } from "./roundparts";
 import { app, deck, sp, st, t } from "./state";
 import { header, render, settings, statusLine } from "./main";
 
@@ -21,8 +22,9 @@ export function replayScreen(): void {
   const actions = record.rounds[rp.round]?.actions.length ?? 0;
   const b = boardAt(record, rp.round, rp.step);
   const player = (i: number) => record.players[i]?.name;
-  const name = (i: number) => { const n = player(i); return n ? sp.name(n) : fill(t.seat, { n: i + 1 }); };
-  const sideOf = (i: number) => record.players.filter((p) => p.side === i).map((p) => sp.name(p.name)).join(" + ");
+  const seated = record.players.map((p) => p.name); // a server's bot named by its number among the game's bots
+  const name = (i: number) => { const n = player(i); return n ? sp.name(n, seated) : fill(t.seat, { n: i + 1 }); };
+  const sideOf = (i: number) => record.players.filter((p) => p.side === i).map((p) => sp.name(p.name, seated)).join(" + ");
   const sides = b.piles.map((_, i) => sideOf(i));
   const go = (round: number, step: number) => { rp.round = round; rp.step = step; render(); };
   const controls = h("div", { class: "bar", id: "replay-controls" },
@@ -56,13 +58,13 @@ export function replayScreen(): void {
       h("p", {}, button(st.gameEnd ? t.backToEnd : t.toLobby, () => { st.replay = null; render(); }, "quiet"))),
     // the round's points, then (the game's last step) the game's final result
     ended ? h("section", { class: "panel end", "aria-label": fill(t.roundEnd, { n: ended.round }) }, h("h2", {}, fill(t.roundEnd, { n: ended.round })),
-      roundTable(sp, sides, ended, before, record.rules.target, !!record.rules.frac)) : "",
+      ...roundParts(sp, deck, sides, ended, before, record.rules)) : "", // as the live round's box: its primiera's cards, who took the cards left
     over ? h("section", { class: "panel end", id: "replay-end", "aria-labelledby": "replay-end-title" },
       h("h2", { id: "replay-end-title" }, t.gameEnd), h("p", { class: "winner" }, gameEndLine(sp, { event: 0, ...over }, sideOf, mine)),
       gameEndTotals(sp, { event: 0, ...over }, sideOf)) : "",
     seats, h("div", { class: "split" }, h("div", {},
       h("h2", {}, `${t.table} · ${t.stock} ${b.stock}`), h("div", { class: "cards", "aria-label": t.table, "data-area": "table" }, ...b.table.map(cardFace)),
       ...hands),
-    h("div", {}, scorePanel(sp, sides, ended ? ended.totals : before, b.piles, record.rules.target), h("section", { class: "panel", "aria-label": t.plays }, h("h2", {}, t.plays), plays))),
+    h("div", {}, scorePanel(sp, sides, ended ? ended.totals : before, ended?.tallies ?? b.piles, record.rules.target), h("section", { class: "panel", "aria-label": t.plays }, h("h2", {}, t.plays), plays))),
     settings());
 }

@@ -104,17 +104,28 @@ export function live(x: TableInfo): boolean { return x.state === "waiting" || x.
 
 export function seatCount(): number { return st.info?.rules?.players ?? (st.seats.length || 2); }
 
+/** The names of the table's seats, in seat order (the server's bots among them are counted from 1 as shown). */
+function tableNames(): (string | null | undefined)[] {
+  if (!st.seats.length) return st.info?.seats ?? [];
+  const names: (string | null)[] = Array(Math.max(...st.seats.map((s) => s.seat)) + 1).fill(null);
+  for (const s of st.seats) names[s.seat] = s.name;
+  return names;
+}
+
+/** A name at this table as shown (a server's bot's by its number among the table's bots). */
+export function nameOf(n: string): string { return sp.name(n, tableNames()); }
+
 /** A seated player's name as shown: a person's seat that a bot plays now (its person
  * left, or did not come back) says so ("bruno (bot)"); the server's own bots are named as bots already. */
-export function shownName(s: SeatInfo): string {
-  const name = sp.name(s.name);
+export function shownName(s: SeatInfo, among: readonly (string | null | undefined)[] = tableNames()): string {
+  const name = sp.name(s.name, among);
   return s.bot && name === s.name ? fill(t.botSeat, { name }) : name;
 }
 
 /** A listed table's seat ``i``, held by ``name``: a seat the table's map says a bot plays
  * reads as a bot's ("nipote (bot)" for a person's seat a bot plays on). */
 export function listedName(x: TableInfo, i: number, name: string): string {
-  return shownName({ seat: i, name, side: 0, bot: x.bots?.includes(i) ?? false });
+  return shownName({ seat: i, name, side: 0, bot: x.bots?.includes(i) ?? false }, x.seats);
 }
 
 /** Who played ``card`` this round at seat ``i``: the bot, for a card a bot played for the
@@ -122,7 +133,7 @@ export function listedName(x: TableInfo, i: number, name: string): string {
 export function playerName(i: number, card: string): string {
   const seated = st.seats.find((s) => s.seat === i);
   if (!seated || !st.takeovers.has(i)) return seatName(i);
-  return st.bots.has(card) ? shownName({ ...seated, bot: true }) : sp.name(seated.name);
+  return st.bots.has(card) ? shownName({ ...seated, bot: true }) : nameOf(seated.name);
 }
 
 /** Whether the next play of seat ``i`` is a bot's for its person: a bot took the seat over and plays it now. */
@@ -159,7 +170,7 @@ export function seatName(i: number): string {
   const seated = st.seats.find((s) => s.seat === i);
   if (seated) return shownName(seated);
   const named = st.info?.seats?.[i];
-  return named ? sp.name(named) : fill(t.seat, { n: Number.isInteger(i) ? i + 1 : "?" });
+  return named ? nameOf(named) : fill(t.seat, { n: Number.isInteger(i) ? i + 1 : "?" });
 }
 
 /** Each side's name (its players' names), one per side of the game. */
@@ -170,9 +181,9 @@ export function sideNames(): string[] {
 }
 
 export function sideName(i: number): string {
-  const names = st.seats.filter((s) => s.side === i).map(shownName);
+  const names = st.seats.filter((s) => s.side === i).map((s) => shownName(s));
   const named = st.info?.seats?.[i];
-  return names.length ? names.join(" + ") : named ? sp.name(named) : fill(t.seat, { n: i + 1 });
+  return names.length ? names.join(" + ") : named ? nameOf(named) : fill(t.seat, { n: i + 1 });
 }
 
 /** The side of the page's player (none when watching). */

@@ -3,11 +3,11 @@
 // one notice above the board, the newest.
 import { h } from "./dom";
 import { fill } from "./i18n";
-import { sp, st, t } from "./state";
+import { nameOf, st, t } from "./state";
 
 /** The people at the table, named as the page shows them ("nonna e nipote"). */
 function players(): string {
-  const names = st.seats.length ? st.seats.map((s) => sp.name(s.name)) : (st.info?.seats ?? []).filter((n): n is string => !!n).map(sp.name);
+  const names = st.seats.length ? st.seats.map((s) => nameOf(s.name)) : (st.info?.seats ?? []).filter((n): n is string => !!n).map(nameOf);
   if (names.length < 2) return names.join("");
   return `${names.slice(0, -1).join(", ")} ${t.and} ${names[names.length - 1]}`;
 }
@@ -26,7 +26,7 @@ function heldFor(until: number): string {
 }
 function awayWords(seat: number, until: number): string {
   const s = st.seats.find((x) => x.seat === seat);
-  return fill(t.away, { name: s ? sp.name(s.name) : "", left: heldFor(until) });
+  return fill(t.away, { name: s ? nameOf(s.name) : "", left: heldFor(until) });
 }
 
 /** The other seats whose person is away (or only seat ``only``), each held for them a while
@@ -55,7 +55,7 @@ export function standInLines(only?: number): HTMLElement | string {
     .filter(({ s }) => s !== undefined && s.bot);
   if (!seats.length) return "";
   return h("ul", { class: "status stand-in", id: "stand-in", "aria-label": t.standInTitle },
-    ...seats.map(({ s, why }) => h("li", { "data-seat": s!.seat }, fill(why === "left" ? t.botLeft : t.standIn, { name: sp.name(s!.name) }))));
+    ...seats.map(({ s, why }) => h("li", { "data-seat": s!.seat }, fill(why === "left" ? t.botLeft : t.standIn, { name: nameOf(s!.name) }))));
 }
 
 /** The keys and lines of what the table has to say above the board now, oldest kinds

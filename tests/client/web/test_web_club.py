@@ -44,13 +44,13 @@ async def test_two_people_pressing_play_now_sit_at_one_table(club_site: Site, br
     ada = await open_page(browser, club_site, "ada", DESKTOP)
     first = ada.locator("main section").first
     assert await first.locator("h2").text_content() == "Play now"  # the first choice of the lobby
-    await ada.get_by_role("button", name="Play now").click()
+    await ada.get_by_role("button", name="Play with other people").click()
     await ada.get_by_text("Waiting for 1 more player for a game of Scopa…").wait_for(timeout=WAIT)
     await ada.get_by_role("button", name="Stop waiting").click()
-    await ada.get_by_role("button", name="Play now").wait_for(timeout=WAIT)
-    await ada.get_by_role("button", name="Play now").click()
+    await ada.get_by_role("button", name="Play with other people").wait_for(timeout=WAIT)
+    await ada.get_by_role("button", name="Play with other people").click()
     bob = await open_page(browser, club_site, "bob", PHONE)
-    await bob.get_by_role("button", name="Play now").tap()
+    await bob.get_by_role("button", name="Play with other people").tap()
     for page in (ada, bob):
         await page.wait_for_selector("#turn", timeout=WAIT)  # at the table: the game began
     tables = [t for t in club_site.engine.tables.values()]

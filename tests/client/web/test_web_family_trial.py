@@ -136,7 +136,7 @@ async def test_two_people_and_two_bots_at_scopone_by_the_form(site: Site, browse
     await nipote.wait_for_selector(".seat", timeout=WAIT)
     await nonna.wait_for_selector("[data-area=table] .card", timeout=WAIT)
     seats = [x.split(" · ")[0] for x in await nonna.locator(".seat").all_text_contents()]
-    assert seats == ["nonna (tu)", "Bot 1 (medio)", "nipote (in squadra con te)", "Bot 3 (medio)"], seats
+    assert seats == ["nonna (tu)", "Bot 1 (medio)", "nipote (in squadra con te)", "Bot 2 (medio)"], seats
 
 
 async def test_a_spectator_back_after_the_end_is_offered_the_rematch(site: Site, browser: Browser) -> None:

@@ -50,7 +50,7 @@ async def test_the_news_of_a_game_left_goes_when_the_person_plays_on(browser: Br
         news = ada.get_by_role("status").filter(has_text="Hai lasciato la partita: da ora il tuo posto lo gioca un bot.")
         await news.wait_for(timeout=WAIT)
         await ada.wait_for_selector("#quick-preset", timeout=WAIT)
-        await ada.get_by_role("button", name="Gioca subito").tap()
+        await ada.get_by_role("button", name="Gioca con altre persone").tap()
         await ada.locator("#quick-title ~ p[role=status]").filter(has_text="Aspettiamo ancora").wait_for(timeout=WAIT)
         assert await news.count() == 0
 

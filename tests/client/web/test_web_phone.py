@@ -223,7 +223,7 @@ async def test_every_screen_speaks_italian_to_an_italian_phone(browser: Browser)
     async with served(club=ClubOptions()) as site:  # quick games and tournaments
         page = await open_italian(browser, site, "zia")
         await page.wait_for_selector("#preset", timeout=WAIT)
-        await page.get_by_role("button", name="Gioca subito").tap()
+        await page.get_by_role("button", name="Gioca con altre persone").tap()
         await page.get_by_role("status").filter(has_text="Aspettiamo ancora 1 giocatore per una partita di Scopa").wait_for(timeout=WAIT)
         assert await english_heard(page, english) == [], "quick game"
         await page.get_by_role("button", name="Smetti di aspettare").tap()

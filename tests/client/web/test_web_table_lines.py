@@ -130,10 +130,10 @@ async def test_a_spectator_of_the_game_is_told_of_its_rematch_and_watches_it_wit
         assert new.rematch_of == old.id
 
 
-async def test_with_only_a_bot_left_the_game_end_offers_a_new_game_against_it_not_a_rematch(browser: Browser) -> None:
+async def test_with_only_a_bot_left_the_game_end_offers_the_rematch_with_the_bot(browser: Browser) -> None:
     """PROTOCOL.md §7 (a bot plays on for a person who left): once the game is over and no
-    other person is left at the table, its end offers a new game against the bot, which
-    starts at once with a bot in the other seat; no rematch waiting for the one who left."""
+    other person is left at the table, its end offers the rematch with a bot in the place of
+    the one who left, which starts at once; it waits for no one."""
     async with served() as s:
         nonna, zio, _ = await nonna_and_zio(browser, s)
         await zio.locator("#leave").tap()
@@ -143,11 +143,11 @@ async def test_with_only_a_bot_left_the_game_end_offers_a_new_game_against_it_no
         old.abandon("nonna stops")
         end = nonna.locator("#game-end")
         await end.wait_for(timeout=WAIT)
-        assert await end.get_by_role("button", name="Rivincita").count() == 0
-        await end.get_by_role("button", name="Nuova partita contro il bot").tap()
+        assert await end.get_by_role("button", name="Rivincita", exact=True).count() == 0  # none waiting for zio
+        await end.get_by_role("button", name=f"Rivincita, con un bot al posto di {ZIO}", exact=True).tap()
         await nonna.wait_for_selector("[data-area=hand] .card", timeout=WAIT)  # no one to wait for: it starts
         new = next(t for t in s.engine.tables.values() if t is not old)
-        assert new.rematch_of is None and new.rules == old.rules
+        assert new.rematch_of == old.id and new.rules == old.rules  # the same game again: its chat goes on
         assert [seat is not None and seat.bot is not None for seat in new.seats] == [False, True]
 
 
