@@ -25,6 +25,7 @@ from scopa.protocol.record import RecordMismatch, Step
 
 from ..text import DeckStyle, cards_text, rules_line, tr
 from .keys import TypedBox, catch_up
+from .keywords import follow_language, key_word
 from ..text import position_text, result_text, scope_text, score_lines, shown_names, viewer_seat
 
 
@@ -43,17 +44,17 @@ class ReplayScreen(Screen[None]):
     #jump.shown { display: block; }
     ReplayScreen Footer.-compact FooterLabel { margin: 0 1 0 0; }  /* a group's word ("step") apart from the next key */
     """
-    STEP = Binding.Group(tr("step"), compact=True)  # one key of the key line for both ways: it fits 80 columns
-    ROUND = Binding.Group(tr("round"), compact=True)
+    STEP = Binding.Group(key_word("step"), compact=True)  # one key of the key line for both ways: it fits 80 columns
+    ROUND = Binding.Group(key_word("round"), compact=True)
     BINDINGS = [
-        Binding("right,l,space", "step(1)", tr("next"), group=STEP),
-        Binding("left,h", "step(-1)", tr("back"), group=STEP),
-        Binding("n", "round(1)", tr("next round"), group=ROUND),
-        Binding("p", "round(-1)", tr("previous round"), group=ROUND),
-        Binding("home", "go(0)", tr("start"), show=False),
-        Binding("end", "go(-1)", tr("end"), show=False),
-        Binding("g", "ask_round", tr("jump to round")),
-        Binding("q", "close", tr("quit")),
+        Binding("right,l,space", "step(1)", key_word("next"), group=STEP),
+        Binding("left,h", "step(-1)", key_word("back"), group=STEP),
+        Binding("n", "round(1)", key_word("next round"), group=ROUND),
+        Binding("p", "round(-1)", key_word("previous round"), group=ROUND),
+        Binding("home", "go(0)", key_word("start"), show=False),
+        Binding("end", "go(-1)", key_word("end"), show=False),
+        Binding("g", "ask_round", key_word("jump to round")),
+        Binding("q", "close", key_word("quit")),
     ]
 
     index: reactive[int] = reactive(0)
@@ -229,6 +230,7 @@ class ReplayApp(App[None]):
 
     def __init__(self, record: Record, steps: list[Step], problem: RecordMismatch | None = None,
                  style: DeckStyle = DeckStyle.ITALIAN, viewer: str | None = None) -> None:
+        follow_language()  # the key line in the language chosen by now (the keys were made at import)
         super().__init__()
         self.replay = ReplayScreen(record, steps, problem, style, viewer)
         self.title = tr("Scopa replay")
