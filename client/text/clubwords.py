@@ -253,6 +253,9 @@ OPERATOR_ITALIAN: dict[str, str] = {
 
 
 ARCHIVE_ITALIAN: dict[str, str] = {
+    # the replay viewer: its last step, its keys
+    "End of the game · step {i}/{steps} — {result}": "Fine della partita · passo {i}/{steps} — {result}",
+    "keys": "tasti",
     # a server's finished games and its leaderboard (scopa games, scopa leaderboard)
     "{who} won {totals} ({reason})": "vince {who} {totals} ({reason})",
     "a bot for {name}": "un bot al posto di {name}",
