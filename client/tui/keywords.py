@@ -2,9 +2,10 @@
 
 A class's ``BINDINGS`` are made when its module is imported, which may be before a
 command's ``--lang`` (or a test) chooses the language.  Their words are written with
-:func:`key_word`, which keeps the English beside the word shown; :func:`follow_language`,
-called as an app is built, puts every key's word of the client's screens and widgets
-(and of their groups) in the language of that moment."""
+:func:`key_word`, which keeps the English beside the word shown; after
+:func:`follow_language` (called as the package is imported and as an app is built) each
+screen or widget of the client says its keys' words (and their groups') in the language
+in effect when it is made."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from dataclasses import replace
 from textual.binding import Binding, BindingsMap
 from textual.dom import DOMNode
 
-from ..text import tr
+from ..text import current_language, tr
 
 
 class KeyWord(str):
@@ -55,13 +56,28 @@ def _ours() -> list[type[DOMNode]]:
 PACKAGE = __name__.split(".")[0] + "."
 
 
+class _KeysNow:
+    """A class's keys, read by each node as it is made: their words in the language of
+    that moment."""
+
+    def __init__(self, merged: BindingsMap) -> None:
+        self.merged = merged
+        self.said: dict[str, BindingsMap] = {}
+
+    def __get__(self, node: object, owner: type | None = None) -> BindingsMap:
+        lang = current_language()
+        if lang not in self.said:
+            groups: dict[int, Binding.Group] = {}
+            self.said[lang] = BindingsMap.from_keys(
+                {key: [_said_now(b, groups) for b in bindings] for key, bindings in self.merged.key_to_bindings.items()})
+        return self.said[lang]
+
+
 def follow_language() -> None:
-    """Every key's word of the client's Textual classes in the language in effect now;
-    an app calls it as it is built, before its screens are (a node takes its class's keys
-    when it is made)."""
-    groups: dict[int, Binding.Group] = {}
+    """From now on every node of the client's Textual classes takes its keys with their
+    words in the language in effect when the node is made (once for each class; a class
+    made after this call needs it again: an app calls it as it is built)."""
     for cls in _ours():
-        merged = cls._merged_bindings
-        if merged is not None:
-            cls._merged_bindings = BindingsMap.from_keys(
-                {key: [_said_now(b, groups) for b in bindings] for key, bindings in merged.key_to_bindings.items()})
+        merged = cls.__dict__.get("_merged_bindings")
+        if isinstance(merged, BindingsMap):
+            setattr(cls, "_merged_bindings", _KeysNow(merged))
