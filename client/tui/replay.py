@@ -236,7 +236,7 @@ class ReplayScreen(Screen[None]):
         width = max(len(n) for n in self.names)
         for seat, name in enumerate(self.names):
             marker = "▶ " if s.phase is Phase.PLAY and s.to_move == seat else "  "
-            dealer = f" ({tr('dealer')})" if s.dealer == seat else ""
+            dealer = f" · {tr('dealer')}" if s.dealer == seat else ""  # "Bot 2 (medio) · mazziere"
             out.append(f"{marker}{name:<{width}}{dealer}\n", style="bold" if marker.strip() else "")
             out.append(("    " + hand).ljust(pad))
             out.append_text(cards_text(cards_in(s.hands[seat]), self.style))

@@ -42,3 +42,20 @@ async def test_the_seat_rows_and_the_plays_read_as_italian(monkeypatch: pytest.M
                 assert "· di turno · mazziere" in rows and "mazziere di turno" not in rows \
                     and "carte di turno" not in rows, rows
         assert "Bot gioca 7 Spa e prende 3 Spa, 4 Bas" in status(app.board_screen), status(app.board_screen)
+
+
+async def test_the_replays_dealer_reads_as_the_boards(monkeypatch: pytest.MonkeyPatch) -> None:
+    """"Bot 2 (medio) · mazziere", as the board's seat rows, not "Bot 2 (medio) (mazziere)"."""
+    from scopa.client.tui import ReplayApp
+    from scopa.protocol.record import replay_steps
+
+    from test_replay_app import game
+
+    monkeypatch.setattr(i18n, "LANGUAGE", "it")
+    record = await game(3)
+    app = ReplayApp(record, list(replay_steps(record)))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        board = app.board_text().plain
+    dealer = record.players[list(replay_steps(record))[0].state.dealer].name
+    assert f"{dealer} · mazziere" in board and "(mazziere)" not in board, board
