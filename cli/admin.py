@@ -108,7 +108,7 @@ def add_admin_subcommand(sub: Any) -> None:
                        help="the journal (for migrate, export, import, damaged)")
     admin.add_argument("op", choices=[*_OPS, *_JOURNAL_OPS],
                        help="; ".join([f"{k}: {v[1]}" for k, v in _OPS.items()] + [f"{k}: {v}" for k, v in _JOURNAL_OPS.items()]))
-    admin.add_argument("arg", nargs="?", default="", help="the table id (close, tables), name (kick) or a member's HOST:PORT (drain)")
+    admin.add_argument("arg", nargs="?", default="", metavar="ARG", help="the table id (close, tables), name (kick) or a member's HOST:PORT (drain)")
 
 
 def run_admin(args: argparse.Namespace, console: Console) -> int:

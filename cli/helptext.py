@@ -48,8 +48,9 @@ def parsers(parser: argparse.ArgumentParser) -> Iterator[argparse.ArgumentParser
 
 
 def translate(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
-    """``parser``'s description, group titles and every option's and subcommand's help in
-    the terminal's language; ``parser``."""
+    """``parser``'s description, group titles, every option's and subcommand's help and
+    every placeholder (``NAME``: ``NOME``, as the help texts write it) in the terminal's
+    language; ``parser``."""
     for p in parsers(parser):
         p.description = _said(p.description) if p.description else p.description
         for group in p._action_groups:
@@ -57,10 +58,23 @@ def translate(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
         for action in p._actions:
             if action.help and action.help is not argparse.SUPPRESS:
                 action.help = _said(action.help)
+            _placeholder(action)
             if isinstance(action, argparse._SubParsersAction):
                 for choice in action._choices_actions:
                     choice.help = _said(choice.help) if choice.help else choice.help
     return parser
+
+
+def _placeholder(action: argparse.Action) -> None:
+    """The value ``action`` takes as the usage and the help show it, in the terminal's
+    language (an option's own name, ``--seed SEED``, when it has none of its own; a list
+    of choices stays as it is)."""
+    if action.metavar is None and (action.choices is not None or action.nargs == 0 or not action.option_strings):
+        return
+    if isinstance(action.metavar, tuple):
+        action.metavar = tuple(_said(m) for m in action.metavar)
+    else:
+        action.metavar = _said(action.metavar if action.metavar is not None else action.dest.upper())
 
 
 ARGPARSE_WORDS: tuple[str, ...] = (

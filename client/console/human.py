@@ -177,8 +177,8 @@ class TerminalPlayer(Player):
                 left = self._clock()
                 if not line.done() and not self.warned and left is not None and left <= WARN_AT:
                     self.warned = True  # once a turn, above the prompt and what is typed at it
-                    self.reader.say(Text(tr("{n} s left, then the server plays for you.", n=left),
-                                         style="bold yellow"))
+                    self.reader.say_above(Text(tr("{n} s left, then the server plays for you.", n=left),
+                                               style="bold yellow"))
         finally:
             self.reader.done_with(reading, prompt)
         return line.result()

@@ -242,7 +242,7 @@ class Lobby:
                 continue
             word, _, rest = line.partition(" ")
             word = word.lower()
-            if word in ("q", "quit", "exit"):
+            if word in ("q", "quit", "exit", "esci"):
                 return
             if word in ("r", "refresh", "l", "list", ""):
                 tables = await self.show()

@@ -20,6 +20,7 @@ from scopa.protocol.record import PlayerKind, RecordPlayer, build_record
 from ..seats import bot_number, record_strategy, seat_bot
 from .human import TerminalPlayer
 from .recordfile import write_record
+from .tablewords import Leaving
 from ..text import DeckStyle, event_line, local_bot_name, person_name, tr
 
 
@@ -48,15 +49,26 @@ async def run_local_game(
     console: Console | None = None,
     record_to: Path | None = None,
     names: Sequence[str] = (),
-) -> GameRecord:
+) -> GameRecord | None:
     """Play one local game; with no human seat every public event is printed;
     ``record_to``: write the game's record there (docs/RECORDS.md); ``names``: the
-    people's, seat by seat."""
+    people's, seat by seat.  A person may leave at the move prompt (``esci``, ``q``,
+    after a question): the game ends there, unrecorded (None)."""
     console = console or Console()
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
     players = build_players(kinds, console, style, autoplay, delay, seed, names)
     master = LocalGame(rules, players, seed)
+    game = asyncio.ensure_future(master.run())
+    left: list[bool] = []  # a person left (yes, asked)
+
+    def leave() -> None:
+        left.append(True)
+        game.cancel()
+
+    for player in players:
+        if isinstance(player, TerminalPlayer):
+            player.leaving = Leaving(lambda: tr("Leave the game? It ends here: a local game is not kept."), leave)
     if "human" not in kinds:
         names = tuple(p.name for p in players)
 
@@ -68,7 +80,16 @@ async def run_local_game(
                     await asyncio.sleep(delay)
 
         master.observers.append(show)
-    record = await master.run()
+    try:
+        record = await game
+    except asyncio.CancelledError:
+        if not left:
+            raise  # not a person leaving: this coroutine itself is cancelled
+        console.print(Text(tr("Game left.")))
+        console.print(Text(tr("seed {seed}: replay with --seed {seed}", seed=seed), style="dim"))
+        if record_to is not None:
+            console.print(Text(tr("no record written: the game was left before its end"), style="dim"))
+        return None
     console.print(Text(tr("seed {seed}: replay with --seed {seed}", seed=seed), style="dim"))
     if record_to is not None:
         seats = [

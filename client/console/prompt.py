@@ -6,9 +6,11 @@ meanwhile; it cannot be taken back, so a read still waiting when its question is
 server played for the seat, the game ended, a tournament's table came) answers the next
 prompt instead of being left to eat a line nobody waits for, and what was typed for the
 question that is over (no Enter yet) is dropped.  What arrives while a prompt waits is
-printed at once on a line of its own, and the prompt shown again below it; what was held
-back for a prompt (news that came while the game was still being shown) is printed just
-above the prompt as it goes up (:attr:`LineReader.before_prompt`)."""
+printed at once on a line of its own, and the prompt shown again below it (the time
+warning, at a terminal, goes above the prompt's line instead, which keeps what is typed
+there: :meth:`LineReader.say_above`); what was held back for a prompt (news that came
+while the game was still being shown) is printed just above the prompt as it goes up
+(:attr:`LineReader.before_prompt`)."""
 
 from __future__ import annotations
 
@@ -140,6 +142,25 @@ class LineReader:
                 self._prompt = None
             if self._line is line and line.done():
                 self._line = None
+
+    def say_above(self, *objects: Any, **options: Any) -> None:
+        """Print now, above a prompt that waits, which stays as it is with what is typed
+        at it (a terminal moves that line down to make room, the cursor where it was);
+        with no prompt waiting, or not at a terminal, as :meth:`say`."""
+        console = self.console
+        with self._lock:
+            above = self._open and self._prompt is not None and console.is_terminal and not console.is_dumb_terminal
+        if not above:
+            self.say(*objects, **options)
+            return
+        with console.capture() as said:
+            console.print(*objects, **options)
+        lines = said.get().rstrip("\n").split("\n")
+        n = len(lines)
+        room = "\x1bD" * n + "\x1bM" * n  # n free rows below the prompt's (the screen scrolls up at the bottom)
+        down = "\x1b7\r" + f"\x1b[{n}L"  # the prompt's row, typed text and all, moves down n rows
+        console.file.write(room + down + "\r\n".join(lines) + "\x1b8" + f"\x1b[{n}B")  # back after the typed text
+        console.file.flush()
 
     def say(self, *objects: Any, **options: Any) -> None:
         """Print now (as ``Console.print``): below a prompt that waits, which is shown

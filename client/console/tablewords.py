@@ -1,6 +1,6 @@
 """What one may type at the plain client's move prompt besides a move: ``?`` (or
 ``aiuto``, ``help``) lists it all, ``!text`` (or ``chat text``) says ``text`` to the
-table, ``esci`` (or ``leave``) leaves the game after asking.  Either language's word
+table, ``esci`` (or ``q``, ``quit``, ``leave``) leaves the game after asking.  Either language's word
 works whatever the terminal speaks."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from ..text import tr
 
 HELP_WORDS = frozenset({"?", "aiuto", "help"})
 CHAT_WORDS = frozenset({"chat"})
-LEAVE_WORDS = frozenset({"esci", "leave"})
+LEAVE_WORDS = frozenset({"esci", "leave", "q", "quit", "exit"})
 YES = frozenset({"s", "si", "sì", "y", "yes"})
 
 
@@ -51,7 +51,7 @@ def prompt_help(chat: bool, leave: bool) -> Text:
     if chat:
         lines.append("  " + tr("!text or chat text: say text to the table"))
     if leave:
-        lines.append("  " + tr("esci: leave the game (you are asked first)"))
+        lines.append("  " + tr("esci or q: leave the game (you are asked first)"))
     lines.append("  " + tr("Ctrl+C: close the client at once"))
     return Text("\n".join(lines), style="cyan")
 

@@ -155,7 +155,7 @@ CONNECTION_ITALIAN: dict[str, str] = {
         "il numero di una mossa, o la sua carta come la vedi (7d, 7 Den): la giochi",
     "? or aiuto: this list": "? o aiuto: questo elenco",
     "!text or chat text: say text to the table": "!testo o chat testo: dici testo al tavolo",
-    "esci: leave the game (you are asked first)": "esci: lascia la partita (prima ti viene chiesto)",
+    "esci or q: leave the game (you are asked first)": "esci o q: lascia la partita (prima ti viene chiesto)",
     "Ctrl+C: close the client at once": "Ctrl+C: chiude subito il programma",
     "Type the words after the !, e.g. !ciao a tutti": "Scrivi le parole dopo il !, per esempio !ciao a tutti",
     "(y/n) [n]: ": "(s/n) [n]: ",
@@ -253,6 +253,9 @@ OPERATOR_ITALIAN: dict[str, str] = {
 
 
 ARCHIVE_ITALIAN: dict[str, str] = {
+    # the replay viewer: its last step, its keys
+    "End of the game · step {i}/{steps} — {result}": "Fine della partita · passo {i}/{steps} — {result}",
+    "keys": "tasti",
     # a server's finished games and its leaderboard (scopa games, scopa leaderboard)
     "{who} won {totals} ({reason})": "vince {who} {totals} ({reason})",
     "a bot for {name}": "un bot al posto di {name}",

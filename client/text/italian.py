@@ -402,7 +402,7 @@ ITALIAN: dict[str, str] = {
     "round 1-{n} then Enter (Esc: cancel)": "smazzata 1-{n} poi Invio (Esc: annulla)",
     "there is no round {text}: rounds 1-{n}": "non c'è la smazzata {text}: smazzate 1-{n}",
     "{who} declares {what}": "{who} dichiara {what}",
-    "{who} lays {card} on the table": "{who} cala {card} in tavola",
+    "{who} lays {card} on the table": "{who} cala in tavola: {card}",
     "{who} plays {card}, takes {cards}": "{who} gioca {card}, prende {cards}",
     "scopa!": "scopa!",
     "1 scopa": "1 scopa",
@@ -445,7 +445,7 @@ ITALIAN: dict[str, str] = {
     "${env} must be 8-200 characters": "${env} deve avere da 8 a 200 caratteri",
     # the replay, said to the person who played the game
     "You declare {what}": "Dichiari {what}",
-    "You lay {card} on the table": "Cali {card} in tavola",
+    "You lay {card} on the table": "Cali in tavola: {card}",
     "You play {card}, take {cards}": "Giochi {card}, prendi {cards}",
     "Round {n}: you deal {cards} on the table, which add up to {total}: your side takes them, {scope} (V13)":
         "Smazzata {n}: metti in tavola {cards}, che fanno {total}: le prende la tua parte, {scope} (V13)",

@@ -98,14 +98,15 @@ def _cards(mask: int, style: DeckStyle) -> str:
 
 
 def position_text(steps: Sequence[Step], index: int, record: Record, style: DeckStyle = DeckStyle.ITALIAN,
-                  me: int | None = None) -> str:
-    """Where the viewer stands: "Round 2/5 · action 3/36 · step 40/180 — what it did"."""
+                  me: int | None = None, places: int | None = None) -> str:
+    """Where the viewer stands: "Round 2/5 · action 3/36 · step 40/181 — what it did"
+    (``places``: the steps counted, the game's end after the last one too)."""
     step = steps[index]
     rnd = record.rounds[step.round_index]
     move = tr("deal") if step.action_index is None else tr(
         "action {i}/{n}", i=step.action_index + 1, n=len(rnd.actions))
     return tr("Round {n}/{rounds} · {move} · step {i}/{steps} — {text}", n=rnd.number,
-              rounds=steps[-1].round_index + 1, move=move, i=index + 1, steps=len(steps),
+              rounds=steps[-1].round_index + 1, move=move, i=index + 1, steps=places or len(steps),
               text=step_text(step, record, style, me))
 
 

@@ -8,6 +8,7 @@ console/ (the plain client); what both need lives below them (text/, net/, game/
 from __future__ import annotations
 
 from .app import LocalGameApp
+from .keywords import follow_language
 from .online import NetApp
 from .replay import ReplayApp
 
@@ -16,3 +17,5 @@ __all__ = [
     "NetApp",
     "ReplayApp",
 ]
+
+follow_language()  # every screen's key line in the language in effect when it is made

@@ -40,6 +40,7 @@ from ..text import BoardState
 from .dialogs import ConfirmScreen, GameOverScreen, HandOverScreen, HelpScreen, NameScreen, RoundEndScreen
 from .replay import ReplayScreen
 from .tablefacts import TableFacts
+from .keywords import follow_language, key_word
 from .text import result_line
 
 
@@ -52,11 +53,15 @@ class ScopaApp(App[int]):
     TITLE = "Scopa"
     ENABLE_COMMAND_PALETTE = False
     BINDINGS = [
-        Binding("ctrl+c", "leave_now", tr("leave"), show=False, priority=True),
-        Binding("question_mark,f1", "help", tr("help")),
-        Binding("q", "leave", tr("leave")),
-        Binding("b", "stop_watching", tr("stop watching")),  # in the key line while watching a table
+        Binding("ctrl+c", "leave_now", key_word("leave"), show=False, priority=True),
+        Binding("question_mark,f1", "help", key_word("help")),
+        Binding("q", "leave", key_word("leave")),
+        Binding("b", "stop_watching", key_word("stop watching")),  # in the key line while watching a table
     ]
+
+    def __init__(self) -> None:
+        follow_language()  # the key line in the language chosen by now (the keys were made at import)
+        super().__init__()
 
     ENDING_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
     """A ``kill`` or a closed terminal: the app ends as with Ctrl+C, giving the terminal back

@@ -25,6 +25,7 @@ from .boardtext import moves_text, plays_text, seats_panel, top_line
 from .cards import CardRow
 from .moveinput import MoveInput, move_span
 from .text import card_span, event_text
+from .keywords import key_word
 from .keys import TypedBox
 
 NARROW = 70  # below this width the plays panel goes under the hand, in the rows left over
@@ -58,10 +59,10 @@ class BoardScreen(MoveInput):
     """
 
     BINDINGS = [
-        Binding("slash", "type_card", tr("type a card")),
-        Binding("enter", "play_selected", tr("play"), show=False),
-        Binding("escape", "deselect", tr("back"), show=False),
-        Binding("t", "talk", tr("chat")),
+        Binding("slash", "type_card", key_word("type a card")),
+        Binding("enter", "play_selected", key_word("play"), show=False),
+        Binding("escape", "deselect", key_word("back"), show=False),
+        Binding("t", "talk", key_word("chat")),
     ]
     CHAT_LINES = 8  # the table's last chat lines in the side panel
 

@@ -73,14 +73,14 @@ def seats_panel(b: BoardState, deck: DeckStyle, left: int | None = None, compact
     for seat in range(b.players):
         turn = seat == b.to_move and not b.over
         size = b.hand_sizes[seat] if seat < len(b.hand_sizes) else 0
-        parts = []  # one space between them
+        parts = []  # each after a dot: "3 cards · to play · dealer", never read as one phrase
+        if turn:
+            parts.append(Text(tr("to play"), style="green"))
         if seat == b.dealer:
             parts.append(Text(tr("dealer"), style="dim"))
         if seat in b.away:
             parts.append(Text(b.away[seat], style="bold yellow"))
-        if turn:
-            parts.append(Text(tr("to play"), style="green"))
-        notes = Text(" ").join(parts)
+        notes = Text("· ") + Text(" · ").join(parts) if parts else Text("")
         if turn and left is not None:  # a row of its own under the notes: never broken in two at 80 columns
             clock = seconds_text(left) if compact else tr("{time} left", time=seconds_text(left))
             notes += Text("\n" if parts else "") + Text("⏱ " + clock, style="bold red" if left <= 10 else "bold",

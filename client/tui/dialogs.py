@@ -28,6 +28,7 @@ from ..text import BASICS, current_language, DeckStyle, name_problem, rulebook_i
 from ..text import BoardState, RoundResult, round_parts
 from .tablefacts import TableFacts, facts_lines
 from .text import card_span, cards_span
+from .keywords import key_word
 from .keys import TypedBox
 
 def dialog_css(screen: str, width: str = "60", where: str = "middle") -> str:
@@ -56,7 +57,7 @@ class CaptureChoiceScreen(Once, ModalScreen[Play | None]):
     """Several captures for one card: pick one (number key, arrows + Enter, or a click)."""
 
     DEFAULT_CSS = dialog_css("CaptureChoiceScreen", "50", "bottom") + "CaptureChoiceScreen OptionList { height: auto; max-height: 12; }"
-    BINDINGS = [Binding("escape", "cancel", tr("back"))]
+    BINDINGS = [Binding("escape", "cancel", key_word("back"))]
 
     def __init__(self, card: int, options: Sequence[Play], style: DeckStyle,
                  light: Callable[[Play | None], None] | None = None) -> None:
@@ -283,7 +284,7 @@ class HelpScreen(Once, ModalScreen[None]):
     """The current table's rules (or the lobby's chosen table) and the keys of the screen it came over."""
 
     DEFAULT_CSS = dialog_css("HelpScreen", "90%") + "HelpScreen .dialog { height: 90%; }"
-    BINDINGS = [Binding("escape,q,question_mark,f1", "close", tr("close"))]
+    BINDINGS = [Binding("escape,q,question_mark,f1", "close", key_word("close"))]
 
     def __init__(self, facts: TableFacts | None, keys: str | None = None) -> None:
         super().__init__()
@@ -346,7 +347,7 @@ class ConfirmScreen(Once, ModalScreen[bool]):
     ConfirmScreen .answers { height: auto; }
     ConfirmScreen Button { margin-right: 2; }
     """
-    BINDINGS = [Binding("y,s", "answer(True)", tr("yes")), Binding("n,escape", "answer(False)", tr("no"))]
+    BINDINGS = [Binding("y,s", "answer(True)", key_word("yes")), Binding("n,escape", "answer(False)", key_word("no"))]
 
     def __init__(self, question: str) -> None:
         super().__init__()
@@ -377,7 +378,7 @@ class NameScreen(Once, Screen[str]):
     Esc leaves the app."""
 
     DEFAULT_CSS = dialog_css("NameScreen", "60")
-    BINDINGS = [Binding("escape", "cancel", tr("leave"))]
+    BINDINGS = [Binding("escape", "cancel", key_word("leave"))]
 
     def __init__(self, login: str, watching: bool = False) -> None:
         super().__init__()

@@ -3,8 +3,9 @@ opened from a game's end), and the small Textual app of ``scopa replay`` (``Repl
 
 The game is over, so every hand is shown.  Keys: → / l / space next step, ← / h
 previous step, n / p next and previous round, home / end the first and last step, g
-jump to a round (type its number, Enter), q (or Esc) close.  A record that stops making sense
-partway is shown up to that point, with the first difference at the bottom.
+jump to a round (type its number, Enter), ? these keys, q (or Esc) close.  The last step
+says who won.  A record that stops making sense partway is shown up to that point, with
+the first difference at the bottom.
 """
 
 from __future__ import annotations
@@ -23,9 +24,31 @@ from scopa.engine import Phase, cards_in
 from scopa.protocol.record import Record
 from scopa.protocol.record import RecordMismatch, Step
 
-from ..text import DeckStyle, cards_text, rules_line, tr
+from ..text import DeckStyle, cards_text, current_language, rules_line, tr
+from .dialogs import HelpScreen
 from .keys import TypedBox, catch_up
+from .tablefacts import TableFacts
+from .keywords import follow_language, key_word
 from ..text import position_text, result_text, scope_text, score_lines, shown_names, viewer_seat
+
+REPLAY_KEYS = """\
+## Keys of the replay
+
+- `→`, `l` or the space bar: the next step. `←` or `h`: the step before.
+- `n`: the next round. `p`: the round before. `g`, a round's number, Enter: that round's deal.
+- Home: the first step. End: the game's end (who won).
+- `?` or F1: this help. `q` or Esc: close the replay.
+"""
+
+REPLAY_KEYS_IT = """\
+## Tasti della partita rivista
+
+- `→`, `l` o la barra spaziatrice: il passo dopo. `←` o `h`: il passo prima.
+- `n`: la smazzata dopo. `p`: la smazzata prima. `g`, il numero di una smazzata, Invio: la
+  distribuzione di quella smazzata.
+- Inizio (Home): il primo passo. Fine (End): la fine della partita (chi ha vinto).
+- `?` o F1: questo aiuto. `q` o Esc: chiudi la partita rivista.
+"""
 
 
 class ReplayScreen(Screen[None]):
@@ -34,7 +57,7 @@ class ReplayScreen(Screen[None]):
 
     AUTO_FOCUS = ""  # none: the keys step through the game; the round box takes focus only when asked
     DEFAULT_CSS = """
-    #title { text-style: bold; padding: 0 1; height: auto; text-wrap: nowrap; text-overflow: ellipsis; }
+    #title { text-style: bold; padding: 0 1; height: auto; }
     #position { color: $accent; padding: 0 1; }
     #board { padding: 1 1; height: auto; }
     #score { padding: 0 1; height: auto; }
@@ -43,17 +66,18 @@ class ReplayScreen(Screen[None]):
     #jump.shown { display: block; }
     ReplayScreen Footer.-compact FooterLabel { margin: 0 1 0 0; }  /* a group's word ("step") apart from the next key */
     """
-    STEP = Binding.Group(tr("step"), compact=True)  # one key of the key line for both ways: it fits 80 columns
-    ROUND = Binding.Group(tr("round"), compact=True)
+    STEP = Binding.Group(key_word("step"), compact=True)  # one key of the key line for both ways: it fits 80 columns
+    ROUND = Binding.Group(key_word("round"), compact=True)
     BINDINGS = [
-        Binding("right,l,space", "step(1)", tr("next"), group=STEP),
-        Binding("left,h", "step(-1)", tr("back"), group=STEP),
-        Binding("n", "round(1)", tr("next round"), group=ROUND),
-        Binding("p", "round(-1)", tr("previous round"), group=ROUND),
-        Binding("home", "go(0)", tr("start"), show=False),
-        Binding("end", "go(-1)", tr("end"), show=False),
-        Binding("g", "ask_round", tr("jump to round")),
-        Binding("q", "close", tr("quit")),
+        Binding("right,l,space", "step(1)", key_word("next"), group=STEP),
+        Binding("left,h", "step(-1)", key_word("back"), group=STEP),
+        Binding("n", "round(1)", key_word("next round"), group=ROUND),
+        Binding("p", "round(-1)", key_word("previous round"), group=ROUND),
+        Binding("home", "go(0)", key_word("start"), show=False),
+        Binding("end", "go(-1)", key_word("end"), show=False),
+        Binding("g", "ask_round", key_word("jump to round")),
+        Binding("question_mark,f1", "help", key_word("keys")),
+        Binding("q", "close", key_word("quit")),
     ]
 
     index: reactive[int] = reactive(0)
@@ -97,17 +121,35 @@ class ReplayScreen(Screen[None]):
         return self.steps[-1].round_index + 1
 
     @property
+    def places(self) -> int:
+        """Where the viewer can stand: each step, then (a whole record) the game's end."""
+        return len(self.steps) + (self.problem is None)
+
+    @property
+    def at_end(self) -> bool:
+        """Whether the viewer stands at the game's end, after its last step (who won)."""
+        return self.index >= len(self.steps)
+
+    @property
     def step(self) -> Step:
-        return self.steps[self.index]
+        """The step shown (at the game's end: the last one)."""
+        return self.steps[min(self.index, len(self.steps) - 1)]
 
     def action_step(self, delta: int) -> None:
-        self.index = max(0, min(len(self.steps) - 1, self.index + delta))
+        self.index = max(0, min(self.places - 1, self.index + delta))
 
     def action_go(self, where: int) -> None:
-        self.index = where % len(self.steps)
+        self.index = where % self.places
 
     def action_round(self, delta: int) -> None:
-        self.jump_to_round(self.step.round_index + 1 + delta)
+        number = self.step.round_index + 1 + delta
+        if not self.jump_to_round(number) and number > self.rounds and not self.at_end:
+            self.action_go(-1)  # past the last round: the game's end
+
+    def action_help(self) -> None:
+        """The viewer's keys (and the recorded game's rules), not a table's."""
+        self.app.push_screen(HelpScreen(TableFacts(self.record.engine_rules, known_timer=False),
+                                        REPLAY_KEYS_IT if current_language() == "it" else REPLAY_KEYS))
 
     def jump_to_round(self, number: int) -> bool:
         """Show the deal of round ``number`` (1-based); False if there is no such round."""
@@ -163,21 +205,25 @@ class ReplayScreen(Screen[None]):
     # ------------------------------------------------------------------ drawing
 
     def _title(self, width: int = 0) -> str:
-        """The title, the game's name and the seed, each whole (on a second row when one row
-        of ``width`` columns cannot hold them), then the rules (a row too long cuts them)."""
+        """The title, the game's name, the seed and the rules, each whole: an item that does
+        not fit on the row of ``width`` columns begins the next one (rules longer than a
+        row go on over the rows below it)."""
         r = self.record
-        items = [tr("Scopa replay"), *([tr("game {game}", game=r.game)] if r.game else []), tr("seed {seed}", seed=r.seed)]
+        items = [tr("Scopa replay"), *([tr("game {game}", game=r.game)] if r.game else []),
+                 tr("seed {seed}", seed=r.seed), rules_line(r.engine_rules)]
         rows = [items[0]]
         for item in items[1:]:
             if width > 0 and cell_len(rows[-1] + " · " + item) > width:
                 rows.append(item)
             else:
                 rows[-1] += " · " + item
-        rows[-1] += " · " + rules_line(r.engine_rules)
         return "\n".join(rows)
 
     def position_text(self) -> str:
-        return position_text(self.steps, self.index, self.record, self.style, self.me)
+        if self.at_end:  # after the last step: who won
+            return tr("End of the game · step {i}/{steps} — {result}", i=self.index + 1, steps=self.places,
+                      result=result_text(self.record, self.me))
+        return position_text(self.steps, self.index, self.record, self.style, self.me, self.places)
 
     def board_text(self) -> Text:
         s = self.step.state
@@ -190,7 +236,7 @@ class ReplayScreen(Screen[None]):
         width = max(len(n) for n in self.names)
         for seat, name in enumerate(self.names):
             marker = "▶ " if s.phase is Phase.PLAY and s.to_move == seat else "  "
-            dealer = f" ({tr('dealer')})" if s.dealer == seat else ""
+            dealer = f" · {tr('dealer')}" if s.dealer == seat else ""  # "Bot 2 (medio) · mazziere"
             out.append(f"{marker}{name:<{width}}{dealer}\n", style="bold" if marker.strip() else "")
             out.append(("    " + hand).ljust(pad))
             out.append_text(cards_text(cards_in(s.hands[seat]), self.style))
@@ -206,13 +252,14 @@ class ReplayScreen(Screen[None]):
         return out
 
     def score_text(self) -> Text:
-        """The round's score on the step that ended it; the result on the last step."""
+        """The round's score on the step that ended it (and at the game's end, with the
+        result); the result on the last step of a record cut short."""
         step = self.step
         lines: list[Text] = []
         if step.score is not None:
             lines.append(Text(tr("Round score"), style="bold underline"))
             lines.extend(Text(line) for line in score_lines(step.score, self.record))
-        if step is self.steps[-1]:
+        if self.at_end or (self.problem is not None and self.index == len(self.steps) - 1):
             lines.append(Text(result_text(self.record, self.me), style="bold"))
         return Text("\n").join(lines)
 
@@ -229,6 +276,7 @@ class ReplayApp(App[None]):
 
     def __init__(self, record: Record, steps: list[Step], problem: RecordMismatch | None = None,
                  style: DeckStyle = DeckStyle.ITALIAN, viewer: str | None = None) -> None:
+        follow_language()  # the key line in the language chosen by now (the keys were made at import)
         super().__init__()
         self.replay = ReplayScreen(record, steps, problem, style, viewer)
         self.title = tr("Scopa replay")

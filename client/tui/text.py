@@ -50,7 +50,8 @@ def card_span(card: int, style: DeckStyle) -> Text:
     return Text(label(card, style), style=SUIT_COLOURS[card & 3])
 
 
-def cards_span(cards: Sequence[int], style: DeckStyle, joiner: str = " ") -> Text:
+def cards_span(cards: Sequence[int], style: DeckStyle, joiner: str = ", ") -> Text:
+    """Cards in a sentence, a comma between two ("3 Cop, 4 Bas": "3 Cop 4 Bas" runs them together)."""
     if not cards:
         return Text(tr("nothing"), style="dim")
     return Text(joiner).join(card_span(c, style) for c in cards)
@@ -83,7 +84,7 @@ def event_text(event: Event, board: BoardState, style: DeckStyle) -> Text | None
         if event.captured:
             t = Text(_said(board, event.seat, "You play", "{who} plays") + " ") + card_span(event.card, style)
             t += Text(" " + _said(board, event.seat, "and take", "and takes") + " ") + cards_span(event.captured, style)
-        else:  # a card laid down ("Cali F Spa in tavola"), the card in its suit's colour
+        else:  # a card laid down ("Cali in tavola: F Spa"), the card in its suit's colour
             before, _, after = _said(board, event.seat, "You lay {card} on the table", "{who} lays {card} on the table",
                                      card="\0").partition("\0")
             t = Text(before) + card_span(event.card, style) + Text(after)

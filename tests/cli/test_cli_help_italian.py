@@ -86,3 +86,29 @@ def test_scopa_options_speaks_the_locale_and_takes_lang() -> None:
                               capture_output=True, text=True, timeout=60, check=True)
         assert done.stdout.startswith(first), done.stdout
     assert "il gioco classico di cui il tavolo prende le regole; se cambi un'opzione diventa un gioco tuo" in done.stdout
+
+
+PLACEHOLDERS = {"NAME": "NOME", "NAMES": "NOMI", "PORT": "PORTA", "MODULE": "MODULO", "CLASS": "CLASSE",
+                "VALUE": "VALORE", "KINDS": "TIPI", "DIR": "CARTELLA", "PATH": "PERCORSO", "INVITE": "INVITO",
+                "FINGERPRINT": "IMPRONTA", "SEED": "MESCOLATA", "ADDRESS": "INDIRIZZO", "PREFIX": "PREFISSO",
+                "COMMAND": "COMANDO", "PRESET": "GIOCO"}
+"""The words of the help's placeholders (``--name NAME``, ``tls://HOST:PORT``) and their Italian."""
+
+
+def _helps() -> str:
+    """Every command's whole --help, in the language in effect."""
+    return "\n".join(p.format_help() for p in helptext.parsers(helptext.translate(build_parser())))
+
+
+@pytest.mark.parametrize("lang", ["it", "en"])
+def test_the_placeholders_are_in_one_language(italian: None, lang: i18n.Lang) -> None:
+    """Italian help says ``--server HOST:PORTA``, as its texts write ``tls://HOST:PORTA``
+    (``--name NOME``, ``--seed MESCOLATA``); the English help has no Italian placeholder."""
+    import re
+
+    i18n.set_language(lang)
+    helptext.speak_argparse()
+    words = set(re.findall(r"\b[A-Z][A-Z_]+\b", _helps()))
+    other = set(PLACEHOLDERS) if lang == "it" else set(PLACEHOLDERS.values())
+    assert sorted(words & other) == []
+    assert set(PLACEHOLDERS.values() if lang == "it" else PLACEHOLDERS) <= words

@@ -70,12 +70,12 @@ def to_the_bots_question(child: pexpect.spawn, lobby: str = "Lobby> ") -> None:
         child.sendline("")
 
 
-def quit_from_the_lobby(child: pexpect.spawn, lobby: str | None = "Lobby> ") -> None:
-    """``q`` at the lobby's prompt (``lobby``; None: it was just read): the client ends,
-    with status 0."""
+def quit_from_the_lobby(child: pexpect.spawn, lobby: str | None = "Lobby> ", word: str = "q") -> None:
+    """``q`` (or ``word``) at the lobby's prompt (``lobby``; None: it was just read): the
+    client ends, with status 0."""
     if lobby is not None:
         child.expect(lobby)
-    child.sendline("q")
+    child.sendline(word)
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0

@@ -1,7 +1,8 @@
 """`scopa play --plain` at the move prompt, through a pseudo-terminal: besides a move one
 may type ``?`` (or ``aiuto``) for what can be typed there, ``!text`` (or ``chat text``) to
-talk to the table, and ``esci`` to leave the game, asked first as the full-screen client
-asks (Enter there is no).  In Italian, and in English."""
+talk to the table, and ``esci`` (or ``q``) to leave the game, asked first as the
+full-screen client asks (Enter there is no); ``esci`` at the lobby leaves the client.  In
+Italian, and in English."""
 
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ def test_help_chat_and_leaving_at_the_italian_move_prompt(server: ServerThread) 
         child.sendline("?")
         child.expect("Al prompt puoi scrivere")
         child.expect("!testo o chat testo")
-        child.expect("esci: lascia la partita")
+        child.expect("esci o q: lascia la partita")
         child.expect("La tua mossa: ")
         child.sendline("!ciao a tutti")
         child.expect("ada: ciao a tutti")  # said to the table, and heard there
@@ -35,11 +36,11 @@ def test_help_chat_and_leaving_at_the_italian_move_prompt(server: ServerThread) 
         child.sendline("")  # Enter: no
         child.expect("Resti al tavolo")
         child.expect("La tua mossa: ")
-        child.sendline("esci")
+        child.sendline("q")  # as the lobby's and the full-screen client's q
         child.expect(r"\(s/n\) \[n\]: ")
         child.sendline("s")
         child.expect("Di nuovo nella sala")
-        quit_from_the_lobby(child, lobby="Sala> ")
+        quit_from_the_lobby(child, lobby="Sala> ", word="esci")  # the lobby's "q esci" read as a word
         assert "Traceback" not in child.before
     finally:
         child.terminate(force=True)

@@ -25,6 +25,7 @@ from scopa.protocol.commands import READING_TIME
 
 from ...text import ASSO_TEXT, CAPTURE_MODE_NAMES, CAPTURE_MODE_TEXT, current_language, PRESET_TEXT, rulebook_it, tr
 from ...text import catalog_value, level_text, rules_problem_text
+from ..keywords import key_word
 from ...game import seconds_text
 from ..dialogs import Once, dialog_css
 from ...text import PRESET_NAMES, matching_preset
@@ -172,7 +173,7 @@ class CreateTableScreen(Once, ModalScreen[NewTable | None]):
     CreateTableScreen Tick:focus { background: $accent 30%; text-style: bold; }
     CreateTableScreen Button:focus { text-style: bold reverse; background: $accent; }
     """
-    BINDINGS = [Binding("escape", "cancel", tr("back")), Binding("ctrl+s", "create", tr("create"))]
+    BINDINGS = [Binding("escape", "cancel", key_word("back")), Binding("ctrl+s", "create", key_word("create"))]
 
     def __init__(self, defaults: RuleSet, server_timer: float | None = None, last: NewTable | None = None,
                  problem: str = "") -> None:

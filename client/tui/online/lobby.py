@@ -23,6 +23,7 @@ from ...text import parse_invite, tr, word_text
 from .createform import CreateTableScreen, NewTable
 from ..dialogs import Once, dialog_css
 from ..keys import TypedBox, catch_up
+from ..keywords import key_word
 from ...text import rules_line, seated_name
 
 __all__ = ["CreateTableScreen", "InviteScreen", "LobbyScreen", "NewTable", "seats_text"]
@@ -60,14 +61,14 @@ class LobbyScreen(Screen[None]):
     """
 
     BINDINGS = [
-        Binding("p", "play_now", tr("play now")),
-        Binding("c", "create", tr("create")),
-        Binding("j", "join", tr("join")),
-        Binding("i", "invited", tr("invite")),  # every key's word fits on one line at 100 columns
-        Binding("w", "watch", tr("watch")),
-        Binding("o", "tournaments", tr("tournaments")),
-        Binding("r", "refresh", tr("refresh"), show=False),  # the list follows the server by itself
-        Binding("t", "talk", tr("chat"), show=False),  # the chat line says "t: …" itself
+        Binding("p", "play_now", key_word("play now")),
+        Binding("c", "create", key_word("create")),
+        Binding("j", "join", key_word("join")),
+        Binding("i", "invited", key_word("invite")),  # every key's word fits on one line at 100 columns
+        Binding("w", "watch", key_word("watch")),
+        Binding("o", "tournaments", key_word("tournaments")),
+        Binding("r", "refresh", key_word("refresh"), show=False),  # the list follows the server by itself
+        Binding("t", "talk", key_word("chat"), show=False),  # the chat line says "t: …" itself
     ]
 
     class Action(Message):
@@ -256,7 +257,7 @@ class InviteScreen(Once, ModalScreen[str | None]):
     """A private table: the invite its host passed on (the table and its code)."""
 
     DEFAULT_CSS = dialog_css("InviteScreen", "60")
-    BINDINGS = [Binding("escape", "cancel", tr("back"))]
+    BINDINGS = [Binding("escape", "cancel", key_word("back"))]
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):

@@ -18,6 +18,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, RichLog, Static
 
 from ..keys import TypedBox
+from ..keywords import key_word
 
 from scopa.protocol import commands as wire
 
@@ -58,7 +59,7 @@ class TournamentsScreen(Once, ModalScreen[tuple[str, str] | None]):
     """The tournaments; its answer: an action typed in its line (None: back to the lobby)."""
 
     DEFAULT_CSS = dialog_css("TournamentsScreen", "100") + "TournamentsScreen RichLog { height: 24; }"
-    BINDINGS = [Binding("escape", "cancel", tr("back"))]
+    BINDINGS = [Binding("escape", "cancel", key_word("back"))]
 
     def __init__(self, shown: Sequence[RenderableType], said: str = "") -> None:
         super().__init__()

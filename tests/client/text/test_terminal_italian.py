@@ -85,7 +85,7 @@ def test_every_string_the_terminal_shows_goes_through_the_catalog() -> None:
 def test_every_catalog_string_has_its_italian() -> None:
     keys = {call.args[0].value for path in TERMINAL + [ROOT / "client" / "text" / "invite.py"]
             for call in _calls(path)
-            if _name(call.func) == "tr" and call.args and isinstance(call.args[0], ast.Constant)}
+            if _name(call.func) in ("tr", "key_word") and call.args and isinstance(call.args[0], ast.Constant)}
     missing = sorted(k for k in keys if not ITALIAN.get(k))
     assert missing == []
     for english, italian in ITALIAN.items():  # the same {names} to fill in

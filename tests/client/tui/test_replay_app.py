@@ -74,7 +74,7 @@ async def test_rounds_jump_and_the_end_shows_the_result() -> None:
         await pilot.press("g", "9", "9", "enter")  # no such round: stays, says so
         assert app.step.round_index == len(record.rounds) - 1
         await pilot.press("escape", "end")
-        assert app.index == len(steps) - 1
+        assert app.index == len(steps)  # the game's end, after the last step
         score = text_of(app, "#score")
         won = record.result.winner or 0
         winner, totals = record.players[won].name, record.result.totals
