@@ -364,6 +364,11 @@ LOG_REASON = "table %s: game finished, winner side %s, totals %s (%s)"
 # The full-screen client's game-over box (each side's points by category, a rematch, another game
 # against the same bots), its lobby at a narrow width and `scopa watch`'s name box (keys sorted).
 TUI_ITALIAN: dict[str, str] = {
+    "Enter: watch as {name}": "Invio: guardi come {name}",
     "Narrow window, columns left out: {columns} (? for the rules).":
         "Finestra stretta, colonne nascoste: {columns} (? per le regole).",
+    "The players see how many watch their table, not who: your name is only for the server. Left empty, you watch "
+    "as {name}.":
+        "I giocatori vedono quanti guardano il loro tavolo, non chi: il nome serve solo al server. Se lo lasci vuoto, "
+        "guardi come {name}.",
 }

@@ -374,7 +374,8 @@ class ConfirmScreen(Once, ModalScreen[bool]):
 class NameScreen(Once, Screen[str]):
     """The name to play under (``scopa play`` without ``--name``): the login name typed in,
     Enter takes it; a name that is not one is asked again, with the forms of it that are.
-    Esc leaves the app."""
+    To watch (``scopa watch``), the box starts empty and says why: Enter watches under the
+    login name.  Esc leaves the app."""
 
     DEFAULT_CSS = dialog_css("NameScreen", "60")
     BINDINGS = [Binding("escape", "cancel", tr("leave"))]
@@ -386,7 +387,12 @@ class NameScreen(Once, Screen[str]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Static(tr("Your name at the tables"), classes="dialog-title")
-            yield TypedBox(self.login, max_length=40, id="name")
+            if self.watching:  # no name offered: nobody at the table sees it (a login name typed in would seem to be)
+                yield TypedBox(placeholder=tr("Enter: watch as {name}", name=self.login), max_length=40, id="name")
+                yield Static(tr("The players see how many watch their table, not who: your name is only for the "
+                                "server. Left empty, you watch as {name}.", name=self.login), id="name-why")
+            else:
+                yield TypedBox(self.login, max_length=40, id="name")
             yield Static("", id="name-problem")
             yield Static(tr("Letters (accented ones too), digits, . _ -, at most 24, no spaces. "
                             "Enter: watch · Esc: leave") if self.watching else
