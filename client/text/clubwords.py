@@ -365,10 +365,15 @@ LOG_REASON = "table %s: game finished, winner side %s, totals %s (%s)"
 # against the same bots), its lobby at a narrow width and `scopa watch`'s name box (keys sorted).
 TUI_ITALIAN: dict[str, str] = {
     "Enter: watch as {name}": "Invio: guardi come {name}",
+    "Final score": "Punteggio finale",
     "Narrow window, columns left out: {columns} (? for the rules).":
         "Finestra stretta, colonne nascoste: {columns} (? per le regole).",
+    "Points by category": "Punti per categoria",
+    "Rounds not seen here": "Smazzate non viste qui",
     "The players see how many watch their table, not who: your name is only for the server. Left empty, you watch "
     "as {name}.":
-        "I giocatori vedono quanti guardano il loro tavolo, non chi: il nome serve solo al server. Se lo lasci vuoto, "
-        "guardi come {name}.",
+        "I giocatori vedono quanti guardano il loro tavolo, non chi: il nome serve solo al server. Se lo lasci "
+        "vuoto, guardi come {name}.",
+    "play again": "gioca ancora",
+    "play again against the same bots": "gioca ancora contro gli stessi bot",
 }
