@@ -224,7 +224,7 @@ def _local(args: argparse.Namespace, console: Console) -> int:
     app.run()
 
     console.print(Text(app.result_line or tr("Game left.")))  # wrapped between words, the seed on a line of its own
-    console.print(Text(tr("Seed {seed}: replay with --seed {seed}", seed=seed)))
+    console.print(Text(tr("Seed {seed}: replay with --seed {seed}", seed=app.seed)))  # the last game's
     record = app.finished_record(datetime.now(timezone.utc).replace(microsecond=0))
     if record_to is not None and record is not None:
         write_record(record, record_to)

@@ -14,7 +14,7 @@ a server's finished games and leaderboard as lines (``game_lines``, ``leaderboar
 ``render_standings``, and what a round without a table means for us: ``no_table_text``), short items in a row
 that wraps between them (``Flow``),
 a game's public picture kept from its events or set from a snapshot (``apply_public``) and a finished round in a table (``BoardState``,
-``RoundResult``, ``round_parts``, ``round_table``, ``leftovers_line``, ``tie_note``), a table option typed as text
+``RoundResult``, ``round_parts``, ``round_table``, ``leftovers_line``, ``tie_note``) and game (``game_table``), a table option typed as text
 (``coerce``), the invite string (``invite_string``, ``parse_invite``, ``refusal_text``), a connection not made in words (``lost_text``), a saved seat given up (``gave_up_text``), what leaving a game does (``leave_question``), a name a person types
 (``name_problem``, ``name_forms``) and
 the rulebook: ``book``, ``preset_rules``, ``table_rules``, ``options_text``,
@@ -50,7 +50,7 @@ from .games import PRESET_NAMES, end_reason_text, game_lines, game_over_text, le
 from .replaywords import deal_text, plain_lines, position_text, result_text, scope_text, score_lines, shown_names, step_text, viewer_seat
 from .options import coerce
 from .invite import gave_up_text, invite_string, leave_question, lost_text, name_forms, name_problem, parse_invite, refusal_text
-from .board import BoardState, RoundResult, apply_public, leftovers_line, round_parts, round_table, tie_note
+from .board import BoardState, RoundResult, apply_public, game_table, leftovers_line, round_parts, round_table, tie_note
 from .rulebook import (
     ASSO_TEXT,
     BASICS,
@@ -91,6 +91,7 @@ __all__ = [
     "BoardState",
     "Flow",
     "apply_public",
+    "game_table",
     "RoundResult",
     "leftovers_line",
     "round_parts",

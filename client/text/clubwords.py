@@ -3,7 +3,8 @@
 (finding one on the network, a connection not made or lost, a seat kept to go back to),
 and of what ``scopa serve`` tells the person running it (where it listens and how to
 reach it, its certificate, why it cannot start, that it stopped), and of a server's
-finished games and leaderboard, by its English: part of
+finished games and leaderboard, and of the full-screen client's game-over box, lobby and name
+box (``TUI_ITALIAN``), by its English: part of
 :data:`scopa.client.text.italian.ITALIAN`; and the Italian of the server's log lines as
 ``scopa serve`` shows them (``LOG_ITALIAN``, ``%``-templates)."""
 
@@ -361,3 +362,21 @@ LOG_RULES: dict[str, int] = {"table %s: game started (%s) with %s": 1, "table %s
 
 LOG_REASON = "table %s: game finished, winner side %s, totals %s (%s)"
 """The log line whose last argument is why the game ended, as its word's key (``target``)."""
+
+
+# The full-screen client's game-over box (each side's points by category, a rematch, another game
+# against the same bots), its lobby at a narrow width and `scopa watch`'s name box (keys sorted).
+TUI_ITALIAN: dict[str, str] = {
+    "Enter: watch as {name}": "Invio: guardi come {name}",
+    "Final score": "Punteggio finale",
+    "Narrow window, columns left out: {columns} (? for the rules).":
+        "Finestra stretta, colonne nascoste: {columns} (? per le regole).",
+    "Points by category": "Punti per categoria",
+    "Rounds not seen here": "Smazzate non viste qui",
+    "The players see how many watch their table, not who: your name is only for the server. Left empty, you watch "
+    "as {name}.":
+        "I giocatori vedono quanti guardano il loro tavolo, non chi: il nome serve solo al server. Se lo lasci "
+        "vuoto, guardi come {name}.",
+    "play again": "gioca ancora",
+    "play again against the same bots": "gioca ancora contro gli stessi bot",
+}

@@ -37,7 +37,7 @@ from scopa.protocol.record import PlayerKind, Record, RecordPlayer, build_record
 from ..seats import bot_number, record_strategy, seat_bot
 from .board import BoardScreen
 from ..text import BoardState
-from .dialogs import ConfirmScreen, GameOverScreen, HandOverScreen, HelpScreen, NameScreen, RoundEndScreen
+from .dialogs import AGAIN, REPLAY, ConfirmScreen, GameOverScreen, HandOverScreen, HelpScreen, NameScreen, RoundEndScreen
 from .replay import ReplayScreen
 from .tablefacts import TableFacts
 from .keywords import follow_language, key_word
@@ -206,12 +206,22 @@ class LocalGameApp(ScopaApp):
         if self.ask_name is not None and self.asks_name():  # the name first, on a clean screen (Esc leaves)
             self.names = [await self.show_and_wait(NameScreen(self.ask_name))]
             await self.push_screen(self.board_screen)  # the board only once the name is given
-        self.master = LocalGame(self.rules, self.players(), self.seed)
-        self.master.observers.append(self.show_event)
-        await self.master.run()
-        self.result_line = result_line(self.board)
-        while await self.show_and_wait(GameOverScreen(self.result_line, replay=True)):
-            await self.show_and_wait(self.replay_screen())
+        while True:
+            self.result_line = ""
+            self.master = LocalGame(self.rules, self.players(), self.seed)
+            self.master.observers.append(self.show_event)
+            await self.master.run()
+            self.result_line = result_line(self.board)
+            again = tr("play again against the same bots") if self.humans and len(self.kinds) > len(self.humans) \
+                else tr("play again")
+            while (done := await self.show_and_wait(GameOverScreen(self.result_line, replay=True, board=self.board,
+                                                                   again=again))) == REPLAY:
+                await self.show_and_wait(self.replay_screen())
+            if done != AGAIN:
+                break
+            self.seed = (self.seed + 1) % 2**31  # the next game's deal (the title and --seed say it)
+            self.board_screen.title_text = tr("seed {seed}", seed=self.seed)
+            self.shown_seat = None if len(self.humans) > 1 else self.board.viewer
         self.exit(0)
 
     def finished_record(self, played_at: datetime | None = None) -> Record | None:

@@ -25,7 +25,7 @@ from scopa.protocol.parties import normal_name
 from ..game import TurnClock
 
 from ..text import BASICS, current_language, DeckStyle, name_problem, rulebook_it, table_rules, tr
-from ..text import BoardState, RoundResult, round_parts
+from ..text import BoardState, RoundResult, game_table, round_parts
 from .tablefacts import TableFacts, facts_lines
 from .text import card_span, cards_span
 from .keywords import key_word
@@ -177,39 +177,67 @@ class RoundEndScreen(Once, ModalScreen[int | None]):
         self.close(None)
 
 
-class GameOverScreen(Once, ModalScreen[bool]):
-    """The game's result; with ``replay``, ``r`` answers True: watch the game again.
-    Enter (Esc, space, q) leaves it."""
+REPLAY, AGAIN = "replay", "again"
+"""What the game-over box answers: watch the game again, or another game (a rematch)."""
 
-    DEFAULT_CSS = dialog_css("GameOverScreen")
 
-    def __init__(self, line: str, then: str = "", replay: bool = False) -> None:
+class GameOverScreen(Once, ModalScreen[str | None]):
+    """The game's result, with each side's points by category when the ``board`` saw the
+    game; with ``replay``, ``r`` answers :data:`REPLAY` (watch the game again); with
+    ``again`` (what ``n`` does, said on the box; :meth:`offer_again` may give it later),
+    ``n`` answers :data:`AGAIN`.  Enter (Esc, space, q) leaves it (None)."""
+
+    DEFAULT_CSS = dialog_css("GameOverScreen", "64") + "GameOverScreen #game-points { margin-top: 1; }"
+
+    def __init__(self, line: str, then: str = "", replay: bool = False, board: BoardState | None = None,
+                 again: str | None = None) -> None:
         super().__init__()
         self.line, self.then, self.replay = line, then or tr("Enter to leave"), replay
+        self.board, self.again = board, again
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Static(tr("Game over"), classes="dialog-title")
             yield Static(Text(self.line, style="bold green"), id="result")
+            points = game_table(self.board) if self.board is not None else None
+            if points is not None:
+                yield Static(points, id="game-points")
             if self.replay:
                 yield Static(Text.assemble(("r", "bold"), " " + tr("watch the game again, step by step")),
                              id="replay-hint")
+            yield Static(self._again_text(), id="again-hint")
             yield Static(self.then, classes="dialog-hint")
 
+    def on_mount(self) -> None:
+        self.query_one("#again-hint", Static).display = self.again is not None
+
+    def _again_text(self) -> Text:
+        return Text.assemble(("n", "bold"), " " + (self.again or ""))
+
+    def offer_again(self, again: str | None) -> None:
+        """What ``n`` does now (None: nothing), said on the box."""
+        self.again = again
+        with contextlib.suppress(NoMatches):
+            hint = self.query_one("#again-hint", Static)
+            hint.update(self._again_text())
+            hint.display = again is not None
+
     def on_key(self, event: events.Key) -> None:
-        """Enter, Esc, space or q leave (r: the replay).  Any other key is kept from
-        closing it: a card's number typed as the last card went down must not skip the
-        result."""
+        """Enter, Esc, space or q leave (r: the replay, n: another game).  Any other key is
+        kept from closing it: a card's number typed as the last card went down must not
+        skip the result."""
         if event.key in ("question_mark", "f1", "ctrl+c"):
             return
         event.stop()
         if self.replay and event.key == "r":
-            self.close(True)
+            self.close(REPLAY)
+        elif self.again is not None and event.key == "n":
+            self.close(AGAIN)
         elif event.key in ("enter", "escape", "space", "q"):
-            self.close(False)
+            self.close(None)
 
     def on_click(self) -> None:
-        self.close(False)
+        self.close(None)
 
 
 KEYS_HELP = """\
@@ -375,7 +403,8 @@ class ConfirmScreen(Once, ModalScreen[bool]):
 class NameScreen(Once, Screen[str]):
     """The name to play under (``scopa play`` without ``--name``): the login name typed in,
     Enter takes it; a name that is not one is asked again, with the forms of it that are.
-    Esc leaves the app."""
+    To watch (``scopa watch``), the box starts empty and says why: Enter watches under the
+    login name.  Esc leaves the app."""
 
     DEFAULT_CSS = dialog_css("NameScreen", "60")
     BINDINGS = [Binding("escape", "cancel", key_word("leave"))]
@@ -387,7 +416,12 @@ class NameScreen(Once, Screen[str]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Static(tr("Your name at the tables"), classes="dialog-title")
-            yield TypedBox(self.login, max_length=40, id="name")
+            if self.watching:  # no name offered: nobody at the table sees it (a login name typed in would seem to be)
+                yield TypedBox(placeholder=tr("Enter: watch as {name}", name=self.login), max_length=40, id="name")
+                yield Static(tr("The players see how many watch their table, not who: your name is only for the "
+                                "server. Left empty, you watch as {name}.", name=self.login), id="name-why")
+            else:
+                yield TypedBox(self.login, max_length=40, id="name")
             yield Static("", id="name-problem")
             yield Static(tr("Letters (accented ones too), digits, . _ -, at most 24, no spaces. "
                             "Enter: watch · Esc: leave") if self.watching else

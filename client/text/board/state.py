@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 from scopa.engine import (
     Card,
+    Category,
     DealVoid,
     Declared,
     Event,
@@ -75,6 +76,7 @@ class BoardState:
     spectators: int = 0  # how many watch the table (its table map says)
     bot_plays: set[int] = field(default_factory=set)  # seats a bot took over from their person
     short_names: dict[int, str] = field(default_factory=dict)  # a seat's name where room is short ("Bot 1")
+    game_points: list[dict[Category, int]] = field(default_factory=list)  # per side: the points of the rounds seen, by category
 
     # ------------------------------------------------------------------ derived
 
@@ -165,6 +167,7 @@ class BoardState:
             self.dealer, self.totals = event.first_dealer, (0,) * event.rules.num_sides
             self.hand_sizes = [0] * len(event.names)
             self.over, self.winner, self.last_round = False, None, None
+            self.game_points = [{} for _ in range(event.rules.num_sides)]
             self._reset_round()
         elif isinstance(event, DealVoid):
             self.dealer, self.table = event.dealer, event.table
@@ -200,6 +203,9 @@ class BoardState:
             # card fell may already count the round's points.
             before = tuple(total - points for total, points in zip(event.totals, event.score.points))
             self.last_round = RoundResult(event, piles, before)
+            for points, won in zip(self.game_points, event.score.breakdown):
+                for category, n in won.items():
+                    points[category] = points.get(category, 0) + n
             self.totals = event.totals
             self.table = ()
             self.to_move = None

@@ -15,13 +15,13 @@ from textual.message import Message
 from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Footer, Input, RichLog, Static
 
-from scopa.engine import RuleSet
 from scopa.protocol import TableInfo, TableState
 from scopa.protocol.convert import rules_from_wire
 
 from ...text import parse_invite, tr, word_text
 from .createform import CreateTableScreen, NewTable
 from ..dialogs import Once, dialog_css
+from ..columns import fill_list, unknown_key
 from ..keys import TypedBox, catch_up
 from ..keywords import key_word
 from ...text import rules_line, seated_name
@@ -54,7 +54,8 @@ class LobbyScreen(Screen[None]):
     DEFAULT_CSS = """
     LobbyScreen { layout: vertical; }
     #lobby-top { height: 1; background: $primary-background; padding: 0 1; }
-    #tables { height: 1fr; min-height: 5; }
+    #lobby-narrow { height: auto; padding: 0 1; color: $text-muted; display: none; }
+    #tables { height: 1fr; min-height: 5; scrollbar-size-vertical: 1; }
     #chat { height: 6; border-top: solid $primary; }
     #say { height: 3; }
     #lobby-status { height: auto; padding: 0 1; background: $boost; }
@@ -91,9 +92,8 @@ class LobbyScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static(Text.assemble((tr("Scopa lobby"), "bold"), f" · {self.who}"), id="lobby-top")
-        table: DataTable[object] = DataTable(id="tables", cursor_type="row", zebra_stripes=True)
-        table.add_columns(tr("table"), tr("rules"), tr("seats"), tr("state"), tr("watching"))
-        yield table
+        yield Static("", id="lobby-narrow")
+        yield DataTable(id="tables", cursor_type="row", zebra_stripes=True)
         yield RichLog(id="chat", markup=False, wrap=True)
         yield TypedBox(placeholder=tr("t: say something to the lobby"), id="say")
         yield Static("", id="lobby-status")
@@ -101,7 +101,12 @@ class LobbyScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.query_one("#tables", DataTable).focus()
+        self._redraw()
         self.say(keys_hint())
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.query_one("#chat", RichLog).styles.height = 6 if event.size.height >= 24 else 3  # the list keeps rows
+        self._redraw()  # the columns fit the new width
 
     def rename(self, who: str) -> None:
         """The heading names the person as the server does (a taken name was changed)."""
@@ -126,7 +131,12 @@ class LobbyScreen(Screen[None]):
             event.stop()  # at once: the keys typed right after go in the box
             self.action_talk() if event.key == "t" else self.action_invited()
             return
-        if question is None or question.done() or event.key not in ("y", "s", "n"):
+        if question is None or question.done():
+            if unknown_key(event, self.active_bindings) and not say.has_focus:  # a key that does nothing here says so
+                self.say(Text.assemble((tr("{key}: unknown key — ? for help", key=event.character), "yellow"), "\n",
+                                       keys_hint()))
+            return
+        if event.key not in ("y", "s", "n"):
             return
         event.stop()
         self._question = None
@@ -161,16 +171,18 @@ class LobbyScreen(Screen[None]):
     def _redraw(self) -> None:
         dt = self.query_one("#tables", DataTable)
         keep = self.selected_id()
-        dt.clear()
         live = self.live()  # the games going on first, the finished ones after them
         self.tables = {t: self.tables[t] for t in [*live, *(t for t in self.tables if t not in live)]}
+        rows: list[tuple[Text, ...]] = []
         for info in self.tables.values():
             style = {TableState.WAITING: "green", TableState.PLAYING: "yellow"}.get(info.state, "dim")
-            cells = (Text(info.id), Text(rules_line(rules_from_wire(info.rules))), seats_text(info),
-                     Text(word_text(info.state.value), style=style), Text(str(info.spectators)))
-            dt.add_row(*cells, key=info.id)
-            for column, cell in zip(dt.ordered_columns, cells):  # wide enough now, not once the table is idle
-                column.content_width = max(column.content_width, cell.cell_len)
+            rows.append((Text(info.id), Text(rules_line(rules_from_wire(info.rules))), seats_text(info),
+                         Text(word_text(info.state.value), style=style), Text(str(info.spectators))))
+        left_out = fill_list(dt, list(self.tables), rows, (self.size.width or self.app.size.width) - 1)  # a scroll bar
+        narrow = self.query_one("#lobby-narrow", Static)
+        narrow.display = bool(left_out)
+        narrow.update(tr("Narrow window, columns left out: {columns} (? for the rules).", columns=", ".join(left_out))
+                      if left_out else "")
         # what the status line says of the list is the list's own: said while it has no game on, gone once it has
         empty = tr("No tables yet: press c to create one.") if not self.tables else \
             tr("Every game here is over (w on one shows how it ended): press c to create a table.") if not live else None
@@ -195,10 +207,6 @@ class LobbyScreen(Screen[None]):
         except Exception:  # noqa: BLE001 - no row under the cursor
             return None
         return str(key.value) if key.value is not None else None
-
-    def selected_rules(self) -> RuleSet | None:
-        table_id = self.selected_id()
-        return rules_from_wire(self.tables[table_id].rules) if table_id in self.tables else None
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         table_id = str(event.row_key.value)
@@ -228,8 +236,10 @@ class LobbyScreen(Screen[None]):
 
     def action_watch(self) -> None:
         table_id = self.selected_id()
-        if table_id is not None:
-            self.post_message(self.Action("watch", table_id))
+        if table_id is None:
+            self.say(tr("No table selected: c creates one."))
+            return
+        self.post_message(self.Action("watch", table_id))
 
     def action_refresh(self) -> None:
         self.post_message(self.Action("refresh"))

@@ -98,7 +98,7 @@ async def watch_game(app: NetApp, table_id: str, invite: str | None = None) -> s
             return None
         line = result_line(board)
         then = tr("Enter to leave") if app.watch_only else tr("Enter to go back to the lobby")
-        await app.show_and_wait(GameOverScreen(line, then))
+        await app.show_and_wait(GameOverScreen(line, then, board=board))
         return line
     finally:
         app.watching = None
