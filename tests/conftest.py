@@ -30,7 +30,8 @@ from scopa.engine.cards import cards_in
 
 import paths
 
-pytest_plugins = ["tiers"]  # every test gets a kind (unit, integration, ...): see tiers.py
+pytest_plugins = ["tiers", "slowfirst"]  # every test gets a kind (unit, integration, ...): see tiers.py;
+# the longest files start first: see slowfirst.py
 
 # the test files live in folders mirroring the code (tests/engine/, tests/server/journal/,
 # ...); a test imports the helpers here and the other test modules by name from any folder

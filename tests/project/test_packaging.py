@@ -45,10 +45,13 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--wheel-dir", tmp / "dist", src], tmp,
         "building the wheel")  # fmt: skip
     (wheel,) = (tmp / "dist").glob("scopa-*.whl")
-    run([sys.executable, "-m", "venv", tmp / "venv"], tmp, "creating a virtual environment")
+    # a fresh environment with nothing in it, filled by this environment's pip (`--python`);
+    # no bytecode compiled ahead of time (the interpreter makes it when it imports)
+    run([sys.executable, "-m", "venv", "--without-pip", tmp / "venv"], tmp, "creating a virtual environment")
     bin_dir = tmp / "venv" / "bin"
     extras = "[rl]" if (ROOT / "rl" / "__init__.py").exists() else ""  # scopa.rl needs its extra to import
-    run([bin_dir / "python", "-m", "pip", "install", "--quiet", f"{wheel}{extras}"], tmp, "installing the wheel")
+    run([sys.executable, "-m", "pip", "--python", bin_dir / "python", "install", "--quiet", "--no-compile",
+         f"{wheel}{extras}"], tmp, "installing the wheel")  # fmt: skip
     return wheel, bin_dir
 
 

@@ -44,6 +44,12 @@ async def test_the_round_end_box_says_your_turn_is_running(site: Site, browser: 
     assert await page.locator("dialog[open]").count() == 0
 
 
+async def to_target(page: Page, points: str) -> None:
+    """The create form's game played to ``points`` (its "more options", R22's target)."""
+    await page.locator("#more summary").tap()
+    await page.select_option("#opt-target", points, timeout=WAIT)
+
+
 async def play_until_game_end(page: Page) -> None:
     """Play this page's turns (the other seats are bots), closing each round's box, until
     the game's end shows."""
@@ -66,9 +72,11 @@ async def test_a_team_reads_that_its_side_won_and_the_final_state(journaled: Sit
     await page.wait_for_selector("#preset", timeout=WAIT)
     await page.add_script_tag(path=str(AXE))
     await page.select_option("#preset", "scopone")
+    await to_target(page, "11")  # the game's end is what matters here, not Scopone's 21 points
     await page.select_option("#bots", "easy")
     await page.locator("form button[type=submit]", has_text="Crea un tavolo").tap()
     await page.wait_for_selector(MINE, timeout=WAIT)
+    assert await page.locator("#score-title + table tr.total th").text_content() == "Partita (a 11)"
     seats = await page.locator(".seat").all_text_contents()  # the server's bots named in the page's words
     assert [s.split(" · ")[0] for s in seats] == ["nonna (tu)", "Bot 1 (facile)", "Bot 2 (facile, in squadra con te)", "Bot 3 (facile)"], seats
     await play_until_game_end(page)

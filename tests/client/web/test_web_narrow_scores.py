@@ -10,7 +10,7 @@ from playwright.async_api import Browser, Page
 
 from test_web_client import MINE, WAIT, Site, browser, chromium, site  # noqa: F401
 from test_web_family import open_italian, play_to_round_end
-from test_web_game_end import play_until_game_end
+from test_web_game_end import play_until_game_end, to_target
 
 pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="module")]  # the browser: test_web_client.py
 
@@ -41,13 +41,15 @@ async def tables_too_wide(page: Page) -> list[str]:
     return wider
 
 
-async def start(page: Page, preset: str = "", players: str = "") -> None:
-    """A table against medium bots (``preset``, ``players`` when given)."""
+async def start(page: Page, preset: str = "", players: str = "", target: str = "") -> None:
+    """A table against medium bots (``preset``, ``players``, ``target`` when given)."""
     await page.wait_for_selector("#preset", timeout=WAIT)
     if preset:
         await page.select_option("#preset", preset)
     if players:
         await page.select_option("#players", players)
+    if target:
+        await to_target(page, target)
     await page.select_option("#bots", "medium")
     await page.locator("form button[type=submit]", has_text="Crea un tavolo").tap()
     await page.wait_for_selector(MINE, timeout=WAIT)
@@ -75,7 +77,8 @@ async def test_a_scopone_of_two_teams_fits_a_narrow_phone_to_the_game_end(site: 
     """R2, R22: Scopone's two teams of two, each named by its players, to the game's end
     with the last round's breakdown: every table fits 360 and 390 px."""
     page = await open_italian(browser, site, "Nonna_Pina")
-    await start(page, preset="scopone")
+    await start(page, preset="scopone", target="11")  # to the game's end sooner than Scopone's 21
+    assert await page.locator("#score-title + table tr.total th").text_content() == "Partita (a 11)"
     assert await tables_too_wide(page) == []
     await play_until_game_end(page)
     await page.wait_for_selector("#game-end #last-round table.piles", timeout=WAIT)

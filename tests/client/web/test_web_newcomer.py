@@ -48,6 +48,7 @@ async def test_the_winner_reads_that_they_won(site: Site, browser: Browser) -> N
     "Hai vinto!", the other page names the winner."""
     ada = await open_italian(browser, site, "ada")
     await ada.wait_for_selector("#preset", timeout=WAIT)
+    await ada.select_option("#preset", "frac")  # V12: 16 points a round, to 11: the end comes in a round or two
     await ada.check("#private")
     await ada.select_option("#bots", "")
     await ada.locator("form button[type=submit]", has_text="Crea un tavolo").tap()

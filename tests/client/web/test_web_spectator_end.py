@@ -37,6 +37,7 @@ async def test_a_spectator_sees_the_game_end_at_once_and_can_use_it(browser: Bro
     partita" take a tap at once; the last round's breakdown is in the end, as the players'."""
     async with served() as s:
         nonna = await open_italian(browser, s, NONNA)
+        await nonna.select_option("#preset", "frac", timeout=WAIT)  # V12: 16 points a round, to 11: ends sooner
         await new_table(nonna, bots="easy")
         zia = await watcher(browser, s)
         await play_until_game_end(nonna)

@@ -29,10 +29,13 @@ pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="module")]  # 
 BOX = "dialog[open]#round-end"
 
 
-async def at_table(browser: Browser, site: Site, name: str, bots: str = "easy") -> Page:
-    """``name`` on an Italian phone, at a new table (against an easy bot unless ``bots`` is empty)."""
+async def at_table(browser: Browser, site: Site, name: str, bots: str = "easy", preset: str = "") -> Page:
+    """``name`` on an Italian phone, at a new table (against an easy bot unless ``bots`` is
+    empty; of ``preset`` when given)."""
     page = await open_italian(browser, site, name)
     await page.wait_for_selector("#preset", timeout=WAIT)
+    if preset:
+        await page.select_option("#preset", preset)
     await page.select_option("#bots", bots)
     await page.locator("form:has(#preset) button[type=submit]").tap()
     return page
@@ -206,7 +209,7 @@ async def test_nothing_flies_over_the_games_end_and_the_replays_end_counts_the_s
     """R22 (the game's end): the cards in flight land when the game's end comes (the page's
     animations held still, the last play's copies would otherwise stay over the result); the
     game shown again, at its last step, counts in its score the totals its end says."""
-    page = await at_table(browser, journaled, "ada")
+    page = await at_table(browser, journaled, "ada", preset="frac")  # V12: 16 points a round, to 11: ends sooner
     cdp = await page.context.new_cdp_session(page)
     await cdp.send("Animation.enable")
     await cdp.send("Animation.setPlaybackRate", {"playbackRate": 0})  # every flight stays in the air
