@@ -53,8 +53,8 @@ def test_a_card_laid_on_the_table_is_said_as_laid(monkeypatch: pytest.MonkeyPatc
     card = parse_cards("Js")[0]
     mine = event_text(Played(0, card, (), False, ()), board, DeckStyle.ITALIAN)  # type: ignore[call-arg]
     theirs = event_text(Played(1, card, (), False, ()), board, DeckStyle.ITALIAN)  # type: ignore[call-arg]
-    assert mine is not None and mine.plain == "Cali F Spa in tavola", mine
-    assert theirs is not None and theirs.plain == "bea cala F Spa in tavola", theirs
+    assert mine is not None and mine.plain == "Cali in tavola: F Spa", mine
+    assert theirs is not None and theirs.plain == "bea cala in tavola: F Spa", theirs
 
 
 def test_leaving_as_the_last_person_at_the_table_says_the_game_ends_for_everyone(
