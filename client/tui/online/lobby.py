@@ -100,8 +100,8 @@ class LobbyScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.query_one("#tables", DataTable).focus()
-        self._redraw()
         self.say(keys_hint())
+        self._redraw()  # the headings (and what the list says while it is empty)
 
     def on_resize(self, event: events.Resize) -> None:
         self.query_one("#chat", RichLog).styles.height = 6 if event.size.height >= 24 else 3  # the list keeps rows
