@@ -204,11 +204,10 @@ class GameOverScreen(Once, ModalScreen[str | None]):
             if self.replay:
                 yield Static(Text.assemble(("r", "bold"), " " + tr("watch the game again, step by step")),
                              id="replay-hint")
-            yield Static(self._again_text(), id="again-hint")
+            again = Static(self._again_text(), id="again-hint")
+            again.display = self.again is not None
+            yield again
             yield Static(self.then, classes="dialog-hint")
-
-    def on_mount(self) -> None:
-        self.query_one("#again-hint", Static).display = self.again is not None
 
     def _again_text(self) -> Text:
         return Text.assemble(("n", "bold"), " " + (self.again or ""))
