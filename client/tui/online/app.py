@@ -398,10 +398,11 @@ class NetApp(ScopaApp):
             if self.session is None or self.session.replaying():
                 return  # a round that ended before this client came back: nothing to wait for
             pause, clock = (4.0 if self.watching else None), self.session.turn_clock  # the clock runs on meanwhile
-            card = await self.show_and_wait(RoundEndScreen(screen.board.last_round, screen.board, self.deck, pause,
-                                                           clock, self.session.clock.now))
-            if card is not None:  # a card's number on the box that said it was our turn: it plays that card
-                screen.play_when_asked(card)
+            box = RoundEndScreen(screen.board.last_round, screen.board, self.deck, pause, clock, self.session.clock.now)
+            if self.watching is None and not box.last_round():  # the next round is dealt behind it, the box shows it
+                self.push_screen(box, lambda card: None if card is None else screen.play_when_asked(card))
+            else:
+                await self.show_and_wait(box)  # a game's last round (or a watched one): the rest waits for it
 
     # ------------------------------------------------------------------ watching
 
