@@ -82,6 +82,7 @@ class LobbyCalls(Link):
         turn_timeout: float | None = None,
         no_turn_timer: bool = False,
         bot_takeover: bool = True,
+        rematch_of: str | None = None,
     ) -> TableInfo:
         """Open a table (full ``rules``, or ``preset`` + ``options``); seated at once if ``sit``.
 
@@ -92,13 +93,14 @@ class LobbyCalls(Link):
         :meth:`watch_table` of the people invited) is kept in :attr:`invite`.  The turn
         clock: ``turn_timeout`` seconds (None: the server's), or none at all at a private
         table (``no_turn_timer``); ``bot_takeover``: a bot plays a seat left empty past
-        the grace period (else the game is abandoned)."""
+        the grace period (else the game is abandoned); ``rematch_of``: the finished table
+        (where this session sat) whose other players are offered the new one."""
         token = new_token() if sit and self.table_id is None else None
         wire_rules = rules_to_wire(rules) if rules is not None else None
         fields = {"rules": wire_rules, "preset": preset, "options": dict(options or {}),
                   "fill_with_bots": list(fill_with_bots), "sit": sit, "token": token,
                   "private": private, "turn_timeout": turn_timeout, "no_turn_timer": no_turn_timer,
-                  "bot_takeover": bot_takeover}
+                  "bot_takeover": bot_takeover, "rematch_of": rematch_of}
         try:
             body = CreateTable.model_validate(fields, strict=False)
         except ValidationError as exc:

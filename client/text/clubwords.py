@@ -373,10 +373,13 @@ TUI_ITALIAN: dict[str, str] = {
         "Finestra stretta, colonne nascoste: {columns} (? per le regole).",
     "Points by category": "Punti per categoria",
     "Rounds not seen here": "Smazzate non viste qui",
+    "Table {table} is open: a rematch of table {old}.": "Il tavolo {table} è aperto: la rivincita del tavolo {old}.",
     "The players see how many watch their table, not who: your name is only for the server. Left empty, you watch "
     "as {name}.":
         "I giocatori vedono quanti guardano il loro tavolo, non chi: il nome serve solo al server. Se lo lasci "
         "vuoto, guardi come {name}.",
     "play again": "gioca ancora",
     "play again against the same bots": "gioca ancora contro gli stessi bot",
+    "rematch: a new table for the same players": "rivincita: un nuovo tavolo per gli stessi giocatori",
+    "{name} proposes a rematch: play it": "{name} propone la rivincita: giocala",
 }

@@ -91,13 +91,13 @@ class CaptureChoiceScreen(Once, ModalScreen[Play | None]):
         self.close(None)
 
 
-def next_turn_words(board: BoardState, clock: TurnClock | None, now: float) -> str:
+def next_turn_words(board: BoardState, clock: TurnClock | None, now: float, round_no: int) -> str:
     """Once the next round has begun behind the round's box and a turn clock runs: whose
     turn it is and the seconds left, so the box is not read while the time runs out."""
     if clock is None or clock.deadline is None:
         return ""
     left = max(0, math.ceil(clock.deadline - now))
-    words = [tr("Round {n} has begun.", n=board.round_no + 1)]
+    words = [tr("Round {n} has begun.", n=round_no)]
     if clock.seat is not None and clock.seat == board.viewer:
         words += [tr("Your turn: you have {n} s left for your next move.", n=left),
                   tr("If the time runs out, the server plays a card for you and the game goes on.")]
@@ -112,9 +112,12 @@ class RoundEndScreen(Once, ModalScreen[int | None]):
     """The round's breakdown; any key (or, in a game of bots only, a short pause) goes on.
     With a ``turn_clock``, it also says whose turn the next round's first is and counts
     its seconds down; while it says the turn is the person's, a card's number closes it
-    too and is its answer (the hand's index: the card to play once asked)."""
+    too and is its answer (the hand's index: the card to play once asked).  Up while the
+    next round is dealt behind it (a network game), it shows that round's table and the
+    person's new hand: the box never hides the cards while their clock runs."""
 
-    DEFAULT_CSS = dialog_css("RoundEndScreen", "64") + "RoundEndScreen #round-clock { color: $warning; margin-top: 1; }"
+    DEFAULT_CSS = dialog_css("RoundEndScreen", "64") + \
+        "RoundEndScreen #round-clock { color: $warning; margin-top: 1; } RoundEndScreen #round-next { margin-top: 1; }"
 
     def __init__(self, result: RoundResult, board: BoardState, style: DeckStyle, pause: float | None = None,
                  turn_clock: TurnClock | None = None, now: Callable[[], float] | None = None) -> None:
@@ -122,12 +125,30 @@ class RoundEndScreen(Once, ModalScreen[int | None]):
         self.result, self.board, self.deck, self.pause = result, board, style, pause
         self.turn_clock, self.now = turn_clock, now
 
+    def last_round(self) -> bool:
+        """Whether the game is over with this round."""
+        rules = self.board.rules
+        return rules is not None and winning_side(rules, self.result.event.totals) is not None
+
+    def dealt(self) -> bool:
+        """Whether the next round's cards are on the board behind (the person's among them)."""
+        return self.board.viewer is not None and self.board.round_no > self.result.event.round_no \
+            and bool(self.board.hand)
+
+    def next_deal(self) -> Text:
+        """The next round's table and the person's new hand, numbered as on the board ("" before the deal)."""
+        if not self.dealt():
+            return Text("")
+        hand = Text("  ").join(Text(f"{i} ", style="bold") + card_span(c, self.deck)
+                               for i, c in enumerate(self.board.hand, 1))
+        return Text(tr("Table") + ": ", style="bold") + cards_span(self.board.table, self.deck) + "\n" + \
+            Text(tr("Your hand") + ": ", style="bold") + hand
+
     def compose(self) -> ComposeResult:
         parts = round_parts(self.result, self.board, self.deck)
-        rules, totals = self.board.rules, self.result.event.totals
         if self.pause is None:
             hint = tr("Enter (or any letter) to go on")
-        elif rules is not None and winning_side(rules, totals) is not None:
+        elif self.last_round():
             hint = tr("The game is over: this was its last round. Enter (or any letter) closes this.")
         else:
             hint = tr("The next round starts by itself when the players go on; Enter (or any letter) closes this.")
@@ -135,17 +156,20 @@ class RoundEndScreen(Once, ModalScreen[int | None]):
         with Vertical(classes="dialog"):
             yield Static(self.body, id="round-table")
             yield Static(self.clock_words(), id="round-clock")
+            yield Static(self.next_deal(), id="round-next")  # the cards to play from while the clock runs
             yield Static(hint, classes="dialog-hint")
 
     def clock_words(self) -> str:
         """Whose turn it is next and its seconds left ("" while no turn clock runs)."""
-        return next_turn_words(self.board, self.turn_clock, self.now()) if self.now is not None else ""
+        if self.now is None:
+            return ""
+        return next_turn_words(self.board, self.turn_clock, self.now(), self.result.event.round_no + 1)
 
     def on_mount(self) -> None:
         if self.pause is not None:
             self.set_timer(self.pause, lambda: self.close(None))
         self._tick()
-        if self.turn_clock is not None:
+        if self.turn_clock is not None:  # the countdown, and the next deal as it comes in behind
             self.set_interval(0.5, self._tick)
 
     def _tick(self) -> None:
@@ -153,12 +177,15 @@ class RoundEndScreen(Once, ModalScreen[int | None]):
             clock, words = self.query_one("#round-clock", Static), self.clock_words()
             clock.update(words)
             clock.display = bool(words)
+            deal = self.query_one("#round-next", Static)
+            deal.update(self.next_deal())
+            deal.display = self.dealt()
 
     def my_turn(self) -> bool:
         """Whether the box says the next round's first move is the person's."""
         clock = self.turn_clock
         return clock is not None and clock.deadline is not None and clock.seat is not None \
-            and clock.seat == self.board.viewer
+            and clock.seat == self.board.viewer or self.dealt() and self.board.to_move == self.board.viewer
 
     def on_key(self, event: events.Key) -> None:
         """Any key but a digit goes on: a card's number typed as the round's last card went
@@ -205,11 +232,10 @@ class GameOverScreen(Once, ModalScreen[str | None]):
             if self.replay:
                 yield Static(Text.assemble(("r", "bold"), " " + tr("watch the game again, step by step")),
                              id="replay-hint")
-            yield Static(self._again_text(), id="again-hint")
+            again = Static(self._again_text(), id="again-hint")
+            again.display = self.again is not None
+            yield again
             yield Static(self.then, classes="dialog-hint")
-
-    def on_mount(self) -> None:
-        self.query_one("#again-hint", Static).display = self.again is not None
 
     def _again_text(self) -> Text:
         return Text.assemble(("n", "bold"), " " + (self.again or ""))

@@ -25,9 +25,9 @@ from .away import AwaySeats
 from ..board import BoardScreen
 from ...text import BoardState
 from .comeback import Comeback
-from ..dialogs import ConfirmScreen, GameOverScreen, NameScreen, RoundEndScreen, keys_help
+from ..dialogs import ConfirmScreen, NameScreen, RoundEndScreen, keys_help
 from .invitepanel import Invite, ShareInviteScreen
-from .lastgame import replay_screen
+from .rematch import Rematches, game_over, play_rematch
 from .lobby import CreateTableScreen, LobbyScreen, NewTable
 from .players import NetPlayer
 from .snapshot import apply_public, seat_waiting, table_now
@@ -70,6 +70,7 @@ class NetApp(ScopaApp):
         self.ask_before_resuming = True  # False: back to a saved seat without asking
         self.ask_name = False  # True: the name is asked first (scopa play without --name), player_name offered
         self.table_info: TableInfo | None = None  # the listing of the table this client sits at, when it saw one
+        self.rematches = Rematches()  # the rematches offered, for the game-over box
 
     # ------------------------------------------------------------------ frame
 
@@ -344,22 +345,20 @@ class NetApp(ScopaApp):
         # Only a game that is over forgets its seat: an app closed mid-game (Ctrl+C, a
         # reloaded web page) finds it again when it starts.
         self.store.forget(self.server, self.player_name)
-        left = tr("You left table {table}.", table=result.table) if self.leaving else None
+        left, again = tr("You left table {table}.", table=result.table) if self.leaving else None, False
         if self.leaving:
             self.leaving = False
         else:
             line = result_line(board) if board.over else tr("The game ended without a winner ({reason}).",
                                                             reason=word_text(result.reason))
-            while await self.show_and_wait(GameOverScreen(line, tr("Enter to go back to the lobby"),
-                                                          replay=True)):
-                replay = await replay_screen(self, session, result.table, token, self.deck)
-                if replay is not None:
-                    await self.show_and_wait(replay)
+            again = await game_over(self, session, board, line, result.table, token)  # n: a rematch
         self.board_screen = None
         while self.screen is not self.lobby and len(self.screen_stack) > 1:
             self.pop_screen()
         if left is not None:
             self.tell(left)  # said in the lobby, where the person is now
+        if again:
+            await play_rematch(self, session, result.table, board.viewer)
 
     def _link_changed(self, up: bool, why: str) -> None:
         """Told at once (before the table's first command on the new connection)."""
@@ -399,10 +398,11 @@ class NetApp(ScopaApp):
             if self.session is None or self.session.replaying():
                 return  # a round that ended before this client came back: nothing to wait for
             pause, clock = (4.0 if self.watching else None), self.session.turn_clock  # the clock runs on meanwhile
-            card = await self.show_and_wait(RoundEndScreen(screen.board.last_round, screen.board, self.deck, pause,
-                                                           clock, self.session.clock.now))
-            if card is not None:  # a card's number on the box that said it was our turn: it plays that card
-                screen.play_when_asked(card)
+            box = RoundEndScreen(screen.board.last_round, screen.board, self.deck, pause, clock, self.session.clock.now)
+            if self.watching is None and not box.last_round():  # the next round is dealt behind it, the box shows it
+                self.push_screen(box, lambda card: None if card is None else screen.play_when_asked(card))
+            else:
+                await self.show_and_wait(box)  # a game's last round (or a watched one): the rest waits for it
 
     # ------------------------------------------------------------------ watching
 
@@ -442,6 +442,8 @@ class NetApp(ScopaApp):
     def on_server_command(self, command: Command) -> None:
         body = command.body
         screen = self.board_screen
+        if isinstance(body, TableUpdate):
+            self.rematches.heard(body.table)
         if isinstance(body, ChatMessage):
             author = body.author.split(":", 1)[-1]
             if screen is not None and command.sender == self.table_party():

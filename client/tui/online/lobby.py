@@ -102,7 +102,7 @@ class LobbyScreen(Screen[None]):
     def on_mount(self) -> None:
         self.query_one("#tables", DataTable).focus()
         self.say(keys_hint())
-        self._redraw()  # after the keys: an empty list's word stays on the status line
+        self._redraw()  # the headings (and what the list says while it is empty)
 
     def on_resize(self, event: events.Resize) -> None:
         self.query_one("#chat", RichLog).styles.height = 6 if event.size.height >= 24 else 3  # the list keeps rows
