@@ -31,7 +31,7 @@ from .loop import Inbox
 
 log = logging.getLogger("scopa.server")
 
-READING_TIME = wire.READING_TIME
+READING_TIME = wire.READING_TIME  # the protocol's figure (welcome's reading_time); Turns.reading reads it there
 
 
 @dataclass(eq=False, slots=True)
@@ -131,7 +131,7 @@ class Turns:
         """The seconds more than ``turn_timeout`` the turn of ``seat`` starting now gets:
         READING_TIME for a seat's first turn of a round (its new hand and the new board to
         read, the last round's box still on screen), whoever moved before it; else none."""
-        return READING_TIME if seat in self._reading else 0.0
+        return wire.READING_TIME if seat in self._reading else 0.0
 
     def new_turn_ms(self, seat: int, round_start: bool = False) -> int | None:
         """The clock a turn of ``seat`` starting now gets (``played``, ``declared`` and
