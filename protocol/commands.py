@@ -293,6 +293,9 @@ class Welcome(Body):
     motd: Text = ""
     turn_timeout: TurnTimeout | None = Field(default=None, exclude_if=_absent,
                                              description="the server's turn clock: the longest a table may ask for")
+    reading_time: Annotated[float, Field(ge=0, le=3600)] | None = Field(
+        default=None, exclude_if=_absent, description="the seconds more than the table's turn_timeout each seat's "
+                                                      "first turn of a round gets (PROTOCOL.md §7, Turn clock)")
     web_port: Annotated[int, Field(ge=1, le=65535)] | None = Field(
         default=None, exclude_if=_absent, description="the port of the server's web page on the host the client "
                                                       "reached, when it serves one (an invite's link points there)")
@@ -600,6 +603,10 @@ class Snapshot(Body):
     last_round: RoundEnd | None = Field(default=None, exclude_if=_absent,
                                         description="the game's last round_end (as it went out), so a client coming "
                                                     "back can show the round's result again; left out before any")
+    chat: Annotated[list[ChatMessage], Field(max_length=CHAT_KEPT)] = Field(
+        default=[], exclude_if=_none_said,
+        description="a spectator's: the table's last chat messages, oldest first (a rematch's: the finished game's "
+                    "too), in place of any it shows; left out for a seat (joined carries them) and when none was said")
 
 
 class WatchTable(Body):

@@ -109,8 +109,8 @@ class Greeting:
         """The ``welcome`` of the client named ``you`` (its session's party, the one string
         the connection keeps as its client's party too; in a cluster, with the addresses it
         can be reached at)."""
-        return wire.Welcome(you=you, server=SERVER_NAME, protocol=PROTOCOL_VERSION,
-                            turn_timeout=self.turn_timeout, web_port=self.web_port, lan_hosts=self.lan_hosts,
+        return wire.Welcome(you=you, server=SERVER_NAME, protocol=PROTOCOL_VERSION, turn_timeout=self.turn_timeout,
+                            reading_time=wire.READING_TIME, web_port=self.web_port, lan_hosts=self.lan_hosts,
                             cluster=self.shared.addresses() if self.shared is not None else [])
 
     def _away_name(self, name: str) -> bool:

@@ -89,6 +89,8 @@ async def watch_table(session: ClientSession, console: Console, table_id: str, i
         translator.started = True  # no game_start comes: the game is under way
         for line in game_now(snap, spectator.names, style):
             console.print(line)
+    for said in snap.chat:  # what was said at the table before we came (a rematch's: at the finished game too)
+        console.print(Text(f"{said.author}: {said.text}"))
 
     away = set(snap.table.away)
 

@@ -93,6 +93,8 @@ class Link(Channel):
         self.server: str = ""
         self.turn_timeout: float | None = None
         """The server's turn clock (``welcome``): the longest a table may ask for; None: not told."""
+        self.reading_time: float | None = None
+        """The seconds more each seat's first turn of a round gets (``welcome``); None: not told."""
         self.web_port: int | None = None
         """The port of the server's web page on the host reached (``welcome``); None: it serves none."""
         self.lan_hosts: tuple[str, ...] = ()
@@ -354,8 +356,9 @@ class Link(Channel):
                 self._writer.close()
 
     def _learn(self, welcome: Welcome) -> None:
-        """The cluster's addresses a ``welcome`` named (a malformed one is passed over), and its web page's port."""
-        self.web_port = welcome.web_port
+        """The cluster's addresses a ``welcome`` named (a malformed one is passed over), its web
+        page's port and its reading time."""
+        self.web_port, self.reading_time = welcome.web_port, welcome.reading_time
         self.lan_hosts = tuple(welcome.lan_hosts)
         learned = []
         for text in welcome.cluster:

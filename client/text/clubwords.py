@@ -109,6 +109,10 @@ CLUB_ITALIAN: dict[str, str] = {
 
 
 CONNECTION_ITALIAN: dict[str, str] = {
+    # a turn clock from a server that does not say its reading time
+    "Turn timer: {n} s for each move; then the server plays for you.": "Tempo per mossa: {n} s; poi gioca il server per te.",
+    "time for each move; when it runs out, the server plays a card for that player":
+        "il tempo per ogni mossa; quando scade, il server gioca una carta al posto di chi è di turno",
     "While you were away the bot played: {cards}": "Mentre eri via il bot ha giocato: {cards}",
     "You were away too long: a bot played in your place.": "Eri via da troppo tempo: un bot ha giocato al tuo posto.",
     "The bot played for you": "Il bot ha giocato per te",

@@ -172,8 +172,8 @@ ITALIAN: dict[str, str] = {
     "two teams, partners opposite": "due squadre, i compagni seduti di fronte",
     "{n} players, {sides}": "{n} giocatori, {sides}",
     "The first side to {target} points wins.": "Vince chi arriva per primo a {target} punti.",
-    "Turn timer: {n} s for each move, {first} s for the first move of each round; then the server plays for you.":
-        "Tempo per mossa: {n} s, {first} s per la prima mossa di ogni smazzata; poi gioca il server per te.",
+    "Turn timer: {n} s for each move, {first} s for each player's first move of a round; then the server plays for you.":
+        "Tempo per mossa: {n} s, {first} s per la prima mossa di ciascuno in ogni smazzata; poi gioca il server per te.",
     "Turn timer: none.": "Tempo per mossa: nessuno.",
     "A private table: only people with its invite sit here.": "Un tavolo privato: si siede solo chi ha l'invito.",
     "A table listed in the lobby.": "Un tavolo che compare nella sala.",
@@ -293,9 +293,9 @@ ITALIAN: dict[str, str] = {
     "the server's own": "quello del server",
     "the server's own ({time})": "quello del server ({time})",
     "none (a private table only)": "nessuno (solo un tavolo privato)",
-    "time for each move ({n} s more for the first move of each round); when it runs out, the server plays a card "
-    "for that player":
-        "il tempo per ogni mossa ({n} s in più per la prima mossa di ogni smazzata); quando scade, il server gioca "
+    "time for each move ({n} s more for each player's first move of a round); when it runs out, the server plays a "
+    "card for that player":
+        "il tempo per ogni mossa ({n} s in più per la prima mossa di ciascuno in ogni smazzata); quando scade, il server gioca "
         "una carta al posto di chi è di turno",
     "If a player leaves": "Se qualcuno se ne va",
     "a bot plays on": "continua un bot",

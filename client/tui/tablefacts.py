@@ -7,7 +7,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from scopa.engine import RuleSet
-from scopa.protocol.commands import READING_TIME
 
 from ..text import setting_text
 from ..text import tr
@@ -17,10 +16,13 @@ from ..text import rules_name
 @dataclass(frozen=True)
 class TableFacts:
     """What a person is told about the table at the top of the help screen.  ``timer``
-    is the seconds for each move (None: no timer; ``known_timer`` False: not known)."""
+    is the seconds for each move (None: no timer; ``known_timer`` False: not known);
+    ``reading``, the seconds more each player's first move of a round gets (the server's
+    ``welcome``; None: not told)."""
 
     rules: RuleSet
     timer: float | None = None
+    reading: float | None = None
     known_timer: bool = True
     private: bool | None = None
     seed: int | None = None
@@ -39,11 +41,13 @@ def facts_lines(facts: TableFacts, detailed: bool = False) -> list[str]:
         sides = tr("two teams, partners opposite") if rules.has_teams else tr("each alone")
         lines.append(tr("{n} players, {sides}", n=rules.players, sides=sides))
         lines.append(tr("The first side to {target} points wins.", target=rules.target))
-    if facts.known_timer:
-        lines.append(tr("Turn timer: {n} s for each move, {first} s for the first move of each round; "
-                        "then the server plays for you.", n=round(facts.timer),
-                        first=round(facts.timer + READING_TIME))
-                     if facts.timer is not None else tr("Turn timer: none."))
+    if facts.known_timer and facts.timer is None:
+        lines.append(tr("Turn timer: none."))
+    elif facts.known_timer and facts.timer is not None and facts.reading:
+        lines.append(tr("Turn timer: {n} s for each move, {first} s for each player's first move of a round; "
+                        "then the server plays for you.", n=round(facts.timer), first=round(facts.timer + facts.reading)))
+    elif facts.known_timer and facts.timer is not None:
+        lines.append(tr("Turn timer: {n} s for each move; then the server plays for you.", n=round(facts.timer)))
     if facts.private is not None:
         lines.append(tr("A private table: only people with its invite sit here.") if facts.private
                      else tr("A table listed in the lobby."))

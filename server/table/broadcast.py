@@ -131,7 +131,7 @@ def _logged(word: int, payload: bytes) -> LoggedEvent:
 # ---------------------------------------------------------------------- what is sent
 
 
-def _no_clock(seat: int, after_round: bool = False) -> int | None:
+def _no_clock(seat: int, round_start: bool = False) -> int | None:
     """No turn clock for any seat (a table sets its own :attr:`Broadcaster.turn_clock`)."""
     return None
 
@@ -159,7 +159,7 @@ class Broadcaster:
         self.said: deque[wire.ChatMessage] = deque(maxlen=wire.CHAT_KEPT)  # the table's last chat messages
         self.turn_clock: Callable[[int, bool], int | None] = _no_clock
         """The clock a turn of a seat starting now gets, in ms (None: no turn clock); with
-        True, the first turn of a round after a round's end."""
+        True, the first turn of a round that starts now (every seat dealt a new hand)."""
         self._played: Prepared | None = None  # the last played, from this table to everyone
         self._hands: list[int] = []  # by seat: its hand as last dealt (a card mask)
         self._update_timer: Timer | None = None
@@ -218,8 +218,8 @@ class Broadcaster:
         # Who moves next, and the clock of that turn, which starts as this goes out.
         mover = (event.dealer + 1) % len(self.seats) if isinstance(event, RoundStarted) else \
             event.seat if isinstance(event, Declared) else None
-        first_turn = isinstance(event, RoundStarted)  # a round's first turn: the board (or the last round's box) is new
-        if mover is not None and (left := self.turn_clock(mover, first_turn)) is not None:
+        round_start = isinstance(event, RoundStarted)  # new hands, a new board (and the last round's box)
+        if mover is not None and (left := self.turn_clock(mover, round_start)) is not None:
             body = body.model_copy(update={"turn_left_ms": left})
         self.emit(body)
 
@@ -323,7 +323,10 @@ class Broadcaster:
 
     # ------------------------------------------------------------------ spectators
 
-    def add_spectator(self, session: ServerSession) -> None:
+    def add_spectator(self, session: ServerSession, notices: Iterable[wire.SeatAway] = ()) -> None:
+        """``session`` watches from now on, told first ``notices`` (the seats away as it comes)."""
+        for body in notices:
+            session.send(Message(body, self.everyone, self.party))
         if session not in self.spectators:
             self.spectators.append(session)
         self.announce_spectators()

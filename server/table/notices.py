@@ -11,7 +11,7 @@ was replaced by a resuming one) is told at most once per window.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from scopa.protocol import commands as wire
 
@@ -23,7 +23,7 @@ SeatNotice = wire.SeatAway | wire.SeatBack
 class SeatNotices:
     """The away and back notices of one table's seats (``window`` 0: every one told)."""
 
-    __slots__ = ("clock", "window", "_tell", "_away_told", "_back_told", "_shown_away", "_later")
+    __slots__ = ("clock", "window", "_tell", "_away_told", "_back_told", "_shown_away", "_later", "_away_said")
 
     def __init__(self, clock: Clock, window: float, tell: Callable[[SeatNotice], None]) -> None:
         self.clock = clock
@@ -33,6 +33,7 @@ class SeatNotices:
         self._back_told: dict[int, float] = {}  # seat -> when its last seat_back was told
         self._shown_away = 0  # seats everyone was told are away (and not back yet), as bits: no set a table
         self._later: dict[int, Timer] = {}  # seat -> its seat_away, held until its window ends
+        self._away_said: dict[int, wire.SeatAway] = {}  # seat -> the last seat_away told of it
 
     def _recent(self, told: dict[int, float], seat: int) -> float | None:
         """When the window of ``told[seat]`` ends, if it has not yet."""
@@ -63,7 +64,18 @@ class SeatNotices:
     def _told_away(self, seat: int, body: wire.SeatAway) -> None:
         self._away_told[seat] = self.clock.now()
         self._shown_away |= 1 << seat
+        self._away_said[seat] = body
         self._tell(body)
+
+    def away_now(self, away: Iterable[int]) -> list[wire.SeatAway]:
+        """For someone who starts watching: the ``seat_away`` of each seat of ``away`` (the
+        seats away now) that everyone was told is away, as it stands now: the grace left,
+        and unnumbered (the table as it is, as the snapshot it follows, not an event of
+        the log).  A seat whose notice is held (its window) is not told, as to the others."""
+        now = self.clock.now()
+        return [said.model_copy(update={"event": None, "grace_seconds": max(
+                    0.0, round(said.grace_seconds - (now - self._away_told[seat]), 3))})
+                for seat in away if self._shown_away >> seat & 1 and (said := self._away_said.get(seat)) is not None]
 
     def back(self, seat: int, body: wire.SeatBack) -> bool:
         """Seat ``seat`` is back: its ``seat_back`` told (True) after a ``seat_away`` that

@@ -139,7 +139,7 @@ class Table(TableLoop):
         return self._info[1]
 
     def snapshot(self, seat: int | None = None) -> wire.Snapshot:
-        """The table now: for a seat (its own view too) or a spectator (public only)."""
+        """The table now: for a seat (its own view too) or a spectator (public only, and the chat kept)."""
         seats, sides = self.seats.infos(), self.rules.seats_by_side()
         public = you = None
         state = self.game_state()
@@ -149,7 +149,7 @@ class Table(TableLoop):
             if seat is not None:
                 you = self.marks.view(actions, self._told, view_to_wire(seat_view(state, seat)))
         return wire.Snapshot(event=self.events.last, table=self.info(), seats=seats, sides=sides, public=public,
-                             you=you, turn_left_ms=self.turns.left_ms(),
+                             you=you, turn_left_ms=self.turns.left_ms(), chat=[*self.broadcaster.said] if seat is None else [],
                              last_round=self.events.round_end if public is not None else None)
 
     def _play_at(self) -> wire.PlayAt:
@@ -322,9 +322,10 @@ class Table(TableLoop):
         self.announce_seats()
 
     def watch(self, session: ServerSession, re: int, last_event: int | None = None) -> None:
-        """A spectator: a public snapshot now, then the public events.  Watching again
-        (``last_event``: the last event it saw): the public events after it first, when
-        the log still has them; a game that ended meanwhile ends with ``left``."""
+        """A spectator: a public snapshot now (the seats told away then: their seat_away, with
+        the grace left), then the public events.  Watching again (``last_event``: the last
+        event it saw): the public events after it first, when the log still has them; a
+        game that ended meanwhile ends with ``left``."""
         over = self.state is wire.TableState.FINISHED
         missed = self.events.missed(None, last_event) if last_event is not None else None
         self.broadcaster.resend(session, missed or ())
@@ -334,7 +335,7 @@ class Table(TableLoop):
                 session.send(Message(self.events.end, self.everyone, self.party))
             session.tell(wire.Left(table=self.id, reason=self.finish_reason or wire.LeftReason.GAME_OVER.value))
             return
-        self.broadcaster.add_spectator(session)
+        self.broadcaster.add_spectator(session, self.notices.away_now(self.info().away) if missed is None else [])
 
     def announce_seats(self) -> None:
         """What the table map shows changed (seats, state, away, spectators): a

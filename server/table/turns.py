@@ -31,7 +31,7 @@ from .loop import Inbox
 
 log = logging.getLogger("scopa.server")
 
-READING_TIME = wire.READING_TIME
+READING_TIME = wire.READING_TIME  # the protocol's figure (welcome's reading_time); Turns.reading reads it there
 
 
 @dataclass(eq=False, slots=True)
@@ -72,7 +72,9 @@ class Turns:
         """When the person's move whose turn passes on now was taken (its ``arrived``, kept
         past its broadcast), until the next person's your_turn is queued; 0: none (a bot is
         asked first: that your_turn is not timed)."""
-        self._reading: int | None = None  # the seat whose next turn starts a round after a round's end
+        self._reading: set[int] = set()
+        """The seats whose first turn since the round dealt them a new hand is still to
+        come: that turn gets READING_TIME more (:meth:`reading`)."""
 
     def ask(self, ask: Ask) -> None:
         """A person's turn: number it, arm its clock (before anyone hears of it), then
@@ -81,8 +83,8 @@ class Turns:
         assert self.master is not None
         event = self.events.next_event()
         payload = your_turn_payload(event, self.master.state, ask.seat, ask.legal)
-        reading = READING_TIME if self._reading == ask.seat else 0.0
-        self._reading = None
+        reading = self.reading(ask.seat)
+        self._reading.discard(ask.seat)
         deadline = None if self.turn_timeout is None else self.clock.now() + self.turn_timeout + reading
         self._turns[ask.seat] = PendingTurn(ask, event, payload, deadline)
         if deadline is not None:
@@ -125,18 +127,24 @@ class Turns:
         lefts = [left for t in self._turns.values() if (left := self._left_ms(t)) is not None]
         return min(lefts) if lefts else None
 
-    def new_turn_ms(self, seat: int, after_round: bool = False) -> int | None:
+    def reading(self, seat: int) -> float:
+        """The seconds more than ``turn_timeout`` the turn of ``seat`` starting now gets:
+        READING_TIME for a seat's first turn of a round (its new hand and the new board to
+        read, the last round's box still on screen), whoever moved before it; else none."""
+        return wire.READING_TIME if seat in self._reading else 0.0
+
+    def new_turn_ms(self, seat: int, round_start: bool = False) -> int | None:
         """The clock a turn of ``seat`` starting now gets (``played``, ``declared`` and
         ``round_start`` tell it for the seat to move next); None without a turn clock or
-        for a built-in bot's seat, which has none.  ``after_round``: the first turn of a
-        round (the game's first, on a board just shown, or one after a round's end), which
-        gets READING_TIME more (its ``ask`` too)."""
+        for a built-in bot's seat, which has none.  ``round_start``: a round starts (the
+        game's first, or one after a round's end), dealing every seat a new hand: each
+        seat's first turn of it gets its reading time (:meth:`reading`; its ``ask`` too)."""
+        if round_start:
+            self._reading = set(range(len(self.seats)))
         s = self.seats[seat]
-        self._reading = seat if after_round else None
         if self.turn_timeout is None or (s is not None and s.bot is not None):
             return None
-        reading = READING_TIME if after_round else 0.0
-        return min(math.ceil((self.turn_timeout + reading) * 1000), 3_600_000)
+        return min(math.ceil((self.turn_timeout + self.reading(seat)) * 1000), 3_600_000)
 
     def pending(self, seat: int) -> PendingTurn | None:
         """The turn of ``seat`` waiting for its client's answer, if any."""

@@ -70,19 +70,20 @@ async def test_every_turn_telling_command_carries_the_time_left(server: NetworkE
     move = turn.body.legal[0]
     first.send(wire.PlayCard(card=move.card, capture=move.capture, turn=turn.body.event), recipient=f"table:{table}")
     played = await other.recv_until("played")
-    assert played.body.forced is None and played.body.turn_left_ms == 30_000  # the other seat's turn begins
+    # the other seat's turn begins: its first of the round, with reading time too (a new hand)
+    assert played.body.forced is None and played.body.turn_left_ms == 45_000
     turn = await other.recv_until("your_turn")
-    assert turn.body.turn_left_ms == 30_000
+    assert turn.body.turn_left_ms == 45_000
 
-    # A spectator arriving 12 s into the turn is told the 18 s left, not 30.
+    # A spectator arriving 12 s into the turn is told the 33 s left, not 45.
     clock.advance(12)
     w = await WireClient.connect(server.port, "cleo")
     w.send(wire.WatchTable(table=table))
     snap = await w.recv_until("snapshot")
     assert snap.body.public is not None and snap.body.public.turn == other.seat
-    assert snap.body.turn_left_ms == 18_000
+    assert snap.body.turn_left_ms == 33_000
 
-    # The seat to move drops and comes back 5 s later: what it is told is the 13 s left.
+    # The seat to move drops and comes back 5 s later: what it is told is the 28 s left.
     token, last = other.token, other.last_event
     assert token is not None
     other.abort()
@@ -90,15 +91,16 @@ async def test_every_turn_telling_command_carries_the_time_left(server: NetworkE
     back = await WireClient.connect(server.port)
     assert (await back.resume(token, last)).name == "welcome"
     seat_back = await back.recv_until("seat_back")
-    assert seat_back.body.turn_left_ms == 13_000
+    assert seat_back.body.turn_left_ms == 28_000
     again = await back.recv_until("your_turn")
-    assert again.body.event == turn.body.event and again.body.turn_left_ms == 13_000
+    assert again.body.event == turn.body.event and again.body.turn_left_ms == 28_000
     told = await first.recv_until("seat_back")
-    assert told.body.turn_left_ms == 13_000  # to everyone at the table
+    assert told.body.turn_left_ms == 28_000  # to everyone at the table
 
     # The time runs out: the server's play for that seat is marked, for the seat, the
-    # other player and the spectator, and the next turn's clock starts whole.
-    clock.advance(13)
+    # other player and the spectator, and the next turn's clock starts whole (the first
+    # seat's second turn: plain).
+    clock.advance(28)
     for c in (back, first, w):
         forced = await c.recv_until("played")
         assert forced.body.seat == other.seat and forced.body.forced == wire.ForcedBy.TIMEOUT.value
@@ -150,14 +152,49 @@ async def test_a_built_in_bot_moving_next_has_no_clock(server: NetworkEngine, cl
     a.send(wire.CreateTable(fill_with_bots=["greedy"], turn_timeout=30))
     table = (await a.recv_until("table_created")).body.table.id
     a.table, a.seat = table, (await a.recv_until("joined")).body.seat
+    start = await a.recv_until("round_start")
+    assert (start.body.dealer + 1) % 2 != a.seat and start.body.turn_left_ms is None  # the bot moves first: no clock
     turn = await a.recv_until("your_turn")
-    assert turn.body.turn_left_ms == 30_000
+    assert turn.body.turn_left_ms == 45_000  # the person's first turn of the round, after the bot's
     move = turn.body.legal[0]
     a.send(wire.PlayCard(card=move.card, capture=move.capture, turn=turn.body.event), recipient=f"table:{table}")
     mine = await a.recv_until("played")
     assert mine.body.seat == a.seat and mine.body.turn_left_ms is None  # the bot moves next: no clock
     bots = await a.recv_until("played")
-    assert bots.body.seat != a.seat and bots.body.turn_left_ms == 30_000
+    assert bots.body.seat != a.seat and bots.body.turn_left_ms == 30_000  # the person's second turn: plain
+    await a.close()
+
+
+async def test_a_persons_first_turn_of_each_round_has_reading_time_after_a_bots(server: NetworkEngine,
+                                                                             clock: FakeClock) -> None:
+    """Every seat is dealt a new hand as a round starts, the last round's box still on the
+    screen: a person's first turn of the round gets READING_TIME (15 s) more whoever moves
+    before it, a bot that answers at once included; their later turns of the round do not.
+    Told in the played that starts it and in its your_turn, and the clock runs out then.
+    R20 (round end)."""
+    a = await WireClient.connect(server.port, "ada")
+    a.send(wire.CreateTable(fill_with_bots=["greedy"], turn_timeout=30))
+    table = (await a.recv_until("table_created")).body.table.id
+    a.table, a.seat = table, (await a.recv_until("joined")).body.seat
+    firsts = 0
+    while firsts < 2:  # two rounds: the person waits out each turn, the server plays it
+        cmd = await a.recv()
+        if isinstance(cmd.body, wire.RoundStart):
+            bot_first = (cmd.body.dealer + 1) % 2 != a.seat
+            first, told = True, cmd.body.turn_left_ms
+            assert told is None if bot_first else told == 45_000
+        elif isinstance(cmd.body, wire.CardPlayed) and cmd.body.seat != a.seat and cmd.body.forced is None:
+            told = cmd.body.turn_left_ms  # the bot's play: the person's turn starts
+        elif isinstance(cmd.body, wire.YourTurn):
+            want = 45_000 if first else 30_000
+            assert told == want and cmd.body.turn_left_ms == want
+            if first and bot_first:
+                firsts += 1
+            first = False
+            clock.advance(want / 1000 - 1)  # a second short: the turn still waits
+            await _settle(a)
+            assert not [p for p in _bodies(a, wire.CardPlayed) if p.event > cmd.body.event]
+            clock.advance(1)
     await a.close()
 
 
@@ -197,10 +234,16 @@ async def test_a_round_after_a_round_end_gives_its_first_turn_reading_time(serve
     w.send(wire.WatchTable(table=table))
     assert (await w.recv_until("snapshot")).body.turn_left_ms == 5_000
 
-    # Its time runs out; the next turn has the plain 30 s.
+    # Its time runs out; the other seat's first turn of the round has reading time too (its
+    # hand is new as well), the turn after it the plain 30 s.
     clock.advance(5)
     forced = await other.recv_until("played")
-    assert forced.body.forced == wire.ForcedBy.TIMEOUT.value and forced.body.turn_left_ms == 30_000
-    assert (await other.recv_until("your_turn")).body.turn_left_ms == 30_000
+    assert forced.body.forced == wire.ForcedBy.TIMEOUT.value and forced.body.turn_left_ms == 45_000
+    turn = await other.recv_until("your_turn")
+    assert turn.body.turn_left_ms == 45_000
+    clock.advance(45)
+    forced = await other.recv_until("played")
+    assert forced.body.seat == other.seat and forced.body.forced == wire.ForcedBy.TIMEOUT.value and forced.body.turn_left_ms == 30_000
+    assert (await mover.recv_until("your_turn")).body.turn_left_ms == 30_000
     for c in (a, b, w):
         await c.close()

@@ -30,7 +30,7 @@ from .invitepanel import Invite, ShareInviteScreen
 from .rematch import Rematches, game_over, play_rematch
 from .lobby import CreateTableScreen, LobbyScreen, NewTable
 from .players import NetPlayer
-from .snapshot import apply_public, seat_waiting, table_now
+from .snapshot import seat_waiting, table_now, watched_snapshot
 from .tournaments import browse_tournaments
 from .watching import watch_game
 from ..tablefacts import TableFacts
@@ -87,7 +87,8 @@ class NetApp(ScopaApp):
             return TableFacts(self.defaults, known_timer=False)
         if info is None:
             return None
-        return TableFacts(rules_from_wire(info.rules), timer=info.turn_timeout, private=info.private, table=info.id)
+        return TableFacts(rules_from_wire(info.rules), timer=info.turn_timeout, private=info.private, table=info.id,
+                          reading=self.session.reading_time if self.session is not None else None)
 
     def current_keys(self) -> str | None:
         """In the lobby, the lobby's keys; else a table's."""
@@ -234,7 +235,8 @@ class NetApp(ScopaApp):
                 last: NewTable | None = None
                 problem = ""
                 while True:
-                    new = await self.show_and_wait(CreateTableScreen(self.defaults, session.turn_timeout, last, problem))
+                    new = await self.show_and_wait(CreateTableScreen(self.defaults, session.turn_timeout, last, problem,
+                                                                          session.reading_time))
                     if new is None:
                         return
                     try:
@@ -473,10 +475,10 @@ class NetApp(ScopaApp):
             self.notify(no_table_text(body), timeout=30)
         elif isinstance(body, Snapshot) and screen is not None:
             if self.watching is not None:  # a seat's snapshot is set in its place among the events
-                apply_public(screen.board, body)
+                watched_snapshot(screen, body)
             self.away.from_update(screen, body.table.away)  # who is away: the table map is the truth
         elif (notice := notice_from_wire(body)) is not None and screen is not None:
-            if command.sender == self.table_party():
+            if command.sender == self.table_party() and self.watching is None:  # a spectator's: in order, by its watch
                 self.away.notice(screen, notice)
 
     def on_link(self, up: bool, why: str) -> None:

@@ -21,7 +21,6 @@ from textual.widgets import Button, Checkbox, Label, Select, Static
 
 from scopa.bots import LEVELS
 from scopa.engine import AssoPigliaTutto, CaptureMode, Preset, RuleSet, RuleSetError
-from scopa.protocol.commands import READING_TIME
 
 from ...text import ASSO_TEXT, CAPTURE_MODE_NAMES, CAPTURE_MODE_TEXT, current_language, PRESET_TEXT, rulebook_it, tr
 from ...text import catalog_value, level_text, rules_problem_text
@@ -176,14 +175,15 @@ class CreateTableScreen(Once, ModalScreen[NewTable | None]):
     BINDINGS = [Binding("escape", "cancel", key_word("back")), Binding("ctrl+s", "create", key_word("create"))]
 
     def __init__(self, defaults: RuleSet, server_timer: float | None = None, last: NewTable | None = None,
-                 problem: str = "") -> None:
+                 problem: str = "", reading: float | None = None) -> None:
         """``server_timer``: the server's turn clock (the longest a table may have);
         ``last``: the table asked for last, shown again with the server's ``problem``
-        with it (a refusal keeps every setting)."""
+        with it (a refusal keeps every setting); ``reading``: the seconds more each
+        player's first move of a round gets (the server's ``welcome``; None: not told)."""
         super().__init__()
         self.defaults = last.rules if last is not None else defaults
         self.base = self.defaults.preset  # the classic game the options start from (kept when they change it)
-        self.server_timer = server_timer
+        self.server_timer, self.reading = server_timer, reading
         self.last = last
         self.problem = problem
 
@@ -241,8 +241,9 @@ class CreateTableScreen(Once, ModalScreen[NewTable | None]):
         elif last is not None and any(value == last.turn_timeout for _, value in timers):
             timer = last.turn_timeout or SERVER_TIMER
         yield from self._list("turn_timeout", list(timers), timer, tr("Turn timer"))
-        yield Static(tr("time for each move ({n} s more for the first move of each round); when it runs out, "
-                        "the server plays a card for that player", n=round(READING_TIME)),
+        yield Static(tr("time for each move ({n} s more for each player's first move of a round); when it runs "
+                        "out, the server plays a card for that player", n=round(self.reading)) if self.reading else
+                     tr("time for each move; when it runs out, the server plays a card for that player"),
                      classes="explain")
         yield from self._list("bots", list(BOT_CHOICES), bots, tr("Other seats"))
         yield Tick(tr("Private"), value=last is not None and last.private, compact=True, id="private")

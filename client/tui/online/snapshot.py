@@ -3,14 +3,23 @@ table map while the seats fill."""
 
 from __future__ import annotations
 
-from scopa.protocol import TableInfo, TableState
+from scopa.protocol import Snapshot, TableInfo, TableState
 from scopa.protocol.convert import rules_from_wire
 
 from ...net import ClientSession
 from ...text import BoardState
 from ...text import apply_public
+from ..board import BoardScreen
 
-__all__ = ["apply_public", "seat_waiting", "table_now"]
+__all__ = ["apply_public", "seat_waiting", "table_now", "watched_snapshot"]
+
+
+def watched_snapshot(screen: BoardScreen, snap: Snapshot) -> None:
+    """A spectator's snapshot on its board: the table as it stands, and its last chat lines
+    (``snap.chat``: a rematch's, the finished game's too) in place of the panel's."""
+    apply_public(screen.board, snap)
+    if snap.chat:
+        screen.chat_again([(m.author.split(":", 1)[-1], m.text) for m in snap.chat])
 
 
 def seat_waiting(board: BoardState, info: TableInfo | None) -> None:

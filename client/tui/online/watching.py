@@ -21,8 +21,9 @@ from ..dialogs import GameOverScreen
 from ..text import result_line
 from ...text import BoardState
 from .lastgame import replay_screen
+from .away import AwaySeats
 from .players import NetApp as PlayersApp, Watcher
-from .snapshot import apply_public
+from .snapshot import watched_snapshot
 
 
 T = TypeVar("T")
@@ -37,6 +38,7 @@ class NetApp(PlayersApp, Protocol):
     board_screen: BoardScreen | None
     watching: str | None
     watch_only: str | None
+    away: AwaySeats
 
     @property
     def screen(self) -> Screen[object]: ...
@@ -76,12 +78,12 @@ async def watch_game(app: NetApp, table_id: str, invite: str | None = None) -> s
     screen.turn_clock, screen.now = session.turn_clock, session.clock.now
     screen.chat_note = tr("Spectators read the table's chat but do not write in it.")
     app.board_screen, app.watching = screen, table_id
-    translator = GameTranslator(Watcher(app), -1, table_id)
+    # the seats' notices in order among the table's events: a seat away as we come is told right after the snapshot
+    translator = GameTranslator(Watcher(app), -1, table_id, on_notice=lambda notice: app.away.notice(screen, notice))
     translator.rules = board.rules = rules_from_wire(snap.table.rules)
     translator.names = board.names = tuple(s.name for s in sorted(snap.seats, key=lambda s: s.seat))
-    if snap.public is not None:
-        translator.started = True
-        apply_public(board, snap)
+    translator.started = snap.public is not None
+    watched_snapshot(screen, snap)  # the table as it stands, and its last chat
     board.away = {seat: tr("away") for seat in snap.table.away}  # who is away as we come: the table map says
     await app.push_screen(screen)
     screen.refresh_board()

@@ -211,8 +211,6 @@ function finishedGames(): HTMLElement {
   return h("section", { class: "panel", "aria-labelledby": "games-title" }, h("h2", { id: "games-title" }, t.finished), list);
 }
 
-const READING = 15; // s: the server's more time for a round's first move (PROTOCOL.md §7, the turn clock)
-
 /** A choice of how many people play: "2 and 2 bots", "just you and 3 bots", "4: no bots". */
 function peopleWords(k: number, b: number): string {
   if (!b) return fill(t.peopleAll, { n: k });
@@ -223,6 +221,7 @@ function peopleWords(k: number, b: number): string {
 let form: HTMLFormElement | null = null;
 let fillTimer: (() => void) | null = null; // the form's turn clocks, offered again
 let serverTimeout: number | null = null; // the server's turn clock (welcome): no table may ask for more
+let reading: number | null = null; // the server's reading time (welcome): more on each player's first move of a round
 let optionList: Promise<[string, string, string][]> | null = null;
 function createForm(): HTMLElement {
   if (form) return form;
@@ -265,7 +264,9 @@ function createForm(): HTMLElement {
   });
   const priv = h("input", { id: "private", type: "checkbox" });
   const timer = h("select", { id: "timer" });
+  const first = h("small", { id: "timer-first" });
   fillTimer = () => { // the server's clock told (welcome): the form's other choices stay as they are
+    first.textContent = reading ? fill(t.firstMoveMore, { n: reading }) : "";
     const chosen = timer.value;
     const shorter = [30, 15].filter((n) => serverTimeout === null || n < serverTimeout);
     timer.replaceChildren(h("option", { value: "" }, serverTimeout ? `${t.serverDefault} (${serverTimeout} s)` : t.serverDefault),
@@ -293,7 +294,7 @@ function createForm(): HTMLElement {
   form = h("form", { class: "panel", "aria-labelledby": "create-title" }, h("h2", { id: "create-title" }, t.create), field("preset", t.game, preset), field("players", t.players, players),
     field("bots", t.bots, bots), h("label", { for: "people" }, t.people, people, h("small", {}, t.peopleHint)),
     partner, h("label", { for: "private", class: "bar" }, priv, t.private),
-    h("label", { for: "timer" }, t.timer, timer, h("small", { id: "timer-first" }, fill(t.firstMoveMore, { n: READING }))),
+    h("label", { for: "timer" }, t.timer, timer, first),
     more, h("p", { class: "bar" }, h("button", { type: "submit" }, t.create)));
   // the form is for a game with people: by default its table waits for them (its invite shown);
   // a game against bots at once is the lobby's first button (playNow)
@@ -315,9 +316,9 @@ function createForm(): HTMLElement {
 }
 
 
-/** The server's turn clock (welcome): the form offers only shorter ones. */
-export function setServerTimeout(seconds: number | null): void {
-  if (serverTimeout !== seconds) { serverTimeout = seconds; fillTimer?.(); }
+/** The server's turn clock (welcome): the form offers only shorter ones; and its reading time, said under it. */
+export function setServerTimeout(seconds: number | null, readingTime: number | null = null): void {
+  if (serverTimeout !== seconds || reading !== readingTime) { serverTimeout = seconds; reading = readingTime; fillTimer?.(); }
 }
 
 /** The form is drawn again (in the page's language, say). */

@@ -142,7 +142,7 @@ function handle(f: Frame): void {
     case "ping": send("pong", { nonce: b.nonce ?? 0 }, f.sender, f.seq); return;
     case "welcome": {
       st.you = b.you; st.lanHosts = b.lan_hosts ?? [];
-      setServerTimeout(b.turn_timeout ?? null);
+      setServerTimeout(b.turn_timeout ?? null, b.reading_time ?? null);
       const given = String(b.you).replace(/^player:/, "");
       if (given !== st.name) st.name = given;
       localStorage.setItem("scopa.name", given); // a reload plays on under it, asking nothing
@@ -238,6 +238,7 @@ function handle(f: Frame): void {
       if (newTable(b.table.id) && b.public) st.deadline = typeof b.turn_left_ms === "number" ? Date.now() + b.turn_left_ms : 0; // its turn's clock
       st.info = b.table; st.tableId = b.table.id; st.replay = null;
       if (b.seats?.length) st.seats = b.seats;
+      if (!b.you && b.chat) chatBack(b.chat); // a spectator's: what was said before it came (a rematch's: the last game's too)
       takeoversOf(st.seats);
       st.view = (b.you ?? b.public) as typeof st.view;
       if (b.you) st.seat = b.you.seat;

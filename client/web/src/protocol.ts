@@ -899,6 +899,7 @@ export interface SideTally {
 }
 
 export interface Snapshot {
+  chat?: Array<ChatMessage>;
   event: number;
   last_round?: RoundEnd | null;
   public?: PublicView | null;
@@ -1274,6 +1275,7 @@ export interface Welcome {
   lan_hosts?: Array<string>;
   motd?: string;
   protocol: number;
+  reading_time?: number | null;
   server: string;
   turn_timeout?: number | null;
   web_port?: number | null;

@@ -55,19 +55,27 @@ async def test_a_network_games_help_says_its_timer_and_table(engine: NetworkEngi
     assert table is not None and f"Table number: {table}" in text
     assert "A table listed in the lobby." in text
     assert "Turn timer: " in text and "Turn timer: none." not in text
+    assert "s for each player's first move of a round" in text  # the reading time, from the server's welcome
 
 
 def test_the_turn_timer_is_said_in_seconds_as_everywhere_else(monkeypatch: pytest.MonkeyPatch) -> None:
-    """"30 s", as the lobby, the create form and the turn line say it (not "0:30"); and the
-    first move of each round's 15 s more (the time to read the round's score)."""
+    """"30 s", as the lobby, the create form and the turn line say it (not "0:30"); and each
+    player's first move of a round's reading time more, as the server's welcome says it (no
+    copy of its own: a server that does not say it gets no such figure)."""
     from scopa.client.tui.tablefacts import TableFacts, facts_lines
 
-    facts = TableFacts(RuleSet.build("scopa"), timer=30.0)
-    assert "- Turn timer: 30 s for each move, 45 s for the first move of each round; " \
+    facts = TableFacts(RuleSet.build("scopa"), timer=30.0, reading=15.0)
+    assert "- Turn timer: 30 s for each move, 45 s for each player's first move of a round; " \
         "then the server plays for you." in facts_lines(facts)
+    slower = TableFacts(RuleSet.build("scopa"), timer=30.0, reading=20.0)
+    assert "- Turn timer: 30 s for each move, 50 s for each player's first move of a round; " \
+        "then the server plays for you." in facts_lines(slower)
+    untold = TableFacts(RuleSet.build("scopa"), timer=30.0)
+    assert "- Turn timer: 30 s for each move; then the server plays for you." in facts_lines(untold)
     monkeypatch.setattr(i18n, "LANGUAGE", "it")
-    assert "- Tempo per mossa: 30 s, 45 s per la prima mossa di ogni smazzata; poi gioca il server per te." \
-        in facts_lines(facts)
+    assert "- Tempo per mossa: 30 s, 45 s per la prima mossa di ciascuno in ogni smazzata; poi gioca il server per " \
+        "te." in facts_lines(facts)
+    assert "- Tempo per mossa: 30 s; poi gioca il server per te." in facts_lines(untold)
 
 
 async def test_question_mark_in_the_lobby_lists_the_lobbys_keys(engine: NetworkEngine,  # noqa: F811

@@ -116,13 +116,14 @@ async def test_the_round_box_says_whose_turn_the_next_round_starts_with_and_coun
             assert app.session is not None
             mine = app.session.clock = FakeClock(start=app.session.clock.now())  # the client's clock, moved by hand
             await to_the_round_box(app, pilot)
-            # The bot plays the next round's first card at once if it is its own: then it is ada's turn.
+            # The bot plays the next round's first card at once if it is its own: then it is ada's turn,
+            # her first of the round, with the reading time more (PROTOCOL.md §7 Turn clock).
             await until(pilot, lambda: "Your turn" in round_clock(app))
             said = round_clock(app)
             assert said.startswith("Round 2 has begun. Your turn: you have ")
             assert "the server plays a card for you" in said
             before = int(re.findall(r"you have (\d+) s", said)[0])
-            assert 25 <= before <= 30
+            assert 40 <= before <= 45  # 30 s and 15 s of reading time, whoever moved first
             clock.advance(10)  # the person reads on: the box counts the time down
             mine.advance(10)
             await until(pilot, lambda: f"you have {before - 10} s" in round_clock(app))

@@ -1,6 +1,7 @@
 """Watching a game where a player is already away (PROTOCOL.md §7): the table map the
-snapshot carries says so, as no seat event will, both on the full-screen board and in
-the plain client's lines; the counts shown are the table's own."""
+snapshot carries says so at once (the seat_away told after it brings the time the seat is
+held, test_tui_watch_arrival.py), both on the full-screen board and in the plain client's
+lines; the counts shown are the table's own."""
 
 from __future__ import annotations
 

@@ -23,10 +23,8 @@ NOTE = "Chi guarda legge le chiacchiere del tavolo ma non vi scrive."
 
 def panel_text(app) -> str:  # type: ignore[no-untyped-def]
     screen = app.board_screen
-    if screen is None or not screen.is_attached:
-        return ""
-    panel = screen.query_one("#table-chat", Static)
-    return " ".join(str(panel.render()).split()) if panel.display else ""
+    panels = screen.query("#table-chat").results(Static) if screen is not None and screen.is_attached else []
+    return " ".join(" ".join(str(p.render()).split()) for p in panels if p.display)  # none before it is composed
 
 
 async def test_a_spectator_reads_the_table_chat_and_is_told_it_cannot_write(

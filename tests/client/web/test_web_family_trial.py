@@ -110,13 +110,20 @@ async def test_a_replays_back_at_the_first_step_looks_disabled(browser: Browser,
         assert off[0] != on[0] and off[1] == "not-allowed" and off[2] == "dashed", (off, on)
 
 
-async def test_the_form_says_the_first_move_has_15_s_more(site: Site, browser: Browser) -> None:
-    page = await in_lobby(browser, site, "zia")
-    said = await page.locator("label[for=timer] small").text_content()
-    assert said == "La prima mossa di ogni smazzata ha 15 s in più (per guardare le carte nuove)."
-    await page.select_option("#lang", "en")
-    said = await page.locator("label[for=timer] small").text_content()
-    assert said == "The first move of each round has 15 s more (to look at the new cards)."
+async def test_the_form_says_the_servers_reading_time(browser: Browser, monkeypatch: pytest.MonkeyPatch) -> None:
+    """PROTOCOL.md §7 Turn clock: each player's first move of a round has the reading time
+    more, as the server's welcome says it (here 20 s, not the usual 15: the page has no
+    copy of its own).  On an Italian phone, then in English."""
+    monkeypatch.setattr(wire, "READING_TIME", 20.0)
+    async with served() as s:
+        page = await in_lobby(browser, s, "zia")
+        said = page.locator("label[for=timer] small")
+        await said.filter(has_text="20 s").wait_for(timeout=WAIT)
+        assert await said.text_content() == \
+            "La prima mossa di ciascuno in ogni smazzata ha 20 s in più (per guardare le carte nuove)."
+        await page.select_option("#lang", "en")
+        assert await said.text_content() == "Each player's first move of a round has 20 s more (to look at the new cards)."
+        await page.context.close()
 
 
 async def test_two_people_and_two_bots_at_scopone_by_the_form(site: Site, browser: Browser) -> None:

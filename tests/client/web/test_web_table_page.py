@@ -111,7 +111,7 @@ async def test_watching_the_table_one_left_shows_no_old_news(browser: Browser) -
         assert await ada.get_by_role("status").count() == 0 or "You left" not in (await ada.get_by_role("status").first.text_content() or "")
         assert await ada.get_by_role("alert").count() == 0
         assert await ada.get_by_role("heading", name="Your hand").count() == 0
-        clock.advance(31)  # bob's time runs out: the server plays for him
+        clock.advance(46)  # bob's time (his first turn of the round: 30 s and 15 s of reading) runs out: the server plays for him
         told = ada.get_by_role("alert").filter(has_text="bob's time ran out")
         await told.wait_for(timeout=WAIT)
         assert re.fullmatch(r"bob's time ran out: the server played .+ for them\.", await told.text_content() or "")

@@ -48,7 +48,8 @@ async def test_turn_timer_plays_the_sensible_move_and_says_so(server: NetworkEng
     a.table, a.seat = info.id, (await a.recv_until("joined")).body.seat
     turn = await a.recv_until("your_turn")
     expected = sensible(server, info.id)
-    clock.advance(29.9)  # not yet
+    assert turn.body.turn_left_ms == 45_000  # the seat's first turn of the round: 30 s and the reading time
+    clock.advance(44.9)  # not yet
     assert clock.sleeping == 1
     clock.advance(0.1)
     played = await a.recv_until("played")
@@ -85,7 +86,8 @@ async def test_a_timeout_takes_the_capture_the_first_legal_play_would_miss(
         turn = await a.recv_until("your_turn")
         legal = turn.body.legal
         expected = sensible(server, info.id)
-        clock.advance(30)
+        assert turn.body.turn_left_ms is not None
+        clock.advance(turn.body.turn_left_ms / 1000)  # 30 s, and the reading time on a round's first turn
         played = await a.recv_until("played")
         assert played.body.seat == a.seat and played.body.forced == "timeout"
         assert (played.body.card, sorted(played.body.captured)) == expected
@@ -105,7 +107,8 @@ async def test_each_turn_gets_its_whole_time_after_a_late_answer(server: Network
     info = (await a.recv_until("table_created")).body.table
     a.table, a.seat = info.id, (await a.recv_until("joined")).body.seat
     first = await a.recv_until("your_turn")
-    clock.advance(29.5)  # answered with half a second to spare
+    assert first.body.turn_left_ms is not None
+    clock.advance(first.body.turn_left_ms / 1000 - 0.5)  # answered with half a second to spare
     move = first.body.legal[0]
     a.send(wire.PlayCard(card=move.card, capture=move.capture, turn=first.body.event), recipient=f"table:{info.id}")
     second = await a.recv_until("your_turn")  # the bot has played in between
@@ -127,9 +130,10 @@ async def test_public_tables_get_a_60_second_turn_timer_by_default(server: Netwo
     assert (await a.recv_until("table_created")).body.table.turn_timeout == 60.0
     joined = await a.recv_until("joined")
     a.table, a.seat = joined.body.table, joined.body.seat
-    await a.recv_until("your_turn")
+    turn = await a.recv_until("your_turn")
     expected = sensible(server, a.table)
-    clock.advance(59.9)
+    assert turn.body.turn_left_ms == 75_000  # the seat's first turn of the round: 60 s and the reading time
+    clock.advance(74.9)
     assert clock.sleeping >= 1  # still armed: nothing played yet
     clock.advance(0.2)
     played = await a.recv_until("played")
@@ -170,8 +174,9 @@ async def test_server_default_turn_timeout_applies_to_new_tables(clock: FakeCloc
         a = await WireClient.connect(engine.port, "dflt")
         a.send(wire.CreateTable(fill_with_bots=["random"]))
         assert (await a.recv_until("table_created")).body.table.turn_timeout == 10.0
-        await a.recv_until("your_turn")
-        clock.advance(10.0)
+        turn = await a.recv_until("your_turn")
+        assert turn.body.turn_left_ms == 25_000  # the seat's first turn of the round: 10 s and the reading time
+        clock.advance(25.0)
         assert (await a.recv_until("played")).body.forced == "timeout"
         await a.close()
     finally:
