@@ -348,12 +348,11 @@ class NetApp(ScopaApp):
         # reloaded web page) finds it again when it starts.
         self.store.forget(self.server, self.player_name)
         left, again = tr("You left table {table}.", table=result.table) if self.leaving else None, False
-        if self.leaving:
-            self.leaving = False
-        else:
+        if not self.leaving:
             line = result_line(board) if board.over else tr("The game ended without a winner ({reason}).",
                                                             reason=word_text(result.reason))
             again = await game_over(self, session, board, line, result.table, token)  # n: a rematch
+        self.leaving = False
         self.board_screen = None
         while self.screen is not self.lobby and len(self.screen_stack) > 1:
             self.pop_screen()
