@@ -21,6 +21,7 @@ module's.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -194,12 +195,16 @@ class Connection:
             if isinstance(outcome, Refusal):
                 raise outcome.received(name, peer, seq)
             route = (name, command.sender, command.recipient)
-            if route != self._route_ok and not route_allowed(*route):
-                allowed = sorted({r.recipient.value for r in ROUTES[name]})
-                raise UnexpectedCommand(f"{name!r} is never sent to {command.recipient!r} "
-                                        f"(it goes to: {', '.join(allowed)})", seq=seq,
-                                        name=name, recipient=command.recipient)
-            self._route_ok = route  # a seat's moves all take one route: checked once
+            if route != self._route_ok:  # a seat's moves all take one route: checked once
+                if not route_allowed(*route):
+                    allowed = sorted({r.recipient.value for r in ROUTES[name]})
+                    raise UnexpectedCommand(f"{name!r} is never sent to {command.recipient!r} "
+                                            f"(it goes to: {', '.join(allowed)})", seq=seq,
+                                            name=name, recipient=command.recipient)
+                # kept with the connection's own party and the one copy of the recipient that
+                # every connection keeps, not with this payload's strings
+                sender = self.client_party if self.state is ConnectionState.READY else command.sender
+                self._route_ok = (sys.intern(name), sender or command.sender, sys.intern(command.recipient))
         elif isinstance(outcome, Refusal):
             raise outcome.received(name, peer, seq)
         if isinstance(body, Welcome):
