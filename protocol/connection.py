@@ -26,12 +26,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from .codec import FrameDecoder, envelope_head, envelope_tail, pack_body, pack_envelope
+from .codec import ENVELOPE_HEAD_UINT16, FrameDecoder, envelope_head, envelope_tail, pack_body, pack_envelope
 from .commands import BODY_BY_NAME, Body, Error, Ping, Pong, Welcome
 from .envelope import Command, make_command
 from .errors import ErrorCode, ForgedSender, LocalProtocolError, ProtocolError, UnexpectedCommand, UnknownCommand
 from .fields import MAX_SEQ
-from .framing import MAX_FRAME_SIZE, frame_payload, frame_prefix
+from .framing import MAX_FRAME_SIZE, frame_payload, frame_prefix, pack_prefix
 from .parties import GUEST, LOBBY, ROUTES, PartyKind, parse_party, route_allowed
 from .transitions import (
     KIND_BY_NAME,
@@ -261,8 +261,10 @@ class Connection:
         seq = self._next_seq
         if seq > MAX_SEQ:
             raise LocalProtocolError(f"invalid envelope for {prepared.name!r}: seq {seq} out of range")
-        head = envelope_head(seq)
-        prefix = frame_prefix(len(head) + len(prepared.head) + len(prepared.body), self.max_frame_size)
+        # envelope_head(seq) and frame_prefix(size) inline: this runs for every frame of a move
+        head = ENVELOPE_HEAD_UINT16 + seq.to_bytes(2, "big") if 0x100 <= seq <= 0xFFFF else envelope_head(seq)
+        size = len(head) + len(prepared.head) + len(prepared.body)
+        prefix = pack_prefix(size) if size <= self.max_frame_size else frame_prefix(size, self.max_frame_size)
         self._next_seq = seq + 1
         return b"".join((prefix, head, prepared.head, prepared.body))
 
