@@ -95,11 +95,13 @@ class CaptureRules:
             counts, first = key >> 1, bool(key & 1)
             if len(_SHARED) >= _SHARED_LIMIT:
                 _SHARED.clear()  # bounded too; what is cached keeps its own
-            by_sum = templates_by_sum(counts, self.max_cards, self.max_sum, _SHARED)
+            # Only the templates the rules choose are kept (and shared): most of those
+            # enumerated are not, and sharing them all would keep them all.
+            by_sum = templates_by_sum(counts, self.max_cards, self.max_sum, {})
             shared = _SHARED.setdefault
             values: list[tuple[Template, ...]] = [()]
             for v in range(1, 11):
-                templates = self._templates(counts, v, first, by_sum)
+                templates = tuple([shared(tp, tp) for tp in self._templates(counts, v, first, by_sum)])
                 values.append(shared(templates, templates))
             t = tuple(values)
             if len(self.cache) >= _CACHE_LIMIT:
