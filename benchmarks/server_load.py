@@ -642,6 +642,15 @@ class TurnHistogram:
     your_turn written, timed inside the server): cumulative counts by upper bound (s)."""
 
     counts: dict[float, float] = field(default_factory=dict)
+    gc: dict[tuple[str, int], float] = field(default_factory=dict)
+
+    def gc_per_1000_moves(self, moves: int) -> dict[str, list[float]] | None:
+        """The garbage collector in the window, per 1,000 moves: collections of generations
+        0, 1 and 2, and the objects they freed (garbage in reference cycles)."""
+        if not self.gc or not moves:
+            return None
+        per = (lambda series: [round(self.gc.get((series, g), 0.0) * 1000 / moves, 2) for g in range(3)])
+        return {"collections": per(GC_SERIES[0]), "collected": per(GC_SERIES[1])}
 
     def quantile(self, q: float) -> float | None:
         """Seconds under which a share ``q`` of the turns were passed on, interpolated in
@@ -668,21 +677,32 @@ class TurnHistogram:
                 "share_within_2ms": round(self.counts.get(0.002, 0.0) / total, 4) if total else None}
 
 
+GC_SERIES = ("python_gc_collections_total", "python_gc_objects_collected_total")
+"""The garbage collector's counts that ``prometheus_client`` exports (gc.get_stats()): the
+collections of each generation, and the objects they found to be garbage (in cycles)."""
+
+
 def turn_histogram(ports: Sequence[int], since: TurnHistogram | None = None) -> TurnHistogram:
     """The servers' ``scopa_turn_seconds`` together (their ``/metrics`` on ``ports``), less
-    ``since``'s counts (a window's)."""
+    ``since``'s counts (a window's); their garbage collector's counts too (``gc``, keyed
+    ``(series, generation)``)."""
     import urllib.request
 
     counts: dict[float, float] = {}
+    gc_counts: dict[tuple[str, int], float] = {}
     for port in ports:
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as response:
             for line in response.read().decode().splitlines():
                 if line.startswith(TURN_HISTOGRAM):
                     bound = float(line.split('le="', 1)[1].split('"', 1)[0])
                     counts[bound] = counts.get(bound, 0.0) + float(line.rsplit(" ", 1)[1])
+                elif line.startswith(GC_SERIES):
+                    key = (line.split("{", 1)[0], int(line.split('generation="', 1)[1].split('"', 1)[0]))
+                    gc_counts[key] = gc_counts.get(key, 0.0) + float(line.rsplit(" ", 1)[1])
     if since is not None:
         counts = {bound: count - since.counts.get(bound, 0.0) for bound, count in counts.items()}
-    return TurnHistogram(counts)
+        gc_counts = {key: count - since.gc.get(key, 0.0) for key, count in gc_counts.items()}
+    return TurnHistogram(counts, gc_counts)
 
 
 def percentile(sorted_values: list[float], q: float) -> float:
@@ -773,6 +793,7 @@ async def load(args: argparse.Namespace, port: int, server_pid: int | None,
                             "p90": ms(percentile(turns, 0.90)), "p99": ms(percentile(turns, 0.99)),
                             "max": ms(turns[-1]) if turns else None},
         "server_turn_ms": server_turns.figures(),
+        "server_gc_per_1000_moves": server_turns.gc_per_1000_moves(st.moves),
         "end_reasons": st.end_reasons,
         "server_pid": server_pid,
         "server_rss_idle_kb": rss_idle,
@@ -1185,6 +1206,11 @@ def report(result: dict[str, Any]) -> None:
         print(f"in the server, move taken -> next your_turn written (ms, from scopa_turn_seconds' buckets): "
               f"p50 {inside['p50']}  p90 {inside['p90']}  p99 {inside['p99']}  over {inside['count']} turns,"
               f" {inside['share_within_2ms']} of them within 2 ms")
+    collector = result.get("server_gc_per_1000_moves")
+    if collector:
+        print(f"the server's garbage collector per 1000 moves: collections of generations 0/1/2 "
+              f"{'/'.join(str(n) for n in collector['collections'])}, objects freed "
+              f"{'/'.join(str(n) for n in collector['collected'])}")
     if result["server_kb_per_table"] is not None:
         print(f"server RSS: idle {result['server_rss_idle_kb']} kB, all {result['tables_held_mid_game']} tables"
               f" mid-game {result['server_rss_mid_game_kb']} kB, end {result['server_rss_end_kb']} kB"

@@ -1,6 +1,7 @@
-/* The C twin of scopa.engine.plays: pure functions over integers and tuples of them,
- * which read no game object and hold no rule.  The Python twin in plays.py is the
- * reference; tests/engine/test_engine_speedups.py runs both over the same inputs.
+/* The C twins of scopa.engine.plays (expand_plays) and scopa.engine.selections
+ * (templates_by_sum): pure functions over integers and tuples of them, which read no
+ * game object and hold no rule.  The Python twins are the reference;
+ * tests/engine/test_engine_speedups.py runs both over the same inputs.
  *
  * A card is a bit 0..39 of a mask; value v's four cards are bits 4(v-1)..4v-1.
  */
@@ -191,14 +192,192 @@ fail:
     return NULL;
 }
 
+/* One selection of table values: how many of each value (value v's count in bits
+ * 4(v-1)..4v-1, as the table's counts are), their sum and their number of cards. */
+typedef struct {
+    unsigned long long taken;
+    long total;
+    long size;
+} Selection;
+
+/* A new (whole, ((value, k), ...)) template for ``taken`` out of ``counts``, or NULL. */
+static PyObject *
+make_template(unsigned long long counts, unsigned long long taken)
+{
+    unsigned long long whole = 0;
+    long some_v[10], some_k[10];
+    int n = 0;
+    for (int v = 1; v <= 10; v++) {
+        long k = (long)((taken >> (4 * (v - 1))) & 15);
+        if (!k)
+            continue;
+        if ((unsigned long long)k == ((counts >> (4 * (v - 1))) & 15)) {
+            whole |= 15ULL << (4 * (v - 1));
+        } else {
+            some_v[n] = v;
+            some_k[n] = k;
+            n++;
+        }
+    }
+    PyObject *some = PyTuple_New(n);
+    if (some == NULL)
+        return NULL;
+    for (int i = 0; i < n; i++) {
+        PyObject *pair = Py_BuildValue("(ll)", some_v[i], some_k[i]);
+        if (pair == NULL) {
+            Py_DECREF(some);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(some, i, pair);
+    }
+    PyObject *mask = PyLong_FromUnsignedLongLong(whole);
+    if (mask == NULL) {
+        Py_DECREF(some);
+        return NULL;
+    }
+    PyObject *template = PyTuple_Pack(2, mask, some);
+    Py_DECREF(mask);
+    Py_DECREF(some);
+    return template;
+}
+
+/* A new tuple of the lists' items, by sum; the lists are released. */
+static PyObject *
+tuple_of_tuples(PyObject **lists, long count)
+{
+    PyObject *out = PyTuple_New(count);
+    for (long s = 0; s < count; s++) {
+        PyObject *t = out == NULL ? NULL : PyList_AsTuple(lists[s]);
+        Py_CLEAR(lists[s]);
+        if (t == NULL) {
+            Py_CLEAR(out);
+            continue;
+        }
+        PyTuple_SET_ITEM(out, s, t);
+    }
+    return out;
+}
+
+/* templates_by_sum(counts, max_cards, max_sum, shared) -> (templates by sum, card counts
+ * by sum) (see selections.py): the same enumeration order as the Python twin's. */
+static PyObject *
+templates_by_sum(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "templates_by_sum takes 4 arguments");
+        return NULL;
+    }
+    unsigned long long counts = PyLong_AsUnsignedLongLong(args[0]);
+    long max_cards = PyLong_AsLong(args[1]);
+    long max_sum = PyLong_AsLong(args[2]);
+    PyObject *shared = args[3];
+    if (PyErr_Occurred())
+        return NULL;
+    if (counts >> 40) {
+        PyErr_SetString(PyExc_ValueError, "not a table's value counts");
+        return NULL;
+    }
+    if (max_sum < 0 || max_sum > 40) { /* selections.MAX_SUM */
+        PyErr_SetString(PyExc_ValueError, "max_sum is 0..40");
+        return NULL;
+    }
+    if (!PyDict_Check(shared)) {
+        PyErr_SetString(PyExc_TypeError, "shared must be a dict");
+        return NULL;
+    }
+    Py_ssize_t n = 1;
+    Selection *sels = PyMem_Malloc(sizeof(Selection));
+    Selection *grown = NULL;
+    PyObject **lists = NULL; /* templates by sum, then card counts by sum */
+    PyObject *templates = NULL, *sizes = NULL, *out = NULL;
+    long nlists = 2 * (max_sum + 1);
+    if (sels == NULL)
+        return PyErr_NoMemory();
+    sels[0].taken = 0;
+    sels[0].total = 0;
+    sels[0].size = 0;
+    for (int v = 1; v <= 10; v++) {
+        long have = (long)((counts >> (4 * (v - 1))) & 15);
+        if (!have)
+            continue;
+        Py_ssize_t g = 0;
+        grown = PyMem_Malloc(n * (have + 1) * sizeof(Selection));
+        if (grown == NULL) {
+            PyErr_NoMemory();
+            goto fail;
+        }
+        for (Py_ssize_t i = 0; i < n; i++) {
+            Selection item = sels[i];
+            grown[g++] = item;
+            for (long k = 1; k <= have; k++) {
+                item.total += v;
+                item.size += 1;
+                if (item.total > max_sum || item.size > max_cards)
+                    break;
+                grown[g].taken = sels[i].taken | (unsigned long long)k << (4 * (v - 1));
+                grown[g].total = item.total;
+                grown[g].size = item.size;
+                g++;
+            }
+        }
+        PyMem_Free(sels);
+        sels = grown;
+        grown = NULL;
+        n = g;
+    }
+    lists = PyMem_Calloc(nlists, sizeof(PyObject *));
+    if (lists == NULL) {
+        PyErr_NoMemory();
+        goto fail;
+    }
+    for (long s = 0; s < nlists; s++) {
+        lists[s] = PyList_New(0);
+        if (lists[s] == NULL)
+            goto fail;
+    }
+    for (Py_ssize_t i = 1; i < n; i++) { /* the first is always the empty selection */
+        PyObject *template = make_template(counts, sels[i].taken);
+        if (template == NULL)
+            goto fail;
+        PyObject *kept = PyDict_SetDefault(shared, template, template);
+        Py_DECREF(template);
+        if (kept == NULL || PyList_Append(lists[sels[i].total], kept) < 0)
+            goto fail;
+        PyObject *size = PyLong_FromLong(sels[i].size);
+        if (size == NULL)
+            goto fail;
+        int rc = PyList_Append(lists[max_sum + 1 + sels[i].total], size);
+        Py_DECREF(size);
+        if (rc < 0)
+            goto fail;
+    }
+    templates = tuple_of_tuples(lists, max_sum + 1);
+    sizes = tuple_of_tuples(lists + max_sum + 1, max_sum + 1);
+    if (templates != NULL && sizes != NULL)
+        out = PyTuple_Pack(2, templates, sizes);
+fail:
+    Py_XDECREF(templates);
+    Py_XDECREF(sizes);
+    if (lists != NULL) {
+        for (long s = 0; s < nlists; s++)
+            Py_XDECREF(lists[s]);
+        PyMem_Free(lists);
+    }
+    PyMem_Free(grown);
+    PyMem_Free(sels);
+    return out;
+}
+
 static PyMethodDef methods[] = {
     {"expand_plays", (PyCFunction)(void (*)(void))expand_plays, METH_FASTCALL,
      "The plays of a hand from the capture templates of each value (see plays.py)."},
+    {"templates_by_sum", (PyCFunction)(void (*)(void))templates_by_sum, METH_FASTCALL,
+     "Every multiset of the table's values by its sum, as capture templates and card counts (see selections.py)."},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_speedups", "The C twin of scopa.engine.plays.", -1, methods,
+    PyModuleDef_HEAD_INIT, "_speedups", "The C twins of scopa.engine.plays and scopa.engine.selections.", -1, methods,
 };
 
 PyMODINIT_FUNC

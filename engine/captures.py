@@ -16,6 +16,7 @@ from typing import Any
 
 from .cards import VALUE_MASK
 from .rules import AssoPigliaTutto, CaptureMode, RuleSet
+from .selections import BySum, Template, templates_by_sum
 
 _M5 = 0x5555555555
 _M3 = 0x3333333333
@@ -29,59 +30,8 @@ def value_counts(table: int) -> int:
     return (m & _M3) + ((m >> 2) & _M3)
 
 
-# A template: (mask of value groups taken whole, ((value, how many of that value), ...)).
-Template = tuple[int, tuple[tuple[int, int], ...]]
-
-
-Selection = tuple[tuple[int, int], ...]  # (value, how many cards of it), values ascending
-Sized = tuple[Selection, int]  # a selection and how many cards it takes
 _MAX_SUM = 14  # the largest sum a capture needs: 15 minus an ace (V6)
 _MAX_VALUE = 10  # the largest sum a capture by value needs (R14)
-
-
-def _selections_by_sum(counts: int, max_cards: int, max_sum: int) -> dict[int, list[Sized]]:
-    """Every multiset of table values (at most ``max_cards`` cards, sum 1..``max_sum``),
-    by sum, each with its number of cards."""
-    partial: list[tuple[Selection, int, int]] = [((), 0, 0)]  # (selection, sum, cards)
-    for v in range(1, 11):
-        have = (counts >> (4 * (v - 1))) & 15
-        if not have:
-            continue
-        grown: list[tuple[Selection, int, int]] = []
-        append = grown.append
-        for item in partial:
-            append(item)
-            sel, total, size = item
-            for k in range(1, have + 1):
-                total += v
-                size += 1
-                if total > max_sum or size > max_cards:
-                    break
-                append((sel + ((v, k),), total, size))
-        partial = grown
-    out: dict[int, list[Sized]] = {}
-    for sel, total, size in partial[1:]:  # the first is always the empty selection
-        if total in out:
-            out[total].append((sel, size))
-        else:
-            out[total] = [(sel, size)]
-    return out
-
-
-def _templates_of(counts: int, sels: list[Sized]) -> list[Template]:
-    """The template of each selection: its values taken whole in one mask, the others
-    (some but not all cards of a value on the table) as (value, how many)."""
-    out: list[Template] = []
-    for sel, _ in sels:
-        whole = 0
-        partial: list[tuple[int, int]] = []
-        for v, k in sel:
-            if k == (counts >> (4 * (v - 1))) & 15:
-                whole |= VALUE_MASK[v]
-            else:
-                partial.append((v, k))
-        out.append((whole, tuple(partial)))
-    return out
 
 
 def expand(table: int, template: Template) -> list[int]:
@@ -143,9 +93,11 @@ class CaptureRules:
         t = self.cache.get(key)
         if t is None:
             counts, first = key >> 1, bool(key & 1)
-            by_sum = _selections_by_sum(counts, self.max_cards, self.max_sum)
             if len(_SHARED) >= _SHARED_LIMIT:
                 _SHARED.clear()  # bounded too; what is cached keeps its own
+            # Only the templates the rules choose are kept (and shared): most of those
+            # enumerated are not, and sharing them all would keep them all.
+            by_sum = templates_by_sum(counts, self.max_cards, self.max_sum, {})
             shared = _SHARED.setdefault
             values: list[tuple[Template, ...]] = [()]
             for v in range(1, 11):
@@ -157,37 +109,35 @@ class CaptureRules:
             self.cache[key] = t
         return t
 
-    def _templates(self, counts: int, value: int, first_play: bool, by_sum: dict[int, list[Sized]]) -> list[Template]:
+    def _templates(self, counts: int, value: int, first_play: bool, by_sum: BySum) -> tuple[Template, ...]:
         if not counts:
-            return []
+            return ()
         aces_on_table = counts & 15
         sweep: Template = (_ALL, ())
+        templates, sizes = by_sum
         if self.cirulla:
             # V13: any capture by equal value / sum, or by fifteen, at the player's free
             # choice; an ace may also take the whole table unless an ace is on it.
-            sels = list(by_sum.get(value, ()))
-            sels += [s for s in by_sum.get(15 - value, ()) if s not in sels]
+            sels = list(zip(templates[value], sizes[value]))
+            sels += [s for s in zip(templates[15 - value], sizes[15 - value]) if s not in sels]
             if value == 1 and not aces_on_table:
                 on_table = sum((counts >> (4 * (v - 1))) & 15 for v in range(1, 11))
                 # a fifteen of every table card is the sweep itself, listed once
-                return [sweep, *_templates_of(counts, [s for s in sels if s[1] < on_table])]
-            return _templates_of(counts, sels)
+                return (sweep, *[t for t, n in sels if n < on_table])
+            return tuple([t for t, _ in sels])
         if value == 1 and self.apt is not AssoPigliaTutto.OFF:
             # V9: an ace sweeps the table.  V10: not when an ace lies on the table or the
             # ace is the round's first card; then R13 applies (an ace takes an ace).
             if self.apt is AssoPigliaTutto.SIMPLE or not (aces_on_table or first_play):
-                return [sweep]
+                return (sweep,)
         mode = self.mode
-        if self.quindici:
-            # V6/V7: played card + captured cards total 15; R13/R14 do not apply, so
-            # 'traditional' leaves the choice free and 'fewest' keeps the smallest sets.
-            sels = by_sum.get(15 - value, [])
-        else:
-            sels = by_sum.get(value, [])
-            singles = [s for s in sels if s[1] == 1]
-            if singles and mode is not CaptureMode.FREE:
-                sels = singles  # R13: an equal card binds (traditional and fewest)
-        if mode is CaptureMode.FEWEST and sels:
-            least = min([n for _, n in sels])
-            sels = [s for s in sels if s[1] == least]
-        return _templates_of(counts, sels)
+        # V6/V7: with quindici the played card and the captured cards total 15; R13/R14 do
+        # not apply, so 'traditional' leaves the choice free and 'fewest' keeps the smallest sets.
+        total = 15 - value if self.quindici else value
+        taken, cards = templates[total], sizes[total]
+        if not self.quindici and mode is not CaptureMode.FREE and 1 in cards:
+            return (taken[cards.index(1)],)  # R13: an equal card binds (traditional and fewest): there is one
+        if mode is CaptureMode.FEWEST and cards:
+            least = min(cards)
+            return tuple([t for t, n in zip(taken, cards) if n == least])
+        return taken

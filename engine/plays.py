@@ -9,7 +9,8 @@ the templates; this only lists the plays they stand for).
 from __future__ import annotations
 
 from .actions import Play
-from .captures import Template, expand
+from .captures import expand
+from .selections import Template
 from .cards import VALUE
 
 

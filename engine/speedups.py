@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Literal
 
 from .actions import Play
-from .captures import Template
+from .selections import Template
 from .plays import expand_plays as _python_expand_plays
 
 Twin = Literal["c", "python"]

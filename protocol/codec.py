@@ -131,6 +131,11 @@ def pack_envelope(*, seq: int, sender: str, recipient: str, re: int | None, name
     return envelope_head(seq) + envelope_tail(sender=sender, recipient=recipient, re=re, name=name, body=body)
 
 
+ENVELOPE_HEAD_UINT16 = _PACKED_HEAD + b"\xcd"
+"""The start of :func:`envelope_head` for a ``seq`` of 0x100..0xFFFF, which its two bytes
+(big-endian) end: most of a connection's frames, packed inline by the sender."""
+
+
 def envelope_head(seq: int) -> bytes:
     """The packed start of an envelope, up to and including its ``seq``: the only part
     of a broadcast that differs from one connection to the next."""

@@ -21,16 +21,17 @@ module's.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from .codec import FrameDecoder, envelope_head, envelope_tail, pack_body, pack_envelope
+from .codec import ENVELOPE_HEAD_UINT16, FrameDecoder, envelope_head, envelope_tail, pack_body, pack_envelope
 from .commands import BODY_BY_NAME, Body, Error, Ping, Pong, Welcome
 from .envelope import Command, make_command
 from .errors import ErrorCode, ForgedSender, LocalProtocolError, ProtocolError, UnexpectedCommand, UnknownCommand
 from .fields import MAX_SEQ
-from .framing import MAX_FRAME_SIZE, frame_payload, frame_prefix
+from .framing import MAX_FRAME_SIZE, frame_payload, frame_prefix, pack_prefix
 from .parties import GUEST, LOBBY, ROUTES, PartyKind, parse_party, route_allowed
 from .transitions import (
     KIND_BY_NAME,
@@ -194,12 +195,16 @@ class Connection:
             if isinstance(outcome, Refusal):
                 raise outcome.received(name, peer, seq)
             route = (name, command.sender, command.recipient)
-            if route != self._route_ok and not route_allowed(*route):
-                allowed = sorted({r.recipient.value for r in ROUTES[name]})
-                raise UnexpectedCommand(f"{name!r} is never sent to {command.recipient!r} "
-                                        f"(it goes to: {', '.join(allowed)})", seq=seq,
-                                        name=name, recipient=command.recipient)
-            self._route_ok = route  # a seat's moves all take one route: checked once
+            if route != self._route_ok:  # a seat's moves all take one route: checked once
+                if not route_allowed(*route):
+                    allowed = sorted({r.recipient.value for r in ROUTES[name]})
+                    raise UnexpectedCommand(f"{name!r} is never sent to {command.recipient!r} "
+                                            f"(it goes to: {', '.join(allowed)})", seq=seq,
+                                            name=name, recipient=command.recipient)
+                # kept with the connection's own party and the one copy of the recipient that
+                # every connection keeps, not with this payload's strings
+                sender = self.client_party if self.state is ConnectionState.READY else command.sender
+                self._route_ok = (sys.intern(name), sender or command.sender, sys.intern(command.recipient))
         elif isinstance(outcome, Refusal):
             raise outcome.received(name, peer, seq)
         if isinstance(body, Welcome):
@@ -256,8 +261,10 @@ class Connection:
         seq = self._next_seq
         if seq > MAX_SEQ:
             raise LocalProtocolError(f"invalid envelope for {prepared.name!r}: seq {seq} out of range")
-        head = envelope_head(seq)
-        prefix = frame_prefix(len(head) + len(prepared.head) + len(prepared.body), self.max_frame_size)
+        # envelope_head(seq) and frame_prefix(size) inline: this runs for every frame of a move
+        head = ENVELOPE_HEAD_UINT16 + seq.to_bytes(2, "big") if 0x100 <= seq <= 0xFFFF else envelope_head(seq)
+        size = len(head) + len(prepared.head) + len(prepared.body)
+        prefix = pack_prefix(size) if size <= self.max_frame_size else frame_prefix(size, self.max_frame_size)
         self._next_seq = seq + 1
         return b"".join((prefix, head, prepared.head, prepared.body))
 

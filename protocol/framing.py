@@ -31,6 +31,10 @@ def frame_parts(*parts: bytes, max_frame_size: int = MAX_FRAME_SIZE) -> bytes:
     return b"".join((frame_prefix(size, max_frame_size), *parts))
 
 
+pack_prefix = _PREFIX.pack
+"""The 4-byte length prefix of a payload of that size, unchecked (:func:`frame_prefix` checks it)."""
+
+
 def frame_prefix(size: int, max_frame_size: int = MAX_FRAME_SIZE) -> bytes:
     """The 4-byte length prefix of a payload of ``size`` bytes; :class:`LocalProtocolError`
     if it is too large."""

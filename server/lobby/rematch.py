@@ -6,6 +6,7 @@ the finished one's last lines (the same people's talk goes on)."""
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
@@ -30,7 +31,8 @@ def make_rematch(table: Table, old: Table | None, maker: ServerSession) -> list[
     if maker.name not in names:
         return []
     table.rematch_of, table.rematch_names = old.id, names
-    table.broadcaster.said.extend(old.broadcaster.said)  # the same people's chat goes on at the new table
+    if old.broadcaster.said:  # the same people's chat goes on at the new table
+        table.broadcaster.said = deque([*table.broadcaster.said, *old.broadcaster.said], maxlen=wire.CHAT_KEPT)
     told = [s.session for _, s in people
             if s.session is not None and s.session is not maker and not s.session.closed and s.name != maker.name]
     watchers = [w for w in old.broadcaster.saw_end

@@ -156,7 +156,8 @@ class Broadcaster:
         self.announce = announce
         self.spectators: list[ServerSession] = []
         self.saw_end: list[ServerSession] = []  # the spectators when the game ended (a rematch is told to them)
-        self.said: deque[wire.ChatMessage] = deque(maxlen=wire.CHAT_KEPT)  # the table's last chat messages
+        self.said: deque[wire.ChatMessage] | tuple[()] = ()
+        """The table's last chat messages (a deque made for its first: most tables have none)."""
         self.turn_clock: Callable[[int, bool], int | None] = _no_clock
         """The clock a turn of a seat starting now gets, in ms (None: no turn clock); with
         True, the first turn of a round that starts now (every seat dealt a new hand)."""
@@ -255,6 +256,8 @@ class Broadcaster:
     def chat(self, message: wire.ChatMessage) -> None:
         """Said to the table: to everyone there, and kept (the last :data:`~scopa.protocol.CHAT_KEPT`)
         for a seat that comes back (``joined.chat``)."""
+        if not isinstance(self.said, deque):
+            self.said = deque(maxlen=wire.CHAT_KEPT)
         self.said.append(message)
         self.send_all(message)
 

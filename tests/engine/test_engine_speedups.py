@@ -1,10 +1,14 @@
-"""The engine's accelerated function and its twins: each twin of ``expand_plays`` (the C
+"""The engine's accelerated functions and their twins: each twin of ``expand_plays`` (the C
 one in ``_speedups.c`` when built, and the pure-Python one) lists exactly the plays the
-capture rules allow (R13-R17, V1, V6, V9/V10, V13), in the same order, and the twin in
-use is the C one whenever the C is required (``SCOPA_REQUIRE_C=1``, as CI sets it)."""
+capture rules allow (R13-R17, V1, V6, V9/V10, V13), in the same order; each twin of
+``templates_by_sum`` lists every selection of table values the rules choose from, in the
+same order.  The twin in use is the C one whenever the C is required
+(``SCOPA_REQUIRE_C=1``, as CI sets it)."""
 
 from __future__ import annotations
 
+from itertools import product
+from typing import Any
 
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -13,7 +17,8 @@ from conftest import random_turns
 
 from scopa.engine import Play, RuleSet
 from scopa.engine.captures import CaptureRules, value_counts
-from scopa.engine.cards import SETTE_COPPE
+from scopa.engine.cards import SETTE_COPPE, VALUE_MASK
+from scopa.engine.selections import TEMPLATES_BY_SUM, Template
 from scopa.engine.speedups import EXPAND_PLAYS, ExpandPlays
 
 RULES = [
@@ -72,3 +77,45 @@ def test_the_twins_agree_value_for_value_on_any_hand_and_table(
         plays = _twin_plays(EXPAND_PLAYS[twin], caps, hand, table, first_play, wild)
         assert plays == expected, twin
         assert all(type(p) is Play for p in plays), twin
+
+
+def _brute_force_by_sum(counts: int, max_cards: int, max_sum: int) -> list[list[tuple[Template, int]]]:
+    """Every choice of how many table cards of each value to take, as (template, cards), by sum, sorted."""
+    out: list[list[tuple[Template, int]]] = [[] for _ in range(max_sum + 1)]
+    have = [(counts >> (4 * (v - 1))) & 15 for v in range(1, 11)]
+    for taken in product(*(range(h + 1) for h in have)):
+        total, size = sum(v * k for v, k in zip(range(1, 11), taken)), sum(taken)
+        if not size or total > max_sum or size > max_cards:
+            continue
+        whole = sum(VALUE_MASK[v] for v, k in zip(range(1, 11), taken) if k and k == have[v - 1])
+        some = tuple((v, k) for v, k in zip(range(1, 11), taken) if k and k != have[v - 1])
+        out[total].append(((whole, some), size))
+    return [sorted(group) for group in out]
+
+
+@settings(max_examples=200, deadline=None)
+@given(table=st.integers(0, (1 << 40) - 1), max_cards=st.sampled_from([1, 2, 3, 40]), max_sum=st.sampled_from([10, 14]))
+def test_templates_by_sum_twins_list_every_selection_of_table_values_in_one_order(
+        table: int, max_cards: int, max_sum: int) -> None:
+    """R13-R15, V6: each twin of ``templates_by_sum`` lists, for every sum a capture may
+    need, each multiset of table values with at most ``max_cards`` cards once, as its
+    template and card count; the twins agree on the order too, and hand back the
+    templates the shared dict holds."""
+    counts = value_counts(table)
+    expected = _brute_force_by_sum(counts, max_cards, max_sum)
+    results = {}
+    for twin in sorted(TEMPLATES_BY_SUM):
+        shared: dict[Any, Any] = {}
+        templates, sizes = results[twin] = TEMPLATES_BY_SUM[twin](counts, max_cards, max_sum, shared)
+        assert len(templates) == len(sizes) == max_sum + 1, twin
+        assert [sorted(zip(t, n)) for t, n in zip(templates, sizes)] == expected, twin
+        assert all(shared[t] is t for group in templates for t in group), twin
+    assert len({repr(r) for r in results.values()}) == 1
+
+
+def test_templates_by_sum_twins_refuse_what_is_no_table() -> None:
+    for twin in TEMPLATES_BY_SUM.values():
+        with pytest.raises((ValueError, OverflowError)):
+            twin(1 << 40, 40, 10, {})
+        with pytest.raises(ValueError):
+            twin(0x11, 40, 41, {})

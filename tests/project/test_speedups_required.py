@@ -12,12 +12,13 @@ import types
 
 import pytest
 
-from scopa.engine import speedups as engine_speedups
+from scopa.engine import selections, speedups as engine_speedups
 from scopa.protocol import playread
 from scopa.protocol.convert import speedups as protocol_speedups
 
 ACCELERATED = [  # (selecting module, its twins by name, the C module, the function)
     (engine_speedups, engine_speedups.EXPAND_PLAYS, "scopa.engine._speedups", "expand_plays"),
+    (selections, selections.TEMPLATES_BY_SUM, "scopa.engine._speedups", "templates_by_sum"),
     (protocol_speedups, protocol_speedups.YOUR_TURN, "scopa.protocol.convert._turnpack", "your_turn"),
     (playread, playread.READ_PLAY, "scopa.protocol._playread", "read_play"),
     (playread, playread.MODEL_OF, "scopa.protocol._playread", "model_of"),
@@ -25,7 +26,7 @@ ACCELERATED = [  # (selecting module, its twins by name, the C module, the funct
 
 
 @pytest.mark.parametrize(("selector", "twins", "c_module", "function"), ACCELERATED,
-                         ids=["engine", "protocol", "read_play", "model_of"])
+                         ids=["engine", "templates_by_sum", "protocol", "read_play", "model_of"])
 def test_the_c_twin_is_in_use_when_built_and_always_when_required(
         selector: types.ModuleType, twins: dict[str, object], c_module: str, function: str) -> None:
     built = importlib.util.find_spec(c_module) is not None

@@ -249,3 +249,26 @@ def test_a_guest_ping_before_hello_is_answered_by_the_lobby() -> None:
     assert reply is not None
     pong = decode(reply)
     assert (pong.sender, pong.recipient) == ("lobby", "guest")
+
+
+def test_the_route_a_connection_keeps_holds_no_string_of_the_payloads() -> None:
+    """A server keeps each connection's last allowed route (checked once for all of a seat's
+    moves): with the connection's own party and one copy of the table's party for all its
+    seats, not the strings read from a payload (about 120 bytes a seat otherwise)."""
+    kept = []
+    for name in ("ada", "bea"):
+        client, server = Connection(ConnectionRole.CLIENT), Connection(ConnectionRole.SERVER)
+        server.feed(client.send(Message(Hello(name=name), recipient="lobby")))
+        hello = server.next_command()
+        assert hello is not None
+        you = "player:" + name
+        client.feed(server.send(Message(Welcome(you=you, server="t", protocol=2), recipient=you, re=hello.seq)))
+        assert client.next_command() is not None
+        recipient = "".join(["table:", "t1"])  # a string of this payload only
+        server.feed(client.send(Message(PlayCard(card="7d"), recipient=recipient)))
+        play = server.next_command()
+        assert play is not None and play.recipient == "table:t1"
+        _, sender, to = server._route_ok  # type: ignore[misc]
+        assert sender is server.client_party and sender is not play.sender
+        kept.append(to)
+    assert kept[0] is kept[1]

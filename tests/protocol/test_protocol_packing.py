@@ -174,3 +174,18 @@ def test_sending_to_thousands_of_players_keeps_nothing_per_player_or_table() -> 
     finally:
         tracemalloc.stop()
     assert kept < 8 * len(pairs)  # less than a pointer a pair
+
+
+@pytest.mark.parametrize("seq", [0xFF, 0x100, 0x1234, 0xFFFF, 0x10000, 2**32])
+def test_a_prepared_broadcast_numbered_in_any_width_is_the_same_frame_as_sending_it_whole(seq: int) -> None:
+    """A prepared frame's ``seq`` is packed on its own (two bytes inline from 0x100 to
+    0xFFFF, most of a connection's frames): the bytes of the command sent whole, on each
+    side of every width's bounds."""
+    cmd = EXAMPLES["played"]
+    prepared = prepare(ConnectionRole.SERVER, cmd.name, pack_body(cmd.body), recipient=cmd.recipient,
+                       sender=cmd.sender)
+    conn, plain = _ready_server(), _ready_server()
+    conn._next_seq = plain._next_seq = seq  # noqa: SLF001 - a long-lived connection, without its frames
+    frame = conn.send(prepared)
+    assert frame == plain.send(Message(cmd.body, recipient=cmd.recipient, sender=cmd.sender))
+    assert decode(frame).seq == seq

@@ -185,3 +185,21 @@ def test_a_seat_keeps_each_source_once_and_a_fresh_seat_forgets_the_last() -> No
     assert fair._origins["1"][0] == ("10.0.0.1", "10.0.0.2")
     fair.seen("1", 0, "10.0.0.3", fresh=True)
     assert fair._origins["1"][0] == ("10.0.0.3",)
+
+
+class _NoSeats:
+    def sessions(self) -> list[Any]:
+        return []
+
+
+def test_a_table_keeps_no_chat_until_its_first_message_then_its_last_ones() -> None:
+    """Most tables never chat: a table holds no buffer for it (a deque is about 600
+    bytes) until a message comes; then it keeps the last CHAT_KEPT (``joined.chat``)."""
+    from scopa.server.core.clock import FakeClock
+    from scopa.server.table.broadcast import Broadcaster
+
+    table = Broadcaster("t1", _NoSeats(), EventLog(), FakeClock())  # type: ignore[arg-type]
+    assert table.said == ()
+    for i in range(wire.CHAT_KEPT + 2):
+        table.chat(wire.ChatMessage(author="player:ann", text=f"ciao {i}"))
+    assert [m.text for m in table.said] == [f"ciao {i}" for i in range(2, wire.CHAT_KEPT + 2)]
