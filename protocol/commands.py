@@ -71,9 +71,13 @@ class Flow(StrEnum):
 
 
 class WireModel(BaseModel):
-    """Base of every wire model: strict, closed, immutable."""
+    """Base of every wire model: strict, closed, immutable.  Each model's validator and
+    serializer are built on its first use, not on import (a command line that never sends
+    one does not pay for them); a server builds them all before it listens
+    (:func:`~scopa.protocol.envelope.build_wire_models`)."""
 
-    model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
+    model_config = ConfigDict(strict=True, extra="forbid", frozen=True, defer_build=True)
+
 
 
 class Body(WireModel):

@@ -22,6 +22,7 @@ from pydantic import ConfigDict, Field, TypeAdapter
 
 from . import commands as wire
 from .commands import Body, WireModel
+from .fields import build_models
 from .fields import PartyStr, SeqNo
 
 PROTOCOL_VERSION: Final = 2
@@ -564,7 +565,17 @@ def body_type_of(command_type: type[Command]) -> type[Body]:
 COMMAND_CLASSES: dict[type[Body], type[Command]] = {body_type_of(c): c for c in COMMAND_TYPES}
 """The command class of each body type."""
 
-COMMAND_ADAPTER: TypeAdapter[AnyCommand] = TypeAdapter(AnyCommand, config=ConfigDict(cache_strings=False))
+COMMAND_ADAPTER: TypeAdapter[AnyCommand] = TypeAdapter(AnyCommand, config=ConfigDict(cache_strings=False, defer_build=True))
+"""Decodes any command; built on first use, as every wire model (:func:`build_wire_models`)."""
+
+
+def build_wire_models() -> None:
+    """Build now every wire model and :data:`COMMAND_ADAPTER`, which are otherwise built on
+    their first use: a server calls it before it listens, so that no client's first
+    command waits for them.  Idempotent."""
+    build_models(WireModel)
+    if not COMMAND_ADAPTER.pydantic_complete:
+        COMMAND_ADAPTER.rebuild()
 
 
 def make_command(

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Final, Annotated
 
-from pydantic import Field, StringConstraints
+from pydantic import BaseModel, Field, StringConstraints
 
 from .parties import NAME_PATTERN, PARTY_MAX_LENGTH, PARTY_PATTERN, TABLE_ID_PATTERN
 
@@ -57,3 +57,14 @@ SeqNo = Annotated[int, Field(ge=0, le=MAX_SEQ)]
 EventNo = Annotated[int, Field(ge=0, le=2**53)]
 Counts = Annotated[list[Count], Field(max_length=MAX_SEATS)]
 PointsList = Annotated[list[Points], Field(max_length=MAX_SEATS)]
+
+
+def build_models(base: type[BaseModel]) -> None:
+    """Build the validator and serializer of ``base`` and of every model derived from it
+    that is not built yet (base classes before the classes derived from them)."""
+    pending: list[type[BaseModel]] = [base]
+    while pending:
+        cls = pending.pop()
+        if not cls.__pydantic_complete__:
+            cls.model_rebuild()
+        pending.extend(reversed(cls.__subclasses__()))

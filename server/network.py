@@ -35,6 +35,8 @@ from typing import TYPE_CHECKING, Any
 
 from scopa.protocol import DEFAULT_PORT, decode, encode, make_command
 from scopa.protocol import commands as wire
+from scopa.protocol.envelope import build_wire_models
+from scopa.protocol.record import build_record_models
 from scopa.protocol.servers import TLS_SCHEME
 
 from .lobby import Operator, HeldTables, TableDirectory, LobbyFeed, SeatingRegistry, TableCommands, TableLife
@@ -61,7 +63,10 @@ def first_use() -> None:
     (and whose memory would look like that client's): build the tables that fold names
     (server/core/text.py) from the confusables data, with Unicode's normalisation and
     category data paged in, and decode a ``hello`` frame, which pages in the model
-    validators' code.  Idempotent; a few milliseconds the first time in a process."""
+    validators' code, after building every wire and record model (deferred on import).
+    Idempotent; a few milliseconds the first time in a process after the models."""
+    build_wire_models()
+    build_record_models()
     name_key(clean_text("first-use"))
     decode(encode(make_command(wire.Hello(name="first-use", client="first-use"), seq=1, sender="guest",
                                recipient="lobby")))

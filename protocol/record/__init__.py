@@ -6,7 +6,8 @@ Owns the format (``Record``, ``RecordPlayer``, ``PlayerKind``, ``Strategy``, ``R
 ``RECORD_FORMAT``), building one from a finished game (``build_record``, ``deck_order``,
 ``action_from_record``), text in and out (``parse_record``, ``dumps_record``,
 ``RecordError``, ``MAX_RECORD_FILE_BYTES``, ``record_schema``, ``schema_text``) and the
-replay (``replay_steps``, ``Step``, ``check_record``, ``plain_log``, ``RecordMismatch``).
+replay (``replay_steps``, ``Step``, ``check_record``, ``plain_log``, ``RecordMismatch``);
+its models are built on first use, or all at once by ``build_record_models``.
 
 Must never: read or write a file (the client's and the server's), or import the wire
 commands (they carry a record; a record does not know them).
@@ -28,6 +29,7 @@ from .document import (
     RecordRound,
     Strategy,
     action_from_record,
+    build_record_models,
     build_record,
     deck_order,
     dumps_record,
@@ -53,6 +55,7 @@ __all__ = [
     "Step",
     "Strategy",
     "action_from_record",
+    "build_record_models",
     "build_record",
     "check_record",
     "deck_order",

@@ -41,6 +41,7 @@ from scopa.engine import (
     mask_of,
 )
 
+from ..fields import build_models
 from ..fields import Cards, CardStr, Points, PointsList, Seat, Side, Word
 from ..rules import WireRules, rules_from_wire, rules_to_wire
 
@@ -55,9 +56,16 @@ Seed = Annotated[int, Field(ge=0, lt=2**63)]
 
 
 class RecordModel(BaseModel):
-    """Base of the record's models: strict, closed, immutable."""
+    """Base of the record's models: strict, closed, immutable; built on first use
+    (:func:`build_record_models`)."""
 
-    model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
+    model_config = ConfigDict(strict=True, extra="forbid", frozen=True, defer_build=True)
+
+
+def build_record_models() -> None:
+    """Build now every record model, otherwise built on first use (a server, before it
+    listens: its first game's end does not wait for them).  Idempotent."""
+    build_models(RecordModel)
 
 
 class PlayerKind(StrEnum):
