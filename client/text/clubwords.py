@@ -381,5 +381,6 @@ TUI_ITALIAN: dict[str, str] = {
     "play again": "gioca ancora",
     "play again against the same bots": "gioca ancora contro gli stessi bot",
     "rematch: a new table for the same players": "rivincita: un nuovo tavolo per gli stessi giocatori",
+    "stock": "mazzo",
     "{name} proposes a rematch: play it": "{name} propone la rivincita: giocala",
 }
