@@ -382,5 +382,7 @@ TUI_ITALIAN: dict[str, str] = {
     "play again against the same bots": "gioca ancora contro gli stessi bot",
     "rematch: a new table for the same players": "rivincita: un nuovo tavolo per gli stessi giocatori",
     "stock": "mazzo",
+    "{card} and took {cards}": "{card} e ha preso {cards}",
+    "{earlier}; then {later}": "{earlier}; poi {later}",
     "{name} proposes a rematch: play it": "{name} propone la rivincita: giocala",
 }
