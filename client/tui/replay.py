@@ -30,7 +30,6 @@ from .keys import TypedBox, catch_up
 from .tablefacts import TableFacts
 from .keywords import follow_language, key_word
 from ..text import position_text, result_text, scope_text, score_lines, shown_names, viewer_seat
-from ..text.replaywords import YOU_NAMES
 
 REPLAY_KEYS = """\
 ## Keys of the replay
@@ -95,7 +94,7 @@ class ReplayScreen(Screen[None]):
         self.style = style
         self.names = shown_names(record)
         self.me = viewer_seat(record, viewer)
-        if self.me is not None and record.names()[self.me] not in YOU_NAMES:  # spoken to as "you": said whose seat
+        if self.me is not None and viewer_seat(record) != self.me:  # not named "You": said whose seat is spoken to
             self.names[self.me] += " " + tr("(you)")
         self._shown = False  # the widgets exist only once mounted
 
