@@ -371,6 +371,7 @@ LOG_REASON = "table %s: game finished, winner side %s, totals %s (%s)"
 # The full-screen client's game-over box (each side's points by category, a rematch, another game
 # against the same bots), its lobby at a narrow width and `scopa watch`'s name box (keys sorted).
 TUI_ITALIAN: dict[str, str] = {
+    "Enter (or any key but a number) to go on": "Invio (o un tasto qualsiasi, ma non un numero) per continuare",
     "Enter: watch as {name}": "Invio: guardi come {name}",
     "Final score": "Punteggio finale",
     "Narrow window, columns left out: {columns} (? for the rules).":
@@ -385,5 +386,8 @@ TUI_ITALIAN: dict[str, str] = {
     "play again": "gioca ancora",
     "play again against the same bots": "gioca ancora contro gli stessi bot",
     "rematch: a new table for the same players": "rivincita: un nuovo tavolo per gli stessi giocatori",
+    "stock": "mazzo",
+    "{card} and took {cards}": "{card} e ha preso {cards}",
+    "{earlier}; then {later}": "{earlier}; poi {later}",
     "{name} proposes a rematch: play it": "{name} propone la rivincita: giocala",
 }

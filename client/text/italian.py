@@ -152,7 +152,6 @@ ITALIAN: dict[str, str] = {
         "La smazzata seguente comincia da sé quando i giocatori vanno avanti; Invio (o una lettera) chiude questo riquadro.",
     "The game is over: this was its last round. Enter (or any letter) closes this.": "La partita è finita: questa era l'ultima smazzata. Invio (o una lettera) chiude questo riquadro.",
     "press any key to go on": "premi un tasto per continuare",
-    "Enter (or any letter) to go on": "Invio (o una lettera qualsiasi) per continuare",
     "Enter to leave": "Invio per uscire",
     "Enter to go back to the lobby": "Invio per tornare alla sala",
     "Game over": "Partita finita",

@@ -30,6 +30,7 @@ from .keys import TypedBox
 
 NARROW = 70  # below this width the plays panel goes under the hand, in the rows left over
 SHORT, NARROW_SHORT = 24, 30  # below these heights (the second when narrow) cards are drawn on one line each
+PILES_LEAST = 20  # a small window keeps the piles table when narrow (the plays panel gives way) and this high
 
 
 class BoardScreen(MoveInput):
@@ -122,7 +123,8 @@ class BoardScreen(MoveInput):
             return
         with contextlib.suppress(NoMatches):
             self.query_one("#seats", Static).update(seats_panel(self.board, self.deck, self.time_left(),
-                                                                self.has_class("compact")))
+                                                                self.has_class("compact"),
+                                                                not self.has_class("pileless")))
             self._draw_status()
 
     def on_resize(self, event: events.Resize) -> None:
@@ -131,11 +133,13 @@ class BoardScreen(MoveInput):
 
     def _fit(self, width: int, height: int) -> None:
         """Narrow: the plays under the hand; compact (a small window): one-line cards, the
-        seat's clock short, no piles table and a tighter footer, so the hand stays in sight."""
+        seat's clock short, the piles table only when narrow and at least PILES_LEAST rows
+        high (the stock as its last row) and a tighter footer, so the hand stays in sight."""
         narrow = width < NARROW
         self.set_class(narrow, "narrow")
         compact = height < (NARROW_SHORT if narrow else SHORT)
         self.set_class(compact, "compact")
+        self.set_class(compact and (not narrow or height < PILES_LEAST), "pileless")
         for row in self.query(CardRow):
             row.compact = compact
         for footer in self.query(Footer):
@@ -226,7 +230,8 @@ class BoardScreen(MoveInput):
     def _draw_board(self) -> None:
         b = self.board
         self.query_one("#top", Static).update(top_line(b, self.title_text, self.app.size.width - 2))
-        self.query_one("#seats", Static).update(seats_panel(b, self.deck, self.time_left(), self.has_class("compact")))
+        self.query_one("#seats", Static).update(seats_panel(b, self.deck, self.time_left(), self.has_class("compact"),
+                                                                not self.has_class("pileless")))
         hand = () if self.hide_hand else b.hand
         options = self.question.plays_by_card()
         lit: set[int] = set()

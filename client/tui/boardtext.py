@@ -55,10 +55,12 @@ def top_line(b: BoardState, title: str, width: int | None = None) -> Text:
     return t
 
 
-def seats_panel(b: BoardState, deck: DeckStyle, left: int | None = None, compact: bool = False) -> Group:
+def seats_panel(b: BoardState, deck: DeckStyle, left: int | None = None, compact: bool = False,
+                piles_shown: bool = True) -> Group:
     """A row per seat (cards in hand, dealer, away, whose turn and, with a turn clock,
     the seconds it has ``left``) and a row per side's pile (``compact``, a small window:
-    no piles, and the clock as ``⏱ 42 s``, never split)."""
+    the stock as the piles' last row, and the clock as ``⏱ 42 s``, never split; not
+    ``piles_shown``: no piles)."""
     seats = Table.grid(padding=(0, 1))
     seats.add_column(no_wrap=True)
     seats.add_column(no_wrap=True, overflow="ellipsis", max_width=NAME_WIDTH)  # a name never wraps
@@ -89,7 +91,7 @@ def seats_panel(b: BoardState, deck: DeckStyle, left: int | None = None, compact
                       Text(b.seat_name(seat), style="bold" if turn else ""),
                       Text("▮" * size + " " + (tr("1 card") if size == 1 else tr("{n} cards", n=size)), style="blue"),
                       notes)
-    if compact:
+    if not piles_shown:
         return Group(seats)
     piles = Table(box=None, padding=(0, 1), collapse_padding=True, show_edge=False, pad_edge=False)
     piles.add_column(tr("pile"), style="dim")  # the one column that gives way: its names end in "…"
@@ -100,6 +102,8 @@ def seats_panel(b: BoardState, deck: DeckStyle, left: int | None = None, compact
         p = b.pile(side)
         piles.add_row(Text(b.side_name(side, short=True), no_wrap=True, overflow="ellipsis"), str(p.cards), str(p.denari), str(p.primiera or "-"), str(p.scope),
                       Text(label(SETTEBELLO, deck), style="bold yellow") if p.settebello else "")
+    if compact and b.round_no:  # the top line may have no room left for the stock
+        piles.add_row(Text(tr("stock"), style="dim"), Text(str(b.stock_left), style="dim"))
     return Group(seats, piles)
 
 

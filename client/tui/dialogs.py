@@ -147,7 +147,7 @@ class RoundEndScreen(Once, ModalScreen[int | None]):
     def compose(self) -> ComposeResult:
         parts = round_parts(self.result, self.board, self.deck)
         if self.pause is None:
-            hint = tr("Enter (or any letter) to go on")
+            hint = tr("Enter (or any key but a number) to go on")
         elif self.last_round():
             hint = tr("The game is over: this was its last round. Enter (or any letter) closes this.")
         else:

@@ -72,7 +72,7 @@ class ReplayScreen(Screen[None]):
         Binding("right,l,space", "step(1)", key_word("next"), group=STEP),
         Binding("left,h", "step(-1)", key_word("back"), group=STEP),
         Binding("n", "round(1)", key_word("next round"), group=ROUND),
-        Binding("p", "round(-1)", key_word("previous round"), group=ROUND),
+        Binding("p", "round(-1)", key_word("previous round"), group=ROUND, key_display="/p"),  # "n/p"
         Binding("home", "go(0)", key_word("start"), show=False),
         Binding("end", "go(-1)", key_word("end"), show=False),
         Binding("g", "ask_round", key_word("jump to round")),
@@ -94,6 +94,8 @@ class ReplayScreen(Screen[None]):
         self.style = style
         self.names = shown_names(record)
         self.me = viewer_seat(record, viewer)
+        if self.me is not None and viewer_seat(record) != self.me:  # not named "You": said whose seat is spoken to
+            self.names[self.me] += " " + tr("(you)")
         self._shown = False  # the widgets exist only once mounted
 
     def compose(self) -> ComposeResult:

@@ -203,6 +203,8 @@ class BoardState:
             # card fell may already count the round's points.
             before = tuple(total - points for total, points in zip(event.totals, event.score.points))
             self.last_round = RoundResult(event, piles, before)
+            if len(self.game_points) != len(event.totals):  # back mid-game: count from this round on
+                self.game_points = [{} for _ in event.totals]
             for points, won in zip(self.game_points, event.score.breakdown):
                 for category, n in won.items():
                     points[category] = points.get(category, 0) + n

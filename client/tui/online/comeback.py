@@ -30,7 +30,7 @@ class Comeback:
         self.just_reconnected = False
         self.missed_plays = 0  # plays of the current round caught up with after a time away, not our own
         self.played_for_us: list[str] = []  # the cards played for our seat meanwhile (by the bot), as said
-        self.timed_out: list[str] = []  # the cards the server played for our seat when its time ran out
+        self.timed_out: list[str] = []  # the server's plays for our seat when its time ran out (with what each took)
         self._snapshot: Snapshot | None = None  # one that stands for the missed events, shown at the end
         self.fresh = False  # a process started again: which plays the person saw before is not known
 
@@ -53,7 +53,8 @@ class Comeback:
             self.missed_plays += 1
         elif event.forced_by is Forced.TIMEOUT:
             self.missed_plays += 1
-            self.timed_out.append(card)
+            taken = ", ".join(label(c, self.deck) for c in event.captured)
+            self.timed_out.append(tr("{card} and took {cards}", card=card, cards=taken) if taken else card)
         elif event.card in screen.board.bot_cards:
             self.missed_plays += 1
             self.played_for_us.append(card)
@@ -81,7 +82,10 @@ class Comeback:
                           "round's list.", table=table, n=n)
             self.tell(said)
         if self.timed_out:
-            self.tell(tr("Your time ran out: the server played {cards} for you.", cards=", ".join(self.timed_out)))
+            plays = self.timed_out[0]
+            for later in self.timed_out[1:]:  # each move said apart, in the order played
+                plays = tr("{earlier}; then {later}", earlier=plays, later=later)
+            self.tell(tr("Your time ran out: the server played {cards} for you.", cards=plays))
             self.timed_out = []
         if self.played_for_us:
             self.tell(tr("While you were away the bot played: {cards}", cards=", ".join(self.played_for_us)))

@@ -223,3 +223,20 @@ async def test_a_server_bot_is_named_in_words_in_the_replay(monkeypatch: pytest.
         await pilot.pause()
         shown = text_of(app, "#position") + text_of(app, "#board")
     assert "Bot 1 (medio)" in shown and "medium-bot-1" not in shown, shown
+
+
+async def test_a_network_players_seat_is_marked_as_theirs_where_the_replay_speaks_to_them(monkeypatch) -> None:
+    """Opened from a network game's end, the replay speaks to the person's seat as "tu"
+    (Giochi, Cali, dai tu le carte): the seat list says that seat is theirs ("Marco (tu)"),
+    and no other seat is so marked."""
+    from scopa.client.text import i18n
+
+    monkeypatch.setattr(i18n, "LANGUAGE", "it")
+    record = await game(5)
+    record = record.model_copy(update={"players": [record.players[0].model_copy(update={"name": "Marco"}),
+                                                   *record.players[1:]]})
+    app = ReplayApp(record, steps_of(record), viewer="Marco")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        board = app.replay.board_text().plain
+        assert app.replay.me == 0 and "Marco (tu)" in board and board.count("(tu)") == board.count("Marco"), board

@@ -30,3 +30,13 @@ async def test_a_key_groups_word_is_apart_from_the_next_key() -> None:
             after = [w for w in items if w.region.x >= label.region.right and w.region.width]
             if after:
                 assert after[0].region.x > label.region.right, (str(label.render()), after[0])
+
+
+async def test_the_round_keys_read_n_slash_p() -> None:
+    """The two round keys of the key line read "n/p", not "np" as one key."""
+    record = await game(3)
+    app = ReplayApp(record, list(replay_steps(record)))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        bottom = "".join(seg.text for seg in app.screen._compositor.render_strips()[-1])
+        assert "n/p " in bottom and " np " not in bottom, bottom

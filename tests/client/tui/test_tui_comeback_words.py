@@ -35,3 +35,20 @@ def test_the_comeback_counts_only_unseen_plays_and_tells_a_timed_out_turn(monkey
         "Di nuovo al tavolo 7, com'è adesso: le 2 giocate che non hai visto sono nell'elenco della smazzata.",
         "Il tuo tempo è scaduto: il server ha giocato A Den per te.",
     ]
+
+
+def test_two_timed_out_turns_are_told_one_after_the_other_with_what_each_took(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(i18n, "LANGUAGE", "it")
+    said: list[str | Text] = []
+    comeback = Comeback(said.append, lambda: None, DeckStyle.ITALIAN)
+    board = BoardState()
+    board.viewer, board.round_no = 0, 1
+    screen: Any = SimpleNamespace(board=board, held=False, refresh_board=lambda: None)
+    horse, ace_d, knave_c, ace_s = parse_cards("9s 1d 8c 1s")
+    comeback.catch_up(screen)
+    comeback.missed(screen, Played(0, horse, (ace_d, knave_c), False, (), forced=True, forced_by=Forced.TIMEOUT))
+    comeback.missed(screen, Played(0, ace_s, (), False, (ace_s,), forced=True, forced_by=Forced.TIMEOUT))
+    comeback.caught_up(screen)
+    assert [str(s) for s in said] == [
+        "Il tuo tempo è scaduto: il server ha giocato C Spa e ha preso A Den, F Cop; poi A Spa per te.",
+    ]

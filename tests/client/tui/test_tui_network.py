@@ -160,6 +160,7 @@ async def test_a_whole_network_game_against_a_server_bot_then_back_to_the_lobby(
             await play_through(app, pilot, lambda: isinstance(app.screen, GameOverScreen))
             assert seen_board is not None and seen_board.board.over
             assert max(seen_board.board.totals) >= 11
+            assert app.screen.query("#game-points")  # the points by category, as in a local game
             # r: the game just played, step by step, from the server (which keeps no
             # games: the table just finished gives it); q back to the result.
             await pilot.press("r")
