@@ -72,6 +72,11 @@ function tapHand(card: string, byKey = false): void {
   render();
 }
 
+/** The seat is another tab's now: nothing picked or offered here (the status line says where it is played, and offers it back). */
+export function seatGone(): void {
+  st.picked = null; st.choices = null; st.legal = []; st.declarations = [];
+}
+
 function tapTable(card: string): void {
   if (!st.picked) return;
   const moves = movesWith(st.picked).filter((m) => m.capture.includes(card));
@@ -138,7 +143,6 @@ function secondsLeft(): number | null {
 }
 function turnWords(): string {
   const v = st.view;
-  if (st.replaced && !st.gameEnd) return t.elsewhereTurn; // the seat is another tab's now: not "X to play" about oneself
   return st.gameEnd ? t.gameEnd : !v ? t.waiting : st.legal.length ? t.yourTurn : fill(t.turnOf, { name: seatName(v.turn) });
 }
 
@@ -249,9 +253,9 @@ export function tableScreen(): void {
   const arriving = !drawn || !app.contains(drawn); // from the lobby (or a replay): not its scroll, the table's top
   app.toggleAttribute("data-mine", mine);
   if (!st.choices) app.style.paddingBottom = ""; // the room made for the sheet: gone with it
-  const top = header(st.gameEnd ? "" : leaveButton(), button(t.chat, toChat, "quiet chat-go")); // the chat, far down a phone's page, one tap away
+  const top = header(st.gameEnd || st.replaced ? "" : leaveButton(), button(t.chat, toChat, "quiet chat-go")); // the chat, far down a phone's page, one tap away
   app.replaceChildren(top, st.unread ? unreadBadge() : "", statusLine(), watchingLine(), // the count over the page, at the screen's foot: it moves nothing
-    st.gameEnd ? gameEndBox(st.gameEnd) : h("p", { class: "status", id: "turn" }, turnText, timerEl),
+    st.gameEnd ? gameEndBox(st.gameEnd) : st.replaced ? "" : h("p", { class: "status", id: "turn" }, turnText, timerEl), // another tab's seat: the status line alone says so
     inviteBox(), newsLine(), // one notice, the newest: the older give way
     seats, h("div", { class: "split" }, v && !st.gameEnd ? h("div", {}, // no board until the game is dealt (only the seats to fill), none once it is over
       lastPlayLine(), h("h2", {}, `${t.table} · ${t.stock} ${v.stock ?? 0}`), table,
