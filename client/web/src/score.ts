@@ -25,7 +25,7 @@ function sideTable(w: W, names: string[], rows: HTMLElement[], caption?: string)
  * broken in two (one too long for its column ends in an ellipsis, whole in its title and in the
  * seats' list above). */
 function sideHead(name: string): (string | Node)[] {
-  return name.split(" + ").map((n, i) => h("span", { class: "name word", title: n }, i ? `+ ${n}` : n));
+  return name.split(" + ").flatMap((n, i) => [i ? " " : "", h("span", { class: "name word", title: n }, i ? `+ ${n}` : n)]);
 }
 
 function row(label: string, cells: (string | Node)[], cls = ""): HTMLElement {
