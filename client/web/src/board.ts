@@ -7,7 +7,7 @@ import { fill } from "./i18n";
 import { qrSvg } from "./qr";
 import type { GameEnd, LegalMove, RoundEnd } from "./protocol";
 import { gameEndLine, gameEndTotals, scorePanel } from "./score";
-import { app, deck, heldTokens, mySide, playerName, seatCount, seatName, sideName, sideNames, sp, st, t } from "./state";
+import { app, deck, heldTokens, mySide, seatCount, seatName, sideName, sideNames, sp, st, t } from "./state";
 import { header, render, send, settings, statusLine } from "./main";
 import { chatBox } from "./chatbox";
 import { showRules } from "./rules";
@@ -18,6 +18,7 @@ import { freeSeatWords, rematchPart } from "./rematch";
 import { roundClosed, roundToShow } from "./roundbox";
 import { roundParts as breakdown } from "./roundparts";
 import { keysLine, tapWords } from "./hints";
+import { laidCard, lastPlayLine, livePlay } from "./playline";
 
 // ------------------------------------------------------------------ playing
 function movesWith(card: string): LegalMove[] { return st.legal.filter((m) => m.card === card); }
@@ -69,6 +70,11 @@ function tapHand(card: string, byKey = false): void {
   st.picked = card; st.choices = null;
   pickedAt = Date.now();
   render();
+}
+
+/** The seat is another tab's now: nothing picked or offered here (the status line says where it is played, and offers it back). */
+export function seatGone(): void {
+  st.picked = null; st.choices = null; st.legal = []; st.declarations = [];
 }
 
 function tapTable(card: string): void {
@@ -137,7 +143,6 @@ function secondsLeft(): number | null {
 }
 function turnWords(): string {
   const v = st.view;
-  if (st.replaced && !st.gameEnd) return t.elsewhereTurn; // the seat is another tab's now: not "X to play" about oneself
   return st.gameEnd ? t.gameEnd : !v ? t.waiting : st.legal.length ? t.yourTurn : fill(t.turnOf, { name: seatName(v.turn) });
 }
 
@@ -227,8 +232,9 @@ export function tableScreen(): void {
   timerEl = h("span", { class: "clock" });
   showClock();
   const turnText = turnWords();
+  const laid = laidCard(); // the card the last play laid down: marked on the table
   const table = h("div", { class: `cards${st.choices ? " choosing" : ""}`, "aria-label": t.table, "data-area": "table" }, ...(v?.table ?? []).map((c) => cardButton(c,
-    `${lit.has(c) ? "lit" : ""}${way.has(c) ? " takes" : ""}${shownOnTable.has(c) ? "" : " arrived"}`, () => tapTable(c))));
+    `${lit.has(c) ? "lit" : ""}${way.has(c) ? " takes" : ""}${shownOnTable.has(c) ? "" : " arrived"}${c === laid ? " laid" : ""}`, () => tapTable(c))));
   shownOnTable = new Set(v?.table ?? []);
   const hand = h("div", { class: "cards", "aria-label": t.hand, "data-area": "hand" }, ...(v?.hand ?? []).map((c) => cardButton(c, c === st.picked ? "picked" : "", () => tapHand(c))));
   const decl = h("div", { class: "bar" }, ...st.declarations.map((d) => button(`${t.declare} ${t[d.kind as "tris"] ?? d.kind} (+${d.points})`, () => {
@@ -239,8 +245,7 @@ export function tableScreen(): void {
   // (a spectator's score keeps up with the play: the next round's piles as soon as it is dealt)
   const over = st.roundEnd ?? (!st.watching && document.querySelector("dialog#round-end[open]") ? boxed : null);
   const piles = scorePanel(sp, names, v?.totals ?? [], over?.tallies ?? v?.piles ?? [], st.info?.rules?.target);
-  const plays = h("ul", { class: "chat", "aria-label": t.plays, tabindex: 0, "data-area": "plays" }, ...(v?.round_plays ?? []).map((p) => h("li", { class: st.scopas.has(p.card) ? "scopa" : "" },
-    `${playerName(p.seat, p.card)}: ${cardName(p.card, deck)}${p.captured.length ? ` → ${p.captured.map((c) => cardName(c, deck)).join(", ")}` : ""}${st.scopas.has(p.card) ? ` · ${t.scopa}` : ""}${st.forced.has(p.card) ? ` · ${fill(t.timedOut, { card: cardName(p.card, deck), name: playerName(p.seat, p.card) })}` : ""}`)));
+  const plays = h("ul", { class: "chat", "aria-label": t.plays, tabindex: 0, "data-area": "plays" }, ...(v?.round_plays ?? []).map((p) => h("li", { class: st.scopas.has(p.card) ? "scopa" : "" }, livePlay(p))));
   const old = document.querySelector("[data-area=plays]");
   const readingBack = !!old && old.scrollTop + old.clientHeight < old.scrollHeight - 4; // scrolled up to read: left there
   const readAt = old?.scrollTop ?? 0;
@@ -248,12 +253,12 @@ export function tableScreen(): void {
   const arriving = !drawn || !app.contains(drawn); // from the lobby (or a replay): not its scroll, the table's top
   app.toggleAttribute("data-mine", mine);
   if (!st.choices) app.style.paddingBottom = ""; // the room made for the sheet: gone with it
-  const top = header(st.gameEnd ? "" : leaveButton(), button(t.chat, toChat, "quiet chat-go")); // the chat, far down a phone's page, one tap away
-  app.replaceChildren(top, st.unread ? unreadBadge() : "", statusLine(), watchingLine(), // the count over the page, under the title's row: it moves nothing
-    st.gameEnd ? gameEndBox(st.gameEnd) : h("p", { class: "status", id: "turn" }, turnText, timerEl),
+  const top = header(st.gameEnd || st.replaced ? "" : leaveButton(), button(t.chat, toChat, "quiet chat-go")); // the chat, far down a phone's page, one tap away
+  app.replaceChildren(top, st.unread ? unreadBadge() : "", statusLine(), watchingLine(), // the count over the page, at the screen's foot: it moves nothing
+    st.gameEnd ? gameEndBox(st.gameEnd) : st.replaced ? "" : h("p", { class: "status", id: "turn" }, turnText, timerEl), // another tab's seat: the status line alone says so
     inviteBox(), newsLine(), // one notice, the newest: the older give way
     seats, h("div", { class: "split" }, v && !st.gameEnd ? h("div", {}, // no board until the game is dealt (only the seats to fill), none once it is over
-      h("h2", {}, `${t.table} · ${t.stock} ${v.stock ?? 0}`), table,
+      lastPlayLine(), h("h2", {}, `${t.table} · ${t.stock} ${v.stock ?? 0}`), table,
       ...(v.hand && !st.watching ? [h("h2", {}, t.hand), hand] : []), decl, // a spectator has no hand
       h("p", { id: "tap-said", role: "status" }, tapWords(sp, deck, mine, st.picked, st.picked ? movesWith(st.picked) : [])),
       st.watching ? "" : keysLine(sp, v.hand?.length ?? 0)) : "",
@@ -315,8 +320,8 @@ function placeBars(): void {
   if (bar) bar.hidden = !!turn && !outOfView(turn) && document.activeElement?.id !== "table-chat";
   const head = document.querySelector("header.bar"); // the bar sits below the page's header while it shows (its buttons stay tappable)
   if (bar) bar.style.top = `${Math.max(0, head?.getBoundingClientRect().bottom ?? 0)}px`;
-  const badge = document.querySelector<HTMLElement>(".chat-new"); // under the title's row (or the turn's bar); that row scrolled away, at the screen's top
-  if (badge) badge.style.top = `${Math.max(0, bar && !bar.hidden ? bar.getBoundingClientRect().bottom : head?.getBoundingClientRect().bottom ?? 0) + 6}px`;
+  const badge = document.querySelector<HTMLElement>(".chat-new"); // at the screen's foot (style.css): never over the turn's line, its clock or a notice
+  if (badge) badge.hidden = !!st.choices; // the ways to take sit at the foot while they are laid out
   if (st.unread && !chatOutOfView()) { st.unread = 0; document.querySelector(".chat-new")?.remove(); }
 }
 window.addEventListener("scroll", placeBars, { passive: true });

@@ -111,9 +111,9 @@ function tournamentsPanel(): HTMLElement {
   const list = h("ul", { class: "tables", id: "tournaments" }, ...(items.length ? items : [h("li", {}, t.noTournaments)]));
   const finished = st.finished === null
     ? h("p", {}, button(t.showFinished, () => listTournaments(true), "quiet"))
-    : h("div", {}, h("h3", { id: "finished-title" }, t.finishedTournaments),
-      h("ul", { class: "tables", id: "finished-tournaments", "aria-labelledby": "finished-title" },
-        ...(st.finished.length ? [...st.finished].reverse().map(tournamentItem) : [h("li", {}, t.noFinished)])));
+    : !st.finished.length ? h("p", { id: "finished-tournaments" }, t.noFinished) // no heading over nothing
+      : h("div", {}, h("h3", { id: "finished-title" }, t.finishedTournaments),
+        h("ul", { class: "tables", id: "finished-tournaments", "aria-labelledby": "finished-title" }, ...[...st.finished].reverse().map(tournamentItem)));
   return h("section", { class: "panel", "aria-labelledby": "tournaments-title" }, title, list, finished, tournamentForm());
 }
 

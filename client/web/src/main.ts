@@ -12,7 +12,7 @@ import {
   seatName, setDeck, setLang as speak, sp, st, t,
 } from "./state";
 import { forgetForm, lobbyScreen, setServerTimeout } from "./lobby";
-import { chatOutOfView, tableScreen } from "./board";
+import { chatOutOfView, seatGone, tableScreen } from "./board";
 import { takeIn } from "./score";
 import { replayScreen } from "./replayview";
 import { askAboutName, nameScreen, naming } from "./name";
@@ -186,7 +186,7 @@ function handle(f: Frame): void {
       return;
     }
     case "bye":
-      if (/another connection/.test(b.reason ?? "")) { st.replaced = true; st.status = t.elsewhere; }
+      if (/another connection/.test(b.reason ?? "")) { st.replaced = true; st.status = t.elsewhere; seatGone(); }
       break;
     case "games": st.games = b.games; break;
     case "record": st.replay = { record: b.record, round: 0, step: 0 }; window.scrollTo(0, 0); break;

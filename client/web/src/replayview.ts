@@ -5,6 +5,7 @@ import { fill } from "./i18n";
 import { boardAt, roundEndAt } from "./replay";
 import { describe, gameEndLine, gameEndTotals, scorePanel } from "./score";
 import { roundParts } from "./roundparts";
+import { playWords } from "./playline";
 import { app, deck, sp, st, t } from "./state";
 import { header, render, settings, statusLine } from "./main";
 
@@ -43,8 +44,8 @@ export function replayScreen(): void {
   }, `${name(p.seat)} · ${fill(t.inHand, { n: b.hands[p.seat].length })}`)));
   const last = b.plays[b.plays.length - 1];
   // each play as the live page listed it: a bot's for the seat's person named as the bot's, the server's when time ran out said so
-  const plays = h("ul", { class: "chat", "aria-label": t.plays, tabindex: 0, "data-area": "plays" }, ...b.plays.map((p) => h("li", { class: b.scopas.has(p.card) ? "scopa" : "" },
-    `${p.bot ? fill(t.botSeat, { name: name(p.seat) }) : name(p.seat)}: ${cardName(p.card, deck)}${p.captured.length ? ` → ${p.captured.map((c) => cardName(c, deck)).join(", ")}` : ""}${b.scopas.has(p.card) ? ` · ${t.scopa}` : ""}${p.timedOut ? ` · ${fill(t.timedOut, { card: cardName(p.card, deck), name: name(p.seat) })}` : ""}`)));
+  const said = (p: (typeof b.plays)[number]) => playWords(p.bot ? fill(t.botSeat, { name: name(p.seat) }) : name(p.seat), p.card, p.captured, b.scopas.has(p.card), p.timedOut);
+  const plays = h("ul", { class: "chat", "aria-label": t.plays, tabindex: 0, "data-area": "plays" }, ...b.plays.map((p) => h("li", { class: b.scopas.has(p.card) ? "scopa" : "" }, said(p))));
   const hands = record.players.map((p) => h("section", { class: "panel", "aria-label": fill(t.handOf, { name: name(p.seat) }) },
     h("h3", {}, fill(t.handOf, { name: name(p.seat) })),
     h("div", { class: "cards" }, ...b.hands[p.seat].map(cardFace))));
@@ -54,7 +55,7 @@ export function replayScreen(): void {
     h("section", { class: "panel", "aria-labelledby": "replay-title" },
       h("h2", { id: "replay-title" }, `${fill(t.replayOf, { id: record.game ?? "" })} · ${describe(sp, record.rules)}`),
       controls, // above the line that says where the game is: that line grows and shrinks, the buttons stay put
-      h("p", { class: "status", id: "replay-where", role: "status" }, `${fill(t.roundOf, { n: rp.round + 1, of: rounds })} · ${rp.step ? fill(t.stepOf, { k: rp.step, of: actions }) : t.dealt}${last ? ` · ${name(last.seat)}: ${cardName(last.card, deck)}` : ""}`),
+      h("p", { class: "status", id: "replay-where", role: "status" }, `${fill(t.roundOf, { n: rp.round + 1, of: rounds })} · ${rp.step ? fill(t.stepOf, { k: rp.step, of: actions }) : t.dealt}${last ? ` · ${said(last)}` : ""}`),
       h("p", {}, button(st.gameEnd ? t.backToEnd : t.toLobby, () => { st.replay = null; render(); }, "quiet"))),
     // the round's points, then (the game's last step) the game's final result
     ended ? h("section", { class: "panel end", "aria-label": fill(t.roundEnd, { n: ended.round }) }, h("h2", {}, fill(t.roundEnd, { n: ended.round })),

@@ -21,11 +21,11 @@ function sideTable(w: W, names: string[], rows: HTMLElement[], caption?: string)
     h("tbody", {}, ...rows));
 }
 
-/** A side's name as a column's heading: a team's players ("a + b") and a bot's name ("Bot 1 (medio)")
- * may go on two lines, never a name broken in two (one too long for its column ends in an
- * ellipsis, whole in its title and in the seats' list above). */
+/** A side's name as a column's heading: a team's players ("a + b") one to a line, never a name
+ * broken in two (one too long for its column ends in an ellipsis, whole in its title and in the
+ * seats' list above). */
 function sideHead(name: string): (string | Node)[] {
-  return name.split(" + ").flatMap((n, i) => [i ? " + " : "", h("span", { class: /\s/.test(n) ? "name" : "name word", title: n }, n)]);
+  return name.split(" + ").flatMap((n, i) => [i ? " " : "", h("span", { class: "name word", title: n }, i ? `+ ${n}` : n)]);
 }
 
 function row(label: string, cells: (string | Node)[], cls = ""): HTMLElement {

@@ -1,7 +1,7 @@
 """The table's chat on an Italian family's phone (390×844, touch, it-IT), in Debian's chromium
 against a real server on 127.0.0.1 (port 0), as tests/client/web/test_web_client.py drives
 it: the chat, below the board, is one tap away from the title's row; the count of new
-messages shows over the page, moving nothing under it."""
+messages shows over the page, moving nothing under it and covering no turn line."""
 
 from __future__ import annotations
 
@@ -38,6 +38,8 @@ async def test_the_chat_is_one_tap_away_and_its_count_moves_nothing(site: Site, 
     await new.wait_for(timeout=WAIT)
     assert await new.text_content() == "1 nuovo messaggio in chat"
     assert await ada.locator("[data-area=table]").bounding_box() == board  # nothing pushed down
+    pill, turn = await new.bounding_box(), await ada.locator("#turn").bounding_box()
+    assert pill and turn and (pill["y"] >= turn["y"] + turn["height"] or pill["y"] + pill["height"] <= turn["y"])  # the turn's line and clock uncovered
     await ada.locator("header").get_by_role("button", name="Chat", exact=True).tap()
     await ada.locator("ul.chat li", has_text="bruno: ciao nonna").wait_for(timeout=WAIT)
     assert await in_view(ada, "#table-chat")

@@ -88,7 +88,7 @@ async def test_a_tournament_from_the_browser(club_site: Site, browser: Browser) 
     await bob.locator("dialog[open]#leave-question button.danger").click()  # its words follow the listing's bot_takeover
     await ada.locator("#game-end").get_by_text("Final standings").wait_for(timeout=WAIT)  # told at once
     await ada.get_by_role("button", name="Back to the tables").click()
-    await ada.get_by_role("button", name="Finished tournaments").click()  # kept after its end
+    await ada.get_by_role("button", name="Show the finished tournaments").click()  # kept after its end
     finished = ada.locator("#finished-tournaments li")
     await finished.get_by_text("Coppa · Swiss · Scopa · over · round 1 · 2/2: ada, bob").wait_for(timeout=WAIT)
     await finished.get_by_role("button", name="Standings").click()

@@ -80,6 +80,11 @@ async def test_a_scopone_of_two_teams_fits_a_narrow_phone_to_the_game_end(site: 
     await start(page, preset="scopone", target="11")  # to the game's end sooner than Scopone's 21
     assert await page.locator("#score-title + table tr.total th").text_content() == "Partita (a 11)"
     assert await tables_too_wide(page) == []
+    line = (await page.locator("#score-title + table tbody tr:nth-child(2) th").bounding_box() or {})["height"]  # "Carte": one line
+    total = await page.locator("#score-title + table tr.total th").bounding_box()
+    heads = [await th.bounding_box() for th in await page.locator("#score-title + table thead th").all()]
+    assert total and total["height"] <= line * 1.2, (total, line)  # "Partita (a 11)" on one line
+    assert all(b and b["height"] <= line * 2.2 for b in heads), (heads, line)  # a team: its two players, one to a line
     await play_until_game_end(page)
     await page.wait_for_selector("#game-end #last-round table.piles", timeout=WAIT)
     assert await tables_too_wide(page) == []

@@ -236,8 +236,9 @@ async def test_every_screen_speaks_italian_to_an_italian_phone(browser: Browser)
         await item.get_by_text("Classifica (nessun turno ancora giocato)").wait_for(timeout=WAIT)
         await item.get_by_role("button", name="Inizia").tap()  # nobody registered: refused
         await page.get_by_role("status").filter(has_text="troppo pochi iscritti").wait_for(timeout=WAIT)
-        await page.get_by_role("button", name="Tornei finiti").tap()
+        await page.get_by_role("button", name="Mostra i tornei finiti").tap()  # a button that says what it does, not a heading's words
         await page.get_by_text("Nessun torneo è ancora finito.").wait_for(timeout=WAIT)
+        assert await page.locator("#finished-title").count() == 0  # no heading over nothing
         assert await english_heard(page, english) == [], "tournaments"
         await page.select_option("#bots", "easy")
         await page.locator("form:has(#preset) button[type=submit]").tap()

@@ -103,6 +103,10 @@ async def test_a_replay_marks_timed_out_and_bot_plays_keeps_the_cards_in_order_a
         assert plays[his - 1].startswith("bob (bot): ")
         assert not any("time ran out" in p for i, p in enumerate(plays) if i != hers - 1)
         assert all(p.startswith("bob (bot): ") for p in plays[his:] if p.startswith("bob"))
+        assert any("→" in p for p in plays)
+        for shown in range(len(plays), 0, -1):  # each step's line says its play as the list does, what it took and its scopa too
+            assert (await where.text_content() or "").endswith(f" · {plays[shown - 1]}")
+            await back.tap()
 
         await page.get_by_role("button", name="Next round").tap()
         assert await where.text_content() == f"Round 2 of {rounds} · Just dealt"

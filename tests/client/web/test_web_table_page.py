@@ -223,11 +223,15 @@ async def test_a_partner_french_suits_and_a_seat_played_in_another_tab(browser: 
         await page.select_option("#deck", "french")
         said = "\n".join(await score(page))
         assert "Diamonds\t" in said and "Denari" not in said
+        await page.locator("[data-area=hand] .card").first.tap()  # picked, when the seat goes to another tab
+        await page.locator("[data-area=hand] .card.picked").wait_for(timeout=WAIT)
         second = await page.context.new_page()
         await second.goto(site.url)
         await second.wait_for_selector(MINE, timeout=WAIT)
         await page.get_by_role("button", name="Play here").wait_for(timeout=WAIT)
-        assert await page.locator("#turn").text_content() == "This seat is being played in another tab."
+        said = [s for s in await page.locator("main p").all_text_contents() if "another tab" in s]
+        assert said == ["This seat is open in another tab or device. Play here"]  # one message, and nothing left to play with
+        assert await page.locator("#turn, #leave, .card.picked, .turn-bar").count() == 0
 
 
 async def test_the_news_of_a_table_left_does_not_follow_to_the_next_one(browser: Browser) -> None:
