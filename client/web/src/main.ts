@@ -23,7 +23,6 @@ import { chatBack, chatLine, heldBackWords } from "./comeback";
 
 interface Frame { v: number; seq: number; sender: string; recipient: string; re: number | null; name: string; body: Body }
 interface Asked { name: string; body: Body; recipient: string }
-
 // A page just (re)loaded knows nothing of its table: its first resume asks for a snapshot
 // (an event number above any the server gave), later ones for what they missed.
 let fresh = true;

@@ -180,10 +180,10 @@ async def test_a_plain_connection_is_said_small_at_the_pages_foot(site: Site, br
     assert "scopa serve --tls" in (await page.locator("dialog[open] p.hint").text_content() or "")
 
 
-async def test_a_new_chat_message_is_counted_at_the_top(site: Site, browser: Browser) -> None:
-    """A message that comes while the chat (at the page's foot, on a small phone turned) is out of view is counted in the
-    title's row, at the screen's top; that row scrolled away, the count stays at the top; a tap on it
-    goes to the chat."""
+async def test_a_new_chat_message_is_counted_at_the_screens_foot(site: Site, browser: Browser) -> None:
+    """A message that comes while the chat (at the page's foot, on a small phone turned) is out of view is counted
+    at the screen's foot, over nothing of the turn's line; the page scrolled, the count stays in sight there; a tap
+    on it goes to the chat."""
     ada = await at_table(browser, site, "ada", bots="")
     bruno = await open_italian(browser, site, "bruno")
     await bruno.locator(".tables li", has_text="#1 ").get_by_role("button", name="Siediti").tap()
@@ -197,9 +197,12 @@ async def test_a_new_chat_message_is_counted_at_the_top(site: Site, browser: Bro
     await new.wait_for(timeout=WAIT)
     assert await new.text_content() == "1 nuovo messaggio in chat"
     box = await new.bounding_box()
-    assert box and 0 <= box["y"] < 120  # at the top
+    turn = await ada.locator("#turn").bounding_box()
+    assert box and turn and 320 / 2 <= box["y"] and box["y"] + box["height"] <= 320  # at the screen's foot
+    assert box["y"] >= turn["y"] + turn["height"] or box["y"] + box["height"] <= turn["y"]  # the turn's line uncovered
     await ada.evaluate("window.scrollTo(0, document.querySelector('header').getBoundingClientRect().bottom + scrollY)")  # the title's row just gone
-    await ada.wait_for_function("() => document.querySelector('.chat-new')?.getBoundingClientRect().top < 120")
+    await ada.wait_for_function("() => { const r = document.querySelector('.chat-new')?.getBoundingClientRect();"
+                                " return !!r && r.top >= innerHeight / 2 && r.bottom <= innerHeight; }")
     await new.tap()
     await ada.locator("ul.chat li", has_text="bruno: ciao").wait_for(timeout=WAIT)
     assert await ada.locator(".chat-new").count() == 0

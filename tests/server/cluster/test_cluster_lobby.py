@@ -168,7 +168,7 @@ async def test_joining_or_watching_a_table_of_another_member_redirects_there_wit
         welcome = (await moved.recv()).body
         assert welcome == wire.Welcome(you="player:watcher", server=ann.inbox[0].body.server,
                                        protocol=ann.inbox[0].body.protocol, turn_timeout=welcome.turn_timeout,
-                                       cluster=welcome.cluster)
+                                       reading_time=ann.inbox[0].body.reading_time, cluster=welcome.cluster)
         assert address(a) in welcome.cluster  # where the cluster can be reached (PROTOCOL.md §7)
         assert isinstance(await answer_to(moved, wire.WatchTable(table=table)), wire.Snapshot)
         # a ticket serves once, and only the name it was given for
