@@ -26,7 +26,7 @@ third of it on the server's clock; ``P:leased`` is the set of tables that need a
   it over finishes it from the journaled moves).
 - **Leaving** (``scopa admin drain``, ``stop``, SIGTERM). A member that stops lets each
   table finish the action under way and take no other (it no longer holds the lease
-  on its own clock), waits for the journal to store it, hands the seats' names on to
+  on its own clock), waits for the journal to store it (and the end of a game just over), hands the seats' names on to
   the tables (``on_leaving``: :meth:`~.names.Names.hand_over`), gives the tables up,
   then gives the leases back: the others take the tables on their next look.
 """
@@ -175,7 +175,8 @@ class Leases:
         tables = list(self.held)
         self.held.clear()  # each table's loop takes no action after the one under way (Table.lease)
         self._arm_fence()
-        await self.keeper.flush()  # that one is stored
+        await self.keeper.flush()  # that one is stored, and the end of a game over
+        needed = set(self.keeper.serving())  # not those whose game's end is stored
         if tables and self.on_leaving is not None:
             await self.on_leaving(store, tables)
         for table_id in tables:
@@ -183,7 +184,8 @@ class Leases:
         metrics.TABLES_HANDED_ON.inc(len(tables))
         await self.keeper.flush()
         if tables:
-            await self._release(store, tables, forget=False)
+            await self._release(store, [t for t in tables if t in needed], forget=False)
+            await self._release(store, [t for t in tables if t not in needed], forget=True)
             log.info("cluster: gave back the leases of tables %s", ", ".join(tables))
 
     async def close(self) -> None:
@@ -244,6 +246,8 @@ class Leases:
         return got
 
     async def _release(self, store: Redis, tables: Sequence[str], *, forget: bool) -> None:
+        if not tables:
+            return
         await store.eval(_RELEASE, len(tables) + 1, self.keys.leased, *(self.keys.lease(t) for t in tables),
                          self.member, "1" if forget else "0", *tables)
 

@@ -10,6 +10,7 @@ back is all that member will ever have stored of it."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Sequence
 
@@ -80,6 +81,7 @@ class HeldTables:
             + sorted(self.life.creating)  # journaled a moment from now
 
     async def flush(self) -> None:
+        await asyncio.gather(*(t.journal.end_settled() for t in list(self.tables.values()) if t.journal.end_pending))
         if self.life.storage is not None:
             await self.life.storage.flush()
 

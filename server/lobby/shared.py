@@ -136,4 +136,5 @@ class TableKeeper(Protocol):
         stored leaves the table unfinished there, for another member to finish)."""
 
     async def flush(self) -> None:
-        """Wait until everything written to the journal so far is stored."""
+        """Wait until everything written to the journal so far is stored, the ends of the
+        games that are over included (stored or refused)."""

@@ -99,6 +99,11 @@ class TableJournal:
         refused): until it is stored, the journal still holds the game as unfinished."""
         return self._end is not None and not self._end.done()
 
+    async def end_settled(self) -> None:
+        """Wait until the game's end is stored or refused (at once if none is on its way)."""
+        if self._end is not None:
+            await asyncio.gather(asyncio.shield(self._end), return_exceptions=True)
+
     def finish(self, state: GameState | None, reason: str,
                on_result: Callable[[FinishTable], Awaitable[None] | None] | None = None,
                leaver: int | None = None) -> None:

@@ -344,7 +344,13 @@ async def test_three_members_one_killed_one_drained_every_game_ends_as_the_journ
         assert drain.returncode == 0, drain.stdout + drain.stderr
         assert procs[drained].wait(timeout=DEADLINE) == 0
         results = await asyncio.wait_for(asyncio.gather(*playing), 240)
-        journal = await journaled_results(pg_url)
+        journal: dict[str, tuple[int | None, tuple[int, ...]]] = {}
+
+        async def every_end_journaled() -> bool:  # a game's end is stored just after it is told
+            journal.update(await journaled_results(pg_url))
+            return all(table in journal for table, _ in games)
+
+        await until(every_end_journaled, "the journal holds every game's end")
         for (table, _), result in zip(games, results):
             assert result.reason != "abandoned", table
             assert journal[table] == (result.winner, result.totals), table
