@@ -12,18 +12,17 @@ twin that can be imported here, by name, for tests that run each over the same i
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import Any
 
 from .cards import VALUE_MASK
+from .twins import Twin, chosen
 
 # A template: (mask of value groups taken whole, ((value, how many of that value), ...)).
 Template = tuple[int, tuple[tuple[int, int], ...]]
 BySum = tuple[tuple[tuple[Template, ...], ...], tuple[tuple[int, ...], ...]]
 """By sum: the templates of the selections with that sum, and how many cards each takes."""
 
-Twin = Literal["c", "python"]
 TemplatesBySum = Callable[[int, int, int, dict[Any, Any]], BySum]
 MAX_SUM = 40
 """The largest ``max_sum`` taken (40 cards of value 1 at most would sum to 40)."""
@@ -89,6 +88,6 @@ except ImportError:  # pragma: no cover - depends on the install
 else:
     TEMPLATES_BY_SUM["c"] = _c_templates_by_sum
 
-IMPLEMENTATION: Twin = "c" if "c" in TEMPLATES_BY_SUM and os.environ.get("SCOPA_SPEEDUPS") != "python" else "python"
+IMPLEMENTATION: Twin = chosen(TEMPLATES_BY_SUM)
 templates_by_sum: TemplatesBySum = TEMPLATES_BY_SUM[IMPLEMENTATION]
 """See :func:`templates_by_sum_python`."""

@@ -10,15 +10,13 @@ run each over the same inputs; ``IMPLEMENTATION`` names the one in use
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
-from typing import Literal
 
 from .actions import Play
 from .selections import Template
 from .plays import expand_plays as _python_expand_plays
+from .twins import Twin, chosen
 
-Twin = Literal["c", "python"]
 ExpandPlays = Callable[[int, int, tuple[tuple[Template, ...], ...], int, int, type[Play]], list[Play]]
 
 EXPAND_PLAYS: dict[Twin, ExpandPlays] = {"python": _python_expand_plays}
@@ -29,6 +27,6 @@ except ImportError:  # pragma: no cover - depends on the install
 else:
     EXPAND_PLAYS["c"] = _c_expand_plays
 
-IMPLEMENTATION: Twin = "c" if "c" in EXPAND_PLAYS and os.environ.get("SCOPA_SPEEDUPS") != "python" else "python"
+IMPLEMENTATION: Twin = chosen(EXPAND_PLAYS)
 expand_plays: ExpandPlays = EXPAND_PLAYS[IMPLEMENTATION]
 """See :func:`scopa.engine.plays.expand_plays`."""

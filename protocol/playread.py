@@ -30,19 +30,18 @@ tests that run each over the same inputs; ``IMPLEMENTATION`` names the ones in u
 
 from __future__ import annotations
 
-import os
 import re
 import string
 from collections.abc import Callable, Iterable
-from typing import Any, Literal, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from pydantic import BaseModel
 
 from .commands import PlayCard
 from .envelope import PROTOCOL_VERSION
 from .fields import CARD_PATTERN
+from scopa.engine.twins import Twin, chosen
 
-Twin = Literal["c", "python"]
 PlayFields = tuple[dict[str, Any], dict[str, Any], int, int]
 ReadPlay = Callable[[bytes], PlayFields | None]
 Model = TypeVar("Model", bound=BaseModel)
@@ -227,7 +226,7 @@ else:
     READ_PLAY["c"] = _c_read_play
     MODEL_OF["c"] = _c_model_of
 
-IMPLEMENTATION: Twin = "c" if "c" in READ_PLAY and os.environ.get("SCOPA_SPEEDUPS") != "python" else "python"
+IMPLEMENTATION: Twin = chosen(READ_PLAY)
 read_play: ReadPlay = READ_PLAY[IMPLEMENTATION]
 """The fields of a valid ``play`` command's payload, or None: see the module's docstring."""
 model_of: MakeModel = MODEL_OF[IMPLEMENTATION]

@@ -11,16 +11,14 @@ each over the same inputs; ``IMPLEMENTATION`` names the one in use
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Sequence
-from typing import Literal
 
 from scopa.engine import SeatProjection
 from scopa.engine.cards import DENARI_MASK, SETTEBELLO
+from scopa.engine.twins import Twin, chosen
 
 from .seatview import CARD_STRS, POINTS_BY_KIND, LegalAction, pack_your_turn as _python_your_turn
 
-Twin = Literal["c", "python"]
 YourTurn = Callable[[int, Sequence[LegalAction], SeatProjection], bytes]
 
 YOUR_TURN: dict[Twin, YourTurn] = {"python": _python_your_turn}
@@ -32,7 +30,7 @@ else:
     _c_init(CARD_STRS, DENARI_MASK, SETTEBELLO, POINTS_BY_KIND)
     YOUR_TURN["c"] = _c_your_turn
 
-IMPLEMENTATION: Twin = "c" if "c" in YOUR_TURN and os.environ.get("SCOPA_SPEEDUPS") != "python" else "python"
+IMPLEMENTATION: Twin = chosen(YOUR_TURN)
 your_turn: YourTurn = YOUR_TURN[IMPLEMENTATION]
 """The packed ``your_turn`` body asking a seat to choose one of ``legal`` (engine plays
 and declarations), numbered ``event``, with the view of its projection: see

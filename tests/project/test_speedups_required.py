@@ -13,6 +13,7 @@ import types
 import pytest
 
 from scopa.engine import selections, speedups as engine_speedups
+from scopa.engine.twins import chosen
 from scopa.protocol import playread
 from scopa.protocol.convert import speedups as protocol_speedups
 
@@ -33,8 +34,17 @@ def test_the_c_twin_is_in_use_when_built_and_always_when_required(
     if os.environ.get("SCOPA_REQUIRE_C") == "1":
         assert built, f"SCOPA_REQUIRE_C=1 but {c_module} was not built"
         assert selector.IMPLEMENTATION == "c"
-    chosen = "c" if built and os.environ.get("SCOPA_SPEEDUPS") != "python" else "python"
-    assert selector.IMPLEMENTATION == chosen
-    assert getattr(selector, function) is twins[chosen]
+    in_use = "c" if built and os.environ.get("SCOPA_SPEEDUPS") != "python" else "python"
+    assert selector.IMPLEMENTATION == in_use
+    assert getattr(selector, function) is twins[in_use]
     if built:
         assert twins["c"] is getattr(importlib.import_module(c_module), function)
+
+
+def test_the_c_twin_is_chosen_unless_the_environment_asks_for_python(monkeypatch: pytest.MonkeyPatch) -> None:
+    both = {"python": len, "c": abs}
+    monkeypatch.delenv("SCOPA_SPEEDUPS", raising=False)
+    assert chosen(both) == "c"
+    assert chosen({"python": len}) == "python"
+    monkeypatch.setenv("SCOPA_SPEEDUPS", "python")
+    assert chosen(both) == "python"
