@@ -27,6 +27,7 @@ from scopa.engine import (
     view,
 )
 from scopa.engine.cards import cards_in
+from scopa.server.core.clock import FakeClock
 
 import paths
 
@@ -410,6 +411,12 @@ def check_master(rules: RuleSet, seed: int, kinds: Sequence[str]) -> None:
     assert len(r.history) == record.rounds and r.end_reason == record.reason
     other = asyncio.run(play_local(rules, make_players(rules, kinds, seed + 1), seed + 1))
     assert other.actions != record.actions
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    """A fake clock the test moves: the servers and clients given it take their time from it."""
+    return FakeClock()
 
 
 @pytest.fixture

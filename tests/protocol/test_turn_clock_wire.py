@@ -20,11 +20,6 @@ pytestmark = pytest.mark.integration
 
 
 @pytest.fixture
-async def clock() -> FakeClock:
-    return FakeClock()
-
-
-@pytest.fixture
 async def server(clock: FakeClock):
     engine = NetworkEngine("127.0.0.1", 0, seed=5, clock=clock, limits=Limits(ping_interval=None))
     await engine.start()

@@ -30,11 +30,6 @@ SAFETY = 60
 
 
 @pytest.fixture
-async def clock() -> FakeClock:
-    return FakeClock()
-
-
-@pytest.fixture
 async def engine(clock: FakeClock) -> AsyncIterator[NetworkEngine]:
     e = NetworkEngine("127.0.0.1", 0, seed=31, clock=clock, limits=Limits(ping_interval=None), turn_timeout=30)
     await e.start()

@@ -27,11 +27,6 @@ pytestmark = pytest.mark.integration
 SAFETY = 30
 
 
-@pytest.fixture
-async def clock() -> FakeClock:
-    return FakeClock()
-
-
 async def started(clock: FakeClock, storage: MemoryStorage | None = None) -> NetworkEngine:
     engine = NetworkEngine("127.0.0.1", 0, seed=3, clock=clock, storage=storage, club=ClubOptions())
     await engine.start()

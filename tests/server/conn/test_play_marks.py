@@ -99,11 +99,6 @@ async def _marked_round(server: NetworkEngine, clock: FakeClock) -> tuple[WireCl
     return a, b, c
 
 
-@pytest.fixture
-async def clock() -> FakeClock:
-    return FakeClock()
-
-
 @pytest.mark.parametrize("journaled", [True, False], ids=["journaled", "no journal"])
 async def test_a_client_that_comes_back_lists_the_rounds_plays_as_one_that_never_left(
         clock: FakeClock, journaled: bool) -> None:

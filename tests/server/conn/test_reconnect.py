@@ -19,19 +19,7 @@ from scopa.server import NetworkEngine
 from scopa.server.core.clock import FakeClock
 
 from wire_client import WireClient
-
-
-@pytest.fixture
-async def clock():
-    return FakeClock()
-
-
-@pytest.fixture
-async def server(clock: FakeClock):
-    engine = NetworkEngine("127.0.0.1", 0, seed=4242, grace=60.0, clock=clock)
-    await engine.start()
-    yield engine
-    await engine.stop()
+from graced import server  # noqa: F401 - the fixture
 
 
 async def _solo(server: NetworkEngine, name: str, **create: object) -> WireClient:

@@ -25,11 +25,6 @@ NEVER = 2**53 - 1  # a last_event above any: a snapshot instead of the missed ev
 
 
 @pytest.fixture
-async def clock():
-    return FakeClock()
-
-
-@pytest.fixture
 async def storage():
     return MemoryStorage()
 

@@ -24,11 +24,6 @@ SECRET = "correct horse battery"
 
 
 @pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock()
-
-
-@pytest.fixture
 async def server(tmp_path: Path, clock: FakeClock) -> AsyncIterator[NetworkEngine]:
     engine = NetworkEngine("127.0.0.1", 0, seed=2, db=str(tmp_path / "games.db"), accounts=True, clock=clock,
                            limits=Limits(commands_per_second=None))

@@ -22,11 +22,6 @@ from wire_client import WireClient
 EXPIRY = 600.0  # Limits().waiting_table_expiry
 
 
-@pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock()
-
-
 @asynccontextmanager
 async def running(**options: object) -> AsyncIterator[NetworkEngine]:
     """A server on loopback, stopped at the end."""

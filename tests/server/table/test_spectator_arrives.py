@@ -15,21 +15,9 @@ from scopa.server.core.clock import FakeClock
 
 from test_rematch import a_game_under_way
 from wire_client import WireClient
+from graced import server  # noqa: F401 - the fixture
 
 pytestmark = pytest.mark.integration
-
-
-@pytest.fixture
-async def clock() -> FakeClock:
-    return FakeClock()
-
-
-@pytest.fixture
-async def server(clock: FakeClock):
-    engine = NetworkEngine("127.0.0.1", 0, seed=4242, grace=60.0, clock=clock)
-    await engine.start()
-    yield engine
-    await engine.stop()
 
 
 async def _settle(*clients: WireClient) -> None:

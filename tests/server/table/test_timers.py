@@ -16,11 +16,6 @@ from wire_client import WireClient
 
 
 @pytest.fixture
-async def clock():
-    return FakeClock()
-
-
-@pytest.fixture
 async def server(clock: FakeClock):
     # No keepalive pings: the connection deadlines run on the same clock, and here only
     # the turn timers are to be armed on it (``clock.sleeping`` counts them).
