@@ -21,6 +21,7 @@ import { inviteLink, joinFromLink, linkRefused } from "./links";
 import { reopenRound } from "./roundbox";
 import { chatBack, chatLine, heldBackWords } from "./comeback";
 import { sayNotPrivate } from "./notprivate";
+import { onlookersNews } from "./tablelines";
 
 interface Frame { v: number; seq: number; sender: string; recipient: string; re: number | null; name: string; body: Body }
 interface Asked { name: string; body: Body; recipient: string }
@@ -194,7 +195,7 @@ function handle(f: Frame): void {
     case "table_update": {
       const info = b.table as TableInfo;
       if (live(info)) st.tables.set(info.id, info); else st.tables.delete(info.id);
-      if (info.id === st.tableId) st.info = info;
+      if (info.id === st.tableId) { onlookersNews(st.info, info); st.info = info; } // someone came to watch (or went): news to the players
       rematchOffered(info);
       const tokens = heldTokens(); // a game of ours ended (played on by a bot, or at this table): the finished games again
       if (info.state === "finished" && tokens[info.id] && st.games !== null) send("list_games", { limit: 20, tokens: Object.values(tokens) });
