@@ -12,7 +12,7 @@ import { header, render, send, settings, statusLine } from "./main";
 import { chatBox } from "./chatbox";
 import { showRules } from "./rules";
 import { noTableNote, standingsTable } from "./lobby";
-import { newsLine, tickAway, watchingLine } from "./tablelines";
+import { newsLine, onlookers, tickAway, watchingLine } from "./tablelines";
 import { inviteLocalOnly } from "./links";
 import { freeSeatWords, rematchPart } from "./rematch";
 import { roundClosed, roundToShow } from "./roundbox";
@@ -258,7 +258,7 @@ export function tableScreen(): void {
     st.gameEnd ? gameEndBox(st.gameEnd) : st.replaced ? "" : h("p", { class: "status", id: "turn" }, turnText, timerEl), // another tab's seat: the status line alone says so
     inviteBox(), newsLine(), // one notice, the newest: the older give way
     seats, h("div", { class: "split" }, v && !st.gameEnd ? h("div", {}, // no board until the game is dealt (only the seats to fill), none once it is over
-      lastPlayLine(), h("h2", {}, `${t.table} · ${t.stock} ${v.stock ?? 0}`), table,
+      lastPlayLine(), h("h2", {}, `${t.table} · ${t.stock} ${v.stock ?? 0}`, onlookers()), table,
       ...(v.hand && !st.watching ? [h("h2", {}, t.hand), hand] : []), decl, // a spectator has no hand
       h("p", { id: "tap-said", role: "status" }, tapWords(sp, deck, mine, st.picked, st.picked ? movesWith(st.picked) : [])),
       st.watching ? "" : keysLine(sp, v.hand?.length ?? 0)) : "",

@@ -4,7 +4,9 @@ export type Deck = "italian" | "french";
 
 const ITALIAN_NAMES: Record<string, string> = { d: "Denari", c: "Coppe", s: "Spade", b: "Bastoni" };
 const FRENCH: Record<string, [string, string]> = { d: ["♦", "#c62828"], c: ["♥", "#c62828"], s: ["♠", "#111"], b: ["♣", "#111"] };
-const FRENCH_RANK: Record<string, string> = { F: "J", C: "Q", R: "K" };
+// The French court cards' letters in the page's language: Jack, Queen, King; Fante, Donna, Re.
+const COURTS: Record<string, Record<string, string>> = { en: { F: "J", C: "Q", R: "K" }, it: { F: "F", C: "D", R: "R" } };
+let FRENCH_RANK = COURTS.en;
 const RANK_NAME: Record<string, string> = { A: "Asso", F: "Fante", C: "Cavallo", R: "Re" };
 
 function el(tag: string, attrs: Record<string, string | number>, text?: string): SVGElement {
@@ -28,6 +30,11 @@ function italianSuit(suit: string, x: number, y: number, r: number): SVGElement 
     g.append(el("path", { d: `M${-r / 4} ${r * 1.4}L${-r / 2.2} ${-r * 1.2}Q0 ${-r * 1.7} ${r / 2.2} ${-r * 1.2}L${r / 4} ${r * 1.4}Z`, fill: "#2e7d32", stroke: "#1b4d1e", "stroke-width": 1.5 }));
   }
   return g;
+}
+
+/** The French cards' court letters from now on in ``lang`` (it: F, D, R; en: J, Q, K). */
+export function courtsIn(lang: string): void {
+  FRENCH_RANK = COURTS[lang] ?? COURTS.en;
 }
 
 /** A card's accessible name, e.g. "7 Denari" or "7 of diamonds". */

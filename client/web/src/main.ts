@@ -20,6 +20,8 @@ import { rematchOffered } from "./rematch";
 import { inviteLink, joinFromLink, linkRefused } from "./links";
 import { reopenRound } from "./roundbox";
 import { chatBack, chatLine, heldBackWords } from "./comeback";
+import { sayNotPrivate } from "./notprivate";
+import { onlookersNews } from "./tablelines";
 
 interface Frame { v: number; seq: number; sender: string; recipient: string; re: number | null; name: string; body: Body }
 interface Asked { name: string; body: Body; recipient: string }
@@ -193,7 +195,7 @@ function handle(f: Frame): void {
     case "table_update": {
       const info = b.table as TableInfo;
       if (live(info)) st.tables.set(info.id, info); else st.tables.delete(info.id);
-      if (info.id === st.tableId) st.info = info;
+      if (info.id === st.tableId) { onlookersNews(st.info, info); st.info = info; } // someone came to watch (or went): news to the players
       rematchOffered(info);
       const tokens = heldTokens(); // a game of ours ended (played on by a bot, or at this table): the finished games again
       if (info.state === "finished" && tokens[info.id] && st.games !== null) send("list_games", { limit: 20, tokens: Object.values(tokens) });
@@ -397,37 +399,6 @@ function setLang(next: Lang): void {
   render();
 }
 
-/** The server's notice on a page served without TLS, in the page's language, kept out of
- * sight: a small mark in the page's foot (connectionLine) says it when tapped. */
-function sayNotPrivate(): void {
-  const notice = document.getElementById("not-private");
-  if (!notice) return;
-  if (notice.textContent !== t.notPrivate) notice.textContent = t.notPrivate;
-  notice.hidden = true;
-}
-
-const LOCK = '<svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false"><path fill="none" stroke="currentColor" stroke-width="2" d="M5 11h14v10H5zM8 11V7a4 4 0 0 1 7.5-2"/></svg>';
-
-/** A page served without TLS: an open lock and its short label, with the notice behind it
- * (and, for whoever hosts, how to turn encryption on). */
-function notPrivateMark(): HTMLElement | string {
-  if (!document.getElementById("not-private")) return "";
-  const mark = button("", () => {
-    dialog(t.notEncrypted, t.close, "not-private-said").body.append(h("p", {}, t.notPrivate), h("p", { class: "hint" }, t.notPrivateHost));
-  }, "quiet mark");
-  mark.id = "not-private-mark";
-  mark.title = t.notEncrypted;
-  mark.innerHTML = LOCK;
-  mark.append(h("span", {}, t.notEncrypted)); // its name too, read as it is seen
-  return mark;
-}
-
-/** The connection's line at the page's foot: on a plain (not encrypted) one, its small mark; nothing on TLS. */
-export function connectionLine(): HTMLElement | string {
-  const mark = notPrivateMark();
-  return mark ? h("p", { class: "connection" }, mark) : "";
-}
-
 function choice(id: string, label: string, options: [string, string][], value: string, onchange: (v: string) => void): HTMLElement {
   const select = h("select", { id, onchange: () => onchange(select.value) },
     ...options.map(([v, text]) => h("option", { value: v, selected: v === value }, text)));
@@ -442,13 +413,14 @@ export function header(more: HTMLElement | string = "", first: HTMLElement | str
     first, button(t.rules, showRules, "quiet"), more);
 }
 
-/** The page's settings, at its foot: the cards' look and the language. */
+/** The page's settings, at its foot: the cards' look and the language (the plain
+ * connection's mark is said where a name is typed, the name screen, not on every screen). */
 export function settings(): HTMLElement {
   return h("footer", { class: "bar panel", "aria-label": t.settings },
     choice("deck", t.deck, [["italian", t.italian], ["french", t.french]], deck, (v) => {
       setDeck(v as Deck); render();
     }),
-    languageChoice(), connectionLine());
+    languageChoice());
 }
 
 export function languageChoice(): HTMLElement {

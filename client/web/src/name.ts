@@ -4,7 +4,8 @@ import { button, h } from "./dom";
 import { fill, gameName } from "./i18n";
 import { askLinkSeat } from "./links";
 import { app, st, t } from "./state";
-import { changeName, connect, connectionLine, languageChoice, playAs, render } from "./main";
+import { changeName, connect, languageChoice, playAs, render } from "./main";
+import { connectionLine } from "./notprivate";
 
 let typed = false; // the name was just typed on this screen: if it is taken, the person is asked first
 let question: { asked: string; given: string } | null = null; // that question, on this screen

@@ -1,6 +1,6 @@
 // The page's state: what the server has said, the person's choices (language, cards), the
 // seat kept across reloads, and the names of seats and sides as the page shows them.
-import type { Deck } from "./cards";
+import { courtsIn, type Deck } from "./cards";
 import { defaultLang, fill, type Lang, speech } from "./i18n";
 import type {
   DeclarationOption, GameEnd, GameSummary, LegalMove, PublicView, Record as GameRecord, RoundEnd, SeatInfo, SeatView, TableInfo,
@@ -16,13 +16,14 @@ export const LEVELS: Record<string, string> = { easy: "random", medium: "greedy"
 
 export const app = document.getElementById("app") as HTMLElement;
 export let lang: Lang = defaultLang();
+courtsIn(lang);
 export let deck: Deck = (localStorage.getItem("scopa.deck") as Deck) || "italian";
 export let sp = speech(lang, deck);
 export let t = sp.w;
 
 /** The page speaks ``next`` from now on (kept for the next visit). */
 export function setLang(next: Lang): void {
-  lang = next; sp = speech(lang, deck); t = sp.w;
+  lang = next; sp = speech(lang, deck); t = sp.w; courtsIn(lang);
   localStorage.setItem("scopa.lang", lang); document.documentElement.lang = lang;
 }
 

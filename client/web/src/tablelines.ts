@@ -1,9 +1,32 @@
 // Lines that stay on the table's page while they hold: that the page only watches (and
-// whose game), and whose seat a bot plays because its person is not at the table; and the
-// one notice above the board, the newest.
+// whose game), how many watch, and whose seat a bot plays because its person is not at the
+// table; and the one notice above the board, the newest.
 import { h } from "./dom";
 import { fill } from "./i18n";
+import type { TableInfo } from "./protocol";
 import { nameOf, st, t } from "./state";
+
+const EYE = '<svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true" focusable="false"><path fill="none" stroke="currentColor" stroke-width="2" d="M1 12s4-7 11-7 11 7 11 7-4 7-11 7S1 12 1 12z"/><circle cx="12" cy="12" r="3" fill="currentColor"/></svg>';
+
+/** How many watch the table, beside its heading: an eye and the count (in words for a
+ * screen reader, and on hover); nothing while nobody watches. */
+export function onlookers(): HTMLElement | string {
+  const n = st.info?.spectators ?? 0;
+  if (!n) return "";
+  const words = fill(n === 1 ? t.spectatorOne : t.spectatorsMany, { n });
+  const e = h("span", { class: "onlookers", id: "onlookers", title: words });
+  e.innerHTML = EYE;
+  e.append(h("span", { "aria-hidden": "true" }, String(n)), h("span", { class: "sr" }, words));
+  return e;
+}
+
+/** A table's update ``after`` the page held ``before``: to a player, someone who came to
+ * watch the game (or stopped) is news, said once above the board. */
+export function onlookersNews(before: TableInfo | null, after: TableInfo): void {
+  if (st.watching || st.seat === null || st.gameEnd || !before || before.id !== after.id || after.state === "finished") return;
+  const [was, now] = [before.spectators ?? 0, after.spectators ?? 0];
+  if (now !== was) st.flash = now > was ? t.watcherCame : t.watcherWent;
+}
 
 /** The people at the table, named as the page shows them ("nonna e nipote"). */
 function players(): string {

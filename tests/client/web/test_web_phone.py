@@ -1,6 +1,6 @@
 """The browser client on a family's phone (390×844, touch), in Debian's chromium against
 a real server on 127.0.0.1 (port 0), as tests/client/web/test_web_client.py drives it:
-the open lock says what it is in words, the round's box says what its seconds count,
+the open lock says what it is in words (where the name is typed), the round's box says what its seconds count,
 the ways to take are chosen with the table in sight, the rules' table fits the screen,
 a seat a bot plays says so (at the table and in the list of tables), and every screen
 an Italian phone reaches speaks Italian."""
@@ -20,7 +20,7 @@ from scopa.server.club import ClubOptions
 
 from web_words import page_words
 from test_web_client import MINE, PHONE, WAIT, Site, browser, chromium, journaled, served, site  # noqa: F401
-from test_web_family import against_an_easy_bot, english_only, open_italian, seed_where_seat_1_plays_first, tap_a_card
+from test_web_family import ITALIAN_PHONE, against_an_easy_bot, english_only, open_italian, seed_where_seat_1_plays_first, tap_a_card
 from test_web_round_box import into_round_two
 from test_web_table import first_turn, seed_where
 
@@ -59,26 +59,34 @@ async def lobby(browser: Browser, site: Site, name: str, lang: str) -> Page:
 @pytest.mark.parametrize("lang", ["it", "en"])
 async def test_the_open_lock_says_what_it_is_in_words(site: Site, browser: Browser, lang: str) -> None:
     """A bare lock means little to a grandparent: the mark of a page served without TLS
-    reads "Non cifrata" (its accessible name is the same words), small at the page's foot
-    with the settings, within the phone's width; the title's row keeps the title, the rules
-    and Leave side by side."""
-    page = await lobby(browser, site, "ada", lang)
+    reads "Non cifrata" (its accessible name is the same words), small at the name screen's
+    foot, within the phone's width; at the table it is gone, and the title's row keeps the
+    title, the rules and Leave side by side."""
+    context = await browser.new_context(**(ENGLISH_PHONE if lang == "en" else ITALIAN_PHONE))  # type: ignore[arg-type]
+    page = await context.new_page()
+    await page.goto(site.url)
     said = "Non cifrata" if lang == "it" else "Not encrypted"
-    await page.select_option("#bots", "easy")
-    await page.locator("form:has(#preset) button[type=submit]").tap()
-    await page.wait_for_selector(MINE, timeout=WAIT)
     mark = page.locator("footer #not-private-mark")
     assert (await mark.inner_text()).strip() == said  # seen
     assert await page.get_by_role("button", name=said, exact=True).count() == 1  # and heard
+    box = await mark.bounding_box()
+    assert box and box["x"] + box["width"] <= 390
+    await mark.tap()
+    assert "scopa serve --tls" in (await page.locator("dialog[open] p.hint").text_content() or "")
+    await page.locator("dialog[open] button").last.tap()
+    await page.fill("#name", "ada")
+    await page.get_by_role("button", name="Gioca" if lang == "it" else "Play", exact=True).tap()
+    await page.wait_for_selector("#preset", timeout=WAIT)
+    await page.select_option("#bots", "easy")
+    await page.locator("form:has(#preset) button[type=submit]").tap()
+    await page.wait_for_selector(MINE, timeout=WAIT)
+    assert await page.locator("#not-private-mark").count() == 0  # the board is the game's
     boxes = [await page.locator(s).bounding_box() for s in ("header h1",
                                                             "header button:text-is('Regole'), header button:text-is('Rules')", "#leave")]
     assert all(b is not None for b in boxes)
     for a, b in zip(boxes, boxes[1:]):
         assert a and b and a["x"] + a["width"] <= b["x"]  # side by side, none over the next
-    for last in (boxes[-1], await mark.bounding_box()):
-        assert last and last["x"] + last["width"] <= 390
-    await mark.tap()
-    assert "scopa serve --tls" in (await page.locator("dialog[open] p.hint").text_content() or "")
+    assert boxes[-1] and boxes[-1]["x"] + boxes[-1]["width"] <= 390
 
 
 async def test_the_round_box_says_what_its_seconds_count(browser: Browser) -> None:

@@ -3,7 +3,7 @@ on 127.0.0.1 (port 0), as tests/client/web/test_web_client.py drives it: Continu
 round box's big button with Leave small and apart under it; one line for a player who left; a quick
 game says how many players it still waits for; the ways to take leave the picked card and
 the table in sight; the score says the points the game is played to; a plain connection
-is said small at the page's foot; a new chat message is counted at the screen's top; the
+is said small where the name is typed; a new chat message is counted at the screen's top; the
 rules show the turn's clock running; nothing flies over the game's end, and the replay's
 last step counts the same totals as its end."""
 
@@ -19,7 +19,7 @@ from scopa.engine.cards import CARDS
 from scopa.server.club import ClubOptions
 
 from test_web_client import MINE, WAIT, Site, browser, chromium, journaled, served, site  # noqa: F401
-from test_web_family import against_an_easy_bot, open_italian, play_to_round_end, seed_where_seat_1_plays_first
+from test_web_family import ITALIAN_PHONE, against_an_easy_bot, open_italian, play_to_round_end, seed_where_seat_1_plays_first
 from test_web_phone import a_choice
 from test_web_round_box import lay_down_when_possible
 from test_web_table import first_turn, seed_where
@@ -166,18 +166,23 @@ async def rules_on_my_turn(browser: Browser, site: Site) -> None:
     assert top and 0 <= top["y"] < 844  # in sight with the rules
 
 
-async def test_a_plain_connection_is_said_small_at_the_pages_foot(site: Site, browser: Browser) -> None:
-    """A page served without TLS (normal on a home network): no mark in the title's row; its
-    small mark is in the page's foot, with the settings, and still says what it means."""
-    page = await at_table(browser, site, "ada")
-    await page.wait_for_selector("#turn", timeout=WAIT)
-    assert await page.locator("header #not-private-mark").count() == 0
-    mark = page.locator("footer #not-private-mark")
+async def test_a_plain_connection_is_said_small_where_the_name_is_typed(site: Site, browser: Browser) -> None:
+    """A page served without TLS (normal on a home network): its small mark is at the foot
+    of the name screen, where a person types, and says what it means; no mark in the
+    title's row, and none on the board."""
+    context = await browser.new_context(**ITALIAN_PHONE)  # type: ignore[arg-type]
+    first = await context.new_page()
+    await first.goto(site.url)
+    assert await first.locator("header #not-private-mark").count() == 0
+    mark = first.locator("footer #not-private-mark")
     assert (await mark.inner_text()).strip() == "Non cifrata"
     size = await mark.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")
     assert size < 14  # smaller than the page's words (16 px)
     await mark.tap()
-    assert "scopa serve --tls" in (await page.locator("dialog[open] p.hint").text_content() or "")
+    assert "scopa serve --tls" in (await first.locator("dialog[open] p.hint").text_content() or "")
+    page = await at_table(browser, site, "ada")
+    await page.wait_for_selector("#turn", timeout=WAIT)
+    assert await page.locator("#not-private-mark").count() == 0
 
 
 async def test_a_new_chat_message_is_counted_at_the_screens_foot(site: Site, browser: Browser) -> None:
