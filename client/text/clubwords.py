@@ -386,10 +386,12 @@ TUI_ITALIAN: dict[str, str] = {
     "as {name}.":
         "I giocatori vedono quanti guardano il loro tavolo, non chi: il nome serve solo al server. Se lo lasci "
         "vuoto, guardi come {name}.",
+    "Watching table {table}: the rematch of table {old}.": "Guardi il tavolo {table}: la rivincita del tavolo {old}.",
     "play again": "gioca ancora",
     "play again against the same bots": "gioca ancora contro gli stessi bot",
     "rematch: a new table for the same players": "rivincita: un nuovo tavolo per gli stessi giocatori",
     "stock": "mazzo",
+    "watch the rematch, at table {table}": "guarda la rivincita, al tavolo {table}",
     "{card} and took {cards}": "{card} e ha preso {cards}",
     "{earlier}; then {later}": "{earlier}; poi {later}",
     "{name} proposes a rematch: play it": "{name} propone la rivincita: giocala",
