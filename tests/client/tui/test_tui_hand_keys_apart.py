@@ -1,7 +1,8 @@
 """The hand's keys stand apart from its cards at every size of the full-screen board: in a
 small window each card of the hand is one line, its key then the card framed as the
 table's cards are (``1 [F Den]``), never ``1 F Den`` where the key runs into the card's
-name; in a larger one the key sits on the card's frame.  A click on a one-line card of
+name; in a larger one the key sits on the card's frame.  The list of what each card
+takes sets its key apart too (``1. F Den prende F Spa``).  A click on a one-line card of
 the hand still picks that card."""
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ async def test_each_key_of_the_hand_stands_apart_from_its_card(size: tuple[int, 
         hand = screen.query_one("#hand", CardRow)
         rows = screen_rows(app)[hand.region.y:hand.region.bottom]
         shown = "\n".join(rows)
+        everything = "\n".join(screen_rows(app))
         cards = screen.board.hand
         assert len(cards) == 3, shown
         for i, card in enumerate(cards):
@@ -42,7 +44,8 @@ async def test_each_key_of_the_hand_stands_apart_from_its_card(size: tuple[int, 
                 assert f"{key} [{name}]" in shown, shown
             else:  # framed cards: the key on the top edge, the name inside
                 assert f"┌{key}────┐" in shown and f"│{name}│" in shown, shown
-            assert f"{key} {name}" not in shown, shown
+            assert f"{key}. {name}" in everything, everything  # what it takes: "1. F Den prende F Spa"
+            assert f"{key} {name}" not in everything, everything
         if hand.compact:
             second = rows[0].index(f"2 [{label(cards[1], screen.deck)}]") - hand.region.x
             await pilot.click("#hand", offset=(second + 4, 0))  # on the second card's name
