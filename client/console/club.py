@@ -10,8 +10,12 @@ from rich.text import Text
 from ..net import ClientSession, ServerRefused
 from ..text import error_text, render_standings, render_tournaments, tr
 
-TOURNAMENT_HELP = tr("[bold]t[/bold] tournaments · [bold]t done[/bold] finished ones · [bold]t join ID[/bold] · "
-                     "[bold]t leave ID[/bold] · [bold]t start ID[/bold] · [bold]t standings ID[/bold]")
+
+def tournament_help() -> str:
+    """The lobby's tournament commands, in the language spoken now."""
+    return tr("[bold]t[/bold] tournaments · [bold]t done[/bold] finished ones · [bold]t join ID[/bold] · "
+              "[bold]t leave ID[/bold] · [bold]t start ID[/bold] · [bold]t standings ID[/bold]")
+
 
 _ACTIONS = ("join", "leave", "start", "standings", "done")
 _ALIASES = {"j": "join", "register": "join", "l": "leave", "s": "standings", "finished": "done", "d": "done",
@@ -29,7 +33,7 @@ def parse_tournament_command(rest: str) -> tuple[str, str] | str:
     if action not in _ACTIONS:
         if len(words) == 1 and words[0][:1].lower() == "c" and words[0][1:].isdigit():
             return "standings", words[0]  # t c3: that tournament's standings
-        return tr("{word}: not a tournament command.", word=repr(words[0])) + " " + TOURNAMENT_HELP
+        return tr("{word}: not a tournament command.", word=repr(words[0])) + " " + tournament_help()
     if len(words) < 2:
         return tr("which tournament? e.g. t {action} c1", action=action)
     return action, words[1]
@@ -45,7 +49,7 @@ async def tournament_command(session: ClientSession, console: Console, rest: str
     try:
         if action in ("", "done"):
             console.print(render_tournaments(await session.tournaments(finished=action == "done"), action == "done"))
-            console.print(TOURNAMENT_HELP)
+            console.print(tournament_help())
         elif action == "standings":
             console.print(render_standings(await session.standings(tid)))
         else:

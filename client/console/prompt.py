@@ -6,9 +6,10 @@ meanwhile; it cannot be taken back, so a read still waiting when its question is
 server played for the seat, the game ended, a tournament's table came) answers the next
 prompt instead of being left to eat a line nobody waits for, and what was typed for the
 question that is over (no Enter yet) is dropped.  What arrives while a prompt waits is
-printed at once on a line of its own, and the prompt shown again below it (the time
-warning, at a terminal, goes above the prompt's line instead, which keeps what is typed
-there: :meth:`LineReader.say_above`); what was held back for a prompt (news that came
+printed at once: at a terminal that moves its cursor, above the prompt's line, which
+stays as it is with what is typed there (:meth:`LineReader.say_above`); elsewhere (a
+dumb terminal, a pipe) on a line of its own, the prompt shown again below it; what was
+held back for a prompt (news that came
 while the game was still being shown) is printed just above the prompt as it goes up
 (:attr:`LineReader.before_prompt`)."""
 
@@ -146,23 +147,35 @@ class LineReader:
     def say_above(self, *objects: Any, **options: Any) -> None:
         """Print now, above a prompt that waits, which stays as it is with what is typed
         at it (a terminal moves that line down to make room, the cursor where it was);
-        with no prompt waiting, or not at a terminal, as :meth:`say`."""
+        with no prompt waiting, or not at a terminal that moves its cursor, on a line of
+        its own below the prompt, which is shown again after it."""
+        if not self._above(objects, options):
+            self._below(objects, options)
+
+    say = say_above
+    """News said while a prompt may wait: each line once, the prompt once."""
+
+    def _above(self, objects: tuple[Any, ...], options: dict[str, Any]) -> bool:
+        """``objects`` printed above the waiting prompt's line, if there is one and the
+        terminal can move it down (and the lines fit its screen)."""
         console = self.console
         with self._lock:
             above = self._open and self._prompt is not None and console.is_terminal and not console.is_dumb_terminal
         if not above:
-            self.say(*objects, **options)
-            return
+            return False
         with console.capture() as said:
             console.print(*objects, **options)
         lines = said.get().rstrip("\n").split("\n")
         n = len(lines)
+        if n >= console.height:
+            return False  # more than the screen holds: said below, the prompt again after it
         room = "\x1bD" * n + "\x1bM" * n  # n free rows below the prompt's (the screen scrolls up at the bottom)
         down = "\x1b7\r" + f"\x1b[{n}L"  # the prompt's row, typed text and all, moves down n rows
         console.file.write(room + down + "\r\n".join(lines) + "\x1b8" + f"\x1b[{n}B")  # back after the typed text
         console.file.flush()
+        return True
 
-    def say(self, *objects: Any, **options: Any) -> None:
+    def _below(self, objects: tuple[Any, ...], options: dict[str, Any]) -> None:
         """Print now (as ``Console.print``): below a prompt that waits, which is shown
         again after it; after a read nobody waits for, on a line of its own."""
         with self._lock:

@@ -371,6 +371,8 @@ LOG_REASON = "table %s: game finished, winner side %s, totals %s (%s)"
 # The full-screen client's game-over box (each side's points by category, a rematch, another game
 # against the same bots), its lobby at a narrow width and `scopa watch`'s name box (keys sorted).
 TUI_ITALIAN: dict[str, str] = {
+    "A game already played, shown step by step: the keys below move through it; nothing is played here.":
+        "Una partita già giocata, mostrata passo per passo: i tasti qui sotto la percorrono; qui non si gioca.",
     "Enter (or any key but a number) to go on": "Invio (o un tasto qualsiasi, ma non un numero) per continuare",
     "Enter: watch as {name}": "Invio: guardi come {name}",
     "Final score": "Punteggio finale",
@@ -379,14 +381,17 @@ TUI_ITALIAN: dict[str, str] = {
     "Points by category": "Punti per categoria",
     "Rounds not seen here": "Smazzate non viste qui",
     "Table {table} is open: a rematch of table {old}.": "Il tavolo {table} è aperto: la rivincita del tavolo {old}.",
+    "The game replayed": "La partita rivista",
     "The players see how many watch their table, not who: your name is only for the server. Left empty, you watch "
     "as {name}.":
         "I giocatori vedono quanti guardano il loro tavolo, non chi: il nome serve solo al server. Se lo lasci "
         "vuoto, guardi come {name}.",
+    "Watching table {table}: the rematch of table {old}.": "Guardi il tavolo {table}: la rivincita del tavolo {old}.",
     "play again": "gioca ancora",
     "play again against the same bots": "gioca ancora contro gli stessi bot",
     "rematch: a new table for the same players": "rivincita: un nuovo tavolo per gli stessi giocatori",
     "stock": "mazzo",
+    "watch the rematch, at table {table}": "guarda la rivincita, al tavolo {table}",
     "{card} and took {cards}": "{card} e ha preso {cards}",
     "{earlier}; then {later}": "{earlier}; poi {later}",
     "{name} proposes a rematch: play it": "{name} propone la rivincita: giocala",

@@ -116,10 +116,12 @@ class ScopaApp(App[int]):
             self.run_worker(self._leave(), group="leave")
 
     async def _leave(self) -> None:
-        if not self.in_game() or await self.show_and_wait(ConfirmScreen(self.LEAVE_QUESTION)):
+        if not self.in_game() or await self.show_and_wait(ConfirmScreen(self.leave_question())):
             self.exit(0)
 
-    LEAVE_QUESTION = tr("Leave the game? It ends here: a local game is not kept.")
+    def leave_question(self) -> str:
+        """What ``q`` asks during a game, in the language spoken now."""
+        return tr("Leave the game? It ends here: a local game is not kept.")
 
     def in_game(self) -> bool:
         """Whether leaving now gives up a game (then ``q`` asks first)."""

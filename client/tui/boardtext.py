@@ -110,7 +110,8 @@ def seats_panel(b: BoardState, deck: DeckStyle, left: int | None = None, compact
 def moves_text(b: BoardState, hand: Sequence[Card], options: dict[Card, list[Play]],
                legal: Sequence[Play | Declare], deck: DeckStyle, width: int | None = None) -> Text:
     """What each card would take (always shown, so a person can think ahead), then the
-    declarations that may be made, numbered after the hand's cards.  Within ``width``
+    declarations that may be made, numbered after the hand's cards (``1. 7 Den takes 7
+    Cop``: the key apart from the card).  Within ``width``
     columns a line goes on (indented) between two cards, never inside a card's name."""
     if b.viewer is None or not hand:
         return Text("")
@@ -118,7 +119,8 @@ def moves_text(b: BoardState, hand: Sequence[Card], options: dict[Card, list[Pla
     compact = len(hand) > 5
     for i, card in enumerate(hand):
         key = str(i + 1) if i < 9 else "0"
-        pieces = [[Text(f"{key} ", style="bold") + card_span(card, deck)]]  # each a capture's cards (joined by +)
+        pieces = [[Text(f"{key}. ", style="bold") + card_span(card, deck)]]  # "1. 7 Den": the key apart from the card
+        # (each piece a capture's cards, joined by +)
         plays = options.get(card)
         if plays is None:
             plays = preview(card, b)
@@ -136,7 +138,7 @@ def moves_text(b: BoardState, hand: Sequence[Card], options: dict[Card, list[Pla
         t.append_text(entry)
         t.append("   " if compact and i % 2 == 0 else "\n")
     for j, a in enumerate((a for a in legal if isinstance(a, Declare)), len(hand) + 1):
-        t.append(f"{j} ", style="bold")
+        t.append(f"{j}. ", style="bold")
         t.append(tr("declare {what}", what=declaration_names()[a.kind]), style="magenta")
         if a.wild is not None:
             t.append(" " + tr("(7 of Coppe as {n})", n=a.wild))

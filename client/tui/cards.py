@@ -1,6 +1,7 @@
 """Cards drawn as cards: a row of small framed cards in suit colours, that wraps to the
 width it has and says which card was clicked.  In a small window (``compact``) each card
-is one line, ``[7 Den]`` (in the hand ``1 7 Den``), so that the hand stays in sight."""
+is one line, ``[7 Den]`` (in the hand ``1 [7 Den]``: the key apart, the card framed as on
+the table), so that the hand stays in sight."""
 
 from __future__ import annotations
 
@@ -20,7 +21,8 @@ from ..text import SUIT_COLOURS, DeckStyle, rank_label, suit_label
 CARD_WIDTH = 7  # ┌─────┐
 GAP = 1
 CARD_HEIGHT = 3
-COMPACT_WIDTH = 7  # [7 Den] or 1 7 Den
+COMPACT_WIDTH = 7  # [7 Den]
+KEY_WIDTH = 2  # the hand's "1 " before a one-line card: 1 [7 Den]
 
 
 def card_face(card: int, style: DeckStyle) -> str:
@@ -81,8 +83,15 @@ class CardRow(Widget):
     def _gap(self) -> int:
         return GAP + 1 if self.compact else GAP  # one-line cards stand further apart
 
+    @property
+    def _width(self) -> int:
+        """The columns of one card (a one-line card of the hand: its key too)."""
+        if not self.compact:
+            return CARD_WIDTH
+        return COMPACT_WIDTH + (KEY_WIDTH if self.numbered and self.cards else 0)
+
     def _per_line(self, width: int) -> int:
-        step = (COMPACT_WIDTH if self.compact else CARD_WIDTH) + self._gap
+        step = self._width + self._gap
         return max(1, (width + self._gap) // step)
 
     def get_content_height(self, container, viewport, width: int) -> int:  # type: ignore[no-untyped-def]
@@ -129,7 +138,7 @@ class CardRow(Widget):
         return [top, mid, Text("└─────┘", frame)]
 
     def _line(self, i: int) -> list[Text]:
-        """Card ``i`` on one line: ``[7 Den]``, numbered ``1 7 Den``."""
+        """Card ``i`` on one line: ``[7 Den]``, numbered ``1 [7 Den]``."""
         if not self.cards:  # face down
             return [Text("[░░░░░]", style="blue")]
         card = self.cards[i]
@@ -139,16 +148,16 @@ class CardRow(Widget):
             face_style = f"{face_style} reverse"
         if i == self.selected:
             face_style = f"bold {face_style} reverse"
-        face = Text(card_face(card, self.deck), face_style)
+        framed = Text("[", style="dim") + Text(card_face(card, self.deck), face_style) + Text("]", style="dim")
         if self.numbered:
-            return [Text(str(i + 1 if i < 9 else 0) + " " if i < 10 else "  ", style="bold") + face]
-        return [Text("[", style="dim") + face + Text("]", style="dim")]
+            return [Text(str(i + 1 if i < 9 else 0) + " " if i < 10 else "  ", style="bold") + framed]
+        return [framed]
 
     def on_click(self, event: Click) -> None:
         if not self.cards:
             return
         per_line = self._per_line(self.size.width)
-        width = COMPACT_WIDTH if self.compact else CARD_WIDTH
+        width = self._width
         col, rem = divmod(event.x, width + self._gap)
         if rem >= width or col >= per_line:
             return

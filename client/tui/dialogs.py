@@ -340,16 +340,21 @@ class HelpScreen(Once, ModalScreen[None]):
     DEFAULT_CSS = dialog_css("HelpScreen", "90%") + "HelpScreen .dialog { height: 90%; }"
     BINDINGS = [Binding("escape,q,question_mark,f1", "close", key_word("close"))]
 
-    def __init__(self, facts: TableFacts | None, keys: str | None = None) -> None:
+    def __init__(self, facts: TableFacts | None, keys: str | None = None, about: tuple[str, str] | None = None) -> None:
+        """``about``: the heading of the facts and a line under it, when they are not of
+        the table being played (a recorded game's)."""
         super().__init__()
         self.facts = facts
         self.keys_text = keys_help() if keys is None else keys
+        self.about = about
 
     def compose(self) -> ComposeResult:
         head = ""
         if self.facts is not None:
             details = table_rules(self.facts.rules) if current_language() == "en" else ""
-            head = "## " + tr("This table") + "\n\n" + "\n".join(facts_lines(self.facts, bool(details))) + "\n" + details
+            heading, intro = self.about or (tr("This table"), "")
+            head = ("## " + heading + "\n\n" + (intro + "\n\n" if intro else "")
+                    + "\n".join(facts_lines(self.facts, bool(details))) + "\n" + details)
         self.source = head + "\n" + self.keys_text + "\n" + (rulebook_it.BASICS if current_language() == "it" else BASICS)
         with Vertical(classes="dialog"):
             yield Button(tr("Back"), compact=True, id="back")  # always in sight: a touch screen has no Esc

@@ -150,8 +150,10 @@ class ReplayScreen(Screen[None]):
 
     def action_help(self) -> None:
         """The viewer's keys (and the recorded game's rules), not a table's."""
+        about = (tr("The game replayed"), tr("A game already played, shown step by step: the keys below move "
+                                              "through it; nothing is played here."))
         self.app.push_screen(HelpScreen(TableFacts(self.record.engine_rules, known_timer=False),
-                                        REPLAY_KEYS_IT if current_language() == "it" else REPLAY_KEYS))
+                                        REPLAY_KEYS_IT if current_language() == "it" else REPLAY_KEYS, about))
 
     def jump_to_round(self, number: int) -> bool:
         """Show the deal of round ``number`` (1-based); False if there is no such round."""

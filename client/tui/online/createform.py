@@ -42,28 +42,38 @@ class NewTable:
     bot_takeover: bool = True
 
 
-LABELS: dict[str, str] = {
-    "preset": tr("Game"),
-    "target": tr("Play to"),
-    "capture_mode": tr("Capture rule"),
-    "refill_each_turn": tr("Refill each turn"),
-    "max_two": tr("At most two"),
-    "re_bello": tr("Re bello"),
-    "players": tr("Players"),
-    "teams": tr("Teams"),
-    "hand_size": tr("Hand size"),
-    "table_cards": tr("Table cards"),
-    "ponino": tr("Ponino"),
-    "napola": tr("Napola"),
-    "quindici": tr("Quindici"),
-    "escoba": tr("Escoba"),
-    "trentino": tr("Trentino"),
-    "asso_piglia_tutto": tr("Asso piglia tutto"),
-    "frac": tr("Frac"),
-    "cirulla": tr("Cirulla"),
-}
+def option_labels() -> dict[str, str]:
+    """The options' names in the form, in the language spoken now."""
+    return {
+        "preset": tr("Game"),
+        "target": tr("Play to"),
+        "capture_mode": tr("Capture rule"),
+        "refill_each_turn": tr("Refill each turn"),
+        "max_two": tr("At most two"),
+        "re_bello": tr("Re bello"),
+        "players": tr("Players"),
+        "teams": tr("Teams"),
+        "hand_size": tr("Hand size"),
+        "table_cards": tr("Table cards"),
+        "ponino": tr("Ponino"),
+        "napola": tr("Napola"),
+        "quindici": tr("Quindici"),
+        "escoba": tr("Escoba"),
+        "trentino": tr("Trentino"),
+        "asso_piglia_tutto": tr("Asso piglia tutto"),
+        "frac": tr("Frac"),
+        "cirulla": tr("Cirulla"),
+    }
+
+
 TEAMS_CHOICES: dict[str, bool | None] = {"auto": None, "yes": True, "no": False}
-TEAMS_NAMES = {"auto": tr("teams with 4 or 6 players"), "yes": tr("two teams"), "no": tr("each alone")}
+
+
+def teams_names() -> dict[str, str]:
+    """The teams' choices in the form, in the language spoken now."""
+    return {"auto": tr("teams with 4 or 6 players"), "yes": tr("two teams"), "no": tr("each alone")}
+
+
 CUSTOM = "custom"
 FIRST_OPTIONS = ("preset", "players", "target")
 """The options a person sets first, at the top of the form: the game, how many play, to
@@ -82,9 +92,13 @@ def timer_choices(server: float | None) -> list[tuple[str, str | float]]:
         tr("the server's own ({time})", time=seconds_text(round(server)))
     shorter = [(name, s) for name, s in TIMERS if server is None or s < server]
     return [(own, SERVER_TIMER), *shorter, (tr("none (a private table only)"), NO_TIMER)]
-BOT_CHOICES: list[tuple[str, str]] = [(tr("wait for people"), "none")] + [
-    (tr("{level} bots", level=level_text(level)), level) for level in LEVELS]
-"""The bots offered to people: the levels (a benchmark's baselines are not among them)."""
+
+
+def bot_choices() -> list[tuple[str, str]]:
+    """The bots offered to people: the levels (a benchmark's baselines are not among
+    them), in the language spoken now."""
+    return [(tr("wait for people"), "none")] + [(tr("{level} bots", level=level_text(level)), level)
+                                                for level in LEVELS]
 
 
 def _capture_text(mode: CaptureMode) -> str:
@@ -96,7 +110,7 @@ def _asso_text(mode: AssoPigliaTutto) -> str:
 
 
 def option_label(name: str) -> str:
-    return LABELS.get(name, name.replace("_", " ").capitalize())
+    return option_labels().get(name, name.replace("_", " ").capitalize())
 
 
 def option_choices(name: str) -> list[tuple[str, object]]:
@@ -105,7 +119,7 @@ def option_choices(name: str) -> list[tuple[str, object]]:
     if name == "preset":
         return [*((PRESET_NAMES[p], p.value) for p in Preset), (tr("Custom: the options below"), CUSTOM)]
     if name == "teams":
-        return [(TEAMS_NAMES[k], k) for k in TEAMS_CHOICES]
+        return [(teams_names()[k], k) for k in TEAMS_CHOICES]
     if name == "capture_mode":
         return [(tr(CAPTURE_MODE_NAMES[m]), m.value) for m in CaptureMode]
     annotation = field.annotation
@@ -245,7 +259,7 @@ class CreateTableScreen(Once, ModalScreen[NewTable | None]):
                         "out, the server plays a card for that player", n=round(self.reading)) if self.reading else
                      tr("time for each move; when it runs out, the server plays a card for that player"),
                      classes="explain")
-        yield from self._list("bots", list(BOT_CHOICES), bots, tr("Other seats"))
+        yield from self._list("bots", bot_choices(), bots, tr("Other seats"))
         yield Tick(tr("Private"), value=last is not None and last.private, compact=True, id="private")
         yield Static(tr("not listed in the lobby: you get an invite to pass on to the people you want "
                         "(they run scopa play --invite with it, or press i in the lobby and paste it)"),

@@ -2,7 +2,8 @@
 the finished one's settings, ``create_table`` with ``rematch_of``, which the server offers
 to the game's other players) and sits there; when another player made it first, the box
 says so and ``n`` takes a seat at it.  With only the server's bots left at the table, ``n``
-is a new game against the same bots."""
+is a new game against the same bots.  Who watched the game to its end is told of its
+rematch as the players are: ``n`` on their game-over box watches it."""
 
 from __future__ import annotations
 
@@ -43,19 +44,27 @@ class Rematches:
 
     def __init__(self) -> None:
         self.offers: dict[str, TableInfo] = {}
+        self.made: dict[str, TableInfo] = {}  # the last rematch of each finished table, waiting or under way
         self.box: GameOverScreen | None = None  # the game-over box up, with its finished table
         self.finished: str | None = None
+        self.watched = False  # the box up is a spectator's
 
     def heard(self, info: TableInfo) -> None:
         """A table the server told of: a rematch still waiting for its players is kept."""
         if info.rematch_of is None:
             return
         if info.state is TableState.WAITING:
-            self.offers[info.rematch_of] = info
+            self.offers[info.rematch_of] = self.made[info.rematch_of] = info
         elif self.offers.get(info.rematch_of, info).id == info.id:
             self.offers.pop(info.rematch_of, None)  # under way or gone: no longer on offer
         if self.box is not None and info.rematch_of == self.finished:
-            self.box.offer_again(self.words(None, None))
+            self.box.offer_again(self.watch_words() if self.watched else self.words(None, None))
+
+    def watch_words(self) -> str | None:
+        """What ``n`` does on a spectator's box of the finished table: watch its rematch
+        (None: no rematch made yet)."""
+        rematch = self.made.get(self.finished or "")
+        return None if rematch is None else tr("watch the rematch, at table {table}", table=rematch.id)
 
     def words(self, info: TableInfo | None, seat: int | None) -> str:
         """What ``n`` does on the box of the game at the finished table."""
@@ -125,3 +134,24 @@ async def play_rematch(app: NetApp, session: ClientSession, finished: str, seat:
     app.table_info, app.bot_takeover = made, made.bot_takeover
     app.tell(tr("Table {table} is open: a rematch of table {old}.", table=made.id, old=finished))
     await app.play_at_table()
+
+
+class Spectator(Protocol):
+    """What a spectator's game-over box needs of the network app."""
+
+    rematches: Rematches
+
+    async def show_and_wait(self, screen: Screen[T]) -> T: ...
+
+
+async def watched_game_over(app: Spectator, table: str, line: str, then: str, board: BoardState) -> TableInfo | None:
+    """A watched game's result until it is left; the rematch to watch when ``n`` asked for
+    it (offered on the box once the finished game's players make it)."""
+    rematches = app.rematches
+    rematches.finished, rematches.watched = table, True
+    rematches.box = box = GameOverScreen(line, then, board=board, again=rematches.watch_words())
+    try:
+        done = await app.show_and_wait(box)
+    finally:
+        rematches.box, rematches.watched = None, False
+    return rematches.made.get(table) if done == AGAIN else None

@@ -1,5 +1,6 @@
 """Watching a table from the network app: its board, kept up to date, until the person
-presses b (or the table lets the spectators go)."""
+presses b (or the table lets the spectators go); a game watched to its end whose players
+make a rematch: the rematch too, if the person asks for it (``n`` on the result)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from typing import Any, Protocol, TypeVar
 from rich.text import Text
 from textual.screen import Screen
 
-from scopa.protocol import Command, ErrorCode
+from scopa.protocol import Command, ErrorCode, TableInfo
 from scopa.protocol.convert import rules_from_wire
 
 from ...game import GameTranslator
@@ -23,6 +24,7 @@ from ...text import BoardState
 from .lastgame import replay_screen
 from .away import AwaySeats
 from .players import NetApp as PlayersApp, Watcher
+from .rematch import Rematches, watched_game_over
 from .snapshot import watched_snapshot
 
 
@@ -39,6 +41,8 @@ class NetApp(PlayersApp, Protocol):
     watching: str | None
     watch_only: str | None
     away: AwaySeats
+    rematches: Rematches
+    table_info: TableInfo | None
 
     @property
     def screen(self) -> Screen[object]: ...
@@ -57,8 +61,18 @@ class NetApp(PlayersApp, Protocol):
 async def watch_game(app: NetApp, table_id: str, invite: str | None = None) -> str | None:
     """Show ``table_id`` as a spectator until the session's watch ends: a game that
     ended there shows its result until a key leaves it (the result line is returned, as
-    is what is said of a table whose game was over already);
+    is what is said of a table whose game was over already), or ``n`` watches its rematch;
     the board goes away then (its ``finally``), so the lobby is what is on screen again."""
+    while True:
+        line, rematch = await _watch_one(app, table_id, invite)
+        if rematch is None:
+            return line
+        app.tell(tr("Watching table {table}: the rematch of table {old}.", table=rematch.id, old=table_id))
+        table_id, invite, app.table_info = rematch.id, None, rematch  # a rematch is watched without its invite
+
+
+async def _watch_one(app: NetApp, table_id: str, invite: str | None) -> tuple[str | None, TableInfo | None]:
+    """One table watched (as :func:`watch_game`): the result line, and the rematch to watch next."""
     session = app.session
     assert session is not None
     try:
@@ -72,7 +86,7 @@ async def watch_game(app: NetApp, table_id: str, invite: str | None = None) -> s
         app.tell(said)
         if app.watch_only is None:  # from the lobby: the result in a box, and the replay when the server keeps it
             await show_finished(app, session, table_id, said, summary is not None)
-        return said
+        return said, None
     board = BoardState(viewer=None)
     screen = BoardScreen(board, app.deck, title=tr("watching table {table} (b: back)", table=table_id))
     screen.turn_clock, screen.now = session.turn_clock, session.clock.now
@@ -97,11 +111,10 @@ async def watch_game(app: NetApp, table_id: str, invite: str | None = None) -> s
         app.refresh_bindings()
         app.tell(tr("No longer watching table {table} ({reason}).", table=table_id, reason=word_text(left.reason)))
         if not board.over:
-            return None
+            return None, None
         line = result_line(board)
         then = tr("Enter to leave") if app.watch_only else tr("Enter to go back to the lobby")
-        await app.show_and_wait(GameOverScreen(line, then, board=board))
-        return line
+        return line, await watched_game_over(app, table_id, line, then, board)
     finally:
         app.watching = None
         app.board_screen = None

@@ -8,6 +8,7 @@ import io
 import pytest
 from rich.console import Console
 
+from scopa.client.console.club import parse_tournament_command
 from scopa.client.console.lobby import menu
 from scopa.client.text import i18n
 
@@ -50,3 +51,15 @@ def test_the_plain_boards_head_wraps_between_items(monkeypatch: pytest.MonkeyPat
     lines = [line.strip("│ ") for line in out.file.getvalue().splitlines()]  # type: ignore[attr-defined]
     assert lines[1] == "Smazzata 2  mazziere: Bot 1 (medio)  mazzo: 30"
     assert lines[2] == "regole: Scopa, 2 giocatori, a 11"
+
+
+@pytest.mark.parametrize("lang", ["it", "en"])
+def test_a_wrong_tournament_command_lists_the_commands_in_the_language_chosen(lang: i18n.Lang,
+                                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """``t x`` at the lobby: the hint and the list of ``t`` commands in the language
+    chosen when the client runs, not the one the module was imported in."""
+    monkeypatch.setattr(i18n, "LANGUAGE", lang)
+    said = parse_tournament_command("xyz")
+    assert isinstance(said, str)
+    commands = {"it": "[bold]t[/bold] tornei", "en": "[bold]t[/bold] tournaments"}[lang]
+    assert commands in said, said

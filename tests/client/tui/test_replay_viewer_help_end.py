@@ -54,6 +54,26 @@ async def test_question_mark_lists_the_viewers_keys(lang: i18n.Lang, monkeypatch
 
 
 @pytest.mark.parametrize("lang", ["it", "en"])
+async def test_the_help_speaks_of_the_game_replayed_not_of_a_table(lang: i18n.Lang,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """The help over the replay heads its facts as the game replayed, says it is a game
+    already played that the keys step through, never "This table" of a game being played."""
+    monkeypatch.setattr(i18n, "LANGUAGE", lang)
+    record = await game(3)
+    app = ReplayApp(record, list(replay_steps(record)))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("question_mark")
+        await pilot.pause()
+        help_text = shown_help(app)
+        body = "\n".join("".join(seg.text for seg in strip) for strip in app.screen._compositor.render_strips())
+    table = {"it": "Questo tavolo", "en": "This table"}[lang]
+    replayed = {"it": "La partita rivista", "en": "The game replayed"}[lang]
+    already = {"it": "Una partita già giocata", "en": "A game already played"}[lang]
+    assert table not in help_text and f"## {replayed}" in help_text and already in help_text, help_text
+    assert replayed in body and table not in body, body  # as the person sees it, at the top
+
+
+@pytest.mark.parametrize("lang", ["it", "en"])
 async def test_the_last_step_says_who_won(lang: i18n.Lang, monkeypatch: pytest.MonkeyPatch) -> None:
     """Stepping past the last play (or pressing End) reaches the game's end: the step line
     at the top, always in sight, says who won ("vince G1 11-…")."""

@@ -300,7 +300,7 @@ async def test_a_cirulla_declaration_has_the_number_after_the_hand_cards_V13() -
         legal = plays("Ad", "") + plays("2b", "") + plays("3c", "3s") + [Declare(DeclarationKind.UNDER_TEN)]
         task = await ask(app, legal)
         await pilot.pause()
-        assert "4 declare under ten" in str(app.board_screen.query_one("#moves", Static).render())
+        assert "4. declare under ten" in str(app.board_screen.query_one("#moves", Static).render())
         await pilot.press("4")
         await pilot.pause()
         assert task.result() == legal[3]

@@ -1,5 +1,5 @@
 """A small window keeps the hand in sight: below 24 rows (30 when narrow) the full-screen
-board draws each card on one line (``[7 Den]``, the hand's ``1 7 Den``), leaves the piles
+board draws each card on one line (``[7 Den]``, the hand's ``1 [7 Den]``), leaves the piles
 table out and shortens the seat's clock, so that every card of the hand is on screen,
 its name whole, down to 40x16; a capture that does not fit a line goes on between two
 cards, never inside one's name."""
