@@ -30,12 +30,24 @@ async def two_bots_play(engine: NetworkEngine) -> tuple[str, list[ClientSession]
 async def play_to_the_end(pilot, app, table: str, sessions: list[ClientSession]) -> str:  # type: ignore[no-untyped-def]
     """Start the game once the app watches, leave each round's box, until the game-over box."""
     bruno, carla = sessions
+    await watching(pilot, app, table)
+    await carla.join_table(table)
+    game = asyncio.gather(bruno.play_game(GreedyBot()), carla.play_game(GreedyBot()))
+    await rounds_left_until_the_end(pilot, app)
+    await game
+    return str(app.screen.line)
+
+
+async def watching(pilot, app, table: str) -> None:  # type: ignore[no-untyped-def]
+    """Wait until the app watches ``table``."""
     for _ in range(400):
         if app.watching == table:
             break
         await pilot.pause(0.02)
-    await carla.join_table(table)
-    game = asyncio.gather(bruno.play_game(GreedyBot()), carla.play_game(GreedyBot()))
+
+
+async def rounds_left_until_the_end(pilot, app) -> None:  # type: ignore[no-untyped-def]
+    """Leave each round's box (Enter) until the game-over box is up."""
     for _ in range(5000):
         if isinstance(app.screen, GameOverScreen):
             break
@@ -43,8 +55,6 @@ async def play_to_the_end(pilot, app, table: str, sessions: list[ClientSession])
             await pilot.press("enter")
         await pilot.pause(0.02)
     assert isinstance(app.screen, GameOverScreen)
-    await game
-    return str(app.screen.line)
 
 
 async def test_scopa_watch_shows_the_result_and_ends_with_it_R22(engine: NetworkEngine,  # noqa: F811

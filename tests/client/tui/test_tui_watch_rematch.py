@@ -13,12 +13,12 @@ from textual.widgets import Static
 from scopa.bots import GreedyBot
 from scopa.client.text import i18n
 from scopa.client.tui.board import BoardScreen
-from scopa.client.tui.dialogs import GameOverScreen, RoundEndScreen
+from scopa.client.tui.dialogs import GameOverScreen
 from scopa.client.tui.online import LobbyScreen
 from scopa.server import NetworkEngine
 
 from test_tui_network import SAFETY, app_for, engine, until  # noqa: F401 - engine: a fixture
-from test_tui_watch_game_end import play_to_the_end, two_bots_play
+from test_tui_watch_game_end import play_to_the_end, rounds_left_until_the_end, two_bots_play, watching
 
 pytestmark = pytest.mark.integration
 
@@ -52,13 +52,7 @@ async def test_n_on_the_watched_result_watches_the_rematch(engine: NetworkEngine
             screen = app.screen
             assert isinstance(screen, BoardScreen)
             await until(pilot, lambda: screen.board.round_no >= 1 and bool(screen.board.table), limit=2000)
-            for _ in range(5000):  # the rematch watched to its end, as the first game
-                if isinstance(app.screen, GameOverScreen):
-                    break
-                if isinstance(app.screen, RoundEndScreen):
-                    await pilot.press("enter")
-                await pilot.pause(0.02)
-            assert isinstance(app.screen, GameOverScreen)
+            await rounds_left_until_the_end(pilot, app)  # the rematch watched to its end, as the first game
             await game
             await pilot.press("enter")
             await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
@@ -73,19 +67,11 @@ async def test_scopa_watch_follows_a_rematch_made_before_the_box(engine: Network
         bruno, carla = sessions
         app = app_for(engine, name="cleo", watch=table)
         async with app.run_test(size=(80, 24)) as pilot:
-            for _ in range(400):
-                if app.watching == table:
-                    break
-                await pilot.pause(0.02)
+            await watching(pilot, app, table)
             await carla.join_table(table)
             await asyncio.gather(bruno.play_game(GreedyBot()), carla.play_game(GreedyBot()))
             rematch = (await bruno.create_table(preset="scopa", rematch_of=table)).id  # before the box is up
-            for _ in range(5000):
-                if isinstance(app.screen, GameOverScreen):
-                    break
-                if isinstance(app.screen, RoundEndScreen):
-                    await pilot.press("enter")
-                await pilot.pause(0.02)
+            await rounds_left_until_the_end(pilot, app)
             await until(pilot, lambda: f"watch the rematch, at table {rematch}" in box_says(app))
             await pilot.press("n")
             await until(pilot, lambda: isinstance(app.screen, BoardScreen) and app.watching == rematch)
