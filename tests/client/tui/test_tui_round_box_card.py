@@ -13,7 +13,7 @@ from scopa.client.tui import NetApp
 from scopa.server import NetworkEngine
 
 from test_tui_network import sit_at_a_new_table, until
-from test_tui_turn_clock import clock, engine, round_clock, to_the_round_box  # noqa: F401 - the fake clock and its server
+from test_tui_turn_clock import engine, round_clock, to_the_round_box  # noqa: F401 - the server on the fake clock
 
 pytestmark = pytest.mark.integration
 

@@ -17,7 +17,7 @@ from scopa.server import NetworkEngine
 
 from test_tui_lobby_fits import screen_rows
 from test_tui_network import sit_at_a_new_table, until
-from test_tui_turn_clock import clock, engine, to_the_round_box  # noqa: F401 - the fake clock and its server
+from test_tui_turn_clock import engine, to_the_round_box  # noqa: F401 - the server on the fake clock
 
 pytestmark = pytest.mark.integration
 

@@ -13,7 +13,7 @@ from scopa.protocol import commands as wire
 from scopa.server import Limits, NetworkEngine
 from scopa.server.core.clock import FakeClock
 
-from test_accounts import SECRET, clock, server  # noqa: F401 - the same server (accounts, fake clock)
+from test_accounts import SECRET, server  # noqa: F401 - the same server (accounts, fake clock)
 from wire_client import WireClient
 
 LIMITS = Limits(commands_per_second=None)  # the server fixture's
