@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
 import sys
 from pathlib import Path
+
+import pexpect
 
 from paths import ROOT
 
@@ -60,3 +63,13 @@ def stop(proc: subprocess.Popen[str] | subprocess.Popen[bytes], wait: float = SA
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+
+
+def end_child(child: pexpect.spawn) -> None:
+    """Close a child the test runs at a terminal: killed first if it still runs, then waited
+    for however busy the machine is (pexpect's own forced close allows a tenth of a second)."""
+    if child.isalive():
+        child.kill(signal.SIGKILL)
+        with contextlib.suppress(pexpect.ExceptionPexpect):  # already reaped
+            child.wait()
+    child.close(force=True)

@@ -15,6 +15,7 @@ import pytest
 from paths import ROOT
 from serverthread import ServerThread
 from test_cli_play import spawn, to_the_bots_question
+from procs import end_child
 
 pytestmark = pytest.mark.process
 
@@ -55,7 +56,7 @@ def test_scopa_local_takes_a_level_in_italian_and_says_a_bad_seat_in_italian() -
         child.sendintr()
         child.expect(pexpect.EOF)
     finally:
-        child.close(force=True)
+        end_child(child)
     bad = subprocess.run([sys.executable, "-m", "scopa.cli", "local", "--plain", "--seats", "human,robot"],
                          cwd=ROOT, env=italian(), capture_output=True, text=True, timeout=60,
                          stdin=subprocess.DEVNULL)

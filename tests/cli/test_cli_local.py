@@ -14,6 +14,7 @@ from scopa.client.text import parse_choice
 from scopa.engine import Declare, DeclarationKind, Play, mask_of, parse_cards
 
 from paths import ROOT
+from procs import end_child
 
 ENV = dict(os.environ, TERM="dumb", COLUMNS="160")
 CLI = [sys.executable, "-m", "scopa.cli", "local"]
@@ -179,7 +180,7 @@ def test_the_plain_game_asks_the_persons_name_as_scopa_play_asks_it() -> None:
         child.expect(r"Seats: nonna, Bot 1 \(medium\)")
         child.expect("Your move: ")
     finally:
-        child.close(force=True)
+        end_child(child)
 
 
 def test_names_given_on_the_command_line_are_checked_and_seat_the_people() -> None:

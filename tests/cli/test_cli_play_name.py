@@ -19,7 +19,7 @@ import pytest
 from serverthread import ServerThread
 from test_cli_play import quit_from_the_lobby
 
-from procs import ROOT
+from procs import ROOT, end_child
 
 pytestmark = pytest.mark.process
 
@@ -44,7 +44,7 @@ def playing(state: Path, *args: str, lang: str = "C.UTF-8", term: str = "xterm-2
         try:
             yield child
         finally:
-            child.close(force=True)
+            end_child(child)
 
 
 def plain_name_with_a_space_then_the_login_name(child: pexpect.spawn) -> None:

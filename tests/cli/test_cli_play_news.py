@@ -22,6 +22,7 @@ from scopa.server.core.clock import FakeClock
 from faultproxy import FaultProxy
 from serverthread import ServerThread
 from test_cli_play import MAX_PROMPTS, clients, spawn, to_the_bots_question
+from procs import end_child
 
 pytestmark = pytest.mark.process
 
@@ -81,7 +82,7 @@ def test_news_at_the_move_prompt_is_said_at_once_and_the_prompt_shown_again() ->
         else:
             raise AssertionError("ada never had the move")
         bob.kill(signal.SIGKILL)  # bob's computer goes away while ada thinks
-        bob.close(force=True)
+        end_child(bob)
         ada.expect(r"\r\nbob ha perso la connessione; il tavolo aspetta fino a 30 s\.")
         ada.expect("La tua mossa: ")  # the prompt again, under the news
         loop = server._loop
@@ -147,7 +148,7 @@ def test_one_seat_away_is_said_in_the_singular_in_the_lobby_list() -> None:
             bob.sendline("j 1")
             ada.expect("Comincia la partita")
             bob.kill(signal.SIGKILL)  # bob's computer goes away: his seat is kept for him
-            bob.close(force=True)
+            end_child(bob)
             ada.expect("bob ha perso la connessione")  # bob's turn or ada's prompt: said either way
             carla = spawn(server, "--name", "carla", "--lang", "it")
             carla.expect("Sala> ")
@@ -177,7 +178,7 @@ def test_news_come_before_the_first_move_prompt_is_said_above_it() -> None:
             bob.sendline("j 1")
             bob.expect("Game starts")
             bob.kill(signal.SIGKILL)
-            bob.close(force=True)
+            end_child(bob)
             asyncio.run_coroutine_threadsafe(proxy.held("seat_away"), loop).result(30)
             loop.call_soon_threadsafe(proxy.release)
             ada.expect("Comincia la partita")

@@ -12,6 +12,7 @@ import pytest
 
 from serverthread import ServerThread
 from test_cli_play_name import spawn_play
+from procs import end_child
 
 pytestmark = pytest.mark.process
 
@@ -33,4 +34,4 @@ def test_a_killed_full_screen_client_gives_the_terminal_back(tmp_path: Path, sig
             assert child.exitstatus == 0 and child.signalstatus is None
             assert "Traceback" not in out
         finally:
-            child.close(force=True)
+            end_child(child)

@@ -15,6 +15,7 @@ from scopa.client.net import ClientSession
 
 from serverthread import ServerThread
 from test_cli_watch_name import spawn
+from procs import end_child
 
 pytestmark = pytest.mark.process
 
@@ -52,7 +53,7 @@ def test_watching_a_finished_game_says_it_is_over_with_its_result_R22(tmp_path: 
             assert " won " in text and f"scopa replay {table} --server {server.address} " in text, text  # the real one
             assert child.exitstatus == 0
         finally:
-            child.close(force=True)
+            end_child(child)
 
 
 def test_watching_a_table_that_does_not_exist_fails() -> None:
@@ -64,4 +65,4 @@ def test_watching_a_table_that_does_not_exist_fails() -> None:
             child.close()
             assert child.exitstatus == 1
         finally:
-            child.close(force=True)
+            end_child(child)

@@ -18,7 +18,7 @@ from scopa.client.net import ClientSession
 
 from serverthread import ServerThread
 from test_cli_play_name import plain_name_with_a_space_then_the_login_name, spawn_scopa
-from procs import ROOT
+from procs import ROOT, end_child
 
 pytestmark = pytest.mark.process
 
@@ -46,7 +46,7 @@ def test_the_plain_watch_asks_the_name_as_play_does() -> None:
             plain_name_with_a_space_then_the_login_name(child)
             child.expect(f"Watching table {table}")
         finally:
-            child.close(force=True)
+            end_child(child)
 
 
 def test_the_full_screen_watch_asks_the_name_first() -> None:
@@ -58,7 +58,7 @@ def test_the_full_screen_watch_asks_the_name_first() -> None:
             child.send("\r")
             child.expect(f"watching table {table}")
         finally:
-            child.close(force=True)
+            end_child(child)
 
 
 def test_tournament_asks_the_name_at_a_terminal_and_not_from_a_pipe(tmp_path: Path) -> None:
@@ -70,7 +70,7 @@ def test_tournament_asks_the_name_at_a_terminal_and_not_from_a_pipe(tmp_path: Pa
             child.expect("does not accept 'tournament_list'")  # asked, once connected (this server has no club)
             child.expect(pexpect.EOF)
         finally:
-            child.close(force=True)
+            end_child(child)
         env = dict(os.environ, TERM="dumb", LANG="C.UTF-8", LC_ALL="", LOGNAME="zio")
         done = subprocess.run([sys.executable, "-m", "scopa.cli", "tournament", "list", "--server", server.address],
                               stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60, env=env,

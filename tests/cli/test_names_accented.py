@@ -11,7 +11,7 @@ import pexpect
 
 from serverthread import ServerThread
 
-from procs import ROOT
+from procs import ROOT, end_child
 
 
 def spawn_play(address: str, name: str, state: Path) -> pexpect.spawn:
@@ -32,7 +32,7 @@ def test_scopa_play_takes_a_name_with_an_accent_however_it_is_typed(tmp_path: Pa
                 child.sendcontrol("c")
                 child.expect(pexpect.EOF)
             finally:
-                child.close(force=True)
+                end_child(child)
             assert child.exitstatus == 0
 
 

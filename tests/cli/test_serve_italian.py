@@ -13,7 +13,7 @@ from pathlib import Path
 import pexpect
 import pytest
 
-from procs import ROOT, SCOPA
+from procs import ROOT, SCOPA, end_child
 
 pytestmark = pytest.mark.process
 
@@ -46,7 +46,7 @@ def test_the_start_lines_and_the_stop_line_are_in_italian(tmp_path: Path) -> Non
         said = shown.getvalue()
         assert not [w for w in ENGLISH if w in said], said
     finally:
-        server.close(force=True)
+        end_child(server)
 
 
 def test_a_tls_option_given_wrong_is_said_in_italian(tmp_path: Path) -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pexpect
 import pytest
 
-from procs import ROOT
+from procs import ROOT, end_child
 from test_replay_cli import scopa
 from test_tui_italian import shows
 
@@ -50,4 +50,4 @@ def test_the_replay_viewer_speaks_italian_under_an_italian_locale(recorded: Path
         child.send("q")
         child.expect(pexpect.EOF)
     finally:
-        child.close(force=True)
+        end_child(child)

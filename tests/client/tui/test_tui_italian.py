@@ -12,7 +12,7 @@ import time
 import pexpect
 import pytest
 
-from procs import ROOT
+from procs import ROOT, end_child
 
 pytestmark = pytest.mark.process
 
@@ -49,7 +49,7 @@ def test_the_board_speaks_italian_under_an_italian_locale() -> None:
         child.send("s")  # sì
         child.expect(pexpect.EOF)
     finally:
-        child.close(force=True)
+        end_child(child)
 
 
 def test_the_full_screen_game_writes_its_record_and_the_seed_line_is_whole_at_80_columns(tmp_path) -> None:  # type: ignore[no-untyped-def]
@@ -68,7 +68,7 @@ def test_the_full_screen_game_writes_its_record_and_the_seed_line_is_whole_at_80
         child.expect(pexpect.EOF)
         after = re.sub(r"\x1b\[[0-9;?]*[a-zA-Z]", "", child.before.rsplit("\x1b[?1049l", 1)[-1])
     finally:
-        child.close(force=True)
+        end_child(child)
     lines = [ln for ln in after.replace("\r", "").split("\n") if ln.strip()]
     assert "Mescolata numero 1360852028: per rigiocarla, --seed 1360852028" in lines, lines
     assert all(len(ln) <= 80 for ln in lines), lines
@@ -90,7 +90,7 @@ def test_lang_it_speaks_italian_under_an_english_locale() -> None:
         child.send("s")
         child.expect(pexpect.EOF)
     finally:
-        child.close(force=True)
+        end_child(child)
 
 
 def local_game(*args: str, size: tuple[int, int] = (30, 100)) -> pexpect.spawn:
@@ -111,7 +111,7 @@ def test_a_local_bot_is_named_as_a_servers_bot(plain: bool) -> None:
         shows(child, "Bot 1 (medio)")
         assert "Greedy" not in child.before
     finally:
-        child.close(force=True)
+        end_child(child)
 
 
 def test_rules_that_do_not_work_are_said_why_in_italian() -> None:
@@ -122,7 +122,7 @@ def test_rules_that_do_not_work_are_said_why_in_italian() -> None:
         assert "Queste regole non funzionano: Frac conta solo assi e figure" in said
         assert "a Frac la presa è a scelta" in said and "frac scores" not in said
     finally:
-        child.close(force=True)
+        end_child(child)
 
 
 def test_the_plain_local_game_says_you_deal_to_you() -> None:
@@ -133,4 +133,4 @@ def test_the_plain_local_game_says_you_deal_to_you() -> None:
         said = " ".join(re.sub(r"\x1b\[[0-9;]*m", "", child.before).split())
         assert "Smazzata 1: dai tu le carte" in said.replace("Dai", "dai") and "dà le carte Tu" not in said
     finally:
-        child.close(force=True)
+        end_child(child)

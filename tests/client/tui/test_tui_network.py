@@ -41,7 +41,7 @@ async def sit_at_a_new_table(app: NetApp, pilot) -> None:  # type: ignore[no-unt
     """From the lobby: c, a medium bot for the other seat, then Ctrl+S, until the first turn."""
     await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
     await pilot.press("c")
-    await until(pilot, lambda: isinstance(app.screen, CreateTableScreen))
+    await until(pilot, lambda: isinstance(app.screen, CreateTableScreen) and bool(app.screen.query("#bots")))
     app.screen.query_one("#bots", Select).value = "medium"  # bots: one choice away from the default (people)
     await pilot.press("ctrl+s")
     await until(pilot, lambda: app.board_screen is not None and app.board_screen.asking)

@@ -16,7 +16,7 @@ import pexpect
 
 from serverthread import ServerThread
 
-from procs import ROOT, finish, scopa_bot
+from procs import ROOT, end_child, finish, scopa_bot
 
 
 def spawn_play(address: str, state: Path) -> pexpect.spawn:
@@ -55,7 +55,7 @@ def test_a_killed_client_comes_back_to_its_seat_with_the_same_state_directory(tm
             assert list(seats) == [f"ada@{server.address}"]
             assert stat.S_IMODE((tmp_path / "seats.json").stat().st_mode) == 0o600
             first.kill(signal.SIGKILL)  # the person's client dies in the middle of the game
-            first.close(force=True)
+            end_child(first)
 
             second = spawn_play(server.address, tmp_path)
             second.expect("unfinished game at")
@@ -86,7 +86,7 @@ def test_a_killed_client_comes_back_to_its_seat_with_the_same_state_directory(tm
         finally:
             for child in (first, second):
                 if child is not None and child.isalive():
-                    child.close(force=True)
+                    end_child(child)
             if bob.poll() is None:
                 bob.kill()
                 bob.communicate()
