@@ -49,24 +49,32 @@ def test_the_event_log_gives_a_seat_its_own_and_the_public_events_only() -> None
     assert log.kept == [] and log.missed(1, 0) is None
 
 
-def test_the_event_log_keeps_each_event_in_a_few_bytes_beside_its_body() -> None:
-    """A log holds a whole game for every table of a server: an event costs it its packed
-    body and a few bytes, not a tuple of its own, and comes back as it went in."""
-    bodies = [bytes([i % 256]) * 20 for i in range(1000)]  # made before the reading
+def test_the_event_log_keeps_each_event_in_its_body_and_a_few_bytes() -> None:
+    """A log holds a whole game for every table of a server: an event costs it the bytes
+    of its packed body and a few more, not a tuple nor a bytes object of its own, and
+    comes back as it went in."""
     names = ["played", "deal", "round_started"]
     log = EventLog()
     log.restart_at(1000)  # numbers above the small ints Python keeps anyway
     tracemalloc.start()
     try:
         before = tracemalloc.get_traced_memory()[0]
-        for i, body in enumerate(bodies):
-            log.append(LoggedEvent(None if i % 3 else i % 4, log.next_event(), names[i % 3], body))
+        for i in range(1000):  # each body packed for its event, as a table does, and kept by the log only
+            log.append(LoggedEvent(None if i % 3 else i % 4, log.next_event(), names[i % 3], bytes([i % 256]) * 20))
         kept = tracemalloc.get_traced_memory()[0] - before
     finally:
         tracemalloc.stop()
-    assert kept < 24 * len(bodies)
-    assert log.kept == [LoggedEvent(None if i % 3 else i % 4, i + 1001, names[i % 3], body)
-                        for i, body in enumerate(bodies)]
+    assert kept < (20 + 24) * 1000
+    assert log.kept == [LoggedEvent(None if i % 3 else i % 4, i + 1001, names[i % 3], bytes([i % 256]) * 20)
+                        for i in range(1000)]
+
+
+def test_the_event_log_drops_its_oldest_bodies_with_their_events() -> None:
+    log = EventLog(limit=2)
+    for i in range(5):
+        log.append(LoggedEvent(None, log.next_event(), "played", bytes([i]) * (i + 1)))
+    assert [(e.event, e.payload) for e in log.kept] == [(4, b"\x03" * 4), (5, b"\x04" * 5)]
+    assert [e.payload for e in log.missed(None, 4) or []] == [b"\x04" * 5]
 
 
 async def test_a_table_inbox_hands_over_in_order_and_waits_when_empty() -> None:
