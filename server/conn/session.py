@@ -126,6 +126,16 @@ class WriteBatch:
         for sess in waiting:
             sess._flush()
 
+    def write_now(self) -> None:
+        """Write the frames waiting so far, now (what comes later in this loop turn is
+        written at its end, as ever): a table's frames as soon as its move is handled,
+        not after every other table's of the turn."""
+        waiting = self._waiting
+        if waiting:
+            self._waiting = []
+            for sess in waiting:
+                sess._flush()
+
 
 class ServerSession(asyncio.BufferedProtocol):
     """A connected client as the server sees it."""

@@ -16,6 +16,7 @@ from scopa.engine import Deal, GameMaster, HandDealt, IllegalMoveError, Play, Pl
 from scopa.engine.effects import Announce, Ask, Effect, GameOver, Journal as JournalAction, Refused
 from scopa.protocol import commands as wire
 
+from ..conn.session import WriteBatch
 from ..core import metrics
 from ..journal import Fenced
 
@@ -48,15 +49,18 @@ T = TypeVar("T")
 class _Drains:
     """The inboxes with something to carry out, carried out by one callback of the event
     loop: one scheduled call per loop turn for every table, not one per table (a loaded
-    server reads the moves of many tables in one turn)."""
+    server reads the moves of many tables in one turn).  What a table says is written as
+    soon as its inbox is carried out (its connections' frames of the move in one write
+    each), so that the next seat's your_turn does not wait for the other tables' moves."""
 
-    __slots__ = ("_loop", "_waiting", "_scheduled")
+    __slots__ = ("_loop", "_waiting", "_scheduled", "_writes")
     _by_loop: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Drains] = weakref.WeakKeyDictionary()
 
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
         self._loop = loop
         self._waiting: list[Inbox[Any]] = []
         self._scheduled = False
+        self._writes: WriteBatch | None = None  # the loop's, known once the first inbox is carried out
 
     @classmethod
     def of(cls, loop: asyncio.AbstractEventLoop) -> _Drains:
@@ -75,11 +79,16 @@ class _Drains:
     def _run(self) -> None:
         self._scheduled = False
         waiting, self._waiting = self._waiting, []
+        writes = self._writes
+        if writes is None:  # here, not as the first move is read: no call back into its session
+            writes = self._writes = WriteBatch.of(self._loop)
+        write_now = writes.write_now
         for inbox in waiting:
             try:
                 inbox._drain()
             except Exception:  # one table's failure must not keep the others waiting
                 log.exception("a table's inbox could not be carried out")
+            write_now()
 
 
 class Inbox(Generic[T]):

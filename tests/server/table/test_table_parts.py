@@ -1,6 +1,7 @@
 """Small parts of a table and the lobby, by behaviour: the event log keeps the most recent
 events up to its limit, a table's inbox hands its loop what was put in it in order (and
-carries out at once what needs no waiting while the loop waits), tables
+carries out at once what needs no waiting while the loop waits, each table's frames written as
+soon as it is carried out), tables
 created with the same preset and options share one RuleSet, and a seat's sources are
 kept once each."""
 
@@ -18,6 +19,7 @@ from scopa.protocol import commands as wire
 from scopa.server.table.broadcast import EventLog, LoggedEvent
 from scopa.server.lobby.directory import build_rules
 from scopa.server.players.fairness import FairRatings
+from scopa.server.conn.session import WriteBatch
 from scopa.server.table.loop import Inbox
 
 pytestmark = pytest.mark.unit
@@ -89,6 +91,42 @@ async def test_a_table_inbox_hands_over_in_order_and_waits_when_empty() -> None:
     inbox.put_nowait("c")
     assert await waiting == "c"
     assert len(inbox) == 0
+
+
+class _Said:
+    """A connection as the write batch sees it: its frames of the loop turn written by ``_flush``."""
+
+    def __init__(self, name: str, happened: list[str]) -> None:
+        self.name, self.happened = name, happened
+
+    def _flush(self) -> None:
+        self.happened.append(f"{self.name} written")
+
+
+async def test_each_table_moved_in_one_loop_turn_is_written_before_the_next_is_carried_out() -> None:
+    """Two tables' moves read in one loop turn: the first table's frames (its next
+    seat's your_turn) go out as soon as its move is carried out, not after the second's."""
+    happened: list[str] = []
+    writes = WriteBatch.of(asyncio.get_running_loop())
+    inboxes: list[Inbox[str]] = []
+    for name in ("a", "b"):
+        inbox: Inbox[str] = Inbox()
+        said = _Said(name, happened)
+
+        def carry(item: str, said: _Said = said) -> None:
+            happened.append(f"{item} carried out")
+            writes.add(said)  # type: ignore[arg-type]  # what a table's send does for each connection
+        inbox.carry = carry
+        inboxes.append(inbox)
+    readers = [asyncio.ensure_future(inbox.get()) for inbox in inboxes]
+    await asyncio.sleep(0)  # both tables' loops wait on their empty inboxes
+    inboxes[0].put_nowait("a")
+    inboxes[1].put_nowait("b")
+    for _ in range(3):
+        await asyncio.sleep(0)
+    assert happened == ["a carried out", "a written", "b carried out", "b written"]
+    for reader in readers:
+        reader.cancel()
 
 
 async def test_a_cancelled_wait_leaves_the_inbox_usable() -> None:
