@@ -385,6 +385,7 @@ class Table(TableLoop):
             self.journal.start()
             metrics.GAMES_STARTED.inc()
         self.state = wire.TableState.PLAYING
+        self._info = None  # the waiting table's map, made again when asked: none is held through the game
         # With no journal write to await, a move is carried out from the inbox at once;
         # with one, the table's task awaits each.
         self._inbox.carry = self._carry_now if self.journal.storage is None and self.lease is None else None
