@@ -16,7 +16,7 @@ from scopa.engine import Deal, GameMaster, HandDealt, IllegalMoveError, Play, Pl
 from scopa.engine.effects import Announce, Ask, Effect, GameOver, Journal as JournalAction, Refused
 from scopa.protocol import commands as wire
 
-from ..conn.session import WriteBatch
+from ..conn import WriteBatch
 from ..core import metrics
 from ..journal import Fenced
 

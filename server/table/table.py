@@ -384,8 +384,7 @@ class Table(TableLoop):
         else:
             self.journal.start()
             metrics.GAMES_STARTED.inc()
-        self.state = wire.TableState.PLAYING
-        self._info = None  # the waiting table's map, made again when asked: none is held through the game
+        self.state, self._info = wire.TableState.PLAYING, None  # no map of the waiting table held through the game
         # With no journal write to await, a move is carried out from the inbox at once;
         # with one, the table's task awaits each.
         self._inbox.carry = self._carry_now if self.journal.storage is None and self.lease is None else None

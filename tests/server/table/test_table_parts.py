@@ -19,7 +19,7 @@ from scopa.protocol import commands as wire
 from scopa.server.table.broadcast import EventLog, LoggedEvent
 from scopa.server.lobby.directory import build_rules
 from scopa.server.players.fairness import FairRatings
-from scopa.server.conn.session import WriteBatch
+from scopa.server.conn import WriteBatch
 from scopa.server.table.loop import Inbox
 
 pytestmark = pytest.mark.unit
