@@ -98,7 +98,7 @@ class Inbox(Generic[T]):
     An :class:`asyncio.Queue` would do, at about 3 kB a table (three deques and an Event,
     each with a block of its own) and a future per ``get``; a table needs none of its
     bounds, joins or waiting putters.  This is a list and, only while the loop waits on an
-    empty inbox, one future.
+    empty inbox, one future, which is given the item (no coroutine waits beside it).
 
     ``carry`` (when set) carries out an item at once, with no task: what arrives while
     the reader waits is handed to it in one plain callback of the event loop (the next
@@ -111,7 +111,7 @@ class Inbox(Generic[T]):
 
     def __init__(self) -> None:
         self._items: list[T] = []
-        self._waiter: asyncio.Future[None] | None = None
+        self._waiter: asyncio.Future[T] | None = None
         self._draining = False  # a callback to carry out what came is scheduled
         self._drains: _Drains | None = None  # the event loop's, known once the reader waits
         self.carry: Callable[[T], T | None] | None = None
@@ -126,7 +126,8 @@ class Inbox(Generic[T]):
         waiter = self._waiter
         if waiter is not None and not waiter.done():
             if self.carry is None:
-                waiter.set_result(None)
+                self._waiter = None
+                waiter.set_result(self._items.pop(0))
             elif not self._draining:
                 self._draining = True
                 drains = self._drains
@@ -141,20 +142,19 @@ class Inbox(Generic[T]):
         items = self._items
         while items and carry is not None and waiter is not None and not waiter.done():
             rest = carry(items.pop(0))
-            if rest is not None:
-                items.insert(0, rest)
-                waiter.set_result(None)
+            if rest is not None:  # to the reader, before what came after it
+                self._waiter = None
+                waiter.set_result(rest)
                 return
 
-    async def get(self) -> T:
-        """The oldest item, once there is one."""
-        while not self._items:
-            waiter = self._waiter = asyncio.get_running_loop().create_future()
-            try:
-                await waiter
-            finally:
-                self._waiter = None
-        return self._items.pop(0)
+    def get(self) -> asyncio.Future[T]:
+        """The oldest item, once there is one (a future: done at once if there is one now)."""
+        got: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        if self._items:
+            got.set_result(self._items.pop(0))
+        else:
+            self._waiter = got
+        return got
 
 
 class TableLoop:

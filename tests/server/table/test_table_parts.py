@@ -230,7 +230,7 @@ def test_a_seat_keeps_each_source_once_and_a_fresh_seat_forgets_the_last() -> No
     fair.seen("1", 0, "10.0.0.2")
     assert fair._origins["1"][0] == ("10.0.0.1", "10.0.0.2")
     fair.seen("1", 0, "10.0.0.3", fresh=True)
-    assert fair._origins["1"][0] == ("10.0.0.3",)
+    assert fair._origins["1"][0] == "10.0.0.3"  # one source: kept as itself, not in a tuple of its own
 
 
 class _NoSeats:
