@@ -122,12 +122,13 @@ append_partial(PyObject *out, PyTypeObject *play_type, long card, unsigned long 
     }
 }
 
-/* expand_plays(hand, table, by_value, wild, sette_coppe, play_type) -> list[play_type] */
+/* expand_plays(hand, table, by_value, wild, sette_coppe, play_type, laid) -> list[play_type]
+ * (a card that captures nothing: laid[card] itself) */
 static PyObject *
 expand_plays(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 6) {
-        PyErr_SetString(PyExc_TypeError, "expand_plays takes 6 arguments");
+    if (nargs != 7) {
+        PyErr_SetString(PyExc_TypeError, "expand_plays takes 7 arguments");
         return NULL;
     }
     unsigned long long hand = PyLong_AsUnsignedLongLong(args[0]);
@@ -150,6 +151,11 @@ expand_plays(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         return NULL;
     }
     PyTypeObject *play_type = (PyTypeObject *)args[5];
+    PyObject *laid = args[6];
+    if (!PyTuple_Check(laid) || PyTuple_GET_SIZE(laid) != 40) {
+        PyErr_SetString(PyExc_TypeError, "laid must be a tuple of 40");
+        return NULL;
+    }
     PyObject *out = PyList_New(0);
     if (out == NULL)
         return NULL;
@@ -167,7 +173,7 @@ expand_plays(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
             goto fail;
         }
         Py_ssize_t n = PyTuple_GET_SIZE(caps);
-        if (n == 0 && append_play(out, play_type, card, 0) < 0)
+        if (n == 0 && PyList_Append(out, PyTuple_GET_ITEM(laid, card)) < 0)
             goto fail;
         for (Py_ssize_t i = 0; i < n; i++) {
             PyObject *tmpl = PyTuple_GET_ITEM(caps, i);

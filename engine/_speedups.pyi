@@ -10,6 +10,6 @@ _BySum = tuple[tuple[tuple[_Template, ...], ...], tuple[tuple[int, ...], ...]]
 
 def expand_plays(
     hand: int, table: int, by_value: tuple[tuple[_Template, ...], ...], wild: int, sette_coppe: int,
-    play_type: type[Play], /,
+    play_type: type[Play], laid: tuple[Play, ...], /,
 ) -> list[Play]: ...
 def templates_by_sum(counts: int, max_cards: int, max_sum: int, shared: dict[Any, Any], /) -> _BySum: ...

@@ -26,6 +26,10 @@ class Play(NamedTuple):
         c = str(CARDS[self.card])
         return f"{c} takes {format_cards(self.capture)}" if self.capture else f"{c} on the table"
 
+LAID: tuple[Play, ...] = tuple(Play(card) for card in range(40))
+"""The play of each card laid on the table (it captures nothing), one value each, shared
+by every list of legal plays that holds it."""
+
 
 class DeclarationKind(StrEnum):
     """V13 Cirulla hand bonuses."""

@@ -16,11 +16,13 @@ from .cards import VALUE
 
 def expand_plays(
     hand: int, table: int, by_value: tuple[tuple[Template, ...], ...], wild: int, sette_coppe: int,
-    play_type: type[Play], /,
+    play_type: type[Play], laid: tuple[Play, ...], /,
 ) -> list[Play]:
     """The plays of ``hand`` (a mask) on ``table``, one per capture choice, in card order:
     ``by_value[v]`` holds the templates of a card of value ``v``; the card
-    ``sette_coppe`` counts as ``wild`` when that is not 0 (V13)."""
+    ``sette_coppe`` counts as ``wild`` when that is not 0 (V13).  A card that captures
+    nothing is laid on the table: its play is ``laid[card]`` itself (shared by every list,
+    not a new one each: a waiting turn keeps its list)."""
     new = tuple.__new__
     out: list[Play] = []
     append = out.append
@@ -30,7 +32,7 @@ def expand_plays(
         hand ^= low
         caps = by_value[wild if (wild and c == sette_coppe) else VALUE[c]]
         if not caps:
-            append(new(play_type, (c, 0)))
+            append(laid[c])
             continue
         for whole, partial in caps:
             if partial:

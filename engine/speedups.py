@@ -17,7 +17,7 @@ from .selections import Template
 from .plays import expand_plays as _python_expand_plays
 from .twins import Twin, chosen
 
-ExpandPlays = Callable[[int, int, tuple[tuple[Template, ...], ...], int, int, type[Play]], list[Play]]
+ExpandPlays = Callable[[int, int, tuple[tuple[Template, ...], ...], int, int, type[Play], tuple[Play, ...]], list[Play]]
 
 EXPAND_PLAYS: dict[Twin, ExpandPlays] = {"python": _python_expand_plays}
 try:

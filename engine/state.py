@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from .actions import DECLARATION_POINTS, Action, Deal, DeclarationKind, Declare, Play
+from .actions import DECLARATION_POINTS, LAID, Action, Deal, DeclarationKind, Declare, Play
 from .captures import CaptureRules, value_counts
 from .cards import (
     BIT,
@@ -219,7 +219,7 @@ class GameState:
         caps = self.caps
         key = value_counts(self.table) << 1 | (self.plays == 0)
         by_value = caps.cache.get(key) or caps.by_value(key)
-        return expand_plays(self.hands[seat], self.table, by_value, self.wild[seat], SETTE_COPPE, Play)
+        return expand_plays(self.hands[seat], self.table, by_value, self.wild[seat], SETTE_COPPE, Play, LAID)
 
     def legal_declarations(self) -> list[Declare]:
         """V13: the hand bonuses the seat to move may declare now (the larger only)."""

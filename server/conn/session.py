@@ -4,9 +4,9 @@ frames.  It is an ``asyncio.BufferedProtocol``: the event loop reads what arrive
 a buffer all connections share (see :data:`~.buffers.READ_BUFFER_SIZE`), the session takes its
 bytes out, decodes and checks them and hands each command to the server (its :class:`SessionHost`).
 
-What is sent to a client is framed at once and written in one write at the end of the event-loop
-turn (a move's played, deal and your_turn go out together); a client whose unsent bytes pass
-``max_queued_bytes`` does not read and is dropped, so a slow reader never stalls anyone else."""
+What is sent to a client is framed at once and written in one write as soon as its table's move is
+carried out, else at the end of the event-loop turn (a move's played, deal and your_turn go out together);
+a client whose unsent bytes pass ``max_queued_bytes`` does not read and is dropped."""
 
 from __future__ import annotations
 
@@ -40,8 +40,7 @@ log = logging.getLogger("scopa.server")
 _ANSWERS = (PlayCard, MakeDeclaration)
 """What answers a your_turn: charged by what it answers, not as it comes."""
 
-# Frames a client may have waiting in one loop turn before it counts as not reading
-# (the default; the server passes ``Limits.max_queued_frames``).
+# Frames a client may have waiting in one loop turn before it counts as not reading (Limits.max_queued_frames' default)
 MAX_QUEUED_FRAMES = 2048
 MAX_QUEUED_BYTES = 256 * 1024  # Limits.max_queued_bytes
 FLUSH_AT = 64 * 1024
@@ -122,9 +121,14 @@ class WriteBatch:
 
     def _write(self) -> None:
         self._handle = None
-        waiting, self._waiting = self._waiting, []
-        for sess in waiting:
-            sess._flush()
+        self.write_now()
+
+    def write_now(self) -> None:
+        """Write the frames waiting so far (a table's, as soon as its move is carried out)."""
+        if waiting := self._waiting:
+            self._waiting = []
+            for sess in waiting:
+                sess._flush()
 
 
 class ServerSession(asyncio.BufferedProtocol):

@@ -56,15 +56,16 @@ class FairRatings:
 
     def __init__(self, shared_addresses: Iterable[str] = ()) -> None:
         self.shared = parse_networks(shared_addresses)
-        self._origins: dict[str, dict[int, tuple[str, ...]]] = {}  # table id -> seat -> sources (a tuple: most seats have one)
+        self._origins: dict[str, dict[int, str | tuple[str, ...]]] = {}
+        """table id -> seat -> its source, or its sources when it had more than one (most seats have one)."""
 
     def seen(self, table_id: str, seat: int, origin: str, fresh: bool = False) -> None:
         """A connection from ``origin`` resumed ``seat`` of the table, or (``fresh``)
         sat down in it (whoever sat there before is forgotten)."""
         seats = self._origins.setdefault(table_id, {})
-        known = () if fresh else seats.get(seat, ())
+        known = () if fresh else _sources(seats.get(seat, ()))
         if origin not in known:
-            seats[seat] = (*known, origin)
+            seats[seat] = (*known, origin) if known else origin
 
     def forget(self, table_id: str) -> None:
         self._origins.pop(table_id, None)
@@ -88,7 +89,7 @@ class FairRatings:
         origins = self._origins.get(table.id, {})
         seen: list[set[str]] = []
         for p in players:
-            mine = origins.get(p.seat)
+            mine = _sources(origins.get(p.seat, ()))
             if not mine:
                 return UnratedReason.ORIGIN_UNKNOWN
             seen.append({o for o in mine if not self._shared(o)})
@@ -112,6 +113,11 @@ class FairRatings:
         if table.finish_reason != "game_over" or state.phase is not Phase.OVER or state.winner is None:
             return None  # abandoned by the server (the operator, a failure): nobody's loss
         return Outcome(sides, side_ranks(state.winner, state.totals))
+
+
+def _sources(kept: str | tuple[str, ...]) -> tuple[str, ...]:
+    """A seat's sources as kept: one as itself, more as a tuple."""
+    return (kept,) if isinstance(kept, str) else kept
 
 
 UNRATED_TEXT: dict[UnratedReason, str] = {

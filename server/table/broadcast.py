@@ -17,12 +17,16 @@ from scopa.protocol import ConnectionRole, LocalProtocolError, Message, Packed, 
 from scopa.protocol import commands as wire
 from scopa.protocol.codec import pack_body, pack_data
 from scopa.protocol.convert import event_to_wire, hand_deal_data, played_data, round_tallies
+from scopa.protocol.transitions import KIND_BY_NAME, sendable_states
 
 from ..core import Clock, Timer, start_timer
 from .seats import Seat, Seats
 from ..conn import ServerSession
 
 log = logging.getLogger("scopa.server")
+
+_YOUR_TURN_STATES = sendable_states(ConnectionRole.SERVER, KIND_BY_NAME[wire.YourTurn.NAME])
+"""The states of a connection a your_turn may go out in (:func:`~scopa.protocol.prepare`'s)."""
 
 # ---------------------------------------------------------------------- the numbered event log
 
@@ -60,11 +64,12 @@ class EventLog:
     """The events of one table, numbered 1, 2, ...; the most recent ``limit`` of them are
     kept (older ones: a client that missed them gets a snapshot).
 
-    An event is kept as its packed body and one 8-byte word (its number, its seat, its
-    name's code) rather than as a :class:`LoggedEvent` (a tuple of 80 bytes and more): a
-    log holds a whole game for every table of the server."""
+    An event is kept as its packed body, one after the other in one buffer (not a bytes
+    object each), and two 8-byte words (its number, its seat, its name's code; where its
+    body ends) rather than as a :class:`LoggedEvent` (a tuple of 80 bytes and more): a log
+    holds a whole game for every table of the server."""
 
-    __slots__ = ("last", "base", "limit", "end", "round_end", "_words", "_payloads")
+    __slots__ = ("last", "base", "limit", "end", "round_end", "_words", "_ends", "_bodies", "_cut")
 
     def __init__(self, limit: int = 10_000) -> None:
         self.last = 0  # the number of the latest event
@@ -73,7 +78,9 @@ class EventLog:
         self.end: wire.GameEnd | None = None  # how the game ended (also when abandoned)
         self.round_end: wire.RoundEnd | None = None  # the game's last round_end (a snapshot carries it)
         self._words = array("Q")  # per event: number << 16 | seat byte << 8 | name code
-        self._payloads: list[bytes] = []
+        self._ends = array("Q")  # per event: where its body ends, counted from the log's first byte ever
+        self._bodies = bytearray()  # the bodies of the events kept, in order
+        self._cut = 0  # the bytes of the bodies dropped from the front of _bodies
 
     def next_event(self) -> int:
         self.last += 1
@@ -87,12 +94,17 @@ class EventLog:
         if code is None:
             code = _code(name)
         self._words.append(event << 16 | (_PUBLIC if seat is None else seat) << 8 | code)
-        self._payloads.append(payload)
-        if len(self._payloads) > self.limit:
-            drop = len(self._payloads) - self.limit
+        bodies = self._bodies
+        bodies += payload
+        self._ends.append(self._cut + len(bodies))
+        if len(self._words) > self.limit:
+            drop = len(self._words) - self.limit
             self.base = self._words[drop - 1] >> 16
+            cut = self._ends[drop - 1]
             del self._words[:drop]
-            del self._payloads[:drop]
+            del self._ends[:drop]
+            del bodies[:cut - self._cut]
+            self._cut = cut
 
     def append(self, logged: LoggedEvent) -> None:
         self.add(logged.seat, logged.event, logged.name, logged.payload)
@@ -100,7 +112,7 @@ class EventLog:
     @property
     def kept(self) -> list[LoggedEvent]:
         """The events the log holds, oldest first."""
-        return [_logged(word, payload) for word, payload in zip(self._words, self._payloads)]
+        return [_logged(word, payload) for word, payload in zip(self._words, self._payloads())]
 
     def missed(self, seat: int | None, last_event: int) -> list[LoggedEvent] | None:
         """What ``seat`` (None: a spectator) may see after ``last_event`` (a your_turn is never logged: the
@@ -108,8 +120,16 @@ class EventLog:
         a snapshot)."""
         if not self.base <= last_event <= self.last:
             return None
-        return [_logged(word, payload) for word, payload in zip(self._words, self._payloads)
+        return [_logged(word, payload) for word, payload in zip(self._words, self._payloads())
                 if word >> 16 > last_event and ((word >> 8) & 0xFF in (_PUBLIC, seat))]
+
+    def _payloads(self) -> list[bytes]:
+        """The bodies of the events kept, in order."""
+        bodies, start, out = self._bodies, self._cut, []
+        for end in self._ends:
+            out.append(bytes(bodies[start - self._cut:end - self._cut]))
+            start = end
+        return out
 
     def restart_at(self, number: int) -> None:
         """Number the events from here on above ``number`` (a game restored after a
@@ -119,7 +139,9 @@ class EventLog:
     def expire(self) -> None:
         """Free the log: whoever comes back from now on gets a snapshot."""
         self._words = array("Q")
-        self._payloads = []
+        self._ends = array("Q")
+        self._bodies = bytearray()
+        self._cut = 0
         self.base = self.last
 
 
@@ -294,12 +316,13 @@ class Broadcaster:
         It goes out on every move: it is prepared once per seat and client."""
         session = seat.session
         assert session is not None
-        last = seat.your_turn
-        if last is not None and seat.your_turn_to is session:
-            return last.with_body(payload)
+        head = seat.your_turn
+        if head and seat.your_turn_to is session:
+            return Prepared(wire.YourTurn.NAME, ConnectionRole.SERVER, seat.your_turn_party, _YOUR_TURN_STATES, head,
+                            payload)
         fresh = self._prepare(wire.YourTurn.NAME, session.party, payload)
-        if fresh is not None:  # kept without a body: the seat's turn holds that
-            seat.your_turn, seat.your_turn_to = fresh.with_body(b""), session
+        if fresh is not None:  # only its envelope is kept: the rest is the same for every your_turn
+            seat.your_turn, seat.your_turn_to, seat.your_turn_party = fresh.head, session, fresh.recipient
             return fresh
         return None
 

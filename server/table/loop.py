@@ -16,6 +16,7 @@ from scopa.engine import Deal, GameMaster, HandDealt, IllegalMoveError, Play, Pl
 from scopa.engine.effects import Announce, Ask, Effect, GameOver, Journal as JournalAction, Refused
 from scopa.protocol import commands as wire
 
+from ..conn import WriteBatch
 from ..core import metrics
 from ..journal import Fenced
 
@@ -48,15 +49,18 @@ T = TypeVar("T")
 class _Drains:
     """The inboxes with something to carry out, carried out by one callback of the event
     loop: one scheduled call per loop turn for every table, not one per table (a loaded
-    server reads the moves of many tables in one turn)."""
+    server reads the moves of many tables in one turn).  What a table says is written as
+    soon as its inbox is carried out (its connections' frames of the move in one write
+    each), so that the next seat's your_turn does not wait for the other tables' moves."""
 
-    __slots__ = ("_loop", "_waiting", "_scheduled")
+    __slots__ = ("_loop", "_waiting", "_scheduled", "_writes")
     _by_loop: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Drains] = weakref.WeakKeyDictionary()
 
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
         self._loop = loop
         self._waiting: list[Inbox[Any]] = []
         self._scheduled = False
+        self._writes: WriteBatch | None = None  # the loop's, known once the first inbox is carried out
 
     @classmethod
     def of(cls, loop: asyncio.AbstractEventLoop) -> _Drains:
@@ -75,11 +79,16 @@ class _Drains:
     def _run(self) -> None:
         self._scheduled = False
         waiting, self._waiting = self._waiting, []
+        writes = self._writes
+        if writes is None:  # here, not as the first move is read: no call back into its session
+            writes = self._writes = WriteBatch.of(self._loop)
+        write_now = writes.write_now
         for inbox in waiting:
             try:
                 inbox._drain()
             except Exception:  # one table's failure must not keep the others waiting
                 log.exception("a table's inbox could not be carried out")
+            write_now()
 
 
 class Inbox(Generic[T]):
@@ -89,7 +98,7 @@ class Inbox(Generic[T]):
     An :class:`asyncio.Queue` would do, at about 3 kB a table (three deques and an Event,
     each with a block of its own) and a future per ``get``; a table needs none of its
     bounds, joins or waiting putters.  This is a list and, only while the loop waits on an
-    empty inbox, one future.
+    empty inbox, one future, which is given the item (no coroutine waits beside it).
 
     ``carry`` (when set) carries out an item at once, with no task: what arrives while
     the reader waits is handed to it in one plain callback of the event loop (the next
@@ -102,7 +111,7 @@ class Inbox(Generic[T]):
 
     def __init__(self) -> None:
         self._items: list[T] = []
-        self._waiter: asyncio.Future[None] | None = None
+        self._waiter: asyncio.Future[T] | None = None
         self._draining = False  # a callback to carry out what came is scheduled
         self._drains: _Drains | None = None  # the event loop's, known once the reader waits
         self.carry: Callable[[T], T | None] | None = None
@@ -117,7 +126,8 @@ class Inbox(Generic[T]):
         waiter = self._waiter
         if waiter is not None and not waiter.done():
             if self.carry is None:
-                waiter.set_result(None)
+                self._waiter = None
+                waiter.set_result(self._items.pop(0))
             elif not self._draining:
                 self._draining = True
                 drains = self._drains
@@ -132,20 +142,19 @@ class Inbox(Generic[T]):
         items = self._items
         while items and carry is not None and waiter is not None and not waiter.done():
             rest = carry(items.pop(0))
-            if rest is not None:
-                items.insert(0, rest)
-                waiter.set_result(None)
+            if rest is not None:  # to the reader, before what came after it
+                self._waiter = None
+                waiter.set_result(rest)
                 return
 
-    async def get(self) -> T:
-        """The oldest item, once there is one."""
-        while not self._items:
-            waiter = self._waiter = asyncio.get_running_loop().create_future()
-            try:
-                await waiter
-            finally:
-                self._waiter = None
-        return self._items.pop(0)
+    def get(self) -> asyncio.Future[T]:
+        """The oldest item, once there is one (a future: done at once if there is one now)."""
+        got: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        if self._items:
+            got.set_result(self._items.pop(0))
+        else:
+            self._waiter = got
+        return got
 
 
 class TableLoop:

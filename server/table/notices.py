@@ -12,10 +12,16 @@ was replaced by a resuming one) is told at most once per window.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
 
 from scopa.protocol import commands as wire
 
 from ..core import Clock, Timer
+
+if TYPE_CHECKING:
+    from scopa.engine import GameMaster
+
+    from .broadcast import Broadcaster
 
 SeatNotice = wire.SeatAway | wire.SeatBack
 
@@ -95,3 +101,28 @@ class SeatNotices:
         for timer in self._later.values():
             timer.cancel()
         self._later.clear()
+
+
+class TableNotices:
+    """A table's :class:`SeatNotices`, made when first needed (a seat goes away or comes
+    back, someone starts watching): most tables never need them, and they are a few
+    hundred bytes a table."""
+
+    __slots__ = ()
+    clock: Clock
+    notice_window: float  # Limits.resume_window
+    broadcaster: Broadcaster
+    master: GameMaster | None
+    _notices: SeatNotices | None
+
+    @property
+    def notices(self) -> SeatNotices:
+        notices = self._notices
+        if notices is None:
+            notices = SeatNotices(self.clock, self.notice_window, self._tell_notice)
+            self._notices = notices  # type: ignore[misc]  # the table's slot (a dataclass field)
+        return notices
+
+    def _tell_notice(self, body: SeatNotice) -> None:
+        """A notice to the whole table: an event of its log once the game has begun."""
+        self.broadcaster.tell_seat(body, numbered=self.master is not None)

@@ -11,7 +11,6 @@ from typing import Callable
 
 from scopa.bots import make_bot
 from scopa.engine import Player, RuleSet
-from scopa.protocol import Prepared
 from scopa.protocol import commands as wire
 
 from ..core import Clock, Timer, start_timer, bot_name
@@ -56,8 +55,9 @@ class Seat:
     bot_until: wire.PlayAt | None = None  # ... until this one, when the person took it back
     bot_played: bool = False  # the bot made a play since it took the seat (bot_from: its first)
     back_played: bool = False  # the person made a play since taking it back (bot_until: their first)
-    your_turn: Prepared | None = None  # the table's your_turn to this seat, prepared once per client (no body)
+    your_turn: bytes = b""  # the envelope of the table's your_turn to this seat, prepared once per client
     your_turn_to: ServerSession | None = None  # the client it was prepared for
+    your_turn_party: str = ""  # that client's party, its recipient
 
     def played(self, bot: bool, at: Callable[[], wire.PlayAt]) -> None:
         """The seat made a play (``bot``: a bot made it for the seat's person; ``at``: where

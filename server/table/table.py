@@ -23,7 +23,7 @@ from scopa.protocol.convert import public_view_to_wire, rules_to_wire, view_to_w
 from ..core import metrics, Clock, SystemClock, Timer, start_timer
 from .broadcast import RESTORED_EVENTS, Broadcaster, EventLog
 from ..journal import FinishTable, Journal, Fenced, FinishedTable, StoredTable
-from .notices import SeatNotices
+from .notices import SeatNotices, TableNotices
 from .seats import HELD, Seats, token_digest
 from ..conn import ServerSession
 from .journaling import TableJournal
@@ -37,7 +37,7 @@ log = logging.getLogger("scopa.server")
 
 
 @dataclass(eq=False, slots=True)
-class Table(TableLoop):
+class Table(TableLoop, TableNotices):
     """One table of the lobby."""
 
     id: str
@@ -62,7 +62,7 @@ class Table(TableLoop):
     log_limit: InitVar[int] = 10_000  # events kept for reconnecting clients (older ones: a snapshot)
     invite_digest: str = ""  # a private table: sha256 hex of its invite code (the code is never kept)
     update_interval: InitVar[float] = 0.0  # Limits.table_update_interval: spectator changes are coalesced
-    notice_window: InitVar[float] = 0.0  # Limits.resume_window: one seat_away/seat_back pair per seat per window
+    notice_window: float = 0.0  # Limits.resume_window: one seat_away/seat_back pair per seat per window
     finish_reason: str = ""
     closed: bool = False  # removed from the lobby (a table_update says state "closed")
     member: str | None = None  # in a cluster: the address of the server it plays on (its map says so)
@@ -85,7 +85,7 @@ class Table(TableLoop):
     seats: Seats = field(init=False)
     broadcaster: Broadcaster = field(init=False)  # its spectators too
     turns: Turns = field(init=False)
-    notices: SeatNotices = field(init=False)
+    _notices: SeatNotices | None = None  # made when first needed (TableNotices.notices)
     _expiry: Timer | None = None  # a finished table's tokens: void when it fires
     _info: tuple[tuple[Any, ...], wire.TableInfo] | None = None
     _people: tuple[int, ...] = ()  # seats a person held when the game began: their hands go out
@@ -94,9 +94,7 @@ class Table(TableLoop):
     _inbox: Inbox[list[Effect]] = field(default_factory=Inbox)
     """Effects of the game master for the table's loop to carry out, in order."""
 
-    def __post_init__(self, log_limit: int, update_interval: float, notice_window: float) -> None:
-        self.party = f"table:{self.id}"
-        self.everyone = f"table:{self.id}/all"
+    def __post_init__(self, log_limit: int, update_interval: float) -> None:
         self.journal = TableJournal(self.id)
         self.journal.on_unstored = self._unstored
         self.events = EventLog(log_limit)
@@ -104,10 +102,9 @@ class Table(TableLoop):
                            bot_factory=self.bot_factory, on_grace_over=self._grace_expired)
         self.broadcaster = Broadcaster(self.id, self.seats, self.events, self.clock, update_interval,
                                        announce=self.announce_seats)
+        self.party, self.everyone = self.broadcaster.party, self.broadcaster.everyone  # one copy of each a table
         self.turns = Turns(self.id, self.seats, self.broadcaster, self.events, self.journal, self.clock,
                            self.turn_timeout, self._inbox)
-        self.notices = SeatNotices(self.clock, notice_window,
-                                   lambda body: self.broadcaster.tell_seat(body, numbered=self.master is not None))
         self.broadcaster.turn_clock = self.turns.new_turn_ms
 
     def info(self) -> wire.TableInfo:
@@ -353,7 +350,8 @@ class Table(TableLoop):
 
     def cancel_timers(self) -> None:
         self.seats.stop()
-        self.notices.stop()
+        if self._notices is not None:  # no notices made: none held
+            self._notices.stop()
         self.turns.stop()
         self.broadcaster.stop()
         if self._expiry is not None:
@@ -384,7 +382,7 @@ class Table(TableLoop):
         else:
             self.journal.start()
             metrics.GAMES_STARTED.inc()
-        self.state = wire.TableState.PLAYING
+        self.state, self._info = wire.TableState.PLAYING, None  # no map of the waiting table held through the game
         # With no journal write to await, a move is carried out from the inbox at once;
         # with one, the table's task awaits each.
         self._inbox.carry = self._carry_now if self.journal.storage is None and self.lease is None else None

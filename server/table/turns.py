@@ -1,4 +1,4 @@
-"""The turns of the people at a table: each waiting turn (its your_turn packed once, its
+"""The turns of the people at a table: each waiting turn (its your_turn, its
 deadline on the table's one turn clock), the answers to it for the game master, the
 default move when its time is up, a built-in bot taking a seat over; what follows an
 answer goes to the table's inbox (inbox.py)."""
@@ -36,11 +36,12 @@ READING_TIME = wire.READING_TIME  # the protocol's figure (welcome's reading_tim
 
 @dataclass(eq=False, slots=True)
 class PendingTurn:
-    """A seat's turn waiting for its client's answer."""
+    """A seat's turn waiting for its client's answer.  Its your_turn body is not kept:
+    it goes out once as the turn starts, and is packed again from the game (which stands
+    still while the turn waits) for the rare sending again (a refusal, a reconnect)."""
 
     ask: Ask  # the game master's question
     event: int
-    payload: bytes  # the your_turn body, packed once (without the time left, told at each sending)
     deadline: float | None = None  # on the table's clock; None: no turn clock
 
 
@@ -72,24 +73,26 @@ class Turns:
         """When the person's move whose turn passes on now was taken (its ``arrived``, kept
         past its broadcast), until the next person's your_turn is queued; 0: none (a bot is
         asked first: that your_turn is not timed)."""
-        self._reading: set[int] = set()
-        """The seats whose first turn since the round dealt them a new hand is still to
-        come: that turn gets READING_TIME more (:meth:`reading`)."""
+        self._reading = 0
+        """The seats (a bit each) whose first turn since the round dealt them a new hand
+        is still to come: that turn gets READING_TIME more (:meth:`reading`)."""
 
     def ask(self, ask: Ask) -> None:
         """A person's turn: number it, arm its clock (before anyone hears of it), then
-        send the your_turn, packed once (a refusal or a reconnect sends the same bytes
-        again).  An away seat is asked when it comes back."""
+        send the your_turn (a refusal or a reconnect sends the same body again, packed
+        anew).  An away seat is asked when it comes back."""
         assert self.master is not None
         event = self.events.next_event()
         payload = your_turn_payload(event, self.master.state, ask.seat, ask.legal)
         reading = self.reading(ask.seat)
-        self._reading.discard(ask.seat)
+        self._reading &= ~(1 << ask.seat)
         deadline = None if self.turn_timeout is None else self.clock.now() + self.turn_timeout + reading
-        self._turns[ask.seat] = PendingTurn(ask, event, payload, deadline)
+        turn = self._turns[ask.seat] = PendingTurn(ask, event, deadline)
         if deadline is not None:
             self._arm_clock(deadline)
-        self.ask_again(ask.seat)
+        s = self.seats[ask.seat]
+        if s is not None and s.session is not None:
+            self.broadcaster.ask_seat(s, self._with_left(turn, payload))
         if self.turn_from:  # the your_turn that follows a person's move: timed when written
             s = self.seats[ask.seat]
             if s is not None and s.session is not None:
@@ -99,20 +102,27 @@ class Turns:
     def ask_again(self, seat: int) -> None:
         """The waiting your_turn of ``seat`` to its client, if both are there."""
         turn, s = self._turns.get(seat), self.seats[seat]
-        if turn is not None and s is not None and s.session is not None:
-            self.broadcaster.ask_seat(s, self._payload_now(turn))
+        if turn is not None and s is not None and s.session is not None and (payload := self._payload_now(turn)):
+            self.broadcaster.ask_seat(s, payload)
 
     def turn_again(self, seat: int) -> Prepared | None:
         """The waiting your_turn of ``seat`` for its client to be sent, if both are there."""
         turn, s = self._turns.get(seat), self.seats[seat]
-        if turn is None or s is None or s.session is None:
+        if turn is None or s is None or s.session is None or not (payload := self._payload_now(turn)):
             return None
-        return self.broadcaster.your_turn(s, self._payload_now(turn))
+        return self.broadcaster.your_turn(s, payload)
 
     def _payload_now(self, turn: PendingTurn) -> bytes:
-        """``turn``'s your_turn body with the time its clock has left now (``turn_left_ms``)."""
+        """``turn``'s your_turn body, packed again from the game, with the time its clock
+        has left now (``turn_left_ms``); empty when no game runs."""
+        if self.master is None:
+            return b""
+        return self._with_left(turn, your_turn_payload(turn.event, self.master.state, turn.ask.seat, turn.ask.legal))
+
+    def _with_left(self, turn: PendingTurn, payload: bytes) -> bytes:
+        """``payload`` (``turn``'s your_turn body) with the time its clock has left now."""
         left = self._left_ms(turn)
-        return turn.payload if left is None else with_key(turn.payload, "turn_left_ms", left)
+        return payload if left is None else with_key(payload, "turn_left_ms", left)
 
     def _left_ms(self, turn: PendingTurn) -> int | None:
         """The milliseconds ``turn``'s clock has left now (rounded up: 0 only when it is
@@ -131,7 +141,7 @@ class Turns:
         """The seconds more than ``turn_timeout`` the turn of ``seat`` starting now gets:
         READING_TIME for a seat's first turn of a round (its new hand and the new board to
         read, the last round's box still on screen), whoever moved before it; else none."""
-        return wire.READING_TIME if seat in self._reading else 0.0
+        return wire.READING_TIME if self._reading >> seat & 1 else 0.0
 
     def new_turn_ms(self, seat: int, round_start: bool = False) -> int | None:
         """The clock a turn of ``seat`` starting now gets (``played``, ``declared`` and
@@ -140,7 +150,7 @@ class Turns:
         game's first, or one after a round's end), dealing every seat a new hand: each
         seat's first turn of it gets its reading time (:meth:`reading`; its ``ask`` too)."""
         if round_start:
-            self._reading = set(range(len(self.seats)))
+            self._reading = (1 << len(self.seats)) - 1
         s = self.seats[seat]
         if self.turn_timeout is None or (s is not None and s.bot is not None):
             return None

@@ -16,8 +16,9 @@ from hypothesis import given, settings, strategies as st
 from conftest import random_turns
 
 from scopa.engine import Play, RuleSet
+from scopa.engine.actions import LAID
 from scopa.engine.captures import CaptureRules, value_counts
-from scopa.engine.cards import SETTE_COPPE, VALUE_MASK
+from scopa.engine.cards import SETTE_COPPE, VALUE_MASK, mask_of
 from scopa.engine.selections import TEMPLATES_BY_SUM, Template
 from scopa.engine.speedups import EXPAND_PLAYS, ExpandPlays
 
@@ -45,7 +46,7 @@ def _by_rules(caps: CaptureRules, hand: int, table: int, first_play: bool, wild:
 
 def _twin_plays(twin: ExpandPlays, caps: CaptureRules, hand: int, table: int, first_play: bool, wild: int) -> list[Play]:
     by_value = caps.by_value(value_counts(table) << 1 | first_play)
-    return twin(hand, table, by_value, wild, SETTE_COPPE, Play)
+    return twin(hand, table, by_value, wild, SETTE_COPPE, Play, LAID)
 
 
 @pytest.mark.parametrize("twin", TWINS)
@@ -61,6 +62,18 @@ def test_each_twin_lists_the_plays_the_capture_rules_allow_in_games(rules: RuleS
         checked += 1
         s.apply(rng.choice(s.legal_actions()))
     assert checked > 300
+
+
+@pytest.mark.parametrize("twin", TWINS)
+def test_each_twin_gives_a_card_laid_on_the_table_its_one_shared_play(twin: str) -> None:
+    """A turn waiting for its answer keeps its legal plays: a card that captures nothing
+    is the same play object in every list, not a new one each time."""
+    caps = CaptureRules(RuleSet.build("scopone"))
+    hand, table = mask_of([0, 8, 39]), mask_of([4])  # an ace, a three, a king; a two on the table
+    first = _twin_plays(EXPAND_PLAYS[twin], caps, hand, table, False, 0)
+    again = _twin_plays(EXPAND_PLAYS[twin], caps, hand, table, False, 0)
+    assert first == [Play(0), Play(8), Play(39)]
+    assert all(p is LAID[p.card] for p in first + again)
 
 
 @settings(max_examples=300, deadline=None)

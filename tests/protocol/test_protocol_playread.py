@@ -8,6 +8,7 @@ ordinary play is read the short way."""
 from __future__ import annotations
 
 import struct
+import sys
 from dataclasses import dataclass
 from typing import Any
 
@@ -242,3 +243,18 @@ def test_the_cards_are_the_notation_of_the_forty_cards() -> None:
 
     assert sorted(CARDS) == sorted(str(c) for c in ENGINE_CARDS)
 
+
+
+def test_the_memo_of_parties_read_holds_a_loaded_server_s_players_in_a_small_table(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every play's sender and recipient is checked once, then remembered: 1,000 players at
+    250 tables cost the memo a few dozen kilobytes (not a set's hundred and more)."""
+    monkeypatch.setattr(codec, "_PARTIES_SEEN", type(codec._PARTIES_SEEN)())
+    seat = 0
+    for table in range(250):
+        for _ in range(4):
+            payload = pack_command(make_command(PlayCard(card="3d"), seq=5, sender=f"player:p{seat}",
+                                                recipient=f"table:t{table}"))
+            assert unpack_command(payload).body == PlayCard(card="3d")
+            seat += 1
+    assert len(codec._PARTIES_SEEN) == 1250
+    assert sys.getsizeof(codec._PARTIES_SEEN) < 40_000

@@ -1,6 +1,7 @@
 """Small parts of a table and the lobby, by behaviour: the event log keeps the most recent
 events up to its limit, a table's inbox hands its loop what was put in it in order (and
-carries out at once what needs no waiting while the loop waits), tables
+carries out at once what needs no waiting while the loop waits, each table's frames written as
+soon as it is carried out), tables
 created with the same preset and options share one RuleSet, and a seat's sources are
 kept once each."""
 
@@ -18,6 +19,7 @@ from scopa.protocol import commands as wire
 from scopa.server.table.broadcast import EventLog, LoggedEvent
 from scopa.server.lobby.directory import build_rules
 from scopa.server.players.fairness import FairRatings
+from scopa.server.conn import WriteBatch
 from scopa.server.table.loop import Inbox
 
 pytestmark = pytest.mark.unit
@@ -49,24 +51,32 @@ def test_the_event_log_gives_a_seat_its_own_and_the_public_events_only() -> None
     assert log.kept == [] and log.missed(1, 0) is None
 
 
-def test_the_event_log_keeps_each_event_in_a_few_bytes_beside_its_body() -> None:
-    """A log holds a whole game for every table of a server: an event costs it its packed
-    body and a few bytes, not a tuple of its own, and comes back as it went in."""
-    bodies = [bytes([i % 256]) * 20 for i in range(1000)]  # made before the reading
+def test_the_event_log_keeps_each_event_in_its_body_and_a_few_bytes() -> None:
+    """A log holds a whole game for every table of a server: an event costs it the bytes
+    of its packed body and a few more, not a tuple nor a bytes object of its own, and
+    comes back as it went in."""
     names = ["played", "deal", "round_started"]
     log = EventLog()
     log.restart_at(1000)  # numbers above the small ints Python keeps anyway
     tracemalloc.start()
     try:
         before = tracemalloc.get_traced_memory()[0]
-        for i, body in enumerate(bodies):
-            log.append(LoggedEvent(None if i % 3 else i % 4, log.next_event(), names[i % 3], body))
+        for i in range(1000):  # each body packed for its event, as a table does, and kept by the log only
+            log.append(LoggedEvent(None if i % 3 else i % 4, log.next_event(), names[i % 3], bytes([i % 256]) * 20))
         kept = tracemalloc.get_traced_memory()[0] - before
     finally:
         tracemalloc.stop()
-    assert kept < 24 * len(bodies)
-    assert log.kept == [LoggedEvent(None if i % 3 else i % 4, i + 1001, names[i % 3], body)
-                        for i, body in enumerate(bodies)]
+    assert kept < (20 + 24) * 1000
+    assert log.kept == [LoggedEvent(None if i % 3 else i % 4, i + 1001, names[i % 3], bytes([i % 256]) * 20)
+                        for i in range(1000)]
+
+
+def test_the_event_log_drops_its_oldest_bodies_with_their_events() -> None:
+    log = EventLog(limit=2)
+    for i in range(5):
+        log.append(LoggedEvent(None, log.next_event(), "played", bytes([i]) * (i + 1)))
+    assert [(e.event, e.payload) for e in log.kept] == [(4, b"\x03" * 4), (5, b"\x04" * 5)]
+    assert [e.payload for e in log.missed(None, 4) or []] == [b"\x04" * 5]
 
 
 async def test_a_table_inbox_hands_over_in_order_and_waits_when_empty() -> None:
@@ -81,6 +91,42 @@ async def test_a_table_inbox_hands_over_in_order_and_waits_when_empty() -> None:
     inbox.put_nowait("c")
     assert await waiting == "c"
     assert len(inbox) == 0
+
+
+class _Said:
+    """A connection as the write batch sees it: its frames of the loop turn written by ``_flush``."""
+
+    def __init__(self, name: str, happened: list[str]) -> None:
+        self.name, self.happened = name, happened
+
+    def _flush(self) -> None:
+        self.happened.append(f"{self.name} written")
+
+
+async def test_each_table_moved_in_one_loop_turn_is_written_before_the_next_is_carried_out() -> None:
+    """Two tables' moves read in one loop turn: the first table's frames (its next
+    seat's your_turn) go out as soon as its move is carried out, not after the second's."""
+    happened: list[str] = []
+    writes = WriteBatch.of(asyncio.get_running_loop())
+    inboxes: list[Inbox[str]] = []
+    for name in ("a", "b"):
+        inbox: Inbox[str] = Inbox()
+        said = _Said(name, happened)
+
+        def carry(item: str, said: _Said = said) -> None:
+            happened.append(f"{item} carried out")
+            writes.add(said)  # type: ignore[arg-type]  # what a table's send does for each connection
+        inbox.carry = carry
+        inboxes.append(inbox)
+    readers = [asyncio.ensure_future(inbox.get()) for inbox in inboxes]
+    await asyncio.sleep(0)  # both tables' loops wait on their empty inboxes
+    inboxes[0].put_nowait("a")
+    inboxes[1].put_nowait("b")
+    for _ in range(3):
+        await asyncio.sleep(0)
+    assert happened == ["a carried out", "a written", "b carried out", "b written"]
+    for reader in readers:
+        reader.cancel()
 
 
 async def test_a_cancelled_wait_leaves_the_inbox_usable() -> None:
@@ -184,7 +230,7 @@ def test_a_seat_keeps_each_source_once_and_a_fresh_seat_forgets_the_last() -> No
     fair.seen("1", 0, "10.0.0.2")
     assert fair._origins["1"][0] == ("10.0.0.1", "10.0.0.2")
     fair.seen("1", 0, "10.0.0.3", fresh=True)
-    assert fair._origins["1"][0] == ("10.0.0.3",)
+    assert fair._origins["1"][0] == "10.0.0.3"  # one source: kept as itself, not in a tuple of its own
 
 
 class _NoSeats:
