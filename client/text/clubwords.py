@@ -395,4 +395,6 @@ TUI_ITALIAN: dict[str, str] = {
     "{card} and took {cards}": "{card} e ha preso {cards}",
     "{earlier}; then {later}": "{earlier}; poi {later}",
     "{name} proposes a rematch: play it": "{name} propone la rivincita: giocala",
+    "{name}'s turn: press {keys}, click a card, or / to type one. ? help":
+        "Tocca a {name}: premi {keys}, fai clic su una carta o scrivine una con /. ? aiuto",
 }
