@@ -382,7 +382,7 @@ class NetApp(ScopaApp):
         if screen.held and not isinstance(event, GameEnded):  # history: onto the board, not drawn
             screen.board.apply(event)
             if isinstance(event, RoundStarted):
-                self.comeback.missed_plays = 0
+                self.comeback.new_round()
             elif isinstance(event, Played):
                 self.comeback.missed(screen, event)
             return
