@@ -388,11 +388,15 @@ TUI_ITALIAN: dict[str, str] = {
     "as {name}.":
         "I giocatori vedono quanti guardano il loro tavolo, non chi: il nome serve solo al server. Se lo lasci "
         "vuoto, guardi come {name}.",
+    "Waiting for a game of {preset}: {others} other(s) waiting… Esc (or p) stops waiting.":
+        "Si aspetta una partita di {preset}: {others} in attesa oltre a te… Esc (o di nuovo p) smette di aspettare.",
     "Watching table {table}: the rematch of table {old}.": "Guardi il tavolo {table}: la rivincita del tavolo {old}.",
+    "You stopped waiting for a quick game.": "Non aspetti più una partita veloce.",
     "play again": "gioca ancora",
     "play again against the same bots": "gioca ancora contro gli stessi bot",
     "rematch: a new table for the same players": "rivincita: un nuovo tavolo per gli stessi giocatori",
     "stock": "mazzo",
+    "stop waiting": "smetti di aspettare",
     "watch the rematch, at table {table}": "guarda la rivincita, al tavolo {table}",
     "{card} and took {cards}": "{card} e ha preso {cards}",
     "{earlier}; then {later}": "{earlier}; poi {later}",

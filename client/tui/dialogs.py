@@ -303,7 +303,8 @@ LOBBY_KEYS_HELP = """\
 
 - `↑` `↓`: choose a table in the list. Enter or `j`: sit at the chosen table (a finished
   game: how it ended). `w`: watch the chosen table.
-- `p`: play now (a game with whoever else asks for one). `c`: create a table.
+- `p`: play now (a game with whoever else asks for one); while you wait, Esc or `p` again
+  stops waiting. `c`: create a table.
 - `i`: join a private table with the invite you were given.
 - `o`: tournaments. `r`: list the tables again.
 - `t`: say something to the lobby (Enter sends).
@@ -317,7 +318,8 @@ LOBBY_KEYS_HELP_IT = """\
 
 - `↑` `↓`: scegli un tavolo nell'elenco. Invio o `j`: siediti al tavolo scelto (una
   partita finita: come è andata). `w`: guarda il tavolo scelto.
-- `p`: gioca subito (una partita con chi altro la chiede). `c`: apri un tavolo.
+- `p`: gioca subito (una partita con chi altro la chiede); mentre aspetti, Esc o di nuovo `p`
+  smette di aspettare. `c`: apri un tavolo.
 - `i`: entra in un tavolo privato con l'invito che ti hanno dato.
 - `o`: tornei. `r`: elenca di nuovo i tavoli.
 - `t`: scrivi qualcosa alla sala (Invio invia).

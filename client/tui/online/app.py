@@ -10,7 +10,7 @@ from typing import Any
 
 from rich.text import Text
 
-from scopa.engine import Event, GameEnded, GameStarted, Played, Preset, RoundEnded, RoundStarted, RuleSet
+from scopa.engine import Event, GameEnded, GameStarted, Played, RoundEnded, RoundStarted, RuleSet
 from scopa.protocol import ChatMessage, Command, Joined, Snapshot, TableInfo, TableUpdate
 from scopa.protocol.commands import TournamentNoTable, TournamentTable
 from scopa.protocol.convert import rules_from_wire
@@ -30,6 +30,7 @@ from .invitepanel import Invite, ShareInviteScreen
 from .rematch import Rematches, game_over, play_rematch
 from .lobby import CreateTableScreen, LobbyScreen, NewTable
 from .players import NetPlayer
+from .quick import QuickWait
 from .snapshot import seat_waiting, table_now, watched_snapshot
 from .tournaments import browse_tournaments
 from .watching import watch_game
@@ -71,6 +72,7 @@ class NetApp(ScopaApp):
         self.ask_name = False  # True: the name is asked first (scopa play without --name), player_name offered
         self.table_info: TableInfo | None = None  # the listing of the table this client sits at, when it saw one
         self.rematches = Rematches()  # the rematches offered, for the game-over box
+        self.quick = QuickWait()  # a quick game waited for
 
     # ------------------------------------------------------------------ frame
 
@@ -220,7 +222,11 @@ class NetApp(ScopaApp):
         self.lobby.show_tables(tables)
 
     def on_lobby_screen_action(self, message: LobbyScreen.Action) -> None:
-        self.run_worker(self.lobby_action(message.kind, message.arg), group="lobby", exclusive=True)
+        if message.kind in ("quick", "stop_quick") and self.quick.stop(self, self.session):
+            self.workers.cancel_group(self, "lobby")  # p again, or Esc: the wait is given up
+            return
+        if message.kind != "stop_quick":  # Esc with nothing waited for: nothing to do
+            self.run_worker(self.lobby_action(message.kind, message.arg), group="lobby", exclusive=True)
 
     async def lobby_action(self, kind: str, arg: str) -> None:
         session = self.session
@@ -254,11 +260,7 @@ class NetApp(ScopaApp):
                 await self.play_at_table(invite_string(info.id, session.invite) if new.private and session.invite
                                          else None)
             elif kind == "quick":  # the defaults' game, with whoever else asks for it
-                preset = self.defaults.preset or Preset.SCOPA
-                self.bot_takeover = True  # the server's quick games let a bot take a seat left empty
-                joined = await session.quick_play(preset, waiting=lambda others: self.tell(
-                    tr("Waiting for a game of {preset}: {others} other(s) waiting…", preset=preset.value,
-                       others=others)))
+                joined = await self.quick.wait(self, session)
                 self.tell(tr("You sit at table {table}, seat {seat}.", table=joined.table, seat=joined.seat + 1))
                 await self.play_at_table()
             elif kind == "tournaments":
@@ -420,11 +422,8 @@ class NetApp(ScopaApp):
 
     def table_party(self) -> str | None:
         """Who speaks for the table this app sits at or watches (``table:<id>``)."""
-        if self.watching is not None:
-            return f"table:{self.watching}"
-        if self.session is not None and self.session.table_id is not None:
-            return f"table:{self.session.table_id}"
-        return None
+        table = self.watching if self.watching is not None else self.session.table_id if self.session else None
+        return None if table is None else f"table:{table}"
 
     def say_at_table(self, text: str) -> None:
         """Send a chat line to the people at this table (the board's chat box)."""

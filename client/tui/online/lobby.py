@@ -70,6 +70,7 @@ class LobbyScreen(Screen[None]):
         Binding("o", "tournaments", key_word("tournaments")),
         Binding("r", "refresh", key_word("refresh"), show=False),  # the list follows the server by itself
         Binding("t", "talk", key_word("chat"), show=False),  # the chat line says "t: …" itself
+        Binding("escape", "stop_waiting", key_word("stop waiting"), show=False),  # a quick game's wait says it
     ]
 
     class Action(Message):
@@ -214,6 +215,9 @@ class LobbyScreen(Screen[None]):
 
     def action_play_now(self) -> None:
         self.post_message(self.Action("quick"))
+
+    def action_stop_waiting(self) -> None:
+        self.post_message(self.Action("stop_quick"))
 
     def action_create(self) -> None:
         self.post_message(self.Action("create"))
