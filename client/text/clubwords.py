@@ -393,6 +393,7 @@ TUI_ITALIAN: dict[str, str] = {
     "Watching table {table}: the rematch of table {old}.": "Guardi il tavolo {table}: la rivincita del tavolo {old}.",
     "You stopped waiting for a quick game.": "Non aspetti più una partita veloce.",
     "play again": "gioca ancora",
+    "play again against bots ({names} left the game)": "gioca ancora contro dei bot ({names} ha lasciato la partita)",
     "play again against the same bots": "gioca ancora contro gli stessi bot",
     "rematch: a new table for the same players": "rivincita: un nuovo tavolo per gli stessi giocatori",
     "stock": "mazzo",

@@ -170,7 +170,9 @@ def _wrapped(pieces: list[list[Text]], width: int | None) -> Text:
 def plays_text(b: BoardState, deck: DeckStyle) -> Text:
     """This round's plays in order, each with what it took."""
     t = Text(tr("This round") + "\n", style="bold")
-    for play in b.plays:
+    for n, play in enumerate(b.plays):
+        for _, note in (note for note in b.notes if note[0] == n):  # what happened at the table before this play
+            t.append(note + "\n", style="yellow")
         name, played = b.player_of(play) + ":", card_span(play.card, deck)
         if len(name) + 1 + len(played) <= PLAYS_WIDTH:
             line = Text(name + " ") + played
@@ -197,6 +199,8 @@ def plays_text(b: BoardState, deck: DeckStyle) -> Text:
             line.append_text(Text((" " if fits else "") + mark, style=style))
         t.append_text(line)
         t.append("\n")
+    for _, note in (note for note in b.notes if note[0] >= len(b.plays)):
+        t.append(note + "\n", style="yellow")
     if not b.plays:
         t.append(tr("no plays yet"), style="dim")
     t.rstrip()

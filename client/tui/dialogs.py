@@ -207,8 +207,8 @@ class RoundEndScreen(Once, ModalScreen[int | None]):
         if event.key in ("question_mark", "f1", "ctrl+c"):
             return
         event.stop()
-        scroll = self.query_one("#round-scroll", VerticalScroll)
-        if event.key in ("up", "down", "pageup", "pagedown") and scroll.max_scroll_y:  # a box too tall to fit
+        scroll = next(iter(self.query("#round-scroll").results(VerticalScroll)), None)
+        if event.key in ("up", "down", "pageup", "pagedown") and scroll is not None and scroll.max_scroll_y:
             {"up": scroll.scroll_up, "down": scroll.scroll_down, "pageup": scroll.scroll_page_up,
              "pagedown": scroll.scroll_page_down}[event.key](animate=False)
             return
@@ -273,8 +273,8 @@ class GameOverScreen(Once, ModalScreen[str | None]):
         if event.key in ("question_mark", "f1", "ctrl+c"):
             return
         event.stop()
-        scroll = self.query_one("#round-scroll", VerticalScroll)
-        if event.key in ("up", "down", "pageup", "pagedown") and scroll.max_scroll_y:  # a box too tall to fit
+        scroll = next(iter(self.query("#round-scroll").results(VerticalScroll)), None)
+        if event.key in ("up", "down", "pageup", "pagedown") and scroll is not None and scroll.max_scroll_y:
             {"up": scroll.scroll_up, "down": scroll.scroll_down, "pageup": scroll.scroll_page_up,
              "pagedown": scroll.scroll_page_down}[event.key](animate=False)
             return

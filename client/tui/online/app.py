@@ -349,7 +349,7 @@ class NetApp(ScopaApp):
         # Only a game that is over forgets its seat: an app closed mid-game (Ctrl+C, a
         # reloaded web page) finds it again when it starts.
         self.store.forget(self.server, self.player_name)
-        left, again = tr("You left table {table}.", table=result.table) if self.leaving else None, False
+        left, again = gave_up_text(result.table, result.reason) if self.leaving else None, False  # and what became of it
         if not self.leaving:
             line = result_line(board) if board.over else tr("The game ended without a winner ({reason}).",
                                                             reason=word_text(result.reason))

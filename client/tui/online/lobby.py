@@ -189,7 +189,8 @@ class LobbyScreen(Screen[None]):
             tr("Every game here is over (w on one shows how it ended): press c to create a table.") if not live else None
         asking = self._question is not None and not self._question.done()  # a question stays until answered
         if empty is not None and empty != self._empty and not asking:  # said once: what was told since stays
-            self.say(empty)
+            told = self._status if self._status and self._status not in (keys_hint(), self._empty) else None
+            self.say(empty if told is None else Text.assemble(told, "\n", empty))  # what was just told stays above
             self._empty = empty
         elif empty is None:
             if self._status in (tr("No tables yet: press c to create one."),
