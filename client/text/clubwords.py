@@ -180,9 +180,9 @@ CONNECTION_ITALIAN: dict[str, str] = {
         "{address} non si raggiunge: controlla la rete e l'indirizzo.",
     "Looking for Scopa servers on this network…": "Cerco server di Scopa su questa rete…",
     "No Scopa server answered on this network within {seconds} s, nor on this computer. Host one with "
-    "`scopa serve --host 0.0.0.0`, or give the address of one: --server HOST:PORT":
+    "\"scopa serve --host 0.0.0.0\", or give the address of one: --server HOST:PORT":
         "Nessun server di Scopa ha risposto su questa rete in {seconds} s, né su questo computer. Avviane uno con "
-        "`scopa serve --host 0.0.0.0`, o indica l'indirizzo di uno: --server HOST:PORTA",
+        "\"scopa serve --host 0.0.0.0\", o indica l'indirizzo di uno: --server HOST:PORTA",
     "No server chosen; give one with --server HOST:PORT": "Nessun server scelto; indicane uno con --server HOST:PORTA",
     "Scopa servers on this network:": "Server di Scopa su questa rete:",
     "Several Scopa servers on this network; choose one with --server HOST:PORT:":
@@ -401,6 +401,9 @@ TUI_ITALIAN: dict[str, str] = {
     "watch the rematch, at table {table}": "guarda la rivincita, al tavolo {table}",
     "{card} and took {cards}": "{card} e ha preso {cards}",
     "{earlier}; then {later}": "{earlier}; poi {later}",
+    "{name} disconnected: unless {name} returns, a bot takes the seat when the time on its row runs out.":
+        "Connessione persa per {name}: se non torna al tavolo, un bot prende il posto quando finisce il tempo "
+        "nella sua riga.",
     "{name} proposes a rematch: play it": "{name} propone la rivincita: giocala",
     "{name}'s turn: press {keys}, click a card, or / to type one. ? help":
         "Tocca a {name}: premi {keys}, fai clic su una carta o scrivine una con /. ? aiuto",

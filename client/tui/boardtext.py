@@ -72,8 +72,9 @@ def seats_panel(b: BoardState, deck: DeckStyle, left: int | None = None, compact
             seats.add_row(Text(" "), Text(b.seat_name(seat), style="dim" if free else "bold"),
                           Text(tr("someone awaited") if free else tr("here"), style="dim" if free else "green"), Text(""))
         return Group(seats)
+    dealt = any(b.hand_sizes)  # every hand played out: the round is over, nobody is on turn
     for seat in range(b.players):
-        turn = seat == b.to_move and not b.over
+        turn = seat == b.to_move and not b.over and dealt
         size = b.hand_sizes[seat] if seat < len(b.hand_sizes) else 0
         parts = []  # each after a dot: "3 cards · to play · dealer", never read as one phrase
         if turn:
