@@ -25,6 +25,7 @@ from ..columns import fill_list, unknown_key
 from ..keys import TypedBox, catch_up
 from ..keywords import key_word
 from ...text import rules_line, seated_name
+from ...game import seconds_text
 
 __all__ = ["CreateTableScreen", "InviteScreen", "LobbyScreen", "NewTable", "seats_text"]
 
@@ -177,7 +178,9 @@ class LobbyScreen(Screen[None]):
         rows: list[tuple[Text, ...]] = []
         for info in self.tables.values():
             style = {TableState.WAITING: "green", TableState.PLAYING: "yellow"}.get(info.state, "dim")
-            rows.append((Text(info.id), Text(rules_line(rules_from_wire(info.rules))), seats_text(info),
+            rules = rules_line(rules_from_wire(info.rules)) + (  # the turn clock, when the table has one
+                " · ⏱ " + seconds_text(round(info.turn_timeout)) if info.turn_timeout else "")
+            rows.append((Text(info.id), Text(rules), seats_text(info),
                          Text(word_text(info.state.value), style=style), Text(str(info.spectators))))
         left_out = fill_list(dt, list(self.tables), rows, (self.size.width or self.app.size.width) - 1)  # a scroll bar
         narrow = self.query_one("#lobby-narrow", Static)
