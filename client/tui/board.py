@@ -197,7 +197,7 @@ class BoardScreen(MoveInput):
         """What ``event`` was, on the status line (a last card played for the person says so)."""
         line = event_text(event, self.board, self.deck)
         if isinstance(event, (RoundStarted, HandDealt)):
-            self._last_card = None  # said until the next deal: the new cards are what matter now
+            self._last_card = self._played_for = None  # said until the next deal: the new cards matter now
         if isinstance(event, Played) and event.seat == self.board.viewer and event.forced_by is Forced.TIMEOUT:
             self.autoplayed = False
             if line is not None:
