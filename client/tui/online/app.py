@@ -28,9 +28,8 @@ from .comeback import Comeback
 from ..dialogs import ConfirmScreen, NameScreen, RoundEndScreen, keys_help
 from .invitepanel import Invite, ShareInviteScreen
 from .rematch import Rematches, game_over, play_rematch
-from .lobby import CreateTableScreen, LobbyScreen, NewTable
+from .lobby import CreateTableScreen, LobbyScreen, NewTable, QuickWait
 from .players import NetPlayer
-from .quick import QuickWait
 from .snapshot import seat_waiting, table_now, watched_snapshot
 from .tournaments import browse_tournaments
 from .watching import watch_game

@@ -1,10 +1,12 @@
 """The lobby: the server's tables (kept up to date), join (a private table with its
-invite code), watch, chat; ``c`` opens the create-table form (createform.py)."""
+invite code), watch, chat; ``c`` opens the create-table form (createform.py); a quick
+game waited for (``p``), and the way out of the wait (Esc, or ``p`` again)."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
+from typing import Protocol
 
 from rich.text import Text
 from textual import events, on
@@ -15,9 +17,11 @@ from textual.message import Message
 from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Footer, Input, RichLog, Static
 
-from scopa.protocol import TableInfo, TableState
+from scopa.engine import Preset, RuleSet
+from scopa.protocol import Joined, TableInfo, TableState
 from scopa.protocol.convert import rules_from_wire
 
+from ...net import ClientSession
 from ...text import parse_invite, tr, word_text
 from .createform import CreateTableScreen, NewTable
 from ..dialogs import Once, dialog_css
@@ -71,7 +75,7 @@ class LobbyScreen(Screen[None]):
         Binding("o", "tournaments", key_word("tournaments")),
         Binding("r", "refresh", key_word("refresh"), show=False),  # the list follows the server by itself
         Binding("t", "talk", key_word("chat"), show=False),  # the chat line says "t: …" itself
-        Binding("escape", "stop_waiting", key_word("stop waiting"), show=False),  # a quick game's wait says it
+        Binding("escape", "play_now('stop_quick')", key_word("stop waiting"), show=False),  # a quick wait says it
     ]
 
     class Action(Message):
@@ -217,11 +221,9 @@ class LobbyScreen(Screen[None]):
         table_id = str(event.row_key.value)
         self.post_message(self.Action("watch" if table_id not in self.live() else "join", table_id))  # over: its result
 
-    def action_play_now(self) -> None:
-        self.post_message(self.Action("quick"))
-
-    def action_stop_waiting(self) -> None:
-        self.post_message(self.Action("stop_quick"))
+    def action_play_now(self, kind: str = "quick") -> None:
+        """p: a quick game (p again while waiting: stop waiting); Esc: stop waiting (``stop_quick``)."""
+        self.post_message(self.Action(kind))
 
     def action_create(self) -> None:
         self.post_message(self.Action("create"))
@@ -319,3 +321,42 @@ class InviteScreen(Once, ModalScreen[str | None]):
 
     def action_cancel(self) -> None:
         self.close(None)
+
+
+class QuickApp(Protocol):
+    """What a quick wait needs of the network app."""
+
+    defaults: RuleSet
+    bot_takeover: bool | None
+
+    def tell(self, text: str) -> None: ...
+
+
+class QuickWait:
+    """Whether this client waits for a quick game, and the waiting's start and end."""
+
+    def __init__(self) -> None:
+        self.waiting = False
+
+    async def wait(self, app: QuickApp, session: ClientSession) -> Joined:
+        """Wait for a quick game of the app's default game: the seat, once paired."""
+        preset = app.defaults.preset or Preset.SCOPA
+        app.bot_takeover = True  # the server's quick games let a bot take a seat left empty
+        self.waiting = True
+        try:
+            return await session.quick_play(preset, waiting=lambda others: app.tell(
+                tr("Waiting for a game of {preset}: {others} other(s) waiting… Esc (or p) stops waiting.",
+                   preset=preset.value, others=others)))
+        finally:
+            self.waiting = False
+
+    def stop(self, app: QuickApp, session: ClientSession | None) -> bool:
+        """Stop waiting (the server told); False if nothing was waited for. The caller
+        cancels the task that waits."""
+        if not self.waiting:
+            return False
+        self.waiting = False
+        if session is not None:
+            session.quick_leave()
+        app.tell(tr("You stopped waiting for a quick game."))
+        return True
