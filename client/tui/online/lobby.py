@@ -16,6 +16,7 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Footer, Input, RichLog, Static
+from textual.widgets._footer import FooterKey
 
 from scopa.engine import Preset, RuleSet
 from scopa.protocol import Joined, TableInfo, TableState
@@ -51,6 +52,20 @@ def seats_text(info: TableInfo) -> Text:
         else:
             parts.append(Text(seated_name(name, i in info.bots)))  # a server's bot as the browser names it
     return Text(", ").join(parts)
+
+
+class LobbyFooter(Footer):
+    """The lobby's key line: in a narrow window, without the keys the help lists anyway
+    (i, w, o), so that ``? help`` and ``q leave`` stay in sight."""
+
+    NARROW = 76  # below this width the whole key line does not fit
+    LEFT_OUT = ("invited", "watch", "tournaments")
+
+    def compose(self) -> ComposeResult:
+        narrow = self.app.size.width < self.NARROW
+        for key in super().compose():
+            if not (narrow and isinstance(key, FooterKey) and key.action in self.LEFT_OUT):
+                yield key
 
 
 class LobbyScreen(Screen[None]):
@@ -103,7 +118,7 @@ class LobbyScreen(Screen[None]):
         yield RichLog(id="chat", markup=False, wrap=True)
         yield TypedBox(placeholder=tr("t: say something to the lobby"), id="say")
         yield Static("", id="lobby-status")
-        yield Footer(compact=True)
+        yield LobbyFooter(compact=True)
 
     def on_mount(self) -> None:
         self.query_one("#tables", DataTable).focus()
@@ -112,6 +127,7 @@ class LobbyScreen(Screen[None]):
 
     def on_resize(self, event: events.Resize) -> None:
         self.query_one("#chat", RichLog).styles.height = 6 if event.size.height >= 24 else 3  # the list keeps rows
+        self.query_one(LobbyFooter).refresh(recompose=True)  # its keys fit the new width
         self._redraw()  # the columns fit the new width
 
     def rename(self, who: str) -> None:
