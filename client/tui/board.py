@@ -265,12 +265,20 @@ class BoardScreen(MoveInput):
     def _draw_status(self) -> None:
         if not self._ready or not self.is_attached or not self.query("#status"):
             return
-        parts = [self._status, self._prompt()]
+        said = [self._status]
         if self._played_for is not None and self._played_for[0] == self.board.viewer:
-            parts.insert(0, self._played_for[1])  # stays until that seat's next move
+            said.insert(0, self._played_for[1])  # stays until that seat's next move
         if self._last_card is not None:
-            parts.insert(0, self._last_card)
-        self.query_one("#status", Static).update(Text("\n").join(p for p in parts if p))
+            said.insert(0, self._last_card)
+        if self.has_class("compact"):  # a small window: a row each, ending in "…", so the hand's hints keep theirs
+            said = [self._one_row(t) for t in said]
+        self.query_one("#status", Static).update(Text("\n").join(p for p in [*said, self._prompt()] if p))
+
+    def _one_row(self, said: Text) -> Text:
+        rows = said.split("\n")
+        for row in rows:
+            row.truncate(max(10, self.app.size.width - 2), overflow="ellipsis")  # the status line's padding
+        return Text("\n").join(rows)
 
     def _prompt(self) -> Text | None:
         kept = self.question.kept
