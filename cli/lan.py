@@ -63,7 +63,7 @@ def run_servers(args: argparse.Namespace, console: Console) -> int:
 def no_server_text(seconds: float) -> str:
     """Why ``auto`` found no server, and what to do."""
     return tr("No Scopa server answered on this network within {seconds} s, nor on this computer. Host one with "
-              "`scopa serve --host 0.0.0.0`, or give the address of one: --server HOST:PORT", seconds=f"{seconds:g}")
+              "\"scopa serve --host 0.0.0.0\", or give the address of one: --server HOST:PORT", seconds=f"{seconds:g}")
 
 
 def server_rows(servers: list[FoundServer]) -> list[str]:

@@ -129,7 +129,7 @@ def _rules(args: argparse.Namespace) -> int:
     from .pager import show_markdown
 
     if args.command == "options":
-        sys.stdout.write(options_text())
+        sys.stdout.write(options_text().replace("`", ""))  # read as it is: no Markdown code marks
     else:
         lang = args.lang or language()
         show_markdown(preset_rules(Preset(args.preset), lang) if args.preset else book(lang))

@@ -230,7 +230,7 @@ async def resolve_server(server: str, seconds: float = BROWSE_SECONDS,
 
 def no_server_hint(seconds: float = BROWSE_SECONDS) -> str:
     return (f"No Scopa server answered on this network within {seconds:g} s, nor on this computer. Host one with "
-            "`scopa serve --host 0.0.0.0`, or give the address of one: --server HOST:PORT")
+            "\"scopa serve --host 0.0.0.0\", or give the address of one: --server HOST:PORT")
 
 
 def choice_rows(servers: Sequence[FoundServer]) -> list[str]:

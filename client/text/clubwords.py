@@ -180,9 +180,9 @@ CONNECTION_ITALIAN: dict[str, str] = {
         "{address} non si raggiunge: controlla la rete e l'indirizzo.",
     "Looking for Scopa servers on this network…": "Cerco server di Scopa su questa rete…",
     "No Scopa server answered on this network within {seconds} s, nor on this computer. Host one with "
-    "`scopa serve --host 0.0.0.0`, or give the address of one: --server HOST:PORT":
+    "\"scopa serve --host 0.0.0.0\", or give the address of one: --server HOST:PORT":
         "Nessun server di Scopa ha risposto su questa rete in {seconds} s, né su questo computer. Avviane uno con "
-        "`scopa serve --host 0.0.0.0`, o indica l'indirizzo di uno: --server HOST:PORTA",
+        "\"scopa serve --host 0.0.0.0\", o indica l'indirizzo di uno: --server HOST:PORTA",
     "No server chosen; give one with --server HOST:PORT": "Nessun server scelto; indicane uno con --server HOST:PORTA",
     "Scopa servers on this network:": "Server di Scopa su questa rete:",
     "Several Scopa servers on this network; choose one with --server HOST:PORT:":
@@ -373,6 +373,8 @@ LOG_REASON = "table %s: game finished, winner side %s, totals %s (%s)"
 TUI_ITALIAN: dict[str, str] = {
     "A game already played, shown step by step: the keys below move through it; nothing is played here.":
         "Una partita già giocata, mostrata passo per passo: i tasti qui sotto la percorrono; qui non si gioca.",
+    "Back at table {table}, as it stands now: {n} plays were made meanwhile, and a round ended.":
+        "Di nuovo al tavolo {table}, com'è adesso: nel frattempo ci sono state {n} giocate ed è finita una smazzata.",
     "Enter (or any key but a number) to go on": "Invio (o un tasto qualsiasi, ma non un numero) per continuare",
     "Enter: watch as {name}": "Invio: guardi come {name}",
     "Final score": "Punteggio finale",
@@ -386,13 +388,23 @@ TUI_ITALIAN: dict[str, str] = {
     "as {name}.":
         "I giocatori vedono quanti guardano il loro tavolo, non chi: il nome serve solo al server. Se lo lasci "
         "vuoto, guardi come {name}.",
+    "Waiting for a game of {preset}: {others} other(s) waiting… Esc (or p) stops waiting.":
+        "Si aspetta una partita di {preset}: {others} in attesa oltre a te… Esc (o di nuovo p) smette di aspettare.",
     "Watching table {table}: the rematch of table {old}.": "Guardi il tavolo {table}: la rivincita del tavolo {old}.",
+    "You stopped waiting for a quick game.": "Non aspetti più una partita veloce.",
     "play again": "gioca ancora",
+    "play again against bots ({names} left the game)": "gioca ancora contro dei bot ({names} ha lasciato la partita)",
     "play again against the same bots": "gioca ancora contro gli stessi bot",
     "rematch: a new table for the same players": "rivincita: un nuovo tavolo per gli stessi giocatori",
     "stock": "mazzo",
+    "stop waiting": "smetti di aspettare",
     "watch the rematch, at table {table}": "guarda la rivincita, al tavolo {table}",
     "{card} and took {cards}": "{card} e ha preso {cards}",
     "{earlier}; then {later}": "{earlier}; poi {later}",
+    "{name} disconnected: unless {name} returns, a bot takes the seat when the time on its row runs out.":
+        "Connessione persa per {name}: se non torna al tavolo, un bot prende il posto quando finisce il tempo "
+        "nella sua riga.",
     "{name} proposes a rematch: play it": "{name} propone la rivincita: giocala",
+    "{name}'s turn: press {keys}, click a card, or / to type one. ? help":
+        "Tocca a {name}: premi {keys}, fai clic su una carta o scrivine una con /. ? aiuto",
 }

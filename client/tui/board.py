@@ -31,6 +31,7 @@ from .keys import TypedBox
 NARROW = 70  # below this width the plays panel goes under the hand, in the rows left over
 SHORT, NARROW_SHORT = 24, 30  # below these heights (the second when narrow) cards are drawn on one line each
 PILES_LEAST = 20  # a small window keeps the piles table when narrow (the plays panel gives way) and this high
+BIG_HAND_ROOM = 6  # a hand of framed cards on two rows (scopone's nine) needs this many rows more to be drawn framed
 
 
 class BoardScreen(MoveInput):
@@ -137,9 +138,12 @@ class BoardScreen(MoveInput):
         high (the stock as its last row) and a tighter footer, so the hand stays in sight."""
         narrow = width < NARROW
         self.set_class(narrow, "narrow")
-        compact = height < (NARROW_SHORT if narrow else SHORT)
+        framed = max(1, (width - (4 if narrow else 32) + 1) // 8)  # framed cards on a row of the hand's column
+        big = len(self.board.hand) > framed  # its hints take a row per two cards too: the board shrinks instead
+        small = height < (NARROW_SHORT if narrow else SHORT)
+        compact = small or (big and height < SHORT + BIG_HAND_ROOM)
         self.set_class(compact, "compact")
-        self.set_class(compact and (not narrow or height < PILES_LEAST), "pileless")
+        self.set_class(small and (not narrow or height < PILES_LEAST), "pileless")
         for row in self.query(CardRow):
             row.compact = compact
         for footer in self.query(Footer):
@@ -193,7 +197,7 @@ class BoardScreen(MoveInput):
         """What ``event`` was, on the status line (a last card played for the person says so)."""
         line = event_text(event, self.board, self.deck)
         if isinstance(event, (RoundStarted, HandDealt)):
-            self._last_card = None  # said until the next deal: the new cards are what matter now
+            self._last_card = self._played_for = None  # said until the next deal: the new cards matter now
         if isinstance(event, Played) and event.seat == self.board.viewer and event.forced_by is Forced.TIMEOUT:
             self.autoplayed = False
             if line is not None:
@@ -229,6 +233,7 @@ class BoardScreen(MoveInput):
 
     def _draw_board(self) -> None:
         b = self.board
+        self._fit(self.app.size.width, self.app.size.height)  # a hand of nine cards needs a tighter board
         self.query_one("#top", Static).update(top_line(b, self.title_text, self.app.size.width - 2))
         self.query_one("#seats", Static).update(seats_panel(b, self.deck, self.time_left(), self.has_class("compact"),
                                                                 not self.has_class("pileless")))
@@ -260,12 +265,20 @@ class BoardScreen(MoveInput):
     def _draw_status(self) -> None:
         if not self._ready or not self.is_attached or not self.query("#status"):
             return
-        parts = [self._status, self._prompt()]
+        said = [self._status]
         if self._played_for is not None and self._played_for[0] == self.board.viewer:
-            parts.insert(0, self._played_for[1])  # stays until that seat's next move
+            said.insert(0, self._played_for[1])  # stays until that seat's next move
         if self._last_card is not None:
-            parts.insert(0, self._last_card)
-        self.query_one("#status", Static).update(Text("\n").join(p for p in parts if p))
+            said.insert(0, self._last_card)
+        if self.has_class("compact"):  # a small window: a row each, ending in "…", so the hand's hints keep theirs
+            said = [self._one_row(t) for t in said]
+        self.query_one("#status", Static).update(Text("\n").join(p for p in [*said, self._prompt()] if p))
+
+    def _one_row(self, said: Text) -> Text:
+        rows = said.split("\n")
+        for row in rows:
+            row.truncate(max(10, self.app.size.width - 2), overflow="ellipsis")  # the status line's padding
+        return Text("\n").join(rows)
 
     def _prompt(self) -> Text | None:
         kept = self.question.kept
@@ -281,8 +294,12 @@ class BoardScreen(MoveInput):
             if left is not None else ""  # a line of its own: the prompt fits 80 columns in both languages
         if self.turn_clock is not None and self.turn_clock.stopped and self.board.to_move == self.board.viewer:
             clock = "\n⏱ " + tr("The clock waits for the connection.")
-        return Text(tr("Your turn: press {keys}, click a card, or / to type one. ? help", keys=keys) + clock,
-                    style="bold green")
+        if self.board.you_label or self.board.viewer is None:
+            turn = tr("Your turn: press {keys}, click a card, or / to type one. ? help", keys=keys)
+        else:  # hot seat: the person whose hand is shown is named
+            turn = tr("{name}'s turn: press {keys}, click a card, or / to type one. ? help", keys=keys,
+                      name=self.board.seat_name(self.board.viewer))
+        return Text(turn + clock, style="bold green")
 
     async def ask(self, legal: Sequence[Play | Declare]) -> Play | Declare:
         self._last_card = None  # a new hand to play from (a local game tells no deal of it)

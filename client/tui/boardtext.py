@@ -72,8 +72,9 @@ def seats_panel(b: BoardState, deck: DeckStyle, left: int | None = None, compact
             seats.add_row(Text(" "), Text(b.seat_name(seat), style="dim" if free else "bold"),
                           Text(tr("someone awaited") if free else tr("here"), style="dim" if free else "green"), Text(""))
         return Group(seats)
+    dealt = any(b.hand_sizes)  # every hand played out: the round is over, nobody is on turn
     for seat in range(b.players):
-        turn = seat == b.to_move and not b.over
+        turn = seat == b.to_move and not b.over and dealt
         size = b.hand_sizes[seat] if seat < len(b.hand_sizes) else 0
         parts = []  # each after a dot: "3 cards · to play · dealer", never read as one phrase
         if turn:
@@ -170,7 +171,9 @@ def _wrapped(pieces: list[list[Text]], width: int | None) -> Text:
 def plays_text(b: BoardState, deck: DeckStyle) -> Text:
     """This round's plays in order, each with what it took."""
     t = Text(tr("This round") + "\n", style="bold")
-    for play in b.plays:
+    for n, play in enumerate(b.plays):
+        for _, note in (note for note in b.notes if note[0] == n):  # what happened at the table before this play
+            t.append(note + "\n", style="yellow")
         name, played = b.player_of(play) + ":", card_span(play.card, deck)
         if len(name) + 1 + len(played) <= PLAYS_WIDTH:
             line = Text(name + " ") + played
@@ -197,6 +200,8 @@ def plays_text(b: BoardState, deck: DeckStyle) -> Text:
             line.append_text(Text((" " if fits else "") + mark, style=style))
         t.append_text(line)
         t.append("\n")
+    for _, note in (note for note in b.notes if note[0] >= len(b.plays)):
+        t.append(note + "\n", style="yellow")
     if not b.plays:
         t.append(tr("no plays yet"), style="dim")
     t.rstrip()

@@ -117,7 +117,8 @@ class RoundEndScreen(Once, ModalScreen[int | None]):
     person's new hand: the box never hides the cards while their clock runs."""
 
     DEFAULT_CSS = dialog_css("RoundEndScreen", "64") + \
-        "RoundEndScreen #round-clock { color: $warning; margin-top: 1; } RoundEndScreen #round-next { margin-top: 1; }"
+        "RoundEndScreen #round-clock { color: $warning; margin-top: 1; } RoundEndScreen #round-next { margin-top: 1; }" \
+        "RoundEndScreen #round-scroll { height: auto; }"
 
     def __init__(self, result: RoundResult, board: BoardState, style: DeckStyle, pause: float | None = None,
                  turn_clock: TurnClock | None = None, now: Callable[[], float] | None = None) -> None:
@@ -154,10 +155,21 @@ class RoundEndScreen(Once, ModalScreen[int | None]):
             hint = tr("The next round starts by itself when the players go on; Enter (or any letter) closes this.")
         self.body = Group(*parts)
         with Vertical(classes="dialog"):
-            yield Static(self.body, id="round-table")
-            yield Static(self.clock_words(), id="round-clock")
-            yield Static(self.next_deal(), id="round-next")  # the cards to play from while the clock runs
-            yield Static(hint, classes="dialog-hint")
+            with VerticalScroll(id="round-scroll"):  # a small window scrolls this; the hint stays in sight
+                yield Static(self.body, id="round-table")
+                yield Static(self.clock_words(), id="round-clock")
+                yield Static(self.next_deal(), id="round-next")  # the cards to play from while the clock runs
+            yield Static(hint, classes="dialog-hint", id="round-hint")
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._fit)
+
+    def _fit(self) -> None:
+        """The score and the next deal in the rows the hint and the frame leave (they scroll in fewer)."""
+        with contextlib.suppress(NoMatches):
+            hint = self.query_one("#round-hint", Static)
+            room = self.size.height - 2 - hint.outer_size.height - 1  # the frame, the hint and its margin
+            self.query_one("#round-scroll", VerticalScroll).styles.max_height = max(3, room)
 
     def clock_words(self) -> str:
         """Whose turn it is next and its seconds left ("" while no turn clock runs)."""
@@ -168,6 +180,7 @@ class RoundEndScreen(Once, ModalScreen[int | None]):
     def on_mount(self) -> None:
         if self.pause is not None:
             self.set_timer(self.pause, lambda: self.close(None))
+        self.call_after_refresh(self._fit)
         self._tick()
         if self.turn_clock is not None:  # the countdown, and the next deal as it comes in behind
             self.set_interval(0.5, self._tick)
@@ -194,6 +207,11 @@ class RoundEndScreen(Once, ModalScreen[int | None]):
         if event.key in ("question_mark", "f1", "ctrl+c"):
             return
         event.stop()
+        scroll = next(iter(self.query("#round-scroll").results(VerticalScroll)), None)
+        if event.key in ("up", "down", "pageup", "pagedown") and scroll is not None and scroll.max_scroll_y:
+            {"up": scroll.scroll_up, "down": scroll.scroll_down, "pageup": scroll.scroll_page_up,
+             "pagedown": scroll.scroll_page_down}[event.key](animate=False)
+            return
         digit = event.character if event.character is not None and event.character.isdigit() else None
         if digit is None:
             self.close(None)
@@ -255,6 +273,11 @@ class GameOverScreen(Once, ModalScreen[str | None]):
         if event.key in ("question_mark", "f1", "ctrl+c"):
             return
         event.stop()
+        scroll = next(iter(self.query("#round-scroll").results(VerticalScroll)), None)
+        if event.key in ("up", "down", "pageup", "pagedown") and scroll is not None and scroll.max_scroll_y:
+            {"up": scroll.scroll_up, "down": scroll.scroll_down, "pageup": scroll.scroll_page_up,
+             "pagedown": scroll.scroll_page_down}[event.key](animate=False)
+            return
         if self.replay and event.key == "r":
             self.close(REPLAY)
         elif self.again is not None and event.key == "n":
@@ -303,7 +326,8 @@ LOBBY_KEYS_HELP = """\
 
 - `↑` `↓`: choose a table in the list. Enter or `j`: sit at the chosen table (a finished
   game: how it ended). `w`: watch the chosen table.
-- `p`: play now (a game with whoever else asks for one). `c`: create a table.
+- `p`: play now (a game with whoever else asks for one); while you wait, Esc or `p` again
+  stops waiting. `c`: create a table.
 - `i`: join a private table with the invite you were given.
 - `o`: tournaments. `r`: list the tables again.
 - `t`: say something to the lobby (Enter sends).
@@ -317,7 +341,8 @@ LOBBY_KEYS_HELP_IT = """\
 
 - `↑` `↓`: scegli un tavolo nell'elenco. Invio o `j`: siediti al tavolo scelto (una
   partita finita: come è andata). `w`: guarda il tavolo scelto.
-- `p`: gioca subito (una partita con chi altro la chiede). `c`: apri un tavolo.
+- `p`: gioca subito (una partita con chi altro la chiede); mentre aspetti, Esc o di nuovo `p`
+  smette di aspettare. `c`: apri un tavolo.
 - `i`: entra in un tavolo privato con l'invito che ti hanno dato.
 - `o`: tornei. `r`: elenca di nuovo i tavoli.
 - `t`: scrivi qualcosa alla sala (Invio invia).

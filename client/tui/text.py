@@ -35,8 +35,10 @@ def notice_text(notice: SeatNotice) -> str:
     """What a person at the table is told when another seat drops, returns or goes to a bot."""
     match notice:
         case SeatWentAway(name=name, grace_seconds=grace):
-            return tr("{name} disconnected — a bot takes the seat in {time} unless {name} returns.", name=name,
-                      time=clock(grace))
+            if not grace:
+                return tr("{name} disconnected; the table waits for them.", name=name)
+            return tr("{name} disconnected: unless {name} returns, a bot takes the seat when the time on its row "
+                      "runs out.", name=name)  # the row counts down: a time said here would soon be stale
         case SeatCameBack(name=name):
             return tr("{name} is back.", name=name)
         case SeatTakenByBot(name=name, left=True):

@@ -75,6 +75,8 @@ class BoardState:
     waiting: bool = False  # seated at a table whose game has not started: its seats are filling
     spectators: int = 0  # how many watch the table (its table map says)
     bot_plays: set[int] = field(default_factory=set)  # seats a bot took over from their person
+    left: set[int] = field(default_factory=set)  # seats whose person left the game (a bot plays on)
+    notes: list[tuple[int, str]] = field(default_factory=list)  # this round's lines among its plays: (plays before, text)
     short_names: dict[int, str] = field(default_factory=dict)  # a seat's name where room is short ("Bot 1")
     game_points: list[dict[Category, int]] = field(default_factory=list)  # per side: the points of the rounds seen, by category
 
@@ -155,7 +157,7 @@ class BoardState:
         n = self.num_sides
         self.captured = [0] * n
         self.scope = [0] * n
-        self.plays = []
+        self.plays, self.notes = [], []
         self.timed_out, self.scopas, self.bot_cards = set(), set(), set()
         self.declared = {}
         self.last_capture_side = None

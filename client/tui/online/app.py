@@ -10,7 +10,7 @@ from typing import Any
 
 from rich.text import Text
 
-from scopa.engine import Event, GameEnded, GameStarted, Played, Preset, RoundEnded, RoundStarted, RuleSet
+from scopa.engine import Event, GameEnded, GameStarted, Played, RoundEnded, RoundStarted, RuleSet
 from scopa.protocol import ChatMessage, Command, Joined, Snapshot, TableInfo, TableUpdate
 from scopa.protocol.commands import TournamentNoTable, TournamentTable
 from scopa.protocol.convert import rules_from_wire
@@ -28,7 +28,7 @@ from .comeback import Comeback
 from ..dialogs import ConfirmScreen, NameScreen, RoundEndScreen, keys_help
 from .invitepanel import Invite, ShareInviteScreen
 from .rematch import Rematches, game_over, play_rematch
-from .lobby import CreateTableScreen, LobbyScreen, NewTable
+from .lobby import CreateTableScreen, LobbyScreen, NewTable, QuickWait
 from .players import NetPlayer
 from .snapshot import seat_waiting, table_now, watched_snapshot
 from .tournaments import browse_tournaments
@@ -71,6 +71,7 @@ class NetApp(ScopaApp):
         self.ask_name = False  # True: the name is asked first (scopa play without --name), player_name offered
         self.table_info: TableInfo | None = None  # the listing of the table this client sits at, when it saw one
         self.rematches = Rematches()  # the rematches offered, for the game-over box
+        self.quick = QuickWait()  # a quick game waited for
 
     # ------------------------------------------------------------------ frame
 
@@ -220,7 +221,11 @@ class NetApp(ScopaApp):
         self.lobby.show_tables(tables)
 
     def on_lobby_screen_action(self, message: LobbyScreen.Action) -> None:
-        self.run_worker(self.lobby_action(message.kind, message.arg), group="lobby", exclusive=True)
+        if message.kind in ("quick", "stop_quick") and self.quick.stop(self, self.session):
+            self.workers.cancel_group(self, "lobby")  # p again, or Esc: the wait is given up
+            return
+        if message.kind != "stop_quick":  # Esc with nothing waited for: nothing to do
+            self.run_worker(self.lobby_action(message.kind, message.arg), group="lobby", exclusive=True)
 
     async def lobby_action(self, kind: str, arg: str) -> None:
         session = self.session
@@ -254,11 +259,7 @@ class NetApp(ScopaApp):
                 await self.play_at_table(invite_string(info.id, session.invite) if new.private and session.invite
                                          else None)
             elif kind == "quick":  # the defaults' game, with whoever else asks for it
-                preset = self.defaults.preset or Preset.SCOPA
-                self.bot_takeover = True  # the server's quick games let a bot take a seat left empty
-                joined = await session.quick_play(preset, waiting=lambda others: self.tell(
-                    tr("Waiting for a game of {preset}: {others} other(s) waiting…", preset=preset.value,
-                       others=others)))
+                joined = await self.quick.wait(self, session)
                 self.tell(tr("You sit at table {table}, seat {seat}.", table=joined.table, seat=joined.seat + 1))
                 await self.play_at_table()
             elif kind == "tournaments":
@@ -347,7 +348,7 @@ class NetApp(ScopaApp):
         # Only a game that is over forgets its seat: an app closed mid-game (Ctrl+C, a
         # reloaded web page) finds it again when it starts.
         self.store.forget(self.server, self.player_name)
-        left, again = tr("You left table {table}.", table=result.table) if self.leaving else None, False
+        left, again = gave_up_text(result.table, result.reason) if self.leaving else None, False  # and what became of it
         if not self.leaving:
             line = result_line(board) if board.over else tr("The game ended without a winner ({reason}).",
                                                             reason=word_text(result.reason))
@@ -382,7 +383,7 @@ class NetApp(ScopaApp):
         if screen.held and not isinstance(event, GameEnded):  # history: onto the board, not drawn
             screen.board.apply(event)
             if isinstance(event, RoundStarted):
-                self.comeback.missed_plays = 0
+                self.comeback.new_round()
             elif isinstance(event, Played):
                 self.comeback.missed(screen, event)
             return
@@ -420,11 +421,8 @@ class NetApp(ScopaApp):
 
     def table_party(self) -> str | None:
         """Who speaks for the table this app sits at or watches (``table:<id>``)."""
-        if self.watching is not None:
-            return f"table:{self.watching}"
-        if self.session is not None and self.session.table_id is not None:
-            return f"table:{self.session.table_id}"
-        return None
+        table = self.watching if self.watching is not None else self.session.table_id if self.session else None
+        return None if table is None else f"table:{table}"
 
     def say_at_table(self, text: str) -> None:
         """Send a chat line to the people at this table (the board's chat box)."""

@@ -59,6 +59,10 @@ class AwaySeats:
                 board.away.pop(seat, None)
                 self._until.pop(seat, None)
                 self._stop(seat)
+        if isinstance(notice, SeatTakenByBot):  # kept among the round's plays: the bot's move comes at once
+            board.notes.append((len(board.plays), notice_text(notice)))
+            if notice.left:
+                board.left.add(notice.seat)
         self.tell(notice_text(notice))
         screen.refresh_board()
 

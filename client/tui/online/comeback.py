@@ -29,6 +29,7 @@ class Comeback:
         """The move sent last, with the choice it answered, until the table shows an event."""
         self.just_reconnected = False
         self.missed_plays = 0  # plays of the current round caught up with after a time away, not our own
+        self.missed_before = 0  # those of earlier rounds (a round ended while the seat was away)
         self.played_for_us: list[str] = []  # the cards played for our seat meanwhile (by the bot), as said
         self.timed_out: list[str] = []  # the server's plays for our seat when its time ran out (with what each took)
         self._snapshot: Snapshot | None = None  # one that stands for the missed events, shown at the end
@@ -42,6 +43,11 @@ class Comeback:
             self.played_for_us, self.timed_out = [], []
             self.fresh = screen.board.round_no == 0  # nothing of the game seen by this process
         screen.held = True
+        self.missed_plays = self.missed_before = 0
+
+    def new_round(self) -> None:
+        """A round started among what is caught up with: the plays missed so far were the last round's."""
+        self.missed_before += self.missed_plays
         self.missed_plays = 0
 
     def missed(self, screen: BoardScreen, event: Played) -> None:
@@ -69,11 +75,14 @@ class Comeback:
         screen.refresh_board()
         table = self.table_id()
         if screen.board.round_no and table is not None:
-            n = self.missed_plays
-            if n == 0:
-                said = tr("Back at table {table}, as it stands now: nothing was played meanwhile.", table=table)
-            elif self.fresh:  # the round's plays before the seat went away were seen, by an earlier process
+            n, before = self.missed_plays, self.missed_before
+            if self.fresh:  # the round's plays before the seat went away were seen, by an earlier process
                 said = tr("Back at table {table}, as it stands now: this round's plays are in its list.", table=table)
+            elif before:  # a round ended meanwhile: its plays are in the round box, not in this round's list
+                said = tr("Back at table {table}, as it stands now: {n} plays were made meanwhile, and a round "
+                          "ended.", table=table, n=n + before)
+            elif n == 0:
+                said = tr("Back at table {table}, as it stands now: nothing was played meanwhile.", table=table)
             elif n == 1:
                 said = tr("Back at table {table}, as it stands now: the play you did not see is in this round's list.",
                           table=table)

@@ -1,10 +1,12 @@
 """The lobby: the server's tables (kept up to date), join (a private table with its
-invite code), watch, chat; ``c`` opens the create-table form (createform.py)."""
+invite code), watch, chat; ``c`` opens the create-table form (createform.py); a quick
+game waited for (``p``), and the way out of the wait (Esc, or ``p`` again)."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
+from typing import Protocol
 
 from rich.text import Text
 from textual import events, on
@@ -14,10 +16,13 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Footer, Input, RichLog, Static
+from textual.widgets._footer import FooterKey
 
-from scopa.protocol import TableInfo, TableState
+from scopa.engine import Preset, RuleSet
+from scopa.protocol import Joined, TableInfo, TableState
 from scopa.protocol.convert import rules_from_wire
 
+from ...net import ClientSession
 from ...text import parse_invite, tr, word_text
 from .createform import CreateTableScreen, NewTable
 from ..dialogs import Once, dialog_css
@@ -25,6 +30,7 @@ from ..columns import fill_list, unknown_key
 from ..keys import TypedBox, catch_up
 from ..keywords import key_word
 from ...text import rules_line, seated_name
+from ...game import seconds_text
 
 __all__ = ["CreateTableScreen", "InviteScreen", "LobbyScreen", "NewTable", "seats_text"]
 
@@ -46,6 +52,20 @@ def seats_text(info: TableInfo) -> Text:
         else:
             parts.append(Text(seated_name(name, i in info.bots)))  # a server's bot as the browser names it
     return Text(", ").join(parts)
+
+
+class LobbyFooter(Footer):
+    """The lobby's key line: in a narrow window, without the keys the help lists anyway
+    (i, w, o), so that ``? help`` and ``q leave`` stay in sight."""
+
+    NARROW = 76  # below this width the whole key line does not fit
+    LEFT_OUT = ("invited", "watch", "tournaments")
+
+    def compose(self) -> ComposeResult:
+        narrow = self.app.size.width < self.NARROW
+        for key in super().compose():
+            if not (narrow and isinstance(key, FooterKey) and key.action in self.LEFT_OUT):
+                yield key
 
 
 class LobbyScreen(Screen[None]):
@@ -70,6 +90,7 @@ class LobbyScreen(Screen[None]):
         Binding("o", "tournaments", key_word("tournaments")),
         Binding("r", "refresh", key_word("refresh"), show=False),  # the list follows the server by itself
         Binding("t", "talk", key_word("chat"), show=False),  # the chat line says "t: …" itself
+        Binding("escape", "play_now('stop_quick')", key_word("stop waiting"), show=False),  # a quick wait says it
     ]
 
     class Action(Message):
@@ -97,7 +118,7 @@ class LobbyScreen(Screen[None]):
         yield RichLog(id="chat", markup=False, wrap=True)
         yield TypedBox(placeholder=tr("t: say something to the lobby"), id="say")
         yield Static("", id="lobby-status")
-        yield Footer(compact=True)
+        yield LobbyFooter(compact=True)
 
     def on_mount(self) -> None:
         self.query_one("#tables", DataTable).focus()
@@ -106,6 +127,7 @@ class LobbyScreen(Screen[None]):
 
     def on_resize(self, event: events.Resize) -> None:
         self.query_one("#chat", RichLog).styles.height = 6 if event.size.height >= 24 else 3  # the list keeps rows
+        self.query_one(LobbyFooter).refresh(recompose=True)  # its keys fit the new width
         self._redraw()  # the columns fit the new width
 
     def rename(self, who: str) -> None:
@@ -176,7 +198,9 @@ class LobbyScreen(Screen[None]):
         rows: list[tuple[Text, ...]] = []
         for info in self.tables.values():
             style = {TableState.WAITING: "green", TableState.PLAYING: "yellow"}.get(info.state, "dim")
-            rows.append((Text(info.id), Text(rules_line(rules_from_wire(info.rules))), seats_text(info),
+            rules = rules_line(rules_from_wire(info.rules)) + (  # the turn clock, when the table has one
+                " · ⏱ " + seconds_text(round(info.turn_timeout)) if info.turn_timeout else "")
+            rows.append((Text(info.id), Text(rules), seats_text(info),
                          Text(word_text(info.state.value), style=style), Text(str(info.spectators))))
         left_out = fill_list(dt, list(self.tables), rows, (self.size.width or self.app.size.width) - 1)  # a scroll bar
         narrow = self.query_one("#lobby-narrow", Static)
@@ -188,7 +212,8 @@ class LobbyScreen(Screen[None]):
             tr("Every game here is over (w on one shows how it ended): press c to create a table.") if not live else None
         asking = self._question is not None and not self._question.done()  # a question stays until answered
         if empty is not None and empty != self._empty and not asking:  # said once: what was told since stays
-            self.say(empty)
+            told = self._status if self._status and self._status not in (keys_hint(), self._empty) else None
+            self.say(empty if told is None else Text.assemble(told, "\n", empty))  # what was just told stays above
             self._empty = empty
         elif empty is None:
             if self._status in (tr("No tables yet: press c to create one."),
@@ -212,8 +237,9 @@ class LobbyScreen(Screen[None]):
         table_id = str(event.row_key.value)
         self.post_message(self.Action("watch" if table_id not in self.live() else "join", table_id))  # over: its result
 
-    def action_play_now(self) -> None:
-        self.post_message(self.Action("quick"))
+    def action_play_now(self, kind: str = "quick") -> None:
+        """p: a quick game (p again while waiting: stop waiting); Esc: stop waiting (``stop_quick``)."""
+        self.post_message(self.Action(kind))
 
     def action_create(self) -> None:
         self.post_message(self.Action("create"))
@@ -311,3 +337,42 @@ class InviteScreen(Once, ModalScreen[str | None]):
 
     def action_cancel(self) -> None:
         self.close(None)
+
+
+class QuickApp(Protocol):
+    """What a quick wait needs of the network app."""
+
+    defaults: RuleSet
+    bot_takeover: bool | None
+
+    def tell(self, text: str) -> None: ...
+
+
+class QuickWait:
+    """Whether this client waits for a quick game, and the waiting's start and end."""
+
+    def __init__(self) -> None:
+        self.waiting = False
+
+    async def wait(self, app: QuickApp, session: ClientSession) -> Joined:
+        """Wait for a quick game of the app's default game: the seat, once paired."""
+        preset = app.defaults.preset or Preset.SCOPA
+        app.bot_takeover = True  # the server's quick games let a bot take a seat left empty
+        self.waiting = True
+        try:
+            return await session.quick_play(preset, waiting=lambda others: app.tell(
+                tr("Waiting for a game of {preset}: {others} other(s) waiting… Esc (or p) stops waiting.",
+                   preset=preset.value, others=others)))
+        finally:
+            self.waiting = False
+
+    def stop(self, app: QuickApp, session: ClientSession | None) -> bool:
+        """Stop waiting (the server told); False if nothing was waited for. The caller
+        cancels the task that waits."""
+        if not self.waiting:
+            return False
+        self.waiting = False
+        if session is not None:
+            session.quick_leave()
+        app.tell(tr("You stopped waiting for a quick game."))
+        return True

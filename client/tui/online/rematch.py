@@ -7,6 +7,7 @@ rematch as the players are: ``n`` on their game-over box watches it."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Protocol, TypeVar
 
 from rich.text import Text
@@ -66,13 +67,16 @@ class Rematches:
         rematch = self.made.get(self.finished or "")
         return None if rematch is None else tr("watch the rematch, at table {table}", table=rematch.id)
 
-    def words(self, info: TableInfo | None, seat: int | None) -> str:
-        """What ``n`` does on the box of the game at the finished table."""
+    def words(self, info: TableInfo | None, seat: int | None, left: Sequence[str] = ()) -> str:
+        """What ``n`` does on the box of the game at the finished table (``left``: the
+        people who left it, a bot playing on for them: no "same bots" then)."""
         offer = self.offers.get(self.finished or "")
         if offer is not None:
             name = next((n for n in offer.seats if n is not None and strategy(n) is None), "")
             return tr("{name} proposes a rematch: play it", name=player_name(name))
         if info is not None and bots_only(info, seat) is not None:
+            if left:
+                return tr("play again against bots ({names} left the game)", names=", ".join(left))
             return tr("play again against the same bots")
         return tr("rematch: a new table for the same players")
 
@@ -98,8 +102,9 @@ async def game_over(app: NetApp, session: ClientSession, board: BoardState, line
     """The game's result until it is left (``r``: the replay); whether ``n`` asked for a rematch."""
     rematches = app.rematches
     rematches.finished, info = table, app.table_info if app.table_info and app.table_info.id == table else None
+    gone = [board.names[s] for s in sorted(board.left) if s < len(board.names)]  # people who left: bots now
     rematches.box = box = GameOverScreen(line, tr("Enter to go back to the lobby"), replay=True, board=board,
-                                         again=rematches.words(info, board.viewer))
+                                         again=rematches.words(info, board.viewer, gone))
     try:
         while (done := await app.show_and_wait(box)) == REPLAY:
             assert isinstance(app, ScopaApp)
@@ -107,7 +112,7 @@ async def game_over(app: NetApp, session: ClientSession, board: BoardState, line
             if replay is not None:
                 await app.show_and_wait(replay)
             box = rematches.box = GameOverScreen(line, tr("Enter to go back to the lobby"), replay=True, board=board,
-                                                 again=rematches.words(info, board.viewer))
+                                                 again=rematches.words(info, board.viewer, gone))
     finally:
         rematches.box = None
     return done == AGAIN

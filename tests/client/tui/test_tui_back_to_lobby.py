@@ -33,7 +33,7 @@ async def test_q_then_y_leaves_the_game_for_the_lobby(engine: NetworkEngine) -> 
             await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and not app.playing)
             assert app.is_running and app.return_value is None
             assert app.session is not None and app.session.table_id is None
-            assert f"You left table {table}." in app.messages
+            assert f"You left the game at table {table}: it ended there, with no winner." in app.messages
             assert engine.tables[table].state.value == "finished"  # type: ignore[index]
             await sit_at_a_new_table(app, pilot)  # and plays on at another table
             assert app.session.table_id not in (None, table)

@@ -47,7 +47,7 @@ async def test_back_from_a_table_the_lobby_lists_the_live_tables_and_hears_of_ne
             lobby = await left_for_the_lobby(app, pilot)
             await until(pilot, lambda: bruno.table_id in lobby.tables)  # listed at once
             status = lobby.query_one("#lobby-status", Static).content
-            assert "You left table" in str(status)  # said where the person is now, not on the board left behind
+            assert "You left the game at table" in str(status)  # said where the person is now, not on the board left behind
             carla = await ClientSession.connect("127.0.0.1", engine.port, "carla")
             await carla.create_table(preset="scopa")
             await until(pilot, lambda: carla.table_id in lobby.tables)  # told without asking
