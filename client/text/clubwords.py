@@ -373,6 +373,8 @@ LOG_REASON = "table %s: game finished, winner side %s, totals %s (%s)"
 TUI_ITALIAN: dict[str, str] = {
     "A game already played, shown step by step: the keys below move through it; nothing is played here.":
         "Una partita già giocata, mostrata passo per passo: i tasti qui sotto la percorrono; qui non si gioca.",
+    "Back at table {table}, as it stands now: one play was made meanwhile, and it ended the round.":
+        "Di nuovo al tavolo {table}, com'è adesso: nel frattempo c'è stata una giocata, e ha chiuso la smazzata.",
     "Back at table {table}, as it stands now: {n} plays were made meanwhile, and a round ended.":
         "Di nuovo al tavolo {table}, com'è adesso: nel frattempo ci sono state {n} giocate ed è finita una smazzata.",
     "Enter (or any key but a number) to go on": "Invio (o un tasto qualsiasi, ma non un numero) per continuare",

@@ -78,6 +78,9 @@ class Comeback:
             n, before = self.missed_plays, self.missed_before
             if self.fresh:  # the round's plays before the seat went away were seen, by an earlier process
                 said = tr("Back at table {table}, as it stands now: this round's plays are in its list.", table=table)
+            elif before and n + before == 1:  # the one play missed ended the round
+                said = tr("Back at table {table}, as it stands now: one play was made meanwhile, and it ended the "
+                          "round.", table=table)
             elif before:  # a round ended meanwhile: its plays are in the round box, not in this round's list
                 said = tr("Back at table {table}, as it stands now: {n} plays were made meanwhile, and a round "
                           "ended.", table=table, n=n + before)

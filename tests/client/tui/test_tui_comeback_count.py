@@ -80,7 +80,17 @@ async def test_a_timed_out_play_that_ended_the_round_is_counted(monkeypatch: pyt
     events: list[Event | SeatCameBack] = [played(1, "Kc", Forced.TIMEOUT), round_start(2), SeatCameBack(0, "ada")]
     await replay(app, events)
     assert said and "non si è giocato niente" not in said[0], said
-    assert "1 giocat" in said[0], said
+    assert "c'è stata una giocata, e ha chiuso la smazzata" in said[0], said
+
+
+async def test_plays_missed_over_a_round_end_are_counted_in_the_plural(monkeypatch: pytest.MonkeyPatch) -> None:
+    board = BoardState(viewer=0)
+    board.apply(GameStarted(RuleSet(), ("ada", "bea"), 1))
+    board.apply(round_start(1))
+    app, screen, said = app_at_table(board, monkeypatch)
+    app.comeback.catch_up(screen)  # type: ignore[arg-type]
+    await replay(app, [played(1, "Kc", Forced.TIMEOUT), round_start(2), played(1, "2s"), SeatCameBack(0, "ada")])
+    assert said and "ci sono state 2 giocate ed è finita una smazzata" in said[0], said
 
 
 async def test_a_restarted_client_never_says_nothing_was_played(monkeypatch: pytest.MonkeyPatch) -> None:
