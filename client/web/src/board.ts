@@ -19,12 +19,14 @@ import { roundClosed, roundToShow } from "./roundbox";
 import { roundParts as breakdown } from "./roundparts";
 import { keysLine, tapWords } from "./hints";
 import { laidCard, lastPlayLine, livePlay } from "./playline";
+import { lostWords, playing } from "./pending";
 
 // ------------------------------------------------------------------ playing
 function movesWith(card: string): LegalMove[] { return st.legal.filter((m) => m.card === card); }
 
-function play(m: LegalMove): void {
-  send("play", { card: m.card, capture: m.capture, turn: st.turnEvent }, `table:${st.tableId}`);
+export function play(m: LegalMove): void {
+  playing(m);
+  if (!send("play", { card: m.card, capture: m.capture, turn: st.turnEvent }, `table:${st.tableId}`)) st.status = lostWords(); // kept: it goes once the seat is back
   st.picked = null; st.choices = null;
   st.legal = [];
   render();
