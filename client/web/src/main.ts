@@ -288,6 +288,7 @@ function handle(f: Frame): void {
     case "your_turn":
       st.view = b.view; st.legal = b.legal; st.declarations = b.declarations ?? []; st.turnEvent = b.event;
       st.picked = null; st.choices = null;
+      if (st.timedOut === timedOutNote) st.timedOut = ""; // a turn of one's own again: the last one's time-out is old news
       { const m = playAgain(b.legal); if (m) play(m); } // a play made while the connection was lost
       break;
     case "played": {
@@ -340,6 +341,7 @@ function handle(f: Frame): void {
   render();
 }
 
+let timedOutNote = ""; // the time-out the person's notice tells of
 let flashOf: number | null = null; // the seat whose play the flash tells of (a spectator's stays up until that seat plays again)
 function played(b: Body): void {
   const v = st.view;
@@ -359,7 +361,7 @@ function played(b: Body): void {
   st.picked = null; st.choices = null;
   if (b.forced === "timeout") { // the person's own stays up beside what the others do next (a scopa, a bot taking over)
     const card = cardName(b.card, deck);
-    if (b.seat === st.seat) st.timedOut = fill(t.timedOutYou, { card });
+    if (b.seat === st.seat) st.timedOut = timedOutNote = fill(t.timedOutYou, { card });
     else { st.flash = fill(t.timedOutOf, { card, name: seatName(b.seat) }); flashOf = b.seat; }
   } else if (b.scopa) { st.flash = b.seat === st.seat ? t.scopaYou : fill(t.scopaOf, { name: seatName(b.seat) }); flashOf = b.seat; } // a player's news stays up until they play
   else if (b.seat === st.seat || (st.seat === null && (flashOf === null || flashOf === b.seat))) { st.flash = ""; flashOf = null; }

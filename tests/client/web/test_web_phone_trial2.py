@@ -1,14 +1,17 @@
 """The browser client on an Italian phone (390×844, touch), as tests/client/web/test_web_client.py
 drives it: what a table was made with does not stick to the next one; the settings' selects
-are named by their labels."""
+are named by their labels; a time-out's notice goes once the person's next turn comes."""
 
 from __future__ import annotations
 
 import pytest
 from playwright.async_api import Browser
 
-from test_web_client import WAIT, Site, browser, chromium, site  # noqa: F401
+from scopa.server.core.clock import FakeClock
+
+from test_web_client import MINE, WAIT, Site, browser, chromium, served, site  # noqa: F401
 from test_web_family import open_italian
+from test_web_trial import at_table
 
 pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="module")]
 
@@ -40,3 +43,23 @@ async def test_the_settings_selects_are_named_by_their_labels(site: Site, browse
     await nonna.wait_for_selector("#preset", timeout=WAIT)
     assert await nonna.get_by_role("combobox", name="Carte", exact=True).count() == 1
     assert await nonna.get_by_role("combobox", name="Lingua", exact=True).count() == 1
+
+
+async def test_a_time_out_notice_goes_when_the_next_turn_comes(browser: Browser) -> None:
+    """PROTOCOL.md §7 (the turn clock, played's forced): the server plays for nipote when her
+    time runs out (the test's clock); once the bot has played and it is her turn again, the
+    notice saying so is old news and goes (the round's plays keep the mark)."""
+    clock = FakeClock()
+    async with served(clock=clock, turn_timeout=30.0) as s:  # the turn clock runs on the test's clock
+        page = await at_table(browser, s, "nipote")
+        await page.wait_for_selector(MINE, timeout=WAIT)
+        plays = page.locator("[data-area=plays] li")
+        before = await plays.count()
+        clock.advance(600)  # past any turn clock: the server plays for nipote
+        mine = plays.nth(before)
+        await mine.wait_for(timeout=WAIT)
+        assert "tempo scaduto: il server ha giocato" in (await mine.text_content() or "")
+        await plays.nth(before + 1).wait_for(state="attached", timeout=WAIT)  # the bot's reply
+        await page.wait_for_selector(MINE, timeout=WAIT)
+        notice = page.get_by_role("alert").filter(has_text="Il tuo tempo è scaduto: il server ha giocato")
+        assert await notice.count() == 0
