@@ -396,6 +396,8 @@ function gameEndBox(g: GameEnd): HTMLElement {
 /** The game just played, shown again in the replay viewer (the server's record of the table). */
 function replayButton(): HTMLButtonElement {
   const table = st.tableId;
-  return button(t.watchReplay, () => send("get_record", { game: table, token: table ? heldTokens()[table] ?? null : null }));
+  // a spectator of a private table: the invite it came with shows the game too (PROTOCOL.md get_record)
+  const invite = st.watching && st.watchInvite ? st.watchInvite : null;
+  return button(t.watchReplay, () => send("get_record", { game: table, token: table ? heldTokens()[table] ?? null : null, invite }));
 }
 

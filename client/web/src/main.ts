@@ -207,7 +207,7 @@ function handle(f: Frame): void {
       }
       if (["already_at_table", "already_waiting", "not_waiting"].includes(String(b.code))) st.quick = null;
       if (linkRefused(String(b.code))) break; // the link's table is full: its own box says so (fulltable.ts)
-      st.status = refusal = sentence(sp.error(String(b.code), String(b.message ?? "")));
+      st.status = refusal = sentence(sp.error(String(b.code), String(b.message ?? ""))); refusalOn = "";
       break;
     case "redirect": {
       const answered = f.re === null ? null : asked.get(f.re);
@@ -418,7 +418,11 @@ function redeal(v: NonNullable<typeof st.view>): void {
 
 
 // ------------------------------------------------------------------ screens
+let refusalOn = ""; // the screen the server's last refusal was shown on
 export function render(): void {
+  const screen = naming() ? "name" : st.replay ? "replay" : st.tableId ? `table:${st.tableId}` : "lobby";
+  if (refusal && st.status === refusal) { refusalOn ||= screen; if (refusalOn !== screen) oldNews(); } // left behind with its screen
+  if (!refusal) refusalOn = "";
   sayNotPrivate();
   if (naming()) return nameScreen();
   if (st.replay) return replayScreen(); // a finished game shown again: from the lobby, or from the game's end

@@ -63,3 +63,30 @@ async def test_a_time_out_notice_goes_when_the_next_turn_comes(browser: Browser)
         await page.wait_for_selector(MINE, timeout=WAIT)
         notice = page.get_by_role("alert").filter(has_text="Il tuo tempo è scaduto: il server ha giocato")
         assert await notice.count() == 0
+
+
+async def test_a_spectator_by_a_private_invite_watches_the_game_again_at_its_end(browser: Browser) -> None:
+    """PROTOCOL.md §13 get_record (invite) and §15: zio comes by nonna's private invite and
+    plays; a third phone opens the same link, finds the table full and watches; the players
+    leave, the game ends; the spectator's "Rivedi la partita" shows the game again with the
+    invite it came with, and no refusal is left over the screens after."""
+    async with served() as s:
+        nonna = await open_italian(browser, s, "nonna")
+        await nonna.wait_for_selector("#preset", timeout=WAIT)
+        await nonna.select_option("#bots", "")
+        await nonna.locator("#private").tap()
+        await nonna.locator("form button[type=submit]", has_text="Crea un tavolo").tap()
+        link = await nonna.locator("#invite a").get_attribute("href") or ""
+        assert "invite=" in link
+        zio = await open_italian(browser, s, "zio", url=link)
+        await zio.wait_for_selector("[data-area=hand] .card", timeout=WAIT)
+        nipote = await open_italian(browser, s, "nipote", url=link)
+        await nipote.get_by_role("button", name="Guarda la partita").tap()
+        await nipote.wait_for_selector("[data-area=table] .card", timeout=WAIT)
+        for page in (nonna, zio):
+            await page.locator("#leave").tap()
+            await page.locator("dialog[open]#leave-question button.danger").tap()
+        await nipote.locator("#game-end").wait_for(timeout=WAIT)
+        await nipote.get_by_role("button", name="Rivedi la partita").tap()
+        await nipote.locator("#replay-title").wait_for(timeout=WAIT)
+        assert await nipote.get_by_role("status").filter(has_text="Tavolo privato").count() == 0
