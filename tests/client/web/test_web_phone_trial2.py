@@ -90,3 +90,22 @@ async def test_a_spectator_by_a_private_invite_watches_the_game_again_at_its_end
         await nipote.get_by_role("button", name="Rivedi la partita").tap()
         await nipote.locator("#replay-title").wait_for(timeout=WAIT)
         assert await nipote.get_by_role("status").filter(has_text="Tavolo privato").count() == 0
+
+
+async def test_a_spectator_of_a_waiting_table_may_sit_at_its_free_seat(site: Site, browser: Browser) -> None:
+    """PROTOCOL.md §7 (watch_table, join_table): nipote watches nonna's table while it waits
+    for a second player; beside "you are watching" she finds "Siediti", and taps it to play."""
+    nonna = await open_italian(browser, site, "nonna")
+    await nonna.wait_for_selector("#preset", timeout=WAIT)
+    await nonna.select_option("#bots", "")
+    await nonna.locator("form button[type=submit]", has_text="Crea un tavolo").tap()
+    await nonna.locator("#invite").wait_for(timeout=WAIT)
+    nipote = await open_italian(browser, site, "nipote")
+    row = nipote.locator(".tables li", has_text="nonna")
+    await row.get_by_role("button", name="Guarda").tap()
+    watching = nipote.locator("#watching")
+    await watching.wait_for(timeout=WAIT)
+    await watching.get_by_role("button", name="Siediti").tap()
+    await nipote.wait_for_selector("[data-area=hand] .card", timeout=WAIT)
+    assert await nipote.locator("#watching").count() == 0
+    await nonna.wait_for_selector("[data-area=hand] .card", timeout=WAIT)
