@@ -11,6 +11,7 @@ from scopa.server.core.clock import FakeClock
 
 from test_web_client import MINE, WAIT, Site, browser, chromium, served, site  # noqa: F401
 from test_web_family import open_italian
+from test_web_seat_held import play_first
 from test_web_trial import at_table
 
 pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="module")]
@@ -109,3 +110,22 @@ async def test_a_spectator_of_a_waiting_table_may_sit_at_its_free_seat(site: Sit
     await nipote.wait_for_selector("[data-area=hand] .card", timeout=WAIT)
     assert await nipote.locator("#watching").count() == 0
     await nonna.wait_for_selector("[data-area=hand] .card", timeout=WAIT)
+
+
+CUT = """() => [...document.querySelectorAll("#score-title + table thead .name, #last-play")]
+  .filter((e) => e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1).map((e) => e.textContent)"""
+
+
+async def test_names_in_the_score_and_the_last_play_are_whole(site: Site, browser: Browser) -> None:
+    """The score's heading and the last play's line use the room there is: no name cut short
+    on the phone (390 wide), nor on a 1366 desktop, nor the last play's line on the phone
+    turned sideways."""
+    page = await at_table(browser, site, "Nonna_Rosa")
+    await page.wait_for_selector(MINE, timeout=WAIT)
+    await play_first(page)
+    await page.locator("#last-play").wait_for(timeout=WAIT)
+    assert await page.evaluate(CUT) == []
+    await page.set_viewport_size({"width": 1366, "height": 768})
+    assert await page.evaluate(CUT) == []
+    await page.set_viewport_size({"width": 844, "height": 390})
+    assert await page.evaluate(CUT) == []
