@@ -236,7 +236,8 @@ export function tableScreen(): void {
   const turnText = turnWords();
   const laid = laidCard(); // the card the last play laid down: marked on the table
   const table = h("div", { class: `cards${st.choices ? " choosing" : ""}`, "aria-label": t.table, "data-area": "table" }, ...(v?.table ?? []).map((c) => cardButton(c,
-    `${lit.has(c) ? "lit" : ""}${way.has(c) ? " takes" : ""}${shownOnTable.has(c) ? "" : " arrived"}${c === laid ? " laid" : ""}`, () => tapTable(c))));
+    `${lit.has(c) ? "lit" : ""}${way.has(c) ? " takes" : ""}${shownOnTable.has(c) ? "" : " arrived"}${c === laid ? " laid" : ""}`, () => tapTable(c))),
+    v && !v.table?.length ? h("span", { class: "empty-table" }, t.emptyTable) : ""); // swept clean (a scopa): said, not a blank
   shownOnTable = new Set(v?.table ?? []);
   const hand = h("div", { class: "cards", "aria-label": t.hand, "data-area": "hand" }, ...(v?.hand ?? []).map((c) => cardButton(c, c === st.picked ? "picked" : "", () => tapHand(c))));
   const decl = h("div", { class: "bar" }, ...st.declarations.map((d) => button(`${t.declare} ${t[d.kind as "tris"] ?? d.kind} (+${d.points})`, () => {

@@ -4,14 +4,19 @@ are named by their labels; a time-out's notice goes once the person's next turn 
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.async_api import Browser
 
+from scopa.engine.cards import CARDS
 from scopa.server.core.clock import FakeClock
+from scopa.server.lobby.directory import build_rules
 
 from test_web_client import MINE, WAIT, Site, browser, chromium, served, site  # noqa: F401
 from test_web_family import open_italian
 from test_web_seat_held import play_first
+from test_web_table import first_turn, scopa_play, seed_where
 from test_web_trial import at_table
 
 pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="module")]
@@ -129,3 +134,42 @@ async def test_names_in_the_score_and_the_last_play_are_whole(site: Site, browse
     assert await page.evaluate(CUT) == []
     await page.set_viewport_size({"width": 844, "height": 390})
     assert await page.evaluate(CUT) == []
+
+
+async def test_the_leave_question_and_the_cards_read_as_italian_prose(site: Site, browser: Browser) -> None:
+    """The leave question against bots alone asks "Lasci la partita?", as the other cases do;
+    the cards in hand are named "Re di Bastoni", "7 di Denari"."""
+    page = await at_table(browser, site, "nonna")
+    await page.wait_for_selector(MINE, timeout=WAIT)
+    names = [await c.get_attribute("aria-label") or "" for c in await page.locator("[data-area=hand] .card").all()]
+    assert names and all(re.fullmatch(r"(Asso|Re|Fante|Cavallo|[2-7]) di (Denari|Coppe|Spade|Bastoni)", n) for n in names), names
+    await page.locator("#leave").tap()
+    question = page.locator("dialog[open]#leave-question p").first
+    await question.wait_for(timeout=WAIT)
+    assert (await question.text_content() or "").startswith("Lasci la partita? Finisce subito per tutti")
+
+
+async def test_a_table_swept_clean_says_it_is_empty(browser: Browser) -> None:
+    """R (scopa): nonna takes the whole table with her first card; until nipote plays, the
+    table's area says "Tavola vuota" rather than showing a blank."""
+    rules = build_rules("scopa", {})
+    seed = seed_where(rules, lambda s: scopa_play(s) is not None)
+    play = scopa_play(first_turn(rules, seed))
+    assert play is not None
+    async with served(seed=seed) as s:
+        nonna = await open_italian(browser, s, "nonna")
+        await nonna.wait_for_selector("#preset", timeout=WAIT)
+        await nonna.select_option("#bots", "")
+        await nonna.locator("form button[type=submit]", has_text="Crea un tavolo").tap()
+        await nonna.locator("#invite").wait_for(timeout=WAIT)
+        nipote = await open_italian(browser, s, "nipote")
+        await nipote.locator(".tables li", has_text="nonna").get_by_role("button", name="Siediti").tap()
+        await nonna.wait_for_selector(MINE, timeout=WAIT)
+        assert await nonna.locator("[data-area=table] .empty-table").count() == 0
+        card = str(CARDS[play.card])
+        own = nonna.locator(f"[data-area=hand] .card[data-card='{card}']")
+        await own.tap()
+        await nonna.wait_for_selector(f"[data-area=hand] .card.picked[data-card='{card}']", timeout=WAIT)
+        await own.tap()
+        await nonna.locator("[data-area=table] .empty-table", has_text="Tavola vuota").wait_for(timeout=WAIT)
+        assert await nonna.locator("[data-area=table] .card").count() == 0
