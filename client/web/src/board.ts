@@ -118,7 +118,7 @@ function choiceSheet(): HTMLElement | string {
   if (!moves || !st.picked || !st.legal.length) return "";
   const ways = moves.map((m, i) => {
     const label = m.capture.length ? m.capture.map((c) => cardName(c, deck)).join(" + ") : t.takeNothing;
-    const way = h("button", { type: "button", class: "way", id: `choice-${i}`, "data-takes": m.capture.join(" "), onclick: () => play(m) },
+    const way = h("button", { type: "button", class: "way", id: `choice-${i}`, "aria-label": label, "data-takes": m.capture.join(" "), onclick: () => play(m) },
       h("span", { class: "minis", "aria-hidden": "true" }, ...m.capture.map((c) => cardSvg(c, deck))), h("span", {}, label));
     for (const shown of ["focus", "pointerenter"]) way.addEventListener(shown, () => markWay(m));
     return way;
@@ -263,7 +263,7 @@ export function tableScreen(): void {
     seats, h("div", { class: "split" }, v && !st.gameEnd ? h("div", {}, // no board until the game is dealt (only the seats to fill), none once it is over
       lastPlayLine(), h("h2", {}, `${t.table} · ${t.stock} ${v.stock ?? 0}`, onlookers()), table,
       ...(v.hand && !st.watching ? [h("h2", {}, t.hand), hand] : []), decl, // a spectator has no hand
-      h("p", { id: "tap-said", role: "status" }, tapWords(sp, deck, mine, st.picked, st.picked ? movesWith(st.picked) : [])),
+      h("p", { id: "tap-said", role: "status" }, tapWords(sp, deck, mine, st.picked, st.picked ? movesWith(st.picked) : [], !!st.choices)),
       st.watching ? "" : keysLine(sp, v.hand?.length ?? 0)) : "",
     h("div", {}, v && !st.gameEnd ? piles : "", v ? h("section", { class: "panel", "aria-label": t.plays }, h("h2", {}, t.plays), plays) : "",
       chatBox(st.tableChat, () => `table:${st.tableId}`, "table-chat", st.watching ? t.chatWatching : ""))),

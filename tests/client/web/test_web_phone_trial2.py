@@ -14,10 +14,10 @@ from scopa.server.core.clock import FakeClock
 from scopa.server.lobby.directory import build_rules
 
 from test_web_client import MINE, WAIT, Site, browser, chromium, served, site  # noqa: F401
-from test_web_family import open_italian
+from test_web_family import against_an_easy_bot, open_italian
 from test_web_seat_held import play_first
 from test_web_table import first_turn, scopa_play, seed_where
-from test_web_trial import at_table
+from test_web_trial import at_table, scopone_choice
 
 pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="module")]
 
@@ -173,3 +173,26 @@ async def test_a_table_swept_clean_says_it_is_empty(browser: Browser) -> None:
         await own.tap()
         await nonna.locator("[data-area=table] .empty-table", has_text="Tavola vuota").wait_for(timeout=WAIT)
         assert await nonna.locator("[data-area=table] .card").count() == 0
+
+
+async def test_while_the_ways_are_laid_out_the_hint_says_to_choose_below(browser: Browser) -> None:
+    """R10-R12: a card that takes in two ways, tapped twice, lays its ways out in the sheet;
+    the line under the hand then says to choose below (not to tap the card again), and each
+    way's button is named by every card it takes."""
+    seed, card = scopone_choice()
+    async with served(seed=seed) as s:
+        page = await open_italian(browser, s, "ada")
+        await against_an_easy_bot(page, preset="scopone")
+        await page.wait_for_selector(MINE, timeout=WAIT)
+        picked = page.locator(f"[data-area=hand] .card[data-card='{card}']")
+        await picked.tap()
+        hint = page.locator("#tap-said")
+        assert "toccala di nuovo e scegli" in (await hint.text_content() or "")
+        await picked.tap()
+        await page.locator("dialog[open]#choose").wait_for(timeout=WAIT)
+        said = await hint.text_content() or ""
+        assert "toccala di nuovo" not in said and said.endswith(": scegli qui sotto quali carte prendere."), said
+        for way in await page.locator("#choose button.way").all():
+            takes = (await way.get_attribute("data-takes") or "").split()
+            named = [await page.locator(f"[data-area=table] .card[data-card='{c}']").get_attribute("aria-label") or "" for c in takes]
+            assert await way.get_attribute("aria-label") == " + ".join(named)
