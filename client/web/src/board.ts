@@ -118,7 +118,7 @@ function choiceSheet(): HTMLElement | string {
   if (!moves || !st.picked || !st.legal.length) return "";
   const ways = moves.map((m, i) => {
     const label = m.capture.length ? m.capture.map((c) => cardName(c, deck)).join(" + ") : t.takeNothing;
-    const way = h("button", { type: "button", class: "way", id: `choice-${i}`, "aria-label": label, "data-takes": m.capture.join(" "), onclick: () => play(m) },
+    const way = h("button", { type: "button", class: "way", id: `choice-${i}`, "data-takes": m.capture.join(" "), onclick: () => play(m) },
       h("span", { class: "minis", "aria-hidden": "true" }, ...m.capture.map((c) => cardSvg(c, deck))), h("span", {}, label));
     for (const shown of ["focus", "pointerenter"]) way.addEventListener(shown, () => markWay(m));
     return way;

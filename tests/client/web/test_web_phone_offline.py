@@ -1,13 +1,17 @@
 """The browser client on an Italian phone (390×844, touch), as tests/client/web/test_web_client.py
-drives it: a connection lost on the player's turn is said at once; a card tapped meanwhile
-is not taken for played, and goes once the seat is back."""
+drives it: a connection lost on the player's turn is said at once (the browser offline) or
+once the page hears nothing past its ping; a card tapped meanwhile is not taken for played,
+and goes once the seat is back."""
 
 from __future__ import annotations
 
-import pytest
-from playwright.async_api import Browser
+import re
 
-from test_web_client import MINE, WAIT, Site, browser, chromium, site  # noqa: F401
+import pytest
+from playwright.async_api import Browser, WebSocketRoute
+
+from test_web_client import MINE, WAIT, Site, browser, chromium, page_clock, site  # noqa: F401
+from test_web_family import ITALIAN_PHONE, against_an_easy_bot
 from test_web_seat_held import play_first
 from test_web_trial import at_table
 
@@ -36,3 +40,35 @@ async def test_a_lost_connection_is_said_and_a_card_tapped_meanwhile_goes_once_b
     await page.locator("[data-area=plays] li", has_text=f"nipote: {name}").wait_for(timeout=WAIT)
     assert await band.count() == 0
     assert await hand.count() in (count - 1, 3)  # played (or the next deal's three)
+
+
+async def test_a_connection_gone_silent_is_said_lost_and_the_seat_comes_back(site: Site, browser: Browser) -> None:
+    """PROTOCOL.md §8 "Any time" (either end may ping): the frames stop coming on the player's
+    turn while the socket stays open (a link dead on the way); the page, hearing nothing past
+    its ping, says the connection is lost (its clock moved on by the test), connects again and
+    is back at its seat."""
+    deaf = {"on": False}
+
+    async def relay(ws: WebSocketRoute) -> None:
+        server = ws.connect_to_server()
+        server.on_message(lambda m: None if deaf["on"] else ws.send(m))
+        ws.on_message(lambda m: server.send(m))
+
+    context = await browser.new_context(**ITALIAN_PHONE)  # type: ignore[arg-type]
+    await context.route_web_socket(re.compile(r"/ws"), relay)
+    page = await context.new_page()
+    page.on("console", lambda m: site.errors.append(f"nipote: {m.text}") if m.type == "error" else None)
+    await page.goto(site.url)
+    await page.fill("#name", "nipote")
+    await page.get_by_role("button", name="Gioca").tap()
+    await against_an_easy_bot(page)
+    await page.wait_for_selector(MINE, timeout=WAIT)
+    await page_clock(page)
+    deaf["on"] = True  # nothing more reaches the page, pongs included
+    band = page.get_by_role("status").filter(has_text="Connessione persa, riconnessione…")
+    assert await band.count() == 0
+    await page.clock.fast_forward(13_000)
+    await band.wait_for(timeout=WAIT)
+    deaf["on"] = False  # the next connection is heard
+    await band.wait_for(state="detached", timeout=WAIT)
+    await page.wait_for_selector(MINE, timeout=WAIT)  # its turn again, on the new connection
