@@ -221,7 +221,7 @@ function inviteBox(): HTMLElement | string {
 let drawn: HTMLElement | null = null; // the table's seats last drawn: still on the page unless another screen came between
 export function tableScreen(): void {
   const v = st.view;
-  const mine = st.legal.length > 0;
+  const mine = st.legal.length > 0 && st.connected; // lost: not said to be one's turn (a play made meanwhile waits, pending.ts)
   // a picked card lights what it may take; while its ways are laid out, only the way in focus is marked (a card in two
   // ways would say nothing if every way's cards were lit)
   const lit = new Set(st.choices ? [] : (st.picked ? movesWith(st.picked) : []).flatMap((m) => m.capture));
