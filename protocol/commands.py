@@ -761,6 +761,9 @@ class GetRecord(Body):
     FLOW = Flow.TO_SERVER
     game: TableId
     token: Token | None = None
+    invite: InviteCode | None = None
+    """A private table's game, while the server still holds its table: that table's invite
+    (what a spectator who came by the invite link holds instead of a seat token)."""
 
 
 class RecordReply(Body):

@@ -119,9 +119,11 @@ class Archive:
         if game is None:
             sess.error(ErrorCode.NO_SUCH_TABLE, f"there is no finished game {body.game!r}", re=seq)
             return
-        if not self._visible(sess, game, {token_digest(body.token)} if body.token else set()):
+        table = self.table_of(body.game)
+        invited = table is not None and table.admits(body.invite)  # its table still held: its invite shows it too
+        if not invited and not self._visible(sess, game, {token_digest(body.token)} if body.token else set()):
             sess.error(ErrorCode.PRIVATE_TABLE,
-                       f"game {body.game} was played at a private table: give one of its seat tokens", re=seq)
+                       f"game {body.game} was played at a private table: give one of its seat tokens or its invite", re=seq)
             return
         try:
             record = await self.record_of(game)
@@ -145,9 +147,9 @@ class Archive:
                        f"database), and no game has just finished at table {body.game!r}", re=seq)
             return
         digests = {p.token_digest for p in players if p.token_digest}
-        if table.private and (not body.token or token_digest(body.token) not in digests):
+        if table.private and (not body.token or token_digest(body.token) not in digests) and not table.admits(body.invite):
             sess.error(ErrorCode.PRIVATE_TABLE,
-                       f"game {body.game} was played at a private table: give one of its seat tokens", re=seq)
+                       f"game {body.game} was played at a private table: give one of its seat tokens or its invite", re=seq)
             return
         master = table.master
         record = build_record(

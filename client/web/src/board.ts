@@ -19,12 +19,14 @@ import { roundClosed, roundToShow } from "./roundbox";
 import { roundParts as breakdown } from "./roundparts";
 import { keysLine, tapWords } from "./hints";
 import { laidCard, lastPlayLine, livePlay } from "./playline";
+import { lostWords, playing } from "./pending";
 
 // ------------------------------------------------------------------ playing
 function movesWith(card: string): LegalMove[] { return st.legal.filter((m) => m.card === card); }
 
-function play(m: LegalMove): void {
-  send("play", { card: m.card, capture: m.capture, turn: st.turnEvent }, `table:${st.tableId}`);
+export function play(m: LegalMove): void {
+  playing(m);
+  if (!send("play", { card: m.card, capture: m.capture, turn: st.turnEvent }, `table:${st.tableId}`)) st.status = lostWords(); // kept: it goes once the seat is back
   st.picked = null; st.choices = null;
   st.legal = [];
   render();
@@ -219,7 +221,7 @@ function inviteBox(): HTMLElement | string {
 let drawn: HTMLElement | null = null; // the table's seats last drawn: still on the page unless another screen came between
 export function tableScreen(): void {
   const v = st.view;
-  const mine = st.legal.length > 0;
+  const mine = st.legal.length > 0 && st.connected; // lost: not said to be one's turn (a play made meanwhile waits, pending.ts)
   // a picked card lights what it may take; while its ways are laid out, only the way in focus is marked (a card in two
   // ways would say nothing if every way's cards were lit)
   const lit = new Set(st.choices ? [] : (st.picked ? movesWith(st.picked) : []).flatMap((m) => m.capture));
@@ -234,7 +236,8 @@ export function tableScreen(): void {
   const turnText = turnWords();
   const laid = laidCard(); // the card the last play laid down: marked on the table
   const table = h("div", { class: `cards${st.choices ? " choosing" : ""}`, "aria-label": t.table, "data-area": "table" }, ...(v?.table ?? []).map((c) => cardButton(c,
-    `${lit.has(c) ? "lit" : ""}${way.has(c) ? " takes" : ""}${shownOnTable.has(c) ? "" : " arrived"}${c === laid ? " laid" : ""}`, () => tapTable(c))));
+    `${lit.has(c) ? "lit" : ""}${way.has(c) ? " takes" : ""}${shownOnTable.has(c) ? "" : " arrived"}${c === laid ? " laid" : ""}`, () => tapTable(c))),
+    v && !v.table?.length ? h("span", { class: "empty-table" }, t.emptyTable) : ""); // swept clean (a scopa): said, not a blank
   shownOnTable = new Set(v?.table ?? []);
   const hand = h("div", { class: "cards", "aria-label": t.hand, "data-area": "hand" }, ...(v?.hand ?? []).map((c) => cardButton(c, c === st.picked ? "picked" : "", () => tapHand(c))));
   const decl = h("div", { class: "bar" }, ...st.declarations.map((d) => button(`${t.declare} ${t[d.kind as "tris"] ?? d.kind} (+${d.points})`, () => {
@@ -260,7 +263,7 @@ export function tableScreen(): void {
     seats, h("div", { class: "split" }, v && !st.gameEnd ? h("div", {}, // no board until the game is dealt (only the seats to fill), none once it is over
       lastPlayLine(), h("h2", {}, `${t.table} · ${t.stock} ${v.stock ?? 0}`, onlookers()), table,
       ...(v.hand && !st.watching ? [h("h2", {}, t.hand), hand] : []), decl, // a spectator has no hand
-      h("p", { id: "tap-said", role: "status" }, tapWords(sp, deck, mine, st.picked, st.picked ? movesWith(st.picked) : [])),
+      h("p", { id: "tap-said", role: "status" }, tapWords(sp, deck, mine, st.picked, st.picked ? movesWith(st.picked) : [], !!st.choices)),
       st.watching ? "" : keysLine(sp, v.hand?.length ?? 0)) : "",
     h("div", {}, v && !st.gameEnd ? piles : "", v ? h("section", { class: "panel", "aria-label": t.plays }, h("h2", {}, t.plays), plays) : "",
       chatBox(st.tableChat, () => `table:${st.tableId}`, "table-chat", st.watching ? t.chatWatching : ""))),
@@ -394,6 +397,8 @@ function gameEndBox(g: GameEnd): HTMLElement {
 /** The game just played, shown again in the replay viewer (the server's record of the table). */
 function replayButton(): HTMLButtonElement {
   const table = st.tableId;
-  return button(t.watchReplay, () => send("get_record", { game: table, token: table ? heldTokens()[table] ?? null : null }));
+  // a spectator of a private table: the invite it came with shows the game too (PROTOCOL.md get_record)
+  const invite = st.watching && st.watchInvite ? st.watchInvite : null;
+  return button(t.watchReplay, () => send("get_record", { game: table, token: table ? heldTokens()[table] ?? null : null, invite }));
 }
 

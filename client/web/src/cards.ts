@@ -7,6 +7,7 @@ const FRENCH: Record<string, [string, string]> = { d: ["♦", "#c62828"], c: ["�
 // The French court cards' letters in the page's language: Jack, Queen, King; Fante, Donna, Re.
 const COURTS: Record<string, Record<string, string>> = { en: { F: "J", C: "Q", R: "K" }, it: { F: "F", C: "D", R: "R" } };
 let FRENCH_RANK = COURTS.en;
+let OF = " "; // between an Italian card's rank and its suit: "Re di Bastoni" in Italian, "Re Bastoni" in English
 const RANK_NAME: Record<string, string> = { A: "Asso", F: "Fante", C: "Cavallo", R: "Re" };
 
 function el(tag: string, attrs: Record<string, string | number>, text?: string): SVGElement {
@@ -32,19 +33,21 @@ function italianSuit(suit: string, x: number, y: number, r: number): SVGElement 
   return g;
 }
 
-/** The French cards' court letters from now on in ``lang`` (it: F, D, R; en: J, Q, K). */
+/** The cards' names from now on in ``lang``: the French court letters (it: F, D, R; en:
+ * J, Q, K), and an Italian card's "di" ("7 di Denari") on an Italian page. */
 export function courtsIn(lang: string): void {
   FRENCH_RANK = COURTS[lang] ?? COURTS.en;
+  OF = lang === "it" ? " di " : " ";
 }
 
-/** A card's accessible name, e.g. "7 Denari" or "7 of diamonds". */
+/** A card's accessible name, e.g. "7 di Denari" (an Italian page), "7 Denari" or "7♦". */
 export function cardName(card: string, deck: Deck): string {
   const [rank, suit] = [card[0], card[1]];
   if (deck === "french") {
     const suits: Record<string, string> = { d: "♦", c: "♥", s: "♠", b: "♣" };
     return `${FRENCH_RANK[rank] ?? rank}${suits[suit]}`;
   }
-  return `${RANK_NAME[rank] ?? rank} ${ITALIAN_NAMES[suit]}`;
+  return `${RANK_NAME[rank] ?? rank}${OF}${ITALIAN_NAMES[suit]}`;
 }
 
 /** A suit's name as the cards show it ("Denari", or "♦" on French cards). */

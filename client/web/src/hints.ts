@@ -6,8 +6,9 @@ import { h } from "./dom";
 import { fill, type Speech } from "./i18n";
 import type { LegalMove } from "./protocol";
 
-/** What tapping does now (``mine``: it is the person's turn); ``moves``: the picked card's ways. */
-export function tapWords(sp: Speech, deck: Deck, mine: boolean, picked: string | null, moves: LegalMove[]): string {
+/** What tapping does now (``mine``: it is the person's turn); ``moves``: the picked card's ways
+ * (``choosing``: laid out in the sheet below, to choose from). */
+export function tapWords(sp: Speech, deck: Deck, mine: boolean, picked: string | null, moves: LegalMove[], choosing = false): string {
   const w = sp.w;
   if (!mine) return "";
   if (!picked) return w.tapHint;
@@ -16,7 +17,7 @@ export function tapWords(sp: Speech, deck: Deck, mine: boolean, picked: string |
   if (!takes.length) return fill(w.nothingTaken, { card });
   const cards = (m: LegalMove) => m.capture.map((c) => cardName(c, deck)).join(" + ");
   if (takes.length === 1) return fill(w.takesOne, { card, cards: cards(takes[0]) });
-  return fill(w.takesChoice, { card, ways: takes.map(cards).join(w.or) });
+  return fill(choosing ? w.takesChoosing : w.takesChoice, { card, ways: takes.map(cards).join(w.or) });
 }
 
 /** The keys that play a card, said only on a page with a fine pointer that hovers (a

@@ -311,6 +311,12 @@ function createForm(): HTMLElement {
       fill_with_bots: level ? Array(Math.max(0, count - persons)).fill(LEVELS[level]) : [] };
     if (timer.value === "off") body.no_turn_timer = true; else if (timer.value) body.turn_timeout = Number(timer.value);
     send("create_table", body);
+    // the next table starts from the defaults for what one does not see at a glance: not
+    // private, and no other option (the game, players, bots and clock stay, in sight)
+    priv.checked = false;
+    for (const input of more.querySelectorAll<HTMLInputElement | HTMLSelectElement>("[data-option]")) input.value = "";
+    more.open = false;
+    sayPartner();
   };
   return form;
 }

@@ -1,18 +1,19 @@
 // The Scopa browser client: the protocol (docs/PROTOCOL.md) over the server's WebSocket,
 // one binary message per command.
 import { decode, encode } from "@msgpack/msgpack";
-import { cardName, cardSvg, type Deck } from "./cards";
+import { cardName, cardSvg } from "./cards";
 import { animate, measure, settle } from "./anim";
 import { button, dialog, h } from "./dom";
-import { fill, gameName, type Lang, sentence } from "./i18n";
+import { fill, gameName, sentence } from "./i18n";
 import { showRules } from "./rules";
 import type { ChatMessage, GameEnd, RoundEnd, TableInfo, TournamentInfo, TournamentNoTable, TournamentStandings } from "./protocol";
 import {
   type Body, type Seat, NEXT_STEPS, app, botPlays, deck, heldTokens, keepMarks, marksOf, keepToken, lang, live, restoreMarks, saveSeat, savedSeat, seatCount, takenBack, takeoversOf,
-  seatName, setDeck, setLang as speak, sp, st, t,
+  seatName, sp, st, t,
 } from "./state";
-import { forgetForm, lobbyScreen, setServerTimeout } from "./lobby";
-import { chatOutOfView, seatGone, tableScreen } from "./board";
+import { lobbyScreen, setServerTimeout } from "./lobby";
+import { chatOutOfView, play, seatGone, tableScreen } from "./board";
+import { landed, lostWords, playAgain } from "./pending";
 import { takeIn } from "./score";
 import { replayScreen } from "./replayview";
 import { askAboutName, nameScreen, naming } from "./name";
@@ -53,7 +54,7 @@ let again: Asked | null = null; // the command to send again once welcomed there
 // shows while the connection still opens, or opens again): sent once it has, in order, the
 // last of each command only. The page's own commands of a connection's start are not kept.
 let kept: Asked[] = [];
-const OWN = new Set(["hello", "pong", "bye", "watch_lobby"]);
+const OWN = new Set(["hello", "ping", "pong", "bye", "watch_lobby"]);
 
 /** Send a command; whether it was sent, or kept until the server welcomes the connection
  * (a command to the lobby); not a table's while the connection is down. */
@@ -96,25 +97,55 @@ export function connect(): void {
     send("hello", hello);
   };
   socket.onmessage = (e) => {
-    if (socket.readyState !== WebSocket.OPEN) return; // closing: handed on, or going
+    if (socket.readyState !== WebSocket.OPEN || ws !== socket) return; // closing: handed on, or going
+    heard = Date.now(); pinged = false;
     const frame = decode(new Uint8Array(e.data as ArrayBuffer)) as Frame;
     if (frame && typeof frame === "object") handle(frame);
   };
-  socket.onclose = () => {
-    if (ws !== socket) return; // a connection the page has already let go
-    ws = null;
-    st.connected = false;
-    st.legal = [];
-    st.listAsks = []; // their answers will not come on this connection
-    if (handOn) { connect(); return; }
-    if (!st.replaced) {
-      st.status = t.lost;
-      retry = Math.min(retry + 1, 5);
-      retryTimer = window.setTimeout(connect, 300 * retry);
-    }
-    render();
-  };
+  socket.onclose = () => closed(socket);
+  heard = Date.now(); pinged = false;
 }
+
+/** ``socket`` is gone (closed, or given up as lost): said at once, and tried again (when
+ * the browser is online; its coming back online tries at once). A turn's legal moves stay:
+ * a play made meanwhile waits for the seat to be back (pending.ts). */
+function closed(socket: WebSocket): void {
+  if (ws !== socket) return; // a connection the page has already let go
+  ws = null;
+  st.connected = false;
+  st.listAsks = []; // their answers will not come on this connection
+  if (handOn) { connect(); return; }
+  if (!st.replaced) {
+    st.status = lostWords();
+    retry = Math.min(retry + 1, 5);
+    clearTimeout(retryTimer);
+    if (navigator.onLine) retryTimer = window.setTimeout(connect, 300 * retry);
+  }
+  render();
+}
+
+/** The connection given up: the browser went offline, or nothing came on it for too long. */
+function lose(): void {
+  const socket = ws;
+  if (!socket) return;
+  closed(socket);
+  socket.close();
+}
+
+// Liveness: the page pings a connection silent for QUIET ms (the server answers at once,
+// PROTOCOL.md §8 "Any time"); one silent for SILENT ms is lost.
+const QUIET = 5000;
+const SILENT = 12000;
+let heard = 0; // when the connection last brought a frame (the page's clock)
+let pinged = false;
+let nonce = 0;
+setInterval(() => {
+  if (!ws || ws.readyState !== WebSocket.OPEN) return;
+  const quiet = Date.now() - heard;
+  if (quiet > SILENT) lose();
+  else if (quiet > QUIET && !pinged) { pinged = true; nonce += 1; send("ping", { nonce }); }
+}, 1000);
+window.addEventListener("offline", lose);
 
 function resumeHello(seat: Seat): Body {
   return { name: st.name, client: "scopa-web", resume: { token: seat.token, last_event: fresh ? EVERYTHING : seat.lastEvent, table: seat.table } };
@@ -176,7 +207,7 @@ function handle(f: Frame): void {
       }
       if (["already_at_table", "already_waiting", "not_waiting"].includes(String(b.code))) st.quick = null;
       if (linkRefused(String(b.code))) break; // the link's table is full: its own box says so (fulltable.ts)
-      st.status = refusal = sentence(sp.error(String(b.code), String(b.message ?? "")));
+      st.status = refusal = sentence(sp.error(String(b.code), String(b.message ?? ""))); refusalOn = "";
       break;
     case "redirect": {
       const answered = f.re === null ? null : asked.get(f.re);
@@ -257,6 +288,8 @@ function handle(f: Frame): void {
     case "your_turn":
       st.view = b.view; st.legal = b.legal; st.declarations = b.declarations ?? []; st.turnEvent = b.event;
       st.picked = null; st.choices = null;
+      if (st.timedOut === timedOutNote) st.timedOut = ""; // a turn of one's own again: the last one's time-out is old news
+      { const m = playAgain(b.legal); if (m) play(m); } // a play made while the connection was lost
       break;
     case "played": {
       const before = measure(app);
@@ -308,6 +341,7 @@ function handle(f: Frame): void {
   render();
 }
 
+let timedOutNote = ""; // the time-out the person's notice tells of
 let flashOf: number | null = null; // the seat whose play the flash tells of (a spectator's stays up until that seat plays again)
 function played(b: Body): void {
   const v = st.view;
@@ -323,11 +357,11 @@ function played(b: Body): void {
   if (b.scopa || b.forced === "timeout") keepMarks();
   const players = st.info?.rules?.players ?? st.seats.length ?? 2;
   v.turn = (b.seat + 1) % Math.max(players, 1);
-  if (b.seat === st.seat) { st.legal = []; st.notice = ""; st.timedOut = ""; } // the name's notice has been read; a move of theirs is news of its own
+  if (b.seat === st.seat) { st.legal = []; st.notice = ""; st.timedOut = ""; landed(); } // the name's notice has been read; a move of theirs is news of its own
   st.picked = null; st.choices = null;
   if (b.forced === "timeout") { // the person's own stays up beside what the others do next (a scopa, a bot taking over)
     const card = cardName(b.card, deck);
-    if (b.seat === st.seat) st.timedOut = fill(t.timedOutYou, { card });
+    if (b.seat === st.seat) st.timedOut = timedOutNote = fill(t.timedOutYou, { card });
     else { st.flash = fill(t.timedOutOf, { card, name: seatName(b.seat) }); flashOf = b.seat; }
   } else if (b.scopa) { st.flash = b.seat === st.seat ? t.scopaYou : fill(t.scopaOf, { name: seatName(b.seat) }); flashOf = b.seat; } // a player's news stays up until they play
   else if (b.seat === st.seat || (st.seat === null && (flashOf === null || flashOf === b.seat))) { st.flash = ""; flashOf = null; }
@@ -384,25 +418,16 @@ function redeal(v: NonNullable<typeof st.view>): void {
 
 
 // ------------------------------------------------------------------ screens
+let refusalOn = ""; // the screen the server's last refusal was shown on
 export function render(): void {
+  const screen = naming() ? "name" : st.replay ? "replay" : st.tableId ? `table:${st.tableId}` : "lobby";
+  if (refusal && st.status === refusal) { refusalOn ||= screen; if (refusalOn !== screen) oldNews(); } // left behind with its screen
+  if (!refusal) refusalOn = "";
   sayNotPrivate();
   if (naming()) return nameScreen();
   if (st.replay) return replayScreen(); // a finished game shown again: from the lobby, or from the game's end
   if (st.tableId) return tableScreen();
   return lobbyScreen();
-}
-
-function setLang(next: Lang): void {
-  speak(next);
-  forgetForm(); // drawn again in this language
-  sayNotPrivate();
-  render();
-}
-
-function choice(id: string, label: string, options: [string, string][], value: string, onchange: (v: string) => void): HTMLElement {
-  const select = h("select", { id, onchange: () => onchange(select.value) },
-    ...options.map(([v, text]) => h("option", { value: v, selected: v === value }, text)));
-  return h("label", { for: id, class: "inline" }, label, select);
 }
 
 /** The title's row: the page's name and the player's, ``first`` (the table's Chat), the
@@ -413,19 +438,7 @@ export function header(more: HTMLElement | string = "", first: HTMLElement | str
     first, button(t.rules, showRules, "quiet"), more);
 }
 
-/** The page's settings, at its foot: the cards' look and the language (the plain
- * connection's mark is said where a name is typed, the name screen, not on every screen). */
-export function settings(): HTMLElement {
-  return h("footer", { class: "bar panel", "aria-label": t.settings },
-    choice("deck", t.deck, [["italian", t.italian], ["french", t.french]], deck, (v) => {
-      setDeck(v as Deck); render();
-    }),
-    languageChoice());
-}
-
-export function languageChoice(): HTMLElement {
-  return choice("lang", t.language, [["it", "italiano"], ["en", "English"]], lang, (v) => setLang(v as Lang));
-}
+export { languageChoice, settings } from "./settings";
 
 export function statusLine(): HTMLElement | string {
   const text = st.connected ? st.status : (st.status || t.connecting);

@@ -296,6 +296,7 @@ export interface GetLeaderboardCommand {
 
 export interface GetRecord {
   game: string;
+  invite?: string | null;
   token?: string | null;
 }
 

@@ -108,6 +108,7 @@ export function gameEndLine(sp: Speech, g: GameEnd, sideName: (i: number) => str
   if (g.winner !== null && g.winner !== undefined) {
     const team = sideName(g.winner).includes(" + "); // a side of two or more players speaks as "we"
     if (g.winner === mine) return team ? w.youWonTeam : w.youWon;
+    if (team && mine !== undefined && sideName(mine).includes(" + ")) return fill(w.youLostTeam, { name: sideName(g.winner) }); // "we" lost
     return fill(team ? w.winnerTeam : w.winner, { name: sideName(g.winner) });
   }
   const why: Record<string, string> = { abandoned: leaver ? fill(w.whyLeft, { name: leaver }) : w.whyAbandoned, target: w.whyTarget, trentino: w.whyTrentino, all_denari: w.whyAllDenari };

@@ -1,10 +1,11 @@
 // Lines that stay on the table's page while they hold: that the page only watches (and
 // whose game), how many watch, and whose seat a bot plays because its person is not at the
 // table; and the one notice above the board, the newest.
-import { h } from "./dom";
+import { button, h } from "./dom";
 import { fill } from "./i18n";
 import type { TableInfo } from "./protocol";
 import { nameOf, st, t } from "./state";
+import { send } from "./main";
 
 const EYE = '<svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true" focusable="false"><path fill="none" stroke="currentColor" stroke-width="2" d="M1 12s4-7 11-7 11 7 11 7-4 7-11 7S1 12 1 12z"/><circle cx="12" cy="12" r="3" fill="currentColor"/></svg>';
 
@@ -39,7 +40,12 @@ function players(): string {
 export function watchingLine(): HTMLElement | string {
   if (!st.watching) return "";
   const who = players();
-  return h("p", { class: "status watching", id: "watching" }, who ? fill(t.watchingGame, { names: who }) : t.watchingTable);
+  const line = h("p", { class: "status watching", id: "watching" }, who ? fill(t.watchingGame, { names: who }) : t.watchingTable);
+  // a table still waiting for players, with a seat free: the spectator may take it (with the invite it came by)
+  if (st.info?.state === "waiting" && st.info.seats.includes(null) && !st.view && !st.gameEnd) {
+    line.append(" ", button(t.join, () => send("join_table", { table: st.tableId, invite: st.watchInvite || null })));
+  }
+  return line;
 }
 
 /** The minutes and seconds until a seat's hold runs out ("1:52"). */

@@ -58,5 +58,5 @@ async def test_the_italian_court_cards_are_fante_cavallo_re(browser: Browser, la
         suits = {"d": "Denari", "c": "Coppe", "s": "Spade", "b": "Bastoni"}
         for code, (name, letter) in (await hand(page)).items():
             assert letter == code[0], code
-            assert name == f"{names[code[0]]} {suits[code[1]]}", code
+            assert name == f"{names[code[0]]}{' di ' if lang == 'it' else ' '}{suits[code[1]]}", code  # "Re di Bastoni" in Italian prose
         await page.context.close()

@@ -65,7 +65,7 @@ async def play_until_game_end(page: Page) -> None:
 
 async def test_a_team_reads_that_its_side_won_and_the_final_state(journaled: Site, browser: Browser) -> None:
     """R2, R22: in Scopone (two sides of two) the winning side's phone says "Avete vinto!"
-    and the other's names both winners ("Hanno vinto a + b"); the game's end shows the
+    and the other's "Avete perso: ha vinto la squadra di a + b."; the game's end shows the
     result and the way back, not an empty hand and the last table; the lobby's finished
     game says who won in the same words."""
     page = await open_italian(browser, journaled, "nonna", bypass_csp=True)  # axe is injected
@@ -82,7 +82,7 @@ async def test_a_team_reads_that_its_side_won_and_the_final_state(journaled: Sit
     await play_until_game_end(page)
     winner = await page.locator(f"{END} .winner").text_content() or ""
     ours = winner == "Avete vinto!"
-    assert ours or winner == "Hanno vinto Bot 1 (facile) + Bot 3 (facile)", winner
+    assert ours or winner == "Avete perso: ha vinto la squadra di Bot 1 (facile) + Bot 3 (facile).", winner
     assert await page.locator("[data-area=hand], [data-area=table]").count() == 0  # the board of nothing is gone
     assert await page.get_by_text("Le tue carte").count() == 0
     assert await axe_findings(page) == []

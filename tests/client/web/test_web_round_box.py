@@ -151,8 +151,8 @@ async def test_the_round_box_says_why_a_side_has_no_primiera(browser: Browser) -
         n = int(row[1].split()[0])
         found = re.fullmatch(rf"{re.escape(names[1])}: {n} \((.+)\)\.", lines[1])
         assert found, lines[1]
-        best = found.group(1).split(", ")  # e.g. "7 Denari 21": the best card of each suit and its value
-        assert sorted(card.split()[1] for card in best) == ["Bastoni", "Coppe", "Denari", "Spade"]
+        best = found.group(1).split(", ")  # e.g. "7 di Denari 21": the best card of each suit and its value
+        assert sorted(card.split()[-2] for card in best) == ["Bastoni", "Coppe", "Denari", "Spade"]
         assert sum(int(card.rsplit(" ", 1)[1]) for card in best) == n
 
 

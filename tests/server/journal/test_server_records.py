@@ -173,7 +173,7 @@ async def test_a_server_without_a_database_says_so(port: int) -> None:
 async def test_without_a_database_the_game_just_finished_is_given_from_its_table() -> None:
     """A server that keeps no games still gives the record of a game just finished at one
     of its tables (its players watch it again from the game's end): whole and consistent,
-    a private table's only with one of its seat tokens."""
+    a private table's only with one of its seat tokens or its invite."""
     engine = NetworkEngine("127.0.0.1", 0, seed=5, limits=Limits(ping_interval=None))
     await engine.start()
     try:
@@ -187,14 +187,19 @@ async def test_without_a_database_the_game_just_finished_is_given_from_its_table
         assert check_record(reply.record) > 0
 
         c.send(wire.CreateTable(private=True, fill_with_bots=["greedy"]))
-        secret = (await c.recv_until("table_created")).body.table.id
+        created = (await c.recv_until("table_created")).body
+        secret, invite = created.table.id, created.invite
         token = (await c.recv_until("joined")).body.token
         c.table = secret
         await c.play_game(GreedyBot("ada"))
         stranger = await WireClient.connect(engine.port, "bea")
         stranger.send(wire.GetRecord(game=secret))
         assert (await stranger.recv_until("record", "error")).body.code == "private_table"
+        stranger.send(wire.GetRecord(game=secret, invite="not-the-invite-123"))
+        assert (await stranger.recv_until("record", "error")).body.code == "private_table"
         stranger.send(wire.GetRecord(game=secret, token=token))
+        assert isinstance((await stranger.recv_until("record", "error")).body, wire.RecordReply)
+        stranger.send(wire.GetRecord(game=secret, invite=invite))  # a spectator who came by the invite
         assert isinstance((await stranger.recv_until("record", "error")).body, wire.RecordReply)
         for who in (c, stranger):
             await who.close()
