@@ -22,13 +22,19 @@ from test_tui_network import SAFETY, app_for, engine, until  # noqa: F401 - engi
 pytestmark = pytest.mark.integration
 
 
-def listed_seats(app: NetApp, table: str | None) -> str:
-    """The seats column of ``table``'s row in the lobby's list ("" while not listed)."""
+def listed_cell(app: NetApp, table: str | None, column: int) -> str:
+    """Column ``column`` of ``table``'s row in the lobby's list (1: its rules, 2: its
+    seats; "" while the table is not listed)."""
     lobby = app.screen
     if not isinstance(lobby, LobbyScreen) or table not in lobby.tables:
         return ""
-    cell = lobby.query_one("#tables", DataTable).get_row(table)[2]
+    cell = lobby.query_one("#tables", DataTable).get_row(table)[column]
     return cell.plain if isinstance(cell, Text) else str(cell)
+
+
+def listed_seats(app: NetApp, table: str | None) -> str:
+    """The seats column of ``table``'s row in the lobby's list ("" while not listed)."""
+    return listed_cell(app, table, 2)
 
 
 @pytest.mark.parametrize("lang", ["en", "it"])

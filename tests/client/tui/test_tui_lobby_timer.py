@@ -6,26 +6,20 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from rich.text import Text
-from textual.widgets import DataTable
 
 from scopa.client.net import ClientSession
 from scopa.client.tui import NetApp
-from scopa.client.tui.online import LobbyScreen
 from scopa.engine import RuleSet
 from scopa.server import NetworkEngine
 
+from test_tui_lobby_bots import listed_cell
 from test_tui_network import SAFETY, app_for, engine, until  # noqa: F401 - engine: a fixture
 
 pytestmark = pytest.mark.integration
 
 
 def listed_rules(app: NetApp, table: str | None) -> str:
-    lobby = app.screen
-    if not isinstance(lobby, LobbyScreen) or table not in lobby.tables:
-        return ""
-    cell = lobby.query_one("#tables", DataTable).get_row(table)[1]
-    return cell.plain if isinstance(cell, Text) else str(cell)
+    return listed_cell(app, table, 1)
 
 
 async def test_the_lobby_lists_a_tables_turn_clock(engine: NetworkEngine) -> None:  # noqa: F811

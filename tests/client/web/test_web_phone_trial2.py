@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from playwright.async_api import Browser
+from playwright.async_api import Browser, Page
 
 from scopa.engine.cards import CARDS
 from scopa.server.core.clock import FakeClock
@@ -16,11 +16,20 @@ from scopa.server.lobby.directory import build_rules
 from test_web_client import MINE, WAIT, Site, browser, chromium, served, site  # noqa: F401
 from test_web_family import against_an_easy_bot, open_italian
 from test_web_seat_held import play_first
-from test_web_table import first_turn, scopa_play, seed_where
+from test_web_table import sweeping_first_turn
 from test_web_trial import at_table, scopone_choice
 
 pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="module")]
 
+
+async def waiting_for_a_person(browser: Browser, site: Site) -> Page:
+    """nonna's phone, at a new table of hers with no bot, waiting for a second person."""
+    nonna = await open_italian(browser, site, "nonna")
+    await nonna.wait_for_selector("#preset", timeout=WAIT)
+    await nonna.select_option("#bots", "")
+    await nonna.locator("form button[type=submit]", has_text="Crea un tavolo").tap()
+    await nonna.locator("#invite").wait_for(timeout=WAIT)
+    return nonna
 
 async def test_private_and_the_other_options_do_not_stick_to_the_next_table(site: Site, browser: Browser) -> None:
     """PROTOCOL.md §7 create_table (private, options): nonna makes a private table taking as
@@ -101,11 +110,7 @@ async def test_a_spectator_by_a_private_invite_watches_the_game_again_at_its_end
 async def test_a_spectator_of_a_waiting_table_may_sit_at_its_free_seat(site: Site, browser: Browser) -> None:
     """PROTOCOL.md §7 (watch_table, join_table): nipote watches nonna's table while it waits
     for a second player; beside "you are watching" she finds "Siediti", and taps it to play."""
-    nonna = await open_italian(browser, site, "nonna")
-    await nonna.wait_for_selector("#preset", timeout=WAIT)
-    await nonna.select_option("#bots", "")
-    await nonna.locator("form button[type=submit]", has_text="Crea un tavolo").tap()
-    await nonna.locator("#invite").wait_for(timeout=WAIT)
+    nonna = await waiting_for_a_person(browser, site)
     nipote = await open_italian(browser, site, "nipote")
     row = nipote.locator(".tables li", has_text="nonna")
     await row.get_by_role("button", name="Guarda").tap()
@@ -153,15 +158,9 @@ async def test_a_table_swept_clean_says_it_is_empty(browser: Browser) -> None:
     """R (scopa): nonna takes the whole table with her first card; until nipote plays, the
     table's area says "Tavola vuota" rather than showing a blank."""
     rules = build_rules("scopa", {})
-    seed = seed_where(rules, lambda s: scopa_play(s) is not None)
-    play = scopa_play(first_turn(rules, seed))
-    assert play is not None
+    seed, _, play = sweeping_first_turn(rules)
     async with served(seed=seed) as s:
-        nonna = await open_italian(browser, s, "nonna")
-        await nonna.wait_for_selector("#preset", timeout=WAIT)
-        await nonna.select_option("#bots", "")
-        await nonna.locator("form button[type=submit]", has_text="Crea un tavolo").tap()
-        await nonna.locator("#invite").wait_for(timeout=WAIT)
+        nonna = await waiting_for_a_person(browser, s)
         nipote = await open_italian(browser, s, "nipote")
         await nipote.locator(".tables li", has_text="nonna").get_by_role("button", name="Siediti").tap()
         await nonna.wait_for_selector(MINE, timeout=WAIT)

@@ -62,6 +62,15 @@ def scopa_play(state: GameState) -> Play | None:
     return None
 
 
+def sweeping_first_turn(rules: RuleSet) -> tuple[int, GameState, Play]:
+    """A seed whose first turn can sweep the table (a scopa), that turn, and the play."""
+    seed = seed_where(rules, lambda s: scopa_play(s) is not None)
+    state = first_turn(rules, seed)
+    play = scopa_play(state)
+    assert play is not None
+    return seed, state, play
+
+
 async def open_rules(page: Page) -> None:
     await page.get_by_role("button", name="Rules").first.click()
     await page.wait_for_selector("dialog[open] .rules h3", timeout=WAIT)
@@ -116,10 +125,7 @@ async def scopa_game(browser: Browser, site: Site, motion: str) -> Page:
 
 async def test_a_capture_and_a_scopa_are_animated(browser: Browser) -> None:
     rules = build_rules("scopa", {})
-    seed = seed_where(rules, lambda s: scopa_play(s) is not None)
-    state = first_turn(rules, seed)
-    play = scopa_play(state)
-    assert play is not None
+    seed, state, play = sweeping_first_turn(rules)
     card, taken = str(CARDS[play.card]), [str(c) for c in play.captured]
     async with served(seed=seed) as site:
         page = await scopa_game(browser, site, "no-preference")
@@ -140,9 +146,7 @@ async def test_a_capture_and_a_scopa_are_animated(browser: Browser) -> None:
 
 async def test_reduced_motion_moves_nothing_and_still_marks_the_scopa(browser: Browser) -> None:
     rules = build_rules("scopa", {})
-    seed = seed_where(rules, lambda s: scopa_play(s) is not None)
-    play = scopa_play(first_turn(rules, seed))
-    assert play is not None
+    seed, _, play = sweeping_first_turn(rules)
     async with served(seed=seed) as site:
         page = await scopa_game(browser, site, "reduce")
         await play_card(page, str(CARDS[play.card]))
