@@ -155,20 +155,22 @@ class RoundEndScreen(Once, ModalScreen[int | None]):
             hint = tr("The next round starts by itself when the players go on; Enter (or any letter) closes this.")
         self.body = Group(*parts)
         with Vertical(classes="dialog"):
-            with VerticalScroll(id="round-scroll"):  # a small window scrolls this; the hint stays in sight
+            with VerticalScroll(id="round-scroll"):  # a small window scrolls the score; the rest stays in sight
                 yield Static(self.body, id="round-table")
-                yield Static(self.clock_words(), id="round-clock")
-                yield Static(self.next_deal(), id="round-next")  # the cards to play from while the clock runs
+            yield Static(self.clock_words(), id="round-clock")
+            yield Static(self.next_deal(), id="round-next")  # the cards to play from while the clock runs
             yield Static(hint, classes="dialog-hint", id="round-hint")
 
     def on_resize(self) -> None:
         self.call_after_refresh(self._fit)
 
     def _fit(self) -> None:
-        """The score and the next deal in the rows the hint and the frame leave (they scroll in fewer)."""
+        """The score in the rows the frame, the clock, the next deal and the hint leave (it
+        scrolls in fewer): the new hand and the way on are always in sight."""
         with contextlib.suppress(NoMatches):
-            hint = self.query_one("#round-hint", Static)
-            room = self.size.height - 2 - hint.outer_size.height - 1  # the frame, the hint and its margin
+            parts = [self.query_one(f"#{part}", Static) for part in ("round-clock", "round-next", "round-hint")]
+            below = sum(p.outer_size.height + p.styles.margin.top + p.styles.margin.bottom for p in parts if p.display)
+            room = self.size.height - 2 - below - 1  # the frame, what is below the score, a spare row
             self.query_one("#round-scroll", VerticalScroll).styles.max_height = max(3, room)
 
     def clock_words(self) -> str:
@@ -191,8 +193,11 @@ class RoundEndScreen(Once, ModalScreen[int | None]):
             clock.update(words)
             clock.display = bool(words)
             deal = self.query_one("#round-next", Static)
+            shown = (deal.display, clock.display)
             deal.update(self.next_deal())
             deal.display = self.dealt()
+            if (deal.display, clock.display) != shown:  # the score's room changed
+                self.call_after_refresh(self._fit)
 
     def my_turn(self) -> bool:
         """Whether the box says the next round's first move is the person's."""
