@@ -141,7 +141,12 @@ def _seat_words(spec: str | None) -> str | None:
     own name (``medium``)."""
     if spec is None:
         return None
-    return ",".join(level_named(word) or word for word in spec.split(","))
+    return ",".join("human" if word.strip().lower() in PERSON_WORDS else level_named(word) or word
+                    for word in spec.split(","))
+
+
+PERSON_WORDS = frozenset({"human", "umano", "umana", "persona"})
+"""What ``--seats`` takes for a person's seat, in English or in Italian."""
 
 
 def _people_names(given: str | None, people: int, console: Console) -> list[str] | None:

@@ -22,6 +22,7 @@ CLUB_ITALIAN: dict[str, str] = {
     "No tournament has finished yet.": "Nessun torneo è ancora finito.",
     "No tournament is open: see the finished ones with t done.":
         "Nessun torneo aperto: quelli finiti con t done.",
+    "No tournament is open: the finished ones are below.": "Nessun torneo aperto: quelli finiti sono qui sotto.",
     "Started: round 1 is paired.": "Avviato: il primo turno è abbinato.",
     "Tournament {id}, round {n}: you sit at table {table}, seat {seat}, against {who}.":
         "Torneo {id}, turno {n}: sei al tavolo {table}, posto {seat}, contro {who}.",

@@ -268,10 +268,14 @@ def notice_line(notice: SeatNotice) -> Text:
                    strategy=level_text(notice.strategy)), style="yellow")
 
 
-def render_tournaments(tournaments: Sequence[wire.TournamentInfo], finished: bool = False) -> Table | Text:
-    """Each tournament: its id, name, game and format, where it stands, its entrants."""
+def render_tournaments(tournaments: Sequence[wire.TournamentInfo], finished: bool = False,
+                       finished_below: bool = False) -> Table | Text:
+    """Each tournament: its id, name, game and format, where it stands, its entrants
+    (``finished_below``: the finished ones are shown under these, not asked for by ``t done``)."""
     if not tournaments:
-        return Text(tr("No tournament has finished yet.") if finished else
+        if finished:
+            return Text(tr("No tournament has finished yet."), style="dim")
+        return Text(tr("No tournament is open: the finished ones are below.") if finished_below else
                     tr("No tournament is open: see the finished ones with t done."), style="dim")
     t = Table(title=tr("Finished tournaments") if finished else tr("Tournaments"), expand=False)
     for column in (tr("id"), tr("name"), tr("game"), tr("state"), tr("entrants")):

@@ -29,7 +29,7 @@ from ..text import BoardState, RoundResult, game_table, round_parts
 from .tablefacts import TableFacts, facts_lines
 from .text import card_span, cards_span
 from .keywords import key_word
-from .keys import TypedBox
+from .keys import TypedBox, scrolled
 
 def dialog_css(screen: str, width: str = "60", where: str = "middle") -> str:
     """A dialog box in the middle of ``screen`` (a class name: a screen's CSS is scoped to it)."""
@@ -212,10 +212,7 @@ class RoundEndScreen(Once, ModalScreen[int | None]):
         if event.key in ("question_mark", "f1", "ctrl+c"):
             return
         event.stop()
-        scroll = next(iter(self.query("#round-scroll").results(VerticalScroll)), None)
-        if event.key in ("up", "down", "pageup", "pagedown") and scroll is not None and scroll.max_scroll_y:
-            {"up": scroll.scroll_up, "down": scroll.scroll_down, "pageup": scroll.scroll_page_up,
-             "pagedown": scroll.scroll_page_down}[event.key](animate=False)
+        if scrolled(self, event.key):
             return
         digit = event.character if event.character is not None and event.character.isdigit() else None
         if digit is None:
@@ -278,10 +275,7 @@ class GameOverScreen(Once, ModalScreen[str | None]):
         if event.key in ("question_mark", "f1", "ctrl+c"):
             return
         event.stop()
-        scroll = next(iter(self.query("#round-scroll").results(VerticalScroll)), None)
-        if event.key in ("up", "down", "pageup", "pagedown") and scroll is not None and scroll.max_scroll_y:
-            {"up": scroll.scroll_up, "down": scroll.scroll_down, "pageup": scroll.scroll_page_up,
-             "pagedown": scroll.scroll_page_down}[event.key](animate=False)
+        if scrolled(self, event.key):
             return
         if self.replay and event.key == "r":
             self.close(REPLAY)

@@ -1,11 +1,14 @@
 """Keys typed before a box took the focus (and a box that does keys in the order typed,
 :class:`TypedBox`): a terminal delivers keys typed quickly (or
 pasted) in one read, so the keys after the one that opens a box reach the screen before
-the box has the focus.  :func:`catch_up` puts them in the box, so none is lost."""
+the box has the focus.  :func:`catch_up` puts them in the box, so none is lost.  And the
+arrows of a box too tall for the window (:func:`scrolled`)."""
 
 from __future__ import annotations
 
 from textual import events
+from textual.containers import VerticalScroll
+from textual.widget import Widget
 from textual.widgets import Input
 
 
@@ -39,3 +42,14 @@ class TypedBox(Input):
                     await self.run_action(binding.action)
                     return
         await super()._on_key(event)
+
+
+def scrolled(screen: Widget, key: str) -> bool:
+    """Whether ``key`` (an arrow, a page key) scrolled a box too tall for the window (its
+    ``#round-scroll`` part)."""
+    scroll = next(iter(screen.query("#round-scroll").results(VerticalScroll)), None)
+    if key not in ("up", "down", "pageup", "pagedown") or scroll is None or not scroll.max_scroll_y:
+        return False
+    {"up": scroll.scroll_up, "down": scroll.scroll_down, "pageup": scroll.scroll_page_up,
+     "pagedown": scroll.scroll_page_down}[key](animate=False)
+    return True

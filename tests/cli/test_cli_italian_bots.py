@@ -47,8 +47,9 @@ def test_the_bots_for_a_new_table_are_offered_and_taken_in_italian() -> None:
 
 
 def test_scopa_local_takes_a_level_in_italian_and_says_a_bad_seat_in_italian() -> None:
+    """A person's seat typed in Italian too (umano), and a bot's level (facile)."""
     child = pexpect.spawn(sys.executable, ["-m", "scopa.cli", "local", "--plain", "--seed", "5",
-                                           "--seats", "human,facile", "--name", "nonna"],
+                                           "--seats", "umano,facile", "--name", "nonna"],
                           cwd=str(ROOT), env=italian(), encoding="utf-8", timeout=30, dimensions=(50, 160))
     try:
         child.expect(r"Posti: nonna, Bot 1 \(facile\)")

@@ -36,7 +36,7 @@ async def tournaments_shown(session: ClientSession) -> list[RenderableType]:
     played), then the finished ones and the final standings of the newest."""
     shown: list[RenderableType] = []
     open_ = await session.tournaments()
-    shown.append(render_tournaments(open_))
+    shown.append(render_tournaments(open_, finished_below=True))
     for info in open_:
         if info.phase is wire.TournamentPhase.RUNNING:
             shown.append(render_standings(await session.standings(info.id)))
