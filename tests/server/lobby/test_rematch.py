@@ -7,6 +7,8 @@ ends with ``game_end`` naming the seat whose person left."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from scopa.engine import Preset
 from scopa.protocol import commands as wire
 from scopa.protocol.convert import rules_to_wire
@@ -35,11 +37,13 @@ async def finished_private_game(server: NetworkEngine) -> tuple[WireClient, Wire
     return ana, bea, created.table.id, created.table
 
 
-async def a_game_under_way(server: NetworkEngine, private: bool = True) -> tuple[WireClient, WireClient, wire.TableCreated]:
-    """ana's table (private: bea joins by its invite), bea sat, the game started."""
+async def a_game_under_way(server: NetworkEngine, private: bool = True,
+                           **options: Any) -> tuple[WireClient, WireClient, wire.TableCreated]:
+    """ana's table (private: bea joins by its invite; ``options``: more of create_table's,
+    no bot taking a seat over unless they say so), bea sat, the game started."""
     ana = await WireClient.connect(server.port, "ana")
     bea = await WireClient.connect(server.port, "bea")
-    ana.send(wire.CreateTable(preset=Preset.SCOPA, private=private, bot_takeover=False))
+    ana.send(wire.CreateTable(preset=Preset.SCOPA, private=private, **{"bot_takeover": False, **options}))
     created = (await ana.recv_until("table_created")).body
     bea.send(wire.JoinTable(table=created.table.id, invite=created.invite))
     await bea.recv_until("joined")

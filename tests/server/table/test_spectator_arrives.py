@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import pytest
 
-from scopa.engine import Preset
 from scopa.protocol import commands as wire
 from scopa.server import NetworkEngine
 from scopa.server.core.clock import FakeClock
@@ -119,13 +118,7 @@ async def test_a_spectator_coming_when_nobody_is_away_is_told_no_seat_away(serve
                                                                            clock: FakeClock) -> None:
     """A seat that went away and came back, and one whose grace ran out (a bot plays it):
     neither is told away to someone who comes after."""
-    ana = await WireClient.connect(server.port, "ana")
-    bea = await WireClient.connect(server.port, "bea")
-    ana.send(wire.CreateTable(preset=Preset.SCOPA, no_turn_timer=True, private=True))
-    created = (await ana.recv_until("table_created")).body
-    bea.send(wire.JoinTable(table=created.table.id, invite=created.invite))
-    await bea.recv_until("joined")
-    await ana.recv_until("game_start")
+    ana, bea, created = await a_game_under_way(server, no_turn_timer=True, bot_takeover=True)
     bea.abort()
     await ana.recv_until("seat_away")
     clock.advance(60)
