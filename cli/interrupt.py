@@ -4,7 +4,10 @@
 handler, which may run between any two bytecodes of a callback the loop is running; when
 it lands inside ``asyncio.wait``'s own bookkeeping the loop prints a traceback. Here the
 signal is read by the loop (``add_signal_handler``), so the cancellation is an ordinary
-callback, and the caller sees :class:`KeyboardInterrupt` as before.  A process that
+callback, and the caller sees :class:`KeyboardInterrupt` as before.  Reading it so also
+wakes a loop that sleeps with nothing to do (a person thinking at a prompt) when the
+kernel hands the signal to another thread, such as the one reading the keyboard: the
+handler ``asyncio.run`` installs would only run once something else woke the loop.  A process that
 was started with Ctrl-C ignored (a background job of a script) keeps ignoring it.
 """
 

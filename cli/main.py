@@ -5,7 +5,6 @@ dispatch to the modules of the other subcommands (:mod:`.serve`, :mod:`.net`,
 from __future__ import annotations
 
 import argparse
-import asyncio
 import random
 import sys
 from datetime import datetime, timezone
@@ -20,7 +19,7 @@ from scopa.client.text import DeckStyle, level_named, level_text, name_problem, 
 from scopa.engine import Preset, RuleSetError
 from scopa.protocol.parties import normal_name
 
-from . import admin, arena, cluster, helptext, lan, net, records, serve, tournament, web
+from . import admin, arena, cluster, helptext, interrupt, lan, net, records, serve, tournament, web
 from .options import add_rules_arguments, rules_from_args
 from .terminal import sane_terminal
 
@@ -214,8 +213,8 @@ def _local(args: argparse.Namespace, console: Console) -> int:
         delay = (args.delay or 0.0) if sys.stdout.isatty() else 0.0  # a log to a file needs no pauses
         if not people and kinds.count("human") == 1 and sys.stdin.isatty():
             people = [net.ask_name(console)]  # as scopa play asks it
-        asyncio.run(run_local_game(rules, kinds, seed, DeckStyle(args.deck), not args.no_autoplay, delay, console,
-                                   record_to, people))
+        interrupt.run(run_local_game(rules, kinds, seed, DeckStyle(args.deck), not args.no_autoplay, delay, console,
+                                     record_to, people))  # Ctrl-C wakes the loop from the keyboard's thread too
         return 0
     from scopa.client.console.recordfile import write_record
     from scopa.client.tui.app import LocalGameApp
