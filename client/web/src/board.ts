@@ -55,22 +55,30 @@ function showTable(): void {
   if (top < 0 || room < 0) window.scrollBy(0, room < 0 && top > 0 ? Math.min(top, -room) : top);
 }
 
-const DOUBLE_TAP = 400; // ms: a second tap this soon after the first is one double tap, not a move
-let pickedAt = 0; // when the picked card was tapped (the page's clock)
 /** A card that takes nothing (its one way is to lay it down). */
 function laysOnly(card: string): boolean { return movesWith(card).every((m) => !m.capture.length); }
 
-/** A tap (or its key) on a card in hand: the first picks it, the second plays it; a
- * card that takes nothing says so first, and a double tap on it lays nothing down. */
+let tapNote = ""; // why the last tap did nothing: said under the hand until the play moves on (or another tap)
+let noteAt = ""; // the play it was said at
+function playAt(): string { return `${st.view?.round ?? 0}:${st.view?.round_plays?.length ?? 0}:${st.legal.length}`; }
+function noted(words: string): void { tapNote = words; noteAt = playAt(); render(); }
+/** What the last tap that did nothing has to say, while the play stands where it was. */
+function tapSaid(): string { return tapNote && noteAt === playAt() ? tapNote : ""; }
+
+/** A tap (or its key) on a card in hand: the first picks it, the second plays it (a double
+ * tap too, whose second tap is the same second tap); a card with more than one way to take
+ * lays its ways out to choose from. A tap when it is not the person's turn says so. */
 function tapHand(card: string, byKey = false): void {
-  if (!st.legal.length) return;
+  tapNote = "";
+  if (!st.legal.length) {
+    if (!byKey && st.view && !st.gameEnd && !st.watching && !st.replaced) noted(st.view.turn === st.seat ? t.tapWait : fill(t.tapNotYours, { name: seatName(st.view.turn) }));
+    return;
+  }
   if (st.picked === card) {
-    if (!byKey && laysOnly(card) && Date.now() - pickedAt < DOUBLE_TAP) return;
     choose(movesWith(card));
     return;
   }
   st.picked = card; st.choices = null;
-  pickedAt = Date.now();
   render();
 }
 
@@ -79,10 +87,15 @@ export function seatGone(): void {
   st.picked = null; st.choices = null; st.legal = []; st.declarations = [];
 }
 
+/** A tap on a table card: with a card picked that takes it, that play (or its ways); else
+ * what to do instead is said. */
 function tapTable(card: string): void {
-  if (!st.picked) return;
+  tapNote = "";
+  if (!st.legal.length || !st.view || st.watching) return;
+  if (!st.picked) { noted(t.tapHandFirst); return; }
   const moves = movesWith(st.picked).filter((m) => m.capture.includes(card));
   if (moves.length) choose(moves);
+  else noted(fill(t.tapNotTaken, { card: cardName(st.picked, deck), other: cardName(card, deck) }));
 }
 
 function closeChoices(): void { st.choices = null; render(); }
@@ -263,7 +276,7 @@ export function tableScreen(): void {
     seats, h("div", { class: "split" }, v && !st.gameEnd ? h("div", {}, // no board until the game is dealt (only the seats to fill), none once it is over
       lastPlayLine(), h("h2", {}, `${t.table} · ${t.stock} ${v.stock ?? 0}`, onlookers()), table,
       ...(v.hand && !st.watching ? [h("h2", {}, t.hand), hand] : []), decl, // a spectator has no hand
-      h("p", { id: "tap-said", role: "status" }, tapWords(sp, deck, mine, st.picked, st.picked ? movesWith(st.picked) : [], !!st.choices)),
+      h("p", { id: "tap-said", role: "status" }, tapSaid() || tapWords(sp, deck, mine, st.picked, st.picked ? movesWith(st.picked) : [], !!st.choices)),
       st.watching ? "" : keysLine(sp, v.hand?.length ?? 0)) : "",
     h("div", {}, v && !st.gameEnd ? piles : "", v ? h("section", { class: "panel", "aria-label": t.plays }, h("h2", {}, t.plays), plays) : "",
       chatBox(st.tableChat, () => `table:${st.tableId}`, "table-chat", st.watching ? t.chatWatching : ""))),

@@ -168,15 +168,10 @@ async def play_one(page: Page, touch: bool = True) -> None:
     if await lit.count():
         await act(lit.first)
     else:
-        await past_double_tap(page)
         await act(page.locator("[aria-label='Your hand'] .card.picked"))
     choice = page.locator("dialog[open] div button")
     if await choice.count():
         await act(choice.first)
-
-
-DOUBLE_TAP_MS = 400
-"""A second tap on a card that takes nothing this soon after the first is a double tap: it lays nothing down."""
 
 
 async def page_clock(page: Page) -> None:
@@ -185,12 +180,6 @@ async def page_clock(page: Page) -> None:
     if not getattr(page.context, "clock_installed", False):
         await page.clock.install()
         page.context.clock_installed = True  # type: ignore[attr-defined]
-
-
-async def past_double_tap(page: Page) -> None:
-    """The page's clock moved on past a double tap's time, so that the next tap is one of its own."""
-    await page_clock(page)
-    await page.clock.fast_forward(DOUBLE_TAP_MS + 100)
 
 
 async def first_ready(pages: list[Page], selector: str) -> Page:

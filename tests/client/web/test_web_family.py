@@ -29,7 +29,7 @@ from scopa.server.core.clock import FakeClock
 
 from web_words import page_words
 from test_web_client import (  # noqa: F401
-    MINE, PHONE, WAIT, Site, browser, chromium, create, journaled, open_page, past_double_tap, play_one, served, site,
+    MINE, PHONE, WAIT, Site, browser, chromium, create, journaled, open_page, play_one, served, site,
 )
 from paths import ROOT
 
@@ -140,7 +140,6 @@ async def tap_a_card(page: Page, touch: bool = True) -> None:
     if await lit.count():
         await act(lit.first)
     else:
-        await past_double_tap(page)
         await act(page.locator(".cards:not([data-area=table]) .card.picked"))
     choice = page.locator("dialog[open] div button")
     if await choice.count():
