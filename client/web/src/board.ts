@@ -280,7 +280,7 @@ export function tableScreen(): void {
       st.watching ? "" : keysLine(sp, v.hand?.length ?? 0)) : "",
     h("div", {}, v && !st.gameEnd ? piles : "", v ? h("section", { class: "panel", "aria-label": t.plays }, h("h2", {}, t.plays), plays) : "",
       chatBox(st.tableChat, () => `table:${st.tableId}`, "table-chat", st.watching ? t.chatWatching : ""))),
-    settings(), choiceSheet(), mine ? button(t.yourTurn, () => document.getElementById("turn")?.scrollIntoView({ block: "start" }), "turn-bar") : "");
+    settings(), choiceSheet(), mine ? turnBar() : "");
   plays.scrollTop = readingBack ? readAt : plays.scrollHeight; // the newest play in view
   if (focused) document.getElementById(focused)?.focus();
   drawn = seats;
@@ -290,6 +290,17 @@ export function tableScreen(): void {
   else if (st.watching && underway()) closeRoundEnd(); // a spectator's box goes by itself once the next round's play is under way
   showClock();
   placeBars();
+}
+
+/** "Your turn" over the page once its turn line is scrolled away (a tap goes back up to it),
+ * with the last play in a line of its own while the bar lies over it (placeBars). */
+function turnBar(): HTMLButtonElement {
+  const bar = button(t.yourTurn, () => document.getElementById("turn")?.scrollIntoView({ block: "start" }), "turn-bar");
+  const last = document.createElement("span");
+  last.className = "bar-last";
+  last.hidden = true;
+  bar.append(last);
+  return bar;
 }
 
 /** The round is under way: a person has played in it (their box closed), or every seat has (bots alone at the table). */
@@ -336,6 +347,14 @@ function placeBars(): void {
   if (bar) bar.hidden = !!turn && !outOfView(turn) && document.activeElement?.id !== "table-chat";
   const head = document.querySelector("header.bar"); // the bar sits below the page's header while it shows (its buttons stay tappable)
   if (bar) bar.style.top = `${Math.max(0, head?.getBoundingClientRect().bottom ?? 0)}px`;
+  const under = bar?.querySelector<HTMLElement>(".bar-last");
+  const last = document.getElementById("last-play");
+  if (bar && under) { // the last play, when the bar lies over its line: said in the bar
+    under.hidden = true;
+    under.textContent = last?.textContent ?? "";
+    const [line, over] = [last?.getBoundingClientRect(), bar.getBoundingClientRect()];
+    under.hidden = bar.hidden || !line || line.top >= over.bottom || line.bottom <= over.top;
+  }
   const badge = document.querySelector<HTMLElement>(".chat-new"); // at the screen's foot (style.css): never over the turn's line, its clock or a notice
   if (badge) badge.hidden = !!st.choices; // the ways to take sit at the foot while they are laid out
   if (st.unread && !chatOutOfView()) { st.unread = 0; document.querySelector(".chat-new")?.remove(); }

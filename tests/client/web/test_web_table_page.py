@@ -178,6 +178,28 @@ async def test_the_turn_bar_leaves_the_headers_buttons_free(browser: Browser) ->
         await ada.context.close()
 
 
+async def test_the_last_play_stays_in_sight_under_the_turn_bar(browser: Browser) -> None:
+    """ada's turn after bob's play, her page scrolled down to the hand so that the last play's
+    line is where "Your turn" lies over the page: the bar says the last play."""
+    rules = build_rules("scopa", {})
+    async with served(seed=seed_where(rules, lambda s: True)) as site:
+        ada, bob = await two_at_a_table(browser, site)
+        await play_one(ada)
+        await bob.wait_for_selector(MINE, timeout=WAIT)
+        await play_one(bob)
+        await ada.wait_for_selector(MINE, timeout=WAIT)
+        last = ada.locator("#last-play", has_text="Last play: bob: ")
+        await last.wait_for(timeout=WAIT)
+        words = await last.text_content() or ""
+        await ada.evaluate("window.scrollBy(0, document.getElementById('last-play').getBoundingClientRect().top - 10)")
+        bar = ada.locator(".turn-bar")
+        await bar.wait_for(timeout=WAIT)
+        seen = "(words) => [...document.querySelectorAll('#last-play, .turn-bar .bar-last')].some((e) => {" \
+            " const r = e.getBoundingClientRect(); const at = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);" \
+            " return r.height > 0 && e.textContent === words && at !== null && e.contains(at); })"
+        await ada.wait_for_function(seen, arg=words, timeout=WAIT)
+
+
 async def test_your_turn_and_new_chat_reach_a_page_scrolled_away(browser: Browser) -> None:
     """ada writes in the chat (the turn's line scrolled away) while bob plays: "Your turn"
     stays in view; a message that comes while the chat is out of view is counted there."""
@@ -193,7 +215,7 @@ async def test_your_turn_and_new_chat_reach_a_page_scrolled_away(browser: Browse
         bar = ada.locator(".turn-bar")
         await bar.wait_for(timeout=WAIT)
         box = await bar.bounding_box()
-        assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= 844 and await bar.text_content() == "Your turn"
+        assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= 844 and (await bar.text_content() or "").startswith("Your turn")
         await bar.tap()
         await ada.locator(".turn-bar").wait_for(state="hidden", timeout=WAIT)
         await ada.set_viewport_size({"width": 568, "height": 320})  # the phone turned: the chat is below the fold
