@@ -110,7 +110,8 @@ async def test_a_loopback_pages_invite_warns_when_no_lan_address_is_known(site: 
 
 async def test_a_full_tables_invite_says_so_before_a_name_is_picked(site: Site, browser: Browser) -> None:
     """PROTOCOL.md §1 (/seat-open) and §8 join_table (table_full): the invite's page asks the
-    server whether the table still has a seat; a full one is said at once on the name screen."""
+    server whether the table still has a seat; a full one is said at once on the name screen,
+    which offers to watch its game (not to play): the name typed, the page watches it."""
     nonna = await open_italian(browser, site, "nonna")
     await nonna.wait_for_selector("#preset", timeout=WAIT)
     await nonna.get_by_role("button", name="Crea un tavolo", exact=True).tap()
@@ -126,4 +127,10 @@ async def test_a_full_tables_invite_says_so_before_a_name_is_picked(site: Site, 
     await late.goto(link)
     await late.locator("#invited", has_text="Il tavolo è al completo: puoi guardare la partita.").wait_for(timeout=WAIT)
     assert "ti invita" not in (await late.locator("#invited").text_content() or "")
+    assert await late.get_by_role("button", name="Gioca", exact=True).count() == 0
+    await late.fill("#name", "cugina")
+    await late.get_by_role("button", name="Guarda la partita", exact=True).tap()
+    await late.locator("#watching", has_text="nonna").wait_for(timeout=WAIT)
+    await late.wait_for_selector("[data-area=table] .card", timeout=WAIT)
+    assert await late.locator("#link-full").count() == 0
     await context.close()
