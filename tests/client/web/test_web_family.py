@@ -97,11 +97,16 @@ process.stdout.write(path);
     return done.stdout
 
 
-async def open_italian(browser: Browser, site: Site, name: str, url: str = "", **extra: object) -> Page:
+async def open_italian(browser: Browser, site: Site, name: str, url: str = "", seat_open: bool = True,
+                       **extra: object) -> Page:
     """A phone whose browser speaks Italian, named ``name``, at ``url`` (the server's page);
+    ``seat_open`` false: the page's question whether the link's table has a seat left goes
+    unanswered (the server does not know), so that only the join can find it full;
     ``extra``: more of the browser context's settings."""
     still = {"reduced_motion": "reduce"} if os.environ.get("SCOPA_SCREENSHOTS") else {}  # no card caught mid-flight
     context = await browser.new_context(**ITALIAN_PHONE, **still, **extra)  # type: ignore[arg-type]
+    if not seat_open:
+        await context.route("**/seat-open?*", lambda route: route.fulfill(json={"open": None}))
     page = await context.new_page()
     page.on("console", lambda m: site.errors.append(f"{name}: {m.text}") if m.type == "error" else None)
     page.on("pageerror", lambda e: site.errors.append(f"{name}: {e}"))

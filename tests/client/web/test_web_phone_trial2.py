@@ -98,7 +98,7 @@ async def test_a_spectator_by_a_private_invite_watches_the_game_again_at_its_end
         assert "invite=" in link
         zio = await open_italian(browser, s, "zio", url=link)
         await zio.wait_for_selector("[data-area=hand] .card", timeout=WAIT)
-        nipote = await open_italian(browser, s, "nipote", url=link)
+        nipote = await open_italian(browser, s, "nipote", url=link, seat_open=False)  # found full as she joins
         await nipote.get_by_role("button", name="Guarda la partita").tap()
         await nipote.wait_for_selector("[data-area=table] .card", timeout=WAIT)
         for page in (nonna, zio):
