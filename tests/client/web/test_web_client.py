@@ -51,6 +51,8 @@ class Site:
     offline: bool = False
     """The server was away for a moment: the browser's own lines about failed
     reconnection attempts are expected then."""
+    options: dict[str, Any] = field(default_factory=dict)
+    """The server's options (its clock, grace…): the same again after a restart."""
 
     @property
     def url(self) -> str:
@@ -61,7 +63,7 @@ class Site:
         port, web_port = self.engine.port, self.front.port
         await self.engine.stop()
         await self.front.stop()
-        self.engine = NetworkEngine(host="127.0.0.1", port=port, db=self.db)
+        self.engine = NetworkEngine(host="127.0.0.1", port=port, db=self.db, **self.options)
         await self.engine.start()
         self.front = WebFront(self.engine, web_root(), extra=web_files())
         await self.front.start("127.0.0.1", web_port)
@@ -75,7 +77,7 @@ async def served(db: str | None = None, **engine_options: Any) -> AsyncIterator[
     await engine.start()
     front = WebFront(engine, web_root(), extra=web_files())
     await front.start("127.0.0.1", 0)
-    s = Site(engine, front, db)
+    s = Site(engine, front, db, options=engine_options)
     try:
         yield s
     finally:

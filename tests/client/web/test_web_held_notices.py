@@ -6,6 +6,7 @@ the name screen's words on a refused name go as soon as the name is typed again.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from playwright.async_api import Browser
@@ -134,3 +135,22 @@ async def test_a_full_tables_invite_says_so_before_a_name_is_picked(site: Site, 
     await late.wait_for_selector("[data-area=table] .card", timeout=WAIT)
     assert await late.locator("#link-full").count() == 0
     await context.close()
+
+
+async def test_a_restored_game_none_of_its_people_came_back_to_is_listed_as_waiting_for_them(
+        browser: Browser, tmp_path: Path) -> None:
+    """nonna plays a bot; the server restarts (her game from its journal) and she does not come
+    back: once the hold of her seat is over, the lobby lists her game as waiting for its
+    players, not as a game in play (no bot plays it out meanwhile: tests/server/conn/test_seat_held.py)."""
+    clock = FakeClock()
+    async with served(db=str(tmp_path / "games.db"), clock=clock) as s:
+        nonna = await at_table(browser, s, "nonna")
+        await nonna.locator("[data-area=hand] .card").first.wait_for(timeout=WAIT)
+        await nonna.context.close()
+        await s.restart()
+        clock.advance(121.0)  # her seat's hold is over
+        zia = await open_italian(browser, s, "zia")
+        row = zia.locator(".tables li", has_text="#1 ")
+        await row.wait_for(timeout=WAIT)
+        assert " · in attesa che tornino i giocatori · nonna, " in (await row.text_content() or "")
+        assert "in corso" not in (await row.text_content() or "")
