@@ -55,9 +55,6 @@ function showTable(): void {
   if (top < 0 || room < 0) window.scrollBy(0, room < 0 && top > 0 ? Math.min(top, -room) : top);
 }
 
-/** A card that takes nothing (its one way is to lay it down). */
-function laysOnly(card: string): boolean { return movesWith(card).every((m) => !m.capture.length); }
-
 let tapNote = ""; // why the last tap did nothing: said under the hand until the play moves on (or another tap)
 let noteAt = ""; // the play it was said at
 function playAt(): string { return `${st.view?.round ?? 0}:${st.view?.round_plays?.length ?? 0}:${st.legal.length}`; }
