@@ -75,9 +75,12 @@ class Seat:
 class Seats(list[Seat | None]):
     """The seat list of one table (None: a free seat), in seat order.  Seats taken and
     left are journaled; a person who is away keeps the seat for ``grace`` seconds, then
-    ``on_grace_over`` is told (with the seat)."""
+    ``on_grace_over`` is told (with the seat).  A game restored from the journal that none
+    of its people came back to in time is not played on by bots: it waits for them
+    (``waiting``; no turn clock runs meanwhile) until one of them is back."""
 
-    __slots__ = ("table_id", "journal", "rules", "seed", "bot_factory", "clock", "grace", "on_grace_over", "_grace_timers")
+    __slots__ = ("table_id", "journal", "rules", "seed", "bot_factory", "clock", "grace", "on_grace_over", "_grace_timers",
+                 "restored", "waiting")
 
     def __init__(self, table_id: str, rules: RuleSet, seed: int, journal: TableJournal, clock: Clock, grace: float,
                  bot_factory: Callable[[str, str, int], Player] = make_bot,
@@ -92,6 +95,8 @@ class Seats(list[Seat | None]):
         self.grace = grace
         self.on_grace_over = on_grace_over
         self._grace_timers: dict[int, Timer] = {}
+        self.restored = False  # a game resumed from the journal after a restart
+        self.waiting = False  # ... which none of its people came back to in time: it waits for them
 
     def free_seat(self) -> int | None:
         return next((i for i, s in enumerate(self) if s is None), None)
@@ -180,13 +185,27 @@ class Seats(list[Seat | None]):
                                             name=f"grace-{self.table_id}-{i}")
 
     def back(self, i: int) -> None:
-        """The person of seat ``i`` is back: its grace period stops."""
+        """The person of seat ``i`` is back: its grace period stops.  To a game that waited
+        for its people, the others whose grace ran out meanwhile are now as if it ran out now
+        (a bot plays for them while they are away)."""
         timer = self._grace_timers.pop(i, None)
         if timer is not None:
             timer.cancel()
+        if self.waiting:
+            self.waiting = False
+            for j, s in enumerate(self):
+                if j != i and s is not None and s.away and j not in self._grace_timers and self.on_grace_over is not None:
+                    self.on_grace_over(j)
+
+    def nobody_here(self, but: int) -> bool:
+        """No person is at the table but (perhaps) seat ``but``'s: every other seat is a bot's or away."""
+        return all(s is None or s.bot is not None or s.away for j, s in enumerate(self) if j != but)
 
     def _grace_over(self, i: int) -> None:
         self._grace_timers.pop(i, None)
+        if self.restored and self.nobody_here(i):  # restored, and none of its people back: the game waits for them
+            self.waiting = True
+            return
         if self.on_grace_over is not None:
             self.on_grace_over(i)
 
@@ -202,6 +221,7 @@ class Seats(list[Seat | None]):
         """The seats of a journaled game to resume: bots from their strategy, people as
         away seats that keep their token digest.  Returns the seats a bot took over -> the
         person's token digest."""
+        self.restored = True
         taken_over: dict[int, str] = {}
         for i, st in enumerate(stored.seats):
             assert st is not None

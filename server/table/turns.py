@@ -86,7 +86,7 @@ class Turns:
         payload = your_turn_payload(event, self.master.state, ask.seat, ask.legal)
         reading = self.reading(ask.seat)
         self._reading &= ~(1 << ask.seat)
-        deadline = None if self.turn_timeout is None else self.clock.now() + self.turn_timeout + reading
+        deadline = None if self.turn_timeout is None or self.seats.waiting else self.clock.now() + self.turn_timeout + reading
         turn = self._turns[ask.seat] = PendingTurn(ask, event, deadline)
         if deadline is not None:
             self._arm_clock(deadline)
@@ -100,8 +100,12 @@ class Turns:
             self.turn_from = 0.0
 
     def ask_again(self, seat: int) -> None:
-        """The waiting your_turn of ``seat`` to its client, if both are there."""
+        """The waiting your_turn of ``seat`` to its client, if both are there (its clock
+        started again when it stood still while the game waited for its people)."""
         turn, s = self._turns.get(seat), self.seats[seat]
+        if turn is not None and turn.deadline is None and self.turn_timeout is not None and not self.seats.waiting:
+            turn.deadline = self.clock.now() + self.turn_timeout
+            self._arm_clock(turn.deadline)
         if turn is not None and s is not None and s.session is not None and (payload := self._payload_now(turn)):
             self.broadcaster.ask_seat(s, payload)
 
@@ -189,7 +193,9 @@ class Turns:
         self._clock = self._clock_at = None
         now = self.clock.now()
         for turn in list(self._turns.values()):
-            if turn.deadline is not None and turn.deadline <= now:
+            if turn.deadline is not None and turn.deadline <= now and self.seats.waiting:
+                turn.deadline = None  # the game waits for its people: no move is made for them
+            elif turn.deadline is not None and turn.deadline <= now:
                 self.time_up(turn.ask.seat, turn.event)
         waiting = [t.deadline for t in self._turns.values() if t.deadline is not None]
         if waiting:

@@ -55,22 +55,27 @@ function showTable(): void {
   if (top < 0 || room < 0) window.scrollBy(0, room < 0 && top > 0 ? Math.min(top, -room) : top);
 }
 
-const DOUBLE_TAP = 400; // ms: a second tap this soon after the first is one double tap, not a move
-let pickedAt = 0; // when the picked card was tapped (the page's clock)
-/** A card that takes nothing (its one way is to lay it down). */
-function laysOnly(card: string): boolean { return movesWith(card).every((m) => !m.capture.length); }
+let tapNote = ""; // why the last tap did nothing: said under the hand until the play moves on (or another tap)
+let noteAt = ""; // the play it was said at
+function playAt(): string { return `${st.view?.round ?? 0}:${st.view?.round_plays?.length ?? 0}:${st.legal.length}`; }
+function noted(words: string): void { tapNote = words; noteAt = playAt(); render(); }
+/** What the last tap that did nothing has to say, while the play stands where it was. */
+function tapSaid(): string { return tapNote && noteAt === playAt() ? tapNote : ""; }
 
-/** A tap (or its key) on a card in hand: the first picks it, the second plays it; a
- * card that takes nothing says so first, and a double tap on it lays nothing down. */
+/** A tap (or its key) on a card in hand: the first picks it, the second plays it (a double
+ * tap too, whose second tap is the same second tap); a card with more than one way to take
+ * lays its ways out to choose from. A tap when it is not the person's turn says so. */
 function tapHand(card: string, byKey = false): void {
-  if (!st.legal.length) return;
+  tapNote = "";
+  if (!st.legal.length) {
+    if (!byKey && st.view && !st.gameEnd && !st.watching && !st.replaced) noted(st.view.turn === st.seat ? t.tapWait : fill(t.tapNotYours, { name: seatName(st.view.turn) }));
+    return;
+  }
   if (st.picked === card) {
-    if (!byKey && laysOnly(card) && Date.now() - pickedAt < DOUBLE_TAP) return;
     choose(movesWith(card));
     return;
   }
   st.picked = card; st.choices = null;
-  pickedAt = Date.now();
   render();
 }
 
@@ -79,10 +84,15 @@ export function seatGone(): void {
   st.picked = null; st.choices = null; st.legal = []; st.declarations = [];
 }
 
+/** A tap on a table card: with a card picked that takes it, that play (or its ways); else
+ * what to do instead is said. */
 function tapTable(card: string): void {
-  if (!st.picked) return;
+  tapNote = "";
+  if (!st.legal.length || !st.view || st.watching) return;
+  if (!st.picked) { noted(t.tapHandFirst); return; }
   const moves = movesWith(st.picked).filter((m) => m.capture.includes(card));
   if (moves.length) choose(moves);
+  else noted(fill(t.tapNotTaken, { card: cardName(st.picked, deck), other: cardName(card, deck) }));
 }
 
 function closeChoices(): void { st.choices = null; render(); }
@@ -263,11 +273,11 @@ export function tableScreen(): void {
     seats, h("div", { class: "split" }, v && !st.gameEnd ? h("div", {}, // no board until the game is dealt (only the seats to fill), none once it is over
       lastPlayLine(), h("h2", {}, `${t.table} · ${t.stock} ${v.stock ?? 0}`, onlookers()), table,
       ...(v.hand && !st.watching ? [h("h2", {}, t.hand), hand] : []), decl, // a spectator has no hand
-      h("p", { id: "tap-said", role: "status" }, tapWords(sp, deck, mine, st.picked, st.picked ? movesWith(st.picked) : [], !!st.choices)),
+      h("p", { id: "tap-said", role: "status" }, tapSaid() || tapWords(sp, deck, mine, st.picked, st.picked ? movesWith(st.picked) : [], !!st.choices)),
       st.watching ? "" : keysLine(sp, v.hand?.length ?? 0)) : "",
     h("div", {}, v && !st.gameEnd ? piles : "", v ? h("section", { class: "panel", "aria-label": t.plays }, h("h2", {}, t.plays), plays) : "",
       chatBox(st.tableChat, () => `table:${st.tableId}`, "table-chat", st.watching ? t.chatWatching : ""))),
-    settings(), choiceSheet(), mine ? button(t.yourTurn, () => document.getElementById("turn")?.scrollIntoView({ block: "start" }), "turn-bar") : "");
+    settings(), choiceSheet(), mine ? turnBar() : "");
   plays.scrollTop = readingBack ? readAt : plays.scrollHeight; // the newest play in view
   if (focused) document.getElementById(focused)?.focus();
   drawn = seats;
@@ -277,6 +287,17 @@ export function tableScreen(): void {
   else if (st.watching && underway()) closeRoundEnd(); // a spectator's box goes by itself once the next round's play is under way
   showClock();
   placeBars();
+}
+
+/** "Your turn" over the page once its turn line is scrolled away (a tap goes back up to it),
+ * with the last play in a line of its own while the bar lies over it (placeBars). */
+function turnBar(): HTMLButtonElement {
+  const bar = button(t.yourTurn, () => document.getElementById("turn")?.scrollIntoView({ block: "start" }), "turn-bar");
+  const last = document.createElement("span");
+  last.className = "bar-last";
+  last.hidden = true;
+  bar.append(last);
+  return bar;
 }
 
 /** The round is under way: a person has played in it (their box closed), or every seat has (bots alone at the table). */
@@ -323,6 +344,14 @@ function placeBars(): void {
   if (bar) bar.hidden = !!turn && !outOfView(turn) && document.activeElement?.id !== "table-chat";
   const head = document.querySelector("header.bar"); // the bar sits below the page's header while it shows (its buttons stay tappable)
   if (bar) bar.style.top = `${Math.max(0, head?.getBoundingClientRect().bottom ?? 0)}px`;
+  const under = bar?.querySelector<HTMLElement>(".bar-last");
+  const last = document.getElementById("last-play");
+  if (bar && under) { // the last play, when the bar lies over its line: said in the bar
+    under.hidden = true;
+    under.textContent = last?.textContent ?? "";
+    const [line, over] = [last?.getBoundingClientRect(), bar.getBoundingClientRect()];
+    under.hidden = bar.hidden || !line || line.top >= over.bottom || line.bottom <= over.top;
+  }
   const badge = document.querySelector<HTMLElement>(".chat-new"); // at the screen's foot (style.css): never over the turn's line, its clock or a notice
   if (badge) badge.hidden = !!st.choices; // the ways to take sit at the foot while they are laid out
   if (st.unread && !chatOutOfView()) { st.unread = 0; document.querySelector(".chat-new")?.remove(); }

@@ -48,10 +48,24 @@ function linkTable(): { table: string; invite: string | null } | null {
   return table ? { table, invite: invite || null } : null;
 }
 
-/** Join the table of the link the page opened on (if any). */
+let watchOnly = false; // the link's table was found full before the person picked a name: the page watches it
+
+/** The person asked to watch the link's table (found full on the name screen). */
+export function watchLink(): void { watchOnly = true; }
+
+/** Watch ``table`` (with the ``invite`` that opens a private one). */
+function watchTable(table: string, invite: string | null): void {
+  st.watching = true; st.tableId = table; st.seats = []; st.watchInvite = invite ?? "";
+  send("watch_table", { table, invite });
+  render();
+}
+
+/** Join the table of the link the page opened on (if any), or watch it when that was asked. */
 export function joinFromLink(): void {
   const link = linkTable();
-  if (link && !st.tableId && send("join_table", link)) asked = link;
+  if (!link || st.tableId) return;
+  if (watchOnly) { watchOnly = false; history.replaceState(null, "", location.pathname); watchTable(link.table, link.invite); return; }
+  if (send("join_table", link)) asked = link;
 }
 
 /** Ask the server's page whether the link's table still has a seat (/seat-open,
@@ -83,11 +97,6 @@ export function fullBox(): HTMLElement | string {
     h("h2", { id: "link-full-title" }, t.linkFull),
     h("p", {}, table.from ? fill(t.linkFullOf, { name: table.from }) : t.linkFullAny),
     h("p", { class: "bar" },
-      button(t.watchIt, () => {
-        close();
-        st.watching = true; st.tableId = table.table; st.seats = []; st.watchInvite = table.invite ?? "";
-        send("watch_table", { table: table.table, invite: table.invite });
-        render();
-      }),
+      button(t.watchIt, () => { close(); watchTable(table.table, table.invite); }),
       button(t.toTables, () => { close(); render(); }, "quiet")));
 }

@@ -54,13 +54,19 @@ export function lobbyScreen(): void {
   if (focused) document.getElementById(focused)?.focus();
 }
 
+/** A game in play none of whose people is at the table (a bot's seats aside): it waits for them. */
+function peopleAway(x: TableInfo): boolean {
+  const away = x.away ?? [];
+  return x.state === "playing" && away.length > 0 && x.seats.every((_, i) => away.includes(i) || (x.bots ?? []).includes(i));
+}
+
 /** A listed table in words: its game, state, seats, its turn clock when shorter than the
  * server's ("15 s a mossa"), and how many watch it. */
 function tableLine(x: TableInfo): string {
   const clock = typeof x.turn_timeout === "number" && (serverTimeout === null || x.turn_timeout < serverTimeout)
     ? ` · ${fill(t.perMove, { n: Math.round(x.turn_timeout) })}` : "";
   const watching = x.spectators ? ` · ${fill(x.spectators === 1 ? t.spectatorOne : t.spectatorsMany, { n: x.spectators })}` : "";
-  return `#${x.id} ${describe(sp, x.rules)} · ${x.state === "waiting" ? t.stateWaiting : t.statePlaying}${x.private ? ` · ${t.privateTable}` : ""} · ${x.seats.map((s, i) => (s ? listedName(x, i, s) : t.emptySeat)).join(", ")}${clock}${watching}`;
+  return `#${x.id} ${describe(sp, x.rules)} · ${x.state === "waiting" ? t.stateWaiting : peopleAway(x) ? t.statePeopleAway : t.statePlaying}${x.private ? ` · ${t.privateTable}` : ""} · ${x.seats.map((s, i) => (s ? listedName(x, i, s) : t.emptySeat)).join(", ")}${clock}${watching}`;
 }
 
 /** How many more players the quick game waits for (its game's seats, less the person and

@@ -116,6 +116,7 @@ function closed(socket: WebSocket): void {
   st.listAsks = []; // their answers will not come on this connection
   if (handOn) { connect(); return; }
   if (!st.replaced) {
+    st.flash = ""; st.timedOut = ""; // the notices of before (who came back, a scopa): old news under the lost connection's band
     st.status = lostWords();
     retry = Math.min(retry + 1, 5);
     clearTimeout(retryTimer);

@@ -2,7 +2,7 @@
 // refuse it), the invite that brought them, and the question when the name is in use.
 import { button, h } from "./dom";
 import { fill, gameName } from "./i18n";
-import { askLinkSeat } from "./links";
+import { askLinkSeat, watchLink } from "./links";
 import { app, st, t } from "./state";
 import { changeName, connect, languageChoice, playAs, render } from "./main";
 import { connectionLine } from "./notprivate";
@@ -46,8 +46,8 @@ export function nameScreen(): void {
   const input = h("input", { id: "name", maxlength: 24, autocomplete: "nickname", "aria-describedby": "name-rule" });
   const said = h("p", { id: "name-said", role: "alert" });
   const form = h("form", { class: "panel", novalidate: true }, h("label", { for: "name" }, t.yourName), input,
-    h("p", { id: "name-rule", class: "hint" }, t.nameRule), said, h("p", {}, h("button", { type: "submit" }, t.play)));
-  const take = (name: string) => { st.name = name; typed = true; connect(); render(); };
+    h("p", { id: "name-rule", class: "hint" }, t.nameRule), said, h("p", {}, h("button", { type: "submit", id: "name-go" }, linkFull ? t.watchIt : t.play)));
+  const take = (name: string) => { if (linkFull) watchLink(); st.name = name; typed = true; connect(); render(); };
   form.addEventListener("submit", (e) => {
     e.preventDefault();
     const name = input.value.trim().normalize("NFC");
@@ -68,7 +68,12 @@ export function nameScreen(): void {
   const invited = q.has("invite") || q.has("table") ? h("p", { class: "status", id: "invited" }, linkFull ? t.linkFullNow : invitedLine(q)) : "";
   if (invited && linkFull === null) {
     linkFull = false;
-    askLinkSeat(() => { linkFull = true; const line = document.getElementById("invited"); if (line) line.textContent = t.linkFullNow; });
+    askLinkSeat(() => { // a full table: said, and its game offered to watch (no seat to play in)
+      linkFull = true;
+      const [line, go] = [document.getElementById("invited"), document.getElementById("name-go")];
+      if (line) line.textContent = t.linkFullNow;
+      if (go) go.textContent = t.watchIt;
+    });
   }
   app.replaceChildren(h("header", { class: "bar" }, h("h1", { class: "grow" }, t.title), languageChoice()), invited,
     question ? nameQuestion(question) : form, h("footer", { class: "bar" }, connectionLine()));

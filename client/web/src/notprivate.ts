@@ -15,7 +15,7 @@ export function sayNotPrivate(): void {
 const LOCK = '<svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false"><path fill="none" stroke="currentColor" stroke-width="2" d="M5 11h14v10H5zM8 11V7a4 4 0 0 1 7.5-2"/></svg>';
 
 /** A page served without TLS: an open lock and its short label, with the notice behind it
- * (and, for whoever hosts, how to turn encryption on). */
+ * (and, in plain words, that whoever hosts can turn encryption on). */
 function notPrivateMark(): HTMLElement | string {
   if (!document.getElementById("not-private")) return "";
   const mark = button("", () => {

@@ -8,7 +8,7 @@ import { deck, playerName, st, t } from "./state";
 /** ``who`` played ``card``, taking ``captured`` (a scopa; the server's play when their time ran out). */
 export function playWords(who: string, card: string, captured: string[], scopa: boolean, timedOut: boolean): string {
   const took = captured.length ? ` → ${captured.map((c) => cardName(c, deck)).join(", ")}` : "";
-  return `${who}: ${cardName(card, deck)}${took}${scopa ? ` · ${t.scopa}` : ""}${timedOut ? ` · ${fill(t.timedOut, { card: cardName(card, deck), name: who })}` : ""}`;
+  return `${who}: ${cardName(card, deck)}${took}${scopa ? ` · ${t.scopa}` : ""}${timedOut ? ` · ${t.timedOut}` : ""}`;
 }
 
 /** A live play of the round, in words. */

@@ -25,7 +25,13 @@ function sideTable(w: W, names: string[], rows: HTMLElement[], caption?: string)
  * broken in two (one too long for its column ends in an ellipsis, whole in its title and in the
  * seats' list above). */
 function sideHead(name: string): (string | Node)[] {
-  return name.split(" + ").flatMap((n, i) => [i ? " " : "", h("span", { class: "name word", title: n }, i ? `+ ${n}` : n)]);
+  return name.split(" + ").flatMap((n, i) => [i ? " " : "", h("span", { class: "name word", title: n }, ...wordsOf(i ? `+ ${n}` : n))]);
+}
+
+/** A name with a place to wrap after each underscore ("Zio_Gino_" / "Pasquale"): it wraps
+ * where its words meet, never inside one. */
+export function wordsOf(name: string): (string | Node)[] {
+  return name.split(/(?<=_)/).flatMap((part, i) => (i ? [document.createElement("wbr"), part] : [part]));
 }
 
 function row(label: string, cells: (string | Node)[], cls = ""): HTMLElement {

@@ -51,6 +51,8 @@ class Site:
     offline: bool = False
     """The server was away for a moment: the browser's own lines about failed
     reconnection attempts are expected then."""
+    options: dict[str, Any] = field(default_factory=dict)
+    """The server's options (its clock, grace…): the same again after a restart."""
 
     @property
     def url(self) -> str:
@@ -61,7 +63,7 @@ class Site:
         port, web_port = self.engine.port, self.front.port
         await self.engine.stop()
         await self.front.stop()
-        self.engine = NetworkEngine(host="127.0.0.1", port=port, db=self.db)
+        self.engine = NetworkEngine(host="127.0.0.1", port=port, db=self.db, **self.options)
         await self.engine.start()
         self.front = WebFront(self.engine, web_root(), extra=web_files())
         await self.front.start("127.0.0.1", web_port)
@@ -75,7 +77,7 @@ async def served(db: str | None = None, **engine_options: Any) -> AsyncIterator[
     await engine.start()
     front = WebFront(engine, web_root(), extra=web_files())
     await front.start("127.0.0.1", 0)
-    s = Site(engine, front, db)
+    s = Site(engine, front, db, options=engine_options)
     try:
         yield s
     finally:
@@ -168,15 +170,10 @@ async def play_one(page: Page, touch: bool = True) -> None:
     if await lit.count():
         await act(lit.first)
     else:
-        await past_double_tap(page)
         await act(page.locator("[aria-label='Your hand'] .card.picked"))
     choice = page.locator("dialog[open] div button")
     if await choice.count():
         await act(choice.first)
-
-
-DOUBLE_TAP_MS = 400
-"""A second tap on a card that takes nothing this soon after the first is a double tap: it lays nothing down."""
 
 
 async def page_clock(page: Page) -> None:
@@ -185,12 +182,6 @@ async def page_clock(page: Page) -> None:
     if not getattr(page.context, "clock_installed", False):
         await page.clock.install()
         page.context.clock_installed = True  # type: ignore[attr-defined]
-
-
-async def past_double_tap(page: Page) -> None:
-    """The page's clock moved on past a double tap's time, so that the next tap is one of its own."""
-    await page_clock(page)
-    await page.clock.fast_forward(DOUBLE_TAP_MS + 100)
 
 
 async def first_ready(pages: list[Page], selector: str) -> Page:

@@ -29,7 +29,7 @@ from scopa.server.core.clock import FakeClock
 
 from web_words import page_words
 from test_web_client import (  # noqa: F401
-    MINE, PHONE, WAIT, Site, browser, chromium, create, journaled, open_page, past_double_tap, play_one, served, site,
+    MINE, PHONE, WAIT, Site, browser, chromium, create, journaled, open_page, play_one, served, site,
 )
 from paths import ROOT
 
@@ -97,11 +97,16 @@ process.stdout.write(path);
     return done.stdout
 
 
-async def open_italian(browser: Browser, site: Site, name: str, url: str = "", **extra: object) -> Page:
+async def open_italian(browser: Browser, site: Site, name: str, url: str = "", seat_open: bool = True,
+                       **extra: object) -> Page:
     """A phone whose browser speaks Italian, named ``name``, at ``url`` (the server's page);
+    ``seat_open`` false: the page's question whether the link's table has a seat left goes
+    unanswered (the server does not know), so that only the join can find it full;
     ``extra``: more of the browser context's settings."""
     still = {"reduced_motion": "reduce"} if os.environ.get("SCOPA_SCREENSHOTS") else {}  # no card caught mid-flight
     context = await browser.new_context(**ITALIAN_PHONE, **still, **extra)  # type: ignore[arg-type]
+    if not seat_open:
+        await context.route("**/seat-open?*", lambda route: route.fulfill(json={"open": None}))
     page = await context.new_page()
     page.on("console", lambda m: site.errors.append(f"{name}: {m.text}") if m.type == "error" else None)
     page.on("pageerror", lambda e: site.errors.append(f"{name}: {e}"))
@@ -140,7 +145,6 @@ async def tap_a_card(page: Page, touch: bool = True) -> None:
     if await lit.count():
         await act(lit.first)
     else:
-        await past_double_tap(page)
         await act(page.locator(".cards:not([data-area=table]) .card.picked"))
     choice = page.locator("dialog[open] div button")
     if await choice.count():
@@ -340,7 +344,7 @@ async def test_the_clock_counts_down_across_a_reload_and_says_when_time_ran_out(
         clock.advance(11)  # time runs out: the server plays for ada
         mine = page.locator("[data-area=plays] li").nth(played)
         await mine.wait_for(timeout=WAIT)
-        assert re.search(r"^ada: .* · time ran out: the server played .+ for ada$", await mine.text_content() or "")
+        assert re.search(r"^ada: [^·]+ · time ran out, so the server played it$", await mine.text_content() or "")
         await page.locator("[data-area=plays] li").nth(played + 1).wait_for(state="attached", timeout=WAIT)  # the bot's reply
         await page.wait_for_selector(MINE, timeout=WAIT)  # ada's turn again: the notice of the last one is old news
         assert await page.get_by_role("alert").filter(has_text="time ran out").count() == 0

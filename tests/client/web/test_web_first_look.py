@@ -58,7 +58,8 @@ async def test_the_rules_are_for_players_who_tap_not_type(site: Site, browser: B
 @pytest.mark.parametrize("lang", ["it", "en"])
 async def test_the_plain_connection_is_a_small_mark_that_explains_itself(site: Site, browser: Browser, lang: str) -> None:
     """No warning on the first screen: a small "Non cifrata" mark at the page's foot, which
-    says in one plain sentence what it means, and the command for whoever hosts."""
+    says in one plain sentence what it means, and in another that whoever hosts can turn
+    encryption on: in words a player reads, no command."""
     page = await phone(browser, site, lang, bypass_csp=True)  # axe is injected
     await page.wait_for_selector("#name", timeout=WAIT)
     assert not await page.locator("#not-private").is_visible()
@@ -72,8 +73,9 @@ async def test_the_plain_connection_is_a_small_mark_that_explains_itself(site: S
                         "(un bar, un albergo) altri potrebbero vedere ciò che invii." if lang == "it" else
                         "The connection to this page is not encrypted: on a home network that is fine, but on a shared one "
                         "(a café, a hotel) others could see what you send.")
-    assert lines[1] == ("Per chi ospita: scopa serve --tls self-signed attiva la cifratura." if lang == "it" else
-                        "For whoever hosts: scopa serve --tls self-signed turns encryption on.")
+    assert lines[1] == ("Chi ospita il gioco può attivare la cifratura (TLS) nel suo server: allora il collegamento è privato." if lang == "it" else
+                        "Whoever hosts the game can turn on encryption (TLS) in its server: then the connection is private.")
+    assert await page.get_by_text("scopa serve").count() == 0 and await page.get_by_text("--tls").count() == 0
     assert await axe_violations(page) == []
 
 

@@ -6,6 +6,7 @@ the name screen's words on a refused name go as soon as the name is typed again.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from playwright.async_api import Browser
@@ -110,7 +111,8 @@ async def test_a_loopback_pages_invite_warns_when_no_lan_address_is_known(site: 
 
 async def test_a_full_tables_invite_says_so_before_a_name_is_picked(site: Site, browser: Browser) -> None:
     """PROTOCOL.md §1 (/seat-open) and §8 join_table (table_full): the invite's page asks the
-    server whether the table still has a seat; a full one is said at once on the name screen."""
+    server whether the table still has a seat; a full one is said at once on the name screen,
+    which offers to watch its game (not to play): the name typed, the page watches it."""
     nonna = await open_italian(browser, site, "nonna")
     await nonna.wait_for_selector("#preset", timeout=WAIT)
     await nonna.get_by_role("button", name="Crea un tavolo", exact=True).tap()
@@ -126,4 +128,29 @@ async def test_a_full_tables_invite_says_so_before_a_name_is_picked(site: Site, 
     await late.goto(link)
     await late.locator("#invited", has_text="Il tavolo è al completo: puoi guardare la partita.").wait_for(timeout=WAIT)
     assert "ti invita" not in (await late.locator("#invited").text_content() or "")
+    assert await late.get_by_role("button", name="Gioca", exact=True).count() == 0
+    await late.fill("#name", "cugina")
+    await late.get_by_role("button", name="Guarda la partita", exact=True).tap()
+    await late.locator("#watching", has_text="nonna").wait_for(timeout=WAIT)
+    await late.wait_for_selector("[data-area=table] .card", timeout=WAIT)
+    assert await late.locator("#link-full").count() == 0
     await context.close()
+
+
+async def test_a_restored_game_none_of_its_people_came_back_to_is_listed_as_waiting_for_them(
+        browser: Browser, tmp_path: Path) -> None:
+    """nonna plays a bot; the server restarts (her game from its journal) and she does not come
+    back: once the hold of her seat is over, the lobby lists her game as waiting for its
+    players, not as a game in play (no bot plays it out meanwhile: tests/server/conn/test_seat_held.py)."""
+    clock = FakeClock()
+    async with served(db=str(tmp_path / "games.db"), clock=clock) as s:
+        nonna = await at_table(browser, s, "nonna")
+        await nonna.locator("[data-area=hand] .card").first.wait_for(timeout=WAIT)
+        await nonna.context.close()
+        await s.restart()
+        clock.advance(121.0)  # her seat's hold is over
+        zia = await open_italian(browser, s, "zia")
+        row = zia.locator(".tables li", has_text="#1 ")
+        await row.wait_for(timeout=WAIT)
+        assert " · in attesa che tornino i giocatori · nonna, " in (await row.text_content() or "")
+        assert "in corso" not in (await row.text_content() or "")

@@ -90,3 +90,32 @@ async def test_a_scopone_of_two_teams_fits_a_narrow_phone_to_the_game_end(site: 
     await play_until_game_end(page)
     await page.wait_for_selector("#game-end #last-round table.piles", timeout=WAIT)
     assert await tables_too_wide(page) == []
+
+
+SPLIT = """() => {
+  const split = [];
+  for (const e of document.querySelectorAll(".seat, #score-title + table thead .name, #last-play")) {
+    for (const node of [...e.childNodes].filter((n) => n.nodeType === Node.TEXT_NODE)) {
+      for (const m of node.textContent.matchAll(/[^\\s_]+/g)) {
+        const range = document.createRange();
+        range.setStart(node, m.index);
+        range.setEnd(node, m.index + m[0].length);
+        const tops = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+        if (tops.size > 1) split.push(m[0]);
+      }
+    }
+  }
+  return split;
+}"""
+
+
+async def test_a_long_name_is_never_split_inside_a_word(site: Site, browser: Browser) -> None:
+    """Three players, one with a long name, on a 390 px phone: in the seats and the score
+    panel the name wraps where its words meet (an underscore, a space) or ends in an
+    ellipsis, never a word split over two lines."""
+    page = await open_italian(browser, site, LONG)
+    await start(page, players="3")
+    for w, h in SIZES:
+        await page.set_viewport_size({"width": w, "height": h})
+        assert await page.evaluate(SPLIT) == []
+    assert await tables_too_wide(page) == []

@@ -147,7 +147,7 @@ async def test_a_table_waiting_for_a_friend_shows_the_free_seat_not_an_empty_boa
 
 async def test_the_not_private_notice_is_a_quiet_mark_from_the_first_screen(site: Site, browser: Browser) -> None:
     """The notice of a page served without TLS: never a banner, but a small open lock at the
-    name screen's foot, where the name is typed, that says it when tapped (with a line for
+    name screen's foot, where the name is typed, that says it when tapped (with a line, in plain words, for
     whoever hosts); the lobby and the table leave the phone's screen to the game."""
     for locale, said in (("en-GB", "Not encrypted"), ("it-IT", "Non cifrata")):
         context = await browser.new_context(**{**PHONE, "locale": locale}, bypass_csp=True)  # type: ignore[arg-type]  # axe is injected
@@ -161,8 +161,9 @@ async def test_the_not_private_notice_is_a_quiet_mark_from_the_first_screen(site
         assert await mark.get_attribute("title") == said
         await mark.tap()
         assert (await page.locator("dialog[open] p.hint").text_content() or "") in (
-            "For whoever hosts: scopa serve --tls self-signed turns encryption on.",
-            "Per chi ospita: scopa serve --tls self-signed attiva la cifratura.")
+            "Whoever hosts the game can turn on encryption (TLS) in its server: then the connection is private.",
+            "Chi ospita il gioco può attivare la cifratura (TLS) nel suo server: allora il collegamento è privato.")
+        assert await page.get_by_text("scopa serve").count() == 0
         assert await axe_findings(page) == []  # the mark and its box
         await context.close()
     page = await open_page(browser, site, "ada")

@@ -72,7 +72,7 @@ async def test_the_open_lock_says_what_it_is_in_words(site: Site, browser: Brows
     box = await mark.bounding_box()
     assert box and box["x"] + box["width"] <= 390
     await mark.tap()
-    assert "scopa serve --tls" in (await page.locator("dialog[open] p.hint").text_content() or "")
+    assert "(TLS)" in (await page.locator("dialog[open] p.hint").text_content() or "")
     await page.locator("dialog[open] button").last.tap()
     await page.fill("#name", "ada")
     await page.get_by_role("button", name="Gioca" if lang == "it" else "Play", exact=True).tap()

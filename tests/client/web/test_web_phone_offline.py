@@ -11,7 +11,7 @@ import pytest
 from playwright.async_api import Browser, WebSocketRoute
 
 from test_web_client import MINE, WAIT, Site, browser, chromium, page_clock, site  # noqa: F401
-from test_web_family import ITALIAN_PHONE, against_an_easy_bot
+from test_web_family import ITALIAN_PHONE, against_an_easy_bot, open_italian
 from test_web_seat_held import play_first
 from test_web_trial import at_table
 
@@ -72,3 +72,24 @@ async def test_a_connection_gone_silent_is_said_lost_and_the_seat_comes_back(sit
     deaf["on"] = False  # the next connection is heard
     await band.wait_for(state="detached", timeout=WAIT)
     await page.wait_for_selector(MINE, timeout=WAIT)  # its turn again, on the new connection
+
+
+async def test_a_lost_connection_clears_the_notices_of_before(site: Site, browser: Browser) -> None:
+    """zia comes to watch nipote's game: nipote's page says so; nipote's phone goes offline:
+    under the lost connection's band that notice is gone, and it does not come back with the
+    connection."""
+    site.offline = True  # the browser's own lines about a connection that failed are expected
+    page = await at_table(browser, site, "nipote")
+    await page.wait_for_selector(MINE, timeout=WAIT)
+    zia = await open_italian(browser, site, "zia")
+    await zia.locator(".tables li", has_text="#1 ").get_by_role("button", name="Guarda").tap()
+    notice = page.get_by_role("alert").filter(has_text="Qualcuno ora guarda la partita.")
+    await notice.wait_for(timeout=WAIT)
+    await page.context.set_offline(True)
+    band = page.get_by_role("status").filter(has_text="Connessione persa, riconnessione…")
+    await band.wait_for(timeout=WAIT)
+    assert await notice.count() == 0
+    await page.context.set_offline(False)
+    await band.wait_for(state="detached", timeout=WAIT)
+    await page.wait_for_selector(MINE, timeout=WAIT)
+    assert await notice.count() == 0

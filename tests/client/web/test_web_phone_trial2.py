@@ -62,8 +62,9 @@ async def test_the_settings_selects_are_named_by_their_labels(site: Site, browse
 
 async def test_a_time_out_notice_goes_when_the_next_turn_comes(browser: Browser) -> None:
     """PROTOCOL.md §7 (the turn clock, played's forced): the server plays for nipote when her
-    time runs out (the test's clock); once the bot has played and it is her turn again, the
-    notice saying so is old news and goes (the round's plays keep the mark)."""
+    time runs out (the test's clock): her play's line names the card once, then says the
+    server played it; once the bot has played and it is her turn again, the notice saying so
+    is old news and goes (the round's plays keep the mark)."""
     clock = FakeClock()
     async with served(clock=clock, turn_timeout=30.0) as s:  # the turn clock runs on the test's clock
         page = await at_table(browser, s, "nipote")
@@ -73,7 +74,9 @@ async def test_a_time_out_notice_goes_when_the_next_turn_comes(browser: Browser)
         clock.advance(600)  # past any turn clock: the server plays for nipote
         mine = plays.nth(before)
         await mine.wait_for(timeout=WAIT)
-        assert "tempo scaduto: il server ha giocato" in (await mine.text_content() or "")
+        line = await mine.text_content() or ""
+        card = re.fullmatch(r"nipote: (.+?)(?: → .+?)?(?: · Scopa!)? · tempo scaduto, l'ha giocata il server", line)
+        assert card is not None and line.count(card[1]) == 1, line
         await plays.nth(before + 1).wait_for(state="attached", timeout=WAIT)  # the bot's reply
         await page.wait_for_selector(MINE, timeout=WAIT)
         notice = page.get_by_role("alert").filter(has_text="Il tuo tempo è scaduto: il server ha giocato")
@@ -95,7 +98,7 @@ async def test_a_spectator_by_a_private_invite_watches_the_game_again_at_its_end
         assert "invite=" in link
         zio = await open_italian(browser, s, "zio", url=link)
         await zio.wait_for_selector("[data-area=hand] .card", timeout=WAIT)
-        nipote = await open_italian(browser, s, "nipote", url=link)
+        nipote = await open_italian(browser, s, "nipote", url=link, seat_open=False)  # found full as she joins
         await nipote.get_by_role("button", name="Guarda la partita").tap()
         await nipote.wait_for_selector("[data-area=table] .card", timeout=WAIT)
         for page in (nonna, zio):

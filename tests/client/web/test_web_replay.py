@@ -99,7 +99,7 @@ async def test_a_replay_marks_timed_out_and_bot_plays_keeps_the_cards_in_order_a
                 assert shown == sorted(shown, key=ORDER.index), area  # as the live page lists them
             await step.tap()
         plays = [t.strip() for t in await page.locator("[data-area=plays] li").all_text_contents()]
-        assert plays[hers - 1].startswith("ada: ") and "time ran out: the server played" in plays[hers - 1]
+        assert plays[hers - 1].startswith("ada: ") and plays[hers - 1].endswith(" · time ran out, so the server played it")
         assert plays[his - 1].startswith("bob (bot): ")
         assert not any("time ran out" in p for i, p in enumerate(plays) if i != hers - 1)
         assert all(p.startswith("bob (bot): ") for p in plays[his:] if p.startswith("bob"))

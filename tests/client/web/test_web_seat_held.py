@@ -16,7 +16,7 @@ from scopa.server.core.clock import FakeClock
 from scopa.server.lobby.directory import build_rules
 
 from test_web_client import (  # noqa: F401
-    MINE, PHONE, WAIT, Site, browser, chromium, first_ready, open_page, past_double_tap, play_one, served)
+    MINE, PHONE, WAIT, Site, browser, chromium, first_ready, open_page, play_one, served)
 from test_web_family import open_italian
 from test_web_table import seed_where
 from test_web_table_page import two_at_a_table
@@ -32,7 +32,6 @@ async def play_first(page: Page) -> None:
     if await lit.count():
         await lit.first.tap()
     else:
-        await past_double_tap(page)  # a card that takes nothing: the second tap lays it down, not a double tap
         await page.locator("[data-area=hand] .card.picked").tap()
     choice = page.locator("dialog[open] div button")
     if await choice.count():

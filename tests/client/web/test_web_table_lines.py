@@ -167,7 +167,8 @@ async def test_a_spectator_reads_that_it_watches_and_whose_game(browser: Browser
 async def test_a_link_to_a_full_table_says_so_and_offers_to_watch(browser: Browser) -> None:
     async with served() as s:
         nonna, zio, link = await nonna_and_zio(browser, s, private=True)
-        zia = await open_italian(browser, s, ZIA, url=link, bypass_csp=True)  # the same invite, the table full now
+        # the same invite, the table full now: found so as zia joins (the name screen did not know)
+        zia = await open_italian(browser, s, ZIA, url=link, seat_open=False, bypass_csp=True)
         box = zia.locator("#link-full")
         await box.get_by_role("heading", name="Questo tavolo è al completo").wait_for(timeout=WAIT)
         assert f"a cui ti ha invitato {NONNA} non c'è più posto" in (await box.text_content() or "")
@@ -181,7 +182,7 @@ async def test_a_link_to_a_full_table_says_so_and_offers_to_watch(browser: Brows
 async def test_a_link_to_a_full_table_leads_to_the_tables_too(browser: Browser) -> None:
     async with served() as s:
         await nonna_and_zio(browser, s)
-        zia = await open_italian(browser, s, ZIA, url=f"{s.url}?table=1&from={NONNA}")
+        zia = await open_italian(browser, s, ZIA, url=f"{s.url}?table=1&from={NONNA}", seat_open=False)
         await zia.locator("#link-full").get_by_role("button", name="Vai ai tavoli").tap()
         await zia.locator("#link-full").wait_for(state="detached", timeout=WAIT)
         await zia.wait_for_selector("#preset", timeout=WAIT)

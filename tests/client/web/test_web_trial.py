@@ -179,7 +179,7 @@ async def test_a_plain_connection_is_said_small_where_the_name_is_typed(site: Si
     size = await mark.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")
     assert size < 14  # smaller than the page's words (16 px)
     await mark.tap()
-    assert "scopa serve --tls" in (await first.locator("dialog[open] p.hint").text_content() or "")
+    assert "cifratura (TLS)" in (await first.locator("dialog[open] p.hint").text_content() or "")
     page = await at_table(browser, site, "ada")
     await page.wait_for_selector("#turn", timeout=WAIT)
     assert await page.locator("#not-private-mark").count() == 0

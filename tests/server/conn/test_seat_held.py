@@ -18,7 +18,7 @@ from scopa.server.core.clock import FakeClock
 from scopa.server.journal.memory.storage import MemoryStorage
 from scopa.server.table import token_digest
 
-from test_reconnect import _answer, _until_away
+from test_reconnect import _answer, _solo, _until_away
 from wire_client import WireClient
 
 NEVER = 2**53 - 1  # a last_event above any: a snapshot instead of the missed events
@@ -110,6 +110,73 @@ async def test_a_seat_held_for_its_person_is_still_theirs_after_a_restart(
         assert (await c.resume(a.token, NEVER)).name == "welcome"  # type: ignore[arg-type]
         assert (await c.recv_until("seat_back")).body.bot_played
         assert table.seats[a.seat].bot is None  # type: ignore[index, union-attr]
+        await c.close()
+    finally:
+        await again.stop()
+
+
+async def test_a_restored_game_none_of_its_people_came_back_to_waits_for_them(
+        clock: FakeClock, storage: MemoryStorage) -> None:
+    """gus plays a bot; the server restarts and gus does not come back: once his grace
+    period is over no bot plays his seat and his turn's clock does not play for him (the
+    game stands, his seat listed away); back with his token, he plays on, on the turn clock."""
+    options = {"seed": 4242, "grace": 60.0, "clock": clock, "storage": storage, "turn_timeout": 600.0}
+    server = NetworkEngine("127.0.0.1", 0, **options)  # type: ignore[arg-type]
+    await server.start()
+    a = await _solo(server, "gus")
+    await a.recv_until("your_turn")
+    a.abort()
+    await server.stop()
+    again = NetworkEngine("127.0.0.1", 0, **options)  # type: ignore[arg-type]
+    await again.start()
+    try:
+        table = again.tables[a.table]  # type: ignore[index]
+        clock.advance(61.0)  # gus's grace is over
+        assert table.seats[a.seat].bot is None and table.seats[a.seat].away and table.seats.waiting  # type: ignore[index, union-attr]
+        turn = table.turns.pending(a.seat)  # type: ignore[arg-type]
+        assert turn is not None
+        clock.advance(10_000.0)  # past any turn clock: nothing is played for him
+        assert table.turns.pending(a.seat) is turn and turn.deadline is None  # type: ignore[arg-type]
+        s = await WireClient.connect(again.port, "cugina")  # the lobby lists it in play, its person away
+        s.send(wire.ListTables())
+        [listed] = [x for x in (await s.recv_until("tables")).body.tables if x.id == a.table]
+        assert listed.state is wire.TableState.PLAYING and listed.away == [a.seat] and listed.bots == [1 - a.seat]  # type: ignore[operator]
+        c = await WireClient.connect(again.port)
+        c.table, c.seat = a.table, a.seat
+        assert (await c.resume(a.token, NEVER)).name == "welcome"  # type: ignore[arg-type]
+        mine = await c.recv_until("your_turn")
+        assert mine.body.event == turn.event and mine.body.turn_left_ms == 600_000
+        assert not table.seats.waiting and turn.deadline is not None
+        await c.close()
+        await s.close()
+    finally:
+        await again.stop()
+
+
+async def test_the_first_person_back_at_a_restored_game_plays_on_against_a_bot_for_the_other(
+        clock: FakeClock, storage: MemoryStorage) -> None:
+    """nonna and nipote play; the server restarts and neither comes back in time: the game
+    waits; nipote comes back: from then on a bot plays nonna's seat (held for her)."""
+    options = {"seed": 4242, "grace": 60.0, "clock": clock, "storage": storage}
+    server = NetworkEngine("127.0.0.1", 0, **options)  # type: ignore[arg-type]
+    await server.start()
+    a, b = await _two(server)
+    a.abort()
+    b.abort()
+    await server.stop()
+    again = NetworkEngine("127.0.0.1", 0, **options)  # type: ignore[arg-type]
+    await again.start()
+    try:
+        table = again.tables[a.table]  # type: ignore[index]
+        clock.advance(61.0)
+        assert table.seats.waiting and all(s is not None and s.away and s.bot is None for s in table.seats)
+        c = await WireClient.connect(again.port)
+        c.table, c.seat = b.table, b.seat
+        assert (await c.resume(b.token, NEVER)).name == "welcome"  # type: ignore[arg-type]
+        snap = (await c.recv_until("snapshot")).body  # nonna's seat a bot's now
+        assert [x.bot for x in sorted(snap.seats, key=lambda x: x.seat)] == [x == a.seat for x in range(2)]
+        assert not table.seats.waiting
+        assert table.seats[a.seat].bot is not None and table.seats[a.seat].token_digest  # type: ignore[index, union-attr]
         await c.close()
     finally:
         await again.stop()
