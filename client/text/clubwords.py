@@ -372,8 +372,12 @@ LOG_REASON = "table %s: game finished, winner side %s, totals %s (%s)"
 # The full-screen client's game-over box (each side's points by category, a rematch, another game
 # against the same bots), its lobby at a narrow width and `scopa watch`'s name box (keys sorted).
 TUI_ITALIAN: dict[str, str] = {
+    "A bot plays for {names}, who left the game or did not come back.":
+        "Per {names} gioca un bot: ha lasciato la partita o non è tornato in tempo.",
     "A game already played, shown step by step: the keys below move through it; nothing is played here.":
         "Una partita già giocata, mostrata passo per passo: i tasti qui sotto la percorrono; qui non si gioca.",
+    "Back at table {table}, as it stands now: nothing is played yet in this round.":
+        "Di nuovo al tavolo {table}, com'è adesso: in questa smazzata non si è ancora giocato.",
     "Back at table {table}, as it stands now: one play was made meanwhile, and it ended the round.":
         "Di nuovo al tavolo {table}, com'è adesso: nel frattempo c'è stata una giocata, e ha chiuso la smazzata.",
     "Back at table {table}, as it stands now: {n} plays were made meanwhile, and a round ended.":
@@ -384,6 +388,8 @@ TUI_ITALIAN: dict[str, str] = {
     "Narrow window, columns left out: {columns} (? for the rules).":
         "Finestra stretta, colonne nascoste: {columns} (? per le regole).",
     "Points by category": "Punti per categoria",
+    "Reconnecting to table {table}: the game as it stands is on its way…":
+        "Riconnessione al tavolo {table}: arriva la partita com'è adesso…",
     "Rounds not seen here": "Smazzate non viste qui",
     "Table {table} is open: a rematch of table {old}.": "Il tavolo {table} è aperto: la rivincita del tavolo {old}.",
     "The game replayed": "La partita rivista",

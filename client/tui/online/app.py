@@ -30,7 +30,7 @@ from .invitepanel import Invite, ShareInviteScreen
 from .rematch import Rematches, game_over, play_rematch
 from .lobby import CreateTableScreen, LobbyScreen, NewTable, QuickWait
 from .players import NetPlayer
-from .snapshot import seat_waiting, table_now, watched_snapshot
+from .snapshot import bots_from_map, seat_waiting, table_now, watched_snapshot
 from .tournaments import browse_tournaments
 from .watching import watch_game
 from ..tablefacts import TableFacts
@@ -65,6 +65,7 @@ class NetApp(ScopaApp):
         self.away = AwaySeats(lambda text: self.tell(text))  # the other seats that are away, counting their time down
         self.comeback = Comeback(lambda text: self.tell(text), lambda: self.session.table_id if self.session else None,
                                  style)  # what was missed while away, and a move to send again
+        self.comeback.on_caught_up = lambda screen: bots_from_map(screen.board, self.table_info, self.session)
         self.proxied_for: str | None = None  # a web host's: whom the connection is for
         self.link_options: dict[str, Any] = {}  # connect's tls, trust, fingerprint (TLS) and others (a cluster)
         self.ask_before_resuming = True  # False: back to a saved seat without asking
@@ -441,8 +442,6 @@ class NetApp(ScopaApp):
     def on_server_command(self, command: Command) -> None:
         body = command.body
         screen = self.board_screen
-        if isinstance(body, TableUpdate):
-            self.rematches.heard(body.table)
         if isinstance(body, ChatMessage):
             author = body.author.split(":", 1)[-1]
             if screen is not None and command.sender == self.table_party():
@@ -453,6 +452,7 @@ class NetApp(ScopaApp):
             if not self.lobby_pushes and self.screen is self.lobby:
                 self.run_worker(self.lobby_action("refresh", ""), group="refresh", exclusive=True)
         elif isinstance(body, TableUpdate):
+            self.rematches.heard(body.table)
             if self.lobby is not None and (self.lobby_pushes or command.sender == "lobby"):
                 self.lobby.update_table(body.table)
             at_table = screen is not None and command.sender == f"table:{body.table.id}"
@@ -460,6 +460,8 @@ class NetApp(ScopaApp):
                 self.table_info, self.bot_takeover = body.table, body.table.bot_takeover  # our table as it is now
             if at_table and screen is not None:  # who is away: the table map is the truth
                 seat_waiting(screen.board, body.table)
+                if not screen.held:  # and whose person a bot plays for (caught up with: from the map then)
+                    bots_from_map(screen.board, body.table)
                 self.away.from_update(screen, body.table.away)
                 if screen.board.spectators != body.table.spectators:
                     screen.board.spectators = body.table.spectators
