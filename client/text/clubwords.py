@@ -392,6 +392,8 @@ TUI_ITALIAN: dict[str, str] = {
         "Riconnessione al tavolo {table}: arriva la partita com'è adesso…",
     "Rounds not seen here": "Smazzate non viste qui",
     "Table {table} is open: a rematch of table {old}.": "Il tavolo {table} è aperto: la rivincita del tavolo {old}.",
+    "The game is over: this was its last round. Enter (or any letter) shows the result.":
+        "La partita è finita: questa era l'ultima smazzata. Invio (o una lettera) mostra il risultato.",
     "The game replayed": "La partita rivista",
     "The players see how many watch their table, not who: your name is only for the server. Left empty, you watch "
     "as {name}.":

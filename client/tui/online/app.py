@@ -354,8 +354,7 @@ class NetApp(ScopaApp):
             line = result_line(board) if board.over else tr("The game ended without a winner ({reason}).",
                                                             reason=word_text(result.reason))
             again = await game_over(self, session, board, line, result.table, token)  # n: a rematch
-        self.leaving = False
-        self.board_screen = None
+        self.leaving, self.board_screen = False, None
         while self.screen is not self.lobby and len(self.screen_stack) > 1:
             self.pop_screen()
         if left is not None:
@@ -400,8 +399,9 @@ class NetApp(ScopaApp):
         if isinstance(event, RoundEnded) and screen.board.last_round is not None:
             if self.session is None or self.session.replaying():
                 return  # a round that ended before this client came back: nothing to wait for
-            pause, clock = (4.0 if self.watching else None), self.session.turn_clock  # the clock runs on meanwhile
-            box = RoundEndScreen(screen.board.last_round, screen.board, self.deck, pause, clock, self.session.clock.now)
+            box = RoundEndScreen(screen.board.last_round, screen.board, self.deck, None, self.session.turn_clock,
+                                 self.session.clock.now)  # the clock runs on meanwhile
+            box.pause = 4.0 if self.watching and not box.last_round() else None  # the game's last: until a key
             if self.watching is None and not box.last_round():  # the next round is dealt behind it, the box shows it
                 self.push_screen(box, lambda card: None if card is None else screen.play_when_asked(card))
             else:
