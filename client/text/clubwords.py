@@ -391,6 +391,8 @@ TUI_ITALIAN: dict[str, str] = {
     "Reconnecting to table {table}: the game as it stands is on its way…":
         "Riconnessione al tavolo {table}: arriva la partita com'è adesso…",
     "Rounds not seen here": "Smazzate non viste qui",
+    "Stop watching table {table} and go back to the lobby?": "Smetti di guardare il tavolo {table} e torni alla sala?",
+    "Stop watching table {table} and leave?": "Smetti di guardare il tavolo {table} ed esci?",
     "Table {table} is open: a rematch of table {old}.": "Il tavolo {table} è aperto: la rivincita del tavolo {old}.",
     "The game is over: this was its last round. Enter (or any letter) shows the result.":
         "La partita è finita: questa era l'ultima smazzata. Invio (o una lettera) mostra il risultato.",

@@ -32,7 +32,7 @@ from .lobby import CreateTableScreen, LobbyScreen, NewTable, QuickWait
 from .players import NetPlayer
 from .snapshot import bots_from_map, seat_waiting, table_now, watched_snapshot
 from .tournaments import browse_tournaments
-from .watching import watch_game
+from .watching import leave_watching, watch_game
 from ..tablefacts import TableFacts
 from ..text import result_line
 
@@ -110,7 +110,7 @@ class NetApp(ScopaApp):
 
     async def _leave(self) -> None:
         if not self.in_game():
-            self.exit(0)
+            await leave_watching(self)  # asked first while a table is watched; otherwise the app ends
             return
         board = self.board_screen.board if self.board_screen is not None else None
         others: list[str | None] = [None if i in board.bot_plays else n for i, n in enumerate(board.names)

@@ -18,7 +18,7 @@ from ...net import ClientSession, ServerRefused, game_over_at, server_address
 from ...text import DeckStyle, game_over_text, tr, word_text
 from ..app import ScopaApp
 from ..board import BoardScreen
-from ..dialogs import GameOverScreen
+from ..dialogs import ConfirmScreen, GameOverScreen
 from ..text import result_line
 from ...text import BoardState
 from .lastgame import replay_screen
@@ -45,6 +45,9 @@ class NetApp(PlayersApp, Protocol):
     table_info: TableInfo | None
 
     @property
+    def lobby(self) -> Screen[Any] | None: ...
+
+    @property
     def screen(self) -> Screen[object]: ...
 
     def push_screen(self, screen: BoardScreen) -> Awaitable[Any]: ...
@@ -54,6 +57,10 @@ class NetApp(PlayersApp, Protocol):
     def tell(self, text: str | Text) -> None: ...
 
     def refresh_bindings(self) -> None: ...
+
+    def exit(self, result: int | None = None) -> None: ...
+
+    def action_stop_watching(self) -> None: ...
 
     async def show_and_wait(self, screen: Screen[T]) -> T: ...
 
@@ -130,3 +137,21 @@ async def show_finished(app: NetApp, session: ClientSession, table_id: str, said
         again = await replay_screen(app, session, table_id, None, app.deck)
         if again is not None:
             await app.show_and_wait(again)
+
+
+async def leave_watching(app: NetApp) -> None:
+    """``q`` away from a game: the app ends, but a table watched is left only when the
+    person says so (as a game is): back to the lobby it was chosen in, or, watched
+    with ``scopa watch``, out of the app."""
+    table = app.watching
+    if table is None:
+        app.exit(0)
+        return
+    question = tr("Stop watching table {table} and go back to the lobby?", table=table) if app.lobby is not None \
+        else tr("Stop watching table {table} and leave?", table=table)
+    if not await app.show_and_wait(ConfirmScreen(question)):
+        return
+    if app.lobby is not None and app.watching == table:
+        app.action_stop_watching()
+    elif app.lobby is None:
+        app.exit(0)
