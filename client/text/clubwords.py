@@ -397,6 +397,13 @@ TUI_ITALIAN: dict[str, str] = {
     "The game is over: this was its last round. Enter (or any letter) shows the result.":
         "La partita è finita: questa era l'ultima smazzata. Invio (o una lettera) mostra il risultato.",
     "The game replayed": "La partita rivista",
+    "The game was abandoned with the score at {score}. Nobody wins.":
+        "La partita è stata abbandonata sul {score}. Nessuno vince.",
+    "The game was abandoned. Nobody wins.": "La partita è stata abbandonata. Nessuno vince.",
+    "The game was abandoned: {name} left it, with the score at {score}. Nobody wins.":
+        "La partita è stata abbandonata: {name} l'ha lasciata sul {score}. Nessuno vince.",
+    "The game was abandoned: {name} left it. Nobody wins.":
+        "La partita è stata abbandonata: {name} l'ha lasciata. Nessuno vince.",
     "The players see how many watch their table, not who: your name is only for the server. Left empty, you watch "
     "as {name}.":
         "I giocatori vedono quanti guardano il loro tavolo, non chi: il nome serve solo al server. Se lo lasci "

@@ -10,7 +10,7 @@ from typing import Any, Protocol, TypeVar
 from rich.text import Text
 from textual.screen import Screen
 
-from scopa.protocol import Command, ErrorCode, TableInfo
+from scopa.protocol import Command, ErrorCode, GameEnd, TableInfo
 from scopa.protocol.convert import rules_from_wire
 
 from ...game import GameTranslator
@@ -110,6 +110,8 @@ async def _watch_one(app: NetApp, table_id: str, invite: str | None) -> tuple[st
     screen.refresh_board()
 
     async def follow(command: Command) -> None:
+        if isinstance(command.body, GameEnd):
+            board.ended_by = command.body.leaver  # an abandoned game's: who left it
         await translator.handle(command)
 
     try:
@@ -121,7 +123,8 @@ async def _watch_one(app: NetApp, table_id: str, invite: str | None) -> tuple[st
             return None, None
         line = result_line(board)
         then = tr("Enter to leave") if app.watch_only else tr("Enter to go back to the lobby")
-        return line, await watched_game_over(app, table_id, line, then, board)
+        points = board if board.last_round is not None else None  # no table of points before a round ended
+        return line, await watched_game_over(app, table_id, line, then, points)
     finally:
         app.watching = None
         app.board_screen = None
