@@ -394,6 +394,12 @@ TUI_ITALIAN: dict[str, str] = {
     "Stop watching table {table} and go back to the lobby?": "Smetti di guardare il tavolo {table} e torni alla sala?",
     "Stop watching table {table} and leave?": "Smetti di guardare il tavolo {table} ed esci?",
     "Table {table} is open: a rematch of table {old}.": "Il tavolo {table} è aperto: la rivincita del tavolo {old}.",
+    "The game at table {old} is over: its invite took you to its rematch, table {table}, seat {seat}.":
+        "La partita al tavolo {old} è finita: il suo invito ti ha portato alla rivincita, tavolo {table}, posto {seat}.",
+    "The game at that invite's table is over, and no rematch of it waits for players (a rematch that waits takes in "
+    "whoever holds this invite): ask the table's host for a new invite.":
+        "La partita al tavolo di quell'invito è finita e nessuna rivincita aspetta giocatori (una rivincita in attesa "
+        "accoglie chi ha questo invito): chiedi un nuovo invito a chi ha aperto il tavolo.",
     "The game is over: this was its last round. Enter (or any letter) shows the result.":
         "La partita è finita: questa era l'ultima smazzata. Invio (o una lettera) mostra il risultato.",
     "The game replayed": "La partita rivista",

@@ -17,7 +17,7 @@ from scopa.protocol.convert import rules_from_wire
 
 from ...game import SeatNotice, notice_from_wire
 from ...text import error_text, gave_up_text, no_table_text, word_text
-from ...text import tr, DeckStyle, invite_string, leave_question, lost_text, refusal_text, rules_line
+from ...text import tr, DeckStyle, invite_string, leave_question, lost_text, refusal_text, rules_line, seated_text
 from ...net import ClientSession, ConnectionLost, ServerRefused, SavedSeat, TokenStore, CertificateRefused, give_up_seat
 from ...net import share_host
 from ..app import ScopaApp
@@ -276,7 +276,7 @@ class NetApp(ScopaApp):
                 joined = await session.join_table(table_id, invite=invite or None)
                 self.table_info = self.lobby.tables.get(joined.table)
                 self.bot_takeover = None if self.table_info is None else self.table_info.bot_takeover
-                self.tell(tr("You sit at table {table}, seat {seat}.", table=joined.table, seat=joined.seat + 1))
+                self.tell(seated_text(table_id, joined.table, joined.seat))  # or, the game over, at its rematch
                 await self.play_at_table()
             elif kind == "watch":
                 self.table_info = self.lobby.tables.get(arg)
