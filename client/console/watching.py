@@ -17,8 +17,7 @@ from scopa.protocol.convert import parse_card_strs, rules_from_wire
 from ..game import GameTranslator, SeatTakenByBot, SeatWentAway, notice_from_wire
 from ..net import ClientSession, ServerRefused, game_over_at, server_address
 from ..text import DeckStyle, apply_public, cards_text, game_over_text, notice_line, player_name, refusal_text
-from ..text import rules_line, side_name, tr, word_text
-from ..text.render import abandoned_words
+from ..text import abandoned_words, rules_line, side_name, tr, word_text
 from .human import TerminalPlayer
 
 GAME = (wire.GameStart, wire.RoundStart, wire.CardPlayed, wire.DeclarationMade, wire.RoundEnd, wire.GameEnd)

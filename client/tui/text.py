@@ -20,8 +20,7 @@ from scopa.engine import (
 )
 
 from ..text import SUIT_COLOURS, DeckStyle, label, tr, declaration_names
-from ..text import end_reason_text
-from ..text.render import abandoned_words
+from ..text import abandoned_words, end_reason_text
 from ..game import SeatCameBack, SeatNotice, SeatTakenByBot, SeatWentAway
 from ..text import BoardState
 
