@@ -225,6 +225,7 @@ class BoardScreen(MoveInput):
         """A line across the top (e.g. reconnecting); ``None`` hides it."""
         if not self._ready:
             return
+        text = text or self.back_line  # the board still on its way: said again once a link's line goes
         self._banner = text
         b = self.query_one("#banner", Static)
         b.update(text or "")
