@@ -376,12 +376,12 @@ TUI_ITALIAN: dict[str, str] = {
         "Per {names} gioca un bot: ha lasciato la partita o non è tornato in tempo.",
     "A game already played, shown step by step: the keys below move through it; nothing is played here.":
         "Una partita già giocata, mostrata passo per passo: i tasti qui sotto la percorrono; qui non si gioca.",
-    "Back at table {table}, as it stands now: nothing is played yet in this round.":
-        "Di nuovo al tavolo {table}, com'è adesso: in questa smazzata non si è ancora giocato.",
     "Back at table {table}, as it stands now: one play was made meanwhile, and it ended the round.":
         "Di nuovo al tavolo {table}, com'è adesso: nel frattempo c'è stata una giocata, e ha chiuso la smazzata.",
     "Back at table {table}, as it stands now: {n} plays were made meanwhile, and a round ended.":
         "Di nuovo al tavolo {table}, com'è adesso: nel frattempo ci sono state {n} giocate ed è finita una smazzata.",
+    "Back at table {table}: when you came back, nothing had been played yet in this round.":
+        "Di nuovo al tavolo {table}: al tuo ritorno, in questa smazzata non si era ancora giocato.",
     "Enter (or any key but a number) to go on": "Invio (o un tasto qualsiasi, ma non un numero) per continuare",
     "Enter: watch as {name}": "Invio: guardi come {name}",
     "Final score": "Punteggio finale",

@@ -83,7 +83,8 @@ class Comeback:
         if screen.board.round_no and table is not None:
             n, before = self.missed_plays, self.missed_before
             if self.fresh and not screen.board.plays:
-                said = tr("Back at table {table}, as it stands now: nothing is played yet in this round.", table=table)
+                said = tr("Back at table {table}: when you came back, nothing had been played yet in this round.",
+                          table=table)
             elif self.fresh:  # the round's plays before the seat went away were seen, by an earlier process
                 said = tr("Back at table {table}, as it stands now: this round's plays are in its list.", table=table)
             elif before and n + before == 1:  # the one play missed ended the round
