@@ -15,7 +15,7 @@ from rich.markup import escape
 from rich.text import Text
 
 from scopa.bots import STRATEGIES
-from scopa.client.text import lost_text, name_problem, parse_invite, refusal_text, tr
+from scopa.client.text import lost_text, name_problem, parse_invite, refusal_text, seated_text, tr
 from scopa.client.net import LinkEvent, LinkStatus, ClientSession, ConnectionLost, ServerRefused, CertificateRefused
 from scopa.client.net import TokenStore
 from scopa.engine import Player
@@ -232,8 +232,7 @@ async def _play(args: argparse.Namespace, host: str, port: int, console: Console
         elif args.invite is not None:  # straight to the friend's table, then the lobby
             table, code = args.invite
             joined = await session.join_table(table, invite=code)
-            console.print(tr("You sit at table {table}, seat {seat}.", table=f"[bold]{escape(joined.table)}[/bold]",
-                             seat=joined.seat + 1), *said_before(session), sep="\n")
+            console.print(escape(seated_text(table, joined.table, joined.seat)), *said_before(session), sep="\n")
             await lobby.play()
         await lobby.run()
     console.print(f"[dim]{tr('bye')}[/dim]")

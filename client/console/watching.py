@@ -17,7 +17,7 @@ from scopa.protocol.convert import parse_card_strs, rules_from_wire
 from ..game import GameTranslator, SeatTakenByBot, SeatWentAway, notice_from_wire
 from ..net import ClientSession, ServerRefused, game_over_at, server_address
 from ..text import DeckStyle, apply_public, cards_text, game_over_text, notice_line, player_name, refusal_text
-from ..text import rules_line, side_name, tr, word_text
+from ..text import abandoned_words, rules_line, side_name, tr, word_text
 from .human import TerminalPlayer
 
 GAME = (wire.GameStart, wire.RoundStart, wire.CardPlayed, wire.DeclarationMade, wire.RoundEnd, wire.GameEnd)
@@ -98,7 +98,12 @@ async def watch_table(session: ClientSession, console: Console, table_id: str, i
         nonlocal names
         if isinstance(command.body, wire.GameStart):
             names = [s.name for s in sorted(command.body.seats, key=lambda s: s.seat)]
-        if isinstance(command.body, GAME):
+        body = command.body
+        if isinstance(body, wire.GameEnd) and body.reason == "abandoned":  # who ended it, not a score of zeros
+            console.print(Text(abandoned_words([player_name(n) for n in names], body.leaver, body.totals),
+                               style="bold yellow"))
+            return
+        if isinstance(body, GAME):
             await translator.handle(command)
             return
         line = describe(command, names, away)

@@ -10,12 +10,13 @@ clients share (``error_text``, ``rules_problem_text``, ``player_name``, ``level_
 a server's finished games and leaderboard as lines (``game_lines``, ``leaderboard_lines``; a finished table's ``game_over_text``), a recorded game's steps in words
 (``step_text``, ``deal_text``, ``plain_lines``, ``position_text``, ``scope_text``, ``score_lines``, ``viewer_seat``, ``shown_names``,
 ``result_text``), rich rendering of a game (``render_view``, ``render_moves``,
-``event_line``, ``notice_line``, ``cards_text``, a side's names ``side_name``) and of tournaments (``render_tournaments``,
+``event_line``, ``notice_line``, ``cards_text``, a side's names ``side_name``, a game a person's leaving ended as a spectator is told
+it: ``abandoned_words``) and of tournaments (``render_tournaments``,
 ``render_standings``, and what a round without a table means for us: ``no_table_text``), short items in a row
 that wraps between them (``Flow``),
 a game's public picture kept from its events or set from a snapshot (``apply_public``) and a finished round in a table (``BoardState``,
 ``RoundResult``, ``round_parts``, ``round_table``, ``leftovers_line``, ``tie_note``) and game (``game_table``), a table option typed as text
-(``coerce``), the invite string (``invite_string``, ``parse_invite``, ``refusal_text``), a connection not made in words (``lost_text``), a saved seat given up (``gave_up_text``), what leaving a game does (``leave_question``), a name a person types
+(``coerce``), the invite string (``invite_string``, ``parse_invite``, ``refusal_text``, where a join seated the person: ``seated_text``), a connection not made in words (``lost_text``), a saved seat given up (``gave_up_text``), what leaving a game does (``leave_question``), a name a person types
 (``name_problem``, ``name_forms``) and
 the rulebook: ``book``, ``preset_rules``, ``table_rules``, ``options_text``,
 ``option_lines``, ``category_names``, ``declaration_names``, ``BASICS``, ``PRESET_TEXT``,
@@ -49,7 +50,7 @@ from .qr import qr_text
 from .games import PRESET_NAMES, end_reason_text, game_lines, game_over_text, leaderboard_lines, matching_preset, rules_line, rules_name
 from .replaywords import deal_text, plain_lines, position_text, result_text, scope_text, score_lines, shown_names, step_text, viewer_seat
 from .options import coerce
-from .invite import gave_up_text, invite_string, leave_question, lost_text, name_forms, name_problem, parse_invite, refusal_text
+from .invite import gave_up_text, invite_string, leave_question, lost_text, name_forms, name_problem, parse_invite, refusal_text, seated_text
 from .board import BoardState, RoundResult, apply_public, game_table, leftovers_line, round_parts, round_table, tie_note
 from .rulebook import (
     ASSO_TEXT,
@@ -70,11 +71,11 @@ from .rulebook import it as rulebook_it
 
 if TYPE_CHECKING:
     from .render import (
-        Flow, cards_text, event_line, no_table_text, notice_line, render_moves, render_standings,
+        Flow, abandoned_words, cards_text, event_line, no_table_text, notice_line, render_moves, render_standings,
         render_tournaments, render_view, side_name,
     )  # fmt: skip
 
-_RENDER = frozenset({"Flow", "cards_text", "event_line", "no_table_text", "notice_line", "render_moves",
+_RENDER = frozenset({"Flow", "abandoned_words", "cards_text", "event_line", "no_table_text", "notice_line", "render_moves",
                      "render_standings", "render_tournaments", "render_view", "side_name"})
 """The names of :mod:`.render`, imported on first use: the rendering (rich, the client's
 game/) is not loaded by a program that only needs words (`scopa bot`, `scopa serve`)."""
@@ -165,6 +166,8 @@ __all__ = [
     "preset_rules",
     "rank_label",
     "refusal_text",
+    "seated_text",
+    "abandoned_words",
     "lost_text",
     "gave_up_text",
     "leave_question",

@@ -372,21 +372,44 @@ LOG_REASON = "table %s: game finished, winner side %s, totals %s (%s)"
 # The full-screen client's game-over box (each side's points by category, a rematch, another game
 # against the same bots), its lobby at a narrow width and `scopa watch`'s name box (keys sorted).
 TUI_ITALIAN: dict[str, str] = {
+    "A bot plays for {names}, who left the game or did not come back.":
+        "Per {names} gioca un bot: ha lasciato la partita o non è tornato in tempo.",
     "A game already played, shown step by step: the keys below move through it; nothing is played here.":
         "Una partita già giocata, mostrata passo per passo: i tasti qui sotto la percorrono; qui non si gioca.",
     "Back at table {table}, as it stands now: one play was made meanwhile, and it ended the round.":
         "Di nuovo al tavolo {table}, com'è adesso: nel frattempo c'è stata una giocata, e ha chiuso la smazzata.",
     "Back at table {table}, as it stands now: {n} plays were made meanwhile, and a round ended.":
         "Di nuovo al tavolo {table}, com'è adesso: nel frattempo ci sono state {n} giocate ed è finita una smazzata.",
+    "Back at table {table}: when you came back, nothing had been played yet in this round.":
+        "Di nuovo al tavolo {table}: al tuo ritorno, in questa smazzata non si era ancora giocato.",
     "Enter (or any key but a number) to go on": "Invio (o un tasto qualsiasi, ma non un numero) per continuare",
     "Enter: watch as {name}": "Invio: guardi come {name}",
     "Final score": "Punteggio finale",
     "Narrow window, columns left out: {columns} (? for the rules).":
         "Finestra stretta, colonne nascoste: {columns} (? per le regole).",
     "Points by category": "Punti per categoria",
+    "Reconnecting to table {table}: the game as it stands is on its way…":
+        "Riconnessione al tavolo {table}: arriva la partita com'è adesso…",
     "Rounds not seen here": "Smazzate non viste qui",
+    "Stop watching table {table} and go back to the lobby?": "Smetti di guardare il tavolo {table} e torni alla sala?",
+    "Stop watching table {table} and leave?": "Smetti di guardare il tavolo {table} ed esci?",
     "Table {table} is open: a rematch of table {old}.": "Il tavolo {table} è aperto: la rivincita del tavolo {old}.",
+    "The game at table {old} is over: its invite took you to its rematch, table {table}, seat {seat}.":
+        "La partita al tavolo {old} è finita: il suo invito ti ha portato alla rivincita, tavolo {table}, posto {seat}.",
+    "The game at that invite's table is over, and no rematch of it waits for players (a rematch that waits takes in "
+    "whoever holds this invite): ask the table's host for a new invite.":
+        "La partita al tavolo di quell'invito è finita e nessuna rivincita aspetta giocatori (una rivincita in attesa "
+        "accoglie chi ha questo invito): chiedi un nuovo invito a chi ha aperto il tavolo.",
+    "The game is over: this was its last round. Enter (or any letter) shows the result.":
+        "La partita è finita: questa era l'ultima smazzata. Invio (o una lettera) mostra il risultato.",
     "The game replayed": "La partita rivista",
+    "The game was abandoned with the score at {score}. Nobody wins.":
+        "La partita è stata abbandonata sul {score}. Nessuno vince.",
+    "The game was abandoned. Nobody wins.": "La partita è stata abbandonata. Nessuno vince.",
+    "The game was abandoned: {name} left it, with the score at {score}. Nobody wins.":
+        "La partita è stata abbandonata: {name} l'ha lasciata sul {score}. Nessuno vince.",
+    "The game was abandoned: {name} left it. Nobody wins.":
+        "La partita è stata abbandonata: {name} l'ha lasciata. Nessuno vince.",
     "The players see how many watch their table, not who: your name is only for the server. Left empty, you watch "
     "as {name}.":
         "I giocatori vedono quanti guardano il loro tavolo, non chi: il nome serve solo al server. Se lo lasci "

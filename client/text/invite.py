@@ -53,11 +53,23 @@ def refusal_text(code: ErrorCode, message: str, watching: str | None = None, inv
     if code is ErrorCode.NO_SUCH_TABLE and invited:
         return tr("No table matches that invite: the game is over, the table is gone, or the invite is another "
                   "table's.")
+    if code is ErrorCode.TABLE_FULL and invited and message.endswith(" finished"):
+        return tr("The game at that invite's table is over, and no rematch of it waits for players (a rematch that "
+                  "waits takes in whoever holds this invite): ask the table's host for a new invite.")
     if code is ErrorCode.NO_SUCH_TABLE and watching is not None:
         return tr("There is no table '{table}' to watch without an invite: it does not exist, or it is private. "
                   "A private table is watched with the invite its host passed on: scopa watch --invite TABLE.CODE",
                   table=watching)
     return tr("The server says no: {message}", message=error_text(code, message))
+
+
+def seated_text(asked: str, table: str, seat: int) -> str:
+    """Where a join sat the person (``seat`` from 0): the table ``asked`` for, or, its
+    game over, the rematch its invite led to."""
+    if table != asked:
+        return tr("The game at table {old} is over: its invite took you to its rematch, table {table}, seat {seat}.",
+                  old=asked, table=table, seat=seat + 1)
+    return tr("You sit at table {table}, seat {seat}.", table=table, seat=seat + 1)
 
 
 def lost_text(unreachable: Sequence[tuple[str, str]]) -> str:

@@ -223,6 +223,21 @@ def event_line(event: Event, names: Sequence[str], style: DeckStyle, me: int | N
 
 
 
+def abandoned_words(names: Sequence[str], leaver: int | None, totals: Sequence[int]) -> str:
+    """A spectator's line for a game that ended because a person left it: by whom (when
+    the server said: ``leaver``), and the score only when a round had given points."""
+    who = names[leaver] if leaver is not None and 0 <= leaver < len(names) else None
+    score = "–".join(map(str, totals)) if any(totals) else None
+    if who is not None and score is not None:
+        return tr("The game was abandoned: {name} left it, with the score at {score}. Nobody wins.", name=who,
+                  score=score)
+    if who is not None:
+        return tr("The game was abandoned: {name} left it. Nobody wins.", name=who)
+    if score is not None:
+        return tr("The game was abandoned with the score at {score}. Nobody wins.", score=score)
+    return tr("The game was abandoned. Nobody wins.")
+
+
 def end_words(winner: int | None, totals: Sequence[int], reason: str, names: Sequence[str], teams: bool,
               mine: bool) -> str:
     """A game's end in a line: the winner with their points first, then each other side

@@ -77,9 +77,12 @@ class BoardScreen(MoveInput):
         self.chat_lines: list[Text] = []
         self.chat_note: str | None = None  # a line always under the chat's heading (a spectator's: read only)
         self.held = False  # events being caught up with after a time away: drawn once, at the end
+        self._banner: str | None = None
+        self.back_line: str | None = None  # said in place of the board until it is first drawn (a seat taken back)
         self.autoplayed = False  # the shown seat's last card is being played for it
         self._played_for: tuple[int, Text] | None = None  # (seat, what was played for it) until its next move
         self._last_card: Text | None = None  # the person's last card played for them: said until the next deal
+        self._back: Text | None = None  # what happened while the person was away: said until their next move
         self.turn_clock: TurnClock | None = None  # the table's turn clock (a network game), counted down here
         self.now: Callable[[], float] = time.monotonic  # the clock the turn clock's deadlines are on
 
@@ -108,6 +111,9 @@ class BoardScreen(MoveInput):
     def on_mount(self) -> None:
         self._ready = True
         self._fit(self.app.size.width, self.app.size.height)
+        if self.back_line is not None and self.held:  # no empty table and hand before the game as it stands
+            self.query_one("#main").display = False
+            self.banner(self.back_line)
         self.refresh_board()
         self.set_interval(0.5, self._tick)
 
@@ -219,6 +225,8 @@ class BoardScreen(MoveInput):
         """A line across the top (e.g. reconnecting); ``None`` hides it."""
         if not self._ready:
             return
+        text = text or self.back_line  # the board still on its way: said again once a link's line goes
+        self._banner = text
         b = self.query_one("#banner", Static)
         b.update(text or "")
         b.set_class(bool(text), "shown")
@@ -233,6 +241,11 @@ class BoardScreen(MoveInput):
 
     def _draw_board(self) -> None:
         b = self.board
+        if self.back_line is not None:  # the game as it stands is here: the board in place of the line
+            shown, self.back_line = self.back_line, None
+            self.query_one("#main").display = True
+            if self._banner == shown:
+                self.banner(None)  # a line of the link's (lost meanwhile) stays
         self._fit(self.app.size.width, self.app.size.height)  # a hand of nine cards needs a tighter board
         self.query_one("#top", Static).update(top_line(b, self.title_text, self.app.size.width - 2))
         self.query_one("#seats", Static).update(seats_panel(b, self.deck, self.time_left(), self.has_class("compact"),
@@ -270,6 +283,9 @@ class BoardScreen(MoveInput):
             said.insert(0, self._played_for[1])  # stays until that seat's next move
         if self._last_card is not None:
             said.insert(0, self._last_card)
+        if self._back is not None:  # the table's news under it, once (one of its lines may be the last said)
+            said = [t for t in said if not (t is self._status and t.plain in self._back.plain.split("\n"))]
+            said.insert(0, self._back)
         if self.has_class("compact"):  # a small window: a row each, ending in "…", so the hand's hints keep theirs
             said = [self._one_row(t) for t in said]
         self.query_one("#status", Static).update(Text("\n").join(p for p in [*said, self._prompt()] if p))
@@ -305,6 +321,12 @@ class BoardScreen(MoveInput):
         self._last_card = None  # a new hand to play from (a local game tells no deal of it)
         return await super().ask(legal)
 
+    def keep_saying(self, text: str | None) -> None:
+        """What happened while the person was away, kept on the status line over what the
+        table says next, until the person's next move (None: no longer)."""
+        self._back = None if text is None else Text(text)
+        self._draw_status()
+
     def answered(self) -> None:
-        self._played_for = None
+        self._played_for = self._back = None
         self._draw_status()  # a move kept during a reconnect says so at once

@@ -147,7 +147,9 @@ class RoundEndScreen(Once, ModalScreen[int | None]):
 
     def compose(self) -> ComposeResult:
         parts = round_parts(self.result, self.board, self.deck)
-        if self.pause is None:
+        if self.board.viewer is None and self.last_round():  # a spectator's: the game's result comes next
+            hint = tr("The game is over: this was its last round. Enter (or any letter) shows the result.")
+        elif self.pause is None:
             hint = tr("Enter (or any key but a number) to go on")
         elif self.last_round():
             hint = tr("The game is over: this was its last round. Enter (or any letter) closes this.")

@@ -20,7 +20,7 @@ from scopa.engine import (
 )
 
 from ..text import SUIT_COLOURS, DeckStyle, label, tr, declaration_names
-from ..text import end_reason_text
+from ..text import abandoned_words, end_reason_text
 from ..game import SeatCameBack, SeatNotice, SeatTakenByBot, SeatWentAway
 from ..text import BoardState
 
@@ -111,6 +111,8 @@ def event_text(event: Event, board: BoardState, style: DeckStyle) -> Text | None
 def result_line(board: BoardState) -> str:
     """``You win, 11–7.`` (the winner's points first), ``Ada & Bob win …``, or why nobody won."""
     score = "–".join(map(str, board.totals))
+    if board.winner is None and board.viewer is None and board.end_reason == EndReason.ABANDONED.value:
+        return abandoned_words(board.names, board.ended_by, board.totals)  # a spectator's: who ended it
     if board.winner is None:
         reason = EndReason(board.end_reason) if board.end_reason in set(EndReason) else EndReason.ABANDONED
         return tr("The game ended without a winner ({reason}); {score}.", reason=end_reason_text(reason),

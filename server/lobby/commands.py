@@ -15,6 +15,7 @@ from ..players import Rater
 from .seating import SeatingRegistry
 from .shared import UNAVAILABLE, SharedLobby
 from .life import TableLife, tell_seated
+from .rematch import rematch_of
 from ..core import clean_text
 
 if TYPE_CHECKING:
@@ -46,11 +47,14 @@ class TableCommands:
         if table is None or not (table.admits(body.invite) or sess.name in table.rematch_names):
             sess.error(ErrorCode.NO_SUCH_TABLE, f"there is no table {table_id!r}", re=seq)
             return
+        if table.private and table.state is wire.TableState.FINISHED and table.admits(body.invite):
+            table = rematch_of(table, self.tables.tables.values()) or table  # its invite leads to its waiting rematch
         if sess.table_id is not None:
             sess.error(ErrorCode.ALREADY_AT_TABLE, f"you are already at table {sess.table_id}", re=seq)
             return
         if table.state is not wire.TableState.WAITING or table.seats.full:
-            sess.error(ErrorCode.TABLE_FULL, f"table {table_id} is {'full' if table.seats.full else table.state.value}", re=seq)
+            how = table.state.value if table.state is not wire.TableState.WAITING else "full"  # a game over: finished
+            sess.error(ErrorCode.TABLE_FULL, f"table {table_id} is {how}", re=seq)
             return
         self.sit(sess, table, body.token, seq)
 

@@ -77,3 +77,37 @@ def test_a_friend_sits_down_with_the_invite_and_watching_by_number_says_how() ->
             child.terminate(force=True)
         assert server._loop is not None
         asyncio.run_coroutine_threadsafe(host.close(), server._loop).result(30)
+
+
+def test_the_invite_of_a_game_that_is_over_takes_the_friend_to_its_waiting_rematch() -> None:
+    """nonna's private game with bea ends (bea leaves; the table was made to end then) and
+    nonna makes its rematch: bea's `scopa play --invite` with the first game's invite sits
+    her there, and says so."""
+    from scopa.bots import GreedyBot
+
+    with ServerThread() as server:
+        assert server._loop is not None
+
+        async def over_then_rematch() -> tuple[ClientSession, str, str]:
+            nonna = await ClientSession.connect("127.0.0.1", server.port, "nonna")
+            old = (await nonna.create_table(preset="scopa", private=True, bot_takeover=False)).id
+            assert nonna.invite is not None
+            invite = invite_string(old, nonna.invite)
+            bea = await ClientSession.connect("127.0.0.1", server.port, "bea")
+            await bea.join_table(old, invite=nonna.invite)
+            game = asyncio.ensure_future(nonna.play_game(GreedyBot()))
+            await bea.leave_table()
+            await bea.close()
+            await game
+            rematch = await nonna.create_table(preset="scopa", private=True, bot_takeover=False, rematch_of=old)
+            return nonna, invite, rematch.id
+
+        nonna, invite, rematch = asyncio.run_coroutine_threadsafe(over_then_rematch(), server._loop).result(30)
+        old = invite.split(".")[0]
+        child = spawn(server, "--name", "bea", "--invite", invite)
+        try:
+            child.expect(f"The game at table {old} is over: its invite took you to its rematch, table {rematch}")
+            child.expect("Game starts")
+        finally:
+            child.terminate(force=True)
+        asyncio.run_coroutine_threadsafe(nonna.close(), server._loop).result(30)

@@ -67,6 +67,7 @@ class BoardState:
     winner: int | None = None
     over: bool = False
     end_reason: str = ""
+    ended_by: int | None = None  # an abandoned game's: the seat whose person left it (or did not come back)
     away: dict[int, str] = field(default_factory=dict)  # seat -> what the table said about it
     timed_out: set[Card] = field(default_factory=set)  # this round's cards the server played when time ran out
     scopas: set[Card] = field(default_factory=set)  # this round's cards that swept the table (R16)

@@ -17,7 +17,7 @@ from scopa.protocol.convert import rules_from_wire
 
 from ...game import SeatNotice, notice_from_wire
 from ...text import error_text, gave_up_text, no_table_text, word_text
-from ...text import tr, DeckStyle, invite_string, leave_question, lost_text, refusal_text, rules_line
+from ...text import tr, DeckStyle, invite_string, leave_question, lost_text, refusal_text, rules_line, seated_text
 from ...net import ClientSession, ConnectionLost, ServerRefused, SavedSeat, TokenStore, CertificateRefused, give_up_seat
 from ...net import share_host
 from ..app import ScopaApp
@@ -30,9 +30,9 @@ from .invitepanel import Invite, ShareInviteScreen
 from .rematch import Rematches, game_over, play_rematch
 from .lobby import CreateTableScreen, LobbyScreen, NewTable, QuickWait
 from .players import NetPlayer
-from .snapshot import seat_waiting, table_now, watched_snapshot
+from .snapshot import bots_from_map, seat_waiting, table_now, watched_snapshot
 from .tournaments import browse_tournaments
-from .watching import watch_game
+from .watching import leave_watching, watch_game
 from ..tablefacts import TableFacts
 from ..text import result_line
 
@@ -65,6 +65,7 @@ class NetApp(ScopaApp):
         self.away = AwaySeats(lambda text: self.tell(text))  # the other seats that are away, counting their time down
         self.comeback = Comeback(lambda text: self.tell(text), lambda: self.session.table_id if self.session else None,
                                  style)  # what was missed while away, and a move to send again
+        self.comeback.on_caught_up = lambda screen: bots_from_map(screen.board, self.table_info, self.session)
         self.proxied_for: str | None = None  # a web host's: whom the connection is for
         self.link_options: dict[str, Any] = {}  # connect's tls, trust, fingerprint (TLS) and others (a cluster)
         self.ask_before_resuming = True  # False: back to a saved seat without asking
@@ -109,7 +110,7 @@ class NetApp(ScopaApp):
 
     async def _leave(self) -> None:
         if not self.in_game():
-            self.exit(0)
+            await leave_watching(self)  # asked first while a table is watched; otherwise the app ends
             return
         board = self.board_screen.board if self.board_screen is not None else None
         others: list[str | None] = [None if i in board.bot_plays else n for i, n in enumerate(board.names)
@@ -275,7 +276,7 @@ class NetApp(ScopaApp):
                 joined = await session.join_table(table_id, invite=invite or None)
                 self.table_info = self.lobby.tables.get(joined.table)
                 self.bot_takeover = None if self.table_info is None else self.table_info.bot_takeover
-                self.tell(tr("You sit at table {table}, seat {seat}.", table=joined.table, seat=joined.seat + 1))
+                self.tell(seated_text(table_id, joined.table, joined.seat))  # or, the game over, at its rematch
                 await self.play_at_table()
             elif kind == "watch":
                 self.table_info = self.lobby.tables.get(arg)
@@ -353,8 +354,7 @@ class NetApp(ScopaApp):
             line = result_line(board) if board.over else tr("The game ended without a winner ({reason}).",
                                                             reason=word_text(result.reason))
             again = await game_over(self, session, board, line, result.table, token)  # n: a rematch
-        self.leaving = False
-        self.board_screen = None
+        self.leaving, self.board_screen = False, None
         while self.screen is not self.lobby and len(self.screen_stack) > 1:
             self.pop_screen()
         if left is not None:
@@ -399,8 +399,9 @@ class NetApp(ScopaApp):
         if isinstance(event, RoundEnded) and screen.board.last_round is not None:
             if self.session is None or self.session.replaying():
                 return  # a round that ended before this client came back: nothing to wait for
-            pause, clock = (4.0 if self.watching else None), self.session.turn_clock  # the clock runs on meanwhile
-            box = RoundEndScreen(screen.board.last_round, screen.board, self.deck, pause, clock, self.session.clock.now)
+            box = RoundEndScreen(screen.board.last_round, screen.board, self.deck, None, self.session.turn_clock,
+                                 self.session.clock.now)  # the clock runs on meanwhile
+            box.pause = 4.0 if self.watching and not box.last_round() else None  # the game's last: until a key
             if self.watching is None and not box.last_round():  # the next round is dealt behind it, the box shows it
                 self.push_screen(box, lambda card: None if card is None else screen.play_when_asked(card))
             else:
@@ -441,8 +442,6 @@ class NetApp(ScopaApp):
     def on_server_command(self, command: Command) -> None:
         body = command.body
         screen = self.board_screen
-        if isinstance(body, TableUpdate):
-            self.rematches.heard(body.table)
         if isinstance(body, ChatMessage):
             author = body.author.split(":", 1)[-1]
             if screen is not None and command.sender == self.table_party():
@@ -453,6 +452,7 @@ class NetApp(ScopaApp):
             if not self.lobby_pushes and self.screen is self.lobby:
                 self.run_worker(self.lobby_action("refresh", ""), group="refresh", exclusive=True)
         elif isinstance(body, TableUpdate):
+            self.rematches.heard(body.table)
             if self.lobby is not None and (self.lobby_pushes or command.sender == "lobby"):
                 self.lobby.update_table(body.table)
             at_table = screen is not None and command.sender == f"table:{body.table.id}"
@@ -460,6 +460,8 @@ class NetApp(ScopaApp):
                 self.table_info, self.bot_takeover = body.table, body.table.bot_takeover  # our table as it is now
             if at_table and screen is not None:  # who is away: the table map is the truth
                 seat_waiting(screen.board, body.table)
+                if not screen.held:  # and whose person a bot plays for (caught up with: from the map then)
+                    bots_from_map(screen.board, body.table)
                 self.away.from_update(screen, body.table.away)
                 if screen.board.spectators != body.table.spectators:
                     screen.board.spectators = body.table.spectators

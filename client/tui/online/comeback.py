@@ -13,7 +13,7 @@ from scopa.engine import Declare, Forced, Play, Played
 from scopa.protocol import Joined, Snapshot
 
 from ...game import SeatCameBack, SeatNotice, SeatTakenByBot
-from ...text import DeckStyle, label
+from ...text import DeckStyle, is_server_bot, label
 from ..board import BoardScreen
 from .snapshot import apply_public
 
@@ -34,6 +34,7 @@ class Comeback:
         self.timed_out: list[str] = []  # the server's plays for our seat when its time ran out (with what each took)
         self._snapshot: Snapshot | None = None  # one that stands for the missed events, shown at the end
         self.fresh = False  # a process started again: which plays the person saw before is not known
+        self.on_caught_up: Callable[[BoardScreen], None] | None = None  # the board set from the table map too
 
     def catch_up(self, screen: BoardScreen) -> None:
         """What comes next happened while this client was away (up to the seat's own
@@ -42,6 +43,9 @@ class Comeback:
         if not screen.held:
             self.played_for_us, self.timed_out = [], []
             self.fresh = screen.board.round_no == 0  # nothing of the game seen by this process
+            if self.fresh:  # said in place of an empty board until the game as it stands is here
+                screen.back_line = tr("Reconnecting to table {table}: the game as it stands is on its way…",
+                                    table=self.table_id())
         screen.held = True
         self.missed_plays = self.missed_before = 0
 
@@ -72,11 +76,16 @@ class Comeback:
         snap, self._snapshot = self._snapshot, None
         if snap is not None:
             apply_public(screen.board, snap)
+        if self.on_caught_up is not None:
+            self.on_caught_up(screen)
         screen.refresh_board()
-        table = self.table_id()
+        table, back = self.table_id(), []
         if screen.board.round_no and table is not None:
             n, before = self.missed_plays, self.missed_before
-            if self.fresh:  # the round's plays before the seat went away were seen, by an earlier process
+            if self.fresh and not screen.board.plays:
+                said = tr("Back at table {table}: when you came back, nothing had been played yet in this round.",
+                          table=table)
+            elif self.fresh:  # the round's plays before the seat went away were seen, by an earlier process
                 said = tr("Back at table {table}, as it stands now: this round's plays are in its list.", table=table)
             elif before and n + before == 1:  # the one play missed ended the round
                 said = tr("Back at table {table}, as it stands now: one play was made meanwhile, and it ended the "
@@ -92,16 +101,25 @@ class Comeback:
             else:
                 said = tr("Back at table {table}, as it stands now: the {n} plays you did not see are in this "
                           "round's list.", table=table, n=n)
-            self.tell(said)
+            back.append(said)
+            bots = [n for s, n in enumerate(screen.board.names) if s in screen.board.bot_plays
+                    and s != screen.board.viewer and not is_server_bot(n)]
+            if self.fresh and bots:  # the notices that said so came before this process
+                back.append(tr("A bot plays for {names}, who left the game or did not come back.",
+                               names=", ".join(bots)))
         if self.timed_out:
             plays = self.timed_out[0]
             for later in self.timed_out[1:]:  # each move said apart, in the order played
                 plays = tr("{earlier}; then {later}", earlier=plays, later=later)
-            self.tell(tr("Your time ran out: the server played {cards} for you.", cards=plays))
+            back.append(tr("Your time ran out: the server played {cards} for you.", cards=plays))
             self.timed_out = []
         if self.played_for_us:
-            self.tell(tr("While you were away the bot played: {cards}", cards=", ".join(self.played_for_us)))
+            back.append(tr("While you were away the bot played: {cards}", cards=", ".join(self.played_for_us)))
             self.played_for_us = []
+        for line in back:
+            self.tell(line)
+        if back:  # kept in sight over the next plays' lines, until the person's move
+            screen.keep_saying("\n".join(back))
 
     def own_notice(self, screen: BoardScreen, notice: SeatNotice, more: bool, held_back: str) -> None:
         """A notice of our own seat in its place among the events: a bot taking it over

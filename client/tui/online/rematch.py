@@ -149,9 +149,11 @@ class Spectator(Protocol):
     async def show_and_wait(self, screen: Screen[T]) -> T: ...
 
 
-async def watched_game_over(app: Spectator, table: str, line: str, then: str, board: BoardState) -> TableInfo | None:
-    """A watched game's result until it is left; the rematch to watch when ``n`` asked for
-    it (offered on the box once the finished game's players make it)."""
+async def watched_game_over(app: Spectator, table: str, line: str, then: str,
+                            board: BoardState | None) -> TableInfo | None:
+    """A watched game's result until it is left (``board``: its points by category, unless
+    None); the rematch to watch when ``n`` asked for it (offered on the box once the finished
+    game's players make it)."""
     rematches = app.rematches
     rematches.finished, rematches.watched = table, True
     rematches.box = box = GameOverScreen(line, then, board=board, again=rematches.watch_words())

@@ -8,10 +8,10 @@ from scopa.protocol.convert import rules_from_wire
 
 from ...net import ClientSession
 from ...text import BoardState
-from ...text import apply_public
+from ...text import apply_public, is_server_bot
 from ..board import BoardScreen
 
-__all__ = ["apply_public", "seat_waiting", "table_now", "watched_snapshot"]
+__all__ = ["apply_public", "bots_from_map", "seat_waiting", "table_now", "watched_snapshot"]
 
 
 def watched_snapshot(screen: BoardScreen, snap: Snapshot) -> None:
@@ -34,3 +34,18 @@ async def table_now(session: ClientSession, known: TableInfo | None) -> TableInf
     if known is not None and known.id == session.table_id:
         return known
     return next((t for t in await session.list_tables() if t.id == session.table_id), None)
+
+
+def bots_from_map(board: BoardState, info: TableInfo | None, at: ClientSession | None = None) -> None:
+    """The other seats whose person a bot plays for, as the map ``info`` of the table (``at``:
+    that ``at`` sits at) says ("bea (bot)"): the seat notices that said so are not sent
+    again to a seat taken back after a restart."""
+    if info is None or info.state is not TableState.PLAYING or (at is not None and at.table_id != info.id):
+        return
+    for seat, name in enumerate(info.seats):
+        if seat == board.viewer or name is None or is_server_bot(name):
+            continue
+        if seat in info.bots:
+            board.bot_plays.add(seat)
+        else:
+            board.bot_plays.discard(seat)

@@ -10,7 +10,7 @@ from typing import Any, Protocol, TypeVar
 from rich.text import Text
 from textual.screen import Screen
 
-from scopa.protocol import Command, ErrorCode, TableInfo
+from scopa.protocol import Command, ErrorCode, GameEnd, TableInfo
 from scopa.protocol.convert import rules_from_wire
 
 from ...game import GameTranslator
@@ -18,7 +18,7 @@ from ...net import ClientSession, ServerRefused, game_over_at, server_address
 from ...text import DeckStyle, game_over_text, tr, word_text
 from ..app import ScopaApp
 from ..board import BoardScreen
-from ..dialogs import GameOverScreen
+from ..dialogs import ConfirmScreen, GameOverScreen
 from ..text import result_line
 from ...text import BoardState
 from .lastgame import replay_screen
@@ -45,6 +45,9 @@ class NetApp(PlayersApp, Protocol):
     table_info: TableInfo | None
 
     @property
+    def lobby(self) -> Screen[Any] | None: ...
+
+    @property
     def screen(self) -> Screen[object]: ...
 
     def push_screen(self, screen: BoardScreen) -> Awaitable[Any]: ...
@@ -54,6 +57,10 @@ class NetApp(PlayersApp, Protocol):
     def tell(self, text: str | Text) -> None: ...
 
     def refresh_bindings(self) -> None: ...
+
+    def exit(self, result: int | None = None) -> None: ...
+
+    def action_stop_watching(self) -> None: ...
 
     async def show_and_wait(self, screen: Screen[T]) -> T: ...
 
@@ -103,6 +110,8 @@ async def _watch_one(app: NetApp, table_id: str, invite: str | None) -> tuple[st
     screen.refresh_board()
 
     async def follow(command: Command) -> None:
+        if isinstance(command.body, GameEnd):
+            board.ended_by = command.body.leaver  # an abandoned game's: who left it
         await translator.handle(command)
 
     try:
@@ -114,7 +123,8 @@ async def _watch_one(app: NetApp, table_id: str, invite: str | None) -> tuple[st
             return None, None
         line = result_line(board)
         then = tr("Enter to leave") if app.watch_only else tr("Enter to go back to the lobby")
-        return line, await watched_game_over(app, table_id, line, then, board)
+        points = board if board.last_round is not None else None  # no table of points before a round ended
+        return line, await watched_game_over(app, table_id, line, then, points)
     finally:
         app.watching = None
         app.board_screen = None
@@ -130,3 +140,21 @@ async def show_finished(app: NetApp, session: ClientSession, table_id: str, said
         again = await replay_screen(app, session, table_id, None, app.deck)
         if again is not None:
             await app.show_and_wait(again)
+
+
+async def leave_watching(app: NetApp) -> None:
+    """``q`` away from a game: the app ends, but a table watched is left only when the
+    person says so (as a game is): back to the lobby it was chosen in, or, watched
+    with ``scopa watch``, out of the app."""
+    table = app.watching
+    if table is None:
+        app.exit(0)
+        return
+    question = tr("Stop watching table {table} and go back to the lobby?", table=table) if app.lobby is not None \
+        else tr("Stop watching table {table} and leave?", table=table)
+    if not await app.show_and_wait(ConfirmScreen(question)):
+        return
+    if app.lobby is not None and app.watching == table:
+        app.action_stop_watching()
+    elif app.lobby is None:
+        app.exit(0)

@@ -19,7 +19,7 @@ class Screen:
     """What the app asks of its board screen here."""
 
     def __init__(self, board: BoardState) -> None:
-        self.board = board
+        self.board, self.held = board, False
 
     def refresh_board(self) -> None:
         pass

@@ -33,6 +33,9 @@ class Screen:
     def say(self, text: object) -> None:
         pass
 
+    def keep_saying(self, text: str | None) -> None:
+        pass
+
 
 class Session:
     table_id, seat = "3", 0

@@ -19,6 +19,9 @@ class Screen:
     def refresh_board(self) -> None:
         self.drawn += 1
 
+    def keep_saying(self, text: str | None) -> None:
+        pass
+
 
 def played(seat: int, card: str, *captured: str, scopa: bool = False) -> Played:
     return Played(seat, parse_cards(card)[0], tuple(parse_cards(" ".join(captured))) if captured else (),

@@ -24,7 +24,8 @@ def test_the_comeback_counts_only_unseen_plays_and_tells_a_timed_out_turn(monkey
     comeback = Comeback(said.append, lambda: "7", DeckStyle.ITALIAN)
     board = BoardState()
     board.viewer, board.round_no = 0, 1
-    screen: Any = SimpleNamespace(board=board, held=False, refresh_board=lambda: None)
+    screen: Any = SimpleNamespace(board=board, held=False, refresh_board=lambda: None,
+                                  keep_saying=lambda text: None)
     one, seven, two = parse_cards("1d 7c 2s")
     comeback.catch_up(screen)
     comeback.missed(screen, Played(0, seven, (), False, ()))  # ada's own, before her client went
@@ -43,7 +44,8 @@ def test_two_timed_out_turns_are_told_one_after_the_other_with_what_each_took(mo
     comeback = Comeback(said.append, lambda: None, DeckStyle.ITALIAN)
     board = BoardState()
     board.viewer, board.round_no = 0, 1
-    screen: Any = SimpleNamespace(board=board, held=False, refresh_board=lambda: None)
+    screen: Any = SimpleNamespace(board=board, held=False, refresh_board=lambda: None,
+                                  keep_saying=lambda text: None)
     horse, ace_d, knave_c, ace_s = parse_cards("9s 1d 8c 1s")
     comeback.catch_up(screen)
     comeback.missed(screen, Played(0, horse, (ace_d, knave_c), False, (), forced=True, forced_by=Forced.TIMEOUT))
