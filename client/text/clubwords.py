@@ -395,6 +395,7 @@ TUI_ITALIAN: dict[str, str] = {
         "Si aspetta una partita di {preset}: {others} in attesa oltre a te… Esc (o di nuovo p) smette di aspettare.",
     "Watching table {table}: the rematch of table {old}.": "Guardi il tavolo {table}: la rivincita del tavolo {old}.",
     "You stopped waiting for a quick game.": "Non aspetti più una partita veloce.",
+    "Your turn": "Tocca a te",
     "play again": "gioca ancora",
     "play again against bots ({names} left the game)": "gioca ancora contro dei bot ({names} ha lasciato la partita)",
     "play again against the same bots": "gioca ancora contro gli stessi bot",
@@ -408,6 +409,8 @@ TUI_ITALIAN: dict[str, str] = {
         "Connessione persa per {name}: se non torna al tavolo, un bot prende il posto quando finisce il tempo "
         "nella sua riga.",
     "{name} proposes a rematch: play it": "{name} propone la rivincita: giocala",
+    "{name}'s turn": "Tocca a {name}",
     "{name}'s turn: press {keys}, click a card, or / to type one. ? help":
         "Tocca a {name}: premi {keys}, fai clic su una carta o scrivine una con /. ? aiuto",
+    "{who}: press {keys} or click a card": "{who}: premi {keys} o fai clic su una carta",
 }
