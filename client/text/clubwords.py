@@ -405,6 +405,7 @@ TUI_ITALIAN: dict[str, str] = {
     "watch the rematch, at table {table}": "guarda la rivincita, al tavolo {table}",
     "{card} and took {cards}": "{card} e ha preso {cards}",
     "{earlier}; then {later}": "{earlier}; poi {later}",
+    "{game} to {target}": "{game} a {target}",
     "{name} disconnected: unless {name} returns, a bot takes the seat when the time on its row runs out.":
         "Connessione persa per {name}: se non torna al tavolo, un bot prende il posto quando finisce il tempo "
         "nella sua riga.",
@@ -412,5 +413,6 @@ TUI_ITALIAN: dict[str, str] = {
     "{name}'s turn": "Tocca a {name}",
     "{name}'s turn: press {keys}, click a card, or / to type one. ? help":
         "Tocca a {name}: premi {keys}, fai clic su una carta o scrivine una con /. ? aiuto",
+    "{n} free": "{n} liberi",
     "{who}: press {keys} or click a card": "{who}: premi {keys} o fai clic su una carta",
 }
