@@ -111,7 +111,7 @@ CLUB_ITALIAN: dict[str, str] = {
 
 CONNECTION_ITALIAN: dict[str, str] = {
     # a turn clock from a server that does not say its reading time
-    "Turn timer: {n} s for each move; then the server plays for you.": "Tempo per mossa: {n} s; poi gioca il server per te.",
+    "Turn timer: {time} for each move; then the server plays for you.": "Tempo per mossa: {time}; poi gioca il server per te.",
     "time for each move; when it runs out, the server plays a card for that player":
         "il tempo per ogni mossa; quando scade, il server gioca una carta al posto di chi è di turno",
     "While you were away the bot played: {cards}": "Mentre eri via il bot ha giocato: {cards}",
@@ -131,11 +131,11 @@ CONNECTION_ITALIAN: dict[str, str] = {
         "Hai lasciato la partita al tavolo {table}: è finita lì, senza vincitori.",
     "You left table {table}.": "Hai lasciato il tavolo {table}.",
     "Round {n} has begun.": "È iniziata la smazzata {n}.",
-    "Your turn: you have {n} s left for your next move.": "Tocca a te: hai ancora {n} s per la prossima mossa.",
+    "Your turn: you have {time} left for your next move.": "Tocca a te: hai ancora {time} per la prossima mossa.",
     "If the time runs out, the server plays a card for you and the game goes on.":
         "Se il tempo finisce, il server gioca una carta al posto tuo e la partita va avanti.",
-    "{name} to play: {n} s left for the move.": "Tocca a {name}: restano {n} s per la mossa.",
-    "{n} s left for the move.": "Restano {n} s per la mossa.",
+    "{name} to play: {time} left for the move.": "Tocca a {name}: restano {time} per la mossa.",
+    "{time} left for the move.": "Restano {time} per la mossa.",
     # the name to play under: asked, or given with --name
     "{typed} is not a name (no spaces)": "{typed} non è un nome valido (niente spazi)",
     "{typed} is not a name: use 1 to 24 letters (accented ones too), digits, '.', '_' or '-'":

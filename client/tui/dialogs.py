@@ -22,7 +22,7 @@ from textual.widgets.option_list import Option
 from scopa.engine import Play, winning_side
 from scopa.protocol.parties import normal_name
 
-from ..game import TurnClock
+from ..game import TurnClock, seconds_text
 
 from ..text import BASICS, current_language, DeckStyle, name_problem, rulebook_it, table_rules, tr
 from ..text import BoardState, RoundResult, game_table, round_parts
@@ -99,12 +99,13 @@ def next_turn_words(board: BoardState, clock: TurnClock | None, now: float, roun
     left = max(0, math.ceil(clock.deadline - now))
     words = [tr("Round {n} has begun.", n=round_no)]
     if clock.seat is not None and clock.seat == board.viewer:
-        words += [tr("Your turn: you have {n} s left for your next move.", n=left),
+        words += [tr("Your turn: you have {time} left for your next move.", time=seconds_text(left)),
                   tr("If the time runs out, the server plays a card for you and the game goes on.")]
     elif clock.seat is not None:
-        words.append(tr("{name} to play: {n} s left for the move.", name=board.seat_name(clock.seat), n=left))
+        words.append(tr("{name} to play: {time} left for the move.", name=board.seat_name(clock.seat),
+                        time=seconds_text(left)))
     else:
-        words.append(tr("{n} s left for the move.", n=left))
+        words.append(tr("{time} left for the move.", time=seconds_text(left)))
     return " ".join(words)
 
 

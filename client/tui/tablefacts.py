@@ -11,6 +11,7 @@ from scopa.engine import RuleSet
 from ..text import setting_text
 from ..text import tr
 from ..text import rules_name
+from ..game import seconds_text
 
 
 @dataclass(frozen=True)
@@ -44,10 +45,12 @@ def facts_lines(facts: TableFacts, detailed: bool = False) -> list[str]:
     if facts.known_timer and facts.timer is None:
         lines.append(tr("Turn timer: none."))
     elif facts.known_timer and facts.timer is not None and facts.reading:
-        lines.append(tr("Turn timer: {n} s for each move, {first} s for each player's first move of a round; "
-                        "then the server plays for you.", n=round(facts.timer), first=round(facts.timer + facts.reading)))
+        lines.append(tr("Turn timer: {time} for each move, {first} for each player's first move of a round; "
+                        "then the server plays for you.", time=seconds_text(round(facts.timer)),
+                        first=seconds_text(round(facts.timer + facts.reading))))
     elif facts.known_timer and facts.timer is not None:
-        lines.append(tr("Turn timer: {n} s for each move; then the server plays for you.", n=round(facts.timer)))
+        lines.append(tr("Turn timer: {time} for each move; then the server plays for you.",
+                        time=seconds_text(round(facts.timer))))
     if facts.private is not None:
         lines.append(tr("A private table: only people with its invite sit here.") if facts.private
                      else tr("A table listed in the lobby."))
