@@ -40,7 +40,7 @@ from ..text import BoardState
 from .dialogs import AGAIN, REPLAY, ConfirmScreen, GameOverScreen, HandOverScreen, HelpScreen, NameScreen, RoundEndScreen
 from .replay import ReplayScreen
 from .tablefacts import TableFacts
-from .keywords import follow_language, key_word
+from .keywords import follow_language, key_word, shown_key
 from .text import result_line
 
 
@@ -62,6 +62,9 @@ class ScopaApp(App[int]):
     def __init__(self) -> None:
         follow_language()  # the key line in the language chosen by now (the keys were made at import)
         super().__init__()
+
+    def get_key_display(self, binding: Binding) -> str:
+        return shown_key(super().get_key_display(binding))  # "F1 help", as on the keyboard
 
     ENDING_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
     """A ``kill`` or a closed terminal: the app ends as with Ctrl+C, giving the terminal back

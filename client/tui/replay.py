@@ -28,7 +28,7 @@ from ..text import DeckStyle, cards_text, current_language, rules_line, tr
 from .dialogs import HelpScreen
 from .keys import TypedBox, catch_up
 from .tablefacts import TableFacts
-from .keywords import follow_language, key_word
+from .keywords import follow_language, key_word, shown_key
 from ..text import position_text, result_text, scope_text, score_lines, shown_names, viewer_seat
 
 REPLAY_KEYS = """\
@@ -287,6 +287,9 @@ class ReplayApp(App[None]):
 
     def get_default_screen(self) -> Screen[None]:
         return self.replay
+
+    def get_key_display(self, binding: Binding) -> str:
+        return shown_key(super().get_key_display(binding))  # "F1 keys", as on the keyboard
 
     @property
     def index(self) -> int:
