@@ -396,6 +396,7 @@ TUI_ITALIAN: dict[str, str] = {
     "Watching table {table}: the rematch of table {old}.": "Guardi il tavolo {table}: la rivincita del tavolo {old}.",
     "You stopped waiting for a quick game.": "Non aspetti più una partita veloce.",
     "Your turn": "Tocca a te",
+    "local game": "partita locale",
     "play again": "gioca ancora",
     "play again against bots ({names} left the game)": "gioca ancora contro dei bot ({names} ha lasciato la partita)",
     "play again against the same bots": "gioca ancora contro gli stessi bot",

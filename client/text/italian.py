@@ -176,7 +176,8 @@ ITALIAN: dict[str, str] = {
     "Turn timer: none.": "Tempo per mossa: nessuno.",
     "A private table: only people with its invite sit here.": "Un tavolo privato: si siede solo chi ha l'invito.",
     "A table listed in the lobby.": "Un tavolo che compare nella sala.",
-    "A local game, dealt from seed {seed}.": "Una partita in locale, mescolata numero {seed}.",
+    "A local game, played on this computer.": "Una partita in locale, su questo computer.",
+    "Dealt from seed {seed}.": "Mescolata numero {seed}.",
     "↑↓ PgUp PgDn: scroll · Esc, ? or q: back": "↑↓ PagSu PagGiù: scorri · Esc, ? o q: indietro",
     "Leave the game? It ends here: a local game is not kept.":
         "Lasci la partita? Finisce qui: una partita in locale non si conserva.",

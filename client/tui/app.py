@@ -174,7 +174,7 @@ class LocalGameApp(ScopaApp):
                                 you_label=tr("You") if len(self.humans) <= 1 else "")
         self.board.short_names = {i: tr("Bot {n}", n=bot_number(self.kinds, i)) for i, kind in enumerate(kinds)
                                   if kind != "human" and ":" not in kind}  # "Bot 1 (medium)" where there is room
-        self.board_screen = BoardScreen(self.board, style, title=tr("seed {seed}", seed=seed))
+        self.board_screen = BoardScreen(self.board, style, title=tr("local game"))  # the seed: the replay's help
         self.board_screen.hide_hand = len(self.humans) > 1
         self.shown_seat: int | None = None if len(self.humans) > 1 else self.board.viewer
         self.master: LocalGame | None = None
@@ -184,7 +184,7 @@ class LocalGameApp(ScopaApp):
         return self.rules
 
     def current_facts(self) -> TableFacts | None:
-        return TableFacts(self.rules, timer=None, seed=self.seed)
+        return TableFacts(self.rules, timer=None, local=True)
 
     def in_game(self) -> bool:
         return self.master is not None and self.master.state.phase is not Phase.OVER
@@ -224,8 +224,7 @@ class LocalGameApp(ScopaApp):
                 await self.show_and_wait(self.replay_screen())
             if done != AGAIN:
                 break
-            self.seed = (self.seed + 1) % 2**31  # the next game's deal (the title and --seed say it)
-            self.board_screen.title_text = tr("seed {seed}", seed=self.seed)
+            self.seed = (self.seed + 1) % 2**31  # the next game's deal (the replay's help and --seed say it)
             self.shown_seat = None if len(self.humans) > 1 else self.board.viewer
         self.exit(0)
 

@@ -152,7 +152,8 @@ class ReplayScreen(Screen[None]):
         """The viewer's keys (and the recorded game's rules), not a table's."""
         about = (tr("The game replayed"), tr("A game already played, shown step by step: the keys below move "
                                               "through it; nothing is played here."))
-        self.app.push_screen(HelpScreen(TableFacts(self.record.engine_rules, known_timer=False),
+        facts = TableFacts(self.record.engine_rules, known_timer=False, seed=self.record.seed)
+        self.app.push_screen(HelpScreen(facts,
                                         REPLAY_KEYS_IT if current_language() == "it" else REPLAY_KEYS, about))
 
     def jump_to_round(self, number: int) -> bool:
@@ -209,12 +210,12 @@ class ReplayScreen(Screen[None]):
     # ------------------------------------------------------------------ drawing
 
     def _title(self, width: int = 0) -> str:
-        """The title, the game's name, the seed and the rules, each whole: an item that does
-        not fit on the row of ``width`` columns begins the next one (rules longer than a
-        row go on over the rows below it)."""
+        """The title, the game's name and the rules, each whole (the seed is in the help's
+        details): an item that does not fit on the row of ``width`` columns begins the next
+        one (rules longer than a row go on over the rows below it)."""
         r = self.record
         items = [tr("Scopa replay"), *([tr("game {game}", game=r.game)] if r.game else []),
-                 tr("seed {seed}", seed=r.seed), rules_line(r.engine_rules)]
+                 rules_line(r.engine_rules)]
         rows = [items[0]]
         for item in items[1:]:
             if width > 0 and cell_len(rows[-1] + " · " + item) > width:

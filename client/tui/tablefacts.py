@@ -1,6 +1,6 @@
 """The "This table" lines at the top of the help screen: what is in effect at the table
 being played (the game, its target, the players, the turn timer, a private table, a local
-game's seed), in the terminal's language."""
+game; a replayed game's seed), in the terminal's language."""
 
 from __future__ import annotations
 
@@ -28,6 +28,7 @@ class TableFacts:
     private: bool | None = None
     seed: int | None = None
     table: str | None = None
+    local: bool = False
 
 
 def facts_lines(facts: TableFacts, detailed: bool = False) -> list[str]:
@@ -54,6 +55,8 @@ def facts_lines(facts: TableFacts, detailed: bool = False) -> list[str]:
     if facts.private is not None:
         lines.append(tr("A private table: only people with its invite sit here.") if facts.private
                      else tr("A table listed in the lobby."))
-    if facts.seed is not None:
-        lines.append(tr("A local game, dealt from seed {seed}.", seed=facts.seed))
+    if facts.local:
+        lines.append(tr("A local game, played on this computer."))
+    if facts.seed is not None:  # a replayed game's details: the same seed deals the same cards
+        lines.append(tr("Dealt from seed {seed}.", seed=facts.seed))
     return [f"- {line}" for line in lines]

@@ -26,15 +26,17 @@ async def help_text(app: object, pilot) -> str:  # type: ignore[no-untyped-def]
     return str(app.screen.source)  # type: ignore[attr-defined]
 
 
-async def test_a_local_games_help_says_its_game_target_timer_and_seed() -> None:
+async def test_a_local_games_help_says_its_game_target_and_timer_not_its_seed() -> None:
     app = LocalGameApp(RuleSet.build("scopa", target=16), ["human", "greedy"], seed=5, pace=0)
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.pause()
+        top = str(app.board_screen.query_one("#top").render())
         text = await help_text(app, pilot)
+    assert "5" not in top.split("·")[-1] and i18n.tr("local game") in top, top  # the headline: no seed
     head = text.split("\n## ")[0]
     assert "Game: custom (Scopa changed)\n" in head and head.count("2 players, each alone") == 1
     assert head.count("16 points") == 1  # said once, by the rules' lines
-    assert "Turn timer: none." in head and "dealt from seed 5" in head
+    assert "Turn timer: none." in head and "A local game" in head and "seed" not in text
 
 
 async def test_an_italian_local_games_help_is_italian(monkeypatch: pytest.MonkeyPatch) -> None:
