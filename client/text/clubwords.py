@@ -385,6 +385,7 @@ TUI_ITALIAN: dict[str, str] = {
         "Finestra stretta, colonne nascoste: {columns} (? per le regole).",
     "Points by category": "Punti per categoria",
     "Rounds not seen here": "Smazzate non viste qui",
+    "Table {table} is full: {key} watches its game.": "Il tavolo {table} è pieno: con {key} guardi la sua partita.",
     "Table {table} is open: a rematch of table {old}.": "Il tavolo {table} è aperto: la rivincita del tavolo {old}.",
     "The game replayed": "La partita rivista",
     "The players see how many watch their table, not who: your name is only for the server. Left empty, you watch "

@@ -46,10 +46,15 @@ def parse_invite(text: str) -> tuple[str, str]:
     return found[1], found[2]
 
 
-def refusal_text(code: ErrorCode, message: str, watching: str | None = None, invited: bool = False) -> str:
+def refusal_text(code: ErrorCode, message: str, watching: str | None = None, invited: bool = False,
+                 joining: str | None = None, watch_key: str = "w") -> str:
     """A refusal of the server in a person's words.  A private table is refused exactly
     as a table that does not exist (the server tells nobody it is there), so a table
-    watched without its invite gets the way to watch a private one."""
+    watched without its invite gets the way to watch a private one; a full table
+    ``joining`` was refused at gets the way to watch it (``watch_key``: the key, or the
+    command, that does)."""
+    if code is ErrorCode.TABLE_FULL and joining is not None:
+        return tr("Table {table} is full: {key} watches its game.", table=joining, key=watch_key)
     if code is ErrorCode.NO_SUCH_TABLE and invited:
         return tr("No table matches that invite: the game is over, the table is gone, or the invite is another "
                   "table's.")
