@@ -379,6 +379,7 @@ TUI_ITALIAN: dict[str, str] = {
     "Back at table {table}, as it stands now: {n} plays were made meanwhile, and a round ended.":
         "Di nuovo al tavolo {table}, com'è adesso: nel frattempo ci sono state {n} giocate ed è finita una smazzata.",
     "Enter (or any key but a number) to go on": "Invio (o un tasto qualsiasi, ma non un numero) per continuare",
+    "Enter: play as {name}": "Invio: giochi come {name}",
     "Enter: watch as {name}": "Invio: guardi come {name}",
     "Final score": "Punteggio finale",
     "Narrow window, columns left out: {columns} (? for the rules).":

@@ -457,10 +457,10 @@ class ConfirmScreen(Once, ModalScreen[bool]):
 
 
 class NameScreen(Once, Screen[str]):
-    """The name to play under (``scopa play`` without ``--name``): the login name typed in,
-    Enter takes it; a name that is not one is asked again, with the forms of it that are.
-    To watch (``scopa watch``), the box starts empty and says why: Enter watches under the
-    login name.  Esc leaves the app."""
+    """The name to play under (``scopa play`` without ``--name``): the box starts empty,
+    the login name shown in it as what Enter on nothing takes; a name that is not one is
+    asked again, with the forms of it that are.  To watch (``scopa watch``), the box says
+    why too: Enter watches under the login name.  Esc leaves the app."""
 
     DEFAULT_CSS = dialog_css("NameScreen", "60")
     BINDINGS = [Binding("escape", "cancel", key_word("leave"))]
@@ -477,7 +477,7 @@ class NameScreen(Once, Screen[str]):
                 yield Static(tr("The players see how many watch their table, not who: your name is only for the "
                                 "server. Left empty, you watch as {name}.", name=self.login), id="name-why")
             else:
-                yield TypedBox(self.login, max_length=40, id="name")
+                yield TypedBox(placeholder=tr("Enter: play as {name}", name=self.login), max_length=40, id="name")
             yield Static("", id="name-problem")
             yield Static(tr("Letters (accented ones too), digits, . _ -, at most 24, no spaces. "
                             "Enter: watch · Esc: leave") if self.watching else

@@ -1,6 +1,6 @@
 """`scopa local` in the full-screen app names its people: the name given (`--name`), or
-asked first as `scopa play` asks it (the login name offered, a name with a space asked
-again), and the people of a hot-seat table by theirs."""
+asked first as `scopa play` asks it (the box empty, the login name shown as what Enter
+on nothing takes; a name with a space asked again), and the people of a hot-seat table by theirs."""
 
 from __future__ import annotations
 
@@ -19,6 +19,10 @@ async def test_the_name_is_asked_first_and_enter_takes_the_login_name() -> None:
             if isinstance(app.screen, NameScreen):
                 break
         assert isinstance(app.screen, NameScreen) and app.master is None  # no game before the name
+        box = app.screen.query_one("#name", Input)
+        assert box.value == "" and "zio" in box.placeholder, box.placeholder  # the login offered, not typed in
+        shown = "".join(seg.text for strip in app.screen._compositor.render_strips() for seg in strip)
+        assert "Enter: play as zio" in shown, shown
         app.screen.query_one("#name", Input).value = "Nonna Pina"
         await pilot.press("enter")
         await pilot.pause()
