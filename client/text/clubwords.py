@@ -137,11 +137,12 @@ CONNECTION_ITALIAN: dict[str, str] = {
     "{name} to play: {time} left for the move.": "Tocca a {name}: restano {time} per la mossa.",
     "{time} left for the move.": "Restano {time} per la mossa.",
     # the name to play under: asked, or given with --name
-    "{typed} is not a name (no spaces)": "{typed} non è un nome valido (niente spazi)",
-    "{typed} is not a name: use 1 to 24 letters (accented ones too), digits, '.', '_' or '-'":
-        "{typed} non è un nome valido: usa da 1 a 24 lettere (anche accentate), cifre, '.', '_' o '-'",
+    "{typed} cannot be a name: a name has no spaces": "{typed} non può essere un nome: un nome non ha spazi",
+    "{typed} cannot be a name: a name has 1 to 24 letters (accented ones too), digits, '.', '_' or '-'":
+        "{typed} non può essere un nome: un nome ha da 1 a 24 caratteri tra lettere (anche accentate), cifre, "
+        "'.', '_' e '-'",
     "{first} or {second}": "{first} o {second}",
-    "{problem}: try {offer}": "{problem}: prova {offer}",
+    "{problem}. Try {offer}.": "{problem}. Prova {offer}.",
     "Your name at the tables (Enter: {name}): ": "Il tuo nome ai tavoli (Invio: {name}): ",
     "Your name at the tables": "Il tuo nome ai tavoli",
     "Letters (accented ones too), digits, . _ -, at most 24, no spaces. Enter: play · Esc: leave":

@@ -115,15 +115,15 @@ def name_problem(typed: str, option: str = "--name ") -> str | None:
     if re.fullmatch(NAME_PATTERN, normal_name(typed)) is not None:
         return None
     if re.search(r"\s", typed.strip()):
-        problem = tr("{typed} is not a name (no spaces)", typed=repr(typed.strip()))
+        problem = tr("{typed} cannot be a name: a name has no spaces", typed=repr(typed.strip()))
     else:
-        problem = tr("{typed} is not a name: use 1 to 24 letters (accented ones too), digits, '.', '_' or '-'",
-                     typed=repr(typed.strip()))
+        problem = tr("{typed} cannot be a name: a name has 1 to 24 letters (accented ones too), digits, "
+                     "'.', '_' or '-'", typed=repr(typed.strip()))
     forms = [option + form for form in name_forms(typed)]
     if not forms:
-        return problem
+        return problem + "."
     offer = forms[0] if len(forms) == 1 else tr("{first} or {second}", first=forms[0], second=forms[1])
-    return tr("{problem}: try {offer}", problem=problem, offer=offer)
+    return tr("{problem}. Try {offer}.", problem=problem, offer=offer)
 
 
 def leave_question(others: Sequence[str | None], bot_takeover: bool | None) -> str:
