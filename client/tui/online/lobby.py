@@ -8,6 +8,7 @@ import asyncio
 from collections.abc import Sequence
 from typing import Protocol
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult
@@ -16,6 +17,7 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Footer, Input, RichLog, Static
+from textual.widgets._footer import FooterKey
 
 from scopa.engine import Preset, RuleSet
 from scopa.protocol import Joined, TableInfo, TableState
@@ -79,22 +81,34 @@ def _seat_parts(info: TableInfo) -> list[Text]:
 
 
 class LobbyFooter(Footer):
-    """The lobby's key line: in a narrow window on two rows, so that every key (``? help``
-    and ``q leave`` too) stays in sight."""
+    """The lobby's key line: in a narrow window on two rows (three or more when even
+    that is too wide), so that every key (``? help`` and ``q leave`` too) stays in sight."""
 
     NARROW = 76  # below this width the whole key line does not fit on one row
     DEFAULT_CSS = """
-    LobbyFooter.two-rows { height: 2; layout: grid; grid-columns: auto; grid-rows: 1; grid-gutter: 0 1; }
-    LobbyFooter.two-rows FooterKey { margin-right: 0; }
+    LobbyFooter.rows { layout: grid; grid-columns: auto; grid-rows: 1; grid-gutter: 0 1; }
+    LobbyFooter.rows FooterKey { margin-right: 0; }
     """
 
     def compose(self) -> ComposeResult:
         keys = list(super().compose())
-        narrow = self.app.size.width < self.NARROW
-        self.set_class(narrow, "two-rows")
-        if narrow:
-            self.styles.grid_size_columns = (len(keys) + 1) // 2
+        width = self.app.size.width
+        rows = 1
+        if width < self.NARROW:
+            shown = [cell_len(f"{key.key_display} {key.description}") if isinstance(key, FooterKey) else 0
+                     for key in keys]
+            rows = next((n for n in range(2, len(keys) + 1) if _grid_width(shown, n) <= width), max(1, len(keys)))
+        self.set_class(rows > 1, "rows")
+        self.styles.height = rows
+        if rows > 1:
+            self.styles.grid_size_columns = -(-len(keys) // rows)
         yield from keys
+
+
+def _grid_width(widths: list[int], rows: int) -> int:
+    """How wide ``widths`` (the keys, in order) are on ``rows`` rows, a column apart."""
+    columns = -(-len(widths) // rows)
+    return sum(max(widths[c::columns]) for c in range(columns)) + columns - 1
 
 
 class LobbyScreen(Screen[None]):
