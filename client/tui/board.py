@@ -296,7 +296,7 @@ class BoardScreen(MoveInput):
             if left is not None else ""  # a line of its own: the prompt fits 80 columns in both languages
         if self.turn_clock is not None and self.turn_clock.stopped and self.board.to_move == self.board.viewer:
             clock = "\n⏱ " + tr("The clock waits for the connection.")
-        if self.has_class("compact"):  # a small window: a row, so that the hand's hints keep theirs (the footer has / and ?)
+        if self.has_class("compact"):  # a small window: one row, the hints keep theirs (the footer has / and ?)
             who = tr("Your turn") if self.board.you_label or self.board.viewer is None \
                 else tr("{name}'s turn", name=self.board.seat_name(self.board.viewer))
             turn = tr("{who}: press {keys} or click a card", who=who, keys=keys)
