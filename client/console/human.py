@@ -13,7 +13,7 @@ from rich.console import Group
 from scopa.engine import Declare, Event, GameStarted, IllegalMoveError, Play, RoundEnded, View
 from scopa.engine.player import Player
 
-from ..game import SeatCameBack, SeatNotice, SeatTakenByBot
+from ..game import SeatCameBack, SeatNotice, SeatTakenByBot, seconds_text
 from ..text import BoardState, player_name, reason_text, round_parts
 from ..text import tr, parse_choice, DeckStyle, label, labels, parse_cards, event_line, render_moves, render_view
 from .prompt import InputFn, LineReader
@@ -119,7 +119,8 @@ class TerminalPlayer(Player):
             self.reader.say(Text(tr("? lists what you can type here."), style="dim"))
         left = self._clock()
         if left is not None:  # once a turn: a chat or help line does not say it again
-            self.reader.say(Text(tr("You have {n} s, then the server plays for you.", n=left), style="bold"))
+            self.reader.say(Text(tr("You have {time}, then the server plays for you.", time=seconds_text(left)),
+                                 style="bold"))
         self.warned = left is not None and left <= WARN_AT
         while True:
             line = await self._read_move()
@@ -177,8 +178,8 @@ class TerminalPlayer(Player):
                 left = self._clock()
                 if not line.done() and not self.warned and left is not None and left <= WARN_AT:
                     self.warned = True  # once a turn, above the prompt and what is typed at it
-                    self.reader.say_above(Text(tr("{n} s left, then the server plays for you.", n=left),
-                                               style="bold yellow"))
+                    warning = tr("{time} left, then the server plays for you.", time=seconds_text(left))
+                    self.reader.say_above(Text(warning[:1].upper() + warning[1:], style="bold yellow"))  # a line's start
         finally:
             self.reader.done_with(reading, prompt)
         return line.result()

@@ -17,7 +17,7 @@ from rich.table import Table
 from rich.text import Text
 
 from scopa.engine import Player, Preset, RuleSet, RuleSetError
-from scopa.protocol import Command, TableInfo, TableState
+from scopa.protocol import Command, ErrorCode, TableInfo, TableState
 from scopa.protocol import commands as wire
 from scopa.protocol.convert import rules_from_wire
 
@@ -25,7 +25,7 @@ from scopa.bots import LEVELS, STRATEGIES
 from ..game import GameResult, SeatCameBack, SeatNotice, SeatTakenByBot
 from ..text import Flow, tr, coerce, notice_line, rules_line, word_text, leaderboard_lines, catalog_value
 from ..text import level_named, level_text
-from ..text import error_text, leave_question, no_table_text, render_standings, rules_problem_text
+from ..text import error_text, leave_question, no_table_text, refusal_text, render_standings, rules_problem_text
 from ..text import seated_name
 from ..net import LinkEvent, LinkStatus, ClientSession, ConnectionLost, ServerRefused
 from .human import TerminalPlayer
@@ -423,6 +423,10 @@ class Lobby:
         try:
             joined = await self.session.join_table(table_id)
         except ServerRefused as exc:
+            if exc.code is ErrorCode.TABLE_FULL:  # the way to watch it instead
+                self.say(Text(refusal_text(exc.code, exc.message, joining=table_id, watch_key=f"w {table_id}"),
+                              style="yellow"))
+                return False
             self.say(Text(tr("Cannot join table {table}: {message}", table=repr(table_id),
                                        message=error_text(exc.code, exc.message)), style="yellow"))
             return False

@@ -8,7 +8,8 @@ prompt instead of being left to eat a line nobody waits for, and what was typed 
 question that is over (no Enter yet) is dropped.  What arrives while a prompt waits is
 printed at once: at a terminal that moves its cursor, above the prompt's line, which
 stays as it is with what is typed there (:meth:`LineReader.say_above`); elsewhere (a
-dumb terminal, a pipe) on a line of its own, the prompt shown again below it; what was
+dumb terminal, a pipe) on a line of its own, the prompt shown again below it once (after
+the last of the lines said together), and only when they broke its line; what was
 held back for a prompt (news that came
 while the game was still being shown) is printed just above the prompt as it goes up
 (:attr:`LineReader.before_prompt`)."""
@@ -41,6 +42,7 @@ class LineReader:
         self._line: concurrent.futures.Future[str] | None = None  # the read under way
         self._prompt: str | None = None  # the prompt of whoever waits for a line now
         self._open = False  # the cursor stands after a prompt: nothing printed after it, no line typed
+        self._open_prompt: str | None = None  # that prompt
         self._lock = threading.Lock()
         self.before_prompt: list[Callable[[], None]] = []
         """Told as a prompt goes up, before it is shown: news held until someone waits
@@ -68,7 +70,8 @@ class LineReader:
                 self._line = line
             left_behind = not fresh and self._prompt is None  # its question is over: nobody waits for it
             after_prompt = self._open and not fresh
-            self._prompt, self._open = prompt, True
+            standing = after_prompt and self._open_prompt == prompt  # the very prompt is the line's last words
+            self._prompt, self._open, self._open_prompt = prompt, True, prompt
         assert line is not None
         if fresh:
             if fresh_only:
@@ -77,7 +80,8 @@ class LineReader:
             return line
         if left_behind:
             self._forget_typed()
-        self.console.print(("\n" if after_prompt else "") + prompt, end="", markup=False, highlight=False)
+        if not standing:  # nothing broke its line: it is not shown again
+            self.console.print(("\n" if after_prompt else "") + prompt, end="", markup=False, highlight=False)
         return line
 
     def typed_ahead(self) -> list[str]:
@@ -177,16 +181,26 @@ class LineReader:
 
     def _below(self, objects: tuple[Any, ...], options: dict[str, Any]) -> None:
         """Print now (as ``Console.print``): below a prompt that waits, which is shown
-        again after it; after a read nobody waits for, on a line of its own."""
+        again after it (once the lines said in the same turn of the event loop are all
+        out: one prompt after them all); after a read nobody waits for, on a line of its own."""
         with self._lock:
             after_prompt, prompt = self._open, self._prompt
-            self._open = False
+            self._open, self._open_prompt = False, None
         if after_prompt:
             self.console.print()
         self.console.print(*objects, **options)
         if after_prompt and prompt is not None:
-            with self._lock:
-                again = self._prompt == prompt and self._line is not None and not self._line.done()
-                self._open = self._open or again
+            try:
+                asyncio.get_running_loop().call_soon(self._prompt_again, prompt)
+            except RuntimeError:  # no event loop in this thread: at once
+                self._prompt_again(prompt)
+
+    def _prompt_again(self, prompt: str) -> None:
+        """``prompt`` shown again after what broke its line, if it still waits and is not
+        shown already."""
+        with self._lock:
+            again = self._prompt == prompt and self._line is not None and not self._line.done() and not self._open
             if again:
-                self.console.print(prompt, end="", markup=False, highlight=False)
+                self._open, self._open_prompt = True, prompt
+        if again:
+            self.console.print(prompt, end="", markup=False, highlight=False)

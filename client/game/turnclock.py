@@ -67,5 +67,6 @@ class TurnClock:
 
 
 def seconds_text(seconds: int) -> str:
-    """``42 s``, ``1:05``: a countdown's time as a person reads it."""
-    return f"{seconds} s" if seconds < 60 else f"{seconds // 60}:{seconds % 60:02d}"
+    """``0:42``, ``1:05``: a countdown's (or a timer's) time as a person reads it, in one
+    form however long it is."""
+    return f"{seconds // 60}:{seconds % 60:02d}"

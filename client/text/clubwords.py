@@ -111,7 +111,7 @@ CLUB_ITALIAN: dict[str, str] = {
 
 CONNECTION_ITALIAN: dict[str, str] = {
     # a turn clock from a server that does not say its reading time
-    "Turn timer: {n} s for each move; then the server plays for you.": "Tempo per mossa: {n} s; poi gioca il server per te.",
+    "Turn timer: {time} for each move; then the server plays for you.": "Tempo per mossa: {time}; poi gioca il server per te.",
     "time for each move; when it runs out, the server plays a card for that player":
         "il tempo per ogni mossa; quando scade, il server gioca una carta al posto di chi è di turno",
     "While you were away the bot played: {cards}": "Mentre eri via il bot ha giocato: {cards}",
@@ -131,17 +131,18 @@ CONNECTION_ITALIAN: dict[str, str] = {
         "Hai lasciato la partita al tavolo {table}: è finita lì, senza vincitori.",
     "You left table {table}.": "Hai lasciato il tavolo {table}.",
     "Round {n} has begun.": "È iniziata la smazzata {n}.",
-    "Your turn: you have {n} s left for your next move.": "Tocca a te: hai ancora {n} s per la prossima mossa.",
+    "Your turn: you have {time} left for your next move.": "Tocca a te: hai ancora {time} per la prossima mossa.",
     "If the time runs out, the server plays a card for you and the game goes on.":
         "Se il tempo finisce, il server gioca una carta al posto tuo e la partita va avanti.",
-    "{name} to play: {n} s left for the move.": "Tocca a {name}: restano {n} s per la mossa.",
-    "{n} s left for the move.": "Restano {n} s per la mossa.",
+    "{name} to play: {time} left for the move.": "Tocca a {name}: restano {time} per la mossa.",
+    "{time} left for the move.": "Restano {time} per la mossa.",
     # the name to play under: asked, or given with --name
-    "{typed} is not a name (no spaces)": "{typed} non è un nome valido (niente spazi)",
-    "{typed} is not a name: use 1 to 24 letters (accented ones too), digits, '.', '_' or '-'":
-        "{typed} non è un nome valido: usa da 1 a 24 lettere (anche accentate), cifre, '.', '_' o '-'",
+    "{typed} cannot be a name: a name has no spaces": "{typed} non può essere un nome: un nome non ha spazi",
+    "{typed} cannot be a name: a name has 1 to 24 letters (accented ones too), digits, '.', '_' or '-'":
+        "{typed} non può essere un nome: un nome ha da 1 a 24 caratteri tra lettere (anche accentate), cifre, "
+        "'.', '_' e '-'",
     "{first} or {second}": "{first} o {second}",
-    "{problem}: try {offer}": "{problem}: prova {offer}",
+    "{problem}. Try {offer}.": "{problem}. Prova {offer}.",
     "Your name at the tables (Enter: {name}): ": "Il tuo nome ai tavoli (Invio: {name}): ",
     "Your name at the tables": "Il tuo nome ai tavoli",
     "Letters (accented ones too), digits, . _ -, at most 24, no spaces. Enter: play · Esc: leave":
@@ -383,6 +384,7 @@ TUI_ITALIAN: dict[str, str] = {
     "Back at table {table}: when you came back, nothing had been played yet in this round.":
         "Di nuovo al tavolo {table}: al tuo ritorno, in questa smazzata non si era ancora giocato.",
     "Enter (or any key but a number) to go on": "Invio (o un tasto qualsiasi, ma non un numero) per continuare",
+    "Enter: play as {name}": "Invio: giochi come {name}",
     "Enter: watch as {name}": "Invio: guardi come {name}",
     "Final score": "Punteggio finale",
     "Narrow window, columns left out: {columns} (? for the rules).":
@@ -393,6 +395,7 @@ TUI_ITALIAN: dict[str, str] = {
     "Rounds not seen here": "Smazzate non viste qui",
     "Stop watching table {table} and go back to the lobby?": "Smetti di guardare il tavolo {table} e torni alla sala?",
     "Stop watching table {table} and leave?": "Smetti di guardare il tavolo {table} ed esci?",
+    "Table {table} is full: {key} watches its game.": "Il tavolo {table} è pieno: con {key} guardi la sua partita.",
     "Table {table} is open: a rematch of table {old}.": "Il tavolo {table} è aperto: la rivincita del tavolo {old}.",
     "The game at table {old} is over: its invite took you to its rematch, table {table}, seat {seat}.":
         "La partita al tavolo {old} è finita: il suo invito ti ha portato alla rivincita, tavolo {table}, posto {seat}.",
@@ -418,6 +421,8 @@ TUI_ITALIAN: dict[str, str] = {
         "Si aspetta una partita di {preset}: {others} in attesa oltre a te… Esc (o di nuovo p) smette di aspettare.",
     "Watching table {table}: the rematch of table {old}.": "Guardi il tavolo {table}: la rivincita del tavolo {old}.",
     "You stopped waiting for a quick game.": "Non aspetti più una partita veloce.",
+    "Your turn": "Tocca a te",
+    "local game": "partita locale",
     "play again": "gioca ancora",
     "play again against bots ({names} left the game)": "gioca ancora contro dei bot ({names} ha lasciato la partita)",
     "play again against the same bots": "gioca ancora contro gli stessi bot",
@@ -427,10 +432,14 @@ TUI_ITALIAN: dict[str, str] = {
     "watch the rematch, at table {table}": "guarda la rivincita, al tavolo {table}",
     "{card} and took {cards}": "{card} e ha preso {cards}",
     "{earlier}; then {later}": "{earlier}; poi {later}",
+    "{game} to {target}": "{game} a {target}",
     "{name} disconnected: unless {name} returns, a bot takes the seat when the time on its row runs out.":
         "Connessione persa per {name}: se non torna al tavolo, un bot prende il posto quando finisce il tempo "
         "nella sua riga.",
     "{name} proposes a rematch: play it": "{name} propone la rivincita: giocala",
+    "{name}'s turn": "Tocca a {name}",
     "{name}'s turn: press {keys}, click a card, or / to type one. ? help":
         "Tocca a {name}: premi {keys}, fai clic su una carta o scrivine una con /. ? aiuto",
+    "{n} free": "{n} liberi",
+    "{who}: press {keys} or click a card": "{who}: premi {keys} o fai clic su una carta",
 }

@@ -46,10 +46,15 @@ def parse_invite(text: str) -> tuple[str, str]:
     return found[1], found[2]
 
 
-def refusal_text(code: ErrorCode, message: str, watching: str | None = None, invited: bool = False) -> str:
+def refusal_text(code: ErrorCode, message: str, watching: str | None = None, invited: bool = False,
+                 joining: str | None = None, watch_key: str = "w") -> str:
     """A refusal of the server in a person's words.  A private table is refused exactly
     as a table that does not exist (the server tells nobody it is there), so a table
-    watched without its invite gets the way to watch a private one."""
+    watched without its invite gets the way to watch a private one; a full table
+    ``joining`` was refused at gets the way to watch it (``watch_key``: the key, or the
+    command, that does)."""
+    if code is ErrorCode.TABLE_FULL and joining is not None:
+        return tr("Table {table} is full: {key} watches its game.", table=joining, key=watch_key)
     if code is ErrorCode.NO_SUCH_TABLE and invited:
         return tr("No table matches that invite: the game is over, the table is gone, or the invite is another "
                   "table's.")
@@ -122,15 +127,15 @@ def name_problem(typed: str, option: str = "--name ") -> str | None:
     if re.fullmatch(NAME_PATTERN, normal_name(typed)) is not None:
         return None
     if re.search(r"\s", typed.strip()):
-        problem = tr("{typed} is not a name (no spaces)", typed=repr(typed.strip()))
+        problem = tr("{typed} cannot be a name: a name has no spaces", typed=repr(typed.strip()))
     else:
-        problem = tr("{typed} is not a name: use 1 to 24 letters (accented ones too), digits, '.', '_' or '-'",
-                     typed=repr(typed.strip()))
+        problem = tr("{typed} cannot be a name: a name has 1 to 24 letters (accented ones too), digits, "
+                     "'.', '_' or '-'", typed=repr(typed.strip()))
     forms = [option + form for form in name_forms(typed)]
     if not forms:
-        return problem
+        return problem + "."
     offer = forms[0] if len(forms) == 1 else tr("{first} or {second}", first=forms[0], second=forms[1])
-    return tr("{problem}: try {offer}", problem=problem, offer=offer)
+    return tr("{problem}. Try {offer}.", problem=problem, offer=offer)
 
 
 def leave_question(others: Sequence[str | None], bot_takeover: bool | None) -> str:

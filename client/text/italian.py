@@ -171,12 +171,13 @@ ITALIAN: dict[str, str] = {
     "two teams, partners opposite": "due squadre, i compagni seduti di fronte",
     "{n} players, {sides}": "{n} giocatori, {sides}",
     "The first side to {target} points wins.": "Vince chi arriva per primo a {target} punti.",
-    "Turn timer: {n} s for each move, {first} s for each player's first move of a round; then the server plays for you.":
-        "Tempo per mossa: {n} s, {first} s per la prima mossa di ciascuno in ogni smazzata; poi gioca il server per te.",
+    "Turn timer: {time} for each move, {first} for each player's first move of a round; then the server plays for you.":
+        "Tempo per mossa: {time}, {first} per la prima mossa di ciascuno in ogni smazzata; poi gioca il server per te.",
     "Turn timer: none.": "Tempo per mossa: nessuno.",
     "A private table: only people with its invite sit here.": "Un tavolo privato: si siede solo chi ha l'invito.",
     "A table listed in the lobby.": "Un tavolo che compare nella sala.",
-    "A local game, dealt from seed {seed}.": "Una partita in locale, mescolata numero {seed}.",
+    "A local game, played on this computer.": "Una partita in locale, su questo computer.",
+    "Dealt from seed {seed}.": "Mescolata numero {seed}.",
     "↑↓ PgUp PgDn: scroll · Esc, ? or q: back": "↑↓ PagSu PagGiù: scorri · Esc, ? o q: indietro",
     "Leave the game? It ends here: a local game is not kept.":
         "Lasci la partita? Finisce qui: una partita in locale non si conserva.",
@@ -292,9 +293,9 @@ ITALIAN: dict[str, str] = {
     "the server's own": "quello del server",
     "the server's own ({time})": "quello del server ({time})",
     "none (a private table only)": "nessuno (solo un tavolo privato)",
-    "time for each move ({n} s more for each player's first move of a round); when it runs out, the server plays a "
+    "time for each move ({time} more for each player's first move of a round); when it runs out, the server plays a "
     "card for that player":
-        "il tempo per ogni mossa ({n} s in più per la prima mossa di ciascuno in ogni smazzata); quando scade, il server gioca "
+        "il tempo per ogni mossa ({time} in più per la prima mossa di ciascuno in ogni smazzata); quando scade, il server gioca "
         "una carta al posto di chi è di turno",
     "If a player leaves": "Se qualcuno se ne va",
     "a bot plays on": "continua un bot",
@@ -340,8 +341,7 @@ ITALIAN: dict[str, str] = {
     "no record written: the game was left before its end": "nessuna registrazione: la partita è stata lasciata prima della fine",
     # the plain client
     "Your move: ": "La tua mossa: ",
-    "You have {n} s, then the server plays for you.": "Hai {n} s, poi gioca il server per te.",
-    "{n} s left, then the server plays for you.": "Ancora {n} s, poi gioca il server per te.",
+    "You have {time}, then the server plays for you.": "Hai {time}, poi gioca il server per te.",
     "(your last card is played for you)": "(la tua ultima carta si gioca da sé)",
     "Round {n}: {name} deals. Table: ": "Smazzata {n}: dà le carte {name}. Tavola: ",
     "dealer: {name}": "mazziere: {name}",
@@ -369,8 +369,8 @@ ITALIAN: dict[str, str] = {
     "(played by the game master)": "(giocata dal server)",
     "Totals:": "Totali:",
     "Game over ({reason}): {who} wins {totals}": "Partita finita ({reason}): vince {who} {totals}",
-    "{name} lost the connection; the table waits up to {seconds} s.":
-        "{name} ha perso la connessione; il tavolo aspetta fino a {seconds} s.",
+    "{name} lost the connection; the table waits up to {time}.":
+        "{name} ha perso la connessione; il tavolo aspetta fino a {time}.",
     "{name} did not come back: a {strategy} bot plays the seat.":
         "Nessun ritorno di {name}: il posto lo gioca un bot {strategy}.",
     # the plain lobby

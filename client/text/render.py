@@ -39,7 +39,7 @@ from .i18n import tr
 from .notation import SUIT_COLOURS, DeckStyle, label
 from scopa.protocol import commands as wire
 
-from ..game import SeatCameBack, SeatNotice, SeatTakenByBot, SeatWentAway
+from ..game import SeatCameBack, SeatNotice, SeatTakenByBot, SeatWentAway, seconds_text
 from .games import end_reason_text, rules_line, winner_first
 from .rulebook import category_names
 
@@ -271,8 +271,8 @@ def leftovers_words(side: int, names: Sequence[str], teams: bool, me: int | None
 def notice_line(notice: SeatNotice) -> Text:
     """A seat going away, coming back or being taken over by a bot, as one line."""
     if isinstance(notice, SeatWentAway):
-        return Text(tr("{name} lost the connection; the table waits up to {seconds} s.", name=notice.name,
-                       seconds=f"{notice.grace_seconds:g}"), style="yellow")
+        return Text(tr("{name} lost the connection; the table waits up to {time}.", name=notice.name,
+                       time=seconds_text(round(notice.grace_seconds))), style="yellow")
     if isinstance(notice, SeatCameBack):
         return Text(tr("{name} is back.", name=notice.name), style="green")
     assert isinstance(notice, SeatTakenByBot)

@@ -40,7 +40,7 @@ from ..text import BoardState
 from .dialogs import AGAIN, REPLAY, ConfirmScreen, GameOverScreen, HandOverScreen, HelpScreen, NameScreen, RoundEndScreen
 from .replay import ReplayScreen
 from .tablefacts import TableFacts
-from .keywords import follow_language, key_word
+from .keywords import follow_language, key_word, shown_key
 from .text import result_line
 
 
@@ -62,6 +62,9 @@ class ScopaApp(App[int]):
     def __init__(self) -> None:
         follow_language()  # the key line in the language chosen by now (the keys were made at import)
         super().__init__()
+
+    def get_key_display(self, binding: Binding) -> str:
+        return shown_key(super().get_key_display(binding))  # "F1 help", as on the keyboard
 
     ENDING_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
     """A ``kill`` or a closed terminal: the app ends as with Ctrl+C, giving the terminal back
@@ -171,7 +174,7 @@ class LocalGameApp(ScopaApp):
                                 you_label=tr("You") if len(self.humans) <= 1 else "")
         self.board.short_names = {i: tr("Bot {n}", n=bot_number(self.kinds, i)) for i, kind in enumerate(kinds)
                                   if kind != "human" and ":" not in kind}  # "Bot 1 (medium)" where there is room
-        self.board_screen = BoardScreen(self.board, style, title=tr("seed {seed}", seed=seed))
+        self.board_screen = BoardScreen(self.board, style, title=tr("local game"))  # the seed: the replay's help
         self.board_screen.hide_hand = len(self.humans) > 1
         self.shown_seat: int | None = None if len(self.humans) > 1 else self.board.viewer
         self.master: LocalGame | None = None
@@ -181,7 +184,7 @@ class LocalGameApp(ScopaApp):
         return self.rules
 
     def current_facts(self) -> TableFacts | None:
-        return TableFacts(self.rules, timer=None, seed=self.seed)
+        return TableFacts(self.rules, timer=None, local=True)
 
     def in_game(self) -> bool:
         return self.master is not None and self.master.state.phase is not Phase.OVER
@@ -221,8 +224,7 @@ class LocalGameApp(ScopaApp):
                 await self.show_and_wait(self.replay_screen())
             if done != AGAIN:
                 break
-            self.seed = (self.seed + 1) % 2**31  # the next game's deal (the title and --seed say it)
-            self.board_screen.title_text = tr("seed {seed}", seed=self.seed)
+            self.seed = (self.seed + 1) % 2**31  # the next game's deal (the replay's help and --seed say it)
             self.shown_seat = None if len(self.humans) > 1 else self.board.viewer
         self.exit(0)
 

@@ -32,6 +32,7 @@ NARROW = 70  # below this width the plays panel goes under the hand, in the rows
 SHORT, NARROW_SHORT = 24, 30  # below these heights (the second when narrow) cards are drawn on one line each
 PILES_LEAST = 20  # a small window keeps the piles table when narrow (the plays panel gives way) and this high
 BIG_HAND_ROOM = 6  # a hand of framed cards on two rows (scopone's nine) needs this many rows more to be drawn framed
+BIG_HAND_PILES = 24  # a small window keeps the piles table beside a hand of two rows (and its hints) from this high
 
 
 class BoardScreen(MoveInput):
@@ -140,8 +141,9 @@ class BoardScreen(MoveInput):
 
     def _fit(self, width: int, height: int) -> None:
         """Narrow: the plays under the hand; compact (a small window): one-line cards, the
-        seat's clock short, the piles table only when narrow and at least PILES_LEAST rows
-        high (the stock as its last row) and a tighter footer, so the hand stays in sight."""
+        seat's clock short, a one-row prompt, the piles table only when narrow and at least
+        PILES_LEAST rows high (BIG_HAND_PILES beside a hand of two rows; the stock as its last
+        row) and a tighter footer, so the hand and what each card would take stay in sight."""
         narrow = width < NARROW
         self.set_class(narrow, "narrow")
         framed = max(1, (width - (4 if narrow else 32) + 1) // 8)  # framed cards on a row of the hand's column
@@ -149,7 +151,7 @@ class BoardScreen(MoveInput):
         small = height < (NARROW_SHORT if narrow else SHORT)
         compact = small or (big and height < SHORT + BIG_HAND_ROOM)
         self.set_class(compact, "compact")
-        self.set_class(small and (not narrow or height < PILES_LEAST), "pileless")
+        self.set_class(small and (not narrow or height < PILES_LEAST or (big and height < BIG_HAND_PILES)), "pileless")
         for row in self.query(CardRow):
             row.compact = compact
         for footer in self.query(Footer):
@@ -310,7 +312,11 @@ class BoardScreen(MoveInput):
             if left is not None else ""  # a line of its own: the prompt fits 80 columns in both languages
         if self.turn_clock is not None and self.turn_clock.stopped and self.board.to_move == self.board.viewer:
             clock = "\n⏱ " + tr("The clock waits for the connection.")
-        if self.board.you_label or self.board.viewer is None:
+        if self.has_class("compact"):  # a small window: one row, the hints keep theirs (the footer has / and ?)
+            who = tr("Your turn") if self.board.you_label or self.board.viewer is None \
+                else tr("{name}'s turn", name=self.board.seat_name(self.board.viewer))
+            turn = tr("{who}: press {keys} or click a card", who=who, keys=keys)
+        elif self.board.you_label or self.board.viewer is None:
             turn = tr("Your turn: press {keys}, click a card, or / to type one. ? help", keys=keys)
         else:  # hot seat: the person whose hand is shown is named
             turn = tr("{name}'s turn: press {keys}, click a card, or / to type one. ? help", keys=keys,

@@ -22,7 +22,7 @@ from textual.widgets.option_list import Option
 from scopa.engine import Play, winning_side
 from scopa.protocol.parties import normal_name
 
-from ..game import TurnClock
+from ..game import TurnClock, seconds_text
 
 from ..text import BASICS, current_language, DeckStyle, name_problem, rulebook_it, table_rules, tr
 from ..text import BoardState, RoundResult, game_table, round_parts
@@ -99,12 +99,13 @@ def next_turn_words(board: BoardState, clock: TurnClock | None, now: float, roun
     left = max(0, math.ceil(clock.deadline - now))
     words = [tr("Round {n} has begun.", n=round_no)]
     if clock.seat is not None and clock.seat == board.viewer:
-        words += [tr("Your turn: you have {n} s left for your next move.", n=left),
+        words += [tr("Your turn: you have {time} left for your next move.", time=seconds_text(left)),
                   tr("If the time runs out, the server plays a card for you and the game goes on.")]
     elif clock.seat is not None:
-        words.append(tr("{name} to play: {n} s left for the move.", name=board.seat_name(clock.seat), n=left))
+        words.append(tr("{name} to play: {time} left for the move.", name=board.seat_name(clock.seat),
+                        time=seconds_text(left)))
     else:
-        words.append(tr("{n} s left for the move.", n=left))
+        words.append(tr("{time} left for the move.", time=seconds_text(left)))
     return " ".join(words)
 
 
@@ -458,10 +459,10 @@ class ConfirmScreen(Once, ModalScreen[bool]):
 
 
 class NameScreen(Once, Screen[str]):
-    """The name to play under (``scopa play`` without ``--name``): the login name typed in,
-    Enter takes it; a name that is not one is asked again, with the forms of it that are.
-    To watch (``scopa watch``), the box starts empty and says why: Enter watches under the
-    login name.  Esc leaves the app."""
+    """The name to play under (``scopa play`` without ``--name``): the box starts empty,
+    the login name shown in it as what Enter on nothing takes; a name that is not one is
+    asked again, with the forms of it that are.  To watch (``scopa watch``), the box says
+    why too: Enter watches under the login name.  Esc leaves the app."""
 
     DEFAULT_CSS = dialog_css("NameScreen", "60")
     BINDINGS = [Binding("escape", "cancel", key_word("leave"))]
@@ -478,7 +479,7 @@ class NameScreen(Once, Screen[str]):
                 yield Static(tr("The players see how many watch their table, not who: your name is only for the "
                                 "server. Left empty, you watch as {name}.", name=self.login), id="name-why")
             else:
-                yield TypedBox(self.login, max_length=40, id="name")
+                yield TypedBox(placeholder=tr("Enter: play as {name}", name=self.login), max_length=40, id="name")
             yield Static("", id="name-problem")
             yield Static(tr("Letters (accented ones too), digits, . _ -, at most 24, no spaces. "
                             "Enter: watch · Esc: leave") if self.watching else

@@ -81,3 +81,15 @@ def follow_language() -> None:
         merged = cls.__dict__.get("_merged_bindings")
         if isinstance(merged, BindingsMap):
             setattr(cls, "_merged_bindings", _KeysNow(merged))
+
+
+NAMED_KEYS = {"esc": "Esc", "tab": "Tab", "enter": "Enter", "space": "Space", "home": "Home", "end": "End"}
+"""Keys with a name, as they are written on the keyboard (and in the help)."""
+
+
+def shown_key(display: str) -> str:
+    """A key as the key line writes it: as on the keyboard (``F1``, ``Esc``), not as
+    Textual names it (``f1``, ``esc``); a letter or a sign as it is."""
+    if len(display) > 1 and display[0] == "f" and display[1:].isdigit():
+        return display.upper()
+    return NAMED_KEYS.get(display, display)

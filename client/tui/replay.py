@@ -28,7 +28,7 @@ from ..text import DeckStyle, cards_text, current_language, rules_line, tr
 from .dialogs import HelpScreen
 from .keys import TypedBox, catch_up
 from .tablefacts import TableFacts
-from .keywords import follow_language, key_word
+from .keywords import follow_language, key_word, shown_key
 from ..text import position_text, result_text, scope_text, score_lines, shown_names, viewer_seat
 
 REPLAY_KEYS = """\
@@ -152,7 +152,8 @@ class ReplayScreen(Screen[None]):
         """The viewer's keys (and the recorded game's rules), not a table's."""
         about = (tr("The game replayed"), tr("A game already played, shown step by step: the keys below move "
                                               "through it; nothing is played here."))
-        self.app.push_screen(HelpScreen(TableFacts(self.record.engine_rules, known_timer=False),
+        facts = TableFacts(self.record.engine_rules, known_timer=False, seed=self.record.seed)
+        self.app.push_screen(HelpScreen(facts,
                                         REPLAY_KEYS_IT if current_language() == "it" else REPLAY_KEYS, about))
 
     def jump_to_round(self, number: int) -> bool:
@@ -209,12 +210,12 @@ class ReplayScreen(Screen[None]):
     # ------------------------------------------------------------------ drawing
 
     def _title(self, width: int = 0) -> str:
-        """The title, the game's name, the seed and the rules, each whole: an item that does
-        not fit on the row of ``width`` columns begins the next one (rules longer than a
-        row go on over the rows below it)."""
+        """The title, the game's name and the rules, each whole (the seed is in the help's
+        details): an item that does not fit on the row of ``width`` columns begins the next
+        one (rules longer than a row go on over the rows below it)."""
         r = self.record
         items = [tr("Scopa replay"), *([tr("game {game}", game=r.game)] if r.game else []),
-                 tr("seed {seed}", seed=r.seed), rules_line(r.engine_rules)]
+                 rules_line(r.engine_rules)]
         rows = [items[0]]
         for item in items[1:]:
             if width > 0 and cell_len(rows[-1] + " · " + item) > width:
@@ -287,6 +288,9 @@ class ReplayApp(App[None]):
 
     def get_default_screen(self) -> Screen[None]:
         return self.replay
+
+    def get_key_display(self, binding: Binding) -> str:
+        return shown_key(super().get_key_display(binding))  # "F1 keys", as on the keyboard
 
     @property
     def index(self) -> int:

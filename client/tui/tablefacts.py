@@ -1,6 +1,6 @@
 """The "This table" lines at the top of the help screen: what is in effect at the table
 being played (the game, its target, the players, the turn timer, a private table, a local
-game's seed), in the terminal's language."""
+game; a replayed game's seed), in the terminal's language."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from scopa.engine import RuleSet
 from ..text import setting_text
 from ..text import tr
 from ..text import rules_name
+from ..game import seconds_text
 
 
 @dataclass(frozen=True)
@@ -27,6 +28,7 @@ class TableFacts:
     private: bool | None = None
     seed: int | None = None
     table: str | None = None
+    local: bool = False
 
 
 def facts_lines(facts: TableFacts, detailed: bool = False) -> list[str]:
@@ -44,13 +46,17 @@ def facts_lines(facts: TableFacts, detailed: bool = False) -> list[str]:
     if facts.known_timer and facts.timer is None:
         lines.append(tr("Turn timer: none."))
     elif facts.known_timer and facts.timer is not None and facts.reading:
-        lines.append(tr("Turn timer: {n} s for each move, {first} s for each player's first move of a round; "
-                        "then the server plays for you.", n=round(facts.timer), first=round(facts.timer + facts.reading)))
+        lines.append(tr("Turn timer: {time} for each move, {first} for each player's first move of a round; "
+                        "then the server plays for you.", time=seconds_text(round(facts.timer)),
+                        first=seconds_text(round(facts.timer + facts.reading))))
     elif facts.known_timer and facts.timer is not None:
-        lines.append(tr("Turn timer: {n} s for each move; then the server plays for you.", n=round(facts.timer)))
+        lines.append(tr("Turn timer: {time} for each move; then the server plays for you.",
+                        time=seconds_text(round(facts.timer))))
     if facts.private is not None:
         lines.append(tr("A private table: only people with its invite sit here.") if facts.private
                      else tr("A table listed in the lobby."))
-    if facts.seed is not None:
-        lines.append(tr("A local game, dealt from seed {seed}.", seed=facts.seed))
+    if facts.local:
+        lines.append(tr("A local game, played on this computer."))
+    if facts.seed is not None:  # a replayed game's details: the same seed deals the same cards
+        lines.append(tr("Dealt from seed {seed}.", seed=facts.seed))
     return [f"- {line}" for line in lines]

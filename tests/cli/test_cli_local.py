@@ -174,7 +174,7 @@ def test_the_plain_game_asks_the_persons_name_as_scopa_play_asks_it() -> None:
     try:
         child.expect(r"Your name at the tables \(Enter: zio\): ")
         child.sendline("Nonna Pina")
-        child.expect("is not a name .no spaces.: try Nonna_Pina or NonnaPina")
+        child.expect_exact("cannot be a name: a name has no spaces. Try Nonna_Pina or NonnaPina.")
         child.expect(r"Your name at the tables \(Enter: zio\): ")
         child.sendline("nonna")
         child.expect(r"Seats: nonna, Bot 1 \(medium\)")
@@ -185,7 +185,7 @@ def test_the_plain_game_asks_the_persons_name_as_scopa_play_asks_it() -> None:
 
 def test_names_given_on_the_command_line_are_checked_and_seat_the_people() -> None:
     spaced = run("--plain", "--name", "Nonna Pina")
-    assert spaced.returncode == 2 and "try --name Nonna_Pina" in spaced.stdout, spaced.stdout
+    assert spaced.returncode == 2 and "Try --name Nonna_Pina" in spaced.stdout, spaced.stdout
     many = run("--plain", "--name", "ada,bruno")
     assert many.returncode == 2 and "--name gives 2 names, but the table has 1 seat(s) for people" in " ".join(many.stdout.split())
     hot = run("--plain", "--seats", "human,greedy,human,random", "--name", "ada,bruno", "--seed", "2")

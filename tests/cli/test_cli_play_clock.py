@@ -36,7 +36,7 @@ def ada_at_a_clocked_table() -> Iterator[tuple[FakeClock, ServerThread, pexpect.
 
 def test_the_plain_client_tells_the_time_left_and_the_move_made_when_it_ran_out() -> None:
     with ada_at_a_clocked_table() as (clock, server, child):
-        child.expect(r"You have (\d+) s.*then the server plays for you")
+        child.expect(r"You have 0:(\d\d).*then the server plays for you")
         left = int(child.match[1])  # the table's 30 s; the round's first turn has 15 s more to see the board
         assert left in (30, 45)
         child.expect("Your move: ")
@@ -44,7 +44,7 @@ def test_the_plain_client_tells_the_time_left_and_the_move_made_when_it_ran_out(
         assert loop is not None
         loop.call_soon_threadsafe(clock.advance, left)  # the person does not answer in time
         child.expect("Your time ran out: the server played ")
-        child.expect(r"You have (\d+) s")  # the next turn, after the bot's move
+        child.expect(r"You have 0:\d\d")  # the next turn, after the bot's move
         child.expect("Your move: ")
         child.sendline("1")  # a line typed now answers the turn asked now
         child.expect(r"You played ")
@@ -54,7 +54,7 @@ def test_the_plain_client_tells_the_time_left_and_the_move_made_when_it_ran_out(
 def test_the_time_is_told_once_a_turn_not_after_each_line() -> None:
     """A chat line at the move prompt does not bring "You have … s" again."""
     with ada_at_a_clocked_table() as (_, _, child):
-        child.expect(r"You have (\d+) s.*then the server plays for you")
+        child.expect(r"You have 0:\d\d.*then the server plays for you")
         child.expect("Your move: ")
         child.sendline("!ciao a tutti")
         child.expect("ciao a tutti")

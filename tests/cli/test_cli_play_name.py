@@ -52,7 +52,7 @@ def plain_name_with_a_space_then_the_login_name(child: pexpect.spawn) -> None:
     server takes and asked again; then Enter, the login name offered (zio), connected."""
     child.expect_exact("Your name at the tables (Enter: zio): ")
     child.sendline("Nonna Pina")
-    child.expect_exact("'Nonna Pina' is not a name (no spaces): try Nonna_Pina or NonnaPina")
+    child.expect_exact("'Nonna Pina' cannot be a name: a name has no spaces. Try Nonna_Pina or NonnaPina.")
     child.expect_exact("Your name at the tables (Enter: zio): ")
     child.sendline("")  # Enter: the login name
     child.expect(r"Connected to 127\.0\.0\.1:\d+ as zio\.")
@@ -75,9 +75,8 @@ def test_the_full_screen_client_asks_for_a_name_first_and_enter_takes_the_login_
 def test_a_name_with_a_space_typed_full_screen_is_asked_again_with_the_forms_a_server_takes(tmp_path: Path) -> None:
     with playing(tmp_path, lang="it_IT.UTF-8") as child:
         child.expect("Il tuo nome ai tavoli")
-        child.sendcontrol("u")  # the login name offered, wiped
-        child.send("Nonna Pina\r")
-        child.expect("niente spazi")
+        child.send("Nonna Pina\r")  # in an empty box (the login name only offered)
+        child.expect("non può essere un nome")
         child.expect("Nonna_Pina")
         child.expect("NonnaPina")
         child.sendcontrol("u")
@@ -103,8 +102,8 @@ def test_from_a_pipe_the_login_name_is_played_without_asking(tmp_path: Path) -> 
 
 
 @pytest.mark.parametrize(("lang", "said"), [
-    ("it", "'Nonna Pina' non è un nome valido (niente spazi): prova --name Nonna_Pina o --name NonnaPina"),
-    ("en", "'Nonna Pina' is not a name (no spaces): try --name Nonna_Pina or --name NonnaPina"),
+    ("it", "'Nonna Pina' non può essere un nome: un nome non ha spazi. Prova --name Nonna_Pina o --name NonnaPina."),
+    ("en", "'Nonna Pina' cannot be a name: a name has no spaces. Try --name Nonna_Pina or --name NonnaPina."),
 ])
 def test_a_name_with_a_space_on_the_command_line_is_refused_in_the_persons_language(tmp_path: Path, lang: str,
                                                                                      said: str) -> None:

@@ -83,7 +83,7 @@ def test_news_at_the_move_prompt_is_said_at_once_and_the_prompt_shown_again() ->
             raise AssertionError("ada never had the move")
         bob.kill(signal.SIGKILL)  # bob's computer goes away while ada thinks
         end_child(bob)
-        ada.expect(r"\r\nbob ha perso la connessione; il tavolo aspetta fino a 30 s\.")
+        ada.expect(r"\r\nbob ha perso la connessione; il tavolo aspetta fino a 0:30\.")
         ada.expect("La tua mossa: ")  # the prompt again, under the news
         loop = server._loop
         assert loop is not None
@@ -182,7 +182,7 @@ def test_news_come_before_the_first_move_prompt_is_said_above_it() -> None:
             asyncio.run_coroutine_threadsafe(proxy.held("seat_away"), loop).result(30)
             loop.call_soon_threadsafe(proxy.release)
             ada.expect("Comincia la partita")
-            ada.expect(r"bob ha perso la connessione; il tavolo aspetta fino a 30 s\.")
+            ada.expect(r"bob ha perso la connessione; il tavolo aspetta fino a 0:30\.")
             assert "La tua mossa" not in ada.before  # above her first prompt, not after her move
             ada.expect("La tua mossa: ")
         finally:

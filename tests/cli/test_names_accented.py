@@ -40,5 +40,5 @@ def test_a_name_that_is_not_one_is_refused_before_connecting(tmp_path: Path) -> 
     child = spawn_play("127.0.0.1:9", "no spaces", tmp_path)
     child.expect(pexpect.EOF)
     child.close()
-    assert child.exitstatus == 2 and "is not a name" in (child.before or "")
+    assert child.exitstatus == 2 and "cannot be a name" in (child.before or "")
 

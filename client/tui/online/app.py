@@ -284,7 +284,8 @@ class NetApp(ScopaApp):
             await self.refresh_tables()
         except ServerRefused as exc:
             self.tell(Text(refusal_text(exc.code, exc.message, arg if kind == "watch" else None,
-                                        kind == "join" and " " in arg), style="yellow"))
+                                        kind == "join" and " " in arg,
+                                        arg if kind == "join" and " " not in arg else None), style="yellow"))
         except ConnectionLost:
             await self.reconnect_lobby()
 

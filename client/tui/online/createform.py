@@ -80,8 +80,7 @@ FIRST_OPTIONS = ("preset", "players", "target")
 how many points (the others below the table's own settings)."""
 
 SERVER_TIMER, NO_TIMER = "server", "none"
-TIMERS: list[tuple[str, float]] = [("15 s", 15.0), ("30 s", 30.0), ("1 min", 60.0), ("2 min", 120.0),
-                                   ("5 min", 300.0)]
+TIMERS: list[tuple[str, float]] = [(seconds_text(s), float(s)) for s in (15, 30, 60, 120, 300)]
 
 
 def timer_choices(server: float | None) -> list[tuple[str, str | float]]:
@@ -255,8 +254,8 @@ class CreateTableScreen(Once, ModalScreen[NewTable | None]):
         elif last is not None and any(value == last.turn_timeout for _, value in timers):
             timer = last.turn_timeout or SERVER_TIMER
         yield from self._list("turn_timeout", list(timers), timer, tr("Turn timer"))
-        yield Static(tr("time for each move ({n} s more for each player's first move of a round); when it runs "
-                        "out, the server plays a card for that player", n=round(self.reading)) if self.reading else
+        yield Static(tr("time for each move ({time} more for each player's first move of a round); when it runs "
+                        "out, the server plays a card for that player", time=seconds_text(round(self.reading))) if self.reading else
                      tr("time for each move; when it runs out, the server plays a card for that player"),
                      classes="explain")
         yield from self._list("bots", bot_choices(), bots, tr("Other seats"))

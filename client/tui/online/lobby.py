@@ -8,6 +8,7 @@ import asyncio
 from collections.abc import Sequence
 from typing import Protocol
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult
@@ -26,10 +27,10 @@ from ...net import ClientSession
 from ...text import parse_invite, tr, word_text
 from .createform import CreateTableScreen, NewTable
 from ..dialogs import Once, dialog_css
-from ..columns import fill_list, unknown_key
+from ..columns import Cell, fill_list, unknown_key
 from ..keys import TypedBox, catch_up
 from ..keywords import key_word
-from ...text import rules_line, seated_name
+from ...text import rules_line, rules_name, seated_name
 from ...game import seconds_text
 
 __all__ = ["CreateTableScreen", "InviteScreen", "LobbyScreen", "NewTable", "seats_text"]
@@ -40,9 +41,34 @@ def keys_hint() -> str:
     return tr("p: play now · c: create a table · Enter or j: join the selected table · w: watch it · ?: rules")
 
 
+def short_rules(info: TableInfo) -> tuple[Text, ...]:
+    """The table's game as the list's narrow column says it: whole ("Scopa, 2 giocatori,
+    a 11 · ⏱ 1:00"), then its name and target with the clock ("Scopa a 11 · ⏱ 1:00"),
+    then its name and target alone."""
+    rules = rules_from_wire(info.rules)
+    clock = " · ⏱ " + seconds_text(round(info.turn_timeout)) if info.turn_timeout else ""  # the table's turn clock
+    short = tr("{game} to {target}", game=rules_name(rules), target=rules.target)
+    return Text(rules_line(rules) + clock), Text(short + clock), Text(short)
+
+
+def short_seats(info: TableInfo) -> tuple[Text, ...]:
+    """Who sits at the table, whole, then the seats taken by name and the free ones
+    counted ("ada, cleo, 2 free")."""
+    parts = _seat_parts(info)
+    free = sum(name is None for name in info.seats)
+    if free < 2:
+        return (Text(", ").join(parts),)
+    taken = [part for part, name in zip(parts, info.seats) if name is not None]
+    return Text(", ").join(parts), Text(", ").join([*taken, Text(tr("{n} free", n=free), style="green")])
+
+
 def seats_text(info: TableInfo) -> Text:
     """Who sits at the table: a free seat, a person away, a bot ("Bot 1 (medium)", or
     "nipote (bot)" for a person's seat a bot plays on)."""
+    return Text(", ").join(_seat_parts(info))
+
+
+def _seat_parts(info: TableInfo) -> list[Text]:
     parts = []
     for i, name in enumerate(info.seats):
         if name is None:
@@ -51,21 +77,38 @@ def seats_text(info: TableInfo) -> Text:
             parts.append(Text(tr("{name} (away)", name=name), style="yellow"))
         else:
             parts.append(Text(seated_name(name, i in info.bots)))  # a server's bot as the browser names it
-    return Text(", ").join(parts)
+    return parts
 
 
 class LobbyFooter(Footer):
-    """The lobby's key line: in a narrow window, without the keys the help lists anyway
-    (i, w, o), so that ``? help`` and ``q leave`` stay in sight."""
+    """The lobby's key line: in a narrow window on two rows (three or more when even
+    that is too wide), so that every key (``? help`` and ``q leave`` too) stays in sight."""
 
-    NARROW = 76  # below this width the whole key line does not fit
-    LEFT_OUT = ("invited", "watch", "tournaments")
+    NARROW = 76  # below this width the whole key line does not fit on one row
+    DEFAULT_CSS = """
+    LobbyFooter.rows { layout: grid; grid-columns: auto; grid-rows: 1; grid-gutter: 0 1; }
+    LobbyFooter.rows FooterKey { margin-right: 0; }
+    """
 
     def compose(self) -> ComposeResult:
-        narrow = self.app.size.width < self.NARROW
-        for key in super().compose():
-            if not (narrow and isinstance(key, FooterKey) and key.action in self.LEFT_OUT):
-                yield key
+        keys = list(super().compose())
+        width = self.app.size.width
+        rows = 1
+        if width < self.NARROW:
+            shown = [cell_len(f"{key.key_display} {key.description}") if isinstance(key, FooterKey) else 0
+                     for key in keys]
+            rows = next((n for n in range(2, len(keys) + 1) if _grid_width(shown, n) <= width), max(1, len(keys)))
+        self.set_class(rows > 1, "rows")
+        self.styles.height = rows
+        if rows > 1:
+            self.styles.grid_size_columns = -(-len(keys) // rows)
+        yield from keys
+
+
+def _grid_width(widths: list[int], rows: int) -> int:
+    """How wide ``widths`` (the keys, in order) are on ``rows`` rows, a column apart."""
+    columns = -(-len(widths) // rows)
+    return sum(max(widths[c::columns]) for c in range(columns)) + columns - 1
 
 
 class LobbyScreen(Screen[None]):
@@ -195,12 +238,10 @@ class LobbyScreen(Screen[None]):
         keep = self.selected_id()
         live = self.live()  # the games going on first, the finished ones after them
         self.tables = {t: self.tables[t] for t in [*live, *(t for t in self.tables if t not in live)]}
-        rows: list[tuple[Text, ...]] = []
+        rows: list[tuple[Cell, ...]] = []
         for info in self.tables.values():
             style = {TableState.WAITING: "green", TableState.PLAYING: "yellow"}.get(info.state, "dim")
-            rules = rules_line(rules_from_wire(info.rules)) + (  # the turn clock, when the table has one
-                " · ⏱ " + seconds_text(round(info.turn_timeout)) if info.turn_timeout else "")
-            rows.append((Text(info.id), Text(rules), seats_text(info),
+            rows.append((Text(info.id), short_rules(info), short_seats(info),
                          Text(word_text(info.state.value), style=style), Text(str(info.spectators))))
         left_out = fill_list(dt, list(self.tables), rows, (self.size.width or self.app.size.width) - 1)  # a scroll bar
         narrow = self.query_one("#lobby-narrow", Static)

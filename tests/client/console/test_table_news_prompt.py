@@ -79,7 +79,7 @@ def test_news_heard_before_the_move_prompt_is_said_above_it_not_after_the_move()
     assert "bob" not in out.getvalue()
     line = reader.reading(MOVE)  # her turn's prompt goes up, the news still behind it
     text = out.getvalue()
-    assert "bob ha perso la connessione; il tavolo aspetta fino a 30 s." in text
+    assert "bob ha perso la connessione; il tavolo aspetta fino a 0:30." in text
     keyboard.type("1")
     assert line.result(timeout=30) == "1"
     reader.done_with(line, MOVE)

@@ -1,4 +1,4 @@
-"""The plain client's "10 s left" at a move prompt where the person is typing: the warning
+"""The plain client's "0:10 left" at a move prompt where the person is typing: the warning
 goes above the prompt's line, and what was typed stays there, the rest of the move typed
 after it on the same line ("La tua mossa: 2 Cop"), not split by the warning.
 
@@ -132,7 +132,8 @@ async def test_the_ten_second_warning_leaves_the_typed_move_whole(monkeypatch: p
     with pytest.raises(FirstTurn) as grabbed:  # seed 7: seat 0 holds 2 Cop, 4 Spa, 6 Spa
         await LocalGame(RuleSet(), [Grab(), make_bot("greedy", "Bot", seed=1)], 7).run()
     view, legal = grabbed.value.args
-    warning = i18n.tr("{n} s left, then the server plays for you.", n=10)
+    warning = i18n.tr("{time} left, then the server plays for you.", time="0:10")
+    warning = warning[:1].upper() + warning[1:]  # a line of its own
     person = Person("2 C", "op", warning)
     calls = 0
 

@@ -41,5 +41,5 @@ async def test_the_turn_clock_keeps_to_one_row_at_80_columns(engine: NetworkEngi
                 shown = shown_rows(screen, panel)
                 clock = [i for i, row in enumerate(shown) if "⏱" in row]
                 assert len(clock) == 1, shown
-                whole = r"⏱ \d+ s left" if lang == "en" else r"⏱ ancora \d+ s"
+                whole = r"⏱ \d+:\d\d left" if lang == "en" else r"⏱ ancora \d+:\d\d"
                 assert re.search(whole, shown[clock[0]]), shown  # the seconds and their words on one row

@@ -49,7 +49,7 @@ async def test_the_form_offers_what_the_server_takes_and_keeps_it_all_on_a_refus
             timers = [value for _, value in form.query_one("#turn_timeout", Select)._options]
             assert timers == ["server", 15.0, 30.0, "none"]  # nothing longer than the server's 60 s
             explained = " ".join(" ".join(text_of(s.content).split()) for s in form.query(".explain").results(Static))
-            assert "time for each move (15 s more for each player's first move of a round)" in explained  # welcome's
+            assert "time for each move (0:15 more for each player's first move of a round)" in explained  # welcome's
             form.query_one("#bots", Select).value = "none"  # wait for people: a waiting table
             form.query_one("#turn_timeout", Select).value = 30.0
             form.query_one("#preset", Select).value = "escoba"

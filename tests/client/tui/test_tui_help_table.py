@@ -4,6 +4,8 @@ for a local game and a network game, in English and Italian."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from scopa.client.text import i18n
@@ -24,15 +26,17 @@ async def help_text(app: object, pilot) -> str:  # type: ignore[no-untyped-def]
     return str(app.screen.source)  # type: ignore[attr-defined]
 
 
-async def test_a_local_games_help_says_its_game_target_timer_and_seed() -> None:
+async def test_a_local_games_help_says_its_game_target_and_timer_not_its_seed() -> None:
     app = LocalGameApp(RuleSet.build("scopa", target=16), ["human", "greedy"], seed=5, pace=0)
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.pause()
+        top = str(app.board_screen.query_one("#top").render())
         text = await help_text(app, pilot)
+    assert "5" not in top.split("·")[-1] and i18n.tr("local game") in top, top  # the headline: no seed
     head = text.split("\n## ")[0]
     assert "Game: custom (Scopa changed)\n" in head and head.count("2 players, each alone") == 1
     assert head.count("16 points") == 1  # said once, by the rules' lines
-    assert "Turn timer: none." in head and "dealt from seed 5" in head
+    assert "Turn timer: none." in head and "A local game" in head and "seed" not in text
 
 
 async def test_an_italian_local_games_help_is_italian(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -55,27 +59,27 @@ async def test_a_network_games_help_says_its_timer_and_table(engine: NetworkEngi
     assert table is not None and f"Table number: {table}" in text
     assert "A table listed in the lobby." in text
     assert "Turn timer: " in text and "Turn timer: none." not in text
-    assert "s for each player's first move of a round" in text  # the reading time, from the server's welcome
+    assert re.search(r"\d:\d\d for each player's first move of a round", text)  # the reading time, from the server's welcome
 
 
-def test_the_turn_timer_is_said_in_seconds_as_everywhere_else(monkeypatch: pytest.MonkeyPatch) -> None:
-    """"30 s", as the lobby, the create form and the turn line say it (not "0:30"); and each
+def test_the_turn_timer_is_said_in_minutes_and_seconds_as_everywhere_else(monkeypatch: pytest.MonkeyPatch) -> None:
+    """"0:30", as the lobby, the create form, the board and the round's box say it; and each
     player's first move of a round's reading time more, as the server's welcome says it (no
     copy of its own: a server that does not say it gets no such figure)."""
     from scopa.client.tui.tablefacts import TableFacts, facts_lines
 
     facts = TableFacts(RuleSet.build("scopa"), timer=30.0, reading=15.0)
-    assert "- Turn timer: 30 s for each move, 45 s for each player's first move of a round; " \
+    assert "- Turn timer: 0:30 for each move, 0:45 for each player's first move of a round; " \
         "then the server plays for you." in facts_lines(facts)
     slower = TableFacts(RuleSet.build("scopa"), timer=30.0, reading=20.0)
-    assert "- Turn timer: 30 s for each move, 50 s for each player's first move of a round; " \
+    assert "- Turn timer: 0:30 for each move, 0:50 for each player's first move of a round; " \
         "then the server plays for you." in facts_lines(slower)
     untold = TableFacts(RuleSet.build("scopa"), timer=30.0)
-    assert "- Turn timer: 30 s for each move; then the server plays for you." in facts_lines(untold)
+    assert "- Turn timer: 0:30 for each move; then the server plays for you." in facts_lines(untold)
     monkeypatch.setattr(i18n, "LANGUAGE", "it")
-    assert "- Tempo per mossa: 30 s, 45 s per la prima mossa di ciascuno in ogni smazzata; poi gioca il server per " \
+    assert "- Tempo per mossa: 0:30, 0:45 per la prima mossa di ciascuno in ogni smazzata; poi gioca il server per " \
         "te." in facts_lines(facts)
-    assert "- Tempo per mossa: 30 s; poi gioca il server per te." in facts_lines(untold)
+    assert "- Tempo per mossa: 0:30; poi gioca il server per te." in facts_lines(untold)
 
 
 async def test_question_mark_in_the_lobby_lists_the_lobbys_keys(engine: NetworkEngine,  # noqa: F811

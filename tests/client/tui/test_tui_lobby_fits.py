@@ -1,5 +1,6 @@
-"""The lobby of `scopa play` (the Textual app) in Italian, at 80×24 and 50×20: every
-column heading of the list of tables is whole ("spettatori", not "spettator"); a column
+"""The lobby of `scopa play` (the Textual app) in Italian, at 80×24, 60×20 and 50×20: every
+column heading of the list of tables is whole ("spettatori", not "spettator"); at 60
+columns every column shows, each game by its name and target ("Scopone a 21"); a column
 that does not fit is left out and a line says which, and a long cell ends in "…"; a key
 that does nothing there says so, and which keys do."""
 
@@ -57,6 +58,21 @@ async def test_every_heading_of_the_list_is_whole(size: tuple[int, int], monkeyp
         assert all(len(row) <= size[0] for row in rows)
         scopone = next(row for row in rows if row.lstrip().startswith("3 "))
         assert "Scopone" in scopone and ("…" in scopone or "a 21" in scopone), scopone  # cut short, said so
+
+
+@pytest.mark.parametrize("lang, game", [("it", "{} a {}"), ("en", "{} to {}")])
+async def test_at_60_columns_every_column_shows_each_game_and_target_whole(lang: i18n.Lang, game: str,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(i18n, "LANGUAGE", lang)
+    app = LobbyHarness()
+    async with app.run_test(size=(60, 20)) as pilot:
+        rows = await listed(app, pilot)
+        heading = next(row for row in rows if row.split()[:1] == [i18n.tr("table")])
+        assert heading.split() == [i18n.tr(h) for h in ("table", "rules", "seats", "state", "watching")], "\n".join(rows)
+        assert all(len(row) <= 60 for row in rows)
+        for n, (name, target) in enumerate([("Scopa", 11), ("Cirulla", 51), ("Scopone", 21)], 1):
+            row = next(row for row in rows if row.lstrip().startswith(f"{n} "))
+            assert game.format(name, target) in row, "\n".join(rows)  # the game and its target, never cut
 
 
 async def test_a_narrow_lobby_says_which_columns_it_leaves_out(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -1,5 +1,6 @@
-"""The lobby's key line in a narrow window (60x20): "? aiuto" and "q esci" stay in sight
-(the keys the help lists anyway give way); in a wide one every key shows."""
+"""The lobby's key line shows every key: in a narrow window on two rows (60x20), three
+when even that is too wide (40x20), "? aiuto" and "q esci" among them; in a wide one on
+one row."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import pytest
 
 from scopa.client.text import i18n
 from scopa.client.tui.online import LobbyScreen
+from scopa.client.tui.online.lobby import LobbyFooter
 from scopa.server import NetworkEngine
 
 from test_tui_network import SAFETY, app_for, engine, until  # noqa: F401 - engine: a fixture
@@ -16,8 +18,8 @@ from test_tui_network import SAFETY, app_for, engine, until  # noqa: F401 - engi
 pytestmark = pytest.mark.integration
 
 
-@pytest.mark.parametrize("size", [(60, 20), (100, 30)], ids=["60x20", "100x30"])
-async def test_the_lobby_key_line_keeps_help_and_leave(engine: NetworkEngine, size: tuple[int, int],  # noqa: F811
+@pytest.mark.parametrize("size", [(40, 20), (60, 20), (100, 30)], ids=["40x20", "60x20", "100x30"])
+async def test_the_lobby_key_line_shows_every_key(engine: NetworkEngine, size: tuple[int, int],  # noqa: F811
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(i18n, "LANGUAGE", "it")
     async with asyncio.timeout(SAFETY):
@@ -25,7 +27,11 @@ async def test_the_lobby_key_line_keeps_help_and_leave(engine: NetworkEngine, si
         async with app.run_test(size=size) as pilot:
             await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
             await pilot.pause(0.1)
-            last = "".join(seg.text for seg in app.screen._compositor.render_strips()[-1]).rstrip()
-            assert "? aiuto" in last and "q esci" in last and "p gioca subito" in last, last
-            if size[0] >= 100:
-                assert "o tornei" in last and "w guarda" in last, last
+            strips = app.screen._compositor.render_strips()
+            footer = app.screen.query_one(LobbyFooter).region
+            assert footer.bottom == size[1] and footer.height == (1 if size[0] >= 76 else 2 if size[0] >= 60 else 3)
+            rows = ["".join(seg.text for seg in strip) for strip in strips[footer.y:footer.bottom]]
+            assert all(len(row.rstrip()) <= size[0] for row in rows), rows
+            last = " ".join(row.strip() for row in rows)
+            for key in ("p gioca subito", "c crea", "j siediti", "i invito", "w guarda", "o tornei", "? aiuto", "q esci"):
+                assert key in " ".join(last.split()), last

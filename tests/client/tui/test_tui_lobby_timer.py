@@ -1,4 +1,4 @@
-"""The lobby's list says a table's turn clock beside its rules ("⏱ 45 s"): how long a
+"""The lobby's list says a table's turn clock beside its rules ("⏱ 0:45"): how long a
 move may take there is known before sitting down."""
 
 from __future__ import annotations
@@ -29,5 +29,5 @@ async def test_the_lobby_lists_a_tables_turn_clock(engine: NetworkEngine) -> Non
         app = app_for(engine)
         async with app.run_test(size=(120, 30)) as pilot:
             await until(pilot, lambda: listed_rules(app, bruno.table_id) != "")
-            assert "⏱ 45 s" in listed_rules(app, bruno.table_id), listed_rules(app, bruno.table_id)
+            assert "⏱ 0:45" in listed_rules(app, bruno.table_id), listed_rules(app, bruno.table_id)
         await bruno.close()

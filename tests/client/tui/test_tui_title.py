@@ -34,7 +34,7 @@ async def test_a_preset_is_named_as_players_know_it() -> None:
 
 async def test_the_target_is_said_once() -> None:
     top = await title_of(RuleSet())
-    assert top.count("to 11") == 1 and top.endswith("Scopa, 2p, to 11 · seed 3")
+    assert top.count("to 11") == 1 and top.endswith("Scopa, 2p, to 11 · local game")  # no seed: a headline
 
 
 async def test_changed_rules_are_custom() -> None:

@@ -2,8 +2,8 @@
 down from what the server says, is right again after the client was closed and came
 back, and when the time runs out the board shows the server's move at once — the card
 gone from the hand, no "Your turn" left on screen, the play list and the status line
-saying the server played for you — with no keypress needed.  The server runs on a fake
-clock."""
+saying the server played for you — with no keypress needed; the round's box and the
+board say the time in one form (m:ss, "0:45").  The server runs on a fake clock."""
 
 from __future__ import annotations
 
@@ -45,8 +45,8 @@ def shown(screen: BoardScreen, panel: str) -> str:
 
 
 def seconds_shown(screen: BoardScreen) -> int | None:
-    found = re.search(r"⏱ (\d+) s left", text_of(screen.query_one("#seats", Static).content))
-    return int(found[1]) if found else None
+    found = re.search(r"⏱ (\d+):(\d\d) left", text_of(screen.query_one("#seats", Static).content))
+    return int(found[1]) * 60 + int(found[2]) if found else None
 
 
 async def test_the_countdown_survives_a_comeback_and_a_timeout_shows_at_once(engine: NetworkEngine,
@@ -117,10 +117,14 @@ async def test_the_round_box_says_whose_turn_the_next_round_starts_with_and_coun
             said = round_clock(app)
             assert said.startswith("Round 2 has begun. Your turn: you have ")
             assert "the server plays a card for you" in said
-            before = int(re.findall(r"you have (\d+) s", said)[0])
+            before = int(re.findall(r"you have 0:(\d\d)", said)[0])
             assert 40 <= before <= 45  # 30 s and 15 s of reading time, whoever moved first
             clock.advance(10)  # the person reads on: the box counts the time down
             mine.advance(10)
-            await until(pilot, lambda: f"you have {before - 10} s" in round_clock(app))
+            await until(pilot, lambda: f"you have 0:{before - 10:02d}" in round_clock(app))
             await pilot.press("enter")
             await until(pilot, lambda: app.board_screen is not None and app.screen is app.board_screen)
+            board = app.board_screen
+            assert board is not None
+            seats = text_of(board.query_one("#seats", Static).content)
+            assert re.search(r"⏱ \d+:\d\d left", seats), seats  # the board says the time as the box did (m:ss)
