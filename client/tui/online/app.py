@@ -283,9 +283,8 @@ class NetApp(ScopaApp):
                 await watch_game(self, arg)
             await self.refresh_tables()
         except ServerRefused as exc:
-            self.tell(Text(refusal_text(exc.code, exc.message, arg if kind == "watch" else None,
-                                        kind == "join" and " " in arg,
-                                        arg if kind == "join" and " " not in arg else None), style="yellow"))
+            invited, full = kind == "join" and " " in arg, arg if kind == "join" and " " not in arg else None
+            self.tell(Text(refusal_text(exc.code, exc.message, arg if kind == "watch" else None, invited, full), style="yellow"))
         except ConnectionLost:
             await self.reconnect_lobby()
 
