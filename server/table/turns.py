@@ -21,11 +21,11 @@ from scopa.protocol.codec import with_key
 from scopa.protocol.convert import action_from_wire, your_turn_payload
 from scopa.protocol.errors import ErrorCode
 
-from ..core import metrics, Clock, Timer
+from ..core import metrics, Clock
 from .broadcast import Broadcaster
 from .broadcast import EventLog
 from .seats import Seats
-from ..conn import Refusal, turn_queued
+from ..conn import DeadlineEntry, Deadlines, Refusal, turn_queued
 from .journaling import TableJournal
 from .loop import Inbox
 
@@ -65,7 +65,7 @@ class Turns:
         self.inbox = inbox
         self.master: GameMaster | None = None
         self._turns: dict[int, PendingTurn] = {}
-        self._clock: Timer | None = None  # rings at _clock_at, by the earliest deadline of a waiting turn
+        self._clock: DeadlineEntry | None = None  # rings at _clock_at, by the earliest deadline of a waiting turn
         self._clock_at: float | None = None
         self._bot_moves: set[asyncio.Task[None]] | None = None  # made for the first bot that takes a seat over
         self.arrived = 0.0  # when a person's move now in the inbox came (time.perf_counter; 0: none)
@@ -82,21 +82,24 @@ class Turns:
         send the your_turn (a refusal or a reconnect sends the same body again, packed
         anew).  An away seat is asked when it comes back."""
         assert self.master is not None
+        seat = ask.seat
         event = self.events.next_event()
-        payload = your_turn_payload(event, self.master.state, ask.seat, ask.legal)
-        reading = self.reading(ask.seat)
-        self._reading &= ~(1 << ask.seat)
+        payload = your_turn_payload(event, self.master.state, seat, ask.legal)
+        bit = 1 << seat
+        reading = READING_TIME if self._reading & bit else 0.0  # self.reading(seat)
+        self._reading &= ~bit
         deadline = None if self.turn_timeout is None else self.clock.now() + self.turn_timeout + reading
-        turn = self._turns[ask.seat] = PendingTurn(ask, event, deadline)
+        turn = self._turns[seat] = PendingTurn(ask, event, deadline)
         if deadline is not None:
             self._arm_clock(deadline)
-        s = self.seats[ask.seat]
-        if s is not None and s.session is not None:
-            self.broadcaster.ask_seat(s, self._with_left(turn, payload))
+        s = self.seats[seat]
+        session = None if s is None else s.session
+        if s is not None and session is not None:
+            left = self._left_ms(turn)  # self._with_left(turn, payload), without the call
+            self.broadcaster.ask_seat(s, payload if left is None else with_key(payload, "turn_left_ms", left))
         if self.turn_from:  # the your_turn that follows a person's move: timed when written
-            s = self.seats[ask.seat]
-            if s is not None and s.session is not None:
-                turn_queued(s.session, self.turn_from)
+            if session is not None:
+                turn_queued(session, self.turn_from)
             self.turn_from = 0.0
 
     def ask_again(self, seat: int) -> None:
@@ -179,11 +182,16 @@ class Turns:
         if self._clock is not None and self._clock_at is not None and self._clock_at <= deadline:
             return
         if self._clock is not None:
-            self._clock.cancel()
+            self._clock_queue().cancel(self._clock)
         self._clock_at = deadline
-        self._clock = self.clock.call_at(deadline, self._clock_rang)
+        self._clock = self._clock_queue().arm(deadline, self)
 
-    def _clock_rang(self) -> None:
+    def _clock_queue(self) -> Deadlines:
+        """The clock's deadlines on this event loop, which the turn clock is one of (a
+        timer of the loop of its own costs several times as much memory)."""
+        return Deadlines.of(asyncio.get_running_loop(), self.clock)
+
+    def deadline_due(self) -> None:
         """Every turn whose time is up is played by the game master (the default move);
         the clock is set again for the turns still waiting."""
         self._clock = self._clock_at = None
@@ -213,7 +221,7 @@ class Turns:
         for task in list(self._bot_moves or ()):
             task.cancel()
         if self._clock is not None:
-            self._clock.cancel()
+            self._clock_queue().cancel(self._clock)
             self._clock = self._clock_at = None
 
     # ------------------------------------------------------------------ answers
