@@ -51,7 +51,7 @@ class Turns:
     ``master`` is the game master while the game runs (None: no answer is taken)."""
 
     __slots__ = ("table_id", "seats", "broadcaster", "events", "journal", "clock", "turn_timeout", "inbox", "master",
-                 "_turns", "_clock", "_clock_at", "_bot_moves", "arrived", "turn_from", "_reading")
+                 "_turns", "_clock", "_clock_at", "_clock_in", "_bot_moves", "arrived", "turn_from", "_reading")
 
     def __init__(self, table_id: str, seats: Seats, broadcaster: Broadcaster, events: EventLog, journal: TableJournal,
                  clock: Clock, turn_timeout: float | None, inbox: Inbox[list[Effect]]) -> None:
@@ -66,6 +66,7 @@ class Turns:
         self.master: GameMaster | None = None
         self._turns: dict[int, PendingTurn] = {}
         self._clock: DeadlineEntry | None = None  # rings at _clock_at, by the earliest deadline of a waiting turn
+        self._clock_in: Deadlines | None = None  # the queue _clock is armed in (the event loop's, known when armed)
         self._clock_at: float | None = None
         self._bot_moves: set[asyncio.Task[None]] | None = None  # made for the first bot that takes a seat over
         self.arrived = 0.0  # when a person's move now in the inbox came (time.perf_counter; 0: none)
@@ -181,15 +182,13 @@ class Turns:
         itself for the turns still waiting), so a move costs no timer of its own."""
         if self._clock is not None and self._clock_at is not None and self._clock_at <= deadline:
             return
-        if self._clock is not None:
-            self._clock_queue().cancel(self._clock)
+        if self._clock is not None and self._clock_in is not None:
+            self._clock_in.cancel(self._clock)
+        # the clock's deadlines on this event loop, which the turn clock is one of (a timer
+        # of the loop of its own costs several times as much memory)
+        queue = self._clock_in = Deadlines.of(asyncio.get_running_loop(), self.clock)
         self._clock_at = deadline
-        self._clock = self._clock_queue().arm(deadline, self)
-
-    def _clock_queue(self) -> Deadlines:
-        """The clock's deadlines on this event loop, which the turn clock is one of (a
-        timer of the loop of its own costs several times as much memory)."""
-        return Deadlines.of(asyncio.get_running_loop(), self.clock)
+        self._clock = queue.arm(deadline, self)
 
     def deadline_due(self) -> None:
         """Every turn whose time is up is played by the game master (the default move);
@@ -220,9 +219,9 @@ class Turns:
             self.settle(turn)
         for task in list(self._bot_moves or ()):
             task.cancel()
-        if self._clock is not None:
-            self._clock_queue().cancel(self._clock)
-            self._clock = self._clock_at = None
+        if self._clock is not None and self._clock_in is not None:
+            self._clock_in.cancel(self._clock)
+        self._clock = self._clock_at = None
 
     # ------------------------------------------------------------------ answers
 
