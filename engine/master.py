@@ -35,6 +35,10 @@ from .state import GameState, Phase, replay
 # How many refused answers a seat gets in one turn before the game master plays for it.
 MAX_REFUSALS = 3
 
+# The phases read on every move, as plain names: an enum member read from its class goes
+# through the enum's metaclass (``EnumType.__getattr__``), ten times slower.
+_DEAL, _PLAY, _OVER = Phase.DEAL, Phase.PLAY, Phase.OVER
+
 
 @dataclass(slots=True)
 class GameMaster:
@@ -131,7 +135,9 @@ class GameMaster:
         question asked again, but the :data:`MAX_REFUSALS`-th refusal of a turn makes the
         game master play the default move instead.  ``ValueError`` if no question of
         ``seat`` waits."""
-        ask = self._waiting(seat)
+        ask = self._ask
+        if ask is None or ask.seat != seat:
+            ask = self._waiting(seat)  # raises
         legal = ask.legal
         if answer is not None and answer in legal:
             return self._play(legal[legal.index(answer)], seat)  # the engine's own value
@@ -194,9 +200,9 @@ class GameMaster:
     def _advance(self, effects: list[Effect]) -> None:
         """Deal as needed, then ask the seat to move (or end the game)."""
         s = self.state
-        while s.phase is Phase.DEAL:
+        while s.phase is _DEAL:
             self._deal(effects)
-        if s.phase is Phase.OVER:
+        if s.phase is _OVER:
             self._ask = None
             effects.append(GameOver(self.record()))
             return
@@ -262,9 +268,9 @@ class GameMaster:
                 len(s.history), s.history[-1], left, s.last_capturer if left else None, tuple(s.totals),
                 tuple(s.piles), tuple(s.scope), tuple(s.declared),
             )))
-        elif s.phase is Phase.PLAY and len(s.stock) < stock_before:
+        elif s.phase is _PLAY and len(s.stock) < stock_before:
             self._tell_hands([seat] if s.rules.refill_each_turn else range(s.n), effects)
-        if s.phase is Phase.OVER:
+        if s.phase is _OVER:
             assert s.end_reason is not None
             effects.append(Announce(GameEnded(s.winner, tuple(s.totals), s.end_reason)))
         self._advance(effects)

@@ -78,10 +78,10 @@ def pack_body(body: Body) -> bytes:
 _PACKER = msgpack.Packer(use_bin_type=True)
 
 
-def pack_data(data: Any) -> bytes:
-    """``msgpack.packb(data)``, with one packer kept for every call (building a packer
-    costs more than packing a small body); a failed call leaves it empty."""
-    return _PACKER.pack(data)
+pack_data: Callable[[Any], bytes] = _PACKER.pack
+"""``msgpack.packb(data)``, with one packer kept for every call (building a packer
+costs more than packing a small body); a failed call leaves it empty.  The packer's own
+method, not a function calling it: every move packs its ``played`` with it."""
 
 
 def with_key(payload: bytes, key: str, value: Any) -> bytes:
@@ -439,8 +439,9 @@ def decode(frame: bytes, *, max_frame_size: int = MAX_FRAME_SIZE, lenient: bool 
     return unpack_command(payload, lenient=lenient)
 
 
-class FrameDecoder:
-    """Feed bytes in any chunks; get whole typed commands out.
+class FrameDecoder(FrameBuffer):
+    """Feed bytes in any chunks; get whole typed commands out (a :class:`FrameBuffer`
+    whose payloads come out decoded).
 
     >>> from scopa.protocol import Ping, make_command
     >>> frame = encode(make_command(Ping(nonce=1), seq=1, sender="lobby", recipient="player:bob"))
@@ -454,34 +455,18 @@ class FrameDecoder:
     frame decodes normally; only :class:`FrameTooLarge` (``fatal``) ends the stream.
     """
 
-    __slots__ = ('_frames', 'lenient')
+    __slots__ = ('lenient',)
 
     def __init__(self, *, max_frame_size: int = MAX_FRAME_SIZE, lenient: bool = False) -> None:
-        self._frames = FrameBuffer(max_frame_size=max_frame_size)
+        super().__init__(max_frame_size=max_frame_size)
         self.lenient = lenient
-
-    def feed(self, data: bytes) -> None:
-        self._frames.feed(data)
 
     def next_command(self) -> Command | None:
         """The next whole command, ``None`` if more bytes are needed."""
-        payload = self._frames.next_payload()
+        payload = self.next_payload()
         return None if payload is None else unpack_command(payload, lenient=self.lenient)
 
     def __iter__(self) -> Iterator[Command]:
         """Every command now complete (stops at the first error, which it raises)."""
         while (command := self.next_command()) is not None:
             yield command
-
-    def close(self) -> None:
-        """End of stream: :class:`TruncatedFrame` if it stopped inside a frame."""
-        self._frames.close()
-
-    @property
-    def buffered(self) -> int:
-        return self._frames.buffered
-
-    @property
-    def broken(self) -> bool:
-        return self._frames.broken
-

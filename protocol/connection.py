@@ -21,6 +21,7 @@ module's.
 
 from __future__ import annotations
 
+import struct
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -36,6 +37,8 @@ from .parties import GUEST, LOBBY, ROUTES, PartyKind, parse_party, route_allowed
 from .transitions import (
     KIND_BY_NAME,
     STATELESS,
+    TRANSITIONS,
+    WRONG_WAY,
     ConnectionRole,
     ConnectionState,
     Kind,
@@ -44,6 +47,19 @@ from .transitions import (
     sendable_states,
     step,
 )
+
+# Read on every command in and out, as plain names: an enum member read from its class
+# goes through the enum's metaclass (``EnumType.__getattr__``), ten times slower.
+_SERVER = ConnectionRole.SERVER
+_READY = ConnectionState.READY
+_NOT_HELLO_YET = ErrorCode.NOT_HELLO_YET
+_ERROR_NAME = Error.NAME
+_SMALL_HEADS = tuple(envelope_head(seq) for seq in range(0x100))
+"""The packed envelope heads of the first frames' ``seq`` (0 to 255)."""
+_UINT16_HEAD_SIZE = len(ENVELOPE_HEAD_UINT16) + 2
+_pack_frame_start = struct.Struct(f">I{len(ENVELOPE_HEAD_UINT16)}sH").pack
+"""A frame's length prefix and its envelope head up to a ``seq`` of 0x100..0xFFFF:
+``_pack_frame_start(size, ENVELOPE_HEAD_UINT16, seq)``."""
 
 __all__ = ["Connection", "ConnectionRole", "ConnectionState", "Message", "Outgoing", "Packed", "Prepared", "prepare"]
 
@@ -76,6 +92,9 @@ class Packed:
     re: int | None = None
 
 
+_new_tuple = tuple.__new__
+
+
 class Prepared(NamedTuple):
     """A command checked and packed once for every connection of ``role`` it goes to (a
     table's broadcast): all but the ``seq`` each connection gives it.  Made by
@@ -90,7 +109,8 @@ class Prepared(NamedTuple):
     body: bytes
 
     def with_body(self, body: bytes) -> Prepared:
-        return Prepared(self.name, self.role, self.recipient, self.states, self.head, body)
+        # tuple.__new__, not the class's Python-level __new__: every move gives its played a body
+        return _new_tuple(Prepared, (*self[:5], body))
 
 
 Outgoing = Command | Message | Packed | Prepared
@@ -180,31 +200,34 @@ class Connection:
     def _check_received(self, command: Command) -> None:
         """The transition table for a command of the peer; on the server, also its
         sender (the guest, then the welcomed party) and its route."""
-        name, seq, body, peer = command.name, command.seq, command.body, self._peer_role
-        outcome = step(peer, self.state, kind_of(body))
-        if self.role is ConnectionRole.SERVER:
+        name, seq, body, peer, state = command.name, command.seq, command.body, self._peer_role, self.state
+        # step(peer, state, kind_of(body)) inline: this runs for every command received
+        outcome = TRANSITIONS.get((peer, state, KIND_BY_NAME[name] if name != _ERROR_NAME else kind_of(body)),
+                                  WRONG_WAY)
+        if self.role is _SERVER:
+            sender, recipient = command.sender, command.recipient
             # A refusal of its direction or time outranks a forged sender, but before the
             # welcome a forged sender outranks not_hello_yet.
-            if isinstance(outcome, Refusal) and outcome.code is not ErrorCode.NOT_HELLO_YET:
+            if isinstance(outcome, Refusal) and outcome.code is not _NOT_HELLO_YET:
                 raise outcome.received(name, peer, seq)
-            if self.state is ConnectionState.READY:
-                if command.sender != self.client_party:
-                    raise ForgedSender(f"sender {command.sender!r} is not you ({self.client_party})", seq=seq)
-            elif command.sender != str(GUEST):
-                raise ForgedSender(f"before welcome the sender is 'guest', not {command.sender!r}", seq=seq)
+            if state is _READY:
+                if sender != self.client_party:
+                    raise ForgedSender(f"sender {sender!r} is not you ({self.client_party})", seq=seq)
+            elif sender != str(GUEST):
+                raise ForgedSender(f"before welcome the sender is 'guest', not {sender!r}", seq=seq)
             if isinstance(outcome, Refusal):
                 raise outcome.received(name, peer, seq)
-            route = (name, command.sender, command.recipient)
+            route = (name, sender, recipient)
             if route != self._route_ok:  # a seat's moves all take one route: checked once
                 if not route_allowed(*route):
                     allowed = sorted({r.recipient.value for r in ROUTES[name]})
-                    raise UnexpectedCommand(f"{name!r} is never sent to {command.recipient!r} "
+                    raise UnexpectedCommand(f"{name!r} is never sent to {recipient!r} "
                                             f"(it goes to: {', '.join(allowed)})", seq=seq,
-                                            name=name, recipient=command.recipient)
+                                            name=name, recipient=recipient)
                 # kept with the connection's own party and the one copy of the recipient that
                 # every connection keeps, not with this payload's strings
-                sender = self.client_party if self.state is ConnectionState.READY else command.sender
-                self._route_ok = (sys.intern(name), sender or command.sender, sys.intern(command.recipient))
+                own = self.client_party if state is _READY else sender
+                self._route_ok = (sys.intern(name), own or sender, sys.intern(recipient))
         elif isinstance(outcome, Refusal):
             raise outcome.received(name, peer, seq)
         if isinstance(body, Welcome):
@@ -232,7 +255,7 @@ class Connection:
         connection moves on (its next ``seq``, its state).  Nothing changes when it
         raises :class:`LocalProtocolError`."""
         if outgoing.__class__ is Prepared:
-            return self._send_prepared(outgoing)
+            return self.send_prepared(outgoing)
         if isinstance(outgoing, Packed):
             kind = _packable(outgoing.name)
             return self._frame(kind, None, outgoing.name, outgoing.payload, outgoing.recipient, outgoing.sender,
@@ -250,23 +273,29 @@ class Connection:
                                outgoing.re, outgoing.seq)
         raise TypeError(f"not a command to send: {outgoing!r}")
 
-    def _send_prepared(self, prepared: Prepared) -> bytes:
-        if prepared.role is not self.role:
-            raise LocalProtocolError(f"{prepared.name!r} was prepared for a {prepared.role.value}",
-                                     code=ErrorCode.UNEXPECTED_COMMAND)
-        if self.state not in prepared.states:
-            outcome = step(self.role, self.state, KIND_BY_NAME[prepared.name])
+    def send_prepared(self, prepared: Prepared) -> bytes:
+        """:meth:`send` of a :class:`Prepared` (a table's broadcast, a your_turn): the
+        same checks and frame, for a caller that knows what it sends."""
+        name, role, _, states, tail, body = prepared
+        if role is not self.role:
+            raise LocalProtocolError(f"{name!r} was prepared for a {role.value}", code=ErrorCode.UNEXPECTED_COMMAND)
+        if self.state not in states:
+            outcome = step(self.role, self.state, KIND_BY_NAME[name])
             assert isinstance(outcome, Refusal)
-            raise outcome.sent(prepared.name, self.role)
+            raise outcome.sent(name, self.role)
         seq = self._next_seq
+        if 0x100 <= seq <= 0xFFFF:  # most frames: prefix, envelope head and seq packed in one call
+            size = _UINT16_HEAD_SIZE + len(tail) + len(body)
+            if size <= self.max_frame_size:
+                self._next_seq = seq + 1
+                return b"".join((_pack_frame_start(size, ENVELOPE_HEAD_UINT16, seq), tail, body))
         if seq > MAX_SEQ:
-            raise LocalProtocolError(f"invalid envelope for {prepared.name!r}: seq {seq} out of range")
-        # envelope_head(seq) and frame_prefix(size) inline: this runs for every frame of a move
-        head = ENVELOPE_HEAD_UINT16 + seq.to_bytes(2, "big") if 0x100 <= seq <= 0xFFFF else envelope_head(seq)
-        size = len(head) + len(prepared.head) + len(prepared.body)
+            raise LocalProtocolError(f"invalid envelope for {name!r}: seq {seq} out of range")
+        head = _SMALL_HEADS[seq] if seq < 0x100 else envelope_head(seq)
+        size = len(head) + len(tail) + len(body)
         prefix = pack_prefix(size) if size <= self.max_frame_size else frame_prefix(size, self.max_frame_size)
         self._next_seq = seq + 1
-        return b"".join((prefix, head, prepared.head, prepared.body))
+        return b"".join((prefix, head, tail, body))
 
     def _frame(self, kind: Kind, body: Body | None, name: str, payload: bytes, recipient: str, sender: str | None,
                re: int | None, seq: int | None) -> bytes:

@@ -46,8 +46,11 @@ def card_str(card: int) -> str:
     return CARD_STRS[card]
 
 
+_CARD_STR = CARD_STRS.__getitem__
+
+
 def card_strs(cards: Sequence[int]) -> list[str]:
-    return [CARD_STRS[c] for c in cards]
+    return list(map(_CARD_STR, cards))  # no comprehension's frame: every move calls this twice
 
 
 _CARD_BY_STR: dict[str, Card] = {s: c for s, c in zip(CARD_STRS, CARDS)}

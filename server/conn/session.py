@@ -26,13 +26,15 @@ from scopa.protocol import (
     LocalProtocolError,
     Message,
     Outgoing,
+    Prepared,
     ProtocolError,
 )
 from scopa.protocol.commands import Body, Error, Hello, MakeDeclaration, PlayCard, Ping, Pong, Redirect
 from scopa.protocol.errors import ErrorCode
 
-from ..core import metrics, Clock, Timer, Limits, RateLimiter
+from ..core import metrics, Clock, Limits, RateLimiter
 from .buffers import bound_send_buffer, read_buffer
+from .deadlines import Deadlines, DeadlineEntry, next_deadline
 from .replies import Refusal
 
 log = logging.getLogger("scopa.server")
@@ -40,33 +42,18 @@ log = logging.getLogger("scopa.server")
 _ANSWERS = (PlayCard, MakeDeclaration)
 """What answers a your_turn: charged by what it answers, not as it comes."""
 
+# The states read on every frame in and out, as plain names: an enum member read from its
+# class goes through the enum's metaclass (``EnumType.__getattr__``), ten times slower.
+_CLOSED = ConnectionState.CLOSED
+_READY = ConnectionState.READY
+
 # Frames a client may have waiting in one loop turn before it counts as not reading (Limits.max_queued_frames' default)
 MAX_QUEUED_FRAMES = 2048
 MAX_QUEUED_BYTES = 256 * 1024  # Limits.max_queued_bytes
 FLUSH_AT = 64 * 1024
 """Bytes of one loop turn after which they are written at once rather than at its end."""
 
-Deadline = Literal["hello", "frame", "ping", "pong"]
 Verdict = Literal["ok", "refused", "drop"]
-
-
-def next_deadline(limits: Limits, hello_seen: bool, connected_at: float, frame_started: float | None,
-                  last_heard: float, ping_sent: float | None) -> tuple[float, Deadline] | None:
-    """A connection's earliest deadline and its kind: the hello, the unfinished frame,
-    our ping after its silence, or the pong to that ping (None: no deadline)."""
-    if hello_seen and frame_started is None and ping_sent is None and limits.ping_interval is not None:
-        return last_heard + limits.ping_interval, "ping"  # the usual case: the only deadline is the next ping
-    due: list[tuple[float, Deadline]] = []
-    if not hello_seen and limits.hello_timeout is not None:
-        due.append((connected_at + limits.hello_timeout, "hello"))
-    if frame_started is not None and limits.frame_timeout is not None:
-        due.append((frame_started + limits.frame_timeout, "frame"))
-    if limits.ping_interval is not None:
-        if ping_sent is None:
-            due.append((last_heard + limits.ping_interval, "ping"))
-        elif limits.ping_timeout is not None:
-            due.append((ping_sent + limits.ping_timeout, "pong"))
-    return min(due) if due else None
 
 
 def turn_queued(session: ServerSession, since: float) -> None:
@@ -134,7 +121,7 @@ class WriteBatch:
 class ServerSession(asyncio.BufferedProtocol):
     """A connected client as the server sees it."""
 
-    __slots__ = ('__weakref__', '_clock', '_connected_at', '_deadline', '_deadline_at', '_batch', '_frame_started', '_hello_seen', '_inbox', '_last_heard', '_gone', '_loop', '_lost', '_out', '_out_bytes', '_party', '_party_of', '_queued', '_written', '_ping_sent', '_rate', '_turn_from', 'address', 'client', 'closed', 'dropped', 'handed_on', 'host', 'own_address', 'id', 'limits', 'max_queued', 'max_queued_bytes', 'name', 'peer', 'proto', 'refused', 'said_bye', 'table_id', 'transport')
+    __slots__ = ('__weakref__', '_clock', '_connected_at', '_deadline', '_deadline_at', '_deadlines', '_batch', '_frame_started', '_hello_seen', '_inbox', '_last_heard', '_gone', '_loop', '_lost', '_out', '_out_bytes', '_party', '_party_of', '_queued', '_written', '_ping_sent', '_rate', '_turn_from', 'address', 'client', 'closed', 'dropped', 'handed_on', 'host', 'own_address', 'id', 'limits', 'max_queued', 'max_queued_bytes', 'name', 'peer', 'proto', 'refused', 'said_bye', 'table_id', 'transport')
 
     def __init__(self, conn_id: int, host: SessionHost) -> None:
         self.id = conn_id
@@ -186,7 +173,8 @@ class ServerSession(asyncio.BufferedProtocol):
         self._frame_started: float | None = None  # when the first byte of an unfinished frame came
         self._ping_sent: float | None = None  # when an unanswered ping of ours went out
         self._hello_seen = False
-        self._deadline: Timer | None = None
+        self._deadlines = Deadlines.of(self._loop, clock)  # every connection's of this clock and loop: one timer
+        self._deadline: DeadlineEntry | None = None
         self._deadline_at: float | None = None
 
     # ------------------------------------------------------------------ asyncio.BufferedProtocol
@@ -263,11 +251,12 @@ class ServerSession(asyncio.BufferedProtocol):
                         return
                     if verdict != "ok":
                         continue
-                reply = self.proto.reply(command)
-                if reply is not None:  # a ping: the protocol answers it
-                    self._queue_frame(reply)
-                    continue
-                if self.proto.state is ConnectionState.CLOSED and not isinstance(command.body, Error):
+                if isinstance(body, Ping):  # the protocol answers it (nothing else has its reply)
+                    reply = self.proto.reply(command)
+                    if reply is not None:
+                        self._queue_frame(reply)
+                        continue
+                if self.proto.state is _CLOSED and not isinstance(body, Error):
                     self.said_bye = True  # bye: the client leaves on purpose
                     self.close()
                     return
@@ -336,24 +325,30 @@ class ServerSession(asyncio.BufferedProtocol):
         fires early (the client spoke meanwhile) re-arms itself."""
         if self.closed:
             return
-        nxt = next_deadline(self.limits, self._hello_seen, self._connected_at, self._frame_started,
-                            self._last_heard, self._ping_sent)
-        if nxt is None:
-            self._cancel_deadline()
-            return
-        when = nxt[0]
+        limits = self.limits
+        if self._hello_seen and self._frame_started is None and self._ping_sent is None \
+                and limits.ping_interval is not None:
+            when = self._last_heard + limits.ping_interval  # next_deadline's usual case, without the call
+        else:
+            nxt = next_deadline(limits, self._hello_seen, self._connected_at, self._frame_started,
+                                self._last_heard, self._ping_sent)
+            if nxt is None:
+                self._cancel_deadline()
+                return
+            when = nxt[0]
         if self._deadline is not None and self._deadline_at is not None and self._deadline_at <= when:
             return
         self._cancel_deadline()
         self._deadline_at = when
-        self._deadline = self._clock.call_at(when, self._deadline_fired)
+        self._deadline = self._deadlines.arm(when, self)
 
     def _cancel_deadline(self) -> None:
         if self._deadline is not None:
-            self._deadline.cancel()
+            self._deadlines.cancel(self._deadline)
         self._deadline = self._deadline_at = None
 
-    def _deadline_fired(self) -> None:
+    def deadline_due(self) -> None:
+        """Its deadline is due (:class:`Deadlines`): a ping, a timeout, or a deadline armed again."""
         self._deadline = self._deadline_at = None
         if self.closed:
             return
@@ -394,16 +389,17 @@ class ServerSession(asyncio.BufferedProtocol):
 
     @property
     def welcomed(self) -> bool:
-        return self.proto.state is ConnectionState.READY
+        return self.proto.state is _READY
 
     def send(self, outgoing: Outgoing) -> None:
         """Send one command to this client (never blocks; a client that does not read is
         dropped): a :class:`Message`, a :class:`Packed` body, a :class:`Prepared`
         broadcast or a whole command."""
-        if self.closed or self.proto.state is ConnectionState.CLOSED:
+        if self.closed or self.proto.state is _CLOSED:
             return  # after bye or a fatal error nothing more is sent (PROTOCOL.md §6)
         try:
-            frame = self.proto.send(outgoing)
+            proto = self.proto
+            frame = proto.send_prepared(outgoing) if type(outgoing) is Prepared else proto.send(outgoing)
         except LocalProtocolError as exc:
             log.error("could not send %s to %s: %s", outgoing.name, self.party, exc)
             return
@@ -423,20 +419,22 @@ class ServerSession(asyncio.BufferedProtocol):
 
     def _queue_frame(self, frame: bytes) -> None:
         size = len(frame)
-        if self._out_bytes + size > FLUSH_AT:
+        waiting = self._out_bytes + size
+        if waiting > FLUSH_AT:
             # Much to say in one turn (a burst of requests): the socket takes it now.
             self._flush()
+            waiting = self._out_bytes + size
         # The transport's buffer only drains between our writes: what it held after the
         # last one bounds it, and the exact figure is only needed near the limit.
-        if self._out_bytes + size + self._written > self.max_queued_bytes \
-                and self.queued_bytes + size > self.max_queued_bytes:
+        if waiting + self._written > self.max_queued_bytes and self.queued_bytes + size > self.max_queued_bytes:
             self._drop(f"{self.queued_bytes + size} bytes would wait for it")
             return
-        if len(self._out) >= self.max_queued:
-            self._drop(f"{len(self._out)} frames wait for it")
+        out = self._out
+        if len(out) >= self.max_queued:
+            self._drop(f"{len(out)} frames wait for it")
             return
-        self._out.append(frame)
-        self._out_bytes += size
+        out.append(frame)
+        self._out_bytes = waiting
         if not self._queued:
             self._queued = True
             self._batch.add(self)
@@ -444,11 +442,12 @@ class ServerSession(asyncio.BufferedProtocol):
     def _flush(self) -> None:
         """Write this loop turn's frames in one go (a queued your_turn timed: :func:`turn_queued`)."""
         self._queued = False
-        if not self._out:
+        out = self._out
+        if not out:
             return
         turn_from, self._turn_from = self._turn_from, 0.0
-        data = b"".join(self._out) if len(self._out) > 1 else self._out[0]
-        self._out.clear()
+        data = b"".join(out) if len(out) > 1 else out[0]
+        out.clear()
         self._out_bytes = 0
         transport = self.transport
         if transport is None or transport.is_closing():

@@ -28,6 +28,13 @@ log = logging.getLogger("scopa.server")
 _YOUR_TURN_STATES = sendable_states(ConnectionRole.SERVER, KIND_BY_NAME[wire.YourTurn.NAME])
 """The states of a connection a your_turn may go out in (:func:`~scopa.protocol.prepare`'s)."""
 
+# Read on every move, as plain names: a model's class attribute (or an enum member) read
+# from its class goes through its metaclass's ``__getattr__``, ten times slower.
+_PLAYED = wire.CardPlayed.NAME
+_YOUR_TURN = wire.YourTurn.NAME
+_DEAL = wire.HandDeal.NAME
+_SERVER = ConnectionRole.SERVER
+
 # ---------------------------------------------------------------------- the numbered event log
 
 RESTORED_EVENTS = 1 << 40
@@ -230,7 +237,7 @@ class Broadcaster:
             data = played_data(event, number, forced)
             if (left := self.turn_clock((event.seat + 1) % len(self.seats), False)) is not None:
                 data["turn_left_ms"] = left  # the next seat's turn starts as this goes out
-            self.emit_packed(wire.CardPlayed.NAME, number, pack_data(data))
+            self.emit_packed(_PLAYED, number, pack_data(data))
             return
         # The round's tallies and the stock at a round start travel in their events: the
         # game master may be a deal further on when they are told.
@@ -254,7 +261,7 @@ class Broadcaster:
         known, hands[seat] = hands[seat], mask_of(event.hand)
         number = self.events.next_event()
         new = [c for c in event.hand if not known >> c & 1]
-        self.emit_packed(wire.HandDeal.NAME, number, pack_data(hand_deal_data(number, event.hand, new, event.stock_left)),
+        self.emit_packed(_DEAL, number, pack_data(hand_deal_data(number, event.hand, new, event.stock_left)),
                          seat)
 
     def tell_seat(self, body: wire.SeatAway | wire.SeatBack | wire.SeatReplaced, numbered: bool) -> None:
@@ -293,7 +300,7 @@ class Broadcaster:
         self._send_all_packed(body.NAME, pack_body(body) if payload is None else payload)
 
     def _send_all_packed(self, name: str, payload: bytes) -> None:
-        if name == wire.CardPlayed.NAME:  # on every move: prepared once per table, then given each move's body
+        if name == _PLAYED:  # on every move: prepared once per table, then given each move's body
             played = self._played
             prepared = self._played = played.with_body(payload) if played is not None else \
                 self._prepare(name, self.everyone, payload)
@@ -301,8 +308,11 @@ class Broadcaster:
             prepared = self._prepare(name, self.everyone, payload)
         if prepared is None:
             return
-        for sess in self.watchers():
+        for sess in self.seats.sessions():  # self.watchers(), without the list of everyone: every move comes here
             sess.send(prepared)
+        if self.spectators:
+            for sess in list(self.spectators):
+                sess.send(prepared)
 
     def ask_seat(self, seat: Seat, payload: bytes) -> None:
         """A your_turn (its body packed) to the client of ``seat``, which is connected."""
@@ -318,9 +328,9 @@ class Broadcaster:
         assert session is not None
         head = seat.your_turn
         if head and seat.your_turn_to is session:
-            return Prepared(wire.YourTurn.NAME, ConnectionRole.SERVER, seat.your_turn_party, _YOUR_TURN_STATES, head,
+            return Prepared(_YOUR_TURN, _SERVER, seat.your_turn_party, _YOUR_TURN_STATES, head,
                             payload)
-        fresh = self._prepare(wire.YourTurn.NAME, session.party, payload)
+        fresh = self._prepare(_YOUR_TURN, session.party, payload)
         if fresh is not None:  # only its envelope is kept: the rest is the same for every your_turn
             seat.your_turn, seat.your_turn_to, seat.your_turn_party = fresh.head, session, fresh.recipient
             return fresh
@@ -334,7 +344,7 @@ class Broadcaster:
         """Command ``name`` from this table to ``recipient``, checked and packed once for
         the connections it goes to (None, logged, if the protocol does not allow it)."""
         try:
-            return prepare(ConnectionRole.SERVER, name, payload, recipient=recipient, sender=self.party)
+            return prepare(_SERVER, name, payload, recipient=recipient, sender=self.party)
         except LocalProtocolError as exc:
             log.error("table %s: could not send %s to %s: %s", self.table_id, name, recipient, exc)
             return None

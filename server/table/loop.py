@@ -29,6 +29,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("scopa.server")
 
+_PLAYING = wire.TableState.PLAYING  # read on every move: an enum member read from its class is ten times slower
+
 
 class PeopleAsked(Protocol):
     """What the loop needs of the table's turns (turns.py, which fills the inbox: the loop
@@ -191,10 +193,12 @@ class TableLoop:
         if seat is None or not isinstance(effect.action, Play):
             return None
         bot, held = seat in self.taken_over, self.seats[seat]
-        if held is not None:
+        if held is not None and (bot or held.bot_until is not None):  # else Seat.played has nothing to note
             held.played(bot, self._play_at)
+        if not (bot or effect.forced is not None or effect.scopa):
+            return None  # an ordinary play has no mark (Journal.mark's first test, without the call)
         mark = effect.mark(bot)
-        if mark is not None:  # an ordinary play has none: nothing to keep
+        if mark is not None:
             self.marks.keep(effect.index, mark)
         return mark
 
@@ -223,7 +227,7 @@ class TableLoop:
         announcements when no bot sits at the table, the people's questions.  What is left
         from the first one that waits (a journal write, a bot, the game's end) is given
         back for the table's loop, the same order kept; None when all was carried out."""
-        if self.journal.storage is not None or self.lease is not None or self.state is not wire.TableState.PLAYING:
+        if self.journal.storage is not None or self.lease is not None or self.state is not _PLAYING:
             return effects
         players = self.players
         bots = players.count(None) != len(players)

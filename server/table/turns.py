@@ -21,11 +21,11 @@ from scopa.protocol.codec import with_key
 from scopa.protocol.convert import action_from_wire, your_turn_payload
 from scopa.protocol.errors import ErrorCode
 
-from ..core import metrics, Clock, Timer
+from ..core import metrics, Clock
 from .broadcast import Broadcaster
 from .broadcast import EventLog
 from .seats import Seats
-from ..conn import Refusal, turn_queued
+from ..conn import DeadlineEntry, Deadlines, Refusal, turn_queued
 from .journaling import TableJournal
 from .loop import Inbox
 
@@ -51,7 +51,7 @@ class Turns:
     ``master`` is the game master while the game runs (None: no answer is taken)."""
 
     __slots__ = ("table_id", "seats", "broadcaster", "events", "journal", "clock", "turn_timeout", "inbox", "master",
-                 "_turns", "_clock", "_clock_at", "_bot_moves", "arrived", "turn_from", "_reading")
+                 "_turns", "_clock", "_clock_at", "_clock_in", "_bot_moves", "arrived", "turn_from", "_reading")
 
     def __init__(self, table_id: str, seats: Seats, broadcaster: Broadcaster, events: EventLog, journal: TableJournal,
                  clock: Clock, turn_timeout: float | None, inbox: Inbox[list[Effect]]) -> None:
@@ -65,7 +65,8 @@ class Turns:
         self.inbox = inbox
         self.master: GameMaster | None = None
         self._turns: dict[int, PendingTurn] = {}
-        self._clock: Timer | None = None  # rings at _clock_at, by the earliest deadline of a waiting turn
+        self._clock: DeadlineEntry | None = None  # rings at _clock_at, by the earliest deadline of a waiting turn
+        self._clock_in: Deadlines | None = None  # the queue _clock is armed in (the event loop's, known when armed)
         self._clock_at: float | None = None
         self._bot_moves: set[asyncio.Task[None]] | None = None  # made for the first bot that takes a seat over
         self.arrived = 0.0  # when a person's move now in the inbox came (time.perf_counter; 0: none)
@@ -82,21 +83,24 @@ class Turns:
         send the your_turn (a refusal or a reconnect sends the same body again, packed
         anew).  An away seat is asked when it comes back."""
         assert self.master is not None
+        seat = ask.seat
         event = self.events.next_event()
-        payload = your_turn_payload(event, self.master.state, ask.seat, ask.legal)
-        reading = self.reading(ask.seat)
-        self._reading &= ~(1 << ask.seat)
+        payload = your_turn_payload(event, self.master.state, seat, ask.legal)
+        bit = 1 << seat
+        reading = READING_TIME if self._reading & bit else 0.0  # self.reading(seat)
+        self._reading &= ~bit
         deadline = None if self.turn_timeout is None or self.seats.waiting else self.clock.now() + self.turn_timeout + reading
-        turn = self._turns[ask.seat] = PendingTurn(ask, event, deadline)
+        turn = self._turns[seat] = PendingTurn(ask, event, deadline)
         if deadline is not None:
             self._arm_clock(deadline)
-        s = self.seats[ask.seat]
-        if s is not None and s.session is not None:
-            self.broadcaster.ask_seat(s, self._with_left(turn, payload))
+        s = self.seats[seat]
+        session = None if s is None else s.session
+        if s is not None and session is not None:
+            left = self._left_ms(turn)  # self._with_left(turn, payload), without the call
+            self.broadcaster.ask_seat(s, payload if left is None else with_key(payload, "turn_left_ms", left))
         if self.turn_from:  # the your_turn that follows a person's move: timed when written
-            s = self.seats[ask.seat]
-            if s is not None and s.session is not None:
-                turn_queued(s.session, self.turn_from)
+            if session is not None:
+                turn_queued(session, self.turn_from)
             self.turn_from = 0.0
 
     def ask_again(self, seat: int) -> None:
@@ -182,12 +186,15 @@ class Turns:
         itself for the turns still waiting), so a move costs no timer of its own."""
         if self._clock is not None and self._clock_at is not None and self._clock_at <= deadline:
             return
-        if self._clock is not None:
-            self._clock.cancel()
+        if self._clock is not None and self._clock_in is not None:
+            self._clock_in.cancel(self._clock)
+        # the clock's deadlines on this event loop, which the turn clock is one of (a timer
+        # of the loop of its own costs several times as much memory)
+        queue = self._clock_in = Deadlines.of(asyncio.get_running_loop(), self.clock)
         self._clock_at = deadline
-        self._clock = self.clock.call_at(deadline, self._clock_rang)
+        self._clock = queue.arm(deadline, self)
 
-    def _clock_rang(self) -> None:
+    def deadline_due(self) -> None:
         """Every turn whose time is up is played by the game master (the default move);
         the clock is set again for the turns still waiting."""
         self._clock = self._clock_at = None
@@ -218,9 +225,9 @@ class Turns:
             self.settle(turn)
         for task in list(self._bot_moves or ()):
             task.cancel()
-        if self._clock is not None:
-            self._clock.cancel()
-            self._clock = self._clock_at = None
+        if self._clock is not None and self._clock_in is not None:
+            self._clock_in.cancel(self._clock)
+        self._clock = self._clock_at = None
 
     # ------------------------------------------------------------------ answers
 
