@@ -247,7 +247,8 @@ export function speech(lang: Lang, deck = "italian"): Speech {
   const w = forDeck(lang === "it" ? IT : EN, deck);
   return {
     lang, w,
-    error: (code, message) => (lang === "it" ? refusal(message) ?? ERRORS_IT[code as ErrorCode] ?? message : message),
+    error: (code, message) => (lang !== "it" ? message : code === "bad_rules" && message ? `${ERRORS_IT.bad_rules}: ${rulesProblem(message)}`
+      : refusal(message) ?? ERRORS_IT[code as ErrorCode] ?? message),
     option: (name, english) => (lang === "it" && OPTIONS_IT[name] ? OPTIONS_IT[name] : [name.replace(/_/g, " "), english]),
     value: (v) => (lang === "it" ? VALUES_IT[v] ?? v : v),
     name: (n, among) => {
@@ -269,9 +270,14 @@ export function fill(text: string, values: Record<string, string | number>): str
     .replace(/\{(\w+)\}/g, (m, k: string) => (k in values ? String(values[k]) : m));
 }
 
+/** Why a table's rules do not work (the server's reasons, ``; ``-joined) in Italian; a reason the catalog does not know as it came. */
+function rulesProblem(message: string): string {
+  return refusal(message, catalog.rules) ?? message.split("; ").map((part) => refusal(part, catalog.rules) ?? part).join("; ");
+}
+
 /** The engine's reason for refusing a move (English, from one of the catalog's templates) in Italian. */
-function refusal(message: string): string | undefined {
-  for (const [english, italian] of Object.entries(catalog.refusals as Record<string, string>)) {
+function refusal(message: string, templates: Record<string, string> = catalog.refusals): string | undefined {
+  for (const [english, italian] of Object.entries(templates)) {
     const names: string[] = [];
     const source = english.split(/(\{\{|\}\}|\{\w+\})/).map((part) => {
       if (part === "{{" || part === "}}") return "\\" + part[0];
