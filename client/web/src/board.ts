@@ -150,7 +150,7 @@ let timerEl: HTMLElement | null = null;
 let shownOnTable = new Set<string>(); // the table's cards last drawn: a new one arrives animated
 function secondsLeft(): number | null {
   if (st.gameEnd || !st.view || st.roundEnd || st.replaced) return null; // a seat another tab plays: its clock is there
-  if (!st.connected) return null; // the server's clock is not heard: it is told again once the connection is back
+  // the connection lost: the server's clock runs on, counted from the deadline last heard (told again once back)
   return st.deadline ? Math.max(0, Math.ceil((st.deadline - Date.now()) / 1000)) : null;
 }
 function turnWords(): string {
@@ -178,8 +178,8 @@ export function showClock(): void {
     reading.classList.toggle("short", left !== null && left <= 10 && st.legal.length > 0);
   }
   if (!timerEl) return;
-  const waits = !st.connected && !st.replaced && st.deadline && st.view && !st.gameEnd && !st.roundEnd; // a clock ran: it is not counted down unheard
-  timerEl.textContent = waits ? ` · ${t.clockWaits}` : left === null ? "" : ` · ${fill(t.secondsLeft, { n: left })}`;
+  const unheard = !st.connected && left !== null; // the server's clock runs on without the page
+  timerEl.textContent = left === null ? "" : ` · ${fill(t.secondsLeft, { n: left })}${unheard ? ` · ${t.clockRuns}` : ""}`;
   timerEl.classList.toggle("short", left !== null && left <= 10);
 }
 setInterval(showClock, 1000);
