@@ -19,7 +19,7 @@ import { roundClosed, roundToShow } from "./roundbox";
 import { roundParts as breakdown } from "./roundparts";
 import { keysLine, tapWords } from "./hints";
 import { laidCard, lastPlayLine, livePlay } from "./playline";
-import { lostWords, playing } from "./pending";
+import { heldCard, lostWords, playing } from "./pending";
 
 // ------------------------------------------------------------------ playing
 function movesWith(card: string): LegalMove[] { return st.legal.filter((m) => m.card === card); }
@@ -155,6 +155,7 @@ function secondsLeft(): number | null {
 }
 function turnWords(): string {
   const v = st.view;
+  if (v && !st.gameEnd && heldCard()) return `${t.yourTurn} · ${t.playHeld}`; // played, not yet sent: the seat's turn still
   return st.gameEnd ? t.gameEnd : !v ? t.waiting : st.legal.length ? t.yourTurn : fill(t.turnOf, { name: seatName(v.turn) });
 }
 
@@ -249,7 +250,12 @@ export function tableScreen(): void {
     `${lit.has(c) ? "lit" : ""}${way.has(c) ? " takes" : ""}${shownOnTable.has(c) ? "" : " arrived"}${c === laid ? " laid" : ""}`, () => tapTable(c))),
     v && !v.table?.length ? h("span", { class: "empty-table" }, t.emptyTable) : ""); // swept clean (a scopa): said, not a blank
   shownOnTable = new Set(v?.table ?? []);
-  const hand = h("div", { class: "cards", "aria-label": t.hand, "data-area": "hand" }, ...(v?.hand ?? []).map((c) => cardButton(c, c === st.picked ? "picked" : "", () => tapHand(c))));
+  const held = heldCard(); // played with the connection lost: marked in the hand until it goes
+  const hand = h("div", { class: "cards", "aria-label": t.hand, "data-area": "hand" }, ...(v?.hand ?? []).map((c) => {
+    const b = cardButton(c, c === held ? "held" : c === st.picked ? "picked" : "", () => tapHand(c));
+    if (c === held) b.setAttribute("aria-label", `${cardName(c, deck)} · ${t.playHeld}`);
+    return b;
+  }));
   const decl = h("div", { class: "bar" }, ...st.declarations.map((d) => button(`${t.declare} ${t[d.kind as "tris"] ?? d.kind} (+${d.points})`, () => {
     send("declare", { kind: d.kind, wild: d.wild ?? null, turn: st.turnEvent }, `table:${st.tableId}`); st.declarations = []; render();
   })));

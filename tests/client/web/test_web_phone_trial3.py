@@ -4,11 +4,15 @@ is said beside the form's button, with the server's reason."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.async_api import Browser, expect
 
-from test_web_client import WAIT, Site, browser, chromium, site  # noqa: F401
+from test_web_client import MINE, WAIT, Site, browser, chromium, site  # noqa: F401
 from test_web_family import open_italian
+from test_web_seat_held import play_first
+from test_web_trial import at_table
 
 pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="module")]
 
@@ -43,3 +47,25 @@ async def test_a_refused_table_is_said_beside_the_create_button_with_why(site: S
     await expect(create).to_be_in_viewport()
     assert await nonna.locator("#players").input_value() == "3"
     assert await nonna.locator("body > * .status:not(#create-refused)", has_text="Regole non valide").count() == 0
+
+
+async def test_a_card_played_offline_is_marked_waiting_and_the_turn_line_says_so(site: Site, browser: Browser) -> None:
+    """The phone goes offline on nipote's turn and she plays a card: it stays in her hand
+    marked as waiting for the connection, and the turn line says her play waits (not that
+    it is another's turn); back online, it goes."""
+    site.offline = True  # the browser's own lines about a connection that failed are expected
+    page = await at_table(browser, site, "nipote")
+    await page.wait_for_selector(MINE, timeout=WAIT)
+    await page.context.set_offline(True)
+    await page.get_by_role("status").filter(has_text="Connessione persa, riconnessione…").wait_for(timeout=WAIT)
+    card = await page.locator("[data-area=hand] .card").first.get_attribute("data-card")
+    name = await page.locator("[data-area=hand] .card").first.get_attribute("aria-label")
+    await play_first(page)
+    held = page.locator(f"[data-area=hand] .card[data-card='{card}']")
+    await expect(held).to_have_class(re.compile(r"\bheld\b"), timeout=WAIT)
+    await expect(held).to_have_attribute("aria-label", f"{name} · giocata in attesa della connessione")
+    turn = await page.locator("#turn").text_content() or ""
+    assert turn.startswith("Tocca a te · giocata in attesa della connessione"), turn
+    await page.context.set_offline(False)
+    await held.wait_for(state="detached", timeout=WAIT)
+    await page.locator("[data-area=plays] li", has_text=f"nipote: {name}").wait_for(timeout=WAIT)
