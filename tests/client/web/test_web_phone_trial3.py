@@ -9,8 +9,9 @@ import re
 import pytest
 from playwright.async_api import Browser, expect
 
-from test_web_client import MINE, WAIT, Site, browser, chromium, site  # noqa: F401
-from test_web_family import open_italian
+from test_web_client import MINE, WAIT, Site, browser, chromium, served, site  # noqa: F401
+from test_web_family import ITALIAN_PHONE, open_italian
+from test_web_round_box import BOX, lay_down_when_possible
 from test_web_seat_held import play_first
 from test_web_trial import at_table
 
@@ -69,3 +70,41 @@ async def test_a_card_played_offline_is_marked_waiting_and_the_turn_line_says_so
     await page.context.set_offline(False)
     await held.wait_for(state="detached", timeout=WAIT)
     await page.locator("[data-area=plays] li", has_text=f"nipote: {name}").wait_for(timeout=WAIT)
+
+
+async def test_a_tables_own_rules_are_said_on_the_invite_the_lobby_and_the_rules(site: Site, browser: Browser) -> None:
+    """PROTOCOL.md §7 create_table (options): nonna makes a table with napola and re bello
+    (under "Altre opzioni"): the newcomer's screen of her invite says them, the lobby's row
+    of the table says them, and at the table the Regole box's settings line says them."""
+    nonna = await open_italian(browser, site, "nonna")
+    await nonna.wait_for_selector("#preset", timeout=WAIT)
+    await nonna.select_option("#bots", "")
+    await nonna.locator("#more summary").tap()
+    await nonna.select_option("[data-option=napola]", "true")
+    await nonna.select_option("[data-option=re_bello]", "true")
+    await nonna.locator("form button[type=submit]", has_text="Crea un tavolo").tap()
+    link = await nonna.locator("#invite a").get_attribute("href", timeout=WAIT) or ""
+    guest = await (await browser.new_context(**ITALIAN_PHONE)).new_page()  # type: ignore[arg-type]
+    await guest.goto(link)
+    assert await guest.locator("#invited").text_content() == \
+        "nonna ti invita a una partita di Scopa a 2, a 11 punti, con napola, re bello: scegli un nome e gioca."
+    zia = await open_italian(browser, site, "zia")
+    await expect(zia.locator(".tables li", has_text="nonna")).to_contain_text("Scopa, 2 giocatori, a 11 punti, napola, re bello", timeout=WAIT)
+    await nonna.get_by_role("button", name="Regole", exact=True).tap()
+    await expect(nonna.locator("#rules-settings")).to_have_text("A questo tavolo: Scopa, 2 giocatori, a 11 punti, napola, re bello.", timeout=WAIT)
+
+
+async def test_the_round_box_shows_a_dash_for_a_category_a_side_did_not_score(browser: Browser) -> None:
+    """R19-R21 (the round's count) with re bello: nipote plays a round against a bot at a
+    table with re bello; in the round's box the Re bello row has a cell for each side, a dash
+    ("–") for the side that did not score it, never an empty cell."""
+    async with served(seed=1) as s:
+        page = await open_italian(browser, s, "nipote")
+        await page.wait_for_selector("#preset", timeout=WAIT)
+        await page.select_option("#bots", "easy")
+        await page.locator("#more summary").tap()
+        await page.select_option("[data-option=re_bello]", "true")
+        await page.locator("form button[type=submit]", has_text="Crea un tavolo").tap()
+        await lay_down_when_possible(page)
+        row = await page.locator(f"{BOX} table tr", has=page.locator("th", has_text="Re bello")).locator("td").all_inner_texts()
+        assert len(row) == 2 and "–" in row and all(cell.strip() for cell in row), row
