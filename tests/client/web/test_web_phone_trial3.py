@@ -108,3 +108,18 @@ async def test_the_round_box_shows_a_dash_for_a_category_a_side_did_not_score(br
         await lay_down_when_possible(page)
         row = await page.locator(f"{BOX} table tr", has=page.locator("th", has_text="Re bello")).locator("td").all_inner_texts()
         assert len(row) == 2 and "–" in row and all(cell.strip() for cell in row), row
+
+
+async def test_a_sideways_phone_shows_scopones_nine_cards_in_one_row(site: Site, browser: Browser) -> None:
+    """A phone turned sideways (844×390) at a Scopone table: the nine cards of the hand are
+    in one row, each whole inside the hand (none in a second row below the screen), each
+    still a target a finger can tap (44 px)."""
+    page = await at_table(browser, site, "nipote", preset="scopone")
+    await page.set_viewport_size({"width": 844, "height": 390})  # the phone turned to landscape
+    await page.locator("[data-area=hand] .card:nth-child(9)").wait_for(timeout=WAIT)
+    hand = await page.locator("[data-area=hand]").evaluate("h => h.getBoundingClientRect().toJSON()")
+    cards = await page.locator("[data-area=hand] .card").evaluate_all("cs => cs.map(c => c.getBoundingClientRect().toJSON())")
+    assert len(cards) == 9
+    assert len({round(c["top"]) for c in cards}) == 1, cards  # one row
+    assert all(hand["left"] <= c["left"] and c["right"] <= hand["right"] + 0.5 for c in cards), (hand, cards)
+    assert hand["bottom"] - hand["top"] < 390 and all(c["width"] >= 44 and c["height"] >= 44 for c in cards)
