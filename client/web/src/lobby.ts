@@ -243,6 +243,7 @@ let fillTimer: (() => void) | null = null; // the form's turn clocks, offered ag
 let serverTimeout: number | null = null; // the server's turn clock (welcome): no table may ask for more
 let reading: number | null = null; // the server's reading time (welcome): more on each player's first move of a round
 let optionList: Promise<[string, string, string][]> | null = null;
+let presetList: Promise<Record<string, Record<string, unknown>>> | null = null; // each game's own value of every option
 function createForm(): HTMLElement {
   if (form) {
     if (!form.isConnected && resetLater) { resetLater(); resetLater = null; } // back in the lobby from the table the form made
@@ -304,17 +305,29 @@ function createForm(): HTMLElement {
   more.addEventListener("change", () => sayPartner()); // the teams option
   sayPartner();
   optionList ??= fetch("options.json").then((r) => r.json());
+  presetList ??= fetch("presets.json").then((r) => r.json()).catch(() => ({}));
+  const sayDefaults = () => { // "as the game has it (11)": the chosen game's own value of each option left unset
+    presetList?.then((all) => {
+      const own = all[preset.value] ?? {};
+      for (const unset of more.querySelectorAll<HTMLOptionElement>("option[data-unset]")) {
+        const d = own[unset.dataset.unset as string];
+        unset.textContent = d === null || d === undefined ? t.optionUnset : `${t.optionUnset} (${sp.value(String(d))})`;
+      }
+    });
+  };
+  preset.addEventListener("change", sayDefaults);
   optionList.then((list) => {
     for (const [name, values, meaning] of list) {
       if (name === "preset" || name === "players") continue;
       const id = `opt-${name}`;
       const choices = values.includes("|") ? values.split("|") : null;
       const input = choices
-        ? h("select", { id, "data-option": name }, h("option", { value: "" }, t.optionUnset), ...choices.map((c) => h("option", { value: c }, sp.value(c))))
+        ? h("select", { id, "data-option": name }, h("option", { value: "", "data-unset": name }, t.optionUnset), ...choices.map((c) => h("option", { value: c }, sp.value(c))))
         : h("input", { id, "data-option": name, inputmode: /^\d+-\d+$/.test(values) ? "numeric" : "text", placeholder: values });
       const [label, said] = sp.option(name, meaning);
       more.append(h("label", { for: id }, label, h("small", {}, said), input));
     }
+    sayDefaults();
   });
   const field = (id: string, label: string, el: HTMLElement) => h("label", { for: id }, label, el);
   form = h("form", { class: "panel", "aria-labelledby": "create-title" }, h("h2", { id: "create-title" }, t.create), field("preset", t.game, preset), field("players", t.players, players),

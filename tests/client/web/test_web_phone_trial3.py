@@ -123,3 +123,26 @@ async def test_a_sideways_phone_shows_scopones_nine_cards_in_one_row(site: Site,
     assert len({round(c["top"]) for c in cards}) == 1, cards  # one row
     assert all(hand["left"] <= c["left"] and c["right"] <= hand["right"] + 0.5 for c in cards), (hand, cards)
     assert hand["bottom"] - hand["top"] < 390 and all(c["width"] >= 44 and c["height"] >= 44 for c in cards)
+
+
+async def test_the_forms_unset_options_say_the_games_own_value_and_the_clock_resets_with_privato(site: Site, browser: Browser) -> None:
+    """The create form's "punti per vincere" left unset says what the chosen game has (Scopa
+    11, Scopone 21); nonna makes a private table with 15 s a move, leaves it while it
+    waits: her next table's form is back to the defaults, Privato and the turn clock alike."""
+    nonna = await open_italian(browser, site, "nonna")
+    await nonna.wait_for_selector("#preset", timeout=WAIT)
+    await nonna.locator("#more summary").tap()
+    unset = nonna.locator("[data-option=target] option[value='']")
+    await expect(unset).to_have_text("come vuole il gioco (11)", timeout=WAIT)
+    await nonna.select_option("#preset", "scopone")
+    await expect(unset).to_have_text("come vuole il gioco (21)", timeout=WAIT)
+    await nonna.select_option("#preset", "scopa")
+    await nonna.select_option("#bots", "")
+    await nonna.locator("#private").tap()
+    await nonna.select_option("#timer", "15")
+    await nonna.locator("form button[type=submit]", has_text="Crea un tavolo").tap()
+    await nonna.locator("#invite").wait_for(timeout=WAIT)
+    await nonna.locator("#leave").tap()
+    await nonna.wait_for_selector("#preset", timeout=WAIT)
+    assert not await nonna.locator("#private").is_checked()
+    assert await nonna.locator("#timer").input_value() == ""
