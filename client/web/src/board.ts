@@ -19,7 +19,7 @@ import { roundClosed, roundToShow } from "./roundbox";
 import { roundParts as breakdown } from "./roundparts";
 import { keysLine, tapWords } from "./hints";
 import { laidCard, lastPlayLine, livePlay } from "./playline";
-import { lostWords, playing } from "./pending";
+import { heldCard, lostWords, playing } from "./pending";
 
 // ------------------------------------------------------------------ playing
 function movesWith(card: string): LegalMove[] { return st.legal.filter((m) => m.card === card); }
@@ -150,11 +150,12 @@ let timerEl: HTMLElement | null = null;
 let shownOnTable = new Set<string>(); // the table's cards last drawn: a new one arrives animated
 function secondsLeft(): number | null {
   if (st.gameEnd || !st.view || st.roundEnd || st.replaced) return null; // a seat another tab plays: its clock is there
-  if (!st.connected) return null; // the server's clock is not heard: it is told again once the connection is back
+  // the connection lost: the server's clock runs on, counted from the deadline last heard (told again once back)
   return st.deadline ? Math.max(0, Math.ceil((st.deadline - Date.now()) / 1000)) : null;
 }
 function turnWords(): string {
   const v = st.view;
+  if (v && !st.gameEnd && heldCard()) return `${t.yourTurn} · ${t.playHeld}`; // played, not yet sent: the seat's turn still
   return st.gameEnd ? t.gameEnd : !v ? t.waiting : st.legal.length ? t.yourTurn : fill(t.turnOf, { name: seatName(v.turn) });
 }
 
@@ -178,8 +179,8 @@ export function showClock(): void {
     reading.classList.toggle("short", left !== null && left <= 10 && st.legal.length > 0);
   }
   if (!timerEl) return;
-  const waits = !st.connected && !st.replaced && st.deadline && st.view && !st.gameEnd && !st.roundEnd; // a clock ran: it is not counted down unheard
-  timerEl.textContent = waits ? ` · ${t.clockWaits}` : left === null ? "" : ` · ${fill(t.secondsLeft, { n: left })}`;
+  const unheard = !st.connected && left !== null; // the server's clock runs on without the page
+  timerEl.textContent = left === null ? "" : ` · ${fill(t.secondsLeft, { n: left })}${unheard ? ` · ${t.clockRuns}` : ""}`;
   timerEl.classList.toggle("short", left !== null && left <= 10);
 }
 setInterval(showClock, 1000);
@@ -249,7 +250,12 @@ export function tableScreen(): void {
     `${lit.has(c) ? "lit" : ""}${way.has(c) ? " takes" : ""}${shownOnTable.has(c) ? "" : " arrived"}${c === laid ? " laid" : ""}`, () => tapTable(c))),
     v && !v.table?.length ? h("span", { class: "empty-table" }, t.emptyTable) : ""); // swept clean (a scopa): said, not a blank
   shownOnTable = new Set(v?.table ?? []);
-  const hand = h("div", { class: "cards", "aria-label": t.hand, "data-area": "hand" }, ...(v?.hand ?? []).map((c) => cardButton(c, c === st.picked ? "picked" : "", () => tapHand(c))));
+  const held = heldCard(); // played with the connection lost: marked in the hand until it goes
+  const hand = h("div", { class: "cards", "aria-label": t.hand, "data-area": "hand" }, ...(v?.hand ?? []).map((c) => {
+    const b = cardButton(c, c === held ? "held" : c === st.picked ? "picked" : "", () => tapHand(c));
+    if (c === held) b.setAttribute("aria-label", `${cardName(c, deck)} · ${t.playHeld}`);
+    return b;
+  }));
   const decl = h("div", { class: "bar" }, ...st.declarations.map((d) => button(`${t.declare} ${t[d.kind as "tris"] ?? d.kind} (+${d.points})`, () => {
     send("declare", { kind: d.kind, wild: d.wild ?? null, turn: st.turnEvent }, `table:${st.tableId}`); st.declarations = []; render();
   })));

@@ -16,6 +16,7 @@ const EN = {
   standIn: "{name} is not at the table: a bot plays in their place.", standInTitle: "Seats a bot plays",
   invited: "You are invited to a table: pick a name and play.",
   invitedBy: "{name} invites you to a game of {game} for {n}, to {target} points: pick a name and play.",
+  invitedWith: "{name} invites you to a game of {game} for {n}, to {target} points, with {rules}: pick a name and play.", tableSettings: "At this table: {rules}.",
   nameInUse: "The name {asked} is already in use. Play as {given}, or pick another name.", otherName: "Pick another name",
   playNow: "Play now", withPeople: "Play with other people", againstBotsSaid: "It starts at once: bots play the other seats.",
   withPeopleSaid: "You wait for other people who choose the same game: it starts once there are enough of you.",
@@ -42,7 +43,7 @@ const EN = {
   firstMoveMore: "Each player's first move of a round has {n} s more (to look at the new cards).",
   people: "People at the table (you included)", peopleAll: "{n}: no bots", peopleBots: "{n} and {b} bots", peopleBotOne: "{n} and 1 bot",
   peopleYou: "just you and {b} bots", peopleYouOne: "just you and 1 bot", peopleHint: "Bots play the other seats; the invite link is for the people.",
-  clockWaits: "the clock waits for the connection",
+  clockRuns: "connection lost: the server keeps the clock running", playHeld: "play waiting for the connection",
   optionUnset: "as the game says", yes: "yes", no: "no",
   join: "Join", watch: "Watch", stopWatching: "Back to the tables", leave: "Leave", leaveGame: "Leave the game", linkFullNow: "The table is full: you can watch the game.",
   inviteLocal: "This address works on this computer only: open the page at the server's network address (the one “scopa serve” prints after “Open:”, or “Apri:” in Italian).", chat: "Chat", send: "Send", chatWatching: "Watchers read the chat but do not write.",
@@ -113,6 +114,7 @@ const IT: Words = {
   standIn: "{name} non è al tavolo: un bot gioca al suo posto.", standInTitle: "Posti giocati da un bot",
   invited: "Hai un invito a un tavolo: scegli un nome e gioca.",
   invitedBy: "{name} ti invita a una partita di {game} a {n}, a {target} punti: scegli un nome e gioca.",
+  invitedWith: "{name} ti invita a una partita di {game} a {n}, a {target} punti, con {rules}: scegli un nome e gioca.", tableSettings: "A questo tavolo: {rules}.",
   nameInUse: "Il nome {asked} è già in uso. Gioca come {given}, o scegli un altro nome.", otherName: "Scegli un altro nome",
   playNow: "Gioca subito", withPeople: "Gioca con altre persone", againstBotsSaid: "Si comincia subito: i bot giocano negli altri posti.",
   withPeopleSaid: "Aspetti altre persone che scelgono lo stesso gioco: si comincia quando siete abbastanza.",
@@ -139,7 +141,7 @@ const IT: Words = {
   firstMoveMore: "La prima mossa di ciascuno in ogni smazzata ha {n} s in più (per guardare le carte nuove).",
   people: "Persone al tavolo (tu compreso)", peopleAll: "{n}: nessun bot", peopleBots: "{n} e {b} bot", peopleBotOne: "{n} e 1 bot",
   peopleYou: "solo tu e {b} bot", peopleYouOne: "solo tu e 1 bot", peopleHint: "I bot giocano gli altri posti; il link d'invito è per le persone.",
-  clockWaits: "il tempo è fermo: si aspetta la connessione",
+  clockRuns: "connessione persa: il server fa correre il tempo", playHeld: "giocata in attesa della connessione",
   optionUnset: "come vuole il gioco", yes: "sì", no: "no",
   join: "Siediti", watch: "Guarda", stopWatching: "Torna ai tavoli", leave: "Esci", leaveGame: "Esci dalla partita", linkFullNow: "Il tavolo è al completo: puoi guardare la partita.",
   inviteLocal: "Questo indirizzo funziona solo su questo computer: apri la pagina con l'indirizzo di rete del server (quello che «scopa serve» scrive dopo «Apri:», o «Open:» in inglese).", chat: "Chat", send: "Invia", chatWatching: "Chi guarda legge la chat ma non scrive.",
@@ -247,7 +249,8 @@ export function speech(lang: Lang, deck = "italian"): Speech {
   const w = forDeck(lang === "it" ? IT : EN, deck);
   return {
     lang, w,
-    error: (code, message) => (lang === "it" ? refusal(message) ?? ERRORS_IT[code as ErrorCode] ?? message : message),
+    error: (code, message) => (lang !== "it" ? message : code === "bad_rules" && message ? `${ERRORS_IT.bad_rules}: ${rulesProblem(message)}`
+      : refusal(message) ?? ERRORS_IT[code as ErrorCode] ?? message),
     option: (name, english) => (lang === "it" && OPTIONS_IT[name] ? OPTIONS_IT[name] : [name.replace(/_/g, " "), english]),
     value: (v) => (lang === "it" ? VALUES_IT[v] ?? v : v),
     name: (n, among) => {
@@ -269,9 +272,14 @@ export function fill(text: string, values: Record<string, string | number>): str
     .replace(/\{(\w+)\}/g, (m, k: string) => (k in values ? String(values[k]) : m));
 }
 
+/** Why a table's rules do not work (the server's reasons, ``; ``-joined) in Italian; a reason the catalog does not know as it came. */
+function rulesProblem(message: string): string {
+  return refusal(message, catalog.rules) ?? message.split("; ").map((part) => refusal(part, catalog.rules) ?? part).join("; ");
+}
+
 /** The engine's reason for refusing a move (English, from one of the catalog's templates) in Italian. */
-function refusal(message: string): string | undefined {
-  for (const [english, italian] of Object.entries(catalog.refusals as Record<string, string>)) {
+function refusal(message: string, templates: Record<string, string> = catalog.refusals): string | undefined {
+  for (const [english, italian] of Object.entries(templates)) {
     const names: string[] = [];
     const source = english.split(/(\{\{|\}\}|\{\w+\})/).map((part) => {
       if (part === "{{" || part === "}}") return "\\" + part[0];

@@ -6,6 +6,7 @@ import { fill } from "./i18n";
 import type { TableInfo } from "./protocol";
 import { st, t } from "./state";
 import { render, send } from "./main";
+import { HOUSE_FLAGS } from "./score";
 
 let asked: { table: string; invite: string | null } | null = null; // the link's join, until answered
 let full: { table: string; invite: string | null; from: string } | null = null; // the link's table, found full
@@ -34,6 +35,10 @@ export function inviteLocalOnly(): boolean {
 export function inviteLink(way: string, info: TableInfo): string {
   const target = /\bto (\d+)\b/.exec(info.description)?.[1]; // RuleSet.describe(): "scopa, 2p, to 11"
   const about = new URLSearchParams({ from: st.name, game: info.rules.preset ?? "scopa", n: String(info.seats.length), to: target ?? "" });
+  const r = info.rules;
+  const house = [...HOUSE_FLAGS.filter((f) => r[f]), ...(r.capture_mode && r.capture_mode !== "traditional" ? [`capture_mode:${r.capture_mode}`] : []),
+    ...(r.asso_piglia_tutto && r.asso_piglia_tutto !== "off" ? [`asso_piglia_tutto:${r.asso_piglia_tutto}`] : [])];
+  if (house.length) about.set("rules", house.join(",")); // the table's own rules, said on the newcomer's name screen
   return `${sharedOrigin()}/?${way}&${about}`;
 }
 

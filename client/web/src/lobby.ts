@@ -225,12 +225,30 @@ function peopleWords(k: number, b: number): string {
 }
 
 let form: HTMLFormElement | null = null;
+let resetLater: (() => void) | null = null; // the form back to its defaults, once its table is made
+let refused: HTMLElement | null = null; // why the server refused the form's last table, beside its button
+/** The table the form asked for last (its body, and the seq it went with). */
+export const formSent: { body: Body | null; seq: number } = { body: null, seq: -1 };
+/** The server refused the form's table: why, said beside its button and brought into view
+ * (false when the form is not on the page: the status line says it). */
+export function formRefused(text: string): boolean {
+  if (!refused?.isConnected) return false;
+  refused.textContent = text;
+  resetLater = null;
+  const line = refused;
+  requestAnimationFrame(() => line.scrollIntoView({ block: "center" }));
+  return true;
+}
 let fillTimer: (() => void) | null = null; // the form's turn clocks, offered again
 let serverTimeout: number | null = null; // the server's turn clock (welcome): no table may ask for more
 let reading: number | null = null; // the server's reading time (welcome): more on each player's first move of a round
 let optionList: Promise<[string, string, string][]> | null = null;
+let presetList: Promise<Record<string, Record<string, unknown>>> | null = null; // each game's own value of every option
 function createForm(): HTMLElement {
-  if (form) return form;
+  if (form) {
+    if (!form.isConnected && resetLater) { resetLater(); resetLater = null; } // back in the lobby from the table the form made
+    return form;
+  }
   const preset = h("select", { id: "preset" }, ...PRESETS.map((p) => h("option", { value: p }, gameName(p))));
   const players = h("select", { id: "players" });
   const fillPlayers = () => {
@@ -270,6 +288,9 @@ function createForm(): HTMLElement {
   });
   const priv = h("input", { id: "private", type: "checkbox" });
   const timer = h("select", { id: "timer" });
+  // no turn clock is for private tables only: choosing it ticks Privato, unticking Privato gives the server's clock back
+  timer.addEventListener("change", () => { if (timer.value === "off") priv.checked = true; });
+  priv.addEventListener("change", () => { if (!priv.checked && timer.value === "off") timer.value = ""; });
   const first = h("small", { id: "timer-first" });
   fillTimer = () => { // the server's clock told (welcome): the form's other choices stay as they are
     first.textContent = reading ? fill(t.firstMoveMore, { n: reading }) : "";
@@ -284,24 +305,38 @@ function createForm(): HTMLElement {
   more.addEventListener("change", () => sayPartner()); // the teams option
   sayPartner();
   optionList ??= fetch("options.json").then((r) => r.json());
+  presetList ??= fetch("presets.json").then((r) => r.json()).catch(() => ({}));
+  const sayDefaults = () => { // "as the game has it (11)": the chosen game's own value of each option left unset
+    presetList?.then((all) => {
+      const own = all[preset.value] ?? {};
+      for (const unset of more.querySelectorAll<HTMLOptionElement>("option[data-unset]")) {
+        const d = own[unset.dataset.unset as string];
+        unset.textContent = d === null || d === undefined ? t.optionUnset : `${t.optionUnset} (${sp.value(String(d))})`;
+      }
+    });
+  };
+  preset.addEventListener("change", sayDefaults);
   optionList.then((list) => {
     for (const [name, values, meaning] of list) {
       if (name === "preset" || name === "players") continue;
       const id = `opt-${name}`;
       const choices = values.includes("|") ? values.split("|") : null;
       const input = choices
-        ? h("select", { id, "data-option": name }, h("option", { value: "" }, t.optionUnset), ...choices.map((c) => h("option", { value: c }, sp.value(c))))
+        ? h("select", { id, "data-option": name }, h("option", { value: "", "data-unset": name }, t.optionUnset), ...choices.map((c) => h("option", { value: c }, sp.value(c))))
         : h("input", { id, "data-option": name, inputmode: /^\d+-\d+$/.test(values) ? "numeric" : "text", placeholder: values });
       const [label, said] = sp.option(name, meaning);
       more.append(h("label", { for: id }, label, h("small", {}, said), input));
     }
+    sayDefaults();
   });
   const field = (id: string, label: string, el: HTMLElement) => h("label", { for: id }, label, el);
   form = h("form", { class: "panel", "aria-labelledby": "create-title" }, h("h2", { id: "create-title" }, t.create), field("preset", t.game, preset), field("players", t.players, players),
     field("bots", t.bots, bots), h("label", { for: "people" }, t.people, people, h("small", {}, t.peopleHint)),
     partner, h("label", { for: "private", class: "bar" }, priv, t.private),
     h("label", { for: "timer" }, t.timer, timer, first),
-    more, h("p", { class: "bar" }, h("button", { type: "submit" }, t.create)));
+    more, h("p", { class: "bar" }, h("button", { type: "submit" }, t.create)),
+    refused = h("p", { class: "status", id: "create-refused", role: "alert" }));
+  form.addEventListener("change", () => { if (refused) refused.textContent = ""; }); // the form changed: the refusal is old
   // the form is for a game with people: by default its table waits for them (its invite shown);
   // a game against bots at once is the lobby's first button (playNow)
   form.addEventListener("submit", (e) => { e.preventDefault(); make(bots.value, Number(people.value) || 1); });
@@ -316,13 +351,19 @@ function createForm(): HTMLElement {
     const body: Body = { preset: preset.value, options, sit: true, private: priv.checked,
       fill_with_bots: level ? Array(Math.max(0, count - persons)).fill(LEVELS[level]) : [] };
     if (timer.value === "off") body.no_turn_timer = true; else if (timer.value) body.turn_timeout = Number(timer.value);
+    if (refused) refused.textContent = "";
+    formSent.body = body;
     send("create_table", body);
     // the next table starts from the defaults for what one does not see at a glance: not
-    // private, and no other option (the game, players, bots and clock stay, in sight)
-    priv.checked = false;
-    for (const input of more.querySelectorAll<HTMLInputElement | HTMLSelectElement>("[data-option]")) input.value = "";
-    more.open = false;
-    sayPartner();
+    // private, the server's turn clock, and no other option (the game, players and bots stay,
+    // in sight); a table refused keeps them, to change what the refusal says
+    resetLater = () => {
+      priv.checked = false;
+      timer.value = "";
+      for (const input of more.querySelectorAll<HTMLInputElement | HTMLSelectElement>("[data-option]")) input.value = "";
+      more.open = false;
+      sayPartner();
+    };
   };
   return form;
 }

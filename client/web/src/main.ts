@@ -11,7 +11,7 @@ import {
   type Body, type Seat, NEXT_STEPS, app, botPlays, deck, heldTokens, keepMarks, marksOf, keepToken, lang, live, restoreMarks, saveSeat, savedSeat, seatCount, takenBack, takeoversOf,
   seatName, sp, st, t,
 } from "./state";
-import { lobbyScreen, setServerTimeout } from "./lobby";
+import { formRefused, formSent, lobbyScreen, setServerTimeout } from "./lobby";
 import { chatOutOfView, play, seatGone, tableScreen } from "./board";
 import { landed, lostWords, playAgain } from "./pending";
 import { takeIn } from "./score";
@@ -67,6 +67,7 @@ export function send(name: string, body: Body, recipient = "lobby", re: number |
   }
   if (!ws || ws.readyState !== WebSocket.OPEN) return false;
   seq += 1;
+  if (body === formSent.body) formSent.seq = seq; // the create form's ask: its refusal is said beside its button
   if (REDIRECTED.has(name)) asked.set(seq, { name, body, recipient });
   ws.send(encode({ v: 2, seq, sender: st.you || "guest", recipient, re, name, body }));
   return true;
@@ -208,6 +209,7 @@ function handle(f: Frame): void {
       }
       if (["already_at_table", "already_waiting", "not_waiting"].includes(String(b.code))) st.quick = null;
       if (linkRefused(String(b.code))) break; // the link's table is full: its own box says so (fulltable.ts)
+      if (f.re !== null && f.re === formSent.seq && formRefused(sentence(sp.error(String(b.code), String(b.message ?? ""))))) break;
       st.status = refusal = sentence(sp.error(String(b.code), String(b.message ?? ""))); refusalOn = "";
       break;
     case "redirect": {

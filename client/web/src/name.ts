@@ -3,7 +3,8 @@
 import { button, h } from "./dom";
 import { fill, gameName } from "./i18n";
 import { askLinkSeat, watchLink } from "./links";
-import { app, st, t } from "./state";
+import { app, sp, st, t } from "./state";
+import { houseRules } from "./score";
 import { changeName, connect, languageChoice, playAs, render } from "./main";
 import { connectionLine } from "./notprivate";
 
@@ -27,7 +28,10 @@ export function naming(): boolean {
 /** The name screen's line for a page opened by an invite: whose table and which game, when the link says. */
 function invitedLine(q: URLSearchParams): string {
   const [from, game, n, target] = ["from", "game", "n", "to"].map((k) => q.get(k) ?? "");
-  return from && game && /^\d+$/.test(n) && /^\d+$/.test(target) ? fill(t.invitedBy, { name: from, game: gameName(game), n, target }) : t.invited;
+  // the table's own rules ("napola,capture_mode:free"), in words
+  const house = houseRules(sp, Object.fromEntries((q.get("rules") ?? "").split(",").filter(Boolean).map((x) => [x.split(":")[0], x.split(":")[1] ?? true])));
+  return from && game && /^\d+$/.test(n) && /^\d+$/.test(target)
+    ? fill(house.length ? t.invitedWith : t.invitedBy, { name: from, game: gameName(game), n, target, rules: house.join(", ") }) : t.invited;
 }
 
 // A name as the server takes it (PROTOCOL.md §4 "Names"): letters (the accented Latin ones too), digits, _ - .

@@ -15,6 +15,9 @@ export function playing(m: LegalMove): void { pending = m; lost = false; }
 /** The seat's own play came back from the server: nothing waits. */
 export function landed(): void { pending = null; lost = false; }
 
+/** The card of a play kept over a lost connection (it goes once the seat is back), or null. */
+export function heldCard(): string | null { return lost && pending ? pending.card : null; }
+
 /** The connection is lost: what the status line says (the play kept, if one waits). */
 export function lostWords(): string {
   if (!pending) return t.lost;

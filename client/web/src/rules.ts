@@ -3,13 +3,16 @@
 import { dialog, h } from "./dom";
 import { fill, gameName } from "./i18n";
 import { renderMarkdown } from "./markdown";
-import { lang, st, t } from "./state";
+import { lang, sp, st, t } from "./state";
 import { showClock } from "./board";
+import { describe } from "./score";
 
 export function showRules(): void {
   const d = dialog(t.rules, t.close, "rules");
   // at a table the turn's clock runs on while one reads (the server's clock does not stop): it stays in sight here
   if (st.tableId) { d.box.querySelector("h2")?.after(h("p", { class: "status", id: "rules-clock" })); showClock(); }
+  const table = st.tableId ? st.info?.rules : null; // at a table: its settings, its own rules too (napola, re bello…)
+  if (table) d.body.append(h("p", { id: "rules-settings" }, fill(t.tableSettings, { rules: describe(sp, table) })));
   const preset = st.tableId ? st.info?.rules?.preset : null; // at a table: its game's own section first
   fetch(`rules.${lang}.md`).then((r) => r.text()).then((text) => {
     const rules = h("div", { class: "rules", lang }, renderMarkdown(text, 3));

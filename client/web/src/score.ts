@@ -88,7 +88,7 @@ export function roundTable(sp: Speech, names: string[], r: RoundEnd, before: num
   const cell = (cat: string, raw: (t: SideTally | undefined, i: number) => string) => names.map((_, i) => {
     const p = points(cat, i);
     const shown = raw(r.tallies?.[i], i);
-    return p ? h("strong", {}, `${shown}${shown ? " " : ""}${fill(w.pointsBy, { n: p })}`) : shown;
+    return p ? h("strong", {}, `${shown}${shown ? " " : ""}${fill(w.pointsBy, { n: p })}`) : shown || "–"; // not scored: a dash, not a blank
   });
   const rows: HTMLElement[] = [];
   if (!frac) {
@@ -130,7 +130,19 @@ export function describe(sp: Speech, rules: WireRules): string {
   const w = sp.w;
   const n = rules.players ?? 2;
   const teams = rules.teams ?? n > 3;
-  const parts = [fill(w.description, { game: gameName(rules.preset), n, teams: teams && n > 2 ? w.teams : "", target: rules.target ?? 11 })];
-  if (rules.capture_mode && rules.capture_mode !== "traditional") parts.push(fill(w.capture, { mode: sp.value(rules.capture_mode) }));
-  return parts.join(", ");
+  return [fill(w.description, { game: gameName(rules.preset), n, teams: teams && n > 2 ? w.teams : "", target: rules.target ?? 11 }),
+    ...houseRules(sp, rules)].join(", ");
+}
+
+/** The flags a table may set beyond its game (RuleSet.describe lists them when on). */
+export const HOUSE_FLAGS = ["refill_each_turn", "max_two", "ponino", "napola", "re_bello"] as const;
+
+/** A table's rules beyond its game, players and points, as RuleSet.describe lists them, in
+ * words: "presa: a scelta", "napola", "re bello", "asso piglia tutto (semplice)". */
+export function houseRules(sp: Speech, rules: Partial<WireRules>): string[] {
+  const parts: string[] = [];
+  if (rules.capture_mode && rules.capture_mode !== "traditional") parts.push(fill(sp.w.capture, { mode: sp.value(rules.capture_mode) }));
+  for (const flag of HOUSE_FLAGS) if (rules[flag]) parts.push(sp.option(flag, "")[0]);
+  if (rules.asso_piglia_tutto && rules.asso_piglia_tutto !== "off") parts.push(`${sp.option("asso_piglia_tutto", "")[0]} (${sp.value(rules.asso_piglia_tutto)})`);
+  return parts;
 }
