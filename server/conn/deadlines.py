@@ -17,7 +17,7 @@ import asyncio
 import heapq
 import itertools
 import weakref
-from typing import Literal, Protocol
+from typing import Literal, Protocol, cast
 
 from ..core import Clock, Limits, SystemClock, Timer
 
@@ -98,7 +98,7 @@ class Deadlines:
         self._cancelled += 1
         if heap and heap[0] is entry:
             self._drop_cancelled()
-            self._set_timer(heap[0][0] if heap else None)  # type: ignore[arg-type]
+            self._set_timer(cast(float, heap[0][0]) if heap else None)
         elif self._cancelled > 64 and self._cancelled * 2 > len(heap):
             heap[:] = [e for e in heap if e[2] is not None]
             heapq.heapify(heap)
@@ -123,17 +123,19 @@ class Deadlines:
         """The owners of the entries due at the timer's time, in the order armed; then the timer for the next."""
         at, self._timer, self._timer_at = self._timer_at, None, None
         heap = self._heap
-        while heap and at is not None and heap[0][0] <= at:  # type: ignore[operator]
+        while heap and at is not None and cast(float, heap[0][0]) <= at:
             entry = heapq.heappop(heap)
             owner = entry[2]
             if owner is None:
                 self._cancelled -= 1
                 continue
             entry[2] = None
-            owner.deadline_due()  # type: ignore[attr-defined]
+            cast(Due, owner).deadline_due()
         self._drop_cancelled()
-        if heap and (self._timer_at is None or heap[0][0] < self._timer_at):  # type: ignore[operator]
-            self._set_timer(heap[0][0])  # type: ignore[arg-type]
+        if heap:
+            first = cast(float, heap[0][0])
+            if self._timer_at is None or first < self._timer_at:
+                self._set_timer(first)
 
 
 class TimerEach(Deadlines):
@@ -150,11 +152,11 @@ class TimerEach(Deadlines):
     def cancel(self, entry: DeadlineEntry) -> None:
         if entry[2] is not None:
             entry[2] = None
-            entry[1].cancel()  # type: ignore[attr-defined]
+            cast(Timer, entry[1]).cancel()
 
     @staticmethod
     def _due(entry: DeadlineEntry) -> None:
         owner = entry[2]
         if owner is not None:
             entry[2] = None
-            owner.deadline_due()  # type: ignore[attr-defined]
+            cast(Due, owner).deadline_due()
