@@ -153,6 +153,7 @@ class LobbyScreen(Screen[None]):
         self._invite: InviteScreen | None = None  # i was pressed: the invite box, while it is open
         self._status: str | Text = ""  # what the status line shows
         self._empty: str | None = None  # what it said last of a list with no game on
+        self._live: set[str] = set()  # the tables whose game was going on when the list was drawn last
 
     def compose(self) -> ComposeResult:
         yield Static(Text.assemble((tr("Scopa lobby"), "bold"), f" · {self.who}"), id="lobby-top")
@@ -234,6 +235,8 @@ class LobbyScreen(Screen[None]):
         return [t for t, info in self.tables.items() if info.state is not TableState.FINISHED]
 
     def _redraw(self) -> None:
+        if not self.query("#tables"):  # not on screen (the app is closing): drawn when it is mounted
+            return
         dt = self.query_one("#tables", DataTable)
         keep = self.selected_id()
         live = self.live()  # the games going on first, the finished ones after them
@@ -261,6 +264,11 @@ class LobbyScreen(Screen[None]):
                                 tr("Every game here is over (w on one shows how it ended): press c to create a table.")):
                 self.say(keys_hint())
             self._empty = None
+        fresh = [t for t in live if t not in self._live]  # tables new to the list (or whose game started again)
+        self._live = set(live)
+        if keep is not None and keep not in live and fresh:  # the cursor on a finished game: onto one to join
+            waiting = [t for t in live if self.tables[t].state is TableState.WAITING]
+            keep = (waiting or live)[0]
         if keep in self.tables:
             dt.move_cursor(row=list(self.tables).index(keep))
 
