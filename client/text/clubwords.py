@@ -442,4 +442,5 @@ TUI_ITALIAN: dict[str, str] = {
         "Tocca a {name}: premi {keys}, fai clic su una carta o scrivine una con /. ? aiuto",
     "{n} free": "{n} liberi",
     "{who}: press {keys} or click a card": "{who}: premi {keys} o fai clic su una carta",
+    "↑↓: the whole score": "↑↓: tutto il punteggio",
 }
