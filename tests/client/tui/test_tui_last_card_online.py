@@ -10,9 +10,9 @@ import pytest
 from textual.widgets import Static
 
 from scopa.client.text import i18n
-from scopa.client.tui.board import BoardScreen
+from scopa.client.tui import NetApp
 from scopa.client.tui.dialogs import RoundEndScreen
-from scopa.engine import Event, HandDealt, Played
+from scopa.engine import Event, HandDealt, Played, RoundStarted
 from scopa.server import NetworkEngine
 
 from test_tui_network import SAFETY, app_for, engine, sit_at_a_new_table  # noqa: F401 - engine: a fixture
@@ -23,19 +23,22 @@ pytestmark = pytest.mark.integration
 async def test_a_last_card_played_for_the_person_online_says_so_after_the_next_deal(  # noqa: F811
         engine: NetworkEngine, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(i18n, "LANGUAGE", "it")
-    after_deal: list[str] = []  # the status line once a deal came after the person's last card went down for them
+    after_deal: list[str] = []  # the status line once a deal came right after the person's last card, played for them
     played_for_me = False
-    tell = BoardScreen.tell_event
+    show = NetApp.show_event
 
-    def told(screen: BoardScreen, event: Event) -> None:
+    async def shown(app: NetApp, event: Event) -> None:
         nonlocal played_for_me
-        mine = isinstance(event, Played) and event.seat == screen.board.viewer and screen.autoplayed
-        tell(screen, event)
-        if isinstance(event, HandDealt) and played_for_me:
+        screen = app.board_screen
+        mine = screen is not None and isinstance(event, Played) and event.seat == screen.board.viewer \
+            and len(screen.board.hand) == 1 and app.autoplay
+        await show(app, event)  # told and drawn
+        if isinstance(event, HandDealt) and played_for_me and screen is not None:
             after_deal.append(str(screen.query_one("#status", Static).render()))
-        played_for_me = mine or (played_for_me and not isinstance(event, HandDealt))
+        if isinstance(event, (Played, HandDealt, RoundStarted)):  # the deal's last play was the person's own
+            played_for_me = mine
 
-    monkeypatch.setattr(BoardScreen, "tell_event", told)
+    monkeypatch.setattr(NetApp, "show_event", shown)
     async with asyncio.timeout(SAFETY):
         app = app_for(engine)
         async with app.run_test(size=(60, 20)) as pilot:
