@@ -256,13 +256,12 @@ class LobbyScreen(Screen[None]):
             tr("Every game here is over (w on one shows how it ended): press c to create a table.") if not live else None
         asking = self._question is not None and not self._question.done()  # a question stays until answered
         if empty is not None and empty != self._empty and not asking:  # said once: what was told since stays
-            told = self._status if self._status and self._status not in (keys_hint(), self._empty) else None
+            told = self._told()
             self.say(empty if told is None else Text.assemble(told, "\n", empty))  # what was just told stays above
             self._empty = empty
         elif empty is None:
-            if self._status in (tr("No tables yet: press c to create one."),
-                                tr("Every game here is over (w on one shows how it ended): press c to create a table.")):
-                self.say(keys_hint())
+            if self._empty is not None and self._status != self._told():  # what it said of the list is no more true
+                self.say(self._told() or keys_hint())
             self._empty = None
         fresh = [t for t in live if t not in self._live]  # tables new to the list (or whose game started again)
         self._live = set(live)
@@ -271,6 +270,15 @@ class LobbyScreen(Screen[None]):
             keep = (waiting or live)[0]
         if keep in self.tables:
             dt.move_cursor(row=list(self.tables).index(keep))
+
+    def _told(self) -> str | Text | None:
+        """The status line without what it says of an empty (or finished) list: what was told."""
+        said, empty = self._status, self._empty
+        if not said or said == keys_hint() or said == empty:
+            return None
+        if empty is not None and str(said).endswith("\n" + empty):
+            return said[:len(said) - len(empty) - 1] or None
+        return said
 
     def selected_id(self) -> str | None:
         dt = self.query_one("#tables", DataTable)

@@ -79,3 +79,33 @@ async def test_a_new_table_takes_the_cursor_off_a_finished_one(engine: NetworkEn
             await dora.close()
         await bruno.close()
         await carla.close()
+
+
+async def test_the_status_line_drops_what_it_said_of_the_list_once_untrue(engine: NetworkEngine) -> None:  # noqa: F811
+    """A line told, then "no tables yet" under it; once a finished table is listed the
+    status line says every game is over, under the line told, and no more "no tables"."""
+    async with asyncio.timeout(SAFETY):
+        app = app_for(engine)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.lobby is not None)
+            lobby = app.lobby
+            assert lobby is not None
+            bob = await ClientSession.connect("127.0.0.1", engine.port, "bob")
+            table = (await bob.create_table(preset="scopa")).id
+            await until(pilot, lambda: table in lobby.tables)
+            app.tell("Something happened.")
+            await bob.close()  # its table goes: the list is empty
+            await until(pilot, lambda: not lobby.tables and "No tables yet" in str(lobby._status))
+            assert str(lobby._status).startswith("Something happened.")
+            bruno = await ClientSession.connect("127.0.0.1", engine.port, "bruno")
+            carla = await ClientSession.connect("127.0.0.1", engine.port, "carla")
+            done = (await bruno.create_table(preset="scopa")).id
+            await carla.join_table(done)
+            await asyncio.gather(bruno.play_game(GreedyBot()), carla.play_game(GreedyBot()))
+            await until(pilot, lambda: done in lobby.tables and lobby.tables[done].state.value == "finished")
+            await pilot.pause()
+            said = str(lobby._status)
+            assert "Every game here is over" in said and "No tables yet" not in said, said
+            assert said.startswith("Something happened."), said
+            await bruno.close()
+            await carla.close()
