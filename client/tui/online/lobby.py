@@ -174,6 +174,12 @@ class LobbyScreen(Screen[None]):
         self.query_one(LobbyFooter).refresh(recompose=True)  # its keys fit the new width
         self._redraw()  # the columns fit the new width
 
+    def on_screen_resume(self) -> None:
+        """Back from a table: a line saying where the person sat is no more true."""
+        seated = tr("You sit at table {table}, seat {seat}.").partition("{table}")[0]
+        if str(self._status).startswith(seated):
+            self.say(keys_hint())
+
     def rename(self, who: str) -> None:
         """The heading names the person as the server does (a taken name was changed)."""
         self.who = who
