@@ -177,8 +177,8 @@ class LobbyScreen(Screen[None]):
     def on_screen_resume(self) -> None:
         """Back from a table: a line saying where the person sat is no more true."""
         seated = tr("You sit at table {table}, seat {seat}.").partition("{table}")[0]
-        if str(self._status).startswith(seated):
-            self.say(keys_hint())
+        if str(self._status).startswith(seated):  # what the list's own line said under it stays
+            self.say(str(self._status).partition("\n")[2] or self._empty or keys_hint())
 
     def rename(self, who: str) -> None:
         """The heading names the person as the server does (a taken name was changed)."""

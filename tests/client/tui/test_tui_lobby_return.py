@@ -153,5 +153,6 @@ async def quick_game_and_back(engine: NetworkEngine) -> None:
             await until(pilot, lambda: app.screen is lobby and not app.playing)
             await pilot.pause()
             assert not str(lobby._status).startswith("You sit at table"), lobby._status
+            assert "Every game here is over" in str(lobby._status), lobby._status  # the list's own line stays
             await bruno_plays
             await bruno.close()
