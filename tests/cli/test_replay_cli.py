@@ -154,3 +154,10 @@ def test_replay_in_a_terminal_steps_through_the_game(recorded: Path) -> None:
     finally:
         child.close()
     assert child.exitstatus == 0
+
+
+def test_the_plain_local_games_last_line_is_a_sentence_in_italian() -> None:
+    """As the full-screen client says it: "Mescolata numero 5: …", capitalised."""
+    done = scopa("local", "--seats", "greedy,random", "--seed", "5", lang="it_IT.UTF-8")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.splitlines()[-1] == "Mescolata numero 5: per rigiocarla, --seed 5", done.stdout[-300:]
